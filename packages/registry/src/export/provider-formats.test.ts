@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../tool/define-tool.js";
+import { exportTools, toStrictSchema } from "./provider-formats.js";
+import { toolSignature } from "./tool-signature.js";
+
+const lspLike = defineTool({
+  name: "lsp",
+  tier: "read",
+  description: "Asks the language server.",
+  parallelSafe: true,
+  input: z.object({
+    action: z.enum(["hover", "definition"]).describe("what to ask"),
+    file: z.string().optional().describe("workspace-relative path"),
+    line: z.number().int().min(1).optional(),
+    options: z.object({ limit: z.number().optional(), exact: z.boolean() }).optional(),
+    tags: z.array(z.string()).optional(),
+  }),
+  execute: () => "",
+});
+
+describe("schema export", () => {
+  it("exports plain JSON Schema with tier and parallel-safety", () => {
+    const tool = exportTools([lspLike], "json")[0] as unknown as Record<string, unknown>;
+    expect(tool).toMatchObject({ name: "lsp", tier: "read", parallelSafe: true });
+    expect(tool["inputSchema"]).toMatchObject({
+      type: "object",
+      required: ["action"],
+      additionalProperties: false,
+      properties: { action: { type: "string", enum: ["hover", "definition"], description: "what to ask" } },
+    });
+    expect(tool["inputSchema"]).not.toHaveProperty("$schema");
+  });
+
+  it("exports Anthropic's tool format", () => {
+    const tool = exportTools([lspLike], "anthropic")[0] as unknown as Record<string, unknown>;
+    expect(Object.keys(tool).sort()).toEqual(["description", "input_schema", "name"]);
+    expect(tool["input_schema"]).toMatchObject({ type: "object", required: ["action"] });
+  });
+
+  it("exports OpenAI strict functions: every key required, optional ones nullable, no extra keys", () => {
+    const tool = exportTools([lspLike], "openai")[0]!;
+    expect(tool.type).toBe("function");
+    expect(tool.function.strict).toBe(true);
+    const parameters = tool.function.parameters as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(parameters.required).toEqual(["action", "file", "line", "options", "tags"]);
+    expect(parameters.additionalProperties).toBe(false);
+    expect(parameters.properties["action"]?.["type"]).toBe("string");
+    expect(parameters.properties["file"]).toMatchObject({
+      type: ["string", "null"],
+      description: "workspace-relative path",
+    });
+    expect(parameters.properties["line"]?.["type"]).toEqual(["integer", "null"]);
+    expect(parameters.properties["tags"]?.["type"]).toEqual(["array", "null"]);
+    const nested = parameters.properties["options"] as {
+      type: string[];
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(nested.type).toEqual(["object", "null"]);
+    expect(nested.required).toEqual(["limit", "exact"]);
+    expect(nested.additionalProperties).toBe(false);
+    expect(nested.properties["limit"]?.["type"]).toEqual(["number", "null"]);
+    expect(nested.properties["exact"]?.["type"]).toBe("boolean");
+  });
+
+  it("makes an enum nullable in both type and values, and wraps untyped schemas in anyOf", () => {
+    const strict = toStrictSchema({
+      type: "object",
+      properties: { mode: { type: "string", enum: ["a", "b"] }, any: { description: "anything" } },
+      required: [],
+    }) as { properties: Record<string, unknown> };
+    expect(strict.properties["mode"]).toEqual({ type: ["string", "null"], enum: ["a", "b", null] });
+    expect(strict.properties["any"]).toEqual({ anyOf: [{}, { type: "null" }], description: "anything" });
+  });
+
+  it("renders a one-line signature for error messages", () => {
+    expect(toolSignature(lspLike)).toBe(
+      'lsp(action: "hover"|"definition", file?: string, line?: integer, options?: object, tags?: string[])',
+    );
+  });
+});

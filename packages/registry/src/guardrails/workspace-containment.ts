@@ -1,0 +1,71 @@
+import { realpathSync } from "node:fs";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { ToolsError } from "../errors/tools-error.js";
+import type { Guardrail } from "../invoke/guardrail.js";
+
+function inside(root: string, candidate: string): boolean {
+  if (candidate === root) return true;
+  const rel = relative(root, candidate);
+  return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
+}
+
+/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
+function realPathOfNearest(path: string): string {
+  let current = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return resolve(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Resolves a path argument against the working directory and refuses one that lands outside it,
+ * by `..` or through a symlink. Paths that do not exist yet (a file about to be written) are
+ * judged by their nearest existing ancestor. Returns the absolute path.
+ */
+export function resolveInside(workingDirectory: string, path: string): string {
+  if (typeof path !== "string" || path.length === 0) {
+    throw new ToolsError({ code: "GUARDRAIL_REFUSED", message: "a path argument is empty" });
+  }
+  if (path.includes("\0")) {
+    throw new ToolsError({ code: "GUARDRAIL_REFUSED", message: "a path argument contains a NUL byte" });
+  }
+  const absolute = resolve(workingDirectory, path);
+  if (!inside(workingDirectory, absolute)) {
+    throw new ToolsError({
+      code: "GUARDRAIL_REFUSED",
+      message: `path '${path}' resolves to ${absolute}, outside the working directory ${workingDirectory}; use a path inside it`,
+      data: { path, resolved: absolute },
+    });
+  }
+  const real = realPathOfNearest(absolute);
+  if (!inside(workingDirectory, real)) {
+    throw new ToolsError({
+      code: "GUARDRAIL_REFUSED",
+      message: `path '${path}' goes through a symlink to ${real}, outside the working directory ${workingDirectory}; use a path inside it`,
+      data: { path, resolved: real },
+    });
+  }
+  return absolute;
+}
+
+/**
+ * The workspace-containment guardrail: every path argument a tool declares (its `paths`) must
+ * resolve inside the run's working directory. On by default in every registry.
+ */
+export function workspaceContainment(): Guardrail {
+  return {
+    name: "workspace-containment",
+    check(call) {
+      const paths = call.tool.paths?.(call.input) ?? [];
+      for (const path of paths) resolveInside(call.run.workingDirectory, path);
+    },
+  };
+}

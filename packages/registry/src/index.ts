@@ -1,0 +1,67 @@
+// The public API of @tools/registry. Every export is named here; nothing else is public.
+
+export { ToolsError, errorMessage } from "./errors/tools-error.js";
+export type { RegistryErrorCode, ToolsErrorCode, ToolsErrorOptions } from "./errors/tools-error.js";
+
+export { tiers, tierWithin, isTier } from "./tool/tier.js";
+export type { Tier } from "./tool/tier.js";
+export { defineTool, toolAvailability } from "./tool/define-tool.js";
+export type { Availability, InputSchema, Tool, ToolDefinition } from "./tool/define-tool.js";
+export type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
+
+export {
+  appendText,
+  errorResult,
+  imagePart,
+  partsResult,
+  resultText,
+  textResult,
+  toToolResult,
+} from "./result/tool-result.js";
+export type {
+  ContentPart,
+  ImagePart,
+  ResultError,
+  TextPart,
+  ToolOutput,
+  ToolResult,
+} from "./result/tool-result.js";
+export { boundList, boundText } from "./result/bounded-output.js";
+export type { BoundedText, TextBounds } from "./result/bounded-output.js";
+
+export { Run, createRun } from "./run/run.js";
+export type { Disposable, DisposeReport, ResourceEntry, RunOptions } from "./run/run.js";
+export { resourceKey, stateKey } from "./run/resource-key.js";
+export type { ResourceKey, StateKey } from "./run/resource-key.js";
+export { terminateProcess } from "./run/owned-process.js";
+export type { TerminateOptions } from "./run/owned-process.js";
+
+export { defineSurface, surfaces } from "./surface/surface.js";
+export type { Surface } from "./surface/surface.js";
+
+export { Registry, createRegistry } from "./registry.js";
+export type { InvokeRequest, RegistryOptions } from "./registry.js";
+export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver } from "./invoke/approval.js";
+export type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
+export { SerialLane } from "./invoke/serial-lane.js";
+export { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
+
+export { exportTools, toStrictSchema } from "./export/provider-formats.js";
+export type {
+  AnthropicToolSchema,
+  JsonToolSchema,
+  OpenAiToolSchema,
+  SchemaFormat,
+  ToolSchemaOf,
+} from "./export/provider-formats.js";
+export { toolJsonSchema } from "./export/json-schema.js";
+export type { JsonSchema } from "./export/json-schema.js";
+export { toolSignature } from "./export/tool-signature.js";
+
+export type {
+  CallEndEvent,
+  CallEvent,
+  CallEventListener,
+  CallProgressEvent,
+  CallStartEvent,
+} from "./events/call-events.js";

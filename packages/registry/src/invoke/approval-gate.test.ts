@@ -1,0 +1,136 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createRegistry } from "../registry.js";
+import { createRun, type Run } from "../run/run.js";
+import { resultText } from "../result/tool-result.js";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval.js";
+import {
+  echoTool,
+  fakeSupervisorKey,
+  runProgramTool,
+  tempDir,
+  writeNoteTool,
+} from "../testing/fixture-tools.js";
+
+const runs: Run[] = [];
+function newRun(): Run {
+  const run = createRun({ workingDirectory: tempDir(), resources: [[fakeSupervisorKey, { name: "f" }]] });
+  runs.push(run);
+  return run;
+}
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+class ScriptedApprover implements Approver {
+  readonly requests: ApprovalRequest[] = [];
+  constructor(
+    private readonly answers: ApprovalDecision[],
+    private present = true,
+  ) {}
+  attached(): boolean {
+    return this.present;
+  }
+  detach(): void {
+    this.present = false;
+  }
+  request(request: ApprovalRequest): Promise<ApprovalDecision> {
+    this.requests.push(request);
+    const answer = this.answers.shift();
+    if (!answer) return Promise.reject(new Error("no scripted answer left"));
+    return Promise.resolve(answer);
+  }
+}
+
+const tools = [echoTool, writeNoteTool, runProgramTool];
+const write = { tool: "write_note", args: { path: "notes/a.md", text: "hello" } };
+
+describe("approval gate", () => {
+  it("lets read tools pass without asking", async () => {
+    const approver = new ScriptedApprover([]);
+    const registry = createRegistry({ tools, approver });
+    const result = await registry.invoke(newRun(), { tool: "echo", args: { text: "a" } });
+    expect(result.isError).toBe(false);
+    expect(approver.requests).toHaveLength(0);
+  });
+
+  it("fails closed when no approver is connected", async () => {
+    const registry = createRegistry({ tools, noApproverHint: "Start the harness with --approval auto." });
+    const result = await registry.invoke(newRun(), write);
+    expect(result.error?.code).toBe("NO_APPROVER");
+    expect(resultText(result)).toBe(
+      "write_note (write tool, called by the main agent) needs approval and no approver is attached, so it was denied. Start the harness with --approval auto.",
+    );
+  });
+
+  it("fails closed when the approver is connected but nobody is attached", async () => {
+    const approver = new ScriptedApprover([{ allow: true }], false);
+    const registry = createRegistry({ tools, approver });
+    const result = await registry.invoke(newRun(), { tool: "run_program", args: { program: "make" } });
+    expect(result.error?.code).toBe("NO_APPROVER");
+    expect(approver.requests).toHaveLength(0);
+  });
+
+  it("asks with a summary and runs the tool when allowed", async () => {
+    const approver = new ScriptedApprover([{ allow: true }]);
+    const registry = createRegistry({ tools, approver });
+    const run = newRun();
+    const result = await registry.invoke(run, write);
+    expect(resultText(result)).toBe("wrote notes/a.md");
+    expect(approver.requests[0]).toMatchObject({
+      tool: "write_note",
+      tier: "write",
+      surface: "main",
+      origin: "model",
+      summary: "write 5 characters to notes/a.md",
+      conversationId: run.conversationId,
+    });
+  });
+
+  it("denies with the operator's reason and tells the model not to repeat the call", async () => {
+    const approver = new ScriptedApprover([{ allow: false, reason: "not on Fridays" }]);
+    const registry = createRegistry({ tools, approver });
+    const result = await registry.invoke(newRun(), write);
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain(
+      "the operator denied write_note (write tool, called by the main agent): not on Fridays",
+    );
+    expect(resultText(result)).toContain("Do not repeat the same call");
+  });
+
+  it("remembers 'allow for the run' per tool and per run", async () => {
+    const approver = new ScriptedApprover([{ allow: true, remember: "run" }, { allow: false }]);
+    const registry = createRegistry({ tools, approver });
+    const run = newRun();
+    expect((await registry.invoke(run, write)).isError).toBe(false);
+    expect((await registry.invoke(run, write)).isError).toBe(false);
+    expect(approver.requests).toHaveLength(1);
+    const other = await registry.invoke(newRun(), write);
+    expect(other.error?.code).toBe("APPROVAL_DENIED");
+    expect(approver.requests).toHaveLength(2);
+  });
+
+  it("treats an approver that throws as a denial", async () => {
+    const approver = new ScriptedApprover([]);
+    const registry = createRegistry({ tools, approver });
+    const result = await registry.invoke(newRun(), write);
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain("the approver failed (no scripted answer left)");
+  });
+
+  it("under the auto policy asks nobody on main but still gates a background worker", async () => {
+    const registry = createRegistry({ tools, approval: "auto" });
+    const run = newRun();
+    expect((await registry.invoke(run, write)).isError).toBe(false);
+    const worker = await registry.invoke(run, { ...write, surface: "worker" });
+    expect(worker.error?.code).toBe("NO_APPROVER");
+    expect(resultText(worker)).toContain("called by a background worker");
+  });
+
+  it("checks guardrails before asking, so a refused path never reaches the operator", async () => {
+    const approver = new ScriptedApprover([{ allow: true }]);
+    const registry = createRegistry({ tools, approver });
+    const result = await registry.invoke(newRun(), { tool: "write_note", args: { path: "../x", text: "" } });
+    expect(result.error?.code).toBe("GUARDRAIL_REFUSED");
+    expect(approver.requests).toHaveLength(0);
+  });
+});

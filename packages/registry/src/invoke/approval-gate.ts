@@ -1,0 +1,81 @@
+import { ToolsError, errorMessage } from "../errors/tools-error.js";
+import { stateKey } from "../run/resource-key.js";
+import type { Tool } from "../tool/define-tool.js";
+import type { ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
+import type { CallInfo } from "./guardrail.js";
+
+/** Tools the approver allowed "for this run", per run. */
+const allowedForRun = stateKey("approvals remembered for the run", () => new Set<string>());
+
+/** True when this call must be approved before it runs. */
+export function needsApproval(call: CallInfo, policy: ApprovalPolicy): boolean {
+  if (call.tool.tier === "read") return false;
+  if (!(policy === "ask" || call.surface.gated)) return false;
+  return !call.run.state(allowedForRun).has(call.tool.name);
+}
+
+function summarize(tool: Tool, input: Record<string, unknown>): string {
+  if (tool.summarize) {
+    try {
+      return tool.summarize(input);
+    } catch {
+      // Fall back to the arguments.
+    }
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(input);
+  } catch {
+    text = "(arguments not printable)";
+  }
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
+ * Asks the approver. Fails closed: no approver, or none attached, means deny; an approver that
+ * throws means deny.
+ */
+export async function requestApproval(
+  call: CallInfo,
+  approver: Approver | undefined,
+  noApproverHint: string,
+): Promise<void> {
+  const what = `${call.tool.name} (${call.tool.tier} tool, called by ${call.surface.label})`;
+  if (!approver || !approver.attached()) {
+    throw new ToolsError({
+      code: "NO_APPROVER",
+      message: `${what} needs approval and no approver is attached, so it was denied. ${noApproverHint}`,
+      data: { tool: call.tool.name },
+    });
+  }
+  const request: ApprovalRequest = {
+    callId: call.callId,
+    tool: call.tool.name,
+    tier: call.tool.tier,
+    surface: call.surface.name,
+    origin: call.origin,
+    summary: summarize(call.tool, call.input),
+    input: call.input,
+    runId: call.run.id,
+    conversationId: call.run.conversationId,
+  };
+  let decision;
+  try {
+    decision = await approver.request(request, call.signal);
+  } catch (error) {
+    throw new ToolsError({
+      code: "APPROVAL_DENIED",
+      message: `${what} was not approved: the approver failed (${errorMessage(error)})`,
+      cause: error,
+    });
+  }
+  if (!decision.allow) {
+    const reason = decision.reason ? `: ${decision.reason}` : "";
+    throw new ToolsError({
+      code: "APPROVAL_DENIED",
+      message: `the operator denied ${what}${reason}. Do not repeat the same call; choose another approach or ask the operator.`,
+      data: { tool: call.tool.name },
+    });
+  }
+  if (decision.remember === "run") call.run.state(allowedForRun).add(call.tool.name);
+}

@@ -1,0 +1,39 @@
+import type { Tier } from "../tool/tier.js";
+import type { CallOrigin } from "../tool/tool-context.js";
+
+/** What the approval gate asks: enough to draw a card ("Allow ast_edit: stage 12 replacements?"). */
+export interface ApprovalRequest {
+  readonly callId: string;
+  readonly tool: string;
+  readonly tier: Tier;
+  readonly surface: string;
+  readonly origin: CallOrigin;
+  /** One line: the tool's own summary, or its arguments, shortened. */
+  readonly summary: string;
+  /** The validated arguments. */
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly runId: string;
+  readonly conversationId: string;
+}
+
+/** The approver's answer. `remember: "run"` allows this tool for the rest of the run. */
+export type ApprovalDecision =
+  | { readonly allow: true; readonly remember?: "once" | "run" }
+  | { readonly allow: false; readonly reason?: string };
+
+/**
+ * Who answers approval requests (a human at a terminal, a harness UI). With none attached, write
+ * and exec calls that need approval are denied: the gate fails closed.
+ */
+export interface Approver {
+  /** Is someone there to answer right now? */
+  attached(): boolean;
+  /** Asks; resolves with the decision. Must settle when `signal` aborts. */
+  request(request: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/**
+ * `ask`: every write and exec call goes to the approver. `auto`: calls the surface permits run
+ * without asking, except on gated surfaces (a background worker), which always ask.
+ */
+export type ApprovalPolicy = "ask" | "auto";

@@ -1,0 +1,37 @@
+import type { Run } from "../run/run.js";
+import type { Surface } from "../surface/surface.js";
+import type { Tool } from "../tool/define-tool.js";
+import type { CallOrigin } from "../tool/tool-context.js";
+import type { ToolResult } from "../result/tool-result.js";
+
+/** A validated call, as guardrails, the approval gate and result wrappers see it. */
+export interface CallInfo {
+  readonly callId: string;
+  readonly tool: Tool;
+  /** The validated arguments (zod's output). */
+  readonly input: Record<string, unknown>;
+  readonly run: Run;
+  readonly surface: Surface;
+  readonly origin: CallOrigin;
+  readonly depth: number;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A check every call passes before approval. Throw a ToolsError (code `GUARDRAIL_REFUSED`) saying
+ * what is refused and what to do instead; return normally to let the call go on.
+ */
+export interface Guardrail {
+  readonly name: string;
+  check(call: CallInfo): void | Promise<void>;
+}
+
+/**
+ * Runs after the tool, on its result: diagnostics-on-write appends newly introduced diagnostics
+ * for `result.changedFiles`. A wrapper that throws does not fail the call (the tool's work is
+ * done); its error is appended to the result as a note.
+ */
+export interface ResultWrapper {
+  readonly name: string;
+  wrap(result: ToolResult, call: CallInfo): ToolResult | Promise<ToolResult>;
+}

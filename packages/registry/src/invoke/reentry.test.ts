@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createRegistry } from "../registry.js";
+import { createRun, type Run } from "../run/run.js";
+import { defineTool } from "../tool/define-tool.js";
+import { appendText, resultText, type ToolResult } from "../result/tool-result.js";
+import type { CallEvent, CallStartEvent } from "../events/call-events.js";
+import type { ApprovalRequest } from "./approval.js";
+import { echoTool, tempDir, writeNoteTool } from "../testing/fixture-tools.js";
+
+const runs: Run[] = [];
+function newRun(): Run {
+  const run = createRun({ workingDirectory: tempDir() });
+  runs.push(run);
+  return run;
+}
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+/** Stands in for eval: a cell that calls other tools through ctx.invoke, as tool("…") does. */
+const cellTool = defineTool({
+  name: "cell",
+  tier: "exec",
+  description: "Runs nested calls like a kernel cell.",
+  parallelSafe: false,
+  input: z.object({
+    calls: z.array(z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) })),
+  }),
+  async execute(input, context) {
+    const texts: string[] = [];
+    for (const call of input.calls) {
+      const result = await context.invoke(call.tool, call.args, { origin: "cell" });
+      texts.push(`${call.tool}: ${result.isError ? `ERROR ${result.error?.code}` : resultText(result)}`);
+    }
+    return texts.join("\n");
+  },
+});
+
+describe("re-entry from a cell", () => {
+  it("goes through the same chain: validation, guardrails, approval and result wrappers", async () => {
+    const asked: ApprovalRequest[] = [];
+    const wrapped: string[] = [];
+    const registry = createRegistry({
+      tools: [echoTool, writeNoteTool, cellTool],
+      approver: {
+        attached: () => true,
+        request: (request) => {
+          asked.push(request);
+          return Promise.resolve(request.tool === "write_note" ? { allow: false } : { allow: true });
+        },
+      },
+      resultWrappers: [
+        {
+          name: "record",
+          wrap: (result: ToolResult, call) => {
+            wrapped.push(`${call.tool.name}/${call.origin}`);
+            return result;
+          },
+        },
+      ],
+    });
+    const result = await registry.invoke(newRun(), {
+      tool: "cell",
+      args: {
+        calls: [
+          { tool: "echo", args: { text: "hi" } },
+          { tool: "echo", args: { text: 5 } },
+          { tool: "write_note", args: { path: "../outside", text: "x" } },
+          { tool: "write_note", args: { path: "inside.md", text: "x" } },
+        ],
+      },
+    });
+    expect(resultText(result)).toBe(
+      [
+        "echo: hi",
+        "echo: ERROR INVALID_ARGUMENTS",
+        "write_note: ERROR GUARDRAIL_REFUSED",
+        "write_note: ERROR APPROVAL_DENIED",
+      ].join("\n"),
+    );
+    expect(asked.map((request) => `${request.tool}/${request.origin}`)).toEqual([
+      "cell/model",
+      "write_note/cell",
+    ]);
+    // Refused calls never reach the tool, so only the calls that ran are wrapped.
+    expect(wrapped).toEqual(["echo/cell", "cell/model"]);
+  });
+
+  it("keeps the caller's surface: a cell on plan mode cannot reach a write tool", async () => {
+    const planCell = defineTool({ ...cellTool, name: "plan_cell", tier: "read" });
+    const registry = createRegistry({ tools: [echoTool, writeNoteTool, planCell] });
+    const result = await registry.invoke(newRun(), {
+      tool: "plan_cell",
+      surface: "plan",
+      args: { calls: [{ tool: "write_note", args: { path: "a", text: "b" } }] },
+    });
+    expect(resultText(result)).toBe("write_note: ERROR TIER_EXCEEDED");
+  });
+
+  it("records origin, depth and parent on events", async () => {
+    const registry = createRegistry({ tools: [echoTool, cellTool], approval: "auto" });
+    const events: CallEvent[] = [];
+    registry.on((event) => events.push(event));
+    await registry.invoke(newRun(), {
+      tool: "cell",
+      args: { calls: [{ tool: "echo", args: { text: "a" } }] },
+    });
+    const starts = events.filter((event): event is CallStartEvent => event.type === "call-start");
+    expect(starts.map((event) => [event.tool, event.origin, event.depth])).toEqual([
+      ["cell", "model", 0],
+      ["echo", "cell", 1],
+    ]);
+    expect(starts[1]?.parentCallId).toBe(starts[0]?.callId);
+  });
+
+  it("refuses a call into a lane the caller holds instead of deadlocking", async () => {
+    const registry = createRegistry({ tools: [cellTool], approval: "auto" });
+    const result = await registry.invoke(newRun(), {
+      tool: "cell",
+      args: { calls: [{ tool: "cell", args: { calls: [] } }] },
+    });
+    expect(resultText(result)).toBe("cell: ERROR LANE_REENTRY");
+  });
+
+  it("stops runaway recursion at the depth limit", async () => {
+    const recurse = defineTool({
+      name: "recurse",
+      tier: "read",
+      description: "Calls itself.",
+      parallelSafe: true,
+      input: z.object({}),
+      async execute(_input, context) {
+        const inner = await context.invoke("recurse", {});
+        return inner.isError ? `depth ${context.depth}: ${inner.error?.code}` : resultText(inner);
+      },
+    });
+    const registry = createRegistry({ tools: [recurse], maxDepth: 3 });
+    const result = await registry.invoke(newRun(), { tool: "recurse", args: {} });
+    expect(resultText(result)).toBe("depth 3: REENTRY_DEPTH");
+  });
+});
+
+describe("result wrappers", () => {
+  it("see the changed files and can append to the result", async () => {
+    const registry = createRegistry({
+      tools: [writeNoteTool],
+      approval: "auto",
+      resultWrappers: [
+        {
+          name: "diagnostics",
+          wrap: (result, call) =>
+            result.changedFiles.length > 0
+              ? appendText(
+                  result,
+                  `checked ${result.changedFiles.map((file) => file.slice(call.run.workingDirectory.length + 1)).join(", ")}`,
+                )
+              : result,
+        },
+      ],
+    });
+    const result = await registry.invoke(newRun(), {
+      tool: "write_note",
+      args: { path: "src/a.ts", text: "x" },
+    });
+    expect(resultText(result)).toBe("wrote src/a.ts\n\nchecked src/a.ts");
+  });
+
+  it("never fail the call when they throw: the error becomes a note", async () => {
+    const registry = createRegistry({
+      tools: [echoTool],
+      resultWrappers: [
+        {
+          name: "broken-wrapper",
+          wrap: () => {
+            throw new Error("server gone");
+          },
+        },
+      ],
+    });
+    const result = await registry.invoke(newRun(), { tool: "echo", args: { text: "a" } });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toBe("a\n\n(broken-wrapper could not run: server gone)");
+  });
+});

@@ -1,0 +1,140 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createRegistry } from "../registry.js";
+import { createRun, type Run } from "../run/run.js";
+import { defineTool } from "../tool/define-tool.js";
+import { resultText } from "../result/tool-result.js";
+import { tempDir } from "../testing/fixture-tools.js";
+import { SerialLane } from "./serial-lane.js";
+
+const runs: Run[] = [];
+function newRun(conversationId = "c1"): Run {
+  const run = createRun({ workingDirectory: tempDir(), conversationId });
+  runs.push(run);
+  return run;
+}
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+/** A tool whose calls finish only when the test releases them, recording overlap. */
+function gatedTool(name: string, parallelSafe: boolean) {
+  const log: string[] = [];
+  const releases = new Map<string, () => void>();
+  let running = 0;
+  let maxRunning = 0;
+  const started = new Map<string, Promise<void>>();
+  const startedResolvers = new Map<string, () => void>();
+  const whenStarted = (id: string) => {
+    let promise = started.get(id);
+    if (!promise) {
+      promise = new Promise<void>((resolve) => startedResolvers.set(id, resolve));
+      started.set(id, promise);
+    }
+    return promise;
+  };
+  const tool = defineTool({
+    name,
+    tier: "read",
+    description: "Waits until released.",
+    parallelSafe,
+    input: z.object({ id: z.string() }),
+    async execute(input) {
+      running++;
+      maxRunning = Math.max(maxRunning, running);
+      log.push(`start ${input.id}`);
+      void whenStarted(input.id);
+      startedResolvers.get(input.id)?.();
+      await new Promise<void>((resolve) => releases.set(input.id, resolve));
+      log.push(`end ${input.id}`);
+      running--;
+      return input.id;
+    },
+  });
+  return {
+    tool,
+    log,
+    whenStarted,
+    release: (id: string) => releases.get(id)?.(),
+    maxRunning: () => maxRunning,
+  };
+}
+
+describe("serial lanes", () => {
+  it("runs a tool that is not parallel-safe one call at a time, in arrival order", async () => {
+    const gated = gatedTool("stateful", false);
+    const registry = createRegistry({ tools: [gated.tool] });
+    const run = newRun();
+    const calls = ["a", "b", "c"].map((id) => registry.invoke(run, { tool: "stateful", args: { id } }));
+    await gated.whenStarted("a");
+    gated.release("a");
+    await gated.whenStarted("b");
+    gated.release("b");
+    await gated.whenStarted("c");
+    gated.release("c");
+    const results = await Promise.all(calls);
+    expect(results.map(resultText)).toEqual(["a", "b", "c"]);
+    expect(gated.log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
+    expect(gated.maxRunning()).toBe(1);
+  });
+
+  it("lets parallel-safe calls overlap", async () => {
+    const gated = gatedTool("stateless", true);
+    const registry = createRegistry({ tools: [gated.tool] });
+    const run = newRun();
+    const calls = ["a", "b"].map((id) => registry.invoke(run, { tool: "stateless", args: { id } }));
+    await Promise.all([gated.whenStarted("a"), gated.whenStarted("b")]);
+    expect(gated.maxRunning()).toBe(2);
+    gated.release("a");
+    gated.release("b");
+    await Promise.all(calls);
+  });
+
+  it("keeps separate lanes per conversation", async () => {
+    const gated = gatedTool("stateful", false);
+    const registry = createRegistry({ tools: [gated.tool] });
+    const runA = newRun("one");
+    const runB = newRun("two");
+    const calls = [
+      registry.invoke(runA, { tool: "stateful", args: { id: "a" } }),
+      registry.invoke(runB, { tool: "stateful", args: { id: "b" } }),
+    ];
+    await Promise.all([gated.whenStarted("a"), gated.whenStarted("b")]);
+    expect(gated.maxRunning()).toBe(2);
+    gated.release("a");
+    gated.release("b");
+    await Promise.all(calls);
+  });
+
+  it("drops a cancelled waiter and stays usable", async () => {
+    const gated = gatedTool("stateful", false);
+    const registry = createRegistry({ tools: [gated.tool] });
+    const run = newRun();
+    const first = registry.invoke(run, { tool: "stateful", args: { id: "a" } });
+    await gated.whenStarted("a");
+    const controller = new AbortController();
+    const cancelled = registry.invoke(run, {
+      tool: "stateful",
+      args: { id: "b" },
+      signal: controller.signal,
+    });
+    const third = registry.invoke(run, { tool: "stateful", args: { id: "c" } });
+    controller.abort();
+    const cancelledResult = await cancelled;
+    expect(cancelledResult.error?.code).toBe("CANCELLED");
+    gated.release("a");
+    await gated.whenStarted("c");
+    gated.release("c");
+    expect(resultText(await first)).toBe("a");
+    expect(resultText(await third)).toBe("c");
+    expect(gated.log).toEqual(["start a", "end a", "start c", "end c"]);
+  });
+
+  it("refuses to wait on an already aborted signal", async () => {
+    const lane = new SerialLane();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(lane.acquire(controller.signal)).rejects.toMatchObject({ code: "CANCELLED" });
+    expect(lane.size).toBe(0);
+  });
+});

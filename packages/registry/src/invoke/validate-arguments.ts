@@ -1,0 +1,88 @@
+import type { z } from "zod";
+import type { Tool } from "../tool/define-tool.js";
+import { toolSignature } from "../export/tool-signature.js";
+import { closestName } from "./closest-name.js";
+
+/** The validated arguments, or a message saying what was wrong, where, and what was expected. */
+export type ValidationOutcome =
+  | { readonly ok: true; readonly input: Record<string, unknown> }
+  | { readonly ok: false; readonly message: string };
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return "arguments";
+  return path
+    .map((segment, index) =>
+      typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`,
+    )
+    .join("");
+}
+
+function formatIssue(issue: z.core.$ZodIssue, args: Record<string, unknown>): string {
+  const where = formatPath(issue.path);
+  const top = issue.path[0];
+  if (issue.path.length === 1 && typeof top === "string" && args[top] === undefined) {
+    return `${where}: required, but missing`;
+  }
+  return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
+}
+
+/**
+ * Validates a call's arguments against the tool's schema. Lenient where a model's slip is
+ * unambiguous (a JSON string holding the object; `null` for an optional field, as OpenAI strict
+ * mode sends), strict about unknown argument names (with a did-you-mean). Never throws.
+ */
+export function validateArguments(tool: Tool, raw: unknown): ValidationOutcome {
+  try {
+    let args: unknown = raw === undefined ? {} : raw;
+    if (typeof args === "string") {
+      try {
+        args = JSON.parse(args) as unknown;
+      } catch {
+        // Falls through to the "must be an object" message below.
+      }
+    }
+    if (!isPlainObject(args)) {
+      return fail(tool, `arguments must be a JSON object, got ${describeValue(args)}`);
+    }
+    const shape = tool.input.shape as Record<string, z.ZodType>;
+    const known = Object.keys(shape);
+    const problems: string[] = [];
+    const cleaned: Record<string, unknown> = {};
+    for (const key of Object.keys(args)) {
+      const field = shape[key];
+      const value = args[key];
+      if (!Object.hasOwn(shape, key) || field === undefined) {
+        const guess = closestName(key, known);
+        problems.push(`unknown argument '${key}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
+        continue;
+      }
+      if (value === null && !field.safeParse(null).success && field.safeParse(undefined).success) continue;
+      cleaned[key] = value;
+    }
+    const parsed = tool.input.safeParse(cleaned);
+    if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => formatIssue(issue, cleaned)));
+    if (problems.length > 0) return fail(tool, problems.map((problem) => `- ${problem}`).join("\n"));
+    return { ok: true, input: parsed.data as Record<string, unknown> };
+  } catch (error) {
+    return fail(tool, `arguments could not be read (${error instanceof Error ? error.message : "unknown"})`);
+  }
+}
+
+function fail(tool: Tool, problems: string): ValidationOutcome {
+  return {
+    ok: false,
+    message: `Invalid arguments for ${tool.name}:\n${problems}\nExpected: ${toolSignature(tool)}`,
+  };
+}

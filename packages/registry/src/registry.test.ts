@@ -1,0 +1,237 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createRegistry } from "./registry.js";
+import { createRun, type Run } from "./run/run.js";
+import { defineSurface } from "./surface/surface.js";
+import { defineTool } from "./tool/define-tool.js";
+import { resultText } from "./result/tool-result.js";
+import type { CallEvent } from "./events/call-events.js";
+import {
+  echoTool,
+  fakeSupervisorKey,
+  runProgramTool,
+  tempDir,
+  writeNoteTool,
+} from "./testing/fixture-tools.js";
+
+const runs: Run[] = [];
+function newRun(wired = true): Run {
+  const run = createRun({
+    workingDirectory: tempDir(),
+    conversationId: "c1",
+    resources: wired ? [[fakeSupervisorKey, { name: "fake" }]] : [],
+  });
+  runs.push(run);
+  return run;
+}
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+const all = [echoTool, writeNoteTool, runProgramTool];
+
+describe("surfaces and registration conditions", () => {
+  it("lists exactly the wired tools within each surface's cap", () => {
+    const registry = createRegistry({ tools: all });
+    const run = newRun();
+    const names = (surface: string) => registry.toolsFor(run, surface).map((tool) => tool.name);
+    expect(names("main")).toEqual(["echo", "write_note", "run_program"]);
+    expect(names("worker")).toEqual(["echo", "write_note", "run_program"]);
+    expect(names("plan")).toEqual(["echo"]);
+    expect(names("readonly")).toEqual(["echo"]);
+  });
+
+  it("leaves out a tool whose resource is not wired, and says why when it is called anyway", async () => {
+    const registry = createRegistry({ tools: all, approval: "auto" });
+    const run = newRun(false);
+    expect(registry.toolsFor(run, "main").map((tool) => tool.name)).toEqual(["echo", "write_note"]);
+    const result = await registry.invoke(run, { tool: "run_program", args: { program: "x" } });
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe("TOOL_NOT_WIRED");
+    expect(resultText(result)).toBe(
+      "run_program is not available in this run: no fake supervisor is wired for this run",
+    );
+  });
+
+  it("honours a custom surface capped at write", async () => {
+    const editor = defineSurface({ name: "editor", cap: "write", label: "the editor" });
+    const registry = createRegistry({ tools: all, surfaces: [editor], approval: "auto" });
+    const run = newRun();
+    expect(registry.toolsFor(run, "editor").map((tool) => tool.name)).toEqual(["echo", "write_note"]);
+    const result = await registry.invoke(run, {
+      tool: "run_program",
+      args: { program: "x" },
+      surface: "editor",
+    });
+    expect(resultText(result)).toBe("run_program is an exec tool; the editor sees read and write tools only");
+  });
+
+  it("uses a tool's own availability rule", () => {
+    const picky = defineTool({
+      name: "picky",
+      tier: "read",
+      description: "Only in conversation c2.",
+      parallelSafe: true,
+      input: z.object({}),
+      available: (run) => (run.conversationId === "c2" ? true : "only for conversation c2"),
+      execute: () => "ok",
+    });
+    const registry = createRegistry({ tools: [picky] });
+    expect(registry.toolsFor(newRun(), "main")).toEqual([]);
+  });
+
+  it("refuses a second tool with the same name", () => {
+    expect(() => createRegistry({ tools: [echoTool, echoTool] })).toThrow(/already registered/);
+  });
+
+  it("rejects an unknown surface with the known ones", async () => {
+    const registry = createRegistry({ tools: all });
+    const result = await registry.invoke(newRun(), { tool: "echo", args: { text: "a" }, surface: "boss" });
+    expect(result.error?.code).toBe("UNKNOWN_SURFACE");
+    expect(resultText(result)).toContain("known surfaces: main, plan, readonly, worker");
+  });
+});
+
+describe("invoke refusals", () => {
+  it("refuses a write tool on plan mode even when the model names it", async () => {
+    const registry = createRegistry({ tools: all, approval: "auto" });
+    const result = await registry.invoke(newRun(), {
+      tool: "write_note",
+      args: { path: "a.txt", text: "x" },
+      surface: "plan",
+    });
+    expect(result.error?.code).toBe("TIER_EXCEEDED");
+    expect(resultText(result)).toBe("write_note is a write tool; plan mode sees read tools only");
+  });
+
+  it("refuses an exec tool on a read-only subagent", async () => {
+    const registry = createRegistry({ tools: all, approval: "auto" });
+    const result = await registry.invoke(newRun(), {
+      tool: "run_program",
+      args: { program: "x" },
+      surface: "readonly",
+    });
+    expect(resultText(result)).toBe("run_program is an exec tool; a read-only subagent sees read tools only");
+  });
+
+  it("names an unknown tool, suggests the closest one, and lists only what the surface sees", async () => {
+    const registry = createRegistry({ tools: all });
+    const result = await registry.invoke(newRun(), { tool: "ecko", args: {}, surface: "plan" });
+    expect(result.error?.code).toBe("UNKNOWN_TOOL");
+    expect(resultText(result)).toBe("unknown tool 'ecko' (did you mean 'echo'?); tools for plan mode: echo");
+  });
+
+  it("says what was wrong, where, and what was expected", async () => {
+    const registry = createRegistry({ tools: all });
+    const result = await registry.invoke(newRun(), { tool: "echo", args: { txt: "a", times: 0 } });
+    expect(result.error?.code).toBe("INVALID_ARGUMENTS");
+    const text = resultText(result);
+    expect(text).toContain("unknown argument 'txt' (did you mean 'text'?)");
+    expect(text).toContain("- text: required, but missing");
+    expect(text).toMatch(/- times: .*>=\s*1/);
+    expect(text).toContain("Expected: echo(text: string, times?: integer)");
+  });
+
+  it("accepts null for an optional argument (OpenAI strict mode) and a JSON string of the object", async () => {
+    const registry = createRegistry({ tools: all });
+    const run = newRun();
+    const withNull = await registry.invoke(run, { tool: "echo", args: { text: "ab", times: null } });
+    expect(resultText(withNull)).toBe("ab");
+    const asString = await registry.invoke(run, { tool: "echo", args: '{"text":"cd","times":2}' });
+    expect(resultText(asString)).toBe("cdcd");
+  });
+
+  it("never throws on random or hostile arguments", async () => {
+    const registry = createRegistry({ tools: all, approval: "auto" });
+    const run = newRun();
+    const hostile: unknown[] = [
+      null,
+      42,
+      "not json",
+      [],
+      [1, 2],
+      { text: { toString: () => "x" } },
+      JSON.parse('{"__proto__": {"polluted": true}, "text": "a"}'),
+      { text: "a".repeat(100_000), times: 1e308 },
+      Object.create(null),
+      new Proxy(
+        {},
+        {
+          ownKeys() {
+            throw new Error("hostile proxy");
+          },
+        },
+      ),
+      { path: "../../etc/passwd", text: "x" },
+      { program: Symbol("s") },
+    ];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const pick = (): unknown => {
+      const choices = [
+        () => random(),
+        () => "s",
+        () => null,
+        () => [pick()],
+        () => ({ k: pick() }),
+        () => true,
+      ];
+      return choices[Math.floor(random() * choices.length)]!();
+    };
+    for (let i = 0; i < 200; i++) hostile.push({ text: pick(), times: pick(), extra: pick() });
+    for (const args of hostile) {
+      for (const tool of ["echo", "write_note", "run_program", 123 as unknown as string]) {
+        const result = await registry.invoke(run, { tool, args });
+        expect(result).toHaveProperty("isError");
+        if (result.isError) expect(result.error?.message.length).toBeGreaterThan(0);
+      }
+    }
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  it("refuses every call once the run has ended", async () => {
+    const registry = createRegistry({ tools: all });
+    const run = newRun();
+    await run.dispose();
+    const result = await registry.invoke(run, { tool: "echo", args: { text: "a" } });
+    expect(result.error?.code).toBe("RUN_DISPOSED");
+  });
+
+  it("turns a thrown error into an error result and keeps a ToolsError's code", async () => {
+    const failing = defineTool({
+      name: "failing",
+      tier: "read",
+      description: "Fails.",
+      parallelSafe: true,
+      input: z.object({ kind: z.enum(["plain", "typed"]) }),
+      execute: async (input) => {
+        const { ToolsError } = await import("./errors/tools-error.js");
+        if (input.kind === "typed")
+          throw new ToolsError({ code: "LSP_NO_SERVER", message: "no server for this root" });
+        throw new Error("boom");
+      },
+    });
+    const registry = createRegistry({ tools: [failing] });
+    const run = newRun();
+    const plain = await registry.invoke(run, { tool: "failing", args: { kind: "plain" } });
+    expect(plain.error).toEqual({ code: "TOOL_FAILED", message: "boom" });
+    const typed = await registry.invoke(run, { tool: "failing", args: { kind: "typed" } });
+    expect(typed.error).toEqual({ code: "LSP_NO_SERVER", message: "no server for this root" });
+  });
+});
+
+describe("events", () => {
+  it("emits start and end with timing, origin and outcome", async () => {
+    const registry = createRegistry({ tools: all });
+    const events: CallEvent[] = [];
+    registry.on((event) => events.push(event));
+    await registry.invoke(newRun(), { tool: "echo", args: { text: "a" } });
+    await registry.invoke(newRun(), { tool: "nope" });
+    expect(events.map((event) => event.type)).toEqual(["call-start", "call-end", "call-start", "call-end"]);
+    const [start, end, , failed] = events;
+    expect(start).toMatchObject({ tool: "echo", surface: "main", origin: "model", depth: 0 });
+    expect(end).toMatchObject({ tool: "echo", isError: false, code: undefined });
+    expect(end?.type === "call-end" && end.durationMs).toBeGreaterThanOrEqual(0);
+    expect(failed).toMatchObject({ type: "call-end", isError: true, code: "UNKNOWN_TOOL" });
+  });
+});

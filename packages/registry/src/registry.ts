@@ -1,0 +1,359 @@
+import { ToolsError } from "./errors/tools-error.js";
+import type { CallEvent, CallEventListener } from "./events/call-events.js";
+import { exportTools, type SchemaFormat, type ToolSchemaOf } from "./export/provider-formats.js";
+import { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
+import type { ApprovalPolicy, Approver } from "./invoke/approval.js";
+import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
+import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
+import { cancelledCall, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
+import { SerialLane } from "./invoke/serial-lane.js";
+import { validateArguments } from "./invoke/validate-arguments.js";
+import { appendText, errorResult, toToolResult, type ToolResult } from "./result/tool-result.js";
+import { stateKey } from "./run/resource-key.js";
+import type { Run } from "./run/run.js";
+import { surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
+import { toolAvailability, type Tool } from "./tool/define-tool.js";
+import { tierWithin } from "./tool/tier.js";
+import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
+import { errorMessage } from "./errors/tools-error.js";
+
+/** Options of {@link createRegistry}. */
+export interface RegistryOptions {
+  /** The tools; more can be added with {@link Registry.register}. */
+  tools?: readonly Tool[];
+  /** Surfaces of the harness's own, besides main, plan, readonly and worker. */
+  surfaces?: readonly Surface[];
+  /** Who answers approval requests; can be set later with {@link Registry.setApprover}. */
+  approver?: Approver;
+  /** `ask` (default): write and exec calls need approval. `auto`: only on gated surfaces. */
+  approval?: ApprovalPolicy;
+  /** Guardrails run after workspace containment (which is always first and always on). */
+  guardrails?: readonly Guardrail[];
+  /** Result wrappers, in order (diagnostics-on-write goes here). */
+  resultWrappers?: readonly ResultWrapper[];
+  /** Deepest re-entry allowed (a tool calling a tool calling …); default 4. */
+  maxDepth?: number;
+  /** Appended to the fail-closed message: how to attach an approver in this harness. */
+  noApproverHint?: string;
+}
+
+/** One call as the harness (or a tool re-entering) makes it. */
+export interface InvokeRequest {
+  /** Tool name as the model gave it. */
+  tool: string;
+  /** Arguments as the model gave them: validated, never trusted. */
+  args?: unknown;
+  /** Who is calling; default the main agent. */
+  surface?: string | Surface;
+  /** Default `model`. */
+  origin?: CallOrigin;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
+
+interface Parent {
+  readonly callId: string;
+  readonly depth: number;
+  readonly lanes: ReadonlySet<string>;
+  readonly signal: AbortSignal;
+}
+
+const lanesKey = stateKey("serial lanes", () => new Map<string, SerialLane>());
+let callCounter = 0;
+
+/**
+ * The registry: holds tool definitions, decides which tools each surface of a run sees, and runs
+ * every call through one chain — validation → guardrails → approval gate → the tool → result
+ * wrappers — whether the model or a kernel cell made it. `invoke` never throws: every failure
+ * is a result with `isError` and a message the model can act on.
+ */
+export class Registry {
+  private readonly toolsByName = new Map<string, Tool>();
+  private readonly surfacesByName = new Map<string, Surface>();
+  private readonly guardrails: Guardrail[];
+  private readonly resultWrappers: ResultWrapper[];
+  private readonly listeners = new Set<CallEventListener>();
+  private approver: Approver | undefined;
+  private readonly policy: ApprovalPolicy;
+  private readonly maxDepth: number;
+  private readonly noApproverHint: string;
+
+  constructor(options: RegistryOptions = {}) {
+    for (const surface of Object.values(builtInSurfaces)) this.surfacesByName.set(surface.name, surface);
+    for (const surface of options.surfaces ?? []) this.surfacesByName.set(surface.name, surface);
+    this.guardrails = [workspaceContainment(), ...(options.guardrails ?? [])];
+    this.resultWrappers = [...(options.resultWrappers ?? [])];
+    this.approver = options.approver;
+    this.policy = options.approval ?? "ask";
+    this.maxDepth = options.maxDepth ?? 4;
+    this.noApproverHint =
+      options.noApproverHint ?? "Connect an approver to the registry, or use the approval policy 'auto'.";
+    this.register(...(options.tools ?? []));
+  }
+
+  /** Adds tools. A second tool with the same name is an error, never a silent replacement. */
+  register(...tools: Tool[]): this {
+    for (const tool of tools) {
+      if (this.toolsByName.has(tool.name)) {
+        throw new ToolsError({
+          code: "INVALID_DEFINITION",
+          message: `a tool named '${tool.name}' is already registered`,
+        });
+      }
+      this.toolsByName.set(tool.name, tool);
+    }
+    return this;
+  }
+
+  /** Adds a result wrapper at the end of the chain. */
+  addResultWrapper(wrapper: ResultWrapper): this {
+    this.resultWrappers.push(wrapper);
+    return this;
+  }
+
+  /** Adds a guardrail after the existing ones. */
+  addGuardrail(guardrail: Guardrail): this {
+    this.guardrails.push(guardrail);
+    return this;
+  }
+
+  /** Connects (or, with undefined, disconnects) the approver. */
+  setApprover(approver: Approver | undefined): this {
+    this.approver = approver;
+    return this;
+  }
+
+  /** The approval policy in force. */
+  get approvalPolicy(): ApprovalPolicy {
+    return this.policy;
+  }
+
+  /** Every registered tool, wired or not. */
+  allTools(): Tool[] {
+    return [...this.toolsByName.values()];
+  }
+
+  /** The surface of that name; throws `UNKNOWN_SURFACE` listing the known ones. */
+  surface(name: string | Surface): Surface {
+    if (typeof name !== "string") return name;
+    const surface = this.surfacesByName.get(name);
+    if (!surface) {
+      throw new ToolsError({
+        code: "UNKNOWN_SURFACE",
+        message: `unknown surface '${name}'; known surfaces: ${[...this.surfacesByName.keys()].join(", ")}`,
+      });
+    }
+    return surface;
+  }
+
+  /** Exactly the tools this surface of this run sees: wired, and within the surface's cap. */
+  toolsFor(run: Run, surface: string | Surface): Tool[] {
+    const resolved = this.surface(surface);
+    return this.allTools().filter(
+      (tool) => tierWithin(tool.tier, resolved.cap) && toolAvailability(tool, run).ok,
+    );
+  }
+
+  /** The schema of a surface in a harness's format. */
+  schema<F extends SchemaFormat = "json">(
+    run: Run,
+    surface: string | Surface,
+    format?: F,
+  ): ToolSchemaOf<F>[] {
+    return exportTools(this.toolsFor(run, surface), format ?? ("json" as F));
+  }
+
+  /** Subscribes to call events; returns the unsubscribe function. */
+  on(listener: CallEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Runs one call through the whole chain. Never throws. */
+  invoke(run: Run, request: InvokeRequest): Promise<ToolResult> {
+    return this.call(run, request, undefined);
+  }
+
+  private emit(event: CallEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken listener must not break calls.
+      }
+    }
+  }
+
+  private async call(run: Run, request: InvokeRequest, parent: Parent | undefined): Promise<ToolResult> {
+    const started = performance.now();
+    const callId = `call_${++callCounter}`;
+    const origin: CallOrigin = request.origin ?? (parent ? "tool" : "model");
+    const depth = parent ? parent.depth + 1 : 0;
+    const toolName = typeof request.tool === "string" ? request.tool : String(request.tool);
+    let surfaceName =
+      typeof request.surface === "string" ? request.surface : (request.surface?.name ?? "main");
+    const observed = this.listeners.size > 0;
+    if (observed) {
+      this.emit({
+        type: "call-start",
+        callId,
+        parentCallId: parent?.callId,
+        tool: toolName,
+        surface: surfaceName,
+        origin,
+        depth,
+        runId: run.id,
+        startedAt: started,
+      });
+    }
+    const waited = { ms: 0 };
+    let result: ToolResult;
+    try {
+      const surface = this.surface(request.surface ?? "main");
+      surfaceName = surface.name;
+      result = await this.chain(run, request, parent, { callId, origin, depth, surface, toolName, waited });
+    } catch (error) {
+      result = errorResult(error);
+    }
+    if (observed) {
+      this.emit({
+        type: "call-end",
+        callId,
+        tool: toolName,
+        surface: surfaceName,
+        origin,
+        isError: result.isError,
+        code: result.error?.code,
+        durationMs: performance.now() - started,
+        waitedMs: waited.ms,
+      });
+    }
+    return result;
+  }
+
+  private async chain(
+    run: Run,
+    request: InvokeRequest,
+    parent: Parent | undefined,
+    meta: {
+      callId: string;
+      origin: CallOrigin;
+      depth: number;
+      surface: Surface;
+      toolName: string;
+      waited: { ms: number };
+    },
+  ): Promise<ToolResult> {
+    const { callId, origin, depth, surface, toolName, waited } = meta;
+    if (run.disposed) {
+      throw new ToolsError({
+        code: "RUN_DISPOSED",
+        message: `run ${run.id} has ended; ${toolName} was not called`,
+      });
+    }
+    if (depth > this.maxDepth) {
+      throw new ToolsError({
+        code: "REENTRY_DEPTH",
+        message: `${toolName} was not called: tool calls nested ${depth} deep, the limit is ${this.maxDepth}`,
+      });
+    }
+    const tool = this.toolsByName.get(toolName);
+    if (!tool) {
+      throw unknownTool(
+        toolName,
+        this.toolsFor(run, surface).map((candidate) => candidate.name),
+        surface,
+      );
+    }
+    if (!tierWithin(tool.tier, surface.cap)) throw tierExceeded(tool, surface);
+    const availability = toolAvailability(tool, run);
+    if (!availability.ok) throw notWired(tool, availability.reason);
+
+    const validation = validateArguments(tool, request.args);
+    if (!validation.ok) throw new ToolsError({ code: "INVALID_ARGUMENTS", message: validation.message });
+
+    const signals = [run.signal, request.signal, parent?.signal].filter(
+      (signal): signal is AbortSignal => signal !== undefined,
+    );
+    const signal = signals.length === 1 ? run.signal : AbortSignal.any(signals);
+    const call: CallInfo = { callId, tool, input: validation.input, run, surface, origin, depth, signal };
+
+    for (const guardrail of this.guardrails) await guardrail.check(call);
+
+    if (needsApproval(call, this.policy)) {
+      const asked = performance.now();
+      await requestApproval(call, this.approver, this.noApproverHint);
+      waited.ms += performance.now() - asked;
+    }
+    if (signal.aborted) throw cancelledCall(tool.name, signal);
+
+    let release: (() => void) | undefined;
+    let lanes = parent?.lanes ?? emptyLanes;
+    if (!tool.parallelSafe) {
+      const laneId = `${run.conversationId}\u0000${tool.name}`;
+      if (lanes.has(laneId)) {
+        throw new ToolsError({
+          code: "LANE_REENTRY",
+          message: `${tool.name} cannot be called from inside its own call: it runs one call at a time`,
+        });
+      }
+      const laneMap = run.state(lanesKey);
+      let lane = laneMap.get(laneId);
+      if (!lane) {
+        lane = new SerialLane();
+        laneMap.set(laneId, lane);
+      }
+      const queued = performance.now();
+      release = await lane.acquire(signal);
+      waited.ms += performance.now() - queued;
+      lanes = new Set([...lanes, laneId]);
+    }
+
+    let result: ToolResult;
+    try {
+      const self: Parent = { callId, depth, lanes, signal };
+      const context: ToolContext = {
+        run,
+        surface,
+        signal,
+        callId,
+        origin,
+        depth,
+        invoke: (name: string, args: unknown, options: NestedCallOptions = {}) =>
+          this.call(
+            run,
+            { tool: name, args, surface, origin: options.origin ?? "tool", signal: options.signal },
+            self,
+          ),
+        progress: (message: string) => {
+          if (this.listeners.size > 0) this.emit({ type: "call-progress", callId, tool: tool.name, message });
+        },
+        resolvePath: (path: string) => resolveInside(run.workingDirectory, path),
+      };
+      try {
+        result = toToolResult(await tool.execute(call.input as never, context));
+      } catch (error) {
+        result = errorResult(
+          signal.aborted && !ToolsError.isInstance(error) ? cancelledCall(tool.name, signal) : error,
+        );
+      }
+    } finally {
+      release?.();
+    }
+    for (const wrapper of this.resultWrappers) {
+      try {
+        result = await wrapper.wrap(result, call);
+      } catch (error) {
+        result = appendText(result, `(${wrapper.name} could not run: ${errorMessage(error)})`);
+      }
+    }
+    return result;
+  }
+}
+
+const emptyLanes: ReadonlySet<string> = new Set();
+
+/** Creates a registry. See {@link Registry}. */
+export function createRegistry(options: RegistryOptions = {}): Registry {
+  return new Registry(options);
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { boundList, boundText } from "./bounded-output.js";
+
+const lines = (n: number) => Array.from({ length: n }, (_, index) => `line ${index + 1}`).join("\n");
+
+describe("bounded output", () => {
+  it("keeps short text as it is", () => {
+    expect(boundText("a\nb")).toEqual({ text: "a\nb", truncated: false, omittedLines: 0, omittedChars: 0 });
+  });
+
+  it("cuts lines and says how many more there were", () => {
+    const bounded = boundText(lines(320), { maxLines: 200 });
+    expect(bounded.text.split("\n")).toHaveLength(201);
+    expect(bounded.text.endsWith("line 200\n… 120 more lines")).toBe(true);
+    expect(bounded.omittedLines).toBe(120);
+  });
+
+  it("keeps the tail for logs", () => {
+    const bounded = boundText(lines(10), { maxLines: 3, keep: "tail" });
+    expect(bounded.text).toBe("… 7 earlier lines\nline 8\nline 9\nline 10");
+  });
+
+  it("cuts long lines by characters too", () => {
+    const bounded = boundText("x".repeat(50), { maxChars: 10 });
+    expect(bounded.text).toBe(`${"x".repeat(10)}\n… 40 more characters`);
+  });
+
+  it("bounds lists with a note in the caller's unit", () => {
+    expect(boundList([1, 2, 3, 4], 3, "references")).toEqual({
+      items: [1, 2, 3],
+      note: "… 1 more references",
+    });
+    expect(boundList([1], 3, "references")).toEqual({ items: [1], note: "" });
+  });
+});

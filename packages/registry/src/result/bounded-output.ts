@@ -1,0 +1,66 @@
+/** Limits of {@link boundText}. */
+export interface TextBounds {
+  /** Most lines kept; default 200. */
+  maxLines?: number;
+  /** Most characters kept (after the line cut); default 20 000. */
+  maxChars?: number;
+  /** Keep the end instead of the start (logs, program output); default false. */
+  keep?: "head" | "tail";
+  /** Word for what is counted in the note, default "lines". */
+  unit?: string;
+}
+
+/** The kept text and what was cut, so a caller can say so in its own words. */
+export interface BoundedText {
+  readonly text: string;
+  readonly truncated: boolean;
+  readonly omittedLines: number;
+  readonly omittedChars: number;
+}
+
+/**
+ * Cuts text to a number of lines and characters and says how much was left out:
+ * `"… 120 more lines"` (or `"… 120 earlier lines"` when keeping the tail). Every package uses this
+ * for output the model reads, so limits look the same everywhere.
+ */
+export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
+  const maxLines = bounds.maxLines ?? 200;
+  const maxChars = bounds.maxChars ?? 20_000;
+  const keepTail = bounds.keep === "tail";
+  const unit = bounds.unit ?? "lines";
+  const lines = input.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  let kept = lines;
+  let omittedLines = 0;
+  if (lines.length > maxLines) {
+    omittedLines = lines.length - maxLines;
+    kept = keepTail ? lines.slice(-maxLines) : lines.slice(0, maxLines);
+  }
+  let text = kept.join("\n");
+  let omittedChars = 0;
+  if (text.length > maxChars) {
+    omittedChars = text.length - maxChars;
+    text = keepTail ? text.slice(-maxChars) : text.slice(0, maxChars);
+  }
+  const truncated = omittedLines > 0 || omittedChars > 0;
+  if (!truncated) return { text, truncated, omittedLines, omittedChars };
+  const notes: string[] = [];
+  if (omittedLines > 0) notes.push(`${omittedLines} ${keepTail ? "earlier" : "more"} ${unit}`);
+  if (omittedChars > 0) notes.push(`${omittedChars} more characters`);
+  const note = `… ${notes.join(", ")}`;
+  return {
+    text: keepTail ? `${note}\n${text}` : `${text}\n${note}`,
+    truncated,
+    omittedLines,
+    omittedChars,
+  };
+}
+
+/**
+ * Keeps at most `limit` items and returns the note for the rest ("… 12 more references"), or an
+ * empty note when nothing was left out.
+ */
+export function boundList<T>(items: readonly T[], limit: number, unit: string): { items: T[]; note: string } {
+  if (items.length <= limit) return { items: [...items], note: "" };
+  return { items: items.slice(0, limit), note: `… ${items.length - limit} more ${unit}` };
+}

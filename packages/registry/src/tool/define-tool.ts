@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { ToolsError } from "../errors/tools-error.js";
+import type { ToolOutput } from "../result/tool-result.js";
+import type { ResourceKey } from "../run/resource-key.js";
+import type { Run } from "../run/run.js";
+import type { ToolContext } from "./tool-context.js";
+import { isTier, type Tier } from "./tier.js";
+
+/** Any zod object schema: a tool's arguments are always a JSON object. */
+export type InputSchema = z.ZodObject;
+
+/** What {@link defineTool} takes. */
+export interface ToolDefinition<S extends InputSchema> {
+  /** Wire name: letters, digits, `_` or `-`, at most 64 (the strictest provider's rule). */
+  name: string;
+  /** Approval tier; decides visibility on capped surfaces and whether the gate asks. */
+  tier: Tier;
+  /** Product text the model reads: what it does, when to use it, one example. */
+  description: string;
+  /** Arguments. Field `.describe()` texts become the schema's descriptions. */
+  input: S;
+  /**
+   * False for tools whose calls depend on state left by the previous call (debug, eval): they
+   * run one at a time per run and conversation, in arrival order.
+   */
+  parallelSafe: boolean;
+  /** Resources that must be wired for the tool to be registered in a run. */
+  requires?: readonly ResourceKey<unknown>[];
+  /**
+   * A further registration condition: `true`, or why the tool is not available. Checked after
+   * `requires`; keep it cheap and free of I/O (detection belongs in the tool's own calls).
+   */
+  available?: (run: Run) => true | string;
+  /** The path arguments of a call, checked by the workspace-containment guardrail. */
+  paths?: (input: z.output<S>) => readonly string[];
+  /** One line for the approval card: "stage 12 replacements in 4 files". */
+  summarize?: (input: z.output<S>) => string;
+  /** Does the work. Throw a ToolsError for a failure the model should read. */
+  execute: (input: z.output<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/** A defined tool, as the registry holds it. */
+export interface Tool<S extends InputSchema = InputSchema> extends Readonly<ToolDefinition<S>> {
+  readonly requires: readonly ResourceKey<unknown>[];
+}
+
+/** Either the tool is registered in the run, or why not. */
+export type Availability = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+const namePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool. Checks the definition once, here, so a bad definition fails at start-up rather
+ * than on the model's first call.
+ */
+export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>): Tool<S> {
+  const problems: string[] = [];
+  if (!namePattern.test(definition.name)) problems.push("name must match ^[a-zA-Z0-9_-]{1,64}$");
+  if (!isTier(definition.tier)) problems.push("tier must be read, write or exec");
+  if (typeof definition.description !== "string" || definition.description.trim() === "") {
+    problems.push("description must be non-empty product text");
+  }
+  if (!(definition.input instanceof z.ZodObject)) problems.push("input must be a zod object schema");
+  if (typeof definition.parallelSafe !== "boolean") problems.push("parallelSafe must be true or false");
+  if (typeof definition.execute !== "function") problems.push("execute must be a function");
+  if (problems.length > 0) {
+    throw new ToolsError({
+      code: "INVALID_DEFINITION",
+      message: `tool '${String(definition.name)}' is badly defined: ${problems.join("; ")}`,
+    });
+  }
+  return Object.freeze({ ...definition, requires: definition.requires ?? [] });
+}
+
+/** Whether the tool's backing resources are wired in this run (its registration condition). */
+export function toolAvailability(tool: Tool, run: Run): Availability {
+  const missing = tool.requires.filter((key) => !run.has(key)).map((key) => key.name);
+  if (missing.length > 0) {
+    return { ok: false, reason: `no ${missing.join(" and no ")} is wired for this run` };
+  }
+  if (tool.available) {
+    const verdict = tool.available(run);
+    if (verdict !== true) return { ok: false, reason: verdict };
+  }
+  return { ok: true };
+}

@@ -1,0 +1,39 @@
+import type { ToolResult } from "../result/tool-result.js";
+import type { Run } from "../run/run.js";
+import type { Surface } from "../surface/surface.js";
+
+/**
+ * Where a call came from: the model, a kernel cell (`tool("read", …)` in eval), or another tool.
+ * Recorded on every call; the wrapper chain is the same for all three.
+ */
+export type CallOrigin = "model" | "cell" | "tool";
+
+/** Options of a re-entrant call made from inside a tool. */
+export interface NestedCallOptions {
+  /** Default `tool`; eval passes `cell` for calls a cell makes. */
+  origin?: CallOrigin;
+  /** Cancels the nested call; it is also cancelled with the parent call. */
+  signal?: AbortSignal;
+}
+
+/** What a tool's `execute` receives besides its arguments. */
+export interface ToolContext {
+  readonly run: Run;
+  readonly surface: Surface;
+  /** Aborted when the call is cancelled or the run ends. */
+  readonly signal: AbortSignal;
+  /** Unique per call in this process. */
+  readonly callId: string;
+  readonly origin: CallOrigin;
+  /** 0 for a call from the model; one more for each re-entry. */
+  readonly depth: number;
+  /**
+   * Calls another tool through the registry with the same run and surface: validation,
+   * guardrails, approval and result wrappers apply exactly as for a model's call.
+   */
+  invoke(tool: string, args: unknown, options?: NestedCallOptions): Promise<ToolResult>;
+  /** Reports progress ("starting gopls…") to whoever watches the call. */
+  progress(message: string): void;
+  /** An argument path resolved inside the working directory (already checked by the guardrail). */
+  resolvePath(path: string): string;
+}
