@@ -31,7 +31,6 @@ const allPackages = readdirSync(join(root, "packages"))
   .map((dir) => ({ dir, manifest: readJson(join(dir, "package.json")) }))
   .filter(({ manifest }) => manifest.private !== true);
 /** Packages to check (all, or those named on the command line); the others still count as "other". */
-const packages = allPackages;
 const checked = only.size > 0 ? allPackages.filter(({ manifest }) => only.has(manifest.name)) : allPackages;
 
 const work = mkdtempSync(join(tmpdir(), "tools-isolation-"));
@@ -80,7 +79,7 @@ try {
       ...Object.keys(manifest.peerDependencies ?? {}),
     ]);
     const forbidden = new Map();
-    for (const other of packages) {
+    for (const other of allPackages) {
       if (other.manifest.name === manifest.name) continue;
       for (const dependency of Object.keys(other.manifest.dependencies ?? {})) {
         if (!shared.has(dependency) && !own.has(dependency)) forbidden.set(dependency, other.manifest.name);
@@ -132,6 +131,9 @@ try {
 
 if (failures.length > 0) {
   console.error(`package isolation check failed:\n- ${failures.join("\n- ")}`);
+  console.log(
+    `isolation: ${checked.length - failures.length > 0 ? checked.length - failures.length : 0} passed, ${failures.length} failed`,
+  );
   process.exit(1);
 }
-console.log(`${checked.length} passed, 0 failed: package isolation`);
+console.log(`isolation: ${checked.length} passed, 0 failed`);
