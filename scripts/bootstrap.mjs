@@ -106,6 +106,10 @@ function ensureBackends() {
 }
 
 const pnpm = ensurePnpm();
+if (pnpm !== "pnpm") {
+  // Children (the suite runner, the isolation check) call `pnpm` by name.
+  env.PATH = `${dirname(pnpm)}${process.platform === "win32" ? ";" : ":"}${env.PATH ?? ""}`;
+}
 ensureBackends();
 mustRun(pnpm, ["install", "--frozen-lockfile", "--prefer-offline"]);
 
