@@ -1,0 +1,22 @@
+// A stand-in agent CLI for the command backend's tests: reads the brief on stdin and behaves
+// according to its first argument. A real script in a real process, nothing mocked.
+import { spawn } from "node:child_process";
+
+const [mode, tier, model] = process.argv.slice(2);
+let brief = "";
+process.stdin.setEncoding("utf8");
+for await (const chunk of process.stdin) brief += chunk;
+
+if (mode === "answer") {
+  console.log("thinking about it...");
+  console.log(`worker ${process.env.VIBE_WORKER_ID} (${tier}, ${model}) in ${process.cwd()}`);
+  console.log(`final answer: ${brief.replace(/\n/g, " | ")}`);
+} else if (mode === "fail") {
+  console.log("starting");
+  console.error("agent crashed: the brief made no sense");
+  process.exit(3);
+} else if (mode === "hang") {
+  const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  console.log(`pids ${process.pid} ${grandchild.pid}`);
+  setInterval(() => {}, 1000);
+}

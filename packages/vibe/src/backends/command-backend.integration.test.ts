@@ -1,0 +1,114 @@
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { createKit, type Kit } from "../__fixtures__/test-kit.js";
+import type { VibeList } from "../list/vibe-list.js";
+import { createCommandBackend } from "./command-backend.js";
+
+const script = fileURLToPath(new URL("../__fixtures__/agent-cli.mjs", import.meta.url));
+const models = { fast: "cli-fast", good: "cli-good" };
+
+/** True while the process exists and is not a zombie. */
+function alive(pid: number): boolean {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return false;
+  try {
+    return readFileSync(stat, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (bounded) until none of the processes is alive; returns those still alive. */
+async function gone(pids: number[], ms = 5000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = pids.filter(alive);
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The pids the hanging script printed, once its worker reports them (bounded). */
+function printedPids(list: VibeList, id: string): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the script never printed its pids")), 10_000);
+    const off = list.on((event) => {
+      const match = event.worker.id === id ? /^pids (\d+) (\d+)/.exec(event.worker.activity ?? "") : null;
+      if (!match) return;
+      clearTimeout(timer);
+      off();
+      resolve([Number(match[1]), Number(match[2])]);
+    });
+  });
+}
+
+describe("command backend with a real agent-CLI script", () => {
+  let kit: Kit | undefined;
+  afterEach(async () => {
+    await kit?.cleanup();
+    kit = undefined;
+  });
+
+  function setUp(mode: string, command?: string[]): Kit {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: command ?? [process.execPath, script, mode, "{tier}", "{model}"],
+        models,
+      }),
+    });
+    return kit;
+  }
+
+  it("sends the brief on stdin and takes the output as the result", async () => {
+    const { call, run } = setUp("answer");
+    await call("vibe_spawn", { brief: "tidy the imports", label: "tidy", tier: "good" });
+    await call("vibe_send", { worker_id: "w1", message: "and sort them" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toContain('w1 "tidy" (good) is done after');
+    expect(waited.text).toContain(`worker w1 (good, cli-good) in ${run.workingDirectory}`);
+    expect(waited.text).toMatch(/final answer: tidy the imports \|  \| and sort them$/);
+  });
+
+  it("a script that exits non-zero fails the worker with its stderr", async () => {
+    const { call, list } = setUp("fail");
+    await call("vibe_spawn", { brief: "x", label: "crasher" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(list.get("w1").status).toBe("failed");
+    expect(waited.text).toContain("exited with code 3");
+    expect(waited.text).toContain("agent crashed: the brief made no sense");
+  });
+
+  it("a command that cannot start fails the worker saying so", async () => {
+    const { call } = setUp("", ["/nonexistent/agent-cli-for-vibe-tests"]);
+    await call("vibe_spawn", { brief: "x", label: "missing" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toContain("failed after");
+    expect(waited.text).toContain("could not start '/nonexistent/agent-cli-for-vibe-tests'");
+  });
+
+  it("vibe_kill ends the script and the process it started", async () => {
+    const { call, list } = setUp("hang");
+    const pids = printedPids(list, "w1");
+    await call("vibe_spawn", { brief: "run forever", label: "forever" });
+    const started = await pids;
+    expect(started.filter(alive)).toEqual(started);
+    const killed = await call("vibe_kill", { worker_id: "w1" });
+    expect(killed.text).toContain("Killed w1");
+    expect(list.get("w1").status).toBe("killed");
+    expect(await gone(started)).toEqual([]);
+  });
+
+  it("disposing the run ends running scripts and their children", async () => {
+    const { call, list, run } = setUp("hang");
+    const first = printedPids(list, "w1");
+    const second = printedPids(list, "w2");
+    await call("vibe_spawn", { brief: "a", label: "a" });
+    await call("vibe_spawn", { brief: "b", label: "b" });
+    const started = [...(await first), ...(await second)];
+    const report = await run.dispose();
+    expect(report.failed).toEqual([]);
+    expect(list.list().map((worker) => worker.status)).toEqual(["killed", "killed"]);
+    expect(await gone(started)).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+import type { AnthropicToolSchema, OpenAiToolSchema } from "@tools/registry";
+
+/** How much a worker is trusted with: `fast` for mechanical work with a clear spec, `good` for judgement. */
+export type WorkerTier = "fast" | "good";
+
+/** The two worker tiers, in order. */
+export const workerTiers: readonly WorkerTier[] = ["fast", "good"];
+
+/** A model name per tier; fast and good are meant to be different models. */
+export interface TierModels {
+  readonly fast: string;
+  readonly good: string;
+}
+
+/** What a tool call of a worker returned, as text for the model. */
+export interface WorkerToolOutcome {
+  readonly text: string;
+  readonly isError: boolean;
+}
+
+/**
+ * The tools a worker may call: the run's tools on the worker surface (so write and exec calls
+ * pass the approval gate), without the vibe_* tools themselves (a worker does not steer workers).
+ */
+export interface WorkerToolbox {
+  /** The surface's tools in OpenAI's strict function format. */
+  openAiTools(): OpenAiToolSchema[];
+  /** The surface's tools in Anthropic's Messages API format. */
+  anthropicTools(): AnthropicToolSchema[];
+  /** Calls a tool through the registry; cancelled with the worker. Never throws. */
+  call(tool: string, args: unknown): Promise<WorkerToolOutcome>;
+}
+
+/** One attempt of a worker, as a backend receives it. */
+export interface WorkerTask {
+  readonly workerId: string;
+  readonly label: string;
+  readonly tier: WorkerTier;
+  /** The brief, with every message sent since appended. */
+  readonly brief: string;
+  /** The run's working directory. */
+  readonly workingDirectory: string;
+  /** Aborted when the worker is killed, re-briefed (vibe_send) or the run ends. */
+  readonly signal: AbortSignal;
+  readonly toolbox: WorkerToolbox;
+  /** Reports what the worker is doing ("turn 3: calling read"); shown by vibe_list. */
+  progress(message: string): void;
+}
+
+/**
+ * Runs workers: a model backend (an agent loop over the worker surface's tools) or a command
+ * backend (an external agent CLI). `perform` resolves with the worker's final answer and must
+ * settle soon after `task.signal` aborts, having stopped everything it started.
+ */
+export interface WorkerBackend {
+  /** How the backend reads in messages: "openai-compatible API (fast: m1, good: m2)". */
+  readonly description: string;
+  perform(task: WorkerTask): Promise<string>;
+}

@@ -1,0 +1,200 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
+import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
+
+/**
+ * A backend defined in the test: each attempt waits until the test answers it (or it is
+ * aborted), so the test decides when workers finish. It exercises the list, not a model.
+ */
+class HeldBackend implements WorkerBackend {
+  readonly description = "held in-process backend (test)";
+  readonly attempts: { task: WorkerTask; answer: (text: string) => void; fail: (message: string) => void }[] =
+    [];
+  readonly aborted: string[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  perform(task: WorkerTask): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      task.signal.addEventListener(
+        "abort",
+        () => {
+          this.aborted.push(task.workerId);
+          reject(task.signal.reason as Error);
+        },
+        { once: true },
+      );
+      this.attempts.push({ task, answer: resolve, fail: (message) => reject(new Error(message)) });
+      for (const listener of this.listeners) listener();
+    });
+  }
+
+  /** The attempt number `n` (0-based), once it has started (bounded wait). */
+  attempt(n: number): Promise<(typeof this.attempts)[number]> {
+    const found = this.attempts[n];
+    if (found) return Promise.resolve(found);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`attempt ${n} never started`)), 10_000);
+      const check = (): void => {
+        const attempt = this.attempts[n];
+        if (!attempt) return;
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        resolve(attempt);
+      };
+      this.listeners.add(check);
+    });
+  }
+}
+
+describe("VibeList (in-process held backend)", () => {
+  let kit: Kit | undefined;
+  afterEach(async () => {
+    await kit?.cleanup();
+    kit = undefined;
+  });
+
+  it("vibe_spawn returns the id at once and the worker finishes in the background", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    const spawned = await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
+    expect(spawned.isError).toBe(false);
+    expect(spawned.text).toContain('Spawned w1 "counter" (fast); it is running');
+    expect(kit.list.get("w1").status).toBe("running");
+    const attempt = await backend.attempt(0);
+    expect(attempt.task.brief).toBe("count the notes");
+    expect(attempt.task.tier).toBe("fast");
+    attempt.answer("there is 1 note");
+    const waited = await kit.call("vibe_wait", { worker_id: "w1" });
+    expect(waited.text).toMatch(/^w1 "counter" \(fast\) is done after .+\. Its result:\n\nthere is 1 note$/);
+  });
+
+  it("queues workers beyond the concurrency limit and starts them as slots free up", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 1 });
+    await kit.call("vibe_spawn", { brief: "a", label: "first" });
+    const second = await kit.call("vibe_spawn", { brief: "b", label: "second", tier: "good" });
+    expect(second.text).toContain("is queued: 1 workers already run");
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toContain('w1 "first" (fast) running');
+    expect(listed.text).toContain('w2 "second" (good) queued');
+    (await backend.attempt(0)).answer("first done");
+    await reachStatus(kit.list, "w2", "running");
+    expect((await backend.attempt(1)).task.tier).toBe("good");
+  });
+
+  it("vibe_send cancels the running attempt and reruns with the message appended", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "fix the bug", label: "fixer" });
+    await backend.attempt(0);
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "also add a test" });
+    expect(sent.text).toContain("its run in progress was cancelled and it starts over");
+    expect(backend.aborted).toEqual(["w1"]);
+    const rerun = await backend.attempt(1);
+    expect(rerun.task.brief).toBe("fix the bug\n\nalso add a test");
+    rerun.answer("fixed, with a test");
+    const waited = await kit.call("vibe_wait", { worker_id: "w1" });
+    expect(waited.text).toContain("fixed, with a test");
+    expect(kit.list.get("w1").attempts).toBe(2);
+  });
+
+  it("vibe_send reruns a finished worker", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "one", label: "again" });
+    (await backend.attempt(0)).answer("once");
+    await reachStatus(kit.list, "w1", "done");
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "two" });
+    expect(sent.text).toContain("it had finished, so it runs again");
+    expect((await backend.attempt(1)).task.brief).toBe("one\n\ntwo");
+  });
+
+  it("vibe_wait returns at its timeout saying the worker is still running, with elapsed time", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "slow", label: "slow one" });
+    const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 0.05 });
+    expect(waited.isError).toBe(false);
+    expect(waited.text).toMatch(
+      /^w1 "slow one" \(fast\) is still running after 50ms of waiting; elapsed \S+/,
+    );
+    expect(waited.text).toContain("vibe_kill w1");
+  });
+
+  it("vibe_kill stops a running worker and a queued one; a killed worker reports it", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 1 });
+    await kit.call("vibe_spawn", { brief: "a", label: "runner" });
+    await kit.call("vibe_spawn", { brief: "b", label: "waiter" });
+    await backend.attempt(0);
+    const killedQueued = await kit.call("vibe_kill", { worker_id: "w2" });
+    expect(killedQueued.text).toBe('Killed w2 "waiter"; it and everything it started have stopped.');
+    const killedRunning = await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(killedRunning.isError).toBe(false);
+    expect(backend.aborted).toEqual(["w1"]);
+    expect(kit.list.get("w1").status).toBe("killed");
+    expect(kit.list.get("w2").status).toBe("killed");
+    expect(backend.attempts).toHaveLength(1); // the queued one never started
+    const again = await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(again.text).toContain("had already been killed; nothing to stop");
+    const waited = await kit.call("vibe_wait", { worker_id: "w1" });
+    expect(waited.text).toContain("was killed after");
+  });
+
+  it("a failing attempt is reported as failed with its message", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "x", label: "doomed" });
+    (await backend.attempt(0)).fail("the model is unreachable");
+    const waited = await kit.call("vibe_wait", { worker_id: "w1" });
+    expect(waited.text).toContain('w1 "doomed" (fast) failed after');
+    expect(waited.text).toContain("the model is unreachable");
+  });
+
+  it("unknown ids are errors that list the known ids", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    const none = await kit.call("vibe_wait", { worker_id: "w7" });
+    expect(none.isError).toBe(true);
+    expect(none.error?.code).toBe("UNKNOWN_WORKER");
+    expect(none.text).toContain("no worker has been spawned in this run");
+    await kit.call("vibe_spawn", { brief: "x", label: "only" });
+    for (const [tool, args] of [
+      ["vibe_send", { worker_id: "w9", message: "m" }],
+      ["vibe_wait", { worker_id: "w9" }],
+      ["vibe_kill", { worker_id: "w9" }],
+    ] as const) {
+      const result = await kit.call(tool, args);
+      expect(result.error?.code).toBe("UNKNOWN_WORKER");
+      expect(result.text).toContain("no worker 'w9'; known workers: w1 (only, running)");
+    }
+  });
+
+  it("vibe_list bounds each last result", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    expect((await kit.call("vibe_list")).text).toBe("No workers yet. Start one with vibe_spawn.");
+    await kit.call("vibe_spawn", { brief: "x", label: "talker" });
+    (await backend.attempt(0)).answer("word ".repeat(2000));
+    await reachStatus(kit.list, "w1", "done");
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toMatch(/w1 "talker" \(fast\) done \S+/);
+    expect(listed.text).toContain("last result: word word");
+    expect(listed.text).toContain("more characters");
+    expect(listed.text.length).toBeLessThan(600);
+  });
+
+  it("disposing the run kills running and queued workers", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 1 });
+    await kit.call("vibe_spawn", { brief: "a", label: "one" });
+    await kit.call("vibe_spawn", { brief: "b", label: "two" });
+    await backend.attempt(0);
+    const report = await kit.run.dispose();
+    expect(report.failed).toEqual([]);
+    expect(backend.aborted).toEqual(["w1"]);
+    expect(kit.list.list().map((worker) => worker.status)).toEqual(["killed", "killed"]);
+    expect(kit.list.get("w2").lastResult).toBe("the run ended before it started");
+    expect(() => kit?.list.spawn({ brief: "c", label: "late" })).toThrow(/the run has ended/);
+  });
+});

@@ -1,0 +1,55 @@
+import {
+  boundText,
+  resultText,
+  type AnthropicToolSchema,
+  type OpenAiToolSchema,
+  type Registry,
+  type Run,
+  type Surface,
+} from "@tools/registry";
+import type { WorkerToolbox } from "../backends/worker-backend.js";
+
+/** The vibe_* tools: absent from a worker's tools, so a worker never spawns workers. */
+export const vibeToolNames: ReadonlySet<string> = new Set([
+  "vibe_spawn",
+  "vibe_send",
+  "vibe_wait",
+  "vibe_kill",
+  "vibe_list",
+]);
+
+/** Most characters of one tool result a worker's model reads. */
+const maxToolResultChars = 20_000;
+
+/** A worker's tools: the run's tools on `surface`, called with the worker's signal. */
+export function createWorkerToolbox(
+  registry: Registry,
+  run: Run,
+  surface: Surface,
+  signal: AbortSignal,
+): WorkerToolbox {
+  return {
+    openAiTools: () =>
+      (registry.schema(run, surface, "openai") as OpenAiToolSchema[]).filter(
+        (tool) => !vibeToolNames.has(tool.function.name),
+      ),
+    anthropicTools: () =>
+      (registry.schema(run, surface, "anthropic") as AnthropicToolSchema[]).filter(
+        (tool) => !vibeToolNames.has(tool.name),
+      ),
+    async call(tool, args) {
+      if (vibeToolNames.has(tool)) {
+        return {
+          text: `${tool} is not available to a background worker: workers do not start or steer other workers. Do the work with the other tools, or say in your answer what should be delegated.`,
+          isError: true,
+        };
+      }
+      const result = await registry.invoke(run, { tool, args, surface, signal });
+      const text = boundText(resultText(result), { maxLines: 2000, maxChars: maxToolResultChars }).text;
+      return {
+        text: result.isError ? `error (${result.error?.code ?? "TOOL_FAILED"}): ${text}` : text,
+        isError: result.isError,
+      };
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import { defineTool } from "@tools/registry";
+import { z } from "zod";
+import { vibeListKey } from "../list/vibe-list.js";
+
+/** vibe_kill: stops a worker and everything it started. */
+export const vibeKillTool = defineTool({
+  name: "vibe_kill",
+  tier: "read",
+  parallelSafe: true,
+  description: [
+    "Stop a worker and everything it started (its model request, tool calls and processes). Edits",
+    "it already made stay. A queued worker never starts. vibe_send can start it again later.",
+    'Example: {"worker_id": "w3"}',
+  ].join("\n"),
+  input: z.object({ worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w3.") }),
+  requires: [vibeListKey],
+  summarize: (input) => `kill worker ${input.worker_id}`,
+  async execute(input, ctx) {
+    const list = ctx.run.require(vibeListKey);
+    const { worker, wasFinished } = await list.kill(input.worker_id);
+    const name = `${worker.id} "${worker.label}"`;
+    if (wasFinished)
+      return `${name} had already ${worker.status === "killed" ? "been killed" : `finished (${worker.status})`}; nothing to stop.`;
+    return `Killed ${name}; it and everything it started have stopped.`;
+  },
+});

@@ -1,0 +1,34 @@
+import { defineTool } from "@tools/registry";
+import { z } from "zod";
+import { vibeListKey } from "../list/vibe-list.js";
+
+/** vibe_send: amends a worker's brief and reruns it. */
+export const vibeSendTool = defineTool({
+  name: "vibe_send",
+  tier: "read",
+  parallelSafe: true,
+  description: [
+    "Add to a worker's brief and run it again with the longer brief. A run in progress is",
+    "cancelled first and starts over (its tool calls stop; edits it already made stay). Works on",
+    "finished and killed workers too. Use it to correct course or ask for a follow-up.",
+    'Example: {"worker_id": "w2", "message": "Also update the docs in README.md."}',
+  ].join("\n"),
+  input: z.object({
+    worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w2."),
+    message: z.string().min(1).describe("What to add to the brief."),
+  }),
+  requires: [vibeListKey],
+  summarize: (input) => `re-brief worker ${input.worker_id}`,
+  async execute(input, ctx) {
+    const list = ctx.run.require(vibeListKey);
+    const before = list.get(input.worker_id).status;
+    const worker = await list.send(input.worker_id, input.message);
+    const what =
+      before === "running"
+        ? "its run in progress was cancelled and it starts over"
+        : before === "queued"
+          ? "it had not started yet, so it will start with the longer brief"
+          : `it had ${before === "done" ? "finished" : before}, so it runs again`;
+    return `Added to ${worker.id} "${worker.label}"'s brief; ${what} (now ${worker.status}). vibe_wait ${worker.id} for the new result.`;
+  },
+});

@@ -1,0 +1,41 @@
+import { defineTool } from "@tools/registry";
+import { z } from "zod";
+import { vibeListKey } from "../list/vibe-list.js";
+
+/** vibe_spawn: starts a background worker and returns its id at once. */
+export const vibeSpawnTool = defineTool({
+  name: "vibe_spawn",
+  tier: "read",
+  parallelSafe: true,
+  description: [
+    "Start a background worker on a task and get its id at once; it keeps working while you do.",
+    "The worker has this run's tools; its edits and commands go to the operator for approval.",
+    "tier: 'fast' (default) for mechanical work with a clear spec, 'good' for design, judgement,",
+    "or reviewing a fast worker's output. Write a self-contained brief: the worker sees nothing",
+    "of this conversation. Then vibe_wait for its result, or vibe_list to check on it.",
+    'Example: {"brief": "Rename getUser to fetchUser in src/api and update its callers; run the tests.", "label": "rename getUser"}',
+  ].join("\n"),
+  input: z.object({
+    brief: z
+      .string()
+      .min(1)
+      .describe("The whole task, self-contained: goal, files, constraints, how to check it."),
+    label: z.string().min(1).max(80).describe("A short name for the worker, shown in vibe_list."),
+    tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
+  }),
+  requires: [vibeListKey],
+  summarize: (input) => `spawn ${input.tier ?? "fast"} worker "${input.label}"`,
+  execute(input, ctx) {
+    const list = ctx.run.require(vibeListKey);
+    const worker = list.spawn({
+      brief: input.brief,
+      label: input.label,
+      ...(input.tier ? { tier: input.tier } : {}),
+    });
+    const where =
+      worker.status === "running"
+        ? "is running"
+        : `is queued: ${list.concurrency} workers already run (the limit); it starts when one finishes`;
+    return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.`;
+  },
+});
