@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../__fixtures__/cli-process.js";
+
+interface OpenAiTool {
+  type: string;
+  function: {
+    name: string;
+    strict: boolean;
+    parameters: { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+  };
+}
+
+describe("harness-demo CLI", () => {
+  it("tools --format openai prints strict function schemas for the surface", async () => {
+    const main = await runCli(["tools", "--surface", "main", "--format", "openai"]);
+    expect(main.code).toBe(0);
+    const tools = JSON.parse(main.stdout) as OpenAiTool[];
+    expect(tools.map((tool) => tool.function.name)).toEqual([
+      "read",
+      "grep",
+      "write",
+      "edit",
+      "apply_patch",
+      "shell",
+    ]);
+    for (const tool of tools) {
+      expect(tool.type).toBe("function");
+      expect(tool.function.strict).toBe(true);
+      expect(tool.function.parameters.additionalProperties).toBe(false);
+      expect([...tool.function.parameters.required].sort()).toEqual(
+        Object.keys(tool.function.parameters.properties).sort(),
+      );
+    }
+    const plan = JSON.parse(
+      (await runCli(["tools", "--surface", "plan", "--format", "anthropic"])).stdout,
+    ) as { name: string }[];
+    expect(plan.map((tool) => tool.name)).toEqual(["read", "grep"]);
+  });
+
+  it("refuses an unknown surface or format with a usage error", async () => {
+    const surface = await runCli(["tools", "--surface", "nope"]);
+    expect(surface.code).toBe(1);
+    expect(surface.stderr).toContain("unknown surface 'nope'; known surfaces: main, plan, readonly, worker");
+    const format = await runCli(["tools", "--format", "yaml"]);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain("--format must be one of json, anthropic, openai");
+  });
+
+  it("tools --format json carries tier and parallel-safety", async () => {
+    const json = await runCli(["tools"]);
+    const tools = JSON.parse(json.stdout) as {
+      name: string;
+      tier: string;
+      parallelSafe: boolean;
+      inputSchema: object;
+    }[];
+    expect(tools.find((tool) => tool.name === "shell")).toMatchObject({ tier: "exec", parallelSafe: false });
+    expect(tools.find((tool) => tool.name === "edit")).toMatchObject({ tier: "write", parallelSafe: true });
+  });
+
+  it("refuses an unknown command with exit code 2", async () => {
+    const bogus = await runCli(["bogus"]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("unknown command 'bogus'; commands: tour, serve, tools");
+  });
+
+  it("prints help", async () => {
+    const help = await runCli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("harness-demo serve --workdir DIR");
+  });
+
+  it("runs the tour by default and exits 0 with every step passed", async () => {
+    const tour = await runCli([]);
+    expect(tour.stderr).toBe("");
+    expect(tour.stdout).not.toContain("FAIL");
+    // Not a terminal: no colour codes.
+    expect(tour.stdout).not.toContain("\u001b[");
+    expect(tour.stdout).toMatch(/all \d+ steps passed/);
+    expect(tour.stdout).toContain("← error TIER_EXCEEDED");
+    expect(tour.stdout).toContain("← error NO_APPROVER");
+    expect(tour.code).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+import { errorResult, imagePart, partsResult, ToolsError } from "@tools/registry";
+import { describe, expect, it } from "vitest";
+import { errorResponse, parseRequestLine, resultResponse } from "./json-lines.js";
+
+describe("parseRequestLine", () => {
+  it("reads a request, defaulting surface to main and args to {}", () => {
+    expect(parseRequestLine('{"id": 7, "tool": "read"}')).toEqual({
+      ok: true,
+      request: { id: 7, surface: "main", tool: "read", args: {} },
+    });
+  });
+
+  it("keeps the id when the rest of the request is wrong", () => {
+    expect(parseRequestLine('{"id": "a", "tool": 3}')).toMatchObject({ ok: false, id: "a" });
+    expect(parseRequestLine('{"id": "a", "tool": "read", "surface": 1}')).toMatchObject({
+      ok: false,
+      id: "a",
+    });
+  });
+
+  it("answers with id null when no usable id can be read", () => {
+    expect(parseRequestLine("[1, 2]")).toMatchObject({
+      ok: false,
+      id: null,
+      error: expect.stringContaining("not a JSON object"),
+    });
+    expect(parseRequestLine('{"id": {}, "tool": "read"}')).toMatchObject({
+      ok: false,
+      id: null,
+      error: expect.stringContaining('"id" must be a string or a number'),
+    });
+    expect(parseRequestLine("nope")).toMatchObject({
+      ok: false,
+      id: null,
+      error: expect.stringContaining("not valid JSON"),
+    });
+  });
+});
+
+describe("responses", () => {
+  it("carries images as base64 with their mime type", () => {
+    const result = partsResult([
+      { type: "text", text: "a figure" },
+      imagePart(new Uint8Array([1, 2, 3]), "image/png"),
+    ]);
+    expect(resultResponse(1, result)).toEqual({
+      id: 1,
+      ok: true,
+      content: [
+        { type: "text", text: "a figure" },
+        { type: "image", mimeType: "image/png", data: "AQID" },
+      ],
+      error: null,
+    });
+  });
+
+  it("puts the message of a failed call in error", () => {
+    const result = errorResult(new ToolsError({ code: "X", message: "went wrong" }));
+    expect(resultResponse("a", result)).toEqual({
+      id: "a",
+      ok: false,
+      content: [{ type: "text", text: "went wrong" }],
+      error: "went wrong",
+    });
+    expect(errorResponse(null, "bad line")).toEqual({
+      id: null,
+      ok: false,
+      content: [{ type: "text", text: "bad line" }],
+      error: "bad line",
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import type { ContentPart, ToolResult } from "@tools/registry";
+
+/** One request line of the JSON-lines mode. */
+export interface JsonLinesRequest {
+  readonly id: string | number | null;
+  readonly surface: string;
+  readonly tool: string;
+  readonly args: unknown;
+}
+
+/** A content part on the wire: images carry base64 data. */
+export type WirePart =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "image"; readonly mimeType: string; readonly data: string };
+
+/** One response line of the JSON-lines mode. */
+export interface JsonLinesResponse {
+  readonly id: string | number | null;
+  readonly ok: boolean;
+  readonly content: readonly WirePart[];
+  readonly error: string | null;
+}
+
+/** A request, or why the line is not one (with the id when it could be read). */
+export type ParsedRequest =
+  | { readonly ok: true; readonly request: JsonLinesRequest }
+  | { readonly ok: false; readonly id: string | number | null; readonly error: string };
+
+const expected = 'expected {"id": …, "surface": "main", "tool": "read", "args": {…}}';
+
+function readId(value: unknown): string | number | null | undefined {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return value;
+  return undefined;
+}
+
+/** Parses one line of input. Never throws. */
+export function parseRequestLine(line: string): ParsedRequest {
+  let value: unknown;
+  try {
+    value = JSON.parse(line) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : "not JSON";
+    return { ok: false, id: null, error: `malformed request line: not valid JSON (${reason}); ${expected}` };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, id: null, error: `malformed request line: not a JSON object; ${expected}` };
+  }
+  const record = value as Record<string, unknown>;
+  const id = readId(record["id"]);
+  if (id === undefined) {
+    return {
+      ok: false,
+      id: null,
+      error: `malformed request: "id" must be a string or a number; ${expected}`,
+    };
+  }
+  const tool = record["tool"];
+  if (typeof tool !== "string" || tool === "") {
+    return { ok: false, id, error: `malformed request: "tool" must be a non-empty string; ${expected}` };
+  }
+  const surface = record["surface"] ?? "main";
+  if (typeof surface !== "string") {
+    return {
+      ok: false,
+      id,
+      error: `malformed request: "surface" must be a string (main, plan, readonly or worker); ${expected}`,
+    };
+  }
+  return { ok: true, request: { id, surface, tool, args: record["args"] ?? {} } };
+}
+
+function wirePart(part: ContentPart): WirePart {
+  if (part.type === "text") return { type: "text", text: part.text };
+  return { type: "image", mimeType: part.mimeType, data: Buffer.from(part.data).toString("base64") };
+}
+
+/** The response line for a finished call. */
+export function resultResponse(id: string | number | null, result: ToolResult): JsonLinesResponse {
+  return {
+    id,
+    ok: !result.isError,
+    content: result.content.map(wirePart),
+    error: result.isError ? (result.error?.message ?? "the call failed") : null,
+  };
+}
+
+/**
+ * The response line for a request that could not be made. Like a refused call, its content holds
+ * the message as a text part, so a harness can always forward `content` to the model.
+ */
+export function errorResponse(id: string | number | null, error: string): JsonLinesResponse {
+  return { id, ok: false, content: [{ type: "text", text: error }], error };
+}

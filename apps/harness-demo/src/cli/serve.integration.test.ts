@@ -1,0 +1,149 @@
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ServeSession } from "../__fixtures__/cli-process.js";
+import { processAlive, waitFor } from "../__fixtures__/wait-for.js";
+
+let dir: string;
+let session: ServeSession | undefined;
+
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), "harness-demo-serve-")));
+  await writeFile(join(dir, "hello.txt"), "hello\nworld\n");
+});
+
+afterEach(async () => {
+  if (session && session.child.exitCode === null && session.child.signalCode === null) await session.close();
+  session = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("harness-demo serve (JSON lines)", () => {
+  it("answers calls, refusals and bad lines, one JSON response per line, and exits 0 at end of input", async () => {
+    session = new ServeSession(["--workdir", dir, "--approval", "auto"]);
+
+    const read = await session.call({ id: 1, surface: "main", tool: "read", args: { path: "hello.txt" } });
+    expect(read).toEqual({
+      id: 1,
+      ok: true,
+      content: [{ type: "text", text: "1\thello\n2\tworld" }],
+      error: null,
+    });
+
+    const unknown = await session.call({ id: "u", surface: "main", tool: "raed", args: {} });
+    expect(unknown).toMatchObject({ id: "u", ok: false });
+    expect(unknown["error"]).toContain("unknown tool 'raed' (did you mean 'read'?)");
+    expect(unknown["content"]).toEqual([{ type: "text", text: unknown["error"] }]);
+
+    const tier = await session.call({
+      id: 2,
+      surface: "plan",
+      tool: "write",
+      args: { path: "a", content: "" },
+    });
+    expect(tier).toMatchObject({ ok: false, error: "write is a write tool; plan mode sees read tools only" });
+
+    const escape = await session.call({ id: 3, tool: "read", args: { path: "../../etc/passwd" } });
+    expect(escape["ok"]).toBe(false);
+    expect(escape["error"]).toContain("outside the working directory");
+
+    const write = await session.call({ id: 4, tool: "write", args: { path: "new.txt", content: "x\n" } });
+    expect(write["ok"]).toBe(true);
+    expect(await readFile(join(dir, "new.txt"), "utf8")).toBe("x\n");
+
+    const worker = await session.call({ id: 6, surface: "worker", tool: "shell", args: { command: "true" } });
+    expect(worker["ok"]).toBe(false);
+    expect(worker["error"]).toContain("called by a background worker) needs approval");
+
+    const surface = await session.call({ id: 7, surface: "nope", tool: "read", args: { path: "hello.txt" } });
+    expect(surface["error"]).toContain(
+      "unknown surface 'nope'; known surfaces: main, plan, readonly, worker",
+    );
+
+    const invalid = await session.call({ id: 8, tool: "read", args: { pth: "hello.txt" } });
+    expect(invalid["error"]).toContain("unknown argument 'pth' (did you mean 'path'?)");
+
+    session.sendLine("{not json");
+    const malformed = await session.response((response) => response["id"] === null);
+    expect(malformed).toMatchObject({ id: null, ok: false });
+    expect(malformed["content"]).toEqual([{ type: "text", text: malformed["error"] }]);
+    expect(malformed["error"]).toContain("not valid JSON");
+
+    const noTool = await session.call({ id: 5, args: {} });
+    expect(noTool["error"]).toContain('"tool" must be a non-empty string');
+
+    // Every text part is {type, text}; these tools return no image parts.
+    for (const response of session.responses) {
+      expect(Object.keys(response).sort()).toEqual(["content", "error", "id", "ok"]);
+      for (const part of response["content"] as Record<string, unknown>[]) {
+        expect(Object.keys(part).sort()).toEqual(["text", "type"]);
+        expect(part["type"]).toBe("text");
+      }
+    }
+
+    expect(await session.close()).toBe(0);
+    expect(session.stray).toEqual([]);
+  });
+
+  it("denies write and exec fail-closed under --approval ask, saying how to attach an approver", async () => {
+    session = new ServeSession(["--workdir", dir]);
+    const write = await session.call({
+      id: 1,
+      surface: "main",
+      tool: "write",
+      args: { path: "a.txt", content: "x" },
+    });
+    expect(write["ok"]).toBe(false);
+    expect(write["error"]).toContain("no approver is attached");
+    expect(write["error"]).toContain("--approval auto");
+    const read = await session.call({ id: 2, surface: "main", tool: "read", args: { path: "hello.txt" } });
+    expect(read["ok"]).toBe(true);
+    expect(await session.close()).toBe(0);
+  });
+
+  it("handles requests concurrently: a read answers while a shell call is still running", async () => {
+    session = new ServeSession(["--workdir", dir, "--approval", "auto"]);
+    session.sendLine(
+      JSON.stringify({
+        id: "slow",
+        tool: "shell",
+        args: { command: "while [ ! -f go ]; do sleep 0.05; done; echo released", timeout_seconds: 20 },
+      }),
+    );
+    const read = await session.call({ id: "fast", tool: "read", args: { path: "hello.txt" } });
+    expect(read["ok"]).toBe(true);
+    expect(session.responses.some((response) => response["id"] === "slow")).toBe(false);
+    await writeFile(join(dir, "go"), "");
+    const slow = await session.response((response) => response["id"] === "slow");
+    expect(JSON.stringify(slow["content"])).toContain("released");
+    expect(await session.close()).toBe(0);
+  });
+
+  it("at end of input still answers the calls in flight before exiting 0", async () => {
+    session = new ServeSession(["--workdir", dir, "--approval", "auto"]);
+    session.sendLine(
+      JSON.stringify({ id: "last", tool: "shell", args: { command: "sleep 0.3; echo late" } }),
+    );
+    expect(await session.close()).toBe(0);
+    const last = session.responses.find((response) => response["id"] === "last");
+    expect(last?.["ok"]).toBe(true);
+    expect(JSON.stringify(last?.["content"])).toContain("late");
+  });
+
+  it("on SIGTERM disposes the run, killing running commands, and exits 0", async () => {
+    session = new ServeSession(["--workdir", dir, "--approval", "auto"]);
+    session.sendLine(
+      JSON.stringify({ id: 1, tool: "shell", args: { command: "sleep 30 & echo $! > sleep.pid; wait" } }),
+    );
+    const pidFile = join(dir, "sleep.pid");
+    await waitFor(async () => (await readFile(pidFile, "utf8").catch(() => "")).trim() !== "", "sleep.pid");
+    const pid = Number((await readFile(pidFile, "utf8")).trim());
+    expect(processAlive(pid)).toBe(true);
+    session.child.kill("SIGTERM");
+    expect(await session.waitExit()).toBe(0);
+    await waitFor(() => !processAlive(pid), `sleep ${pid} to end`);
+    expect(processAlive(pid)).toBe(false);
+    expect(session.stray).toEqual([]);
+  });
+});

@@ -1,0 +1,80 @@
+import { createInterface } from "node:readline";
+import type { ApprovalPolicy } from "@tools/registry";
+import { createDemoRun } from "../create-demo-run.js";
+import { errorResponse, parseRequestLine, resultResponse, type JsonLinesResponse } from "./json-lines.js";
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  readonly workingDirectory: string;
+  readonly approval: ApprovalPolicy;
+  readonly conversationId?: string;
+  readonly input?: NodeJS.ReadableStream;
+  readonly output?: NodeJS.WritableStream;
+}
+
+/**
+ * The JSON-lines mode: one run for the whole session, one request per input line, one response
+ * per output line as each call completes. Resolves when the session is over (end of input, or
+ * SIGTERM/SIGINT), after the run is disposed. Nothing but responses is written to `output`.
+ */
+export async function serve(options: ServeOptions): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const demo = createDemoRun({
+    workingDirectory: options.workingDirectory,
+    approval: options.approval,
+    conversationId: options.conversationId,
+  });
+  process.stderr.write(
+    `harness-demo serve: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}); one JSON request per line\n`,
+  );
+  let outputOpen = true;
+  const send = (response: JsonLinesResponse) => {
+    if (outputOpen) output.write(`${JSON.stringify(response)}\n`);
+  };
+  const pending = new Set<Promise<void>>();
+  const handle = (line: string) => {
+    if (line.trim() === "") return;
+    const parsed = parseRequestLine(line);
+    if (!parsed.ok) {
+      send(errorResponse(parsed.id, parsed.error));
+      return;
+    }
+    const { id, surface, tool, args } = parsed.request;
+    const call = demo.registry
+      .invoke(demo.run, { tool, args, surface })
+      .then((result) => send(resultResponse(id, result)))
+      .catch((error: unknown) =>
+        send(errorResponse(id, error instanceof Error ? error.message : String(error))),
+      )
+      .finally(() => pending.delete(call));
+    pending.add(call);
+  };
+
+  const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
+  lines.on("line", handle);
+  let stop: (reason: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolve) => {
+    stop = resolve;
+  });
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  // The peer closed our stdout (EPIPE): nobody can read answers any more, so end like a signal.
+  output.on("error", () => {
+    outputOpen = false;
+    stop("output closed");
+  });
+  const inputEnded = new Promise<string>((resolve) => lines.once("close", () => resolve("end of input")));
+  let reason = await Promise.race([inputEnded, stopped]);
+  lines.close();
+  if (reason === "end of input") {
+    // The calls already made still answer, unless a signal cuts the wait short.
+    reason = await Promise.race([Promise.all(pending).then(() => reason), stopped]);
+  }
+  const report = await demo.dispose();
+  // Calls still running were ended with the run; their (refusal) answers go out before exit.
+  await Promise.all(pending);
+  for (const failure of report.failed)
+    process.stderr.write(`harness-demo serve: cleanup failed: ${failure}\n`);
+  process.stderr.write(`harness-demo serve: ${reason}; run ended\n`);
+}

@@ -1,0 +1,112 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
+
+let ws: TempWorkspace;
+afterEach(async () => ws.cleanup());
+
+const source = ["function a() {", "  return 1;", "}", "", "function b() {", "  return 1;", "}", ""].join(
+  "\n",
+);
+
+describe("edit", () => {
+  it("replaces the one occurrence and reports the changed file", async () => {
+    ws = await tempWorkspace({ "a.ts": source });
+    const result = await ws.call("edit", {
+      path: "a.ts",
+      old_string: "function b() {\n  return 1;",
+      new_string: "function b() {\n  return 2;",
+    });
+    expect(ws.text(result)).toBe("edited a.ts: 1 replacement (line 5)");
+    expect(result.changedFiles).toEqual([join(ws.dir, "a.ts")]);
+    expect(await ws.read("a.ts")).toBe(
+      ["function a() {", "  return 1;", "}", "", "function b() {", "  return 2;", "}", ""].join("\n"),
+    );
+  });
+
+  it("takes new_string literally (no $ replacement patterns)", async () => {
+    ws = await tempWorkspace({ "a.ts": "const x = 1;\n" });
+    await ws.call("edit", { path: "a.ts", old_string: "1", new_string: "'$&$1'" });
+    expect(await ws.read("a.ts")).toBe("const x = '$&$1';\n");
+  });
+
+  it("refuses an ambiguous old_string, saying how many and on which lines", async () => {
+    ws = await tempWorkspace({ "a.ts": source });
+    const result = await ws.call("edit", { path: "a.ts", old_string: "return 1;", new_string: "return 3;" });
+    expect(result.error?.code).toBe("AMBIGUOUS_OLD_STRING");
+    expect(result.error?.message).toContain("occurs 2 times in a.ts (lines 2, 6)");
+    expect(await ws.read("a.ts")).toBe(source);
+  });
+
+  it("replaces every occurrence with replace_all", async () => {
+    ws = await tempWorkspace({ "a.ts": source });
+    const result = await ws.call("edit", {
+      path: "a.ts",
+      old_string: "return 1;",
+      new_string: "return 3;",
+      replace_all: true,
+    });
+    expect(ws.text(result)).toBe("edited a.ts: 2 replacements (lines 2, 6)");
+    expect(await ws.read("a.ts")).not.toContain("return 1;");
+  });
+
+  it("points at the nearby line when old_string is not found", async () => {
+    ws = await tempWorkspace({ "a.ts": source });
+    const result = await ws.call("edit", { path: "a.ts", old_string: "function c() {", new_string: "x" });
+    expect(result.error?.code).toBe("OLD_STRING_NOT_FOUND");
+    expect(result.error?.message).toContain('the closest line is 1: "function a() {"');
+  });
+
+  it("says when the first line matches but the rest differs", async () => {
+    ws = await tempWorkspace({ "a.ts": source });
+    const result = await ws.call("edit", {
+      path: "a.ts",
+      old_string: "function a() {\n    return 1;",
+      new_string: "x",
+    });
+    expect(result.error?.message).toContain("its first line appears at line 1");
+  });
+
+  it("keeps Windows line ends when the model writes Unix ones", async () => {
+    ws = await tempWorkspace({ "a.ts": "one\r\ntwo\r\n" });
+    const result = await ws.call("edit", { path: "a.ts", old_string: "one\ntwo", new_string: "uno\ndos" });
+    expect(result.isError).toBe(false);
+    expect(await ws.read("a.ts")).toBe("uno\r\ndos\r\n");
+  });
+
+  it("serialises concurrent edits and patches of one file, so no change is lost", async () => {
+    const lines = Array.from({ length: 20 }, (_, index) => `line ${index}`);
+    ws = await tempWorkspace({ "a.txt": `${lines.join("\n")}\n` });
+    const edits = lines
+      .slice(0, 10)
+      .map((line) =>
+        ws.call("edit", { path: "a.txt", old_string: `${line}\n`, new_string: `${line} edited\n` }),
+      );
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: a.txt",
+      "@@",
+      "-line 15",
+      "+line 15 patched",
+      "*** End Patch",
+    ];
+    const results = await Promise.all([...edits, ws.call("apply_patch", { patch: patch.join("\n") })]);
+    expect(results.filter((result) => result.isError)).toEqual([]);
+    const text = await ws.read("a.txt");
+    expect(text.match(/edited/g)).toHaveLength(10);
+    expect(text).toContain("line 15 patched\n");
+  });
+
+  it("refuses a missing file, an empty old_string and a no-op", async () => {
+    ws = await tempWorkspace({ "a.ts": source });
+    expect(
+      (await ws.call("edit", { path: "b.ts", old_string: "x", new_string: "y" })).error?.message,
+    ).toContain("to create it use write");
+    expect((await ws.call("edit", { path: "a.ts", old_string: "", new_string: "y" })).error?.code).toBe(
+      "EMPTY_OLD_STRING",
+    );
+    expect((await ws.call("edit", { path: "a.ts", old_string: "a", new_string: "a" })).error?.code).toBe(
+      "NO_CHANGE",
+    );
+  });
+});

@@ -1,0 +1,140 @@
+import { readFile } from "node:fs/promises";
+import { defineTool, textResult, ToolsError, type ToolResult } from "@tools/registry";
+import { z } from "zod";
+import { writeFileAtomic } from "../internal/atomic-write.js";
+import { looksBinary } from "../internal/binary-content.js";
+import { displayPath } from "../internal/display-path.js";
+import { withFileLocks } from "../internal/file-locks.js";
+import { closestLine } from "../internal/similar-line.js";
+
+const input = z.object({
+  path: z.string().describe("File to change, relative to the working directory."),
+  old_string: z.string().describe("Exact text to replace, whitespace included; must occur exactly once."),
+  new_string: z.string().describe("Text to put in its place."),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence instead of exactly one; default false."),
+});
+
+/**
+ * `edit` (write tier): replaces one exact occurrence of a string in a file (or all of them with
+ * `replace_all`), atomically. A missing or ambiguous `old_string` is an error that says where to
+ * look.
+ */
+export const editTool = defineTool({
+  name: "edit",
+  tier: "write",
+  parallelSafe: true,
+  description:
+    "Replace an exact string in a file. old_string must occur exactly once (include surrounding lines " +
+    "to make it unique) unless replace_all is true. " +
+    'Example: {"path": "src/a.ts", "old_string": "const retries = 3;", "new_string": "const retries = 5;"}',
+  input,
+  paths: (args) => [args.path],
+  summarize: (args) => `edit ${args.path}${args.replace_all ? " (all occurrences)" : ""}`,
+  async execute(args, ctx) {
+    const absolute = ctx.resolvePath(args.path);
+    const shown = displayPath(ctx.run.workingDirectory, absolute);
+    if (args.old_string === "") {
+      throw new ToolsError({
+        code: "EMPTY_OLD_STRING",
+        message: "old_string is empty; to create or replace a whole file use write",
+      });
+    }
+    if (args.old_string === args.new_string) {
+      throw new ToolsError({
+        code: "NO_CHANGE",
+        message: "old_string and new_string are the same; nothing to change",
+      });
+    }
+    return withFileLocks(ctx.run, [absolute], () => replaceInFile(absolute, shown, args));
+  },
+});
+
+async function replaceInFile(
+  absolute: string,
+  shown: string,
+  args: { old_string: string; new_string: string; replace_all?: boolean | undefined },
+): Promise<ToolResult> {
+  const bytes = await readFile(absolute).catch(() => undefined);
+  if (!bytes) {
+    throw new ToolsError({
+      code: "FILE_NOT_FOUND",
+      message: `${shown} does not exist or is not a file; to create it use write`,
+    });
+  }
+  if (looksBinary(bytes)) {
+    throw new ToolsError({
+      code: "BINARY_FILE",
+      message: `${shown} is a binary file; edit changes text files only`,
+    });
+  }
+  const text = bytes.toString("utf8");
+  let oldString = args.old_string;
+  let newString = args.new_string;
+  let positions = occurrences(text, oldString);
+  if (positions.length === 0 && text.includes("\r\n") && !oldString.includes("\r\n")) {
+    // The file has Windows line ends and the model wrote Unix ones: match and keep the file's.
+    oldString = oldString.replace(/\n/g, "\r\n");
+    newString = newString.replace(/\r?\n/g, "\r\n");
+    positions = occurrences(text, oldString);
+  }
+  if (positions.length === 0) throw notFound(shown, text, args.old_string);
+  if (positions.length > 1 && !args.replace_all) {
+    const lines = positions.map((position) => lineOf(text, position));
+    throw new ToolsError({
+      code: "AMBIGUOUS_OLD_STRING",
+      message: `old_string occurs ${positions.length} times in ${shown} (lines ${lines.join(", ")}); include more surrounding lines to make it unique, or pass replace_all: true`,
+    });
+  }
+  const updated = args.replace_all
+    ? text.split(oldString).join(newString)
+    : text.slice(0, positions[0]) + newString + text.slice((positions[0] as number) + oldString.length);
+  await writeFileAtomic(absolute, updated);
+  const count = args.replace_all ? positions.length : 1;
+  const where = positions.map((position) => lineOf(text, position)).join(", ");
+  return textResult(
+    `edited ${shown}: ${count} replacement${count === 1 ? "" : "s"} (line${count === 1 ? "" : "s"} ${where})`,
+    { changedFiles: [absolute] },
+  );
+}
+
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let index = text.indexOf(needle); index !== -1; index = text.indexOf(needle, index + needle.length)) {
+    found.push(index);
+  }
+  return found;
+}
+
+function lineOf(text: string, position: number): number {
+  let line = 1;
+  for (
+    let index = text.indexOf("\n");
+    index !== -1 && index < position;
+    index = text.indexOf("\n", index + 1)
+  ) {
+    line++;
+  }
+  return line;
+}
+
+function notFound(shown: string, text: string, oldString: string): ToolsError {
+  const lines = text.split(/\r?\n/);
+  const firstWanted = oldString.split(/\r?\n/).find((line) => line.trim() !== "") ?? oldString;
+  const exactLine = lines.findIndex((line) => line.trim() === firstWanted.trim());
+  let hint: string;
+  if (exactLine !== -1) {
+    hint = `its first line appears at line ${exactLine + 1} ("${lines[exactLine]?.trim()}"), but the rest differs (check indentation and the following lines; read the file around there)`;
+  } else {
+    const near = closestLine(lines, firstWanted);
+    hint = near
+      ? `the closest line is ${near.line}: "${near.text.trim()}"`
+      : "no line is similar; read the file to see its current content";
+  }
+  return new ToolsError({
+    code: "OLD_STRING_NOT_FOUND",
+    message: `old_string was not found in ${shown}; ${hint}. old_string must match exactly, whitespace included.`,
+  });
+}

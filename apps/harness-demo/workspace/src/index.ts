@@ -1,0 +1,2 @@
+export { greet, greetAll } from "./greet.js";
+export { sum } from "./math.js";
