@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRegistry, createRun, defineTool, resultText, type Run } from "@tools/registry";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { MemoryQuestionPort, type ShownCard } from "../ports/memory-port.js";
+import { createCardApprover } from "./card-approver.js";
+import { summarizeArguments } from "./summarize-arguments.js";
+
+const workingDirectory = mkdtempSync(join(tmpdir(), "ask-approver-"));
+const runs: Run[] = [];
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+afterAll(() => rmSync(workingDirectory, { recursive: true, force: true }));
+
+function setup(port: MemoryQuestionPort, timeoutMs?: number | null) {
+  const executed: string[] = [];
+  const astEdit = defineTool({
+    name: "ast_edit",
+    tier: "write",
+    parallelSafe: true,
+    description: "Stages structural replacements.",
+    input: z.object({ pattern: z.string(), files: z.array(z.string()), replacements: z.number() }),
+    summarize: (input) => `stage ${input.replacements} replacements in ${input.files.length} files`,
+    execute: (input) => {
+      executed.push(input.pattern);
+      return "staged";
+    },
+  });
+  const approver = createCardApprover(port, timeoutMs === undefined ? {} : { timeoutMs });
+  const registry = createRegistry({ tools: [astEdit], approver });
+  const run = createRun({ workingDirectory, conversationId: "conv-9" });
+  runs.push(run);
+  const call = (pattern = "foo($A)") =>
+    registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern, files: ["a.ts", "b.ts", "c.ts", "d.ts"], replacements: 12 },
+    });
+  return { call, executed };
+}
+
+describe("the card approver through a real registry", () => {
+  it("draws the permission card with the summary, the three choices and the arguments", async () => {
+    const shown: ShownCard[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        shown.push(card);
+        card.reply("1");
+      },
+    });
+    const { call } = setup(port);
+    expect((await call()).isError).toBe(false);
+    expect(shown[0]?.target).toEqual({ id: "conv-9" });
+    expect(shown[0]?.text).toBe(
+      [
+        "-- Permission " + "-".repeat(46),
+        "Allow ast_edit: stage 12 replacements in 4 files?",
+        "  write tool, called by main.",
+        '  Arguments: pattern="foo($A)", files=[4 items], replacements=12',
+        "",
+        "  1. Allow once",
+        "     run this call; ask again next time",
+        "  2. Allow this tool for the run",
+        "     do not ask again for ast_edit until the run ends",
+        "  3. Deny",
+        "     the agent is told you refused",
+        "",
+        "Reply with one number (1-3).",
+        "Waiting up to 15 min; after that it counts as no answer.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("allow once runs the call and asks again next time", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("1") });
+    const { call, executed } = setup(port);
+    await call("first");
+    await call("second");
+    expect(executed).toEqual(["first", "second"]);
+    expect(port.shown).toHaveLength(2);
+  });
+
+  it("allow for the run remembers: the next call is not asked", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("2") });
+    const { call, executed } = setup(port);
+    await call("first");
+    const second = await call("second");
+    expect(second.isError).toBe(false);
+    expect(executed).toEqual(["first", "second"]);
+    expect(port.shown).toHaveLength(1);
+  });
+
+  it("deny refuses the call and says so", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("3") });
+    const { call, executed } = setup(port);
+    const result = await call();
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain("the operator denied ast_edit");
+    expect(resultText(result)).toContain("the operator chose Deny");
+    expect(executed).toEqual([]);
+  });
+
+  it("a declined card denies", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("0") });
+    const { call, executed } = setup(port);
+    const result = await call();
+    expect(resultText(result)).toContain("the operator declined the permission card");
+    expect(executed).toEqual([]);
+  });
+
+  it("no answer in time denies", async () => {
+    const port = new MemoryQuestionPort();
+    const { call, executed } = setup(port, 30);
+    const result = await call();
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain("no answer to the permission card within 30 ms");
+    expect(executed).toEqual([]);
+  });
+
+  it("fails closed with nobody attached: denied without a card", async () => {
+    const port = new MemoryQuestionPort({ attached: false });
+    const { call, executed } = setup(port, null);
+    const result = await call();
+    expect(result.error?.code).toBe("NO_APPROVER");
+    expect(port.shown).toHaveLength(0);
+    expect(executed).toEqual([]);
+  });
+
+  it("denies when the human leaves while the card waits", async () => {
+    const port = new MemoryQuestionPort();
+    const { call, executed } = setup(port, null);
+    const result = call();
+    await port.nextCard();
+    port.detach();
+    expect(resultText(await result)).toContain("no human is attached to answer the permission card");
+    expect(executed).toEqual([]);
+  });
+});
+
+describe("summarizeArguments", () => {
+  it("shortens long values and the whole line", () => {
+    expect(summarizeArguments({})).toBe("(no arguments)");
+    const line = summarizeArguments({ text: "x".repeat(500), list: [1, 2], more: "y".repeat(500) });
+    expect(line).toMatch(/^text="x{58}…, list=\[1,2\], more="y{58}…$/);
+    const long = summarizeArguments(
+      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`key${i}`, "v".repeat(40)])),
+    );
+    expect(long.length).toBe(300);
+    expect(long.endsWith("…")).toBe(true);
+  });
+});

@@ -1,0 +1,95 @@
+import type { ApprovalDecision, ApprovalRequest, Approver } from "@tools/registry";
+import { askCard, type AskOutcome } from "../ask/ask-card.js";
+import { errorMessage } from "@tools/registry";
+import { buildCard, type Card } from "../card/card.js";
+import { formatDuration } from "../internal/duration.js";
+import type { QuestionPort, TargetSpace } from "../port/question-port.js";
+import { summarizeArguments } from "./summarize-arguments.js";
+
+/** The labels of a permission card, in order (1, 2, 3). */
+export const approvalChoices = {
+  once: "Allow once",
+  run: "Allow this tool for the run",
+  deny: "Deny",
+} as const;
+
+/** Options of {@link createCardApprover}. */
+export interface CardApproverOptions {
+  /** Where permission cards render. Default: `{ id: request.conversationId }`. */
+  target?: (request: ApprovalRequest) => TargetSpace;
+  /**
+   * How long a permission card waits, in ms; no answer in time denies. `null` waits until the
+   * call is cancelled. Default 15 minutes, shown on the card.
+   */
+  timeoutMs?: number | null;
+}
+
+/** How long a permission card waits by default: 15 minutes, shown on the card. */
+export const defaultApprovalTimeoutMs = 15 * 60_000;
+
+/**
+ * Builds the permission card of a request: "Allow ast_edit: stage 12 replacements in 4 files?"
+ * with allow once / allow this tool for the run / deny, and the arguments summarised.
+ */
+export function approvalCard(
+  request: ApprovalRequest,
+  timeoutMs: number | null = defaultApprovalTimeoutMs,
+): Card {
+  const summary = request.summary.trim().replace(/\?+$/, "");
+  const caller =
+    request.origin === "model" ? request.surface : `${request.surface} (from a ${request.origin})`;
+  return buildCard({
+    kind: "permission",
+    question: `Allow ${request.tool}: ${summary}?`,
+    context: `${request.tier} tool, called by ${caller}.\nArguments: ${summarizeArguments(request.input)}`,
+    options: [
+      { label: approvalChoices.once, description: "run this call; ask again next time" },
+      { label: approvalChoices.run, description: `do not ask again for ${request.tool} until the run ends` },
+      { label: approvalChoices.deny, description: "the agent is told you refused" },
+    ],
+    allowFreeText: false,
+    timeoutMs,
+  });
+}
+
+function decide(outcome: AskOutcome): ApprovalDecision {
+  switch (outcome.kind) {
+    case "answered": {
+      const choice = outcome.selected[0];
+      if (choice === approvalChoices.once) return { allow: true, remember: "once" };
+      if (choice === approvalChoices.run) return { allow: true, remember: "run" };
+      return { allow: false, reason: "the operator chose Deny" };
+    }
+    case "declined":
+      return { allow: false, reason: "the operator declined the permission card" };
+    case "timed_out":
+      return {
+        allow: false,
+        reason: `no answer to the permission card within ${formatDuration(outcome.timeoutMs)}`,
+      };
+    case "no_human":
+      return { allow: false, reason: "no human is attached to answer the permission card" };
+    case "cancelled":
+      return { allow: false, reason: `the permission card was cancelled (${outcome.reason})` };
+  }
+}
+
+/**
+ * The registry's {@link Approver}, drawn as the same card as ask_user through the same port.
+ * `attached()` is the port's, so with nobody there the registry fails closed without asking.
+ * Every non-answer (decline, timeout, a port failure, cancellation) is a denial.
+ */
+export function createCardApprover(port: QuestionPort, options: CardApproverOptions = {}): Approver {
+  const timeoutMs = options.timeoutMs === undefined ? defaultApprovalTimeoutMs : options.timeoutMs;
+  return {
+    attached: () => port.attached(),
+    async request(request, signal) {
+      const target = options.target?.(request) ?? { id: request.conversationId };
+      try {
+        return decide(await askCard(port, target, approvalCard(request, timeoutMs), signal));
+      } catch (error) {
+        return { allow: false, reason: `the permission card failed (${errorMessage(error)})` };
+      }
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { buildCard } from "../card/card.js";
+import type { QuestionPort } from "../port/question-port.js";
+import { MemoryQuestionPort } from "../ports/memory-port.js";
+import { askCard } from "./ask-card.js";
+
+const target = { id: "conversation-1" };
+const card = buildCard({
+  question: "Which database?",
+  options: [{ label: "Postgres" }, { label: "SQLite" }, { label: "MySQL" }],
+  allowFreeText: true,
+  multiSelect: true,
+});
+
+describe("askCard on the in-memory port", () => {
+  it("returns the answer: labels and text", async () => {
+    const port = new MemoryQuestionPort();
+    const outcome = askCard(port, target, card);
+    const shown = await port.nextCard();
+    expect(shown.target).toEqual(target);
+    expect(shown.text).toContain("  3. MySQL");
+    shown.reply("1,3: both, for now");
+    await expect(outcome).resolves.toEqual({
+      kind: "answered",
+      selected: ["Postgres", "MySQL"],
+      text: "both, for now",
+    });
+    expect(shown.state).toBe("replied");
+  });
+
+  it("returns declined, with the reason", async () => {
+    const port = new MemoryQuestionPort({ respond: (shown) => shown.decline("not my call") });
+    await expect(askCard(port, target, card)).resolves.toEqual({ kind: "declined", reason: "not my call" });
+  });
+
+  it("times out with the card's timeout and takes the card down", async () => {
+    const port = new MemoryQuestionPort();
+    const outcome = await askCard(port, target, buildCard({ question: "Why?", timeoutMs: 30 }));
+    expect(outcome).toEqual({ kind: "timed_out", timeoutMs: 30 });
+    expect(port.shown[0]?.state).toBe("taken down");
+    expect(port.shown[0]?.text).toContain("Waiting up to 30 ms");
+  });
+
+  it("fails at once with nobody attached, showing nothing", async () => {
+    const port = new MemoryQuestionPort({ attached: false });
+    await expect(askCard(port, target, card)).resolves.toEqual({ kind: "no_human" });
+    expect(port.shown).toHaveLength(0);
+  });
+
+  it("reports no human when the human leaves while the card waits", async () => {
+    const port = new MemoryQuestionPort();
+    const outcome = askCard(port, target, card);
+    await port.nextCard();
+    port.detach();
+    await expect(outcome).resolves.toEqual({ kind: "no_human" });
+  });
+
+  it("is cancelled by the caller's signal", async () => {
+    const port = new MemoryQuestionPort();
+    const controller = new AbortController();
+    const outcome = askCard(port, target, card, controller.signal);
+    await port.nextCard();
+    controller.abort(new Error("run ended"));
+    await expect(outcome).resolves.toEqual({ kind: "cancelled", reason: "run ended" });
+  });
+});
+
+describe("askCard with a misbehaving port", () => {
+  it("settles on timeout even when the port ignores its signal (fake port that hangs)", async () => {
+    const hangs: QuestionPort = { attached: () => true, ask: () => new Promise(() => undefined) };
+    await expect(askCard(hangs, target, buildCard({ question: "Why?", timeoutMs: 20 }))).resolves.toEqual({
+      kind: "timed_out",
+      timeoutMs: 20,
+    });
+  });
+
+  it("refuses an empty answer instead of reporting it as answered (fake port that replies empty)", async () => {
+    const empty: QuestionPort = {
+      attached: () => true,
+      ask: () => Promise.resolve({ kind: "answer", selected: [] }),
+    };
+    await expect(askCard(empty, target, card)).rejects.toMatchObject({ code: "ASK_INVALID_REPLY" });
+  });
+
+  it("wraps a port failure (fake port that throws)", async () => {
+    const broken: QuestionPort = {
+      attached: () => true,
+      ask: () => Promise.reject(new Error("socket closed")),
+    };
+    await expect(askCard(broken, target, card)).rejects.toMatchObject({
+      code: "ASK_PORT_FAILED",
+      message: "the question could not be shown: the question port failed (socket closed)",
+    });
+  });
+});

@@ -1,0 +1,73 @@
+import { ToolsError } from "@tools/registry";
+import { describe, expect, it } from "vitest";
+import { buildCard, cardLimits, type CardInput } from "./card.js";
+
+function problemsOf(input: CardInput): string {
+  try {
+    buildCard(input);
+  } catch (error) {
+    expect(ToolsError.isInstance(error) && error.code).toBe("ASK_INVALID_QUESTION");
+    return (error as Error).message;
+  }
+  throw new Error("expected buildCard to throw");
+}
+
+describe("buildCard", () => {
+  it("normalises a question with options", () => {
+    const card = buildCard({
+      question: "  Which database?  ",
+      context: " migrations depend on it ",
+      options: [
+        { label: " Postgres\n(prod) ", description: "   " },
+        { label: "SQLite", description: " local\n dev " },
+      ],
+    });
+    expect(card).toEqual({
+      kind: "question",
+      question: "Which database?",
+      context: "migrations depend on it",
+      options: [{ label: "Postgres (prod)" }, { label: "SQLite", description: "local dev" }],
+      allowFreeText: false,
+      multiSelect: false,
+      timeoutMs: null,
+    });
+  });
+
+  it("allows free text by default when there are no options", () => {
+    expect(buildCard({ question: "Why?" }).allowFreeText).toBe(true);
+    expect(buildCard({ question: "Why?", options: [{ label: "a" }] }).allowFreeText).toBe(false);
+  });
+
+  it("requires at least one option or free text", () => {
+    expect(problemsOf({ question: "Why?", allowFreeText: false })).toMatch(
+      /no options and allow_free_text is false: offer at least one option or allow a typed answer/,
+    );
+  });
+
+  it("rejects duplicate labels, case-insensitively, naming both", () => {
+    expect(
+      problemsOf({ question: "Q", options: [{ label: "Yes" }, { label: "no" }, { label: " yes" }] }),
+    ).toMatch(/options\[2\]\.label 'yes' repeats options\[0\]/);
+  });
+
+  it("bounds sizes and lists every problem at once", () => {
+    const message = problemsOf({
+      question: "x".repeat(cardLimits.question + 1),
+      options: Array.from({ length: cardLimits.options + 1 }, (_, index) => ({ label: `option ${index}` })),
+    });
+    expect(message).toMatch(/question is 2001 characters, at most 2000/);
+    expect(message).toMatch(/13 options, at most 12/);
+    expect(problemsOf({ question: "Q", options: [{ label: "" }] })).toMatch(/options\[0\]\.label is empty/);
+    expect(problemsOf({ question: "   " })).toMatch(/question is empty/);
+    expect(problemsOf({ question: "Q", timeoutMs: -1 })).toMatch(/timeout -1 ms is not a positive number/);
+  });
+
+  it("is lenient about multi-select with one option", () => {
+    expect(buildCard({ question: "Q", options: [{ label: "a" }], multiSelect: true }).multiSelect).toBe(
+      false,
+    );
+    expect(
+      buildCard({ question: "Q", options: [{ label: "a" }, { label: "b" }], multiSelect: true }).multiSelect,
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+import { AskError } from "../errors/ask-error.js";
+
+/** One choice on a card. */
+export interface CardOption {
+  /** What the human picks, and what the answer reports: unique on its card. */
+  readonly label: string;
+  /** One line under the label: what choosing it means. */
+  readonly description?: string;
+}
+
+/**
+ * A numbered card: the one thing a human sees, for ask_user questions and for permission
+ * prompts alike. Build one with {@link buildCard}, which validates it.
+ */
+export interface Card {
+  /** "Question" or "Permission": the card's first word. */
+  readonly kind: "question" | "permission";
+  readonly question: string;
+  /** Why it is asked, and what depends on the answer. */
+  readonly context?: string;
+  /** Numbered from 1 in this order. */
+  readonly options: readonly CardOption[];
+  /** Whether a typed answer is accepted. */
+  readonly allowFreeText: boolean;
+  /** Whether several options may be chosen ("1,3"). */
+  readonly multiSelect: boolean;
+  /** After this long with no answer the question times out; `null` waits until cancelled. */
+  readonly timeoutMs: number | null;
+}
+
+/** Size bounds of a card, in characters (options: a count). */
+export const cardLimits = {
+  question: 2_000,
+  context: 4_000,
+  options: 12,
+  label: 200,
+  description: 1_000,
+} as const;
+
+/** What {@link buildCard} takes: loose strings, as a model or a harness sends them. */
+export interface CardInput {
+  kind?: "question" | "permission";
+  question: string;
+  context?: string | undefined;
+  options?: readonly { label: string; description?: string | undefined }[] | undefined;
+  /** Default: true when there are no options, false otherwise. */
+  allowFreeText?: boolean | undefined;
+  multiSelect?: boolean | undefined;
+  timeoutMs?: number | null | undefined;
+}
+
+/** Collapses runs of whitespace (newlines included) in a one-line field. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Validates and normalises a card. Strict where the human could not answer (no option and no
+ * free text, duplicate labels, oversized fields); lenient where only the display is concerned
+ * (whitespace is trimmed, newlines in labels collapse, blank descriptions are dropped,
+ * multi-select with fewer than two options is simply single choice). Throws
+ * `ASK_INVALID_QUESTION` listing every problem and what to do instead.
+ */
+export function buildCard(input: CardInput): Card {
+  const problems: string[] = [];
+  const question = input.question.trim();
+  if (question === "") problems.push("question is empty: write the question you want answered");
+  if (question.length > cardLimits.question) {
+    problems.push(
+      `question is ${question.length} characters, at most ${cardLimits.question}: move background into context`,
+    );
+  }
+  const context = input.context?.trim() || undefined;
+  if (context && context.length > cardLimits.context) {
+    problems.push(
+      `context is ${context.length} characters, at most ${cardLimits.context}: keep what the answer changes`,
+    );
+  }
+  const rawOptions = input.options ?? [];
+  if (rawOptions.length > cardLimits.options) {
+    problems.push(
+      `${rawOptions.length} options, at most ${cardLimits.options}: offer the likeliest ones and allow free text`,
+    );
+  }
+  const options: CardOption[] = [];
+  const seen = new Map<string, number>();
+  rawOptions.forEach((raw, index) => {
+    const label = oneLine(raw.label);
+    const description = raw.description ? oneLine(raw.description) || undefined : undefined;
+    const where = `options[${index}]`;
+    if (label === "") problems.push(`${where}.label is empty: give every option a label`);
+    if (label.length > cardLimits.label) {
+      problems.push(
+        `${where}.label is ${label.length} characters, at most ${cardLimits.label}: move detail into description`,
+      );
+    }
+    if (description && description.length > cardLimits.description) {
+      problems.push(
+        `${where}.description is ${description.length} characters, at most ${cardLimits.description}`,
+      );
+    }
+    const key = label.toLowerCase();
+    const first = seen.get(key);
+    if (label !== "" && first !== undefined) {
+      problems.push(`${where}.label '${label}' repeats options[${first}]: every option needs its own label`);
+    } else seen.set(key, index);
+    options.push(description ? { label, description } : { label });
+  });
+  const allowFreeText = input.allowFreeText ?? options.length === 0;
+  if (rawOptions.length === 0 && !allowFreeText) {
+    problems.push(
+      "no options and allow_free_text is false: offer at least one option or allow a typed answer",
+    );
+  }
+  const timeoutMs = input.timeoutMs ?? null;
+  if (timeoutMs !== null && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    problems.push(`timeout ${String(timeoutMs)} ms is not a positive number: use null for no timeout`);
+  }
+  if (problems.length > 0) {
+    throw new AskError({
+      code: "ASK_INVALID_QUESTION",
+      message: `The question was not shown:\n${problems.map((problem) => `- ${problem}`).join("\n")}`,
+      data: { problems },
+    });
+  }
+  return {
+    kind: input.kind ?? "question",
+    question,
+    ...(context ? { context } : {}),
+    options,
+    allowFreeText,
+    multiSelect: (input.multiSelect ?? false) && options.length > 1,
+    timeoutMs,
+  };
+}

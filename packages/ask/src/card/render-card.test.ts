@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { buildCard } from "./card.js";
+import { renderCard } from "./render-card.js";
+
+describe("renderCard", () => {
+  it("draws the question, context, numbered options, decline and the time limit", () => {
+    const text = renderCard(
+      buildCard({
+        question: "Which database?",
+        context: "The migrations depend on it.",
+        options: [{ label: "Postgres", description: "what production runs" }, { label: "SQLite" }],
+        allowFreeText: true,
+        multiSelect: true,
+        timeoutMs: 600_000,
+      }),
+    );
+    expect(text).toBe(
+      [
+        "-- Question " + "-".repeat(48),
+        "Which database?",
+        "  The migrations depend on it.",
+        "",
+        "  1. Postgres",
+        "     what production runs",
+        "  2. SQLite",
+        "",
+        "  0. Decline to answer (the agent carries on with a stated assumption)",
+        "",
+        'Reply with a number, or several separated by commas ("1,3"), or type your own answer (a note after a number: "1: …").',
+        "Waiting up to 10 min; after that it counts as no answer.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says when there is no time limit and when only typed answers are taken", () => {
+    const text = renderCard(buildCard({ question: "Why?" }));
+    expect(text).toContain("Type your answer.");
+    expect(text).toContain("No time limit: the question waits until you answer.");
+  });
+
+  it("asks for one number on a single-choice card", () => {
+    const text = renderCard(
+      buildCard({ question: "Q", options: [{ label: "a" }, { label: "b" }, { label: "c" }] }),
+    );
+    expect(text).toContain("Reply with one number (1-3).");
+    expect(text).not.toContain("type your own answer");
+  });
+});

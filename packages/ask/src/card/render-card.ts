@@ -1,0 +1,52 @@
+import { formatDuration } from "../internal/duration.js";
+import type { Card } from "./card.js";
+
+/** What the human types to decline; shown on question cards, accepted on every card. */
+export const declineToken = "0";
+
+/** The line that tells the human how to reply. */
+function replyHint(card: Card): string {
+  const parts: string[] = [];
+  if (card.options.length > 0) {
+    parts.push(
+      card.multiSelect
+        ? `Reply with a number, or several separated by commas ("1,3")`
+        : card.options.length === 1
+          ? "Reply with 1"
+          : `Reply with one number (1-${card.options.length})`,
+    );
+    if (card.allowFreeText) parts.push(`or type your own answer (a note after a number: "1: …")`);
+  } else {
+    parts.push("Type your answer");
+  }
+  return `${parts.join(", ")}.`;
+}
+
+/**
+ * Draws a card as plain text: the one renderer every port uses, so a question reads the same in
+ * a terminal, a harness UI and a test. No colour, no cursor control; lines end with "\n".
+ */
+export function renderCard(card: Card): string {
+  const lines: string[] = [];
+  const title = card.kind === "permission" ? "Permission" : "Question";
+  lines.push(`-- ${title} ${"-".repeat(Math.max(4, 56 - title.length))}`);
+  lines.push(card.question);
+  if (card.context) lines.push(...card.context.split("\n").map((line) => `  ${line}`));
+  lines.push("");
+  card.options.forEach((option, index) => {
+    lines.push(`  ${index + 1}. ${option.label}`);
+    if (option.description) lines.push(`     ${option.description}`);
+  });
+  if (card.kind === "question") {
+    if (card.options.length > 0) lines.push("");
+    lines.push(`  ${declineToken}. Decline to answer (the agent carries on with a stated assumption)`);
+  }
+  lines.push("");
+  lines.push(replyHint(card));
+  lines.push(
+    card.timeoutMs === null
+      ? "No time limit: the question waits until you answer."
+      : `Waiting up to ${formatDuration(card.timeoutMs)}; after that it counts as no answer.`,
+  );
+  return `${lines.join("\n")}\n`;
+}

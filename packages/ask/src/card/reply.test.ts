@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { buildCard } from "./card.js";
+import { checkReply, parseReply } from "./reply.js";
+
+const options = [{ label: "Postgres" }, { label: "SQLite" }, { label: "MySQL" }];
+const single = buildCard({ question: "Q", options });
+const multi = buildCard({ question: "Q", options, multiSelect: true, allowFreeText: true });
+const textOnly = buildCard({ question: "Why?" });
+
+describe("parseReply", () => {
+  it("reads a number, several numbers, a note after a number, free text and decline", () => {
+    expect(parseReply(single, " 2 ")).toEqual({ kind: "answer", selected: ["SQLite"] });
+    expect(parseReply(multi, "3, 1,3")).toEqual({ kind: "answer", selected: ["MySQL", "Postgres"] });
+    expect(parseReply(multi, "2: keep the old API")).toEqual({
+      kind: "answer",
+      selected: ["SQLite"],
+      text: "keep the old API",
+    });
+    expect(parseReply(multi, "whatever is cheapest")).toEqual({
+      kind: "answer",
+      selected: [],
+      text: "whatever is cheapest",
+    });
+    expect(parseReply(textOnly, "42")).toEqual({ kind: "answer", selected: [], text: "42" });
+    expect(parseReply(single, "0")).toEqual({ kind: "decline" });
+  });
+
+  it("never takes an empty, out-of-range or disallowed line as an answer", () => {
+    expect(() => parseReply(single, "  ")).toThrow(
+      /Nothing was typed: type a number from 1 to 3, or 0 to decline/,
+    );
+    expect(() => parseReply(multi, "4")).toThrow(/There is no option 4/);
+    expect(() => parseReply(single, "1,2")).toThrow(/This question takes one choice, not 2/);
+    expect(() => parseReply(single, "1: but")).toThrow(/takes no typed note/);
+    expect(() => parseReply(single, "Postgres")).toThrow(/'Postgres' is not an option/);
+  });
+});
+
+describe("checkReply", () => {
+  it("orders labels as on the card and drops duplicates", () => {
+    expect(checkReply(multi, { kind: "answer", selected: ["MySQL", "Postgres", "MySQL"] })).toEqual({
+      kind: "answer",
+      selected: ["Postgres", "MySQL"],
+    });
+  });
+
+  it("refuses empty answers, unknown labels, several on single choice and text where none is taken", () => {
+    expect(() => checkReply(multi, { kind: "answer", selected: [], text: "  " })).toThrow(
+      /the reply is empty/,
+    );
+    expect(() => checkReply(single, { kind: "answer", selected: ["Oracle"] })).toThrow(
+      /'Oracle', not on the card/,
+    );
+    expect(() => checkReply(single, { kind: "answer", selected: ["Postgres", "MySQL"] })).toThrow(
+      /single-choice/,
+    );
+    expect(() => checkReply(single, { kind: "answer", selected: ["MySQL"], text: "x" })).toThrow(
+      /takes no typed answer/,
+    );
+  });
+});

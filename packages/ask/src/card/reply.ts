@@ -1,0 +1,75 @@
+import { AskError } from "../errors/ask-error.js";
+import type { Card } from "./card.js";
+import { declineToken } from "./render-card.js";
+
+/**
+ * A human's reply to a card, as a port reports it. An answer names the chosen options by label
+ * and/or carries typed text; it is never empty (see {@link checkReply}).
+ */
+export type CardReply =
+  | { readonly kind: "answer"; readonly selected: readonly string[]; readonly text?: string }
+  | { readonly kind: "decline"; readonly reason?: string };
+
+function invalid(message: string): AskError {
+  return new AskError({ code: "ASK_INVALID_REPLY", message });
+}
+
+function choose(card: Card): string {
+  const range = card.options.length === 1 ? "1" : `a number from 1 to ${card.options.length}`;
+  return `type ${range}${card.allowFreeText ? " or your own answer" : ""}, or ${declineToken} to decline`;
+}
+
+/**
+ * Reads a typed line as a reply to `card`: "2", "1,3", "2: keep the old API", free text, or
+ * "0" to decline. Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
+ * asks again); an empty or out-of-range line is never taken as an answer.
+ */
+export function parseReply(card: Card, line: string): CardReply {
+  const text = line.trim();
+  if (text === "") throw invalid(`Nothing was typed: ${choose(card)}.`);
+  if (text === declineToken) return { kind: "decline" };
+  const numbered = /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/.exec(text);
+  if (numbered && card.options.length > 0) {
+    const picks = (numbered[1] ?? "").split(",").map((part) => Number(part.trim()));
+    const outside = picks.filter((pick) => pick < 1 || pick > card.options.length);
+    if (outside.length > 0) throw invalid(`There is no option ${outside.join(", ")}: ${choose(card)}.`);
+    const unique = [...new Set(picks)];
+    if (unique.length > 1 && !card.multiSelect) {
+      throw invalid(`This question takes one choice, not ${unique.length}: ${choose(card)}.`);
+    }
+    const note = numbered[2]?.trim() || undefined;
+    if (note && !card.allowFreeText) throw invalid(`This question takes no typed note: ${choose(card)}.`);
+    const selected = unique.map((pick) => card.options[pick - 1]?.label ?? "");
+    return note ? { kind: "answer", selected, text: note } : { kind: "answer", selected };
+  }
+  if (!card.allowFreeText) throw invalid(`'${text}' is not an option: ${choose(card)}.`);
+  return { kind: "answer", selected: [], text };
+}
+
+/**
+ * Checks a port's structured reply against its card: known labels, one unless multi-select,
+ * text only when allowed, and never empty. Returns the reply with labels in card order and
+ * duplicates dropped; throws `ASK_INVALID_REPLY` otherwise.
+ */
+export function checkReply(card: Card, reply: CardReply): CardReply {
+  if (reply.kind === "decline") {
+    const reason = reply.reason?.trim();
+    return reason ? { kind: "decline", reason } : { kind: "decline" };
+  }
+  const labels = card.options.map((option) => option.label);
+  const unknown = reply.selected.filter((label) => !labels.includes(label));
+  if (unknown.length > 0) {
+    throw invalid(
+      `the reply chose ${unknown.map((label) => `'${label}'`).join(", ")}, not on the card (${labels.join(", ")})`,
+    );
+  }
+  const selected = labels.filter((label) => reply.selected.includes(label));
+  if (selected.length > 1 && !card.multiSelect) {
+    throw invalid(`the reply chose ${selected.length} options on a single-choice card`);
+  }
+  const text = reply.text?.trim() || undefined;
+  if (text && !card.allowFreeText)
+    throw invalid("the reply carries text, but the card takes no typed answer");
+  if (selected.length === 0 && !text) throw invalid("the reply is empty: no option chosen and no text");
+  return text ? { kind: "answer", selected, text } : { kind: "answer", selected };
+}

@@ -1,0 +1,46 @@
+import { resourceKey } from "@tools/registry";
+import type { Card } from "../card/card.js";
+import type { CardReply } from "../card/reply.js";
+
+/**
+ * Where cards render: a conversation, a chat thread, a terminal. Ports use the id to route a card
+ * to the right place; it is not part of the card text.
+ */
+export interface TargetSpace {
+  /** E.g. the conversation id. */
+  readonly id: string;
+  /** How the space reads to a human ("conversation 42"); optional. */
+  readonly label?: string;
+}
+
+/** One card to show: where, what, and the rendered text every port shows as is. */
+export interface CardRequest {
+  /** Unique per card in this process. */
+  readonly id: string;
+  readonly target: TargetSpace;
+  readonly card: Card;
+  /** {@link renderCard}'s text of `card`. */
+  readonly text: string;
+}
+
+/**
+ * Where cards are shown and where answers come from. Implementations: {@link MemoryQuestionPort}
+ * (harnesses and tests) and {@link TerminalQuestionPort} (a TTY prompt); a harness UI writes
+ * its own.
+ */
+export interface QuestionPort {
+  /** Is a human there to answer right now? False means questions fail at once, never block. */
+  attached(): boolean;
+  /**
+   * Shows the card and resolves with the human's reply. Must settle (reject) when `signal`
+   * aborts — on a timeout or a cancelled call — and take the card down. A port that loses its
+   * human while waiting rejects with an `AskError` of code `ASK_NO_HUMAN`.
+   */
+  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply>;
+}
+
+/** The run resource ask_user needs: "no question port is wired for this run". */
+export const questionPortKey = resourceKey<QuestionPort>("question port");
+
+/** The run resource naming where ask_user's cards render: "no question target space is wired". */
+export const targetSpaceKey = resourceKey<TargetSpace>("question target space");

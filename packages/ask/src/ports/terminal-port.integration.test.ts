@@ -1,0 +1,256 @@
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+// The terminal port in a real terminal: a fixture script runs the built package inside a tmux
+// session on a private socket (in a scratch folder, removed afterwards); the test types with send-keys and reads with capture-pane.
+const ci = process.env.CI === "true";
+const here = dirname(fileURLToPath(import.meta.url));
+const fixture = join(here, "..", "__fixtures__", "terminal-question.mjs");
+const built = join(here, "..", "..", "dist", "index.js");
+// A private tmux server per test: a server that is still shutting down never meets the next test.
+let socket = "";
+const session = "ask";
+const scratch = mkdtempSync(join(tmpdir(), "ask-tmux-"));
+const config = join(scratch, "tmux.conf");
+writeFileSync(config, "set -g remain-on-exit on\nset -g history-limit 2000\n");
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", ["-S", socket, "-f", config, ...args], { encoding: "utf8", stdio: "pipe" });
+}
+
+const found = (() => {
+  try {
+    execFileSync("tmux", ["-V"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+interface CallResult {
+  isError: boolean;
+  code: string | null;
+  text: string;
+}
+
+let counter = 0;
+
+/** Starts the fixture in a fresh tmux session; returns where its results will be written. */
+function start(scenario: object): string {
+  const resultFile = join(scratch, `result-${++counter}.json`);
+  socket = join(scratch, `tmux-${counter}.sock`);
+  const command = [process.execPath, fixture, JSON.stringify(scenario), resultFile]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(" ");
+  tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+  return resultFile;
+}
+
+function pane(): string {
+  return tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-2000");
+}
+
+async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the pane shows:\n${pane()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function paneShows(text: string): Promise<string> {
+  return until(`the pane to show ${JSON.stringify(text)}`, () => {
+    const shown = pane();
+    return shown.includes(text) ? shown : undefined;
+  });
+}
+
+/** The card is drawn and its prompt is up: what is typed now is read as the reply. */
+function cardReady(count = 1): Promise<string> {
+  return until(`card ${count} with its prompt`, () => {
+    const shown = pane();
+    const ready = shown.match(/(until you answer\.|counts as no answer\.)\n>/g)?.length ?? 0;
+    return ready >= count ? shown : undefined;
+  });
+}
+
+function results(file: string): Promise<CallResult[]> {
+  return until(`results in ${file}`, () =>
+    existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as CallResult[]) : undefined,
+  );
+}
+
+function type(text: string): void {
+  tmux("send-keys", "-t", session, "-l", text);
+  tmux("send-keys", "-t", session, "Enter");
+}
+
+const question = {
+  question: "Which database should the new service use?",
+  context: "The migration scripts depend on it.",
+  options: [
+    { label: "Postgres", description: "what production runs" },
+    { label: "SQLite" },
+    { label: "MySQL" },
+  ],
+};
+
+beforeAll(() => {
+  if (found && !existsSync(built))
+    throw new Error(`${built} is missing: run 'pnpm --filter @tools/ask run build' first`);
+});
+
+afterEach(() => {
+  if (socket === "") return;
+  try {
+    tmux("kill-server");
+  } catch {
+    // No server left to kill.
+  }
+  socket = "";
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("TerminalQuestionPort in tmux", () => {
+  it("finds tmux (required with CI=true)", () => {
+    if (!found) console.warn("tmux not found: the terminal-port tests are skipped");
+    expect(found || !ci).toBe(true);
+  });
+
+  it.skipIf(!found && !ci)(
+    "draws the numbered card, explains a bad reply, then records the answer",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true } });
+      const shown = await cardReady();
+      expect(shown).toContain("No time limit");
+      expect(shown).toContain(
+        "Which database should the new service use?\n  The migration scripts depend on it.\n",
+      );
+      expect(shown).toContain("  1. Postgres\n     what production runs\n  2. SQLite\n  3. MySQL\n");
+      expect(shown).toContain("  0. Decline to answer");
+      type("7");
+      await paneShows("! There is no option 7");
+      type("2: only in tests");
+      const [result] = await results(file);
+      expect(result).toEqual({
+        isError: false,
+        code: null,
+        text: 'The operator answered.\nChosen option: "SQLite"\nTheir note: "only in tests"',
+      });
+      expect(await paneShows("SCENARIO DONE")).toContain('-> answered: SQLite, "only in tests"');
+    },
+  );
+
+  it.skipIf(!found && !ci)("declines with 0", async () => {
+    const file = start({ args: question });
+    expect(await cardReady()).toContain("Reply with one number (1-3).");
+    type("0");
+    const [result] = await results(file);
+    expect(result?.isError).toBe(false);
+    expect(result?.text).toMatch(/^The operator declined to answer\. This is not an answer\. Carry on/);
+    expect(pane()).toContain("-> declined");
+  });
+
+  it.skipIf(!found && !ci)("declines with Ctrl+C", async () => {
+    const file = start({ args: question });
+    expect(await cardReady()).toContain("Reply with one number (1-3).");
+    tmux("send-keys", "-t", session, "C-c");
+    const [result] = await results(file);
+    expect(result?.isError).toBe(false);
+    expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
+  });
+
+  it.skipIf(!found && !ci)("multi-selects with 1,3", async () => {
+    const file = start({ args: { ...question, multi_select: true } });
+    expect(await cardReady()).toContain('several separated by commas ("1,3")');
+    type("1,3");
+    const [result] = await results(file);
+    expect(result?.text).toBe('The operator answered.\nChosen options: "Postgres", "MySQL"');
+  });
+
+  it.skipIf(!found && !ci)(
+    "times out with nobody typing, and says so on the card and in the result",
+    async () => {
+      const file = start({ args: question, timeoutMs: 1_500 });
+      expect(await cardReady()).toContain("Waiting up to 2 s; after that it counts as no answer.");
+      const [result] = await results(file);
+      expect(result?.isError).toBe(true);
+      expect(result?.code).toBe("ASK_TIMED_OUT");
+      expect(result?.text).toMatch(
+        /^No answer within 2 s: the operator may be away\. This is not an answer\./,
+      );
+      expect(await paneShows("SCENARIO DONE")).toContain("(no answer recorded: the question timed out)");
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "draws the permission card: allow once asks again, 'for the run' remembers",
+    async () => {
+      const file = start({ mode: "approve", calls: 3 });
+      const shown = await cardReady();
+      expect(shown).toContain("Allow ast_edit: stage 12 replacements in 2 files?");
+      expect(shown).toContain('  Arguments: files=["a.ts","b.ts"]');
+      expect(shown).toContain("  1. Allow once\n");
+      expect(shown).toContain("  2. Allow this tool for the run\n");
+      expect(shown).toContain("  3. Deny\n");
+      type("1");
+      await cardReady(2);
+      type("2");
+      const calls = await results(file);
+      expect(calls.map((call) => call.text)).toEqual(["staged", "staged", "staged"]);
+      expect(pane().split("-- Permission").length - 1).toBe(2);
+    },
+  );
+
+  it.skipIf(!found && !ci)("denies with 3", async () => {
+    const file = start({ mode: "approve", calls: 1 });
+    expect(await cardReady()).toContain("Allow ast_edit: stage 12 replacements in 2 files?");
+    type("3");
+    const [result] = await results(file);
+    expect(result?.code).toBe("APPROVAL_DENIED");
+    expect(result?.text).toContain("the operator chose Deny");
+  });
+});
+
+describe("TerminalQuestionPort type-ahead", () => {
+  it.skipIf(!found && !ci)(
+    "ignores what was typed before the card appeared: a stray 3 does not deny",
+    async () => {
+      const go = join(scratch, "go");
+      const file = start({ mode: "approve", calls: 1, waitFor: go });
+      await paneShows("READY");
+      type("3");
+      writeFileSync(go, "");
+      await paneShows("(ignored what was typed before the card appeared)\n>");
+      type("1");
+      const [result] = await results(file);
+      expect(result).toEqual({ isError: false, code: null, text: "staged" });
+    },
+  );
+});
+
+describe("TerminalQuestionPort without a terminal", () => {
+  it("fails at once when stdin is not a TTY, never blocking", async () => {
+    const file = join(scratch, "headless.json");
+    const child = spawn(process.execPath, [fixture, JSON.stringify({ args: question }), file], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    try {
+      await until("the headless run to end", () => (child.exitCode === null ? undefined : child.exitCode));
+      const [result] = await results(file);
+      expect(result?.code).toBe("ASK_NO_HUMAN");
+      expect(result?.text).toMatch(
+        /^No human is attached to answer, so the question was not asked\. Carry on/,
+      );
+    } finally {
+      child.kill();
+    }
+  });
+});

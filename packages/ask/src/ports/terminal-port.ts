@@ -1,0 +1,142 @@
+import { createInterface, type Interface } from "node:readline";
+import { errorMessage } from "@tools/registry";
+import { parseReply, type CardReply } from "../card/reply.js";
+import { AskError } from "../errors/ask-error.js";
+import type { CardRequest, QuestionPort } from "../port/question-port.js";
+
+/** Options of {@link TerminalQuestionPort}. */
+export interface TerminalQuestionPortOptions {
+  /** Where replies are typed; default `process.stdin`. */
+  input?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where cards are drawn; default `process.stdout`. */
+  output?: NodeJS.WritableStream & { isTTY?: boolean };
+  /**
+   * Is a human there? Default: both streams are TTYs and input has not ended. A harness that
+   * knows better (an idle timer, a "away" toggle) passes its own.
+   */
+  attached?: () => boolean;
+}
+
+function describeReply(reply: CardReply): string {
+  if (reply.kind === "decline") return "declined";
+  const parts = [...reply.selected];
+  if (reply.text) parts.push(JSON.stringify(reply.text));
+  return `answered: ${parts.join(", ")}`;
+}
+
+/**
+ * A question port on a terminal: draws the card (the same text as every port), then reads
+ * lines at a `> ` prompt until one is a valid reply — "2", "1,3", "2: a note", typed text, or
+ * "0" to decline; an invalid line is explained and asked again. Ctrl+C declines. Input typed
+ * before the card appeared is ignored, never taken as a reply. One card at a
+ * time: a second question waits until the first is settled. Not attached when stdin is not a
+ * TTY, so a headless run fails its questions at once.
+ */
+export class TerminalQuestionPort implements QuestionPort {
+  private readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
+  private readonly output: NodeJS.WritableStream & { isTTY?: boolean };
+  private readonly isAttached: (() => boolean) | undefined;
+  private ended = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private active: Interface | undefined;
+
+  constructor(options: TerminalQuestionPortOptions = {}) {
+    this.input = options.input ?? process.stdin;
+    this.output = options.output ?? process.stdout;
+    this.isAttached = options.attached;
+    this.input.once("end", () => {
+      this.ended = true;
+    });
+  }
+
+  attached(): boolean {
+    if (this.isAttached) return this.isAttached();
+    return this.input.isTTY === true && this.output.isTTY === true && !this.ended;
+  }
+
+  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
+    const turn = this.queue.then(() => this.show(request, signal));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Takes down the card being shown, if any (the run is ending). */
+  dispose(): void {
+    this.active?.close();
+    this.active = undefined;
+  }
+
+  private show(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
+    if (signal.aborted) return Promise.reject(takenDown(signal));
+    return new Promise<CardReply>((resolve, reject) => {
+      const readline = createInterface({
+        input: this.input,
+        output: this.output,
+        terminal: this.output.isTTY === true,
+        prompt: "> ",
+      });
+      this.active = readline;
+      let done = false;
+      // Lines typed before the card was drawn sit in the terminal's buffer and arrive on the first
+      // read after resume; they answer nothing (a stray "1" must never approve a call). One event
+      // loop turn has a poll phase between the two hops, so the buffer is drained before arming.
+      let armed = false;
+      let warned = false;
+      // The prompt appears only once armed: "> " means typing now counts.
+      setImmediate(() =>
+        setImmediate(() => {
+          if (done) return;
+          armed = true;
+          readline.prompt();
+        }),
+      );
+      const finish = (line: string) => {
+        done = true;
+        signal.removeEventListener("abort", onAbort);
+        this.output.write(`  ${line}\n`);
+        readline.close();
+        if (this.active === readline) this.active = undefined;
+      };
+      const onAbort = () => {
+        finish(`(no answer recorded: ${errorMessage(signal.reason)})`);
+        reject(takenDown(signal));
+      };
+      readline.on("line", (line) => {
+        if (done) return;
+        if (!armed) {
+          if (!warned) this.output.write("  (ignored what was typed before the card appeared)\n");
+          warned = true;
+          return;
+        }
+        try {
+          const reply = parseReply(request.card, line);
+          finish(`-> ${describeReply(reply)}`);
+          resolve(reply);
+        } catch (error) {
+          this.output.write(`  ! ${errorMessage(error)}\n`);
+          readline.prompt();
+        }
+      });
+      readline.on("SIGINT", () => {
+        if (done) return;
+        finish("-> declined (Ctrl+C)");
+        resolve({ kind: "decline", reason: "dismissed with Ctrl+C" });
+      });
+      readline.on("close", () => {
+        if (done) return;
+        done = true;
+        signal.removeEventListener("abort", onAbort);
+        reject(new AskError({ code: "ASK_NO_HUMAN", message: "the terminal closed before an answer" }));
+      });
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.output.write(`\n${request.text}`);
+    });
+  }
+}
+
+function takenDown(signal: AbortSignal): AskError {
+  return new AskError({
+    code: "ASK_CANCELLED",
+    message: `the card was taken down (${errorMessage(signal.reason)})`,
+  });
+}

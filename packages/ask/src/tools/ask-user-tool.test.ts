@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
+import { MemoryQuestionPort } from "../ports/memory-port.js";
+import { askUserTool, createAskUserTool } from "./ask-user-tool.js";
+
+const workingDirectory = mkdtempSync(join(tmpdir(), "ask-tool-"));
+const runs: Run[] = [];
+
+function wiredRun(port: MemoryQuestionPort): Run {
+  const run = createRun({
+    workingDirectory,
+    conversationId: "c-7",
+    resources: [
+      [questionPortKey, port],
+      [targetSpaceKey, { id: "c-7" }],
+    ],
+  });
+  runs.push(run);
+  return run;
+}
+
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+afterAll(() => rmSync(workingDirectory, { recursive: true, force: true }));
+
+const question = {
+  question: "Which database?",
+  context: "The migrations depend on it.",
+  options: [{ label: "Postgres", description: "what production runs" }, { label: "SQLite" }],
+  allow_free_text: true,
+};
+
+describe("ask_user through the registry", () => {
+  it("is registered only when both a question port and a target space are wired", () => {
+    const registry = createRegistry({ tools: [askUserTool] });
+    const port = new MemoryQuestionPort();
+    const portOnly = createRun({ workingDirectory, resources: [[questionPortKey, port]] });
+    const targetOnly = createRun({ workingDirectory, resources: [[targetSpaceKey, { id: "c" }]] });
+    runs.push(portOnly, targetOnly);
+    expect(registry.toolsFor(portOnly, "main").map((tool) => tool.name)).toEqual([]);
+    expect(registry.toolsFor(targetOnly, "main").map((tool) => tool.name)).toEqual([]);
+    expect(registry.toolsFor(wiredRun(port), "plan").map((tool) => tool.name)).toEqual(["ask_user"]);
+  });
+
+  it("returns the answer: chosen labels and the typed note", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("2: only for tests") });
+    const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: question,
+    });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toBe(
+      'The operator answered.\nChosen option: "SQLite"\nTheir note: "only for tests"',
+    );
+    expect(port.shown[0]?.target).toEqual({ id: "c-7" });
+    expect(port.shown[0]?.text).toContain("Waiting up to 15 min");
+  });
+
+  it("returns several options on a multi-select card", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("1,2") });
+    const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: { ...question, multi_select: true },
+    });
+    expect(resultText(result)).toBe('The operator answered.\nChosen options: "Postgres", "SQLite"');
+  });
+
+  it("treats a decline as a success that says: carry on under a stated assumption, do not ask again", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("0") });
+    const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: question,
+    });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(
+      /^The operator declined to answer\. This is not an answer\. Carry on under an assumption/,
+    );
+    expect(resultText(result)).toContain("do not ask this question again");
+    expect(resultText(result)).not.toContain("answered");
+  });
+
+  it("fails a timed-out question with the same instruction, using the configured timeout", async () => {
+    const port = new MemoryQuestionPort();
+    const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: 40 })] });
+    const result = await registry.invoke(wiredRun(port), { tool: "ask_user", args: question });
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe("ASK_TIMED_OUT");
+    expect(resultText(result)).toMatch(
+      /^No answer within 40 ms: the operator may be away\. This is not an answer\. Carry on/,
+    );
+    expect(port.shown[0]?.state).toBe("taken down");
+  });
+
+  it("fails at once with nobody attached, never blocking", async () => {
+    const port = new MemoryQuestionPort({ attached: false });
+    const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: null })] });
+    const result = await registry.invoke(wiredRun(port), { tool: "ask_user", args: question });
+    expect(result.error?.code).toBe("ASK_NO_HUMAN");
+    expect(resultText(result)).toMatch(
+      /No human is attached to answer, so the question was not asked\. Carry on/,
+    );
+    expect(port.shown).toHaveLength(0);
+  });
+
+  it("ends the wait when the run ends (no time limit)", async () => {
+    const port = new MemoryQuestionPort();
+    const run = wiredRun(port);
+    const result = createRegistry({ tools: [createAskUserTool({ timeoutMs: null })] }).invoke(run, {
+      tool: "ask_user",
+      args: question,
+    });
+    const card = await port.nextCard();
+    expect(card.text).toContain("No time limit");
+    await run.dispose();
+    const ended = await result;
+    expect(ended.isError).toBe(true);
+    expect(ended.error?.code).toBe("ASK_CANCELLED");
+  });
+
+  it("explains an invalid question without showing it", async () => {
+    const port = new MemoryQuestionPort();
+    const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: { question: "Pick", options: [{ label: "a" }, { label: "A" }] },
+    });
+    expect(result.error?.code).toBe("ASK_INVALID_QUESTION");
+    expect(resultText(result)).toContain("options[1].label 'A' repeats options[0]");
+    expect(port.shown).toHaveLength(0);
+  });
+});

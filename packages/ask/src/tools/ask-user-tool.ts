@@ -1,0 +1,74 @@
+import { defineTool, type Tool } from "@tools/registry";
+import { z } from "zod";
+import { askCard } from "../ask/ask-card.js";
+import { buildCard, cardLimits } from "../card/card.js";
+import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
+import { outcomeResult } from "./format-outcome.js";
+
+/** ask_user's default wait: 15 minutes. Shown on every card; configure it with {@link createAskUserTool}. */
+export const defaultAskTimeoutMs = 15 * 60_000;
+
+/** Options of {@link createAskUserTool}. */
+export interface AskUserToolOptions {
+  /**
+   * How long a question waits for an answer, in ms; `null` waits until the call is cancelled or
+   * the run ends. Default {@link defaultAskTimeoutMs}. The card always says which.
+   */
+  timeoutMs?: number | null;
+}
+
+const askUserInput = z.object({
+  question: z.string().describe("What to ask, as one clear question."),
+  context: z.string().optional().describe("Why you ask, and what depends on the answer."),
+  options: z
+    .array(
+      z.object({
+        label: z.string().describe("The choice, short."),
+        description: z.string().optional().describe("What choosing it means."),
+      }),
+    )
+    .optional()
+    .describe(`Choices, numbered on the card; unique labels; at most ${cardLimits.options}.`),
+  allow_free_text: z
+    .boolean()
+    .optional()
+    .describe("Whether a typed answer is accepted. Default: true when there are no options, else false."),
+  multi_select: z.boolean().optional().describe("Whether several options may be chosen. Default false."),
+});
+
+const description = `Ask the human operator a question and wait for the reply. Shows a numbered card in the conversation; blocks until they answer, decline, or the question times out. Use it when a decision is theirs to make (a trade-off, a missing requirement), never to write the question as a chat message, which ends your turn. One question per call; offer likely choices as options.
+Outcomes: an answer (chosen option labels and/or their text); declined (carry on under a stated assumption, do not ask again); an error when it times out or nobody is attached (the same: carry on, do not ask again).
+Example: {"question": "Which database should the new service use?", "context": "The migration scripts depend on it.", "options": [{"label": "Postgres", "description": "what production runs"}, {"label": "SQLite"}], "allow_free_text": true}`;
+
+/**
+ * Creates the ask_user tool (read tier). Registered in a run only when both a
+ * {@link questionPortKey} and a {@link targetSpaceKey} are wired.
+ */
+export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof askUserInput> {
+  const timeoutMs = options.timeoutMs === undefined ? defaultAskTimeoutMs : options.timeoutMs;
+  return defineTool({
+    name: "ask_user",
+    tier: "read",
+    parallelSafe: true,
+    description,
+    input: askUserInput,
+    requires: [questionPortKey, targetSpaceKey],
+    summarize: (input) => input.question,
+    async execute(input, context) {
+      const card = buildCard({
+        question: input.question,
+        context: input.context,
+        options: input.options,
+        allowFreeText: input.allow_free_text,
+        multiSelect: input.multi_select,
+        timeoutMs,
+      });
+      const port = context.run.require(questionPortKey);
+      const target = context.run.require(targetSpaceKey);
+      return outcomeResult(await askCard(port, target, card, context.signal));
+    },
+  });
+}
+
+/** ask_user with the default timeout ({@link defaultAskTimeoutMs}). */
+export const askUserTool: Tool<typeof askUserInput> = createAskUserTool();

@@ -1,0 +1,50 @@
+import { textResult, type ToolResult } from "@tools/registry";
+import type { AskOutcome } from "../ask/ask-card.js";
+import { AskError } from "../errors/ask-error.js";
+import { formatDuration } from "../internal/duration.js";
+
+const carryOn =
+  'Carry on under an assumption you state in your reply ("Assuming …, because …"), and do not ask this question again.';
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+/**
+ * Turns an outcome into what the model reads. An answer is the only result that says "answered";
+ * a decline is a success telling the agent to carry on under a stated assumption; a timeout and
+ * a missing human are errors with the same instruction; a cancelled call is an error.
+ */
+export function outcomeResult(outcome: AskOutcome): ToolResult {
+  switch (outcome.kind) {
+    case "answered": {
+      const lines = ["The operator answered."];
+      if (outcome.selected.length === 1) lines.push(`Chosen option: ${quote(outcome.selected[0] ?? "")}`);
+      if (outcome.selected.length > 1)
+        lines.push(`Chosen options: ${outcome.selected.map(quote).join(", ")}`);
+      if (outcome.text)
+        lines.push(`${outcome.selected.length > 0 ? "Their note" : "Their answer"}: ${quote(outcome.text)}`);
+      return textResult(lines.join("\n"));
+    }
+    case "declined":
+      return textResult(
+        `The operator declined to answer${outcome.reason ? ` (${quote(outcome.reason)})` : ""}. This is not an answer. ${carryOn}`,
+      );
+    case "timed_out":
+      throw new AskError({
+        code: "ASK_TIMED_OUT",
+        message: `No answer within ${formatDuration(outcome.timeoutMs)}: the operator may be away. This is not an answer. ${carryOn}`,
+        data: { timeoutMs: outcome.timeoutMs },
+      });
+    case "no_human":
+      throw new AskError({
+        code: "ASK_NO_HUMAN",
+        message: `No human is attached to answer, so the question was not asked. ${carryOn}`,
+      });
+    case "cancelled":
+      throw new AskError({
+        code: "ASK_CANCELLED",
+        message: `The question was cancelled before anyone answered (${outcome.reason}). This is not an answer.`,
+      });
+  }
+}
