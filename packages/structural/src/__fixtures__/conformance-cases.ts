@@ -1,0 +1,488 @@
+/**
+ * The conformance suite: (language, pattern, code) → the matched texts and the first match's
+ * bindings. `oracle: false` marks a case where our semantics intentionally differ from the
+ * ast-grep CLI, all intended:
+ * - `$$$` backtracks (`foo($$$A, $B)` matches `foo(1, 2, 3)`; ast-grep's lazy `$$$` does not);
+ * - no extra trailing children (an `if` with an `else` does not match a pattern without one);
+ * - fragments that do not parse at the top level are retried in a function body (C/C++ `free($P)`,
+ *   Go `fmt.Println($A)`, a JSON pair), where ast-grep matches nothing or rejects the pattern;
+ * - Dart: ast-grep's built-in Dart grammar is not the one shipped here.
+ */
+export interface ConformanceCase {
+  readonly name: string;
+  readonly language: string;
+  readonly pattern: string;
+  readonly code: string;
+  readonly matches: readonly string[];
+  readonly bindings?: Readonly<Record<string, string>>;
+  /** Rewrite template and the whole expected file after rewriting. */
+  readonly rewrite?: readonly [template: string, result: string];
+  /** Whether the ast-grep CLI agrees on the matched texts (default true). */
+  readonly oracle?: boolean;
+}
+
+export const conformanceCases: readonly ConformanceCase[] = [
+  // Dart (our grammar differs from ast-grep's built-in Dart: no oracle).
+  {
+    name: "dart spec guard",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) a.dispose();\n}\n",
+    matches: ["if (a != null) a.dispose();"],
+    bindings: { X: "a" },
+    oracle: false,
+  },
+  {
+    name: "dart spec guard, other receiver",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) b.dispose();\n}\n",
+    matches: [],
+    oracle: false,
+  },
+  {
+    name: "dart guard with trailing ;",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose();",
+    code: "void f() {\n  if (c != null) c.dispose();\n}\n",
+    matches: ["if (c != null) c.dispose();"],
+    oracle: false,
+  },
+  {
+    name: "dart guard with comment inside",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) /* x */ a.dispose();\n}\n",
+    matches: ["if (a != null) /* x */ a.dispose();"],
+    oracle: false,
+  },
+  {
+    name: "dart call",
+    language: "dart",
+    pattern: "print($A)",
+    code: "void f() {\n  print(1);\n  print(1, 2);\n}\n",
+    matches: ["print(1);"],
+    oracle: false,
+  },
+  {
+    name: "dart sequence call",
+    language: "dart",
+    pattern: "print($$$A)",
+    code: "void f() {\n  print(1, 2);\n  print();\n}\n",
+    matches: ["print(1, 2);", "print();"],
+    bindings: { A: "1, 2" },
+    oracle: false,
+  },
+  {
+    name: "dart rewrite",
+    language: "dart",
+    pattern: "dispose($X)",
+    code: "void f() {\n  dispose(a);\n}\n",
+    matches: ["dispose(a);"],
+    rewrite: ["$X.dispose()", "void f() {\n  a.dispose();\n}\n"],
+    oracle: false,
+  },
+  {
+    name: "dart else branch is not dropped",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) a.dispose(); else b();\n}\n",
+    matches: [],
+    oracle: false,
+  },
+
+  // Python
+  {
+    name: "python call one arg",
+    language: "python",
+    pattern: "foo($A)",
+    code: "foo(x)\nfoo(x, y)\n",
+    matches: ["foo(x)"],
+    bindings: { A: "x" },
+  },
+  {
+    name: "python backtracking $$$",
+    language: "python",
+    pattern: "foo($$$A, $B)",
+    code: "foo(1, 2, 3)\n",
+    matches: ["foo(1, 2, 3)"],
+    bindings: { A: "1, 2", B: "3" },
+    oracle: false,
+  },
+  {
+    name: "python empty $$$",
+    language: "python",
+    pattern: "foo($$$A)",
+    code: "foo()\n",
+    matches: ["foo()"],
+    bindings: { A: "" },
+  },
+  {
+    name: "python repeated capture",
+    language: "python",
+    pattern: "$A == $A",
+    code: "x == x\nx == y\n",
+    matches: ["x == x"],
+    bindings: { A: "x" },
+  },
+  {
+    name: "python repeated capture ignores whitespace",
+    language: "python",
+    pattern: "$A == $A",
+    code: "a.b == a . b\n",
+    matches: ["a.b == a . b"],
+  },
+  {
+    name: "python wildcard does not bind",
+    language: "python",
+    pattern: "$_ == $_",
+    code: "x == y\n",
+    matches: ["x == y"],
+  },
+  {
+    name: "python attribute call",
+    language: "python",
+    pattern: "$O.close()",
+    code: "f.close()\nf.open()\n",
+    matches: ["f.close()"],
+    bindings: { O: "f" },
+  },
+  {
+    name: "python return",
+    language: "python",
+    pattern: "return $X",
+    code: "def f():\n    return 1\n",
+    matches: ["return 1"],
+  },
+  {
+    name: "python literal",
+    language: "python",
+    pattern: "print('hi')",
+    code: "print('hi')\nprint('ho')\n",
+    matches: ["print('hi')"],
+  },
+  {
+    name: "python nested calls",
+    language: "python",
+    pattern: "f($A)",
+    code: "f(f(1))\n",
+    matches: ["f(f(1))", "f(1)"],
+  },
+  {
+    name: "python keyword argument",
+    language: "python",
+    pattern: "open($P, mode=$M)",
+    code: "open('a', mode='r')\n",
+    matches: ["open('a', mode='r')"],
+    bindings: { P: "'a'", M: "'r'" },
+  },
+  {
+    name: "python rewrite",
+    language: "python",
+    pattern: "print($A)",
+    code: "print(1)\n",
+    matches: ["print(1)"],
+    rewrite: ["log($A)", "log(1)\n"],
+  },
+  {
+    name: "python trailing comma skipped",
+    language: "python",
+    pattern: "foo($A)",
+    code: "foo(x,)\n",
+    matches: ["foo(x,)"],
+  },
+
+  // Rust
+  {
+    name: "rust unwrap",
+    language: "rust",
+    pattern: "$X.unwrap()",
+    code: 'fn f() { a.unwrap(); b.expect("x"); }\n',
+    matches: ["a.unwrap()"],
+    bindings: { X: "a" },
+  },
+  {
+    name: "rust let",
+    language: "rust",
+    pattern: "let $A = $B;",
+    code: "fn f() { let x = 1; }\n",
+    matches: ["let x = 1;"],
+    bindings: { A: "x", B: "1" },
+  },
+  {
+    name: "rust macro-free call",
+    language: "rust",
+    pattern: "foo($$$)",
+    code: "fn f() { foo(1, 2); foo(); }\n",
+    matches: ["foo(1, 2)", "foo()"],
+  },
+  {
+    name: "rust Some nested",
+    language: "rust",
+    pattern: "Some($A)",
+    code: "fn f() { Some(Some(1)); }\n",
+    matches: ["Some(Some(1))", "Some(1)"],
+  },
+  {
+    name: "rust repeated",
+    language: "rust",
+    pattern: "$A + $A",
+    code: "fn f() { x + x; x + y; }\n",
+    matches: ["x + x"],
+  },
+  {
+    name: "rust rewrite",
+    language: "rust",
+    pattern: "$X.unwrap()",
+    code: "fn f() { a.unwrap(); }\n",
+    matches: ["a.unwrap()"],
+    rewrite: ["$X?", "fn f() { a?; }\n"],
+  },
+  {
+    name: "rust operator differs",
+    language: "rust",
+    pattern: "$A + $B",
+    code: "fn f() { a - b; }\n",
+    matches: [],
+  },
+
+  // C
+  {
+    name: "c free",
+    language: "c",
+    pattern: "free($P)",
+    code: "void f(void) { free(p); }\n",
+    matches: ["free(p)"],
+    bindings: { P: "p" },
+    oracle: false,
+  },
+  {
+    name: "c free statement",
+    language: "c",
+    pattern: "free($P);",
+    code: "void f(void) { free(p); }\n",
+    matches: ["free(p);"],
+  },
+  {
+    name: "c if null",
+    language: "c",
+    pattern: "if ($P == NULL) return $R;",
+    code: "int f(int *p) { if (p == NULL) return -1; return 0; }\n",
+    matches: ["if (p == NULL) return -1;"],
+    bindings: { P: "p", R: "-1" },
+  },
+  {
+    name: "c assignment",
+    language: "c",
+    pattern: "$A = $A + 1",
+    code: "void f(void) { i = i + 1; j = i + 1; }\n",
+    matches: ["i = i + 1"],
+  },
+  {
+    name: "c printf args",
+    language: "c",
+    pattern: "printf($F, $$$R)",
+    code: 'void f(void) { printf("%d", 1, 2); }\n',
+    matches: ['printf("%d", 1, 2)'],
+    bindings: { F: '"%d"', R: "1, 2" },
+  },
+  {
+    name: "c malloc",
+    language: "c",
+    pattern: "malloc($N)",
+    code: "void f(void) { malloc(4); calloc(1, 4); }\n",
+    matches: ["malloc(4)"],
+    oracle: false,
+  },
+
+  // Go
+  {
+    name: "go err check",
+    language: "go",
+    pattern: "if err != nil { return $E }",
+    code: "package p\nfunc f() error {\n\tif err != nil { return err }\n\treturn nil\n}\n",
+    matches: ["if err != nil { return err }"],
+    bindings: { E: "err" },
+  },
+  {
+    name: "go call",
+    language: "go",
+    pattern: "fmt.Println($A)",
+    code: "package p\nfunc f() { fmt.Println(x); fmt.Println(x, y) }\n",
+    matches: ["fmt.Println(x)"],
+    oracle: false,
+  },
+  {
+    name: "go assign",
+    language: "go",
+    pattern: "$A = $B",
+    code: "package p\nfunc f() { x = 1 }\n",
+    matches: ["x = 1"],
+  },
+  {
+    name: "go repeated",
+    language: "go",
+    pattern: "$A == $A",
+    code: "package p\nfunc f() bool { return x == x }\n",
+    matches: ["x == x"],
+  },
+  {
+    name: "go defer",
+    language: "go",
+    pattern: "defer $F.Close()",
+    code: "package p\nfunc f() { defer r.Close(); defer w.Flush() }\n",
+    matches: ["defer r.Close()"],
+  },
+
+  // TypeScript / TSX / JavaScript
+  {
+    name: "ts console.log",
+    language: "typescript",
+    pattern: "console.log($$$A)",
+    code: "console.log(1, 2);\nconsole.error(3);\n",
+    matches: ["console.log(1, 2)"],
+    bindings: { A: "1, 2" },
+  },
+  {
+    name: "ts repeated guard",
+    language: "typescript",
+    pattern: "$A && $A()",
+    code: "fn && fn();\nfn && other();\n",
+    matches: ["fn && fn()"],
+  },
+  {
+    name: "ts member guard",
+    language: "typescript",
+    pattern: "$A && $A()",
+    code: "a.b && a.b();\n",
+    matches: ["a.b && a.b()"],
+  },
+  {
+    name: "ts type annotation",
+    language: "typescript",
+    pattern: "let $A: number = $B",
+    code: "let x: number = 1;\nlet y: string = 'a';\n",
+    matches: ["let x: number = 1;"],
+    oracle: false,
+  },
+  {
+    name: "ts return statement",
+    language: "typescript",
+    pattern: "return $X",
+    code: "function f() { return 1; }\n",
+    matches: ["return 1;"],
+  },
+  {
+    name: "ts arrow",
+    language: "typescript",
+    pattern: "($A) => $B",
+    code: "const f = (x) => x + 1;\n",
+    matches: ["(x) => x + 1"],
+  },
+  {
+    name: "ts await",
+    language: "typescript",
+    pattern: "await $P",
+    code: "async function f() { await p; }\n",
+    matches: ["await p"],
+  },
+  {
+    name: "ts new",
+    language: "typescript",
+    pattern: "new Error($M)",
+    code: "throw new Error('x');\nthrow new TypeError('y');\n",
+    matches: ["new Error('x')"],
+  },
+  {
+    name: "ts rewrite multiline keeps indent",
+    language: "typescript",
+    pattern: "console.log($A)",
+    code: "function f() {\n  console.log(x);\n}\n",
+    matches: ["console.log(x)"],
+    rewrite: ["logger.info(\n  $A,\n)", "function f() {\n  logger.info(\n    x,\n  );\n}\n"],
+  },
+  {
+    name: "tsx jsx element",
+    language: "tsx",
+    pattern: "<Button onClick={$H} />",
+    code: "const a = <Button onClick={go} />;\n",
+    matches: ["<Button onClick={go} />"],
+    bindings: { H: "go" },
+  },
+  {
+    name: "js var",
+    language: "javascript",
+    pattern: "var $A = $B",
+    code: "var x = 1;\nlet y = 2;\n",
+    matches: ["var x = 1;"],
+  },
+  {
+    name: "js require",
+    language: "javascript",
+    pattern: "require($M)",
+    code: "const a = require('a');\n",
+    matches: ["require('a')"],
+  },
+  {
+    name: "js comments ignored",
+    language: "javascript",
+    pattern: "foo($A, $B)",
+    code: "foo(a, /* c */ b);\n",
+    matches: ["foo(a, /* c */ b)"],
+  },
+  { name: "js too many args", language: "javascript", pattern: "foo($A)", code: "foo(a, b);\n", matches: [] },
+
+  // Java, C++, bash, JSON
+  {
+    name: "java println",
+    language: "java",
+    pattern: "System.out.println($A)",
+    code: "class A { void f() { System.out.println(1); } }\n",
+    matches: ["System.out.println(1)"],
+  },
+  {
+    name: "java equals",
+    language: "java",
+    pattern: "$A.equals($A)",
+    code: "class A { boolean f() { return x.equals(x) && x.equals(y); } }\n",
+    matches: ["x.equals(x)"],
+  },
+  {
+    name: "cpp delete",
+    language: "cpp",
+    pattern: "delete $P",
+    code: "void f() { delete p; }\n",
+    matches: ["delete p"],
+  },
+  {
+    name: "cpp call",
+    language: "cpp",
+    pattern: "std::move($A)",
+    code: "void f() { g(std::move(x)); }\n",
+    matches: ["std::move(x)"],
+    oracle: false,
+  },
+  {
+    name: "bash command",
+    language: "bash",
+    pattern: "rm -rf $A",
+    code: "rm -rf /tmp/x\nrm /tmp/y\n",
+    matches: ["rm -rf /tmp/x"],
+  },
+  {
+    name: "json pair",
+    language: "json",
+    pattern: '"version": "1.0"',
+    code: '{"name": "a", "version": "1.0"}\n',
+    matches: ['"version": "1.0"'],
+    oracle: false,
+  },
+  {
+    name: "go no extra trailing statements",
+    language: "go",
+    pattern: "if $C { return $E }",
+    code: "package p\nfunc f() error {\n\tif ok { return e } else { return nil }\n}\n",
+    matches: [],
+    oracle: false,
+  },
+];

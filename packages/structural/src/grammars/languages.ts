@@ -1,0 +1,181 @@
+/** One shipped grammar: its id, the files it claims, and where its .wasm lives. */
+export interface LanguageSpec {
+  /** Id the tools take in `language`: `dart`, `python`, … */
+  readonly id: string;
+  /** File extensions (with the dot) inferred as this language. */
+  readonly extensions: readonly string[];
+  /** Module specifier of the .wasm file, resolved from this package. */
+  readonly wasm: string;
+  /**
+   * Character substituted for the `$` sigil before a pattern is parsed, for grammars in which
+   * `$` cannot start an identifier; undefined where `$X` already parses as an identifier.
+   */
+  readonly expando?: string;
+  /** Wrappers tried, in order, when a pattern fragment does not parse on its own. */
+  readonly wrappers: readonly (readonly [prefix: string, suffix: string])[];
+  /**
+   * Try the wrappers before the bare fragment: in these grammars a call or statement at the top
+   * level parses without error as something else (C `free(p);` as a declaration, Dart `f(x)` as a
+   * function signature, Go `fmt.Println(x)` as a type conversion).
+   */
+  readonly preferWrapped?: boolean;
+}
+
+const cLike = [
+  ["void __f() {\n", "\n}"],
+  ["void __f() {\n", ";\n}"],
+] as const;
+
+const jsLike = [
+  ["function __f() {\n", "\n}"],
+  ["class __C {\n", "\n}"],
+] as const;
+
+const tsLike = [...jsLike, ["interface __I {\n", "\n}"]] as const;
+
+const repomix = (name: string): string => `@repomix/tree-sitter-wasms/out/tree-sitter-${name}.wasm`;
+
+/** Every shipped grammar, by id. */
+export const languages: readonly LanguageSpec[] = [
+  { id: "bash", extensions: [".sh", ".bash"], wasm: "tree-sitter-bash/tree-sitter-bash.wasm", wrappers: [] },
+  {
+    id: "c",
+    preferWrapped: true,
+    extensions: [".c", ".h"],
+    wasm: "tree-sitter-c/tree-sitter-c.wasm",
+    expando: "µ",
+    wrappers: cLike,
+  },
+  {
+    id: "cpp",
+    preferWrapped: true,
+    extensions: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"],
+    wasm: "tree-sitter-cpp/tree-sitter-cpp.wasm",
+    expando: "µ",
+    wrappers: [...cLike, ["class __C {\n", "\n};"]],
+  },
+  {
+    id: "csharp",
+    extensions: [".cs"],
+    wasm: repomix("c_sharp"),
+    expando: "µ",
+    wrappers: [
+      ["class __C { void __f() {\n", "\n} }"],
+      ["class __C { void __f() {\n", ";\n} }"],
+      ["class __C {\n", "\n}"],
+    ],
+  },
+  { id: "css", extensions: [".css"], wasm: repomix("css"), expando: "_", wrappers: [["__x {\n", "\n}"]] },
+  {
+    id: "dart",
+    preferWrapped: true,
+    extensions: [".dart"],
+    wasm: repomix("dart"),
+    wrappers: [...cLike, ["class __C {\n", "\n}"]],
+  },
+  {
+    id: "go",
+    preferWrapped: true,
+    extensions: [".go"],
+    wasm: "tree-sitter-go/tree-sitter-go.wasm",
+    expando: "µ",
+    wrappers: [["func __f() {\n", "\n}"]],
+  },
+  {
+    id: "java",
+    extensions: [".java"],
+    wasm: "tree-sitter-java/tree-sitter-java.wasm",
+    wrappers: [
+      ["class __C { void __f() {\n", "\n} }"],
+      ["class __C { void __f() {\n", ";\n} }"],
+      ["class __C {\n", "\n}"],
+    ],
+  },
+  {
+    id: "javascript",
+    extensions: [".js", ".mjs", ".cjs", ".jsx"],
+    wasm: "tree-sitter-javascript/tree-sitter-javascript.wasm",
+    wrappers: jsLike,
+  },
+  {
+    id: "json",
+    extensions: [".json"],
+    wasm: "tree-sitter-json/tree-sitter-json.wasm",
+    wrappers: [["{", "}"]],
+  },
+  {
+    id: "php",
+    extensions: [".php"],
+    wasm: repomix("php"),
+    wrappers: [
+      ["<?php\n", "\n"],
+      ["<?php\n", ";\n"],
+    ],
+  },
+  {
+    id: "python",
+    extensions: [".py", ".pyi"],
+    wasm: "tree-sitter-python/tree-sitter-python.wasm",
+    expando: "µ",
+    wrappers: [["def __f():\n    ", "\n"]],
+  },
+  { id: "ruby", extensions: [".rb"], wasm: repomix("ruby"), expando: "µ", wrappers: [] },
+  {
+    id: "rust",
+    extensions: [".rs"],
+    wasm: "tree-sitter-rust/tree-sitter-rust.wasm",
+    expando: "µ",
+    wrappers: [
+      ["fn __f() {\n", "\n}"],
+      ["fn __f() {\n", ";\n}"],
+      ["impl __C {\n", "\n}"],
+    ],
+  },
+  { id: "solidity", extensions: [".sol"], wasm: repomix("solidity"), wrappers: [] },
+  { id: "swift", extensions: [".swift"], wasm: repomix("swift"), expando: "µ", wrappers: [] },
+  {
+    id: "tsx",
+    extensions: [".tsx"],
+    wasm: "tree-sitter-typescript/tree-sitter-tsx.wasm",
+    wrappers: tsLike,
+  },
+  {
+    id: "typescript",
+    extensions: [".ts", ".mts", ".cts"],
+    wasm: "tree-sitter-typescript/tree-sitter-typescript.wasm",
+    wrappers: tsLike,
+  },
+];
+
+const aliases: Readonly<Record<string, string>> = {
+  ts: "typescript",
+  js: "javascript",
+  py: "python",
+  rs: "rust",
+  "c++": "cpp",
+  "c#": "csharp",
+  c_sharp: "csharp",
+  sh: "bash",
+  golang: "go",
+};
+
+/** The ids of every shipped grammar, sorted. */
+export function languageIds(): string[] {
+  return languages.map((language) => language.id);
+}
+
+/** The grammar of that id (or common alias), or undefined. */
+export function findLanguage(id: string): LanguageSpec | undefined {
+  const wanted = id.trim().toLowerCase();
+  const canonical = aliases[wanted] ?? wanted;
+  return languages.find((language) => language.id === canonical);
+}
+
+/** The grammar a file's extension names, or undefined. */
+export function languageForPath(path: string): LanguageSpec | undefined {
+  const lower = path.toLowerCase();
+  const dot = lower.lastIndexOf(".");
+  if (dot < 0) return undefined;
+  const extension = lower.slice(dot);
+  return languages.find((language) => language.extensions.includes(extension));
+}

@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { Language } from "web-tree-sitter";
+import { StructuralError } from "../errors/structural-error.js";
+import type { LanguageSpec } from "./languages.js";
+
+const require = createRequire(import.meta.url);
+
+/** The web-tree-sitter version the grammars are loaded with (for error messages). */
+export function webTreeSitterVersion(): string {
+  try {
+    return (require("web-tree-sitter/package.json") as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Absolute path of a grammar's .wasm, or a clear error naming the module that is missing. */
+export function grammarPath(spec: LanguageSpec): string {
+  try {
+    return require.resolve(spec.wasm);
+  } catch (error) {
+    throw new StructuralError({
+      code: "GRAMMAR_LOAD_FAILED",
+      message: `the ${spec.id} grammar file ${spec.wasm} is not installed; reinstall @tools/structural`,
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The name of a .wasm's first custom section (`dylink.0` for modern builds, `dylink` for builds
+ * made with an old emscripten that web-tree-sitter 0.26+ can no longer link).
+ */
+export function dylinkSection(bytes: Uint8Array): string | undefined {
+  if (bytes.length < 10 || bytes[8] !== 0) return undefined;
+  // Skip the section size (a LEB128 varint) to reach the section's name.
+  let offset = 9;
+  for (;;) {
+    const byte = bytes[offset++];
+    if (byte === undefined) return undefined;
+    if ((byte & 0x80) === 0) break;
+  }
+  const nameLength = bytes[offset++];
+  if (nameLength === undefined) return undefined;
+  return new TextDecoder().decode(bytes.subarray(offset, offset + nameLength));
+}
+
+/** Loads a grammar; any failure names the file and the web-tree-sitter version. */
+export async function loadGrammar(spec: LanguageSpec): Promise<Language> {
+  const path = grammarPath(spec);
+  const bytes = new Uint8Array(await readFile(path));
+  const section = dylinkSection(bytes);
+  const version = webTreeSitterVersion();
+  if (section === "dylink") {
+    throw new StructuralError({
+      code: "GRAMMAR_LOAD_FAILED",
+      message: `the ${spec.id} grammar ${path} was built with an old emscripten (legacy 'dylink' section) and cannot load in web-tree-sitter ${version}; it needs a 'dylink.0' build`,
+    });
+  }
+  try {
+    return await Language.load(bytes);
+  } catch (error) {
+    const reason = error instanceof Error && error.message ? error.message : "no reason given";
+    throw new StructuralError({
+      code: "GRAMMAR_LOAD_FAILED",
+      message: `the ${spec.id} grammar ${path} failed to load in web-tree-sitter ${version}: ${reason}`,
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,36 @@
+// The public API of @tools/structural. Every export is named here; nothing else is public.
+
+export { StructuralError } from "./errors/structural-error.js";
+export type { StructuralErrorCode } from "./errors/structural-error.js";
+
+export { findLanguage, languageForPath, languageIds, languages } from "./grammars/languages.js";
+export type { LanguageSpec } from "./grammars/languages.js";
+export { dylinkSection, loadGrammar, webTreeSitterVersion } from "./grammars/load-grammar.js";
+
+export { StructuralParser, createStructuralParser, structuralParserKey } from "./parser/structural-parser.js";
+export type { StructuralParserOptions } from "./parser/structural-parser.js";
+
+export { compilePattern } from "./pattern/compile-pattern.js";
+export type { CompiledPattern, PatternNode } from "./pattern/pattern-node.js";
+export { parseMetaVariable } from "./pattern/metavariable.js";
+export type { MetaVariable } from "./pattern/metavariable.js";
+
+export { findMatches } from "./match/find-matches.js";
+export type { CapturedText, StructuralMatch, TreeMatches } from "./match/find-matches.js";
+export { matchSource } from "./match/match-source.js";
+
+export { searchFiles } from "./search/search.js";
+export type { FileMatches, SearchOptions, SearchOutcome } from "./search/search.js";
+
+export { rewriteFile } from "./rewrite/rewrite-file.js";
+export type { FileRewrite, Replacement } from "./rewrite/rewrite-file.js";
+
+export { stagedEditsKey } from "./staging/staged-edits.js";
+export type { StagedEdit, StagedEdits, StagedFile } from "./staging/staged-edits.js";
+export { applyStagedEdit, nodeFileOperations } from "./staging/apply-edit.js";
+export type { FileOperations } from "./staging/apply-edit.js";
+
+export { astGrepTool } from "./tools/ast-grep-tool.js";
+export { astEditTool } from "./tools/ast-edit-tool.js";
+export { createResolveTool, resolveTool } from "./tools/resolve-tool.js";
+export { structuralTools } from "./tools/structural-tools.js";

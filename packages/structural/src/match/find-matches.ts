@@ -1,0 +1,95 @@
+import type { Node, Tree } from "web-tree-sitter";
+import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { TreeMatcher, type Capture } from "./match-tree.js";
+
+/** A captured piece of code, copied out of the syntax tree. */
+export interface CapturedText {
+  /** Source text (for `$$$X`, from the first captured node to the last; "" when empty). */
+  readonly text: string;
+  /** UTF-16 offsets in the file's text. */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One match, in plain data (valid after the tree is freed). */
+export interface StructuralMatch {
+  /** UTF-16 offsets of the matched node in the file's text. */
+  readonly start: number;
+  readonly end: number;
+  /** 0-based line and column (UTF-16 units) of the start. */
+  readonly line: number;
+  readonly column: number;
+  readonly text: string;
+  /** Bindings in the order the pattern names them. */
+  readonly bindings: ReadonlyMap<string, CapturedText>;
+}
+
+/** Matches found in one tree. */
+export interface TreeMatches {
+  readonly matches: StructuralMatch[];
+  /** Attempts abandoned at the step budget. */
+  readonly exhausted: number;
+}
+
+function captured(capture: Capture, source: string): CapturedText {
+  if (capture.kind === "single") {
+    const { startIndex, endIndex } = capture.node;
+    return { text: source.slice(startIndex, endIndex), start: startIndex, end: endIndex };
+  }
+  const first = capture.nodes[0];
+  const last = capture.nodes[capture.nodes.length - 1];
+  if (!first || !last) return { text: "", start: 0, end: 0 };
+  return { text: source.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex };
+}
+
+function allNamedNodes(root: Node): Node[] {
+  const out: Node[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      if (cursor.nodeIsNamed && !cursor.nodeIsMissing) {
+        const node = cursor.currentNode;
+        if (node.startIndex !== node.endIndex) out.push(node);
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * Every match of the pattern in the tree, outer before inner, in source order. Only nodes of the
+ * pattern root's type are tried (found inside WASM); a bare `$X` pattern tries every named node.
+ */
+export function findMatches(pattern: CompiledPattern, tree: Tree, source: string): TreeMatches {
+  const candidates = pattern.rootType
+    ? tree.rootNode.descendantsOfType(pattern.rootType)
+    : allNamedNodes(tree.rootNode);
+  const matcher = new TreeMatcher();
+  const matches: StructuralMatch[] = [];
+  const order = [...pattern.singleNames, ...pattern.multiNames];
+  for (const node of candidates) {
+    if (!node) continue;
+    const env = matcher.match(pattern.root, node);
+    if (!env) continue;
+    const bindings = new Map<string, CapturedText>();
+    for (const name of order) {
+      const capture = env.get(name);
+      if (capture) bindings.set(name, captured(capture, source));
+    }
+    matches.push({
+      start: node.startIndex,
+      end: node.endIndex,
+      line: node.startPosition.row,
+      column: node.startPosition.column,
+      text: source.slice(node.startIndex, node.endIndex),
+      bindings,
+    });
+  }
+  matches.sort((a, b) => a.start - b.start || b.end - a.end);
+  return { matches, exhausted: matcher.exhausted };
+}

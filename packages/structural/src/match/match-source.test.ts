@@ -1,0 +1,23 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createStructuralParser } from "../parser/structural-parser.js";
+import { matchSource } from "./match-source.js";
+
+const parser = createStructuralParser();
+afterAll(() => parser.dispose());
+
+const bindings = (m: { bindings: ReadonlyMap<string, { text: string }> }) =>
+  Object.fromEntries([...m.bindings].map(([k, v]) => [k, v.text]));
+
+describe("matchSource", () => {
+  it("matches the spec's dart example exactly as written", async () => {
+    const code = "void f() {\n  if (a != null) a.dispose();\n  if (a != null) b.dispose();\n}\n";
+    const matches = await matchSource(parser, "dart", "if ($X != null) $X.dispose()", code);
+    expect(matches.map((m) => m.text)).toEqual(["if (a != null) a.dispose();"]);
+    expect(bindings(matches[0]!)).toEqual({ X: "a" });
+  });
+
+  it("backtracks $$$", async () => {
+    const matches = await matchSource(parser, "python", "foo($$$A, $B)", "foo(1, 2, 3)\n");
+    expect(matches.map(bindings)).toEqual([{ A: "1, 2", B: "3" }]);
+  });
+});

@@ -1,0 +1,115 @@
+import type { Node } from "web-tree-sitter";
+import { isIgnorable } from "../pattern/compile-pattern.js";
+import type { PatternNode } from "../pattern/pattern-node.js";
+import { sameCode } from "./same-code.js";
+
+/** What a match bound: one node for `$X`, a (possibly empty) run of siblings for `$$$X`. */
+export type Capture =
+  | { readonly kind: "single"; readonly node: Node }
+  | { readonly kind: "multi"; readonly nodes: readonly Node[] };
+
+/** Bindings by metavariable name; copied on write so a failed branch leaves no trace. */
+export type Environment = ReadonlyMap<string, Capture>;
+
+/** Steps one match attempt may take before it is abandoned (a pathological `$$$` pattern). */
+export const defaultStepBudget = 100_000;
+
+class BudgetExceeded extends Error {}
+
+function codeChildren(node: Node): Node[] {
+  return node.children.filter((child) => !child.isExtra && !isIgnorable(child));
+}
+
+function capturedNodes(capture: Capture): readonly Node[] {
+  return capture.kind === "single" ? [capture.node] : capture.nodes;
+}
+
+function bind(env: Environment, name: string | undefined, capture: Capture): Environment | undefined {
+  if (name === undefined) return env;
+  const existing = env.get(name);
+  if (existing) return sameCode(capturedNodes(existing), capturedNodes(capture)) ? env : undefined;
+  const next = new Map(env);
+  next.set(name, capture);
+  return next;
+}
+
+/**
+ * Matches one pattern against code nodes. Smart strictness: unnamed code tokens the pattern does
+ * not mention may be skipped, comments are skipped, named code nodes never are, and nothing may
+ * trail after the pattern's last child (so a rewrite can never silently drop a statement).
+ * `$$$` backtracks, within a step budget per attempt.
+ */
+export class TreeMatcher {
+  private steps = 0;
+  /** Attempts abandoned because they ran out of steps. */
+  exhausted = 0;
+
+  constructor(private readonly budget = defaultStepBudget) {}
+
+  /** The bindings if `node` matches `pattern`, else undefined. */
+  match(pattern: PatternNode, node: Node): Environment | undefined {
+    this.steps = 0;
+    try {
+      return this.matchNode(pattern, node, new Map());
+    } catch (error) {
+      if (error instanceof BudgetExceeded) {
+        this.exhausted++;
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  private matchNode(pattern: PatternNode, node: Node, env: Environment): Environment | undefined {
+    switch (pattern.kind) {
+      case "meta": {
+        if (pattern.meta.kind === "multi")
+          return bind(env, pattern.meta.name, { kind: "multi", nodes: [node] });
+        if (pattern.meta.namedOnly && !node.isNamed) return undefined;
+        return bind(env, pattern.meta.name, { kind: "single", node });
+      }
+      case "leaf": {
+        if (node.type !== pattern.type) return undefined;
+        if (pattern.named && node.text !== pattern.text) return undefined;
+        return env;
+      }
+      case "inner": {
+        if (node.type !== pattern.type) return undefined;
+        return this.matchChildren(pattern.children, codeChildren(node), 0, 0, env);
+      }
+    }
+  }
+
+  private matchChildren(
+    patterns: readonly PatternNode[],
+    nodes: readonly Node[],
+    pi: number,
+    ci: number,
+    env: Environment,
+  ): Environment | undefined {
+    if (++this.steps > this.budget) throw new BudgetExceeded();
+    const pattern = patterns[pi];
+    if (pattern === undefined) {
+      for (let rest = ci; rest < nodes.length; rest++) if (nodes[rest]?.isNamed) return undefined;
+      return env;
+    }
+    if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
+      for (let end = ci; end <= nodes.length; end++) {
+        const bound = bind(env, pattern.meta.name, { kind: "multi", nodes: nodes.slice(ci, end) });
+        if (!bound) continue;
+        const rest = this.matchChildren(patterns, nodes, pi + 1, end, bound);
+        if (rest) return rest;
+      }
+      return undefined;
+    }
+    const node = nodes[ci];
+    if (node === undefined) return undefined;
+    const matched = this.matchNode(pattern, node, env);
+    if (matched) {
+      const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched);
+      if (rest) return rest;
+    }
+    if (!node.isNamed) return this.matchChildren(patterns, nodes, pi, ci + 1, env);
+    return undefined;
+  }
+}

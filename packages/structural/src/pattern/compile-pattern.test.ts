@@ -1,0 +1,65 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createStructuralParser } from "../parser/structural-parser.js";
+import { parseMetaVariable, substituteExpando } from "./metavariable.js";
+
+const parser = createStructuralParser();
+afterAll(() => parser.dispose());
+
+describe("metavariables", () => {
+  it("reads $NAME, $$NAME, $$$NAME and wildcards", () => {
+    expect(parseMetaVariable("$X")).toEqual({ kind: "single", name: "X", namedOnly: true });
+    expect(parseMetaVariable("$$OP")).toEqual({ kind: "single", name: "OP", namedOnly: false });
+    expect(parseMetaVariable("$$$ARGS")).toEqual({ kind: "multi", name: "ARGS" });
+    expect(parseMetaVariable("$_")).toEqual({ kind: "single", name: undefined, namedOnly: true });
+    expect(parseMetaVariable("$$$")).toEqual({ kind: "multi", name: undefined });
+    expect(parseMetaVariable("$x")).toBeUndefined();
+    expect(parseMetaVariable("$1")).toBeUndefined();
+  });
+
+  it("substitutes the expando only for sigils", () => {
+    expect(substituteExpando("f($A, $$$B, $x, $$$)", "µ")).toBe("f(µA, µµµB, $x, µµµ)");
+    expect(substituteExpando("f($A)", undefined)).toBe("f($A)");
+  });
+});
+
+describe("compilePattern errors", () => {
+  it("says where an unparseable pattern failed", async () => {
+    const spec = parser.spec("python");
+    await expect(parser.compile(spec, "foo($A,, )")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+      message: expect.stringMatching(/line 1, column \d+/),
+    });
+  });
+
+  it("rejects a pattern of several nodes", async () => {
+    await expect(parser.compile(parser.spec("python"), "a\nb")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+    });
+  });
+
+  it("rejects a standalone $$$ and an empty pattern", async () => {
+    const spec = parser.spec("typescript");
+    await expect(parser.compile(spec, "$$$A")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+    await expect(parser.compile(spec, "   ")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+  });
+
+  it("names the shipped languages for an unknown id", () => {
+    expect(() => parser.spec("cobol")).toThrow(/dart, go|shipped grammars: .*dart.*python.*rust/);
+  });
+
+  it("uses a function-body wrapper for a Dart statement and reports the prefilter literals", async () => {
+    const compiled = await parser.compile(parser.spec("dart"), "if ($X != null) $X.dispose()");
+    expect(compiled.rootType).toBe("if_statement");
+    expect(compiled.wrapper).toContain("void __f()");
+    expect(compiled.literals).toEqual(expect.arrayContaining(["dispose", "null"]));
+  });
+
+  it("loads every shipped grammar", async () => {
+    const { languages } = await import("../grammars/languages.js");
+    for (const language of languages) {
+      const tree = await parser.parse(language, "x");
+      expect(tree.rootNode.type.length).toBeGreaterThan(0);
+      tree.delete();
+    }
+  });
+});

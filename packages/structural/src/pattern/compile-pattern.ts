@@ -1,0 +1,192 @@
+import type { Node, Parser } from "web-tree-sitter";
+import { StructuralError } from "../errors/structural-error.js";
+import type { LanguageSpec } from "../grammars/languages.js";
+import { parseMetaVariable, restoreSigils, substituteExpando } from "./metavariable.js";
+import type { CompiledPattern, PatternNode } from "./pattern-node.js";
+
+/** Children that carry no code: zero-width terminators and MISSING nodes tree-sitter invented. */
+export function isIgnorable(node: Node): boolean {
+  return node.isMissing || node.startIndex === node.endIndex;
+}
+
+/** The first ERROR node in the subtree (MISSING nodes are tolerated, as ast-grep does). */
+export function firstError(node: Node): Node | undefined {
+  if (node.isError) return node;
+  if (!node.hasError) return undefined;
+  for (const child of node.children) {
+    const found = firstError(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function meaningfulChildren(node: Node): Node[] {
+  return node.children.filter((child) => !isIgnorable(child) && !child.isExtra);
+}
+
+/** Descends while the node has exactly one meaningful child: `foo(x)` → the call, not its statement. */
+function effectiveNode(node: Node): Node {
+  let current = node;
+  for (;;) {
+    const children = meaningfulChildren(current);
+    const only = children[0];
+    if (children.length !== 1 || !only) return current;
+    current = only;
+  }
+}
+
+interface Located {
+  readonly node: Node;
+  readonly wrapper: string | undefined;
+  /** No MISSING node either (a parse tree-sitter did not have to repair). */
+  readonly clean: boolean;
+  /** The node took the `;` a wrapper appended, which the user did not write. */
+  readonly impliedSemicolon: boolean;
+}
+
+function tryBare(parser: Parser, text: string): Located | undefined {
+  const tree = parser.parse(text);
+  if (!tree) return undefined;
+  try {
+    const root = tree.rootNode;
+    if (firstError(root)) return undefined;
+    const node = effectiveNode(root);
+    if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
+    return { node, wrapper: undefined, clean: !root.hasError, impliedSemicolon: false };
+  } finally {
+    // The tree stays alive through the returned node; web-tree-sitter frees it with the parser.
+  }
+}
+
+/**
+ * Parses `prefix + text + suffix` and takes the smallest node spanning the text (it may also take
+ * the suffix's `;`). Undefined when that has an ERROR or the node reaches outside the text.
+ */
+function tryWrapper(parser: Parser, text: string, prefix: string, suffix: string): Located | undefined {
+  const tree = parser.parse(prefix + text + suffix);
+  if (!tree) return undefined;
+  if (firstError(tree.rootNode)) return undefined;
+  const start = prefix.length;
+  const end = start + text.length;
+  const extra = suffix.startsWith(";") ? 1 : 0;
+  const found = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
+  if (!found) return undefined;
+  if (found.startIndex !== start || found.endIndex < end || found.endIndex > end + extra) return undefined;
+  if (found.equals(tree.rootNode) && meaningfulChildren(found).length !== 1) return undefined;
+  const wrapper = prefix === "" ? undefined : `${prefix.trim()} … ${suffix.trim()}`;
+  return {
+    node: effectiveNode(found),
+    wrapper,
+    clean: !tree.rootNode.hasError,
+    impliedSemicolon: found.endIndex === end + 1,
+  };
+}
+
+function describeError(parser: Parser, text: string, language: string, original: string): never {
+  const tree = parser.parse(text);
+  const error = tree ? firstError(tree.rootNode) : undefined;
+  const lines = original.split("\n");
+  let where = "";
+  if (error) {
+    const { row, column } = error.startPosition;
+    const line = lines[row] ?? "";
+    where = ` at line ${row + 1}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
+  } else if (tree) {
+    where = `: it parses as ${meaningfulChildren(tree.rootNode).length} separate nodes, not one`;
+  }
+  const sexp = tree ? tree.rootNode.toString() : "";
+  throw new StructuralError({
+    code: "PATTERN_INVALID",
+    message:
+      `the pattern does not parse as ${language} code${where}. ` +
+      `Give one complete expression, statement or declaration of ${language}; ` +
+      `metavariables must stand for whole nodes ($X, $$$ARGS), not parts of a name or string.` +
+      (sexp ? `\nParsed as: ${sexp.length > 400 ? `${sexp.slice(0, 400)}…` : sexp}` : ""),
+    data: { pattern: original, language },
+  });
+}
+
+/**
+ * Parses a pattern as code of the language and turns it into a {@link CompiledPattern}. A
+ * fragment that is not valid at the top level is retried inside the language's wrappers (a
+ * function body, with and without a trailing `;`). Throws `PATTERN_INVALID` saying where it
+ * failed; never returns a pattern that silently matches nothing because it did not parse.
+ */
+export function compilePattern(parser: Parser, spec: LanguageSpec, source: string): CompiledPattern {
+  const trimmed = source.trim();
+  if (trimmed === "") {
+    throw new StructuralError({
+      code: "PATTERN_INVALID",
+      message: "the pattern is empty; give a code fragment",
+    });
+  }
+  const text = substituteExpando(trimmed, spec.expando);
+  const bare: (() => Located | undefined)[] = [
+    () => tryBare(parser, text),
+    () => (/;\s*$/.test(text) ? undefined : tryWrapper(parser, text, "", ";")),
+  ];
+  const wrapped = spec.wrappers.map(
+    ([prefix, suffix]) =>
+      () =>
+        tryWrapper(parser, text, prefix, suffix),
+  );
+  const attempts = spec.preferWrapped ? [...wrapped, ...bare] : [...bare, ...wrapped];
+  // A parse tree-sitter did not have to repair wins over one with MISSING nodes.
+  let located: Located | undefined;
+  for (const attempt of attempts) {
+    const candidate = attempt();
+    if (!candidate) continue;
+    if (candidate.clean) {
+      located = candidate;
+      break;
+    }
+    located ??= candidate;
+  }
+  if (!located) describeError(parser, text, spec.id, trimmed);
+
+  const singleNames = new Set<string>();
+  const multiNames = new Set<string>();
+  const literals = new Set<string>();
+  const convert = (node: Node): PatternNode => {
+    const meta = parseMetaVariable(restoreSigils(node.text, spec.expando));
+    if (meta) {
+      if (meta.name !== undefined) (meta.kind === "multi" ? multiNames : singleNames).add(meta.name);
+      return { kind: "meta", meta };
+    }
+    const children = meaningfulChildren(node);
+    if (children.length === 0) {
+      const leafText = node.text;
+      if (node.isNamed || node.type === leafText) {
+        if (leafText.trim() !== "" && !leafText.includes(spec.expando ?? "$$$$")) literals.add(leafText);
+      }
+      return { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
+    }
+    return { kind: "inner", type: node.type, children: children.map(convert) };
+  };
+  const root = convert(located.node);
+  if (root.kind === "meta" && root.meta.kind === "multi") {
+    throw new StructuralError({
+      code: "PATTERN_INVALID",
+      message: `a pattern cannot be only '${trimmed}': a sequence metavariable needs surrounding code, e.g. 'foo(${trimmed})'`,
+    });
+  }
+  for (const name of singleNames) {
+    if (multiNames.has(name)) {
+      throw new StructuralError({
+        code: "PATTERN_INVALID",
+        message: `metavariable ${name} is used both as $${name} and $$$${name}; use one form or two names`,
+      });
+    }
+  }
+  return {
+    source: trimmed,
+    language: spec.id,
+    root,
+    rootType: root.kind === "meta" ? undefined : root.type,
+    singleNames,
+    multiNames,
+    literals: [...literals],
+    wrapper: located.wrapper,
+    impliedSemicolon: located.impliedSemicolon,
+  };
+}

@@ -1,0 +1,29 @@
+import type { MetaVariable } from "./metavariable.js";
+
+/** A node of a compiled pattern. */
+export type PatternNode =
+  | { readonly kind: "meta"; readonly meta: MetaVariable }
+  | { readonly kind: "leaf"; readonly type: string; readonly text: string; readonly named: boolean }
+  | { readonly kind: "inner"; readonly type: string; readonly children: readonly PatternNode[] };
+
+/** A pattern ready to match: its root, what it binds, and the literals every match contains. */
+export interface CompiledPattern {
+  readonly source: string;
+  readonly language: string;
+  readonly root: PatternNode;
+  /** Node type of the root, or undefined when the root is a metavariable (matches any node). */
+  readonly rootType: string | undefined;
+  /** Names bound by `$NAME` / `$$NAME`. */
+  readonly singleNames: ReadonlySet<string>;
+  /** Names bound by `$$$NAME`. */
+  readonly multiNames: ReadonlySet<string>;
+  /** Texts every matching code must contain (prefilter before parsing). */
+  readonly literals: readonly string[];
+  /** The wrapper the fragment needed to parse, if any (`void __f() { … }`). */
+  readonly wrapper: string | undefined;
+  /**
+   * The root is a statement that took a `;` the pattern did not write (Dart's `f(x)` is only a
+   * statement with its `;`): a rewrite leaves that `;` in place.
+   */
+  readonly impliedSemicolon: boolean;
+}

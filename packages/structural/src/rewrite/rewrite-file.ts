@@ -1,0 +1,49 @@
+import type { StructuralMatch } from "../match/find-matches.js";
+import { fillTemplate } from "./template.js";
+
+/** One replacement in a file's text (UTF-16 offsets). */
+export interface Replacement {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** A file's rewrite: the new text and what it replaced. */
+export interface FileRewrite {
+  readonly newText: string;
+  readonly replacements: readonly Replacement[];
+  /** Matches inside a replaced match, not rewritten (outer match wins). */
+  readonly nestedSkipped: number;
+}
+
+/** Rewrites the outermost matches of a file; nested ones are counted, not rewritten. */
+export function rewriteFile(
+  source: string,
+  matches: readonly StructuralMatch[],
+  template: string,
+  options: { keepTrailingSemicolon?: boolean } = {},
+): FileRewrite {
+  const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
+  const replacements: Replacement[] = [];
+  let nestedSkipped = 0;
+  let coveredTo = -1;
+  for (const match of sorted) {
+    if (match.start < coveredTo) {
+      nestedSkipped++;
+      continue;
+    }
+    const keep =
+      options.keepTrailingSemicolon === true && match.text.endsWith(";") && !template.trimEnd().endsWith(";");
+    const end = keep ? match.end - 1 : match.end;
+    replacements.push({ start: match.start, end, text: fillTemplate(template, match, source) });
+    coveredTo = match.end;
+  }
+  let newText = "";
+  let last = 0;
+  for (const replacement of replacements) {
+    newText += source.slice(last, replacement.start) + replacement.text;
+    last = replacement.end;
+  }
+  newText += source.slice(last);
+  return { newText, replacements, nestedSkipped };
+}

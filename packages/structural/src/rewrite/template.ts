@@ -1,0 +1,73 @@
+import { StructuralError } from "../errors/structural-error.js";
+import type { StructuralMatch } from "../match/find-matches.js";
+import type { CompiledPattern } from "../pattern/pattern-node.js";
+
+const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g;
+
+/** Checks that every `$NAME` / `$$$NAME` of the template is bound by the pattern. */
+export function checkTemplate(template: string, pattern: CompiledPattern): void {
+  const unknown = new Set<string>();
+  for (const found of template.matchAll(reference)) {
+    const name = found[1] ?? found[2] ?? "";
+    if (!pattern.singleNames.has(name) && !pattern.multiNames.has(name)) unknown.add(name);
+  }
+  if (unknown.size > 0) {
+    const bound = [...pattern.singleNames, ...[...pattern.multiNames].map((n) => `$$${n}`)].map(
+      (n) => `$${n}`,
+    );
+    throw new StructuralError({
+      code: "TEMPLATE_INVALID",
+      message:
+        `the rewrite names ${[...unknown].map((n) => `$${n}`).join(", ")}, which the pattern does not bind; ` +
+        (bound.length > 0 ? `the pattern binds ${bound.join(", ")}` : "the pattern binds no metavariables") +
+        " (wildcards like $_ bind nothing)",
+    });
+  }
+}
+
+/** Leading whitespace of the line containing `offset`. */
+export function lineIndent(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? "";
+}
+
+/** The dominant line ending of a text. */
+export function lineEnding(text: string): "\r\n" | "\n" {
+  const crlf = text.split("\r\n").length - 1;
+  const lf = text.split("\n").length - 1 - crlf;
+  return crlf > lf ? "\r\n" : "\n";
+}
+
+function dedent(value: string, indent: string): string {
+  const lines = value.split("\n");
+  return lines
+    .map((line, index) => (index > 0 && line.startsWith(indent) ? line.slice(indent.length) : line))
+    .join("\n");
+}
+
+/**
+ * The replacement text for one match: metavariables substituted with their original source
+ * (`$$$X` from its first node to its last), re-indented to the match's line, with the file's
+ * line endings.
+ */
+export function fillTemplate(template: string, match: StructuralMatch, source: string): string {
+  const eol = lineEnding(source);
+  const normalized = template.replace(/\r\n/g, "\n");
+  let out = "";
+  let last = 0;
+  for (const found of normalized.matchAll(reference)) {
+    const index = found.index;
+    out += normalized.slice(last, index);
+    last = index + found[0].length;
+    const capture = match.bindings.get(found[1] ?? found[2] ?? "");
+    if (!capture) continue;
+    let value = dedent(capture.text.replace(/\r\n/g, "\n"), lineIndent(source, capture.start));
+    const lineSoFar = out.slice(out.lastIndexOf("\n") + 1);
+    if (/^[ \t]*$/.test(lineSoFar) && lineSoFar !== "") value = value.split("\n").join(`\n${lineSoFar}`);
+    out += value;
+  }
+  out += normalized.slice(last);
+  const indent = lineIndent(source, match.start);
+  const lines = out.split("\n");
+  return lines.map((line, index) => (index > 0 && line !== "" ? indent + line : line)).join(eol);
+}

@@ -1,0 +1,91 @@
+import { defineTool } from "@tools/registry";
+import { z } from "zod";
+import { structuralParserKey } from "../parser/structural-parser.js";
+import { diffPreview } from "../rewrite/diff-preview.js";
+import { rewriteFile } from "../rewrite/rewrite-file.js";
+import { checkTemplate } from "../rewrite/template.js";
+import { searchFiles } from "../search/search.js";
+import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
+import { noMatchMessage } from "./ast-grep-tool.js";
+import { plural, resolveScope } from "./scope.js";
+
+const previewLines = 60;
+
+/** Structural rewrite, staged: `ast_edit` (write tier; writes nothing until `resolve`). */
+export const astEditTool = defineTool({
+  name: "ast_edit",
+  tier: "write",
+  parallelSafe: true,
+  description: [
+    "Rewrite code by syntax-tree shape. Same pattern language as ast_grep; in the rewrite template $NAME and $$$NAME are",
+    "replaced by the code they matched. Nothing is written: the change is staged with a diff preview and an edit_id;",
+    "call resolve to accept or discard it. Nested matches inside a rewritten match are left alone (run again to reach them).",
+    'Example: ast_edit(pattern: "dispose($X)", rewrite: "$X.dispose()", language: "dart").',
+  ].join(" "),
+  input: z.object({
+    pattern: z.string().min(1).describe("What to match, as for ast_grep"),
+    rewrite: z.string().describe("What to put in each match's place, with $NAME / $$$NAME substituted"),
+    path: z.string().optional().describe("File or folder to rewrite in; default the whole workspace"),
+    language: z.string().optional().describe("Grammar id; inferred when path is a file"),
+  }),
+  requires: [structuralParserKey],
+  paths: (input) => (input.path === undefined ? [] : [input.path]),
+  summarize: (input) =>
+    `stage rewrite of \`${input.pattern}\` → \`${input.rewrite}\` in ${input.path ?? "the workspace"}`,
+  async execute(input, context) {
+    const parser = context.run.require(structuralParserKey);
+    const scope = await resolveScope(parser, context, input.path, input.language);
+    const pattern = await parser.compile(scope.spec, input.pattern);
+    checkTemplate(input.rewrite, pattern);
+    const outcome = await searchFiles({
+      parser,
+      spec: scope.spec,
+      pattern,
+      workingDirectory: context.run.workingDirectory,
+      target: scope.target,
+      signal: context.signal,
+    });
+    if (outcome.files.length === 0) return `nothing staged: ${noMatchMessage(pattern, outcome, scope)}`;
+    const files: StagedFile[] = [];
+    const previews: string[] = [];
+    let replacements = 0;
+    let nested = 0;
+    let budget = previewLines;
+    let omittedLines = 0;
+    for (const file of outcome.files) {
+      const rewrite = rewriteFile(file.text, file.matches, input.rewrite, {
+        keepTrailingSemicolon: pattern.impliedSemicolon,
+      });
+      nested += rewrite.nestedSkipped;
+      if (rewrite.newText === file.text) continue;
+      replacements += rewrite.replacements.length;
+      files.push({
+        path: file.path,
+        relativePath: file.relativePath,
+        originalHash: file.hash,
+        newText: rewrite.newText,
+        replacements: rewrite.replacements.length,
+      });
+      const preview = diffPreview(file.relativePath, file.text, rewrite.replacements, Math.max(budget, 0));
+      if (preview.lines > 0) previews.push(preview.text);
+      budget -= preview.lines;
+      omittedLines += preview.omitted;
+    }
+    if (files.length === 0) {
+      return `nothing staged: the rewrite leaves all ${plural(outcome.files.length, "matching file")} unchanged`;
+    }
+    const ledger = context.run.state(stagedEditsKey);
+    const id = `edit_${ledger.next++}`;
+    ledger.pending.set(id, { id, pattern: pattern.source, rewrite: input.rewrite, files });
+    const lines = [
+      `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
+    ];
+    if (nested > 0)
+      lines.push(
+        `${nested} nested ${nested === 1 ? "match" : "matches"} inside a replaced match skipped; run ast_edit again after accepting to reach them.`,
+      );
+    lines.push("", ...previews);
+    if (omittedLines > 0) lines.push(`… ${omittedLines} more diff lines not shown`);
+    return lines.join("\n");
+  },
+});

@@ -1,0 +1,107 @@
+import { defineTool } from "@tools/registry";
+import { z } from "zod";
+import type { StructuralMatch } from "../match/find-matches.js";
+import { structuralParserKey } from "../parser/structural-parser.js";
+import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { searchFiles, type SearchOutcome } from "../search/search.js";
+import { plural, resolveScope, type SearchScope } from "./scope.js";
+
+const maxCodeLines = 3;
+
+function trimCode(text: string): string {
+  const lines = text.replace(/\r\n/g, "\n").split("\n");
+  if (lines.length <= maxCodeLines) return lines.join("\n");
+  return `${lines.slice(0, maxCodeLines).join("\n")}\n… (${lines.length - maxCodeLines} more lines)`;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s*\r?\n\s*/g, " ");
+  return flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
+}
+
+/** How a search went, in one line: files searched and skipped. */
+export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string {
+  const skipped: string[] = [];
+  if (outcome.skippedBinary > 0) skipped.push(`${outcome.skippedBinary} binary`);
+  if (outcome.skippedLarge > 0) skipped.push(`${outcome.skippedLarge} over 2 MiB`);
+  const files = plural(outcome.considered, `${scope.spec.id} file`);
+  return `searched ${files}${skipped.length > 0 ? ` (skipped ${skipped.join(", ")})` : ""}`;
+}
+
+/** The plain "nothing matched" message, with the file count and how the pattern was read. */
+export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome, scope: SearchScope): string {
+  const parts = [
+    `no matches for \`${pattern.source}\` (${searchedLine(outcome, scope)}).`,
+    `The pattern parsed as ${pattern.rootType ?? "a metavariable matching any node"}${pattern.wrapper ? ` inside \`${pattern.wrapper}\`` : ""}.`,
+  ];
+  if (outcome.exhausted > 0)
+    parts.push(`${outcome.exhausted} candidate(s) were abandoned at the $$$ step budget.`);
+  return parts.join(" ");
+}
+
+function formatMatch(relativePath: string, match: StructuralMatch): string {
+  const lines = [`${relativePath}:${match.line + 1}:${match.column + 1}`];
+  for (const line of trimCode(match.text).split("\n")) lines.push(`  ${line}`);
+  for (const [name, capture] of match.bindings) lines.push(`  $${name} = ${oneLine(capture.text)}`);
+  return lines.join("\n");
+}
+
+/** Structural search: `ast_grep` (read tier). */
+export const astGrepTool = defineTool({
+  name: "ast_grep",
+  tier: "read",
+  parallelSafe: true,
+  description: [
+    "Find code by its syntax-tree shape rather than its text. The pattern is a fragment of code in the given language:",
+    "$NAME matches exactly one node, $$$NAME a (possibly empty) run of sibling nodes, $_ and $$$ match without binding.",
+    'A metavariable used twice must capture the same code. Metavariables stand for whole nodes ($X, not foo$X or "$X").',
+    "Honours .gitignore; output lists path:line:col, the matched code, and each binding.",
+    'Example: ast_grep(pattern: "if ($X != null) $X.dispose()", language: "dart") finds guards that dispose what they tested.',
+  ].join(" "),
+  input: z.object({
+    pattern: z.string().min(1).describe("Code fragment with metavariables, e.g. foo($$$ARGS) or $A == $A"),
+    path: z
+      .string()
+      .optional()
+      .describe("File or folder to search, relative to the workspace; default the whole workspace"),
+    language: z
+      .string()
+      .optional()
+      .describe(
+        "Grammar id: dart, python, rust, c, cpp, go, javascript, typescript, tsx, java, bash, json, …; inferred when path is a file",
+      ),
+    max_results: z.number().int().min(1).max(1000).optional().describe("Matches to list, default 50"),
+  }),
+  requires: [structuralParserKey],
+  paths: (input) => (input.path === undefined ? [] : [input.path]),
+  summarize: (input) => `search ${input.path ?? "the workspace"} for \`${input.pattern}\``,
+  async execute(input, context) {
+    const parser = context.run.require(structuralParserKey);
+    const scope = await resolveScope(parser, context, input.path, input.language);
+    const pattern = await parser.compile(scope.spec, input.pattern);
+    const outcome = await searchFiles({
+      parser,
+      spec: scope.spec,
+      pattern,
+      workingDirectory: context.run.workingDirectory,
+      target: scope.target,
+      signal: context.signal,
+    });
+    const total = outcome.files.reduce((sum, file) => sum + file.matches.length, 0);
+    if (total === 0) return noMatchMessage(pattern, outcome, scope);
+    const limit = input.max_results ?? 50;
+    const blocks: string[] = [];
+    for (const file of outcome.files) {
+      for (const match of file.matches) {
+        if (blocks.length >= limit) break;
+        blocks.push(formatMatch(file.relativePath, match));
+      }
+    }
+    const header = `${total} ${total === 1 ? "match" : "matches"} in ${plural(outcome.files.length, "file")} (${searchedLine(outcome, scope)})`;
+    const more =
+      total > blocks.length
+        ? `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
+        : "";
+    return `${header}\n\n${blocks.join("\n\n")}${more}`;
+  },
+});

@@ -1,0 +1,215 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createStructuralParser, structuralParserKey } from "../parser/structural-parser.js";
+import { nodeFileOperations } from "../staging/apply-edit.js";
+import { astEditTool } from "./ast-edit-tool.js";
+import { astGrepTool } from "./ast-grep-tool.js";
+import { createResolveTool, resolveTool } from "./resolve-tool.js";
+import { structuralTools } from "./structural-tools.js";
+
+const parser = createStructuralParser();
+afterAll(() => parser.dispose());
+
+let dir: string;
+let run: Run;
+const write = (path: string, text: string | Buffer) => {
+  mkdirSync(join(dir, path, ".."), { recursive: true });
+  writeFileSync(join(dir, path), text);
+};
+const read = (path: string) => readFileSync(join(dir, path), "utf8");
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "structural-"));
+  write("lib/a.dart", "void f() {\n  if (a != null) a.dispose();\n  if (a != null) b.dispose();\n}\n");
+  write("lib/b.dart", "void g() {\n  if (c != null) c.dispose();\n}\n");
+  write("build/gen.dart", "void h() {\n  if (d != null) d.dispose();\n}\n");
+  write(".gitignore", "build/\n");
+  write("lib/blob.dart", Buffer.from([0x69, 0x66, 0x00, 0x01, 0x02]));
+  write("py/m.py", "foo(1, 2, 3)\nfoo(4)\nbar(5)\n");
+  run = createRun({ workingDirectory: dir, resources: [[structuralParserKey, parser]] });
+});
+afterEach(async () => {
+  await run.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const registry = () => createRegistry({ tools: [...structuralTools], approval: "auto" });
+
+describe("ast_grep through the registry", () => {
+  it("finds the spec's dart example, honouring .gitignore and skipping binaries", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "if ($X != null) $X.dispose()", language: "dart" },
+    });
+    const text = resultText(result);
+    expect(result.isError).toBe(false);
+    expect(text).toContain("2 matches in 2 files");
+    expect(text).toContain("lib/a.dart:2:3");
+    expect(text).toContain("lib/b.dart:2:3");
+    expect(text).toContain("$X = a");
+    expect(text).not.toContain("b.dispose");
+    expect(text).not.toContain("build/gen.dart");
+    expect(text).toContain("skipped 1 binary");
+    expect(text.indexOf("lib/a.dart")).toBeLessThan(text.indexOf("lib/b.dart"));
+  });
+
+  it("says plainly when nothing matched, with the number of files searched", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "zork($A)", language: "dart" },
+    });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(/no matches for `zork\(\$A\)` \(searched 3 dart files/);
+  });
+
+  it("infers the language from a file path and caps the list at max_results", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "$F($$$A)", path: "py/m.py", max_results: 1 },
+    });
+    const text = resultText(result);
+    expect(text).toContain("3 matches in 1 file");
+    expect(text).toContain("… and 2 more");
+  });
+
+  it("reports an unparseable pattern as an error with its position", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo($A,, )", language: "python" },
+    });
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe("PATTERN_INVALID");
+    expect(resultText(result)).toMatch(/line 1, column/);
+  });
+
+  it("refuses a path outside the workspace", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "f()", path: "../x.py" },
+    });
+    expect(result.error?.code).toBe("GUARDRAIL_REFUSED");
+  });
+
+  it("asks for a language for a folder, listing the shipped ones", async () => {
+    const result = await registry().invoke(run, { tool: "ast_grep", args: { pattern: "f()" } });
+    expect(result.error?.code).toBe("LANGUAGE_REQUIRED");
+    expect(resultText(result)).toContain("dart");
+  });
+});
+
+describe("surfaces", () => {
+  it("plan mode sees ast_grep but not ast_edit or resolve; an unwired run sees none", async () => {
+    const reg = registry();
+    expect(reg.toolsFor(run, "plan").map((t) => t.name)).toEqual(["ast_grep"]);
+    expect(reg.toolsFor(run, "main").map((t) => t.name)).toEqual(["ast_grep", "ast_edit", "resolve"]);
+    const bare = createRun({ workingDirectory: dir });
+    expect(reg.toolsFor(bare, "main")).toEqual([]);
+    await bare.dispose();
+    expect([astGrepTool.tier, astEditTool.tier, resolveTool.tier]).toEqual(["read", "write", "write"]);
+  });
+});
+
+describe("ast_edit and resolve", () => {
+  it("stages without writing, then accept writes every file and lists them", async () => {
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "if ($X != null) $X.dispose()", rewrite: "$X?.dispose()", language: "dart" },
+    });
+    const text = resultText(staged);
+    expect(text).toContain("(proposed) 2 replacements in 2 files");
+    expect(text).toContain('edit_id "edit_1"');
+    expect(text).toContain("-  if (a != null) a.dispose();");
+    expect(text).toContain("+  a?.dispose();");
+    expect(read("lib/a.dart")).toContain("if (a != null) a.dispose();");
+    const accepted = await reg.invoke(run, {
+      tool: "resolve",
+      args: { edit_id: "edit_1", action: "accept" },
+    });
+    expect(accepted.isError).toBe(false);
+    expect(accepted.changedFiles).toEqual([
+      join(run.workingDirectory, "lib/a.dart"),
+      join(run.workingDirectory, "lib/b.dart"),
+    ]);
+    expect(read("lib/a.dart")).toBe("void f() {\n  a?.dispose();\n  if (a != null) b.dispose();\n}\n");
+    expect(read("lib/b.dart")).toBe("void g() {\n  c?.dispose();\n}\n");
+    const again = await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(again.error?.code).toBe("UNKNOWN_EDIT");
+    expect(resultText(again)).toContain("already accepted");
+  });
+
+  it("discard drops the change and writes nothing", async () => {
+    const reg = registry();
+    await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "foo($A)", rewrite: "baz($A)", path: "py/m.py" },
+    });
+    const discarded = await reg.invoke(run, {
+      tool: "resolve",
+      args: { edit_id: "edit_1", action: "discard" },
+    });
+    expect(resultText(discarded)).toContain("discarded");
+    expect(read("py/m.py")).toBe("foo(1, 2, 3)\nfoo(4)\nbar(5)\n");
+    const unknown = await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_9", action: "accept" } });
+    expect(unknown.error?.code).toBe("UNKNOWN_EDIT");
+  });
+
+  it("rejects the whole change when one file moved after staging", async () => {
+    const reg = registry();
+    await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "if ($X != null) $X.dispose()", rewrite: "$X?.dispose()", language: "dart" },
+    });
+    write("lib/b.dart", "void g() {\n  if (c != null) c.dispose(); // touched\n}\n");
+    const result = await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(result.error?.code).toBe("EDIT_STALE");
+    expect(resultText(result)).toContain("lib/b.dart");
+    expect(read("lib/a.dart")).toContain("if (a != null) a.dispose();");
+    expect(result.changedFiles).toEqual([]);
+  });
+
+  it("restores every file when a write fails mid-apply", async () => {
+    let writes = 0;
+    const failing = createResolveTool({
+      ...nodeFileOperations,
+      async writeFile(path, data, options) {
+        if (++writes === 2) throw new Error("disk full (injected)");
+        await nodeFileOperations.writeFile(path, data, options);
+      },
+    });
+    const reg = createRegistry({ tools: [astGrepTool, astEditTool, failing], approval: "auto" });
+    await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "if ($X != null) $X.dispose()", rewrite: "$X?.dispose()", language: "dart" },
+    });
+    const before = [read("lib/a.dart"), read("lib/b.dart")];
+    const result = await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(result.error?.code).toBe("WRITE_FAILED");
+    expect(resultText(result)).toContain("every file is as it was");
+    expect([read("lib/a.dart"), read("lib/b.dart")]).toEqual(before);
+  });
+
+  it("rejects a template naming an unbound metavariable", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "foo($A)", rewrite: "bar($B)", path: "py/m.py" },
+    });
+    expect(result.error?.code).toBe("TEMPLATE_INVALID");
+    expect(resultText(result)).toContain("$B");
+  });
+
+  it("keeps CRLF line endings and reports skipped nested matches", async () => {
+    write("py/n.py", "f(f(1))\r\nx = 2\r\n");
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "f($A)", rewrite: "g(\n$A)", path: "py/n.py" },
+    });
+    expect(resultText(staged)).toContain("1 nested match inside a replaced match skipped");
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("py/n.py")).toBe("g(\r\nf(1))\r\nx = 2\r\n");
+  });
+});
