@@ -1,0 +1,69 @@
+/** A mime bundle as Jupyter sends it: mime type → data (base64 for images). */
+export type MimeBundle = Readonly<Record<string, unknown>>;
+
+/** One output of a cell, in arrival order. */
+export type KernelOutput =
+  | { readonly type: "stream"; readonly name: "stdout" | "stderr"; readonly text: string }
+  /** `display()` calls and figures (`display_data`), or the last expression (`execute_result`). */
+  | { readonly type: "display"; readonly kind: "display" | "result"; readonly data: MimeBundle }
+  | {
+      readonly type: "error";
+      readonly ename: string;
+      readonly evalue: string;
+      readonly traceback: readonly string[];
+    }
+  | { readonly type: "clear" };
+
+/** How a cell ended, as the kernel's execute_reply says. */
+export interface ExecuteOutcome {
+  readonly status: "ok" | "error" | "aborted";
+  readonly executionCount?: number;
+}
+
+/** What a cell's caller handles while it runs. */
+export interface ExecuteHandlers {
+  /** Each output as it arrives. */
+  onOutput?: (output: KernelOutput) => void;
+  /**
+   * An input_request of the cell (the bridge rides on it); resolves with the reply value. A reply
+   * for a cell that was interrupted meanwhile is dropped.
+   */
+  onInputRequest?: (prompt: string, password: boolean) => Promise<string>;
+  /** Any message about the cell arrived (the inactivity budget resets on it). */
+  onActivity?: () => void;
+}
+
+/** Turns an iopub message into an output, or undefined for status and bookkeeping messages. */
+export function toKernelOutput(msgType: string, content: Record<string, unknown>): KernelOutput | undefined {
+  switch (msgType) {
+    case "stream":
+      return {
+        type: "stream",
+        name: content.name === "stderr" ? "stderr" : "stdout",
+        text: typeof content.text === "string" ? content.text : "",
+      };
+    case "display_data":
+    case "update_display_data":
+    case "execute_result":
+      return {
+        type: "display",
+        kind: msgType === "execute_result" ? "result" : "display",
+        data: isRecord(content.data) ? content.data : {},
+      };
+    case "error":
+      return {
+        type: "error",
+        ename: typeof content.ename === "string" ? content.ename : "Error",
+        evalue: typeof content.evalue === "string" ? content.evalue : "",
+        traceback: Array.isArray(content.traceback) ? content.traceback.map(String) : [],
+      };
+    case "clear_output":
+      return { type: "clear" };
+    default:
+      return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,151 @@
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createRegistry, defineTool, resultText, textResult, type ToolResult } from "@tools/registry";
+import { evalTool } from "./eval-tool.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ci, makeRun, makeWorkspace, pythonFound, systemPython } from "../__fixtures__/workspace.js";
+
+const describePython = describe.skipIf(!pythonFound && !ci);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describePython("kernel lifecycle on a real ipykernel", () => {
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function setup(options: Parameters<typeof makeRun>[1] = {}, tools: Parameters<typeof makeRun>[2] = []) {
+    expect(pythonFound).toBe(true);
+    const workspace = makeWorkspace();
+    const made = makeRun(workspace.directory, options, tools);
+    cleanups.push(workspace.remove, () => made.run.dispose());
+    const cell = (code: string, extra: Record<string, unknown> = {}): Promise<ToolResult> =>
+      made.registry.invoke(made.run, {
+        tool: "eval",
+        args: { code, description: "run a python lifecycle test cell", ...extra },
+      });
+    return { ...made, workspace, cell };
+  }
+
+  it("reset starts a clean kernel from the warm spare; dispose leaves no kernel and no socket directory", async () => {
+    const { run, cell } = setup({ warmSpare: true });
+    const info =
+      "import os\nfrom ipykernel.kernelapp import IPKernelApp\nprint(os.getpid(), IPKernelApp.instance().connection_file)";
+    const first = resultText(await cell(`kept = 1\n${info}`)).split(" ");
+    const fresh = await cell(`print('kept' in globals())\n${info}`, { reset: true });
+    const [flag, pid, file] = resultText(fresh).split(/\s+/).slice(-3);
+    expect(resultText(fresh)).toContain("a clean python kernel was started");
+    expect(flag).toBe("False");
+    expect(pid).not.toBe(first[0]);
+    const pids = [Number(first[0]), Number(pid)];
+    const directories = [dirname(first[1]!), dirname(file!)];
+    expect(existsSync(directories[1]!)).toBe(true);
+    await run.dispose();
+    for (const each of pids) expect(alive(each)).toBe(false);
+    for (const each of directories) expect(existsSync(each)).toBe(false);
+  });
+
+  it("fails a cell at once when its kernel dies, then starts a fresh one and says state was lost", async () => {
+    const { cell } = setup();
+    await cell("x = 1");
+    // (Output printed just before os._exit may or may not leave ipykernel's iopub thread: not asserted.)
+    const crash = await cell("import os\nos._exit(3)");
+    expect(crash.isError).toBe(true);
+    expect(crash.error?.code).toBe("KERNEL_DIED");
+    expect(resultText(crash)).toMatch(/exited with code 3; its state .* is lost/);
+    const after = await cell("'x' in globals()");
+    expect(resultText(after)).toMatch(/previous python kernel exited with code 3[\s\S]*False$/);
+  });
+
+  it("interrupts a cell that is silent past the inactivity budget and keeps the namespace", async () => {
+    const { cell } = setup({ inactivityMs: 1000 });
+    await cell("y = 7");
+    const stuck = await cell("import time\nprint('start', flush=True)\nwhile True:\n    time.sleep(0.05)");
+    expect(stuck.error?.code).toBe("KERNEL_TIMEOUT");
+    expect(resultText(stuck)).toMatch(
+      /start[\s\S]*KeyboardInterrupt[\s\S]*was interrupted; the kernel's state is kept/,
+    );
+    expect(resultText(await cell("y * 6"))).toBe("42");
+  });
+
+  it("pauses the budget while a bridged call is in flight, and applies approval inside a cell", async () => {
+    // A real long call: a child process that outlives several inactivity budgets.
+    const slow = defineTool({
+      name: "slow",
+      tier: "read",
+      parallelSafe: true,
+      description: "Runs a child process that takes a while.",
+      input: z.object({}),
+      execute: async () => {
+        const { execFile } = await import("node:child_process");
+        await new Promise((resolve) =>
+          execFile(systemPython, ["-c", "import time; time.sleep(1.5)"], resolve),
+        );
+        return textResult("done slowly");
+      },
+    });
+    const deny = defineTool({
+      name: "deploy",
+      tier: "exec",
+      parallelSafe: true,
+      description: "Needs approval.",
+      input: z.object({}),
+      execute: () => textResult("deployed"),
+    });
+    const { registry, run, cell } = setup({ inactivityMs: 400 }, [slow, deny]);
+    const slowResult = await cell("print(tool('slow'))");
+    expect(slowResult.isError).toBe(false);
+    expect(resultText(slowResult)).toBe("done slowly");
+    // Approval applies inside a cell exactly as for the model: an "ask" registry whose approver
+    // allows eval and denies deploy.
+    const asking = createRegistry({
+      tools: [evalTool, deny],
+      approval: "ask",
+      approver: {
+        attached: () => true,
+        request: async (request) =>
+          request.tool === "eval" ? { allow: true } : { allow: false, reason: "not today" },
+      },
+    });
+    expect(registry.allTools().length).toBeGreaterThan(0);
+    const denied = await asking.invoke(run, {
+      tool: "eval",
+      args: {
+        code: "try:\n    tool('deploy')\nexcept ToolError as e:\n    print(e.code, str(e))",
+        description: "try a deploy that needs approval",
+      },
+    });
+    expect(resultText(denied)).toMatch(/^APPROVAL_DENIED the operator denied deploy .*not today/);
+  });
+
+  it("says which interpreter lacks ipykernel and what to install", async () => {
+    const { run, cell, workspace } = setup();
+    const bare = join(workspace.directory, "bare");
+    execFileSync(systemPython, ["-m", "venv", "--without-pip", bare]);
+    const { registry: other, run: bareRun } = makeRun(workspace.directory, {
+      pythonPath: join(bare, "bin", "python"),
+    });
+    cleanups.push(() => bareRun.dispose());
+    const result = await other.invoke(bareRun, {
+      tool: "eval",
+      args: { code: "1", description: "try a python without ipykernel" },
+    });
+    expect(result.error?.code).toBe("KERNEL_NOT_FOUND");
+    expect(resultText(result)).toContain(
+      `${join(bare, "bin", "python")} (from the configured interpreter) has no ipykernel`,
+    );
+    expect(resultText(result)).toContain("-m pip install ipykernel");
+    expect(run.disposed).toBe(false);
+    expect(typeof cell).toBe("function");
+  });
+});

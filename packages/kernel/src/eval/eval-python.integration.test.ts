@@ -1,0 +1,141 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { resultText, type Registry, type Run, type ToolResult } from "@tools/registry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
+
+const describePython = describe.skipIf(!pythonFound && !ci);
+
+describePython("eval on a real ipykernel", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+  const cell = (code: string, extra: Record<string, unknown> = {}): Promise<ToolResult> =>
+    registry.invoke(run, {
+      tool: "eval",
+      args: { code, description: "run a python test cell here", ...extra },
+    });
+
+  beforeAll(() => {
+    expect(pythonFound).toBe(true);
+    workspace = makeWorkspace();
+    ({ registry, run } = makeRun(workspace.directory));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("keeps state between cells and echoes the last expression after the prints", async () => {
+    const first = await cell("x = 20\nprint('set x')");
+    expect(resultText(first)).toBe("set x");
+    const second = await cell("import sys\nprint(sys.executable)\nx * 2 + 2");
+    expect(second.isError).toBe(false);
+    expect(resultText(second)).toBe(`${join(workspace.directory, ".venv", "bin", "python")}\n42`);
+  });
+
+  it("returns an error with its traceback and no colour codes", async () => {
+    const result = await cell("def f():\n    return 1 / 0\nprint('before')\nf()");
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text.startsWith("before\n")).toBe(true);
+    expect(text).toContain("ZeroDivisionError");
+    expect(text).toContain("return 1 / 0");
+    expect(text).not.toContain("\u001b[");
+  });
+
+  it("renders a DataFrame as a table and display() in order", async () => {
+    const result = await cell(
+      "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",
+    );
+    const text = resultText(result);
+    expect(text.indexOf("shown first")).toBeLessThan(text.indexOf("then this"));
+    expect(text).toMatch(/city\s+temp\n0\s+Oslo\s+4\n1\s+Lima\s+19/);
+  });
+
+  it("returns a matplotlib figure as one PNG image part, even when it is the last expression", async () => {
+    const result = await cell(
+      "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2, 3], [3, 1, 2])\nfig",
+    );
+    const images = result.content.filter((part) => part.type === "image");
+    expect(images).toHaveLength(1);
+    const image = images[0]!;
+    expect(image.type === "image" && image.mimeType).toBe("image/png");
+    expect(image.type === "image" && Buffer.from(image.data.subarray(1, 4)).toString()).toBe("PNG");
+  });
+
+  it("bounds huge output and says how much was left out", async () => {
+    const result = await cell("print('y' * 3_000_000)");
+    const text = resultText(result);
+    expect(text.length).toBeLessThan(25_000);
+    expect(text).toMatch(/characters of output were not kept/);
+  });
+
+  it("rewrites %cd, !cmd (through the shell tool) and %%timeit", async () => {
+    mkdirSync(join(workspace.directory, "sub"), { recursive: true });
+    const cd = await cell("%cd sub\nimport os\nos.getcwd()");
+    expect(resultText(cd)).toBe(`${join(workspace.directory, "sub")}\n'${join(workspace.directory, "sub")}'`);
+    await cell("%cd ..");
+    const bang = await cell("name = 'notes'\n!cat {name}.txt\nfiles = !ls\n'notes.txt' in files");
+    expect(resultText(bang)).toBe("alpha\nbeta\nTrue");
+    const timeit = await cell("%%timeit -n 5 -r 2\nsum(range(100))");
+    expect(resultText(timeit)).toMatch(/per loop \(best of 2 runs, 5 loops each\)/);
+  });
+
+  it("%pip installs into the kernel's interpreter and the next import sees the new version", async () => {
+    const makePackage = (version: string) => {
+      const root = join(workspace.directory, `pkg${version}`);
+      mkdirSync(join(root, "tkdemo"), { recursive: true });
+      writeFileSync(join(root, "tkdemo", "__init__.py"), `VERSION = "${version}"\n`);
+      writeFileSync(
+        join(root, "setup.py"),
+        `from setuptools import setup\nsetup(name="tkdemo", version="${version}", packages=["tkdemo"])\n`,
+      );
+      return root;
+    };
+    makePackage("1.0");
+    makePackage("2.0");
+    const pip = "%pip install -q --no-index --no-build-isolation --disable-pip-version-check";
+    const first = await cell(`${pip} ./pkg1.0\nimport tkdemo\ntkdemo.VERSION`);
+    expect(resultText(first)).toMatch(/'1\.0'$/);
+    const second = await cell(`${pip} ./pkg2.0\nimport tkdemo\ntkdemo.VERSION`);
+    expect(resultText(second)).toMatch(/the next import sees: tkdemo[\s\S]*'2\.0'$/);
+  });
+
+  it("bridges tool() to a registry tool with origin cell, and raises its errors in the cell", async () => {
+    const origins: string[] = [];
+    const off = registry.on((event) => {
+      if (event.type === "call-start" && event.tool === "read") origins.push(event.origin);
+    });
+    const result = await cell(
+      "text = tool('read', {'path': 'notes.txt'})\nprint(text.split())\ntry:\n    tool('read', {'path': '../outside.txt'})\nexcept ToolError as error:\n    print('refused:', error.code)",
+    );
+    off();
+    expect(resultText(result)).toBe("['alpha', 'beta']\nrefused: GUARDRAIL_REFUSED");
+    expect(origins).toEqual(["cell", "cell"]);
+  });
+
+  it("serialises 8 threads calling tool() at once", async () => {
+    const result = await cell(
+      "from concurrent.futures import ThreadPoolExecutor\nwith ThreadPoolExecutor(8) as pool:\n    texts = list(pool.map(lambda i: tool('read', {'path': 'notes.txt'}), range(8)))\nlen(set(texts)), len(texts)",
+    );
+    expect(resultText(result)).toBe("(1, 8)");
+  });
+
+  it("gives plain input() a clear error instead of hanging", async () => {
+    const result = await cell("input('name? ')");
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain("input() is not available in eval");
+  });
+
+  it("refuses a description that is not 5–10 words, without running the cell", async () => {
+    const result = await registry.invoke(run, {
+      tool: "eval",
+      args: { code: "ran = True", description: "test" },
+    });
+    expect(result.error?.code).toBe("INVALID_DESCRIPTION");
+    expect(resultText(result)).toMatch(/5–10 words .*got 1/);
+    expect(resultText(await cell("'ran' in globals()"))).toBe("False");
+  });
+});

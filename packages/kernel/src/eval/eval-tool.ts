@@ -1,0 +1,214 @@
+import { defineTool, errorMessage, ToolsError, type ToolContext, type ToolResult } from "@tools/registry";
+import { z } from "zod";
+import type { KernelClient, KernelLanguage } from "../client/kernel-client.js";
+import type { ExecuteOutcome } from "../client/kernel-output.js";
+import { kernelFactoryKey } from "../factory/kernel-factory.js";
+import { kernelPool, type KernelPool } from "../factory/kernel-pool.js";
+import { KernelError } from "../kernel-error.js";
+import { answerBridgeCall, isBridgeCall } from "./bridge.js";
+import { InactivityTimer } from "./inactivity-timer.js";
+import { OutputCollector } from "./output-collector.js";
+import { rewriteCell } from "./rewrite-cell.js";
+
+const input = z.object({
+  code: z.string().describe("The cell. Its last expression is echoed, as in a notebook."),
+  description: z
+    .string()
+    .describe(
+      "5–10 words saying what the cell does; the transcript's label, e.g. 'load sales CSV and plot monthly totals'.",
+    ),
+  language: z.enum(["python", "javascript"]).default("python").describe("python (default) or javascript"),
+  reset: z.boolean().default(false).describe("Discard the interpreter and start a clean one before running."),
+});
+
+/** Checks the 5–10 word label; the error says what was wrong and gives an example. */
+function checkDescription(description: string): void {
+  const words = description
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
+  if (words.length >= 5 && words.length <= 10) return;
+  throw new KernelError({
+    code: "INVALID_DESCRIPTION",
+    message: `description must be 5–10 words saying what the cell does (got ${words.length}${words.length > 0 ? `: '${description.trim()}'` : ""}); e.g. "load sales CSV and plot monthly totals". The cell was not run.`,
+  });
+}
+
+type Ending =
+  | { readonly kind: "done"; readonly outcome: ExecuteOutcome }
+  | { readonly kind: "died"; readonly error: unknown }
+  | { readonly kind: "stalled" }
+  | { readonly kind: "cancelled" };
+
+/**
+ * `eval`: runs a Python or JavaScript cell in the run's persistent kernel. Output in order:
+ * streams, display() calls, the last expression's echo, errors with their traceback; figures come
+ * back as PNG image parts. `tool(name, args)` inside the cell re-enters the registry (origin
+ * "cell"). A cell with no output for the inactivity budget (paused during bridged calls) is
+ * interrupted, and its kernel is killed if it does not stop.
+ */
+export const evalTool = defineTool({
+  name: "eval",
+  tier: "exec",
+  parallelSafe: false,
+  requires: [kernelFactoryKey],
+  description: [
+    "Run Python (default) or JavaScript in a persistent interpreter: variables, imports and loaded data stay between calls.",
+    "The last expression is echoed as in a notebook; display() works, pandas DataFrames come back as tables and matplotlib figures as images.",
+    "%pip, %cd, !cmd, %%bash and %%timeit work. Call the harness's tools from a cell with tool(name, args) (JavaScript: await tool(name, args)); it returns the tool's text or raises.",
+    "A cell with no output for 5 minutes is interrupted. reset: true starts a clean interpreter.",
+    'Example: {"code": "import pandas as pd\\ndf = pd.read_csv(\'sales.csv\')\\ndf.describe()", "description": "load sales data and summarise its columns"}',
+  ].join(" "),
+  input,
+  summarize: (args) => `${args.language} cell: ${args.description}`,
+  async execute(args, context): Promise<ToolResult> {
+    checkDescription(args.description);
+    const factory = context.run.require(kernelFactoryKey);
+    const pool = kernelPool(context.run, factory);
+    const language: KernelLanguage = args.language;
+    context.progress(`${args.reset ? "starting a clean" : "connecting to the"} ${language} kernel…`);
+    const { kernel, note } = await pool.get(language, { reset: args.reset });
+    const collector = new OutputCollector(factory.settings.limits);
+    if (note !== undefined) collector.note(note);
+    if (args.reset) collector.note(`(a clean ${language} kernel was started)`);
+    try {
+      return await runCell(kernel, rewriteCell(args.code, language), collector, context, pool, language);
+    } finally {
+      pool.warm(language);
+    }
+  },
+});
+
+async function runCell(
+  kernel: KernelClient,
+  code: string,
+  collector: OutputCollector,
+  context: ToolContext,
+  pool: KernelPool,
+  language: KernelLanguage,
+): Promise<ToolResult> {
+  const settings = context.run.require(kernelFactoryKey).settings;
+  const changedFiles = new Set<string>();
+  const bridgeAbort = new AbortController();
+  let signalStall: () => void = () => undefined;
+  const stalled = new Promise<Ending>((resolve) => {
+    signalStall = () => resolve({ kind: "stalled" });
+  });
+  const timer = new InactivityTimer(settings.inactivityMs, () => signalStall());
+  let onAbort: () => void = () => undefined;
+  const cancelled = new Promise<Ending>((resolve) => {
+    onAbort = () => resolve({ kind: "cancelled" });
+    if (context.signal.aborted) onAbort();
+    else context.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  const execution: Promise<Ending> = kernel
+    .execute(code, {
+      onOutput: (output) => {
+        collector.add(output);
+        if (output.type === "stream") context.progress(output.text.slice(-200));
+      },
+      onActivity: () => timer.touch(),
+      onInputRequest: async (prompt) => {
+        if (!isBridgeCall(prompt)) {
+          collector.note(
+            "(the cell asked for interactive input; nobody can type an answer, so it got an empty string)",
+          );
+          return "";
+        }
+        timer.pause();
+        try {
+          return await answerBridgeCall(prompt, context, bridgeAbort.signal, changedFiles);
+        } finally {
+          timer.resume();
+        }
+      },
+    })
+    .then(
+      (outcome): Ending => ({ kind: "done", outcome }),
+      (error: unknown): Ending => ({ kind: "died", error }),
+    );
+
+  let ending = await Promise.race([execution, stalled, cancelled]);
+  timer.stop();
+  context.signal.removeEventListener("abort", onAbort);
+  let interruptNote: string | undefined;
+  if (ending.kind === "stalled" || ending.kind === "cancelled") {
+    const why = ending.kind;
+    bridgeAbort.abort();
+    kernel.interrupt();
+    const grace = new Promise<"grace">((resolve) =>
+      setTimeout(() => resolve("grace"), settings.interruptGraceMs).unref(),
+    );
+    const after = await Promise.race([execution, grace]);
+    const budget = `${Math.round(settings.inactivityMs / 1000)} s`;
+    if (after === "grace" || after.kind === "died") {
+      pool.discard(language);
+      interruptNote =
+        why === "stalled"
+          ? `the cell produced no output for ${budget} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`
+          : `the call was cancelled and the cell did not stop when interrupted, so its ${language} kernel was killed: its state is lost.`;
+    } else {
+      ending = after;
+      interruptNote =
+        why === "stalled"
+          ? `the cell produced no output for ${budget} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`
+          : "the call was cancelled and the cell was interrupted; the kernel's state is kept.";
+    }
+    if (why === "cancelled" && context.signal.aborted) {
+      throw new ToolsError({ code: "CANCELLED", message: `eval was cancelled: ${interruptNote}` });
+    }
+    return failure(collector, "KERNEL_TIMEOUT", interruptNote, changedFiles);
+  }
+  bridgeAbort.abort();
+  if (ending.kind === "died") {
+    // A kernel that exited stays in the pool until the next call, which says its state was lost.
+    if (kernel.exited === undefined) pool.discard(language);
+    return failure(
+      collector,
+      ToolsError.isInstance(ending.error) ? String(ending.error.code) : "KERNEL_DIED",
+      errorMessage(ending.error),
+      changedFiles,
+    );
+  }
+  if (ending.outcome.status === "error" || collector.error !== undefined) {
+    return failure(
+      collector,
+      "CELL_ERROR",
+      collector.error ?? "the cell raised an error",
+      changedFiles,
+      false,
+    );
+  }
+  if (ending.outcome.status === "aborted") {
+    return failure(
+      collector,
+      "CELL_ABORTED",
+      "the kernel aborted the cell (an earlier request failed); run it again",
+      changedFiles,
+    );
+  }
+  const parts = collector.parts();
+  return {
+    content: parts.length > 0 ? parts : [{ type: "text", text: "(no output)" }],
+    isError: false,
+    changedFiles: [...changedFiles],
+  };
+}
+
+/** An error result that keeps the cell's output before the failure. */
+function failure(
+  collector: OutputCollector,
+  code: string,
+  message: string,
+  changedFiles: Set<string>,
+  appendMessage = true,
+): ToolResult {
+  if (appendMessage) collector.note(message);
+  const parts = collector.parts();
+  return {
+    content: parts.length > 0 ? parts : [{ type: "text", text: message }],
+    isError: true,
+    changedFiles: [...changedFiles],
+    error: { code, message },
+  };
+}

@@ -1,0 +1,34 @@
+/** Decodes the few entities pandas and friends emit. */
+function decode(text: string): string {
+  return text
+    .replace(/<[^>]+>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * The first HTML table as a Markdown pipe table (a DataFrame with only an HTML form), or
+ * undefined when there is no table row.
+ */
+export function htmlTableToText(html: string): string | undefined {
+  const table = /<table[\s\S]*?<\/table>/i.exec(html)?.[0];
+  if (table === undefined) return undefined;
+  const rows = [...table.matchAll(/<tr[\s\S]*?<\/tr>/gi)].map((row) =>
+    [...row[0].matchAll(/<t([hd])[^>]*>([\s\S]*?)<\/t\1>/gi)].map((cell) =>
+      decode(cell[2] ?? "").replace(/\|/g, "\\|"),
+    ),
+  );
+  const filled = rows.filter((row) => row.length > 0);
+  const [header, ...body] = filled;
+  if (header === undefined) return undefined;
+  const width = Math.max(...filled.map((row) => row.length));
+  const line = (cells: string[]) =>
+    `| ${[...cells, ...Array<string>(width - cells.length).fill("")].join(" | ")} |`;
+  return [line(header), `|${" --- |".repeat(width)}`, ...body.map(line)].join("\n");
+}

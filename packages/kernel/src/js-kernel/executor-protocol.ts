@@ -1,0 +1,12 @@
+/** Messages from the kernel process to the executor child. */
+export type ToExecutor =
+  | { readonly type: "execute"; readonly id: number; readonly code: string }
+  | { readonly type: "input_reply"; readonly value: string };
+
+/** Messages from the executor child to the kernel process. */
+export type FromExecutor =
+  | { readonly type: "stream"; readonly name: "stdout" | "stderr"; readonly text: string }
+  | { readonly type: "display"; readonly kind: "display" | "result"; readonly data: Record<string, string> }
+  | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
+  | { readonly type: "input"; readonly prompt: string }
+  | { readonly type: "done"; readonly id: number; readonly status: "ok" | "error" };

@@ -1,0 +1,251 @@
+// The JavaScript kernel: speaks the Jupyter protocol (protocol 5.3) on the sockets of a connection
+// file and runs cells in an executor child process, so an interrupt can always be delivered.
+// Usage: node main.js <connection-file>
+import { fork } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Publisher, Reply, Router } from "zeromq";
+import { endpoint, type ConnectionInfo } from "../protocol/connection.js";
+import { MessageCodec, type JupyterMessage } from "../protocol/wire.js";
+import type { FromExecutor, ToExecutor } from "./executor-protocol.js";
+
+const info = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as ConnectionInfo;
+const codec = new MessageCodec(info.key);
+const shell = new Router({ linger: 0 });
+const control = new Router({ linger: 0 });
+const stdin = new Router({ linger: 0 });
+const iopub = new Publisher({ linger: 0 });
+const heartbeat = new Reply({ linger: 0 });
+
+const executor = fork(fileURLToPath(new URL("./executor.js", import.meta.url)), [], {
+  execArgv: ["--disable-warning=ExperimentalWarning"],
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+executor.on("exit", (code, signal) => {
+  process.stderr.write(`the executor ended (${signal ?? `code ${code ?? "?"}`})\n`);
+  process.exit(code ?? 1);
+});
+
+const parentPid = Number(process.env.TOOLS_KERNEL_PARENT_PID ?? process.ppid);
+setInterval(() => {
+  if (process.ppid !== parentPid) shutdown(0);
+}, 1000).unref();
+
+/** Ends the executor and waits for it (reaped here, not left as a zombie for init), bounded. */
+function shutdown(code: number): void {
+  executor.removeAllListeners("exit");
+  if (executor.exitCode !== null || executor.signalCode !== null) process.exit(code);
+  executor.once("exit", () => process.exit(code));
+  executor.kill("SIGKILL");
+  setTimeout(() => process.exit(code), 500).unref();
+}
+process.on("SIGTERM", () => shutdown(0));
+process.on("SIGINT", () => {
+  executor.kill("SIGINT");
+});
+
+function reply(
+  socket: Router,
+  request: JupyterMessage,
+  msgType: string,
+  content: Record<string, unknown>,
+): void {
+  void socket
+    .send(
+      codec.encode({
+        identities: request.identities,
+        header: codec.header(msgType),
+        parentHeader: request.header,
+        content,
+      }),
+    )
+    .catch(() => undefined);
+}
+
+function publish(
+  parent: JupyterMessage["header"] | undefined,
+  msgType: string,
+  content: Record<string, unknown>,
+): void {
+  void iopub
+    .send(
+      codec.encode({
+        identities: [msgType],
+        header: codec.header(msgType),
+        parentHeader: parent ?? {},
+        content,
+      }),
+    )
+    .catch(() => undefined);
+}
+
+const kernelInfo = {
+  status: "ok",
+  protocol_version: "5.3",
+  implementation: "tools-js",
+  implementation_version: "0.1.0",
+  language_info: {
+    name: "javascript",
+    version: process.versions.node,
+    mimetype: "application/javascript",
+    file_extension: ".js",
+  },
+  banner: `@tools JavaScript kernel on Node.js ${process.version}`,
+  help_links: [],
+};
+
+interface Running {
+  readonly request: JupyterMessage;
+  readonly id: number;
+  failed: boolean;
+}
+const queue: JupyterMessage[] = [];
+let running: Running | undefined;
+let executionCount = 0;
+let nextId = 0;
+
+function startNext(): void {
+  if (running) return;
+  const request = queue.shift();
+  if (!request) return;
+  const code = typeof request.content.code === "string" ? request.content.code : "";
+  const silent = request.content.silent === true;
+  if (!silent) executionCount++;
+  running = { request, id: ++nextId, failed: false };
+  publish(request.header, "status", { execution_state: "busy" });
+  publish(request.header, "execute_input", { code, execution_count: executionCount });
+  executor.send({ type: "execute", id: running.id, code } satisfies ToExecutor);
+}
+
+executor.on("message", (message: FromExecutor) => {
+  const current = running;
+  if (!current) return;
+  const parent = current.request.header;
+  switch (message.type) {
+    case "stream":
+      publish(parent, "stream", { name: message.name, text: message.text });
+      return;
+    case "display":
+      if (message.kind === "result") {
+        publish(parent, "execute_result", {
+          data: message.data,
+          metadata: {},
+          execution_count: executionCount,
+        });
+      } else {
+        publish(parent, "display_data", { data: message.data, metadata: {}, transient: {} });
+      }
+      return;
+    case "error":
+      current.failed = true;
+      publish(parent, "error", {
+        ename: message.ename,
+        evalue: message.evalue,
+        traceback: message.traceback,
+      });
+      return;
+    case "input":
+      void stdin
+        .send(
+          codec.encode({
+            identities: current.request.identities,
+            header: codec.header("input_request"),
+            parentHeader: parent,
+            content: { prompt: message.prompt, password: false },
+          }),
+        )
+        .catch(() => undefined);
+      return;
+    case "done": {
+      if (message.id !== current.id) return;
+      running = undefined;
+      reply(shell, current.request, "execute_reply", {
+        status: message.status,
+        execution_count: executionCount,
+        ...(message.status === "ok"
+          ? { user_expressions: {}, payload: [] }
+          : { ename: "Error", evalue: "", traceback: [] }),
+      });
+      publish(parent, "status", { execution_state: "idle" });
+      startNext();
+      return;
+    }
+  }
+});
+
+function onShell(request: JupyterMessage): void {
+  switch (request.header.msg_type) {
+    case "execute_request":
+      queue.push(request);
+      startNext();
+      return;
+    case "kernel_info_request":
+      publish(request.header, "status", { execution_state: "busy" });
+      reply(shell, request, "kernel_info_reply", kernelInfo);
+      publish(request.header, "status", { execution_state: "idle" });
+      return;
+    case "is_complete_request":
+      reply(shell, request, "is_complete_reply", { status: "unknown" });
+      return;
+    case "complete_request":
+      reply(shell, request, "complete_reply", {
+        status: "ok",
+        matches: [],
+        cursor_start: 0,
+        cursor_end: 0,
+        metadata: {},
+      });
+      return;
+    case "inspect_request":
+      reply(shell, request, "inspect_reply", { status: "ok", found: false, data: {}, metadata: {} });
+      return;
+    case "comm_info_request":
+      reply(shell, request, "comm_info_reply", { status: "ok", comms: {} });
+      return;
+    case "history_request":
+      reply(shell, request, "history_reply", { status: "ok", history: [] });
+      return;
+    default:
+      return;
+  }
+}
+
+function onControl(request: JupyterMessage): void {
+  if (request.header.msg_type === "interrupt_request") {
+    executor.kill("SIGINT");
+    reply(control, request, "interrupt_reply", { status: "ok" });
+  } else if (request.header.msg_type === "shutdown_request") {
+    reply(control, request, "shutdown_reply", { status: "ok", restart: request.content.restart === true });
+    setImmediate(() => shutdown(0));
+  } else if (request.header.msg_type === "kernel_info_request") {
+    reply(control, request, "kernel_info_reply", kernelInfo);
+  }
+}
+
+function onStdin(message: JupyterMessage): void {
+  if (message.header.msg_type !== "input_reply") return;
+  executor.send({
+    type: "input_reply",
+    value: typeof message.content.value === "string" ? message.content.value : "",
+  } satisfies ToExecutor);
+}
+
+async function serve(socket: Router, handle: (message: JupyterMessage) => void): Promise<void> {
+  for await (const frames of socket) {
+    const message = codec.decode(frames);
+    if (message) handle(message);
+  }
+}
+
+async function beat(): Promise<void> {
+  for await (const frames of heartbeat) await heartbeat.send(frames);
+}
+
+await Promise.all([
+  shell.bind(endpoint(info, "shell")),
+  control.bind(endpoint(info, "control")),
+  stdin.bind(endpoint(info, "stdin")),
+  iopub.bind(endpoint(info, "iopub")),
+  heartbeat.bind(endpoint(info, "hb")),
+]);
+await Promise.all([serve(shell, onShell), serve(control, onControl), serve(stdin, onStdin), beat()]);

@@ -1,0 +1,18 @@
+import { ToolsError, type ToolsErrorOptions } from "@tools/registry";
+
+/** The codes @tools/kernel raises. */
+export type KernelErrorCode =
+  | "KERNEL_NOT_FOUND"
+  | "KERNEL_START_FAILED"
+  | "KERNEL_DIED"
+  | "KERNEL_TIMEOUT"
+  | "KERNEL_DISPOSED"
+  | "INVALID_DESCRIPTION";
+
+/** A failure of a kernel or of the eval tool; `code` says which. */
+export class KernelError extends ToolsError {
+  constructor(options: ToolsErrorOptions & { code: KernelErrorCode }) {
+    super(options);
+    this.name = "KernelError";
+  }
+}

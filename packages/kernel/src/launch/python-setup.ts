@@ -1,0 +1,138 @@
+/** The prompt prefix that marks an input_request as a bridged tool call, not a user's input(). */
+export const bridgeMarker = "\u0001tools-bridge\u0001";
+
+/**
+ * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
+ * the stdin channel carries one request at a time), a clear error for plain `input()`, the helpers
+ * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours.
+ */
+export function pythonSetupCode(options: { parentPid: number; shellTool: string }): string {
+  return String.raw`
+def __tools_install(parent_pid, marker, shell_tool):
+    import builtins, json, os, sys, threading, time, types
+    from IPython import get_ipython
+    from IPython.core.error import StdinNotImplementedError
+
+    ip = get_ipython()
+    kernel = ip.kernel
+    lock = threading.Lock()
+
+    class ToolError(Exception):
+        """A tool called through tool() failed; str(error) says why."""
+        def __init__(self, message, code=None):
+            super().__init__(message)
+            self.code = code
+
+    def no_input(prompt="", *args, **kwargs):
+        raise StdinNotImplementedError(
+            "input() is not available in eval: nobody is there to type an answer. "
+            "Put the value in the code instead, or call tool() for harness tools.")
+
+    kernel.raw_input = no_input
+    kernel.getpass = no_input
+
+    def tool(name, args=None):
+        """Calls a harness tool: tool("read", {"path": "README.md"}) returns its text; raises ToolError."""
+        payload = marker + json.dumps({"tool": name, "args": {} if args is None else args}, default=str)
+        with lock:
+            reply = kernel._input_request(
+                payload, kernel._parent_ident["shell"], kernel.get_parent("shell"), password=False)
+        data = json.loads(reply) if reply else {"ok": False, "error": "the bridge gave no reply"}
+        if not data.get("ok"):
+            raise ToolError(data.get("error", "the tool call failed"), data.get("code"))
+        return data.get("text", "")
+
+    def sh(command, capture=False):
+        command = ip.var_expand(command, depth=1)
+        try:
+            text = tool(shell_tool, {"command": command})
+        except ToolError as error:
+            print(str(error), file=sys.stderr)
+            return [] if capture else None
+        if capture:
+            return text.splitlines()
+        if text:
+            print(text, end="" if text.endswith("\n") else "\n")
+
+    def pip(arguments):
+        import importlib, importlib.metadata as md, shlex, subprocess
+
+        def versions():
+            found = {}
+            for dist in md.distributions():
+                name = dist.metadata["Name"]
+                if name:
+                    found[name.lower()] = dist.version
+            return found
+
+        before = versions()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pip", *shlex.split(arguments)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in process.stdout:
+            print(line, end="")
+        process.wait()
+        importlib.invalidate_caches()
+        after = versions()
+        changed = [name for name, version in after.items() if before.get(name) != version]
+        modules = set()
+        for name in changed:
+            modules.add(name.replace("-", "_"))
+            try:
+                dist = md.distribution(name)
+            except md.PackageNotFoundError:
+                continue
+            top = dist.read_text("top_level.txt")
+            if top:
+                modules.update(top.split())
+            for file in dist.files or []:
+                head = file.parts[0] if file.parts else ""
+                head = head[:-3] if head.endswith(".py") else head
+                if head.isidentifier():
+                    modules.add(head)
+        evicted = sorted(m for m in list(sys.modules) if m.split(".")[0] in modules)
+        for m in evicted:
+            del sys.modules[m]
+        importlib.invalidate_caches()
+        if process.returncode != 0:
+            print(f"pip exited with code {process.returncode}", file=sys.stderr)
+        elif changed:
+            print(f"(installed into {sys.executable}; the next import sees: {', '.join(sorted(changed))})")
+
+    def cd(path):
+        os.chdir(os.path.expanduser(path.strip().strip("'\"") or "~"))
+        print(os.getcwd())
+
+    def timeit(statement, setup="pass", number=0, repeat=0):
+        import timeit as timing
+        timer = timing.Timer(statement, setup, globals=ip.user_ns)
+        if number <= 0:
+            number, total = timer.autorange()
+            repeat = repeat or (1 if total > 2 else 5)
+        runs = timer.repeat(repeat=repeat or 5, number=number)
+        best = min(runs) / number
+        for unit, scale in (("s", 1), ("ms", 1e3), ("µs", 1e6), ("ns", 1e9)):
+            if best * scale >= 1 or unit == "ns":
+                break
+        print(f"{best * scale:.3g} {unit} per loop (best of {len(runs)} runs, {number} loops each)")
+
+    builtins.tool = tool
+    builtins.ToolError = ToolError
+    builtins.__tools__ = types.SimpleNamespace(sh=sh, pip=pip, cd=cd, timeit=timeit)
+
+    def watchdog():
+        while True:
+            time.sleep(1)
+            if os.getppid() != parent_pid:
+                os._exit(0)
+
+    threading.Thread(target=watchdog, name="tools-parent-watchdog", daemon=True).start()
+    try:
+        ip.run_line_magic("colors", "NoColor")
+    except Exception:
+        pass
+
+__tools_install(${options.parentPid}, ${JSON.stringify(bridgeMarker)}, ${JSON.stringify(options.shellTool)})
+del __tools_install
+`;
+}
