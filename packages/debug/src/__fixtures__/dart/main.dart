@@ -1,0 +1,4 @@
+void main(List<String> args) {
+  var greeting = 'hello';
+  print('$greeting ${args.length}');
+}

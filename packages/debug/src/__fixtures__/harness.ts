@@ -1,0 +1,67 @@
+// Test support for the debug integration tests (not shipped: __fixtures__ is excluded from the build).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import { debugTool } from "../tool/debug-tool.js";
+import { createDebugSupervisor, debugSupervisorKey, type DebugSupervisorOptions } from "../supervisor/debug-supervisor.js";
+import { descendants, isAlive, processStat } from "../internal/process-tree.js";
+
+export const ci = process.env.CI === "true";
+const here = new URL(".", import.meta.url).pathname;
+
+/** Copies a fixture workspace into a fresh temporary directory. */
+export function workspace(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `tools-debug-${name}-`));
+  cpSync(join(here, name), dir, { recursive: true });
+  return dir;
+}
+
+/** Makes the fixture's `.venv` the way a project would (system site packages: Debian's debugpy). */
+export function makeVenv(dir: string): void {
+  execFileSync("/usr/bin/python3", ["-m", "venv", "--system-site-packages", "--without-pip", join(dir, ".venv")], { stdio: "ignore" });
+}
+
+export function removeWorkspace(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export interface Call {
+  text: string;
+  isError: boolean;
+  code: string | undefined;
+}
+
+/** A run with the debug tool wired, and a `call` that goes through the registry like a model's. */
+export function debugRun(dir: string, options: DebugSupervisorOptions = {}, conversationId = "conv-1") {
+  const supervisor = createDebugSupervisor(options);
+  const run: Run = createRun({ workingDirectory: dir, conversationId, resources: [[debugSupervisorKey, supervisor]] });
+  const registry = createRegistry({ tools: [debugTool], approval: "auto" });
+  const call = async (args: Record<string, unknown>): Promise<Call> => {
+    const result = await registry.invoke(run, { tool: "debug", args });
+    return { text: resultText(result), isError: result.isError, code: result.error?.code };
+  };
+  /** Pids of the session's adapter, its whole tree, and the debuggee pids it learnt. */
+  const sessionPids = (): number[] => {
+    const session = supervisor.conversation(conversationId).session;
+    if (!session) return [];
+    const adapter = session.adapterPid;
+    const shim = session.spawnedPid;
+    return [...new Set([...(shim ? [shim, ...descendants(shim)] : []), ...(adapter ? [adapter] : []), ...session.debuggeePids])];
+  };
+  return { run, supervisor, registry, call, sessionPids };
+}
+
+/** The pids still alive (running or sleeping). */
+export function alive(pids: readonly number[]): number[] {
+  return pids.filter((pid) => isAlive(pid));
+}
+
+/** The pids that still exist at all, zombies included ("no zombie after any session"). */
+export function remaining(pids: readonly number[]): string[] {
+  return pids.flatMap((pid) => {
+    const stat = processStat(pid);
+    return stat ? [`${pid} (${stat.state}, parent ${stat.ppid})`] : [];
+  });
+}

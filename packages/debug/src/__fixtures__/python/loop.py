@@ -1,0 +1,6 @@
+import time
+
+n = 0
+while True:
+    n += 1
+    time.sleep(0.05)

@@ -1,0 +1,200 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { connect, type Socket } from "node:net";
+import { DapConnection } from "../dap/dap-connection.js";
+import { descendants } from "../internal/process-tree.js";
+import { reaperShim } from "./reaper-shim.js";
+
+/** A running adapter: the DAP connection to it and, unless we attached over TCP, its process. */
+export interface AdapterProcess {
+  readonly connection: DapConnection;
+  /** The adapter process we spawned (own process group); undefined for a direct TCP attach. */
+  readonly child: ChildProcess | undefined;
+  /** The socket, for adapters spoken to over TCP. */
+  readonly socket: Socket | undefined;
+  /** Resolves when the adapter process exits (or the socket closes, without a process). */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The last lines the adapter wrote to stderr (and, for delve, stdout before the listen line). */
+  stderrTail(): string;
+  /** True when the adapter runs under the reaper shim: the shim reaps the adapter's whole tree. */
+  readonly reaps: boolean;
+  /** The adapter's own pid (under the shim, the shim's child), while it runs. */
+  adapterPid(): number | undefined;
+}
+
+/** Where to send text the adapter process writes that is really the debuggee's output. */
+export type ProgramOutputSink = (category: "stdout" | "stderr", text: string) => void;
+
+const tailLimit = 4000;
+
+function appendTail(tail: { text: string }, chunk: string): void {
+  tail.text = (tail.text + chunk).slice(-tailLimit);
+}
+
+function spawnAdapter(command: string, args: readonly string[], cwd: string): ChildProcess {
+  return spawn(command, args, {
+    cwd,
+    // Own process group: terminate can signal the adapter and whatever it left in its group.
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: "1" },
+  });
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode, signal: child.signalCode });
+      return;
+    }
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+    child.once("error", () => resolve({ code: null, signal: null }));
+  });
+}
+
+/**
+ * Spawns an adapter that speaks DAP on its stdio (debugpy, lldb-dap, dart). With `reaper` (a
+ * python to run it with), the adapter runs under {@link reaperShim}, which reaps its whole tree.
+ */
+export function startStdioAdapter(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  reaper?: string,
+): AdapterProcess {
+  const child =
+    reaper && process.platform === "linux"
+      ? spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd)
+      : spawnAdapter(command, args, cwd);
+  const tail = { text: "" };
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => appendTail(tail, chunk));
+  child.on("error", (error) => appendTail(tail, `\n${error.message}`));
+  const connection = new DapConnection(child.stdout!, child.stdin!);
+  const exited = exitOf(child);
+  void exited.then(({ code, signal }) =>
+    connection.close(`the adapter exited (${signal ?? `code ${code}`})`),
+  );
+  const reaps = child.spawnargs.includes(reaperShim);
+  return {
+    connection,
+    child,
+    socket: undefined,
+    exited,
+    stderrTail: () => tail.text,
+    reaps,
+    adapterPid: () => (reaps && child.pid ? descendants(child.pid)[0] : child.pid),
+  };
+}
+
+function connectSocket(host: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no connection to ${host}:${port} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+function socketExit(socket: Socket): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => socket.once("close", () => resolve({ code: null, signal: null })));
+}
+
+/** Connects to an adapter already listening on a TCP port (debugpy --listen, dlv --headless). */
+export async function connectTcpAdapter(
+  host: string,
+  port: number,
+  timeoutMs = 5000,
+): Promise<AdapterProcess> {
+  const socket = await connectSocket(host, port, timeoutMs);
+  const connection = new DapConnection(socket, socket);
+  return {
+    connection,
+    child: undefined,
+    socket,
+    exited: socketExit(socket),
+    stderrTail: () => "",
+    reaps: false,
+    adapterPid: () => undefined,
+  };
+}
+
+/**
+ * Spawns an adapter that serves DAP only on TCP (`dlv dap --listen 127.0.0.1:0`), reads the
+ * address it prints, and connects. What the process writes afterwards is the debuggee's output
+ * (delve ignores `outputMode: remote`), so it goes to `sink`.
+ */
+export async function startListeningAdapter(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  sink: ProgramOutputSink,
+  timeoutMs: number,
+): Promise<AdapterProcess> {
+  const child = spawnAdapter(command, args, cwd);
+  const tail = { text: "" };
+  const exited = exitOf(child);
+  child.stderr?.setEncoding("utf8");
+  child.stdout?.setEncoding("utf8");
+  const address = await new Promise<{ host: string; port: number }>((resolve, reject) => {
+    let listening = false;
+    const timer = setTimeout(
+      () => fail(`${command} printed no listen address within ${timeoutMs} ms`),
+      timeoutMs,
+    );
+    function fail(message: string): void {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`${message}${tail.text ? `: ${tail.text.trim()}` : ""}`));
+    }
+    child.stdout?.on("data", (chunk: string) => {
+      if (listening) {
+        sink("stdout", chunk);
+        return;
+      }
+      appendTail(tail, chunk);
+      const match = /listening at:?\s*\[?([\w.:-]+?)\]?:(\d+)/i.exec(tail.text);
+      if (match) {
+        listening = true;
+        clearTimeout(timer);
+        resolve({ host: match[1]!, port: Number(match[2]) });
+      }
+    });
+    child.stderr?.on("data", (chunk: string) => {
+      if (listening) sink("stderr", chunk);
+      appendTail(tail, chunk);
+    });
+    child.once("error", (error) => fail(`${command} could not start (${error.message})`));
+    void exited.then(({ code, signal }) => {
+      if (!listening) fail(`${command} exited (${signal ?? `code ${code}`}) before listening`);
+    });
+  });
+  let socket: Socket;
+  try {
+    socket = await connectSocket(address.host, address.port, 5000);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  const connection = new DapConnection(socket, socket);
+  void exited.then(({ code, signal }) =>
+    connection.close(`the adapter exited (${signal ?? `code ${code}`})`),
+  );
+  return {
+    connection,
+    child,
+    socket,
+    exited,
+    stderrTail: () => tail.text,
+    reaps: false,
+    adapterPid: () => child.pid,
+  };
+}

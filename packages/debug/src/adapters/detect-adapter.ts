@@ -1,0 +1,179 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { findAllOnPath, findOnPath, findVersioned } from "./find-binary.js";
+import { canImport, probePython } from "./probe-python.js";
+import { findMarker } from "./root-markers.js";
+
+/** The adapters the debug tool drives. */
+export const adapterIds = ["dart", "debugpy", "lldb", "delve"] as const;
+
+/** One of {@link adapterIds}. */
+export type AdapterId = (typeof adapterIds)[number];
+
+/** The spec's table: the command each adapter runs as and the root markers that select it. */
+export const adapterTable: Readonly<Record<AdapterId, { command: string; markers: readonly string[] }>> = {
+  dart: { command: "dart debug_adapter", markers: ["pubspec.yaml"] },
+  debugpy: {
+    command: "python3 -m debugpy.adapter",
+    markers: ["pyproject.toml", "setup.py", "requirements.txt"],
+  },
+  lldb: { command: "lldb-dap", markers: ["Cargo.toml", "CMakeLists.txt"] },
+  delve: { command: "dlv dap", markers: ["go.mod"] },
+};
+
+/** What detection found for one adapter: marker, binary, and whether it can start. */
+export interface AdapterReport {
+  readonly id: AdapterId;
+  /** The root marker found (absolute path), or undefined. */
+  readonly marker: string | undefined;
+  /** The adapter's executable (for debugpy: the python that imports debugpy), or undefined. */
+  readonly binary: string | undefined;
+  /** What was searched when the binary is missing, or how it was chosen. */
+  readonly binaryNote: string;
+  /** Marker and binary both present. */
+  readonly usable: boolean;
+  /** Why not usable, when it is not. */
+  readonly why: string | undefined;
+  /** Problems that do not stop a launch but may make it fail (interpreter pairing). */
+  readonly warnings: readonly string[];
+  /** debugpy only: the interpreter that runs the program (the project's own when it has one). */
+  readonly debuggeePython?: string;
+}
+
+/** Where detection looks. */
+export interface DetectOptions {
+  /** The run's working directory: markers are never looked for above it. */
+  readonly root: string;
+  /** Where the marker search starts (the program's directory); default the root. */
+  readonly start?: string;
+  /** The PATH to search; default `process.env.PATH`. */
+  readonly searchPath?: string;
+}
+
+/** Detects one adapter: the root marker AND the binary must be found for it to be usable. */
+export async function detectAdapter(id: AdapterId, options: DetectOptions): Promise<AdapterReport> {
+  const searchPath = options.searchPath ?? process.env.PATH ?? "";
+  const { markers } = adapterTable[id];
+  const marker = findMarker(markers, options.start ?? options.root, options.root);
+  const found = await findBinary(id, searchPath, marker ? dirname(marker) : options.root, options.root);
+  const problems: string[] = [];
+  if (!marker) problems.push(`no root marker (${markers.join(", ")}) in ${options.root}`);
+  if (!found.binary) problems.push(found.note);
+  return {
+    id,
+    marker,
+    binary: found.binary,
+    binaryNote: found.note,
+    usable: problems.length === 0,
+    why: problems.length === 0 ? undefined : problems.join("; "),
+    warnings: found.warnings,
+    debuggeePython: found.debuggeePython,
+  };
+}
+
+/** Detects all four adapters. */
+export function detectAdapters(options: DetectOptions): Promise<AdapterReport[]> {
+  return Promise.all(adapterIds.map((id) => detectAdapter(id, options)));
+}
+
+interface BinaryFound {
+  binary: string | undefined;
+  note: string;
+  warnings: string[];
+  debuggeePython?: string;
+}
+
+async function findBinary(
+  id: AdapterId,
+  searchPath: string,
+  projectDir: string,
+  root: string,
+): Promise<BinaryFound> {
+  switch (id) {
+    case "dart": {
+      const binary = findOnPath("dart", searchPath);
+      return {
+        binary,
+        note: binary ? `dart at ${binary}` : "no 'dart' on PATH (install the Dart or Flutter SDK)",
+        warnings: [],
+      };
+    }
+    case "delve": {
+      const binary = findOnPath("dlv", searchPath);
+      return {
+        binary,
+        note: binary
+          ? `dlv at ${binary}`
+          : "no 'dlv' on PATH (go install github.com/go-delve/delve/cmd/dlv@latest)",
+        warnings: [],
+      };
+    }
+    case "lldb": {
+      const binary = findVersioned("lldb-dap", searchPath) ?? findVersioned("lldb-vscode", searchPath);
+      return {
+        binary,
+        note: binary
+          ? `lldb-dap at ${binary}`
+          : "no lldb-dap, lldb-dap-NN or lldb-vscode on PATH (install lldb, e.g. apt install lldb-19)",
+        warnings: [],
+      };
+    }
+    case "debugpy":
+      return findDebugpy(searchPath, projectDir, root);
+  }
+}
+
+function projectPython(dirs: readonly string[]): string | undefined {
+  for (const dir of dirs) {
+    for (const venv of [".venv", "venv"]) {
+      const candidate = join(dir, venv, "bin", "python");
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+async function findDebugpy(searchPath: string, projectDir: string, root: string): Promise<BinaryFound> {
+  const dirs = projectDir === root ? [root] : [projectDir, root];
+  const candidates: string[] = [];
+  for (const dir of dirs) {
+    for (const venv of [".venv", "venv"]) {
+      const candidate = join(dir, venv, "bin", "python");
+      if (existsSync(candidate)) candidates.push(candidate);
+    }
+  }
+  candidates.push(...findAllOnPath("python3", searchPath));
+  const tried: string[] = [];
+  const own = projectPython(dirs);
+  for (const python of new Set(candidates)) {
+    const probe = await probePython(python);
+    if (!probe.ok) {
+      tried.push(`${python} (${probe.reason})`);
+      continue;
+    }
+    const debuggeePython = own ?? python;
+    const warnings: string[] = [];
+    if (debuggeePython !== python && !probe.vendored) {
+      const debuggee = await probePython(debuggeePython);
+      if (!debuggee.ok && !(await canImport(debuggeePython, "bytecode"))) {
+        warnings.push(
+          `the adapter's debugpy ${probe.version} (${probe.debugpyDir}) is a distro build without pydevd's bundled ` +
+            `dependencies and ` +
+            `cannot debug ${debuggeePython}; install debugpy there: ${debuggeePython} -m pip install debugpy`,
+        );
+      }
+    }
+    return {
+      binary: python,
+      note: `python ${python} with debugpy ${probe.version}`,
+      warnings,
+      debuggeePython,
+    };
+  }
+  const searched = tried.length > 0 ? tried.join(", ") : "no python in .venv/bin, venv/bin or on PATH";
+  return {
+    binary: undefined,
+    note: `no python that can import debugpy (tried ${searched}); install it: python3 -m pip install debugpy`,
+    warnings: [],
+  };
+}

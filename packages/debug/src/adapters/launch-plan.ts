@@ -1,0 +1,170 @@
+import { mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, extname, join } from "node:path";
+import { DebugError } from "../errors/debug-error.js";
+import type { OutputRing } from "../session/output-ring.js";
+import {
+  connectTcpAdapter,
+  startListeningAdapter,
+  startStdioAdapter,
+  type AdapterProcess,
+} from "./adapter-process.js";
+import type { AdapterId, AdapterReport } from "./detect-adapter.js";
+
+/** How to start one adapter for one session, and what to send it. */
+export interface SessionPlan {
+  readonly request: "launch" | "attach";
+  readonly args: Record<string, unknown>;
+  readonly evaluateContext: string;
+  readonly terminateDebuggee: boolean;
+  /** False for adapters that never exit after disconnect (debugpy #672). */
+  readonly exitsOnDisconnect?: boolean;
+  readonly cleanupPaths: readonly string[];
+  /** Handshake bounds: delve compiles before it answers, so it gets longer. */
+  readonly launchMs: number;
+  start(output: OutputRing): Promise<AdapterProcess>;
+}
+
+/** The adapter a program calls for, from its extension (a directory is a Go package). */
+export function adapterForProgram(program: string): AdapterId {
+  const extension = extname(program).toLowerCase();
+  if (extension === ".py") return "debugpy";
+  if (extension === ".go") return "delve";
+  if (extension === ".dart") return "dart";
+  try {
+    if (statSync(program).isDirectory()) return "delve";
+  } catch {
+    // A missing program is reported by the launch itself.
+  }
+  return "lldb";
+}
+
+/** The launch plan for a program with a usable adapter. */
+export function launchPlan(
+  report: AdapterReport,
+  program: string,
+  args: readonly string[],
+  cwd: string,
+  launchMs: number,
+): SessionPlan {
+  const binary = report.binary!;
+  switch (report.id) {
+    case "debugpy":
+      return {
+        request: "launch",
+        args: {
+          program,
+          args,
+          cwd,
+          // internalConsole: any terminal console needs runInTerminal, which we refuse.
+          console: "internalConsole",
+          justMyCode: true,
+          stopOnEntry: false,
+          python: [report.debuggeePython ?? binary],
+          env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
+        },
+        evaluateContext: "repl",
+        terminateDebuggee: true,
+        exitsOnDisconnect: false,
+        cleanupPaths: [],
+        launchMs,
+        start: () => Promise.resolve(startStdioAdapter(binary, ["-m", "debugpy.adapter"], cwd, binary)),
+      };
+    case "lldb":
+      return {
+        request: "launch",
+        args: { program, args, cwd, stopOnEntry: false },
+        evaluateContext: "watch",
+        terminateDebuggee: true,
+        cleanupPaths: [],
+        launchMs,
+        start: () => Promise.resolve(startStdioAdapter(binary, [], cwd)),
+      };
+    case "dart":
+      return {
+        request: "launch",
+        args: { program, args, cwd, console: "debugConsole" },
+        evaluateContext: "repl",
+        terminateDebuggee: true,
+        cleanupPaths: [],
+        launchMs,
+        start: () => Promise.resolve(startStdioAdapter(binary, ["debug_adapter"], cwd)),
+      };
+    case "delve": {
+      // A temporary output path: delve's default `__debug_bin` would be left in the project.
+      const buildDir = mkdtempSync(join(tmpdir(), "tools-debug-dlv-"));
+      const packageDir = extname(program).toLowerCase() === ".go" ? dirname(program) : program;
+      return {
+        request: "launch",
+        args: {
+          mode: "debug",
+          program: packageDir,
+          args,
+          cwd,
+          output: join(buildDir, "__debug_bin"),
+          stopOnEntry: false,
+          hideSystemGoroutines: true,
+        },
+        evaluateContext: "watch",
+        terminateDebuggee: true,
+        cleanupPaths: [buildDir],
+        // Delve compiles before it answers: a cold build takes seconds.
+        launchMs: Math.max(launchMs, 120_000),
+        start: (output) =>
+          startListeningAdapter(
+            binary,
+            ["dap", "--listen", "127.0.0.1:0"],
+            packageDir,
+            (category, text) => output.push(category, text),
+            15_000,
+          ),
+      };
+    }
+  }
+}
+
+/** The attach plan for a debuggee listening on `port` on this machine. */
+export function attachPlan(report: AdapterReport, port: number, cwd: string, launchMs: number): SessionPlan {
+  switch (report.id) {
+    case "debugpy":
+      // `python -m debugpy --listen PORT` serves an adapter on that port: speak to it directly.
+      return {
+        request: "attach",
+        args: { justMyCode: true },
+        evaluateContext: "repl",
+        terminateDebuggee: false,
+        cleanupPaths: [],
+        launchMs,
+        start: () => connectTcpAdapter("127.0.0.1", port),
+      };
+    case "delve":
+      // `dlv --headless --listen PORT debug|exec|attach …` serves DAP on its port (mode remote).
+      return {
+        request: "attach",
+        args: { mode: "remote", stopOnEntry: false },
+        evaluateContext: "watch",
+        terminateDebuggee: false,
+        cleanupPaths: [],
+        launchMs,
+        start: () => connectTcpAdapter("127.0.0.1", port),
+      };
+    case "lldb": {
+      const binary = report.binary!;
+      // An lldb-server / gdbserver listening on PORT.
+      return {
+        request: "attach",
+        args: { attachCommands: [`gdb-remote 127.0.0.1:${port}`] },
+        evaluateContext: "watch",
+        terminateDebuggee: false,
+        cleanupPaths: [],
+        launchMs,
+        start: () => Promise.resolve(startStdioAdapter(binary, [], cwd)),
+      };
+    }
+    case "dart":
+      throw new DebugError(
+        "DEBUG_BAD_ARGUMENTS",
+        "dart cannot attach by port: its VM service needs a full ws:// URI with an auth code; launch the program instead",
+      );
+  }
+}

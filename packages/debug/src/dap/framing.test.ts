@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { encodeFrame, FrameParser } from "./framing.js";
+
+describe("DAP framing", () => {
+  it("reassembles messages split across chunks and several in one chunk", () => {
+    const parser = new FrameParser();
+    const one = encodeFrame({ seq: 1, type: "event", event: "initialized" });
+    const two = encodeFrame({ seq: 2, type: "event", event: "output", body: { output: "héllo ✓\n" } });
+    const all = Buffer.concat([one, two]);
+    expect(parser.push(all.subarray(0, 10))).toEqual([]);
+    const messages = [
+      ...parser.push(all.subarray(10, one.length + 5)),
+      ...parser.push(all.subarray(one.length + 5)),
+    ];
+    expect(messages).toEqual([
+      { seq: 1, type: "event", event: "initialized" },
+      { seq: 2, type: "event", event: "output", body: { output: "héllo ✓\n" } },
+    ]);
+  });
+
+  it("counts the length in bytes, not characters", () => {
+    const frame = encodeFrame({ text: "ü" }).toString("latin1");
+    expect(
+      frame.startsWith(`Content-Length: ${Buffer.byteLength(JSON.stringify({ text: "ü" }))}\r\n\r\n`),
+    ).toBe(true);
+  });
+
+  it("skips a malformed body and keeps reading", () => {
+    const parser = new FrameParser();
+    const bad = Buffer.from("Content-Length: 3\r\n\r\n{x}");
+    const good = encodeFrame({ ok: true });
+    expect(parser.push(Buffer.concat([bad, good]))).toEqual([{ ok: true }]);
+  });
+});

@@ -1,0 +1,71 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** The state letter of a process (`R`, `S`, `Z` …) and its parent, or undefined when it is gone. */
+export function processStat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name is in parentheses and may contain spaces; the fields after it are fixed.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "?", ppid: Number(fields[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the process exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  const stat = processStat(pid);
+  return stat !== undefined && stat.state !== "Z";
+}
+
+/** Every descendant of `pid` (children first, then theirs), read from /proc; empty off Linux. */
+export function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = processStat(Number(entry));
+    if (!stat) continue;
+    const list = children.get(stat.ppid) ?? [];
+    list.push(Number(entry));
+    children.set(stat.ppid, list);
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    for (const child of children.get(next) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/** Sends a signal, ignoring a process that is already gone. */
+export function signalPid(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/**
+ * Resolves once none of `pids` is alive, or after `timeoutMs` (checked every 20 ms). With
+ * `reaped`, a zombie still counts: it waits until the parent has reaped it (the pid is gone).
+ */
+export async function waitGone(pids: readonly number[], timeoutMs: number, reaped = false): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  const gone = reaped ? (pid: number) => processStat(pid) === undefined : (pid: number) => !isAlive(pid);
+  for (;;) {
+    if (pids.every(gone)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

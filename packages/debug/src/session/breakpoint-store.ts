@@ -1,0 +1,77 @@
+/** What the adapter said about one requested breakpoint. */
+export interface BreakpointResult {
+  /** The line asked for (1-based). */
+  readonly requested: number;
+  /** The line the adapter placed it on, when it said. */
+  readonly line: number | undefined;
+  readonly verified: boolean;
+  readonly message: string | undefined;
+  /** The adapter's id, for `breakpoint` events that change it later. */
+  readonly id: number | undefined;
+}
+
+/** A change a `breakpoint` event brings. */
+export interface BreakpointChange {
+  readonly line?: number;
+  readonly verified: boolean;
+  readonly message?: string;
+}
+
+/** The breakpoints of one file: the lines asked for and, once sent, the adapter's answer. */
+export interface FileBreakpoints {
+  readonly lines: readonly number[];
+  results: BreakpointResult[] | undefined;
+}
+
+/**
+ * The breakpoints of a conversation, by absolute file path. They outlive sessions: set before a
+ * launch, they are sent at the handshake, and again to the next session.
+ */
+export class BreakpointStore {
+  readonly files = new Map<string, FileBreakpoints>();
+  private readonly early = new Map<number, BreakpointChange>();
+
+  /** Replaces a file's lines; an empty list clears the file. */
+  set(file: string, lines: readonly number[]): void {
+    if (lines.length === 0) this.files.delete(file);
+    else this.files.set(file, { lines: [...new Set(lines)], results: undefined });
+  }
+
+  /**
+   * Applies a `breakpoint` event (reason changed/new) to the result with that id. An event that
+   * overtakes the setBreakpoints answer it refers to is kept and applied when the answer is stored.
+   */
+  update(id: number, change: BreakpointChange): void {
+    let applied = false;
+    for (const entry of this.files.values()) {
+      const index = entry.results?.findIndex((result) => result.id === id) ?? -1;
+      if (index < 0 || !entry.results) continue;
+      entry.results[index] = applyChange(entry.results[index]!, change);
+      applied = true;
+    }
+    if (!applied) this.early.set(id, change);
+  }
+
+  /** Stores the adapter's answer for a file, with any event that came before it. */
+  store(file: string, results: readonly BreakpointResult[]): BreakpointResult[] {
+    const merged = results.map((result) => {
+      const change = result.id === undefined ? undefined : this.early.get(result.id);
+      if (change === undefined || result.id === undefined) return result;
+      this.early.delete(result.id);
+      return applyChange(result, change);
+    });
+    const entry = this.files.get(file);
+    if (entry) entry.results = merged;
+    return merged;
+  }
+
+  /** Forgets what the adapter said (a new session answers afresh). */
+  resetResults(): void {
+    this.early.clear();
+    for (const entry of this.files.values()) entry.results = undefined;
+  }
+}
+
+function applyChange(result: BreakpointResult, change: BreakpointChange): BreakpointResult {
+  return { ...result, line: change.line ?? result.line, verified: change.verified, message: change.message };
+}

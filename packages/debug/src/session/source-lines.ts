@@ -1,0 +1,34 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
+
+const cache = new Map<string, { lines: string[] | undefined }>();
+
+/** The text of a 1-based line of a source file, trimmed and capped at 200 characters. */
+export function sourceLine(path: string | undefined, line: number | undefined): string | undefined {
+  if (!path || !line) return undefined;
+  let entry = cache.get(path);
+  if (!entry) {
+    try {
+      entry = { lines: readFileSync(path, "utf8").split(/\r?\n/) };
+    } catch {
+      entry = { lines: undefined };
+    }
+    if (cache.size > 200) cache.clear();
+    cache.set(path, entry);
+  }
+  const text = entry.lines?.[line - 1]?.trim();
+  return text === undefined ? undefined : text.slice(0, 200);
+}
+
+/** Drops cached file contents (after a resume the program may have been edited meanwhile). */
+export function forgetSourceLines(): void {
+  cache.clear();
+}
+
+/** A path shown relative to the working directory when it lies inside it. */
+export function displayPath(path: string | undefined, root: string): string {
+  if (!path) return "<no source>";
+  if (!isAbsolute(path)) return path;
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}

@@ -1,0 +1,247 @@
+import { rmSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Run } from "@tools/registry";
+import { resourceKey } from "@tools/registry";
+import { adapterForProgram, attachPlan, launchPlan, type SessionPlan } from "../adapters/launch-plan.js";
+import {
+  adapterIds,
+  detectAdapter,
+  detectAdapters,
+  type AdapterId,
+  type AdapterReport,
+} from "../adapters/detect-adapter.js";
+import { DebugError } from "../errors/debug-error.js";
+import { BreakpointStore } from "../session/breakpoint-store.js";
+import { DebugSession, type Outcome } from "../session/debug-session.js";
+import { OutputRing } from "../session/output-ring.js";
+import { displayPath } from "../session/source-lines.js";
+
+/** Options of {@link createDebugSupervisor}. */
+export interface DebugSupervisorOptions {
+  /** Hard limit on a session's life, in ms; default 30 minutes. Then it is terminated. */
+  ttlMs?: number;
+  /** How long continue / steps / pause wait for the next stop, in ms; default 15 s. */
+  resumeWaitMs?: number;
+  /** How long launch waits for the first stop after the handshake, in ms; default 15 s. */
+  firstStopMs?: number;
+  /** Handshake bound (initialized event, launch response), in ms; default 30 s (delve: 120 s). */
+  launchMs?: number;
+  /** The PATH adapters are searched on; default `process.env.PATH`. */
+  searchPath?: string;
+}
+
+/** A conversation's debugging state: its session (if any), the last one, its breakpoints. */
+export interface ConversationDebug {
+  session: DebugSession | undefined;
+  /** The session that ended last, kept for its output and the reason it ended. */
+  last: DebugSession | undefined;
+  readonly breakpoints: BreakpointStore;
+}
+
+/** What launch and attach return: the session and how its first wait came back. */
+export interface SessionStart {
+  readonly session: DebugSession;
+  readonly outcome: Outcome;
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Owns the debug sessions: one per conversation, each with a hard TTL, each owned by the run
+ * that started it (its adapter dies with `run.dispose()`), and a second launch or attach
+ * rejected with the running session's description.
+ */
+export class DebugSupervisor {
+  readonly ttlMs: number;
+  readonly resumeWaitMs: number;
+  private readonly firstStopMs: number;
+  private readonly launchMs: number;
+  private readonly searchPath: string | undefined;
+  private readonly conversations = new Map<string, ConversationDebug>();
+
+  constructor(options: DebugSupervisorOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 30 * 60_000;
+    this.resumeWaitMs = options.resumeWaitMs ?? 15_000;
+    this.firstStopMs = options.firstStopMs ?? 15_000;
+    this.launchMs = options.launchMs ?? 30_000;
+    this.searchPath = options.searchPath;
+  }
+
+  /** The conversation's state, created on first use. */
+  conversation(conversationId: string): ConversationDebug {
+    let state = this.conversations.get(conversationId);
+    if (!state) {
+      state = { session: undefined, last: undefined, breakpoints: new BreakpointStore() };
+      this.conversations.set(conversationId, state);
+    }
+    return state;
+  }
+
+  /** Per adapter: root marker, binary, usable or why not. */
+  adapters(root: string): Promise<AdapterReport[]> {
+    return detectAdapters({ root, searchPath: this.searchPath });
+  }
+
+  /** The live session of a conversation, or a DEBUG_NO_SESSION error that says why there is none. */
+  require(conversationId: string): DebugSession {
+    const state = this.conversation(conversationId);
+    if (state.session) return state.session;
+    const last = state.last;
+    throw new DebugError(
+      "DEBUG_NO_SESSION",
+      last
+        ? `no debug session is running: the last one (${last.description}) ended because ${last.endReason}; start one with op 'launch' or 'attach'`
+        : "no debug session is running; start one with op 'launch' (program, args) or 'attach' (port)",
+    );
+  }
+
+  /** Launches `program` under the adapter its extension (or `adapter`) calls for. */
+  async launch(
+    run: Run,
+    request: { program: string; args: readonly string[]; adapter?: AdapterId },
+  ): Promise<SessionStart> {
+    this.assertFree(run.conversationId);
+    const id = request.adapter ?? adapterForProgram(request.program);
+    const report = await detectAdapter(id, {
+      root: run.workingDirectory,
+      start: isDirectory(request.program) ? request.program : dirname(request.program),
+      searchPath: this.searchPath,
+    });
+    if (!report.usable) {
+      throw new DebugError(
+        "DEBUG_ADAPTER_UNUSABLE",
+        `cannot debug ${request.program} with ${id}: ${report.why}; op 'adapters' shows what is usable here`,
+      );
+    }
+    const plan = launchPlan(report, request.program, request.args, run.workingDirectory, this.launchMs);
+    const shown = displayPath(request.program, run.workingDirectory);
+    const description = `${id}: ${[request.program === run.workingDirectory ? "." : shown, ...request.args].join(" ")}`;
+    return this.startSession(run, id, description, plan, report.warnings);
+  }
+
+  /** Attaches to a debuggee on a local port; the adapter is `adapter` or the one the root marker names. */
+  async attach(run: Run, request: { port: number; adapter?: AdapterId }): Promise<SessionStart> {
+    this.assertFree(run.conversationId);
+    let id = request.adapter;
+    const reports = await this.adapters(run.workingDirectory);
+    if (!id) {
+      const marked = reports.filter((report) => report.marker);
+      if (marked.length !== 1) {
+        throw new DebugError(
+          "DEBUG_BAD_ARGUMENTS",
+          `attach needs 'adapter' (one of ${adapterIds.join(", ")}): ` +
+            (marked.length === 0
+              ? "no root marker here names one"
+              : `several root markers match (${marked.map((report) => report.id).join(", ")})`),
+        );
+      }
+      id = marked[0]!.id;
+    }
+    const report = reports.find((candidate) => candidate.id === id)!;
+    if (id === "lldb" && !report.binary) {
+      throw new DebugError("DEBUG_ADAPTER_UNUSABLE", `cannot attach with lldb: ${report.binaryNote}`);
+    }
+    const plan = attachPlan(report, request.port, run.workingDirectory, this.launchMs);
+    return this.startSession(run, id, `${id}: attached to port ${request.port}`, plan, []);
+  }
+
+  private assertFree(conversationId: string): void {
+    const running = this.conversation(conversationId).session;
+    if (!running) return;
+    const age = Math.round((Date.now() - running.startedAt) / 1000);
+    const where =
+      running.state === "stopped" && running.lastStop
+        ? `stopped (${running.lastStop.reason})`
+        : running.state;
+    throw new DebugError(
+      "DEBUG_SESSION_EXISTS",
+      `a debug session is already running in this conversation: ${running.description} (${where}, started ${age} s ago); ` +
+        "use it, or end it with op 'terminate' before starting another",
+      { data: { description: running.description } },
+    );
+  }
+
+  private async startSession(
+    run: Run,
+    id: AdapterId,
+    description: string,
+    plan: SessionPlan,
+    warnings: readonly string[],
+  ): Promise<SessionStart> {
+    const state = this.conversation(run.conversationId);
+    const output = new OutputRing();
+    let adapter;
+    try {
+      adapter = await plan.start(output);
+    } catch (error) {
+      for (const path of plan.cleanupPaths) rmSync(path, { recursive: true, force: true });
+      throw new DebugError(
+        "DEBUG_LAUNCH_FAILED",
+        `could not start or reach the ${id} adapter: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
+    }
+    const session = new DebugSession({
+      adapterId: id,
+      description,
+      root: run.workingDirectory,
+      adapter,
+      breakpoints: state.breakpoints,
+      resumeWaitMs: this.resumeWaitMs,
+      terminateDebuggee: plan.terminateDebuggee,
+      exitsOnDisconnect: plan.exitsOnDisconnect,
+      evaluateContext: plan.evaluateContext,
+      cleanupPaths: plan.cleanupPaths,
+      output,
+    });
+    state.breakpoints.resetResults();
+    state.session = session;
+    const ttl = setTimeout(() => {
+      void session.terminate(`it reached the hard limit of ${formatDuration(this.ttlMs)} per session (TTL)`);
+    }, this.ttlMs);
+    ttl.unref();
+    session.onEnd(() => {
+      clearTimeout(ttl);
+      if (state.session === session) state.session = undefined;
+      state.last = session;
+    });
+    run.own(() => session.terminate("its run ended"), `debug session (${description})`);
+    const outcome = await session.start(plan.request, plan.args, {
+      initializeMs: 15_000,
+      launchMs: plan.launchMs,
+      firstStopMs: this.firstStopMs,
+    });
+    return { session, outcome, warnings };
+  }
+
+  /**
+   * Terminates every session of every conversation (a harness shutting down). Not named
+   * `dispose`: a run that wires the supervisor must not end other runs' sessions with its own.
+   */
+  async terminateAll(): Promise<void> {
+    const sessions = [...this.conversations.values()]
+      .map((state) => state.session)
+      .filter((session) => session);
+    await Promise.all(sessions.map((session) => session!.terminate("the debug supervisor was disposed")));
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minutes`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
+/** The resource key the `debug` tool requires. */
+export const debugSupervisorKey = resourceKey<DebugSupervisor>("debug-session supervisor");
+
+/** Creates the supervisor to wire into runs under {@link debugSupervisorKey}. */
+export function createDebugSupervisor(options: DebugSupervisorOptions = {}): DebugSupervisor {
+  return new DebugSupervisor(options);
+}

@@ -1,0 +1,271 @@
+import { boundText, defineTool, textResult, type ToolContext } from "@tools/registry";
+import { z } from "zod";
+import { adapterIds } from "../adapters/detect-adapter.js";
+import { DebugError } from "../errors/debug-error.js";
+import type { BreakpointStore } from "../session/breakpoint-store.js";
+import type { DebugSession, Outcome } from "../session/debug-session.js";
+import { limits } from "../session/limits.js";
+import { displayPath } from "../session/source-lines.js";
+import { debugSupervisorKey } from "../supervisor/debug-supervisor.js";
+import {
+  formatAdapters,
+  formatBreakpointResults,
+  formatBreakpointStore,
+  formatFrames,
+  formatOutcome,
+  formatScopes,
+  formatStopShort,
+  formatVariables,
+} from "./format.js";
+
+const ops = [
+  "adapters",
+  "status",
+  "breakpoints",
+  "launch",
+  "attach",
+  "continue",
+  "pause",
+  "step_over",
+  "step_in",
+  "step_out",
+  "threads",
+  "stack",
+  "scopes",
+  "variables",
+  "evaluate",
+  "output",
+  "terminate",
+] as const;
+
+const input = z.object({
+  op: z.enum(ops).describe("The operation."),
+  file: z.string().optional().describe("breakpoints: the source file, relative to the working directory."),
+  lines: z
+    .array(z.number().int().positive())
+    .optional()
+    .describe("breakpoints: 1-based lines; an empty list clears the file."),
+  program: z
+    .string()
+    .optional()
+    .describe("launch: the program (.py file, Go package dir or .go file, binary, .dart file)."),
+  args: z.array(z.string()).optional().describe("launch: the program's arguments."),
+  adapter: z.enum(adapterIds).optional().describe("launch/attach: force an adapter instead of inferring it."),
+  port: z
+    .number()
+    .int()
+    .min(1)
+    .max(65535)
+    .optional()
+    .describe("attach: the local port the debuggee listens on."),
+  thread_id: z
+    .number()
+    .int()
+    .optional()
+    .describe("continue/pause/steps/stack: default the last stopped thread."),
+  frame_id: z.number().int().optional().describe("scopes (required), evaluate: a frame id from 'stack'."),
+  reference: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("variables: a reference from 'scopes' or 'variables'."),
+  expression: z.string().optional().describe("evaluate: the expression."),
+  cursor: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "output: read from this cursor (the 'next cursor' of the previous read); default all kept output.",
+    ),
+});
+
+type Input = z.output<typeof input>;
+
+function need<K extends keyof Input>(args: Input, key: K): NonNullable<Input[K]> {
+  const value = args[key];
+  if (value === undefined || value === null) {
+    throw new DebugError("DEBUG_BAD_ARGUMENTS", `op '${args.op}' needs '${String(key)}'`);
+  }
+  return value as NonNullable<Input[K]>;
+}
+
+/**
+ * The `debug` tool: one Debug Adapter Protocol session per conversation (debugpy, lldb-dap,
+ * delve, dart). Exec tier and not parallel-safe: the session's state lives between calls.
+ */
+export const debugTool = defineTool({
+  name: "debug",
+  tier: "exec",
+  parallelSafe: false,
+  description: [
+    "Drive a debugger (Debug Adapter Protocol: debugpy for Python, delve for Go, lldb-dap for C/C++/Rust binaries, dart).",
+    "One session per conversation (30 min limit). Set breakpoints (before or after launch), launch, then inspect while stopped:",
+    "stack → frame ids, scopes(frame_id) → references, variables(reference), evaluate(expression, frame_id?).",
+    "Ids and references are valid only until the program resumes. continue/step_* return at the next stop, at exit, or say 'still running'.",
+    "Ops: adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate.",
+    'Example: {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py","args":["--fast"]}.',
+  ].join("\n"),
+  input,
+  requires: [debugSupervisorKey],
+  available: (run) => (run.conversationId ? true : "the run has no conversation id"),
+  paths: (args) => [args.file, args.program].filter((path): path is string => typeof path === "string"),
+  summarize: (args) => {
+    if (args.op === "launch") return `debug: launch ${[args.program ?? "?", ...(args.args ?? [])].join(" ")}`;
+    if (args.op === "attach") return `debug: attach to port ${args.port ?? "?"}`;
+    if (args.op === "breakpoints")
+      return `debug: breakpoints ${args.file ?? "?"} ${JSON.stringify(args.lines ?? [])}`;
+    if (args.op === "evaluate") return `debug: evaluate ${args.expression ?? ""}`;
+    return `debug: ${args.op}`;
+  },
+  execute: (args, context) => execute(args, context),
+});
+
+async function execute(args: Input, context: ToolContext) {
+  const { run } = context;
+  const supervisor = run.require(debugSupervisorKey);
+  const root = run.workingDirectory;
+  const state = supervisor.conversation(run.conversationId);
+  switch (args.op) {
+    case "adapters":
+      return textResult(formatAdapters(await supervisor.adapters(root), root));
+    case "status": {
+      const session = state.session;
+      const breakpoints = formatBreakpointStore(state.breakpoints, root);
+      if (!session) {
+        const last = state.last
+          ? `; the last one (${state.last.description}) ended because ${state.last.endReason}`
+          : "";
+        return textResult(`no debug session${last}\nbreakpoints:\n${breakpoints}`);
+      }
+      const age = Math.round((Date.now() - session.startedAt) / 1000);
+      const where =
+        session.state === "stopped" && session.lastStop
+          ? await session.describeStop(session.lastStop)
+          : session.state;
+      return textResult(
+        `session ${session.description}, ${age} s old\n${where}\nbreakpoints:\n${breakpoints}`,
+      );
+    }
+    case "breakpoints": {
+      const file = context.resolvePath(need(args, "file"));
+      const lines = need(args, "lines");
+      state.breakpoints.set(file, lines);
+      const session = state.session;
+      if (session?.isConfigured) {
+        const results = await session.sendBreakpoints(file);
+        if (lines.length === 0) return textResult(`cleared the breakpoints of ${displayPath(file, root)}`);
+        return textResult(formatBreakpointResults(file, results, root));
+      }
+      if (lines.length === 0) return textResult(`cleared the breakpoints of ${displayPath(file, root)}`);
+      return textResult(
+        `${displayPath(file, root)}: lines ${lines.join(", ")} pending; they are sent when the program is launched`,
+      );
+    }
+    case "launch": {
+      const program = context.resolvePath(need(args, "program"));
+      context.progress(`launching ${displayPath(program, root)}…`);
+      const { session, outcome, warnings } = await supervisor.launch(run, {
+        program,
+        args: args.args ?? [],
+        adapter: args.adapter,
+      });
+      return textResult(
+        await startText(session, outcome, warnings, supervisor.resumeWaitMs, state.breakpoints, root),
+      );
+    }
+    case "attach": {
+      const { session, outcome } = await supervisor.attach(run, {
+        port: need(args, "port"),
+        adapter: args.adapter,
+      });
+      return textResult(
+        await startText(session, outcome, [], supervisor.resumeWaitMs, state.breakpoints, root),
+      );
+    }
+    case "continue":
+    case "step_over":
+    case "step_in":
+    case "step_out": {
+      const session = supervisor.require(run.conversationId);
+      const command = (
+        { continue: "continue", step_over: "next", step_in: "stepIn", step_out: "stepOut" } as const
+      )[args.op];
+      const outcome = await session.resume(command, args.thread_id);
+      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs));
+    }
+    case "pause": {
+      const session = supervisor.require(run.conversationId);
+      const outcome = await session.pause(args.thread_id);
+      if (outcome.kind === "already")
+        return textResult(`already ${formatStopShort(outcome.stop)}; nothing to pause`);
+      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs));
+    }
+    case "threads": {
+      const threads = await supervisor.require(run.conversationId).threads();
+      return textResult(
+        threads.length === 0
+          ? "no threads"
+          : threads.map((thread) => `${thread.id}: ${thread.name}`).join("\n"),
+      );
+    }
+    case "stack": {
+      const { threadId, frames, total } = await supervisor.require(run.conversationId).stack(args.thread_id);
+      return textResult(formatFrames(threadId, frames, total, root));
+    }
+    case "scopes":
+      return textResult(
+        formatScopes(await supervisor.require(run.conversationId).scopes(need(args, "frame_id"))),
+      );
+    case "variables": {
+      const { variables, omitted } = await supervisor
+        .require(run.conversationId)
+        .variables(need(args, "reference"));
+      return textResult(formatVariables(variables, omitted));
+    }
+    case "evaluate": {
+      const body = await supervisor
+        .require(run.conversationId)
+        .evaluate(need(args, "expression"), args.frame_id);
+      const reference = body.variablesReference > 0 ? `  [reference ${body.variablesReference}]` : "";
+      return textResult(`${body.result}${body.type ? ` (${body.type})` : ""}${reference}`);
+    }
+    case "output": {
+      const session = state.session ?? state.last;
+      if (!session) return textResult("no output: no debug session has run in this conversation");
+      const { entries, dropped, next } = session.output.read(args.cursor ?? 0);
+      const text = entries
+        .map((entry) => (entry.category === "stdout" ? entry.text : `[${entry.category}] ${entry.text}`))
+        .join("");
+      const bounded = boundText(text, { maxChars: limits.outputChars, maxLines: 400, keep: "tail" });
+      const missed = dropped > 0 ? `(${dropped} older entries were dropped from the buffer)\n` : "";
+      return textResult(`${missed}${bounded.text || "(no output)"}\n(next cursor: ${next})`);
+    }
+    case "terminate": {
+      const session = supervisor.require(run.conversationId);
+      await session.terminate("it was terminated on request");
+      return textResult(`terminated ${session.description}; the adapter and the program are gone`);
+    }
+  }
+}
+
+async function startText(
+  session: DebugSession,
+  outcome: Outcome,
+  warnings: readonly string[],
+  waitMs: number,
+  breakpoints: BreakpointStore,
+  root: string,
+): Promise<string> {
+  const parts = [`started ${session.description}`];
+  for (const warning of warnings) parts.push(`warning: ${warning}`);
+  if (breakpoints.files.size > 0) parts.push(`breakpoints:\n${formatBreakpointStore(breakpoints, root)}`);
+  parts.push(await formatOutcome(session, outcome, waitMs));
+  if (outcome.kind === "exited" || outcome.kind === "ended") {
+    // It ended before any stop: what it printed is the likeliest explanation.
+    const recent = session.output.tail(1500).trim();
+    parts.push(recent ? `recent output:\n${recent}` : "(the program wrote no output)");
+  }
+  return parts.join("\n");
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { remaining, ci, debugRun, makeVenv, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+
+const found = existsSync("/usr/bin/python3");
+if (!found && !ci)
+  console.warn("SKIPPING debugpy tests: /usr/bin/python3 with debugpy (python3-debugpy) is missing");
+
+describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(found, "python3-debugpy must be installed").toBe(true);
+    dir = workspace("python");
+    makeVenv(dir);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("stops on a breakpoint set before launch, inspects, steps and runs to the exit code", async () => {
+    const { run, call, sessionPids } = debugRun(dir);
+    try {
+      const before = await call({ op: "stack" });
+      expect(before.code).toBe("DEBUG_NO_SESSION");
+
+      const set = await call({ op: "breakpoints", file: "app.py", lines: [6] });
+      expect(set.text).toContain("pending");
+
+      const launch = await call({ op: "launch", program: "app.py", args: ["x"] });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("stopped (breakpoint)");
+      expect(launch.text).toContain("app.py:6 in compute");
+      expect(launch.text).toContain("total += v");
+      expect(launch.text).toMatch(/line 6: verified/);
+      const pids = sessionPids();
+      expect(pids.length).toBeGreaterThan(0);
+
+      const second = await call({ op: "launch", program: "app.py" });
+      expect(second.code).toBe("DEBUG_SESSION_EXISTS");
+      expect(second.text).toContain("debugpy: ");
+      expect(second.text).toContain("app.py x");
+
+      const stack = await call({ op: "stack" });
+      expect(stack.text).toMatch(/#0 frame \d+ compute at app.py:6/);
+      expect(stack.text).toMatch(/#1 frame \d+ main at app.py:12/);
+      const frameId = Number(/#0 frame (\d+)/.exec(stack.text)![1]);
+
+      const scopes = await call({ op: "scopes", frame_id: frameId });
+      expect(scopes.text).toMatch(/Locals: reference \d+/);
+      const locals = Number(/Locals: reference (\d+)/.exec(scopes.text)![1]);
+      const variables = await call({ op: "variables", reference: locals });
+      expect(variables.text).toMatch(/total \(int\) = 0/);
+      expect(variables.text).toMatch(/values \(list\) = \[1, 2, 3, 4\]/);
+
+      const evaluated = await call({ op: "evaluate", expression: "len(values) + 100" });
+      expect(evaluated.text).toContain("104");
+
+      const step = await call({ op: "step_over" });
+      expect(step.text).toContain("stopped (step)");
+      expect(step.text).toContain("app.py:5");
+
+      // References from the earlier stop are refused after a resume.
+      const stale = await call({ op: "variables", reference: locals });
+      expect(stale.code).toBe("DEBUG_STALE_REFERENCE");
+
+      const cleared = await call({ op: "breakpoints", file: "app.py", lines: [] });
+      expect(cleared.text).toContain("cleared");
+
+      const out = await call({ op: "step_out" });
+      expect(out.text).toContain("stopped (step)");
+      expect(out.text).toContain("in main");
+
+      const stepIn = await call({ op: "step_in" });
+      expect(stepIn.text).toContain("stopped (step)");
+
+      // debugpy treats a non-zero sys.exit as an uncaught exception: the stop says so.
+      const exiting = await call({ op: "continue" });
+      expect(exiting.text).toContain("stopped on an exception");
+      expect(exiting.text).toContain("SystemExit");
+
+      const done = await call({ op: "continue" });
+      expect(done.text).toContain("exited with code 3");
+
+      const output = await call({ op: "output" });
+      expect(output.text).toContain("sum 10");
+
+      const after = await call({ op: "stack" });
+      expect(after.code).toBe("DEBUG_NO_SESSION");
+      expect(after.text).toContain("exited with code 3");
+      expect(remaining(pids)).toEqual([]);
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("says so when it stops on an exception, and dispose leaves no process", async () => {
+    const { run, call, sessionPids } = debugRun(dir);
+    let pids: number[] = [];
+    try {
+      const launch = await call({ op: "launch", program: "crash.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("stopped on an exception");
+      expect(launch.text).toContain("ZeroDivisionError");
+      expect(launch.text).toContain("crash.py:2 in divide");
+      const inspect = await call({ op: "evaluate", expression: "a + 41" });
+      expect(inspect.text).toContain("42");
+      pids = sessionPids();
+      expect(pids.length).toBeGreaterThan(1);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});

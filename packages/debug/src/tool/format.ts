@@ -1,0 +1,112 @@
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import type { AdapterReport } from "../adapters/detect-adapter.js";
+import type { BreakpointResult, BreakpointStore } from "../session/breakpoint-store.js";
+import type { DebugSession, Outcome, StopInfo } from "../session/debug-session.js";
+import { displayPath, sourceLine } from "../session/source-lines.js";
+
+/** One line per adapter: marker, binary, usable or why not. */
+export function formatAdapters(reports: readonly AdapterReport[], root: string): string {
+  return reports
+    .map((report) => {
+      const marker = report.marker ? `marker ${displayPath(report.marker, root)} found` : "no root marker";
+      const binary = report.binary ? `binary ${report.binary}` : "binary not found";
+      const verdict = report.usable ? "usable" : `not usable: ${report.why}`;
+      const warnings = report.warnings.map((warning) => `\n  warning: ${warning}`).join("");
+      return `${report.id}: ${marker}; ${binary}; ${verdict}${warnings}`;
+    })
+    .join("\n");
+}
+
+/** One line per requested breakpoint: requested line, actual line, verified, message. */
+export function formatBreakpointResults(
+  file: string,
+  results: readonly BreakpointResult[],
+  root: string,
+): string {
+  const lines = results.map((result) => {
+    const moved =
+      result.line !== undefined && result.line !== result.requested ? ` (placed on line ${result.line})` : "";
+    const verdict = result.verified ? "verified" : "NOT verified";
+    const message = result.message ? `: ${result.message}` : "";
+    const text = sourceLine(file, result.line ?? result.requested);
+    return `  line ${result.requested}${moved}: ${verdict}${message}${text ? `  | ${text}` : ""}`;
+  });
+  return `${displayPath(file, root)}\n${lines.join("\n")}`;
+}
+
+/** The breakpoints of a conversation, with the adapter's answers when a session has them. */
+export function formatBreakpointStore(store: BreakpointStore, root: string): string {
+  if (store.files.size === 0) return "no breakpoints";
+  return [...store.files]
+    .map(([file, entry]) =>
+      entry.results
+        ? formatBreakpointResults(file, entry.results, root)
+        : `${displayPath(file, root)}: lines ${entry.lines.join(", ")} (pending: sent at launch)`,
+    )
+    .join("\n");
+}
+
+/** How a wait ended, in words: the stop with its location, the exit code, or "still running". */
+export async function formatOutcome(
+  session: DebugSession,
+  outcome: Outcome,
+  waitedMs: number,
+): Promise<string> {
+  switch (outcome.kind) {
+    case "stopped":
+      return session.describeStop(outcome.stop);
+    case "exited":
+      return `the program exited${outcome.exitCode === undefined ? "" : ` with code ${outcome.exitCode}`}; the session has ended`;
+    case "ended":
+      return `the session ended: ${outcome.reason}`;
+    case "timeout":
+      return `still running after ${Math.round(waitedMs / 1000)} s (no stop yet); use op 'pause' to stop it, 'status' to check, or 'terminate'`;
+  }
+}
+
+/** A short description of the last stop, without asking the adapter. */
+export function formatStopShort(stop: StopInfo | undefined): string {
+  if (!stop) return "stopped";
+  return `stopped (${stop.reason}${stop.description && stop.description !== stop.reason ? `: ${stop.description}` : ""})${
+    stop.threadId === undefined ? "" : ` in thread ${stop.threadId}`
+  }`;
+}
+
+/** Frames as `#i frame <id> name at path:line | text`. */
+export function formatFrames(
+  threadId: number,
+  frames: readonly DebugProtocol.StackFrame[],
+  total: number | undefined,
+  root: string,
+): string {
+  const lines = frames.map((frame, index) => {
+    const path = frame.source?.path;
+    const place = path ? `${displayPath(path, root)}:${frame.line}` : (frame.source?.name ?? "<no source>");
+    const text = sourceLine(path, frame.line);
+    return `#${index} frame ${frame.id} ${frame.name} at ${place}${text ? `  | ${text}` : ""}`;
+  });
+  const more = total !== undefined && total > frames.length ? `\n… ${total - frames.length} more frames` : "";
+  return `thread ${threadId}\n${lines.join("\n")}${more}`;
+}
+
+/** Scopes with their references. */
+export function formatScopes(scopes: readonly DebugProtocol.Scope[]): string {
+  if (scopes.length === 0) return "no scopes";
+  return scopes
+    .map(
+      (scope) =>
+        `${scope.name}: reference ${scope.variablesReference}${scope.expensive ? " (expensive)" : ""}`,
+    )
+    .join("\n");
+}
+
+/** Variables as `name (type) = value [reference N]`. */
+export function formatVariables(variables: readonly DebugProtocol.Variable[], omitted: number): string {
+  if (variables.length === 0) return "no variables";
+  const lines = variables.map(
+    (variable) =>
+      `${variable.name}${variable.type ? ` (${variable.type})` : ""} = ${variable.value}` +
+      (variable.variablesReference > 0 ? `  [reference ${variable.variablesReference}]` : ""),
+  );
+  return lines.join("\n") + (omitted > 0 ? `\n… ${omitted} more variables` : "");
+}

@@ -1,0 +1,160 @@
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  alive,
+  remaining,
+  ci,
+  debugRun,
+  makeVenv,
+  removeWorkspace,
+  workspace,
+} from "../__fixtures__/harness.js";
+
+const found = existsSync("/usr/bin/python3");
+if (!found && !ci) console.warn("SKIPPING debug lifecycle tests: /usr/bin/python3 with debugpy is missing");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/**
+ * Resolves once a socket listens on the port (bounded), read from /proc/net/tcp: a probing
+ * connection would be taken by debugpy as its one client.
+ */
+async function listening(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const hex = port.toString(16).toUpperCase().padStart(4, "0");
+  for (;;) {
+    const table = readFileSync("/proc/net/tcp", "utf8");
+    // Column 2 is local address:port, column 4 the state (0A = LISTEN).
+    if (
+      table
+        .split("\n")
+        .some(
+          (line) => line.trim().split(/\s+/)[1]?.endsWith(`:${hex}`) && line.trim().split(/\s+/)[3] === "0A",
+        )
+    )
+      return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(found, "python3-debugpy must be installed").toBe(true);
+    dir = workspace("python");
+    makeVenv(dir);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("reports a program that exits before any breakpoint", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      const launch = await call({ op: "launch", program: "early.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("the program exited with code 0");
+      expect(launch.text).toMatch(/recent output:\n[^]*done early/);
+      const output = await call({ op: "output" });
+      expect(output.text).toContain("done early");
+      const launchAgain = await call({ op: "launch", program: "early.py" });
+      expect(launchAgain.isError, launchAgain.text).toBe(false);
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("ends the session at the TTL and says why on the next call", async () => {
+    const { run, call, supervisor, sessionPids } = debugRun(dir, { ttlMs: 4000 });
+    let pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "loop.py", lines: [5] });
+      const launch = await call({ op: "launch", program: "loop.py" });
+      expect(launch.text).toContain("stopped (breakpoint)");
+      pids = sessionPids();
+      const session = supervisor.conversation("conv-1").session!;
+      await new Promise<void>((resolve) => session.onEnd(() => resolve()));
+      const after = await call({ op: "stack" });
+      expect(after.code).toBe("DEBUG_NO_SESSION");
+      expect(after.text).toContain("hard limit of 4 s per session (TTL)");
+      expect(remaining(pids)).toEqual([]);
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("ends the session cleanly when the adapter crashes", async () => {
+    const { run, call, supervisor, sessionPids } = debugRun(dir);
+    let pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "loop.py", lines: [5] });
+      await call({ op: "launch", program: "loop.py" });
+      pids = sessionPids();
+      const session = supervisor.conversation("conv-1").session!;
+      const ended = new Promise<string>((resolve) => session.onEnd(resolve));
+      process.kill(session.adapterPid!, "SIGKILL");
+      expect(await ended).toContain("the debug adapter exited unexpectedly (SIGKILL)");
+      const after = await call({ op: "continue" });
+      expect(after.code).toBe("DEBUG_NO_SESSION");
+      expect(after.text).toContain("exited unexpectedly");
+      expect(remaining(pids)).toEqual([]);
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("attaches to `python -m debugpy --listen`, pauses a running program and leaves it running", async () => {
+    const { run, call } = debugRun(dir, { resumeWaitMs: 1000 });
+    const port = await freePort();
+    const target = spawn(
+      "/usr/bin/python3",
+      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(dir, "loop.py")],
+      {
+        cwd: dir,
+        detached: true,
+        stdio: "ignore",
+      },
+    );
+    run.ownProcess(target, { group: true, graceMs: 500 });
+    try {
+      await listening(port, 15_000);
+      await call({ op: "breakpoints", file: "loop.py", lines: [5] });
+      const attach = await call({ op: "attach", port, adapter: "debugpy" });
+      expect(attach.isError, attach.text).toBe(false);
+      expect(attach.text).toContain("stopped (breakpoint)");
+      expect(attach.text).toContain("loop.py:5");
+      const n = await call({ op: "evaluate", expression: "n >= 0" });
+      expect(n.text).toContain("True");
+
+      await call({ op: "breakpoints", file: "loop.py", lines: [] });
+      const running = await call({ op: "continue" });
+      expect(running.text).toContain("still running");
+      const stack = await call({ op: "stack" });
+      expect(stack.code).toBe("DEBUG_NOT_STOPPED");
+      const paused = await call({ op: "pause" });
+      expect(paused.text).toContain("stopped (pause)");
+      const again = await call({ op: "pause" });
+      expect(again.text).toContain("already stopped");
+
+      const terminated = await call({ op: "terminate" });
+      expect(terminated.isError, terminated.text).toBe(false);
+      // An attached debuggee is not ours to kill: it keeps running after the session.
+      expect(alive([target.pid!])).toEqual([target.pid]);
+    } finally {
+      await run.dispose();
+    }
+    expect(alive([target.pid!])).toEqual([]);
+  });
+});
