@@ -49,10 +49,16 @@ export interface InvokeRequest {
   origin?: CallOrigin;
   /** Cancels the call. */
   signal?: AbortSignal;
+  /**
+   * Who is calling, in words, when the surface alone does not say ("worker w2 \"rename\"").
+   * Shown on approval cards and in events; nested calls inherit it.
+   */
+  caller?: string;
 }
 
 interface Parent {
   readonly callId: string;
+  readonly caller: string | undefined;
   readonly depth: number;
   readonly lanes: ReadonlySet<string>;
   readonly signal: AbortSignal;
@@ -190,6 +196,7 @@ export class Registry {
     const origin: CallOrigin = request.origin ?? (parent ? "tool" : "model");
     const depth = parent ? parent.depth + 1 : 0;
     const toolName = typeof request.tool === "string" ? request.tool : String(request.tool);
+    const caller = typeof request.caller === "string" ? request.caller : parent?.caller;
     let surfaceName =
       typeof request.surface === "string" ? request.surface : (request.surface?.name ?? "main");
     const observed = this.listeners.size > 0;
@@ -202,6 +209,7 @@ export class Registry {
         surface: surfaceName,
         origin,
         depth,
+        caller,
         runId: run.id,
         startedAt: started,
       });
@@ -211,7 +219,15 @@ export class Registry {
     try {
       const surface = this.surface(request.surface ?? "main");
       surfaceName = surface.name;
-      result = await this.chain(run, request, parent, { callId, origin, depth, surface, toolName, waited });
+      result = await this.chain(run, request, parent, {
+        callId,
+        origin,
+        depth,
+        surface,
+        toolName,
+        waited,
+        caller,
+      });
     } catch (error) {
       result = errorResult(error);
     }
@@ -242,9 +258,10 @@ export class Registry {
       surface: Surface;
       toolName: string;
       waited: { ms: number };
+      caller: string | undefined;
     },
   ): Promise<ToolResult> {
-    const { callId, origin, depth, surface, toolName, waited } = meta;
+    const { callId, origin, depth, surface, toolName, waited, caller } = meta;
     if (run.disposed) {
       throw new ToolsError({
         code: "RUN_DISPOSED",
@@ -276,7 +293,17 @@ export class Registry {
       (signal): signal is AbortSignal => signal !== undefined,
     );
     const signal = signals.length === 1 ? run.signal : AbortSignal.any(signals);
-    const call: CallInfo = { callId, tool, input: validation.input, run, surface, origin, depth, signal };
+    const call: CallInfo = {
+      callId,
+      tool,
+      input: validation.input,
+      run,
+      surface,
+      origin,
+      depth,
+      signal,
+      caller,
+    };
 
     for (const guardrail of this.guardrails) await guardrail.check(call);
 
@@ -311,7 +338,7 @@ export class Registry {
 
     let result: ToolResult;
     try {
-      const self: Parent = { callId, depth, lanes, signal };
+      const self: Parent = { callId, caller, depth, lanes, signal };
       const context: ToolContext = {
         run,
         surface,

@@ -33,10 +33,11 @@ function setup(port: MemoryQuestionPort, timeoutMs?: number | null) {
   const registry = createRegistry({ tools: [astEdit], approver });
   const run = createRun({ workingDirectory, conversationId: "conv-9" });
   runs.push(run);
-  const call = (pattern = "foo($A)") =>
+  const call = (pattern = "foo($A)", caller?: string) =>
     registry.invoke(run, {
       tool: "ast_edit",
       args: { pattern, files: ["a.ts", "b.ts", "c.ts", "d.ts"], replacements: 12 },
+      ...(caller ? { caller, surface: "worker" } : {}),
     });
   return { call, executed };
 }
@@ -72,6 +73,20 @@ describe("the card approver through a real registry", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("names the caller the harness gave (a background worker) instead of the bare surface", async () => {
+    const shown: ShownCard[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        shown.push(card);
+        card.reply("3");
+      },
+    });
+    const { call } = setup(port);
+    const result = await call("foo($A)", 'worker w2 "rename"');
+    expect(result.isError).toBe(true);
+    expect(shown[0]?.text).toContain('  write tool, called by worker w2 "rename".');
   });
 
   it("allow once runs the call and asks again next time", async () => {

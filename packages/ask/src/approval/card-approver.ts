@@ -36,8 +36,8 @@ export function approvalCard(
   timeoutMs: number | null = defaultApprovalTimeoutMs,
 ): Card {
   const summary = request.summary.trim().replace(/\?+$/, "");
-  const caller =
-    request.origin === "model" ? request.surface : `${request.surface} (from a ${request.origin})`;
+  const who = request.caller ?? request.surface;
+  const caller = request.origin === "model" ? who : `${who} (from a ${request.origin})`;
   return buildCard({
     kind: "permission",
     question: `Allow ${request.tool}: ${summary}?`,

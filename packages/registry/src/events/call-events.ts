@@ -9,6 +9,8 @@ export interface CallStartEvent {
   readonly surface: string;
   readonly origin: CallOrigin;
   readonly depth: number;
+  /** Who is calling, in words, when the harness said. */
+  readonly caller?: string | undefined;
   readonly runId: string;
   /** `performance.now()` at the start, in milliseconds. */
   readonly startedAt: number;

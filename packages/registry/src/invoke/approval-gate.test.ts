@@ -134,3 +134,19 @@ describe("approval gate", () => {
     expect(approver.requests).toHaveLength(0);
   });
 });
+
+describe("approval gate: who is calling", () => {
+  it("names the caller the harness gave, on the card and in the refusal, and nested calls inherit it", async () => {
+    const approver = new ScriptedApprover([{ allow: false }]);
+    const registry = createRegistry({ tools, approver });
+    const result = await registry.invoke(newRun(), {
+      ...write,
+      surface: "worker",
+      caller: 'worker w2 "rename"',
+    });
+    expect(approver.requests[0]?.caller).toBe('worker w2 "rename"');
+    expect(resultText(result)).toContain(
+      'the operator denied write_note (write tool, called by worker w2 "rename")',
+    );
+  });
+});

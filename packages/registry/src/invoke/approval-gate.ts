@@ -40,7 +40,7 @@ export async function requestApproval(
   approver: Approver | undefined,
   noApproverHint: string,
 ): Promise<void> {
-  const what = `${call.tool.name} (${call.tool.tier} tool, called by ${call.surface.label})`;
+  const what = `${call.tool.name} (${call.tool.tier} tool, called by ${call.caller ?? call.surface.label})`;
   if (!approver || !approver.attached()) {
     throw new ToolsError({
       code: "NO_APPROVER",
@@ -58,6 +58,7 @@ export async function requestApproval(
     input: call.input,
     runId: call.run.id,
     conversationId: call.run.conversationId,
+    caller: call.caller,
   };
   let decision;
   try {

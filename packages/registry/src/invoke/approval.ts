@@ -14,6 +14,8 @@ export interface ApprovalRequest {
   readonly input: Readonly<Record<string, unknown>>;
   readonly runId: string;
   readonly conversationId: string;
+  /** Who is calling, in words ("worker w2 \"rename\""), when the harness said; else undefined. */
+  readonly caller?: string | undefined;
 }
 
 /** The approver's answer. `remember: "run"` allows this tool for the rest of the run. */

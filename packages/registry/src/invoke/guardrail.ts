@@ -15,6 +15,8 @@ export interface CallInfo {
   readonly origin: CallOrigin;
   readonly depth: number;
   readonly signal: AbortSignal;
+  /** Who is calling, in words, when the harness said (see InvokeRequest.caller). */
+  readonly caller?: string | undefined;
 }
 
 /**

@@ -139,3 +139,17 @@ describe("run lifecycle", () => {
     expect(run.disposed).toBe(true);
   });
 });
+
+describe("run ownership can be taken back", () => {
+  it("does not run a cleanup that was disowned", async () => {
+    const run = createRun({ workingDirectory: tempDir() });
+    const ran: string[] = [];
+    const disown = run.own(() => void ran.push("disowned"), "disowned");
+    run.own(() => void ran.push("kept"), "kept");
+    disown();
+    disown();
+    const report = await run.dispose();
+    expect(ran).toEqual(["kept"]);
+    expect(report.completed).toBe(1);
+  });
+});

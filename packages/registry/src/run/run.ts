@@ -116,25 +116,36 @@ export class Run {
     return this.states.get(key.id) as T;
   }
 
-  /** Registers something to end with the run. Later registrations end first. */
-  own(resource: Disposable | (() => void | Promise<void>), label = "resource"): void {
+  /**
+   * Registers something to end with the run. Later registrations end first. Returns a function
+   * that takes it back (for something that ended on its own), so a long run does not pile up
+   * cleanups.
+   */
+  own(resource: Disposable | (() => void | Promise<void>), label = "resource"): () => void {
     const run = typeof resource === "function" ? resource : () => resource.dispose();
     if (this.disposed) {
       // Too late to own it: end it now rather than let it outlive the run.
       void Promise.resolve()
         .then(run)
         .catch(() => undefined);
-      return;
+      return () => undefined;
     }
-    this.cleanups.push({ label, run });
+    const cleanup: Cleanup = { label, run };
+    this.cleanups.push(cleanup);
+    return () => {
+      const index = this.cleanups.indexOf(cleanup);
+      if (index >= 0) this.cleanups.splice(index, 1);
+    };
   }
 
   /**
    * Makes a child process belong to the run: on dispose it gets SIGTERM, then SIGKILL after the
    * grace period. Spawn with `detached: true` and pass `group: true` to end its whole group.
+   * Returns a function that disowns it; call it once the process (and its group) is known to be
+   * gone, so a reused pid is never signalled.
    */
-  ownProcess(child: ChildProcess, options: TerminateOptions & { label?: string } = {}): void {
-    this.own(() => terminateProcess(child, options), options.label ?? `process ${child.pid ?? "?"}`);
+  ownProcess(child: ChildProcess, options: TerminateOptions & { label?: string } = {}): () => void {
+    return this.own(() => terminateProcess(child, options), options.label ?? `process ${child.pid ?? "?"}`);
   }
 
   /**

@@ -103,8 +103,11 @@ describe("OpenAI-compatible backend through the openai SDK (loopback server, no 
       tool: "write_note",
       surface: "worker",
       summary: "write out.txt",
+      caller: 'worker w1 "writer"',
     });
-    expect(waited.text).toContain("tool said: error (APPROVAL_DENIED): the operator denied write_note");
+    expect(waited.text).toContain(
+      'tool said: error (APPROVAL_DENIED): the operator denied write_note (write tool, called by worker w1 "writer")',
+    );
   });
 
   it("a worker's write call passes the approval gate: an allowing approver lets it write", async () => {

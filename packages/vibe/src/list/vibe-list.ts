@@ -293,7 +293,13 @@ export class VibeList {
       brief: record.brief,
       workingDirectory: this.run.workingDirectory,
       signal,
-      toolbox: createWorkerToolbox(this.registry, this.run, this.surface, signal),
+      toolbox: createWorkerToolbox(
+        this.registry,
+        this.run,
+        this.surface,
+        signal,
+        `worker ${record.id} "${record.label}"`,
+      ),
       progress: (message: string) => {
         if (record.controller !== controller) return;
         record.activity = message;

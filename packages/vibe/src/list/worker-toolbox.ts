@@ -21,12 +21,16 @@ export const vibeToolNames: ReadonlySet<string> = new Set([
 /** Most characters of one tool result a worker's model reads. */
 const maxToolResultChars = 20_000;
 
-/** A worker's tools: the run's tools on `surface`, called with the worker's signal. */
+/**
+ * A worker's tools: the run's tools on `surface`, called with the worker's signal and named as
+ * `caller` (so the approval card says which worker asks).
+ */
 export function createWorkerToolbox(
   registry: Registry,
   run: Run,
   surface: Surface,
   signal: AbortSignal,
+  caller?: string,
 ): WorkerToolbox {
   return {
     openAiTools: () =>
@@ -44,7 +48,13 @@ export function createWorkerToolbox(
           isError: true,
         };
       }
-      const result = await registry.invoke(run, { tool, args, surface, signal });
+      const result = await registry.invoke(run, {
+        tool,
+        args,
+        surface,
+        signal,
+        ...(caller ? { caller } : {}),
+      });
       const text = boundText(resultText(result), { maxLines: 2000, maxChars: maxToolResultChars }).text;
       return {
         text: result.isError ? `error (${result.error?.code ?? "TOOL_FAILED"}): ${text}` : text,
