@@ -1,0 +1,22 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
+
+/** What an action needs besides its arguments. */
+export interface ActionContext {
+  readonly supervisor: LspSupervisor;
+  /** An argument path resolved inside the working directory. */
+  readonly resolvePath: (path: string) => string;
+  readonly progress: (message: string) => void;
+  readonly signal: AbortSignal;
+  /** Records what this call showed, so diagnostics-on-write does not report it again. */
+  readonly recordShown?: (file: string, diagnostics: readonly Diagnostic[]) => void;
+}
+
+/** The arguments of the `lsp` tool, after validation. */
+export interface ActionInput {
+  readonly action: string;
+  readonly file?: string | undefined;
+  readonly line?: number | undefined;
+  readonly symbol?: string | undefined;
+  readonly query?: string | undefined;
+}

@@ -1,0 +1,93 @@
+import { boundList } from "@tools/registry";
+import type {
+  Hover,
+  Location,
+  LocationLink,
+  MarkedString,
+  MarkupContent,
+} from "vscode-languageserver-protocol";
+import { boundText } from "@tools/registry";
+import { formatLocation, LineReader, toPlainLocations } from "../format/locations.js";
+import type { ActionContext, ActionInput } from "./action-context.js";
+import { addressSymbol } from "./symbol-position.js";
+
+/** Most references listed. */
+export const referencesLimit = 50;
+
+const methods = {
+  definition: "textDocument/definition",
+  type_definition: "textDocument/typeDefinition",
+  implementation: "textDocument/implementation",
+  references: "textDocument/references",
+} as const;
+
+const nouns = {
+  definition: "definition",
+  type_definition: "type definition",
+  implementation: "implementation",
+  references: "reference",
+} as const;
+
+/** definition, type_definition, implementation and references: locations with their line's text. */
+export async function navigate(
+  input: ActionInput & { action: keyof typeof methods },
+  context: ActionContext,
+): Promise<string> {
+  const { client, uri, position } = await addressSymbol(input, context);
+  const params = {
+    textDocument: { uri },
+    position: { line: position.line, character: position.character },
+    ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
+  };
+  const answer = await client.request<Location | Location[] | LocationLink[] | null>(
+    methods[input.action],
+    params,
+    undefined,
+    context.signal,
+  );
+  const locations = toPlainLocations(answer).sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) ||
+      a.range.start.line - b.range.start.line ||
+      a.range.start.character - b.range.start.character,
+  );
+  const display = (path: string) => context.supervisor.display(path);
+  const header = position.note ? `${position.note}\n` : "";
+  const noun = nouns[input.action];
+  if (locations.length === 0) {
+    return `${header}no ${noun} found for '${input.symbol}' at ${display(context.resolvePath(input.file!))}:${position.line + 1}:${position.character + 1}`;
+  }
+  const reader = new LineReader();
+  const limit = input.action === "references" ? referencesLimit : 50;
+  const { items, note } = boundList(locations, limit, `${noun}s`);
+  const lines = items.map((location) => formatLocation(location, display, reader));
+  const count = locations.length === 1 ? `1 ${noun}` : `${locations.length} ${noun}s`;
+  return `${header}${count} of '${input.symbol}':\n${lines.join("\n")}${note ? `\n${note}` : ""}`;
+}
+
+function markedText(content: MarkupContent | MarkedString | MarkedString[]): string {
+  if (Array.isArray(content)) return content.map(markedText).join("\n\n");
+  if (typeof content === "string") return content;
+  if ("kind" in content) return content.value;
+  return "```" + content.language + "\n" + content.value + "\n```";
+}
+
+/** hover: the server's signature and doc comment, bounded. */
+export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
+  const { client, uri, file, position } = await addressSymbol(input, context);
+  const answer = await client.request<Hover | null>(
+    "textDocument/hover",
+    {
+      textDocument: { uri },
+      position: { line: position.line, character: position.character },
+    },
+    undefined,
+    context.signal,
+  );
+  const header = position.note ? `${position.note}\n` : "";
+  const text = answer ? markedText(answer.contents).trim() : "";
+  if (text === "") {
+    return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;
+  }
+  return header + boundText(text, { maxLines: 80, maxChars: 6000 }).text;
+}

@@ -1,0 +1,31 @@
+import { LspError } from "../errors/lsp-error.js";
+import type { LanguageClient } from "../client/language-client.js";
+import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
+import type { ActionContext, ActionInput } from "./action-context.js";
+
+/** A document opened on its server with the position the model addressed. */
+export interface AddressedSymbol {
+  readonly client: LanguageClient;
+  readonly uri: string;
+  readonly file: string;
+  readonly text: string;
+  readonly position: ResolvedPosition;
+}
+
+/**
+ * Checks `file`, `line` and `symbol` (all required for navigation), opens the file on its server
+ * and resolves the position. A missing symbol is an error, never a guess at column 1.
+ */
+export async function addressSymbol(input: ActionInput, context: ActionContext): Promise<AddressedSymbol> {
+  const missing = (["file", "line", "symbol"] as const).filter((name) => input[name] === undefined);
+  if (missing.length > 0) {
+    throw new LspError({
+      code: "LSP_BAD_ARGUMENTS",
+      message: `action "${input.action}" needs file, line and symbol; missing ${missing.join(", ")}. symbol is a substring of that line naming what you ask about, e.g. {"action":"${input.action}","file":"src/app.ts","line":12,"symbol":"parseConfig"}`,
+    });
+  }
+  const file = context.resolvePath(input.file!);
+  const { client, uri, text } = await context.supervisor.open(file, false, context.progress);
+  const position = resolvePosition(text, input.line!, input.symbol!, context.supervisor.display(file));
+  return { client, uri, file, text, position };
+}

@@ -1,0 +1,43 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { describe, expect, it } from "vitest";
+import { recordDiagnostics, type DiagnosticsLedger } from "./diagnostics-ledger.js";
+
+function diagnostic(line: number, message: string, code: number | string = 2322): Diagnostic {
+  return {
+    range: { start: { line, character: 0 }, end: { line, character: 1 } },
+    severity: 1,
+    code,
+    message,
+  };
+}
+
+describe("recordDiagnostics", () => {
+  it("reports a diagnostic once, not again after it moved", () => {
+    const ledger: DiagnosticsLedger = new Map();
+    expect(recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]).introduced).toHaveLength(1);
+    const moved = recordDiagnostics(ledger, "/a.ts", [diagnostic(7, "bad")]);
+    expect(moved.introduced).toHaveLength(0);
+    expect(moved.stillPresent).toBe(1);
+  });
+
+  it("reports a second occurrence of the same message in the same file", () => {
+    const ledger: DiagnosticsLedger = new Map();
+    recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]);
+    const second = recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad"), diagnostic(9, "bad")]);
+    expect(second.introduced.map((d) => d.range.start.line)).toEqual([9]);
+  });
+
+  it("keys on the file, the code and the message", () => {
+    const ledger: DiagnosticsLedger = new Map();
+    recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]);
+    expect(recordDiagnostics(ledger, "/b.ts", [diagnostic(3, "bad")]).introduced).toHaveLength(1);
+    expect(recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad", 1005)]).introduced).toHaveLength(1);
+  });
+
+  it("reports a diagnostic again when it comes back after a fix", () => {
+    const ledger: DiagnosticsLedger = new Map();
+    recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]);
+    expect(recordDiagnostics(ledger, "/a.ts", []).introduced).toHaveLength(0);
+    expect(recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]).introduced).toHaveLength(1);
+  });
+});

@@ -1,0 +1,55 @@
+import { stateKey } from "@tools/registry";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { codeText, messageText, severityName } from "../format/diagnostics.js";
+
+/**
+ * Per-run record of the diagnostics already reported: (file, severity, code, message) → how
+ * many. Position is deliberately not in the key, so a diagnostic that moved is not new; a second
+ * occurrence of the same message in the same file is.
+ */
+export type DiagnosticsLedger = Map<string, number>;
+
+/** The ledger's per-run slot. */
+export const diagnosticsLedgerKey = stateKey<DiagnosticsLedger>("LSP diagnostics ledger", () => new Map());
+
+/** The ledger key of one diagnostic in one file. */
+export function ledgerKey(file: string, diagnostic: Diagnostic): string {
+  return [file, severityName(diagnostic), codeText(diagnostic), messageText(diagnostic)].join("\u0000");
+}
+
+/** What one check of a file found against the ledger. */
+export interface LedgerDelta {
+  /** Diagnostics not reported before (beyond the count already reported for their key). */
+  readonly introduced: Diagnostic[];
+  /** How many of the current diagnostics were reported earlier. */
+  readonly stillPresent: number;
+}
+
+/**
+ * Compares a file's current diagnostics with the ledger and records them. The ledger keeps, per
+ * key, the count now present: a diagnostic that is fixed and later comes back is reported again.
+ */
+export function recordDiagnostics(
+  ledger: DiagnosticsLedger,
+  file: string,
+  current: readonly Diagnostic[],
+): LedgerDelta {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const diagnostic of current) {
+    const key = ledgerKey(file, diagnostic);
+    groups.set(key, [...(groups.get(key) ?? []), diagnostic]);
+  }
+  const introduced: Diagnostic[] = [];
+  let stillPresent = 0;
+  for (const [key, diagnostics] of groups) {
+    const known = ledger.get(key) ?? 0;
+    stillPresent += Math.min(known, diagnostics.length);
+    // Which occurrence is the new one cannot be known from content; report the last ones.
+    introduced.push(...diagnostics.slice(known));
+  }
+  const prefix = `${file}\u0000`;
+  for (const key of Array.from(ledger.keys()))
+    if (key.startsWith(prefix) && !groups.has(key)) ledger.delete(key);
+  for (const [key, diagnostics] of groups) ledger.set(key, diagnostics.length);
+  return { introduced, stillPresent };
+}

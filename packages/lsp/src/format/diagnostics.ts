@@ -1,0 +1,49 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+
+const severityNames = ["", "error", "warning", "info", "hint"] as const;
+
+/** The severity's name; servers that omit it mean error. */
+export function severityName(diagnostic: Diagnostic): string {
+  return severityNames[diagnostic.severity ?? 1] ?? "error";
+}
+
+/** The code as text, whatever shape the server sent (number, string or `{ value }`). */
+export function codeText(diagnostic: Diagnostic): string {
+  const code = diagnostic.code as unknown;
+  if (code === undefined || code === null) return "";
+  if (typeof code === "object" && "value" in code) {
+    const value = (code as { value: unknown }).value;
+    return typeof value === "number" || typeof value === "string" ? String(value) : "";
+  }
+  return typeof code === "number" || typeof code === "string" ? String(code) : "";
+}
+
+/** `path:line:col error [TS2322] message (source)`, one line. */
+export function formatDiagnostic(display: string, diagnostic: Diagnostic): string {
+  const { line, character } = diagnostic.range.start;
+  const code = codeText(diagnostic);
+  const message = messageText(diagnostic).replace(/\s*\n\s*/g, " ");
+  return `${display}:${line + 1}:${character + 1} ${severityName(diagnostic)}${code ? ` [${code}]` : ""} ${message}${
+    diagnostic.source ? ` (${diagnostic.source})` : ""
+  }`;
+}
+
+/** Errors and warnings only (the severities worth a model's attention by default). */
+export function errorsAndWarnings(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((diagnostic) => (diagnostic.severity ?? 1) <= 2);
+}
+
+/** Sorted by position, for stable output. */
+export function byPosition(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
+}
+
+/** The message as plain text (LSP 3.18 allows markup). */
+export function messageText(diagnostic: Diagnostic): string {
+  const message = diagnostic.message as unknown;
+  if (typeof message === "string") return message;
+  const value = (message as { value?: unknown }).value;
+  return typeof value === "string" ? value : "";
+}

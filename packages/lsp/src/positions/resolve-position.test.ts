@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { resolvePosition } from "./resolve-position.js";
+
+const text = [
+  "const total = add(a, b);",
+  "",
+  "function add(x: number, y: number) {",
+  "  return x + y;",
+  "}",
+].join("\n");
+
+describe("resolvePosition", () => {
+  it("finds the symbol on the asked line, as 0-based line and column", () => {
+    expect(resolvePosition(text, 3, "add", "a.ts")).toEqual({ line: 2, character: 9, length: 3 });
+  });
+
+  it("prefers a whole-identifier occurrence over a substring of a longer one", () => {
+    expect(resolvePosition("const address = add(1);", 1, "add", "a.ts").character).toBe(16);
+  });
+
+  it("looks a few lines either side and says which line was used", () => {
+    const found = resolvePosition(text, 2, "return", "a.ts");
+    expect(found.line).toBe(3);
+    expect(found.note).toContain("used line 4");
+  });
+
+  it("quotes the line's text and suggests a near name when the symbol is not there", () => {
+    expect(() =>
+      resolvePosition("const value = 1;\n\n\n\n\n\n\n\nlet valeu = 2;", 9, "valu", "a.ts"),
+    ).toThrow(/that line reads: "let valeu = 2;"; did you mean 'valeu'/);
+  });
+
+  it("rejects a line outside the file", () => {
+    expect(() => resolvePosition(text, 99, "add", "a.ts")).toThrow(/outside a.ts, which has 5 lines/);
+  });
+});

@@ -1,0 +1,71 @@
+import { spawnSync } from "node:child_process";
+import { accessSync, constants, realpathSync } from "node:fs";
+import { basename, delimiter, join } from "node:path";
+
+/** Where a server binary was found, or why not. */
+export type BinaryLookup =
+  | { readonly found: true; readonly path: string }
+  | { readonly found: false; readonly reason: string };
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds `command`: first in each project-local folder (`node_modules/.bin`, `.venv/bin` of the root
+ * and the working directory, then `extraDirectories`), then on PATH. A rustup proxy whose
+ * component is not installed counts as missing: it exists but cannot run.
+ */
+export function findBinary(
+  command: string,
+  localRoots: readonly string[],
+  extraDirectories: readonly string[],
+  pathVariable: string | undefined = process.env.PATH,
+): BinaryLookup {
+  const local = localRoots.flatMap((root) => [
+    join(root, "node_modules", ".bin"),
+    join(root, ".venv", "bin"),
+  ]);
+  const fromPath = (pathVariable ?? "").split(delimiter).filter((entry) => entry !== "");
+  const searched = [...local, ...extraDirectories, ...fromPath];
+  for (const directory of searched) {
+    const candidate = join(directory, command);
+    if (!executable(candidate)) continue;
+    const proxyProblem = rustupProxyProblem(candidate);
+    if (proxyProblem !== undefined) return { found: false, reason: `${candidate} ${proxyProblem}` };
+    return { found: true, path: candidate };
+  }
+  return {
+    found: false,
+    reason: `'${command}' is not in node_modules/.bin or .venv/bin of the project, nor on PATH`,
+  };
+}
+
+const proxyProbes = new Map<string, string | undefined>();
+
+function rustupProxyProblem(candidate: string): string | undefined {
+  if (proxyProbes.has(candidate)) return proxyProbes.get(candidate);
+  const problem = probeRustupProxy(candidate);
+  proxyProbes.set(candidate, problem);
+  return problem;
+}
+
+/** A rustup proxy runs only when its component is installed: ask it once per path. */
+function probeRustupProxy(candidate: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(candidate);
+  } catch {
+    return undefined;
+  }
+  if (basename(real) !== "rustup") return undefined;
+  const probe = spawnSync(candidate, ["--version"], { timeout: 10_000, encoding: "utf8" });
+  if (probe.status === 0) return undefined;
+  const firstLine = `${probe.stderr ?? ""}`.trim().split("\n")[0] ?? "";
+  return `is a rustup proxy that cannot run (${firstLine || "no output"}); install the component with 'rustup component add ${basename(candidate)}'`;
+}

@@ -1,0 +1,39 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findBinary } from "./find-binary.js";
+import { findRoot } from "./find-root.js";
+
+describe("findRoot and findBinary", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "lsp-root-")));
+    mkdirSync(join(dir, "app", "src"), { recursive: true });
+    writeFileSync(join(dir, "package.json"), "{}");
+    writeFileSync(join(dir, "app", "tsconfig.json"), "{}");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("takes the nearest ancestor holding a marker, never above the working directory", () => {
+    const markers = ["tsconfig.json", "package.json"];
+    expect(findRoot(join(dir, "app", "src", "a.ts"), markers, dir)).toEqual({
+      root: join(dir, "app"),
+      marker: "tsconfig.json",
+    });
+    expect(findRoot(join(dir, "app", "src", "a.ts"), ["go.mod"], dir)).toBeUndefined();
+    expect(findRoot(join(dir, "app", "src", "a.ts"), ["package.json"], join(dir, "app"))).toBeUndefined();
+  });
+
+  it("looks in the project's node_modules/.bin before PATH and says where it looked when missing", () => {
+    mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
+    writeFileSync(join(dir, "node_modules", ".bin", "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    expect(findBinary("tool", [dir], [], "/usr/bin")).toEqual({
+      found: true,
+      path: join(dir, "node_modules", ".bin", "tool"),
+    });
+    const missing = findBinary("no-such-server", [dir], [], "");
+    expect(missing.found).toBe(false);
+    expect(!missing.found && missing.reason).toContain("not in node_modules/.bin or .venv/bin");
+  });
+});

@@ -1,0 +1,102 @@
+/** One language server the supervisor can start. */
+export interface ServerSpec {
+  /** Language id, also the `status` key: typescript, python, go, rust, c, dart. */
+  readonly language: string;
+  /** File extensions (with the dot) routed to this server. */
+  readonly extensions: readonly string[];
+  /** File names whose presence in a folder makes it a root. */
+  readonly markers: readonly string[];
+  /** Executable name, looked up project-locally first, then on PATH. */
+  readonly command: string;
+  readonly args: readonly string[];
+  /** LSP languageId per extension; default the language itself. */
+  readonly languageIds?: Readonly<Record<string, string>>;
+  /**
+   * How a change gets a fresh diagnostics answer: `change` (default) sends didChange and waits
+   * for a publish of that version (or the first after it); `reopen` closes and reopens the
+   * document, for servers that publish nothing when a clean file stays clean.
+   */
+  readonly freshness?: "change" | "reopen";
+  /**
+   * After the first fresh publish, how long to wait for follow-up publishes of the same edit
+   * (tsserver sends syntax, semantic and suggestion sets; gopls adds analyses later); default 150.
+   */
+  readonly settleMs?: number;
+  /** Milliseconds to wait for `initialize`; default 60 000. */
+  readonly initializeTimeoutMs?: number;
+}
+
+/** The built-in servers. Override or extend through `LspSupervisorOptions.servers`. */
+export const defaultServers: readonly ServerSpec[] = [
+  {
+    language: "typescript",
+    extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"],
+    markers: ["tsconfig.json", "jsconfig.json", "package.json"],
+    command: "typescript-language-server",
+    args: ["--stdio"],
+    freshness: "reopen",
+    settleMs: 300,
+    languageIds: {
+      ".ts": "typescript",
+      ".mts": "typescript",
+      ".cts": "typescript",
+      ".tsx": "typescriptreact",
+      ".js": "javascript",
+      ".mjs": "javascript",
+      ".cjs": "javascript",
+      ".jsx": "javascriptreact",
+    },
+  },
+  {
+    language: "python",
+    extensions: [".py", ".pyi"],
+    markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
+    command: "pyright-langserver",
+    args: ["--stdio"],
+  },
+  {
+    language: "go",
+    extensions: [".go"],
+    markers: ["go.work", "go.mod"],
+    command: "gopls",
+    args: [],
+  },
+  {
+    language: "rust",
+    extensions: [".rs"],
+    markers: ["Cargo.toml"],
+    command: "rust-analyzer",
+    args: [],
+  },
+  {
+    language: "c",
+    extensions: [".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"],
+    markers: ["compile_commands.json", "compile_flags.txt", ".clangd"],
+    command: "clangd",
+    args: ["--background-index=false"],
+    // clangd publishes once per version, so the matching version is the whole answer.
+    settleMs: 0,
+    languageIds: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp" },
+  },
+  {
+    language: "dart",
+    extensions: [".dart"],
+    markers: ["pubspec.yaml"],
+    command: "dart",
+    args: ["language-server", "--protocol=lsp"],
+  },
+];
+
+/** The spec serving a file's extension, if any. */
+export function serverForExtension(
+  servers: readonly ServerSpec[],
+  extension: string,
+): ServerSpec | undefined {
+  const lower = extension.toLowerCase();
+  return servers.find((spec) => spec.extensions.includes(lower));
+}
+
+/** The LSP languageId of a file for its server. */
+export function languageIdFor(spec: ServerSpec, extension: string): string {
+  return spec.languageIds?.[extension.toLowerCase()] ?? spec.language;
+}

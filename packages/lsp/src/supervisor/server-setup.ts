@@ -1,0 +1,64 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { ServerSpec } from "../servers/server-table.js";
+
+/** Settings and initialization options one server gets, or why it cannot start. */
+export type ServerSetup =
+  | {
+      readonly ok: true;
+      readonly settings: Record<string, unknown>;
+      readonly initializationOptions?: unknown;
+    }
+  | { readonly ok: false; readonly reason: string };
+
+function ancestors(directory: string): string[] {
+  const found: string[] = [];
+  let current = directory;
+  for (;;) {
+    found.push(current);
+    const parent = dirname(current);
+    if (parent === current) return found;
+    current = parent;
+  }
+}
+
+/**
+ * `typescript/lib/tsserver.js` resolvable from the root (walking up), else next to the server's
+ * binary (`node_modules/.bin/../typescript`).
+ */
+export function findTsserver(root: string, binary: string): string | undefined {
+  const candidates = [
+    ...ancestors(root).map((directory) =>
+      join(directory, "node_modules", "typescript", "lib", "tsserver.js"),
+    ),
+    join(dirname(binary), "..", "typescript", "lib", "tsserver.js"),
+  ];
+  return candidates.find((candidate) => existsSync(candidate));
+}
+
+/** Per-language settings: the project's .venv for pyright, tsserver's path for TypeScript. */
+export function serverSetup(spec: ServerSpec, root: string, binary: string): ServerSetup {
+  if (spec.language === "typescript") {
+    const tsserver = findTsserver(root, binary);
+    if (!tsserver) {
+      return {
+        ok: false,
+        reason: `typescript is not resolvable from ${root} (no node_modules/typescript/lib/tsserver.js); install typescript in the project`,
+      };
+    }
+    return {
+      ok: true,
+      settings: {},
+      initializationOptions: { tsserver: { path: tsserver, useSyntaxServer: "never" } },
+    };
+  }
+  if (spec.language === "python") {
+    const venvPython = join(root, ".venv", "bin", "python");
+    const python: Record<string, unknown> = {
+      analysis: { diagnosticMode: "openFilesOnly", autoSearchPaths: true, useLibraryCodeForTypes: true },
+    };
+    if (existsSync(venvPython)) python.pythonPath = venvPython;
+    return { ok: true, settings: { python } };
+  }
+  return { ok: true, settings: {} };
+}

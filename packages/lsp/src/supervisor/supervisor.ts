@@ -1,0 +1,438 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { extname, join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { resourceKey, type Run } from "@tools/registry";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { LanguageClient } from "../client/language-client.js";
+import { LspError } from "../errors/lsp-error.js";
+import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
+import { findRoot } from "../servers/find-root.js";
+import {
+  defaultServers,
+  languageIdFor,
+  serverForExtension,
+  type ServerSpec,
+} from "../servers/server-table.js";
+import { serverSetup } from "./server-setup.js";
+
+/** Options of {@link createLspSupervisor}. */
+export interface LspSupervisorOptions {
+  /** Server table; entries replace the built-in ones of the same language. */
+  servers?: readonly ServerSpec[];
+  /** Folders searched for binaries after the project's node_modules/.bin and .venv/bin, before PATH. */
+  binDirectories?: readonly string[];
+  /** PATH used for the lookup and given to servers; default process.env.PATH. */
+  path?: string;
+  /** Bound of every request, in milliseconds; default 15 000. */
+  requestTimeoutMs?: number;
+  /** Bound of a wait for fresh diagnostics, in milliseconds; default 5 000. */
+  diagnosticsTimeoutMs?: number;
+}
+
+/** What detection says about one language for one file or root. */
+export interface Detection {
+  readonly spec: ServerSpec;
+  readonly root: string | undefined;
+  readonly marker: string | undefined;
+  readonly binary: BinaryLookup;
+}
+
+interface ServerRecord {
+  readonly key: string;
+  readonly spec: ServerSpec;
+  readonly root: string;
+  client?: LanguageClient;
+  starting?: Promise<LanguageClient>;
+  crashes: number;
+  lastCrashAt: number;
+  lastFailure?: string;
+  /** Process id of the latest server started for this root (kept after a failed start). */
+  lastPid?: number;
+  /** The client whose crash was already counted. */
+  countedCrashOf?: LanguageClient;
+}
+
+/** Fresh (or, at the bound, possibly incomplete) diagnostics of one file. */
+export interface FileDiagnostics {
+  readonly file: string;
+  readonly diagnostics: readonly Diagnostic[];
+  /** False when the wait hit its bound: the list may be incomplete or stale. */
+  readonly fresh: boolean;
+  /** The file's text as synced, for quoting lines. */
+  readonly text: string;
+}
+
+/**
+ * Starts and owns the language servers of one run: one process per (language, root), started on
+ * first use (marker AND binary, or no start), restarted after a crash on the next use with
+ * back-off, all ended by {@link LspSupervisor.dispose} (wired into the run).
+ */
+export class LspSupervisor {
+  readonly workingDirectory: string;
+  readonly servers: readonly ServerSpec[];
+  readonly requestTimeoutMs: number;
+  readonly diagnosticsTimeoutMs: number;
+
+  private readonly options: LspSupervisorOptions;
+  private readonly records = new Map<string, ServerRecord>();
+  private disposed = false;
+
+  constructor(workingDirectory: string, options: LspSupervisorOptions = {}) {
+    this.workingDirectory = workingDirectory;
+    this.options = options;
+    const overrides = options.servers ?? [];
+    this.servers = [
+      ...overrides,
+      ...defaultServers.filter((spec) => !overrides.some((o) => o.language === spec.language)),
+    ];
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 15_000;
+    this.diagnosticsTimeoutMs = options.diagnosticsTimeoutMs ?? 5_000;
+  }
+
+  /** A path relative to the working directory, for output. */
+  display(path: string): string {
+    return relative(this.workingDirectory, path) || ".";
+  }
+
+  /** The server spec for a file, or undefined when no server handles its extension. */
+  specFor(file: string): ServerSpec | undefined {
+    return serverForExtension(this.servers, extname(file));
+  }
+
+  /** Root and binary detection for `file` (or, with `language`, for a root folder). */
+  detect(spec: ServerSpec, file: string): Detection {
+    const found = findRoot(file, spec.markers, this.workingDirectory);
+    const localRoots = [...new Set([found?.root, this.workingDirectory].filter((r): r is string => !!r))];
+    const binary = findBinary(spec.command, localRoots, this.options.binDirectories ?? [], this.options.path);
+    return { spec, root: found?.root, marker: found?.marker, binary };
+  }
+
+  /**
+   * The running client for `file`, started (or restarted after a crash) if needed. Throws
+   * `LSP_NO_SERVER` saying whether the marker or the binary is missing.
+   */
+  async clientFor(file: string, progress?: (message: string) => void): Promise<LanguageClient> {
+    if (this.disposed) throw new LspError({ code: "LSP_SERVER_FAILED", message: "the run has ended" });
+    const spec = this.specFor(file);
+    if (!spec) {
+      throw new LspError({
+        code: "LSP_NO_SERVER",
+        message: `no language server handles '${extname(file) || this.display(file)}' files; supported: ${this.servers
+          .map((s) => `${s.language} (${s.extensions.join(" ")})`)
+          .join(", ")}`,
+      });
+    }
+    // Fast path: a running server for this root needs no binary lookup.
+    const root = findRoot(file, spec.markers, this.workingDirectory)?.root;
+    const running = root ? this.records.get(`${spec.language}\u0000${root}`) : undefined;
+    if (running?.client?.state === "running" && !running.starting) return running.client;
+    const detection = this.detect(spec, file);
+    if (!detection.root || !detection.binary.found) {
+      throw new LspError({ code: "LSP_NO_SERVER", message: explainMissing(detection, this.display(file)) });
+    }
+    const key = `${spec.language}\u0000${detection.root}`;
+    let record = this.records.get(key);
+    if (!record) {
+      record = { key, spec, root: detection.root, crashes: 0, lastCrashAt: 0 };
+      this.records.set(key, record);
+    }
+    if (record.starting) return record.starting;
+    const current = record.client;
+    if (current && current.state === "running") return current;
+    if (current && current.state === "crashed") this.countCrash(record, current);
+    if (record.crashes >= 2) {
+      const backoffMs = Math.min(30_000, 1000 * 2 ** (record.crashes - 2));
+      const wait = record.lastCrashAt + backoffMs - Date.now();
+      if (wait > 0) {
+        throw new LspError({
+          code: "LSP_SERVER_FAILED",
+          message: `${spec.command} for ${this.display(record.root)} failed ${record.crashes} times; the next restart is allowed in ${Math.ceil(
+            wait / 1000,
+          )} s (or use action "reload" now). Last failure: ${record.lastFailure ?? "unknown"}`,
+        });
+      }
+    }
+    const binary = detection.binary.path;
+    const starting = this.start(record, binary, progress);
+    record.starting = starting;
+    try {
+      return await starting;
+    } finally {
+      record.starting = undefined;
+    }
+  }
+
+  /** Restarts the servers of the root of `file`, or every started server without a file. */
+  async reload(file?: string): Promise<string[]> {
+    const targets: ServerRecord[] = [];
+    if (file) {
+      const spec = this.specFor(file);
+      const detection = spec ? this.detect(spec, file) : undefined;
+      if (!spec || !detection?.root) {
+        throw new LspError({
+          code: "LSP_NO_SERVER",
+          message: spec
+            ? explainMissing(detection!, this.display(file))
+            : `no language server handles ${this.display(file)}`,
+        });
+      }
+      const record = this.records.get(`${spec.language}\u0000${detection.root}`);
+      if (record) targets.push(record);
+      else {
+        await this.clientFor(file);
+        return [`${spec.language} for ${this.display(detection.root)}: started`];
+      }
+    } else targets.push(...this.records.values());
+    const done: string[] = [];
+    for (const record of targets) {
+      await record.client?.dispose();
+      record.client = undefined;
+      record.crashes = 0;
+      record.lastFailure = undefined;
+      record.countedCrashOf = undefined;
+      done.push(`${record.spec.language} for ${this.display(record.root)}: restarted`);
+    }
+    if (file) await this.clientFor(file);
+    return done;
+  }
+
+  /**
+   * Syncs a file from disk to its server (didOpen/didChange, and didSave when `save`), then waits
+   * for its fresh diagnostics by the server's rule.
+   */
+  async diagnostics(
+    file: string,
+    options: { save?: boolean; timeoutMs?: number; progress?: (m: string) => void } = {},
+  ): Promise<FileDiagnostics> {
+    const { client, uri, text } = await this.open(file, options.save ?? true, options.progress);
+    const { diagnostics, fresh } = await client.freshDiagnostics(
+      uri,
+      options.timeoutMs ?? this.diagnosticsTimeoutMs,
+    );
+    return { file, diagnostics, fresh, text };
+  }
+
+  /** Opens (or re-syncs) a file on its server; returns the client, the uri and the text. */
+  async open(
+    file: string,
+    save = false,
+    progress?: (m: string) => void,
+  ): Promise<{ client: LanguageClient; uri: string; text: string }> {
+    const client = await this.clientFor(file, progress);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw new LspError({
+        code: "LSP_BAD_ARGUMENTS",
+        message: `cannot read ${this.display(file)}: ${(error as Error).message}`,
+        cause: error,
+      });
+    }
+    const uri = pathToFileURL(file).href;
+    await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
+    return { client, uri, text };
+  }
+
+  /** Running clients (for workspace symbol search without a file). */
+  runningClients(): LanguageClient[] {
+    return [...this.records.values()]
+      .map((record) => record.client)
+      .filter((client): client is LanguageClient => client?.state === "running");
+  }
+
+  /** Folders searched for binaries before PATH (from the options). */
+  get binDirectories(): readonly string[] {
+    return this.options.binDirectories ?? [];
+  }
+
+  /** Roots of started servers plus roots found in the working directory and its direct subfolders. */
+  projectRoots(): { spec: ServerSpec; root: string }[] {
+    const found = new Map<string, { spec: ServerSpec; root: string }>();
+    for (const record of this.records.values())
+      found.set(record.key, { spec: record.spec, root: record.root });
+    for (const spec of this.servers) {
+      for (const probe of this.markerProbes()) {
+        const root = findRoot(probe, spec.markers, this.workingDirectory)?.root;
+        if (root) found.set(`${spec.language}\u0000${root}`, { spec, root });
+      }
+    }
+    return [...found.values()];
+  }
+
+  /** The started servers with their process ids (status, tests, benchmarks). */
+  processes(): { language: string; root: string; pid: number | undefined; state: string }[] {
+    return [...this.records.values()].map((record) => ({
+      language: record.spec.language,
+      root: record.root,
+      pid: record.client?.pid ?? record.lastPid,
+      state: record.client?.state ?? (record.lastFailure ? "crashed" : "not started"),
+    }));
+  }
+
+  /** One line per language and root: marker, binary, state and reason. */
+  status(file?: string): string {
+    const lines: string[] = [];
+    const seen = new Set<string>();
+    for (const record of this.records.values()) {
+      seen.add(record.key);
+      const client = record.client;
+      const state = client?.state ?? (record.lastFailure ? "crashed" : "not started");
+      const detection = this.detect(record.spec, join(record.root, "_"));
+      const reason = client?.state === "crashed" ? client.failure : record.lastFailure;
+      const tail = client?.state === "crashed" ? client.stderrTail() : "";
+      lines.push(
+        `${record.spec.language}: root ${this.display(record.root)} (marker ${detection.marker ?? "gone"}), binary ${describeBinary(
+          detection.binary,
+        )}, state ${state}${client?.pid && state === "running" ? ` (pid ${client.pid})` : ""}${
+          reason && state !== "running"
+            ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
+            : ""
+        }`,
+      );
+    }
+    const probes = file ? [file] : this.markerProbes();
+    for (const spec of this.servers) {
+      if (file && this.specFor(file) !== spec) continue;
+      let reported = [...this.records.values()].some((record) => record.spec === spec);
+      for (const probe of probes) {
+        const detection = this.detect(spec, probe);
+        if (!detection.root && !file) continue;
+        const key = `${spec.language}\u0000${detection.root ?? ""}`;
+        reported = true;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const where = detection.root
+          ? `root ${this.display(detection.root)} (marker ${detection.marker})`
+          : `no root (none of ${spec.markers.join(", ")} between ${this.display(probe)} and the working directory)`;
+        const startable = detection.root && detection.binary.found;
+        lines.push(
+          `${spec.language}: ${where}, binary ${describeBinary(detection.binary)}, state not started ${
+            startable ? "(starts on first use)" : "(cannot start: needs a root marker AND the binary)"
+          }`,
+        );
+      }
+      if (!reported) {
+        const binary = this.detect(spec, join(this.workingDirectory, "_")).binary;
+        lines.push(
+          `${spec.language}: no root marker (${spec.markers.join(", ")}) in the working directory or its direct subfolders, binary ${describeBinary(binary)}`,
+        );
+      }
+    }
+    return lines.join("\n");
+  }
+
+  /** Ends every server (shutdown, exit, then the process group). Idempotent. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const clients = [...this.records.values()].flatMap((record) => {
+      const pending = record.starting?.catch(() => undefined);
+      return [record.client, pending];
+    });
+    await Promise.all(
+      clients.map(async (entry) => {
+        const client = entry instanceof LanguageClient ? entry : await entry;
+        await client?.dispose();
+      }),
+    );
+  }
+
+  private async start(
+    record: ServerRecord,
+    binary: string,
+    progress?: (message: string) => void,
+  ): Promise<LanguageClient> {
+    const setup = serverSetup(record.spec, record.root, binary);
+    if (!setup.ok) throw new LspError({ code: "LSP_NO_SERVER", message: setup.reason });
+    progress?.(`starting ${record.spec.command} for ${this.display(record.root)}…`);
+    const env = { ...process.env, ...(this.options.path !== undefined ? { PATH: this.options.path } : {}) };
+    const client = new LanguageClient({
+      spec: record.spec,
+      root: record.root,
+      binary,
+      settings: setup.settings,
+      initializationOptions: setup.initializationOptions,
+      requestTimeoutMs: this.requestTimeoutMs,
+      env,
+      onProgress: progress,
+    });
+    record.client = client;
+    record.lastPid = client.pid;
+    try {
+      await client.initialize();
+    } catch (error) {
+      const reason = client.failure ?? (error as Error).message;
+      const tail = client.stderrTail();
+      this.countCrash(record, client, reason);
+      await client.dispose();
+      record.client = undefined;
+      throw new LspError({
+        code: "LSP_SERVER_FAILED",
+        message: `${record.spec.command} for ${this.display(record.root)} did not start: ${reason}${
+          tail ? `\nits stderr ends with:\n${tail}` : ""
+        }\nFix the cause, then call again or use action "reload".`,
+        cause: error,
+      });
+    }
+    if (this.disposed) {
+      await client.dispose();
+      throw new LspError({
+        code: "LSP_SERVER_FAILED",
+        message: "the run ended while the server was starting",
+      });
+    }
+    return client;
+  }
+
+  private countCrash(record: ServerRecord, client: LanguageClient, reason?: string): void {
+    if (record.countedCrashOf === client) return;
+    record.countedCrashOf = client;
+    record.crashes += 1;
+    record.lastCrashAt = Date.now();
+    record.lastFailure = reason ?? client.failure;
+  }
+
+  /** Folders to probe for markers: the working directory and its direct subfolders. */
+  private markerProbes(): string[] {
+    const probes = [join(this.workingDirectory, "_")];
+    try {
+      for (const entry of readdirSync(this.workingDirectory, { withFileTypes: true })) {
+        if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
+        probes.push(join(this.workingDirectory, entry.name, "_"));
+      }
+    } catch {
+      // unreadable working directory: only the top probe
+    }
+    return probes;
+  }
+}
+
+function describeBinary(binary: BinaryLookup): string {
+  return binary.found ? `found (${binary.path})` : `missing (${binary.reason})`;
+}
+
+function explainMissing(detection: Detection, display: string): string {
+  const { spec } = detection;
+  const parts: string[] = [];
+  if (!detection.root) {
+    parts.push(
+      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory`,
+    );
+  }
+  if (!detection.binary.found)
+    parts.push(`the ${spec.language} server is missing: ${detection.binary.reason}`);
+  return `${spec.command} cannot start: ${parts.join("; and ")}. A server needs both a root marker and its binary; action "status" shows what is found.`;
+}
+
+/** The supervisor resource of a run; the lsp tools are registered only when it is wired. */
+export const lspSupervisorKey = resourceKey<LspSupervisor>("LSP supervisor");
+
+/**
+ * Creates the run's LSP supervisor and wires it under {@link lspSupervisorKey}: the run owns it,
+ * and `run.dispose()` ends every server it started (shutdown, then the whole process group).
+ */
+export function createLspSupervisor(run: Run, options: LspSupervisorOptions = {}): LspSupervisor {
+  const supervisor = new LspSupervisor(run.workingDirectory, options);
+  run.wire(lspSupervisorKey, supervisor);
+  return supervisor;
+}

@@ -1,0 +1,50 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** The package's own node_modules/.bin, where the npm servers are installed for tests. */
+export const packageBin = join(here, "..", "..", "node_modules", ".bin");
+
+/** True on CI, where a missing backend fails instead of skipping. */
+export const ci = process.env.CI === "true";
+
+/** Copies `src/__fixtures__/<name>` into a fresh temp folder; returns its real path and a remover. */
+export function copyFixture(name: string): { dir: string; remove: () => void } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `lsp-${name}-`)));
+  cpSync(join(here, "..", "__fixtures__", name), dir, { recursive: true });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * True when no live process is left in the process group `pid` (zombies waiting for a reaper
+ * that this container may not run do not count). Linux: reads /proc. A SIGKILLed process may
+ * take a moment to die: use {@link groupGoneWithin}.
+ */
+export function groupGone(pid: number): boolean {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ...; comm may hold spaces, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pid && fields[0] !== "Z") return false;
+  }
+  return true;
+}
+
+/** Waits (bounded, default 5 s) until the process group `pid` has no live process left. */
+export async function groupGoneWithin(pid: number, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!groupGone(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}

@@ -1,0 +1,121 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findBinary } from "../servers/find-binary.js";
+import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
+import { ci, copyFixture, groupGoneWithin } from "../test-support/fixtures.js";
+import { lspTool } from "./lsp-tool.js";
+
+/** One describe per server: definition and diagnostics on a small fixture. */
+function serverSuite(options: {
+  command: string;
+  fixture: string;
+  file: string;
+  definition: { line: number; symbol: string; expected: string };
+  broken: string;
+  expectedDiagnostic: RegExp;
+}): void {
+  const binary = findBinary(options.command, [], []);
+  describe.skipIf(!binary.found && !ci)(`lsp against ${options.command}`, () => {
+    let fixture: ReturnType<typeof copyFixture>;
+    let run: Run;
+    let supervisor: LspSupervisor;
+    let registry: Registry;
+    const text = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+
+    beforeAll(() => {
+      expect(binary.found, `${options.command} not found on PATH`).toBe(true);
+      fixture = copyFixture(options.fixture);
+      run = createRun({ workingDirectory: fixture.dir });
+      supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      registry = createRegistry({ tools: [lspTool] });
+    });
+
+    afterAll(async () => {
+      const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+      await run.dispose();
+      fixture.remove();
+      for (const pid of pids)
+        expect(await groupGoneWithin(pid), `${options.command} group ${pid} alive after dispose`).toBe(true);
+    });
+
+    it("finds the definition", async () => {
+      const answer = await text({
+        action: "definition",
+        file: options.file,
+        line: options.definition.line,
+        symbol: options.definition.symbol,
+      });
+      expect(answer).toContain(options.definition.expected);
+    });
+
+    it("reports no diagnostics for the clean file, then fresh ones after a change on disk", async () => {
+      expect(await text({ action: "diagnostics", file: options.file })).toBe(
+        `no diagnostics in ${options.file}`,
+      );
+      const path = join(fixture.dir, options.file);
+      writeFileSync(path, options.broken);
+      expect(await text({ action: "diagnostics", file: options.file })).toMatch(options.expectedDiagnostic);
+    });
+
+    it("reload restarts the server of the file's root", async () => {
+      const before = supervisor.processes()[0]?.pid;
+      const answer = await text({ action: "reload", file: options.file });
+      expect(answer).toContain("restarted");
+      const after = supervisor.processes()[0];
+      expect(after?.state).toBe("running");
+      expect(after?.pid).not.toBe(before);
+      expect(await groupGoneWithin(before!)).toBe(true);
+      expect(await text({ action: "diagnostics", file: options.file })).toMatch(options.expectedDiagnostic);
+    });
+  });
+}
+
+serverSuite({
+  command: "gopls",
+  fixture: "go-project",
+  file: "main.go",
+  definition: { line: 10, symbol: "greet", expected: "main.go:5:6  func greet(name string) string {" },
+  broken: 'package main\n\nfunc main() {\n\tvar count int = "three"\n}\n',
+  expectedDiagnostic: /main\.go:4:\d+ error .*cannot use "three"/,
+});
+
+serverSuite({
+  command: "clangd",
+  fixture: "c-project",
+  file: "main.c",
+  definition: { line: 6, symbol: "twice", expected: "main.c:1:12  static int twice(int value) {" },
+  broken: "int main(void) {\n  return undefined_name;\n}\n",
+  expectedDiagnostic: /main\.c:2:\d+ error .*undefined_name/,
+});
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (language, root)", () => {
+  it("starts one clangd per root and lists both in status", async () => {
+    const fixture = copyFixture("multi-root");
+    const run = createRun({ workingDirectory: fixture.dir });
+    const supervisor = createLspSupervisor(run);
+    const registry = createRegistry({ tools: [lspTool] });
+    try {
+      for (const root of ["one", "two"]) {
+        const answer = resultText(
+          await registry.invoke(run, {
+            tool: "lsp",
+            args: { action: "definition", file: `${root}/main.c`, line: 6, symbol: "twice" },
+          }),
+        );
+        expect(answer).toContain(`${root}/main.c:1:12`);
+      }
+      expect(
+        supervisor.processes().map((p) => `${p.language} ${p.root.slice(fixture.dir.length + 1)} ${p.state}`),
+      ).toEqual(["c one running", "c two running"]);
+      const status = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
+      expect(status).toMatch(/c: root one \(marker compile_flags\.txt\), binary found .*state running/);
+      expect(status).toMatch(/c: root two \(marker compile_flags\.txt\), binary found .*state running/);
+    } finally {
+      await run.dispose();
+      fixture.remove();
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { defineTool, textResult } from "@tools/registry";
+import { existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import { addressSymbol } from "../actions/symbol-position.js";
+import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
+import { requestRenameEdit } from "../rename/request-rename.js";
+import { lspSupervisorKey } from "../supervisor/supervisor.js";
+
+const input = z.object({
+  file: z.string().describe("File where the symbol is, relative to the working directory."),
+  line: z.number().int().min(1).describe("1-based line of the symbol."),
+  symbol: z.string().min(1).describe("Substring of that line naming the symbol (never a column)."),
+  new_name: z.string().min(1).describe("The new name."),
+});
+
+/**
+ * `lsp_rename` (write tier): a project-wide rename by the language server, applied all or
+ * nothing; the result lists the files and edit counts and reports them as `changedFiles`.
+ */
+export const lspRenameTool = defineTool({
+  name: "lsp_rename",
+  tier: "write",
+  parallelSafe: false,
+  description: [
+    "Rename a symbol everywhere it is used, through the project's language server; all files are written or none.",
+    "Address the symbol by file, line (1-based) and symbol (a substring of that line naming it).",
+    'Example: {"file":"src/math.ts","line":2,"symbol":"add","new_name":"sum"}',
+  ].join(" "),
+  input,
+  requires: [lspSupervisorKey],
+  paths: (args) => [args.file],
+  summarize: (args) =>
+    `rename '${args.symbol}' (${args.file}:${args.line}) to '${args.new_name}' across the project`,
+  async execute(args, ctx) {
+    const supervisor = ctx.run.require(lspSupervisorKey);
+    const context = {
+      supervisor,
+      resolvePath: (path: string) => ctx.resolvePath(path),
+      progress: (message: string) => ctx.progress(message),
+      signal: ctx.signal,
+    };
+    const { client, uri, position } = await addressSymbol({ ...args, action: "rename" }, context);
+    const at = { line: position.line, character: position.character };
+    const edit = await requestRenameEdit(client, uri, at, args.symbol, args.new_name, ctx.signal);
+    const applied = applyWorkspaceEdit(edit, (documentUri) => client.versionOf(documentUri));
+    // Re-sync what changed so the server's next answers describe the new text, not the old.
+    for (const file of applied.changedFiles) {
+      if (existsSync(file)) await supervisor.open(file, true).catch(() => undefined);
+      else await client.close(pathToFileURL(file).href);
+    }
+    const total = [...applied.editCounts.values()].reduce((sum, count) => sum + count, 0);
+    const rows = applied.changedFiles.map((file) => {
+      const moved = applied.moves.get(file);
+      const count = applied.editCounts.get(file);
+      if (moved) return `${supervisor.display(file)} → moved to ${supervisor.display(moved)}`;
+      return `${supervisor.display(file)}: ${count ?? 0} edit${count === 1 ? "" : "s"}`;
+    });
+    const header = position.note ? `${position.note}\n` : "";
+    return textResult(
+      `${header}renamed '${args.symbol}' to '${args.new_name}': ${total} edits in ${applied.changedFiles.length} files\n${rows.join("\n")}`,
+      { changedFiles: applied.changedFiles },
+    );
+  },
+});

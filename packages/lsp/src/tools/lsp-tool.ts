@@ -1,0 +1,109 @@
+import { defineTool, textResult } from "@tools/registry";
+import { z } from "zod";
+import type { ActionContext } from "../actions/action-context.js";
+import { codeActions } from "../actions/code-actions.js";
+import { fileDiagnostics } from "../actions/file-diagnostics.js";
+import { hover, navigate } from "../actions/navigation.js";
+import { projectDiagnostics } from "../actions/project-diagnostics.js";
+import { symbols } from "../actions/symbols.js";
+import { diagnosticsLedgerKey, recordDiagnostics } from "../diagnostics/diagnostics-ledger.js";
+import { LspError } from "../errors/lsp-error.js";
+import { lspSupervisorKey } from "../supervisor/supervisor.js";
+
+const actions = [
+  "diagnostics",
+  "definition",
+  "type_definition",
+  "implementation",
+  "references",
+  "hover",
+  "symbols",
+  "code_actions",
+  "status",
+  "reload",
+] as const;
+
+const input = z.object({
+  action: z.enum(actions).describe("What to ask the language server."),
+  file: z
+    .string()
+    .optional()
+    .describe(
+      'File the question is about, relative to the working directory; "*" with diagnostics runs the project checker.',
+    ),
+  line: z.number().int().min(1).optional().describe("1-based line of the symbol (navigation actions)."),
+  symbol: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Substring of that line naming the symbol; required for navigation actions. Never a column."),
+  query: z.string().optional().describe("Name to search across the workspace (symbols)."),
+});
+
+/**
+ * The `lsp` tool (read tier): ask the project's language server. Navigation is addressed by
+ * `line` + `symbol`; locations come back as `path:line:col  text`.
+ */
+export const lspTool = defineTool({
+  name: "lsp",
+  tier: "read",
+  parallelSafe: true,
+  description: [
+    "Ask the project's language server (TypeScript, Python, Go, Rust, C/C++, Dart).",
+    'Actions: diagnostics (file, or "*" for the project checker), definition, type_definition, implementation,',
+    "references (≤50), hover, code_actions — each with file, line (1-based) and symbol (a substring of that line",
+    "naming it; never a column); symbols (query: workspace search ≤100, or file: its outline ≤200);",
+    "status (which servers run or why not); reload (restart the server of file's root).",
+    'Example: {"action":"definition","file":"src/app.ts","line":12,"symbol":"parseConfig"}',
+  ].join(" "),
+  input,
+  requires: [lspSupervisorKey],
+  paths: (args) => (args.file && args.file !== "*" ? [args.file] : []),
+  summarize: (args) =>
+    `lsp ${args.action}${args.file ? ` ${args.file}` : ""}${args.line ? `:${args.line}` : ""}${args.symbol ? ` '${args.symbol}'` : ""}`,
+  async execute(args, ctx) {
+    const supervisor = ctx.run.require(lspSupervisorKey);
+    const context: ActionContext = {
+      supervisor,
+      resolvePath: (path) => ctx.resolvePath(path),
+      progress: (message) => ctx.progress(message),
+      signal: ctx.signal,
+      recordShown: (file, diagnostics) => {
+        recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, diagnostics);
+      },
+    };
+    switch (args.action) {
+      case "definition":
+      case "type_definition":
+      case "implementation":
+      case "references":
+        return textResult(await navigate({ ...args, action: args.action }, context));
+      case "hover":
+        return textResult(await hover(args, context));
+      case "code_actions":
+        return textResult(await codeActions(args, context));
+      case "symbols":
+        return textResult(await symbols(args, context));
+      case "diagnostics":
+        if (args.file === undefined) {
+          throw new LspError({
+            code: "LSP_BAD_ARGUMENTS",
+            message: 'action "diagnostics" needs file: a path, or "*" to run the project\'s checker',
+          });
+        }
+        return textResult(
+          args.file === "*" ? await projectDiagnostics(context) : await fileDiagnostics(args.file, context),
+        );
+      case "status":
+        return textResult(
+          supervisor.status(args.file === undefined ? undefined : ctx.resolvePath(args.file)),
+        );
+      case "reload": {
+        const done = await supervisor.reload(
+          args.file === undefined ? undefined : ctx.resolvePath(args.file),
+        );
+        return textResult(done.length > 0 ? done.join("\n") : "no server was running; nothing to reload");
+      }
+    }
+  },
+});

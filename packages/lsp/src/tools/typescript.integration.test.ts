@@ -1,0 +1,206 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
+import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
+import { ci, copyFixture, groupGoneWithin, packageBin } from "../test-support/fixtures.js";
+import { writeTool } from "../test-support/write-tool.js";
+import { lspRenameTool } from "./lsp-rename-tool.js";
+import { lspTool } from "./lsp-tool.js";
+
+const found = existsSync(join(packageBin, "typescript-language-server"));
+
+describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
+  let fixture: ReturnType<typeof copyFixture>;
+  let run: Run;
+  let supervisor: LspSupervisor;
+  let registry: Registry;
+  const lsp = async (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
+  const text = async (args: Record<string, unknown>) => resultText(await lsp(args));
+
+  beforeAll(() => {
+    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
+    fixture = copyFixture("ts-project");
+    run = createRun({ workingDirectory: fixture.dir });
+    supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 15_000 });
+    registry = createRegistry({
+      tools: [lspTool, lspRenameTool, writeTool],
+      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+      approval: "auto",
+    });
+  });
+
+  afterAll(async () => {
+    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+    await run.dispose();
+    fixture.remove();
+    expect(pids.length).toBeGreaterThan(0);
+    for (const pid of pids)
+      expect(await groupGoneWithin(pid), `server group ${pid} still alive after dispose`).toBe(true);
+  });
+
+  it("finds the definition across files as path:line:col with the line's text", async () => {
+    const answer = await text({ action: "definition", file: "src/app.ts", line: 3, symbol: "add" });
+    expect(answer).toContain("src/math.ts:2:17  export function add(a: number, b: number): number {");
+  });
+
+  it("lists references with their lines", async () => {
+    const answer = await text({ action: "references", file: "src/math.ts", line: 2, symbol: "add" });
+    expect(answer).toContain("4 references");
+    expect(answer).toContain('src/app.ts:1:10  import { add, Square } from "./math.js";');
+    expect(answer).toContain("src/app.ts:3:22  export const total = add(1, 2);");
+    expect(answer).toContain("src/app.ts:4:24  export const doubled = add(total, total);");
+  });
+
+  it("gives hover with signature and doc comment", async () => {
+    const answer = await text({ action: "hover", file: "src/app.ts", line: 4, symbol: "add" });
+    expect(answer).toContain("add(a: number, b: number): number");
+    expect(answer).toContain("Adds two numbers.");
+  });
+
+  it("finds implementations and type definitions", async () => {
+    const impl = await text({ action: "implementation", file: "src/math.ts", line: 6, symbol: "Shape" });
+    expect(impl).toContain("src/math.ts:10:14  export class Square implements Shape {");
+    const type = await text({ action: "type_definition", file: "src/app.ts", line: 6, symbol: "square" });
+    expect(type).toContain("src/math.ts:10:14");
+  });
+
+  it("lists document symbols and searches workspace symbols", async () => {
+    const outline = await text({ action: "symbols", file: "src/math.ts" });
+    expect(outline).toMatch(/function add/);
+    expect(outline).toMatch(/class Square/);
+    expect(outline).toMatch(/ {2}method area/);
+    const search = await text({ action: "symbols", query: "Square", file: "src/app.ts" });
+    expect(search).toContain("class Square");
+    expect(search).toContain("src/math.ts:10:1  export class Square implements Shape {");
+  });
+
+  it("uses a nearby line when the symbol moved, and says so", async () => {
+    const answer = await text({ action: "definition", file: "src/app.ts", line: 2, symbol: "total" });
+    expect(answer).toContain("used line 3");
+    expect(answer).toContain("src/app.ts:3:14");
+  });
+
+  it("refuses a navigation action without symbol, and quotes the line for a wrong symbol", async () => {
+    const missing = await lsp({ action: "definition", file: "src/app.ts", line: 3 });
+    expect(missing.isError).toBe(true);
+    expect(resultText(missing)).toContain("missing symbol");
+    const wrong = await lsp({ action: "definition", file: "src/app.ts", line: 3, symbol: "nothere" });
+    expect(wrong.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
+    expect(resultText(wrong)).toContain('that line reads: "export const total = add(1, 2);"');
+  });
+
+  it("reports diagnostics of a file", async () => {
+    const clean = await text({ action: "diagnostics", file: "src/math.ts" });
+    expect(clean).toBe("no diagnostics in src/math.ts");
+  });
+
+  it("appends only new diagnostics on write: break, move, fix", async () => {
+    const app = join(fixture.dir, "src", "app.ts");
+    const original = readFileSync(app, "utf8");
+    const broken = original.replace("add(1, 2)", 'add(1, "two")');
+    const write = async (content: string) =>
+      resultText(await registry.invoke(run, { tool: "write", args: { file: "src/app.ts", content } }));
+
+    const first = await write(broken);
+    expect(first).toContain("1 new diagnostic in src/app.ts");
+    expect(first).toMatch(/src\/app\.ts:3:\d+ error \[2345\] Argument of type 'string' is not assignable/);
+
+    const moved = await write(`// a comment that moves the broken line down\n${broken}`);
+    expect(moved).toContain("no new diagnostics in src/app.ts (1 reported earlier still present)");
+    expect(moved).not.toContain("2345");
+
+    const fixed = await write(original);
+    expect(fixed).toContain("src/app.ts: clean (no errors or warnings)");
+  });
+
+  it("does not report on write what lsp diagnostics already showed", async () => {
+    const app = join(fixture.dir, "src", "app.ts");
+    const original = readFileSync(app, "utf8");
+    const broken = original.replace("add(total, total)", "add(total)");
+    writeFileSync(app, broken);
+    const shown = await text({ action: "diagnostics", file: "src/app.ts" });
+    expect(shown).toMatch(/src\/app\.ts:4:\d+ error \[2554\] Expected 2 arguments, but got 1\./);
+    const write = async (content: string) =>
+      resultText(await registry.invoke(run, { tool: "write", args: { file: "src/app.ts", content } }));
+    expect(await write(`${broken}// touched\n`)).toContain(
+      "no new diagnostics in src/app.ts (1 reported earlier still present)",
+    );
+    expect(await write(original)).toContain("src/app.ts: clean (no errors or warnings)");
+  });
+
+  it('runs the project checker for diagnostics "*"', async () => {
+    const app = join(fixture.dir, "src", "app.ts");
+    const original = readFileSync(app, "utf8");
+    writeFileSync(app, original.replace("add(1, 2)", "add(1)"));
+    try {
+      const answer = await text({ action: "diagnostics", file: "*" });
+      expect(answer).toMatch(/typescript \(tsc --noEmit --pretty false -p .*\): 1 problems/);
+      expect(answer).toMatch(/src\/app\.ts:3:\d+ error \[TS2554\] Expected 2 arguments, but got 1\./);
+    } finally {
+      writeFileSync(app, original);
+    }
+  });
+
+  it("offers code actions for a diagnostic", async () => {
+    const app = join(fixture.dir, "src", "app.ts");
+    await registry.invoke(run, {
+      tool: "write",
+      args: {
+        file: "src/app.ts",
+        content: `${readFileSync(app, "utf8")}export const missing = subtract(1, 2);\n`,
+      },
+    });
+    const answer = await text({ action: "code_actions", file: "src/app.ts", line: 7, symbol: "subtract" });
+    expect(answer).toMatch(/\[quickfix\]/);
+  });
+
+  it("renames across files, all or nothing, listing changed files", async () => {
+    const result = await registry.invoke(run, {
+      tool: "lsp_rename",
+      args: { file: "src/math.ts", line: 2, symbol: "add", new_name: "sum" },
+    });
+    const answer = resultText(result);
+    expect(result.isError, answer).toBe(false);
+    expect(answer).toContain("renamed 'add' to 'sum'");
+    expect(answer).toContain("src/math.ts: 1 edit");
+    expect(answer).toContain("src/app.ts: 3 edits");
+    expect(result.changedFiles.map((file) => file.slice(fixture.dir.length + 1)).sort()).toEqual([
+      "src/app.ts",
+      "src/math.ts",
+    ]);
+    expect(readFileSync(join(fixture.dir, "src", "math.ts"), "utf8")).toContain("export function sum(");
+    expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toContain(
+      "export const doubled = sum(total, total);",
+    );
+    const refs = await text({ action: "references", file: "src/app.ts", line: 4, symbol: "sum" });
+    expect(refs).toContain("4 references");
+  });
+
+  it("refuses a rename the server says is not renamable, writing nothing", async () => {
+    const before = readFileSync(join(fixture.dir, "src", "app.ts"), "utf8");
+    const result = await registry.invoke(run, {
+      tool: "lsp_rename",
+      args: { file: "src/app.ts", line: 3, symbol: "export", new_name: "exported" },
+    });
+    expect(result.error?.code).toBe("LSP_RENAME_FAILED");
+    expect(resultText(result)).toContain("nothing was written");
+    expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toBe(before);
+  });
+
+  it("restarts a crashed server on the next use and reports the crash in status", async () => {
+    const before = supervisor.processes().find((p) => p.language === "typescript");
+    expect(before?.pid).toBeDefined();
+    process.kill(-before!.pid!, "SIGKILL");
+    await expect.poll(() => supervisor.processes()[0]?.state, { timeout: 10_000 }).toBe("crashed");
+    expect(await text({ action: "status" })).toMatch(
+      /typescript: root \. .*state crashed, reason: exited on SIGKILL/,
+    );
+    const answer = await text({ action: "definition", file: "src/app.ts", line: 4, symbol: "total" });
+    expect(answer).toContain("src/app.ts:3:14");
+    const after = supervisor.processes().find((p) => p.language === "typescript");
+    expect(after?.state).toBe("running");
+    expect(after?.pid).not.toBe(before?.pid);
+  });
+});
