@@ -1,4 +1,16 @@
 import {
+  askUserTool,
+  createCardApprover,
+  MemoryQuestionPort,
+  questionPortKey,
+  targetSpaceKey,
+  type QuestionPort,
+} from "@tools/ask";
+import { createDebugSupervisor, debugSupervisorKey, debugTool } from "@tools/debug";
+import { createKernelFactory, evalTool, kernelFactoryKey } from "@tools/kernel";
+import { createStructuralParser, structuralParserKey, structuralTools } from "@tools/structural";
+import { createVibeList, vibeListKey, vibeTools, type WorkerBackend } from "@tools/vibe";
+import {
   createRegistry,
   createRun,
   type ApprovalPolicy,
@@ -11,6 +23,12 @@ import {
 } from "@tools/registry";
 import { harnessTools } from "./tools/index.js";
 
+/** What a package's `wire` gets besides the run: the registry and the run's options. */
+export interface WireContext {
+  readonly registry: Registry;
+  readonly options: DemoRunOptions;
+}
+
 /**
  * One package's contribution to the demo run: its tools, the resources it wires into the run and
  * the result wrappers it adds (diagnostics-on-write). Each package that lands adds one entry to
@@ -20,18 +38,67 @@ export interface ToolPackage {
   readonly name: string;
   readonly tools: readonly Tool[];
   /** Wires the package's resources (supervisors, ports) into a fresh run. */
-  readonly wire?: (run: Run) => void;
+  readonly wire?: (run: Run, context: WireContext) => void;
   readonly resultWrappers?: readonly ResultWrapper[];
 }
 
-/** The packages wired into every demo run, in order. Adding a package is one line here. */
-export const toolPackages: readonly ToolPackage[] = [{ name: "harness", tools: harnessTools }];
+/** Where nobody is attached: ask_user answers `no_human` at once, never blocks. */
+function nobodyPort(): QuestionPort {
+  return new MemoryQuestionPort({ attached: false });
+}
+
+/** The packages wired into every demo run, in order. Adding a package is one entry here. */
+export const toolPackages: readonly ToolPackage[] = [
+  { name: "harness", tools: harnessTools },
+  {
+    name: "@tools/structural",
+    tools: structuralTools,
+    wire: (run) => run.wire(structuralParserKey, createStructuralParser()),
+  },
+  {
+    name: "@tools/ask",
+    tools: [askUserTool],
+    wire: (run, { options }) => {
+      run.wire(questionPortKey, options.questionPort ?? nobodyPort());
+      run.wire(targetSpaceKey, { id: run.conversationId, label: `conversation ${run.conversationId}` });
+    },
+  },
+  {
+    name: "@tools/kernel",
+    tools: [evalTool],
+    wire: (run, { options }) =>
+      run.wire(
+        kernelFactoryKey,
+        createKernelFactory({
+          // A spare kernel per language doubles the start-up work on a small machine.
+          warmSpare: false,
+          ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
+        }),
+      ),
+  },
+  {
+    name: "@tools/debug",
+    tools: [debugTool],
+    wire: (run) => run.wire(debugSupervisorKey, createDebugSupervisor()),
+  },
+  {
+    name: "@tools/vibe",
+    tools: vibeTools,
+    // Vibe mode is on only when a worker backend is given.
+    wire: (run, { registry, options }) => {
+      if (options.vibeBackend !== undefined) {
+        run.wire(vibeListKey, createVibeList({ registry, run, backend: options.vibeBackend }));
+      }
+    },
+  },
+  // ── @tools/lsp plugs in here (LSP supervisor, lsp + lsp_rename, diagnostics-on-write wrapper). ──
+];
 
 /** Said when a write or exec call is denied because nobody can approve it. */
 export const noApproverHint =
   "The demo harness has no approver attached in this mode: start it with --approval auto to allow " +
-  "every call the surface permits (a worker's write and exec calls still ask), or use the interactive " +
-  "mode once @tools/ask lands.";
+  "every call the surface permits (a worker's write and exec calls still ask), or run " +
+  "`harness-demo interactive` to answer permission cards in a terminal.";
 
 /** Options of {@link createDemoRun}. */
 export interface DemoRunOptions {
@@ -39,8 +106,17 @@ export interface DemoRunOptions {
   workingDirectory: string;
   /** `ask` (default): write and exec calls go to the approver. `auto`: allowed when the surface permits. */
   approval?: ApprovalPolicy;
-  /** Who answers approval requests; none means fail closed under `ask`. */
+  /**
+   * Who answers approval requests; none means fail closed under `ask`. Default: the permission
+   * card on {@link questionPort} when one is given.
+   */
   approver?: Approver;
+  /** Where ask_user's cards (and, by default, permission cards) render; default nobody attached. */
+  questionPort?: QuestionPort;
+  /** The Python interpreter of `eval` (default the working directory's `.venv`, then PATH). */
+  pythonPath?: string;
+  /** Turns vibe mode on: the backend background workers run on. */
+  vibeBackend?: WorkerBackend;
   conversationId?: string;
   /** Replaces the fail-closed hint (see {@link noApproverHint}). */
   noApproverHint?: string;
@@ -59,17 +135,20 @@ export interface DemoRun {
 /** Builds the demo harness's registry with every wired package, and a run for the working directory. */
 export function createDemoRun(options: DemoRunOptions): DemoRun {
   const packages = options.packages ?? toolPackages;
+  const approver =
+    options.approver ??
+    (options.questionPort === undefined ? undefined : createCardApprover(options.questionPort));
   const registry = createRegistry({
     tools: packages.flatMap((pkg) => pkg.tools),
     resultWrappers: packages.flatMap((pkg) => pkg.resultWrappers ?? []),
     approval: options.approval ?? "ask",
-    approver: options.approver,
+    approver,
     noApproverHint: options.noApproverHint ?? noApproverHint,
   });
   const run = createRun({
     workingDirectory: options.workingDirectory,
     conversationId: options.conversationId,
   });
-  for (const pkg of packages) pkg.wire?.(run);
+  for (const pkg of packages) pkg.wire?.(run, { registry, options });
   return { registry, run, dispose: () => run.dispose() };
 }

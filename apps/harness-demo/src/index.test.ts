@@ -31,9 +31,24 @@ describe("the public API", () => {
         "edit:write",
         "apply_patch:write",
         "shell:exec",
+        "ast_grep:read",
+        "ast_edit:write",
+        "resolve:write",
+        "ask_user:read",
+        "eval:exec",
+        "debug:exec",
       ]);
       expect(demo.registry.approvalPolicy).toBe("ask");
-      expect(demo.registry.toolsFor(demo.run, "readonly").map((tool) => tool.name)).toEqual(["read", "grep"]);
+      // Vibe mode is off without a worker backend: its tools are not registered for the run.
+      expect(demo.registry.toolsFor(demo.run, "main").some((tool) => tool.name.startsWith("vibe_"))).toBe(
+        false,
+      );
+      expect(demo.registry.toolsFor(demo.run, "readonly").map((tool) => tool.name)).toEqual([
+        "read",
+        "grep",
+        "ast_grep",
+        "ask_user",
+      ]);
     } finally {
       await demo.dispose();
       await rm(dir, { recursive: true, force: true });

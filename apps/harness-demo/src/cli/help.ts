@@ -2,7 +2,11 @@
 export const helpText = `harness-demo — the demo harness of the @tools toolkit
 
 Usage:
-  harness-demo [tour]                 a scripted tour of real tool calls on a sample workspace (default)
+  harness-demo [tour] [--out DIR]     a scripted tour of real tool calls on a sample workspace (default);
+                                      writes transcript.md and transcript.html into DIR (default .)
+  harness-demo interactive [--workdir DIR] [--approval ask|auto] [--python PATH]
+                                      type tool calls (read path=a.ts limit=5, or JSON) in one run;
+                                      ask_user and permission cards are answered in the terminal
   harness-demo serve --workdir DIR [--approval auto|ask] [--conversation ID]
                                       JSON-lines mode: one request per line on stdin,
                                       one response per line on stdout

@@ -1,5 +1,6 @@
 import { errorMessage, ToolsError } from "@tools/registry";
 import { helpText } from "./help.js";
+import { interactive } from "./interactive.js";
 import { allowOnly, choice, parseArgs } from "./parse-args.js";
 import { serve } from "./serve.js";
 import { surfaceSchemas } from "./tools-command.js";
@@ -27,6 +28,16 @@ export async function main(argv: readonly string[]): Promise<number> {
         });
         return 0;
       }
+      case "interactive": {
+        allowOnly(args, ["workdir", "approval", "python", "conversation"]);
+        const python = args.options.get("python");
+        await interactive({
+          workingDirectory: args.options.get("workdir") ?? process.cwd(),
+          approval: choice(args, "approval", ["auto", "ask"], "ask"),
+          ...(python === undefined ? {} : { pythonPath: python }),
+        });
+        return 0;
+      }
       case "tools": {
         allowOnly(args, ["surface", "format", "workdir"]);
         const schemas = await surfaceSchemas(
@@ -37,13 +48,15 @@ export async function main(argv: readonly string[]): Promise<number> {
         process.stdout.write(`${JSON.stringify(schemas, null, 2)}\n`);
         return 0;
       }
-      case "tour":
-        allowOnly(args, []);
-        return await runTour();
+      case "tour": {
+        allowOnly(args, ["out"]);
+        const out = args.options.get("out");
+        return await runTour(out === undefined ? {} : { out });
+      }
       default:
         throw new ToolsError({
           code: "USAGE",
-          message: `unknown command '${args.command ?? ""}'; commands: tour, serve, tools (see --help)`,
+          message: `unknown command '${args.command ?? ""}'; commands: tour, serve, interactive, tools (see --help)`,
         });
     }
   } catch (error) {

@@ -1,7 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createDemoRun } from "../../create-demo-run.js";
-import { callStep, refusedWith, showCall, succeededWith, type TourStep } from "./tour-step.js";
+import {
+  callStep,
+  refusedWith,
+  showCall,
+  succeededWith,
+  type TourSection,
+  type TourStep,
+} from "./tour-step.js";
 
 const surfacesShown = ["main", "plan", "readonly"] as const;
 
@@ -10,24 +17,19 @@ const toolLists: TourStep = {
   title: "the tool lists of main, plan mode and a read-only subagent (tier caps)",
   async run({ demo }) {
     const lines: string[] = [];
-    const bySurface = new Map<string, string[]>();
+    let mainCount = 0;
+    const leaked: string[] = [];
     for (const name of surfacesShown) {
       const surface = demo.registry.surface(name);
       const tools = demo.registry.toolsFor(demo.run, surface);
-      bySurface.set(
-        name,
-        tools.map((tool) => tool.name),
-      );
-      lines.push(
-        `${name.padEnd(8)} cap ${surface.cap.padEnd(5)} ${tools.map((tool) => `${tool.name}(${tool.tier})`).join(" ")}`,
-      );
+      if (name === "main") mainCount = tools.length;
+      else leaked.push(...tools.filter((tool) => tool.tier !== "read").map((tool) => `${name}:${tool.name}`));
+      lines.push(`${name.padEnd(8)} cap ${surface.cap.padEnd(5)} ${tools.length} tools`);
+      lines.push(`         ${tools.map((tool) => `${tool.name}(${tool.tier})`).join(" ")}`);
     }
-    const main = bySurface.get("main") ?? [];
-    const capped = [...(bySurface.get("plan") ?? []), ...(bySurface.get("readonly") ?? [])];
-    const leaked = capped.filter((name) => ["write", "edit", "apply_patch", "shell"].includes(name));
     const verdict =
-      main.length < 6
-        ? `main shows ${main.length} tools, expected at least 6`
+      mainCount < 12
+        ? `main shows ${mainCount} tools, expected at least 12`
         : leaked.length > 0
           ? `plan/readonly show ${leaked.join(", ")}`
           : true;
@@ -89,9 +91,14 @@ const askDenied: TourStep = {
   },
 };
 
-/** The harness's own steps: tool lists, file tools, refusals, shell and fail-closed approval. */
+/** Part 1: the tool lists of the surfaces. */
+export const toolListsSection: TourSection = {
+  title: "the tool lists of the main surface, plan mode and a read-only subagent",
+  steps: [toolLists],
+};
+
+/** The harness's own steps: file tools, refusals, shell and fail-closed approval. */
 export const harnessTourSteps: readonly TourStep[] = [
-  toolLists,
   callStep(
     "read: numbered lines of a file",
     { tool: "read", args: { path: "src/greet.ts", limit: 4 } },
@@ -150,3 +157,9 @@ export const harnessTourSteps: readonly TourStep[] = [
   ),
   askDenied,
 ];
+
+/** The harness's own file tools, refusals, shell and the fail-closed gate. */
+export const fileToolsSection: TourSection = {
+  title: "the harness's own file tools, its guardrails and the fail-closed gate",
+  steps: harnessTourSteps,
+};

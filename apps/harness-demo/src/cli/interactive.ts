@@ -1,0 +1,133 @@
+import { createInterface } from "node:readline";
+import { TerminalQuestionPort } from "@tools/ask";
+import { resultText, type ApprovalPolicy } from "@tools/registry";
+import { createDemoRun } from "../create-demo-run.js";
+
+/** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
+export interface TypedCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly surface: string;
+}
+
+function value(text: string): unknown {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+  if (text === "true" || text === "false") return text === "true";
+  if (/^[[{"]/.test(text)) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+/**
+ * Parses a typed call. A bare word after the tool is its `op`/`action` shorthand is not guessed:
+ * every argument is `name=value` (numbers, booleans and JSON are read as such), or the whole
+ * arguments object as JSON. Throws with what was expected.
+ */
+export function parseTypedCall(line: string): TypedCall {
+  const trimmed = line.trim();
+  if (trimmed.startsWith("{")) {
+    const request = JSON.parse(trimmed) as { tool?: unknown; args?: unknown; surface?: unknown };
+    if (typeof request.tool !== "string") throw new Error('a JSON call needs "tool"');
+    return {
+      tool: request.tool,
+      args: (request.args ?? {}) as Record<string, unknown>,
+      surface: typeof request.surface === "string" ? request.surface : "main",
+    };
+  }
+  const space = trimmed.search(/\s/);
+  const tool = space === -1 ? trimmed : trimmed.slice(0, space);
+  const rest = space === -1 ? "" : trimmed.slice(space + 1).trim();
+  if (rest.startsWith("{"))
+    return { tool, args: JSON.parse(rest) as Record<string, unknown>, surface: "main" };
+  const args: Record<string, unknown> = {};
+  for (const match of rest.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|'[^']*'|\S+)/g)) {
+    const raw = match[2] as string;
+    args[match[1] as string] = raw.startsWith("'") ? raw.slice(1, -1) : value(raw);
+  }
+  return { tool, args, surface: "main" };
+}
+
+/** Options of {@link interactive}. */
+export interface InteractiveOptions {
+  readonly workingDirectory: string;
+  readonly approval: ApprovalPolicy;
+  readonly pythonPath?: string;
+}
+
+/**
+ * A terminal session in one run: type a tool call, see its result. ask_user and permission cards
+ * are drawn in the terminal and answered there (the terminal question port is the approver).
+ */
+export async function interactive(options: InteractiveOptions): Promise<void> {
+  const port = new TerminalQuestionPort();
+  const demo = createDemoRun({
+    workingDirectory: options.workingDirectory,
+    approval: options.approval,
+    questionPort: port,
+    ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
+  });
+  const out = process.stdout;
+  out.write(
+    `harness-demo interactive: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval})\n` +
+      'Type a call: read path=src/greet.ts limit=5, or ast_grep {"pattern": "greet($X)"}; "tools" lists them; "exit" ends.\n',
+  );
+  const off = demo.registry.on((event) => {
+    if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
+  });
+  try {
+    for (;;) {
+      // A fresh prompt per call: the question port reads the terminal itself while a call runs.
+      const line = await new Promise<string | undefined>((resolve) => {
+        if (process.stdin.readableEnded) {
+          resolve(undefined);
+          return;
+        }
+        const onEnd = () => resolve(undefined);
+        process.stdin.once("end", onEnd);
+        const prompt = createInterface({ input: process.stdin, output: out, terminal: out.isTTY === true });
+        let answered = false;
+        prompt.once("close", () => {
+          if (!answered) resolve(undefined);
+        });
+        prompt.question("tool> ", (text) => {
+          answered = true;
+          process.stdin.off("end", onEnd);
+          prompt.close();
+          resolve(text);
+        });
+      });
+      if (line === undefined || /^(exit|quit)$/.test(line.trim())) break;
+      if (line.trim() === "") continue;
+      if (line.trim() === "tools") {
+        out.write(
+          `${demo.registry
+            .toolsFor(demo.run, "main")
+            .map((tool) => `${tool.name} (${tool.tier})`)
+            .join(", ")}\n`,
+        );
+        continue;
+      }
+      let call: TypedCall;
+      try {
+        call = parseTypedCall(line);
+      } catch (error) {
+        out.write(`not a call: ${error instanceof Error ? error.message : String(error)}\n`);
+        continue;
+      }
+      const result = await demo.registry.invoke(demo.run, call);
+      out.write(`${result.isError ? `error ${result.error?.code ?? ""}` : "ok"}\n${resultText(result)}\n`);
+      for (const part of result.content) {
+        if (part.type === "image") out.write(`[figure: ${part.mimeType}, ${part.data.length} bytes]\n`);
+      }
+    }
+  } finally {
+    off();
+    port.dispose();
+    await demo.dispose();
+  }
+}

@@ -1,0 +1,85 @@
+import { resultText } from "@tools/registry";
+import { createOpenAiBackend } from "@tools/vibe";
+import { afterEach, describe, expect, it } from "vitest";
+import { commandLine, descendants } from "./__fixtures__/process-tree.js";
+import { waitFor } from "./__fixtures__/wait-for.js";
+import { copySampleWorkspace, type WorkspaceCopy } from "./cli/tour/sample-workspace.js";
+import {
+  holdMarker,
+  startScriptedModelServer,
+  type ScriptedModelServer,
+} from "./cli/tour/scripted-model-server.js";
+import { createDemoRun, type DemoRun } from "./create-demo-run.js";
+
+let workspace: WorkspaceCopy | undefined;
+let model: ScriptedModelServer | undefined;
+let demo: DemoRun | undefined;
+
+afterEach(async () => {
+  await demo?.dispose();
+  await model?.close();
+  await workspace?.remove();
+  demo = undefined;
+  model = undefined;
+  workspace = undefined;
+});
+
+describe("the demo run with every package wired", () => {
+  it(
+    "dispose ends every kernel, debug adapter, debuggee and worker it started",
+    { timeout: 90_000 },
+    async () => {
+      workspace = await copySampleWorkspace();
+      expect(workspace.venvError).toBeUndefined();
+      model = await startScriptedModelServer();
+      demo = createDemoRun({
+        workingDirectory: workspace.path,
+        approval: "auto",
+        ...(workspace.python === undefined ? {} : { pythonPath: workspace.python }),
+        vibeBackend: createOpenAiBackend({
+          baseURL: model.baseUrl,
+          apiKey: "scripted-no-key",
+          models: { fast: "scripted-fast", good: "scripted-good" },
+          maxRetries: 0,
+        }),
+      });
+      const call = (tool: string, args: Record<string, unknown>) =>
+        demo!.registry.invoke(demo!.run, { tool, args });
+      const before = new Set(descendants());
+
+      const python = await call("eval", {
+        code: "import os\nos.getpid()",
+        description: "show the process id of the kernel",
+      });
+      expect(python.isError, resultText(python)).toBe(false);
+      const kernelPid = Number(resultText(python).trim());
+      const javascript = await call("eval", {
+        code: "process.pid",
+        language: "javascript",
+        description: "show the process id of the interpreter",
+      });
+      expect(javascript.isError, resultText(javascript)).toBe(false);
+      await call("debug", { op: "breakpoints", file: "python/stats.py", lines: [7] });
+      const launch = await call("debug", { op: "launch", program: "python/report.py" });
+      expect(resultText(launch)).toContain("stopped (breakpoint)");
+      const spawned = await call("vibe_spawn", { brief: `read go/main.go ${holdMarker}`, label: "held" });
+      expect(spawned.isError, resultText(spawned)).toBe(false);
+      await waitFor(() => model!.requests > 0, "the held worker's first request", 10_000);
+
+      const started = descendants().filter((pid) => !before.has(pid));
+      const commands = started.map(commandLine).join("\n");
+      expect(started).toContain(kernelPid);
+      expect(commands).toContain("debugpy");
+      expect(started.length).toBeGreaterThanOrEqual(4);
+
+      const report = await demo.dispose();
+      expect(report.failed).toEqual([]);
+      await waitFor(
+        () => started.every((pid) => !descendants().includes(pid)),
+        "every process the run started to end",
+        10_000,
+      );
+      expect(descendants().filter((pid) => started.includes(pid))).toEqual([]);
+    },
+  );
+});
