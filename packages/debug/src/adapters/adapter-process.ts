@@ -53,7 +53,8 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 
 /**
  * Spawns an adapter that speaks DAP on its stdio (debugpy, lldb-dap, dart). With `reaper` (a
- * python to run it with), the adapter runs under {@link reaperShim}, which reaps its whole tree.
+ * python to run it with), the adapter runs under {@link reaperShim}, which reaps its whole tree;
+ * a `-m module` adapter run by that same python starts in the shim's own interpreter.
  */
 export function startStdioAdapter(
   command: string,
@@ -61,10 +62,12 @@ export function startStdioAdapter(
   cwd: string,
   reaper?: string,
 ): AdapterProcess {
-  const child =
-    reaper && process.platform === "linux"
-      ? spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd)
-      : spawnAdapter(command, args, cwd);
+  let child: ChildProcess;
+  if (!reaper || process.platform !== "linux") child = spawnAdapter(command, args, cwd);
+  else if (command === reaper && args[0] === "-m") {
+    // One interpreter for shim and adapter: the shim forks and runs the module in the child.
+    child = spawnAdapter(reaper, ["-c", reaperShim, ...args], cwd);
+  } else child = spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd);
   const tail = { text: "" };
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => appendTail(tail, chunk));
@@ -197,4 +200,29 @@ export async function startListeningAdapter(
     reaps: false,
     adapterPid: () => child.pid,
   };
+}
+
+/**
+ * Stops an adapter that was started but is not used (a launch that chose another one): SIGTERM
+ * (the reaper shim forwards it and reaps), then SIGKILL for its process group if it lingers.
+ */
+export async function discardAdapter(adapter: AdapterProcess): Promise<void> {
+  const child = adapter.child;
+  if (!child?.pid) return;
+  const pid = child.pid;
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
+  const exitWithin = (ms: number): Promise<unknown> =>
+    Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, ms))]);
+  if (running()) {
+    child.kill("SIGTERM");
+    await exitWithin(1000);
+  }
+  // Whatever is left in its group (the shim's child when the shim died first).
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is gone.
+  }
+  if (running()) await exitWithin(1000);
+  adapter.connection.close("the adapter was not used");
 }

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findAllOnPath, findOnPath, findVersioned } from "./find-binary.js";
-import { canImport, probePython } from "./probe-python.js";
+import { canImport, knownProbe, probePython } from "./probe-python.js";
 import { findMarker } from "./root-markers.js";
 
 /** The adapters the debug tool drives. */
@@ -133,7 +133,8 @@ function projectPython(dirs: readonly string[]): string | undefined {
   return undefined;
 }
 
-async function findDebugpy(searchPath: string, projectDir: string, root: string): Promise<BinaryFound> {
+/** The pythons that may run debugpy's adapter, in the order they are tried. */
+function debugpyCandidates(searchPath: string, projectDir: string, root: string): string[] {
   const dirs = projectDir === root ? [root] : [projectDir, root];
   const candidates: string[] = [];
   for (const dir of dirs) {
@@ -143,9 +144,29 @@ async function findDebugpy(searchPath: string, projectDir: string, root: string)
     }
   }
   candidates.push(...findAllOnPath("python3", searchPath));
+  return [...new Set(candidates)];
+}
+
+/**
+ * The python detection will most likely pick to run debugpy's adapter, found without running
+ * anything: the first candidate not already known to lack debugpy. A launch starts the adapter
+ * with it while detection probes (the probe is a python start-up, ~30–60 ms).
+ */
+export function likelyDebugpyPython(options: DetectOptions): string | undefined {
+  const searchPath = options.searchPath ?? process.env.PATH ?? "";
+  const marker = findMarker(adapterTable.debugpy.markers, options.start ?? options.root, options.root);
+  const projectDir = marker ? dirname(marker) : options.root;
+  return debugpyCandidates(searchPath, projectDir, options.root).find(
+    (python) => knownProbe(python)?.ok !== false,
+  );
+}
+
+async function findDebugpy(searchPath: string, projectDir: string, root: string): Promise<BinaryFound> {
+  const dirs = projectDir === root ? [root] : [projectDir, root];
+  const candidates = debugpyCandidates(searchPath, projectDir, root);
   const tried: string[] = [];
   const own = projectPython(dirs);
-  for (const python of new Set(candidates)) {
+  for (const python of candidates) {
     const probe = await probePython(python);
     if (!probe.ok) {
       tried.push(`${python} (${probe.reason})`);

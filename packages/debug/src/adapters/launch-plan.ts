@@ -25,6 +25,11 @@ export interface SessionPlan {
   start(output: OutputRing): Promise<AdapterProcess>;
 }
 
+/** debugpy's adapter run by `python`, under the reaper shim in the same interpreter. */
+export function startDebugpyAdapter(python: string, cwd: string): AdapterProcess {
+  return startStdioAdapter(python, ["-m", "debugpy.adapter"], cwd, python);
+}
+
 /** The adapter a program calls for, from its extension (a directory is a Go package). */
 export function adapterForProgram(program: string): AdapterId {
   const extension = extname(program).toLowerCase();
@@ -68,7 +73,7 @@ export function launchPlan(
         exitsOnDisconnect: false,
         cleanupPaths: [],
         launchMs,
-        start: () => Promise.resolve(startStdioAdapter(binary, ["-m", "debugpy.adapter"], cwd, binary)),
+        start: () => Promise.resolve(startDebugpyAdapter(binary, cwd)),
       };
     case "lldb":
       return {

@@ -23,14 +23,26 @@ const script = "import debugpy, os; print(debugpy.__version__); print(os.path.di
 export function probePython(python: string): Promise<PythonProbe> {
   const cached = cache.get(python);
   if (cached && Date.now() - cached.at < cacheMs) return cached.probe;
-  const probe = runProbe(python);
-  cache.set(python, { at: Date.now(), probe });
-  return probe;
+  const entry: CacheEntry = { at: Date.now(), probe: runProbe(python), settled: undefined };
+  void entry.probe.then((answer) => (entry.settled = answer));
+  cache.set(python, entry);
+  return entry.probe;
+}
+
+/** The answer of a finished, still fresh probe of `python`, without running anything. */
+export function knownProbe(python: string): PythonProbe | undefined {
+  const cached = cache.get(python);
+  return cached && Date.now() - cached.at < cacheMs ? cached.settled : undefined;
 }
 
 // Probing costs a python start-up (~50–300 ms, more behind pyenv shims); answers are kept briefly.
 const cacheMs = 60_000;
-const cache = new Map<string, { at: number; probe: Promise<PythonProbe> }>();
+interface CacheEntry {
+  readonly at: number;
+  readonly probe: Promise<PythonProbe>;
+  settled: PythonProbe | undefined;
+}
+const cache = new Map<string, CacheEntry>();
 
 function runProbe(python: string): Promise<PythonProbe> {
   return new Promise((resolve) => {

@@ -2,11 +2,19 @@ import { rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Run } from "@tools/registry";
 import { resourceKey } from "@tools/registry";
-import { adapterForProgram, attachPlan, launchPlan, type SessionPlan } from "../adapters/launch-plan.js";
+import { discardAdapter, type AdapterProcess } from "../adapters/adapter-process.js";
+import {
+  adapterForProgram,
+  attachPlan,
+  launchPlan,
+  startDebugpyAdapter,
+  type SessionPlan,
+} from "../adapters/launch-plan.js";
 import {
   adapterIds,
   detectAdapter,
   detectAdapters,
+  likelyDebugpyPython,
   type AdapterId,
   type AdapterReport,
 } from "../adapters/detect-adapter.js";
@@ -101,18 +109,36 @@ export class DebugSupervisor {
   ): Promise<SessionStart> {
     this.assertFree(run.conversationId);
     const id = request.adapter ?? adapterForProgram(request.program);
-    const report = await detectAdapter(id, {
+    const where = {
       root: run.workingDirectory,
       start: isDirectory(request.program) ? request.program : dirname(request.program),
       searchPath: this.searchPath,
-    });
-    if (!report.usable) {
-      throw new DebugError(
-        "DEBUG_ADAPTER_UNUSABLE",
-        `cannot debug ${request.program} with ${id}: ${report.why}; op 'adapters' shows what is usable here`,
-      );
+    };
+    // debugpy: start the adapter with the python detection will most likely choose while
+    // detection probes the interpreters; it is used only if detection agrees.
+    const guess = id === "debugpy" ? likelyDebugpyPython(where) : undefined;
+    let early: AdapterProcess | undefined = guess
+      ? startDebugpyAdapter(guess, run.workingDirectory)
+      : undefined;
+    let plan: SessionPlan;
+    let report: AdapterReport;
+    try {
+      report = await detectAdapter(id, where);
+      if (!report.usable) {
+        throw new DebugError(
+          "DEBUG_ADAPTER_UNUSABLE",
+          `cannot debug ${request.program} with ${id}: ${report.why}; op 'adapters' shows what is usable here`,
+        );
+      }
+      plan = launchPlan(report, request.program, request.args, run.workingDirectory, this.launchMs);
+      if (early && report.binary === guess) {
+        const started = early;
+        plan = { ...plan, start: () => Promise.resolve(started) };
+        early = undefined;
+      }
+    } finally {
+      if (early) await discardAdapter(early);
     }
-    const plan = launchPlan(report, request.program, request.args, run.workingDirectory, this.launchMs);
     const shown = displayPath(request.program, run.workingDirectory);
     const description = `${id}: ${[request.program === run.workingDirectory ? "." : shown, ...request.args].join(" ")}`;
     return this.startSession(run, id, description, plan, report.warnings);
@@ -205,11 +231,24 @@ export class DebugSupervisor {
       state.last = session;
     });
     run.own(() => session.terminate("its run ended"), `debug session (${description})`);
-    const outcome = await session.start(plan.request, plan.args, {
-      initializeMs: 15_000,
-      launchMs: plan.launchMs,
-      firstStopMs: this.firstStopMs,
-    });
+    let outcome: Outcome;
+    try {
+      outcome = await session.start(plan.request, plan.args, {
+        initializeMs: 15_000,
+        launchMs: plan.launchMs,
+        firstStopMs: this.firstStopMs,
+      });
+    } catch (error) {
+      // A failed launch says what detection already knew could make it fail (interpreter pairing).
+      if (error instanceof DebugError && error.code === "DEBUG_LAUNCH_FAILED" && warnings.length > 0) {
+        throw new DebugError(
+          "DEBUG_LAUNCH_FAILED",
+          `${error.message}${warnings.map((warning) => `\nwarning: ${warning}`).join("")}`,
+          { cause: error.cause },
+        );
+      }
+      throw error;
+    }
     return { session, outcome, warnings };
   }
 

@@ -1,10 +1,24 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ci, debugRun, removeWorkspace, workspace } from "../__fixtures__/harness.js";
 
 const found = existsSync("/usr/bin/python3");
+
+/** Processes whose command line mentions `text` (zombies have an empty one and count too). */
+function processesMentioning(text: string): string[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+    .flatMap((pid) => {
+      try {
+        const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+        return cmdline.includes(text) ? [`${pid}: ${cmdline}`] : [];
+      } catch {
+        return [];
+      }
+    });
+}
 if (!found && !ci)
   console.warn("SKIPPING the interpreter pairing test: /usr/bin/python3 with debugpy is missing");
 
@@ -35,6 +49,26 @@ describe.skipIf(!found && !ci)("adapters: debugpy interpreter pairing", () => {
       expect(debugpy).toContain("-m pip install debugpy");
     } finally {
       await run.dispose();
+    }
+  });
+
+  it("starts the adapter with the likely python during detection and leaves nothing when detection picks another", async () => {
+    // A fresh workspace: its .venv python has never been probed.
+    const fresh = workspace("python");
+    execFileSync("/usr/bin/python3", ["-m", "venv", "--without-pip", join(fresh, ".venv")], {
+      stdio: "ignore",
+    });
+    const { run, call } = debugRun(fresh, { launchMs: 5000 });
+    try {
+      // The project's .venv comes first, so the launch starts the adapter with it while detection
+      // probes; it cannot import debugpy, so detection picks another python and that start is discarded.
+      const launch = await call({ op: "launch", program: "app.py" });
+      expect(launch.code).toBe("DEBUG_LAUNCH_FAILED");
+      expect(launch.text).toContain(`cannot debug ${join(fresh, ".venv/bin/python")}`);
+      expect(processesMentioning(join(fresh, ".venv/bin/python"))).toEqual([]);
+    } finally {
+      await run.dispose();
+      removeWorkspace(fresh);
     }
   });
 });

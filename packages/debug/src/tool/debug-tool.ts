@@ -198,8 +198,11 @@ async function execute(args: Input, context: ToolContext) {
     case "pause": {
       const session = supervisor.require(run.conversationId);
       const outcome = await session.pause(args.thread_id);
-      if (outcome.kind === "already")
-        return textResult(`already ${formatStopShort(outcome.stop)}; nothing to pause`);
+      if (outcome.kind === "already") {
+        // The same normalised stop report as every other stop: reason, thread, location, line text.
+        const where = outcome.stop ? await session.describeStop(outcome.stop) : formatStopShort(undefined);
+        return textResult(`already ${where}; nothing to pause`);
+      }
       return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs));
     }
     case "threads": {

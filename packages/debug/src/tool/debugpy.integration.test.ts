@@ -56,6 +56,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       const step = await call({ op: "step_over" });
       expect(step.text).toContain("stopped (step)");
       expect(step.text).toContain("app.py:5");
+      expect(step.text).toContain("5 | for v in values:");
 
       // References from the earlier stop are refused after a resume.
       const stale = await call({ op: "variables", reference: locals });
@@ -66,7 +67,8 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
 
       const out = await call({ op: "step_out" });
       expect(out.text).toContain("stopped (step)");
-      expect(out.text).toContain("in main");
+      expect(out.text).toContain("app.py:12 in main");
+      expect(out.text).toContain("12 | result = compute(xs)");
 
       const stepIn = await call({ op: "step_in" });
       expect(stepIn.text).toContain("stopped (step)");
@@ -100,6 +102,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       expect(launch.text).toContain("stopped on an exception");
       expect(launch.text).toContain("ZeroDivisionError");
       expect(launch.text).toContain("crash.py:2 in divide");
+      expect(launch.text).toContain("2 | return a / b");
       const inspect = await call({ op: "evaluate", expression: "a + 41" });
       expect(inspect.text).toContain("42");
       pids = sessionPids();

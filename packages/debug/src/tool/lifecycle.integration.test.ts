@@ -135,6 +135,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       expect(attach.isError, attach.text).toBe(false);
       expect(attach.text).toContain("stopped (breakpoint)");
       expect(attach.text).toContain("loop.py:5");
+      expect(attach.text).toContain("5 | n += 1");
       const n = await call({ op: "evaluate", expression: "n >= 0" });
       expect(n.text).toContain("True");
 
@@ -145,8 +146,12 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       expect(stack.code).toBe("DEBUG_NOT_STOPPED");
       const paused = await call({ op: "pause" });
       expect(paused.text).toContain("stopped (pause)");
+      // Wherever in the loop it stopped, the report carries that line's text.
+      const pausedLine = /\n {2}(4 \| while True:|5 \| n \+= 1|6 \| time\.sleep\(0\.05\))/;
+      expect(paused.text).toMatch(pausedLine);
       const again = await call({ op: "pause" });
       expect(again.text).toContain("already stopped");
+      expect(again.text).toMatch(pausedLine);
 
       const terminated = await call({ op: "terminate" });
       expect(terminated.isError, terminated.text).toBe(false);

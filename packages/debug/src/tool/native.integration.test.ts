@@ -4,11 +4,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath, findVersioned } from "../adapters/find-binary.js";
+import { reaperShim } from "../adapters/reaper-shim.js";
+import { descendants } from "../internal/process-tree.js";
 import { remaining, ci, debugRun, removeWorkspace, workspace } from "../__fixtures__/harness.js";
 
 const searchPath = process.env.PATH ?? "";
 const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
 const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+// Debian's lldb-19 ships lldb-server-19 (gdb-remote server) next to lldb-dap-19.
+const lldbServer = findVersioned("lldb-server", searchPath);
+if (lldb && !lldbServer && !ci)
+  console.warn("SKIPPING the lldb attach test: lldb-server(-NN) is not on PATH (apt install lldb-19)");
 if (!dlv && !ci) console.warn("SKIPPING delve tests: dlv or go is not on PATH (apt install delve golang-go)");
 if (!lldb && !ci)
   console.warn("SKIPPING lldb tests: lldb-dap(-NN) or cc is not on PATH (apt install lldb-19 gcc)");
@@ -34,6 +40,7 @@ describe.skipIf(!dlv && !ci)("debug tool on delve", () => {
         expect(launch.text).toContain("line 11: verified");
         expect(launch.text).toContain("stopped (breakpoint)");
         expect(launch.text).toContain("main.go:11 in main.total");
+        expect(launch.text).toContain("11 | s += x");
         pids = sessionPids();
         expect(pids.length).toBeGreaterThan(1);
 
@@ -56,6 +63,48 @@ describe.skipIf(!dlv && !ci)("debug tool on delve", () => {
         // The build went to a temporary path, removed with the session: nothing left in the project.
         expect(readdirSync(dir).sort()).toEqual(["go.mod", "main.go"]);
         expect(supervisor.conversation("conv-1").session).toBeUndefined();
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
+
+  it(
+    "steps in, over and out, each stop with its source line, then runs to the exit",
+    { timeout: 180_000 },
+    async () => {
+      const { run, call, sessionPids } = debugRun(dir);
+      let pids: number[] = [];
+      try {
+        await call({ op: "breakpoints", file: "main.go", lines: [18] });
+        const launch = await call({ op: "launch", program: "." });
+        expect(launch.isError, launch.text).toBe(false);
+        expect(launch.text).toContain("main.go:18 in main.main");
+        expect(launch.text).toContain("18 | r := total(xs)");
+        pids = sessionPids();
+
+        const stepIn = await call({ op: "step_in" });
+        expect(stepIn.text).toContain("stopped (step)");
+        // Delve stops on the function's own line first (the build is unoptimised).
+        expect(stepIn.text).toContain("main.go:8 in main.total");
+        expect(stepIn.text).toContain("8 | func total(xs []int) int {");
+
+        const over = await call({ op: "step_over" });
+        expect(over.text).toContain("stopped (step)");
+        expect(over.text).toContain("main.go:9 in main.total");
+        expect(over.text).toContain("9 | s := 0");
+
+        const out = await call({ op: "step_out" });
+        expect(out.text).toContain("stopped (step)");
+        expect(out.text).toContain("main.go:18 in main.main");
+        expect(out.text).toContain("18 | r := total(xs)");
+
+        const done = await call({ op: "continue" });
+        expect(done.text).toContain("exited with code 4");
+        const output = await call({ op: "output" });
+        expect(output.text).toContain("result 6");
+        expect(readdirSync(dir).sort()).toEqual(["go.mod", "main.go"]);
       } finally {
         await run.dispose();
       }
@@ -134,6 +183,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
       expect(launch.isError, launch.text).toBe(false);
       expect(launch.text).toContain("stopped (breakpoint)");
       expect(launch.text).toContain("prog.c:4 in square");
+      expect(launch.text).toContain("4 | int r = n * n;");
       pids = sessionPids();
       expect(pids.length).toBeGreaterThan(1);
 
@@ -146,6 +196,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
 
       const pause = await call({ op: "pause" });
       expect(pause.text).toContain("already stopped");
+      expect(pause.text).toContain("4 | int r = n * n;");
 
       const next = await call({ op: "continue" });
       expect(next.text).toContain("stopped (breakpoint)");
@@ -159,5 +210,107 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
     }
     expect(remaining(pids)).toEqual([]);
     expect(existsSync(dir)).toBe(true);
+  });
+  it("steps in, over and out, each stop with its source line, then runs to the exit", async () => {
+    const { run, call, sessionPids } = debugRun(dir);
+    let pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "prog.c", lines: [11] });
+      const launch = await call({ op: "launch", program: "prog" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("prog.c:11 in main");
+      expect(launch.text).toContain("11 | s += square(i);");
+      pids = sessionPids();
+      await call({ op: "breakpoints", file: "prog.c", lines: [] });
+
+      const stepIn = await call({ op: "step_in" });
+      expect(stepIn.text).toContain("stopped (step)");
+      expect(stepIn.text).toContain("prog.c:4 in square");
+      expect(stepIn.text).toContain("4 | int r = n * n;");
+
+      const over = await call({ op: "step_over" });
+      expect(over.text).toContain("stopped (step)");
+      expect(over.text).toContain("prog.c:5 in square");
+      expect(over.text).toContain("5 | return r;");
+
+      const out = await call({ op: "step_out" });
+      expect(out.text).toContain("stopped (step)");
+      expect(out.text).toContain("prog.c:11 in main");
+      expect(out.text).toContain("11 | s += square(i);");
+
+      const done = await call({ op: "continue" });
+      expect(done.text).toContain("exited with code 5");
+      const output = await call({ op: "output" });
+      expect(output.text).toContain("sum 5");
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
+
+describe.skipIf(!(lldb && lldbServer) && !ci)("debug tool attached to an lldb-server (gdb-remote)", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    expect(lldbServer, "lldb-server(-NN) must be on PATH (apt install lldb-19)").toBeTruthy();
+    dir = workspace("c");
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("attaches by port, stops on a breakpoint with its source line, steps and detaches", async () => {
+    const { run, call } = debugRun(dir);
+    // The server launches the program stopped and writes the port it chose to fd 3. It runs under
+    // the package's reaper shim: after a detach the server exits without reaping the program,
+    // which would end as a zombie of PID 1; the shim reaps it (killing what outlives the server).
+    const serverArgs = ["gdbserver", "--pipe", "3", "127.0.0.1:0", "--", join(dir, "prog")];
+    const server = spawn("/usr/bin/python3", ["-S", "-c", reaperShim, lldbServer!, ...serverArgs], {
+      cwd: dir,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
+    });
+    run.ownProcess(server, { group: true, graceMs: 500 });
+    let debuggee: number[] = [];
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        let text = "";
+        const timer = setTimeout(() => reject(new Error(`lldb-server wrote no port: ${text}`)), 30_000);
+        (server.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /^(\d+)\0/.exec(text);
+          if (match) {
+            clearTimeout(timer);
+            resolve(Number(match[1]));
+          }
+        });
+      });
+      debuggee = descendants(server.pid!);
+      // The shim's child (lldb-server) and the program under it.
+      expect(debuggee.length).toBeGreaterThan(1);
+      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
+      const attach = await call({ op: "attach", port, adapter: "lldb" });
+      expect(attach.isError, attach.text).toBe(false);
+      expect(attach.text).toContain(`lldb: attached to port ${port}`);
+      expect(attach.text).toContain("stopped (breakpoint)");
+      expect(attach.text).toContain("prog.c:4 in square");
+      expect(attach.text).toContain("4 | int r = n * n;");
+      const evaluated = await call({ op: "evaluate", expression: "n + 100" });
+      expect(evaluated.text).toContain("100");
+      const over = await call({ op: "step_over" });
+      expect(over.text).toContain("stopped (step)");
+      expect(over.text).toContain("5 | return r;");
+      const serverExit = new Promise<string>((resolve) =>
+        server.once("exit", (code, signal) => resolve(signal ?? `code ${code}`)),
+      );
+      const terminated = await call({ op: "terminate" });
+      expect(terminated.isError, terminated.text).toBe(false);
+      // Detached, the server exits; the shim reaps it and the program, and exits the same way.
+      expect(await serverExit).toBe("code 0");
+      expect(remaining(debuggee)).toEqual([]);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining([server.pid!, ...debuggee])).toEqual([]);
   });
 });

@@ -1,0 +1,126 @@
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { DebugError } from "../errors/debug-error.js";
+import type { BreakpointResult } from "./breakpoint-store.js";
+import type { Outcome, SessionCore } from "./session-core.js";
+
+/**
+ * The handshake that works with every adapter: initialize → launch/attach (not awaited) →
+ * `initialized` → breakpoints → configurationDone → the launch response; then the first stop,
+ * the exit, or `firstStopMs` passes.
+ */
+export async function handshake(
+  core: SessionCore,
+  request: "launch" | "attach",
+  args: Record<string, unknown>,
+  timeouts: { initializeMs: number; launchMs: number; firstStopMs: number },
+): Promise<Outcome> {
+  const { connection } = core.options.adapter;
+  try {
+    const init = await connection.request<DebugProtocol.InitializeResponse>(
+      "initialize",
+      {
+        clientID: "tools-debug",
+        clientName: "@tools/debug",
+        adapterID: core.adapterId,
+        pathFormat: "path",
+        linesStartAt1: true,
+        columnsStartAt1: true,
+        supportsVariableType: true,
+        supportsRunInTerminalRequest: false,
+        supportsStartDebuggingRequest: false,
+        locale: "en",
+      } satisfies DebugProtocol.InitializeRequestArguments,
+      timeouts.initializeMs,
+    );
+    core.capabilities = init.body ?? {};
+    const launched = connection.request(request, args, timeouts.launchMs);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the adapter sent no 'initialized' event within ${timeouts.launchMs} ms`)),
+        timeouts.launchMs,
+      );
+      core.whenInitialized(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      launched.catch((error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      });
+    });
+    await configure(core);
+    if (core.capabilities.supportsConfigurationDoneRequest !== false) {
+      await connection.request("configurationDone", {}, timeouts.initializeMs);
+    }
+    await launched;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const recent = core.output.tail(1500).trim() || core.options.adapter.stderrTail().trim().slice(-1500);
+    await core.terminate(`${request} failed: ${message}`);
+    throw new DebugError(
+      "DEBUG_LAUNCH_FAILED",
+      `${request} of ${core.description} failed: ${message}` +
+        (recent ? `\nrecent output:\n${recent}` : "\n(the program wrote no output)"),
+      { cause: error },
+    );
+  }
+  if (core.state === "starting") core.state = "running";
+  core.rememberTree();
+  const outcome = await core.waitOutcome(timeouts.firstStopMs);
+  core.rememberTree();
+  return outcome;
+}
+
+/** Sends one file's breakpoints (the session is configured) and stores the answer. */
+export async function sendBreakpoints(core: SessionCore, file: string): Promise<BreakpointResult[]> {
+  const entry = core.options.breakpoints.files.get(file);
+  const lines = entry?.lines ?? [];
+  const response = await core.request<DebugProtocol.SetBreakpointsResponse>("setBreakpoints", {
+    source: { path: file },
+    breakpoints: lines.map((line) => ({ line })),
+    lines: [...lines],
+  } satisfies DebugProtocol.SetBreakpointsArguments);
+  const answered = response.body?.breakpoints ?? [];
+  const results = lines.map((requested, index): BreakpointResult => {
+    const breakpoint = answered[index];
+    return {
+      requested,
+      line: breakpoint?.line,
+      verified: breakpoint?.verified ?? false,
+      message: breakpoint?.message,
+      id: breakpoint?.id,
+    };
+  });
+  return core.options.breakpoints.store(file, results);
+}
+
+/** Every file's breakpoints and the exception filters; then the session counts as configured. */
+export async function configure(core: SessionCore): Promise<void> {
+  // Sent back to back and awaited together: one round trip instead of one per file.
+  const files = [...core.options.breakpoints.files.keys()].map((file) =>
+    sendBreakpoints(core, file).catch((error: unknown) => {
+      const entry = core.options.breakpoints.files.get(file);
+      if (!entry) return;
+      const message = error instanceof Error ? error.message : String(error);
+      entry.results = entry.lines.map((requested) => ({
+        requested,
+        line: undefined,
+        verified: false,
+        message,
+        id: undefined,
+      }));
+    }),
+  );
+  const filters = core.capabilities.exceptionBreakpointFilters;
+  // Uncaught exceptions stop the program with its stack alive (plus whatever the adapter enables by default).
+  const exceptions =
+    filters && filters.length > 0
+      ? core.request("setExceptionBreakpoints", {
+          filters: filters
+            .filter((filter) => filter.default === true || filter.filter === "uncaught")
+            .map((filter) => filter.filter),
+        })
+      : Promise.resolve();
+  await Promise.all([...files, exceptions]);
+  core.configured = true;
+}

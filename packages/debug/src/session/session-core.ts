@@ -1,0 +1,287 @@
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import type { AdapterProcess } from "../adapters/adapter-process.js";
+import type { AdapterId } from "../adapters/detect-adapter.js";
+import { DapRequestError } from "../dap/dap-connection.js";
+import { DebugError } from "../errors/debug-error.js";
+import { descendants } from "../internal/process-tree.js";
+import type { BreakpointStore } from "./breakpoint-store.js";
+import { configure } from "./handshake.js";
+import { OutputRing } from "./output-ring.js";
+import { shutdown } from "./shutdown.js";
+import { forgetSourceLines } from "./source-lines.js";
+
+/** Where the session is. `exited`: the program ended; `ended`: the session is over. */
+export type SessionState = "starting" | "running" | "stopped" | "exited" | "ended";
+
+/** The last stop, normalised across adapters; the reason is never dropped. */
+export interface StopInfo {
+  readonly reason: string;
+  readonly description: string | undefined;
+  readonly text: string | undefined;
+  readonly threadId: number | undefined;
+  readonly hitBreakpointIds: readonly number[];
+}
+
+/** How a resume, a pause or the launch came back. */
+export type Outcome =
+  | { readonly kind: "stopped"; readonly stop: StopInfo }
+  | { readonly kind: "exited"; readonly exitCode: number | undefined }
+  | { readonly kind: "ended"; readonly reason: string }
+  | { readonly kind: "timeout" };
+
+/** What a session is built from. */
+export interface SessionOptions {
+  readonly adapterId: AdapterId;
+  /** One line: "debugpy: app.py a b" — the running session's description in a rejection. */
+  readonly description: string;
+  readonly root: string;
+  readonly adapter: AdapterProcess;
+  readonly breakpoints: BreakpointStore;
+  /** How long continue / steps / pause wait for the next stop before saying "still running". */
+  readonly resumeWaitMs: number;
+  /** `disconnect.terminateDebuggee`: true for launch, false for attach. */
+  readonly terminateDebuggee: boolean;
+  /** Expression context: lldb needs `watch` (in `repl` names clash with LLDB commands). */
+  readonly evaluateContext: string;
+  /** False for adapters that never exit on disconnect (debugpy): no wait for it. */
+  readonly exitsOnDisconnect?: boolean;
+  /** Temporary files and folders removed when the session ends (delve's build output). */
+  readonly cleanupPaths?: readonly string[];
+  /** Output the adapter process writes for the debuggee (delve) is pushed into this ring. */
+  readonly output?: OutputRing;
+}
+
+type Waiter = (outcome: Outcome) => void;
+
+/**
+ * The state every part of a session shares (not public: {@link DebugSession} is the face): our
+ * own stopped/running state fed by the adapter's events, the waits for the next outcome, the
+ * references valid for the current stop, and requests that turn refusals into DebugErrors.
+ * The handshake, inspection, stepping and shutdown live in their own modules and work on it.
+ */
+export class SessionCore {
+  readonly adapterId: AdapterId;
+  readonly description: string;
+  readonly startedAt = Date.now();
+  readonly output: OutputRing;
+  readonly options: SessionOptions;
+  state: SessionState = "starting";
+  lastStop: StopInfo | undefined;
+  exitCode: number | undefined;
+  endReason: string | undefined;
+  capabilities: DebugProtocol.Capabilities = {};
+  /** Debuggee pids learnt from `process` events. */
+  readonly debuggeePids = new Set<number>();
+  /** Pids of the adapter's tree seen while it ran (launchers, debuggees). */
+  readonly knownPids = new Set<number>();
+  configured = false;
+  terminating: Promise<void> | undefined;
+  validFrames = new Set<number>();
+  validReferences = new Set<number>();
+  readonly endListeners: Array<(reason: string) => void> = [];
+
+  private waiters: Waiter[] = [];
+  private initializedSeen = false;
+  private initializedWaiters: Array<() => void> = [];
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+    this.adapterId = options.adapterId;
+    this.description = options.description;
+    this.output = options.output ?? new OutputRing();
+    options.adapter.connection.onEvent((event) => this.onEvent(event));
+    void options.adapter.exited.then(({ code, signal }) => {
+      if (this.terminating) return;
+      const tail = options.adapter.stderrTail().trim().split("\n").slice(-5).join("\n");
+      const how = signal ?? `code ${code}`;
+      const reason =
+        this.state === "exited"
+          ? `the program exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`
+          : `the debug adapter exited unexpectedly (${how})${tail ? `: ${tail}` : ""}`;
+      void this.terminate(reason);
+    });
+  }
+
+  /**
+   * Remembers the adapter's process tree (launchers, debuggees): if the adapter dies, its
+   * children are reparented and can no longer be found from it.
+   */
+  rememberTree(): void {
+    const pid = this.options.adapter.child?.pid;
+    if (pid) for (const child of descendants(pid)) this.knownPids.add(child);
+  }
+
+  /** Ends the session once (see {@link shutdown}); idempotent, never throws. */
+  terminate(reason: string | (() => string)): Promise<void> {
+    this.terminating ??= shutdown(this, reason);
+    return this.terminating;
+  }
+
+  whenInitialized(callback: () => void): void {
+    if (this.initializedSeen) callback();
+    else this.initializedWaiters.push(callback);
+  }
+
+  private onEvent(event: DebugProtocol.Event): void {
+    switch (event.event) {
+      case "initialized": {
+        this.initializedSeen = true;
+        for (const waiter of this.initializedWaiters.splice(0)) waiter();
+        // An adapter that asks again (a restart inside the adapter) gets the breakpoints again.
+        if (this.configured) void configure(this).catch(() => undefined);
+        break;
+      }
+      case "output": {
+        const body = (event as DebugProtocol.OutputEvent).body;
+        if (body.category === "telemetry") break;
+        // delve sends no `exited` event (and says it after `terminated`); its console line has the code.
+        const status = /has exited with status (-?\d+)/.exec(body.output);
+        if (status && this.exitCode === undefined) this.exitCode = Number(status[1]);
+        // After disconnect only the adapter's own noise comes (lldb-dap-19 aborts at exit).
+        if (!this.terminating) this.output.push(body.category ?? "console", body.output);
+        break;
+      }
+      case "process": {
+        const pid = (event as DebugProtocol.ProcessEvent).body.systemProcessId;
+        if (pid) this.debuggeePids.add(pid);
+        break;
+      }
+      case "stopped": {
+        const body = (event as DebugProtocol.StoppedEvent).body;
+        this.invalidate();
+        this.state = "stopped";
+        this.lastStop = {
+          reason: body.reason,
+          description: body.description,
+          text: body.text,
+          threadId: body.threadId ?? this.lastStop?.threadId,
+          hitBreakpointIds: body.hitBreakpointIds ?? [],
+        };
+        this.settle({ kind: "stopped", stop: this.lastStop });
+        break;
+      }
+      case "continued": {
+        if (this.state === "stopped") {
+          this.invalidate();
+          this.state = "running";
+        }
+        break;
+      }
+      case "exited": {
+        this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
+        break;
+      }
+      case "terminated": {
+        if (this.state === "exited" || this.state === "ended") break;
+        this.invalidate();
+        this.state = "exited";
+        this.settle({ kind: "exited", exitCode: this.exitCode });
+        // The program is gone: end the session so the adapter does not linger (debugpy never exits).
+        void this.terminate(
+          () => `the program exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`,
+        );
+        break;
+      }
+      case "breakpoint": {
+        const { breakpoint } = (event as DebugProtocol.BreakpointEvent).body;
+        if (breakpoint.id !== undefined) {
+          this.options.breakpoints.update(breakpoint.id, {
+            line: breakpoint.line,
+            verified: breakpoint.verified,
+            message: breakpoint.message,
+          });
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  settle(outcome: Outcome): void {
+    for (const waiter of this.waiters.splice(0)) waiter(outcome);
+  }
+
+  invalidate(): void {
+    this.validFrames = new Set();
+    this.validReferences = new Set();
+    forgetSourceLines();
+  }
+
+  /** Waits for the next stop, the exit, the end of the session, or `ms`. */
+  waitOutcome(ms: number): Promise<Outcome> {
+    if (this.state === "stopped" && this.lastStop)
+      return Promise.resolve({ kind: "stopped", stop: this.lastStop });
+    if (this.state === "exited") {
+      const exited: Outcome = { kind: "exited", exitCode: this.exitCode };
+      return (this.terminating ?? Promise.resolve()).then(() => ({ ...exited, exitCode: this.exitCode }));
+    }
+    if (this.state === "ended") return Promise.resolve({ kind: "ended", reason: this.endReason ?? "ended" });
+    return this.nextOutcome(ms);
+  }
+
+  async nextOutcome(ms: number): Promise<Outcome> {
+    const outcome = await this.rawOutcome(ms);
+    // An exit ends the session: let the clean-up finish so the next call sees no session.
+    if (outcome.kind === "exited" && this.terminating) {
+      await this.terminating;
+      return { kind: "exited", exitCode: this.exitCode };
+    }
+    return outcome;
+  }
+
+  private rawOutcome(ms: number): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== settle);
+        resolve({ kind: "timeout" });
+      }, ms);
+      const settle: Waiter = (outcome) => {
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      this.waiters.push(settle);
+    });
+  }
+
+  /** A request to the adapter; a refusal becomes a DebugError the model can read. */
+  async request<R extends DebugProtocol.Response>(
+    command: string,
+    args?: unknown,
+    timeoutMs = 10_000,
+  ): Promise<R> {
+    this.assertLive();
+    try {
+      return await this.options.adapter.connection.request<R>(command, args, timeoutMs);
+    } catch (error) {
+      if (error instanceof DapRequestError) {
+        throw new DebugError("DEBUG_ADAPTER_ERROR", `the adapter refused ${command}: ${error.message}`, {
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  assertLive(): void {
+    if (this.state === "ended") {
+      throw new DebugError(
+        "DEBUG_SESSION_ENDED",
+        `the debug session has ended (${this.endReason ?? "unknown reason"}); launch or attach again`,
+      );
+    }
+  }
+
+  assertStopped(what: string): void {
+    this.assertLive();
+    if (this.state === "stopped") return;
+    const where =
+      this.state === "exited"
+        ? `the program has exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`
+        : `the program is ${this.state}`;
+    throw new DebugError(
+      "DEBUG_NOT_STOPPED",
+      `${what} needs a stopped program, but ${where}; use op 'pause' (or wait for a breakpoint) first`,
+    );
+  }
+}

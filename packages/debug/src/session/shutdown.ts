@@ -1,0 +1,54 @@
+import { rmSync } from "node:fs";
+import { descendants, isAlive, signalPid, waitGone } from "../internal/process-tree.js";
+import type { SessionCore } from "./session-core.js";
+
+/**
+ * Ends the session: disconnect (terminating a launched debuggee), a short wait, then SIGKILL
+ * for whatever remains of the adapter's tree and the debuggee, and removal of temporary files.
+ * Run once, through {@link SessionCore.terminate}; never throws.
+ */
+export async function shutdown(core: SessionCore, why: string | (() => string)): Promise<void> {
+  const { options } = core;
+  const { adapter } = options;
+  const child = adapter.child;
+  const exitedNow = (): boolean => !child || child.exitCode !== null || child.signalCode !== null;
+  if (!adapter.connection.closed) {
+    await adapter.connection
+      .request("disconnect", { restart: false, terminateDebuggee: options.terminateDebuggee }, 2000)
+      .catch(() => undefined);
+  }
+  if (child && !exitedNow() && options.exitsOnDisconnect !== false) {
+    await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  }
+  // Kill the deepest processes first, while their parents still live to reap them.
+  const tree = child?.pid ? descendants(child.pid) : [];
+  const owned = options.terminateDebuggee ? [...core.debuggeePids, ...core.knownPids] : [];
+  const victims = [...new Set([...tree.reverse(), ...owned])].filter((pid) => isAlive(pid));
+  // One at a time, deepest first, each reaped by its still-living parent (a launcher, the
+  // adapter) before that parent dies: an unreaped child is reparented to PID 1 and, where
+  // PID 1 does not reap (containers), stays a zombie for good.
+  if (adapter.reaps) {
+    // The shim reaps the whole tree: kill it all at once and let the shim exit.
+    for (const pid of victims) signalPid(pid, "SIGKILL");
+    if (child && !exitedNow())
+      await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  } else {
+    for (const pid of victims) {
+      signalPid(pid, "SIGKILL");
+      await waitGone([pid], 500, true);
+    }
+  }
+  if (child?.pid && !exitedNow()) {
+    signalPid(-child.pid, "SIGKILL");
+    await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  }
+  adapter.socket?.destroy();
+  const reason = typeof why === "function" ? why() : why;
+  adapter.connection.close(reason);
+  for (const path of options.cleanupPaths ?? []) rmSync(path, { recursive: true, force: true });
+  core.invalidate();
+  core.state = "ended";
+  core.endReason = reason;
+  core.settle({ kind: "ended", reason });
+  for (const listener of core.endListeners.splice(0)) listener(reason);
+}
