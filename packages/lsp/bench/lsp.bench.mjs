@@ -7,7 +7,8 @@ import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRegistry, createRun } from "@tools/registry";
+import { createRegistry, createRun, defineTool, textResult } from "@tools/registry";
+import { z } from "zod";
 import { createLspSupervisor, lspTool } from "../dist/index.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,14 +35,24 @@ const cases = [
 ];
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ms = (value) => `${value.toFixed(1)} ms`;
+const ms = (value) => `${value.toFixed(2)} ms`;
 
 for (const c of cases) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `lsp-bench-${c.fixture}-`)));
   cpSync(join(here, "..", "src", "__fixtures__", c.fixture), dir, { recursive: true });
   const run = createRun({ workingDirectory: dir });
   const supervisor = createLspSupervisor(run, { binDirectories: [bin], diagnosticsTimeoutMs: 20_000 });
-  const registry = createRegistry({ tools: [lspTool] });
+  // The registry chain alone: same arguments and paths() as lsp, an execute that does nothing.
+  const chainOnly = defineTool({
+    name: "chain_only",
+    tier: "read",
+    parallelSafe: true,
+    description: "bench: the registry chain without a tool",
+    input: z.object({ action: z.string(), file: z.string(), line: z.number(), symbol: z.string() }),
+    paths: (args) => [args.file],
+    execute: () => textResult("x"),
+  });
+  const registry = createRegistry({ tools: [lspTool, chainOnly] });
   const path = join(dir, c.file);
   const uri = pathToFileURL(path).href;
   try {
@@ -57,6 +68,18 @@ for (const c of cases) {
     const lineText = text.split("\n")[c.line - 1];
     const position = { line: c.line - 1, character: lineText.indexOf(c.symbol) };
     const row = [`${c.fixture} (${client.spec.command}): cold start + first definition ${ms(cold)}`];
+    // Time inside the LSP request during our call: ours minus it is our own cost, which the
+    // server's latency noise (2 shared cores) does not blur.
+    let inside = 0;
+    const request = client.request.bind(client);
+    const timedRequest = async (...args) => {
+      const start = performance.now();
+      try {
+        return await request(...args);
+      } finally {
+        inside = performance.now() - start;
+      }
+    };
     for (const action of ["definition", "references"]) {
       const method = action === "definition" ? "textDocument/definition" : "textDocument/references";
       const params = {
@@ -66,19 +89,41 @@ for (const c of cases) {
       };
       const ours = [];
       const raw = [];
+      const own = [];
+      const chain = [];
+      // CPU time of this process per call (user + system), immune to being scheduled out.
+      const cpuOurs = [];
+      const cpuRaw = [];
+      const cpu = () => {
+        const { user, system } = process.cpuUsage();
+        return (user + system) / 1000;
+      };
       for (let i = 0; i < iterations; i++) {
+        let cpuStart = cpu();
         started = performance.now();
         await client.request(method, params);
         raw.push(performance.now() - started);
+        cpuRaw.push(cpu() - cpuStart);
+        client.request = timedRequest;
+        cpuStart = cpu();
         started = performance.now();
         await registry.invoke(run, {
           tool: "lsp",
           args: { action, file: c.file, line: c.line, symbol: c.symbol },
         });
         ours.push(performance.now() - started);
+        cpuOurs.push(cpu() - cpuStart);
+        own.push(ours.at(-1) - inside);
+        delete client.request;
+        started = performance.now();
+        await registry.invoke(run, {
+          tool: "chain_only",
+          args: { action, file: c.file, line: c.line, symbol: c.symbol },
+        });
+        chain.push(performance.now() - started);
       }
       row.push(
-        `${action}: ours ${ms(median(ours))} vs raw ${ms(median(raw))} (×${(median(ours) / median(raw)).toFixed(2)})`,
+        `${action}: ours ${ms(median(ours))} vs raw ${ms(median(raw))} (×${(median(ours) / median(raw)).toFixed(2)}); our own cost ${(median(own) * 1000).toFixed(0)} µs (registry chain alone ${(median(chain) * 1000).toFixed(0)} µs) = ×${((median(raw) + median(own)) / median(raw)).toFixed(2)} of raw; CPU per call ours ${(median(cpuOurs) * 1000).toFixed(0)} µs vs raw ${(median(cpuRaw) * 1000).toFixed(0)} µs`,
       );
     }
     const latency = [];

@@ -33,7 +33,7 @@ export async function navigate(
   input: ActionInput & { action: keyof typeof methods },
   context: ActionContext,
 ): Promise<string> {
-  const { client, uri, position } = await addressSymbol(input, context);
+  const { client, uri, file, lines, position } = await addressSymbol(input, context);
   const params = {
     textDocument: { uri },
     position: { line: position.line, character: position.character },
@@ -55,14 +55,14 @@ export async function navigate(
   const header = position.note ? `${position.note}\n` : "";
   const noun = nouns[input.action];
   if (locations.length === 0) {
-    return `${header}no ${noun} found for '${input.symbol}' at ${display(context.resolvePath(input.file!))}:${position.line + 1}:${position.character + 1}`;
+    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}`;
   }
-  const reader = new LineReader();
+  const reader = new LineReader(context.supervisor.texts).prime(file, lines);
   const limit = input.action === "references" ? referencesLimit : 50;
   const { items, note } = boundList(locations, limit, `${noun}s`);
-  const lines = items.map((location) => formatLocation(location, display, reader));
+  const rows = items.map((location) => formatLocation(location, display, reader));
   const count = locations.length === 1 ? `1 ${noun}` : `${locations.length} ${noun}s`;
-  return `${header}${count} of '${input.symbol}':\n${lines.join("\n")}${note ? `\n${note}` : ""}`;
+  return `${header}${count} of '${input.symbol}':\n${rows.join("\n")}${note ? `\n${note}` : ""}`;
 }
 
 function markedText(content: MarkupContent | MarkedString | MarkedString[]): string {

@@ -9,6 +9,8 @@ export interface AddressedSymbol {
   readonly uri: string;
   readonly file: string;
   readonly text: string;
+  /** The file's lines, as resolved against. */
+  readonly lines: readonly string[];
   readonly position: ResolvedPosition;
 }
 
@@ -25,7 +27,8 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
     });
   }
   const file = context.resolvePath(input.file!);
-  const { client, uri, text } = await context.supervisor.open(file, false, context.progress);
-  const position = resolvePosition(text, input.line!, input.symbol!, context.supervisor.display(file));
-  return { client, uri, file, text, position };
+  const { client, uri, text, lines } = await context.supervisor.open(file, false, context.progress);
+  const split = lines();
+  const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file));
+  return { client, uri, file, text, lines: split, position };
 }

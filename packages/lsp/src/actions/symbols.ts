@@ -116,7 +116,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   );
   const found = answers.flatMap((answer) => answer ?? []);
   if (found.length === 0) return `no workspace symbols match '${input.query}'`;
-  const reader = new LineReader();
+  const reader = new LineReader(context.supervisor.texts);
   const display = (path: string) => context.supervisor.display(path);
   const { items, note } = boundList(found, workspaceSymbolsLimit, "symbols");
   const rows = items.map((symbol) => {

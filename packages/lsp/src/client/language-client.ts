@@ -1,15 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { pathToFileURL } from "node:url";
-import { ToolsError, terminateProcess } from "@tools/registry";
-import {
-  CancellationTokenSource,
-  createMessageConnection,
-  ResponseError,
-  StreamMessageReader,
-  StreamMessageWriter,
-  type MessageConnection,
-} from "vscode-jsonrpc/node";
+import { terminateProcess } from "@tools/registry";
+import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import type {
   Diagnostic,
   InitializeResult,
@@ -19,6 +12,10 @@ import type {
 import { LspError } from "../errors/lsp-error.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
+import { boundedRequest } from "./bounded-request.js";
+import { DocumentSync } from "./document-sync.js";
+import { pullAvailable, pullDiagnostics } from "./pull-diagnostics.js";
+import { SingleWriteMessageWriter } from "./single-write-writer.js";
 import { answerServerRequest, type ServerRequestState } from "./server-requests.js";
 
 /** Where a server is in its life. */
@@ -37,18 +34,6 @@ export interface LanguageClientOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Called with each line of `$/progress` and `window/logMessage` while starting. */
   readonly onProgress?: (message: string) => void;
-}
-
-/** What the client holds for one open document. */
-interface OpenDocument {
-  readonly uri: string;
-  readonly languageId: string;
-  text: string;
-  version: number;
-  /** Publish sequence number at the moment this version was sent. */
-  sentAtSeq: number;
-  /** The last publish received for this document. */
-  lastPublish?: { seq: number; version: number | undefined; diagnostics: Diagnostic[]; at: number };
 }
 
 const stderrLines = 20;
@@ -72,9 +57,8 @@ export class LanguageClient {
   private readonly connection: MessageConnection;
   private readonly stderr: string[] = [];
   private readonly events = new EventEmitter();
-  private readonly documents = new Map<string, OpenDocument>();
+  private readonly documents: DocumentSync;
   private readonly requestState: ServerRequestState = { pullIdentifiers: new Set() };
-  private publishSeq = 0;
   private stopping = false;
 
   constructor(options: LanguageClientOptions) {
@@ -82,6 +66,11 @@ export class LanguageClient {
     this.spec = options.spec;
     this.root = options.root;
     this.events.setMaxListeners(0);
+    this.documents = new DocumentSync(options.spec, {
+      notify: (method, params) => this.notify(method, params),
+      request: (method, params, timeoutMs) => this.request(method, params, timeoutMs),
+      alive: () => this.state !== "crashed" && this.state !== "stopped",
+    });
     this.child = spawn(options.binary, [...options.spec.args], {
       cwd: options.root,
       stdio: ["pipe", "pipe", "pipe"],
@@ -104,7 +93,7 @@ export class LanguageClient {
     this.child.stdin?.on("error", () => undefined);
     this.connection = createMessageConnection(
       new StreamMessageReader(this.child.stdout!),
-      new StreamMessageWriter(this.child.stdin!),
+      new SingleWriteMessageWriter(this.child.stdin!),
     );
     this.connection.onRequest((method, params) =>
       answerServerRequest(method, params, {
@@ -114,6 +103,8 @@ export class LanguageClient {
       }),
     );
     this.connection.onNotification((method, params) => this.onNotification(method, params));
+    // vscode-jsonrpc routes `$/progress` here, never to onNotification.
+    this.connection.onUnhandledProgress(({ token, value }) => this.onProgress(token, value));
     this.connection.onError(() => undefined);
     this.connection.listen();
   }
@@ -156,55 +147,13 @@ export class LanguageClient {
     signal?: AbortSignal,
   ): Promise<R> {
     if (this.state === "crashed") throw this.crashedError();
-    signal?.throwIfAborted();
-    const source = new CancellationTokenSource();
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => {
-        source.cancel();
-        reject(new ToolsError({ code: "CANCELLED", message: `${method} was cancelled` }));
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
+    return boundedRequest<R>(this.connection, method, params, {
+      timeoutMs,
+      signal,
+      events: this.events,
+      crashedError: () => this.crashedError(),
+      command: this.spec.command,
     });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        source.cancel();
-        reject(
-          new LspError({
-            code: "LSP_TIMEOUT",
-            message: `${this.spec.command} did not answer ${method} within ${timeoutMs} ms; try again, or use action "reload" to restart it`,
-          }),
-        );
-      }, timeoutMs);
-    });
-    let onCrash: (() => void) | undefined;
-    const crashed = new Promise<never>((_, reject) => {
-      onCrash = () => reject(this.crashedError());
-      this.events.once("crash", onCrash);
-    });
-    try {
-      return await Promise.race([
-        this.connection.sendRequest<R>(method, params, source.token),
-        timeout,
-        crashed,
-        aborted,
-      ]);
-    } catch (error) {
-      if (error instanceof ResponseError) {
-        throw new LspError({
-          code: "LSP_REQUEST_FAILED",
-          message: `${this.spec.command} answered ${method} with an error: ${error.message}`,
-          cause: error,
-        });
-      }
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      if (onCrash) this.events.off("crash", onCrash);
-      if (onAbort) signal?.removeEventListener("abort", onAbort);
-      source.dispose();
-    }
   }
 
   /** Sends a notification (silently dropped once the server is gone). */
@@ -215,103 +164,54 @@ export class LanguageClient {
 
   /** True when the document is open on this server. */
   isOpen(uri: string): boolean {
-    return this.documents.has(uri);
+    return this.documents.isOpen(uri);
   }
 
   /**
-   * Makes the server's copy of `uri` equal `text`: didOpen the first time, didChange (full text)
-   * with the next version when it differs; didSave when `save` is set. Returns whether anything
-   * was sent.
+   * Makes the server's copy of `uri` equal `text` (didOpen, or didChange with the next version
+   * when it differs; didSave when `save` is set). Returns whether anything was sent.
    */
-  async sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
-    const existing = this.documents.get(uri);
-    let sent = false;
-    if (!existing) {
-      const document: OpenDocument = { uri, languageId, text, version: 1, sentAtSeq: this.publishSeq };
-      this.documents.set(uri, document);
-      await this.notify("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
-      sent = true;
-    } else if (existing.text !== text && this.spec.freshness === "reopen") {
-      // This server publishes no version and stays silent when a clean file stays clean, so a
-      // change could go unanswered: close and reopen, which always yields a publish. The ping
-      // (answered in order, after didClose) fences off the empty publish the close may cause.
-      await this.notify("textDocument/didClose", { textDocument: { uri } });
-      await this.request("$/tools/fence", null, 5_000).catch(() => undefined);
-      existing.text = text;
-      existing.version += 1;
-      existing.sentAtSeq = this.publishSeq;
-      existing.lastPublish = undefined;
-      await this.notify("textDocument/didOpen", {
-        textDocument: { uri, languageId, version: existing.version, text },
-      });
-      sent = true;
-    } else if (existing.text !== text) {
-      existing.text = text;
-      existing.version += 1;
-      existing.sentAtSeq = this.publishSeq;
-      await this.notify("textDocument/didChange", {
-        textDocument: { uri, version: existing.version },
-        contentChanges: [{ text }],
-      });
-      sent = true;
-    }
-    if (sent && save) await this.notify("textDocument/didSave", { textDocument: { uri }, text });
-    return sent;
+  sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
+    return this.documents.sync(uri, languageId, text, save);
   }
 
   /** Closes a document (after a rename moved or deleted it). */
-  async close(uri: string): Promise<void> {
-    if (!this.documents.delete(uri)) return;
-    await this.notify("textDocument/didClose", { textDocument: { uri } });
+  close(uri: string): Promise<void> {
+    return this.documents.close(uri);
   }
 
   /** When (performance.now()) the latest publish for a document arrived; for benchmarks. */
   lastPublishAt(uri: string): number | undefined {
-    return this.documents.get(uri)?.lastPublish?.at;
+    return this.documents.lastPublishAt(uri);
   }
 
   /** The synced version of an open document. */
   versionOf(uri: string): number | undefined {
-    return this.documents.get(uri)?.version;
+    return this.documents.versionOf(uri);
   }
 
   /**
    * Diagnostics for the document's current version, by the freshness rule for this server:
-   * pull (`textDocument/diagnostic`) where the server offers it; otherwise the first push whose
-   * version matches the one we sent, or — for servers that send no version — the first push
-   * after our edit, then a short settle for follow-up pushes. An empty publish is an answer.
-   * When `timeoutMs` passes first, `fresh` is false and the diagnostics are whatever arrived.
+   * pull (`textDocument/diagnostic`) where the server offers it; otherwise the push rule of
+   * {@link DocumentSync.awaitPublish}. When `timeoutMs` passes first, `fresh` is false and the
+   * diagnostics are whatever arrived.
    */
   async freshDiagnostics(
     uri: string,
     timeoutMs: number,
   ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean }> {
-    const document = this.documents.get(uri);
-    if (!document) throw new Error(`document ${uri} is not open`);
-    if (this.pullAvailable()) {
-      const pulled = await this.pull(uri, timeoutMs).catch(() => undefined);
+    if (!this.documents.isOpen(uri)) throw new Error(`document ${uri} is not open`);
+    if (pullAvailable(this.capabilities, this.requestState)) {
+      const pulled = await pullDiagnostics(
+        (method, params, bound) => this.request(method, params, bound),
+        this.capabilities,
+        this.requestState,
+        uri,
+        timeoutMs,
+      ).catch(() => undefined);
       if (pulled) return { diagnostics: pulled, fresh: true };
     }
-    const deadline = Date.now() + timeoutMs;
-    const isFresh = (): boolean => {
-      const last = document.lastPublish;
-      if (!last) return false;
-      if (last.version !== undefined) return last.version === document.version;
-      return last.seq > document.sentAtSeq;
-    };
-    const arrived = await this.waitFor(isFresh, deadline);
-    if (!arrived) return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false };
-    // Servers publish in phases (tsserver: syntax, semantics, suggestions; gopls: analyses).
-    const settleMs = this.spec.settleMs ?? (document.lastPublish?.version === undefined ? 300 : 150);
-    while (settleMs > 0) {
-      const seq = document.lastPublish?.seq ?? 0;
-      const more = await this.waitFor(
-        () => (document.lastPublish?.seq ?? 0) > seq,
-        Math.min(deadline, Date.now() + settleMs),
-      );
-      if (!more) break;
-    }
-    return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: true };
+    return this.documents.awaitPublish(uri, Date.now() + timeoutMs);
   }
 
   /** Ends the server: shutdown + exit (bounded), then SIGTERM/SIGKILL to its process group. */
@@ -323,7 +223,7 @@ export class LanguageClient {
       await this.connection.sendNotification("exit").catch(() => undefined);
     }
     this.state = "stopped";
-    this.events.emit("change");
+    this.documents.events.emit("change");
     this.connection.dispose();
     await terminateProcess(this.child, { group: true, graceMs: 1000 });
   }
@@ -337,65 +237,17 @@ export class LanguageClient {
     }
   }
 
-  private pullAvailable(): boolean {
-    return this.capabilities.diagnosticProvider !== undefined || this.requestState.pullIdentifiers.size > 0;
-  }
-
-  private async pull(uri: string, timeoutMs: number): Promise<Diagnostic[]> {
-    const identifiers = new Set<string | undefined>(this.requestState.pullIdentifiers);
-    const provider = this.capabilities.diagnosticProvider;
-    if (provider !== undefined) identifiers.add(provider.identifier);
-    if (identifiers.size === 0) identifiers.add(undefined);
-    const reports = await Promise.all(
-      [...identifiers].map((identifier) =>
-        this.request<{ kind: string; items?: Diagnostic[] }>(
-          "textDocument/diagnostic",
-          { textDocument: { uri }, ...(identifier ? { identifier } : {}) },
-          timeoutMs,
-        ),
-      ),
-    );
-    return reports.flatMap((report) => (report.kind === "full" ? (report.items ?? []) : []));
-  }
-
-  private waitFor(condition: () => boolean, deadline: number): Promise<boolean> {
-    if (condition()) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const check = (): void => {
-        if (condition()) finish(true);
-        else if (this.state === "crashed" || this.state === "stopped") finish(false);
-      };
-      const finish = (value: boolean): void => {
-        clearTimeout(timer);
-        this.events.off("change", check);
-        resolve(value);
-      };
-      const timer = setTimeout(() => finish(condition()), Math.max(0, deadline - Date.now()));
-      this.events.on("change", check);
-    });
-  }
-
   private onNotification(method: string, params: unknown): void {
-    if (method === "textDocument/publishDiagnostics") {
-      const published = params as PublishDiagnosticsParams;
-      const document = this.documents.get(published.uri);
-      this.publishSeq += 1;
-      if (document) {
-        document.lastPublish = {
-          seq: this.publishSeq,
-          version: published.version ?? undefined,
-          diagnostics: published.diagnostics,
-          at: performance.now(),
-        };
-      }
-      this.events.emit("change");
-      return;
-    }
-    if (method === "$/progress" && this.state === "starting") {
-      const value = (params as { value?: { kind?: string; title?: string; message?: string } }).value;
-      const text = [value?.title, value?.message].filter(Boolean).join(": ");
-      if (text !== "") this.options.onProgress?.(`${this.spec.command}: ${text}`);
-    }
+    if (method === "textDocument/publishDiagnostics")
+      this.documents.onPublish(params as PublishDiagnosticsParams);
+  }
+
+  private onProgress(token: string | number, params: unknown): void {
+    const value = params as { kind?: string; title?: string; message?: string } | undefined;
+    this.documents.onProgress(token, value);
+    if (this.state !== "starting") return;
+    const text = [value?.title, value?.message].filter(Boolean).join(": ");
+    if (text !== "") this.options.onProgress?.(`${this.spec.command}: ${text}`);
   }
 
   private markCrashed(reason: string): void {
@@ -403,7 +255,7 @@ export class LanguageClient {
     this.state = "crashed";
     this.failure = reason;
     this.events.emit("crash");
-    this.events.emit("change");
+    this.documents.events.emit("change");
   }
 
   private crashedError(): LspError {

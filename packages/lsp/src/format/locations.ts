@@ -1,16 +1,31 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
+import type { FileTexts } from "../supervisor/file-texts.js";
 
-/** Reads lines of files once per answer. */
+/** Reads lines of files once per answer, through the run's text cache when given one. */
 export class LineReader {
-  private readonly cache = new Map<string, string[] | undefined>();
+  private readonly cache = new Map<string, readonly string[] | undefined>();
+  private readonly texts: FileTexts | undefined;
+
+  constructor(texts?: FileTexts) {
+    this.texts = texts;
+  }
+
+  /** Gives the lines of a file already read for this answer (no second read). */
+  prime(file: string, lines: readonly string[]): this {
+    this.cache.set(file, lines);
+    return this;
+  }
 
   /** The text of 0-based `line` of `file`, trimmed; empty when unreadable. */
   line(file: string, line: number): string {
     if (!this.cache.has(file)) {
       try {
-        this.cache.set(file, readFileSync(file, "utf8").split(/\r?\n/));
+        this.cache.set(
+          file,
+          this.texts ? this.texts.read(file).lines() : readFileSync(file, "utf8").split(/\r?\n/),
+        );
       } catch {
         this.cache.set(file, undefined);
       }

@@ -38,15 +38,15 @@ function bestColumn(text: string, symbol: string): number | undefined {
  * Turns a 1-based `line` plus a `symbol` substring into an LSP position. Prefers a whole-identifier
  * occurrence; when the symbol is not on that line, looks up to {@link nearbyLines} lines either
  * side (nearest first) and says which line was used; otherwise throws `LSP_SYMBOL_NOT_FOUND`
- * quoting the line's text.
+ * quoting the line's text. `text` may be given already split into lines.
  */
 export function resolvePosition(
-  text: string,
+  text: string | readonly string[],
   line: number,
   symbol: string,
   display: string,
 ): ResolvedPosition {
-  const lines = text.split(/\r?\n/);
+  const lines = typeof text === "string" ? text.split(/\r?\n/) : text;
   if (symbol === "") {
     throw new LspError({ code: "LSP_BAD_ARGUMENTS", message: "symbol must not be empty" });
   }

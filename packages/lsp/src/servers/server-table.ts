@@ -18,8 +18,15 @@ export interface ServerSpec {
    */
   readonly freshness?: "change" | "reopen";
   /**
+   * The `$/progress` work items in which the server computes diagnostics: all titles start with
+   * `titlePrefix`; those matching `perEdit` come one per didOpen/didChange/didSave/didClose.
+   * When set, diagnostics are fresh once all edits sent so far had their item end and none is
+   * running (see `DocumentSync.awaitPublish`), or on a publish of the edit's version.
+   */
+  readonly diagnosticsWork?: { readonly titlePrefix: string; readonly perEdit: RegExp };
+  /**
    * After the first fresh publish, how long to wait for follow-up publishes of the same edit
-   * (tsserver sends syntax, semantic and suggestion sets; gopls adds analyses later); default 150.
+   * (tsserver sends syntax, semantic and suggestion sets); default 150 (300 without versions).
    */
   readonly settleMs?: number;
   /** Milliseconds to wait for `initialize`; default 60 000. */
@@ -60,6 +67,17 @@ export const defaultServers: readonly ServerSpec[] = [
     markers: ["go.work", "go.mod"],
     command: "gopls",
     args: [],
+    // gopls publishes nothing for a version whose diagnostics equal the last ones sent, and
+    // around its workspace load answers without a version. With verboseWorkDoneProgress it
+    // reports every diagnostics pass as progress, one "diagnosing <cause> files" per edit
+    // notification (its regression tests count these to await diagnostics), and with
+    // diagnosticsDelay 0 an edit gets one pass (parse, type check and analyses such as printf)
+    // instead of two; see server-setup.ts.
+    diagnosticsWork: {
+      titlePrefix: "diagnosing",
+      perEdit: /^diagnosing (opened|changed|saved|close) files$/,
+    },
+    settleMs: 0,
   },
   {
     language: "rust",

@@ -36,7 +36,10 @@ export function findTsserver(root: string, binary: string): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
-/** Per-language settings: the project's .venv for pyright, tsserver's path for TypeScript. */
+/**
+ * Per-language settings: the project's .venv for pyright, tsserver's path for TypeScript,
+ * single-pass diagnostics for gopls.
+ */
 export function serverSetup(spec: ServerSpec, root: string, binary: string): ServerSetup {
   if (spec.language === "typescript") {
     const tsserver = findTsserver(root, binary);
@@ -59,6 +62,14 @@ export function serverSetup(spec: ServerSpec, root: string, binary: string): Ser
     };
     if (existsSync(venvPython)) python.pythonPath = venvPython;
     return { ok: true, settings: { python } };
+  }
+  if (spec.language === "go") {
+    // One diagnostics pass per change (parse, type check and analyses together; by default
+    // gopls runs analyses such as printf in a second pass 250 ms later), each reported as
+    // "diagnosing …" progress. Given at initialize and through workspace/configuration
+    // (section "gopls"), as gopls reads both.
+    const gopls = { diagnosticsDelay: "0s", verboseWorkDoneProgress: true };
+    return { ok: true, settings: { gopls }, initializationOptions: gopls };
   }
   return { ok: true, settings: {} };
 }

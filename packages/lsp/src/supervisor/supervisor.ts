@@ -1,11 +1,10 @@
-import { readFileSync, readdirSync } from "node:fs";
-import { extname, join, relative } from "node:path";
+import { extname, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { resourceKey, type Run } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
-import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
+import { findBinary } from "../servers/find-binary.js";
 import { findRoot } from "../servers/find-root.js";
 import {
   defaultServers,
@@ -13,7 +12,12 @@ import {
   serverForExtension,
   type ServerSpec,
 } from "../servers/server-table.js";
-import { serverSetup } from "./server-setup.js";
+import { FileTexts, type FileText } from "./file-texts.js";
+import { checkBackoff, countCrash, type ServerRecord } from "./server-record.js";
+import { startServer } from "./start-server.js";
+import { explainMissing, markerProbes, statusReport, type Detection } from "./status-report.js";
+
+export type { Detection } from "./status-report.js";
 
 /** Options of {@link createLspSupervisor}. */
 export interface LspSupervisorOptions {
@@ -27,29 +31,6 @@ export interface LspSupervisorOptions {
   requestTimeoutMs?: number;
   /** Bound of a wait for fresh diagnostics, in milliseconds; default 5 000. */
   diagnosticsTimeoutMs?: number;
-}
-
-/** What detection says about one language for one file or root. */
-export interface Detection {
-  readonly spec: ServerSpec;
-  readonly root: string | undefined;
-  readonly marker: string | undefined;
-  readonly binary: BinaryLookup;
-}
-
-interface ServerRecord {
-  readonly key: string;
-  readonly spec: ServerSpec;
-  readonly root: string;
-  client?: LanguageClient;
-  starting?: Promise<LanguageClient>;
-  crashes: number;
-  lastCrashAt: number;
-  lastFailure?: string;
-  /** Process id of the latest server started for this root (kept after a failed start). */
-  lastPid?: number;
-  /** The client whose crash was already counted. */
-  countedCrashOf?: LanguageClient;
 }
 
 /** Fresh (or, at the bound, possibly incomplete) diagnostics of one file. */
@@ -72,9 +53,12 @@ export class LspSupervisor {
   readonly servers: readonly ServerSpec[];
   readonly requestTimeoutMs: number;
   readonly diagnosticsTimeoutMs: number;
+  /** Texts of files read for navigation and location lines, reused while unchanged on disk. */
+  readonly texts = new FileTexts();
 
   private readonly options: LspSupervisorOptions;
   private readonly records = new Map<string, ServerRecord>();
+  private readonly uris = new Map<string, string>();
   private disposed = false;
 
   constructor(workingDirectory: string, options: LspSupervisorOptions = {}) {
@@ -139,21 +123,16 @@ export class LspSupervisor {
     if (record.starting) return record.starting;
     const current = record.client;
     if (current && current.state === "running") return current;
-    if (current && current.state === "crashed") this.countCrash(record, current);
-    if (record.crashes >= 2) {
-      const backoffMs = Math.min(30_000, 1000 * 2 ** (record.crashes - 2));
-      const wait = record.lastCrashAt + backoffMs - Date.now();
-      if (wait > 0) {
-        throw new LspError({
-          code: "LSP_SERVER_FAILED",
-          message: `${spec.command} for ${this.display(record.root)} failed ${record.crashes} times; the next restart is allowed in ${Math.ceil(
-            wait / 1000,
-          )} s (or use action "reload" now). Last failure: ${record.lastFailure ?? "unknown"}`,
-        });
-      }
-    }
+    if (current && current.state === "crashed") countCrash(record, current);
+    checkBackoff(record, this.display(record.root));
     const binary = detection.binary.path;
-    const starting = this.start(record, binary, progress);
+    const starting = startServer(record, binary, {
+      display: this.display(record.root),
+      path: this.options.path,
+      requestTimeoutMs: this.requestTimeoutMs,
+      progress,
+      disposed: () => this.disposed,
+    });
     record.starting = starting;
     try {
       return await starting;
@@ -212,16 +191,19 @@ export class LspSupervisor {
     return { file, diagnostics, fresh, text };
   }
 
-  /** Opens (or re-syncs) a file on its server; returns the client, the uri and the text. */
+  /**
+   * Opens (or re-syncs) a file on its server; returns the client, the uri and the text. With
+   * `save` (a write to check) the file is read afresh; otherwise through {@link texts}.
+   */
   async open(
     file: string,
     save = false,
     progress?: (m: string) => void,
-  ): Promise<{ client: LanguageClient; uri: string; text: string }> {
+  ): Promise<{ client: LanguageClient; uri: string; text: string; lines: () => readonly string[] }> {
     const client = await this.clientFor(file, progress);
-    let text: string;
+    let current: FileText;
     try {
-      text = readFileSync(file, "utf8");
+      current = save ? this.texts.reread(file) : this.texts.read(file);
     } catch (error) {
       throw new LspError({
         code: "LSP_BAD_ARGUMENTS",
@@ -229,9 +211,21 @@ export class LspSupervisor {
         cause: error,
       });
     }
-    const uri = pathToFileURL(file).href;
+    const uri = this.uriOf(file);
+    const { text } = current;
     await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
-    return { client, uri, text };
+    return { client, uri, text, lines: current.lines };
+  }
+
+  /** The `file://` URI of a path (memoised: it is asked for on every call). */
+  uriOf(file: string): string {
+    let uri = this.uris.get(file);
+    if (uri === undefined) {
+      uri = pathToFileURL(file).href;
+      if (this.uris.size >= 1024) this.uris.clear();
+      this.uris.set(file, uri);
+    }
+    return uri;
   }
 
   /** Running clients (for workspace symbol search without a file). */
@@ -252,7 +246,7 @@ export class LspSupervisor {
     for (const record of this.records.values())
       found.set(record.key, { spec: record.spec, root: record.root });
     for (const spec of this.servers) {
-      for (const probe of this.markerProbes()) {
+      for (const probe of markerProbes(this.workingDirectory)) {
         const root = findRoot(probe, spec.markers, this.workingDirectory)?.root;
         if (root) found.set(`${spec.language}\u0000${root}`, { spec, root });
       }
@@ -272,54 +266,18 @@ export class LspSupervisor {
 
   /** One line per language and root: marker, binary, state and reason. */
   status(file?: string): string {
-    const lines: string[] = [];
-    const seen = new Set<string>();
-    for (const record of this.records.values()) {
-      seen.add(record.key);
-      const client = record.client;
-      const state = client?.state ?? (record.lastFailure ? "crashed" : "not started");
-      const detection = this.detect(record.spec, join(record.root, "_"));
-      const reason = client?.state === "crashed" ? client.failure : record.lastFailure;
-      const tail = client?.state === "crashed" ? client.stderrTail() : "";
-      lines.push(
-        `${record.spec.language}: root ${this.display(record.root)} (marker ${detection.marker ?? "gone"}), binary ${describeBinary(
-          detection.binary,
-        )}, state ${state}${client?.pid && state === "running" ? ` (pid ${client.pid})` : ""}${
-          reason && state !== "running"
-            ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
-            : ""
-        }`,
-      );
-    }
-    const probes = file ? [file] : this.markerProbes();
-    for (const spec of this.servers) {
-      if (file && this.specFor(file) !== spec) continue;
-      let reported = [...this.records.values()].some((record) => record.spec === spec);
-      for (const probe of probes) {
-        const detection = this.detect(spec, probe);
-        if (!detection.root && !file) continue;
-        const key = `${spec.language}\u0000${detection.root ?? ""}`;
-        reported = true;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const where = detection.root
-          ? `root ${this.display(detection.root)} (marker ${detection.marker})`
-          : `no root (none of ${spec.markers.join(", ")} between ${this.display(probe)} and the working directory)`;
-        const startable = detection.root && detection.binary.found;
-        lines.push(
-          `${spec.language}: ${where}, binary ${describeBinary(detection.binary)}, state not started ${
-            startable ? "(starts on first use)" : "(cannot start: needs a root marker AND the binary)"
-          }`,
-        );
-      }
-      if (!reported) {
-        const binary = this.detect(spec, join(this.workingDirectory, "_")).binary;
-        lines.push(
-          `${spec.language}: no root marker (${spec.markers.join(", ")}) in the working directory or its direct subfolders, binary ${describeBinary(binary)}`,
-        );
-      }
-    }
-    return lines.join("\n");
+    return statusReport(
+      {
+        workingDirectory: this.workingDirectory,
+        records: [...this.records.values()],
+        servers: this.servers,
+        detect: (spec, probe) => this.detect(spec, probe),
+        display: (path) => this.display(path),
+        specFor: (path) => this.specFor(path),
+        markerProbes: () => markerProbes(this.workingDirectory),
+      },
+      file,
+    );
   }
 
   /** Ends every server (shutdown, exit, then the process group). Idempotent. */
@@ -336,92 +294,6 @@ export class LspSupervisor {
       }),
     );
   }
-
-  private async start(
-    record: ServerRecord,
-    binary: string,
-    progress?: (message: string) => void,
-  ): Promise<LanguageClient> {
-    const setup = serverSetup(record.spec, record.root, binary);
-    if (!setup.ok) throw new LspError({ code: "LSP_NO_SERVER", message: setup.reason });
-    progress?.(`starting ${record.spec.command} for ${this.display(record.root)}…`);
-    const env = { ...process.env, ...(this.options.path !== undefined ? { PATH: this.options.path } : {}) };
-    const client = new LanguageClient({
-      spec: record.spec,
-      root: record.root,
-      binary,
-      settings: setup.settings,
-      initializationOptions: setup.initializationOptions,
-      requestTimeoutMs: this.requestTimeoutMs,
-      env,
-      onProgress: progress,
-    });
-    record.client = client;
-    record.lastPid = client.pid;
-    try {
-      await client.initialize();
-    } catch (error) {
-      const reason = client.failure ?? (error as Error).message;
-      const tail = client.stderrTail();
-      this.countCrash(record, client, reason);
-      await client.dispose();
-      record.client = undefined;
-      throw new LspError({
-        code: "LSP_SERVER_FAILED",
-        message: `${record.spec.command} for ${this.display(record.root)} did not start: ${reason}${
-          tail ? `\nits stderr ends with:\n${tail}` : ""
-        }\nFix the cause, then call again or use action "reload".`,
-        cause: error,
-      });
-    }
-    if (this.disposed) {
-      await client.dispose();
-      throw new LspError({
-        code: "LSP_SERVER_FAILED",
-        message: "the run ended while the server was starting",
-      });
-    }
-    return client;
-  }
-
-  private countCrash(record: ServerRecord, client: LanguageClient, reason?: string): void {
-    if (record.countedCrashOf === client) return;
-    record.countedCrashOf = client;
-    record.crashes += 1;
-    record.lastCrashAt = Date.now();
-    record.lastFailure = reason ?? client.failure;
-  }
-
-  /** Folders to probe for markers: the working directory and its direct subfolders. */
-  private markerProbes(): string[] {
-    const probes = [join(this.workingDirectory, "_")];
-    try {
-      for (const entry of readdirSync(this.workingDirectory, { withFileTypes: true })) {
-        if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
-        probes.push(join(this.workingDirectory, entry.name, "_"));
-      }
-    } catch {
-      // unreadable working directory: only the top probe
-    }
-    return probes;
-  }
-}
-
-function describeBinary(binary: BinaryLookup): string {
-  return binary.found ? `found (${binary.path})` : `missing (${binary.reason})`;
-}
-
-function explainMissing(detection: Detection, display: string): string {
-  const { spec } = detection;
-  const parts: string[] = [];
-  if (!detection.root) {
-    parts.push(
-      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory`,
-    );
-  }
-  if (!detection.binary.found)
-    parts.push(`the ${spec.language} server is missing: ${detection.binary.reason}`);
-  return `${spec.command} cannot start: ${parts.join("; and ")}. A server needs both a root marker and its binary; action "status" shows what is found.`;
 }
 
 /** The supervisor resource of a run; the lsp tools are registered only when it is wired. */

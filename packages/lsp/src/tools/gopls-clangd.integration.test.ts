@@ -2,9 +2,11 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
 import { ci, copyFixture, groupGoneWithin } from "../test-support/fixtures.js";
+import { writeTool } from "../test-support/write-tool.js";
 import { lspTool } from "./lsp-tool.js";
 
 /** One describe per server: definition and diagnostics on a small fixture. */
@@ -80,6 +82,43 @@ serverSuite({
   definition: { line: 10, symbol: "greet", expected: "main.go:5:6  func greet(name string) string {" },
   broken: 'package main\n\nfunc main() {\n\tvar count int = "three"\n}\n',
   expectedDiagnostic: /main\.go:4:\d+ error .*cannot use "three"/,
+});
+
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)("gopls analysis diagnostics on write", () => {
+  // gopls's first publish for a document opened while its workspace loads carries no version and
+  // no analyses; the printf (vet) finding arrives in a later, versioned publish. The write that
+  // cold-starts gopls must report it, and so must the writes after it.
+  const printf = (verb: string) =>
+    `package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Printf("${verb}\\n", "three")\n}\n`;
+
+  it("reports a printf format mismatch in the write that introduces it, then its fix", async () => {
+    const fixture = copyFixture("go-project");
+    const run = createRun({ workingDirectory: fixture.dir });
+    const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({
+      tools: [writeTool],
+      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+      approval: "auto",
+    });
+    const write = async (content: string) =>
+      resultText(await registry.invoke(run, { tool: "write", args: { file: "main.go", content } }));
+    try {
+      const cold = await write(printf("%d"));
+      expect(cold).toMatch(
+        /1 new diagnostic in main\.go:\nmain\.go:6:\d+ \w+ .*Printf format %d has arg "three" of wrong type string/,
+      );
+      expect(await write(printf("%s"))).toContain("main.go: clean (no errors or warnings)");
+      const warm = await write(printf("%x %d"));
+      expect(warm).toMatch(
+        /1 new diagnostic in main\.go:\nmain\.go:6:\d+ \w+ .*Printf format %d reads arg #2, but call has 1 arg/,
+      );
+    } finally {
+      const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+      await run.dispose();
+      fixture.remove();
+      for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
+    }
+  });
 });
 
 serverSuite({

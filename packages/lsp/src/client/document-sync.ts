@@ -1,0 +1,228 @@
+import { EventEmitter } from "node:events";
+import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import type { ServerSpec } from "../servers/server-table.js";
+
+/** What document sync needs from the connection. */
+export interface SyncChannel {
+  notify(method: string, params: unknown): Promise<void>;
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+  /** False once the server crashed or was stopped: waits end early. */
+  alive(): boolean;
+}
+
+/** One publish received for a document. */
+interface Publish {
+  readonly seq: number;
+  readonly version: number | undefined;
+  readonly diagnostics: Diagnostic[];
+  /** performance.now() at arrival. */
+  readonly at: number;
+}
+
+/** What the client holds for one open document. */
+interface OpenDocument {
+  readonly uri: string;
+  readonly languageId: string;
+  text: string;
+  version: number;
+  /** Publish sequence number at the moment this version was sent. */
+  sentAtSeq: number;
+  /** The last publish received for this document. */
+  lastPublish?: Publish;
+  /** Edit notifications sent to the server, counting this version's own. */
+  editsSent: number;
+}
+
+/**
+ * The documents open on one server: didOpen/didChange/didClose with versions, the publishes
+ * received for each, and the push freshness rule ({@link DocumentSync.awaitPublish}).
+ */
+export class DocumentSync {
+  private readonly spec: ServerSpec;
+  private readonly channel: SyncChannel;
+  private readonly documents = new Map<string, OpenDocument>();
+  /** Emits "change" on every publish and state change. */
+  readonly events = new EventEmitter();
+  private publishSeq = 0;
+  /** didOpen/didChange/didSave/didClose notifications sent. */
+  private editsSent = 0;
+  /** Running diagnostics work items (`spec.diagnosticsWork`), token → counted per edit. */
+  private readonly runningWork = new Map<string | number, boolean>();
+  /** Ended work items of the kind the server runs once per edit notification. */
+  private editWorkEnded = 0;
+
+  constructor(spec: ServerSpec, channel: SyncChannel) {
+    this.spec = spec;
+    this.channel = channel;
+    this.events.setMaxListeners(0);
+  }
+
+  /** True when the document is open on this server. */
+  isOpen(uri: string): boolean {
+    return this.documents.has(uri);
+  }
+
+  /** The synced version of an open document. */
+  versionOf(uri: string): number | undefined {
+    return this.documents.get(uri)?.version;
+  }
+
+  /** When (performance.now()) the latest publish for a document arrived. */
+  lastPublishAt(uri: string): number | undefined {
+    return this.documents.get(uri)?.lastPublish?.at;
+  }
+
+  /**
+   * Makes the server's copy of `uri` equal `text`: didOpen the first time, didChange (full text)
+   * with the next version when it differs (or close + reopen for `freshness: "reopen"` servers);
+   * didSave when `save` is set. Returns whether anything was sent.
+   */
+  async sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
+    const existing = this.documents.get(uri);
+    let sent = false;
+    if (!existing) {
+      const document: OpenDocument = {
+        uri,
+        languageId,
+        text,
+        version: 1,
+        sentAtSeq: this.publishSeq,
+        editsSent: 0,
+      };
+      this.documents.set(uri, document);
+      await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
+      sent = true;
+    } else if (existing.text !== text && this.spec.freshness === "reopen") {
+      // This server publishes no version and stays silent when a clean file stays clean, so a
+      // change could go unanswered: close and reopen, which always yields a publish.
+      existing.text = text;
+      await this.reopen(existing);
+      sent = true;
+    } else if (existing.text !== text) {
+      existing.text = text;
+      existing.version += 1;
+      existing.sentAtSeq = this.publishSeq;
+      await this.edit("textDocument/didChange", {
+        textDocument: { uri, version: existing.version },
+        contentChanges: [{ text }],
+      });
+      sent = true;
+    }
+    if (sent && save) await this.edit("textDocument/didSave", { textDocument: { uri }, text });
+    const document = this.documents.get(uri);
+    if (sent && document) document.editsSent = this.editsSent;
+    return sent;
+  }
+
+  /** Closes a document (after a rename moved or deleted it). */
+  async close(uri: string): Promise<void> {
+    if (!this.documents.delete(uri)) return;
+    await this.edit("textDocument/didClose", { textDocument: { uri } });
+  }
+
+  /** Records a `textDocument/publishDiagnostics`. */
+  onPublish(published: PublishDiagnosticsParams): void {
+    const document = this.documents.get(published.uri);
+    this.publishSeq += 1;
+    if (document) {
+      document.lastPublish = {
+        seq: this.publishSeq,
+        version: published.version ?? undefined,
+        diagnostics: published.diagnostics,
+        at: performance.now(),
+      };
+    }
+    this.events.emit("change");
+  }
+
+  /** Records a `$/progress` notification: begin and end of the server's diagnostics work. */
+  onProgress(token: string | number, value: { kind?: string; title?: string } | undefined): void {
+    const work = this.spec.diagnosticsWork;
+    if (work === undefined) return;
+    const title = value?.title ?? "";
+    if (value?.kind === "begin" && title.startsWith(work.titlePrefix)) {
+      this.runningWork.set(token, work.perEdit.test(title));
+    } else if (value?.kind === "end" && this.runningWork.has(token)) {
+      if (this.runningWork.get(token)) this.editWorkEnded += 1;
+      this.runningWork.delete(token);
+      this.events.emit("change");
+    }
+  }
+
+  /**
+   * Waits for the push answer to the document's current version: a publish of that version, or
+   * — for servers that send none — the first publish after our edit, then a short settle for
+   * follow-up publishes. Servers that report their diagnostics work as progress, one item per
+   * edit notification (`spec.diagnosticsWork`: gopls), are done once as many such items have
+   * ended as edits were sent up to ours and no diagnostics work is running — the way gopls's
+   * own regression tests await diagnostics. Their last publish is then the answer, even when
+   * they published nothing for our version because its diagnostics equal the last ones sent.
+   * An empty publish is an answer. When `deadline` (Date.now()) passes first, `fresh` is false.
+   */
+  async awaitPublish(uri: string, deadline: number): Promise<{ diagnostics: Diagnostic[]; fresh: boolean }> {
+    const document = this.documents.get(uri);
+    if (!document) throw new Error(`document ${uri} is not open`);
+    const tracked = this.spec.diagnosticsWork !== undefined;
+    const workDone = (): boolean => this.editWorkEnded >= document.editsSent && this.runningWork.size === 0;
+    const isFresh = (): boolean => {
+      const last = document.lastPublish;
+      if (last?.version !== undefined && last.version === document.version) return true;
+      if (tracked) return workDone();
+      if (!last) return false;
+      if (last.version !== undefined) return false;
+      return last.seq > document.sentAtSeq;
+    };
+    const arrived = await this.waitFor(isFresh, deadline);
+    if (!arrived) return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false };
+    // Servers publish in phases (tsserver: syntax, semantics, suggestions).
+    const settleMs = this.spec.settleMs ?? (document.lastPublish?.version === undefined ? 300 : 150);
+    while (settleMs > 0) {
+      const seq = document.lastPublish?.seq ?? 0;
+      const more = await this.waitFor(
+        () => (document.lastPublish?.seq ?? 0) > seq,
+        Math.min(deadline, Date.now() + settleMs),
+      );
+      if (!more) break;
+    }
+    return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: true };
+  }
+
+  /**
+   * didClose then didOpen with the next version. The fence (a request answered in order, after
+   * didClose) keeps the publish the close may cause from counting as the reopen's answer.
+   */
+  private async reopen(document: OpenDocument): Promise<void> {
+    const { uri, languageId, text } = document;
+    await this.edit("textDocument/didClose", { textDocument: { uri } });
+    await this.channel.request("$/tools/fence", null, 5_000).catch(() => undefined);
+    document.version += 1;
+    document.sentAtSeq = this.publishSeq;
+    document.lastPublish = undefined;
+    await this.edit("textDocument/didOpen", {
+      textDocument: { uri, languageId, version: document.version, text },
+    });
+  }
+
+  /** Sends an edit notification (didOpen, didChange, didSave, didClose), counting it. */
+  private async edit(method: string, params: unknown): Promise<void> {
+    this.editsSent += 1;
+    await this.channel.notify(method, params);
+  }
+
+  private waitFor(condition: () => boolean, deadline: number): Promise<boolean> {
+    if (condition()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const check = (): void => {
+        if (condition()) finish(true);
+        else if (!this.channel.alive()) finish(false);
+      };
+      const finish = (value: boolean): void => {
+        clearTimeout(timer);
+        this.events.off("change", check);
+        resolve(value);
+      };
+      const timer = setTimeout(() => finish(condition()), Math.max(0, deadline - Date.now()));
+      this.events.on("change", check);
+    });
+  }
+}

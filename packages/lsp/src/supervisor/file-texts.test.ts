@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { FileTexts } from "./file-texts.js";
+
+describe("FileTexts", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  function file(content: string, ageSeconds: number): string {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-texts-"));
+    dirs.push(dir);
+    const path = join(dir, "a.ts");
+    writeFileSync(path, content);
+    const past = Date.now() / 1000 - ageSeconds;
+    utimesSync(path, past, past);
+    return path;
+  }
+
+  it("reuses the text of an unchanged file and sees a rewrite of the same size", () => {
+    const path = file("one\ntwo\n", 60);
+    const texts = new FileTexts();
+    const first = texts.read(path);
+    expect(first.lines()).toEqual(["one", "two", ""]);
+    expect(texts.read(path).lines()).toBe(first.lines());
+    writeFileSync(path, "ONE\ntwo\n");
+    expect(texts.read(path).text).toBe("ONE\ntwo\n");
+  });
+
+  it("never reuses a read of a file changed just before it (same-tick rewrites)", () => {
+    const path = file("alpha\n", 0);
+    const texts = new FileTexts();
+    expect(texts.read(path).text).toBe("alpha\n");
+    writeFileSync(path, "omega\n");
+    expect(texts.read(path).text).toBe("omega\n");
+  });
+
+  it("reread always goes to disk", () => {
+    const path = file("x\n", 60);
+    const texts = new FileTexts();
+    texts.read(path);
+    expect(texts.reread(path).text).toBe("x\n");
+  });
+});
