@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import {
   askUserTool,
   createCardApprover,
@@ -8,6 +9,7 @@ import {
 } from "@tools/ask";
 import { createDebugSupervisor, debugSupervisorKey, debugTool } from "@tools/debug";
 import { createKernelFactory, evalTool, kernelFactoryKey } from "@tools/kernel";
+import { createLspSupervisor, diagnosticsOnWrite, lspRenameTool, lspTool } from "@tools/lsp";
 import { createStructuralParser, structuralParserKey, structuralTools } from "@tools/structural";
 import { createVibeList, vibeListKey, vibeTools, type WorkerBackend } from "@tools/vibe";
 import {
@@ -22,6 +24,21 @@ import {
   type Tool,
 } from "@tools/registry";
 import { harnessTools } from "./tools/index.js";
+
+/** The app's own node_modules/.bin: typescript-language-server and pyright are its dependencies. */
+export const appBinDirectory = fileURLToPath(new URL("../node_modules/.bin", import.meta.url));
+
+/** The tools whose changed files get diagnostics-on-write. */
+const diagnosedTools = new Set(["write", "edit", "apply_patch", "resolve", "lsp_rename"]);
+
+/** Diagnostics-on-write of @tools/lsp, on the write tools only. */
+function diagnosticsOnWriteTools(): ResultWrapper {
+  const inner = diagnosticsOnWrite();
+  return {
+    name: inner.name,
+    wrap: (result, call) => (diagnosedTools.has(call.tool.name) ? inner.wrap(result, call) : result),
+  };
+}
 
 /** What a package's `wire` gets besides the run: the registry and the run's options. */
 export interface WireContext {
@@ -91,7 +108,15 @@ export const toolPackages: readonly ToolPackage[] = [
       }
     },
   },
-  // ── @tools/lsp plugs in here (LSP supervisor, lsp + lsp_rename, diagnostics-on-write wrapper). ──
+  {
+    name: "@tools/lsp",
+    tools: [lspTool, lspRenameTool],
+    // The servers the app depends on are found on a fresh machine; PATH is searched after them.
+    wire: (run) => {
+      createLspSupervisor(run, { binDirectories: [appBinDirectory] });
+    },
+    resultWrappers: [diagnosticsOnWriteTools()],
+  },
 ];
 
 /** Said when a write or exec call is denied because nobody can approve it. */

@@ -26,7 +26,7 @@ afterEach(async () => {
 
 describe("the demo run with every package wired", () => {
   it(
-    "dispose ends every kernel, debug adapter, debuggee and worker it started",
+    "dispose ends every kernel, debug adapter, debuggee, language server and worker it started",
     { timeout: 90_000 },
     async () => {
       workspace = await copySampleWorkspace();
@@ -62,6 +62,8 @@ describe("the demo run with every package wired", () => {
       await call("debug", { op: "breakpoints", file: "python/stats.py", lines: [7] });
       const launch = await call("debug", { op: "launch", program: "python/report.py" });
       expect(resultText(launch)).toContain("stopped (breakpoint)");
+      const hover = await call("lsp", { action: "hover", file: "src/math.ts", line: 2, symbol: "sum" });
+      expect(resultText(hover)).toContain("The sum of the numbers.");
       const spawned = await call("vibe_spawn", { brief: `read go/main.go ${holdMarker}`, label: "held" });
       expect(spawned.isError, resultText(spawned)).toBe(false);
       await waitFor(() => model!.requests > 0, "the held worker's first request", 10_000);
@@ -70,6 +72,7 @@ describe("the demo run with every package wired", () => {
       const commands = started.map(commandLine).join("\n");
       expect(started).toContain(kernelPid);
       expect(commands).toContain("debugpy");
+      expect(commands).toContain("typescript-language-server");
       expect(started.length).toBeGreaterThanOrEqual(4);
 
       const report = await demo.dispose();

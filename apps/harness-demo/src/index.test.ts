@@ -37,6 +37,8 @@ describe("the public API", () => {
         "ask_user:read",
         "eval:exec",
         "debug:exec",
+        "lsp:read",
+        "lsp_rename:write",
       ]);
       expect(demo.registry.approvalPolicy).toBe("ask");
       // Vibe mode is off without a worker backend: its tools are not registered for the run.
@@ -48,6 +50,7 @@ describe("the public API", () => {
         "grep",
         "ast_grep",
         "ask_user",
+        "lsp",
       ]);
     } finally {
       await demo.dispose();

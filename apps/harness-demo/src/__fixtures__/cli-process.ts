@@ -9,9 +9,13 @@ export const cliPath = fileURLToPath(new URL("../../bin/harness-demo.js", import
 export function runCli(
   args: readonly string[],
   timeoutMs = 15_000,
+  env?: Readonly<Record<string, string>>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -38,8 +42,11 @@ export class ServeSession {
   private readonly waiters: (() => void)[] = [];
   readonly exited: Promise<number | null>;
 
-  constructor(args: readonly string[]) {
-    this.child = spawn(process.execPath, [cliPath, "serve", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  constructor(args: readonly string[], env?: Readonly<Record<string, string>>) {
+    this.child = spawn(process.execPath, [cliPath, "serve", ...args], {
+      stdio: ["pipe", "pipe", "pipe"],
+      ...(env === undefined ? {} : { env: { ...process.env, ...env } }),
+    });
     this.child.stderr.resume();
     createInterface({ input: this.child.stdout }).on("line", (line) => {
       try {

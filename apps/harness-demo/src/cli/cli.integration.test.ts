@@ -28,6 +28,8 @@ describe("harness-demo CLI", () => {
       "ask_user",
       "eval",
       "debug",
+      "lsp",
+      "lsp_rename",
     ]);
     for (const tool of tools) {
       expect(tool.type).toBe("function");
@@ -40,7 +42,7 @@ describe("harness-demo CLI", () => {
     const plan = JSON.parse(
       (await runCli(["tools", "--surface", "plan", "--format", "anthropic"])).stdout,
     ) as { name: string }[];
-    expect(plan.map((tool) => tool.name)).toEqual(["read", "grep", "ast_grep", "ask_user"]);
+    expect(plan.map((tool) => tool.name)).toEqual(["read", "grep", "ast_grep", "ask_user", "lsp"]);
   });
 
   it("refuses an unknown surface or format with a usage error", async () => {
@@ -74,5 +76,30 @@ describe("harness-demo CLI", () => {
     const help = await runCli(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("harness-demo serve --workdir DIR");
+    // The modes of issue 9 and the environment the model backends read.
+    for (const needle of [
+      "--operator none|jsonl",
+      '{"card_id": "…", "decline": true}',
+      "--vibe-command CMD",
+      '--model openai|anthropic "task"',
+      "(or --interactive)",
+      "OPENAI_BASE_URL",
+      "ANTHROPIC_API_KEY",
+    ]) {
+      expect(help.stdout).toContain(needle);
+    }
+  });
+
+  it("refuses --interactive with another command, and --vibe without a backend", async () => {
+    const both = await runCli(["serve", "--interactive"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--interactive is a mode of its own");
+    const vibe = await runCli(["serve", "--workdir", ".", "--vibe"], 15_000, {
+      OPENAI_API_KEY: "",
+      OPENAI_BASE_URL: "",
+      ANTHROPIC_API_KEY: "",
+    });
+    expect(vibe.code).toBe(2);
+    expect(vibe.stderr).toContain("--vibe needs a worker backend: --vibe-command CMD");
   });
 });

@@ -1,13 +1,20 @@
+import { modelEnvironmentHelp } from "./model-env.js";
+
 /** The text of `harness-demo --help`. */
 export const helpText = `harness-demo — the demo harness of the @tools toolkit
 
 Usage:
   harness-demo [tour] [--out DIR]     a scripted tour of real tool calls on a sample workspace (default);
                                       writes transcript.md and transcript.html into DIR (default .)
+  harness-demo --model openai|anthropic "task" [--workdir DIR] [--approval ask|auto] [--python PATH]
+                                      an agent loop with a real model (API key and base URL from the
+                                      environment, below) working on the task in one run
   harness-demo interactive [--workdir DIR] [--approval ask|auto] [--python PATH]
-                                      type tool calls (read path=a.ts limit=5, or JSON) in one run;
+                                      (or --interactive) type tool calls (read path=a.ts limit=5,
+                                      lsp hover file=src/a.ts line=3 symbol=foo, or JSON) in one run;
                                       ask_user and permission cards are answered in the terminal
   harness-demo serve --workdir DIR [--approval auto|ask] [--conversation ID]
+                    [--operator none|jsonl] [--vibe [--vibe-command CMD]]
                                       JSON-lines mode: one request per line on stdin,
                                       one response per line on stdout
   harness-demo tools [--surface NAME] [--format json|anthropic|openai] [--workdir DIR]
@@ -24,4 +31,15 @@ JSON-lines mode:
   --approval ask (default) sends write and exec calls to an approver; none is attached in this
   mode, so they are denied. --approval auto allows every call the surface permits.
   The session (and every process it started) ends on end of input, SIGTERM or SIGINT.
+  --operator jsonl: the peer is the human. A card (ask_user, or a permission prompt under
+  --approval ask) goes out as {"event": "card", "card_id": "…", "card": {…, "text": "…"}} and is
+  answered by {"card_id": "…", "answer": "2"} (as typed in a terminal, or {"selected": [labels],
+  "text": "…"}) or {"card_id": "…", "decline": true}; other requests keep flowing meanwhile.
+  A reply that does not fit gets {"event": "card_error", …}; a card taken down (timeout, end of
+  input) gets {"event": "card_closed", …}. Without it nobody is attached: cards fail closed.
+  --vibe turns vibe mode on (vibe_spawn, …): workers run on --vibe-command CMD (an agent CLI;
+  the brief on stdin; {tier} {model} {label} {workerId} {cwd} placeholders) or on the model
+  backend the environment configures (below).
+
+${modelEnvironmentHelp}
 `;

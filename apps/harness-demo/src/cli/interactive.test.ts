@@ -10,6 +10,17 @@ describe("parseTypedCall", () => {
     });
   });
 
+  it("reads a bare word after lsp or debug as its action or op", () => {
+    expect(parseTypedCall("lsp hover file=src/a.ts line=3 symbol=foo").args).toEqual({
+      action: "hover",
+      file: "src/a.ts",
+      line: 3,
+      symbol: "foo",
+    });
+    expect(parseTypedCall("debug stack").args).toEqual({ op: "stack" });
+    expect(parseTypedCall("read path=a.ts").args).toEqual({ path: "a.ts" });
+  });
+
   it("reads a JSON arguments object or a whole JSON call", () => {
     expect(parseTypedCall('read {"path": "a.ts"}')).toMatchObject({ tool: "read", args: { path: "a.ts" } });
     expect(parseTypedCall('{"tool": "grep", "args": {"pattern": "x"}, "surface": "plan"}')).toEqual({

@@ -24,9 +24,9 @@ function value(text: string): unknown {
 }
 
 /**
- * Parses a typed call. A bare word after the tool is its `op`/`action` shorthand is not guessed:
- * every argument is `name=value` (numbers, booleans and JSON are read as such), or the whole
- * arguments object as JSON. Throws with what was expected.
+ * Parses a typed call: `name=value` arguments (numbers, booleans and JSON are read as such), or
+ * the whole arguments object as JSON. A bare word right after `lsp` or `debug` is its `action` or
+ * `op` (`lsp hover file=src/a.ts line=3 symbol=foo`). Throws with what was expected.
  */
 export function parseTypedCall(line: string): TypedCall {
   const trimmed = line.trim();
@@ -45,6 +45,10 @@ export function parseTypedCall(line: string): TypedCall {
   if (rest.startsWith("{"))
     return { tool, args: JSON.parse(rest) as Record<string, unknown>, surface: "main" };
   const args: Record<string, unknown> = {};
+  // `lsp hover …` and `debug stack …`: a bare first word is the action (lsp) or op (debug).
+  const verb = /^([a-z_]+)(?=\s|$)/.exec(rest)?.[1];
+  const verbName = tool === "lsp" ? "action" : tool === "debug" ? "op" : undefined;
+  if (verb !== undefined && verbName !== undefined) args[verbName] = verb;
   for (const match of rest.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|'[^']*'|\S+)/g)) {
     const raw = match[2] as string;
     args[match[1] as string] = raw.startsWith("'") ? raw.slice(1, -1) : value(raw);

@@ -1,8 +1,10 @@
 import { errorMessage, ToolsError } from "@tools/registry";
 import { helpText } from "./help.js";
 import { interactive } from "./interactive.js";
+import { runModelAgent } from "./model-agent.js";
+import { vibeBackend } from "./model-env.js";
 import { allowOnly, choice, parseArgs } from "./parse-args.js";
-import { serve } from "./serve.js";
+import { serve, type ServeOperator } from "./serve.js";
 import { surfaceSchemas } from "./tools-command.js";
 import { runTour } from "./tour/run-tour.js";
 
@@ -14,17 +16,49 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(helpText);
       return 0;
     }
-    switch (args.command ?? "tour") {
+    if (args.options.has("model")) {
+      allowOnly(args, ["model", "workdir", "approval", "python"]);
+      const provider = choice(args, "model", ["openai", "anthropic"], "openai");
+      const task = args.command;
+      if (task === undefined || task.trim() === "") {
+        throw new ToolsError({
+          code: "USAGE",
+          message: `--model ${provider} needs a task: --model ${provider} "the task"`,
+        });
+      }
+      const python = args.options.get("python");
+      return await runModelAgent({
+        provider,
+        task,
+        workingDirectory: args.options.get("workdir") ?? process.cwd(),
+        approval: choice(args, "approval", ["auto", "ask"], "ask"),
+        ...(python === undefined ? {} : { pythonPath: python }),
+      });
+    }
+    const command = args.flags.has("interactive")
+      ? (args.command ?? "interactive")
+      : (args.command ?? "tour");
+    if (args.flags.has("interactive") && command !== "interactive") {
+      throw new ToolsError({
+        code: "USAGE",
+        message: `--interactive is a mode of its own; drop '${command}'`,
+      });
+    }
+    switch (command) {
       case "serve": {
-        allowOnly(args, ["workdir", "approval", "conversation"]);
+        allowOnly(args, ["workdir", "approval", "conversation", "operator", "vibe-command"]);
         const workingDirectory = args.options.get("workdir");
         if (workingDirectory === undefined) {
           throw new ToolsError({ code: "USAGE", message: "serve needs --workdir DIR" });
         }
+        const vibeCommand = args.options.get("vibe-command");
+        const vibe = args.flags.has("vibe") || vibeCommand !== undefined;
         await serve({
           workingDirectory,
           approval: choice(args, "approval", ["auto", "ask"], "ask"),
           conversationId: args.options.get("conversation"),
+          operator: choice<ServeOperator>(args, "operator", ["none", "jsonl"], "none"),
+          ...(vibe ? { vibeBackend: vibeBackend(vibeCommand) } : {}),
         });
         return 0;
       }

@@ -8,7 +8,7 @@ export interface ParsedArgs {
 }
 
 /** Options that never take a value. */
-const booleanFlags = new Set(["help"]);
+const booleanFlags = new Set(["help", "vibe", "interactive"]);
 
 /**
  * Parses `command --name value --name=value --flag`. Throws `USAGE` for a stray argument or an

@@ -1,13 +1,22 @@
 import { createInterface } from "node:readline";
 import type { ApprovalPolicy } from "@tools/registry";
+import type { WorkerBackend } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
+import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
 import { errorResponse, parseRequestLine, resultResponse, type JsonLinesResponse } from "./json-lines.js";
+
+/** Who answers cards in `serve`: nobody (cards fail closed) or the peer over JSON lines. */
+export type ServeOperator = "none" | "jsonl";
 
 /** Options of {@link serve}. */
 export interface ServeOptions {
   readonly workingDirectory: string;
   readonly approval: ApprovalPolicy;
   readonly conversationId?: string;
+  /** `jsonl`: cards go out as lines and are answered by lines; default `none` (fail closed). */
+  readonly operator?: ServeOperator;
+  /** Turns vibe mode on. */
+  readonly vibeBackend?: WorkerBackend;
   readonly input?: NodeJS.ReadableStream;
   readonly output?: NodeJS.WritableStream;
 }
@@ -20,21 +29,35 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
+  let outputOpen = true;
+  const send = (response: JsonLinesResponse | CardEvent) => {
+    if (outputOpen) output.write(`${JSON.stringify(response)}\n`);
+  };
+  const operator = options.operator === "jsonl" ? new JsonLinesOperatorPort(send) : undefined;
   const demo = createDemoRun({
     workingDirectory: options.workingDirectory,
     approval: options.approval,
     conversationId: options.conversationId,
+    ...(operator === undefined ? {} : { questionPort: operator }),
+    ...(options.vibeBackend === undefined ? {} : { vibeBackend: options.vibeBackend }),
   });
   process.stderr.write(
-    `harness-demo serve: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}); one JSON request per line\n`,
+    `harness-demo serve: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}, operator ${options.operator ?? "none"}${options.vibeBackend ? `, vibe on ${options.vibeBackend.description}` : ""}); one JSON request per line\n`,
   );
-  let outputOpen = true;
-  const send = (response: JsonLinesResponse) => {
-    if (outputOpen) output.write(`${JSON.stringify(response)}\n`);
-  };
   const pending = new Set<Promise<void>>();
   const handle = (line: string) => {
     if (line.trim() === "") return;
+    const reply = cardReply(line);
+    if (reply !== undefined) {
+      if (operator) operator.handleLine(reply);
+      else
+        send({
+          event: "card_error",
+          card_id: typeof reply["card_id"] === "string" ? reply["card_id"] : null,
+          error: "no operator is attached: start serve with --operator jsonl to answer cards",
+        });
+      return;
+    }
     const parsed = parseRequestLine(line);
     if (!parsed.ok) {
       send(errorResponse(parsed.id, parsed.error));
@@ -67,6 +90,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const inputEnded = new Promise<string>((resolve) => lines.once("close", () => resolve("end of input")));
   let reason = await Promise.race([inputEnded, stopped]);
   lines.close();
+  // Nobody can answer any more: open cards fail closed, so the calls waiting on them answer.
+  operator?.detach();
   if (reason === "end of input") {
     // The calls already made still answer, unless a signal cuts the wait short.
     reason = await Promise.race([Promise.all(pending).then(() => reason), stopped]);
@@ -77,4 +102,17 @@ export async function serve(options: ServeOptions): Promise<void> {
   for (const failure of report.failed)
     process.stderr.write(`harness-demo serve: cleanup failed: ${failure}\n`);
   process.stderr.write(`harness-demo serve: ${reason}; run ended\n`);
+}
+
+/** The line's object when it is a card reply (`card_id` and no `tool`), else undefined. */
+function cardReply(line: string): Record<string, unknown> | undefined {
+  if (!line.includes("card_id")) return undefined;
+  try {
+    const value = JSON.parse(line) as unknown;
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    const record = value as Record<string, unknown>;
+    return "card_id" in record && !("tool" in record) ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }

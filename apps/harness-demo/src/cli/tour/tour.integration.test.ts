@@ -29,6 +29,17 @@ describe("the tour (every package wired into one run)", () => {
     const text = tour.stdout;
     // 1. tool lists with tier caps
     expect(text).toMatch(/plan\s+cap read/);
+    // 2. lsp: status, navigation by line + symbol in TypeScript and Python
+    expect(text).toMatch(/typescript: root \. \(marker tsconfig\.json\), binary found/);
+    expect(text).toContain("… lsp: starting typescript-language-server");
+    expect(text).toContain("src/greet.ts:2:17  export function greet(name: string): string {");
+    expect(text).toContain("python/stats.py:4:5  def total(values):");
+    expect(text).toContain("python/report.py:8:13  grand = total(sales)");
+    // 3. diagnostics on write: new, moved (nothing new), fixed; lsp_rename across files
+    expect(text).toContain("src/greet.ts:3:3 error [2322]");
+    expect(text).toContain("no new diagnostics in src/greet.ts (1 reported earlier still present)");
+    expect(text).toContain("src/greet.ts: clean (no errors or warnings)");
+    expect(text).toContain("renamed 'greetAll' to 'greetEveryone': 2 edits in 2 files");
     // the harness's refusals
     expect(text).toContain("← error TIER_EXCEEDED");
     expect(text).toContain("← error NO_APPROVER");
@@ -59,6 +70,8 @@ describe("the tour (every package wired into one run)", () => {
     const markdown = await readFile(join(out, "transcript.md"), "utf8");
     for (const heading of [
       "## 1. the tool lists",
+      "language servers: status, definition, hover, references",
+      "diagnostics on write and lsp_rename",
       "structural search and staged rewrite",
       "debug: Python with debugpy, Go with delve",
       "eval: a persistent Python kernel",

@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { cliPath } from "../__fixtures__/cli-process.js";
+
+const exec = promisify(execFile);
+const tmuxFound = existsSync("/usr/bin/tmux") || existsSync("/usr/local/bin/tmux");
+
+let dir: string;
+let socket: string;
+
+/** Runs tmux on the test's private server. */
+async function tmux(...args: string[]): Promise<string> {
+  const { stdout } = await exec("tmux", ["-S", socket, ...args], { timeout: 10_000 });
+  return stdout;
+}
+
+/** The whole pane, with its scrollback. */
+async function screen(): Promise<string> {
+  return tmux("capture-pane", "-p", "-t", "demo", "-S", "-500");
+}
+
+/** Polls the pane until `needle` shows up (bounded); returns the pane. */
+async function waitForScreen(needle: string | RegExp, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await screen();
+    if (typeof needle === "string" ? text.includes(needle) : needle.test(text)) return text;
+    if (Date.now() > deadline) throw new Error(`'${String(needle)}' did not show up; the pane:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Types a line and presses Enter. */
+async function type(line: string): Promise<void> {
+  await tmux("send-keys", "-t", "demo", "-l", line);
+  await tmux("send-keys", "-t", "demo", "Enter");
+}
+
+/** How many times `needle` shows on the pane. */
+function count(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+beforeEach(async () => {
+  dir = await realpath(await mkdtemp(join(tmpdir(), "harness-demo-tmux-")));
+  socket = join(dir, "sock");
+  await writeFile(join(dir, "hello.txt"), "hello\nworld\n");
+});
+
+afterEach(async () => {
+  // Ends the session and the demo in it, whatever state the test left.
+  await exec("tmux", ["-S", socket, "kill-server"]).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux)", () => {
+  it(
+    "runs a typed tool call, and answers an ask_user card and a permission card in the terminal",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+
+      await type("read path=hello.txt");
+      const read = await waitForScreen(/1\s+hello\n2\s+world/);
+      expect(read).toContain("tool> read path=hello.txt\nok\n");
+
+      await type('ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]');
+      const card = await waitForScreen("Reply with one number (1-2).");
+      expect(card).toContain("-- Question");
+      expect(card).toContain("  2. south");
+      await type("2");
+      await waitForScreen('Chosen option: "south"');
+
+      await type("write path=notes.txt content=hi");
+      const permission = await waitForScreen("Reply with one number (1-3).");
+      expect(permission).toContain("Allow write: write notes.txt");
+      expect(permission).toContain("1. Allow once");
+      await type("1");
+      await waitForScreen("created notes.txt");
+      expect(await readFile(join(dir, "notes.txt"), "utf8")).toBe("hi");
+
+      // A second write asks again; denied in the terminal, nothing is written.
+      await type("write path=no.txt content=x");
+      await waitForScreen(/Allow write: write no\.txt[\s\S]*Reply with one number \(1-3\)\./);
+      await type("3");
+      const denied = await waitForScreen("error APPROVAL_DENIED");
+      expect(count(denied, "tool>")).toBeGreaterThanOrEqual(4);
+      expect(existsSync(join(dir, "no.txt"))).toBe(false);
+
+      // "exit" ends the program, and tmux closes its session with it.
+      await type("exit");
+      const deadline = Date.now() + 15_000;
+      while (
+        await tmux("has-session", "-t", "demo").then(
+          () => true,
+          () => false,
+        )
+      ) {
+        if (Date.now() > deadline) throw new Error(`the demo did not exit; the pane:\n${await screen()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+  );
+});

@@ -1,0 +1,140 @@
+import {
+  AskError,
+  checkReply,
+  parseReply,
+  type Card,
+  type CardReply,
+  type CardRequest,
+  type QuestionPort,
+} from "@tools/ask";
+import { errorMessage } from "@tools/registry";
+
+/** A card event line of `serve --operator jsonl`. */
+export type CardEvent =
+  | { readonly event: "card"; readonly card_id: string; readonly card: Card & { readonly text: string } }
+  | { readonly event: "card_closed"; readonly card_id: string; readonly reason: string }
+  | { readonly event: "card_error"; readonly card_id: string | null; readonly error: string };
+
+interface Waiting {
+  readonly request: CardRequest;
+  readonly settle: (reply: CardReply) => void;
+  readonly fail: (error: AskError) => void;
+}
+
+/**
+ * The question port of `serve --operator jsonl`: the peer on the other end of the JSON lines is
+ * the human. A card goes out as one line `{"event": "card", "card_id", "card"}`; the answer comes
+ * back as a line `{"card_id", "answer"}` (a typed reply such as "2", "1,3", "2: note" or free
+ * text, or `{"selected": [labels], "text"}`) or `{"card_id", "decline": true}`. A reply that does
+ * not fit the card gets a `card_error` line and the card stays open; a card taken down (timeout,
+ * cancelled call, end of input) gets a `card_closed` line.
+ */
+export class JsonLinesOperatorPort implements QuestionPort {
+  private readonly waiting = new Map<string, Waiting>();
+  private present = true;
+
+  constructor(private readonly emit: (event: CardEvent) => void) {}
+
+  attached(): boolean {
+    return this.present;
+  }
+
+  /** The peer is gone (end of input): open cards fail with `ASK_NO_HUMAN`, new ones at once. */
+  detach(): void {
+    this.present = false;
+    for (const entry of this.waiting.values()) {
+      entry.fail(
+        new AskError({ code: "ASK_NO_HUMAN", message: "the operator's input ended before an answer" }),
+      );
+    }
+  }
+
+  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
+    if (!this.present) {
+      return Promise.reject(
+        new AskError({ code: "ASK_NO_HUMAN", message: "the operator's input has ended" }),
+      );
+    }
+    return new Promise<CardReply>((resolve, reject) => {
+      const close = (reason: string) => {
+        this.waiting.delete(request.id);
+        signal.removeEventListener("abort", onAbort);
+        this.emit({ event: "card_closed", card_id: request.id, reason });
+      };
+      const onAbort = () => {
+        close("taken down: the question timed out or the call was cancelled");
+        reject(new AskError({ code: "ASK_CANCELLED", message: "the card was taken down" }));
+      };
+      if (signal.aborted) {
+        reject(new AskError({ code: "ASK_CANCELLED", message: "the card was taken down" }));
+        return;
+      }
+      this.waiting.set(request.id, {
+        request,
+        settle: (reply) => {
+          this.waiting.delete(request.id);
+          signal.removeEventListener("abort", onAbort);
+          resolve(reply);
+        },
+        fail: (error) => {
+          close(error.message);
+          reject(error);
+        },
+      });
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.emit({ event: "card", card_id: request.id, card: { ...request.card, text: request.text } });
+    });
+  }
+
+  /**
+   * Takes an input line's object if it is a card reply (it has `card_id` and no `tool`): answers
+   * the card, or emits a `card_error`. Returns false for anything else (a tool request).
+   */
+  handleLine(record: Record<string, unknown>): boolean {
+    if (!("card_id" in record) || "tool" in record) return false;
+    const id = record["card_id"];
+    if (typeof id !== "string") {
+      this.emit({ event: "card_error", card_id: null, error: '"card_id" must be the string of a card line' });
+      return true;
+    }
+    const entry = this.waiting.get(id);
+    if (!entry) {
+      this.emit({
+        event: "card_error",
+        card_id: id,
+        error: `no open card '${id}' (answered, closed, or never shown)`,
+      });
+      return true;
+    }
+    try {
+      entry.settle(readReply(entry.request.card, record));
+    } catch (error) {
+      this.emit({ event: "card_error", card_id: id, error: errorMessage(error) });
+    }
+    return true;
+  }
+}
+
+/** The reply a card-answer line carries, checked against the card; throws with a message for the peer. */
+function readReply(card: Card, record: Record<string, unknown>): CardReply {
+  if (record["decline"] === true) {
+    const reason = record["reason"];
+    return typeof reason === "string" ? { kind: "decline", reason } : { kind: "decline" };
+  }
+  const answer = record["answer"];
+  if (typeof answer === "string") return parseReply(card, answer);
+  if (typeof answer === "object" && answer !== null && !Array.isArray(answer)) {
+    const { selected = [], text } = answer as { selected?: unknown; text?: unknown };
+    if (!Array.isArray(selected) || !selected.every((label) => typeof label === "string")) {
+      throw new Error('"answer.selected" must be a list of option labels');
+    }
+    if (text !== undefined && typeof text !== "string") throw new Error('"answer.text" must be a string');
+    return checkReply(
+      card,
+      text === undefined ? { kind: "answer", selected } : { kind: "answer", selected, text },
+    );
+  }
+  throw new Error(
+    'a card reply is {"card_id": …, "answer": "2"} (as typed in the terminal), {"card_id": …, "answer": {"selected": ["label"], "text": "…"}} or {"card_id": …, "decline": true}',
+  );
+}

@@ -1,0 +1,94 @@
+import { ToolsError } from "@tools/registry";
+import {
+  createAnthropicBackend,
+  createCommandBackend,
+  createOpenAiBackend,
+  type WorkerBackend,
+} from "@tools/vibe";
+
+/** A model API the demo can talk to. */
+export type Provider = "openai" | "anthropic";
+
+/** The environment variables the model backends read, as `--help` lists them. */
+export const modelEnvironmentHelp = `Model environment (--model, and serve --vibe without --vibe-command):
+  openai      OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL
+              (default gpt-5-mini), OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL for vibe's tiers
+  anthropic   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (default claude-sonnet-4-5),
+              ANTHROPIC_FAST_MODEL / ANTHROPIC_GOOD_MODEL for vibe's tiers
+  serve --vibe picks openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else anthropic when
+  ANTHROPIC_API_KEY is set.`;
+
+const defaults: Record<Provider, { model: string; fast: string; good: string }> = {
+  openai: { model: "gpt-5-mini", fast: "gpt-5-mini", good: "gpt-5" },
+  anthropic: { model: "claude-sonnet-4-5", fast: "claude-haiku-4-5", good: "claude-sonnet-4-5" },
+};
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === "" ? undefined : value;
+}
+
+/** The provider's settings from the environment. */
+export function modelSettings(provider: Provider, env: Env = process.env) {
+  const prefix = provider === "openai" ? "OPENAI" : "ANTHROPIC";
+  const model = read(env, `${prefix}_MODEL`) ?? defaults[provider].model;
+  const baseURL = read(env, `${prefix}_BASE_URL`);
+  const apiKey = read(env, `${prefix}_API_KEY`);
+  return {
+    model,
+    models: {
+      fast: read(env, `${prefix}_FAST_MODEL`) ?? read(env, `${prefix}_MODEL`) ?? defaults[provider].fast,
+      good: read(env, `${prefix}_GOOD_MODEL`) ?? read(env, `${prefix}_MODEL`) ?? defaults[provider].good,
+    },
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(apiKey === undefined ? {} : { apiKey }),
+  };
+}
+
+/** The model backend of `provider`, configured from the environment. */
+export function modelBackend(
+  provider: Provider,
+  env: Env = process.env,
+  extra: { maxTurns?: number; instructions?: string; oneModel?: boolean } = {},
+): WorkerBackend {
+  const settings = modelSettings(provider, env);
+  const { baseURL, apiKey } = settings;
+  const models = extra.oneModel ? { fast: settings.model, good: settings.model } : settings.models;
+  if (apiKey === undefined && baseURL === undefined) {
+    throw new ToolsError({
+      code: "USAGE",
+      message: `the ${provider} backend needs ${provider === "openai" ? "OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)" : "ANTHROPIC_API_KEY"} in the environment`,
+    });
+  }
+  const options = {
+    models,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    // A local OpenAI-compatible server may need no key; the SDK still wants one.
+    apiKey: apiKey ?? "no-key",
+    ...(extra.maxTurns === undefined ? {} : { maxTurns: extra.maxTurns }),
+    ...(extra.instructions === undefined ? {} : { instructions: extra.instructions }),
+  };
+  return provider === "openai" ? createOpenAiBackend(options) : createAnthropicBackend(options);
+}
+
+/**
+ * The vibe backend of `serve --vibe`: the command backend when `command` is given (split on
+ * spaces; `{tier}`, `{model}`, `{label}`, `{workerId}`, `{cwd}` placeholders), else the model
+ * backend the environment configures.
+ */
+export function vibeBackend(command: string | undefined, env: Env = process.env): WorkerBackend {
+  if (command !== undefined) {
+    const argv = command.split(/\s+/).filter((part) => part !== "");
+    return createCommandBackend({ command: argv });
+  }
+  if (read(env, "OPENAI_API_KEY") !== undefined || read(env, "OPENAI_BASE_URL") !== undefined)
+    return modelBackend("openai", env);
+  if (read(env, "ANTHROPIC_API_KEY") !== undefined) return modelBackend("anthropic", env);
+  throw new ToolsError({
+    code: "USAGE",
+    message:
+      "--vibe needs a worker backend: --vibe-command CMD, or OPENAI_API_KEY / OPENAI_BASE_URL, or ANTHROPIC_API_KEY in the environment",
+  });
+}
