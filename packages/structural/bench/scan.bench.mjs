@@ -1,8 +1,12 @@
 // Scan time of ast_grep's search against the native `ast-grep run` on the same corpora and
 // patterns, measured in one run and printed as ratios (ours / ast-grep; ≤ 1.0 means as fast).
 // Also checks that both find the same match set (path:line:col). Not part of `npm test`.
-// Run after `pnpm run build`: node bench/scan.bench.mjs
-import { existsSync, realpathSync } from "node:fs";
+// Run after `pnpm run build`: node bench/scan.bench.mjs [--runs N] [--workers N] [--language L]
+// Each (corpus, pattern) is timed N times (default 5), ours and ast-grep alternating, and the
+// medians are compared. Trees are not cached between runs (maxCachedTrees: 0); the worker pool
+// is started by a warm-up search first, as it is once per process in real use.
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
@@ -17,6 +21,8 @@ function astGrepBinary() {
 }
 const binary = astGrepBinary();
 
+const onlyIndex = process.argv.indexOf("--language");
+const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
 const tsLib = dirname(
   createRequire(join(process.cwd(), "../../package.json")).resolve("typescript/package.json"),
 );
@@ -30,7 +36,7 @@ const corpora = [
   {
     name: "go stdlib",
     language: "go",
-    root: "/usr/lib/go-1.19/src",
+    root: "/usr/lib/go/src",
     patterns: ["errors.New($M)", "if err != nil { return $E }", "$A == $A"],
   },
   {
@@ -39,36 +45,79 @@ const corpora = [
     root: join(tsLib, "lib"),
     patterns: ["readonly $P: $T", "$A && $A()", "Array<$T>"],
   },
-].filter((c) => existsSync(c.root));
+].filter((c) => existsSync(c.root) && (!only || c.language === only));
 
+// CPU time of the ast-grep child (user + system, all its threads) through GNU time, when there.
+const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
+const timeFile = join(mkdtempSync(join(tmpdir(), "scan-bench-")), "time");
 function runAstGrep(pattern, language, root) {
+  const args = ["run", "-p", pattern, "-l", language, "--json=compact", "."];
+  let out;
   try {
-    return JSON.parse(
-      execFileSync(binary, ["run", "-p", pattern, "-l", language, "--json=compact", "."], {
-        cwd: root,
-        encoding: "utf8",
-        maxBuffer: 1 << 30,
-      }),
-    );
+    out = gnuTime
+      ? execFileSync(gnuTime, ["-f", "%U %S", "-o", timeFile, binary, ...args], {
+          cwd: root,
+          encoding: "utf8",
+          maxBuffer: 1 << 30,
+        })
+      : execFileSync(binary, args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
   } catch (error) {
-    if (error.status === 1) return [];
-    throw error;
+    if (error.status !== 1) throw error;
+    out = error.stdout || "[]";
   }
+  let cpuMs = NaN;
+  if (gnuTime) {
+    const [user, system] = readFileSync(timeFile, "utf8").trim().split(/\s+/).slice(-2).map(Number);
+    cpuMs = (user + system) * 1000;
+  }
+  return { matches: JSON.parse(out.trim() || "[]"), cpuMs };
 }
 
-const parser = createStructuralParser({ maxCachedTrees: 0 });
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const runs = argument("--runs", 5);
+const workers = argument("--workers", undefined);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const parser = createStructuralParser({ maxCachedTrees: 0, workers });
+if (corpora[0]) {
+  const warm = realpathSync(corpora[0].root);
+  const spec = parser.spec(corpora[0].language);
+  const pattern = await parser.compile(spec, corpora[0].patterns[0]);
+  await searchFiles({ parser, spec, pattern, workingDirectory: warm, target: warm });
+}
 const rows = [];
 for (const corpus of corpora) {
   const root = realpathSync(corpus.root);
   const spec = parser.spec(corpus.language);
   for (const source of corpus.patterns) {
     const pattern = await parser.compile(spec, source);
-    let t = performance.now();
-    const ours = await searchFiles({ parser, spec, pattern, workingDirectory: root, target: root });
-    const oursMs = performance.now() - t;
-    t = performance.now();
-    const theirs = runAstGrep(source, corpus.language, root);
-    const theirsMs = performance.now() - t;
+    const oursTimes = [];
+    const theirTimes = [];
+    const oursCpu = [];
+    const theirCpu = [];
+    let ours;
+    let theirs;
+    for (let run = 0; run < runs; run++) {
+      let t = performance.now();
+      const cpu = process.cpuUsage();
+      ours = await searchFiles({ parser, spec, pattern, workingDirectory: root, target: root });
+      oursTimes.push(performance.now() - t);
+      const used = process.cpuUsage(cpu);
+      oursCpu.push((used.user + used.system) / 1000);
+      t = performance.now();
+      const result = runAstGrep(source, corpus.language, root);
+      theirTimes.push(performance.now() - t);
+      theirCpu.push(result.cpuMs);
+      theirs = result.matches;
+    }
+    const oursMs = median(oursTimes);
+    const theirsMs = median(theirTimes);
     const ourSet = new Set(
       ours.files.flatMap((f) => f.matches.map((m) => `${f.relativePath}:${m.line}:${m.column}`)),
     );
@@ -92,6 +141,9 @@ for (const corpus of corpora) {
       oursMs: Math.round(oursMs),
       astGrepMs: Math.round(theirsMs),
       ratio: +(oursMs / theirsMs).toFixed(2),
+      oursCpuMs: Math.round(median(oursCpu)),
+      astGrepCpuMs: Math.round(median(theirCpu)),
+      cpuRatio: +(median(oursCpu) / median(theirCpu)).toFixed(2),
     });
     if (onlyOurs.length + onlyTheirs.length > 0) {
       console.log(
@@ -101,4 +153,5 @@ for (const corpus of corpora) {
   }
 }
 parser.dispose();
+console.log(`medians of ${runs} runs; workers: ${workers ?? "default"}`);
 console.table(rows);

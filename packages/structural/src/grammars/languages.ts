@@ -31,7 +31,8 @@ const jsLike = [
   ["class __C {\n", "\n}"],
 ] as const;
 
-const tsLike = [...jsLike, ["interface __I {\n", "\n}"]] as const;
+/** TypeScript adds interface members and types (`Array<$T>`, `keyof $T`) to the JS wrappers. */
+const tsLike = [...jsLike, ["interface __I {\n", "\n}"], ["type __T =\n", ";\n"]] as const;
 
 const repomix = (name: string): string => `@repomix/tree-sitter-wasms/out/tree-sitter-${name}.wasm`;
 

@@ -61,14 +61,74 @@ function allNamedNodes(root: Node): Node[] {
   }
 }
 
+/** Beyond this many occurrences of the rarest literal, candidates are listed by type instead. */
+const maxLiteralOccurrences = 512;
+
+/** Where the rarest of the literals occurs in the source, or undefined when all are common. */
+function rarestLiteral(
+  literals: readonly string[],
+  source: string,
+): { at: number[]; length: number } | undefined {
+  let best: { at: number[]; length: number } | undefined;
+  for (const literal of literals) {
+    const at: number[] = [];
+    const limit = best ? best.at.length : maxLiteralOccurrences;
+    for (let index = source.indexOf(literal); index >= 0; index = source.indexOf(literal, index + 1)) {
+      at.push(index);
+      if (at.length > limit) break;
+    }
+    if (at.length <= limit) best = { at, length: literal.length };
+  }
+  return best;
+}
+
+/**
+ * The nodes of `type` that contain one of the occurrences: every match contains a token spelling
+ * the literal, so the candidates are the ancestors of those tokens. A cursor descends from the
+ * root to each occurrence (siblings do not overlap, so the first child reaching past the offset
+ * is the one holding the token), and only nodes of the type are handed to JavaScript.
+ */
+function ancestorsOfType(tree: Tree, type: string, at: readonly number[], length: number): Node[] {
+  const out: Node[] = [];
+  const seen = new Set<number>();
+  const root = tree.rootNode;
+  const cursor = tree.walk();
+  try {
+    for (const offset of at) {
+      cursor.reset(root);
+      for (;;) {
+        if (cursor.startIndex > offset || cursor.endIndex < offset + length) break;
+        if (cursor.nodeType === type) {
+          const node = cursor.currentNode;
+          if (!seen.has(node.id)) {
+            seen.add(node.id);
+            out.push(node);
+          }
+        }
+        if (!cursor.gotoFirstChildForIndex(offset)) break;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  return out;
+}
+
+/** The nodes a match may start at: of the root's type, and holding the rarest literal. */
+function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): (Node | null)[] {
+  if (!pattern.rootType) return allNamedNodes(tree.rootNode);
+  const rare = rarestLiteral(pattern.literals, source);
+  if (rare) return ancestorsOfType(tree, pattern.rootType, rare.at, rare.length);
+  return tree.rootNode.descendantsOfType(pattern.rootType);
+}
+
 /**
  * Every match of the pattern in the tree, outer before inner, in source order. Only nodes of the
- * pattern root's type are tried (found inside WASM); a bare `$X` pattern tries every named node.
+ * pattern root's type are tried (found inside WASM, around the pattern's rarest literal when it
+ * has one); a bare `$X` pattern tries every named node.
  */
 export function findMatches(pattern: CompiledPattern, tree: Tree, source: string): TreeMatches {
-  const candidates = pattern.rootType
-    ? tree.rootNode.descendantsOfType(pattern.rootType)
-    : allNamedNodes(tree.rootNode);
+  const candidates = candidateNodes(pattern, tree, source);
   const matcher = new TreeMatcher();
   const matches: StructuralMatch[] = [];
   const order = [...pattern.singleNames, ...pattern.multiNames];

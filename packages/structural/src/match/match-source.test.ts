@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createStructuralParser } from "../parser/structural-parser.js";
+import { findMatches } from "./find-matches.js";
 import { matchSource } from "./match-source.js";
 
 const parser = createStructuralParser();
@@ -19,5 +20,25 @@ describe("matchSource", () => {
   it("backtracks $$$", async () => {
     const matches = await matchSource(parser, "python", "foo($$$A, $B)", "foo(1, 2, 3)\n");
     expect(matches.map(bindings)).toEqual([{ A: "1, 2", B: "3" }]);
+  });
+
+  it("keeps several $$$ in one list polynomial: no attempt hits the step budget", async () => {
+    const spec = parser.spec("python");
+    const pattern = await parser.compile(spec, "f($$$, $$$, $$$, $$$, $$$, $$$, z)");
+    const args = Array.from({ length: 40 }, (_, index) => `a${index}`).join(", ");
+    const code = `f(${args}, z, q)\nf(${args}, z)\n`;
+    const tree = await parser.parse(spec, code);
+    try {
+      const found = findMatches(pattern, tree, code);
+      expect(found.exhausted).toBe(0);
+      expect(found.matches.map((m) => m.line)).toEqual([1]);
+    } finally {
+      tree.delete();
+    }
+  });
+
+  it("still backtracks named $$$ that must repeat", async () => {
+    const matches = await matchSource(parser, "python", "f($$$A, x, $$$A)", "f(1, 2, x, 1, 2)\nf(1, x, 2)\n");
+    expect(matches.map(bindings)).toEqual([{ A: "1, 2" }]);
   });
 });

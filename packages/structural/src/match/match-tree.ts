@@ -16,6 +16,11 @@ export const defaultStepBudget = 100_000;
 
 class BudgetExceeded extends Error {}
 
+/** Failed (pattern index, node index) states of one children list, by bindings; made on first `$$$`. */
+interface Memo {
+  failed: Map<Environment, Set<number>> | undefined;
+}
+
 function codeChildren(node: Node): Node[] {
   return node.children.filter((child) => !child.isExtra && !isIgnorable(child));
 }
@@ -75,7 +80,7 @@ export class TreeMatcher {
       }
       case "inner": {
         if (node.type !== pattern.type) return undefined;
-        return this.matchChildren(pattern.children, codeChildren(node), 0, 0, env);
+        return this.matchChildren(pattern.children, codeChildren(node), 0, 0, env, { failed: undefined });
       }
     }
   }
@@ -86,18 +91,42 @@ export class TreeMatcher {
     pi: number,
     ci: number,
     env: Environment,
+    memo: Memo,
   ): Environment | undefined {
     if (++this.steps > this.budget) throw new BudgetExceeded();
+    // Matching is a pure function of (position, bindings): a state that failed once fails again.
+    // Anonymous `$$$` and repeated names keep the same bindings object, so several `$$$` in one
+    // list stay polynomial instead of trying every split.
+    const key = pi * (nodes.length + 1) + ci;
+    if (memo.failed?.get(env)?.has(key)) return undefined;
+    const result = this.matchAt(patterns, nodes, pi, ci, env, memo);
+    if (!result && memo.failed) {
+      let keys = memo.failed.get(env);
+      if (!keys) memo.failed.set(env, (keys = new Set()));
+      keys.add(key);
+    }
+    return result;
+  }
+
+  private matchAt(
+    patterns: readonly PatternNode[],
+    nodes: readonly Node[],
+    pi: number,
+    ci: number,
+    env: Environment,
+    memo: Memo,
+  ): Environment | undefined {
     const pattern = patterns[pi];
     if (pattern === undefined) {
       for (let rest = ci; rest < nodes.length; rest++) if (nodes[rest]?.isNamed) return undefined;
       return env;
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
+      memo.failed ??= new Map();
       for (let end = ci; end <= nodes.length; end++) {
         const bound = bind(env, pattern.meta.name, { kind: "multi", nodes: nodes.slice(ci, end) });
         if (!bound) continue;
-        const rest = this.matchChildren(patterns, nodes, pi + 1, end, bound);
+        const rest = this.matchChildren(patterns, nodes, pi + 1, end, bound, memo);
         if (rest) return rest;
       }
       return undefined;
@@ -106,10 +135,10 @@ export class TreeMatcher {
     if (node === undefined) return undefined;
     const matched = this.matchNode(pattern, node, env);
     if (matched) {
-      const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched);
+      const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
       if (rest) return rest;
     }
-    if (!node.isNamed) return this.matchChildren(patterns, nodes, pi, ci + 1, env);
+    if (!node.isNamed) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
     return undefined;
   }
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resourceKey } from "@tools/registry";
 import { Parser, type Language, type Tree } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
@@ -5,11 +6,25 @@ import { findLanguage, languageIds, type LanguageSpec } from "../grammars/langua
 import { loadGrammar } from "../grammars/load-grammar.js";
 import { compilePattern } from "../pattern/compile-pattern.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { ScanPool, scanWorkerUrl } from "../search/scan-pool.js";
 
 /** Options of {@link createStructuralParser}. */
 export interface StructuralParserOptions {
   /** Parsed files kept between calls, keyed by (path, size, mtime); default 256 (at least 1 is kept). */
   maxCachedTrees?: number;
+  /**
+   * Worker threads that parse and match large searches; default 2 (or 1 on a single core), 0
+   * keeps everything on the calling thread. Started on the first large search, stopped by
+   * `dispose()`.
+   */
+  workers?: number;
+  /**
+   * Searches whose prefiltered files total fewer bytes than this run on the calling thread (the
+   * pool's message costs outweigh it); default 256 KiB. Until the pool runs, a search needs 8
+   * times as much to wait for it (starting the workers costs a few hundred milliseconds); a
+   * smaller one that passes this mark starts the pool for the next search and stays here.
+   */
+  parallelMinBytes?: number;
 }
 
 interface CachedTree {
@@ -38,10 +53,41 @@ export class StructuralParser {
   private readonly parsers = new Map<string, Promise<Parser>>();
   private readonly trees = new Map<string, CachedTree>();
   private readonly maxCachedTrees: number;
+  private readonly workers: number;
+  /** Prefiltered bytes from which a search goes to the worker pool. */
+  readonly parallelMinBytes: number;
+  private pool: ScanPool | undefined;
   private disposed = false;
 
   constructor(options: StructuralParserOptions = {}) {
     this.maxCachedTrees = options.maxCachedTrees ?? 256;
+    this.workers = Math.max(0, Math.floor(options.workers ?? Math.min(2, availableParallelism())));
+    this.parallelMinBytes = options.parallelMinBytes ?? 256 * 1024;
+  }
+
+  /**
+   * The worker pool for large searches, started on first use; undefined when workers are off or
+   * the compiled worker entry is not there (running from sources).
+   */
+  scanPool(): ScanPool | undefined {
+    if (this.disposed || this.workers === 0) return undefined;
+    if (!this.pool) {
+      const url = scanWorkerUrl();
+      if (!url) return undefined;
+      this.pool = new ScanPool(url, this.workers, this.maxCachedTrees);
+    }
+    return this.pool;
+  }
+
+  /** Whether the worker pool has been started (its workers are up or coming up). */
+  get scanPoolStarted(): boolean {
+    return this.pool !== undefined;
+  }
+
+  /** Stops the worker pool (after a worker failed); the next large search starts a new one. */
+  resetScanPool(): void {
+    this.pool?.dispose();
+    this.pool = undefined;
   }
 
   /** The grammar of a language id; `UNKNOWN_LANGUAGE` lists the shipped ones. */
@@ -135,6 +181,7 @@ export class StructuralParser {
   /** Frees every cached tree and parser. */
   dispose(): void {
     this.disposed = true;
+    this.resetScanPool();
     for (const entry of this.trees.values()) entry.tree.delete();
     this.trees.clear();
     for (const parser of this.parsers.values()) parser.then((p) => p.delete()).catch(() => undefined);

@@ -121,27 +121,30 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     });
   }
   const text = substituteExpando(trimmed, spec.expando);
-  const bare: (() => Located | undefined)[] = [
-    () => tryBare(parser, text),
-    () => (/;\s*$/.test(text) ? undefined : tryWrapper(parser, text, "", ";")),
-  ];
-  const wrapped = spec.wrappers.map(
-    ([prefix, suffix]) =>
-      () =>
-        tryWrapper(parser, text, prefix, suffix),
-  );
-  const attempts = spec.preferWrapped ? [...wrapped, ...bare] : [...bare, ...wrapped];
-  // A parse tree-sitter did not have to repair wins over one with MISSING nodes.
-  let located: Located | undefined;
-  for (const attempt of attempts) {
-    const candidate = attempt();
-    if (!candidate) continue;
-    if (candidate.clean) {
-      located = candidate;
-      break;
+  const locate = (fragment: string): Located | undefined => {
+    const bare: (() => Located | undefined)[] = [
+      () => tryBare(parser, fragment),
+      () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parser, fragment, "", ";")),
+    ];
+    const wrapped = spec.wrappers.map(
+      ([prefix, suffix]) =>
+        () =>
+          tryWrapper(parser, fragment, prefix, suffix),
+    );
+    const attempts = spec.preferWrapped ? [...wrapped, ...bare] : [...bare, ...wrapped];
+    // A parse tree-sitter did not have to repair wins over one with MISSING nodes.
+    let best: Located | undefined;
+    for (const attempt of attempts) {
+      const candidate = attempt();
+      if (!candidate) continue;
+      if (candidate.clean) return candidate;
+      best ??= candidate;
     }
-    located ??= candidate;
-  }
+    return best;
+  };
+  // A member written with its `;` (`readonly $P: $T;`): where the `;` is a separator of the
+  // enclosing body rather than part of the member, the member alone is the pattern.
+  const located = locate(text) ?? (/;\s*$/.test(text) ? locate(text.replace(/;\s*$/, "")) : undefined);
   if (!located) describeError(parser, text, spec.id, trimmed);
 
   const singleNames = new Set<string>();

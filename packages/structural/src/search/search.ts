@@ -1,11 +1,18 @@
-import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
 import type { LanguageSpec } from "../grammars/languages.js";
-import { findMatches, type StructuralMatch } from "../match/find-matches.js";
+import type { StructuralMatch } from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { hasLiterals, literalBytes, scanBytes, type FileScan } from "./scan-file.js";
+import type { PoolFile, ScanJob } from "./scan-pool.js";
 import { outerIgnoreLayers, walkFiles } from "./walk-files.js";
+
+/** How many times `parallelMinBytes` a search needs to wait for a pool that is not running yet. */
+const coldPoolFactor = 8;
+
+/** Files read at the same time. */
+const readConcurrency = 8;
 
 /** Files larger than this are skipped (reported), default 2 MiB. */
 export const defaultMaxFileBytes = 2 * 1024 * 1024;
@@ -19,6 +26,8 @@ export interface FileMatches {
   readonly text: string;
   /** sha256 of the bytes read. */
   readonly hash: string;
+  /** The file is not valid UTF-8: searched through a lossy decoding, never rewritten. */
+  readonly notUtf8: boolean;
   readonly matches: readonly StructuralMatch[];
 }
 
@@ -57,9 +66,14 @@ function isBinary(bytes: Uint8Array): boolean {
 /**
  * Searches a file or a directory tree for the pattern: only files of the language, .gitignore
  * honoured, binary and large files skipped, files lacking a literal token of the pattern never
- * parsed. Results are ordered by path, then position.
+ * decoded nor parsed (the check runs on the bytes). Large searches are parsed on the parser's
+ * worker pool, small ones on this thread. Results are ordered by path, then position.
  */
-export async function searchFiles(options: SearchOptions): Promise<SearchOutcome> {
+export function searchFiles(options: SearchOptions): Promise<SearchOutcome> {
+  return search(options, true);
+}
+
+async function search(options: SearchOptions, allowPool: boolean): Promise<SearchOutcome> {
   const { parser, spec, pattern, workingDirectory, target, signal } = options;
   const maxBytes = options.maxFileBytes ?? defaultMaxFileBytes;
   const info = await stat(target);
@@ -71,43 +85,110 @@ export async function searchFiles(options: SearchOptions): Promise<SearchOutcome
         await outerIgnoreLayers(workingDirectory, target),
       )
     : [target];
-  const files: FileMatches[] = [];
-  let parsed = 0;
+  const literals = literalBytes(pattern);
   let skippedBinary = 0;
   let skippedLarge = 0;
-  let exhausted = 0;
-  for (const path of paths) {
-    signal?.throwIfAborted();
-    let fileStat;
-    try {
-      fileStat = await stat(path);
-    } catch {
-      continue;
-    }
-    if (fileStat.size > maxBytes) {
-      skippedLarge++;
-      continue;
-    }
-    const bytes = await readFile(path);
-    if (isBinary(bytes)) {
-      skippedBinary++;
-      continue;
-    }
-    const text = bytes.toString("utf8");
-    if (!pattern.literals.every((literal) => text.includes(literal))) continue;
+  const candidates: PoolFile[] = [];
+  let candidateBytes = 0;
+  let parsed = 0;
+  // Once the prefiltered files outweigh the pool's costs, they go to the workers as they are read.
+  const poolWarm = parser.scanPoolStarted;
+  let job: ScanJob | undefined;
+  const accept = (file: PoolFile): void => {
     parsed++;
-    const tree = await parser.fileTree(path, spec, text, fileStat);
-    const found = findMatches(pattern, tree, text);
-    exhausted += found.exhausted;
-    if (found.matches.length === 0) continue;
+    if (job) return job.add(file);
+    candidates.push(file);
+    candidateBytes += file.bytes.byteLength;
+    if (!allowPool || candidateBytes < parser.parallelMinBytes) return;
+    if (!poolWarm) {
+      parser.scanPool();
+      if (candidateBytes < parser.parallelMinBytes * coldPoolFactor) return;
+    }
+    const pool = parser.scanPool();
+    if (!pool) return;
+    job = pool.start(spec.id, pattern, signal);
+    for (const pending of candidates.splice(0)) job.add(pending);
+  };
+  const readOne = async (path: string): Promise<void> => {
+    let handle;
+    try {
+      handle = await open(path, "r");
+    } catch {
+      return;
+    }
+    try {
+      const fileStat = await handle.stat();
+      if (fileStat.size > maxBytes) {
+        skippedLarge++;
+        return;
+      }
+      const bytes = await handle.readFile();
+      if (isBinary(bytes)) {
+        skippedBinary++;
+        return;
+      }
+      if (!hasLiterals(bytes, literals)) return;
+      accept({ path, bytes, size: fileStat.size, mtimeMs: fileStat.mtimeMs });
+    } catch {
+      // Unreadable (vanished, permission): not searched.
+    } finally {
+      await handle.close();
+    }
+  };
+  // A few reads in flight at a time: the I/O overlaps without opening every file at once.
+  let next = 0;
+  const reader = async (): Promise<void> => {
+    while (next < paths.length) {
+      signal?.throwIfAborted();
+      const path = paths[next++];
+      if (path !== undefined) await readOne(path);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(readConcurrency, paths.length) }, reader));
+  } finally {
+    job?.close();
+  }
+
+  let scans: FileScan[];
+  if (job) {
+    try {
+      scans = await job.done;
+    } catch {
+      signal?.throwIfAborted();
+      // A worker failed: start afresh on this thread (the bytes went to the workers).
+      parser.resetScanPool();
+      return search(options, false);
+    }
+  } else {
+    scans = [];
+    for (const file of candidates) {
+      signal?.throwIfAborted();
+      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      scans.push(await scanBytes(parser, spec, pattern, file.path, bytes, file));
+    }
+  }
+  const files: FileMatches[] = [];
+  let exhausted = 0;
+  for (const scan of scans) {
+    exhausted += scan.exhausted;
+    if (scan.matches.length === 0) continue;
     files.push({
-      path,
-      relativePath: relative(workingDirectory, path).split(sep).join("/"),
-      text,
-      hash: createHash("sha256").update(bytes).digest("hex"),
-      matches: found.matches,
+      path: scan.path,
+      relativePath: relative(workingDirectory, scan.path).split(sep).join("/"),
+      text: scan.text,
+      hash: scan.hash,
+      notUtf8: scan.notUtf8,
+      matches: scan.matches,
     });
   }
   files.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
-  return { files, considered: paths.length, parsed, skippedBinary, skippedLarge, exhausted };
+  return {
+    files,
+    considered: paths.length,
+    parsed,
+    skippedBinary,
+    skippedLarge,
+    exhausted,
+  };
 }

@@ -52,7 +52,12 @@ export const astEditTool = defineTool({
     let nested = 0;
     let budget = previewLines;
     let omittedLines = 0;
+    const notUtf8: string[] = [];
     for (const file of outcome.files) {
+      if (file.notUtf8) {
+        notUtf8.push(file.relativePath);
+        continue;
+      }
       const rewrite = rewriteFile(file.text, file.matches, input.rewrite, {
         keepTrailingSemicolon: pattern.impliedSemicolon,
       });
@@ -71,7 +76,12 @@ export const astEditTool = defineTool({
       budget -= preview.lines;
       omittedLines += preview.omitted;
     }
+    const skippedNote =
+      notUtf8.length > 0
+        ? `skipped ${plural(notUtf8.length, "matching file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8 (rewriting would re-encode ${notUtf8.length === 1 ? "it" : "them"}): ${notUtf8.slice(0, 5).join(", ")}${notUtf8.length > 5 ? ", …" : ""}`
+        : undefined;
     if (files.length === 0) {
+      if (skippedNote) return `nothing staged: ${skippedNote}`;
       return `nothing staged: the rewrite leaves all ${plural(outcome.files.length, "matching file")} unchanged`;
     }
     const ledger = context.run.state(stagedEditsKey);
@@ -80,6 +90,7 @@ export const astEditTool = defineTool({
     const lines = [
       `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
     ];
+    if (skippedNote) lines.push(`${skippedNote.charAt(0).toUpperCase()}${skippedNote.slice(1)}.`);
     if (nested > 0)
       lines.push(
         `${nested} nested ${nested === 1 ? "match" : "matches"} inside a replaced match skipped; run ast_edit again after accepting to reach them.`,

@@ -55,6 +55,7 @@ export const astGrepTool = defineTool({
     "Find code by its syntax-tree shape rather than its text. The pattern is a fragment of code in the given language:",
     "$NAME matches exactly one node, $$$NAME a (possibly empty) run of sibling nodes, $_ and $$$ match without binding.",
     'A metavariable used twice must capture the same code. Metavariables stand for whole nodes ($X, not foo$X or "$X").',
+    "$$$ backtracks: foo($$$A, $B) binds B to the last argument.",
     "Honours .gitignore; output lists path:line:col, the matched code, and each binding.",
     'Example: ast_grep(pattern: "if ($X != null) $X.dispose()", language: "dart") finds guards that dispose what they tested.',
   ].join(" "),

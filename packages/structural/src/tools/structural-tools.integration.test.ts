@@ -212,4 +212,25 @@ describe("ast_edit and resolve", () => {
     await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
     expect(read("py/n.py")).toBe("g(\r\nf(1))\r\nx = 2\r\n");
   });
+
+  it("skips a file that is not valid UTF-8 with a note, and keeps a BOM", async () => {
+    write(
+      "py/latin.py",
+      Buffer.concat([Buffer.from("foo(1)  # caf"), Buffer.from([0xe9]), Buffer.from("\n")]),
+    );
+    write("py/bom.py", "\ufefffoo(2)\n");
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "foo($A)", rewrite: "baz($A)", path: "py", language: "python" },
+    });
+    const text = resultText(staged);
+    expect(text).toContain("(proposed) 2 replacements in 2 files");
+    expect(text).toContain("Skipped 1 matching file that is not valid UTF-8");
+    expect(text).toContain("py/latin.py");
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(readFileSync(join(dir, "py/latin.py"))[13]).toBe(0xe9);
+    expect(read("py/bom.py")).toBe("\ufeffbaz(2)\n");
+    expect(read("py/m.py")).toBe("foo(1, 2, 3)\nbaz(4)\nbar(5)\n");
+  });
 });

@@ -1,0 +1,69 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import type * as Api from "../index.js";
+
+// Worker threads run the compiled entry (dist/search/scan-worker.js), so this test drives the
+// built package: run `pnpm run build` first (the package's test script order does).
+const distUrl = new URL("../../dist/index.js", import.meta.url);
+const built = existsSync(fileURLToPath(distUrl));
+const ci = process.env.CI === "true";
+const dir = mkdtempSync(join(tmpdir(), "structural-pool-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+for (let index = 0; index < 24; index++) {
+  mkdirSync(join(dir, `pkg${index % 3}`), { recursive: true });
+  const lines = [`def f${index}(xs):`];
+  for (let line = 0; line < 40; line++) lines.push(`    xs.append(${line} + ${index})`, `    g(${line})`);
+  writeFileSync(join(dir, `pkg${index % 3}`, `m${index}.py`), `${lines.join("\n")}\n`);
+}
+writeFileSync(join(dir, "pkg0", "none.py"), "print('no literal here')\n");
+
+describe("the worker pool", () => {
+  it("is available from the built package", () => {
+    if (!built && !ci) console.warn("SKIPPED: dist/ not built; the worker pool test does not run");
+    expect(built || !ci).toBe(true);
+  });
+
+  it.skipIf(!built && !ci)(
+    "finds exactly what the calling thread finds, on a first and a second search",
+    async () => {
+      const api = (await import(distUrl.href)) as typeof Api;
+      const pooled = api.createStructuralParser({ workers: 2, parallelMinBytes: 0 });
+      const inThread = api.createStructuralParser({ workers: 0 });
+      try {
+        const search = async (parser: typeof pooled, source = "$A.append($B)") => {
+          const spec = parser.spec("python");
+          const pattern = await parser.compile(spec, source);
+          return api.searchFiles({ parser, spec, pattern, workingDirectory: dir, target: dir });
+        };
+        const expected = await search(inThread);
+        const first = await search(pooled);
+        expect(pooled.scanPool()).toBeDefined();
+        const second = await search(pooled);
+        const shape = (outcome: typeof first) =>
+          outcome.files.map((file) => [
+            file.relativePath,
+            file.hash,
+            file.text.length,
+            file.matches.map((m) => [m.line, m.column, m.text, Object.fromEntries(m.bindings)]),
+          ]);
+        expect(expected.files).toHaveLength(24);
+        expect(expected.parsed).toBe(24);
+        expect(shape(first)).toEqual(shape(expected));
+        expect(shape(second)).toEqual(shape(expected));
+        expect(first.considered).toBe(25);
+        // Two searches at once share the pool; each gets its own results.
+        const [appends, calls] = await Promise.all([search(pooled), search(pooled, "g($X)")]);
+        expect(shape(appends)).toEqual(shape(expected));
+        expect(shape(calls)).toEqual(shape(await search(inThread, "g($X)")));
+        expect(calls.files.flatMap((f) => f.matches)).toHaveLength(24 * 40);
+      } finally {
+        pooled.dispose();
+        inThread.dispose();
+      }
+    },
+  );
+});

@@ -1,0 +1,196 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { CompiledPattern } from "../pattern/pattern-node.js";
+import type { FileScan, FileStamp } from "./scan-file.js";
+
+/** A file the main thread read and prefiltered, handed to a worker to parse and match. */
+export interface PoolFile extends FileStamp {
+  readonly path: string;
+  readonly bytes: Uint8Array;
+}
+
+/** Main thread → worker. */
+export interface ScanRequest {
+  readonly id: number;
+  readonly language: string;
+  readonly pattern: CompiledPattern;
+  readonly files: readonly PoolFile[];
+}
+
+/** Worker → main thread. */
+export type ScanResponse =
+  | { readonly id: number; readonly scans: readonly FileScan[]; readonly error?: undefined }
+  | { readonly id: number; readonly error: string };
+
+/** Files per message, and bytes per message, handed to a worker at a time. */
+const batchFiles = 16;
+const batchBytes = 512 * 1024;
+/** Paths whose owning worker is remembered (so a cached tree is found again). */
+const maxOwners = 50_000;
+
+/** The compiled worker entry next to this module, or undefined when running from sources. */
+export function scanWorkerUrl(): URL | undefined {
+  const url = new URL("./scan-worker.js", import.meta.url);
+  return url.protocol === "file:" && existsSync(fileURLToPath(url)) ? url : undefined;
+}
+
+/** A scan in progress on the pool. */
+export interface ScanJob {
+  add(file: PoolFile): void;
+  close(): void;
+  readonly done: Promise<FileScan[]>;
+}
+
+class PoolWorker {
+  private readonly worker: Worker;
+  /** Requests in flight, by id (concurrent searches share the pool). */
+  private readonly pending = new Map<
+    number,
+    { resolve: (r: ScanResponse) => void; reject: (e: Error) => void }
+  >();
+  private failure: Error | undefined;
+
+  constructor(url: URL, maxCachedTrees: number) {
+    this.worker = new Worker(url, { workerData: { maxCachedTrees } });
+    this.worker.unref();
+    this.worker.on("message", (response: ScanResponse) => {
+      const pending = this.pending.get(response.id);
+      this.pending.delete(response.id);
+      if (this.pending.size === 0) this.worker.unref();
+      pending?.resolve(response);
+    });
+    const fail = (error: Error): void => {
+      this.failure ??= error;
+      const waiting = [...this.pending.values()];
+      this.pending.clear();
+      for (const pending of waiting) pending.reject(error);
+    };
+    this.worker.on("error", fail);
+    this.worker.on("exit", (code) => fail(new Error(`scan worker exited with code ${code}`)));
+  }
+
+  request(request: ScanRequest): Promise<ScanResponse> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.pending.set(request.id, { resolve, reject });
+      // Only a worker with work in flight keeps the process alive.
+      this.worker.ref();
+      const transfer: ArrayBuffer[] = [];
+      for (const file of request.files) {
+        const { buffer, byteOffset, byteLength } = file.bytes;
+        if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength)
+          transfer.push(buffer);
+      }
+      this.worker.postMessage(request, transfer);
+    });
+  }
+
+  terminate(): void {
+    this.failure ??= new Error("the scan pool was disposed");
+    void this.worker.terminate();
+  }
+}
+
+/**
+ * A pool of worker threads that parse and match files, each with its own parser and tree cache.
+ * A file goes back to the worker that parsed it last, so `ast_edit` after `ast_grep` finds its
+ * tree cached; the other files go to whichever worker is free.
+ */
+export class ScanPool {
+  private readonly workers: PoolWorker[];
+  private readonly owners = new Map<string, number>();
+  private nextId = 0;
+
+  constructor(url: URL, size: number, maxCachedTrees: number) {
+    const perWorker = Math.ceil(maxCachedTrees / size);
+    this.workers = Array.from({ length: size }, () => new PoolWorker(url, perWorker));
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Starts a scan that files are added to while they are read (`add`, then `close`); `done`
+   * resolves with the results in no particular order, or rejects if a worker fails.
+   */
+  start(language: string, pattern: CompiledPattern, signal?: AbortSignal): ScanJob {
+    if (this.owners.size > maxOwners) this.owners.clear();
+    const own: PoolFile[][] = this.workers.map(() => []);
+    const shared: PoolFile[] = [];
+    let closed = false;
+    let wake: (() => void)[] = [];
+    const notify = (): void => {
+      const waiting = wake;
+      wake = [];
+      for (const resolve of waiting) resolve();
+    };
+    const take = (queue: PoolFile[]): PoolFile[] | undefined => {
+      if (queue.length === 0) return undefined;
+      let bytes = 0;
+      let count = 0;
+      while (count < queue.length && count < batchFiles && bytes < batchBytes) {
+        bytes += queue[count]?.bytes.byteLength ?? 0;
+        count++;
+      }
+      return queue.splice(0, count);
+    };
+    const results: FileScan[] = [];
+    const drive = async (index: number, worker: PoolWorker): Promise<void> => {
+      for (;;) {
+        signal?.throwIfAborted();
+        const batch = take(own[index] ?? []) ?? take(shared);
+        if (!batch) {
+          if (closed) return;
+          await new Promise<void>((resolve) => wake.push(resolve));
+          continue;
+        }
+        for (const file of batch) this.owners.set(file.path, index);
+        const response = await worker.request({ id: this.nextId++, language, pattern, files: batch });
+        if (response.error !== undefined) throw new Error(response.error);
+        results.push(...response.scans);
+      }
+    };
+    const done = Promise.all(this.workers.map((worker, index) => drive(index, worker))).then(
+      () => results,
+      (error: unknown) => {
+        closed = true;
+        notify();
+        throw error;
+      },
+    );
+    // The caller awaits `done` after closing; a failure before then must not go unhandled.
+    done.catch(() => undefined);
+    return {
+      add: (file) => {
+        const owner = this.owners.get(file.path);
+        (owner === undefined ? shared : (own[owner] ?? shared)).push(file);
+        notify();
+      },
+      close: () => {
+        closed = true;
+        notify();
+      },
+      done,
+    };
+  }
+
+  /** Scans the files; results in no particular order. Rejects if a worker fails. */
+  scan(
+    language: string,
+    pattern: CompiledPattern,
+    files: readonly PoolFile[],
+    signal?: AbortSignal,
+  ): Promise<FileScan[]> {
+    const job = this.start(language, pattern, signal);
+    for (const file of files) job.add(file);
+    job.close();
+    return job.done;
+  }
+
+  dispose(): void {
+    for (const worker of this.workers) worker.terminate();
+    this.owners.clear();
+  }
+}

@@ -1,0 +1,30 @@
+// Worker-thread entry of the scan pool (see scan-pool.ts): parses and matches the files the main
+// thread read and prefiltered, keeping its own tree cache by (path, size, mtime).
+import { parentPort, workerData } from "node:worker_threads";
+import { StructuralParser } from "../parser/structural-parser.js";
+import { scanBytes, type FileScan } from "./scan-file.js";
+import type { ScanRequest, ScanResponse } from "./scan-pool.js";
+
+const port = parentPort;
+const { maxCachedTrees } = workerData as { maxCachedTrees: number };
+const parser = new StructuralParser({ maxCachedTrees, workers: 0 });
+
+async function handle(request: ScanRequest): Promise<ScanResponse> {
+  try {
+    const spec = parser.spec(request.language);
+    const scans: FileScan[] = [];
+    for (const file of request.files) {
+      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      scans.push(await scanBytes(parser, spec, request.pattern, file.path, bytes, file));
+    }
+    return { id: request.id, scans };
+  } catch (error) {
+    return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+// One request at a time, in arrival order (concurrent searches interleave their batches).
+let queue: Promise<void> = Promise.resolve();
+port?.on("message", (request: ScanRequest) => {
+  queue = queue.then(async () => port.postMessage(await handle(request)));
+});
