@@ -19,9 +19,16 @@ const tool = defineTool({
   execute: (input) => `${input.key}:${input.line}`,
 });
 const serialTool = defineTool({ ...tool, name: "lookup_serial", parallelSafe: false });
+const pathTool = defineTool({
+  ...tool,
+  name: "lookup_file",
+  input: z.object({ file: z.string(), line: z.number().int().min(1) }),
+  paths: (input) => [input.file],
+  execute: (input, context) => `${context.resolvePath(input.file)}:${input.line}`,
+});
 
 const run = createRun({ workingDirectory: mkdtempSync(join(tmpdir(), "bench-")) });
-const registry = createRegistry({ tools: [tool, serialTool] });
+const registry = createRegistry({ tools: [tool, serialTool, pathTool] });
 const observed = createRegistry({ tools: [tool] });
 observed.on(() => undefined);
 const args = { key: "a", line: 12, symbol: "foo" };
@@ -53,6 +60,9 @@ const withEvents = await measure("registry.invoke, with an event listener", () =
 const serial = await measure("registry.invoke, serial lane", () =>
   registry.invoke(run, { tool: "lookup_serial", args }),
 );
+const withPath = await measure("registry.invoke, a path argument (realpath)", () =>
+  registry.invoke(run, { tool: "lookup_file", args: { file: "src/deep/file.ts", line: 3 } }),
+);
 
 console.log("");
 console.log(
@@ -60,5 +70,6 @@ console.log(
 );
 console.log(`overhead with events:                            ${(withEvents - direct).toFixed(3)} µs`);
 console.log(`overhead through a serial lane:                  ${(serial - direct).toFixed(3)} µs`);
+console.log(`overhead with a path argument (containment):   ${(withPath - direct).toFixed(3)} µs`);
 console.log(`ratio full chain / direct:                       ${(full / direct).toFixed(1)}×`);
 await run.dispose();

@@ -293,6 +293,7 @@ export class Registry {
       (signal): signal is AbortSignal => signal !== undefined,
     );
     const signal = signals.length === 1 ? run.signal : AbortSignal.any(signals);
+    const resolvedPaths = new Map<string, string>();
     const call: CallInfo = {
       callId,
       tool,
@@ -303,6 +304,7 @@ export class Registry {
       depth,
       signal,
       caller,
+      resolvedPaths,
     };
 
     for (const guardrail of this.guardrails) await guardrail.check(call);
@@ -355,7 +357,7 @@ export class Registry {
         progress: (message: string) => {
           if (this.listeners.size > 0) this.emit({ type: "call-progress", callId, tool: tool.name, message });
         },
-        resolvePath: (path: string) => resolveInside(run.workingDirectory, path),
+        resolvePath: (path: string) => resolvedPaths.get(path) ?? resolveInside(run.workingDirectory, path),
       };
       try {
         result = toToolResult(await tool.execute(call.input as never, context));

@@ -12,6 +12,10 @@ describe("workspace containment", () => {
   writeFileSync(join(outside, "secret"), "s");
   symlinkSync(outside, join(root, "escape"));
   symlinkSync(join(root, "src"), join(root, "alias"));
+  symlinkSync(join(outside, "not-yet"), join(root, "dangling"));
+  symlinkSync(join(root, "loop-b"), join(root, "loop-a"));
+  symlinkSync(join(root, "loop-a"), join(root, "loop-b"));
+  symlinkSync(join(root, "src", "later.ts"), join(root, "dangling-inside"));
 
   it("resolves relative and absolute paths inside the working directory", () => {
     expect(resolveInside(root, "src/a.ts")).toBe(join(root, "src", "a.ts"));
@@ -42,8 +46,57 @@ describe("workspace containment", () => {
     expect(() => resolveInside(root, "escape")).toThrow(/goes through a symlink/);
   });
 
+  it("refuses a dangling symlink that points outside, and a symlink loop", () => {
+    expect(() => resolveInside(root, "dangling")).toThrow(/goes through a symlink/);
+    expect(() => resolveInside(root, "loop-a/x")).toThrow(/symlink loop/);
+  });
+
+  it("accepts a dangling symlink that points inside", () => {
+    expect(resolveInside(root, "dangling-inside")).toBe(join(root, "dangling-inside"));
+  });
+
   it("refuses empty paths and NUL bytes", () => {
     expect(() => resolveInside(root, "")).toThrow(/empty/);
     expect(() => resolveInside(root, "a\0b")).toThrow(/NUL/);
+  });
+});
+
+describe("workspace containment in the chain", () => {
+  it("hands the tool the path it already checked, resolved once per call", async () => {
+    const { createRegistry } = await import("../registry.js");
+    const { createRun } = await import("../run/run.js");
+    const { writeNoteTool } = await import("../testing/fixture-tools.js");
+    const { resultText } = await import("../result/tool-result.js");
+    const root = tempDir();
+    const run = createRun({ workingDirectory: root });
+    const registry = createRegistry({ tools: [writeNoteTool], approval: "auto" });
+    const result = await registry.invoke(run, {
+      tool: "write_note",
+      args: { path: "docs/../a.md", text: "x" },
+    });
+    expect(resultText(result)).toBe("wrote docs/../a.md");
+    expect(result.changedFiles).toEqual([join(root, "a.md")]);
+    await run.dispose();
+  });
+});
+
+describe("the containment guardrail on its own", () => {
+  it("refuses an escape even when the call carries no resolved-path memo", async () => {
+    const { workspaceContainment } = await import("./workspace-containment.js");
+    const { createRun } = await import("../run/run.js");
+    const { writeNoteTool } = await import("../testing/fixture-tools.js");
+    const run = createRun({ workingDirectory: tempDir() });
+    const call = {
+      callId: "c",
+      tool: writeNoteTool,
+      input: { path: "../escape", text: "" },
+      run,
+      surface: (await import("../surface/surface.js")).surfaces.main,
+      origin: "model" as const,
+      depth: 0,
+      signal: run.signal,
+    };
+    expect(() => workspaceContainment().check(call as never)).toThrow(/outside the working directory/);
+    await run.dispose();
   });
 });

@@ -1,5 +1,5 @@
-import { realpathSync } from "node:fs";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolsError } from "../errors/tools-error.js";
 import type { Guardrail } from "../invoke/guardrail.js";
 
@@ -9,19 +9,51 @@ function inside(root: string, candidate: string): boolean {
   return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
 
-/** The real path of `path`, or of its nearest existing ancestor joined with the rest. */
-function realPathOfNearest(path: string): string {
+function lstatEntry(current: string, path: string): Stats | undefined {
+  try {
+    return lstatSync(current, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new ToolsError({
+        code: "GUARDRAIL_REFUSED",
+        message: `path '${path}' goes through a symlink loop`,
+      });
+    }
+    return undefined; // ENOTDIR and the like: nothing there, keep walking up
+  }
+}
+
+/**
+ * The real path of `path`, or of its nearest existing ancestor joined with the rest. A dangling
+ * symlink on the way is followed to where it points (writing through it would land there).
+ */
+function realPathOfNearest(path: string, hops = 0): string {
+  // existsSync never throws, so the walk up costs no exceptions; realpath runs once.
   let current = path;
   const rest: string[] = [];
   for (;;) {
-    try {
-      return resolve(realpathSync(current), ...rest.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      rest.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      current = parent;
+    if (existsSync(current)) {
+      try {
+        return resolve(realpathSync.native(current), ...rest.reverse());
+      } catch {
+        return path; // raced with a delete: judge by the lexical path
+      }
     }
+    const entry = lstatEntry(current, path);
+    if (entry?.isSymbolicLink()) {
+      if (hops >= 40) {
+        throw new ToolsError({
+          code: "GUARDRAIL_REFUSED",
+          message: `path '${path}' goes through a symlink loop`,
+        });
+      }
+      const target = resolve(dirname(current), readlinkSync(current));
+      return realPathOfNearest(resolve(target, ...rest.reverse()), hops + 1);
+    }
+    const parent = dirname(current);
+    if (parent === current) return path;
+    rest.push(basename(current));
+    current = parent;
   }
 }
 
@@ -65,7 +97,11 @@ export function workspaceContainment(): Guardrail {
     name: "workspace-containment",
     check(call) {
       const paths = call.tool.paths?.(call.input) ?? [];
-      for (const path of paths) resolveInside(call.run.workingDirectory, path);
+      for (const path of paths) {
+        // Resolve (and so check) first: `resolvedPaths?.set(…)` would skip the check when absent.
+        const absolute = resolveInside(call.run.workingDirectory, path);
+        call.resolvedPaths?.set(path, absolute);
+      }
     },
   };
 }

@@ -17,6 +17,11 @@ export interface CallInfo {
   readonly signal: AbortSignal;
   /** Who is calling, in words, when the harness said (see InvokeRequest.caller). */
   readonly caller?: string | undefined;
+  /**
+   * Path arguments already resolved inside the working directory during this call (by workspace
+   * containment), so the tool's `ctx.resolvePath` does not resolve them again.
+   */
+  readonly resolvedPaths?: Map<string, string>;
 }
 
 /**
