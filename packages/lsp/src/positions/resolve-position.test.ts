@@ -11,7 +11,12 @@ const text = [
 
 describe("resolvePosition", () => {
   it("finds the symbol on the asked line, as 0-based line and column", () => {
-    expect(resolvePosition(text, 3, "add", "a.ts")).toEqual({ line: 2, character: 9, length: 3 });
+    expect(resolvePosition(text, 3, "add", "a.ts")).toEqual({
+      line: 2,
+      character: 9,
+      length: 3,
+      identifier: "add",
+    });
   });
 
   it("prefers a whole-identifier occurrence over a substring of a longer one", () => {
@@ -22,6 +27,20 @@ describe("resolvePosition", () => {
     const found = resolvePosition(text, 2, "return", "a.ts");
     expect(found.line).toBe(3);
     expect(found.note).toContain("used line 4");
+  });
+
+  it("prefers a whole identifier on a nearby line over a substring on the asked line's neighbours", () => {
+    const lines = ["class Run {", "  options: RunOptions;", "  private state = 1;", "}"].join("\n");
+    const found = resolvePosition(lines, 3, "Run", "run.ts");
+    expect(found).toMatchObject({ line: 0, character: 6 });
+    expect(found.note).toBe("'Run' is not on line 3; used line 1: class Run {");
+  });
+
+  it("says which longer identifier it used when only a substring matches", () => {
+    const found = resolvePosition("  options: RunOptions;", 1, "Run", "run.ts");
+    expect(found.character).toBe(11);
+    expect(found.identifier).toBe("RunOptions");
+    expect(found.note).toBe("no identifier is exactly 'Run' there; used 'RunOptions', which contains it");
   });
 
   it("quotes the line's text and suggests a near name when the symbol is not there", () => {

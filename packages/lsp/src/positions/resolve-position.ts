@@ -7,7 +7,12 @@ export interface ResolvedPosition {
   readonly character: number;
   /** Length of the matched symbol, in UTF-16 units. */
   readonly length: number;
-  /** Set when the symbol was not on the asked line and a nearby line was used instead. */
+  /**
+   * The identifier at the position: the symbol itself, or the longer identifier that contains it
+   * when no whole-identifier occurrence was found.
+   */
+  readonly identifier: string;
+  /** Set when a nearby line or a longer identifier was used instead of exactly what was asked. */
   readonly note?: string;
 }
 
@@ -28,16 +33,25 @@ function isWhole(text: string, at: number, length: number): boolean {
   return !identifierChar.test(before) && !identifierChar.test(after);
 }
 
-/** The best column of `symbol` in `text`: the first whole-identifier occurrence, else the first. */
-function bestColumn(text: string, symbol: string): number | undefined {
-  const all = occurrences(text, symbol);
-  return all.find((at) => isWhole(text, at, symbol.length)) ?? all[0];
+/** The first whole-identifier occurrence of `symbol` in `text`. */
+function wholeColumn(text: string, symbol: string): number | undefined {
+  return occurrences(text, symbol).find((at) => isWhole(text, at, symbol.length));
+}
+
+/** The identifier around a substring match: `Run` inside `RunOptions` is `RunOptions`. */
+function containingIdentifier(text: string, at: number, length: number): string {
+  let start = at;
+  let end = at + length;
+  while (start > 0 && identifierChar.test(text[start - 1]!)) start--;
+  while (end < text.length && identifierChar.test(text[end]!)) end++;
+  return text.slice(start, end);
 }
 
 /**
  * Turns a 1-based `line` plus a `symbol` substring into an LSP position. Prefers a whole-identifier
- * occurrence; when the symbol is not on that line, looks up to {@link nearbyLines} lines either
- * side (nearest first) and says which line was used; otherwise throws `LSP_SYMBOL_NOT_FOUND`
+ * occurrence — on the asked line, then up to {@link nearbyLines} lines either side (nearest
+ * first) — before a substring of a longer identifier, and says which line and which identifier
+ * were used whenever that is not exactly what was asked; otherwise throws `LSP_SYMBOL_NOT_FOUND`
  * quoting the line's text. `text` may be given already split into lines.
  */
 export function resolvePosition(
@@ -57,21 +71,30 @@ export function resolvePosition(
     });
   }
   const index = line - 1;
-  const column = bestColumn(lines[index]!, symbol);
-  if (column !== undefined) return { line: index, character: column, length: symbol.length };
-  for (let distance = 1; distance <= nearbyLines; distance++) {
-    for (const candidate of [index - distance, index + distance]) {
-      const candidateText = lines[candidate];
-      if (candidateText === undefined) continue;
-      const near = bestColumn(candidateText, symbol);
-      if (near !== undefined) {
-        return {
-          line: candidate,
-          character: near,
-          length: symbol.length,
-          note: `'${symbol}' is not on line ${line}; used line ${candidate + 1}: ${candidateText.trim()}`,
-        };
+  const candidates = [index];
+  for (let distance = 1; distance <= nearbyLines; distance++)
+    candidates.push(index - distance, index + distance);
+  const inRange = candidates.filter((candidate) => lines[candidate] !== undefined);
+  for (const whole of [true, false]) {
+    for (const candidate of inRange) {
+      const candidateText = lines[candidate]!;
+      const column = whole ? wholeColumn(candidateText, symbol) : candidateText.indexOf(symbol);
+      if (column === undefined || column === -1) continue;
+      const identifier = whole ? symbol : containingIdentifier(candidateText, column, symbol.length);
+      const notes: string[] = [];
+      if (candidate !== index) {
+        notes.push(`'${symbol}' is not on line ${line}; used line ${candidate + 1}: ${candidateText.trim()}`);
       }
+      if (!whole) {
+        notes.push(`no identifier is exactly '${symbol}' there; used '${identifier}', which contains it`);
+      }
+      return {
+        line: candidate,
+        character: column,
+        length: symbol.length,
+        identifier,
+        ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
+      };
     }
   }
   const suggestion = closestIdentifier(lines[index]!, symbol);

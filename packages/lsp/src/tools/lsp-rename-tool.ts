@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { addressSymbol } from "../actions/symbol-position.js";
+import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
@@ -41,6 +42,13 @@ export const lspRenameTool = defineTool({
       signal: ctx.signal,
     };
     const { client, uri, position } = await addressSymbol({ ...args, action: "rename" }, context);
+    if (position.identifier !== args.symbol) {
+      // A rename must name exactly what it renames: a substring could rewrite a different symbol.
+      throw new LspError({
+        code: "LSP_SYMBOL_NOT_FOUND",
+        message: `no identifier is exactly '${args.symbol}' on line ${position.line + 1} (nor within a few lines); the nearest match is '${position.identifier}'. Give the whole name of the symbol to rename.`,
+      });
+    }
     const at = { line: position.line, character: position.character };
     const edit = await requestRenameEdit(client, uri, at, args.symbol, args.new_name, ctx.signal);
     const applied = applyWorkspaceEdit(edit, (documentUri) => client.versionOf(documentUri));

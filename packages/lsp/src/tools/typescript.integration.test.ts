@@ -189,6 +189,17 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toBe(before);
   });
 
+  it("refuses to rename a substring of a longer identifier, writing nothing", async () => {
+    const before = readFileSync(join(fixture.dir, "src", "app.ts"), "utf8");
+    const result = await registry.invoke(run, {
+      tool: "lsp_rename",
+      args: { file: "src/app.ts", line: 3, symbol: "tot", new_name: "grand" },
+    });
+    expect(result.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
+    expect(resultText(result)).toContain("the nearest match is 'total'");
+    expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toBe(before);
+  });
+
   it("restarts a crashed server on the next use and reports the crash in status", async () => {
     const before = supervisor.processes().find((p) => p.language === "typescript");
     expect(before?.pid).toBeDefined();
