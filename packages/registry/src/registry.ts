@@ -1,60 +1,20 @@
-import { ToolsError } from "./errors/tools-error.js";
+import { ToolsError, errorMessage } from "./errors/tools-error.js";
 import type { CallEvent, CallEventListener } from "./events/call-events.js";
 import { exportTools, type SchemaFormat, type ToolSchemaOf } from "./export/provider-formats.js";
 import { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
 import type { ApprovalPolicy, Approver } from "./invoke/approval.js";
 import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
+import { enterLane, noLanes } from "./invoke/enter-lane.js";
 import { cancelledCall, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
-import { SerialLane } from "./invoke/serial-lane.js";
 import { validateArguments } from "./invoke/validate-arguments.js";
 import { appendText, errorResult, toToolResult, type ToolResult } from "./result/tool-result.js";
-import { stateKey } from "./run/resource-key.js";
 import type { Run } from "./run/run.js";
 import { surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
 import { toolAvailability, type Tool } from "./tool/define-tool.js";
 import { tierWithin } from "./tool/tier.js";
 import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
-import { errorMessage } from "./errors/tools-error.js";
-
-/** Options of {@link createRegistry}. */
-export interface RegistryOptions {
-  /** The tools; more can be added with {@link Registry.register}. */
-  tools?: readonly Tool[];
-  /** Surfaces of the harness's own, besides main, plan, readonly and worker. */
-  surfaces?: readonly Surface[];
-  /** Who answers approval requests; can be set later with {@link Registry.setApprover}. */
-  approver?: Approver;
-  /** `ask` (default): write and exec calls need approval. `auto`: only on gated surfaces. */
-  approval?: ApprovalPolicy;
-  /** Guardrails run after workspace containment (which is always first and always on). */
-  guardrails?: readonly Guardrail[];
-  /** Result wrappers, in order (diagnostics-on-write goes here). */
-  resultWrappers?: readonly ResultWrapper[];
-  /** Deepest re-entry allowed (a tool calling a tool calling …); default 4. */
-  maxDepth?: number;
-  /** Appended to the fail-closed message: how to attach an approver in this harness. */
-  noApproverHint?: string;
-}
-
-/** One call as the harness (or a tool re-entering) makes it. */
-export interface InvokeRequest {
-  /** Tool name as the model gave it. */
-  tool: string;
-  /** Arguments as the model gave them: validated, never trusted. */
-  args?: unknown;
-  /** Who is calling; default the main agent. */
-  surface?: string | Surface;
-  /** Default `model`. */
-  origin?: CallOrigin;
-  /** Cancels the call. */
-  signal?: AbortSignal;
-  /**
-   * Who is calling, in words, when the surface alone does not say ("worker w2 \"rename\"").
-   * Shown on approval cards and in events; nested calls inherit it.
-   */
-  caller?: string;
-}
+import type { InvokeRequest, RegistryOptions } from "./registry-options.js";
 
 interface Parent {
   readonly callId: string;
@@ -64,7 +24,6 @@ interface Parent {
   readonly signal: AbortSignal;
 }
 
-const lanesKey = stateKey("serial lanes", () => new Map<string, SerialLane>());
 let callCounter = 0;
 
 /**
@@ -316,27 +275,8 @@ export class Registry {
     }
     if (signal.aborted) throw cancelledCall(tool.name, signal);
 
-    let release: (() => void) | undefined;
-    let lanes = parent?.lanes ?? emptyLanes;
-    if (!tool.parallelSafe) {
-      const laneId = `${run.conversationId}\u0000${tool.name}`;
-      if (lanes.has(laneId)) {
-        throw new ToolsError({
-          code: "LANE_REENTRY",
-          message: `${tool.name} cannot be called from inside its own call: it runs one call at a time`,
-        });
-      }
-      const laneMap = run.state(lanesKey);
-      let lane = laneMap.get(laneId);
-      if (!lane) {
-        lane = new SerialLane();
-        laneMap.set(laneId, lane);
-      }
-      const queued = performance.now();
-      release = await lane.acquire(signal);
-      waited.ms += performance.now() - queued;
-      lanes = new Set([...lanes, laneId]);
-    }
+    const { lanes, release, waitedMs } = await enterLane(run, tool, parent?.lanes ?? noLanes, signal);
+    waited.ms += waitedMs;
 
     let result: ToolResult;
     try {
@@ -379,8 +319,6 @@ export class Registry {
     return result;
   }
 }
-
-const emptyLanes: ReadonlySet<string> = new Set();
 
 /** Creates a registry. See {@link Registry}. */
 export function createRegistry(options: RegistryOptions = {}): Registry {

@@ -1,0 +1,51 @@
+import { ToolsError } from "../errors/tools-error.js";
+import { stateKey } from "../run/resource-key.js";
+import type { Run } from "../run/run.js";
+import type { Tool } from "../tool/define-tool.js";
+import { SerialLane } from "./serial-lane.js";
+
+/** The serial lanes of a run, one per (conversation, tool). */
+const lanesKey = stateKey("serial lanes", () => new Map<string, SerialLane>());
+
+/** No lanes held: a call from the model. */
+export const noLanes: ReadonlySet<string> = new Set();
+
+/** A call's place in its lane: what it holds now, and how to let the next call in. */
+export interface LaneEntry {
+  /** Lanes held by this call and its callers (passed on to nested calls). */
+  readonly lanes: ReadonlySet<string>;
+  /** Lets the next call in; undefined for a parallel-safe tool. */
+  readonly release: (() => void) | undefined;
+  /** Time spent waiting for the lane, in milliseconds. */
+  readonly waitedMs: number;
+}
+
+/**
+ * Takes a tool's serial lane when it is not parallel-safe (one call at a time per run and
+ * conversation, in arrival order). A call into a lane its caller already holds is refused with
+ * `LANE_REENTRY` instead of waiting for itself forever.
+ */
+export async function enterLane(
+  run: Run,
+  tool: Tool,
+  held: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<LaneEntry> {
+  if (tool.parallelSafe) return { lanes: held, release: undefined, waitedMs: 0 };
+  const laneId = `${run.conversationId}\u0000${tool.name}`;
+  if (held.has(laneId)) {
+    throw new ToolsError({
+      code: "LANE_REENTRY",
+      message: `${tool.name} cannot be called from inside its own call: it runs one call at a time`,
+    });
+  }
+  const laneMap = run.state(lanesKey);
+  let lane = laneMap.get(laneId);
+  if (!lane) {
+    lane = new SerialLane();
+    laneMap.set(laneId, lane);
+  }
+  const queued = performance.now();
+  const release = await lane.acquire(signal);
+  return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+}

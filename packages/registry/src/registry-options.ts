@@ -1,0 +1,44 @@
+import type { Approver, ApprovalPolicy } from "./invoke/approval.js";
+import type { Guardrail, ResultWrapper } from "./invoke/guardrail.js";
+import type { Surface } from "./surface/surface.js";
+import type { Tool } from "./tool/define-tool.js";
+import type { CallOrigin } from "./tool/tool-context.js";
+
+/** Options of {@link createRegistry}. */
+export interface RegistryOptions {
+  /** The tools; more can be added with {@link Registry.register}. */
+  tools?: readonly Tool[];
+  /** Surfaces of the harness's own, besides main, plan, readonly and worker. */
+  surfaces?: readonly Surface[];
+  /** Who answers approval requests; can be set later with {@link Registry.setApprover}. */
+  approver?: Approver;
+  /** `ask` (default): write and exec calls need approval. `auto`: only on gated surfaces. */
+  approval?: ApprovalPolicy;
+  /** Guardrails run after workspace containment (which is always first and always on). */
+  guardrails?: readonly Guardrail[];
+  /** Result wrappers, in order (diagnostics-on-write goes here). */
+  resultWrappers?: readonly ResultWrapper[];
+  /** Deepest re-entry allowed (a tool calling a tool calling …); default 4. */
+  maxDepth?: number;
+  /** Appended to the fail-closed message: how to attach an approver in this harness. */
+  noApproverHint?: string;
+}
+
+/** One call as the harness (or a tool re-entering) makes it. */
+export interface InvokeRequest {
+  /** Tool name as the model gave it. */
+  tool: string;
+  /** Arguments as the model gave them: validated, never trusted. */
+  args?: unknown;
+  /** Who is calling; default the main agent. */
+  surface?: string | Surface;
+  /** Default `model`. */
+  origin?: CallOrigin;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /**
+   * Who is calling, in words, when the surface alone does not say ("worker w2 \"rename\"").
+   * Shown on approval cards and in events; nested calls inherit it.
+   */
+  caller?: string;
+}
