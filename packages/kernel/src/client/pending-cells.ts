@@ -1,0 +1,87 @@
+import type { JupyterMessage } from "../protocol/wire.js";
+import { toKernelOutput, type ExecuteHandlers, type ExecuteOutcome } from "./kernel-output.js";
+
+interface PendingCell {
+  readonly handlers: ExecuteHandlers;
+  reply: ExecuteOutcome | undefined;
+  idle: boolean;
+  readonly resolve: (outcome: ExecuteOutcome) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * The cells sent to a kernel and not yet finished, by execute_request msg_id. A cell settles when
+ * both its execute_reply and its idle status have arrived (in either order); its iopub output and
+ * any traffic for it go to its handlers meanwhile.
+ */
+export class PendingCells {
+  private readonly cells = new Map<string, PendingCell>();
+
+  /** Tracks the cell sent as `id` until it settles or {@link failAll} rejects it. */
+  add(
+    id: string,
+    handlers: ExecuteHandlers,
+    resolve: (outcome: ExecuteOutcome) => void,
+    reject: (error: Error) => void,
+  ): void {
+    this.cells.set(id, { handlers, reply: undefined, idle: false, resolve, reject });
+  }
+
+  /** True while the cell sent as `id` is pending. */
+  has(id: string): boolean {
+    return this.cells.has(id);
+  }
+
+  /** The handlers of the pending cell sent as `id`, if any. */
+  handlersOf(id: string | undefined): ExecuteHandlers | undefined {
+    return id === undefined ? undefined : this.cells.get(id)?.handlers;
+  }
+
+  /** Takes a shell or control message; only an execute_reply of a pending cell counts. */
+  onReply(message: JupyterMessage): void {
+    const parentId = message.parentHeader.msg_id;
+    if (parentId === undefined) return;
+    const cell = this.cells.get(parentId);
+    if (!cell || message.header.msg_type !== "execute_reply") return;
+    const status = message.content.status;
+    const count = message.content.execution_count;
+    cell.reply = {
+      status: status === "ok" || status === "aborted" ? status : "error",
+      ...(typeof count === "number" ? { executionCount: count } : {}),
+    };
+    cell.handlers.onActivity?.();
+    this.settle(parentId, cell);
+  }
+
+  /** Takes an iopub message: a status marks its cell idle, anything else is output for it. */
+  onIopub(message: JupyterMessage): void {
+    const parentId = message.parentHeader.msg_id;
+    if (parentId === undefined) return;
+    const cell = this.cells.get(parentId);
+    if (!cell) return;
+    cell.handlers.onActivity?.();
+    const type = message.header.msg_type;
+    if (type === "status") {
+      if (message.content.execution_state === "idle") {
+        cell.idle = true;
+        this.settle(parentId, cell);
+      }
+      return;
+    }
+    const output = toKernelOutput(type, message.content);
+    if (output) cell.handlers.onOutput?.(output);
+  }
+
+  /** Rejects every pending cell with `error` and forgets them. */
+  failAll(error: Error): void {
+    const cells = [...this.cells.values()];
+    this.cells.clear();
+    for (const cell of cells) cell.reject(error);
+  }
+
+  private settle(id: string, cell: PendingCell): void {
+    if (cell.reply === undefined || !cell.idle) return;
+    this.cells.delete(id);
+    cell.resolve(cell.reply);
+  }
+}

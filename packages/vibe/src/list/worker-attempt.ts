@@ -1,0 +1,89 @@
+import type { Registry, Run, Surface } from "@tools/registry";
+import type { WorkerBackend } from "../backends/worker-backend.js";
+import { settleWithin } from "../internal/settle-within.js";
+import type { WorkerEvents } from "./worker-events.js";
+import type { WorkerRecord } from "./worker.js";
+import { createWorkerToolbox } from "./worker-toolbox.js";
+
+/** What an attempt needs from its list: where it runs, and whom to tell. */
+export interface AttemptContext {
+  readonly backend: WorkerBackend;
+  readonly registry: Registry;
+  readonly run: Run;
+  readonly surface: Surface;
+  readonly events: WorkerEvents;
+}
+
+/** How an attempt ended: the backend's answer, or what it threw. */
+export type AttemptOutcome = { ok: true; answer: string } | { ok: false; error: unknown };
+
+/**
+ * Starts one attempt of `record` on the backend: marks it running, gives it a controller (also
+ * aborted by the run) and a toolbox, and calls `settled` once the attempt ends — unless it was
+ * detached by a {@link stopAttempt} that timed out, whose outcome is ignored.
+ */
+export function startAttempt(
+  record: WorkerRecord,
+  context: AttemptContext,
+  settled: (controller: AbortController, outcome: AttemptOutcome) => void,
+): void {
+  const { run, events } = context;
+  const controller = new AbortController();
+  const signal = AbortSignal.any([controller.signal, run.signal]);
+  record.status = "running";
+  record.startedAt = Date.now();
+  record.endedAt = undefined;
+  record.attempts++;
+  record.activity = undefined;
+  record.controller = controller;
+  const task = {
+    workerId: record.id,
+    label: record.label,
+    tier: record.tier,
+    brief: record.brief,
+    workingDirectory: run.workingDirectory,
+    signal,
+    toolbox: createWorkerToolbox(
+      context.registry,
+      run,
+      context.surface,
+      signal,
+      `worker ${record.id} "${record.label}"`,
+    ),
+    progress: (message: string) => {
+      if (record.controller !== controller) return;
+      record.activity = message;
+      events.emit(record, "activity");
+    },
+  };
+  events.emit(record);
+  const settle = (outcome: AttemptOutcome): void => {
+    if (record.controller !== controller) return; // detached after a stop that timed out
+    record.controller = undefined;
+    record.attempt = undefined;
+    settled(controller, outcome);
+  };
+  record.attempt = Promise.resolve()
+    .then(() => context.backend.perform(task))
+    .then(
+      (answer) => settle({ ok: true, answer }),
+      (error: unknown) => settle({ ok: false, error }),
+    );
+}
+
+/**
+ * Aborts the running attempt and waits (at most `timeoutMs`) for it to stop and settle. False when
+ * it did not stop in time: it is then detached, and its outcome ignored. True when nothing runs.
+ */
+export async function stopAttempt(record: WorkerRecord, reason: Error, timeoutMs: number): Promise<boolean> {
+  const controller = record.controller;
+  const attempt = record.attempt;
+  if (!controller || !attempt) return true;
+  controller.abort(reason);
+  const stopped = await settleWithin(attempt, timeoutMs);
+  if (!stopped && record.controller === controller) {
+    record.controller = undefined;
+    record.attempt = undefined;
+  }
+  return stopped;
+}
