@@ -123,7 +123,8 @@ export const toolPackages: readonly ToolPackage[] = [
 export const noApproverHint =
   "The demo harness has no approver attached in this mode: start it with --approval auto to allow " +
   "every call the surface permits (a worker's write and exec calls still ask), or run " +
-  "`harness-demo interactive` to answer permission cards in a terminal.";
+  "`harness-demo interactive` to answer permission cards in a terminal, or `harness-demo serve " +
+  "--operator jsonl` to answer them as JSON lines.";
 
 /** Options of {@link createDemoRun}. */
 export interface DemoRunOptions {

@@ -28,8 +28,9 @@ JSON-lines mode:
   response  {"id": 1, "ok": true, "content": [{"type": "text", "text": "…"}], "error": null}
   Image parts are {"type": "image", "mimeType": "image/png", "data": "<base64>"}.
   Requests are handled concurrently; responses come as each call completes, matched by id.
-  --approval ask (default) sends write and exec calls to an approver; none is attached in this
-  mode, so they are denied. --approval auto allows every call the surface permits.
+  --approval ask (default) sends write and exec calls to an approver: the peer, as a card, with
+  --operator jsonl; without it nobody is attached and they are denied (fail closed).
+  --approval auto allows every call the surface permits.
   The session (and every process it started) ends on end of input, SIGTERM or SIGINT.
   --operator jsonl: the peer is the human. A card (ask_user, or a permission prompt under
   --approval ask) goes out as {"event": "card", "card_id": "…", "card": {…, "text": "…"}} and is
