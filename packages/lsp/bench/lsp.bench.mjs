@@ -136,7 +136,16 @@ for (const c of cases) {
       const done = performance.now();
       if (!result.fresh) throw new Error(`diagnostics not fresh for ${c.fixture}`);
       latency.push(done - started);
-      serverOwn.push((client.lastPublishAt(uri) ?? done) - started);
+      // A pull can answer before the server pushes: wait for its publishes for this write to end
+      // (none for 400 ms, at most 3 s) before reading when the last one arrived.
+      const waitUntil = performance.now() + 3_000;
+      let last = client.lastPublishAt(uri) ?? 0;
+      while (performance.now() < waitUntil) {
+        if (last > started && performance.now() - last > 400) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        last = client.lastPublishAt(uri) ?? 0;
+      }
+      serverOwn.push((last > started ? last : done) - started);
     }
     row.push(
       `write→diagnostics: ours ${ms(median(latency))} vs the server's last publish ${ms(median(serverOwn))}`,

@@ -15,6 +15,7 @@ import { clientCapabilities } from "./client-capabilities.js";
 import { boundedRequest } from "./bounded-request.js";
 import { DocumentSync } from "./document-sync.js";
 import { pullAvailable, pullDiagnostics } from "./pull-diagnostics.js";
+import { tsserverPullAvailable, tsserverPullDiagnostics } from "./tsserver-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
 import { answerServerRequest, type ServerRequestState } from "./server-requests.js";
 
@@ -192,7 +193,8 @@ export class LanguageClient {
 
   /**
    * Diagnostics for the document's current version, by the freshness rule for this server:
-   * pull (`textDocument/diagnostic`) where the server offers it; otherwise the push rule of
+   * pull (`textDocument/diagnostic`) where the server offers it, or tsserver's own diagnostics
+   * requests through typescript-language-server (`spec.pull`); otherwise the push rule of
    * {@link DocumentSync.awaitPublish}. When `timeoutMs` passes first, `fresh` is false and the
    * diagnostics are whatever arrived.
    */
@@ -201,6 +203,14 @@ export class LanguageClient {
     timeoutMs: number,
   ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean }> {
     if (!this.documents.isOpen(uri)) throw new Error(`document ${uri} is not open`);
+    if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities)) {
+      const pulled = await tsserverPullDiagnostics(
+        (method, params, bound) => this.request(method, params, bound),
+        uri,
+        timeoutMs,
+      ).catch(() => undefined);
+      if (pulled) return { diagnostics: pulled, fresh: true };
+    }
     if (pullAvailable(this.capabilities, this.requestState)) {
       const pulled = await pullDiagnostics(
         (method, params, bound) => this.request(method, params, bound),

@@ -18,6 +18,13 @@ export interface ServerSpec {
    */
   readonly freshness?: "change" | "reopen";
   /**
+   * `tsserver`: diagnostics are pulled from tsserver through typescript-language-server's
+   * `typescript.tsserverRequest` command (its syntactic, semantic and suggestion diagnostics
+   * requests, answered in order after the edit), when the server offers that command. The push
+   * rule stays the fallback.
+   */
+  readonly pull?: "tsserver";
+  /**
    * The `$/progress` work items in which the server computes diagnostics: all titles start with
    * `titlePrefix`; those matching `perEdit` come one per didOpen/didChange/didSave/didClose.
    * When set, diagnostics are fresh once all edits sent so far had their item end and none is
@@ -41,7 +48,10 @@ export const defaultServers: readonly ServerSpec[] = [
     markers: ["tsconfig.json", "jsconfig.json", "package.json"],
     command: "typescript-language-server",
     args: ["--stdio"],
-    freshness: "reopen",
+    // It offers no pull and publishes without a version, after a 300 ms delay, in phases, and
+    // nothing when a clean file stays clean; tsserver's own synchronous diagnostics requests,
+    // passed through, answer for exactly the text sent before them.
+    pull: "tsserver",
     settleMs: 300,
     languageIds: {
       ".ts": "typescript",

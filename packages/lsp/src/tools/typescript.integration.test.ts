@@ -130,6 +130,24 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(await write(original)).toContain("src/app.ts: clean (no errors or warnings)");
   });
 
+  it("answers from tsserver: a clean file staying clean, and a file broken by another's edit", async () => {
+    // The server publishes nothing when a clean file stays clean, and nothing for a file whose
+    // text did not change; the pull from tsserver answers both for the text sent before it.
+    const math = join(fixture.dir, "src", "math.ts");
+    const original = readFileSync(math, "utf8");
+    const write = async (content: string) =>
+      resultText(await registry.invoke(run, { tool: "write", args: { file: "src/math.ts", content } }));
+    expect(await text({ action: "diagnostics", file: "src/app.ts" })).toBe("no diagnostics in src/app.ts");
+    const started = Date.now();
+    expect(await write(`// touched\n${original}`)).toContain("src/math.ts: clean (no errors or warnings)");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    await write(original.replace("add(a: number, b: number)", "add(a: number)"));
+    const app = await text({ action: "diagnostics", file: "src/app.ts" });
+    expect(app).toMatch(/src\/app\.ts:3:\d+ error \[2554\] Expected 1 arguments, but got 2\./);
+    await write(original);
+    expect(await text({ action: "diagnostics", file: "src/app.ts" })).toBe("no diagnostics in src/app.ts");
+  });
+
   it('runs the project checker for diagnostics "*"', async () => {
     const app = join(fixture.dir, "src", "app.ts");
     const original = readFileSync(app, "utf8");
