@@ -11,7 +11,7 @@ import { lspSupervisorKey } from "../supervisor/supervisor.js";
 const input = z.object({
   file: z.string().describe("File where the symbol is, relative to the working directory."),
   line: z.number().int().min(1).describe("1-based line of the symbol."),
-  symbol: z.string().min(1).describe("Substring of that line naming the symbol (never a column)."),
+  symbol: z.string().min(1).describe("The symbol's whole name as written on that line (never a column)."),
   new_name: z.string().min(1).describe("The new name."),
 });
 
@@ -25,7 +25,7 @@ export const lspRenameTool = defineTool({
   parallelSafe: false,
   description: [
     "Rename a symbol everywhere it is used, through the project's language server; all files are written or none.",
-    "Address the symbol by file, line (1-based) and symbol (a substring of that line naming it).",
+    "Address the symbol by file, line (1-based) and symbol (its whole name as written on that line; never a column).",
     'Example: {"file":"src/math.ts","line":2,"symbol":"add","new_name":"sum"}',
   ].join(" "),
   input,
