@@ -1,11 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { findBinary } from "../servers/find-binary.js";
-import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
 import { ci, copyFixture, groupGoneWithin } from "../test-support/fixtures.js";
+import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { lspTool } from "./lsp-tool.js";
 
@@ -20,28 +21,16 @@ function serverSuite(options: {
 }): void {
   const binary = findBinary(options.command, [], []);
   describe.skipIf(!binary.found && !ci)(`lsp against ${options.command}`, () => {
-    let fixture: ReturnType<typeof copyFixture>;
-    let run: Run;
-    let supervisor: LspSupervisor;
-    let registry: Registry;
-    const text = async (args: Record<string, unknown>) =>
-      resultText(await registry.invoke(run, { tool: "lsp", args }));
-
     beforeAll(() => {
       expect(binary.found, `${options.command} not found on PATH`).toBe(true);
-      fixture = copyFixture(options.fixture);
-      run = createRun({ workingDirectory: fixture.dir });
-      supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
-      registry = createRegistry({ tools: [lspTool] });
     });
-
-    afterAll(async () => {
-      const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
-      await run.dispose();
-      fixture.remove();
-      for (const pid of pids)
-        expect(await groupGoneWithin(pid), `${options.command} group ${pid} alive after dispose`).toBe(true);
+    const server = useServerFixture({
+      fixture: options.fixture,
+      server: options.command,
+      tools: [lspTool],
+      diagnosticsTimeoutMs: 20_000,
     });
+    const { text } = server;
 
     it("finds the definition", async () => {
       const answer = await text({
@@ -57,16 +46,16 @@ function serverSuite(options: {
       expect(await text({ action: "diagnostics", file: options.file })).toBe(
         `no diagnostics in ${options.file}`,
       );
-      const path = join(fixture.dir, options.file);
+      const path = join(server.dir, options.file);
       writeFileSync(path, options.broken);
       expect(await text({ action: "diagnostics", file: options.file })).toMatch(options.expectedDiagnostic);
     });
 
     it("reload restarts the server of the file's root", async () => {
-      const before = supervisor.processes()[0]?.pid;
+      const before = server.supervisor.processes()[0]?.pid;
       const answer = await text({ action: "reload", file: options.file });
       expect(answer).toContain("restarted");
-      const after = supervisor.processes()[0];
+      const after = server.supervisor.processes()[0];
       expect(after?.state).toBe("running");
       expect(after?.pid).not.toBe(before);
       expect(await groupGoneWithin(before!)).toBe(true);

@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resultText } from "@tools/registry";
+import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
-import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
-import { ci, copyFixture, groupGoneWithin, packageBin } from "../test-support/fixtures.js";
+import { ci, packageBin } from "../test-support/fixtures.js";
+import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
 import { lspTool } from "./lsp-tool.js";
@@ -12,33 +12,19 @@ import { lspTool } from "./lsp-tool.js";
 const found = existsSync(join(packageBin, "pyright-langserver"));
 
 describe.skipIf(!found && !ci)("lsp against pyright", () => {
-  let fixture: ReturnType<typeof copyFixture>;
-  let run: Run;
-  let supervisor: LspSupervisor;
-  let registry: Registry;
-  const invoke = async (tool: string, args: Record<string, unknown>) => registry.invoke(run, { tool, args });
-  const text = async (args: Record<string, unknown>) => resultText(await invoke("lsp", args));
-
   beforeAll(() => {
     expect(found, `pyright-langserver missing in ${packageBin}; run pnpm install`).toBe(true);
-    fixture = copyFixture("py-project");
-    run = createRun({ workingDirectory: fixture.dir });
-    supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 15_000 });
-    registry = createRegistry({
-      tools: [lspTool, lspRenameTool, writeTool],
-      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
-      approval: "auto",
-    });
   });
-
-  afterAll(async () => {
-    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
-    await run.dispose();
-    fixture.remove();
-    expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids)
-      expect(await groupGoneWithin(pid), `pyright group ${pid} still alive after dispose`).toBe(true);
+  const server = useServerFixture({
+    fixture: "py-project",
+    server: "pyright",
+    tools: [lspTool, lspRenameTool, writeTool],
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 15_000,
+    resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+    expectProcesses: true,
   });
+  const { invoke, text } = server;
 
   it("finds a definition in another module", async () => {
     const answer = await text({ action: "definition", file: "pkg/main.py", line: 4, symbol: "scale" });
@@ -56,7 +42,7 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
   });
 
   it("reports diagnostics and only new ones on write", async () => {
-    const main = join(fixture.dir, "pkg", "main.py");
+    const main = join(server.dir, "pkg", "main.py");
     const original = readFileSync(main, "utf8");
     expect(await text({ action: "diagnostics", file: "pkg/main.py" })).toBe("no diagnostics in pkg/main.py");
     const broken = original.replace("print(big.area())", "print(big.perimeter())");
@@ -70,7 +56,7 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
   });
 
   it('runs pyright --outputjson for diagnostics "*"', async () => {
-    const main = join(fixture.dir, "pkg", "main.py");
+    const main = join(server.dir, "pkg", "main.py");
     const original = readFileSync(main, "utf8");
     writeFileSync(main, original.replace("scale(unit, 2.0)", "scale(unit)"));
     try {
@@ -94,7 +80,7 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
     const answer = resultText(result);
     expect(result.isError, answer).toBe(false);
     expect(answer).toContain("pkg/main.py: 2 edits");
-    expect(readFileSync(join(fixture.dir, "pkg", "main.py"), "utf8")).toContain("big = resize(unit, 2.0)");
-    expect(readFileSync(join(fixture.dir, "pkg", "geometry.py"), "utf8")).toContain("def resize(");
+    expect(readFileSync(join(server.dir, "pkg", "main.py"), "utf8")).toContain("big = resize(unit, 2.0)");
+    expect(readFileSync(join(server.dir, "pkg", "geometry.py"), "utf8")).toContain("def resize(");
   });
 });

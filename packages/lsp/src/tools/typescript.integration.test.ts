@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resultText } from "@tools/registry";
+import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
-import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
-import { ci, copyFixture, groupGoneWithin, packageBin } from "../test-support/fixtures.js";
+import { ci, packageBin } from "../test-support/fixtures.js";
+import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
 import { lspTool } from "./lsp-tool.js";
@@ -12,33 +12,20 @@ import { lspTool } from "./lsp-tool.js";
 const found = existsSync(join(packageBin, "typescript-language-server"));
 
 describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
-  let fixture: ReturnType<typeof copyFixture>;
-  let run: Run;
-  let supervisor: LspSupervisor;
-  let registry: Registry;
-  const lsp = async (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
-  const text = async (args: Record<string, unknown>) => resultText(await lsp(args));
-
   beforeAll(() => {
     expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
-    fixture = copyFixture("ts-project");
-    run = createRun({ workingDirectory: fixture.dir });
-    supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 15_000 });
-    registry = createRegistry({
-      tools: [lspTool, lspRenameTool, writeTool],
-      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
-      approval: "auto",
-    });
   });
-
-  afterAll(async () => {
-    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
-    await run.dispose();
-    fixture.remove();
-    expect(pids.length).toBeGreaterThan(0);
-    for (const pid of pids)
-      expect(await groupGoneWithin(pid), `server group ${pid} still alive after dispose`).toBe(true);
+  const server = useServerFixture({
+    fixture: "ts-project",
+    server: "typescript-language-server",
+    tools: [lspTool, lspRenameTool, writeTool],
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 15_000,
+    resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+    expectProcesses: true,
   });
+  const { text } = server;
+  const lsp = (args: Record<string, unknown>) => server.invoke("lsp", args);
 
   it("finds the definition across files as path:line:col with the line's text", async () => {
     const answer = await text({ action: "definition", file: "src/app.ts", line: 3, symbol: "add" });
@@ -97,11 +84,13 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   });
 
   it("appends only new diagnostics on write: break, move, fix", async () => {
-    const app = join(fixture.dir, "src", "app.ts");
+    const app = join(server.dir, "src", "app.ts");
     const original = readFileSync(app, "utf8");
     const broken = original.replace("add(1, 2)", 'add(1, "two")');
     const write = async (content: string) =>
-      resultText(await registry.invoke(run, { tool: "write", args: { file: "src/app.ts", content } }));
+      resultText(
+        await server.registry.invoke(server.run, { tool: "write", args: { file: "src/app.ts", content } }),
+      );
 
     const first = await write(broken);
     expect(first).toContain("1 new diagnostic in src/app.ts");
@@ -116,14 +105,16 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   });
 
   it("does not report on write what lsp diagnostics already showed", async () => {
-    const app = join(fixture.dir, "src", "app.ts");
+    const app = join(server.dir, "src", "app.ts");
     const original = readFileSync(app, "utf8");
     const broken = original.replace("add(total, total)", "add(total)");
     writeFileSync(app, broken);
     const shown = await text({ action: "diagnostics", file: "src/app.ts" });
     expect(shown).toMatch(/src\/app\.ts:4:\d+ error \[2554\] Expected 2 arguments, but got 1\./);
     const write = async (content: string) =>
-      resultText(await registry.invoke(run, { tool: "write", args: { file: "src/app.ts", content } }));
+      resultText(
+        await server.registry.invoke(server.run, { tool: "write", args: { file: "src/app.ts", content } }),
+      );
     expect(await write(`${broken}// touched\n`)).toContain(
       "no new diagnostics in src/app.ts (1 reported earlier still present)",
     );
@@ -133,10 +124,12 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   it("answers from tsserver: a clean file staying clean, and a file broken by another's edit", async () => {
     // The server publishes nothing when a clean file stays clean, and nothing for a file whose
     // text did not change; the pull from tsserver answers both for the text sent before it.
-    const math = join(fixture.dir, "src", "math.ts");
+    const math = join(server.dir, "src", "math.ts");
     const original = readFileSync(math, "utf8");
     const write = async (content: string) =>
-      resultText(await registry.invoke(run, { tool: "write", args: { file: "src/math.ts", content } }));
+      resultText(
+        await server.registry.invoke(server.run, { tool: "write", args: { file: "src/math.ts", content } }),
+      );
     expect(await text({ action: "diagnostics", file: "src/app.ts" })).toBe("no diagnostics in src/app.ts");
     const started = Date.now();
     expect(await write(`// touched\n${original}`)).toContain("src/math.ts: clean (no errors or warnings)");
@@ -149,7 +142,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   });
 
   it('runs the project checker for diagnostics "*"', async () => {
-    const app = join(fixture.dir, "src", "app.ts");
+    const app = join(server.dir, "src", "app.ts");
     const original = readFileSync(app, "utf8");
     writeFileSync(app, original.replace("add(1, 2)", "add(1)"));
     try {
@@ -162,8 +155,8 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   });
 
   it("offers code actions for a diagnostic", async () => {
-    const app = join(fixture.dir, "src", "app.ts");
-    await registry.invoke(run, {
+    const app = join(server.dir, "src", "app.ts");
+    await server.registry.invoke(server.run, {
       tool: "write",
       args: {
         file: "src/app.ts",
@@ -175,7 +168,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   });
 
   it("renames across files, all or nothing, listing changed files", async () => {
-    const result = await registry.invoke(run, {
+    const result = await server.registry.invoke(server.run, {
       tool: "lsp_rename",
       args: { file: "src/math.ts", line: 2, symbol: "add", new_name: "sum" },
     });
@@ -184,12 +177,12 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(answer).toContain("renamed 'add' to 'sum'");
     expect(answer).toContain("src/math.ts: 1 edit");
     expect(answer).toContain("src/app.ts: 3 edits");
-    expect(result.changedFiles.map((file) => file.slice(fixture.dir.length + 1)).sort()).toEqual([
+    expect(result.changedFiles.map((file) => file.slice(server.dir.length + 1)).sort()).toEqual([
       "src/app.ts",
       "src/math.ts",
     ]);
-    expect(readFileSync(join(fixture.dir, "src", "math.ts"), "utf8")).toContain("export function sum(");
-    expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toContain(
+    expect(readFileSync(join(server.dir, "src", "math.ts"), "utf8")).toContain("export function sum(");
+    expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toContain(
       "export const doubled = sum(total, total);",
     );
     const refs = await text({ action: "references", file: "src/app.ts", line: 4, symbol: "sum" });
@@ -197,38 +190,38 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   });
 
   it("refuses a rename the server says is not renamable, writing nothing", async () => {
-    const before = readFileSync(join(fixture.dir, "src", "app.ts"), "utf8");
-    const result = await registry.invoke(run, {
+    const before = readFileSync(join(server.dir, "src", "app.ts"), "utf8");
+    const result = await server.registry.invoke(server.run, {
       tool: "lsp_rename",
       args: { file: "src/app.ts", line: 3, symbol: "export", new_name: "exported" },
     });
     expect(result.error?.code).toBe("LSP_RENAME_FAILED");
     expect(resultText(result)).toContain("nothing was written");
-    expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toBe(before);
+    expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
   });
 
   it("refuses to rename a substring of a longer identifier, writing nothing", async () => {
-    const before = readFileSync(join(fixture.dir, "src", "app.ts"), "utf8");
-    const result = await registry.invoke(run, {
+    const before = readFileSync(join(server.dir, "src", "app.ts"), "utf8");
+    const result = await server.registry.invoke(server.run, {
       tool: "lsp_rename",
       args: { file: "src/app.ts", line: 3, symbol: "tot", new_name: "grand" },
     });
     expect(result.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
     expect(resultText(result)).toContain("the nearest match is 'total'");
-    expect(readFileSync(join(fixture.dir, "src", "app.ts"), "utf8")).toBe(before);
+    expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
   });
 
   it("restarts a crashed server on the next use and reports the crash in status", async () => {
-    const before = supervisor.processes().find((p) => p.language === "typescript");
+    const before = server.supervisor.processes().find((p) => p.language === "typescript");
     expect(before?.pid).toBeDefined();
     process.kill(-before!.pid!, "SIGKILL");
-    await expect.poll(() => supervisor.processes()[0]?.state, { timeout: 10_000 }).toBe("crashed");
+    await expect.poll(() => server.supervisor.processes()[0]?.state, { timeout: 10_000 }).toBe("crashed");
     expect(await text({ action: "status" })).toMatch(
       /typescript: root \. .*state crashed, reason: exited on SIGKILL/,
     );
     const answer = await text({ action: "definition", file: "src/app.ts", line: 4, symbol: "total" });
     expect(answer).toContain("src/app.ts:3:14");
-    const after = supervisor.processes().find((p) => p.language === "typescript");
+    const after = server.supervisor.processes().find((p) => p.language === "typescript");
     expect(after?.state).toBe("running");
     expect(after?.pid).not.toBe(before?.pid);
   });
