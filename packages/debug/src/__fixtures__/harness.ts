@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 // Test support for the debug integration tests (not shipped: __fixtures__ is excluded from the build).
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
@@ -31,6 +32,22 @@ export interface Call {
   text: string;
   isError: boolean;
   code: string | undefined;
+}
+
+/**
+ * Takes one step (`step_in`, `step_over`, `step_out`) and checks the stop report: a step stop,
+ * at `location` ("main.go:9 in main.total"), quoting the source line (`"9 | s := 0"`).
+ */
+export async function expectStep(
+  call: (args: Record<string, unknown>) => Promise<Call>,
+  op: "step_in" | "step_over" | "step_out",
+  location: string,
+  source: string,
+): Promise<void> {
+  const step = await call({ op });
+  expect(step.text).toContain("stopped (step)");
+  expect(step.text).toContain(location);
+  expect(step.text).toContain(source);
 }
 
 /** A run with the debug tool wired, and a `call` that goes through the registry like a model's. */

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { remaining, ci, debugRun, makeVenv, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+import {
+  remaining,
+  ci,
+  debugRun,
+  expectStep,
+  makeVenv,
+  removeWorkspace,
+  workspace,
+} from "../__fixtures__/harness.js";
 
 const found = existsSync("/usr/bin/python3");
 if (!found && !ci)
@@ -53,10 +61,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       const evaluated = await call({ op: "evaluate", expression: "len(values) + 100" });
       expect(evaluated.text).toContain("104");
 
-      const step = await call({ op: "step_over" });
-      expect(step.text).toContain("stopped (step)");
-      expect(step.text).toContain("app.py:5");
-      expect(step.text).toContain("5 | for v in values:");
+      await expectStep(call, "step_over", "app.py:5", "5 | for v in values:");
 
       // References from the earlier stop are refused after a resume.
       const stale = await call({ op: "variables", reference: locals });
@@ -65,10 +70,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       const cleared = await call({ op: "breakpoints", file: "app.py", lines: [] });
       expect(cleared.text).toContain("cleared");
 
-      const out = await call({ op: "step_out" });
-      expect(out.text).toContain("stopped (step)");
-      expect(out.text).toContain("app.py:12 in main");
-      expect(out.text).toContain("12 | result = compute(xs)");
+      await expectStep(call, "step_out", "app.py:12 in main", "12 | result = compute(xs)");
 
       const stepIn = await call({ op: "step_in" });
       expect(stepIn.text).toContain("stopped (step)");

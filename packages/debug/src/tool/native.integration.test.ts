@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { reaperShim } from "../adapters/reaper-shim.js";
 import { descendants } from "../internal/process-tree.js";
-import { remaining, ci, debugRun, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+import { remaining, ci, debugRun, expectStep, removeWorkspace, workspace } from "../__fixtures__/harness.js";
 
 const searchPath = process.env.PATH ?? "";
 const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
@@ -84,21 +84,10 @@ describe.skipIf(!dlv && !ci)("debug tool on delve", () => {
         expect(launch.text).toContain("18 | r := total(xs)");
         pids = sessionPids();
 
-        const stepIn = await call({ op: "step_in" });
-        expect(stepIn.text).toContain("stopped (step)");
         // Delve stops on the function's own line first (the build is unoptimised).
-        expect(stepIn.text).toContain("main.go:8 in main.total");
-        expect(stepIn.text).toContain("8 | func total(xs []int) int {");
-
-        const over = await call({ op: "step_over" });
-        expect(over.text).toContain("stopped (step)");
-        expect(over.text).toContain("main.go:9 in main.total");
-        expect(over.text).toContain("9 | s := 0");
-
-        const out = await call({ op: "step_out" });
-        expect(out.text).toContain("stopped (step)");
-        expect(out.text).toContain("main.go:18 in main.main");
-        expect(out.text).toContain("18 | r := total(xs)");
+        await expectStep(call, "step_in", "main.go:8 in main.total", "8 | func total(xs []int) int {");
+        await expectStep(call, "step_over", "main.go:9 in main.total", "9 | s := 0");
+        await expectStep(call, "step_out", "main.go:18 in main.main", "18 | r := total(xs)");
 
         const done = await call({ op: "continue" });
         expect(done.text).toContain("exited with code 4");
@@ -223,20 +212,9 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
       pids = sessionPids();
       await call({ op: "breakpoints", file: "prog.c", lines: [] });
 
-      const stepIn = await call({ op: "step_in" });
-      expect(stepIn.text).toContain("stopped (step)");
-      expect(stepIn.text).toContain("prog.c:4 in square");
-      expect(stepIn.text).toContain("4 | int r = n * n;");
-
-      const over = await call({ op: "step_over" });
-      expect(over.text).toContain("stopped (step)");
-      expect(over.text).toContain("prog.c:5 in square");
-      expect(over.text).toContain("5 | return r;");
-
-      const out = await call({ op: "step_out" });
-      expect(out.text).toContain("stopped (step)");
-      expect(out.text).toContain("prog.c:11 in main");
-      expect(out.text).toContain("11 | s += square(i);");
+      await expectStep(call, "step_in", "prog.c:4 in square", "4 | int r = n * n;");
+      await expectStep(call, "step_over", "prog.c:5 in square", "5 | return r;");
+      await expectStep(call, "step_out", "prog.c:11 in main", "11 | s += square(i);");
 
       const done = await call({ op: "continue" });
       expect(done.text).toContain("exited with code 5");
