@@ -7,7 +7,7 @@ import type {
   MarkupContent,
 } from "vscode-languageserver-protocol";
 import { boundText } from "@tools/registry";
-import { formatLocation, LineReader, toPlainLocations } from "../format/locations.js";
+import { formatLocation, LineReader, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { addressSymbol } from "./symbol-position.js";
 
@@ -45,12 +45,7 @@ export async function navigate(
     undefined,
     context.signal,
   );
-  const locations = toPlainLocations(answer).sort(
-    (a, b) =>
-      a.file.localeCompare(b.file) ||
-      a.range.start.line - b.range.start.line ||
-      a.range.start.character - b.range.start.character,
-  );
+  const locations = sortedLocations(answer, (target) => context.supervisor.pathOf(target));
   const display = (path: string) => context.supervisor.display(path);
   const header = position.note ? `${position.note}\n` : "";
   const noun = nouns[input.action];

@@ -17,62 +17,77 @@ export interface RequestBounds {
 /**
  * Sends a request and races it against its timeout (which cancels it and throws
  * `LSP_TIMEOUT`), the server's crash and the caller's abort (`CANCELLED`); an error answer
- * becomes `LSP_REQUEST_FAILED`.
+ * becomes `LSP_REQUEST_FAILED`. Whichever comes first settles it and removes the others.
  */
-export async function boundedRequest<R>(
+export function boundedRequest<R>(
   connection: MessageConnection,
   method: string,
   params: unknown,
   bounds: RequestBounds,
 ): Promise<R> {
   const { timeoutMs, signal, events } = bounds;
-  signal?.throwIfAborted();
-  const source = new CancellationTokenSource();
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      source.cancel();
-      reject(new ToolsError({ code: "CANCELLED", message: `${method} was cancelled` }));
+  if (signal?.aborted) return Promise.reject(signal.reason as Error);
+  // One promise settled by whichever comes first (no race of four promises: this runs on every
+  // call, and each promise and listener is paid again per request).
+  return new Promise<R>((resolve, reject) => {
+    const source = new CancellationTokenSource();
+    let done = false;
+    const finish = (): boolean => {
+      if (done) return false;
+      done = true;
+      clearTimeout(timer);
+      events.off("crash", onCrash);
+      signal?.removeEventListener("abort", onAbort);
+      return true;
     };
+    const fail = (error: Error, cancel: boolean): void => {
+      if (!finish()) return;
+      if (cancel) source.cancel();
+      source.dispose();
+      reject(error);
+    };
+    const onAbort = (): void =>
+      fail(new ToolsError({ code: "CANCELLED", message: `${method} was cancelled` }), true);
+    const onCrash = (): void => fail(bounds.crashedError(), false);
+    const timer = setTimeout(
+      () =>
+        fail(
+          new LspError({
+            code: "LSP_TIMEOUT",
+            message: `${bounds.command} did not answer ${method} within ${timeoutMs} ms; try again, or use action "reload" to restart it`,
+          }),
+          true,
+        ),
+      timeoutMs,
+    );
+    events.on("crash", onCrash);
     signal?.addEventListener("abort", onAbort, { once: true });
-  });
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      source.cancel();
-      reject(
-        new LspError({
-          code: "LSP_TIMEOUT",
-          message: `${bounds.command} did not answer ${method} within ${timeoutMs} ms; try again, or use action "reload" to restart it`,
-        }),
-      );
-    }, timeoutMs);
-  });
-  let onCrash: (() => void) | undefined;
-  const crashed = new Promise<never>((_, reject) => {
-    onCrash = () => reject(bounds.crashedError());
-    events.once("crash", onCrash);
-  });
-  try {
-    return await Promise.race([
-      connection.sendRequest<R>(method, params, source.token),
-      timeout,
-      crashed,
-      aborted,
-    ]);
-  } catch (error) {
-    if (error instanceof ResponseError) {
-      throw new LspError({
-        code: "LSP_REQUEST_FAILED",
-        message: `${bounds.command} answered ${method} with an error: ${error.message}`,
-        cause: error,
-      });
+    let sent: Promise<R>;
+    try {
+      sent = connection.sendRequest<R>(method, params, source.token);
+    } catch (error) {
+      fail(error as Error, false); // a closed or disposed connection throws at once
+      return;
     }
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    if (onCrash) events.off("crash", onCrash);
-    if (onAbort) signal?.removeEventListener("abort", onAbort);
-    source.dispose();
-  }
+    sent.then(
+      (answer) => {
+        if (!finish()) return;
+        source.dispose();
+        resolve(answer);
+      },
+      (error: unknown) => {
+        if (!finish()) return;
+        source.dispose();
+        reject(
+          error instanceof ResponseError
+            ? new LspError({
+                code: "LSP_REQUEST_FAILED",
+                message: `${bounds.command} answered ${method} with an error: ${error.message}`,
+                cause: error,
+              })
+            : error,
+        );
+      },
+    );
+  });
 }

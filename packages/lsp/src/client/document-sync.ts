@@ -62,6 +62,11 @@ export class DocumentSync {
     return this.documents.has(uri);
   }
 
+  /** True when `uri` is open with exactly `text` (a sync without save would send nothing). */
+  isSynced(uri: string, text: string): boolean {
+    return this.documents.get(uri)?.text === text;
+  }
+
   /** The synced version of an open document. */
   versionOf(uri: string): number | undefined {
     return this.documents.get(uri)?.version;

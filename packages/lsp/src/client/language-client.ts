@@ -168,6 +168,11 @@ export class LanguageClient {
     return this.documents.isOpen(uri);
   }
 
+  /** True when `uri` is open with exactly `text` (a sync would send nothing). */
+  isSynced(uri: string, text: string): boolean {
+    return this.documents.isSynced(uri, text);
+  }
+
   /**
    * Makes the server's copy of `uri` equal `text` (didOpen, or didChange with the next version
    * when it differs; didSave when `save` is set). Returns whether anything was sent.

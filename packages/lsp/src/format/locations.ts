@@ -40,18 +40,67 @@ export interface PlainLocation {
   readonly range: Range;
 }
 
-/** Normalises Location | Location[] | LocationLink[] | null into plain locations. */
+/**
+ * Normalises Location | Location[] | LocationLink[] | null into plain locations; `pathOf` turns
+ * a `file:` URI into a path (default `fileURLToPath`; the supervisor's is memoised).
+ */
 export function toPlainLocations(
   answer: Location | Location[] | LocationLink[] | null | undefined,
+  pathOf: (uri: string) => string = fileURLToPath,
 ): PlainLocation[] {
   if (!answer) return [];
-  const list = Array.isArray(answer) ? answer : [answer];
-  return list.flatMap((item): PlainLocation[] => {
-    const uri = "targetUri" in item ? item.targetUri : item.uri;
-    const range = "targetUri" in item ? item.targetSelectionRange : item.range;
-    if (!uri.startsWith("file:")) return [];
-    return [{ file: fileURLToPath(uri), range }];
-  });
+  const list: readonly (Location | LocationLink)[] = Array.isArray(answer) ? answer : [answer];
+  // A loop, not flatMap: references can return hundreds of locations per call.
+  const plain: PlainLocation[] = [];
+  for (const item of list) {
+    const link = "targetUri" in item;
+    const uri = link ? item.targetUri : item.uri;
+    if (uri.startsWith("file:"))
+      plain.push({ file: pathOf(uri), range: link ? item.targetSelectionRange : item.range });
+  }
+  return plain;
+}
+
+const byPosition = (a: PlainLocation, b: PlainLocation): number =>
+  a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+
+/**
+ * {@link toPlainLocations}, sorted by file (`localeCompare`), then line, then column — the order
+ * of a comparator sort on those keys, but with each distinct URI converted and each distinct
+ * file compared once: references can return hundreds of locations in a few dozen files.
+ */
+export function sortedLocations(
+  answer: Location | Location[] | LocationLink[] | null | undefined,
+  pathOf: (uri: string) => string = fileURLToPath,
+): PlainLocation[] {
+  if (!answer) return [];
+  const list: readonly (Location | LocationLink)[] = Array.isArray(answer) ? answer : [answer];
+  const byUri = new Map<string, Range[]>();
+  for (const item of list) {
+    const link = "targetUri" in item;
+    const uri = link ? item.targetUri : item.uri;
+    const range = link ? item.targetSelectionRange : item.range;
+    const ranges = byUri.get(uri);
+    if (ranges) ranges.push(range);
+    else if (uri.startsWith("file:")) byUri.set(uri, [range]);
+  }
+  const files: { file: string; ranges: Range[] }[] = [];
+  for (const [uri, ranges] of byUri) files.push({ file: pathOf(uri), ranges });
+  files.sort((a, b) => a.file.localeCompare(b.file));
+  const sorted: PlainLocation[] = [];
+  for (let i = 0; i < files.length;) {
+    // Paths that collate as equal (canonically equivalent Unicode) sort as one file.
+    let end = i + 1;
+    while (end < files.length && files[i]!.file.localeCompare(files[end]!.file) === 0) end++;
+    const group: PlainLocation[] = [];
+    for (const { file, ranges } of files.slice(i, end)) {
+      for (const range of ranges) group.push({ file, range });
+    }
+    group.sort(byPosition);
+    for (const location of group) sorted.push(location);
+    i = end;
+  }
+  return sorted;
 }
 
 /** `path:line:col  text` with a 1-based line and column and the path relative to the working directory. */

@@ -8,11 +8,14 @@ export interface FileText {
 }
 
 interface Entry {
-  readonly key: string;
-  readonly text: string;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
   /** Wall-clock time of the read, in milliseconds. */
   readonly readAt: number;
-  lines?: readonly string[];
+  /** The text and its lines, split on first use (one object per read, handed to every caller). */
+  readonly view: FileText;
 }
 
 /**
@@ -45,24 +48,30 @@ export class FileTexts {
 
   private load(path: string, force: boolean): FileText {
     const readAt = Date.now();
-    const stats = statSync(path, { bigint: true });
-    const key = `${stats.ino}:${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}`;
+    const { ino, size, mtimeNs, ctimeNs } = statSync(path, { bigint: true });
     const cached = this.entries.get(path);
     // A write sets mtime and ctime to the same coarse time; mtime alone also covers a file whose
-    // mtime was set back (its ctime, in the key, then changes).
-    const changedAt = Number(stats.mtimeNs) / 1e6;
-    if (!force && cached?.key === key && changedAt < cached.readAt - racyMarginMs) return view(cached);
-    const entry: Entry = { key, text: readFileSync(path, "utf8"), readAt };
+    // mtime was set back (its ctime, compared too, then changes).
+    if (
+      !force &&
+      cached !== undefined &&
+      cached.ino === ino &&
+      cached.size === size &&
+      cached.mtimeNs === mtimeNs &&
+      cached.ctimeNs === ctimeNs &&
+      Number(mtimeNs) / 1e6 < cached.readAt - racyMarginMs
+    ) {
+      return cached.view;
+    }
+    const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readFileSync(path, "utf8")) };
     this.entries.delete(path);
     this.entries.set(path, entry);
     if (this.entries.size > capacity) this.entries.delete(this.entries.keys().next().value!);
-    return view(entry);
+    return entry.view;
   }
 }
 
-function view(entry: Entry): FileText {
-  return {
-    text: entry.text,
-    lines: () => (entry.lines ??= entry.text.split(/\r?\n/)),
-  };
+function view(text: string): FileText {
+  let lines: readonly string[] | undefined;
+  return { text, lines: () => (lines ??= text.split(/\r?\n/)) };
 }

@@ -1,11 +1,11 @@
 import { extname, relative } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { resourceKey, type Run } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
 import { findBinary } from "../servers/find-binary.js";
-import { findRoot } from "../servers/find-root.js";
+import { RootCache } from "../servers/root-cache.js";
 import {
   defaultServers,
   languageIdFor,
@@ -59,6 +59,11 @@ export class LspSupervisor {
   private readonly options: LspSupervisorOptions;
   private readonly records = new Map<string, ServerRecord>();
   private readonly uris = new Map<string, string>();
+  private readonly paths = new Map<string, string>();
+  private readonly displays = new Map<string, string>();
+  private readonly specsByExtension = new Map<string, ServerSpec | undefined>();
+  /** Root markers per folder, checked by one `stat` per folder. */
+  private readonly roots = new RootCache();
   private disposed = false;
 
   constructor(workingDirectory: string, options: LspSupervisorOptions = {}) {
@@ -73,19 +78,29 @@ export class LspSupervisor {
     this.diagnosticsTimeoutMs = options.diagnosticsTimeoutMs ?? 5_000;
   }
 
-  /** A path relative to the working directory, for output. */
+  /** A path relative to the working directory, for output (memoised: asked for per location). */
   display(path: string): string {
-    return relative(this.workingDirectory, path) || ".";
+    let shown = this.displays.get(path);
+    if (shown === undefined) {
+      shown = relative(this.workingDirectory, path) || ".";
+      if (this.displays.size >= 4096) this.displays.clear();
+      this.displays.set(path, shown);
+    }
+    return shown;
   }
 
   /** The server spec for a file, or undefined when no server handles its extension. */
   specFor(file: string): ServerSpec | undefined {
-    return serverForExtension(this.servers, extname(file));
+    const extension = extname(file);
+    if (this.specsByExtension.has(extension)) return this.specsByExtension.get(extension);
+    const spec = serverForExtension(this.servers, extension);
+    this.specsByExtension.set(extension, spec);
+    return spec;
   }
 
   /** Root and binary detection for `file` (or, with `language`, for a root folder). */
   detect(spec: ServerSpec, file: string): Detection {
-    const found = findRoot(file, spec.markers, this.workingDirectory);
+    const found = this.roots.find(file, spec.markers, this.workingDirectory);
     const localRoots = [...new Set([found?.root, this.workingDirectory].filter((r): r is string => !!r))];
     const binary = findBinary(spec.command, localRoots, this.options.binDirectories ?? [], this.options.path);
     return { spec, root: found?.root, marker: found?.marker, binary };
@@ -96,6 +111,20 @@ export class LspSupervisor {
    * `LSP_NO_SERVER` saying whether the marker or the binary is missing.
    */
   async clientFor(file: string, progress?: (message: string) => void): Promise<LanguageClient> {
+    return this.runningClientFor(file) ?? this.startClientFor(file, progress);
+  }
+
+  /** The running client for `file` when its server is up (no await, no binary lookup). */
+  private runningClientFor(file: string): LanguageClient | undefined {
+    if (this.disposed) return undefined;
+    const spec = this.specFor(file);
+    if (!spec) return undefined;
+    const root = this.roots.find(file, spec.markers, this.workingDirectory)?.root;
+    const running = root ? this.records.get(`${spec.language}\u0000${root}`) : undefined;
+    return running?.client?.state === "running" && !running.starting ? running.client : undefined;
+  }
+
+  private async startClientFor(file: string, progress?: (message: string) => void): Promise<LanguageClient> {
     if (this.disposed) throw new LspError({ code: "LSP_SERVER_FAILED", message: "the run has ended" });
     const spec = this.specFor(file);
     if (!spec) {
@@ -106,10 +135,6 @@ export class LspSupervisor {
           .join(", ")}`,
       });
     }
-    // Fast path: a running server for this root needs no binary lookup.
-    const root = findRoot(file, spec.markers, this.workingDirectory)?.root;
-    const running = root ? this.records.get(`${spec.language}\u0000${root}`) : undefined;
-    if (running?.client?.state === "running" && !running.starting) return running.client;
     const detection = this.detect(spec, file);
     if (!detection.root || !detection.binary.found) {
       throw new LspError({ code: "LSP_NO_SERVER", message: explainMissing(detection, this.display(file)) });
@@ -200,7 +225,8 @@ export class LspSupervisor {
     save = false,
     progress?: (m: string) => void,
   ): Promise<{ client: LanguageClient; uri: string; text: string; lines: () => readonly string[] }> {
-    const client = await this.clientFor(file, progress);
+    // A running server is used without an await (each costs an event-loop microtask per call).
+    const client = this.runningClientFor(file) ?? (await this.startClientFor(file, progress));
     let current: FileText;
     try {
       current = save ? this.texts.reread(file) : this.texts.read(file);
@@ -213,7 +239,9 @@ export class LspSupervisor {
     }
     const uri = this.uriOf(file);
     const { text } = current;
-    await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
+    if (save || !client.isSynced(uri, text)) {
+      await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
+    }
     return { client, uri, text, lines: current.lines };
   }
 
@@ -226,6 +254,17 @@ export class LspSupervisor {
       this.uris.set(file, uri);
     }
     return uri;
+  }
+
+  /** The path of a `file://` URI (memoised: asked for per location of every answer; throws as `fileURLToPath`). */
+  pathOf(uri: string): string {
+    let path = this.paths.get(uri);
+    if (path === undefined) {
+      path = fileURLToPath(uri);
+      if (this.paths.size >= 4096) this.paths.clear();
+      this.paths.set(uri, path);
+    }
+    return path;
   }
 
   /** Running clients (for workspace symbol search without a file). */
@@ -247,7 +286,7 @@ export class LspSupervisor {
       found.set(record.key, { spec: record.spec, root: record.root });
     for (const spec of this.servers) {
       for (const probe of markerProbes(this.workingDirectory)) {
-        const root = findRoot(probe, spec.markers, this.workingDirectory)?.root;
+        const root = this.roots.find(probe, spec.markers, this.workingDirectory)?.root;
         if (root) found.set(`${spec.language}\u0000${root}`, { spec, root });
       }
     }

@@ -1,0 +1,43 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import { sortedLocations, toPlainLocations } from "./locations.js";
+
+const at = (line: number, character: number) => ({
+  start: { line, character },
+  end: { line, character: character + 1 },
+});
+
+describe("sortedLocations", () => {
+  it("orders as a sort by file, line and column over every location, dropping non-file URIs", () => {
+    const files = ["file:///w/b.ts", "file:///w/a.ts", "file:///w/B.ts", "file:///w/sub/a.ts", "untitled:x"];
+    const answer: Location[] = [];
+    let seed = 7;
+    const next = (bound: number) => (seed = (seed * 48271) % 2147483647) % bound;
+    for (let i = 0; i < 300; i++)
+      answer.push({ uri: files[next(files.length)]!, range: at(next(20), next(5)) });
+    const expected = toPlainLocations(answer).sort(
+      (a, b) =>
+        a.file.localeCompare(b.file) ||
+        a.range.start.line - b.range.start.line ||
+        a.range.start.character - b.range.start.character,
+    );
+    const sorted = sortedLocations(answer);
+    expect(sorted).toEqual(expected);
+    expect(sorted.length).toBeGreaterThan(200);
+    expect(sorted.some((location) => location.file.includes("x"))).toBe(false);
+  });
+
+  it("takes a single location, links (their selection range) and nothing", () => {
+    const link: LocationLink = {
+      targetUri: "file:///w/a.ts",
+      targetRange: at(1, 0),
+      targetSelectionRange: at(2, 4),
+    };
+    expect(sortedLocations([link])).toEqual([{ file: fileURLToPath("file:///w/a.ts"), range: at(2, 4) }]);
+    expect(sortedLocations({ uri: "file:///w/a.ts", range: at(3, 1) })).toEqual([
+      { file: "/w/a.ts", range: at(3, 1) },
+    ]);
+    expect(sortedLocations(null)).toEqual([]);
+  });
+});
