@@ -1,17 +1,27 @@
 import { availableParallelism } from "node:os";
 import { resourceKey } from "@tools/registry";
-import { Parser, type Language, type Tree } from "web-tree-sitter";
+import { Parser, type Language, type Range, type Tree } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import { findLanguage, languageIds, type LanguageSpec } from "../grammars/languages.js";
 import { loadGrammar } from "../grammars/load-grammar.js";
 import { compilePattern } from "../pattern/compile-pattern.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import type { FileStamp } from "../search/scan-file.js";
 import { ScanPool, scanWorkerUrl } from "../search/scan-pool.js";
 
 /** Options of {@link createStructuralParser}. */
 export interface StructuralParserOptions {
-  /** Parsed files kept between calls, keyed by (path, size, mtime); default 256 (at least 1 is kept). */
+  /**
+   * Parse trees kept between calls, keyed by (path, size, mtime) (a file searched in pieces
+   * keeps a tree per piece); default 4096, 0 keeps none.
+   */
   maxCachedTrees?: number;
+  /**
+   * The cache's memory bound, as the total length of the texts its trees were parsed from
+   * (a tree takes about 20 bytes per character); default 8 Mi characters (~170 MB). Split
+   * between the worker threads like `maxCachedTrees`.
+   */
+  maxCachedChars?: number;
   /**
    * Worker threads that parse and match large searches; default 2 (or 1 on a single core), 0
    * keeps everything on the calling thread. Started on the first large search, stopped by
@@ -31,7 +41,53 @@ interface CachedTree {
   readonly size: number;
   readonly mtimeMs: number;
   readonly language: string;
+  /** Length of the text parsed (the cache's memory budget counts these). */
+  readonly chars: number;
   readonly tree: Tree;
+  /** Leases not yet released: an evicted tree is freed when the last one is. */
+  leases: number;
+  evicted: boolean;
+}
+
+/** A tree handed out by the cache; `release()` frees it once the cache no longer keeps it. */
+export interface TreeLease {
+  readonly tree: Tree;
+  release(): void;
+}
+
+function lease(entry: CachedTree): TreeLease {
+  entry.leases++;
+  let released = false;
+  return {
+    tree: entry.tree,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--entry.leases === 0 && entry.evicted) entry.tree.delete();
+    },
+  };
+}
+
+function isCurrent(entry: CachedTree, spec: LanguageSpec, stat: FileStamp): boolean {
+  return entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.language === spec.id;
+}
+
+/**
+ * The text as a parse callback that hands out no more than the rest of the range being read:
+ * the parser copies what it is given into its buffer, and with many small ranges a plain string
+ * would have it copy thousands of characters it then skips. Any index gets the text from there.
+ */
+function rangeReader(text: string, ranges: readonly Range[]): (index: number) => string {
+  let at = 0;
+  return (index) => {
+    // Reads go forward: move to the first range ending after the index (from the start if not).
+    if ((ranges[at]?.startIndex ?? 0) > index) at = 0;
+    while (at < ranges.length && (ranges[at]?.endIndex ?? 0) <= index) at++;
+    const range = ranges[at];
+    const end =
+      range === undefined ? text.length : range.startIndex <= index ? range.endIndex : range.startIndex;
+    return text.slice(index, Math.max(end, index + 1));
+  };
 }
 
 let initialised: Promise<void> | undefined;
@@ -53,6 +109,8 @@ export class StructuralParser {
   private readonly parsers = new Map<string, Promise<Parser>>();
   private readonly trees = new Map<string, CachedTree>();
   private readonly maxCachedTrees: number;
+  private readonly maxCachedChars: number;
+  private cachedChars = 0;
   private readonly workers: number;
   /** Prefiltered bytes from which a search goes to the worker pool. */
   readonly parallelMinBytes: number;
@@ -60,7 +118,8 @@ export class StructuralParser {
   private disposed = false;
 
   constructor(options: StructuralParserOptions = {}) {
-    this.maxCachedTrees = options.maxCachedTrees ?? 256;
+    this.maxCachedTrees = Math.max(0, options.maxCachedTrees ?? 4096);
+    this.maxCachedChars = Math.max(0, options.maxCachedChars ?? 8 * 1024 * 1024);
     this.workers = Math.max(0, Math.floor(options.workers ?? Math.min(2, availableParallelism())));
     this.parallelMinBytes = options.parallelMinBytes ?? 256 * 1024;
   }
@@ -74,7 +133,10 @@ export class StructuralParser {
     if (!this.pool) {
       const url = scanWorkerUrl();
       if (!url) return undefined;
-      this.pool = new ScanPool(url, this.workers, this.maxCachedTrees);
+      this.pool = new ScanPool(url, this.workers, {
+        maxCachedTrees: Math.ceil(this.maxCachedTrees / this.workers),
+        maxCachedChars: Math.ceil(this.maxCachedChars / this.workers),
+      });
     }
     return this.pool;
   }
@@ -124,9 +186,15 @@ export class StructuralParser {
     return compilePattern(await this.parser(spec), spec, pattern);
   }
 
-  /** Parses text; the caller owns the tree and must `delete()` it. */
-  async parse(spec: LanguageSpec, text: string): Promise<Tree> {
-    const tree = (await this.parser(spec)).parse(text);
+  /**
+   * Parses text (only `ranges` of it when given); the caller owns the tree and must `delete()`
+   * it.
+   */
+  async parse(spec: LanguageSpec, text: string, ranges?: readonly Range[]): Promise<Tree> {
+    const parser = await this.parser(spec);
+    const tree = ranges
+      ? parser.parse(rangeReader(text, ranges), null, { includedRanges: [...ranges] })
+      : parser.parse(text);
     if (!tree)
       throw new StructuralError({
         code: "GRAMMAR_LOAD_FAILED",
@@ -136,41 +204,81 @@ export class StructuralParser {
   }
 
   /**
-   * The tree of a file's text, from the cache when (path, size, mtime) is unchanged. The tree
-   * belongs to the cache: do not delete it.
+   * The tree of a file's text, from the cache when (path, size, mtime) is unchanged. Call
+   * `release()` when done with it: it frees the tree unless the cache keeps it.
    */
-  async fileTree(
+  fileTree(path: string, spec: LanguageSpec, text: string, stat: FileStamp): Promise<TreeLease> {
+    return this.cachedTree(path, spec, text, stat);
+  }
+
+  /**
+   * The tree of only some ranges of a file's text (tree-sitter's `includedRanges`: the parser
+   * skips the rest, positions stay the file's), cached like {@link fileTree} for these ranges.
+   */
+  rangesTree(
     path: string,
     spec: LanguageSpec,
     text: string,
-    stat: { size: number; mtimeMs: number },
-  ): Promise<Tree> {
+    ranges: readonly Range[],
+    stat: FileStamp,
+  ): Promise<TreeLease> {
+    const key = `${path}\u0000${ranges.map((range) => `${range.startIndex}-${range.endIndex}`).join(",")}`;
+    const parsedChars = ranges.reduce((sum, range) => sum + range.endIndex - range.startIndex, 0);
+    return this.cachedTree(key, spec, text, stat, ranges, parsedChars);
+  }
+
+  /** A lease on the whole file's tree if the cache holds it for this (size, mtime), without parsing. */
+  cachedFileTree(path: string, spec: LanguageSpec, stat: FileStamp): TreeLease | undefined {
     const cached = this.trees.get(path);
-    if (
-      cached &&
-      cached.size === stat.size &&
-      cached.mtimeMs === stat.mtimeMs &&
-      cached.language === spec.id
+    return cached && isCurrent(cached, spec, stat) ? lease(cached) : undefined;
+  }
+
+  private async cachedTree(
+    key: string,
+    spec: LanguageSpec,
+    text: string,
+    stat: FileStamp,
+    ranges?: readonly Range[],
+    chars = text.length,
+  ): Promise<TreeLease> {
+    const cached = this.trees.get(key);
+    if (cached && isCurrent(cached, spec, stat)) {
+      this.trees.delete(key);
+      this.trees.set(key, cached);
+      return lease(cached);
+    }
+    const tree = await this.parse(spec, text, ranges);
+    if (cached) this.forget(key, cached);
+    const entry: CachedTree = {
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      language: spec.id,
+      chars,
+      tree,
+      leases: 0,
+      evicted: true,
+    };
+    if (this.disposed || this.maxCachedTrees === 0 || chars > this.maxCachedChars) return lease(entry);
+    while (
+      this.trees.size > 0 &&
+      (this.trees.size >= this.maxCachedTrees || this.cachedChars + chars > this.maxCachedChars)
     ) {
-      this.trees.delete(path);
-      this.trees.set(path, cached);
-      return cached.tree;
-    }
-    const tree = await this.parse(spec, text);
-    if (cached) {
-      cached.tree.delete();
-      this.trees.delete(path);
-    }
-    if (this.disposed) return tree;
-    // Evict before inserting, so the tree handed back is never the one freed.
-    while (this.trees.size > 0 && this.trees.size >= this.maxCachedTrees) {
-      const oldest = this.trees.keys().next().value;
+      const oldest = this.trees.entries().next().value;
       if (oldest === undefined) break;
-      this.trees.get(oldest)?.tree.delete();
-      this.trees.delete(oldest);
+      this.forget(oldest[0], oldest[1]);
     }
-    this.trees.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, language: spec.id, tree });
-    return tree;
+    entry.evicted = false;
+    this.trees.set(key, entry);
+    this.cachedChars += chars;
+    return lease(entry);
+  }
+
+  /** Drops an entry; its tree is freed now, or when its last lease is released. */
+  private forget(key: string, entry: CachedTree): void {
+    this.trees.delete(key);
+    this.cachedChars -= entry.chars;
+    entry.evicted = true;
+    if (entry.leases === 0) entry.tree.delete();
   }
 
   /** Number of trees in the cache. */
@@ -182,8 +290,7 @@ export class StructuralParser {
   dispose(): void {
     this.disposed = true;
     this.resetScanPool();
-    for (const entry of this.trees.values()) entry.tree.delete();
-    this.trees.clear();
+    for (const [key, entry] of this.trees) this.forget(key, entry);
     for (const parser of this.parsers.values()) parser.then((p) => p.delete()).catch(() => undefined);
     this.parsers.clear();
   }

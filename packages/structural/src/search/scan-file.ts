@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import type { LanguageSpec } from "../grammars/languages.js";
-import { findMatches, type StructuralMatch } from "../match/find-matches.js";
+import { parsePlan, planHolds, planShare } from "../chunks/parse-plan.js";
+import { findMatches, type StructuralMatch, type TreeMatches } from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 
@@ -16,6 +17,16 @@ export interface FileScan {
   readonly notUtf8: boolean;
   readonly matches: readonly StructuralMatch[];
   readonly exhausted: number;
+  /** Scanned as a share of the file: its matches are part of the file's. */
+  readonly share?: FileShare;
+  /** A share that could not be searched through the plan: the file must be parsed whole. */
+  readonly incomplete?: boolean;
+}
+
+/** Share `index` of `count` of one large file, searched on several threads (see `planShare`). */
+export interface FileShare {
+  readonly index: number;
+  readonly count: number;
 }
 
 /** A file's size and mtime, the tree cache's key. */
@@ -36,8 +47,55 @@ export function hasLiterals(bytes: Buffer, literals: readonly Buffer[]): boolean
 }
 
 /**
- * Decodes, parses (through the tree cache) and matches one file that passed the prefilter. The
- * text keeps a byte-order mark as U+FEFF so a rewrite writes it back.
+ * Matches the pattern in only the parts of the file that can hold a match (see `parsePlan`),
+ * parsed as tree-sitter included ranges, or undefined when the file must be parsed whole: no
+ * plan for this language and pattern, the parts do not parse without error (the whole file's
+ * parse, with its error recovery, is then the reference), or a match could span skipped parts.
+ */
+async function matchPlanned(
+  parser: StructuralParser,
+  spec: LanguageSpec,
+  pattern: CompiledPattern,
+  path: string,
+  text: string,
+  stamp: FileStamp,
+  share: FileShare | undefined,
+): Promise<TreeMatches | undefined> {
+  const whole = parsePlan(spec.id, pattern, text);
+  if (!whole) return undefined;
+  const plan = share ? planShare(whole, share.index, share.count) : whole;
+  if (plan.ranges.length === 0) return { matches: [], exhausted: 0 };
+  const lease = await parser.rangesTree(path, spec, text, plan.ranges, stamp);
+  try {
+    const { tree } = lease;
+    if (tree.rootNode.hasError || !planHolds(plan, tree, pattern.rootType)) return undefined;
+    return findMatches(pattern, tree, text);
+  } finally {
+    lease.release();
+  }
+}
+
+/** Matches the pattern in the file's tree (from the cache, or parsed now). */
+async function matchWhole(
+  parser: StructuralParser,
+  spec: LanguageSpec,
+  pattern: CompiledPattern,
+  path: string,
+  text: string,
+  stamp: FileStamp,
+): Promise<TreeMatches> {
+  const lease = await parser.fileTree(path, spec, text, stamp);
+  try {
+    return findMatches(pattern, lease.tree, text);
+  } finally {
+    lease.release();
+  }
+}
+
+/**
+ * Decodes, parses (through the tree cache) and matches one file that passed the prefilter:
+ * only the top-level statements holding the pattern's literals where the language allows it,
+ * else the whole file. The text keeps a byte-order mark as U+FEFF so a rewrite writes it back.
  */
 export async function scanBytes(
   parser: StructuralParser,
@@ -46,19 +104,48 @@ export async function scanBytes(
   path: string,
   bytes: Buffer,
   stamp: FileStamp,
+  share?: FileShare,
 ): Promise<FileScan> {
   const text = bytes.toString("utf8");
-  const tree = await parser.fileTree(path, spec, text, stamp);
-  const found = findMatches(pattern, tree, text);
-  if (found.matches.length === 0) {
-    return { path, text: "", hash: "", notUtf8: false, matches: [], exhausted: found.exhausted };
+  if (share) {
+    const found = await matchPlanned(parser, spec, pattern, path, text, stamp, share);
+    if (!found)
+      return { path, text: "", hash: "", notUtf8: false, matches: [], exhausted: 0, share, incomplete: true };
+    return withText(path, text, bytes, found, share);
   }
+  const cached = parser.cachedFileTree(path, spec, stamp);
+  let found: TreeMatches | undefined;
+  if (cached) {
+    try {
+      found = findMatches(pattern, cached.tree, text);
+    } finally {
+      cached.release();
+    }
+  }
+  found ??=
+    (await matchPlanned(parser, spec, pattern, path, text, stamp, undefined)) ??
+    (await matchWhole(parser, spec, pattern, path, text, stamp));
+  return withText(path, text, bytes, found, undefined);
+}
+
+/** The scan's result; the text and its hash are only kept when there are matches. */
+function withText(
+  path: string,
+  text: string,
+  bytes: Buffer,
+  found: TreeMatches,
+  share: FileShare | undefined,
+): FileScan {
+  const { matches, exhausted } = found;
+  const base = share ? { share } : {};
+  if (matches.length === 0) return { ...base, path, text: "", hash: "", notUtf8: false, matches, exhausted };
   return {
+    ...base,
     path,
     text,
     hash: createHash("sha256").update(bytes).digest("hex"),
     notUtf8: !isUtf8(bytes),
-    matches: found.matches,
-    exhausted: found.exhausted,
+    matches,
+    exhausted,
   };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,6 +63,65 @@ describe("the worker pool", () => {
       } finally {
         pooled.dispose();
         inThread.dispose();
+      }
+    },
+  );
+
+  it.skipIf(!built && !ci)(
+    "searches a large file in shares on every worker, and parses it whole when a share cannot",
+    async () => {
+      const big = mkdtempSync(join(tmpdir(), "structural-shares-"));
+      try {
+        // Two large modules (> 256 KiB each): many classes and functions holding the literal;
+        // the second has a syntax error in a statement holding it, so its plan cannot be used.
+        const module = (broken: boolean): string => {
+          const parts: string[] = [];
+          for (let index = 0; index < 2000; index++) {
+            parts.push(
+              `class C${index}:\n    limit = ${index}\n\n    def add(self, item):\n        self.items.append(item)\n        return item\n`,
+              `def f${index}(xs):\n    xs.append(${index})\n    return [x for x in xs if x]\n`,
+            );
+          }
+          if (broken) parts.splice(1000, 0, "def broken(:\n    xs.append(1)\n");
+          return parts.join("\n");
+        };
+        writeFileSync(join(big, "large.py"), module(false));
+        writeFileSync(join(big, "large_broken.py"), module(true));
+        const api = (await import(distUrl.href)) as typeof Api;
+        const pooled = api.createStructuralParser({ workers: 2, parallelMinBytes: 0 });
+        const inThread = api.createStructuralParser({ workers: 0 });
+        try {
+          const search = async (parser: typeof pooled) => {
+            const spec = parser.spec("python");
+            const pattern = await parser.compile(spec, "$A.append($B)");
+            return api.searchFiles({ parser, spec, pattern, workingDirectory: big, target: big });
+          };
+          const shape = (outcome: Awaited<ReturnType<typeof search>>) =>
+            outcome.files.map((file) => [file.relativePath, file.hash, file.text.length, file.matches]);
+          const expected = await search(inThread);
+          expect(expected.files.map((file) => file.matches.length)).toEqual([4000, 4001]);
+          await search(pooled);
+          // Once the pool runs, the large files go to both workers in shares.
+          expect(shape(await search(pooled))).toEqual(shape(expected));
+          // The broken one was parsed whole on this thread after a share could not use its plan.
+          const spec = pooled.spec("python");
+          const cachedHere = ["large.py", "large_broken.py"].map((name) => {
+            const size = statSync(join(big, name)).size;
+            expect(size).toBeGreaterThan(256 * 1024);
+            const lease = pooled.cachedFileTree(join(big, name), spec, {
+              size,
+              mtimeMs: statSync(join(big, name)).mtimeMs,
+            });
+            lease?.release();
+            return lease !== undefined;
+          });
+          expect(cachedHere).toEqual([false, true]);
+        } finally {
+          pooled.dispose();
+          inThread.dispose();
+        }
+      } finally {
+        rmSync(big, { recursive: true, force: true });
       }
     },
   );

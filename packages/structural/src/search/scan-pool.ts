@@ -2,12 +2,20 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
-import type { FileScan, FileStamp } from "./scan-file.js";
+import type { FileScan, FileShare, FileStamp } from "./scan-file.js";
 
 /** A file the main thread read and prefiltered, handed to a worker to parse and match. */
 export interface PoolFile extends FileStamp {
   readonly path: string;
   readonly bytes: Uint8Array;
+  /** Only this share of the file (a large one, searched on every worker at once). */
+  readonly share?: FileShare;
+}
+
+/** Each worker's tree cache bounds. */
+export interface WorkerCache {
+  readonly maxCachedTrees: number;
+  readonly maxCachedChars: number;
 }
 
 /** Main thread → worker. */
@@ -26,6 +34,8 @@ export type ScanResponse =
 /** Files per message, and bytes per message, handed to a worker at a time. */
 const batchFiles = 16;
 const batchBytes = 512 * 1024;
+/** Longest wait for a worker's answer to one batch (at most `batchBytes` of files). */
+const requestTimeoutMs = 120_000;
 /** Paths whose owning worker is remembered (so a cached tree is found again). */
 const maxOwners = 50_000;
 
@@ -51,8 +61,8 @@ class PoolWorker {
   >();
   private failure: Error | undefined;
 
-  constructor(url: URL, maxCachedTrees: number) {
-    this.worker = new Worker(url, { workerData: { maxCachedTrees } });
+  constructor(url: URL, cache: WorkerCache) {
+    this.worker = new Worker(url, { workerData: cache });
     this.worker.unref();
     this.worker.on("message", (response: ScanResponse) => {
       const pending = this.pending.get(response.id);
@@ -73,15 +83,38 @@ class PoolWorker {
   request(request: ScanRequest): Promise<ScanResponse> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.pending.set(request.id, { resolve, reject });
-      // Only a worker with work in flight keeps the process alive.
-      this.worker.ref();
       const transfer: ArrayBuffer[] = [];
       for (const file of request.files) {
         const { buffer, byteOffset, byteLength } = file.bytes;
-        if (buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength)
+        // A buffer already handed to a worker (detached) cannot go again: the message would be
+        // lost without an error.
+        if (buffer.byteLength === 0 && byteLength === 0 && file.size > 0) {
+          reject(new Error(`the bytes of ${file.path} were already handed to a worker`));
+          return;
+        }
+        if (
+          buffer instanceof ArrayBuffer &&
+          byteOffset === 0 &&
+          byteLength === buffer.byteLength &&
+          byteLength > 0
+        )
           transfer.push(buffer);
       }
+      // Bounded: a worker that never answers fails the scan (the search then runs here).
+      const timer = setTimeout(() => {
+        this.pending.delete(request.id);
+        reject(new Error(`a scan worker did not answer within ${requestTimeoutMs / 1000} s`));
+      }, requestTimeoutMs);
+      timer.unref();
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          done(value);
+        };
+      this.pending.set(request.id, { resolve: settle(resolve), reject: settle(reject) });
+      // Only a worker with work in flight keeps the process alive.
+      this.worker.ref();
       this.worker.postMessage(request, transfer);
     });
   }
@@ -102,9 +135,8 @@ export class ScanPool {
   private readonly owners = new Map<string, number>();
   private nextId = 0;
 
-  constructor(url: URL, size: number, maxCachedTrees: number) {
-    const perWorker = Math.ceil(maxCachedTrees / size);
-    this.workers = Array.from({ length: size }, () => new PoolWorker(url, perWorker));
+  constructor(url: URL, size: number, cache: WorkerCache) {
+    this.workers = Array.from({ length: size }, () => new PoolWorker(url, cache));
   }
 
   get size(): number {
@@ -146,7 +178,7 @@ export class ScanPool {
           await new Promise<void>((resolve) => wake.push(resolve));
           continue;
         }
-        for (const file of batch) this.owners.set(file.path, index);
+        for (const file of batch) if (!file.share) this.owners.set(file.path, index);
         const response = await worker.request({ id: this.nextId++, language, pattern, files: batch });
         if (response.error !== undefined) throw new Error(response.error);
         results.push(...response.scans);
@@ -164,7 +196,8 @@ export class ScanPool {
     done.catch(() => undefined);
     return {
       add: (file) => {
-        const owner = this.owners.get(file.path);
+        // Share k of a file always goes to worker k, so its cached trees are found again.
+        const owner = file.share ? file.share.index % this.workers.length : this.owners.get(file.path);
         (owner === undefined ? shared : (own[owner] ?? shared)).push(file);
         notify();
       },

@@ -3,11 +3,11 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { StructuralParser } from "../parser/structural-parser.js";
 import { scanBytes, type FileScan } from "./scan-file.js";
-import type { ScanRequest, ScanResponse } from "./scan-pool.js";
+import type { ScanRequest, ScanResponse, WorkerCache } from "./scan-pool.js";
 
 const port = parentPort;
-const { maxCachedTrees } = workerData as { maxCachedTrees: number };
-const parser = new StructuralParser({ maxCachedTrees, workers: 0 });
+const cache = workerData as WorkerCache;
+const parser = new StructuralParser({ ...cache, workers: 0 });
 
 async function handle(request: ScanRequest): Promise<ScanResponse> {
   try {
@@ -15,7 +15,7 @@ async function handle(request: ScanRequest): Promise<ScanResponse> {
     const scans: FileScan[] = [];
     for (const file of request.files) {
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      scans.push(await scanBytes(parser, spec, request.pattern, file.path, bytes, file));
+      scans.push(await scanBytes(parser, spec, request.pattern, file.path, bytes, file, file.share));
     }
     return { id: request.id, scans };
   } catch (error) {

@@ -1,9 +1,13 @@
-import { open, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { relative, sep } from "node:path";
 import type { LanguageSpec } from "../grammars/languages.js";
 import type { StructuralMatch } from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { plannable } from "../chunks/parse-plan.js";
 import { hasLiterals, literalBytes, scanBytes, type FileScan } from "./scan-file.js";
 import type { PoolFile, ScanJob } from "./scan-pool.js";
 import { outerIgnoreLayers, walkFiles } from "./walk-files.js";
@@ -11,8 +15,42 @@ import { outerIgnoreLayers, walkFiles } from "./walk-files.js";
 /** How many times `parallelMinBytes` a search needs to wait for a pool that is not running yet. */
 const coldPoolFactor = 8;
 
-/** Files read at the same time. */
-const readConcurrency = 8;
+/** Files at least this large are searched in shares on every worker at once (when planned). */
+const shareMinBytes = 256 * 1024;
+
+/**
+ * The scans with each shared file's shares joined into one scan; a file with a share that could
+ * not be searched through its plan is scanned whole by `rescan`.
+ */
+async function joinShares(
+  scans: readonly FileScan[],
+  shared: ReadonlyMap<string, PoolFile>,
+  rescan: (file: PoolFile) => Promise<FileScan>,
+): Promise<FileScan[]> {
+  const out: FileScan[] = [];
+  const parts = new Map<string, FileScan[]>();
+  for (const scan of scans) {
+    if (!scan.share) out.push(scan);
+    else parts.set(scan.path, [...(parts.get(scan.path) ?? []), scan]);
+  }
+  for (const [path, shares] of parts) {
+    const file = shared.get(path);
+    if (shares.some((share) => share.incomplete) && file) {
+      out.push(await rescan(file));
+      continue;
+    }
+    const matches = shares.flatMap((share) => share.matches);
+    matches.sort((a, b) => a.start - b.start || b.end - a.end);
+    const withText = shares.find((share) => share.matches.length > 0) ?? shares[0];
+    if (!withText) continue;
+    const exhausted = shares.reduce((sum, share) => sum + share.exhausted, 0);
+    out.push({ ...withText, share: undefined, matches, exhausted });
+  }
+  return out;
+}
+
+/** Longest run of synchronous file reads before the event loop gets a turn, in ms. */
+const readSliceMs = 10;
 
 /** Files larger than this are skipped (reported), default 2 MiB. */
 export const defaultMaxFileBytes = 2 * 1024 * 1024;
@@ -94,9 +132,21 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
   // Once the prefiltered files outweigh the pool's costs, they go to the workers as they are read.
   const poolWarm = parser.scanPoolStarted;
   let job: ScanJob | undefined;
+  let poolSize = 1;
+  const planned = plannable(spec.id, pattern);
+  /** Large files kept here while the workers search them in shares (for a whole-file retry). */
+  const shared = new Map<string, PoolFile>();
+  const hand = (file: PoolFile): void => {
+    if (!job) return;
+    if (!planned || poolSize < 2 || file.bytes.byteLength < shareMinBytes) return job.add(file);
+    shared.set(file.path, file);
+    // A copy per share (each is transferred to its worker; the original stays for a retry).
+    for (let index = 0; index < poolSize; index++)
+      job.add({ ...file, bytes: new Uint8Array(file.bytes), share: { index, count: poolSize } });
+  };
   const accept = (file: PoolFile): void => {
     parsed++;
-    if (job) return job.add(file);
+    if (job) return hand(file);
     candidates.push(file);
     candidateBytes += file.bytes.byteLength;
     if (!allowPool || candidateBytes < parser.parallelMinBytes) return;
@@ -107,22 +157,25 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
     const pool = parser.scanPool();
     if (!pool) return;
     job = pool.start(spec.id, pattern, signal);
-    for (const pending of candidates.splice(0)) job.add(pending);
+    poolSize = pool.size;
+    for (const pending of candidates.splice(0)) hand(pending);
   };
-  const readOne = async (path: string): Promise<void> => {
-    let handle;
+  // Reads are synchronous (an awaited read costs several thread-pool round trips per file, more
+  // than the read itself), in slices between which the event loop runs.
+  const readOne = (path: string): void => {
+    let fd: number;
     try {
-      handle = await open(path, "r");
+      fd = openSync(path, "r");
     } catch {
       return;
     }
     try {
-      const fileStat = await handle.stat();
+      const fileStat = fstatSync(fd);
       if (fileStat.size > maxBytes) {
         skippedLarge++;
         return;
       }
-      const bytes = await handle.readFile();
+      const bytes = readFileSync(fd);
       if (isBinary(bytes)) {
         skippedBinary++;
         return;
@@ -132,20 +185,19 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
     } catch {
       // Unreadable (vanished, permission): not searched.
     } finally {
-      await handle.close();
-    }
-  };
-  // A few reads in flight at a time: the I/O overlaps without opening every file at once.
-  let next = 0;
-  const reader = async (): Promise<void> => {
-    while (next < paths.length) {
-      signal?.throwIfAborted();
-      const path = paths[next++];
-      if (path !== undefined) await readOne(path);
+      closeSync(fd);
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(readConcurrency, paths.length) }, reader));
+    let sliceStart = performance.now();
+    for (const path of paths) {
+      signal?.throwIfAborted();
+      readOne(path);
+      if (performance.now() - sliceStart > readSliceMs) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
+    }
   } finally {
     job?.close();
   }
@@ -153,7 +205,10 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
   let scans: FileScan[];
   if (job) {
     try {
-      scans = await job.done;
+      scans = await joinShares(await job.done, shared, (file) => {
+        const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+        return scanBytes(parser, spec, pattern, file.path, bytes, file);
+      });
     } catch {
       signal?.throwIfAborted();
       // A worker failed: start afresh on this thread (the bytes went to the workers).

@@ -1,0 +1,350 @@
+import type { Node, Range, Tree } from "web-tree-sitter";
+import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { lineFeeds, wordAt, type ChunkStarts } from "./chunk-starts.js";
+import { goChunkStarts } from "./go-chunks.js";
+import { pythonStatementLines, type PythonStatementLines } from "./python-chunks.js";
+import { typescriptChunkStarts } from "./typescript-chunks.js";
+
+/**
+ * A piece of a file: `[start, end)` in UTF-16 units, from column 0 of line `row` to column 0 of
+ * line `endRow` (or to the end of the text).
+ */
+interface Chunk {
+  readonly start: number;
+  readonly end: number;
+  readonly row: number;
+  readonly endRow: number;
+}
+
+/**
+ * What to parse of a file so that every match of the pattern is found exactly as in the whole
+ * file's tree.
+ */
+export interface ParsePlan {
+  /** The ranges to hand the parser (`includedRanges`), in order; empty when nothing can match. */
+  readonly ranges: readonly Range[];
+  /** Index in `ranges` where each independent group (parsable without the others) starts. */
+  readonly groupStarts: readonly number[];
+  /**
+   * Offsets of the `{` of each body parsed member by member. A match spanning members would be
+   * that body or enclose it, so the plan only holds if no node of the pattern's root type does
+   * (see {@link planHolds}).
+   */
+  readonly splitBodies: readonly number[];
+}
+
+/**
+ * Whether the plan's tree can be trusted for the pattern: no node of the pattern root's type is
+ * a body that was parsed member by member, or encloses one (the whole tree has the same nodes
+ * there: a body's header and footer are always parsed).
+ */
+export function planHolds(plan: ParsePlan, tree: Tree, rootType: string | undefined): boolean {
+  for (const opener of plan.splitBodies) {
+    for (let node: Node | null = tree.rootNode.descendantForIndex(opener); node; node = node.parent) {
+      if (node.type === rootType) return false;
+    }
+  }
+  return true;
+}
+
+interface Chunker {
+  /** Whether a match rooted at this node type lies inside one member of a class-like body. */
+  readonly insideMember: (rootType: string) => boolean;
+  readonly plan: (text: string, literals: readonly string[], members: boolean) => ParsePlan | undefined;
+}
+
+/** Answers "does `[start, end)` hold every literal?" from each literal's sorted occurrences. */
+class LiteralIndex {
+  private readonly occurrences: number[][];
+
+  constructor(
+    text: string,
+    private readonly literals: readonly string[],
+  ) {
+    this.occurrences = literals.map((literal) => {
+      const at: number[] = [];
+      for (let index = text.indexOf(literal); index >= 0; index = text.indexOf(literal, index + 1))
+        at.push(index);
+      return at;
+    });
+  }
+
+  holdsAll(start: number, end: number): boolean {
+    for (let l = 0; l < this.literals.length; l++) {
+      const at = this.occurrences[l] ?? [];
+      let low = 0;
+      let high = at.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if ((at[middle] ?? 0) < start) low = middle + 1;
+        else high = middle;
+      }
+      const first = at[low];
+      if (first === undefined || first + (this.literals[l]?.length ?? 0) > end) return false;
+    }
+    return true;
+  }
+}
+
+/** Where the text ends, as a tree-sitter point. */
+function endPoint(text: string, lastRow: number): { row: number; column: number } {
+  return { row: lastRow, column: text.length - (text.lastIndexOf("\n") + 1) };
+}
+
+/**
+ * The plan of independent groups of pieces (a top-level statement, or a body's header, chosen
+ * members and footer): adjacent pieces of a group share one range.
+ */
+function planOf(
+  text: string,
+  lastRow: number,
+  groups: readonly (readonly Chunk[])[],
+  splitBodies: readonly number[],
+): ParsePlan {
+  const ranges: Range[] = [];
+  const groupStarts: number[] = [];
+  const endPosition = (piece: Chunk) =>
+    piece.end < text.length ? { row: piece.endRow, column: 0 } : endPoint(text, lastRow);
+  for (const group of groups) {
+    groupStarts.push(ranges.length);
+    let last: Range | undefined;
+    for (const piece of group) {
+      if (last && last.endIndex === piece.start) {
+        last.endIndex = piece.end;
+        last.endPosition = endPosition(piece);
+        continue;
+      }
+      last = {
+        startIndex: piece.start,
+        endIndex: piece.end,
+        startPosition: { row: piece.row, column: 0 },
+        endPosition: endPosition(piece),
+      };
+      ranges.push(last);
+    }
+  }
+  return { ranges, groupStarts, splitBodies };
+}
+
+/**
+ * Share `index` of `count` of a plan, for parsing one large file on several threads: whole
+ * groups, balanced by their length; the shares' matches together are the plan's.
+ */
+export function planShare(plan: ParsePlan, index: number, count: number): ParsePlan {
+  const { ranges, groupStarts } = plan;
+  const total = ranges.reduce((sum, range) => sum + range.endIndex - range.startIndex, 0);
+  const picked: Range[] = [];
+  const starts: number[] = [];
+  let before = 0;
+  groupStarts.forEach((first, g) => {
+    const group = ranges.slice(first, groupStarts[g + 1] ?? ranges.length);
+    const size = group.reduce((sum, range) => sum + range.endIndex - range.startIndex, 0);
+    const share = Math.min(count - 1, Math.floor((count * (before + size / 2)) / Math.max(1, total)));
+    before += size;
+    if (share !== index) return;
+    starts.push(picked.length);
+    picked.push(...group);
+  });
+  const inside = (offset: number): boolean =>
+    picked.some((range) => range.startIndex <= offset && offset < range.endIndex);
+  return { ranges: picked, groupStarts: starts, splitBodies: plan.splitBodies.filter(inside) };
+}
+
+/** A plan over top-level pieces only, for a lexer that finds top-level statement starts. */
+function topLevelPlan(starts: (text: string) => ChunkStarts | undefined) {
+  return (text: string, literals: readonly string[]): ParsePlan | undefined => {
+    const found = starts(text);
+    if (!found || found.indices.length < 2) return undefined;
+    const { indices, rows } = found;
+    const index = new LiteralIndex(text, literals);
+    const groups: Chunk[][] = [];
+    for (let k = 0; k < indices.length; k++) {
+      const start = indices[k] ?? 0;
+      const end = indices[k + 1] ?? text.length;
+      if (index.holdsAll(start, end))
+        groups.push([{ start, end, row: rows[k] ?? 0, endRow: rows[k + 1] ?? -1 }]);
+    }
+    return planOf(text, groups.length > 0 ? lineFeeds(text, 0, text.length) : 0, groups, []);
+  };
+}
+
+/**
+ * The Python plan: the top-level statements holding every literal; inside a class among them,
+ * only its header and the members holding every literal (when `members`: the pattern's root
+ * cannot span members).
+ */
+function pythonPlan(text: string, literals: readonly string[], members: boolean): ParsePlan | undefined {
+  const lines = pythonStatementLines(text);
+  if (!lines) return undefined;
+  const top: number[] = [];
+  for (let k = 0; k < lines.indices.length; k++) {
+    if (k === 0 || (lines.indents[k] === 0 && !lines.joined[k])) top.push(k);
+  }
+  if (top.length < 2) return undefined;
+  const index = new LiteralIndex(text, literals);
+  const groups: Chunk[][] = [];
+  for (let t = 0; t < top.length; t++) {
+    const first = top[t] ?? 0;
+    const after = top[t + 1] ?? lines.indices.length;
+    const start = t === 0 ? 0 : (lines.indices[first] ?? 0);
+    const end = lines.indices[after] ?? text.length;
+    if (!index.holdsAll(start, end)) continue;
+    const row = t === 0 ? 0 : (lines.rows[first] ?? 0);
+    const endRow = lines.rows[after] ?? -1;
+    const inner = members ? classMembers(text, lines, first, after) : undefined;
+    const firstMember = inner?.[0];
+    if (!inner || !firstMember) {
+      groups.push([{ start, end, row, endRow }]);
+      continue;
+    }
+    const header = { start, end: firstMember.start, row, endRow: firstMember.row };
+    const chosen = inner.filter((member) => index.holdsAll(member.start, member.end));
+    if (chosen.length > 0) groups.push([header, ...chosen]);
+    else if (index.holdsAll(header.start, header.end)) groups.push([header, firstMember]);
+  }
+  return planOf(text, lines.lastRow, groups, []);
+}
+
+/**
+ * The members of a top-level class statement (statement lines `from` up to `to`): the
+ * statements at its body's indentation. Undefined when the statement is not a class or its
+ * indentation is not plain (tabs, a line indented less than the body).
+ */
+function classMembers(
+  text: string,
+  lines: PythonStatementLines,
+  from: number,
+  to: number,
+): Chunk[] | undefined {
+  let head = from;
+  while (head < to && text.charCodeAt(lines.indices[head] ?? 0) === 64 /* @ */) head++;
+  if (head >= to || !wordAt(text, lines.indices[head] ?? 0, "class")) return undefined;
+  const bodyIndent = lines.indents[head + 1];
+  if (bodyIndent === undefined || bodyIndent <= 0 || head + 1 >= to) return undefined;
+  const starts: number[] = [];
+  for (let k = head + 1; k < to; k++) {
+    const indent = lines.indents[k] ?? -1;
+    if (indent < bodyIndent) return undefined;
+    if (indent === bodyIndent && !lines.joined[k]) starts.push(k);
+  }
+  return starts.map((k, m) => {
+    const next = starts[m + 1] ?? to;
+    return {
+      start: lines.indices[k] ?? 0,
+      end: lines.indices[next] ?? text.length,
+      row: lines.rows[k] ?? 0,
+      endRow: lines.rows[next] ?? -1,
+    };
+  });
+}
+
+/**
+ * The TypeScript plan: the top-level statements holding every literal; inside one with a single
+ * top-level `{ … }` body, only its header, the members holding every literal and its footer
+ * (those bodies are listed, for {@link planHolds}).
+ */
+function typescriptPlan(text: string, literals: readonly string[], members: boolean): ParsePlan | undefined {
+  const found = typescriptChunkStarts(text);
+  if (!found || found.indices.length < 2) return undefined;
+  const { indices, rows, closers, closerRows, openers, memberRows } = found;
+  const index = new LiteralIndex(text, literals);
+  const groups: Chunk[][] = [];
+  const splitBodies: number[] = [];
+  let member = 0;
+  let closer = 0;
+  let opener = 0;
+  for (let k = 0; k < indices.length; k++) {
+    const start = indices[k] ?? 0;
+    const end = indices[k + 1] ?? text.length;
+    const statement = { start, end, row: rows[k] ?? 0, endRow: rows[k + 1] ?? -1 };
+    // The members, closing lines and opening braces inside this statement, by their index.
+    const firstMember = member;
+    while (member < found.members.length && (found.members[member] ?? 0) < end) member++;
+    const firstCloser = closer;
+    while (closer < closers.length && (closers[closer] ?? 0) < end) closer++;
+    const firstOpener = opener;
+    while (opener < openers.length && (openers[opener] ?? 0) < end) opener++;
+    if (!index.holdsAll(start, end)) continue;
+    const inner = member - firstMember;
+    const footer = closers[firstCloser];
+    const body = openers[firstOpener];
+    const lastMember = found.members[member - 1] ?? 0;
+    const firstStart = found.members[firstMember] ?? 0;
+    if (
+      !members ||
+      inner === 0 ||
+      closer - firstCloser !== 1 ||
+      opener - firstOpener !== 1 ||
+      footer === undefined ||
+      body === undefined ||
+      footer <= lastMember ||
+      body >= firstStart ||
+      firstStart <= start
+    ) {
+      groups.push([statement]);
+      continue;
+    }
+    const footerRow = closerRows[firstCloser] ?? 0;
+    const part = (m: number): Chunk => {
+      const next = m + 1 < member ? m + 1 : undefined;
+      return {
+        start: found.members[m] ?? 0,
+        end: next === undefined ? footer : (found.members[next] ?? 0),
+        row: memberRows[m] ?? 0,
+        endRow: next === undefined ? footerRow : (memberRows[next] ?? 0),
+      };
+    };
+    const chosen: Chunk[] = [];
+    for (let m = firstMember; m < member; m++) {
+      const next = m + 1 < member ? (found.members[m + 1] ?? 0) : footer;
+      if (index.holdsAll(found.members[m] ?? 0, next)) chosen.push(part(m));
+    }
+    // With no member holding every literal, a match is in the header or the footer, or spans
+    // the body (then `planHolds` rejects the plan): one member keeps the body well-formed.
+    if (chosen.length === 0) chosen.push(part(firstMember));
+    const head = { start, end: firstStart, row: statement.row, endRow: memberRows[firstMember] ?? 0 };
+    const foot = { start: footer, end, row: footerRow, endRow: statement.endRow };
+    groups.push([head, ...chosen, foot]);
+    splitBodies.push(body);
+  }
+  return planOf(text, found.lastRow, groups, splitBodies);
+}
+
+/** The node types that hold a Python class's members (the rest lie inside one member). */
+const pythonMemberAncestors = new Set(["module", "class_definition", "decorated_definition", "block"]);
+
+/** Languages whose statements a lexer can find without parsing. */
+const chunkers: ReadonlyMap<string, Chunker> = new Map<string, Chunker>([
+  ["python", { insideMember: (type) => !pythonMemberAncestors.has(type), plan: pythonPlan }],
+  ["go", { insideMember: () => false, plan: topLevelPlan(goChunkStarts) }],
+  // Any root type: whether a match could span members is checked on the tree (`planHolds`).
+  ["typescript", { insideMember: () => true, plan: typescriptPlan }],
+]);
+
+/**
+ * The chunker to plan a parse with for this pattern, or undefined when the whole file must be
+ * parsed: the pattern has no literal token to pick pieces by, matches any node (`$X`), is rooted
+ * at the grammar's root or at an error, or the language has no lexer.
+ */
+function chunkerFor(languageId: string, pattern: CompiledPattern): Chunker | undefined {
+  const chunker = chunkers.get(languageId);
+  const { rootType, literals } = pattern;
+  if (!chunker || literals.length === 0 || rootType === undefined) return undefined;
+  const rootSpansTopLevel = rootType === "module" || rootType === "source_file" || rootType === "program";
+  return rootSpansTopLevel || rootType === "ERROR" ? undefined : chunker;
+}
+
+/** Whether files of this language may be searched for this pattern through a plan. */
+export function plannable(languageId: string, pattern: CompiledPattern): boolean {
+  return chunkerFor(languageId, pattern) !== undefined;
+}
+
+/**
+ * What to parse of a file for this pattern, or undefined when the whole file must be parsed (see
+ * `plannable`, or the file does not lex cleanly).
+ */
+export function parsePlan(languageId: string, pattern: CompiledPattern, text: string): ParsePlan | undefined {
+  const chunker = chunkerFor(languageId, pattern);
+  if (!chunker || pattern.rootType === undefined) return undefined;
+  return chunker.plan(text, pattern.literals, chunker.insideMember(pattern.rootType));
+}
