@@ -1,6 +1,6 @@
 import type { Node, Range, Tree } from "web-tree-sitter";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
-import { lineFeeds, wordAt, type ChunkStarts } from "./chunk-starts.js";
+import { isIdentifierPart, lineFeeds, wordAt, type ChunkStarts } from "./chunk-starts.js";
 import { goChunkStarts } from "./go-chunks.js";
 import { pythonStatementLines, type PythonStatementLines } from "./python-chunks.js";
 import { typescriptChunkStarts } from "./typescript-chunks.js";
@@ -47,30 +47,61 @@ export function planHolds(plan: ParsePlan, tree: Tree, rootType: string | undefi
   return true;
 }
 
+/** What a piece must hold to be parsed: the pattern's literals and its context words. */
+interface PlanNeeds {
+  readonly literals: readonly string[];
+  readonly context: readonly string[];
+}
+
 interface Chunker {
   /** Whether a match rooted at this node type lies inside one member of a class-like body. */
   readonly insideMember: (rootType: string) => boolean;
-  readonly plan: (text: string, literals: readonly string[], members: boolean) => ParsePlan | undefined;
+  readonly plan: (text: string, needs: PlanNeeds, members: boolean) => ParsePlan | undefined;
 }
 
-/** Answers "does `[start, end)` hold every literal?" from each literal's sorted occurrences. */
+/**
+ * Answers "does `[start, end)` hold every literal (and every context word)?" from each one's
+ * sorted occurrences. A context word counts only as a whole word (`class`, not `className`).
+ */
 class LiteralIndex {
   private readonly occurrences: number[][];
+  private readonly lengths: number[];
+  private readonly literalCount: number;
 
-  constructor(
-    text: string,
-    private readonly literals: readonly string[],
-  ) {
-    this.occurrences = literals.map((literal) => {
+  constructor(text: string, literals: readonly string[], words: readonly string[] = []) {
+    this.literalCount = literals.length;
+    this.lengths = [...literals, ...words].map((needle) => needle.length);
+    const find = (needle: string, whole: boolean): number[] => {
       const at: number[] = [];
-      for (let index = text.indexOf(literal); index >= 0; index = text.indexOf(literal, index + 1))
-        at.push(index);
+      for (let index = text.indexOf(needle); index >= 0; index = text.indexOf(needle, index + 1)) {
+        if (!whole || (!isIdentifierPart(text.charCodeAt(index - 1)) && wordAt(text, index, needle)))
+          at.push(index);
+      }
       return at;
-    });
+    };
+    this.occurrences = [
+      ...literals.map((literal) => find(literal, false)),
+      ...words.map((word) => find(word, true)),
+    ];
   }
 
+  /** Every literal and every context word lies in `[start, end)`. */
   holdsAll(start: number, end: number): boolean {
-    for (let l = 0; l < this.literals.length; l++) {
+    return this.holds(start, end, 0, this.occurrences.length);
+  }
+
+  /** Every literal lies in `[start, end)` (context words aside). */
+  holdsLiterals(start: number, end: number): boolean {
+    return this.holds(start, end, 0, this.literalCount);
+  }
+
+  /** Every context word lies in `[start, end)`. */
+  holdsWords(start: number, end: number): boolean {
+    return this.holds(start, end, this.literalCount, this.occurrences.length);
+  }
+
+  private holds(start: number, end: number, from: number, to: number): boolean {
+    for (let l = from; l < to; l++) {
       const at = this.occurrences[l] ?? [];
       let low = 0;
       let high = at.length;
@@ -80,10 +111,26 @@ class LiteralIndex {
         else high = middle;
       }
       const first = at[low];
-      if (first === undefined || first + (this.literals[l]?.length ?? 0) > end) return false;
+      if (first === undefined || first + (this.lengths[l] ?? 0) > end) return false;
     }
     return true;
   }
+}
+
+/**
+ * Whether a member `[start, end)` of a body whose header is `header` may hold a match: it holds
+ * every literal, and every context word unless the header does (the class around a match is then
+ * the statement itself, or lies inside the member).
+ */
+function memberMayMatch(
+  index: LiteralIndex,
+  header: { start: number; end: number },
+  start: number,
+  end: number,
+) {
+  return index.holdsWords(header.start, header.end)
+    ? index.holdsLiterals(start, end)
+    : index.holdsAll(start, end);
 }
 
 /** Where the text ends, as a tree-sitter point. */
@@ -152,11 +199,11 @@ export function planShare(plan: ParsePlan, index: number, count: number): ParseP
 
 /** A plan over top-level pieces only, for a lexer that finds top-level statement starts. */
 function topLevelPlan(starts: (text: string) => ChunkStarts | undefined) {
-  return (text: string, literals: readonly string[]): ParsePlan | undefined => {
+  return (text: string, needs: PlanNeeds): ParsePlan | undefined => {
     const found = starts(text);
     if (!found || found.indices.length < 2) return undefined;
     const { indices, rows } = found;
-    const index = new LiteralIndex(text, literals);
+    const index = new LiteralIndex(text, needs.literals, needs.context);
     const groups: Chunk[][] = [];
     for (let k = 0; k < indices.length; k++) {
       const start = indices[k] ?? 0;
@@ -173,7 +220,7 @@ function topLevelPlan(starts: (text: string) => ChunkStarts | undefined) {
  * only its header and the members holding every literal (when `members`: the pattern's root
  * cannot span members).
  */
-function pythonPlan(text: string, literals: readonly string[], members: boolean): ParsePlan | undefined {
+function pythonPlan(text: string, needs: PlanNeeds, members: boolean): ParsePlan | undefined {
   const lines = pythonStatementLines(text);
   if (!lines) return undefined;
   const top: number[] = [];
@@ -181,7 +228,7 @@ function pythonPlan(text: string, literals: readonly string[], members: boolean)
     if (k === 0 || (lines.indents[k] === 0 && !lines.joined[k])) top.push(k);
   }
   if (top.length < 2) return undefined;
-  const index = new LiteralIndex(text, literals);
+  const index = new LiteralIndex(text, needs.literals, needs.context);
   const groups: Chunk[][] = [];
   for (let t = 0; t < top.length; t++) {
     const first = top[t] ?? 0;
@@ -198,7 +245,7 @@ function pythonPlan(text: string, literals: readonly string[], members: boolean)
       continue;
     }
     const header = { start, end: firstMember.start, row, endRow: firstMember.row };
-    const chosen = inner.filter((member) => index.holdsAll(member.start, member.end));
+    const chosen = inner.filter((member) => memberMayMatch(index, header, member.start, member.end));
     if (chosen.length > 0) groups.push([header, ...chosen]);
     else if (index.holdsAll(header.start, header.end)) groups.push([header, firstMember]);
   }
@@ -243,11 +290,11 @@ function classMembers(
  * top-level `{ … }` body, only its header, the members holding every literal and its footer
  * (those bodies are listed, for {@link planHolds}).
  */
-function typescriptPlan(text: string, literals: readonly string[], members: boolean): ParsePlan | undefined {
+function typescriptPlan(text: string, needs: PlanNeeds, members: boolean): ParsePlan | undefined {
   const found = typescriptChunkStarts(text);
   if (!found || found.indices.length < 2) return undefined;
   const { indices, rows, closers, closerRows, openers, memberRows } = found;
-  const index = new LiteralIndex(text, literals);
+  const index = new LiteralIndex(text, needs.literals, needs.context);
   const groups: Chunk[][] = [];
   const splitBodies: number[] = [];
   let member = 0;
@@ -294,10 +341,11 @@ function typescriptPlan(text: string, literals: readonly string[], members: bool
         endRow: next === undefined ? footerRow : (memberRows[next] ?? 0),
       };
     };
+    const header = { start, end: body };
     const chosen: Chunk[] = [];
     for (let m = firstMember; m < member; m++) {
       const next = m + 1 < member ? (found.members[m + 1] ?? 0) : footer;
-      if (index.holdsAll(found.members[m] ?? 0, next)) chosen.push(part(m));
+      if (memberMayMatch(index, header, found.members[m] ?? 0, next)) chosen.push(part(m));
     }
     // With no member holding every literal, a match is in the header or the footer, or spans
     // the body (then `planHolds` rejects the plan): one member keeps the body well-formed.
@@ -346,5 +394,5 @@ export function plannable(languageId: string, pattern: CompiledPattern): boolean
 export function parsePlan(languageId: string, pattern: CompiledPattern, text: string): ParsePlan | undefined {
   const chunker = chunkerFor(languageId, pattern);
   if (!chunker || pattern.rootType === undefined) return undefined;
-  return chunker.plan(text, pattern.literals, chunker.insideMember(pattern.rootType));
+  return chunker.plan(text, pattern, chunker.insideMember(pattern.rootType));
 }

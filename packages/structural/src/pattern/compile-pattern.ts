@@ -1,6 +1,7 @@
 import type { Node, Parser } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
+import { contextKeywords } from "./context-keywords.js";
 import { parseMetaVariable, restoreSigils, substituteExpando } from "./metavariable.js";
 import type { CompiledPattern, PatternNode } from "./pattern-node.js";
 
@@ -181,14 +182,16 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
       });
     }
   }
+  const rootType = root.kind === "meta" ? undefined : root.type;
   return {
     source: trimmed,
     language: spec.id,
     root,
-    rootType: root.kind === "meta" ? undefined : root.type,
+    rootType,
     singleNames,
     multiNames,
     literals: [...literals],
+    context: contextKeywords(spec.id, rootType).filter((word) => !literals.has(word)),
     wrapper: located.wrapper,
     impliedSemicolon: located.impliedSemicolon,
   };

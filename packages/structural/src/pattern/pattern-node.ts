@@ -19,6 +19,12 @@ export interface CompiledPattern {
   readonly multiNames: ReadonlySet<string>;
   /** Texts every matching code must contain (prefilter before parsing). */
   readonly literals: readonly string[];
+  /**
+   * Words that the top-level statement around every match contains, though the match may not:
+   * `class` for a class member in JavaScript and TypeScript (see `contextKeywords`). Prefilter
+   * and parse plans require them; matching does not.
+   */
+  readonly context: readonly string[];
   /** The wrapper the fragment needed to parse, if any (`void __f() { … }`). */
   readonly wrapper: string | undefined;
   /**

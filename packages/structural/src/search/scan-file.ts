@@ -35,9 +35,12 @@ export interface FileStamp {
   readonly mtimeMs: number;
 }
 
-/** The pattern's literal tokens as bytes, for a prefilter that runs before decoding. */
+/**
+ * The pattern's literal tokens and context keywords as bytes, for a prefilter that runs before
+ * decoding.
+ */
 export function literalBytes(pattern: CompiledPattern): Buffer[] {
-  return pattern.literals.map((literal) => Buffer.from(literal, "utf8"));
+  return [...pattern.literals, ...pattern.context].map((literal) => Buffer.from(literal, "utf8"));
 }
 
 /** Whether the bytes hold every literal (a file lacking one cannot match). */
