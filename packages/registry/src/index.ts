@@ -65,3 +65,12 @@ export type {
   CallProgressEvent,
   CallStartEvent,
 } from "./events/call-events.js";
+
+export { nodeFileOperations, writeFiles } from "./files/write-files.js";
+export type {
+  ExpectedContent,
+  FileChange,
+  FileOperations,
+  MovedFile,
+  WriteOutcome,
+} from "./files/write-files.js";

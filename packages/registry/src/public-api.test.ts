@@ -32,6 +32,7 @@ describe("public API", () => {
       "exportTools",
       "imagePart",
       "isTier",
+      "nodeFileOperations",
       "partsResult",
       "resolveInside",
       "resourceKey",
@@ -48,6 +49,7 @@ describe("public API", () => {
       "toolJsonSchema",
       "toolSignature",
       "workspaceContainment",
+      "writeFiles",
     ]);
   });
 

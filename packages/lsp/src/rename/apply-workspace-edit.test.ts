@@ -1,9 +1,19 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
+import { nodeFileOperations, type FileOperations } from "@tools/registry";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { applyTextEdits, applyWorkspaceEdit } from "./apply-workspace-edit.js";
+import { applyTextEdits, applyWorkspaceEdit, type EditBase } from "./apply-workspace-edit.js";
 
 const range = (line: number, start: number, end: number) => ({
   start: { line, character: start },
@@ -17,6 +27,14 @@ describe("applyWorkspaceEdit", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const uri = (name: string) => pathToFileURL(join(dir, name)).href;
+  const read = (name: string) => readFileSync(join(dir, name), "utf8");
+  /** No document open on the server: it read every file from disk. */
+  const closed: EditBase = {
+    versionOf: () => undefined,
+    isOpen: () => false,
+    isSynced: () => false,
+    display: (path) => relative(dir, path),
+  };
 
   it("applies several edits of a line, last first", () => {
     expect(
@@ -27,9 +45,10 @@ describe("applyWorkspaceEdit", () => {
     ).toBe("sum(sum(1))");
   });
 
-  it("applies text edits and a file move in order, and lists the changed files", () => {
+  it("applies text edits and a file move in order, and lists the changed files", async () => {
     writeFileSync(join(dir, "a.ts"), "const a = 1;\n");
-    const applied = applyWorkspaceEdit(
+    chmodSync(join(dir, "a.ts"), 0o640);
+    const applied = await applyWorkspaceEdit(
       {
         documentChanges: [
           {
@@ -39,16 +58,49 @@ describe("applyWorkspaceEdit", () => {
           { kind: "rename", oldUri: uri("a.ts"), newUri: uri("b.ts") },
         ],
       },
-      () => undefined,
+      closed,
     );
-    expect(readFileSync(join(dir, "b.ts"), "utf8")).toBe("const b = 1;\n");
+    expect(read("b.ts")).toBe("const b = 1;\n");
     expect(existsSync(join(dir, "a.ts"))).toBe(false);
     expect(applied.changedFiles).toEqual([join(dir, "a.ts"), join(dir, "b.ts")]);
+    expect(applied.moves).toEqual(new Map([[join(dir, "a.ts"), join(dir, "b.ts")]]));
   });
 
-  it("writes nothing when a document version no longer matches", () => {
+  it("creates and deletes files in order, keeping the mode of the files it rewrites", async () => {
+    writeFileSync(join(dir, "old.ts"), "export {};\n");
+    writeFileSync(join(dir, "main.ts"), "import './old';\n");
+    chmodSync(join(dir, "main.ts"), 0o600);
+    const applied = await applyWorkspaceEdit(
+      {
+        documentChanges: [
+          { kind: "create", uri: uri("lib/new.ts") },
+          {
+            textDocument: { uri: uri("lib/new.ts"), version: null },
+            edits: [{ range: range(0, 0, 0), newText: "export const x = 1;\n" }],
+          },
+          {
+            textDocument: { uri: uri("main.ts"), version: null },
+            edits: [{ range: range(0, 8, 13), newText: "./lib/new" }],
+          },
+          { kind: "delete", uri: uri("old.ts") },
+        ],
+      },
+      closed,
+    );
+    expect(read("lib/new.ts")).toBe("export const x = 1;\n");
+    expect(read("main.ts")).toBe("import './lib/new';\n");
+    expect(statSync(join(dir, "main.ts")).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(dir, "old.ts"))).toBe(false);
+    expect(applied.changedFiles).toEqual([
+      join(dir, "lib/new.ts"),
+      join(dir, "main.ts"),
+      join(dir, "old.ts"),
+    ]);
+  });
+
+  it("writes nothing when a document version no longer matches", async () => {
     writeFileSync(join(dir, "a.ts"), "x\n");
-    expect(() =>
+    await expect(
       applyWorkspaceEdit(
         {
           documentChanges: [
@@ -58,18 +110,51 @@ describe("applyWorkspaceEdit", () => {
             },
           ],
         },
-        () => 2,
+        { ...closed, versionOf: () => 2 },
       ),
-    ).toThrow(/changed since the server computed the edit.*nothing was written/);
-    expect(readFileSync(join(dir, "a.ts"), "utf8")).toBe("x\n");
+    ).rejects.toThrow(/changed since the server computed the edit.*nothing was written/);
+    expect(read("a.ts")).toBe("x\n");
   });
 
-  it("restores files already written when a later write fails", () => {
+  it("writes nothing when a file open on the server changed on disk (the edit's offsets are for the server's copy)", async () => {
+    writeFileSync(join(dir, "a.ts"), "let value = 1;\n");
+    writeFileSync(join(dir, "b.ts"), "// a new first line\nvalue;\n");
+    // `changes` carry no version: only the text the server holds tells the edit is stale.
+    const serverCopy = new Map([[uri("b.ts"), "value;\n"]]);
+    await expect(
+      applyWorkspaceEdit(
+        {
+          changes: {
+            [uri("a.ts")]: [{ range: range(0, 4, 9), newText: "total" }],
+            [uri("b.ts")]: [{ range: range(0, 0, 5), newText: "total" }],
+          },
+        },
+        {
+          ...closed,
+          isOpen: (documentUri) => serverCopy.has(documentUri),
+          isSynced: (documentUri, text) => serverCopy.get(documentUri) === text,
+        },
+      ),
+    ).rejects.toThrow(/b\.ts changed on disk since the language server last read it.*nothing was written/);
+    expect([read("a.ts"), read("b.ts")]).toEqual(["let value = 1;\n", "// a new first line\nvalue;\n"]);
+  });
+
+  it("writes nothing when a file changes between reading and writing", async () => {
     writeFileSync(join(dir, "a.ts"), "a\n");
     writeFileSync(join(dir, "b.ts"), "b\n");
-    // The temp file of the second write is taken by a folder, so that write fails.
-    mkdirSync(join(dir, `b.ts.lsp-rename-${process.pid}.tmp`));
-    expect(() =>
+    let touched = false;
+    const racing: FileOperations = {
+      ...nodeFileOperations,
+      async realpath(path) {
+        // Another writer changes b.ts just before the write path reads it again.
+        if (!touched && path.endsWith("b.ts")) {
+          touched = true;
+          writeFileSync(path, "b, edited elsewhere\n");
+        }
+        return nodeFileOperations.realpath(path);
+      },
+    };
+    await expect(
       applyWorkspaceEdit(
         {
           changes: {
@@ -77,10 +162,46 @@ describe("applyWorkspaceEdit", () => {
             [uri("b.ts")]: [{ range: range(0, 0, 1), newText: "B" }],
           },
         },
-        () => undefined,
+        closed,
+        racing,
       ),
-    ).toThrow(/the 2 file\(s\) already written were restored/);
-    expect(readFileSync(join(dir, "a.ts"), "utf8")).toBe("a\n");
-    expect(readFileSync(join(dir, "b.ts"), "utf8")).toBe("b\n");
+    ).rejects.toThrow(/b\.ts changed while the rename was being applied; nothing was written/);
+    expect([read("a.ts"), read("b.ts")]).toEqual(["a\n", "b, edited elsewhere\n"]);
+  });
+
+  it("restores every file already written when a later write fails, and leaves no temporary file", async () => {
+    writeFileSync(join(dir, "a.ts"), "a\n");
+    writeFileSync(join(dir, "b.ts"), "b\n");
+    let renames = 0;
+    const failing: FileOperations = {
+      ...nodeFileOperations,
+      async rename(from, to) {
+        if (++renames === 3) throw new Error("disk full (injected)");
+        await nodeFileOperations.rename(from, to);
+      },
+    };
+    await expect(
+      applyWorkspaceEdit(
+        {
+          documentChanges: [
+            {
+              textDocument: { uri: uri("a.ts"), version: null },
+              edits: [{ range: range(0, 0, 1), newText: "A" }],
+            },
+            { kind: "create", uri: uri("c.ts") },
+            {
+              textDocument: { uri: uri("b.ts"), version: null },
+              edits: [{ range: range(0, 0, 1), newText: "B" }],
+            },
+          ],
+        },
+        closed,
+        failing,
+      ),
+    ).rejects.toThrow(
+      /failed at b\.ts \(disk full \(injected\)\); the 2 file\(s\) already written were restored/,
+    );
+    expect([read("a.ts"), read("b.ts")]).toEqual(["a\n", "b\n"]);
+    expect(readdirSync(dir).sort()).toEqual(["a.ts", "b.ts"]);
   });
 });

@@ -1,16 +1,19 @@
-import {
-  existsSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  mkdirSync,
-} from "node:fs";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { nodeFileOperations, writeFiles, type FileChange, type FileOperations } from "@tools/registry";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
+
+/** What the edit is applied against: the documents the server holds, and how paths are shown. */
+export interface EditBase {
+  /** The version of an open document, as last synced. */
+  versionOf(uri: string): number | undefined;
+  /** Whether the server holds `uri` open, and with exactly `text`. */
+  isOpen(uri: string): boolean;
+  isSynced(uri: string, text: string): boolean;
+  /** A path as shown in messages (relative to the working directory). */
+  display(path: string): string;
+}
 
 /** What applying a workspace edit did. */
 export interface AppliedEdit {
@@ -23,6 +26,12 @@ export interface AppliedEdit {
 }
 
 type Plan = Map<string, string | null>;
+
+/** A file as read before the edit: its bytes (the content the write expects) and text. */
+interface Original {
+  readonly bytes: Uint8Array;
+  readonly text: string;
+}
 
 function pathOf(uri: string): string {
   if (!uri.startsWith("file:")) {
@@ -60,36 +69,50 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): string
 
 /**
  * Applies a WorkspaceEdit all or nothing. `documentChanges` (when present, authoritative) are
- * applied in order, including create/rename/delete; otherwise `changes`. Everything is computed in
- * memory first (a document version that no longer matches ours rejects the edit), then written;
- * if a write fails, every file already written is restored and nothing is left half-applied.
+ * applied in order, including create/rename/delete; otherwise `changes`. Everything is computed
+ * in memory first against the files as the server saw them: a document version that no longer
+ * matches ours, or a file open on the server whose disk text differs from the server's copy,
+ * rejects the edit. The result is written through the registry's `writeFiles` (each file checked
+ * unchanged since it was read, temp file and rename, mode kept; if a write fails, every file
+ * already written is restored and nothing is left half-applied).
  */
-export function applyWorkspaceEdit(
+export async function applyWorkspaceEdit(
   edit: WorkspaceEdit,
-  versionOf: (uri: string) => number | undefined,
-): AppliedEdit {
+  base: EditBase,
+  ops: FileOperations = nodeFileOperations,
+): Promise<AppliedEdit> {
   const plan: Plan = new Map();
-  const originals = new Map<string, string | null>();
+  const originals = new Map<string, Original | null>();
   const editCounts = new Map<string, number>();
   const moves = new Map<string, string>();
   const order: string[] = [];
   const touch = (path: string): void => {
     if (!order.includes(path)) order.push(path);
   };
-  const current = (path: string): string | null => {
-    if (plan.has(path)) return plan.get(path)!;
-    const original = existsSync(path) ? readFileSync(path, "utf8") : null;
-    originals.set(path, original);
-    plan.set(path, original);
-    return original;
-  };
   const fail = (message: string): never => {
     throw new LspError({ code: "LSP_RENAME_FAILED", message: `${message}; nothing was written` });
+  };
+  const current = (path: string): string | null => {
+    if (plan.has(path)) return plan.get(path)!;
+    let original: Original | null = null;
+    if (existsSync(path) && !statSync(path).isDirectory()) {
+      const bytes = readFileSync(path);
+      original = { bytes, text: bytes.toString("utf8") };
+      const uri = pathToFileURL(path).href;
+      // The server computed its edit against its copy: offsets into another text would corrupt it.
+      if (base.isOpen(uri) && !base.isSynced(uri, original.text))
+        fail(
+          `${base.display(path)} changed on disk since the language server last read it; run lsp_rename again`,
+        );
+    }
+    originals.set(path, original);
+    plan.set(path, original?.text ?? null);
+    return original?.text ?? null;
   };
   const editText = (uri: string, edits: readonly TextEdit[]): void => {
     const path = pathOf(uri);
     const text = current(path);
-    if (text === null) fail(`the edit changes ${path}, which does not exist`);
+    if (text === null) fail(`the edit changes ${base.display(path)}, which does not exist`);
     plan.set(path, applyTextEdits(text!, edits));
     editCounts.set(path, (editCounts.get(path) ?? 0) + edits.length);
     touch(path);
@@ -99,7 +122,7 @@ export function applyWorkspaceEdit(
     for (const change of edit.documentChanges) {
       if ("textDocument" in change) {
         const expected = change.textDocument.version;
-        const ours = versionOf(change.textDocument.uri);
+        const ours = base.versionOf(change.textDocument.uri);
         if (expected !== null && expected !== undefined && ours !== undefined && expected !== ours) {
           fail(
             `${change.textDocument.uri} changed since the server computed the edit (version ${expected}, now ${ours})`,
@@ -113,7 +136,7 @@ export function applyWorkspaceEdit(
         const path = pathOf(change.uri);
         if (current(path) !== null && !change.options?.overwrite) {
           if (change.options?.ignoreIfExists) continue;
-          fail(`the edit creates ${path}, which already exists`);
+          fail(`the edit creates ${base.display(path)}, which already exists`);
         }
         plan.set(path, "");
         touch(path);
@@ -121,10 +144,10 @@ export function applyWorkspaceEdit(
         const from = pathOf(change.oldUri);
         const to = pathOf(change.newUri);
         const text = current(from);
-        if (text === null) fail(`the edit moves ${from}, which does not exist`);
+        if (text === null) fail(`the edit moves ${base.display(from)}, which does not exist`);
         if (current(to) !== null && !change.options?.overwrite) {
           if (change.options?.ignoreIfExists) continue;
-          fail(`the edit moves ${from} onto ${to}, which already exists`);
+          fail(`the edit moves ${base.display(from)} onto ${base.display(to)}, which already exists`);
         }
         plan.set(to, text);
         plan.set(from, null);
@@ -133,9 +156,10 @@ export function applyWorkspaceEdit(
         touch(to);
       } else if (change.kind === "delete") {
         const path = pathOf(change.uri);
-        if (existsSync(path) && statSync(path).isDirectory()) fail(`the edit deletes the folder ${path}`);
+        if (existsSync(path) && statSync(path).isDirectory())
+          fail(`the edit deletes the folder ${base.display(path)}`);
         if (current(path) === null && !change.options?.ignoreIfNotExists)
-          fail(`the edit deletes ${path}, which does not exist`);
+          fail(`the edit deletes ${base.display(path)}, which does not exist`);
         plan.set(path, null);
         touch(path);
       }
@@ -144,37 +168,31 @@ export function applyWorkspaceEdit(
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) editText(uri, edits);
   }
 
-  const written: string[] = [];
-  try {
-    for (const path of order) {
-      const next = plan.get(path);
-      if (next === originals.get(path)) continue;
-      written.push(path);
-      if (next === null || next === undefined) {
-        if (existsSync(path)) unlinkSync(path);
-      } else {
-        mkdirSync(dirname(path), { recursive: true });
-        const temporary = `${path}.lsp-rename-${process.pid}.tmp`;
-        writeFileSync(temporary, next);
-        renameSync(temporary, path);
-      }
-    }
-  } catch (error) {
-    for (const path of written.reverse()) {
-      const original = originals.get(path);
-      try {
-        if (original === null || original === undefined) {
-          if (existsSync(path)) unlinkSync(path);
-        } else writeFileSync(path, original);
-      } catch {
-        // best effort: the message below says the rollback ran
-      }
-    }
+  const changedFiles = order.filter((path) => plan.get(path) !== (originals.get(path)?.text ?? null));
+  const changes: FileChange[] = changedFiles.map((path) => ({
+    path,
+    label: base.display(path),
+    expected: originals.get(path)?.bytes ?? null,
+    content: plan.get(path) ?? null,
+  }));
+  const outcome = await writeFiles(changes, ops);
+  if (outcome.ok) return { changedFiles, editCounts, moves };
+  if (outcome.moved) {
+    const moved = outcome.moved.map((file) => file.label).join(", ");
     throw new LspError({
       code: "LSP_RENAME_FAILED",
-      message: `writing the edit failed (${(error as Error).message}); the ${written.length} file(s) already written were restored`,
-      cause: error,
+      message: `${moved} changed while the rename was being applied; nothing was written; run lsp_rename again`,
+      data: { moved: outcome.moved },
     });
   }
-  return { changedFiles: order.filter((path) => plan.get(path) !== originals.get(path)), editCounts, moves };
+  throw new LspError({
+    code: "LSP_RENAME_FAILED",
+    message:
+      `writing the edit failed at ${outcome.failed} (${outcome.reason}); ` +
+      (outcome.notRestored.length === 0
+        ? `the ${outcome.restored} file(s) already written were restored: every file is as it was`
+        : `these files could NOT be restored: ${outcome.notRestored.join(", ")}`),
+    cause: outcome.cause,
+    data: { notRestored: outcome.notRestored },
+  });
 }

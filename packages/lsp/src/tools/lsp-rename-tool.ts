@@ -51,18 +51,29 @@ export const lspRenameTool = defineTool({
     }
     const at = { line: position.line, character: position.character };
     const edit = await requestRenameEdit(client, uri, at, args.symbol, args.new_name, ctx.signal);
-    const applied = applyWorkspaceEdit(edit, (documentUri) => client.versionOf(documentUri));
+    const applied = await applyWorkspaceEdit(edit, {
+      versionOf: (documentUri) => client.versionOf(documentUri),
+      isOpen: (documentUri) => client.isOpen(documentUri),
+      isSynced: (documentUri, text) => client.isSynced(documentUri, text),
+      display: (path) => supervisor.display(path),
+    });
     // Re-sync what changed so the server's next answers describe the new text, not the old.
     for (const file of applied.changedFiles) {
       if (existsSync(file)) await supervisor.open(file, true).catch(() => undefined);
       else await client.close(pathToFileURL(file).href);
     }
     const total = [...applied.editCounts.values()].reduce((sum, count) => sum + count, 0);
+    const movedFrom = new Map([...applied.moves].map(([from, to]) => [to, from]));
     const rows = applied.changedFiles.map((file) => {
       const moved = applied.moves.get(file);
       const count = applied.editCounts.get(file);
+      const source = movedFrom.get(file);
       if (moved) return `${supervisor.display(file)} → moved to ${supervisor.display(moved)}`;
-      return `${supervisor.display(file)}: ${count ?? 0} edit${count === 1 ? "" : "s"}`;
+      if (source && count === undefined)
+        return `${supervisor.display(file)}: moved here from ${supervisor.display(source)}`;
+      if (count === undefined)
+        return `${supervisor.display(file)}: ${existsSync(file) ? "created" : "deleted"}`;
+      return `${supervisor.display(file)}: ${count} edit${count === 1 ? "" : "s"}`;
     });
     const header = position.note ? `${position.note}\n` : "";
     return textResult(

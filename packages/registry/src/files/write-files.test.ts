@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nodeFileOperations, writeFiles, type FileOperations } from "./write-files.js";
+
+describe("writeFiles", () => {
+  let dir: string;
+  const at = (name: string) => join(dir, name);
+  const read = (name: string) => readFileSync(at(name), "utf8");
+  /** Every file under the folder, temporary files included. */
+  const listing = () => readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "write-files-"));
+    writeFileSync(at("a.txt"), "a\n");
+    writeFileSync(at("b.txt"), "b\n");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes, creates (with its folders) and deletes, keeping each file's mode", async () => {
+    chmodSync(at("a.txt"), 0o750);
+    const outcome = await writeFiles([
+      { path: at("a.txt"), expected: "a\n", content: "A\n" },
+      { path: at("new/deep/c.txt"), expected: null, content: "c\n" },
+      {
+        path: at("b.txt"),
+        expected: { sha256: createHash("sha256").update("b\n").digest("hex") },
+        content: null,
+      },
+    ]);
+    expect(outcome).toEqual({ ok: true, changed: [at("a.txt"), at("new/deep/c.txt"), at("b.txt")] });
+    expect(read("a.txt")).toBe("A\n");
+    expect(statSync(at("a.txt")).mode & 0o777).toBe(0o750);
+    expect(read("new/deep/c.txt")).toBe("c\n");
+    expect(existsSync(at("b.txt"))).toBe(false);
+    expect(listing()).toEqual(["a.txt", "new", "new/deep", "new/deep/c.txt"]);
+  });
+
+  it("writes through a symlink to the file it points at", async () => {
+    symlinkSync(at("a.txt"), at("link.txt"));
+    expect((await writeFiles([{ path: at("link.txt"), expected: "a\n", content: "linked\n" }])).ok).toBe(
+      true,
+    );
+    expect(read("a.txt")).toBe("linked\n");
+    expect(readdirSync(dir).sort()).toEqual(["a.txt", "b.txt", "link.txt"]);
+  });
+
+  it("writes nothing when any file no longer holds what was expected, and names each", async () => {
+    writeFileSync(at("exists.txt"), "surprise\n");
+    const outcome = await writeFiles([
+      { path: at("a.txt"), label: "a.txt", expected: "a\n", content: "A\n" },
+      { path: at("b.txt"), label: "b.txt", expected: "old b\n", content: "B\n" },
+      { path: at("gone.txt"), label: "gone.txt", expected: "x", content: "y" },
+      { path: at("exists.txt"), label: "exists.txt", expected: null, content: "z" },
+    ]);
+    expect(outcome).toEqual({
+      ok: false,
+      moved: [
+        { path: at("b.txt"), label: "b.txt", reason: "changed" },
+        { path: at("gone.txt"), label: "gone.txt", reason: "deleted" },
+        { path: at("exists.txt"), label: "exists.txt", reason: "created" },
+      ],
+    });
+    expect([read("a.txt"), read("b.txt"), read("exists.txt")]).toEqual(["a\n", "b\n", "surprise\n"]);
+  });
+
+  it("puts every file back when a write fails midway: rewritten, created and deleted ones", async () => {
+    chmodSync(at("a.txt"), 0o700);
+    let renames = 0;
+    const failing: FileOperations = {
+      ...nodeFileOperations,
+      async rename(from, to) {
+        // The third rename (d.txt's) fails, after a.txt and new/c.txt were written.
+        if (++renames === 3) throw new Error("disk full (injected)");
+        await nodeFileOperations.rename(from, to);
+      },
+    };
+    const outcome = await writeFiles(
+      [
+        { path: at("a.txt"), label: "a.txt", content: "A\n" },
+        { path: at("new/c.txt"), label: "new/c.txt", content: "c\n" },
+        { path: at("b.txt"), label: "b.txt", content: null },
+        { path: at("d.txt"), label: "d.txt", content: "d\n" },
+      ],
+      failing,
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      failed: "d.txt",
+      reason: "disk full (injected)",
+      notRestored: [],
+    });
+    // b.txt's deletion comes after every write, so it never ran: two files were put back.
+    expect(outcome).toMatchObject({ restored: 2 });
+    expect([read("a.txt"), read("b.txt")]).toEqual(["a\n", "b\n"]);
+    expect(statSync(at("a.txt")).mode & 0o777).toBe(0o700);
+    expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("restores a deleted file when a later deletion fails", async () => {
+    writeFileSync(at("c.txt"), "c\n");
+    let unlinks = 0;
+    const failing: FileOperations = {
+      ...nodeFileOperations,
+      async unlink(path) {
+        if (++unlinks === 2) throw new Error("busy (injected)");
+        await nodeFileOperations.unlink(path);
+      },
+    };
+    const outcome = await writeFiles(
+      [
+        { path: at("b.txt"), label: "b.txt", content: null },
+        { path: at("c.txt"), label: "c.txt", content: null },
+      ],
+      failing,
+    );
+    expect(outcome).toMatchObject({ ok: false, failed: "c.txt", restored: 1, notRestored: [] });
+    expect([read("b.txt"), read("c.txt")]).toEqual(["b\n", "c\n"]);
+  });
+
+  it("says which files could not be put back", async () => {
+    let renames = 0;
+    const failing: FileOperations = {
+      ...nodeFileOperations,
+      async rename(from, to) {
+        // a.txt is written, b.txt fails, then putting a.txt back fails too.
+        if (++renames >= 2) throw new Error("read-only file system (injected)");
+        await nodeFileOperations.rename(from, to);
+      },
+    };
+    const outcome = await writeFiles(
+      [
+        { path: at("a.txt"), label: "a.txt", content: "A\n" },
+        { path: at("b.txt"), label: "b.txt", content: "B\n" },
+      ],
+      failing,
+    );
+    expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 0, notRestored: ["a.txt"] });
+    expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+});

@@ -1,0 +1,220 @@
+import { createHash, randomBytes } from "node:crypto";
+import * as fs from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { errorMessage } from "../errors/tools-error.js";
+
+/** The file system calls {@link writeFiles} makes; tests inject failures here. */
+export interface FileOperations {
+  readFile(path: string): Promise<Uint8Array>;
+  /** Writes a new file; `mode` given when it replaces a file whose mode is kept. */
+  writeFile(path: string, data: string | Uint8Array, options: { mode?: number }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+  stat(path: string): Promise<{ mode: number; isDirectory(): boolean }>;
+  /** Creates one folder (its parent exists). */
+  mkdir(path: string): Promise<void>;
+  /** Removes one empty folder. */
+  rmdir(path: string): Promise<void>;
+  realpath(path: string): Promise<string>;
+}
+
+/** The real file system. */
+export const nodeFileOperations: FileOperations = {
+  readFile: (path) => fs.readFile(path),
+  writeFile: (path, data, options) =>
+    fs.writeFile(
+      path,
+      data,
+      options.mode === undefined ? { flag: "wx" } : { flag: "wx", mode: options.mode },
+    ),
+  rename: (from, to) => fs.rename(from, to),
+  unlink: (path) => fs.unlink(path),
+  stat: (path) => fs.stat(path),
+  mkdir: async (path) => {
+    await fs.mkdir(path);
+  },
+  rmdir: (path) => fs.rmdir(path),
+  realpath: (path) => fs.realpath(path),
+};
+
+/** What a file must hold for a change set to be written. */
+export type ExpectedContent =
+  /** Exactly this text (as UTF-8) or these bytes. */
+  | string
+  | Uint8Array
+  /** Bytes with this sha256 (hex). */
+  | { readonly sha256: string }
+  /** The file must not exist. */
+  | null;
+
+/** One file of a change set written all or nothing by {@link writeFiles}. */
+export interface FileChange {
+  /** Absolute path. A symlink is written through to the file it points at. */
+  readonly path: string;
+  /** How the file is named in the outcome (a path relative to the working directory); default `path`. */
+  readonly label?: string;
+  /** What the file must hold now; undefined for no check. */
+  readonly expected?: ExpectedContent;
+  /** The new content, or null to delete the file. */
+  readonly content: string | Uint8Array | null;
+}
+
+/** A file that no longer holds what the change set expected. */
+export interface MovedFile {
+  readonly path: string;
+  readonly label: string;
+  /** `changed`, `deleted` (or unreadable), or `created` (expected absent, now there). */
+  readonly reason: "changed" | "deleted" | "created";
+}
+
+/** What {@link writeFiles} did. */
+export type WriteOutcome =
+  /** Every change was written; `changed` lists the paths written or deleted, in the given order. */
+  | { readonly ok: true; readonly changed: readonly string[] }
+  /** Nothing was written: these files moved since the change was computed. */
+  | { readonly ok: false; readonly moved: readonly MovedFile[] }
+  /**
+   * A write failed: `failed` names the file and `reason` why; the files already written were
+   * put back, except `notRestored` (labels).
+   */
+  | {
+      readonly ok: false;
+      readonly moved?: undefined;
+      readonly failed: string;
+      readonly reason: string;
+      readonly cause: unknown;
+      readonly restored: number;
+      readonly notRestored: readonly string[];
+    };
+
+interface Before {
+  readonly change: FileChange;
+  readonly label: string;
+  /** The path written: the symlink's target for a symlink. */
+  readonly target: string;
+  /** The bytes and mode before the write, or undefined when the file did not exist. */
+  readonly original: { readonly bytes: Uint8Array; readonly mode: number } | undefined;
+}
+
+function sameContent(bytes: Uint8Array | undefined, expected: ExpectedContent): boolean {
+  if (expected === null) return bytes === undefined;
+  if (bytes === undefined) return false;
+  if (typeof expected === "string") return Buffer.from(expected, "utf8").equals(bytes);
+  if (expected instanceof Uint8Array) return Buffer.from(expected).equals(bytes);
+  return createHash("sha256").update(bytes).digest("hex") === expected.sha256;
+}
+
+async function readBefore(ops: FileOperations, change: FileChange): Promise<Before | MovedFile> {
+  const label = change.label ?? change.path;
+  const target = await ops.realpath(change.path).catch(() => change.path);
+  let original: Before["original"];
+  try {
+    const bytes = await ops.readFile(target);
+    original = { bytes, mode: (await ops.stat(target)).mode & 0o7777 };
+  } catch {
+    original = undefined;
+  }
+  if (change.expected !== undefined && !sameContent(original?.bytes, change.expected)) {
+    const reason = original === undefined ? "deleted" : change.expected === null ? "created" : "changed";
+    return { path: change.path, label, reason };
+  }
+  return { change, label, target, original };
+}
+
+/** Creates the missing folders above `path`, returning those it created (outermost first). */
+async function makeParents(ops: FileOperations, path: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let folder = dirname(path); ; folder = dirname(folder)) {
+    const exists = await ops.stat(folder).then(
+      () => true,
+      () => false,
+    );
+    if (exists || dirname(folder) === folder) break;
+    missing.unshift(folder);
+  }
+  for (const folder of missing) await ops.mkdir(folder);
+  return missing;
+}
+
+/** Writes through a temporary file in the same folder and a rename: readers see old or new, never half. */
+async function replaceFile(
+  ops: FileOperations,
+  path: string,
+  data: string | Uint8Array,
+  mode: number | undefined,
+): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    await ops.writeFile(temporary, data, { mode });
+    await ops.rename(temporary, path);
+  } catch (error) {
+    await ops.unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Puts one file back as it was (rewritten, or removed if it did not exist). */
+async function restore(ops: FileOperations, before: Before): Promise<void> {
+  if (before.original) await replaceFile(ops, before.target, before.original.bytes, before.original.mode);
+  else
+    await ops.unlink(before.target).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
+}
+
+/**
+ * Writes a set of file changes all or nothing. Every file is read first: one that no longer
+ * holds its `expected` content rejects the whole set before anything is written (`moved`).
+ * Then each file is written through a temporary file and a rename, keeping an existing file's
+ * mode and creating missing folders; deletions come after every write. If any step fails, the
+ * files already changed are put back from the bytes just read, created files and folders are
+ * removed, and the outcome says which file failed and whether everything was restored.
+ */
+export async function writeFiles(
+  changes: readonly FileChange[],
+  ops: FileOperations = nodeFileOperations,
+): Promise<WriteOutcome> {
+  const befores: Before[] = [];
+  const moved: MovedFile[] = [];
+  for (const change of changes) {
+    const before = await readBefore(ops, change);
+    if ("reason" in before) moved.push(before);
+    else befores.push(before);
+  }
+  if (moved.length > 0) return { ok: false, moved };
+
+  const ordered = [
+    ...befores.filter((before) => before.change.content !== null),
+    ...befores.filter((before) => before.change.content === null),
+  ];
+  const done: Before[] = [];
+  const createdFolders: string[] = [];
+  for (const before of ordered) {
+    const { content } = before.change;
+    try {
+      if (content === null) {
+        if (before.original) await ops.unlink(before.target);
+      } else {
+        createdFolders.push(...(await makeParents(ops, before.target)));
+        await replaceFile(ops, before.target, content, before.original?.mode);
+      }
+      done.push(before);
+    } catch (error) {
+      const notRestored: string[] = [];
+      for (const written of done.reverse()) {
+        await restore(ops, written).catch(() => notRestored.push(written.label));
+      }
+      for (const folder of createdFolders.reverse()) await ops.rmdir(folder).catch(() => undefined);
+      return {
+        ok: false,
+        failed: before.label,
+        reason: errorMessage(error),
+        cause: error,
+        restored: done.length - notRestored.length,
+        notRestored,
+      };
+    }
+  }
+  const changed = befores.filter((before) => before.change.content !== null || before.original);
+  return { ok: true, changed: changed.map((before) => before.change.path) };
+}
