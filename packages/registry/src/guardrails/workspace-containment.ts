@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { ToolsError } from "../errors/tools-error.js";
 import type { Guardrail } from "../invoke/guardrail.js";
@@ -28,17 +28,13 @@ function lstatEntry(current: string, path: string): Stats | undefined {
  * symlink on the way is followed to where it points (writing through it would land there).
  */
 function realPathOfNearest(path: string, hops = 0): string {
-  // existsSync never throws, so the walk up costs no exceptions; realpath runs once.
+  // One realpath for a path that exists (the common case: a file read or rewritten); only a
+  // path that does not exist yet walks up, one `lstat` per missing component.
   let current = path;
   const rest: string[] = [];
   for (;;) {
-    if (existsSync(current)) {
-      try {
-        return resolve(realpathSync.native(current), ...rest.reverse());
-      } catch {
-        return path; // raced with a delete: judge by the lexical path
-      }
-    }
+    const real = realPathIfExists(current, path);
+    if (real !== undefined) return rest.length === 0 ? real : resolve(real, ...rest.reverse());
     const entry = lstatEntry(current, path);
     if (entry?.isSymbolicLink()) {
       if (hops >= 40) {
@@ -54,6 +50,24 @@ function realPathOfNearest(path: string, hops = 0): string {
     if (parent === current) return path;
     rest.push(basename(current));
     current = parent;
+  }
+}
+
+/**
+ * The real path of `current`, or undefined when it does not resolve (missing, a dangling link,
+ * a file on the way). A symlink loop is refused.
+ */
+function realPathIfExists(current: string, path: string): string | undefined {
+  try {
+    return realpathSync.native(current);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new ToolsError({
+        code: "GUARDRAIL_REFUSED",
+        message: `path '${path}' goes through a symlink loop`,
+      });
+    }
+    return undefined;
   }
 }
 
