@@ -1,12 +1,14 @@
 import { boundList } from "@tools/registry";
 import type { CodeAction, Command } from "vscode-languageserver-protocol";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 
 /** code_actions: titles and kinds of what the server offers at the symbol (quick fixes first). */
 export async function codeActions(input: ActionInput, context: ActionContext): Promise<string> {
   const addressed = await addressSymbol(input, context);
   const { client, uri, position } = addressed;
+  requireCapability(client, "code_actions");
   const fresh = await client.freshDiagnostics(uri, context.supervisor.diagnosticsTimeoutMs);
   const onLine = fresh.diagnostics.filter(
     (diagnostic) =>

@@ -9,6 +9,7 @@ import type {
 import { boundText } from "@tools/registry";
 import { formatLocation, LineReader, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 
 /** Most references listed. */
@@ -34,6 +35,7 @@ export async function navigate(
   context: ActionContext,
 ): Promise<string> {
   const { client, uri, file, lines, position } = await addressSymbol(input, context);
+  requireCapability(client, input.action);
   const params = {
     textDocument: { uri },
     position: { line: position.line, character: position.character },
@@ -70,6 +72,7 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
   const { client, uri, file, position } = await addressSymbol(input, context);
+  requireCapability(client, "hover");
   const answer = await client.request<Hover | null>(
     "textDocument/hover",
     {

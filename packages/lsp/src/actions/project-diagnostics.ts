@@ -1,211 +1,89 @@
-import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
 import { boundList } from "@tools/registry";
-import { findBinary } from "../servers/find-binary.js";
+import { formatFinding, isCounted } from "../checkers/finding.js";
+import { projectCheckers } from "../checkers/project-checkers.js";
+import { isInside } from "../servers/find-root.js";
+import { describeRootSearch } from "../servers/project-folders.js";
 import type { ActionContext } from "./action-context.js";
 
 /** Most project diagnostics listed, over all checkers. */
 export const projectDiagnosticsLimit = 200;
 
-/** One finding of a project checker, in the same shape as a server's diagnostic line. */
-interface Finding {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly severity: string;
-  readonly code: string;
-  readonly message: string;
-}
-
-interface Checker {
-  readonly command: string;
-  readonly args: (root: string) => string[];
-  /** Why it cannot run in this root, if it cannot. */
-  readonly missing?: (root: string) => string | undefined;
-  readonly parse: (stdout: string, stderr: string, root: string) => Finding[];
-}
-
-const checkers: Readonly<Record<string, Checker>> = {
-  typescript: {
-    command: "tsc",
-    args: (root) => ["--noEmit", "--pretty", "false", "-p", root],
-    missing: (root) => (existsSync(join(root, "tsconfig.json")) ? undefined : "no tsconfig.json in the root"),
-    parse: (stdout, _stderr, root) =>
-      [...stdout.matchAll(/^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/gm)].map((m) => ({
-        file: isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!),
-        line: Number(m[2]),
-        column: Number(m[3]),
-        severity: m[4]!,
-        code: m[5]!,
-        message: m[6]!,
-      })),
-  },
-  python: {
-    command: "pyright",
-    args: () => ["--outputjson"],
-    parse: (stdout) => {
-      const report = JSON.parse(stdout) as {
-        generalDiagnostics?: {
-          file: string;
-          severity: string;
-          message: string;
-          rule?: string;
-          range?: { start: { line: number; character: number } };
-        }[];
-      };
-      return (report.generalDiagnostics ?? []).map((d) => ({
-        file: d.file,
-        line: (d.range?.start.line ?? 0) + 1,
-        column: (d.range?.start.character ?? 0) + 1,
-        severity: d.severity,
-        code: d.rule ?? "",
-        message: d.message,
-      }));
-    },
-  },
-  go: {
-    command: "go",
-    args: () => ["vet", "./..."],
-    parse: (stdout, stderr, root) =>
-      [...`${stdout}\n${stderr}`.matchAll(/^(?:vet: )?(\S+?\.go):(\d+):(\d+): (.*)$/gm)].map((m) => ({
-        file: isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!),
-        line: Number(m[2]),
-        column: Number(m[3]),
-        severity: "error",
-        code: "",
-        message: m[4]!,
-      })),
-  },
-  rust: {
-    command: "cargo",
-    args: () => ["check", "--message-format=json", "--quiet"],
-    parse: (stdout, _stderr, root) =>
-      stdout.split("\n").flatMap((line): Finding[] => {
-        if (!line.startsWith("{")) return [];
-        const entry = JSON.parse(line) as {
-          reason?: string;
-          message?: {
-            level: string;
-            message: string;
-            code?: { code: string } | null;
-            spans: { file_name: string; line_start: number; column_start: number; is_primary: boolean }[];
-          };
-        };
-        const span = entry.message?.spans.find((s) => s.is_primary);
-        if (entry.reason !== "compiler-message" || !entry.message || !span) return [];
-        return [
-          {
-            file: join(root, span.file_name),
-            line: span.line_start,
-            column: span.column_start,
-            severity: entry.message.level,
-            code: entry.message.code?.code ?? "",
-            message: entry.message.message,
-          },
-        ];
-      }),
-  },
-  dart: {
-    command: "dart",
-    args: () => ["analyze", "--format=machine"],
-    parse: (stdout, stderr) =>
-      `${stdout}\n${stderr}`.split("\n").flatMap((line): Finding[] => {
-        const parts = line.split("|");
-        if (parts.length < 8) return [];
-        return [
-          {
-            file: parts[3]!,
-            line: Number(parts[4]),
-            column: Number(parts[5]),
-            severity: parts[0]!.toLowerCase(),
-            code: parts[2]!.toLowerCase(),
-            message: parts.slice(7).join("|"),
-          },
-        ];
-      }),
-  },
-};
-
-function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  signal: AbortSignal,
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      command,
-      args,
-      { cwd, signal, timeout: 180_000, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" },
-      (error, stdout, stderr) => {
-        // Checkers exit non-zero when they find problems; only a failure to run is an error.
-        if (error && (error as NodeJS.ErrnoException).code === "ENOENT") reject(error);
-        else if (error && error.killed) reject(new Error(`${command} was stopped (timeout or cancel)`));
-        else resolve({ stdout, stderr });
-      },
-    );
-  });
-}
+/** Most roots checked in one call; the others are listed as not checked. */
+export const projectRootsLimit = 20;
 
 /**
- * diagnostics("*"): runs the project's own checker for every root found (tsc --noEmit -p,
- * pyright --outputjson, go vet ./..., cargo check --message-format=json, dart analyze), parsed
- * into the same one-line format as server diagnostics, bounded. C/C++ has no standard checker:
- * it says so.
+ * diagnostics("*"): runs the project's own checker for every root found below the working
+ * directory (bounded search, see `findProjectRoots`): tsc --noEmit -p, pyright --outputjson
+ * (with the root's .venv), go vet ./..., cargo check --message-format=json, dart analyze, and for
+ * C/C++ each compile_commands.json entry with -fsyntax-only — parsed into the same one-line format
+ * as server diagnostics, errors and warnings only, bounded. A root nested in one whose check
+ * covers it (pyright, a cargo workspace) is not checked twice.
  */
 export async function projectDiagnostics(context: ActionContext): Promise<string> {
   const { supervisor } = context;
-  const roots = supervisor.projectRoots();
+  const { roots, search } = supervisor.projectRoots();
   if (roots.length === 0) {
-    return `no project root found in the working directory (no root marker of any language); nothing to check`;
+    return `no project root found ${describeRootSearch(search)} (no root marker of any language); nothing to check`;
   }
+  const order = new Map(supervisor.servers.map((spec, index) => [spec.language, index]));
+  roots.sort(
+    (a, b) =>
+      (order.get(a.spec.language) ?? 0) - (order.get(b.spec.language) ?? 0) || a.root.localeCompare(b.root),
+  );
   const sections: string[] = [];
-  const findings: string[] = [];
+  const findings = new Set<string>();
+  const env = {
+    ...process.env,
+    ...(supervisor.searchPath !== undefined ? { PATH: supervisor.searchPath } : {}),
+  };
+  let checkedRoots = 0;
   for (const { spec, root } of roots) {
     const where = supervisor.display(root);
-    const checker = checkers[spec.language];
+    const label = `${spec.language} (${where})`;
+    const checker = projectCheckers[spec.language];
     if (!checker) {
       sections.push(
-        `${spec.language} (${where}): no project checker for ${spec.language}; build with the project's build system`,
+        `${label}: no project checker for ${spec.language}; build with the project's build system`,
       );
       continue;
     }
-    const problem = checker.missing?.(root);
-    const binary = findBinary(
-      checker.command,
-      [root, supervisor.workingDirectory],
-      supervisor.binDirectories,
+    const outer = roots.find(
+      (other) =>
+        other.spec === spec &&
+        other.root !== root &&
+        isInside(other.root, root) &&
+        checker.coversNested?.(other.root),
     );
-    if (problem || !binary.found) {
+    if (outer) {
       sections.push(
-        `${spec.language} (${where}): not checked: ${problem ?? (binary.found ? "" : binary.reason)}`,
+        `${label}: checked with ${supervisor.display(outer.root)} (its check covers this folder)`,
       );
       continue;
     }
-    const args = checker.args(root);
-    context.progress(`running ${checker.command} ${args.join(" ")} in ${where}…`);
-    try {
-      const output = await run(binary.path, args, root, context.signal);
-      const found = checker.parse(output.stdout, output.stderr, root).filter(isCounted);
-      sections.push(
-        `${spec.language} (${checker.command} ${args.join(" ")} in ${where}): ${found.length} problems`,
-      );
-      for (const f of found) {
-        findings.push(
-          `${supervisor.display(f.file)}:${f.line}:${f.column} ${f.severity}${f.code ? ` [${f.code}]` : ""} ${f.message.replace(/\s*\n\s*/g, " ")}`,
-        );
-      }
-    } catch (error) {
-      sections.push(
-        `${spec.language} (${where}): ${checker.command} could not run: ${(error as Error).message}`,
-      );
+    if (checkedRoots >= projectRootsLimit) {
+      sections.push(`${label}: not checked: over the bound of ${projectRootsLimit} roots per call`);
+      continue;
     }
+    checkedRoots += 1;
+    const outcome = await checker.check({
+      root,
+      display: (path) => supervisor.display(path),
+      findTool: (command) => supervisor.findTool(command, root),
+      own: (child) => supervisor.ownProcess(child),
+      signal: context.signal,
+      progress: context.progress,
+      env,
+    });
+    if (!outcome.ran) {
+      sections.push(`${label}: ${outcome.text}`);
+      continue;
+    }
+    const counted = outcome.findings.filter(isCounted);
+    const notes = outcome.notes.length > 0 ? `; ${outcome.notes.join("; ")}` : "";
+    sections.push(`${spec.language} (${outcome.label} in ${where}): ${counted.length} problems${notes}`);
+    for (const finding of counted) findings.add(formatFinding(finding, (path) => supervisor.display(path)));
   }
-  const { items, note } = boundList(findings, projectDiagnosticsLimit, "problems");
+  if (search.truncated) sections.push(`(roots searched ${describeRootSearch(search)})`);
+  const { items, note } = boundList([...findings], projectDiagnosticsLimit, "problems");
   return [...sections, ...items, ...(note ? [note] : [])].join("\n");
-}
-
-function isCounted(finding: Finding): boolean {
-  return finding.severity !== "information" && finding.severity !== "info" && finding.severity !== "note";
 }

@@ -4,6 +4,7 @@ import { LspError } from "../errors/lsp-error.js";
 import { formatLocation, LineReader, toPlainLocations } from "../format/locations.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { requireCapability } from "./require-capability.js";
 
 /** Most workspace symbols listed. */
 export const workspaceSymbolsLimit = 100;
@@ -59,6 +60,7 @@ export async function symbols(input: ActionInput, context: ActionContext): Promi
 async function documentSymbols(input: ActionInput, context: ActionContext): Promise<string> {
   const file = context.resolvePath(input.file!);
   const { client, uri } = await context.supervisor.open(file, false, context.progress);
+  requireCapability(client, "document_symbols");
   const answer = await client.request<DocumentSymbol[] | SymbolInformation[] | null>(
     "textDocument/documentSymbol",
     {
@@ -90,11 +92,17 @@ async function documentSymbols(input: ActionInput, context: ActionContext): Prom
 async function workspaceSymbols(input: ActionInput, context: ActionContext): Promise<string> {
   let clients: LanguageClient[];
   if (input.file !== undefined) {
-    clients = [
-      (await context.supervisor.open(context.resolvePath(input.file), false, context.progress)).client,
-    ];
+    const { client } = await context.supervisor.open(
+      context.resolvePath(input.file),
+      false,
+      context.progress,
+    );
+    requireCapability(client, "workspace_symbols");
+    clients = [client];
   } else {
-    clients = context.supervisor.runningClients();
+    clients = context.supervisor
+      .runningClients()
+      .filter((client) => client.capabilities.workspaceSymbolProvider);
     if (clients.length === 0) {
       throw new LspError({
         code: "LSP_BAD_ARGUMENTS",

@@ -84,4 +84,21 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
       fresh: true,
     });
   });
+
+  it("ends the wait when the interrupt turns true on an event (a pull provider registered)", async () => {
+    const pushSpec: ServerSpec = { ...spec, diagnosticsWork: undefined, language: "python" };
+    const sync = new DocumentSync(pushSpec, {
+      notify: async () => {},
+      request: async () => null,
+      alive: () => true,
+    });
+    await sync.sync(uri, "python", "x = 1\n", false);
+    let registered = false;
+    const started = Date.now();
+    const waiting = sync.awaitPublish(uri, Date.now() + 60_000, () => registered);
+    registered = true;
+    sync.events.emit("change");
+    expect(await waiting).toEqual({ diagnostics: [], fresh: false, interrupted: true });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
 });

@@ -163,8 +163,14 @@ export class DocumentSync {
    * own regression tests await diagnostics. Their last publish is then the answer, even when
    * they published nothing for our version because its diagnostics equal the last ones sent.
    * An empty publish is an answer. When `deadline` (Date.now()) passes first, `fresh` is false.
+   * When `interrupt` turns true first (checked on every event: the client emits one when the
+   * server registers a capability), the wait ends with `interrupted` set and `fresh` false.
    */
-  async awaitPublish(uri: string, deadline: number): Promise<{ diagnostics: Diagnostic[]; fresh: boolean }> {
+  async awaitPublish(
+    uri: string,
+    deadline: number,
+    interrupt?: () => boolean,
+  ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean; interrupted?: true }> {
     const document = this.documents.get(uri);
     if (!document) throw new Error(`document ${uri} is not open`);
     const tracked = this.spec.diagnosticsWork !== undefined;
@@ -177,7 +183,9 @@ export class DocumentSync {
       if (last.version !== undefined) return false;
       return last.seq > document.sentAtSeq;
     };
-    const arrived = await this.waitFor(isFresh, deadline);
+    const arrived = await this.waitFor(() => isFresh() || (interrupt?.() ?? false), deadline);
+    if (arrived && !isFresh())
+      return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false, interrupted: true };
     if (!arrived) return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false };
     // Servers publish in phases (tsserver: syntax, semantics, suggestions).
     const settleMs = this.spec.settleMs ?? (document.lastPublish?.version === undefined ? 300 : 150);

@@ -96,13 +96,16 @@ export class LanguageClient {
       new StreamMessageReader(this.child.stdout!),
       new SingleWriteMessageWriter(this.child.stdin!),
     );
-    this.connection.onRequest((method, params) =>
-      answerServerRequest(method, params, {
+    this.connection.onRequest((method, params) => {
+      const answer = answerServerRequest(method, params, {
         settings: options.settings,
         root: options.root,
         state: this.requestState,
-      }),
-    );
+      });
+      // A pull provider registered now ends a push wait that started before it (see freshDiagnostics).
+      if (method === "client/registerCapability") this.documents.events.emit("change");
+      return answer;
+    });
     this.connection.onNotification((method, params) => this.onNotification(method, params));
     // vscode-jsonrpc routes `$/progress` here, never to onNotification.
     this.connection.onUnhandledProgress(({ token, value }) => this.onProgress(token, value));
@@ -199,34 +202,48 @@ export class LanguageClient {
   /**
    * Diagnostics for the document's current version, by the freshness rule for this server:
    * pull (`textDocument/diagnostic`) where the server offers it, or tsserver's own diagnostics
-   * requests through typescript-language-server (`spec.pull`); otherwise the push rule of
-   * {@link DocumentSync.awaitPublish}. When `timeoutMs` passes first, `fresh` is false and the
-   * diagnostics are whatever arrived.
+   * requests through typescript-language-server (`spec.pull`); otherwise, or when a pull fails,
+   * the push rule of {@link DocumentSync.awaitPublish} — which a pull registration arriving
+   * meanwhile interrupts, for a pull. All of it shares one deadline, `timeoutMs`
+   * from the call: a pull that fails late leaves the push wait only what remains. When the
+   * deadline passes first, `fresh` is false and the diagnostics are whatever arrived.
    */
   async freshDiagnostics(
     uri: string,
     timeoutMs: number,
   ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean }> {
     if (!this.documents.isOpen(uri)) throw new Error(`document ${uri} is not open`);
-    if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities)) {
-      const pulled = await tsserverPullDiagnostics(
-        (method, params, bound) => this.request(method, params, bound),
-        uri,
-        timeoutMs,
-      ).catch(() => undefined);
+    const deadline = Date.now() + timeoutMs;
+    const remaining = (): number => deadline - Date.now();
+    const request = <R>(method: string, params: unknown, bound: number): Promise<R> =>
+      this.request<R>(method, params, bound);
+    if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities) && remaining() > 0) {
+      const pulled = await tsserverPullDiagnostics(request, uri, remaining()).catch(() => undefined);
       if (pulled) return { diagnostics: pulled, fresh: true };
     }
-    if (pullAvailable(this.capabilities, this.requestState)) {
-      const pulled = await pullDiagnostics(
-        (method, params, bound) => this.request(method, params, bound),
-        this.capabilities,
-        this.requestState,
+    let pullFailed = false;
+    for (;;) {
+      if (!pullFailed && pullAvailable(this.capabilities, this.requestState) && remaining() > 0) {
+        const pulled = await pullDiagnostics(
+          request,
+          this.capabilities,
+          this.requestState,
+          uri,
+          remaining(),
+        ).catch(() => undefined);
+        if (pulled) return { diagnostics: pulled, fresh: true };
+        pullFailed = true;
+      }
+      // A server that registers pull diagnostics dynamically (pyright, just after initialize)
+      // publishes nothing once it has: a registration during the wait ends it, and we pull.
+      const awaitRegistration = !pullFailed && !pullAvailable(this.capabilities, this.requestState);
+      const pushed = await this.documents.awaitPublish(
         uri,
-        timeoutMs,
-      ).catch(() => undefined);
-      if (pulled) return { diagnostics: pulled, fresh: true };
+        deadline,
+        awaitRegistration ? () => pullAvailable(this.capabilities, this.requestState) : undefined,
+      );
+      if (!pushed.interrupted) return { diagnostics: pushed.diagnostics, fresh: pushed.fresh };
     }
-    return this.documents.awaitPublish(uri, Date.now() + timeoutMs);
   }
 
   /** Ends the server: shutdown + exit (bounded), then SIGTERM/SIGKILL to its process group. */

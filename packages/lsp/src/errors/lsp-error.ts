@@ -3,7 +3,7 @@ import { ToolsError, type ToolsErrorOptions } from "@tools/registry";
 /**
  * Codes the lsp package raises: `LSP_NO_SERVER` (no marker or no binary), `LSP_SERVER_FAILED`
  * (crashed or did not initialize), `LSP_TIMEOUT`, `LSP_REQUEST_FAILED` (the server answered with an error), `LSP_SYMBOL_NOT_FOUND`, `LSP_BAD_ARGUMENTS`,
- * `LSP_RENAME_FAILED`.
+ * `LSP_UNSUPPORTED` (the server does not offer the action), `LSP_RENAME_FAILED`.
  */
 export type LspErrorCode =
   | "LSP_NO_SERVER"
@@ -12,6 +12,7 @@ export type LspErrorCode =
   | "LSP_REQUEST_FAILED"
   | "LSP_SYMBOL_NOT_FOUND"
   | "LSP_BAD_ARGUMENTS"
+  | "LSP_UNSUPPORTED"
   | "LSP_RENAME_FAILED";
 
 /** The error of @tools/lsp: a {@link ToolsError} with one of the {@link LspErrorCode}s. */

@@ -12,6 +12,8 @@ export interface ServerRecord {
   crashes: number;
   lastCrashAt: number;
   lastFailure?: string;
+  /** The last stderr lines of the server that failed last (kept after its client is gone). */
+  lastStderr?: string;
   /** Process id of the latest server started for this root (kept after a failed start). */
   lastPid?: number;
   /** The client whose crash was already counted. */
@@ -25,6 +27,15 @@ export function countCrash(record: ServerRecord, client: LanguageClient, reason?
   record.crashes += 1;
   record.lastCrashAt = Date.now();
   record.lastFailure = reason ?? client.failure;
+  record.lastStderr = client.stderrTail();
+}
+
+/** Forgets crashes and back-off (a `reload`). */
+export function resetCrashes(record: ServerRecord): void {
+  record.crashes = 0;
+  record.lastFailure = undefined;
+  record.lastStderr = undefined;
+  record.countedCrashOf = undefined;
 }
 
 /**

@@ -36,17 +36,25 @@ export function findTsserver(root: string, binary: string): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
+/** The interpreter of the root's `.venv`, when there is one (pyright's server and CLI get it). */
+export function projectPython(root: string): string | undefined {
+  const venvPython = join(root, ".venv", "bin", "python");
+  return existsSync(venvPython) ? venvPython : undefined;
+}
+
 /**
  * Per-language settings: the project's .venv for pyright, tsserver's path for TypeScript,
- * single-pass diagnostics for gopls.
+ * single-pass diagnostics for gopls. Not ok (with what to do) when the server cannot work in
+ * this root although its binary is there: TypeScript without a resolvable `typescript`.
+ * `display` is the root as shown to the model (default: the path).
  */
-export function serverSetup(spec: ServerSpec, root: string, binary: string): ServerSetup {
+export function serverSetup(spec: ServerSpec, root: string, binary: string, display = root): ServerSetup {
   if (spec.language === "typescript") {
     const tsserver = findTsserver(root, binary);
     if (!tsserver) {
       return {
         ok: false,
-        reason: `typescript is not resolvable from ${root} (no node_modules/typescript/lib/tsserver.js); install typescript in the project`,
+        reason: `typescript is not resolvable from ${display} (no node_modules/typescript/lib/tsserver.js there or in a parent folder, nor next to ${binary}); install it in the project (npm install --save-dev typescript, or pnpm add -D typescript), then call again`,
       };
     }
     return {
@@ -56,11 +64,11 @@ export function serverSetup(spec: ServerSpec, root: string, binary: string): Ser
     };
   }
   if (spec.language === "python") {
-    const venvPython = join(root, ".venv", "bin", "python");
+    const venvPython = projectPython(root);
     const python: Record<string, unknown> = {
       analysis: { diagnosticMode: "openFilesOnly", autoSearchPaths: true, useLibraryCodeForTypes: true },
     };
-    if (existsSync(venvPython)) python.pythonPath = venvPython;
+    if (venvPython) python.pythonPath = venvPython;
     return { ok: true, settings: { python } };
   }
   if (spec.language === "go") {

@@ -1,7 +1,7 @@
 import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
 import { countCrash, type ServerRecord } from "./server-record.js";
-import { serverSetup } from "./server-setup.js";
+import type { ServerSetup } from "./server-setup.js";
 
 /** What {@link startServer} needs from the supervisor. */
 export interface StartOptions {
@@ -16,15 +16,17 @@ export interface StartOptions {
 }
 
 /**
- * Spawns and initializes the server of `record` with its per-language setup. A failed start
- * counts as a crash and throws `LSP_SERVER_FAILED` with the reason and the stderr tail.
+ * Spawns and initializes the server of `record` with its per-language setup (see
+ * `serverSetup`; one that is not ok throws `LSP_NO_SERVER` with its reason). A failed start
+ * counts as a crash (its reason and stderr tail kept on the record for `status`) and throws
+ * `LSP_SERVER_FAILED` with both.
  */
 export async function startServer(
   record: ServerRecord,
   binary: string,
+  setup: ServerSetup,
   options: StartOptions,
 ): Promise<LanguageClient> {
-  const setup = serverSetup(record.spec, record.root, binary);
   if (!setup.ok) throw new LspError({ code: "LSP_NO_SERVER", message: setup.reason });
   options.progress?.(`starting ${record.spec.command} for ${options.display}…`);
   const env = { ...process.env, ...(options.path !== undefined ? { PATH: options.path } : {}) };
@@ -44,9 +46,12 @@ export async function startServer(
     await client.initialize();
   } catch (error) {
     const reason = client.failure ?? (error as Error).message;
-    const tail = client.stderrTail();
     countCrash(record, client, reason);
     await client.dispose();
+    // Read after the process is gone (its last stderr lines can trail its exit); kept on the
+    // record, so status shows them after the client is dropped.
+    const tail = client.stderrTail();
+    record.lastStderr = tail;
     record.client = undefined;
     throw new LspError({
       code: "LSP_SERVER_FAILED",

@@ -1,6 +1,6 @@
-import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { BinaryLookup } from "../servers/find-binary.js";
+import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import type { ServerRecord } from "./server-record.js";
 
@@ -20,13 +20,17 @@ export interface StatusView {
   detect(spec: ServerSpec, file: string): Detection;
   display(path: string): string;
   specFor(file: string): ServerSpec | undefined;
-  markerProbes(): string[];
+  /** The roots below the working directory (bounded search). */
+  rootSearch(): RootSearch;
+  /** Why the server cannot work in `root` although marker and binary are there (see serverSetup). */
+  setupProblem(spec: ServerSpec, root: string, binary: string): string | undefined;
 }
 
 /**
- * One line per language and root: marker, binary, state and reason — the started servers
- * first, then the roots found for `file` (or in the working directory and its direct
- * subfolders), then the languages with no root at all.
+ * One line per language and root: marker, binary, state and reason (with the last stderr lines
+ * of a server that failed, even one that never finished starting) — the started servers first,
+ * then the roots found for `file` (or by the bounded search below the working directory), then
+ * the languages with no root at all.
  */
 export function statusReport(view: StatusView, file?: string): string {
   const lines: string[] = [];
@@ -37,7 +41,11 @@ export function statusReport(view: StatusView, file?: string): string {
     const state = client?.state ?? (record.lastFailure ? "crashed" : "not started");
     const detection = view.detect(record.spec, join(record.root, "_"));
     const reason = client?.state === "crashed" ? client.failure : record.lastFailure;
-    const tail = client?.state === "crashed" ? client.stderrTail() : "";
+    const tail = client?.state === "crashed" ? client.stderrTail() : (record.lastStderr ?? "");
+    const problem =
+      state !== "running" && detection.root && detection.binary.found
+        ? view.setupProblem(record.spec, record.root, detection.binary.path)
+        : undefined;
     lines.push(
       `${record.spec.language}: root ${view.display(record.root)} (marker ${detection.marker ?? "gone"}), binary ${describeBinary(
         detection.binary,
@@ -45,52 +53,47 @@ export function statusReport(view: StatusView, file?: string): string {
         reason && state !== "running"
           ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
           : ""
-      }`,
+      }${problem ? `; cannot start now: ${problem}` : ""}`,
     );
   }
-  const probes = file ? [file] : view.markerProbes();
+  const notStarted = (spec: ServerSpec, detection: Detection, probe: string): void => {
+    const key = `${spec.language}\u0000${detection.root ?? ""}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const where = detection.root
+      ? `root ${view.display(detection.root)} (marker ${detection.marker})`
+      : `no root (none of ${spec.markers.join(", ")} between ${view.display(probe)} and the working directory)`;
+    let state = "(cannot start: needs a root marker AND the binary)";
+    if (detection.root && detection.binary.found) {
+      const problem = view.setupProblem(spec, detection.root, detection.binary.path);
+      state = problem ? `(cannot start: ${problem})` : "(starts on first use)";
+    }
+    lines.push(
+      `${spec.language}: ${where}, binary ${describeBinary(detection.binary)}, state not started ${state}`,
+    );
+  };
+  if (file) {
+    const spec = view.specFor(file);
+    if (spec) notStarted(spec, view.detect(spec, file), file);
+    return lines.join("\n");
+  }
+  const search = view.rootSearch();
   for (const spec of view.servers) {
-    if (file && view.specFor(file) !== spec) continue;
     let reported = view.records.some((record) => record.spec === spec);
-    for (const probe of probes) {
-      const detection = view.detect(spec, probe);
-      if (!detection.root && !file) continue;
-      const key = `${spec.language}\u0000${detection.root ?? ""}`;
+    for (const found of search.roots) {
+      if (found.spec !== spec) continue;
       reported = true;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const where = detection.root
-        ? `root ${view.display(detection.root)} (marker ${detection.marker})`
-        : `no root (none of ${spec.markers.join(", ")} between ${view.display(probe)} and the working directory)`;
-      const startable = detection.root && detection.binary.found;
-      lines.push(
-        `${spec.language}: ${where}, binary ${describeBinary(detection.binary)}, state not started ${
-          startable ? "(starts on first use)" : "(cannot start: needs a root marker AND the binary)"
-        }`,
-      );
+      const probe = join(found.root, "_");
+      notStarted(spec, view.detect(spec, probe), probe);
     }
     if (!reported) {
       const binary = view.detect(spec, join(view.workingDirectory, "_")).binary;
       lines.push(
-        `${spec.language}: no root marker (${spec.markers.join(", ")}) in the working directory or its direct subfolders, binary ${describeBinary(binary)}`,
+        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(binary)}`,
       );
     }
   }
   return lines.join("\n");
-}
-
-/** Folders to probe for markers: the working directory and its direct subfolders. */
-export function markerProbes(workingDirectory: string): string[] {
-  const probes = [join(workingDirectory, "_")];
-  try {
-    for (const entry of readdirSync(workingDirectory, { withFileTypes: true })) {
-      if (!entry.isDirectory() || entry.name.startsWith(".") || entry.name === "node_modules") continue;
-      probes.push(join(workingDirectory, entry.name, "_"));
-    }
-  } catch {
-    // unreadable working directory: only the top probe
-  }
-  return probes;
 }
 
 function describeBinary(binary: BinaryLookup): string {

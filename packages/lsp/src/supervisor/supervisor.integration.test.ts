@@ -1,3 +1,5 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
@@ -6,12 +8,13 @@ import { lspTool } from "../tools/lsp-tool.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { copyFixture, groupGoneWithin, packageBin } from "../test-support/fixtures.js";
 import type { ServerSpec } from "../servers/server-table.js";
-import { createLspSupervisor, type LspSupervisor } from "./supervisor.js";
+import { createLspSupervisor, type LspSupervisor, type LspSupervisorOptions } from "./supervisor.js";
 
 const fakeServers = join(import.meta.dirname, "..", "__fixtures__", "fake-servers");
 
-function fakeSpec(command: string): ServerSpec {
+function fakeSpec(command: string, extra: Partial<ServerSpec> = {}): ServerSpec {
   return {
+    ...extra,
     language: "fake",
     extensions: [".fake"],
     markers: ["fake.marker"],
@@ -30,34 +33,55 @@ describe("supervisor status and failures", () => {
   function setup(
     fixtureName: string,
     servers: ServerSpec[] = [],
+    options: LspSupervisorOptions = {},
   ): { run: Run; registry: Registry; dir: string; supervisor: LspSupervisor } {
     const fixture = copyFixture(fixtureName);
     const run = createRun({ workingDirectory: fixture.dir });
-    const supervisor = createLspSupervisor(run, { servers, binDirectories: [packageBin, fakeServers] });
+    const supervisor = createLspSupervisor(run, {
+      servers,
+      binDirectories: [packageBin, fakeServers],
+      ...options,
+    });
     cleanups.push(fixture.remove, () => run.dispose());
     return { run, registry: createRegistry({ tools: [lspTool] }), dir: fixture.dir, supervisor };
   }
 
-  it("status explains a marker without binary (rust, dart) and a binary without marker (typescript)", async () => {
-    const { run, registry } = setup("status-project");
-    const status = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
-    expect(status).toMatch(
-      /rust: root rust \(marker Cargo\.toml\), binary missing \(.*rust-analyzer.*\), state not started \(cannot start/,
+  it("status explains a marker without binary, a binary without marker, and TypeScript without typescript", async () => {
+    // Independent of what is on PATH: an empty PATH, and one folder holding only a
+    // typescript-language-server that has no typescript next to it (as a global install).
+    const bin = mkdtempSync(join(tmpdir(), "lsp-status-bin-"));
+    cleanups.push(() => rmSync(bin, { recursive: true, force: true }));
+    const server = join(bin, "typescript-language-server");
+    writeFileSync(server, `#!/bin/sh\nexec "${join(packageBin, "typescript-language-server")}" "$@"\n`);
+    chmodSync(server, 0o755);
+    const { run, registry } = setup("status-project", [], { path: "", binDirectories: [bin] });
+    const lsp = (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
+    const status = resultText(await lsp({ action: "status" }));
+    const nowhere = "is not in node_modules/.bin or .venv/bin of the project, nor on PATH";
+    expect(status).toContain(
+      `rust: root rust (marker Cargo.toml), binary missing ('rust-analyzer' ${nowhere}), state not started (cannot start: needs a root marker AND the binary)`,
     );
-    expect(status).toMatch(/dart: root dart \(marker pubspec\.yaml\), binary missing \(.*'dart' is not in/);
-    expect(status).toMatch(/typescript: no root marker .*binary found \(.*typescript-language-server\)/);
-    const loose = await registry.invoke(run, {
-      tool: "lsp",
-      args: { action: "symbols", file: "scripts/loose.ts" },
-    });
+    expect(status).toContain(`dart: root dart (marker pubspec.yaml), binary missing ('dart' ${nowhere})`);
+    // Two levels down: packages/* of a monorepo.
+    expect(status).toContain(`go: root packages/tools (marker go.mod), binary missing ('gopls' ${nowhere})`);
+    expect(status).toContain(
+      `typescript: root web (marker package.json), binary found (${server}), state not started (cannot start: typescript is not resolvable from web (no node_modules/typescript/lib/tsserver.js there or in a parent folder, nor next to ${server}); install it in the project (npm install --save-dev typescript`,
+    );
+    expect(status).toMatch(
+      /python: no root marker \(pyproject\.toml.*\) within 4 folder levels below the working directory \(hidden, dependency and build-output folders skipped\), binary missing/,
+    );
+    expect(resultText(await lsp({ action: "status", file: "scripts/loose.ts" }))).toContain(
+      `typescript: no root (none of tsconfig.json, jsconfig.json, package.json between scripts/loose.ts and the working directory), binary found (${server})`,
+    );
+    const web = await lsp({ action: "symbols", file: "web/index.ts" });
+    expect(web.error?.code).toBe("LSP_NO_SERVER");
+    expect(resultText(web)).toContain("typescript is not resolvable from web");
+    const loose = await lsp({ action: "symbols", file: "scripts/loose.ts" });
     expect(loose.error?.code).toBe("LSP_NO_SERVER");
     expect(resultText(loose)).toContain(
       "no root marker for typescript (tsconfig.json, jsconfig.json, package.json)",
     );
-    const rust = await registry.invoke(run, {
-      tool: "lsp",
-      args: { action: "definition", file: "rust/src/main.rs", line: 1, symbol: "main" },
-    });
+    const rust = await lsp({ action: "definition", file: "rust/src/main.rs", line: 1, symbol: "main" });
     expect(rust.error?.code).toBe("LSP_NO_SERVER");
     expect(resultText(rust)).toContain("the rust server is missing");
   });
@@ -70,7 +94,10 @@ describe("supervisor status and failures", () => {
     expect(first.error?.code).toBe("LSP_SERVER_FAILED");
     expect(resultText(first)).toContain("fake server: cannot load the project configuration");
     const status = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
-    expect(status).toMatch(/fake: root \. .*state crashed, reason: exited with code 3/);
+    // The client is gone after a failed start; its reason and stderr are kept for status.
+    expect(status).toMatch(
+      /fake: root \. .*state crashed, reason: exited with code 3; stderr: fake server: cannot load the project configuration/,
+    );
     expect((await call()).error?.code).toBe("LSP_SERVER_FAILED");
     const third = await call();
     expect(resultText(third)).toMatch(/failed 2 times; the next restart is allowed in \d+ s/);
@@ -89,6 +116,25 @@ describe("supervisor status and failures", () => {
     expect(pids, JSON.stringify(supervisor.processes())).toHaveLength(1);
     await run.dispose();
     expect(await groupGoneWithin(pids[0]!)).toBe(true);
+  });
+
+  it("a pull that never answers and the push wait after it share one deadline", async () => {
+    // A fake server: a real one cannot be made to leave a pull request unanswered on demand.
+    const { run, registry } = setup("fake-project", [fakeSpec("never-answers-pull-server")], {
+      diagnosticsTimeoutMs: 1500,
+    });
+    const started = Date.now();
+    const result = await registry.invoke(run, {
+      tool: "lsp",
+      args: { action: "diagnostics", file: "main.fake" },
+    });
+    const elapsed = Date.now() - started;
+    expect(resultText(result)).toContain(
+      "(may be incomplete: the server did not answer for this version within 1500 ms)",
+    );
+    // Before: the pull used the whole bound, then the push wait a second one (about 3 s).
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(2400);
   });
 
   it("diagnostics-on-write never holds a write longer than its bound", async () => {

@@ -1,10 +1,12 @@
-import { extname, relative } from "node:path";
+import { extname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { resourceKey, type Run } from "@tools/registry";
+import type { ChildProcess } from "node:child_process";
+import { resourceKey, terminateProcess, type Run } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
-import { findBinary } from "../servers/find-binary.js";
+import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
+import { defaultRootSearch, findProjectRoots, type RootSearch } from "../servers/project-folders.js";
 import { RootCache } from "../servers/root-cache.js";
 import {
   defaultServers,
@@ -13,9 +15,10 @@ import {
   type ServerSpec,
 } from "../servers/server-table.js";
 import { FileTexts, type FileText } from "./file-texts.js";
-import { checkBackoff, countCrash, type ServerRecord } from "./server-record.js";
+import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
+import { serverSetup } from "./server-setup.js";
 import { startServer } from "./start-server.js";
-import { explainMissing, markerProbes, statusReport, type Detection } from "./status-report.js";
+import { explainMissing, statusReport, type Detection } from "./status-report.js";
 
 export type { Detection } from "./status-report.js";
 
@@ -65,6 +68,8 @@ export class LspSupervisor {
   /** Root markers per folder, checked by one `stat` per folder. */
   private readonly roots = new RootCache();
   private disposed = false;
+  /** Project checkers (tsc, go vet, cargo, compilers) still running. */
+  private readonly checkerProcesses = new Set<ChildProcess>();
 
   constructor(workingDirectory: string, options: LspSupervisorOptions = {}) {
     this.workingDirectory = workingDirectory;
@@ -139,10 +144,13 @@ export class LspSupervisor {
     if (!detection.root || !detection.binary.found) {
       throw new LspError({ code: "LSP_NO_SERVER", message: explainMissing(detection, this.display(file)) });
     }
-    const key = `${spec.language}\u0000${detection.root}`;
+    const root = detection.root;
+    const setup = serverSetup(spec, root, detection.binary.path, this.display(root));
+    if (!setup.ok) throw new LspError({ code: "LSP_NO_SERVER", message: setup.reason });
+    const key = `${spec.language}\u0000${root}`;
     let record = this.records.get(key);
     if (!record) {
-      record = { key, spec, root: detection.root, crashes: 0, lastCrashAt: 0 };
+      record = { key, spec, root, crashes: 0, lastCrashAt: 0 };
       this.records.set(key, record);
     }
     if (record.starting) return record.starting;
@@ -150,25 +158,69 @@ export class LspSupervisor {
     if (current && current.state === "running") return current;
     if (current && current.state === "crashed") countCrash(record, current);
     checkBackoff(record, this.display(record.root));
-    const binary = detection.binary.path;
-    const starting = startServer(record, binary, {
-      display: this.display(record.root),
+    return this.track(record, this.start(record, detection.binary.path, progress));
+  }
+
+  /** Starts the server of `record` with `binary` (its setup checked again). */
+  private start(
+    record: ServerRecord,
+    binary: string,
+    progress?: (message: string) => void,
+  ): Promise<LanguageClient> {
+    const display = this.display(record.root);
+    return startServer(record, binary, serverSetup(record.spec, record.root, binary, display), {
+      display,
       path: this.options.path,
       requestTimeoutMs: this.requestTimeoutMs,
       progress,
       disposed: () => this.disposed,
     });
+  }
+
+  /** Marks `record` as starting until `starting` settles (concurrent callers share it). */
+  private async track(record: ServerRecord, starting: Promise<LanguageClient>): Promise<LanguageClient> {
     record.starting = starting;
     try {
       return await starting;
     } finally {
-      record.starting = undefined;
+      if (record.starting === starting) record.starting = undefined;
     }
   }
 
-  /** Restarts the servers of the root of `file`, or every started server without a file. */
+  /**
+   * Stops the server of `record` and starts it again on the same root (crash count and back-off
+   * cleared); the new client, or the start's error. Callers meanwhile wait for the new one.
+   */
+  private restart(record: ServerRecord, progress?: (message: string) => void): Promise<LanguageClient> {
+    const restarting = (async () => {
+      await record.starting?.catch(() => undefined);
+      await record.client?.dispose();
+      record.client = undefined;
+      resetCrashes(record);
+      const detection = this.detect(record.spec, join(record.root, "_"));
+      if (detection.root !== record.root || !detection.binary.found) {
+        const markerGone = detection.root !== record.root;
+        throw new LspError({
+          code: "LSP_NO_SERVER",
+          message: `${record.spec.command} for ${this.display(record.root)} cannot start again: ${
+            markerGone ? `none of its root markers (${record.spec.markers.join(", ")}) is there any more` : ""
+          }${markerGone && !detection.binary.found ? "; and " : ""}${
+            detection.binary.found ? "" : `the binary is missing: ${detection.binary.reason}`
+          }`,
+        });
+      }
+      return this.start(record, detection.binary.path, progress);
+    })();
+    return this.track(record, restarting);
+  }
+
+  /**
+   * Restarts the servers of the root of `file` (starting one that never ran), or, without a
+   * file, every server that is running, each on its own root. One line per server saying what
+   * was done: restarted (old → new pid), could not be restarted (why), or — for a server that
+   * was not running (crashed, or failed to start) — back-off cleared, starts on next use.
+   */
   async reload(file?: string): Promise<string[]> {
-    const targets: ServerRecord[] = [];
     if (file) {
       const spec = this.specFor(file);
       const detection = spec ? this.detect(spec, file) : undefined;
@@ -181,23 +233,36 @@ export class LspSupervisor {
         });
       }
       const record = this.records.get(`${spec.language}\u0000${detection.root}`);
-      if (record) targets.push(record);
-      else {
-        await this.clientFor(file);
-        return [`${spec.language} for ${this.display(detection.root)}: started`];
+      const where = `${spec.language} for ${this.display(detection.root)}`;
+      if (!record) {
+        const client = await this.clientFor(file);
+        return [`${where}: started (pid ${client.pid ?? "unknown"})`];
       }
-    } else targets.push(...this.records.values());
-    const done: string[] = [];
-    for (const record of targets) {
-      await record.client?.dispose();
-      record.client = undefined;
-      record.crashes = 0;
-      record.lastFailure = undefined;
-      record.countedCrashOf = undefined;
-      done.push(`${record.spec.language} for ${this.display(record.root)}: restarted`);
+      const before = record.client?.pid ?? record.lastPid;
+      const client = await this.restart(record);
+      return [`${where}: restarted (pid ${before ?? "none"} → ${client.pid ?? "unknown"})`];
     }
-    if (file) await this.clientFor(file);
-    return done;
+    const records = [...this.records.values()];
+    return Promise.all(records.map((record) => this.reloadRecord(record)));
+  }
+
+  /** What {@link reload} without a file does for one server, as one line. */
+  private async reloadRecord(record: ServerRecord): Promise<string> {
+    await record.starting?.catch(() => undefined);
+    const where = `${record.spec.language} for ${this.display(record.root)}`;
+    const client = record.client;
+    if (client?.state !== "running") {
+      const why = client?.failure ?? record.lastFailure;
+      resetCrashes(record);
+      return `${where}: was not running${why ? ` (${why})` : ""}; not restarted, crash back-off cleared: it starts on its next use`;
+    }
+    try {
+      const restarted = await this.restart(record);
+      return `${where}: restarted (pid ${client.pid ?? "unknown"} → ${restarted.pid ?? "unknown"})`;
+    } catch (error) {
+      const message = (error as Error).message.split("\n")[0] ?? "";
+      return `${where}: stopped, but could not be restarted: ${message}`;
+    }
   }
 
   /**
@@ -279,18 +344,32 @@ export class LspSupervisor {
     return this.options.binDirectories ?? [];
   }
 
-  /** Roots of started servers plus roots found in the working directory and its direct subfolders. */
-  projectRoots(): { spec: ServerSpec; root: string }[] {
+  /** The PATH used for lookups and given to servers and checkers (the option, else ours). */
+  get searchPath(): string | undefined {
+    return this.options.path ?? process.env.PATH;
+  }
+
+  /** A tool (a project checker, a compiler) as a server binary is found: project-local first, then PATH. */
+  findTool(command: string, root: string): BinaryLookup {
+    return findBinary(command, [root, this.workingDirectory], this.binDirectories, this.searchPath);
+  }
+
+  /** Roots found below the working directory, bounded (see `findProjectRoots`). */
+  rootSearch(): RootSearch {
+    return findProjectRoots(this.workingDirectory, this.servers, defaultRootSearch);
+  }
+
+  /**
+   * Roots of started servers plus the roots found by {@link rootSearch}, with that search (it
+   * says how far it looked).
+   */
+  projectRoots(): { roots: { spec: ServerSpec; root: string }[]; search: RootSearch } {
     const found = new Map<string, { spec: ServerSpec; root: string }>();
     for (const record of this.records.values())
       found.set(record.key, { spec: record.spec, root: record.root });
-    for (const spec of this.servers) {
-      for (const probe of markerProbes(this.workingDirectory)) {
-        const root = this.roots.find(probe, spec.markers, this.workingDirectory)?.root;
-        if (root) found.set(`${spec.language}\u0000${root}`, { spec, root });
-      }
-    }
-    return [...found.values()];
+    const search = this.rootSearch();
+    for (const { spec, root } of search.roots) found.set(`${spec.language}\u0000${root}`, { spec, root });
+    return { roots: [...found.values()], search };
   }
 
   /** The started servers with their process ids (status, tests, benchmarks). */
@@ -313,15 +392,35 @@ export class LspSupervisor {
         detect: (spec, probe) => this.detect(spec, probe),
         display: (path) => this.display(path),
         specFor: (path) => this.specFor(path),
-        markerProbes: () => markerProbes(this.workingDirectory),
+        rootSearch: () => this.rootSearch(),
+        setupProblem: (spec, root, binary) => {
+          const setup = serverSetup(spec, root, binary, this.display(root));
+          return setup.ok ? undefined : setup.reason;
+        },
       },
       file,
     );
   }
 
-  /** Ends every server (shutdown, exit, then the process group). Idempotent. */
+  /**
+   * Keeps a project checker's process (spawned in a group of its own) until it ends: the run's
+   * end kills the group of every one still running. Returns the function that lets it go.
+   */
+  ownProcess(child: ChildProcess): () => void {
+    if (this.disposed) {
+      void terminateProcess(child, { group: true, graceMs: 1_000 });
+      return () => undefined;
+    }
+    this.checkerProcesses.add(child);
+    return () => this.checkerProcesses.delete(child);
+  }
+
+  /** Ends every server (shutdown, exit, then the process group) and checker. Idempotent. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    const checkers = [...this.checkerProcesses];
+    this.checkerProcesses.clear();
+    await Promise.all(checkers.map((child) => terminateProcess(child, { group: true, graceMs: 1_000 })));
     const clients = [...this.records.values()].flatMap((record) => {
       const pending = record.starting?.catch(() => undefined);
       return [record.client, pending];

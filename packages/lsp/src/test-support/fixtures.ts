@@ -1,4 +1,13 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +24,19 @@ export const ci = process.env.CI === "true";
 export function copyFixture(name: string): { dir: string; remove: () => void } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `lsp-${name}-`)));
   cpSync(join(here, "..", "__fixtures__", name), dir, { recursive: true });
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Writes `files` (relative path → content) into a fresh temp folder; returns its real path and a remover. */
+export function tempTree(
+  name: string,
+  files: Readonly<Record<string, string>>,
+): { dir: string; remove: () => void } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), `lsp-${name}-`)));
+  for (const [path, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), content);
+  }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -146,4 +146,45 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (lan
       fixture.remove();
     }
   });
+
+  it("reload without a file restarts every running server on its own root, and says what it did", async () => {
+    const fixture = copyFixture("multi-root");
+    const run = createRun({ workingDirectory: fixture.dir });
+    const supervisor = createLspSupervisor(run);
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    const pids = () => supervisor.processes().map((p) => p.pid!);
+    try {
+      for (const root of ["one", "two"])
+        await lsp({ action: "definition", file: `${root}/main.c`, line: 6, symbol: "twice" });
+      const before = pids();
+      expect(await lsp({ action: "reload" })).toBe(
+        `c for one: restarted (pid ${before[0]} → ${pids()[0]})\nc for two: restarted (pid ${before[1]} → ${pids()[1]})`,
+      );
+      expect(supervisor.processes().map((p) => p.state)).toEqual(["running", "running"]);
+      for (const [index, pid] of before.entries()) {
+        expect(pids()[index]).not.toBe(pid);
+        expect(await groupGoneWithin(pid)).toBe(true);
+      }
+      expect(await lsp({ action: "definition", file: "two/main.c", line: 6, symbol: "twice" })).toContain(
+        "two/main.c:1:12",
+      );
+      // A crashed server is not restarted by reload: its back-off is cleared, it starts on next use.
+      process.kill(-pids()[1]!, "SIGKILL");
+      await expect.poll(() => supervisor.processes()[1]?.state, { timeout: 10_000 }).toBe("crashed");
+      const one = pids()[0];
+      expect((await lsp({ action: "reload" })).split("\n")).toEqual([
+        `c for one: restarted (pid ${one} → ${pids()[0]})`,
+        "c for two: was not running (exited on SIGKILL); not restarted, crash back-off cleared: it starts on its next use",
+      ]);
+      expect(await lsp({ action: "definition", file: "two/main.c", line: 6, symbol: "twice" })).toContain(
+        "two/main.c:1:12",
+      );
+      expect(supervisor.processes().map((p) => p.state)).toEqual(["running", "running"]);
+    } finally {
+      await run.dispose();
+      fixture.remove();
+    }
+  });
 });

@@ -53,7 +53,7 @@ export const lspTool = defineTool({
     'Actions: diagnostics (file, or "*" for the project checker), definition, type_definition, implementation,',
     "references (≤50), hover, code_actions — each with file, line (1-based) and symbol (a substring of that line",
     "naming it; never a column); symbols (query: workspace search ≤100, or file: its outline ≤200);",
-    "status (which servers run or why not); reload (restart the server of file's root).",
+    "status (which servers run or why not); reload (restart the server of file's root; without file, every running server).",
     'Example: {"action":"definition","file":"src/app.ts","line":12,"symbol":"parseConfig"}',
   ].join(" "),
   input,

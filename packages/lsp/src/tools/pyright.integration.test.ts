@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
+import { findBinary } from "../servers/find-binary.js";
 import { ci, packageBin } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
@@ -39,6 +41,30 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
     const outline = await text({ action: "symbols", file: "pkg/geometry.py" });
     expect(outline).toMatch(/class Circle/);
     expect(outline).toMatch(/ {2}method area/);
+  });
+
+  it("finds a type definition; says pyright offers no implementation", async () => {
+    const type = await text({ action: "type_definition", file: "pkg/main.py", line: 4, symbol: "big" });
+    expect(type).toBe("1 type definition of 'big':\npkg/geometry.py:1:7  class Circle:");
+    const impl = await invoke("lsp", {
+      action: "implementation",
+      file: "pkg/main.py",
+      line: 4,
+      symbol: "scale",
+    });
+    expect(impl.error?.code).toBe("LSP_UNSUPPORTED");
+    expect(resultText(impl)).toBe(
+      "pyright-langserver (python) does not offer implementation: it declares no textDocument/implementation. Try references on the interface or method.",
+    );
+  });
+
+  it("searches workspace symbols, with a file and with the running server", async () => {
+    const search = await text({ action: "symbols", query: "scale", file: "pkg/main.py" });
+    expect(search).toContain(
+      "function scale  pkg/geometry.py:11:5  def scale(circle: Circle, factor: float) -> Circle:",
+    );
+    const running = await text({ action: "symbols", query: "Circle" });
+    expect(running).toContain("class Circle  pkg/geometry.py:1:7  class Circle:");
   });
 
   it("reports diagnostics and only new ones on write", async () => {
@@ -82,5 +108,80 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
     expect(answer).toContain("pkg/main.py: 2 edits");
     expect(readFileSync(join(server.dir, "pkg", "main.py"), "utf8")).toContain("big = resize(unit, 2.0)");
     expect(readFileSync(join(server.dir, "pkg", "geometry.py"), "utf8")).toContain("def resize(");
+  });
+});
+
+const python = findBinary("python3", [], []);
+
+describe.skipIf((!found || !python.found) && !ci)("pyright with the project's .venv", () => {
+  beforeAll(() => {
+    expect(found, `pyright-langserver missing in ${packageBin}; run pnpm install`).toBe(true);
+    expect(python.found, "python3 not on PATH (needed to make a .venv)").toBe(true);
+  });
+  const server = useServerFixture({
+    fixture: "py-project",
+    server: "pyright",
+    tools: [lspTool],
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 15_000,
+    expectProcesses: true,
+  });
+  const { text } = server;
+
+  beforeAll(() => {
+    // A module only the .venv has (no stubs, no py.typed), used with a type error.
+    const venv = join(server.dir, ".venv");
+    execFileSync(python.found ? python.path : "python3", ["-m", "venv", "--without-pip", venv]);
+    const lib = join(venv, "lib");
+    const sitePackages = join(
+      lib,
+      readdirSync(lib).find((name) => name.startsWith("python"))!,
+      "site-packages",
+    );
+    mkdirSync(join(sitePackages, "venvonly"));
+    writeFileSync(join(sitePackages, "venvonly", "__init__.py"), "def answer() -> int:\n    return 42\n");
+    writeFileSync(
+      join(server.dir, "pkg", "uses_venv.py"),
+      "import venvonly\n\ncount: str = venvonly.answer()\n",
+    );
+    appendFileSync(
+      join(server.dir, "pyproject.toml"),
+      '\n[tool.pyright]\nreportMissingTypeStubs = "warning"\n',
+    );
+  });
+
+  const expected = [
+    'pkg/uses_venv.py:1:8 warning [reportMissingTypeStubs] Stub file not found for "venvonly"',
+    'pkg/uses_venv.py:3:14 error [reportAssignmentType] Type "int" is not assignable to declared type "str"',
+  ];
+
+  it("answers diagnostics on a cold server (pull registered after initialize), resolving the .venv", async () => {
+    // The first call starts pyright: it registers pull diagnostics just after initialize and
+    // then publishes nothing, so a push wait begun before the registration must switch to pull.
+    const started = Date.now();
+    const answer = await text({ action: "diagnostics", file: "pkg/uses_venv.py" });
+    expect(answer).not.toContain("may be incomplete");
+    expect(answer).toContain("2 diagnostics in pkg/uses_venv.py:");
+    for (const line of expected) expect(answer).toContain(line);
+    expect(Date.now() - started).toBeLessThan(12_000);
+  });
+
+  it('passes the .venv to pyright for diagnostics "*"', async () => {
+    const answer = await text({ action: "diagnostics", file: "*" });
+    expect(answer).toContain("python (pyright --outputjson --pythonpath .venv/bin/python in .): 2 problems");
+    for (const line of expected) expect(answer).toContain(line);
+    expect(answer).not.toContain("reportMissingImports");
+  });
+
+  it("offers pyright's quick fix for a module without stubs", async () => {
+    const answer = await text({
+      action: "code_actions",
+      file: "pkg/uses_venv.py",
+      line: 1,
+      symbol: "venvonly",
+    });
+    expect(answer).toBe(
+      "1 code actions for 'venvonly' on line 1:\nCreate Type Stub For \"venvonly\" [quickfix]",
+    );
   });
 });

@@ -1,0 +1,130 @@
+import { availableParallelism } from "node:os";
+import { isAbsolute, resolve } from "node:path";
+import type { BinaryLookup } from "../servers/find-binary.js";
+import { syntaxOnlyCommand, type CompileDatabase } from "./compile-commands.js";
+import type { Finding } from "./finding.js";
+import { parseCompilerOutput } from "./parse-compiler-output.js";
+import { runCommand, type ProcessOwner } from "./run-command.js";
+
+/** Bounds of {@link checkCompileDatabase}. */
+export interface CSyntaxCheckLimits {
+  /** Most translation units compiled; default 100. */
+  readonly maxFiles: number;
+  /** Total milliseconds for all of them; a compile still running then is stopped. Default 60 000. */
+  readonly totalMs: number;
+  /** Compilers run at once; default min(4, cores). */
+  readonly concurrency: number;
+}
+
+/** The default bounds: 100 files, 60 s, up to 4 at once. */
+export const defaultCSyntaxCheckLimits: CSyntaxCheckLimits = {
+  maxFiles: 100,
+  totalMs: 60_000,
+  concurrency: Math.max(1, Math.min(4, availableParallelism())),
+};
+
+/** What {@link checkCompileDatabase} did. */
+export interface CSyntaxCheck {
+  readonly findings: Finding[];
+  /** Compilers that ran to the end. */
+  readonly checked: number;
+  /** Entries of the database (C/C++ sources). */
+  readonly total: number;
+  /** Why some entries were not checked, one phrase each ("40 files over the 100-file bound"). */
+  readonly notes: string[];
+  /** The compilers used (as written in the database). */
+  readonly compilers: string[];
+}
+
+/** What {@link checkCompileDatabase} needs from the caller. */
+export interface CSyntaxCheckContext {
+  readonly signal: AbortSignal;
+  readonly env: NodeJS.ProcessEnv;
+  /** Finds a compiler named without a path (on the supervisor's PATH). */
+  readonly findTool: (command: string) => BinaryLookup;
+  /** Owns each compiler process, so the run's end kills it. */
+  readonly own: ProcessOwner;
+}
+
+/**
+ * diagnostics("*") for C/C++: each entry's own compiler command (gcc or clang) with
+ * `-fsyntax-only` (see `syntaxOnlyCommand`: nothing is written), run in the entry's folder,
+ * bounded by number of files and total time; its diagnostics parsed like the servers'.
+ */
+export async function checkCompileDatabase(
+  database: CompileDatabase,
+  context: CSyntaxCheckContext,
+  limits: CSyntaxCheckLimits = defaultCSyntaxCheckLimits,
+): Promise<CSyntaxCheck> {
+  const deadline = Date.now() + limits.totalMs;
+  const entries = database.entries.slice(0, limits.maxFiles);
+  const findings: Finding[] = [];
+  const compilers = new Set<string>();
+  const notes: string[] = [];
+  const failures: string[] = [];
+  let notCompiler = 0;
+  let timedOut = 0;
+  let checked = 0;
+  // Aborted at the time bound or when the caller cancels; every running compiler is then killed.
+  const stop = new AbortController();
+  const signal = stop.signal;
+  const cancel = (): void => stop.abort();
+  context.signal.addEventListener("abort", cancel, { once: true });
+  if (context.signal.aborted) stop.abort();
+  const timer = setTimeout(cancel, limits.totalMs);
+  const env = { ...context.env, LC_ALL: "C" }; // plain quotes in messages, whatever the locale
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < entries.length) {
+      const entry = entries[next++]!;
+      const command = syntaxOnlyCommand(entry);
+      if (!command) {
+        notCompiler += 1;
+        continue;
+      }
+      let compiler = command.compiler;
+      if (!compiler.includes("/")) {
+        const found = context.findTool(compiler);
+        if (!found.found) {
+          failures.push(found.reason);
+          continue;
+        }
+        compiler = found.path;
+      } else if (!isAbsolute(compiler)) compiler = resolve(entry.directory, compiler);
+      compilers.add(command.compiler);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 || signal.aborted) {
+        timedOut += 1;
+        continue;
+      }
+      try {
+        const output = await runCommand(compiler, command.args, {
+          cwd: entry.directory,
+          signal,
+          timeoutMs: remaining,
+          env,
+          own: context.own,
+        });
+        findings.push(...parseCompilerOutput(output.stderr, entry.directory));
+        checked += 1;
+      } catch (error) {
+        if (context.signal.aborted) throw error;
+        if (signal.aborted || Date.now() >= deadline) timedOut += 1;
+        else failures.push(`${command.compiler} for ${entry.file}: ${(error as Error).message}`);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, limits.concurrency) }, () => worker()));
+  } finally {
+    clearTimeout(timer);
+    context.signal.removeEventListener("abort", cancel);
+  }
+  const over = database.entries.length - entries.length;
+  if (over > 0) notes.push(`${over} files over the ${limits.maxFiles}-file bound not checked`);
+  if (timedOut > 0) notes.push(`${timedOut} files not checked within the ${limits.totalMs / 1000} s bound`);
+  if (notCompiler > 0) notes.push(`${notCompiler} files skipped: their compiler is not gcc or clang`);
+  if (failures.length > 0)
+    notes.push(`${failures.length} compiles failed to run (${failures.slice(0, 3).join("; ")})`);
+  return { findings, checked, total: database.entries.length, notes, compilers: [...compilers] };
+}

@@ -1,0 +1,143 @@
+import { readdirSync } from "node:fs";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { findBinary } from "../servers/find-binary.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, copyFixture, tempTree } from "../test-support/fixtures.js";
+import { lspTool } from "../tools/lsp-tool.js";
+import { checkCompileDatabase } from "./c-syntax-check.js";
+import { readCompileDatabase } from "./compile-commands.js";
+
+/** diagnostics("*") with the real checkers (gcc or clang, go vet, cargo check) on small projects. */
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function projectCheck(dir: string): Promise<string> {
+  const run = createRun({ workingDirectory: dir });
+  createLspSupervisor(run);
+  cleanups.push(() => run.dispose());
+  const registry = createRegistry({ tools: [lspTool] });
+  return resultText(await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "*" } }));
+}
+
+function requireCommand(command: string): boolean {
+  const found = findBinary(command, [], []).found;
+  beforeAll(() => {
+    expect(found, `${command} not found on PATH`).toBe(true);
+  });
+  return found;
+}
+
+describe.skipIf(!findBinary("cc", [], []).found && !ci)("diagnostics * for C/C++", () => {
+  requireCommand("cc");
+
+  it("compiles each compile_commands.json entry with -fsyntax-only, writing nothing", async () => {
+    const fixture = copyFixture("c-project");
+    cleanups.push(fixture.remove);
+    const before = readdirSync(fixture.dir).sort();
+    const answer = await projectCheck(fixture.dir);
+    expect(answer.split("\n")).toEqual([
+      "c (cc -fsyntax-only for 2 of 2 files of compile_commands.json in .): 2 problems",
+      "checked.c:4:10 error 'missing_name' undeclared (first use in this function)",
+      "checked.c:3:7 warning [-Wunused-variable] unused variable 'unused'",
+    ]);
+    // No object or dependency file (the entries name -o checked.o and -MF checked.d).
+    expect(readdirSync(fixture.dir).sort()).toEqual(before);
+  });
+
+  it("keeps to its bounds on files and time, and says what it left out", async () => {
+    const fixture = copyFixture("c-project");
+    cleanups.push(fixture.remove);
+    const database = readCompileDatabase(fixture.dir)!;
+    const owned = new Set<unknown>();
+    let ownedEver = 0;
+    const context = {
+      signal: new AbortController().signal,
+      env: process.env,
+      findTool: (command: string) => findBinary(command, [], []),
+      own: (child: unknown) => {
+        owned.add(child);
+        ownedEver++;
+        return () => owned.delete(child);
+      },
+    };
+    const one = await checkCompileDatabase(database, context, {
+      maxFiles: 1,
+      totalMs: 60_000,
+      concurrency: 1,
+    });
+    expect(one.checked).toBe(1);
+    expect(one.notes).toEqual(["1 files over the 1-file bound not checked"]);
+    const none = await checkCompileDatabase(database, context, { maxFiles: 10, totalMs: 1, concurrency: 1 });
+    expect(none.checked).toBe(0);
+    expect(none.notes).toEqual(["2 files not checked within the 0.001 s bound"]);
+    // Each compiler ran owned by the caller (the run) and was let go once it ended.
+    expect(ownedEver).toBe(1);
+    await vi.waitFor(() => expect(owned.size).toBe(0));
+  });
+
+  it("says there is no checker without a compile_commands.json, and how to get one", async () => {
+    const fixture = copyFixture("multi-root");
+    cleanups.push(fixture.remove);
+    const answer = await projectCheck(fixture.dir);
+    expect(answer).toContain(
+      "c (one): no project checker: C/C++ has no standard one, and no compile_commands.json is in one or one/build",
+    );
+    expect(answer).toContain("cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make");
+    expect(answer).toContain("c (two): no project checker");
+  });
+});
+
+describe.skipIf(!findBinary("go", [], []).found && !ci)("diagnostics * for Go", () => {
+  requireCommand("go");
+
+  it("runs go vet in a module two levels down, skipping dependency and build folders", async () => {
+    const module = "module example.com/api\n\ngo 1.19\n";
+    const tree = tempTree("go-monorepo", {
+      "packages/api/go.mod": module,
+      "packages/api/main.go":
+        'package main\n\nimport "fmt"\n\nfunc main() {\n\tfmt.Printf("%d\\n", "three")\n}\n',
+      "packages/api/broken/broken.go": 'package broken\n\nvar count int = "three"\n',
+      // Never searched: a dependency folder and a build output.
+      "node_modules/dep/go.mod": module,
+      "node_modules/dep/dep.go": "package dep\n\nvar x int = nope\n",
+      "build/gen/go.mod": module,
+      "build/gen/gen.go": "package gen\n\nvar x int = nope\n",
+    });
+    cleanups.push(tree.remove);
+    const answer = await projectCheck(tree.dir);
+    expect(answer.split("\n")).toEqual([
+      "go (go vet ./... in packages/api): 2 problems",
+      'packages/api/broken/broken.go:3:17 error cannot use "three" (untyped string constant) as int value in variable declaration',
+      'packages/api/main.go:6:2 warning fmt.Printf format %d has arg "three" of wrong type string',
+    ]);
+  });
+});
+
+describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Rust", () => {
+  requireCommand("cargo");
+
+  it("runs cargo check once at the workspace root, with member paths from that root", async () => {
+    const member = (name: string, deps = "") =>
+      `[package]\nname = "${name}"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n${deps}`;
+    const tree = tempTree("cargo-workspace", {
+      "Cargo.toml": '[workspace]\nmembers = ["crates/app", "crates/util"]\nresolver = "2"\n',
+      "crates/util/Cargo.toml": member("util"),
+      "crates/util/src/lib.rs": "pub fn helper() -> i32 {\n    let unused = 1;\n    2\n}\n",
+      "crates/app/Cargo.toml": member("app", 'util = { path = "../util" }\n'),
+      "crates/app/src/main.rs":
+        'fn main() {\n    let count: i32 = "three";\n    println!("{}", count + util::helper());\n}\n',
+    });
+    cleanups.push(tree.remove);
+    const answer = await projectCheck(tree.dir);
+    expect(answer.split("\n")).toEqual([
+      "rust (cargo check --message-format=json --quiet in .): 2 problems",
+      "rust (crates/app): checked with . (its check covers this folder)",
+      "rust (crates/util): checked with . (its check covers this folder)",
+      "crates/util/src/lib.rs:2:9 warning [unused_variables] unused variable: `unused`",
+      "crates/app/src/main.rs:2:22 error [E0308] mismatched types",
+    ]);
+  });
+});

@@ -1,0 +1,243 @@
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { BinaryLookup } from "../servers/find-binary.js";
+import { projectPython } from "../supervisor/server-setup.js";
+import { checkCompileDatabase } from "./c-syntax-check.js";
+import { compileDatabaseFolders, readCompileDatabase } from "./compile-commands.js";
+import type { Finding } from "./finding.js";
+import { parseCargoCheck } from "./parse-cargo-check.js";
+import { parseGoVet } from "./parse-go-vet.js";
+import { runCommand, type CommandOutput, type ProcessOwner } from "./run-command.js";
+
+/** What a checker gets for one root. */
+export interface CheckContext {
+  readonly root: string;
+  /** A path as shown to the model. */
+  readonly display: (path: string) => string;
+  /** Finds a command project-locally, then on the supervisor's PATH. */
+  readonly findTool: (command: string) => BinaryLookup;
+  readonly signal: AbortSignal;
+  readonly progress: (message: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  /** Owns each process a checker starts, so the run's end kills it. */
+  readonly own: ProcessOwner;
+}
+
+/** What a checker did for one root. */
+export type CheckOutcome =
+  | {
+      readonly ran: true;
+      /** What ran, as shown: "tsc --noEmit --pretty false -p .". */
+      readonly label: string;
+      readonly findings: readonly Finding[];
+      /** What else to know: bounds hit, an exit code with nothing parsed. */
+      readonly notes: readonly string[];
+    }
+  | {
+      readonly ran: false;
+      /** Why nothing ran and what would make it run: "not checked: no tsconfig.json in the root". */
+      readonly text: string;
+    };
+
+/** The whole-project check of one language. */
+export interface ProjectChecker {
+  check(context: CheckContext): Promise<CheckOutcome>;
+  /** True when a check at `root` also covers the roots of this language nested in it. */
+  coversNested?(root: string): boolean;
+}
+
+/** A checker that is one command run in the root, its output parsed. */
+interface CommandChecker {
+  readonly command: string;
+  readonly args: (root: string) => string[];
+  /** Why it cannot run in this root, if it cannot. */
+  readonly missing?: (root: string) => string | undefined;
+  readonly parse: (output: CommandOutput, root: string) => Finding[];
+}
+
+const checkerTimeoutMs = 180_000;
+
+function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
+  return async (context) => {
+    const { root } = context;
+    const problem = checker.missing?.(root);
+    if (problem) return { ran: false, text: `not checked: ${problem}` };
+    const binary = context.findTool(checker.command);
+    if (!binary.found) return { ran: false, text: `not checked: ${binary.reason}` };
+    const args = checker.args(root);
+    const label = [
+      checker.command,
+      ...args.map((arg) => (isAbsolute(arg) ? context.display(arg) : arg)),
+    ].join(" ");
+    context.progress(`running ${label} in ${context.display(root)}…`);
+    let output: CommandOutput;
+    try {
+      output = await runCommand(binary.path, args, {
+        cwd: root,
+        signal: context.signal,
+        timeoutMs: checkerTimeoutMs,
+        env: context.env,
+        own: context.own,
+      });
+    } catch (error) {
+      if (context.signal.aborted) throw error;
+      return { ran: false, text: `${checker.command} could not run: ${(error as Error).message}` };
+    }
+    const findings = checker.parse(output, root);
+    const notes: string[] = [];
+    if (output.exitCode !== 0 && !findings.some((f) => f.severity === "error" || f.severity === "warning")) {
+      notes.push(
+        `${checker.command} exited with code ${output.exitCode} but reported no problem in a form read here; its output ends with: ${tail(output)}`,
+      );
+    }
+    return { ran: true, label, findings, notes };
+  };
+}
+
+function tail(output: CommandOutput): string {
+  const lines = `${output.stderr}\n${output.stdout}`.split("\n").filter((line) => line.trim() !== "");
+  return lines.slice(-5).join(" | ") || "(nothing)";
+}
+
+const typescript: ProjectChecker = {
+  check: commandChecker({
+    command: "tsc",
+    args: (root) => ["--noEmit", "--pretty", "false", "-p", root],
+    missing: (root) => (existsSync(join(root, "tsconfig.json")) ? undefined : "no tsconfig.json in the root"),
+    parse: ({ stdout }, root) =>
+      [...stdout.matchAll(/^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/gm)].map((m) => ({
+        file: isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!),
+        line: Number(m[2]),
+        column: Number(m[3]),
+        severity: m[4]!,
+        code: m[5]!,
+        message: m[6]!,
+      })),
+  }),
+};
+
+interface PyrightReport {
+  generalDiagnostics?: {
+    file: string;
+    severity: string;
+    message: string;
+    rule?: string;
+    range?: { start: { line: number; character: number } };
+  }[];
+}
+
+const python: ProjectChecker = {
+  // pyright checks every file below the folder it runs in.
+  coversNested: () => true,
+  check: commandChecker({
+    command: "pyright",
+    // The project's .venv, as the language server gets it (otherwise import errors flood).
+    args: (root) => {
+      const interpreter = projectPython(root);
+      return ["--outputjson", ...(interpreter ? ["--pythonpath", interpreter] : [])];
+    },
+    parse: ({ stdout }) => {
+      const report = JSON.parse(stdout) as PyrightReport;
+      return (report.generalDiagnostics ?? []).map((d) => ({
+        file: d.file,
+        line: (d.range?.start.line ?? 0) + 1,
+        column: (d.range?.start.character ?? 0) + 1,
+        severity: d.severity,
+        code: d.rule ?? "",
+        message: d.message,
+      }));
+    },
+  }),
+};
+
+const go: ProjectChecker = {
+  check: commandChecker({
+    command: "go",
+    args: () => ["vet", "./..."],
+    parse: ({ stdout, stderr }, root) => parseGoVet(`${stdout}\n${stderr}`, root),
+  }),
+};
+
+const rust: ProjectChecker = {
+  // `cargo check` at a workspace root checks its members.
+  coversNested: (root) => {
+    try {
+      return /^\s*\[workspace\]/m.test(readFileSync(join(root, "Cargo.toml"), "utf8"));
+    } catch {
+      return false;
+    }
+  },
+  check: commandChecker({
+    command: "cargo",
+    args: () => ["check", "--message-format=json", "--quiet"],
+    parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
+  }),
+};
+
+const dart: ProjectChecker = {
+  check: commandChecker({
+    command: "dart",
+    args: () => ["analyze", "--format=machine"],
+    parse: ({ stdout, stderr }) =>
+      `${stdout}\n${stderr}`.split("\n").flatMap((line): Finding[] => {
+        const parts = line.split("|");
+        if (parts.length < 8) return [];
+        return [
+          {
+            file: parts[3]!,
+            line: Number(parts[4]),
+            column: Number(parts[5]),
+            severity: parts[0]!.toLowerCase(),
+            code: parts[2]!.toLowerCase(),
+            message: parts.slice(7).join("|"),
+          },
+        ];
+      }),
+  }),
+};
+
+const c: ProjectChecker = {
+  async check(context) {
+    const { root, display } = context;
+    let database;
+    try {
+      database = readCompileDatabase(root);
+    } catch (error) {
+      return { ran: false, text: `not checked: ${(error as Error).message}` };
+    }
+    if (!database) {
+      const where = compileDatabaseFolders.map((folder) => display(join(root, folder))).join(" or ");
+      return {
+        ran: false,
+        text: `no project checker: C/C++ has no standard one, and no compile_commands.json is in ${where} to compile each file with its own flags. Generate one (cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make) and call again; meanwhile use diagnostics on single files (clangd)`,
+      };
+    }
+    const shownDb = display(database.path);
+    if (database.entries.length === 0)
+      return { ran: false, text: `not checked: ${shownDb} lists no C/C++ source` };
+    context.progress(`compiling ${database.entries.length} files of ${shownDb} with -fsyntax-only…`);
+    const result = await checkCompileDatabase(database, {
+      signal: context.signal,
+      env: context.env,
+      findTool: context.findTool,
+      own: context.own,
+    });
+    const compilers = result.compilers.length > 0 ? result.compilers.join(", ") : "the compiler";
+    return {
+      ran: true,
+      label: `${compilers} -fsyntax-only for ${result.checked} of ${result.total} files of ${shownDb}`,
+      findings: result.findings,
+      notes: result.notes,
+    };
+  },
+};
+
+/** The project checker per language (the `language` of the server table). */
+export const projectCheckers: Readonly<Record<string, ProjectChecker>> = {
+  typescript,
+  python,
+  go,
+  rust,
+  c,
+  dart,
+};

@@ -1,0 +1,96 @@
+import type { ChildProcess } from "node:child_process";
+import { describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LspSupervisor } from "../supervisor/supervisor.js";
+import { runCommand } from "./run-command.js";
+
+/** Whether a process (or, with a negative pid, any process of a group) is alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("runCommand", () => {
+  it("resolves with the output and the exit code, whatever the code", async () => {
+    const output = await runCommand("sh", ["-c", "echo out; echo err >&2; exit 3"], {
+      cwd: process.cwd(),
+      signal: new AbortController().signal,
+      timeoutMs: 10_000,
+    });
+    expect(output).toEqual({ stdout: "out\n", stderr: "err\n", exitCode: 3 });
+  });
+
+  it("rejects a command that does not exist", async () => {
+    await expect(
+      runCommand("no-such-checker-here", [], {
+        cwd: process.cwd(),
+        signal: new AbortController().signal,
+        timeoutMs: 10_000,
+      }),
+    ).rejects.toThrow(/ENOENT/);
+  });
+
+  it("ends the whole process group at the timeout, children included, and lets the owner go", async () => {
+    const owned = new Set<ChildProcess>();
+    let group = 0;
+    // The shell starts a grandchild and waits on it: killing only the shell would leave it.
+    const running = runCommand("sh", ["-c", "sleep 30 & wait"], {
+      cwd: process.cwd(),
+      signal: new AbortController().signal,
+      timeoutMs: 300,
+      own: (child) => {
+        owned.add(child);
+        group = child.pid ?? 0;
+        return () => owned.delete(child);
+      },
+    });
+    await expect(running).rejects.toThrow(/stopped \(timeout of 300 ms\)/);
+    expect(group).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(alive(-group)).toBe(false), { timeout: 5_000 });
+    await vi.waitFor(() => expect(owned.size).toBe(0));
+  });
+
+  it("ends the group when cancelled", async () => {
+    const controller = new AbortController();
+    let group = 0;
+    const running = runCommand("sh", ["-c", "sleep 30 & wait"], {
+      cwd: process.cwd(),
+      signal: controller.signal,
+      timeoutMs: 60_000,
+      own: (child) => {
+        group = child.pid ?? 0;
+        return () => undefined;
+      },
+    });
+    setTimeout(() => controller.abort(), 100);
+    await expect(running).rejects.toThrow(/stopped \(cancelled\)/);
+    await vi.waitFor(() => expect(alive(-group)).toBe(false), { timeout: 5_000 });
+  });
+
+  it("is ended with the run: the supervisor's dispose kills a checker still running", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-checker-"));
+    const supervisor = new LspSupervisor(dir);
+    let group = 0;
+    const running = runCommand("sh", ["-c", "sleep 30 & wait"], {
+      cwd: dir,
+      signal: new AbortController().signal,
+      timeoutMs: 60_000,
+      own: (child) => {
+        group = child.pid ?? 0;
+        return supervisor.ownProcess(child);
+      },
+    });
+    running.catch(() => undefined);
+    await vi.waitFor(() => expect(group).toBeGreaterThan(0));
+    await supervisor.dispose();
+    await expect(running).rejects.toThrow(/killed by SIGTERM|stopped/);
+    await vi.waitFor(() => expect(alive(-group)).toBe(false), { timeout: 5_000 });
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

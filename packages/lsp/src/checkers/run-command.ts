@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { terminateProcess } from "@tools/registry";
+
+/** What a finished command left. */
+export interface CommandOutput {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** The exit code; checkers exit non-zero when they find problems. */
+  readonly exitCode: number;
+}
+
+/** Takes a child process into the run's keeping; returns the function that lets it go. */
+export type ProcessOwner = (child: ChildProcess) => () => void;
+
+/** Options of {@link runCommand}. */
+export interface RunOptions {
+  readonly cwd: string;
+  readonly signal: AbortSignal;
+  /** Milliseconds before the command (its whole process group) is killed; it then rejects. */
+  readonly timeoutMs: number;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Owns the process while it runs, so the run's end kills it (and what it started). */
+  readonly own?: ProcessOwner;
+}
+
+/** Output kept per stream; the rest is dropped (a checker's report fits well within it). */
+const maxOutputBytes = 64 * 1024 * 1024;
+
+function collect(stream: NodeJS.ReadableStream | null): () => string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream?.on("data", (chunk: Buffer) => {
+    if (size >= maxOutputBytes) return;
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  return () => Buffer.concat(chunks).toString("utf8");
+}
+
+/**
+ * Runs a checker or compiler to its end, in a process group of its own. Resolves with its
+ * output and exit code whatever the code; rejects only when it cannot run (not found) or was
+ * stopped — at the timeout, on cancel, or when its owner (the run) ends — and then the whole
+ * group is ended (SIGTERM, SIGKILL after a grace), so `go vet`'s or cargo's children go too.
+ */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: RunOptions,
+): Promise<CommandOutput> {
+  return new Promise((resolve, reject) => {
+    if (options.signal.aborted) {
+      reject(new Error(`${command} was cancelled before it started`));
+      return;
+    }
+    const child = spawn(command, [...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    const disown = options.own?.(child) ?? (() => undefined);
+    const stdout = collect(child.stdout);
+    const stderr = collect(child.stderr);
+    let stopped: string | undefined;
+    const stop = (why: string): void => {
+      if (stopped !== undefined) return;
+      stopped = why;
+      void terminateProcess(child, { group: true, graceMs: 1_000 });
+    };
+    const timer = setTimeout(
+      () => stop(`timeout of ${options.timeoutMs} ms`),
+      Math.max(1, options.timeoutMs),
+    );
+    const onAbort = (): void => stop("cancelled");
+    options.signal.addEventListener("abort", onAbort, { once: true });
+    const settle = (): void => {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+    };
+    child.once("error", (error) => {
+      settle();
+      disown();
+      reject(error);
+    });
+    child.once("close", (code, signal) => {
+      settle();
+      // Whatever it left running in its group ends with it.
+      void terminateProcess(child, { group: true, graceMs: 0 }).finally(disown);
+      if (stopped !== undefined) reject(new Error(`${command} was stopped (${stopped})`));
+      else if (code === null) reject(new Error(`${command} was killed by ${signal ?? "a signal"}`));
+      else resolve({ stdout: stdout(), stderr: stderr(), exitCode: code });
+    });
+  });
+}

@@ -1,0 +1,103 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { ServerSpec } from "./server-table.js";
+
+/**
+ * Folders never searched for project roots: dependencies, virtual environments, VCS data and
+ * build outputs (hidden folders are skipped too).
+ */
+export const skippedFolders: ReadonlySet<string> = new Set([
+  "node_modules",
+  "bower_components",
+  "venv",
+  "__pycache__",
+  "site-packages",
+  "vendor",
+  "target",
+  "build",
+  "dist",
+  "out",
+  "coverage",
+]);
+
+/** How deep and how wide {@link findProjectRoots} searches. */
+export interface RootSearchLimits {
+  /** Folder levels below the working directory (the working directory is level 0); default 4. */
+  readonly maxDepth: number;
+  /** Most folders listed; default 2 000. */
+  readonly maxFolders: number;
+}
+
+/** The default search: four levels, 2 000 folders. */
+export const defaultRootSearch: RootSearchLimits = { maxDepth: 4, maxFolders: 2000 };
+
+/** One root found by {@link findProjectRoots}. */
+export interface FoundRoot {
+  readonly spec: ServerSpec;
+  readonly root: string;
+  readonly marker: string;
+}
+
+/** What {@link findProjectRoots} found, and whether it stopped at its folder bound. */
+export interface RootSearch {
+  readonly roots: FoundRoot[];
+  /** Folders listed. */
+  readonly folders: number;
+  /** True when the folder bound stopped the search: deeper or later folders were not seen. */
+  readonly truncated: boolean;
+  readonly limits: RootSearchLimits;
+}
+
+/**
+ * Every folder from `workingDirectory` down to `limits.maxDepth` levels (breadth first, hidden
+ * folders, symlinks and {@link skippedFolders} left out) holding a marker of a server in
+ * `servers`, with the first marker (in the spec's order) it holds. One directory listing per
+ * folder: markers are matched against the listing, never probed one by one.
+ */
+export function findProjectRoots(
+  workingDirectory: string,
+  servers: readonly ServerSpec[],
+  limits: RootSearchLimits = defaultRootSearch,
+): RootSearch {
+  const roots: FoundRoot[] = [];
+  let level = [workingDirectory];
+  let folders = 0;
+  let truncated = false;
+  for (let depth = 0; depth <= limits.maxDepth && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const folder of level) {
+      if (folders >= limits.maxFolders) {
+        truncated = true;
+        break;
+      }
+      folders += 1;
+      let entries;
+      try {
+        entries = readdirSync(folder, { withFileTypes: true });
+      } catch {
+        continue; // unreadable: nothing below it is seen
+      }
+      const names = new Set(entries.map((entry) => entry.name));
+      for (const spec of servers) {
+        const marker = spec.markers.find((candidate) => names.has(candidate));
+        if (marker !== undefined) roots.push({ spec, root: folder, marker });
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory() || entry.name.startsWith(".") || skippedFolders.has(entry.name)) continue;
+        next.push(join(folder, entry.name));
+      }
+    }
+    if (truncated) break;
+    next.sort();
+    level = next;
+  }
+  return { roots, folders, truncated, limits };
+}
+
+/** How the search was bounded, for messages: "within 4 folder levels below the working directory …". */
+export function describeRootSearch(search: RootSearch): string {
+  const scope = `within ${search.limits.maxDepth} folder levels below the working directory (hidden, dependency and build-output folders skipped)`;
+  return search.truncated
+    ? `${scope}; the search stopped at its bound of ${search.limits.maxFolders} folders, so later folders were not searched`
+    : scope;
+}
