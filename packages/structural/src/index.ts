@@ -5,7 +5,8 @@ export type { StructuralErrorCode } from "./errors/structural-error.js";
 
 export { findLanguage, languageForPath, languageIds, languages } from "./grammars/languages.js";
 export type { LanguageSpec } from "./grammars/languages.js";
-export { dylinkSection, loadGrammar, webTreeSitterVersion } from "./grammars/load-grammar.js";
+export { dylinkSection, loadGrammar } from "./grammars/load-grammar.js";
+export { webTreeSitterVersion } from "./grammars/web-tree-sitter-version.js";
 
 export { StructuralParser, createStructuralParser, structuralParserKey } from "./parser/structural-parser.js";
 export type { StructuralParserOptions } from "./parser/structural-parser.js";

@@ -3,26 +3,22 @@ import { createRequire } from "node:module";
 import { Language } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "./languages.js";
+import { webTreeSitterVersion } from "./web-tree-sitter-version.js";
 
 const require = createRequire(import.meta.url);
 
-/** The web-tree-sitter version the grammars are loaded with (for error messages). */
-export function webTreeSitterVersion(): string {
-  try {
-    return (require("web-tree-sitter/package.json") as { version: string }).version;
-  } catch {
-    return "unknown";
-  }
-}
-
-/** Absolute path of a grammar's .wasm, or a clear error naming the module that is missing. */
+/**
+ * Absolute path of a grammar's .wasm (`spec.wasm` is a module specifier or an absolute path), or
+ * an error naming the file that is missing and the web-tree-sitter version.
+ */
 export function grammarPath(spec: LanguageSpec): string {
   try {
     return require.resolve(spec.wasm);
   } catch (error) {
     throw new StructuralError({
       code: "GRAMMAR_LOAD_FAILED",
-      message: `the ${spec.id} grammar file ${spec.wasm} is not installed; reinstall @tools/structural`,
+      message: `the ${spec.id} grammar file ${spec.wasm} is not installed (web-tree-sitter ${webTreeSitterVersion()}); reinstall @tools/structural`,
+      data: { language: spec.id, file: spec.wasm, webTreeSitter: webTreeSitterVersion() },
       cause: error,
     });
   }
@@ -49,13 +45,25 @@ export function dylinkSection(bytes: Uint8Array): string | undefined {
 /** Loads a grammar; any failure names the file and the web-tree-sitter version. */
 export async function loadGrammar(spec: LanguageSpec): Promise<Language> {
   const path = grammarPath(spec);
-  const bytes = new Uint8Array(await readFile(path));
-  const section = dylinkSection(bytes);
   const version = webTreeSitterVersion();
+  const data = { language: spec.id, file: path, webTreeSitter: version };
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new StructuralError({
+      code: "GRAMMAR_LOAD_FAILED",
+      message: `the ${spec.id} grammar ${path} could not be read for web-tree-sitter ${version}; reinstall @tools/structural`,
+      data,
+      cause: error,
+    });
+  }
+  const section = dylinkSection(bytes);
   if (section === "dylink") {
     throw new StructuralError({
       code: "GRAMMAR_LOAD_FAILED",
       message: `the ${spec.id} grammar ${path} was built with an old emscripten (legacy 'dylink' section) and cannot load in web-tree-sitter ${version}; it needs a 'dylink.0' build`,
+      data,
     });
   }
   try {
@@ -65,6 +73,7 @@ export async function loadGrammar(spec: LanguageSpec): Promise<Language> {
     throw new StructuralError({
       code: "GRAMMAR_LOAD_FAILED",
       message: `the ${spec.id} grammar ${path} failed to load in web-tree-sitter ${version}: ${reason}`,
+      data,
       cause: error,
     });
   }

@@ -36,9 +36,9 @@ function captured(capture: Capture, source: string): CapturedText {
     const { startIndex, endIndex } = capture.node;
     return { text: source.slice(startIndex, endIndex), start: startIndex, end: endIndex };
   }
-  const first = capture.nodes[0];
-  const last = capture.nodes[capture.nodes.length - 1];
-  if (!first || !last) return { text: "", start: 0, end: 0 };
+  const first = capture.list[capture.start];
+  const last = capture.list[capture.end - 1];
+  if (capture.end <= capture.start || !first || !last) return { text: "", start: 0, end: 0 };
   return { text: source.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex };
 }
 

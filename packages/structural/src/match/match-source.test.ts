@@ -17,6 +17,18 @@ describe("matchSource", () => {
     expect(bindings(matches[0]!)).toEqual({ X: "a" });
   });
 
+  it("binds one identifier for a dart $X receiver, and a dotted receiver with $$$X (README)", async () => {
+    // The shipped Dart grammar has no call node: `a.b.dispose()` is an identifier and selectors.
+    const code = "void f() {\n  a.dispose();\n  a.b.dispose();\n  this.c.d.dispose();\n}\n";
+    const single = await matchSource(parser, "dart", "$X.dispose()", code);
+    expect(single.map(bindings)).toEqual([{ X: "a" }]);
+    const dotted = await matchSource(parser, "dart", "$$$X.dispose()", code);
+    expect(dotted.map(bindings)).toEqual([{ X: "a" }, { X: "a.b" }, { X: "this.c.d" }]);
+    expect(
+      await matchSource(parser, "dart", "foo$X.dispose()", "void f() {\n  fooBar.dispose();\n}\n"),
+    ).toEqual([]);
+  });
+
   it("backtracks $$$", async () => {
     const matches = await matchSource(parser, "python", "foo($$$A, $B)", "foo(1, 2, 3)\n");
     expect(matches.map(bindings)).toEqual([{ A: "1, 2", B: "3" }]);

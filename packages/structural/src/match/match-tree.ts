@@ -1,17 +1,21 @@
 import type { Node } from "web-tree-sitter";
 import { isIgnorable } from "../pattern/compile-pattern.js";
 import type { PatternNode } from "../pattern/pattern-node.js";
-import { sameCode } from "./same-code.js";
+import { CodeComparer, type NodeRun } from "./same-code.js";
 
 /** What a match bound: one node for `$X`, a (possibly empty) run of siblings for `$$$X`. */
 export type Capture =
   | { readonly kind: "single"; readonly node: Node }
-  | { readonly kind: "multi"; readonly nodes: readonly Node[] };
+  | ({ readonly kind: "multi" } & NodeRun);
 
 /** Bindings by metavariable name; copied on write so a failed branch leaves no trace. */
 export type Environment = ReadonlyMap<string, Capture>;
 
-/** Steps one match attempt may take before it is abandoned (a pathological `$$$` pattern). */
+/**
+ * Work one match attempt may do before it is abandoned (a pathological `$$$` pattern): a unit per
+ * matching step, per node walked to collect a capture's tokens, and per token compared when a
+ * repeated name is checked.
+ */
 export const defaultStepBudget = 100_000;
 
 class BudgetExceeded extends Error {}
@@ -25,35 +29,32 @@ function codeChildren(node: Node): Node[] {
   return node.children.filter((child) => !child.isExtra && !isIgnorable(child));
 }
 
-function capturedNodes(capture: Capture): readonly Node[] {
-  return capture.kind === "single" ? [capture.node] : capture.nodes;
-}
-
-function bind(env: Environment, name: string | undefined, capture: Capture): Environment | undefined {
-  if (name === undefined) return env;
-  const existing = env.get(name);
-  if (existing) return sameCode(capturedNodes(existing), capturedNodes(capture)) ? env : undefined;
-  const next = new Map(env);
-  next.set(name, capture);
-  return next;
+function capturedRun(capture: Capture): NodeRun {
+  return capture.kind === "single" ? { list: [capture.node], start: 0, end: 1 } : capture;
 }
 
 /**
  * Matches one pattern against code nodes. Smart strictness: unnamed code tokens the pattern does
  * not mention may be skipped, comments are skipped, named code nodes never are, and nothing may
  * trail after the pattern's last child (so a rewrite can never silently drop a statement).
- * `$$$` backtracks, within a step budget per attempt.
+ * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
+ * repeated names.
  */
 export class TreeMatcher {
-  private steps = 0;
-  /** Attempts abandoned because they ran out of steps. */
+  private spent = 0;
+  /** Attempts abandoned because they ran out of budget. */
   exhausted = 0;
+  private readonly code = new CodeComparer((units) => this.charge(units));
+  /** Code children by node id, for this attempt (a node is revisited on every backtrack). */
+  private readonly children = new Map<number, Node[]>();
 
   constructor(private readonly budget = defaultStepBudget) {}
 
   /** The bindings if `node` matches `pattern`, else undefined. */
   match(pattern: PatternNode, node: Node): Environment | undefined {
-    this.steps = 0;
+    this.spent = 0;
+    this.code.reset();
+    this.children.clear();
     try {
       return this.matchNode(pattern, node, new Map());
     } catch (error) {
@@ -65,13 +66,33 @@ export class TreeMatcher {
     }
   }
 
+  private charge(units: number): void {
+    this.spent += units;
+    if (this.spent > this.budget) throw new BudgetExceeded();
+  }
+
+  private bind(env: Environment, name: string | undefined, capture: Capture): Environment | undefined {
+    if (name === undefined) return env;
+    const existing = env.get(name);
+    if (existing) return this.code.same(capturedRun(existing), capturedRun(capture)) ? env : undefined;
+    const next = new Map(env);
+    next.set(name, capture);
+    return next;
+  }
+
+  private codeChildren(node: Node): Node[] {
+    let children = this.children.get(node.id);
+    if (!children) this.children.set(node.id, (children = codeChildren(node)));
+    return children;
+  }
+
   private matchNode(pattern: PatternNode, node: Node, env: Environment): Environment | undefined {
     switch (pattern.kind) {
       case "meta": {
         if (pattern.meta.kind === "multi")
-          return bind(env, pattern.meta.name, { kind: "multi", nodes: [node] });
+          return this.bind(env, pattern.meta.name, { kind: "multi", list: [node], start: 0, end: 1 });
         if (pattern.meta.namedOnly && !node.isNamed) return undefined;
-        return bind(env, pattern.meta.name, { kind: "single", node });
+        return this.bind(env, pattern.meta.name, { kind: "single", node });
       }
       case "leaf": {
         if (node.type !== pattern.type) return undefined;
@@ -80,7 +101,9 @@ export class TreeMatcher {
       }
       case "inner": {
         if (node.type !== pattern.type) return undefined;
-        return this.matchChildren(pattern.children, codeChildren(node), 0, 0, env, { failed: undefined });
+        return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
+          failed: undefined,
+        });
       }
     }
   }
@@ -93,7 +116,7 @@ export class TreeMatcher {
     env: Environment,
     memo: Memo,
   ): Environment | undefined {
-    if (++this.steps > this.budget) throw new BudgetExceeded();
+    this.charge(1);
     // Matching is a pure function of (position, bindings): a state that failed once fails again.
     // Anonymous `$$$` and repeated names keep the same bindings object, so several `$$$` in one
     // list stay polynomial instead of trying every split.
@@ -123,8 +146,21 @@ export class TreeMatcher {
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
       memo.failed ??= new Map();
+      const name = pattern.meta.name;
+      const earlier = name === undefined ? undefined : env.get(name);
+      // A repeated name must capture as many tokens as it did before: count them as the run grows
+      // and compare only runs of that length (comparing every run made each step cost a capture).
+      const wanted = earlier ? this.code.tokenCount(capturedRun(earlier)) : undefined;
+      let tokens = 0;
       for (let end = ci; end <= nodes.length; end++) {
-        const bound = bind(env, pattern.meta.name, { kind: "multi", nodes: nodes.slice(ci, end) });
+        const last = nodes[end - 1];
+        if (end > ci && last) tokens += this.code.tokensOf(last).length;
+        if (wanted !== undefined && tokens !== wanted) {
+          if (tokens > wanted) break;
+          this.charge(1);
+          continue;
+        }
+        const bound = this.bind(env, name, { kind: "multi", list: nodes, start: ci, end });
         if (!bound) continue;
         const rest = this.matchChildren(patterns, nodes, pi + 1, end, bound, memo);
         if (rest) return rest;

@@ -1,28 +1,85 @@
 import type { Node } from "web-tree-sitter";
 
-function collectTokens(node: Node, out: string[]): void {
-  if (node.isExtra || node.isMissing) return;
+/** Appends the node's tokens to `out`; returns how many nodes it walked. */
+function collectTokens(node: Node, out: string[]): number {
+  if (node.isExtra || node.isMissing) return 1;
   if (node.childCount === 0) {
     if (node.startIndex !== node.endIndex) out.push(node.text);
-    return;
+    return 1;
   }
-  for (const child of node.children) collectTokens(child, out);
+  let walked = 1;
+  for (const child of node.children) walked += collectTokens(child, out);
+  return walked;
 }
 
-/** The code's tokens, without whitespace or comments. */
-export function tokensOf(nodes: readonly Node[]): string[] {
-  const out: string[] = [];
-  for (const node of nodes) collectTokens(node, out);
-  return out;
+/** A run of sibling nodes, `list[start]` up to (not including) `list[end]`, not copied out. */
+export interface NodeRun {
+  readonly list: readonly Node[];
+  readonly start: number;
+  readonly end: number;
 }
 
 /**
- * Whether two captures are the same code, compared structurally: the same tokens in the same
- * order, ignoring whitespace and comments (`a .b` equals `a.b /* x *\/`).
+ * Compares captures as code, for one match attempt: the same tokens in the same order, whitespace
+ * and comments ignored (`a .b` equals `a.b /* x *\/`). Each node's tokens are collected once per
+ * attempt, and the work is charged to the attempt's budget (a unit per node walked and per token
+ * compared), so comparing large captures over and over cannot make an attempt unbounded.
  */
-export function sameCode(left: readonly Node[], right: readonly Node[]): boolean {
-  if (left.length === 1 && right.length === 1 && left[0]?.text === right[0]?.text) return true;
-  const a = tokensOf(left);
-  const b = tokensOf(right);
-  return a.length === b.length && a.every((token, index) => token === b[index]);
+export class CodeComparer {
+  private readonly tokens = new Map<number, readonly string[]>();
+
+  /** `charge` is called with the units of work done; it throws to abandon the attempt. */
+  constructor(private readonly charge: (units: number) => void) {}
+
+  /** Forgets the tokens collected (nodes of another attempt, possibly of another tree). */
+  reset(): void {
+    this.tokens.clear();
+  }
+
+  /** The node's tokens (whitespace and comments dropped). */
+  tokensOf(node: Node): readonly string[] {
+    const cached = this.tokens.get(node.id);
+    if (cached) return cached;
+    const out: string[] = [];
+    this.charge(collectTokens(node, out));
+    this.tokens.set(node.id, out);
+    return out;
+  }
+
+  /** How many tokens a run of nodes holds. */
+  tokenCount(run: NodeRun): number {
+    let count = 0;
+    for (let index = run.start; index < run.end; index++) {
+      const node = run.list[index];
+      if (node) count += this.tokensOf(node).length;
+    }
+    return count;
+  }
+
+  /** Whether two captures are the same code. */
+  same(left: NodeRun, right: NodeRun): boolean {
+    const onlyLeft = left.end - left.start === 1 ? left.list[left.start] : undefined;
+    const onlyRight = right.end - right.start === 1 ? right.list[right.start] : undefined;
+    if (onlyLeft && onlyRight && onlyLeft.text === onlyRight.text) {
+      this.charge(1);
+      return true;
+    }
+    const count = this.tokenCount(left);
+    if (count !== this.tokenCount(right)) return false;
+    const a = this.runTokens(left);
+    const b = this.runTokens(right);
+    let index = 0;
+    while (index < count && a[index] === b[index]) index++;
+    this.charge(Math.max(index, 1));
+    return index === count;
+  }
+
+  private runTokens(run: NodeRun): string[] {
+    const out: string[] = [];
+    for (let index = run.start; index < run.end; index++) {
+      const node = run.list[index];
+      if (node) out.push(...this.tokensOf(node));
+    }
+    return out;
+  }
 }

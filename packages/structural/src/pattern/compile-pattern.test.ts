@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createStructuralParser } from "../parser/structural-parser.js";
-import { parseMetaVariable, substituteExpando } from "./metavariable.js";
+import { gluedMetaVariables, parseMetaVariable, substituteExpando } from "./metavariable.js";
 
 const parser = createStructuralParser();
 afterAll(() => parser.dispose());
@@ -14,6 +14,15 @@ describe("metavariables", () => {
     expect(parseMetaVariable("$$$")).toEqual({ kind: "multi", name: undefined });
     expect(parseMetaVariable("$x")).toBeUndefined();
     expect(parseMetaVariable("$1")).toBeUndefined();
+  });
+
+  it("finds $NAME glued to other identifier characters, which is not a metavariable", () => {
+    expect(gluedMetaVariables("foo$X.dispose($Ybar, $Z, $$$ARGS, $Foo, foo$X)")).toEqual([
+      "foo$X",
+      "$Ybar",
+      "$Foo",
+    ]);
+    expect(gluedMetaVariables("$X.dispose($$$A, $_, $this, a$b)")).toEqual([]);
   });
 
   it("substitutes the expando only for sigils", () => {

@@ -25,6 +25,20 @@ export function parseMetaVariable(text: string): MetaVariable | undefined {
 }
 
 /**
+ * Words of a pattern in which a `$` and an uppercase letter are glued to other identifier
+ * characters (`foo$X`, `$Xfoo`, `$Foo`): plain code, not metavariables, since a metavariable
+ * must be a whole node. In order of appearance, each once.
+ */
+export function gluedMetaVariables(pattern: string): string[] {
+  const out: string[] = [];
+  for (const [word] of pattern.matchAll(/[\p{L}\p{N}_]*\$+[\p{L}\p{N}_]+/gu)) {
+    if (!/\$[A-Z]/.test(word) || parseMetaVariable(word) || out.includes(word)) continue;
+    out.push(word);
+  }
+  return out;
+}
+
+/**
  * Replaces the `$` sigils of metavariables with the grammar's expando character, keeping the
  * text length (the expando is one UTF-16 unit) so positions in the parsed pattern are positions
  * in what the user wrote.

@@ -73,8 +73,13 @@ export interface FileMatches {
 export interface SearchOutcome {
   /** Files with at least one match, by path. */
   readonly files: FileMatches[];
-  /** Files of the language considered (after .gitignore). */
+  /** Files of the language considered (after .gitignore), skipped ones included. */
   readonly considered: number;
+  /**
+   * Files read and searched: `considered` less the binary, too large and unreadable ones (a file
+   * ruled out by its bytes lacking a literal of the pattern counts as searched).
+   */
+  readonly searched: number;
   /** Files parsed (the rest lacked one of the pattern's literal tokens). */
   readonly parsed: number;
   readonly skippedBinary: number;
@@ -126,6 +131,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
   const literals = literalBytes(pattern);
   let skippedBinary = 0;
   let skippedLarge = 0;
+  let searched = 0;
   const candidates: PoolFile[] = [];
   let candidateBytes = 0;
   let parsed = 0;
@@ -180,6 +186,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
         skippedBinary++;
         return;
       }
+      searched++;
       if (!hasLiterals(bytes, literals)) return;
       accept({ path, bytes, size: fileStat.size, mtimeMs: fileStat.mtimeMs });
     } catch {
@@ -241,6 +248,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
   return {
     files,
     considered: paths.length,
+    searched,
     parsed,
     skippedBinary,
     skippedLarge,

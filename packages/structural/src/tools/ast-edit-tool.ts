@@ -6,7 +6,7 @@ import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
-import { noMatchMessage } from "./ast-grep-tool.js";
+import { noMatchMessage, searchedLine } from "./ast-grep-tool.js";
 import { plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
@@ -88,7 +88,7 @@ export const astEditTool = defineTool({
     const id = `edit_${ledger.next++}`;
     ledger.pending.set(id, { id, pattern: pattern.source, rewrite: input.rewrite, files });
     const lines = [
-      `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
+      `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} (${searchedLine(outcome, scope)}) — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
     ];
     if (skippedNote) lines.push(`${skippedNote.charAt(0).toUpperCase()}${skippedNote.slice(1)}.`);
     if (nested > 0)

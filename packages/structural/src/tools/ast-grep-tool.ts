@@ -2,6 +2,7 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import type { StructuralMatch } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
+import { gluedMetaVariables } from "../pattern/metavariable.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 import { searchFiles, type SearchOutcome } from "../search/search.js";
 import { plural, resolveScope, type SearchScope } from "./scope.js";
@@ -19,13 +20,16 @@ function oneLine(text: string): string {
   return flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
 }
 
-/** How a search went, in one line: files searched and skipped. */
+/**
+ * How a search went, in one line: files searched (skipped ones not counted) and skipped, e.g.
+ * "searched 4 dart files; skipped 1 binary, 1 over 2 MiB".
+ */
 export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string {
   const skipped: string[] = [];
   if (outcome.skippedBinary > 0) skipped.push(`${outcome.skippedBinary} binary`);
   if (outcome.skippedLarge > 0) skipped.push(`${outcome.skippedLarge} over 2 MiB`);
-  const files = plural(outcome.considered, `${scope.spec.id} file`);
-  return `searched ${files}${skipped.length > 0 ? ` (skipped ${skipped.join(", ")})` : ""}`;
+  const files = plural(outcome.searched, `${scope.spec.id} file`);
+  return `searched ${files}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
 }
 
 /** The plain "nothing matched" message, with the file count and how the pattern was read. */
@@ -36,6 +40,13 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
   ];
   if (outcome.exhausted > 0)
     parts.push(`${outcome.exhausted} candidate(s) were abandoned at the $$$ step budget.`);
+  const glued = gluedMetaVariables(pattern.source);
+  if (glued.length > 0) {
+    const words = glued.map((word) => `\`${word}\``).join(", ");
+    parts.push(
+      `Hint: ${words} ${glued.length === 1 ? "is" : "are"} matched as plain code, not as a metavariable: a metavariable must be a whole node ($X on its own, not foo$X or $Xfoo).`,
+    );
+  }
   return parts.join(" ");
 }
 

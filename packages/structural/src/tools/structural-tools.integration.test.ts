@@ -62,7 +62,30 @@ describe("ast_grep through the registry", () => {
       args: { pattern: "zork($A)", language: "dart" },
     });
     expect(result.isError).toBe(false);
-    expect(resultText(result)).toMatch(/no matches for `zork\(\$A\)` \(searched 3 dart files/);
+    const text = resultText(result);
+    expect(text).toContain("no matches for `zork($A)` (searched 2 dart files; skipped 1 binary).");
+    expect(text).not.toContain("Hint:");
+  });
+
+  it("counts only the files it searched, and says which it skipped and why", async () => {
+    write("lib/big.dart", `${"// padding\n".repeat(200_000)}void z() {}\n`);
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "if ($X != null) $X.dispose()", language: "dart" },
+    });
+    expect(resultText(result)).toContain(
+      "2 matches in 2 files (searched 2 dart files; skipped 1 binary, 1 over 2 MiB)",
+    );
+  });
+
+  it("hints, when nothing matched, that a metavariable glued to a name is plain code", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo$X.dispose()", language: "dart" },
+    });
+    const text = resultText(result);
+    expect(text).toContain("no matches for `foo$X.dispose()`");
+    expect(text).toContain("Hint: `foo$X` is matched as plain code, not as a metavariable");
   });
 
   it("infers the language from a file path and caps the list at max_results", async () => {
@@ -120,7 +143,9 @@ describe("ast_edit and resolve", () => {
       args: { pattern: "if ($X != null) $X.dispose()", rewrite: "$X?.dispose()", language: "dart" },
     });
     const text = resultText(staged);
-    expect(text).toContain("(proposed) 2 replacements in 2 files");
+    expect(text).toContain(
+      "(proposed) 2 replacements in 2 files (searched 2 dart files; skipped 1 binary) —",
+    );
     expect(text).toContain('edit_id "edit_1"');
     expect(text).toContain("-  if (a != null) a.dispose();");
     expect(text).toContain("+  a?.dispose();");

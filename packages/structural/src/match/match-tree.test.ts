@@ -1,0 +1,71 @@
+import { afterAll, describe, expect, it } from "vitest";
+import type { Tree } from "web-tree-sitter";
+import { createStructuralParser } from "../parser/structural-parser.js";
+import { findMatches } from "./find-matches.js";
+import { TreeMatcher } from "./match-tree.js";
+
+const parser = createStructuralParser({ workers: 0 });
+afterAll(() => parser.dispose());
+const spec = parser.spec("python");
+
+async function withTree<T>(code: string, use: (tree: Tree) => T): Promise<T> {
+  const tree = await parser.parse(spec, code);
+  try {
+    return use(tree);
+  } finally {
+    tree.delete();
+  }
+}
+
+const names = (n: number, prefix = "a") =>
+  Array.from({ length: n }, (_, index) => `${prefix}${index}`).join(", ");
+
+describe("the $$$ budget counts comparisons", () => {
+  it("charges comparing a repeated name's captures, token by token", async () => {
+    const pattern = await parser.compile(spec, "f($A, $A)");
+    // Same tokens, different spacing: only a token-by-token comparison can tell they are equal.
+    const list = Array.from({ length: 100 }, (_, index) => String(index));
+    const code = `f([${list.join(",")}], [${list.join(", ")}])\n`;
+    await withTree(code, (tree) => {
+      const call = tree.rootNode.descendantsOfType("call")[0];
+      if (!call) throw new Error("no call parsed");
+      const roomy = new TreeMatcher();
+      expect(roomy.match(pattern.root, call)?.get("A")).toBeDefined();
+      expect(roomy.exhausted).toBe(0);
+      // A few steps, but ~400 nodes walked and ~200 tokens compared: over a budget of 200.
+      const tight = new TreeMatcher(200);
+      expect(tight.match(pattern.root, call)).toBeUndefined();
+      expect(tight.exhausted).toBe(1);
+    });
+  });
+
+  // The budget counts work (steps, nodes walked, tokens compared), so "within the budget" is the
+  // bound; how fast that is, is the bench's business, not a test's.
+  it("settles a repeated $$$ name over long captures within the budget, matching or not", async () => {
+    const pattern = await parser.compile(spec, "f($$$A, zz, $$$A, zz, $$$A)");
+    const args = names(800);
+    // Took 4.5 s (matching) and 12 s (not) when every candidate run was compared in full.
+    for (const [code, matches] of [
+      [`f(${args}, zz, ${args}, zz, ${args})\n`, 1],
+      [`f(${args}, zz, ${args}, zz, ${args}, q)\n`, 0],
+    ] as const) {
+      await withTree(code, (tree) => {
+        const found = findMatches(pattern, tree, code);
+        expect(found.matches).toHaveLength(matches);
+        expect(found.exhausted).toBe(0);
+        if (matches) expect(found.matches[0]?.bindings.get("A")?.text).toBe(args);
+      });
+    }
+  });
+
+  it("abandons, and reports, an attempt whose comparisons would run past the budget", async () => {
+    // Every split of the identical arguments is tried, each comparing long captures.
+    const pattern = await parser.compile(spec, "f($$$A, $$$B, $$$A, zz)");
+    const code = `f(${Array.from({ length: 800 }, () => "a").join(", ")}, zz, a)\n`;
+    await withTree(code, (tree) => {
+      const found = findMatches(pattern, tree, code);
+      expect(found.matches).toEqual([]);
+      expect(found.exhausted).toBe(1);
+    });
+  });
+});
