@@ -1,0 +1,82 @@
+import type { KnownBug } from "./known-bugs.js";
+
+/**
+ * Why our semantics intentionally differ from the ast-grep CLI (0.51.1) on a case. Each reason is
+ * a decision, not a defect; the oracle test checks on every case that names one that ast-grep
+ * really does what the case says it does.
+ */
+export const differenceReasons = {
+  "backtracking $$$":
+    "our $$$ backtracks (foo($$$A, $B) binds B to the last argument); ast-grep's $$$ is lazy and never backtracks",
+  "no trailing children":
+    "a node with children after the pattern's last one (an else, more statements) does not match; ast-grep's smart strictness accepts them (ast-grep#2856), which a rewrite would delete",
+  "comments are skipped anywhere":
+    "a comment is skipped wherever it is; ast-grep 0.51.1 does not skip one in some places (before a block's first statement, between a for clause and its block)",
+  "fragment retried in a body":
+    "a fragment that is not one node at the top level is retried inside the language's wrappers (a function or class body, an object); ast-grep matches nothing or rejects the pattern",
+  "repeated metavariable reports its first occurrence":
+    "a metavariable used twice binds the code of its first occurrence; ast-grep reports (and substitutes) the last",
+  "rewrites re-indent with tabs":
+    "a multi-line rewrite takes the indentation of the match's line, tabs included; ast-grep re-indents only by spaces and leaves tab-indented lines at the template's indentation",
+} as const;
+
+/** One key of {@link differenceReasons}. */
+export type DifferenceReason = keyof typeof differenceReasons;
+
+/** What ast-grep does on a case where it differs from us on purpose. */
+export interface IntendedDifference {
+  readonly reason: DifferenceReason;
+  /** ast-grep's matched texts, or "rejects the pattern" when it refuses to parse it. */
+  readonly astGrep: readonly string[] | "rejects the pattern";
+  /** ast-grep's bindings of the first match, where they are what differs. */
+  readonly astGrepBindings?: Readonly<Record<string, string>>;
+  /** The whole file after ast-grep's rewrite, where that is what differs. */
+  readonly astGrepRewrite?: string;
+}
+
+/** Why a language's cases are not run against ast-grep, and how the oracle test shows it. */
+export interface LanguageExclusion {
+  readonly reason: string;
+  /** Code whose tree shows the difference. */
+  readonly probe: string;
+  /** Node kinds in ast-grep's tree of the probe that our grammar's tree of it does not have. */
+  readonly astGrepKindsNotOurs: readonly string[];
+}
+
+/**
+ * Languages whose cases are not run against the ast-grep CLI at all. The oracle test checks the
+ * reason itself: ast-grep's tree for the probe has kinds that ours does not.
+ */
+export const excludedLanguages: Readonly<Record<string, LanguageExclusion>> = {
+  dart: {
+    reason:
+      "ast-grep's built-in Dart grammar (crates.io tree-sitter-dart, with call_expression and member_expression) is not the one shipped here (@repomix/tree-sitter-wasms: flat selector chains)",
+    probe: "void f() { a.b.dispose(); }",
+    astGrepKindsNotOurs: ["call_expression", "member_expression"],
+  },
+};
+
+/**
+ * One conformance case: (language, pattern, code) → the matched texts, the first match's
+ * bindings (all of them, as text; `$$$X` from its first node to its last) and, for a rewrite, the
+ * whole file after it. Without `differs` or an excluded language, ast-grep must agree on all of
+ * it: every match's text and bindings and the rewritten file.
+ */
+export interface ConformanceCase {
+  readonly name: string;
+  readonly language: string;
+  readonly pattern: string;
+  readonly code: string;
+  readonly matches: readonly string[];
+  readonly bindings?: Readonly<Record<string, string>>;
+  /** Rewrite template and the whole expected file after rewriting. */
+  readonly rewrite?: readonly [template: string, result: string];
+  /** Where ast-grep differs on purpose: why, and what it does instead. */
+  readonly differs?: IntendedDifference;
+  /**
+   * Our matcher does not do what the case expects yet (the expectation is ast-grep's, which the
+   * oracle checks): which defect. The conformance test asserts that it still fails, so fixing the
+   * matcher makes it fail until this line goes.
+   */
+  readonly knownBug?: KnownBug;
+}

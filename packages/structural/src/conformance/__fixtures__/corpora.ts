@@ -1,0 +1,105 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import type { DifferenceReason } from "./conformance-case.js";
+import type { KnownBug } from "./known-bugs.js";
+
+/** One pattern searched in a corpus, with what may tell our matches from ast-grep's. */
+export interface CorpusPattern {
+  readonly pattern: string;
+  /**
+   * An intended difference the corpus shows: every match only one side has must look like this
+   * (and there must be at least one, so the reason is seen on real code).
+   */
+  readonly differs?: {
+    readonly reason: DifferenceReason;
+    readonly onlyOurs?: RegExp;
+    readonly onlyTheirs?: RegExp;
+  };
+  /** Our bindings differ from ast-grep's by this known defect (and no other way). */
+  readonly knownBug?: KnownBug;
+}
+
+/** Real code that package managers install, searched by both matchers. */
+export interface Corpus {
+  readonly name: string;
+  readonly language: string;
+  readonly root: string | undefined;
+  /** Files or folders under root that are searched. */
+  readonly paths: () => string[];
+  readonly patterns: readonly CorpusPattern[];
+}
+
+function typescriptLib(): string | undefined {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve("typescript/package.json")), "lib");
+  } catch {
+    return undefined;
+  }
+}
+const tsLib = typescriptLib();
+
+const commentBeforeReturn = /\{\s*(?:(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)+return\b/;
+
+/**
+ * Debian python3's standard library, golang-go's standard library (net/, encoding/, go/) and the
+ * typescript npm package's lib folder.
+ */
+export const corpora: readonly Corpus[] = [
+  {
+    name: "Debian python3 stdlib (all of it)",
+    language: "python",
+    root: "/usr/lib/python3.11",
+    paths: () => ["."],
+    patterns: [
+      { pattern: "$A.append($B)" },
+      { pattern: "isinstance($X, $T)" },
+      { pattern: "raise $E from $C" },
+    ],
+  },
+  {
+    name: "Debian python3 stdlib (email/)",
+    language: "python",
+    root: "/usr/lib/python3.11",
+    paths: () => ["email"],
+    patterns: [
+      { pattern: "self.$A = $B" },
+      { pattern: "not $A" },
+      { pattern: "def $F($$$P): $$$B", knownBug: "sequenceEnds" },
+    ],
+  },
+  {
+    name: "golang-go stdlib (net/, encoding/, go/)",
+    language: "go",
+    root: "/usr/lib/go/src",
+    paths: () => ["net", "encoding", "go"],
+    patterns: [
+      {
+        pattern: "if err != nil { return $E }",
+        differs: { reason: "comments are skipped anywhere", onlyOurs: commentBeforeReturn },
+      },
+      {
+        pattern: "$X, err := $C",
+        differs: { reason: "no trailing children", onlyTheirs: /^[^\n:=]+, err, [^\n]+:=/ },
+      },
+      {
+        pattern: "for $I := range $X { $$$B }",
+        differs: { reason: "comments are skipped anywhere", onlyOurs: /range [^{\n]*\/\*[^\n]*\*\/ \{/ },
+        knownBug: "sequenceEnds",
+      },
+      { pattern: "make([]byte, $N)" },
+      { pattern: "$A == nil" },
+    ],
+  },
+  {
+    name: "typescript lib (all of it)",
+    language: "typescript",
+    root: tsLib,
+    paths: () => ["."],
+    patterns: [
+      { pattern: "interface $I { $$$B }", knownBug: "sequenceEnds" },
+      { pattern: "declare var $V: $T;" },
+      { pattern: "declare function $F($$$A): $R;" },
+      { pattern: "type $T = $U;" },
+    ],
+  },
+];

@@ -1,0 +1,76 @@
+import type { ConformanceCase } from "./conformance-case.js";
+
+/** Dart: not checked against ast-grep, whose Dart grammar is another one (see excludedLanguages). */
+export const dartCases: readonly ConformanceCase[] = [
+  {
+    name: "dart spec guard",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) a.dispose();\n}\n",
+    matches: ["if (a != null) a.dispose();"],
+    bindings: { X: "a" },
+  },
+  {
+    name: "dart spec guard, other receiver",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) b.dispose();\n}\n",
+    matches: [],
+  },
+  {
+    name: "dart guard with trailing ;",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose();",
+    code: "void f() {\n  if (c != null) c.dispose();\n}\n",
+    matches: ["if (c != null) c.dispose();"],
+    bindings: { X: "c" },
+  },
+  {
+    name: "dart guard with comment inside",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) /* x */ a.dispose();\n}\n",
+    matches: ["if (a != null) /* x */ a.dispose();"],
+    bindings: { X: "a" },
+  },
+  {
+    name: "dart call",
+    language: "dart",
+    pattern: "print($A)",
+    code: "void f() {\n  print(1);\n  print(1, 2);\n}\n",
+    matches: ["print(1);"],
+    bindings: { A: "1" },
+  },
+  {
+    name: "dart sequence call",
+    language: "dart",
+    pattern: "print($$$A)",
+    code: "void f() {\n  print(1, 2);\n  print();\n}\n",
+    matches: ["print(1, 2);", "print();"],
+    bindings: { A: "1, 2" },
+  },
+  {
+    name: "dart rewrite",
+    language: "dart",
+    pattern: "dispose($X)",
+    code: "void f() {\n  dispose(a);\n}\n",
+    matches: ["dispose(a);"],
+    bindings: { X: "a" },
+    rewrite: ["$X.dispose()", "void f() {\n  a.dispose();\n}\n"],
+  },
+  {
+    name: "dart rewrite of a sequence keeps the implied ;",
+    language: "dart",
+    pattern: "print($$$A)",
+    code: "void f() {\n  print(1, 2);\n}\n",
+    matches: ["print(1, 2);"],
+    rewrite: ["debugPrint($$$A)", "void f() {\n  debugPrint(1, 2);\n}\n"],
+  },
+  {
+    name: "dart else branch is not dropped",
+    language: "dart",
+    pattern: "if ($X != null) $X.dispose()",
+    code: "void f() {\n  if (a != null) a.dispose(); else b();\n}\n",
+    matches: [],
+  },
+];
