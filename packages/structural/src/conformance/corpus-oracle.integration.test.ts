@@ -5,11 +5,11 @@ import { astGrepBinary } from "../__fixtures__/ast-grep-cli.js";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { searchFiles } from "../search/search.js";
 import { matchKey, scanCorpus, type ScanMatch } from "./__fixtures__/ast-grep-scan.js";
-import { corpora, type Corpus, type CorpusPattern } from "./__fixtures__/corpora.js";
+import { corpora, type Corpus } from "./__fixtures__/corpora.js";
 
 // Our match sets against ast-grep's (@ast-grep/cli devDependency) on real code: every match's
 // position and text, and every binding of the matches both find. A pattern may name an intended
-// difference (each match only one side has must show it) or a known defect of our bindings.
+// difference (each match only one side has must show it).
 
 const ci = process.env.CI === "true";
 const binary = astGrepBinary();
@@ -53,25 +53,8 @@ async function ourMatches(corpus: Corpus, source: string): Promise<Map<string, S
   return ours;
 }
 
-const leadingComments = /^(?:(?:#|\/\/)[^\n]*\n\s*|\/\*[\s\S]*?\*\/\s*)+/;
-const trailingCommentsAndSeparators = /(?:\s*(?:[;,]|(?:#|\/\/)[^\n]*|\/\*[\s\S]*?\*\/))*\s*$/;
-
-/**
- * Whether our `$$$` binding is a part of ast-grep's that leaves out only comments and separators
- * at its ends (knownBugs.sequenceEnds).
- */
-function withoutSequenceEnds(ours: string, theirs: string): boolean {
-  const core = (text: string) => text.replace(leadingComments, "").replace(trailingCommentsAndSeparators, "");
-  return theirs.includes(ours) && core(ours) === core(theirs);
-}
-
-function bindingDifferences(
-  ours: ReadonlyMap<string, ScanMatch>,
-  theirs: ReadonlyMap<string, ScanMatch>,
-  spec: CorpusPattern,
-) {
+function bindingDifferences(ours: ReadonlyMap<string, ScanMatch>, theirs: ReadonlyMap<string, ScanMatch>) {
   const differing: { key: string; name: string; ours: string; theirs: string }[] = [];
-  let explained = 0;
   for (const [key, mine] of ours) {
     const other = theirs.get(key);
     if (!other) continue;
@@ -79,13 +62,10 @@ function bindingDifferences(
     for (const name of names) {
       const a = mine.bindings[name];
       const b = other.bindings[name];
-      if (a === b) continue;
-      if (spec.knownBug === "sequenceEnds" && a !== undefined && b !== undefined && withoutSequenceEnds(a, b))
-        explained++;
-      else differing.push({ key, name, ours: a ?? "(unbound)", theirs: b ?? "(unbound)" });
+      if (a !== b) differing.push({ key, name, ours: a ?? "(unbound)", theirs: b ?? "(unbound)" });
     }
   }
-  return { differing, explained };
+  return differing;
 }
 
 describe("match sets on real corpora equal ast-grep's", () => {
@@ -117,10 +97,7 @@ describe("match sets on real corpora equal ast-grep's", () => {
           } else {
             expect({ onlyOurs, onlyTheirs }).toEqual({ onlyOurs: [], onlyTheirs: [] });
           }
-          const { differing, explained } = bindingDifferences(ours, theirs, spec);
-          expect(differing.slice(0, 5)).toEqual([]);
-          // A known defect must still show on this corpus (else the pattern's `knownBug` goes).
-          if (spec.knownBug) expect(explained).toBeGreaterThan(0);
+          expect(bindingDifferences(ours, theirs).slice(0, 5)).toEqual([]);
         },
         60_000,
       );

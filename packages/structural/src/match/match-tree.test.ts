@@ -69,3 +69,20 @@ describe("the $$$ budget counts comparisons", () => {
     });
   });
 });
+
+describe("a $$$ run", () => {
+  it("covers the comments and separators between the pattern's neighbours", async () => {
+    for (const [source, code, text] of [
+      ["f($$$A)", "f(  # c\n  a, b,)\n", "# c\n  a, b,"],
+      ["f($$$A, z)", "f(a, b  # c\n  , z)\n", "a, b  # c"],
+      ["f(a, $$$A)", "f(a, b)\n", "b"],
+      ["f($$$A)", "f()\n", ""],
+    ] as const) {
+      const pattern = await parser.compile(spec, source);
+      await withTree(code, (tree) => {
+        const found = findMatches(pattern, tree, code);
+        expect(found.matches.map((m) => m.bindings.get("A")?.text ?? "")).toEqual([text]);
+      });
+    }
+  });
+});

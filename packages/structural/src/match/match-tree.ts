@@ -1,6 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import { isIgnorable } from "../pattern/compile-pattern.js";
-import type { PatternNode } from "../pattern/pattern-node.js";
+import { anyType, type PatternNode } from "../pattern/pattern-node.js";
 import { CodeComparer, type NodeRun } from "./same-code.js";
 
 /** What a match bound: one node for `$X`, a (possibly empty) run of siblings for `$$$X`. */
@@ -25,8 +25,9 @@ interface Memo {
   failed: Map<Environment, Set<number>> | undefined;
 }
 
+/** Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans. */
 function codeChildren(node: Node): Node[] {
-  return node.children.filter((child) => !child.isExtra && !isIgnorable(child));
+  return node.children.filter((child) => !isIgnorable(child));
 }
 
 function capturedRun(capture: Capture): NodeRun {
@@ -100,7 +101,7 @@ export class TreeMatcher {
         return env;
       }
       case "inner": {
-        if (node.type !== pattern.type) return undefined;
+        if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
         });
@@ -141,7 +142,10 @@ export class TreeMatcher {
   ): Environment | undefined {
     const pattern = patterns[pi];
     if (pattern === undefined) {
-      for (let rest = ci; rest < nodes.length; rest++) if (nodes[rest]?.isNamed) return undefined;
+      for (let rest = ci; rest < nodes.length; rest++) {
+        const node = nodes[rest];
+        if (node?.isNamed && !node.isExtra) return undefined;
+      }
       return env;
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
@@ -162,13 +166,14 @@ export class TreeMatcher {
         }
         const bound = this.bind(env, name, { kind: "multi", list: nodes, start: ci, end });
         if (!bound) continue;
-        const rest = this.matchChildren(patterns, nodes, pi + 1, end, bound, memo);
+        const rest = this.afterRun(patterns, nodes, pi + 1, end, bound, memo);
         if (rest) return rest;
       }
       return undefined;
     }
     const node = nodes[ci];
     if (node === undefined) return undefined;
+    if (node.isExtra) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
     const matched = this.matchNode(pattern, node, env);
     if (matched) {
       const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
@@ -176,5 +181,30 @@ export class TreeMatcher {
     }
     if (!node.isNamed) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
     return undefined;
+  }
+
+  /**
+   * The rest of the list after a `$$$` run ending before `nodes[ci]`. The run takes every sibling
+   * up to the node the next pattern element matches, so the comments and separators between the
+   * pattern's neighbours are in its text (as in ast-grep, whose rewrite puts them back): the next
+   * element must match `nodes[ci]` itself, and after a final `$$$` nothing may be left.
+   */
+  private afterRun(
+    patterns: readonly PatternNode[],
+    nodes: readonly Node[],
+    pi: number,
+    ci: number,
+    env: Environment,
+    memo: Memo,
+  ): Environment | undefined {
+    const pattern = patterns[pi];
+    if (pattern === undefined) return ci === nodes.length ? env : undefined;
+    if (pattern.kind === "meta" && pattern.meta.kind === "multi")
+      return this.matchChildren(patterns, nodes, pi, ci, env, memo);
+    const node = nodes[ci];
+    if (node === undefined || node.isExtra) return undefined;
+    this.charge(1);
+    const matched = this.matchNode(pattern, node, env);
+    return matched && this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
   }
 }

@@ -52,6 +52,19 @@ describe("compilePattern errors", () => {
     await expect(parser.compile(spec, "   ")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
   });
 
+  it("takes an ERROR that is only a metavariable as that metavariable, and rejects other ERRORs", async () => {
+    const spec = parser.spec("java");
+    const compiled = await parser.compile(spec, "class $C { $$$B }");
+    expect(compiled.multiNames).toEqual(new Set(["B"]));
+    expect(compiled.root).toMatchObject({
+      type: "class_declaration",
+      children: [{}, {}, { type: "class_body", children: [{}, { kind: "meta" }, {}] }],
+    });
+    await expect(parser.compile(spec, "class $C { int }")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+    });
+  });
+
   it("names the shipped languages for an unknown id", () => {
     expect(() => parser.spec("cobol")).toThrow(/dart, go|shipped grammars: .*dart.*python.*rust/);
   });

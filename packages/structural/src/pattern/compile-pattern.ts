@@ -3,7 +3,7 @@ import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { contextKeywords } from "./context-keywords.js";
 import { parseMetaVariable, restoreSigils, substituteExpando } from "./metavariable.js";
-import type { CompiledPattern, PatternNode } from "./pattern-node.js";
+import { anyType, type CompiledPattern, type PatternNode } from "./pattern-node.js";
 
 /** Children that carry no code: zero-width terminators and MISSING nodes tree-sitter invented. */
 export function isIgnorable(node: Node): boolean {
@@ -21,8 +21,41 @@ export function firstError(node: Node): Node | undefined {
   return undefined;
 }
 
+/** Whether the node's whole text spells a metavariable (after the expando is put back). */
+function isMetaText(node: Node, expando: string | undefined): boolean {
+  return parseMetaVariable(restoreSigils(node.text, expando)) !== undefined;
+}
+
+/**
+ * The first ERROR node a pattern may not keep. As in ast-grep, an ERROR whose whole text is a
+ * metavariable is that metavariable (`class $C { $$$B }`: a lone `$$$B` where Java wants a
+ * member), and an ERROR with a metavariable among its children is a node of any kind with those
+ * children (JSON `{"k": $V}`, where no value can be an identifier). Any other ERROR is a typo.
+ */
+export function intolerableError(node: Node, expando: string | undefined): Node | undefined {
+  if (!node.hasError && !node.isError) return undefined;
+  if (node.isError) {
+    if (isMetaText(node, expando)) return undefined;
+    if (!node.children.some((child) => isMetaText(child, expando))) return node;
+  }
+  for (const child of node.children) {
+    const found = intolerableError(child, expando);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** How much tree-sitter had to repair: none, MISSING tokens only, or ERRORs standing for metavariables. */
+type Repair = 0 | 1 | 2;
+
+function repairOf(root: Node): Repair {
+  if (firstError(root)) return 2;
+  return root.hasError ? 1 : 0;
+}
+
+/** Children that are code: not ignorable, and not comments (an ERROR counts as extra; it is kept). */
 function meaningfulChildren(node: Node): Node[] {
-  return node.children.filter((child) => !isIgnorable(child) && !child.isExtra);
+  return node.children.filter((child) => !isIgnorable(child) && (!child.isExtra || child.isError));
 }
 
 /** Descends while the node has exactly one meaningful child: `foo(x)` → the call, not its statement. */
@@ -39,34 +72,38 @@ function effectiveNode(node: Node): Node {
 interface Located {
   readonly node: Node;
   readonly wrapper: string | undefined;
-  /** No MISSING node either (a parse tree-sitter did not have to repair). */
-  readonly clean: boolean;
+  readonly repair: Repair;
   /** The node took the `;` a wrapper appended, which the user did not write. */
   readonly impliedSemicolon: boolean;
+  /** Where the user's text ends in the parsed source (an appended `;` lies beyond). */
+  readonly textEnd: number;
 }
 
-function tryBare(parser: Parser, text: string): Located | undefined {
+function tryBare(parser: Parser, text: string, expando: string | undefined): Located | undefined {
+  // The tree stays alive through the returned node; web-tree-sitter frees it with the parser.
   const tree = parser.parse(text);
   if (!tree) return undefined;
-  try {
-    const root = tree.rootNode;
-    if (firstError(root)) return undefined;
-    const node = effectiveNode(root);
-    if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
-    return { node, wrapper: undefined, clean: !root.hasError, impliedSemicolon: false };
-  } finally {
-    // The tree stays alive through the returned node; web-tree-sitter frees it with the parser.
-  }
+  const root = tree.rootNode;
+  if (intolerableError(root, expando)) return undefined;
+  const node = effectiveNode(root);
+  if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
+  return { node, wrapper: undefined, repair: repairOf(root), impliedSemicolon: false, textEnd: text.length };
 }
 
 /**
  * Parses `prefix + text + suffix` and takes the smallest node spanning the text (it may also take
  * the suffix's `;`). Undefined when that has an ERROR or the node reaches outside the text.
  */
-function tryWrapper(parser: Parser, text: string, prefix: string, suffix: string): Located | undefined {
+function tryWrapper(
+  parser: Parser,
+  text: string,
+  prefix: string,
+  suffix: string,
+  expando: string | undefined,
+): Located | undefined {
   const tree = parser.parse(prefix + text + suffix);
   if (!tree) return undefined;
-  if (firstError(tree.rootNode)) return undefined;
+  if (intolerableError(tree.rootNode, expando)) return undefined;
   const start = prefix.length;
   const end = start + text.length;
   const extra = suffix.startsWith(";") ? 1 : 0;
@@ -78,14 +115,16 @@ function tryWrapper(parser: Parser, text: string, prefix: string, suffix: string
   return {
     node: effectiveNode(found),
     wrapper,
-    clean: !tree.rootNode.hasError,
+    repair: repairOf(tree.rootNode),
     impliedSemicolon: found.endIndex === end + 1,
+    textEnd: end,
   };
 }
 
-function describeError(parser: Parser, text: string, language: string, original: string): never {
+function describeError(parser: Parser, text: string, spec: LanguageSpec, original: string): never {
+  const language = spec.id;
   const tree = parser.parse(text);
-  const error = tree ? firstError(tree.rootNode) : undefined;
+  const error = tree ? intolerableError(tree.rootNode, spec.expando) : undefined;
   const lines = original.split("\n");
   let where = "";
   if (error) {
@@ -123,36 +162,48 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   }
   const text = substituteExpando(trimmed, spec.expando);
   const locate = (fragment: string): Located | undefined => {
+    const { expando } = spec;
     const bare: (() => Located | undefined)[] = [
-      () => tryBare(parser, fragment),
-      () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parser, fragment, "", ";")),
+      () => tryBare(parser, fragment, expando),
+      () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parser, fragment, "", ";", expando)),
     ];
     const wrapped = spec.wrappers.map(
       ([prefix, suffix]) =>
         () =>
-          tryWrapper(parser, fragment, prefix, suffix),
+          tryWrapper(parser, fragment, prefix, suffix, expando),
     );
     const attempts = spec.preferWrapped ? [...wrapped, ...bare] : [...bare, ...wrapped];
-    // A parse tree-sitter did not have to repair wins over one with MISSING nodes.
+    // A parse tree-sitter did not have to repair wins over one with MISSING nodes, which wins
+    // over one with ERRORs taken as metavariables; in order otherwise.
     let best: Located | undefined;
     for (const attempt of attempts) {
       const candidate = attempt();
       if (!candidate) continue;
-      if (candidate.clean) return candidate;
-      best ??= candidate;
+      if (candidate.repair === 0) return candidate;
+      if (!best || candidate.repair < best.repair) best = candidate;
     }
     return best;
   };
   // A member written with its `;` (`readonly $P: $T;`): where the `;` is a separator of the
   // enclosing body rather than part of the member, the member alone is the pattern.
-  const located = locate(text) ?? (/;\s*$/.test(text) ? locate(text.replace(/;\s*$/, "")) : undefined);
-  if (!located) describeError(parser, text, spec.id, trimmed);
+  // That reading also beats one that keeps ERRORs around metavariables.
+  const whole = locate(text);
+  const member =
+    (!whole || whole.repair === 2) && /;\s*$/.test(text) ? locate(text.replace(/;\s*$/, "")) : undefined;
+  const located = member && (!whole || member.repair < whole.repair) ? member : whole;
+  if (!located) describeError(parser, text, spec, trimmed);
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();
   const literals = new Set<string>();
+  const { textEnd } = located;
+  // Whether a token of the pattern is the `;` a wrapper appended (not one a metavariable took).
+  let keptImpliedSemicolon = false;
   const convert = (node: Node): PatternNode => {
-    const meta = parseMetaVariable(restoreSigils(node.text, spec.expando));
+    // A statement that took the appended `;` around a lone metavariable is that metavariable:
+    // C `while ($C) $B` has a statement body, not the expression `$B` of `$B;`.
+    const ownText = node.endIndex > textEnd ? node.text.slice(0, textEnd - node.startIndex) : node.text;
+    const meta = parseMetaVariable(restoreSigils(ownText, spec.expando));
     if (meta) {
       if (meta.name !== undefined) (meta.kind === "multi" ? multiNames : singleNames).add(meta.name);
       return { kind: "meta", meta };
@@ -160,12 +211,15 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     const children = meaningfulChildren(node);
     if (children.length === 0) {
       const leafText = node.text;
+      if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       if (node.isNamed || node.type === leafText) {
         if (leafText.trim() !== "" && !leafText.includes(spec.expando ?? "$$$$")) literals.add(leafText);
       }
       return { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
     }
-    return { kind: "inner", type: node.type, children: children.map(convert) };
+    // An ERROR kept (see intolerableError) matches a node of any kind, as in ast-grep.
+    const type = node.isError ? anyType : node.type;
+    return { kind: "inner", type, children: children.map(convert) };
   };
   const root = convert(located.node);
   if (root.kind === "meta" && root.meta.kind === "multi") {
@@ -182,7 +236,7 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
       });
     }
   }
-  const rootType = root.kind === "meta" ? undefined : root.type;
+  const rootType = root.kind === "meta" || root.type === anyType ? undefined : root.type;
   return {
     source: trimmed,
     language: spec.id,
@@ -193,6 +247,6 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     literals: [...literals],
     context: contextKeywords(spec.id, rootType).filter((word) => !literals.has(word)),
     wrapper: located.wrapper,
-    impliedSemicolon: located.impliedSemicolon,
+    impliedSemicolon: located.impliedSemicolon && keptImpliedSemicolon,
   };
 }

@@ -1,5 +1,11 @@
 import type { MetaVariable } from "./metavariable.js";
 
+/**
+ * The type of an inner pattern node that matches a node of any type with its children: an ERROR
+ * tree-sitter made of the pattern around a metavariable (see `intolerableError`).
+ */
+export const anyType = "ERROR";
+
 /** A node of a compiled pattern. */
 export type PatternNode =
   | { readonly kind: "meta"; readonly meta: MetaVariable }

@@ -146,4 +146,12 @@ export const solidityCases: readonly ConformanceCase[] = [
     matches: ["struct P { uint x; }"],
     bindings: { S: "P", T: "uint", N: "x" },
   },
+  {
+    name: "solidity $$$ alone in a contract body",
+    language: "solidity",
+    pattern: "contract $C { $$$B }",
+    code: "contract A { uint x; function f() public {} }\n",
+    matches: ["contract A { uint x; function f() public {} }"],
+    bindings: { C: "A", B: "uint x; function f() public {}" },
+  },
 ];

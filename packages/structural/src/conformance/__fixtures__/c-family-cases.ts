@@ -83,7 +83,23 @@ export const cCases: readonly ConformanceCase[] = [
     code: "void f(void) { while (x) { g(); } while (y) h(); }\n",
     matches: ["while (x) { g(); }", "while (y) h();"],
     bindings: { C: "x", B: "{ g(); }" },
-    knownBug: "statementMetavariable",
+  },
+  {
+    name: "c $$$ alone in an if block",
+    language: "c",
+    pattern: "if ($C) { $$$B }",
+    code: "void f(void) { if (x) { g(); h(); } }\n",
+    matches: ["if (x) { g(); h(); }"],
+    bindings: { C: "x", B: "g(); h();" },
+  },
+  {
+    name: "c rewrite of a loop keeps its body's ;",
+    language: "c",
+    pattern: "while ($C) $B",
+    code: "void f(void) { while (y) h(); }\n",
+    matches: ["while (y) h();"],
+    bindings: { C: "y", B: "h();" },
+    rewrite: ["do $B while ($C);", "void f(void) { do h(); while (y); }\n"],
   },
 ];
 
@@ -121,6 +137,14 @@ export const cppCases: readonly ConformanceCase[] = [
     code: "auto p = std::make_unique<Foo>(1, 2);\n",
     matches: ["std::make_unique<Foo>(1, 2)"],
     bindings: { T: "Foo", A: "1, 2" },
+  },
+  {
+    name: "cpp statement metavariable as a for body",
+    language: "cpp",
+    pattern: "for (int $I = 0; $I < $N; $I++) $B",
+    code: "void f() { for (int i = 0; i < n; i++) g(i); }\n",
+    matches: ["for (int i = 0; i < n; i++) g(i);"],
+    bindings: { I: "i", N: "n", B: "g(i);" },
   },
 ];
 
@@ -168,6 +192,14 @@ export const csharpCases: readonly ConformanceCase[] = [
       "ArgumentNullException.ThrowIfNull($N);",
       'class A {\n  void F(object o) {\n    ArgumentNullException.ThrowIfNull("o");\n  }\n}\n',
     ],
+  },
+  {
+    name: "csharp $$$ alone in a class body",
+    language: "csharp",
+    pattern: "class $C { $$$B }",
+    code: "class A { int x; void F() {} }\n",
+    matches: ["class A { int x; void F() {} }"],
+    bindings: { C: "A", B: "int x; void F() {}" },
   },
 ];
 
@@ -220,6 +252,31 @@ export const javaCases: readonly ConformanceCase[] = [
     code: "class A { void f() { try { g(); } catch (IOException e) { log(e); } } }\n",
     matches: ["try { g(); } catch (IOException e) { log(e); }"],
     bindings: { B: "g();", T: "IOException", E: "e", H: "log(e);" },
-    knownBug: "loneSequenceInBlock",
+  },
+  {
+    name: "java $$$ alone in a class body",
+    language: "java",
+    pattern: "class $C { $$$B }",
+    code: "class A { int x; void f() {} }\n",
+    matches: ["class A { int x; void f() {} }"],
+    bindings: { C: "A", B: "int x; void f() {}" },
+  },
+  {
+    name: "java $$$ alone in a method body",
+    language: "java",
+    pattern: "public void $M($$$P) { $$$B }",
+    code: "class A { public void f(int a) { g(); h(); } }\n",
+    matches: ["public void f(int a) { g(); h(); }"],
+    bindings: { M: "f", P: "int a", B: "g(); h();" },
+    rewrite: ["public void $M($$$P) { log(); $$$B }", "class A { public void f(int a) { log(); g(); h(); } }\n"],
+  },
+  {
+    name: "java statement metavariable as an if body, rewritten",
+    language: "java",
+    pattern: "if ($C) $B",
+    code: "class A { void f() { if (x) g(); if (y) { h(); } } }\n",
+    matches: ["if (x) g();", "if (y) { h(); }"],
+    bindings: { C: "x", B: "g();" },
+    rewrite: ["if ($C) { $B }", "class A { void f() { if (x) { g(); } if (y) { { h(); } } } }\n"],
   },
 ];

@@ -31,6 +31,14 @@ export const jsonCases: readonly ConformanceCase[] = [
     code: '{"a": [], "b": [1]}\n',
     matches: ["[]"],
   },
+  {
+    name: "json metavariable as a value",
+    language: "json",
+    pattern: "{\"version\": $V}",
+    code: "{\"a\": {\"version\": 1}, \"b\": {\"version\": 2, \"x\": 3}}\n",
+    matches: ["{\"version\": 1}"],
+    bindings: { V: "1" },
+  },
 ];
 
 export const cssCases: readonly ConformanceCase[] = [
@@ -66,6 +74,14 @@ export const cssCases: readonly ConformanceCase[] = [
     matches: ["color: red;"],
     bindings: { C: "red" },
     differs: { reason: "fragment retried in a body", astGrep: [] },
+  },
+  {
+    name: "css $$$ alone in a block",
+    language: "css",
+    pattern: "$S { $$$D }",
+    code: "a { color: red; margin: 0; }\n",
+    matches: ["a { color: red; margin: 0; }"],
+    bindings: { S: "a", D: "color: red; margin: 0;" },
   },
 ];
 

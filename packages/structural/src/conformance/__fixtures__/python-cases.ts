@@ -223,4 +223,13 @@ export const pythonCases: readonly ConformanceCase[] = [
     matches: [],
     differs: { reason: "no trailing children", astGrep: ["if x:\n    y\nelse:\n    z"] },
   },
+  {
+    name: "python $$$ body keeps a leading comment",
+    language: "python",
+    pattern: "def $F($$$P): $$$B",
+    code: "def f(a):\n    # lead\n    return a\n",
+    matches: ["def f(a):\n    # lead\n    return a"],
+    bindings: { F: "f", P: "a", B: "# lead\n    return a" },
+    rewrite: ["def $F($$$P):\n    log()\n    $$$B", "def f(a):\n    log()\n    # lead\n    return a\n"],
+  },
 ];

@@ -115,7 +115,22 @@ export const rustCases: readonly ConformanceCase[] = [
     code: "impl Display for Point { fn fmt(&self) {} }\nimpl Point {}\n",
     matches: ["impl Display for Point { fn fmt(&self) {} }"],
     bindings: { T: "Display", U: "Point", B: "fn fmt(&self) {}" },
-    knownBug: "loneSequenceInBlock",
+  },
+  {
+    name: "rust $$$ alone in a match block",
+    language: "rust",
+    pattern: "match $E { $$$ARMS }",
+    code: "fn f() { match x { 1 => a, _ => b } }\n",
+    matches: ["match x { 1 => a, _ => b }"],
+    bindings: { E: "x", ARMS: "1 => a, _ => b" },
+  },
+  {
+    name: "rust $$$ alone in a struct body",
+    language: "rust",
+    pattern: "struct $S { $$$F }",
+    code: "struct P { x: i32, y: i32 }\n",
+    matches: ["struct P { x: i32, y: i32 }"],
+    bindings: { S: "P", F: "x: i32, y: i32" },
   },
 ];
 
@@ -278,5 +293,13 @@ export const goCases: readonly ConformanceCase[] = [
       astGrepRewrite:
         'package p\nfunc f() error {\n\tif err != nil {\n\treturn fmt.Errorf("f: %w", err)\n}\n\treturn nil\n}\n',
     },
+  },
+  {
+    name: "go $$$ body keeps a leading comment",
+    language: "go",
+    pattern: "for $I := range $X { $$$B }",
+    code: "package p\n\nfunc f() {\n\tfor i := range x {\n\t\t// lead\n\t\tg(i)\n\t}\n}\n",
+    matches: ["for i := range x {\n\t\t// lead\n\t\tg(i)\n\t}"],
+    bindings: { I: "i", X: "x", B: "// lead\n\t\tg(i)\n" },
   },
 ];

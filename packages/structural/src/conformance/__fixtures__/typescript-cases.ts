@@ -139,7 +139,14 @@ export const typescriptCases: readonly ConformanceCase[] = [
     matches: ["interface A { a: number; b: string; }"],
     bindings: { I: "A", B: "a: number; b: string;" },
     rewrite: ["type $I = { $$$B }", "type A = { a: number; b: string; }\n"],
-    knownBug: "sequenceEnds",
+  },
+  {
+    name: "ts $$$ in an interface body keeps a comment before the }",
+    language: "typescript",
+    pattern: "interface $I { $$$B }",
+    code: "interface A { a: number; /* t */ }\n",
+    matches: ["interface A { a: number; /* t */ }"],
+    bindings: { I: "A", B: "a: number; /* t */" },
   },
   {
     name: "typescript member pattern with its trailing ;",
@@ -158,6 +165,14 @@ export const typescriptCases: readonly ConformanceCase[] = [
     matches: ["keyof Options", "keyof typeof x"],
     bindings: { T: "Options" },
     differs: { reason: "fragment retried in a body", astGrep: "rejects the pattern" },
+  },
+  {
+    name: "ts import with a metavariable for the module",
+    language: "typescript",
+    pattern: "import { $$$N } from $M",
+    code: "import { a, b } from \"x\";\nimport c from \"y\";\n",
+    matches: ["import { a, b } from \"x\";"],
+    bindings: { N: "a, b", M: "\"x\"" },
   },
 ];
 
@@ -245,7 +260,15 @@ export const javascriptCases: readonly ConformanceCase[] = [
     matches: ["foo(/* c */ a, b /* d */)"],
     bindings: { A: "/* c */ a, b /* d */" },
     rewrite: ["bar($$$A)", "bar(/* c */ a, b /* d */);\n"],
-    knownBug: "sequenceEnds",
+  },
+  {
+    name: "js $$$ before an argument keeps the comment before the ,",
+    language: "javascript",
+    pattern: "foo($$$A, b)",
+    code: "foo(x /* c */, b);\n",
+    matches: ["foo(x /* c */, b)"],
+    bindings: { A: "x /* c */" },
+    rewrite: ["bar($$$A)", "bar(x /* c */);\n"],
   },
   { name: "js too many args", language: "javascript", pattern: "foo($A)", code: "foo(a, b);\n", matches: [] },
   {
