@@ -94,11 +94,10 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
     });
     await sync.sync(uri, "python", "x = 1\n", false);
     let registered = false;
-    const started = Date.now();
     const waiting = sync.awaitPublish(uri, Date.now() + 60_000, () => registered);
     registered = true;
     sync.events.emit("change");
+    // `interrupted` is only set by the interrupt (the 60 s deadline would leave it unset).
     expect(await waiting).toEqual({ diagnostics: [], fresh: false, interrupted: true });
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

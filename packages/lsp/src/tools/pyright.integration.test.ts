@@ -158,12 +158,10 @@ describe.skipIf((!found || !python.found) && !ci)("pyright with the project's .v
   it("answers diagnostics on a cold server (pull registered after initialize), resolving the .venv", async () => {
     // The first call starts pyright: it registers pull diagnostics just after initialize and
     // then publishes nothing, so a push wait begun before the registration must switch to pull.
-    const started = Date.now();
     const answer = await text({ action: "diagnostics", file: "pkg/uses_venv.py" });
     expect(answer).not.toContain("may be incomplete");
     expect(answer).toContain("2 diagnostics in pkg/uses_venv.py:");
     for (const line of expected) expect(answer).toContain(line);
-    expect(Date.now() - started).toBeLessThan(12_000);
   });
 
   it('passes the .venv to pyright for diagnostics "*"', async () => {
