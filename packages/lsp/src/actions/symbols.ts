@@ -1,7 +1,13 @@
-import { boundList } from "@tools/registry";
-import type { DocumentSymbol, SymbolInformation, WorkspaceSymbol } from "vscode-languageserver-protocol";
+import { boundList, errorMessage } from "@tools/registry";
+import type {
+  DocumentSymbol,
+  Range,
+  SymbolInformation,
+  WorkspaceSymbol,
+} from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
-import { formatLocation, LineReader, toPlainLocations } from "../format/locations.js";
+import { formatLocation, LineReader } from "../format/locations.js";
+import { isInside } from "../servers/find-root.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { requireCapability } from "./require-capability.js";
@@ -110,33 +116,121 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       });
     }
   }
-  const answers = await Promise.all(
+  // One server failing (an index that did not load, a timeout) costs only its own answers.
+  const settled = await Promise.allSettled(
     clients.map((client) =>
       client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
         "workspace/symbol",
-        {
-          query: input.query,
-        },
+        { query: input.query },
         undefined,
         context.signal,
       ),
     ),
   );
-  const found = answers.flatMap((answer) => answer ?? []);
-  if (found.length === 0) return `no workspace symbols match '${input.query}'`;
-  const reader = new LineReader(context.supervisor.texts);
-  const display = (path: string) => context.supervisor.display(path);
-  const { items, note } = boundList(found, workspaceSymbolsLimit, "symbols");
-  const rows = items.map((symbol) => {
-    const location =
-      "range" in symbol.location
-        ? toPlainLocations(symbol.location)[0]
-        : { file: "", range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } } };
+  const failures: string[] = [];
+  const found: (SymbolInformation | WorkspaceSymbol)[] = [];
+  settled.forEach((answer, index) => {
+    if (answer.status === "fulfilled") found.push(...(answer.value ?? []));
+    else
+      failures.push(
+        `${clients[index]!.spec.language} (${clients[index]!.spec.command}): ${errorMessage(answer.reason)}`,
+      );
+  });
+  if (failures.length === settled.length) throw (settled[0] as PromiseRejectedResult).reason;
+  const failed = failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "";
+  if (found.length === 0) return `no workspace symbols match '${input.query}'${failed}`;
+  const { supervisor } = context;
+  const located = rankWorkspaceSymbols(
+    found,
+    input.query!,
+    (uri) => pathOfUri(uri, supervisor),
+    supervisor.workingDirectory,
+  );
+  if (located.symbols.length === 0) {
+    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${failed}`;
+  }
+  const reader = new LineReader(supervisor.texts);
+  const display = (path: string) => supervisor.display(path);
+  const { items, note } = boundList(located.symbols, workspaceSymbolsLimit, "symbols");
+  const rows = items.map(({ symbol, file, range }) => {
     const where =
-      location && location.file !== ""
-        ? formatLocation(location, display, reader)
-        : display(new URL(symbol.location.uri).pathname);
+      range && file
+        ? formatLocation({ file, range }, display, reader)
+        : file
+          ? display(file)
+          : symbol.location.uri;
     return `${kindName(symbol.kind)} ${symbol.name}${symbol.containerName ? ` (in ${symbol.containerName})` : ""}  ${where}`;
   });
-  return `${found.length} symbols match '${input.query}':\n${rows.join("\n")}${note ? `\n${note}` : ""}`;
+  const notes = [
+    ...(located.outside > 0
+      ? [`${located.outside} outside the working directory, listed after the project's`]
+      : []),
+    ...(located.dropped > 0
+      ? [
+          `${located.dropped} loose matches ${located.outside > 0 ? "there" : "outside the working directory"} not listed`,
+        ]
+      : []),
+  ];
+  const shown = located.symbols.length;
+  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${failed}`;
+}
+
+/** A workspace symbol with the path of its file (undefined for a non-file URI) and its range when given. */
+export interface LocatedSymbol {
+  readonly symbol: SymbolInformation | WorkspaceSymbol;
+  readonly file: string | undefined;
+  readonly range: Range | undefined;
+}
+
+/**
+ * How well a symbol's name answers the query: 0 the name (or its last dotted part) is the
+ * query, 1 the same ignoring case, 2 holds it, 3 holds it ignoring case, 4 a fuzzy match only
+ * (gopls's default matcher: `greet` finds `PTRACE_GETREGSET`).
+ */
+export function matchQuality(name: string, query: string): number {
+  const last = name.slice(name.lastIndexOf(".") + 1);
+  if (name === query || last === query) return 0;
+  const lower = query.toLowerCase();
+  if (name.toLowerCase() === lower || last.toLowerCase() === lower) return 1;
+  if (name.includes(query)) return 2;
+  if (name.toLowerCase().includes(lower)) return 3;
+  return 4;
+}
+
+/**
+ * Workspace symbols, the project's own first, each group by {@link matchQuality} (servers'
+ * order within one quality). Servers also search what the project depends on — gopls the
+ * standard library, pyright the interpreter's — whose loose fuzzy matches would fill the list:
+ * outside the working directory only names holding the query are kept; the rest are counted.
+ */
+export function rankWorkspaceSymbols(
+  found: readonly (SymbolInformation | WorkspaceSymbol)[],
+  query: string,
+  pathOf: (uri: string) => string | undefined,
+  workingDirectory: string,
+): { symbols: LocatedSymbol[]; outside: number; dropped: number } {
+  const inside: { located: LocatedSymbol; quality: number }[] = [];
+  const beyond: { located: LocatedSymbol; quality: number }[] = [];
+  let dropped = 0;
+  for (const symbol of found) {
+    const file = pathOf(symbol.location.uri);
+    const range = "range" in symbol.location ? symbol.location.range : undefined;
+    const quality = matchQuality(symbol.name, query);
+    if (file !== undefined && isInside(workingDirectory, file))
+      inside.push({ located: { symbol, file, range }, quality });
+    else if (quality < 4) beyond.push({ located: { symbol, file, range }, quality });
+    else dropped += 1;
+  }
+  const ranked = (group: typeof inside) =>
+    group.sort((a, b) => a.quality - b.quality).map(({ located }) => located);
+  return { symbols: [...ranked(inside), ...ranked(beyond)], outside: beyond.length, dropped };
+}
+
+function pathOfUri(uri: string, supervisor: ActionContext["supervisor"]): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return supervisor.pathOf(uri);
+  } catch {
+    return undefined;
+  }
 }

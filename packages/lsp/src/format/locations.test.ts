@@ -1,7 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { sortedLocations, toPlainLocations } from "./locations.js";
+import { sortedLocations, type PlainLocation } from "./locations.js";
+
+/** The plain reading: every file location in answer order (the oracle for the sort). */
+function plainLocations(answer: readonly Location[]): PlainLocation[] {
+  return answer
+    .filter((location) => location.uri.startsWith("file:"))
+    .map((location) => ({ file: fileURLToPath(location.uri), range: location.range }));
+}
 
 const at = (line: number, character: number) => ({
   start: { line, character },
@@ -16,7 +23,7 @@ describe("sortedLocations", () => {
     const next = (bound: number) => (seed = (seed * 48271) % 2147483647) % bound;
     for (let i = 0; i < 300; i++)
       answer.push({ uri: files[next(files.length)]!, range: at(next(20), next(5)) });
-    const expected = toPlainLocations(answer).sort(
+    const expected = plainLocations(answer).sort(
       (a, b) =>
         a.file.localeCompare(b.file) ||
         a.range.start.line - b.range.start.line ||

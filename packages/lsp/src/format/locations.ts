@@ -40,34 +40,16 @@ export interface PlainLocation {
   readonly range: Range;
 }
 
-/**
- * Normalises Location | Location[] | LocationLink[] | null into plain locations; `pathOf` turns
- * a `file:` URI into a path (default `fileURLToPath`; the supervisor's is memoised).
- */
-export function toPlainLocations(
-  answer: Location | Location[] | LocationLink[] | null | undefined,
-  pathOf: (uri: string) => string = fileURLToPath,
-): PlainLocation[] {
-  if (!answer) return [];
-  const list: readonly (Location | LocationLink)[] = Array.isArray(answer) ? answer : [answer];
-  // A loop, not flatMap: references can return hundreds of locations per call.
-  const plain: PlainLocation[] = [];
-  for (const item of list) {
-    const link = "targetUri" in item;
-    const uri = link ? item.targetUri : item.uri;
-    if (uri.startsWith("file:"))
-      plain.push({ file: pathOf(uri), range: link ? item.targetSelectionRange : item.range });
-  }
-  return plain;
-}
-
 const byPosition = (a: PlainLocation, b: PlainLocation): number =>
   a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
 
 /**
- * {@link toPlainLocations}, sorted by file (`localeCompare`), then line, then column — the order
- * of a comparator sort on those keys, but with each distinct URI converted and each distinct
- * file compared once: references can return hundreds of locations in a few dozen files.
+ * Location | Location[] | LocationLink[] | null as plain locations (links by their selection
+ * range; non-file URIs dropped; `pathOf` turns a `file:` URI into a path, default
+ * `fileURLToPath`, the supervisor's is memoised), sorted by file (`localeCompare`), then line,
+ * then column — the order of a comparator sort on those keys, but with each distinct URI
+ * converted and each distinct file compared once: references can return hundreds of locations
+ * in a few dozen files.
  */
 export function sortedLocations(
   answer: Location | Location[] | LocationLink[] | null | undefined,

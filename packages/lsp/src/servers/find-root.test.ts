@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findBinary } from "./find-binary.js";
-import { findRoot } from "./find-root.js";
+import { findRoot, isInside } from "./find-root.js";
 
 describe("findRoot and findBinary", () => {
   let dir: string;
@@ -14,6 +14,13 @@ describe("findRoot and findBinary", () => {
     writeFileSync(join(dir, "app", "tsconfig.json"), "{}");
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("counts a child named ..x as inside, and a sibling sharing the prefix as outside", () => {
+    expect(isInside("/w", "/w/..x/a.ts")).toBe(true);
+    expect(isInside("/w", "/w")).toBe(true);
+    expect(isInside("/w", "/w2/a.ts")).toBe(false);
+    expect(isInside("/w", "/a.ts")).toBe(false);
+  });
 
   it("takes the nearest ancestor holding a marker, never above the working directory", () => {
     const markers = ["tsconfig.json", "package.json"];

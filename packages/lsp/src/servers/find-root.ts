@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { dirname, join, relative, isAbsolute } from "node:path";
+import { dirname, join, relative, isAbsolute, sep } from "node:path";
 
-/** Whether `path` is `directory` or inside it. */
+/** Whether `path` is `directory` or inside it (a child named `..x` is inside). */
 export function isInside(directory: string, path: string): boolean {
   const rel = relative(directory, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**

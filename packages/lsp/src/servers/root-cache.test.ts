@@ -56,6 +56,23 @@ describe("RootCache", () => {
     expect(roots.find(file, markers, dir)).toEqual({ root: dir, marker: "tsconfig.json" });
   });
 
+  it("checks a marker in a subfolder on every call: it changes the subfolder, not the folder", () => {
+    const roots = new RootCache();
+    const c = ["compile_commands.json", "build/compile_commands.json"];
+    const file = join(dir, "app", "src", "main.c");
+    mkdirSync(join(dir, "app", "build"));
+    age(join(dir, "app"));
+    expect(roots.find(file, c, dir)).toBeUndefined();
+    writeFileSync(join(dir, "app", "build", "compile_commands.json"), "[]");
+    expect(roots.find(file, c, dir)).toEqual({
+      root: join(dir, "app"),
+      marker: "build/compile_commands.json",
+    });
+    expect(roots.find(file, c, dir)).toEqual(findRoot(file, c, dir));
+    unlinkSync(join(dir, "app", "build", "compile_commands.json"));
+    expect(roots.find(file, c, dir)).toBeUndefined();
+  });
+
   it("checks a symlinked marker on every call: its target can go without the folder changing", () => {
     const roots = new RootCache();
     const file = join(dir, "app", "src", "a.ts");

@@ -27,8 +27,8 @@ const capacity = 1024;
  * the folder per level instead of one `existsSync` per marker per level. A marker created,
  * deleted or renamed changes its folder's mtime and ctime, so an entry is reused only while the
  * folder's inode, mtime and ctime are those seen at the probe and its last change is older than
- * the timestamp granularity. A marker that is a symlink is checked on every call (its target can
- * come and go without the folder changing).
+ * the timestamp granularity. A marker that is a symlink, or lies in a subfolder, is checked on
+ * every call (its target can come and go without the folder changing).
  */
 export class RootCache {
   private readonly folders = new Map<string, FolderEntry>();
@@ -58,7 +58,9 @@ export class RootCache {
       let present = entry?.markers.get(marker);
       if (present === undefined) {
         const path = join(directory, marker);
-        const probed = entry ? probeMarker(path) : undefined;
+        // A marker in a subfolder (build/compile_commands.json) changes that subfolder's times,
+        // not this one's: it is checked on every call.
+        const probed = entry && !marker.includes("/") ? probeMarker(path) : undefined;
         if (probed !== undefined) entry!.markers.set(marker, probed);
         present = probed ?? existsSync(path);
       }

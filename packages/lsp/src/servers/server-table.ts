@@ -99,7 +99,9 @@ export const defaultServers: readonly ServerSpec[] = [
   {
     language: "c",
     extensions: [".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"],
-    markers: ["compile_commands.json", "compile_flags.txt", ".clangd"],
+    // clangd also looks for the compilation database in each ancestor's build/ (CMake's usual
+    // `cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON`), as the C checker does.
+    markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "build/compile_commands.json"],
     command: "clangd",
     args: ["--background-index=false"],
     // clangd publishes once per version, so the matching version is the whole answer.

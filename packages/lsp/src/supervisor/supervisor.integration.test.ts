@@ -152,6 +152,30 @@ describe("supervisor status and failures", () => {
     for (const ms of left) expect(ms).toBeLessThanOrEqual(5);
   });
 
+  it("workspace symbols across servers: one server's failure is named, the others' answers kept", async () => {
+    // A fake server for the failure (a real one cannot be made to fail workspace/symbol on
+    // demand) running next to a real pyright.
+    const { run, registry, dir } = setup("py-project", [fakeSpec("failing-symbols-server")]);
+    writeFileSync(join(dir, "fake.marker"), "");
+    writeFileSync(join(dir, "main.fake"), "fake\n");
+    const lsp = async (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
+    const alone = await lsp({ action: "symbols", query: "scale", file: "main.fake" });
+    expect(alone.error?.code).toBe("LSP_REQUEST_FAILED");
+    expect(resultText(alone)).toContain("symbol index failed to load");
+    // A first question makes pyright load the project (a cold one answers workspace/symbol empty).
+    expect(
+      resultText(await lsp({ action: "definition", file: "pkg/main.py", line: 4, symbol: "scale" })),
+    ).toMatch(/^1 definition of 'scale'/);
+    expect(resultText(await lsp({ action: "symbols", query: "scale", file: "pkg/main.py" }))).toContain(
+      "function scale",
+    );
+    const both = resultText(await lsp({ action: "symbols", query: "scale" }));
+    expect(both).toMatch(/^1 symbol matches 'scale'/);
+    expect(both).toMatch(/function scale {2}pkg\/geometry\.py:\d+:\d+ {2}def scale\(/);
+    expect(both).toContain("(no answer from fake (failing-symbols-server): ");
+    expect(both).toContain("symbol index failed to load");
+  });
+
   it("diagnostics-on-write never holds a write longer than its bound", async () => {
     // A fake server that hangs: the wrapper must give up at its bound and say so.
     const { run } = setup("fake-project", [fakeSpec("hang-on-initialize-server")]);

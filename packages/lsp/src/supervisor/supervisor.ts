@@ -7,6 +7,7 @@ import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
 import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
 import { defaultRootSearch, findProjectRoots, type RootSearch } from "../servers/project-folders.js";
+import { isInside } from "../servers/find-root.js";
 import { RootCache } from "../servers/root-cache.js";
 import {
   defaultServers,
@@ -83,11 +84,15 @@ export class LspSupervisor {
     this.diagnosticsTimeoutMs = options.diagnosticsTimeoutMs ?? 5_000;
   }
 
-  /** A path relative to the working directory, for output (memoised: asked for per location). */
+  /**
+   * A path relative to the working directory for output, or absolute when outside it (a
+   * standard library, an installed package): never a chain of `../` (memoised: asked for per
+   * location).
+   */
   display(path: string): string {
     let shown = this.displays.get(path);
     if (shown === undefined) {
-      shown = relative(this.workingDirectory, path) || ".";
+      shown = isInside(this.workingDirectory, path) ? relative(this.workingDirectory, path) || "." : path;
       if (this.displays.size >= 4096) this.displays.clear();
       this.displays.set(path, shown);
     }

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -141,6 +141,35 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (lan
       const status = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
       expect(status).toMatch(/c: root one \(marker compile_flags\.txt\), binary found .*state running/);
       expect(status).toMatch(/c: root two \(marker compile_flags\.txt\), binary found .*state running/);
+    } finally {
+      await run.dispose();
+      fixture.remove();
+    }
+  });
+
+  it("takes the parent of build/compile_commands.json for the root, and clangd uses that database", async () => {
+    const fixture = copyFixture("multi-root");
+    const one = join(fixture.dir, "one");
+    rmSync(join(one, "compile_flags.txt"));
+    mkdirSync(join(one, "build"));
+    // The value comes only from the database's -D: a clean file proves clangd read it.
+    writeFileSync(join(one, "main.c"), "int main(void) {\n  return FACTOR - 2;\n}\n");
+    writeFileSync(
+      join(one, "build", "compile_commands.json"),
+      JSON.stringify([
+        { directory: one, file: join(one, "main.c"), arguments: ["cc", "-DFACTOR=2", "-c", "main.c"] },
+      ]),
+    );
+    const run = createRun({ workingDirectory: fixture.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    try {
+      expect(await lsp({ action: "diagnostics", file: "one/main.c" })).toBe("no diagnostics in one/main.c");
+      expect(await lsp({ action: "status" })).toMatch(
+        /c: root one \(marker build\/compile_commands\.json\), binary found .*state running/,
+      );
     } finally {
       await run.dispose();
       fixture.remove();

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import type { SymbolInformation } from "vscode-languageserver-protocol";
+import { matchQuality, rankWorkspaceSymbols } from "./symbols.js";
+
+const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+const symbol = (name: string, uri: string): SymbolInformation => ({
+  name,
+  kind: 12,
+  location: { uri, range: at },
+});
+const pathOf = (uri: string) => (uri.startsWith("file://") ? uri.slice("file://".length) : undefined);
+
+describe("workspace symbol ranking", () => {
+  it("grades names: exact, exact ignoring case, substring, substring ignoring case, fuzzy", () => {
+    expect(matchQuality("greet", "greet")).toBe(0);
+    expect(matchQuality("Circle.Area", "Area")).toBe(0);
+    expect(matchQuality("Greet", "greet")).toBe(1);
+    expect(matchQuality("greeter", "greet")).toBe(2);
+    expect(matchQuality("SYS_GET_THREAD_AREA", "Area")).toBe(3);
+    expect(matchQuality("PTRACE_GETREGSET", "greet")).toBe(4);
+  });
+
+  it("puts the project's symbols first, keeps outside ones that hold the query, counts the rest", () => {
+    const found = [
+      symbol("PTRACE_GETREGSET", "file:///usr/lib/go/src/syscall/z.go"),
+      symbol("greeting", "file:///usr/lib/go/src/fmt/x.go"),
+      symbol("greeter", "file:///w/a.go"),
+      symbol("Greet", "file:///usr/lib/go/src/fmt/y.go"),
+      symbol("grt", "file:///w/b.go"),
+      symbol("greet", "file:///w/c.go"),
+      symbol("greet", "untitled:scratch"),
+    ];
+    const ranked = rankWorkspaceSymbols(found, "greet", pathOf, "/w");
+    expect(ranked.symbols.map(({ symbol, file }) => `${symbol.name} ${file ?? "-"}`)).toEqual([
+      "greet /w/c.go",
+      "greeter /w/a.go",
+      "grt /w/b.go", // a fuzzy match inside the project stays, after the better ones
+      "greet -", // not a file: not the project's, but the name is the query
+      "Greet /usr/lib/go/src/fmt/y.go",
+      "greeting /usr/lib/go/src/fmt/x.go",
+    ]);
+    expect(ranked.outside).toBe(3);
+    expect(ranked.dropped).toBe(1);
+  });
+
+  it("does not take a sibling folder sharing the working directory's prefix for the project", () => {
+    const ranked = rankWorkspaceSymbols([symbol("greet", "file:///work2/a.go")], "greet", pathOf, "/work");
+    expect(ranked.outside).toBe(1);
+  });
+});
