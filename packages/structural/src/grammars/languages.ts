@@ -19,6 +19,13 @@ export interface LanguageSpec {
    * function signature, Go `fmt.Println(x)` as a type conversion).
    */
   readonly preferWrapped?: boolean;
+  /**
+   * Only the wrappers: a bare fragment never parses as this language's code (PHP outside
+   * `<?php` is inline HTML, one `text` node for any input).
+   */
+  readonly onlyWrapped?: boolean;
+  /** A file's opening a pattern may start with, which is not code to match (PHP's `<?php`). */
+  readonly opening?: RegExp;
 }
 
 const cLike = [
@@ -112,6 +119,10 @@ export const languages: readonly LanguageSpec[] = [
       ["<?php\n", "\n"],
       ["<?php\n", ";\n"],
     ],
+    // `$` starts every PHP variable: `function $F()` would not parse with a variable for a name.
+    expando: "µ",
+    onlyWrapped: true,
+    opening: /^<\?php\b/i,
   },
   {
     id: "python",

@@ -65,6 +65,41 @@ describe("compilePattern errors", () => {
     });
   });
 
+  it("reads a PHP pattern as PHP (never as inline HTML), with or without its <?php", async () => {
+    const spec = parser.spec("php");
+    for (const source of ["echo $X;", "<?php echo $X;", "<?PHP\necho $X;"]) {
+      const compiled = await parser.compile(spec, source);
+      expect(compiled.rootType, source).toBe("echo_statement");
+      expect(compiled.singleNames).toEqual(new Set(["X"]));
+    }
+    // `$` starts every PHP variable; the expando lets a metavariable stand where one cannot.
+    expect((await parser.compile(spec, "function $F($$$P) { $$$B }")).rootType).toBe("function_definition");
+    expect((await parser.compile(spec, "$obj->save()")).literals).toEqual(
+      expect.arrayContaining(["obj", "save"]),
+    );
+    // Several statements are counted without the <?php the wrapper adds.
+    await expect(parser.compile(spec, "foo(); bar();")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+      message: expect.stringContaining("it parses as 2 separate nodes"),
+    });
+    await expect(parser.compile(spec, "<?php")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+  });
+
+  it("reads a lone $$$ in braces as a block's statements, the `;` it needs in C# not the pattern's", async () => {
+    const compiled = await parser.compile(parser.spec("csharp"), "if ($C) { $$$B }");
+    expect(compiled.root).toMatchObject({
+      type: "if_statement",
+      children: [{}, {}, { kind: "meta" }, {}, { type: "block", children: [{}, { kind: "meta" }, {}] }],
+    });
+    expect(compiled.literals).not.toContain(";");
+    // Where the braces already are a block, the pattern is the same as before.
+    const java = await parser.compile(parser.spec("java"), "if ($C) { $$$B }");
+    expect(java.root).toMatchObject({
+      children: [{}, { type: "parenthesized_expression" }, { type: "block" }],
+    });
+    expect(java.literals).not.toContain(";");
+  });
+
   it("names the shipped languages for an unknown id", () => {
     expect(() => parser.spec("cobol")).toThrow(/dart, go|shipped grammars: .*dart.*python.*rust/);
   });

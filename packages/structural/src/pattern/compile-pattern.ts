@@ -121,18 +121,43 @@ function tryWrapper(
   };
 }
 
+/**
+ * The pattern with a `;` after each sequence metavariable that is alone in braces, and where the
+ * `;`s went (indices into the new text); undefined when there is none.
+ */
+function withStatementSemicolons(
+  text: string,
+  sigil: string,
+): { text: string; inserted: number[] } | undefined {
+  const escaped = sigil.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const lone = new RegExp(`(\\{\\s*${escaped}{3}[A-Z0-9_]*)(\\s*\\})`, "g");
+  const inserted: number[] = [];
+  let shift = 0;
+  const out = text.replace(lone, (_all, head: string, tail: string, offset: number) => {
+    inserted.push(offset + shift + head.length);
+    shift += 1;
+    return `${head};${tail}`;
+  });
+  return inserted.length > 0 ? { text: out, inserted } : undefined;
+}
+
 function describeError(parser: Parser, text: string, spec: LanguageSpec, original: string): never {
   const language = spec.id;
-  const tree = parser.parse(text);
+  // Where a bare fragment is never the language's code, the first wrapper shows the error.
+  const [prefix, suffix] = spec.onlyWrapped ? (spec.wrappers[0] ?? ["", ""]) : ["", ""];
+  const prefixLines = prefix.split("\n").length - 1;
+  const tree = parser.parse(prefix + text + suffix);
   const error = tree ? intolerableError(tree.rootNode, spec.expando) : undefined;
   const lines = original.split("\n");
   let where = "";
   if (error) {
-    const { row, column } = error.startPosition;
+    const row = Math.max(0, error.startPosition.row - prefixLines);
+    const column = error.startPosition.row < prefixLines ? 0 : error.startPosition.column;
     const line = lines[row] ?? "";
     where = ` at line ${row + 1}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
   } else if (tree) {
-    where = `: it parses as ${meaningfulChildren(tree.rootNode).length} separate nodes, not one`;
+    const nodes = meaningfulChildren(tree.rootNode).filter((node) => node.startIndex >= prefix.length);
+    where = `: it parses as ${nodes.length} separate nodes, not one`;
   }
   const sexp = tree ? tree.rootNode.toString() : "";
   throw new StructuralError({
@@ -153,7 +178,7 @@ function describeError(parser: Parser, text: string, spec: LanguageSpec, origina
  * failed; never returns a pattern that silently matches nothing because it did not parse.
  */
 export function compilePattern(parser: Parser, spec: LanguageSpec, source: string): CompiledPattern {
-  const trimmed = source.trim();
+  const trimmed = (spec.opening ? source.trim().replace(spec.opening, "") : source).trim();
   if (trimmed === "") {
     throw new StructuralError({
       code: "PATTERN_INVALID",
@@ -172,7 +197,11 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
         () =>
           tryWrapper(parser, fragment, prefix, suffix, expando),
     );
-    const attempts = spec.preferWrapped ? [...wrapped, ...bare] : [...bare, ...wrapped];
+    const attempts = spec.onlyWrapped
+      ? wrapped
+      : spec.preferWrapped
+        ? [...wrapped, ...bare]
+        : [...bare, ...wrapped];
     // A parse tree-sitter did not have to repair wins over one with MISSING nodes, which wins
     // over one with ERRORs taken as metavariables; in order otherwise.
     let best: Located | undefined;
@@ -190,7 +219,21 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   const whole = locate(text);
   const member =
     (!whole || whole.repair === 2) && /;\s*$/.test(text) ? locate(text.replace(/;\s*$/, "")) : undefined;
-  const located = member && (!whole || member.repair < whole.repair) ? member : whole;
+  let located = member && (!whole || member.repair < whole.repair) ? member : whole;
+  // A statement sequence alone in braces (`if ($C) { $$$B }`): where an expression is no
+  // statement without its `;` (C#, whose parser then reads `{ … }` as an initializer followed
+  // by a MISSING `!`), the braces are read again with a `;` after the metavariable, and that
+  // reading of a block wins over any repaired one; the `;` (alone, or as an empty statement)
+  // is not the pattern's. Where `{ $$$B }` parses cleanly both readings compile the same.
+  const sequence = withStatementSemicolons(text, spec.expando ?? "$");
+  let synthetic: ReadonlySet<number> = new Set();
+  if (sequence && (!located || located.repair > 0)) {
+    const retried = locate(sequence.text);
+    if (retried) {
+      located = retried;
+      synthetic = new Set(sequence.inserted.map((index) => retried.textEnd - sequence.text.length + index));
+    }
+  }
   if (!located) describeError(parser, text, spec, trimmed);
 
   const singleNames = new Set<string>();
@@ -202,13 +245,17 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   const convert = (node: Node): PatternNode => {
     // A statement that took the appended `;` around a lone metavariable is that metavariable:
     // C `while ($C) $B` has a statement body, not the expression `$B` of `$B;`.
-    const ownText = node.endIndex > textEnd ? node.text.slice(0, textEnd - node.startIndex) : node.text;
+    let ownText = node.endIndex > textEnd ? node.text.slice(0, textEnd - node.startIndex) : node.text;
+    if (synthetic.has(node.endIndex - 1) && node.startIndex < node.endIndex - 1)
+      ownText = ownText.slice(0, -1);
     const meta = parseMetaVariable(restoreSigils(ownText, spec.expando));
     if (meta) {
       if (meta.name !== undefined) (meta.kind === "multi" ? multiNames : singleNames).add(meta.name);
       return { kind: "meta", meta };
     }
-    const children = meaningfulChildren(node);
+    const children = meaningfulChildren(node).filter(
+      (child) => !(synthetic.has(child.startIndex) && child.endIndex === child.startIndex + 1),
+    );
     if (children.length === 0) {
       const leafText = node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;

@@ -201,6 +201,25 @@ export const csharpCases: readonly ConformanceCase[] = [
     matches: ["class A { int x; void F() {} }"],
     bindings: { C: "A", B: "int x; void F() {}" },
   },
+  {
+    name: "csharp $$$ alone in an if block",
+    language: "csharp",
+    pattern: "if ($C) { $$$B }",
+    code: "class A { void M() { if (ready) { Start(); Log(); } if (done) { } } }\n",
+    matches: ["if (ready) { Start(); Log(); }", "if (done) { }"],
+    bindings: { C: "ready", B: "Start(); Log();" },
+    differs: { reason: "a lone $$$ in braces is a block's statements", astGrep: [] },
+  },
+  {
+    name: "csharp while block rewritten",
+    language: "csharp",
+    pattern: "while ($C) { $$$B }",
+    code: "class A { void M() { while (more) { Next(); } } }\n",
+    matches: ["while (more) { Next(); }"],
+    bindings: { C: "more", B: "Next();" },
+    rewrite: ["do { $$$B } while ($C);", "class A { void M() { do { Next(); } while (more); } }\n"],
+    differs: { reason: "a lone $$$ in braces is a block's statements", astGrep: [] },
+  },
 ];
 
 export const javaCases: readonly ConformanceCase[] = [

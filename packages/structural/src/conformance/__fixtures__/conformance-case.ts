@@ -16,6 +16,8 @@ export const differenceReasons = {
     "a fragment that is not one node at the top level is retried inside the language's wrappers (a function or class body, an object); ast-grep matches nothing or rejects the pattern",
   "repeated metavariable reports its first occurrence":
     "a metavariable used twice binds the code of its first occurrence; ast-grep reports (and substitutes) the last",
+  "a lone $$$ in braces is a block's statements":
+    "a sequence metavariable alone in braces where a statement goes (`if ($C) { $$$B }`) is read as a block of statements, also in C#, where an expression is no statement and the braces would parse as an initializer; ast-grep takes that initializer reading and matches nothing",
   "rewrites re-indent with tabs":
     "a multi-line rewrite takes the indentation of the match's line, tabs included; ast-grep re-indents only by spaces and leaves tab-indented lines at the template's indentation",
 } as const;
