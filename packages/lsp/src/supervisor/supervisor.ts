@@ -1,5 +1,4 @@
-import { extname, join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { extname, join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { resourceKey, terminateProcess, type Run } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
@@ -7,7 +6,6 @@ import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
 import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
 import { defaultRootSearch, findProjectRoots, type RootSearch } from "../servers/project-folders.js";
-import { isInside } from "../servers/find-root.js";
 import { RootCache } from "../servers/root-cache.js";
 import {
   defaultServers,
@@ -16,6 +14,7 @@ import {
   type ServerSpec,
 } from "../servers/server-table.js";
 import { FileTexts, type FileText } from "./file-texts.js";
+import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
 import { serverSetup } from "./server-setup.js";
 import { startServer } from "./start-server.js";
@@ -62,9 +61,7 @@ export class LspSupervisor {
 
   private readonly options: LspSupervisorOptions;
   private readonly records = new Map<string, ServerRecord>();
-  private readonly uris = new Map<string, string>();
-  private readonly paths = new Map<string, string>();
-  private readonly displays = new Map<string, string>();
+  private readonly names: PathNames;
   private readonly specsByExtension = new Map<string, ServerSpec | undefined>();
   /** Root markers per folder, checked by one `stat` per folder. */
   private readonly roots = new RootCache();
@@ -74,6 +71,7 @@ export class LspSupervisor {
 
   constructor(workingDirectory: string, options: LspSupervisorOptions = {}) {
     this.workingDirectory = workingDirectory;
+    this.names = new PathNames(workingDirectory);
     this.options = options;
     const overrides = options.servers ?? [];
     this.servers = [
@@ -84,19 +82,9 @@ export class LspSupervisor {
     this.diagnosticsTimeoutMs = options.diagnosticsTimeoutMs ?? 5_000;
   }
 
-  /**
-   * A path relative to the working directory for output, or absolute when outside it (a
-   * standard library, an installed package): never a chain of `../` (memoised: asked for per
-   * location).
-   */
+  /** A path as shown: relative to the working directory, or absolute outside it (see {@link PathNames}). */
   display(path: string): string {
-    let shown = this.displays.get(path);
-    if (shown === undefined) {
-      shown = isInside(this.workingDirectory, path) ? relative(this.workingDirectory, path) || "." : path;
-      if (this.displays.size >= 4096) this.displays.clear();
-      this.displays.set(path, shown);
-    }
-    return shown;
+    return this.names.display(path);
   }
 
   /** The server spec for a file, or undefined when no server handles its extension. */
@@ -315,26 +303,14 @@ export class LspSupervisor {
     return { client, uri, text, lines: current.lines };
   }
 
-  /** The `file://` URI of a path (memoised: it is asked for on every call). */
+  /** The `file://` URI of a path (memoised). */
   uriOf(file: string): string {
-    let uri = this.uris.get(file);
-    if (uri === undefined) {
-      uri = pathToFileURL(file).href;
-      if (this.uris.size >= 1024) this.uris.clear();
-      this.uris.set(file, uri);
-    }
-    return uri;
+    return this.names.uriOf(file);
   }
 
-  /** The path of a `file://` URI (memoised: asked for per location of every answer; throws as `fileURLToPath`). */
+  /** The path of a `file://` URI (memoised; throws as `fileURLToPath`). */
   pathOf(uri: string): string {
-    let path = this.paths.get(uri);
-    if (path === undefined) {
-      path = fileURLToPath(uri);
-      if (this.paths.size >= 4096) this.paths.clear();
-      this.paths.set(uri, path);
-    }
-    return path;
+    return this.names.pathOf(uri);
   }
 
   /** Running clients (for workspace symbol search without a file). */
