@@ -14,6 +14,7 @@ describe("workspace symbol ranking", () => {
   it("grades names: exact, exact ignoring case, substring, substring ignoring case, fuzzy", () => {
     expect(matchQuality("greet", "greet")).toBe(0);
     expect(matchQuality("Circle.Area", "Area")).toBe(0);
+    expect(matchQuality("std::vector::push_back", "push_back")).toBe(0);
     expect(matchQuality("Greet", "greet")).toBe(1);
     expect(matchQuality("greeter", "greet")).toBe(2);
     expect(matchQuality("SYS_GET_THREAD_AREA", "Area")).toBe(3);
@@ -34,10 +35,10 @@ describe("workspace symbol ranking", () => {
     expect(ranked.symbols.map(({ symbol, file }) => `${symbol.name} ${file ?? "-"}`)).toEqual([
       "greet /w/c.go",
       "greeter /w/a.go",
-      "grt /w/b.go", // a fuzzy match inside the project stays, after the better ones
       "greet -", // not a file: not the project's, but the name is the query
       "Greet /usr/lib/go/src/fmt/y.go",
       "greeting /usr/lib/go/src/fmt/x.go",
+      "grt /w/b.go", // a fuzzy match inside the project stays, after every name holding the query
     ]);
     expect(ranked.outside).toBe(3);
     expect(ranked.dropped).toBe(1);

@@ -53,7 +53,8 @@ function kindName(kind: number): string {
 
 /** symbols: by `query` across the workspace (≤100), or the outline of `file` (≤200). */
 export async function symbols(input: ActionInput, context: ActionContext): Promise<string> {
-  if (input.query !== undefined && input.query.trim() !== "") return workspaceSymbols(input, context);
+  if (input.query !== undefined && input.query.trim() !== "")
+    return workspaceSymbols({ ...input, query: input.query.trim() }, context);
   if (input.file === undefined) {
     throw new LspError({
       code: "LSP_BAD_ARGUMENTS",
@@ -136,7 +137,13 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
         `${clients[index]!.spec.language} (${clients[index]!.spec.command}): ${errorMessage(answer.reason)}`,
       );
   });
-  if (failures.length === settled.length) throw (settled[0] as PromiseRejectedResult).reason;
+  if (failures.length === settled.length) {
+    if (failures.length === 1) throw (settled[0] as PromiseRejectedResult).reason;
+    throw new LspError({
+      code: "LSP_REQUEST_FAILED",
+      message: `no server answered workspace/symbol: ${failures.join("; ")}`,
+    });
+  }
   const failed = failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "";
   if (found.length === 0) return `no workspace symbols match '${input.query}'${failed}`;
   const { supervisor } = context;
@@ -163,7 +170,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   });
   const notes = [
     ...(located.outside > 0
-      ? [`${located.outside} outside the working directory, listed after the project's`]
+      ? [`${located.outside} outside the working directory, listed after the project's close matches`]
       : []),
     ...(located.dropped > 0
       ? [
@@ -188,7 +195,7 @@ export interface LocatedSymbol {
  * (gopls's default matcher: `greet` finds `PTRACE_GETREGSET`).
  */
 export function matchQuality(name: string, query: string): number {
-  const last = name.slice(name.lastIndexOf(".") + 1);
+  const last = name.slice(Math.max(name.lastIndexOf(".") + 1, name.lastIndexOf("::") + 2));
   if (name === query || last === query) return 0;
   const lower = query.toLowerCase();
   if (name.toLowerCase() === lower || last.toLowerCase() === lower) return 1;
@@ -198,10 +205,11 @@ export function matchQuality(name: string, query: string): number {
 }
 
 /**
- * Workspace symbols, the project's own first, each group by {@link matchQuality} (servers'
- * order within one quality). Servers also search what the project depends on — gopls the
- * standard library, pyright the interpreter's — whose loose fuzzy matches would fill the list:
- * outside the working directory only names holding the query are kept; the rest are counted.
+ * Workspace symbols: the project's names holding the query, then those outside the working
+ * directory (servers also search what the project depends on — gopls the standard library,
+ * pyright the interpreter's), then the project's loose fuzzy matches; each group by
+ * {@link matchQuality}, servers' order within one quality. Fuzzy matches outside would fill
+ * the list: they are counted, not kept.
  */
 export function rankWorkspaceSymbols(
   found: readonly (SymbolInformation | WorkspaceSymbol)[],
@@ -223,7 +231,13 @@ export function rankWorkspaceSymbols(
   }
   const ranked = (group: typeof inside) =>
     group.sort((a, b) => a.quality - b.quality).map(({ located }) => located);
-  return { symbols: [...ranked(inside), ...ranked(beyond)], outside: beyond.length, dropped };
+  const loose = inside.filter(({ quality }) => quality === 4);
+  const close = inside.filter(({ quality }) => quality < 4);
+  return {
+    symbols: [...ranked(close), ...ranked(beyond), ...ranked(loose)],
+    outside: beyond.length,
+    dropped,
+  };
 }
 
 function pathOfUri(uri: string, supervisor: ActionContext["supervisor"]): string | undefined {

@@ -26,6 +26,19 @@ export interface LanguageSpec {
   readonly onlyWrapped?: boolean;
   /** A file's opening a pattern may start with, which is not code to match (PHP's `<?php`). */
   readonly opening?: RegExp;
+  /** Its closing a pattern may end with (PHP's `?>`). */
+  readonly closing?: RegExp;
+  /**
+   * Node types a bare fragment parses as where the same text means something else in almost
+   * every file, each with the wrapper (by index) giving that reading: C# `void $M() { … }` at the
+   * top level is a local function, in a class the method the user means.
+   */
+  readonly rereadIn?: Readonly<Record<string, number>>;
+  /**
+   * Names that are the language's own variables, never metavariables, though they are spelled
+   * like them (PHP's superglobals: `$_GET` is not a wildcard, `$GLOBALS` binds nothing).
+   */
+  readonly codeNames?: readonly string[];
 }
 
 const cLike = [
@@ -72,6 +85,7 @@ export const languages: readonly LanguageSpec[] = [
       ["class __C { void __f() {\n", ";\n} }"],
       ["class __C {\n", "\n}"],
     ],
+    rereadIn: { local_function_statement: 2 },
   },
   { id: "css", extensions: [".css"], wasm: repomix("css"), expando: "_", wrappers: [["__x {\n", "\n}"]] },
   {
@@ -122,7 +136,9 @@ export const languages: readonly LanguageSpec[] = [
     // `$` starts every PHP variable: `function $F()` would not parse with a variable for a name.
     expando: "µ",
     onlyWrapped: true,
+    codeNames: ["GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV"],
     opening: /^<\?php\b/i,
+    closing: /\?>$/,
   },
   {
     id: "python",

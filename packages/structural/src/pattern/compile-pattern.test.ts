@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { findMatches } from "../match/find-matches.js";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { gluedMetaVariables, parseMetaVariable, substituteExpando } from "./metavariable.js";
 
@@ -28,6 +29,9 @@ describe("metavariables", () => {
   it("substitutes the expando only for sigils", () => {
     expect(substituteExpando("f($A, $$$B, $x, $$$)", "µ")).toBe("f(µA, µµµB, $x, µµµ)");
     expect(substituteExpando("f($A)", undefined)).toBe("f($A)");
+    expect(substituteExpando("$_GET[$K] + $_G + $GLOBALS", "µ", ["_GET", "GLOBALS"])).toBe(
+      "$_GET[µK] + µ_G + $GLOBALS",
+    );
   });
 });
 
@@ -83,6 +87,15 @@ describe("compilePattern errors", () => {
       message: expect.stringContaining("it parses as 2 separate nodes"),
     });
     await expect(parser.compile(spec, "<?php")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+    // Its closing `?>` goes too, and an error names the line as written, `<?php` line included.
+    expect((await parser.compile(spec, "<?php echo $X; ?>")).rootType).toBe("echo_statement");
+    await expect(parser.compile(spec, "<?php\nfoo($A,, )")).rejects.toMatchObject({
+      message: expect.stringContaining("at line 2, column"),
+    });
+    // Superglobals are PHP's variables, not wildcards or metavariables.
+    const superglobal = await parser.compile(spec, "$_GET[$K]");
+    expect(superglobal.singleNames).toEqual(new Set(["K"]));
+    expect(superglobal.literals).toEqual(expect.arrayContaining(["_GET"]));
   });
 
   it("reads a lone $$$ in braces as a block's statements, the `;` it needs in C# not the pattern's", async () => {
@@ -98,6 +111,48 @@ describe("compilePattern errors", () => {
       children: [{}, { type: "parenthesized_expression" }, { type: "block" }],
     });
     expect(java.literals).not.toContain(";");
+  });
+
+  it("keeps what braces already meant when the statement reading does not hold", async () => {
+    // Each pattern with what it must match; a `;` after the lone $$$ would make a class member
+    // of some (a constructor named `switch`), or a wildcard of a Ruby hash.
+    const cases: [string, string, string, string][] = [
+      [
+        "csharp",
+        "switch ($X) { $$$C }",
+        "class A { void M() { switch (x) { case 1: break; } } }",
+        "switch (x) { case 1: break; }",
+      ],
+      ["csharp", "new[] { $$$E }", "class A { void M() { var a = new[] { 1, 2 }; } }", "new[] { 1, 2 }"],
+      ["csharp", "void $M() { $$$B }", "class A { void M() { a(); } }", "void M() { a(); }"],
+      [
+        "java",
+        "switch ($X) { $$$C }",
+        "class A { void m() { switch (x) { case 1: break; } } }",
+        "switch (x) { case 1: break; }",
+      ],
+      ["go", "switch $X { $$$C }", "package p\nfunc f() { switch x { case 1: } }", "switch x { case 1: }"],
+      ["ruby", "{ $$$P }", "h = { a: 1 }\nxs.each { |x| p x }", "{ a: 1 }"],
+      ["cpp", "if ($C) { $$$B }", "void f() { if (x) { y(); } }", "if (x) { y(); }"],
+      ["bash", "{ $$$B }", "{ echo a; }", "{ echo a; }"],
+    ];
+    for (const [language, source, code, expected] of cases) {
+      const spec = parser.spec(language);
+      const pattern = await parser.compile(spec, source);
+      const tree = await parser.parse(spec, code);
+      try {
+        expect(
+          findMatches(pattern, tree, code).matches.map((m) => m.text),
+          `${language} ${source}`,
+        ).toEqual([expected]);
+      } finally {
+        tree.delete();
+      }
+    }
+    // Rejected before the retry existed, and still: no property named `get` that matches nothing.
+    await expect(parser.compile(parser.spec("csharp"), "get { $$$B }")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+    });
   });
 
   it("names the shipped languages for an unknown id", () => {

@@ -21,9 +21,18 @@ export function firstError(node: Node): Node | undefined {
   return undefined;
 }
 
+/**
+ * The metavariable a pattern node's text spells, or undefined. With an expando only text that
+ * went through it counts: a `$` left as written is code (PHP's `$_GET`).
+ */
+function metaOf(text: string, expando: string | undefined): ReturnType<typeof parseMetaVariable> {
+  if (expando !== undefined && !text.startsWith(expando)) return undefined;
+  return parseMetaVariable(restoreSigils(text, expando));
+}
+
 /** Whether the node's whole text spells a metavariable (after the expando is put back). */
 function isMetaText(node: Node, expando: string | undefined): boolean {
-  return parseMetaVariable(restoreSigils(node.text, expando)) !== undefined;
+  return metaOf(node.text, expando) !== undefined;
 }
 
 /**
@@ -121,6 +130,12 @@ function tryWrapper(
   };
 }
 
+/** Whether the `;` at `index` (in the parsed source of `node`) ends a statement. */
+function endsStatement(node: Node, index: number): boolean {
+  const leaf = node.descendantForIndex(index, index + 1);
+  return leaf?.type === ";" && leaf.startIndex === index && /statement/.test(leaf.parent?.type ?? "");
+}
+
 /**
  * The pattern with a `;` after each sequence metavariable that is alone in braces, and where the
  * `;`s went (indices into the new text); undefined when there is none.
@@ -141,7 +156,13 @@ function withStatementSemicolons(
   return inserted.length > 0 ? { text: out, inserted } : undefined;
 }
 
-function describeError(parser: Parser, text: string, spec: LanguageSpec, original: string): never {
+function describeError(
+  parser: Parser,
+  text: string,
+  spec: LanguageSpec,
+  original: string,
+  lineOffset: number,
+): never {
   const language = spec.id;
   // Where a bare fragment is never the language's code, the first wrapper shows the error.
   const [prefix, suffix] = spec.onlyWrapped ? (spec.wrappers[0] ?? ["", ""]) : ["", ""];
@@ -154,7 +175,7 @@ function describeError(parser: Parser, text: string, spec: LanguageSpec, origina
     const row = Math.max(0, error.startPosition.row - prefixLines);
     const column = error.startPosition.row < prefixLines ? 0 : error.startPosition.column;
     const line = lines[row] ?? "";
-    where = ` at line ${row + 1}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
+    where = ` at line ${row + 1 + lineOffset}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
   } else if (tree) {
     const nodes = meaningfulChildren(tree.rootNode).filter((node) => node.startIndex >= prefix.length);
     where = `: it parses as ${nodes.length} separate nodes, not one`;
@@ -178,14 +199,19 @@ function describeError(parser: Parser, text: string, spec: LanguageSpec, origina
  * failed; never returns a pattern that silently matches nothing because it did not parse.
  */
 export function compilePattern(parser: Parser, spec: LanguageSpec, source: string): CompiledPattern {
-  const trimmed = (spec.opening ? source.trim().replace(spec.opening, "") : source).trim();
+  // A frame the file has (`<?php` … `?>`) is not code to match; lines it took are counted so
+  // errors name the line the user wrote.
+  const framed = source.trim();
+  const unframed = framed.replace(spec.opening ?? /^/, "");
+  const trimmed = unframed.replace(spec.closing ?? /$/, "").trim();
+  const lineOffset = framed.slice(0, framed.length - unframed.trimStart().length).split("\n").length - 1;
   if (trimmed === "") {
     throw new StructuralError({
       code: "PATTERN_INVALID",
       message: "the pattern is empty; give a code fragment",
     });
   }
-  const text = substituteExpando(trimmed, spec.expando);
+  const text = substituteExpando(trimmed, spec.expando, spec.codeNames);
   const locate = (fragment: string): Located | undefined => {
     const { expando } = spec;
     const bare: (() => Located | undefined)[] = [
@@ -222,19 +248,42 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   let located = member && (!whole || member.repair < whole.repair) ? member : whole;
   // A statement sequence alone in braces (`if ($C) { $$$B }`): where an expression is no
   // statement without its `;` (C#, whose parser then reads `{ … }` as an initializer followed
-  // by a MISSING `!`), the braces are read again with a `;` after the metavariable, and that
-  // reading of a block wins over any repaired one; the `;` (alone, or as an empty statement)
-  // is not the pattern's. Where `{ $$$B }` parses cleanly both readings compile the same.
+  // by a MISSING `!`), the braces are read again with a `;` after the metavariable. That
+  // reading wins where each added `;` ends a statement and it is not read as a class member
+  // (`switch ($X) { $$$C }` must not become a constructor named `switch`); the `;` (alone, or
+  // as an empty statement) is not the pattern's.
   const sequence = withStatementSemicolons(text, spec.expando ?? "$");
   let synthetic: ReadonlySet<number> = new Set();
-  if (sequence && (!located || located.repair > 0)) {
+  if (sequence && located && located.repair > 0) {
     const retried = locate(sequence.text);
-    if (retried) {
+    const offset = retried ? retried.textEnd - sequence.text.length : 0;
+    const inserted = sequence.inserted.map((index) => offset + index);
+    if (
+      retried &&
+      !/^(class|interface|struct|impl)\b/.test(retried.wrapper ?? "") &&
+      inserted.every((index) => endsStatement(retried.node, index))
+    ) {
       located = retried;
-      synthetic = new Set(sequence.inserted.map((index) => retried.textEnd - sequence.text.length + index));
+      synthetic = new Set(inserted);
     }
   }
-  if (!located) describeError(parser, text, spec, trimmed);
+  const reread = located && located.wrapper === undefined ? spec.rereadIn?.[located.node.type] : undefined;
+  const rereadWrapper = reread === undefined ? undefined : spec.wrappers[reread];
+  if (located && rereadWrapper) {
+    const [prefix, suffix] = rereadWrapper;
+    const meant = tryWrapper(
+      parser,
+      synthetic.size > 0 ? sequence!.text : text,
+      prefix,
+      suffix,
+      spec.expando,
+    );
+    if (meant && meant.repair <= located.repair) {
+      synthetic = new Set([...synthetic].map((index) => index - located!.textEnd + meant.textEnd));
+      located = meant;
+    }
+  }
+  if (!located) describeError(parser, text, spec, trimmed, lineOffset);
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();
@@ -248,7 +297,7 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     let ownText = node.endIndex > textEnd ? node.text.slice(0, textEnd - node.startIndex) : node.text;
     if (synthetic.has(node.endIndex - 1) && node.startIndex < node.endIndex - 1)
       ownText = ownText.slice(0, -1);
-    const meta = parseMetaVariable(restoreSigils(ownText, spec.expando));
+    const meta = metaOf(ownText, spec.expando);
     if (meta) {
       if (meta.name !== undefined) (meta.kind === "multi" ? multiNames : singleNames).add(meta.name);
       return { kind: "meta", meta };
@@ -295,5 +344,6 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     context: contextKeywords(spec.id, rootType).filter((word) => !literals.has(word)),
     wrapper: located.wrapper,
     impliedSemicolon: located.impliedSemicolon && keptImpliedSemicolon,
+    codeNames: spec.codeNames ?? [],
   };
 }

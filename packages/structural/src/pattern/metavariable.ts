@@ -43,7 +43,11 @@ export function gluedMetaVariables(pattern: string): string[] {
  * text length (the expando is one UTF-16 unit) so positions in the parsed pattern are positions
  * in what the user wrote.
  */
-export function substituteExpando(pattern: string, expando: string | undefined): string {
+export function substituteExpando(
+  pattern: string,
+  expando: string | undefined,
+  codeNames: readonly string[] = [],
+): string {
   if (expando === undefined) return pattern;
   let out = "";
   let index = 0;
@@ -56,7 +60,8 @@ export function substituteExpando(pattern: string, expando: string | undefined):
     let run = 0;
     while (pattern[index + run] === "$") run++;
     const next = pattern[index + run] ?? "";
-    const sigil = /[A-Z_]/.test(next) || run === 3;
+    const name = run === 1 ? (/^[A-Za-z0-9_]+/.exec(pattern.slice(index + 1))?.[0] ?? "") : "";
+    const sigil = (/[A-Z_]/.test(next) && !codeNames.includes(name)) || run === 3;
     out += (sigil ? expando : "$").repeat(run);
     index += run;
   }

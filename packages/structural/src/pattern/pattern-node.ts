@@ -38,4 +38,6 @@ export interface CompiledPattern {
    * statement with its `;`): a rewrite leaves that `;` in place.
    */
   readonly impliedSemicolon: boolean;
+  /** The language's own variables spelled like metavariables (see `LanguageSpec.codeNames`). */
+  readonly codeNames: readonly string[];
 }

@@ -21,7 +21,7 @@ export function rewriteFile(
   source: string,
   matches: readonly StructuralMatch[],
   template: string,
-  options: { keepTrailingSemicolon?: boolean } = {},
+  options: { keepTrailingSemicolon?: boolean; codeNames?: readonly string[] } = {},
 ): FileRewrite {
   const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
   const replacements: Replacement[] = [];
@@ -35,7 +35,11 @@ export function rewriteFile(
     const keep =
       options.keepTrailingSemicolon === true && match.text.endsWith(";") && !template.trimEnd().endsWith(";");
     const end = keep ? match.end - 1 : match.end;
-    replacements.push({ start: match.start, end, text: fillTemplate(template, match, source) });
+    replacements.push({
+      start: match.start,
+      end,
+      text: fillTemplate(template, match, source, options.codeNames),
+    });
     coveredTo = match.end;
   }
   let newText = "";

@@ -9,6 +9,7 @@ export function checkTemplate(template: string, pattern: CompiledPattern): void 
   const unknown = new Set<string>();
   for (const found of template.matchAll(reference)) {
     const name = found[1] ?? found[2] ?? "";
+    if (found[1] === undefined && pattern.codeNames.includes(name)) continue; // code, as written
     if (!pattern.singleNames.has(name) && !pattern.multiNames.has(name)) unknown.add(name);
   }
   if (unknown.size > 0) {
@@ -50,7 +51,12 @@ function dedent(value: string, indent: string): string {
  * (`$$$X` from its first node to its last), re-indented to the match's line, with the file's
  * line endings.
  */
-export function fillTemplate(template: string, match: StructuralMatch, source: string): string {
+export function fillTemplate(
+  template: string,
+  match: StructuralMatch,
+  source: string,
+  codeNames: readonly string[] = [],
+): string {
   const eol = lineEnding(source);
   const normalized = template.replace(/\r\n/g, "\n");
   let out = "";
@@ -59,7 +65,12 @@ export function fillTemplate(template: string, match: StructuralMatch, source: s
     const index = found.index;
     out += normalized.slice(last, index);
     last = index + found[0].length;
-    const capture = match.bindings.get(found[1] ?? found[2] ?? "");
+    const name = found[1] ?? found[2] ?? "";
+    if (found[1] === undefined && codeNames.includes(name)) {
+      out += found[0];
+      continue;
+    }
+    const capture = match.bindings.get(name);
     if (!capture) continue;
     let value = dedent(capture.text.replace(/\r\n/g, "\n"), lineIndent(source, capture.start));
     const lineSoFar = out.slice(out.lastIndexOf("\n") + 1);

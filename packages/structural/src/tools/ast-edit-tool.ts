@@ -60,6 +60,7 @@ export const astEditTool = defineTool({
       }
       const rewrite = rewriteFile(file.text, file.matches, input.rewrite, {
         keepTrailingSemicolon: pattern.impliedSemicolon,
+        codeNames: pattern.codeNames,
       });
       nested += rewrite.nestedSkipped;
       if (rewrite.newText === file.text) continue;

@@ -220,6 +220,25 @@ export const csharpCases: readonly ConformanceCase[] = [
     rewrite: ["do { $$$B } while ($C);", "class A { void M() { do { Next(); } while (more); } }\n"],
     differs: { reason: "a lone $$$ in braces is a block's statements", astGrep: [] },
   },
+  {
+    name: "csharp method declaration read in a class",
+    language: "csharp",
+    pattern: "void $M() { $$$B }",
+    code: "class A {\n  void Run() { Start(); }\n  int Count() { return 1; }\n}\n",
+    matches: ["void Run() { Start(); }"],
+    bindings: { M: "Run", B: "Start();" },
+    differs: { reason: "a C# method pattern is read in a class", astGrep: [] },
+  },
+  {
+    name: "csharp public method rewritten",
+    language: "csharp",
+    pattern: "public int $M($$$P) { $$$B }",
+    code: "class A {\n  public int Twice(int x) { return x * 2; }\n}\n",
+    matches: ["public int Twice(int x) { return x * 2; }"],
+    bindings: { M: "Twice", P: "int x", B: "return x * 2;" },
+    rewrite: ["public long $M($$$P) { $$$B }", "class A {\n  public long Twice(int x) { return x * 2; }\n}\n"],
+    differs: { reason: "a C# method pattern is read in a class", astGrep: [] },
+  },
 ];
 
 export const javaCases: readonly ConformanceCase[] = [

@@ -18,6 +18,10 @@ export const differenceReasons = {
     "a metavariable used twice binds the code of its first occurrence; ast-grep reports (and substitutes) the last",
   "a lone $$$ in braces is a block's statements":
     "a sequence metavariable alone in braces where a statement goes (`if ($C) { $$$B }`) is read as a block of statements, also in C#, where an expression is no statement and the braces would parse as an initializer; ast-grep takes that initializer reading and matches nothing",
+  "a C# method pattern is read in a class":
+    "`void $M() { $$$B }` is read as a method (inside a class), where nearly all C# methods are; at the top level it parses as a local function, which is what ast-grep matches (so none of a class's methods)",
+  "PHP superglobals are code":
+    "PHP's superglobals ($_GET, $_POST, $_SESSION, $GLOBALS, …) are the language's variables in a pattern and a rewrite; ast-grep reads $_GET as a wildcard (matching $_POST too) and drops an unbound $_SESSION from a rewrite",
   "rewrites re-indent with tabs":
     "a multi-line rewrite takes the indentation of the match's line, tabs included; ast-grep re-indents only by spaces and leaves tab-indented lines at the template's indentation",
 } as const;

@@ -29,6 +29,7 @@ export async function runOurs(parser: StructuralParser, testCase: ConformanceCas
     if (!testCase.rewrite) return { matches: outcome };
     const { newText } = rewriteFile(testCase.code, matches, testCase.rewrite[0], {
       keepTrailingSemicolon: pattern.impliedSemicolon,
+      codeNames: pattern.codeNames,
     });
     return { matches: outcome, rewritten: newText };
   } finally {
