@@ -217,22 +217,22 @@ export function rankWorkspaceSymbols(
   pathOf: (uri: string) => string | undefined,
   workingDirectory: string,
 ): { symbols: LocatedSymbol[]; outside: number; dropped: number } {
-  const inside: { located: LocatedSymbol; quality: number }[] = [];
-  const beyond: { located: LocatedSymbol; quality: number }[] = [];
+  type Ranked = { located: LocatedSymbol; quality: number };
+  const close: Ranked[] = [];
+  const beyond: Ranked[] = [];
+  const loose: Ranked[] = [];
   let dropped = 0;
   for (const symbol of found) {
     const file = pathOf(symbol.location.uri);
     const range = "range" in symbol.location ? symbol.location.range : undefined;
     const quality = matchQuality(symbol.name, query);
-    if (file !== undefined && isInside(workingDirectory, file))
-      inside.push({ located: { symbol, file, range }, quality });
-    else if (quality < 4) beyond.push({ located: { symbol, file, range }, quality });
+    const entry = { located: { symbol, file, range }, quality };
+    if (file !== undefined && isInside(workingDirectory, file)) (quality < 4 ? close : loose).push(entry);
+    else if (quality < 4) beyond.push(entry);
     else dropped += 1;
   }
-  const ranked = (group: typeof inside) =>
-    group.sort((a, b) => a.quality - b.quality).map(({ located }) => located);
-  const loose = inside.filter(({ quality }) => quality === 4);
-  const close = inside.filter(({ quality }) => quality < 4);
+  const ranked = (group: Ranked[]) =>
+    group.sort((x, y) => x.quality - y.quality).map(({ located }) => located);
   return {
     symbols: [...ranked(close), ...ranked(beyond), ...ranked(loose)],
     outside: beyond.length,

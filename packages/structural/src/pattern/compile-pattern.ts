@@ -254,6 +254,8 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   // as an empty statement) is not the pattern's.
   const sequence = withStatementSemicolons(text, spec.expando ?? "$");
   let synthetic: ReadonlySet<number> = new Set();
+  // The text `located` was parsed from: the pattern, or it with the added `;`s.
+  let fragment = text;
   if (sequence && located && located.repair > 0) {
     const retried = locate(sequence.text);
     const offset = retried ? retried.textEnd - sequence.text.length : 0;
@@ -265,19 +267,14 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     ) {
       located = retried;
       synthetic = new Set(inserted);
+      fragment = sequence.text;
     }
   }
   const reread = located && located.wrapper === undefined ? spec.rereadIn?.[located.node.type] : undefined;
   const rereadWrapper = reread === undefined ? undefined : spec.wrappers[reread];
   if (located && rereadWrapper) {
     const [prefix, suffix] = rereadWrapper;
-    const meant = tryWrapper(
-      parser,
-      synthetic.size > 0 ? sequence!.text : text,
-      prefix,
-      suffix,
-      spec.expando,
-    );
+    const meant = tryWrapper(parser, fragment, prefix, suffix, spec.expando);
     if (meant && meant.repair <= located.repair) {
       synthetic = new Set([...synthetic].map((index) => index - located!.textEnd + meant.textEnd));
       located = meant;

@@ -4,12 +4,21 @@ import type { CompiledPattern } from "../pattern/pattern-node.js";
 
 const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g;
 
+/**
+ * The metavariable a template reference names, or undefined where it is the language's own
+ * variable written as code (`$_SESSION` in PHP; never a `$$$` run).
+ */
+function referenceName(found: RegExpMatchArray, codeNames: readonly string[]): string | undefined {
+  const name = found[1] ?? found[2] ?? "";
+  return found[1] === undefined && codeNames.includes(name) ? undefined : name;
+}
+
 /** Checks that every `$NAME` / `$$$NAME` of the template is bound by the pattern. */
 export function checkTemplate(template: string, pattern: CompiledPattern): void {
   const unknown = new Set<string>();
   for (const found of template.matchAll(reference)) {
-    const name = found[1] ?? found[2] ?? "";
-    if (found[1] === undefined && pattern.codeNames.includes(name)) continue; // code, as written
+    const name = referenceName(found, pattern.codeNames);
+    if (name === undefined) continue;
     if (!pattern.singleNames.has(name) && !pattern.multiNames.has(name)) unknown.add(name);
   }
   if (unknown.size > 0) {
@@ -65,9 +74,9 @@ export function fillTemplate(
     const index = found.index;
     out += normalized.slice(last, index);
     last = index + found[0].length;
-    const name = found[1] ?? found[2] ?? "";
-    if (found[1] === undefined && codeNames.includes(name)) {
-      out += found[0];
+    const name = referenceName(found, codeNames);
+    if (name === undefined) {
+      out += found[0]; // code, as written
       continue;
     }
     const capture = match.bindings.get(name);
