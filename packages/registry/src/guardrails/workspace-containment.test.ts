@@ -24,6 +24,15 @@ describe("workspace containment", () => {
     expect(resolveInside(root, "src/../src/a.ts")).toBe(join(root, "src", "a.ts"));
   });
 
+  it("judges against the working directory normalised, however it is spelled", () => {
+    expect(resolveInside(`${root}/`, "src/a.ts")).toBe(join(root, "src", "a.ts"));
+    expect(resolveInside(`${root}/./`, ".")).toBe(root);
+    expect(resolveInside(`${root}/src/..`, "src")).toBe(join(root, "src"));
+    expect(() => resolveInside(`${root}/`, `${root}-sibling/file`)).toThrow(/outside the working directory/);
+    expect(() => resolveInside(`${root}/src/..`, "../x")).toThrow(/outside the working directory/);
+    expect(resolveInside("/", join(root, "src", "a.ts"))).toBe(join(root, "src", "a.ts"));
+  });
+
   it("accepts a file that does not exist yet inside", () => {
     expect(resolveInside(root, "new/dir/file.ts")).toBe(join(root, "new", "dir", "file.ts"));
   });
@@ -48,11 +57,14 @@ describe("workspace containment", () => {
 
   it("refuses a dangling symlink that points outside, and a symlink loop", () => {
     expect(() => resolveInside(root, "dangling")).toThrow(/goes through a symlink/);
+    expect(() => resolveInside(root, "dangling/deeper/still/file.ts")).toThrow(/goes through a symlink/);
     expect(() => resolveInside(root, "loop-a/x")).toThrow(/symlink loop/);
   });
 
   it("accepts a dangling symlink that points inside", () => {
     expect(resolveInside(root, "dangling-inside")).toBe(join(root, "dangling-inside"));
+    expect(resolveInside(root, "dangling-inside/x/y.ts")).toBe(join(root, "dangling-inside", "x", "y.ts"));
+    expect(resolveInside(root, "alias/new/deep/file.ts")).toBe(join(root, "alias", "new", "deep", "file.ts"));
   });
 
   it("refuses empty paths and NUL bytes", () => {

@@ -3,8 +3,25 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { ToolsError } from "../errors/tools-error.js";
 import type { Guardrail } from "../invoke/guardrail.js";
 
+/** `root` with one trailing separator, for prefix checks; the last one asked, memoised. */
+let lastRoot = "";
+let lastPrefix = "";
+
+/**
+ * Whether `candidate` (absolute and normalised: from `resolve` or `realpath`) is `root` or below
+ * it. On POSIX a prefix check on the normalised root (one string comparison per call); on
+ * Windows `path.relative`, which also folds case.
+ */
 function inside(root: string, candidate: string): boolean {
   if (candidate === root) return true;
+  if (sep === "/") {
+    if (root !== lastRoot) {
+      const normalised = resolve(root);
+      lastPrefix = normalised.endsWith("/") ? normalised : `${normalised}/`;
+      lastRoot = root;
+    }
+    return candidate.startsWith(lastPrefix) || candidate === lastPrefix.slice(0, -1);
+  }
   const rel = relative(root, candidate);
   return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
@@ -28,14 +45,18 @@ function lstatEntry(current: string, path: string): Stats | undefined {
  * symlink on the way is followed to where it points (writing through it would land there).
  */
 function realPathOfNearest(path: string, hops = 0): string {
-  // One realpath for a path that exists (the common case: a file read or rewritten); only a
-  // path that does not exist yet walks up, one `lstat` per missing component.
+  // One realpath for a path that exists (the common case: a file read or rewritten). A path
+  // that does not exist yet walks up by one `lstat` per missing component, and only an entry
+  // that is there is realpath'ed again: a failed realpath throws, and Node builds an error
+  // with a stack for each (~30 µs), where a missing lstat returns undefined.
   let current = path;
   const rest: string[] = [];
+  let real = realPathIfExists(current, path);
+  let entry: Stats | undefined;
+  let looked = false;
   for (;;) {
-    const real = realPathIfExists(current, path);
     if (real !== undefined) return rest.length === 0 ? real : resolve(real, ...rest.reverse());
-    const entry = lstatEntry(current, path);
+    if (!looked) entry = lstatEntry(current, path);
     if (entry?.isSymbolicLink()) {
       if (hops >= 40) {
         throw new ToolsError({
@@ -50,6 +71,9 @@ function realPathOfNearest(path: string, hops = 0): string {
     if (parent === current) return path;
     rest.push(basename(current));
     current = parent;
+    entry = lstatEntry(current, path);
+    looked = true;
+    real = entry === undefined ? undefined : realPathIfExists(current, path);
   }
 }
 

@@ -23,15 +23,26 @@ export interface LaneEntry {
 /**
  * Takes a tool's serial lane when it is not parallel-safe (one call at a time per run and
  * conversation, in arrival order). A call into a lane its caller already holds is refused with
- * `LANE_REENTRY` instead of waiting for itself forever.
+ * `LANE_REENTRY` instead of waiting for itself forever. A parallel-safe tool's entry is returned
+ * as it is; a serial one's is a promise.
  */
-export async function enterLane(
+export function enterLane(
+  run: Run,
+  tool: Tool,
+  held: ReadonlySet<string>,
+  signal: AbortSignal,
+): LaneEntry | Promise<LaneEntry> {
+  // A parallel-safe tool enters at once, without a promise (this runs on every call).
+  if (tool.parallelSafe) return { lanes: held, release: undefined, waitedMs: 0 };
+  return enterSerialLane(run, tool, held, signal);
+}
+
+async function enterSerialLane(
   run: Run,
   tool: Tool,
   held: ReadonlySet<string>,
   signal: AbortSignal,
 ): Promise<LaneEntry> {
-  if (tool.parallelSafe) return { lanes: held, release: undefined, waitedMs: 0 };
   const laneId = `${run.conversationId}\u0000${tool.name}`;
   if (held.has(laneId)) {
     throw new ToolsError({
