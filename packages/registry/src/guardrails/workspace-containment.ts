@@ -3,8 +3,9 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { ToolsError } from "../errors/tools-error.js";
 import type { Guardrail } from "../invoke/guardrail.js";
 
-/** `root` with one trailing separator, for prefix checks; the last one asked, memoised. */
+/** The last root asked, normalised, and with one trailing separator for prefix checks. */
 let lastRoot = "";
+let lastNormalised = "";
 let lastPrefix = "";
 
 /**
@@ -16,11 +17,11 @@ function inside(root: string, candidate: string): boolean {
   if (candidate === root) return true;
   if (sep === "/") {
     if (root !== lastRoot) {
-      const normalised = resolve(root);
-      lastPrefix = normalised.endsWith("/") ? normalised : `${normalised}/`;
+      lastNormalised = resolve(root);
+      lastPrefix = lastNormalised.endsWith("/") ? lastNormalised : `${lastNormalised}/`;
       lastRoot = root;
     }
-    return candidate.startsWith(lastPrefix) || candidate === lastPrefix.slice(0, -1);
+    return candidate === lastNormalised || candidate.startsWith(lastPrefix);
   }
   const rel = relative(root, candidate);
   return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
@@ -52,11 +53,9 @@ function realPathOfNearest(path: string, hops = 0): string {
   let current = path;
   const rest: string[] = [];
   let real = realPathIfExists(current, path);
-  let entry: Stats | undefined;
-  let looked = false;
+  let entry = real === undefined ? lstatEntry(current, path) : undefined;
   for (;;) {
     if (real !== undefined) return rest.length === 0 ? real : resolve(real, ...rest.reverse());
-    if (!looked) entry = lstatEntry(current, path);
     if (entry?.isSymbolicLink()) {
       if (hops >= 40) {
         throw new ToolsError({
@@ -72,7 +71,6 @@ function realPathOfNearest(path: string, hops = 0): string {
     rest.push(basename(current));
     current = parent;
     entry = lstatEntry(current, path);
-    looked = true;
     real = entry === undefined ? undefined : realPathIfExists(current, path);
   }
 }
