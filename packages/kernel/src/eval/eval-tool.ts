@@ -6,7 +6,7 @@ import { kernelFactoryKey } from "../factory/kernel-factory.js";
 import { kernelPool, type KernelPool } from "../factory/kernel-pool.js";
 import { KernelError } from "../kernel-error.js";
 import { answerBridgeCall, isBridgeCall } from "./bridge.js";
-import { InactivityTimer } from "./inactivity-timer.js";
+import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
 import { OutputCollector } from "./output-collector.js";
 import { rewriteCell } from "./rewrite-cell.js";
 
@@ -140,7 +140,7 @@ async function runCell(
       setTimeout(() => resolve("grace"), settings.interruptGraceMs).unref(),
     );
     const after = await Promise.race([execution, grace]);
-    const budget = `${Math.round(settings.inactivityMs / 1000)} s`;
+    const budget = describeBudget(settings.inactivityMs);
     if (after === "grace" || after.kind === "died") {
       pool.discard(language);
       interruptNote =

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { InactivityTimer } from "./inactivity-timer.js";
+import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
 
 describe("InactivityTimer", () => {
   beforeEach(() => {
@@ -32,5 +32,13 @@ describe("InactivityTimer", () => {
     vi.advanceTimersByTime(1);
     expect(fired).toBe(1);
     timer.stop();
+  });
+
+  it("describes a budget in the unit a person reads", () => {
+    expect(describeBudget(300_000)).toBe("5 minutes");
+    expect(describeBudget(90_000)).toBe("90 s");
+    expect(describeBudget(1000)).toBe("1 s");
+    expect(describeBudget(400)).toBe("0.4 s");
+    expect(describeBudget(1250)).toBe("1.3 s");
   });
 });

@@ -41,3 +41,10 @@ export class InactivityTimer {
     clearTimeout(this.timer);
   }
 }
+
+/** A budget as a person reads it: "5 minutes", "90 s", "0.4 s". */
+export function describeBudget(ms: number): string {
+  if (ms >= 120_000 && ms % 60_000 === 0) return `${ms / 60_000} minutes`;
+  if (ms >= 10_000) return `${Math.round(ms / 1000)} s`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
