@@ -1,9 +1,39 @@
+import { once } from "node:events";
+import { createServer, connect, type AddressInfo, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
 
+describe("InactivityTimer on a starved event loop", () => {
+  it("reads a message already waiting on a socket before calling the budget spent", async () => {
+    // This process is blocked past the budget while the cell's next message sits in a socket:
+    // Node runs the expired timer before reading it, and the timer must still see the message.
+    const server = createServer();
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const accepted = once(server, "connection") as Promise<[Socket]>;
+    const client = connect((server.address() as AddressInfo).port, "127.0.0.1");
+    await once(client, "connect");
+    const [socket] = await accepted;
+    let fired = 0;
+    const timer = new InactivityTimer(20, () => fired++);
+    socket.on("data", () => timer.touch());
+    client.write("output");
+    const blockedUntil = Date.now() + 100;
+    while (Date.now() < blockedUntil) {
+      // starved: the budget runs out while the message waits
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(fired).toBe(0);
+    timer.stop();
+    client.destroy();
+    socket.destroy();
+    server.close();
+  });
+});
+
 describe("InactivityTimer", () => {
   beforeEach(() => {
-    vi.useFakeTimers();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate"] });
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -17,6 +47,7 @@ describe("InactivityTimer", () => {
     vi.advanceTimersByTime(900);
     expect(fired).toBe(0);
     vi.advanceTimersByTime(100);
+    vi.runOnlyPendingTimers(); // the one loop turn the timer gives waiting I/O
     expect(fired).toBe(1);
   });
 
@@ -30,6 +61,7 @@ describe("InactivityTimer", () => {
     vi.advanceTimersByTime(999);
     expect(fired).toBe(0);
     vi.advanceTimersByTime(1);
+    vi.runOnlyPendingTimers();
     expect(fired).toBe(1);
     timer.stop();
   });

@@ -19,10 +19,17 @@ export class InactivityTimer {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.stopped || this.paused > 0) return;
-    this.timer = setTimeout(() => {
-      this.stopped = true;
-      this.onExpire();
+    const timer = setTimeout(() => {
+      // Node runs timers before reading I/O, so after this process was starved (a loaded machine)
+      // the budget can run out with the cell's next message already waiting on a socket. One
+      // turn of the loop reads it first; a touch or pause in that turn keeps the cell alive.
+      setImmediate(() => {
+        if (this.timer !== timer || this.stopped) return;
+        this.stopped = true;
+        this.onExpire();
+      });
     }, this.ms);
+    this.timer = timer;
   }
 
   pause(): void {
