@@ -19,6 +19,35 @@ describe("resolvePosition", () => {
     });
   });
 
+  it("points a dotted symbol at its last name, and says so", () => {
+    const found = resolvePosition("const p = config.port + 1;", 1, "config.port", "a.ts");
+    expect(found).toMatchObject({ line: 0, character: 17, length: 4, identifier: "port" });
+    expect(found.note).toBe("'config.port' holds 2 names; used 'port', the last");
+  });
+
+  it("points a symbol with punctuation around one name at that name, without a note", () => {
+    expect(resolvePosition("  return parse(text);", 1, "parse(", "a.ts")).toEqual({
+      line: 0,
+      character: 9,
+      length: 5,
+      identifier: "parse",
+    });
+  });
+
+  it("takes a symbol with no name characters whole", () => {
+    expect(resolvePosition("a ?? b", 1, "??", "a.ts")).toMatchObject({
+      character: 2,
+      length: 2,
+      identifier: "??",
+    });
+  });
+
+  it("extends the last name of a partial dotted symbol to the identifier holding it", () => {
+    const found = resolvePosition("x = settings.portNumber", 1, "settings.port", "a.py");
+    expect(found).toMatchObject({ character: 13, identifier: "portNumber" });
+    expect(found.note).toContain("used 'portNumber', which contains it");
+  });
+
   it("prefers a whole-identifier occurrence over a substring of a longer one", () => {
     expect(resolvePosition("const address = add(1);", 1, "add", "a.ts").character).toBe(16);
   });

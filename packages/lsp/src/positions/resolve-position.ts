@@ -5,7 +5,7 @@ export interface ResolvedPosition {
   /** 0-based line and UTF-16 column, as LSP wants them. */
   readonly line: number;
   readonly character: number;
-  /** Length of the matched symbol, in UTF-16 units. */
+  /** Length of the name pointed at (the last name of a dotted symbol), in UTF-16 units. */
   readonly length: number;
   /**
    * The identifier at the position: the symbol itself, or the longer identifier that contains it
@@ -20,6 +20,7 @@ export interface ResolvedPosition {
 export const nearbyLines = 3;
 
 const identifierChar = /[\p{L}\p{N}_$]/u;
+const nonIdentifierChar = /[^\p{L}\p{N}_$]/u;
 
 function occurrences(text: string, symbol: string): number[] {
   const found: number[] = [];
@@ -45,6 +46,19 @@ function containingIdentifier(text: string, at: number, length: number): string 
   while (start > 0 && identifierChar.test(text[start - 1]!)) start--;
   while (end < text.length && identifierChar.test(text[end]!)) end++;
   return text.slice(start, end);
+}
+
+/**
+ * The name a symbol argument points at: `config.port` means `port` (a member is asked about
+ * through its object), `parse(` means `parse`. A symbol with no name characters (an operator)
+ * is taken whole.
+ */
+function focusOf(symbol: string): { name: string; offset: number; names: number } {
+  if (!nonIdentifierChar.test(symbol)) return { name: symbol, offset: 0, names: 1 };
+  const names = [...symbol.matchAll(/[\p{L}\p{N}_$]+/gu)];
+  const last = names.at(-1);
+  if (last === undefined) return { name: symbol, offset: 0, names: 0 };
+  return { name: last[0], offset: last.index, names: names.length };
 }
 
 /**
@@ -80,18 +94,23 @@ export function resolvePosition(
       const candidateText = lines[candidate]!;
       const column = whole ? wholeColumn(candidateText, symbol) : candidateText.indexOf(symbol);
       if (column === undefined || column === -1) continue;
-      const identifier = whole ? symbol : containingIdentifier(candidateText, column, symbol.length);
       const notes: string[] = [];
       if (candidate !== index) {
         notes.push(`'${symbol}' is not on line ${line}; used line ${candidate + 1}: ${candidateText.trim()}`);
       }
-      if (!whole) {
-        notes.push(`no identifier is exactly '${symbol}' there; used '${identifier}', which contains it`);
+      const focus = focusOf(symbol);
+      if (focus.names > 1) {
+        notes.push(`'${symbol}' holds ${focus.names} names; used '${focus.name}', the last`);
+      }
+      const at = column + focus.offset;
+      const identifier = whole ? focus.name : containingIdentifier(candidateText, at, focus.name.length);
+      if (!whole && identifier !== focus.name) {
+        notes.push(`no identifier is exactly '${focus.name}' there; used '${identifier}', which contains it`);
       }
       return {
         line: candidate,
-        character: column,
-        length: symbol.length,
+        character: at,
+        length: focus.name.length,
         identifier,
         ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
       };

@@ -34,6 +34,7 @@ describe("applyWorkspaceEdit", () => {
     isOpen: () => false,
     isSynced: () => false,
     display: (path) => relative(dir, path),
+    writable: (path) => !relative(dir, path).startsWith(".."),
   };
 
   it("applies several edits of a line, last first", () => {
@@ -43,6 +44,41 @@ describe("applyWorkspaceEdit", () => {
         { range: range(0, 4, 7), newText: "sum" },
       ]),
     ).toBe("sum(sum(1))");
+  });
+
+  it("keeps inserts at one position in the order given", () => {
+    expect(
+      applyTextEdits("f();", [
+        { range: range(0, 0, 0), newText: "a" },
+        { range: range(0, 0, 0), newText: "b" },
+        { range: range(0, 0, 1), newText: "g" },
+      ]),
+    ).toBe("abg();");
+  });
+
+  it("refuses a whole edit that touches a file outside the working directory, writing nothing", async () => {
+    writeFileSync(join(dir, "a.ts"), "export const a = 1;\n");
+    const outside = mkdtempSync(join(tmpdir(), "lsp-outside-"));
+    try {
+      writeFileSync(join(outside, "lib.d.ts"), "declare const a: number;\n");
+      const attempt = applyWorkspaceEdit(
+        {
+          changes: {
+            [uri("a.ts")]: [{ range: range(0, 13, 14), newText: "b" }],
+            [pathToFileURL(join(outside, "lib.d.ts")).href]: [{ range: range(0, 14, 15), newText: "b" }],
+          },
+        },
+        closed,
+      );
+      await expect(attempt).rejects.toMatchObject({
+        code: "LSP_RENAME_FAILED",
+        message: expect.stringMatching(/outside the working directory \(.*lib\.d\.ts\); nothing was written/),
+      });
+      expect(read("a.ts")).toBe("export const a = 1;\n");
+      expect(readFileSync(join(outside, "lib.d.ts"), "utf8")).toBe("declare const a: number;\n");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("applies text edits and a file move in order, and lists the changed files", async () => {

@@ -13,6 +13,11 @@ export interface EditBase {
   isSynced(uri: string, text: string): boolean;
   /** A path as shown in messages (relative to the working directory). */
   display(path: string): string;
+  /**
+   * Whether the edit may touch `path` (absolute): inside the working directory, symlinks
+   * followed. A server may answer with edits anywhere (a library's declaration file).
+   */
+  writable(path: string): boolean;
 }
 
 /** What applying a workspace edit did. */
@@ -56,20 +61,38 @@ function offsetAt(text: string, line: number, character: number): number {
 
 /** Applies text edits to a text, last first, so earlier offsets stay valid. */
 export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
-  const located = edits.map((edit) => ({
+  const located = edits.map((edit, index) => ({
     start: offsetAt(text, edit.range.start.line, edit.range.start.character),
     end: offsetAt(text, edit.range.end.line, edit.range.end.character),
     newText: edit.newText,
+    index,
   }));
-  located.sort((a, b) => b.start - a.start || b.end - a.end);
+  // Inserts at one position appear in the order given (LSP): the later one goes in first.
+  located.sort((a, b) => b.start - a.start || b.end - a.end || b.index - a.index);
   let result = text;
   for (const edit of located) result = result.slice(0, edit.start) + edit.newText + result.slice(edit.end);
   return result;
 }
 
+/** Every file uri a WorkspaceEdit touches, in order, each once. */
+function touchedUris(edit: WorkspaceEdit): string[] {
+  const uris = new Set<string>();
+  if (edit.documentChanges) {
+    for (const change of edit.documentChanges) {
+      if ("textDocument" in change) uris.add(change.textDocument.uri);
+      else if (change.kind === "rename") uris.add(change.oldUri).add(change.newUri);
+      else uris.add(change.uri);
+    }
+  } else {
+    for (const uri of Object.keys(edit.changes ?? {})) uris.add(uri);
+  }
+  return [...uris];
+}
+
 /**
  * Applies a WorkspaceEdit all or nothing. `documentChanges` (when present, authoritative) are
- * applied in order, including create/rename/delete; otherwise `changes`. Everything is computed
+ * applied in order, including create/rename/delete; otherwise `changes`. An edit that touches a
+ * file outside the working directory (`base.writable`) is refused whole. Everything is computed
  * in memory first against the files as the server saw them: a document version that no longer
  * matches ours, or a file open on the server whose disk text differs from the server's copy,
  * rejects the edit. The result is written through the registry's `writeFiles` (each file checked
@@ -81,6 +104,18 @@ export async function applyWorkspaceEdit(
   base: EditBase,
   ops: FileOperations = nodeFileOperations,
 ): Promise<AppliedEdit> {
+  const outside = touchedUris(edit)
+    .map(pathOf)
+    .filter((path) => !base.writable(path));
+  if (outside.length > 0) {
+    const listed = outside.slice(0, 5).join(", ");
+    const more = outside.length > 5 ? ` and ${outside.length - 5} more` : "";
+    throw new LspError({
+      code: "LSP_RENAME_FAILED",
+      message: `the rename would also change files outside the working directory (${listed}${more}); nothing was written. Rename a symbol declared in the project, or make the change by hand.`,
+      data: { outside },
+    });
+  }
   const plan: Plan = new Map();
   const originals = new Map<string, Original | null>();
   const editCounts = new Map<string, number>();

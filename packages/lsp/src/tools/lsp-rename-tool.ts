@@ -1,4 +1,4 @@
-import { defineTool, textResult } from "@tools/registry";
+import { defineTool, resolveInside, textResult } from "@tools/registry";
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
@@ -56,6 +56,14 @@ export const lspRenameTool = defineTool({
       isOpen: (documentUri) => client.isOpen(documentUri),
       isSynced: (documentUri, text) => client.isSynced(documentUri, text),
       display: (path) => supervisor.display(path),
+      writable: (path) => {
+        try {
+          resolveInside(ctx.run.workingDirectory, path);
+          return true;
+        } catch {
+          return false;
+        }
+      },
     });
     // Re-sync what changed so the server's next answers describe the new text, not the old.
     for (const file of applied.changedFiles) {
