@@ -5,19 +5,29 @@ import type { ActionContext } from "./action-context.js";
 /** Most diagnostics listed for one file. */
 export const fileDiagnosticsLimit = 100;
 
-/** diagnostics(file): syncs the file from disk and returns its fresh diagnostics, all severities. */
+/**
+ * diagnostics(file): syncs the file from disk and returns its fresh errors and warnings, saying
+ * how many information and hint diagnostics were not listed. Only what is listed is recorded as
+ * shown, so diagnostics on a later write still report the rest.
+ */
 export async function fileDiagnostics(file: string, context: ActionContext): Promise<string> {
   const absolute = context.resolvePath(file);
   const { supervisor } = context;
   const result = await supervisor.diagnostics(absolute, { save: true, progress: context.progress });
   const display = supervisor.display(absolute);
-  if (result.fresh) context.recordShown?.(absolute, errorsAndWarnings(result.diagnostics));
   const stale = result.fresh
     ? ""
     : `(may be incomplete: the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms)\n`;
+  const worth = errorsAndWarnings(result.diagnostics);
+  const quiet = result.diagnostics.length - worth.length;
+  const quietNote =
+    quiet > 0 ? `(${quiet} information or hint diagnostic${quiet === 1 ? "" : "s"} not listed)` : "";
   if (result.diagnostics.length === 0) return `${stale}no diagnostics in ${display}`;
-  const { items, note } = boundList(byPosition(result.diagnostics), fileDiagnosticsLimit, "diagnostics");
-  return `${stale}${result.diagnostics.length} diagnostics in ${display}:\n${items
+  if (worth.length === 0) return `${stale}no errors or warnings in ${display} ${quietNote}`;
+  const { items, note } = boundList(byPosition(worth), fileDiagnosticsLimit, "diagnostics");
+  if (result.fresh) context.recordShown?.(absolute, items);
+  const notes = [note, quietNote].filter((text) => text).join("\n");
+  return `${stale}${worth.length} diagnostic${worth.length === 1 ? "" : "s"} in ${display}:\n${items
     .map((diagnostic) => formatDiagnostic(display, diagnostic))
-    .join("\n")}${note ? `\n${note}` : ""}`;
+    .join("\n")}${notes ? `\n${notes}` : ""}`;
 }

@@ -28,6 +28,7 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
   }
   const file = context.resolvePath(input.file!);
   const { client, uri, text, lines } = await context.supervisor.open(file, false, context.progress);
+  await context.supervisor.resyncOpen(client, uri);
   const split = lines();
   const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file));
   return { client, uri, file, text, lines: split, position };

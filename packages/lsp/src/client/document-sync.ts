@@ -62,6 +62,11 @@ export class DocumentSync {
     return this.documents.has(uri);
   }
 
+  /** The uris of the open documents, in the order they were opened. */
+  openUris(): string[] {
+    return [...this.documents.keys()];
+  }
+
   /** True when `uri` is open with exactly `text` (a sync without save would send nothing). */
   isSynced(uri: string, text: string): boolean {
     return this.documents.get(uri)?.text === text;

@@ -171,6 +171,11 @@ export class LanguageClient {
     return this.documents.isOpen(uri);
   }
 
+  /** The uris of the documents open on this server. */
+  openUris(): string[] {
+    return this.documents.openUris();
+  }
+
   /** True when `uri` is open with exactly `text` (a sync would send nothing). */
   isSynced(uri: string, text: string): boolean {
     return this.documents.isSynced(uri, text);
@@ -286,6 +291,8 @@ export class LanguageClient {
     if (this.state === "crashed" || this.stopping) return;
     this.state = "crashed";
     this.failure = reason;
+    // The server's own workers (tsserver under typescript-language-server) outlive it otherwise.
+    this.kill();
     this.events.emit("crash");
     this.documents.events.emit("change");
   }

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
@@ -119,6 +119,20 @@ describe("supervisor status and failures", () => {
     expect(await groupGoneWithin(pids[0]!)).toBe(true);
   });
 
+  it("kills a crashed server's workers with it", async () => {
+    // A fake server: a crash that leaves the server's worker running cannot be provoked in a
+    // real server on demand.
+    const { supervisor, dir } = setup("fake-project", [fakeSpec("worker-leaving-server")]);
+    await supervisor.open(join(dir, "main.fake"));
+    const worker = Number(readFileSync(join(dir, "worker.pid"), "utf8"));
+    const leader = supervisor.processes()[0]?.pid;
+    expect(leader).toBeDefined();
+    expect(alive(worker)).toBe(true);
+    process.kill(leader!, "SIGKILL");
+    await expect.poll(() => supervisor.processes()[0]?.state, { timeout: 10_000 }).toBe("crashed");
+    await expect.poll(() => alive(worker), { timeout: 5_000 }).toBe(false);
+  });
+
   it("a pull that never answers and the push wait after it share one deadline", async () => {
     // A fake server: a real one cannot be made to leave a pull request unanswered on demand.
     const { run, registry } = setup("fake-project", [fakeSpec("never-answers-pull-server")], {
@@ -195,3 +209,12 @@ describe("supervisor status and failures", () => {
     );
   });
 });
+
+/** Whether a process is running (a zombie not yet reaped counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}

@@ -151,6 +151,8 @@ export class LspSupervisor {
     if (current && current.state === "running") return current;
     if (current && current.state === "crashed") countCrash(record, current);
     checkBackoff(record, this.display(record.root));
+    // The crashed client's connection and streams go with it (its process group is already gone).
+    if (current && current.state === "crashed") void current.dispose();
     return this.track(record, this.start(record, detection.binary.path, progress));
   }
 
@@ -301,6 +303,29 @@ export class LspSupervisor {
       await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
     }
     return { client, uri, text, lines: current.lines };
+  }
+
+  /**
+   * Brings every other document open on `client` up to date with the disk: a file changed since
+   * it was synced (by a shell command, another tool) gets a didChange, a deleted one a didClose.
+   * Answers that reach into those files (references, a rename's edits) then match their text.
+   * One `stat` per open document when nothing changed.
+   */
+  async resyncOpen(client: LanguageClient, except?: string): Promise<void> {
+    for (const uri of client.openUris()) {
+      if (uri === except) continue;
+      const file = this.pathOf(uri);
+      let current: FileText;
+      try {
+        current = this.texts.read(file);
+      } catch {
+        await client.close(uri);
+        continue;
+      }
+      if (!client.isSynced(uri, current.text)) {
+        await client.sync(uri, languageIdFor(client.spec, extname(file)), current.text, false);
+      }
+    }
   }
 
   /** The `file://` URI of a path (memoised). */

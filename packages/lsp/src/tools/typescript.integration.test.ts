@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -81,6 +81,25 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   it("reports diagnostics of a file", async () => {
     const clean = await text({ action: "diagnostics", file: "src/math.ts" });
     expect(clean).toBe("no diagnostics in src/math.ts");
+  });
+
+  it("lists errors and warnings only, counting the hints it left out", async () => {
+    // tsserver reports an unused local as a hint (6133), and a type error as an error.
+    const extra = join(server.dir, "src", "extra.ts");
+    writeFileSync(extra, "export function f(): number {\n  const unused = 1;\n  return 2;\n}\n");
+    try {
+      const hintsOnly = await text({ action: "diagnostics", file: "src/extra.ts" });
+      expect(hintsOnly).toBe(
+        "no errors or warnings in src/extra.ts (1 information or hint diagnostic not listed)",
+      );
+      writeFileSync(extra, "export function f(): number {\n  const unused = 1;\n  return 'two';\n}\n");
+      const both = await text({ action: "diagnostics", file: "src/extra.ts" });
+      expect(both).toMatch(/^1 diagnostic in src\/extra\.ts:\nsrc\/extra\.ts:3:3 error \[2322\]/);
+      expect(both).toContain("(1 information or hint diagnostic not listed)");
+      expect(both).not.toContain("6133");
+    } finally {
+      rmSync(extra, { force: true });
+    }
   });
 
   it("appends only new diagnostics on write: break, move, fix", async () => {
@@ -211,6 +230,37 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(result.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
     expect(resultText(result)).toContain("the nearest match is 'total'");
     expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
+  });
+
+  it("re-syncs open files changed on disk behind the server: references and rename see the new text", async () => {
+    // app.ts is open on the server (the definition opens it); then a shell command, not a tool,
+    // adds a use of Square to it.
+    await text({ action: "definition", file: "src/app.ts", line: 5, symbol: "Square" });
+    const app = join(server.dir, "src", "app.ts");
+    const before = readFileSync(app, "utf8");
+    writeFileSync(app, `${before}export const second = new Square(2);\n`);
+    const added = before.split("\n").length;
+    const refs = await text({ action: "references", file: "src/math.ts", line: 10, symbol: "Square" });
+    expect(refs).toContain(`src/app.ts:${added}:27  export const second = new Square(2);`);
+    const result = await server.registry.invoke(server.run, {
+      tool: "lsp_rename",
+      args: { file: "src/math.ts", line: 10, symbol: "Square", new_name: "Box" },
+    });
+    expect(result.isError, resultText(result)).toBe(false);
+    expect(readFileSync(app, "utf8")).toContain("export const second = new Box(2);");
+    expect(readFileSync(app, "utf8")).toContain("const square: Box = new Box(3);");
+  });
+
+  it("points a dotted symbol at its last name, and a rename of one refuses", async () => {
+    const answer = await text({ action: "definition", file: "src/app.ts", line: 6, symbol: "square.area" });
+    expect(answer).toContain("'square.area' holds 2 names; used 'area', the last");
+    expect(answer).toContain("src/math.ts:12:3  area(): number {");
+    const result = await server.registry.invoke(server.run, {
+      tool: "lsp_rename",
+      args: { file: "src/app.ts", line: 6, symbol: "square.area", new_name: "size" },
+    });
+    expect(result.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
+    expect(readFileSync(join(server.dir, "src", "math.ts"), "utf8")).toContain("  area(): number {");
   });
 
   it("restarts a crashed server on the next use and reports the crash in status", async () => {
