@@ -25,6 +25,7 @@ export class KernelChannels {
   private readonly replies = new Map<string, (message: JupyterMessage) => void>();
   private iopubSeen = false;
   private iopubWaiters: (() => void)[] = [];
+  private stdinHandshake = false;
 
   /** Creates and connects the sockets; nothing is read until {@link listen}. */
   constructor(info: ConnectionInfo) {
@@ -34,6 +35,13 @@ export class KernelChannels {
     this.control = new Dealer({ routingId, linger: 0 });
     this.stdin = new Dealer({ routingId, linger: 0 });
     this.iopub = new Subscriber({ linger: 0 });
+    // The kernel's stdin is a ROUTER: an input_request sent before our DEALER's handshake is
+    // dropped, and the bridged call would wait forever. Each socket retries its connection on
+    // its own timer (100 ms and up), so stdin can link well after shell already answers.
+    // The observer ends with the socket (closing it earlier rejects its pending read).
+    this.stdin.events.on("handshake", () => {
+      this.stdinHandshake = true;
+    });
     this.shell.connect(endpoint(info, "shell"));
     this.control.connect(endpoint(info, "control"));
     this.stdin.connect(endpoint(info, "stdin"));
@@ -44,6 +52,11 @@ export class KernelChannels {
   /** True once any iopub message has arrived (the subscription is live). */
   get iopubLive(): boolean {
     return this.iopubSeen;
+  }
+
+  /** True once the stdin DEALER finished its handshake with the kernel (input requests reach us). */
+  get stdinLinked(): boolean {
+    return this.stdinHandshake;
   }
 
   /** Calls `waiter` when the first iopub message arrives; never if one already has. */

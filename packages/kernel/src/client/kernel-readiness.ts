@@ -13,7 +13,8 @@ export interface ReadinessTarget {
 }
 
 /**
- * Waits until a just-started kernel is ready: a kernel_info_reply AND one iopub message seen.
+ * Waits until a just-started kernel is ready: a kernel_info_reply, one iopub message seen, AND
+ * the stdin channel linked (the kernel drops input requests, the bridge's calls, sent before).
  * Iopub drops what was published before we subscribed, so kernel_info is re-sent (every 200 ms,
  * then every 50 ms once it replied) until something arrives. Throws `KERNEL_START_FAILED` when
  * the process ends first or after `timeoutMs`.
@@ -22,7 +23,7 @@ export async function waitUntilReady(target: ReadinessTarget, timeoutMs: number)
   const { channels, process: kernel, language, description } = target;
   const deadline = Date.now() + timeoutMs;
   let replied = false;
-  while (!(replied && channels.iopubLive)) {
+  while (!(replied && channels.iopubLive && channels.stdinLinked)) {
     if (kernel.exited !== undefined) {
       throw new KernelError({
         code: "KERNEL_START_FAILED",
@@ -32,7 +33,7 @@ export async function waitUntilReady(target: ReadinessTarget, timeoutMs: number)
     if (Date.now() > deadline) {
       throw new KernelError({
         code: "KERNEL_START_FAILED",
-        message: `the ${language} kernel (${description}) was not ready after ${timeoutMs} ms${kernel.stderrNote()}`,
+        message: `the ${language} kernel (${description}) was not ready after ${timeoutMs} ms (${missing(replied, channels)})${kernel.stderrNote()}`,
       });
     }
     const waitMs = replied ? 50 : 200;
@@ -51,4 +52,14 @@ export async function waitUntilReady(target: ReadinessTarget, timeoutMs: number)
     if (await Promise.race([reply, exit])) replied = true;
     await Promise.race([seen, exit]);
   }
+}
+
+/** What a kernel that is not ready still lacks, as shown in the error. */
+function missing(replied: boolean, channels: KernelChannels): string {
+  const lacks = [
+    ...(replied ? [] : ["no kernel_info_reply on shell"]),
+    ...(channels.iopubLive ? [] : ["nothing on iopub"]),
+    ...(channels.stdinLinked ? [] : ["stdin not linked"]),
+  ];
+  return lacks.join(", ");
 }
