@@ -11,6 +11,9 @@ export const projectDiagnosticsLimit = 200;
 /** Most roots checked in one call; the others are listed as not checked. */
 export const projectRootsLimit = 20;
 
+/** Longest one diagnostics("*") call runs over all its roots; roots left are listed as not checked. */
+export const projectCheckBudgetMs = 300_000;
+
 /**
  * diagnostics("*"): runs the project's own checker for every root found below the working
  * directory (bounded search, see `findProjectRoots`): tsc --noEmit -p, pyright --outputjson
@@ -19,8 +22,12 @@ export const projectRootsLimit = 20;
  * as server diagnostics, errors and warnings only, bounded. A root nested in one whose check
  * covers it (pyright, a cargo workspace) is not checked twice.
  */
-export async function projectDiagnostics(context: ActionContext): Promise<string> {
+export async function projectDiagnostics(
+  context: ActionContext,
+  budgetMs: number = projectCheckBudgetMs,
+): Promise<string> {
   const { supervisor } = context;
+  const deadline = Date.now() + budgetMs;
   const { roots, search } = supervisor.projectRoots();
   if (roots.length === 0) {
     return `no project root found ${describeRootSearch(search)} (no root marker of any language); nothing to check`;
@@ -64,6 +71,12 @@ export async function projectDiagnostics(context: ActionContext): Promise<string
       sections.push(`${label}: not checked: over the bound of ${projectRootsLimit} roots per call`);
       continue;
     }
+    if (Date.now() >= deadline) {
+      sections.push(
+        `${label}: not checked: the ${budgetMs / 1000} s bound of one diagnostics("*") call was reached; use diagnostics on this root's files`,
+      );
+      continue;
+    }
     checkedRoots += 1;
     const outcome = await checker.check({
       root,
@@ -73,6 +86,7 @@ export async function projectDiagnostics(context: ActionContext): Promise<string
       signal: context.signal,
       progress: context.progress,
       env,
+      deadline,
     });
     if (!outcome.ran) {
       sections.push(`${label}: ${outcome.text}`);

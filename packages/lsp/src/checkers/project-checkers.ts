@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { projectPython } from "../supervisor/server-setup.js";
-import { checkCompileDatabase } from "./c-syntax-check.js";
+import { checkCompileDatabase, defaultCSyntaxCheckLimits } from "./c-syntax-check.js";
 import { compileDatabaseFolders, readCompileDatabase } from "./compile-commands.js";
 import type { Finding } from "./finding.js";
 import { parseCargoCheck } from "./parse-cargo-check.js";
@@ -21,6 +21,8 @@ export interface CheckContext {
   readonly env: NodeJS.ProcessEnv;
   /** Owns each process a checker starts, so the run's end kills it. */
   readonly own: ProcessOwner;
+  /** When the whole diagnostics("*") call must be done (epoch ms): no check runs past it. */
+  readonly deadline: number;
 }
 
 /** What a checker did for one root. */
@@ -55,7 +57,13 @@ interface CommandChecker {
   readonly parse: (output: CommandOutput, root: string) => Finding[];
 }
 
-const checkerTimeoutMs = 180_000;
+/** Longest one checker command may run, whatever is left of the call's bound. */
+export const checkerTimeoutMs = 180_000;
+
+/** What is left of the call's bound, capped at `cap`; never below 1 ms. */
+function timeLeft(context: CheckContext, cap: number): number {
+  return Math.max(1, Math.min(cap, context.deadline - Date.now()));
+}
 
 function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
   return async (context) => {
@@ -75,15 +83,26 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
       output = await runCommand(binary.path, args, {
         cwd: root,
         signal: context.signal,
-        timeoutMs: checkerTimeoutMs,
+        timeoutMs: timeLeft(context, checkerTimeoutMs),
         env: context.env,
         own: context.own,
+        name: checker.command,
       });
     } catch (error) {
       if (context.signal.aborted) throw error;
-      return { ran: false, text: `${checker.command} could not run: ${(error as Error).message}` };
+      return { ran: false, text: `not checked: ${(error as Error).message}` };
     }
-    const findings = checker.parse(output, root);
+    let findings: Finding[];
+    try {
+      findings = checker.parse(output, root);
+    } catch (error) {
+      // A wrapper that prints its own messages (an installer, a version notice) instead of the
+      // report: say so, with what it printed, rather than throw a parser's error at the model.
+      return {
+        ran: false,
+        text: `not checked: ${label} exited with code ${output.exitCode} but its output is not the report it should print (${(error as Error).message}); its output ends with: ${tail(output)}`,
+      };
+    }
     const notes: string[] = [];
     if (output.exitCode !== 0 && !findings.some((f) => f.severity === "error" || f.severity === "warning")) {
       notes.push(
@@ -216,12 +235,14 @@ const c: ProjectChecker = {
     if (database.entries.length === 0)
       return { ran: false, text: `not checked: ${shownDb} lists no C/C++ source` };
     context.progress(`compiling ${database.entries.length} files of ${shownDb} with -fsyntax-only…`);
-    const result = await checkCompileDatabase(database, {
-      signal: context.signal,
-      env: context.env,
-      findTool: context.findTool,
-      own: context.own,
-    });
+    const result = await checkCompileDatabase(
+      database,
+      { signal: context.signal, env: context.env, findTool: context.findTool, own: context.own },
+      {
+        ...defaultCSyntaxCheckLimits,
+        totalMs: timeLeft(context, defaultCSyntaxCheckLimits.totalMs),
+      },
+    );
     const compilers = result.compilers.length > 0 ? result.compilers.join(", ") : "the compiler";
     return {
       ran: true,

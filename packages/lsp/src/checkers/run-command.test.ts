@@ -50,7 +50,7 @@ describe("runCommand", () => {
         return () => owned.delete(child);
       },
     });
-    await expect(running).rejects.toThrow(/stopped \(timeout of 300 ms\)/);
+    await expect(running).rejects.toThrow(/stopped \(still running at its 300 ms bound\)/);
     expect(group).toBeGreaterThan(0);
     await vi.waitFor(() => expect(alive(-group)).toBe(false), { timeout: 5_000 });
     await vi.waitFor(() => expect(owned.size).toBe(0));

@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Owns the process while it runs, so the run's end kills it (and what it started). */
   readonly own?: ProcessOwner;
+  /** How errors name the command ("tsc"); the command as given when absent. */
+  readonly name?: string;
 }
 
 /** Output kept per stream; the rest is dropped (a checker's report fits well within it). */
@@ -48,9 +50,10 @@ export function runCommand(
   args: readonly string[],
   options: RunOptions,
 ): Promise<CommandOutput> {
+  const name = options.name ?? command;
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) {
-      reject(new Error(`${command} was cancelled before it started`));
+      reject(new Error(`${name} was cancelled before it started`));
       return;
     }
     const child = spawn(command, [...args], {
@@ -69,7 +72,7 @@ export function runCommand(
       void terminateProcess(child, { group: true, graceMs: 1_000 });
     };
     const timer = setTimeout(
-      () => stop(`timeout of ${options.timeoutMs} ms`),
+      () => stop(`still running at its ${formatBound(options.timeoutMs)} bound`),
       Math.max(1, options.timeoutMs),
     );
     const onAbort = (): void => stop("cancelled");
@@ -87,9 +90,14 @@ export function runCommand(
       settle();
       // Whatever it left running in its group ends with it.
       void terminateProcess(child, { group: true, graceMs: 0 }).finally(disown);
-      if (stopped !== undefined) reject(new Error(`${command} was stopped (${stopped})`));
-      else if (code === null) reject(new Error(`${command} was killed by ${signal ?? "a signal"}`));
+      if (stopped !== undefined) reject(new Error(`${name} was stopped (${stopped})`));
+      else if (code === null) reject(new Error(`${name} was killed by ${signal ?? "a signal"}`));
       else resolve({ stdout: stdout(), stderr: stderr(), exitCode: code });
     });
   });
+}
+
+/** A bound as shown: "180 s", "1.5 s", "300 ms". */
+function formatBound(ms: number): string {
+  return ms >= 1_000 ? `${Number((ms / 1_000).toFixed(1))} s` : `${ms} ms`;
 }
