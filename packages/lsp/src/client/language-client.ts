@@ -160,10 +160,35 @@ export class LanguageClient {
     });
   }
 
-  /** Sends a notification (silently dropped once the server is gone). */
+  /**
+   * Sends a notification (silently dropped once the server is gone), bounded like a request: a
+   * server that stops reading its input leaves a large didOpen or didChange unwritten in a full
+   * pipe, and the call would wait forever. At the bound the server counts as crashed (killed,
+   * restarted on next use, so its copy of each document is rebuilt) and the call fails.
+   */
   async notify(method: string, params: unknown): Promise<void> {
     if (this.state === "crashed" || this.state === "stopped") return;
-    await this.connection.sendNotification(method, params);
+    const timeoutMs = this.options.requestTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    let onCrash: () => void = () => undefined;
+    const outcome = await Promise.race([
+      this.connection.sendNotification(method, params).then(() => "sent" as const),
+      new Promise<"stalled">((resolve) => {
+        timer = setTimeout(() => resolve("stalled"), timeoutMs);
+      }),
+      new Promise<"crashed">((resolve) => {
+        onCrash = () => resolve("crashed");
+        this.events.once("crash", onCrash);
+      }),
+    ]).finally(() => {
+      clearTimeout(timer);
+      this.events.off("crash", onCrash);
+    });
+    if (outcome === "sent") return;
+    if (outcome === "stalled") {
+      this.markCrashed(`stopped reading its input (${method} not taken within ${timeoutMs} ms)`);
+    }
+    throw this.crashedError();
   }
 
   /** True when the document is open on this server. */

@@ -42,6 +42,14 @@ describe("findProjectRoots", () => {
     );
   });
 
+  it("finds a C root by its build/compile_commands.json, though build folders are not searched", () => {
+    touch("native/build/compile_commands.json");
+    touch("native/build/gen/package.json"); // inside the build output: never a root
+    touch("plain/build/other.txt"); // a build folder without a database: no root
+    const search = findProjectRoots(dir, defaultServers);
+    expect(found(search)).toEqual(["c native build/compile_commands.json"]);
+  });
+
   it("stops at its folder bound and says so", () => {
     for (const name of ["a", "b", "c", "d"]) touch(`${name}/go.mod`);
     const search = findProjectRoots(dir, defaultServers, { maxDepth: 4, maxFolders: 3 });

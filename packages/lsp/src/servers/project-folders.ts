@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerSpec } from "./server-table.js";
 
@@ -79,7 +79,7 @@ export function findProjectRoots(
       }
       const names = new Set(entries.map((entry) => entry.name));
       for (const spec of servers) {
-        const marker = spec.markers.find((candidate) => names.has(candidate));
+        const marker = spec.markers.find((candidate) => hasMarker(folder, names, candidate));
         if (marker !== undefined) roots.push({ spec, root: folder, marker });
       }
       for (const entry of entries) {
@@ -92,6 +92,17 @@ export function findProjectRoots(
     level = next;
   }
   return { roots, folders, truncated, limits };
+}
+
+/**
+ * True when `folder` (whose entries are `names`) holds `marker`. A marker in a subfolder
+ * ("build/compile_commands.json", CMake's usual output) is looked up on disk, and only when that
+ * subfolder is there, so a plain folder costs no extra call.
+ */
+function hasMarker(folder: string, names: ReadonlySet<string>, marker: string): boolean {
+  const slash = marker.indexOf("/");
+  if (slash < 0) return names.has(marker);
+  return names.has(marker.slice(0, slash)) && existsSync(join(folder, marker));
 }
 
 /** How the search was bounded, for messages: "within 4 folder levels below the working directory …". */

@@ -133,6 +133,26 @@ describe("supervisor status and failures", () => {
     await expect.poll(() => alive(worker), { timeout: 5_000 }).toBe(false);
   });
 
+  it("bounds a notification a server never reads, then restarts it on the next call", async () => {
+    // A fake server: a real one cannot be made to stop reading its input on demand.
+    const { supervisor, dir } = setup("fake-project", [fakeSpec("deaf-server")], { requestTimeoutMs: 1000 });
+    const file = join(dir, "main.fake");
+    await supervisor.open(file);
+    const leader = supervisor.processes()[0]?.pid;
+    // Far more than a pipe holds (64 KiB), so the write waits on the server to read.
+    writeFileSync(file, "x".repeat(4 * 1024 * 1024));
+    await expect(supervisor.open(file)).rejects.toThrow(
+      /stopped reading its input \(textDocument\/didChange not taken within 1000 ms\)[\s\S]*restarts on the next call/,
+    );
+    expect(supervisor.processes()[0]?.state).toBe("crashed");
+    await expect.poll(() => alive(leader!), { timeout: 5_000 }).toBe(false);
+    // The next call starts a fresh server and opens the document anew.
+    writeFileSync(file, "small again\n");
+    await supervisor.open(file);
+    expect(supervisor.processes()[0]?.state).toBe("running");
+    expect(supervisor.processes()[0]?.pid).not.toBe(leader);
+  });
+
   it("a pull that never answers and the push wait after it share one deadline", async () => {
     // A fake server: a real one cannot be made to leave a pull request unanswered on demand.
     const { run, registry } = setup("fake-project", [fakeSpec("never-answers-pull-server")], {
