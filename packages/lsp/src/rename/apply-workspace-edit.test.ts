@@ -1,11 +1,13 @@
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,6 +56,52 @@ describe("applyWorkspaceEdit", () => {
         { range: range(0, 0, 1), newText: "g" },
       ]),
     ).toBe("abg();");
+  });
+
+  it("moves a folder file by file, after the edits made in it, bytes kept, old folder removed", async () => {
+    mkdirSync(join(dir, "shapes", "data"), { recursive: true });
+    writeFileSync(join(dir, "shapes", "shapes.go"), "package shapes\n");
+    const binary = Buffer.from([0xff, 0x00, 0xfe, 0x80, 0x0a]);
+    writeFileSync(join(dir, "shapes", "data", "logo.bin"), binary);
+    const applied = await applyWorkspaceEdit(
+      {
+        documentChanges: [
+          {
+            textDocument: { uri: uri("shapes/shapes.go"), version: null },
+            edits: [{ range: range(0, 8, 14), newText: "geometry" }],
+          },
+          { kind: "rename", oldUri: uri("shapes"), newUri: uri("geometry") },
+        ],
+      },
+      closed,
+      nodeFileOperations,
+    );
+    expect(read("geometry/shapes.go")).toBe("package geometry\n");
+    expect(readFileSync(join(dir, "geometry", "data", "logo.bin")).equals(binary)).toBe(true);
+    expect(existsSync(join(dir, "shapes"))).toBe(false);
+    expect([...applied.moves].map(([from, to]) => `${relative(dir, from)} -> ${relative(dir, to)}`)).toEqual([
+      "shapes/shapes.go -> geometry/shapes.go",
+      "shapes/data/logo.bin -> geometry/data/logo.bin",
+    ]);
+  });
+
+  it("refuses a folder move onto an existing folder, or of a folder holding a symlink, writing nothing", async () => {
+    mkdirSync(join(dir, "shapes"));
+    mkdirSync(join(dir, "geometry"));
+    writeFileSync(join(dir, "shapes", "a.go"), "package shapes\n");
+    const move = {
+      documentChanges: [{ kind: "rename" as const, oldUri: uri("shapes"), newUri: uri("geometry") }],
+    };
+    await expect(applyWorkspaceEdit(move, closed, nodeFileOperations)).rejects.toThrow(
+      "the edit moves the folder shapes onto geometry, which already exists; nothing was written",
+    );
+    rmSync(join(dir, "geometry"), { recursive: true });
+    symlinkSync(join(dir, "shapes", "a.go"), join(dir, "shapes", "link.go"));
+    await expect(applyWorkspaceEdit(move, closed, nodeFileOperations)).rejects.toThrow(
+      /the edit moves the folder shapes, but it holds .*link\.go, which is not a regular file; move it by hand; nothing was written/,
+    );
+    expect(readdirSync(dir).sort()).toEqual(["shapes"]);
+    expect(read("shapes/a.go")).toBe("package shapes\n");
   });
 
   it("refuses a whole edit that touches a file outside the working directory, writing nothing", async () => {

@@ -1,8 +1,10 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmdirSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { nodeFileOperations, writeFiles, type FileChange, type FileOperations } from "@tools/registry";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
+import { folderFiles } from "./folder-files.js";
 
 /** What the edit is applied against: the documents the server holds, and how paths are shown. */
 export interface EditBase {
@@ -30,7 +32,8 @@ export interface AppliedEdit {
   readonly moves: Map<string, string>;
 }
 
-type Plan = Map<string, string | null>;
+/** Path → planned content: text, the bytes of a file moved unchanged, or null for absent. */
+type Plan = Map<string, string | Uint8Array | null>;
 
 /** A file as read before the edit: its bytes (the content the write expects) and text. */
 interface Original {
@@ -128,7 +131,13 @@ export async function applyWorkspaceEdit(
     throw new LspError({ code: "LSP_RENAME_FAILED", message: `${message}; nothing was written` });
   };
   const current = (path: string): string | null => {
-    if (plan.has(path)) return plan.get(path)!;
+    if (plan.has(path)) {
+      const planned = plan.get(path)!;
+      if (!(planned instanceof Uint8Array)) return planned;
+      const text = Buffer.from(planned).toString("utf8");
+      plan.set(path, text);
+      return text;
+    }
     let original: Original | null = null;
     if (existsSync(path) && !statSync(path).isDirectory()) {
       const bytes = readFileSync(path);
@@ -143,6 +152,41 @@ export async function applyWorkspaceEdit(
     originals.set(path, original);
     plan.set(path, original?.text ?? null);
     return original?.text ?? null;
+  };
+  /** Folders a folder move emptied: removed once everything is written. */
+  const emptied: string[] = [];
+  /** A folder rename, as the move of each file in it (written all or nothing like any other). */
+  const moveFolder = (
+    from: string,
+    to: string,
+    options: { overwrite?: boolean; ignoreIfExists?: boolean } | undefined,
+  ): void => {
+    const inside = (path: string, folder: string): boolean =>
+      path === folder || path.startsWith(folder + sep);
+    const taken = existsSync(to) || [...plan].some(([path, content]) => content !== null && inside(path, to));
+    if (taken) {
+      if (options?.ignoreIfExists && !options.overwrite) return;
+      fail(`the edit moves the folder ${base.display(from)} onto ${base.display(to)}, which already exists`);
+    }
+    const listed = folderFiles(from);
+    if (typeof listed === "string")
+      fail(`the edit moves the folder ${base.display(from)}, but ${listed}; move it by hand`);
+    const { files, folders } = listed as Exclude<typeof listed, string>;
+    // Files this edit created in the folder before moving it go along.
+    const created = [...plan.keys()].filter((path) => inside(path, from) && !files.includes(path));
+    for (const file of [...files, ...created]) {
+      const text = current(file);
+      if (text === null) continue;
+      const original = originals.get(file);
+      const target = join(to, relative(from, file));
+      // A file moved as it was keeps its exact bytes (binary files too).
+      plan.set(target, original && text === original.text ? original.bytes : text);
+      plan.set(file, null);
+      moves.set(file, target);
+      touch(file);
+      touch(target);
+    }
+    emptied.push(...folders.reverse());
   };
   const editText = (uri: string, edits: readonly TextEdit[]): void => {
     const path = pathOf(uri);
@@ -178,6 +222,10 @@ export async function applyWorkspaceEdit(
       } else if (change.kind === "rename") {
         const from = pathOf(change.oldUri);
         const to = pathOf(change.newUri);
+        if (!plan.has(from) && existsSync(from) && statSync(from).isDirectory()) {
+          moveFolder(from, to, change.options);
+          continue;
+        }
         const text = current(from);
         if (text === null) fail(`the edit moves ${base.display(from)}, which does not exist`);
         if (current(to) !== null && !change.options?.overwrite) {
@@ -211,7 +259,17 @@ export async function applyWorkspaceEdit(
     content: plan.get(path) ?? null,
   }));
   const outcome = await writeFiles(changes, ops);
-  if (outcome.ok) return { changedFiles, editCounts, moves };
+  if (outcome.ok) {
+    // Best effort: a folder something else wrote into meanwhile stays.
+    for (const folder of emptied) {
+      try {
+        rmdirSync(folder);
+      } catch {
+        // not empty, or already gone
+      }
+    }
+    return { changedFiles, editCounts, moves };
+  }
   if (outcome.moved) {
     const moved = outcome.moved.map((file) => file.label).join(", ");
     throw new LspError({

@@ -1,13 +1,15 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
-import { ci, copyFixture, groupGoneWithin } from "../test-support/fixtures.js";
+import { ci, copyFixture, groupGoneWithin, tempTree } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
+import { lspRenameTool } from "./lsp-rename-tool.js";
 import { lspTool } from "./lsp-tool.js";
 
 /** One describe per server: definition and diagnostics on a small fixture. */
@@ -106,6 +108,47 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("gopls analysis diagn
       await run.dispose();
       fixture.remove();
       for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
+    }
+  });
+});
+
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)("lsp_rename of a Go package", () => {
+  it("moves the package's folder (data files too, bytes kept), edits every import, and the module builds", async () => {
+    const tree = tempTree("go-package-rename", {
+      "go.mod": "module example.com/app\n\ngo 1.19\n",
+      "main.go":
+        'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/app/shapes"\n)\n\nfunc main() {\n\tfmt.Println(shapes.Area() + shapes.More())\n}\n',
+      "shapes/shapes.go": "package shapes\n\nfunc Area() int { return 1 }\n",
+      "shapes/more.go": "package shapes\n\nfunc More() int { return 2 }\n",
+    });
+    const logo = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0x0a]);
+    writeFileSync(join(tree.dir, "shapes", "logo.png"), logo);
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({ tools: [lspTool, lspRenameTool], approval: "auto" });
+    try {
+      const answer = resultText(
+        await registry.invoke(run, {
+          tool: "lsp_rename",
+          args: { file: "shapes/shapes.go", line: 1, symbol: "shapes", new_name: "geometry" },
+        }),
+      );
+      expect(answer.split("\n")).toEqual([
+        // The import path and both uses; each package clause, edited before the folder moved.
+        "renamed 'shapes' to 'geometry': 5 edits in 4 files",
+        "main.go: 3 edits",
+        "shapes/logo.png → geometry/logo.png",
+        "shapes/more.go → geometry/more.go: 1 edit",
+        "shapes/shapes.go → geometry/shapes.go: 1 edit",
+      ]);
+      expect(existsSync(join(tree.dir, "shapes"))).toBe(false);
+      expect(readdirSync(join(tree.dir, "geometry")).sort()).toEqual(["logo.png", "more.go", "shapes.go"]);
+      expect(readFileSync(join(tree.dir, "geometry", "logo.png")).equals(logo)).toBe(true);
+      expect(readFileSync(join(tree.dir, "main.go"), "utf8")).toContain("geometry.Area() + geometry.More()");
+      execFileSync("go", ["build", "./..."], { cwd: tree.dir, stdio: "pipe", timeout: 120_000 });
+    } finally {
+      await run.dispose();
+      tree.remove();
     }
   });
 });

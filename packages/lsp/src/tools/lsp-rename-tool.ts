@@ -72,20 +72,29 @@ export const lspRenameTool = defineTool({
     }
     const total = [...applied.editCounts.values()].reduce((sum, count) => sum + count, 0);
     const movedFrom = new Map([...applied.moves].map(([from, to]) => [to, from]));
-    const rows = applied.changedFiles.map((file) => {
+    const edits = (count: number): string => `${count} edit${count === 1 ? "" : "s"}`;
+    // One row per file, by path (a server's edit order can vary from call to call): a moved file
+    // once, old → new, with the edits made before or after the move.
+    const byPath = [...applied.changedFiles].sort((a, b) =>
+      supervisor.display(a).localeCompare(supervisor.display(b)),
+    );
+    const rows = byPath.flatMap((file) => {
       const moved = applied.moves.get(file);
-      const count = applied.editCounts.get(file);
-      const source = movedFrom.get(file);
-      if (moved) return `${supervisor.display(file)} → moved to ${supervisor.display(moved)}`;
-      if (source && count === undefined)
-        return `${supervisor.display(file)}: moved here from ${supervisor.display(source)}`;
-      if (count === undefined)
-        return `${supervisor.display(file)}: ${existsSync(file) ? "created" : "deleted"}`;
-      return `${supervisor.display(file)}: ${count} edit${count === 1 ? "" : "s"}`;
+      const count = applied.editCounts.get(file) ?? 0;
+      if (moved) {
+        const both = count + (applied.editCounts.get(moved) ?? 0);
+        return [
+          `${supervisor.display(file)} → ${supervisor.display(moved)}${both > 0 ? `: ${edits(both)}` : ""}`,
+        ];
+      }
+      if (movedFrom.has(file)) return [];
+      if (!applied.editCounts.has(file))
+        return [`${supervisor.display(file)}: ${existsSync(file) ? "created" : "deleted"}`];
+      return [`${supervisor.display(file)}: ${edits(count)}`];
     });
     const header = position.note ? `${position.note}\n` : "";
     return textResult(
-      `${header}renamed '${args.symbol}' to '${args.new_name}': ${total} edits in ${applied.changedFiles.length} files\n${rows.join("\n")}`,
+      `${header}renamed '${args.symbol}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}`,
       { changedFiles: applied.changedFiles },
     );
   },
