@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../servers/server-table.js";
 
@@ -57,9 +58,18 @@ export class DocumentSync {
     this.events.setMaxListeners(0);
   }
 
+  /**
+   * The open document `uri` names, however the server encoded it: ours are Node file URLs, which
+   * leave + ( ) , = ! ' & as they are, while clangd percent-encodes all but letters, digits and
+   * -_.~/: (and gopls some of them) in what it sends back.
+   */
+  private find(uri: string): OpenDocument | undefined {
+    return this.documents.get(uri) ?? this.documents.get(canonicalFileUri(uri));
+  }
+
   /** True when the document is open on this server. */
   isOpen(uri: string): boolean {
-    return this.documents.has(uri);
+    return this.find(uri) !== undefined;
   }
 
   /** The uris of the open documents, in the order they were opened. */
@@ -69,12 +79,12 @@ export class DocumentSync {
 
   /** True when `uri` is open with exactly `text` (a sync without save would send nothing). */
   isSynced(uri: string, text: string): boolean {
-    return this.documents.get(uri)?.text === text;
+    return this.find(uri)?.text === text;
   }
 
   /** The synced version of an open document. */
   versionOf(uri: string): number | undefined {
-    return this.documents.get(uri)?.version;
+    return this.find(uri)?.version;
   }
 
   /** When (performance.now()) the latest publish for a document arrived. */
@@ -132,7 +142,7 @@ export class DocumentSync {
 
   /** Records a `textDocument/publishDiagnostics`. */
   onPublish(published: PublishDiagnosticsParams): void {
-    const document = this.documents.get(published.uri);
+    const document = this.find(published.uri);
     this.publishSeq += 1;
     if (document) {
       document.lastPublish = {
@@ -242,5 +252,15 @@ export class DocumentSync {
       const timer = setTimeout(() => finish(condition()), Math.max(0, deadline - Date.now()));
       this.events.on("change", check);
     });
+  }
+}
+
+/** A file uri as Node writes it for the same path (the form our documents are keyed by). */
+function canonicalFileUri(uri: string): string {
+  if (!uri.startsWith("file:")) return uri;
+  try {
+    return pathToFileURL(fileURLToPath(uri)).href;
+  } catch {
+    return uri;
   }
 }

@@ -162,6 +162,51 @@ serverSuite({
   expectedDiagnostic: /main\.c:2:\d+ error .*undefined_name/,
 });
 
+describe.skipIf((!findBinary("clangd", [], []).found || !findBinary("gopls", [], []).found) && !ci)(
+  "diagnostics in a folder whose name servers escape differently",
+  () => {
+    // clangd percent-encodes every character but letters, digits and -_.~/: in the uris it
+    // publishes, gopls some of them; Node's file URLs leave + ( ) , = ! ' & as they are. Each
+    // publish must still be matched to our document, or fresh results look missing or stale.
+    it.each([
+      [
+        "c",
+        "main.c",
+        "int main(void) {\n  return undefined_name;\n}\n",
+        /main\.c:2:\d+ error .*undefined_name/,
+      ],
+      [
+        "go",
+        "main.go",
+        'package main\n\nfunc main() {\n\tvar count int = "three"\n}\n',
+        /main\.go:4:\d+ error .*"three"/,
+      ],
+    ])("%s", async (language, file, broken, expected) => {
+      const tree = tempTree("escaped-names", {
+        "c++ app (old)/compile_flags.txt": "-std=c11\n",
+        "c++ app (old)/go.mod": "module example.com/app\n\ngo 1.19\n",
+        [`c++ app (old)/${file}`]: broken,
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspTool] });
+      try {
+        const answer = resultText(
+          await registry.invoke(run, {
+            tool: "lsp",
+            args: { action: "diagnostics", file: `c++ app (old)/${file}` },
+          }),
+        );
+        expect(answer, language).toMatch(expected);
+        expect(answer).not.toContain("incomplete");
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (language, root)", () => {
   it("starts one clangd per root and lists both in status", async () => {
     const fixture = copyFixture("multi-root");
