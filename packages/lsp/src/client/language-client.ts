@@ -176,15 +176,21 @@ export class LanguageClient {
       new Promise<"stalled">((resolve) => {
         timer = setTimeout(() => resolve("stalled"), timeoutMs);
       }),
-      new Promise<"crashed">((resolve) => {
-        onCrash = () => resolve("crashed");
-        this.events.once("crash", onCrash);
+      new Promise<"ended">((resolve) => {
+        onCrash = () => resolve("ended");
+        this.events.once("crash", onCrash).once("stop", onCrash);
       }),
     ]).finally(() => {
       clearTimeout(timer);
-      this.events.off("crash", onCrash);
+      this.events.off("crash", onCrash).off("stop", onCrash);
     });
     if (outcome === "sent") return;
+    if (this.stopping) {
+      throw new LspError({
+        code: "LSP_SERVER_FAILED",
+        message: `${this.spec.command} (${this.spec.language}, root ${this.root}) was stopped while ${method} was being sent (the run ended, or the server was reloaded)`,
+      });
+    }
     if (outcome === "stalled") {
       this.markCrashed(`stopped reading its input (${method} not taken within ${timeoutMs} ms)`);
     }
@@ -280,9 +286,19 @@ export class LanguageClient {
   async dispose(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.events.emit("stop");
     if (this.state === "running") {
       await this.request("shutdown", null, 1500).catch(() => undefined);
-      await this.connection.sendNotification("exit").catch(() => undefined);
+      // Bounded: behind a write stuck in a full pipe (a server that stopped reading), the exit
+      // notification would never go out, and the kill below never come.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        this.connection.sendNotification("exit").catch(() => undefined),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, 500);
+        }),
+      ]);
+      clearTimeout(timer);
     }
     this.state = "stopped";
     this.documents.events.emit("change");

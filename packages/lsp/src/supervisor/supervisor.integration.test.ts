@@ -153,6 +153,25 @@ describe("supervisor status and failures", () => {
     expect(supervisor.processes()[0]?.pid).not.toBe(leader);
   });
 
+  it("ends with the run even while a write to its server is stuck", async () => {
+    // A fake server: a real one cannot be made to stop reading its input on demand. The bound on
+    // notifications is far away here: the run's end alone must stop the server and the write.
+    const { run, supervisor, dir } = setup("fake-project", [fakeSpec("deaf-server")], {
+      requestTimeoutMs: 120_000,
+    });
+    const file = join(dir, "main.fake");
+    await supervisor.open(file);
+    const leader = supervisor.processes()[0]!.pid!;
+    writeFileSync(file, "x".repeat(4 * 1024 * 1024));
+    const stuck = supervisor.open(file).then(
+      () => "written",
+      (error: Error) => error.message,
+    );
+    await run.dispose();
+    expect(alive(leader)).toBe(false);
+    expect(await stuck).toMatch(/was stopped while textDocument\/didChange was being sent/);
+  });
+
   it("a pull that never answers and the push wait after it share one deadline", async () => {
     // A fake server: a real one cannot be made to leave a pull request unanswered on demand.
     const { run, registry } = setup("fake-project", [fakeSpec("never-answers-pull-server")], {
