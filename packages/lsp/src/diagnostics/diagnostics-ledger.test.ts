@@ -1,6 +1,6 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, it } from "vitest";
-import { recordDiagnostics, type DiagnosticsLedger } from "./diagnostics-ledger.js";
+import { forgetDiagnostics, recordDiagnostics, type DiagnosticsLedger } from "./diagnostics-ledger.js";
 
 function diagnostic(line: number, message: string, code: number | string = 2322): Diagnostic {
   return {
@@ -25,6 +25,19 @@ describe("recordDiagnostics", () => {
     recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]);
     const second = recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad"), diagnostic(9, "bad")]);
     expect(second.introduced.map((d) => d.range.start.line)).toEqual([9]);
+  });
+
+  it("reports again what was forgotten: one occurrence per diagnostic forgotten", () => {
+    const ledger: DiagnosticsLedger = new Map();
+    const three = [diagnostic(1, "bad"), diagnostic(2, "bad"), diagnostic(3, "worse")];
+    recordDiagnostics(ledger, "/a.ts", three);
+    forgetDiagnostics(ledger, "/a.ts", [diagnostic(2, "bad"), diagnostic(3, "worse")]);
+    const next = recordDiagnostics(ledger, "/a.ts", three);
+    expect(next.introduced.map((d) => [d.range.start.line, d.message])).toEqual([
+      [2, "bad"],
+      [3, "worse"],
+    ]);
+    expect(next.stillPresent).toBe(1);
   });
 
   it("keys on the file, the code and the message", () => {

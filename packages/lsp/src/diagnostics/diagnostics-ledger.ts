@@ -53,3 +53,20 @@ export function recordDiagnostics(
   for (const [key, diagnostics] of groups) ledger.set(key, diagnostics.length);
   return { introduced, stillPresent };
 }
+
+/**
+ * Takes diagnostics that were recorded but not shown (over a listing's bound) back out of the
+ * ledger, one occurrence each, so a later check reports them as new instead of as earlier ones.
+ */
+export function forgetDiagnostics(
+  ledger: DiagnosticsLedger,
+  file: string,
+  diagnostics: readonly Diagnostic[],
+): void {
+  for (const diagnostic of diagnostics) {
+    const key = ledgerKey(file, diagnostic);
+    const left = (ledger.get(key) ?? 0) - 1;
+    if (left > 0) ledger.set(key, left);
+    else ledger.delete(key);
+  }
+}

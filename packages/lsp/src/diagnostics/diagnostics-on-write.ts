@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { appendText, errorMessage, type ResultWrapper, type ToolResult } from "@tools/registry";
 import { byPosition, errorsAndWarnings, formatDiagnostic } from "../format/diagnostics.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
-import { diagnosticsLedgerKey, recordDiagnostics } from "./diagnostics-ledger.js";
+import { diagnosticsLedgerKey, forgetDiagnostics, recordDiagnostics } from "./diagnostics-ledger.js";
 
 /** Options of {@link diagnosticsOnWrite}. */
 export interface DiagnosticsOnWriteOptions {
@@ -77,6 +77,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           continue;
         }
         const sorted = byPosition(delta.introduced);
+        // What is not listed is not reported: the next write lists it.
+        forgetDiagnostics(ledger, file, sorted.slice(perFileLimit));
         const shown = sorted
           .slice(0, perFileLimit)
           .map((diagnostic) => formatDiagnostic(display, diagnostic));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolvePosition } from "./resolve-position.js";
+import { resolvePosition, uniqueContext, wholeColumns } from "./resolve-position.js";
 
 const text = [
   "const total = add(a, b);",
@@ -32,6 +32,23 @@ describe("resolvePosition", () => {
       length: 5,
       identifier: "parse",
     });
+  });
+
+  it("takes a symbol ending in punctuation as whole on its line, though a name follows it", () => {
+    const lines = ["stack.push();", "items.push(item);"];
+    expect(resolvePosition(lines, 2, "push(", "a.ts")).toEqual({
+      line: 1,
+      character: 6,
+      length: 4,
+      identifier: "push",
+    });
+  });
+
+  it("finds the shortest text around an occurrence that is unique on its line", () => {
+    const line = "this.count = count;";
+    expect(wholeColumns(line, "count")).toEqual([5, 13]);
+    expect(uniqueContext(line, 13, 5)).toBe("= count");
+    expect(uniqueContext(line, 5, 5)).toBe(".count");
   });
 
   it("takes a symbol with no name characters whole", () => {

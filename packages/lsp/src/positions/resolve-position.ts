@@ -28,10 +28,40 @@ function occurrences(text: string, symbol: string): number[] {
   return found;
 }
 
+/**
+ * True when the match is not part of a longer identifier. Only an edge that is a name character
+ * needs a boundary: `push(` is whole in `items.push(item)`, though a name follows its `(`.
+ */
 function isWhole(text: string, at: number, length: number): boolean {
+  const first = text[at] ?? "";
+  const last = text[at + length - 1] ?? "";
   const before = at > 0 ? text[at - 1]! : "";
   const after = text[at + length] ?? "";
-  return !identifierChar.test(before) && !identifierChar.test(after);
+  return (
+    (!identifierChar.test(first) || !identifierChar.test(before)) &&
+    (!identifierChar.test(last) || !identifierChar.test(after))
+  );
+}
+
+/** The columns of every whole-identifier occurrence of `symbol` in `text`. */
+export function wholeColumns(text: string, symbol: string): number[] {
+  return occurrences(text, symbol).filter((at) => isWhole(text, at, symbol.length));
+}
+
+/**
+ * The shortest text around `text[at, at + length)` that occurs once in `text`, growing left
+ * first (`= count` picks the parameter out of `this.count = count;`).
+ */
+export function uniqueContext(text: string, at: number, length: number): string {
+  for (let grow = 0; grow <= text.length; grow++) {
+    const start = Math.max(0, at - grow);
+    const end = Math.min(text.length, at + length + Math.max(0, grow - at));
+    const candidate = text.slice(start, end);
+    // " count" is as unique as "= count" but reads as a typo.
+    if (/^\s/.test(candidate) && start > 0) continue;
+    if (occurrences(text, candidate).length === 1) return candidate;
+  }
+  return text;
 }
 
 /** The first whole-identifier occurrence of `symbol` in `text`. */
@@ -53,7 +83,7 @@ function containingIdentifier(text: string, at: number, length: number): string 
  * through its object), `parse(` means `parse`. A symbol with no name characters (an operator)
  * is taken whole.
  */
-function focusOf(symbol: string): { name: string; offset: number; names: number } {
+export function focusOf(symbol: string): { name: string; offset: number; names: number } {
   if (!nonIdentifierChar.test(symbol)) return { name: symbol, offset: 0, names: 1 };
   const names = [...symbol.matchAll(/[\p{L}\p{N}_$]+/gu)];
   const last = names.at(-1);

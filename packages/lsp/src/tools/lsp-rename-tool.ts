@@ -1,8 +1,15 @@
 import { defineTool, resolveInside, textResult } from "@tools/registry";
 import { existsSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { addressSymbol } from "../actions/symbol-position.js";
+import {
+  focusOf,
+  uniqueContext,
+  wholeColumns,
+  type ResolvedPosition,
+} from "../positions/resolve-position.js";
 import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
@@ -11,7 +18,12 @@ import { lspSupervisorKey } from "../supervisor/supervisor.js";
 const input = z.object({
   file: z.string().describe("File where the symbol is, relative to the working directory."),
   line: z.number().int().min(1).describe("1-based line of the symbol."),
-  symbol: z.string().min(1).describe("The symbol's whole name as written on that line (never a column)."),
+  symbol: z
+    .string()
+    .min(1)
+    .describe(
+      "The symbol's whole name as written on that exact line (never a column); include text around it to pick one of several, e.g. '= count'.",
+    ),
   new_name: z.string().min(1).describe("The new name."),
 });
 
@@ -25,7 +37,7 @@ export const lspRenameTool = defineTool({
   parallelSafe: false,
   description: [
     "Rename a symbol everywhere it is used, through the project's language server; all files are written or none.",
-    "Address the symbol by file, line (1-based) and symbol (its whole name as written on that line; never a column).",
+    "Address the symbol by file, line (1-based) and symbol (its whole name as written on that exact line; never a column). When the name occurs twice on the line as different symbols, include text around the one meant ('= count' in 'this.count = count;').",
     'Example: {"file":"src/math.ts","line":2,"symbol":"add","new_name":"sum"}',
   ].join(" "),
   input,
@@ -41,16 +53,34 @@ export const lspRenameTool = defineTool({
       progress: (message: string) => ctx.progress(message),
       signal: ctx.signal,
     };
-    const { client, uri, position } = await addressSymbol({ ...args, action: "rename" }, context);
-    if (position.identifier !== args.symbol) {
-      // A rename must name exactly what it renames: a substring could rewrite a different symbol.
+    const { client, uri, file, lines, position } = await addressSymbol(
+      { ...args, action: "rename" },
+      context,
+    );
+    // A rename must name exactly what it renames, where it was asked: a substring, a nearby
+    // line's same name, or one name of several could rewrite a different symbol project-wide.
+    const focus = focusOf(args.symbol);
+    if (focus.names !== 1) {
       throw new LspError({
         code: "LSP_SYMBOL_NOT_FOUND",
-        message: `no identifier is exactly '${args.symbol}' on line ${position.line + 1} (nor within a few lines); the nearest match is '${position.identifier}'. Give the whole name of the symbol to rename.`,
+        message: `'${args.symbol}' holds ${focus.names === 0 ? "no name" : `${focus.names} names`}; give the one identifier to rename (the member alone: 'port', not 'config.port').`,
+      });
+    }
+    if (position.identifier !== focus.name) {
+      throw new LspError({
+        code: "LSP_SYMBOL_NOT_FOUND",
+        message: `no identifier is exactly '${focus.name}' on line ${position.line + 1} (nor within a few lines); the nearest match is '${position.identifier}'. Give the whole name of the symbol to rename.`,
+      });
+    }
+    if (position.line !== args.line - 1) {
+      throw new LspError({
+        code: "LSP_SYMBOL_NOT_FOUND",
+        message: `'${focus.name}' is not on line ${args.line}; it is on line ${position.line + 1}. A rename uses the exact line: call again with line ${position.line + 1} if that is the one meant.`,
       });
     }
     const at = { line: position.line, character: position.character };
-    const edit = await requestRenameEdit(client, uri, at, args.symbol, args.new_name, ctx.signal);
+    const edit = await requestRenameEdit(client, uri, at, focus.name, args.new_name, ctx.signal);
+    refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
     const applied = await applyWorkspaceEdit(edit, {
       versionOf: (documentUri) => client.versionOf(documentUri),
       isOpen: (documentUri) => client.isOpen(documentUri),
@@ -94,8 +124,48 @@ export const lspRenameTool = defineTool({
     });
     const header = position.note ? `${position.note}\n` : "";
     return textResult(
-      `${header}renamed '${args.symbol}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}`,
+      `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}`,
       { changedFiles: applied.changedFiles },
     );
   },
 });
+
+/**
+ * Refuses a rename whose symbol occurs more than once on its line when the server's edit leaves
+ * one of those occurrences: they are different symbols (`this.count = count;`), and the first
+ * was taken. Occurrences the edit changes too are the same symbol, and fine.
+ */
+function refuseAmbiguous(
+  edit: WorkspaceEdit,
+  file: string,
+  lineText: string,
+  symbol: string,
+  focus: ReturnType<typeof focusOf>,
+  position: ResolvedPosition,
+): void {
+  const others = wholeColumns(lineText, symbol)
+    .map((column) => column + focus.offset)
+    .filter((column) => column !== position.character);
+  if (others.length === 0) return;
+  const starts = new Set<number>();
+  const collect = (uri: string, edits: readonly TextEdit[]): void => {
+    if (!uri.startsWith("file:") || fileURLToPath(uri) !== file) return;
+    for (const change of edits)
+      if (change.range.start.line === position.line) starts.add(change.range.start.character);
+  };
+  for (const change of edit.documentChanges ?? []) {
+    if ("textDocument" in change)
+      collect(
+        change.textDocument.uri,
+        change.edits.filter((e) => "newText" in e),
+      );
+  }
+  for (const [uri, edits] of Object.entries(edit.changes ?? {})) collect(uri, edits);
+  const left = others.filter((column) => !starts.has(column));
+  if (left.length === 0) return;
+  const hint = uniqueContext(lineText, left[0]!, focus.name.length);
+  throw new LspError({
+    code: "LSP_SYMBOL_NOT_FOUND",
+    message: `'${symbol}' occurs ${others.length + 1} times on line ${position.line + 1}, and they are different symbols: renaming the one at column ${position.character + 1} would leave the one at column ${left[0]! + 1}. Give text around the one meant (e.g. symbol '${hint}' for the one at column ${left[0]! + 1}, or '${uniqueContext(lineText, position.character, focus.name.length)}' for the first); nothing was written.`,
+  });
+}

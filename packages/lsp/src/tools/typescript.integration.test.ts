@@ -123,6 +123,29 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(fixed).toContain("src/app.ts: clean (no errors or warnings)");
   });
 
+  it("reports on a later write the new diagnostics a write left out over its bound", async () => {
+    const file = join(server.dir, "src", "many.ts");
+    // 22 distinct errors (each name unknown): two more than the 20 listed per file.
+    const broken = Array.from({ length: 22 }, (_, i) => `export const v${i} = missing${i};`).join("\n");
+    const write = async (content: string) =>
+      resultText(
+        await server.registry.invoke(server.run, { tool: "write", args: { file: "src/many.ts", content } }),
+      );
+    try {
+      const first = await write(`${broken}\n`);
+      expect(first).toContain("22 new diagnostics in src/many.ts:");
+      expect(first).toContain("… 2 more new diagnostics");
+      const again = await write(`// touched\n${broken}\n`);
+      expect(again).toContain("2 new diagnostics in src/many.ts (20 reported earlier still present):");
+      expect(again.match(/src\/many\.ts:\d+:\d+ error \[2304\]/g)).toHaveLength(2);
+      expect(await write(`// touched twice\n${broken}\n`)).toContain(
+        "no new diagnostics in src/many.ts (22 reported earlier still present)",
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
+  });
+
   it("does not report on write what lsp diagnostics already showed", async () => {
     const app = join(server.dir, "src", "app.ts");
     const original = readFileSync(app, "utf8");
@@ -249,6 +272,37 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(result.isError, resultText(result)).toBe(false);
     expect(readFileSync(app, "utf8")).toContain("export const second = new Box(2);");
     expect(readFileSync(app, "utf8")).toContain("const square: Box = new Box(3);");
+  });
+
+  it("refuses a rename whose name means two symbols on its line, or another line's, and takes text around it", async () => {
+    const file = join(server.dir, "src", "counter.ts");
+    const source =
+      "export class Counter {\n  count = 0;\n  set(count: number): void {\n    this.count = count;\n  }\n}\n";
+    writeFileSync(file, source);
+    const rename = (line: number, symbol: string) =>
+      server.registry.invoke(server.run, {
+        tool: "lsp_rename",
+        args: { file: "src/counter.ts", line, symbol, new_name: "value" },
+      });
+    try {
+      const ambiguous = await rename(4, "count");
+      expect(ambiguous.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
+      expect(resultText(ambiguous)).toContain(
+        "'count' occurs 2 times on line 4, and they are different symbols: renaming the one at column 10 would leave the one at column 18. Give text around the one meant (e.g. symbol '= count' for the one at column 18, or '.count' for the first); nothing was written.",
+      );
+      const nearby = await rename(1, "set");
+      expect(resultText(nearby)).toContain(
+        "'set' is not on line 1; it is on line 3. A rename uses the exact line",
+      );
+      expect(readFileSync(file, "utf8")).toBe(source);
+      const parameter = await rename(4, "= count");
+      expect(resultText(parameter)).toContain("renamed 'count' to 'value': 2 edits in 1 file");
+      expect(readFileSync(file, "utf8")).toBe(
+        source.replace("set(count", "set(value").replace("= count", "= value"),
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 
   it("points a dotted symbol at its last name, and a rename of one refuses", async () => {
