@@ -107,16 +107,20 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     requireCapability(client, "workspace_symbols");
     clients = [client];
   } else {
-    clients = context.supervisor
-      .runningClients()
-      .filter((client) => client.capabilities.workspaceSymbolProvider);
+    const running = context.supervisor.runningClients();
+    clients = running.filter((client) => client.capabilities.workspaceSymbolProvider);
     if (clients.length === 0) {
+      const none =
+        running.length === 0
+          ? "no language server is running yet"
+          : `the running servers (${running.map((client) => client.spec.command).join(", ")}) do not offer workspace symbols`;
       throw new LspError({
         code: "LSP_BAD_ARGUMENTS",
-        message: `no language server is running yet; add file (any file of the project) so the right server is started, e.g. {"action":"symbols","query":"${input.query}","file":"src/index.ts"}`,
+        message: `${none}; add file (any file of the project) so the right server is started, e.g. {"action":"symbols","query":"${input.query}","file":"src/index.ts"}`,
       });
     }
   }
+  const scope = input.file === undefined ? searchScope(clients, context) : "";
   // One server failing (an index that did not load, a timeout) costs only its own answers.
   const settled = await Promise.allSettled(
     clients.map((client) =>
@@ -145,7 +149,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     });
   }
   const failed = failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "";
-  if (found.length === 0) return `no workspace symbols match '${input.query}'${failed}`;
+  if (found.length === 0) return `no workspace symbols match '${input.query}'${failed}${scope}`;
   const { supervisor } = context;
   const located = rankWorkspaceSymbols(
     found,
@@ -154,7 +158,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     supervisor.workingDirectory,
   );
   if (located.symbols.length === 0) {
-    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${failed}`;
+    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${failed}${scope}`;
   }
   const reader = new LineReader(supervisor.texts);
   const display = (path: string) => supervisor.display(path);
@@ -179,7 +183,24 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       : []),
   ];
   const shown = located.symbols.length;
-  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${failed}`;
+  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${failed}${scope}`;
+}
+
+/**
+ * Without `file`, only running servers are asked: names the project roots whose server has not
+ * started, so "no match" is not taken for "not in the project".
+ */
+function searchScope(clients: readonly LanguageClient[], context: ActionContext): string {
+  const { supervisor } = context;
+  const asked = new Set(clients.map((client) => `${client.spec.language}\u0000${client.root}`));
+  const notAsked = supervisor
+    .projectRoots()
+    .roots.filter(({ spec, root }) => !asked.has(`${spec.language}\u0000${root}`))
+    .map(({ spec, root }) => `${spec.language} (${supervisor.display(root)})`);
+  if (notAsked.length === 0) return "";
+  const listed =
+    notAsked.slice(0, 5).join(", ") + (notAsked.length > 5 ? ` and ${notAsked.length - 5} more` : "");
+  return `\n(searched ${clients.map((client) => `${client.spec.language} (${supervisor.display(client.root)})`).join(", ")}; not searched, their servers not running: ${listed}; add file of one to search it)`;
 }
 
 /** A workspace symbol with the path of its file (undefined for a non-file URI) and its range when given. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { appendText, errorMessage, type ResultWrapper, type ToolResult } from "@tools/registry";
 import { byPosition, errorsAndWarnings, formatDiagnostic } from "../format/diagnostics.js";
-import { lspSupervisorKey } from "../supervisor/supervisor.js";
+import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
 import { diagnosticsLedgerKey, forgetDiagnostics, recordDiagnostics } from "./diagnostics-ledger.js";
 
 /** Options of {@link diagnosticsOnWrite}. */
@@ -30,7 +30,12 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       const deadline = Date.now() + boundMs;
       const ledger = call.run.state(diagnosticsLedgerKey);
       const sections: string[] = [];
-      const files = [...new Set(result.changedFiles)].filter((file) => {
+      const unique = [...new Set(result.changedFiles)];
+      // A deleted file must not stay open on its server (its old text would keep answering).
+      // Not awaited: notifications keep their order, and the write is not held for it.
+      for (const file of unique.filter((path) => !existsSync(path)))
+        void supervisor.closeDeleted(file).catch(() => undefined);
+      const files = unique.filter((file) => {
         if (!existsSync(file)) return false;
         const spec = supervisor.specFor(file);
         if (!spec) return false;
@@ -55,7 +60,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       for (const { file, fresh, error } of checked) {
         const display = supervisor.display(file);
         if (!fresh) {
-          sections.push(`diagnostics for ${display} not checked: ${errorMessage(error)}`);
+          sections.push(`diagnostics for ${display} not checked: ${whyNotChecked(supervisor, file, error)}`);
           continue;
         }
         if (!fresh.fresh) {
@@ -94,11 +99,29 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   };
 }
 
+/** The bound of the wrapper ran out (not an error of the server). */
+class BoundReached extends Error {}
+
+/**
+ * Why a file's diagnostics were not checked. A bound reached while the file's server is still
+ * starting (its first use in the run) is that, not a server that does not answer.
+ */
+function whyNotChecked(supervisor: LspSupervisor, file: string, error: unknown): string {
+  if (!(error instanceof BoundReached)) return errorMessage(error);
+  const spec = supervisor.specFor(file);
+  const root = spec ? supervisor.detect(spec, file).root : undefined;
+  const server = supervisor.processes().find((p) => p.language === spec?.language && p.root === root);
+  if (server?.state === "starting") {
+    return `${spec!.command} is still starting (its first use in this run) and did not answer within the bound; the next write, or lsp diagnostics, checks it`;
+  }
+  return error.message;
+}
+
 async function withBound<T>(work: Promise<T>, ms: number, boundMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`the server did not answer within the ${boundMs} ms bound`)),
+      () => reject(new BoundReached(`the server did not answer within the ${boundMs} ms bound`)),
       Math.max(0, ms),
     );
   });

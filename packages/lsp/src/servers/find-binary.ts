@@ -46,12 +46,18 @@ export function findBinary(
   };
 }
 
-const proxyProbes = new Map<string, string | undefined>();
+/** How long a failed proxy probe is believed: the component may be installed meanwhile. */
+export const proxyProblemTtlMs = 5_000;
+
+/** Per path: a proxy that runs (kept), or the problem found and when (re-probed after the TTL). */
+const proxyProbes = new Map<string, { readonly problem: string | undefined; readonly at: number }>();
 
 function rustupProxyProblem(candidate: string): string | undefined {
-  if (proxyProbes.has(candidate)) return proxyProbes.get(candidate);
+  const known = proxyProbes.get(candidate);
+  if (known && (known.problem === undefined || Date.now() - known.at < proxyProblemTtlMs))
+    return known.problem;
   const problem = probeRustupProxy(candidate);
-  proxyProbes.set(candidate, problem);
+  proxyProbes.set(candidate, { problem, at: Date.now() });
   return problem;
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
@@ -229,8 +229,23 @@ describe("supervisor status and failures", () => {
     expect(both).toContain("symbol index failed to load");
   });
 
+  it("workspace symbols without file name the project roots whose server was not asked", async () => {
+    const { run, registry, dir } = setup("py-project");
+    mkdirSync(join(dir, "svc"));
+    writeFileSync(join(dir, "svc", "go.mod"), "module example.com/svc\n\ngo 1.19\n");
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    const none = await registry.invoke(run, { tool: "lsp", args: { action: "symbols", query: "scale" } });
+    expect(resultText(none)).toContain("no language server is running yet; add file");
+    await lsp({ action: "definition", file: "pkg/main.py", line: 4, symbol: "scale" });
+    expect(await lsp({ action: "symbols", query: "NoSuchName" })).toBe(
+      "no workspace symbols match 'NoSuchName'\n(searched python (.); not searched, their servers not running: go (svc); add file of one to search it)",
+    );
+  });
+
   it("diagnostics-on-write never holds a write longer than its bound", async () => {
-    // A fake server that hangs: the wrapper must give up at its bound and say so.
+    // A fake server that hangs in initialize: the wrapper must give up at its bound and say
+    // that the server is still starting (not that a running server fails to answer).
     const { run } = setup("fake-project", [fakeSpec("hang-on-initialize-server")]);
     const registry = createRegistry({
       tools: [writeTool],
@@ -244,7 +259,7 @@ describe("supervisor status and failures", () => {
     expect(result.isError).toBe(false);
     expect(resultText(result)).toContain("wrote main.fake");
     expect(resultText(result)).toContain(
-      "diagnostics for main.fake not checked: the server did not answer within the 500 ms bound",
+      "diagnostics for main.fake not checked: hang-on-initialize-server is still starting (its first use in this run) and did not answer within the bound; the next write, or lsp diagnostics, checks it",
     );
   });
 });

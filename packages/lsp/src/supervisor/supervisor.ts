@@ -268,6 +268,10 @@ export class LspSupervisor {
     file: string,
     options: { save?: boolean; timeoutMs?: number; progress?: (m: string) => void } = {},
   ): Promise<FileDiagnostics> {
+    // Other documents open on the server first: the file's diagnostics depend on their text
+    // (an import of a file a shell command changed), and a stale copy would be checked against.
+    const running = this.runningClientFor(file);
+    if (running) await this.resyncOpen(running, this.uriOf(file));
     const { client, uri, text } = await this.open(file, options.save ?? true, options.progress);
     const { diagnostics, fresh } = await client.freshDiagnostics(
       uri,
@@ -326,6 +330,13 @@ export class LspSupervisor {
         await client.sync(uri, languageIdFor(client.spec, extname(file)), current.text, false);
       }
     }
+  }
+
+  /** Closes a deleted file on its running server, if open there (a write tool removed it). */
+  async closeDeleted(file: string): Promise<void> {
+    const client = this.runningClientFor(file);
+    const uri = this.uriOf(file);
+    if (client?.isOpen(uri)) await client.close(uri);
   }
 
   /** The `file://` URI of a path (memoised). */

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { ci, packageBin } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
-import { writeTool } from "../test-support/write-tool.js";
+import { deleteTool, writeTool } from "../test-support/write-tool.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
 import { lspTool } from "./lsp-tool.js";
 
@@ -18,7 +19,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
   const server = useServerFixture({
     fixture: "ts-project",
     server: "typescript-language-server",
-    tools: [lspTool, lspRenameTool, writeTool],
+    tools: [lspTool, lspRenameTool, writeTool, deleteTool],
     binDirectories: [packageBin],
     diagnosticsTimeoutMs: 15_000,
     resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
@@ -144,6 +145,36 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     } finally {
       rmSync(file, { force: true });
     }
+  });
+
+  it("checks a file against the disk text of the files open beside it, not the server's old copy", async () => {
+    // math.ts is open on the server (a hover in it opens it); then a shell command, not a tool,
+    // gives add a third parameter. app.ts's diagnostics must see the new signature.
+    await text({ action: "hover", file: "src/math.ts", line: 2, symbol: "add" });
+    const math = join(server.dir, "src", "math.ts");
+    const original = readFileSync(math, "utf8");
+    writeFileSync(
+      math,
+      original.replace("add(a: number, b: number)", "add(a: number, b: number, c: number)"),
+    );
+    try {
+      expect(await text({ action: "diagnostics", file: "src/app.ts" })).toMatch(
+        /src\/app\.ts:3:\d+ error \[2554\] Expected 3 arguments, but got 2\./,
+      );
+    } finally {
+      writeFileSync(math, original);
+    }
+    expect(await text({ action: "diagnostics", file: "src/app.ts" })).toBe("no diagnostics in src/app.ts");
+  });
+
+  it("closes a file a tool deleted on its server", async () => {
+    const file = join(server.dir, "src", "gone.ts");
+    await server.invoke("write", { file: "src/gone.ts", content: "export const gone = 1;\n" });
+    const client = server.supervisor.runningClients().find((c) => c.spec.language === "typescript")!;
+    const uri = pathToFileURL(file).href;
+    expect(client.isOpen(uri)).toBe(true);
+    await server.invoke("delete", { file: "src/gone.ts" });
+    await expect.poll(() => client.isOpen(uri), { timeout: 5_000 }).toBe(false);
   });
 
   it("does not report on write what lsp diagnostics already showed", async () => {
