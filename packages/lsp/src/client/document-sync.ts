@@ -95,7 +95,9 @@ export class DocumentSync {
   /**
    * Makes the server's copy of `uri` equal `text`: didOpen the first time, didChange (full text)
    * with the next version when it differs (or close + reopen for `freshness: "reopen"` servers);
-   * didSave when `save` is set. Returns whether anything was sent.
+   * didSave when `save` is set. With `save` (a check of the file's diagnostics), an unchanged
+   * document is sent again under the next version when other documents were edited after it.
+   * Returns whether anything was sent.
    */
   async sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
     const existing = this.documents.get(uri);
@@ -126,6 +128,22 @@ export class DocumentSync {
         textDocument: { uri, version: existing.version },
         contentChanges: [{ text }],
       });
+      sent = true;
+    } else if (save && this.editsSent > existing.editsSent) {
+      // Unchanged, but other documents were edited since this one was last synced (a header, the
+      // package's other file): its last publish was computed against their old text, and a
+      // server that answers per version (clangd) or per edit (gopls) would hand it back as
+      // fresh. The same text under the next version makes the server check it again.
+      if (this.spec.freshness === "reopen") {
+        await this.reopen(existing);
+      } else {
+        existing.version += 1;
+        existing.sentAtSeq = this.publishSeq;
+        await this.edit("textDocument/didChange", {
+          textDocument: { uri, version: existing.version },
+          contentChanges: [{ text }],
+        });
+      }
       sent = true;
     }
     if (sent && save) await this.edit("textDocument/didSave", { textDocument: { uri }, text });
