@@ -50,6 +50,13 @@ export class LanguageClient {
   state: ClientState = "starting";
   /** Why it crashed, with the tail of its stderr. */
   failure: string | undefined;
+  /** When it crashed (`Date.now()` ms), stamped at the crash itself, not when a caller notices it. */
+  crashedAt: number | undefined;
+  /**
+   * How long it had been up (ms from spawn to {@link crashedAt}) when it crashed while running;
+   * 0 when it crashed while starting (a failed start); undefined until it crashes.
+   */
+  uptimeMs: number | undefined;
   capabilities: ServerCapabilities = {};
   readonly pid: number | undefined;
 
@@ -61,6 +68,8 @@ export class LanguageClient {
   private readonly documents: DocumentSync;
   private readonly requestState: ServerRequestState = { pullIdentifiers: new Set() };
   private stopping = false;
+  /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
+  private readonly startedAt = Date.now();
 
   constructor(options: LanguageClientOptions) {
     this.options = options;
@@ -330,6 +339,8 @@ export class LanguageClient {
 
   private markCrashed(reason: string): void {
     if (this.state === "crashed" || this.stopping) return;
+    this.crashedAt = Date.now();
+    this.uptimeMs = this.state === "running" ? this.crashedAt - this.startedAt : 0;
     this.state = "crashed";
     this.failure = reason;
     // The server's own workers (tsserver under typescript-language-server) outlive it otherwise.
