@@ -1,4 +1,5 @@
-import { readdirSync } from "node:fs";
+import { chmodSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { findBinary } from "../servers/find-binary.js";
@@ -7,6 +8,7 @@ import { ci, copyFixture, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "../tools/lsp-tool.js";
 import { checkCompileDatabase } from "./c-syntax-check.js";
 import { readCompileDatabase } from "./compile-commands.js";
+import { projectCheckers } from "./project-checkers.js";
 
 /** diagnostics("*") with the real checkers (gcc or clang, go vet, cargo check) on small projects. */
 const cleanups: (() => Promise<unknown> | void)[] = [];
@@ -141,5 +143,70 @@ describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Ru
       "crates/util/src/lib.rs:2:9 warning [unused_variables] unused variable: `unused`",
       "crates/app/src/main.rs:2:22 error [E0308] mismatched types",
     ]);
+  });
+});
+
+describe("diagnostics * for Dart: reading dart analyze --format=machine", () => {
+  // dart is not installed here: a stand-in script prints lines in the format of the SDK's
+  // `emitMachineFormat` (pkg/dartdev/lib/src/commands/analyze.dart):
+  // SEVERITY|TYPE|CODE|FILE|LINE|COLUMN|LENGTH|MESSAGE, plus lines that are not findings.
+  it("turns each finding line into a finding and skips the other lines", async () => {
+    const main = "/home/dev/app/lib/main.dart";
+    const report = [
+      "Resolving dependencies...",
+      `ERROR|COMPILE_TIME_ERROR|UNDEFINED_IDENTIFIER|${main}|4|10|4|Undefined name 'nope'.`,
+      `WARNING|STATIC_WARNING|DEAD_NULL_AWARE_EXPRESSION|${main}|7|18|3|The left operand can't be null, so the right operand is never executed.`,
+      `INFO|LINT|PREFER_CONST_CONSTRUCTORS|/home/dev/app/lib/src/view.dart|12|3|20|Use 'const' with the constructor to improve performance.`,
+      "",
+      "a|b|c",
+      "3 issues found.",
+    ].join("\n");
+    const tree = tempTree("dart-machine", { "pubspec.yaml": "name: app\n", "stub/report.txt": report });
+    cleanups.push(tree.remove);
+    const stub = join(tree.dir, "stub", "dart");
+    writeFileSync(stub, '#!/bin/sh\ncat "$(dirname "$0")/report.txt"\nexit 3\n');
+    chmodSync(stub, 0o755);
+    const outcome = await projectCheckers.dart!.check({
+      root: tree.dir,
+      display: (path) => path,
+      findTool: (command) =>
+        command === "dart" ? { found: true, path: stub } : { found: false, reason: `${command} not found` },
+      signal: new AbortController().signal,
+      progress: () => {},
+      env: process.env,
+      own: () => () => {},
+      deadline: Date.now() + 60_000,
+    });
+    expect(outcome).toEqual({
+      ran: true,
+      label: "dart analyze --format=machine",
+      findings: [
+        {
+          file: main,
+          line: 4,
+          column: 10,
+          severity: "error",
+          code: "undefined_identifier",
+          message: "Undefined name 'nope'.",
+        },
+        {
+          file: main,
+          line: 7,
+          column: 18,
+          severity: "warning",
+          code: "dead_null_aware_expression",
+          message: "The left operand can't be null, so the right operand is never executed.",
+        },
+        {
+          file: "/home/dev/app/lib/src/view.dart",
+          line: 12,
+          column: 3,
+          severity: "info",
+          code: "prefer_const_constructors",
+          message: "Use 'const' with the constructor to improve performance.",
+        },
+      ],
+      notes: [],
+    });
   });
 });

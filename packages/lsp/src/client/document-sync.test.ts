@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerSpec } from "../servers/server-table.js";
 import { DocumentSync } from "./document-sync.js";
 
@@ -99,5 +99,84 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
     sync.events.emit("change");
     // `interrupted` is only set by the interrupt (the 60 s deadline would leave it unset).
     expect(await waiting).toEqual({ diagnostics: [], fresh: false, interrupted: true });
+  });
+});
+
+describe("DocumentSync push freshness (no progress tracking)", () => {
+  // The channel is a stand-in for the connection: these tests pin the freshness rule itself,
+  // with publishes in an order chosen here (a real server's timing could not be made to show
+  // each case on demand). Fake timers make the settle and the bound advance only when told.
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  const pushSpec: ServerSpec = {
+    language: "python",
+    extensions: [".py"],
+    markers: ["pyproject.toml"],
+    command: "pyright-langserver",
+    args: ["--stdio"],
+  };
+  const pyUri = "file:///w/main.py";
+  const open = async () => {
+    const sync = new DocumentSync(pushSpec, {
+      notify: async () => {},
+      request: async () => null,
+      alive: () => true,
+    });
+    await sync.sync(pyUri, "python", "x = 1\n", false);
+    return sync;
+  };
+  type Answer = { diagnostics: unknown[]; fresh: boolean; interrupted?: true };
+  const watch = (waiting: Promise<Answer>) => {
+    const state: { answer?: Answer } = {};
+    void waiting.then((answer) => (state.answer = answer));
+    return state;
+  };
+
+  it("without a version, takes the first publish after the edit, then settles for follow-ups", async () => {
+    const sync = await open();
+    sync.onPublish({ uri: pyUri, diagnostics: [diagnostic("before the edit")] });
+    await sync.sync(pyUri, "python", "x = \n", false);
+    const state = watch(sync.awaitPublish(pyUri, Date.now() + 60_000));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(state.answer, "a publish from before the edit is no answer").toBeUndefined();
+    sync.onPublish({ uri: pyUri, diagnostics: [diagnostic("syntax")] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state.answer, "the settle after the first fresh publish").toBeUndefined();
+    // A follow-up within the settle (a second phase) replaces it and restarts the settle.
+    await vi.advanceTimersByTimeAsync(200);
+    sync.onPublish({ uri: pyUri, diagnostics: [diagnostic("syntax"), diagnostic("semantic")] });
+    await vi.advanceTimersByTimeAsync(200);
+    expect(state.answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(state.answer).toEqual({
+      diagnostics: [diagnostic("syntax"), diagnostic("semantic")],
+      fresh: true,
+    });
+  });
+
+  it("a publish that arrived before the edit does not count: at the bound the answer is not fresh", async () => {
+    const sync = await open();
+    sync.onPublish({ uri: pyUri, diagnostics: [diagnostic("of version 1")] });
+    await sync.sync(pyUri, "python", "x = 2\n", false);
+    const state = watch(sync.awaitPublish(pyUri, Date.now() + 5_000));
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(state.answer).toEqual({ diagnostics: [diagnostic("of version 1")], fresh: false });
+  });
+
+  it("an older versioned publish arriving after the edit is not fresh; the edit's own version is", async () => {
+    const sync = await open();
+    await sync.sync(pyUri, "python", "x = 2\n", false);
+    expect(sync.versionOf(pyUri)).toBe(2);
+    const state = watch(sync.awaitPublish(pyUri, Date.now() + 60_000));
+    sync.onPublish({ uri: pyUri, version: 1, diagnostics: [diagnostic("of version 1")] });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(state.answer, "version 1 answers an older text").toBeUndefined();
+    sync.onPublish({ uri: pyUri, version: 2, diagnostics: [] });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(state.answer).toEqual({ diagnostics: [], fresh: true });
   });
 });

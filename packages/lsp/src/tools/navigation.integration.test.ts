@@ -1,10 +1,12 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referencesLimit } from "../actions/navigation.js";
-import { documentSymbolsLimit } from "../actions/symbols.js";
+import { documentSymbolsLimit, workspaceSymbolsLimit } from "../actions/symbols.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
-import { ci, groupGoneWithin, tempTree } from "../test-support/fixtures.js";
+import { ci, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { lspTool } from "./lsp-tool.js";
 
@@ -164,5 +166,137 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("result limits (clan
     expect(lines.slice(1, -1)).toHaveLength(documentSymbolsLimit);
     expect(lines[1]).toBe("function used int (int)  :1");
     expect(lines.at(-1)).toBe(`… ${uses + 1 - documentSymbolsLimit} more symbols`);
+  });
+});
+
+/** A run with a supervisor on a temp tree, disposed (every server group gone) after the suite. */
+function useTempTree(name: string, files: Readonly<Record<string, string>>, binDirectories: string[] = []) {
+  let tree: ReturnType<typeof tempTree>;
+  let run: Run;
+  let supervisor: LspSupervisor;
+  const registry = createRegistry({ tools: [lspTool] });
+  beforeAll(() => {
+    tree = tempTree(name, files);
+    run = createRun({ workingDirectory: tree.dir });
+    supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000, binDirectories });
+  });
+  afterAll(async () => {
+    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+    await run.dispose();
+    tree.remove();
+    expect(pids).toHaveLength(1);
+    for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
+  });
+  return async (args: Record<string, unknown>) =>
+    resultText(await registry.invoke(run, { tool: "lsp", args }));
+}
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "type definition, implementation and workspace symbols on clangd",
+  () => {
+    requireServer("clangd");
+    const lsp = useTempTree("clangd-nav", {
+      "compile_flags.txt": "-std=c++17\n",
+      "shapes.cpp": [
+        "struct Point {",
+        "  int x;",
+        "};",
+        "",
+        "struct Shape {",
+        "  virtual ~Shape() = default;",
+        "  virtual int area() const = 0;",
+        "};",
+        "",
+        "struct Square : Shape {",
+        "  int side = 2;",
+        "  int area() const override { return side * side; }",
+        "};",
+        "",
+        "int main() {",
+        "  Point origin{0};",
+        "  Square square;",
+        "  const Shape &shape = square;",
+        "  return shape.area() + origin.x;",
+        "}",
+        "",
+      ].join("\n"),
+    });
+
+    it("type_definition of a variable is its struct", async () => {
+      expect(await lsp({ action: "type_definition", file: "shapes.cpp", line: 16, symbol: "origin" })).toBe(
+        "1 type definition of 'origin':\nshapes.cpp:1:8  struct Point {",
+      );
+      // Through a reference to the base: the declared type, not the object's dynamic type.
+      expect(await lsp({ action: "type_definition", file: "shapes.cpp", line: 19, symbol: "shape" })).toBe(
+        "1 type definition of 'shape':\nshapes.cpp:5:8  struct Shape {",
+      );
+    });
+
+    it("implementation of a virtual method is its override, of a base class its subclass", async () => {
+      expect(await lsp({ action: "implementation", file: "shapes.cpp", line: 7, symbol: "area" })).toBe(
+        "1 implementation of 'area':\nshapes.cpp:12:7  int area() const override { return side * side; }",
+      );
+      expect(await lsp({ action: "implementation", file: "shapes.cpp", line: 5, symbol: "Shape" })).toBe(
+        "1 implementation of 'Shape':\nshapes.cpp:10:8  struct Square : Shape {",
+      );
+    });
+
+    it("workspace symbols with a query list each match with its container and line", async () => {
+      // clangd (--background-index=false) indexes an open file once its AST is built, which
+      // didOpen alone does not wait for: the outline request waits for it. Without it the query
+      // answers "no workspace symbols match" though the names are there.
+      expect(await lsp({ action: "symbols", file: "shapes.cpp" })).toMatch(/^\d+ symbols in shapes\.cpp:/);
+      const area = (await lsp({ action: "symbols", query: "area", file: "shapes.cpp" })).split("\n");
+      expect(area[0]).toBe("2 symbols match 'area':");
+      expect(area.slice(1).sort()).toEqual([
+        "method area (in Shape)  shapes.cpp:7:15  virtual int area() const = 0;",
+        "method area (in Square)  shapes.cpp:12:7  int area() const override { return side * side; }",
+      ]);
+      expect(await lsp({ action: "symbols", query: "Square", file: "shapes.cpp" })).toBe(
+        "1 symbol matches 'Square':\nclass Square  shapes.cpp:10:8  struct Square : Shape {",
+      );
+      expect(await lsp({ action: "symbols", query: "nosuchname", file: "shapes.cpp" })).toBe(
+        "no workspace symbols match 'nosuchname'",
+      );
+    });
+  },
+);
+
+const pyright = existsSync(join(packageBin, "pyright-langserver"));
+
+describe.skipIf(!pyright && !ci)("workspace symbols limit (pyright)", () => {
+  beforeAll(() => {
+    expect(pyright, `pyright-langserver missing in ${packageBin}; run pnpm install`).toBe(true);
+  });
+  // pyright returns every match (clangd and gopls stop at 100 themselves), so the tool's own
+  // bound is what cuts this list.
+  const functions = workspaceSymbolsLimit + 30;
+  const lsp = useTempTree(
+    "workspace-symbols-limit",
+    {
+      "pyproject.toml": "",
+      "many.py": Array.from({ length: functions }, (_, i) => `def foo${i}():\n    return ${i}\n`).join("\n"),
+    },
+    [packageBin],
+  );
+
+  it(`lists at most ${workspaceSymbolsLimit} workspace symbols and says how many more`, async () => {
+    // Before pyright has analysed the opened file its workspace search finds nothing: the
+    // outline request waits for that analysis.
+    expect(await lsp({ action: "symbols", file: "many.py" })).toMatch(
+      new RegExp(`^${functions} symbols in many\\.py:`),
+    );
+    const lines = (await lsp({ action: "symbols", query: "foo", file: "many.py" })).split("\n");
+    expect(lines[0]).toBe(`${functions} symbols match 'foo':`);
+    const rows = lines.slice(1, -1);
+    expect(rows).toHaveLength(workspaceSymbolsLimit);
+    for (const row of rows) {
+      const [, name, line] = /^function (foo\d+) {2}many\.py:(\d+):5 {2}def \1\(\):$/.exec(row) ?? [];
+      expect(name, row).toBeDefined();
+      // Each row quotes its own definition: foo<i> is on line 3i+1.
+      expect(Number(line)).toBe(3 * Number(name!.slice(3)) + 1);
+    }
+    expect(new Set(rows).size).toBe(workspaceSymbolsLimit);
+    expect(lines.at(-1)).toBe(`… ${functions - workspaceSymbolsLimit} more symbols`);
   });
 });
