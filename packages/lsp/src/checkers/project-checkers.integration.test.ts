@@ -150,13 +150,15 @@ describe("diagnostics * for Dart: reading dart analyze --format=machine", () => 
   // dart is not installed here: a stand-in script prints lines in the format of the SDK's
   // `emitMachineFormat` (pkg/dartdev/lib/src/commands/analyze.dart):
   // SEVERITY|TYPE|CODE|FILE|LINE|COLUMN|LENGTH|MESSAGE, plus lines that are not findings.
-  it("turns each finding line into a finding and skips the other lines", async () => {
+  it("turns each finding line into a finding, escapes undone, and skips the other lines", async () => {
     const main = "/home/dev/app/lib/main.dart";
     const report = [
       "Resolving dependencies...",
       `ERROR|COMPILE_TIME_ERROR|UNDEFINED_IDENTIFIER|${main}|4|10|4|Undefined name 'nope'.`,
       `WARNING|STATIC_WARNING|DEAD_NULL_AWARE_EXPRESSION|${main}|7|18|3|The left operand can't be null, so the right operand is never executed.`,
       `INFO|LINT|PREFER_CONST_CONSTRUCTORS|/home/dev/app/lib/src/view.dart|12|3|20|Use 'const' with the constructor to improve performance.`,
+      // The path and the message are escaped: `\|` for a pipe, `\\` for a backslash.
+      String.raw`ERROR|COMPILE_TIME_ERROR|UNDEFINED_OPERATOR|/home/dev/app/lib/a\|b.dart|2|9|1|The operator '\|' isn't defined for the type 'String'.`,
       "",
       "a|b|c",
       "3 issues found.",
@@ -204,6 +206,14 @@ describe("diagnostics * for Dart: reading dart analyze --format=machine", () => 
           severity: "info",
           code: "prefer_const_constructors",
           message: "Use 'const' with the constructor to improve performance.",
+        },
+        {
+          file: "/home/dev/app/lib/a|b.dart",
+          line: 2,
+          column: 9,
+          severity: "error",
+          code: "undefined_operator",
+          message: "The operator '|' isn't defined for the type 'String'.",
         },
       ],
       notes: [],

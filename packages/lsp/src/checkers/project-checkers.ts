@@ -6,6 +6,7 @@ import { checkCompileDatabase, defaultCSyntaxCheckLimits } from "./c-syntax-chec
 import { compileDatabaseFolders, readCompileDatabase } from "./compile-commands.js";
 import type { Finding } from "./finding.js";
 import { parseCargoCheck } from "./parse-cargo-check.js";
+import { parseDartAnalyze } from "./parse-dart-analyze.js";
 import { parseGoVet } from "./parse-go-vet.js";
 import { runCommand, type CommandOutput, type ProcessOwner } from "./run-command.js";
 
@@ -197,21 +198,7 @@ const dart: ProjectChecker = {
   check: commandChecker({
     command: "dart",
     args: () => ["analyze", "--format=machine"],
-    parse: ({ stdout, stderr }) =>
-      `${stdout}\n${stderr}`.split("\n").flatMap((line): Finding[] => {
-        const parts = line.split("|");
-        if (parts.length < 8) return [];
-        return [
-          {
-            file: parts[3]!,
-            line: Number(parts[4]),
-            column: Number(parts[5]),
-            severity: parts[0]!.toLowerCase(),
-            code: parts[2]!.toLowerCase(),
-            message: parts.slice(7).join("|"),
-          },
-        ];
-      }),
+    parse: ({ stdout, stderr }) => parseDartAnalyze(`${stdout}\n${stderr}`),
   }),
 };
 
