@@ -10,12 +10,18 @@ import { formatLocation, LineReader } from "../format/locations.js";
 import { isInside } from "../servers/find-root.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { awaitAnalysis } from "./analysed-documents.js";
 import { requireCapability } from "./require-capability.js";
 
 /** Most workspace symbols listed. */
 export const workspaceSymbolsLimit = 100;
 /** Most document symbols listed. */
 export const documentSymbolsLimit = 200;
+/**
+ * How long (ms) a server's analysis of an open document is watched for after a query stopped
+ * waiting for it (at the supervisor's diagnostics bound): until then answers say it may be missing.
+ */
+const analysisWatchMs = 60_000;
 
 const kindNames = [
   "",
@@ -51,7 +57,11 @@ function kindName(kind: number): string {
   return kindNames[kind] ?? "symbol";
 }
 
-/** symbols: by `query` across the workspace (≤100), or the outline of `file` (≤200). */
+/**
+ * symbols: by `query` across the workspace (≤100), or the outline of `file` (≤200). A query
+ * first waits (once per document version, at most the supervisor's diagnostics bound) until each
+ * asked server has analysed the documents open on it: servers search only what they analysed.
+ */
 export async function symbols(input: ActionInput, context: ActionContext): Promise<string> {
   if (input.query !== undefined && input.query.trim() !== "")
     return workspaceSymbols({ ...input, query: input.query.trim() }, context);
@@ -121,16 +131,23 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     }
   }
   const scope = input.file === undefined ? searchScope(clients, context) : "";
+  const { supervisor } = context;
+  // A server searches only what it has analysed (clangd indexes an open file once its AST is
+  // built, pyright finds nothing in a file it has not checked): the documents open on it first.
+  const unindexed: (string | undefined)[] = clients.map(() => undefined);
+  const bounds = { waitMs: supervisor.diagnosticsTimeoutMs, watchMs: analysisWatchMs };
   // One server failing (an index that did not load, a timeout) costs only its own answers.
   const settled = await Promise.allSettled(
-    clients.map((client) =>
-      client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
+    clients.map(async (client, index) => {
+      const late = await awaitAnalysis(client, client.openUris(), bounds);
+      if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
+      return client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
         "workspace/symbol",
         { query: input.query },
         undefined,
         context.signal,
-      ),
-    ),
+      );
+    }),
   );
   const failures: string[] = [];
   const found: (SymbolInformation | WorkspaceSymbol)[] = [];
@@ -148,9 +165,10 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       message: `no server answered workspace/symbol: ${failures.join("; ")}`,
     });
   }
-  const failed = failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "";
-  if (found.length === 0) return `no workspace symbols match '${input.query}'${failed}${scope}`;
-  const { supervisor } = context;
+  const caveats =
+    (failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "") +
+    unindexed.map((note) => (note ? `\n(${note})` : "")).join("");
+  if (found.length === 0) return `no workspace symbols match '${input.query}'${caveats}${scope}`;
   const located = rankWorkspaceSymbols(
     found,
     input.query!,
@@ -158,7 +176,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     supervisor.workingDirectory,
   );
   if (located.symbols.length === 0) {
-    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${failed}${scope}`;
+    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${caveats}${scope}`;
   }
   const reader = new LineReader(supervisor.texts);
   const display = (path: string) => supervisor.display(path);
@@ -183,7 +201,21 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       : []),
   ];
   const shown = located.symbols.length;
-  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${failed}${scope}`;
+  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${caveats}${scope}`;
+}
+
+/** Says which open documents `client` may not have indexed when asked (their analysis not seen). */
+function unindexedNote(
+  client: LanguageClient,
+  uris: readonly string[],
+  supervisor: ActionContext["supervisor"],
+): string {
+  const files = uris.map((uri) => {
+    const path = pathOfUri(uri, supervisor);
+    return path === undefined ? uri : supervisor.display(path);
+  });
+  const listed = files.slice(0, 3).join(", ") + (files.length > 3 ? ` and ${files.length - 3} more` : "");
+  return `${client.spec.command} may not have indexed ${listed} yet: it had not reported its analysis when asked, so names there may be missing; ask again in a moment`;
 }
 
 /**

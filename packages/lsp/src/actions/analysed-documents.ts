@@ -1,0 +1,96 @@
+import type { LanguageClient } from "../client/language-client.js";
+
+/** What the wait needs of a client. */
+export type AnalysedClient = Pick<LanguageClient, "isOpen" | "versionOf" | "freshDiagnostics">;
+
+/** Bounds of {@link awaitAnalysis}, in milliseconds. */
+export interface AnalysisBounds {
+  /** How long one call waits, for all its documents together. */
+  readonly waitMs: number;
+  /** How long the server's analysis of one document version is watched for, across calls. */
+  readonly watchMs: number;
+}
+
+/** The watch of one document version. */
+interface Analysis {
+  readonly version: number;
+  /** True once the server's analysis is seen; false when the watch ended without it. */
+  readonly done: Promise<boolean>;
+  /** `done`'s value once it has settled. */
+  settled?: boolean;
+  /** A call already waited its whole bound for it: later calls do not wait again. */
+  waitedOut: boolean;
+}
+
+/** Per client (a restarted server is a new client): uri → the watch of its current version. */
+const analyses = new WeakMap<AnalysedClient, Map<string, Analysis>>();
+
+/**
+ * Waits until the server has analysed each of `uris` open on it at its current version; its
+ * fresh diagnostics ({@link LanguageClient.freshDiagnostics}: pull, versioned publish or
+ * progress, per server) are that signal. Answers that come from the server's index depend on
+ * it: clangd without a background index indexes an open file once its AST is built, and
+ * pyright's workspace search finds nothing in a file it has not analysed yet.
+ *
+ * One watch per document version and client, shared by every call: once it has seen the
+ * analysis, calls return at once. A call waits at most `waitMs`; a watch one call already waited
+ * out is not waited for again (repeated calls stay fast while it goes on, up to `watchMs`).
+ * Never throws: returns the uris whose analysis has not been seen (still running, or the watch
+ * ended without it).
+ */
+export async function awaitAnalysis(
+  client: AnalysedClient,
+  uris: readonly string[],
+  bounds: AnalysisBounds,
+): Promise<string[]> {
+  let known = analyses.get(client);
+  if (!known) {
+    known = new Map();
+    analyses.set(client, known);
+  }
+  // A closed document may come back as version 1 with other text.
+  for (const uri of known.keys()) if (!client.isOpen(uri)) known.delete(uri);
+  const pending: { uri: string; analysis: Analysis }[] = [];
+  const late: string[] = [];
+  for (const uri of uris) {
+    const version = client.versionOf(uri);
+    if (version === undefined) continue;
+    let analysis = known.get(uri);
+    if (analysis?.version !== version) {
+      analysis = watch(client, uri, version, Math.max(bounds.waitMs, bounds.watchMs));
+      known.set(uri, analysis);
+    }
+    if (analysis.settled === undefined && !analysis.waitedOut) pending.push({ uri, analysis });
+    else if (analysis.settled !== true) late.push(uri);
+  }
+  if (pending.length === 0) return late;
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, bounds.waitMs);
+  });
+  await Promise.race([Promise.all(pending.map(({ analysis }) => analysis.done)), bound]);
+  clearTimeout(timer);
+  for (const { uri, analysis } of pending) {
+    if (analysis.settled === undefined) analysis.waitedOut = true;
+    if (analysis.settled !== true) late.push(uri);
+  }
+  return uris.filter((uri) => late.includes(uri));
+}
+
+function watch(client: AnalysedClient, uri: string, version: number, watchMs: number): Analysis {
+  const analysis: Analysis = {
+    version,
+    waitedOut: false,
+    done: client
+      .freshDiagnostics(uri, watchMs)
+      .then(
+        ({ fresh }) => fresh,
+        () => false,
+      )
+      .then((fresh) => {
+        analysis.settled = fresh;
+        return fresh;
+      }),
+  };
+  return analysis;
+}
