@@ -17,7 +17,7 @@ export const clientCapabilities: ClientCapabilities = {
       resourceOperations: ["create", "rename", "delete"],
       failureHandling: "abort",
     },
-    didChangeWatchedFiles: { dynamicRegistration: false },
+    didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
     symbol: { dynamicRegistration: false },
     diagnostics: { refreshSupport: false },
   },

@@ -32,6 +32,8 @@ interface OpenDocument {
   lastPublish?: Publish;
   /** Edit notifications sent to the server, counting this version's own. */
   editsSent: number;
+  /** {@link DocumentSync.changes} when this document was last sent. */
+  changesSeen: number;
 }
 
 /**
@@ -47,6 +49,8 @@ export class DocumentSync {
   private publishSeq = 0;
   /** didOpen/didChange/didSave/didClose notifications sent. */
   private editsSent = 0;
+  /** Edits sent plus changes on disk the server was told of (or should re-read). */
+  private changes = 0;
   /** Running diagnostics work items (`spec.diagnosticsWork`), token → counted per edit. */
   private readonly runningWork = new Map<string | number, boolean>();
   /** Ended work items of the kind the server runs once per edit notification. */
@@ -110,6 +114,7 @@ export class DocumentSync {
         version: 1,
         sentAtSeq: this.publishSeq,
         editsSent: 0,
+        changesSeen: 0,
       };
       this.documents.set(uri, document);
       await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
@@ -129,11 +134,12 @@ export class DocumentSync {
         contentChanges: [{ text }],
       });
       sent = true;
-    } else if (save && this.editsSent > existing.editsSent) {
-      // Unchanged, but other documents were edited since this one was last synced (a header, the
-      // package's other file): its last publish was computed against their old text, and a
-      // server that answers per version (clangd) or per edit (gopls) would hand it back as
-      // fresh. The same text under the next version makes the server check it again.
+    } else if (save && this.changes > existing.changesSeen) {
+      // Unchanged, but other documents were edited since this one was last synced, or files
+      // changed on disk (a header, the package's other file): its last publish was computed
+      // against their old text, and a server that answers per version (clangd) or per edit
+      // (gopls) would hand it back as fresh. The same text under the next version makes the
+      // server check it again.
       if (this.spec.freshness === "reopen") {
         await this.reopen(existing);
       } else {
@@ -148,8 +154,19 @@ export class DocumentSync {
     }
     if (sent && save) await this.edit("textDocument/didSave", { textDocument: { uri }, text });
     const document = this.documents.get(uri);
-    if (sent && document) document.editsSent = this.editsSent;
+    if (sent && document) {
+      document.editsSent = this.editsSent;
+      document.changesSeen = this.changes;
+    }
     return sent;
+  }
+
+  /**
+   * Records that files changed on disk (told to the server, or read by it on its next build):
+   * a document whose text did not change is checked again by its next diagnostics sync.
+   */
+  noteChanges(): void {
+    this.changes += 1;
   }
 
   /** Closes a document (after a rename moved or deleted it). */
@@ -252,6 +269,7 @@ export class DocumentSync {
   /** Sends an edit notification (didOpen, didChange, didSave, didClose), counting it. */
   private async edit(method: string, params: unknown): Promise<void> {
     this.editsSent += 1;
+    this.changes += 1;
     await this.channel.notify(method, params);
   }
 

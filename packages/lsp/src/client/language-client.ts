@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { terminateProcess } from "@tools/registry";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
@@ -17,7 +18,13 @@ import { DocumentSync } from "./document-sync.js";
 import { pullAvailable, pullDiagnostics } from "./pull-diagnostics.js";
 import { tsserverPullAvailable, tsserverPullDiagnostics } from "./tsserver-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
-import { answerServerRequest, type ServerRequestState } from "./server-requests.js";
+import {
+  answerServerRequest,
+  newServerRequestState,
+  watchedBy,
+  type ServerRequestState,
+} from "./server-requests.js";
+import { WatchedFolders } from "./watched-folders.js";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
@@ -35,6 +42,8 @@ export interface LanguageClientOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Called with each line of `$/progress` and `window/logMessage` while starting. */
   readonly onProgress?: (message: string) => void;
+  /** Watch the root's folders for changes on disk (see {@link LanguageClient.flushFileChanges}); default true. */
+  readonly watchFiles?: boolean;
 }
 
 const stderrLines = 20;
@@ -66,7 +75,9 @@ export class LanguageClient {
   private readonly stderr: string[] = [];
   private readonly events = new EventEmitter();
   private readonly documents: DocumentSync;
-  private readonly requestState: ServerRequestState = { pullIdentifiers: new Set() };
+  private readonly requestState: ServerRequestState = newServerRequestState();
+  /** The root's folders, watched from before the server first reads them. */
+  private readonly watched: WatchedFolders | undefined;
   private stopping = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
   private readonly startedAt = Date.now();
@@ -76,6 +87,7 @@ export class LanguageClient {
     this.spec = options.spec;
     this.root = options.root;
     this.events.setMaxListeners(0);
+    this.watched = options.watchFiles === false ? undefined : new WatchedFolders(options.root);
     this.documents = new DocumentSync(options.spec, {
       notify: (method, params) => this.notify(method, params),
       request: (method, params, timeoutMs) => this.request(method, params, timeoutMs),
@@ -291,10 +303,44 @@ export class LanguageClient {
     }
   }
 
+  /**
+   * Tells the server of the files created, changed or deleted on disk since the last call
+   * (`workspace/didChangeWatchedFiles`, for those its registered watchers ask for and that are
+   * not open here: an open document's text goes by didChange). When any file of this server's
+   * languages, or one it watches, changed, every unchanged open document is checked again by its
+   * next diagnostics sync (clangd re-reads a changed header only then). Sends nothing when
+   * nothing changed: one look at a set.
+   */
+  async flushFileChanges(): Promise<void> {
+    if (!this.watched?.pending || this.state !== "running") return;
+    const relevant = this.watched
+      .take()
+      .filter(
+        (event) =>
+          this.spec.extensions.includes(extname(event.path).toLowerCase()) ||
+          watchedBy(this.requestState, this.root, event.path, event.type),
+      );
+    if (relevant.length === 0) return;
+    this.documents.noteChanges();
+    const changes = relevant.flatMap((event) => {
+      const uri = pathToFileURL(event.path).href;
+      return !this.documents.isOpen(uri) && watchedBy(this.requestState, this.root, event.path, event.type)
+        ? [{ uri, type: event.type }]
+        : [];
+    });
+    if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
+  }
+
+  /** Whether every folder of the root is watched for changes on disk, and how many are. */
+  watching(): { folders: number; complete: boolean } | undefined {
+    return this.watched ? { folders: this.watched.folders, complete: this.watched.complete } : undefined;
+  }
+
   /** Ends the server: shutdown + exit (bounded), then SIGTERM/SIGKILL to its process group. */
   async dispose(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.watched?.close();
     this.events.emit("stop");
     if (this.state === "running") {
       await this.request("shutdown", null, 1500).catch(() => undefined);
@@ -339,6 +385,7 @@ export class LanguageClient {
 
   private markCrashed(reason: string): void {
     if (this.state === "crashed" || this.stopping) return;
+    this.watched?.close();
     this.crashedAt = Date.now();
     this.uptimeMs = this.state === "running" ? this.crashedAt - this.startedAt : 0;
     this.state = "crashed";

@@ -1,9 +1,73 @@
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { globToRegExp } from "./glob-pattern.js";
+
+/** One glob of a `workspace/didChangeWatchedFiles` registration. */
+export interface FileWatcherRule {
+  /** Matches an absolute path with `/` separators. */
+  readonly pattern: RegExp;
+  /** Folder a relative pattern is anchored at; a string pattern is also tried against the path relative to the root. */
+  readonly base: string | undefined;
+  /** WatchKind bits: 1 create, 2 change, 4 delete. */
+  readonly kind: number;
+}
 
 /** What the server told us through its own requests. */
 export interface ServerRequestState {
   /** Identifiers of dynamically registered `textDocument/diagnostic` providers ("" for none). */
   readonly pullIdentifiers: Set<string>;
+  /** Registered file watchers by registration id (`workspace/didChangeWatchedFiles`). */
+  readonly fileWatchers: Map<string, readonly FileWatcherRule[]>;
+}
+
+/** A new, empty {@link ServerRequestState}. */
+export function newServerRequestState(): ServerRequestState {
+  return { pullIdentifiers: new Set(), fileWatchers: new Map() };
+}
+
+interface WatcherOptions {
+  watchers?: { globPattern?: unknown; kind?: number }[];
+}
+
+/** The rules of one registration; globs that are neither a string nor a relative pattern are dropped. */
+function watcherRules(options: WatcherOptions | undefined): FileWatcherRule[] {
+  const rules: FileWatcherRule[] = [];
+  for (const watcher of options?.watchers ?? []) {
+    const glob = watcher.globPattern;
+    const kind = watcher.kind ?? 7;
+    if (typeof glob === "string") {
+      rules.push({ pattern: globToRegExp(glob), base: undefined, kind });
+      continue;
+    }
+    const relative = glob as { baseUri?: string | { uri?: string }; pattern?: string } | undefined;
+    const baseUri = typeof relative?.baseUri === "string" ? relative.baseUri : relative?.baseUri?.uri;
+    if (typeof relative?.pattern !== "string" || typeof baseUri !== "string") continue;
+    try {
+      rules.push({ pattern: globToRegExp(relative.pattern), base: fileURLToPath(baseUri), kind });
+    } catch {
+      // Not a file: URI; nothing on this machine can match it.
+    }
+  }
+  return rules;
+}
+
+/** True when a rule of `state` asks for changes of `type` (1 created, 2 changed, 3 deleted) to `path`. */
+export function watchedBy(state: ServerRequestState, root: string, path: string, type: 1 | 2 | 3): boolean {
+  const bit = type === 1 ? 1 : type === 2 ? 2 : 4;
+  for (const rules of state.fileWatchers.values()) {
+    for (const rule of rules) {
+      if ((rule.kind & bit) === 0) continue;
+      if (rule.base !== undefined) {
+        if (path.startsWith(`${rule.base}/`) && rule.pattern.test(path.slice(rule.base.length + 1)))
+          return true;
+      } else if (
+        rule.pattern.test(path) ||
+        (path.startsWith(`${root}/`) && rule.pattern.test(path.slice(root.length + 1)))
+      ) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 interface Context {
@@ -15,7 +79,7 @@ interface Context {
 interface Registration {
   id: string;
   method: string;
-  registerOptions?: { identifier?: string };
+  registerOptions?: { identifier?: string } & WatcherOptions;
 }
 
 const pullRegistrations = new WeakMap<ServerRequestState, Map<string, string>>();
@@ -32,8 +96,8 @@ function lookup(settings: Record<string, unknown>, section: string | undefined):
 
 /**
  * Answers every request a server sends us, so none of them waits on a reply that never comes:
- * configuration from the settings tree, capability registration (pull diagnostics are
- * remembered), progress creation, folders; server-initiated edits are declined (only
+ * configuration from the settings tree, capability registration (pull diagnostics and file
+ * watchers are remembered), progress creation, folders; server-initiated edits are declined (only
  * lsp_rename writes, all or nothing).
  */
 export function answerServerRequest(method: string, params: unknown, context: Context): unknown {
@@ -47,6 +111,10 @@ export function answerServerRequest(method: string, params: unknown, context: Co
       const byId = pullRegistrations.get(context.state) ?? new Map<string, string>();
       pullRegistrations.set(context.state, byId);
       for (const registration of registrations) {
+        if (registration.method === "workspace/didChangeWatchedFiles") {
+          context.state.fileWatchers.set(registration.id, watcherRules(registration.registerOptions));
+          continue;
+        }
         if (registration.method !== "textDocument/diagnostic") continue;
         const identifier = registration.registerOptions?.identifier ?? "";
         byId.set(registration.id, identifier);
@@ -58,6 +126,7 @@ export function answerServerRequest(method: string, params: unknown, context: Co
       const removals = (params as { unregisterations?: Registration[] }).unregisterations ?? [];
       const byId = pullRegistrations.get(context.state);
       for (const removal of removals) {
+        context.state.fileWatchers.delete(removal.id);
         const identifier = byId?.get(removal.id);
         if (identifier === undefined) continue;
         byId?.delete(removal.id);

@@ -53,7 +53,7 @@ export function statusReport(view: StatusView, file?: string): string {
         reason && state !== "running"
           ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
           : ""
-      }${problem ? `; cannot start now: ${problem}` : ""}`,
+      }${problem ? `; cannot start now: ${problem}` : ""}${state === "running" ? describeWatching(client) : ""}`,
     );
   }
   const notStarted = (spec: ServerSpec, detection: Detection, probe: string): void => {
@@ -94,6 +94,15 @@ export function statusReport(view: StatusView, file?: string): string {
     }
   }
   return lines.join("\n");
+}
+
+/** A running server's folder watch, when it does not cover the whole root. */
+function describeWatching(client: ServerRecord["client"]): string {
+  const watching = client?.watching();
+  if (watching === undefined) return "; changes on disk not watched";
+  return watching.complete
+    ? ""
+    : `; changes on disk watched in ${watching.folders} folders only (the bound): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
 }
 
 function describeBinary(binary: BinaryLookup): string {

@@ -270,6 +270,7 @@ export class LspSupervisor {
   ): Promise<FileDiagnostics> {
     // Other documents open on the server first: the file's diagnostics depend on their text
     // (an import of a file a shell command changed), and a stale copy would be checked against.
+    await settleDiskEvents();
     const running = this.runningClientFor(file);
     if (running) await this.resyncOpen(running, this.uriOf(file));
     const { client, uri, text } = await this.open(file, options.save ?? true, options.progress);
@@ -313,9 +314,11 @@ export class LspSupervisor {
    * Brings every other document open on `client` up to date with the disk: a file changed since
    * it was synced (by a shell command, another tool) gets a didChange, a deleted one a didClose.
    * Answers that reach into those files (references, a rename's edits) then match their text.
+   * Files changed on disk that are not open are told to the server first (its file watchers).
    * One `stat` per open document when nothing changed.
    */
   async resyncOpen(client: LanguageClient, except?: string): Promise<void> {
+    await client.flushFileChanges();
     for (const uri of client.openUris()) {
       if (uri === except) continue;
       const file = this.pathOf(uri);
@@ -449,6 +452,16 @@ export class LspSupervisor {
       }),
     );
   }
+}
+
+/**
+ * Lets the event loop read the file-change events already queued by the kernel (two turns:
+ * one poll phase between them), so a write that finished before the call is seen by it.
+ * Navigation does without: between a shell command and the model's next call, the loop has
+ * turned many times.
+ */
+export async function settleDiskEvents(): Promise<void> {
+  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** The supervisor resource of a run; the lsp tools are registered only when it is wired. */

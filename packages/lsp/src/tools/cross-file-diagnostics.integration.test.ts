@@ -1,10 +1,10 @@
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
-import { ci, tempTree } from "../test-support/fixtures.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "./lsp-tool.js";
 
 const servers = ["clangd", "gopls"] as const;
@@ -73,3 +73,92 @@ describe.skipIf(servers.some((command) => !findBinary(command, [], []).found) &&
     });
   },
 );
+
+const nodeServers = ["pyright-langserver", "typescript-language-server"] as const;
+
+/**
+ * The same when the file depended on was never opened on the server and a shell command changed
+ * it: the server is told through its file watchers (`workspace/didChangeWatchedFiles`), or, for
+ * clangd (which registers none), the unchanged file is checked again and clangd re-reads it.
+ */
+describe.skipIf(
+  (servers.some((command) => !findBinary(command, [], []).found) ||
+    nodeServers.some((command) => !existsSync(join(packageBin, command)))) &&
+    !ci,
+)("diagnostics and definitions after a file never opened changed on disk", () => {
+  it.each<Case>([
+    {
+      server: "clangd",
+      files: {
+        "compile_flags.txt": "-std=c11\n",
+        "api.h": "int answer(void);\n",
+        "main.c": '#include "api.h"\nint main(void) {\n  return answer();\n}\n',
+      },
+      dependency: "api.h",
+      changed: "int answer(int seed);\n",
+      expected: /main\.c:3:\d+ error .*(few arguments|expected 1)/i,
+    },
+    {
+      server: "gopls",
+      files: {
+        "go.mod": "module example.com/cross\n\ngo 1.19\n",
+        "api.go": 'package main\n\nfunc answer() string { return "42" }\n',
+        "main.go": "package main\n\nfunc main() {\n\tprintln(answer())\n}\n",
+      },
+      dependency: "api.go",
+      changed: 'package main\n\nfunc answer(seed int) string { return "42" }\n',
+      expected: /main\.go:4:\d+ error .*not enough arguments/,
+    },
+    {
+      server: "pyright",
+      files: {
+        "pyproject.toml": '[project]\nname = "cross"\n',
+        "api.py": "def answer() -> int:\n    return 42\n",
+        "main.py": "from api import answer\n\nprint(answer())\n",
+      },
+      dependency: "api.py",
+      changed: "def answer(seed: int) -> int:\n    return seed\n",
+      expected: /main\.py:3:\d+ error .*seed/,
+    },
+    {
+      server: "typescript",
+      files: {
+        "tsconfig.json": '{ "compilerOptions": { "strict": true } }\n',
+        "api.ts": "export function answer(): number {\n  return 42;\n}\n",
+        "main.ts": 'import { answer } from "./api";\nconsole.log(answer());\n',
+      },
+      dependency: "api.ts",
+      changed: "export function answer(seed: number): number {\n  return seed;\n}\n",
+      expected: /main\.ts:2:\d+ error .*Expected 1 arguments/,
+    },
+  ])("$server", async ({ files, dependency, changed, expected }) => {
+    const tree = tempTree("unopened", files);
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000, binDirectories: [packageBin] });
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    const main = Object.keys(files).find((name) => name.startsWith("main."))!;
+    const callLine = main === "main.ts" ? 2 : main === "main.py" ? 3 : main === "main.c" ? 3 : 4;
+    try {
+      expect(await lsp({ action: "diagnostics", file: main })).toBe(`no diagnostics in ${main}`);
+      const declared = files[dependency]!.split("\n").findIndex((text) => text.includes("answer")) + 1;
+      const at = (line: number) => new RegExp(`\\n${dependency.replace(".", "\\.")}:${line}:\\d+ `);
+      expect(await lsp({ action: "definition", file: main, line: callLine, symbol: "answer" })).toMatch(
+        at(declared),
+      );
+      // Two lines above the function, and a new signature: never opened on the server.
+      writeFileSync(join(tree.dir, dependency), `${main === "main.py" ? "#" : "//"} moved\n\n${changed}`);
+      const answer = await lsp({ action: "diagnostics", file: main });
+      expect(answer).toMatch(expected);
+      expect(answer).not.toContain("incomplete");
+      // Navigation into it follows the new text too.
+      expect(await lsp({ action: "definition", file: main, line: callLine, symbol: "answer" })).toMatch(
+        at(changed.split("\n").findIndex((text) => text.includes("answer")) + 3),
+      );
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});

@@ -13,7 +13,7 @@ import {
 import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
-import { lspSupervisorKey } from "../supervisor/supervisor.js";
+import { lspSupervisorKey, settleDiskEvents } from "../supervisor/supervisor.js";
 
 const input = z.object({
   file: z.string().describe("File where the symbol is, relative to the working directory."),
@@ -53,6 +53,9 @@ export const lspRenameTool = defineTool({
       progress: (message: string) => ctx.progress(message),
       signal: ctx.signal,
     };
+    // Edits computed from a server's stale copy of a file a shell command changed would land at
+    // the wrong offsets: every change event already queued is read before asking.
+    await settleDiskEvents();
     const { client, uri, file, lines, position } = await addressSymbol(
       { ...args, action: "rename" },
       context,

@@ -1,0 +1,96 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempTree } from "../test-support/fixtures.js";
+import { FileChange, WatchedFolders } from "./watched-folders.js";
+
+describe("WatchedFolders", () => {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+  });
+
+  async function watchTree(files: Record<string, string>, maxFolders?: number) {
+    const tree = tempTree("watched", files);
+    const watched = new WatchedFolders(tree.dir, maxFolders === undefined ? {} : { maxFolders });
+    cleanups.push(() => watched.close(), tree.remove);
+    await watched.ready;
+    /**
+     * Takes changes (the kernel's events arrive in batches) until they are `expected`, the last
+     * change of each path kept; sorted by path.
+     */
+    const until = async (expected: { path: string; type: number }[]) => {
+      const seen = new Map<string, number>();
+      await expect
+        .poll(
+          () => {
+            for (const { path, type } of watched.take()) seen.set(path.slice(tree.dir.length + 1), type);
+            return [...seen]
+              .map(([path, type]) => ({ path, type }))
+              .sort((a, b) => a.path.localeCompare(b.path));
+          },
+          { timeout: 5_000 },
+        )
+        .toEqual(expected);
+    };
+    return { dir: tree.dir, watched, until };
+  }
+
+  it("tells created, changed and deleted files apart, one change per path", async () => {
+    const { dir, watched, until } = await watchTree({ "a.go": "package a\n", "sub/b.go": "package sub\n" });
+    writeFileSync(join(dir, "a.go"), "package a // 1\n");
+    writeFileSync(join(dir, "a.go"), "package a // 2\n");
+    writeFileSync(join(dir, "sub", "c.go"), "package sub\n");
+    rmSync(join(dir, "sub", "b.go"));
+    await until([
+      { path: "a.go", type: FileChange.changed },
+      { path: "sub/b.go", type: FileChange.deleted },
+      { path: "sub/c.go", type: FileChange.created },
+    ]);
+    expect(watched.pending).toBe(false);
+  });
+
+  it("watches a folder created later and reports the files in it; a removed folder's files are deleted", async () => {
+    const { dir, until } = await watchTree({ "go.mod": "module m\n", "old/x.go": "package old\n" });
+    mkdirSync(join(dir, "pkg", "inner"), { recursive: true });
+    writeFileSync(join(dir, "pkg", "inner", "y.go"), "package inner\n");
+    rmSync(join(dir, "old"), { recursive: true });
+    // The new folders are watched from when they are seen, their files reported as created.
+    await until([
+      { path: "old/x.go", type: FileChange.deleted },
+      { path: "pkg/inner/y.go", type: FileChange.created },
+    ]);
+    writeFileSync(join(dir, "pkg", "inner", "y.go"), "package inner // changed\n");
+    await until([{ path: "pkg/inner/y.go", type: FileChange.changed }]);
+  });
+
+  it("skips hidden folders and node_modules, and says when the folder bound cut it short", async () => {
+    const files = {
+      "main.ts": "",
+      ".git/HEAD": "ref\n",
+      "node_modules/dep/index.js": "",
+      "a/1.ts": "",
+      "b/2.ts": "",
+    };
+    const whole = await watchTree(files);
+    expect(whole.watched.folders).toBe(3); // the root, a, b
+    expect(whole.watched.complete).toBe(true);
+    writeFileSync(join(whole.dir, ".git", "HEAD"), "other\n");
+    writeFileSync(join(whole.dir, "node_modules", "dep", "index.js"), "changed");
+    writeFileSync(join(whole.dir, "main.ts"), "export {};\n");
+    await whole.until([{ path: "main.ts", type: FileChange.changed }]);
+
+    const bounded = await watchTree(files, 2);
+    expect(bounded.watched.folders).toBe(2);
+    expect(bounded.watched.complete).toBe(false);
+  });
+
+  it("stops watching on close", async () => {
+    const { dir, watched } = await watchTree({ "a.c": "" });
+    watched.close();
+    writeFileSync(join(dir, "a.c"), "int x;\n");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(watched.pending).toBe(false);
+    expect(watched.folders).toBe(0);
+  });
+});

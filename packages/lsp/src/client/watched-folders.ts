@@ -1,0 +1,202 @@
+import { existsSync, lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
+import { join } from "node:path";
+
+/** LSP `FileChangeType`. */
+export const FileChange = { created: 1, changed: 2, deleted: 3 } as const;
+
+/** A file created, changed or deleted on disk since the last {@link WatchedFolders.take}. */
+export interface FileEvent {
+  readonly path: string;
+  readonly type: (typeof FileChange)[keyof typeof FileChange];
+}
+
+/** Options of {@link WatchedFolders}. */
+export interface WatchedFoldersOptions {
+  /** Most folders watched; deeper or later ones are not (see {@link WatchedFolders.complete}). */
+  readonly maxFolders?: number;
+}
+
+/** Most folders watched per server root by default. */
+export const defaultMaxFolders = 2_000;
+
+/** Folders read and watched per turn of the event loop during the first walk. */
+const foldersPerTurn = 32;
+
+/**
+ * Folders never watched: version control and tool state, installed dependencies and build
+ * caches. Hidden folders (a leading dot: .git, .venv, .dart_tool …) are skipped as well.
+ */
+const skippedNames = new Set(["node_modules", "__pycache__"]);
+
+function skipped(parent: string, name: string): boolean {
+  if (name.startsWith(".") || skippedNames.has(name)) return true;
+  // Cargo's build output, not a source folder named target.
+  return name === "target" && existsSync(join(parent, "Cargo.toml"));
+}
+
+/**
+ * Watches the folders of a server's root (one inotify watch per folder, bounded) and collects
+ * which files were created, changed or deleted there, so that the server can be told
+ * (`workspace/didChangeWatchedFiles`) before it is asked anything: a file changed by a shell
+ * command, and never opened on the server, would otherwise be answered from its old text.
+ * Events wait in the kernel and in this process until {@link take}; nothing is sent from here.
+ */
+export class WatchedFolders {
+  private readonly maxFolders: number;
+  private readonly watchers = new Map<string, FSWatcher>();
+  /** Files seen in watched folders (to tell a created file from a changed one). */
+  private readonly known = new Set<string>();
+  /** Paths an event named since the last take. */
+  private readonly touched = new Set<string>();
+  private closed = false;
+  private full = false;
+  private readonly scanned: Promise<void>;
+
+  constructor(root: string, options: WatchedFoldersOptions = {}) {
+    this.maxFolders = options.maxFolders ?? defaultMaxFolders;
+    this.scanned = this.scan(root);
+  }
+
+  /** Settles once the first walk of the root is done (or stopped by the bound or {@link close}). */
+  get ready(): Promise<void> {
+    return this.scanned;
+  }
+
+  /** False when some folders are not watched (the bound was reached, or the system refused one). */
+  get complete(): boolean {
+    return !this.full;
+  }
+
+  /** How many folders are watched. */
+  get folders(): number {
+    return this.watchers.size;
+  }
+
+  /** True when events wait to be taken. */
+  get pending(): boolean {
+    return this.touched.size > 0;
+  }
+
+  /**
+   * The changes since the last call, one per path: each touched path is looked at now, so a
+   * file written twice is one change and a file created then deleted is none (unless it was
+   * known before). A new folder is watched from now on and its files reported as created.
+   */
+  take(): FileEvent[] {
+    const events: FileEvent[] = [];
+    const paths = [...this.touched];
+    this.touched.clear();
+    for (const path of paths) {
+      let isFolder: boolean | undefined;
+      try {
+        isFolder = lstatSync(path).isDirectory();
+      } catch {
+        isFolder = undefined;
+      }
+      if (isFolder === true) {
+        if (!this.watchers.has(path)) this.add(path, events);
+      } else if (isFolder === false) {
+        events.push({ path, type: this.known.has(path) ? FileChange.changed : FileChange.created });
+        this.known.add(path);
+      } else {
+        if (this.known.delete(path)) events.push({ path, type: FileChange.deleted });
+        this.remove(path, events);
+      }
+    }
+    return events;
+  }
+
+  /** Stops every watch. Idempotent. */
+  close(): void {
+    this.closed = true;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
+    this.known.clear();
+    this.touched.clear();
+  }
+
+  /**
+   * Watches `folder` and the folders below it, breadth first, at once (a folder that appeared
+   * later: its files are `created` events).
+   */
+  private add(folder: string, created: FileEvent[]): void {
+    const queue = [folder];
+    for (let next = queue.shift(); next !== undefined && !this.full; next = queue.shift()) {
+      this.watchOne(next, queue, created);
+    }
+  }
+
+  /**
+   * The first walk of the root, a few folders per turn of the event loop (the Go standard
+   * library's 800 folders take 50–100 ms to read and watch, too long to hold every other call).
+   */
+  private async scan(root: string): Promise<void> {
+    const queue = [root];
+    while (queue.length > 0 && !this.closed && !this.full) {
+      for (let n = 0; n < foldersPerTurn && queue.length > 0 && !this.full; n++) {
+        this.watchOne(queue.shift()!, queue, undefined);
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Watches one folder and queues its subfolders; its files become known (and `created`, given a list). */
+  private watchOne(folder: string, queue: string[], created: FileEvent[] | undefined): void {
+    if (this.closed || this.watchers.has(folder)) return;
+    if (this.watchers.size >= this.maxFolders) {
+      this.full = true;
+      return;
+    }
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(folder, { persistent: false }, (_event, name) => {
+        // Without a name (an overflow of the kernel's queue) the whole folder is looked at again.
+        this.touched.add(name ? join(folder, name.toString()) : folder);
+      });
+      watcher.on("error", () => this.forget(folder));
+    } catch {
+      // Gone already, unreadable, or the system's watch limit (ENOSPC): not watched.
+      this.full ||= existsSync(folder);
+      return;
+    }
+    this.watchers.set(folder, watcher);
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!skipped(folder, entry.name)) queue.push(path);
+      } else if (!this.known.has(path)) {
+        this.known.add(path);
+        created?.push({ path, type: FileChange.created });
+      }
+    }
+  }
+
+  /** Stops watching `folder` and below (if watched); their known files are `deleted` events. */
+  private remove(folder: string, deleted: FileEvent[]): void {
+    const prefix = `${folder}/`;
+    for (const [path, watcher] of this.watchers) {
+      if (path === folder || path.startsWith(prefix)) {
+        watcher.close();
+        this.watchers.delete(path);
+      }
+    }
+    for (const path of this.known) {
+      if (path.startsWith(prefix)) {
+        this.known.delete(path);
+        deleted.push({ path, type: FileChange.deleted });
+      }
+    }
+  }
+
+  private forget(folder: string): void {
+    this.watchers.get(folder)?.close();
+    this.watchers.delete(folder);
+    this.touched.add(folder);
+  }
+}
