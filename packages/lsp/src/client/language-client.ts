@@ -152,8 +152,8 @@ export class LanguageClient {
       timeoutMs,
     );
     this.capabilities = result.capabilities ?? {};
-    await this.connection.sendNotification("initialized", {});
-    await this.connection.sendNotification("workspace/didChangeConfiguration", {
+    await this.notify("initialized", {});
+    await this.notify("workspace/didChangeConfiguration", {
       settings: this.options.settings,
     });
     if (this.state === "starting") this.state = "running";

@@ -82,6 +82,13 @@ describe("resolvePosition", () => {
     expect(found.note).toBe("'Run' is not on line 3; used line 1: class Run {");
   });
 
+  it("says so when the asked line has the symbol only inside a longer identifier", () => {
+    const lines = ["class Run {", "  options: RunOptions;", "}"].join("\n");
+    const found = resolvePosition(lines, 2, "Run", "run.ts");
+    expect(found).toMatchObject({ line: 0, character: 6, identifier: "Run" });
+    expect(found.note).toBe("line 2 has 'Run' only inside 'RunOptions'; used line 1: class Run {");
+  });
+
   it("says which longer identifier it used when only a substring matches", () => {
     const found = resolvePosition("  options: RunOptions;", 1, "Run", "run.ts");
     expect(found.character).toBe(11);

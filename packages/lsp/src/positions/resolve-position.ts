@@ -126,7 +126,12 @@ export function resolvePosition(
       if (column === undefined || column === -1) continue;
       const notes: string[] = [];
       if (candidate !== index) {
-        notes.push(`'${symbol}' is not on line ${line}; used line ${candidate + 1}: ${candidateText.trim()}`);
+        const inside = lines[index]!.indexOf(symbol);
+        const absent =
+          inside === -1
+            ? `'${symbol}' is not on line ${line}`
+            : `line ${line} has '${symbol}' only inside '${containingIdentifier(lines[index]!, inside, symbol.length)}'`;
+        notes.push(`${absent}; used line ${candidate + 1}: ${candidateText.trim()}`);
       }
       const focus = focusOf(symbol);
       if (focus.names > 1) {

@@ -89,7 +89,7 @@ export function statusReport(view: StatusView, file?: string): string {
     if (!reported) {
       const binary = view.detect(spec, join(view.workingDirectory, "_")).binary;
       lines.push(
-        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(binary)}`,
+        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(binary)}, state not started (cannot start without a root marker)`,
       );
     }
   }
