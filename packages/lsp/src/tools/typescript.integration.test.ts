@@ -262,6 +262,39 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     );
     const refs = await text({ action: "references", file: "src/app.ts", line: 4, symbol: "sum" });
     expect(refs).toContain("4 references");
+    // Diagnostics on write ran over both files the rename wrote (nothing new: the rename is clean).
+    const checked = answer.slice(answer.indexOf("LSP diagnostics after this write:"));
+    expect(checked).toMatch(/\nsrc\/app\.ts: clean|\nno new diagnostics in src\/app\.ts/);
+    expect(checked).toMatch(/\nsrc\/math\.ts: clean|\nno new diagnostics in src\/math\.ts/);
+  });
+
+  it("reports the errors a rename introduces through diagnostics on write", async () => {
+    const written = await server.registry.invoke(server.run, {
+      tool: "write",
+      args: {
+        file: "src/names.ts",
+        content:
+          "export function alpha(): number {\n  return 1;\n}\nexport function beta(): number {\n  return 2;\n}\n",
+      },
+    });
+    expect(resultText(written)).toContain("src/names.ts: clean (no errors or warnings)");
+    const result = await server.registry.invoke(server.run, {
+      tool: "lsp_rename",
+      args: { file: "src/names.ts", line: 4, symbol: "beta", new_name: "alpha" },
+    });
+    const answer = resultText(result);
+    expect(result.isError, answer).toBe(false);
+    expect(answer).toContain("renamed 'beta' to 'alpha'");
+    // Two declarations of alpha now: TS2393 and TS2323 on each, all new.
+    expect(answer.slice(answer.indexOf("LSP diagnostics after this write:")).split("\n")).toEqual([
+      "LSP diagnostics after this write:",
+      "4 new diagnostics in src/names.ts:",
+      "src/names.ts:1:17 error [2323] Cannot redeclare exported variable 'alpha'. (typescript)",
+      "src/names.ts:1:17 error [2393] Duplicate function implementation. (typescript)",
+      "src/names.ts:4:17 error [2323] Cannot redeclare exported variable 'alpha'. (typescript)",
+      "src/names.ts:4:17 error [2393] Duplicate function implementation. (typescript)",
+    ]);
+    rmSync(join(server.dir, "src", "names.ts"));
   });
 
   it("refuses a rename the server says is not renamable, writing nothing", async () => {
