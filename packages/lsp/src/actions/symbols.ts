@@ -8,6 +8,7 @@ import type {
 import { LspError } from "../errors/lsp-error.js";
 import { formatLocation, LineReader } from "../format/locations.js";
 import { isInside } from "../servers/find-root.js";
+import { settleDiskEvents } from "../supervisor/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysis } from "./analysed-documents.js";
@@ -107,6 +108,7 @@ async function documentSymbols(input: ActionInput, context: ActionContext): Prom
 }
 
 async function workspaceSymbols(input: ActionInput, context: ActionContext): Promise<string> {
+  await settleDiskEvents();
   let clients: LanguageClient[];
   if (input.file !== undefined) {
     const { client } = await context.supervisor.open(
@@ -139,6 +141,9 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   // One server failing (an index that did not load, a timeout) costs only its own answers.
   const settled = await Promise.allSettled(
     clients.map(async (client, index) => {
+      // Open documents and files changed on disk since, brought up to date first: a symbol a
+      // shell command added (or removed) is searched for in the text as it is now.
+      await supervisor.resyncOpen(client);
       const late = await awaitAnalysis(client, client.openUris(), bounds);
       if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
       return client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(

@@ -13,6 +13,7 @@ import {
   serverForExtension,
   type ServerSpec,
 } from "../servers/server-table.js";
+import { settleDiskEvents } from "./disk-events.js";
 import { FileTexts, type FileText } from "./file-texts.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
@@ -452,16 +453,6 @@ export class LspSupervisor {
       }),
     );
   }
-}
-
-/**
- * Lets the event loop read the file-change events already queued by the kernel (two turns:
- * one poll phase between them), so a write that finished before the call is seen by it.
- * Navigation does without: between a shell command and the model's next call, the loop has
- * turned many times.
- */
-export async function settleDiskEvents(): Promise<void> {
-  for (let turn = 0; turn < 2; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** The supervisor resource of a run; the lsp tools are registered only when it is wired. */

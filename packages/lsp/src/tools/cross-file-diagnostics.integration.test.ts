@@ -162,3 +162,32 @@ describe.skipIf(
     }
   });
 });
+
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)("workspace symbols after a shell command", () => {
+  it("finds a function added to a file never opened, and no longer one it removed", async () => {
+    const tree = tempTree("symbols-on-disk", {
+      "go.mod": "module example.com/symbols\n\ngo 1.19\n",
+      "api.go": "package main\n\nfunc oldHelper() int { return 1 }\n",
+      "main.go": "package main\n\nfunc main() {\n\tprintln(oldHelper())\n}\n",
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({ tools: [lspTool] });
+    const search = async (query: string) =>
+      resultText(
+        await registry.invoke(run, { tool: "lsp", args: { action: "symbols", query, file: "main.go" } }),
+      );
+    try {
+      expect(await search("oldHelper")).toContain("api.go:3:6  func oldHelper() int { return 1 }");
+      writeFileSync(
+        join(tree.dir, "api.go"),
+        "package main\n\n// newHelper replaces oldHelper.\nfunc newHelper() int { return 2 }\n",
+      );
+      expect(await search("newHelper")).toContain("api.go:4:6  func newHelper() int { return 2 }");
+      expect(await search("oldHelper")).not.toContain("api.go");
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});

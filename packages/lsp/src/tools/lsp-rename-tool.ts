@@ -13,7 +13,8 @@ import {
 import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
-import { lspSupervisorKey, settleDiskEvents } from "../supervisor/supervisor.js";
+import { settleDiskEvents } from "../supervisor/disk-events.js";
+import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
 const input = z.object({
   file: z.string().describe("File where the symbol is, relative to the working directory."),
