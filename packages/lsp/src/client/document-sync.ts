@@ -119,28 +119,16 @@ export class DocumentSync {
       this.documents.set(uri, document);
       await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
       sent = true;
-    } else if (existing.text !== text && this.spec.freshness === "reopen") {
-      // This server publishes no version and stays silent when a clean file stays clean, so a
-      // change could go unanswered: close and reopen, which always yields a publish.
-      existing.text = text;
-      await this.reopen(existing);
-      sent = true;
-    } else if (existing.text !== text) {
-      existing.text = text;
-      existing.version += 1;
-      existing.sentAtSeq = this.publishSeq;
-      await this.edit("textDocument/didChange", {
-        textDocument: { uri, version: existing.version },
-        contentChanges: [{ text }],
-      });
-      sent = true;
-    } else if (save && this.changes > existing.changesSeen) {
-      // Unchanged, but other documents were edited since this one was last synced, or files
-      // changed on disk (a header, the package's other file): its last publish was computed
-      // against their old text, and a server that answers per version (clangd) or per edit
-      // (gopls) would hand it back as fresh. The same text under the next version makes the
+    } else if (existing.text !== text || (save && this.changes > existing.changesSeen)) {
+      // Changed; or unchanged, but other documents were edited since this one was last synced,
+      // or files changed on disk (a header, the package's other file): its last publish was
+      // computed against their old text, and a server that answers per version (clangd) or per
+      // edit (gopls) would hand it back as fresh. The text under the next version makes the
       // server check it again.
+      existing.text = text;
       if (this.spec.freshness === "reopen") {
+        // This server publishes no version and stays silent when a clean file stays clean, so a
+        // change could go unanswered: close and reopen, which always yields a publish.
         await this.reopen(existing);
       } else {
         existing.version += 1;

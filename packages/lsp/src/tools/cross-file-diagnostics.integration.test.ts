@@ -17,6 +17,32 @@ interface Case {
   expected: RegExp;
 }
 
+/** A C file using a header. */
+const clangdCase: Case = {
+  server: "clangd",
+  files: {
+    "compile_flags.txt": "-std=c11\n",
+    "api.h": "int answer(void);\n",
+    "main.c": '#include "api.h"\nint main(void) {\n  return answer();\n}\n',
+  },
+  dependency: "api.h",
+  changed: "int answer(int seed);\n",
+  expected: /main\.c:3:\d+ error .*(few arguments|expected 1)/i,
+};
+
+/** A Go file using a function of the package's other file. */
+const goplsCase: Case = {
+  server: "gopls",
+  files: {
+    "go.mod": "module example.com/cross\n\ngo 1.19\n",
+    "api.go": 'package main\n\nfunc answer() string { return "42" }\n',
+    "main.go": "package main\n\nfunc main() {\n\tprintln(answer())\n}\n",
+  },
+  dependency: "api.go",
+  changed: 'package main\n\nfunc answer(seed int) string { return "42" }\n',
+  expected: /main\.go:4:\d+ error .*not enough arguments/,
+};
+
 /**
  * A file whose text did not change still gets new diagnostics when a file it depends on (a
  * header, the package's other file) changed on disk: clangd answers per document version and
@@ -25,30 +51,7 @@ interface Case {
 describe.skipIf(servers.some((command) => !findBinary(command, [], []).found) && !ci)(
   "diagnostics of an unchanged file after a file it depends on changed",
   () => {
-    it.each<Case>([
-      {
-        server: "clangd",
-        files: {
-          "compile_flags.txt": "-std=c11\n",
-          "api.h": "int answer(void);\n",
-          "main.c": '#include "api.h"\nint main(void) {\n  return answer();\n}\n',
-        },
-        dependency: "api.h",
-        changed: "int answer(int seed);\n",
-        expected: /main\.c:3:\d+ error .*(few arguments|expected 1)/i,
-      },
-      {
-        server: "gopls",
-        files: {
-          "go.mod": "module example.com/cross\n\ngo 1.19\n",
-          "api.go": 'package main\n\nfunc answer() string { return "42" }\n',
-          "main.go": "package main\n\nfunc main() {\n\tprintln(answer())\n}\n",
-        },
-        dependency: "api.go",
-        changed: 'package main\n\nfunc answer(seed int) string { return "42" }\n',
-        expected: /main\.go:4:\d+ error .*not enough arguments/,
-      },
-    ])("$server", async ({ files, dependency, changed, expected }) => {
+    it.each<Case>([clangdCase, goplsCase])("$server", async ({ files, dependency, changed, expected }) => {
       const tree = tempTree("cross-file", files);
       const run = createRun({ workingDirectory: tree.dir });
       createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
@@ -87,28 +90,8 @@ describe.skipIf(
     !ci,
 )("diagnostics and definitions after a file never opened changed on disk", () => {
   it.each<Case>([
-    {
-      server: "clangd",
-      files: {
-        "compile_flags.txt": "-std=c11\n",
-        "api.h": "int answer(void);\n",
-        "main.c": '#include "api.h"\nint main(void) {\n  return answer();\n}\n',
-      },
-      dependency: "api.h",
-      changed: "int answer(int seed);\n",
-      expected: /main\.c:3:\d+ error .*(few arguments|expected 1)/i,
-    },
-    {
-      server: "gopls",
-      files: {
-        "go.mod": "module example.com/cross\n\ngo 1.19\n",
-        "api.go": 'package main\n\nfunc answer() string { return "42" }\n',
-        "main.go": "package main\n\nfunc main() {\n\tprintln(answer())\n}\n",
-      },
-      dependency: "api.go",
-      changed: 'package main\n\nfunc answer(seed int) string { return "42" }\n',
-      expected: /main\.go:4:\d+ error .*not enough arguments/,
-    },
+    clangdCase,
+    goplsCase,
     {
       server: "pyright",
       files: {
