@@ -119,12 +119,7 @@ export class DocumentSync {
       this.documents.set(uri, document);
       await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
       sent = true;
-    } else if (existing.text !== text || (save && this.changes > existing.changesSeen)) {
-      // Changed; or unchanged, but other documents were edited since this one was last synced,
-      // or files changed on disk (a header, the package's other file): its last publish was
-      // computed against their old text, and a server that answers per version (clangd) or per
-      // edit (gopls) would hand it back as fresh. The text under the next version makes the
-      // server check it again.
+    } else if (existing.text !== text) {
       existing.text = text;
       if (this.spec.freshness === "reopen") {
         // This server publishes no version and stays silent when a clean file stays clean, so a
@@ -138,6 +133,15 @@ export class DocumentSync {
           contentChanges: [{ text }],
         });
       }
+      sent = true;
+    } else if (save && this.changes > existing.changesSeen) {
+      // Unchanged, but other documents were edited since this one was last synced, or files
+      // changed on disk (a header, the package's other file): its last publish was computed
+      // against their old text, and a server that answers per version (clangd) or per edit
+      // (gopls) would hand it back as fresh. A didChange with the same text is no answer either:
+      // clangd skips the rebuild of unchanged input and publishes nothing. Closing and reopening
+      // makes every server check it again, against the others' text as it is now.
+      await this.reopen(existing);
       sent = true;
     }
     if (sent && save) await this.edit("textDocument/didSave", { textDocument: { uri }, text });

@@ -77,6 +77,36 @@ describe.skipIf(servers.some((command) => !findBinary(command, [], []).found) &&
   },
 );
 
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "diagnostics of an unchanged file after an unrelated file changed (clangd)",
+  () => {
+    it("answers fresh at once: clangd publishes nothing for a same-text change, so it is reopened", async () => {
+      const tree = tempTree("unrelated", {
+        "compile_flags.txt": "-std=c11\n",
+        "main.c": "int main(void) {\n  return 0;\n}\n",
+        "other.c": "int other(void) {\n  return 1;\n}\n",
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      // A stuck wait would run into this bound and say "incomplete".
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspTool] });
+      const diagnostics = async (file: string) =>
+        resultText(await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file } }));
+      try {
+        expect(await diagnostics("main.c")).toBe("no diagnostics in main.c");
+        expect(await diagnostics("other.c")).toBe("no diagnostics in other.c");
+        writeFileSync(join(tree.dir, "other.c"), "int other(void) {\n  return missing;\n}\n");
+        expect(await diagnostics("other.c")).toMatch(/other\.c:2:\d+ error .*missing/);
+        expect(await diagnostics("main.c")).toBe("no diagnostics in main.c");
+        expect(await diagnostics("main.c")).toBe("no diagnostics in main.c");
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 const nodeServers = ["pyright-langserver", "typescript-language-server"] as const;
 
 /**
