@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { appendText, errorMessage, type ResultWrapper, type ToolResult } from "@tools/registry";
-import { byPosition, errorsAndWarnings, formatDiagnostic } from "../format/diagnostics.js";
+import { errorsAndWarnings } from "../format/diagnostics.js";
 import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
 import { diagnosticsLedgerKey, forgetDiagnostics, recordDiagnostics } from "./diagnostics-ledger.js";
+import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
 /** Options of {@link diagnosticsOnWrite}. */
 export interface DiagnosticsOnWriteOptions {
@@ -10,18 +11,28 @@ export interface DiagnosticsOnWriteOptions {
   boundMs?: number;
   /** Most new diagnostics listed per file; default 20. */
   perFileLimit?: number;
+  /** Most new diagnostics listed across all the files of one write; default 50. */
+  totalLimit?: number;
+  /** Most files whose new diagnostics are listed for one write; default 10. */
+  fileLimit?: number;
 }
 
 /**
  * A registry result wrapper: for every file in `result.changedFiles` that a language server can
  * check, syncs it (didOpen/didChange + didSave), waits for fresh diagnostics by that server's
  * rule, and appends only the errors and warnings new to the run's ledger, saying how many earlier
- * ones are still present. Files without a server are skipped silently; the run must have an LSP
- * supervisor wired, or the wrapper does nothing.
+ * ones are still present. Files with new diagnostics are listed first, most first, within
+ * `perFileLimit`, `totalLimit` and `fileLimit`; what is left out is counted and stays out of the
+ * ledger, so the next write or lsp diagnostics reports it. Clean files and files with nothing new
+ * share one summary line (a lone file keeps its own). Format: {@link writeDiagnosticsSection}.
+ * Files without a server are skipped silently; the run must have an LSP supervisor wired, or the
+ * wrapper does nothing.
  */
 export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): ResultWrapper {
   const boundMs = options.boundMs ?? 8_000;
   const perFileLimit = options.perFileLimit ?? 20;
+  const totalLimit = options.totalLimit ?? 50;
+  const fileLimit = options.fileLimit ?? 10;
   return {
     name: "diagnostics-on-write",
     async wrap(result: ToolResult, call): Promise<ToolResult> {
@@ -29,7 +40,6 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       if (!supervisor || result.changedFiles.length === 0) return result;
       const deadline = Date.now() + boundMs;
       const ledger = call.run.state(diagnosticsLedgerKey);
-      const sections: string[] = [];
       const unique = [...new Set(result.changedFiles)];
       // A deleted file must not stay open on its server (its old text would keep answering).
       // Not awaited: notifications keep their order, and the write is not held for it.
@@ -57,44 +67,24 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           }
         }),
       );
-      for (const { file, fresh, error } of checked) {
+      const checks = checked.map(({ file, fresh, error }): WriteCheck => {
         const display = supervisor.display(file);
-        if (!fresh) {
-          sections.push(`diagnostics for ${display} not checked: ${whyNotChecked(supervisor, file, error)}`);
-          continue;
-        }
-        if (!fresh.fresh) {
-          // Never record or report a stale list as fresh.
-          sections.push(
-            `diagnostics for ${display} not confirmed within ${boundMs} ms; check with lsp diagnostics`,
-          );
-          continue;
-        }
+        if (!fresh)
+          return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
+        // Never record or report a stale list as fresh.
+        if (!fresh.fresh) return { kind: "not-confirmed", file, display };
         const delta = recordDiagnostics(ledger, file, errorsAndWarnings(fresh.diagnostics));
-        const earlier =
-          delta.stillPresent > 0 ? ` (${delta.stillPresent} reported earlier still present)` : "";
-        if (delta.introduced.length === 0) {
-          sections.push(
-            delta.stillPresent > 0
-              ? `no new diagnostics in ${display}${earlier}`
-              : `${display}: clean (no errors or warnings)`,
-          );
-          continue;
-        }
-        const sorted = byPosition(delta.introduced);
-        // What is not listed is not reported: the next write lists it.
-        forgetDiagnostics(ledger, file, sorted.slice(perFileLimit));
-        const shown = sorted
-          .slice(0, perFileLimit)
-          .map((diagnostic) => formatDiagnostic(display, diagnostic));
-        const more =
-          sorted.length > perFileLimit ? `\n… ${sorted.length - perFileLimit} more new diagnostics` : "";
-        sections.push(
-          `${sorted.length} new diagnostic${sorted.length === 1 ? "" : "s"} in ${display}${earlier}:\n${shown.join("\n")}${more}`,
-        );
-      }
-      if (sections.length === 0) return result;
-      return appendText(result, `LSP diagnostics after this write:\n${sections.join("\n")}`);
+        return { kind: "checked", file, display, ...delta };
+      });
+      const section = writeDiagnosticsSection(checks, {
+        perFile: perFileLimit,
+        total: totalLimit,
+        files: fileLimit,
+        boundMs,
+      });
+      // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
+      for (const [file, diagnostics] of section.unlisted) forgetDiagnostics(ledger, file, diagnostics);
+      return section.text === undefined ? result : appendText(result, section.text);
     },
   };
 }

@@ -1,0 +1,181 @@
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import { byPosition, formatDiagnostic } from "../format/diagnostics.js";
+
+/** What diagnostics-on-write found for one changed file. */
+export type WriteCheck =
+  | {
+      readonly kind: "checked";
+      /** The absolute path: the ledger's key. */
+      readonly file: string;
+      /** The path as the model sees it. */
+      readonly display: string;
+      /** Errors and warnings new to the ledger (already recorded in it). */
+      readonly introduced: readonly Diagnostic[];
+      /** How many of the file's current errors and warnings were reported earlier. */
+      readonly stillPresent: number;
+    }
+  | { readonly kind: "not-checked"; readonly file: string; readonly display: string; readonly reason: string }
+  | { readonly kind: "not-confirmed"; readonly file: string; readonly display: string };
+
+/** Bounds of {@link writeDiagnosticsSection}. */
+export interface WriteSectionLimits {
+  /** Most new diagnostics listed for one file. */
+  readonly perFile: number;
+  /** Most new diagnostics listed across all files. */
+  readonly total: number;
+  /** Most files whose new diagnostics are listed. */
+  readonly files: number;
+  /** The wrapper's bound, in milliseconds, named in "not confirmed" lines. */
+  readonly boundMs: number;
+}
+
+/** The section and what it left out. */
+export interface WriteSection {
+  /** "LSP diagnostics after this write:" and its lines; undefined when there is nothing to say. */
+  readonly text: string | undefined;
+  /**
+   * Per file (absolute path), the new diagnostics recorded in the ledger but not listed. The
+   * caller takes them back out of the ledger, so the next write or lsp diagnostics reports them.
+   */
+  readonly unlisted: ReadonlyMap<string, readonly Diagnostic[]>;
+}
+
+/** Most paths named in one summary line; the rest are counted. */
+const namedPaths = 5;
+/** Most distinct "not checked" reasons given a line each; the rest share one line. */
+const notCheckedReasons = 3;
+
+/**
+ * Builds the section diagnostics-on-write appends to a write's result, from its per-file checks.
+ * Pure: it reads no server and no ledger.
+ *
+ * - Files with new diagnostics come first, most new diagnostics first (ties in path order), so
+ *   the file a write broke most is the one listed when the bounds cut. Each lists at most
+ *   `perFile` diagnostics by position, within `total` across files and `files` files; what is
+ *   left out is counted, its files named, and returned in `unlisted`.
+ * - Clean files and files with no new diagnostics collapse into one line ("58 files clean; 2 with
+ *   no new diagnostics (3 reported earlier still present): a.ts, b.ts"); a lone such file keeps
+ *   its own line ("a.ts: clean (no errors or warnings)").
+ * - "Not checked" files share a line per reason, "not confirmed" files one line; a lone file
+ *   keeps its own wording. Each line names at most 5 paths and counts the others.
+ */
+export function writeDiagnosticsSection(
+  checks: readonly WriteCheck[],
+  limits: WriteSectionLimits,
+): WriteSection {
+  const sorted = [...checks].sort((a, b) => compareText(a.display, b.display));
+  const checked = sorted.flatMap((check) => (check.kind === "checked" ? [check] : []));
+  const unlisted = new Map<string, readonly Diagnostic[]>();
+  const lines: string[] = [];
+
+  const withNew = checked
+    .filter((check) => check.introduced.length > 0)
+    .sort((a, b) => b.introduced.length - a.introduced.length);
+  let budget = limits.total;
+  let listedFiles = 0;
+  const omitted: string[] = [];
+  let omittedCount = 0;
+  for (const check of withNew) {
+    const all = byPosition(check.introduced);
+    if (budget <= 0 || listedFiles >= limits.files) {
+      omitted.push(check.display);
+      omittedCount += all.length;
+      unlisted.set(check.file, all);
+      continue;
+    }
+    const shown = all.slice(0, Math.min(limits.perFile, budget));
+    budget -= shown.length;
+    listedFiles += 1;
+    const earlier = stillPresentNote(check.stillPresent);
+    lines.push(`${count(all.length, "new diagnostic")} in ${check.display}${earlier}:`);
+    lines.push(...shown.map((diagnostic) => formatDiagnostic(check.display, diagnostic)));
+    if (shown.length < all.length) {
+      lines.push(`… ${count(all.length - shown.length, "more new diagnostic")}`);
+      unlisted.set(check.file, all.slice(shown.length));
+    }
+  }
+  if (omitted.length > 0) {
+    lines.push(
+      `… and ${count(omittedCount, "more new diagnostic")} in ${count(omitted.length, "more file")} (${named(omitted)}); lsp diagnostics lists them`,
+    );
+  }
+
+  const quiet = checked.filter((check) => check.introduced.length === 0);
+  const clean = quiet.filter((check) => check.stillPresent === 0);
+  const known = quiet.filter((check) => check.stillPresent > 0);
+  const [only] = quiet;
+  if (only && quiet.length === 1) {
+    lines.push(
+      only.stillPresent > 0
+        ? `no new diagnostics in ${only.display}${stillPresentNote(only.stillPresent)}`
+        : `${only.display}: clean (no errors or warnings)`,
+    );
+  } else if (quiet.length > 1) {
+    const parts: string[] = [];
+    if (clean.length > 0) parts.push(`${count(clean.length, "file")} clean`);
+    if (known.length > 0) {
+      const earlier = known.reduce((sum, check) => sum + check.stillPresent, 0);
+      const files = clean.length > 0 ? String(known.length) : count(known.length, "file");
+      parts.push(
+        `${files} with no new diagnostics (${earlier} reported earlier still present): ${named(known.map((check) => check.display))}`,
+      );
+    }
+    lines.push(parts.join("; "));
+  }
+
+  const byReason = new Map<string, string[]>();
+  for (const check of sorted) {
+    if (check.kind !== "not-checked") continue;
+    byReason.set(check.reason, [...(byReason.get(check.reason) ?? []), check.display]);
+  }
+  const reasons = [...byReason];
+  for (const [reason, displays] of reasons.slice(0, notCheckedReasons)) {
+    lines.push(
+      displays.length === 1
+        ? `diagnostics for ${displays[0]} not checked: ${reason}`
+        : `diagnostics for ${displays.length} files not checked (${named(displays)}): ${reason}`,
+    );
+  }
+  const otherReasons = reasons.slice(notCheckedReasons).flatMap(([, displays]) => displays);
+  if (otherReasons.length > 0) {
+    lines.push(
+      `diagnostics for ${count(otherReasons.length, "more file")} not checked (${named(otherReasons)}) for other reasons; check with lsp diagnostics`,
+    );
+  }
+
+  const unconfirmed = sorted.flatMap((check) => (check.kind === "not-confirmed" ? [check.display] : []));
+  if (unconfirmed.length === 1) {
+    lines.push(
+      `diagnostics for ${unconfirmed[0]} not confirmed within ${limits.boundMs} ms; check with lsp diagnostics`,
+    );
+  } else if (unconfirmed.length > 1) {
+    lines.push(
+      `diagnostics for ${unconfirmed.length} files not confirmed within ${limits.boundMs} ms (${named(unconfirmed)}); check with lsp diagnostics`,
+    );
+  }
+
+  return {
+    text: lines.length > 0 ? `LSP diagnostics after this write:\n${lines.join("\n")}` : undefined,
+    unlisted,
+  };
+}
+
+function stillPresentNote(stillPresent: number): string {
+  return stillPresent > 0 ? ` (${stillPresent} reported earlier still present)` : "";
+}
+
+/** "1 file", "3 files". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** "a, b, c" or, past the limit, "a, b, c, d, e and 3 more". */
+function named(displays: readonly string[]): string {
+  const shown = displays.slice(0, namedPaths).join(", ");
+  return displays.length > namedPaths ? `${shown} and ${displays.length - namedPaths} more` : shown;
+}
+
+/** Code-unit order: the same on every machine, unlike localeCompare. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
