@@ -23,13 +23,15 @@ describe("findRoot and findBinary", () => {
   });
 
   it("takes the nearest ancestor holding a marker, never above the working directory", () => {
-    const markers = ["tsconfig.json", "package.json"];
+    const markers = { markers: ["tsconfig.json", "package.json"] };
     expect(findRoot(join(dir, "app", "src", "a.ts"), markers, dir)).toEqual({
       root: join(dir, "app"),
       marker: "tsconfig.json",
     });
-    expect(findRoot(join(dir, "app", "src", "a.ts"), ["go.mod"], dir)).toBeUndefined();
-    expect(findRoot(join(dir, "app", "src", "a.ts"), ["package.json"], join(dir, "app"))).toBeUndefined();
+    expect(findRoot(join(dir, "app", "src", "a.ts"), { markers: ["go.mod"] }, dir)).toBeUndefined();
+    expect(
+      findRoot(join(dir, "app", "src", "a.ts"), { markers: ["package.json"] }, join(dir, "app")),
+    ).toBeUndefined();
   });
 
   it("looks in the project's node_modules/.bin before PATH and says where it looked when missing", () => {

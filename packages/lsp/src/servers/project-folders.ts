@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { isInside, textMatches, workspaceMarkerIn, type FolderMarkers } from "./find-root.js";
 import type { ServerSpec } from "./server-table.js";
 
 /**
@@ -36,6 +37,13 @@ export interface FoundRoot {
   readonly spec: ServerSpec;
   readonly root: string;
   readonly marker: string;
+  /**
+   * The nearest folder above `root` holding one of the spec's workspace markers (a go.work, a
+   * Cargo workspace), itself a found root: its server serves this folder too, so a server root
+   * is `workspace ?? root`. Undefined when none, or when `root` is itself a workspace root.
+   * Project checkers still run per folder (`go vet ./...` fails in a go.work folder).
+   */
+  readonly workspace?: string;
 }
 
 /** What {@link findProjectRoots} found, and whether it stopped at its folder bound. */
@@ -51,8 +59,10 @@ export interface RootSearch {
 /**
  * Every folder from `workingDirectory` down to `limits.maxDepth` levels (breadth first, hidden
  * folders, symlinks and {@link skippedFolders} left out) holding a marker of a server in
- * `servers`, with the first marker (in the spec's order) it holds. One directory listing per
- * folder: markers are matched against the listing, never probed one by one.
+ * `servers`, with the marker it holds: its first workspace marker (see
+ * `ServerSpec.workspaceMarkers`), else its first marker, in the spec's order. One directory
+ * listing per folder: markers are matched against the listing, never probed one by one (a
+ * workspace marker whose text is tested is read).
  */
 export function findProjectRoots(
   workingDirectory: string,
@@ -60,6 +70,8 @@ export function findProjectRoots(
   limits: RootSearchLimits = defaultRootSearch,
 ): RootSearch {
   const roots: FoundRoot[] = [];
+  // Per spec, the workspace roots found so far: breadth first, every ancestor comes first.
+  const workspaces = new Map<ServerSpec, string[]>();
   let level = [workingDirectory];
   let folders = 0;
   let truncated = false;
@@ -78,9 +90,24 @@ export function findProjectRoots(
         continue; // unreadable: nothing below it is seen
       }
       const names = new Set(entries.map((entry) => entry.name));
+      const markers: FolderMarkers = {
+        has: (marker) => hasMarker(folder, names, marker),
+        matches: (marker, pattern) => textMatches(join(folder, marker), pattern),
+      };
       for (const spec of servers) {
-        const marker = spec.markers.find((candidate) => hasMarker(folder, names, candidate));
-        if (marker !== undefined) roots.push({ spec, root: folder, marker });
+        const workspaceMarker = workspaceMarkerIn(markers, spec.workspaceMarkers ?? []);
+        const marker = workspaceMarker ?? spec.markers.find((candidate) => markers.has(candidate));
+        if (marker === undefined) continue;
+        const enclosing = workspaces.get(spec) ?? [];
+        // The last one holding this folder is the nearest: a nested workspace is found after its outer one.
+        const workspace = enclosing.findLast((outer) => isInside(outer, folder));
+        if (workspaceMarker !== undefined) workspaces.set(spec, [...enclosing, folder]);
+        roots.push({
+          spec,
+          root: folder,
+          marker,
+          ...(workspace !== undefined && workspaceMarker === undefined ? { workspace } : {}),
+        });
       }
       for (const entry of entries) {
         if (!entry.isDirectory() || entry.name.startsWith(".") || skippedFolders.has(entry.name)) continue;

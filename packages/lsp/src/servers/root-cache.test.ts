@@ -16,7 +16,7 @@ import { RootCache } from "./root-cache.js";
 
 describe("RootCache", () => {
   let dir: string;
-  const markers = ["tsconfig.json", "package.json"];
+  const markers = { markers: ["tsconfig.json", "package.json"] };
   /** Sets the folders' times a minute back, so their cached markers may be reused. */
   const age = (...folders: string[]) => {
     const past = Date.now() / 1000 - 60;
@@ -36,7 +36,7 @@ describe("RootCache", () => {
     for (let i = 0; i < 2; i++) {
       expect(roots.find(file, markers, dir)).toEqual(findRoot(file, markers, dir));
       expect(roots.find(file, markers, dir)).toEqual({ root: dir, marker: "package.json" });
-      expect(roots.find(file, ["go.mod"], dir)).toBeUndefined();
+      expect(roots.find(file, { markers: ["go.mod"] }, dir)).toBeUndefined();
       expect(roots.find(file, markers, join(dir, "app"))).toBeUndefined();
     }
   });
@@ -58,7 +58,7 @@ describe("RootCache", () => {
 
   it("checks a marker in a subfolder on every call: it changes the subfolder, not the folder", () => {
     const roots = new RootCache();
-    const c = ["compile_commands.json", "build/compile_commands.json"];
+    const c = { markers: ["compile_commands.json", "build/compile_commands.json"] };
     const file = join(dir, "app", "src", "main.c");
     mkdirSync(join(dir, "app", "build"));
     age(join(dir, "app"));

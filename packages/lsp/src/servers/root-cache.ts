@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { isInside } from "./find-root.js";
+import { join } from "node:path";
+import { lookUpRoot, textMatches, type FoundMarker, type RootMarkers } from "./find-root.js";
 
 /** One folder's markers as last probed. */
 interface FolderEntry {
@@ -19,8 +19,20 @@ interface FolderEntry {
  */
 const racyMarginMs = 100;
 
-/** Most folders kept. */
+/** Most folders (and, apart, most tested marker files) kept. */
 const capacity = 1024;
+
+/** A workspace marker whose text is tested, as last read. */
+interface FileEntry {
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  /** Wall-clock time of the probe, in milliseconds. */
+  readonly probedAt: number;
+  /** Pattern → whether the text matched it. */
+  readonly matches: Map<RegExp, boolean>;
+}
 
 /**
  * {@link findRoot} with the markers of each folder cached, as cheap to check as one `stat` of
@@ -28,45 +40,76 @@ const capacity = 1024;
  * deleted or renamed changes its folder's mtime and ctime, so an entry is reused only while the
  * folder's inode, mtime and ctime are those seen at the probe and its last change is older than
  * the timestamp granularity. A marker that is a symlink, or lies in a subfolder, is checked on
- * every call (its target can come and go without the folder changing).
+ * every call (its target can come and go without the folder changing). A workspace marker whose
+ * text is tested (Cargo.toml's `[workspace]`) costs one `stat` of the file per call: an edit
+ * changes the file's times, not the folder's, so its answer is reused under the same rule on
+ * the file's inode, size, mtime and ctime, and the file read again otherwise.
  */
 export class RootCache {
   private readonly folders = new Map<string, FolderEntry>();
+  private readonly files = new Map<string, FileEntry>();
 
-  /** As {@link findRoot}: the nearest folder holding one of `markers`, up to `workingDirectory`. */
-  find(
-    file: string,
-    markers: readonly string[],
-    workingDirectory: string,
-  ): { root: string; marker: string } | undefined {
-    let directory = dirname(file);
-    while (isInside(workingDirectory, directory)) {
-      const marker = this.markerIn(directory, markers);
-      if (marker !== undefined) return { root: directory, marker };
-      if (directory === workingDirectory) break;
-      const parent = dirname(directory);
-      if (parent === directory) break;
-      directory = parent;
-    }
-    return undefined;
+  /**
+   * As {@link findRoot}: the nearest folder holding one of `spec.workspaceMarkers`, else the
+   * nearest holding one of `spec.markers`, up to `workingDirectory`.
+   */
+  find(file: string, spec: RootMarkers, workingDirectory: string): FoundMarker | undefined {
+    return lookUpRoot(file, spec, workingDirectory, (directory) => {
+      const entry = this.entryOf(directory);
+      return {
+        has: (marker) => this.present(directory, entry, marker),
+        matches: (marker, pattern) => this.textMatches(join(directory, marker), pattern),
+      };
+    });
   }
 
-  /** The first of `markers` present in `directory`. */
-  private markerIn(directory: string, markers: readonly string[]): string | undefined {
-    const entry = this.entryOf(directory);
-    for (const marker of markers) {
-      let present = entry?.markers.get(marker);
-      if (present === undefined) {
-        const path = join(directory, marker);
-        // A marker in a subfolder (build/compile_commands.json) changes that subfolder's times,
-        // not this one's: it is checked on every call.
-        const probed = entry && !marker.includes("/") ? probeMarker(path) : undefined;
-        if (probed !== undefined) entry!.markers.set(marker, probed);
-        present = probed ?? existsSync(path);
-      }
-      if (present) return marker;
+  /** Whether `marker` is in `directory`, from its entry when the folder's times can tell. */
+  private present(directory: string, entry: FolderEntry | undefined, marker: string): boolean {
+    const cached = entry?.markers.get(marker);
+    if (cached !== undefined) return cached;
+    const path = join(directory, marker);
+    // A marker in a subfolder (build/compile_commands.json) changes that subfolder's times,
+    // not this one's: it is checked on every call.
+    const probed = entry && !marker.includes("/") ? probeMarker(path) : undefined;
+    if (probed !== undefined) entry!.markers.set(marker, probed);
+    return probed ?? existsSync(path);
+  }
+
+  /** {@link textMatches}, read again only when the file changed (or changed too recently to tell). */
+  private textMatches(path: string, pattern: RegExp): boolean {
+    const probedAt = Date.now();
+    let stats;
+    try {
+      stats = statSync(path, { throwIfNoEntry: false });
+    } catch {
+      return false;
     }
-    return undefined;
+    if (!stats?.isFile()) return false;
+    let entry = this.files.get(path);
+    if (
+      !entry ||
+      entry.ino !== stats.ino ||
+      entry.size !== stats.size ||
+      entry.mtimeMs !== stats.mtimeMs ||
+      entry.ctimeMs !== stats.ctimeMs ||
+      stats.ctimeMs >= entry.probedAt - racyMarginMs
+    ) {
+      entry = {
+        ino: stats.ino,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        ctimeMs: stats.ctimeMs,
+        probedAt,
+        matches: new Map(),
+      };
+      remember(this.files, path, entry);
+    }
+    let matched = entry.matches.get(pattern);
+    if (matched === undefined) {
+      matched = textMatches(path, pattern);
+      entry.matches.set(pattern, matched);
+    }
+    return matched;
   }
 
   /** The folder's entry when it may be trusted (made anew after a change), or undefined. */
@@ -96,11 +139,16 @@ export class RootCache {
       probedAt,
       markers: new Map(),
     };
-    this.folders.delete(directory);
-    this.folders.set(directory, entry);
-    if (this.folders.size > capacity) this.folders.delete(this.folders.keys().next().value!);
+    remember(this.folders, directory, entry);
     return entry;
   }
+}
+
+/** Sets `key` as the newest entry of `cache`, dropping the oldest past {@link capacity}. */
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  cache.delete(key);
+  cache.set(key, value);
+  if (cache.size > capacity) cache.delete(cache.keys().next().value!);
 }
 
 /** Whether a marker is there, when the folder's timestamps can tell (undefined: ask every time). */

@@ -4,8 +4,16 @@ export interface ServerSpec {
   readonly language: string;
   /** File extensions (with the dot) routed to this server. */
   readonly extensions: readonly string[];
-  /** File names whose presence in a folder makes it a root. */
+  /** File names whose presence in a folder makes it a root: the nearest such folder is. */
   readonly markers: readonly string[];
+  /**
+   * Files that make a folder the root of a workspace spanning the projects below it (go.work,
+   * a Cargo.toml with a `[workspace]` table), looked for before `markers`: the nearest folder
+   * holding one (up to the working directory) is the root even when a `markers` folder is
+   * nearer, so one server serves all the workspace's members. Each is normally also in
+   * `markers`, which messages name.
+   */
+  readonly workspaceMarkers?: readonly WorkspaceMarker[];
   /** Executable name, looked up project-locally first, then on PATH. */
   readonly command: string;
   readonly args: readonly string[];
@@ -38,6 +46,17 @@ export interface ServerSpec {
   readonly settleMs?: number;
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
+}
+
+/** A file that makes its folder a workspace root (see `ServerSpec.workspaceMarkers`). */
+export interface WorkspaceMarker {
+  /** File name in the folder. */
+  readonly file: string;
+  /**
+   * When set, the file counts only when its text matches (read again whenever the file's size
+   * or times change); without it, its presence is enough.
+   */
+  readonly contains?: RegExp;
 }
 
 /** The built-in servers. Override or extend through `LspSupervisorOptions.servers`. */
@@ -75,6 +94,9 @@ export const defaultServers: readonly ServerSpec[] = [
     language: "go",
     extensions: [".go"],
     markers: ["go.work", "go.mod"],
+    // gopls runs once per go.work workspace. The nearest go.work wins, as for the go command; a
+    // go.work nested in another is rare. Presence alone counts, so no text is read.
+    workspaceMarkers: [{ file: "go.work" }],
     command: "gopls",
     args: [],
     // gopls publishes nothing for a version whose diagnostics equal the last ones sent, and
@@ -93,6 +115,10 @@ export const defaultServers: readonly ServerSpec[] = [
     language: "rust",
     extensions: [".rs"],
     markers: ["Cargo.toml"],
+    // rust-analyzer runs once per Cargo workspace: the nearest Cargo.toml with a `[workspace]`
+    // (or `[workspace.<key>]`) table header. A crate is not matched against the `members` list,
+    // and `workspace = "..."` (a member naming its root) is not a header.
+    workspaceMarkers: [{ file: "Cargo.toml", contains: /^[ \t]*\[workspace(\.[\w-]+)*\][ \t]*(#.*)?$/m }],
     command: "rust-analyzer",
     args: [],
   },

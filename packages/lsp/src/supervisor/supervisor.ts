@@ -99,7 +99,7 @@ export class LspSupervisor {
 
   /** Root and binary detection for `file` (or, with `language`, for a root folder). */
   detect(spec: ServerSpec, file: string): Detection {
-    const found = this.roots.find(file, spec.markers, this.workingDirectory);
+    const found = this.roots.find(file, spec, this.workingDirectory);
     const localRoots = [...new Set([found?.root, this.workingDirectory].filter((r): r is string => !!r))];
     const binary = findBinary(spec.command, localRoots, this.options.binDirectories ?? [], this.options.path);
     return { spec, root: found?.root, marker: found?.marker, binary };
@@ -118,7 +118,7 @@ export class LspSupervisor {
     if (this.disposed) return undefined;
     const spec = this.specFor(file);
     if (!spec) return undefined;
-    const root = this.roots.find(file, spec.markers, this.workingDirectory)?.root;
+    const root = this.roots.find(file, spec, this.workingDirectory)?.root;
     const running = root ? this.records.get(`${spec.language}\u0000${root}`) : undefined;
     return running?.client?.state === "running" && !running.starting ? running.client : undefined;
   }
