@@ -9,8 +9,12 @@ import type {
 import { boundText } from "@tools/registry";
 import { formatLocation, LineReader, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { endSearch, prepareSearch } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
+
+/** Actions that search across files. */
+const acrossFiles = new Set(["references", "implementation"]);
 
 /** Most references listed. */
 export const referencesLimit = 50;
@@ -41,15 +45,24 @@ export async function navigate(
     position: { line: position.line, character: position.character },
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
   };
-  const answer = await client.request<Location | Location[] | LocationLink[] | null>(
-    methods[input.action],
-    params,
-    undefined,
-    context.signal,
-  );
+  // Searches across files need the server to have seen them (see prepareSearch).
+  const search = acrossFiles.has(input.action)
+    ? await prepareSearch(client, uri, position.identifier, context)
+    : undefined;
+  let answer: Location | Location[] | LocationLink[] | null;
+  try {
+    answer = await client.request<Location | Location[] | LocationLink[] | null>(
+      methods[input.action],
+      params,
+      undefined,
+      context.signal,
+    );
+  } finally {
+    if (search) await endSearch(client, search);
+  }
   const locations = sortedLocations(answer, (target) => context.supervisor.pathOf(target));
   const display = (path: string) => context.supervisor.display(path);
-  const header = position.note ? `${position.note}\n` : "";
+  const header = [position.note, ...(search?.notes ?? [])].map((note) => (note ? `${note}\n` : "")).join("");
   const noun = nouns[input.action];
   if (locations.length === 0) {
     return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}`;

@@ -331,6 +331,17 @@ export class LanguageClient {
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
   }
 
+  /**
+   * The files under the root as the folder watch knows them (changes taken first; the first walk
+   * awaited), and whether that covers the whole root; undefined without a watch.
+   */
+  async rootFiles(): Promise<{ files: readonly string[]; complete: boolean } | undefined> {
+    if (!this.watched) return undefined;
+    await this.watched.ready;
+    await this.flushFileChanges();
+    return { files: [...this.watched.files], complete: this.watched.complete };
+  }
+
   /** Whether every folder of the root is watched for changes on disk, and how many are. */
   watching(): { folders: number; complete: boolean } | undefined {
     return this.watched ? { folders: this.watched.folders, complete: this.watched.complete } : undefined;

@@ -72,6 +72,11 @@ export class WatchedFolders {
     return this.watchers.size;
   }
 
+  /** The files seen in the watched folders (after {@link ready}: all of them, as of the last take). */
+  get files(): ReadonlySet<string> {
+    return this.known;
+  }
+
   /** True when events wait to be taken. */
   get pending(): boolean {
     return this.touched.size > 0;

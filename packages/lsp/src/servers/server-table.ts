@@ -44,6 +44,12 @@ export interface ServerSpec {
    * (tsserver sends syntax, semantic and suggestion sets); default 150 (300 without versions).
    */
   readonly settleMs?: number;
+  /**
+   * `open-files`: the server's cross-file answers (references, implementation, rename) cover only
+   * the documents open on it and what they include (clangd without a background index), so the
+   * files mentioning the name are opened first (see `prepareSearch`).
+   */
+  readonly indexScope?: "open-files";
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
 }
@@ -129,7 +135,10 @@ export const defaultServers: readonly ServerSpec[] = [
     // `cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON`), as the C checker does.
     markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "build/compile_commands.json"],
     command: "clangd",
+    // No background index: it would write .cache/clangd into the project, and build every
+    // translation unit at start. Cross-file questions open the files that mention the name.
     args: ["--background-index=false"],
+    indexScope: "open-files",
     // clangd publishes once per version, so the matching version is the whole answer.
     settleMs: 0,
     languageIds: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp" },

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
 import { addressSymbol } from "../actions/symbol-position.js";
 import {
   focusOf,
@@ -83,54 +84,60 @@ export const lspRenameTool = defineTool({
       });
     }
     const at = { line: position.line, character: position.character };
-    const edit = await requestRenameEdit(client, uri, at, focus.name, args.new_name, ctx.signal);
-    refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
-    const applied = await applyWorkspaceEdit(edit, {
-      versionOf: (documentUri) => client.versionOf(documentUri),
-      isOpen: (documentUri) => client.isOpen(documentUri),
-      isSynced: (documentUri, text) => client.isSynced(documentUri, text),
-      display: (path) => supervisor.display(path),
-      writable: (path) => {
-        try {
-          resolveInside(ctx.run.workingDirectory, path);
-          return true;
-        } catch {
-          return false;
-        }
-      },
-    });
-    // Re-sync what changed so the server's next answers describe the new text, not the old.
-    for (const file of applied.changedFiles) {
-      if (existsSync(file)) await supervisor.open(file, true).catch(() => undefined);
-      else await client.close(pathToFileURL(file).href);
-    }
-    const total = [...applied.editCounts.values()].reduce((sum, count) => sum + count, 0);
-    const movedFrom = new Map([...applied.moves].map(([from, to]) => [to, from]));
-    const edits = (count: number): string => `${count} edit${count === 1 ? "" : "s"}`;
-    // One row per file, by path (a server's edit order can vary from call to call): a moved file
-    // once, old → new, with the edits made before or after the move.
-    const byPath = [...applied.changedFiles].sort((a, b) =>
-      supervisor.display(a).localeCompare(supervisor.display(b)),
-    );
-    const rows = byPath.flatMap((file) => {
-      const moved = applied.moves.get(file);
-      const count = applied.editCounts.get(file) ?? 0;
-      if (moved) {
-        const both = count + (applied.editCounts.get(moved) ?? 0);
-        return [
-          `${supervisor.display(file)} → ${supervisor.display(moved)}${both > 0 ? `: ${edits(both)}` : ""}`,
-        ];
+    // The server must see every file using the name, or its edit leaves some of them behind.
+    const search = await prepareSearch(client, uri, focus.name, context);
+    try {
+      const edit = await requestRenameEdit(client, uri, at, focus.name, args.new_name, ctx.signal);
+      refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
+      const applied = await applyWorkspaceEdit(edit, {
+        versionOf: (documentUri) => client.versionOf(documentUri),
+        isOpen: (documentUri) => client.isOpen(documentUri),
+        isSynced: (documentUri, text) => client.isSynced(documentUri, text),
+        display: (path) => supervisor.display(path),
+        writable: (path) => {
+          try {
+            resolveInside(ctx.run.workingDirectory, path);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+      });
+      // Re-sync what changed so the server's next answers describe the new text, not the old.
+      for (const file of applied.changedFiles) {
+        if (existsSync(file)) await supervisor.open(file, true).catch(() => undefined);
+        else await client.close(pathToFileURL(file).href);
       }
-      if (movedFrom.has(file)) return [];
-      if (!applied.editCounts.has(file))
-        return [`${supervisor.display(file)}: ${existsSync(file) ? "created" : "deleted"}`];
-      return [`${supervisor.display(file)}: ${edits(count)}`];
-    });
-    const header = position.note ? `${position.note}\n` : "";
-    return textResult(
-      `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}`,
-      { changedFiles: applied.changedFiles },
-    );
+      const total = [...applied.editCounts.values()].reduce((sum, count) => sum + count, 0);
+      const movedFrom = new Map([...applied.moves].map(([from, to]) => [to, from]));
+      const edits = (count: number): string => `${count} edit${count === 1 ? "" : "s"}`;
+      // One row per file, by path (a server's edit order can vary from call to call): a moved file
+      // once, old → new, with the edits made before or after the move.
+      const byPath = [...applied.changedFiles].sort((a, b) =>
+        supervisor.display(a).localeCompare(supervisor.display(b)),
+      );
+      const rows = byPath.flatMap((file) => {
+        const moved = applied.moves.get(file);
+        const count = applied.editCounts.get(file) ?? 0;
+        if (moved) {
+          const both = count + (applied.editCounts.get(moved) ?? 0);
+          return [
+            `${supervisor.display(file)} → ${supervisor.display(moved)}${both > 0 ? `: ${edits(both)}` : ""}`,
+          ];
+        }
+        if (movedFrom.has(file)) return [];
+        if (!applied.editCounts.has(file))
+          return [`${supervisor.display(file)}: ${existsSync(file) ? "created" : "deleted"}`];
+        return [`${supervisor.display(file)}: ${edits(count)}`];
+      });
+      const header = [position.note, ...search.notes].map((note) => (note ? `${note}\n` : "")).join("");
+      return textResult(
+        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}`,
+        { changedFiles: applied.changedFiles },
+      );
+    } finally {
+      await endSearch(client, search);
+    }
   },
 });
 

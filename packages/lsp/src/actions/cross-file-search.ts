@@ -1,0 +1,115 @@
+import { readFileSync, statSync } from "node:fs";
+import { extname } from "node:path";
+import type { LanguageClient } from "../client/language-client.js";
+import { awaitAnalysis } from "./analysed-documents.js";
+import type { ActionContext } from "./action-context.js";
+
+/** Most files opened for one search on a server that sees only its open files. */
+export const searchOpenLimit = 40;
+
+/** Most files under the root read for the name; larger files are skipped. */
+const readLimit = 5_000;
+const sizeLimit = 1_000_000;
+
+/** What {@link prepareSearch} did, to say in the answer and to undo with {@link endSearch}. */
+export interface PreparedSearch {
+  /** Caveats for the answer (files not opened, analysis not finished), one per line. */
+  readonly notes: readonly string[];
+  /** Documents opened for this search only (closed again by {@link endSearch}). */
+  readonly opened: readonly string[];
+}
+
+/**
+ * Gets a server ready to answer a search across files about `name` (references,
+ * implementation, rename) asked in `uri`:
+ *
+ * - A server that sees only the files it has open (`spec.indexScope: "open-files"`: clangd
+ *   without a background index) is first given the files of its root that mention `name` as a
+ *   whole word (at most {@link searchOpenLimit}); otherwise its references miss every other file,
+ *   and its rename edits one file of a symbol used in several, breaking the build.
+ * - Every server then finishes analysing the asked document (and those opened), bounded by the
+ *   diagnostics bound: pyright's first references after its start found 1 of 3 uses.
+ *
+ * Never throws; what could not be done is in `notes`.
+ */
+export async function prepareSearch(
+  client: LanguageClient,
+  uri: string,
+  name: string,
+  context: ActionContext,
+): Promise<PreparedSearch> {
+  const { supervisor } = context;
+  const notes: string[] = [];
+  const opened: string[] = [];
+  if (client.spec.indexScope === "open-files") {
+    const found = await mentioning(client, name, context);
+    for (const file of found.files.slice(0, searchOpenLimit)) {
+      try {
+        const document = await supervisor.open(file, false);
+        if (document.client === client && document.uri !== uri) opened.push(document.uri);
+      } catch {
+        // Unreadable now: searched without it.
+      }
+    }
+    const left = found.files.length - Math.min(found.files.length, searchOpenLimit);
+    if (left > 0 || !found.complete) {
+      notes.push(
+        `${client.spec.command} sees only the files open on it: ${
+          left > 0
+            ? `${found.files.length} files mention '${name}', ${searchOpenLimit} were opened`
+            : `${found.read} files of ${supervisor.display(client.root)} were searched for '${name}', not all`
+        }; uses in the others may be missing`,
+      );
+    }
+  }
+  const late = await awaitAnalysis(client, [uri, ...opened], {
+    waitMs: supervisor.diagnosticsTimeoutMs,
+    watchMs: 60_000,
+  });
+  if (late.length > 0) {
+    notes.push(
+      `${client.spec.command} had not finished analysing ${late
+        .slice(0, 3)
+        .map((late) => supervisor.display(supervisor.pathOf(late)))
+        .join(", ")}${late.length > 3 ? ` and ${late.length - 3} more` : ""}; the answer may be incomplete`,
+    );
+  }
+  return { notes, opened };
+}
+
+/** Closes the documents {@link prepareSearch} opened (the server keeps no tree for them). */
+export async function endSearch(client: LanguageClient, prepared: PreparedSearch): Promise<void> {
+  for (const uri of prepared.opened) await client.close(uri).catch(() => undefined);
+}
+
+/** Files of the client's root, of its languages, that mention `name` as a whole word and are not open. */
+async function mentioning(
+  client: LanguageClient,
+  name: string,
+  context: ActionContext,
+): Promise<{ files: string[]; complete: boolean; read: number }> {
+  const root = await client.rootFiles();
+  if (!root) return { files: [], complete: false, read: 0 };
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
+  const files: string[] = [];
+  let read = 0;
+  let complete = root.complete;
+  for (const file of root.files) {
+    if (!client.spec.extensions.includes(extname(file).toLowerCase())) continue;
+    if (client.isOpen(context.supervisor.uriOf(file))) continue;
+    if (read >= readLimit) {
+      complete = false;
+      break;
+    }
+    read++;
+    try {
+      // Read past the text cache: a scan of the root would push out the files asked about.
+      if (statSync(file).size > sizeLimit) continue;
+      const text = readFileSync(file, "utf8");
+      if (text.includes(name) && word.test(text)) files.push(file);
+    } catch {
+      // Gone or unreadable.
+    }
+  }
+  return { files: files.sort(), complete, read };
+}

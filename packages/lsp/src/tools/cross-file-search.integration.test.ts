@@ -1,0 +1,134 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { describe, expect, it } from "vitest";
+import { searchOpenLimit } from "../actions/cross-file-search.js";
+import { findBinary } from "../servers/find-binary.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
+import { lspRenameTool } from "./lsp-rename-tool.js";
+import { lspTool } from "./lsp-tool.js";
+
+/** A run on a temp tree with lsp and lsp_rename; `use` runs the body and disposes everything. */
+async function withTree(
+  files: Record<string, string>,
+  use: (
+    call: (tool: string, args: Record<string, unknown>) => Promise<string>,
+    dir: string,
+    openFiles: () => string[],
+  ) => Promise<void>,
+  binDirectories: string[] = [],
+): Promise<void> {
+  const tree = tempTree("search", files);
+  const run = createRun({ workingDirectory: tree.dir });
+  const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000, binDirectories });
+  const registry = createRegistry({ tools: [lspTool, lspRenameTool], approval: "auto" });
+  try {
+    const openFiles = () =>
+      supervisor
+        .runningClients()
+        .flatMap((client) => client.openUris())
+        .map((uri) => supervisor.display(supervisor.pathOf(uri)))
+        .sort();
+    await use(
+      async (tool, args) => resultText(await registry.invoke(run, { tool, args })),
+      tree.dir,
+      openFiles,
+    );
+  } finally {
+    await run.dispose();
+    tree.remove();
+  }
+}
+
+const compileCommands = (dir: string, files: string[]) =>
+  JSON.stringify(files.map((file) => ({ directory: dir, file: join(dir, file), command: `cc -c ${file}` })));
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "clangd searches across files it never opened",
+  () => {
+    // clangd runs without a background index: before, references from a.c listed a.c only, and a
+    // rename edited a.c alone while b.c kept calling the old name (a broken build, reported clean).
+    const files = {
+      "util.h": "int foo(int x);\n",
+      "a.c": '#include "util.h"\nint foo(int x) { return x + 1; }\n',
+      "b.c": '#include "util.h"\nint main(void) { return foo(2); }\n',
+      "c.c": "/* nothing about it */\nint other(void) { return 0; }\n",
+    };
+
+    it("references and rename reach every file that uses the name", async () => {
+      await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir, openFiles) => {
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
+          [
+            "3 references of 'foo':",
+            "a.c:2:5  int foo(int x) { return x + 1; }",
+            "b.c:2:25  int main(void) { return foo(2); }",
+            "util.h:1:5  int foo(int x);",
+          ].join("\n"),
+        );
+        // Files opened only for the search are closed again: what was asked about stays open.
+        expect(openFiles()).toEqual(["a.c"]);
+        expect(await call("lsp_rename", { file: "a.c", line: 2, symbol: "foo", new_name: "bar" })).toBe(
+          ["renamed 'foo' to 'bar': 3 edits in 3 files", "a.c: 1 edit", "b.c: 1 edit", "util.h: 1 edit"].join(
+            "\n",
+          ),
+        );
+        expect(readFileSync(join(dir, "b.c"), "utf8")).toBe(
+          '#include "util.h"\nint main(void) { return bar(2); }\n',
+        );
+        expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toBe("no diagnostics in b.c");
+      });
+    });
+
+    it(`opens at most ${searchOpenLimit} files and says how many mention the name`, async () => {
+      const users = searchOpenLimit + 5;
+      const many: Record<string, string> = { "util.h": "int foo(int x);\n" };
+      for (let i = 0; i < users; i++)
+        many[`use${String(i).padStart(2, "0")}.c`] =
+          `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
+      await withTree(many, async (call, dir) => {
+        // A compilation database, as a real project has (compile_flags.txt would do as well).
+        writeFileSync(
+          join(dir, "compile_commands.json"),
+          compileCommands(
+            dir,
+            Object.keys(many).filter((f) => f.endsWith(".c")),
+          ),
+        );
+        const answer = await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" });
+        const [note, count] = answer.split("\n");
+        expect(note).toBe(
+          `clangd sees only the files open on it: ${users} files mention 'foo', ${searchOpenLimit} were opened; uses in the others may be missing`,
+        );
+        // The declaration and one use in each opened file.
+        expect(count).toBe(`${searchOpenLimit + 1} references of 'foo':`);
+      });
+    });
+  },
+);
+
+const pyright = existsSync(join(packageBin, "pyright-langserver"));
+
+describe.skipIf(!pyright && !ci)("pyright's first references after its start", () => {
+  it("lists every use, not only those of the files it had analysed", async () => {
+    await withTree(
+      {
+        "pyproject.toml": '[project]\nname = "search"\n',
+        "pkg/__init__.py": "",
+        "pkg/a.py": "def foo(x: int) -> int:\n    return x + 1\n",
+        "pkg/b.py": "from pkg.a import foo\n\nprint(foo(2))\n",
+      },
+      async (call) => {
+        expect(await call("lsp", { action: "references", file: "pkg/a.py", line: 1, symbol: "foo" })).toBe(
+          [
+            "3 references of 'foo':",
+            "pkg/a.py:1:5  def foo(x: int) -> int:",
+            "pkg/b.py:1:19  from pkg.a import foo",
+            "pkg/b.py:3:7  print(foo(2))",
+          ].join("\n"),
+        );
+      },
+      [packageBin],
+    );
+  });
+});
