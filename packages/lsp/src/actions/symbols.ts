@@ -230,10 +230,15 @@ function unindexedNote(
 function searchScope(clients: readonly LanguageClient[], context: ActionContext): string {
   const { supervisor } = context;
   const asked = new Set(clients.map((client) => `${client.spec.language}\u0000${client.root}`));
-  const notAsked = supervisor
-    .projectRoots()
-    .roots.filter(({ spec, root }) => !asked.has(`${spec.language}\u0000${root}`))
-    .map(({ spec, root }) => `${spec.language} (${supervisor.display(root)})`);
+  // A module of a workspace is searched by the workspace's server.
+  const notAsked = [
+    ...new Set(
+      supervisor
+        .projectRoots()
+        .roots.filter(({ spec, root, workspace }) => !asked.has(`${spec.language}\u0000${workspace ?? root}`))
+        .map(({ spec, root, workspace }) => `${spec.language} (${supervisor.display(workspace ?? root)})`),
+    ),
+  ];
   if (notAsked.length === 0) return "";
   const listed =
     notAsked.slice(0, 5).join(", ") + (notAsked.length > 5 ? ` and ${notAsked.length - 5} more` : "");

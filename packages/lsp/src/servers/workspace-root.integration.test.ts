@@ -37,6 +37,10 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("gopls in a go.work w
       expect(processes, JSON.stringify(processes)).toHaveLength(1);
       expect(processes[0]).toMatchObject({ language: "go", root: tree.dir, state: "running" });
       expect(await lsp({ action: "status" })).toMatch(/^go: root \. \(marker go\.work\), binary found/m);
+      // A search without file asks the workspace's server, and names no module as not searched.
+      expect(await lsp({ action: "symbols", query: "Value" })).toBe(
+        "1 symbol matches 'Value':\nfunction Value (in example.com/b)  b/b.go:4:6  func Value() int { return 1 }",
+      );
     } finally {
       await run.dispose();
       tree.remove();

@@ -382,14 +382,19 @@ export class LspSupervisor {
 
   /**
    * Roots of started servers plus the roots found by {@link rootSearch}, with that search (it
-   * says how far it looked).
+   * says how far it looked). A root inside a workspace (a module of a go.work) names it: the
+   * server of `workspace` serves it.
    */
-  projectRoots(): { roots: { spec: ServerSpec; root: string }[]; search: RootSearch } {
-    const found = new Map<string, { spec: ServerSpec; root: string }>();
+  projectRoots(): {
+    roots: { spec: ServerSpec; root: string; workspace?: string }[];
+    search: RootSearch;
+  } {
+    const found = new Map<string, { spec: ServerSpec; root: string; workspace?: string }>();
     for (const record of this.records.values())
       found.set(record.key, { spec: record.spec, root: record.root });
     const search = this.rootSearch();
-    for (const { spec, root } of search.roots) found.set(`${spec.language}\u0000${root}`, { spec, root });
+    for (const { spec, root, workspace } of search.roots)
+      found.set(`${spec.language}\u0000${root}`, { spec, root, ...(workspace ? { workspace } : {}) });
     return { roots: [...found.values()], search };
   }
 
