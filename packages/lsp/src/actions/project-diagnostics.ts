@@ -17,7 +17,7 @@ export const projectCheckBudgetMs = 300_000;
 /**
  * diagnostics("*"): runs the project's own checker for every root found below the working
  * directory (bounded search, see `findProjectRoots`): tsc --noEmit -p, pyright --outputjson
- * (with the root's .venv), go vet ./..., cargo check --message-format=json, dart analyze, and for
+ * (with the project's Python environment), go vet ./..., cargo check --message-format=json, dart analyze, and for
  * C/C++ each compile_commands.json entry with -fsyntax-only — parsed into the same one-line format
  * as server diagnostics, errors and warnings only, bounded. A root nested in one whose check
  * covers it (pyright, a cargo workspace) is not checked twice.
@@ -81,6 +81,7 @@ export async function projectDiagnostics(
     const outcome = await checker.check({
       root,
       display: (path) => supervisor.display(path),
+      workingDirectory: supervisor.workingDirectory,
       findTool: (command) => supervisor.findTool(command, root),
       own: (child) => supervisor.ownProcess(child),
       signal: context.signal,

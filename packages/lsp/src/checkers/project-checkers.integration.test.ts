@@ -1,10 +1,12 @@
-import { chmodSync, readdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
-import { ci, copyFixture, tempTree } from "../test-support/fixtures.js";
+import { ci, copyFixture, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "../tools/lsp-tool.js";
 import { checkCompileDatabase } from "./c-syntax-check.js";
 import { readCompileDatabase } from "./compile-commands.js";
@@ -220,3 +222,86 @@ describe("diagnostics * for Dart: reading dart analyze --format=machine", () => 
     });
   });
 });
+
+const tsc = join(packageBin, "tsc");
+
+describe.skipIf(!existsSync(tsc) && !ci)(
+  "diagnostics * for TypeScript: no .tsbuildinfo in the project",
+  () => {
+    beforeAll(() => {
+      expect(existsSync(tsc), `tsc missing in ${packageBin}; run pnpm install`).toBe(true);
+    });
+
+    const check = (root: string) =>
+      projectCheckers.typescript!.check({
+        root,
+        display: (path) => path,
+        findTool: (command) =>
+          command === "tsc" ? { found: true, path: tsc } : { found: false, reason: `${command} not found` },
+        signal: new AbortController().signal,
+        progress: () => {},
+        env: process.env,
+        own: () => () => {},
+        deadline: Date.now() + 120_000,
+      });
+    const buildInfos = (dir: string) =>
+      readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".tsbuildinfo"));
+    const redirects = () => readdirSync(tmpdir()).filter((name) => name.startsWith("lsp-tsbuildinfo-"));
+    const source = { "src/index.ts": 'export const count: number = "three";\n' };
+    const finding = {
+      line: 1,
+      column: 14,
+      severity: "error",
+      code: "TS2322",
+      message: "Type 'string' is not assignable to type 'number'.",
+    };
+
+    it.each([
+      ["composite", { "tsconfig.json": '{ "compilerOptions": { "composite": true, "strict": true } }\n' }],
+      ["incremental", { "tsconfig.json": '{ "compilerOptions": { "incremental": true } }\n' }],
+      [
+        "composite from an extended config",
+        {
+          "tsconfig.base.json": '{ "compilerOptions": { "composite": true } }\n',
+          "tsconfig.json": '{ "extends": "./tsconfig.base.json", "include": ["src"] }\n',
+        },
+      ],
+    ])(
+      "points tsc's build info outside the project (%s), still reporting its findings",
+      async (_, config) => {
+        const tree = tempTree("tsc-buildinfo", { ...config, ...source });
+        cleanups.push(tree.remove);
+        // Plain tsc --noEmit writes one into this project (the fixture shows the problem), …
+        spawnSync(tsc, ["--noEmit", "-p", tree.dir]);
+        expect(buildInfos(tree.dir)).toEqual(["tsconfig.tsbuildinfo"]);
+        rmSync(join(tree.dir, "tsconfig.tsbuildinfo"));
+        // … the checker writes none, and leaves no temp folder behind.
+        const before = redirects();
+        const outcome = await check(tree.dir);
+        expect(outcome).toEqual({
+          ran: true,
+          label: `tsc --noEmit --pretty false -p ${tree.dir} --tsBuildInfoFile <temp file>`,
+          findings: [{ file: join(tree.dir, "src", "index.ts"), ...finding }],
+          notes: [],
+        });
+        expect(buildInfos(tree.dir)).toEqual([]);
+        expect(redirects()).toEqual(before);
+      },
+    );
+
+    it("passes no --tsBuildInfoFile to a project that is neither composite nor incremental", async () => {
+      const tree = tempTree("tsc-plain", {
+        "tsconfig.json": '{ "compilerOptions": { "composite": false, "strict": true } }\n',
+        ...source,
+      });
+      cleanups.push(tree.remove);
+      expect(await check(tree.dir)).toEqual({
+        ran: true,
+        label: `tsc --noEmit --pretty false -p ${tree.dir}`,
+        findings: [{ file: join(tree.dir, "src", "index.ts"), ...finding }],
+        notes: [],
+      });
+      expect(buildInfos(tree.dir)).toEqual([]);
+    });
+  },
+);

@@ -1,18 +1,21 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { BinaryLookup } from "../servers/find-binary.js";
-import { projectPython } from "../supervisor/server-setup.js";
+import { findPythonEnvironment } from "../servers/python-environment.js";
 import { checkCompileDatabase, defaultCSyntaxCheckLimits } from "./c-syntax-check.js";
 import { compileDatabaseFolders, readCompileDatabase } from "./compile-commands.js";
 import type { Finding } from "./finding.js";
 import { parseCargoCheck } from "./parse-cargo-check.js";
 import { parseDartAnalyze } from "./parse-dart-analyze.js";
 import { parseGoVet } from "./parse-go-vet.js";
-import { runCommand, type CommandOutput, type ProcessOwner } from "./run-command.js";
+import { runCommand, type CommandOutput, type ProcessOwner, type RunOptions } from "./run-command.js";
+import { buildInfoRedirect, writesBuildInfo, type BuildInfoRedirect } from "./tsc-build-info.js";
 
 /** What a checker gets for one root. */
 export interface CheckContext {
   readonly root: string;
+  /** The run's working directory (a Python environment is looked for up to it). */
+  readonly workingDirectory?: string;
   /** A path as shown to the model. */
   readonly display: (path: string) => string;
   /** Finds a command project-locally, then on the supervisor's PATH. */
@@ -52,7 +55,16 @@ export interface ProjectChecker {
 /** A checker that is one command run in the root, its output parsed. */
 interface CommandChecker {
   readonly command: string;
-  readonly args: (root: string) => string[];
+  readonly args: (root: string, context: CheckContext) => string[];
+  /**
+   * Arguments decided by asking the tool first (tsc --showConfig), appended to `args`; their
+   * `remove` runs once the command ended.
+   */
+  readonly extraArgs?: (
+    binary: string,
+    root: string,
+    options: RunOptions,
+  ) => Promise<BuildInfoRedirect | undefined>;
   /** Why it cannot run in this root, if it cannot. */
   readonly missing?: (root: string) => string | undefined;
   readonly parse: (output: CommandOutput, root: string) => Finding[];
@@ -73,25 +85,29 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
     if (problem) return { ran: false, text: `not checked: ${problem}` };
     const binary = context.findTool(checker.command);
     if (!binary.found) return { ran: false, text: `not checked: ${binary.reason}` };
-    const args = checker.args(root);
-    const label = [
-      checker.command,
-      ...args.map((arg) => (isAbsolute(arg) ? context.display(arg) : arg)),
-    ].join(" ");
-    context.progress(`running ${label} in ${context.display(root)}…`);
+    const args = checker.args(root, context);
+    const options = (): RunOptions => ({
+      cwd: root,
+      signal: context.signal,
+      timeoutMs: timeLeft(context, checkerTimeoutMs),
+      env: context.env,
+      own: context.own,
+      name: checker.command,
+    });
+    const shown = (arg: string): string => (isAbsolute(arg) ? context.display(arg) : arg);
+    let label: string;
     let output: CommandOutput;
+    let extra: BuildInfoRedirect | undefined;
     try {
-      output = await runCommand(binary.path, args, {
-        cwd: root,
-        signal: context.signal,
-        timeoutMs: timeLeft(context, checkerTimeoutMs),
-        env: context.env,
-        own: context.own,
-        name: checker.command,
-      });
+      extra = await checker.extraArgs?.(binary.path, root, options());
+      label = [checker.command, ...args.map(shown), ...(extra?.shown ?? [])].join(" ");
+      context.progress(`running ${label} in ${context.display(root)}…`);
+      output = await runCommand(binary.path, [...args, ...(extra?.args ?? [])], options());
     } catch (error) {
       if (context.signal.aborted) throw error;
       return { ran: false, text: `not checked: ${(error as Error).message}` };
+    } finally {
+      extra?.remove();
     }
     let findings: Finding[];
     try {
@@ -124,6 +140,9 @@ const typescript: ProjectChecker = {
     command: "tsc",
     args: (root) => ["--noEmit", "--pretty", "false", "-p", root],
     missing: (root) => (existsSync(join(root, "tsconfig.json")) ? undefined : "no tsconfig.json in the root"),
+    // composite / incremental make tsc write a .tsbuildinfo into the project even with --noEmit.
+    extraArgs: async (tsc, root, options) =>
+      (await writesBuildInfo(tsc, root, options)) ? buildInfoRedirect() : undefined,
     parse: ({ stdout }, root) =>
       [...stdout.matchAll(/^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/gm)].map((m) => ({
         file: isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!),
@@ -151,10 +170,13 @@ const python: ProjectChecker = {
   coversNested: () => true,
   check: commandChecker({
     command: "pyright",
-    // The project's .venv, as the language server gets it (otherwise import errors flood).
-    args: (root) => {
-      const interpreter = projectPython(root);
-      return ["--outputjson", ...(interpreter ? ["--pythonpath", interpreter] : [])];
+    // The project's environment, as the language server gets it (otherwise import errors flood).
+    args: (root, context) => {
+      const environment = findPythonEnvironment(root, {
+        workingDirectory: context.workingDirectory,
+        env: context.env,
+      });
+      return ["--outputjson", ...(environment ? ["--pythonpath", environment.python] : [])];
     },
     parse: ({ stdout }) => {
       const report = JSON.parse(stdout) as PyrightReport;

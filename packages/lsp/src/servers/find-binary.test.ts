@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -32,5 +32,28 @@ describe("findBinary with a rustup proxy", () => {
     writeFileSync(join(dir, "installed"), "");
     vi.useFakeTimers({ now: Date.now() + proxyProblemTtlMs + 1, toFake: ["Date"] });
     expect(findBinary("tool", [], [dir], "")).toEqual({ found: true, path: join(dir, "tool") });
+  });
+});
+
+describe("findBinary in a project's Python environment", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "lsp-bin-venv-")));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("finds a tool in venv/bin as in .venv/bin, .venv first, both before PATH", () => {
+    const tool = (folder: string): string => {
+      mkdirSync(join(dir, folder, "bin"), { recursive: true });
+      writeFileSync(join(dir, folder, "bin", "tool"), "#!/bin/sh\n", { mode: 0o755 });
+      return join(dir, folder, "bin", "tool");
+    };
+    const onPath = join(dir, "path");
+    mkdirSync(onPath);
+    writeFileSync(join(onPath, "tool"), "#!/bin/sh\n", { mode: 0o755 });
+    const plain = tool("venv");
+    expect(findBinary("tool", [dir], [], onPath)).toEqual({ found: true, path: plain });
+    const dotted = tool(".venv");
+    expect(findBinary("tool", [dir], [], onPath)).toEqual({ found: true, path: dotted });
   });
 });

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { accessSync, constants, realpathSync } from "node:fs";
 import { basename, delimiter, join } from "node:path";
+import { environmentFolderNames } from "./python-environment.js";
 
 /** Where a server binary was found, or why not. */
 export type BinaryLookup =
@@ -17,9 +18,9 @@ function executable(path: string): boolean {
 }
 
 /**
- * Finds `command`: first in each project-local folder (`node_modules/.bin`, `.venv/bin` of the root
- * and the working directory, then `extraDirectories`), then on PATH. A rustup proxy whose
- * component is not installed counts as missing: it exists but cannot run.
+ * Finds `command`: first in each project-local folder (`node_modules/.bin`, `.venv/bin`,
+ * `venv/bin` of the root and the working directory, then `extraDirectories`), then on PATH. A
+ * rustup proxy whose component is not installed counts as missing: it exists but cannot run.
  */
 export function findBinary(
   command: string,
@@ -29,7 +30,7 @@ export function findBinary(
 ): BinaryLookup {
   const local = localRoots.flatMap((root) => [
     join(root, "node_modules", ".bin"),
-    join(root, ".venv", "bin"),
+    ...environmentFolderNames.map((name) => join(root, name, "bin")),
   ]);
   const fromPath = (pathVariable ?? "").split(delimiter).filter((entry) => entry !== "");
   const searched = [...local, ...extraDirectories, ...fromPath];
@@ -42,7 +43,7 @@ export function findBinary(
   }
   return {
     found: false,
-    reason: `'${command}' is not in node_modules/.bin or .venv/bin of the project, nor on PATH`,
+    reason: `'${command}' is not in node_modules/.bin, .venv/bin or venv/bin of the project, nor on PATH`,
   };
 }
 

@@ -43,6 +43,6 @@ describe("findRoot and findBinary", () => {
     });
     const missing = findBinary("no-such-server", [dir], [], "");
     expect(missing.found).toBe(false);
-    expect(!missing.found && missing.reason).toContain("not in node_modules/.bin or .venv/bin");
+    expect(!missing.found && missing.reason).toContain("not in node_modules/.bin, .venv/bin or venv/bin");
   });
 });

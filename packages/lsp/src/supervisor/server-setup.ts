@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { findPythonEnvironment } from "../servers/python-environment.js";
 import type { ServerSpec } from "../servers/server-table.js";
 
 /** Settings and initialization options one server gets, or why it cannot start. */
@@ -36,19 +37,21 @@ export function findTsserver(root: string, binary: string): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
-/** The interpreter of the root's `.venv`, when there is one (pyright's server and CLI get it). */
-export function projectPython(root: string): string | undefined {
-  const venvPython = join(root, ".venv", "bin", "python");
-  return existsSync(venvPython) ? venvPython : undefined;
-}
-
 /**
- * Per-language settings: the project's .venv for pyright, tsserver's path for TypeScript,
- * single-pass diagnostics for gopls. Not ok (with what to do) when the server cannot work in
- * this root although its binary is there: TypeScript without a resolvable `typescript`.
- * `display` is the root as shown to the model (default: the path).
+ * Per-language settings: the project's Python environment for pyright (`findPythonEnvironment`:
+ * the root and its parents up to `place.workingDirectory`, then `VIRTUAL_ENV` from this
+ * process), tsserver's path for TypeScript, single-pass diagnostics for gopls. Not ok (with what
+ * to do) when the server cannot work in this root although its binary is there: TypeScript
+ * without a resolvable `typescript`. `place.display` is the root as shown to the model (default:
+ * the path).
  */
-export function serverSetup(spec: ServerSpec, root: string, binary: string, display = root): ServerSetup {
+export function serverSetup(
+  spec: ServerSpec,
+  root: string,
+  binary: string,
+  place: { readonly display?: string; readonly workingDirectory?: string } = {},
+): ServerSetup {
+  const display = place.display ?? root;
   if (spec.language === "typescript") {
     const tsserver = findTsserver(root, binary);
     if (!tsserver) {
@@ -64,11 +67,11 @@ export function serverSetup(spec: ServerSpec, root: string, binary: string, disp
     };
   }
   if (spec.language === "python") {
-    const venvPython = projectPython(root);
+    const environment = findPythonEnvironment(root, { workingDirectory: place.workingDirectory });
     const python: Record<string, unknown> = {
       analysis: { diagnosticMode: "openFilesOnly", autoSearchPaths: true, useLibraryCodeForTypes: true },
     };
-    if (venvPython) python.pythonPath = venvPython;
+    if (environment) python.pythonPath = environment.python;
     return { ok: true, settings: { python } };
   }
   if (spec.language === "go") {

@@ -58,7 +58,7 @@ describe("supervisor status and failures", () => {
     const { run, registry } = setup("status-project", [], { path: "", binDirectories: [bin] });
     const lsp = (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
     const status = resultText(await lsp({ action: "status" }));
-    const nowhere = "is not in node_modules/.bin or .venv/bin of the project, nor on PATH";
+    const nowhere = "is not in node_modules/.bin, .venv/bin or venv/bin of the project, nor on PATH";
     expect(status).toContain(
       `rust: root rust (marker Cargo.toml), binary missing ('rust-analyzer' ${nowhere}), state not started (cannot start: needs a root marker AND the binary)`,
     );

@@ -27,7 +27,7 @@ export type { Detection } from "./status-report.js";
 export interface LspSupervisorOptions {
   /** Server table; entries replace the built-in ones of the same language. */
   servers?: readonly ServerSpec[];
-  /** Folders searched for binaries after the project's node_modules/.bin and .venv/bin, before PATH. */
+  /** Folders searched for binaries after the project's node_modules/.bin, .venv/bin and venv/bin, before PATH. */
   binDirectories?: readonly string[];
   /** PATH used for the lookup and given to servers; default process.env.PATH. */
   path?: string;
@@ -88,6 +88,11 @@ export class LspSupervisor {
     return this.names.display(path);
   }
 
+  /** A root as shown, and the working directory, for {@link serverSetup}. */
+  private placeOf(root: string): { display: string; workingDirectory: string } {
+    return { display: this.display(root), workingDirectory: this.workingDirectory };
+  }
+
   /** The server spec for a file, or undefined when no server handles its extension. */
   specFor(file: string): ServerSpec | undefined {
     const extension = extname(file);
@@ -139,7 +144,7 @@ export class LspSupervisor {
       throw new LspError({ code: "LSP_NO_SERVER", message: explainMissing(detection, this.display(file)) });
     }
     const root = detection.root;
-    const setup = serverSetup(spec, root, detection.binary.path, this.display(root));
+    const setup = serverSetup(spec, root, detection.binary.path, this.placeOf(root));
     if (!setup.ok) throw new LspError({ code: "LSP_NO_SERVER", message: setup.reason });
     const key = `${spec.language}\u0000${root}`;
     let record = this.records.get(key);
@@ -164,13 +169,18 @@ export class LspSupervisor {
     progress?: (message: string) => void,
   ): Promise<LanguageClient> {
     const display = this.display(record.root);
-    return startServer(record, binary, serverSetup(record.spec, record.root, binary, display), {
-      display,
-      path: this.options.path,
-      requestTimeoutMs: this.requestTimeoutMs,
-      progress,
-      disposed: () => this.disposed,
-    });
+    return startServer(
+      record,
+      binary,
+      serverSetup(record.spec, record.root, binary, this.placeOf(record.root)),
+      {
+        display,
+        path: this.options.path,
+        requestTimeoutMs: this.requestTimeoutMs,
+        progress,
+        disposed: () => this.disposed,
+      },
+    );
   }
 
   /** Marks `record` as starting until `starting` settles (concurrent callers share it). */
@@ -420,7 +430,7 @@ export class LspSupervisor {
         specFor: (path) => this.specFor(path),
         rootSearch: () => this.rootSearch(),
         setupProblem: (spec, root, binary) => {
-          const setup = serverSetup(spec, root, binary, this.display(root));
+          const setup = serverSetup(spec, root, binary, this.placeOf(root));
           return setup.ok ? undefined : setup.reason;
         },
       },

@@ -1,11 +1,12 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resultText } from "@tools/registry";
-import { beforeAll, describe, expect, it } from "vitest";
+import { createRegistry, createRun, resultText, type Registry, type Run } from "@tools/registry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { findBinary } from "../servers/find-binary.js";
-import { ci, packageBin } from "../test-support/fixtures.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
@@ -181,5 +182,67 @@ describe.skipIf((!found || !python.found) && !ci)("pyright with the project's .v
     expect(answer).toBe(
       "1 code actions for 'venvonly' on line 1:\nCreate Type Stub For \"venvonly\" [quickfix]",
     );
+  });
+});
+
+/** A python with packages that pyright cannot resolve from the python on PATH (Debian's, here). */
+const systemPython = ["/usr/bin/python3", python.found ? python.path : "python3"].find(
+  (candidate) => spawnSync(candidate, ["-c", "import chardet, pandas"]).status === 0,
+);
+
+describe.skipIf((!found || !systemPython) && !ci)("pyright with a venv/ folder or a parent's .venv", () => {
+  const uses = "import chardet\nimport pandas\n\nprint(chardet.detect(b'x'), pandas.DataFrame())\n";
+  let tree: ReturnType<typeof tempTree> | undefined;
+  let run: Run | undefined;
+  let registry: Registry | undefined;
+  const text = async (args: Record<string, unknown>): Promise<string> =>
+    resultText(await registry!.invoke(run!, { tool: "lsp", args }));
+
+  beforeAll(() => {
+    expect(found, `pyright-langserver missing in ${packageBin}; run pnpm install`).toBe(true);
+    expect(
+      systemPython,
+      "no python3 that imports chardet and pandas (Debian's python3-pandas)",
+    ).toBeDefined();
+    // svc/ has its own venv/; api/ has none and uses the working directory's .venv. Both are
+    // made from a python that has the packages (--system-site-packages), the one on PATH has not.
+    tree = tempTree("py-envs", {
+      "svc/pyproject.toml": '[project]\nname = "svc"\n',
+      "svc/uses.py": uses,
+      "api/pyproject.toml": '[project]\nname = "api"\n',
+      "api/uses.py": uses,
+    });
+    for (const environment of ["svc/venv", ".venv"]) {
+      execFileSync(systemPython!, [
+        "-m",
+        "venv",
+        "--system-site-packages",
+        "--without-pip",
+        join(tree.dir, environment),
+      ]);
+    }
+    run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 15_000 });
+    registry = createRegistry({ tools: [lspTool], approval: "auto" });
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    tree?.remove();
+  });
+
+  it("resolves installed packages for the language server from svc/venv and from the parent .venv", async () => {
+    expect(await text({ action: "diagnostics", file: "svc/uses.py" })).toBe("no diagnostics in svc/uses.py");
+    expect(await text({ action: "diagnostics", file: "api/uses.py" })).toBe("no diagnostics in api/uses.py");
+  });
+
+  it('passes each root\'s environment to pyright for diagnostics "*"', async () => {
+    const answer = await text({ action: "diagnostics", file: "*" });
+    expect(answer).toContain(
+      "python (pyright --outputjson --pythonpath svc/venv/bin/python in svc): 0 problems",
+    );
+    expect(answer).toContain(
+      "python (pyright --outputjson --pythonpath .venv/bin/python in api): 0 problems",
+    );
+    expect(answer).not.toContain("reportMissingImports");
   });
 });
