@@ -3,7 +3,7 @@
 export { LspError } from "./errors/lsp-error.js";
 export type { LspErrorCode } from "./errors/lsp-error.js";
 export { defaultServers } from "./servers/server-table.js";
-export type { ServerSpec } from "./servers/server-table.js";
+export type { ServerSpec, WorkspaceMarker } from "./servers/server-table.js";
 export { LspSupervisor, createLspSupervisor, lspSupervisorKey } from "./supervisor/supervisor.js";
 export type { Detection, FileDiagnostics, LspSupervisorOptions } from "./supervisor/supervisor.js";
 export type { ClientState } from "./client/language-client.js";
