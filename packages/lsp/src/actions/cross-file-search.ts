@@ -1,15 +1,14 @@
-import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type { LanguageClient } from "../client/language-client.js";
+import { settleDiskEvents } from "../supervisor/disk-events.js";
 import { awaitAnalysis } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
 
 /** Most files opened for one search on a server that sees only its open files. */
 export const searchOpenLimit = 40;
 
-/** Most files under the root read for the name; larger files are skipped. */
+/** Most files under the root scanned for the name. */
 const readLimit = 5_000;
-const sizeLimit = 1_000_000;
 
 /** What {@link prepareSearch} did, to say in the answer and to undo with {@link endSearch}. */
 export interface PreparedSearch {
@@ -42,6 +41,7 @@ export async function prepareSearch(
   const notes: string[] = [];
   const opened: string[] = [];
   if (client.spec.indexScope === "open-files") {
+    await settleDiskEvents();
     const found = await mentioning(client, name, context);
     for (const file of found.files.slice(0, searchOpenLimit)) {
       try {
@@ -102,14 +102,10 @@ async function mentioning(
       break;
     }
     read++;
-    try {
-      // Read past the text cache: a scan of the root would push out the files asked about.
-      if (statSync(file).size > sizeLimit) continue;
-      const text = readFileSync(file, "utf8");
-      if (text.includes(name) && word.test(text)) files.push(file);
-    } catch {
-      // Gone or unreadable.
-    }
+    // The client's own cache of the root's texts (kept until the folder watch reports a change),
+    // not the supervisor's: a scan of the root would push out the files asked about.
+    const text = client.rootText(file);
+    if (text !== undefined && text.includes(name) && word.test(text)) files.push(file);
   }
   return { files: files.sort(), complete, read };
 }

@@ -24,6 +24,7 @@ import {
   watchedBy,
   type ServerRequestState,
 } from "./server-requests.js";
+import { RootTexts } from "./root-texts.js";
 import { WatchedFolders } from "./watched-folders.js";
 
 /** Where a server is in its life. */
@@ -78,6 +79,8 @@ export class LanguageClient {
   private readonly requestState: ServerRequestState = newServerRequestState();
   /** The root's folders, watched from before the server first reads them. */
   private readonly watched: WatchedFolders | undefined;
+  /** Texts of the root's files for scans by name, dropped as the watch reports changes. */
+  private readonly rootTexts = new RootTexts();
   private stopping = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
   private readonly startedAt = Date.now();
@@ -313,13 +316,13 @@ export class LanguageClient {
    */
   async flushFileChanges(): Promise<void> {
     if (!this.watched?.pending || this.state !== "running") return;
-    const relevant = this.watched
-      .take()
-      .filter(
-        (event) =>
-          this.spec.extensions.includes(extname(event.path).toLowerCase()) ||
-          watchedBy(this.requestState, this.root, event.path, event.type),
-      );
+    const events = this.watched.take();
+    for (const event of events) this.rootTexts.forget(event.path);
+    const relevant = events.filter(
+      (event) =>
+        this.spec.extensions.includes(extname(event.path).toLowerCase()) ||
+        watchedBy(this.requestState, this.root, event.path, event.type),
+    );
     if (relevant.length === 0) return;
     this.documents.noteChanges();
     const changes = relevant.flatMap((event) => {
@@ -340,6 +343,14 @@ export class LanguageClient {
     await this.watched.ready;
     await this.flushFileChanges();
     return { files: [...this.watched.files], complete: this.watched.complete };
+  }
+
+  /**
+   * The text of a file under the root for a scan by name (see {@link rootFiles}), kept until the
+   * folder watch reports a change to it; undefined when unreadable or over 1 MB.
+   */
+  rootText(path: string): string | undefined {
+    return this.rootTexts.text(path);
   }
 
   /** Whether every folder of the root is watched for changes on disk, and how many are. */

@@ -99,7 +99,10 @@ export class WatchedFolders {
         isFolder = undefined;
       }
       if (isFolder === true) {
-        if (!this.watchers.has(path)) this.add(path, events);
+        // A folder of ours named again (the kernel's queue overflowed, or its watch failed):
+        // any file in it may have changed.
+        if (this.watchers.has(path)) this.rescan(path, events);
+        else this.add(path, events);
       } else if (isFolder === false) {
         events.push({ path, type: this.known.has(path) ? FileChange.changed : FileChange.created });
         this.known.add(path);
@@ -179,6 +182,22 @@ export class WatchedFolders {
         this.known.add(path);
         created?.push({ path, type: FileChange.created });
       }
+    }
+  }
+
+  /** Every file of a watched folder as `changed` (or `created`, when new). */
+  private rescan(folder: string, events: FileEvent[]): void {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory()) continue;
+      const path = join(folder, entry.name);
+      events.push({ path, type: this.known.has(path) ? FileChange.changed : FileChange.created });
+      this.known.add(path);
     }
   }
 

@@ -68,10 +68,25 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         );
         // Files opened only for the search are closed again: what was asked about stays open.
         expect(openFiles()).toEqual(["a.c"]);
+        // A use added by a shell command to a file the scan had read before is found.
+        writeFileSync(join(dir, "c.c"), '#include "util.h"\nint other(void) { return foo(0); }\n');
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
+          [
+            "4 references of 'foo':",
+            "a.c:2:5  int foo(int x) { return x + 1; }",
+            "b.c:2:25  int main(void) { return foo(2); }",
+            "c.c:2:26  int other(void) { return foo(0); }",
+            "util.h:1:5  int foo(int x);",
+          ].join("\n"),
+        );
         expect(await call("lsp_rename", { file: "a.c", line: 2, symbol: "foo", new_name: "bar" })).toBe(
-          ["renamed 'foo' to 'bar': 3 edits in 3 files", "a.c: 1 edit", "b.c: 1 edit", "util.h: 1 edit"].join(
-            "\n",
-          ),
+          [
+            "renamed 'foo' to 'bar': 4 edits in 4 files",
+            "a.c: 1 edit",
+            "b.c: 1 edit",
+            "c.c: 1 edit",
+            "util.h: 1 edit",
+          ].join("\n"),
         );
         expect(readFileSync(join(dir, "b.c"), "utf8")).toBe(
           '#include "util.h"\nint main(void) { return bar(2); }\n',
