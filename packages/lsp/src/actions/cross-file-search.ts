@@ -45,8 +45,10 @@ export async function prepareSearch(
     const found = await mentioning(client, name, context);
     for (const file of found.files.slice(0, searchOpenLimit)) {
       try {
-        const document = await supervisor.open(file, false);
-        if (document.client === client && document.uri !== uri) opened.push(document.uri);
+        const document = await supervisor.open(file, false, undefined, true);
+        // Held until the search ends, unless open for its own sake (asked about meanwhile).
+        if (document.client === client && document.uri !== uri && client.holdForSearch(document.uri))
+          opened.push(document.uri);
       } catch {
         // Unreadable now: searched without it.
       }
@@ -77,9 +79,12 @@ export async function prepareSearch(
   return { notes, opened };
 }
 
-/** Closes the documents {@link prepareSearch} opened (the server keeps no tree for them). */
+/**
+ * Lets go of the documents {@link prepareSearch} opened: each is closed (the server keeps no
+ * tree for it) once no search holds it, unless it was asked about meanwhile.
+ */
 export async function endSearch(client: LanguageClient, prepared: PreparedSearch): Promise<void> {
-  for (const uri of prepared.opened) await client.close(uri).catch(() => undefined);
+  for (const uri of prepared.opened) await client.releaseSearch(uri).catch(() => undefined);
 }
 
 /** Files of the client's root, of its languages, that mention `name` as a whole word and are not open. */
@@ -96,7 +101,7 @@ async function mentioning(
   let complete = root.complete;
   for (const file of root.files) {
     if (!client.spec.extensions.includes(extname(file).toLowerCase())) continue;
-    if (client.isOpen(context.supervisor.uriOf(file))) continue;
+    if (client.isKept(context.supervisor.uriOf(file))) continue;
     if (read >= readLimit) {
       complete = false;
       break;

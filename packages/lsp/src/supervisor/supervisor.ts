@@ -294,12 +294,15 @@ export class LspSupervisor {
 
   /**
    * Opens (or re-syncs) a file on its server; returns the client, the uri and the text. With
-   * `save` (a write to check) the file is read afresh; otherwise through {@link texts}.
+   * `save` (a write to check) the file is read afresh; otherwise through {@link texts}. With
+   * `forSearch`, the document may be closed again when the search that opened it ends
+   * (`LanguageClient.holdForSearch`); otherwise it stays open.
    */
   async open(
     file: string,
     save = false,
     progress?: (m: string) => void,
+    forSearch = false,
   ): Promise<{ client: LanguageClient; uri: string; text: string; lines: () => readonly string[] }> {
     // A running server is used without an await (each costs an event-loop microtask per call).
     const client = this.runningClientFor(file) ?? (await this.startClientFor(file, progress));
@@ -318,6 +321,8 @@ export class LspSupervisor {
     if (save || !client.isSynced(uri, text)) {
       await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
     }
+    // Asked about for its own sake: no search that opened it closes it now.
+    if (!forSearch) client.keepOpen(uri);
     return { client, uri, text, lines: current.lines };
   }
 

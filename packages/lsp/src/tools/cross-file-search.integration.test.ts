@@ -68,6 +68,14 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         );
         // Files opened only for the search are closed again: what was asked about stays open.
         expect(openFiles()).toEqual(["a.c"]);
+        // A file a search opens and another call asks about meanwhile stays open for that call.
+        const [references, diagnostics] = await Promise.all([
+          call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" }),
+          call("lsp", { action: "diagnostics", file: "b.c" }),
+        ]);
+        expect(references).toMatch(/^3 references of 'foo':/);
+        expect(diagnostics).toBe("no diagnostics in b.c");
+        expect(openFiles()).toEqual(["a.c", "b.c"]);
         // A use added by a shell command to a file the scan had read before is found.
         writeFileSync(join(dir, "c.c"), '#include "util.h"\nint other(void) { return foo(0); }\n');
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
