@@ -47,7 +47,7 @@ export async function prepareSearch(
       try {
         const document = await supervisor.open(file, false, undefined, true);
         // Held until the search ends, unless open for its own sake (asked about meanwhile).
-        if (document.client === client && document.uri !== uri && client.holdForSearch(document.uri))
+        if (document.client === client && document.uri !== uri && client.searchHolds.hold(document.uri))
           opened.push(document.uri);
       } catch {
         // Unreadable now: searched without it.
@@ -84,7 +84,9 @@ export async function prepareSearch(
  * tree for it) once no search holds it, unless it was asked about meanwhile.
  */
 export async function endSearch(client: LanguageClient, prepared: PreparedSearch): Promise<void> {
-  for (const uri of prepared.opened) await client.releaseSearch(uri).catch(() => undefined);
+  for (const uri of prepared.opened) {
+    if (client.searchHolds.release(uri)) await client.close(uri).catch(() => undefined);
+  }
 }
 
 /** Files of the client's root, of its languages, that mention `name` as a whole word and are not open. */
@@ -101,7 +103,7 @@ async function mentioning(
   let complete = root.complete;
   for (const file of root.files) {
     if (!client.spec.extensions.includes(extname(file).toLowerCase())) continue;
-    if (client.isKept(context.supervisor.uriOf(file))) continue;
+    if (client.searchHolds.isKept(context.supervisor.uriOf(file))) continue;
     if (read >= readLimit) {
       complete = false;
       break;

@@ -180,3 +180,72 @@ describe("DocumentSync push freshness (no progress tracking)", () => {
     expect(state.answer).toEqual({ diagnostics: [], fresh: true });
   });
 });
+
+describe("DocumentSync re-checks (fake channel: it records what would reach a server)", () => {
+  const clangd: ServerSpec = { ...spec, language: "c", command: "clangd", diagnosticsWork: undefined };
+  const a = "file:///w/a.c";
+  const b = "file:///w/b.c";
+
+  function recording() {
+    const sent: string[] = [];
+    const sync = new DocumentSync(clangd, {
+      notify: async (method, params) => {
+        const document = (params as { textDocument: { uri: string } }).textDocument.uri;
+        sent.push(`${method.replace("textDocument/", "")} ${document.slice(-3)}`);
+      },
+      request: async () => null,
+      alive: () => true,
+    });
+    return { sent, sync };
+  }
+
+  it("reopens an unchanged document only after another document's text changed", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int a;\n", true);
+    await sync.sync(b, "c", "int b;\n", true);
+    // Checking each in turn with nothing changed: no re-check (opens and saves change nothing).
+    await sync.sync(a, "c", "int a;\n", true);
+    await sync.sync(b, "c", "int b;\n", true);
+    expect(sent).toEqual(["didOpen a.c", "didSave a.c", "didOpen b.c", "didSave b.c"]);
+    await sync.sync(b, "c", "int b2;\n", true);
+    await sync.sync(a, "c", "int a;\n", true);
+    await sync.sync(a, "c", "int a;\n", true);
+    expect(sent.slice(4)).toEqual([
+      "didChange b.c",
+      "didSave b.c",
+      "didClose a.c",
+      "didOpen a.c",
+      "didSave a.c",
+    ]);
+    sync.noteChanges(); // a file changed on disk
+    await sync.sync(b, "c", "int b2;\n", true);
+    expect(sent.slice(9)).toEqual(["didClose b.c", "didOpen b.c", "didSave b.c"]);
+  });
+
+  it("runs two syncs of one document in turn: one reopen, not two interleaved", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int a;\n", true);
+    await sync.sync(b, "c", "int b;\n", true);
+    await sync.sync(b, "c", "int b2;\n", true);
+    sent.length = 0;
+    await Promise.all([sync.sync(a, "c", "int a;\n", true), sync.sync(a, "c", "int a;\n", true)]);
+    expect(sent).toEqual(["didClose a.c", "didOpen a.c", "didSave a.c"]);
+  });
+
+  it("ignores a versionless publish from a server that versions them (clangd clearing a closed file)", async () => {
+    const { sync } = recording();
+    await sync.sync(a, "c", "int a;\n", true);
+    sync.onPublish({ uri: a, version: 1, diagnostics: [diagnostic("real")] });
+    await sync.close(a);
+    await sync.sync(a, "c", "int a;\n", true);
+    // The close's clearing publish arrives after the new open: not the answer for version 1.
+    sync.onPublish({ uri: a, diagnostics: [] });
+    let answer: { diagnostics: unknown[]; fresh: boolean } | undefined;
+    void sync.awaitPublish(a, Date.now() + 60_000).then((result) => (answer = result));
+    await flush();
+    expect(answer).toBeUndefined();
+    sync.onPublish({ uri: a, version: 1, diagnostics: [diagnostic("real")] });
+    await flush();
+    expect(answer).toEqual({ diagnostics: [diagnostic("real")], fresh: true });
+  });
+});

@@ -49,8 +49,12 @@ export class DocumentSync {
   private publishSeq = 0;
   /** didOpen/didChange/didSave/didClose notifications sent. */
   private editsSent = 0;
-  /** Edits sent plus changes on disk the server was told of (or should re-read). */
+  /** Text changes sent plus changes on disk the server was told of (or should re-read). */
   private changes = 0;
+  /** The work queued per document (see {@link inTurn}). */
+  private readonly turns = new Map<string, Promise<void>>();
+  /** True once the server sent a publish with a version. */
+  private versionedPublishes = false;
   /** Running diagnostics work items (`spec.diagnosticsWork`), token → counted per edit. */
   private readonly runningWork = new Map<string | number, boolean>();
   /** Ended work items of the kind the server runs once per edit notification. */
@@ -103,7 +107,11 @@ export class DocumentSync {
    * document is sent again under the next version when other documents were edited after it.
    * Returns whether anything was sent.
    */
-  async sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
+  sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
+    return this.inTurn(uri, () => this.syncNow(uri, languageId, text, save));
+  }
+
+  private async syncNow(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
     const existing = this.documents.get(uri);
     let sent = false;
     if (!existing) {
@@ -121,6 +129,9 @@ export class DocumentSync {
       sent = true;
     } else if (existing.text !== text) {
       existing.text = text;
+      // A change the other documents' diagnostics may depend on (an open, a save or a reopen
+      // with the same text is none).
+      this.changes += 1;
       if (this.spec.freshness === "reopen") {
         // This server publishes no version and stays silent when a clean file stays clean, so a
         // change could go unanswered: close and reopen, which always yields a publish.
@@ -162,13 +173,40 @@ export class DocumentSync {
   }
 
   /** Closes a document (after a rename moved or deleted it). */
-  async close(uri: string): Promise<void> {
-    if (!this.documents.delete(uri)) return;
-    await this.edit("textDocument/didClose", { textDocument: { uri } });
+  close(uri: string): Promise<void> {
+    return this.inTurn(uri, async () => {
+      if (!this.documents.delete(uri)) return;
+      await this.edit("textDocument/didClose", { textDocument: { uri } });
+    });
+  }
+
+  /**
+   * Runs `work` on `uri` after the work already queued on it: two calls syncing the same
+   * document at once would otherwise both decide it needs a reopen, or interleave a close with
+   * an open, and the server's copy and ours would part.
+   */
+  private inTurn<T>(uri: string, work: () => Promise<T>): Promise<T> {
+    const before = this.turns.get(uri) ?? Promise.resolve();
+    const turn = before.then(work, work);
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.turns.set(uri, settled);
+    void settled.then(() => {
+      if (this.turns.get(uri) === settled) this.turns.delete(uri);
+    });
+    return turn;
   }
 
   /** Records a `textDocument/publishDiagnostics`. */
   onPublish(published: PublishDiagnosticsParams): void {
+    const versioned = published.version !== undefined && published.version !== null;
+    this.versionedPublishes ||= versioned;
+    // A server that versions its publishes sends one without a version only to clear a closed
+    // document (clangd): arriving after the document was opened again, it would pass for the
+    // answer to the new version.
+    if (!versioned && this.versionedPublishes) return;
     const document = this.find(published.uri);
     this.publishSeq += 1;
     if (document) {
@@ -261,7 +299,6 @@ export class DocumentSync {
   /** Sends an edit notification (didOpen, didChange, didSave, didClose), counting it. */
   private async edit(method: string, params: unknown): Promise<void> {
     this.editsSent += 1;
-    this.changes += 1;
     await this.channel.notify(method, params);
   }
 

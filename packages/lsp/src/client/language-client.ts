@@ -25,6 +25,7 @@ import {
   type ServerRequestState,
 } from "./server-requests.js";
 import { RootTexts } from "./root-texts.js";
+import { SearchHolds } from "./search-holds.js";
 import { WatchedFolders } from "./watched-folders.js";
 
 /** Where a server is in its life. */
@@ -79,10 +80,8 @@ export class LanguageClient {
   private readonly requestState: ServerRequestState = newServerRequestState();
   /** The root's folders, watched from before the server first reads them. */
   private readonly watched: WatchedFolders | undefined;
-  /** Documents open for their own sake (asked about, written): no search closes them. */
-  private readonly kept = new Set<string>();
-  /** Documents open only for searches under way, with how many searches hold each. */
-  private readonly searchHolds = new Map<string, number>();
+  /** Which open documents searches opened for themselves, and which stay (see `SearchHolds`). */
+  readonly searchHolds = new SearchHolds();
   /** Texts of the root's files for scans by name, dropped as the watch reports changes. */
   private readonly rootTexts = new RootTexts();
   private stopping = false;
@@ -248,42 +247,9 @@ export class LanguageClient {
     return this.documents.sync(uri, languageId, text, save);
   }
 
-  /**
-   * Marks `uri` (just opened) as held by one more search, which closes it again with
-   * {@link releaseSearch}. False, and no hold, when it is open for its own sake.
-   */
-  holdForSearch(uri: string): boolean {
-    if (this.kept.has(uri)) return false;
-    this.searchHolds.set(uri, (this.searchHolds.get(uri) ?? 0) + 1);
-    return true;
-  }
-
-  /** True when `uri` is open for its own sake (see {@link keepOpen}). */
-  isKept(uri: string): boolean {
-    return this.kept.has(uri);
-  }
-
-  /** `uri` is open for its own sake: it stays open when the searches holding it end. */
-  keepOpen(uri: string): void {
-    this.kept.add(uri);
-    this.searchHolds.delete(uri);
-  }
-
-  /** Ends one search's hold on `uri`; the last one closes it, unless it is kept open. */
-  async releaseSearch(uri: string): Promise<void> {
-    if (this.kept.has(uri)) return;
-    const holds = (this.searchHolds.get(uri) ?? 0) - 1;
-    if (holds > 0) {
-      this.searchHolds.set(uri, holds);
-      return;
-    }
-    if (this.searchHolds.delete(uri)) await this.close(uri);
-  }
-
   /** Closes a document (after a rename moved or deleted it). */
   close(uri: string): Promise<void> {
-    this.kept.delete(uri);
-    this.searchHolds.delete(uri);
+    this.searchHolds.forget(uri);
     return this.documents.close(uri);
   }
 

@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** LSP `FileChangeType`. */
 export const FileChange = { created: 1, changed: 2, deleted: 3 } as const;
@@ -23,10 +23,11 @@ export const defaultMaxFolders = 2_000;
 const foldersPerTurn = 32;
 
 /**
- * Folders never watched: version control and tool state, installed dependencies and build
- * caches. Hidden folders (a leading dot: .git, .venv, .dart_tool …) are skipped as well.
+ * Folders never watched: version control and tool state, installed dependencies, Python
+ * environments and build caches. Hidden folders (a leading dot: .git, .venv, .dart_tool …) are
+ * skipped as well.
  */
-const skippedNames = new Set(["node_modules", "__pycache__"]);
+const skippedNames = new Set(["node_modules", "__pycache__", "venv"]);
 
 function skipped(parent: string, name: string): boolean {
   if (name.startsWith(".") || skippedNames.has(name)) return true;
@@ -128,6 +129,8 @@ export class WatchedFolders {
    * later: its files are `created` events).
    */
   private add(folder: string, created: FileEvent[]): void {
+    // A skipped folder that appeared later (npm install's node_modules, a new .venv) is not walked.
+    if (skipped(dirname(folder), basename(folder))) return;
     const queue = [folder];
     for (let next = queue.shift(); next !== undefined && !this.full; next = queue.shift()) {
       this.watchOne(next, queue, created);

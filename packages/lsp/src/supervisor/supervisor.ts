@@ -296,7 +296,7 @@ export class LspSupervisor {
    * Opens (or re-syncs) a file on its server; returns the client, the uri and the text. With
    * `save` (a write to check) the file is read afresh; otherwise through {@link texts}. With
    * `forSearch`, the document may be closed again when the search that opened it ends
-   * (`LanguageClient.holdForSearch`); otherwise it stays open.
+   * (`SearchHolds`); otherwise it stays open.
    */
   async open(
     file: string,
@@ -322,7 +322,7 @@ export class LspSupervisor {
       await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
     }
     // Asked about for its own sake: no search that opened it closes it now.
-    if (!forSearch) client.keepOpen(uri);
+    if (!forSearch) client.searchHolds.keep(uri);
     return { client, uri, text, lines: current.lines };
   }
 

@@ -103,6 +103,22 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
+    it("a file a search opened and closed again gets its own diagnostics afterwards, not the close's empty ones", async () => {
+      // clangd clears a closed file with an empty, versionless publish; arriving after the next
+      // open, it passed for that open's answer ("no diagnostics" for a file with an error).
+      const broken = { ...files, "b.c": '#include "util.h"\nint main(void) { return foo(2) + missing; }\n' };
+      await withTree({ ...broken, "compile_flags.txt": "-std=c11\n" }, async (call) => {
+        for (let round = 0; round < 3; round++) {
+          expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toMatch(
+            /^3 references of 'foo':/,
+          );
+          expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toMatch(
+            /^1 diagnostic in b\.c:\nb\.c:2:\d+ error .*missing/,
+          );
+        }
+      });
+    });
+
     it(`opens at most ${searchOpenLimit} files and says how many mention the name`, async () => {
       const users = searchOpenLimit + 5;
       const many: Record<string, string> = { "util.h": "int foo(int x);\n" };
