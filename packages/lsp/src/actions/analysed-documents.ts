@@ -3,6 +3,12 @@ import type { LanguageClient } from "../client/language-client.js";
 /** What the wait needs of a client. */
 export type AnalysedClient = Pick<LanguageClient, "isOpen" | "versionOf" | "freshDiagnostics">;
 
+/**
+ * How long (ms) a server's analysis of an open document is watched for after a call stopped
+ * waiting for it (at the supervisor's diagnostics bound): until then answers say it may be missing.
+ */
+export const analysisWatchMs = 60_000;
+
 /** Bounds of {@link awaitAnalysis}, in milliseconds. */
 export interface AnalysisBounds {
   /** How long one call waits, for all its documents together. */

@@ -1,7 +1,9 @@
 import { extname } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { LanguageClient } from "../client/language-client.js";
 import { settleDiskEvents } from "../supervisor/disk-events.js";
-import { awaitAnalysis } from "./analysed-documents.js";
+import { someOf } from "../format/some-of.js";
+import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
 
 /** Most files opened for one search on a server that sees only its open files. */
@@ -66,14 +68,14 @@ export async function prepareSearch(
   }
   const late = await awaitAnalysis(client, [uri, ...opened], {
     waitMs: supervisor.diagnosticsTimeoutMs,
-    watchMs: 60_000,
+    watchMs: analysisWatchMs,
   });
   if (late.length > 0) {
     notes.push(
-      `${client.spec.command} had not finished analysing ${late
-        .slice(0, 3)
-        .map((late) => supervisor.display(supervisor.pathOf(late)))
-        .join(", ")}${late.length > 3 ? ` and ${late.length - 3} more` : ""}; the answer may be incomplete`,
+      `${client.spec.command} had not finished analysing ${someOf(
+        late.map((uri) => supervisor.display(supervisor.pathOf(uri))),
+        3,
+      )}; the answer may be incomplete`,
     );
   }
   return { notes, opened };
@@ -103,7 +105,8 @@ async function mentioning(
   let complete = root.complete;
   for (const file of root.files) {
     if (!client.spec.extensions.includes(extname(file).toLowerCase())) continue;
-    if (client.searchHolds.isKept(context.supervisor.uriOf(file))) continue;
+    // Not through the supervisor's memo: a scan of the root would push out the hot entries.
+    if (client.searchHolds.isKept(pathToFileURL(file).href)) continue;
     if (read >= readLimit) {
       complete = false;
       break;

@@ -11,18 +11,14 @@ import { isInside } from "../servers/find-root.js";
 import { settleDiskEvents } from "../supervisor/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
-import { awaitAnalysis } from "./analysed-documents.js";
+import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import { requireCapability } from "./require-capability.js";
+import { someOf } from "../format/some-of.js";
 
 /** Most workspace symbols listed. */
 export const workspaceSymbolsLimit = 100;
 /** Most document symbols listed. */
 export const documentSymbolsLimit = 200;
-/**
- * How long (ms) a server's analysis of an open document is watched for after a query stopped
- * waiting for it (at the supervisor's diagnostics bound): until then answers say it may be missing.
- */
-const analysisWatchMs = 60_000;
 
 const kindNames = [
   "",
@@ -219,7 +215,7 @@ function unindexedNote(
     const path = pathOfUri(uri, supervisor);
     return path === undefined ? uri : supervisor.display(path);
   });
-  const listed = files.slice(0, 3).join(", ") + (files.length > 3 ? ` and ${files.length - 3} more` : "");
+  const listed = someOf(files, 3);
   return `${client.spec.command} may not have indexed ${listed} yet: it had not reported its analysis when asked, so names there may be missing; ask again in a moment`;
 }
 
@@ -240,8 +236,7 @@ function searchScope(clients: readonly LanguageClient[], context: ActionContext)
     ),
   ];
   if (notAsked.length === 0) return "";
-  const listed =
-    notAsked.slice(0, 5).join(", ") + (notAsked.length > 5 ? ` and ${notAsked.length - 5} more` : "");
+  const listed = someOf(notAsked, 5);
   return `\n(searched ${clients.map((client) => `${client.spec.language} (${supervisor.display(client.root)})`).join(", ")}; not searched, their servers not running: ${listed}; add file of one to search it)`;
 }
 

@@ -322,19 +322,17 @@ export class LanguageClient {
     if (!this.watched?.pending || this.state !== "running") return;
     const events = this.watched.take();
     for (const event of events) this.rootTexts.forget(event.path);
-    const relevant = events.filter(
-      (event) =>
-        this.spec.extensions.includes(extname(event.path).toLowerCase()) ||
-        watchedBy(this.requestState, this.root, event.path, event.type),
-    );
-    if (relevant.length === 0) return;
-    this.documents.noteChanges();
-    const changes = relevant.flatMap((event) => {
+    let relevant = false;
+    const changes: { uri: string; type: number }[] = [];
+    for (const event of events) {
+      const watched = watchedBy(this.requestState, this.root, event.path, event.type);
+      if (!watched && !this.spec.extensions.includes(extname(event.path).toLowerCase())) continue;
+      relevant = true;
       const uri = pathToFileURL(event.path).href;
-      return !this.documents.isOpen(uri) && watchedBy(this.requestState, this.root, event.path, event.type)
-        ? [{ uri, type: event.type }]
-        : [];
-    });
+      if (watched && !this.documents.isOpen(uri)) changes.push({ uri, type: event.type });
+    }
+    if (!relevant) return;
+    this.documents.noteChanges();
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
   }
 

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { byPosition, formatDiagnostic } from "../format/diagnostics.js";
+import { someOf } from "../format/some-of.js";
 
 /** What diagnostics-on-write found for one changed file. */
 export type WriteCheck =
@@ -171,8 +172,7 @@ function count(n: number, noun: string): string {
 
 /** "a, b, c" or, past the limit, "a, b, c, d, e and 3 more". */
 function named(displays: readonly string[]): string {
-  const shown = displays.slice(0, namedPaths).join(", ");
-  return displays.length > namedPaths ? `${shown} and ${displays.length - namedPaths} more` : shown;
+  return someOf(displays, namedPaths);
 }
 
 /** Code-unit order: the same on every machine, unlike localeCompare. */
