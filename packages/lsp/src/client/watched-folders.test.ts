@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../test-support/fixtures.js";
@@ -83,6 +83,19 @@ describe("WatchedFolders", () => {
     const bounded = await watchTree(files, 2);
     expect(bounded.watched.folders).toBe(2);
     expect(bounded.watched.complete).toBe(false);
+  });
+
+  it("does not follow a symlink to a folder, and says the watch is incomplete", async () => {
+    const outside = tempTree("watched-outside", { "lib.go": "package lib\n" });
+    cleanups.push(outside.remove);
+    const tree = tempTree("watched-link", { "main.go": "package main\n" });
+    cleanups.push(tree.remove);
+    symlinkSync(outside.dir, join(tree.dir, "vendored"));
+    const watched = new WatchedFolders(tree.dir);
+    cleanups.push(() => watched.close());
+    await watched.ready;
+    expect(watched.folders).toBe(1);
+    expect(watched.complete).toBe(false);
   });
 
   it("stops watching on close", async () => {

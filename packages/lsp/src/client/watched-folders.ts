@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** LSP `FileChangeType`. */
@@ -28,6 +28,14 @@ const foldersPerTurn = 32;
  * skipped as well.
  */
 const skippedNames = new Set(["node_modules", "__pycache__", "venv"]);
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 function skipped(parent: string, name: string): boolean {
   if (name.startsWith(".") || skippedNames.has(name)) return true;
@@ -63,7 +71,10 @@ export class WatchedFolders {
     return this.scanned;
   }
 
-  /** False when some folders are not watched (the bound was reached, or the system refused one). */
+  /**
+   * False when some folders are not watched: the bound was reached, the system refused one, or a
+   * symlink to a folder was not followed.
+   */
   get complete(): boolean {
     return !this.full;
   }
@@ -181,6 +192,9 @@ export class WatchedFolders {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!skipped(folder, entry.name)) queue.push(path);
+      } else if (entry.isSymbolicLink() && !skipped(folder, entry.name) && isFolder(path)) {
+        // Not followed (a link can loop, or lead out of the root): what is behind it is not watched.
+        this.full = true;
       } else if (!this.known.has(path)) {
         this.known.add(path);
         created?.push({ path, type: FileChange.created });

@@ -102,7 +102,7 @@ function describeWatching(client: ServerRecord["client"]): string {
   if (watching === undefined) return "; changes on disk not watched";
   return watching.complete
     ? ""
-    : `; changes on disk watched in ${watching.folders} folders only (the bound): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
+    : `; changes on disk watched in ${watching.folders} folder${watching.folders === 1 ? "" : "s"} only (the folder bound, or a symlinked folder not followed): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
 }
 
 function describeBinary(binary: BinaryLookup): string {

@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
@@ -177,6 +177,30 @@ describe.skipIf(
 });
 
 describe.skipIf(!findBinary("gopls", [], []).found && !ci)("workspace symbols after a shell command", () => {
+  it("status says when a symlinked folder leaves part of the root unwatched", async () => {
+    const outside = tempTree("symlinked-lib", { "lib.go": "package lib\n" });
+    const tree = tempTree("symlinked-root", {
+      "go.mod": "module example.com/linked\n\ngo 1.19\n",
+      "main.go": "package main\n\nfunc main() {}\n",
+    });
+    symlinkSync(outside.dir, join(tree.dir, "lib"));
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run);
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    try {
+      expect(await lsp({ action: "symbols", file: "main.go" })).toContain("function main");
+      expect(await lsp({ action: "status" })).toMatch(
+        /^go: root \. \(marker go\.mod\), binary found .*state running \(pid \d+\); changes on disk watched in 1 folder only \(the folder bound, or a symlinked folder not followed\)/m,
+      );
+    } finally {
+      await run.dispose();
+      tree.remove();
+      outside.remove();
+    }
+  });
+
   it("finds a function added to a file never opened, and no longer one it removed", async () => {
     const tree = tempTree("symbols-on-disk", {
       "go.mod": "module example.com/symbols\n\ngo 1.19\n",
