@@ -44,7 +44,7 @@ export async function prepareSearch(
   const opened: string[] = [];
   if (client.spec.indexScope === "open-files") {
     await settleDiskEvents();
-    const found = await mentioning(client, name, context);
+    const found = await mentioning(client, name);
     for (const file of found.files.slice(0, searchOpenLimit)) {
       try {
         const document = await supervisor.open(file, false, undefined, true);
@@ -95,7 +95,6 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
 async function mentioning(
   client: LanguageClient,
   name: string,
-  context: ActionContext,
 ): Promise<{ files: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
   if (!root) return { files: [], complete: false, read: 0 };
