@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const ansi = /\u001b\[[0-9;]*m/g;
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 function run(command, args) {
   return new Promise((resolve) => {

@@ -85,7 +85,7 @@ async function bare(command, args, launchArgs, file, line) {
   const stepMs = performance.now() - t;
   await connection.request("disconnect", { terminateDebuggee: true }, 2000).catch(() => undefined);
   try {
-    process.kill(-child.pid, "SIGKILL");
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
   } catch {}
   return { launchMs, stepMs };
 }
