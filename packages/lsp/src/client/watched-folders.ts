@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { existsSync, lstatSync, readdirSync, statSync, watch, type Dirent, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /** LSP `FileChangeType`. */
@@ -28,6 +28,15 @@ const foldersPerTurn = 32;
  * skipped as well.
  */
 const skippedNames = new Set(["node_modules", "__pycache__", "venv"]);
+
+/** The entries of a folder; none when it cannot be read (gone meanwhile, no permission). */
+function entriesOf(folder: string): Dirent[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
 
 function isFolder(path: string): boolean {
   try {
@@ -182,13 +191,7 @@ export class WatchedFolders {
       return;
     }
     this.watchers.set(folder, watcher);
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of entriesOf(folder)) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
         if (!skipped(folder, entry.name)) queue.push(path);
@@ -204,13 +207,7 @@ export class WatchedFolders {
 
   /** Every file of a watched folder as `changed` (or `created`, when new). */
   private rescan(folder: string, events: FileEvent[]): void {
-    let entries;
-    try {
-      entries = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
+    for (const entry of entriesOf(folder)) {
       if (entry.isDirectory()) continue;
       const path = join(folder, entry.name);
       events.push({ path, type: this.known.has(path) ? FileChange.changed : FileChange.created });
