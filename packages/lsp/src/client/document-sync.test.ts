@@ -248,4 +248,12 @@ describe("DocumentSync re-checks (fake channel: it records what would reach a se
     await flush();
     expect(answer).toEqual({ diagnostics: [diagnostic("real")], fresh: true });
   });
+
+  it("ends a wait for a document closed meanwhile, as not fresh", async () => {
+    const { sync } = recording();
+    await sync.sync(a, "c", "int a;\n", true);
+    const pending = sync.awaitPublish(a, Date.now() + 60_000);
+    await sync.close(a);
+    expect(await pending).toEqual({ diagnostics: [], fresh: false });
+  });
 });

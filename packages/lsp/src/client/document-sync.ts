@@ -176,6 +176,7 @@ export class DocumentSync {
   close(uri: string): Promise<void> {
     return this.inTurn(uri, async () => {
       if (!this.documents.delete(uri)) return;
+      this.events.emit("change");
       await this.edit("textDocument/didClose", { textDocument: { uri } });
     });
   }
@@ -263,7 +264,10 @@ export class DocumentSync {
       if (last.version !== undefined) return false;
       return last.seq > document.sentAtSeq;
     };
-    const arrived = await this.waitFor(() => isFresh() || (interrupt?.() ?? false), deadline);
+    // Closed meanwhile (a search let go of it): no answer will come for it.
+    const closed = (): boolean => this.documents.get(uri) !== document;
+    const arrived = await this.waitFor(() => isFresh() || closed() || (interrupt?.() ?? false), deadline);
+    if (closed()) return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false };
     if (arrived && !isFresh())
       return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false, interrupted: true };
     if (!arrived) return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: false };
