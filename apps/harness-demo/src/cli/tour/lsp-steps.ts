@@ -120,6 +120,27 @@ export const lspDiagnosticsSection: TourSection = {
       const index = await readFile(join(workspace, "src/index.ts"), "utf8");
       return index.includes("greetEveryone") ? true : "src/index.ts does not use the new name";
     }),
+    sequenceStep(
+      "a file a shell command creates, never opened: gopls is told, and main.go's diagnostics show it",
+      async (call) => {
+        expectText(
+          await call("lsp", { action: "diagnostics", file: "go/main.go" }),
+          "no diagnostics in go/main.go",
+        );
+        // A second main in the package, written behind the language server's back.
+        await call("shell", { command: "printf 'package main\\n\\nfunc main() {}\\n' > go/extra.go" });
+        expectText(
+          await call("lsp", { action: "diagnostics", file: "go/main.go" }),
+          /go\/main\.go:\d+:\d+ error .*main redeclared/,
+        );
+        await call("shell", { command: "rm go/extra.go" });
+        expectText(
+          await call("lsp", { action: "diagnostics", file: "go/main.go" }),
+          "no diagnostics in go/main.go",
+        );
+        return true;
+      },
+    ),
   ],
 };
 
