@@ -340,11 +340,11 @@ export class LanguageClient {
    * The files under the root as the folder watch knows them (changes taken first; the first walk
    * awaited), and whether that covers the whole root; undefined without a watch.
    */
-  async rootFiles(): Promise<{ files: readonly string[]; complete: boolean } | undefined> {
+  async rootFiles(): Promise<{ files: ReadonlySet<string>; complete: boolean } | undefined> {
     if (!this.watched) return undefined;
     await this.watched.ready;
     await this.flushFileChanges();
-    return { files: [...this.watched.files], complete: this.watched.complete };
+    return { files: this.watched.files, complete: this.watched.complete };
   }
 
   /**
