@@ -97,7 +97,6 @@ async function mentioning(
   name: string,
 ): Promise<{ files: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
-  if (!root) return { files: [], complete: false, read: 0 };
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
   const files: string[] = [];
   let read = 0;

@@ -44,8 +44,6 @@ export interface LanguageClientOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Called with each line of `$/progress` and `window/logMessage` while starting. */
   readonly onProgress?: (message: string) => void;
-  /** Watch the root's folders for changes on disk (see {@link LanguageClient.flushFileChanges}); default true. */
-  readonly watchFiles?: boolean;
 }
 
 const stderrLines = 20;
@@ -79,7 +77,7 @@ export class LanguageClient {
   private readonly documents: DocumentSync;
   private readonly requestState: ServerRequestState = newServerRequestState();
   /** The root's folders, watched from before the server first reads them. */
-  private readonly watched: WatchedFolders | undefined;
+  private readonly watched: WatchedFolders;
   /** Which open documents searches opened for themselves, and which stay (see `SearchHolds`). */
   readonly searchHolds = new SearchHolds();
   /** Texts of the root's files for scans by name, dropped as the watch reports changes. */
@@ -93,7 +91,7 @@ export class LanguageClient {
     this.spec = options.spec;
     this.root = options.root;
     this.events.setMaxListeners(0);
-    this.watched = options.watchFiles === false ? undefined : new WatchedFolders(options.root);
+    this.watched = new WatchedFolders(options.root);
     this.documents = new DocumentSync(options.spec, {
       notify: (method, params) => this.notify(method, params),
       request: (method, params, timeoutMs) => this.request(method, params, timeoutMs),
@@ -319,7 +317,7 @@ export class LanguageClient {
    * nothing changed: one look at a set.
    */
   async flushFileChanges(): Promise<void> {
-    if (!this.watched?.pending || this.state !== "running") return;
+    if (!this.watched.pending || this.state !== "running") return;
     const events = this.watched.take();
     for (const event of events) this.rootTexts.forget(event.path);
     let relevant = false;
@@ -338,10 +336,9 @@ export class LanguageClient {
 
   /**
    * The files under the root as the folder watch knows them (changes taken first; the first walk
-   * awaited), and whether that covers the whole root; undefined without a watch.
+   * awaited), and whether that covers the whole root.
    */
-  async rootFiles(): Promise<{ files: ReadonlySet<string>; complete: boolean } | undefined> {
-    if (!this.watched) return undefined;
+  async rootFiles(): Promise<{ files: ReadonlySet<string>; complete: boolean }> {
     await this.watched.ready;
     await this.flushFileChanges();
     return { files: this.watched.files, complete: this.watched.complete };
@@ -356,15 +353,15 @@ export class LanguageClient {
   }
 
   /** Whether every folder of the root is watched for changes on disk, and how many are. */
-  watching(): { folders: number; complete: boolean } | undefined {
-    return this.watched ? { folders: this.watched.folders, complete: this.watched.complete } : undefined;
+  watching(): { folders: number; complete: boolean } {
+    return { folders: this.watched.folders, complete: this.watched.complete };
   }
 
   /** Ends the server: shutdown + exit (bounded), then SIGTERM/SIGKILL to its process group. */
   async dispose(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    this.watched?.close();
+    this.watched.close();
     this.events.emit("stop");
     if (this.state === "running") {
       await this.request("shutdown", null, 1500).catch(() => undefined);
@@ -409,7 +406,7 @@ export class LanguageClient {
 
   private markCrashed(reason: string): void {
     if (this.state === "crashed" || this.stopping) return;
-    this.watched?.close();
+    this.watched.close();
     this.crashedAt = Date.now();
     this.uptimeMs = this.state === "running" ? this.crashedAt - this.startedAt : 0;
     this.state = "crashed";

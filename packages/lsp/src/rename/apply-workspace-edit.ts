@@ -5,6 +5,7 @@ import { nodeFileOperations, writeFiles, type FileChange, type FileOperations } 
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { folderFiles } from "./folder-files.js";
+import { someOf } from "../format/some-of.js";
 
 /** What the edit is applied against: the documents the server holds, and how paths are shown. */
 export interface EditBase {
@@ -111,11 +112,9 @@ export async function applyWorkspaceEdit(
     .map(pathOf)
     .filter((path) => !base.writable(path));
   if (outside.length > 0) {
-    const listed = outside.slice(0, 5).join(", ");
-    const more = outside.length > 5 ? ` and ${outside.length - 5} more` : "";
     throw new LspError({
       code: "LSP_RENAME_FAILED",
-      message: `the rename would also change files outside the working directory (${listed}${more}); nothing was written. Rename a symbol declared in the project, or make the change by hand.`,
+      message: `the rename would also change files outside the working directory (${someOf(outside, 5)}); nothing was written. Rename a symbol declared in the project, or make the change by hand.`,
       data: { outside },
     });
   }

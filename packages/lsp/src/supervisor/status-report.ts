@@ -99,8 +99,7 @@ export function statusReport(view: StatusView, file?: string): string {
 /** A running server's folder watch, when it does not cover the whole root. */
 function describeWatching(client: ServerRecord["client"]): string {
   const watching = client?.watching();
-  if (watching === undefined) return "; changes on disk not watched";
-  return watching.complete
+  return watching === undefined || watching.complete
     ? ""
     : `; changes on disk watched in ${watching.folders} folder${watching.folders === 1 ? "" : "s"} only (the folder bound, or a symlinked folder not followed): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
 }
