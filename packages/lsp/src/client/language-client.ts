@@ -11,6 +11,7 @@ import type {
   ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
+import { FileTexts } from "../files/file-texts.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
 import { boundedRequest } from "./bounded-request.js";
@@ -24,7 +25,6 @@ import {
   watchedBy,
   type ServerRequestState,
 } from "./server-requests.js";
-import { RootTexts } from "./root-texts.js";
 import { SearchHolds } from "./search-holds.js";
 import { WatchedFolders } from "./watched-folders.js";
 
@@ -47,6 +47,9 @@ export interface LanguageClientOptions {
 }
 
 const stderrLines = 20;
+
+/** Files past this size (bytes) are not scanned by name. */
+const largestScanned = 1_000_000;
 
 /**
  * One language-server process and its JSON-RPC connection: initialize, the server's own
@@ -80,8 +83,16 @@ export class LanguageClient {
   private readonly watched: WatchedFolders;
   /** Which open documents searches opened for themselves, and which stay (see `SearchHolds`). */
   readonly searchHolds = new SearchHolds();
-  /** Texts of the root's files for scans by name, dropped as the watch reports changes. */
-  private readonly rootTexts = new RootTexts();
+  /**
+   * Texts of the root's files for scans by name: a repeated scan reads only the files whose
+   * identity changed (one `stat` each: the folder watch can lose events when the kernel's queue
+   * overflows, so it is not trusted for this). Small files only, 64 M characters in all.
+   */
+  private readonly rootTexts = new FileTexts({
+    capacity: 20_000,
+    largestKept: 256 * 1024,
+    totalKept: 64 * 1024 * 1024,
+  });
   private stopping = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
   private readonly startedAt = Date.now();
@@ -319,7 +330,6 @@ export class LanguageClient {
   async flushFileChanges(): Promise<void> {
     if (!this.watched.pending || this.state !== "running") return;
     const events = this.watched.take();
-    for (const event of events) this.rootTexts.forget(event.path);
     let relevant = false;
     const changes: { uri: string; type: number }[] = [];
     for (const event of events) {
@@ -345,11 +355,11 @@ export class LanguageClient {
   }
 
   /**
-   * The text of a file under the root for a scan by name (see {@link rootFiles}), kept until the
-   * folder watch reports a change to it; undefined when unreadable or over 1 MB.
+   * The text of a file under the root for a scan by name (see {@link rootFiles}), read again
+   * only when the file changed; undefined when unreadable or over 1 MB.
    */
   rootText(path: string): string | undefined {
-    return this.rootTexts.text(path);
+    return this.rootTexts.tryRead(path, largestScanned)?.text;
   }
 
   /** Whether every folder of the root is watched for changes on disk, and how many are. */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
-import type { FileTexts } from "../supervisor/file-texts.js";
+import type { FileTexts } from "../files/file-texts.js";
 
 /** Reads lines of files once per answer, through the run's text cache when given one. */
 export class LineReader {

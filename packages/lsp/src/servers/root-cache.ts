@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { lookUpRoot, textMatches, type FoundMarker, type RootMarkers } from "./find-root.js";
+import { FileTexts } from "../files/file-texts.js";
+import { lookUpRoot, type FoundMarker, type RootMarkers } from "./find-root.js";
 
 /** One folder's markers as last probed. */
 interface FolderEntry {
@@ -22,18 +23,6 @@ const racyMarginMs = 100;
 /** Most folders (and, apart, most tested marker files) kept. */
 const capacity = 1024;
 
-/** A workspace marker whose text is tested, as last read. */
-interface FileEntry {
-  readonly ino: number;
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ctimeMs: number;
-  /** Wall-clock time of the probe, in milliseconds. */
-  readonly probedAt: number;
-  /** Pattern → whether the text matched it. */
-  readonly matches: Map<RegExp, boolean>;
-}
-
 /**
  * {@link findRoot} with the markers of each folder cached, as cheap to check as one `stat` of
  * the folder per level instead of one `existsSync` per marker per level. A marker created,
@@ -47,7 +36,8 @@ interface FileEntry {
  */
 export class RootCache {
   private readonly folders = new Map<string, FolderEntry>();
-  private readonly files = new Map<string, FileEntry>();
+  /** Workspace markers whose text is tested (a Cargo.toml's `[workspace]`), as last read. */
+  private readonly markerTexts = new FileTexts({ capacity });
 
   /**
    * As {@link findRoot}: the nearest folder holding one of `spec.workspaceMarkers`, else the
@@ -75,41 +65,10 @@ export class RootCache {
     return probed ?? existsSync(path);
   }
 
-  /** {@link textMatches}, read again only when the file changed (or changed too recently to tell). */
+  /** {@link textMatches}, the file read again only when it changed (or changed too recently to tell). */
   private textMatches(path: string, pattern: RegExp): boolean {
-    const probedAt = Date.now();
-    let stats;
-    try {
-      stats = statSync(path, { throwIfNoEntry: false });
-    } catch {
-      return false;
-    }
-    if (!stats?.isFile()) return false;
-    let entry = this.files.get(path);
-    if (
-      !entry ||
-      entry.ino !== stats.ino ||
-      entry.size !== stats.size ||
-      entry.mtimeMs !== stats.mtimeMs ||
-      entry.ctimeMs !== stats.ctimeMs ||
-      stats.ctimeMs >= entry.probedAt - racyMarginMs
-    ) {
-      entry = {
-        ino: stats.ino,
-        size: stats.size,
-        mtimeMs: stats.mtimeMs,
-        ctimeMs: stats.ctimeMs,
-        probedAt,
-        matches: new Map(),
-      };
-      remember(this.files, path, entry);
-    }
-    let matched = entry.matches.get(pattern);
-    if (matched === undefined) {
-      matched = textMatches(path, pattern);
-      entry.matches.set(pattern, matched);
-    }
-    return matched;
+    // search() ignores a global pattern's lastIndex.
+    return (this.markerTexts.tryRead(path)?.text.search(pattern) ?? -1) !== -1;
   }
 
   /** The folder's entry when it may be trusted (made anew after a change), or undefined. */

@@ -14,7 +14,7 @@ import {
   type ServerSpec,
 } from "../servers/server-table.js";
 import { settleDiskEvents } from "./disk-events.js";
-import { FileTexts, type FileText } from "./file-texts.js";
+import { FileTexts, type FileText } from "../files/file-texts.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
 import { serverSetup } from "./server-setup.js";

@@ -43,4 +43,22 @@ describe("FileTexts", () => {
     texts.read(path);
     expect(texts.reread(path).text).toBe("x\n");
   });
+
+  it("tryRead: nothing for a missing or too large file; bounds on what is kept", () => {
+    const small = file("int a;\n", 60);
+    const large = file("x".repeat(50), 60);
+    const texts = new FileTexts({ largestKept: 20, totalKept: 15 });
+    expect(texts.tryRead(join(small, "..", "missing.c"))).toBeUndefined();
+    expect(texts.tryRead(large, 10)).toBeUndefined();
+    // Kept: the same view again. Over largestKept: read, not kept, a new view each time.
+    expect(texts.tryRead(small)).toBe(texts.tryRead(small));
+    const first = texts.tryRead(large);
+    expect(first?.text).toHaveLength(50);
+    expect(texts.tryRead(large)).not.toBe(first);
+    // Past totalKept the oldest entry goes.
+    const other = file("int other;\n", 60);
+    const before = texts.tryRead(small);
+    texts.tryRead(other);
+    expect(texts.tryRead(small)).not.toBe(before);
+  });
 });

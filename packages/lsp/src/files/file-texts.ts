@@ -25,8 +25,15 @@ interface Entry {
  */
 const racyMarginMs = 100;
 
-/** Most files kept. */
-const capacity = 256;
+/** Bounds of a {@link FileTexts} cache. */
+export interface FileTextsOptions {
+  /** Most files kept; default 256. */
+  readonly capacity?: number;
+  /** Larger texts (in characters) are read but not kept; default no limit. */
+  readonly largestKept?: number;
+  /** Most characters kept in all; default no limit. */
+  readonly totalKept?: number;
+}
 
 /**
  * Text of files read for navigation, reused while the file's identity (inode, size, mtime and
@@ -35,20 +42,44 @@ const capacity = 256;
  */
 export class FileTexts {
   private readonly entries = new Map<string, Entry>();
+  private readonly capacity: number;
+  private readonly largestKept: number;
+  private readonly totalKept: number;
+  /** Characters of the texts kept. */
+  private kept = 0;
+
+  constructor(options: FileTextsOptions = {}) {
+    this.capacity = options.capacity ?? 256;
+    this.largestKept = options.largestKept ?? Infinity;
+    this.totalKept = options.totalKept ?? Infinity;
+  }
 
   /** The current text of `path` (throws as `readFileSync` does). */
   read(path: string): FileText {
-    return this.load(path, false);
+    return this.load(path, false)!;
+  }
+
+  /**
+   * The current text of `path`, or undefined when it cannot be read (missing, a folder, no
+   * permission) or is larger than `largestRead` bytes.
+   */
+  tryRead(path: string, largestRead = Infinity): FileText | undefined {
+    try {
+      return this.load(path, false, largestRead);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Reads `path` from disk whatever the cache holds, and caches it (checking a write). */
   reread(path: string): FileText {
-    return this.load(path, true);
+    return this.load(path, true)!;
   }
 
-  private load(path: string, force: boolean): FileText {
+  private load(path: string, force: boolean, largestRead = Infinity): FileText | undefined {
     const readAt = Date.now();
     const { ino, size, mtimeNs, ctimeNs } = statSync(path, { bigint: true });
+    if (Number(size) > largestRead) return undefined;
     const cached = this.entries.get(path);
     // A write sets mtime and ctime to the same coarse time; mtime alone also covers a file whose
     // mtime was set back (its ctime, compared too, then changes).
@@ -64,10 +95,23 @@ export class FileTexts {
       return cached.view;
     }
     const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readFileSync(path, "utf8")) };
-    this.entries.delete(path);
+    this.forget(path);
+    const length = entry.view.text.length;
+    if (length > this.largestKept) return entry.view;
     this.entries.set(path, entry);
-    if (this.entries.size > capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.kept += length;
+    while (this.entries.size > this.capacity || this.kept > this.totalKept) {
+      this.forget(this.entries.keys().next().value!);
+    }
     return entry.view;
+  }
+
+  /** Drops the entry of `path`, if any. */
+  private forget(path: string): void {
+    const entry = this.entries.get(path);
+    if (entry === undefined) return;
+    this.entries.delete(path);
+    this.kept -= entry.view.text.length;
   }
 }
 
