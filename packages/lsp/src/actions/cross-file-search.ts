@@ -1,7 +1,6 @@
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageClient } from "../client/language-client.js";
-import { settleDiskEvents } from "../supervisor/disk-events.js";
 import { someOf } from "../format/some-of.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
@@ -43,7 +42,6 @@ export async function prepareSearch(
   const notes: string[] = [];
   const opened: string[] = [];
   if (client.spec.indexScope === "open-files") {
-    await settleDiskEvents();
     const found = await mentioning(client, name);
     for (const file of found.files.slice(0, searchOpenLimit)) {
       try {

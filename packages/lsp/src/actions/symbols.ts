@@ -8,7 +8,7 @@ import type {
 import { LspError } from "../errors/lsp-error.js";
 import { formatLocation, LineReader } from "../format/locations.js";
 import { isInside } from "../servers/find-root.js";
-import { settleDiskEvents } from "../supervisor/disk-events.js";
+import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";

@@ -11,6 +11,7 @@ import type {
   ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
+import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts } from "../files/file-texts.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
@@ -345,11 +346,12 @@ export class LanguageClient {
   }
 
   /**
-   * The files under the root as the folder watch knows them (changes taken first; the first walk
-   * awaited), and whether that covers the whole root.
+   * The files under the root as the folder watch knows them (the first walk awaited, the events
+   * already queued read and taken), and whether that covers the whole root.
    */
   async rootFiles(): Promise<{ files: ReadonlySet<string>; complete: boolean }> {
     await this.watched.ready;
+    await settleDiskEvents();
     await this.flushFileChanges();
     return { files: this.watched.files, complete: this.watched.complete };
   }

@@ -25,7 +25,8 @@ const foldersPerTurn = 32;
 /**
  * Folders never watched: version control and tool state, installed dependencies, Python
  * environments and build caches. Hidden folders (a leading dot: .git, .venv, .dart_tool …) are
- * skipped as well.
+ * skipped as well. Fewer than the root search skips (`skippedFolders`): servers read vendor/,
+ * build/ (a compilation database) and the like, so changes there are theirs to know.
  */
 const skippedNames = new Set(["node_modules", "__pycache__", "venv"]);
 

@@ -5,7 +5,8 @@ import type { ServerSpec } from "./server-table.js";
 
 /**
  * Folders never searched for project roots: dependencies, virtual environments, VCS data and
- * build outputs (hidden folders are skipped too).
+ * build outputs (hidden folders are skipped too). The folder watch of a server's root skips
+ * fewer (see `WatchedFolders`): a root holds no root below these, but its server reads some.
  */
 export const skippedFolders: ReadonlySet<string> = new Set([
   "node_modules",

@@ -13,7 +13,7 @@ import {
   serverForExtension,
   type ServerSpec,
 } from "../servers/server-table.js";
-import { settleDiskEvents } from "./disk-events.js";
+import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";

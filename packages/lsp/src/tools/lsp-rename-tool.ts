@@ -14,7 +14,7 @@ import {
 import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
-import { settleDiskEvents } from "../supervisor/disk-events.js";
+import { settleDiskEvents } from "../files/disk-events.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
 const input = z.object({
