@@ -8,6 +8,12 @@ import type { ActionContext } from "./action-context.js";
 /** Most files opened for one search on a server that sees only its open files. */
 export const searchOpenLimit = 40;
 
+/**
+ * Most documents left open (parked) after the searches that opened them ended, so that the next
+ * search naming them does not open and parse them again: one search's worth.
+ */
+export const searchParkLimit = searchOpenLimit;
+
 /** Most files under the root scanned for the name. */
 const readLimit = 5_000;
 
@@ -15,7 +21,7 @@ const readLimit = 5_000;
 export interface PreparedSearch {
   /** Caveats for the answer (files not opened, analysis not finished), one per line. */
   readonly notes: readonly string[];
-  /** Documents opened for this search only (closed again by {@link endSearch}). */
+  /** Documents opened (or unparked) for this search only, let go by {@link endSearch}. */
   readonly opened: readonly string[];
 }
 
@@ -80,13 +86,17 @@ export async function prepareSearch(
 }
 
 /**
- * Lets go of the documents {@link prepareSearch} opened: each is closed (the server keeps no
- * tree for it) once no search holds it, unless it was asked about meanwhile.
+ * Lets go of the documents {@link prepareSearch} opened, once no search holds them and unless
+ * they were asked about meanwhile. They stay open (parked, at most {@link searchParkLimit}, the
+ * least recently searched closed first) while the folder watch covers the whole root: the
+ * watch closes a parked document changed on disk (`LanguageClient.flushFileChanges`), so none
+ * is answered from an old text. Without a complete watch they are closed at once.
  */
 export async function endSearch(client: LanguageClient, prepared: PreparedSearch): Promise<void> {
-  for (const uri of prepared.opened) {
-    if (client.searchHolds.release(uri)) await client.close(uri).catch(() => undefined);
-  }
+  const park = client.watching().complete;
+  const closing = prepared.opened.filter((uri) => client.searchHolds.release(uri, park));
+  closing.push(...client.searchHolds.overflow(searchParkLimit));
+  for (const uri of closing) await client.close(uri).catch(() => undefined);
 }
 
 /** Files of the client's root, of its languages, that mention `name` as a whole word and are not open. */

@@ -238,13 +238,18 @@ describe("DocumentSync re-checks (fake channel: it records what would reach a se
     sync.onPublish({ uri: a, version: 1, diagnostics: [diagnostic("real")] });
     await sync.close(a);
     await sync.sync(a, "c", "int a;\n", true);
-    // The close's clearing publish arrives after the new open: not the answer for version 1.
+    // The close's clearing publish arrives after the new open: not the answer for the new open.
     sync.onPublish({ uri: a, diagnostics: [] });
     let answer: { diagnostics: unknown[]; fresh: boolean } | undefined;
     void sync.awaitPublish(a, Date.now() + 60_000).then((result) => (answer = result));
     await flush();
     expect(answer).toBeUndefined();
-    sync.onPublish({ uri: a, version: 1, diagnostics: [diagnostic("real")] });
+    // Nor is a late publish for the closed document's version 1: the new open is version 2.
+    sync.onPublish({ uri: a, version: 1, diagnostics: [diagnostic("old")] });
+    await flush();
+    expect(answer).toBeUndefined();
+    expect(sync.versionOf(a)).toBe(2);
+    sync.onPublish({ uri: a, version: 2, diagnostics: [diagnostic("real")] });
     await flush();
     expect(answer).toEqual({ diagnostics: [diagnostic("real")], fresh: true });
   });

@@ -44,6 +44,8 @@ export class DocumentSync {
   private readonly spec: ServerSpec;
   private readonly channel: SyncChannel;
   private readonly documents = new Map<string, OpenDocument>();
+  /** The last version of each document closed, so that its next open goes on from there. */
+  private readonly closedVersions = new Map<string, number>();
   /** Emits "change" on every publish and state change. */
   readonly events = new EventEmitter();
   private publishSeq = 0;
@@ -115,17 +117,20 @@ export class DocumentSync {
     const existing = this.documents.get(uri);
     let sent = false;
     if (!existing) {
+      // Versions go on across a close: an answer (a late publish, an analysis seen) to the
+      // closed document's version 1 is no answer to this open's text.
+      const version = (this.closedVersions.get(uri) ?? 0) + 1;
       const document: OpenDocument = {
         uri,
         languageId,
         text,
-        version: 1,
+        version,
         sentAtSeq: this.publishSeq,
         editsSent: 0,
         changesSeen: 0,
       };
       this.documents.set(uri, document);
-      await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version: 1, text } });
+      await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version, text } });
       sent = true;
     } else if (existing.text !== text) {
       existing.text = text;
@@ -175,7 +180,10 @@ export class DocumentSync {
   /** Closes a document (after a rename moved or deleted it). */
   close(uri: string): Promise<void> {
     return this.inTurn(uri, async () => {
-      if (!this.documents.delete(uri)) return;
+      const document = this.documents.get(uri);
+      if (!document) return;
+      this.documents.delete(uri);
+      this.closedVersions.set(uri, document.version);
       this.events.emit("change");
       await this.edit("textDocument/didClose", { textDocument: { uri } });
     });

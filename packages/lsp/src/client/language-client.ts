@@ -325,8 +325,9 @@ export class LanguageClient {
    * (`workspace/didChangeWatchedFiles`, for those its registered watchers ask for and that are
    * not open here: an open document's text goes by didChange). When any file of this server's
    * languages, or one it watches, changed, every unchanged open document is checked again by its
-   * next diagnostics sync (clangd re-reads a changed header only then). Sends nothing when
-   * nothing changed: one look at a set.
+   * next diagnostics sync (clangd re-reads a changed header only then). A document left open by
+   * a search (parked) whose file changed is closed. Sends nothing when nothing changed: one look
+   * at a set.
    */
   async flushFileChanges(): Promise<void> {
     if (!this.watched.pending || this.state !== "running") return;
@@ -338,6 +339,12 @@ export class LanguageClient {
       if (!watched && !this.spec.extensions.includes(extname(event.path).toLowerCase())) continue;
       relevant = true;
       const uri = pathToFileURL(event.path).href;
+      // A document a search left open is not checked per call (see endSearch): one changed on
+      // disk is closed here, and the server reads the file itself again.
+      if (this.searchHolds.isParked(uri)) {
+        const text = this.rootText(event.path);
+        if (text === undefined || !this.documents.isSynced(uri, text)) await this.close(uri);
+      }
       if (watched && !this.documents.isOpen(uri)) changes.push({ uri, type: event.type });
     }
     if (!relevant) return;

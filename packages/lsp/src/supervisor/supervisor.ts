@@ -331,12 +331,15 @@ export class LspSupervisor {
    * it was synced (by a shell command, another tool) gets a didChange, a deleted one a didClose.
    * Answers that reach into those files (references, a rename's edits) then match their text.
    * Files changed on disk that are not open are told to the server first (its file watchers).
-   * One `stat` per open document when nothing changed.
+   * One `stat` per open document when nothing changed, none for those a search left open (parked)
+   * while the folder watch covers the root: it closes those that change.
    */
   async resyncOpen(client: LanguageClient, except?: string): Promise<void> {
     await client.flushFileChanges();
+    // Documents a search left open are looked after by the folder watch while it covers the root.
+    const watched = client.watching().complete;
     for (const uri of client.openUris()) {
-      if (uri === except) continue;
+      if (uri === except || (watched && client.searchHolds.isParked(uri))) continue;
       const file = this.pathOf(uri);
       let current: FileText;
       try {

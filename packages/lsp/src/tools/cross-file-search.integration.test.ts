@@ -1,10 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import { searchOpenLimit } from "../actions/cross-file-search.js";
 import { findBinary } from "../servers/find-binary.js";
-import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
 import { lspTool } from "./lsp-tool.js";
@@ -16,6 +16,7 @@ async function withTree(
     call: (tool: string, args: Record<string, unknown>) => Promise<string>,
     dir: string,
     openFiles: () => string[],
+    supervisor: LspSupervisor,
   ) => Promise<void>,
   binDirectories: string[] = [],
 ): Promise<void> {
@@ -34,6 +35,7 @@ async function withTree(
       async (tool, args) => resultText(await registry.invoke(run, { tool, args })),
       tree.dir,
       openFiles,
+      supervisor,
     );
   } finally {
     await run.dispose();
@@ -66,8 +68,8 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
             "util.h:1:5  int foo(int x);",
           ].join("\n"),
         );
-        // Files opened only for the search are closed again: what was asked about stays open.
-        expect(openFiles()).toEqual(["a.c"]);
+        // Files opened only for the search stay open (parked) for the next search.
+        expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
         // A file a search opens and another call asks about meanwhile stays open for that call.
         const [references, diagnostics] = await Promise.all([
           call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" }),
@@ -75,7 +77,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         ]);
         expect(references).toMatch(/^3 references of 'foo':/);
         expect(diagnostics).toBe("no diagnostics in b.c");
-        expect(openFiles()).toEqual(["a.c", "b.c"]);
+        expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
         // A use added by a shell command to a file the scan had read before is found.
         writeFileSync(join(dir, "c.c"), '#include "util.h"\nint other(void) { return foo(0); }\n');
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
@@ -101,6 +103,62 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         );
         expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toBe("no diagnostics in b.c");
       });
+    });
+
+    it("a second search finds the files the first opened still open; one changed on disk is read again", async () => {
+      await withTree(
+        { ...files, "compile_flags.txt": "-std=c11\n" },
+        async (call, dir, openFiles, supervisor) => {
+          const first = await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
+          expect(first).toMatch(/^3 references of 'foo':/);
+          const [client] = supervisor.runningClients();
+          const opens: string[] = [];
+          const sync = client!.sync.bind(client);
+          client!.sync = async (uri, languageId, text, save) => {
+            const sent = await sync(uri, languageId, text, save);
+            if (sent) opens.push(supervisor.display(supervisor.pathOf(uri)));
+            return sent;
+          };
+          expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
+            first,
+          );
+          expect(opens).toEqual([]); // nothing opened or sent again
+          // A shell command adds a second use to b.c, parked: the watch closes it, the search opens it anew.
+          writeFileSync(join(dir, "b.c"), '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n');
+          expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
+            [
+              "4 references of 'foo':",
+              "a.c:2:5  int foo(int x) { return x + 1; }",
+              "b.c:2:25  int main(void) { return foo(2) + foo(3); }",
+              "b.c:2:34  int main(void) { return foo(2) + foo(3); }",
+              "util.h:1:5  int foo(int x);",
+            ].join("\n"),
+          );
+          expect(opens).toEqual(["b.c"]);
+          // Another search sees b.c's new text as well (its use moved a line down).
+          writeFileSync(join(dir, "b.c"), '#include "util.h"\n\nint main(void) { return foo(2); }\n');
+          expect(
+            await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" }),
+          ).toContain("b.c:3:25  int main(void) { return foo(2); }");
+          expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
+        },
+      );
+    });
+
+    it("closes the files it opened when the folder watch does not cover the root", async () => {
+      // A symlinked folder is not followed: the watch is incomplete and cannot vouch for parked files.
+      await withTree(
+        { ...files, "compile_flags.txt": "-std=c11\n", "real/x.c": "int x(void) { return 0; }\n" },
+        async (call, dir, openFiles) => {
+          symlinkSync(join(dir, "real"), join(dir, "linked"));
+          const answer = await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
+          expect(answer.split("\n").slice(0, 2)).toEqual([
+            "clangd sees only the files open on it: 3 files of . were searched for 'foo', not all; uses in the others may be missing",
+            "3 references of 'foo':",
+          ]);
+          expect(openFiles()).toEqual(["a.c"]);
+        },
+      );
     });
 
     it("a file a search opened and closed again gets its own diagnostics afterwards, not the close's empty ones", async () => {
