@@ -89,3 +89,17 @@ export function textMatches(path: string, pattern: RegExp): boolean {
     return false;
   }
 }
+
+/** `root`, then each parent up to and including `workingDirectory` (only `root` outside it). */
+export function foldersUp(root: string, workingDirectory: string | undefined): string[] {
+  if (workingDirectory === undefined || !isInside(workingDirectory, root)) return [root];
+  const folders = [root];
+  let current = root;
+  while (current !== workingDirectory) {
+    const parent = dirname(current);
+    if (parent === current) break;
+    folders.push(parent);
+    current = parent;
+  }
+  return folders;
+}

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
-import { isInside } from "./find-root.js";
+import { isAbsolute, join } from "node:path";
+import { foldersUp } from "./find-root.js";
 
 /** Names of a project-local environment folder, in the order tried in each folder. */
 export const environmentFolderNames = [".venv", "venv"] as const;
@@ -27,20 +27,6 @@ export interface PythonEnvironmentOptions {
 function interpreterIn(folder: string): string | undefined {
   const python = join(folder, "bin", "python");
   return existsSync(python) ? python : undefined;
-}
-
-/** `root`, then each parent up to and including `workingDirectory` (only `root` outside it). */
-function foldersUp(root: string, workingDirectory: string | undefined): string[] {
-  if (workingDirectory === undefined || !isInside(workingDirectory, root)) return [root];
-  const folders = [root];
-  let current = root;
-  while (current !== workingDirectory) {
-    const parent = dirname(current);
-    if (parent === current) break;
-    folders.push(parent);
-    current = parent;
-  }
-  return folders;
 }
 
 /**

@@ -7,7 +7,7 @@ import { DocumentSync } from "../client/document-sync.js";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { lspTool } from "../tools/lsp-tool.js";
 import { writeTool } from "../test-support/write-tool.js";
-import { copyFixture, groupGoneWithin, packageBin } from "../test-support/fixtures.js";
+import { copyFixture, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { createLspSupervisor, type LspSupervisor, type LspSupervisorOptions } from "./supervisor.js";
 
@@ -85,6 +85,30 @@ describe("supervisor status and failures", () => {
     const rust = await lsp({ action: "definition", file: "rust/src/main.rs", line: 1, symbol: "main" });
     expect(rust.error?.code).toBe("LSP_NO_SERVER");
     expect(resultText(rust)).toContain("the rust server is missing");
+  });
+
+  it("finds a server binary in a folder between the root and the working directory", async () => {
+    // The working directory holds several projects; the repository's node_modules/.bin is above
+    // the package's root, as in a monorepo. Before, only the root and the working directory were searched.
+    const tree = tempTree("between", {
+      "repo/package.json": "{}\n",
+      "repo/node_modules/.bin/typescript-language-server": "#!/bin/sh\nexit 0\n",
+      "repo/packages/app/package.json": "{}\n",
+      "repo/packages/app/index.ts": "export {};\n",
+    });
+    cleanups.push(tree.remove);
+    const binary = join(tree.dir, "repo/node_modules/.bin/typescript-language-server");
+    chmodSync(binary, 0o755);
+    const run = createRun({ workingDirectory: tree.dir });
+    cleanups.push(() => run.dispose());
+    const supervisor = createLspSupervisor(run, { path: "" });
+    expect(supervisor.status(join(tree.dir, "repo/packages/app/index.ts"))).toContain(
+      `typescript: root repo/packages/app (marker package.json), binary found (${binary})`,
+    );
+    expect(supervisor.findTool("typescript-language-server", join(tree.dir, "repo/packages/app"))).toEqual({
+      found: true,
+      path: binary,
+    });
   });
 
   it("reports a server that crashes on initialize with its stderr, and backs off after repeated crashes", async () => {

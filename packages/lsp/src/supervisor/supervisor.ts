@@ -5,6 +5,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
 import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
+import { foldersUp } from "../servers/find-root.js";
 import { defaultRootSearch, findProjectRoots, type RootSearch } from "../servers/project-folders.js";
 import { RootCache } from "../servers/root-cache.js";
 import {
@@ -105,7 +106,7 @@ export class LspSupervisor {
   /** Root and binary detection for `file` (or, with `language`, for a root folder). */
   detect(spec: ServerSpec, file: string): Detection {
     const found = this.roots.find(file, spec, this.workingDirectory);
-    const localRoots = [...new Set([found?.root, this.workingDirectory].filter((r): r is string => !!r))];
+    const localRoots = found ? foldersUp(found.root, this.workingDirectory) : [this.workingDirectory];
     const binary = findBinary(spec.command, localRoots, this.options.binDirectories ?? [], this.options.path);
     return { spec, root: found?.root, marker: found?.marker, binary };
   }
@@ -390,7 +391,7 @@ export class LspSupervisor {
 
   /** A tool (a project checker, a compiler) as a server binary is found: project-local first, then PATH. */
   findTool(command: string, root: string): BinaryLookup {
-    return findBinary(command, [root, this.workingDirectory], this.binDirectories, this.searchPath);
+    return findBinary(command, foldersUp(root, this.workingDirectory), this.binDirectories, this.searchPath);
   }
 
   /** Roots found below the working directory, bounded (see `findProjectRoots`). */
