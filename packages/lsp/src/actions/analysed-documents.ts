@@ -1,4 +1,6 @@
 import type { LanguageClient } from "../client/language-client.js";
+import { someOf } from "../format/some-of.js";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
 
 /** What the wait needs of a client. */
 export type AnalysedClient = Pick<LanguageClient, "isOpen" | "versionOf" | "freshDiagnostics">;
@@ -99,4 +101,24 @@ function watch(client: AnalysedClient, uri: string, version: number, watchMs: nu
       }),
   };
   return analysis;
+}
+
+/**
+ * {@link awaitAnalysis} of `uris` within the supervisor's diagnostics bound; the caveat for the
+ * answer when some were not analysed in time, else undefined.
+ */
+export async function awaitAnalysed(
+  client: LanguageClient,
+  uris: readonly string[],
+  supervisor: Pick<LspSupervisor, "diagnosticsTimeoutMs" | "display" | "pathOf">,
+): Promise<string | undefined> {
+  const late = await awaitAnalysis(client, uris, {
+    waitMs: supervisor.diagnosticsTimeoutMs,
+    watchMs: analysisWatchMs,
+  });
+  if (late.length === 0) return undefined;
+  return `${client.spec.command} had not finished analysing ${someOf(
+    late.map((uri) => supervisor.display(supervisor.pathOf(uri))),
+    3,
+  )}; the answer may be incomplete`;
 }

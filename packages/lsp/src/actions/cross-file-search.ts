@@ -1,8 +1,7 @@
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageClient } from "../client/language-client.js";
-import { someOf } from "../format/some-of.js";
-import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
+import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
 
 /** Most files opened for one search on a server that sees only its open files. */
@@ -70,18 +69,8 @@ export async function prepareSearch(
       );
     }
   }
-  const late = await awaitAnalysis(client, [uri, ...opened], {
-    waitMs: supervisor.diagnosticsTimeoutMs,
-    watchMs: analysisWatchMs,
-  });
-  if (late.length > 0) {
-    notes.push(
-      `${client.spec.command} had not finished analysing ${someOf(
-        late.map((uri) => supervisor.display(supervisor.pathOf(uri))),
-        3,
-      )}; the answer may be incomplete`,
-    );
-  }
+  const late = await awaitAnalysed(client, [uri, ...opened], supervisor);
+  if (late) notes.push(late);
   return { notes, opened };
 }
 

@@ -38,7 +38,7 @@ export async function navigate(
   input: ActionInput & { action: keyof typeof methods },
   context: ActionContext,
 ): Promise<string> {
-  const { client, uri, file, lines, position } = await addressSymbol(input, context);
+  const { client, uri, file, lines, position, notes } = await addressSymbol(input, context);
   requireCapability(client, input.action);
   const params = {
     textDocument: { uri },
@@ -62,7 +62,7 @@ export async function navigate(
   }
   const locations = sortedLocations(answer, (target) => context.supervisor.pathOf(target));
   const display = (path: string) => context.supervisor.display(path);
-  const header = [position.note, ...(search?.notes ?? [])].map((note) => (note ? `${note}\n` : "")).join("");
+  const header = [...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("");
   const noun = nouns[input.action];
   if (locations.length === 0) {
     return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}`;
@@ -84,7 +84,7 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
 
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, position } = await addressSymbol(input, context);
+  const { client, uri, file, position, notes } = await addressSymbol(input, context);
   requireCapability(client, "hover");
   const answer = await client.request<Hover | null>(
     "textDocument/hover",
@@ -95,7 +95,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     undefined,
     context.signal,
   );
-  const header = position.note ? `${position.note}\n` : "";
+  const header = notes.map((note) => `${note}\n`).join("");
   const text = answer ? markedText(answer.contents).trim() : "";
   if (text === "") {
     return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;

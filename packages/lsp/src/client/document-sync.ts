@@ -102,6 +102,12 @@ export class DocumentSync {
     return this.documents.get(uri)?.lastPublish?.at;
   }
 
+  /** Makes an open document's copy equal `text` (see {@link sync}); false when it is not open. */
+  update(uri: string, text: string): Promise<boolean> {
+    const document = this.find(uri);
+    return document ? this.sync(document.uri, document.languageId, text, false) : Promise.resolve(false);
+  }
+
   /**
    * Makes the server's copy of `uri` equal `text`: didOpen the first time, didChange (full text)
    * with the next version when it differs (or close + reopen for `freshness: "reopen"` servers);

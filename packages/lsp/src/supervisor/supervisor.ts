@@ -333,12 +333,15 @@ export class LspSupervisor {
    * Answers that reach into those files (references, a rename's edits) then match their text.
    * Files changed on disk that are not open are told to the server first (its file watchers).
    * One `stat` per open document when nothing changed, none for those a search left open (parked)
-   * while the folder watch covers the root: it closes those that change.
+   * while the folder watch covers the root: it re-sends those that change. Returns the documents
+   * sent again.
    */
-  async resyncOpen(client: LanguageClient, except?: string): Promise<void> {
-    await client.flushFileChanges();
-    // Documents a search left open are looked after by the folder watch while it covers the root.
+  async resyncOpen(client: LanguageClient, except?: string): Promise<string[]> {
+    // Documents a search left open are looked after by the folder watch while it covers the root:
+    // the events of a write that finished just before this call are read first.
     const watched = client.watching().complete;
+    if (watched && client.searchHolds.parkedCount > 0) await settleDiskEvents();
+    const resynced = await client.flushFileChanges();
     for (const uri of client.openUris()) {
       if (uri === except || (watched && client.searchHolds.isParked(uri))) continue;
       const file = this.pathOf(uri);
@@ -351,8 +354,10 @@ export class LspSupervisor {
       }
       if (!client.isSynced(uri, current.text)) {
         await client.sync(uri, languageIdFor(client.spec, extname(file)), current.text, false);
+        resynced.push(uri);
       }
     }
+    return resynced;
   }
 
   /** Closes a deleted file on its running server, if open there (a write tool removed it). */

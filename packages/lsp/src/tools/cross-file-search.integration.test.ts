@@ -123,7 +123,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
             first,
           );
           expect(opens).toEqual([]); // nothing opened or sent again
-          // A shell command adds a second use to b.c, parked: the watch closes it, the search opens it anew.
+          // A shell command adds a second use to b.c, parked: the watch sends its new text.
           writeFileSync(join(dir, "b.c"), '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n');
           expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
             [
@@ -134,7 +134,6 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
               "util.h:1:5  int foo(int x);",
             ].join("\n"),
           );
-          expect(opens).toEqual(["b.c"]);
           // Another search sees b.c's new text as well (its use moved a line down).
           writeFileSync(join(dir, "b.c"), '#include "util.h"\n\nint main(void) { return foo(2); }\n');
           expect(
@@ -143,6 +142,27 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
           expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
         },
       );
+    });
+
+    it("a file a search left open and a write changed just before the next call is not answered from its old text", async () => {
+      const defines = {
+        "util.h": "int foo(int x);\nint bar(void);\n",
+        "a.c": '#include "util.h"\nint foo(int x) { return x + bar(); }\n',
+        "b.c": '#include "util.h"\nint bar(void) { return 1; }\nint main(void) { return foo(2); }\n',
+        "compile_flags.txt": "-std=c11\n",
+      };
+      await withTree(defines, async (call, dir, openFiles) => {
+        await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
+        expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
+        expect(await call("lsp", { action: "definition", file: "a.c", line: 2, symbol: "bar" })).toContain(
+          "b.c:2:5  int bar(void) { return 1; }",
+        );
+        // Written in the same turn of the event loop as the call: its events are not read yet.
+        writeFileSync(join(dir, "b.c"), '#include "util.h"\n\n\nint bar(void) { return 1; }\n');
+        const answer = await call("lsp", { action: "definition", file: "a.c", line: 2, symbol: "bar" });
+        expect(answer).toBe("1 definition of 'bar':\nb.c:4:5  int bar(void) { return 1; }");
+        expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
+      });
     });
 
     it("closes the files it opened when the folder watch does not cover the root", async () => {
