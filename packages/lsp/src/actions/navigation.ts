@@ -7,7 +7,7 @@ import type {
   MarkupContent,
 } from "vscode-languageserver-protocol";
 import { boundText } from "@tools/registry";
-import { formatLocation, LineReader, sortedLocations } from "../format/locations.js";
+import { formatLocation, LineReader, presentLocations, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { endSearch, prepareSearch } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
@@ -60,10 +60,17 @@ export async function navigate(
   } finally {
     if (search) await endSearch(client, search);
   }
-  const locations = sortedLocations(answer, (target) => context.supervisor.pathOf(target));
+  const noun = nouns[input.action];
+  const { present: locations, gone } = presentLocations(
+    sortedLocations(answer, (target) => context.supervisor.pathOf(target)),
+  );
+  if (gone > 0) {
+    notes.push(
+      `${gone === 1 ? `1 ${noun}` : `${gone} ${noun}s`} in files that no longer exist left out (${client.spec.command}'s index is older than the disk)`,
+    );
+  }
   const display = (path: string) => context.supervisor.display(path);
   const header = [...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("");
-  const noun = nouns[input.action];
   if (locations.length === 0) {
     return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}`;
   }

@@ -13,8 +13,8 @@ export interface AddressedSymbol {
   /** The file's lines, as resolved against. */
   readonly lines: readonly string[];
   readonly position: ResolvedPosition;
-  /** Caveats for the answer, one per line: the line used, analysis not finished. */
-  readonly notes: readonly string[];
+  /** Caveats for the answer, one per line: the line used, analysis not finished (a caller's to add to). */
+  readonly notes: string[];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { sortedLocations, type PlainLocation } from "./locations.js";
+import { presentLocations, sortedLocations, type PlainLocation } from "./locations.js";
 
 /** The plain reading: every file location in answer order (the oracle for the sort). */
 function plainLocations(answer: readonly Location[]): PlainLocation[] {
@@ -46,5 +46,26 @@ describe("sortedLocations", () => {
       { file: "/w/a.ts", range: at(3, 1) },
     ]);
     expect(sortedLocations(null)).toEqual([]);
+  });
+});
+
+describe("presentLocations", () => {
+  it("leaves out locations in files that do not exist, checking each file once", () => {
+    const at = (file: string, line: number): PlainLocation => ({
+      file,
+      range: { start: { line, character: 0 }, end: { line, character: 1 } },
+    });
+    const checked: string[] = [];
+    const exists = (file: string) => {
+      checked.push(file);
+      return file !== "/p/gone.c";
+    };
+    const { present, gone } = presentLocations(
+      [at("/p/a.c", 1), at("/p/gone.c", 2), at("/p/gone.c", 5), at("/p/b.c", 3)],
+      exists,
+    );
+    expect(present).toEqual([at("/p/a.c", 1), at("/p/b.c", 3)]);
+    expect(gone).toBe(2);
+    expect(checked).toEqual(["/p/a.c", "/p/gone.c", "/p/b.c"]);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
 import type { FileTexts } from "../files/file-texts.js";
@@ -93,4 +93,25 @@ export function formatLocation(
 ): string {
   const { line, character } = location.range.start;
   return `${display(location.file)}:${line + 1}:${character + 1}  ${reader.line(location.file, line)}`;
+}
+
+/**
+ * The locations whose file still exists, and how many were left out: a server's index can be
+ * older than the disk (clangd keeps the symbols of a file deleted after it was indexed). One
+ * existence check per distinct file.
+ */
+export function presentLocations(
+  locations: readonly PlainLocation[],
+  exists: (file: string) => boolean = existsSync,
+): { present: PlainLocation[]; gone: number } {
+  const known = new Map<string, boolean>();
+  const present = locations.filter((location) => {
+    let found = known.get(location.file);
+    if (found === undefined) {
+      found = exists(location.file);
+      known.set(location.file, found);
+    }
+    return found;
+  });
+  return { present, gone: locations.length - present.length };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
@@ -162,6 +162,26 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         const answer = await call("lsp", { action: "definition", file: "a.c", line: 2, symbol: "bar" });
         expect(answer).toBe("1 definition of 'bar':\nb.c:4:5  int bar(void) { return 1; }");
         expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
+      });
+    });
+
+    it("leaves out locations in files deleted since the server indexed them", async () => {
+      await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir, openFiles) => {
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toMatch(
+          /^3 references of 'foo':/,
+        );
+        rmSync(join(dir, "b.c"));
+        const answer = await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
+        // clangd still lists b.c's use (it keeps a deleted file's symbols): left out, and said.
+        expect(answer).toBe(
+          [
+            "1 reference in files that no longer exist left out (clangd's index is older than the disk)",
+            "2 references of 'foo':",
+            "a.c:2:5  int foo(int x) { return x + 1; }",
+            "util.h:1:5  int foo(int x);",
+          ].join("\n"),
+        );
+        expect(openFiles()).toEqual(["a.c", "util.h"]);
       });
     });
 
