@@ -1,4 +1,9 @@
 import { fileURLToPath, pathToFileURL } from "node:url";
+import {
+  FileChangeType,
+  WatchKind,
+  type DidChangeWatchedFilesRegistrationOptions,
+} from "vscode-languageserver-protocol";
 import { globToRegExp } from "./glob-pattern.js";
 
 /** One glob of a `workspace/didChangeWatchedFiles` registration. */
@@ -7,8 +12,8 @@ export interface FileWatcherRule {
   readonly pattern: RegExp;
   /** Folder a relative pattern is anchored at; a string pattern is also tried against the path relative to the root. */
   readonly base: string | undefined;
-  /** WatchKind bits: 1 create, 2 change, 4 delete. */
-  readonly kind: number;
+  /** `WatchKind` bits: the changes asked for. */
+  readonly kind: WatchKind;
 }
 
 /** What the server told us through its own requests. */
@@ -24,16 +29,14 @@ export function newServerRequestState(): ServerRequestState {
   return { pullIdentifiers: new Set(), fileWatchers: new Map() };
 }
 
-interface WatcherOptions {
-  watchers?: { globPattern?: unknown; kind?: number }[];
-}
-
 /** The rules of one registration; globs that are neither a string nor a relative pattern are dropped. */
-function watcherRules(options: WatcherOptions | undefined): FileWatcherRule[] {
+function watcherRules(
+  options: Partial<DidChangeWatchedFilesRegistrationOptions> | undefined,
+): FileWatcherRule[] {
   const rules: FileWatcherRule[] = [];
   for (const watcher of options?.watchers ?? []) {
-    const glob = watcher.globPattern;
-    const kind = watcher.kind ?? 7;
+    const glob: unknown = watcher.globPattern;
+    const kind = watcher.kind ?? WatchKind.Create | WatchKind.Change | WatchKind.Delete;
     if (typeof glob === "string") {
       rules.push({ pattern: globToRegExp(glob), base: undefined, kind });
       continue;
@@ -50,9 +53,21 @@ function watcherRules(options: WatcherOptions | undefined): FileWatcherRule[] {
   return rules;
 }
 
-/** True when a rule of `state` asks for changes of `type` (1 created, 2 changed, 3 deleted) to `path`. */
-export function watchedBy(state: ServerRequestState, root: string, path: string, type: 1 | 2 | 3): boolean {
-  const bit = type === 1 ? 1 : type === 2 ? 2 : 4;
+/** The `WatchKind` bit of a change. */
+const kindOf = {
+  [FileChangeType.Created]: WatchKind.Create,
+  [FileChangeType.Changed]: WatchKind.Change,
+  [FileChangeType.Deleted]: WatchKind.Delete,
+} as const;
+
+/** True when a rule of `state` asks for changes of `type` to `path`. */
+export function watchedBy(
+  state: ServerRequestState,
+  root: string,
+  path: string,
+  type: FileChangeType,
+): boolean {
+  const bit = kindOf[type];
   for (const rules of state.fileWatchers.values()) {
     for (const rule of rules) {
       if ((rule.kind & bit) === 0) continue;
@@ -79,7 +94,7 @@ interface Context {
 interface Registration {
   id: string;
   method: string;
-  registerOptions?: { identifier?: string } & WatcherOptions;
+  registerOptions?: { identifier?: string } & Partial<DidChangeWatchedFilesRegistrationOptions>;
 }
 
 const pullRegistrations = new WeakMap<ServerRequestState, Map<string, string>>();

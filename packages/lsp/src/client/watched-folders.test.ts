@@ -2,7 +2,8 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempTree } from "../test-support/fixtures.js";
-import { FileChange, WatchedFolders } from "./watched-folders.js";
+import { FileChangeType } from "vscode-languageserver-protocol";
+import { WatchedFolders } from "./watched-folders.js";
 
 describe("WatchedFolders", () => {
   const cleanups: (() => void)[] = [];
@@ -43,9 +44,9 @@ describe("WatchedFolders", () => {
     writeFileSync(join(dir, "sub", "c.go"), "package sub\n");
     rmSync(join(dir, "sub", "b.go"));
     await until([
-      { path: "a.go", type: FileChange.changed },
-      { path: "sub/b.go", type: FileChange.deleted },
-      { path: "sub/c.go", type: FileChange.created },
+      { path: "a.go", type: FileChangeType.Changed },
+      { path: "sub/b.go", type: FileChangeType.Deleted },
+      { path: "sub/c.go", type: FileChangeType.Created },
     ]);
     expect(watched.pending).toBe(false);
   });
@@ -57,11 +58,11 @@ describe("WatchedFolders", () => {
     rmSync(join(dir, "old"), { recursive: true });
     // The new folders are watched from when they are seen, their files reported as created.
     await until([
-      { path: "old/x.go", type: FileChange.deleted },
-      { path: "pkg/inner/y.go", type: FileChange.created },
+      { path: "old/x.go", type: FileChangeType.Deleted },
+      { path: "pkg/inner/y.go", type: FileChangeType.Created },
     ]);
     writeFileSync(join(dir, "pkg", "inner", "y.go"), "package inner // changed\n");
-    await until([{ path: "pkg/inner/y.go", type: FileChange.changed }]);
+    await until([{ path: "pkg/inner/y.go", type: FileChangeType.Changed }]);
   });
 
   it("skips hidden folders and node_modules, and says when the folder bound cut it short", async () => {
@@ -78,7 +79,7 @@ describe("WatchedFolders", () => {
     writeFileSync(join(whole.dir, ".git", "HEAD"), "other\n");
     writeFileSync(join(whole.dir, "node_modules", "dep", "index.js"), "changed");
     writeFileSync(join(whole.dir, "main.ts"), "export {};\n");
-    await whole.until([{ path: "main.ts", type: FileChange.changed }]);
+    await whole.until([{ path: "main.ts", type: FileChangeType.Changed }]);
 
     const bounded = await watchTree(files, 2);
     expect(bounded.watched.folders).toBe(2);

@@ -1,13 +1,11 @@
 import { existsSync, lstatSync, readdirSync, statSync, watch, type Dirent, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
-
-/** LSP `FileChangeType`. */
-export const FileChange = { created: 1, changed: 2, deleted: 3 } as const;
+import { FileChangeType } from "vscode-languageserver-protocol";
 
 /** A file created, changed or deleted on disk since the last {@link WatchedFolders.take}. */
 export interface FileEvent {
   readonly path: string;
-  readonly type: (typeof FileChange)[keyof typeof FileChange];
+  readonly type: FileChangeType;
 }
 
 /** Options of {@link WatchedFolders}. */
@@ -126,10 +124,10 @@ export class WatchedFolders {
         if (this.watchers.has(path)) this.rescan(path, events);
         else this.add(path, events);
       } else if (isFolder === false) {
-        events.push({ path, type: this.known.has(path) ? FileChange.changed : FileChange.created });
+        events.push({ path, type: this.known.has(path) ? FileChangeType.Changed : FileChangeType.Created });
         this.known.add(path);
       } else {
-        if (this.known.delete(path)) events.push({ path, type: FileChange.deleted });
+        if (this.known.delete(path)) events.push({ path, type: FileChangeType.Deleted });
         this.remove(path, events);
       }
     }
@@ -201,7 +199,7 @@ export class WatchedFolders {
         this.full = true;
       } else if (!this.known.has(path)) {
         this.known.add(path);
-        created?.push({ path, type: FileChange.created });
+        created?.push({ path, type: FileChangeType.Created });
       }
     }
   }
@@ -211,7 +209,7 @@ export class WatchedFolders {
     for (const entry of entriesOf(folder)) {
       if (entry.isDirectory()) continue;
       const path = join(folder, entry.name);
-      events.push({ path, type: this.known.has(path) ? FileChange.changed : FileChange.created });
+      events.push({ path, type: this.known.has(path) ? FileChangeType.Changed : FileChangeType.Created });
       this.known.add(path);
     }
   }
@@ -228,7 +226,7 @@ export class WatchedFolders {
     for (const path of this.known) {
       if (path.startsWith(prefix)) {
         this.known.delete(path);
-        deleted.push({ path, type: FileChange.deleted });
+        deleted.push({ path, type: FileChangeType.Deleted });
       }
     }
   }
