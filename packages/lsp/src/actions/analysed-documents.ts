@@ -56,7 +56,7 @@ export async function awaitAnalysis(
     known = new Map();
     analyses.set(client, known);
   }
-  // A closed document may come back as version 1 with other text.
+  // The watch of a closed document is over (its next open is a new version).
   for (const uri of known.keys()) if (!client.isOpen(uri)) known.delete(uri);
   const pending: { uri: string; analysis: Analysis }[] = [];
   const late: string[] = [];

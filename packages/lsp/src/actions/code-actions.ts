@@ -7,7 +7,7 @@ import { addressSymbol } from "./symbol-position.js";
 /** code_actions: titles and kinds of what the server offers at the symbol (quick fixes first). */
 export async function codeActions(input: ActionInput, context: ActionContext): Promise<string> {
   const addressed = await addressSymbol(input, context);
-  const { client, uri, position, notes } = addressed;
+  const { client, uri, position } = addressed;
   requireCapability(client, "code_actions");
   const fresh = await client.freshDiagnostics(uri, context.supervisor.diagnosticsTimeoutMs);
   const onLine = fresh.diagnostics.filter(
@@ -28,7 +28,7 @@ export async function codeActions(input: ActionInput, context: ActionContext): P
     undefined,
     context.signal,
   );
-  const header = notes.map((note) => `${note}\n`).join("");
+  const header = position.note ? `${position.note}\n` : "";
   const actions = (answer ?? []).map((action) => ({
     title: action.title,
     kind: "kind" in action && action.kind ? action.kind : "command",

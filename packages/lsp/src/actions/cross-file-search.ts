@@ -32,7 +32,8 @@ export interface PreparedSearch {
  *   without a background index) is first given the files of its root that mention `name` as a
  *   whole word (at most {@link searchOpenLimit}); otherwise its references miss every other file,
  *   and its rename edits one file of a symbol used in several, breaking the build.
- * - Every server then finishes analysing the asked document (and those opened), bounded by the
+ * - Every server then finishes analysing the asked document, those opened and `alsoAnalysed`
+ *   (documents just sent again, whose index entries are being rebuilt), bounded by the
  *   diagnostics bound: pyright's first references after its start found 1 of 3 uses.
  *
  * Never throws; what could not be done is in `notes`.
@@ -42,6 +43,7 @@ export async function prepareSearch(
   uri: string,
   name: string,
   context: ActionContext,
+  alsoAnalysed: readonly string[] = [],
 ): Promise<PreparedSearch> {
   const { supervisor } = context;
   const notes: string[] = [];
@@ -69,23 +71,23 @@ export async function prepareSearch(
       );
     }
   }
-  const late = await awaitAnalysed(client, [uri, ...opened], supervisor);
+  const late = await awaitAnalysed(client, [...new Set([uri, ...opened, ...alsoAnalysed])], supervisor);
   if (late) notes.push(late);
   return { notes, opened };
 }
 
 /**
  * Lets go of the documents {@link prepareSearch} opened, once no search holds them and unless
- * they were asked about meanwhile. They stay open (parked, at most {@link searchParkLimit}, the
- * least recently searched closed first) while the folder watch covers the whole root: the
- * watch closes a parked document changed on disk (`LanguageClient.flushFileChanges`), so none
- * is answered from an old text. Without a complete watch they are closed at once.
+ * they were asked about meanwhile: they stay open (parked), so that the next search naming them
+ * finds them analysed instead of opening them again; each call still checks them against the
+ * disk like any open document. Over {@link searchParkLimit}, the least recently searched are
+ * closed, unless held or asked about again before their turn to close comes.
  */
 export async function endSearch(client: LanguageClient, prepared: PreparedSearch): Promise<void> {
-  const park = client.watching().complete;
-  const closing = prepared.opened.filter((uri) => client.searchHolds.release(uri, park));
-  closing.push(...client.searchHolds.overflow(searchParkLimit));
-  for (const uri of closing) await client.close(uri).catch(() => undefined);
+  for (const uri of prepared.opened) client.searchHolds.release(uri);
+  for (const uri of client.searchHolds.overflow(searchParkLimit)) {
+    if (client.searchHolds.confirmClose(uri)) await client.close(uri).catch(() => undefined);
+  }
 }
 
 /** Files of the client's root, of its languages, that mention `name` as a whole word and are not open. */

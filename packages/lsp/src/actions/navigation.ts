@@ -9,6 +9,7 @@ import type {
 import { boundText } from "@tools/registry";
 import { formatLocation, LineReader, presentLocations, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { awaitAnalysed } from "./analysed-documents.js";
 import { endSearch, prepareSearch } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
@@ -38,17 +39,25 @@ export async function navigate(
   input: ActionInput & { action: keyof typeof methods },
   context: ActionContext,
 ): Promise<string> {
-  const { client, uri, file, lines, position, notes } = await addressSymbol(input, context);
+  const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, input.action);
   const params = {
     textDocument: { uri },
     position: { line: position.line, character: position.character },
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
   };
+  const notes = position.note ? [position.note] : [];
+  // A server that answers from the files open on it (clangd) has the new text of one sent again
+  // in its index only once it has analysed it: before, a definition there came from the old text.
+  const reindexed = client.spec.indexScope === "open-files" ? resynced : [];
   // Searches across files need the server to have seen them (see prepareSearch).
   const search = acrossFiles.has(input.action)
-    ? await prepareSearch(client, uri, position.identifier, context)
+    ? await prepareSearch(client, uri, position.identifier, context, reindexed)
     : undefined;
+  if (!search && reindexed.length > 0) {
+    const late = await awaitAnalysed(client, reindexed, context.supervisor);
+    if (late) notes.push(late);
+  }
   let answer: Location | Location[] | LocationLink[] | null;
   try {
     answer = await client.request<Location | Location[] | LocationLink[] | null>(
@@ -91,7 +100,7 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
 
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, position, notes } = await addressSymbol(input, context);
+  const { client, uri, file, position } = await addressSymbol(input, context);
   requireCapability(client, "hover");
   const answer = await client.request<Hover | null>(
     "textDocument/hover",
@@ -102,7 +111,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     undefined,
     context.signal,
   );
-  const header = notes.map((note) => `${note}\n`).join("");
+  const header = position.note ? `${position.note}\n` : "";
   const text = answer ? markedText(answer.contents).trim() : "";
   if (text === "") {
     return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;

@@ -2,7 +2,6 @@ import { LspError } from "../errors/lsp-error.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
-import { awaitAnalysed } from "./analysed-documents.js";
 
 /** A document opened on its server with the position the model addressed. */
 export interface AddressedSymbol {
@@ -13,8 +12,8 @@ export interface AddressedSymbol {
   /** The file's lines, as resolved against. */
   readonly lines: readonly string[];
   readonly position: ResolvedPosition;
-  /** Caveats for the answer, one per line: the line used, analysis not finished (a caller's to add to). */
-  readonly notes: string[];
+  /** Other documents open on the server that were sent again (changed on disk since their last sync). */
+  readonly resynced: readonly string[];
 }
 
 /**
@@ -34,12 +33,5 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
   const resynced = await context.supervisor.resyncOpen(client, uri);
   const split = lines();
   const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file));
-  const notes = position.note ? [position.note] : [];
-  // A server that answers from the files open on it (clangd) has the new text of one sent again
-  // in its index only once it has analysed it: before, a definition there came from the old text.
-  if (client.spec.indexScope === "open-files" && resynced.length > 0) {
-    const late = await awaitAnalysed(client, resynced, context.supervisor);
-    if (late) notes.push(late);
-  }
-  return { client, uri, file, text, lines: split, position, notes };
+  return { client, uri, file, text, lines: split, position, resynced };
 }

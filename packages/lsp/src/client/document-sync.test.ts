@@ -254,6 +254,19 @@ describe("DocumentSync re-checks (fake channel: it records what would reach a se
     expect(answer).toEqual({ diagnostics: [diagnostic("real")], fresh: true });
   });
 
+  it("does not count a document whose close is on its way as synced: a sync then opens it again", async () => {
+    // A search's overflow closes a parked file while another call opens it: before, the call saw
+    // it synced, sent nothing, and the close then took it away from under its request.
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int a;\n", false);
+    sent.length = 0;
+    const closing = sync.close(a);
+    expect(sync.isSynced(a, "int a;\n")).toBe(false);
+    await Promise.all([closing, sync.sync(a, "c", "int a;\n", false)]);
+    expect(sent).toEqual(["didClose a.c", "didOpen a.c"]);
+    expect([sync.isOpen(a), sync.isSynced(a, "int a;\n"), sync.versionOf(a)]).toEqual([true, true, 2]);
+  });
+
   it("ends a wait for a document closed meanwhile, as not fresh", async () => {
     const { sync } = recording();
     await sync.sync(a, "c", "int a;\n", true);

@@ -46,6 +46,8 @@ export class DocumentSync {
   private readonly documents = new Map<string, OpenDocument>();
   /** The last version of each document closed, so that its next open goes on from there. */
   private readonly closedVersions = new Map<string, number>();
+  /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
+  private readonly closing = new Set<string>();
   /** Emits "change" on every publish and state change. */
   readonly events = new EventEmitter();
   private publishSeq = 0;
@@ -89,7 +91,8 @@ export class DocumentSync {
 
   /** True when `uri` is open with exactly `text` (a sync without save would send nothing). */
   isSynced(uri: string, text: string): boolean {
-    return this.find(uri)?.text === text;
+    // A close already on its way is not synced: a sync now goes after it and opens it again.
+    return !this.closing.has(uri) && this.find(uri)?.text === text;
   }
 
   /** The synced version of an open document. */
@@ -100,12 +103,6 @@ export class DocumentSync {
   /** When (performance.now()) the latest publish for a document arrived. */
   lastPublishAt(uri: string): number | undefined {
     return this.documents.get(uri)?.lastPublish?.at;
-  }
-
-  /** Makes an open document's copy equal `text` (see {@link sync}); false when it is not open. */
-  update(uri: string, text: string): Promise<boolean> {
-    const document = this.find(uri);
-    return document ? this.sync(document.uri, document.languageId, text, false) : Promise.resolve(false);
   }
 
   /**
@@ -185,7 +182,9 @@ export class DocumentSync {
 
   /** Closes a document (after a rename moved or deleted it). */
   close(uri: string): Promise<void> {
+    this.closing.add(uri);
     return this.inTurn(uri, async () => {
+      this.closing.delete(uri);
       const document = this.documents.get(uri);
       if (!document) return;
       this.documents.delete(uri);

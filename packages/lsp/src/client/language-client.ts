@@ -325,13 +325,11 @@ export class LanguageClient {
    * (`workspace/didChangeWatchedFiles`, for those its registered watchers ask for and that are
    * not open here: an open document's text goes by didChange). When any file of this server's
    * languages, or one it watches, changed, every unchanged open document is checked again by its
-   * next diagnostics sync (clangd re-reads a changed header only then). A document left open by
-   * a search (parked) whose file changed is sent its new text. Sends nothing when nothing
-   * changed: one look at a set. Returns the documents sent again.
+   * next diagnostics sync (clangd re-reads a changed header only then). Sends nothing when
+   * nothing changed: one look at a set.
    */
-  async flushFileChanges(): Promise<string[]> {
-    const resynced: string[] = [];
-    if (!this.watched.pending || this.state !== "running") return resynced;
+  async flushFileChanges(): Promise<void> {
+    if (!this.watched.pending || this.state !== "running") return;
     const events = this.watched.take();
     let relevant = false;
     const changes: { uri: string; type: number }[] = [];
@@ -340,20 +338,11 @@ export class LanguageClient {
       if (!watched && !this.spec.extensions.includes(extname(event.path).toLowerCase())) continue;
       relevant = true;
       const uri = pathToFileURL(event.path).href;
-      // A document a search left open is not checked per call (see endSearch): one changed on
-      // disk is sent again here (closing it would not do: clangd keeps a closed file's symbols
-      // as they were), one deleted or unreadable is closed.
-      if (this.searchHolds.isParked(uri)) {
-        const text = this.rootText(event.path);
-        if (text === undefined) await this.close(uri);
-        else if (await this.documents.update(uri, text)) resynced.push(uri);
-      }
       if (watched && !this.documents.isOpen(uri)) changes.push({ uri, type: event.type });
     }
-    if (!relevant) return resynced;
+    if (!relevant) return;
     this.documents.noteChanges();
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
-    return resynced;
   }
 
   /**

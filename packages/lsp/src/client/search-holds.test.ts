@@ -2,66 +2,63 @@ import { describe, expect, it } from "vitest";
 import { SearchHolds } from "./search-holds.js";
 
 describe("SearchHolds", () => {
-  it("closes a document when the last search holding it ends", () => {
+  it("parks a document when the last search holding it ends, and hands it to the next search", () => {
     const holds = new SearchHolds();
     expect(holds.hold("b")).toBe(true);
     expect(holds.hold("b")).toBe(true);
-    expect(holds.release("b")).toBe(false);
-    expect(holds.release("b")).toBe(true);
-    expect(holds.release("b")).toBe(false);
+    holds.release("b");
+    expect(holds.isParked("b")).toBe(false); // another search still holds it
+    holds.release("b");
+    expect(holds.isParked("b")).toBe(true);
+    holds.release("b"); // no hold left: nothing happens
+    expect(holds.hold("b")).toBe(true); // the next search holds it again, unparked
+    expect(holds.isParked("b")).toBe(false);
+    expect(holds.overflow(0)).toEqual([]); // held: not to be closed
   });
 
-  it("never closes a document kept for its own sake, before or during a search", () => {
+  it("never parks or closes a document kept for its own sake, before or during a search", () => {
     const holds = new SearchHolds();
     holds.keep("a");
     expect(holds.hold("a")).toBe(false);
-    expect(holds.release("a")).toBe(false);
+    holds.release("a");
+    expect(holds.isParked("a")).toBe(false);
     expect(holds.hold("b")).toBe(true);
     holds.keep("b"); // asked about while the search held it
-    expect(holds.release("b")).toBe(false);
-    expect(holds.isKept("b")).toBe(true);
+    holds.release("b");
+    expect([holds.isKept("b"), holds.isParked("b")]).toEqual([true, false]);
+    expect(holds.overflow(0)).toEqual([]);
     holds.forget("b"); // closed (a rename deleted it): held again like any other
     expect(holds.isKept("b")).toBe(false);
     expect(holds.hold("b")).toBe(true);
-    expect(holds.release("b")).toBe(true);
   });
 
-  it("parks a document the last search let go of, and hands it to the next search", () => {
-    const holds = new SearchHolds();
-    holds.hold("b");
-    holds.hold("b");
-    expect(holds.release("b", true)).toBe(false); // another search still holds it
-    expect(holds.isParked("b")).toBe(false);
-    expect(holds.release("b", true)).toBe(false); // parked, not to be closed
-    expect(holds.isParked("b")).toBe(true);
-    expect(holds.release("b", true)).toBe(false); // no hold left: nothing happens
-    expect(holds.hold("b")).toBe(true); // the next search holds it again, unparked
-    expect(holds.isParked("b")).toBe(false);
-    expect(holds.release("b", false)).toBe(true); // without parking: closed now
-    expect(holds.parkedCount).toBe(0);
-  });
-
-  it("unparks the least recently searched documents over the bound", () => {
+  it("closes the least recently searched documents over the bound", () => {
     const holds = new SearchHolds();
     for (const uri of ["a", "b", "c", "d"]) holds.hold(uri);
-    for (const uri of ["a", "b", "c", "d"]) holds.release(uri, true);
+    for (const uri of ["a", "b", "c", "d"]) holds.release(uri);
     holds.hold("a"); // searched again: now the most recent
-    holds.release("a", true);
+    holds.release("a");
     expect(holds.overflow(2)).toEqual(["b", "c"]);
-    expect(holds.parkedCount).toBe(2);
     expect(holds.overflow(2)).toEqual([]);
-    expect([holds.isParked("d"), holds.isParked("a")]).toEqual([true, true]);
+    expect([holds.isParked("d"), holds.isParked("a"), holds.isParked("b")]).toEqual([true, true, false]);
+    expect([holds.confirmClose("b"), holds.confirmClose("c")]).toEqual([true, true]);
+    expect(holds.confirmClose("b")).toBe(false); // once
   });
 
-  it("a parked document asked about, or closed, is no longer parked", () => {
+  it("does not close a document held or asked about between the overflow and its close", () => {
+    // endSearch closes the overflow one by one, awaiting each: meanwhile another call may ask
+    // about one of them (kept) or another search hold it.
     const holds = new SearchHolds();
-    holds.hold("a");
-    holds.hold("b");
-    holds.release("a", true);
-    holds.release("b", true);
-    holds.keep("a");
-    holds.forget("b");
-    expect([holds.isParked("a"), holds.isKept("a"), holds.isParked("b")]).toEqual([false, true, false]);
-    expect(holds.overflow(0)).toEqual([]);
+    for (const uri of ["a", "b", "c"]) holds.hold(uri);
+    for (const uri of ["a", "b", "c"]) holds.release(uri);
+    expect(holds.overflow(0)).toEqual(["a", "b", "c"]);
+    holds.keep("b");
+    holds.hold("c");
+    expect([holds.confirmClose("a"), holds.confirmClose("b"), holds.confirmClose("c")]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect([holds.isKept("b"), holds.isParked("c")]).toEqual([true, false]);
   });
 });

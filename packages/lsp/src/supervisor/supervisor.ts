@@ -332,18 +332,16 @@ export class LspSupervisor {
    * it was synced (by a shell command, another tool) gets a didChange, a deleted one a didClose.
    * Answers that reach into those files (references, a rename's edits) then match their text.
    * Files changed on disk that are not open are told to the server first (its file watchers).
-   * One `stat` per open document when nothing changed, none for those a search left open (parked)
-   * while the folder watch covers the root: it re-sends those that change. Returns the documents
-   * sent again.
+   * One `stat` per open document when nothing changed, those a search left open (parked)
+   * included: the folder watch can lose events (libuv drops the kernel's queue-overflow event),
+   * and a parked header's old text would be what other files are checked against. Returns the
+   * documents sent again.
    */
   async resyncOpen(client: LanguageClient, except?: string): Promise<string[]> {
-    // Documents a search left open are looked after by the folder watch while it covers the root:
-    // the events of a write that finished just before this call are read first.
-    const watched = client.watching().complete;
-    if (watched && client.searchHolds.parkedCount > 0) await settleDiskEvents();
-    const resynced = await client.flushFileChanges();
+    await client.flushFileChanges();
+    const resynced: string[] = [];
     for (const uri of client.openUris()) {
-      if (uri === except || (watched && client.searchHolds.isParked(uri))) continue;
+      if (uri === except) continue;
       const file = this.pathOf(uri);
       let current: FileText;
       try {

@@ -123,7 +123,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
             first,
           );
           expect(opens).toEqual([]); // nothing opened or sent again
-          // A shell command adds a second use to b.c, parked: the watch sends its new text.
+          // A shell command adds a second use to b.c, parked: the next call finds it changed on disk.
           writeFileSync(join(dir, "b.c"), '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n');
           expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
             [
@@ -134,6 +134,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
               "util.h:1:5  int foo(int x);",
             ].join("\n"),
           );
+          expect(opens).toEqual(["b.c"]);
           // Another search sees b.c's new text as well (its use moved a line down).
           writeFileSync(join(dir, "b.c"), '#include "util.h"\n\nint main(void) { return foo(2); }\n');
           expect(
@@ -185,20 +186,30 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
-    it("closes the files it opened when the folder watch does not cover the root", async () => {
-      // A symlinked folder is not followed: the watch is incomplete and cannot vouch for parked files.
+    it("says when the scan for the name could not cover the root", async () => {
+      // A symlinked folder is not followed: files there are neither scanned nor watched.
       await withTree(
         { ...files, "compile_flags.txt": "-std=c11\n", "real/x.c": "int x(void) { return 0; }\n" },
-        async (call, dir, openFiles) => {
+        async (call, dir) => {
           symlinkSync(join(dir, "real"), join(dir, "linked"));
           const answer = await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
           expect(answer.split("\n").slice(0, 2)).toEqual([
             "clangd sees only the files open on it: 3 files of . were searched for 'foo', not all; uses in the others may be missing",
             "3 references of 'foo':",
           ]);
-          expect(openFiles()).toEqual(["a.c"]);
         },
       );
+    });
+
+    it("checks another file against a header a search left open and a shell command then changed", async () => {
+      await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir, openFiles) => {
+        await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
+        expect(openFiles()).toEqual(["a.c", "b.c", "util.h"]);
+        writeFileSync(join(dir, "util.h"), "int foo(int x, int y);\n");
+        expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toMatch(
+          /^1 diagnostic in b\.c:\nb\.c:2:\d+ error .*(few arguments|expected 2)/,
+        );
+      });
     });
 
     it("a file a search opened and closed again gets its own diagnostics afterwards, not the close's empty ones", async () => {
