@@ -122,3 +122,16 @@ export async function awaitAnalysed(
     3,
   )}; the answer may be incomplete`;
 }
+
+/**
+ * Of the documents just sent again (changed on disk), those whose analysis an answer from the
+ * server's index waits for: all of them on a server that indexes only the files open on it
+ * (clangd, whose index takes a file's new text only once it has analysed it), none elsewhere
+ * (the others answer from the text they were sent).
+ */
+export function reindexing(
+  client: Pick<LanguageClient, "spec">,
+  resynced: readonly string[],
+): readonly string[] {
+  return client.spec.indexScope === "open-files" ? resynced : [];
+}

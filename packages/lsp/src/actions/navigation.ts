@@ -9,7 +9,7 @@ import type {
 import { boundText } from "@tools/registry";
 import { formatLocation, LineReader, presentLocations, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
-import { awaitAnalysed } from "./analysed-documents.js";
+import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { endSearch, prepareSearch } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
@@ -47,9 +47,8 @@ export async function navigate(
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
   };
   const notes = position.note ? [position.note] : [];
-  // A server that answers from the files open on it (clangd) has the new text of one sent again
-  // in its index only once it has analysed it: before, a definition there came from the old text.
-  const reindexed = client.spec.indexScope === "open-files" ? resynced : [];
+  // On clangd, a definition in a file sent again came from its old text until it was analysed.
+  const reindexed = reindexing(client, resynced);
   // Searches across files need the server to have seen them (see prepareSearch).
   const search = acrossFiles.has(input.action)
     ? await prepareSearch(client, uri, position.identifier, context, reindexed)

@@ -186,6 +186,23 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
+    it("finds the uses a shell command just added to a file open for its own sake", async () => {
+      await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir) => {
+        expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toBe("no diagnostics in b.c");
+        writeFileSync(join(dir, "b.c"), '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n');
+        // b.c is sent again by this call; clangd's index has its new uses once it analysed it.
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
+          [
+            "4 references of 'foo':",
+            "a.c:2:5  int foo(int x) { return x + 1; }",
+            "b.c:2:25  int main(void) { return foo(2) + foo(3); }",
+            "b.c:2:34  int main(void) { return foo(2) + foo(3); }",
+            "util.h:1:5  int foo(int x);",
+          ].join("\n"),
+        );
+      });
+    });
+
     it("says when the scan for the name could not cover the root", async () => {
       // A symlinked folder is not followed: files there are neither scanned nor watched.
       await withTree(

@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
+import { reindexing } from "../actions/analysed-documents.js";
 import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
 import { addressSymbol } from "../actions/symbol-position.js";
 import {
@@ -58,7 +59,7 @@ export const lspRenameTool = defineTool({
     // Edits computed from a server's stale copy of a file a shell command changed would land at
     // the wrong offsets: every change event already queued is read before asking.
     await settleDiskEvents();
-    const { client, uri, file, lines, position } = await addressSymbol(
+    const { client, uri, file, lines, position, resynced } = await addressSymbol(
       { ...args, action: "rename" },
       context,
     );
@@ -85,7 +86,7 @@ export const lspRenameTool = defineTool({
     }
     const at = { line: position.line, character: position.character };
     // The server must see every file using the name, or its edit leaves some of them behind.
-    const search = await prepareSearch(client, uri, focus.name, context);
+    const search = await prepareSearch(client, uri, focus.name, context, reindexing(client, resynced));
     try {
       const edit = await requestRenameEdit(client, uri, at, focus.name, args.new_name, ctx.signal);
       refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
