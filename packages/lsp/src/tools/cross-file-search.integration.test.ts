@@ -58,6 +58,18 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       "c.c": "/* nothing about it */\nint other(void) { return 0; }\n",
     };
 
+    /** b.c after a shell command added a second use of foo, and the references then. */
+    const withTwoUsesInB = {
+      text: '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n',
+      references: [
+        "4 references of 'foo':",
+        "a.c:2:5  int foo(int x) { return x + 1; }",
+        "b.c:2:25  int main(void) { return foo(2) + foo(3); }",
+        "b.c:2:34  int main(void) { return foo(2) + foo(3); }",
+        "util.h:1:5  int foo(int x);",
+      ].join("\n"),
+    };
+
     it("references and rename reach every file that uses the name", async () => {
       await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir, openFiles) => {
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
@@ -124,15 +136,9 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
           );
           expect(opens).toEqual([]); // nothing opened or sent again
           // A shell command adds a second use to b.c, parked: the next call finds it changed on disk.
-          writeFileSync(join(dir, "b.c"), '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n');
+          writeFileSync(join(dir, "b.c"), withTwoUsesInB.text);
           expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
-            [
-              "4 references of 'foo':",
-              "a.c:2:5  int foo(int x) { return x + 1; }",
-              "b.c:2:25  int main(void) { return foo(2) + foo(3); }",
-              "b.c:2:34  int main(void) { return foo(2) + foo(3); }",
-              "util.h:1:5  int foo(int x);",
-            ].join("\n"),
+            withTwoUsesInB.references,
           );
           expect(opens).toEqual(["b.c"]);
           // Another search sees b.c's new text as well (its use moved a line down).
@@ -189,16 +195,10 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
     it("finds the uses a shell command just added to a file open for its own sake", async () => {
       await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir) => {
         expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toBe("no diagnostics in b.c");
-        writeFileSync(join(dir, "b.c"), '#include "util.h"\nint main(void) { return foo(2) + foo(3); }\n');
+        writeFileSync(join(dir, "b.c"), withTwoUsesInB.text);
         // b.c is sent again by this call; clangd's index has its new uses once it analysed it.
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
-          [
-            "4 references of 'foo':",
-            "a.c:2:5  int foo(int x) { return x + 1; }",
-            "b.c:2:25  int main(void) { return foo(2) + foo(3); }",
-            "b.c:2:34  int main(void) { return foo(2) + foo(3); }",
-            "util.h:1:5  int foo(int x);",
-          ].join("\n"),
+          withTwoUsesInB.references,
         );
       });
     });
