@@ -17,7 +17,7 @@ export async function fileDiagnostics(file: string, context: ActionContext): Pro
   const display = supervisor.display(absolute);
   const stale = result.fresh
     ? ""
-    : `(may be incomplete: the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms)\n`;
+    : `(may be incomplete: ${result.incomplete ?? `the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms`})\n`;
   const worth = errorsAndWarnings(result.diagnostics);
   const quiet = result.diagnostics.length - worth.length;
   const quietNote =

@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
 import type { ServerSpec } from "../servers/server-table.js";
+import { SaveChecks } from "./save-checks.js";
 
 /** What document sync needs from the connection. */
 export interface SyncChannel {
@@ -20,6 +21,9 @@ interface Publish {
   readonly at: number;
 }
 
+/** How long publishes must pause after a checker run ends before its diagnostics are read. */
+const checkSettleMs = 150;
+
 /** What the client holds for one open document. */
 interface OpenDocument {
   readonly uri: string;
@@ -34,6 +38,15 @@ interface OpenDocument {
   editsSent: number;
   /** {@link DocumentSync.changes} when this document was last sent. */
   changesSeen: number;
+  /** The index of this document's last didSave (see {@link SaveChecks}); 0 before any. */
+  savedAs: number;
+}
+
+/** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
+export interface CheckAnswer {
+  /** The pushed diagnostics once `checked`; empty otherwise (an older run's would be stale). */
+  readonly diagnostics: Diagnostic[];
+  readonly state: "checked" | "pending" | "not-started";
 }
 
 /**
@@ -63,11 +76,14 @@ export class DocumentSync {
   private readonly runningWork = new Map<string | number, boolean>();
   /** Ended work items of the kind the server runs once per edit notification. */
   private editWorkEnded = 0;
+  /** The checker runs after saves, for a server that pushes their diagnostics (`spec.checkOnSave`). */
+  private readonly checks: SaveChecks | undefined;
 
   constructor(spec: ServerSpec, channel: SyncChannel) {
     this.spec = spec;
     this.channel = channel;
     this.events.setMaxListeners(0);
+    this.checks = spec.checkOnSave ? new SaveChecks(spec.checkOnSave) : undefined;
   }
 
   /**
@@ -131,6 +147,7 @@ export class DocumentSync {
         sentAtSeq: this.publishSeq,
         editsSent: 0,
         changesSeen: 0,
+        savedAs: 0,
       };
       this.documents.set(uri, document);
       await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version, text } });
@@ -163,7 +180,12 @@ export class DocumentSync {
       await this.reopen(existing);
       sent = true;
     }
-    if (sent && save) await this.edit("textDocument/didSave", { textDocument: { uri }, text });
+    if (sent && save) {
+      // Counted before it is sent: a checker run the save starts begins after it.
+      const saved = this.documents.get(uri);
+      if (saved && this.checks) saved.savedAs = this.checks.saved();
+      await this.edit("textDocument/didSave", { textDocument: { uri }, text });
+    }
     const document = this.documents.get(uri);
     if (sent && document) {
       document.editsSent = this.editsSent;
@@ -236,6 +258,10 @@ export class DocumentSync {
 
   /** Records a `$/progress` notification: begin and end of the server's diagnostics work. */
   onProgress(token: string | number, value: { kind?: string; title?: string } | undefined): void {
+    if (this.checks?.onProgress(token, value?.kind)) {
+      this.events.emit("change");
+      return;
+    }
     const work = this.spec.diagnosticsWork;
     if (work === undefined) return;
     const title = value?.title ?? "";
@@ -295,6 +321,36 @@ export class DocumentSync {
       if (!more) break;
     }
     return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: true };
+  }
+
+  /**
+   * Waits until the checker run after the document's last save has ended (see
+   * {@link SaveChecks}), then for its publishes to settle; its diagnostics are then the
+   * document's last publish. Ends early as `not-started` when no run began after the save, and
+   * as `pending` at `deadline` (Date.now()) or when the document is closed.
+   */
+  async awaitCheck(uri: string, deadline: number): Promise<CheckAnswer> {
+    const document = this.documents.get(uri);
+    const checks = this.checks;
+    if (!document || !checks) return { diagnostics: [], state: "not-started" };
+    const index = document.savedAs;
+    const settled = (): boolean => checks.state(index) !== "pending" || this.documents.get(uri) !== document;
+    // No event marks a run that never starts: wake when the save's start bound passes.
+    while (!settled() && Date.now() < deadline && this.channel.alive()) {
+      await this.waitFor(settled, Math.min(deadline, Date.now() + Math.max(checks.startLeft(), 250)));
+    }
+    const state = this.documents.get(uri) === document ? checks.state(index) : "pending";
+    if (state !== "checked") return { diagnostics: [], state };
+    // The run's last publishes can follow its end (sent at the end of the server's turn).
+    for (;;) {
+      const seq = this.publishSeq;
+      const more = await this.waitFor(
+        () => this.publishSeq > seq,
+        Math.min(deadline, Date.now() + checkSettleMs),
+      );
+      if (!more) break;
+    }
+    return { diagnostics: document.lastPublish?.diagnostics ?? [], state };
   }
 
   /**

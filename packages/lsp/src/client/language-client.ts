@@ -32,6 +32,15 @@ import { WatchedFolders } from "./watched-folders.js";
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
 
+/** Diagnostics of one document version (see {@link LanguageClient.freshDiagnostics}). */
+export interface FreshDiagnostics {
+  readonly diagnostics: Diagnostic[];
+  /** False when the wait hit its bound, or a part of the answer could not be had. */
+  readonly fresh: boolean;
+  /** Why the answer is not fresh, when more is known than the bound passing. */
+  readonly incomplete?: string;
+}
+
 /** Options of {@link LanguageClient}. */
 export interface LanguageClientOptions {
   readonly spec: ServerSpec;
@@ -281,19 +290,53 @@ export class LanguageClient {
    * meanwhile interrupts, for a pull. All of it shares one deadline, `timeoutMs`
    * from the call: a pull that fails late leaves the push wait only what remains. When the
    * deadline passes first, `fresh` is false and the diagnostics are whatever arrived.
+   *
+   * `withCheck`, on a server that runs a checker after saves (`spec.checkOnSave`: cargo check
+   * in rust-analyzer), also waits, within the same deadline, for the run after the document's
+   * last save and adds its pushed diagnostics; when it had not finished or did not start,
+   * `fresh` is false and `incomplete` says so.
    */
   async freshDiagnostics(
     uri: string,
     timeoutMs: number,
-  ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean }> {
+    options: { withCheck?: boolean } = {},
+  ): Promise<FreshDiagnostics> {
     if (!this.documents.isOpen(uri)) throw new Error(`document ${uri} is not open`);
     const deadline = Date.now() + timeoutMs;
+    const own = await this.ownDiagnostics(uri, deadline);
+    const check = this.spec.checkOnSave;
+    if (!options.withCheck || !check || !own.fresh) return own;
+    const run = await this.documents.awaitCheck(uri, deadline);
+    // In pull mode the publishes carry the checker's diagnostics alone; otherwise they are the
+    // whole set, the server's own included.
+    if (run.state === "checked") {
+      return {
+        diagnostics: own.pulled ? [...own.diagnostics, ...run.diagnostics] : run.diagnostics,
+        fresh: true,
+      };
+    }
+    const why =
+      run.state === "pending"
+        ? `${check.name} had not finished within ${timeoutMs} ms`
+        : `${check.name} did not start after the save`;
+    return {
+      diagnostics: own.diagnostics,
+      fresh: false,
+      incomplete: `${why}; ${own.pulled ? "its diagnostics are not included" : "its diagnostics may be from an earlier run"}`,
+    };
+  }
+
+  /** The server's own diagnostics for the document's current version (see {@link freshDiagnostics}). */
+  private async ownDiagnostics(
+    uri: string,
+    deadline: number,
+  ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean; pulled: boolean }> {
     const remaining = (): number => deadline - Date.now();
     const request = <R>(method: string, params: unknown, bound: number): Promise<R> =>
       this.request<R>(method, params, bound);
     if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities) && remaining() > 0) {
       const pulled = await tsserverPullDiagnostics(request, uri, remaining()).catch(() => undefined);
-      if (pulled) return { diagnostics: pulled, fresh: true };
+      if (pulled) return { diagnostics: pulled, fresh: true, pulled: true };
     }
     let pullFailed = false;
     for (;;) {
@@ -305,7 +348,7 @@ export class LanguageClient {
           uri,
           remaining(),
         ).catch(() => undefined);
-        if (pulled) return { diagnostics: pulled, fresh: true };
+        if (pulled) return { diagnostics: pulled, fresh: true, pulled: true };
         pullFailed = true;
       }
       // A server that registers pull diagnostics dynamically (pyright, just after initialize)
@@ -316,7 +359,7 @@ export class LanguageClient {
         deadline,
         awaitRegistration ? () => pullAvailable(this.capabilities, this.requestState) : undefined,
       );
-      if (!pushed.interrupted) return { diagnostics: pushed.diagnostics, fresh: pushed.fresh };
+      if (!pushed.interrupted) return { diagnostics: pushed.diagnostics, fresh: pushed.fresh, pulled: false };
     }
   }
 

@@ -50,6 +50,13 @@ export interface ServerSpec {
    * files mentioning the name are opened first (see `prepareSearch`).
    */
   readonly indexScope?: "open-files";
+  /**
+   * A checker the server runs after each didSave whose diagnostics come only by publish, while a
+   * pull answers the server's own (rust-analyzer's flycheck: `cargo check`). Its runs are
+   * followed through `$/progress` items whose token starts with `tokenPrefix`; a save after
+   * which none begins within `startMs` was not checked. `name` is what answers call it.
+   */
+  readonly checkOnSave?: { readonly tokenPrefix: string; readonly startMs: number; readonly name: string };
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
 }
@@ -127,6 +134,10 @@ export const defaultServers: readonly ServerSpec[] = [
     workspaceMarkers: [{ file: "Cargo.toml", contains: /^[ \t]*\[workspace(\.[\w-]+)*\][ \t]*(#.*)?$/m }],
     command: "rust-analyzer",
     args: [],
+    // cargo check runs on every save (checkOnSave, on by default; 50 ms debounce) and its
+    // diagnostics arrive only by publish, each the file's whole set; the pull answers
+    // rust-analyzer's own diagnostics only.
+    checkOnSave: { tokenPrefix: "rust-analyzer/flycheck/", startMs: 2_000, name: "cargo check" },
   },
   {
     language: "c",

@@ -44,6 +44,8 @@ export interface FileDiagnostics {
   readonly diagnostics: readonly Diagnostic[];
   /** False when the wait hit its bound: the list may be incomplete or stale. */
   readonly fresh: boolean;
+  /** Why it may be incomplete, when more is known than the bound passing (a checker that did not run). */
+  readonly incomplete?: string;
   /** The file's text as synced, for quoting lines. */
   readonly text: string;
 }
@@ -286,11 +288,12 @@ export class LspSupervisor {
     const running = this.runningClientFor(file);
     if (running) await this.resyncOpen(running, this.uriOf(file));
     const { client, uri, text } = await this.open(file, options.save ?? true, options.progress);
-    const { diagnostics, fresh } = await client.freshDiagnostics(
+    const { diagnostics, fresh, incomplete } = await client.freshDiagnostics(
       uri,
       options.timeoutMs ?? this.diagnosticsTimeoutMs,
+      { withCheck: true },
     );
-    return { file, diagnostics, fresh, text };
+    return { file, diagnostics, fresh, text, ...(incomplete ? { incomplete } : {}) };
   }
 
   /**
