@@ -15,9 +15,10 @@ export async function fileDiagnostics(file: string, context: ActionContext): Pro
   const { supervisor } = context;
   const result = await supervisor.diagnostics(absolute, { save: true, progress: context.progress });
   const display = supervisor.display(absolute);
-  const stale = result.fresh
-    ? ""
-    : `(may be incomplete: ${result.incomplete ?? `the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms`})\n`;
+  const stale =
+    result.fresh && !result.incomplete
+      ? ""
+      : `(may be incomplete: ${result.incomplete ?? `the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms`})\n`;
   const worth = errorsAndWarnings(result.diagnostics);
   const quiet = result.diagnostics.length - worth.length;
   const quietNote =

@@ -21,9 +21,6 @@ interface Publish {
   readonly at: number;
 }
 
-/** How long publishes must pause after a checker run ends before its diagnostics are read. */
-const checkSettleMs = 150;
-
 /** What the client holds for one open document. */
 interface OpenDocument {
   readonly uri: string;
@@ -46,7 +43,7 @@ interface OpenDocument {
 export interface CheckAnswer {
   /** The pushed diagnostics once `checked`; empty otherwise (an older run's would be stale). */
   readonly diagnostics: Diagnostic[];
-  readonly state: "checked" | "pending" | "not-started";
+  readonly state: "checked" | "pending" | "not-started" | "stopped";
 }
 
 /**
@@ -180,11 +177,14 @@ export class DocumentSync {
       await this.reopen(existing);
       sent = true;
     }
-    if (sent && save) {
+    const saving = this.documents.get(uri);
+    // A checker run after saves (cargo check) covers a file only once it was saved through us.
+    const neverSaved = save && this.checks !== undefined && saving?.savedAs === 0;
+    if ((sent || neverSaved) && save) {
       // Counted before it is sent: a checker run the save starts begins after it.
-      const saved = this.documents.get(uri);
-      if (saved && this.checks) saved.savedAs = this.checks.saved();
+      if (saving && this.checks) saving.savedAs = this.checks.saved();
       await this.edit("textDocument/didSave", { textDocument: { uri }, text });
+      sent = true;
     }
     const document = this.documents.get(uri);
     if (sent && document) {
@@ -325,32 +325,25 @@ export class DocumentSync {
 
   /**
    * Waits until the checker run after the document's last save has ended (see
-   * {@link SaveChecks}), then for its publishes to settle; its diagnostics are then the
-   * document's last publish. Ends early as `not-started` when no run began after the save, and
-   * as `pending` at `deadline` (Date.now()) or when the document is closed.
+   * {@link SaveChecks}); its diagnostics are then the document's last publish (the run's
+   * publishes come at its end, within the quiet time the check waits out). Ends early as
+   * `not-started` when no run began after the save, as `stopped` when the server stopped or the
+   * document was closed, and as `pending` at `deadline` (Date.now()).
    */
   async awaitCheck(uri: string, deadline: number): Promise<CheckAnswer> {
     const document = this.documents.get(uri);
     const checks = this.checks;
     if (!document || !checks) return { diagnostics: [], state: "not-started" };
     const index = document.savedAs;
-    const settled = (): boolean => checks.state(index) !== "pending" || this.documents.get(uri) !== document;
-    // No event marks a run that never starts: wake when the save's start bound passes.
-    while (!settled() && Date.now() < deadline && this.channel.alive()) {
-      await this.waitFor(settled, Math.min(deadline, Date.now() + Math.max(checks.startLeft(), 250)));
+    const gone = (): boolean => this.documents.get(uri) !== document || !this.channel.alive();
+    const settled = (): boolean => gone() || checks.state(index) !== "pending";
+    // Progress wakes the wait; the quiet and start bounds pass without an event.
+    while (!settled() && Date.now() < deadline) {
+      await this.waitFor(settled, Math.min(deadline, Date.now() + Math.max(checks.waitLeft(), 20)));
     }
-    const state = this.documents.get(uri) === document ? checks.state(index) : "pending";
-    if (state !== "checked") return { diagnostics: [], state };
-    // The run's last publishes can follow its end (sent at the end of the server's turn).
-    for (;;) {
-      const seq = this.publishSeq;
-      const more = await this.waitFor(
-        () => this.publishSeq > seq,
-        Math.min(deadline, Date.now() + checkSettleMs),
-      );
-      if (!more) break;
-    }
-    return { diagnostics: document.lastPublish?.diagnostics ?? [], state };
+    if (gone()) return { diagnostics: [], state: "stopped" };
+    const state = checks.state(index);
+    return { diagnostics: state === "checked" ? (document.lastPublish?.diagnostics ?? []) : [], state };
   }
 
   /**

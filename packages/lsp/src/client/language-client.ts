@@ -35,9 +35,9 @@ export type ClientState = "starting" | "running" | "crashed" | "stopped";
 /** Diagnostics of one document version (see {@link LanguageClient.freshDiagnostics}). */
 export interface FreshDiagnostics {
   readonly diagnostics: Diagnostic[];
-  /** False when the wait hit its bound, or a part of the answer could not be had. */
+  /** False when the wait hit its bound: the list may be stale. */
   readonly fresh: boolean;
-  /** Why the answer is not fresh, when more is known than the bound passing. */
+  /** What the list lacks, when known (a checker run that did not finish): then fresh or not. */
   readonly incomplete?: string;
 }
 
@@ -294,7 +294,7 @@ export class LanguageClient {
    * `withCheck`, on a server that runs a checker after saves (`spec.checkOnSave`: cargo check
    * in rust-analyzer), also waits, within the same deadline, for the run after the document's
    * last save and adds its pushed diagnostics; when it had not finished or did not start,
-   * `fresh` is false and `incomplete` says so.
+   * `incomplete` says so (the pulled diagnostics stay fresh: they are the server's own).
    */
   async freshDiagnostics(
     uri: string,
@@ -305,6 +305,15 @@ export class LanguageClient {
     const deadline = Date.now() + timeoutMs;
     const own = await this.ownDiagnostics(uri, deadline);
     const check = this.spec.checkOnSave;
+    // Its publishes carry the checker's diagnostics alone while it serves pulls: after a failed
+    // pull they are not the server's own answer.
+    if (check && own.pullFailed) {
+      return {
+        diagnostics: own.diagnostics,
+        fresh: false,
+        incomplete: `the pull of ${this.spec.command}'s own diagnostics failed; only ${check.name}'s may be listed`,
+      };
+    }
     if (!options.withCheck || !check || !own.fresh) return own;
     const run = await this.documents.awaitCheck(uri, deadline);
     // In pull mode the publishes carry the checker's diagnostics alone; otherwise they are the
@@ -315,22 +324,27 @@ export class LanguageClient {
         fresh: true,
       };
     }
-    const why =
-      run.state === "pending"
-        ? `${check.name} had not finished within ${timeoutMs} ms`
-        : `${check.name} did not start after the save`;
-    return {
-      diagnostics: own.diagnostics,
-      fresh: false,
-      incomplete: `${why}; ${own.pulled ? "its diagnostics are not included" : "its diagnostics may be from an earlier run"}`,
-    };
+    const why = {
+      pending: `${check.name} had not finished within ${timeoutMs} ms`,
+      "not-started": `${check.name} did not start after the save (off, or the workspace still loading)`,
+      stopped: `the server stopped, or the file was closed, before ${check.name} finished`,
+    }[run.state];
+    // Pulled, the server's own diagnostics are fresh and complete for what they cover; pushed,
+    // they came with an earlier run's results.
+    return own.pulled
+      ? { diagnostics: own.diagnostics, fresh: true, incomplete: `${why}; its diagnostics are not included` }
+      : {
+          diagnostics: own.diagnostics,
+          fresh: false,
+          incomplete: `${why}; its diagnostics may be from an earlier run`,
+        };
   }
 
   /** The server's own diagnostics for the document's current version (see {@link freshDiagnostics}). */
   private async ownDiagnostics(
     uri: string,
     deadline: number,
-  ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean; pulled: boolean }> {
+  ): Promise<{ diagnostics: Diagnostic[]; fresh: boolean; pulled: boolean; pullFailed?: boolean }> {
     const remaining = (): number => deadline - Date.now();
     const request = <R>(method: string, params: unknown, bound: number): Promise<R> =>
       this.request<R>(method, params, bound);
@@ -359,7 +373,9 @@ export class LanguageClient {
         deadline,
         awaitRegistration ? () => pullAvailable(this.capabilities, this.requestState) : undefined,
       );
-      if (!pushed.interrupted) return { diagnostics: pushed.diagnostics, fresh: pushed.fresh, pulled: false };
+      if (!pushed.interrupted) {
+        return { diagnostics: pushed.diagnostics, fresh: pushed.fresh, pulled: false, pullFailed };
+      }
     }
   }
 

@@ -74,7 +74,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         // Never record or report a stale list as fresh.
         if (!fresh.fresh) return { kind: "not-confirmed", file, display };
         const delta = recordDiagnostics(ledger, file, errorsAndWarnings(fresh.diagnostics));
-        return { kind: "checked", file, display, ...delta };
+        return {
+          kind: "checked",
+          file,
+          display,
+          ...delta,
+          ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
+        };
       });
       const section = writeDiagnosticsSection(checks, {
         perFile: perFileLimit,

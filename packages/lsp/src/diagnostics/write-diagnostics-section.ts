@@ -14,6 +14,8 @@ export type WriteCheck =
       readonly introduced: readonly Diagnostic[];
       /** How many of the file's current errors and warnings were reported earlier. */
       readonly stillPresent: number;
+      /** What the check lacks (a checker run after the save that did not finish in time). */
+      readonly partial?: string;
     }
   | { readonly kind: "not-checked"; readonly file: string; readonly display: string; readonly reason: string }
   | { readonly kind: "not-confirmed"; readonly file: string; readonly display: string };
@@ -101,7 +103,8 @@ export function writeDiagnosticsSection(
     );
   }
 
-  const quiet = checked.filter((check) => check.introduced.length === 0);
+  // A file whose check lacks a part is not called clean: it gets its own line, below.
+  const quiet = checked.filter((check) => check.introduced.length === 0 && check.partial === undefined);
   const clean = quiet.filter((check) => check.stillPresent === 0);
   const known = quiet.filter((check) => check.stillPresent > 0);
   const [only] = quiet;
@@ -122,6 +125,17 @@ export function writeDiagnosticsSection(
       );
     }
     lines.push(parts.join("; "));
+  }
+
+  const byLack = new Map<string, string[]>();
+  for (const check of checked) {
+    if (check.partial === undefined) continue;
+    byLack.set(check.partial, [...(byLack.get(check.partial) ?? []), check.display]);
+  }
+  for (const [lack, displays] of byLack) {
+    lines.push(
+      `diagnostics for ${displays.length === 1 ? displays[0] : `${displays.length} files (${named(displays)})`} incomplete: ${lack}; lsp diagnostics lists them later`,
+    );
   }
 
   const byReason = new Map<string, string[]>();

@@ -44,7 +44,7 @@ export interface FileDiagnostics {
   readonly diagnostics: readonly Diagnostic[];
   /** False when the wait hit its bound: the list may be incomplete or stale. */
   readonly fresh: boolean;
-  /** Why it may be incomplete, when more is known than the bound passing (a checker that did not run). */
+  /** What the list lacks, when known (a checker run after the save that did not finish): fresh or not. */
   readonly incomplete?: string;
   /** The file's text as synced, for quoting lines. */
   readonly text: string;
