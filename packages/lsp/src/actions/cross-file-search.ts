@@ -90,7 +90,7 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
   }
 }
 
-/** Files of the client's root, of its languages, that mention `name` as a whole word and are not open. */
+/** Files of the client's root, of its languages, that mention `name` as a whole word and are not open for their own sake. */
 async function mentioning(
   client: LanguageClient,
   name: string,
