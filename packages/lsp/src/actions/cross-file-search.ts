@@ -50,7 +50,12 @@ export async function prepareSearch(
   const opened: string[] = [];
   if (client.spec.indexScope === "open-files") {
     const found = await mentioning(client, name);
-    for (const file of found.files.slice(0, searchOpenLimit)) {
+    // Files changed since they were closed here are opened too, so that the server drops the
+    // uses their old text had (each kind bounded on its own).
+    for (const file of [
+      ...found.outdated.slice(0, searchOpenLimit),
+      ...found.files.slice(0, searchOpenLimit),
+    ]) {
       try {
         const document = await supervisor.open(file, false, undefined, true);
         // Held until the search ends, unless open for its own sake (asked about meanwhile).
@@ -90,14 +95,20 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
   }
 }
 
-/** Files of the client's root, of its languages, that mention `name` as a whole word and are not open for their own sake. */
+/**
+ * Files of the client's root, of its languages, not open for their own sake, to open for a
+ * search of `name`: first those closed here before and changed on disk since (clangd keeps a
+ * closed file's symbols: a use removed by a shell command was still listed), then those that
+ * mention `name` as a whole word.
+ */
 async function mentioning(
   client: LanguageClient,
   name: string,
-): Promise<{ files: string[]; complete: boolean; read: number }> {
+): Promise<{ files: string[]; outdated: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
   const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
   const files: string[] = [];
+  const outdated: string[] = [];
   let read = 0;
   let complete = root.complete;
   for (const file of root.files) {
@@ -113,6 +124,7 @@ async function mentioning(
     // not the supervisor's: a scan of the root would push out the files asked about.
     const text = client.rootText(file);
     if (text !== undefined && text.includes(name) && word.test(text)) files.push(file);
+    else if (client.changedSinceClosed(file)) outdated.push(file);
   }
-  return { files: files.sort(), complete, read };
+  return { files: files.sort(), outdated: outdated.sort(), complete, read };
 }

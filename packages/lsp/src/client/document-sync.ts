@@ -21,6 +21,19 @@ interface Publish {
   readonly at: number;
 }
 
+/** A text's length and hash: equal texts always have equal prints. */
+export interface TextPrint {
+  readonly length: number;
+  readonly hash: number;
+}
+
+/** The print of `text` (FNV-1a over its UTF-16 code units). */
+export function printOf(text: string): TextPrint {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return { length: text.length, hash: hash >>> 0 };
+}
+
 /** What the client holds for one open document. */
 interface OpenDocument {
   readonly uri: string;
@@ -56,6 +69,8 @@ export class DocumentSync {
   private readonly documents = new Map<string, OpenDocument>();
   /** The last version of each document closed, so that its next open goes on from there. */
   private readonly closedVersions = new Map<string, number>();
+  /** The print of the text each closed document had when closed (see {@link closedPrint}). */
+  private readonly closedTexts = new Map<string, TextPrint>();
   /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
   private readonly closing = new Set<string>();
   /** Emits "change" on every publish and state change. */
@@ -108,6 +123,14 @@ export class DocumentSync {
     return !this.closing.has(uri) && this.find(uri)?.text === text;
   }
 
+  /**
+   * The fingerprint of the text `uri` had when it was closed; undefined when it is open or was
+   * never open here. A server that keeps a closed file's symbols (clangd) answers from that text.
+   */
+  closedPrint(uri: string): TextPrint | undefined {
+    return this.documents.has(uri) ? undefined : this.closedTexts.get(uri);
+  }
+
   /** The synced version of an open document. */
   versionOf(uri: string): number | undefined {
     return this.find(uri)?.version;
@@ -136,6 +159,7 @@ export class DocumentSync {
       // Versions go on across a close: an answer (a late publish, an analysis seen) to the
       // closed document's version 1 is no answer to this open's text.
       const version = (this.closedVersions.get(uri) ?? 0) + 1;
+      this.closedTexts.delete(uri);
       const document: OpenDocument = {
         uri,
         languageId,
@@ -211,6 +235,7 @@ export class DocumentSync {
       if (!document) return;
       this.documents.delete(uri);
       this.closedVersions.set(uri, document.version);
+      this.closedTexts.set(uri, printOf(document.text));
       this.events.emit("change");
       await this.edit("textDocument/didClose", { textDocument: { uri } });
     });

@@ -12,11 +12,11 @@ import type {
 } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { settleDiskEvents } from "../files/disk-events.js";
-import { FileTexts } from "../files/file-texts.js";
+import { FileTexts, type FileText } from "../files/file-texts.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
 import { boundedRequest } from "./bounded-request.js";
-import { DocumentSync } from "./document-sync.js";
+import { DocumentSync, printOf, type TextPrint } from "./document-sync.js";
 import { pullAvailable, pullDiagnostics } from "./pull-diagnostics.js";
 import { tsserverPullAvailable, tsserverPullDiagnostics } from "./tsserver-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
@@ -93,6 +93,8 @@ export class LanguageClient {
   private readonly watched: WatchedFolders;
   /** Which open documents searches opened for themselves, and which stay (see `SearchHolds`). */
   readonly searchHolds = new SearchHolds();
+  /** Per text read from disk: whether it differs from its file's text at its last close. */
+  private readonly closedChecks = new WeakMap<FileText, { print: TextPrint; changed: boolean }>();
   /**
    * Texts of the root's files for scans by name: a repeated scan reads only the files whose
    * identity changed (one `stat` each: the folder watch can lose events when the kernel's queue
@@ -421,6 +423,25 @@ export class LanguageClient {
    */
   rootText(path: string): string | undefined {
     return this.rootTexts.tryRead(path, largestScanned)?.text;
+  }
+
+  /**
+   * True when the file under the root was open here, is closed now, and its text on disk is not
+   * the one it was closed with: a server that keeps a closed file's symbols (clangd) still
+   * answers from the old text until it is opened again. Hashes each text read once.
+   */
+  changedSinceClosed(path: string): boolean {
+    const uri = pathToFileURL(path).href;
+    const print = this.documents.closedPrint(uri);
+    if (!print) return false;
+    const entry = this.rootTexts.tryRead(path, largestScanned);
+    if (!entry) return false;
+    const known = this.closedChecks.get(entry);
+    if (known?.print === print) return known.changed;
+    const now = printOf(entry.text);
+    const changed = now.length !== print.length || now.hash !== print.hash;
+    this.closedChecks.set(entry, { print, changed });
+    return changed;
   }
 
   /** Whether every folder of the root is watched for changes on disk, and how many are. */

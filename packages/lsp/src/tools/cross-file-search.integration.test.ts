@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "no
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
-import { searchOpenLimit } from "../actions/cross-file-search.js";
+import { searchOpenLimit, searchParkLimit } from "../actions/cross-file-search.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
@@ -200,6 +200,35 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
           withTwoUsesInB.references,
         );
+      });
+    });
+
+    it("opens again a file closed over the bound and changed since: clangd would still list its old uses", async () => {
+      const tree: Record<string, string> = { "util.h": "int foo(int x);\nint bar(void);\n" };
+      const user = (i: number) => `use${String(i).padStart(2, "0")}.c`;
+      for (let i = 0; i < searchParkLimit; i++)
+        tree[user(i)] = `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
+      for (const other of ["x1.c", "x2.c"])
+        tree[other] = `#include "util.h"\nint ${other[1]}(void) { return bar(); }\n`;
+      await withTree(tree, async (call, dir, openFiles) => {
+        writeFileSync(
+          join(dir, "compile_commands.json"),
+          compileCommands(
+            dir,
+            Object.keys(tree).filter((f) => f.endsWith(".c")),
+          ),
+        );
+        const fooUses = async () =>
+          (await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" })).split("\n");
+        expect((await fooUses())[0]).toBe(`${searchParkLimit + 1} references of 'foo':`);
+        // A search for bar parks two more files: the two least recently searched are closed.
+        await call("lsp", { action: "references", file: "util.h", line: 2, symbol: "bar" });
+        expect(openFiles()).not.toContain(user(0));
+        // A shell command removes use00.c's call; the file no longer mentions foo.
+        writeFileSync(join(dir, user(0)), "int use0(void) { return 0; }\n");
+        const after = await fooUses();
+        expect(after[0]).toBe(`${searchParkLimit} references of 'foo':`);
+        expect(after.filter((row) => row.startsWith(user(0)))).toEqual([]);
       });
     });
 
