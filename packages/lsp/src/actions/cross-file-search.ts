@@ -52,19 +52,8 @@ export async function prepareSearch(
     const found = await mentioning(client, name);
     // Files changed since they were closed here are opened too, so that the server drops the
     // uses their old text had (each kind bounded on its own).
-    for (const file of [
-      ...found.outdated.slice(0, searchOpenLimit),
-      ...found.files.slice(0, searchOpenLimit),
-    ]) {
-      try {
-        const document = await supervisor.open(file, false, undefined, true);
-        // Held until the search ends, unless open for its own sake (asked about meanwhile).
-        if (document.client === client && document.uri !== uri && client.searchHolds.hold(document.uri))
-          opened.push(document.uri);
-      } catch {
-        // Unreadable now: searched without it.
-      }
-    }
+    const files = [...found.outdated.slice(0, searchOpenLimit), ...found.files.slice(0, searchOpenLimit)];
+    opened.push(...(await openForSearch(client, files, context, uri)).opened);
     const left = found.files.length - Math.min(found.files.length, searchOpenLimit);
     if (left > 0 || !found.complete) {
       notes.push(
@@ -79,6 +68,30 @@ export async function prepareSearch(
   const late = await awaitAnalysed(client, [...new Set([uri, ...opened, ...alsoAnalysed])], supervisor);
   if (late) notes.push(late);
   return { notes, opened };
+}
+
+/**
+ * Opens `files` on `client` for a search (not `asked`, open for its own sake), each held until
+ * {@link endSearch}; those unreadable now are left out. Nothing to say: `notes` is empty.
+ */
+export async function openForSearch(
+  client: LanguageClient,
+  files: readonly string[],
+  context: ActionContext,
+  asked?: string,
+): Promise<PreparedSearch> {
+  const opened: string[] = [];
+  for (const file of files) {
+    try {
+      const document = await context.supervisor.open(file, false, undefined, true);
+      // Held until the search ends, unless open for its own sake (asked about meanwhile).
+      if (document.client === client && document.uri !== asked && client.searchHolds.hold(document.uri))
+        opened.push(document.uri);
+    } catch {
+      // Unreadable now: searched without it.
+    }
+  }
+  return { notes: [], opened };
 }
 
 /**

@@ -10,7 +10,7 @@ import { boundText } from "@tools/registry";
 import { formatLocation, LineReader, presentLocations, sortedLocations } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
-import { endSearch, prepareSearch } from "./cross-file-search.js";
+import { endSearch, openForSearch, prepareSearch } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 
@@ -57,21 +57,39 @@ export async function navigate(
     const late = await awaitAnalysed(client, reindexed, context.supervisor);
     if (late) notes.push(late);
   }
-  let answer: Location | Location[] | LocationLink[] | null;
-  try {
-    answer = await client.request<Location | Location[] | LocationLink[] | null>(
+  const ask = () =>
+    client.request<Location | Location[] | LocationLink[] | null>(
       methods[input.action],
       params,
       undefined,
       context.signal,
     );
+  const pathOf = (target: string) => context.supervisor.pathOf(target);
+  let answer: Location | Location[] | LocationLink[] | null;
+  try {
+    answer = await ask();
   } finally {
     if (search) await endSearch(client, search);
   }
+  // clangd answers from the symbols a file had when it was closed here: one changed since is
+  // opened, analysed, and the question asked again (searches opened such files beforehand).
+  if (!search && client.spec.indexScope === "open-files") {
+    const outdated = [...new Set(sortedLocations(answer, pathOf).map((location) => location.file))].filter(
+      (target) => client.changedSinceClosed(target),
+    );
+    if (outdated.length > 0) {
+      const reopened = await openForSearch(client, outdated, context);
+      try {
+        const late = await awaitAnalysed(client, reopened.opened, context.supervisor);
+        if (late) notes.push(late);
+        answer = await ask();
+      } finally {
+        await endSearch(client, reopened);
+      }
+    }
+  }
   const noun = nouns[input.action];
-  const { present: locations, gone } = presentLocations(
-    sortedLocations(answer, (target) => context.supervisor.pathOf(target)),
-  );
+  const { present: locations, gone } = presentLocations(sortedLocations(answer, pathOf));
   if (gone > 0) {
     notes.push(
       `${gone === 1 ? `1 ${noun}` : `${gone} ${noun}s`} in files that no longer exist left out (${client.spec.command}'s index is older than the disk)`,

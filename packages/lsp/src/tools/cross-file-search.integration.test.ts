@@ -232,6 +232,35 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
+    it("asks again after opening a file a definition lands in that was closed here and changed since", async () => {
+      const tree: Record<string, string> = {
+        "util.h": "int foo(int x);\nint bar(void);\n",
+        "def.c": '#include "util.h"\nint bar(void) { return 1; }\n',
+        "main.c": '#include "util.h"\nint main(void) { return bar(); }\n',
+      };
+      const user = (i: number) => `use${String(i).padStart(2, "0")}.c`;
+      for (let i = 0; i < searchParkLimit; i++)
+        tree[user(i)] = `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
+      await withTree(tree, async (call, dir, openFiles) => {
+        writeFileSync(
+          join(dir, "compile_commands.json"),
+          compileCommands(
+            dir,
+            Object.keys(tree).filter((f) => f.endsWith(".c")),
+          ),
+        );
+        await call("lsp", { action: "references", file: "util.h", line: 2, symbol: "bar" });
+        // A search for foo parks 40 more files: def.c, the least recently searched, is closed.
+        await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" });
+        expect(openFiles()).not.toContain("def.c");
+        // A shell command moves bar's definition down two lines.
+        writeFileSync(join(dir, "def.c"), '#include "util.h"\n\n\nint bar(void) { return 1; }\n');
+        expect(await call("lsp", { action: "definition", file: "main.c", line: 2, symbol: "bar" })).toBe(
+          "1 definition of 'bar':\ndef.c:4:5  int bar(void) { return 1; }",
+        );
+      });
+    });
+
     it("says when the scan for the name could not cover the root", async () => {
       // A symlinked folder is not followed: files there are neither scanned nor watched.
       await withTree(
