@@ -46,6 +46,21 @@ async function withTree(
 const compileCommands = (dir: string, files: string[]) =>
   JSON.stringify(files.map((file) => ({ directory: dir, file: join(dir, file), command: `cc -c ${file}` })));
 
+/** A compilation database for the C files of `tree` (as a real project has one). */
+function writeDatabase(dir: string, tree: Record<string, string>): void {
+  const files = Object.keys(tree).filter((file) => file.endsWith(".c"));
+  writeFileSync(join(dir, "compile_commands.json"), compileCommands(dir, files));
+}
+
+/** The name of the i-th file {@link withFooUsers} adds. */
+const user = (i: number) => `use${String(i).padStart(2, "0")}.c`;
+
+/** Adds one search's worth of files calling foo to `tree` (use00.c …): a search for foo parks them all. */
+function withFooUsers(tree: Record<string, string>): void {
+  for (let i = 0; i < searchParkLimit; i++)
+    tree[user(i)] = `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
+}
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
   "clangd searches across files it never opened",
   () => {
@@ -205,19 +220,11 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
 
     it("opens again a file closed over the bound and changed since: clangd would still list its old uses", async () => {
       const tree: Record<string, string> = { "util.h": "int foo(int x);\nint bar(void);\n" };
-      const user = (i: number) => `use${String(i).padStart(2, "0")}.c`;
-      for (let i = 0; i < searchParkLimit; i++)
-        tree[user(i)] = `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
+      withFooUsers(tree);
       for (const other of ["x1.c", "x2.c"])
         tree[other] = `#include "util.h"\nint ${other[1]}(void) { return bar(); }\n`;
       await withTree(tree, async (call, dir, openFiles) => {
-        writeFileSync(
-          join(dir, "compile_commands.json"),
-          compileCommands(
-            dir,
-            Object.keys(tree).filter((f) => f.endsWith(".c")),
-          ),
-        );
+        writeDatabase(dir, tree);
         const fooUses = async () =>
           (await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" })).split("\n");
         expect((await fooUses())[0]).toBe(`${searchParkLimit + 1} references of 'foo':`);
@@ -238,17 +245,9 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         "def.c": '#include "util.h"\nint bar(void) { return 1; }\n',
         "main.c": '#include "util.h"\nint main(void) { return bar(); }\n',
       };
-      const user = (i: number) => `use${String(i).padStart(2, "0")}.c`;
-      for (let i = 0; i < searchParkLimit; i++)
-        tree[user(i)] = `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
+      withFooUsers(tree);
       await withTree(tree, async (call, dir, openFiles) => {
-        writeFileSync(
-          join(dir, "compile_commands.json"),
-          compileCommands(
-            dir,
-            Object.keys(tree).filter((f) => f.endsWith(".c")),
-          ),
-        );
+        writeDatabase(dir, tree);
         await call("lsp", { action: "references", file: "util.h", line: 2, symbol: "bar" });
         // A search for foo parks 40 more files: def.c, the least recently searched, is closed.
         await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" });
@@ -311,13 +310,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
           `#include "util.h"\nint use${i}(void) { return foo(${i}); }\n`;
       await withTree(many, async (call, dir) => {
         // A compilation database, as a real project has (compile_flags.txt would do as well).
-        writeFileSync(
-          join(dir, "compile_commands.json"),
-          compileCommands(
-            dir,
-            Object.keys(many).filter((f) => f.endsWith(".c")),
-          ),
-        );
+        writeDatabase(dir, many);
         const answer = await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" });
         const [note, count] = answer.split("\n");
         expect(note).toBe(
