@@ -127,7 +127,8 @@ async function mentioning(
   for (const file of root.files) {
     if (!client.spec.extensions.includes(extname(file).toLowerCase())) continue;
     // Not through the supervisor's memo: a scan of the root would push out the hot entries.
-    if (client.searchHolds.isKept(pathToFileURL(file).href)) continue;
+    const uri = pathToFileURL(file).href;
+    if (client.searchHolds.isKept(uri)) continue;
     if (read >= readLimit) {
       complete = false;
       break;
@@ -137,7 +138,7 @@ async function mentioning(
     // not the supervisor's: a scan of the root would push out the files asked about.
     const text = client.rootText(file);
     if (text !== undefined && text.includes(name) && word.test(text)) files.push(file);
-    else if (client.changedSinceClosed(file)) outdated.push(file);
+    else if (client.changedSinceClosed(file, uri)) outdated.push(file);
   }
   return { files: files.sort(), outdated: outdated.sort(), complete, read };
 }

@@ -7,7 +7,13 @@ import type {
   MarkupContent,
 } from "vscode-languageserver-protocol";
 import { boundText } from "@tools/registry";
-import { formatLocation, LineReader, presentLocations, sortedLocations } from "../format/locations.js";
+import {
+  formatLocation,
+  LineReader,
+  presentLocations,
+  sortedLocations,
+  type PlainLocation,
+} from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { endSearch, openForSearch, prepareSearch } from "./cross-file-search.js";
@@ -65,31 +71,31 @@ export async function navigate(
       context.signal,
     );
   const pathOf = (target: string) => context.supervisor.pathOf(target);
-  let answer: Location | Location[] | LocationLink[] | null;
+  let found: PlainLocation[];
   try {
-    answer = await ask();
+    found = sortedLocations(await ask(), pathOf);
   } finally {
     if (search) await endSearch(client, search);
   }
   // clangd answers from the symbols a file had when it was closed here: one changed since is
   // opened, analysed, and the question asked again (searches opened such files beforehand).
   if (!search && client.spec.indexScope === "open-files") {
-    const outdated = [...new Set(sortedLocations(answer, pathOf).map((location) => location.file))].filter(
-      (target) => client.changedSinceClosed(target),
+    const outdated = [...new Set(found.map((location) => location.file))].filter((target) =>
+      client.changedSinceClosed(target),
     );
     if (outdated.length > 0) {
       const reopened = await openForSearch(client, outdated, context);
       try {
         const late = await awaitAnalysed(client, reopened.opened, context.supervisor);
         if (late) notes.push(late);
-        answer = await ask();
+        found = sortedLocations(await ask(), pathOf);
       } finally {
         await endSearch(client, reopened);
       }
     }
   }
   const noun = nouns[input.action];
-  const { present: locations, gone } = presentLocations(sortedLocations(answer, pathOf));
+  const { present: locations, gone } = presentLocations(found);
   if (gone > 0) {
     notes.push(
       `${gone === 1 ? `1 ${noun}` : `${gone} ${noun}s`} in files that no longer exist left out (${client.spec.command}'s index is older than the disk)`,

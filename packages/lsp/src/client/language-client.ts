@@ -430,8 +430,7 @@ export class LanguageClient {
    * the one it was closed with: a server that keeps a closed file's symbols (clangd) still
    * answers from the old text until it is opened again. Hashes each text read once.
    */
-  changedSinceClosed(path: string): boolean {
-    const uri = pathToFileURL(path).href;
+  changedSinceClosed(path: string, uri = pathToFileURL(path).href): boolean {
     const print = this.documents.closedPrint(uri);
     if (!print) return false;
     const entry = this.rootTexts.tryRead(path, largestScanned);

@@ -21,8 +21,8 @@ function executable(path: string): boolean {
  * Finds `command`: first in each project-local folder (`node_modules/.bin`, `.venv/bin`,
  * `venv/bin` of each of `localRoots`: the root and its parents up to the working directory, as
  * Node resolves packages and as the Python environment is found), then in `extraDirectories`,
- * then on PATH. A
- * rustup proxy whose component is not installed counts as missing: it exists but cannot run.
+ * then on PATH. A rustup proxy whose component is not installed counts as missing: it exists
+ * but cannot run.
  */
 export function findBinary(
   command: string,

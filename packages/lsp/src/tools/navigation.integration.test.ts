@@ -160,24 +160,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("result limits (clan
     ...Array.from({ length: uses }, (_, i) => `int f${i}(void) { return used(${i}); }`),
     "",
   ].join("\n");
-  let tree: ReturnType<typeof tempTree>;
-  let run: Run;
-  let supervisor: LspSupervisor;
-  const registry = createRegistry({ tools: [lspTool] });
-  const lsp = async (args: Record<string, unknown>) =>
-    resultText(await registry.invoke(run, { tool: "lsp", args }));
-  beforeAll(() => {
-    tree = tempTree("limits", { "compile_flags.txt": "-std=c11\n", "many.c": source });
-    run = createRun({ workingDirectory: tree.dir });
-    supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
-  });
-  afterAll(async () => {
-    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
-    await run.dispose();
-    tree.remove();
-    expect(pids).toHaveLength(1);
-    for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
-  });
+  const lsp = useTempTree("limits", { "compile_flags.txt": "-std=c11\n", "many.c": source });
 
   it(`lists at most ${referencesLimit} references and says how many more`, async () => {
     const lines = (await lsp({ action: "references", file: "many.c", line: 1, symbol: "used" })).split("\n");
