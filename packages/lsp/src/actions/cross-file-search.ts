@@ -95,6 +95,30 @@ export async function openForSearch(
 }
 
 /**
+ * On a server that keeps the symbols of a file closed on it as they were at the close (clangd,
+ * `spec.indexScope: "open-files"`), opens again the files closed here and changed on disk since
+ * (at most {@link searchOpenLimit}), so that an answer taken from its index (hover's doc comment,
+ * workspace symbols) comes from their text now, once analysed: before, clangd's hover gave a doc
+ * comment a shell command had replaced. Let go of with {@link endSearch}. Elsewhere does nothing.
+ * Never throws: what could not be done is in `notes`.
+ */
+export async function reopenOutdated(
+  client: LanguageClient,
+  context: ActionContext,
+): Promise<PreparedSearch> {
+  if (client.spec.indexScope !== "open-files") return { notes: [], opened: [] };
+  const outdated = client.outdatedClosed();
+  const { opened } = await openForSearch(client, outdated.slice(0, searchOpenLimit), context);
+  const notes =
+    outdated.length > searchOpenLimit
+      ? [
+          `${outdated.length} files closed on ${client.spec.command} changed on disk since, ${searchOpenLimit} were opened again; what it says of the others may come from their old text`,
+        ]
+      : [];
+  return { notes, opened };
+}
+
+/**
  * Lets go of the documents {@link prepareSearch} opened, once no search holds them and unless
  * they were asked about meanwhile: they stay open (parked), so that the next search naming them
  * finds them analysed instead of opening them again; each call still checks them against the

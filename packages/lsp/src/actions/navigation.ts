@@ -16,7 +16,7 @@ import {
 } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
-import { endSearch, openForSearch, prepareSearch } from "./cross-file-search.js";
+import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 
@@ -123,18 +123,30 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
 
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, position } = await addressSymbol(input, context);
+  const { client, uri, file, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, "hover");
-  const answer = await client.request<Hover | null>(
-    "textDocument/hover",
-    {
-      textDocument: { uri },
-      position: { line: position.line, character: position.character },
-    },
-    undefined,
-    context.signal,
-  );
-  const header = position.note ? `${position.note}\n` : "";
+  // clangd takes a doc comment from its index: from the files sent again once analysed, and from
+  // a closed file's text at its close unless opened again.
+  const refreshed = await reopenOutdated(client, context);
+  const notes = position.note ? [position.note, ...refreshed.notes] : [...refreshed.notes];
+  let answer: Hover | null;
+  try {
+    const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
+    const late = analysed.length > 0 ? await awaitAnalysed(client, analysed, context.supervisor) : undefined;
+    if (late) notes.push(late);
+    answer = await client.request<Hover | null>(
+      "textDocument/hover",
+      {
+        textDocument: { uri },
+        position: { line: position.line, character: position.character },
+      },
+      undefined,
+      context.signal,
+    );
+  } finally {
+    await endSearch(client, refreshed);
+  }
+  const header = notes.map((note) => `${note}\n`).join("");
   const text = answer ? markedText(answer.contents).trim() : "";
   if (text === "") {
     return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;

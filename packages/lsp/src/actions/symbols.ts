@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { boundList, errorMessage } from "@tools/registry";
 import type {
   DocumentSymbol,
@@ -12,6 +13,7 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
+import { endSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { someOf } from "../format/some-of.js";
 
@@ -133,6 +135,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   // A server searches only what it has analysed (clangd indexes an open file once its AST is
   // built, pyright finds nothing in a file it has not checked): the documents open on it first.
   const unindexed: (string | undefined)[] = clients.map(() => undefined);
+  const reopened: string[] = [];
   const bounds = { waitMs: supervisor.diagnosticsTimeoutMs, watchMs: analysisWatchMs };
   // One server failing (an index that did not load, a timeout) costs only its own answers.
   const settled = await Promise.allSettled(
@@ -140,14 +143,21 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       // Open documents and files changed on disk since, brought up to date first: a symbol a
       // shell command added (or removed) is searched for in the text as it is now.
       await supervisor.resyncOpen(client);
-      const late = await awaitAnalysis(client, client.openUris(), bounds);
-      if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
-      return client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
-        "workspace/symbol",
-        { query: input.query },
-        undefined,
-        context.signal,
-      );
+      // clangd keeps a closed file's symbols as they were: one changed since is opened again.
+      const refreshed = await reopenOutdated(client, context);
+      try {
+        const late = await awaitAnalysis(client, client.openUris(), bounds);
+        if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
+        reopened.push(...refreshed.notes);
+        return await client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
+          "workspace/symbol",
+          { query: input.query },
+          undefined,
+          context.signal,
+        );
+      } finally {
+        await endSearch(client, refreshed);
+      }
     }),
   );
   const failures: string[] = [];
@@ -168,16 +178,30 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   }
   const caveats =
     (failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "") +
-    unindexed.map((note) => (note ? `\n(${note})` : "")).join("");
-  if (found.length === 0) return `no workspace symbols match '${input.query}'${caveats}${scope}`;
+    [...unindexed, ...reopened].map((note) => (note ? `\n(${note})` : "")).join("");
+  // clangd keeps the symbols of a file closed on it after the file is deleted.
+  const exists = new Map<string, boolean>();
+  const present = found.filter((symbol) => {
+    const file = pathOfUri(symbol.location.uri, supervisor);
+    if (file === undefined) return true;
+    let there = exists.get(file);
+    if (there === undefined) exists.set(file, (there = existsSync(file)));
+    return there;
+  });
+  const gone = found.length - present.length;
+  const goneNote =
+    gone > 0
+      ? `\n(${gone} in files that no longer exist left out: the server's index is older than the disk)`
+      : "";
+  if (present.length === 0) return `no workspace symbols match '${input.query}'${goneNote}${caveats}${scope}`;
   const located = rankWorkspaceSymbols(
-    found,
+    present,
     input.query!,
     (uri) => pathOfUri(uri, supervisor),
     supervisor.workingDirectory,
   );
   if (located.symbols.length === 0) {
-    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${caveats}${scope}`;
+    return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${goneNote}${caveats}${scope}`;
   }
   const reader = new LineReader(supervisor.texts);
   const display = (path: string) => supervisor.display(path);
@@ -202,7 +226,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       : []),
   ];
   const shown = located.symbols.length;
-  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${caveats}${scope}`;
+  return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${goneNote}${caveats}${scope}`;
 }
 
 /** Says which open documents `client` may not have indexed when asked (their analysis not seen). */

@@ -131,6 +131,11 @@ export class DocumentSync {
     return this.documents.has(uri) ? undefined : this.closedTexts.get(uri);
   }
 
+  /** The documents closed here whose text at the close is kept ({@link closedPrint}). */
+  closedUris(): IterableIterator<string> {
+    return this.closedTexts.keys();
+  }
+
   /** The synced version of an open document. */
   versionOf(uri: string): number | undefined {
     return this.find(uri)?.version;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
 import { extname } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { terminateProcess } from "@tools/registry";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import type {
@@ -441,6 +441,19 @@ export class LanguageClient {
     const changed = now.length !== print.length || now.hash !== print.hash;
     this.closedChecks.set(entry, { print, changed });
     return changed;
+  }
+
+  /**
+   * The files closed here whose text on disk is no longer the one they were closed with
+   * ({@link changedSinceClosed}), sorted; a file gone from disk is not among them.
+   */
+  outdatedClosed(): string[] {
+    const outdated: string[] = [];
+    for (const uri of this.documents.closedUris()) {
+      const path = fileURLToPath(uri);
+      if (this.changedSinceClosed(path, uri)) outdated.push(path);
+    }
+    return outdated.sort();
   }
 
   /** Whether every folder of the root is watched for changes on disk, and how many are. */

@@ -260,6 +260,83 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
+    /**
+     * def.c, with bar's doc comment, closed here (pushed out by a search that parks 40 files)
+     * and then rewritten by a shell command: a new comment, two lines further down.
+     */
+    async function withDefClosedAndChanged(
+      use: (
+        call: (tool: string, args: Record<string, unknown>) => Promise<string>,
+        dir: string,
+      ) => Promise<void>,
+    ): Promise<void> {
+      const tree: Record<string, string> = {
+        "util.h": "int foo(int x);\nint bar(void);\n",
+        "def.c": '#include "util.h"\n/** Returns one. */\nint bar(void) { return 1; }\n',
+        "main.c": '#include "util.h"\nint main(void) { return bar(); }\n',
+      };
+      withFooUsers(tree);
+      await withTree(tree, async (call, dir, openFiles) => {
+        writeDatabase(dir, tree);
+        await call("lsp", { action: "references", file: "util.h", line: 2, symbol: "bar" });
+        await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "foo" });
+        expect(openFiles()).not.toContain("def.c");
+        writeFileSync(
+          join(dir, "def.c"),
+          '#include "util.h"\n\n\n/** Returns two. */\nint bar(void) { return 2; }\n',
+        );
+        await use(call, dir);
+      });
+    }
+
+    it("hover opens again a file closed here and changed since: clangd's index kept its old doc comment", async () => {
+      await withDefClosedAndChanged(async (call) => {
+        const hover = await call("lsp", { action: "hover", file: "main.c", line: 2, symbol: "bar" });
+        expect(hover).toContain("Returns two.");
+        expect(hover).not.toContain("Returns one.");
+      });
+    });
+
+    it("hover waits for clangd to analyse an open file a shell command changed: its index had the old doc comment", async () => {
+      const tree: Record<string, string> = {
+        "util.h": "int bar(void);\n",
+        "def.c": '#include "util.h"\n/** Returns one. */\nint bar(void) { return 1; }\n',
+        "main.c": '#include "util.h"\nint main(void) { return bar(); }\n',
+      };
+      await withTree(tree, async (call, dir) => {
+        writeDatabase(dir, tree);
+        // def.c open for its own sake, and its doc comment in clangd's index.
+        await call("lsp", { action: "hover", file: "def.c", line: 3, symbol: "bar" });
+        expect(await call("lsp", { action: "hover", file: "main.c", line: 2, symbol: "bar" })).toContain(
+          "Returns one.",
+        );
+        writeFileSync(
+          join(dir, "def.c"),
+          '#include "util.h"\n/** Returns two. */\nint bar(void) { return 2; }\n',
+        );
+        const hover = await call("lsp", { action: "hover", file: "main.c", line: 2, symbol: "bar" });
+        expect(hover).toContain("Returns two.");
+        expect(hover).not.toContain("Returns one.");
+      });
+    });
+
+    it("workspace symbols open again a file closed here and changed since: clangd's index kept its old lines", async () => {
+      await withDefClosedAndChanged(async (call) => {
+        const symbols = await call("lsp", { action: "symbols", query: "bar", file: "main.c" });
+        expect(symbols).toContain("def.c:5:5  int bar(void) { return 2; }");
+        expect(symbols).not.toContain("def.c:3:");
+      });
+    });
+
+    it("workspace symbols leave out symbols clangd still keeps for a file deleted since it was closed", async () => {
+      await withDefClosedAndChanged(async (call, dir) => {
+        rmSync(join(dir, "def.c"));
+        const symbols = await call("lsp", { action: "symbols", query: "bar", file: "main.c" });
+        expect(symbols).not.toContain("def.c");
+        expect(symbols).toContain("1 in files that no longer exist left out");
+      });
+    });
+
     it("says when the scan for the name could not cover the root", async () => {
       // A symlinked folder is not followed: files there are neither scanned nor watched.
       await withTree(
