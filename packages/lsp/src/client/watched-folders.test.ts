@@ -99,6 +99,50 @@ describe("WatchedFolders", () => {
     expect(watched.complete).toBe(false);
   });
 
+  it("watches the root again once it is deleted and created anew", async () => {
+    const { dir, watched, until } = await watchTree({ "a.go": "package a\n", "sub/b.go": "package sub\n" });
+    rmSync(dir, { recursive: true });
+    await until([
+      { path: "a.go", type: FileChangeType.Deleted },
+      { path: "sub/b.go", type: FileChangeType.Deleted },
+    ]);
+    // While it is gone, calls keep looking for it.
+    expect(watched.pending).toBe(true);
+    mkdirSync(join(dir, "sub"), { recursive: true });
+    writeFileSync(join(dir, "a.go"), "package a // new\n");
+    writeFileSync(join(dir, "sub", "c.go"), "package sub\n");
+    await until([
+      { path: "a.go", type: FileChangeType.Created },
+      { path: "sub/c.go", type: FileChangeType.Created },
+    ]);
+    expect(watched.folders).toBe(2);
+    // Its folders are watched again: later changes are seen.
+    writeFileSync(join(dir, "sub", "c.go"), "package sub // 2\n");
+    await until([{ path: "sub/c.go", type: FileChangeType.Changed }]);
+    expect(watched.pending).toBe(false);
+  });
+
+  it("watches the root again when it is deleted and made again between two takes", async () => {
+    const { dir, watched } = await watchTree({ "a.go": "package a\n", "sub/b.go": "package sub\n" });
+    rmSync(dir, { recursive: true });
+    mkdirSync(join(dir, "pkg"), { recursive: true });
+    writeFileSync(join(dir, "a.go"), "package a // new\n");
+    writeFileSync(join(dir, "pkg", "c.go"), "package pkg\n");
+    // One take, one change per path: the kernel's events are all read before it.
+    await expect.poll(() => watched.pending, { timeout: 5_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const changes = watched.take().map(({ path, type }) => ({ path: path.slice(dir.length + 1), type }));
+    expect(changes.sort((x, y) => x.path.localeCompare(y.path))).toEqual([
+      { path: "a.go", type: FileChangeType.Changed },
+      { path: "pkg/c.go", type: FileChangeType.Created },
+      { path: "sub/b.go", type: FileChangeType.Deleted },
+    ]);
+    writeFileSync(join(dir, "pkg", "c.go"), "package pkg // 2\n");
+    await expect
+      .poll(() => watched.take().map(({ path }) => path.slice(dir.length + 1)), { timeout: 5_000 })
+      .toEqual(["pkg/c.go"]);
+  });
+
   it("stops watching on close", async () => {
     const { dir, watched } = await watchTree({ "a.c": "" });
     watched.close();

@@ -45,6 +45,19 @@ function isFolder(path: string): boolean {
   }
 }
 
+/**
+ * A folder's identity: inode and birth time (a folder deleted and made again at once often gets
+ * the same inode back); undefined when it is not a folder (or is gone).
+ */
+function folderIdentity(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    return stats.isDirectory() ? `${stats.ino}@${stats.birthtimeMs}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function skipped(parent: string, name: string): boolean {
   if (name.startsWith(".") || skippedNames.has(name)) return true;
   // Cargo's build output, not a source folder named target.
@@ -60,6 +73,14 @@ function skipped(parent: string, name: string): boolean {
  */
 export class WatchedFolders {
   private readonly maxFolders: number;
+  private readonly root: string;
+  /**
+   * Whether the root itself must be looked at on the next take even with no other event: an
+   * event named it (deleted or moved away), or it was gone at the last take.
+   */
+  private rootInQuestion = false;
+  /** The root folder's identity when it was last walked (see {@link folderIdentity}). */
+  private rootIdentity: string | undefined;
   private readonly watchers = new Map<string, FSWatcher>();
   /** Files seen in watched folders (to tell a created file from a changed one). */
   private readonly known = new Set<string>();
@@ -71,6 +92,7 @@ export class WatchedFolders {
 
   constructor(root: string, options: WatchedFoldersOptions = {}) {
     this.maxFolders = options.maxFolders ?? defaultMaxFolders;
+    this.root = root;
     this.scanned = this.scan(root);
   }
 
@@ -97,9 +119,9 @@ export class WatchedFolders {
     return this.known;
   }
 
-  /** True when events wait to be taken. */
+  /** True when events wait to be taken, or the root is gone (each take looks for it again). */
   get pending(): boolean {
-    return this.touched.size > 0;
+    return this.touched.size > 0 || this.rootInQuestion;
   }
 
   /**
@@ -109,6 +131,9 @@ export class WatchedFolders {
    */
   take(): FileEvent[] {
     const events: FileEvent[] = [];
+    // The root's own deletion is not reported while a process has it as its working directory
+    // (the server does): its identity is looked at whenever anything changed.
+    if (this.rootInQuestion || this.touched.size > 0) this.lookAtRoot(events);
     const paths = [...this.touched];
     this.touched.clear();
     for (const path of paths) {
@@ -132,6 +157,41 @@ export class WatchedFolders {
       }
     }
     return events;
+  }
+
+  /**
+   * The root deleted or moved away: every file known is deleted and nothing is watched, until a
+   * take finds the root again. Found again, or found to be another folder now (deleted and made
+   * again between two takes: a fresh checkout), it is walked and watched anew.
+   */
+  private lookAtRoot(events: FileEvent[]): void {
+    if (this.closed) return;
+    const identity = folderIdentity(this.root);
+    if (identity === undefined) {
+      this.rootInQuestion = true;
+      this.remove(this.root, events);
+      this.touched.clear();
+      return;
+    }
+    this.rootInQuestion = false;
+    // A child named like the root, and the root unchanged.
+    if (identity === this.rootIdentity && this.watchers.has(this.root)) return;
+    // Made again (since the last take, or after one that found it gone): the old watches are of
+    // the folder gone. Walked anew; a file in both is changed, one per path.
+    const gone: FileEvent[] = [];
+    this.remove(this.root, gone);
+    this.touched.clear();
+    this.rootIdentity = identity;
+    const found: FileEvent[] = [];
+    const queue = [this.root];
+    for (let next = queue.shift(); next !== undefined && !this.full; next = queue.shift()) {
+      this.watchOne(next, queue, found);
+    }
+    const before = new Set(gone.map((event) => event.path));
+    const after = new Set(found.map((event) => event.path));
+    events.push(...gone.filter((event) => !after.has(event.path)));
+    for (const { path } of found)
+      events.push({ path, type: before.has(path) ? FileChangeType.Changed : FileChangeType.Created });
   }
 
   /** Stops every watch. Idempotent. */
@@ -161,6 +221,7 @@ export class WatchedFolders {
    * library's 800 folders take 50–100 ms to read and watch, too long to hold every other call).
    */
   private async scan(root: string): Promise<void> {
+    this.rootIdentity = folderIdentity(root);
     const queue = [root];
     while (queue.length > 0 && !this.closed && !this.full) {
       for (let n = 0; n < foldersPerTurn && queue.length > 0 && !this.full; n++) {
@@ -182,6 +243,8 @@ export class WatchedFolders {
       watcher = watch(folder, { persistent: false }, (_event, name) => {
         // Without a name (an overflow of the kernel's queue) the whole folder is looked at again.
         this.touched.add(name ? join(folder, name.toString()) : folder);
+        // The root's own deletion or move names the root (by its base name) on its watch.
+        if (folder === this.root && name?.toString() === basename(folder)) this.rootInQuestion = true;
       });
       watcher.on("error", () => this.forget(folder));
     } catch {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
@@ -129,6 +129,28 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
           '#include "util.h"\nint main(void) { return bar(2); }\n',
         );
         expect(await call("lsp", { action: "diagnostics", file: "b.c" })).toBe("no diagnostics in b.c");
+      });
+    });
+
+    it("finds the uses in a root deleted and made again (a checkout anew): its folders are watched again", async () => {
+      const tree = { ...files, "compile_flags.txt": "-std=c11\n" };
+      await withTree(tree, async (call, dir) => {
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toMatch(
+          /^3 references of 'foo':/,
+        );
+        rmSync(dir, { recursive: true });
+        mkdirSync(dir);
+        for (const [name, text] of Object.entries(tree)) writeFileSync(join(dir, name), text);
+        writeFileSync(join(dir, "d.c"), '#include "util.h"\nint more(void) { return foo(4); }\n');
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
+          [
+            "4 references of 'foo':",
+            "a.c:2:5  int foo(int x) { return x + 1; }",
+            "b.c:2:25  int main(void) { return foo(2); }",
+            "d.c:2:25  int more(void) { return foo(4); }",
+            "util.h:1:5  int foo(int x);",
+          ].join("\n"),
+        );
       });
     });
 
