@@ -63,7 +63,13 @@ export function serverSetup(
     return {
       ok: true,
       settings: {},
-      initializationOptions: { tsserver: { path: tsserver, useSyntaxServer: "never" } },
+      initializationOptions: {
+        tsserver: { path: tsserver, useSyntaxServer: "never" },
+        // Off: tsserver otherwise renames a name where it is imported or destructured by adding
+        // an alias there (`import { old as new }`, `{ old: new }`), leaving the declaration and
+        // every other file as they were, and even breaking the build (a destructured dynamic import).
+        preferences: { providePrefixAndSuffixTextForRename: false },
+      },
     };
   }
   if (spec.language === "python") {

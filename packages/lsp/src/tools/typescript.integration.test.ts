@@ -371,6 +371,30 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     }
   });
 
+  it("renames from a use in an importing file everywhere, not by adding an alias to its import", async () => {
+    writeFileSync(
+      join(server.dir, "src", "greeting.ts"),
+      'export function greet(): string {\n  return "hi";\n}\n',
+    );
+    writeFileSync(
+      join(server.dir, "src", "caller.ts"),
+      'import { greet } from "./greeting.js";\nexport const said = greet();\nexport const again = async () => { const { greet: g } = await import("./greeting.js"); const { greet } = await import("./greeting.js"); return g() + greet(); };\n',
+    );
+    const answer = resultText(
+      await server.registry.invoke(server.run, {
+        tool: "lsp_rename",
+        args: { file: "src/caller.ts", line: 2, symbol: "greet", new_name: "welcome" },
+      }),
+    );
+    expect(answer).toMatch(/^renamed 'greet' to 'welcome': \d+ edits in 2 files/);
+    expect(readFileSync(join(server.dir, "src", "greeting.ts"), "utf8")).toContain(
+      "export function welcome()",
+    );
+    expect(readFileSync(join(server.dir, "src", "caller.ts"), "utf8")).toBe(
+      'import { welcome } from "./greeting.js";\nexport const said = welcome();\nexport const again = async () => { const { welcome: g } = await import("./greeting.js"); const { welcome } = await import("./greeting.js"); return g() + welcome(); };\n',
+    );
+  });
+
   it("points a dotted symbol at its last name, and a rename of one refuses", async () => {
     const answer = await text({ action: "definition", file: "src/app.ts", line: 6, symbol: "square.area" });
     expect(answer).toContain("'square.area' holds 2 names; used 'area', the last");
