@@ -50,6 +50,8 @@ interface OpenDocument {
   changesSeen: number;
   /** The index of this document's last didSave (see {@link SaveChecks}); 0 before any. */
   savedAs: number;
+  /** {@link DocumentSync.includedChanges} when this document was last sent. */
+  includedSeen: number;
 }
 
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
@@ -71,6 +73,8 @@ export class DocumentSync {
   private readonly closedVersions = new Map<string, number>();
   /** The print of the text each closed document had when closed (see {@link closedPrint}). */
   private readonly closedTexts = new Map<string, TextPrint>();
+  /** How many times a file others include changed (see {@link refreshIncluders}). */
+  private includedChanges = 0;
   /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
   private readonly closing = new Set<string>();
   /** Emits "change" on every publish and state change. */
@@ -174,6 +178,7 @@ export class DocumentSync {
         editsSent: 0,
         changesSeen: 0,
         savedAs: 0,
+        includedSeen: this.includedChanges,
       };
       this.documents.set(uri, document);
       await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version, text } });
@@ -183,6 +188,7 @@ export class DocumentSync {
       // A change the other documents' diagnostics may depend on (an open, a save or a reopen
       // with the same text is none).
       this.changes += 1;
+      if (this.isIncluded(uri)) this.includedChanges += 1;
       if (this.spec.freshness === "reopen") {
         // This server publishes no version and stays silent when a clean file stays clean, so a
         // change could go unanswered: close and reopen, which always yields a publish.
@@ -219,16 +225,51 @@ export class DocumentSync {
     if (sent && document) {
       document.editsSent = this.editsSent;
       document.changesSeen = this.changes;
+      document.includedSeen = this.includedChanges;
     }
     return sent;
   }
 
   /**
-   * Records that files changed on disk (told to the server, or read by it on its next build):
-   * a document whose text did not change is checked again by its next diagnostics sync.
+   * Sends again (close and reopen, as {@link sync} does for diagnostics) each open document
+   * last sent before a file others include changed (`spec.includedExtensions`), so that the
+   * server builds it anew against that file's text now. Returns their uris.
    */
-  noteChanges(): void {
+  async refreshIncluders(): Promise<string[]> {
+    const stale = [...this.documents.values()]
+      .filter((document) => document.includedSeen < this.includedChanges)
+      .map((document) => document.uri);
+    await Promise.all(
+      stale.map((uri) =>
+        this.inTurn(uri, async () => {
+          const document = this.documents.get(uri);
+          if (!document || document.includedSeen >= this.includedChanges) return;
+          await this.reopen(document);
+          document.editsSent = this.editsSent;
+          document.changesSeen = this.changes;
+          document.includedSeen = this.includedChanges;
+        }),
+      ),
+    );
+    return stale.filter((uri) => this.documents.has(uri));
+  }
+
+  /** Whether other files include the file at `uri` (see `spec.includedExtensions`). */
+  isIncluded(uri: string): boolean {
+    const extensions = this.spec.includedExtensions;
+    if (!extensions) return false;
+    const dot = uri.lastIndexOf(".");
+    return dot > uri.lastIndexOf("/") && extensions.includes(uri.slice(dot).toLowerCase());
+  }
+
+  /**
+   * Records that files changed on disk (told to the server, or read by it on its next build):
+   * a document whose text did not change is checked again by its next diagnostics sync, and
+   * when `included` (a header among them) sent again by {@link refreshIncluders}.
+   */
+  noteChanges(included = false): void {
     this.changes += 1;
+    if (included) this.includedChanges += 1;
   }
 
   /** Closes a document (after a rename moved or deleted it). */

@@ -268,6 +268,11 @@ export class LanguageClient {
     return this.documents.sync(uri, languageId, text, save);
   }
 
+  /** See {@link DocumentSync.refreshIncluders}. */
+  refreshIncluders(): Promise<string[]> {
+    return this.documents.refreshIncluders();
+  }
+
   /** Closes a document (after a rename moved or deleted it). */
   close(uri: string): Promise<void> {
     this.searchHolds.forget(uri);
@@ -393,16 +398,20 @@ export class LanguageClient {
     if (!this.watched.pending || this.state !== "running") return;
     const events = this.watched.take();
     let relevant = false;
+    let included = false;
     const changes: { uri: string; type: number }[] = [];
     for (const event of events) {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
       if (!watched && !this.spec.extensions.includes(extname(event.path).toLowerCase())) continue;
       relevant = true;
       const uri = pathToFileURL(event.path).href;
-      if (watched && !this.documents.isOpen(uri)) changes.push({ uri, type: event.type });
+      const open = this.documents.isOpen(uri);
+      // An open one's new text counts once it is sent.
+      included ||= !open && this.documents.isIncluded(uri);
+      if (watched && !open) changes.push({ uri, type: event.type });
     }
     if (!relevant) return;
-    this.documents.noteChanges();
+    this.documents.noteChanges(included);
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
   }
 

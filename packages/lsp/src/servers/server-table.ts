@@ -51,6 +51,13 @@ export interface ServerSpec {
    */
   readonly indexScope?: "open-files";
   /**
+   * Extensions of the files other files include (C and C++ headers). With `indexScope`
+   * `open-files`, once one changed (sent, or on disk), each open document synced before is sent
+   * again ahead of the next question: clangd answered references from the AST it had built
+   * against the header's old text (a call renamed through the header was not found).
+   */
+  readonly includedExtensions?: readonly string[];
+  /**
    * A checker the server runs after each didSave whose diagnostics come only by publish, while a
    * pull answers the server's own (rust-analyzer's flycheck: `cargo check`). Its runs are
    * followed through `$/progress` items whose token starts with `tokenPrefix`; a save after
@@ -150,6 +157,7 @@ export const defaultServers: readonly ServerSpec[] = [
     // translation unit at start. Cross-file questions open the files that mention the name.
     args: ["--background-index=false"],
     indexScope: "open-files",
+    includedExtensions: [".h", ".hh", ".hpp", ".hxx", ".inc"],
     // clangd publishes once per version, so the matching version is the whole answer.
     settleMs: 0,
     languageIds: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp" },

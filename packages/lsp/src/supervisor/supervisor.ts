@@ -337,8 +337,9 @@ export class LspSupervisor {
    * Files changed on disk that are not open are told to the server first (its file watchers).
    * One `stat` per open document when nothing changed, those a search left open (parked)
    * included: the folder watch can lose events (libuv drops the kernel's queue-overflow event),
-   * and a parked header's old text would be what other files are checked against. Returns the
-   * documents sent again.
+   * and a parked header's old text would be what other files are checked against. On a server
+   * that indexes only its open files (clangd), those last built against a header's old text are
+   * sent again too (`refreshIncluders`). Returns the documents sent again.
    */
   async resyncOpen(client: LanguageClient, except?: string): Promise<string[]> {
     await client.flushFileChanges();
@@ -357,6 +358,9 @@ export class LspSupervisor {
         await client.sync(uri, languageIdFor(client.spec, extname(file)), current.text, false);
         resynced.push(uri);
       }
+    }
+    if (client.spec.indexScope === "open-files") {
+      for (const uri of await client.refreshIncluders()) if (!resynced.includes(uri)) resynced.push(uri);
     }
     return resynced;
   }

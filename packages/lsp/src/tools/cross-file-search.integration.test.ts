@@ -132,6 +132,25 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
+    it("a search right after a rename waits for clangd to analyse the files the rename wrote", async () => {
+      await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call) => {
+        expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toMatch(
+          /^3 references of 'foo':/,
+        );
+        expect(await call("lsp_rename", { file: "util.h", line: 1, symbol: "foo", new_name: "bar" })).toMatch(
+          /^renamed 'foo' to 'bar': 3 edits in 3 files/,
+        );
+        expect(await call("lsp", { action: "references", file: "util.h", line: 1, symbol: "bar" })).toBe(
+          [
+            "3 references of 'bar':",
+            "a.c:2:5  int bar(int x) { return x + 1; }",
+            "b.c:2:25  int main(void) { return bar(2); }",
+            "util.h:1:5  int bar(int x);",
+          ].join("\n"),
+        );
+      });
+    });
+
     it("finds the uses in a root deleted and made again (a checkout anew): its folders are watched again", async () => {
       const tree = { ...files, "compile_flags.txt": "-std=c11\n" };
       await withTree(tree, async (call, dir) => {
