@@ -1,4 +1,5 @@
 import { LspError } from "../errors/lsp-error.js";
+import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
@@ -30,6 +31,10 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
   }
   const file = context.resolvePath(input.file!);
   const { client, uri, text, lines } = await context.supervisor.open(file, false, context.progress);
+  // The kernel's events of a write just before (a harness running a write tool and this call in
+  // one batch: no turn of the event loop between them) are read first; otherwise a file not open
+  // here was answered from its old text (a definition pointed two lines up, at a comment).
+  await settleDiskEvents();
   const resynced = await context.supervisor.resyncOpen(client, uri);
   const split = lines();
   const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file));

@@ -34,6 +34,16 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
     expect(answer).toContain("pkg/geometry.py:11:5  def scale(circle: Circle, factor: float) -> Circle:");
   });
 
+  it("sees a file a write just changed, with no turn of the event loop between the write and the call", async () => {
+    writeFileSync(join(server.dir, "pkg", "far.py"), "def reach() -> int:\n    return 1\n");
+    writeFileSync(join(server.dir, "pkg", "near.py"), "from pkg.far import reach\n\nvalue = reach()\n");
+    const ask = () => text({ action: "definition", file: "pkg/near.py", line: 3, symbol: "reach" });
+    expect(await ask()).toContain("pkg/far.py:1:5  def reach() -> int:");
+    // As a harness that runs a write tool and then lsp in one batch: only microtasks between them.
+    writeFileSync(join(server.dir, "pkg", "far.py"), "# moved\n# down\ndef reach() -> int:\n    return 1\n");
+    expect(await ask()).toContain("pkg/far.py:3:5  def reach() -> int:");
+  });
+
   it("gives hover with the docstring, references and symbols", async () => {
     const hover = await text({ action: "hover", file: "pkg/main.py", line: 4, symbol: "scale" });
     expect(hover).toContain("Returns a scaled copy.");
