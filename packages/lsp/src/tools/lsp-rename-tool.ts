@@ -16,6 +16,7 @@ import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { settleDiskEvents } from "../files/disk-events.js";
+import { newNameProblem } from "../rename/new-name.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
 const input = z.object({
@@ -84,6 +85,9 @@ export const lspRenameTool = defineTool({
         message: `'${focus.name}' is not on line ${args.line}; it is on line ${position.line + 1}. A rename uses the exact line: call again with line ${position.line + 1} if that is the one meant.`,
       });
     }
+    const badName = newNameProblem(client.spec.language, args.new_name);
+    if (badName)
+      throw new LspError({ code: "LSP_BAD_ARGUMENTS", message: `${badName}; nothing was written.` });
     const at = { line: position.line, character: position.character };
     // The server must see every file using the name, or its edit leaves some of them behind.
     const search = await prepareSearch(client, uri, focus.name, context, reindexing(client, resynced));

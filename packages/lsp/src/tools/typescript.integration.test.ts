@@ -310,6 +310,19 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
   });
 
+  it("refuses a new name that is not an identifier, writing nothing", async () => {
+    const before = readFileSync(join(server.dir, "src", "app.ts"), "utf8");
+    const result = await server.registry.invoke(server.run, {
+      tool: "lsp_rename",
+      args: { file: "src/app.ts", line: 3, symbol: "total", new_name: "1bad" },
+    });
+    expect(result.isError).toBe(true);
+    expect(resultText(result)).toContain(
+      "'1bad' is not a typescript identifier (a letter, _ or $ first, then letters, digits, _ or $)",
+    );
+    expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
+  });
+
   it("refuses to rename a substring of a longer identifier, writing nothing", async () => {
     const before = readFileSync(join(server.dir, "src", "app.ts"), "utf8");
     const result = await server.registry.invoke(server.run, {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { newNameProblem } from "./new-name.js";
+
+describe("newNameProblem", () => {
+  it("accepts each language's identifiers", () => {
+    expect(newNameProblem("typescript", "größe")).toBeUndefined();
+    expect(newNameProblem("typescript", "$el")).toBeUndefined();
+    expect(newNameProblem("typescript", "#count")).toBeUndefined();
+    expect(newNameProblem("python", "_private2")).toBeUndefined();
+    expect(newNameProblem("go", "Ünit")).toBeUndefined();
+    expect(newNameProblem("rust", "r#type")).toBeUndefined();
+    expect(newNameProblem("rust", "'a")).toBeUndefined();
+    expect(newNameProblem("c", "snake_case")).toBeUndefined();
+    expect(newNameProblem("dart", "_$private")).toBeUndefined();
+    expect(newNameProblem("kotlin", "1 anything")).toBeUndefined();
+  });
+
+  it("says what is wrong with a name that is not one", () => {
+    expect(newNameProblem("typescript", "1bad")).toBe(
+      "'1bad' is not a typescript identifier (a letter, _ or $ first, then letters, digits, _ or $); give new_name as one whole name, without spaces or punctuation",
+    );
+    expect(newNameProblem("python", "has-dash")).toMatch(/^'has-dash' is not a python identifier/);
+    expect(newNameProblem("python", "$x")).toMatch(/not a python identifier/);
+    expect(newNameProblem("go", "two words")).toMatch(/not a go identifier/);
+    expect(newNameProblem("c", "ns::name")).toMatch(/not a c identifier/);
+    expect(newNameProblem("typescript", "obj.prop")).toMatch(/not a typescript identifier/);
+  });
+});
