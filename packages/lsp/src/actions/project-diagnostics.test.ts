@@ -83,7 +83,7 @@ describe("diagnostics *", () => {
     );
     const answer = await check(60_000);
     expect(answer.split("\n")).toEqual([
-      "typescript (tsc --noEmit --pretty false -p b in b): 1 problems",
+      "typescript (tsc --noEmit --pretty false -p b in b): 1 problem",
       "b/index.ts:1:7 error [TS2322] nope",
     ]);
   });

@@ -95,7 +95,9 @@ export async function projectDiagnostics(
     }
     const counted = outcome.findings.filter(isCounted);
     const notes = outcome.notes.length > 0 ? `; ${outcome.notes.join("; ")}` : "";
-    sections.push(`${spec.language} (${outcome.label} in ${where}): ${counted.length} problems${notes}`);
+    sections.push(
+      `${spec.language} (${outcome.label} in ${where}): ${counted.length === 1 ? "1 problem" : `${counted.length} problems`}${notes}`,
+    );
     for (const finding of counted) findings.add(formatFinding(finding, (path) => supervisor.display(path)));
   }
   if (search.truncated) sections.push(`(roots searched ${describeRootSearch(search)})`);

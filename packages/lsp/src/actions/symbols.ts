@@ -67,7 +67,7 @@ export async function symbols(input: ActionInput, context: ActionContext): Promi
   if (input.file === undefined) {
     throw new LspError({
       code: "LSP_BAD_ARGUMENTS",
-      message: `action "symbols" needs query (workspace search, e.g. {"action":"symbols","query":"parseConfig","file":"src/app.ts"}) or file (that file's outline)`,
+      message: `action "symbols" needs query (a search of the whole workspace; file, when given, picks the language server: {"action":"symbols","query":"parseConfig","file":"src/app.ts"}) or file alone (that file's outline)`,
     });
   }
   return documentSymbols(input, context);
@@ -90,9 +90,10 @@ async function documentSymbols(input: ActionInput, context: ActionContext): Prom
     rows.push(
       `${"  ".repeat(depth)}${kindName(symbol.kind)} ${symbol.name}${symbol.detail ? ` ${symbol.detail}` : ""}  :${symbol.selectionRange.start.line + 1}`,
     );
-    for (const child of symbol.children ?? []) visit(child, depth + 1);
+    for (const child of byLine(symbol.children ?? [])) visit(child, depth + 1);
   };
-  for (const symbol of answer ?? []) {
+  // In the file's order at each level (typescript-language-server answers alphabetically).
+  for (const symbol of byLine<DocumentSymbol | SymbolInformation>(answer ?? [])) {
     if ("selectionRange" in symbol) visit(symbol, 0);
     else
       rows.push(
@@ -227,6 +228,13 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   ];
   const shown = located.symbols.length;
   return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${goneNote}${caveats}${scope}`;
+}
+
+/** Document symbols in the order of their lines (stable: ties keep the server's order). */
+function byLine<T extends DocumentSymbol | SymbolInformation>(symbols: readonly T[]): T[] {
+  const lineOf = (symbol: T): number =>
+    "selectionRange" in symbol ? symbol.range.start.line : symbol.location.range.start.line;
+  return [...symbols].sort((x, y) => lineOf(x) - lineOf(y));
 }
 
 /** Says which open documents `client` may not have indexed when asked (their analysis not seen). */

@@ -37,7 +37,10 @@ const input = z.object({
     .min(1)
     .optional()
     .describe("Substring of that line naming the symbol; required for navigation actions. Never a column."),
-  query: z.string().optional().describe("Name to search across the workspace (symbols)."),
+  query: z
+    .string()
+    .optional()
+    .describe("Name to search across the whole workspace (symbols); file, if given, only picks the server."),
 });
 
 /**
@@ -52,7 +55,7 @@ export const lspTool = defineTool({
     "Ask the project's language server (TypeScript, Python, Go, Rust, C/C++, Dart).",
     'Actions: diagnostics (file, or "*" for the project checker), definition, type_definition, implementation,',
     "references (≤50), hover, code_actions — each with file, line (1-based) and symbol (a substring of that line",
-    "naming it; never a column); symbols (query: workspace search ≤100, or file: its outline ≤200);",
+    "naming it; never a column); symbols (query: whole-workspace search ≤100, file picking the server; or file alone: its outline ≤200);",
     "status (which servers run or why not); reload (restart the server of file's root; without file, every running server).",
     'Example: {"action":"definition","file":"src/app.ts","line":12,"symbol":"parseConfig"}',
   ].join(" "),

@@ -98,7 +98,7 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
     writeFileSync(main, original.replace("scale(unit, 2.0)", "scale(unit)"));
     try {
       const answer = await text({ action: "diagnostics", file: "*" });
-      expect(answer).toMatch(/python \(pyright --outputjson in \.\): 1 problems/);
+      expect(answer).toMatch(/python \(pyright --outputjson in \.\): 1 problem\n/);
       expect(answer).toMatch(
         /pkg\/main\.py:4:\d+ error \[reportCallIssue\] Argument missing for parameter "factor"/,
       );
