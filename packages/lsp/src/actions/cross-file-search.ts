@@ -32,6 +32,9 @@ export interface PreparedSearch {
  *   without a background index) is first given the files of its root that mention `name` as a
  *   whole word (at most {@link searchOpenLimit}); otherwise its references miss every other file,
  *   and its rename edits one file of a symbol used in several, breaking the build.
+ * - A server that misses files created after it started (`spec.createdFiles`: tsserver for a
+ *   second after the folder's last change, gopls for a package in a new folder) is first given
+ *   those that mention `name` (the newest {@link searchOpenLimit}); opened once, they are its own.
  * - Every server then finishes analysing the asked document, those opened and `alsoAnalysed`
  *   (documents just sent again, whose index entries are being rebuilt), bounded by the
  *   diagnostics bound: pyright's first references after its start found 1 of 3 uses.
@@ -48,6 +51,20 @@ export async function prepareSearch(
   const { supervisor } = context;
   const notes: string[] = [];
   const opened: string[] = [];
+  if (client.spec.createdFiles === "open-for-search") {
+    // Files created since the server started: it would not search them yet.
+    const word = wholeWord(name);
+    const created = client.createdFiles().filter((file) => {
+      const text = client.rootText(file);
+      return text !== undefined && text.includes(name) && word.test(text);
+    });
+    opened.push(...(await openForSearch(client, created.slice(-searchOpenLimit), context, uri)).opened);
+    if (created.length > searchOpenLimit) {
+      notes.push(
+        `${created.length} files created since ${client.spec.command} started mention '${name}', the ${searchOpenLimit} newest were opened; uses in the others may be missing`,
+      );
+    }
+  }
   if (client.spec.indexScope === "open-files") {
     const found = await mentioning(client, name);
     // Files changed since they were closed here are opened too, so that the server drops the
@@ -132,6 +149,11 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
   }
 }
 
+/** Matches `name` as a whole word (not inside a longer identifier). */
+function wholeWord(name: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
+}
+
 /**
  * Files of the client's root, of its languages, not open for their own sake, to open for a
  * search of `name`: first those closed here before and changed on disk since (clangd keeps a
@@ -143,7 +165,7 @@ async function mentioning(
   name: string,
 ): Promise<{ files: string[]; outdated: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
+  const word = wholeWord(name);
   const files: string[] = [];
   const outdated: string[] = [];
   let read = 0;

@@ -4,11 +4,12 @@ import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { terminateProcess } from "@tools/registry";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
-import type {
-  Diagnostic,
-  InitializeResult,
-  PublishDiagnosticsParams,
-  ServerCapabilities,
+import {
+  FileChangeType,
+  type Diagnostic,
+  type InitializeResult,
+  type PublishDiagnosticsParams,
+  type ServerCapabilities,
 } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -61,6 +62,9 @@ const stderrLines = 20;
 /** Files past this size (bytes) are not scanned by name. */
 const largestScanned = 1_000_000;
 
+/** Most created files remembered per server (see `LanguageClient.createdFiles`). */
+const createdKept = 5_000;
+
 /**
  * One language-server process and its JSON-RPC connection: initialize, the server's own
  * requests answered, document sync with versions, and diagnostics by pull or push with a
@@ -93,6 +97,8 @@ export class LanguageClient {
   private readonly watched: WatchedFolders;
   /** Which open documents searches opened for themselves, and which stay (see `SearchHolds`). */
   readonly searchHolds = new SearchHolds();
+  /** See {@link createdFiles}. */
+  private readonly created = new Set<string>();
   /** Per text read from disk: whether it differs from its file's text at its last close. */
   private readonly closedChecks = new WeakMap<FileText, { print: TextPrint; changed: boolean }>();
   /**
@@ -265,7 +271,24 @@ export class LanguageClient {
    * when it differs; didSave when `save` is set). Returns whether anything was sent.
    */
   sync(uri: string, languageId: string, text: string, save: boolean): Promise<boolean> {
+    // Opened once, a created file is part of the server's project from then on.
+    if (this.created.size > 0 && !this.documents.isOpen(uri)) this.created.delete(fileURLToPath(uri));
     return this.documents.sync(uri, languageId, text, save);
+  }
+
+  /**
+   * Files of this server's languages created on disk since it started and not opened on it since
+   * (most recent last, at most {@link createdKept}): see `spec.createdFiles`.
+   */
+  createdFiles(): string[] {
+    return [...this.created];
+  }
+
+  private noteCreated(path: string, created: boolean): void {
+    this.created.delete(path);
+    if (!created) return;
+    this.created.add(path);
+    if (this.created.size > createdKept) this.created.delete(this.created.values().next().value!);
   }
 
   /** See {@link DocumentSync.refreshIncluders}. */
@@ -408,6 +431,8 @@ export class LanguageClient {
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
       included ||= !open && this.documents.isIncluded(uri);
+      if (this.spec.createdFiles && this.spec.extensions.includes(extname(event.path).toLowerCase()))
+        this.noteCreated(event.path, event.type === FileChangeType.Created && !open);
       if (watched && !open) changes.push({ uri, type: event.type });
     }
     if (!relevant) return;

@@ -51,6 +51,13 @@ export interface ServerSpec {
    */
   readonly indexScope?: "open-files";
   /**
+   * `open-for-search`: files created on disk after the server started are missed by its searches
+   * until opened once (tsserver takes a new file into its project only a second after its
+   * folder's last change; gopls loads a package found in a new folder only when one of its files
+   * is opened), so before a search those that mention the name are opened (see `prepareSearch`).
+   */
+  readonly createdFiles?: "open-for-search";
+  /**
    * Extensions of the files other files include (C and C++ headers). With `indexScope`
    * `open-files`, once one changed (sent, or on disk), each open document synced before is sent
    * again ahead of the next question: clangd answered references from the AST it had built
@@ -92,6 +99,7 @@ export const defaultServers: readonly ServerSpec[] = [
     // passed through, answer for exactly the text sent before them.
     pull: "tsserver",
     settleMs: 300,
+    createdFiles: "open-for-search",
     languageIds: {
       ".ts": "typescript",
       ".mts": "typescript",
@@ -119,6 +127,7 @@ export const defaultServers: readonly ServerSpec[] = [
     workspaceMarkers: [{ file: "go.work" }],
     command: "gopls",
     args: [],
+    createdFiles: "open-for-search",
     // gopls publishes nothing for a version whose diagnostics equal the last ones sent, and
     // around its workspace load answers without a version. With verboseWorkDoneProgress it
     // reports every diagnostics pass as progress, one "diagnosing <cause> files" per edit

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,12 +21,36 @@ function requireServer(command: string): boolean {
 
 describe.skipIf(!findBinary("gopls", [], []).found && !ci)("navigation on gopls", () => {
   requireServer("gopls");
-  const { text } = useServerFixture({
+  const goFixture = useServerFixture({
     fixture: "go-project",
     server: "gopls",
     tools: [lspTool],
     diagnosticsTimeoutMs: 20_000,
     expectProcesses: true,
+  });
+  const { text } = goFixture;
+
+  it("finds references in a package created after the server started", async () => {
+    const dir = goFixture.dir;
+    // The server running, two packages appear on disk (gopls loads a package found in a new
+    // folder only once one of its files is opened: before, the use was never found).
+    expect(await text({ action: "definition", file: "main.go", line: 10, symbol: "greet" })).toMatch(
+      /^1 definition/,
+    );
+    mkdirSync(join(dir, "lib"));
+    mkdirSync(join(dir, "use"));
+    writeFileSync(join(dir, "lib", "lib.go"), "package lib\n\nfunc Helper() int { return 1 }\n");
+    writeFileSync(
+      join(dir, "use", "use.go"),
+      'package use\n\nimport "example.com/fixture/lib"\n\nvar X = lib.Helper()\n',
+    );
+    expect(await text({ action: "references", file: "lib/lib.go", line: 3, symbol: "Helper" })).toBe(
+      [
+        "2 references of 'Helper':",
+        "lib/lib.go:3:6  func Helper() int { return 1 }",
+        "use/use.go:5:13  var X = lib.Helper()",
+      ].join("\n"),
+    );
   });
 
   it("lists references of a type and of a method", async () => {

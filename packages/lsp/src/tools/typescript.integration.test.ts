@@ -393,6 +393,40 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     }
   });
 
+  it("finds references in files created just before the call", async () => {
+    // tsserver takes a new file into its project a second after its folder's last change.
+    expect(await text({ action: "symbols", file: "src/app.ts" })).toMatch(/^\d+ symbols in src\/app\.ts:/);
+    writeFileSync(join(server.dir, "src", "made.ts"), "export const madeValue = 1;\n");
+    writeFileSync(
+      join(server.dir, "src", "made-user.ts"),
+      'import { madeValue } from "./made.js";\nexport const twiceMade = madeValue * 2;\n',
+    );
+    expect(await text({ action: "references", file: "src/made.ts", line: 1, symbol: "madeValue" })).toBe(
+      [
+        "3 references of 'madeValue':",
+        'src/made-user.ts:1:10  import { madeValue } from "./made.js";',
+        "src/made-user.ts:2:26  export const twiceMade = madeValue * 2;",
+        "src/made.ts:1:14  export const madeValue = 1;",
+      ].join("\n"),
+    );
+    // And a rename reaches a file created after that search.
+    writeFileSync(
+      join(server.dir, "src", "made-late.ts"),
+      'import { madeValue } from "./made.js";\nmadeValue;\n',
+    );
+    expect(
+      resultText(
+        await server.registry.invoke(server.run, {
+          tool: "lsp_rename",
+          args: { file: "src/made.ts", line: 1, symbol: "madeValue", new_name: "builtValue" },
+        }),
+      ),
+    ).toMatch(/^renamed 'madeValue' to 'builtValue': 5 edits in 3 files/);
+    expect(readFileSync(join(server.dir, "src", "made-late.ts"), "utf8")).toBe(
+      'import { builtValue } from "./made.js";\nbuiltValue;\n',
+    );
+  });
+
   it("renames from a use in an importing file everywhere, not by adding an alias to its import", async () => {
     writeFileSync(
       join(server.dir, "src", "greeting.ts"),
