@@ -19,6 +19,7 @@ import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
+import { uniqueContext, type ResolvedPosition } from "../positions/resolve-position.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -47,11 +48,13 @@ export async function navigate(
 ): Promise<string> {
   const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, input.action);
-  const params = {
+  // The column asked about: another occurrence of the name on the line when the first finds nothing.
+  let character = position.character;
+  const params = () => ({
     textDocument: { uri },
-    position: { line: position.line, character: position.character },
+    position: { line: position.line, character },
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
-  };
+  });
   const notes = position.note ? [position.note] : [];
   // On clangd, a definition in a file sent again came from its old text until it was analysed.
   const reindexed = reindexing(client, resynced);
@@ -66,14 +69,33 @@ export async function navigate(
   const ask = () =>
     client.request<Location | Location[] | LocationLink[] | null>(
       methods[input.action],
-      params,
+      params(),
       undefined,
       context.signal,
     );
   const pathOf = (target: string) => context.supervisor.pathOf(target);
+  const noun = nouns[input.action];
   let found: PlainLocation[];
   try {
     found = sortedLocations(await ask(), pathOf);
+    const lineText = lines[position.line]!;
+    const others = position.alternatives ?? [];
+    if (found.length === 0 && others.length > 0) {
+      // The first occurrence was another thing (a word in a string, a property of the same name).
+      for (const column of others) {
+        character = column;
+        found = sortedLocations(await ask(), pathOf);
+        if (found.length > 0) {
+          notes.push(
+            `the '${position.identifier}' at column ${position.character + 1} of line ${position.line + 1} has no ${noun}; answered for the one at column ${column + 1}`,
+          );
+          break;
+        }
+      }
+      if (found.length === 0) character = position.character;
+    } else if (others.length > 0) {
+      notes.push(ambiguity(lineText, position));
+    }
   } finally {
     if (search) await endSearch(client, search);
   }
@@ -94,7 +116,6 @@ export async function navigate(
       }
     }
   }
-  const noun = nouns[input.action];
   const { present: locations, gone } = presentLocations(found);
   if (gone > 0) {
     notes.push(
@@ -114,6 +135,13 @@ export async function navigate(
   return `${header}${count} of '${input.symbol}':\n${rows.join("\n")}${note ? `\n${note}` : ""}`;
 }
 
+/** Says which of several occurrences of the name on its line was asked about, and how to pick another. */
+function ambiguity(lineText: string, position: ResolvedPosition): string {
+  const others = position.alternatives ?? [];
+  const hint = uniqueContext(lineText, others[0]!, position.length);
+  return `'${position.identifier}' occurs ${others.length + 1} times on line ${position.line + 1}; answered for the one at column ${position.character + 1}; for another, give text around it as symbol (e.g. '${hint}')`;
+}
+
 function markedText(content: MarkupContent | MarkedString | MarkedString[]): string {
   if (Array.isArray(content)) return content.map(markedText).join("\n\n");
   if (typeof content === "string") return content;
@@ -121,9 +149,13 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
   return "```" + content.language + "\n" + content.value + "\n```";
 }
 
+function hoverText(answer: Hover | null): string {
+  return answer ? markedText(answer.contents).trim() : "";
+}
+
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, position, resynced } = await addressSymbol(input, context);
+  const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, "hover");
   // clangd takes a doc comment from its index: from the files sent again once analysed, and from
   // a closed file's text at its close unless opened again.
@@ -134,20 +166,34 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
     const late = analysed.length > 0 ? await awaitAnalysed(client, analysed, context.supervisor) : undefined;
     if (late) notes.push(late);
-    answer = await client.request<Hover | null>(
-      "textDocument/hover",
-      {
-        textDocument: { uri },
-        position: { line: position.line, character: position.character },
-      },
-      undefined,
-      context.signal,
-    );
+    const ask = (character: number) =>
+      client.request<Hover | null>(
+        "textDocument/hover",
+        { textDocument: { uri }, position: { line: position.line, character } },
+        undefined,
+        context.signal,
+      );
+    answer = await ask(position.character);
+    const others = position.alternatives ?? [];
+    if (hoverText(answer) === "" && others.length > 0) {
+      for (const column of others) {
+        const again = await ask(column);
+        if (hoverText(again) !== "") {
+          answer = again;
+          notes.push(
+            `the '${position.identifier}' at column ${position.character + 1} of line ${position.line + 1} has no hover information; answered for the one at column ${column + 1}`,
+          );
+          break;
+        }
+      }
+    } else if (others.length > 0) {
+      notes.push(ambiguity(lines[position.line]!, position));
+    }
   } finally {
     await endSearch(client, refreshed);
   }
   const header = notes.map((note) => `${note}\n`).join("");
-  const text = answer ? markedText(answer.contents).trim() : "";
+  const text = hoverText(answer);
   if (text === "") {
     return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;
   }

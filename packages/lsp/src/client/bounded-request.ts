@@ -12,6 +12,11 @@ export interface RequestBounds {
   readonly crashedError: () => Error;
   /** The server's command, for messages. */
   readonly command: string;
+  /**
+   * False once the connection closed: a cancellation is then not sent (vscode-jsonrpc would log
+   * its "Connection is closed" error to stderr). Always open when not given.
+   */
+  readonly open?: () => boolean;
 }
 
 /**
@@ -42,7 +47,7 @@ export function boundedRequest<R>(
     };
     const fail = (error: Error, cancel: boolean): void => {
       if (!finish()) return;
-      if (cancel) source.cancel();
+      if (cancel && (bounds.open?.() ?? true)) source.cancel();
       source.dispose();
       reject(error);
     };

@@ -112,6 +112,8 @@ export class LanguageClient {
     totalKept: 64 * 1024 * 1024,
   });
   private stopping = false;
+  /** Set once the connection closed (the process ended): nothing more can be sent. */
+  private connectionClosed = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
   private readonly startedAt = Date.now();
 
@@ -164,6 +166,9 @@ export class LanguageClient {
     // vscode-jsonrpc routes `$/progress` here, never to onNotification.
     this.connection.onUnhandledProgress(({ token, value }) => this.onProgress(token, value));
     this.connection.onError(() => undefined);
+    this.connection.onClose(() => {
+      this.connectionClosed = true;
+    });
     this.connection.listen();
   }
 
@@ -211,6 +216,7 @@ export class LanguageClient {
       events: this.events,
       crashedError: () => this.crashedError(),
       command: this.spec.command,
+      open: () => !this.connectionClosed,
     });
   }
 

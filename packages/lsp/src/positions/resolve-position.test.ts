@@ -65,6 +65,17 @@ describe("resolvePosition", () => {
     expect(found.note).toContain("used 'portNumber', which contains it");
   });
 
+  it("lists the other whole occurrences on the line used, for a caller to try or mention", () => {
+    expect(resolvePosition("    this.count = count;", 1, "count", "c.ts")).toMatchObject({
+      character: 9,
+      alternatives: [17],
+    });
+    expect(resolvePosition("    this.count = count;", 1, "= count", "c.ts")).not.toHaveProperty(
+      "alternatives",
+    );
+    expect(resolvePosition("const address = add(1);", 1, "add", "a.ts")).not.toHaveProperty("alternatives");
+  });
+
   it("prefers a whole-identifier occurrence over a substring of a longer one", () => {
     expect(resolvePosition("const address = add(1);", 1, "add", "a.ts").character).toBe(16);
   });

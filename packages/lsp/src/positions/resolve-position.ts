@@ -14,6 +14,11 @@ export interface ResolvedPosition {
   readonly identifier: string;
   /** Set when a nearby line or a longer identifier was used instead of exactly what was asked. */
   readonly note?: string;
+  /**
+   * The columns of the symbol's other whole-identifier occurrences on the line used (`count` in
+   * `this.count = count;`), when there are any.
+   */
+  readonly alternatives?: readonly number[];
 }
 
 /** How many lines either side of the asked line are searched when the symbol is not on it. */
@@ -142,12 +147,18 @@ export function resolvePosition(
       if (!whole && identifier !== focus.name) {
         notes.push(`no identifier is exactly '${focus.name}' there; used '${identifier}', which contains it`);
       }
+      const alternatives = whole
+        ? wholeColumns(candidateText, symbol)
+            .filter((other) => other !== column)
+            .map((other) => other + focus.offset)
+        : [];
       return {
         line: candidate,
         character: at,
         length: focus.name.length,
         identifier,
         ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
+        ...(alternatives.length > 0 ? { alternatives } : {}),
       };
     }
   }

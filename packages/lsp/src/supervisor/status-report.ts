@@ -1,4 +1,5 @@
-import { join } from "node:path";
+import { statSync } from "node:fs";
+import { extname, join } from "node:path";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
 import type { ServerSpec } from "../servers/server-table.js";
@@ -74,7 +75,26 @@ export function statusReport(view: StatusView, file?: string): string {
   };
   if (file) {
     const spec = view.specFor(file);
-    if (spec) notStarted(spec, view.detect(spec, file), file);
+    if (spec) {
+      notStarted(spec, view.detect(spec, file), file);
+    } else if (isFolder(file)) {
+      // A folder: the servers whose roots cover it (those started are listed above).
+      const probe = join(file, "_");
+      const covering = view.servers.filter((each) => view.detect(each, probe).root !== undefined);
+      for (const each of covering) notStarted(each, view.detect(each, probe), probe);
+      if (covering.length === 0 && lines.length === 0) {
+        lines.push(
+          `no language server root covers ${view.display(file)}: none of the root markers (${[
+            ...new Set(view.servers.flatMap((each) => each.markers)),
+          ].join(", ")}) is in it or a folder above it inside the working directory`,
+        );
+      }
+    } else {
+      const extensions = [...new Set(view.servers.flatMap((each) => each.extensions))].join(", ");
+      lines.push(
+        `no language server handles ${view.display(file)} (${extname(file) || "no extension"}); files handled: ${extensions}`,
+      );
+    }
     return lines.join("\n");
   }
   const search = view.rootSearch();
@@ -94,6 +114,14 @@ export function statusReport(view: StatusView, file?: string): string {
     }
   }
   return lines.join("\n");
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** A running server's folder watch, when it does not cover the whole root. */

@@ -74,6 +74,16 @@ describe("supervisor status and failures", () => {
     expect(resultText(await lsp({ action: "status", file: "scripts/loose.ts" }))).toContain(
       `typescript: no root (none of tsconfig.json, jsconfig.json, package.json between scripts/loose.ts and the working directory), binary found (${server})`,
     );
+    // A folder: the roots that cover it; a folder with none, and a file no server handles, say so.
+    expect(resultText(await lsp({ action: "status", file: "rust/src" }))).toBe(
+      `rust: root rust (marker Cargo.toml), binary missing ('rust-analyzer' ${nowhere}), state not started (cannot start: needs a root marker AND the binary)`,
+    );
+    expect(resultText(await lsp({ action: "status", file: "scripts" }))).toMatch(
+      /^no language server root covers scripts: none of the root markers \(tsconfig\.json, .*\) is in it or a folder above it inside the working directory$/,
+    );
+    expect(resultText(await lsp({ action: "status", file: "rust/Cargo.toml" }))).toMatch(
+      /^no language server handles rust\/Cargo\.toml \(\.toml\); files handled: \.ts, .*\.rs/,
+    );
     const web = await lsp({ action: "symbols", file: "web/index.ts" });
     expect(web.error?.code).toBe("LSP_NO_SERVER");
     expect(resultText(web)).toContain("typescript is not resolvable from web");

@@ -427,6 +427,42 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     );
   });
 
+  it("answers for the next occurrence of a name on its line when the first has nothing, and says which it used", async () => {
+    writeFileSync(
+      join(server.dir, "src", "twice.ts"),
+      [
+        "export function tool(name: string): string {",
+        "  return name;",
+        "}",
+        'export const label = "tool" + tool("x");',
+        "export class Counter {",
+        "  count = 0;",
+        "  set(count: number) {",
+        "    this.count = count;",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    // The first 'tool' on line 4 is a word in a string: no definition there.
+    expect(await text({ action: "definition", file: "src/twice.ts", line: 4, symbol: "tool" })).toBe(
+      [
+        "the 'tool' at column 23 of line 4 has no definition; answered for the one at column 31",
+        "1 definition of 'tool':",
+        "src/twice.ts:1:17  export function tool(name: string): string {",
+      ].join("\n"),
+    );
+    // Both occurrences mean something: the answer says which one it is for, and how to pick the other.
+    const references = await text({ action: "references", file: "src/twice.ts", line: 8, symbol: "count" });
+    expect(references.split("\n")[0]).toBe(
+      "'count' occurs 2 times on line 8; answered for the one at column 10; for another, give text around it as symbol (e.g. '= count')",
+    );
+    expect(references).toContain("src/twice.ts:6:3  count = 0;");
+    expect(
+      (await text({ action: "references", file: "src/twice.ts", line: 8, symbol: "= count" })).split("\n")[0],
+    ).toBe("2 references of '= count':");
+  });
+
   it("renames from a use in an importing file everywhere, not by adding an alias to its import", async () => {
     writeFileSync(
       join(server.dir, "src", "greeting.ts"),
