@@ -1,3 +1,5 @@
+import { oneLine } from "../format/diagnostics.js";
+
 /** One finding of a project checker, in the same shape as a server's diagnostic line. */
 export interface Finding {
   /** Absolute path. */
@@ -16,7 +18,7 @@ export interface Finding {
 /** `path:line:col severity [code] message`, one line: the format of server diagnostics. */
 export function formatFinding(finding: Finding, display: (path: string) => string): string {
   const { line, column, severity, code, message } = finding;
-  return `${display(finding.file)}:${line}:${column} ${severity}${code ? ` [${code}]` : ""} ${message.replace(/\s*\n\s*/g, " ")}`;
+  return `${display(finding.file)}:${line}:${column} ${severity}${code ? ` [${code}]` : ""} ${oneLine(message)}`;
 }
 
 /** Errors and warnings: what a project check lists (notes, help and information are left out). */

@@ -22,10 +22,25 @@ export function codeText(diagnostic: Diagnostic): string {
 export function formatDiagnostic(display: string, diagnostic: Diagnostic): string {
   const { line, character } = diagnostic.range.start;
   const code = codeText(diagnostic);
-  const message = messageText(diagnostic).replace(/\s*\n\s*/g, " ");
+  const message = oneLine(messageText(diagnostic));
   return `${display}:${line + 1}:${character + 1} ${severityName(diagnostic)}${code ? ` [${code}]` : ""} ${message}${
     diagnostic.source ? ` (${diagnostic.source})` : ""
   }`;
+}
+
+/**
+ * A message's lines as one: after a line ending a sentence (tsc's) with a space, otherwise with
+ * "; " (pyright's explanation lines have no stop, and ran on into each other).
+ */
+export function oneLine(message: string): string {
+  return message
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .reduce(
+      (joined, line) => (joined === "" ? line : `${joined}${/[.:;!?]$/.test(joined) ? " " : "; "}${line}`),
+      "",
+    );
 }
 
 /** Errors and warnings only (the severities worth a model's attention by default). */

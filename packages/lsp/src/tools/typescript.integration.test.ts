@@ -393,6 +393,23 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     }
   });
 
+  it("checks a file against a module created just before: its missing import is not reported", async () => {
+    writeFileSync(
+      join(server.dir, "src", "needs-helper.ts"),
+      'import { helper } from "./helper-made-later.js";\nexport const used = helper();\n',
+    );
+    expect(await text({ action: "diagnostics", file: "src/needs-helper.ts" })).toContain(
+      "Cannot find module './helper-made-later.js'",
+    );
+    writeFileSync(
+      join(server.dir, "src", "helper-made-later.ts"),
+      "export const helper = (): number => 1;\n",
+    );
+    expect(await text({ action: "diagnostics", file: "src/needs-helper.ts" })).toBe(
+      "no diagnostics in src/needs-helper.ts",
+    );
+  });
+
   it("finds references in files created just before the call", async () => {
     // tsserver takes a new file into its project a second after its folder's last change.
     expect(await text({ action: "symbols", file: "src/app.ts" })).toMatch(/^\d+ symbols in src\/app\.ts:/);
