@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -141,6 +142,33 @@ describe("WatchedFolders", () => {
     await expect
       .poll(() => watched.take().map(({ path }) => path.slice(dir.length + 1)), { timeout: 5_000 })
       .toEqual(["pkg/c.go"]);
+  });
+
+  it("looks again at the folders whose entries changed after a burst that overflowed the kernel's queue", async () => {
+    const { dir, watched } = await watchTree({ "a.go": "package a\n", "sub/b.go": "package sub\n" });
+    // The event loop blocked while a shell makes 10 000 files (two events each: more than the
+    // kernel keeps, 16 384 by default), then deletes a.go: libuv drops the overflow notice, and
+    // every event after it is lost.
+    spawnSync("sh", [
+      "-c",
+      'cd "$1/sub" && for i in $(seq 1 10000); do echo x > "f$i.go"; done; rm "$1/a.go"',
+      "sh",
+      dir,
+    ]);
+    const seen = new Map<string, number>();
+    await expect
+      .poll(
+        () => {
+          for (const { path, type } of watched.take()) seen.set(path.slice(dir.length + 1), type);
+          return seen.size;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(10_001);
+    expect(seen.get("a.go")).toBe(FileChangeType.Deleted);
+    expect(seen.get("sub/f10000.go")).toBe(FileChangeType.Created);
+    expect([...seen.values()].filter((type) => type === FileChangeType.Created)).toHaveLength(10_000);
+    expect(watched.files.size).toBe(10_001);
   });
 
   it("stops watching on close", async () => {

@@ -17,6 +17,13 @@ export interface WatchedFoldersOptions {
 /** Most folders watched per server root by default. */
 export const defaultMaxFolders = 2_000;
 
+/**
+ * Distinct paths in one take from which on the kernel's event queue may have overflowed (16 384
+ * events by default; libuv drops the overflow notice, and every event after it is lost): each
+ * watched folder's modification time is then compared with the one last seen.
+ */
+export const burstPaths = 1_000;
+
 /** Folders read and watched per turn of the event loop during the first walk. */
 const foldersPerTurn = 32;
 
@@ -34,6 +41,15 @@ function entriesOf(folder: string): Dirent[] {
     return readdirSync(folder, { withFileTypes: true });
   } catch {
     return [];
+  }
+}
+
+/** A folder's modification time (ms); undefined when it cannot be read. */
+function modifiedAt(folder: string): number | undefined {
+  try {
+    return statSync(folder).mtimeMs;
+  } catch {
+    return undefined;
   }
 }
 
@@ -86,6 +102,8 @@ export class WatchedFolders {
   private readonly known = new Set<string>();
   /** Paths an event named since the last take. */
   private readonly touched = new Set<string>();
+  /** Each watched folder's modification time (ms) when its entries were last read. */
+  private readonly folderTimes = new Map<string, number>();
   private closed = false;
   private full = false;
   private readonly scanned: Promise<void>;
@@ -136,6 +154,7 @@ export class WatchedFolders {
     if (this.rootInQuestion || this.touched.size > 0) this.lookAtRoot(events);
     const paths = [...this.touched];
     this.touched.clear();
+    const burst = paths.length >= burstPaths;
     for (const path of paths) {
       let isFolder: boolean | undefined;
       try {
@@ -156,7 +175,52 @@ export class WatchedFolders {
         this.remove(path, events);
       }
     }
+    if (burst) return this.sweep(events);
     return events;
+  }
+
+  /**
+   * After a burst: every watched folder whose modification time moved since its entries were
+   * last read is read again (files added or removed there, by events the kernel may have
+   * dropped); one change per path in the result. A file rewritten in place leaves its folder's
+   * time as it was, so such a change lost in an overflow stays unseen.
+   */
+  private sweep(events: FileEvent[]): FileEvent[] {
+    const children = new Map<string, string[]>();
+    for (const path of this.known) {
+      const folder = dirname(path);
+      const list = children.get(folder);
+      if (list) list.push(path);
+      else children.set(folder, [path]);
+    }
+    const found: FileEvent[] = [];
+    // Folders added meanwhile are visited too, their time just taken: skipped.
+    for (const folder of this.watchers.keys()) {
+      const time = modifiedAt(folder);
+      if (time === undefined || time === this.folderTimes.get(folder)) continue;
+      this.folderTimes.set(folder, time);
+      const present = new Set<string>();
+      for (const entry of entriesOf(folder)) {
+        const path = join(folder, entry.name);
+        if (entry.isDirectory()) {
+          if (!this.watchers.has(path)) this.add(path, found);
+        } else if (!this.known.has(path)) {
+          this.known.add(path);
+          found.push({ path, type: FileChangeType.Created });
+        }
+        present.add(path);
+      }
+      for (const path of children.get(folder) ?? []) {
+        if (present.has(path)) continue;
+        this.known.delete(path);
+        found.push({ path, type: FileChangeType.Deleted });
+      }
+    }
+    if (found.length === 0) return events;
+    // The sweep's finding wins: it looked last.
+    const byPath = new Map(events.map((event) => [event.path, event]));
+    for (const event of found) byPath.set(event.path, event);
+    return [...byPath.values()];
   }
 
   /**
@@ -199,6 +263,7 @@ export class WatchedFolders {
     this.closed = true;
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
+    this.folderTimes.clear();
     this.known.clear();
     this.touched.clear();
   }
@@ -253,6 +318,8 @@ export class WatchedFolders {
       return;
     }
     this.watchers.set(folder, watcher);
+    const time = modifiedAt(folder);
+    if (time !== undefined) this.folderTimes.set(folder, time);
     for (const entry of entriesOf(folder)) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
@@ -284,6 +351,7 @@ export class WatchedFolders {
       if (path === folder || path.startsWith(prefix)) {
         watcher.close();
         this.watchers.delete(path);
+        this.folderTimes.delete(path);
       }
     }
     for (const path of this.known) {
@@ -297,6 +365,7 @@ export class WatchedFolders {
   private forget(folder: string): void {
     this.watchers.get(folder)?.close();
     this.watchers.delete(folder);
+    this.folderTimes.delete(folder);
     this.touched.add(folder);
   }
 }
