@@ -70,7 +70,10 @@ export const lspRenameTool = defineTool({
     if (focus.names !== 1) {
       throw new LspError({
         code: "LSP_SYMBOL_NOT_FOUND",
-        message: `'${args.symbol}' holds ${focus.names === 0 ? "no name" : `${focus.names} names`}; give the one identifier to rename (the member alone: 'port', not 'config.port').`,
+        message:
+          focus.names === 0
+            ? `'${args.symbol}' holds no name; give the one identifier to rename, as written on line ${args.line}.`
+            : `'${args.symbol}' holds ${focus.names} names; give the one identifier to rename (e.g. '${focus.name}'; a member alone: 'port', not 'config.port').`,
       });
     }
     if (position.identifier !== focus.name) {

@@ -513,6 +513,9 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       args: { file: "src/app.ts", line: 6, symbol: "square.area", new_name: "size" },
     });
     expect(result.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
+    expect(resultText(result)).toBe(
+      "'square.area' holds 2 names; give the one identifier to rename (e.g. 'area'; a member alone: 'port', not 'config.port').",
+    );
     expect(readFileSync(join(server.dir, "src", "math.ts"), "utf8")).toContain("  area(): number {");
   });
 
