@@ -23,6 +23,8 @@ export async function fileDiagnostics(file: string, context: ActionContext): Pro
   const quiet = result.diagnostics.length - worth.length;
   const quietNote =
     quiet > 0 ? `(${quiet} information or hint diagnostic${quiet === 1 ? "" : "s"} not listed)` : "";
+  // Shown clean: an error that comes back is new to the ledger (it said "still present").
+  if (worth.length === 0 && result.fresh && !result.incomplete) context.recordShown?.(absolute, []);
   if (result.diagnostics.length === 0) return `${stale}no diagnostics in ${display}`;
   if (worth.length === 0) return `${stale}no errors or warnings in ${display} ${quietNote}`;
   const { items, note } = boundList(byPosition(worth), fileDiagnosticsLimit, "diagnostics");

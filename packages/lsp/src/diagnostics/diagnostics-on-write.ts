@@ -43,8 +43,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       const unique = [...new Set(result.changedFiles)];
       // A deleted file must not stay open on its server (its old text would keep answering).
       // Not awaited: notifications keep their order, and the write is not held for it.
-      for (const file of unique.filter((path) => !existsSync(path)))
+      for (const file of unique.filter((path) => !existsSync(path))) {
         void supervisor.closeDeleted(file).catch(() => undefined);
+        // Gone with its diagnostics: made again with the same error, the error is new.
+        recordDiagnostics(ledger, file, []);
+      }
       const files = unique.filter((file) => {
         if (!existsSync(file)) return false;
         const spec = supervisor.specFor(file);

@@ -15,6 +15,16 @@ describe("newNameProblem", () => {
     expect(newNameProblem("kotlin", "1 anything")).toBeUndefined();
   });
 
+  it("refuses a reserved word of the language, and allows another language's", () => {
+    expect(newNameProblem("typescript", "class")).toBe(
+      "'class' is a reserved word in typescript: every file using the name would stop parsing; give another name",
+    );
+    expect(newNameProblem("python", "lambda")).toMatch(/^'lambda' is a reserved word in python/);
+    expect(newNameProblem("go", "func")).toMatch(/reserved word in go/);
+    expect(newNameProblem("python", "func")).toBeUndefined();
+    expect(newNameProblem("go", "class")).toBeUndefined();
+  });
+
   it("says what is wrong with a name that is not one", () => {
     expect(newNameProblem("typescript", "1bad")).toBe(
       "'1bad' is not a typescript identifier (a letter, _ or $ first, then letters, digits, _ or $); give new_name as one whole name, without spaces or punctuation",

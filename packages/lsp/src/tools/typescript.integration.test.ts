@@ -133,6 +133,26 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(fixed).toContain("src/app.ts: clean (no errors or warnings)");
   });
 
+  it("reports an error again once lsp diagnostics showed its file clean, or the file was deleted", async () => {
+    const broken = "export const wrong: number = true;\n";
+    const write = async (content: string) =>
+      resultText(
+        await server.registry.invoke(server.run, { tool: "write", args: { file: "src/ledger.ts", content } }),
+      );
+    expect(await write(broken)).toContain("1 new diagnostic in src/ledger.ts");
+    // Fixed behind the wrapper, and shown clean.
+    writeFileSync(join(server.dir, "src", "ledger.ts"), "export const wrong: number = 1;\n");
+    expect(await text({ action: "diagnostics", file: "src/ledger.ts" })).toBe(
+      "no diagnostics in src/ledger.ts",
+    );
+    expect(await write(broken)).toContain("1 new diagnostic in src/ledger.ts");
+    // Deleted, then made again with the same error.
+    await server.registry.invoke(server.run, { tool: "delete", args: { file: "src/ledger.ts" } });
+    expect(await write(broken)).toContain("1 new diagnostic in src/ledger.ts");
+    // The project checker of a later test finds what the fixture had.
+    await server.registry.invoke(server.run, { tool: "delete", args: { file: "src/ledger.ts" } });
+  });
+
   it("reports on a later write the new diagnostics a write left out over its bound", async () => {
     const file = join(server.dir, "src", "many.ts");
     // 22 distinct errors (each name unknown): two more than the 20 listed per file.
@@ -329,6 +349,11 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(resultText(result)).toContain(
       "'1bad' is not a typescript identifier (a letter, _ or $ first, then letters, digits, _ or $)",
     );
+    const keyword = await server.registry.invoke(server.run, {
+      tool: "lsp_rename",
+      args: { file: "src/app.ts", line: 3, symbol: "total", new_name: "class" },
+    });
+    expect(resultText(keyword)).toContain("'class' is a reserved word in typescript");
     expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
   });
 
