@@ -441,6 +441,8 @@ export class DocumentSync {
 
   private waitFor(condition: () => boolean, deadline: number): Promise<boolean> {
     if (condition()) return Promise.resolve(true);
+    // Crashed or stopped before the wait began (a pull failed on it): nothing will come.
+    if (!this.channel.alive()) return Promise.resolve(false);
     return new Promise((resolve) => {
       const check = (): void => {
         if (condition()) finish(true);

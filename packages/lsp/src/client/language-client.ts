@@ -561,6 +561,20 @@ export class LanguageClient {
     this.documents.events.emit("change");
   }
 
+  /**
+   * Throws when the server crashed or was stopped (the run ended, a reload): an answer waited
+   * for meanwhile is no answer, and must not read as "no diagnostics".
+   */
+  assertAlive(): void {
+    if (this.state === "crashed") throw this.crashedError();
+    if (this.state === "stopped" || this.stopping) {
+      throw new LspError({
+        code: "LSP_SERVER_FAILED",
+        message: `${this.spec.command} (${this.spec.language}, root ${this.root}) was stopped before it answered (the run ended, or the server was reloaded); call again`,
+      });
+    }
+  }
+
   private crashedError(): LspError {
     const tail = this.stderrTail();
     return new LspError({

@@ -187,6 +187,19 @@ describe("supervisor status and failures", () => {
     expect(supervisor.processes()[0]?.pid).not.toBe(leader);
   });
 
+  it("a diagnostics wait on a server that dies ends with its crash, not with 'no diagnostics'", async () => {
+    // A fake server that never publishes: a real one cannot be made to stay silent on demand.
+    const { supervisor, dir } = setup("fake-project", [fakeSpec("deaf-server")], {
+      diagnosticsTimeoutMs: 3000,
+    });
+    const file = join(dir, "main.fake");
+    await supervisor.open(file);
+    const pid = supervisor.processes()[0]!.pid!;
+    const waiting = supervisor.diagnostics(file);
+    setTimeout(() => process.kill(pid, "SIGKILL"), 200);
+    await expect(waiting).rejects.toMatchObject({ code: "LSP_SERVER_FAILED" });
+  });
+
   it("ends with the run even while a write to its server is stuck", async () => {
     // A fake server: a real one cannot be made to stop reading its input on demand. The bound on
     // notifications is far away here: the run's end alone must stop the server and the write.

@@ -293,6 +293,7 @@ export class LspSupervisor {
       options.timeoutMs ?? this.diagnosticsTimeoutMs,
       { withCheck: true },
     );
+    if (!fresh) client.assertAlive();
     return { file, diagnostics, fresh, text, ...(incomplete ? { incomplete } : {}) };
   }
 
