@@ -129,6 +129,23 @@ describe("applyWorkspaceEdit", () => {
     }
   });
 
+  it("refuses an edit of a read-only file whole, writing nothing", async () => {
+    writeFileSync(join(dir, "a.ts"), "const a = 1;\n");
+    writeFileSync(join(dir, "ro.ts"), "const a = 2;\n");
+    chmodSync(join(dir, "ro.ts"), 0o444);
+    const edit = (name: string) => ({
+      textDocument: { uri: uri(name), version: null },
+      edits: [{ range: range(0, 6, 7), newText: "b" }],
+    });
+    await expect(
+      applyWorkspaceEdit({ documentChanges: [edit("a.ts"), edit("ro.ts")] }, closed),
+    ).rejects.toThrow(
+      "the rename would change read-only files (ro.ts); nothing was written. Make them writable (chmod u+w) if they are meant to change, then call again.",
+    );
+    expect(read("a.ts")).toBe("const a = 1;\n");
+    expect(read("ro.ts")).toBe("const a = 2;\n");
+  });
+
   it("applies text edits and a file move in order, and lists the changed files", async () => {
     writeFileSync(join(dir, "a.ts"), "const a = 1;\n");
     chmodSync(join(dir, "a.ts"), 0o640);

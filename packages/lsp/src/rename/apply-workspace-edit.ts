@@ -93,6 +93,16 @@ function touchedUris(edit: WorkspaceEdit): string[] {
   return [...uris];
 }
 
+/** True for an existing regular file no one may write (no write bit in its mode). */
+function isReadOnly(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && (stats.mode & 0o222) === 0;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Applies a WorkspaceEdit all or nothing. `documentChanges` (when present, authoritative) are
  * applied in order, including create/rename/delete; otherwise `changes`. An edit that touches a
@@ -116,6 +126,21 @@ export async function applyWorkspaceEdit(
       code: "LSP_RENAME_FAILED",
       message: `the rename would also change files outside the working directory (${someOf(outside, 5)}); nothing was written. Rename a symbol declared in the project, or make the change by hand.`,
       data: { outside },
+    });
+  }
+  // Written through a temp file and a rename, a file's mode is no guard (and root passes every
+  // check): a file made read-only is refused here.
+  const readOnly = touchedUris(edit)
+    .map(pathOf)
+    .filter((path) => isReadOnly(path));
+  if (readOnly.length > 0) {
+    throw new LspError({
+      code: "LSP_RENAME_FAILED",
+      message: `the rename would change read-only files (${someOf(
+        readOnly.map((path) => base.display(path)),
+        5,
+      )}); nothing was written. Make them writable (chmod u+w) if they are meant to change, then call again.`,
+      data: { readOnly },
     });
   }
   const plan: Plan = new Map();
