@@ -48,9 +48,7 @@ export async function navigate(
 ): Promise<string> {
   const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, input.action);
-  // The column asked about: another occurrence of the name on the line when the first finds nothing.
-  let character = position.character;
-  const params = () => ({
+  const paramsAt = (character: number) => ({
     textDocument: { uri },
     position: { line: position.line, character },
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
@@ -66,36 +64,30 @@ export async function navigate(
     const late = await awaitAnalysed(client, reindexed, context.supervisor);
     if (late) notes.push(late);
   }
-  const ask = () =>
-    client.request<Location | Location[] | LocationLink[] | null>(
-      methods[input.action],
-      params(),
-      undefined,
-      context.signal,
-    );
   const pathOf = (target: string) => context.supervisor.pathOf(target);
+  const askAt = async (character: number) =>
+    sortedLocations(
+      await client.request<Location | Location[] | LocationLink[] | null>(
+        methods[input.action],
+        paramsAt(character),
+        undefined,
+        context.signal,
+      ),
+      pathOf,
+    );
   const noun = nouns[input.action];
   let found: PlainLocation[];
+  let character: number;
   try {
-    found = sortedLocations(await ask(), pathOf);
-    const lineText = lines[position.line]!;
-    const others = position.alternatives ?? [];
-    if (found.length === 0 && others.length > 0) {
-      // The first occurrence was another thing (a word in a string, a property of the same name).
-      for (const column of others) {
-        character = column;
-        found = sortedLocations(await ask(), pathOf);
-        if (found.length > 0) {
-          notes.push(
-            `the '${position.identifier}' at column ${position.character + 1} of line ${position.line + 1} has no ${noun}; answered for the one at column ${column + 1}`,
-          );
-          break;
-        }
-      }
-      if (found.length === 0) character = position.character;
-    } else if (others.length > 0) {
-      notes.push(ambiguity(lineText, position));
-    }
+    const asked = await askAtOccurrences(
+      position,
+      lines[position.line]!,
+      askAt,
+      (locations) => locations.length === 0,
+      `no ${noun}`,
+    );
+    ({ answer: found, character } = asked);
+    if (asked.note) notes.push(asked.note);
   } finally {
     if (search) await endSearch(client, search);
   }
@@ -110,7 +102,7 @@ export async function navigate(
       try {
         const late = await awaitAnalysed(client, reopened.opened, context.supervisor);
         if (late) notes.push(late);
-        found = sortedLocations(await ask(), pathOf);
+        found = await askAt(character);
       } finally {
         await endSearch(client, reopened);
       }
@@ -135,11 +127,41 @@ export async function navigate(
   return `${header}${count} of '${input.symbol}':\n${rows.join("\n")}${note ? `\n${note}` : ""}`;
 }
 
-/** Says which of several occurrences of the name on its line was asked about, and how to pick another. */
-function ambiguity(lineText: string, position: ResolvedPosition): string {
+/**
+ * Asks at the resolved position. When the name occurs again on its line and the first finds
+ * nothing (a word in a string, a property of the same name), asks at each other occurrence in
+ * turn. `note` says which occurrence the answer is for whenever there were several; `character`
+ * is the column answered for.
+ */
+async function askAtOccurrences<T>(
+  position: ResolvedPosition,
+  lineText: string,
+  askAt: (character: number) => Promise<T>,
+  isEmpty: (answer: T) => boolean,
+  nothing: string,
+): Promise<{ answer: T; character: number; note?: string }> {
+  const first = await askAt(position.character);
   const others = position.alternatives ?? [];
-  const hint = uniqueContext(lineText, others[0]!, position.length);
-  return `'${position.identifier}' occurs ${others.length + 1} times on line ${position.line + 1}; answered for the one at column ${position.character + 1}; for another, give text around it as symbol (e.g. '${hint}')`;
+  if (others.length === 0) return { answer: first, character: position.character };
+  if (!isEmpty(first)) {
+    const hint = uniqueContext(lineText, others[0]!, position.length);
+    return {
+      answer: first,
+      character: position.character,
+      note: `'${position.identifier}' occurs ${others.length + 1} times on line ${position.line + 1}; answered for the one at column ${position.character + 1}; for another, give text around it as symbol (e.g. '${hint}')`,
+    };
+  }
+  for (const column of others) {
+    const answer = await askAt(column);
+    if (!isEmpty(answer)) {
+      return {
+        answer,
+        character: column,
+        note: `the '${position.identifier}' at column ${position.character + 1} of line ${position.line + 1} has ${nothing}; answered for the one at column ${column + 1}`,
+      };
+    }
+  }
+  return { answer: first, character: position.character };
 }
 
 function markedText(content: MarkupContent | MarkedString | MarkedString[]): string {
@@ -166,29 +188,21 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
     const late = analysed.length > 0 ? await awaitAnalysed(client, analysed, context.supervisor) : undefined;
     if (late) notes.push(late);
-    const ask = (character: number) =>
-      client.request<Hover | null>(
-        "textDocument/hover",
-        { textDocument: { uri }, position: { line: position.line, character } },
-        undefined,
-        context.signal,
-      );
-    answer = await ask(position.character);
-    const others = position.alternatives ?? [];
-    if (hoverText(answer) === "" && others.length > 0) {
-      for (const column of others) {
-        const again = await ask(column);
-        if (hoverText(again) !== "") {
-          answer = again;
-          notes.push(
-            `the '${position.identifier}' at column ${position.character + 1} of line ${position.line + 1} has no hover information; answered for the one at column ${column + 1}`,
-          );
-          break;
-        }
-      }
-    } else if (others.length > 0) {
-      notes.push(ambiguity(lines[position.line]!, position));
-    }
+    const asked = await askAtOccurrences(
+      position,
+      lines[position.line]!,
+      (character) =>
+        client.request<Hover | null>(
+          "textDocument/hover",
+          { textDocument: { uri }, position: { line: position.line, character } },
+          undefined,
+          context.signal,
+        ),
+      (hover) => hoverText(hover) === "",
+      "no hover information",
+    );
+    answer = asked.answer;
+    if (asked.note) notes.push(asked.note);
   } finally {
     await endSearch(client, refreshed);
   }

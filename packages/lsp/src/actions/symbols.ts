@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { boundList, errorMessage } from "@tools/registry";
 import type {
   DocumentSymbol,
@@ -7,7 +6,7 @@ import type {
   WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
-import { formatLocation, LineReader } from "../format/locations.js";
+import { formatLocation, inExistingFiles, LineReader } from "../format/locations.js";
 import { isInside } from "../servers/find-root.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
@@ -181,15 +180,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     (failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "") +
     [...unindexed, ...reopened].map((note) => (note ? `\n(${note})` : "")).join("");
   // clangd keeps the symbols of a file closed on it after the file is deleted.
-  const exists = new Map<string, boolean>();
-  const present = found.filter((symbol) => {
-    const file = pathOfUri(symbol.location.uri, supervisor);
-    if (file === undefined) return true;
-    let there = exists.get(file);
-    if (there === undefined) exists.set(file, (there = existsSync(file)));
-    return there;
-  });
-  const gone = found.length - present.length;
+  const { present, gone } = inExistingFiles(found, (symbol) => pathOfUri(symbol.location.uri, supervisor));
   const goneNote =
     gone > 0
       ? `\n(${gone} in files that no longer exist left out: the server's index is older than the disk)`

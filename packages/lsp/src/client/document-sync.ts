@@ -222,12 +222,15 @@ export class DocumentSync {
       sent = true;
     }
     const document = this.documents.get(uri);
-    if (sent && document) {
-      document.editsSent = this.editsSent;
-      document.changesSeen = this.changes;
-      document.includedSeen = this.includedChanges;
-    }
+    if (sent && document) this.markSent(document);
     return sent;
+  }
+
+  /** Records that `document` was just sent, against the edits and changes made so far. */
+  private markSent(document: OpenDocument): void {
+    document.editsSent = this.editsSent;
+    document.changesSeen = this.changes;
+    document.includedSeen = this.includedChanges;
   }
 
   /**
@@ -245,9 +248,7 @@ export class DocumentSync {
           const document = this.documents.get(uri);
           if (!document || document.includedSeen >= this.includedChanges) return;
           await this.reopen(document);
-          document.editsSent = this.editsSent;
-          document.changesSeen = this.changes;
-          document.includedSeen = this.includedChanges;
+          this.markSent(document);
         }),
       ),
     );

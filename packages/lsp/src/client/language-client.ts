@@ -431,13 +431,14 @@ export class LanguageClient {
     const changes: { uri: string; type: number }[] = [];
     for (const event of events) {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
-      if (!watched && !this.spec.extensions.includes(extname(event.path).toLowerCase())) continue;
+      const ofLanguage = this.spec.extensions.includes(extname(event.path).toLowerCase());
+      if (!watched && !ofLanguage) continue;
       relevant = true;
       const uri = pathToFileURL(event.path).href;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
       included ||= !open && this.documents.isIncluded(uri);
-      if (this.spec.createdFiles && this.spec.extensions.includes(extname(event.path).toLowerCase()))
+      if (this.spec.createdFiles && ofLanguage)
         this.noteCreated(event.path, event.type === FileChangeType.Created && !open);
       if (watched && !open) changes.push({ uri, type: event.type });
     }

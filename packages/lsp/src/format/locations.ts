@@ -97,21 +97,34 @@ export function formatLocation(
 
 /**
  * The locations whose file still exists, and how many were left out: a server's index can be
- * older than the disk (clangd keeps the symbols of a file deleted after it was indexed). One
- * existence check per distinct file.
+ * older than the disk (clangd keeps the symbols of a file deleted after it was indexed).
  */
 export function presentLocations(
   locations: readonly PlainLocation[],
   exists: (file: string) => boolean = existsSync,
 ): { present: PlainLocation[]; gone: number } {
+  return inExistingFiles(locations, (location) => location.file, exists);
+}
+
+/**
+ * The items whose file still exists (an item with no file is kept), and how many were left out.
+ * One existence check per distinct file.
+ */
+export function inExistingFiles<T>(
+  items: readonly T[],
+  fileOf: (item: T) => string | undefined,
+  exists: (file: string) => boolean = existsSync,
+): { present: T[]; gone: number } {
   const known = new Map<string, boolean>();
-  const present = locations.filter((location) => {
-    let found = known.get(location.file);
+  const present = items.filter((item) => {
+    const file = fileOf(item);
+    if (file === undefined) return true;
+    let found = known.get(file);
     if (found === undefined) {
-      found = exists(location.file);
-      known.set(location.file, found);
+      found = exists(file);
+      known.set(file, found);
     }
     return found;
   });
-  return { present, gone: locations.length - present.length };
+  return { present, gone: items.length - present.length };
 }

@@ -118,9 +118,8 @@ export async function applyWorkspaceEdit(
   base: EditBase,
   ops: FileOperations = nodeFileOperations,
 ): Promise<AppliedEdit> {
-  const outside = touchedUris(edit)
-    .map(pathOf)
-    .filter((path) => !base.writable(path));
+  const touched = touchedUris(edit).map(pathOf);
+  const outside = touched.filter((path) => !base.writable(path));
   if (outside.length > 0) {
     throw new LspError({
       code: "LSP_RENAME_FAILED",
@@ -130,9 +129,7 @@ export async function applyWorkspaceEdit(
   }
   // Written through a temp file and a rename, a file's mode is no guard (and root passes every
   // check): a file made read-only is refused here.
-  const readOnly = touchedUris(edit)
-    .map(pathOf)
-    .filter((path) => isReadOnly(path));
+  const readOnly = touched.filter((path) => isReadOnly(path));
   if (readOnly.length > 0) {
     throw new LspError({
       code: "LSP_RENAME_FAILED",

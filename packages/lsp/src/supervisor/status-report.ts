@@ -80,8 +80,10 @@ export function statusReport(view: StatusView, file?: string): string {
     } else if (isFolder(file)) {
       // A folder: the servers whose roots cover it (those started are listed above).
       const probe = join(file, "_");
-      const covering = view.servers.filter((each) => view.detect(each, probe).root !== undefined);
-      for (const each of covering) notStarted(each, view.detect(each, probe), probe);
+      const covering = view.servers
+        .map((each) => view.detect(each, probe))
+        .filter((detection) => detection.root !== undefined);
+      for (const detection of covering) notStarted(detection.spec, detection, probe);
       if (covering.length === 0 && lines.length === 0) {
         lines.push(
           `no language server root covers ${view.display(file)}: none of the root markers (${[
