@@ -150,6 +150,25 @@ export class DocumentSync {
     return this.documents.get(uri)?.lastPublish?.at;
   }
 
+  /** The diagnostics of the open document's latest publish; undefined when none came since it opened. */
+  lastDiagnostics(uri: string): Diagnostic[] | undefined {
+    return this.find(uri)?.lastPublish?.diagnostics;
+  }
+
+  /**
+   * The diagnostics of the open document's latest publish when it answers the version sent (its
+   * version, or without versions one that came after it) and arrived before `before`
+   * (performance.now()); undefined otherwise.
+   */
+  answeredBefore(uri: string, before: number): Diagnostic[] | undefined {
+    const document = this.find(uri);
+    const last = document?.lastPublish;
+    if (!document || !last || last.at >= before) return undefined;
+    const answers =
+      last.version === undefined ? last.seq > document.sentAtSeq : last.version === document.version;
+    return answers ? last.diagnostics : undefined;
+  }
+
   /**
    * Makes the server's copy of `uri` equal `text`: didOpen the first time, didChange (full text)
    * with the next version when it differs (or close + reopen for `freshness: "reopen"` servers);

@@ -376,6 +376,49 @@ export class LanguageClient {
         };
   }
 
+  /**
+   * The open document's diagnostics as the server had them before `before` (performance.now()),
+   * nothing sent first: its publish for the document's current version when one came by then;
+   * else pulled, where the server offers a pull; else the publish answering the version sent,
+   * awaited. A server running a checker after saves adds the checker's last published ones to a
+   * pull. Undefined when there is no answer within `timeoutMs`. What a file had before a write
+   * is read so: tsserver reads a file that is not open from disk, and a pull after the write has
+   * it already, while its publishes for other files come only after an edit sent to it.
+   */
+  async currentDiagnostics(
+    uri: string,
+    timeoutMs: number,
+    before: number,
+  ): Promise<Diagnostic[] | undefined> {
+    if (!this.documents.isOpen(uri)) return undefined;
+    const request = <R>(method: string, params: unknown, bound: number): Promise<R> =>
+      this.request<R>(method, params, bound);
+    const pullMode = pullAvailable(this.capabilities, this.requestState);
+    if (this.spec.checkOnSave && pullMode) {
+      const pulled = await pullDiagnostics(
+        request,
+        this.capabilities,
+        this.requestState,
+        uri,
+        timeoutMs,
+      ).catch(() => undefined);
+      // In pull mode its publishes carry the checker's diagnostics alone.
+      return pulled ? [...pulled, ...(this.documents.lastDiagnostics(uri) ?? [])] : undefined;
+    }
+    const published = this.documents.answeredBefore(uri, before);
+    if (published) return published;
+    if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities)) {
+      return tsserverPullDiagnostics(request, uri, timeoutMs).catch(() => undefined);
+    }
+    if (pullMode) {
+      return pullDiagnostics(request, this.capabilities, this.requestState, uri, timeoutMs).catch(
+        () => undefined,
+      );
+    }
+    const answer = await this.documents.awaitPublish(uri, Date.now() + timeoutMs);
+    return answer.fresh ? answer.diagnostics : undefined;
+  }
+
   /** The server's own diagnostics for the document's current version (see {@link freshDiagnostics}). */
   private async ownDiagnostics(
     uri: string,

@@ -1,6 +1,14 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, it } from "vitest";
-import { forgetDiagnostics, recordDiagnostics, type DiagnosticsLedger } from "./diagnostics-ledger.js";
+import {
+  forgetDiagnostics,
+  forgetLooks,
+  noteLook,
+  recordAlongside,
+  recordDiagnostics,
+  type DiagnosticsLedger,
+  type DiagnosticsLooks,
+} from "./diagnostics-ledger.js";
 
 function diagnostic(line: number, message: string, code: number | string = 2322): Diagnostic {
   return {
@@ -52,5 +60,44 @@ describe("recordDiagnostics", () => {
     recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]);
     expect(recordDiagnostics(ledger, "/a.ts", []).introduced).toHaveLength(0);
     expect(recordDiagnostics(ledger, "/a.ts", [diagnostic(3, "bad")]).introduced).toHaveLength(1);
+  });
+});
+
+describe("noteLook", () => {
+  it("reports nothing at a file's first look, then what is new since the last look", () => {
+    const looks: DiagnosticsLooks = { counts: new Map(), files: new Set() };
+    expect(noteLook(looks, "/main.ts", [diagnostic(3, "old")])).toEqual([]);
+    expect(noteLook(looks, "/main.ts", [diagnostic(4, "old"), diagnostic(9, "new")])).toEqual([
+      diagnostic(9, "new"),
+    ]);
+    // Clean, then broken again: the error is new once more.
+    expect(noteLook(looks, "/main.ts", [])).toEqual([]);
+    expect(noteLook(looks, "/main.ts", [diagnostic(9, "new")])).toEqual([diagnostic(9, "new")]);
+    forgetLooks(looks, "/main.ts");
+    expect(noteLook(looks, "/main.ts", [diagnostic(9, "new")])).toEqual([]);
+  });
+});
+
+describe("recordAlongside", () => {
+  it("adds what was shown, drops what is gone, and counts what reported earlier is gone", () => {
+    const ledger: DiagnosticsLedger = new Map();
+    // "old" was there before (never shown): not recorded; "new" was shown.
+    expect(
+      recordAlongside(
+        ledger,
+        "/main.ts",
+        [diagnostic(1, "old"), diagnostic(2, "new")],
+        [diagnostic(2, "new")],
+      ),
+    ).toBe(0);
+    // A write of main.ts itself then says "new" was reported earlier, and "old" is new to the model.
+    expect(
+      recordDiagnostics(new Map(ledger), "/main.ts", [diagnostic(1, "old"), diagnostic(2, "new")]),
+    ).toEqual({
+      introduced: [diagnostic(1, "old")],
+      stillPresent: 1,
+    });
+    expect(recordAlongside(ledger, "/main.ts", [diagnostic(1, "old")], [])).toBe(1);
+    expect(ledger.size).toBe(0);
   });
 });

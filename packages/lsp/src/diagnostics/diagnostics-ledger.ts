@@ -70,3 +70,78 @@ export function forgetDiagnostics(
     else ledger.delete(key);
   }
 }
+
+/**
+ * Per run, the errors and warnings each file had when last looked at, shown or not: what a file
+ * a write did not change is compared with, so that only what the write caused is reported, not
+ * what the file had before (see `diagnosticsOnWrite`). Same keys as the ledger.
+ */
+export interface DiagnosticsLooks {
+  readonly counts: DiagnosticsLedger;
+  /** The files looked at (a clean file has no key in `counts`). */
+  readonly files: Set<string>;
+}
+
+/** The looks' per-run slot. */
+export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics looks", () => ({
+  counts: new Map(),
+  files: new Set(),
+}));
+
+/**
+ * Records a look at a file's diagnostics; returns those new since the previous look (none at the
+ * first: what a file had before anyone looked is not new).
+ */
+export function noteLook(
+  looks: DiagnosticsLooks,
+  file: string,
+  current: readonly Diagnostic[],
+): Diagnostic[] {
+  const first = !looks.files.has(file);
+  looks.files.add(file);
+  const { introduced } = recordDiagnostics(looks.counts, file, current);
+  return first ? [] : introduced;
+}
+
+/** Forgets the looks at a file (deleted: made again, it is looked at afresh). */
+export function forgetLooks(looks: DiagnosticsLooks, file: string): void {
+  looks.files.delete(file);
+  recordDiagnostics(looks.counts, file, []);
+}
+
+/**
+ * Records in the ledger what was shown of a file a write did not change: `shown` is added, what
+ * is no longer present is dropped, and nothing else is (what the file had before is not reported,
+ * so not recorded either). Returns how many diagnostics reported earlier are gone from it.
+ */
+export function recordAlongside(
+  ledger: DiagnosticsLedger,
+  file: string,
+  current: readonly Diagnostic[],
+  shown: readonly Diagnostic[],
+): number {
+  const present = countByKey(file, current);
+  const added = countByKey(file, shown);
+  const prefix = `${file}\u0000`;
+  let gone = 0;
+  for (const [key, known] of Array.from(ledger)) {
+    if (!key.startsWith(prefix)) continue;
+    const now = present.get(key) ?? 0;
+    if (known > now) gone += known - now;
+    if (now === 0) ledger.delete(key);
+    else ledger.set(key, Math.min(known, now));
+  }
+  for (const [key, count] of added) {
+    ledger.set(key, Math.min(present.get(key) ?? 0, (ledger.get(key) ?? 0) + count));
+  }
+  return gone;
+}
+
+function countByKey(file: string, diagnostics: readonly Diagnostic[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const diagnostic of diagnostics) {
+    const key = ledgerKey(file, diagnostic);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -197,4 +197,37 @@ describe("writeDiagnosticsSection", () => {
       "diagnostics for 2 files not confirmed within 8000 ms (a.ts, b.ts); check with lsp diagnostics",
     ]);
   });
+
+  it("lists files the write did not change after the written ones, says what is gone from them and what was not checked", () => {
+    const alongside = (name: string, introduced: Diagnostic[], gone: number): WriteCheck => ({
+      kind: "alongside",
+      file: `/w/${name}`,
+      display: name,
+      introduced,
+      gone,
+    });
+    expect(
+      lines([
+        alongside("main.ts", unknownNames(2), 0),
+        checked("lib.ts", unknownNames(1, 5)),
+        alongside("other.ts", [], 1),
+        alongside("third.ts", [], 2),
+        { kind: "alongside-unchecked", file: "/w/slow.ts", display: "slow.ts" },
+      ]),
+    ).toEqual([
+      "LSP diagnostics after this write:",
+      "1 new diagnostic in lib.ts:",
+      "lib.ts:6:1 error [2304] Cannot find name 'missing5'. (typescript)",
+      "2 new diagnostics in main.ts, which this write did not change:",
+      "main.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "main.ts:2:1 error [2304] Cannot find name 'missing1'. (typescript)",
+      "3 diagnostics reported earlier are gone from other.ts (1), third.ts (2), which this write did not change",
+      "1 other open file not checked again within 8000 ms (slow.ts); lsp diagnostics checks them",
+    ]);
+    expect(lines([checked("lib.ts"), alongside("main.ts", [], 1)])).toEqual([
+      "LSP diagnostics after this write:",
+      "lib.ts: clean (no errors or warnings)",
+      "1 diagnostic reported earlier is gone from main.ts, which this write did not change",
+    ]);
+  });
 });

@@ -18,7 +18,19 @@ export type WriteCheck =
       readonly partial?: string;
     }
   | { readonly kind: "not-checked"; readonly file: string; readonly display: string; readonly reason: string }
-  | { readonly kind: "not-confirmed"; readonly file: string; readonly display: string };
+  | { readonly kind: "not-confirmed"; readonly file: string; readonly display: string }
+  | {
+      /** A file open on the same server that the write did not change, checked again after it. */
+      readonly kind: "alongside";
+      readonly file: string;
+      readonly display: string;
+      /** Errors and warnings it did not have before the write (already recorded in the ledger). */
+      readonly introduced: readonly Diagnostic[];
+      /** How many of its diagnostics reported earlier are gone. */
+      readonly gone: number;
+    }
+  /** A file open alongside whose check did not end within the bound. */
+  | { readonly kind: "alongside-unchecked"; readonly file: string; readonly display: string };
 
 /** Bounds of {@link writeDiagnosticsSection}. */
 export interface WriteSectionLimits {
@@ -56,6 +68,9 @@ const notCheckedReasons = 3;
  *   the file a write broke most is the one listed when the bounds cut. Each lists at most
  *   `perFile` diagnostics by position, within `total` across files and `files` files; what is
  *   left out is counted, its files named, and returned in `unlisted`.
+ * - Files open alongside that the write did not change follow, with their new diagnostics ("2
+ *   new diagnostics in main.ts, which this write did not change:"), in the same bounds; those
+ *   whose diagnostics reported earlier are gone share one line, those not checked in time another.
  * - Clean files and files with no new diagnostics collapse into one line ("58 files clean; 2 with
  *   no new diagnostics (3 reported earlier still present): a.ts, b.ts"); a lone such file keeps
  *   its own line ("a.ts: clean (no errors or warnings)").
@@ -71,9 +86,14 @@ export function writeDiagnosticsSection(
   const unlisted = new Map<string, readonly Diagnostic[]>();
   const lines: string[] = [];
 
-  const withNew = checked
-    .filter((check) => check.introduced.length > 0)
-    .sort((a, b) => b.introduced.length - a.introduced.length);
+  // Files the write changed first, then those it broke without changing them.
+  const alongside = sorted.flatMap((check) => (check.kind === "alongside" ? [check] : []));
+  const mostFirst = (a: { introduced: readonly Diagnostic[] }, b: { introduced: readonly Diagnostic[] }) =>
+    b.introduced.length - a.introduced.length;
+  const withNew = [
+    ...checked.filter((check) => check.introduced.length > 0).sort(mostFirst),
+    ...alongside.filter((check) => check.introduced.length > 0).sort(mostFirst),
+  ];
   let budget = limits.total;
   let listedFiles = 0;
   const omitted: string[] = [];
@@ -89,8 +109,11 @@ export function writeDiagnosticsSection(
     const shown = all.slice(0, Math.min(limits.perFile, budget));
     budget -= shown.length;
     listedFiles += 1;
-    const earlier = stillPresentNote(check.stillPresent);
-    lines.push(`${count(all.length, "new diagnostic")} in ${check.display}${earlier}:`);
+    const where =
+      check.kind === "alongside"
+        ? `${check.display}, which this write did not change`
+        : `${check.display}${stillPresentNote(check.stillPresent)}`;
+    lines.push(`${count(all.length, "new diagnostic")} in ${where}:`);
     lines.push(...shown.map((diagnostic) => formatDiagnostic(check.display, diagnostic)));
     if (shown.length < all.length) {
       lines.push(`… ${count(all.length - shown.length, "more new diagnostic")}`);
@@ -125,6 +148,14 @@ export function writeDiagnosticsSection(
       );
     }
     lines.push(parts.join("; "));
+  }
+
+  const mended = alongside.filter((check) => check.gone > 0);
+  if (mended.length > 0) {
+    const gone = mended.reduce((sum, check) => sum + check.gone, 0);
+    lines.push(
+      `${gone === 1 ? "1 diagnostic reported earlier is" : `${gone} diagnostics reported earlier are`} gone from ${named(mended.map((check) => (mended.length === 1 ? check.display : `${check.display} (${check.gone})`)))}, which this write did not change`,
+    );
   }
 
   const byLack = new Map<string, string[]>();
@@ -166,6 +197,13 @@ export function writeDiagnosticsSection(
   } else if (unconfirmed.length > 1) {
     lines.push(
       `diagnostics for ${unconfirmed.length} files not confirmed within ${limits.boundMs} ms (${named(unconfirmed)}); check with lsp diagnostics`,
+    );
+  }
+
+  const unchecked = sorted.flatMap((check) => (check.kind === "alongside-unchecked" ? [check.display] : []));
+  if (unchecked.length > 0) {
+    lines.push(
+      `${count(unchecked.length, "other open file")} not checked again within ${limits.boundMs} ms (${named(unchecked)}); lsp diagnostics checks them`,
     );
   }
 

@@ -1,4 +1,4 @@
-import { extname, join } from "node:path";
+import { extname, join, sep } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { resourceKey, terminateProcess, type Run } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
@@ -364,6 +364,42 @@ export class LspSupervisor {
       for (const uri of await client.refreshIncluders()) if (!resynced.includes(uri)) resynced.push(uri);
     }
     return resynced;
+  }
+
+  /**
+   * The documents open on the running servers of `files`, other than `files` themselves: the
+   * files a change to them can break or mend. Only those inside the working directory and not
+   * under node_modules; most recently opened last.
+   */
+  openAlongside(files: readonly string[]): string[] {
+    const clients = new Set<LanguageClient>();
+    for (const file of files) {
+      const client = this.runningClientFor(file);
+      if (client) clients.add(client);
+    }
+    const own = new Set(files.map((file) => this.uriOf(file)));
+    const inside = `${this.workingDirectory}${sep}`;
+    return [...clients].flatMap((client) =>
+      client
+        .openUris()
+        .filter((uri) => !own.has(uri))
+        .map((uri) => this.pathOf(uri))
+        .filter((path) => path.startsWith(inside) && !path.includes(`${sep}node_modules${sep}`)),
+    );
+  }
+
+  /**
+   * An open file's diagnostics as its running server had them before `before` (performance.now()),
+   * nothing synced first (see
+   * `LanguageClient.currentDiagnostics`); undefined when it is not open or there is no answer.
+   */
+  async currentDiagnostics(
+    file: string,
+    timeoutMs: number,
+    before: number,
+  ): Promise<readonly Diagnostic[] | undefined> {
+    const client = this.runningClientFor(file);
+    return client?.currentDiagnostics(this.uriOf(file), timeoutMs, before);
   }
 
   /** Closes a deleted file on its running server, if open there (a write tool removed it). */

@@ -6,7 +6,12 @@ import { fileDiagnostics } from "../actions/file-diagnostics.js";
 import { hover, navigate } from "../actions/navigation.js";
 import { projectDiagnostics } from "../actions/project-diagnostics.js";
 import { symbols } from "../actions/symbols.js";
-import { diagnosticsLedgerKey, recordDiagnostics } from "../diagnostics/diagnostics-ledger.js";
+import {
+  diagnosticsLedgerKey,
+  diagnosticsLooksKey,
+  noteLook,
+  recordDiagnostics,
+} from "../diagnostics/diagnostics-ledger.js";
 import { LspError } from "../errors/lsp-error.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
@@ -73,6 +78,8 @@ export const lspTool = defineTool({
       signal: ctx.signal,
       recordShown: (file, diagnostics) => {
         recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, diagnostics);
+        // A write that breaks the file later reports only what it caused.
+        noteLook(ctx.run.state(diagnosticsLooksKey), file, diagnostics);
       },
     };
     switch (args.action) {
