@@ -60,6 +60,47 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
     expect(answer).toEqual({ diagnostics: [diagnostic("printf: wrong type")], fresh: true });
   });
 
+  it("keeps the publishes of files not open for a server checking the workspace, marked once its first check ended", async () => {
+    const workspaceSpec: ServerSpec = {
+      ...spec,
+      publishesWorkspace: true,
+      diagnosticsWork: { ...spec.diagnosticsWork!, workspaceLoad: /^diagnosing initial workspace load$/ },
+    };
+    const sync = new DocumentSync(workspaceSpec, {
+      notify: async () => {},
+      request: async () => null,
+      alive: () => true,
+    });
+    const other = "file:///w/cmd/main.go";
+    sync.onProgress("load", { kind: "begin", title: "diagnosing initial workspace load" });
+    sync.onPublish({ uri: other, diagnostics: [diagnostic("old")] });
+    expect(sync.publishMark(), "the workspace is still being checked").toBeUndefined();
+    sync.onProgress("load", { kind: "end" });
+    const mark = sync.publishMark();
+    expect(mark).toBe(1);
+
+    await sync.sync(uri, "go", "package main\n", true);
+    sync.onProgress("a", { kind: "begin", title: "diagnosing opened files" });
+    sync.onProgress("a", { kind: "end" });
+    sync.onProgress("c", { kind: "begin", title: "diagnosing saved files" });
+    let done: boolean | undefined;
+    void sync.awaitWorkDone(Date.now() + 60_000).then((result) => (done = result));
+    // Versioned for the open document, without a version for the other: both count.
+    sync.onPublish({ uri, version: 1, diagnostics: [] });
+    await flush();
+    expect(done, "the pass publishing the other file has not ended").toBeUndefined();
+    sync.onPublish({ uri: other, diagnostics: [diagnostic("old"), diagnostic("new")] });
+    sync.onProgress("c", { kind: "end" });
+    await flush();
+    expect(done).toBe(true);
+    expect(sync.unopenedPublishes()).toEqual([
+      { uri: other, diagnostics: [diagnostic("old"), diagnostic("new")], mark: 3 },
+    ]);
+    // Opened, its publishes go to the document.
+    await sync.sync(other, "go", "package main\n", false);
+    expect(sync.unopenedPublishes()).toEqual([]);
+  });
+
   it("says not fresh when the bound passes before the passes end", async () => {
     const sync = new DocumentSync(spec, {
       notify: async () => {},

@@ -12,6 +12,9 @@ export interface SyncChannel {
   alive(): boolean;
 }
 
+/** Most documents not open whose latest publish is kept (see `DocumentSync.unopenedPublishes`). */
+const unopenedKept = 20_000;
+
 /** One publish received for a document. */
 interface Publish {
   readonly seq: number;
@@ -73,6 +76,8 @@ export class DocumentSync {
   private readonly closedVersions = new Map<string, number>();
   /** The print of the text each closed document had when closed (see {@link closedPrint}). */
   private readonly closedTexts = new Map<string, TextPrint>();
+  /** The latest publish per document not open, for a server that publishes them (`spec.publishesWorkspace`). */
+  private readonly unopened = new Map<string, Publish>();
   /** How many times a file others include changed (see {@link refreshIncluders}). */
   private includedChanges = 0;
   /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
@@ -90,6 +95,10 @@ export class DocumentSync {
   private versionedPublishes = false;
   /** Running diagnostics work items (`spec.diagnosticsWork`), token → counted per edit. */
   private readonly runningWork = new Map<string | number, boolean>();
+  /** The token of the running first check of the whole workspace (`diagnosticsWork.workspaceLoad`). */
+  private workspaceLoadToken: string | number | undefined;
+  /** True once the first check of the whole workspace ended. */
+  private workspaceChecked = false;
   /** Ended work items of the kind the server runs once per edit notification. */
   private editWorkEnded = 0;
   /** The checker runs after saves, for a server that pushes their diagnostics (`spec.checkOnSave`). */
@@ -170,6 +179,26 @@ export class DocumentSync {
   }
 
   /**
+   * How many publishes came so far, a mark for {@link unopenedPublishes}; undefined until the
+   * server's first check of the whole workspace ended (its publishes are no change of a file).
+   */
+  publishMark(): number | undefined {
+    return this.workspaceChecked ? this.publishSeq : undefined;
+  }
+
+  /**
+   * The latest publish of each document not open (`spec.publishesWorkspace`), with its mark
+   * (see {@link publishMark}); a document never published for is clean as far as the server said.
+   */
+  unopenedPublishes(): { uri: string; diagnostics: Diagnostic[]; mark: number }[] {
+    return [...this.unopened].map(([uri, publish]) => ({
+      uri,
+      diagnostics: publish.diagnostics,
+      mark: publish.seq,
+    }));
+  }
+
+  /**
    * Makes the server's copy of `uri` equal `text`: didOpen the first time, didChange (full text)
    * with the next version when it differs (or close + reopen for `freshness: "reopen"` servers);
    * didSave when `save` is set. With `save` (a check of the file's diagnostics), an unchanged
@@ -188,6 +217,8 @@ export class DocumentSync {
       // closed document's version 1 is no answer to this open's text.
       const version = (this.closedVersions.get(uri) ?? 0) + 1;
       this.closedTexts.delete(uri);
+      // Open, its publishes go to the document; the one kept from before would go stale.
+      this.unopened.delete(uri);
       const document: OpenDocument = {
         uri,
         languageId,
@@ -330,19 +361,25 @@ export class DocumentSync {
   onPublish(published: PublishDiagnosticsParams): void {
     const versioned = published.version !== undefined && published.version !== null;
     this.versionedPublishes ||= versioned;
-    // A server that versions its publishes sends one without a version only to clear a closed
-    // document (clangd): arriving after the document was opened again, it would pass for the
-    // answer to the new version.
-    if (!versioned && this.versionedPublishes) return;
     const document = this.find(published.uri);
+    // A server that versions its publishes sends one without a version for an open document
+    // only to clear it after a close (clangd): arriving after the document was opened again, it
+    // would pass for the answer to the new version. (gopls sends none for files not open.)
+    if (!versioned && this.versionedPublishes && document) return;
     this.publishSeq += 1;
+    const publish: Publish = {
+      seq: this.publishSeq,
+      version: published.version ?? undefined,
+      diagnostics: published.diagnostics,
+      at: performance.now(),
+    };
     if (document) {
-      document.lastPublish = {
-        seq: this.publishSeq,
-        version: published.version ?? undefined,
-        diagnostics: published.diagnostics,
-        at: performance.now(),
-      };
+      document.lastPublish = publish;
+    } else if (this.spec.publishesWorkspace) {
+      // Most recent last, so that the oldest go first past the bound.
+      this.unopened.delete(published.uri);
+      this.unopened.set(published.uri, publish);
+      if (this.unopened.size > unopenedKept) this.unopened.delete(this.unopened.keys().next().value!);
     }
     this.events.emit("change");
   }
@@ -358,8 +395,10 @@ export class DocumentSync {
     const title = value?.title ?? "";
     if (value?.kind === "begin" && title.startsWith(work.titlePrefix)) {
       this.runningWork.set(token, work.perEdit.test(title));
+      if (work.workspaceLoad?.test(title)) this.workspaceLoadToken = token;
     } else if (value?.kind === "end" && this.runningWork.has(token)) {
       if (this.runningWork.get(token)) this.editWorkEnded += 1;
+      if (token === this.workspaceLoadToken) this.workspaceChecked = true;
       this.runningWork.delete(token);
       this.events.emit("change");
     }
@@ -412,6 +451,17 @@ export class DocumentSync {
       if (!more) break;
     }
     return { diagnostics: document.lastPublish?.diagnostics ?? [], fresh: true };
+  }
+
+  /**
+   * For a server that reports its diagnostics work (`spec.diagnosticsWork`): waits until every
+   * edit sent so far had its work item end and none is running, so that its publishes for other
+   * files (a package importing the edited one) have come too; a publish of the edited document's
+   * version can come before them. True at once for other servers; false at `deadline`.
+   */
+  awaitWorkDone(deadline: number): Promise<boolean> {
+    if (this.spec.diagnosticsWork === undefined) return Promise.resolve(true);
+    return this.waitFor(() => this.editWorkEnded >= this.editsSent && this.runningWork.size === 0, deadline);
   }
 
   /**

@@ -297,6 +297,21 @@ export class LanguageClient {
     if (this.created.size > createdKept) this.created.delete(this.created.values().next().value!);
   }
 
+  /** See {@link DocumentSync.awaitWorkDone}. */
+  awaitWorkDone(deadline: number): Promise<boolean> {
+    return this.documents.awaitWorkDone(deadline);
+  }
+
+  /** See {@link DocumentSync.publishMark}. */
+  publishMark(): number | undefined {
+    return this.documents.publishMark();
+  }
+
+  /** See {@link DocumentSync.unopenedPublishes}. */
+  unopenedPublishes(): { uri: string; diagnostics: Diagnostic[]; mark: number }[] {
+    return this.documents.unopenedPublishes();
+  }
+
   /** See {@link DocumentSync.refreshIncluders}. */
   refreshIncluders(): Promise<string[]> {
     return this.documents.refreshIncluders();

@@ -8,9 +8,10 @@ import {
   forgetDiagnostics,
   forgetLooks,
   noteLook,
-  recordAlongside,
   recordDiagnostics,
 } from "./diagnostics-ledger.js";
+import { checkAlongside, lookBefore } from "./files-alongside.js";
+import { BoundReached, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
 /** Options of {@link diagnosticsOnWrite}. */
@@ -35,7 +36,8 @@ export interface DiagnosticsOnWriteOptions {
  * `perFileLimit`, `totalLimit` and `fileLimit`; what is left out is counted and stays out of the
  * ledger, so the next write or lsp diagnostics reports it. Clean files and files with nothing new
  * share one summary line (a lone file keeps its own). Then the other files open on the same
- * servers (a file importing a written one, opened by a question or a search) are checked again:
+ * servers (a file importing a written one, opened by a question or a search), and the files not
+ * open that a server checking the whole workspace published for (gopls), are checked again:
  * errors and warnings they did not have before the write are listed as new in a file the write
  * did not change, and those reported earlier and now gone are counted; what they had before is
  * never reported (read before the write is sent: see `LanguageClient.currentDiagnostics`).
@@ -74,27 +76,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         const detection = supervisor.detect(spec, file);
         return detection.root !== undefined && detection.binary.found;
       });
-      // What the files open alongside had before the write, for those not looked at yet: only
-      // what the write adds to them is reported.
-      const unseen = supervisor
-        .openAlongside(files)
-        .filter((file) => !looks.files.has(file))
-        .slice(-alongsideLimit);
-      if (unseen.length > 0) {
-        let before = true;
-        const baselineMs = Math.min(2_000, boundMs / 4);
-        await withBound(
-          Promise.all(
-            unseen.map(async (file) => {
-              const diagnostics = await supervisor.currentDiagnostics(file, baselineMs, started);
-              if (before && diagnostics) noteLook(looks, file, errorsAndWarnings(diagnostics));
-            }),
-          ),
-          baselineMs,
-          boundMs,
-        ).catch(() => undefined);
-        before = false;
-      }
+      // What the files a write did not change had before it: only what the write adds is reported.
+      const marks = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
       const checked = await Promise.all(
         files.map(async (file) => {
           const remaining = deadline - Date.now();
@@ -131,7 +114,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         ...(await checkAlongside(
           supervisor,
           checks.flatMap((check) => (check.kind === "checked" ? [check.file] : [])),
-          { ledger, looks, deadline, boundMs, limit: alongsideLimit },
+          { ledger, looks, marks, written: unique, deadline, boundMs, limit: alongsideLimit },
         )),
       );
       const section = writeDiagnosticsSection(checks, {
@@ -151,58 +134,6 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
 }
 
 /**
- * Checks again the files open on the servers of `checkedFiles` that the write did not change (a
- * file importing one it changed), after those: their errors and warnings new since they were
- * last looked at are what the write broke in them, and those reported earlier and now gone what
- * it mended. A file looked at for the first time is only recorded. Within the wrapper's bound;
- * those not checked in time are named.
- */
-async function checkAlongside(
-  supervisor: LspSupervisor,
-  checkedFiles: readonly string[],
-  state: {
-    ledger: Map<string, number>;
-    looks: { counts: Map<string, number>; files: Set<string> };
-    deadline: number;
-    boundMs: number;
-    limit: number;
-  },
-): Promise<WriteCheck[]> {
-  if (checkedFiles.length === 0) return [];
-  const files = supervisor
-    .openAlongside(checkedFiles)
-    .filter((file) => existsSync(file))
-    .slice(-state.limit);
-  const results = await Promise.all(
-    files.map(async (file) => {
-      const remaining = state.deadline - Date.now();
-      if (remaining <= 0) return { file, fresh: undefined };
-      try {
-        const fresh = await withBound(
-          supervisor.diagnostics(file, { save: false, timeoutMs: Math.max(100, remaining - 100) }),
-          remaining,
-          state.boundMs,
-        );
-        return { file, fresh };
-      } catch {
-        return { file, fresh: undefined };
-      }
-    }),
-  );
-  return results.flatMap(({ file, fresh }): WriteCheck[] => {
-    const display = supervisor.display(file);
-    if (!fresh?.fresh) return [{ kind: "alongside-unchecked", file, display }];
-    const current = errorsAndWarnings(fresh.diagnostics);
-    const introduced = noteLook(state.looks, file, current);
-    const gone = recordAlongside(state.ledger, file, current, introduced);
-    return introduced.length > 0 || gone > 0 ? [{ kind: "alongside", file, display, introduced, gone }] : [];
-  });
-}
-
-/** The bound of the wrapper ran out (not an error of the server). */
-class BoundReached extends Error {}
-
-/**
  * Why a file's diagnostics were not checked. A bound reached while the file's server is still
  * starting (its first use in the run) is that, not a server that does not answer.
  */
@@ -215,19 +146,4 @@ function whyNotChecked(supervisor: LspSupervisor, file: string, error: unknown):
     return `${spec!.command} is still starting (its first use in this run) and did not answer within the bound; the next write, or lsp diagnostics, checks it`;
   }
   return error.message;
-}
-
-async function withBound<T>(work: Promise<T>, ms: number, boundMs: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new BoundReached(`the server did not answer within the ${boundMs} ms bound`)),
-      Math.max(0, ms),
-    );
-  });
-  try {
-    return await Promise.race([work, bound]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

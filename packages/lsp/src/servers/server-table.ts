@@ -38,7 +38,12 @@ export interface ServerSpec {
    * When set, diagnostics are fresh once all edits sent so far had their item end and none is
    * running (see `DocumentSync.awaitPublish`), or on a publish of the edit's version.
    */
-  readonly diagnosticsWork?: { readonly titlePrefix: string; readonly perEdit: RegExp };
+  readonly diagnosticsWork?: {
+    readonly titlePrefix: string;
+    readonly perEdit: RegExp;
+    /** The item of the first check of the whole workspace, after its load (see `publishesWorkspace`). */
+    readonly workspaceLoad?: RegExp;
+  };
   /**
    * After the first fresh publish, how long to wait for follow-up publishes of the same edit
    * (tsserver sends syntax, semantic and suggestion sets); default 150 (300 without versions).
@@ -71,6 +76,13 @@ export interface ServerSpec {
    * which none begins within `startMs` was not checked. `name` is what answers call it.
    */
   readonly checkOnSave?: { readonly tokenPrefix: string; readonly startMs: number; readonly name: string };
+  /**
+   * The server checks the whole workspace and publishes the diagnostics of files not open too
+   * (gopls, for every workspace package after its load and for those an edit affects, in the pass
+   * the edit's `diagnosticsWork` item covers): those publishes are kept, and a write reports what
+   * it broke in such files (see `diagnosticsOnWrite`).
+   */
+  readonly publishesWorkspace?: boolean;
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
 }
@@ -137,8 +149,10 @@ export const defaultServers: readonly ServerSpec[] = [
     diagnosticsWork: {
       titlePrefix: "diagnosing",
       perEdit: /^diagnosing (opened|changed|saved|close) files$/,
+      workspaceLoad: /^diagnosing initial workspace load$/,
     },
     settleMs: 0,
+    publishesWorkspace: true,
   },
   {
     language: "rust",

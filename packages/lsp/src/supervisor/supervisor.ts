@@ -372,20 +372,64 @@ export class LspSupervisor {
    * under node_modules; most recently opened last.
    */
   openAlongside(files: readonly string[]): string[] {
+    const own = new Set(files.map((file) => this.uriOf(file)));
+    return [...this.runningClientsOf(files)].flatMap((client) =>
+      client
+        .openUris()
+        .filter((uri) => !own.has(uri))
+        .map((uri) => this.pathOf(uri))
+        .filter((path) => this.isProjectFile(path)),
+    );
+  }
+
+  /**
+   * For each running server of `files` that publishes the diagnostics of files not open
+   * (`spec.publishesWorkspace`: gopls): its publish mark now (undefined until its first check of
+   * the whole workspace ended), and the latest publish (with its mark) of each such file inside
+   * the working directory and not under node_modules.
+   */
+  unopenedPublishes(files: readonly string[]): {
+    server: string;
+    mark: number | undefined;
+    files: { file: string; diagnostics: readonly Diagnostic[]; mark: number }[];
+  }[] {
+    return [...this.runningClientsOf(files)]
+      .filter((client) => client.spec.publishesWorkspace)
+      .map((client) => ({
+        server: `${client.spec.language}\u0000${client.root}`,
+        mark: client.publishMark(),
+        files: client.unopenedPublishes().flatMap(({ uri, diagnostics, mark }) => {
+          if (!uri.startsWith("file:")) return [];
+          const file = this.pathOf(uri);
+          return this.isProjectFile(file) ? [{ file, diagnostics, mark }] : [];
+        }),
+      }));
+  }
+
+  /**
+   * Waits until the running servers of `files` that report their diagnostics work (gopls) have
+   * ended it for every edit sent: their publishes for the other files have come then. False
+   * when `deadline` (Date.now()) passed first.
+   */
+  async awaitDiagnosticsWork(files: readonly string[], deadline: number): Promise<boolean> {
+    const done = await Promise.all(
+      [...this.runningClientsOf(files)].map((client) => client.awaitWorkDone(deadline)),
+    );
+    return done.every(Boolean);
+  }
+
+  private runningClientsOf(files: readonly string[]): Set<LanguageClient> {
     const clients = new Set<LanguageClient>();
     for (const file of files) {
       const client = this.runningClientFor(file);
       if (client) clients.add(client);
     }
-    const own = new Set(files.map((file) => this.uriOf(file)));
-    const inside = `${this.workingDirectory}${sep}`;
-    return [...clients].flatMap((client) =>
-      client
-        .openUris()
-        .filter((uri) => !own.has(uri))
-        .map((uri) => this.pathOf(uri))
-        .filter((path) => path.startsWith(inside) && !path.includes(`${sep}node_modules${sep}`)),
-    );
+    return clients;
+  }
+
+  /** Inside the working directory and not under node_modules. */
+  private isProjectFile(path: string): boolean {
+    return path.startsWith(`${this.workingDirectory}${sep}`) && !path.includes(`${sep}node_modules${sep}`);
   }
 
   /**

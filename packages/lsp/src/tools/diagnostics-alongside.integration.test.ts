@@ -171,3 +171,90 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files open a
     },
   );
 });
+
+/**
+ * gopls checks the whole workspace and publishes for files not open: a write breaking a package
+ * that imports the written one is reported though nothing opened it, without the errors the
+ * workspace had before.
+ */
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "diagnostics on write in files not open (gopls)",
+  () => {
+    it("reports what the write broke in an importing package, and that it is gone after the fix", async () => {
+      const lib = "package lib\n\nfunc Answer() int { return 42 }\n";
+      const tree = tempTree("unopened", {
+        "go.mod": "module example.com/unopened\n\ngo 1.19\n",
+        "lib/lib.go": lib,
+        "cmd/main.go":
+          'package main\n\nimport "example.com/unopened/lib"\n\nfunc main() {\n\tprintln(lib.Answer())\n\tvar s string = 1\n\t_ = s\n}\n',
+        "other/other.go": 'package other\n\nvar Broken int = "text"\n',
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({
+        tools: [lspTool, writeTool],
+        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+        approval: "auto",
+      });
+      const write = async (content: string) =>
+        resultText(await registry.invoke(run, { tool: "write", args: { file: "lib/lib.go", content } }));
+      try {
+        const hover = resultText(
+          await registry.invoke(run, {
+            tool: "lsp",
+            args: { action: "hover", file: "lib/lib.go", line: 3, symbol: "Answer" },
+          }),
+        );
+        expect(hover).toContain("Answer");
+        // As after the model's turn: gopls has checked the workspace once.
+        const libPath = join(tree.dir, "lib", "lib.go");
+        let checked = false;
+        for (let tries = 0; tries < 200 && !checked; tries++) {
+          checked = supervisor.unopenedPublishes([libPath]).some((server) => server.mark !== undefined);
+          if (!checked) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(checked, "gopls ended its first check of the workspace").toBe(true);
+
+        if (process.env.DBG)
+          console.log(
+            "before",
+            JSON.stringify(
+              supervisor
+                .unopenedPublishes([libPath])
+                .map((s) => [
+                  s.mark,
+                  s.files.map((f) => [f.file.slice(-12), f.mark, f.diagnostics.map((d) => d.message)]),
+                ]),
+            ),
+          );
+        const breakIt = await write("package lib\n\nfunc Answer(seed int) int { return seed }\n");
+        if (process.env.DBG) console.log(breakIt);
+        for (let i = 0; i < 10 && process.env.DBG; i++) {
+          console.log(
+            i,
+            JSON.stringify(
+              supervisor
+                .unopenedPublishes([libPath])
+                .map((s) => [
+                  s.mark,
+                  s.files.map((f) => [f.file.slice(-12), f.mark, f.diagnostics.map((d) => d.message)]),
+                ]),
+            ),
+          );
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        expect(breakIt).toContain("1 new diagnostic in cmd/main.go, which this write did not change:");
+        expect(breakIt).toMatch(/^cmd\/main\.go:6:\d+ error .*not enough arguments in call to lib\.Answer/m);
+        expect(breakIt, "errors the workspace had before").not.toMatch(/as string value|other\.go/);
+
+        const fix = await write(lib);
+        expect(fix).toContain(
+          "1 diagnostic reported earlier is gone from cmd/main.go, which this write did not change",
+        );
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
