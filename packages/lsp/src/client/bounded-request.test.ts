@@ -42,4 +42,23 @@ describe("boundedRequest", () => {
     await expect(request).rejects.toMatchObject({ code: "CANCELLED" });
     expect(cancelled).toEqual([]);
   });
+
+  it("fails at once when the server is stopped (the run's end, a reload), without a cancellation", async () => {
+    const { connection, cancelled } = silentConnection();
+    const events = new EventEmitter();
+    const request = boundedRequest(
+      connection,
+      "textDocument/definition",
+      {},
+      {
+        ...bounds(new AbortController().signal, true),
+        events,
+        stoppedError: () => new Error("stopped before textDocument/definition was answered"),
+      },
+    );
+    events.emit("stop");
+    await expect(request).rejects.toThrow("stopped before textDocument/definition was answered");
+    expect(cancelled).toEqual([]);
+    expect(events.listenerCount("stop") + events.listenerCount("crash")).toBe(0);
+  });
 });

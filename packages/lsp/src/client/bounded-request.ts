@@ -10,6 +10,8 @@ export interface RequestBounds {
   /** Emits "crash" when the server dies; the request then fails with `crashedError()`. */
   readonly events: EventEmitter;
   readonly crashedError: () => Error;
+  /** When set, `events` emitting "stop" (the run's end, a reload) fails the request with it. */
+  readonly stoppedError?: () => Error;
   /** The server's command, for messages. */
   readonly command: string;
   /**
@@ -21,7 +23,7 @@ export interface RequestBounds {
 
 /**
  * Sends a request and races it against its timeout (which cancels it and throws
- * `LSP_TIMEOUT`), the server's crash and the caller's abort (`CANCELLED`); an error answer
+ * `LSP_TIMEOUT`), the server's crash or stop and the caller's abort (`CANCELLED`); an error answer
  * becomes `LSP_REQUEST_FAILED`. Whichever comes first settles it and removes the others.
  */
 export function boundedRequest<R>(
@@ -42,6 +44,7 @@ export function boundedRequest<R>(
       done = true;
       clearTimeout(timer);
       events.off("crash", onCrash);
+      if (bounds.stoppedError) events.off("stop", onStop);
       signal?.removeEventListener("abort", onAbort);
       return true;
     };
@@ -54,6 +57,7 @@ export function boundedRequest<R>(
     const onAbort = (): void =>
       fail(new ToolsError({ code: "CANCELLED", message: `${method} was cancelled` }), true);
     const onCrash = (): void => fail(bounds.crashedError(), false);
+    const onStop = (): void => fail(bounds.stoppedError!(), false);
     const timer = setTimeout(
       () =>
         fail(
@@ -66,6 +70,7 @@ export function boundedRequest<R>(
       timeoutMs,
     );
     events.on("crash", onCrash);
+    if (bounds.stoppedError) events.on("stop", onStop);
     signal?.addEventListener("abort", onAbort, { once: true });
     let sent: Promise<R>;
     try {

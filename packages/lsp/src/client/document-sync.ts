@@ -359,6 +359,8 @@ export class DocumentSync {
 
   /** Records a `textDocument/publishDiagnostics`. */
   onPublish(published: PublishDiagnosticsParams): void {
+    // Stopping: a server clears its diagnostics as it shuts down, which is no answer.
+    if (!this.channel.alive()) return;
     const versioned = published.version !== undefined && published.version !== null;
     this.versionedPublishes ||= versioned;
     const document = this.find(published.uri);

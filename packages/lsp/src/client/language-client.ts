@@ -126,7 +126,8 @@ export class LanguageClient {
     this.documents = new DocumentSync(options.spec, {
       notify: (method, params) => this.notify(method, params),
       request: (method, params, timeoutMs) => this.request(method, params, timeoutMs),
-      alive: () => this.state !== "crashed" && this.state !== "stopped",
+      // Stopping (the run's end, a reload): nothing it says now answers a wait.
+      alive: () => this.state !== "crashed" && this.state !== "stopped" && !this.stopping,
     });
     this.child = spawn(options.binary, [...options.spec.args], {
       cwd: options.root,
@@ -215,6 +216,7 @@ export class LanguageClient {
       signal,
       events: this.events,
       crashedError: () => this.crashedError(),
+      stoppedError: () => this.stoppedError(`${method} was answered`),
       command: this.spec.command,
       open: () => !this.connectionClosed,
     });
@@ -565,7 +567,9 @@ export class LanguageClient {
     if (this.stopping) return;
     this.stopping = true;
     this.watched.close();
+    // Requests and waits in flight end now, not after the shutdown below.
     this.events.emit("stop");
+    this.documents.events.emit("change");
     if (this.state === "running") {
       await this.request("shutdown", null, 1500).catch(() => undefined);
       // Bounded: behind a write stuck in a full pipe (a server that stopped reading), the exit
@@ -626,12 +630,19 @@ export class LanguageClient {
    */
   assertAlive(): void {
     if (this.state === "crashed") throw this.crashedError();
-    if (this.state === "stopped" || this.stopping) {
-      throw new LspError({
-        code: "LSP_SERVER_FAILED",
-        message: `${this.spec.command} (${this.spec.language}, root ${this.root}) was stopped before it answered (the run ended, or the server was reloaded); call again`,
-      });
-    }
+    if (this.state === "stopped" || this.stopping) throw this.stoppedError("it answered");
+  }
+
+  /** True once it was stopped (or is stopping): by the run's end or a reload, not a crash. */
+  stopped(): boolean {
+    return this.stopping;
+  }
+
+  private stoppedError(before: string): LspError {
+    return new LspError({
+      code: "LSP_SERVER_FAILED",
+      message: `${this.spec.command} (${this.spec.language}, root ${this.root}) was stopped before ${before} (the run ended, or the server was reloaded); call again`,
+    });
   }
 
   private crashedError(): LspError {

@@ -1,5 +1,11 @@
 import { existsSync } from "node:fs";
-import { appendText, errorMessage, type ResultWrapper, type ToolResult } from "@tools/registry";
+import {
+  appendText,
+  errorMessage,
+  type CallInfo,
+  type ResultWrapper,
+  type ToolResult,
+} from "@tools/registry";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
 import {
@@ -56,81 +62,111 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     async wrap(result: ToolResult, call): Promise<ToolResult> {
       const supervisor = call.run.get(lspSupervisorKey);
       if (!supervisor || result.changedFiles.length === 0) return result;
-      const deadline = Date.now() + boundMs;
-      const started = performance.now();
-      const ledger = call.run.state(diagnosticsLedgerKey);
-      const looks = call.run.state(diagnosticsLooksKey);
-      const unique = [...new Set(result.changedFiles)];
-      // A deleted file must not stay open on its server (its old text would keep answering).
-      // Not awaited: notifications keep their order, and the write is not held for it.
-      for (const file of unique.filter((path) => !existsSync(path))) {
-        void supervisor.closeDeleted(file).catch(() => undefined);
-        // Gone with its diagnostics: made again with the same error, the error is new.
-        recordDiagnostics(ledger, file, []);
-        forgetLooks(looks, file);
-      }
-      const files = unique.filter((file) => {
-        if (!existsSync(file)) return false;
-        const spec = supervisor.specFor(file);
-        if (!spec) return false;
-        const detection = supervisor.detect(spec, file);
-        return detection.root !== undefined && detection.binary.found;
-      });
-      // What the files a write did not change had before it: only what the write adds is reported.
-      const marks = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
-      const checked = await Promise.all(
-        files.map(async (file) => {
-          const remaining = deadline - Date.now();
-          try {
-            const fresh = await withBound(
-              supervisor.diagnostics(file, { save: true, timeoutMs: Math.max(500, remaining - 200) }),
-              remaining,
-              boundMs,
-            );
-            return { file, fresh, error: undefined };
-          } catch (error) {
-            return { file, fresh: undefined, error };
-          }
-        }),
+      // Cancelled (the harness stopped the call): the write stands, its check is left off at once,
+      // and nothing the check finds later is recorded as reported.
+      const cancelled = appendText(
+        result,
+        "LSP diagnostics after this write: not checked (the call was cancelled); lsp diagnostics checks the files",
       );
-      const checks = checked.map(({ file, fresh, error }): WriteCheck => {
-        const display = supervisor.display(file);
-        if (!fresh)
-          return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
-        // Never record or report a stale list as fresh.
-        if (!fresh.fresh) return { kind: "not-confirmed", file, display };
-        const current = errorsAndWarnings(fresh.diagnostics);
-        noteLook(looks, file, current);
-        const delta = recordDiagnostics(ledger, file, current);
-        return {
-          kind: "checked",
-          file,
-          display,
-          ...delta,
-          ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
-        };
+      if (call.signal.aborted) return cancelled;
+      let onAbort: () => void = () => undefined;
+      const aborted = new Promise<ToolResult>((resolve) => {
+        onAbort = () => resolve(cancelled);
+        call.signal.addEventListener("abort", onAbort, { once: true });
       });
-      checks.push(
-        ...(await checkAlongside(
-          supervisor,
-          checks.flatMap((check) => (check.kind === "checked" ? [check.file] : [])),
-          { ledger, looks, marks, written: unique, deadline, boundMs, limit: alongsideLimit },
-        )),
-      );
-      const section = writeDiagnosticsSection(checks, {
-        perFile: perFileLimit,
-        total: totalLimit,
-        files: fileLimit,
-        boundMs,
-      });
-      // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
-      for (const [file, diagnostics] of section.unlisted) {
-        forgetDiagnostics(ledger, file, diagnostics);
-        forgetDiagnostics(looks.counts, file, diagnostics);
+      try {
+        return await Promise.race([check(result, call, supervisor), aborted]);
+      } finally {
+        call.signal.removeEventListener("abort", onAbort);
       }
-      return section.text === undefined ? result : appendText(result, section.text);
     },
   };
+
+  async function check(result: ToolResult, call: CallInfo, supervisor: LspSupervisor): Promise<ToolResult> {
+    const deadline = Date.now() + boundMs;
+    const started = performance.now();
+    const ledger = call.run.state(diagnosticsLedgerKey);
+    const looks = call.run.state(diagnosticsLooksKey);
+    const unique = [...new Set(result.changedFiles)];
+    // A deleted file must not stay open on its server (its old text would keep answering).
+    // Not awaited: notifications keep their order, and the write is not held for it.
+    for (const file of unique.filter((path) => !existsSync(path))) {
+      void supervisor.closeDeleted(file).catch(() => undefined);
+      // Gone with its diagnostics: made again with the same error, the error is new.
+      recordDiagnostics(ledger, file, []);
+      forgetLooks(looks, file);
+    }
+    const files = unique.filter((file) => {
+      if (!existsSync(file)) return false;
+      const spec = supervisor.specFor(file);
+      if (!spec) return false;
+      const detection = supervisor.detect(spec, file);
+      return detection.root !== undefined && detection.binary.found;
+    });
+    // What the files a write did not change had before it: only what the write adds is reported.
+    const marks = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
+    const checked = await Promise.all(
+      files.map(async (file) => {
+        const remaining = deadline - Date.now();
+        try {
+          const fresh = await withBound(
+            supervisor.diagnostics(file, { save: true, timeoutMs: Math.max(500, remaining - 200) }),
+            remaining,
+            boundMs,
+          );
+          return { file, fresh, error: undefined };
+        } catch (error) {
+          return { file, fresh: undefined, error };
+        }
+      }),
+    );
+    if (call.signal.aborted) return result;
+    const checks = checked.map(({ file, fresh, error }): WriteCheck => {
+      const display = supervisor.display(file);
+      if (!fresh)
+        return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
+      // Never record or report a stale list as fresh.
+      if (!fresh.fresh) return { kind: "not-confirmed", file, display };
+      const current = errorsAndWarnings(fresh.diagnostics);
+      noteLook(looks, file, current);
+      const delta = recordDiagnostics(ledger, file, current);
+      return {
+        kind: "checked",
+        file,
+        display,
+        ...delta,
+        ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
+      };
+    });
+    checks.push(
+      ...(await checkAlongside(
+        supervisor,
+        checks.flatMap((check) => (check.kind === "checked" ? [check.file] : [])),
+        {
+          ledger,
+          looks,
+          marks,
+          written: unique,
+          deadline,
+          boundMs,
+          limit: alongsideLimit,
+          signal: call.signal,
+        },
+      )),
+    );
+    const section = writeDiagnosticsSection(checks, {
+      perFile: perFileLimit,
+      total: totalLimit,
+      files: fileLimit,
+      boundMs,
+    });
+    // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
+    for (const [file, diagnostics] of section.unlisted) {
+      forgetDiagnostics(ledger, file, diagnostics);
+      forgetDiagnostics(looks.counts, file, diagnostics);
+    }
+    return section.text === undefined ? result : appendText(result, section.text);
+  }
 }
 
 /**

@@ -80,6 +80,8 @@ export async function checkAlongside(
     deadline: number;
     boundMs: number;
     limit: number;
+    /** Aborted, nothing is recorded (the write's result went without its check). */
+    signal: AbortSignal;
   },
 ): Promise<WriteCheck[]> {
   if (checkedFiles.length === 0) return [];
@@ -103,6 +105,7 @@ export async function checkAlongside(
       }
     }),
   );
+  if (state.signal.aborted) return [];
   const compare = (file: string, diagnostics: readonly Diagnostic[]): WriteCheck[] => {
     const current = errorsAndWarnings(diagnostics);
     const introduced = noteLook(state.looks, file, current);

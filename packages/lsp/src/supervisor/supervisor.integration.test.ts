@@ -9,7 +9,12 @@ import { lspTool } from "../tools/lsp-tool.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { copyFixture, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
 import type { ServerSpec } from "../servers/server-table.js";
-import { createLspSupervisor, type LspSupervisor, type LspSupervisorOptions } from "./supervisor.js";
+import {
+  createLspSupervisor,
+  lspSupervisorKey,
+  type LspSupervisor,
+  type LspSupervisorOptions,
+} from "./supervisor.js";
 
 const fakeServers = join(import.meta.dirname, "..", "__fixtures__", "fake-servers");
 
@@ -219,6 +224,30 @@ describe("supervisor status and failures", () => {
     expect(await stuck).toMatch(/was stopped while textDocument\/didChange was being sent/);
   });
 
+  it("a question in flight when its server is reloaded fails at once, saying so, not at its bound", async () => {
+    // A fake server that never answers a hover: a real one cannot be made to hold a question on demand.
+    const { run, registry, supervisor, dir } = setup(
+      "fake-project",
+      [fakeSpec("never-answers-pull-server")],
+      {
+        requestTimeoutMs: 120_000,
+      },
+    );
+    const lsp = (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
+    const asked = lsp({ action: "hover", file: "main.fake", line: 1, symbol: "hello" });
+    const uri = supervisor.uriOf(join(dir, "main.fake"));
+    for (let tries = 0; tries < 200 && !supervisor.runningClients()[0]?.isOpen(uri); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(resultText(await lsp({ action: "reload", file: "main.fake" }))).toMatch(/^fake for \.: restarted/);
+    const answer = await asked;
+    expect(answer.isError).toBe(true);
+    expect(resultText(answer)).toMatch(
+      /^never-answers-pull-server \(fake, root .*\) was stopped before textDocument\/hover was answered \(the run ended, or the server was reloaded\); call again$/,
+    );
+  });
+
   it("a pull that never answers and the push wait after it share one deadline", async () => {
     // A fake server: a real one cannot be made to leave a pull request unanswered on demand.
     const { run, registry } = setup("fake-project", [fakeSpec("never-answers-pull-server")], {
@@ -308,6 +337,48 @@ describe("supervisor status and failures", () => {
     expect(resultText(result)).toContain(
       "diagnostics for main.fake not checked: hang-on-initialize-server is still starting (its first use in this run) and did not answer within the bound; the next write, or lsp diagnostics, checks it",
     );
+  });
+});
+
+describe("diagnostics on write and a cancelled call", () => {
+  it("returns the write at once when the call is cancelled during its check, saying it was not checked", async () => {
+    // A fake server that never answers a pull: the check would wait for its whole bound.
+    const fixture = copyFixture("fake-project");
+    const run = createRun({ workingDirectory: fixture.dir });
+    createLspSupervisor(run, {
+      servers: [fakeSpec("never-answers-pull-server")],
+      binDirectories: [fakeServers],
+      diagnosticsTimeoutMs: 120_000,
+    });
+    const registry = createRegistry({
+      tools: [writeTool],
+      resultWrappers: [diagnosticsOnWrite({ boundMs: 120_000 })],
+      approval: "auto",
+    });
+    const abort = new AbortController();
+    try {
+      const written = registry.invoke(run, {
+        tool: "write",
+        args: { file: "main.fake", content: "changed" },
+        signal: abort.signal,
+      });
+      // Once the server is up and the file open on it, the check is under way.
+      const supervisor = run.require(lspSupervisorKey);
+      const uri = supervisor.uriOf(join(fixture.dir, "main.fake"));
+      for (let tries = 0; tries < 200 && !supervisor.runningClients()[0]?.isOpen(uri); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(supervisor.runningClients()[0]?.isOpen(uri)).toBe(true);
+      abort.abort();
+      const result = await written;
+      expect(resultText(result)).toBe(
+        "wrote main.fake\n\nLSP diagnostics after this write: not checked (the call was cancelled); lsp diagnostics checks the files",
+      );
+      expect(readFileSync(join(fixture.dir, "main.fake"), "utf8")).toBe("changed");
+    } finally {
+      await run.dispose();
+      fixture.remove();
+    }
   });
 });
 

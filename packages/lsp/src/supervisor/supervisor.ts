@@ -282,17 +282,35 @@ export class LspSupervisor {
     file: string,
     options: { save?: boolean; timeoutMs?: number; progress?: (m: string) => void } = {},
   ): Promise<FileDiagnostics> {
+    const timeoutMs = options.timeoutMs ?? this.diagnosticsTimeoutMs;
+    const deadline = Date.now() + timeoutMs;
+    const asked: { client?: LanguageClient } = {};
+    try {
+      return await this.diagnosticsFrom(file, options, timeoutMs, asked);
+    } catch (error) {
+      // Reloaded while asked (not the run's end): the restarted server answers, once.
+      if (this.disposed || !asked.client?.stopped() || Date.now() >= deadline) throw error;
+      return this.diagnosticsFrom(file, options, deadline - Date.now(), {});
+    }
+  }
+
+  private async diagnosticsFrom(
+    file: string,
+    options: { save?: boolean; progress?: (m: string) => void },
+    timeoutMs: number,
+    asked: { client?: LanguageClient },
+  ): Promise<FileDiagnostics> {
     // Other documents open on the server first: the file's diagnostics depend on their text
     // (an import of a file a shell command changed), and a stale copy would be checked against.
     await settleDiskEvents();
     const running = this.runningClientFor(file);
+    asked.client = running;
     if (running) await this.resyncOpen(running, this.uriOf(file));
     const { client, uri, text } = await this.open(file, options.save ?? true, options.progress);
-    const { diagnostics, fresh, incomplete } = await client.freshDiagnostics(
-      uri,
-      options.timeoutMs ?? this.diagnosticsTimeoutMs,
-      { withCheck: true },
-    );
+    asked.client = client;
+    const { diagnostics, fresh, incomplete } = await client.freshDiagnostics(uri, timeoutMs, {
+      withCheck: true,
+    });
     if (!fresh) client.assertAlive();
     return { file, diagnostics, fresh, text, ...(incomplete ? { incomplete } : {}) };
   }
