@@ -62,6 +62,9 @@ const stderrLines = 20;
 /** Files past this size (bytes) are not scanned by name. */
 const largestScanned = 1_000_000;
 
+/** The longest a settings change waits for the server to read them (see `changeSettings`). */
+const settingsReadMs = 2_000;
+
 /** Most created files remembered per server (see `LanguageClient.createdFiles`). */
 const createdKept = 5_000;
 
@@ -112,6 +115,8 @@ export class LanguageClient {
     totalKept: 64 * 1024 * 1024,
   });
   private stopping = false;
+  /** See {@link currentSettings}. */
+  private settings: Record<string, unknown>;
   /** Set once the connection closed (the process ended): nothing more can be sent. */
   private connectionClosed = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
@@ -119,6 +124,7 @@ export class LanguageClient {
 
   constructor(options: LanguageClientOptions) {
     this.options = options;
+    this.settings = options.settings;
     this.spec = options.spec;
     this.root = options.root;
     this.events.setMaxListeners(0);
@@ -155,12 +161,13 @@ export class LanguageClient {
     );
     this.connection.onRequest((method, params) => {
       const answer = answerServerRequest(method, params, {
-        settings: options.settings,
+        settings: this.settings,
         root: options.root,
         state: this.requestState,
       });
       // A pull provider registered now ends a push wait that started before it (see freshDiagnostics).
       if (method === "client/registerCapability") this.documents.events.emit("change");
+      if (method === "workspace/configuration") setImmediate(() => this.events.emit("configuration"));
       return answer;
     });
     this.connection.onNotification((method, params) => this.onNotification(method, params));
@@ -193,9 +200,38 @@ export class LanguageClient {
     this.capabilities = result.capabilities ?? {};
     await this.notify("initialized", {});
     await this.notify("workspace/didChangeConfiguration", {
-      settings: this.options.settings,
+      settings: this.settings,
     });
     if (this.state === "starting") this.state = "running";
+  }
+
+  /** The settings the server reads (`workspace/configuration`). */
+  currentSettings(): Record<string, unknown> {
+    return this.settings;
+  }
+
+  /**
+   * Replaces the settings the server reads and tells it (`workspace/didChangeConfiguration`):
+   * it asks for them again (pyright then resolves imports with a new interpreter).
+   */
+  async changeSettings(settings: Record<string, unknown>): Promise<void> {
+    this.settings = settings;
+    // Until it asked for them (after our answer went out), a question could still be answered
+    // with the old ones. Bounded: a server that reads no configuration never asks.
+    let onAsked: () => void = () => undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const asked = new Promise<void>((resolve) => {
+      onAsked = resolve;
+      timer = setTimeout(resolve, settingsReadMs);
+      this.events.once("configuration", onAsked).once("crash", onAsked).once("stop", onAsked);
+    });
+    try {
+      await this.notify("workspace/didChangeConfiguration", { settings });
+      await asked;
+    } finally {
+      clearTimeout(timer);
+      this.events.off("configuration", onAsked).off("crash", onAsked).off("stop", onAsked);
+    }
   }
 
   /** The last lines the server wrote to stderr. */

@@ -51,6 +51,8 @@ export function statusReport(view: StatusView, file?: string): string {
       `${record.spec.language}: root ${view.display(record.root)} (marker ${detection.marker ?? "gone"}), binary ${describeBinary(
         detection.binary,
       )}, state ${state}${client?.pid && state === "running" ? ` (pid ${client.pid})` : ""}${
+        state === "running" ? describeInterpreter(client, view) : ""
+      }${
         reason && state !== "running"
           ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
           : ""
@@ -132,6 +134,15 @@ function describeWatching(client: ServerRecord["client"]): string {
   return watching === undefined || watching.complete
     ? ""
     : `; changes on disk watched in ${watching.folders} folder${watching.folders === 1 ? "" : "s"} only (the folder bound, or a symlinked folder not followed): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
+}
+
+/** For pyright: the interpreter it resolves imports with (the one given, or none). */
+function describeInterpreter(client: ServerRecord["client"], view: StatusView): string {
+  if (client?.spec.language !== "python") return "";
+  const python = (client.currentSettings().python as { pythonPath?: unknown } | undefined)?.pythonPath;
+  return typeof python === "string"
+    ? `, interpreter ${view.display(python)}`
+    : ", interpreter: none found (no .venv or venv in the root or above it, no VIRTUAL_ENV), so pyright uses the python on its PATH";
 }
 
 function describeBinary(binary: BinaryLookup): string {

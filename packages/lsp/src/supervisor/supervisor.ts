@@ -24,6 +24,9 @@ import { explainMissing, statusReport, type Detection } from "./status-report.js
 
 export type { Detection } from "./status-report.js";
 
+/** How often, at most, a Python server's environment is looked for again (see `refreshEnvironment`). */
+const environmentCheckMs = 1_000;
+
 /** Options of {@link createLspSupervisor}. */
 export interface LspSupervisorOptions {
   /** Server table; entries replace the built-in ones of the same language. */
@@ -70,6 +73,8 @@ export class LspSupervisor {
   /** Root markers per folder, checked by one `stat` per folder. */
   private readonly roots = new RootCache();
   private disposed = false;
+  /** When each server's Python environment was last looked for (see `refreshEnvironment`). */
+  private readonly environmentChecks = new WeakMap<LanguageClient, number>();
   /** Project checkers (tsc, go vet, cargo, compilers) still running. */
   private readonly checkerProcesses = new Set<ChildProcess>();
 
@@ -329,6 +334,7 @@ export class LspSupervisor {
   ): Promise<{ client: LanguageClient; uri: string; text: string; lines: () => readonly string[] }> {
     // A running server is used without an await (each costs an event-loop microtask per call).
     const client = this.runningClientFor(file) ?? (await this.startClientFor(file, progress));
+    if (client.spec.language === "python") await this.refreshEnvironment(client);
     let current: FileText;
     try {
       current = save ? this.texts.reread(file) : this.texts.read(file);
@@ -347,6 +353,23 @@ export class LspSupervisor {
     // Asked about for its own sake: no search that opened it closes it now.
     if (!forSearch) client.searchHolds.keep(uri);
     return { client, uri, text, lines: current.lines };
+  }
+
+  /**
+   * Pyright was given the project's Python environment when it started; one made, changed or
+   * removed since (a `.venv` created after the first question) is handed to it with the other
+   * settings (`changeSettings`). Looked for on use, at most once a second per server.
+   */
+  private async refreshEnvironment(client: LanguageClient): Promise<void> {
+    const now = Date.now();
+    if (now - (this.environmentChecks.get(client) ?? 0) < environmentCheckMs) return;
+    this.environmentChecks.set(client, now);
+    const setup = serverSetup(client.spec, client.root, "", this.placeOf(client.root));
+    if (!setup.ok) return;
+    const pythonPath = (settings: Record<string, unknown>): unknown =>
+      (settings.python as { pythonPath?: unknown } | undefined)?.pythonPath;
+    if (pythonPath(setup.settings) === pythonPath(client.currentSettings())) return;
+    await client.changeSettings(setup.settings);
   }
 
   /**

@@ -141,16 +141,7 @@ describe.skipIf((!found || !python.found) && !ci)("pyright with the project's .v
 
   beforeAll(() => {
     // A module only the .venv has (no stubs, no py.typed), used with a type error.
-    const venv = join(server.dir, ".venv");
-    execFileSync(python.found ? python.path : "python3", ["-m", "venv", "--without-pip", venv]);
-    const lib = join(venv, "lib");
-    const sitePackages = join(
-      lib,
-      readdirSync(lib).find((name) => name.startsWith("python"))!,
-      "site-packages",
-    );
-    mkdirSync(join(sitePackages, "venvonly"));
-    writeFileSync(join(sitePackages, "venvonly", "__init__.py"), "def answer() -> int:\n    return 42\n");
+    venvWithModule(server.dir);
     writeFileSync(
       join(server.dir, "pkg", "uses_venv.py"),
       "import venvonly\n\ncount: str = venvonly.answer()\n",
@@ -192,6 +183,60 @@ describe.skipIf((!found || !python.found) && !ci)("pyright with the project's .v
     expect(answer).toBe(
       "1 code actions for 'venvonly' on line 1:\nCreate Type Stub For \"venvonly\" [quickfix]",
     );
+  });
+});
+
+/** Makes `<dir>/.venv` holding a module `venvonly` that only it has (no stubs, no py.typed). */
+function venvWithModule(dir: string): void {
+  const venv = join(dir, ".venv");
+  execFileSync(python.found ? python.path : "python3", ["-m", "venv", "--without-pip", venv]);
+  const lib = join(venv, "lib");
+  const sitePackages = join(
+    lib,
+    readdirSync(lib).find((name) => name.startsWith("python"))!,
+    "site-packages",
+  );
+  mkdirSync(join(sitePackages, "venvonly"));
+  writeFileSync(join(sitePackages, "venvonly", "__init__.py"), "def answer() -> int:\n    return 42\n");
+}
+
+describe.skipIf((!found || !python.found) && !ci)("pyright and a .venv made after it started", () => {
+  it("hands the new interpreter to the running pyright on the next call, and status names it", async () => {
+    const tree = tempTree("late-venv", {
+      "pyproject.toml": '[project]\nname = "late"\nversion = "0"\n',
+      "main.py": "import venvonly\n\ncount: str = venvonly.answer()\n",
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({ tools: [lspTool], approval: "auto" });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    try {
+      const before = await lsp({ action: "diagnostics", file: "main.py" });
+      expect(before).toMatch(
+        /^main\.py:1:8 (error|warning) \[reportMissingImports\] Import "venvonly" could not be resolved/m,
+      );
+      expect(await lsp({ action: "status" })).toMatch(
+        /^python: root \. .*state running \(pid \d+\), interpreter: none found \(no \.venv or venv/m,
+      );
+      const pid = /state running \(pid (\d+)\)/.exec(await lsp({ action: "status" }))?.[1];
+
+      venvWithModule(tree.dir);
+      // At most once a second the environment is looked for again.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      const after = await lsp({ action: "diagnostics", file: "main.py" });
+      expect(after).not.toContain("reportMissingImports");
+      expect(after).toContain(
+        'main.py:3:14 error [reportAssignmentType] Type "int" is not assignable to declared type "str"',
+      );
+      const status = await lsp({ action: "status" });
+      expect(status).toMatch(/^python: root \. .*, interpreter \.venv\/bin\/python/m);
+      // The same process: no restart was needed.
+      expect(status).toContain(`(pid ${pid})`);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
   });
 });
 
