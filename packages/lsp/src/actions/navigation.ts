@@ -20,6 +20,7 @@ import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 import { uniqueContext, type ResolvedPosition } from "../positions/resolve-position.js";
+import { plainHoverText } from "../format/hover-text.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -172,7 +173,7 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
 }
 
 function hoverText(answer: Hover | null): string {
-  return answer ? markedText(answer.contents).trim() : "";
+  return answer ? plainHoverText(markedText(answer.contents)).trim() : "";
 }
 
 /** hover: the server's signature and doc comment, bounded. */

@@ -47,6 +47,8 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
   it("gives hover with the docstring, references and symbols", async () => {
     const hover = await text({ action: "hover", file: "pkg/main.py", line: 4, symbol: "scale" });
     expect(hover).toContain("Returns a scaled copy.");
+    // The docstring as written: no HTML entities or markdown escapes.
+    expect(hover).toContain("Args:\n    factor: how much_larger the copy is, e.g. 2 * radius.");
     const refs = await text({ action: "references", file: "pkg/geometry.py", line: 1, symbol: "Circle" });
     expect(refs).toContain("pkg/main.py:3:8  unit = Circle(1.0)");
     const outline = await text({ action: "symbols", file: "pkg/geometry.py" });

@@ -9,5 +9,9 @@ class Circle:
 
 
 def scale(circle: Circle, factor: float) -> Circle:
-    """Returns a scaled copy."""
+    """Returns a scaled copy.
+
+    Args:
+        factor: how much_larger the copy is, e.g. 2 * radius.
+    """
     return Circle(circle.radius * factor)
