@@ -62,6 +62,9 @@ const stderrLines = 20;
 /** Files past this size (bytes) are not scanned by name. */
 const largestScanned = 1_000_000;
 
+/** Most changes on disk remembered (see `LanguageClient.changedSince`). */
+const diskChangesKept = 1_000;
+
 /** The longest a settings change waits for the server to read them (see `changeSettings`). */
 const settingsReadMs = 2_000;
 
@@ -117,6 +120,9 @@ export class LanguageClient {
   private stopping = false;
   /** See {@link currentSettings}. */
   private settings: Record<string, unknown>;
+  /** Changes on disk to files of this server's languages (see {@link changedSince}). */
+  private diskChangeCount = 0;
+  private readonly diskChanges: { count: number; path: string }[] = [];
   /** Set once the connection closed (the process ended): nothing more can be sent. */
   private connectionClosed = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
@@ -530,6 +536,7 @@ export class LanguageClient {
       const ofLanguage = this.spec.extensions.includes(extname(event.path).toLowerCase());
       if (!watched && !ofLanguage) continue;
       relevant = true;
+      if (ofLanguage) this.noteDiskChange(event.path);
       const uri = pathToFileURL(event.path).href;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
@@ -541,6 +548,30 @@ export class LanguageClient {
     if (!relevant) return;
     this.documents.noteChanges(included);
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
+  }
+
+  /** Counts the changes on disk to files of this server's languages (see {@link changedSince}). */
+  diskChangeMark(): number {
+    return this.diskChangeCount;
+  }
+
+  /**
+   * True when a file of this server's languages other than `except` changed on disk after
+   * `mark` (see {@link diskChangeMark}), as the folder watch told (read by {@link rootFiles}),
+   * or when that is no longer known (the record is bounded) or the watch does not cover the root.
+   */
+  changedSince(mark: number, except: string): boolean {
+    if (!this.watched.complete) return true;
+    if (this.diskChangeCount === mark) return false;
+    const oldest = this.diskChanges[0];
+    if (!oldest || oldest.count > mark + 1) return true;
+    return this.diskChanges.some((change) => change.count > mark && change.path !== except);
+  }
+
+  private noteDiskChange(path: string): void {
+    this.diskChangeCount += 1;
+    this.diskChanges.push({ count: this.diskChangeCount, path });
+    if (this.diskChanges.length > diskChangesKept) this.diskChanges.shift();
   }
 
   /**

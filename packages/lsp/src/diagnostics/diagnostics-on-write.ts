@@ -16,7 +16,7 @@ import {
   noteLook,
   recordDiagnostics,
 } from "./diagnostics-ledger.js";
-import { checkAlongside, lookBefore } from "./files-alongside.js";
+import { checkAlongside, lookBefore, openImporters, releaseImporters } from "./files-alongside.js";
 import { BoundReached, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
@@ -104,68 +104,71 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       return detection.root !== undefined && detection.binary.found;
     });
     // What the files a write did not change had before it: only what the write adds is reported.
-    const marks = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
-    const checked = await Promise.all(
-      files.map(async (file) => {
-        const remaining = deadline - Date.now();
-        try {
-          const fresh = await withBound(
-            supervisor.diagnostics(file, { save: true, timeoutMs: Math.max(500, remaining - 200) }),
-            remaining,
-            boundMs,
-          );
-          return { file, fresh, error: undefined };
-        } catch (error) {
-          return { file, fresh: undefined, error };
-        }
-      }),
-    );
-    if (call.signal.aborted) return result;
-    const checks = checked.map(({ file, fresh, error }): WriteCheck => {
-      const display = supervisor.display(file);
-      if (!fresh)
-        return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
-      // Never record or report a stale list as fresh.
-      if (!fresh.fresh) return { kind: "not-confirmed", file, display };
-      const current = errorsAndWarnings(fresh.diagnostics);
-      noteLook(looks, file, current);
-      const delta = recordDiagnostics(ledger, file, current);
-      return {
-        kind: "checked",
-        file,
-        display,
-        ...delta,
-        ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
-      };
-    });
-    checks.push(
-      ...(await checkAlongside(
-        supervisor,
-        checks.flatMap((check) => (check.kind === "checked" ? [check.file] : [])),
-        {
+    const before = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
+    try {
+      const checked = await Promise.all(
+        files.map(async (file) => {
+          const remaining = deadline - Date.now();
+          try {
+            const fresh = await withBound(
+              supervisor.diagnostics(file, { save: true, timeoutMs: Math.max(500, remaining - 200) }),
+              remaining,
+              boundMs,
+            );
+            return { file, fresh, error: undefined };
+          } catch (error) {
+            return { file, fresh: undefined, error };
+          }
+        }),
+      );
+      if (call.signal.aborted) return result;
+      const checks = checked.map(({ file, fresh, error }): WriteCheck => {
+        const display = supervisor.display(file);
+        if (!fresh)
+          return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
+        // Never record or report a stale list as fresh.
+        if (!fresh.fresh) return { kind: "not-confirmed", file, display };
+        const current = errorsAndWarnings(fresh.diagnostics);
+        noteLook(looks, file, current);
+        const delta = recordDiagnostics(ledger, file, current);
+        return {
+          kind: "checked",
+          file,
+          display,
+          ...delta,
+          ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
+        };
+      });
+      const checkedFiles = checks.flatMap((check) => (check.kind === "checked" ? [check.file] : []));
+      // A server this write started had no importers opened before it: opened now, first checks.
+      await openImporters(supervisor, checkedFiles, looks, before);
+      checks.push(
+        ...(await checkAlongside(supervisor, checkedFiles, {
           ledger,
           looks,
-          marks,
+          marks: before.marks,
           written: unique,
           deadline,
           boundMs,
           limit: alongsideLimit,
           signal: call.signal,
-        },
-      )),
-    );
-    const section = writeDiagnosticsSection(checks, {
-      perFile: perFileLimit,
-      total: totalLimit,
-      files: fileLimit,
-      boundMs,
-    });
-    // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
-    for (const [file, diagnostics] of section.unlisted) {
-      forgetDiagnostics(ledger, file, diagnostics);
-      forgetDiagnostics(looks.counts, file, diagnostics);
+        })),
+      );
+      const section = writeDiagnosticsSection(checks, {
+        perFile: perFileLimit,
+        total: totalLimit,
+        files: fileLimit,
+        boundMs,
+      });
+      // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
+      for (const [file, diagnostics] of section.unlisted) {
+        forgetDiagnostics(ledger, file, diagnostics);
+        forgetDiagnostics(looks.counts, file, diagnostics);
+      }
+      return section.text === undefined ? result : appendText(result, section.text);
+    } finally {
+      await releaseImporters(before);
     }
-    return section.text === undefined ? result : appendText(result, section.text);
   }
 }
 

@@ -2,32 +2,55 @@ import { existsSync } from "node:fs";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
+import type { LanguageClient } from "../client/language-client.js";
+import { endSearch } from "../actions/cross-file-search.js";
 import {
+  forgetLooks,
   noteLook,
   recordAlongside,
   type DiagnosticsLedger,
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
+import { importersOf } from "./importers.js";
 import { withBound } from "./with-bound.js";
 import type { WriteCheck } from "./write-diagnostics-section.js";
 
 /** Per server publishing for files not open, its publish mark before the write (see `unopenedPublishes`). */
 export type PublishMarks = ReadonlyMap<string, number>;
 
+/** What {@link lookBefore} found and opened. */
+export interface Before {
+  /** Per server publishing for files not open, its publish mark before the write. */
+  readonly marks: PublishMarks;
+  /** The importers opened for this write, held until {@link releaseImporters}. */
+  readonly opened: Map<LanguageClient, string[]>;
+  /** The servers whose importers were looked for (running before the write). */
+  readonly covered: Set<LanguageClient>;
+}
+
+/** Most files importing the written ones opened for one write. */
+const importerLimit = 10;
+
 /**
  * Before a write is sent to the servers: records what the files it did not change had, for
- * those not looked at yet, so that only what the write adds to them is reported. The files open
- * on the servers of `files` (at most `limit`, most recently opened) are read as their server had
- * them before `started` (see `LanguageClient.currentDiagnostics`), within a quarter of the bound
- * and at most 2 s; the files not open that a server publishes for (gopls) from its publishes,
- * whose marks are returned.
+ * those not looked at yet, so that only what the write adds to them is reported.
+ *
+ * - On servers that check only the files open on them (tsserver, pyright, clangd), the files
+ *   importing a written one (see `importersOf`; at most 10 per write) are opened, held until
+ *   {@link releaseImporters}. What such a file had before can be read only while its server
+ *   still has the written file's old text (it was open there); otherwise the file's first check
+ *   says that what it lists may predate the write.
+ * - The files open on the servers of `files` (at most `limit`, most recently opened) are read as
+ *   their server had them before `started` (see `LanguageClient.currentDiagnostics`), within a
+ *   quarter of the bound and at most 2 s.
+ * - The files not open that a server publishes for (gopls) are read from its publishes.
  */
 export async function lookBefore(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
   options: { started: number; boundMs: number; limit: number },
-): Promise<PublishMarks> {
+): Promise<Before> {
   const written = new Set(files);
   const marks = new Map<string, number>();
   for (const server of supervisor.unopenedPublishes(files)) {
@@ -37,11 +60,35 @@ export async function lookBefore(
       if (!written.has(file) && !looks.files.has(file)) noteLook(looks, file, errorsAndWarnings(diagnostics));
     }
   }
+  // The files open now first: finding importers tells the server of files changed on disk
+  // (pyright would read the written file's new text before their look).
+  await baseline(supervisor, files, looks, options);
+  const covered = new Set<LanguageClient>();
+  const { opened, unknown } = await openImporters(supervisor, files, looks, { covered });
+  const importers = [...opened.values()].flat().map((uri) => supervisor.pathOf(uri));
+  if (importers.some((file) => !unknown.has(file))) {
+    await baseline(supervisor, files, looks, options, (file) => !unknown.has(file));
+  }
+  return { marks, opened, covered };
+}
+
+/**
+ * Reads, for the files open on the servers of `files` that were not looked at yet (and pass
+ * `only`), what their server had before `options.started` (at most `options.limit`, most
+ * recently opened), within a quarter of the bound and at most 2 s.
+ */
+async function baseline(
+  supervisor: LspSupervisor,
+  files: readonly string[],
+  looks: DiagnosticsLooks,
+  options: { started: number; boundMs: number; limit: number },
+  only: (file: string) => boolean = () => true,
+): Promise<void> {
   const unseen = supervisor
     .openAlongside(files)
-    .filter((file) => !looks.files.has(file))
+    .filter((file) => !looks.files.has(file) && only(file))
     .slice(-options.limit);
-  if (unseen.length === 0) return marks;
+  if (unseen.length === 0) return;
   let before = true;
   const ms = Math.min(2_000, options.boundMs / 4);
   await withBound(
@@ -56,7 +103,59 @@ export async function lookBefore(
   ).catch(() => undefined);
   // An answer that comes later is no look from before the write.
   before = false;
-  return marks;
+}
+
+/**
+ * Opens the files importing the written ones on servers that check only their open files (see
+ * {@link lookBefore}), adding them to `opened` per server. Returns that, and those whose state
+ * before the write cannot be read (the written file was not open on their server: it reads the
+ * new text from disk). Servers in `into.covered` are skipped, those looked at are added: called
+ * again after the write's check, it opens only those of a server the write started.
+ */
+export async function openImporters(
+  supervisor: LspSupervisor,
+  files: readonly string[],
+  looks: DiagnosticsLooks,
+  into: { opened?: Map<LanguageClient, string[]>; covered: Set<LanguageClient> },
+): Promise<{ opened: Map<LanguageClient, string[]>; unknown: Set<string> }> {
+  const opened = into.opened ?? new Map<LanguageClient, string[]>();
+  const unknown = new Set<string>();
+  let budget = importerLimit;
+  const covered = new Set(into.covered);
+  for (const file of files) {
+    const client = supervisor.runningClientOf(file);
+    if (!client || client.spec.publishesWorkspace || budget <= 0) continue;
+    // Looked for before the write already.
+    if (covered.has(client)) continue;
+    into.covered.add(client);
+    const oldTextThere = client.isOpen(supervisor.uriOf(file));
+    const importers = (await importersOf(client, file, budget)).filter((importer) => !written(importer));
+    budget -= importers.length;
+    for (const importer of importers) {
+      try {
+        const document = await supervisor.open(importer, false, undefined, true);
+        if (document.client !== client || !client.searchHolds.hold(document.uri)) continue;
+        opened.set(client, [...(opened.get(client) ?? []), document.uri]);
+        // Not open until now: what was looked at before may be out of date.
+        forgetLooks(looks, importer);
+        if (!oldTextThere) unknown.add(importer);
+      } catch {
+        // Unreadable now: not checked.
+      }
+    }
+  }
+  return { opened, unknown };
+
+  function written(path: string): boolean {
+    return files.includes(path);
+  }
+}
+
+/** Lets go of the importers {@link lookBefore} opened (parked: see `endSearch`). */
+export async function releaseImporters(before: Before): Promise<void> {
+  for (const [client, opened] of before.opened) {
+    await endSearch(client, { notes: [], opened: [...opened] }).catch(() => undefined);
+  }
 }
 
 /**
@@ -108,10 +207,16 @@ export async function checkAlongside(
   if (state.signal.aborted) return [];
   const compare = (file: string, diagnostics: readonly Diagnostic[]): WriteCheck[] => {
     const current = errorsAndWarnings(diagnostics);
-    const introduced = noteLook(state.looks, file, current);
+    // Not looked at before (opened for this write after its server read the new text, or its
+    // look did not come in time): all of it is listed, saying some may predate the write.
+    const firstLook = !state.looks.files.has(file);
+    const sinceLast = noteLook(state.looks, file, current);
+    const introduced = firstLook ? current : sinceLast;
     const gone = recordAlongside(state.ledger, file, current, introduced);
     const display = supervisor.display(file);
-    return introduced.length > 0 || gone > 0 ? [{ kind: "alongside", file, display, introduced, gone }] : [];
+    return introduced.length > 0 || gone > 0
+      ? [{ kind: "alongside", file, display, introduced, gone, ...(firstLook ? { firstLook } : {}) }]
+      : [];
   };
   const checks = results.flatMap(({ file, fresh }): WriteCheck[] =>
     fresh?.fresh

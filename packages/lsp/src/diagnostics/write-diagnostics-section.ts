@@ -28,6 +28,11 @@ export type WriteCheck =
       readonly introduced: readonly Diagnostic[];
       /** How many of its diagnostics reported earlier are gone. */
       readonly gone: number;
+      /**
+       * Set when it was not looked at before the write: `introduced` is all it has, some of
+       * which may predate the write.
+       */
+      readonly firstLook?: true;
     }
   /** A file open alongside whose check did not end within the bound. */
   | { readonly kind: "alongside-unchecked"; readonly file: string; readonly display: string };
@@ -109,11 +114,17 @@ export function writeDiagnosticsSection(
     const shown = all.slice(0, Math.min(limits.perFile, budget));
     budget -= shown.length;
     listedFiles += 1;
-    const where =
-      check.kind === "alongside"
-        ? `${check.display}, which this write did not change`
-        : `${check.display}${stillPresentNote(check.stillPresent)}`;
-    lines.push(`${count(all.length, "new diagnostic")} in ${where}:`);
+    if (check.kind === "alongside" && check.firstLook) {
+      lines.push(
+        `${count(all.length, "diagnostic")} in ${check.display}, which this write did not change (checked for the first time: some may predate this write):`,
+      );
+    } else {
+      const where =
+        check.kind === "alongside"
+          ? `${check.display}, which this write did not change`
+          : `${check.display}${stillPresentNote(check.stillPresent)}`;
+      lines.push(`${count(all.length, "new diagnostic")} in ${where}:`);
+    }
     lines.push(...shown.map((diagnostic) => formatDiagnostic(check.display, diagnostic)));
     if (shown.length < all.length) {
       lines.push(`… ${count(all.length - shown.length, "more new diagnostic")}`);

@@ -126,6 +126,11 @@ export class LspSupervisor {
     return this.runningClientFor(file) ?? this.startClientFor(file, progress);
   }
 
+  /** The running client for `file` when its server is up; none is started. */
+  runningClientOf(file: string): LanguageClient | undefined {
+    return this.runningClientFor(file);
+  }
+
   /** The running client for `file` when its server is up (no await, no binary lookup). */
   private runningClientFor(file: string): LanguageClient | undefined {
     if (this.disposed) return undefined;

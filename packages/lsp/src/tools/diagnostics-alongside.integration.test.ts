@@ -258,3 +258,68 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
     });
   },
 );
+
+/** Per server, a third file whose question starts the server without opening the others. */
+const starters: Readonly<Record<string, { file: string; text: string; symbol: string }>> = {
+  "typescript-language-server": { file: "other.ts", text: "export const other = 1;\n", symbol: "other" },
+  "pyright-langserver": { file: "other.py", text: "other = 1\n", symbol: "other" },
+  clangd: { file: "other.c", text: "int other(void) { return 1; }\n", symbol: "other" },
+};
+
+/**
+ * Servers that check only the files open on them (tsserver, pyright, clangd without an index):
+ * the files importing a written one are opened for the write and checked. The first time, what
+ * such a file had before cannot be told apart (its server read the written file's new text from
+ * disk), so all of it is listed, saying so; from then on only what a write changes.
+ */
+describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files importing the written one", () => {
+  it.each(cases.filter(({ server }) => server in starters))(
+    "$server",
+    async ({ server, files, lib, main, breaking, broken, before }) => {
+      const starter = starters[server]!;
+      const tree = tempTree("importers", { ...files, [starter.file]: starter.text });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({
+        tools: [lspTool, writeTool],
+        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+        approval: "auto",
+      });
+      const write = async (content: string) =>
+        resultText(await registry.invoke(run, { tool: "write", args: { file: lib, content } }));
+      try {
+        const hover = resultText(
+          await registry.invoke(run, {
+            tool: "lsp",
+            args: { action: "hover", file: starter.file, line: 1, symbol: starter.symbol },
+          }),
+        );
+        expect(hover, `${server} hover`).toContain("other");
+
+        const first = await write(breaking);
+        expect(first).toContain(
+          `2 diagnostics in ${main}, which this write did not change (checked for the first time: some may predate this write):`,
+        );
+        expect(first).toMatch(broken);
+        expect(first).toMatch(before);
+
+        const again = await write(`${breaking}\n`);
+        expect(again).not.toContain(main);
+
+        const fix = await write(files[lib]!);
+        expect(fix).toContain(
+          `1 diagnostic reported earlier is gone from ${main}, which this write did not change`,
+        );
+
+        // The written file is open on its server now: what the importer had before is known.
+        const second = await write(breaking);
+        expect(second).toContain(`1 new diagnostic in ${main}, which this write did not change:`);
+        expect(second).toMatch(broken);
+        expect(second).not.toMatch(before);
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    },
+  );
+});

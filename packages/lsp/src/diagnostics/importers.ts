@@ -1,0 +1,102 @@
+import { basename, dirname, extname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { LanguageClient } from "../client/language-client.js";
+
+/** Most files of the root read for one search of importers. */
+const readLimit = 5_000;
+
+/** Escapes `text` for a regular expression. */
+function literal(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Strips a TypeScript or JavaScript extension (and `/index`) from a module path. */
+function modulePath(path: string): string {
+  const bare = path.replace(/\.(d\.)?[cm]?[jt]sx?$/, "");
+  return bare.endsWith("/index") ? bare.slice(0, -"/index".length) : bare;
+}
+
+/**
+ * A test of whether a file's text (at `importer`) imports `written`, per language, by its text:
+ *
+ * - TypeScript and JavaScript: a relative module specifier (`from "./lib"`, `import("../lib.js")`,
+ *   `require('./lib/index')`) that resolves to the written file, or any other specifier ending in
+ *   its path's last part (`@/lib/api` for `src/lib/api.ts`: an alias, not resolved).
+ * - Python: `import pkg.mod`, `from pkg.mod import`, `from .mod import`, `from . import mod`,
+ *   `from pkg import mod` (a package's `__init__.py` by its folder's name).
+ * - C and C++: `#include "…/name.h"` or `<…/name.h>` naming the written header.
+ *
+ * Undefined for other languages (gopls covers files not open itself).
+ */
+export function importTest(
+  language: string,
+  written: string,
+): ((text: string, importer: string) => boolean) | undefined {
+  const extension = extname(written);
+  const stem = basename(written, extension);
+  if (language === "typescript") {
+    const target = modulePath(written);
+    const pattern = new RegExp(
+      `(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)(["'])([^"'\\n]*\\b${literal(
+        stem === "index" ? basename(dirname(written)) : stem,
+      )}(?:/index)?(?:\\.[cm]?[jt]sx?)?)\\1`,
+      "g",
+    );
+    return (text, importer) => {
+      for (const match of text.matchAll(pattern)) {
+        const specifier = match[2]!;
+        if (!specifier.startsWith(".")) return true;
+        if (modulePath(resolve(dirname(importer), specifier)) === target) return true;
+      }
+      return false;
+    };
+  }
+  if (language === "python") {
+    const name = literal(stem === "__init__" ? basename(dirname(written)) : stem);
+    const pattern = new RegExp(
+      `^[ \\t]*(?:from[ \\t]+[\\w.]*\\b${name}[ \\t]+import\\b|import[ \\t]+[\\w., \\t]*\\b${name}\\b|from[ \\t]+[\\w.]+[ \\t]+import[ \\t(]+[^\\n]*\\b${name}\\b)`,
+      "m",
+    );
+    return (text) =>
+      text.includes(stem === "__init__" ? basename(dirname(written)) : stem) && pattern.test(text);
+  }
+  if (language === "c") {
+    const name = literal(basename(written));
+    const pattern = new RegExp(`^[ \\t]*#[ \\t]*include[ \\t]*["<](?:[^">\\n]*/)?${name}[">]`, "m");
+    return (text) => text.includes(basename(written)) && pattern.test(text);
+  }
+  return undefined;
+}
+
+/**
+ * The files of `client`'s root, of its languages, that import `written` (see {@link importTest})
+ * and are not open on it, at most `limit` (in path order). Reads through the client's cache of
+ * the root's texts, one `stat` per file; scanned again only when another file of the server's
+ * languages changed on disk since (as the folder watch says), else the last answer is kept.
+ */
+export async function importersOf(client: LanguageClient, written: string, limit: number): Promise<string[]> {
+  const test = importTest(client.spec.language, written);
+  if (!test || limit <= 0) return [];
+  const root = await client.rootFiles();
+  const known = found.get(client) ?? new Map<string, { mark: number; importers: string[] }>();
+  found.set(client, known);
+  let entry = known.get(written);
+  // Scanned before, and no other file of the language changed since: the same importers.
+  if (!entry || client.changedSince(entry.mark, written)) {
+    const mark = client.diskChangeMark();
+    const importers: string[] = [];
+    let read = 0;
+    for (const file of root.files) {
+      if (file === written || !client.spec.extensions.includes(extname(file).toLowerCase())) continue;
+      if (read++ >= readLimit) break;
+      const text = client.rootText(file);
+      if (text !== undefined && test(text, file)) importers.push(file);
+    }
+    entry = { mark, importers: importers.sort() };
+    known.set(written, entry);
+  }
+  return entry.importers.filter((file) => !client.isOpen(pathToFileURL(file).href)).slice(0, limit);
+}
+
+/** Per server, per written file, its importers and the disk-change mark they were found at. */
+const found = new WeakMap<LanguageClient, Map<string, { mark: number; importers: string[] }>>();
