@@ -12,6 +12,8 @@ export interface TempWorkspace {
   call(tool: string, args: unknown, surface?: string): Promise<ToolResult>;
   /** The call's text (all text parts). */
   text(result: ToolResult): string;
+  /** The call's text without the section diagnostics-on-write appends to a write. */
+  toolText(result: ToolResult): string;
   read(path: string): Promise<string>;
   /** Disposes the run and removes the folder. */
   cleanup(): Promise<void>;
@@ -33,6 +35,7 @@ export async function tempWorkspace(
     demo,
     call: (tool, args, surface = "main") => demo.registry.invoke(demo.run, { tool, args, surface }),
     text: resultText,
+    toolText: (result) => resultText(result).split("\n\nLSP diagnostics after this write:")[0]!,
     read: (path) => readFile(join(dir, path), "utf8"),
     async cleanup() {
       await demo.dispose();

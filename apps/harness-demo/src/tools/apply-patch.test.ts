@@ -38,7 +38,9 @@ describe("apply_patch", () => {
         "+c",
       ),
     });
-    expect(ws.text(result)).toBe("applied the patch:\nM app.ts\nA lib/new.ts\nD old.ts\nR from.ts → to.ts");
+    expect(ws.toolText(result)).toBe(
+      "applied the patch:\nM app.ts\nA lib/new.ts\nD old.ts\nR from.ts → to.ts",
+    );
     expect([...result.changedFiles].sort()).toEqual(
       ["app.ts", "lib/new.ts", "old.ts", "from.ts", "to.ts"].map((path) => join(ws.dir, path)).sort(),
     );

@@ -17,7 +17,10 @@ describe("edit", () => {
       old_string: "function b() {\n  return 1;",
       new_string: "function b() {\n  return 2;",
     });
-    expect(ws.text(result)).toBe("edited a.ts: 1 replacement (line 5)");
+    // A bare folder: no root marker for TypeScript, said once in the run by diagnostics on write.
+    expect(ws.text(result)).toBe(
+      'edited a.ts: 1 replacement (line 5)\n\nLSP diagnostics after this write:\ndiagnostics for a.ts not checked: typescript-language-server cannot start: no root marker for typescript (tsconfig.json, jsconfig.json, package.json) in any folder from a.ts up to the working directory. A server needs both a root marker and its binary; action "status" shows what is found. (said once in this run)',
+    );
     expect(result.changedFiles).toEqual([join(ws.dir, "a.ts")]);
     expect(await ws.read("a.ts")).toBe(
       ["function a() {", "  return 1;", "}", "", "function b() {", "  return 2;", "}", ""].join("\n"),
@@ -46,7 +49,7 @@ describe("edit", () => {
       new_string: "return 3;",
       replace_all: true,
     });
-    expect(ws.text(result)).toBe("edited a.ts: 2 replacements (lines 2, 6)");
+    expect(ws.toolText(result)).toBe("edited a.ts: 2 replacements (lines 2, 6)");
     expect(await ws.read("a.ts")).not.toContain("return 1;");
   });
 

@@ -10,7 +10,7 @@ describe("write", () => {
   it("creates a file and its parent folders, reporting the absolute path as changed", async () => {
     ws = await tempWorkspace();
     const result = await ws.call("write", { path: "deep/er/new.ts", content: "a\nb\n" });
-    expect(ws.text(result)).toBe("created deep/er/new.ts (2 lines, 4 bytes)");
+    expect(ws.toolText(result)).toBe("created deep/er/new.ts (2 lines, 4 bytes)");
     expect(result.changedFiles).toEqual([join(ws.dir, "deep/er/new.ts")]);
     expect(await ws.read("deep/er/new.ts")).toBe("a\nb\n");
   });

@@ -2,11 +2,13 @@ import { existsSync } from "node:fs";
 import {
   appendText,
   errorMessage,
+  stateKey,
   type CallInfo,
   type ResultWrapper,
   type ToolResult,
 } from "@tools/registry";
 import { errorsAndWarnings } from "../format/diagnostics.js";
+import { explainMissing } from "../supervisor/status-report.js";
 import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
 import {
   diagnosticsLedgerKey,
@@ -48,7 +50,9 @@ export interface DiagnosticsOnWriteOptions {
  * did not change, and those reported earlier and now gone are counted; what they had before is
  * never reported (read before the write is sent: see `LanguageClient.currentDiagnostics`).
  * Format: {@link writeDiagnosticsSection}.
- * Files without a server are skipped silently; the run must have an LSP supervisor wired, or the
+ * Files of no server's language are skipped silently; a file of a language whose server cannot
+ * start there (no root marker, or no binary) gets a "not checked" line saying why, once per
+ * language in the run. The run must have an LSP supervisor wired, or the
  * wrapper does nothing.
  */
 export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): ResultWrapper {
@@ -96,12 +100,23 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       recordDiagnostics(ledger, file, []);
       forgetLooks(looks, file);
     }
+    // A file of a language whose server cannot start there (no root marker, no binary) is not
+    // checked: said once per language in the run, not on every write.
+    const unserved: WriteCheck[] = [];
+    const told = call.run.state(unservedToldKey);
     const files = unique.filter((file) => {
       if (!existsSync(file)) return false;
       const spec = supervisor.specFor(file);
       if (!spec) return false;
       const detection = supervisor.detect(spec, file);
-      return detection.root !== undefined && detection.binary.found;
+      if (detection.root !== undefined && detection.binary.found) return true;
+      if (!told.has(spec.language)) {
+        told.add(spec.language);
+        const display = supervisor.display(file);
+        const why = explainMissing(detection, display);
+        unserved.push({ kind: "not-checked", file, display, reason: `${why} (said once in this run)` });
+      }
+      return false;
     });
     // What the files a write did not change had before it: only what the write adds is reported.
     const before = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
@@ -122,23 +137,25 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         }),
       );
       if (call.signal.aborted) return result;
-      const checks = checked.map(({ file, fresh, error }): WriteCheck => {
-        const display = supervisor.display(file);
-        if (!fresh)
-          return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
-        // Never record or report a stale list as fresh.
-        if (!fresh.fresh) return { kind: "not-confirmed", file, display };
-        const current = errorsAndWarnings(fresh.diagnostics);
-        noteLook(looks, file, current);
-        const delta = recordDiagnostics(ledger, file, current);
-        return {
-          kind: "checked",
-          file,
-          display,
-          ...delta,
-          ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
-        };
-      });
+      const checks = unserved.concat(
+        checked.map(({ file, fresh, error }): WriteCheck => {
+          const display = supervisor.display(file);
+          if (!fresh)
+            return { kind: "not-checked", file, display, reason: whyNotChecked(supervisor, file, error) };
+          // Never record or report a stale list as fresh.
+          if (!fresh.fresh) return { kind: "not-confirmed", file, display };
+          const current = errorsAndWarnings(fresh.diagnostics);
+          noteLook(looks, file, current);
+          const delta = recordDiagnostics(ledger, file, current);
+          return {
+            kind: "checked",
+            file,
+            display,
+            ...delta,
+            ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
+          };
+        }),
+      );
       const checkedFiles = checks.flatMap((check) => (check.kind === "checked" ? [check.file] : []));
       // A server this write started had no importers opened before it: opened now, first checks.
       await openImporters(supervisor, checkedFiles, looks, before);
@@ -171,6 +188,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     }
   }
 }
+
+/** The languages whose files a write could not check (no server can start) already said so in the run. */
+const unservedToldKey = stateKey<Set<string>>("LSP languages said unchecked", () => new Set());
 
 /**
  * Why a file's diagnostics were not checked. A bound reached while the file's server is still

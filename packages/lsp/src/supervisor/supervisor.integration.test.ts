@@ -340,6 +340,35 @@ describe("supervisor status and failures", () => {
   });
 });
 
+describe("diagnostics on write for a file no server can check", () => {
+  it("says once in the run that a file of a language without a root marker is not checked", async () => {
+    const tree = tempTree("unserved", { "notes.md": "# notes\n", "main.fake": "hello\n" });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, {
+      servers: [fakeSpec("never-answers-pull-server")],
+      binDirectories: [fakeServers],
+    });
+    const registry = createRegistry({
+      tools: [writeTool],
+      resultWrappers: [diagnosticsOnWrite({ boundMs: 2_000 })],
+      approval: "auto",
+    });
+    const write = async (file: string) =>
+      resultText(await registry.invoke(run, { tool: "write", args: { file, content: "changed\n" } }));
+    try {
+      expect(await write("main.fake")).toBe(
+        'wrote main.fake\n\nLSP diagnostics after this write:\ndiagnostics for main.fake not checked: never-answers-pull-server cannot start: no root marker for fake (fake.marker) in any folder from main.fake up to the working directory. A server needs both a root marker and its binary; action "status" shows what is found. (said once in this run)',
+      );
+      expect(await write("main.fake")).toBe("wrote main.fake");
+      // A file of no server's language: nothing to say.
+      expect(await write("notes.md")).toBe("wrote notes.md");
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});
+
 describe("diagnostics on write and a cancelled call", () => {
   it("returns the write at once when the call is cancelled during its check, saying it was not checked", async () => {
     // A fake server that never answers a pull: the check would wait for its whole bound.
