@@ -113,6 +113,25 @@ describe("resolvePosition", () => {
     ).toThrow(/that line reads: "let valeu = 2;"; did you mean 'valeu'/);
   });
 
+  it("suggests the closest name of the line's code, not the first loosely matching one", () => {
+    const suggest = (line: string, symbol: string) => {
+      try {
+        resolvePosition(line, 1, symbol, "a.ts");
+        return "found";
+      } catch (error) {
+        return /did you mean '([^']+)'/.exec((error as Error).message)?.[1];
+      }
+    };
+    // A one-letter name is inside nearly any symbol: not a suggestion.
+    expect(suggest("const a = parseConfig(x);", "parseConfigs")).toBe("parseConfig");
+    expect(suggest("const a = readConfig(x);", "parseConfig")).toBeUndefined();
+    // The closest, not the first: 'parseConf' contains the typo's stem, 'parseConfg' is one edit away.
+    expect(suggest("parseConf(parseConfg);", "parseConfig")).toBe("parseConfg");
+    // Words in strings and comments are not code.
+    expect(suggest('log("parseConfgi failed"); // parseConfgi', "parseConfig")).toBeUndefined();
+    expect(suggest("x = 1  # parseConfgi here", "parseConfig")).toBeUndefined();
+  });
+
   it("rejects a line outside the file", () => {
     expect(() => resolvePosition(text, 99, "add", "a.ts")).toThrow(/outside a.ts, which has 5 lines/);
   });

@@ -171,13 +171,35 @@ export function resolvePosition(
   });
 }
 
+/**
+ * The identifier of the line's code (string literals and comments left out) closest to
+ * `symbol` by edit distance (case aside), among those containing it or contained in it (3
+ * characters at least, half its length at least) and those within a small distance (1 for names
+ * up to 5 characters, 2 above): the closest wins, not the first. Undefined when none is close.
+ */
 function closestIdentifier(text: string, symbol: string): string | undefined {
-  const identifiers = text.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? [];
-  const lower = symbol.toLowerCase();
-  return identifiers.find((identifier) => {
+  const code = text
+    .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ")
+    .replace(/\/\/.*$/, "")
+    .replace(/(^|\s)#\s.*$/, "$1");
+  const identifiers = new Set(code.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []);
+  const wanted = symbol.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Number.POSITIVE_INFINITY;
+  for (const identifier of identifiers) {
     const candidate = identifier.toLowerCase();
-    return candidate.includes(lower) || lower.includes(candidate) || editDistance(candidate, lower) <= 2;
-  });
+    const shorter = Math.min(candidate.length, wanted.length);
+    const longer = Math.max(candidate.length, wanted.length);
+    const contains =
+      shorter >= 3 && shorter * 2 >= longer && (candidate.includes(wanted) || wanted.includes(candidate));
+    const distance = editDistance(candidate, wanted);
+    const score = contains || distance <= (wanted.length <= 5 ? 1 : 2) ? distance : undefined;
+    if (score !== undefined && score < bestScore) {
+      best = identifier;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 function editDistance(a: string, b: string): number {
