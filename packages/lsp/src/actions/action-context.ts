@@ -8,8 +8,11 @@ export interface ActionContext {
   readonly resolvePath: (path: string) => string;
   readonly progress: (message: string) => void;
   readonly signal: AbortSignal;
-  /** Records what this call showed, so diagnostics-on-write does not report it again. */
-  readonly recordShown?: (file: string, diagnostics: readonly Diagnostic[]) => void;
+  /**
+   * Records what this call showed, so diagnostics-on-write does not report it again; `all`, when
+   * the list is fresh and complete, is everything the file has (what a later write compares with).
+   */
+  readonly recordShown?: (file: string, shown: readonly Diagnostic[], all?: readonly Diagnostic[]) => void;
 }
 
 /** The arguments of the `lsp` tool, after validation. */

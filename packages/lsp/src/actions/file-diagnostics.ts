@@ -24,11 +24,11 @@ export async function fileDiagnostics(file: string, context: ActionContext): Pro
   const quietNote =
     quiet > 0 ? `(${quiet} information or hint diagnostic${quiet === 1 ? "" : "s"} not listed)` : "";
   // Shown clean: an error that comes back is new to the ledger (it said "still present").
-  if (worth.length === 0 && result.fresh && !result.incomplete) context.recordShown?.(absolute, []);
+  if (worth.length === 0 && result.fresh && !result.incomplete) context.recordShown?.(absolute, [], []);
   if (result.diagnostics.length === 0) return `${stale}no diagnostics in ${display}`;
   if (worth.length === 0) return `${stale}no errors or warnings in ${display} ${quietNote}`;
   const { items, note } = boundList(byPosition(worth), fileDiagnosticsLimit, "diagnostics");
-  if (result.fresh) context.recordShown?.(absolute, items);
+  if (result.fresh) context.recordShown?.(absolute, items, result.incomplete ? undefined : worth);
   const notes = [note, quietNote].filter((text) => text).join("\n");
   return `${stale}${worth.length} diagnostic${worth.length === 1 ? "" : "s"} in ${display}:\n${items
     .map((diagnostic) => formatDiagnostic(display, diagnostic))

@@ -18,7 +18,13 @@ import {
   noteLook,
   recordDiagnostics,
 } from "./diagnostics-ledger.js";
-import { checkAlongside, lookBefore, openImporters, releaseImporters } from "./files-alongside.js";
+import {
+  checkAlongside,
+  lookBefore,
+  openImporters,
+  releaseImporters,
+  type Before,
+} from "./files-alongside.js";
 import { BoundReached, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
@@ -92,14 +98,14 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
     const unique = [...new Set(result.changedFiles)];
-    // A deleted file must not stay open on its server (its old text would keep answering).
-    // Not awaited: notifications keep their order, and the write is not held for it.
-    for (const file of unique.filter((path) => !existsSync(path))) {
-      void supervisor.closeDeleted(file).catch(() => undefined);
+    const deleted = unique.filter((path) => !existsSync(path));
+    for (const file of deleted) {
       // Gone with its diagnostics: made again with the same error, the error is new.
       recordDiagnostics(ledger, file, []);
       forgetLooks(looks, file);
     }
+    // Their servers' other files are checked too (an importer of a deleted file breaks).
+    const deletedServed = deleted.filter((file) => supervisor.runningClientOf(file) !== undefined);
     // A file of a language whose server cannot start there (no root marker, no binary) is not
     // checked: said once per language in the run, not on every write.
     const unserved: WriteCheck[] = [];
@@ -118,9 +124,17 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       }
       return false;
     });
-    // What the files a write did not change had before it: only what the write adds is reported.
-    const before = await lookBefore(supervisor, files, looks, { started, boundMs, limit: alongsideLimit });
+    let before: Before | undefined;
     try {
+      // What the files a write did not change had before it: only what the write adds is reported.
+      before = await lookBefore(supervisor, [...files, ...deletedServed], looks, {
+        started,
+        boundMs,
+        limit: alongsideLimit,
+      });
+      // A deleted file must not stay open on its server (its old text would keep answering).
+      // Not awaited: notifications keep their order, and the write is not held for it.
+      for (const file of deleted) void supervisor.closeDeleted(file).catch(() => undefined);
       const checked = await Promise.all(
         files.map(async (file) => {
           const remaining = deadline - Date.now();
@@ -136,6 +150,24 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           }
         }),
       );
+      if (call.signal.aborted) return result;
+      const around = [
+        ...checked.flatMap(({ file, fresh }) => (fresh?.fresh ? [file] : [])),
+        ...deletedServed,
+      ];
+      // A server this write started had no importers opened before it: opened now, first checks.
+      await openImporters(supervisor, around, looks, before);
+      const alongside = await checkAlongside(supervisor, around, {
+        ledger,
+        looks,
+        marks: before.marks,
+        written: unique,
+        deadline,
+        boundMs,
+        limit: alongsideLimit,
+        signal: call.signal,
+      });
+      // Cancelled meanwhile: nothing is recorded as reported (the result says not checked).
       if (call.signal.aborted) return result;
       const checks = unserved.concat(
         checked.map(({ file, fresh, error }): WriteCheck => {
@@ -156,21 +188,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           };
         }),
       );
-      const checkedFiles = checks.flatMap((check) => (check.kind === "checked" ? [check.file] : []));
-      // A server this write started had no importers opened before it: opened now, first checks.
-      await openImporters(supervisor, checkedFiles, looks, before);
-      checks.push(
-        ...(await checkAlongside(supervisor, checkedFiles, {
-          ledger,
-          looks,
-          marks: before.marks,
-          written: unique,
-          deadline,
-          boundMs,
-          limit: alongsideLimit,
-          signal: call.signal,
-        })),
-      );
+      checks.push(...alongside);
       const section = writeDiagnosticsSection(checks, {
         perFile: perFileLimit,
         total: totalLimit,
@@ -178,13 +196,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         boundMs,
       });
       // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
-      for (const [file, diagnostics] of section.unlisted) {
-        forgetDiagnostics(ledger, file, diagnostics);
-        forgetDiagnostics(looks.counts, file, diagnostics);
-      }
+      // The looks keep them: a later write reports what it changes, not these again as its own.
+      for (const [file, diagnostics] of section.unlisted) forgetDiagnostics(ledger, file, diagnostics);
       return section.text === undefined ? result : appendText(result, section.text);
     } finally {
-      await releaseImporters(before);
+      if (before) await releaseImporters(before);
     }
   }
 }

@@ -132,6 +132,8 @@ export async function openImporters(
     const importers = (await importersOf(client, file, budget)).filter((importer) => !written(importer));
     budget -= importers.length;
     for (const importer of importers) {
+      // Another root's server (a nested project) would be started for it: not this one's.
+      if (supervisor.runningClientOf(importer) !== client) continue;
       try {
         const document = await supervisor.open(importer, false, undefined, true);
         if (document.client !== client || !client.searchHolds.hold(document.uri)) continue;
@@ -183,18 +185,25 @@ export async function checkAlongside(
     signal: AbortSignal;
   },
 ): Promise<WriteCheck[]> {
-  if (checkedFiles.length === 0) return [];
+  if (checkedFiles.length === 0 || state.signal.aborted) return [];
   // gopls publishes the written file's version before the other files of its pass.
   if (!(await supervisor.awaitDiagnosticsWork(checkedFiles, state.deadline))) return [];
   const written = new Set(state.written);
-  const open = supervisor.openAlongside(checkedFiles).filter((file) => existsSync(file));
+  const open = supervisor
+    .openAlongside(checkedFiles)
+    .filter((file) => existsSync(file) && !written.has(file));
   const results = await Promise.all(
     open.slice(-state.limit).map(async (file) => {
       const remaining = state.deadline - Date.now();
       if (remaining <= 0) return { file, fresh: undefined };
       try {
         const fresh = await withBound(
-          supervisor.diagnostics(file, { save: false, timeoutMs: Math.max(100, remaining - 100) }),
+          // Checked, not asked about: an importer or a search's document stays parked.
+          supervisor.diagnostics(file, {
+            save: false,
+            keep: false,
+            timeoutMs: Math.max(100, remaining - 100),
+          }),
           remaining,
           state.boundMs,
         );

@@ -11,6 +11,11 @@ describe("importTest", () => {
     // Another file of the same name, and a longer name.
     expect(imports('import { get } from "./api";', "/w/src/main.ts")).toBe(false);
     expect(imports('import { get } from "./lib/api-client";', "/w/src/main.ts")).toBe(false);
+    // A package whose name ends in the file's name, or a path ending in a longer name.
+    const types = importTest("typescript", "/w/src/types.ts")!;
+    expect(types('import { x } from "io-ts-types";', "/w/src/main.ts")).toBe(false);
+    expect(types('import { x } from "@/lib/sometypes";', "/w/src/main.ts")).toBe(false);
+    expect(types('import type { x } from "./types.js";', "/w/src/main.ts")).toBe(true);
     const index = importTest("typescript", "/w/src/lib/index.ts")!;
     expect(index('export * from "./lib";', "/w/src/main.ts")).toBe(true);
   });

@@ -20,8 +20,9 @@ function modulePath(path: string): string {
  * A test of whether a file's text (at `importer`) imports `written`, per language, by its text:
  *
  * - TypeScript and JavaScript: a relative module specifier (`from "./lib"`, `import("../lib.js")`,
- *   `require('./lib/index')`) that resolves to the written file, or any other specifier ending in
- *   its path's last part (`@/lib/api` for `src/lib/api.ts`: an alias, not resolved).
+ *   `require('./lib/index')`) that resolves to the written file, or a path-like one whose last
+ *   part is its name (`@/lib/api` for `src/lib/api.ts`: an alias, not resolved; not a package
+ *   name such as `io-ts-types` for `types.ts`).
  * - Python: `import pkg.mod`, `from pkg.mod import`, `from .mod import`, `from . import mod`,
  *   `from pkg import mod` (a package's `__init__.py` by its folder's name).
  * - C and C++: `#include "…/name.h"` or `<…/name.h>` naming the written header.
@@ -36,17 +37,21 @@ export function importTest(
   const stem = basename(written, extension);
   if (language === "typescript") {
     const target = modulePath(written);
+    const name = stem === "index" ? basename(dirname(written)) : stem;
     const pattern = new RegExp(
-      `(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)(["'])([^"'\\n]*\\b${literal(
-        stem === "index" ? basename(dirname(written)) : stem,
-      )}(?:/index)?(?:\\.[cm]?[jt]sx?)?)\\1`,
+      `(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)(["'])([^"'\\n]*${literal(name)}[^"'\\n]*)\\1`,
       "g",
     );
     return (text, importer) => {
+      if (!text.includes(name)) return false;
       for (const match of text.matchAll(pattern)) {
         const specifier = match[2]!;
-        if (!specifier.startsWith(".")) return true;
-        if (modulePath(resolve(dirname(importer), specifier)) === target) return true;
+        if (specifier.startsWith(".")) {
+          if (modulePath(resolve(dirname(importer), specifier)) === target) return true;
+        } else if (specifier.includes("/") && basename(modulePath(specifier)) === name) {
+          // An alias (`@/lib/api`): its last part names the file; a package's name alone does not.
+          return true;
+        }
       }
       return false;
     };

@@ -290,7 +290,13 @@ export class LspSupervisor {
    */
   async diagnostics(
     file: string,
-    options: { save?: boolean; timeoutMs?: number; progress?: (m: string) => void } = {},
+    options: {
+      save?: boolean;
+      timeoutMs?: number;
+      progress?: (m: string) => void;
+      /** False: a document open for a search (parked) stays so, not open for its own sake. */
+      keep?: boolean;
+    } = {},
   ): Promise<FileDiagnostics> {
     const timeoutMs = options.timeoutMs ?? this.diagnosticsTimeoutMs;
     const deadline = Date.now() + timeoutMs;
@@ -306,7 +312,7 @@ export class LspSupervisor {
 
   private async diagnosticsFrom(
     file: string,
-    options: { save?: boolean; progress?: (m: string) => void },
+    options: { save?: boolean; progress?: (m: string) => void; keep?: boolean },
     timeoutMs: number,
     asked: { client?: LanguageClient },
   ): Promise<FileDiagnostics> {
@@ -316,7 +322,12 @@ export class LspSupervisor {
     const running = this.runningClientFor(file);
     asked.client = running;
     if (running) await this.resyncOpen(running, this.uriOf(file));
-    const { client, uri, text } = await this.open(file, options.save ?? true, options.progress);
+    const { client, uri, text } = await this.open(
+      file,
+      options.save ?? true,
+      options.progress,
+      options.keep === false,
+    );
     asked.client = client;
     const { diagnostics, fresh, incomplete } = await client.freshDiagnostics(uri, timeoutMs, {
       withCheck: true,

@@ -215,34 +215,7 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         }
         expect(checked, "gopls ended its first check of the workspace").toBe(true);
 
-        if (process.env.DBG)
-          console.log(
-            "before",
-            JSON.stringify(
-              supervisor
-                .unopenedPublishes([libPath])
-                .map((s) => [
-                  s.mark,
-                  s.files.map((f) => [f.file.slice(-12), f.mark, f.diagnostics.map((d) => d.message)]),
-                ]),
-            ),
-          );
         const breakIt = await write("package lib\n\nfunc Answer(seed int) int { return seed }\n");
-        if (process.env.DBG) console.log(breakIt);
-        for (let i = 0; i < 10 && process.env.DBG; i++) {
-          console.log(
-            i,
-            JSON.stringify(
-              supervisor
-                .unopenedPublishes([libPath])
-                .map((s) => [
-                  s.mark,
-                  s.files.map((f) => [f.file.slice(-12), f.mark, f.diagnostics.map((d) => d.message)]),
-                ]),
-            ),
-          );
-          await new Promise((r) => setTimeout(r, 100));
-        }
         expect(breakIt).toContain("1 new diagnostic in cmd/main.go, which this write did not change:");
         expect(breakIt).toMatch(/^cmd\/main\.go:6:\d+ error .*not enough arguments in call to lib\.Answer/m);
         expect(breakIt, "errors the workspace had before").not.toMatch(/as string value|other\.go/);
@@ -279,7 +252,10 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files import
       const starter = starters[server]!;
       const tree = tempTree("importers", { ...files, [starter.file]: starter.text });
       const run = createRun({ workingDirectory: tree.dir });
-      createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+      const supervisor = createLspSupervisor(run, {
+        binDirectories: [packageBin],
+        diagnosticsTimeoutMs: 20_000,
+      });
       const registry = createRegistry({
         tools: [lspTool, writeTool],
         resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
@@ -316,10 +292,57 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files import
         expect(second).toContain(`1 new diagnostic in ${main}, which this write did not change:`);
         expect(second).toMatch(broken);
         expect(second).not.toMatch(before);
+
+        // Checked, never asked about: the importer stays parked (closed past the search bound),
+        // not open for its own sake.
+        const mainPath = join(tree.dir, main);
+        const client = supervisor.runningClientOf(mainPath)!;
+        expect(client.isOpen(supervisor.uriOf(mainPath))).toBe(true);
+        expect(client.searchHolds.isParked(supervisor.uriOf(mainPath))).toBe(true);
       } finally {
         await run.dispose();
         tree.remove();
       }
     },
   );
+});
+
+describe.skipIf(missing.length > 0 && !ci)("diagnostics on write after a bounded lsp diagnostics", () => {
+  it("compares a file with all it had, not with the part lsp diagnostics listed", async () => {
+    // 120 errors: lsp diagnostics lists 100 of them.
+    const errors = Array.from({ length: 120 }, (_, i) => `export const e${i}: string = ${i};\n`).join("");
+    const tree = tempTree("bounded-look", {
+      "package.json": '{ "name": "bounded", "private": true }\n',
+      "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+      "lib.ts": "export const answer = 42;\n",
+      "main.ts": `import { answer } from "./lib";\nexport const value: number = answer;\n${errors}`,
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({
+      tools: [lspTool, writeTool],
+      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+      approval: "auto",
+    });
+    try {
+      const listed = resultText(
+        await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "main.ts" } }),
+      );
+      expect(listed).toContain("120 diagnostics in main.ts:");
+      expect(listed).toMatch(/20 more/);
+      // A write to lib.ts that changes nothing for main.ts: nothing to say about it.
+      const written = resultText(
+        await registry.invoke(run, {
+          tool: "write",
+          args: { file: "lib.ts", content: "export const answer = 43;\n" },
+        }),
+      );
+      expect(written).toBe(
+        "wrote lib.ts\n\nLSP diagnostics after this write:\nlib.ts: clean (no errors or warnings)",
+      );
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
 });

@@ -76,10 +76,10 @@ export const lspTool = defineTool({
       resolvePath: (path) => ctx.resolvePath(path),
       progress: (message) => ctx.progress(message),
       signal: ctx.signal,
-      recordShown: (file, diagnostics) => {
-        recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, diagnostics);
-        // A write that breaks the file later reports only what it caused.
-        noteLook(ctx.run.state(diagnosticsLooksKey), file, diagnostics);
+      recordShown: (file, shown, all) => {
+        recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, shown);
+        // A write that breaks the file later reports only what it caused (not what was left out).
+        if (all) noteLook(ctx.run.state(diagnosticsLooksKey), file, all);
       },
     };
     switch (args.action) {
