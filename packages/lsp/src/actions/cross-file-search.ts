@@ -13,8 +13,8 @@ export const searchOpenLimit = 40;
  */
 export const searchParkLimit = searchOpenLimit;
 
-/** Most files under the root scanned for the name. */
-const readLimit = 5_000;
+/** Most files under the root read for one scan of their texts (for a name, or for importers). */
+export const readLimit = 5_000;
 
 /** What {@link prepareSearch} did, to say in the answer and to undo with {@link endSearch}. */
 export interface PreparedSearch {

@@ -173,9 +173,7 @@ export class DocumentSync {
     const document = this.find(uri);
     const last = document?.lastPublish;
     if (!document || !last || last.at >= before) return undefined;
-    const answers =
-      last.version === undefined ? last.seq > document.sentAtSeq : last.version === document.version;
-    return answers ? last.diagnostics : undefined;
+    return answersSent(document, last) ? last.diagnostics : undefined;
   }
 
   /**
@@ -431,9 +429,7 @@ export class DocumentSync {
       const last = document.lastPublish;
       if (last?.version !== undefined && last.version === document.version) return true;
       if (tracked) return workDone();
-      if (!last) return false;
-      if (last.version !== undefined) return false;
-      return last.seq > document.sentAtSeq;
+      return last !== undefined && answersSent(document, last);
     };
     // Closed meanwhile (a search let go of it): no answer will come for it.
     const closed = (): boolean => this.documents.get(uri) !== document;
@@ -529,6 +525,16 @@ export class DocumentSync {
       this.events.on("change", check);
     });
   }
+}
+
+/**
+ * True when `publish` answers the version of `document` last sent: a publish of that version, or,
+ * from a server that sends no versions, the first one after it was sent.
+ */
+function answersSent(document: OpenDocument, publish: Publish): boolean {
+  return publish.version === undefined
+    ? publish.seq > document.sentAtSeq
+    : publish.version === document.version;
 }
 
 /** A file uri as Node writes it for the same path (the form our documents are keyed by). */

@@ -105,7 +105,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       forgetLooks(looks, file);
     }
     // Their servers' other files are checked too (an importer of a deleted file breaks).
-    const deletedServed = deleted.filter((file) => supervisor.runningClientOf(file) !== undefined);
+    const deletedServed = deleted.filter((file) => supervisor.runningClientFor(file) !== undefined);
     // A file of a language whose server cannot start there (no root marker, no binary) is not
     // checked: said once per language in the run, not on every write.
     const unserved: WriteCheck[] = [];

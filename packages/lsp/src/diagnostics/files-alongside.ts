@@ -123,7 +123,7 @@ export async function openImporters(
   let budget = importerLimit;
   const covered = new Set(into.covered);
   for (const file of files) {
-    const client = supervisor.runningClientOf(file);
+    const client = supervisor.runningClientFor(file);
     if (!client || client.spec.publishesWorkspace || budget <= 0) continue;
     // Looked for before the write already.
     if (covered.has(client)) continue;
@@ -133,7 +133,7 @@ export async function openImporters(
     budget -= importers.length;
     for (const importer of importers) {
       // Another root's server (a nested project) would be started for it: not this one's.
-      if (supervisor.runningClientOf(importer) !== client) continue;
+      if (supervisor.runningClientFor(importer) !== client) continue;
       try {
         const document = await supervisor.open(importer, false, undefined, true);
         if (document.client !== client || !client.searchHolds.hold(document.uri)) continue;
@@ -166,8 +166,9 @@ export async function releaseImporters(before: Before): Promise<void> {
  * the bound; those not checked in time are named); those not open that a server published for
  * after its mark (gopls: the packages an edit affects) are read from those publishes. Errors and
  * warnings new since a file was last looked at are what the write broke in it, and those
- * reported earlier and now gone what it mended. A file open but never looked at is only
- * recorded; one not open and never published for was clean.
+ * reported earlier and now gone what it mended. A file open but not looked at before is listed
+ * whole, marked `firstLook` (some may predate the write); one not open and never published for
+ * was clean.
  */
 export async function checkAlongside(
   supervisor: LspSupervisor,

@@ -1,9 +1,7 @@
 import { basename, dirname, extname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { readLimit } from "../actions/cross-file-search.js";
 import type { LanguageClient } from "../client/language-client.js";
-
-/** Most files of the root read for one search of importers. */
-const readLimit = 5_000;
 
 /** Escapes `text` for a regular expression. */
 function literal(text: string): string {

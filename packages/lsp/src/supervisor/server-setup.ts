@@ -37,6 +37,12 @@ export function findTsserver(root: string, binary: string): string | undefined {
   return candidates.find((candidate) => existsSync(candidate));
 }
 
+/** The interpreter given to pyright in its settings (`python.pythonPath`), if any. */
+export function pythonPathOf(settings: Record<string, unknown>): string | undefined {
+  const python = (settings.python as { pythonPath?: unknown } | undefined)?.pythonPath;
+  return typeof python === "string" ? python : undefined;
+}
+
 /**
  * Per-language settings: the project's Python environment for pyright (`findPythonEnvironment`:
  * the root and its parents up to `place.workingDirectory`, then `VIRTUAL_ENV` from this

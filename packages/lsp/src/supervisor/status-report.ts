@@ -4,6 +4,7 @@ import type { BinaryLookup } from "../servers/find-binary.js";
 import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import type { ServerRecord } from "./server-record.js";
+import { pythonPathOf } from "./server-setup.js";
 
 /** What detection says about one language for one file or root. */
 export interface Detection {
@@ -139,8 +140,8 @@ function describeWatching(client: ServerRecord["client"]): string {
 /** For pyright: the interpreter it resolves imports with (the one given, or none). */
 function describeInterpreter(client: ServerRecord["client"], view: StatusView): string {
   if (client?.spec.language !== "python") return "";
-  const python = (client.currentSettings().python as { pythonPath?: unknown } | undefined)?.pythonPath;
-  return typeof python === "string"
+  const python = pythonPathOf(client.currentSettings());
+  return python !== undefined
     ? `, interpreter ${view.display(python)}`
     : ", interpreter: none found (no .venv or venv in the root or above it, no VIRTUAL_ENV), so pyright uses the python on its PATH";
 }

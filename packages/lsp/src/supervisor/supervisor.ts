@@ -18,7 +18,7 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
-import { serverSetup } from "./server-setup.js";
+import { pythonPathOf, serverSetup } from "./server-setup.js";
 import { startServer } from "./start-server.js";
 import { explainMissing, statusReport, type Detection } from "./status-report.js";
 
@@ -126,13 +126,8 @@ export class LspSupervisor {
     return this.runningClientFor(file) ?? this.startClientFor(file, progress);
   }
 
-  /** The running client for `file` when its server is up; none is started. */
-  runningClientOf(file: string): LanguageClient | undefined {
-    return this.runningClientFor(file);
-  }
-
-  /** The running client for `file` when its server is up (no await, no binary lookup). */
-  private runningClientFor(file: string): LanguageClient | undefined {
+  /** The running client for `file` when its server is up (no await, no binary lookup); none is started. */
+  runningClientFor(file: string): LanguageClient | undefined {
     if (this.disposed) return undefined;
     const spec = this.specFor(file);
     if (!spec) return undefined;
@@ -382,9 +377,7 @@ export class LspSupervisor {
     this.environmentChecks.set(client, now);
     const setup = serverSetup(client.spec, client.root, "", this.placeOf(client.root));
     if (!setup.ok) return;
-    const pythonPath = (settings: Record<string, unknown>): unknown =>
-      (settings.python as { pythonPath?: unknown } | undefined)?.pythonPath;
-    if (pythonPath(setup.settings) === pythonPath(client.currentSettings())) return;
+    if (pythonPathOf(setup.settings) === pythonPathOf(client.currentSettings())) return;
     await client.changeSettings(setup.settings);
   }
 

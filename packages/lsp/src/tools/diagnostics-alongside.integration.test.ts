@@ -94,6 +94,32 @@ const cases: readonly Case[] = [
   },
 ];
 
+/** A run on a temp tree with the lsp and write tools and diagnostics on write (bound 30 s). */
+function writeRun(name: string, files: Readonly<Record<string, string>>) {
+  const tree = tempTree(name, files);
+  const run = createRun({ workingDirectory: tree.dir });
+  const supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+  const registry = createRegistry({
+    tools: [lspTool, writeTool],
+    resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+    approval: "auto",
+  });
+  return {
+    dir: tree.dir,
+    supervisor,
+    /** The text of an lsp call. */
+    lsp: async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args })),
+    /** The text of a write, with its diagnostics section. */
+    write: async (file: string, content: string) =>
+      resultText(await registry.invoke(run, { tool: "write", args: { file, content } })),
+    end: async () => {
+      await run.dispose();
+      tree.remove();
+    },
+  };
+}
+
 /** Waits (bounded) until the server published, for the open `file`, a diagnostic matching `pattern`. */
 async function published(supervisor: LspSupervisor, file: string, pattern: RegExp): Promise<boolean> {
   const client = await supervisor.clientFor(file);
@@ -127,28 +153,15 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files open a
         missing.map((c) => c.server),
         "servers missing",
       ).toEqual([]);
-      const tree = tempTree("alongside", files);
-      const run = createRun({ workingDirectory: tree.dir });
-      const supervisor = createLspSupervisor(run, {
-        binDirectories: [packageBin],
-        diagnosticsTimeoutMs: 20_000,
-      });
-      const registry = createRegistry({
-        tools: [lspTool, writeTool],
-        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
-        approval: "auto",
-      });
-      const write = async (content: string) =>
-        resultText(await registry.invoke(run, { tool: "write", args: { file: lib, content } }));
+      const { dir, supervisor, lsp, write: writeFile, end } = writeRun("alongside", files);
+      const write = (content: string) => writeFile(lib, content);
       try {
         // Opened by a question, its diagnostics never shown.
-        const hover = resultText(
-          await registry.invoke(run, { tool: "lsp", args: { action: "hover", file: main, ...use } }),
-        );
+        const hover = await lsp({ action: "hover", file: main, ...use });
         expect(hover, `${server} hover`).toContain("answer");
         // As after the model's turn: the server has published what the file had (tsserver reads the
         // written file from disk itself, so only its publishes from before the write tell that).
-        if (publishes) expect(await published(supervisor, join(tree.dir, main), before)).toBe(true);
+        if (publishes) expect(await published(supervisor, join(dir, main), before)).toBe(true);
 
         const breakIt = await write(breaking);
         expect(breakIt).toContain(`1 new diagnostic in ${main}, which this write did not change:`);
@@ -165,8 +178,7 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files open a
         );
         expect(fix).not.toMatch(broken);
       } finally {
-        await run.dispose();
-        tree.remove();
+        await end();
       }
     },
   );
@@ -182,32 +194,25 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   () => {
     it("reports what the write broke in an importing package, and that it is gone after the fix", async () => {
       const lib = "package lib\n\nfunc Answer() int { return 42 }\n";
-      const tree = tempTree("unopened", {
+      const {
+        dir,
+        supervisor,
+        lsp,
+        write: writeFile,
+        end,
+      } = writeRun("unopened", {
         "go.mod": "module example.com/unopened\n\ngo 1.19\n",
         "lib/lib.go": lib,
         "cmd/main.go":
           'package main\n\nimport "example.com/unopened/lib"\n\nfunc main() {\n\tprintln(lib.Answer())\n\tvar s string = 1\n\t_ = s\n}\n',
         "other/other.go": 'package other\n\nvar Broken int = "text"\n',
       });
-      const run = createRun({ workingDirectory: tree.dir });
-      const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
-      const registry = createRegistry({
-        tools: [lspTool, writeTool],
-        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
-        approval: "auto",
-      });
-      const write = async (content: string) =>
-        resultText(await registry.invoke(run, { tool: "write", args: { file: "lib/lib.go", content } }));
+      const write = (content: string) => writeFile("lib/lib.go", content);
       try {
-        const hover = resultText(
-          await registry.invoke(run, {
-            tool: "lsp",
-            args: { action: "hover", file: "lib/lib.go", line: 3, symbol: "Answer" },
-          }),
-        );
+        const hover = await lsp({ action: "hover", file: "lib/lib.go", line: 3, symbol: "Answer" });
         expect(hover).toContain("Answer");
         // As after the model's turn: gopls has checked the workspace once.
-        const libPath = join(tree.dir, "lib", "lib.go");
+        const libPath = join(dir, "lib", "lib.go");
         let checked = false;
         for (let tries = 0; tries < 200 && !checked; tries++) {
           checked = supervisor.unopenedPublishes([libPath]).some((server) => server.mark !== undefined);
@@ -225,8 +230,7 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
           "1 diagnostic reported earlier is gone from cmd/main.go, which this write did not change",
         );
       } finally {
-        await run.dispose();
-        tree.remove();
+        await end();
       }
     });
   },
@@ -250,26 +254,19 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files import
     "$server",
     async ({ server, files, lib, main, breaking, broken, before }) => {
       const starter = starters[server]!;
-      const tree = tempTree("importers", { ...files, [starter.file]: starter.text });
-      const run = createRun({ workingDirectory: tree.dir });
-      const supervisor = createLspSupervisor(run, {
-        binDirectories: [packageBin],
-        diagnosticsTimeoutMs: 20_000,
+      const {
+        dir,
+        supervisor,
+        lsp,
+        write: writeFile,
+        end,
+      } = writeRun("importers", {
+        ...files,
+        [starter.file]: starter.text,
       });
-      const registry = createRegistry({
-        tools: [lspTool, writeTool],
-        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
-        approval: "auto",
-      });
-      const write = async (content: string) =>
-        resultText(await registry.invoke(run, { tool: "write", args: { file: lib, content } }));
+      const write = (content: string) => writeFile(lib, content);
       try {
-        const hover = resultText(
-          await registry.invoke(run, {
-            tool: "lsp",
-            args: { action: "hover", file: starter.file, line: 1, symbol: starter.symbol },
-          }),
-        );
+        const hover = await lsp({ action: "hover", file: starter.file, line: 1, symbol: starter.symbol });
         expect(hover, `${server} hover`).toContain("other");
 
         const first = await write(breaking);
@@ -295,13 +292,12 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files import
 
         // Checked, never asked about: the importer stays parked (closed past the search bound),
         // not open for its own sake.
-        const mainPath = join(tree.dir, main);
-        const client = supervisor.runningClientOf(mainPath)!;
+        const mainPath = join(dir, main);
+        const client = supervisor.runningClientFor(mainPath)!;
         expect(client.isOpen(supervisor.uriOf(mainPath))).toBe(true);
         expect(client.searchHolds.isParked(supervisor.uriOf(mainPath))).toBe(true);
       } finally {
-        await run.dispose();
-        tree.remove();
+        await end();
       }
     },
   );
@@ -311,38 +307,23 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write after a bounded
   it("compares a file with all it had, not with the part lsp diagnostics listed", async () => {
     // 120 errors: lsp diagnostics lists 100 of them.
     const errors = Array.from({ length: 120 }, (_, i) => `export const e${i}: string = ${i};\n`).join("");
-    const tree = tempTree("bounded-look", {
+    const { lsp, write, end } = writeRun("bounded-look", {
       "package.json": '{ "name": "bounded", "private": true }\n',
       "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
       "lib.ts": "export const answer = 42;\n",
       "main.ts": `import { answer } from "./lib";\nexport const value: number = answer;\n${errors}`,
     });
-    const run = createRun({ workingDirectory: tree.dir });
-    createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
-    const registry = createRegistry({
-      tools: [lspTool, writeTool],
-      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
-      approval: "auto",
-    });
     try {
-      const listed = resultText(
-        await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "main.ts" } }),
-      );
+      const listed = await lsp({ action: "diagnostics", file: "main.ts" });
       expect(listed).toContain("120 diagnostics in main.ts:");
       expect(listed).toMatch(/20 more/);
       // A write to lib.ts that changes nothing for main.ts: nothing to say about it.
-      const written = resultText(
-        await registry.invoke(run, {
-          tool: "write",
-          args: { file: "lib.ts", content: "export const answer = 43;\n" },
-        }),
-      );
+      const written = await write("lib.ts", "export const answer = 43;\n");
       expect(written).toBe(
         "wrote lib.ts\n\nLSP diagnostics after this write:\nlib.ts: clean (no errors or warnings)",
       );
     } finally {
-      await run.dispose();
-      tree.remove();
+      await end();
     }
   });
 });
