@@ -25,7 +25,7 @@ import {
   releaseImporters,
   type Before,
 } from "./files-alongside.js";
-import { BoundReached, withBound } from "./with-bound.js";
+import { BoundReached, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
 /** Options of {@link diagnosticsOnWrite}. */
@@ -79,21 +79,43 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         "LSP diagnostics after this write: not checked (the call was cancelled); lsp diagnostics checks the files",
       );
       if (call.signal.aborted) return cancelled;
+      // The bound holds whatever the check waits on (a server, a walk of a large tree): at the
+      // bound the write returns, and what the check finds later is neither reported nor recorded.
+      const overBound = appendText(
+        result,
+        `LSP diagnostics after this write: not checked within the ${boundMs} ms bound (its servers were still busy); lsp diagnostics checks the files`,
+      );
+      const ended = new AbortController();
       let onAbort: () => void = () => undefined;
-      const aborted = new Promise<ToolResult>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      const stopped = new Promise<ToolResult>((resolve) => {
         onAbort = () => resolve(cancelled);
         call.signal.addEventListener("abort", onAbort, { once: true });
+        timer = setTimeout(() => resolve(overBound), boundMs);
       });
       try {
-        return await Promise.race([check(result, call, supervisor), aborted]);
+        const signal = AbortSignal.any([call.signal, ended.signal]);
+        return await Promise.race([check(result, call, supervisor, signal), stopped]);
       } finally {
+        ended.abort();
+        clearTimeout(timer);
         call.signal.removeEventListener("abort", onAbort);
       }
     },
   };
 
-  async function check(result: ToolResult, call: CallInfo, supervisor: LspSupervisor): Promise<ToolResult> {
-    const deadline = Date.now() + boundMs;
+  /**
+   * The check of one write. `signal` aborts when the call is cancelled or the bound is reached
+   * (the write has returned): from then on nothing is recorded.
+   */
+  async function check(
+    result: ToolResult,
+    call: CallInfo,
+    supervisor: LspSupervisor,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    // The check's own waits end a little before the bound, leaving time to say what they found.
+    const deadline = Date.now() + boundMs - Math.min(250, boundMs / 10);
     const started = performance.now();
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
@@ -131,6 +153,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         started,
         boundMs,
         limit: alongsideLimit,
+        signal,
       });
       // A deleted file must not stay open on its server (its old text would keep answering).
       // Not awaited: notifications keep their order, and the write is not held for it.
@@ -150,13 +173,17 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           }
         }),
       );
-      if (call.signal.aborted) return result;
+      if (signal.aborted) return result;
       const around = [
         ...checked.flatMap(({ file, fresh }) => (fresh?.fresh ? [file] : [])),
         ...deletedServed,
       ];
       // A server this write started had no importers opened before it: opened now, first checks.
-      await openImporters(supervisor, around, looks, before);
+      const opening = AbortSignal.any([
+        signal,
+        AbortSignal.timeout(Math.max(0, Math.round(deadline - Date.now()))),
+      ]);
+      await untilAborted(openImporters(supervisor, around, looks, { ...before, signal: opening }), opening);
       const alongside = await checkAlongside(supervisor, around, {
         ledger,
         looks,
@@ -165,10 +192,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         deadline,
         boundMs,
         limit: alongsideLimit,
-        signal: call.signal,
+        signal,
       });
-      // Cancelled meanwhile: nothing is recorded as reported (the result says not checked).
-      if (call.signal.aborted) return result;
+      // Cancelled or over the bound meanwhile: nothing is recorded as reported (the result the
+      // call returned says not checked).
+      if (signal.aborted) return result;
       const checks = unserved.concat(
         checked.map(({ file, fresh, error }): WriteCheck => {
           const display = supervisor.display(file);

@@ -12,7 +12,7 @@ import {
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
 import { importersOf } from "./importers.js";
-import { withBound } from "./with-bound.js";
+import { untilAborted, withBound } from "./with-bound.js";
 import type { WriteCheck } from "./write-diagnostics-section.js";
 
 /** Per server publishing for files not open, its publish mark before the write (see `unopenedPublishes`). */
@@ -41,16 +41,22 @@ const importerLimit = 10;
  *   still has the written file's old text (it was open there); otherwise the file's first check
  *   says that what it lists may predate the write.
  * - The files open on the servers of `files` (at most `limit`, most recently opened) are read as
- *   their server had them before `started` (see `LanguageClient.currentDiagnostics`), within a
- *   quarter of the bound and at most 2 s.
+ *   their server had them before `started` (see `LanguageClient.currentDiagnostics`).
  * - The files not open that a server publishes for (gopls) are read from its publishes.
+ *
+ * All of it within a quarter of the bound and at most 2 s, and until `signal` aborts: then it
+ * returns what it has, and nothing more is looked at or opened (a look taken after the write
+ * was sent would pass the write's own diagnostics off as older).
  */
 export async function lookBefore(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: { started: number; boundMs: number; limit: number },
+  options: { started: number; boundMs: number; limit: number; signal: AbortSignal },
 ): Promise<Before> {
+  const ms = Math.min(2_000, options.boundMs / 4);
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(Math.max(0, Math.round(ms)))]);
+  const deadline = performance.now() + ms;
   const written = new Set(files);
   const marks = new Map<string, number>();
   for (const server of supervisor.unopenedPublishes(files)) {
@@ -62,12 +68,17 @@ export async function lookBefore(
   }
   // The files open now first: finding importers tells the server of files changed on disk
   // (pyright would read the written file's new text before their look).
-  await baseline(supervisor, files, looks, options);
+  const look = { ...options, deadline, signal };
+  await baseline(supervisor, files, looks, look);
   const covered = new Set<LanguageClient>();
-  const { opened, unknown } = await openImporters(supervisor, files, looks, { covered });
+  const opened = new Map<LanguageClient, string[]>();
+  const { unknown } = await untilAborted(
+    openImporters(supervisor, files, looks, { opened, covered, signal }),
+    signal,
+  );
   const importers = [...opened.values()].flat().map((uri) => supervisor.pathOf(uri));
-  if (importers.some((file) => !unknown.has(file))) {
-    await baseline(supervisor, files, looks, options, (file) => !unknown.has(file));
+  if (unknown && importers.some((file) => !unknown.has(file))) {
+    await baseline(supervisor, files, looks, look, (file) => !unknown.has(file));
   }
   return { marks, opened, covered };
 }
@@ -75,34 +86,34 @@ export async function lookBefore(
 /**
  * Reads, for the files open on the servers of `files` that were not looked at yet (and pass
  * `only`), what their server had before `options.started` (at most `options.limit`, most
- * recently opened), within a quarter of the bound and at most 2 s.
+ * recently opened), until `options.deadline` (a `performance.now()` time) or `options.signal`.
  */
 async function baseline(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: { started: number; boundMs: number; limit: number },
+  options: { started: number; deadline: number; limit: number; signal: AbortSignal },
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
+  const ms = options.deadline - performance.now();
+  if (ms <= 0 || options.signal.aborted) return;
   const unseen = supervisor
     .openAlongside(files)
     .filter((file) => !looks.files.has(file) && only(file))
     .slice(-options.limit);
   if (unseen.length === 0) return;
-  let before = true;
-  const ms = Math.min(2_000, options.boundMs / 4);
-  await withBound(
+  // An answer that comes later is no look from before the write.
+  const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
+  await untilAborted(
     Promise.all(
       unseen.map(async (file) => {
         const diagnostics = await supervisor.currentDiagnostics(file, ms, options.started);
-        if (before && diagnostics) noteLook(looks, file, errorsAndWarnings(diagnostics));
+        if (diagnostics && inTime()) noteLook(looks, file, errorsAndWarnings(diagnostics));
+        return {};
       }),
     ),
-    ms,
-    options.boundMs,
-  ).catch(() => undefined);
-  // An answer that comes later is no look from before the write.
-  before = false;
+    AbortSignal.any([options.signal, AbortSignal.timeout(Math.max(0, Math.round(ms)))]),
+  );
 }
 
 /**
@@ -116,7 +127,7 @@ export async function openImporters(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  into: { opened?: Map<LanguageClient, string[]>; covered: Set<LanguageClient> },
+  into: { opened?: Map<LanguageClient, string[]>; covered: Set<LanguageClient>; signal?: AbortSignal },
 ): Promise<{ opened: Map<LanguageClient, string[]>; unknown: Set<string> }> {
   const opened = into.opened ?? new Map<LanguageClient, string[]>();
   const unknown = new Set<string>();
@@ -124,6 +135,7 @@ export async function openImporters(
   const covered = new Set(into.covered);
   for (const file of files) {
     const client = supervisor.runningClientFor(file);
+    if (into.signal?.aborted) break;
     if (!client || client.spec.publishesWorkspace || budget <= 0) continue;
     // Looked for before the write already.
     if (covered.has(client)) continue;
@@ -132,6 +144,7 @@ export async function openImporters(
     const importers = (await importersOf(client, file, budget)).filter((importer) => !written(importer));
     budget -= importers.length;
     for (const importer of importers) {
+      if (into.signal?.aborted) break;
       // Another root's server (a nested project) would be started for it: not this one's.
       if (supervisor.runningClientFor(importer) !== client) continue;
       try {

@@ -16,3 +16,21 @@ export async function withBound<T>(work: Promise<T>, ms: number, boundMs: number
     clearTimeout(timer);
   }
 }
+
+/** `work`'s value, or `{}` once `signal` aborts (`work` goes on, unawaited). */
+export async function untilAborted<T extends object>(
+  work: Promise<T>,
+  signal: AbortSignal,
+): Promise<Partial<T>> {
+  if (signal.aborted) return {};
+  let onAbort: () => void = () => undefined;
+  const aborted = new Promise<Partial<T>>((resolve) => {
+    onAbort = () => resolve({});
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+}

@@ -94,14 +94,14 @@ const cases: readonly Case[] = [
   },
 ];
 
-/** A run on a temp tree with the lsp and write tools and diagnostics on write (bound 30 s). */
-function writeRun(name: string, files: Readonly<Record<string, string>>) {
+/** A run on a temp tree with the lsp and write tools and diagnostics on write (bound 30 s unless given). */
+function writeRun(name: string, files: Readonly<Record<string, string>>, boundMs = 30_000) {
   const tree = tempTree(name, files);
   const run = createRun({ workingDirectory: tree.dir });
   const supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
   const registry = createRegistry({
     tools: [lspTool, writeTool],
-    resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+    resultWrappers: [diagnosticsOnWrite({ boundMs })],
     approval: "auto",
   });
   return {
@@ -322,6 +322,49 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write after a bounded
       expect(written).toBe(
         "wrote lib.ts\n\nLSP diagnostics after this write:\nlib.ts: clean (no errors or warnings)",
       );
+    } finally {
+      await end();
+    }
+  });
+});
+
+/**
+ * The bound holds whatever the check waits on. The waits stand in for what a real server cannot
+ * be made to show on demand: the first walk of a very large tree (the importer scan waits for
+ * it), and a wait the check does not bound itself.
+ */
+describe.skipIf(missing.length > 0 && !ci)("diagnostics on write within its bound", () => {
+  const files = cases[0]!.files;
+
+  it("checks the written file when the look for its importers does not end", async () => {
+    const { dir, supervisor, lsp, write, end } = writeRun("bound-importers", files, 4_000);
+    try {
+      expect(await lsp({ action: "hover", file: "lib.ts", line: 1, symbol: "answer" })).toContain("answer");
+      const client = supervisor.runningClientFor(join(dir, "lib.ts"))!;
+      client.rootFiles = () => new Promise(() => undefined);
+      expect(await write("lib.ts", "export function answer(): number {\n  return 43;\n}\n")).toBe(
+        "wrote lib.ts\n\nLSP diagnostics after this write:\nlib.ts: clean (no errors or warnings)",
+      );
+    } finally {
+      await end();
+    }
+  });
+
+  it("returns the write at its bound when the check does not end, and records nothing of it", async () => {
+    const { dir, supervisor, lsp, write, end } = writeRun("bound-net", files, 2_000);
+    try {
+      expect(await lsp({ action: "hover", file: "main.ts", ...cases[0]!.use })).toContain("answer");
+      expect(await published(supervisor, join(dir, "main.ts"), cases[0]!.before)).toBe(true);
+      const awaitWork = supervisor.awaitDiagnosticsWork.bind(supervisor);
+      supervisor.awaitDiagnosticsWork = () => new Promise(() => undefined);
+      expect(await write("lib.ts", `${cases[0]!.breaking}\n`)).toBe(
+        "wrote lib.ts\n\nLSP diagnostics after this write: not checked within the 2000 ms bound (its servers were still busy); lsp diagnostics checks the files",
+      );
+      // Nothing of the check that went on was recorded as reported: the next write reports it.
+      supervisor.awaitDiagnosticsWork = awaitWork;
+      const again = await write("lib.ts", cases[0]!.breaking);
+      expect(again).toContain("1 new diagnostic in main.ts, which this write did not change:");
+      expect(again).toMatch(cases[0]!.broken);
     } finally {
       await end();
     }
