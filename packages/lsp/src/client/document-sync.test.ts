@@ -77,7 +77,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
     expect(sync.publishMark(), "the workspace is still being checked").toBeUndefined();
     sync.onProgress("load", { kind: "end" });
     const mark = sync.publishMark();
-    expect(mark).toBe(1);
+    expect(mark).toBeTypeOf("number");
 
     await sync.sync(uri, "go", "package main\n", true);
     sync.onProgress("a", { kind: "begin", title: "diagnosing opened files" });
@@ -94,11 +94,28 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
     await flush();
     expect(done).toBe(true);
     expect(sync.unopenedPublishes()).toEqual([
-      { uri: other, diagnostics: [diagnostic("old"), diagnostic("new")], mark: 3 },
+      { uri: other, diagnostics: [diagnostic("old"), diagnostic("new")], mark: mark! + 2 },
     ]);
     // Opened, its publishes go to the document.
     await sync.sync(other, "go", "package main\n", false);
     expect(sync.unopenedPublishes()).toEqual([]);
+  });
+
+  it("says when publishes for files not open were dropped past its bound, and marks publishes across servers in order", () => {
+    const workspaceSpec: ServerSpec = { ...spec, publishesWorkspace: true };
+    const channel = { notify: async () => {}, request: async () => null, alive: () => true };
+    const sync = new DocumentSync(workspaceSpec, channel);
+    for (let i = 0; i < 20_000; i++) sync.onPublish({ uri: `file:///w/f${i}.go`, diagnostics: [] });
+    expect(sync.unopenedComplete()).toBe(true);
+    sync.onPublish({ uri: "file:///w/last.go", diagnostics: [diagnostic("bad")] });
+    expect(sync.unopenedComplete(), "the first file's publish was dropped").toBe(false);
+    const kept = sync.unopenedPublishes();
+    expect(kept).toHaveLength(20_000);
+    expect(kept.some(({ uri }) => uri === "file:///w/f0.go")).toBe(false);
+    // A restarted server's publishes are marked after the stopped one's.
+    const restarted = new DocumentSync(workspaceSpec, channel);
+    restarted.onPublish({ uri: "file:///w/f0.go", diagnostics: [] });
+    expect(restarted.unopenedPublishes()[0]!.mark).toBeGreaterThan(kept.at(-1)!.mark);
   });
 
   it("says not fresh when the bound passes before the passes end", async () => {

@@ -15,6 +15,12 @@ export interface SyncChannel {
 /** Most documents not open whose latest publish is kept (see `DocumentSync.unopenedPublishes`). */
 const unopenedKept = 20_000;
 
+/**
+ * Publishes received by any server of this process: a publish's mark, increasing across the
+ * servers and their restarts, so a mark kept from a stopped server is older than any new one.
+ */
+let publishesReceived = 0;
+
 /** One publish received for a document. */
 interface Publish {
   readonly seq: number;
@@ -78,6 +84,8 @@ export class DocumentSync {
   private readonly closedTexts = new Map<string, TextPrint>();
   /** The latest publish per document not open, for a server that publishes them (`spec.publishesWorkspace`). */
   private readonly unopened = new Map<string, Publish>();
+  /** Set once a publish for a document not open was dropped past {@link unopenedKept}. */
+  private unopenedDropped = false;
   /** How many times a file others include changed (see {@link refreshIncluders}). */
   private includedChanges = 0;
   /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
@@ -194,6 +202,14 @@ export class DocumentSync {
       diagnostics: publish.diagnostics,
       mark: publish.seq,
     }));
+  }
+
+  /**
+   * False once a publish for a document not open was dropped (more than 20 000 such documents):
+   * a document missing from {@link unopenedPublishes} may then have had diagnostics.
+   */
+  unopenedComplete(): boolean {
+    return !this.unopenedDropped;
   }
 
   /**
@@ -366,7 +382,7 @@ export class DocumentSync {
     // only to clear it after a close (clangd): arriving after the document was opened again, it
     // would pass for the answer to the new version. (gopls sends none for files not open.)
     if (!versioned && this.versionedPublishes && document) return;
-    this.publishSeq += 1;
+    this.publishSeq = ++publishesReceived;
     const publish: Publish = {
       seq: this.publishSeq,
       version: published.version ?? undefined,
@@ -379,7 +395,10 @@ export class DocumentSync {
       // Most recent last, so that the oldest go first past the bound.
       this.unopened.delete(published.uri);
       this.unopened.set(published.uri, publish);
-      if (this.unopened.size > unopenedKept) this.unopened.delete(this.unopened.keys().next().value!);
+      if (this.unopened.size > unopenedKept) {
+        this.unopened.delete(this.unopened.keys().next().value!);
+        this.unopenedDropped = true;
+      }
     }
     this.events.emit("change");
   }

@@ -356,6 +356,11 @@ export class LanguageClient {
     return this.documents.unopenedPublishes();
   }
 
+  /** See {@link DocumentSync.unopenedComplete}. */
+  unopenedComplete(): boolean {
+    return this.documents.unopenedComplete();
+  }
+
   /** See {@link DocumentSync.refreshIncluders}. */
   refreshIncluders(): Promise<string[]> {
     return this.documents.refreshIncluders();

@@ -3,18 +3,19 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { codeText, messageText, severityName } from "../format/diagnostics.js";
 
 /**
- * Per-run record of the diagnostics already reported: (file, severity, code, message) → how
+ * Per-run record of the diagnostics already reported: per file, (severity, code, message) → how
  * many. Position is deliberately not in the key, so a diagnostic that moved is not new; a second
- * occurrence of the same message in the same file is.
+ * occurrence of the same message in the same file is. A file's counts are replaced, never
+ * changed in place, so a copy of the outer map keeps what it had.
  */
-export type DiagnosticsLedger = Map<string, number>;
+export type DiagnosticsLedger = Map<string, ReadonlyMap<string, number>>;
 
 /** The ledger's per-run slot. */
 export const diagnosticsLedgerKey = stateKey<DiagnosticsLedger>("LSP diagnostics ledger", () => new Map());
 
-/** The ledger key of one diagnostic in one file. */
-export function ledgerKey(file: string, diagnostic: Diagnostic): string {
-  return [file, severityName(diagnostic), codeText(diagnostic), messageText(diagnostic)].join("\u0000");
+/** The ledger key of one diagnostic within its file. */
+function ledgerKey(diagnostic: Diagnostic): string {
+  return [severityName(diagnostic), codeText(diagnostic), messageText(diagnostic)].join("\u0000");
 }
 
 /** What one check of a file found against the ledger. */
@@ -28,6 +29,7 @@ export interface LedgerDelta {
 /**
  * Compares a file's current diagnostics with the ledger and records them. The ledger keeps, per
  * key, the count now present: a diagnostic that is fixed and later comes back is reported again.
+ * Linear in the file's diagnostics, whatever the ledger holds for other files.
  */
 export function recordDiagnostics(
   ledger: DiagnosticsLedger,
@@ -36,22 +38,30 @@ export function recordDiagnostics(
 ): LedgerDelta {
   const groups = new Map<string, Diagnostic[]>();
   for (const diagnostic of current) {
-    const key = ledgerKey(file, diagnostic);
-    groups.set(key, [...(groups.get(key) ?? []), diagnostic]);
+    const key = ledgerKey(diagnostic);
+    const group = groups.get(key);
+    if (group) group.push(diagnostic);
+    else groups.set(key, [diagnostic]);
   }
+  const known = ledger.get(file);
   const introduced: Diagnostic[] = [];
   let stillPresent = 0;
+  const counts = new Map<string, number>();
   for (const [key, diagnostics] of groups) {
-    const known = ledger.get(key) ?? 0;
-    stillPresent += Math.min(known, diagnostics.length);
+    const reported = known?.get(key) ?? 0;
+    stillPresent += Math.min(reported, diagnostics.length);
     // Which occurrence is the new one cannot be known from content; report the last ones.
-    introduced.push(...diagnostics.slice(known));
+    for (const diagnostic of diagnostics.slice(reported)) introduced.push(diagnostic);
+    counts.set(key, diagnostics.length);
   }
-  const prefix = `${file}\u0000`;
-  for (const key of Array.from(ledger.keys()))
-    if (key.startsWith(prefix) && !groups.has(key)) ledger.delete(key);
-  for (const [key, diagnostics] of groups) ledger.set(key, diagnostics.length);
+  setCounts(ledger, file, counts);
   return { introduced, stillPresent };
+}
+
+/** Sets a file's counts, dropping the file when it has none. */
+function setCounts(ledger: DiagnosticsLedger, file: string, counts: ReadonlyMap<string, number>): void {
+  if (counts.size === 0) ledger.delete(file);
+  else ledger.set(file, counts);
 }
 
 /**
@@ -63,12 +73,14 @@ export function forgetDiagnostics(
   file: string,
   diagnostics: readonly Diagnostic[],
 ): void {
+  const counts = new Map(ledger.get(file));
   for (const diagnostic of diagnostics) {
-    const key = ledgerKey(file, diagnostic);
-    const left = (ledger.get(key) ?? 0) - 1;
-    if (left > 0) ledger.set(key, left);
-    else ledger.delete(key);
+    const key = ledgerKey(diagnostic);
+    const left = (counts.get(key) ?? 0) - 1;
+    if (left > 0) counts.set(key, left);
+    else counts.delete(key);
   }
+  setCounts(ledger, file, counts);
 }
 
 /**
@@ -80,12 +92,18 @@ export interface DiagnosticsLooks {
   readonly counts: DiagnosticsLedger;
   /** The files looked at (a clean file has no key in `counts`). */
   readonly files: Set<string>;
+  /**
+   * Per file not open on a server that publishes for such files (gopls), the mark of the publish
+   * its last look read: a later publish is compared at the next write, whenever it came.
+   */
+  readonly published: Map<string, number>;
 }
 
 /** The looks' per-run slot. */
 export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics looks", () => ({
   counts: new Map(),
   files: new Set(),
+  published: new Map(),
 }));
 
 /**
@@ -106,6 +124,7 @@ export function noteLook(
 /** Forgets the looks at a file (deleted: made again, it is looked at afresh). */
 export function forgetLooks(looks: DiagnosticsLooks, file: string): void {
   looks.files.delete(file);
+  looks.published.delete(file);
   recordDiagnostics(looks.counts, file, []);
 }
 
@@ -120,27 +139,26 @@ export function recordAlongside(
   current: readonly Diagnostic[],
   shown: readonly Diagnostic[],
 ): number {
-  const present = countByKey(file, current);
-  const added = countByKey(file, shown);
-  const prefix = `${file}\u0000`;
+  const present = countByKey(current);
+  const added = countByKey(shown);
+  const counts = new Map<string, number>();
   let gone = 0;
-  for (const [key, known] of Array.from(ledger)) {
-    if (!key.startsWith(prefix)) continue;
+  for (const [key, known] of ledger.get(file) ?? []) {
     const now = present.get(key) ?? 0;
     if (known > now) gone += known - now;
-    if (now === 0) ledger.delete(key);
-    else ledger.set(key, Math.min(known, now));
+    if (now > 0) counts.set(key, Math.min(known, now));
   }
   for (const [key, count] of added) {
-    ledger.set(key, Math.min(present.get(key) ?? 0, (ledger.get(key) ?? 0) + count));
+    counts.set(key, Math.min(present.get(key) ?? 0, (counts.get(key) ?? 0) + count));
   }
+  setCounts(ledger, file, counts);
   return gone;
 }
 
-function countByKey(file: string, diagnostics: readonly Diagnostic[]): Map<string, number> {
+function countByKey(diagnostics: readonly Diagnostic[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const diagnostic of diagnostics) {
-    const key = ledgerKey(file, diagnostic);
+    const key = ledgerKey(diagnostic);
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;

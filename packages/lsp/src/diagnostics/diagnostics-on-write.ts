@@ -25,7 +25,7 @@ import {
   releaseImporters,
   type Before,
 } from "./files-alongside.js";
-import { BoundReached, untilAborted, withBound } from "./with-bound.js";
+import { BoundReached, linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
 /** Options of {@link diagnosticsOnWrite}. */
@@ -85,7 +85,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         result,
         `LSP diagnostics after this write: not checked within the ${boundMs} ms bound (its servers were still busy); lsp diagnostics checks the files`,
       );
-      const ended = new AbortController();
+      // Ends with the call (cancelled), at the bound, or when the check is done.
+      const ended = linkedSignal(call.signal);
       let onAbort: () => void = () => undefined;
       let timer: NodeJS.Timeout | undefined;
       const stopped = new Promise<ToolResult>((resolve) => {
@@ -94,10 +95,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         timer = setTimeout(() => resolve(overBound), boundMs);
       });
       try {
-        const signal = AbortSignal.any([call.signal, ended.signal]);
-        return await Promise.race([check(result, call, supervisor, signal), stopped]);
+        return await Promise.race([check(result, call, supervisor, ended.signal), stopped]);
       } finally {
-        ended.abort();
+        ended.end();
         clearTimeout(timer);
         call.signal.removeEventListener("abort", onAbort);
       }
@@ -179,11 +179,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         ...deletedServed,
       ];
       // A server this write started had no importers opened before it: opened now, first checks.
-      const opening = AbortSignal.any([
-        signal,
-        AbortSignal.timeout(Math.max(0, Math.round(deadline - Date.now()))),
-      ]);
-      await untilAborted(openImporters(supervisor, around, looks, { ...before, signal: opening }), opening);
+      const opening = linkedSignal(signal, deadline - Date.now());
+      await untilAborted(
+        openImporters(supervisor, around, looks, { ...before, signal: opening.signal }),
+        opening.signal,
+      ).finally(() => opening.end());
       const alongside = await checkAlongside(supervisor, around, {
         ledger,
         looks,

@@ -12,7 +12,7 @@ import {
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
 import { importersOf } from "./importers.js";
-import { untilAborted, withBound } from "./with-bound.js";
+import { linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import type { WriteCheck } from "./write-diagnostics-section.js";
 
 /** Per server publishing for files not open, its publish mark before the write (see `unopenedPublishes`). */
@@ -55,21 +55,41 @@ export async function lookBefore(
   options: { started: number; boundMs: number; limit: number; signal: AbortSignal },
 ): Promise<Before> {
   const ms = Math.min(2_000, options.boundMs / 4);
-  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(Math.max(0, Math.round(ms)))]);
-  const deadline = performance.now() + ms;
+  const phase = linkedSignal(options.signal, ms);
+  try {
+    return await lookWithin(supervisor, files, looks, {
+      ...options,
+      deadline: performance.now() + ms,
+      signal: phase.signal,
+    });
+  } finally {
+    // What is still under way stops here: a look after the write was sent is none from before.
+    phase.end();
+  }
+}
+
+/** {@link lookBefore}'s work, until `options.deadline` (`performance.now()`) or `options.signal`. */
+async function lookWithin(
+  supervisor: LspSupervisor,
+  files: readonly string[],
+  looks: DiagnosticsLooks,
+  options: { started: number; deadline: number; limit: number; signal: AbortSignal },
+): Promise<Before> {
+  const { signal } = options;
   const written = new Set(files);
   const marks = new Map<string, number>();
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
     marks.set(server.server, server.mark);
-    for (const { file, diagnostics } of server.files) {
-      if (!written.has(file) && !looks.files.has(file)) noteLook(looks, file, errorsAndWarnings(diagnostics));
+    for (const { file, diagnostics, mark } of server.files) {
+      if (written.has(file) || looks.files.has(file)) continue;
+      noteLook(looks, file, errorsAndWarnings(diagnostics));
+      looks.published.set(file, mark);
     }
   }
   // The files open now first: finding importers tells the server of files changed on disk
   // (pyright would read the written file's new text before their look).
-  const look = { ...options, deadline, signal };
-  await baseline(supervisor, files, looks, look);
+  await baseline(supervisor, files, looks, options);
   const covered = new Set<LanguageClient>();
   const opened = new Map<LanguageClient, string[]>();
   const { unknown } = await untilAborted(
@@ -78,7 +98,7 @@ export async function lookBefore(
   );
   const importers = [...opened.values()].flat().map((uri) => supervisor.pathOf(uri));
   if (unknown && importers.some((file) => !unknown.has(file))) {
-    await baseline(supervisor, files, looks, look, (file) => !unknown.has(file));
+    await baseline(supervisor, files, looks, options, (file) => !unknown.has(file));
   }
   return { marks, opened, covered };
 }
@@ -112,7 +132,7 @@ async function baseline(
         return {};
       }),
     ),
-    AbortSignal.any([options.signal, AbortSignal.timeout(Math.max(0, Math.round(ms)))]),
+    options.signal,
   );
 }
 
@@ -200,8 +220,11 @@ export async function checkAlongside(
   },
 ): Promise<WriteCheck[]> {
   if (checkedFiles.length === 0 || state.signal.aborted) return [];
-  // gopls publishes the written file's version before the other files of its pass.
-  if (!(await supervisor.awaitDiagnosticsWork(checkedFiles, state.deadline))) return [];
+  // gopls publishes the written file's version before the other files of its pass. A pass not
+  // ended by the deadline: its files not open are not compared (its publishes are not all in),
+  // and it is said; those open get no time left and are named as not checked again.
+  const unfinished = await supervisor.awaitDiagnosticsWork(checkedFiles, state.deadline);
+  const pending = new Set(unfinished.map(({ server }) => server));
   const written = new Set(state.written);
   const open = supervisor
     .openAlongside(checkedFiles)
@@ -246,15 +269,21 @@ export async function checkAlongside(
       ? compare(file, fresh.diagnostics)
       : [{ kind: "alongside-unchecked", file, display: supervisor.display(file) }],
   );
+  for (const { command } of unfinished) checks.push({ kind: "alongside-pending", display: command });
   const openSet = new Set(open);
   for (const server of supervisor.unopenedPublishes(checkedFiles)) {
     const mark = state.marks.get(server.server);
     // Started by this write, or still in its first check of the workspace: nothing to compare.
-    if (mark === undefined) continue;
+    if (mark === undefined || pending.has(server.server)) continue;
     for (const { file, diagnostics, mark: at } of server.files) {
-      if (at <= mark || written.has(file) || openSet.has(file)) continue;
-      // Never published for before: clean, as far as the server said.
-      if (!state.looks.files.has(file)) noteLook(state.looks, file, []);
+      if (written.has(file) || openSet.has(file)) continue;
+      // Compared up to the publish its last look read; a later one is this write's, or came
+      // after an earlier write's check ended (a pass that had not finished): compared now.
+      if (at <= (state.looks.published.get(file) ?? mark)) continue;
+      // Never published for before: clean, as far as the server said, unless publishes were
+      // dropped past the server's bound (then listed whole, saying some may predate the write).
+      if (!state.looks.files.has(file) && server.complete) noteLook(state.looks, file, []);
+      state.looks.published.set(file, at);
       checks.push(...compare(file, diagnostics));
     }
   }

@@ -34,3 +34,31 @@ export async function untilAborted<T extends object>(
     signal.removeEventListener("abort", onAbort);
   }
 }
+
+/** A signal that aborts with its parent or after a time (see {@link linkedSignal}). */
+export interface LinkedSignal {
+  readonly signal: AbortSignal;
+  /** Aborts it (what still listens stops) and lets go of its timer and its parent. */
+  end(): void;
+}
+
+/**
+ * A signal that aborts when `parent` does, or after `ms` when given. Held by its timer and by
+ * its parent's listener: `AbortSignal.timeout` is held weakly and, combined by `AbortSignal.any`
+ * and only listened to, is collected with its listeners before it fires.
+ */
+export function linkedSignal(parent: AbortSignal, ms?: number): LinkedSignal {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (parent.aborted) abort();
+  else parent.addEventListener("abort", abort, { once: true });
+  const timer = ms === undefined ? undefined : setTimeout(abort, Math.max(0, ms));
+  return {
+    signal: controller.signal,
+    end() {
+      clearTimeout(timer);
+      parent.removeEventListener("abort", abort);
+      abort();
+    },
+  };
+}

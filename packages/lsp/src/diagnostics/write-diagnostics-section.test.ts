@@ -230,4 +230,12 @@ describe("writeDiagnosticsSection", () => {
       "1 diagnostic reported earlier is gone from main.ts, which this write did not change",
     ]);
   });
+
+  it("says when a server checking the whole workspace had not finished its pass after the write", () => {
+    expect(lines([checked("lib.go"), { kind: "alongside-pending", display: "gopls" }])).toEqual([
+      "LSP diagnostics after this write:",
+      "lib.go: clean (no errors or warnings)",
+      'gopls had not finished checking the files this write affects within 8000 ms: files not open were not checked again; lsp diagnostics "*" checks the whole project',
+    ]);
+  });
 });

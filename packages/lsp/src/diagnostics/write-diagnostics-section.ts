@@ -35,7 +35,12 @@ export type WriteCheck =
       readonly firstLook?: true;
     }
   /** A file open alongside whose check did not end within the bound. */
-  | { readonly kind: "alongside-unchecked"; readonly file: string; readonly display: string };
+  | { readonly kind: "alongside-unchecked"; readonly file: string; readonly display: string }
+  /**
+   * A server checking the whole workspace (gopls) whose pass after the write had not ended
+   * within the bound: the files not open on it were not checked again. `display`: its command.
+   */
+  | { readonly kind: "alongside-pending"; readonly display: string };
 
 /** Bounds of {@link writeDiagnosticsSection}. */
 export interface WriteSectionLimits {
@@ -215,6 +220,13 @@ export function writeDiagnosticsSection(
   if (unchecked.length > 0) {
     lines.push(
       `${count(unchecked.length, "other open file")} not checked again within ${limits.boundMs} ms (${named(unchecked)}); lsp diagnostics checks them`,
+    );
+  }
+
+  for (const check of sorted) {
+    if (check.kind !== "alongside-pending") continue;
+    lines.push(
+      `${check.display} had not finished checking the files this write affects within ${limits.boundMs} ms: files not open were not checked again; lsp diagnostics "*" checks the whole project`,
     );
   }
 

@@ -436,11 +436,13 @@ export class LspSupervisor {
    * For each running server of `files` that publishes the diagnostics of files not open
    * (`spec.publishesWorkspace`: gopls): its publish mark now (undefined until its first check of
    * the whole workspace ended), and the latest publish (with its mark) of each such file inside
-   * the working directory and not under node_modules.
+   * the working directory and not under node_modules; `complete` is false when publishes for
+   * files not open were dropped past the server's bound (a file not listed may have diagnostics).
    */
   unopenedPublishes(files: readonly string[]): {
     server: string;
     mark: number | undefined;
+    complete: boolean;
     files: { file: string; diagnostics: readonly Diagnostic[]; mark: number }[];
   }[] {
     return [...this.runningClientsOf(files)]
@@ -448,6 +450,7 @@ export class LspSupervisor {
       .map((client) => ({
         server: `${client.spec.language}\u0000${client.root}`,
         mark: client.publishMark(),
+        complete: client.unopenedComplete(),
         files: client.unopenedPublishes().flatMap(({ uri, diagnostics, mark }) => {
           if (!uri.startsWith("file:")) return [];
           const file = this.pathOf(uri);
@@ -458,14 +461,21 @@ export class LspSupervisor {
 
   /**
    * Waits until the running servers of `files` that report their diagnostics work (gopls) have
-   * ended it for every edit sent: their publishes for the other files have come then. False
-   * when `deadline` (Date.now()) passed first.
+   * ended it for every edit sent: their publishes for the other files have come then. Returns
+   * the servers whose work had not ended when `deadline` (Date.now()) passed, keyed as in
+   * {@link unopenedPublishes}, with their command; empty when all ended.
    */
-  async awaitDiagnosticsWork(files: readonly string[], deadline: number): Promise<boolean> {
-    const done = await Promise.all(
-      [...this.runningClientsOf(files)].map((client) => client.awaitWorkDone(deadline)),
+  async awaitDiagnosticsWork(
+    files: readonly string[],
+    deadline: number,
+  ): Promise<{ server: string; command: string }[]> {
+    const clients = [...this.runningClientsOf(files)];
+    const done = await Promise.all(clients.map((client) => client.awaitWorkDone(deadline)));
+    return clients.flatMap((client, i) =>
+      done[i]
+        ? []
+        : [{ server: `${client.spec.language}\u0000${client.root}`, command: client.spec.command }],
     );
-    return done.every(Boolean);
   }
 
   private runningClientsOf(files: readonly string[]): Set<LanguageClient> {

@@ -229,6 +229,23 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         expect(fix).toContain(
           "1 diagnostic reported earlier is gone from cmd/main.go, which this write did not change",
         );
+
+        // A pass that does not end within the bound (a large workspace; made here by answering
+        // the wait for it with "not ended"): said, and the files not open are not compared.
+        const client = supervisor.runningClientFor(libPath)!;
+        const awaitWorkDone = client.awaitWorkDone.bind(client);
+        client.awaitWorkDone = () => Promise.resolve(false);
+        const unfinished = await write("package lib\n\nfunc Answer(seed int) int { return seed }\n");
+        expect(unfinished).toContain(
+          'gopls had not finished checking the files this write affects within 30000 ms: files not open were not checked again; lsp diagnostics "*" checks the whole project',
+        );
+        expect(unfinished).not.toContain("cmd/main.go");
+        // Nothing was recorded for the files not compared: the next write reports the break,
+        // though gopls published it before that write and does not publish it again (unchanged).
+        client.awaitWorkDone = awaitWorkDone;
+        expect(await client.awaitWorkDone(Date.now() + 10_000)).toBe(true);
+        const next = await write("package lib\n\nfunc Answer(seed int) int { return seed + 1 }\n");
+        expect(next).toContain("1 new diagnostic in cmd/main.go, which this write did not change:");
       } finally {
         await end();
       }
