@@ -62,7 +62,7 @@ const stderrLines = 20;
 /** Files past this size (bytes) are not scanned by name. */
 const largestScanned = 1_000_000;
 
-/** Most changes on disk remembered (see `LanguageClient.changedSince`). */
+/** Most changes on disk remembered (see `LanguageClient.diskChangesSince`). */
 const diskChangesKept = 1_000;
 
 /** The longest a settings change waits for the server to read them (see `changeSettings`). */
@@ -120,7 +120,7 @@ export class LanguageClient {
   private stopping = false;
   /** See {@link currentSettings}. */
   private settings: Record<string, unknown>;
-  /** Changes on disk to files of this server's languages (see {@link changedSince}). */
+  /** Changes on disk to files of this server's languages (see {@link diskChangesSince}). */
   private diskChangeCount = 0;
   private readonly diskChanges: { count: number; path: string }[] = [];
   /** Set once the connection closed (the process ended): nothing more can be sent. */
@@ -555,22 +555,24 @@ export class LanguageClient {
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
   }
 
-  /** Counts the changes on disk to files of this server's languages (see {@link changedSince}). */
+  /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */
   diskChangeMark(): number {
     return this.diskChangeCount;
   }
 
   /**
-   * True when a file of this server's languages other than `except` changed on disk after
-   * `mark` (see {@link diskChangeMark}), as the folder watch told (read by {@link rootFiles}),
-   * or when that is no longer known (the record is bounded) or the watch does not cover the root.
+   * The files of this server's languages that changed on disk after `mark` (see
+   * {@link diskChangeMark}), each once, as the folder watch told; undefined when that is no
+   * longer known (the record is bounded) or the watch does not cover the root.
    */
-  changedSince(mark: number, except: string): boolean {
-    if (!this.watched.complete) return true;
-    if (this.diskChangeCount === mark) return false;
+  diskChangesSince(mark: number): string[] | undefined {
+    if (!this.watched.complete) return undefined;
+    if (this.diskChangeCount === mark) return [];
     const oldest = this.diskChanges[0];
-    if (!oldest || oldest.count > mark + 1) return true;
-    return this.diskChanges.some((change) => change.count > mark && change.path !== except);
+    if (!oldest || oldest.count > mark + 1) return undefined;
+    const paths = new Set<string>();
+    for (const change of this.diskChanges) if (change.count > mark) paths.add(change.path);
+    return [...paths];
   }
 
   private noteDiskChange(path: string): void {

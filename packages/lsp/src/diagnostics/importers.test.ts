@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { importTest } from "./importers.js";
+import { importersOf, importTest, type ImporterSource } from "./importers.js";
 
 describe("importTest", () => {
   it("TypeScript: relative specifiers that resolve to the written file, and aliases ending in its name", () => {
@@ -43,5 +43,78 @@ describe("importTest", () => {
     expect(includes("#  include <include/api.h>\n", "/w/main.c")).toBe(true);
     expect(includes('#include "myapi.h"\n', "/w/main.c")).toBe(false);
     expect(importTest("go", "/w/lib.go")).toBeUndefined();
+  });
+});
+
+/**
+ * A stand-in for a language client's view of its root (its folder watch and text cache): what
+ * the scan reads of it, counting the texts read. The real client is used by the alongside tests.
+ */
+function rootView(texts: Record<string, string>) {
+  const files = new Map(Object.entries(texts));
+  const changes: string[] = [];
+  const reads: string[] = [];
+  const source: ImporterSource = {
+    spec: {
+      language: "typescript",
+      extensions: [".ts"],
+      markers: ["tsconfig.json"],
+      command: "tsls",
+      args: [],
+    },
+    rootFiles: () => Promise.resolve({ files: new Set(files.keys()), complete: true }),
+    rootText: (path) => {
+      reads.push(path);
+      return files.get(path);
+    },
+    diskChangeMark: () => changes.length,
+    diskChangesSince: (mark) => [...new Set(changes.slice(mark))],
+    isOpen: () => false,
+  };
+  return {
+    source,
+    reads,
+    change(path: string, text?: string) {
+      if (text === undefined) files.delete(path);
+      else files.set(path, text);
+      changes.push(path);
+    },
+  };
+}
+
+describe("importersOf", () => {
+  it("reads the whole root once, then only the files changed since", async () => {
+    const use = 'import { answer } from "./lib";\n';
+    const view = rootView({ "/w/lib.ts": "export const answer = 1;\n", "/w/a.ts": use, "/w/b.ts": "x;\n" });
+    expect(await importersOf(view.source, "/w/lib.ts", 10)).toEqual(["/w/a.ts"]);
+    expect(view.reads.sort()).toEqual(["/w/a.ts", "/w/b.ts"]);
+
+    view.reads.length = 0;
+    expect(await importersOf(view.source, "/w/lib.ts", 10)).toEqual(["/w/a.ts"]);
+    expect(view.reads, "nothing changed: nothing read").toEqual([]);
+
+    // b.ts now imports it, a.ts no longer does, c.ts is new and does, the written file changed.
+    view.change("/w/b.ts", use);
+    view.change("/w/a.ts", "x;\n");
+    view.change("/w/c.ts", use);
+    view.change("/w/lib.ts", "export const answer = 2;\n");
+    expect(await importersOf(view.source, "/w/lib.ts", 10)).toEqual(["/w/b.ts", "/w/c.ts"]);
+    expect(view.reads.sort()).toEqual(["/w/a.ts", "/w/b.ts", "/w/c.ts"]);
+
+    // Deleted: no longer an importer, and not read.
+    view.reads.length = 0;
+    view.change("/w/c.ts");
+    expect(await importersOf(view.source, "/w/lib.ts", 1)).toEqual(["/w/b.ts"]);
+    expect(view.reads).toEqual([]);
+  });
+
+  it("reads the whole root again when the changes since are not known", async () => {
+    const view = rootView({ "/w/lib.ts": "", "/w/a.ts": 'import "./lib";\n' });
+    view.source.diskChangesSince = () => undefined;
+    expect(await importersOf(view.source, "/w/lib.ts", 10)).toEqual(["/w/a.ts"]);
+    view.reads.length = 0;
+    view.change("/w/b.ts", 'import "./lib";\n');
+    expect(await importersOf(view.source, "/w/lib.ts", 10)).toEqual(["/w/a.ts", "/w/b.ts"]);
+    expect(view.reads.sort()).toEqual(["/w/a.ts", "/w/b.ts"]);
   });
 });

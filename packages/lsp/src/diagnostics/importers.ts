@@ -74,32 +74,54 @@ export function importTest(
 /**
  * The files of `client`'s root, of its languages, that import `written` (see {@link importTest})
  * and are not open on it, at most `limit` (in path order). Reads through the client's cache of
- * the root's texts, one `stat` per file; scanned again only when another file of the server's
- * languages changed on disk since (as the folder watch says), else the last answer is kept.
+ * the root's texts, one `stat` per file, the first time; after that only the files changed on
+ * disk since (as the folder watch says) are read and tested again, or all of them when that is
+ * not known (the watch's record is bounded).
  */
-export async function importersOf(client: LanguageClient, written: string, limit: number): Promise<string[]> {
+export async function importersOf(client: ImporterSource, written: string, limit: number): Promise<string[]> {
   const test = importTest(client.spec.language, written);
   if (!test || limit <= 0) return [];
   const root = await client.rootFiles();
-  const known = found.get(client) ?? new Map<string, { mark: number; importers: string[] }>();
+  const known = found.get(client) ?? new Map<string, { mark: number; importers: Set<string> }>();
   found.set(client, known);
-  let entry = known.get(written);
-  // Scanned before, and no other file of the language changed since: the same importers.
-  if (!entry || client.changedSince(entry.mark, written)) {
-    const mark = client.diskChangeMark();
-    const importers: string[] = [];
+  const ofLanguage = (file: string) =>
+    file !== written && client.spec.extensions.includes(extname(file).toLowerCase());
+  const imports = (file: string) => {
+    const text = client.rootText(file);
+    return text !== undefined && test(text, file);
+  };
+  const mark = client.diskChangeMark();
+  const entry = known.get(written);
+  const changed = entry && client.diskChangesSince(entry.mark);
+  let importers: Set<string>;
+  if (entry && changed) {
+    importers = entry.importers;
+    for (const file of changed) {
+      if (!ofLanguage(file)) continue;
+      if (root.files.has(file) && imports(file)) importers.add(file);
+      else importers.delete(file);
+    }
+  } else {
+    importers = new Set<string>();
     let read = 0;
     for (const file of root.files) {
-      if (file === written || !client.spec.extensions.includes(extname(file).toLowerCase())) continue;
+      if (!ofLanguage(file)) continue;
       if (read++ >= readLimit) break;
-      const text = client.rootText(file);
-      if (text !== undefined && test(text, file)) importers.push(file);
+      if (imports(file)) importers.add(file);
     }
-    entry = { mark, importers: importers.sort() };
-    known.set(written, entry);
   }
-  return entry.importers.filter((file) => !client.isOpen(pathToFileURL(file).href)).slice(0, limit);
+  known.set(written, { mark, importers });
+  return [...importers]
+    .filter((file) => !client.isOpen(pathToFileURL(file).href))
+    .sort()
+    .slice(0, limit);
 }
 
+/** What {@link importersOf} reads of a language client. */
+export type ImporterSource = Pick<
+  LanguageClient,
+  "spec" | "rootFiles" | "rootText" | "diskChangeMark" | "diskChangesSince" | "isOpen"
+>;
+
 /** Per server, per written file, its importers and the disk-change mark they were found at. */
-const found = new WeakMap<LanguageClient, Map<string, { mark: number; importers: string[] }>>();
+const found = new WeakMap<ImporterSource, Map<string, { mark: number; importers: Set<string> }>>();
