@@ -448,13 +448,17 @@ export class LanguageClient {
    * pull. Undefined when there is no answer within `timeoutMs`. What a file had before a write
    * is read so: tsserver reads a file that is not open from disk, and a pull after the write has
    * it already, while its publishes for other files come only after an edit sent to it.
+   * `publishedOnly`: only that publish, nothing asked or awaited — for a write of a file not open
+   * here, which the server may have read from disk already.
    */
   async currentDiagnostics(
     uri: string,
     timeoutMs: number,
     before: number,
+    publishedOnly = false,
   ): Promise<Diagnostic[] | undefined> {
     if (!this.documents.isOpen(uri)) return undefined;
+    if (publishedOnly) return this.documents.answeredBefore(uri, before);
     const request = <R>(method: string, params: unknown, bound: number): Promise<R> =>
       this.request<R>(method, params, bound);
     const pullMode = pullAvailable(this.capabilities, this.requestState);

@@ -124,10 +124,20 @@ async function baseline(
   if (unseen.length === 0) return;
   // An answer that comes later is no look from before the write.
   const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
+  // A server reading files not open from disk on its own (tsserver) may have read a written
+  // one's new text already: only its publishes from before the call tell what a file had
+  // before (else no look: its first check lists all it has, saying some may predate the write).
+  const readsDisk = new Set<LanguageClient>();
+  for (const written of files) {
+    const client = supervisor.runningClientFor(written);
+    if (client?.spec.readsDiskItself && !client.isOpen(supervisor.uriOf(written))) readsDisk.add(client);
+  }
   await untilAborted(
     Promise.all(
       unseen.map(async (file) => {
-        const diagnostics = await supervisor.currentDiagnostics(file, ms, options.started);
+        const client = supervisor.runningClientFor(file);
+        const publishedOnly = client !== undefined && readsDisk.has(client);
+        const diagnostics = await supervisor.currentDiagnostics(file, ms, options.started, publishedOnly);
         if (diagnostics && inTime()) noteLook(looks, file, errorsAndWarnings(diagnostics));
         return {};
       }),

@@ -83,6 +83,12 @@ export interface ServerSpec {
    * it broke in such files (see `diagnosticsOnWrite`).
    */
   readonly publishesWorkspace?: boolean;
+  /**
+   * The server watches the files not open on it and reads their new text from disk on its own
+   * (tsserver), rather than when told (`workspace/didChangeWatchedFiles`): after a write to such a
+   * file, only its publishes from before the write tell what the other files had.
+   */
+  readonly readsDiskItself?: boolean;
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
 }
@@ -111,6 +117,7 @@ export const defaultServers: readonly ServerSpec[] = [
     // passed through, answer for exactly the text sent before them.
     pull: "tsserver",
     settleMs: 300,
+    readsDiskItself: true,
     createdFiles: "open-for-search",
     languageIds: {
       ".ts": "typescript",

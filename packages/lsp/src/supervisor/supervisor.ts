@@ -501,9 +501,10 @@ export class LspSupervisor {
     file: string,
     timeoutMs: number,
     before: number,
+    publishedOnly = false,
   ): Promise<readonly Diagnostic[] | undefined> {
     const client = this.runningClientFor(file);
-    return client?.currentDiagnostics(this.uriOf(file), timeoutMs, before);
+    return client?.currentDiagnostics(this.uriOf(file), timeoutMs, before, publishedOnly);
   }
 
   /** Closes a deleted file on its running server, if open there (a write tool removed it). */
