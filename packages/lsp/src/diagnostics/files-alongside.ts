@@ -170,7 +170,12 @@ export async function openImporters(
     // Looked for before the write already.
     if (covered.has(client)) continue;
     into.covered.add(client);
-    const oldTextThere = client.isOpen(supervisor.uriOf(file));
+    // Every file of this write on this server open there: it has their old texts until they are
+    // sent. One not open is read from disk once the server hears of the change (finding the
+    // importers tells it), so its breakage would pass for the importers' earlier state.
+    const oldTextThere = files.every(
+      (other) => supervisor.runningClientFor(other) !== client || client.isOpen(supervisor.uriOf(other)),
+    );
     const importers = (await importersOf(client, file, budget)).filter((importer) => !written(importer));
     budget -= importers.length;
     for (const importer of importers) {

@@ -31,3 +31,21 @@ export const deleteTool = defineTool({
     return textResult(`deleted ${input.file}`, { changedFiles: [absolute] });
   },
 });
+
+/** Stands in for a harness tool that writes several files at once (an apply_patch). */
+export const writeFilesTool = defineTool({
+  name: "write_files",
+  tier: "write",
+  parallelSafe: true,
+  description: "Writes several files (test stand-in for a harness's apply_patch).",
+  input: z.object({ files: z.record(z.string(), z.string()) }),
+  paths: (input) => Object.keys(input.files),
+  execute(input, ctx) {
+    const written = Object.entries(input.files).map(([file, content]) => {
+      const absolute = ctx.resolvePath(file);
+      writeFileSync(absolute, content);
+      return absolute;
+    });
+    return textResult(`wrote ${Object.keys(input.files).join(", ")}`, { changedFiles: written });
+  },
+});

@@ -7,7 +7,7 @@ import { messageText } from "../format/diagnostics.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
-import { writeTool } from "../test-support/write-tool.js";
+import { writeFilesTool, writeTool } from "../test-support/write-tool.js";
 import { lspTool } from "./lsp-tool.js";
 
 interface Case {
@@ -100,7 +100,7 @@ function writeRun(name: string, files: Readonly<Record<string, string>>, boundMs
   const run = createRun({ workingDirectory: tree.dir });
   const supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
   const registry = createRegistry({
-    tools: [lspTool, writeTool],
+    tools: [lspTool, writeTool, writeFilesTool],
     resultWrappers: [diagnosticsOnWrite({ boundMs })],
     approval: "auto",
   });
@@ -110,6 +110,9 @@ function writeRun(name: string, files: Readonly<Record<string, string>>, boundMs
     /** The text of an lsp call. */
     lsp: async (args: Record<string, unknown>) =>
       resultText(await registry.invoke(run, { tool: "lsp", args })),
+    /** The text of a write of several files at once, with its diagnostics section. */
+    writeFiles: async (written: Record<string, string>) =>
+      resultText(await registry.invoke(run, { tool: "write_files", args: { files: written } })),
     /** The text of a write, with its diagnostics section. */
     write: async (file: string, content: string) =>
       resultText(await registry.invoke(run, { tool: "write", args: { file, content } })),
@@ -213,6 +216,33 @@ describe.skipIf(missing.length > 0 && !ci)(
     });
   },
 );
+
+/**
+ * A write of two files, one open on the server and one not: the file importing both, opened for
+ * the write, is checked against what it had before either (pyright reads the one not open from
+ * disk once told of the change, which finding the importers does).
+ */
+describe.skipIf(missing.length > 0 && !ci)("diagnostics on write of several files", () => {
+  it("reports what the file not open broke in an importer of the open one", async () => {
+    const { lsp, writeFiles, end } = writeRun("two-files", {
+      "pyproject.toml": '[project]\nname = "two"\nversion = "0"\n',
+      "lib.py": "def answer() -> int:\n    return 42\n",
+      "helper.py": "def helper() -> int:\n    return 1\n",
+      "main.py": "from lib import answer\nfrom helper import helper\n\nvalue: int = answer() + helper()\n",
+    });
+    try {
+      expect(await lsp({ action: "hover", file: "lib.py", line: 1, symbol: "answer" })).toContain("answer");
+      const written = await writeFiles({
+        "lib.py": "def answer() -> int:\n    return 43\n",
+        "helper.py": "def helper(seed: int) -> int:\n    return seed\n",
+      });
+      expect(written).toMatch(/in main\.py, which this write did not change/);
+      expect(written).toMatch(/^main\.py:4:\d+ error .*Argument missing for parameter "seed"/m);
+    } finally {
+      await end();
+    }
+  });
+});
 
 /**
  * gopls checks the whole workspace and publishes for files not open: a write breaking a package
