@@ -328,6 +328,15 @@ export class DocumentSync {
   }
 
   /**
+   * Counts the changes sent to the server that other documents' diagnostics may depend on (a
+   * document's new text, files changed on disk told to it): a look at a document's diagnostics
+   * taken at an equal count is still what the server would say.
+   */
+  changesMark(): number {
+    return this.changes;
+  }
+
+  /**
    * Records that files changed on disk (told to the server, or read by it on its next build):
    * a document whose text did not change is checked again by its next diagnostics sync, and
    * when `included` (a header among them) sent again by {@link refreshIncluders}.

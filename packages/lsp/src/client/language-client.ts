@@ -28,7 +28,7 @@ import {
   type ServerRequestState,
 } from "./server-requests.js";
 import { SearchHolds } from "./search-holds.js";
-import { WatchedFolders } from "./watched-folders.js";
+import { WatchedFolders, type FileEvent } from "./watched-folders.js";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
@@ -123,6 +123,8 @@ export class LanguageClient {
   /** Changes on disk to files of this server's languages (see {@link diskChangesSince}). */
   private diskChangeCount = 0;
   private readonly diskChanges: { count: number; path: string }[] = [];
+  /** Changes on disk held back by {@link flushFileChanges} until its next call. */
+  private readonly heldBack: FileEvent[] = [];
   /** Set once the connection closed (the process ended): nothing more can be sent. */
   private connectionClosed = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
@@ -356,6 +358,11 @@ export class LanguageClient {
     return this.documents.unopenedPublishes();
   }
 
+  /** See {@link DocumentSync.changesMark}. */
+  changesMark(): number {
+    return this.documents.changesMark();
+  }
+
   /** See {@link DocumentSync.unopenedComplete}. */
   unopenedComplete(): boolean {
     return this.documents.unopenedComplete();
@@ -532,11 +539,15 @@ export class LanguageClient {
    * not open here: an open document's text goes by didChange). When any file of this server's
    * languages, or one it watches, changed, every unchanged open document is checked again by its
    * next diagnostics sync (clangd re-reads a changed header only then). Sends nothing when
-   * nothing changed: one look at a set.
+   * nothing changed: one look at a set. The changes to `except` are held back until the next
+   * call (a write about to be checked: the state before it is being read). True when anything
+   * relevant to the server was told.
    */
-  async flushFileChanges(): Promise<void> {
-    if (!this.watched.pending || this.state !== "running") return;
-    const events = this.watched.take();
+  async flushFileChanges(except?: ReadonlySet<string>): Promise<boolean> {
+    if ((!this.watched.pending && this.heldBack.length === 0) || this.state !== "running") return false;
+    const taken = [...this.heldBack.splice(0), ...this.watched.take()];
+    const events = except ? taken.filter((event) => !except.has(event.path)) : taken;
+    if (except) this.heldBack.push(...taken.filter((event) => except.has(event.path)));
     let relevant = false;
     let included = false;
     const changes: { uri: string; type: number }[] = [];
@@ -554,9 +565,10 @@ export class LanguageClient {
         this.noteCreated(event.path, event.type === FileChangeType.Created && !open);
       if (watched && !open) changes.push({ uri, type: event.type });
     }
-    if (!relevant) return;
+    if (!relevant) return false;
     this.documents.noteChanges(included);
     if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
+    return true;
   }
 
   /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */

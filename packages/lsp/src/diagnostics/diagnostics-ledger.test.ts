@@ -65,7 +65,13 @@ describe("recordDiagnostics", () => {
 
 describe("noteLook", () => {
   it("reports nothing at a file's first look, then what is new since the last look", () => {
-    const looks: DiagnosticsLooks = { counts: new Map(), files: new Set(), published: new Map() };
+    const looks: DiagnosticsLooks = {
+      counts: new Map(),
+      files: new Set(),
+      published: new Map(),
+      marks: new Map(),
+      pending: new Set(),
+    };
     expect(noteLook(looks, "/main.ts", [diagnostic(3, "old")])).toEqual([]);
     expect(noteLook(looks, "/main.ts", [diagnostic(4, "old"), diagnostic(9, "new")])).toEqual([
       diagnostic(9, "new"),

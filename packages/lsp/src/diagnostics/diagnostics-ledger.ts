@@ -97,6 +97,17 @@ export interface DiagnosticsLooks {
    * its last look read: a later publish is compared at the next write, whenever it came.
    */
   readonly published: Map<string, number>;
+  /**
+   * Per file open on its server, the server's changes mark when the look was taken (see
+   * `LanguageClient.changesMark`): a look at an older mark may no longer be what the file has.
+   */
+  readonly marks: Map<string, number>;
+  /**
+   * Files open alongside a write that were not checked again after it in time, and servers
+   * (language and root) whose pass after a write had not ended: what the write did to them is
+   * still to be compared, so their looks are not taken again before the next write.
+   */
+  readonly pending: Set<string>;
 }
 
 /** The looks' per-run slot. */
@@ -104,19 +115,26 @@ export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics l
   counts: new Map(),
   files: new Set(),
   published: new Map(),
+  marks: new Map(),
+  pending: new Set(),
 }));
 
 /**
- * Records a look at a file's diagnostics; returns those new since the previous look (none at the
- * first: what a file had before anyone looked is not new).
+ * Records a look at a file's diagnostics, taken at its server's changes `mark` when it is open
+ * there; returns those new since the previous look (none at the first: what a file had before
+ * anyone looked is not new).
  */
 export function noteLook(
   looks: DiagnosticsLooks,
   file: string,
   current: readonly Diagnostic[],
+  mark?: number,
 ): Diagnostic[] {
   const first = !looks.files.has(file);
   looks.files.add(file);
+  if (mark === undefined) looks.marks.delete(file);
+  else looks.marks.set(file, mark);
+  looks.pending.delete(file);
   const { introduced } = recordDiagnostics(looks.counts, file, current);
   return first ? [] : introduced;
 }
@@ -125,6 +143,8 @@ export function noteLook(
 export function forgetLooks(looks: DiagnosticsLooks, file: string): void {
   looks.files.delete(file);
   looks.published.delete(file);
+  looks.marks.delete(file);
+  looks.pending.delete(file);
   recordDiagnostics(looks.counts, file, []);
 }
 

@@ -205,7 +205,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           // Never record or report a stale list as fresh.
           if (!fresh.fresh) return { kind: "not-confirmed", file, display };
           const current = errorsAndWarnings(fresh.diagnostics);
-          noteLook(looks, file, current);
+          noteLook(looks, file, current, supervisor.changesMark(file));
           const delta = recordDiagnostics(ledger, file, current);
           return {
             kind: "checked",

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { extname } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
@@ -77,73 +78,149 @@ async function lookWithin(
 ): Promise<Before> {
   const { signal } = options;
   const written = new Set(files);
+  // What changed besides this write (a shell command, since the last call) is sent first, so
+  // that what the other files have is what they had before the write, not mixed with it.
+  const { told } = await untilAborted(
+    supervisor.catchUp(files).then((told) => ({ told })),
+    signal,
+  );
+  const caughtUp = told ?? new Set<LanguageClient>();
+  // A server checking the whole workspace publishes for what it was told: awaited, so that
+  // those publishes are the state before the write, not its own.
+  if ([...caughtUp].some((client) => client.spec.publishesWorkspace)) {
+    await supervisor.awaitDiagnosticsWork(
+      files,
+      Date.now() + Math.max(0, options.deadline - performance.now()),
+    );
+  }
   const marks = new Map<string, number>();
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
     marks.set(server.server, server.mark);
+    // Its pass after an earlier write had not ended: its later publishes are that write's
+    // doing, compared at this write's check, not taken as the state before it.
+    const refresh = !looks.pending.has(server.server);
     for (const { file, diagnostics, mark } of server.files) {
-      if (written.has(file) || looks.files.has(file)) continue;
+      if (written.has(file)) continue;
+      const since = looks.published.get(file);
+      if (looks.files.has(file) && !(refresh && since !== undefined && mark > since)) continue;
       noteLook(looks, file, errorsAndWarnings(diagnostics));
       looks.published.set(file, mark);
     }
   }
   // The files open now first: finding importers tells the server of files changed on disk
   // (pyright would read the written file's new text before their look).
-  await baseline(supervisor, files, looks, options);
+  await baseline(supervisor, files, looks, { ...options, caughtUp });
   const covered = new Set<LanguageClient>();
   const opened = new Map<LanguageClient, string[]>();
   const { unknown } = await untilAborted(
     openImporters(supervisor, files, looks, { opened, covered, signal }),
     signal,
   );
-  const importers = [...opened.values()].flat().map((uri) => supervisor.pathOf(uri));
-  if (unknown && importers.some((file) => !unknown.has(file))) {
-    await baseline(supervisor, files, looks, options, (file) => !unknown.has(file));
+  const importers = new Set([...opened.values()].flat().map((uri) => supervisor.pathOf(uri)));
+  if (unknown && [...importers].some((file) => !unknown.has(file))) {
+    await baseline(
+      supervisor,
+      files,
+      looks,
+      { ...options, caughtUp: new Set() },
+      (file) => importers.has(file) && !unknown.has(file),
+    );
   }
+  // To be compared after the write: should its check not get to them (the bound, a cancel),
+  // their looks from before it stay for the next write's check.
+  for (const file of supervisor.openAlongside(files)) if (looks.files.has(file)) looks.pending.add(file);
+  for (const server of marks.keys()) looks.pending.add(server);
   return { marks, opened, covered };
 }
 
 /**
- * Reads, for the files open on the servers of `files` that were not looked at yet (and pass
- * `only`), what their server had before `options.started` (at most `options.limit`, most
- * recently opened), until `options.deadline` (a `performance.now()` time) or `options.signal`.
+ * Reads, for the files open on the servers of `files` (that pass `only`; at most
+ * `options.limit`, most recently opened), what they had before the write, until
+ * `options.deadline` (a `performance.now()` time) or `options.signal`:
+ *
+ * - A file looked at before keeps its look while its server was sent nothing since that other
+ *   files' diagnostics may depend on (see `LanguageClient.changesMark`); so does one whose
+ *   check after an earlier write did not come in time (still to be compared).
+ * - A file not looked at yet, on a server not sent anything just now (`options.caughtUp`), is
+ *   read as its server had it before `options.started` (see `LanguageClient.currentDiagnostics`).
+ * - Otherwise its diagnostics are asked afresh, nothing else synced (the write is not sent yet).
+ * - A server reading files not open from disk on its own (tsserver) may have read a written
+ *   one's new text already: only its publishes from before the call count, and a look that no
+ *   longer holds is dropped (the file's next check lists all it has, saying some may predate
+ *   the write).
  */
 async function baseline(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: { started: number; deadline: number; limit: number; signal: AbortSignal },
+  options: {
+    started: number;
+    deadline: number;
+    limit: number;
+    signal: AbortSignal;
+    caughtUp: ReadonlySet<LanguageClient>;
+  },
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
   const ms = options.deadline - performance.now();
   if (ms <= 0 || options.signal.aborted) return;
-  const unseen = supervisor
-    .openAlongside(files)
-    .filter((file) => !looks.files.has(file) && only(file))
-    .slice(-options.limit);
-  if (unseen.length === 0) return;
-  // An answer that comes later is no look from before the write.
-  const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
-  // A server reading files not open from disk on its own (tsserver) may have read a written
-  // one's new text already: only its publishes from before the call tell what a file had
-  // before (else no look: its first check lists all it has, saying some may predate the write).
   const readsDisk = new Set<LanguageClient>();
   for (const written of files) {
     const client = supervisor.runningClientFor(written);
-    if (client?.spec.readsDiskItself && !client.isOpen(supervisor.uriOf(written))) readsDisk.add(client);
+    if (client && readsOnItsOwn(supervisor, client, written)) readsDisk.add(client);
   }
+  const toRead = supervisor
+    .openAlongside(files)
+    .filter((file) => only(file) && !looks.pending.has(file))
+    .slice(-options.limit)
+    .flatMap((file) => {
+      const client = supervisor.runningClientFor(file);
+      if (!client) return [];
+      const mark = client.changesMark();
+      const looked = looks.files.has(file);
+      const caughtUp = options.caughtUp.has(client);
+      if (looked && !caughtUp && looks.marks.get(file) === mark) return [];
+      return [{ file, mark, looked, caughtUp, readsDisk: readsDisk.has(client) }];
+    });
+  if (toRead.length === 0) return;
+  // An answer that comes later is no look from before the write.
+  const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
   await untilAborted(
     Promise.all(
-      unseen.map(async (file) => {
-        const client = supervisor.runningClientFor(file);
-        const publishedOnly = client !== undefined && readsDisk.has(client);
-        const diagnostics = await supervisor.currentDiagnostics(file, ms, options.started, publishedOnly);
-        if (diagnostics && inTime()) noteLook(looks, file, errorsAndWarnings(diagnostics));
+      toRead.map(async ({ file, mark, looked, caughtUp, readsDisk }) => {
+        let diagnostics: readonly Diagnostic[] | undefined;
+        if (!looked && !caughtUp) {
+          diagnostics = await supervisor.currentDiagnostics(file, ms, options.started, readsDisk);
+        } else if (!readsDisk) {
+          const asked = await supervisor
+            .diagnostics(file, { save: false, keep: false, resync: false, timeoutMs: ms })
+            .catch(() => undefined);
+          if (asked?.fresh) diagnostics = asked.diagnostics;
+        }
+        if (!inTime()) return {};
+        if (diagnostics) noteLook(looks, file, errorsAndWarnings(diagnostics), mark);
+        else if (looked) forgetLooks(looks, file);
         return {};
       }),
     ),
     options.signal,
   );
+}
+
+/**
+ * Whether `client` may have read the written file's new text from disk on its own, before it
+ * was sent (see `ServerSpec.readsFromDisk`).
+ */
+function readsOnItsOwn(supervisor: LspSupervisor, client: LanguageClient, written: string): boolean {
+  switch (client.spec.readsFromDisk) {
+    case "files-not-open":
+      return !client.isOpen(supervisor.uriOf(written));
+    case "included-files":
+      return (client.spec.includedExtensions ?? []).includes(extname(written).toLowerCase());
+    default:
+      return false;
+  }
 }
 
 /**
@@ -174,7 +251,9 @@ export async function openImporters(
     // sent. One not open is read from disk once the server hears of the change (finding the
     // importers tells it), so its breakage would pass for the importers' earlier state.
     const oldTextThere = files.every(
-      (other) => supervisor.runningClientFor(other) !== client || client.isOpen(supervisor.uriOf(other)),
+      (other) =>
+        supervisor.runningClientFor(other) !== client ||
+        (client.isOpen(supervisor.uriOf(other)) && !readsOnItsOwn(supervisor, client, other)),
     );
     const importers = (await importersOf(client, file, budget)).filter((importer) => !written(importer));
     budget -= importers.length;
@@ -271,7 +350,7 @@ export async function checkAlongside(
     // Not looked at before (opened for this write after its server read the new text, or its
     // look did not come in time): all of it is listed, saying some may predate the write.
     const firstLook = !state.looks.files.has(file);
-    const sinceLast = noteLook(state.looks, file, current);
+    const sinceLast = noteLook(state.looks, file, current, supervisor.changesMark(file));
     const introduced = firstLook ? current : sinceLast;
     const gone = recordAlongside(state.ledger, file, current, introduced);
     const display = supervisor.display(file);
@@ -279,17 +358,22 @@ export async function checkAlongside(
       ? [{ kind: "alongside", file, display, introduced, gone, ...(firstLook ? { firstLook } : {}) }]
       : [];
   };
-  const checks = results.flatMap(({ file, fresh }): WriteCheck[] =>
-    fresh?.fresh
-      ? compare(file, fresh.diagnostics)
-      : [{ kind: "alongside-unchecked", file, display: supervisor.display(file) }],
-  );
-  for (const { command } of unfinished) checks.push({ kind: "alongside-pending", display: command });
+  const checks = results.flatMap(({ file, fresh }): WriteCheck[] => {
+    if (fresh?.fresh) return compare(file, fresh.diagnostics);
+    // Still to be compared: its look from before stays until then.
+    state.looks.pending.add(file);
+    return [{ kind: "alongside-unchecked", file, display: supervisor.display(file) }];
+  });
+  for (const { server, command } of unfinished) {
+    state.looks.pending.add(server);
+    checks.push({ kind: "alongside-pending", display: command });
+  }
   const openSet = new Set(open);
   for (const server of supervisor.unopenedPublishes(checkedFiles)) {
     const mark = state.marks.get(server.server);
     // Started by this write, or still in its first check of the workspace: nothing to compare.
     if (mark === undefined || pending.has(server.server)) continue;
+    state.looks.pending.delete(server.server);
     for (const { file, diagnostics, mark: at } of server.files) {
       if (written.has(file) || openSet.has(file)) continue;
       // Compared up to the publish its last look read; a later one is this write's, or came

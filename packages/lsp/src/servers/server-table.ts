@@ -84,11 +84,12 @@ export interface ServerSpec {
    */
   readonly publishesWorkspace?: boolean;
   /**
-   * The server watches the files not open on it and reads their new text from disk on its own
-   * (tsserver), rather than when told (`workspace/didChangeWatchedFiles`): after a write to such a
-   * file, only its publishes from before the write tell what the other files had.
+   * Which files the server reads from disk on its own rather than when sent or told: those not
+   * open on it (tsserver watches them), or the included ones, open or not (clangd 14 builds a
+   * file with its headers as on disk; `--use-dirty-headers` came in clangd 15). After a write
+   * to such a file, only its publishes from before the write tell what the other files had.
    */
-  readonly readsDiskItself?: boolean;
+  readonly readsFromDisk?: "files-not-open" | "included-files";
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
 }
@@ -117,7 +118,7 @@ export const defaultServers: readonly ServerSpec[] = [
     // passed through, answer for exactly the text sent before them.
     pull: "tsserver",
     settleMs: 300,
-    readsDiskItself: true,
+    readsFromDisk: "files-not-open",
     createdFiles: "open-for-search",
     languageIds: {
       ".ts": "typescript",
@@ -188,6 +189,7 @@ export const defaultServers: readonly ServerSpec[] = [
     args: ["--background-index=false"],
     indexScope: "open-files",
     includedExtensions: [".h", ".hh", ".hpp", ".hxx", ".inc"],
+    readsFromDisk: "included-files",
     // clangd publishes once per version, so the matching version is the whole answer.
     settleMs: 0,
     languageIds: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp" },

@@ -291,6 +291,8 @@ export class LspSupervisor {
       progress?: (m: string) => void;
       /** False: a document open for a search (parked) stays so, not open for its own sake. */
       keep?: boolean;
+      /** False: the other documents are not brought up to date first (see {@link catchUp}). */
+      resync?: boolean;
     } = {},
   ): Promise<FileDiagnostics> {
     const timeoutMs = options.timeoutMs ?? this.diagnosticsTimeoutMs;
@@ -307,16 +309,17 @@ export class LspSupervisor {
 
   private async diagnosticsFrom(
     file: string,
-    options: { save?: boolean; progress?: (m: string) => void; keep?: boolean },
+    options: { save?: boolean; progress?: (m: string) => void; keep?: boolean; resync?: boolean },
     timeoutMs: number,
     asked: { client?: LanguageClient },
   ): Promise<FileDiagnostics> {
     // Other documents open on the server first: the file's diagnostics depend on their text
     // (an import of a file a shell command changed), and a stale copy would be checked against.
-    await settleDiskEvents();
+    const resync = options.resync !== false;
+    if (resync) await settleDiskEvents();
     const running = this.runningClientFor(file);
     asked.client = running;
-    if (running) await this.resyncOpen(running, this.uriOf(file));
+    if (running && resync) await this.resyncOpen(running, this.uriOf(file));
     const { client, uri, text } = await this.open(
       file,
       options.save ?? true,
@@ -394,9 +397,32 @@ export class LspSupervisor {
    */
   async resyncOpen(client: LanguageClient, except?: string): Promise<string[]> {
     await client.flushFileChanges();
+    return this.resyncDocuments(client, (uri) => uri === except);
+  }
+
+  /**
+   * Before a write of `files` is checked: brings their running servers up to date with
+   * everything changed on disk but `files` ({@link resyncOpen} holding back `files`' changes), so
+   * that what the other files have then is what they had before the write. Returns the servers
+   * told anything (their earlier answers about other files may no longer hold).
+   */
+  async catchUp(files: readonly string[]): Promise<Set<LanguageClient>> {
+    const paths = new Set(files);
+    const uris = new Set(files.map((file) => this.uriOf(file)));
+    const told = new Set<LanguageClient>();
+    await settleDiskEvents();
+    for (const client of this.runningClientsOf(files)) {
+      const flushed = await client.flushFileChanges(paths);
+      const resynced = await this.resyncDocuments(client, (uri) => uris.has(uri));
+      if (flushed || resynced.length > 0) told.add(client);
+    }
+    return told;
+  }
+
+  private async resyncDocuments(client: LanguageClient, skip: (uri: string) => boolean): Promise<string[]> {
     const resynced: string[] = [];
     for (const uri of client.openUris()) {
-      if (uri === except) continue;
+      if (skip(uri)) continue;
       const file = this.pathOf(uri);
       let current: FileText;
       try {
@@ -505,6 +531,11 @@ export class LspSupervisor {
   ): Promise<readonly Diagnostic[] | undefined> {
     const client = this.runningClientFor(file);
     return client?.currentDiagnostics(this.uriOf(file), timeoutMs, before, publishedOnly);
+  }
+
+  /** The changes mark of a file's running server (see `LanguageClient.changesMark`). */
+  changesMark(file: string): number | undefined {
+    return this.runningClientFor(file)?.changesMark();
   }
 
   /** Closes a deleted file on its running server, if open there (a write tool removed it). */

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,8 @@ interface Case {
   readonly before: RegExp;
   /** The server publishes `main`'s diagnostics on its own once it is open (all but pyright, which is pulled). */
   readonly publishes: boolean;
+  /** A line a shell command adds to `main` that breaks it on its own. */
+  readonly bad: string;
 }
 
 const cases: readonly Case[] = [
@@ -46,6 +48,7 @@ const cases: readonly Case[] = [
     broken: /^main\.ts:2:\d+ error \[2554\] Expected 1 arguments, but got 0\./m,
     before: /not assignable to type 'string'/,
     publishes: true,
+    bad: 'export const bad: number = "x";\n',
   },
   {
     server: "pyright-langserver",
@@ -61,6 +64,7 @@ const cases: readonly Case[] = [
     broken: /^main\.py:3:\d+ error .*Argument missing for parameter "seed"/m,
     before: /"str"/,
     publishes: false,
+    bad: 'bad: int = "x"\n',
   },
   {
     server: "gopls",
@@ -76,6 +80,7 @@ const cases: readonly Case[] = [
     broken: /^main\.go:4:\d+ error .*not enough arguments in call to answer/m,
     before: /as string value/,
     publishes: true,
+    bad: 'var bad int = "x"\n',
   },
   {
     server: "clangd",
@@ -91,6 +96,7 @@ const cases: readonly Case[] = [
     broken: /^main\.c:4:\d+ error .*(too few arguments|expected 1)/im,
     before: /char/,
     publishes: true,
+    bad: 'int bad(void) { return "x"; }\n',
   },
 ];
 
@@ -188,6 +194,51 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files open a
 });
 
 /**
+ * A shell command changes the other file between writes (not a write of ours): the next write
+ * reports only what it does to that file. Before a write is sent, the servers are told of the
+ * other changes and the other file is looked at again: neither the shell's break is passed off
+ * as the write's, nor its mend. clangd 14 builds a file with its headers as on disk, so after
+ * the shell's change it has already read the written header: the file is listed whole, saying so.
+ */
+describe.skipIf(missing.length > 0 && !ci)(
+  "diagnostics on write after a shell command changed the other file",
+  () => {
+    it.each(cases)(
+      "$server",
+      async ({ server, files, lib, main, use, breaking, broken, before, publishes, bad }) => {
+        const { dir, supervisor, lsp, write, end } = writeRun("alongside-shell", files);
+        const mainPath = join(dir, main);
+        const wholeListing = `2 diagnostics in ${main}, which this write did not change (checked for the first time: some may predate this write):`;
+        const readsHeader = server === "clangd";
+        try {
+          expect(await lsp({ action: "hover", file: main, ...use })).toContain("answer");
+          if (publishes) expect(await published(supervisor, mainPath, before)).toBe(true);
+          expect(await write(lib, `${files[lib]}\n`)).not.toContain(main);
+
+          appendFileSync(mainPath, bad);
+          const unrelated = await write(lib, files[lib]!);
+          if (readsHeader) expect(unrelated).toContain(wholeListing);
+          else expect(unrelated, "the shell's break is not this write's").not.toContain(main);
+
+          writeFileSync(mainPath, files[main]!);
+          const breakIt = await write(lib, breaking);
+          expect(breakIt).toMatch(broken);
+          // clangd: what was listed whole before and is gone now is said to be gone.
+          if (readsHeader) expect(breakIt).toContain(wholeListing);
+          else {
+            expect(breakIt).toContain(`1 new diagnostic in ${main}, which this write did not change:`);
+            expect(breakIt).not.toMatch(before);
+            expect(breakIt, "the shell's mend is not this write's").not.toContain("gone from");
+          }
+        } finally {
+          await end();
+        }
+      },
+    );
+  },
+);
+
+/**
  * The same, written at once after the question that opened the other file (a harness running a
  * model's batch), before its server published anything for it: the break is still reported.
  * tsserver reads the written file, not open on it, from disk itself, so what the other file had
@@ -201,6 +252,7 @@ describe.skipIf(missing.length > 0 && !ci)(
       try {
         expect(await lsp({ action: "hover", file: main, ...use })).toContain("answer");
         const breakIt = await write(lib, breaking);
+        console.log("BREAK", breakIt, "\nDIAG", await lsp({ action: "diagnostics", file: main }));
         expect(breakIt).toMatch(broken);
         if (server === "typescript-language-server" && !breakIt.includes("1 new diagnostic")) {
           expect(breakIt).toContain(

@@ -79,7 +79,7 @@ export const lspTool = defineTool({
       recordShown: (file, shown, all) => {
         recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, shown);
         // A write that breaks the file later reports only what it caused (not what was left out).
-        if (all) noteLook(ctx.run.state(diagnosticsLooksKey), file, all);
+        if (all) noteLook(ctx.run.state(diagnosticsLooksKey), file, all, supervisor.changesMark(file));
       },
     };
     switch (args.action) {
