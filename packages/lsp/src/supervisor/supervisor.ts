@@ -126,6 +126,11 @@ export class LspSupervisor {
     return this.runningClientFor(file) ?? this.startClientFor(file, progress);
   }
 
+  /** The root `spec`'s server would have for `file` (the nearest folder holding a marker), if any. */
+  rootFor(spec: ServerSpec, file: string): string | undefined {
+    return this.roots.find(file, spec, this.workingDirectory)?.root;
+  }
+
   /** The running client for `file` when its server is up (no await, no binary lookup); none is started. */
   runningClientFor(file: string): LanguageClient | undefined {
     if (this.disposed) return undefined;

@@ -453,3 +453,45 @@ describe.skipIf(!pyright && !ci)("pyright's first references after its start", (
     );
   });
 });
+
+/**
+ * A monorepo: each package is a root of its own, with its own server. A rename in one package
+ * is made by that package's server, which does not see the others: the files elsewhere that
+ * still name the symbol are listed, not changed.
+ */
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "lsp_rename in one package of a monorepo",
+  () => {
+    it("lists the files of other packages that still name the old name", async () => {
+      await withTree(
+        {
+          "package.json": '{ "name": "mono", "private": true }\n',
+          "packages/a/package.json": '{ "name": "a" }\n',
+          "packages/a/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+          "packages/a/lib.ts": "export function answer(): number {\n  return 42;\n}\n",
+          "packages/a/main.ts": 'import { answer } from "./lib";\nexport const value = answer();\n',
+          "packages/b/package.json": '{ "name": "b" }\n',
+          "packages/b/use.ts": 'import { answer } from "../a/lib";\nexport const twice = answer() * 2;\n',
+        },
+        async (call, dir) => {
+          const renamed = await call("lsp_rename", {
+            file: "packages/a/lib.ts",
+            line: 1,
+            symbol: "answer",
+            new_name: "reply",
+          });
+          expect(renamed.split("\n")).toEqual([
+            "renamed 'answer' to 'reply': 3 edits in 2 files",
+            "packages/a/lib.ts: 1 edit",
+            "packages/a/main.ts: 2 edits",
+            "not changed: 'answer' is still named in 1 file that the server which renamed it (root packages/a) does not see; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:",
+            'packages/b/use.ts:1  import { answer } from "../a/lib";',
+            "packages/b/use.ts:2  export const twice = answer() * 2;",
+          ]);
+          expect(readFileSync(join(dir, "packages", "b", "use.ts"), "utf8")).toContain("answer");
+        },
+        [packageBin],
+      );
+    });
+  },
+);

@@ -1,5 +1,6 @@
 import { defineTool, resolveInside, textResult } from "@tools/registry";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
@@ -17,6 +18,7 @@ import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import { newNameProblem } from "../rename/new-name.js";
+import { mentionsElsewhere, type MentionsElsewhere } from "../rename/mentions-elsewhere.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
 const input = z.object({
@@ -139,8 +141,21 @@ export const lspRenameTool = defineTool({
         return [`${supervisor.display(file)}: ${edits(count)}`];
       });
       const header = [position.note, ...search.notes].map((note) => (note ? `${note}\n` : "")).join("");
+      const elsewhere = mentionsNote(
+        mentionsElsewhere(
+          ctx.run.workingDirectory,
+          client.root,
+          (folder) => supervisor.rootFor(client.spec, join(folder, "_")),
+          { name: focus.name, extensions: client.spec.extensions, exclude: new Set(applied.changedFiles) },
+        ),
+        {
+          name: focus.name,
+          root: supervisor.display(client.root),
+          display: (path) => supervisor.display(path),
+        },
+      );
       return textResult(
-        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}`,
+        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${elsewhere}`,
         { changedFiles: applied.changedFiles },
       );
     } finally {
@@ -148,6 +163,32 @@ export const lspRenameTool = defineTool({
     }
   },
 });
+
+/**
+ * The lines naming the old name in files the renaming server does not see (other roots), or ""
+ * when there are none: those files may use the symbol, and were not changed.
+ */
+function mentionsNote(
+  found: MentionsElsewhere,
+  about: { name: string; root: string; display: (path: string) => string },
+): string {
+  if (found.files === 0) {
+    return found.truncated
+      ? `\n(files the server which renamed it (root ${about.root}) does not see were looked at for '${about.name}' only in part: the look's bound was reached)`
+      : "";
+  }
+  const files = `${found.files} file${found.files === 1 ? "" : "s"}`;
+  const lines = found.mentions.map(
+    (mention) => `${about.display(mention.file)}:${mention.line + 1}  ${mention.text}`,
+  );
+  return [
+    "",
+    `not changed: '${about.name}' is still named in ${files} that the server which renamed it (root ${about.root}) does not see; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:`,
+    ...lines,
+    ...(found.lines > lines.length ? [`… and ${found.lines - lines.length} more`] : []),
+    ...(found.truncated ? ["(the look for them stopped at its bound: there may be more)"] : []),
+  ].join("\n");
+}
 
 /**
  * Refuses a rename whose symbol occurs more than once on its line when the server's edit leaves

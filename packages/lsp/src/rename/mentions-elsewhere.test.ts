@@ -1,0 +1,67 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempTree } from "../test-support/fixtures.js";
+import { mentionsElsewhere } from "./mentions-elsewhere.js";
+
+/** The nearest folder holding a package.json, as the supervisor finds a TypeScript root. */
+function rootOf(top: string) {
+  return (folder: string): string | undefined => {
+    for (let at = folder; at.startsWith(top); at = dirname(at)) {
+      if (existsSync(join(at, "package.json"))) return at;
+      if (at === top) break;
+    }
+    return undefined;
+  };
+}
+
+describe("mentionsElsewhere", () => {
+  it("lists whole-name mentions in files other roots serve, or none, not in the renaming root", () => {
+    const tree = tempTree("mentions", {
+      "package.json": "{}\n",
+      "tools/script.ts": "import { answer } from '../packages/a/lib';\nconsole.log(answer());\n",
+      "packages/a/package.json": "{}\n",
+      "packages/a/lib.ts": "export function answer() {}\n",
+      "packages/a/nested/use.ts": "answer();\n",
+      "packages/b/package.json": "{}\n",
+      "packages/b/use.ts": "import { answer } from 'a';\nconst answered = 1;\nanswer();\n",
+      "packages/b/notes.md": "answer\n",
+      "packages/b/node_modules/a/index.ts": "export function answer() {}\n",
+      "packages/b/.cache/copy.ts": "answer();\n",
+    });
+    try {
+      const found = mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
+        name: "answer",
+        extensions: [".ts"],
+        exclude: new Set(),
+      });
+      expect(
+        found.mentions.map(({ file, line, text }) => [file.slice(tree.dir.length + 1), line, text]),
+      ).toEqual([
+        ["packages/b/use.ts", 0, "import { answer } from 'a';"],
+        ["packages/b/use.ts", 2, "answer();"],
+        ["tools/script.ts", 0, "import { answer } from '../packages/a/lib';"],
+        ["tools/script.ts", 1, "console.log(answer());"],
+      ]);
+      expect(found).toMatchObject({ files: 2, lines: 4, truncated: false });
+
+      const bounded = mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
+        name: "answer",
+        extensions: [".ts"],
+        exclude: new Set([join(tree.dir, "tools", "script.ts")]),
+        limits: { folders: 100, filesRead: 100, lines: 1, bytes: 1_000_000 },
+      });
+      expect(bounded).toMatchObject({ files: 1, lines: 2, truncated: false });
+      expect(bounded.mentions).toHaveLength(1);
+      const stopped = mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
+        name: "answer",
+        extensions: [".ts"],
+        exclude: new Set(),
+        limits: { folders: 100, filesRead: 1, lines: 10, bytes: 1_000_000 },
+      });
+      expect(stopped.truncated).toBe(true);
+    } finally {
+      tree.remove();
+    }
+  });
+});

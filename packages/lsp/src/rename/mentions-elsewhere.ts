@@ -1,0 +1,125 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { extname, join } from "node:path";
+import { wholeColumns } from "../positions/resolve-position.js";
+import { skippedFolders } from "../servers/project-folders.js";
+
+/** One line outside the renaming server's root that names the old name. */
+export interface Mention {
+  readonly file: string;
+  /** 0-based. */
+  readonly line: number;
+  readonly text: string;
+}
+
+/** What {@link mentionsElsewhere} found, and how far it looked. */
+export interface MentionsElsewhere {
+  readonly mentions: readonly Mention[];
+  /** Files with at least one mention (`mentions` lists at most `limits.lines` lines). */
+  readonly files: number;
+  /** All the lines found, listed or not. */
+  readonly lines: number;
+  /** Set when the bound on folders or files read stopped the walk. */
+  readonly truncated: boolean;
+}
+
+/** Bounds of {@link mentionsElsewhere}. */
+export interface MentionLimits {
+  readonly folders: number;
+  readonly filesRead: number;
+  readonly lines: number;
+  /** Larger files are not read. */
+  readonly bytes: number;
+}
+
+export const defaultMentionLimits: MentionLimits = {
+  folders: 2_000,
+  filesRead: 2_000,
+  lines: 10,
+  bytes: 1_000_000,
+};
+
+/**
+ * After a rename by the server of `root`: the files of the language (`extensions`) in the
+ * working directory that another root's server serves, or none (`rootOf` says which root a
+ * folder's files belong to), and that name `name` as a whole identifier. A server sees only its
+ * own root: a package of a monorepo importing the renamed symbol from another is not renamed
+ * with it. Hidden folders and those no project keeps sources in (node_modules, build output)
+ * are skipped; `exclude` (the files the rename changed) too. Depth first, in name order.
+ */
+export function mentionsElsewhere(
+  workingDirectory: string,
+  root: string,
+  rootOf: (folder: string) => string | undefined,
+  options: {
+    name: string;
+    extensions: readonly string[];
+    exclude: ReadonlySet<string>;
+    limits?: MentionLimits;
+  },
+): MentionsElsewhere {
+  const limits = options.limits ?? defaultMentionLimits;
+  const mentions: Mention[] = [];
+  let files = 0;
+  let lines = 0;
+  let folders = 0;
+  let read = 0;
+  let truncated = false;
+  const visit = (folder: string): void => {
+    if (truncated) return;
+    if (folders >= limits.folders) {
+      truncated = true;
+      return;
+    }
+    folders += 1;
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    } catch {
+      return;
+    }
+    const outside = rootOf(folder) !== root;
+    for (const entry of entries) {
+      if (truncated) return;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith(".") && !skippedFolders.has(entry.name)) visit(path);
+        continue;
+      }
+      if (!outside || !entry.isFile() || options.exclude.has(path)) continue;
+      if (!options.extensions.includes(extname(entry.name).toLowerCase())) continue;
+      if (read >= limits.filesRead) {
+        truncated = true;
+        return;
+      }
+      read += 1;
+      const found = mentionsIn(path, options.name, limits.bytes);
+      if (found.length === 0) continue;
+      files += 1;
+      lines += found.length;
+      for (const mention of found) if (mentions.length < limits.lines) mentions.push(mention);
+    }
+  };
+  visit(workingDirectory);
+  return { mentions, files, lines, truncated };
+}
+
+/** The lines of `file` naming `name` as a whole identifier; none when unreadable or too large. */
+function mentionsIn(file: string, name: string, bytes: number): Mention[] {
+  let text: string;
+  try {
+    if (statSync(file).size > bytes) return [];
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  if (!text.includes(name)) return [];
+  const found: Mention[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let line = 0; line < lines.length; line++) {
+    const content = lines[line]!;
+    if (content.includes(name) && wholeColumns(content, name).length > 0) {
+      found.push({ file, line, text: content.trim() });
+    }
+  }
+  return found;
+}
