@@ -109,7 +109,9 @@ export async function navigate(
       }
     }
   }
-  const { present: locations, gone } = presentLocations(found);
+  // One read per file answers both whether it is still there and its lines.
+  const reader = new LineReader(context.supervisor.texts).prime(file, lines);
+  const { present: locations, gone } = presentLocations(found, (target) => reader.exists(target));
   if (gone > 0) {
     notes.push(
       `${gone === 1 ? `1 ${noun}` : `${gone} ${noun}s`} in files that no longer exist left out (${client.spec.command}'s index is older than the disk)`,
@@ -120,7 +122,6 @@ export async function navigate(
   if (locations.length === 0) {
     return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}`;
   }
-  const reader = new LineReader(context.supervisor.texts).prime(file, lines);
   const limit = input.action === "references" ? referencesLimit : 50;
   const { items, note } = boundList(locations, limit, `${noun}s`);
   const rows = items.map((location) => formatLocation(location, display, reader));

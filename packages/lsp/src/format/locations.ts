@@ -6,6 +6,8 @@ import type { FileTexts } from "../files/file-texts.js";
 /** Reads lines of files once per answer, through the run's text cache when given one. */
 export class LineReader {
   private readonly cache = new Map<string, readonly string[] | undefined>();
+  /** Files found not to exist (ENOENT, ENOTDIR) while read. */
+  private readonly missing = new Set<string>();
   private readonly texts: FileTexts | undefined;
 
   constructor(texts?: FileTexts) {
@@ -20,17 +22,31 @@ export class LineReader {
 
   /** The text of 0-based `line` of `file`, trimmed; empty when unreadable. */
   line(file: string, line: number): string {
+    return this.lines(file)?.[line]?.trim() ?? "";
+  }
+
+  /**
+   * Whether `file` is still on disk (read for its lines at the same time: one `stat` through the
+   * cache, not a second). A file there but unreadable counts as there.
+   */
+  exists(file: string): boolean {
+    return this.lines(file) !== undefined || !this.missing.has(file);
+  }
+
+  private lines(file: string): readonly string[] | undefined {
     if (!this.cache.has(file)) {
       try {
         this.cache.set(
           file,
           this.texts ? this.texts.read(file).lines() : readFileSync(file, "utf8").split(/\r?\n/),
         );
-      } catch {
+      } catch (error) {
         this.cache.set(file, undefined);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR") this.missing.add(file);
       }
     }
-    return this.cache.get(file)?.[line]?.trim() ?? "";
+    return this.cache.get(file);
   }
 }
 
