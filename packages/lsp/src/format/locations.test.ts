@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
-import { presentLocations, sortedLocations, type PlainLocation } from "./locations.js";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { tempTree } from "../test-support/fixtures.js";
+import { LineReader, presentLocations, sortedLocations, type PlainLocation } from "./locations.js";
 
 /** The plain reading: every file location in answer order (the oracle for the sort). */
 function plainLocations(answer: readonly Location[]): PlainLocation[] {
@@ -67,5 +70,24 @@ describe("presentLocations", () => {
     expect(present).toEqual([at("/p/a.c", 1), at("/p/b.c", 3)]);
     expect(gone).toBe(2);
     expect(checked).toEqual(["/p/a.c", "/p/gone.c", "/p/b.c"]);
+  });
+});
+
+describe("LineReader", () => {
+  it("tells a file gone from one there but unreadable, reading each file once", () => {
+    const tree = tempTree("reader", { "a.ts": "one\n  two\n" });
+    try {
+      mkdirSync(join(tree.dir, "folder"));
+      const reader = new LineReader();
+      expect(reader.exists(join(tree.dir, "a.ts"))).toBe(true);
+      expect(reader.line(join(tree.dir, "a.ts"), 1)).toBe("two");
+      expect(reader.exists(join(tree.dir, "gone.ts"))).toBe(false);
+      expect(reader.exists(join(tree.dir, "a.ts", "below.ts")), "a path through a file").toBe(false);
+      // A folder (EISDIR when read) stands in for a file there but unreadable: root reads anything.
+      expect(reader.exists(join(tree.dir, "folder"))).toBe(true);
+      expect(reader.line(join(tree.dir, "folder"), 0)).toBe("");
+    } finally {
+      tree.remove();
+    }
   });
 });
