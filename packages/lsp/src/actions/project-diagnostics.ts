@@ -1,5 +1,5 @@
 import { boundList } from "@tools/registry";
-import { formatFinding, isCounted } from "../checkers/finding.js";
+import { formatFinding, isCounted, type Finding } from "../checkers/finding.js";
 import { projectCheckers } from "../checkers/project-checkers.js";
 import { isInside } from "../servers/find-root.js";
 import { describeRootSearch } from "../servers/project-folders.js";
@@ -93,7 +93,9 @@ export async function projectDiagnostics(
       sections.push(`${label}: ${outcome.text}`);
       continue;
     }
-    const counted = outcome.findings.filter(isCounted);
+    // Errors first (within the bound on what is listed), then by file, line and column: a
+    // checker working on packages in parallel (go vet) prints them in an order that varies.
+    const counted = outcome.findings.filter(isCounted).sort(bySeverityAndPlace);
     const notes = outcome.notes.length > 0 ? `; ${outcome.notes.join("; ")}` : "";
     sections.push(
       `${spec.language} (${outcome.label} in ${where}): ${counted.length === 1 ? "1 problem" : `${counted.length} problems`}${notes}`,
@@ -103,4 +105,12 @@ export async function projectDiagnostics(
   if (search.truncated) sections.push(`(roots searched ${describeRootSearch(search)})`);
   const { items, note } = boundList([...findings], projectDiagnosticsLimit, "problems");
   return [...sections, ...items, ...(note ? [note] : [])].join("\n");
+}
+
+/** Errors before warnings, then code-unit order of paths, line, column: the same on every run. */
+function bySeverityAndPlace(a: Finding, b: Finding): number {
+  const severity = Number(a.severity !== "error") - Number(b.severity !== "error");
+  if (severity !== 0) return severity;
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.line - b.line || a.column - b.column;
 }

@@ -142,8 +142,9 @@ describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Ru
       "rust (cargo check --message-format=json --quiet in .): 2 problems",
       "rust (crates/app): checked with . (its check covers this folder)",
       "rust (crates/util): checked with . (its check covers this folder)",
-      "crates/util/src/lib.rs:2:9 warning [unused_variables] unused variable: `unused`",
+      // Errors first, then the rest by place (cargo prints them in its build order).
       "crates/app/src/main.rs:2:22 error [E0308] mismatched types",
+      "crates/util/src/lib.rs:2:9 warning [unused_variables] unused variable: `unused`",
     ]);
   });
 });

@@ -535,6 +535,22 @@ export class DocumentSync {
     await this.channel.notify(method, params);
   }
 
+  /**
+   * Sends `workspace/didChangeWatchedFiles`: counted as an edit by a server that reports a
+   * diagnostics pass for it too (gopls: "diagnosing files changed on disk"), so that
+   * {@link awaitWorkDone} waits for the pass the changes cause.
+   */
+  async changedOnDisk(params: unknown): Promise<void> {
+    if (
+      this.spec.diagnosticsWork?.perEdit.test(
+        `${this.spec.diagnosticsWork.titlePrefix} files changed on disk`,
+      )
+    ) {
+      return this.edit("workspace/didChangeWatchedFiles", params);
+    }
+    await this.channel.notify("workspace/didChangeWatchedFiles", params);
+  }
+
   private waitFor(condition: () => boolean, deadline: number): Promise<boolean> {
     if (condition()) return Promise.resolve(true);
     // Crashed or stopped before the wait began (a pull failed on it): nothing will come.

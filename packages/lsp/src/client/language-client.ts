@@ -567,7 +567,7 @@ export class LanguageClient {
     }
     if (!relevant) return false;
     this.documents.noteChanges(included);
-    if (changes.length > 0) await this.notify("workspace/didChangeWatchedFiles", { changes });
+    if (changes.length > 0) await this.documents.changedOnDisk({ changes });
     return true;
   }
 

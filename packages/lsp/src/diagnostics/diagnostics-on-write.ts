@@ -155,9 +155,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         limit: alongsideLimit,
         signal,
       });
-      // A deleted file must not stay open on its server (its old text would keep answering).
-      // Not awaited: notifications keep their order, and the write is not held for it.
-      for (const file of deleted) void supervisor.closeDeleted(file).catch(() => undefined);
+      // A deleted file must not stay open on its server (its old text would keep answering), and
+      // the server is told before the other files are checked (gopls's pass for it is awaited).
+      await Promise.all(deleted.map((file) => supervisor.closeDeleted(file).catch(() => undefined)));
       const checked = await Promise.all(
         files.map(async (file) => {
           const remaining = deadline - Date.now();
@@ -188,6 +188,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         ledger,
         looks,
         marks: before.marks,
+        carried: before.carried,
         written: unique,
         deadline,
         boundMs,
@@ -228,7 +229,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       for (const [file, diagnostics] of section.unlisted) forgetDiagnostics(ledger, file, diagnostics);
       return section.text === undefined ? result : appendText(result, section.text);
     } finally {
-      if (before) await releaseImporters(before);
+      // Not awaited: what is recorded above is returned in the same turn, so a bound reached
+      // while the importers are let go of cannot drop a result already recorded as reported.
+      if (before) void releaseImporters(before);
     }
   }
 }

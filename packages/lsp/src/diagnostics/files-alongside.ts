@@ -23,6 +23,11 @@ export type PublishMarks = ReadonlyMap<string, number>;
 export interface Before {
   /** Per server publishing for files not open, its publish mark before the write. */
   readonly marks: PublishMarks;
+  /**
+   * Servers whose publishes since their files' last looks are all still to be compared (a pass
+   * had not ended): a file never looked at there is compared whatever its publish's mark.
+   */
+  readonly carried: ReadonlySet<string>;
   /** The importers opened for this write, held until {@link releaseImporters}. */
   readonly opened: Map<LanguageClient, string[]>;
   /** The servers whose importers were looked for (running before the write). */
@@ -85,25 +90,29 @@ async function lookWithin(
     signal,
   );
   const caughtUp = told ?? new Set<LanguageClient>();
-  // A server checking the whole workspace publishes for what it was told: awaited, so that
-  // those publishes are the state before the write, not its own.
-  if ([...caughtUp].some((client) => client.spec.publishesWorkspace)) {
-    await supervisor.awaitDiagnosticsWork(
-      files,
-      Date.now() + Math.max(0, options.deadline - performance.now()),
-    );
-  }
+  // A server checking the whole workspace publishes for what it was told (its pass for the
+  // changes on disk): awaited, so that those publishes are the state before the write.
+  const catching = [...caughtUp].some((client) => client.spec.publishesWorkspace)
+    ? await supervisor.awaitDiagnosticsWork(
+        files,
+        Date.now() + Math.max(0, options.deadline - performance.now()),
+      )
+    : [];
   const marks = new Map<string, number>();
+  const carried = new Set<string>();
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
     marks.set(server.server, server.mark);
-    // Its pass after an earlier write had not ended: its later publishes are that write's
-    // doing, compared at this write's check, not taken as the state before it.
-    const refresh = !looks.pending.has(server.server);
+    // A pass after an earlier write (or the one just caused) had not ended: what it publishes
+    // is compared at this write's check, never taken as the state before it.
+    if (looks.pending.has(server.server) || catching.some(({ server: key }) => key === server.server)) {
+      carried.add(server.server);
+      continue;
+    }
     for (const { file, diagnostics, mark } of server.files) {
       if (written.has(file)) continue;
       const since = looks.published.get(file);
-      if (looks.files.has(file) && !(refresh && since !== undefined && mark > since)) continue;
+      if (looks.files.has(file) && !(since !== undefined && mark > since)) continue;
       noteLook(looks, file, errorsAndWarnings(diagnostics));
       looks.published.set(file, mark);
     }
@@ -129,9 +138,11 @@ async function lookWithin(
   }
   // To be compared after the write: should its check not get to them (the bound, a cancel),
   // their looks from before it stay for the next write's check.
-  for (const file of supervisor.openAlongside(files)) if (looks.files.has(file)) looks.pending.add(file);
+  for (const file of supervisor.openAlongside(files).slice(-options.limit)) {
+    if (looks.files.has(file)) looks.pending.add(file);
+  }
   for (const server of marks.keys()) looks.pending.add(server);
-  return { marks, opened, covered };
+  return { marks, carried, opened, covered };
 }
 
 /**
@@ -145,10 +156,10 @@ async function lookWithin(
  * - A file not looked at yet, on a server not sent anything just now (`options.caughtUp`), is
  *   read as its server had it before `options.started` (see `LanguageClient.currentDiagnostics`).
  * - Otherwise its diagnostics are asked afresh, nothing else synced (the write is not sent yet).
- * - A server reading files not open from disk on its own (tsserver) may have read a written
- *   one's new text already: only its publishes from before the call count, and a look that no
- *   longer holds is dropped (the file's next check lists all it has, saying some may predate
- *   the write).
+ * - A server reading files from disk on its own (see `ServerSpec.readsFromDisk`) may have read
+ *   a written one's new text already: only its publishes from before the call count.
+ * - A look that no longer holds and is not taken again in time (or the file is past the limit)
+ *   is dropped: the file's next check lists all it has, saying some may predate the write.
  */
 async function baseline(
   supervisor: LspSupervisor,
@@ -163,49 +174,53 @@ async function baseline(
   },
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
-  const ms = options.deadline - performance.now();
-  if (ms <= 0 || options.signal.aborted) return;
   const readsDisk = new Set<LanguageClient>();
   for (const written of files) {
     const client = supervisor.runningClientFor(written);
     if (client && readsOnItsOwn(supervisor, client, written)) readsDisk.add(client);
   }
-  const toRead = supervisor
-    .openAlongside(files)
-    .filter((file) => only(file) && !looks.pending.has(file))
-    .slice(-options.limit)
-    .flatMap((file) => {
-      const client = supervisor.runningClientFor(file);
-      if (!client) return [];
-      const mark = client.changesMark();
-      const looked = looks.files.has(file);
-      const caughtUp = options.caughtUp.has(client);
-      if (looked && !caughtUp && looks.marks.get(file) === mark) return [];
-      return [{ file, mark, looked, caughtUp, readsDisk: readsDisk.has(client) }];
-    });
-  if (toRead.length === 0) return;
-  // An answer that comes later is no look from before the write.
-  const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
-  await untilAborted(
-    Promise.all(
-      toRead.map(async ({ file, mark, looked, caughtUp, readsDisk }) => {
-        let diagnostics: readonly Diagnostic[] | undefined;
-        if (!looked && !caughtUp) {
-          diagnostics = await supervisor.currentDiagnostics(file, ms, options.started, readsDisk);
-        } else if (!readsDisk) {
-          const asked = await supervisor
-            .diagnostics(file, { save: false, keep: false, resync: false, timeoutMs: ms })
-            .catch(() => undefined);
-          if (asked?.fresh) diagnostics = asked.diagnostics;
-        }
-        if (!inTime()) return {};
-        if (diagnostics) noteLook(looks, file, errorsAndWarnings(diagnostics), mark);
-        else if (looked) forgetLooks(looks, file);
-        return {};
-      }),
-    ),
-    options.signal,
-  );
+  const candidates = supervisor.openAlongside(files).filter((file) => only(file) && !looks.pending.has(file));
+  const toRead = candidates.flatMap((file) => {
+    const client = supervisor.runningClientFor(file);
+    if (!client) return [];
+    const mark = client.changesMark();
+    const looked = looks.files.has(file);
+    const caughtUp = options.caughtUp.has(client);
+    if (looked && !caughtUp && looks.marks.get(file) === mark) return [];
+    return [{ file, mark, looked, caughtUp, readsDisk: readsDisk.has(client) }];
+  });
+  // Past the limit, or not read in time: a look that no longer holds is dropped (the file's
+  // next check lists all it has, saying some may predate the write), never kept as "before".
+  const past = Math.max(0, toRead.length - options.limit);
+  const reading = toRead.slice(past);
+  for (const { file, looked } of toRead.slice(0, past)) if (looked) forgetLooks(looks, file);
+  const ms = options.deadline - performance.now();
+  const read = new Set<string>();
+  if (ms > 0 && !options.signal.aborted && reading.length > 0) {
+    // An answer that comes later is no look from before the write.
+    const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
+    await untilAborted(
+      Promise.all(
+        reading.map(async ({ file, mark, looked, caughtUp, readsDisk }) => {
+          let diagnostics: readonly Diagnostic[] | undefined;
+          if (!looked && !caughtUp) {
+            diagnostics = await supervisor.currentDiagnostics(file, ms, options.started, readsDisk);
+          } else if (!readsDisk) {
+            const asked = await supervisor
+              .diagnostics(file, { save: false, keep: false, resync: false, timeoutMs: ms })
+              .catch(() => undefined);
+            if (asked?.fresh) diagnostics = asked.diagnostics;
+          }
+          if (!diagnostics || !inTime()) return {};
+          noteLook(looks, file, errorsAndWarnings(diagnostics), mark);
+          read.add(file);
+          return {};
+        }),
+      ),
+      options.signal,
+    );
+  }
+  for (const { file, looked } of reading) if (looked && !read.has(file)) forgetLooks(looks, file);
 }
 
 /**
@@ -264,6 +279,11 @@ export async function openImporters(
       try {
         const document = await supervisor.open(importer, false, undefined, true);
         if (document.client !== client || !client.searchHolds.hold(document.uri)) continue;
+        if (into.signal?.aborted) {
+          // Opened after the check let go of its importers: parked at once, as they were.
+          await endSearch(client, { notes: [], opened: [document.uri] });
+          break;
+        }
         opened.set(client, [...(opened.get(client) ?? []), document.uri]);
         // Not open until now: what was looked at before may be out of date.
         forgetLooks(looks, importer);
@@ -304,6 +324,8 @@ export async function checkAlongside(
     ledger: DiagnosticsLedger;
     looks: DiagnosticsLooks;
     marks: PublishMarks;
+    /** See {@link Before.carried}. */
+    carried: ReadonlySet<string>;
     /** Every file the write changed (deleted ones too). */
     written: readonly string[];
     deadline: number;
@@ -378,7 +400,9 @@ export async function checkAlongside(
       if (written.has(file) || openSet.has(file)) continue;
       // Compared up to the publish its last look read; a later one is this write's, or came
       // after an earlier write's check ended (a pass that had not finished): compared now.
-      if (at <= (state.looks.published.get(file) ?? mark)) continue;
+      if (at <= (state.looks.published.get(file) ?? (state.carried.has(server.server) ? -Infinity : mark))) {
+        continue;
+      }
       // Never published for before: clean, as far as the server said, unless publishes were
       // dropped past the server's bound (then listed whole, saying some may predate the write).
       if (!state.looks.files.has(file) && server.complete) noteLook(state.looks, file, []);

@@ -150,13 +150,13 @@ export const defaultServers: readonly ServerSpec[] = [
     createdFiles: "open-for-search",
     // gopls publishes nothing for a version whose diagnostics equal the last ones sent, and
     // around its workspace load answers without a version. With verboseWorkDoneProgress it
-    // reports every diagnostics pass as progress, one "diagnosing <cause> files" per edit
-    // notification (its regression tests count these to await diagnostics), and with
+    // reports every diagnostics pass as progress, one "diagnosing <cause>" per edit notification
+    // and per didChangeWatchedFiles (its regression tests count these to await diagnostics), and with
     // diagnosticsDelay 0 an edit gets one pass (parse, type check and analyses such as printf)
     // instead of two; see server-setup.ts.
     diagnosticsWork: {
       titlePrefix: "diagnosing",
-      perEdit: /^diagnosing (opened|changed|saved|close) files$/,
+      perEdit: /^diagnosing (opened files|changed files|saved files|close files|files changed on disk)$/,
       workspaceLoad: /^diagnosing initial workspace load$/,
     },
     settleMs: 0,

@@ -543,11 +543,17 @@ export class LspSupervisor {
     return this.runningClientFor(file)?.changesMark();
   }
 
-  /** Closes a deleted file on its running server, if open there (a write tool removed it). */
+  /**
+   * Tells a deleted file's running server that it is gone (a write tool removed it): closed if
+   * open there, and the deletion on disk, held back while the state before the write was read
+   * (see {@link catchUp}), sent now.
+   */
   async closeDeleted(file: string): Promise<void> {
     const client = this.runningClientFor(file);
+    if (!client) return;
     const uri = this.uriOf(file);
-    if (client?.isOpen(uri)) await client.close(uri);
+    if (client.isOpen(uri)) await client.close(uri);
+    await client.flushFileChanges();
   }
 
   /** The `file://` URI of a path (memoised). */

@@ -484,7 +484,7 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
             "renamed 'answer' to 'reply': 3 edits in 2 files",
             "packages/a/lib.ts: 1 edit",
             "packages/a/main.ts: 2 edits",
-            "not changed: 'answer' is still named in 1 file that the server which renamed it (root packages/a) does not see; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:",
+            "not changed: 'answer' is still named in 1 file that the server which renamed it (root packages/a) does not search; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:",
             'packages/b/use.ts:1  import { answer } from "../a/lib";',
             "packages/b/use.ts:2  export const twice = answer() * 2;",
           ]);

@@ -252,7 +252,6 @@ describe.skipIf(missing.length > 0 && !ci)(
       try {
         expect(await lsp({ action: "hover", file: main, ...use })).toContain("answer");
         const breakIt = await write(lib, breaking);
-        console.log("BREAK", breakIt, "\nDIAG", await lsp({ action: "diagnostics", file: main }));
         expect(breakIt).toMatch(broken);
         if (server === "typescript-language-server" && !breakIt.includes("1 new diagnostic")) {
           expect(breakIt).toContain(
@@ -358,6 +357,35 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         expect(await client.awaitWorkDone(Date.now() + 10_000)).toBe(true);
         const next = await write("package lib\n\nfunc Answer(seed int) int { return seed + 1 }\n");
         expect(next).toContain("1 new diagnostic in cmd/main.go, which this write did not change:");
+      } finally {
+        await end();
+      }
+    });
+
+    it("does not pass off a shell command's break of a package not open as the write's", async () => {
+      const { dir, supervisor, lsp, write, end } = writeRun("unopened-shell", {
+        "go.mod": "module example.com/shell\n\ngo 1.19\n",
+        "lib/lib.go": "package lib\n\nfunc Answer() int { return 42 }\n",
+        "other/other.go": "package other\n\nvar Fine = 1\n",
+      });
+      try {
+        expect(await lsp({ action: "hover", file: "lib/lib.go", line: 3, symbol: "Answer" })).toContain(
+          "Answer",
+        );
+        const libPath = join(dir, "lib", "lib.go");
+        let checked = false;
+        for (let tries = 0; tries < 200 && !checked; tries++) {
+          checked = supervisor.unopenedPublishes([libPath]).some((server) => server.mark !== undefined);
+          if (!checked) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(checked, "gopls ended its first check of the workspace").toBe(true);
+        expect(await write("lib/lib.go", "package lib\n\nfunc Answer() int { return 43 }\n")).not.toContain(
+          "other.go",
+        );
+        // A shell command breaks a package nothing opened; then a write elsewhere.
+        writeFileSync(join(dir, "other", "other.go"), 'package other\n\nvar Fine int = "text"\n');
+        const written = await write("lib/lib.go", "package lib\n\nfunc Answer() int { return 44 }\n");
+        expect(written, "the shell's break is not this write's").not.toContain("other.go");
       } finally {
         await end();
       }

@@ -141,19 +141,35 @@ export const lspRenameTool = defineTool({
         return [`${supervisor.display(file)}: ${edits(count)}`];
       });
       const header = [position.note, ...search.notes].map((note) => (note ? `${note}\n` : "")).join("");
-      const elsewhere = mentionsNote(
-        mentionsElsewhere(
-          ctx.run.workingDirectory,
-          client.root,
-          (folder) => supervisor.rootFor(client.spec, join(folder, "_")),
-          { name: focus.name, extensions: client.spec.extensions, exclude: new Set(applied.changedFiles) },
-        ),
-        {
-          name: focus.name,
-          root: supervisor.display(client.root),
-          display: (path) => supervisor.display(path),
-        },
-      );
+      // Only where files of the language can lie outside the server's root: it is not the
+      // working directory, or other roots of the language are below it.
+      const otherRoots =
+        client.root !== supervisor.workingDirectory ||
+        supervisor
+          .projectRoots()
+          .roots.some(
+            (found) =>
+              found.spec.language === client.spec.language && found.root !== client.root && !found.workspace,
+          );
+      const elsewhere = otherRoots
+        ? mentionsNote(
+            mentionsElsewhere(
+              supervisor.workingDirectory,
+              client.root,
+              (folder) => supervisor.rootFor(client.spec, join(folder, "_")),
+              {
+                name: focus.name,
+                extensions: client.spec.extensions,
+                exclude: new Set(applied.changedFiles),
+              },
+            ),
+            {
+              name: focus.name,
+              root: supervisor.display(client.root),
+              display: (path) => supervisor.display(path),
+            },
+          )
+        : "";
       return textResult(
         `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${elsewhere}`,
         { changedFiles: applied.changedFiles },
@@ -165,7 +181,7 @@ export const lspRenameTool = defineTool({
 });
 
 /**
- * The lines naming the old name in files the renaming server does not see (other roots), or ""
+ * The lines naming the old name in files the renaming server does not search (other roots), or ""
  * when there are none: those files may use the symbol, and were not changed.
  */
 function mentionsNote(
@@ -174,7 +190,7 @@ function mentionsNote(
 ): string {
   if (found.files === 0) {
     return found.truncated
-      ? `\n(files the server which renamed it (root ${about.root}) does not see were looked at for '${about.name}' only in part: the look's bound was reached)`
+      ? `\n(files the server which renamed it (root ${about.root}) does not search were looked at for '${about.name}' only in part: the look's bound was reached)`
       : "";
   }
   const files = `${found.files} file${found.files === 1 ? "" : "s"}`;
@@ -183,7 +199,7 @@ function mentionsNote(
   );
   return [
     "",
-    `not changed: '${about.name}' is still named in ${files} that the server which renamed it (root ${about.root}) does not see; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:`,
+    `not changed: '${about.name}' is still named in ${files} that the server which renamed it (root ${about.root}) does not search; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:`,
     ...lines,
     ...(found.lines > lines.length ? [`… and ${found.lines - lines.length} more`] : []),
     ...(found.truncated ? ["(the look for them stopped at its bound: there may be more)"] : []),
