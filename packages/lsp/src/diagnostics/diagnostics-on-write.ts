@@ -94,8 +94,21 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         call.signal.addEventListener("abort", onAbort, { once: true });
         timer = setTimeout(() => resolve(overBound), boundMs);
       });
+      // Until this check has synced them, the files of this write are nobody's "other change".
+      const inFlight = call.run.state(writesInFlightKey);
+      for (const file of result.changedFiles) inFlight.set(file, (inFlight.get(file) ?? 0) + 1);
+      const checking = check(result, call, supervisor, ended.signal);
+      void checking
+        .catch(() => undefined)
+        .finally(() => {
+          for (const file of result.changedFiles) {
+            const left = (inFlight.get(file) ?? 1) - 1;
+            if (left > 0) inFlight.set(file, left);
+            else inFlight.delete(file);
+          }
+        });
       try {
-        return await Promise.race([check(result, call, supervisor, ended.signal), stopped]);
+        return await Promise.race([checking, stopped]);
       } finally {
         ended.end();
         clearTimeout(timer);
@@ -154,6 +167,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         boundMs,
         limit: alongsideLimit,
         signal,
+        // Writes checked at the same time (a batch of parallel calls): their files are theirs to
+        // send, or one check would take another write's break as the state before it.
+        holdBack: [...call.run.state(writesInFlightKey).keys()],
       });
       // A deleted file must not stay open on its server (its old text would keep answering), and
       // the server is told before the other files are checked (gopls's pass for it is awaited).
@@ -235,6 +251,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     }
   }
 }
+
+/** The files of the run's writes whose checks are under way, with how many such writes each. */
+const writesInFlightKey = stateKey<Map<string, number>>("LSP writes being checked", () => new Map());
 
 /** The languages whose files a write could not check (no server can start) already said so in the run. */
 const unservedToldKey = stateKey<Set<string>>("LSP languages said unchecked", () => new Set());

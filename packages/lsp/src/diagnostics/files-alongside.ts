@@ -58,7 +58,14 @@ export async function lookBefore(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: { started: number; boundMs: number; limit: number; signal: AbortSignal },
+  options: {
+    started: number;
+    boundMs: number;
+    limit: number;
+    signal: AbortSignal;
+    /** Files other than `files` not to send either (other writes being checked). */
+    holdBack: readonly string[];
+  },
 ): Promise<Before> {
   const ms = Math.min(2_000, options.boundMs / 4);
   const phase = linkedSignal(options.signal, ms);
@@ -79,14 +86,20 @@ async function lookWithin(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: { started: number; deadline: number; limit: number; signal: AbortSignal },
+  options: {
+    started: number;
+    deadline: number;
+    limit: number;
+    signal: AbortSignal;
+    holdBack: readonly string[];
+  },
 ): Promise<Before> {
   const { signal } = options;
   const written = new Set(files);
   // What changed besides this write (a shell command, since the last call) is sent first, so
   // that what the other files have is what they had before the write, not mixed with it.
   const { told } = await untilAborted(
-    supervisor.catchUp(files).then((told) => ({ told })),
+    supervisor.catchUp(files, [...files, ...options.holdBack]).then((told) => ({ told })),
     signal,
   );
   const caughtUp = told ?? new Set<LanguageClient>();
@@ -171,11 +184,12 @@ async function baseline(
     limit: number;
     signal: AbortSignal;
     caughtUp: ReadonlySet<LanguageClient>;
+    holdBack: readonly string[];
   },
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
   const readsDisk = new Set<LanguageClient>();
-  for (const written of files) {
+  for (const written of [...files, ...options.holdBack]) {
     const client = supervisor.runningClientFor(written);
     if (client && readsOnItsOwn(supervisor, client, written)) readsDisk.add(client);
   }

@@ -407,13 +407,14 @@ export class LspSupervisor {
 
   /**
    * Before a write of `files` is checked: brings their running servers up to date with
-   * everything changed on disk but `files` ({@link resyncOpen} holding back `files`' changes), so
-   * that what the other files have then is what they had before the write. Returns the servers
-   * told anything (their earlier answers about other files may no longer hold).
+   * everything changed on disk but `holdBack` (`files`, and those of other writes being checked;
+   * {@link resyncOpen} holding back their changes), so that what the other files have then is
+   * what they had before the write. Returns the servers told anything (their earlier answers
+   * about other files may no longer hold).
    */
-  async catchUp(files: readonly string[]): Promise<Set<LanguageClient>> {
-    const paths = new Set(files);
-    const uris = new Set(files.map((file) => this.uriOf(file)));
+  async catchUp(files: readonly string[], holdBack: readonly string[] = files): Promise<Set<LanguageClient>> {
+    const paths = new Set(holdBack);
+    const uris = new Set(holdBack.map((file) => this.uriOf(file)));
     const told = new Set<LanguageClient>();
     await settleDiskEvents();
     for (const client of this.runningClientsOf(files)) {

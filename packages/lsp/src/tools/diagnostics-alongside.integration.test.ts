@@ -393,6 +393,42 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   },
 );
 
+/**
+ * Two writes of one batch, checked at the same time: the break one of them causes in a file open
+ * alongside is reported (by either), not taken by the other's check as the state before it.
+ */
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)("diagnostics on write of parallel writes", () => {
+  it("reports the break once, whichever check sees it", async () => {
+    const gopls = cases.find(({ server }) => server === "gopls")!;
+    const { dir, supervisor, lsp, write, end } = writeRun("parallel", {
+      ...gopls.files,
+      "other.go": "package main\n\nvar other = 1\n",
+    });
+    try {
+      expect(await lsp({ action: "hover", file: gopls.main, ...gopls.use })).toContain("answer");
+      expect(await published(supervisor, join(dir, gopls.main), gopls.before)).toBe(true);
+      // Both written files open on the server, as after earlier writes.
+      expect(await write(gopls.lib, `${gopls.files[gopls.lib]}\n`)).not.toContain(gopls.main);
+      expect(await write("other.go", "package main\n\nvar other = 2\n")).not.toContain(gopls.main);
+      for (let round = 0; round < 3; round++) {
+        const [first, second] = await Promise.all([
+          write("other.go", `package main\n\nvar other = ${round + 3}\n`),
+          write(gopls.lib, round % 2 === 0 ? gopls.breaking : gopls.files[gopls.lib]!),
+        ]);
+        const both = `${first}\n${second}`;
+        if (round % 2 === 0) {
+          expect(both, `round ${round}`).toMatch(gopls.broken);
+          expect(both.match(/not enough arguments/g), `round ${round}: reported once`).toHaveLength(1);
+        } else {
+          expect(both, `round ${round}`).toContain("1 diagnostic reported earlier is gone from main.go");
+        }
+      }
+    } finally {
+      await end();
+    }
+  });
+});
+
 /** Per server, a third file whose question starts the server without opening the others. */
 const starters: Readonly<Record<string, { file: string; text: string; symbol: string }>> = {
   "typescript-language-server": { file: "other.ts", text: "export const other = 1;\n", symbol: "other" },
