@@ -104,9 +104,13 @@ export async function importersOf(client: ImporterSource, written: string, limit
   } else {
     importers = new Set<string>();
     let read = 0;
-    for (const file of root.files) {
+    // A copy: the watch's set changes while the scan yields (every 100 files read, so that a
+    // write's bound can end its wait for a first scan of a large root).
+    const files = Array.from(root.files);
+    for (const file of files) {
       if (!ofLanguage(file)) continue;
       if (read++ >= readLimit) break;
+      if (read % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
       if (imports(file)) importers.add(file);
     }
   }
