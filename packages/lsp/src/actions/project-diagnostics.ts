@@ -93,8 +93,8 @@ export async function projectDiagnostics(
       sections.push(`${label}: ${outcome.text}`);
       continue;
     }
-    // Errors first (within the bound on what is listed), then by file, line and column: a
-    // checker working on packages in parallel (go vet) prints them in an order that varies.
+    // Per root, errors first, then by file, line and column: a checker working on packages in
+    // parallel (go vet) prints them in an order that varies.
     const counted = outcome.findings.filter(isCounted).sort(bySeverityAndPlace);
     const notes = outcome.notes.length > 0 ? `; ${outcome.notes.join("; ")}` : "";
     sections.push(

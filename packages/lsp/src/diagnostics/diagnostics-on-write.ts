@@ -169,11 +169,12 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         signal,
         // Writes checked at the same time (a batch of parallel calls): their files are theirs to
         // send, or one check would take another write's break as the state before it.
-        holdBack: [...call.run.state(writesInFlightKey).keys()],
+        holdBack: () => [...call.run.state(writesInFlightKey).keys()],
       });
       // A deleted file must not stay open on its server (its old text would keep answering), and
       // the server is told before the other files are checked (gopls's pass for it is awaited).
-      await Promise.all(deleted.map((file) => supervisor.closeDeleted(file).catch(() => undefined)));
+      const others = [...call.run.state(writesInFlightKey).keys()].filter((file) => !unique.includes(file));
+      await Promise.all(deleted.map((file) => supervisor.closeDeleted(file, others).catch(() => undefined)));
       const checked = await Promise.all(
         files.map(async (file) => {
           const remaining = deadline - Date.now();

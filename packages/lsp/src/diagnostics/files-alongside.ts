@@ -63,8 +63,8 @@ export async function lookBefore(
     boundMs: number;
     limit: number;
     signal: AbortSignal;
-    /** Files other than `files` not to send either (other writes being checked). */
-    holdBack: readonly string[];
+    /** Files other than `files` not to send either (other writes being checked), read when needed. */
+    holdBack: () => readonly string[];
   },
 ): Promise<Before> {
   const ms = Math.min(2_000, options.boundMs / 4);
@@ -91,7 +91,7 @@ async function lookWithin(
     deadline: number;
     limit: number;
     signal: AbortSignal;
-    holdBack: readonly string[];
+    holdBack: () => readonly string[];
   },
 ): Promise<Before> {
   const { signal } = options;
@@ -99,7 +99,7 @@ async function lookWithin(
   // What changed besides this write (a shell command, since the last call) is sent first, so
   // that what the other files have is what they had before the write, not mixed with it.
   const { told } = await untilAborted(
-    supervisor.catchUp(files, [...files, ...options.holdBack]).then((told) => ({ told })),
+    supervisor.catchUp(files, () => [...files, ...options.holdBack()]).then((told) => ({ told })),
     signal,
   );
   const caughtUp = told ?? new Set<LanguageClient>();
@@ -113,6 +113,8 @@ async function lookWithin(
     : [];
   const marks = new Map<string, number>();
   const carried = new Set<string>();
+  // Cancelled or out of time meanwhile: nothing is looked at any more.
+  if (signal.aborted) return { marks, carried, opened: new Map(), covered: new Set() };
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
     marks.set(server.server, server.mark);
@@ -151,9 +153,9 @@ async function lookWithin(
   }
   // To be compared after the write: should its check not get to them (the bound, a cancel),
   // their looks from before it stay for the next write's check.
-  for (const file of supervisor.openAlongside(files).slice(-options.limit)) {
-    if (looks.files.has(file)) looks.pending.add(file);
-  }
+  // All of them, not only those the check compares (the most recently opened): a look from
+  // before this write is never replaced by one taken after it without a comparison between.
+  for (const file of supervisor.openAlongside(files)) if (looks.files.has(file)) looks.pending.add(file);
   for (const server of marks.keys()) looks.pending.add(server);
   return { marks, carried, opened, covered };
 }
@@ -184,12 +186,12 @@ async function baseline(
     limit: number;
     signal: AbortSignal;
     caughtUp: ReadonlySet<LanguageClient>;
-    holdBack: readonly string[];
+    holdBack: () => readonly string[];
   },
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
   const readsDisk = new Set<LanguageClient>();
-  for (const written of [...files, ...options.holdBack]) {
+  for (const written of [...files, ...options.holdBack()]) {
     const client = supervisor.runningClientFor(written);
     if (client && readsOnItsOwn(supervisor, client, written)) readsDisk.add(client);
   }
@@ -419,7 +421,11 @@ export async function checkAlongside(
       }
       // Never published for before: clean, as far as the server said, unless publishes were
       // dropped past the server's bound (then listed whole, saying some may predate the write).
-      if (!state.looks.files.has(file) && server.complete) noteLook(state.looks, file, []);
+      // A server whose pass had not ended (carried) may have published it before the write
+      // without it being looked at: listed whole then, saying some may predate the write.
+      if (!state.looks.files.has(file) && server.complete && !state.carried.has(server.server)) {
+        noteLook(state.looks, file, []);
+      }
       state.looks.published.set(file, at);
       checks.push(...compare(file, diagnostics));
     }

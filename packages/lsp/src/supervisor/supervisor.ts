@@ -412,11 +412,16 @@ export class LspSupervisor {
    * what they had before the write. Returns the servers told anything (their earlier answers
    * about other files may no longer hold).
    */
-  async catchUp(files: readonly string[], holdBack: readonly string[] = files): Promise<Set<LanguageClient>> {
-    const paths = new Set(holdBack);
-    const uris = new Set(holdBack.map((file) => this.uriOf(file)));
-    const told = new Set<LanguageClient>();
+  async catchUp(
+    files: readonly string[],
+    holdBack: () => readonly string[] = () => files,
+  ): Promise<Set<LanguageClient>> {
     await settleDiskEvents();
+    // Read after the settle: a write that landed meanwhile is held back too.
+    const held = holdBack();
+    const paths = new Set(held);
+    const uris = new Set(held.map((file) => this.uriOf(file)));
+    const told = new Set<LanguageClient>();
     for (const client of this.runningClientsOf(files)) {
       const flushed = await client.flushFileChanges(paths);
       const resynced = await this.resyncDocuments(client, (uri) => uris.has(uri));
@@ -547,14 +552,15 @@ export class LspSupervisor {
   /**
    * Tells a deleted file's running server that it is gone (a write tool removed it): closed if
    * open there, and the deletion on disk, held back while the state before the write was read
-   * (see {@link catchUp}), sent now.
+   * (see {@link catchUp}), sent now (with the other changes held back, but `holdBack`'s).
    */
-  async closeDeleted(file: string): Promise<void> {
+  async closeDeleted(file: string, holdBack: readonly string[] = []): Promise<void> {
     const client = this.runningClientFor(file);
     if (!client) return;
     const uri = this.uriOf(file);
     if (client.isOpen(uri)) await client.close(uri);
-    await client.flushFileChanges();
+    // Other writes being checked keep theirs held back.
+    await client.flushFileChanges(new Set(holdBack.filter((other) => other !== file)));
   }
 
   /** The `file://` URI of a path (memoised). */

@@ -149,7 +149,9 @@ export const lspRenameTool = defineTool({
           .projectRoots()
           .roots.some(
             (found) =>
-              found.spec.language === client.spec.language && found.root !== client.root && !found.workspace,
+              found.spec.language === client.spec.language &&
+              found.root !== client.root &&
+              found.workspace !== client.root,
           );
       const elsewhere = otherRoots
         ? mentionsNote(
