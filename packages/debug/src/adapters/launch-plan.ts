@@ -155,10 +155,21 @@ export function attachPlan(report: AdapterReport, port: number, cwd: string, lau
       };
     case "lldb": {
       const binary = report.binary!;
-      // An lldb-server / gdbserver listening on PORT.
+      // An lldb-server / gdbserver listening on PORT. lldb-dap runs attachCommands in async mode
+      // and then polls the process's state, failing on the state it has before the connection's
+      // first stop is handled ("process unloaded during launch or attach", seen under load). In
+      // synchronous mode `gdb-remote` returns once the process has stopped; async mode, which
+      // lldb-dap's event thread needs, is restored after it. Without Python in lldb the `script`
+      // lines fail alone and the attach goes on as before.
       return {
         request: "attach",
-        args: { attachCommands: [`gdb-remote 127.0.0.1:${port}`] },
+        args: {
+          attachCommands: [
+            "script lldb.debugger.SetAsync(False)",
+            `gdb-remote 127.0.0.1:${port}`,
+            "script lldb.debugger.SetAsync(True)",
+          ],
+        },
         evaluateContext: "watch",
         terminateDebuggee: false,
         cleanupPaths: [],
