@@ -81,18 +81,25 @@ export async function lookBefore(
   }
 }
 
+/** The time and files the look before a write works within (see {@link lookBefore}). */
+interface LookWindow {
+  /** When the call started (`performance.now()`): publishes before it tell the state before. */
+  readonly started: number;
+  /** The end of the look (`performance.now()`). */
+  readonly deadline: number;
+  /** Most files open alongside read. */
+  readonly limit: number;
+  readonly signal: AbortSignal;
+  /** Files other than the written ones not to send either (other writes being checked). */
+  readonly holdBack: () => readonly string[];
+}
+
 /** {@link lookBefore}'s work, until `options.deadline` (`performance.now()`) or `options.signal`. */
 async function lookWithin(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: {
-    started: number;
-    deadline: number;
-    limit: number;
-    signal: AbortSignal;
-    holdBack: () => readonly string[];
-  },
+  options: LookWindow,
 ): Promise<Before> {
   const { signal } = options;
   const written = new Set(files);
@@ -180,14 +187,7 @@ async function baseline(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  options: {
-    started: number;
-    deadline: number;
-    limit: number;
-    signal: AbortSignal;
-    caughtUp: ReadonlySet<LanguageClient>;
-    holdBack: () => readonly string[];
-  },
+  options: LookWindow & { caughtUp: ReadonlySet<LanguageClient> },
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
   const readsDisk = new Set<LanguageClient>();

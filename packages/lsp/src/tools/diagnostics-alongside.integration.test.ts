@@ -143,6 +143,15 @@ async function published(supervisor: LspSupervisor, file: string, pattern: RegEx
   return false;
 }
 
+/** Waits (bounded) until the gopls serving `file` has ended its first check of the workspace. */
+async function workspaceChecked(supervisor: LspSupervisor, file: string): Promise<boolean> {
+  for (let tries = 0; tries < 200; tries++) {
+    if (supervisor.unopenedPublishes([file]).some((server) => server.mark !== undefined)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
 const missing = cases.filter(
   ({ server }) => !existsSync(join(packageBin, server)) && !findBinary(server, [], []).found,
 );
@@ -324,12 +333,10 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         expect(hover).toContain("Answer");
         // As after the model's turn: gopls has checked the workspace once.
         const libPath = join(dir, "lib", "lib.go");
-        let checked = false;
-        for (let tries = 0; tries < 200 && !checked; tries++) {
-          checked = supervisor.unopenedPublishes([libPath]).some((server) => server.mark !== undefined);
-          if (!checked) await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        expect(checked, "gopls ended its first check of the workspace").toBe(true);
+        expect(
+          await workspaceChecked(supervisor, libPath),
+          "gopls ended its first check of the workspace",
+        ).toBe(true);
 
         const breakIt = await write("package lib\n\nfunc Answer(seed int) int { return seed }\n");
         expect(breakIt).toContain("1 new diagnostic in cmd/main.go, which this write did not change:");
@@ -373,12 +380,10 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
           "Answer",
         );
         const libPath = join(dir, "lib", "lib.go");
-        let checked = false;
-        for (let tries = 0; tries < 200 && !checked; tries++) {
-          checked = supervisor.unopenedPublishes([libPath]).some((server) => server.mark !== undefined);
-          if (!checked) await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        expect(checked, "gopls ended its first check of the workspace").toBe(true);
+        expect(
+          await workspaceChecked(supervisor, libPath),
+          "gopls ended its first check of the workspace",
+        ).toBe(true);
         expect(await write("lib/lib.go", "package lib\n\nfunc Answer() int { return 43 }\n")).not.toContain(
           "other.go",
         );
