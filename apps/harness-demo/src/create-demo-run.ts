@@ -31,11 +31,14 @@ export const appBinDirectory = fileURLToPath(new URL("../node_modules/.bin", imp
 /** The tools whose changed files get diagnostics-on-write. */
 const diagnosedTools = new Set(["write", "edit", "apply_patch", "resolve", "lsp_rename"]);
 
-/** Diagnostics-on-write of @tools/lsp, on the write tools only. */
+/** Diagnostics-on-write of @tools/lsp, on the write tools only (begin and wrap for the same calls). */
 function diagnosticsOnWriteTools(): ResultWrapper {
   const inner = diagnosticsOnWrite();
   return {
     name: inner.name,
+    begin: (call) => {
+      if (diagnosedTools.has(call.tool.name)) inner.begin?.(call);
+    },
     wrap: (result, call) => (diagnosedTools.has(call.tool.name) ? inner.wrap(result, call) : result),
   };
 }

@@ -285,6 +285,13 @@ export class Registry {
 
     let result: ToolResult;
     try {
+      for (const wrapper of this.resultWrappers) {
+        try {
+          wrapper.begin?.(call);
+        } catch {
+          // A broken hook must not break the call; its wrap still runs.
+        }
+      }
       const self: Parent = { callId, caller, depth, lanes, signal };
       const context: ToolContext = {
         run,

@@ -59,7 +59,9 @@ export interface DiagnosticsOnWriteOptions {
  * Files of no server's language are skipped silently; a file of a language whose server cannot
  * start there (no root marker, or no binary) gets a "not checked" line saying why, once per
  * language in the run. The run must have an LSP supervisor wired, or the
- * wrapper does nothing.
+ * wrapper does nothing. From a write tool's start (`begin`) the files it names are left to its
+ * own check by the checks of writes running beside it; a harness filtering which tools are
+ * wrapped forwards `begin` for the same calls as `wrap`.
  */
 export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): ResultWrapper {
   const boundMs = options.boundMs ?? 8_000;
@@ -67,55 +69,72 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   const totalLimit = options.totalLimit ?? 50;
   const fileLimit = options.fileLimit ?? 10;
   const alongsideLimit = options.alongsideLimit ?? 20;
+  // The files each write tool still running names (see `begin`), until its wrap ends.
+  const named = new WeakMap<CallInfo, readonly string[]>();
   return {
     name: "diagnostics-on-write",
+    /**
+     * A write tool starting (its result, and so its check, still to come) holds the files it names
+     * from then on: a parallel call's check, telling the servers of the other changes on disk,
+     * would otherwise send them and take this write's break for the state before it.
+     */
+    begin(call: CallInfo): void {
+      if (call.tool.tier !== "write" || !call.run.get(lspSupervisorKey)) return;
+      const files = [...new Set(call.resolvedPaths?.values() ?? [])];
+      if (files.length === 0) return;
+      holdFiles(call.run.state(writesInFlightKey), files);
+      named.set(call, files);
+    },
     async wrap(result: ToolResult, call): Promise<ToolResult> {
-      const supervisor = call.run.get(lspSupervisorKey);
-      if (!supervisor || result.changedFiles.length === 0) return result;
-      // Cancelled (the harness stopped the call): the write stands, its check is left off at once,
-      // and nothing the check finds later is recorded as reported.
-      const cancelled = appendText(
-        result,
-        "LSP diagnostics after this write: not checked (the call was cancelled); lsp diagnostics checks the files",
-      );
-      if (call.signal.aborted) return cancelled;
-      // The bound holds whatever the check waits on (a server, a walk of a large tree): at the
-      // bound the write returns, and what the check finds later is neither reported nor recorded.
-      const overBound = appendText(
-        result,
-        `LSP diagnostics after this write: not checked within the ${boundMs} ms bound (its servers were still busy); lsp diagnostics checks the files`,
-      );
-      // Ends with the call (cancelled), at the bound, or when the check is done.
-      const ended = linkedSignal(call.signal);
-      let onAbort: () => void = () => undefined;
-      let timer: NodeJS.Timeout | undefined;
-      const stopped = new Promise<ToolResult>((resolve) => {
-        onAbort = () => resolve(cancelled);
-        call.signal.addEventListener("abort", onAbort, { once: true });
-        timer = setTimeout(() => resolve(overBound), boundMs);
-      });
-      // Until this check has synced them, the files of this write are nobody's "other change".
-      const inFlight = call.run.state(writesInFlightKey);
-      for (const file of result.changedFiles) inFlight.set(file, (inFlight.get(file) ?? 0) + 1);
-      const checking = check(result, call, supervisor, ended.signal);
-      void checking
-        .catch(() => undefined)
-        .finally(() => {
-          for (const file of result.changedFiles) {
-            const left = (inFlight.get(file) ?? 1) - 1;
-            if (left > 0) inFlight.set(file, left);
-            else inFlight.delete(file);
-          }
-        });
+      const files = named.get(call);
+      named.delete(call);
       try {
-        return await Promise.race([checking, stopped]);
+        return await wrapWrite(result, call);
       } finally {
-        ended.end();
-        clearTimeout(timer);
-        call.signal.removeEventListener("abort", onAbort);
+        // The write's own check holds its changed files from its start: no gap between the two.
+        if (files) releaseFiles(call.run.state(writesInFlightKey), files);
       }
     },
   };
+
+  async function wrapWrite(result: ToolResult, call: CallInfo): Promise<ToolResult> {
+    const supervisor = call.run.get(lspSupervisorKey);
+    if (!supervisor || result.changedFiles.length === 0) return result;
+    // Cancelled (the harness stopped the call): the write stands, its check is left off at once,
+    // and nothing the check finds later is recorded as reported.
+    const cancelled = appendText(
+      result,
+      "LSP diagnostics after this write: not checked (the call was cancelled); lsp diagnostics checks the files",
+    );
+    if (call.signal.aborted) return cancelled;
+    // The bound holds whatever the check waits on (a server, a walk of a large tree): at the
+    // bound the write returns, and what the check finds later is neither reported nor recorded.
+    const overBound = appendText(
+      result,
+      `LSP diagnostics after this write: not checked within the ${boundMs} ms bound (its servers were still busy); lsp diagnostics checks the files`,
+    );
+    // Ends with the call (cancelled), at the bound, or when the check is done.
+    const ended = linkedSignal(call.signal);
+    let onAbort: () => void = () => undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const stopped = new Promise<ToolResult>((resolve) => {
+      onAbort = () => resolve(cancelled);
+      call.signal.addEventListener("abort", onAbort, { once: true });
+      timer = setTimeout(() => resolve(overBound), boundMs);
+    });
+    // Until this check has synced them, the files of this write are nobody's "other change".
+    const inFlight = call.run.state(writesInFlightKey);
+    holdFiles(inFlight, result.changedFiles);
+    const checking = check(result, call, supervisor, ended.signal);
+    void checking.catch(() => undefined).finally(() => releaseFiles(inFlight, result.changedFiles));
+    try {
+      return await Promise.race([checking, stopped]);
+    } finally {
+      ended.end();
+      clearTimeout(timer);
+      call.signal.removeEventListener("abort", onAbort);
+    }
+  }
 
   /**
    * The check of one write. `signal` aborts when the call is cancelled or the bound is reached
@@ -253,8 +272,25 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   }
 }
 
-/** The files of the run's writes whose checks are under way, with how many such writes each. */
+/**
+ * The files of the run's writes being made (named by a write tool still running) or checked,
+ * with how many such writes each.
+ */
 const writesInFlightKey = stateKey<Map<string, number>>("LSP writes being checked", () => new Map());
+
+/** Counts `files` as held by one more write (see {@link writesInFlightKey}). */
+function holdFiles(inFlight: Map<string, number>, files: readonly string[]): void {
+  for (const file of files) inFlight.set(file, (inFlight.get(file) ?? 0) + 1);
+}
+
+/** Undoes one {@link holdFiles} of `files`. */
+function releaseFiles(inFlight: Map<string, number>, files: readonly string[]): void {
+  for (const file of files) {
+    const left = (inFlight.get(file) ?? 1) - 1;
+    if (left > 0) inFlight.set(file, left);
+    else inFlight.delete(file);
+  }
+}
 
 /** The languages whose files a write could not check (no server can start) already said so in the run. */
 const unservedToldKey = stateKey<Set<string>>("LSP languages said unchecked", () => new Set());

@@ -49,3 +49,35 @@ export const writeFilesTool = defineTool({
     return textResult(`wrote ${Object.keys(input.files).join(", ")}`, { changedFiles: written });
   },
 });
+
+/**
+ * A write tool that, once it wrote its file, waits until the test lets it return (a write whose
+ * tool is still running, as a harness's apply_patch between two files): `written` resolves after
+ * the write; `finish` lets the call return.
+ */
+export function gatedWriteTool(): {
+  tool: ReturnType<typeof defineTool>;
+  written: Promise<void>;
+  finish: () => void;
+} {
+  let onWritten: () => void = () => undefined;
+  let finish: () => void = () => undefined;
+  const written = new Promise<void>((resolve) => (onWritten = resolve));
+  const gate = new Promise<void>((resolve) => (finish = resolve));
+  const tool = defineTool({
+    name: "gated_write",
+    tier: "write",
+    parallelSafe: true,
+    description: "Writes a file, then waits to be let return (test stand-in for a long write tool).",
+    input: z.object({ file: z.string(), content: z.string() }),
+    paths: (input) => [input.file],
+    async execute(input, ctx) {
+      const absolute = ctx.resolvePath(input.file);
+      writeFileSync(absolute, input.content);
+      onWritten();
+      await gate;
+      return textResult(`wrote ${input.file}`, { changedFiles: [absolute] });
+    },
+  });
+  return { tool, written, finish };
+}

@@ -40,5 +40,14 @@ export interface Guardrail {
  */
 export interface ResultWrapper {
   readonly name: string;
+  /**
+   * Called as the tool starts (after approval and its lane, right before `execute`), with the
+   * same `call` its `wrap` gets: every call `begin` saw is wrapped, whatever the tool does. For
+   * what must hold while the tool runs (diagnostics-on-write marks the files a write names as
+   * being written, so a parallel call's check does not take them for the state before). Must not
+   * block; a hook that throws is ignored. A wrapper that forwards to another forwards `begin` for
+   * exactly the calls it forwards `wrap` for (what `begin` holds, `wrap` lets go of).
+   */
+  begin?(call: CallInfo): void;
   wrap(result: ToolResult, call: CallInfo): ToolResult | Promise<ToolResult>;
 }

@@ -182,4 +182,58 @@ describe("result wrappers", () => {
     expect(result.isError).toBe(false);
     expect(resultText(result)).toBe("a\n\n(broken-wrapper could not run: server gone)");
   });
+
+  it("are told as each tool starts, before execute, only for calls that reach it; each then wraps", async () => {
+    const seen: string[] = [];
+    const traced = defineTool({
+      name: "traced",
+      tier: "read",
+      parallelSafe: true,
+      description: "Records when it runs.",
+      input: z.object({ fail: z.boolean() }),
+      execute(input) {
+        seen.push("execute");
+        if (input.fail) throw new Error("tool failed");
+        return { content: [{ type: "text" as const, text: "done" }], isError: false, changedFiles: [] };
+      },
+    });
+    const registry = createRegistry({
+      tools: [traced],
+      resultWrappers: [
+        {
+          name: "throws-on-begin",
+          begin: () => {
+            seen.push("begin (throws)");
+            throw new Error("broken hook");
+          },
+          wrap: (result) => result,
+        },
+        {
+          name: "pairs",
+          begin: (call) => seen.push(`begin ${call.tool.name}`),
+          wrap: (result) => {
+            seen.push(`wrap ${result.isError ? "error" : "ok"}`);
+            return result;
+          },
+        },
+      ],
+    });
+    const run = newRun();
+    expect(resultText(await registry.invoke(run, { tool: "traced", args: { fail: false } }))).toBe("done");
+    expect((await registry.invoke(run, { tool: "traced", args: { fail: true } })).isError).toBe(true);
+    // Refused before the tool (bad arguments): neither hook runs.
+    expect((await registry.invoke(run, { tool: "traced", args: { fail: "no" } })).error?.code).toBe(
+      "INVALID_ARGUMENTS",
+    );
+    expect(seen).toEqual([
+      "begin (throws)",
+      "begin traced",
+      "execute",
+      "wrap ok",
+      "begin (throws)",
+      "begin traced",
+      "execute",
+      "wrap error",
+    ]);
+  });
 });
