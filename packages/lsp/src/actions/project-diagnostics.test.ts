@@ -87,4 +87,33 @@ describe("diagnostics *", () => {
       "b/index.ts:1:7 error [TS2322] nope",
     ]);
   });
+
+  // tsc prints no warnings of its own: the fakes print them, in tsc's format.
+  it("lists every root's errors before any root's warnings, so many warnings never hide an error", async () => {
+    const warnings = Array.from(
+      { length: 250 },
+      (_, index) => `echo 'index.ts(${index + 1},1): warning TS6133: unused ${index + 1}'`,
+    ).join("\n");
+    const { check } = project(
+      {
+        "a/tsconfig.json": "{}\n",
+        "a/node_modules/.bin/tsc": `#!/bin/sh\n${warnings}\necho 'util.ts(3,1): error TS1005: a'\nexit 2\n`,
+        "b/tsconfig.json": "{}\n",
+        "b/node_modules/.bin/tsc":
+          "#!/bin/sh\necho 'main.ts(9,2): warning TS6133: b'\necho 'index.ts(1,7): error TS2322: b'\nexit 2\n",
+      },
+      ["a/node_modules/.bin/tsc", "b/node_modules/.bin/tsc"],
+    );
+    const lines = (await check(60_000)).split("\n");
+    expect(lines.slice(0, 5)).toEqual([
+      "typescript (tsc --noEmit --pretty false -p a in a): 251 problems",
+      "typescript (tsc --noEmit --pretty false -p b in b): 2 problems",
+      "a/util.ts:3:1 error [TS1005] a",
+      "b/index.ts:1:7 error [TS2322] b",
+      "a/index.ts:1:1 warning [TS6133] unused 1",
+    ]);
+    expect(lines).toHaveLength(2 + 200 + 1);
+    expect(lines.at(-1)).toMatch(/53 more problems/);
+    expect(lines).not.toContain("b/main.ts:9:2 warning [TS6133] b");
+  });
 });

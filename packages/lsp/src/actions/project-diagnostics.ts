@@ -38,7 +38,8 @@ export async function projectDiagnostics(
       (order.get(a.spec.language) ?? 0) - (order.get(b.spec.language) ?? 0) || a.root.localeCompare(b.root),
   );
   const sections: string[] = [];
-  const findings = new Set<string>();
+  // Each root's findings, in the order of the roots (see the listing below).
+  const found: Finding[][] = [];
   const env = {
     ...process.env,
     ...(supervisor.searchPath !== undefined ? { PATH: supervisor.searchPath } : {}),
@@ -93,24 +94,33 @@ export async function projectDiagnostics(
       sections.push(`${label}: ${outcome.text}`);
       continue;
     }
-    // Per root, errors first, then by file, line and column: a checker working on packages in
-    // parallel (go vet) prints them in an order that varies.
-    const counted = outcome.findings.filter(isCounted).sort(bySeverityAndPlace);
+    const counted = outcome.findings.filter(isCounted);
     const notes = outcome.notes.length > 0 ? `; ${outcome.notes.join("; ")}` : "";
     sections.push(
       `${spec.language} (${outcome.label} in ${where}): ${counted.length === 1 ? "1 problem" : `${counted.length} problems`}${notes}`,
     );
-    for (const finding of counted) findings.add(formatFinding(finding, (path) => supervisor.display(path)));
+    found.push(counted);
   }
   if (search.truncated) sections.push(`(roots searched ${describeRootSearch(search)})`);
-  const { items, note } = boundList([...findings], projectDiagnosticsLimit, "problems");
+  // Every root's errors before any root's warnings (a root's many warnings never push another's
+  // errors past the bound), each severity by root, then by file, line and column: a checker
+  // working on packages in parallel (go vet) prints them in an order that varies. A finding two
+  // checkers report (a file of two roots) is listed once.
+  const ordered = [
+    ...found.flatMap((findings) => findings.filter(isError).sort(byPlace)),
+    ...found.flatMap((findings) => findings.filter((finding) => !isError(finding)).sort(byPlace)),
+  ];
+  const lines = new Set(ordered.map((finding) => formatFinding(finding, (path) => supervisor.display(path))));
+  const { items, note } = boundList([...lines], projectDiagnosticsLimit, "problems");
   return [...sections, ...items, ...(note ? [note] : [])].join("\n");
 }
 
-/** Errors before warnings, then code-unit order of paths, line, column: the same on every run. */
-function bySeverityAndPlace(a: Finding, b: Finding): number {
-  const severity = Number(a.severity !== "error") - Number(b.severity !== "error");
-  if (severity !== 0) return severity;
+function isError(finding: Finding): boolean {
+  return finding.severity === "error";
+}
+
+/** Code-unit order of paths, then line, then column: the same on every run. */
+function byPlace(a: Finding, b: Finding): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
   return a.line - b.line || a.column - b.column;
 }
