@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerSpec } from "../servers/server-table.js";
-import { DocumentSync } from "./document-sync.js";
+import { DocumentSync, lostBeginMs, lostEndMs } from "./document-sync.js";
 
 const spec: ServerSpec = {
   language: "go",
@@ -127,6 +127,51 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
     await sync.sync(uri, "go", "package main\n", false);
     sync.onPublish({ uri, diagnostics: [] });
     expect(await sync.awaitPublish(uri, Date.now())).toEqual({ diagnostics: [], fresh: false });
+  });
+
+  // gopls ends every item it begins; a lost one is a failure mode only a fake can show.
+  it("counts passes that never began, after a long silence, as lost, and items never ended after a longer one", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const sync = new DocumentSync(spec, {
+        notify: async () => {},
+        request: async () => null,
+        alive: () => true,
+      });
+      const work = (token: string, title: string) => {
+        sync.onProgress(token, { kind: "begin", title });
+        return () => sync.onProgress(token, { kind: "end" });
+      };
+      const answer = async () => {
+        sync.onPublish({ uri, diagnostics: [] });
+        return (await sync.awaitPublish(uri, Date.now() + 50)).fresh;
+      };
+      let text = "package main\n";
+      const edit = () => sync.sync(uri, "go", (text += "\n"), false);
+      await edit(); // its pass never begins
+      expect(await answer()).toBe(false);
+      vi.setSystemTime(Date.now() + lostBeginMs - 1_000);
+      await edit();
+      work("a", "diagnosing changed files")();
+      expect(await answer(), "not yet silent long enough: the first pass may still come").toBe(false);
+
+      vi.setSystemTime(Date.now() + lostBeginMs);
+      await edit();
+      work("b", "diagnosing changed files")();
+      expect(await answer(), "the lost pass no longer holds the waits").toBe(true);
+
+      work("c", "diagnosing changed files"); // its end never comes
+      vi.setSystemTime(Date.now() + lostBeginMs);
+      await edit();
+      work("d", "diagnosing changed files")();
+      expect(await answer(), "an item running for a while may be a long pass").toBe(false);
+      vi.setSystemTime(Date.now() + lostEndMs);
+      await edit();
+      work("e", "diagnosing changed files")();
+      expect(await answer(), "silent past the longer bound, it counts as ended").toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("takes a publish of the edit's own version at once", async () => {

@@ -16,6 +16,15 @@ export interface SyncChannel {
 const unopenedKept = 20_000;
 
 /**
+ * Silence after which the diagnostics passes of earlier edits that never began count as lost
+ * (gopls begins one within milliseconds of the edit; see `DocumentSync.reconcileWork`).
+ */
+export const lostBeginMs = 30_000;
+
+/** Silence after which a work item that began and never ended counts as lost. */
+export const lostEndMs = 600_000;
+
+/**
  * Publishes received by any server of this process: a publish's mark, increasing across the
  * servers and their restarts, so a mark kept from a stopped server is older than any new one.
  */
@@ -109,6 +118,8 @@ export class DocumentSync {
   private workspaceChecked = false;
   /** Ended work items of the kind the server runs once per edit notification. */
   private editWorkEnded = 0;
+  /** When (Date.now()) an edit was last sent or a diagnostics work item last began or ended. */
+  private lastWorkAt = 0;
   /** The checker runs after saves, for a server that pushes their diagnostics (`spec.checkOnSave`). */
   private readonly checks: SaveChecks | undefined;
 
@@ -422,9 +433,11 @@ export class DocumentSync {
     if (work === undefined) return;
     const title = value?.title ?? "";
     if (value?.kind === "begin" && title.startsWith(work.titlePrefix)) {
+      this.lastWorkAt = Date.now();
       this.runningWork.set(token, work.perEdit.test(title));
       if (work.workspaceLoad?.test(title)) this.workspaceLoadToken = token;
     } else if (value?.kind === "end" && this.runningWork.has(token)) {
+      this.lastWorkAt = Date.now();
       if (this.runningWork.get(token)) this.editWorkEnded += 1;
       if (token === this.workspaceLoadToken) this.workspaceChecked = true;
       this.runningWork.delete(token);
@@ -531,8 +544,31 @@ export class DocumentSync {
 
   /** Sends an edit notification (didOpen, didChange, didSave, didClose), counting it. */
   private async edit(method: string, params: unknown): Promise<void> {
+    this.reconcileWork();
     this.editsSent += 1;
+    this.lastWorkAt = Date.now();
     await this.channel.notify(method, params);
+  }
+
+  /**
+   * Counts as lost the work items that a long silence says will never come or end: the server
+   * runs one per edit and ends each it began, but one lost (never seen) would hold every later
+   * wait to its bound. After {@link lostBeginMs} with no edit and no item beginning or ending,
+   * the passes of earlier edits that never began count as done; after {@link lostEndMs}, so do
+   * the items that began and never ended. Checked as the next edit is sent.
+   */
+  private reconcileWork(): void {
+    if (this.spec.diagnosticsWork === undefined) return;
+    const quietMs = Date.now() - this.lastWorkAt;
+    if (quietMs < lostBeginMs) return;
+    if (quietMs >= lostEndMs) {
+      for (const [token, perEdit] of this.runningWork) {
+        if (perEdit) this.editWorkEnded += 1;
+        this.runningWork.delete(token);
+      }
+    }
+    const running = [...this.runningWork.values()].filter(Boolean).length;
+    this.editWorkEnded = Math.max(this.editWorkEnded, this.editsSent - running);
   }
 
   /**
