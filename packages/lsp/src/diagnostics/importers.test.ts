@@ -108,6 +108,31 @@ describe("importersOf", () => {
     expect(view.reads).toEqual([]);
   });
 
+  it("goes on with a scan cut at its read budget where it stopped, at each call, until the root is read", async () => {
+    const use = 'import { answer } from "./lib";\n';
+    const view = rootView({
+      "/w/lib.ts": "export const answer = 1;\n",
+      "/w/a.ts": use,
+      "/w/b.ts": "x;\n",
+      "/w/c.ts": use,
+      "/w/d.ts": "y;\n",
+      "/w/e.ts": use,
+    });
+    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/a.ts"]);
+    expect(view.reads).toEqual(["/w/a.ts", "/w/b.ts"]);
+    // a.ts no longer imports it: read again as changed, besides two more not read yet.
+    view.change("/w/a.ts", "z;\n");
+    view.reads.length = 0;
+    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/c.ts"]);
+    expect(view.reads).toEqual(["/w/a.ts", "/w/c.ts", "/w/d.ts"]);
+    view.reads.length = 0;
+    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/c.ts", "/w/e.ts"]);
+    expect(view.reads).toEqual(["/w/e.ts"]);
+    view.reads.length = 0;
+    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/c.ts", "/w/e.ts"]);
+    expect(view.reads, "read whole: nothing changed, nothing read").toEqual([]);
+  });
+
   it("reads the whole root again when the changes since are not known", async () => {
     const view = rootView({ "/w/lib.ts": "", "/w/a.ts": 'import "./lib";\n' });
     view.source.diskChangesSince = () => undefined;

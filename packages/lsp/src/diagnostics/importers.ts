@@ -76,13 +76,20 @@ export function importTest(
  * and are not open on it, at most `limit` (in path order). Reads through the client's cache of
  * the root's texts, one `stat` per file, the first time; after that only the files changed on
  * disk since (as the folder watch says) are read and tested again, or all of them when that is
- * not known (the watch's record is bounded).
+ * not known (the watch's record is bounded). One call reads at most `readBudget` files it has
+ * not read yet: a larger root's scan goes on where it stopped at the next call, until every file
+ * was read once.
  */
-export async function importersOf(client: ImporterSource, written: string, limit: number): Promise<string[]> {
+export async function importersOf(
+  client: ImporterSource,
+  written: string,
+  limit: number,
+  readBudget: number = readLimit,
+): Promise<string[]> {
   const test = importTest(client.spec.language, written);
   if (!test || limit <= 0) return [];
   const root = await client.rootFiles();
-  const known = found.get(client) ?? new Map<string, { mark: number; importers: Set<string> }>();
+  const known = found.get(client) ?? new Map<string, Scan>();
   found.set(client, known);
   const ofLanguage = (file: string) =>
     file !== written && client.spec.extensions.includes(extname(file).toLowerCase());
@@ -93,28 +100,34 @@ export async function importersOf(client: ImporterSource, written: string, limit
   const mark = client.diskChangeMark();
   const entry = known.get(written);
   const changed = entry && client.diskChangesSince(entry.mark);
-  let importers: Set<string>;
+  const importers = entry && changed ? entry.importers : new Set<string>();
+  const scanned = entry && changed ? entry.scanned : new Set<string>();
   if (entry && changed) {
-    importers = entry.importers;
     for (const file of changed) {
       if (!ofLanguage(file)) continue;
       if (root.files.has(file) && imports(file)) importers.add(file);
       else importers.delete(file);
+      scanned?.add(file);
     }
-  } else {
-    importers = new Set<string>();
+  }
+  let complete = scanned === undefined;
+  if (scanned) {
+    complete = true;
     let read = 0;
     // A copy: the watch's set changes while the scan yields (every 100 files read, so that a
     // write's bound can end its wait for a first scan of a large root).
-    const files = Array.from(root.files);
-    for (const file of files) {
-      if (!ofLanguage(file)) continue;
-      if (read++ >= readLimit) break;
+    for (const file of Array.from(root.files)) {
+      if (!ofLanguage(file) || scanned.has(file)) continue;
+      if (read++ >= readBudget) {
+        complete = false;
+        break;
+      }
       if (read % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+      scanned.add(file);
       if (imports(file)) importers.add(file);
     }
   }
-  known.set(written, { mark, importers });
+  known.set(written, { mark, importers, ...(complete ? {} : { scanned }) });
   return [...importers]
     .filter((file) => !client.isOpen(pathToFileURL(file).href))
     .sort()
@@ -127,5 +140,14 @@ export type ImporterSource = Pick<
   "spec" | "rootFiles" | "rootText" | "diskChangeMark" | "diskChangesSince" | "isOpen"
 >;
 
-/** Per server, per written file, its importers and the disk-change mark they were found at. */
-const found = new WeakMap<ImporterSource, Map<string, { mark: number; importers: Set<string> }>>();
+/** The importers of one written file as last found. */
+interface Scan {
+  /** The disk-change mark they were found at. */
+  readonly mark: number;
+  readonly importers: Set<string>;
+  /** While the root was not read whole yet: the files read (see `readBudget`). */
+  readonly scanned?: Set<string>;
+}
+
+/** Per server, per written file, its importers as last found. */
+const found = new WeakMap<ImporterSource, Map<string, Scan>>();
