@@ -16,7 +16,7 @@ function rootOf(top: string) {
 }
 
 describe("mentionsElsewhere", () => {
-  it("lists whole-name mentions in files other roots serve, or none, not in the renaming root", () => {
+  it("lists whole-name mentions in files other roots serve, or none, not in the renaming root", async () => {
     const tree = tempTree("mentions", {
       "package.json": "{}\n",
       "tools/script.ts": "import { answer } from '../packages/a/lib';\nconsole.log(answer());\n",
@@ -30,7 +30,7 @@ describe("mentionsElsewhere", () => {
       "packages/b/.cache/copy.ts": "answer();\n",
     });
     try {
-      const found = mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
+      const found = await mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
         name: "answer",
         extensions: [".ts"],
         exclude: new Set(),
@@ -45,7 +45,7 @@ describe("mentionsElsewhere", () => {
       ]);
       expect(found).toMatchObject({ files: 2, lines: 4, truncated: false });
 
-      const bounded = mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
+      const bounded = await mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
         name: "answer",
         extensions: [".ts"],
         exclude: new Set([join(tree.dir, "tools", "script.ts")]),
@@ -53,13 +53,48 @@ describe("mentionsElsewhere", () => {
       });
       expect(bounded).toMatchObject({ files: 1, lines: 2, truncated: false });
       expect(bounded.mentions).toHaveLength(1);
-      const stopped = mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
+      const stopped = await mentionsElsewhere(tree.dir, join(tree.dir, "packages", "a"), rootOf(tree.dir), {
         name: "answer",
         extensions: [".ts"],
         exclude: new Set(),
         limits: { folders: 100, filesRead: 1, lines: 10, bytes: 1_000_000 },
       });
       expect(stopped.truncated).toBe(true);
+    } finally {
+      tree.remove();
+    }
+  });
+
+  it("stops at its time bound and when cancelled, yielding to the event loop as it reads", async () => {
+    const files: Record<string, string> = {
+      "package.json": "{}\n",
+      "a/package.json": "{}\n",
+      "b/package.json": "{}\n",
+    };
+    for (let index = 0; index < 120; index++)
+      files[`b/f${String(index).padStart(3, "0")}.ts`] = "answer();\n";
+    const tree = tempTree("mentions-bound", files);
+    const look = (limits: { ms?: number }, signal?: AbortSignal) =>
+      mentionsElsewhere(tree.dir, join(tree.dir, "a"), rootOf(tree.dir), {
+        name: "answer",
+        extensions: [".ts"],
+        exclude: new Set(),
+        limits,
+        ...(signal ? { signal } : {}),
+      });
+    try {
+      // An immediate queued before the look runs at its first yield, before it ends.
+      let ticked = false;
+      setImmediate(() => (ticked = true));
+      const whole = await look({}).then((found) => ({ found, ticked }));
+      expect(whole.found).toMatchObject({ files: 120, truncated: false });
+      expect(whole.ticked, "the event loop ran while it looked").toBe(true);
+      const timed = await look({ ms: 0 });
+      expect(timed.truncated).toBe(true);
+      expect(timed.files).toBeLessThan(120);
+      const cancelled = await look({}, AbortSignal.abort());
+      expect(cancelled.truncated).toBe(true);
+      expect(cancelled.files).toBeLessThan(120);
     } finally {
       tree.remove();
     }

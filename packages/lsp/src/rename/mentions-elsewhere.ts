@@ -29,6 +29,8 @@ export interface MentionLimits {
   readonly lines: number;
   /** Larger files are not read. */
   readonly bytes: number;
+  /** The longest the look takes, in milliseconds (it yields to the event loop as it goes). */
+  readonly ms: number;
 }
 
 export const defaultMentionLimits: MentionLimits = {
@@ -36,7 +38,11 @@ export const defaultMentionLimits: MentionLimits = {
   filesRead: 2_000,
   lines: 10,
   bytes: 1_000_000,
+  ms: 2_000,
 };
+
+/** Files or folders read between two turns of the event loop. */
+const readsPerTurn = 50;
 
 /**
  * After a rename by the server of `root`: the files of the language (`extensions`) in the
@@ -44,9 +50,10 @@ export const defaultMentionLimits: MentionLimits = {
  * folder's files belong to), and that name `name` as a whole identifier. A server sees only its
  * own root: a package of a monorepo importing the renamed symbol from another is not renamed
  * with it. Hidden folders and those no project keeps sources in (node_modules, build output)
- * are skipped; `exclude` (the files the rename changed) too. Depth first, in name order.
+ * are skipped; `exclude` (the files the rename changed) too. Depth first, in name order. Stops
+ * (as truncated) at its bounds, or when `signal` aborts.
  */
-export function mentionsElsewhere(
+export async function mentionsElsewhere(
   workingDirectory: string,
   root: string,
   rootOf: (folder: string) => string | undefined,
@@ -54,23 +61,35 @@ export function mentionsElsewhere(
     name: string;
     extensions: readonly string[];
     exclude: ReadonlySet<string>;
-    limits?: MentionLimits;
+    limits?: Partial<MentionLimits>;
+    signal?: AbortSignal;
   },
-): MentionsElsewhere {
-  const limits = options.limits ?? defaultMentionLimits;
+): Promise<MentionsElsewhere> {
+  const limits = { ...defaultMentionLimits, ...options.limits };
+  const deadline = performance.now() + limits.ms;
   const mentions: Mention[] = [];
   let files = 0;
   let lines = 0;
   let folders = 0;
   let read = 0;
   let truncated = false;
-  const visit = (folder: string): void => {
+  let sinceTurn = 0;
+  /** Counts one read; every {@link readsPerTurn}, lets the event loop run and checks the bounds. */
+  const pace = async (): Promise<void> => {
+    if (++sinceTurn < readsPerTurn) return;
+    sinceTurn = 0;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (performance.now() >= deadline || options.signal?.aborted) truncated = true;
+  };
+  const visit = async (folder: string): Promise<void> => {
     if (truncated) return;
     if (folders >= limits.folders) {
       truncated = true;
       return;
     }
     folders += 1;
+    await pace();
+    if (truncated) return;
     let entries;
     try {
       entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -82,7 +101,7 @@ export function mentionsElsewhere(
       if (truncated) return;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith(".") && !skippedFolders.has(entry.name)) visit(path);
+        if (!entry.name.startsWith(".") && !skippedFolders.has(entry.name)) await visit(path);
         continue;
       }
       if (!outside || !entry.isFile() || options.exclude.has(path)) continue;
@@ -92,6 +111,8 @@ export function mentionsElsewhere(
         return;
       }
       read += 1;
+      await pace();
+      if (truncated) return;
       const found = mentionsIn(path, options.name, limits.bytes);
       if (found.length === 0) continue;
       files += 1;
@@ -99,7 +120,7 @@ export function mentionsElsewhere(
       for (const mention of found) if (mentions.length < limits.lines) mentions.push(mention);
     }
   };
-  visit(workingDirectory);
+  await visit(workingDirectory);
   return { mentions, files, lines, truncated };
 }
 

@@ -155,7 +155,7 @@ export const lspRenameTool = defineTool({
           );
       const elsewhere = otherRoots
         ? mentionsNote(
-            mentionsElsewhere(
+            await mentionsElsewhere(
               supervisor.workingDirectory,
               client.root,
               (folder) => supervisor.rootFor(client.spec, join(folder, "_")),
@@ -163,6 +163,7 @@ export const lspRenameTool = defineTool({
                 name: focus.name,
                 extensions: client.spec.extensions,
                 exclude: new Set(applied.changedFiles),
+                signal: ctx.signal,
               },
             ),
             {
