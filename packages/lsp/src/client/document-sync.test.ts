@@ -365,7 +365,9 @@ describe("DocumentSync re-checks (fake channel: it records what would reach a se
     sent.length = 0;
     const closing = sync.close(a);
     expect(sync.isSynced(a, "int a;\n")).toBe(false);
+    expect(sync.openUris(), "not among those a catch-up brings up to date").toEqual([]);
     await Promise.all([closing, sync.sync(a, "c", "int a;\n", false)]);
+    expect(sync.openUris()).toEqual([a]);
     expect(sent).toEqual(["didClose a.c", "didOpen a.c"]);
     expect([sync.isOpen(a), sync.isSynced(a, "int a;\n"), sync.versionOf(a)]).toEqual([true, true, 2]);
   });

@@ -144,9 +144,14 @@ export class DocumentSync {
     return this.find(uri) !== undefined;
   }
 
-  /** The uris of the open documents, in the order they were opened. */
+  /**
+   * The uris of the open documents that stay open, in the order they were opened: not those
+   * whose close is on its way (a catch-up sending one its new text would open it again, held by
+   * nothing and never closed; a write's check would look at it).
+   */
   openUris(): string[] {
-    return [...this.documents.keys()];
+    const uris = [...this.documents.keys()];
+    return this.closing.size === 0 ? uris : uris.filter((uri) => !this.closing.has(uri));
   }
 
   /** True when `uri` is open with exactly `text` (a sync without save would send nothing). */

@@ -308,7 +308,7 @@ export class LanguageClient {
     return this.documents.isOpen(uri);
   }
 
-  /** The uris of the documents open on this server. */
+  /** The uris of the documents open on this server that stay open (see `DocumentSync.openUris`). */
   openUris(): string[] {
     return this.documents.openUris();
   }
