@@ -28,6 +28,7 @@ import {
   type ServerRequestState,
 } from "./server-requests.js";
 import { SearchHolds } from "./search-holds.js";
+import { mergeFileEvents } from "./merge-file-events.js";
 import { WatchedFolders, type FileEvent } from "./watched-folders.js";
 
 /** Where a server is in its life. */
@@ -545,7 +546,8 @@ export class LanguageClient {
    */
   async flushFileChanges(except?: ReadonlySet<string>): Promise<boolean> {
     if ((!this.watched.pending && this.heldBack.length === 0) || this.state !== "running") return false;
-    const taken = [...this.heldBack.splice(0), ...this.watched.take()];
+    // Held back last time and changed again since: one event per path.
+    const taken = mergeFileEvents([...this.heldBack.splice(0), ...this.watched.take()]);
     const events = except ? taken.filter((event) => !except.has(event.path)) : taken;
     if (except) this.heldBack.push(...taken.filter((event) => except.has(event.path)));
     let relevant = false;
