@@ -601,12 +601,15 @@ export class LanguageClient {
 
   /**
    * The files under the root as the folder watch knows them (the first walk awaited, the events
-   * already queued read and taken), and whether that covers the whole root.
+   * already queued read and taken, those of `heldBack` kept for a later flush), and whether that
+   * covers the whole root.
    */
-  async rootFiles(): Promise<{ files: ReadonlySet<string>; complete: boolean }> {
+  async rootFiles(
+    heldBack?: ReadonlySet<string>,
+  ): Promise<{ files: ReadonlySet<string>; complete: boolean }> {
     await this.watched.ready;
     await settleDiskEvents();
-    await this.flushFileChanges();
+    await this.flushFileChanges(heldBack);
     return { files: this.watched.files, complete: this.watched.complete };
   }
 

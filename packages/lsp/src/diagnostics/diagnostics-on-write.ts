@@ -79,7 +79,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
      * would otherwise send them and take this write's break for the state before it.
      */
     begin(call: CallInfo): void {
-      if (call.tool.tier !== "write" || !call.run.get(lspSupervisorKey)) return;
+      // Told twice (the wrapper registered twice, or forwarded to as well): held once.
+      if (named.has(call) || call.tool.tier !== "write" || !call.run.get(lspSupervisorKey)) return;
       const files = [...new Set(call.resolvedPaths?.values() ?? [])];
       if (files.length === 0) return;
       holdFiles(call.run.state(writesInFlightKey), files);
@@ -192,14 +193,22 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       });
       // A deleted file must not stay open on its server (its old text would keep answering), and
       // the server is told before the other files are checked (gopls's pass for it is awaited).
-      const others = [...call.run.state(writesInFlightKey).keys()].filter((file) => !unique.includes(file));
+      // The files of the other writes being made or checked (read when needed): this check never
+      // sends them, or it would take their breaks for its own (and theirs would find none).
+      const othersInFlight = () =>
+        [...call.run.state(writesInFlightKey).keys()].filter((file) => !unique.includes(file));
+      const others = othersInFlight();
       await Promise.all(deleted.map((file) => supervisor.closeDeleted(file, others).catch(() => undefined)));
       const checked = await Promise.all(
         files.map(async (file) => {
           const remaining = deadline - Date.now();
           try {
             const fresh = await withBound(
-              supervisor.diagnostics(file, { save: true, timeoutMs: Math.max(500, remaining - 200) }),
+              supervisor.diagnostics(file, {
+                save: true,
+                timeoutMs: Math.max(500, remaining - 200),
+                holdBack: othersInFlight,
+              }),
               remaining,
               boundMs,
             );
@@ -217,7 +226,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // A server this write started had no importers opened before it: opened now, first checks.
       const opening = linkedSignal(signal, deadline - Date.now());
       await untilAborted(
-        openImporters(supervisor, around, looks, { ...before, signal: opening.signal }),
+        openImporters(supervisor, around, looks, {
+          ...before,
+          signal: opening.signal,
+          holdBack: othersInFlight,
+        }),
         opening.signal,
       ).finally(() => opening.end());
       const alongside = await checkAlongside(supervisor, around, {
@@ -230,6 +243,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         boundMs,
         limit: alongsideLimit,
         signal,
+        holdBack: othersInFlight,
       });
       // Cancelled or over the bound meanwhile: nothing is recorded as reported (the result the
       // call returned says not checked).

@@ -145,7 +145,12 @@ async function lookWithin(
   const covered = new Set<LanguageClient>();
   const opened = new Map<LanguageClient, string[]>();
   const { unknown } = await untilAborted(
-    openImporters(supervisor, files, looks, { opened, covered, signal }),
+    openImporters(supervisor, files, looks, {
+      opened,
+      covered,
+      signal,
+      holdBack: () => options.holdBack().filter((file) => !written.has(file)),
+    }),
     signal,
   );
   const importers = new Set([...opened.values()].flat().map((uri) => supervisor.pathOf(uri)));
@@ -265,7 +270,13 @@ export async function openImporters(
   supervisor: LspSupervisor,
   files: readonly string[],
   looks: DiagnosticsLooks,
-  into: { opened?: Map<LanguageClient, string[]>; covered: Set<LanguageClient>; signal?: AbortSignal },
+  into: {
+    opened?: Map<LanguageClient, string[]>;
+    covered: Set<LanguageClient>;
+    signal?: AbortSignal;
+    /** Other writes' files: their disk events are not told to the servers now. */
+    holdBack?: () => readonly string[];
+  },
 ): Promise<{ opened: Map<LanguageClient, string[]>; unknown: Set<string> }> {
   const opened = into.opened ?? new Map<LanguageClient, string[]>();
   const unknown = new Set<string>();
@@ -286,7 +297,10 @@ export async function openImporters(
         supervisor.runningClientFor(other) !== client ||
         (client.isOpen(supervisor.uriOf(other)) && !readsOnItsOwn(supervisor, client, other)),
     );
-    const importers = (await importersOf(client, file, budget)).filter((importer) => !written(importer));
+    const heldBack = new Set(into.holdBack?.() ?? []);
+    const importers = (await importersOf(client, file, budget, { heldBack })).filter(
+      (importer) => !written(importer),
+    );
     budget -= importers.length;
     for (const importer of importers) {
       if (into.signal?.aborted) break;
@@ -349,6 +363,8 @@ export async function checkAlongside(
     limit: number;
     /** Aborted, nothing is recorded (the write's result went without its check). */
     signal: AbortSignal;
+    /** Other writes' files, being made or checked: not sent by these checks (theirs to send). */
+    holdBack?: () => readonly string[];
   },
 ): Promise<WriteCheck[]> {
   if (checkedFiles.length === 0 || state.signal.aborted) return [];
@@ -358,9 +374,11 @@ export async function checkAlongside(
   const unfinished = await supervisor.awaitDiagnosticsWork(checkedFiles, state.deadline);
   const pending = new Set(unfinished.map(({ server }) => server));
   const written = new Set(state.written);
+  // Another write's file is that write's to check: looking at it would send its change.
+  const held = new Set(state.holdBack?.() ?? []);
   const open = supervisor
     .openAlongside(checkedFiles)
-    .filter((file) => existsSync(file) && !written.has(file));
+    .filter((file) => existsSync(file) && !written.has(file) && !held.has(file));
   const results = await Promise.all(
     open.slice(-state.limit).map(async (file) => {
       const remaining = state.deadline - Date.now();
@@ -372,6 +390,7 @@ export async function checkAlongside(
             save: false,
             keep: false,
             timeoutMs: Math.max(100, remaining - 100),
+            ...(state.holdBack ? { holdBack: state.holdBack } : {}),
           }),
           remaining,
           state.boundMs,

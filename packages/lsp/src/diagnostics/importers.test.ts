@@ -118,19 +118,40 @@ describe("importersOf", () => {
       "/w/d.ts": "y;\n",
       "/w/e.ts": use,
     });
-    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/a.ts"]);
+    expect(await importersOf(view.source, "/w/lib.ts", 10, { readBudget: 2 })).toEqual(["/w/a.ts"]);
     expect(view.reads).toEqual(["/w/a.ts", "/w/b.ts"]);
     // a.ts no longer imports it: read again as changed, besides two more not read yet.
     view.change("/w/a.ts", "z;\n");
     view.reads.length = 0;
-    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/c.ts"]);
+    expect(await importersOf(view.source, "/w/lib.ts", 10, { readBudget: 2 })).toEqual(["/w/c.ts"]);
     expect(view.reads).toEqual(["/w/a.ts", "/w/c.ts", "/w/d.ts"]);
     view.reads.length = 0;
-    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/c.ts", "/w/e.ts"]);
+    expect(await importersOf(view.source, "/w/lib.ts", 10, { readBudget: 2 })).toEqual([
+      "/w/c.ts",
+      "/w/e.ts",
+    ]);
     expect(view.reads).toEqual(["/w/e.ts"]);
     view.reads.length = 0;
-    expect(await importersOf(view.source, "/w/lib.ts", 10, 2)).toEqual(["/w/c.ts", "/w/e.ts"]);
+    expect(await importersOf(view.source, "/w/lib.ts", 10, { readBudget: 2 })).toEqual([
+      "/w/c.ts",
+      "/w/e.ts",
+    ]);
     expect(view.reads, "read whole: nothing changed, nothing read").toEqual([]);
+  });
+
+  it("goes on with a cut scan even when the changes since are not known, testing again what it read", async () => {
+    const use = 'import "./lib";\n';
+    const view = rootView({ "/w/lib.ts": "", "/w/a.ts": use, "/w/b.ts": "x;\n", "/w/c.ts": use });
+    view.source.diskChangesSince = () => undefined;
+    expect(await importersOf(view.source, "/w/lib.ts", 10, { readBudget: 2 })).toEqual(["/w/a.ts"]);
+    view.change("/w/a.ts", "y;\n");
+    view.reads.length = 0;
+    expect(await importersOf(view.source, "/w/lib.ts", 10, { readBudget: 2 })).toEqual(["/w/c.ts"]);
+    expect(view.reads, "those read tested again, then the one left").toEqual([
+      "/w/a.ts",
+      "/w/b.ts",
+      "/w/c.ts",
+    ]);
   });
 
   it("reads the whole root again when the changes since are not known", async () => {

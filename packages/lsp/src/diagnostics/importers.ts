@@ -76,19 +76,25 @@ export function importTest(
  * and are not open on it, at most `limit` (in path order). Reads through the client's cache of
  * the root's texts, one `stat` per file, the first time; after that only the files changed on
  * disk since (as the folder watch says) are read and tested again, or all of them when that is
- * not known (the watch's record is bounded). One call reads at most `readBudget` files it has
- * not read yet: a larger root's scan goes on where it stopped at the next call, until every file
- * was read once.
+ * not known (the watch's record is bounded). One call reads at most `options.readBudget` files
+ * it has not read yet: a larger root's scan goes on where it stopped at the next call, until
+ * every file was read once.
  */
 export async function importersOf(
   client: ImporterSource,
   written: string,
   limit: number,
-  readBudget: number = readLimit,
+  options: {
+    /** Most files not read yet read by this call; default {@link readLimit}. */
+    readBudget?: number;
+    /** Files whose disk events are not told to the server now (other writes': see `rootFiles`). */
+    heldBack?: ReadonlySet<string>;
+  } = {},
 ): Promise<string[]> {
   const test = importTest(client.spec.language, written);
   if (!test || limit <= 0) return [];
-  const root = await client.rootFiles();
+  const readBudget = options.readBudget ?? readLimit;
+  const root = await client.rootFiles(options.heldBack);
   const known = found.get(client) ?? new Map<string, Scan>();
   found.set(client, known);
   const ofLanguage = (file: string) =>
@@ -100,15 +106,30 @@ export async function importersOf(
   const mark = client.diskChangeMark();
   const entry = known.get(written);
   const changed = entry && client.diskChangesSince(entry.mark);
-  const importers = entry && changed ? entry.importers : new Set<string>();
-  const scanned = entry && changed ? entry.scanned : new Set<string>();
+  let importers: Set<string>;
+  let scanned: Set<string> | undefined;
   if (entry && changed) {
+    ({ importers, scanned } = entry);
     for (const file of changed) {
       if (!ofLanguage(file)) continue;
       if (root.files.has(file) && imports(file)) importers.add(file);
       else importers.delete(file);
       scanned?.add(file);
     }
+  } else if (entry?.scanned) {
+    // What changed since is not known, and the scan was cut: the files it read are tested again
+    // (read again only where changed: one `stat` each), and it goes on where it stopped.
+    importers = new Set<string>();
+    scanned = entry.scanned;
+    let tested = 0;
+    for (const file of Array.from(scanned)) {
+      if (++tested % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (root.files.has(file) && imports(file)) importers.add(file);
+      else if (!root.files.has(file)) scanned.delete(file);
+    }
+  } else {
+    importers = new Set<string>();
+    scanned = new Set<string>();
   }
   let complete = scanned === undefined;
   if (scanned) {

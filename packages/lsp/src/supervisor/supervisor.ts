@@ -298,6 +298,11 @@ export class LspSupervisor {
       keep?: boolean;
       /** False: the other documents are not brought up to date first (see {@link catchUp}). */
       resync?: boolean;
+      /**
+       * Files whose changes that bringing up to date leaves unsent (the files of other writes
+       * being made or checked: theirs to send); read when it runs.
+       */
+      holdBack?: () => readonly string[];
     } = {},
   ): Promise<FileDiagnostics> {
     const timeoutMs = options.timeoutMs ?? this.diagnosticsTimeoutMs;
@@ -314,7 +319,13 @@ export class LspSupervisor {
 
   private async diagnosticsFrom(
     file: string,
-    options: { save?: boolean; progress?: (m: string) => void; keep?: boolean; resync?: boolean },
+    options: {
+      save?: boolean;
+      progress?: (m: string) => void;
+      keep?: boolean;
+      resync?: boolean;
+      holdBack?: () => readonly string[];
+    },
     timeoutMs: number,
     asked: { client?: LanguageClient },
   ): Promise<FileDiagnostics> {
@@ -324,7 +335,10 @@ export class LspSupervisor {
     if (resync) await settleDiskEvents();
     const running = this.runningClientFor(file);
     asked.client = running;
-    if (running && resync) await this.resyncOpen(running, this.uriOf(file));
+    if (running && resync) {
+      const held = (options.holdBack?.() ?? []).filter((other) => other !== file);
+      await this.resyncOpen(running, this.uriOf(file), held);
+    }
     const { client, uri, text } = await this.open(
       file,
       options.save ?? true,
@@ -398,11 +412,18 @@ export class LspSupervisor {
    * included: the folder watch can lose events (libuv drops the kernel's queue-overflow event),
    * and a parked header's old text would be what other files are checked against. On a server
    * that indexes only its open files (clangd), those last built against a header's old text are
-   * sent again too (`refreshIncluders`). Returns the documents sent again.
+   * sent again too (`refreshIncluders`). The files in `held` (other writes', theirs to send) are
+   * left as the server has them, their disk events kept for a later flush. Returns the documents
+   * sent again.
    */
-  async resyncOpen(client: LanguageClient, except?: string): Promise<string[]> {
-    await client.flushFileChanges();
-    return this.resyncDocuments(client, (uri) => uri === except);
+  async resyncOpen(client: LanguageClient, except?: string, held: readonly string[] = []): Promise<string[]> {
+    if (held.length === 0) {
+      await client.flushFileChanges();
+      return this.resyncDocuments(client, (uri) => uri === except);
+    }
+    await client.flushFileChanges(new Set(held));
+    const heldUris = new Set(held.map((file) => this.uriOf(file)));
+    return this.resyncDocuments(client, (uri) => uri === except || heldUris.has(uri));
   }
 
   /**
