@@ -169,6 +169,26 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
       await edit();
       work("e", "diagnosing changed files")();
       expect(await answer(), "silent past the longer bound, it counts as ended").toBe(true);
+      // Counted to the edits sent, never past them: the next edit waits for its own pass.
+      await edit();
+      expect(await answer(), "the next edit's pass has not run").toBe(false);
+      work("f", "diagnosing changed files")();
+      expect(await answer()).toBe(true);
+
+      // The workspace's first check let go of after the longer silence still counts when it ends.
+      const load = new DocumentSync(
+        {
+          ...spec,
+          diagnosticsWork: { ...spec.diagnosticsWork!, workspaceLoad: /^diagnosing initial workspace load$/ },
+        },
+        { notify: async () => {}, request: async () => null, alive: () => true },
+      );
+      load.onProgress("load", { kind: "begin", title: "diagnosing initial workspace load" });
+      vi.setSystemTime(Date.now() + lostEndMs);
+      await load.sync(uri, "go", "package main\n", false);
+      expect(load.publishMark()).toBeUndefined();
+      load.onProgress("load", { kind: "end" });
+      expect(load.publishMark()).toBeTypeOf("number");
     } finally {
       vi.useRealTimers();
     }
@@ -370,6 +390,30 @@ describe("DocumentSync re-checks (fake channel: it records what would reach a se
     expect(sync.openUris()).toEqual([a]);
     expect(sent).toEqual(["didClose a.c", "didOpen a.c"]);
     expect([sync.isOpen(a), sync.isSynced(a, "int a;\n"), sync.versionOf(a)]).toEqual([true, true, 2]);
+  });
+
+  it("keeps a document whose second close is queued out of the open ones while it is opened again", async () => {
+    let opening: () => void = () => undefined;
+    const sync: DocumentSync = new DocumentSync(clangd, {
+      // The reopen's didOpen is held until the test lets it go.
+      notify: (method): Promise<void> =>
+        method === "textDocument/didOpen" && sync.isOpen(a) && sync.versionOf(a) === 2
+          ? new Promise<void>((resolve) => (opening = resolve))
+          : Promise.resolve(),
+      request: async () => null,
+      alive: () => true,
+    });
+    await sync.sync(a, "c", "int a;\n", false);
+    const first = sync.close(a);
+    const reopened = sync.sync(a, "c", "int a;\n", false);
+    const second = sync.close(a);
+    await first;
+    for (let turn = 0; turn < 5 && !sync.isOpen(a); turn++) await flush();
+    expect(sync.isOpen(a), "opened again, its didOpen on its way").toBe(true);
+    expect(sync.openUris(), "its second close is still queued").toEqual([]);
+    opening();
+    await Promise.all([reopened, second]);
+    expect([sync.isOpen(a), sync.openUris()]).toEqual([false, []]);
   });
 
   it("ends a wait for a document closed meanwhile, as not fresh", async () => {

@@ -98,7 +98,7 @@ export class DocumentSync {
   /** How many times a file others include changed (see {@link refreshIncluders}). */
   private includedChanges = 0;
   /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
-  private readonly closing = new Set<string>();
+  private readonly closing = new Map<string, number>();
   /** Emits "change" on every publish and state change. */
   readonly events = new EventEmitter();
   private publishSeq = 0;
@@ -364,9 +364,12 @@ export class DocumentSync {
 
   /** Closes a document (after a rename moved or deleted it). */
   close(uri: string): Promise<void> {
-    this.closing.add(uri);
+    // Counted: with two closes queued, the first leaves the second still on its way.
+    this.closing.set(uri, (this.closing.get(uri) ?? 0) + 1);
     return this.inTurn(uri, async () => {
-      this.closing.delete(uri);
+      const left = (this.closing.get(uri) ?? 1) - 1;
+      if (left > 0) this.closing.set(uri, left);
+      else this.closing.delete(uri);
       const document = this.documents.get(uri);
       if (!document) return;
       this.documents.delete(uri);
@@ -443,9 +446,16 @@ export class DocumentSync {
       if (work.workspaceLoad?.test(title)) this.workspaceLoadToken = token;
     } else if (value?.kind === "end" && this.runningWork.has(token)) {
       this.lastWorkAt = Date.now();
-      if (this.runningWork.get(token)) this.editWorkEnded += 1;
+      // Never more than the edits sent: an extra end would make a later edit's wait end before
+      // its own pass.
+      if (this.runningWork.get(token)) this.editWorkEnded = Math.min(this.editWorkEnded + 1, this.editsSent);
       if (token === this.workspaceLoadToken) this.workspaceChecked = true;
       this.runningWork.delete(token);
+      this.events.emit("change");
+    } else if (value?.kind === "end" && token === this.workspaceLoadToken && !this.workspaceChecked) {
+      // The workspace's first check, counted as lost (see reconcileWork), ended after all.
+      this.lastWorkAt = Date.now();
+      this.workspaceChecked = true;
       this.events.emit("change");
     }
   }
@@ -559,21 +569,18 @@ export class DocumentSync {
    * Counts as lost the work items that a long silence says will never come or end: the server
    * runs one per edit and ends each it began, but one lost (never seen) would hold every later
    * wait to its bound. After {@link lostBeginMs} with no edit and no item beginning or ending,
-   * the passes of earlier edits that never began count as done; after {@link lostEndMs}, so do
-   * the items that began and never ended. Checked as the next edit is sent.
+   * and none running (passes may wait behind the workspace's first check), the passes of earlier
+   * edits that never began count as done; after {@link lostEndMs}, the items that began and
+   * never ended are let go of too (the workspace's first check still counts when it ends late).
+   * Checked as the next edit is sent.
    */
   private reconcileWork(): void {
     if (this.spec.diagnosticsWork === undefined) return;
     const quietMs = Date.now() - this.lastWorkAt;
     if (quietMs < lostBeginMs) return;
-    if (quietMs >= lostEndMs) {
-      for (const [token, perEdit] of this.runningWork) {
-        if (perEdit) this.editWorkEnded += 1;
-        this.runningWork.delete(token);
-      }
-    }
-    const running = [...this.runningWork.values()].filter(Boolean).length;
-    this.editWorkEnded = Math.max(this.editWorkEnded, this.editsSent - running);
+    if (quietMs >= lostEndMs) this.runningWork.clear();
+    if (this.runningWork.size > 0) return;
+    this.editWorkEnded = this.editsSent;
   }
 
   /**

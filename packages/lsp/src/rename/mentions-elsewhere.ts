@@ -65,7 +65,14 @@ export async function mentionsElsewhere(
     signal?: AbortSignal;
   },
 ): Promise<MentionsElsewhere> {
-  const limits = { ...defaultMentionLimits, ...options.limits };
+  const given = options.limits ?? {};
+  const limits: MentionLimits = {
+    folders: given.folders ?? defaultMentionLimits.folders,
+    filesRead: given.filesRead ?? defaultMentionLimits.filesRead,
+    lines: given.lines ?? defaultMentionLimits.lines,
+    bytes: given.bytes ?? defaultMentionLimits.bytes,
+    ms: given.ms ?? defaultMentionLimits.ms,
+  };
   const deadline = performance.now() + limits.ms;
   const mentions: Mention[] = [];
   let files = 0;
@@ -120,6 +127,7 @@ export async function mentionsElsewhere(
       for (const mention of found) if (mentions.length < limits.lines) mentions.push(mention);
     }
   };
+  if (options.signal?.aborted) return { mentions, files, lines, truncated: true };
   await visit(workingDirectory);
   return { mentions, files, lines, truncated };
 }
