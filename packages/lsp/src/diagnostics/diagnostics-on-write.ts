@@ -90,7 +90,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       const files = named.get(call);
       named.delete(call);
       try {
-        return await wrapWrite(result, call);
+        return await wrapWrite(result, call, files ?? []);
       } finally {
         // The write's own check holds its changed files from its start: no gap between the two.
         if (files) releaseFiles(call.run.state(writesInFlightKey), files);
@@ -98,7 +98,12 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     },
   };
 
-  async function wrapWrite(result: ToolResult, call: CallInfo): Promise<ToolResult> {
+  /** `namedFiles`: the files the tool named as it began (held until the wrap ends). */
+  async function wrapWrite(
+    result: ToolResult,
+    call: CallInfo,
+    namedFiles: readonly string[],
+  ): Promise<ToolResult> {
     const supervisor = call.run.get(lspSupervisorKey);
     if (!supervisor || result.changedFiles.length === 0) return result;
     // Cancelled (the harness stopped the call): the write stands, its check is left off at once,
@@ -126,7 +131,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     // Until this check has synced them, the files of this write are nobody's "other change".
     const inFlight = call.run.state(writesInFlightKey);
     holdFiles(inFlight, result.changedFiles);
-    const checking = check(result, call, supervisor, ended.signal);
+    const checking = check(result, call, supervisor, ended.signal, namedFiles);
     void checking.catch(() => undefined).finally(() => releaseFiles(inFlight, result.changedFiles));
     try {
       return await Promise.race([checking, stopped]);
@@ -146,6 +151,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     call: CallInfo,
     supervisor: LspSupervisor,
     signal: AbortSignal,
+    namedFiles: readonly string[],
   ): Promise<ToolResult> {
     // The check's own waits end a little before the bound, leaving time to say what they found.
     const deadline = Date.now() + boundMs - Math.min(250, boundMs / 10);
@@ -195,8 +201,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // the server is told before the other files are checked (gopls's pass for it is awaited).
       // The files of the other writes being made or checked (read when needed): this check never
       // sends them, or it would take their breaks for its own (and theirs would find none).
+      const own = new Set([...unique, ...namedFiles]);
       const othersInFlight = () =>
-        [...call.run.state(writesInFlightKey).keys()].filter((file) => !unique.includes(file));
+        [...call.run.state(writesInFlightKey).keys()].filter((file) => !own.has(file));
       const others = othersInFlight();
       await Promise.all(deleted.map((file) => supervisor.closeDeleted(file, others).catch(() => undefined)));
       const checked = await Promise.all(

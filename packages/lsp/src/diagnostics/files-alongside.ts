@@ -200,7 +200,11 @@ async function baseline(
     const client = supervisor.runningClientFor(written);
     if (client && readsOnItsOwn(supervisor, client, written)) readsDisk.add(client);
   }
-  const candidates = supervisor.openAlongside(files).filter((file) => only(file) && !looks.pending.has(file));
+  // Another write's file is that write's: asking it afresh would send its new text.
+  const held = new Set(options.holdBack());
+  const candidates = supervisor
+    .openAlongside(files)
+    .filter((file) => only(file) && !looks.pending.has(file) && !held.has(file));
   const toRead = candidates.flatMap((file) => {
     const client = supervisor.runningClientFor(file);
     if (!client) return [];
@@ -298,14 +302,17 @@ export async function openImporters(
         (client.isOpen(supervisor.uriOf(other)) && !readsOnItsOwn(supervisor, client, other)),
     );
     const heldBack = new Set(into.holdBack?.() ?? []);
+    // Another write's file is that write's to send: opening it would send its new text.
     const importers = (await importersOf(client, file, budget, { heldBack })).filter(
-      (importer) => !written(importer),
+      (importer) => !written(importer) && !heldBack.has(importer),
     );
     budget -= importers.length;
     for (const importer of importers) {
       if (into.signal?.aborted) break;
       // Another root's server (a nested project) would be started for it: not this one's.
       if (supervisor.runningClientFor(importer) !== client) continue;
+      // Named by a write that began meanwhile.
+      if (into.holdBack?.().includes(importer)) continue;
       try {
         const document = await supervisor.open(importer, false, undefined, true);
         if (document.client !== client || !client.searchHolds.hold(document.uri)) continue;
@@ -415,8 +422,11 @@ export async function checkAlongside(
       ? [{ kind: "alongside", file, display, introduced, gone, ...(firstLook ? { firstLook } : {}) }]
       : [];
   };
+  const heldNow = new Set(state.holdBack?.() ?? []);
   const checks = results.flatMap(({ file, fresh }): WriteCheck[] => {
     if (fresh?.fresh) return compare(file, fresh.diagnostics);
+    // Named by a write that began while it was asked: left to that write's check.
+    if (heldNow.has(file)) return [];
     // Still to be compared: its look from before stays until then.
     state.looks.pending.add(file);
     return [{ kind: "alongside-unchecked", file, display: supervisor.display(file) }];

@@ -335,9 +335,17 @@ export class LspSupervisor {
     if (resync) await settleDiskEvents();
     const running = this.runningClientFor(file);
     asked.client = running;
+    const held = options.holdBack?.() ?? [];
+    // Looked at, not written: another write's file is that write's to send (it may have begun
+    // since the caller looked); not sent, so not fresh.
+    if (!(options.save ?? true) && held.includes(file))
+      return { file, diagnostics: [], fresh: false, text: "" };
     if (running && resync) {
-      const held = (options.holdBack?.() ?? []).filter((other) => other !== file);
-      await this.resyncOpen(running, this.uriOf(file), held);
+      await this.resyncOpen(
+        running,
+        this.uriOf(file),
+        held.filter((other) => other !== file),
+      );
     }
     const { client, uri, text } = await this.open(
       file,

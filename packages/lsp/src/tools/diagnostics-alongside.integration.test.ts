@@ -469,6 +469,8 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         gated.finish();
         // The break is the running write's: the other write's check never sent its file.
         expect(await running).toMatch(gopls.broken);
+        expect(other).toContain("LSP diagnostics after this write");
+        expect(other, "checked, in time").not.toMatch(/not checked|did not end|bound/);
         expect(other).not.toMatch(/not enough arguments/);
       } finally {
         gated.finish();
