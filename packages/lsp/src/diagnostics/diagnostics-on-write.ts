@@ -9,7 +9,8 @@ import {
 } from "@tools/registry";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import { explainMissing } from "../supervisor/status-report.js";
-import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
+import { lspSupervisorKey, type LspSupervisor, type SentMark } from "../supervisor/supervisor.js";
+import type { LanguageClient } from "../client/language-client.js";
 import {
   diagnosticsLedgerKey,
   diagnosticsLooksKey,
@@ -70,7 +71,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   const fileLimit = options.fileLimit ?? 10;
   const alongsideLimit = options.alongsideLimit ?? 20;
   // The files each write tool still running names (see `begin`), until its wrap ends.
-  const named = new WeakMap<CallInfo, readonly string[]>();
+  const named = new WeakMap<CallInfo, Begun>();
   return {
     name: "diagnostics-on-write",
     /**
@@ -81,28 +82,36 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     begin(call: CallInfo): void {
       // Told twice (the wrapper registered twice, or forwarded to as well): held once.
       if (named.has(call) || call.tool.tier !== "write" || !call.run.get(lspSupervisorKey)) return;
+      const supervisor = call.run.get(lspSupervisorKey)!;
       const files = [...new Set(call.resolvedPaths?.values() ?? [])];
       if (files.length === 0) return;
       holdFiles(call.run.state(writesInFlightKey), files);
-      named.set(call, files);
+      // lsp_rename sends its files itself (it opens the one it asks about, and its edits must
+      // reach the server): what it sends is its own doing, not a read call's.
+      const marks = new Map<string, SentMark>();
+      for (const file of call.tool.name === syncingTool ? [] : files) {
+        const mark = supervisor.sentMark(file);
+        if (mark) marks.set(file, mark);
+      }
+      named.set(call, { files, marks });
     },
     async wrap(result: ToolResult, call): Promise<ToolResult> {
-      const files = named.get(call);
+      const begun = named.get(call);
       named.delete(call);
       try {
-        return await wrapWrite(result, call, files ?? []);
+        return await wrapWrite(result, call, begun);
       } finally {
         // The write's own check holds its changed files from its start: no gap between the two.
-        if (files) releaseFiles(call.run.state(writesInFlightKey), files);
+        if (begun) releaseFiles(call.run.state(writesInFlightKey), begun.files);
       }
     },
   };
 
-  /** `namedFiles`: the files the tool named as it began (held until the wrap ends). */
+  /** `begun`: what the tool named as it began (held until the wrap ends), if it was told. */
   async function wrapWrite(
     result: ToolResult,
     call: CallInfo,
-    namedFiles: readonly string[],
+    begun: Begun | undefined,
   ): Promise<ToolResult> {
     const supervisor = call.run.get(lspSupervisorKey);
     if (!supervisor || result.changedFiles.length === 0) return result;
@@ -131,7 +140,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     // Until this check has synced them, the files of this write are nobody's "other change".
     const inFlight = call.run.state(writesInFlightKey);
     holdFiles(inFlight, result.changedFiles);
-    const checking = check(result, call, supervisor, ended.signal, namedFiles);
+    const checking = check(result, call, supervisor, ended.signal, begun);
     void checking.catch(() => undefined).finally(() => releaseFiles(inFlight, result.changedFiles));
     try {
       return await Promise.race([checking, stopped]);
@@ -151,7 +160,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     call: CallInfo,
     supervisor: LspSupervisor,
     signal: AbortSignal,
-    namedFiles: readonly string[],
+    begun: Begun | undefined,
   ): Promise<ToolResult> {
     // The check's own waits end a little before the bound, leaving time to say what they found.
     const deadline = Date.now() + boundMs - Math.min(250, boundMs / 10);
@@ -196,12 +205,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         // Writes checked at the same time (a batch of parallel calls): their files are theirs to
         // send, or one check would take another write's break as the state before it.
         holdBack: () => [...call.run.state(writesInFlightKey).keys()],
+        sentAlready: sentWhileWritten(supervisor, unique, begun),
       });
       // A deleted file must not stay open on its server (its old text would keep answering), and
       // the server is told before the other files are checked (gopls's pass for it is awaited).
       // The files of the other writes being made or checked (read when needed): this check never
       // sends them, or it would take their breaks for its own (and theirs would find none).
-      const own = new Set([...unique, ...namedFiles]);
+      const own = new Set([...unique, ...(begun?.files ?? [])]);
       const othersInFlight = () =>
         [...call.run.state(writesInFlightKey).keys()].filter((file) => !own.has(file));
       const others = othersInFlight();
@@ -298,6 +308,35 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
  * with how many such writes each.
  */
 const writesInFlightKey = stateKey<Map<string, number>>("LSP writes being checked", () => new Map());
+
+/** The write tool of this package that syncs the files it changes to their servers itself. */
+const syncingTool = "lsp_rename";
+
+/** What a write tool named as it began (see `diagnosticsOnWrite`'s `begin`). */
+interface Begun {
+  readonly files: readonly string[];
+  /** Where each named file's server stood on it then. */
+  readonly marks: ReadonlyMap<string, SentMark>;
+}
+
+/**
+ * The servers sent a written file's new text (or told of its change on disk) while its tool ran,
+ * before its check: a read call of the same batch (a hover, lsp diagnostics) syncs what it asks
+ * about. What their other files have now may already be the write's doing.
+ */
+function sentWhileWritten(
+  supervisor: LspSupervisor,
+  written: readonly string[],
+  begun: Begun | undefined,
+): Set<LanguageClient> {
+  const sent = new Set<LanguageClient>();
+  if (!begun) return sent;
+  for (const file of written) {
+    const mark = begun.marks.get(file);
+    if (mark && supervisor.sentSince(file, mark)) sent.add(mark.client);
+  }
+  return sent;
+}
 
 /** Counts `files` as held by one more write (see {@link writesInFlightKey}). */
 function holdFiles(inFlight: Map<string, number>, files: readonly string[]): void {

@@ -65,6 +65,11 @@ export async function lookBefore(
     signal: AbortSignal;
     /** Files other than `files` not to send either (other writes being checked), read when needed. */
     holdBack: () => readonly string[];
+    /**
+     * Servers already sent a written file's new text before this look (by a read call while the
+     * write's tool ran): what their files have now is not known to be from before the write.
+     */
+    sentAlready?: ReadonlySet<LanguageClient>;
   },
 ): Promise<Before> {
   const ms = Math.min(2_000, options.boundMs / 4);
@@ -92,6 +97,8 @@ interface LookWindow {
   readonly signal: AbortSignal;
   /** Files other than the written ones not to send either (other writes being checked). */
   readonly holdBack: () => readonly string[];
+  /** See {@link lookBefore}'s option. */
+  readonly sentAlready?: ReadonlySet<LanguageClient> | undefined;
 }
 
 /** {@link lookBefore}'s work, until `options.deadline` (`performance.now()`) or `options.signal`. */
@@ -122,12 +129,20 @@ async function lookWithin(
   const carried = new Set<string>();
   // Cancelled or out of time meanwhile: nothing is looked at any more.
   if (signal.aborted) return { marks, carried, opened: new Map(), covered: new Set() };
+  const sentKeys = new Set(
+    [...(options.sentAlready ?? [])].map((client) => `${client.spec.language}\u0000${client.root}`),
+  );
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
     marks.set(server.server, server.mark);
-    // A pass after an earlier write (or the one just caused) had not ended: what it publishes
-    // is compared at this write's check, never taken as the state before it.
-    if (looks.pending.has(server.server) || catching.some(({ server: key }) => key === server.server)) {
+    // A pass after an earlier write (or the one just caused) had not ended, or the server has
+    // the write already: what it publishes is compared at this write's check, never taken as
+    // the state before it.
+    if (
+      looks.pending.has(server.server) ||
+      sentKeys.has(server.server) ||
+      catching.some(({ server: key }) => key === server.server)
+    ) {
       carried.add(server.server);
       continue;
     }
@@ -208,6 +223,12 @@ async function baseline(
   const toRead = candidates.flatMap((file) => {
     const client = supervisor.runningClientFor(file);
     if (!client) return [];
+    // Its server has the write already: no look now is from before it. Dropped, the file's
+    // check lists all it has, saying some may predate the write.
+    if (options.sentAlready?.has(client)) {
+      forgetLooks(looks, file);
+      return [];
+    }
     const mark = client.changesMark();
     const looked = looks.files.has(file);
     const caughtUp = options.caughtUp.has(client);

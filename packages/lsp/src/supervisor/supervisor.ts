@@ -131,6 +131,29 @@ export class LspSupervisor {
     return this.roots.find(file, spec, this.workingDirectory)?.root;
   }
 
+  /**
+   * Where the running server of `file` stands on it now (its document's version, its count of
+   * changes on disk told), for {@link sentSince}; undefined when no server runs for it.
+   */
+  sentMark(file: string): SentMark | undefined {
+    const client = this.runningClientFor(file);
+    if (!client) return undefined;
+    return { client, version: client.versionOf(this.uriOf(file)), diskMark: client.diskChangeMark() };
+  }
+
+  /**
+   * Whether the server of `file` was sent something of it after `mark` (see {@link sentMark}):
+   * its document synced again, or a change on disk to it told. A server restarted since read
+   * it afresh. False when that cannot be told (the record of changes on disk is bounded).
+   */
+  sentSince(file: string, mark: SentMark): boolean {
+    const client = this.runningClientFor(file);
+    if (!client) return false;
+    if (client !== mark.client) return true;
+    if (client.versionOf(this.uriOf(file)) !== mark.version) return true;
+    return client.diskChangesSince(mark.diskMark)?.includes(file) ?? false;
+  }
+
   /** The running client for `file` when its server is up (no await, no binary lookup); none is started. */
   runningClientFor(file: string): LanguageClient | undefined {
     if (this.disposed) return undefined;
@@ -720,4 +743,11 @@ export function createLspSupervisor(run: Run, options: LspSupervisorOptions = {}
   const supervisor = new LspSupervisor(run.workingDirectory, options);
   run.wire(lspSupervisorKey, supervisor);
   return supervisor;
+}
+
+/** See {@link LspSupervisor.sentMark}. */
+export interface SentMark {
+  readonly client: LanguageClient;
+  readonly version: number | undefined;
+  readonly diskMark: number;
 }

@@ -480,6 +480,39 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   },
 );
 
+/**
+ * A read call of the same batch (a hover on the file being written) sends the write's new text
+ * before the write's check looks at the other files: their state then is the write's doing, and
+ * the check lists them whole (saying some may predate the write) instead of taking it as before.
+ */
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "diagnostics on write after a read call sent the write",
+  () => {
+    it("still reports the break, listed as not known to be older", async () => {
+      const gopls = cases.find(({ server }) => server === "gopls")!;
+      const gated = gatedWriteTool();
+      const { dir, supervisor, lsp, write, end } = writeRun("sent-early", gopls.files, 30_000, [gated.tool]);
+      try {
+        expect(await lsp({ action: "hover", file: gopls.main, ...gopls.use })).toContain("answer");
+        expect(await published(supervisor, join(dir, gopls.main), gopls.before)).toBe(true);
+        expect(await write(gopls.lib, `${gopls.files[gopls.lib]}\n`)).not.toContain(gopls.main);
+        const running = write(gopls.lib, gopls.breaking, "gated_write");
+        await gated.written;
+        expect(await lsp({ action: "hover", file: gopls.lib, line: 3, symbol: "answer" })).toContain("seed");
+        // The break is there before the write's check looks.
+        expect(await published(supervisor, join(dir, gopls.main), /not enough arguments/)).toBe(true);
+        gated.finish();
+        const written = await running;
+        expect(written).toMatch(gopls.broken);
+        expect(written).toContain("some may predate this write");
+      } finally {
+        gated.finish();
+        await end();
+      }
+    });
+  },
+);
+
 /** Per server, a third file whose question starts the server without opening the others. */
 const starters: Readonly<Record<string, { file: string; text: string; symbol: string }>> = {
   "typescript-language-server": { file: "other.ts", text: "export const other = 1;\n", symbol: "other" },
