@@ -333,7 +333,9 @@ function sentWhileWritten(
   if (!begun) return sent;
   for (const file of written) {
     const mark = begun.marks.get(file);
-    if (mark && supervisor.sentSince(file, mark)) sent.add(mark.client);
+    const client = supervisor.runningClientFor(file);
+    // The server running now (restarted since: it read the new text afresh).
+    if (mark && client && supervisor.sentSince(file, mark)) sent.add(client);
   }
   return sent;
 }
