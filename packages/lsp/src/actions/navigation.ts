@@ -173,14 +173,15 @@ function markedText(content: MarkupContent | MarkedString | MarkedString[]): str
   return "```" + content.language + "\n" + content.value + "\n```";
 }
 
-function hoverText(answer: Hover | null): string {
-  return answer ? plainHoverText(markedText(answer.contents)).trim() : "";
+function hoverText(answer: Hover | null, display: (path: string) => string): string {
+  return answer ? plainHoverText(markedText(answer.contents), display).trim() : "";
 }
 
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
   const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, "hover");
+  const display = (path: string) => context.supervisor.display(path);
   // clangd takes a doc comment from its index: from the files sent again once analysed, and from
   // a closed file's text at its close unless opened again.
   const refreshed = await reopenOutdated(client, context);
@@ -200,7 +201,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
           undefined,
           context.signal,
         ),
-      (hover) => hoverText(hover) === "",
+      (hover) => hoverText(hover, display) === "",
       "no hover information",
     );
     answer = asked.answer;
@@ -209,7 +210,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     await endSearch(client, refreshed);
   }
   const header = notes.map((note) => `${note}\n`).join("");
-  const text = hoverText(answer);
+  const text = hoverText(answer, display);
   if (text === "") {
     return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;
   }

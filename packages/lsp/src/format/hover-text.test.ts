@@ -10,6 +10,15 @@ describe("plainHoverText", () => {
     );
   });
 
+  it("writes links to files (tsserver's {@link}) as the name with its path and line, others as they are", () => {
+    const hover =
+      "Finds the importers (see [importTest](file:///w/src/importers.ts#L30%2C1)), [the spec](file:///w/SPEC.md) and [Go](https://go.dev/doc).";
+    expect(plainHoverText(hover, (path) => path.replace("/w/", ""))).toBe(
+      "Finds the importers (see importTest (src/importers.ts:30)), the spec (SPEC.md) and [Go](https://go.dev/doc).",
+    );
+    expect(plainHoverText("```ts\n[a](file:///w/a.ts)\n```")).toBe("```ts\n[a](file:///w/a.ts)\n```");
+  });
+
   it("leaves text without markdown escapes alone", () => {
     expect(plainHoverText("const a: number")).toBe("const a: number");
   });
