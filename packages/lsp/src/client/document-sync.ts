@@ -178,6 +178,11 @@ export class DocumentSync {
     return this.find(uri)?.version;
   }
 
+  /** The text the server has of the open document, as last sent; undefined when not open. */
+  syncedText(uri: string): string | undefined {
+    return this.find(uri)?.text;
+  }
+
   /** When (performance.now()) the latest publish for a document arrived. */
   lastPublishAt(uri: string): number | undefined {
     return this.documents.get(uri)?.lastPublish?.at;

@@ -386,6 +386,11 @@ export class LanguageClient {
   }
 
   /** The synced version of an open document. */
+  /** The text the server has of the open document, as last sent; undefined when not open. */
+  syncedText(uri: string): string | undefined {
+    return this.documents.syncedText(uri);
+  }
+
   versionOf(uri: string): number | undefined {
     return this.documents.versionOf(uri);
   }

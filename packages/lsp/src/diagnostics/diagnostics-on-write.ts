@@ -93,7 +93,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         const mark = supervisor.sentMark(file);
         if (mark) marks.set(file, mark);
       }
-      named.set(call, { files, marks });
+      named.set(call, { files, marks, startedAt: performance.now() });
     },
     async wrap(result: ToolResult, call): Promise<ToolResult> {
       const begun = named.get(call);
@@ -164,7 +164,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   ): Promise<ToolResult> {
     // The check's own waits end a little before the bound, leaving time to say what they found.
     const deadline = Date.now() + boundMs - Math.min(250, boundMs / 10);
-    const started = performance.now();
+    // Publishes from before the tool ran tell the state before (a server reading the written
+    // file from disk on its own may publish its new state while the tool still runs).
+    const started = begun?.startedAt ?? performance.now();
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
     const unique = [...new Set(result.changedFiles)];
@@ -205,7 +207,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         // Writes checked at the same time (a batch of parallel calls): their files are theirs to
         // send, or one check would take another write's break as the state before it.
         holdBack: () => [...call.run.state(writesInFlightKey).keys()],
-        sentAlready: sentWhileWritten(supervisor, unique, begun),
+        sentAlready: () => sentWhileWritten(supervisor, unique, begun),
       });
       // A deleted file must not stay open on its server (its old text would keep answering), and
       // the server is told before the other files are checked (gopls's pass for it is awaited).
@@ -317,6 +319,8 @@ interface Begun {
   readonly files: readonly string[];
   /** Where each named file's server stood on it then. */
   readonly marks: ReadonlyMap<string, SentMark>;
+  /** When (performance.now()) the tool began. */
+  readonly startedAt: number;
 }
 
 /**

@@ -66,10 +66,11 @@ export async function lookBefore(
     /** Files other than `files` not to send either (other writes being checked), read when needed. */
     holdBack: () => readonly string[];
     /**
-     * Servers already sent a written file's new text before this look (by a read call while the
-     * write's tool ran): what their files have now is not known to be from before the write.
+     * Servers already sent a written file's new text (by a read call while the write's tool ran,
+     * or since): what their files have now is not known to be from before the write. Asked
+     * again before each look is taken and after each look read.
      */
-    sentAlready?: ReadonlySet<LanguageClient>;
+    sentAlready?: () => ReadonlySet<LanguageClient>;
   },
 ): Promise<Before> {
   const ms = Math.min(2_000, options.boundMs / 4);
@@ -98,7 +99,7 @@ interface LookWindow {
   /** Files other than the written ones not to send either (other writes being checked). */
   readonly holdBack: () => readonly string[];
   /** See {@link lookBefore}'s option. */
-  readonly sentAlready?: ReadonlySet<LanguageClient> | undefined;
+  readonly sentAlready?: (() => ReadonlySet<LanguageClient>) | undefined;
 }
 
 /** {@link lookBefore}'s work, until `options.deadline` (`performance.now()`) or `options.signal`. */
@@ -130,7 +131,7 @@ async function lookWithin(
   // Cancelled or out of time meanwhile: nothing is looked at any more.
   if (signal.aborted) return { marks, carried, opened: new Map(), covered: new Set() };
   const sentKeys = new Set(
-    [...(options.sentAlready ?? [])].map((client) => `${client.spec.language}\u0000${client.root}`),
+    [...(options.sentAlready?.() ?? [])].map((client) => `${client.spec.language}\u0000${client.root}`),
   );
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
@@ -157,6 +158,9 @@ async function lookWithin(
   // The files open now first: finding importers tells the server of files changed on disk
   // (pyright would read the written file's new text before their look).
   await baseline(supervisor, files, looks, { ...options, caughtUp });
+  // Finding importers tells the servers of the written files changed on disk (this check's own
+  // doing): from here on, only what was sent before counts as sent by others.
+  const sentBefore = options.sentAlready?.() ?? new Set<LanguageClient>();
   const covered = new Set<LanguageClient>();
   const opened = new Map<LanguageClient, string[]>();
   const { unknown } = await untilAborted(
@@ -174,7 +178,7 @@ async function lookWithin(
       supervisor,
       files,
       looks,
-      { ...options, caughtUp: new Set() },
+      { ...options, caughtUp: new Set(), sentAlready: () => sentBefore },
       (file) => importers.has(file) && !unknown.has(file),
     );
   }
@@ -217,6 +221,7 @@ async function baseline(
   }
   // Another write's file is that write's: asking it afresh would send its new text.
   const held = new Set(options.holdBack());
+  const sent = options.sentAlready?.() ?? new Set<LanguageClient>();
   const candidates = supervisor
     .openAlongside(files)
     .filter((file) => only(file) && !looks.pending.has(file) && !held.has(file));
@@ -225,7 +230,7 @@ async function baseline(
     if (!client) return [];
     // Its server has the write already: no look now is from before it. Dropped, the file's
     // check lists all it has, saying some may predate the write.
-    if (options.sentAlready?.has(client)) {
+    if (sent.has(client)) {
       forgetLooks(looks, file);
       return [];
     }
@@ -233,7 +238,7 @@ async function baseline(
     const looked = looks.files.has(file);
     const caughtUp = options.caughtUp.has(client);
     if (looked && !caughtUp && looks.marks.get(file) === mark) return [];
-    return [{ file, mark, looked, caughtUp, readsDisk: readsDisk.has(client) }];
+    return [{ file, client, mark, looked, caughtUp, readsDisk: readsDisk.has(client) }];
   });
   // Past the limit, or not read in time: a look that no longer holds is dropped (the file's
   // next check lists all it has, saying some may predate the write), never kept as "before".
@@ -247,7 +252,7 @@ async function baseline(
     const inTime = () => !options.signal.aborted && performance.now() < options.deadline;
     await untilAborted(
       Promise.all(
-        reading.map(async ({ file, mark, looked, caughtUp, readsDisk }) => {
+        reading.map(async ({ file, client, mark, looked, caughtUp, readsDisk }) => {
           let diagnostics: readonly Diagnostic[] | undefined;
           if (!looked && !caughtUp) {
             diagnostics = await supervisor.currentDiagnostics(file, ms, options.started, readsDisk);
@@ -257,7 +262,8 @@ async function baseline(
               .catch(() => undefined);
             if (asked?.fresh) diagnostics = asked.diagnostics;
           }
-          if (!diagnostics || !inTime()) return {};
+          // Its server got the write meanwhile (a read call): the look may have it already.
+          if (!diagnostics || !inTime() || options.sentAlready?.().has(client)) return {};
           noteLook(looks, file, errorsAndWarnings(diagnostics), mark);
           read.add(file);
           return {};

@@ -17,6 +17,12 @@ describe("plainHoverText", () => {
       "Finds the importers (see importTest (src/importers.ts:30)), the spec (SPEC.md) and [Go](https://go.dev/doc).",
     );
     expect(plainHoverText("```ts\n[a](file:///w/a.ts)\n```")).toBe("```ts\n[a](file:///w/a.ts)\n```");
+    const shown = (path: string) => path.replace("/w/", "");
+    expect(plainHoverText("[page](file:///w/app/(auth)/page.tsx#L3%2C1)", shown)).toBe(
+      "page (app/(auth)/page.tsx:3)",
+    );
+    expect(plainHoverText("[items[0]](file:///w/a.ts#L2)", shown)).toBe("items[0] (a.ts:2)");
+    expect(plainHoverText("[src/a.ts](file:///w/src/a.ts)", shown)).toBe("src/a.ts");
   });
 
   it("leaves text without markdown escapes alone", () => {

@@ -24,7 +24,7 @@ export function plainHoverText(markdown: string, display: (path: string) => stri
       index % 2 === 1
         ? part
         : part
-            .replace(/\[([^\]\n]*)\]\((file:\/\/[^)\s]+)\)/g, (link, text: string, href: string) =>
+            .replace(fileLinkPattern, (link, text: string, href: string) =>
               fileLink(link, text, href, display),
             )
             .replace(/&(nbsp|lt|gt|amp|quot|#39);/g, (_, name: string) => entities[name]!)
@@ -33,6 +33,12 @@ export function plainHoverText(markdown: string, display: (path: string) => stri
     )
     .join("");
 }
+
+/**
+ * A markdown link to a file URL: its text (brackets nested once, or escaped, allowed) and the
+ * URL (parentheses nested once allowed: `app/(auth)/page.tsx`).
+ */
+const fileLinkPattern = /\[((?:[^[\]\n\\]|\\.|\[[^\]\n]*\])*)\]\((file:\/\/(?:[^()\s]|\([^()\s]*\))+)\)/g;
 
 /** `text (path:line)` for a markdown link to a file; the link as it was when it is no file URL. */
 function fileLink(link: string, text: string, href: string, display: (path: string) => string): string {
@@ -46,6 +52,8 @@ function fileLink(link: string, text: string, href: string, display: (path: stri
   } catch {
     return link;
   }
-  const where = `${display(path)}${line ? `:${line}` : ""}`;
-  return text ? `${text} (${where})` : where;
+  const shown = display(path);
+  const where = `${shown}${line ? `:${line}` : ""}`;
+  // A link whose text is the path itself says it once.
+  return text && text !== shown && text !== path ? `${text} (${where})` : where;
 }

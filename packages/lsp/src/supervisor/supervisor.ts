@@ -132,25 +132,28 @@ export class LspSupervisor {
   }
 
   /**
-   * Where the running server of `file` stands on it now (its document's version, its count of
-   * changes on disk told), for {@link sentSince}; undefined when no server runs for it.
+   * Where the server of `file` stands on it now (the running one, if any: the text it has of
+   * the document, its count of changes on disk told), for {@link sentSince}; undefined for a
+   * file of no server's language.
    */
   sentMark(file: string): SentMark | undefined {
+    if (!this.specFor(file)) return undefined;
     const client = this.runningClientFor(file);
-    if (!client) return undefined;
-    return { client, version: client.versionOf(this.uriOf(file)), diskMark: client.diskChangeMark() };
+    if (!client) return { client: undefined, text: undefined, diskMark: 0 };
+    return { client, text: client.syncedText(this.uriOf(file)), diskMark: client.diskChangeMark() };
   }
 
   /**
-   * Whether the server of `file` was sent something of it after `mark` (see {@link sentMark}):
-   * its document synced again, or a change on disk to it told. A server restarted since read
-   * it afresh. False when that cannot be told (the record of changes on disk is bounded).
+   * Whether the server of `file` may have its current text from after `mark` (see
+   * {@link sentMark}): its copy of the document changed (a sync with other text, a close or an
+   * open), or a change on disk to it was told. A server started or restarted since read it
+   * afresh. False when that cannot be told (the record of changes on disk is bounded).
    */
   sentSince(file: string, mark: SentMark): boolean {
     const client = this.runningClientFor(file);
     if (!client) return false;
     if (client !== mark.client) return true;
-    if (client.versionOf(this.uriOf(file)) !== mark.version) return true;
+    if (client.syncedText(this.uriOf(file)) !== mark.text) return true;
     return client.diskChangesSince(mark.diskMark)?.includes(file) ?? false;
   }
 
@@ -747,7 +750,9 @@ export function createLspSupervisor(run: Run, options: LspSupervisorOptions = {}
 
 /** See {@link LspSupervisor.sentMark}. */
 export interface SentMark {
-  readonly client: LanguageClient;
-  readonly version: number | undefined;
+  /** Undefined: no server ran for the file. */
+  readonly client: LanguageClient | undefined;
+  /** The server's copy of the document; undefined when not open. */
+  readonly text: string | undefined;
   readonly diskMark: number;
 }

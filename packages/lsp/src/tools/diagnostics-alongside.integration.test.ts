@@ -510,6 +510,27 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         await end();
       }
     });
+
+    it("also when the read call started the server, which read the written file from disk", async () => {
+      const gopls = cases.find(({ server }) => server === "gopls")!;
+      const gated = gatedWriteTool();
+      const { dir, supervisor, lsp, write, end } = writeRun("started-early", gopls.files, 30_000, [
+        gated.tool,
+      ]);
+      try {
+        const running = write(gopls.lib, gopls.breaking, "gated_write");
+        await gated.written;
+        expect(await lsp({ action: "hover", file: gopls.main, ...gopls.use })).toContain("answer");
+        expect(await published(supervisor, join(dir, gopls.main), /not enough arguments/)).toBe(true);
+        gated.finish();
+        const written = await running;
+        expect(written).toMatch(gopls.broken);
+        expect(written).toContain("some may predate this write");
+      } finally {
+        gated.finish();
+        await end();
+      }
+    });
   },
 );
 
