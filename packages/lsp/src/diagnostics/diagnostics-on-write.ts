@@ -257,6 +257,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         looks,
         marks: before.marks,
         carried: before.carried,
+        unsettled: before.unsettled,
         written: unique,
         deadline,
         boundMs,

@@ -28,6 +28,11 @@ export interface Before {
    * had not ended): a file never looked at there is compared whatever its publish's mark.
    */
   readonly carried: ReadonlySet<string>;
+  /**
+   * Servers whose pass for the changes made outside the tools (told just before the write) had
+   * not ended: what their files get after the look may come from those changes too.
+   */
+  readonly unsettled: ReadonlySet<string>;
   /** The importers opened for this write, held until {@link releaseImporters}. */
   readonly opened: Map<LanguageClient, string[]>;
   /** The servers whose importers were looked for (running before the write). */
@@ -128,8 +133,9 @@ async function lookWithin(
     : [];
   const marks = new Map<string, number>();
   const carried = new Set<string>();
+  const unsettled = new Set(catching.map(({ server }) => server));
   // Cancelled or out of time meanwhile: nothing is looked at any more.
-  if (signal.aborted) return { marks, carried, opened: new Map(), covered: new Set() };
+  if (signal.aborted) return { marks, carried, unsettled, opened: new Map(), covered: new Set() };
   const sentKeys = new Set(
     [...(options.sentAlready?.() ?? [])].map((client) => `${client.spec.language}\u0000${client.root}`),
   );
@@ -188,7 +194,7 @@ async function lookWithin(
   // before this write is never replaced by one taken after it without a comparison between.
   for (const file of supervisor.openAlongside(files)) if (looks.files.has(file)) looks.pending.add(file);
   for (const server of marks.keys()) looks.pending.add(server);
-  return { marks, carried, opened, covered };
+  return { marks, carried, unsettled, opened, covered };
 }
 
 /**
@@ -390,6 +396,8 @@ export async function checkAlongside(
     marks: PublishMarks;
     /** See {@link Before.carried}. */
     carried: ReadonlySet<string>;
+    /** See {@link Before.unsettled}. */
+    unsettled?: ReadonlySet<string>;
     /** Every file the write changed (deleted ones too). */
     written: readonly string[];
     deadline: number;
@@ -436,7 +444,8 @@ export async function checkAlongside(
     }),
   );
   if (state.signal.aborted) return [];
-  const compare = (file: string, diagnostics: readonly Diagnostic[]): WriteCheck[] => {
+  /** `unsettled`: its server was still checking changes made outside the tools (see `Before`). */
+  const compare = (file: string, diagnostics: readonly Diagnostic[], unsettled = false): WriteCheck[] => {
     const current = errorsAndWarnings(diagnostics);
     // Not looked at before (opened for this write after its server read the new text, or its
     // look did not come in time): all of it is listed, saying some may predate the write.
@@ -445,8 +454,9 @@ export async function checkAlongside(
     const introduced = firstLook ? current : sinceLast;
     const gone = recordAlongside(state.ledger, file, current, introduced);
     const display = supervisor.display(file);
+    const caveat = firstLook ? { firstLook } : unsettled ? { unsettled } : {};
     return introduced.length > 0 || gone > 0
-      ? [{ kind: "alongside", file, display, introduced, gone, ...(firstLook ? { firstLook } : {}) }]
+      ? [{ kind: "alongside", file, display, introduced, gone, ...caveat }]
       : [];
   };
   const heldNow = new Set(state.holdBack?.() ?? []);
@@ -483,7 +493,7 @@ export async function checkAlongside(
         noteLook(state.looks, file, []);
       }
       state.looks.published.set(file, at);
-      checks.push(...compare(file, diagnostics));
+      checks.push(...compare(file, diagnostics, state.unsettled?.has(server.server) ?? false));
     }
   }
   return checks;

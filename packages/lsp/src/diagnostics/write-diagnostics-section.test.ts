@@ -231,6 +231,31 @@ describe("writeDiagnosticsSection", () => {
     ]);
   });
 
+  it("says when what a file got may come from changes made outside the tools, or predate the write", () => {
+    const alongside = (name: string, caveat: { firstLook?: true; unsettled?: true }): WriteCheck => ({
+      kind: "alongside",
+      file: `/w/${name}`,
+      display: name,
+      introduced: unknownNames(1),
+      gone: 0,
+      ...caveat,
+    });
+    expect(
+      lines([
+        checked("lib.go"),
+        alongside("cmd/main.go", { unsettled: true }),
+        alongside("util.go", { firstLook: true }),
+      ]),
+    ).toEqual([
+      "LSP diagnostics after this write:",
+      "1 new diagnostic in cmd/main.go, which this write did not change (some may come from changes made outside the tools, which its server was still checking):",
+      "cmd/main.go:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "1 diagnostic in util.go, which this write did not change (checked for the first time: some may predate this write):",
+      "util.go:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "lib.go: clean (no errors or warnings)",
+    ]);
+  });
+
   it("says when a server checking the whole workspace had not finished its pass after the write", () => {
     expect(lines([checked("lib.go"), { kind: "alongside-pending", display: "gopls" }])).toEqual([
       "LSP diagnostics after this write:",

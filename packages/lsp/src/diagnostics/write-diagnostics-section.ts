@@ -33,6 +33,11 @@ export type WriteCheck =
        * which may predate the write.
        */
       readonly firstLook?: true;
+      /**
+       * Set when its server was still checking changes made outside the tools (a shell command)
+       * as the write came: some of `introduced` may come from those.
+       */
+      readonly unsettled?: true;
     }
   /** A file open alongside whose check did not end within the bound. */
   | { readonly kind: "alongside-unchecked"; readonly file: string; readonly display: string }
@@ -122,6 +127,10 @@ export function writeDiagnosticsSection(
     if (check.kind === "alongside" && check.firstLook) {
       lines.push(
         `${count(all.length, "diagnostic")} in ${check.display}, which this write did not change (checked for the first time: some may predate this write):`,
+      );
+    } else if (check.kind === "alongside" && check.unsettled) {
+      lines.push(
+        `${count(all.length, "new diagnostic")} in ${check.display}, which this write did not change (some may come from changes made outside the tools, which its server was still checking):`,
       );
     } else {
       const where =
