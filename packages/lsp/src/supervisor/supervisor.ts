@@ -146,14 +146,18 @@ export class LspSupervisor {
   /**
    * Whether the server of `file` may have its current text from after `mark` (see
    * {@link sentMark}): its copy of the document changed (a sync with other text, a close or an
-   * open), or a change on disk to it was told. A server started or restarted since read it
-   * afresh. False when that cannot be told (the record of changes on disk is bounded).
+   * open), or, not open, a change on disk to it was told. A server started or restarted since
+   * read it afresh. False when that cannot be told (the record of changes on disk is bounded).
    */
   sentSince(file: string, mark: SentMark): boolean {
     const client = this.runningClientFor(file);
     if (!client) return false;
     if (client !== mark.client) return true;
-    if (client.syncedText(this.uriOf(file)) !== mark.text) return true;
+    const text = client.syncedText(this.uriOf(file));
+    if (text !== mark.text) return true;
+    // Open then and now with the same text: an event on disk noted for it sent nothing (an open
+    // document's text goes by didChange).
+    if (text !== undefined) return false;
     return client.diskChangesSince(mark.diskMark)?.includes(file) ?? false;
   }
 
