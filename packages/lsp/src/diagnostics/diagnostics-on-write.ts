@@ -9,7 +9,7 @@ import {
 } from "@tools/registry";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import { explainMissing } from "../supervisor/status-report.js";
-import { lspSupervisorKey, type LspSupervisor, type SentMark } from "../supervisor/supervisor.js";
+import { lspSupervisorKey, type LspSupervisor, type SentSnapshot } from "../supervisor/supervisor.js";
 import type { LanguageClient } from "../client/language-client.js";
 import {
   diagnosticsLedgerKey,
@@ -84,16 +84,12 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       if (named.has(call) || call.tool.tier !== "write" || !call.run.get(lspSupervisorKey)) return;
       const supervisor = call.run.get(lspSupervisorKey)!;
       const files = [...new Set(call.resolvedPaths?.values() ?? [])];
-      if (files.length === 0) return;
       holdFiles(call.run.state(writesInFlightKey), files);
-      // lsp_rename sends its files itself (it opens the one it asks about, and its edits must
-      // reach the server): what it sends is its own doing, not a read call's.
-      const marks = new Map<string, SentMark>();
-      for (const file of call.tool.name === syncingTool ? [] : files) {
-        const mark = supervisor.sentMark(file);
-        if (mark) marks.set(file, mark);
-      }
-      named.set(call, { files, marks, startedAt: performance.now() });
+      // What the servers have now, for every file the tool changes, named or not (resolve names
+      // none). lsp_rename sends its files itself (it opens the one it asks about, and its edits
+      // must reach the server): what it sends is its own doing, not a read call's.
+      const snapshot = call.tool.name === syncingTool ? undefined : supervisor.sentSnapshot();
+      named.set(call, { files, snapshot, startedAt: performance.now() });
     },
     async wrap(result: ToolResult, call): Promise<ToolResult> {
       const begun = named.get(call);
@@ -318,8 +314,8 @@ const syncingTool = "lsp_rename";
 /** What a write tool named as it began (see `diagnosticsOnWrite`'s `begin`). */
 interface Begun {
   readonly files: readonly string[];
-  /** Where each named file's server stood on it then. */
-  readonly marks: ReadonlyMap<string, SentMark>;
+  /** What the servers had then (none for a tool that syncs its own files). */
+  readonly snapshot: SentSnapshot | undefined;
   /** When (performance.now()) the tool began. */
   readonly startedAt: number;
 }
@@ -335,9 +331,9 @@ function sentWhileWritten(
   begun: Begun | undefined,
 ): Set<LanguageClient> {
   const sent = new Set<LanguageClient>();
-  if (!begun) return sent;
+  if (!begun?.snapshot) return sent;
   for (const file of written) {
-    const mark = begun.marks.get(file);
+    const mark = supervisor.sentMarkIn(begun.snapshot, file);
     const client = supervisor.runningClientFor(file);
     // The server running now (restarted since: it read the new text afresh).
     if (mark && client && supervisor.sentSince(file, mark)) sent.add(client);

@@ -132,20 +132,40 @@ export class LspSupervisor {
   }
 
   /**
-   * Where the server of `file` stands on it now (the running one, if any: the text it has of
-   * the document, its count of changes on disk told), for {@link sentSince}; undefined for a
+   * What every running server has now (the text of each open document, its count of changes on
+   * disk told), for {@link sentMarkIn}: taken as a write tool begins, whatever files it changes.
+   */
+  sentSnapshot(): SentSnapshot {
+    const snapshot = new Map<LanguageClient, { diskMark: number; texts: Map<string, string> }>();
+    for (const record of this.records.values()) {
+      const client = record.client;
+      if (client?.state !== "running") continue;
+      const texts = new Map<string, string>();
+      for (const uri of client.openUris()) {
+        const text = client.syncedText(uri);
+        if (text !== undefined) texts.set(uri, text);
+      }
+      snapshot.set(client, { diskMark: client.diskChangeMark(), texts });
+    }
+    return snapshot;
+  }
+
+  /**
+   * Where the server of `file` stood on it at `snapshot` (see {@link sentSnapshot}), for
+   * {@link sentSince}: a server running now that did not then counts as none; undefined for a
    * file of no server's language.
    */
-  sentMark(file: string): SentMark | undefined {
+  sentMarkIn(snapshot: SentSnapshot, file: string): SentMark | undefined {
     if (!this.specFor(file)) return undefined;
     const client = this.runningClientFor(file);
-    if (!client) return { client: undefined, text: undefined, diskMark: 0 };
-    return { client, text: client.syncedText(this.uriOf(file)), diskMark: client.diskChangeMark() };
+    const then = client && snapshot.get(client);
+    if (!client || !then) return { client: undefined, text: undefined, diskMark: 0 };
+    return { client, text: then.texts.get(this.uriOf(file)), diskMark: then.diskMark };
   }
 
   /**
    * Whether the server of `file` may have its current text from after `mark` (see
-   * {@link sentMark}): its copy of the document changed (a sync with other text, a close or an
+   * {@link sentMarkIn}): its copy of the document changed (a sync with other text, a close or an
    * open), or, not open, a change on disk to it was told. A server started or restarted since
    * read it afresh. False when that cannot be told (the record of changes on disk is bounded).
    */
@@ -752,7 +772,13 @@ export function createLspSupervisor(run: Run, options: LspSupervisorOptions = {}
   return supervisor;
 }
 
-/** See {@link LspSupervisor.sentMark}. */
+/** See {@link LspSupervisor.sentSnapshot}. */
+export type SentSnapshot = ReadonlyMap<
+  LanguageClient,
+  { readonly diskMark: number; readonly texts: ReadonlyMap<string, string> }
+>;
+
+/** See {@link LspSupervisor.sentMarkIn}. */
 export interface SentMark {
   /** Undefined: no server ran for the file. */
   readonly client: LanguageClient | undefined;

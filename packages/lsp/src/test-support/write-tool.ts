@@ -53,9 +53,10 @@ export const writeFilesTool = defineTool({
 /**
  * A write tool that, once it wrote its file, waits until the test lets it return (a write whose
  * tool is still running, as a harness's apply_patch between two files): `written` resolves after
- * the write; `finish` lets the call return.
+ * the write; `finish` lets the call return. `named: false`: it declares no `paths` (as structural
+ * `resolve`, whose files are those of a staged change).
  */
-export function gatedWriteTool(): {
+export function gatedWriteTool(options: { named?: boolean } = {}): {
   tool: ReturnType<typeof defineTool>;
   written: Promise<void>;
   finish: () => void;
@@ -70,7 +71,7 @@ export function gatedWriteTool(): {
     parallelSafe: true,
     description: "Writes a file, then waits to be let return (test stand-in for a long write tool).",
     input: z.object({ file: z.string(), content: z.string() }),
-    paths: (input) => [input.file],
+    ...(options.named === false ? {} : { paths: (input: { file: string }) => [input.file] }),
     async execute(input, ctx) {
       const absolute = ctx.resolvePath(input.file);
       writeFileSync(absolute, input.content);

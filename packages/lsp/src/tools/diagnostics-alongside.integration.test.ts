@@ -511,6 +511,30 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
       }
     });
 
+    it("also for a write tool that names no files (as resolve)", async () => {
+      const gopls = cases.find(({ server }) => server === "gopls")!;
+      const gated = gatedWriteTool({ named: false });
+      const { dir, supervisor, lsp, write, end } = writeRun("sent-unnamed", gopls.files, 30_000, [
+        gated.tool,
+      ]);
+      try {
+        expect(await lsp({ action: "hover", file: gopls.main, ...gopls.use })).toContain("answer");
+        expect(await published(supervisor, join(dir, gopls.main), gopls.before)).toBe(true);
+        expect(await write(gopls.lib, `${gopls.files[gopls.lib]}\n`)).not.toContain(gopls.main);
+        const running = write(gopls.lib, gopls.breaking, "gated_write");
+        await gated.written;
+        expect(await lsp({ action: "hover", file: gopls.lib, line: 3, symbol: "answer" })).toContain("seed");
+        expect(await published(supervisor, join(dir, gopls.main), /not enough arguments/)).toBe(true);
+        gated.finish();
+        const written = await running;
+        expect(written).toMatch(gopls.broken);
+        expect(written).toContain("some may predate this write");
+      } finally {
+        gated.finish();
+        await end();
+      }
+    });
+
     it("also when the read call started the server, which read the written file from disk", async () => {
       const gopls = cases.find(({ server }) => server === "gopls")!;
       const gated = gatedWriteTool();
