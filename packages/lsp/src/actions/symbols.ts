@@ -10,6 +10,7 @@ import { formatLocation, inExistingFiles, LineReader } from "../format/locations
 import { isInside } from "../servers/find-root.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
+import { serverKey } from "../supervisor/supervisor.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import { endSearch, reopenOutdated } from "./cross-file-search.js";
@@ -248,7 +249,7 @@ function unindexedNote(
  */
 function searchScope(clients: readonly LanguageClient[], context: ActionContext): string {
   const { supervisor } = context;
-  const asked = new Set(clients.map((client) => `${client.spec.language}\u0000${client.root}`));
+  const asked = new Set(clients.map(serverKey));
   // A module of a workspace is searched by the workspace's server.
   const notAsked = [
     ...new Set(

@@ -333,10 +333,8 @@ function sentWhileWritten(
   const sent = new Set<LanguageClient>();
   if (!begun?.snapshot) return sent;
   for (const file of written) {
-    const mark = supervisor.sentMarkIn(begun.snapshot, file);
-    const client = supervisor.runningClientFor(file);
-    // The server running now (restarted since: it read the new text afresh).
-    if (mark && client && supervisor.sentSince(file, mark)) sent.add(client);
+    const client = supervisor.sentSince(begun.snapshot, file);
+    if (client) sent.add(client);
   }
   return sent;
 }

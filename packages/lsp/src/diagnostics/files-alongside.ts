@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { extname } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { errorsAndWarnings } from "../format/diagnostics.js";
-import type { LspSupervisor } from "../supervisor/supervisor.js";
+import { serverKey, type LspSupervisor } from "../supervisor/supervisor.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { endSearch } from "../actions/cross-file-search.js";
 import {
@@ -136,9 +136,7 @@ async function lookWithin(
   const unsettled = new Set(catching.map(({ server }) => server));
   // Cancelled or out of time meanwhile: nothing is looked at any more.
   if (signal.aborted) return { marks, carried, unsettled, opened: new Map(), covered: new Set() };
-  const sentKeys = new Set(
-    [...(options.sentAlready?.() ?? [])].map((client) => `${client.spec.language}\u0000${client.root}`),
-  );
+  const sentKeys = new Set([...(options.sentAlready?.() ?? [])].map(serverKey));
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
     marks.set(server.server, server.mark);

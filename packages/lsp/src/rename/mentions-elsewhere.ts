@@ -81,22 +81,22 @@ export async function mentionsElsewhere(
   let read = 0;
   let truncated = false;
   let sinceTurn = 0;
-  /** Counts one read; every {@link readsPerTurn}, lets the event loop run and checks the bounds. */
-  const pace = async (): Promise<void> => {
-    if (++sinceTurn < readsPerTurn) return;
+  /**
+   * Whether one more read may be made, `used` of `limit` made so far: false (truncated) past the
+   * limit, the time bound or a cancel. Every {@link readsPerTurn} reads it lets the event loop run.
+   */
+  const mayRead = async (used: number, limit: number): Promise<boolean> => {
+    if (used >= limit) truncated = true;
+    if (truncated) return false;
+    if (++sinceTurn < readsPerTurn) return true;
     sinceTurn = 0;
     await new Promise((resolve) => setImmediate(resolve));
     if (performance.now() >= deadline || options.signal?.aborted) truncated = true;
+    return !truncated;
   };
   const visit = async (folder: string): Promise<void> => {
-    if (truncated) return;
-    if (folders >= limits.folders) {
-      truncated = true;
-      return;
-    }
+    if (!(await mayRead(folders, limits.folders))) return;
     folders += 1;
-    await pace();
-    if (truncated) return;
     let entries;
     try {
       entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -113,13 +113,8 @@ export async function mentionsElsewhere(
       }
       if (!outside || !entry.isFile() || options.exclude.has(path)) continue;
       if (!options.extensions.includes(extname(entry.name).toLowerCase())) continue;
-      if (read >= limits.filesRead) {
-        truncated = true;
-        return;
-      }
+      if (!(await mayRead(read, limits.filesRead))) return;
       read += 1;
-      await pace();
-      if (truncated) return;
       const found = mentionsIn(path, options.name, limits.bytes);
       if (found.length === 0) continue;
       files += 1;

@@ -133,7 +133,7 @@ export class LspSupervisor {
 
   /**
    * What every running server has now (the text of each open document, its count of changes on
-   * disk told), for {@link sentMarkIn}: taken as a write tool begins, whatever files it changes.
+   * disk told), for {@link sentSince}: taken as a write tool begins, whatever files it changes.
    */
   sentSnapshot(): SentSnapshot {
     const snapshot = new Map<LanguageClient, { diskMark: number; texts: Map<string, string> }>();
@@ -151,34 +151,25 @@ export class LspSupervisor {
   }
 
   /**
-   * Where the server of `file` stood on it at `snapshot` (see {@link sentSnapshot}), for
-   * {@link sentSince}: a server running now that did not then counts as none; undefined for a
-   * file of no server's language.
+   * The running server of `file` when it may have the file's current text from after `snapshot`
+   * (see {@link sentSnapshot}): its copy of the document changed (a sync with other text, a close
+   * or an open), or, not open, a change on disk to it was told; a server started or restarted
+   * since read it afresh. Undefined otherwise, for a file of no server's language, and when that
+   * cannot be told (the record of changes on disk is bounded).
    */
-  sentMarkIn(snapshot: SentSnapshot, file: string): SentMark | undefined {
+  sentSince(snapshot: SentSnapshot, file: string): LanguageClient | undefined {
     if (!this.specFor(file)) return undefined;
     const client = this.runningClientFor(file);
-    const then = client && snapshot.get(client);
-    if (!client || !then) return { client: undefined, text: undefined, diskMark: 0 };
-    return { client, text: then.texts.get(this.uriOf(file)), diskMark: then.diskMark };
-  }
-
-  /**
-   * Whether the server of `file` may have its current text from after `mark` (see
-   * {@link sentMarkIn}): its copy of the document changed (a sync with other text, a close or an
-   * open), or, not open, a change on disk to it was told. A server started or restarted since
-   * read it afresh. False when that cannot be told (the record of changes on disk is bounded).
-   */
-  sentSince(file: string, mark: SentMark): boolean {
-    const client = this.runningClientFor(file);
-    if (!client) return false;
-    if (client !== mark.client) return true;
-    const text = client.syncedText(this.uriOf(file));
-    if (text !== mark.text) return true;
+    if (!client) return undefined;
+    const then = snapshot.get(client);
+    if (!then) return client;
+    const uri = this.uriOf(file);
+    const text = client.syncedText(uri);
+    if (text !== then.texts.get(uri)) return client;
     // Open then and now with the same text: an event on disk noted for it sent nothing (an open
     // document's text goes by didChange).
-    if (text !== undefined) return false;
-    return client.diskChangesSince(mark.diskMark)?.includes(file) ?? false;
+    if (text !== undefined) return undefined;
+    return client.diskChangesSince(then.diskMark)?.includes(file) ? client : undefined;
   }
 
   /** The running client for `file` when its server is up (no await, no binary lookup); none is started. */
@@ -564,7 +555,7 @@ export class LspSupervisor {
     return [...this.runningClientsOf(files)]
       .filter((client) => client.spec.publishesWorkspace)
       .map((client) => ({
-        server: `${client.spec.language}\u0000${client.root}`,
+        server: serverKey(client),
         mark: client.publishMark(),
         complete: client.unopenedComplete(),
         files: client.unopenedPublishes().flatMap(({ uri, diagnostics, mark }) => {
@@ -588,9 +579,7 @@ export class LspSupervisor {
     const clients = [...this.runningClientsOf(files)];
     const done = await Promise.all(clients.map((client) => client.awaitWorkDone(deadline)));
     return clients.flatMap((client, i) =>
-      done[i]
-        ? []
-        : [{ server: `${client.spec.language}\u0000${client.root}`, command: client.spec.command }],
+      done[i] ? [] : [{ server: serverKey(client), command: client.spec.command }],
     );
   }
 
@@ -778,11 +767,10 @@ export type SentSnapshot = ReadonlyMap<
   { readonly diskMark: number; readonly texts: ReadonlyMap<string, string> }
 >;
 
-/** See {@link LspSupervisor.sentMarkIn}. */
-export interface SentMark {
-  /** Undefined: no server ran for the file. */
-  readonly client: LanguageClient | undefined;
-  /** The server's copy of the document; undefined when not open. */
-  readonly text: string | undefined;
-  readonly diskMark: number;
+/**
+ * A running server's key, as {@link LspSupervisor.unopenedPublishes} and
+ * {@link LspSupervisor.awaitDiagnosticsWork} name it: its language and root.
+ */
+export function serverKey(client: Pick<LanguageClient, "spec" | "root">): string {
+  return `${client.spec.language}\u0000${client.root}`;
 }
