@@ -13,6 +13,8 @@ const spec: ServerSpec = {
 };
 const uri = "file:///w/main.go";
 const flush = () => new Promise((resolve) => setImmediate(resolve));
+/** A channel to a server that takes everything and answers nothing of its own. */
+const silent = () => ({ notify: async () => {}, request: async () => null, alive: () => true });
 const diagnostic = (message: string) => ({
   range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
   message,
@@ -66,11 +68,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
       publishesWorkspace: true,
       diagnosticsWork: { ...spec.diagnosticsWork!, workspaceLoad: /^diagnosing initial workspace load$/ },
     };
-    const sync = new DocumentSync(workspaceSpec, {
-      notify: async () => {},
-      request: async () => null,
-      alive: () => true,
-    });
+    const sync = new DocumentSync(workspaceSpec, silent());
     const other = "file:///w/cmd/main.go";
     sync.onProgress("load", { kind: "begin", title: "diagnosing initial workspace load" });
     sync.onPublish({ uri: other, diagnostics: [diagnostic("old")] });
@@ -103,7 +101,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
 
   it("says when publishes for files not open were dropped past its bound, and marks publishes across servers in order", () => {
     const workspaceSpec: ServerSpec = { ...spec, publishesWorkspace: true };
-    const channel = { notify: async () => {}, request: async () => null, alive: () => true };
+    const channel = silent();
     const sync = new DocumentSync(workspaceSpec, channel);
     for (let i = 0; i < 20_000; i++) sync.onPublish({ uri: `file:///w/f${i}.go`, diagnostics: [] });
     expect(sync.unopenedComplete()).toBe(true);
@@ -119,11 +117,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
   });
 
   it("says not fresh when the bound passes before the passes end", async () => {
-    const sync = new DocumentSync(spec, {
-      notify: async () => {},
-      request: async () => null,
-      alive: () => true,
-    });
+    const sync = new DocumentSync(spec, silent());
     await sync.sync(uri, "go", "package main\n", false);
     sync.onPublish({ uri, diagnostics: [] });
     expect(await sync.awaitPublish(uri, Date.now())).toEqual({ diagnostics: [], fresh: false });
@@ -133,11 +127,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
   it("counts passes that never began, after a long silence, as lost, and items never ended after a longer one", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
-      const sync = new DocumentSync(spec, {
-        notify: async () => {},
-        request: async () => null,
-        alive: () => true,
-      });
+      const sync = new DocumentSync(spec, silent());
       const work = (token: string, title: string) => {
         sync.onProgress(token, { kind: "begin", title });
         return () => sync.onProgress(token, { kind: "end" });
@@ -181,7 +171,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
           ...spec,
           diagnosticsWork: { ...spec.diagnosticsWork!, workspaceLoad: /^diagnosing initial workspace load$/ },
         },
-        { notify: async () => {}, request: async () => null, alive: () => true },
+        silent(),
       );
       load.onProgress("load", { kind: "begin", title: "diagnosing initial workspace load" });
       vi.setSystemTime(Date.now() + lostEndMs);
@@ -195,11 +185,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
   });
 
   it("takes a publish of the edit's own version at once", async () => {
-    const sync = new DocumentSync(spec, {
-      notify: async () => {},
-      request: async () => null,
-      alive: () => true,
-    });
+    const sync = new DocumentSync(spec, silent());
     await sync.sync(uri, "go", "package main\n", false);
     sync.onPublish({ uri, version: 1, diagnostics: [diagnostic("x")] });
     expect(await sync.awaitPublish(uri, Date.now() + 60_000)).toEqual({
@@ -210,11 +196,7 @@ describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
 
   it("ends the wait when the interrupt turns true on an event (a pull provider registered)", async () => {
     const pushSpec: ServerSpec = { ...spec, diagnosticsWork: undefined, language: "python" };
-    const sync = new DocumentSync(pushSpec, {
-      notify: async () => {},
-      request: async () => null,
-      alive: () => true,
-    });
+    const sync = new DocumentSync(pushSpec, silent());
     await sync.sync(uri, "python", "x = 1\n", false);
     let registered = false;
     const waiting = sync.awaitPublish(uri, Date.now() + 60_000, () => registered);
@@ -244,11 +226,7 @@ describe("DocumentSync push freshness (no progress tracking)", () => {
   };
   const pyUri = "file:///w/main.py";
   const open = async () => {
-    const sync = new DocumentSync(pushSpec, {
-      notify: async () => {},
-      request: async () => null,
-      alive: () => true,
-    });
+    const sync = new DocumentSync(pushSpec, silent());
     await sync.sync(pyUri, "python", "x = 1\n", false);
     return sync;
   };
