@@ -85,8 +85,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       const supervisor = call.run.get(lspSupervisorKey)!;
       const files = [...new Set(call.resolvedPaths?.values() ?? [])];
       holdFiles(call.run.state(writesInFlightKey), files);
-      // What the servers have now, for every file the tool changes, named or not (resolve names
-      // none). lsp_rename sends its files itself (it opens the one it asks about, and its edits
+      // What the servers have now, for every file the tool changes, named or not (a tool may
+      // change files it does not declare in `paths`). lsp_rename sends its files itself (it opens the one it asks about, and its edits
       // must reach the server): what it sends is its own doing, not a read call's.
       const snapshot = call.tool.name === syncingTool ? undefined : supervisor.sentSnapshot();
       named.set(call, { files, snapshot, startedAt: performance.now() });

@@ -488,8 +488,8 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
 describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   "diagnostics on write after a read call sent the write",
   () => {
-    // A write tool that names no files (as structural resolve) is caught too: the servers' copies
-    // are noted as any write tool begins.
+    // A write tool that names no files (one that does not declare what it changes in `paths`) is
+    // caught too: the servers' copies are noted as any write tool begins.
     it.each([
       { tool: "naming its file", named: true },
       { tool: "naming no files", named: false },

@@ -1,6 +1,12 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createRegistry } from "../registry.js";
+import { resultText } from "../result/tool-result.js";
+import { stateKey } from "../run/resource-key.js";
+import { createRun } from "../run/run.js";
+import { defineTool } from "../tool/define-tool.js";
 import { resolveInside } from "./workspace-containment.js";
 import { tempDir } from "../testing/fixture-tools.js";
 
@@ -88,6 +94,39 @@ describe("workspace containment in the chain", () => {
     });
     expect(resultText(result)).toBe("wrote docs/../a.md");
     expect(result.changedFiles).toEqual([join(root, "a.md")]);
+    await run.dispose();
+  });
+
+  it("checks paths a tool takes from the run's state, not only its arguments", async () => {
+    const root = tempDir();
+    const outside = tempDir("tools-outside-");
+    symlinkSync(outside, join(root, "link"));
+    const stagedKey = stateKey<Map<string, string>>("staged paths", () => new Map());
+    const executed: string[] = [];
+    const applyTool = defineTool({
+      name: "apply_staged",
+      tier: "write",
+      parallelSafe: false,
+      description: "Writes what was staged under an id.",
+      input: z.object({ id: z.string() }),
+      paths: (input, run) => {
+        const path = run.state(stagedKey).get(input.id);
+        return path === undefined ? [] : [path];
+      },
+      execute: (input, context) => {
+        executed.push(context.resolvePath(context.run.state(stagedKey).get(input.id)!));
+        return "applied";
+      },
+    });
+    const run = createRun({ workingDirectory: root });
+    run.state(stagedKey).set("inside", "docs/a.md").set("escape", "link/a.md");
+    const registry = createRegistry({ tools: [applyTool], approval: "auto" });
+    const refused = await registry.invoke(run, { tool: "apply_staged", args: { id: "escape" } });
+    expect(refused.error?.code).toBe("GUARDRAIL_REFUSED");
+    expect(resultText(refused)).toContain(`path 'link/a.md' goes through a symlink to ${outside}`);
+    const applied = await registry.invoke(run, { tool: "apply_staged", args: { id: "inside" } });
+    expect(applied.isError).toBe(false);
+    expect(executed).toEqual([join(root, "docs", "a.md")]);
     await run.dispose();
   });
 });

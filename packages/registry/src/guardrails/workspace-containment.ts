@@ -125,14 +125,14 @@ export function resolveInside(workingDirectory: string, path: string): string {
 }
 
 /**
- * The workspace-containment guardrail: every path argument a tool declares (its `paths`) must
+ * The workspace-containment guardrail: every path a tool declares for a call (its `paths`) must
  * resolve inside the run's working directory. On by default in every registry.
  */
 export function workspaceContainment(): Guardrail {
   return {
     name: "workspace-containment",
     check(call) {
-      const paths = call.tool.paths?.(call.input) ?? [];
+      const paths = call.tool.paths?.(call.input, call.run) ?? [];
       for (const path of paths) {
         // Resolve (and so check) first: `resolvedPaths?.set(…)` would skip the check when absent.
         const absolute = resolveInside(call.run.workingDirectory, path);

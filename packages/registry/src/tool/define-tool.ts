@@ -31,8 +31,11 @@ export interface ToolDefinition<S extends InputSchema> {
    * `requires`; keep it cheap and free of I/O (detection belongs in the tool's own calls).
    */
   available?: (run: Run) => true | string;
-  /** The path arguments of a call, checked by the workspace-containment guardrail. */
-  paths?: (input: z.output<S>) => readonly string[];
+  /**
+   * The files a call acts on, checked by the workspace-containment guardrail before it runs: its
+   * path arguments, or what its arguments name in the run's state (a staged change's files).
+   */
+  paths?: (input: z.output<S>, run: Run) => readonly string[];
   /** One line for the approval card: "stage 12 replacements in 4 files". */
   summarize?: (input: z.output<S>) => string;
   /** Does the work. Throw a ToolsError for a failure the model should read. */

@@ -22,6 +22,16 @@ export function createResolveTool(files: FileOperations = nodeFileOperations) {
       action: z.enum(["accept", "discard"]).describe("accept writes the staged change; discard drops it"),
     }),
     requires: [structuralParserKey],
+    // The staged files, so workspace containment checks them again as they are now (a folder
+    // swapped for a symlink out of the working directory since staging is refused, nothing
+    // written) and a result wrapper knows from the start which files this call writes.
+    paths: (input, run) =>
+      input.action === "accept"
+        ? (run
+            .state(stagedEditsKey)
+            .pending.get(input.edit_id)
+            ?.files.map((file) => file.path) ?? [])
+        : [],
     summarize: (input) => `${input.action} staged change ${input.edit_id}`,
     async execute(input, context) {
       const ledger = context.run.state(stagedEditsKey);

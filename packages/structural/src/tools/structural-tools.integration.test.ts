@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
@@ -215,6 +215,36 @@ describe("ast_edit and resolve", () => {
     expect(result.error?.code).toBe("WRITE_FAILED");
     expect(resultText(result)).toContain("every file is as it was");
     expect([read("lib/a.dart"), read("lib/b.dart")]).toEqual(before);
+  });
+
+  it("refuses to write through a folder swapped for a symlink out of the working directory", async () => {
+    const reg = registry();
+    await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "foo($A)", rewrite: "baz($A)", path: "py/m.py" },
+    });
+    // The same bytes outside, so only the containment check can tell the swap.
+    const outside = mkdtempSync(join(tmpdir(), "structural-outside-"));
+    writeFileSync(join(outside, "m.py"), read("py/m.py"));
+    rmSync(join(dir, "py"), { recursive: true });
+    symlinkSync(outside, join(dir, "py"));
+    try {
+      const refused = await reg.invoke(run, {
+        tool: "resolve",
+        args: { edit_id: "edit_1", action: "accept" },
+      });
+      expect(refused.error?.code).toBe("GUARDRAIL_REFUSED");
+      expect(resultText(refused)).toContain(`goes through a symlink to ${outside}`);
+      expect(readFileSync(join(outside, "m.py"), "utf8")).toBe("foo(1, 2, 3)\nfoo(4)\nbar(5)\n");
+      // Still pending: it can be discarded (nothing to check for a discard).
+      const discarded = await reg.invoke(run, {
+        tool: "resolve",
+        args: { edit_id: "edit_1", action: "discard" },
+      });
+      expect(resultText(discarded)).toContain("edit_1 discarded");
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("rejects a template naming an unbound metavariable", async () => {
