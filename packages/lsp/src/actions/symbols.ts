@@ -16,6 +16,7 @@ import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import { endSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { someOf } from "../format/some-of.js";
+import { boundOutline, byLine, outlineRows } from "../format/outline.js";
 
 /** Most workspace symbols listed. */
 export const workspaceSymbolsLimit = 100;
@@ -85,25 +86,31 @@ async function documentSymbols(input: ActionInput, context: ActionContext): Prom
     undefined,
     context.signal,
   );
-  const rows: string[] = [];
-  const visit = (symbol: DocumentSymbol, depth: number): void => {
-    rows.push(
-      `${"  ".repeat(depth)}${kindName(symbol.kind)} ${symbol.name}${symbol.detail ? ` ${symbol.detail}` : ""}  :${symbol.selectionRange.start.line + 1}`,
-    );
-    for (const child of byLine(symbol.children ?? [])) visit(child, depth + 1);
-  };
-  // In the file's order at each level (typescript-language-server answers alphabetically).
-  for (const symbol of byLine<DocumentSymbol | SymbolInformation>(answer ?? [])) {
-    if ("selectionRange" in symbol) visit(symbol, 0);
-    else
-      rows.push(
-        `${symbol.containerName ? "  " : ""}${kindName(symbol.kind)} ${symbol.name}  :${symbol.location.range.start.line + 1}`,
-      );
-  }
+  const list = answer ?? [];
   const display = context.supervisor.display(file);
-  if (rows.length === 0) return `no symbols in ${display}`;
-  const { items, note } = boundList(rows, documentSymbolsLimit, "symbols");
-  return `${rows.length} symbols in ${display}:\n${items.join("\n")}${note ? `\n${note}` : ""}`;
+  if (list.length === 0) return `no symbols in ${display}`;
+  let listed: { items: string[]; note: string };
+  let count: number;
+  if (list.every((symbol) => "selectionRange" in symbol)) {
+    const rows = outlineRows(
+      list as DocumentSymbol[],
+      (symbol, depth) =>
+        `${"  ".repeat(depth)}${kindName(symbol.kind)} ${symbol.name}${symbol.detail ? ` ${symbol.detail}` : ""}  :${symbol.selectionRange.start.line + 1}`,
+    );
+    listed = boundOutline(rows, documentSymbolsLimit);
+    count = rows.length;
+  } else {
+    // Flat answers (SymbolInformation): a container named is all there is of the structure.
+    const rows = byLine<DocumentSymbol | SymbolInformation>(list).map((symbol) =>
+      "location" in symbol
+        ? `${symbol.containerName ? "  " : ""}${kindName(symbol.kind)} ${symbol.name}  :${symbol.location.range.start.line + 1}`
+        : `${kindName(symbol.kind)} ${symbol.name}  :${symbol.selectionRange.start.line + 1}`,
+    );
+    listed = boundList(rows, documentSymbolsLimit, "symbols");
+    count = rows.length;
+  }
+  const { items, note } = listed;
+  return `${count} symbols in ${display}:\n${items.join("\n")}${note ? `\n${note}` : ""}`;
 }
 
 async function workspaceSymbols(input: ActionInput, context: ActionContext): Promise<string> {
@@ -220,13 +227,6 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   ];
   const shown = located.symbols.length;
   return `${shown} symbol${shown === 1 ? "" : "s"} match${shown === 1 ? "es" : ""} '${input.query}'${notes.length > 0 ? ` (${notes.join("; ")})` : ""}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${goneNote}${caveats}${scope}`;
-}
-
-/** Document symbols in the order of their lines (stable: ties keep the server's order). */
-function byLine<T extends DocumentSymbol | SymbolInformation>(symbols: readonly T[]): T[] {
-  const lineOf = (symbol: T): number =>
-    "selectionRange" in symbol ? symbol.range.start.line : symbol.location.range.start.line;
-  return [...symbols].sort((x, y) => lineOf(x) - lineOf(y));
 }
 
 /** Says which open documents `client` may not have indexed when asked (their analysis not seen). */

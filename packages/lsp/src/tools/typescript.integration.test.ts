@@ -73,6 +73,25 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(search).toContain("src/math.ts:10:1  export class Square implements Shape {");
   });
 
+  it("keeps a long file's outline to its declarations: the last function is not cut for the first ones' locals", async () => {
+    // 80 functions with three locals each: 320 symbols, over the 200 listed.
+    const source = Array.from(
+      { length: 80 },
+      (_, i) =>
+        `export function step${i}(input: number): number {\n  const base = input + ${i};\n  const options = { scale: 2 };\n  return base * options.scale;\n}\n`,
+    ).join("");
+    writeFileSync(join(server.dir, "src", "steps.ts"), source);
+    const rows = (await text({ action: "symbols", file: "src/steps.ts" })).split("\n");
+    expect(rows[0]).toBe("320 symbols in src/steps.ts:");
+    expect(rows.filter((row) => row.startsWith("function step"))).toHaveLength(80);
+    expect(rows).toContain("function step79  :396");
+    // What room is left goes to the first functions' locals, in the file's order.
+    expect(rows.slice(1, 4)).toEqual(["function step0  :1", "  constant base  :2", "  constant options  :3"]);
+    expect(rows.at(-1)).toBe(
+      "… 120 more symbols (nested ones: every top-level declaration is listed; all 120 are locals of a function or initialiser)",
+    );
+  });
+
   it("uses a nearby line when the symbol moved, and says so", async () => {
     const answer = await text({ action: "definition", file: "src/app.ts", line: 2, symbol: "total" });
     expect(answer).toContain("used line 3");
