@@ -271,6 +271,7 @@ export class Registry {
       const checked = guardrail.check(call);
       if (checked) await checked;
     }
+    const judged = waited.ms;
 
     if (needsApproval(call, this.policy)) {
       const asked = performance.now();
@@ -285,6 +286,13 @@ export class Registry {
 
     let result: ToolResult;
     try {
+      // A call that waited (the operator's card, its lane) is judged again as it starts: a path
+      // swapped meanwhile for a symlink out of the working directory is refused, not followed.
+      if (waited.ms > judged) {
+        resolvedPaths.clear();
+        for (const guardrail of this.guardrails) await guardrail.check(call);
+        if (signal.aborted) throw cancelledCall(tool.name, signal);
+      }
       for (const wrapper of this.resultWrappers) {
         try {
           wrapper.begin?.(call);

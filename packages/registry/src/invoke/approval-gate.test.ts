@@ -1,4 +1,8 @@
+import { mkdirSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../tool/define-tool.js";
 import { createRegistry } from "../registry.js";
 import { createRun, type Run } from "../run/run.js";
 import { resultText } from "../result/tool-result.js";
@@ -148,5 +152,37 @@ describe("approval gate: who is calling", () => {
     expect(resultText(result)).toContain(
       'the operator denied write_note (write tool, called by worker w2 "rename")',
     );
+  });
+
+  it("checks the paths again after the operator's answer: a swap made while the card was open is refused", async () => {
+    const run = newRun();
+    const outside = tempDir("tools-outside-");
+    mkdirSync(join(run.workingDirectory, "notes"));
+    let executed = false;
+    const tool = defineTool({
+      name: "write_note",
+      tier: "write",
+      description: "Records that it ran.",
+      parallelSafe: true,
+      input: z.object({ path: z.string(), text: z.string() }),
+      paths: (input) => [input.path],
+      execute: () => ((executed = true), "wrote"),
+    });
+    const approver = new ScriptedApprover([{ allow: true }]);
+    const swapping: Approver = {
+      attached: () => true,
+      request: (request) => {
+        // While the operator reads the card, the folder becomes a symlink out of the workspace.
+        rmSync(join(run.workingDirectory, "notes"), { recursive: true });
+        symlinkSync(outside, join(run.workingDirectory, "notes"));
+        return approver.request(request);
+      },
+    };
+    const registry = createRegistry({ tools: [tool], approver: swapping });
+    const result = await registry.invoke(run, write);
+    expect(result.error?.code).toBe("GUARDRAIL_REFUSED");
+    expect(resultText(result)).toContain(`path 'notes/a.md' goes through a symlink to ${outside}`);
+    expect(executed).toBe(false);
+    expect(approver.requests).toHaveLength(1);
   });
 });

@@ -26,7 +26,9 @@ export interface CallInfo {
 
 /**
  * A check every call passes before approval. Throw a ToolsError (code `GUARDRAIL_REFUSED`) saying
- * what is refused and what to do instead; return normally to let the call go on.
+ * what is refused and what to do instead; return normally to let the call go on. A call that then
+ * waited (for the operator, for its lane) is checked again as it starts, so keep checks free of
+ * side effects.
  */
 export interface Guardrail {
   readonly name: string;
