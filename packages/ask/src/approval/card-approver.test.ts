@@ -75,6 +75,48 @@ describe("the card approver through a real registry", () => {
     );
   });
 
+  it("draws the card for a summary or caller longer than a card allows, shortened", async () => {
+    const shown: ShownCard[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        shown.push(card);
+        card.reply("1");
+      },
+    });
+    const executed: string[] = [];
+    // The summary carries the pattern (as ast_edit's does): 3 000 characters of it.
+    const long = `foo(${"a, ".repeat(1_000)})`;
+    const registry = createRegistry({
+      tools: [
+        defineTool({
+          name: "ast_edit",
+          tier: "write",
+          parallelSafe: true,
+          description: "Stages a rewrite.",
+          input: z.object({ pattern: z.string() }),
+          summarize: (input) => `rewrite ${input.pattern}`,
+          execute: (input) => (executed.push(input.pattern), "staged"),
+        }),
+      ],
+      approver: createCardApprover(port),
+    });
+    const run = createRun({ workingDirectory, conversationId: "conv-9" });
+    runs.push(run);
+    const result = await registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: long },
+      caller: `worker w1 "${"x".repeat(500)}"`,
+      surface: "worker",
+    });
+    expect(result.isError).toBe(false);
+    expect(executed).toEqual([long]);
+    const question = shown[0]!.text.split("\n")[1]!;
+    expect(question.startsWith("Allow ast_edit: rewrite foo(a, a, ")).toBe(true);
+    expect(question.endsWith("…?")).toBe(true);
+    expect(question.length).toBeLessThan(600);
+    expect(shown[0]!.text).toContain(`called by worker w1 "${"x".repeat(100)}`);
+  });
+
   it("names the caller the harness gave (a background worker) instead of the bare surface", async () => {
     const shown: ShownCard[] = [];
     const port = new MemoryQuestionPort({

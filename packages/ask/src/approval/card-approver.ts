@@ -1,10 +1,10 @@
 import type { ApprovalDecision, ApprovalRequest, Approver } from "@tools/registry";
 import { askCard, type AskOutcome } from "../ask/ask-card.js";
 import { errorMessage } from "@tools/registry";
-import { buildCard, type Card } from "../card/card.js";
+import { buildCard, timeoutOption, type Card } from "../card/card.js";
 import { formatDuration } from "../internal/duration.js";
 import type { QuestionPort, TargetSpace } from "../port/question-port.js";
-import { summarizeArguments } from "./summarize-arguments.js";
+import { shorten, summarizeArguments } from "./summarize-arguments.js";
 
 /** The labels of a permission card, in order (1, 2, 3). */
 export const approvalChoices = {
@@ -27,6 +27,10 @@ export interface CardApproverOptions {
 /** How long a permission card waits by default: 15 minutes, shown on the card. */
 export const defaultApprovalTimeoutMs = 15 * 60_000;
 
+/** Longest tool summary and caller shown on a permission card, in characters. */
+const summaryLimit = 500;
+const callerLimit = 200;
+
 /**
  * Builds the permission card of a request: "Allow ast_edit: stage 12 replacements in 4 files?"
  * with allow once / allow this tool for the run / deny, and the arguments summarised.
@@ -35,8 +39,10 @@ export function approvalCard(
   request: ApprovalRequest,
   timeoutMs: number | null = defaultApprovalTimeoutMs,
 ): Card {
-  const summary = request.summary.trim().replace(/\?+$/, "");
-  const who = request.caller ?? request.surface;
+  // A tool's summary can carry its payload (ast_edit's pattern and rewrite): shortened, so the
+  // card is always drawn (a question over the card's bound would be refused unseen).
+  const summary = shorten(request.summary.trim().replace(/\?+$/, ""), summaryLimit);
+  const who = shorten(request.caller ?? request.surface, callerLimit);
   const caller = request.origin === "model" ? who : `${who} (from a ${request.origin})`;
   return buildCard({
     kind: "permission",
@@ -80,7 +86,10 @@ function decide(outcome: AskOutcome): ApprovalDecision {
  * Every non-answer (decline, timeout, a port failure, cancellation) is a denial.
  */
 export function createCardApprover(port: QuestionPort, options: CardApproverOptions = {}): Approver {
-  const timeoutMs = options.timeoutMs === undefined ? defaultApprovalTimeoutMs : options.timeoutMs;
+  const timeoutMs = timeoutOption(
+    options.timeoutMs === undefined ? defaultApprovalTimeoutMs : options.timeoutMs,
+    "createCardApprover({ timeoutMs })",
+  );
   return {
     attached: () => port.attached(),
     async request(request, signal) {

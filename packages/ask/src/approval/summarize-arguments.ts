@@ -2,7 +2,8 @@
 const perValue = 60;
 const total = 300;
 
-function shorten(text: string, max: number): string {
+/** `text` cut to at most `max` characters, ending in "…" when cut. */
+export function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 

@@ -1,6 +1,9 @@
 import { ToolsError } from "@tools/registry";
 import { describe, expect, it } from "vitest";
-import { buildCard, cardLimits, type CardInput } from "./card.js";
+import { createCardApprover } from "../approval/card-approver.js";
+import { MemoryQuestionPort } from "../ports/memory-port.js";
+import { createAskUserTool } from "../tools/ask-user-tool.js";
+import { buildCard, cardLimits, longestTimeoutMs, type CardInput } from "./card.js";
 
 function problemsOf(input: CardInput): string {
   try {
@@ -60,6 +63,21 @@ describe("buildCard", () => {
     expect(problemsOf({ question: "Q", options: [{ label: "" }] })).toMatch(/options\[0\]\.label is empty/);
     expect(problemsOf({ question: "   " })).toMatch(/question is empty/);
     expect(problemsOf({ question: "Q", timeoutMs: -1 })).toMatch(/timeout -1 ms is not a positive number/);
+    // Node fires a longer timer at once: such a question would time out unasked.
+    expect(problemsOf({ question: "Q", timeoutMs: longestTimeoutMs + 1 })).toMatch(
+      /timeout 2147483648 ms is longer than a timer can wait \(2147483647 ms, about 24.8 days\): use null/,
+    );
+    expect(buildCard({ question: "Q", timeoutMs: longestTimeoutMs }).timeoutMs).toBe(longestTimeoutMs);
+  });
+
+  it("refuses a factory's timeout no card could use, when the factory is called", () => {
+    expect(() => createAskUserTool({ timeoutMs: 30 * 24 * 3_600_000 })).toThrow(
+      "createAskUserTool({ timeoutMs }): timeout 2592000000 ms is longer than a timer can wait",
+    );
+    expect(() => createCardApprover(new MemoryQuestionPort(), { timeoutMs: 0 })).toThrow(
+      "createCardApprover({ timeoutMs }): timeout 0 ms is not a positive number",
+    );
+    expect(() => createAskUserTool({ timeoutMs: null })).not.toThrow();
   });
 
   it("is lenient about multi-select with one option", () => {

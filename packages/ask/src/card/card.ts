@@ -37,6 +37,31 @@ export const cardLimits = {
   description: 1_000,
 } as const;
 
+/** The longest wait a Node timer keeps (2³¹ − 1 ms, about 24.8 days); a longer one fires at once. */
+export const longestTimeoutMs = 2_147_483_647;
+
+/**
+ * What is wrong with a card's timeout, or undefined when it is fine: null (no timeout) or a
+ * positive number of milliseconds a timer can wait.
+ */
+export function checkTimeout(timeoutMs: number | null): string | undefined {
+  if (timeoutMs === null) return undefined;
+  if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    return `timeout ${String(timeoutMs)} ms is not a positive number: use null for no timeout`;
+  }
+  if (timeoutMs > longestTimeoutMs) {
+    return `timeout ${timeoutMs} ms is longer than a timer can wait (${longestTimeoutMs} ms, about 24.8 days): use null for no timeout`;
+  }
+  return undefined;
+}
+
+/** `timeoutMs` as given to a factory's options; throws `ASK_INVALID_OPTION` when no card could use it. */
+export function timeoutOption(timeoutMs: number | null, where: string): number | null {
+  const problem = checkTimeout(timeoutMs);
+  if (problem) throw new AskError({ code: "ASK_INVALID_OPTION", message: `${where}: ${problem}` });
+  return timeoutMs;
+}
+
 /** What {@link buildCard} takes: loose strings, as a model or a harness sends them. */
 export interface CardInput {
   kind?: "question" | "permission";
@@ -113,9 +138,8 @@ export function buildCard(input: CardInput): Card {
     );
   }
   const timeoutMs = input.timeoutMs ?? null;
-  if (timeoutMs !== null && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-    problems.push(`timeout ${String(timeoutMs)} ms is not a positive number: use null for no timeout`);
-  }
+  const timeoutProblem = checkTimeout(timeoutMs);
+  if (timeoutProblem) problems.push(timeoutProblem);
   if (problems.length > 0) {
     throw new AskError({
       code: "ASK_INVALID_QUESTION",

@@ -2,7 +2,8 @@ import { ToolsError, type ToolsErrorOptions } from "@tools/registry";
 
 /**
  * The codes @tools/ask raises. `ASK_TIMED_OUT` and `ASK_NO_HUMAN` are outcomes the model reads
- * (never answers); the rest are mistakes in a question, a reply or a port.
+ * (never answers); the rest are mistakes in a question, a reply, a port or (`ASK_INVALID_OPTION`,
+ * thrown at creation) the harness's options.
  */
 export type AskErrorCode =
   | "ASK_INVALID_QUESTION"
@@ -10,7 +11,8 @@ export type AskErrorCode =
   | "ASK_TIMED_OUT"
   | "ASK_NO_HUMAN"
   | "ASK_CANCELLED"
-  | "ASK_PORT_FAILED";
+  | "ASK_PORT_FAILED"
+  | "ASK_INVALID_OPTION";
 
 /** A {@link ToolsError} with one of the {@link AskErrorCode}s. */
 export class AskError extends ToolsError {

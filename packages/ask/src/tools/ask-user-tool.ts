@@ -1,7 +1,7 @@
 import { defineTool, type Tool } from "@tools/registry";
 import { z } from "zod";
 import { askCard } from "../ask/ask-card.js";
-import { buildCard, cardLimits } from "../card/card.js";
+import { buildCard, cardLimits, timeoutOption } from "../card/card.js";
 import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
 import { outcomeResult } from "./format-outcome.js";
 
@@ -45,7 +45,10 @@ Example: {"question": "Which database should the new service use?", "context": "
  * {@link questionPortKey} and a {@link targetSpaceKey} are wired.
  */
 export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof askUserInput> {
-  const timeoutMs = options.timeoutMs === undefined ? defaultAskTimeoutMs : options.timeoutMs;
+  const timeoutMs = timeoutOption(
+    options.timeoutMs === undefined ? defaultAskTimeoutMs : options.timeoutMs,
+    "createAskUserTool({ timeoutMs })",
+  );
   return defineTool({
     name: "ask_user",
     tier: "read",
