@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,5 +61,18 @@ describe("FileTexts", () => {
     const before = texts.tryRead(small);
     texts.tryRead(other);
     expect(texts.tryRead(small)).not.toBe(before);
+  });
+
+  it("refuses a FIFO or a folder without blocking on it (nothing ever writes to the FIFO)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-texts-"));
+    dirs.push(dir);
+    execFileSync("mkfifo", [join(dir, "pipe.ts")]);
+    const texts = new FileTexts();
+    expect(() => texts.read(join(dir, "pipe.ts"))).toThrow(
+      "it is a FIFO, socket or device, not a regular file",
+    );
+    expect(() => texts.reread(join(dir, "pipe.ts"))).toThrow(/not a regular file/);
+    expect(texts.tryRead(join(dir, "pipe.ts"))).toBeUndefined();
+    expect(() => texts.read(dir)).toThrow(expect.objectContaining({ code: "EISDIR" }));
   });
 });

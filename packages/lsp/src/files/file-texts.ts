@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from "node:fs";
 
 /** A file's text and its lines (split on first use). */
 export interface FileText {
@@ -78,7 +78,9 @@ export class FileTexts {
 
   private load(path: string, force: boolean, largestRead = Infinity): FileText | undefined {
     const readAt = Date.now();
-    const { ino, size, mtimeNs, ctimeNs } = statSync(path, { bigint: true });
+    const stats = statSync(path, { bigint: true });
+    if (!stats.isFile()) throw notRegular(path, stats.isDirectory());
+    const { ino, size, mtimeNs, ctimeNs } = stats;
     if (Number(size) > largestRead) return undefined;
     const cached = this.entries.get(path);
     // A write sets mtime and ctime to the same coarse time; mtime alone also covers a file whose
@@ -94,7 +96,7 @@ export class FileTexts {
     ) {
       return cached.view;
     }
-    const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readFileSync(path, "utf8")) };
+    const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readRegular(path)) };
     this.forget(path);
     const length = entry.view.text.length;
     if (length > this.largestKept) return entry.view;
@@ -118,4 +120,27 @@ export class FileTexts {
 function view(text: string): FileText {
   let lines: readonly string[] | undefined;
   return { text, lines: () => (lines ??= text.split(/\r?\n/)) };
+}
+
+/**
+ * The text of the regular file at `path`, opened without blocking and checked on the open
+ * descriptor: a FIFO or a device put there since it was looked at would otherwise block the
+ * process's event loop (every run in it) on a synchronous read.
+ */
+function readRegular(path: string): string {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) throw notRegular(path, false);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** An error as `fs` throws them (`code` EISDIR for a folder, else EINVAL) for what is not a file. */
+function notRegular(path: string, folder: boolean): NodeJS.ErrnoException {
+  const message = folder
+    ? "it is a folder, not a file"
+    : "it is a FIFO, socket or device, not a regular file";
+  return Object.assign(new Error(message), { code: folder ? "EISDIR" : "EINVAL", path });
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
@@ -171,12 +171,15 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
   const readOne = (path: string): void => {
     let fd: number;
     try {
-      fd = openSync(path, "r");
+      // Without blocking: a FIFO named as the search path (or swapped in since the walk) would
+      // otherwise block the event loop, every run in the process, on the open and the read.
+      fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch {
       return;
     }
     try {
       const fileStat = fstatSync(fd);
+      if (!fileStat.isFile()) return;
       if (fileStat.size > maxBytes) {
         skippedLarge++;
         return;

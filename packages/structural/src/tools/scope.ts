@@ -23,12 +23,21 @@ export async function resolveScope(
 ): Promise<SearchScope> {
   const target = path === undefined ? context.run.workingDirectory : context.resolvePath(path);
   let isFile: boolean;
+  let isFolder: boolean;
   try {
-    isFile = (await stat(target)).isFile();
+    const info = await stat(target);
+    isFile = info.isFile();
+    isFolder = info.isDirectory();
   } catch {
     throw new StructuralError({
       code: "PATH_NOT_FOUND",
       message: `path '${path ?? "."}' does not exist in the working directory; give an existing file or folder`,
+    });
+  }
+  if (!isFile && !isFolder) {
+    throw new StructuralError({
+      code: "PATH_NOT_FOUND",
+      message: `path '${path ?? "."}' is a FIFO, socket or device, not a file or folder; give a source file or a folder`,
     });
   }
   if (language !== undefined) return { spec: parser.spec(language), target, isFile };

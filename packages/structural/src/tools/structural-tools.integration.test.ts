@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -132,6 +133,26 @@ describe("surfaces", () => {
     expect(reg.toolsFor(bare, "main")).toEqual([]);
     await bare.dispose();
     expect([astGrepTool.tier, astEditTool.tier, resolveTool.tier]).toEqual(["read", "write", "write"]);
+  });
+});
+
+describe("ast_grep and files that are not files", () => {
+  it("refuses a FIFO as the path and searches a folder holding one without blocking on it", async () => {
+    // Nothing ever writes to these: opened the blocking way, the search would never end.
+    execFileSync("mkfifo", [join(dir, "py/pipe.py")]);
+    symlinkSync(join(dir, "py/pipe.py"), join(dir, "py/link.py"));
+    const reg = registry();
+    const refused = await reg.invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo($A)", path: "py/pipe.py" },
+    });
+    expect(refused.error?.code).toBe("PATH_NOT_FOUND");
+    expect(resultText(refused)).toContain("'py/pipe.py' is a FIFO, socket or device, not a file or folder");
+    const found = await reg.invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo($A)", path: "py", language: "python" },
+    });
+    expect(resultText(found)).toContain("1 match in 1 file (searched 1 python file");
   });
 });
 
