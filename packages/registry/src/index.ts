@@ -67,6 +67,7 @@ export type {
 } from "./events/call-events.js";
 
 export { nodeFileOperations, writeFiles } from "./files/write-files.js";
+export { readRegularFile } from "./files/read-regular-file.js";
 export type {
   ExpectedContent,
   FileChange,

@@ -34,6 +34,7 @@ describe("public API", () => {
       "isTier",
       "nodeFileOperations",
       "partsResult",
+      "readRegularFile",
       "resolveInside",
       "resourceKey",
       "resultText",

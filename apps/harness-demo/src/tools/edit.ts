@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { defineTool, textResult, ToolsError, type ToolResult } from "@tools/registry";
+import { defineTool, readRegularFile, textResult, ToolsError, type ToolResult } from "@tools/registry";
 import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { looksBinary } from "../internal/binary-content.js";
@@ -57,7 +56,7 @@ async function replaceInFile(
   shown: string,
   args: { old_string: string; new_string: string; replace_all?: boolean | undefined },
 ): Promise<ToolResult> {
-  const bytes = await readFile(absolute).catch(() => undefined);
+  const bytes = await readRegularFile(absolute).catch(() => undefined);
   if (!bytes) {
     throw new ToolsError({
       code: "FILE_NOT_FOUND",

@@ -1,5 +1,5 @@
-import { open, stat } from "node:fs/promises";
-import { defineTool, ToolsError } from "@tools/registry";
+import { stat } from "node:fs/promises";
+import { defineTool, readRegularFile, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
@@ -97,19 +97,13 @@ async function* single(
   yield { absolute, relative: shown };
 }
 
-/** The file as text, or undefined when it is binary, too large or unreadable. */
+/** The file as text, or undefined when it is binary, too large, not a regular file or unreadable. */
 async function readText(path: string): Promise<string | undefined> {
-  let handle;
   try {
-    handle = await open(path, "r");
-    const { size } = await handle.stat();
-    if (size > maxFileBytes) return undefined;
-    const bytes = await handle.readFile();
+    const bytes = await readRegularFile(path, maxFileBytes);
     return looksBinary(bytes) ? undefined : bytes.toString("utf8");
   } catch {
     return undefined;
-  } finally {
-    await handle?.close();
   }
 }
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -47,6 +48,22 @@ describe("read", () => {
     const result = await ws.call("read", { path: "image.bin" });
     expect(result.error?.code).toBe("BINARY_FILE");
     expect(result.error?.message).toContain("image.bin is a binary file");
+  });
+
+  it("refuses a FIFO without blocking on it, and grep and edit pass it by", async () => {
+    ws = await tempWorkspace({ "a.txt": "alpha\n" });
+    // Nothing ever writes to it: a read of it would never end.
+    execFileSync("mkfifo", [join(ws.dir, "pipe.txt")]);
+    const read = await ws.call("read", { path: "pipe.txt" });
+    expect(read.error?.code).toBe("NOT_A_FILE");
+    expect(read.error?.message).toBe(
+      "pipe.txt is a FIFO, socket or device, not a file; read shows files and folders",
+    );
+    const grep = await ws.call("grep", { pattern: "alpha", path: "pipe.txt" });
+    expect(ws.text(grep)).toBe("no matches for /alpha/ in pipe.txt: 0 files searched");
+    const edit = await ws.call("edit", { path: "pipe.txt", old_string: "a", new_string: "b" });
+    expect(edit.error?.code).toBe("FILE_NOT_FOUND");
+    expect(ws.text(await ws.call("grep", { pattern: "alpha" }))).toContain("a.txt:1");
   });
 
   it("says when a file does not exist", async () => {

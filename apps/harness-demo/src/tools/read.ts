@@ -1,5 +1,5 @@
-import { readdir, readFile, stat } from "node:fs/promises";
-import { boundText, defineTool, ToolsError } from "@tools/registry";
+import { readdir, stat } from "node:fs/promises";
+import { boundText, defineTool, readRegularFile, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
@@ -47,7 +47,14 @@ export const readTool = defineTool({
       });
     }
     if (info.isDirectory()) return listFolder(absolute, shown);
-    const bytes = await readFile(absolute);
+    // A FIFO, socket or device is refused: a read of a FIFO nobody writes to never ends.
+    const bytes = await readRegularFile(absolute).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EINVAL") throw error;
+      throw new ToolsError({
+        code: "NOT_A_FILE",
+        message: `${shown} is a FIFO, socket or device, not a file; read shows files and folders`,
+      });
+    });
     if (looksBinary(bytes)) {
       throw new ToolsError({
         code: "BINARY_FILE",

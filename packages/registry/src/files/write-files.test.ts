@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -12,7 +13,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { readRegularFile } from "./read-regular-file.js";
 import { nodeFileOperations, writeFiles, type FileOperations } from "./write-files.js";
 
 describe("writeFiles", () => {
@@ -74,6 +76,20 @@ describe("writeFiles", () => {
       ],
     });
     expect([read("a.txt"), read("b.txt"), read("exists.txt")]).toEqual(["a\n", "b\n", "surprise\n"]);
+  });
+
+  it("takes a FIFO where a file was expected for a changed file, without blocking on it", async () => {
+    // Nothing ever writes to it: a read of it would never end.
+    execFileSync("mkfifo", [at("pipe.txt")]);
+    const outcome = await writeFiles([
+      { path: at("a.txt"), expected: "a\n", content: "A\n" },
+      { path: at("pipe.txt"), expected: { sha256: "0".repeat(64) }, content: "p\n" },
+    ]);
+    expect(outcome).toEqual({
+      ok: false,
+      moved: [{ path: at("pipe.txt"), label: at("pipe.txt"), reason: "deleted" }],
+    });
+    expect(read("a.txt")).toBe("a\n");
   });
 
   it("puts every file back when a write fails midway: rewritten, created and deleted ones", async () => {
@@ -149,5 +165,23 @@ describe("writeFiles", () => {
     );
     expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 0, notRestored: ["a.txt"] });
     expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+});
+
+describe("readRegularFile", () => {
+  const dir = mkdtempSync(join(tmpdir(), "read-regular-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("reads a file, and refuses a FIFO, a folder or a file over the bound without blocking", async () => {
+    writeFileSync(join(dir, "a.txt"), "hello\n");
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    expect((await readRegularFile(join(dir, "a.txt"))).toString()).toBe("hello\n");
+    await expect(readRegularFile(join(dir, "pipe"))).rejects.toMatchObject({
+      code: "EINVAL",
+      message: `${join(dir, "pipe")} is a FIFO, socket or device, not a regular file`,
+    });
+    await expect(readRegularFile(dir)).rejects.toMatchObject({ code: "EISDIR" });
+    await expect(readRegularFile(join(dir, "a.txt"), 3)).rejects.toMatchObject({ code: "EFBIG" });
+    await expect(readRegularFile(join(dir, "missing"))).rejects.toMatchObject({ code: "ENOENT" });
   });
 });

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../errors/tools-error.js";
+import { readRegularFile } from "./read-regular-file.js";
 
 /** The file system calls {@link writeFiles} makes; tests inject failures here. */
 export interface FileOperations {
@@ -20,7 +21,8 @@ export interface FileOperations {
 
 /** The real file system. */
 export const nodeFileOperations: FileOperations = {
-  readFile: (path) => fs.readFile(path),
+  // A FIFO where a file is expected is refused, not read (the read would never end).
+  readFile: (path) => readRegularFile(path),
   writeFile: (path, data, options) =>
     fs.writeFile(
       path,
