@@ -8,7 +8,13 @@ import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
 import { enterLane, noLanes } from "./invoke/enter-lane.js";
 import { cancelledCall, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
 import { validateArguments } from "./invoke/validate-arguments.js";
-import { appendText, errorResult, toToolResult, type ToolResult } from "./result/tool-result.js";
+import {
+  appendText,
+  errorResult,
+  isToolResult,
+  toToolResult,
+  type ToolResult,
+} from "./result/tool-result.js";
 import type { Run } from "./run/run.js";
 import { surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
 import { toolAvailability, type Tool } from "./tool/define-tool.js";
@@ -331,7 +337,11 @@ export class Registry {
     }
     for (const wrapper of this.resultWrappers) {
       try {
-        result = await wrapper.wrap(result, call);
+        const wrapped = await wrapper.wrap(result, call);
+        // A wrapper returning nothing keeps the result it was given (and the next wrapper runs).
+        result = isToolResult(wrapped)
+          ? wrapped
+          : appendText(result, `(${wrapper.name} could not run: it returned no result)`);
       } catch (error) {
         result = appendText(result, `(${wrapper.name} could not run: ${errorMessage(error)})`);
       }

@@ -236,4 +236,44 @@ describe("result wrappers", () => {
       "wrap error",
     ]);
   });
+
+  it("survive a tool or a wrapper returning nothing: the call fails or keeps its result, every wrap still runs", async () => {
+    const wrapped: string[] = [];
+    const silent = defineTool({
+      name: "silent",
+      tier: "read",
+      parallelSafe: true,
+      description: "Returns nothing (a JavaScript tool's bug).",
+      input: z.object({}),
+      execute: () => undefined as never,
+    });
+    const registry = createRegistry({
+      tools: [silent, echoTool],
+      resultWrappers: [
+        {
+          name: "forgets-to-return",
+          wrap: (result) => {
+            wrapped.push(`first ${result.isError ? "error" : "ok"}`);
+            return undefined as never;
+          },
+        },
+        {
+          name: "last",
+          wrap: (result) => {
+            wrapped.push(`last ${result.isError ? "error" : "ok"}`);
+            return result;
+          },
+        },
+      ],
+    });
+    const run = newRun();
+    const failed = await registry.invoke(run, { tool: "silent", args: {} });
+    expect(failed.error?.code).toBe("TOOL_FAILED");
+    expect(resultText(failed)).toBe(
+      "the tool returned undefined instead of text or a result; this is a bug in the tool\n\n(forgets-to-return could not run: it returned no result)",
+    );
+    const echoed = await registry.invoke(run, { tool: "echo", args: { text: "a" } });
+    expect(resultText(echoed)).toBe("a\n\n(forgets-to-return could not run: it returned no result)");
+    expect(wrapped).toEqual(["first error", "last error", "first ok", "last ok"]);
+  });
 });

@@ -70,9 +70,34 @@ export function errorResult(error: unknown, options: { changedFiles?: readonly s
   };
 }
 
-/** Normalises what `execute` returned into a {@link ToolResult}. */
+/** Whether `value` has a result's shape (a list of parts, a boolean `isError`, a list of changed files). */
+export function isToolResult(value: unknown): value is ToolResult {
+  if (typeof value !== "object" || value === null) return false;
+  const result = value as Partial<ToolResult>;
+  return (
+    Array.isArray(result.content) && typeof result.isError === "boolean" && Array.isArray(result.changedFiles)
+  );
+}
+
+/**
+ * Normalises what `execute` returned into a {@link ToolResult}. Anything else than text or a
+ * result (a JavaScript tool returning nothing) is a failed call saying so, not a result that
+ * breaks whatever reads it next.
+ */
 export function toToolResult(output: ToolOutput): ToolResult {
-  return typeof output === "string" ? textResult(output) : output;
+  if (typeof output === "string") return textResult(output);
+  if (isToolResult(output)) return output;
+  return errorResult(
+    new ToolsError({
+      code: "TOOL_FAILED",
+      message: `the tool returned ${describeValue(output)} instead of text or a result; this is a bug in the tool`,
+    }),
+  );
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? "a list" : `a ${typeof value}`;
 }
 
 /** All the text parts of a result, joined by blank lines (images left out). */
