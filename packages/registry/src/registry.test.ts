@@ -66,6 +66,31 @@ describe("surfaces and registration conditions", () => {
     expect(resultText(result)).toBe("run_program is an exec tool; the editor sees read and write tools only");
   });
 
+  it("hides a surface's hidden tools from its schema and refuses them, also inside another tool's call", async () => {
+    const relay = defineTool({
+      name: "relay",
+      tier: "read",
+      description: "Calls another tool on the caller's surface.",
+      parallelSafe: true,
+      input: z.object({ tool: z.string() }),
+      execute: async (input, context) => resultText(await context.invoke(input.tool, { text: "a" })),
+    });
+    const helper = defineSurface({ name: "helper", cap: "exec", label: "a helper", hides: ["echo"] });
+    const registry = createRegistry({ tools: [...all, relay], surfaces: [helper], approval: "auto" });
+    const run = newRun();
+    expect(registry.toolsFor(run, helper).map((tool) => tool.name)).toEqual([
+      "write_note",
+      "run_program",
+      "relay",
+    ]);
+    const direct = await registry.invoke(run, { tool: "echo", args: { text: "a" }, surface: helper });
+    expect(direct.error?.code).toBe("NOT_ON_SURFACE");
+    expect(resultText(direct)).toBe("echo is not available to a helper; use the tools its schema lists");
+    const nested = await registry.invoke(run, { tool: "relay", args: { tool: "echo" }, surface: helper });
+    expect(resultText(nested)).toBe("echo is not available to a helper; use the tools its schema lists");
+    expect(resultText(await registry.invoke(run, { tool: "relay", args: { tool: "echo" } }))).toBe("a");
+  });
+
   it("uses a tool's own availability rule", () => {
     const picky = defineTool({
       name: "picky",

@@ -6,7 +6,7 @@ import type { ApprovalPolicy, Approver } from "./invoke/approval.js";
 import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
 import { enterLane, noLanes } from "./invoke/enter-lane.js";
-import { cancelledCall, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
+import { cancelledCall, hiddenFromSurface, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
 import { validateArguments } from "./invoke/validate-arguments.js";
 import {
   appendText,
@@ -117,11 +117,14 @@ export class Registry {
     return surface;
   }
 
-  /** Exactly the tools this surface of this run sees: wired, and within the surface's cap. */
+  /** Exactly the tools this surface of this run sees: wired, within the surface's cap, not hidden from it. */
   toolsFor(run: Run, surface: string | Surface): Tool[] {
     const resolved = this.surface(surface);
     return this.allTools().filter(
-      (tool) => tierWithin(tool.tier, resolved.cap) && toolAvailability(tool, run).ok,
+      (tool) =>
+        tierWithin(tool.tier, resolved.cap) &&
+        !resolved.hides?.has(tool.name) &&
+        toolAvailability(tool, run).ok,
     );
   }
 
@@ -247,6 +250,7 @@ export class Registry {
         surface,
       );
     }
+    if (surface.hides?.has(tool.name)) throw hiddenFromSurface(tool.name, surface);
     if (!tierWithin(tool.tier, surface.cap)) throw tierExceeded(tool, surface);
     const availability = toolAvailability(tool, run);
     if (!availability.ok) throw notWired(tool, availability.reason);

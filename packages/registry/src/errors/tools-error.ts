@@ -9,6 +9,7 @@ export type RegistryErrorCode =
   | "UNKNOWN_SURFACE"
   | "TOOL_NOT_WIRED"
   | "TIER_EXCEEDED"
+  | "NOT_ON_SURFACE"
   | "INVALID_ARGUMENTS"
   | "GUARDRAIL_REFUSED"
   | "APPROVAL_DENIED"

@@ -20,6 +20,15 @@ export function tierExceeded(tool: Tool, surface: Surface): ToolsError {
   });
 }
 
+/** "vibe_spawn is not available to a background worker" */
+export function hiddenFromSurface(name: string, surface: Surface): ToolsError {
+  return new ToolsError({
+    code: "NOT_ON_SURFACE",
+    message: `${name} is not available to ${surface.label}; use the tools its schema lists`,
+    data: { tool: name, surface: surface.name },
+  });
+}
+
 /** An unknown tool, with a did-you-mean and the tools this surface does have. */
 export function unknownTool(name: string, visible: readonly string[], surface: Surface): ToolsError {
   const guess = closestName(name, visible);

@@ -18,6 +18,12 @@ export interface Surface {
   readonly gated: boolean;
   /** How the surface reads in messages: "plan mode", "a read-only subagent". */
   readonly label: string;
+  /**
+   * Tools this surface never sees, whatever their tier (a background worker does not start or
+   * steer other workers): absent from its schema, and refused (`NOT_ON_SURFACE`) when called,
+   * directly or from inside another tool's call.
+   */
+  readonly hides?: ReadonlySet<string>;
 }
 
 /** Defines a surface of the harness's own. */
@@ -26,6 +32,7 @@ export function defineSurface(surface: {
   cap: Tier;
   gated?: boolean;
   label?: string;
+  hides?: Iterable<string>;
 }): Surface {
   if (!/^[a-z][a-z0-9_-]{0,63}$/.test(surface.name)) {
     throw new ToolsError({
@@ -44,6 +51,7 @@ export function defineSurface(surface: {
     cap: surface.cap,
     gated: surface.gated ?? false,
     label: surface.label ?? `the ${surface.name} surface`,
+    ...(surface.hides ? { hides: new Set(surface.hides) } : {}),
   });
 }
 

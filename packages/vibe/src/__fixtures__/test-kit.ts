@@ -1,5 +1,5 @@
 // A registry and run for tests: a read tool, a small write-tier tool, a tool that hangs until
-// cancelled, and approvers that allow or deny (recording what they were asked).
+// cancelled, a tool calling another, and approvers that allow or deny (recording what they were asked).
 import { EventEmitter, once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -68,6 +68,19 @@ export const hangTool = defineTool({
     }),
 });
 
+/** Calls another tool from inside its own call, on the caller's surface (as an eval cell's `tool(...)`). */
+export const relayTool = defineTool({
+  name: "relay",
+  tier: "read",
+  parallelSafe: true,
+  description: 'Calls another tool. Example: {"tool": "read_note", "args": {"file": "a.txt"}}',
+  input: z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()).optional() }),
+  execute: async (input, ctx) => {
+    const result = await ctx.invoke(input.tool, input.args ?? {});
+    return result.isError ? `${result.error?.code}: ${resultText(result)}` : resultText(result);
+  },
+});
+
 export class RecordingApprover implements Approver {
   readonly requests: ApprovalRequest[] = [];
   constructor(private readonly allow: boolean) {}
@@ -96,7 +109,7 @@ export function createKit(
   const dir = mkdtempSync(join(tmpdir(), "vibe-test-"));
   writeFileSync(join(dir, "note.txt"), "the note says 42");
   const registry = createRegistry({
-    tools: [readNoteTool, writeNoteTool, hangTool, ...vibeTools],
+    tools: [readNoteTool, writeNoteTool, hangTool, relayTool, ...vibeTools],
     approval: "auto",
     ...(options.approver ? { approver: options.approver } : {}),
   });

@@ -52,6 +52,7 @@ describe("Anthropic backend through @anthropic-ai/sdk (loopback server, no real 
     expect((first.body["tools"] as { name: string }[]).map((tool) => tool.name).sort()).toEqual([
       "hang",
       "read_note",
+      "relay",
       "write_note",
     ]);
     const roles = (second.body["messages"] as { role: string }[]).map((message) => message.role);

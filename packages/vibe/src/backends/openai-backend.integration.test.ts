@@ -76,7 +76,7 @@ describe("OpenAI-compatible backend through the openai SDK (loopback server, no 
     const [first, second] = server!.requests as [RecordedRequest, RecordedRequest];
     expect(first.body["model"]).toBe("loopback-fast");
     const tools = (first.body["tools"] as { function: { name: string } }[]).map((tool) => tool.function.name);
-    expect(tools.sort()).toEqual(["hang", "read_note", "write_note"]); // no vibe_* for workers
+    expect(tools.sort()).toEqual(["hang", "read_note", "relay", "write_note"]); // no vibe_* for workers
     const messages = first.body["messages"] as { role: string; content: string }[];
     expect(messages.map((message) => message.role)).toEqual(["system", "user"]);
     expect(messages[1]?.content).toBe("What does note.txt say?");

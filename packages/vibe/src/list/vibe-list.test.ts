@@ -82,6 +82,28 @@ describe("VibeList (in-process held backend)", () => {
     expect((await backend.attempt(1)).task.tier).toBe("good");
   });
 
+  it("a worker sees no vibe_* tool and cannot reach one from inside another tool's call", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "look around", label: "looker" });
+    const { task, answer } = await backend.attempt(0);
+    const names = task.toolbox.openAiTools().map((tool) => tool.function.name);
+    expect(names).toEqual(["read_note", "write_note", "hang", "relay"]);
+    expect((await task.toolbox.call("vibe_list", {})).text).toContain(
+      "vibe_list is not available to a background worker",
+    );
+    // From inside a tool (as an eval cell's tool(...) call) the registry refuses it too.
+    const nested = await task.toolbox.call("relay", { tool: "vibe_spawn", args: { brief: "b", label: "l" } });
+    expect(nested.text).toBe(
+      "NOT_ON_SURFACE: vibe_spawn is not available to a background worker; use the tools its schema lists",
+    );
+    expect((await task.toolbox.call("relay", { tool: "read_note", args: { file: "note.txt" } })).text).toBe(
+      "the note says 42",
+    );
+    expect(kit.list.list().map((worker) => worker.id)).toEqual(["w1"]);
+    answer("done");
+  });
+
   it("vibe_send cancels the running attempt and reruns with the message appended", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

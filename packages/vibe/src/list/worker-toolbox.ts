@@ -1,5 +1,6 @@
 import {
   boundText,
+  defineSurface,
   resultText,
   type AnthropicToolSchema,
   type OpenAiToolSchema,
@@ -9,7 +10,10 @@ import {
 } from "@tools/registry";
 import type { WorkerToolbox } from "../backends/worker-backend.js";
 
-/** The vibe_* tools: absent from a worker's tools, so a worker never spawns workers. */
+/**
+ * The vibe_* tools: hidden from a worker's surface, so a worker never starts or steers workers,
+ * neither directly nor from inside another tool's call (an eval cell calling `tool(...)`).
+ */
 export const vibeToolNames: ReadonlySet<string> = new Set([
   "vibe_spawn",
   "vibe_send",
@@ -32,15 +36,16 @@ export function createWorkerToolbox(
   signal: AbortSignal,
   caller?: string,
 ): WorkerToolbox {
+  const workerSurface = defineSurface({
+    name: surface.name,
+    cap: surface.cap,
+    gated: surface.gated,
+    label: surface.label,
+    hides: [...(surface.hides ?? []), ...vibeToolNames],
+  });
   return {
-    openAiTools: () =>
-      (registry.schema(run, surface, "openai") as OpenAiToolSchema[]).filter(
-        (tool) => !vibeToolNames.has(tool.function.name),
-      ),
-    anthropicTools: () =>
-      (registry.schema(run, surface, "anthropic") as AnthropicToolSchema[]).filter(
-        (tool) => !vibeToolNames.has(tool.name),
-      ),
+    openAiTools: () => registry.schema(run, workerSurface, "openai") as OpenAiToolSchema[],
+    anthropicTools: () => registry.schema(run, workerSurface, "anthropic") as AnthropicToolSchema[],
     async call(tool, args) {
       if (vibeToolNames.has(tool)) {
         return {
@@ -51,7 +56,7 @@ export function createWorkerToolbox(
       const result = await registry.invoke(run, {
         tool,
         args,
-        surface,
+        surface: workerSurface,
         signal,
         ...(caller ? { caller } : {}),
       });
