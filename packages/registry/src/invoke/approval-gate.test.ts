@@ -113,6 +113,28 @@ describe("approval gate", () => {
     expect(approver.requests).toHaveLength(2);
   });
 
+  it("remembers 'allow for the run' for the surface and caller it was given to, not for a worker", async () => {
+    const approver = new ScriptedApprover([
+      { allow: true, remember: "run" },
+      { allow: true, remember: "run" },
+      { allow: false, reason: "not this one" },
+    ]);
+    const registry = createRegistry({ tools, approver });
+    const run = newRun();
+    const asWorker = (caller: string) => ({ ...write, surface: "worker", caller });
+    expect((await registry.invoke(run, write)).isError).toBe(false);
+    // The main agent's allowance does not open the tool to a background worker.
+    expect((await registry.invoke(run, asWorker("worker w1"))).isError).toBe(false);
+    expect((await registry.invoke(run, asWorker("worker w1"))).isError).toBe(false);
+    expect((await registry.invoke(run, asWorker("worker w2"))).error?.code).toBe("APPROVAL_DENIED");
+    expect((await registry.invoke(run, write)).isError).toBe(false);
+    expect(approver.requests.map((request) => request.caller ?? request.surface)).toEqual([
+      "main",
+      "worker w1",
+      "worker w2",
+    ]);
+  });
+
   it("treats an approver that throws as a denial", async () => {
     const approver = new ScriptedApprover([]);
     const registry = createRegistry({ tools, approver });

@@ -4,14 +4,22 @@ import type { Tool } from "../tool/define-tool.js";
 import type { ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
 import type { CallInfo } from "./guardrail.js";
 
-/** Tools the approver allowed "for this run", per run. */
+/**
+ * Tools the approver allowed "for this run", per run, each for the surface and caller it was
+ * allowed to: the main agent's "allow for the run" does not open the tool to a background worker,
+ * nor one worker's to another.
+ */
 const allowedForRun = stateKey("approvals remembered for the run", () => new Set<string>());
+
+function rememberKey(call: CallInfo): string {
+  return `${call.surface.name}\u0000${call.caller ?? ""}\u0000${call.tool.name}`;
+}
 
 /** True when this call must be approved before it runs. */
 export function needsApproval(call: CallInfo, policy: ApprovalPolicy): boolean {
   if (call.tool.tier === "read") return false;
   if (!(policy === "ask" || call.surface.gated)) return false;
-  return !call.run.state(allowedForRun).has(call.tool.name);
+  return !call.run.state(allowedForRun).has(rememberKey(call));
 }
 
 function summarize(tool: Tool, input: Record<string, unknown>): string {
@@ -78,5 +86,5 @@ export async function requestApproval(
       data: { tool: call.tool.name },
     });
   }
-  if (decision.remember === "run") call.run.state(allowedForRun).add(call.tool.name);
+  if (decision.remember === "run") call.run.state(allowedForRun).add(rememberKey(call));
 }

@@ -18,7 +18,10 @@ export interface ApprovalRequest {
   readonly caller?: string | undefined;
 }
 
-/** The approver's answer. `remember: "run"` allows this tool for the rest of the run. */
+/**
+ * The approver's answer. `remember: "run"` allows this tool for the rest of the run, to the same
+ * surface and caller (a background worker's calls are not allowed by the main agent's answer).
+ */
 export type ApprovalDecision =
   | { readonly allow: true; readonly remember?: "once" | "run" }
   | { readonly allow: false; readonly reason?: string };
