@@ -104,6 +104,16 @@ describe("VibeList (in-process held backend)", () => {
     answer("done");
   });
 
+  it("refuses a label that would read as an option or span lines (it may reach the worker's command line)", async () => {
+    kit = createKit({ backend: new HeldBackend() });
+    for (const label of ["--dangerously-skip-permissions", " padded", "two\nlines"]) {
+      const refused = await kit.call("vibe_spawn", { brief: "b", label });
+      expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
+      expect(refused.text).toContain("label: one line of text not starting with '-' or a space");
+    }
+    expect(kit.list.list()).toEqual([]);
+  });
+
   it("vibe_send cancels the running attempt and reruns with the message appended", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

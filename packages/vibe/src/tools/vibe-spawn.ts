@@ -20,7 +20,16 @@ export const vibeSpawnTool = defineTool({
       .string()
       .min(1)
       .describe("The whole task, self-contained: goal, files, constraints, how to check it."),
-    label: z.string().min(1).max(80).describe("A short name for the worker, shown in vibe_list."),
+    label: z
+      .string()
+      .min(1)
+      .max(80)
+      // It may be handed to the worker's command as an argument: never an option, one line.
+      .regex(
+        /^[^\s-][^\u0000-\u001f\u007f]*$/,
+        "one line of text not starting with '-' or a space, e.g. \"rename getUser\"",
+      )
+      .describe("A short name for the worker, shown in vibe_list."),
     tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
   }),
   requires: [vibeListKey],
