@@ -12,6 +12,12 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   const { adapter } = options;
   const child = adapter.child;
   const exitedNow = (): boolean => !child || child.exitCode !== null || child.signalCode !== null;
+  // The program's tree as it is now, before the disconnect ends the program: its children are
+  // then reparented to PID 1, out of reach of a look at the tree afterwards (a program that
+  // started a process after its first stop, when the session last looked).
+  const before = options.terminateDebuggee
+    ? [...core.debuggeePids, ...(child?.pid ? [child.pid] : [])].flatMap((pid) => descendants(pid))
+    : [];
   if (!adapter.connection.closed) {
     await adapter.connection
       .request("disconnect", { restart: false, terminateDebuggee: options.terminateDebuggee }, 2000)
@@ -23,7 +29,9 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   // Kill the deepest processes first, while their parents still live to reap them.
   const tree = child?.pid ? descendants(child.pid) : [];
   const owned = options.terminateDebuggee ? [...core.debuggeePids, ...core.knownPids] : [];
-  const victims = [...new Set([...tree.reverse(), ...owned])].filter((pid) => isAlive(pid));
+  const victims = [...new Set([...tree.reverse(), ...before.reverse(), ...owned])].filter((pid) =>
+    isAlive(pid),
+  );
   // One at a time, deepest first, each reaped by its still-living parent (a launcher, the
   // adapter) before that parent dies: an unreaped child is reparented to PID 1 and, where
   // PID 1 does not reap (containers), stays a zombie for good.

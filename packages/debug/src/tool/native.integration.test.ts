@@ -1,12 +1,20 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { reaperShim } from "../adapters/reaper-shim.js";
 import { descendants } from "../internal/process-tree.js";
-import { remaining, ci, debugRun, expectStep, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+import {
+  alive,
+  remaining,
+  ci,
+  debugRun,
+  expectStep,
+  removeWorkspace,
+  workspace,
+} from "../__fixtures__/harness.js";
 
 const searchPath = process.env.PATH ?? "";
 const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
@@ -224,6 +232,61 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
       await run.dispose();
     }
     expect(remaining(pids)).toEqual([]);
+  });
+});
+
+/**
+ * A program that starts a child and is then terminated at a breakpoint: lldb-dap ends the program
+ * on disconnect and exits, and the child, reparented to PID 1, is out of reach of any look at the
+ * session's tree afterwards. It is found before the disconnect and ended with the session.
+ */
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program's children end with it", () => {
+  let dir: string;
+  const source = [
+    "#include <stdio.h>",
+    "#include <unistd.h>",
+    "",
+    "int main(void) {",
+    "    pid_t child = fork();",
+    "    if (child == 0) {",
+    '        execlp("sleep", "sleep", "600", (char *)0);',
+    "        _exit(127);",
+    "    }",
+    "    int waiting = 1;",
+    '    printf("child %d\\n", (int)child);',
+    "    return waiting;",
+    "}",
+    "",
+  ].join("\n");
+  beforeAll(() => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    dir = workspace("c");
+    writeFileSync(join(dir, "spawner.c"), source);
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "spawner"), join(dir, "spawner.c")]);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("terminate ends the program and the process it started", async () => {
+    const { run, call, supervisor } = debugRun(dir);
+    let children: number[] = [];
+    try {
+      // Stopped first before the fork: the session learns the program's tree at its first stop.
+      await call({ op: "breakpoints", file: "spawner.c", lines: [5, 10] });
+      const launch = await call({ op: "launch", program: "spawner" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("5 | pid_t child = fork();");
+      expect((await call({ op: "continue" })).text).toContain("10 | int waiting = 1;");
+      const session = supervisor.conversation("conv-1").session!;
+      children = [...session.debuggeePids].flatMap((pid) => descendants(pid));
+      expect(children.length, "the sleep the program started").toBeGreaterThan(0);
+      expect(alive(children)).toEqual(children);
+      const ended = await call({ op: "terminate" });
+      expect(ended.text).toContain("terminated");
+      expect(alive(children)).toEqual([]);
+    } finally {
+      for (const pid of alive(children)) process.kill(pid, "SIGKILL");
+      await run.dispose();
+    }
   });
 });
 
