@@ -1,11 +1,19 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createRegistry, defineTool, resultText, textResult, type ToolResult } from "@tools/registry";
+import {
+  createRegistry,
+  createRun,
+  defineTool,
+  resultText,
+  textResult,
+  type ToolResult,
+} from "@tools/registry";
 import { evalTool } from "./eval-tool.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ci, makeRun, makeWorkspace, pythonFound, systemPython } from "../__fixtures__/workspace.js";
+import { createKernelFactory, kernelFactoryKey, type KernelFactory } from "../factory/kernel-factory.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
 
@@ -65,6 +73,48 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(crash)).toMatch(/exited with code 3; its state .* is lost/);
     const after = await cell("'x' in globals()");
     expect(resultText(after)).toMatch(/previous python kernel exited with code 3[\s\S]*False$/);
+  });
+
+  it("a cancel during the kernel's cold start answers at once; the start goes on for the next cell", async () => {
+    expect(pythonFound).toBe(true);
+    const workspace = makeWorkspace();
+    // The real factory, its start held until the test lets it go: a cold start as slow as needed.
+    const real = createKernelFactory({ warmSpare: false });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started: () => void = () => undefined;
+    const starting = new Promise<void>((resolve) => (started = resolve));
+    const factory: KernelFactory = {
+      settings: real.settings,
+      start: async (language, directory) => {
+        started();
+        await held;
+        return real.start(language, directory);
+      },
+    };
+    const registry = createRegistry({ tools: [evalTool], approval: "auto" });
+    const run = createRun({
+      workingDirectory: workspace.directory,
+      resources: [[kernelFactoryKey, factory]],
+    });
+    cleanups.push(workspace.remove, () => run.dispose(), release);
+    const controller = new AbortController();
+    const cancelled = registry.invoke(run, {
+      tool: "eval",
+      args: { code: "1 + 1", description: "a cell cancelled while its kernel starts" },
+      signal: controller.signal,
+    });
+    await starting;
+    controller.abort(new Error("the operator pressed stop"));
+    // Answered while the start is still held (before, the call waited for the kernel).
+    const answer = await cancelled;
+    expect(answer.error?.code).toBe("CANCELLED");
+    release();
+    const next = await registry.invoke(run, {
+      tool: "eval",
+      args: { code: "21 * 2", description: "the next cell, on the kernel that went on starting" },
+    });
+    expect(resultText(next)).toBe("42");
   });
 
   it("interrupts a cell that is silent past the inactivity budget and keeps the namespace", async () => {

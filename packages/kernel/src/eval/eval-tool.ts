@@ -67,7 +67,8 @@ export const evalTool = defineTool({
     const pool = kernelPool(context.run, factory);
     const language: KernelLanguage = args.language;
     context.progress(`${args.reset ? "starting a clean" : "connecting to the"} ${language} kernel…`);
-    const { kernel, note } = await pool.get(language, { reset: args.reset });
+    // A cancel does not wait out a cold start: the start goes on in the pool, for the next cell.
+    const { kernel, note } = await untilCancelled(pool.get(language, { reset: args.reset }), context.signal);
     const collector = new OutputCollector(factory.settings.limits);
     if (note !== undefined) collector.note(note);
     if (args.reset) collector.note(`(a clean ${language} kernel was started)`);
@@ -78,6 +79,22 @@ export const evalTool = defineTool({
     }
   },
 });
+
+/** `work`'s outcome, or a rejection as soon as `signal` aborts (the work itself goes on). */
+function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(cancelledStart(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelledStart(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function cancelledStart(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new Error("the call was cancelled while its kernel started");
+}
 
 async function runCell(
   kernel: KernelClient,

@@ -17,6 +17,8 @@ export interface StartKernelOptions {
   /** The harness's shell tool that `!cmd` and `%%bash` call; default "shell". */
   readonly shellTool: string;
   readonly readyTimeoutMs: number;
+  /** Longest wait for the Python kernel's helper cell, in ms; default `readyTimeoutMs`. */
+  readonly setupTimeoutMs?: number;
 }
 
 /** The compiled JavaScript kernel (tests running from src use the built copy in dist). */
@@ -84,12 +86,24 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
     description,
   });
   if (options.language === "python") {
+    const setupMs = options.setupTimeoutMs ?? options.readyTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const outcome = await client.execute(
-        pythonSetupCode({ parentPid: process.pid, shellTool: options.shellTool }),
-        {},
-        { silent: true },
-      );
+      // Bounded: a kernel that answered kernel_info and then stalls would hold the start, the
+      // eval call and its lane for good.
+      const outcome = await Promise.race([
+        client.execute(
+          pythonSetupCode({ parentPid: process.pid, shellTool: options.shellTool }),
+          {},
+          { silent: true },
+        ),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`the setup cell did not finish within ${setupMs} ms`)),
+            setupMs,
+          );
+        }),
+      ]);
       if (outcome.status !== "ok") throw new Error(`the setup cell ended with status ${outcome.status}`);
     } catch (error) {
       await client.dispose();
@@ -98,6 +112,8 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
         message: `the python kernel (${description}) started but its helpers could not be installed: ${String(error)}`,
         cause: error,
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
   return client;
