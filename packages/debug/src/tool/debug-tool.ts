@@ -83,6 +83,46 @@ const input = z.object({
 
 type Input = z.output<typeof input>;
 
+/** The arguments each op reads; any other one given is refused, not silently ignored. */
+const argumentsOf: Readonly<Record<Input["op"], readonly Exclude<keyof Input, "op">[]>> = {
+  adapters: [],
+  status: [],
+  breakpoints: ["file", "lines"],
+  launch: ["program", "args", "adapter"],
+  attach: ["port", "adapter"],
+  continue: ["thread_id"],
+  pause: ["thread_id"],
+  step_over: ["thread_id"],
+  step_in: ["thread_id"],
+  step_out: ["thread_id"],
+  threads: [],
+  stack: ["thread_id"],
+  scopes: ["frame_id"],
+  variables: ["reference"],
+  evaluate: ["expression", "frame_id"],
+  output: ["cursor"],
+  terminate: [],
+};
+
+/** Refuses arguments `args.op` does not read, naming the ops that do (a breakpoint given to launch). */
+function refuseStrayArguments(args: Input): void {
+  const takes = argumentsOf[args.op];
+  const stray = (Object.keys(args) as (keyof Input)[]).filter(
+    (key) => key !== "op" && args[key] !== undefined && !(takes as readonly string[]).includes(key),
+  );
+  if (stray.length === 0) return;
+  const where = stray.map((key) => {
+    const users = ops.filter((op) => (argumentsOf[op] as readonly string[]).includes(key));
+    return `'${key}' (${users.join(", ")})`;
+  });
+  throw new DebugError(
+    "DEBUG_BAD_ARGUMENTS",
+    `op '${args.op}' does not take ${where.join(", ")}; it takes ${
+      takes.length === 0 ? "nothing else" : takes.join(", ")
+    }. Make each op its own call, e.g. {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py"}`,
+  );
+}
+
 function need<K extends keyof Input>(args: Input, key: K): NonNullable<Input[K]> {
   const value = args[key];
   if (value === undefined || value === null) {
@@ -123,6 +163,7 @@ export const debugTool = defineTool({
 });
 
 async function execute(args: Input, context: ToolContext) {
+  refuseStrayArguments(args);
   const { run } = context;
   const supervisor = run.require(debugSupervisorKey);
   const root = run.workingDirectory;

@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { debugRun } from "../__fixtures__/harness.js";
+
+describe("debug tool arguments", () => {
+  const dir = mkdtempSync(join(tmpdir(), "debug-args-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses an argument its op does not read, naming the op that does, before anything starts", async () => {
+    const { run, call, supervisor } = debugRun(dir);
+    try {
+      const launch = await call({ op: "launch", program: "app.py", lines: [12] });
+      expect(launch.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(launch.text).toBe(
+        `op 'launch' does not take 'lines' (breakpoints); it takes program, args, adapter. Make each op its own call, e.g. {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py"}`,
+      );
+      const status = await call({ op: "status", thread_id: 1, expression: "x" });
+      expect(status.text).toContain(
+        "op 'status' does not take 'thread_id' (continue, pause, step_over, step_in, step_out, stack), 'expression' (evaluate); it takes nothing else.",
+      );
+      expect(supervisor.conversation("conv-1").session).toBeUndefined();
+      // What an op reads is accepted as before.
+      const breakpoints = await call({ op: "breakpoints", file: "app.py", lines: [3] });
+      expect(breakpoints.text).toBe("app.py: lines 3 pending; they are sent when the program is launched");
+    } finally {
+      await run.dispose();
+    }
+  });
+});
