@@ -25,10 +25,7 @@ export const vibeSpawnTool = defineTool({
       .min(1)
       .max(80)
       // It may be handed to the worker's command as an argument: never an option, one line.
-      .regex(
-        /^[^\s-][^\u0000-\u001f\u007f]*$/,
-        "one line of text not starting with '-' or a space, e.g. \"rename getUser\"",
-      )
+      .refine(isPlainLabel, "one line of text not starting with '-' or a space, e.g. \"rename getUser\"")
       .describe("A short name for the worker, shown in vibe_list."),
     tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
   }),
@@ -48,3 +45,13 @@ export const vibeSpawnTool = defineTool({
     return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.`;
   },
 });
+
+/** One line of text that cannot read as a command-line option: no leading '-' or space, no control character. */
+function isPlainLabel(label: string): boolean {
+  if (label.startsWith("-") || /^\s/.test(label)) return false;
+  for (const char of label) {
+    const code = char.charCodeAt(0);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
