@@ -44,6 +44,35 @@ export function adapterForProgram(program: string): AdapterId {
   return "lldb";
 }
 
+/**
+ * Refuses a program the adapter cannot run (an adapter forced against the program's kind): the
+ * launch would otherwise fail deep in the adapter ("spawn ENOTDIR" for a .py file given to delve).
+ */
+export function checkProgramFits(id: AdapterId, program: string, shown: string): void {
+  const extension = extname(program).toLowerCase();
+  let folder = false;
+  try {
+    folder = statSync(program).isDirectory();
+  } catch {
+    // A missing program is reported by the launch itself.
+  }
+  const source = [".py", ".go", ".dart"].includes(extension);
+  const misfit =
+    id === "delve"
+      ? !folder && extension !== ".go"
+        ? "delve builds a Go package: give its folder or a .go file"
+        : undefined
+      : id === "lldb" && (folder || source)
+        ? "lldb-dap runs a compiled binary: build it first and give the binary"
+        : undefined;
+  if (misfit) {
+    throw new DebugError(
+      "DEBUG_BAD_ARGUMENTS",
+      `cannot launch ${shown} with ${id}: ${misfit}, or leave adapter out to use ${adapterForProgram(program)}`,
+    );
+  }
+}
+
 /** The launch plan for a program with a usable adapter. */
 export function launchPlan(
   report: AdapterReport,

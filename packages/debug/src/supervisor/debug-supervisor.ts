@@ -6,6 +6,7 @@ import { discardAdapter, type AdapterProcess } from "../adapters/adapter-process
 import {
   adapterForProgram,
   attachPlan,
+  checkProgramFits,
   launchPlan,
   startDebugpyAdapter,
   type SessionPlan,
@@ -109,6 +110,9 @@ export class DebugSupervisor {
   ): Promise<SessionStart> {
     this.assertFree(run.conversationId);
     const id = request.adapter ?? adapterForProgram(request.program);
+    if (request.adapter) {
+      checkProgramFits(request.adapter, request.program, displayPath(request.program, run.workingDirectory));
+    }
     const where = {
       root: run.workingDirectory,
       start: isDirectory(request.program) ? request.program : dirname(request.program),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,6 +24,25 @@ describe("debug tool arguments", () => {
       // What an op reads is accepted as before.
       const breakpoints = await call({ op: "breakpoints", file: "app.py", lines: [3] });
       expect(breakpoints.text).toBe("app.py: lines 3 pending; they are sent when the program is launched");
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("refuses a program the forced adapter cannot run, before starting it", async () => {
+    writeFileSync(join(dir, "app.py"), "print(1)\n");
+    mkdirSync(join(dir, "pkg"), { recursive: true });
+    const { run, call } = debugRun(dir);
+    try {
+      const delve = await call({ op: "launch", program: "app.py", adapter: "delve" });
+      expect(delve.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(delve.text).toBe(
+        "cannot launch app.py with delve: delve builds a Go package: give its folder or a .go file, or leave adapter out to use debugpy",
+      );
+      const lldb = await call({ op: "launch", program: "pkg", adapter: "lldb" });
+      expect(lldb.text).toBe(
+        "cannot launch pkg with lldb: lldb-dap runs a compiled binary: build it first and give the binary, or leave adapter out to use delve",
+      );
     } finally {
       await run.dispose();
     }
