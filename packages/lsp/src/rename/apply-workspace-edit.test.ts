@@ -10,6 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -102,6 +103,60 @@ describe("applyWorkspaceEdit", () => {
     );
     expect(readdirSync(dir).sort()).toEqual(["shapes"]);
     expect(read("shapes/a.go")).toBe("package shapes\n");
+  });
+
+  it("refuses to move or delete a symbolic link, or to change one file through two paths, writing nothing", async () => {
+    mkdirSync(join(dir, "shared"));
+    writeFileSync(join(dir, "shared/util.rs"), "pub fn a() {}\n");
+    symlinkSync(join(dir, "shared/util.rs"), join(dir, "util.rs"));
+    writeFileSync(join(dir, "main.rs"), "mod util;\n");
+    const move = applyWorkspaceEdit(
+      { documentChanges: [{ kind: "rename", oldUri: uri("util.rs"), newUri: uri("helpers.rs") }] },
+      closed,
+      nodeFileOperations,
+    );
+    await expect(move).rejects.toThrow(
+      "the edit moves util.rs, a symbolic link; move it by hand; nothing was written",
+    );
+    const remove = applyWorkspaceEdit({ documentChanges: [{ kind: "delete", uri: uri("util.rs") }] }, closed);
+    await expect(remove).rejects.toThrow("the edit deletes util.rs, a symbolic link; delete it by hand");
+    const twice = applyWorkspaceEdit(
+      {
+        changes: {
+          [uri("util.rs")]: [{ range: range(0, 7, 9), newText: "fn" }],
+          [uri("shared/util.rs")]: [{ range: range(0, 10, 11), newText: "b" }],
+        },
+      },
+      closed,
+    );
+    await expect(twice).rejects.toThrow(
+      "the edit changes util.rs and shared/util.rs, which are one file (a symbolic link); make the change by hand",
+    );
+    // The real file and the link are as they were.
+    expect(read("shared/util.rs")).toBe("pub fn a() {}\n");
+    expect(read("util.rs")).toBe("pub fn a() {}\n");
+    expect(existsSync(join(dir, "helpers.rs"))).toBe(false);
+  });
+
+  it("refuses an edit beyond a file's text (the file changed since the server read it) and a FIFO", async () => {
+    writeFileSync(join(dir, "b.ts"), "export const b = 1;\n");
+    const stale = applyWorkspaceEdit(
+      { changes: { [uri("b.ts")]: [{ range: range(3, 9, 14), newText: "renamed" }] } },
+      closed,
+    );
+    await expect(stale).rejects.toThrow(
+      "b.ts changed on disk since the language server read it (an edit lies beyond its text); run lsp_rename again; nothing was written",
+    );
+    expect(read("b.ts")).toBe("export const b = 1;\n");
+    // Nothing ever writes to it: a read of it would never end.
+    execFileSync("mkfifo", [join(dir, "pipe.ts")]);
+    const fifo = applyWorkspaceEdit(
+      { changes: { [uri("pipe.ts")]: [{ range: range(0, 0, 1), newText: "x" }] } },
+      closed,
+    );
+    await expect(fifo).rejects.toThrow(
+      "the edit touches pipe.ts, which is not a regular file; nothing was written",
+    );
   });
 
   it("refuses a whole edit that touches a file outside the working directory, writing nothing", async () => {

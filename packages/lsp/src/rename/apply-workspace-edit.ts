@@ -1,4 +1,15 @@
-import { existsSync, readFileSync, rmdirSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  statSync,
+} from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { nodeFileOperations, writeFiles, type FileChange, type FileOperations } from "@tools/registry";
@@ -52,22 +63,32 @@ function pathOf(uri: string): string {
   return fileURLToPath(uri);
 }
 
-function offsetAt(text: string, line: number, character: number): number {
+/** The offset of a position, clamped to the text; `outside` is told when it had to be. */
+function offsetAt(text: string, line: number, character: number, outside?: () => void): number {
   let offset = 0;
   for (let current = 0; current < line; current++) {
     const next = text.indexOf("\n", offset);
-    if (next === -1) return text.length;
+    if (next === -1) {
+      outside?.();
+      return text.length;
+    }
     offset = next + 1;
   }
   const lineEnd = text.indexOf("\n", offset);
-  return Math.min(offset + character, lineEnd === -1 ? text.length : lineEnd);
+  const end = lineEnd === -1 ? text.length : lineEnd;
+  // The spec reads a character past the line's end as the end; a rename's edits never need it.
+  if (offset + character > end) outside?.();
+  return Math.min(offset + character, end);
 }
 
-/** Applies text edits to a text, last first, so earlier offsets stay valid. */
-export function applyTextEdits(text: string, edits: readonly TextEdit[]): string {
+/**
+ * Applies text edits to a text, last first, so earlier offsets stay valid. `outside` is told when
+ * an edit lies beyond the text (the server computed it against another version of the file).
+ */
+export function applyTextEdits(text: string, edits: readonly TextEdit[], outside?: () => void): string {
   const located = edits.map((edit, index) => ({
-    start: offsetAt(text, edit.range.start.line, edit.range.start.character),
-    end: offsetAt(text, edit.range.end.line, edit.range.end.character),
+    start: offsetAt(text, edit.range.start.line, edit.range.start.character, outside),
+    end: offsetAt(text, edit.range.end.line, edit.range.end.character, outside),
     newText: edit.newText,
     index,
   }));
@@ -91,6 +112,51 @@ function touchedUris(edit: WorkspaceEdit): string[] {
     for (const uri of Object.keys(edit.changes ?? {})) uris.add(uri);
   }
   return [...uris];
+}
+
+/** The largest file a rename reads and rewrites, in bytes. */
+const largestEdited = 32 * 1024 * 1024;
+
+/**
+ * The bytes of the file at `path` before the edit, or undefined when there is none (missing, or
+ * a folder: handled by the caller). Opened without blocking: a FIFO or a device named by the
+ * server's edit is refused, not read (the read would never end), and so is a file over
+ * {@link largestEdited}.
+ */
+function readOriginal(path: string, base: EditBase, fail: (message: string) => never): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isDirectory()) return undefined;
+    if (!stats.isFile()) fail(`the edit touches ${base.display(path)}, which is not a regular file`);
+    if (stats.size > largestEdited)
+      fail(`the edit touches ${base.display(path)}, which is over ${largestEdited / 1024 / 1024} MiB`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** `path` with its symbolic links resolved, as far as it exists (a file to be created: itself). */
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** True for an existing regular file no one may write (no write bit in its mode). */
@@ -160,8 +226,8 @@ export async function applyWorkspaceEdit(
       return text;
     }
     let original: Original | null = null;
-    if (existsSync(path) && !statSync(path).isDirectory()) {
-      const bytes = readFileSync(path);
+    const bytes = readOriginal(path, base, fail);
+    if (bytes) {
       original = { bytes, text: bytes.toString("utf8") };
       const uri = pathToFileURL(path).href;
       // The server computed its edit against its copy: offsets into another text would corrupt it.
@@ -213,7 +279,17 @@ export async function applyWorkspaceEdit(
     const path = pathOf(uri);
     const text = current(path);
     if (text === null) fail(`the edit changes ${base.display(path)}, which does not exist`);
-    plan.set(path, applyTextEdits(text!, edits));
+    // A file the server does not hold open was read by it from disk, perhaps before it changed
+    // (open ones were compared above): an edit beyond the text is the sign, and applied clamped
+    // it would corrupt the file.
+    plan.set(
+      path,
+      applyTextEdits(text!, edits, () =>
+        fail(
+          `${base.display(path)} changed on disk since the language server read it (an edit lies beyond its text); run lsp_rename again`,
+        ),
+      ),
+    );
     editCounts.set(path, (editCounts.get(path) ?? 0) + edits.length);
     touch(path);
   };
@@ -243,6 +319,8 @@ export async function applyWorkspaceEdit(
       } else if (change.kind === "rename") {
         const from = pathOf(change.oldUri);
         const to = pathOf(change.newUri);
+        if (!plan.has(from) && isSymbolicLink(from))
+          fail(`the edit moves ${base.display(from)}, a symbolic link; move it by hand`);
         if (!plan.has(from) && existsSync(from) && statSync(from).isDirectory()) {
           moveFolder(from, to, change.options);
           continue;
@@ -260,6 +338,8 @@ export async function applyWorkspaceEdit(
         touch(to);
       } else if (change.kind === "delete") {
         const path = pathOf(change.uri);
+        if (!plan.has(path) && isSymbolicLink(path))
+          fail(`the edit deletes ${base.display(path)}, a symbolic link; delete it by hand`);
         if (existsSync(path) && statSync(path).isDirectory())
           fail(`the edit deletes the folder ${base.display(path)}`);
         if (current(path) === null && !change.options?.ignoreIfNotExists)
@@ -273,6 +353,17 @@ export async function applyWorkspaceEdit(
   }
 
   const changedFiles = order.filter((path) => plan.get(path) !== (originals.get(path)?.text ?? null));
+  // Two paths of one file (a symbolic link and its target): written twice, one edit set is lost.
+  const realPaths = new Map<string, string>();
+  for (const path of changedFiles) {
+    const real = realPathOf(path);
+    const other = realPaths.get(real);
+    if (other !== undefined)
+      fail(
+        `the edit changes ${base.display(other)} and ${base.display(path)}, which are one file (a symbolic link); make the change by hand`,
+      );
+    realPaths.set(real, path);
+  }
   const changes: FileChange[] = changedFiles.map((path) => ({
     path,
     label: base.display(path),
