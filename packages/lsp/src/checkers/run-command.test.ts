@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { describe, expect, it, vi } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LspSupervisor } from "../supervisor/supervisor.js";
@@ -54,6 +54,30 @@ describe("runCommand", () => {
     expect(group).toBeGreaterThan(0);
     await vi.waitFor(() => expect(alive(-group)).toBe(false), { timeout: 5_000 });
     await vi.waitFor(() => expect(owned.size).toBe(0));
+  });
+
+  it("ends its wait at the timeout even when a process that left the group holds its output", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
+    const pidFile = join(dir, "daemon.pid");
+    try {
+      // The daemon (its own session) keeps stdout open long after the checker is gone.
+      const run = runCommand("sh", ["-c", `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' & sleep 60`], {
+        cwd: dir,
+        signal: new AbortController().signal,
+        timeoutMs: 200,
+        name: "checker",
+      });
+      await expect(run).rejects.toThrow(
+        "checker was stopped (still running at its 200 ms bound); a process it started still held its output",
+      );
+    } finally {
+      try {
+        process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+      } catch {
+        // not started, or gone
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("ends the group when cancelled", async () => {

@@ -66,10 +66,20 @@ export function runCommand(
     const stdout = collect(child.stdout);
     const stderr = collect(child.stderr);
     let stopped: string | undefined;
+    let abandon: NodeJS.Timeout | undefined;
     const stop = (why: string): void => {
       if (stopped !== undefined) return;
       stopped = why;
       void terminateProcess(child, { group: true, graceMs: 1_000 });
+      // 'close' waits for every holder of the output pipes: a process that left the group
+      // (setsid, a daemon) could hold them for good. The wait ends anyway once the group is gone.
+      abandon = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        settle();
+        disown();
+        reject(new Error(`${name} was stopped (${why}); a process it started still held its output`));
+      }, 3_000);
     };
     const timer = setTimeout(
       () => stop(`still running at its ${formatBound(options.timeoutMs)} bound`),
@@ -79,6 +89,7 @@ export function runCommand(
     options.signal.addEventListener("abort", onAbort, { once: true });
     const settle = (): void => {
       clearTimeout(timer);
+      clearTimeout(abandon);
       options.signal.removeEventListener("abort", onAbort);
     };
     child.once("error", (error) => {

@@ -39,7 +39,7 @@ export function findBinary(
   for (const directory of searched) {
     const candidate = join(directory, command);
     if (!executable(candidate)) continue;
-    const proxyProblem = rustupProxyProblem(candidate);
+    const proxyProblem = rustupProxyProblem(candidate, localRoots[0]);
     if (proxyProblem !== undefined) return { found: false, reason: `${candidate} ${proxyProblem}` };
     return { found: true, path: candidate };
   }
@@ -49,23 +49,30 @@ export function findBinary(
   };
 }
 
-/** How long a failed proxy probe is believed: the component may be installed meanwhile. */
-export const proxyProblemTtlMs = 5_000;
+/**
+ * How long a failed proxy probe is believed: the component may be installed meanwhile. The probe
+ * runs synchronously (detection is synchronous), so it is not repeated on every check.
+ */
+export const proxyProblemTtlMs = 30_000;
 
-/** Per path: a proxy that runs (kept), or the problem found and when (re-probed after the TTL). */
+/** Per path and folder: a proxy that runs (kept), or the problem found and when (re-probed after the TTL). */
 const proxyProbes = new Map<string, { readonly problem: string | undefined; readonly at: number }>();
 
-function rustupProxyProblem(candidate: string): string | undefined {
-  const known = proxyProbes.get(candidate);
+function rustupProxyProblem(candidate: string, cwd: string | undefined): string | undefined {
+  const key = `${candidate}\u0000${cwd ?? ""}`;
+  const known = proxyProbes.get(key);
   if (known && (known.problem === undefined || Date.now() - known.at < proxyProblemTtlMs))
     return known.problem;
-  const problem = probeRustupProxy(candidate);
-  proxyProbes.set(candidate, { problem, at: Date.now() });
+  const problem = probeRustupProxy(candidate, cwd);
+  proxyProbes.set(key, { problem, at: Date.now() });
   return problem;
 }
 
-/** A rustup proxy runs only when its component is installed: ask it once per path. */
-function probeRustupProxy(candidate: string): string | undefined {
+/**
+ * A rustup proxy runs only when its component is installed for the toolchain the project picks
+ * (`rust-toolchain.toml` in `cwd`, the root): ask it there, bounded to 3 s (it blocks the thread).
+ */
+function probeRustupProxy(candidate: string, cwd: string | undefined): string | undefined {
   let real: string;
   try {
     real = realpathSync(candidate);
@@ -73,8 +80,12 @@ function probeRustupProxy(candidate: string): string | undefined {
     return undefined;
   }
   if (basename(real) !== "rustup") return undefined;
-  const probe = spawnSync(candidate, ["--version"], { timeout: 10_000, encoding: "utf8" });
+  const probe = spawnSync(candidate, ["--version"], {
+    timeout: 3_000,
+    encoding: "utf8",
+    ...(cwd !== undefined ? { cwd } : {}),
+  });
   if (probe.status === 0) return undefined;
   const firstLine = `${probe.stderr ?? ""}`.trim().split("\n")[0] ?? "";
-  return `is a rustup proxy that cannot run (${firstLine || "no output"}); install the component with 'rustup component add ${basename(candidate)}'`;
+  return `is a rustup proxy that cannot run (${firstLine || (probe.error ? probe.error.message : "no output")}); install the component with 'rustup component add ${basename(candidate)}'`;
 }
