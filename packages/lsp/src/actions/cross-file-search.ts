@@ -66,7 +66,7 @@ export async function prepareSearch(
     }
   }
   if (client.spec.indexScope === "open-files") {
-    const found = await mentioning(client, name);
+    const found = await mentioning(client, name, context.signal);
     // Files changed since they were closed here are opened too, so that the server drops the
     // uses their old text had (each kind bounded on its own).
     const files = [...found.outdated.slice(0, searchOpenLimit), ...found.files.slice(0, searchOpenLimit)];
@@ -158,11 +158,12 @@ function wholeWord(name: string): RegExp {
  * Files of the client's root, of its languages, not open for their own sake, to open for a
  * search of `name`: first those closed here before and changed on disk since (clangd keeps a
  * closed file's symbols: a use removed by a shell command was still listed), then those that
- * mention `name` as a whole word.
+ * mention `name` as a whole word. Stops early (incomplete) when `signal` aborts.
  */
 async function mentioning(
   client: LanguageClient,
   name: string,
+  signal: AbortSignal,
 ): Promise<{ files: string[]; outdated: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
   const word = wholeWord(name);
@@ -180,6 +181,15 @@ async function mentioning(
       break;
     }
     read++;
+    // Reads are synchronous (cached, but a root of thousands of files is read once): the event
+    // loop, and every other run in the process, gets a turn every 100 files; a cancel stops here.
+    if (read % 100 === 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal.aborted) {
+        complete = false;
+        break;
+      }
+    }
     // The client's own cache of the root's texts (kept until the folder watch reports a change),
     // not the supervisor's: a scan of the root would push out the files asked about.
     const text = client.rootText(file);
