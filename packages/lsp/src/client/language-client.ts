@@ -119,6 +119,8 @@ export class LanguageClient {
     totalKept: 64 * 1024 * 1024,
   });
   private stopping = false;
+  /** The shutdown under way or done (see {@link dispose}). */
+  private disposing: Promise<void> | undefined;
   /** See {@link currentSettings}. */
   private settings: Record<string, unknown>;
   /** Changes on disk to files of this server's languages (see {@link diskChangesSince}). */
@@ -663,8 +665,14 @@ export class LanguageClient {
   }
 
   /** Ends the server: shutdown + exit (bounded), then SIGTERM/SIGKILL to its process group. */
-  async dispose(): Promise<void> {
-    if (this.stopping) return;
+  dispose(): Promise<void> {
+    // A second caller waits for the same shutdown (the supervisor's dispose must not return
+    // while a server, in its own process group, is still stopping).
+    this.disposing ??= this.shutdown();
+    return this.disposing;
+  }
+
+  private async shutdown(): Promise<void> {
     this.stopping = true;
     this.watched.close();
     // Requests and waits in flight end now, not after the shutdown below.

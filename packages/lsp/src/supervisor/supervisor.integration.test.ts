@@ -224,6 +224,27 @@ describe("supervisor status and failures", () => {
     expect(await stuck).toMatch(/was stopped while textDocument\/didChange was being sent/);
   });
 
+  it("a reload racing the run's end starts no server after it, and a second dispose waits for the first", async () => {
+    const { run, supervisor, dir } = setup("c-project");
+    const file = join(dir, "main.c");
+    const client = await supervisor.clientFor(file);
+    const first = client.pid!;
+    // The old server is stopping when the run ends: no new one may be started after that.
+    const reloading = supervisor.reload(file).then(
+      (lines) => lines.join("\n"),
+      (error: Error) => error.message,
+    );
+    const disposing = run.dispose();
+    // Told twice, the client's end is one: the second caller waits for the server to be gone.
+    await client.dispose();
+    expect(alive(first)).toBe(false);
+    await disposing;
+    expect(await reloading).toMatch(/the run has ended/);
+    expect(supervisor.processes().filter((server) => server.pid !== undefined && alive(server.pid))).toEqual(
+      [],
+    );
+  });
+
   it("a question in flight when its server is reloaded fails at once, saying so, not at its bound", async () => {
     // A fake server that never answers a hover: a real one cannot be made to hold a question on demand.
     const { run, registry, supervisor, dir } = setup(

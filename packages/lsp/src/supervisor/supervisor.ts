@@ -257,6 +257,8 @@ export class LspSupervisor {
       await record.client?.dispose();
       record.client = undefined;
       resetCrashes(record);
+      // The run ended while the old server stopped: no new one outlives it.
+      if (this.disposed) throw new LspError({ code: "LSP_SERVER_FAILED", message: "the run has ended" });
       const detection = this.detect(record.spec, join(record.root, "_"));
       if (detection.root !== record.root || !detection.binary.found) {
         const markerGone = detection.root !== record.root;
