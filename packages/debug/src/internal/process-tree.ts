@@ -12,6 +12,20 @@ export function processStat(pid: number): { state: string; ppid: number } | unde
   }
 }
 
+/**
+ * When the process started (clock ticks since boot, from /proc), or undefined when it is gone:
+ * with the pid, what tells the process from a later one given the same pid.
+ */
+export function startTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22 of the line, the 20th after the command name's closing parenthesis.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+}
+
 /** True while the process exists and is not a zombie. */
 export function isAlive(pid: number): boolean {
   const stat = processStat(pid);

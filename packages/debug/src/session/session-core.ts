@@ -3,7 +3,7 @@ import type { AdapterProcess } from "../adapters/adapter-process.js";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DapRequestError } from "../dap/dap-connection.js";
 import { DebugError } from "../errors/debug-error.js";
-import { descendants } from "../internal/process-tree.js";
+import { descendants, startTime } from "../internal/process-tree.js";
 import type { BreakpointStore } from "./breakpoint-store.js";
 import { configure } from "./handshake.js";
 import { OutputRing } from "./output-ring.js";
@@ -74,6 +74,8 @@ export class SessionCore {
   readonly debuggeePids = new Set<number>();
   /** Pids of the adapter's tree seen while it ran (launchers, debuggees). */
   readonly knownPids = new Set<number>();
+  /** The start time of each pid of {@link knownPids} and {@link debuggeePids} when it was learnt. */
+  readonly pidStarts = new Map<number, string | undefined>();
   configured = false;
   terminating: Promise<void> | undefined;
   validFrames = new Set<number>();
@@ -108,7 +110,16 @@ export class SessionCore {
    */
   rememberTree(): void {
     const pid = this.options.adapter.child?.pid;
-    if (pid) for (const child of descendants(pid)) this.knownPids.add(child);
+    if (pid) for (const child of descendants(pid)) this.learn(this.knownPids, child);
+  }
+
+  /**
+   * Adds `pid` to `set` with its start time: killed at the end only if it is still the same
+   * process (the session can last 30 minutes; a pid that exited meanwhile may be someone else's).
+   */
+  private learn(set: Set<number>, pid: number): void {
+    set.add(pid);
+    if (!this.pidStarts.has(pid)) this.pidStarts.set(pid, startTime(pid));
   }
 
   /** Ends the session once (see {@link shutdown}); idempotent, never throws. */
@@ -143,7 +154,7 @@ export class SessionCore {
       }
       case "process": {
         const pid = (event as DebugProtocol.ProcessEvent).body.systemProcessId;
-        if (pid) this.debuggeePids.add(pid);
+        if (pid) this.learn(this.debuggeePids, pid);
         break;
       }
       case "stopped": {

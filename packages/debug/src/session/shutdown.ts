@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { descendants, isAlive, signalPid, waitGone } from "../internal/process-tree.js";
+import { descendants, isAlive, signalPid, startTime, waitGone } from "../internal/process-tree.js";
 import type { SessionCore } from "./session-core.js";
 
 /**
@@ -28,7 +28,13 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   }
   // Kill the deepest processes first, while their parents still live to reap them.
   const tree = child?.pid ? descendants(child.pid) : [];
-  const owned = options.terminateDebuggee ? [...core.debuggeePids, ...core.knownPids] : [];
+  // Learnt earlier (up to the session's 30 minutes): only those still the same process.
+  const owned = options.terminateDebuggee
+    ? [...core.debuggeePids, ...core.knownPids].filter((pid) => {
+        const started = core.pidStarts.get(pid);
+        return started !== undefined && startTime(pid) === started;
+      })
+    : [];
   const victims = [...new Set([...tree.reverse(), ...before.reverse(), ...owned])].filter((pid) =>
     isAlive(pid),
   );
