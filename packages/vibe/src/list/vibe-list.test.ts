@@ -114,6 +114,32 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.list()).toEqual([]);
   });
 
+  it("a kill racing a re-brief, both past the stop's bound, stops the attempt the re-brief started", async () => {
+    // Attempts that ignore their abort: a worker slower to stop than the wait (a model request
+    // that does not honour its signal); they end when the test lets them.
+    const tasks: WorkerTask[] = [];
+    const stubborn: WorkerBackend = {
+      description: "attempts that do not stop when told (test)",
+      perform: (task) => {
+        tasks.push(task);
+        return new Promise<string>(() => undefined);
+      },
+    };
+    kit = createKit({ backend: stubborn, stopTimeoutMs: 50 });
+    await kit.call("vibe_spawn", { brief: "slow", label: "slow" });
+    await reachStatus(kit.list, "w1", "running");
+    const sending = kit.call("vibe_send", { worker_id: "w1", message: "and more" });
+    const killing = kit.call("vibe_kill", { worker_id: "w1" });
+    const [, killed] = await Promise.all([sending, killing]);
+    expect(killed.text).toBe(
+      'Killed w1 "slow": it was told to stop but had not stopped when the wait ended; what it started may still be ending. It counts as killed, and ends with the run at the latest.',
+    );
+    expect(kit.list.get("w1").status).toBe("killed");
+    // Every attempt was told to stop, the one the re-brief started too (before, nothing could reach it).
+    expect(tasks.map((task) => task.signal.aborted)).toEqual(tasks.map(() => true));
+    expect(tasks).toHaveLength(2);
+  });
+
   it("vibe_send cancels the running attempt and reruns with the message appended", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

@@ -155,21 +155,32 @@ export class VibeList {
    * Stops the worker and everything it started (its model request, its tool calls, its command's
    * processes); resolves once they have stopped. A finished worker is left as it is.
    */
-  async kill(id: string): Promise<{ worker: WorkerSnapshot; wasFinished: boolean }> {
+  async kill(id: string): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
     const record = this.lookup(id);
-    if (isFinished(record.status)) return { worker: snapshot(record, Date.now()), wasFinished: true };
+    if (isFinished(record.status))
+      return { worker: snapshot(record, Date.now()), wasFinished: true, stoppedInTime: true };
     record.rerun = false;
+    let stoppedInTime = true;
     if (record.status === "queued") {
       this.scheduler.unqueue(record);
       this.scheduler.finish(record, "killed", "killed before it started");
     } else {
-      const stopped = await this.scheduler.stop(
+      stoppedInTime = await this.scheduler.stop(
         record,
         new ToolsError({ code: "CANCELLED", message: "killed by vibe_kill" }),
       );
-      if (!stopped) this.scheduler.finish(record, "killed", "killed (it did not stop in time)");
+      // A re-brief racing this kill may have queued or started the worker again meanwhile
+      // (the status changed during the await: read it afresh).
+      const now: string = record.status;
+      if (now === "queued") this.scheduler.unqueue(record);
+      if (!isFinished(record.status))
+        this.scheduler.finish(
+          record,
+          "killed",
+          stoppedInTime ? "killed" : "killed (it did not stop in time)",
+        );
     }
-    return { worker: snapshot(record, Date.now()), wasFinished: false };
+    return { worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
   }
 
   /** Every worker, in spawn order. */

@@ -73,6 +73,9 @@ export class WorkerScheduler {
 
   /** Ends the worker with `status`, wakes its waiters, and gives its slot to the next in line. */
   finish(record: WorkerRecord, status: "done" | "failed" | "killed", result: string): void {
+    // An attempt still attached (one a re-brief started while a kill waited) is stopped with
+    // the worker: cleared without an abort, nothing could reach it any more.
+    record.controller?.abort(new ToolsError({ code: "CANCELLED", message: `the worker ended (${status})` }));
     record.status = status;
     record.endedAt = Date.now();
     if (record.startedAt === undefined) record.startedAt = record.queuedAt;

@@ -17,10 +17,12 @@ export const vibeKillTool = defineTool({
   summarize: (input) => `kill worker ${input.worker_id}`,
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
-    const { worker, wasFinished } = await list.kill(input.worker_id);
+    const { worker, wasFinished, stoppedInTime } = await list.kill(input.worker_id);
     const name = `${worker.id} "${worker.label}"`;
     if (wasFinished)
       return `${name} had already ${worker.status === "killed" ? "been killed" : `finished (${worker.status})`}; nothing to stop.`;
+    if (!stoppedInTime)
+      return `Killed ${name}: it was told to stop but had not stopped when the wait ended; what it started may still be ending. It counts as killed, and ends with the run at the latest.`;
     return `Killed ${name}; it and everything it started have stopped.`;
   },
 });
