@@ -162,8 +162,42 @@ export const debugTool = defineTool({
   execute: (args, context) => execute(args, context),
 });
 
+/**
+ * Runs the op, answering at once when the call is cancelled: a launch or attach still starting
+ * then ends its session (adapter and program), a resume leaves the program running (as after
+ * "still running"), the rest has nothing left to undo.
+ */
 async function execute(args: Input, context: ToolContext) {
   refuseStrayArguments(args);
+  const { run, signal } = context;
+  const state = run.require(debugSupervisorKey).conversation(run.conversationId);
+  const before = state.session;
+  const work = executeOp(args, context);
+  if (signal.aborted) void work.catch(() => undefined);
+  return new Promise<Awaited<typeof work>>((resolve, reject) => {
+    const onAbort = (): void => {
+      reject(signal.reason instanceof Error ? signal.reason : new Error(`debug ${args.op} was cancelled`));
+      if (args.op !== "launch" && args.op !== "attach") return;
+      // The session this call started, now or once its start returns: nobody asked for it any more.
+      const end = (session: DebugSession | undefined): void => {
+        if (session && session !== before) void session.terminate(`its ${args.op} call was cancelled`);
+      };
+      end(state.session);
+      void work.then(
+        () => end(state.session),
+        () => undefined,
+      );
+    };
+    if (signal.aborted) {
+      onAbort();
+      return;
+    }
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+async function executeOp(args: Input, context: ToolContext) {
   const { run } = context;
   const supervisor = run.require(debugSupervisorKey);
   const root = run.workingDirectory;

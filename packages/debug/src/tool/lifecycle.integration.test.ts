@@ -76,6 +76,36 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
     }
   });
 
+  it("a launch cancelled while it starts answers at once and leaves no session nor process", async () => {
+    const { run, registry, supervisor } = debugRun(dir);
+    try {
+      const controller = new AbortController();
+      // Cancelled as soon as the tool says it is launching (the call has reached the tool).
+      const off = registry.on((event) => {
+        if (event.type === "call-progress") controller.abort(new Error("the operator pressed stop"));
+      });
+      await registry.invoke(run, { tool: "debug", args: { op: "breakpoints", file: "loop.py", lines: [5] } });
+      const launch = await registry.invoke(run, {
+        tool: "debug",
+        args: { op: "launch", program: "loop.py" },
+        signal: controller.signal,
+      });
+      off();
+      expect(launch.error?.code).toBe("CANCELLED");
+      // The start under way is ended (bounded wait): no session, and its processes gone.
+      const state = supervisor.conversation("conv-1");
+      for (let tries = 0; tries < 1_000 && (state.session !== undefined || !state.last); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(supervisor.conversation("conv-1").session).toBeUndefined();
+      const last = supervisor.conversation("conv-1").last;
+      expect(last?.endReason).toBe("its launch call was cancelled");
+      expect(alive([last!.adapterPid ?? 0, ...last!.debuggeePids].filter((pid) => pid > 0))).toEqual([]);
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("ends the session at the TTL and says why on the next call", async () => {
     const { run, call, supervisor, sessionPids } = debugRun(dir, { ttlMs: 4000 });
     let pids: number[] = [];
