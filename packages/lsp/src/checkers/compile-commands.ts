@@ -1,5 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
+import { readTextFile } from "../files/file-texts.js";
+
+/** The largest compile_commands.json read, in bytes. */
+const compileDatabaseBytes = 64 * 1024 * 1024;
 
 /** One translation unit of a compilation database. */
 export interface CompileEntry {
@@ -36,7 +40,8 @@ export function readCompileDatabase(root: string): CompileDatabase | undefined {
     .map((folder) => join(root, folder, "compile_commands.json"))
     .find((candidate) => existsSync(candidate));
   if (path === undefined) return undefined;
-  const parsed = JSON.parse(readFileSync(path, "utf8")) as unknown;
+  // Bounded: generated for large trees it can reach hundreds of MB, parsed on the event loop.
+  const parsed = JSON.parse(readTextFile(path, compileDatabaseBytes)) as unknown;
   if (!Array.isArray(parsed)) throw new Error(`${path} is not a JSON array of compile commands`);
   const base = resolve(path, "..");
   const entries: CompileEntry[] = [];

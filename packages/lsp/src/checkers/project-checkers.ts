@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { readTextFile } from "../files/file-texts.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { findPythonEnvironment } from "../servers/python-environment.js";
 import { checkCompileDatabase, defaultCSyntaxCheckLimits } from "./c-syntax-check.js";
@@ -204,7 +205,7 @@ const rust: ProjectChecker = {
   // `cargo check` at a workspace root checks its members.
   coversNested: (root) => {
     try {
-      return /^\s*\[workspace\]/m.test(readFileSync(join(root, "Cargo.toml"), "utf8"));
+      return /^\s*\[workspace\]/m.test(readTextFile(join(root, "Cargo.toml"), 4 * 1024 * 1024));
     } catch {
       return false;
     }

@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readTextFile } from "../files/file-texts.js";
 import { runCommand, type RunOptions } from "./run-command.js";
 
 /** Extra tsc arguments for one run, how they are shown, and what to remove once it ended. */
@@ -22,7 +23,7 @@ const mayWriteBuildInfo = /"(?:composite|incremental|extends)"/;
 export async function writesBuildInfo(tsc: string, root: string, options: RunOptions): Promise<boolean> {
   let text: string;
   try {
-    text = readFileSync(join(root, "tsconfig.json"), "utf8");
+    text = readTextFile(join(root, "tsconfig.json"), 4 * 1024 * 1024);
   } catch {
     return false;
   }

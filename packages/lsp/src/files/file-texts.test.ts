@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileTexts } from "./file-texts.js";
+import { FileTexts, readTextFile } from "./file-texts.js";
 
 describe("FileTexts", () => {
   const dirs: string[] = [];
@@ -74,5 +74,18 @@ describe("FileTexts", () => {
     expect(() => texts.reread(join(dir, "pipe.ts"))).toThrow(/not a regular file/);
     expect(texts.tryRead(join(dir, "pipe.ts"))).toBeUndefined();
     expect(() => texts.read(dir)).toThrow(expect.objectContaining({ code: "EISDIR" }));
+  });
+
+  it("readTextFile reads a marker or a configuration file, refusing a FIFO, a folder, or a file over its bound", () => {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-texts-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "Cargo.toml"), "[workspace]\n");
+    execFileSync("mkfifo", [join(dir, "tsconfig.json")]);
+    expect(readTextFile(join(dir, "Cargo.toml"))).toBe("[workspace]\n");
+    expect(() => readTextFile(join(dir, "tsconfig.json"))).toThrow(
+      expect.objectContaining({ code: "EINVAL" }),
+    );
+    expect(() => readTextFile(dir)).toThrow(expect.objectContaining({ code: "EISDIR" }));
+    expect(() => readTextFile(join(dir, "Cargo.toml"), 4)).toThrow("it is 12 bytes, over 4");
   });
 });

@@ -128,9 +128,22 @@ function view(text: string): FileText {
  * process's event loop (every run in it) on a synchronous read.
  */
 function readRegular(path: string): string {
+  return readTextFile(path);
+}
+
+/**
+ * The text of the regular file at `path` (a marker, a configuration file, a compile database),
+ * read synchronously but safely: opened without blocking, refused (throws, `EINVAL`) when it is
+ * a FIFO, socket or device or a folder (`EISDIR`), and (`EFBIG`) when over `maxBytes`.
+ */
+export function readTextFile(path: string, maxBytes = Infinity): string {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    if (!fstatSync(fd).isFile()) throw notRegular(path, false);
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw notRegular(path, stats.isDirectory());
+    if (stats.size > maxBytes) {
+      throw Object.assign(new Error(`it is ${stats.size} bytes, over ${maxBytes}`), { code: "EFBIG", path });
+    }
     return readFileSync(fd, "utf8");
   } finally {
     closeSync(fd);

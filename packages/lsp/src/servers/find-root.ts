@@ -1,4 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readTextFile } from "../files/file-texts.js";
+
+/** The largest root marker whose text is searched (a pyproject.toml, a Cargo.toml), in bytes. */
+const markerBytes = 4 * 1024 * 1024;
 import { dirname, join, relative, isAbsolute, sep } from "node:path";
 import type { ServerSpec, WorkspaceMarker } from "./server-table.js";
 
@@ -84,7 +88,7 @@ export function workspaceMarkerIn(
 export function textMatches(path: string, pattern: RegExp): boolean {
   try {
     // search() ignores a global pattern's lastIndex.
-    return readFileSync(path, "utf8").search(pattern) !== -1;
+    return readTextFile(path, markerBytes).search(pattern) !== -1;
   } catch {
     return false;
   }
