@@ -76,6 +76,11 @@ describePython("eval on a real ipykernel", () => {
     mkdirSync(join(workspace.directory, "sub"), { recursive: true });
     const cd = await cell("%cd sub\nimport os\nos.getcwd()");
     expect(resultText(cd)).toBe(`${join(workspace.directory, "sub")}\n'${join(workspace.directory, "sub")}'`);
+    // !cmd runs where %cd went, though the shell tool starts in the run's folder.
+    writeFileSync(join(workspace.directory, "sub", "inner.txt"), "inside\n");
+    expect(resultText(await cell("!cat inner.txt\n!pwd"))).toBe(
+      `inside\n${join(workspace.directory, "sub")}`,
+    );
     await cell("%cd ..");
     const bang = await cell("name = 'notes'\n!cat {name}.txt\nfiles = !ls\n'notes.txt' in files");
     expect(resultText(bang)).toBe("alpha\nbeta\nTrue");

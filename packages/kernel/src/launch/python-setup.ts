@@ -42,8 +42,15 @@ def __tools_install(parent_pid, marker, shell_tool):
             raise ToolError(data.get("error", "the tool call failed"), data.get("code"))
         return data.get("text", "")
 
+    start_dir = os.getcwd()
+
     def sh(command, capture=False):
         command = ip.var_expand(command, depth=1)
+        # The shell tool runs in the run's folder: after %cd, the command runs where the cell is.
+        here = os.getcwd()
+        if here != start_dir:
+            import shlex
+            command = f"cd {shlex.quote(here)} && {command}"
         try:
             text = tool(shell_tool, {"command": command})
         except ToolError as error:
