@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
@@ -146,6 +146,22 @@ describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Ru
       "crates/app/src/main.rs:2:22 error [E0308] mismatched types",
       "crates/util/src/lib.rs:2:9 warning [unused_variables] unused variable: `unused`",
     ]);
+  });
+});
+
+describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Rust and Cargo.lock", () => {
+  it("leaves an existing Cargo.lock as it is (--locked), saying why cargo could not check", async () => {
+    const lock = '# stale\nversion = 3\n\n[[package]]\nname = "other"\nversion = "0.1.0"\n';
+    const tree = tempTree("cargo-locked", {
+      "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/main.rs": "fn main() {}\n",
+      "Cargo.lock": lock,
+    });
+    cleanups.push(tree.remove);
+    const answer = await projectCheck(tree.dir);
+    expect(answer).toContain("rust (cargo check --message-format=json --quiet --locked in .)");
+    expect(answer).toContain("cannot update the lock file");
+    expect(readFileSync(join(tree.dir, "Cargo.lock"), "utf8")).toBe(lock);
   });
 });
 

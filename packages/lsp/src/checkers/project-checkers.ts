@@ -212,7 +212,13 @@ const rust: ProjectChecker = {
   },
   check: commandChecker({
     command: "cargo",
-    args: () => ["check", "--message-format=json", "--quiet"],
+    // A check never rewrites the project's Cargo.lock (a read-tier call): with one there, --locked.
+    args: (root) => [
+      "check",
+      "--message-format=json",
+      "--quiet",
+      ...(existsSync(join(root, "Cargo.lock")) ? ["--locked"] : []),
+    ],
     parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
   }),
 };
