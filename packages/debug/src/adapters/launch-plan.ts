@@ -23,6 +23,8 @@ export interface SessionPlan {
   /** Handshake bounds: delve compiles before it answers, so it gets longer. */
   readonly launchMs: number;
   start(output: OutputRing): Promise<AdapterProcess>;
+  /** Ends an adapter started ahead of {@link start} (debugpy's), when the session is not started. */
+  discard?(): Promise<void>;
 }
 
 /** debugpy's adapter run by `python`, under the reaper shim in the same interpreter. */

@@ -15,8 +15,14 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   // The program's tree as it is now, before the disconnect ends the program: its children are
   // then reparented to PID 1, out of reach of a look at the tree afterwards (a program that
   // started a process after its first stop, when the session last looked).
+  const same = (pid: number): boolean => {
+    const started = core.pidStarts.get(pid);
+    return started !== undefined && startTime(pid) === started;
+  };
   const before = options.terminateDebuggee
-    ? [...core.debuggeePids, ...(child?.pid ? [child.pid] : [])].flatMap((pid) => descendants(pid))
+    ? [...[...core.debuggeePids].filter(same), ...(child?.pid ? [child.pid] : [])].flatMap((pid) =>
+        descendants(pid),
+      )
     : [];
   if (!adapter.connection.closed) {
     await adapter.connection
@@ -29,12 +35,7 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   // Kill the deepest processes first, while their parents still live to reap them.
   const tree = child?.pid ? descendants(child.pid) : [];
   // Learnt earlier (up to the session's 30 minutes): only those still the same process.
-  const owned = options.terminateDebuggee
-    ? [...core.debuggeePids, ...core.knownPids].filter((pid) => {
-        const started = core.pidStarts.get(pid);
-        return started !== undefined && startTime(pid) === started;
-      })
-    : [];
+  const owned = options.terminateDebuggee ? [...core.debuggeePids, ...core.knownPids].filter(same) : [];
   const victims = [...new Set([...tree.reverse(), ...before.reverse(), ...owned])].filter((pid) =>
     isAlive(pid),
   );

@@ -107,6 +107,7 @@ export class DebugSupervisor {
   async launch(
     run: Run,
     request: { program: string; args: readonly string[]; adapter?: AdapterId },
+    signal?: AbortSignal,
   ): Promise<SessionStart> {
     this.assertFree(run.conversationId);
     const id = request.adapter ?? adapterForProgram(request.program);
@@ -137,7 +138,7 @@ export class DebugSupervisor {
       plan = launchPlan(report, request.program, request.args, run.workingDirectory, this.launchMs);
       if (early && report.binary === guess) {
         const started = early;
-        plan = { ...plan, start: () => Promise.resolve(started) };
+        plan = { ...plan, start: () => Promise.resolve(started), discard: () => discardAdapter(started) };
         early = undefined;
       }
     } finally {
@@ -145,11 +146,15 @@ export class DebugSupervisor {
     }
     const shown = displayPath(request.program, run.workingDirectory);
     const description = `${id}: ${[request.program === run.workingDirectory ? "." : shown, ...request.args].join(" ")}`;
-    return this.startSession(run, id, description, plan, report.warnings);
+    return this.startSession(run, id, description, plan, report.warnings, signal);
   }
 
   /** Attaches to a debuggee on a local port; the adapter is `adapter` or the one the root marker names. */
-  async attach(run: Run, request: { port: number; adapter?: AdapterId }): Promise<SessionStart> {
+  async attach(
+    run: Run,
+    request: { port: number; adapter?: AdapterId },
+    signal?: AbortSignal,
+  ): Promise<SessionStart> {
     this.assertFree(run.conversationId);
     let id = request.adapter;
     const reports = await this.adapters(run.workingDirectory);
@@ -171,7 +176,7 @@ export class DebugSupervisor {
       throw new DebugError("DEBUG_ADAPTER_UNUSABLE", `cannot attach with lldb: ${report.binaryNote}`);
     }
     const plan = attachPlan(report, request.port, run.workingDirectory, this.launchMs);
-    return this.startSession(run, id, `${id}: attached to port ${request.port}`, plan, []);
+    return this.startSession(run, id, `${id}: attached to port ${request.port}`, plan, [], signal);
   }
 
   private assertFree(conversationId: string): void {
@@ -196,19 +201,40 @@ export class DebugSupervisor {
     description: string,
     plan: SessionPlan,
     warnings: readonly string[],
+    signal?: AbortSignal,
   ): Promise<SessionStart> {
     const state = this.conversation(run.conversationId);
     const output = new OutputRing();
+    // A call cancelled meanwhile starts nothing; and while it detected, another call (its lane
+    // freed by the cancel) may have started a session here: that one stays, this one goes.
+    const stillWanted = (): void => {
+      if (signal?.aborted) throw new Error(`the ${plan.request} was cancelled`);
+      this.assertFree(run.conversationId);
+    };
     let adapter;
     try {
+      try {
+        stillWanted();
+      } catch (error) {
+        await plan.discard?.();
+        throw error;
+      }
       adapter = await plan.start(output);
     } catch (error) {
       for (const path of plan.cleanupPaths) rmSync(path, { recursive: true, force: true });
+      if (error instanceof DebugError || signal?.aborted) throw error;
       throw new DebugError(
         "DEBUG_LAUNCH_FAILED",
         `could not start or reach the ${id} adapter: ${error instanceof Error ? error.message : String(error)}`,
         { cause: error },
       );
+    }
+    try {
+      stillWanted();
+    } catch (error) {
+      await discardAdapter(adapter);
+      for (const path of plan.cleanupPaths) rmSync(path, { recursive: true, force: true });
+      throw error;
     }
     const session = new DebugSession({
       adapterId: id,
@@ -236,6 +262,9 @@ export class DebugSupervisor {
     });
     run.own(() => session.terminate("its run ended"), `debug session (${description})`);
     let outcome: Outcome;
+    // Cancelled while it starts: the session ends (adapter and program), nobody asked for it any more.
+    const onAbort = (): void => void session.terminate(`its ${plan.request} call was cancelled`);
+    signal?.addEventListener("abort", onAbort, { once: true });
     try {
       outcome = await session.start(plan.request, plan.args, {
         initializeMs: 15_000,
@@ -252,6 +281,8 @@ export class DebugSupervisor {
         );
       }
       throw error;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
     }
     return { session, outcome, warnings };
   }

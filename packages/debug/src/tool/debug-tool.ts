@@ -104,11 +104,16 @@ const argumentsOf: Readonly<Record<Input["op"], readonly Exclude<keyof Input, "o
   terminate: [],
 };
 
+/** An argument really given: strict-schema callers fill the fields they do not mean with "" or []. */
+function given(value: unknown): boolean {
+  return value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0);
+}
+
 /** Refuses arguments `args.op` does not read, naming the ops that do (a breakpoint given to launch). */
 function refuseStrayArguments(args: Input): void {
   const takes = argumentsOf[args.op];
   const stray = (Object.keys(args) as (keyof Input)[]).filter(
-    (key) => key !== "op" && args[key] !== undefined && !(takes as readonly string[]).includes(key),
+    (key) => key !== "op" && given(args[key]) && !(takes as readonly string[]).includes(key),
   );
   if (stray.length === 0) return;
   const where = stray.map((key) => {
@@ -164,36 +169,19 @@ export const debugTool = defineTool({
 
 /**
  * Runs the op, answering at once when the call is cancelled: a launch or attach still starting
- * then ends its session (adapter and program), a resume leaves the program running (as after
- * "still running"), the rest has nothing left to undo.
+ * then ends its session (the supervisor sees the same signal), a resume leaves the program
+ * running (as after "still running"), the rest has nothing left to undo.
  */
 async function execute(args: Input, context: ToolContext) {
   refuseStrayArguments(args);
-  const { run, signal } = context;
-  const state = run.require(debugSupervisorKey).conversation(run.conversationId);
-  const before = state.session;
+  const { signal } = context;
   const work = executeOp(args, context);
-  if (signal.aborted) void work.catch(() => undefined);
   return new Promise<Awaited<typeof work>>((resolve, reject) => {
-    const onAbort = (): void => {
+    const onAbort = (): void =>
       reject(signal.reason instanceof Error ? signal.reason : new Error(`debug ${args.op} was cancelled`));
-      if (args.op !== "launch" && args.op !== "attach") return;
-      // The session this call started, now or once its start returns: nobody asked for it any more.
-      const end = (session: DebugSession | undefined): void => {
-        if (session && session !== before) void session.terminate(`its ${args.op} call was cancelled`);
-      };
-      end(state.session);
-      void work.then(
-        () => end(state.session),
-        () => undefined,
-      );
-    };
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
 }
 
@@ -241,20 +229,21 @@ async function executeOp(args: Input, context: ToolContext) {
     case "launch": {
       const program = context.resolvePath(need(args, "program"));
       context.progress(`launching ${displayPath(program, root)}…`);
-      const { session, outcome, warnings } = await supervisor.launch(run, {
-        program,
-        args: args.args ?? [],
-        adapter: args.adapter,
-      });
+      const { session, outcome, warnings } = await supervisor.launch(
+        run,
+        { program, args: args.args ?? [], adapter: args.adapter },
+        context.signal,
+      );
       return textResult(
         await startText(session, outcome, warnings, supervisor.resumeWaitMs, state.breakpoints, root),
       );
     }
     case "attach": {
-      const { session, outcome } = await supervisor.attach(run, {
-        port: need(args, "port"),
-        adapter: args.adapter,
-      });
+      const { session, outcome } = await supervisor.attach(
+        run,
+        { port: need(args, "port"), adapter: args.adapter },
+        context.signal,
+      );
       return textResult(
         await startText(session, outcome, [], supervisor.resumeWaitMs, state.breakpoints, root),
       );
