@@ -82,7 +82,11 @@ export const evalTool = defineTool({
 
 /** `work`'s outcome, or a rejection as soon as `signal` aborts (the work itself goes on). */
 function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(cancelledStart(signal));
+  if (signal.aborted) {
+    // Nobody waits for the start now: a failure of it must not become an unhandled rejection.
+    work.catch(() => undefined);
+    return Promise.reject(cancelledStart(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(cancelledStart(signal));
     signal.addEventListener("abort", onAbort, { once: true });

@@ -47,10 +47,13 @@ def __tools_install(parent_pid, marker, shell_tool):
     def sh(command, capture=False):
         command = ip.var_expand(command, depth=1)
         # The shell tool runs in the run's folder: after %cd, the command runs where the cell is.
+        # Relative inside the run's folder: the approval card shows the command, not a long path.
         here = os.getcwd()
         if here != start_dir:
             import shlex
-            command = f"cd {shlex.quote(here)} && {command}"
+            inside = os.path.commonpath([here, start_dir]) == start_dir
+            where = os.path.relpath(here, start_dir) if inside else here
+            command = f"cd {shlex.quote(where)} && {command}"
         try:
             text = tool(shell_tool, {"command": command})
         except ToolError as error:
