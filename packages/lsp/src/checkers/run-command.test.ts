@@ -61,14 +61,16 @@ describe("runCommand", () => {
     const pidFile = join(dir, "daemon.pid");
     try {
       // The daemon (its own session) keeps stdout open long after the checker is gone.
-      const run = runCommand("sh", ["-c", `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' & sleep 60`], {
+      // The checker waits until the daemon has left its group (its pid file written) before the bound.
+      const script = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' & while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
+      const run = runCommand("sh", ["-c", script], {
         cwd: dir,
         signal: new AbortController().signal,
-        timeoutMs: 200,
+        timeoutMs: 1_500,
         name: "checker",
       });
       await expect(run).rejects.toThrow(
-        "checker was stopped (still running at its 200 ms bound); a process it started still held its output",
+        "checker was stopped (still running at its 1.5 s bound); a process it started still held its output",
       );
     } finally {
       try {

@@ -86,6 +86,9 @@ function probeRustupProxy(candidate: string, cwd: string | undefined): string | 
     ...(cwd !== undefined ? { cwd } : {}),
   });
   if (probe.status === 0) return undefined;
+  // Slow, not broken (a cold start on a loaded machine): taken as runnable; a start that then
+  // fails says why itself.
+  if ((probe.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT") return undefined;
   const firstLine = `${probe.stderr ?? ""}`.trim().split("\n")[0] ?? "";
   return `is a rustup proxy that cannot run (${firstLine || (probe.error ? probe.error.message : "no output")}); install the component with 'rustup component add ${basename(candidate)}'`;
 }
