@@ -129,6 +129,10 @@ describe("the card approver through a real registry", () => {
     const result = await call("foo($A)", 'worker w2 "rename"');
     expect(result.isError).toBe(true);
     expect(shown[0]?.text).toContain('  write tool, called by worker w2 "rename".');
+    // "For the run" holds for that worker only (the registry's memory is per caller).
+    expect(shown[0]?.text).toContain(
+      'do not ask again for ast_edit until the run ends (for worker w2 "rename" only)',
+    );
   });
 
   it("allow once runs the call and asks again next time", async () => {

@@ -50,7 +50,11 @@ export function approvalCard(
     context: `${request.tier} tool, called by ${caller}.\nArguments: ${summarizeArguments(request.input)}`,
     options: [
       { label: approvalChoices.once, description: "run this call; ask again next time" },
-      { label: approvalChoices.run, description: `do not ask again for ${request.tool} until the run ends` },
+      {
+        label: approvalChoices.run,
+        // The registry remembers it for this caller only (a background worker's answer is its own).
+        description: `do not ask again for ${request.tool} until the run ends${request.caller ? ` (for ${who} only)` : ""}`,
+      },
       { label: approvalChoices.deny, description: "the agent is told you refused" },
     ],
     allowFreeText: false,

@@ -173,6 +173,8 @@ export class VibeList {
       // (the status changed during the await: read it afresh).
       const now: string = record.status;
       if (now === "queued") this.scheduler.unqueue(record);
+      // An attempt started meanwhile is only told to stop (below), not waited for.
+      if (now === "running") stoppedInTime = false;
       if (!isFinished(record.status))
         this.scheduler.finish(
           record,
