@@ -67,7 +67,8 @@ export type {
 } from "./events/call-events.js";
 
 export { nodeFileOperations, writeFiles } from "./files/write-files.js";
-export { readRegularFile } from "./files/read-regular-file.js";
+export { readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
+export { rejectOnAbort } from "./invoke/reject-on-abort.js";
 export type {
   ExpectedContent,
   FileChange,

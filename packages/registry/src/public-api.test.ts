@@ -35,6 +35,8 @@ describe("public API", () => {
       "nodeFileOperations",
       "partsResult",
       "readRegularFile",
+      "readRegularFileSync",
+      "rejectOnAbort",
       "resolveInside",
       "resourceKey",
       "resultText",

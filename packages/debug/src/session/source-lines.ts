@@ -1,25 +1,19 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { isAbsolute, relative } from "node:path";
+import { readRegularFileSync } from "@tools/registry";
 
 /** The largest source file read to show a line of it, in bytes. */
 export const largestSourceBytes = 8 * 1024 * 1024;
 
 /**
- * The lines of a regular file of at most {@link largestSourceBytes}, or undefined. Opened without
- * blocking and checked on the open descriptor: a path that is (or was swapped for) a FIFO or a
- * device would otherwise block this process's event loop, every run in it, on a synchronous read.
+ * The lines of a regular file of at most {@link largestSourceBytes}, or undefined: a path that
+ * is (or was swapped for) a FIFO or a device is refused, not read (the synchronous read would
+ * block this process's event loop, every run in it).
  */
 function readSource(path: string): string[] | undefined {
-  let fd: number | undefined;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > largestSourceBytes) return undefined;
-    return readFileSync(fd, "utf8").split(/\r?\n/);
+    return readRegularFileSync(path, largestSourceBytes).toString("utf8").split(/\r?\n/);
   } catch {
     return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
+import { readRegularFileSync } from "@tools/registry";
 
 /** A file's text and its lines (split on first use). */
 export interface FileText {
@@ -96,7 +97,7 @@ export class FileTexts {
     ) {
       return cached.view;
     }
-    const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readRegular(path)) };
+    const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readTextFile(path)) };
     this.forget(path);
     const length = entry.view.text.length;
     if (length > this.largestKept) return entry.view;
@@ -123,30 +124,25 @@ function view(text: string): FileText {
 }
 
 /**
- * The text of the regular file at `path`, opened without blocking and checked on the open
- * descriptor: a FIFO or a device put there since it was looked at would otherwise block the
- * process's event loop (every run in it) on a synchronous read.
- */
-function readRegular(path: string): string {
-  return readTextFile(path);
-}
-
-/**
  * The text of the regular file at `path` (a marker, a configuration file, a compile database),
- * read synchronously but safely: opened without blocking, refused (throws, `EINVAL`) when it is
- * a FIFO, socket or device or a folder (`EISDIR`), and (`EFBIG`) when over `maxBytes`.
+ * read synchronously but safely (the registry's `readRegularFileSync`: opened without blocking):
+ * refused (throws, `EINVAL`) when it is a FIFO, socket or device or a folder (`EISDIR`), and
+ * (`EFBIG`) when over `maxBytes`, in words that leave naming the file to the caller.
  */
 export function readTextFile(path: string, maxBytes = Infinity): string {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw notRegular(path, stats.isDirectory());
-    if (stats.size > maxBytes) {
-      throw Object.assign(new Error(`it is ${stats.size} bytes, over ${maxBytes}`), { code: "EFBIG", path });
+    return readRegularFileSync(path, maxBytes).toString("utf8");
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException & { size?: number };
+    if (failure.code === "EISDIR" || failure.code === "EINVAL")
+      throw notRegular(path, failure.code === "EISDIR");
+    if (failure.code === "EFBIG") {
+      throw Object.assign(new Error(`it is ${failure.size} bytes, over ${maxBytes}`), {
+        code: "EFBIG",
+        path,
+      });
     }
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
+    throw error;
   }
 }
 

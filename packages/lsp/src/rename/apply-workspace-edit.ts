@@ -1,18 +1,13 @@
-import {
-  closeSync,
-  constants,
-  existsSync,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  rmdirSync,
-  statSync,
-} from "node:fs";
+import { existsSync, lstatSync, realpathSync, rmdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { nodeFileOperations, writeFiles, type FileChange, type FileOperations } from "@tools/registry";
+import {
+  nodeFileOperations,
+  readRegularFileSync,
+  writeFiles,
+  type FileChange,
+  type FileOperations,
+} from "@tools/registry";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { folderFiles } from "./folder-files.js";
@@ -118,29 +113,27 @@ function touchedUris(edit: WorkspaceEdit): string[] {
 const largestEdited = 32 * 1024 * 1024;
 
 /**
- * The bytes of the file at `path` before the edit, or undefined when there is none (missing, or
- * a folder: handled by the caller). Opened without blocking: a FIFO or a device named by the
- * server's edit is refused, not read (the read would never end), and so is a file over
- * {@link largestEdited}.
+ * The bytes of the file at `path` before the edit, or undefined when there is none (missing,
+ * unopenable, or a folder: handled by the caller). Read through the registry's
+ * `readRegularFileSync` (opened without blocking): a FIFO or a device named by the server's edit
+ * is refused, not read (the read would never end), and so is a file over {@link largestEdited}.
  */
 function readOriginal(path: string, base: EditBase, fail: (message: string) => never): Buffer | undefined {
-  let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (stats.isDirectory()) return undefined;
-    if (!stats.isFile()) fail(`the edit touches ${base.display(path)}, which is not a regular file`);
-    if (stats.size > largestEdited)
+    return readRegularFileSync(path, largestEdited);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EINVAL") fail(`the edit touches ${base.display(path)}, which is not a regular file`);
+    if (code === "EFBIG")
       fail(`the edit touches ${base.display(path)}, which is over ${largestEdited / 1024 / 1024} MiB`);
-    return readFileSync(fd);
-  } finally {
-    closeSync(fd);
+    // Not there to open (as before): taken as absent; a failure of the read itself is thrown.
+    if (code !== undefined && cannotOpen.has(code)) return undefined;
+    throw error;
   }
 }
+
+/** Why a path cannot be opened for reading: then there is no file before the edit. */
+const cannotOpen = new Set(["ENOENT", "ENOTDIR", "EACCES", "EPERM", "ELOOP", "ENAMETOOLONG", "EISDIR"]);
 
 function isSymbolicLink(path: string): boolean {
   try {

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readRegularFile } from "./read-regular-file.js";
+import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
 import { nodeFileOperations, writeFiles, type FileOperations } from "./write-files.js";
 
 describe("writeFiles", () => {
@@ -183,5 +183,24 @@ describe("readRegularFile", () => {
     await expect(readRegularFile(dir)).rejects.toMatchObject({ code: "EISDIR" });
     await expect(readRegularFile(join(dir, "a.txt"), 3)).rejects.toMatchObject({ code: "EFBIG" });
     await expect(readRegularFile(join(dir, "missing"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("readRegularFileSync reads and refuses the same, with the same errors", () => {
+    writeFileSync(join(dir, "b.txt"), "hello\n");
+    execFileSync("mkfifo", [join(dir, "pipe-sync")]);
+    expect(readRegularFileSync(join(dir, "b.txt")).toString()).toBe("hello\n");
+    expect(() => readRegularFileSync(join(dir, "pipe-sync"))).toThrow(
+      expect.objectContaining({
+        code: "EINVAL",
+        message: `${join(dir, "pipe-sync")} is a FIFO, socket or device, not a regular file`,
+      }),
+    );
+    expect(() => readRegularFileSync(dir)).toThrow(expect.objectContaining({ code: "EISDIR" }));
+    expect(() => readRegularFileSync(join(dir, "b.txt"), 3)).toThrow(
+      expect.objectContaining({ code: "EFBIG", size: 6 }),
+    );
+    expect(() => readRegularFileSync(join(dir, "missing"))).toThrow(
+      expect.objectContaining({ code: "ENOENT" }),
+    );
   });
 });
