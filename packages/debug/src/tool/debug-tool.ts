@@ -1,4 +1,4 @@
-import { boundText, defineTool, textResult, type ToolContext } from "@tools/registry";
+import { boundText, defineTool, rejectOnAbort, textResult, type ToolContext } from "@tools/registry";
 import { z } from "zod";
 import { adapterIds } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
@@ -174,15 +174,7 @@ export const debugTool = defineTool({
  */
 async function execute(args: Input, context: ToolContext) {
   refuseStrayArguments(args);
-  const { signal } = context;
-  const work = executeOp(args, context);
-  return new Promise<Awaited<typeof work>>((resolve, reject) => {
-    const onAbort = (): void =>
-      reject(signal.reason instanceof Error ? signal.reason : new Error(`debug ${args.op} was cancelled`));
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
-  });
+  return rejectOnAbort(executeOp(args, context), context.signal);
 }
 
 async function executeOp(args: Input, context: ToolContext) {

@@ -1,4 +1,11 @@
-import { defineTool, errorMessage, ToolsError, type ToolContext, type ToolResult } from "@tools/registry";
+import {
+  defineTool,
+  errorMessage,
+  rejectOnAbort,
+  ToolsError,
+  type ToolContext,
+  type ToolResult,
+} from "@tools/registry";
 import { z } from "zod";
 import type { KernelClient, KernelLanguage } from "../client/kernel-client.js";
 import type { ExecuteOutcome } from "../client/kernel-output.js";
@@ -68,7 +75,7 @@ export const evalTool = defineTool({
     const language: KernelLanguage = args.language;
     context.progress(`${args.reset ? "starting a clean" : "connecting to the"} ${language} kernel…`);
     // A cancel does not wait out a cold start: the start goes on in the pool, for the next cell.
-    const { kernel, note } = await untilCancelled(pool.get(language, { reset: args.reset }), context.signal);
+    const { kernel, note } = await rejectOnAbort(pool.get(language, { reset: args.reset }), context.signal);
     const collector = new OutputCollector(factory.settings.limits);
     if (note !== undefined) collector.note(note);
     if (args.reset) collector.note(`(a clean ${language} kernel was started)`);
@@ -79,26 +86,6 @@ export const evalTool = defineTool({
     }
   },
 });
-
-/** `work`'s outcome, or a rejection as soon as `signal` aborts (the work itself goes on). */
-function untilCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    // Nobody waits for the start now: a failure of it must not become an unhandled rejection.
-    work.catch(() => undefined);
-    return Promise.reject(cancelledStart(signal));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelledStart(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
-
-function cancelledStart(signal: AbortSignal): Error {
-  return signal.reason instanceof Error
-    ? signal.reason
-    : new Error("the call was cancelled while its kernel started");
-}
 
 async function runCell(
   kernel: KernelClient,
