@@ -1,29 +1,25 @@
 import { readdirSync, readFileSync } from "node:fs";
 
-/** The state letter of a process (`R`, `S`, `Z` …) and its parent, or undefined when it is gone. */
-export function processStat(pid: number): { state: string; ppid: number } | undefined {
+/**
+ * A process's state letter (`R`, `S`, `Z` …), its parent, and when it started (clock ticks since
+ * boot: with the pid, what tells the process from a later one given the same pid), or undefined
+ * when it is gone.
+ */
+export function processStat(pid: number): { state: string; ppid: number; start: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name is in parentheses and may contain spaces; the fields after it are fixed.
+    // The command name is in parentheses and may contain spaces; the fields after it are fixed
+    // (the state is field 3 of the line, the parent 4, the start time 22).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "?", ppid: Number(fields[1]) };
+    return { state: fields[0] ?? "?", ppid: Number(fields[1]), start: fields[19] ?? "" };
   } catch {
     return undefined;
   }
 }
 
-/**
- * When the process started (clock ticks since boot, from /proc), or undefined when it is gone:
- * with the pid, what tells the process from a later one given the same pid.
- */
+/** When the process started (see {@link processStat}), or undefined when it is gone. */
 export function startTime(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 22 of the line, the 20th after the command name's closing parenthesis.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
+  return processStat(pid)?.start;
 }
 
 /** True while the process exists and is not a zombie. */
