@@ -79,9 +79,8 @@ export class FileTexts {
 
   private load(path: string, force: boolean, largestRead = Infinity): FileText | undefined {
     const readAt = Date.now();
-    const stats = statSync(path, { bigint: true });
-    if (!stats.isFile()) throw notRegular(path, stats.isDirectory());
-    const { ino, size, mtimeNs, ctimeNs } = stats;
+    // A folder or a FIFO is refused by the read below (never cached, so always read).
+    const { ino, size, mtimeNs, ctimeNs } = statSync(path, { bigint: true });
     if (Number(size) > largestRead) return undefined;
     const cached = this.entries.get(path);
     // A write sets mtime and ctime to the same coarse time; mtime alone also covers a file whose
