@@ -186,7 +186,9 @@ export const defaultServers: readonly ServerSpec[] = [
     command: "clangd",
     // No background index: it would write .cache/clangd into the project, and build every
     // translation unit at start. Cross-file questions open the files that mention the name.
-    args: ["--background-index=false"],
+    // `--log=error`: at its default (info) it writes two stderr lines per request; errors and a
+    // crash's stack dump are what `status` shows as the reason.
+    args: ["--background-index=false", "--log=error"],
     indexScope: "open-files",
     includedExtensions: [".h", ".hh", ".hpp", ".hxx", ".inc"],
     readsFromDisk: "included-files",
