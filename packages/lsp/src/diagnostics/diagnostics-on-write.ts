@@ -89,7 +89,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // change files it does not declare in `paths`). lsp_rename sends its files itself (it opens the one it asks about, and its edits
       // must reach the server): what it sends is its own doing, not a read call's.
       const snapshot = call.tool.name === syncingTool ? undefined : supervisor.sentSnapshot();
-      named.set(call, { files, snapshot, startedAt: performance.now() });
+      // Made by this write (absent as it began): all they have is its doing.
+      const absent = files.filter((file) => !existsSync(file));
+      named.set(call, { files, snapshot, startedAt: performance.now(), absent });
     },
     async wrap(result: ToolResult, call): Promise<ToolResult> {
       const begun = named.get(call);
@@ -166,6 +168,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
     const unique = [...new Set(result.changedFiles)];
+    // Files whose diagnostics the run has never seen: what they have was not caused by this
+    // write alone (read from their servers before it is sent where it can be; see `writtenBefore`).
+    const unseen = new Set(unique.filter((file) => !looks.files.has(file) && !ledger.has(file)));
     const deleted = unique.filter((path) => !existsSync(path));
     for (const file of deleted) {
       // Gone with its diagnostics: made again with the same error, the error is new.
@@ -273,12 +278,22 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           if (!fresh.fresh) return { kind: "not-confirmed", file, display };
           const current = errorsAndWarnings(fresh.diagnostics);
           noteLook(looks, file, current, supervisor.changesMark(file));
+          // Never seen before: what it had before the write is no news (known from its server),
+          // or, not known, all it has is listed, saying some may predate the write.
+          const had = !unseen.has(file)
+            ? undefined
+            : begun?.absent.includes(file)
+              ? []
+              : before?.written.get(file);
+          if (had) recordDiagnostics(ledger, file, had);
           const delta = recordDiagnostics(ledger, file, current);
           return {
             kind: "checked",
             file,
             display,
             ...delta,
+            ...(had ? { hadBefore: true as const } : {}),
+            ...(unseen.has(file) && !had ? { firstLook: true as const } : {}),
             ...(fresh.incomplete ? { partial: fresh.incomplete } : {}),
           };
         }),
@@ -318,6 +333,8 @@ interface Begun {
   readonly snapshot: SentSnapshot | undefined;
   /** When (performance.now()) the tool began. */
   readonly startedAt: number;
+  /** The files it names that did not exist as it began. */
+  readonly absent: readonly string[];
 }
 
 /**

@@ -37,6 +37,11 @@ export interface Before {
   readonly opened: Map<LanguageClient, string[]>;
   /** The servers whose importers were looked for (running before the write). */
   readonly covered: Set<LanguageClient>;
+  /**
+   * Per written file never looked at in the run, what its server had for it before the write
+   * (it was open there: a question or a search opened it); see {@link writtenBefore}.
+   */
+  readonly written: ReadonlyMap<string, readonly Diagnostic[]>;
 }
 
 /** Most files importing the written ones opened for one write. */
@@ -135,7 +140,9 @@ async function lookWithin(
   const carried = new Set<string>();
   const unsettled = new Set(catching.map(({ server }) => server));
   // Cancelled or out of time meanwhile: nothing is looked at any more.
-  if (signal.aborted) return { marks, carried, unsettled, opened: new Map(), covered: new Set() };
+  if (signal.aborted) {
+    return { marks, carried, unsettled, opened: new Map(), covered: new Set(), written: new Map() };
+  }
   const sentKeys = new Set([...(options.sentAlready?.() ?? [])].map(serverKey));
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined) continue;
@@ -161,6 +168,7 @@ async function lookWithin(
   }
   // The files open now first: finding importers tells the server of files changed on disk
   // (pyright would read the written file's new text before their look).
+  const writtenLooks = await writtenBefore(supervisor, files, looks, options);
   await baseline(supervisor, files, looks, { ...options, caughtUp });
   // Finding importers tells the servers of the written files changed on disk (this check's own
   // doing): from here on, only what was sent before counts as sent by others.
@@ -192,7 +200,47 @@ async function lookWithin(
   // before this write is never replaced by one taken after it without a comparison between.
   for (const file of supervisor.openAlongside(files)) if (looks.files.has(file)) looks.pending.add(file);
   for (const server of marks.keys()) looks.pending.add(server);
-  return { marks, carried, unsettled, opened, covered };
+  return { marks, carried, unsettled, opened, covered, written: writtenLooks };
+}
+
+/**
+ * What the written files never looked at in the run had before the write, read as their servers
+ * have them: open there (a question or a search opened them) and not yet sent the write, only
+ * publishes from before the call counting where the server reads files from disk on its own.
+ * A file whose state before cannot be read is left out: its check lists all it has, saying
+ * some may predate the write.
+ */
+async function writtenBefore(
+  supervisor: LspSupervisor,
+  files: readonly string[],
+  looks: DiagnosticsLooks,
+  options: LookWindow,
+): Promise<Map<string, readonly Diagnostic[]>> {
+  const found = new Map<string, readonly Diagnostic[]>();
+  const ms = options.deadline - performance.now();
+  if (ms <= 0 || options.signal.aborted) return found;
+  const sent = options.sentAlready?.() ?? new Set<LanguageClient>();
+  const reading = files.flatMap((file) => {
+    if (looks.files.has(file)) return [];
+    const client = supervisor.runningClientFor(file);
+    if (!client || sent.has(client) || !client.isOpen(supervisor.uriOf(file))) return [];
+    return [{ file, client }];
+  });
+  await untilAborted(
+    Promise.all(
+      reading.map(async ({ file, client }) => {
+        const diagnostics = await supervisor
+          .currentDiagnostics(file, ms, options.started, readsOnItsOwn(supervisor, client, file))
+          .catch(() => undefined);
+        // Its server got the write meanwhile (a read call): what it has may be the write's.
+        if (!diagnostics || options.signal.aborted || performance.now() > options.deadline) return;
+        if (options.sentAlready?.().has(client)) return;
+        found.set(file, errorsAndWarnings(diagnostics));
+      }),
+    ),
+    options.signal,
+  );
+  return found;
 }
 
 /**

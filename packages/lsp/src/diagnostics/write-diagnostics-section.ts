@@ -16,6 +16,16 @@ export type WriteCheck =
       readonly stillPresent: number;
       /** What the check lacks (a checker run after the save that did not finish in time). */
       readonly partial?: string;
+      /**
+       * Set when the run had never seen its diagnostics and what it had before the write was not
+       * known: `introduced` is all it has, some of which may predate the write.
+       */
+      readonly firstLook?: true;
+      /**
+       * Set when the run had never seen its diagnostics and its server had them before the write:
+       * `stillPresent` counts those it had then, not ones reported earlier.
+       */
+      readonly hadBefore?: true;
     }
   | { readonly kind: "not-checked"; readonly file: string; readonly display: string; readonly reason: string }
   | { readonly kind: "not-confirmed"; readonly file: string; readonly display: string }
@@ -128,6 +138,10 @@ export function writeDiagnosticsSection(
       lines.push(
         `${count(all.length, "diagnostic")} in ${check.display}, which this write did not change (checked for the first time: some may predate this write):`,
       );
+    } else if (check.firstLook) {
+      lines.push(
+        `${count(all.length, "diagnostic")} in ${check.display} (checked for the first time in this run: some may predate this write):`,
+      );
     } else if (check.kind === "alongside" && check.unsettled) {
       lines.push(
         `${count(all.length, "new diagnostic")} in ${check.display}, which this write did not change (some may come from changes made outside the tools, which its server was still checking):`,
@@ -136,7 +150,7 @@ export function writeDiagnosticsSection(
       const where =
         check.kind === "alongside"
           ? `${check.display}, which this write did not change`
-          : `${check.display}${stillPresentNote(check.stillPresent)}`;
+          : `${check.display}${stillPresentNote(check)}`;
       lines.push(`${count(all.length, "new diagnostic")} in ${where}:`);
     }
     lines.push(...shown.map((diagnostic) => formatDiagnostic(check.display, diagnostic)));
@@ -159,7 +173,7 @@ export function writeDiagnosticsSection(
   if (only && quiet.length === 1) {
     lines.push(
       only.stillPresent > 0
-        ? `no new diagnostics in ${only.display}${stillPresentNote(only.stillPresent)}`
+        ? `no new diagnostics in ${only.display}${stillPresentNote(only)}`
         : `${only.display}: clean (no errors or warnings)`,
     );
   } else if (quiet.length > 1) {
@@ -169,7 +183,7 @@ export function writeDiagnosticsSection(
       const earlier = known.reduce((sum, check) => sum + check.stillPresent, 0);
       const files = clean.length > 0 ? String(known.length) : count(known.length, "file");
       parts.push(
-        `${files} with no new diagnostics (${earlier} reported earlier still present): ${named(known.map((check) => check.display))}`,
+        `${files} with no new diagnostics (${earlier} ${known.some((check) => check.hadBefore) ? "from before" : "reported earlier"} still present): ${named(known.map((check) => check.display))}`,
       );
     }
     lines.push(parts.join("; "));
@@ -245,8 +259,11 @@ export function writeDiagnosticsSection(
   };
 }
 
-function stillPresentNote(stillPresent: number): string {
-  return stillPresent > 0 ? ` (${stillPresent} reported earlier still present)` : "";
+function stillPresentNote(check: { stillPresent: number; hadBefore?: true }): string {
+  if (check.stillPresent === 0) return "";
+  return check.hadBefore
+    ? ` (${check.stillPresent} it had before this write still present)`
+    : ` (${check.stillPresent} reported earlier still present)`;
 }
 
 /** "1 file", "3 files". */

@@ -152,6 +152,40 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(fixed).toContain("src/app.ts: clean (no errors or warnings)");
   });
 
+  it("does not call new on write what a file had before it: read from its server, or said to be unknown", async () => {
+    const write = async (file: string, content: string) =>
+      resultText(await server.registry.invoke(server.run, { tool: "write", args: { file, content } }));
+    const broken = "export const early: number = true;\n";
+    // Broken before the run saw it (a shell command, a checkout), then opened by a question.
+    writeFileSync(join(server.dir, "src", "early.ts"), broken);
+    writeFileSync(join(server.dir, "src", "unseen.ts"), broken);
+    try {
+      expect(await text({ action: "hover", file: "src/early.ts", line: 1, symbol: "early" })).toContain(
+        "const early: number",
+      );
+      const touched = await write("src/early.ts", `// touched\n${broken}`);
+      expect(touched).toContain(
+        "no new diagnostics in src/early.ts (1 it had before this write still present)",
+      );
+      expect(touched).not.toContain("2322");
+      const added = await write("src/early.ts", `// touched\n${broken}export const later: string = 1;\n`);
+      expect(added).toContain("1 new diagnostic in src/early.ts (1 reported earlier still present):");
+      expect(added).toMatch(
+        /src\/early\.ts:3:\d+ error \[2322\] Type 'number' is not assignable to type 'string'/,
+      );
+      // Never open anywhere: what it had before cannot be read, so nothing is called new.
+      const unseen = await write("src/unseen.ts", `// touched\n${broken}`);
+      expect(unseen).toContain(
+        "1 diagnostic in src/unseen.ts (checked for the first time in this run: some may predate this write):",
+      );
+      expect(unseen).not.toContain("new diagnostic in src/unseen.ts");
+    } finally {
+      for (const name of ["early.ts", "unseen.ts"]) {
+        await server.registry.invoke(server.run, { tool: "delete", args: { file: `src/${name}` } });
+      }
+    }
+  });
+
   it("reports an error again once lsp diagnostics showed its file clean, or the file was deleted", async () => {
     const broken = "export const wrong: number = true;\n";
     const write = async (content: string) =>
