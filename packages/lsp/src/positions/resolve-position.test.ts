@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { resolvePosition, uniqueContext, wholeColumns } from "./resolve-position.js";
+import {
+  focusOf,
+  resolvePosition,
+  uniqueContext,
+  uniqueOneNameContext,
+  wholeColumns,
+} from "./resolve-position.js";
 
 const text = [
   "const total = add(a, b);",
@@ -132,7 +138,35 @@ describe("resolvePosition", () => {
     expect(suggest("x = 1  # parseConfgi here", "parseConfig")).toBeUndefined();
   });
 
-  it("rejects a line outside the file", () => {
+  it("rejects a line outside the file, counting its lines as an editor does", () => {
     expect(() => resolvePosition(text, 99, "add", "a.ts")).toThrow(/outside a.ts, which has 5 lines/);
+    // The newline ending the last line starts no sixth line.
+    expect(() => resolvePosition(`${text}\n`, 99, "add", "a.ts")).toThrow(/outside a.ts, which has 5 lines/);
+    expect(() => resolvePosition("x\n", 3, "x", "a.ts")).toThrow(/outside a.ts, which has 1 line \(/);
+  });
+
+  it("points a call at its callee, and never at a number or a string's words", () => {
+    expect(focusOf("add(1, 2)")).toEqual({ name: "add", offset: 0, names: 1 });
+    expect(focusOf("new Square(3)")).toMatchObject({ name: "Square", offset: 4, names: 2 });
+    expect(focusOf('log("total is", total)')).toMatchObject({ name: "log", names: 2, callee: true });
+    expect(focusOf("config.port")).toEqual({ name: "port", offset: 7, names: 2 });
+    expect(focusOf("items[0]")).toEqual({ name: "items", offset: 0, names: 1 });
+    // Only a string asked about (an import's path): its words are what there is.
+    expect(focusOf("'./math.js'")).toMatchObject({ name: "js" });
+    const line = "export const total = add(1, 2);";
+    expect(resolvePosition(line, 1, "add(1, 2)", "a.ts")).toMatchObject({ character: 21, identifier: "add" });
+    expect(resolvePosition(line, 1, "add(1, 2)", "a.ts").note).toBeUndefined();
+    expect(resolvePosition("f(g(x));", 1, "f(g(x))", "a.ts")).toMatchObject({
+      character: 0,
+      note: "'f(g(x))' holds 3 names; used 'f', the one called",
+    });
+  });
+
+  it("suggests text around a name that holds no other name", () => {
+    const line = "p.x = q.x;";
+    expect(uniqueOneNameContext(line, 8, 1)).not.toMatch(/q/);
+    expect(focusOf(uniqueOneNameContext(line, 8, 1)).names).toBe(1);
+    expect(resolvePosition(line, 1, uniqueOneNameContext(line, 8, 1), "a.ts").character).toBe(8);
+    expect(resolvePosition(line, 1, uniqueOneNameContext(line, 2, 1), "a.ts").character).toBe(2);
   });
 });

@@ -69,6 +69,26 @@ export function uniqueContext(text: string, at: number, length: number): string 
   return text;
 }
 
+/**
+ * Like {@link uniqueContext}, but text that holds no other name than the one at `at` when there
+ * is such (`x;` picks the second `x` out of `p.x = q.x;`, where `q.x` would hold two names), so a
+ * tool that wants the one identifier (lsp_rename) takes it as it is.
+ */
+export function uniqueOneNameContext(text: string, at: number, length: number): string {
+  for (let grow = 0; grow <= text.length; grow++) {
+    for (let left = grow; left >= 0; left--) {
+      const start = at - left;
+      const end = at + length + (grow - left);
+      if (start < 0 || end > text.length) continue;
+      const candidate = text.slice(start, end);
+      if (/^\s|\s$/.test(candidate)) continue;
+      if (focusOf(candidate).names !== 1 || occurrences(text, candidate).length !== 1) continue;
+      return candidate;
+    }
+  }
+  return uniqueContext(text, at, length);
+}
+
 /** The first whole-identifier occurrence of `symbol` in `text`. */
 function wholeColumn(text: string, symbol: string): number | undefined {
   return occurrences(text, symbol).find((at) => isWhole(text, at, symbol.length));
@@ -85,15 +105,51 @@ function containingIdentifier(text: string, at: number, length: number): string 
 
 /**
  * The name a symbol argument points at: `config.port` means `port` (a member is asked about
- * through its object), `parse(` means `parse`. A symbol with no name characters (an operator)
- * is taken whole.
+ * through its object), `parse(` means `parse`, a call means its callee (`add(1, 2)`: `add`;
+ * `new Square(3)`: `Square`). Number literals and the insides of quoted strings are no names. A
+ * symbol with no name characters (an operator) is taken whole; one that is only a string or a
+ * number, by the names in it. `names`: how many names it holds;
+ * `callee`: the name was taken as the one before the first `(`, not the last.
  */
-export function focusOf(symbol: string): { name: string; offset: number; names: number } {
+export function focusOf(symbol: string): { name: string; offset: number; names: number; callee?: true } {
   if (!nonIdentifierChar.test(symbol)) return { name: symbol, offset: 0, names: 1 };
-  const names = [...symbol.matchAll(/[\p{L}\p{N}_$]+/gu)];
-  const last = names.at(-1);
-  if (last === undefined) return { name: symbol, offset: 0, names: 0 };
-  return { name: last[0], offset: last.index, names: names.length };
+  const quoted = quotedSpans(symbol);
+  const all = [...symbol.matchAll(/[\p{L}\p{N}_$]+/gu)];
+  const words = all.filter((match) => !/^\p{N}/u.test(match[0]));
+  const code = words.filter((match) => !quoted.some(([from, to]) => match.index >= from && match.index < to));
+  // Only a string or a number asked about (an import's path, a key): its names are what there is.
+  const names = code.length > 0 ? code : words.length > 0 ? words : all;
+  if (names.length === 0) return { name: symbol, offset: 0, names: 0 };
+  const call = symbol.indexOf("(");
+  const beforeCall = call === -1 ? [] : names.filter((match) => match.index < call);
+  const focus = (beforeCall.length > 0 ? beforeCall : names).at(-1)!;
+  const callee = beforeCall.length > 0 && focus !== names.at(-1);
+  return {
+    name: focus[0],
+    offset: focus.index,
+    names: names.length,
+    ...(callee ? { callee: true as const } : {}),
+  };
+}
+
+/** The [start, end) spans of `text` inside quotes ('…', "…", `…`; a backslash escapes). */
+function quotedSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let open: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (open !== undefined && char === "\\") i++;
+    else if (open === undefined && (char === "'" || char === '"' || char === "`")) {
+      open = char;
+      from = i;
+    } else if (char === open) {
+      spans.push([from, i + 1]);
+      open = undefined;
+    }
+  }
+  if (open !== undefined) spans.push([from, text.length]);
+  return spans;
 }
 
 /**
@@ -114,9 +170,11 @@ export function resolvePosition(
     throw new LspError({ code: "LSP_BAD_ARGUMENTS", message: "symbol must not be empty" });
   }
   if (!Number.isInteger(line) || line < 1 || line > lines.length) {
+    // A last line ending in a newline leaves an empty string after it: not a line to count.
+    const count = lines.length > 1 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
     throw new LspError({
       code: "LSP_BAD_ARGUMENTS",
-      message: `line ${line} is outside ${display}, which has ${lines.length} lines (lines are 1-based)`,
+      message: `line ${line} is outside ${display}, which has ${count} line${count === 1 ? "" : "s"} (lines are 1-based)`,
     });
   }
   const index = line - 1;
@@ -140,7 +198,9 @@ export function resolvePosition(
       }
       const focus = focusOf(symbol);
       if (focus.names > 1) {
-        notes.push(`'${symbol}' holds ${focus.names} names; used '${focus.name}', the last`);
+        notes.push(
+          `'${symbol}' holds ${focus.names} names; used '${focus.name}', ${focus.callee ? "the one called" : "the last"}`,
+        );
       }
       const at = column + focus.offset;
       const identifier = whole ? focus.name : containingIdentifier(candidateText, at, focus.name.length);

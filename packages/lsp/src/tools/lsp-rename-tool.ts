@@ -9,7 +9,7 @@ import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
 import { addressSymbol } from "../actions/symbol-position.js";
 import {
   focusOf,
-  uniqueContext,
+  uniqueOneNameContext,
   wholeColumns,
   type ResolvedPosition,
 } from "../positions/resolve-position.js";
@@ -242,9 +242,9 @@ function refuseAmbiguous(
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) collect(uri, edits);
   const left = others.filter((column) => !starts.has(column));
   if (left.length === 0) return;
-  const hint = uniqueContext(lineText, left[0]!, focus.name.length);
+  const hint = uniqueOneNameContext(lineText, left[0]!, focus.name.length);
   throw new LspError({
     code: "LSP_SYMBOL_NOT_FOUND",
-    message: `'${symbol}' occurs ${others.length + 1} times on line ${position.line + 1}, and they are different symbols: renaming the one at column ${position.character + 1} would leave the one at column ${left[0]! + 1}. Give text around the one meant (e.g. symbol '${hint}' for the one at column ${left[0]! + 1}, or '${uniqueContext(lineText, position.character, focus.name.length)}' for the first); nothing was written.`,
+    message: `'${symbol}' occurs ${others.length + 1} times on line ${position.line + 1}, and they are different symbols: renaming the one at column ${position.character + 1} would leave the one at column ${left[0]! + 1}. Give text around the one meant (e.g. symbol '${hint}' for the one at column ${left[0]! + 1}, or '${uniqueOneNameContext(lineText, position.character, focus.name.length)}' for the first); nothing was written.`,
   });
 }

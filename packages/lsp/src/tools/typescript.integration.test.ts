@@ -454,7 +454,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       const ambiguous = await rename(4, "count");
       expect(ambiguous.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
       expect(resultText(ambiguous)).toContain(
-        "'count' occurs 2 times on line 4, and they are different symbols: renaming the one at column 10 would leave the one at column 18. Give text around the one meant (e.g. symbol '= count' for the one at column 18, or '.count' for the first); nothing was written.",
+        "'count' occurs 2 times on line 4, and they are different symbols: renaming the one at column 10 would leave the one at column 18. Give text around the one meant (e.g. symbol 'count;' for the one at column 18, or '.count' for the first); nothing was written.",
       );
       const nearby = await rename(1, "set");
       expect(resultText(nearby)).toContain(
