@@ -150,7 +150,7 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
 }
 
 /** Matches `name` as a whole word (not inside a longer identifier). */
-function wholeWord(name: string): RegExp {
+export function wholeWord(name: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
 }
 

@@ -306,3 +306,44 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (lan
     }
   });
 });
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)("lsp_rename on clangd", () => {
+  it("lists the lines still naming the old name in files it gave clangd that the edit left", async () => {
+    // A compile command with a relative "directory" is one clangd 14 cannot use: it builds the
+    // header with guessed flags, and its symbol is not the one in the .c files.
+    const tree = tempTree("clang-rename", {
+      "compile_commands.json": JSON.stringify([
+        { directory: ".", file: "main.c", arguments: ["cc", "-std=c11", "-c", "main.c"] },
+      ]),
+      "shape.h":
+        "#ifndef SHAPE_H\n#define SHAPE_H\nstruct point {\n  int x;\n  int y;\n};\nint point_sum(struct point p);\n#endif\n",
+      "shape.c": '#include "shape.h"\n\nint point_sum(struct point p) {\n  return p.x + p.y;\n}\n',
+      "main.c":
+        '#include "shape.h"\n\nint main(void) {\n  struct point p = {1, 2};\n  return point_sum(p) - 3;\n}\n',
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run);
+    const registry = createRegistry({ tools: [lspRenameTool], approval: "auto" });
+    try {
+      const answer = resultText(
+        await registry.invoke(run, {
+          tool: "lsp_rename",
+          args: { file: "shape.h", line: 7, symbol: "point_sum", new_name: "point_total" },
+        }),
+      );
+      const renamed = ["main.c", "shape.c"].filter((name) =>
+        readFileSync(join(tree.dir, name), "utf8").includes("point_total"),
+      );
+      // Whatever clangd's edit reached, a file it left naming the old name is listed, never silent.
+      for (const name of ["main.c", "shape.c"].filter((n) => !renamed.includes(n))) {
+        expect(answer).toContain("not changed: 'point_sum' is still named in");
+        expect(answer).toMatch(new RegExp(`${name.replace(".", "\\.")}:\\d+  .*point_sum`));
+      }
+      // clangd 14 (Debian's) leaves at least one: the listing above was really exercised.
+      expect(renamed.length, answer).toBeLessThan(2);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { reindexing } from "../actions/analysed-documents.js";
-import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
+import { endSearch, prepareSearch, wholeWord } from "../actions/cross-file-search.js";
 import { addressSymbol } from "../actions/symbol-position.js";
 import {
   focusOf,
@@ -17,6 +17,7 @@ import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { settleDiskEvents } from "../files/disk-events.js";
+import { readTextFile } from "../files/file-texts.js";
 import { newNameProblem } from "../rename/new-name.js";
 import { mentionsElsewhere, type MentionsElsewhere } from "../rename/mentions-elsewhere.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
@@ -173,8 +174,16 @@ export const lspRenameTool = defineTool({
             },
           )
         : "";
+      const missed =
+        client.spec.indexScope === "open-files"
+          ? leftNamingNote(
+              search.opened.map((opened) => supervisor.pathOf(opened)),
+              new Set(applied.changedFiles),
+              { name: focus.name, command: client.spec.command, display: (path) => supervisor.display(path) },
+            )
+          : "";
       return textResult(
-        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${elsewhere}`,
+        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${missed}${elsewhere}`,
         { changedFiles: applied.changedFiles },
       );
     } finally {
@@ -182,6 +191,50 @@ export const lspRenameTool = defineTool({
     }
   },
 });
+
+/** Most lines listed by {@link leftNamingNote}. */
+const leftNamingLines = 10;
+
+/**
+ * The lines still naming the old name in files opened for the rename because they name it (a
+ * server that sees only its open files: clangd without an index) that its edit left unchanged,
+ * or "": the same name as another symbol, or a use the server did not count as this symbol's
+ * (clangd builds a header it has no compile command for with guessed flags, and its symbol is
+ * then another one). Either way the agent is told, not left with a build the rename broke.
+ */
+function leftNamingNote(
+  opened: readonly string[],
+  changed: ReadonlySet<string>,
+  about: { name: string; command: string; display: (path: string) => string },
+): string {
+  const word = wholeWord(about.name);
+  const lines: string[] = [];
+  let count = 0;
+  let files = 0;
+  for (const file of opened) {
+    if (changed.has(file)) continue;
+    let text: string;
+    try {
+      text = readTextFile(file, 8 * 1024 * 1024);
+    } catch {
+      continue;
+    }
+    const found = text.split(/\r?\n/).flatMap((line, index) => (word.test(line) ? [{ line, index }] : []));
+    if (found.length === 0) continue;
+    files += 1;
+    count += found.length;
+    for (const { line, index } of found) {
+      if (lines.length < leftNamingLines) lines.push(`${about.display(file)}:${index + 1}  ${line.trim()}`);
+    }
+  }
+  if (files === 0) return "";
+  return [
+    "",
+    `not changed: '${about.name}' is still named in ${files} file${files === 1 ? "" : "s"} ${about.command} was given for this rename, and it did not count ${files === 1 ? "that use" : "those uses"} as this symbol's (another symbol of the same name, or a file it builds with other flags: check the compile commands cover it); if they use this symbol, edit them:`,
+    ...lines,
+    ...(count > lines.length ? [`… and ${count - lines.length} more`] : []),
+  ].join("\n");
+}
 
 /**
  * The lines naming the old name in files the renaming server does not search (other roots), or ""
