@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { findAllOnPath, findOnPath, findVersioned } from "./find-binary.js";
 import { canImport, knownProbe, probePython } from "./probe-python.js";
-import { findMarker } from "./root-markers.js";
+import { findMarker, findMarkerBelow } from "./root-markers.js";
 
 /** The adapters the debug tool drives. */
 export const adapterIds = ["dart", "debugpy", "lldb", "delve"] as const;
@@ -24,7 +24,10 @@ export const adapterTable: Readonly<Record<AdapterId, { command: string; markers
 /** What detection found for one adapter: marker, binary, and whether it can start. */
 export interface AdapterReport {
   readonly id: AdapterId;
-  /** The root marker found (absolute path), or undefined. */
+  /**
+   * The root marker found (absolute path), or undefined. Without a `start`, when the working
+   * directory has none, the first in a folder below it: a program there launches with it.
+   */
   readonly marker: string | undefined;
   /** The adapter's executable (for debugpy: the python that imports debugpy), or undefined. */
   readonly binary: string | undefined;
@@ -44,7 +47,10 @@ export interface AdapterReport {
 export interface DetectOptions {
   /** The run's working directory: markers are never looked for above it. */
   readonly root: string;
-  /** Where the marker search starts (the program's directory); default the root. */
+  /**
+   * Where the marker search starts (the program's directory; it walks up to the root, as launch
+   * does). Without it (op `adapters`, attach) the root, then the folders below it.
+   */
   readonly start?: string;
   /** The PATH to search; default `process.env.PATH`. */
   readonly searchPath?: string;
@@ -54,10 +60,20 @@ export interface DetectOptions {
 export async function detectAdapter(id: AdapterId, options: DetectOptions): Promise<AdapterReport> {
   const searchPath = options.searchPath ?? process.env.PATH ?? "";
   const { markers } = adapterTable[id];
-  const marker = findMarker(markers, options.start ?? options.root, options.root);
+  const marker =
+    findMarker(markers, options.start ?? options.root, options.root) ??
+    (options.start === undefined ? findMarkerBelow(markers, options.root) : undefined);
   const found = await findBinary(id, searchPath, marker ? dirname(marker) : options.root, options.root);
   const problems: string[] = [];
-  if (!marker) problems.push(`no root marker (${markers.join(", ")}) in ${options.root}`);
+  if (!marker) {
+    const where =
+      options.start === undefined
+        ? `in ${options.root} nor in the folders up to 2 levels below it`
+        : options.start === options.root
+          ? `in ${options.root}`
+          : `from ${options.start} up to ${options.root}`;
+    problems.push(`no root marker (${markers.join(", ")}) ${where}`);
+  }
   if (!found.binary) problems.push(found.note);
   return {
     id,

@@ -10,6 +10,8 @@ export type DebugErrorCode =
   | "DEBUG_ADAPTER_UNUSABLE"
   | "DEBUG_LAUNCH_FAILED"
   | "DEBUG_ADAPTER_ERROR"
+  /** A request the adapter did not answer in time (it may still be working on it). */
+  | "DEBUG_TIMEOUT"
   | "DEBUG_SESSION_ENDED";
 
 /** A failure of the debug tool the model reads: what was wrong and what to do next. */

@@ -14,6 +14,7 @@ import {
 import * as stepping from "./stepping.js";
 
 export type { Outcome, SessionOptions, SessionState, StopInfo } from "./session-core.js";
+export type { VariableChildren } from "./inspection.js";
 
 /**
  * One debug session: the handshake, our own stopped/running state, stop normalisation, the
@@ -64,6 +65,11 @@ export class DebugSession {
 
   get capabilities(): DebugProtocol.Capabilities {
     return this.core.capabilities;
+  }
+
+  /** True for an attached session: terminate detaches and leaves the program running. */
+  get attached(): boolean {
+    return !this.core.options.terminateDebuggee;
   }
 
   /** Debuggee pids learnt from `process` events. */
@@ -133,11 +139,11 @@ export class DebugSession {
   }
 
   /** Children of a reference (at most 50, values clipped). */
-  variables(reference: number): Promise<{ variables: DebugProtocol.Variable[]; omitted: number }> {
+  variables(reference: number): Promise<inspection.VariableChildren> {
     return inspection.variables(this.core, reference);
   }
 
-  /** Evaluates in a frame of the current stop (default: the top frame with source). */
+  /** Evaluates in a frame of the current stop (default: the frame the stop is reported at). */
   evaluate(expression: string, frameId?: number): Promise<DebugProtocol.EvaluateResponse["body"]> {
     return inspection.evaluate(this.core, expression, frameId);
   }
@@ -152,7 +158,7 @@ export class DebugSession {
     return stepping.pause(this.core, threadId);
   }
 
-  /** Where a stop is: the first frame with a source, its line's text, and the exception if any. */
+  /** Where a stop is: the first frame in the working directory, its line's text, the exception if any. */
   describeStop(stop: StopInfo): Promise<string> {
     return inspection.describeStop(this.core, stop);
   }

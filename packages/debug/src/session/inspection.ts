@@ -1,6 +1,7 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { DebugError } from "../errors/debug-error.js";
 import { clipValue, limits } from "./limits.js";
+import { reportFrame } from "./report-frame.js";
 import type { SessionCore, StopInfo } from "./session-core.js";
 import { displayPath, sourceLine } from "./source-lines.js";
 
@@ -46,16 +47,28 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
   checkFrame(core, frameId);
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId });
   const found = response.body?.scopes ?? [];
-  for (const scope of found)
-    if (scope.variablesReference > 0) core.validReferences.add(scope.variablesReference);
+  for (const scope of found) core.learnReference(scope);
   return found;
 }
 
+/** What `variables` answers: the children kept, and what is known of the ones left out. */
+export interface VariableChildren {
+  /** At most {@link limits.variables}, values clipped. */
+  readonly variables: DebugProtocol.Variable[];
+  /** How many of the adapter's list were left out here. */
+  readonly omitted: number;
+  /**
+   * How many children the reference has, when the adapter counted them (`indexedVariables` +
+   * `namedVariables`); undefined when it did not, and then its list may itself be cut short
+   * (debugpy lists the first 100 items of a container).
+   */
+  readonly total: number | undefined;
+  /** How the first child left out is evaluated (`xs[50]`), when the adapter says. */
+  readonly nextExpression: string | undefined;
+}
+
 /** Children of a reference (at most {@link limits.variables}, values clipped). */
-export async function variables(
-  core: SessionCore,
-  reference: number,
-): Promise<{ variables: DebugProtocol.Variable[]; omitted: number }> {
+export async function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
   core.assertStopped("variables");
   if (!core.validReferences.has(reference)) {
     throw new DebugError(
@@ -71,12 +84,18 @@ export async function variables(
   const kept = all
     .slice(0, limits.variables)
     .map((variable) => ({ ...variable, value: clipValue(variable.value) }));
-  for (const variable of kept)
-    if (variable.variablesReference > 0) core.validReferences.add(variable.variablesReference);
-  return { variables: kept, omitted: all.length - kept.length };
+  for (const variable of kept) core.learnReference(variable);
+  const count = core.childCounts.get(reference);
+  const counted = count ? (count.indexed ?? 0) + (count.named ?? 0) : undefined;
+  return {
+    variables: kept,
+    omitted: all.length - kept.length,
+    total: counted === undefined ? undefined : Math.max(counted, all.length),
+    nextExpression: all[kept.length]?.evaluateName,
+  };
 }
 
-/** Evaluates in a frame of the current stop (default: the top frame with source). */
+/** Evaluates in a frame of the current stop (default: the frame the stop is reported at). */
 export async function evaluate(
   core: SessionCore,
   expression: string,
@@ -86,7 +105,7 @@ export async function evaluate(
   let frame = frameId;
   if (frame === undefined) {
     const { frames } = await stack(core);
-    frame = (frames.find((candidate) => candidate.source?.path) ?? frames[0])?.id;
+    frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
   } else checkFrame(core, frame);
   const response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
     expression,
@@ -94,7 +113,7 @@ export async function evaluate(
     context: core.options.evaluateContext,
   });
   const body = response.body;
-  if (body.variablesReference > 0) core.validReferences.add(body.variablesReference);
+  core.learnReference(body);
   return { ...body, result: clipValue(body.result) };
 }
 
@@ -108,19 +127,24 @@ function checkFrame(core: SessionCore, frameId: number): void {
   }
 }
 
-/** Where a stop is: the first frame with a source, its line's text, and the exception if any. */
+/**
+ * Where a stop is: the frame {@link reportFrame} picks (the first in the working directory),
+ * its line's text, the frames above it when it is not the top one, and the exception if any.
+ */
 export async function describeStop(core: SessionCore, stop: StopInfo): Promise<string> {
   const reason = stop.reason === "exception" ? "on an exception" : `(${stop.reason})`;
   let where = "";
   try {
     const { threadId, frames } = await stack(core, stop.threadId);
-    const frame = frames.find((candidate) => candidate.source?.path) ?? frames[0];
-    if (frame) {
+    const chosen = reportFrame(frames, core.options.root, stop.reason);
+    if (chosen) {
+      const { frame, index } = chosen;
       const path = frame.source?.path;
       const text = sourceLine(path, frame.line);
       where =
         ` in thread ${threadId} at ${displayPath(path, core.options.root)}:${frame.line} in ${frame.name} (frame ${frame.id})` +
-        (text ? `\n  ${frame.line} | ${text}` : "");
+        (text ? `\n  ${frame.line} | ${text}` : "") +
+        (index > 0 ? `\n  ${framesAbove(frames, index, core.options.root)}` : "");
     }
   } catch (error) {
     where = ` (location unavailable: ${error instanceof Error ? error.message : String(error)})`;
@@ -128,7 +152,17 @@ export async function describeStop(core: SessionCore, stop: StopInfo): Promise<s
   let detail = "";
   if (stop.reason === "exception") detail = await exceptionDetail(core, stop);
   else if (stop.description && stop.description !== stop.reason) detail = `\n  ${stop.description}`;
-  return `stopped ${reason}${where}${detail}`;
+  return `${stop.reason === "pause" ? "paused" : `stopped ${reason}`}${where}${detail}`;
+}
+
+/** The frames above the reported one (no source in the working directory): steps start there. */
+function framesAbove(frames: readonly DebugProtocol.StackFrame[], index: number, root: string): string {
+  const top = frames[0]!;
+  const place = top.source?.path
+    ? `${displayPath(top.source.path, root)}:${top.line}`
+    : (top.source?.name ?? "<no source>");
+  const count = index === 1 ? "1 frame" : `${index} frames`;
+  return `(${count} above it without source in the working directory, the top one ${top.name} at ${place}: steps start there)`;
 }
 
 async function exceptionDetail(core: SessionCore, stop: StopInfo): Promise<string> {

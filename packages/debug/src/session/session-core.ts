@@ -53,6 +53,12 @@ export interface SessionOptions {
 
 type Waiter = (outcome: Outcome) => void;
 
+/** A reference's children as the adapter counts them (`indexedVariables`, `namedVariables`). */
+export interface ChildCount {
+  readonly indexed: number | undefined;
+  readonly named: number | undefined;
+}
+
 /**
  * The state every part of a session shares (not public: {@link DebugSession} is the face): our
  * own stopped/running state fed by the adapter's events, the waits for the next outcome, the
@@ -80,6 +86,10 @@ export class SessionCore {
   terminating: Promise<void> | undefined;
   validFrames = new Set<number>();
   validReferences = new Set<number>();
+  /** How many children the adapter said a reference of the current stop has, when it said. */
+  childCounts = new Map<number, ChildCount>();
+  /** True from a `pause` request to the next stop: lldb reports that stop as a SIGSTOP exception. */
+  pauseRequested = false;
   readonly endListeners: Array<(reason: string) => void> = [];
 
   private waiters: Waiter[] = [];
@@ -159,12 +169,18 @@ export class SessionCore {
       }
       case "stopped": {
         const body = (event as DebugProtocol.StoppedEvent).body;
+        // lldb-dap stops a paused program with SIGSTOP and reports that as an exception.
+        const paused =
+          this.pauseRequested &&
+          body.reason === "exception" &&
+          /\bSIGSTOP\b/.test(`${body.description ?? ""} ${body.text ?? ""}`);
+        this.pauseRequested = false;
         this.invalidate();
         this.state = "stopped";
         this.lastStop = {
-          reason: body.reason,
-          description: body.description,
-          text: body.text,
+          reason: paused ? "pause" : body.reason,
+          description: paused ? undefined : body.description,
+          text: paused ? undefined : body.text,
           threadId: body.threadId ?? this.lastStop?.threadId,
           hitBreakpointIds: body.hitBreakpointIds ?? [],
         };
@@ -216,7 +232,21 @@ export class SessionCore {
   invalidate(): void {
     this.validFrames = new Set();
     this.validReferences = new Set();
+    this.childCounts = new Map();
     forgetSourceLines();
+  }
+
+  /** Makes a reference valid for the current stop, with the child counts the adapter gave for it. */
+  learnReference(holder: {
+    variablesReference: number;
+    indexedVariables?: number;
+    namedVariables?: number;
+  }): void {
+    const reference = holder.variablesReference;
+    if (reference <= 0) return;
+    this.validReferences.add(reference);
+    if (holder.indexedVariables !== undefined || holder.namedVariables !== undefined)
+      this.childCounts.set(reference, { indexed: holder.indexedVariables, named: holder.namedVariables });
   }
 
   /** Waits for the next stop, the exit, the end of the session, or `ms`. */
@@ -265,6 +295,17 @@ export class SessionCore {
     try {
       return await this.options.adapter.connection.request<R>(command, args, timeoutMs);
     } catch (error) {
+      if (error instanceof DapRequestError && error.kind === "timeout") {
+        const within = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+        throw new DebugError(
+          "DEBUG_TIMEOUT",
+          command === "evaluate"
+            ? `evaluate timed out: no answer within ${within}. The expression may still be running in the program, ` +
+                "and the next request may wait until it ends; op 'terminate' ends the session if it never does"
+            : `${command} timed out: the adapter gave no answer within ${within}; op 'terminate' ends the session if it stays unresponsive`,
+          { cause: error },
+        );
+      }
       if (error instanceof DapRequestError) {
         throw new DebugError("DEBUG_ADAPTER_ERROR", `the adapter refused ${command}: ${error.message}`, {
           cause: error,

@@ -11,6 +11,7 @@ export async function resume(
   const thread = await defaultThread(core, threadId);
   core.invalidate();
   core.state = "running";
+  core.pauseRequested = false;
   const outcome = core.nextOutcome(core.options.resumeWaitMs);
   try {
     await core.request(command, { threadId: thread });
@@ -32,6 +33,12 @@ export async function pause(
   if (core.state === "exited") return { kind: "exited", exitCode: core.exitCode };
   const thread = threadId ?? core.lastStop?.threadId ?? (await threads(core))[0]?.id ?? 1;
   const outcome = core.nextOutcome(core.options.resumeWaitMs);
-  await core.request("pause", { threadId: thread });
+  core.pauseRequested = true;
+  try {
+    await core.request("pause", { threadId: thread });
+  } catch (error) {
+    core.pauseRequested = false;
+    throw error;
+  }
   return outcome;
 }

@@ -62,7 +62,8 @@ export interface SessionStart {
 export class DebugSupervisor {
   readonly ttlMs: number;
   readonly resumeWaitMs: number;
-  private readonly firstStopMs: number;
+  /** How long launch and attach wait for the first stop before saying "still running", in ms. */
+  readonly firstStopMs: number;
   private readonly launchMs: number;
   private readonly searchPath: string | undefined;
   private readonly conversations = new Map<string, ConversationDebug>();

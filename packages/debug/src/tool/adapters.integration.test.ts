@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ci, debugRun, removeWorkspace, workspace } from "../__fixtures__/harness.js";
@@ -69,6 +70,36 @@ describe.skipIf(!found && !ci)("adapters: debugpy interpreter pairing", () => {
     } finally {
       await run.dispose();
       removeWorkspace(fresh);
+    }
+  });
+});
+
+describe.skipIf(!found && !ci)("adapters: a root marker in a subfolder", () => {
+  let dir: string;
+  beforeAll(() => {
+    // backend/pyproject.toml, nothing at the top: launch finds the marker from the program's folder up.
+    dir = mkdtempSync(join(tmpdir(), "tools-debug-mono-"));
+    cpSync(new URL("../__fixtures__/python", import.meta.url).pathname, join(dir, "backend"), {
+      recursive: true,
+    });
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("says what launch would do: the marker below serves the programs in its folder", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      const adapters = await call({ op: "adapters" });
+      expect(adapters.text).toMatch(
+        /^debugpy: marker backend\/pyproject\.toml found; binary \/\S+; usable for programs under backend\/$/m,
+      );
+      expect(adapters.text).toMatch(
+        /^delve: .*no root marker \(go\.mod\) in \S+ nor in the folders up to 2 levels below it/m,
+      );
+      const launch = await call({ op: "launch", program: "backend/early.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("the program exited with code 0");
+    } finally {
+      await run.dispose();
     }
   });
 });

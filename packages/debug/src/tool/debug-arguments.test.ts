@@ -24,6 +24,13 @@ describe("debug tool arguments", () => {
       // What an op reads is accepted as before.
       const breakpoints = await call({ op: "breakpoints", file: "app.py", lines: [3] });
       expect(breakpoints.text).toBe("app.py: lines 3 pending; they are sent when the program is launched");
+      // An empty string is not given: no path to check either (the workspace guardrail refuses "").
+      const blank = await call({ op: "breakpoints", file: "app.py", lines: [3], program: "" });
+      expect(blank.isError, blank.text).toBe(false);
+      expect(blank.text).toBe("app.py: lines 3 pending; they are sent when the program is launched");
+      const noProgram = await call({ op: "launch", program: "" });
+      expect(noProgram.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(noProgram.text).toBe("op 'launch' needs 'program'");
     } finally {
       await run.dispose();
     }

@@ -1,10 +1,9 @@
-import { boundText, defineTool, rejectOnAbort, textResult, type ToolContext } from "@tools/registry";
+import { defineTool, rejectOnAbort, textResult, type ToolContext } from "@tools/registry";
 import { z } from "zod";
 import { adapterIds } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
 import type { BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome } from "../session/debug-session.js";
-import { limits } from "../session/limits.js";
 import { displayPath } from "../session/source-lines.js";
 import { debugSupervisorKey } from "../supervisor/debug-supervisor.js";
 import {
@@ -17,6 +16,7 @@ import {
   formatStopShort,
   formatVariables,
 } from "./format.js";
+import { formatOutput } from "./format-output.js";
 
 const ops = [
   "adapters",
@@ -77,7 +77,7 @@ const input = z.object({
     .min(0)
     .optional()
     .describe(
-      "output: read from this cursor (the 'next cursor' of the previous read); default all kept output.",
+      "output: read from this cursor (the 'next cursor' of the previous read); default the oldest output kept.",
     ),
 });
 
@@ -130,7 +130,8 @@ function refuseStrayArguments(args: Input): void {
 
 function need<K extends keyof Input>(args: Input, key: K): NonNullable<Input[K]> {
   const value = args[key];
-  if (value === undefined || value === null) {
+  // "" is not given (see given()); an empty list is: `lines: []` clears a file.
+  if (value === undefined || value === null || value === "") {
     throw new DebugError("DEBUG_BAD_ARGUMENTS", `op '${args.op}' needs '${String(key)}'`);
   }
   return value as NonNullable<Input[K]>;
@@ -155,7 +156,9 @@ export const debugTool = defineTool({
   input,
   requires: [debugSupervisorKey],
   available: (run) => (run.conversationId ? true : "the run has no conversation id"),
-  paths: (args) => [args.file, args.program].filter((path): path is string => typeof path === "string"),
+  // "" counts as not given, as for the tool's own argument rule: not a path to check.
+  paths: (args) =>
+    [args.file, args.program].filter((path): path is string => typeof path === "string" && path !== ""),
   summarize: (args) => {
     if (args.op === "launch") return `debug: launch ${[args.program ?? "?", ...(args.args ?? [])].join(" ")}`;
     if (args.op === "attach") return `debug: attach to port ${args.port ?? "?"}`;
@@ -187,7 +190,8 @@ async function executeOp(args: Input, context: ToolContext) {
       return textResult(formatAdapters(await supervisor.adapters(root), root));
     case "status": {
       const session = state.session;
-      const breakpoints = formatBreakpointStore(state.breakpoints, root);
+      // Without a live session the adapter's answers are the last session's, not current ones.
+      const breakpoints = formatBreakpointStore(state.breakpoints, root, { ended: !session });
       if (!session) {
         const last = state.last
           ? `; the last one (${state.last.description}) ended because ${state.last.endReason}`
@@ -227,7 +231,7 @@ async function executeOp(args: Input, context: ToolContext) {
         context.signal,
       );
       return textResult(
-        await startText(session, outcome, warnings, supervisor.resumeWaitMs, state.breakpoints, root),
+        await startText(session, outcome, warnings, supervisor.firstStopMs, state.breakpoints, root),
       );
     }
     case "attach": {
@@ -237,7 +241,7 @@ async function executeOp(args: Input, context: ToolContext) {
         context.signal,
       );
       return textResult(
-        await startText(session, outcome, [], supervisor.resumeWaitMs, state.breakpoints, root),
+        await startText(session, outcome, [], supervisor.firstStopMs, state.breakpoints, root),
       );
     }
     case "continue":
@@ -278,10 +282,8 @@ async function executeOp(args: Input, context: ToolContext) {
         formatScopes(await supervisor.require(run.conversationId).scopes(need(args, "frame_id"))),
       );
     case "variables": {
-      const { variables, omitted } = await supervisor
-        .require(run.conversationId)
-        .variables(need(args, "reference"));
-      return textResult(formatVariables(variables, omitted));
+      const children = await supervisor.require(run.conversationId).variables(need(args, "reference"));
+      return textResult(formatVariables(children));
     }
     case "evaluate": {
       const body = await supervisor
@@ -293,16 +295,17 @@ async function executeOp(args: Input, context: ToolContext) {
     case "output": {
       const session = state.session ?? state.last;
       if (!session) return textResult("no output: no debug session has run in this conversation");
-      const { entries, dropped, next } = session.output.read(args.cursor ?? 0);
-      const text = entries
-        .map((entry) => (entry.category === "stdout" ? entry.text : `[${entry.category}] ${entry.text}`))
-        .join("");
-      const bounded = boundText(text, { maxChars: limits.outputChars, maxLines: 400, keep: "tail" });
-      const missed = dropped > 0 ? `(${dropped} older entries were dropped from the buffer)\n` : "";
-      return textResult(`${missed}${bounded.text || "(no output)"}\n(next cursor: ${next})`);
+      return textResult(formatOutput(session.output, args.cursor ?? 0));
     }
     case "terminate": {
       const session = supervisor.require(run.conversationId);
+      if (session.attached) {
+        // Attach leaves the program running (disconnect without terminateDebuggee).
+        await session.terminate("it was detached on request");
+        const pids = [...session.debuggeePids];
+        const which = pids.length > 0 ? ` (pid ${pids.join(", ")})` : "";
+        return textResult(`detached (${session.description}); the program${which} keeps running`);
+      }
       await session.terminate("it was terminated on request");
       return textResult(`terminated ${session.description}; the adapter and the program are gone`);
     }

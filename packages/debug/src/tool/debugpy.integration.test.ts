@@ -95,6 +95,26 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
     }
   });
 
+  it("says the adapter's list of a large container may be partial, not an exact count", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      await call({ op: "breakpoints", file: "app.py", lines: [6] });
+      const launch = await call({ op: "launch", program: "app.py" });
+      expect(launch.text).toContain("stopped (breakpoint)");
+      const list = await call({ op: "evaluate", expression: "list(range(1000))" });
+      const reference = Number(/\[reference (\d+)\]/.exec(list.text)![1]);
+      // debugpy lists the first 100 items (and gives no count): 50 shown, 950 more exist.
+      const children = await call({ op: "variables", reference });
+      expect(children.text).toMatch(/^000 \(int\) = 0\n/);
+      expect(children.text).toContain(
+        "049 (int) = 49\n… 52 more in the adapter's list (it gave no total, and may list only the first part of a large container); " +
+          'evaluate reads any of them, e.g. {"op":"evaluate","expression":"list(range(1000))[50]"}',
+      );
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("says so when it stops on an exception, and dispose leaves no process", async () => {
     const { run, call, sessionPids } = debugRun(dir);
     let pids: number[] = [];

@@ -1,16 +1,23 @@
+import { dirname } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
 import type { BreakpointResult, BreakpointStore } from "../session/breakpoint-store.js";
-import type { DebugSession, Outcome, StopInfo } from "../session/debug-session.js";
+import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
 
-/** One line per adapter: marker, binary, usable or why not. */
+/**
+ * One line per adapter: marker, binary, usable or why not. A marker in a folder below the
+ * working directory serves the programs in that folder (launch looks for the marker from the
+ * program's folder up to the working directory).
+ */
 export function formatAdapters(reports: readonly AdapterReport[], root: string): string {
   return reports
     .map((report) => {
+      const folder = report.marker ? displayPath(dirname(report.marker), root) : undefined;
+      const scope = folder && folder !== root ? ` for programs under ${folder}/` : "";
       const marker = report.marker ? `marker ${displayPath(report.marker, root)} found` : "no root marker";
       const binary = report.binary ? `binary ${report.binary}` : "binary not found";
-      const verdict = report.usable ? "usable" : `not usable: ${report.why}`;
+      const verdict = report.usable ? `usable${scope}` : `not usable: ${report.why}`;
       const warnings = report.warnings.map((warning) => `\n  warning: ${warning}`).join("");
       return `${report.id}: ${marker}; ${binary}; ${verdict}${warnings}`;
     })
@@ -34,15 +41,25 @@ export function formatBreakpointResults(
   return `${displayPath(file, root)}\n${lines.join("\n")}`;
 }
 
-/** The breakpoints of a conversation, with the adapter's answers when a session has them. */
-export function formatBreakpointStore(store: BreakpointStore, root: string): string {
+/**
+ * The breakpoints of a conversation, with the adapter's answers when a session gave them;
+ * `ended`: no session runs, so those answers are labelled as the last session's.
+ */
+export function formatBreakpointStore(
+  store: BreakpointStore,
+  root: string,
+  { ended = false }: { ended?: boolean } = {},
+): string {
   if (store.files.size === 0) return "no breakpoints";
   return [...store.files]
-    .map(([file, entry]) =>
-      entry.results
-        ? formatBreakpointResults(file, entry.results, root)
-        : `${displayPath(file, root)}: lines ${entry.lines.join(", ")} (pending: sent at launch)`,
-    )
+    .map(([file, entry]) => {
+      if (!entry.results)
+        return `${displayPath(file, root)}: lines ${entry.lines.join(", ")} (pending: sent at launch)`;
+      const answered = formatBreakpointResults(file, entry.results, root);
+      if (!ended) return answered;
+      const [path, ...lines] = answered.split("\n");
+      return [`${path} (as the last session answered; sent again at the next launch)`, ...lines].join("\n");
+    })
     .join("\n");
 }
 
@@ -100,13 +117,28 @@ export function formatScopes(scopes: readonly DebugProtocol.Scope[]): string {
     .join("\n");
 }
 
-/** Variables as `name (type) = value [reference N]`. */
-export function formatVariables(variables: readonly DebugProtocol.Variable[], omitted: number): string {
-  if (variables.length === 0) return "no variables";
+/**
+ * Variables as `name (type) = value [reference N]`, then what was left out: the exact count when
+ * the adapter counted the children, else what its list held, which may itself be cut short.
+ */
+export function formatVariables(children: VariableChildren): string {
+  const { variables, omitted, total, nextExpression } = children;
+  if (variables.length === 0 && !total) return "no variables";
   const lines = variables.map(
     (variable) =>
       `${variable.name}${variable.type ? ` (${variable.type})` : ""} = ${variable.value}` +
       (variable.variablesReference > 0 ? `  [reference ${variable.variablesReference}]` : ""),
   );
-  return lines.join("\n") + (omitted > 0 ? `\n… ${omitted} more variables` : "");
+  const read = nextExpression
+    ? `; evaluate reads any of them, e.g. {"op":"evaluate","expression":${JSON.stringify(nextExpression)}}`
+    : "; evaluate an element or slice expression to read the others";
+  let more = "";
+  if (total !== undefined && total > variables.length) {
+    more = `… ${total - variables.length} more: ${variables.length} of ${total} shown${read}`;
+  } else if (omitted > 0) {
+    more =
+      `… ${omitted} more in the adapter's list (it gave no total, and may list only the first part ` +
+      `of a large container)${read}`;
+  }
+  return [...lines, ...(more ? [more] : [])].join("\n");
 }

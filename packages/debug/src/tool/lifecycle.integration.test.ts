@@ -198,16 +198,19 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       const stack = await call({ op: "stack" });
       expect(stack.code).toBe("DEBUG_NOT_STOPPED");
       const paused = await call({ op: "pause" });
-      expect(paused.text).toContain("stopped (pause)");
+      expect(paused.text).toMatch(/^paused in thread \d+ at loop\.py:\d+ in <module>/);
       // Wherever in the loop it stopped, the report carries that line's text.
       const pausedLine = /\n {2}(4 \| while True:|5 \| n \+= 1|6 \| time\.sleep\(0\.05\))/;
       expect(paused.text).toMatch(pausedLine);
       const again = await call({ op: "pause" });
-      expect(again.text).toContain("already stopped");
+      expect(again.text).toContain("already paused");
       expect(again.text).toMatch(pausedLine);
 
       const terminated = await call({ op: "terminate" });
       expect(terminated.isError, terminated.text).toBe(false);
+      expect(terminated.text).toBe(
+        `detached (debugpy: attached to port ${port}); the program (pid ${target.pid}) keeps running`,
+      );
       // An attached debuggee is not ours to kill: it keeps running after the session.
       expect(alive([target.pid!])).toEqual([target.pid]);
     } finally {

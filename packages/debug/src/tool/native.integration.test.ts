@@ -110,6 +110,72 @@ describe.skipIf(!dlv && !ci)("debug tool on delve", () => {
   );
 });
 
+/**
+ * A pause lands in the Go runtime (runtime.gopark under time.Sleep): the stop is reported, and
+ * evaluate without a frame runs, in the program's own frame.
+ */
+describe.skipIf(!dlv && !ci)("debug tool on delve: pause and large values", () => {
+  let dir: string;
+  const source = [
+    "package main",
+    "",
+    'import "time"',
+    "",
+    "func main() {",
+    "\txs := make([]int, 1000)",
+    "\tfor i := range xs {",
+    "\t\txs[i] = i",
+    "\t}",
+    "\tn := 0",
+    "\tfor {",
+    "\t\tn += len(xs)",
+    "\t\ttime.Sleep(10 * time.Millisecond)",
+    "\t}",
+    "}",
+    "",
+  ].join("\n");
+  beforeAll(() => {
+    expect(dlv, "dlv and go must be on PATH").toBeTruthy();
+    dir = mkdtempSync(join(tmpdir(), "tools-debug-goloop-"));
+    writeFileSync(join(dir, "go.mod"), "module loop\n\ngo 1.19\n");
+    writeFileSync(join(dir, "main.go"), source);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it(
+    "reports a pause at the program's frame, evaluates there, counts a slice's children",
+    { timeout: 180_000 },
+    async () => {
+      const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 1000, resumeWaitMs: 10_000 });
+      let pids: number[] = [];
+      try {
+        const launch = await call({ op: "launch", program: "." });
+        expect(launch.isError, launch.text).toBe(false);
+        expect(launch.text).toContain("still running after 1 s");
+        pids = sessionPids();
+
+        const paused = await call({ op: "pause" });
+        expect(paused.text).toMatch(/^paused in thread \d+ at main\.go:1[123] in main\.main \(frame \d+\)/);
+        expect(paused.text).toMatch(/without source in the working directory, the top one runtime\.\w+ at /);
+        const n = await call({ op: "evaluate", expression: "n % len(xs)" });
+        expect(n.isError, n.text).toBe(false);
+        expect(n.text).toBe("0 (int)");
+
+        const xs = await call({ op: "evaluate", expression: "xs" });
+        const reference = Number(/\[reference (\d+)\]/.exec(xs.text)![1]);
+        const children = await call({ op: "variables", reference });
+        expect(children.text).toMatch(/^\[0\] \(int\) = 0\n/);
+        expect(children.text).toContain(
+          "[49] (int) = 49\n… 950 more: 50 of 1000 shown; evaluate reads any of them",
+        );
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
+});
+
 describe.skipIf(!dlv && !ci)("debug tool attached to a headless delve", () => {
   let dir: string;
   let out: string;
@@ -154,6 +220,10 @@ describe.skipIf(!dlv && !ci)("debug tool attached to a headless delve", () => {
       expect(evaluated.text).toContain("100");
       const terminated = await call({ op: "terminate" });
       expect(terminated.isError, terminated.text).toBe(false);
+      // Attach leaves the program running: the answer says so, not that it is gone.
+      expect(terminated.text).toMatch(
+        /^detached \(delve: attached to port \d+\); the program .*keeps running$/,
+      );
       expect(readdirSync(dir).sort()).toEqual(["go.mod", "main.go"]);
     } finally {
       await run.dispose();
@@ -228,6 +298,57 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
       expect(done.text).toContain("exited with code 5");
       const output = await call({ op: "output" });
       expect(output.text).toContain("sum 5");
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
+
+/**
+ * A pause stops the program with SIGSTOP inside libc (clock_nanosleep), which lldb-dap reports as
+ * an exception: it is reported as the pause it is, at the program's own frame.
+ */
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: pause", () => {
+  let dir: string;
+  const source = [
+    "#include <unistd.h>",
+    "",
+    "int main(void) {",
+    "    long n = 0;",
+    "    for (;;) {",
+    "        n++;",
+    "        usleep(10000);",
+    "    }",
+    "}",
+    "",
+  ].join("\n");
+  beforeAll(() => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    dir = workspace("c");
+    writeFileSync(join(dir, "loop.c"), source);
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "loop"), join(dir, "loop.c")]);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("says paused, at the program's frame, and evaluates there", async () => {
+    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 1000, resumeWaitMs: 10_000 });
+    let pids: number[] = [];
+    try {
+      const launch = await call({ op: "launch", program: "loop" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("still running after 1 s");
+      pids = sessionPids();
+
+      const paused = await call({ op: "pause" });
+      expect(paused.text).toMatch(/^paused in thread \d+ at loop\.c:[67] in main \(frame \d+\)/);
+      expect(paused.text).not.toContain("exception");
+      expect(paused.text).not.toContain("SIGSTOP");
+      const n = await call({ op: "evaluate", expression: "n > 0" });
+      expect(n.isError, n.text).toBe(false);
+      expect(n.text).toBe("true (bool)");
+      const again = await call({ op: "pause" });
+      expect(again.text).toMatch(/^already paused in thread \d+ at loop\.c:[67] in main/);
     } finally {
       await run.dispose();
     }
@@ -346,6 +467,9 @@ describe.skipIf(!(lldb && lldbServer) && !ci)("debug tool attached to an lldb-se
       );
       const terminated = await call({ op: "terminate" });
       expect(terminated.isError, terminated.text).toBe(false);
+      expect(terminated.text).toMatch(
+        /^detached \(lldb: attached to port \d+\); the program .*keeps running$/,
+      );
       // Detached, the server exits; the shim reaps it and the program, and exits the same way.
       expect(await serverExit).toBe("code 0");
       expect(remaining(debuggee)).toEqual([]);

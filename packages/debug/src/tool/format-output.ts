@@ -1,0 +1,54 @@
+import { boundText } from "@tools/registry";
+import { limits } from "../session/limits.js";
+import type { OutputEntry, OutputRing } from "../session/output-ring.js";
+
+/** Lines of one `output` answer, beside {@link limits.outputChars}. */
+const outputLines = 400;
+
+/**
+ * One `output` answer: the program's output from `cursor` forward, whole entries up to
+ * {@link limits.outputChars} characters and 400 lines, then the cursor just after the last one
+ * shown and how much is left after it. A cursor whose output the ring already dropped is told
+ * how many entries it missed; the answer starts at the oldest one kept.
+ */
+export function formatOutput(ring: OutputRing, cursor: number): string {
+  const { entries, dropped } = ring.read(cursor);
+  const texts = entries.map(entryText);
+  let chars = 0;
+  let lines = 0;
+  let taken = 0;
+  for (const text of texts) {
+    const entryLines = text.split("\n").length - 1;
+    // Always one entry, even over the bound: a cursor must move on.
+    if (taken > 0 && (chars + text.length > limits.outputChars || lines + entryLines > outputLines)) break;
+    chars += text.length;
+    lines += entryLines;
+    taken++;
+  }
+  const shown = boundText(texts.slice(0, taken).join(""), {
+    maxChars: limits.outputChars,
+    maxLines: outputLines,
+  });
+  const next = taken < entries.length ? entries[taken]!.seq : ring.end;
+  const parts: string[] = [];
+  if (dropped > 0) {
+    const start = entries[0]?.seq ?? ring.end;
+    parts.push(
+      `(${dropped} earlier output ${dropped === 1 ? "entry was" : "entries were"} dropped from the buffer before this was read; it starts at cursor ${start})`,
+    );
+  }
+  parts.push(shown.text || "(no output)");
+  const left = entries.length - taken;
+  if (left > 0) {
+    const leftChars = texts.slice(taken).reduce((sum, text) => sum + text.length, 0);
+    parts.push(
+      `(next cursor: ${next}; ${left} more ${left === 1 ? "entry" : "entries"} (${leftChars} characters) after it: ` +
+        `read on with {"op":"output","cursor":${next}})`,
+    );
+  } else parts.push(`(next cursor: ${next}; no more output yet)`);
+  return parts.join("\n");
+}
+
+function entryText(entry: OutputEntry): string {
+  return entry.category === "stdout" ? entry.text : `[${entry.category}] ${entry.text}`;
+}
