@@ -10,7 +10,7 @@ export { checkReply, parseReply } from "./card/reply.js";
 export type { CardReply } from "./card/reply.js";
 
 export { questionPortKey, targetSpaceKey } from "./port/question-port.js";
-export type { CardRequest, QuestionPort, TargetSpace } from "./port/question-port.js";
+export type { CardEvents, CardRequest, QuestionPort, TargetSpace } from "./port/question-port.js";
 export { askCard } from "./ask/ask-card.js";
 export type { AskOutcome } from "./ask/ask-card.js";
 

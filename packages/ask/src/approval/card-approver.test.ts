@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createRegistry, createRun, defineTool, resultText, type Run } from "@tools/registry";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort, type ShownCard } from "../ports/memory-port.js";
 import { createCardApprover } from "./card-approver.js";
 import { summarizeArguments } from "./summarize-arguments.js";
@@ -15,7 +16,7 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(workingDirectory, { recursive: true, force: true }));
 
-function setup(port: MemoryQuestionPort, timeoutMs?: number | null) {
+function setup(port: QuestionPort, timeoutMs?: number | null) {
   const executed: string[] = [];
   const astEdit = defineTool({
     name: "ast_edit",
@@ -178,6 +179,25 @@ describe("the card approver through a real registry", () => {
     const result = await call();
     expect(result.error?.code).toBe("APPROVAL_DENIED");
     expect(resultText(result)).toContain("no answer to the permission card within 30 ms");
+    expect(executed).toEqual([]);
+  });
+
+  it("a card that never got in front of the operator denies, saying it was never shown", async () => {
+    // Fake port whose queue never reaches the card: it can tell when a card is drawn, and never draws it.
+    const stuck: QuestionPort = {
+      attached: () => true,
+      reportsShown: true,
+      ask: (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new Error("taken down")), { once: true });
+        }),
+    };
+    const { call, executed } = setup(stuck, 30);
+    const result = await call();
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain(
+      "the permission card was never shown: other cards were ahead of it for 30 ms",
+    );
     expect(executed).toEqual([]);
   });
 

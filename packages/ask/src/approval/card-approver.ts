@@ -75,7 +75,9 @@ function decide(outcome: AskOutcome): ApprovalDecision {
     case "timed_out":
       return {
         allow: false,
-        reason: `no answer to the permission card within ${formatDuration(outcome.timeoutMs)}`,
+        reason: outcome.neverShown
+          ? `the permission card was never shown: other cards were ahead of it for ${formatDuration(outcome.timeoutMs)}`
+          : `no answer to the permission card within ${formatDuration(outcome.timeoutMs)}`,
       };
     case "no_human":
       return { allow: false, reason: "no human is attached to answer the permission card" };

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildCard } from "../card/card.js";
-import type { QuestionPort } from "../port/question-port.js";
+import type { CardEvents, QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort } from "../ports/memory-port.js";
 import { askCard } from "./ask-card.js";
 
@@ -91,5 +91,70 @@ describe("askCard with a misbehaving port", () => {
       code: "ASK_PORT_FAILED",
       message: "the question could not be shown: the question port failed (socket closed)",
     });
+  });
+});
+
+describe("askCard: the timeout counts from when the card is shown", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Fake port that queues: the test says when the card is drawn and when it is answered. */
+  function queueingPort(reportsShown: boolean) {
+    let events: CardEvents | undefined;
+    let answer: (() => void) | undefined;
+    const port: QuestionPort = {
+      attached: () => true,
+      reportsShown,
+      ask: (_request, signal, given) =>
+        new Promise((resolve, reject) => {
+          events = given;
+          answer = () => resolve({ kind: "answer", selected: ["Postgres"] });
+          signal.addEventListener("abort", () => reject(new Error("taken down")), { once: true });
+        }),
+    };
+    return { port, draw: () => events?.shown(), answer: () => answer?.() };
+  }
+  const timed = buildCard({ question: "Which?", options: [{ label: "Postgres" }], timeoutMs: 1_000 });
+
+  it("gives a card drawn late its whole time from the drawing", async () => {
+    vi.useFakeTimers();
+    const { port, draw, answer } = queueingPort(true);
+    const outcome = askCard(port, target, timed);
+    await vi.advanceTimersByTimeAsync(900);
+    draw();
+    await vi.advanceTimersByTimeAsync(900); // 1.8 s after the call, 0.9 s after the drawing
+    draw(); // a second report changes nothing
+    await vi.advanceTimersByTimeAsync(50);
+    answer();
+    await expect(outcome).resolves.toEqual({ kind: "answered", selected: ["Postgres"] });
+  });
+
+  it("times out a drawn card after its time, from the drawing", async () => {
+    vi.useFakeTimers();
+    const { port, draw } = queueingPort(true);
+    const outcome = askCard(port, target, timed);
+    await vi.advanceTimersByTimeAsync(500);
+    draw();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(outcome).resolves.toEqual({ kind: "timed_out", timeoutMs: 1_000 });
+  });
+
+  it("bounds the wait to be drawn by the same length and says the card was never shown", async () => {
+    vi.useFakeTimers();
+    const { port } = queueingPort(true);
+    const outcome = askCard(port, target, timed);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(outcome).resolves.toEqual({ kind: "timed_out", timeoutMs: 1_000, neverShown: true });
+  });
+
+  it("counts from the call when the port cannot tell when it drew the card", async () => {
+    vi.useFakeTimers();
+    const { port, draw } = queueingPort(false);
+    const outcome = askCard(port, target, timed);
+    await vi.advanceTimersByTimeAsync(900);
+    draw();
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(outcome).resolves.toEqual({ kind: "timed_out", timeoutMs: 1_000 });
   });
 });

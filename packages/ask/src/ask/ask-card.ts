@@ -3,7 +3,7 @@ import type { Card } from "../card/card.js";
 import { checkReply } from "../card/reply.js";
 import { renderCard } from "../card/render-card.js";
 import { AskError } from "../errors/ask-error.js";
-import type { QuestionPort, TargetSpace } from "../port/question-port.js";
+import type { CardEvents, QuestionPort, TargetSpace } from "../port/question-port.js";
 
 /**
  * How a question ended. Only `answered` carries an answer; the others say why there is none,
@@ -12,7 +12,12 @@ import type { QuestionPort, TargetSpace } from "../port/question-port.js";
 export type AskOutcome =
   | { readonly kind: "answered"; readonly selected: readonly string[]; readonly text?: string }
   | { readonly kind: "declined"; readonly reason?: string }
-  | { readonly kind: "timed_out"; readonly timeoutMs: number }
+  | {
+      readonly kind: "timed_out";
+      readonly timeoutMs: number;
+      /** Set when the card was never in front of the human: it waited `timeoutMs` behind other cards. */
+      readonly neverShown?: true;
+    }
   | { readonly kind: "no_human" }
   | { readonly kind: "cancelled"; readonly reason: string };
 
@@ -21,8 +26,12 @@ let cardCounter = 0;
 /**
  * Shows `card` through `port` in `target` and waits for the outcome. Never blocks without a
  * human: when the port is not attached it returns `no_human` at once. The card's own
- * `timeoutMs` bounds the wait; `signal` (the call's) cancels it. A port that fails, or replies
- * with something not on the card, throws `ASK_PORT_FAILED` / `ASK_INVALID_REPLY`.
+ * `timeoutMs` bounds the wait for an answer, counted from when the card is drawn if the port
+ * reports that ({@link QuestionPort.reportsShown}: a card queued behind others gets its whole
+ * time), else from the call. Waiting to be drawn is bounded by the same length (`timed_out` with
+ * `neverShown`), so the whole wait is at most twice `timeoutMs`. `signal` (the call's) cancels it.
+ * A port that fails, or replies with something not on the card, throws `ASK_PORT_FAILED` /
+ * `ASK_INVALID_REPLY`.
  */
 export async function askCard(
   port: QuestionPort,
@@ -33,14 +42,35 @@ export async function askCard(
   if (!port.attached()) return { kind: "no_human" };
   if (signal?.aborted) return { kind: "cancelled", reason: errorMessage(signal.reason) };
   const controller = new AbortController();
-  let timedOut = false;
-  const timer =
-    card.timeoutMs === null
-      ? undefined
-      : setTimeout(() => {
-          timedOut = true;
-          controller.abort(new AskError({ code: "ASK_TIMED_OUT", message: "the question timed out" }));
-        }, card.timeoutMs);
+  // "queued" until a port that can tell says the card is drawn; the answer's time starts then.
+  let phase: Phase = port.reportsShown === true ? "queued" : "shown";
+  let expired: Phase | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    clearTimeout(timer);
+    if (card.timeoutMs === null) return;
+    const during = phase;
+    timer = setTimeout(() => {
+      expired = during;
+      controller.abort(
+        new AskError({
+          code: "ASK_TIMED_OUT",
+          message:
+            during === "queued"
+              ? "the question was never shown: other cards were ahead of it the whole time"
+              : "the question timed out",
+        }),
+      );
+    }, card.timeoutMs);
+  };
+  arm();
+  const events: CardEvents = {
+    shown: () => {
+      if (phase === "shown" || controller.signal.aborted) return;
+      phase = "shown";
+      arm();
+    },
+  };
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
   // Settles on abort even if a port ignores its signal.
@@ -48,12 +78,12 @@ export async function askCard(
     controller.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
   });
   const request = { id: `card_${++cardCounter}`, target, card, text: renderCard(card) };
-  const asked = Promise.resolve().then(() => port.ask(request, controller.signal));
+  const asked = Promise.resolve().then(() => port.ask(request, controller.signal, events));
   try {
     const reply = await Promise.race([asked, aborted]);
     if (reply === "aborted") {
       asked.catch(() => undefined);
-      return abortedOutcome(card, timedOut, signal);
+      return abortedOutcome(card, expired, signal);
     }
     const checked = checkReply(card, reply);
     if (checked.kind === "decline")
@@ -62,7 +92,7 @@ export async function askCard(
       ? { kind: "answered", selected: checked.selected, text: checked.text }
       : { kind: "answered", selected: checked.selected };
   } catch (error) {
-    if (controller.signal.aborted) return abortedOutcome(card, timedOut, signal);
+    if (controller.signal.aborted) return abortedOutcome(card, expired, signal);
     if (ToolsError.isInstance(error) && error.code === "ASK_NO_HUMAN") return { kind: "no_human" };
     if (ToolsError.isInstance(error) && error.code === "ASK_INVALID_REPLY") throw error;
     throw new AskError({
@@ -78,7 +108,13 @@ export async function askCard(
   }
 }
 
-function abortedOutcome(card: Card, timedOut: boolean, signal: AbortSignal | undefined): AskOutcome {
-  if (timedOut && card.timeoutMs !== null) return { kind: "timed_out", timeoutMs: card.timeoutMs };
+type Phase = "queued" | "shown";
+
+function abortedOutcome(card: Card, expired: Phase | undefined, signal: AbortSignal | undefined): AskOutcome {
+  if (expired !== undefined && card.timeoutMs !== null) {
+    return expired === "queued"
+      ? { kind: "timed_out", timeoutMs: card.timeoutMs, neverShown: true }
+      : { kind: "timed_out", timeoutMs: card.timeoutMs };
+  }
   return { kind: "cancelled", reason: signal?.aborted ? errorMessage(signal.reason) : "cancelled" };
 }

@@ -29,10 +29,26 @@ describe("parseReply", () => {
     expect(() => parseReply(single, "  ")).toThrow(
       /Nothing was typed: type a number from 1 to 3, or 0 to decline/,
     );
-    expect(() => parseReply(multi, "4")).toThrow(/There is no option 4/);
+    expect(() => parseReply(single, "4")).toThrow(/There is no option 4: type a number from 1 to 3, or 0/);
+    expect(() => parseReply(single, "1,7")).toThrow(/There is no option 7/);
     expect(() => parseReply(single, "1,2")).toThrow(/This question takes one choice, not 2/);
     expect(() => parseReply(single, "1: but")).toThrow(/takes no typed note/);
     expect(() => parseReply(single, "Postgres")).toThrow(/'Postgres' is not an option/);
+  });
+
+  it("takes a number that is no option as typed text when the card allows free text", () => {
+    const withText = buildCard({ question: "Which year?", options, allowFreeText: true });
+    expect(parseReply(withText, "2024")).toEqual({ kind: "answer", selected: [], text: "2024" });
+    expect(parseReply(withText, " 4 ")).toEqual({ kind: "answer", selected: [], text: "4" });
+    expect(parseReply(multi, "2, 12")).toEqual({ kind: "answer", selected: [], text: "2, 12" });
+    expect(parseReply(withText, "2024: the year we ship")).toEqual({
+      kind: "answer",
+      selected: [],
+      text: "2024: the year we ship",
+    });
+    // A number that is an option still chooses it, and 0 still declines.
+    expect(parseReply(withText, "3")).toEqual({ kind: "answer", selected: ["MySQL"] });
+    expect(parseReply(withText, "0")).toEqual({ kind: "decline" });
   });
 });
 

@@ -22,7 +22,8 @@ function choose(card: Card): string {
 /**
  * Reads a typed line as a reply to `card`: "2", "1,3", "2: keep the old API", free text, or
  * "0" to decline. Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
- * asks again); an empty or out-of-range line is never taken as an answer.
+ * asks again); an empty line is never taken as an answer. A number that is no option on the card
+ * ("2024" with three options) is typed text when the card allows free text, and refused otherwise.
  */
 export function parseReply(card: Card, line: string): CardReply {
   const text = line.trim();
@@ -32,6 +33,8 @@ export function parseReply(card: Card, line: string): CardReply {
   if (numbered && card.options.length > 0) {
     const picks = (numbered[1] ?? "").split(",").map((part) => Number(part.trim()));
     const outside = picks.filter((pick) => pick < 1 || pick > card.options.length);
+    // Not a choice on this card, so the human meant the number itself (a year, a count).
+    if (outside.length > 0 && card.allowFreeText) return { kind: "answer", selected: [], text };
     if (outside.length > 0) throw invalid(`There is no option ${outside.join(", ")}: ${choose(card)}.`);
     const unique = [...new Set(picks)];
     if (unique.length > 1 && !card.multiSelect) {

@@ -23,6 +23,12 @@ export interface CardRequest {
   readonly text: string;
 }
 
+/** What a port tells the asker while a card waits (see {@link QuestionPort.reportsShown}). */
+export interface CardEvents {
+  /** The card is now in front of the human (drawn, not merely queued). Later calls are ignored. */
+  shown(): void;
+}
+
 /**
  * Where cards are shown and where answers come from. Implementations: {@link MemoryQuestionPort}
  * (harnesses and tests) and {@link TerminalQuestionPort} (a TTY prompt); a harness UI writes
@@ -32,11 +38,19 @@ export interface QuestionPort {
   /** Is a human there to answer right now? False means questions fail at once, never block. */
   attached(): boolean;
   /**
+   * True when the port calls `events.shown()` once a card is actually in front of the human. A
+   * card's timeout then counts from that moment, so a card queued behind others still gets its
+   * whole time (the wait in the queue is bounded separately, by the same length). Absent or false:
+   * the timeout counts from the call, as the port cannot say when the card appeared.
+   */
+  readonly reportsShown?: boolean;
+  /**
    * Shows the card and resolves with the human's reply. Must settle (reject) when `signal`
    * aborts — on a timeout or a cancelled call — and take the card down. A port that loses its
-   * human while waiting rejects with an `AskError` of code `ASK_NO_HUMAN`.
+   * human while waiting rejects with an `AskError` of code `ASK_NO_HUMAN`. A port that
+   * {@link reportsShown} calls `events.shown()` when it draws the card.
    */
-  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply>;
+  ask(request: CardRequest, signal: AbortSignal, events?: CardEvents): Promise<CardReply>;
 }
 
 /** The run resource ask_user needs: "no question port is wired for this run". */

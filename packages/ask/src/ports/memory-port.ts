@@ -1,6 +1,6 @@
 import { checkReply, parseReply, type CardReply } from "../card/reply.js";
 import { AskError } from "../errors/ask-error.js";
-import type { CardRequest, QuestionPort } from "../port/question-port.js";
+import type { CardEvents, CardRequest, QuestionPort } from "../port/question-port.js";
 
 /** A card shown on a {@link MemoryQuestionPort}, with the means to answer it. */
 export interface ShownCard extends CardRequest {
@@ -37,6 +37,8 @@ interface Entry {
  * `respond` callback). `detach()` makes it report no human, failing waiting cards.
  */
 export class MemoryQuestionPort implements QuestionPort {
+  /** Every card is shown as it is asked (no queue), and the port says so. */
+  readonly reportsShown = true;
   private present: boolean;
   private readonly respond: MemoryResponder | undefined;
   private readonly entries: Entry[] = [];
@@ -100,7 +102,7 @@ export class MemoryQuestionPort implements QuestionPort {
     });
   }
 
-  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
+  ask(request: CardRequest, signal: AbortSignal, events?: CardEvents): Promise<CardReply> {
     if (!this.present) {
       return Promise.reject(new AskError({ code: "ASK_NO_HUMAN", message: "no human is attached" }));
     }
@@ -137,6 +139,7 @@ export class MemoryQuestionPort implements QuestionPort {
         return;
       }
       signal.addEventListener("abort", onAbort, { once: true });
+      events?.shown();
       for (const waiter of this.waiters) if (waiter()) break;
       this.respond?.(card);
     });

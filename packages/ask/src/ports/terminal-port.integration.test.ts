@@ -135,8 +135,8 @@ describe("TerminalQuestionPort in tmux", () => {
       );
       expect(shown).toContain("  1. Postgres\n     what production runs\n  2. SQLite\n  3. MySQL\n");
       expect(shown).toContain("  0. Decline to answer");
-      type("7");
-      await paneShows("! There is no option 7");
+      type("1,3");
+      await paneShows("! This question takes one choice, not 2");
       type("2: only in tests");
       const [result] = await results(file);
       expect(result).toEqual({

@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import { askCard } from "../ask/ask-card.js";
 import { buildCard } from "../card/card.js";
+import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
+import { createAskUserTool } from "../tools/ask-user-tool.js";
 import { TerminalQuestionPort } from "./terminal-port.js";
 
 // Piped streams stand in for the terminal here, to check queueing and cancellation quickly; the
@@ -82,5 +88,59 @@ describe("TerminalQuestionPort (piped streams)", () => {
     const one = askCard(port, target, first);
     input.end();
     await expect(one).resolves.toEqual({ kind: "no_human" });
+  });
+});
+
+describe("TerminalQuestionPort: a queued card's time starts when it is drawn", () => {
+  it("gives a parallel ask_user its whole timeout after the card ahead of it is answered", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ask-queue-"));
+    const { port, input, written } = piped();
+    const run = createRun({
+      workingDirectory: dir,
+      resources: [
+        [questionPortKey, port],
+        [targetSpaceKey, { id: "t" }],
+      ],
+    });
+    try {
+      const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: 1_000 })] });
+      const started = Date.now();
+      const one = registry.invoke(run, { tool: "ask_user", args: { question: "First?" } });
+      const two = registry.invoke(run, { tool: "ask_user", args: { question: "Second?" } });
+      await until("the first card", () => written().includes("First?"));
+      await until("the prompt", () => written().endsWith("> "));
+      // Answer the first card late: most of the second card's time passes while it is queued.
+      await new Promise((resolve) => setTimeout(resolve, 700 - (Date.now() - started)));
+      input.write("answer one\n");
+      expect(resultText(await one)).toBe('The operator answered.\nTheir answer: "answer one"');
+      await until("the second card", () => written().includes("Second?"));
+      await until("the prompt", () => written().endsWith("> "));
+      // Past the timeout counted from the call, well within it counted from the drawing.
+      await new Promise((resolve) => setTimeout(resolve, 1_250 - (Date.now() - started)));
+      input.write("answer two\n");
+      const second = await two;
+      expect(second.error).toBeUndefined();
+      expect(resultText(second)).toBe('The operator answered.\nTheir answer: "answer two"');
+    } finally {
+      port.dispose();
+      await run.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("bounds the wait in the queue too, and says the card was never shown", async () => {
+    const { port, input, written } = piped();
+    const one = askCard(port, target, first);
+    const queued = buildCard({ question: "Second?", options: [{ label: "c" }], timeoutMs: 150 });
+    await expect(askCard(port, target, queued)).resolves.toEqual({
+      kind: "timed_out",
+      timeoutMs: 150,
+      neverShown: true,
+    });
+    expect(written()).not.toContain("Second?");
+    await until("the prompt", () => written().endsWith("> "));
+    input.write("1\n");
+    await expect(one).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    expect(written()).not.toContain("Second?");
   });
 });

@@ -2,7 +2,7 @@ import { createInterface, type Interface } from "node:readline";
 import { errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
 import { AskError } from "../errors/ask-error.js";
-import type { CardRequest, QuestionPort } from "../port/question-port.js";
+import type { CardEvents, CardRequest, QuestionPort } from "../port/question-port.js";
 
 /** Options of {@link TerminalQuestionPort}. */
 export interface TerminalQuestionPortOptions {
@@ -29,10 +29,14 @@ function describeReply(reply: CardReply): string {
  * lines at a `> ` prompt until one is a valid reply — "2", "1,3", "2: a note", typed text, or
  * "0" to decline; an invalid line is explained and asked again. Ctrl+C declines. Input typed
  * before the card appeared is ignored, never taken as a reply. One card at a
- * time: a second question waits until the first is settled. Not attached when stdin is not a
- * TTY, so a headless run fails its questions at once.
+ * time: a second question waits until the first is settled, and its time to answer starts when
+ * it is drawn ({@link QuestionPort.reportsShown}). Not attached when stdin is not a TTY, so a
+ * headless run fails its questions at once.
  */
 export class TerminalQuestionPort implements QuestionPort {
+  /** Cards queue here, so the port says when each is drawn. */
+  readonly reportsShown = true;
+
   private readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
   private readonly output: NodeJS.WritableStream & { isTTY?: boolean };
   private readonly isAttached: (() => boolean) | undefined;
@@ -54,8 +58,8 @@ export class TerminalQuestionPort implements QuestionPort {
     return this.input.isTTY === true && this.output.isTTY === true && !this.ended;
   }
 
-  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
-    const turn = this.queue.then(() => this.show(request, signal));
+  ask(request: CardRequest, signal: AbortSignal, events?: CardEvents): Promise<CardReply> {
+    const turn = this.queue.then(() => this.show(request, signal, events));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -66,7 +70,11 @@ export class TerminalQuestionPort implements QuestionPort {
     this.active = undefined;
   }
 
-  private show(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
+  private show(
+    request: CardRequest,
+    signal: AbortSignal,
+    events: CardEvents | undefined,
+  ): Promise<CardReply> {
     if (signal.aborted) return Promise.reject(takenDown(signal));
     return new Promise<CardReply>((resolve, reject) => {
       const readline = createInterface({
@@ -130,6 +138,7 @@ export class TerminalQuestionPort implements QuestionPort {
       });
       signal.addEventListener("abort", onAbort, { once: true });
       this.output.write(`\n${request.text}`);
+      events?.shown();
     });
   }
 }

@@ -3,14 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
+import { questionPortKey, targetSpaceKey, type QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort } from "../ports/memory-port.js";
 import { askUserTool, createAskUserTool } from "./ask-user-tool.js";
 
 const workingDirectory = mkdtempSync(join(tmpdir(), "ask-tool-"));
 const runs: Run[] = [];
 
-function wiredRun(port: MemoryQuestionPort): Run {
+function wiredRun(port: QuestionPort): Run {
   const run = createRun({
     workingDirectory,
     conversationId: "c-7",
@@ -94,6 +94,25 @@ describe("ask_user through the registry", () => {
       /^No answer within 40 ms: the operator may be away\. This is not an answer\. Carry on/,
     );
     expect(port.shown[0]?.state).toBe("taken down");
+  });
+
+  it("says so when the question was never shown, rather than that the operator did not answer", async () => {
+    // Fake port whose queue never reaches the card: it can tell when a card is drawn, and never draws it.
+    const stuck: QuestionPort = {
+      attached: () => true,
+      reportsShown: true,
+      ask: (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new Error("taken down")), { once: true });
+        }),
+    };
+    const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: 40 })] });
+    const result = await registry.invoke(wiredRun(stuck), { tool: "ask_user", args: question });
+    expect(result.error?.code).toBe("ASK_TIMED_OUT");
+    expect(resultText(result)).toMatch(
+      /^The question was never shown: for 40 ms other questions to the operator were still open ahead of it .*This is not an answer\. Carry on/,
+    );
+    expect(resultText(result)).not.toContain("may be away");
   });
 
   it("fails at once with nobody attached, never blocking", async () => {

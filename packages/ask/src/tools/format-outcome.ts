@@ -33,8 +33,10 @@ export function outcomeResult(outcome: AskOutcome): ToolResult {
     case "timed_out":
       throw new AskError({
         code: "ASK_TIMED_OUT",
-        message: `No answer within ${formatDuration(outcome.timeoutMs)}: the operator may be away. This is not an answer. ${carryOn}`,
-        data: { timeoutMs: outcome.timeoutMs },
+        message: outcome.neverShown
+          ? `The question was never shown: for ${formatDuration(outcome.timeoutMs)} other questions to the operator were still open ahead of it (they are shown one at a time), so the operator did not see it. This is not an answer. ${carryOn}`
+          : `No answer within ${formatDuration(outcome.timeoutMs)}: the operator may be away. This is not an answer. ${carryOn}`,
+        data: { timeoutMs: outcome.timeoutMs, shown: outcome.neverShown !== true },
       });
     case "no_human":
       throw new AskError({

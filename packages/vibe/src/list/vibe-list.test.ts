@@ -1,6 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { surfaces, type ToolContext } from "@tools/registry";
 import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
 import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
+import { vibeWaitTool } from "../tools/vibe-wait.js";
+import { createVibeList, vibeListKey } from "./vibe-list.js";
 
 /**
  * A backend defined in the test: each attempt waits until the test answers it (or it is
@@ -174,9 +177,35 @@ describe("VibeList (in-process held backend)", () => {
     const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 0.05 });
     expect(waited.isError).toBe(false);
     expect(waited.text).toMatch(
-      /^w1 "slow one" \(fast\) is still running after 50ms of waiting; elapsed \S+/,
+      /^w1 "slow one" \(fast\) is still running: only this wait ended \(after 50ms\); the worker keeps working in the background\. Elapsed \S+\./,
     );
-    expect(waited.text).toContain("vibe_kill w1");
+    expect(waited.text).toContain(
+      'To wait longer: vibe_wait {"worker_id":"w1","timeout_seconds":600} (600 s is the most one call waits).',
+    );
+    expect(waited.text).toContain("vibe_kill w1 to stop it");
+    expect(kit.list.get("w1").status).toBe("running");
+  });
+
+  it("vibe_wait without timeout_seconds waits the stated default, and says it was the default", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "slow", label: "slow one" });
+    await backend.attempt(0);
+    expect(vibeWaitTool.description).toContain("timeout_seconds, default 60, at most 600");
+    vi.useFakeTimers();
+    try {
+      const waiting = vibeWaitTool.execute({ worker_id: "w1" }, { run: kit.run } as ToolContext);
+      let settled = false;
+      void Promise.resolve(waiting).then(() => (settled = true));
+      await vi.advanceTimersByTimeAsync(59_900);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(100);
+      expect(await waiting).toMatch(
+        /^w1 "slow one" \(fast\) is still running: only this wait ended \(after 1m 00s, the default wait\); the worker keeps working/,
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("vibe_kill stops a running worker and a queued one; a killed worker reports it", async () => {
@@ -254,5 +283,49 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.list().map((worker) => worker.status)).toEqual(["killed", "killed"]);
     expect(kit.list.get("w2").lastResult).toBe("the run ended before it started");
     expect(() => kit?.list.spawn({ brief: "c", label: "late" })).toThrow(/the run has ended/);
+  });
+
+  it("turning vibe mode off mid-run (disposing the list) takes the five tools off the run and says so", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 1 });
+    const vibe = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"];
+    await kit.call("vibe_spawn", { brief: "a", label: "one" });
+    await kit.call("vibe_spawn", { brief: "b", label: "two" });
+    await backend.attempt(0);
+    const waiting = kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+
+    await kit.list.dispose();
+    expect(kit.run.disposed).toBe(false);
+    expect(kit.list.closed).toBe(true);
+    for (const surface of ["main", surfaces.plan] as const) {
+      const names = kit.registry.toolsFor(kit.run, surface).map((tool) => tool.name);
+      expect(names.filter((name) => vibe.includes(name))).toEqual([]);
+    }
+    // The wait in flight tells why its worker stopped, and that is not the end of the run.
+    expect((await waiting).text).toMatch(
+      /^w1 "one" \(fast\) was killed after .+: vibe mode was turned off; it/,
+    );
+    expect(kit.list.get("w2").lastResult).toBe("vibe mode was turned off before it started");
+    for (const tool of vibe) {
+      const refused = await kit.call(tool, { worker_id: "w1", brief: "c", label: "late", message: "m" });
+      expect(refused.error?.code).toBe("TOOL_NOT_WIRED");
+      expect(refused.text).toBe(
+        `${tool} is not available in this run: vibe mode is off (it was turned off and its workers were stopped); the operator can turn it on again to use background workers, until then do the work yourself`,
+      );
+    }
+    expect(() => kit?.list.spawn({ brief: "c", label: "late" })).toThrow(
+      /^no worker can start: vibe mode is off/,
+    );
+
+    // Turning it on again: a new list is wired, and the tools are back.
+    const again = new HeldBackend();
+    kit.run.wire(vibeListKey, createVibeList({ registry: kit.registry, run: kit.run, backend: again }));
+    expect(kit.registry.toolsFor(kit.run, "main").map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(vibe),
+    );
+    expect((await kit.call("vibe_spawn", { brief: "c", label: "back" })).text).toContain(
+      'Spawned w1 "back" (fast); it is running',
+    );
+    (await again.attempt(0)).answer("fine");
   });
 });

@@ -201,17 +201,31 @@ export class VibeList {
     return this.events.on(listener);
   }
 
-  /** Kills every worker and waits (bounded) for them to stop. Idempotent; the run calls it. */
+  /**
+   * True once the list is disposed: vibe mode is off for the run, and the vibe_* tools are no
+   * longer available in it (wiring a new list turns it on again).
+   */
+  get closed(): boolean {
+    return this.scheduler.closed || this.run.disposed;
+  }
+
+  /**
+   * Kills every worker and waits (bounded) for them to stop. Idempotent; the run calls it. Called
+   * while the run goes on, it turns vibe mode off: the vibe_* tools leave the run's surfaces.
+   */
   dispose(): Promise<void> {
     return this.scheduler.dispose();
   }
 
   private assertOpen(): void {
-    if (this.scheduler.closed || this.run.disposed) {
+    if (this.run.disposed) {
       throw new VibeError({
         code: "VIBE_LIST_CLOSED",
         message: "the run has ended, so no worker can start; start a new run",
       });
+    }
+    if (this.scheduler.closed) {
+      throw new VibeError({ code: "VIBE_LIST_CLOSED", message: `no worker can start: ${vibeModeOff}` });
     }
   }
 
@@ -233,6 +247,18 @@ export class VibeList {
 
 /** The resource key of the vibe list: the five vibe_* tools are registered only when it is wired. */
 export const vibeListKey = resourceKey<VibeList>("vibe list");
+
+/** Why a closed list's tools are unavailable; the model reads it after "… is not available in this run: ". */
+const vibeModeOff =
+  "vibe mode is off (it was turned off and its workers were stopped); the operator can turn it on again to use background workers, until then do the work yourself";
+
+/**
+ * The vibe_* tools' registration condition beyond a wired list (their `available`): the list is
+ * still open. Disposing the list mid-run turns vibe mode off, and the tools leave the surfaces.
+ */
+export function vibeModeOn(run: Run): true | string {
+  return run.get(vibeListKey)?.closed === true ? vibeModeOff : true;
+}
 
 /**
  * Creates the vibe list of a run. It ends with the run; wire it to turn vibe mode on:

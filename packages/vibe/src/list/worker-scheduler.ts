@@ -95,14 +95,17 @@ export class WorkerScheduler {
   }
 
   private async close(): Promise<void> {
-    for (const record of this.queue.splice(0))
-      this.finish(record, "killed", "the run ended before it started");
-    const reason = new ToolsError({ code: "RUN_DISPOSED", message: "the run has ended" });
+    // The list closes with its run, or alone: vibe mode turned off while the run goes on.
+    const why = this.context.run.disposed ? "the run ended" : "vibe mode was turned off";
+    for (const record of this.queue.splice(0)) this.finish(record, "killed", `${why} before it started`);
+    const reason = this.context.run.disposed
+      ? new ToolsError({ code: "RUN_DISPOSED", message: "the run has ended" })
+      : new ToolsError({ code: "CANCELLED", message: why });
     const running = [...this.workers.values()].filter((record) => record.status === "running");
     await Promise.all(
       running.map(async (record) => {
         if (!(await this.stop(record, reason))) {
-          this.finish(record, "killed", "the run ended (it did not stop in time)");
+          this.finish(record, "killed", `${why} (it did not stop in time)`);
         }
       }),
     );

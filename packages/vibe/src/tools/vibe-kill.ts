@@ -1,6 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
-import { vibeListKey } from "../list/vibe-list.js";
+import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 
 /** vibe_kill: stops a worker and everything it started. */
 export const vibeKillTool = defineTool({
@@ -14,6 +14,7 @@ export const vibeKillTool = defineTool({
   ].join("\n"),
   input: z.object({ worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w3.") }),
   requires: [vibeListKey],
+  available: vibeModeOn,
   summarize: (input) => `kill worker ${input.worker_id}`,
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);

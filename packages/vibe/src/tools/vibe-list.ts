@@ -1,6 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
-import { vibeListKey } from "../list/vibe-list.js";
+import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import { boundedResult, workerLine } from "./describe-worker.js";
 
 /** Most characters of each worker's last result that vibe_list shows. */
@@ -17,6 +17,7 @@ export const vibeListTool = defineTool({
   ].join("\n"),
   input: z.object({}),
   requires: [vibeListKey],
+  available: vibeModeOn,
   execute(_input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const workers = list.list();

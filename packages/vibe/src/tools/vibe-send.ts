@@ -1,6 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
-import { vibeListKey } from "../list/vibe-list.js";
+import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 
 /** vibe_send: amends a worker's brief and reruns it. */
 export const vibeSendTool = defineTool({
@@ -18,6 +18,7 @@ export const vibeSendTool = defineTool({
     message: z.string().min(1).describe("What to add to the brief."),
   }),
   requires: [vibeListKey],
+  available: vibeModeOn,
   summarize: (input) => `re-brief worker ${input.worker_id}`,
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);

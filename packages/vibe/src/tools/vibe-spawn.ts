@@ -1,6 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
-import { vibeListKey } from "../list/vibe-list.js";
+import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 
 /** vibe_spawn: starts a background worker and returns its id at once. */
 export const vibeSpawnTool = defineTool({
@@ -30,6 +30,7 @@ export const vibeSpawnTool = defineTool({
     tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
   }),
   requires: [vibeListKey],
+  available: vibeModeOn,
   summarize: (input) => `spawn ${input.tier ?? "fast"} worker "${input.label}"`,
   execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);

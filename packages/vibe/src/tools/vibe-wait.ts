@@ -1,22 +1,26 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
-import { vibeListKey } from "../list/vibe-list.js";
+import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import { boundedResult } from "./describe-worker.js";
 
 /** Default and longest wait of vibe_wait, in seconds. */
 export const waitSeconds = { default: 60, max: 600 } as const;
 
-/** vibe_wait: blocks until a worker finishes or the timeout passes. */
+/**
+ * vibe_wait: blocks until a worker finishes, or until its timeout (every wait is bounded: 60 s by
+ * default, 600 s at most); the worker goes on after a wait that timed out, and the result says how
+ * to wait again.
+ */
 export const vibeWaitTool = defineTool({
   name: "vibe_wait",
   tier: "read",
   parallelSafe: true,
   description: [
-    "Wait until a worker finishes and get its result; returns at once if it already has. After",
-    `timeout_seconds (default ${waitSeconds.default}, at most ${waitSeconds.max}) it returns and says the worker is still`,
-    "running; wait again, or vibe_kill it.",
-    'Example: {"worker_id": "w1", "timeout_seconds": 120}',
+    "Wait until a worker finishes and get its result; returns at once if it already has. Each wait",
+    `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max}. If the worker is not done by then,`,
+    "the wait ends but the worker keeps working: the result says so; vibe_wait again, or vibe_kill it.",
+    `Example: {"worker_id": "w1", "timeout_seconds": ${waitSeconds.max}}`,
   ].join("\n"),
   input: z.object({
     worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w1."),
@@ -25,9 +29,12 @@ export const vibeWaitTool = defineTool({
       .positive()
       .max(waitSeconds.max)
       .optional()
-      .describe(`How long to wait at most, in seconds; default ${waitSeconds.default}.`),
+      .describe(
+        `How long to wait at most, in seconds; default ${waitSeconds.default}, at most ${waitSeconds.max}. The worker keeps running after a wait that times out.`,
+      ),
   }),
   requires: [vibeListKey],
+  available: vibeModeOn,
   summarize: (input) => `wait for worker ${input.worker_id}`,
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
@@ -38,9 +45,16 @@ export const vibeWaitTool = defineTool({
     });
     const name = `${worker.id} "${worker.label}" (${worker.tier})`;
     if (!finished) {
-      const state = worker.status === "queued" ? "is still queued" : "is still running";
+      const state =
+        worker.status === "queued" ? "is still queued (waiting for a free slot)" : "is still running";
+      const waited = `${formatDuration(seconds * 1000)}${input.timeout_seconds === undefined ? ", the default wait" : ""}`;
       const activity = worker.activity ? ` (${worker.activity})` : "";
-      return `${name} ${state} after ${formatDuration(seconds * 1000)} of waiting; elapsed ${formatDuration(worker.elapsedMs)}${activity}. vibe_wait again, or vibe_kill ${worker.id}.`;
+      const again = JSON.stringify({ worker_id: worker.id, timeout_seconds: waitSeconds.max });
+      return [
+        `${name} ${state}: only this wait ended (after ${waited}); the worker keeps working in the background.`,
+        `Elapsed ${formatDuration(worker.elapsedMs)}${activity}.`,
+        `To wait longer: vibe_wait ${again} (${waitSeconds.max} s is the most one call waits). Or carry on and check with vibe_list, or vibe_kill ${worker.id} to stop it.`,
+      ].join(" ");
     }
     const result = boundedResult(worker, 20_000);
     switch (worker.status) {
