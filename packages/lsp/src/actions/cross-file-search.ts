@@ -88,6 +88,36 @@ export async function prepareSearch(
 }
 
 /**
+ * Gets a server that sees only the files open on it (`spec.indexScope: "open-files"`: clangd
+ * without a background index) ready for a workspace-symbol search of `query`: the files of its
+ * root whose text holds the query, in any case, are opened first (at most
+ * {@link searchOpenLimit}), each held until {@link endSearch}, with a note when some were not.
+ * Other servers index their workspace: nothing is done for them.
+ */
+export async function prepareSymbolSearch(
+  client: LanguageClient,
+  query: string,
+  context: ActionContext,
+): Promise<PreparedSearch> {
+  if (client.spec.indexScope !== "open-files" || query.trim() === "") return { notes: [], opened: [] };
+  const lower = query.toLowerCase();
+  const found = await mentioning(client, query, context.signal, (text) => text.toLowerCase().includes(lower));
+  const { opened } = await openForSearch(client, found.files.slice(0, searchOpenLimit), context);
+  const left = found.files.length - Math.min(found.files.length, searchOpenLimit);
+  const notes =
+    left > 0 || !found.complete
+      ? [
+          `${client.spec.command} sees only the files open on it: ${
+            left > 0
+              ? `${found.files.length} files hold '${query}', ${searchOpenLimit} were opened`
+              : `${found.read} files of ${context.supervisor.display(client.root)} were searched for '${query}', not all`
+          }; symbols in the others may be missing`,
+        ]
+      : [];
+  return { notes, opened };
+}
+
+/**
  * Opens `files` on `client` for a search (not `asked`, open for its own sake), each held until
  * {@link endSearch}; those unreadable now are left out. Nothing to say: `notes` is empty.
  */
@@ -164,9 +194,9 @@ async function mentioning(
   client: LanguageClient,
   name: string,
   signal: AbortSignal,
+  mentions: (text: string) => boolean = (text) => text.includes(name) && wholeWord(name).test(text),
 ): Promise<{ files: string[]; outdated: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
-  const word = wholeWord(name);
   const files: string[] = [];
   const outdated: string[] = [];
   let read = 0;
@@ -193,7 +223,7 @@ async function mentioning(
     // The client's own cache of the root's texts (kept until the folder watch reports a change),
     // not the supervisor's: a scan of the root would push out the files asked about.
     const text = client.rootText(file);
-    if (text !== undefined && text.includes(name) && word.test(text)) files.push(file);
+    if (text !== undefined && mentions(text)) files.push(file);
     else if (client.changedSinceClosed(file, uri)) outdated.push(file);
   }
   return { files: files.sort(), outdated: outdated.sort(), complete, read };

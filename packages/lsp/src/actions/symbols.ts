@@ -13,7 +13,7 @@ import type { LanguageClient } from "../client/language-client.js";
 import { serverKey } from "../supervisor/supervisor.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
-import { endSearch, reopenOutdated } from "./cross-file-search.js";
+import { endSearch, prepareSymbolSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { someOf } from "../format/some-of.js";
 import { boundOutline, byLine, outlineRows } from "../format/outline.js";
@@ -153,10 +153,12 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
       await supervisor.resyncOpen(client);
       // clangd keeps a closed file's symbols as they were: one changed since is opened again.
       const refreshed = await reopenOutdated(client, context);
+      // And it searches only its open files: those holding the query are opened too.
+      const holding = await prepareSymbolSearch(client, input.query!, context);
       try {
         const late = await awaitAnalysis(client, client.openUris(), bounds);
         if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
-        reopened.push(...refreshed.notes);
+        reopened.push(...refreshed.notes, ...holding.notes);
         return await client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
           "workspace/symbol",
           { query: input.query },
@@ -164,6 +166,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
           context.signal,
         );
       } finally {
+        await endSearch(client, holding);
         await endSearch(client, refreshed);
       }
     }),

@@ -356,6 +356,21 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       });
     });
 
+    it("workspace symbols find a symbol in a file never opened: clangd is given the files holding the query", async () => {
+      const tree: Record<string, string> = {
+        "main.c": "int main(void) { return 0; }\n",
+        "util.c": "int helper_only_here(void) { return 1; }\n",
+        "other.c": "int unrelated(void) { return 2; }\n",
+      };
+      await withTree(tree, async (call, dir, openFiles) => {
+        writeDatabase(dir, tree);
+        const symbols = await call("lsp", { action: "symbols", query: "Helper_Only", file: "main.c" });
+        expect(symbols).toContain("util.c:1:5  int helper_only_here(void) { return 1; }");
+        // Only the file holding the query was given to clangd (parked open for the next search).
+        expect(openFiles()).toEqual(["main.c", "util.c"]);
+      });
+    });
+
     it("workspace symbols leave out symbols clangd still keeps for a file deleted since it was closed", async () => {
       await withDefClosedAndChanged(async (call, dir) => {
         rmSync(join(dir, "def.c"));
