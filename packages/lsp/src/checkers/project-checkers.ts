@@ -9,6 +9,7 @@ import type { Finding } from "./finding.js";
 import { parseCargoCheck } from "./parse-cargo-check.js";
 import { parseDartAnalyze } from "./parse-dart-analyze.js";
 import { parseGoVet } from "./parse-go-vet.js";
+import { withUtf16Columns } from "./byte-columns.js";
 import { runCommand, type CommandOutput, type ProcessOwner, type RunOptions } from "./run-command.js";
 import { buildInfoRedirect, writesBuildInfo, type BuildInfoRedirect } from "./tsc-build-info.js";
 
@@ -69,6 +70,8 @@ interface CommandChecker {
   /** Why it cannot run in this root, if it cannot. */
   readonly missing?: (root: string) => string | undefined;
   readonly parse: (output: CommandOutput, root: string) => Finding[];
+  /** What else to say of what was found (a checker that stops early). */
+  readonly notes?: (findings: readonly Finding[]) => string[];
 }
 
 /** Longest one checker command may run, whatever is left of the call's bound. */
@@ -121,7 +124,7 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
         text: `not checked: ${label} exited with code ${output.exitCode} but its output is not the report it should print (${(error as Error).message}); its output ends with: ${tail(output)}`,
       };
     }
-    const notes: string[] = [];
+    const notes: string[] = [...(checker.notes?.(findings) ?? [])];
     if (output.exitCode !== 0 && !findings.some((f) => f.severity === "error" || f.severity === "warning")) {
       notes.push(
         `${checker.command} exited with code ${output.exitCode} but reported no problem in a form read here; its output ends with: ${tail(output)}`,
@@ -197,7 +200,14 @@ const go: ProjectChecker = {
   check: commandChecker({
     command: "go",
     args: () => ["vet", "./..."],
-    parse: ({ stdout, stderr }, root) => parseGoVet(`${stdout}\n${stderr}`, root),
+    // vet counts columns in bytes; servers (and so lsp diagnostics) in UTF-16 units.
+    parse: ({ stdout, stderr }, root) => withUtf16Columns(parseGoVet(`${stdout}\n${stderr}`, root)),
+    notes: (findings) =>
+      findings.some((finding) => finding.severity === "error")
+        ? [
+            "go vet stops at a package's first type errors (and runs no analyzer there): there may be more; lsp diagnostics on a file lists all of its errors",
+          ]
+        : [],
   }),
 };
 
