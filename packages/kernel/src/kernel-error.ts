@@ -6,8 +6,7 @@ export type KernelErrorCode =
   | "KERNEL_START_FAILED"
   | "KERNEL_DIED"
   | "KERNEL_TIMEOUT"
-  | "KERNEL_DISPOSED"
-  | "INVALID_DESCRIPTION";
+  | "KERNEL_DISPOSED";
 
 /** A failure of a kernel or of the eval tool; `code` says which. */
 export class KernelError extends ToolsError {

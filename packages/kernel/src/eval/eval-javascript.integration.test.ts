@@ -1,6 +1,55 @@
-import { resultText, type Registry, type Run, type ToolResult } from "@tools/registry";
+import {
+  defineTool,
+  resultText,
+  textResult,
+  type Registry,
+  type Run,
+  type ToolResult,
+} from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { makeRun, makeWorkspace } from "../__fixtures__/workspace.js";
+
+/**
+ * A barrier: each call waits until `n` calls are in flight at once and answers "met"; after 5 s
+ * it gives up and says how many it saw (calls that run one at a time never meet).
+ */
+function barrierTool() {
+  let inFlight = 0;
+  const waiters = new Set<() => void>();
+  return defineTool({
+    name: "barrier",
+    tier: "read",
+    parallelSafe: true,
+    description: 'Waits for n calls in flight. Example: {"n": 3}',
+    input: z.object({ n: z.number() }),
+    execute: async (args) => {
+      inFlight++;
+      let most = inFlight;
+      for (const wake of waiters) wake();
+      try {
+        await new Promise<void>((resolve) => {
+          const check = () => {
+            most = Math.max(most, inFlight);
+            if (inFlight < args.n) return;
+            clearTimeout(timer);
+            waiters.delete(check);
+            resolve();
+          };
+          const timer = setTimeout(() => {
+            waiters.delete(check);
+            resolve();
+          }, 5000);
+          waiters.add(check);
+          check();
+        });
+      } finally {
+        inFlight--;
+      }
+      return textResult(most >= args.n ? "met" : `alone (${most} in flight)`);
+    },
+  });
+}
 
 describe("eval on the JavaScript kernel", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
@@ -17,7 +66,7 @@ describe("eval on the JavaScript kernel", () => {
     workspace = makeWorkspace({ venv: false });
     // The default budget: only the interrupt test below needs a short one, and a short budget
     // on a loaded machine can expire in the silence before a bridged call.
-    ({ registry, run } = makeRun(workspace.directory));
+    ({ registry, run } = makeRun(workspace.directory, {}, [barrierTool()]));
   });
   afterAll(async () => {
     await run?.dispose();
@@ -41,6 +90,55 @@ describe("eval on the JavaScript kernel", () => {
     expect(text.indexOf("one")).toBeLessThan(text.indexOf("{ k: 1 }"));
     expect(text.indexOf("{ k: 1 }")).toBeLessThan(text.indexOf("two"));
     expect(text).toContain("TypeError: Cannot read properties of null");
+  });
+
+  it("reports errors at the cell's own line and column, without the kernel's frames", async () => {
+    const nullRead = resultText(await cell("const a = 1\nconst b = 2\nnull.x\nconst c = 3"));
+    expect(nullRead).toMatch(
+      /^TypeError: Cannot read properties of null \(reading 'x'\)\n {4}at cell-\d+\.js:3:6$/,
+    );
+    const thrown = resultText(await cell("throw new Error('bad')"));
+    expect(thrown).toMatch(/^Error: bad\n {4}at cell-\d+\.js:1:7$/);
+    await cell("function half(o) {\n  return o.value / 2\n}");
+    const nested = resultText(await cell("// a comment first\nhalf(undefined)"));
+    expect(nested).toMatch(/at half \(cell-\d+\.js:2:\d+\)\n {4}at cell-\d+\.js:2:1$/);
+    for (const text of [nullRead, thrown, nested]) expect(text).not.toMatch(/process\.emit|node:|executor/);
+    const syntax = resultText(await cell("const ok = 1\nconst broken = ok ok"));
+    expect(syntax).toMatch(/^cell-\d+\.js:2\nconst broken = ok ok\n\s+\^+\n\nSyntaxError: /);
+  });
+
+  it("echoes the last expression when a comment follows it", async () => {
+    expect(resultText(await cell("const v = [1, 2, 3]\nv.length\n// how many"))).toBe("3");
+    expect(resultText(await cell("v.length; // how many\n"))).toBe("3");
+  });
+
+  it("reads a leading ! as JavaScript's not, never as a shell command", async () => {
+    const shells: string[] = [];
+    const off = registry.on((event) => {
+      if (event.type === "call-start" && event.tool === "shell") shells.push(event.tool);
+    });
+    try {
+      expect(resultText(await cell("const done = false\n!done"))).toBe("true");
+      expect(resultText(await cell("!done && console.log('not done')"))).toBe("not done");
+      expect(shells).toEqual([]);
+      const reflex = await cell("!echo hi from shell");
+      expect(resultText(reflex)).toMatch(
+        /SyntaxError: [^\n]*\n\(a leading ! is JavaScript's not, not a shell command; run one with await tool\("shell", \{ command: "…" \}\)\)$/,
+      );
+      expect(shells).toEqual([]);
+      expect(resultText(await cell("%cd .\nprocess.cwd() === require('node:process').cwd()"))).toMatch(
+        /true$/,
+      );
+    } finally {
+      off();
+    }
+  });
+
+  it("runs several bridged calls at once", async () => {
+    const result = await cell(
+      "const met = await Promise.all([1, 2, 3].map(() => tool('barrier', { n: 3 })))\nmet.join(' ')",
+    );
+    expect(resultText(result)).toBe("'met met met'");
   });
 
   it("bridges await tool() into the registry", async () => {

@@ -65,11 +65,42 @@ describePython("eval on a real ipykernel", () => {
     expect(image.type === "image" && Buffer.from(image.data.subarray(1, 4)).toString()).toBe("PNG");
   });
 
-  it("bounds huge output and says how much was left out", async () => {
+  it("bounds huge output and says once how much was left out", async () => {
     const result = await cell("print('y' * 3_000_000)");
     const text = resultText(result);
     expect(text.length).toBeLessThan(25_000);
-    expect(text).toMatch(/characters of output were not kept/);
+    expect(text.match(/[\d,]+ characters/g)).toEqual([expect.stringMatching(/^2,9\d\d,\d{3} characters$/)]);
+    expect(text).toMatch(
+      /^y+\n… [\d,]+ characters of output omitted here; print less, or write large output to a file and read parts of it …\ny+$/,
+    );
+  });
+
+  it("keeps the error and the last lines when a cell prints a lot and then fails", async () => {
+    const result = await cell("for i in range(500):\n    print(i)\nraise ValueError('boom')");
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text).toMatch(/^0\n1\n/);
+    expect(text).toMatch(
+      /\n498\n499\n-+\nValueError +Traceback \(most recent call last\)[\s\S]*ValueError: boom$/,
+    );
+    expect(text.match(/omitted here/g)).toHaveLength(1);
+    expect(text).toMatch(/… \d+ lines \([\d,]+ characters\) of output omitted here/);
+  });
+
+  it("rewrites magics only where a statement starts: black-style != and strings stay Python", async () => {
+    const shells: string[] = [];
+    const off = registry.on((event) => {
+      if (event.type === "call-start" && event.tool === "shell") shells.push(event.tool);
+    });
+    try {
+      const black = await cell("a, b = 1, 2\nif (\n    a\n    != b\n):\n    print('different')");
+      expect(resultText(black)).toBe("different");
+      const doc = await cell("doc = '''\n!important note\n%cd here\n'''\nprint(doc.strip())");
+      expect(resultText(doc)).toBe("!important note\n%cd here");
+      expect(shells).toEqual([]);
+    } finally {
+      off();
+    }
   });
 
   it("rewrites %cd, !cmd (through the shell tool) and %%timeit", async () => {
@@ -139,8 +170,8 @@ describePython("eval on a real ipykernel", () => {
       tool: "eval",
       args: { code: "ran = True", description: "test" },
     });
-    expect(result.error?.code).toBe("INVALID_DESCRIPTION");
-    expect(resultText(result)).toMatch(/5–10 words .*got 1/);
+    expect(result.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(resultText(result)).toMatch(/description: must be 5–10 words .*got 1/);
     expect(resultText(await cell("'ran' in globals()"))).toBe("False");
   });
 });

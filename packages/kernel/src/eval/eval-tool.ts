@@ -11,35 +11,34 @@ import type { KernelClient, KernelLanguage } from "../client/kernel-client.js";
 import type { ExecuteOutcome } from "../client/kernel-output.js";
 import { kernelFactoryKey } from "../factory/kernel-factory.js";
 import { kernelPool, type KernelPool } from "../factory/kernel-pool.js";
-import { KernelError } from "../kernel-error.js";
 import { answerBridgeCall, isBridgeCall } from "./bridge.js";
 import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
 import { OutputCollector } from "./output-collector.js";
 import { rewriteCell } from "./rewrite-cell.js";
 
+const descriptionExample = "load sales CSV and plot monthly totals";
+
+/** Words in a label, as the 5–10 word rule counts them. */
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== "").length;
+}
+
 const input = z.object({
   code: z.string().describe("The cell. Its last expression is echoed, as in a notebook."),
+  // Checked by the schema, so the registry refuses a bad label before the approval card is shown.
   description: z
     .string()
-    .describe(
-      "5–10 words saying what the cell does; the transcript's label, e.g. 'load sales CSV and plot monthly totals'.",
-    ),
+    .refine((text) => wordCount(text) >= 5 && wordCount(text) <= 10, {
+      error: (issue) => {
+        const text = typeof issue.input === "string" ? issue.input.trim() : "";
+        const words = wordCount(text);
+        return `must be 5–10 words saying what the cell does (got ${words}${words > 0 ? `: '${text}'` : ""}), e.g. '${descriptionExample}'. The cell was not run.`;
+      },
+    })
+    .describe(`5–10 words saying what the cell does; the transcript's label, e.g. '${descriptionExample}'.`),
   language: z.enum(["python", "javascript"]).default("python").describe("python (default) or javascript"),
   reset: z.boolean().default(false).describe("Discard the interpreter and start a clean one before running."),
 });
-
-/** Checks the 5–10 word label; the error says what was wrong and gives an example. */
-function checkDescription(description: string): void {
-  const words = description
-    .trim()
-    .split(/\s+/)
-    .filter((word) => word !== "");
-  if (words.length >= 5 && words.length <= 10) return;
-  throw new KernelError({
-    code: "INVALID_DESCRIPTION",
-    message: `description must be 5–10 words saying what the cell does (got ${words.length}${words.length > 0 ? `: '${description.trim()}'` : ""}); e.g. "load sales CSV and plot monthly totals". The cell was not run.`,
-  });
-}
 
 type Ending =
   | { readonly kind: "done"; readonly outcome: ExecuteOutcome }
@@ -62,14 +61,14 @@ export const evalTool = defineTool({
   description: [
     "Run Python (default) or JavaScript in a persistent interpreter: variables, imports and loaded data stay between calls.",
     "The last expression is echoed as in a notebook; display() works, pandas DataFrames come back as tables and matplotlib figures as images.",
-    "%pip, %cd, !cmd, %%bash and %%timeit work. Call the harness's tools from a cell with tool(name, args) (JavaScript: await tool(name, args)); it returns the tool's text or raises.",
+    "Python: %pip, %cd, !cmd, %%bash and %%timeit work; JavaScript: %cd, %timeit, %%bash and %%timeit (a leading ! is JavaScript's not).",
+    "Call the harness's tools from a cell with tool(name, args); it returns the tool's text or raises. In JavaScript await it, and several calls run at once (await Promise.all([...])); Python runs calls one at a time, also from threads.",
     "A cell with no output for 5 minutes is interrupted. reset: true starts a clean interpreter.",
     'Example: {"code": "import pandas as pd\\ndf = pd.read_csv(\'sales.csv\')\\ndf.describe()", "description": "load sales data and summarise its columns"}',
   ].join(" "),
   input,
   summarize: (args) => `${args.language} cell: ${args.description}`,
   async execute(args, context): Promise<ToolResult> {
-    checkDescription(args.description);
     const factory = context.run.require(kernelFactoryKey);
     const pool = kernelPool(context.run, factory);
     const language: KernelLanguage = args.language;
@@ -179,12 +178,13 @@ async function runCell(
     );
   }
   if (ending.outcome.status === "error" || collector.error !== undefined) {
+    // The traceback is in the output already; without one, the message says what happened.
     return failure(
       collector,
       "CELL_ERROR",
       collector.error ?? "the cell raised an error",
       changedFiles,
-      false,
+      collector.error === undefined,
     );
   }
   if (ending.outcome.status === "aborted") {

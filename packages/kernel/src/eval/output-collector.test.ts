@@ -1,5 +1,10 @@
+import { resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
-import { bundleText, OutputCollector, plainText } from "./output-collector.js";
+import { OutputCollector } from "./output-collector.js";
+import { bundleText, plainText } from "./output-text.js";
+
+const text = (collector: OutputCollector) =>
+  resultText({ content: collector.parts(), isError: false, changedFiles: [] });
 
 describe("OutputCollector", () => {
   it("strips colour codes and applies carriage-return overwrites", () => {
@@ -32,5 +37,84 @@ describe("OutputCollector", () => {
     const html =
       "<table><thead><tr><th></th><th>a</th></tr></thead><tbody><tr><th>0</th><td>1 &amp; 2</td></tr></tbody></table>";
     expect(bundleText({ "text/html": html })).toBe("|  | a |\n| --- | --- |\n| 0 | 1 & 2 |");
+  });
+
+  it("keeps the start and the end of long output, the error after it, and says once what was cut", () => {
+    const collector = new OutputCollector();
+    // ipykernel batches prints: two stream messages.
+    const lines = Array.from({ length: 500 }, (_, i) => `${i}\n`);
+    collector.add({ type: "stream", name: "stdout", text: lines.slice(0, 250).join("") });
+    collector.add({ type: "stream", name: "stdout", text: lines.slice(250).join("") });
+    collector.add({
+      type: "error",
+      ename: "ValueError",
+      evalue: "boom",
+      traceback: ["Traceback (most recent call last):", '  File "<cell>", line 2', "ValueError: boom"],
+    });
+    const out = text(collector);
+    expect(out.split("\n").length).toBeLessThanOrEqual(400);
+    expect(out).toMatch(/^0\n1\n2\n/);
+    expect(out).toMatch(
+      /\n499\nTraceback \(most recent call last\):\n {2}File "<cell>", line 2\nValueError: boom$/,
+    );
+    const markers = out.match(/… .* omitted here/g) ?? [];
+    expect(markers).toHaveLength(1);
+    // Every line is either shown or counted in the one marker.
+    const shown = out.split("\n").filter((line) => /^\d+$/.test(line)).length;
+    const counted = Number(/… (\d+) lines \(/.exec(out)?.[1]);
+    expect(shown + counted).toBe(500);
+    expect(out).not.toMatch(/more lines|more characters|not kept|cut to the limit/);
+  });
+
+  it("gives one total for a 10 MB print, arriving whole or in pieces, with bounded memory", () => {
+    for (const chunks of [1, 1000]) {
+      const collector = new OutputCollector();
+      const piece = "x".repeat(10_000_000 / chunks);
+      for (let i = 0; i < chunks; i++) collector.add({ type: "stream", name: "stdout", text: piece });
+      collector.add({ type: "stream", name: "stdout", text: "\n" });
+      const kept = (collector as unknown as { entries: { text?: string }[] }).entries;
+      expect(kept.reduce((sum, entry) => sum + (entry.text?.length ?? 0), 0)).toBeLessThanOrEqual(50_001);
+      const out = text(collector);
+      expect(out.length).toBeLessThan(20_200);
+      // One count, and it adds up: 10 000 001 characters printed.
+      const counts = out.match(/\d[\d,]* characters/g) ?? [];
+      expect(counts).toHaveLength(1);
+      const shown = out.replace(/[^x]/g, "").length + 1;
+      expect(counts[0]).toBe(`${(10_000_001 - shown).toLocaleString("en-US")} characters`);
+      expect(out).toMatch(/^x+\n… [\d,]+ characters of output omitted here; print less/);
+      expect(out).toMatch(/ …\nx+$/);
+    }
+  });
+
+  it("keeps a bounded traceback in full view even when it is long", () => {
+    const collector = new OutputCollector({
+      maxChars: 2000,
+      maxLines: 40,
+      maxImages: 8,
+      maxImageBytes: 1000,
+    });
+    const frames = Array.from({ length: 100 }, (_, i) => `  frame ${i}`);
+    collector.add({
+      type: "error",
+      ename: "RecursionError",
+      evalue: "too deep",
+      traceback: [...frames, "RecursionError: too deep"],
+    });
+    const out = text(collector);
+    expect(out.split("\n").length).toBeLessThanOrEqual(21);
+    expect(out).toMatch(/^ {2}frame 0\n/);
+    expect(out).toMatch(/… \d+ lines \(\d+ characters\) of the traceback omitted here …/);
+    expect(out).toMatch(/RecursionError: too deep$/);
+  });
+
+  it("starts an echo on its own line after a print without a newline, and keeps notes through clear_output", () => {
+    const collector = new OutputCollector();
+    collector.note("(a clean python kernel was started)");
+    collector.add({ type: "stream", name: "stdout", text: "partial" });
+    collector.add({ type: "display", kind: "result", data: { "text/plain": "7" } });
+    expect(text(collector)).toBe("(a clean python kernel was started)\npartial\n7");
+    collector.add({ type: "clear" });
+    collector.add({ type: "stream", name: "stdout", text: "after\n" });
+    expect(text(collector)).toBe("(a clean python kernel was started)\nafter");
   });
 });

@@ -1,6 +1,7 @@
-import { boundText, imagePart, type ContentPart } from "@tools/registry";
+import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
-import { htmlTableToText } from "./html-table.js";
+import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
+import { bundleText, plainText } from "./output-text.js";
 
 /** Bounds of what one cell returns. */
 export interface OutputLimits {
@@ -22,40 +23,42 @@ export const defaultOutputLimits: OutputLimits = {
   maxImageBytes: 5 * 1024 * 1024,
 };
 
-type Piece = { kind: "text"; text: string } | { kind: "image"; data: Uint8Array; mimeType: string };
+type Entry =
+  // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole lines.
+  | { readonly kind: "stream" | "block"; text: string }
+  // The error and the harness's notes: always shown.
+  | { readonly kind: "pinned"; readonly text: string }
+  | { readonly kind: "image"; readonly data: Uint8Array; readonly mimeType: string };
 
-// Colour and cursor escapes (tracebacks, progress bars): the model reads plain text.
-// eslint-disable-next-line no-control-regex
-const ansi = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
+type TextEntry = Extract<Entry, { kind: "stream" | "block" }>;
 
-/** Plain text: ANSI codes removed, carriage-return overwrites applied per line. */
-export function plainText(text: string): string {
-  return text
-    .replace(ansi, "")
-    .split("\n")
-    .map((line) => {
-      const cut = line.replace(/\r+$/, "").lastIndexOf("\r");
-      return cut < 0 ? line.replace(/\r+$/, "") : line.slice(cut + 1);
-    })
-    .join("\n");
-}
+const isOutputText = (entry: Entry | undefined): entry is TextEntry =>
+  entry?.kind === "stream" || entry?.kind === "block";
 
 /**
  * Gathers a cell's outputs in order — streams, display() calls, the last expression's echo,
- * errors — and turns them into result parts. Memory is bounded while the cell runs (a 10 MB print
- * arrives as one message): text beyond twice the limit is only counted.
+ * errors — and turns them into result parts. When the output is over the limits, its start and
+ * its end are kept with one line in between saying how much was left out; the error (its
+ * traceback bounded to half the limits) and the harness's notes are always shown. Memory is
+ * bounded while the cell runs (a 10 MB print arrives as one message): the first `maxChars` /
+ * `maxLines` of output and about the last as much are kept, what falls between is only counted.
  */
 export class OutputCollector {
-  private readonly pieces: Piece[] = [];
+  private entries: Entry[] = [];
+  /** Set once the head is full: entries from here on are the tail, trimmed at its front. */
+  private gapAt: number | undefined;
+  private readonly head = { chars: 0, lines: 0 };
+  private readonly tail = { chars: 0, lines: 0 };
+  /** Output dropped between the head and the tail while the cell ran. */
+  private readonly dropped = { chars: 0, lines: 0 };
   private readonly seenImages = new Set<string>();
-  private keptChars = 0;
-  private droppedChars = 0;
+  private images = 0;
   private droppedImages = 0;
   private errorText: string | undefined;
 
   constructor(private readonly limits: OutputLimits = defaultOutputLimits) {}
 
-  /** The error's name, value and traceback, when the cell raised. */
+  /** The error's name and value (`ValueError: boom`), when the cell raised. */
   get error(): string | undefined {
     return this.errorText;
   }
@@ -63,7 +66,7 @@ export class OutputCollector {
   add(output: KernelOutput): void {
     switch (output.type) {
       case "stream":
-        this.addText(output.text, true);
+        this.addOutput("stream", output.text);
         return;
       case "display":
         this.addBundle(output.data);
@@ -72,34 +75,90 @@ export class OutputCollector {
         const traceback = output.traceback.length > 0 ? output.traceback.join("\n") : "";
         const text = plainText(traceback || `${output.ename}: ${output.evalue}`);
         this.errorText = plainText(`${output.ename}: ${output.evalue}`);
-        this.addText(text.endsWith("\n") ? text : `${text}\n`, false);
+        const { maxChars, maxLines } = this.limits;
+        this.pin(headAndTail(text, Math.floor(maxChars / 2), Math.floor(maxLines / 2), "the traceback"));
         return;
       }
       case "clear":
-        this.pieces.length = 0;
-        this.keptChars = 0;
+        // clear_output() drops what the cell showed so far; the error and notes stay.
+        this.entries = this.entries.filter((entry) => entry.kind === "pinned");
+        this.gapAt = undefined;
+        for (const count of [this.head, this.tail, this.dropped]) {
+          count.chars = 0;
+          count.lines = 0;
+        }
+        this.images = 0;
         return;
     }
   }
 
-  /** A note in the output (the harness's own words, e.g. about a restart). */
+  /** A note in the output (the harness's own words, e.g. about a restart); never cut. */
   note(text: string): void {
-    this.addText(`${text}\n`, false);
+    this.pin(text);
   }
 
-  private addText(text: string, mergeable: boolean): void {
+  private pin(text: string): void {
     if (text === "") return;
-    const room = this.limits.maxChars * 2 - this.keptChars;
-    if (room <= 0) {
-      this.droppedChars += text.length;
-      return;
+    this.entries.push({ kind: "pinned", text: text.endsWith("\n") ? text : `${text}\n` });
+  }
+
+  private addOutput(kind: TextEntry["kind"], text: string): void {
+    let rest = text;
+    if (rest === "") return;
+    if (this.gapAt === undefined) {
+      const { maxChars, maxLines } = this.limits;
+      const length = headLength(rest, maxChars - this.head.chars, maxLines - this.head.lines);
+      const piece = rest.slice(0, length);
+      if (piece !== "") this.push(kind, piece);
+      this.head.chars += piece.length;
+      this.head.lines += countLines(piece);
+      rest = rest.slice(length);
+      if (rest === "") return;
+      this.gapAt = this.entries.length;
     }
-    const kept = text.length > room ? text.slice(0, room) : text;
-    this.droppedChars += text.length - kept.length;
-    this.keptChars += kept.length;
-    const last = this.pieces[this.pieces.length - 1];
-    if (mergeable && last?.kind === "text") last.text += kept;
-    else this.pieces.push({ kind: "text", text: kept });
+    this.push(kind, rest);
+    this.tail.chars += rest.length;
+    this.tail.lines += countLines(rest);
+    this.trimTail();
+  }
+
+  /** Appends output text; a stream runs on in the previous stream entry of the same zone. */
+  private push(kind: TextEntry["kind"], text: string): void {
+    const index = this.entries.length - 1;
+    const last = this.entries[index];
+    if (kind === "stream" && last?.kind === "stream" && (this.gapAt === undefined || index >= this.gapAt)) {
+      last.text += text;
+    } else {
+      this.entries.push({ kind, text });
+    }
+  }
+
+  /** Drops the front of the tail down to the limits, once it is half as much again over them. */
+  private trimTail(): void {
+    const { maxChars, maxLines } = this.limits;
+    if (this.tail.chars <= maxChars * 1.5 && this.tail.lines <= maxLines * 1.5) return;
+    let index = this.gapAt ?? 0;
+    while (this.tail.chars > maxChars || this.tail.lines > maxLines) {
+      const entry = this.entries[index];
+      if (entry === undefined) break;
+      if (!isOutputText(entry)) {
+        index++;
+        continue;
+      }
+      const overLines = Math.max(0, this.tail.lines - maxLines);
+      const cut = Math.max(
+        Math.min(entry.text.length, this.tail.chars - maxChars),
+        headLength(entry.text, entry.text.length, overLines),
+      );
+      const gone = entry.text.slice(0, cut);
+      const lines = countLines(gone);
+      this.tail.chars -= gone.length;
+      this.tail.lines -= lines;
+      this.dropped.chars += gone.length;
+      this.dropped.lines += lines;
+      if (cut >= entry.text.length) this.entries.splice(index, 1);
+      else entry.text = entry.text.slice(cut);
+    }
   }
 
   private addBundle(data: MimeBundle): void {
@@ -110,78 +169,163 @@ export class OutputCollector {
       if (this.seenImages.has(encoded)) return;
       this.seenImages.add(encoded);
       const bytes = Buffer.from(encoded, "base64");
-      const images = this.pieces.filter((piece) => piece.kind === "image").length;
-      if (images >= this.limits.maxImages || bytes.length > this.limits.maxImageBytes) {
+      if (this.images >= this.limits.maxImages || bytes.length > this.limits.maxImageBytes) {
         this.droppedImages++;
-        this.addText(`[image ${mimeType}, ${bytes.length} bytes, not shown: over the image limit]\n`, true);
+        this.addOutput(
+          "block",
+          `[image ${mimeType}, ${bytes.length} bytes, not shown: over the image limit]\n`,
+        );
         return;
       }
-      this.pieces.push({ kind: "image", mimeType, data: new Uint8Array(bytes) });
+      this.images++;
+      this.entries.push({ kind: "image", mimeType, data: new Uint8Array(bytes) });
       return;
     }
     const text = bundleText(data);
-    if (text !== undefined) this.addText(text.endsWith("\n") ? text : `${text}\n`, false);
+    if (text !== undefined) this.addOutput("block", text.endsWith("\n") ? text : `${text}\n`);
   }
 
-  /** The result parts: text bounded as one budget over the cell, images as image parts. */
+  /** The result parts: text within the limits (start and end of the output, the error, notes), images. */
   parts(): ContentPart[] {
-    const parts: ContentPart[] = [];
-    let charsLeft = this.limits.maxChars;
-    let linesLeft = this.limits.maxLines;
-    let truncated = false;
-    for (const piece of this.pieces) {
-      if (piece.kind === "image") {
-        parts.push(imagePart(piece.data, piece.mimeType));
-        continue;
-      }
-      const text = plainText(piece.text).replace(/\n$/, "");
-      if (charsLeft <= 0 || linesLeft <= 0) {
-        truncated = true;
-        continue;
-      }
-      const bounded = boundText(text, { maxChars: charsLeft, maxLines: linesLeft });
-      truncated ||= bounded.truncated;
-      charsLeft -= bounded.text.length;
-      linesLeft -= bounded.text.split("\n").length;
-      const previous = parts[parts.length - 1];
-      if (previous?.type === "text")
-        parts[parts.length - 1] = { type: "text", text: `${previous.text}\n${bounded.text}` };
-      else parts.push({ type: "text", text: bounded.text });
+    const { maxChars, maxLines } = this.limits;
+    let pinnedChars = 0;
+    let pinnedLines = 0;
+    for (const entry of this.entries) {
+      if (entry.kind !== "pinned") continue;
+      pinnedChars += entry.text.length;
+      pinnedLines += countLines(entry.text);
     }
-    const notes: string[] = [];
-    if (this.droppedChars > 0) notes.push(`${this.droppedChars} characters of output were not kept`);
-    if (this.droppedImages > 0) notes.push(`${this.droppedImages} images were left out`);
-    if (truncated && notes.length === 0) notes.push("the output was cut to the limit");
-    if (notes.length > 0) {
+    // The error and notes come first; output gets the rest, but never less than a quarter.
+    const chars = Math.max(maxChars - pinnedChars, Math.floor(maxChars / 4));
+    const lines = Math.max(maxLines - pinnedLines, Math.floor(maxLines / 4));
+    const fits =
+      this.dropped.chars === 0 &&
+      this.head.chars + this.tail.chars <= chars &&
+      this.head.lines + this.tail.lines <= lines;
+    // A cut costs its marker: a line and about 160 characters.
+    const shown = fits ? this.entries : this.cut(chars - 160, lines - 1);
+    const parts = render(shown);
+    if (this.droppedImages > 0) {
       parts.push({
         type: "text",
-        text: `… ${notes.join("; ")}. Print less, or write large results to a file and read parts of it.`,
+        text: `… ${this.droppedImages} image${this.droppedImages === 1 ? " was" : "s were"} left out (over the limit of ${this.limits.maxImages} per cell, ${this.limits.maxImageBytes} bytes each).`,
       });
     }
     return parts;
   }
+
+  /**
+   * The entries with the output cut to its first half-budget and its last remaining budget, one
+   * marker between them counting everything left out (also what was dropped while the cell ran).
+   * Errors, notes and images from the cut stretch follow the marker, in their order.
+   */
+  private cut(chars: number, lines: number): Entry[] {
+    const entries = this.entries;
+    const stop = this.gapAt ?? entries.length;
+    const head: Entry[] = [];
+    let charsLeft = Math.floor(chars / 2);
+    let linesLeft = Math.floor(lines / 2);
+    // The first output character not in the head.
+    let from = 0;
+    let fromOffset = 0;
+    for (; from < stop; from++) {
+      const entry = entries[from];
+      if (entry === undefined) break;
+      if (!isOutputText(entry)) {
+        head.push(entry);
+        continue;
+      }
+      const kept = entry.text.slice(0, headLength(entry.text, charsLeft, linesLeft));
+      if (kept !== "") head.push({ kind: entry.kind, text: kept });
+      charsLeft -= kept.length;
+      linesLeft -= countLines(kept);
+      if (kept.length < entry.text.length) {
+        fromOffset = kept.length;
+        break;
+      }
+    }
+    charsLeft += chars - Math.floor(chars / 2);
+    linesLeft += lines - Math.floor(lines / 2);
+
+    // Walking back from the end, never into the head's part nor across output dropped meanwhile.
+    const tail: Entry[] = [];
+    const floor = this.dropped.chars > 0 ? Math.max(from, this.gapAt ?? from) : from;
+    let to = entries.length;
+    let toOffset = 0;
+    for (let index = entries.length - 1; index >= floor; index--) {
+      const entry = entries[index];
+      if (entry === undefined) continue;
+      to = index;
+      toOffset = 0;
+      if (!isOutputText(entry)) {
+        tail.unshift(entry);
+        continue;
+      }
+      const start = index === from ? fromOffset : 0;
+      const available = entry.text.slice(start);
+      const kept = available.slice(available.length - tailLength(available, charsLeft, linesLeft));
+      if (kept !== "") tail.unshift({ kind: entry.kind, text: kept });
+      charsLeft -= kept.length;
+      linesLeft -= countLines(kept);
+      if (kept.length < available.length) {
+        toOffset = entry.text.length - kept.length;
+        if (kept === "") {
+          to = index + 1;
+          toOffset = 0;
+        }
+        break;
+      }
+    }
+
+    // Between the cuts: output is counted, the rest is kept.
+    const middle: Entry[] = [];
+    let omittedChars = this.dropped.chars;
+    let omittedLines = this.dropped.lines;
+    for (let index = from; index <= to && index < entries.length; index++) {
+      const entry = entries[index];
+      if (entry === undefined) continue;
+      if (!isOutputText(entry)) {
+        if (index < to) middle.push(entry);
+        continue;
+      }
+      const start = index === from ? fromOffset : 0;
+      const end = index === to ? toOffset : entry.text.length;
+      if (end <= start) continue;
+      const gone = entry.text.slice(start, end);
+      omittedChars += gone.length;
+      omittedLines += countLines(gone);
+    }
+    if (omittedChars === 0) return [...head, ...middle, ...tail];
+    const marker: Entry = {
+      kind: "pinned",
+      text: `… ${describeOmitted(omittedChars, omittedLines)} of output omitted here; print less, or write large output to a file and read parts of it …\n`,
+    };
+    return [...head, marker, ...middle, ...tail];
+  }
 }
 
-/** The text form of a mime bundle: markdown, a table from HTML, or plain text. */
-export function bundleText(data: MimeBundle): string | undefined {
-  const text = (mime: string): string | undefined => {
-    const value = data[mime];
-    if (typeof value === "string") return value;
-    if (Array.isArray(value)) return value.join("");
-    return undefined;
+/** Text entries joined (a stream runs on; anything else starts on its own line), images as parts. */
+function render(entries: readonly Entry[]): ContentPart[] {
+  const parts: ContentPart[] = [];
+  let text = "";
+  let previous: Entry["kind"] | undefined;
+  const flush = () => {
+    const plain = plainText(text).replace(/\n$/, "");
+    if (text !== "") parts.push({ type: "text", text: plain });
+    text = "";
+    previous = undefined;
   };
-  const markdown = text("text/markdown");
-  if (markdown !== undefined) return markdown;
-  const plain = text("text/plain");
-  const html = text("text/html");
-  if (html !== undefined && /<table/i.test(html)) {
-    const table = htmlTableToText(html);
-    // pandas' plain form is already an aligned table; HTML wins only when there is no plain form.
-    if (plain === undefined && table !== undefined) return table;
+  for (const entry of entries) {
+    if (entry.kind === "image") {
+      flush();
+      parts.push(imagePart(entry.data, entry.mimeType));
+      continue;
+    }
+    const runsOn = previous === "stream" && entry.kind === "stream";
+    if (!runsOn && text !== "" && !text.endsWith("\n")) text += "\n";
+    text += entry.text;
+    previous = entry.kind;
   }
-  if (plain !== undefined) return plain;
-  if (html !== undefined) return html.replace(/<[^>]+>/g, "").trim();
-  const json = data["application/json"];
-  if (json !== undefined) return JSON.stringify(json, null, 2);
-  return undefined;
+  flush();
+  return parts;
 }

@@ -1,12 +1,14 @@
 /** Messages from the kernel process to the executor child. */
 export type ToExecutor =
   | { readonly type: "execute"; readonly id: number; readonly code: string }
-  | { readonly type: "input_reply"; readonly value: string };
+  /** The answer to the bridged call `id` (several can be in flight). */
+  | { readonly type: "input_reply"; readonly id: number; readonly value: string };
 
 /** Messages from the executor child to the kernel process. */
 export type FromExecutor =
   | { readonly type: "stream"; readonly name: "stdout" | "stderr"; readonly text: string }
   | { readonly type: "display"; readonly kind: "display" | "result"; readonly data: Record<string, string> }
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
-  | { readonly type: "input"; readonly prompt: string }
+  /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
+  | { readonly type: "input"; readonly id: number; readonly prompt: string }
   | { readonly type: "done"; readonly id: number; readonly status: "ok" | "error" };

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
 import { bridgeMarker } from "../launch/python-setup.js";
-import { compileCell } from "./compile-cell.js";
+import { cellTraceback } from "./cell-traceback.js";
+import { compileCell, type CompiledCell } from "./compile-cell.js";
 import type { FromExecutor, ToExecutor } from "./executor-protocol.js";
 
 const send = (message: FromExecutor): void => {
@@ -43,9 +44,12 @@ display.png = (data: Uint8Array | string) =>
     },
   });
 
-/** Replies to bridged calls arrive in order; the lock keeps one call on the channel at a time. */
-let pendingReply: ((value: string) => void) | undefined;
-let lock: Promise<unknown> = Promise.resolve();
+/**
+ * Bridged calls in flight, by id: the kernel routes each input_reply back by the input_request it
+ * answers, so several calls can run at once (`await Promise.all([tool(…), tool(…)])`).
+ */
+const pendingReplies = new Map<number, (value: string) => void>();
+let nextCallId = 0;
 
 class ToolError extends Error {
   constructor(
@@ -57,25 +61,21 @@ class ToolError extends Error {
   }
 }
 
-function tool(name: string, args: unknown = {}): Promise<string> {
-  const call = lock.then(
-    () =>
-      new Promise<string>((resolve) => {
-        pendingReply = resolve;
-        send({ type: "input", prompt: bridgeMarker + JSON.stringify({ tool: name, args }) });
-      }),
-  );
-  lock = call.catch(() => undefined);
-  return call.then((reply) => {
-    const data = JSON.parse(reply || '{"ok":false,"error":"the bridge gave no reply"}') as {
-      ok: boolean;
-      text?: string;
-      error?: string;
-      code?: string;
-    };
-    if (!data.ok) throw new ToolError(data.error ?? "the tool call failed", data.code ?? "TOOL_FAILED");
-    return data.text ?? "";
+async function tool(name: string, args: unknown = {}): Promise<string> {
+  const prompt = bridgeMarker + JSON.stringify({ tool: name, args });
+  const id = ++nextCallId;
+  const reply = await new Promise<string>((resolve) => {
+    pendingReplies.set(id, resolve);
+    send({ type: "input", id, prompt });
   });
+  const data = JSON.parse(reply || '{"ok":false,"error":"the bridge gave no reply"}') as {
+    ok: boolean;
+    text?: string;
+    error?: string;
+    code?: string;
+  };
+  if (!data.ok) throw new ToolError(data.error ?? "the tool call failed", data.code ?? "TOOL_FAILED");
+  return data.text ?? "";
 }
 
 const helpers = {
@@ -124,27 +124,34 @@ Object.assign(globalThis, {
   require: createRequire(join(process.cwd(), "[eval]")),
 });
 
-let interruptCurrent: ((error: Error) => void) | undefined;
-process.on("SIGINT", () => {
-  // A bridged call in flight is abandoned: its late reply is dropped by the client.
-  pendingReply = undefined;
-  lock = Promise.resolve();
-  interruptCurrent?.(Object.assign(new Error("Interrupted by user"), { name: "KeyboardInterrupt" }));
-});
-
-function cleanStack(error: Error): string[] {
-  const lines = (error.stack ?? `${error.name}: ${error.message}`).split("\n");
-  const here = /executor\.js|node:internal|node:vm/;
-  return lines.filter((line) => !here.test(line));
+/** The interrupt, as the cell sees it (thrown where the cell was waiting). */
+class KeyboardInterrupt extends Error {
+  constructor() {
+    super("Interrupted by user");
+    this.name = "KeyboardInterrupt";
+  }
 }
 
-async function execute(code: string): Promise<"ok" | "error"> {
+let interruptCurrent: ((error: Error) => void) | undefined;
+process.on("SIGINT", () => {
+  // Bridged calls in flight are abandoned: their late replies are dropped.
+  pendingReplies.clear();
+  interruptCurrent?.(new KeyboardInterrupt());
+});
+
+/** Every cell run so far by its file name, so a stack through an earlier cell's function maps too. */
+const cells = new Map<string, Pick<CompiledCell, "cellLine" | "cellLines">>();
+
+async function execute(id: number, code: string): Promise<"ok" | "error"> {
   try {
     const interrupted = new Promise<never>((_, reject) => {
       interruptCurrent = reject;
     });
-    const script = new Script(compileCell(code), {
-      filename: "cell.js",
+    const filename = `cell-${id}.js`;
+    const compiled = compileCell(code);
+    cells.set(filename, { cellLine: compiled.cellLine, cellLines: compiled.cellLines });
+    const script = new Script(compiled.source, {
+      filename,
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
     const completion = script.runInThisContext({ breakOnSigint: true }) as Promise<
@@ -156,17 +163,25 @@ async function execute(code: string): Promise<"ok" | "error"> {
     }
     return "ok";
   } catch (caught) {
-    const error =
-      caught instanceof Error ? caught : Object.assign(new Error(show(caught)), { name: "Uncaught" });
-    const interrupted = /Script execution (was )?interrupted/.test(error.message);
-    const ename = interrupted ? "KeyboardInterrupt" : error.name;
-    const evalue = interrupted ? "Interrupted by user" : error.message;
-    send({
-      type: "error",
-      ename,
-      evalue,
-      traceback: interrupted ? [`${ename}: ${evalue}`] : cleanStack(error),
-    });
+    const interrupted =
+      caught instanceof KeyboardInterrupt ||
+      (caught instanceof Error && /Script execution (was )?interrupted/.test(caught.message));
+    if (interrupted) {
+      send({ type: "error", ename: "KeyboardInterrupt", evalue: "Interrupted by user", traceback: [] });
+    } else if (caught instanceof Error) {
+      const stack = caught.stack ?? `${caught.name}: ${caught.message}`;
+      const traceback = cellTraceback(stack, cells);
+      // `!ls` by reflex from IPython: the line after a syntax error's header is the cell's line.
+      if (caught instanceof SyntaxError && /^\s*!/.test(traceback[1] ?? "")) {
+        traceback.push(
+          `(a leading ! is JavaScript's not, not a shell command; run one with await tool(${JSON.stringify(shellTool)}, { command: "…" }))`,
+        );
+      }
+      send({ type: "error", ename: caught.name, evalue: caught.message, traceback });
+    } else {
+      // A thrown non-Error has no stack to show.
+      send({ type: "error", ename: "Uncaught", evalue: show(caught), traceback: [] });
+    }
     return "error";
   } finally {
     interruptCurrent = undefined;
@@ -175,12 +190,12 @@ async function execute(code: string): Promise<"ok" | "error"> {
 
 process.on("message", (message: ToExecutor) => {
   if (message.type === "input_reply") {
-    const reply = pendingReply;
-    pendingReply = undefined;
+    const reply = pendingReplies.get(message.id);
+    pendingReplies.delete(message.id);
     reply?.(message.value);
     return;
   }
-  void execute(message.code).then((status) => send({ type: "done", id: message.id, status }));
+  void execute(message.id, message.code).then((status) => send({ type: "done", id: message.id, status }));
 });
 process.on("disconnect", () => process.exit(0));
 process.on("uncaughtException", (error) => {

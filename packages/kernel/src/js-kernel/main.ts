@@ -40,9 +40,16 @@ function shutdown(code: number): void {
   setTimeout(() => process.exit(code), 500).unref();
 }
 process.on("SIGTERM", () => shutdown(0));
-process.on("SIGINT", () => {
+
+/** Bridged calls of the running cell: input_request msg_id → the executor's call id. */
+const bridgeCalls = new Map<string, number>();
+process.on("SIGINT", () => interrupt());
+
+/** Interrupts the executor; replies to its abandoned bridged calls are dropped. */
+function interrupt(): void {
+  bridgeCalls.clear();
   executor.kill("SIGINT");
-});
+}
 
 function reply(
   socket: Router,
@@ -144,21 +151,26 @@ executor.on("message", (message: FromExecutor) => {
         traceback: message.traceback,
       });
       return;
-    case "input":
+    case "input": {
+      // The client answers with this header as the reply's parent: that routes the reply back.
+      const header = codec.header("input_request");
+      bridgeCalls.set(header.msg_id, message.id);
       void stdin
         .send(
           codec.encode({
             identities: current.request.identities,
-            header: codec.header("input_request"),
+            header,
             parentHeader: parent,
             content: { prompt: message.prompt, password: false },
           }),
         )
         .catch(() => undefined);
       return;
+    }
     case "done": {
       if (message.id !== current.id) return;
       running = undefined;
+      bridgeCalls.clear();
       reply(shell, current.request, "execute_reply", {
         status: message.status,
         execution_count: executionCount,
@@ -212,7 +224,7 @@ function onShell(request: JupyterMessage): void {
 
 function onControl(request: JupyterMessage): void {
   if (request.header.msg_type === "interrupt_request") {
-    executor.kill("SIGINT");
+    interrupt();
     reply(control, request, "interrupt_reply", { status: "ok" });
   } else if (request.header.msg_type === "shutdown_request") {
     reply(control, request, "shutdown_reply", { status: "ok", restart: request.content.restart === true });
@@ -224,8 +236,14 @@ function onControl(request: JupyterMessage): void {
 
 function onStdin(message: JupyterMessage): void {
   if (message.header.msg_type !== "input_reply") return;
+  // A frontend that leaves the reply's parent empty answers the oldest request.
+  const parentId = message.parentHeader.msg_id ?? bridgeCalls.keys().next().value;
+  const id = parentId === undefined ? undefined : bridgeCalls.get(parentId);
+  if (parentId === undefined || id === undefined) return;
+  bridgeCalls.delete(parentId);
   executor.send({
     type: "input_reply",
+    id,
     value: typeof message.content.value === "string" ? message.content.value : "",
   } satisfies ToExecutor);
 }
