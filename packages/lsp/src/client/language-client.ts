@@ -684,7 +684,10 @@ export class LanguageClient {
       // notification would never go out, and the kill below never come.
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
-        this.connection.sendNotification("exit").catch(() => undefined),
+        // Thrown at once, not rejected, on a connection already closed (the server just exited).
+        Promise.resolve()
+          .then(() => this.connection.sendNotification("exit"))
+          .catch(() => undefined),
         new Promise((resolve) => {
           timer = setTimeout(resolve, 500);
         }),

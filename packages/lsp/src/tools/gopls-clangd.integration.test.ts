@@ -347,3 +347,27 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("lsp_rename on clang
     }
   });
 });
+
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)("the run ending right after a reload", () => {
+  it("ends gopls without a failure", async () => {
+    const fixture = copyFixture("go-project");
+    const run = createRun({ workingDirectory: fixture.dir });
+    const supervisor = createLspSupervisor(run);
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    try {
+      expect(await lsp({ action: "definition", file: "main.go", line: 10, symbol: "greet" })).toContain(
+        "main.go:",
+      );
+      expect(await lsp({ action: "reload" })).toMatch(/go for \.: restarted/);
+      const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+      // Its connection was closed by the time the exit notification went: that threw at once.
+      expect(await run.dispose()).toEqual({ completed: 1, failed: [] });
+      for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
+    } finally {
+      await run.dispose();
+      fixture.remove();
+    }
+  });
+});
