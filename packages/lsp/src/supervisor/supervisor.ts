@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { extname, join, sep } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { resourceKey, terminateProcess, type Run } from "@tools/registry";
@@ -185,6 +186,12 @@ export class LspSupervisor {
   private async startClientFor(file: string, progress?: (message: string) => void): Promise<LanguageClient> {
     if (this.disposed) throw new LspError({ code: "LSP_SERVER_FAILED", message: "the run has ended" });
     const spec = this.specFor(file);
+    if (!spec && isFolder(file)) {
+      throw new LspError({
+        code: "LSP_BAD_ARGUMENTS",
+        message: `${this.display(file)} is a folder; give a file in it: lsp answers about the code of one file`,
+      });
+    }
     if (!spec) {
       throw new LspError({
         code: "LSP_NO_SERVER",
@@ -775,4 +782,13 @@ export type SentSnapshot = ReadonlyMap<
  */
 export function serverKey(client: Pick<LanguageClient, "spec" | "root">): string {
   return `${client.spec.language}\u0000${client.root}`;
+}
+
+/** True when `path` is a folder (a symlink to one too). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -105,6 +105,15 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     const wrong = await lsp({ action: "definition", file: "src/app.ts", line: 3, symbol: "nothere" });
     expect(wrong.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
     expect(resultText(wrong)).toContain('that line reads: "export const total = add(1, 2);"');
+    for (const args of [
+      { action: "definition", file: "src", line: 1, symbol: "add" },
+      { action: "symbols", file: "src" },
+      { action: "diagnostics", file: "src" },
+    ]) {
+      const folder = await lsp(args);
+      expect(folder.error?.code, resultText(folder)).toBe("LSP_BAD_ARGUMENTS");
+      expect(resultText(folder)).toContain("src is a folder; give a file in it");
+    }
   });
 
   it("reports diagnostics of a file", async () => {
