@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { basename, extname, join, resolve } from "node:path";
+import { basename, extname, isAbsolute, join, resolve } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
 
 /** The largest compile_commands.json read, in bytes. */
@@ -23,6 +23,11 @@ export interface CompileDatabase {
   readonly entries: CompileEntry[];
   /** Entries left out: not a C/C++ source (assembler, …) or unreadable. */
   readonly skipped: number;
+  /**
+   * Entries whose `directory` is relative: the format wants it absolute, and clangd does not use
+   * such an entry (it builds the file with guessed flags); read here relative to the database.
+   */
+  readonly relativeDirectories: number;
 }
 
 /** Folders of a root searched for compile_commands.json, in order (as clangd looks in build/). */
@@ -47,12 +52,14 @@ export function readCompileDatabase(root: string): CompileDatabase | undefined {
   const entries: CompileEntry[] = [];
   const seen = new Set<string>();
   let skipped = 0;
+  let relativeDirectories = 0;
   for (const raw of parsed as unknown[]) {
     const entry = raw as { directory?: unknown; file?: unknown; command?: unknown; arguments?: unknown };
     if (typeof entry.directory !== "string" || typeof entry.file !== "string") {
       skipped += 1;
       continue;
     }
+    if (!isAbsolute(entry.directory)) relativeDirectories += 1;
     const directory = resolve(base, entry.directory);
     const file = resolve(directory, entry.file);
     const args = Array.isArray(entry.arguments)
@@ -68,7 +75,7 @@ export function readCompileDatabase(root: string): CompileDatabase | undefined {
     seen.add(file);
     entries.push({ directory, file, arguments: args });
   }
-  return { path, entries, skipped };
+  return { path, entries, skipped, relativeDirectories };
 }
 
 /** Splits a shell command line into words (single and double quotes, backslash escapes). */

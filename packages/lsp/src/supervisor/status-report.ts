@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { extname, join } from "node:path";
+import { readCompileDatabase } from "../checkers/compile-commands.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
 import type { ServerSpec } from "../servers/server-table.js";
@@ -57,7 +58,9 @@ export function statusReport(view: StatusView, file?: string): string {
         reason && state !== "running"
           ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
           : ""
-      }${problem ? `; cannot start now: ${problem}` : ""}${state === "running" ? describeWatching(client) : ""}`,
+      }${problem ? `; cannot start now: ${problem}` : ""}${state === "running" ? describeWatching(client) : ""}${
+        record.spec.language === "c" ? describeCompileDatabase(record.root, view) : ""
+      }`,
     );
   }
   const notStarted = (spec: ServerSpec, detection: Detection, probe: string): void => {
@@ -162,4 +165,21 @@ export function explainMissing(detection: Detection, display: string): string {
   if (!detection.binary.found)
     parts.push(`the ${spec.language} server is missing: ${detection.binary.reason}`);
   return `${spec.command} cannot start: ${parts.join("; and ")}. A server needs both a root marker and its binary; action "status" shows what is found.`;
+}
+
+/**
+ * A note on a C/C++ root's compile_commands.json that clangd cannot use in full (entries with a
+ * relative directory), or "": its files are then built with guessed flags, and a header's
+ * symbols are not those of the sources (a rename, or references, miss them).
+ */
+function describeCompileDatabase(root: string, view: StatusView): string {
+  let database: ReturnType<typeof readCompileDatabase>;
+  try {
+    database = readCompileDatabase(root);
+  } catch {
+    return "";
+  }
+  if (!database || database.relativeDirectories === 0) return "";
+  const count = database.relativeDirectories;
+  return `; ${view.display(database.path)}: ${count} entr${count === 1 ? "y has" : "ies have"} a relative "directory", which clangd does not use (it builds those files with guessed flags): make ${count === 1 ? "it" : "them"} absolute`;
 }

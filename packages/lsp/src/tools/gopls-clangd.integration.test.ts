@@ -323,7 +323,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("lsp_rename on clang
     });
     const run = createRun({ workingDirectory: tree.dir });
     createLspSupervisor(run);
-    const registry = createRegistry({ tools: [lspRenameTool], approval: "auto" });
+    const registry = createRegistry({ tools: [lspRenameTool, lspTool], approval: "auto" });
     try {
       const answer = resultText(
         await registry.invoke(run, {
@@ -341,6 +341,11 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("lsp_rename on clang
       }
       // clangd 14 (Debian's) leaves at least one: the listing above was really exercised.
       expect(renamed.length, answer).toBeLessThan(2);
+      // status says why.
+      const status = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
+      expect(status).toContain(
+        'compile_commands.json: 1 entry has a relative "directory", which clangd does not use (it builds those files with guessed flags): make it absolute',
+      );
     } finally {
       await run.dispose();
       tree.remove();
