@@ -43,7 +43,7 @@ describe("writeDiagnosticsSection", () => {
     expect(lines([checked("src/a.ts", unknownNames(1, 2), 3)])).toEqual([
       "LSP diagnostics after this write:",
       "1 new diagnostic in src/a.ts (3 reported earlier still present):",
-      "src/a.ts:3:1 error [2304] Cannot find name 'missing2'. (typescript)",
+      "src/a.ts:3:1 error [TS2304] Cannot find name 'missing2'. (typescript)",
     ]);
   });
 
@@ -78,12 +78,12 @@ describe("writeDiagnosticsSection", () => {
     expect(lines(checks)).toEqual([
       "LSP diagnostics after this write:",
       "2 new diagnostics in src/a.ts (1 reported earlier still present):",
-      "src/a.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
-      "src/a.ts:2:1 error [2304] Cannot find name 'missing1'. (typescript)",
+      "src/a.ts:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
+      "src/a.ts:2:1 error [TS2304] Cannot find name 'missing1'. (typescript)",
       "1 new diagnostic in src/b.ts:",
-      "src/b.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "src/b.ts:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
       "1 new diagnostic in src/c.ts:",
-      "src/c.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "src/c.ts:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
       "src/z.ts: clean (no errors or warnings)",
     ]);
   });
@@ -96,8 +96,8 @@ describe("writeDiagnosticsSection", () => {
     expect(section.text?.split("\n")).toEqual([
       "LSP diagnostics after this write:",
       "3 new diagnostics in src/a.ts:",
-      "src/a.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
-      "src/a.ts:2:1 error [2304] Cannot find name 'missing1'. (typescript)",
+      "src/a.ts:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
+      "src/a.ts:2:1 error [TS2304] Cannot find name 'missing1'. (typescript)",
       "… 1 more new diagnostic",
     ]);
     expect(section.unlisted).toEqual(new Map([["/w/src/a.ts", unknownNames(1, 2)]]));
@@ -117,10 +117,10 @@ describe("writeDiagnosticsSection", () => {
       "LSP diagnostics after this write:",
       "4 new diagnostics in src/four.ts:",
       ...[0, 1, 2, 3].map(
-        (i) => `src/four.ts:${i + 1}:1 error [2304] Cannot find name 'missing${i}'. (typescript)`,
+        (i) => `src/four.ts:${i + 1}:1 error [TS2304] Cannot find name 'missing${i}'. (typescript)`,
       ),
       "3 new diagnostics in src/three.ts:",
-      "src/three.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "src/three.ts:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
       "… 2 more new diagnostics",
       "… and 3 more new diagnostics in 2 more files (src/two.ts, src/one.ts); lsp diagnostics lists them",
       "2 files clean",
@@ -217,10 +217,10 @@ describe("writeDiagnosticsSection", () => {
     ).toEqual([
       "LSP diagnostics after this write:",
       "1 new diagnostic in lib.ts:",
-      "lib.ts:6:1 error [2304] Cannot find name 'missing5'. (typescript)",
+      "lib.ts:6:1 error [TS2304] Cannot find name 'missing5'. (typescript)",
       "2 new diagnostics in main.ts, which this write did not change:",
-      "main.ts:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
-      "main.ts:2:1 error [2304] Cannot find name 'missing1'. (typescript)",
+      "main.ts:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
+      "main.ts:2:1 error [TS2304] Cannot find name 'missing1'. (typescript)",
       "3 diagnostics reported earlier are gone from other.ts (1), third.ts (2), which this write did not change",
       "1 other open file not checked again within 8000 ms (slow.ts); lsp diagnostics checks them",
     ]);
@@ -249,9 +249,9 @@ describe("writeDiagnosticsSection", () => {
     ).toEqual([
       "LSP diagnostics after this write:",
       "1 new diagnostic in cmd/main.go, which this write did not change (some may come from changes made outside the tools, which its server was still checking):",
-      "cmd/main.go:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "cmd/main.go:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
       "1 diagnostic in util.go, which this write did not change (checked for the first time: some may predate this write):",
-      "util.go:1:1 error [2304] Cannot find name 'missing0'. (typescript)",
+      "util.go:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
       "lib.go: clean (no errors or warnings)",
     ]);
   });

@@ -18,10 +18,21 @@ export function codeText(diagnostic: Diagnostic): string {
   return typeof code === "number" || typeof code === "string" ? String(code) : "";
 }
 
+/**
+ * The code as shown: TypeScript's numbers as tsc prints them (`TS2322`, as `diagnostics "*"`
+ * lists them too), every other code as sent.
+ */
+function shownCode(diagnostic: Diagnostic): string {
+  const code = codeText(diagnostic);
+  return /^\d+$/.test(code) && (diagnostic.source === "typescript" || diagnostic.source === "ts")
+    ? `TS${code}`
+    : code;
+}
+
 /** `path:line:col error [TS2322] message (source)`, one line. */
 export function formatDiagnostic(display: string, diagnostic: Diagnostic): string {
   const { line, character } = diagnostic.range.start;
-  const code = codeText(diagnostic);
+  const code = shownCode(diagnostic);
   const message = oneLine(messageText(diagnostic));
   return `${display}:${line + 1}:${character + 1} ${severityName(diagnostic)}${code ? ` [${code}]` : ""} ${message}${
     diagnostic.source ? ` (${diagnostic.source})` : ""

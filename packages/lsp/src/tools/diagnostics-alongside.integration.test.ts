@@ -45,7 +45,7 @@ const cases: readonly Case[] = [
     main: "main.ts",
     use: { line: 2, symbol: "answer" },
     breaking: "export function answer(seed: number): number {\n  return seed;\n}\n",
-    broken: /^main\.ts:2:\d+ error \[2554\] Expected 1 arguments, but got 0\./m,
+    broken: /^main\.ts:2:\d+ error \[TS2554\] Expected 1 arguments, but got 0\./m,
     before: /not assignable to type 'string'/,
     publishes: true,
     bad: 'export const bad: number = "x";\n',

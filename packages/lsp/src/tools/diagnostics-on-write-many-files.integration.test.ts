@@ -49,9 +49,9 @@ function thirtyFiles(touch: string): Record<string, string> {
   );
 }
 
-/** `f05.ts:3:20 error [2304] Cannot find name 'missing0'.` for the k-th unknown name of file i. */
+/** `f05.ts:3:20 error [TS2304] Cannot find name 'missing0'.` for the k-th unknown name of file i. */
 const unknownName = (i: number, k: number) =>
-  `${path(i)}:${k + 3}:${"export const badN = ".length + 1} error [2304] Cannot find name 'missing${k}'. (typescript)`;
+  `${path(i)}:${k + 3}:${"export const badN = ".length + 1} error [TS2304] Cannot find name 'missing${k}'. (typescript)`;
 
 describe.skipIf(!found && !ci)("diagnostics on write over 30 files (typescript-language-server)", () => {
   beforeAll(() => {

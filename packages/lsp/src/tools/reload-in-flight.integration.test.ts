@@ -72,7 +72,7 @@ describe.skipIf(!found && !ci)("calls in flight when their server stops (typescr
       );
       expect(await reload).toMatch(/^typescript for \.: restarted \(pid \d+ → \d+\)/);
       expect(written).toMatch(
-        /^a\.ts:1:14 error \[2322\] Type 'number' is not assignable to type 'string'\./m,
+        /^a\.ts:1:14 error \[TS2322\] Type 'number' is not assignable to type 'string'\./m,
       );
       expect(written).not.toContain("clean");
       expect(await groupGoneWithin(first)).toBe(true);

@@ -132,7 +132,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       );
       writeFileSync(extra, "export function f(): number {\n  const unused = 1;\n  return 'two';\n}\n");
       const both = await text({ action: "diagnostics", file: "src/extra.ts" });
-      expect(both).toMatch(/^1 diagnostic in src\/extra\.ts:\nsrc\/extra\.ts:3:3 error \[2322\]/);
+      expect(both).toMatch(/^1 diagnostic in src\/extra\.ts:\nsrc\/extra\.ts:3:3 error \[TS2322\]/);
       expect(both).toContain("(1 information or hint diagnostic not listed)");
       expect(both).not.toContain("6133");
     } finally {
@@ -151,7 +151,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
 
     const first = await write(broken);
     expect(first).toContain("1 new diagnostic in src/app.ts");
-    expect(first).toMatch(/src\/app\.ts:3:\d+ error \[2345\] Argument of type 'string' is not assignable/);
+    expect(first).toMatch(/src\/app\.ts:3:\d+ error \[TS2345\] Argument of type 'string' is not assignable/);
 
     const moved = await write(`// a comment that moves the broken line down\n${broken}`);
     expect(moved).toContain("no new diagnostics in src/app.ts (1 reported earlier still present)");
@@ -180,7 +180,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       const added = await write("src/early.ts", `// touched\n${broken}export const later: string = 1;\n`);
       expect(added).toContain("1 new diagnostic in src/early.ts (1 reported earlier still present):");
       expect(added).toMatch(
-        /src\/early\.ts:3:\d+ error \[2322\] Type 'number' is not assignable to type 'string'/,
+        /src\/early\.ts:3:\d+ error \[TS2322\] Type 'number' is not assignable to type 'string'/,
       );
       // Never open anywhere: what it had before cannot be read, so nothing is called new.
       const unseen = await write("src/unseen.ts", `// touched\n${broken}`);
@@ -229,7 +229,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       expect(first).toContain("… 2 more new diagnostics");
       const again = await write(`// touched\n${broken}\n`);
       expect(again).toContain("2 new diagnostics in src/many.ts (20 reported earlier still present):");
-      expect(again.match(/src\/many\.ts:\d+:\d+ error \[2304\]/g)).toHaveLength(2);
+      expect(again.match(/src\/many\.ts:\d+:\d+ error \[TS2304\]/g)).toHaveLength(2);
       expect(await write(`// touched twice\n${broken}\n`)).toContain(
         "no new diagnostics in src/many.ts (22 reported earlier still present)",
       );
@@ -250,7 +250,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     );
     try {
       expect(await text({ action: "diagnostics", file: "src/app.ts" })).toMatch(
-        /src\/app\.ts:3:\d+ error \[2554\] Expected 3 arguments, but got 2\./,
+        /src\/app\.ts:3:\d+ error \[TS2554\] Expected 3 arguments, but got 2\./,
       );
     } finally {
       writeFileSync(math, original);
@@ -274,7 +274,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     const broken = original.replace("add(total, total)", "add(total)");
     writeFileSync(app, broken);
     const shown = await text({ action: "diagnostics", file: "src/app.ts" });
-    expect(shown).toMatch(/src\/app\.ts:4:\d+ error \[2554\] Expected 2 arguments, but got 1\./);
+    expect(shown).toMatch(/src\/app\.ts:4:\d+ error \[TS2554\] Expected 2 arguments, but got 1\./);
     const write = async (content: string) =>
       resultText(
         await server.registry.invoke(server.run, { tool: "write", args: { file: "src/app.ts", content } }),
@@ -302,7 +302,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(touched).not.toMatch(/not (checked|confirmed)/);
     await write(original.replace("add(a: number, b: number)", "add(a: number)"));
     const app = await text({ action: "diagnostics", file: "src/app.ts" });
-    expect(app).toMatch(/src\/app\.ts:3:\d+ error \[2554\] Expected 1 arguments, but got 2\./);
+    expect(app).toMatch(/src\/app\.ts:3:\d+ error \[TS2554\] Expected 1 arguments, but got 2\./);
     await write(original);
     expect(await text({ action: "diagnostics", file: "src/app.ts" })).toBe("no diagnostics in src/app.ts");
   });
@@ -382,10 +382,10 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(answer.slice(answer.indexOf("LSP diagnostics after this write:")).split("\n")).toEqual([
       "LSP diagnostics after this write:",
       "4 new diagnostics in src/names.ts:",
-      "src/names.ts:1:17 error [2323] Cannot redeclare exported variable 'alpha'. (typescript)",
-      "src/names.ts:1:17 error [2393] Duplicate function implementation. (typescript)",
-      "src/names.ts:4:17 error [2323] Cannot redeclare exported variable 'alpha'. (typescript)",
-      "src/names.ts:4:17 error [2393] Duplicate function implementation. (typescript)",
+      "src/names.ts:1:17 error [TS2323] Cannot redeclare exported variable 'alpha'. (typescript)",
+      "src/names.ts:1:17 error [TS2393] Duplicate function implementation. (typescript)",
+      "src/names.ts:4:17 error [TS2323] Cannot redeclare exported variable 'alpha'. (typescript)",
+      "src/names.ts:4:17 error [TS2393] Duplicate function implementation. (typescript)",
     ]);
     rmSync(join(server.dir, "src", "names.ts"));
   });

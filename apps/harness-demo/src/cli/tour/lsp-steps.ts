@@ -70,7 +70,7 @@ export const lspDiagnosticsSection: TourSection = {
       (result) => {
         const verdict = succeededWith("1 new diagnostic in src/greet.ts")(result);
         if (verdict !== true) return verdict;
-        return succeededWith(/src\/greet\.ts:3:\d+ error \[2322\]/)(result);
+        return succeededWith(/src\/greet\.ts:3:\d+ error \[TS2322\]/)(result);
       },
     ),
     callStep(
@@ -88,7 +88,7 @@ export const lspDiagnosticsSection: TourSection = {
           "no new diagnostics in src/greet.ts (1 reported earlier still present)",
         )(result);
         if (verdict !== true) return verdict;
-        return /\[2322\]/.test(JSON.stringify(result.content))
+        return /\[TS2322\]/.test(JSON.stringify(result.content))
           ? "the old diagnostic was reported again"
           : true;
       },

@@ -36,7 +36,7 @@ describe("the tour (every package wired into one run)", () => {
     expect(text).toContain("python/stats.py:4:5  def total(values):");
     expect(text).toContain("python/report.py:8:13  grand = total(sales)");
     // 3. diagnostics on write: new, moved (nothing new), fixed; lsp_rename across files
-    expect(text).toContain("src/greet.ts:3:3 error [2322]");
+    expect(text).toContain("src/greet.ts:3:3 error [TS2322]");
     expect(text).toContain("no new diagnostics in src/greet.ts (1 reported earlier still present)");
     expect(text).toContain("src/greet.ts: clean (no errors or warnings)");
     expect(text).toContain("renamed 'greetAll' to 'greetEveryone': 2 edits in 2 files");
