@@ -45,6 +45,13 @@ const corpora = [
     root: join(tsLib, "lib"),
     patterns: ["readonly $P: $T", "$A && $A()", "Array<$T>", "($A: $T) => $R"],
   },
+  {
+    // Function bodies, where a plan splits statements: this monorepo's own packages.
+    name: "typescript monorepo",
+    language: "typescript",
+    root: join(process.cwd(), "../../packages"),
+    patterns: ["if ($C) return $V;", "await $X", "$A.push($B)", "try { $$$A } catch ($E) { $$$B }"],
+  },
 ].filter((c) => existsSync(c.root) && (!only || c.language === only));
 
 // CPU time of the ast-grep child (user + system, all its threads) through GNU time, when there.

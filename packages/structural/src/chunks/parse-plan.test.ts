@@ -140,16 +140,27 @@ describe("parsePlan (TypeScript)", () => {
   });
 
   it("does not trust a plan where a match could be a body parsed member by member", async () => {
-    // The plan skips members without the literals, so `$$$B` would miss some: the tree shows
-    // an interface (the pattern's root type) enclosing a split body, and the search parses whole.
-    const { planned, expected, holds } = await compare(
+    // One member holds every literal, so the plan skips the others, which `$$$B` would miss: the
+    // tree shows an object (the pattern's root type) enclosing a split body, and the search
+    // parses whole.
+    const text = ["export const settings = {", "  width: { a: 1 },", "  height: 2,", "};", ""].join("\n");
+    const { planned, expected, holds } = await compare("typescript", text, "{ width: $W, $$$B }");
+    expect(expected).toHaveLength(1);
+    expect(holds).toBe(false);
+    expect(planned).not.toEqual(expected);
+  });
+
+  it("parses a statement whole when no member holds every literal", async () => {
+    // `interface` is only in the header: a match (here the whole statement) spans the members.
+    const { planned, expected, holds, parsedChars } = await compare(
       "typescript",
       typescriptSource,
       "interface $I { $$$B }",
     );
     expect(expected).toHaveLength(1);
-    expect(holds).toBe(false);
-    expect(planned).not.toEqual(expected);
+    expect(holds).toBe(true);
+    expect(planned).toEqual(expected);
+    expect(parsedChars).toBeLessThan(typescriptSource.length);
   });
 
   it("finds a match in a footer (after the closing brace of the body)", async () => {
@@ -163,6 +174,51 @@ describe("parsePlan (TypeScript)", () => {
     expect(expected).toHaveLength(1);
     expect(holds).toBe(true);
     expect(planned).toEqual(expected);
+  });
+});
+
+const statementsSource = [
+  'import { q } from "q";',
+  "",
+  "export function f(a: number) {",
+  "  const k = 1;",
+  "  if (a > 0)",
+  "    return a;",
+  "  if (a) {",
+  "    x();",
+  "  }",
+  "  else {",
+  "    y();",
+  "  }",
+  "  try {",
+  "    z();",
+  "  }",
+  "  catch (e) {",
+  "    w(e);",
+  "  }",
+  "  return 0;",
+  "}",
+  "",
+  "export class C {",
+  "  @Input()",
+  "  name: string;",
+  "}",
+  "",
+].join("\n");
+
+describe("parsePlan (TypeScript statements)", () => {
+  it("finds statements whose parts are on several lines as the whole file does", async () => {
+    // Each was cut in two members, one of which parsed cleanly alone: the match was lost.
+    for (const source of [
+      "if ($C) return $V;",
+      "if ($C) { $$$A } else { $$$B }",
+      "try { $$$A } catch ($E) { $$$B }",
+      "@Input() $F: $T;",
+    ]) {
+      const { expected, planned } = await compare("typescript", statementsSource, source);
+      expect({ source, count: expected.length }).toEqual({ source, count: 1 });
+      expect(planned).toEqual(expected);
+    }
   });
 });
 

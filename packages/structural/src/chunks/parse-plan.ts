@@ -246,6 +246,8 @@ function pythonPlan(text: string, needs: PlanNeeds, members: boolean): ParsePlan
     }
     const header = { start, end: firstMember.start, row, endRow: firstMember.row };
     const chosen = inner.filter((member) => memberMayMatch(index, header, member.start, member.end));
+    // Members are cut at the body's indentation, which a statement cannot leave: with no member
+    // holding every literal, a match can only be in the header.
     if (chosen.length > 0) groups.push([header, ...chosen]);
     else if (index.holdsAll(header.start, header.end)) groups.push([header, firstMember]);
   }
@@ -347,9 +349,13 @@ function typescriptPlan(text: string, needs: PlanNeeds, members: boolean): Parse
       const next = m + 1 < member ? (found.members[m + 1] ?? 0) : footer;
       if (memberMayMatch(index, header, found.members[m] ?? 0, next)) chosen.push(part(m));
     }
-    // With no member holding every literal, a match is in the header or the footer, or spans
-    // the body (then `planHolds` rejects the plan): one member keeps the body well-formed.
-    if (chosen.length === 0) chosen.push(part(firstMember));
+    // With no member holding every literal, a match may be in the header or the footer, span
+    // the body, or span members the lexer cut apart wrongly (a parse of one member would then
+    // be clean and miss it): the statement is parsed whole.
+    if (chosen.length === 0) {
+      groups.push([statement]);
+      continue;
+    }
     const head = { start, end: firstStart, row: statement.row, endRow: memberRows[firstMember] ?? 0 };
     const foot = { start: footer, end, row: footerRow, endRow: statement.endRow };
     groups.push([head, ...chosen, foot]);

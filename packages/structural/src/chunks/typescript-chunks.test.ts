@@ -102,6 +102,76 @@ describe("typescriptChunkStarts", () => {
     expect(starts?.memberRows).toEqual([1, 2, 4, 7, 11, 12, 13]);
   });
 
+  it("keeps a statement whole across a header's `)`, else, catch, finally and do … while", () => {
+    const text = [
+      "export function f(a: number) {",
+      "  const k = 1;",
+      "  if (a > 0)",
+      "    return a;",
+      "  for (const x of xs)",
+      "    // a comment between the header and the body",
+      "    use(x);",
+      "  for await (const y of ys)",
+      "    use(y)",
+      "  if (a) {",
+      "    x();",
+      "  }",
+      "  else if (b)",
+      "    y();",
+      "  else",
+      "    z();",
+      "  try {",
+      "    z();",
+      "  }",
+      "  catch (e) {",
+      "    w(e);",
+      "  }",
+      "  finally {",
+      "    v();",
+      "  }",
+      "  do {",
+      "    a--;",
+      "  }",
+      "  while (a > 0);",
+      "  x.if(a)",
+      "  done();",
+      "}",
+      "",
+    ].join("\n");
+    const starts = typescriptChunkStarts(text);
+    expect(starts?.members.map((index) => lineAt(text, index).trim())).toEqual([
+      "const k = 1;",
+      "if (a > 0)",
+      "for (const x of xs)",
+      "for await (const y of ys)",
+      "if (a) {",
+      "try {",
+      "do {",
+      // A method named like a keyword is a call: the next line is a statement of its own.
+      "x.if(a)",
+      "done();",
+    ]);
+  });
+
+  it("keeps a decorated member with its decorators", () => {
+    const text = [
+      "export class C {",
+      "  @Input()",
+      "  @Other",
+      "  name: string;",
+      "  @Output() change = 1;",
+      "  size = 2",
+      "}",
+      "",
+    ].join("\n");
+    const starts = typescriptChunkStarts(text);
+    expect(starts?.members.map((index) => lineAt(text, index).trim())).toEqual([
+      "@Input()",
+      "@Output() change = 1;",
+      "size = 2",
+    ]);
+  });
+
   it("gives up on source that does not lex cleanly", () => {
     expect(typescriptChunkStarts("function f() {\n")).toBeUndefined();
     expect(typescriptChunkStarts("const t = `open ${\n")).toBeUndefined();

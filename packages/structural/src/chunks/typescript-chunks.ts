@@ -94,6 +94,17 @@ const operatorWords = new Set([
   "typeof",
 ]);
 
+/**
+ * Words that never begin a member or statement: a line starting with one goes on with the
+ * statement before it (`}` then `else {`, `catch (e) {`, `finally {`; `while (c);` after a `do`
+ * body). A `while` loop of its own after a statement is then kept with that statement, which is
+ * safe: a member too large only costs parse time, one cut in two loses matches.
+ */
+const continuationWords = new Set(["else", "catch", "finally", "while"]);
+
+/** Words whose `( … )` is a statement header: the statement goes on after the `)`. */
+const headerWords = new Set(["if", "for", "while", "with", "catch"]);
+
 /** What the last token was, for the regex-or-division question and for statement ends. */
 type Previous = "start" | "semicolon" | "comma" | "open-brace" | "close-brace" | "value" | "continuing";
 
@@ -146,6 +157,28 @@ function isWordPart(code: number): boolean {
   return isIdentifierPart(code) || code === Char.Dollar || code === Char.Hash;
 }
 
+/** The word ending just before `end` (blanks skipped), with where it starts; "" if none. */
+function wordBefore(text: string, end: number): { word: string; start: number } {
+  let at = end;
+  while (at > 0 && isBlank(text.charCodeAt(at - 1))) at--;
+  let start = at;
+  while (start > 0 && isWordPart(text.charCodeAt(start - 1))) start--;
+  return { word: text.slice(start, at), start };
+}
+
+/**
+ * Whether the `(` at `index` opens a statement header (`if (`, `for (`, `for await (`,
+ * `while (`, `catch (`) rather than a call of a property named so (`x.if(`).
+ */
+function opensHeader(text: string, index: number): boolean {
+  let { word, start } = wordBefore(text, index);
+  if (word === "await") ({ word, start } = wordBefore(text, start));
+  if (!headerWords.has(word)) return false;
+  let before = start;
+  while (before > 0 && isBlank(text.charCodeAt(before - 1))) before--;
+  return text.charCodeAt(before - 1) !== Char.Dot;
+}
+
 /**
  * Where the top-level statements of TypeScript source start (not TSX: JSX text is not lexable
  * without parsing). A boundary is a line at column 0, outside brackets, strings, template
@@ -175,6 +208,10 @@ export function typescriptChunkStarts(text: string): TypeScriptChunkStarts | und
   let previous: Previous = "start";
   /** The last boundary line was a decorator: the declaration it decorates does not start anew. */
   let decorating = false;
+  /** The same for members: the last member began with a decorator, not yet ended by `;` or `}`. */
+  let decoratingMember = false;
+  /** Depths (after the `(`) of the open statement headers (`if (…)`): a `)` there goes on. */
+  const headers: number[] = [];
 
   while (index < length) {
     const code = text.charCodeAt(index);
@@ -194,8 +231,12 @@ export function typescriptChunkStarts(text: string): TypeScriptChunkStarts | und
         }
       } else if (depth === 1 && templates.length === 0 && outerOpener === Char.OpenBrace && !comment) {
         if (startsMember(text, index, code, previous)) {
-          members.push(lineBegin);
-          memberRows.push(row);
+          const decorated = decoratingMember && previous !== "semicolon" && previous !== "close-brace";
+          if (!decorated) {
+            members.push(lineBegin);
+            memberRows.push(row);
+          }
+          decoratingMember = code === Char.At;
         }
       }
     }
@@ -236,6 +277,7 @@ export function typescriptChunkStarts(text: string): TypeScriptChunkStarts | und
         outerOpener = code;
         if (code === Char.OpenBrace) openers.push(index);
       }
+      if (code === Char.OpenParen && opensHeader(text, index)) headers.push(depth);
       index++;
       previous = code === Char.OpenBrace ? "open-brace" : "continuing";
     } else if (code === Char.CloseBrace && templates.at(-1) === depth) {
@@ -247,13 +289,17 @@ export function typescriptChunkStarts(text: string): TypeScriptChunkStarts | und
       index = end;
       previous = "value";
     } else if (code === Char.CloseParen || code === Char.CloseBracket || code === Char.CloseBrace) {
+      const header = code === Char.CloseParen && headers.at(-1) === depth;
+      if (header) headers.pop();
       if (--depth < 0) return undefined;
+      if (depth === 0) decoratingMember = false;
       if (depth === 0 && code === Char.CloseBrace && outerOpener === Char.OpenBrace) {
         closers.push(lineBegin);
         closerRows.push(row);
       }
       index++;
-      previous = code === Char.CloseBrace ? "close-brace" : "value";
+      // After `if (…)` the statement's body follows, on this line or the next.
+      previous = header ? "continuing" : code === Char.CloseBrace ? "close-brace" : "value";
     } else if (code === Char.Semicolon) {
       index++;
       previous = "semicolon";
@@ -278,8 +324,9 @@ export function typescriptChunkStarts(text: string): TypeScriptChunkStarts | und
 
 /**
  * Whether the first token of a line at depth 1, `code` at `index`, begins a new member: after a
- * `;`, `,`, `{` or `}` any member-like start; after a value (a line break separating members)
- * only a name, a string, `#` or `@` that is not an operator word going on with the value.
+ * `;`, `,`, `{` or `}` any member-like start but a word that goes on with the statement
+ * (`else`, `catch`, …); after a value (a line break separating members) only a name, a string,
+ * `#` or `@` that is not an operator word going on with the value.
  */
 function startsMember(text: string, index: number, code: number, previous: Previous): boolean {
   const hard =
@@ -291,7 +338,8 @@ function startsMember(text: string, index: number, code: number, previous: Previ
   if (isWordPart(code) && !(code >= Char.Digit0 && code <= Char.Digit9)) {
     let end = index;
     while (isWordPart(text.charCodeAt(end))) end++;
-    return !operatorWords.has(text.slice(index, end));
+    const word = text.slice(index, end);
+    return !operatorWords.has(word) && !continuationWords.has(word);
   }
   if (code === Char.At || code === Char.DoubleQuote || code === Char.SingleQuote) return true;
   return (

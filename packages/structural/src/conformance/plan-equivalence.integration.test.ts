@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { parsePlan, planHolds } from "../chunks/parse-plan.js";
 import { findMatches, type StructuralMatch } from "../match/find-matches.js";
@@ -18,6 +19,14 @@ function typescriptLib(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** This monorepo's packages folder, and the `src` folders in it: function bodies, not declarations. */
+const packagesRoot = fileURLToPath(new URL("../../../", import.meta.url));
+function packageSources(): string[] {
+  return readdirSync(packagesRoot)
+    .map((name) => join(name, "src"))
+    .filter((path) => existsSync(join(packagesRoot, path)));
 }
 
 interface Corpus {
@@ -54,12 +63,30 @@ const corpora: readonly Corpus[] = [
     extension: ".ts",
     patterns: [
       "readonly $P: $T",
-      "$P?: $T",
+      "readonly $P?: $T",
       "type $T = $U;",
       "keyof $T",
       "readonly $T[]",
       "interface $I { $$$B }",
       "declare function $F($$$A): $R;",
+    ],
+  },
+  {
+    // Statements split over lines (`if (c)⏎ return x;`, `}⏎ else {`) that a plan must not cut.
+    name: "this monorepo's TypeScript sources",
+    language: "typescript",
+    root: packagesRoot,
+    paths: packageSources(),
+    extension: ".ts",
+    patterns: [
+      "if ($C) return $V;",
+      "if ($C) { $$$A } else { $$$B }",
+      "try { $$$A } catch ($E) { $$$B }",
+      "await $X",
+      "$A.push($B)",
+      "const $A = $B;",
+      "throw new $E($$$A);",
+      "for (const $X of $Y) $S",
     ],
   },
 ];

@@ -35,6 +35,12 @@ export interface LanguageSpec {
    */
   readonly rereadIn?: Readonly<Record<string, number>>;
   /**
+   * The grammar has no call or member node: `a.b(x)` is a primary followed by sibling `selector`
+   * nodes (Dart). An expression statement pattern written without its `;` (`dispose($X)`) is then
+   * also matched as a run of siblings inside any node (`final y = dispose(z);`, `foo(dispose(w))`).
+   */
+  readonly flatChains?: boolean;
+  /**
    * Names that are the language's own variables, never metavariables, though they are spelled
    * like them (PHP's superglobals: `$_GET` is not a wildcard, `$GLOBALS` binds nothing).
    */
@@ -49,6 +55,8 @@ const cLike = [
 const jsLike = [
   ["function __f() {\n", "\n}"],
   ["class __C {\n", "\n}"],
+  // A catch or finally clause (`catch ($E) { $$$B }`) only parses after a try block.
+  ["function __f() { try {}\n", "\n}"],
 ] as const;
 
 /** TypeScript adds interface members and types (`Array<$T>`, `keyof $T`) to the JS wrappers. */
@@ -91,6 +99,7 @@ export const languages: readonly LanguageSpec[] = [
   {
     id: "dart",
     preferWrapped: true,
+    flatChains: true,
     extensions: [".dart"],
     wasm: repomix("dart"),
     wrappers: [...cLike, ["class __C {\n", "\n}"]],

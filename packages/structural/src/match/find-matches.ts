@@ -1,6 +1,7 @@
 import type { Node, Tree } from "web-tree-sitter";
-import type { CompiledPattern } from "../pattern/pattern-node.js";
-import { TreeMatcher, type Capture } from "./match-tree.js";
+import { isIgnorable } from "../pattern/pattern-tree.js";
+import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
+import { TreeMatcher, type Capture, type Environment } from "./match-tree.js";
 
 /** A captured piece of code, copied out of the syntax tree. */
 export interface CapturedText {
@@ -122,33 +123,102 @@ function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): (
   return tree.rootNode.descendantsOfType(pattern.rootType);
 }
 
+/** Every node of the tree (named or not), for a pattern without literals. */
+function allNodes(root: Node): Node[] {
+  const out: Node[] = [];
+  const cursor = root.walk();
+  try {
+    for (;;) {
+      out.push(cursor.currentNode);
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** Nodes that start a chain's piece but not a chain: a run never starts at one. */
+const chainContinuations = new Set(["selector", "cascade_section"]);
+
+/**
+ * The runs of siblings matching a flat-chain pattern (see `CompiledPattern.sequence`), in the
+ * children of the ancestors of the rarest literal's occurrences (of every node without one). A
+ * run starts a chain (not at a selector) and is not a whole expression statement, which the
+ * statement pattern already matches.
+ */
+function runMatches(
+  pattern: CompiledPattern,
+  sequence: readonly PatternNode[],
+  tree: Tree,
+  source: string,
+  matcher: TreeMatcher,
+  statements: ReadonlySet<number>,
+): { first: Node; last: Node; env: Environment }[] {
+  const rare = rarestLiteral(pattern.literals, source);
+  const parents = new Map<number, Node>();
+  if (rare) {
+    for (const offset of rare.at) {
+      let node: Node | null = tree.rootNode.descendantForIndex(offset, offset + rare.length);
+      for (; node; node = node.parent) parents.set(node.id, node);
+    }
+  } else {
+    for (const node of allNodes(tree.rootNode)) parents.set(node.id, node);
+  }
+  const out: { first: Node; last: Node; env: Environment }[] = [];
+  for (const parent of parents.values()) {
+    const children = parent.children.filter((child) => !isIgnorable(child));
+    for (let start = 0; start < children.length; start++) {
+      const first = children[start];
+      if (!first?.isNamed || first.isExtra || chainContinuations.has(first.type)) continue;
+      if (start === 0 && statements.has(parent.id)) continue;
+      const found = matcher.matchRun(sequence, children, start);
+      const last = found && children[found.end - 1];
+      if (found && last) out.push({ first, last, env: found.env });
+    }
+  }
+  return out;
+}
+
 /**
  * Every match of the pattern in the tree, outer before inner, in source order. Only nodes of the
  * pattern root's type are tried (found inside WASM, around the pattern's rarest literal when it
- * has one); a bare `$X` pattern tries every named node.
+ * has one); a bare `$X` pattern tries every named node. A flat-chain pattern also matches runs of
+ * siblings inside any node (see `CompiledPattern.sequence`).
  */
 export function findMatches(pattern: CompiledPattern, tree: Tree, source: string): TreeMatches {
   const candidates = candidateNodes(pattern, tree, source);
   const matcher = new TreeMatcher();
   const matches: StructuralMatch[] = [];
   const order = [...pattern.singleNames, ...pattern.multiNames];
-  for (const node of candidates) {
-    if (!node) continue;
-    const env = matcher.match(pattern.root, node);
-    if (!env) continue;
+  const add = (first: Node, last: Node, env: Environment) => {
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
       const capture = env.get(name);
       if (capture) bindings.set(name, captured(capture, source));
     }
     matches.push({
-      start: node.startIndex,
-      end: node.endIndex,
-      line: node.startPosition.row,
-      column: node.startPosition.column,
-      text: source.slice(node.startIndex, node.endIndex),
+      start: first.startIndex,
+      end: last.endIndex,
+      line: first.startPosition.row,
+      column: first.startPosition.column,
+      text: source.slice(first.startIndex, last.endIndex),
       bindings,
     });
+  };
+  const statements = new Set<number>();
+  for (const node of candidates) {
+    if (!node) continue;
+    const env = matcher.match(pattern.root, node);
+    if (!env) continue;
+    statements.add(node.id);
+    add(node, node, env);
+  }
+  if (pattern.sequence) {
+    for (const run of runMatches(pattern, pattern.sequence, tree, source, matcher, statements))
+      add(run.first, run.last, run.env);
   }
   matches.sort((a, b) => a.start - b.start || b.end - a.end);
   return { matches, exhausted: matcher.exhausted };

@@ -86,3 +86,33 @@ describe("a $$$ run", () => {
     }
   });
 });
+
+describe("an empty $$$ run", () => {
+  it("lets the separator after it match nothing, as ast-grep does", async () => {
+    for (const [source, code, bindings, commaRequired] of [
+      ["foo($$$A, $B)", "foo(x)\n", { A: "", B: "x" }, false],
+      ["f($$$A, 0)", "f(0)\n", { A: "" }, false],
+      ["g($$$A, $B, $$$C)", "g(1, 2)\n", { A: "", B: "1", C: "2" }, true],
+      // ast-grep matches too (binding B oddly); here A takes nothing and B the last argument.
+      ["foo($X, $$$A, $$$B)", "foo(a, b)\n", { X: "a", A: "", B: "b" }, true],
+    ] as const) {
+      const pattern = await parser.compile(spec, source);
+      // A file without a `,` may hold a match: the prefilter must not require one.
+      expect(pattern.literals.includes(",")).toBe(commaRequired);
+      await withTree(code, (tree) => {
+        const found = findMatches(pattern, tree, code);
+        const texts = found.matches.map((m) =>
+          Object.fromEntries([...m.bindings].map(([k, v]) => [k, v.text])),
+        );
+        expect({ source, texts }).toEqual({ source, texts: [bindings] });
+      });
+    }
+  });
+
+  it("still needs the separator before it (as ast-grep does)", async () => {
+    const pattern = await parser.compile(spec, "f(0, $$$A)");
+    expect(pattern.literals).toContain(",");
+    const code = "f(0)\n";
+    await withTree(code, (tree) => expect(findMatches(pattern, tree, code).matches).toEqual([]));
+  });
+});

@@ -1,6 +1,6 @@
 import type { Node } from "web-tree-sitter";
-import { isIgnorable } from "../pattern/compile-pattern.js";
-import { anyType, type PatternNode } from "../pattern/pattern-node.js";
+import { isIgnorable } from "../pattern/pattern-tree.js";
+import { anyType, isSeparator, type PatternNode } from "../pattern/pattern-node.js";
 import { CodeComparer, type NodeRun } from "./same-code.js";
 
 /** What a match bound: one node for `$X`, a (possibly empty) run of siblings for `$$$X`. */
@@ -20,6 +20,9 @@ export const defaultStepBudget = 100_000;
 
 class BudgetExceeded extends Error {}
 
+/** The binding `matchRun` gives the siblings after a run (no metavariable can be named so). */
+const restName = " rest";
+
 /** Failed (pattern index, node index) states of one children list, by bindings; made on first `$$$`. */
 interface Memo {
   failed: Map<Environment, Set<number>> | undefined;
@@ -30,14 +33,31 @@ function codeChildren(node: Node): Node[] {
   return node.children.filter((child) => !isIgnorable(child));
 }
 
+/** An unnamed token spelled like a word: a keyword (`async`, `from`, `type`), not punctuation. */
+function isKeyword(node: Node): boolean {
+  return !node.isNamed && /^[A-Za-z_]\w*$/.test(node.type);
+}
+
+/**
+ * Whether a code token the pattern element does not match may be passed over: only punctuation
+ * the pattern does not write, before a token it does (`foo($A, $B)` matches `foo(a, b,)`). As in
+ * ast-grep, a metavariable or a node never passes over one (`delete $P` is not `delete[] p`); a
+ * keyword is never passed over, so a rewrite cannot drop it (`yield $A` is not `yield from x`,
+ * `($A) => $B` not `async (a) => a`, `function $F() {}` not `async function f() {}`).
+ */
+function skippable(node: Node, pattern: PatternNode): boolean {
+  return !node.isNamed && pattern.kind === "leaf" && !isKeyword(node);
+}
+
 function capturedRun(capture: Capture): NodeRun {
   return capture.kind === "single" ? { list: [capture.node], start: 0, end: 1 } : capture;
 }
 
 /**
- * Matches one pattern against code nodes. Smart strictness: unnamed code tokens the pattern does
- * not mention may be skipped, comments are skipped, named code nodes never are, and nothing may
- * trail after the pattern's last child (so a rewrite can never silently drop a statement).
+ * Matches one pattern against code nodes. Smart strictness: punctuation the pattern does not
+ * mention may be skipped before a token it does, comments are skipped, keywords and named code
+ * nodes never are, and nothing but punctuation may trail after the pattern's last child (so a
+ * rewrite can never silently drop a statement or a keyword).
  * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
  * repeated names.
  */
@@ -58,6 +78,36 @@ export class TreeMatcher {
     this.children.clear();
     try {
       return this.matchNode(pattern, node, new Map());
+    } catch (error) {
+      if (error instanceof BudgetExceeded) {
+        this.exhausted++;
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The bindings and end (exclusive) if a run of `nodes` starting at `start` matches the
+   * pattern elements in order; siblings after the run are not part of it.
+   */
+  matchRun(
+    patterns: readonly PatternNode[],
+    nodes: readonly Node[],
+    start: number,
+  ): { env: Environment; end: number } | undefined {
+    this.spent = 0;
+    this.code.reset();
+    this.children.clear();
+    // The rest of the list goes to an anonymous run whose start is the run's end.
+    const rest: PatternNode = { kind: "meta", meta: { kind: "multi", name: restName } };
+    try {
+      const env = this.matchChildren([...patterns, rest], nodes, 0, start, new Map(), { failed: undefined });
+      const tail = env?.get(restName);
+      if (!env || tail?.kind !== "multi") return undefined;
+      const bindings = new Map(env);
+      bindings.delete(restName);
+      return { env: bindings, end: tail.start };
     } catch (error) {
       if (error instanceof BudgetExceeded) {
         this.exhausted++;
@@ -144,7 +194,7 @@ export class TreeMatcher {
     if (pattern === undefined) {
       for (let rest = ci; rest < nodes.length; rest++) {
         const node = nodes[rest];
-        if (node?.isNamed && !node.isExtra) return undefined;
+        if (node && !node.isExtra && (node.isNamed || isKeyword(node))) return undefined;
       }
       return env;
     }
@@ -166,7 +216,7 @@ export class TreeMatcher {
         }
         const bound = this.bind(env, name, { kind: "multi", list: nodes, start: ci, end });
         if (!bound) continue;
-        const rest = this.afterRun(patterns, nodes, pi + 1, end, bound, memo);
+        const rest = this.afterRun(patterns, nodes, pi + 1, end, bound, memo, end === ci);
         if (rest) return rest;
       }
       return undefined;
@@ -179,7 +229,7 @@ export class TreeMatcher {
       const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
       if (rest) return rest;
     }
-    if (!node.isNamed) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
+    if (skippable(node, pattern)) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
     return undefined;
   }
 
@@ -187,7 +237,9 @@ export class TreeMatcher {
    * The rest of the list after a `$$$` run ending before `nodes[ci]`. The run takes every sibling
    * up to the node the next pattern element matches, so the comments and separators between the
    * pattern's neighbours are in its text (as in ast-grep, whose rewrite puts them back): the next
-   * element must match `nodes[ci]` itself, and after a final `$$$` nothing may be left.
+   * element must match `nodes[ci]` itself, and after a final `$$$` nothing may be left. After an
+   * empty run the separator that follows it in the pattern may match nothing (`foo($$$A, $B)`
+   * matches `foo(x)`, as in ast-grep): there is no code between the run and the next element.
    */
   private afterRun(
     patterns: readonly PatternNode[],
@@ -196,15 +248,20 @@ export class TreeMatcher {
     ci: number,
     env: Environment,
     memo: Memo,
+    emptyRun: boolean,
   ): Environment | undefined {
     const pattern = patterns[pi];
     if (pattern === undefined) return ci === nodes.length ? env : undefined;
     if (pattern.kind === "meta" && pattern.meta.kind === "multi")
       return this.matchChildren(patterns, nodes, pi, ci, env, memo);
     const node = nodes[ci];
-    if (node === undefined || node.isExtra) return undefined;
+    const skipSeparator = () =>
+      emptyRun && isSeparator(pattern)
+        ? this.afterRun(patterns, nodes, pi + 1, ci, env, memo, true)
+        : undefined;
+    if (node === undefined || node.isExtra) return skipSeparator();
     this.charge(1);
     const matched = this.matchNode(pattern, node, env);
-    return matched && this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
+    return (matched && this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo)) ?? skipSeparator();
   }
 }

@@ -44,6 +44,44 @@ describe("compilePattern errors", () => {
     });
   });
 
+  it("rejects a header without its body, never reading it as a metavariable matching any node", async () => {
+    for (const [language, source, hint] of [
+      ["python", "class $C", "`class $C: $$$B`"],
+      ["python", "if $C", "`if $C: $$$B`"],
+      ["typescript", "do $S while ($C);", "`do { $$$B } while ($C);`"],
+    ] as const) {
+      await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringMatching(
+          new RegExp(
+            `^the pattern does not parse as ${language} code at line 1, column 1[^]*Hint:[^]*Parsed as: \\(`,
+          ),
+        ),
+      });
+      await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+        message: expect.stringContaining(hint),
+      });
+    }
+  });
+
+  it("marks a pattern tree-sitter read whole as an ERROR, which a search reports when it finds nothing", async () => {
+    // A module cannot be an identifier: ast-grep matches the ERROR as a node of any kind.
+    const compiled = await parser.compile(parser.spec("typescript"), "import { $$$N } from $M");
+    expect(compiled.rootType).toBeUndefined();
+    expect(compiled.unparsed).toMatch(/^the pattern does not parse as typescript code at line 1/);
+    expect((await parser.compile(parser.spec("typescript"), "import { $$$N } from 'm'")).unparsed).toBe(
+      undefined,
+    );
+  });
+
+  it("reads catch and finally clauses as such, not as class methods named so", async () => {
+    const spec = parser.spec("typescript");
+    expect((await parser.compile(spec, "catch ($E) { $$$B }")).rootType).toBe("catch_clause");
+    expect((await parser.compile(spec, "finally { $$$B }")).rootType).toBe("finally_clause");
+    // A member named by a statement word is no reading of a fragment in a wrapper.
+    await expect(parser.compile(spec, "else { $$$B }")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+  });
+
   it("rejects a pattern of several nodes", async () => {
     await expect(parser.compile(parser.spec("python"), "a\nb")).rejects.toMatchObject({
       code: "PATTERN_INVALID",

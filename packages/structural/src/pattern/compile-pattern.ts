@@ -2,69 +2,20 @@ import type { Node, Parser } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { contextKeywords } from "./context-keywords.js";
-import { parseMetaVariable, restoreSigils, substituteExpando } from "./metavariable.js";
-import { anyType, type CompiledPattern, type PatternNode } from "./pattern-node.js";
-
-/** Children that carry no code: zero-width terminators and MISSING nodes tree-sitter invented. */
-export function isIgnorable(node: Node): boolean {
-  return node.isMissing || node.startIndex === node.endIndex;
-}
-
-/** The first ERROR node in the subtree (MISSING nodes are tolerated, as ast-grep does). */
-export function firstError(node: Node): Node | undefined {
-  if (node.isError) return node;
-  if (!node.hasError) return undefined;
-  for (const child of node.children) {
-    const found = firstError(child);
-    if (found) return found;
-  }
-  return undefined;
-}
+import { substituteExpando } from "./metavariable.js";
+import { bodyHint, describeError, parseFailure } from "./parse-failure.js";
+import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./pattern-node.js";
+import { firstError, intolerableError, isMetaText, meaningfulChildren, metaOf } from "./pattern-tree.js";
 
 /**
- * The metavariable a pattern node's text spells, or undefined. With an expando only text that
- * went through it counts: a `$` left as written is code (PHP's `$_GET`).
+ * How much tree-sitter had to repair: none, MISSING tokens only, ERRORs standing for
+ * metavariables, or the pattern itself is an ERROR (matched as a node of any kind).
  */
-function metaOf(text: string, expando: string | undefined): ReturnType<typeof parseMetaVariable> {
-  if (expando !== undefined && !text.startsWith(expando)) return undefined;
-  return parseMetaVariable(restoreSigils(text, expando));
-}
-
-/** Whether the node's whole text spells a metavariable (after the expando is put back). */
-function isMetaText(node: Node, expando: string | undefined): boolean {
-  return metaOf(node.text, expando) !== undefined;
-}
-
-/**
- * The first ERROR node a pattern may not keep. As in ast-grep, an ERROR whose whole text is a
- * metavariable is that metavariable (`class $C { $$$B }`: a lone `$$$B` where Java wants a
- * member), and an ERROR with a metavariable among its children is a node of any kind with those
- * children (JSON `{"k": $V}`, where no value can be an identifier). Any other ERROR is a typo.
- */
-export function intolerableError(node: Node, expando: string | undefined): Node | undefined {
-  if (!node.hasError && !node.isError) return undefined;
-  if (node.isError) {
-    if (isMetaText(node, expando)) return undefined;
-    if (!node.children.some((child) => isMetaText(child, expando))) return node;
-  }
-  for (const child of node.children) {
-    const found = intolerableError(child, expando);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** How much tree-sitter had to repair: none, MISSING tokens only, or ERRORs standing for metavariables. */
-type Repair = 0 | 1 | 2;
+type Repair = 0 | 1 | 2 | 3;
 
 function repairOf(root: Node): Repair {
   if (firstError(root)) return 2;
   return root.hasError ? 1 : 0;
-}
-
-/** Children that are code: not ignorable, and not comments (an ERROR counts as extra; it is kept). */
-function meaningfulChildren(node: Node): Node[] {
-  return node.children.filter((child) => !isIgnorable(child) && (!child.isExtra || child.isError));
 }
 
 /** Descends while the node has exactly one meaningful child: `foo(x)` → the call, not its statement. */
@@ -88,6 +39,40 @@ interface Located {
   readonly textEnd: number;
 }
 
+/**
+ * Statement words no member of a wrapper's class should be named: `catch ($E) { $$$B }` is a
+ * catch clause, not a method named `catch`.
+ */
+const statementWords = new Set([
+  "if",
+  "else",
+  "for",
+  "while",
+  "do",
+  "switch",
+  "case",
+  "default",
+  "try",
+  "catch",
+  "finally",
+  "return",
+  "throw",
+  "break",
+  "continue",
+  "with",
+]);
+
+/** Whether a located node is no reading of the pattern: inside a wrapper, a member named by a statement word. */
+function unfitReading(node: Node, wrapped: boolean): boolean {
+  const name = wrapped ? node.childForFieldName("name") : null;
+  return name !== null && statementWords.has(name.text);
+}
+
+/** The repair of a reading: the worst when the pattern's node is itself an ERROR. */
+function readingRepair(node: Node, root: Node, expando: string | undefined): Repair {
+  return node.isError && !isMetaText(node, expando) ? 3 : repairOf(root);
+}
+
 function tryBare(parser: Parser, text: string, expando: string | undefined): Located | undefined {
   // The tree stays alive through the returned node; web-tree-sitter frees it with the parser.
   const tree = parser.parse(text);
@@ -96,7 +81,9 @@ function tryBare(parser: Parser, text: string, expando: string | undefined): Loc
   if (intolerableError(root, expando)) return undefined;
   const node = effectiveNode(root);
   if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
-  return { node, wrapper: undefined, repair: repairOf(root), impliedSemicolon: false, textEnd: text.length };
+  if (unfitReading(node, false)) return undefined;
+  const repair = readingRepair(node, root, expando);
+  return { node, wrapper: undefined, repair, impliedSemicolon: false, textEnd: text.length };
 }
 
 /**
@@ -116,15 +103,19 @@ function tryWrapper(
   const start = prefix.length;
   const end = start + text.length;
   const extra = suffix.startsWith(";") ? 1 : 0;
-  const found = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
+  // The smallest node reaching from the text's first character to its last (inclusive of a `;`
+  // the user wrote: `x = $V;` is the statement, not the assignment before it).
+  const found = tree.rootNode.descendantForIndex(start, end);
   if (!found) return undefined;
   if (found.startIndex !== start || found.endIndex < end || found.endIndex > end + extra) return undefined;
   if (found.equals(tree.rootNode) && meaningfulChildren(found).length !== 1) return undefined;
-  const wrapper = prefix === "" ? undefined : `${prefix.trim()} … ${suffix.trim()}`;
+  const node = effectiveNode(found);
+  if (unfitReading(node, prefix !== "")) return undefined;
+  const wrapper = prefix === "" ? undefined : `${prefix.trim()} … ${suffix.trim()}`.replace(/\s+/g, " ");
   return {
-    node: effectiveNode(found),
+    node,
     wrapper,
-    repair: repairOf(tree.rootNode),
+    repair: readingRepair(node, tree.rootNode, expando),
     impliedSemicolon: found.endIndex === end + 1,
     textEnd: end,
   };
@@ -156,40 +147,42 @@ function withStatementSemicolons(
   return inserted.length > 0 ? { text: out, inserted } : undefined;
 }
 
-function describeError(
-  parser: Parser,
-  text: string,
-  spec: LanguageSpec,
-  original: string,
-  lineOffset: number,
-): never {
-  const language = spec.id;
-  // Where a bare fragment is never the language's code, the first wrapper shows the error.
-  const [prefix, suffix] = spec.onlyWrapped ? (spec.wrappers[0] ?? ["", ""]) : ["", ""];
-  const prefixLines = prefix.split("\n").length - 1;
-  const tree = parser.parse(prefix + text + suffix);
-  const error = tree ? intolerableError(tree.rootNode, spec.expando) : undefined;
-  const lines = original.split("\n");
-  let where = "";
-  if (error) {
-    const row = Math.max(0, error.startPosition.row - prefixLines);
-    const column = error.startPosition.row < prefixLines ? 0 : error.startPosition.column;
-    const line = lines[row] ?? "";
-    where = ` at line ${row + 1 + lineOffset}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
-  } else if (tree) {
-    const nodes = meaningfulChildren(tree.rootNode).filter((node) => node.startIndex >= prefix.length);
-    where = `: it parses as ${nodes.length} separate nodes, not one`;
-  }
-  const sexp = tree ? tree.rootNode.toString() : "";
-  throw new StructuralError({
-    code: "PATTERN_INVALID",
-    message:
-      `the pattern does not parse as ${language} code${where}. ` +
-      `Give one complete expression, statement or declaration of ${language}; ` +
-      `metavariables must stand for whole nodes ($X, $$$ARGS), not parts of a name or string.` +
-      (sexp ? `\nParsed as: ${sexp.length > 400 ? `${sexp.slice(0, 400)}…` : sexp}` : ""),
-    data: { pattern: original, language },
-  });
+/**
+ * The children of an expression statement that is a chain (a primary, then one or more
+ * `selector` nodes), without its final `;`; undefined for any other pattern.
+ */
+function flatChain(root: PatternNode): readonly PatternNode[] | undefined {
+  if (root.kind !== "inner" || root.type !== "expression_statement") return undefined;
+  const last = root.children.at(-1);
+  if (last?.kind !== "leaf" || last.text !== ";") return undefined;
+  const run = root.children.slice(0, -1);
+  const selectors = run.slice(1);
+  if (selectors.length === 0 || selectors.some((node) => node.kind !== "inner" || node.type !== "selector"))
+    return undefined;
+  return run;
+}
+
+/**
+ * The texts of the literal leaves every match holds: all but the separators that may match
+ * nothing after an empty `$$$` run (see `isSeparator`), which a prefilter must not require.
+ */
+function requiredLiterals(root: PatternNode, leaves: ReadonlyMap<PatternNode, string>): Set<string> {
+  const out = new Set<string>();
+  const visit = (node: PatternNode, optional: boolean): void => {
+    if (node.kind === "leaf") {
+      const text = leaves.get(node);
+      if (text !== undefined && !optional) out.add(text);
+    } else if (node.kind === "inner") {
+      let afterRun = false;
+      for (const child of node.children) {
+        const skippable: boolean = afterRun && isSeparator(child);
+        visit(child, skippable);
+        afterRun = skippable || (child.kind === "meta" && child.meta.kind === "multi");
+      }
+    }
+  };
+  visit(root, false);
+  return out;
 }
 
 /**
@@ -244,7 +237,7 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   // That reading also beats one that keeps ERRORs around metavariables.
   const whole = locate(text);
   const member =
-    (!whole || whole.repair === 2) && /;\s*$/.test(text) ? locate(text.replace(/;\s*$/, "")) : undefined;
+    (!whole || whole.repair >= 2) && /;\s*$/.test(text) ? locate(text.replace(/;\s*$/, "")) : undefined;
   let located = member && (!whole || member.repair < whole.repair) ? member : whole;
   // A statement sequence alone in braces (`if ($C) { $$$B }`): where an expression is no
   // statement without its `;` (C#, whose parser then reads `{ … }` as an initializer followed
@@ -280,11 +273,17 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
       located = meant;
     }
   }
-  if (!located) describeError(parser, text, spec, trimmed, lineOffset);
+  // A pattern that is itself an ERROR is matched as a node of any kind with its children (as in
+  // ast-grep: `import { $$$N } from $M`, where a module cannot be an identifier), unless it is a
+  // header without its body (`class $C`), which nothing can match.
+  if (!located || (located.repair === 3 && bodyHint(trimmed, spec.id) !== ""))
+    describeError(parser, text, spec, trimmed, lineOffset);
+  const unparsed = located.repair === 3 ? parseFailure(parser, text, spec, trimmed, lineOffset) : undefined;
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();
-  const literals = new Set<string>();
+  /** Leaves whose text every match holds, unless they lie where they may match nothing. */
+  const literalLeaves = new Map<PatternNode, string>();
   const { textEnd } = located;
   // Whether a token of the pattern is the `;` a wrapper appended (not one a metavariable took).
   let keptImpliedSemicolon = false;
@@ -305,16 +304,27 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     if (children.length === 0) {
       const leafText = node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
+      const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
       if (node.isNamed || node.type === leafText) {
-        if (leafText.trim() !== "" && !leafText.includes(spec.expando ?? "$$$$")) literals.add(leafText);
+        if (leafText.trim() !== "" && !leafText.includes(spec.expando ?? "$$$$"))
+          literalLeaves.set(leaf, leafText);
       }
-      return { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
+      return leaf;
     }
     // An ERROR kept (see intolerableError) matches a node of any kind, as in ast-grep.
     const type = node.isError ? anyType : node.type;
     return { kind: "inner", type, children: children.map(convert) };
   };
   const root = convert(located.node);
+  const chain =
+    spec.flatChains === true && located.impliedSemicolon && keptImpliedSemicolon
+      ? flatChain(root)
+      : undefined;
+  // A run inside an expression holds no `;`: only the run's literals are required.
+  const literals = requiredLiterals(
+    chain ? { kind: "inner", type: anyType, children: chain } : root,
+    literalLeaves,
+  );
   if (root.kind === "meta" && root.meta.kind === "multi") {
     throw new StructuralError({
       code: "PATTERN_INVALID",
@@ -341,6 +351,8 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     context: contextKeywords(spec.id, rootType).filter((word) => !literals.has(word)),
     wrapper: located.wrapper,
     impliedSemicolon: located.impliedSemicolon && keptImpliedSemicolon,
+    ...(unparsed === undefined ? {} : { unparsed }),
+    ...(chain === undefined ? {} : { sequence: chain }),
     codeNames: spec.codeNames ?? [],
   };
 }

@@ -40,4 +40,24 @@ export interface CompiledPattern {
   readonly impliedSemicolon: boolean;
   /** The language's own variables spelled like metavariables (see `LanguageSpec.codeNames`). */
   readonly codeNames: readonly string[];
+  /**
+   * The pattern as a run of siblings, for a grammar of flat chains (see `LanguageSpec.flatChains`):
+   * the statement's children without its implied `;`. A match is then also any contiguous run of
+   * children, starting a chain, that matches these.
+   */
+  readonly sequence?: readonly PatternNode[];
+  /**
+   * Where the pattern did not parse, when tree-sitter read it whole as an ERROR (then matched as
+   * a node of any kind with its children): a search that finds nothing reports this as an error.
+   */
+  readonly unparsed?: string;
+}
+
+/**
+ * Whether a pattern node is a list separator (`,` or `;`) that may match nothing right after a
+ * `$$$` run that matched nothing, as in ast-grep: `foo($$$A, $B)` matches `foo(x)`. Such a
+ * separator is no literal every match contains.
+ */
+export function isSeparator(node: PatternNode | undefined): boolean {
+  return node?.kind === "leaf" && !node.named && (node.text === "," || node.text === ";");
 }

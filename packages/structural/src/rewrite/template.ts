@@ -4,11 +4,21 @@ import type { CompiledPattern } from "../pattern/pattern-node.js";
 
 const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g;
 
+/** A backslash before a reference makes it code: `\$HOME` is written as `$HOME`. */
+function escaped(template: string, found: RegExpMatchArray): boolean {
+  return template.charCodeAt((found.index ?? 0) - 1) === 92; /* \ */
+}
+
 /**
- * The metavariable a template reference names, or undefined where it is the language's own
- * variable written as code (`$_SESSION` in PHP; never a `$$$` run).
+ * The metavariable a template reference names, or undefined where it is code: escaped with a
+ * backslash (`\$HOME`), or the language's own variable (`$_SESSION` in PHP; never a `$$$` run).
  */
-function referenceName(found: RegExpMatchArray, codeNames: readonly string[]): string | undefined {
+function referenceName(
+  template: string,
+  found: RegExpMatchArray,
+  codeNames: readonly string[],
+): string | undefined {
+  if (escaped(template, found)) return undefined;
   const name = found[1] ?? found[2] ?? "";
   return found[1] === undefined && codeNames.includes(name) ? undefined : name;
 }
@@ -17,7 +27,7 @@ function referenceName(found: RegExpMatchArray, codeNames: readonly string[]): s
 export function checkTemplate(template: string, pattern: CompiledPattern): void {
   const unknown = new Set<string>();
   for (const found of template.matchAll(reference)) {
-    const name = referenceName(found, pattern.codeNames);
+    const name = referenceName(template, found, pattern.codeNames);
     if (name === undefined) continue;
     if (!pattern.singleNames.has(name) && !pattern.multiNames.has(name)) unknown.add(name);
   }
@@ -30,7 +40,7 @@ export function checkTemplate(template: string, pattern: CompiledPattern): void 
       message:
         `the rewrite names ${[...unknown].map((n) => `$${n}`).join(", ")}, which the pattern does not bind; ` +
         (bound.length > 0 ? `the pattern binds ${bound.join(", ")}` : "the pattern binds no metavariables") +
-        " (wildcards like $_ bind nothing)",
+        " (wildcards like $_ bind nothing; write \\$NAME for a literal $NAME)",
     });
   }
 }
@@ -57,8 +67,9 @@ function dedent(value: string, indent: string): string {
 
 /**
  * The replacement text for one match: metavariables substituted with their original source
- * (`$$$X` from its first node to its last), re-indented to the match's line, with the file's
- * line endings.
+ * (`$$$X` from its first node to its last; an empty `$$$X` also drops the `,` after it, or
+ * before it at the end of a list; `\$NAME` is the code `$NAME`), re-indented to the match's
+ * line, with the file's line endings.
  */
 export function fillTemplate(
   template: string,
@@ -72,15 +83,23 @@ export function fillTemplate(
   let last = 0;
   for (const found of normalized.matchAll(reference)) {
     const index = found.index;
-    out += normalized.slice(last, index);
+    // An escaped reference is code without its backslash.
+    out += normalized.slice(last, escaped(normalized, found) ? index - 1 : index);
     last = index + found[0].length;
-    const name = referenceName(found, codeNames);
+    const name = referenceName(normalized, found, codeNames);
     if (name === undefined) {
       out += found[0]; // code, as written
       continue;
     }
     const capture = match.bindings.get(name);
     if (!capture) continue;
+    if (found[1] !== undefined && capture.text === "") {
+      // An empty run takes a separator with it: `bar($$$A, $B)` gives `bar(x)`, not `bar(, x)`.
+      const after = /^[ \t]*,[ \t]*/.exec(normalized.slice(last));
+      if (after) last += after[0].length;
+      else if (/^[ \t]*([)\]}>]|$)/.test(normalized.slice(last))) out = out.replace(/[ \t]*,[ \t]*$/, "");
+      continue;
+    }
     let value = dedent(capture.text.replace(/\r\n/g, "\n"), lineIndent(source, capture.start));
     const lineSoFar = out.slice(out.lastIndexOf("\n") + 1);
     if (/^[ \t]*$/.test(lineSoFar) && lineSoFar !== "") value = value.split("\n").join(`\n${lineSoFar}`);

@@ -6,7 +6,7 @@ import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
-import { noMatchMessage, searchedLine } from "./ast-grep-tool.js";
+import { noMatchMessage, rejectUnparsedWithoutMatches, searchedLine } from "./ast-grep-tool.js";
 import { plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
@@ -18,13 +18,18 @@ export const astEditTool = defineTool({
   parallelSafe: true,
   description: [
     "Rewrite code by syntax-tree shape. Same pattern language as ast_grep; in the rewrite template $NAME and $$$NAME are",
-    "replaced by the code they matched. Nothing is written: the change is staged with a diff preview and an edit_id;",
+    "replaced by the code they matched (\\$NAME writes a literal $NAME, e.g. a shell's \\$HOME).",
+    "Nothing is written: the change is staged with a diff preview and an edit_id;",
     "call resolve to accept or discard it. Nested matches inside a rewritten match are left alone (run again to reach them).",
     'Example: ast_edit(pattern: "dispose($X)", rewrite: "$X.dispose()", language: "dart").',
   ].join(" "),
   input: z.object({
     pattern: z.string().min(1).describe("What to match, as for ast_grep"),
-    rewrite: z.string().describe("What to put in each match's place, with $NAME / $$$NAME substituted"),
+    rewrite: z
+      .string()
+      .describe(
+        "What to put in each match's place, with $NAME / $$$NAME substituted; \\$NAME is a literal $NAME",
+      ),
     path: z.string().optional().describe("File or folder to rewrite in; default the whole workspace"),
     language: z.string().optional().describe("Grammar id; inferred when path is a file"),
   }),
@@ -45,7 +50,10 @@ export const astEditTool = defineTool({
       target: scope.target,
       signal: context.signal,
     });
-    if (outcome.files.length === 0) return `nothing staged: ${noMatchMessage(pattern, outcome, scope)}`;
+    if (outcome.files.length === 0) {
+      rejectUnparsedWithoutMatches(pattern, outcome, scope);
+      return `nothing staged: ${noMatchMessage(pattern, outcome, scope)}`;
+    }
     const files: StagedFile[] = [];
     const previews: string[] = [];
     let replacements = 0;

@@ -1,5 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
+import { StructuralError } from "../errors/structural-error.js";
 import type { StructuralMatch } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
 import { gluedMetaVariables } from "../pattern/metavariable.js";
@@ -30,6 +31,25 @@ export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string
   if (outcome.skippedLarge > 0) skipped.push(`${outcome.skippedLarge} over 2 MiB`);
   const files = plural(outcome.searched, `${scope.spec.id} file`);
   return `searched ${files}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
+}
+
+/**
+ * Throws `PATTERN_INVALID` when nothing matched a pattern tree-sitter read whole as an ERROR:
+ * the pattern most likely did not parse as meant, and an empty result would hide it.
+ */
+export function rejectUnparsedWithoutMatches(
+  pattern: CompiledPattern,
+  outcome: SearchOutcome,
+  scope: SearchScope,
+): void {
+  if (pattern.unparsed === undefined) return;
+  throw new StructuralError({
+    code: "PATTERN_INVALID",
+    message:
+      `${pattern.unparsed}\nSuch a pattern is matched as a node of any kind with the same children, ` +
+      `and nothing matched (${searchedLine(outcome, scope)}).`,
+    data: { pattern: pattern.source, language: pattern.language },
+  });
 }
 
 /** The plain "nothing matched" message, with the file count and how the pattern was read. */
@@ -66,7 +86,8 @@ export const astGrepTool = defineTool({
     "Find code by its syntax-tree shape rather than its text. The pattern is a fragment of code in the given language:",
     "$NAME matches exactly one node, $$$NAME a (possibly empty) run of sibling nodes, $_ and $$$ match without binding.",
     'A metavariable used twice must capture the same code. Metavariables stand for whole nodes ($X, not foo$X or "$X").',
-    "$$$ backtracks: foo($$$A, $B) binds B to the last argument.",
+    "$$$ backtracks: foo($$$A, $B) binds B to the last argument (and matches foo(x), A empty).",
+    "Keywords the pattern omits are not skipped: write async function $F() {} to match async functions.",
     "Honours .gitignore; output lists path:line:col, the matched code, and each binding.",
     'Example: ast_grep(pattern: "if ($X != null) $X.dispose()", language: "dart") finds guards that dispose what they tested.',
   ].join(" "),
@@ -100,7 +121,10 @@ export const astGrepTool = defineTool({
       signal: context.signal,
     });
     const total = outcome.files.reduce((sum, file) => sum + file.matches.length, 0);
-    if (total === 0) return noMatchMessage(pattern, outcome, scope);
+    if (total === 0) {
+      rejectUnparsedWithoutMatches(pattern, outcome, scope);
+      return noMatchMessage(pattern, outcome, scope);
+    }
     const limit = input.max_results ?? 50;
     const blocks: string[] = [];
     for (const file of outcome.files) {

@@ -109,6 +109,64 @@ describe("ast_grep through the registry", () => {
     expect(resultText(result)).toMatch(/line 1, column/);
   });
 
+  it("reports a pattern that did not parse as an error, not as one matching any node", async () => {
+    write("py/c.py", "class A:\n    pass\n");
+    write("ts/i.ts", "export const x = 1;\n");
+    for (const [pattern, language] of [
+      ["class $C", "python"],
+      ["import { $$$N } from $M", "typescript"],
+    ] as const) {
+      for (const tool of ["ast_grep", "ast_edit"] as const) {
+        const args = tool === "ast_grep" ? { pattern, language } : { pattern, language, rewrite: "x" };
+        const result = await registry().invoke(run, { tool, args });
+        const text = resultText(result);
+        expect({ pattern, tool, isError: result.isError }).toEqual({ pattern, tool, isError: true });
+        expect(result.error?.code).toBe("PATTERN_INVALID");
+        expect(text).toMatch(/does not parse as .* code at line 1, column 1/);
+        expect(text).toContain("Parsed as: (");
+        expect(text).not.toContain("matching any node");
+      }
+    }
+  });
+
+  it("finds TypeScript statements split over lines, whatever was searched before", async () => {
+    write(
+      "ts/f.ts",
+      [
+        'import { x } from "y";',
+        "",
+        "export function f(a: number) {",
+        "  const k = 1;",
+        "  if (a > 0)",
+        "    return a;",
+        "  if (a) {",
+        "    x();",
+        "  }",
+        "  else {",
+        "    y();",
+        "  }",
+        "  try {",
+        "    z();",
+        "  }",
+        "  catch (e) {",
+        "    w(e);",
+        "  }",
+        "  return 0;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    const grep = async (pattern: string) =>
+      resultText(await registry().invoke(run, { tool: "ast_grep", args: { pattern, path: "ts/f.ts" } }));
+    // The ast-grep CLI 0.51.1 finds each of these once.
+    expect(await grep("if ($C) return $V;")).toContain("1 match in 1 file");
+    expect(await grep("if ($C) { $$$A } else { $$$B }")).toContain("ts/f.ts:7:3");
+    expect(await grep("try { $$$A } catch ($E) { $$$B }")).toContain("ts/f.ts:13:3");
+    // A pattern without a statement plan parses the whole file (and caches it): same answer after.
+    expect(await grep("$A > $B")).toContain("1 match in 1 file");
+    expect(await grep("if ($C) return $V;")).toContain("1 match in 1 file");
+  });
+
   it("refuses a path outside the workspace", async () => {
     const result = await registry().invoke(run, {
       tool: "ast_grep",

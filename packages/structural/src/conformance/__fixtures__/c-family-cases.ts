@@ -113,6 +113,15 @@ export const cppCases: readonly ConformanceCase[] = [
     bindings: { P: "p" },
   },
   {
+    name: "cpp delete statement written with its ;",
+    language: "cpp",
+    pattern: "delete $P;",
+    code: "void g(int* p) {\n  delete p;\n  delete[] q;\n}\n",
+    matches: ["delete p;"],
+    bindings: { P: "p" },
+    rewrite: ["free($P);", "void g(int* p) {\n  free(p);\n  delete[] q;\n}\n"],
+  },
+  {
     name: "cpp call",
     language: "cpp",
     pattern: "std::move($A)",

@@ -1,0 +1,76 @@
+import type { Parser } from "web-tree-sitter";
+import { StructuralError } from "../errors/structural-error.js";
+import type { LanguageSpec } from "../grammars/languages.js";
+import { firstError, intolerableError, meaningfulChildren } from "./pattern-tree.js";
+
+/** Words that open a statement or declaration with a body. */
+const headerWords =
+  /^(?:async\s+)?(class|def|function|if|elif|else|for|while|with|try|except|switch|do|struct|impl|fn|func|interface|enum)\b/;
+
+/**
+ * A hint for a pattern that is a header without its body (`class $C`, `if $C`): the same with a
+ * `$$$B` body, in the language's block syntax.
+ */
+export function bodyHint(pattern: string, language: string): string {
+  const opened = headerWords.exec(pattern);
+  if (!opened) return "";
+  if (opened[1] === "do")
+    return " Hint: a metavariable after `do` is an expression, not a statement: write `do { $$$B } while ($C);`.";
+  const indented = language === "python";
+  if (indented ? pattern.includes(":") : pattern.includes("{")) return "";
+  const example = indented ? `${pattern}: $$$B` : `${pattern} { $$$B }`;
+  return ` Hint: \`${opened[1]}\` needs its body, e.g. \`${example}\`.`;
+}
+
+/** What did not parse in a pattern: where, a hint, and tree-sitter's s-expression of it. */
+export function parseFailure(
+  parser: Parser,
+  text: string,
+  spec: LanguageSpec,
+  original: string,
+  lineOffset: number,
+): string {
+  const language = spec.id;
+  // Where a bare fragment is never the language's code, the first wrapper shows the error.
+  const [prefix, suffix] = spec.onlyWrapped ? (spec.wrappers[0] ?? ["", ""]) : ["", ""];
+  const prefixLines = prefix.split("\n").length - 1;
+  const tree = parser.parse(prefix + text + suffix);
+  // An ERROR kept around a metavariable is still what did not parse when it is the pattern.
+  const error = tree
+    ? (intolerableError(tree.rootNode, spec.expando) ?? firstError(tree.rootNode))
+    : undefined;
+  const lines = original.split("\n");
+  let where = "";
+  if (error) {
+    const row = Math.max(0, error.startPosition.row - prefixLines);
+    const column = error.startPosition.row < prefixLines ? 0 : error.startPosition.column;
+    const line = lines[row] ?? "";
+    where = ` at line ${row + 1 + lineOffset}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
+  } else if (tree) {
+    const nodes = meaningfulChildren(tree.rootNode).filter((node) => node.startIndex >= prefix.length);
+    where = `: it parses as ${nodes.length} separate nodes, not one`;
+  }
+  const sexp = tree ? tree.rootNode.toString() : "";
+  return (
+    `the pattern does not parse as ${language} code${where}. ` +
+    `Give one complete expression, statement or declaration of ${language}; ` +
+    `metavariables must stand for whole nodes ($X, $$$ARGS), not parts of a name or string.` +
+    bodyHint(original, language) +
+    (sexp ? `\nParsed as: ${sexp.length > 400 ? `${sexp.slice(0, 400)}…` : sexp}` : "")
+  );
+}
+
+/** Throws `PATTERN_INVALID` with {@link parseFailure}'s description of the pattern. */
+export function describeError(
+  parser: Parser,
+  text: string,
+  spec: LanguageSpec,
+  original: string,
+  lineOffset: number,
+): never {
+  throw new StructuralError({
+    code: "PATTERN_INVALID",
+    message: parseFailure(parser, text, spec, original, lineOffset),
+    data: { pattern: original, language: spec.id },
+  });
+}

@@ -1,0 +1,56 @@
+import type { Node } from "web-tree-sitter";
+import { parseMetaVariable, restoreSigils } from "./metavariable.js";
+
+/** Children that carry no code: zero-width terminators and MISSING nodes tree-sitter invented. */
+export function isIgnorable(node: Node): boolean {
+  return node.isMissing || node.startIndex === node.endIndex;
+}
+
+/** The first ERROR node in the subtree (MISSING nodes are tolerated, as ast-grep does). */
+export function firstError(node: Node): Node | undefined {
+  if (node.isError) return node;
+  if (!node.hasError) return undefined;
+  for (const child of node.children) {
+    const found = firstError(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The metavariable a pattern node's text spells, or undefined. With an expando only text that
+ * went through it counts: a `$` left as written is code (PHP's `$_GET`).
+ */
+export function metaOf(text: string, expando: string | undefined): ReturnType<typeof parseMetaVariable> {
+  if (expando !== undefined && !text.startsWith(expando)) return undefined;
+  return parseMetaVariable(restoreSigils(text, expando));
+}
+
+/** Whether the node's whole text spells a metavariable (after the expando is put back). */
+export function isMetaText(node: Node, expando: string | undefined): boolean {
+  return metaOf(node.text, expando) !== undefined;
+}
+
+/**
+ * The first ERROR node a pattern may not keep. As in ast-grep, an ERROR whose whole text is a
+ * metavariable is that metavariable (`class $C { $$$B }`: a lone `$$$B` where Java wants a
+ * member), and an ERROR with a metavariable among its children is a node of any kind with those
+ * children (JSON `{"k": $V}`, where no value can be an identifier). Any other ERROR is a typo.
+ */
+export function intolerableError(node: Node, expando: string | undefined): Node | undefined {
+  if (!node.hasError && !node.isError) return undefined;
+  if (node.isError) {
+    if (isMetaText(node, expando)) return undefined;
+    if (!node.children.some((child) => isMetaText(child, expando))) return node;
+  }
+  for (const child of node.children) {
+    const found = intolerableError(child, expando);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Children that are code: not ignorable, and not comments (an ERROR counts as extra; it is kept). */
+export function meaningfulChildren(node: Node): Node[] {
+  return node.children.filter((child) => !isIgnorable(child) && (!child.isExtra || child.isError));
+}
