@@ -4,7 +4,7 @@
 //  3. cold start per server (spawn → initialize → first answer).
 //  4. with --real: 1 on real code bases instead of the fixtures (Go standard library, this
 //     monorepo's @tools/registry, Python's asyncio, the C files of Go's runtime/cgo).
-// Run after `pnpm run build`: node bench/lsp.bench.mjs [iterations] [--real]
+// Run after `pnpm run build`: node bench/lsp.bench.mjs [iterations] [--real] [--gap=<ms>]
 import {
   cpSync,
   mkdirSync,
@@ -26,6 +26,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "..", "node_modules", ".bin");
 const real = process.argv.includes("--real");
 const iterations = Number(process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? 30);
+// --gap=<ms>: idle time before each timed call, as between an agent's calls (its caches and the
+// server's go cold); 0 (the default) runs the calls back to back.
+const gapMs = Number(process.argv.find((arg) => arg.startsWith("--gap="))?.slice(6) ?? 0);
+const idle = () => (gapMs > 0 ? new Promise((resolve) => setTimeout(resolve, gapMs)) : undefined);
 
 const cases = [
   { fixture: "ts-project", file: "src/app.ts", line: 4, symbol: "add", break: ["add(1, 2)", 'add(1, "x")'] },
@@ -161,11 +165,13 @@ async function compareNavigation({ registry, run, client, c, uri, position, acti
     return (user + system) / 1000;
   };
   for (let i = 0; i < iterations; i++) {
+    await idle();
     let cpuStart = cpu();
     let started = performance.now();
     await client.request(methods[action], params);
     raw.push(performance.now() - started);
     cpuRaw.push(cpu() - cpuStart);
+    await idle();
     client.request = timedRequest;
     cpuStart = cpu();
     started = performance.now();
@@ -174,6 +180,7 @@ async function compareNavigation({ registry, run, client, c, uri, position, acti
     cpuOurs.push(cpu() - cpuStart);
     own.push(ours.at(-1) - inside);
     delete client.request;
+    await idle();
     started = performance.now();
     await registry.invoke(run, { tool: "chain_only", args });
     chain.push(performance.now() - started);
@@ -259,14 +266,14 @@ async function realProject(c) {
   }
 }
 
-if (real) {
-  console.log(
-    `load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(" ")}; ${iterations} calls per action`,
-  );
-  for (const c of realCases) await realProject(c);
-}
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(
+      " ",
+    )}; ${iterations} calls per action${gapMs > 0 ? `, ${gapMs} ms idle before each` : ", back to back"}`,
+);
+if (real) for (const c of realCases) await realProject(c);
 
 for (const c of real ? [] : cases) {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `lsp-bench-${c.fixture}-`)));
