@@ -46,7 +46,8 @@ export type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
 export { SerialLane } from "./invoke/serial-lane.js";
 export { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
 
-export { exportTools, toStrictSchema } from "./export/provider-formats.js";
+export { exportTools } from "./export/provider-formats.js";
+export { toStrictSchema } from "./export/strict-schema.js";
 export type {
   AnthropicToolSchema,
   JsonToolSchema,

@@ -12,7 +12,10 @@ export interface RegistryOptions {
   surfaces?: readonly Surface[];
   /** Who answers approval requests; can be set later with {@link Registry.setApprover}. */
   approver?: Approver;
-  /** `ask` (default): write and exec calls need approval. `auto`: only on gated surfaces. */
+  /**
+   * `ask` (default): write and exec calls need approval. `auto`: only on gated surfaces. Any other
+   * value makes {@link createRegistry} throw `INVALID_APPROVAL_POLICY`.
+   */
   approval?: ApprovalPolicy;
   /** Guardrails run after workspace containment (which is always first and always on). */
   guardrails?: readonly Guardrail[];

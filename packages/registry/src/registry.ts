@@ -2,7 +2,7 @@ import { ToolsError, errorMessage } from "./errors/tools-error.js";
 import type { CallEvent, CallEventListener } from "./events/call-events.js";
 import { exportTools, type SchemaFormat, type ToolSchemaOf } from "./export/provider-formats.js";
 import { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
-import type { ApprovalPolicy, Approver } from "./invoke/approval.js";
+import { checkApprovalPolicy, type ApprovalPolicy, type Approver } from "./invoke/approval.js";
 import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
 import { enterLane, noLanes } from "./invoke/enter-lane.js";
@@ -55,7 +55,7 @@ export class Registry {
     this.guardrails = [workspaceContainment(), ...(options.guardrails ?? [])];
     this.resultWrappers = [...(options.resultWrappers ?? [])];
     this.approver = options.approver;
-    this.policy = options.approval ?? "ask";
+    this.policy = checkApprovalPolicy(options.approval);
     this.maxDepth = options.maxDepth ?? 4;
     this.noApproverHint =
       options.noApproverHint ?? "Connect an approver to the registry, or use the approval policy 'auto'.";
@@ -354,7 +354,10 @@ export class Registry {
   }
 }
 
-/** Creates a registry. See {@link Registry}. */
+/**
+ * Creates a registry. See {@link Registry}. Throws `INVALID_APPROVAL_POLICY` for an approval
+ * policy other than `ask` or `auto`, and `INVALID_DEFINITION` for two tools of one name.
+ */
 export function createRegistry(options: RegistryOptions = {}): Registry {
   return new Registry(options);
 }

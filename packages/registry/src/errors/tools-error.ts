@@ -22,7 +22,9 @@ export type RegistryErrorCode =
   | "TOOL_FAILED"
   | "INVALID_DEFINITION"
   | "NOT_WIRED"
-  | "INVALID_WORKING_DIRECTORY";
+  | "INVALID_WORKING_DIRECTORY"
+  | "INVALID_APPROVAL_POLICY"
+  | "STRICT_SCHEMA_UNSUPPORTED";
 
 /** A registry code, or any package's own code. */
 export type ToolsErrorCode = RegistryErrorCode | (string & {});

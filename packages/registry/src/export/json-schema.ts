@@ -6,11 +6,20 @@ export type JsonSchema = { [key: string]: unknown };
 
 const cache = new WeakMap<Tool, JsonSchema>();
 
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
 /**
- * The tool's arguments as JSON Schema (draft-07, input side: what the model must send). Computed
- * once per tool.
+ * The registry's own copy of a tool's JSON Schema, computed once per tool and deeply frozen:
+ * read it, never hand it out (callers get {@link toolJsonSchema}'s copies).
+ * @internal
  */
-export function toolJsonSchema(tool: Tool): JsonSchema {
+export function sharedJsonSchema(tool: Tool): JsonSchema {
   const cached = cache.get(tool);
   if (cached) return cached;
   const schema = z.toJSONSchema(tool.input, {
@@ -21,6 +30,15 @@ export function toolJsonSchema(tool: Tool): JsonSchema {
   delete schema["$schema"];
   // The registry refuses unknown argument names (with a did-you-mean), so say so in the schema.
   schema["additionalProperties"] = false;
-  cache.set(tool, schema);
+  cache.set(tool, deepFreeze(schema));
   return schema;
+}
+
+/**
+ * The tool's arguments as JSON Schema (draft-07, input side: what the model must send). Computed
+ * once per tool; every call returns a fresh deep copy, so a caller may change what it gets (a
+ * harness converting it in place) without changing later exports.
+ */
+export function toolJsonSchema(tool: Tool): JsonSchema {
+  return structuredClone(sharedJsonSchema(tool));
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../tool/define-tool.js";
-import { exportTools, toStrictSchema } from "./provider-formats.js";
+import { exportTools } from "./provider-formats.js";
+import { toStrictSchema } from "./strict-schema.js";
+import { toolJsonSchema, type JsonSchema } from "./json-schema.js";
 import { toolSignature } from "./tool-signature.js";
 
 const lspLike = defineTool({
@@ -69,14 +71,66 @@ describe("schema export", () => {
     expect(nested.properties["exact"]?.["type"]).toBe("boolean");
   });
 
-  it("makes an enum nullable in both type and values, and wraps untyped schemas in anyOf", () => {
+  it("makes an enum or a constant nullable in both type and values, and wraps a reference in anyOf", () => {
     const strict = toStrictSchema({
       type: "object",
-      properties: { mode: { type: "string", enum: ["a", "b"] }, any: { description: "anything" } },
+      properties: {
+        mode: { type: "string", enum: ["a", "b"] },
+        only: { type: "string", const: "x" },
+        place: { $ref: "#/definitions/place", description: "where" },
+      },
       required: [],
+      definitions: {
+        place: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+      },
     }) as { properties: Record<string, unknown> };
     expect(strict.properties["mode"]).toEqual({ type: ["string", "null"], enum: ["a", "b", null] });
-    expect(strict.properties["any"]).toEqual({ anyOf: [{}, { type: "null" }], description: "anything" });
+    expect(strict.properties["only"]).toEqual({ type: ["string", "null"], enum: ["x", null] });
+    expect(strict.properties["place"]).toEqual({
+      anyOf: [{ $ref: "#/definitions/place" }, { type: "null" }],
+      description: "where",
+    });
+  });
+
+  it("exports a tool whose arguments hold a record non-strict, with its plain JSON Schema; the others stay strict", () => {
+    const withEnv = defineTool({
+      name: "run_with_env",
+      tier: "read",
+      description: "Runs with environment variables.",
+      parallelSafe: true,
+      input: z.object({ env: z.record(z.string(), z.string()).describe("environment variables") }),
+      execute: () => "",
+    });
+    const [env, lsp] = exportTools([withEnv, lspLike], "openai");
+    expect(env!.function.strict).toBe(false);
+    expect(env!.function.parameters).toEqual(exportTools([withEnv], "json")[0]!.inputSchema);
+    expect((env!.function.parameters["properties"] as Record<string, unknown>)["env"]).toMatchObject({
+      additionalProperties: { type: "string" },
+    });
+    expect(lsp!.function.strict).toBe(true);
+  });
+
+  it("hands out copies: a caller changing an exported schema changes no later export", () => {
+    const pristine = {
+      json: exportTools([lspLike], "json"),
+      anthropic: exportTools([lspLike], "anthropic"),
+      openai: exportTools([lspLike], "openai"),
+      schema: toolJsonSchema(lspLike),
+    };
+    const deface = (schema: JsonSchema) => {
+      (schema["properties"] as Record<string, JsonSchema>)["action"]!["description"] = "changed by a caller";
+      (schema["required"] as string[]).push("nonsense");
+      delete schema["additionalProperties"];
+    };
+    deface(exportTools([lspLike], "json")[0]!.inputSchema);
+    deface(exportTools([lspLike], "anthropic")[0]!.input_schema);
+    deface(exportTools([lspLike], "openai")[0]!.function.parameters);
+    deface(toolJsonSchema(lspLike));
+    expect(exportTools([lspLike], "json")).toEqual(pristine.json);
+    expect(exportTools([lspLike], "anthropic")).toEqual(pristine.anthropic);
+    expect(exportTools([lspLike], "openai")).toEqual(pristine.openai);
+    expect(toolJsonSchema(lspLike)).toEqual(pristine.schema);
+    expect(toolSignature(lspLike)).toContain('action: "hover"|"definition"');
   });
 
   it("renders a one-line signature for error messages", () => {

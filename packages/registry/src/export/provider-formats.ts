@@ -1,5 +1,6 @@
 import type { Tool } from "../tool/define-tool.js";
-import { toolJsonSchema, type JsonSchema } from "./json-schema.js";
+import { sharedJsonSchema, toolJsonSchema, type JsonSchema } from "./json-schema.js";
+import { isStrictSchemaUnsupported, toStrictSchema } from "./strict-schema.js";
 
 /** Formats a surface's schema can be exported in. */
 export type SchemaFormat = "json" | "anthropic" | "openai";
@@ -20,64 +21,20 @@ export interface AnthropicToolSchema {
   readonly input_schema: JsonSchema;
 }
 
-/** OpenAI function tool (Chat Completions shape), strict mode. */
+/**
+ * OpenAI function tool (Chat Completions shape). `strict` is true unless the tool's arguments hold
+ * something strict mode cannot express (a record, a tuple, a value of any type: see
+ * {@link toStrictSchema}); that one tool is then exported non-strict, with its plain JSON Schema,
+ * and the registry's validation still checks every call.
+ */
 export interface OpenAiToolSchema {
   readonly type: "function";
   readonly function: {
     readonly name: string;
     readonly description: string;
     readonly parameters: JsonSchema;
-    readonly strict: true;
+    readonly strict: boolean;
   };
-}
-
-function clone(schema: JsonSchema): JsonSchema {
-  return structuredClone(schema);
-}
-
-function nullable(schema: JsonSchema): JsonSchema {
-  const type = schema["type"];
-  if (typeof type === "string" && type !== "null") {
-    const result: JsonSchema = { ...schema, type: [type, "null"] };
-    if (Array.isArray(schema["enum"])) result["enum"] = [...(schema["enum"] as unknown[]), null];
-    return result;
-  }
-  if (Array.isArray(type)) return type.includes("null") ? schema : { ...schema, type: [...type, "null"] };
-  if (Array.isArray(schema["anyOf"]))
-    return { ...schema, anyOf: [...(schema["anyOf"] as unknown[]), { type: "null" }] };
-  const { description, ...rest } = schema;
-  const wrapped: JsonSchema = { anyOf: [rest, { type: "null" }] };
-  if (description !== undefined) wrapped["description"] = description;
-  return wrapped;
-}
-
-/**
- * OpenAI strict mode: every object lists all its keys in `required` and forbids extra ones;
- * a key that was optional becomes nullable instead (the registry reads `null` as "omitted").
- * Defaults are dropped, since strict mode does not accept them.
- */
-export function toStrictSchema(schema: JsonSchema): JsonSchema {
-  const result = clone(schema);
-  delete result["default"];
-  if (result["type"] === "object" || (Array.isArray(result["type"]) && result["type"].includes("object"))) {
-    const properties = (result["properties"] ?? {}) as Record<string, JsonSchema>;
-    const required = new Set((result["required"] ?? []) as string[]);
-    const strictProperties: Record<string, JsonSchema> = {};
-    for (const [name, property] of Object.entries(properties)) {
-      const strict = toStrictSchema(property);
-      strictProperties[name] = required.has(name) ? strict : nullable(strict);
-    }
-    result["properties"] = strictProperties;
-    result["required"] = Object.keys(strictProperties);
-    result["additionalProperties"] = false;
-  }
-  if (result["items"] && typeof result["items"] === "object") {
-    result["items"] = toStrictSchema(result["items"] as JsonSchema);
-  }
-  for (const key of ["anyOf", "oneOf", "allOf"]) {
-    if (Array.isArray(result[key])) result[key] = (result[key] as JsonSchema[]).map(toStrictSchema);
-  }
-  return result;
 }
 
 /** One tool in the plain JSON Schema form. */
@@ -96,15 +53,31 @@ export function toAnthropicToolSchema(tool: Tool): AnthropicToolSchema {
   return { name: tool.name, description: tool.description, input_schema: toolJsonSchema(tool) };
 }
 
-/** One tool in OpenAI's strict function format. */
+const openAiParameters = new WeakMap<Tool, { readonly parameters: JsonSchema; readonly strict: boolean }>();
+
+/**
+ * One tool in OpenAI's function format: strict when strict mode can express its arguments, else
+ * non-strict with the plain JSON Schema (as OpenAI's Responses API itself falls back).
+ */
 export function toOpenAiToolSchema(tool: Tool): OpenAiToolSchema {
+  let converted = openAiParameters.get(tool);
+  if (!converted) {
+    try {
+      converted = { parameters: toStrictSchema(sharedJsonSchema(tool), tool.name), strict: true };
+    } catch (error) {
+      if (!isStrictSchemaUnsupported(error)) throw error;
+      converted = { parameters: sharedJsonSchema(tool), strict: false };
+    }
+    openAiParameters.set(tool, converted);
+  }
   return {
     type: "function",
     function: {
       name: tool.name,
       description: tool.description,
-      parameters: toStrictSchema(toolJsonSchema(tool)),
-      strict: true,
+      // A copy each time: a caller changing what it got must not change the next export.
+      parameters: structuredClone(converted.parameters),
+      strict: converted.strict,
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Tool } from "../tool/define-tool.js";
-import { toolJsonSchema, type JsonSchema } from "./json-schema.js";
+import { sharedJsonSchema, type JsonSchema } from "./json-schema.js";
 
 function typeOf(schema: JsonSchema): string {
   if (Array.isArray(schema["enum"])) return schema["enum"].map((value) => JSON.stringify(value)).join("|");
@@ -22,7 +22,7 @@ const cache = new WeakMap<Tool, string>();
 export function toolSignature(tool: Tool): string {
   const cached = cache.get(tool);
   if (cached) return cached;
-  const schema = toolJsonSchema(tool);
+  const schema = sharedJsonSchema(tool);
   const properties = (schema["properties"] ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema["required"] ?? []) as string[]);
   const parts = Object.entries(properties).map(

@@ -6,7 +6,10 @@ import { defineTool } from "../tool/define-tool.js";
 import { createRegistry } from "../registry.js";
 import { createRun, type Run } from "../run/run.js";
 import { resultText } from "../result/tool-result.js";
-import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval.js";
+import { ToolsError } from "../errors/tools-error.js";
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
+import { needsApproval } from "./approval-gate.js";
+import type { CallInfo } from "./guardrail.js";
 import {
   echoTool,
   fakeSupervisorKey,
@@ -206,5 +209,54 @@ describe("approval gate: who is calling", () => {
     expect(resultText(result)).toContain(`path 'notes/a.md' goes through a symlink to ${outside}`);
     expect(executed).toBe(false);
     expect(approver.requests).toHaveLength(1);
+  });
+});
+
+describe("approval policy", () => {
+  it.each(["Ask", "deny", "never", "", " auto", 1, true, {}])(
+    "refuses the unknown policy %j when the registry is created, listing the valid ones",
+    (policy) => {
+      let thrown: unknown;
+      try {
+        createRegistry({ tools, approval: policy as ApprovalPolicy });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ToolsError.isInstance(thrown)).toBe(true);
+      const error = thrown as ToolsError;
+      expect(error.code).toBe("INVALID_APPROVAL_POLICY");
+      expect(error.message).toMatch(
+        /^unknown approval policy .*; valid policies: "ask" \(.*\), "auto" \(.*\)$/,
+      );
+      expect(error.data).toEqual({ policy, valid: ["ask", "auto"] });
+    },
+  );
+
+  it("takes ask, auto, and no policy at all (ask)", () => {
+    expect(createRegistry({ tools, approval: "ask" }).approvalPolicy).toBe("ask");
+    expect(createRegistry({ tools, approval: "auto" }).approvalPolicy).toBe("auto");
+    expect(createRegistry({ tools }).approvalPolicy).toBe("ask");
+    expect(createRegistry({ tools, approval: undefined }).approvalPolicy).toBe("ask");
+  });
+
+  it("asks for an exec call under any policy but auto, so a bad value slipped past the check fails closed", () => {
+    const run = newRun();
+    const registry = createRegistry({ tools });
+    const call: CallInfo = {
+      callId: "c1",
+      tool: runProgramTool,
+      input: { program: "make" },
+      run,
+      surface: registry.surface("main"),
+      origin: "model",
+      depth: 0,
+      signal: run.signal,
+      caller: undefined,
+      resolvedPaths: new Map(),
+    };
+    for (const policy of ["ask", "Ask", "deny", "never"]) {
+      expect(needsApproval(call, policy as ApprovalPolicy), policy).toBe(true);
+    }
+    expect(needsApproval(call, "auto")).toBe(false);
   });
 });

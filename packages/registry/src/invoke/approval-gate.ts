@@ -18,7 +18,8 @@ function rememberKey(call: CallInfo): string {
 /** True when this call must be approved before it runs. */
 export function needsApproval(call: CallInfo, policy: ApprovalPolicy): boolean {
   if (call.tool.tier === "read") return false;
-  if (!(policy === "ask" || call.surface.gated)) return false;
+  // Only `auto` lifts the gate, and never on a gated surface: any other value asks (fails closed).
+  if (policy === "auto" && !call.surface.gated) return false;
   return !call.run.state(allowedForRun).has(rememberKey(call));
 }
 

@@ -1,3 +1,4 @@
+import { ToolsError } from "../errors/tools-error.js";
 import type { Tier } from "../tool/tier.js";
 import type { CallOrigin } from "../tool/tool-context.js";
 
@@ -42,3 +43,33 @@ export interface Approver {
  * without asking, except on gated surfaces (a background worker), which always ask.
  */
 export type ApprovalPolicy = "ask" | "auto";
+
+/** Every approval policy, with what it means, for the message that refuses an unknown one. */
+const policyMeanings: Readonly<Record<ApprovalPolicy, string>> = {
+  ask: "write and exec calls go to the approver",
+  auto: "calls the surface permits run without asking, except on gated surfaces",
+};
+
+/**
+ * The policy itself when it is one the registry knows; `undefined` (or `null`) means the default,
+ * `ask`. Anything else (`"Ask"`, `"deny"`, `"never"`) throws `INVALID_APPROVAL_POLICY` listing the
+ * valid ones: a policy the gate does not know must never run write or exec tools unasked.
+ */
+export function checkApprovalPolicy(policy: unknown): ApprovalPolicy {
+  if (policy === undefined || policy === null) return "ask";
+  if (typeof policy === "string" && Object.hasOwn(policyMeanings, policy)) return policy as ApprovalPolicy;
+  const valid = Object.keys(policyMeanings);
+  const shown =
+    typeof policy === "string" || typeof policy === "number" || typeof policy === "boolean"
+      ? JSON.stringify(policy)
+      : `of type ${typeof policy}`;
+  throw new ToolsError({
+    code: "INVALID_APPROVAL_POLICY",
+    message:
+      `unknown approval policy ${shown}; valid policies: ` +
+      Object.entries(policyMeanings)
+        .map(([name, meaning]) => `"${name}" (${meaning})`)
+        .join(", "),
+    data: { policy, valid },
+  });
+}

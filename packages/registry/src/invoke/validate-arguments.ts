@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Tool } from "../tool/define-tool.js";
 import { toolSignature } from "../export/tool-signature.js";
 import { closestName } from "./closest-name.js";
+import { nullMeansOmitted, withoutOmittedNulls } from "./omitted-nulls.js";
 
 /** The validated arguments, or a message saying what was wrong, where, and what was expected. */
 export type ValidationOutcome =
@@ -40,8 +41,9 @@ function formatIssue(issue: z.core.$ZodIssue, args: Record<string, unknown>): st
 
 /**
  * Validates a call's arguments against the tool's schema. Lenient where a model's slip is
- * unambiguous (a JSON string holding the object; `null` for an optional field, as OpenAI strict
- * mode sends), strict about unknown argument names (with a did-you-mean). Never throws.
+ * unambiguous (a JSON string holding the object; `null` for an optional field at any depth, as
+ * OpenAI strict mode sends), strict about unknown argument names (with a did-you-mean). Never
+ * throws.
  */
 export function validateArguments(tool: Tool, raw: unknown): ValidationOutcome {
   try {
@@ -68,8 +70,9 @@ export function validateArguments(tool: Tool, raw: unknown): ValidationOutcome {
         problems.push(`unknown argument '${key}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
         continue;
       }
-      if (value === null && !field.safeParse(null).success && field.safeParse(undefined).success) continue;
-      cleaned[key] = value;
+      // OpenAI strict mode sends `null` for every optional field the model leaves out, at any depth.
+      if (value === null && nullMeansOmitted(field)) continue;
+      cleaned[key] = withoutOmittedNulls(field, value);
     }
     const parsed = tool.input.safeParse(cleaned);
     if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => formatIssue(issue, cleaned)));

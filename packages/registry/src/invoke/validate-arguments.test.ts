@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { exportTools } from "../export/provider-formats.js";
+import { strictCall } from "../testing/strict-calls.js";
+import { defineTool, type InputSchema, type Tool } from "../tool/define-tool.js";
+import { validateArguments } from "./validate-arguments.js";
+
+function tool<S extends InputSchema>(name: string, input: S): Tool<S> {
+  return defineTool({
+    name,
+    tier: "read",
+    description: "A test tool.",
+    parallelSafe: true,
+    input,
+    execute: () => "",
+  });
+}
+
+/** The shape of ask_user (packages/ask): options is an optional array of objects with an optional field. */
+const askUser = tool(
+  "ask_user",
+  z.object({
+    question: z.string(),
+    context: z.string().optional(),
+    options: z.array(z.object({ label: z.string(), description: z.string().optional() })).optional(),
+    allow_free_text: z.boolean().optional(),
+    multi_select: z.boolean().optional(),
+  }),
+);
+
+const TreeNode = z.object({
+  name: z.string(),
+  note: z.string().optional(),
+  get children() {
+    return z.array(TreeNode).optional();
+  },
+});
+const Shared = z
+  .object({ path: z.string(), line: z.number().int().optional() })
+  .meta({ id: "ValidateSharedPlace" });
+
+/** Each shape the strict export walks: nested objects, arrays, unions, defaults, references. */
+const shapes = [
+  askUser,
+  tool(
+    "nested",
+    z.object({
+      outer: z.object({ inner: z.object({ deep: z.string().optional(), keep: z.boolean() }).optional() }),
+      list: z.array(z.array(z.object({ tag: z.string().optional() }))),
+    }),
+  ),
+  tool("tree", z.object({ root: TreeNode, spare: TreeNode.optional() })),
+  tool("shared", z.object({ from: Shared, to: Shared.optional(), via: z.array(Shared) })),
+  tool(
+    "tagged",
+    z.object({
+      step: z.discriminatedUnion("kind", [
+        z.object({ kind: z.literal("move"), to: z.string().optional() }),
+        z.object({ kind: z.literal("stop"), reason: z.string().optional() }),
+      ]),
+    }),
+  ),
+  tool(
+    "either",
+    z.object({ value: z.union([z.object({ a: z.number().optional() }), z.string()]).optional() }),
+  ),
+  tool(
+    "defaults",
+    z.object({
+      settings: z
+        .object({ depth: z.number().default(3), mode: z.literal("fast").optional() })
+        .default({ depth: 1 }),
+      trimmed: z
+        .string()
+        .transform((text) => text.trim())
+        .optional(),
+    }),
+  ),
+];
+
+describe("validation of OpenAI strict-mode calls", () => {
+  it("reads null for a nested optional field as omitted (ask_user options[0].description)", () => {
+    const outcome = validateArguments(askUser, {
+      question: "Which DB?",
+      context: null,
+      allow_free_text: null,
+      multi_select: null,
+      options: [
+        { label: "Postgres", description: null },
+        { label: "SQLite", description: "local" },
+      ],
+    });
+    expect(outcome).toEqual({
+      ok: true,
+      input: {
+        question: "Which DB?",
+        options: [{ label: "Postgres" }, { label: "SQLite", description: "local" }],
+      },
+    });
+  });
+
+  it.each(
+    shapes.flatMap((shape) =>
+      (["shallow", "deep"] as const).map((mode) => [shape.name, mode, shape] as const),
+    ),
+  )("accepts every call the strict export allows for %s (%s nulls)", (_name, mode, shape) => {
+    const exported = exportTools([shape], "openai")[0]!;
+    expect(exported.function.strict).toBe(true);
+    const call = strictCall(exported.function.parameters, mode);
+    const outcome = validateArguments(shape, call);
+    expect(outcome.ok ? "ok" : outcome.message).toBe("ok");
+  });
+
+  it("leaves out exactly the nulls of optional fields, through recursion, references and unions", () => {
+    const [tree, shared, tagged, either, defaults] = ["tree", "shared", "tagged", "either", "defaults"].map(
+      (name) => shapes.find((shape) => shape.name === name)!,
+    );
+    expect(
+      validateArguments(tree!, {
+        root: { name: "a", note: null, children: [{ name: "b", note: null, children: null }] },
+        spare: null,
+      }),
+    ).toEqual({ ok: true, input: { root: { name: "a", children: [{ name: "b" }] } } });
+    expect(
+      validateArguments(shared!, {
+        from: { path: "a", line: null },
+        to: null,
+        via: [{ path: "b", line: 3 }],
+      }),
+    ).toEqual({ ok: true, input: { from: { path: "a" }, via: [{ path: "b", line: 3 }] } });
+    expect(validateArguments(tagged!, { step: { kind: "stop", reason: null } })).toEqual({
+      ok: true,
+      input: { step: { kind: "stop" } },
+    });
+    expect(validateArguments(either!, { value: { a: null } })).toEqual({ ok: true, input: { value: {} } });
+    expect(validateArguments(defaults!, { settings: { depth: null, mode: null }, trimmed: null })).toEqual({
+      ok: true,
+      input: { settings: { depth: 3 } },
+    });
+  });
+
+  it("keeps null where null is the field's own value", () => {
+    const shape = tool(
+      "nullish",
+      z.object({
+        filter: z.object({ owner: z.string().nullish(), since: z.string().nullable() }).optional(),
+      }),
+    );
+    expect(validateArguments(shape, { filter: { owner: null, since: null } })).toEqual({
+      ok: true,
+      input: { filter: { owner: null, since: null } },
+    });
+  });
+
+  it("still refuses null for a required nested field, saying where", () => {
+    const outcome = validateArguments(askUser, {
+      question: "Which?",
+      options: [{ label: null, description: null }],
+    });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? "" : outcome.message).toContain("options[0].label: expected string, received null");
+  });
+
+  it("does not change the arguments it was given", () => {
+    const args = { question: "Which?", options: [{ label: "a", description: null }] };
+    validateArguments(askUser, args);
+    expect(args.options[0]).toEqual({ label: "a", description: null });
+  });
+});
