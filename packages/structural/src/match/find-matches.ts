@@ -1,7 +1,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
-import { TreeMatcher, type Capture, type Environment } from "./match-tree.js";
+import { passedOver, TreeMatcher, type Capture, type Environment } from "./match-tree.js";
 
 /** A captured piece of code, copied out of the syntax tree. */
 export interface CapturedText {
@@ -23,6 +23,14 @@ export interface StructuralMatch {
   readonly text: string;
   /** Bindings in the order the pattern names them. */
   readonly bindings: ReadonlyMap<string, CapturedText>;
+  /**
+   * Keywords and markers in the match that the pattern does not write and the matcher passed over,
+   * in source order: `async` for `function $F() {}` on `async function f() {}`, `*` for
+   * `class A { m() {} }` on `class A { *m() {} }` (never a separator, `,` or `;`); absent when
+   * none. Search reports such a match like any other; a rewrite leaves it alone, as it would drop
+   * them.
+   */
+  readonly passedOver?: readonly string[];
 }
 
 /** Matches found in one tree. */
@@ -199,6 +207,7 @@ export function findMatches(pattern: CompiledPattern, tree: Tree, source: string
       const capture = env.get(name);
       if (capture) bindings.set(name, captured(capture, source));
     }
+    const passed = passedOver(env);
     matches.push({
       start: first.startIndex,
       end: last.endIndex,
@@ -206,6 +215,7 @@ export function findMatches(pattern: CompiledPattern, tree: Tree, source: string
       column: first.startPosition.column,
       text: source.slice(first.startIndex, last.endIndex),
       bindings,
+      ...(passed.length > 0 ? { passedOver: passed.map((token) => token.type) } : {}),
     });
   };
   const statements = new Set<number>();

@@ -116,3 +116,63 @@ describe("an empty $$$ run", () => {
     await withTree(code, (tree) => expect(findMatches(pattern, tree, code).matches).toEqual([]));
   });
 });
+
+describe("tokens the pattern does not write", () => {
+  /** Every match's text, with the tokens it passed over when there are any. */
+  async function passed(language: string, source: string, code: string) {
+    const languageSpec = parser.spec(language);
+    const pattern = await parser.compile(languageSpec, source);
+    const tree = await parser.parse(languageSpec, code);
+    try {
+      return findMatches(pattern, tree, code).matches.map((m) =>
+        m.passedOver ? { text: m.text, passedOver: m.passedOver } : { text: m.text },
+      );
+    } finally {
+      tree.delete();
+    }
+  }
+
+  it("passes over a keyword or marker in front of a token the pattern writes, as ast-grep does, and records it", async () => {
+    expect(
+      await passed("typescript", "function $F() {}", "async function f() {}\nfunction g() {}\n"),
+    ).toEqual([{ text: "async function f() {}", passedOver: ["async"] }, { text: "function g() {}" }]);
+    expect(
+      await passed(
+        "typescript",
+        "for (const $X of $Y) $S",
+        "async function f() {\n  for await (const x of xs) g(x);\n}\n",
+      ),
+    ).toEqual([{ text: "for await (const x of xs) g(x);", passedOver: ["await"] }]);
+    expect(await passed("python", "def $F(): $$$B", "async def f(): pass\n")).toEqual([
+      { text: "async def f(): pass", passedOver: ["async"] },
+    ]);
+    expect(await passed("rust", "impl $T { $$$B }", "unsafe impl Send {}\n")).toEqual([
+      { text: "unsafe impl Send {}", passedOver: ["unsafe"] },
+    ]);
+    // Inside the match, not only in front of it; markers count as keywords do.
+    expect(await passed("javascript", "class $C { m() {} }", "class A { static async *m() {} }\n")).toEqual([
+      { text: "class A { static async *m() {} }", passedOver: ["static", "async", "*"] },
+    ]);
+  });
+
+  it("records no separator it passed over", async () => {
+    expect(await passed("python", "foo($A, $B)", "foo(a, b,)\n")).toEqual([{ text: "foo(a, b,)" }]);
+  });
+
+  it("never passes over one in front of a metavariable or a node, as ast-grep does not", async () => {
+    for (const [language, source, code] of [
+      ["python", "yield $A", "def g():\n    yield from inner()\n"],
+      ["javascript", "yield $A", "function* g() { yield* inner(); }\n"],
+      ["typescript", "($A) => $B", "const h = async (a) => a;\n"],
+      ["typescript", 'import { $$$I } from "m"', 'import type { A } from "m";\n'],
+      ["typescript", "class $C { $M() {} }", "class A { static m() {} }\n"],
+      ["typescript", "export function $F() {}", "export default function f() {}\n"],
+    ] as const) {
+      expect({ source, code, matches: await passed(language, source, code) }).toEqual({
+        source,
+        code,
+        matches: [],
+      });
+    }
+  });
+});

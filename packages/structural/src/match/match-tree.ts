@@ -33,20 +33,55 @@ function codeChildren(node: Node): Node[] {
   return node.children.filter((child) => !isIgnorable(child));
 }
 
-/** An unnamed token spelled like a word: a keyword (`async`, `from`, `type`), not punctuation. */
+/**
+ * An unnamed token spelled like a word or words: a keyword (`async`, `from`, Python's `not in`),
+ * which may not trail after the pattern's last child.
+ */
 function isKeyword(node: Node): boolean {
-  return !node.isNamed && /^[A-Za-z_]\w*$/.test(node.type);
+  return !node.isNamed && /^[A-Za-z_]\w*(?: [A-Za-z_]\w*)*$/.test(node.type);
 }
 
 /**
- * Whether a code token the pattern element does not match may be passed over: only punctuation
- * the pattern does not write, before a token it does (`foo($A, $B)` matches `foo(a, b,)`). As in
- * ast-grep, a metavariable or a node never passes over one (`delete $P` is not `delete[] p`); a
- * keyword is never passed over, so a rewrite cannot drop it (`yield $A` is not `yield from x`,
- * `($A) => $B` not `async (a) => a`, `function $F() {}` not `async function f() {}`).
+ * Whether an unnamed code token says something a rewrite must not drop: a keyword (`async`,
+ * `static`, `get`) or a marker (`*` of a generator method, `<-` of a receive-only channel), any
+ * token but a separator (`foo($A, $B)` on `foo(a, b,)` may drop the trailing `,`).
+ */
+function saysSomething(node: Node): boolean {
+  return node.type !== "," && node.type !== ";";
+}
+
+/**
+ * Whether a code token the pattern element does not match may be passed over. As in ast-grep's
+ * smart strictness: an unnamed token (punctuation or keyword) the pattern does not write, in front
+ * of a token the pattern does write (`foo($A, $B)` matches `foo(a, b,)`; `function $F() {}` matches
+ * `async function f() {}`, `async` passed over before `function`). A metavariable or a node never
+ * passes over one: `yield $A` is not `yield from x`, `($A) => $B` not `async (a) => a`,
+ * `import { $$$I } from "m"` not `import type { A } from "m"`, `delete $P` not `delete[] p`.
  */
 function skippable(node: Node, pattern: PatternNode): boolean {
-  return !node.isNamed && pattern.kind === "leaf" && !isKeyword(node);
+  return !node.isNamed && pattern.kind === "leaf";
+}
+
+/**
+ * The binding under which a match records the tokens it passed over that say something (no
+ * metavariable can be named so), as an empty run over a list of them so that it is no capture's
+ * text: a rewrite of such a match would drop them.
+ */
+const passedName = " passed";
+
+/**
+ * The keywords and markers a match passed over (see {@link skippable}, {@link saysSomething}), in
+ * source order.
+ */
+export function passedOver(env: Environment): readonly Node[] {
+  const passed = env.get(passedName);
+  return passed?.kind === "multi" ? passed.list : [];
+}
+
+function withPassed(env: Environment, token: Node): Environment {
+  const next = new Map(env);
+  next.set(passedName, { kind: "multi", list: [...passedOver(env), token], start: 0, end: 0 });
+  return next;
 }
 
 function capturedRun(capture: Capture): NodeRun {
@@ -54,10 +89,12 @@ function capturedRun(capture: Capture): NodeRun {
 }
 
 /**
- * Matches one pattern against code nodes. Smart strictness: punctuation the pattern does not
- * mention may be skipped before a token it does, comments are skipped, keywords and named code
- * nodes never are, and nothing but punctuation may trail after the pattern's last child (so a
- * rewrite can never silently drop a statement or a keyword).
+ * Matches one pattern against code nodes. Smart strictness, as in ast-grep: unnamed tokens the
+ * pattern does not mention (punctuation and keywords) may be skipped before a token it does, and
+ * a match that skipped a keyword or marker records it (see {@link passedOver}: a rewrite must
+ * leave that match alone); comments are skipped, named code nodes never are, and nothing but
+ * punctuation may trail after the pattern's last child (so a rewrite can never silently drop a
+ * statement or a keyword).
  * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
  * repeated names.
  */
@@ -229,8 +266,15 @@ export class TreeMatcher {
       const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
       if (rest) return rest;
     }
-    if (skippable(node, pattern)) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
-    return undefined;
+    if (!skippable(node, pattern)) return undefined;
+    return this.matchChildren(
+      patterns,
+      nodes,
+      pi,
+      ci + 1,
+      saysSomething(node) ? withPassed(env, node) : env,
+      memo,
+    );
   }
 
   /**

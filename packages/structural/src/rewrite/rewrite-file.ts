@@ -14,9 +14,18 @@ export interface FileRewrite {
   readonly replacements: readonly Replacement[];
   /** Matches inside a replaced match, not rewritten (outer match wins). */
   readonly nestedSkipped: number;
+  /**
+   * Matches that passed over a keyword or marker the pattern does not write (`async` for
+   * `function $F() {}`), left as they are: replacing one would drop it. Matches inside one are
+   * rewritten.
+   */
+  readonly leftUnchanged: readonly StructuralMatch[];
 }
 
-/** Rewrites the outermost matches of a file; nested ones are counted, not rewritten. */
+/**
+ * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
+ * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`).
+ */
 export function rewriteFile(
   source: string,
   matches: readonly StructuralMatch[],
@@ -25,9 +34,14 @@ export function rewriteFile(
 ): FileRewrite {
   const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
   const replacements: Replacement[] = [];
+  const leftUnchanged: StructuralMatch[] = [];
   let nestedSkipped = 0;
   let coveredTo = -1;
   for (const match of sorted) {
+    if (match.start >= coveredTo && match.passedOver !== undefined) {
+      leftUnchanged.push(match);
+      continue;
+    }
     if (match.start < coveredTo) {
       nestedSkipped++;
       continue;
@@ -49,5 +63,5 @@ export function rewriteFile(
     last = replacement.end;
   }
   newText += source.slice(last);
-  return { newText, replacements, nestedSkipped };
+  return { newText, replacements, nestedSkipped, leftUnchanged };
 }

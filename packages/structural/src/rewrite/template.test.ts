@@ -50,3 +50,23 @@ describe("rewrite templates", () => {
     expect(await rewrite("typescript", "f($$$A)", "f();\n", "g(1, $$$A)")).toBe("g(1);\n");
   });
 });
+
+describe("a match that passed over a keyword", () => {
+  it("is left unchanged and reported, and a match inside it is rewritten", async () => {
+    const spec = parser.spec("typescript");
+    const compiled = await parser.compile(spec, "function $F() { $$$B }");
+    const code = "async function f() {\n  function g() { a(); }\n}\nfunction h() {}\n";
+    const tree = await parser.parse(spec, code);
+    try {
+      const { matches } = findMatches(compiled, tree, code);
+      const rewritten = rewriteFile(code, matches, "const $F = () => { $$$B };");
+      expect(rewritten.newText).toBe(
+        "async function f() {\n  const g = () => { a(); };\n}\nconst h = () => {  };\n",
+      );
+      expect(rewritten.leftUnchanged.map((m) => [m.line, m.passedOver])).toEqual([[0, ["async"]]]);
+      expect(rewritten.nestedSkipped).toBe(0);
+    } finally {
+      tree.delete();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
+import type { StructuralMatch } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
 import { diffPreview } from "../rewrite/diff-preview.js";
 import { rewriteFile } from "../rewrite/rewrite-file.js";
@@ -11,6 +12,32 @@ import { plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
 
+/** Locations listed for matches left because they passed over a keyword or marker. */
+const listedLeft = 5;
+
+/** A list of words as prose: `a`, `a or b`, `a, b or c`. */
+function either(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
+}
+
+/**
+ * What became of the matches that passed over a keyword or marker the pattern does not write: how
+ * many were left unchanged, why, how to rewrite them, and where a few of them are.
+ */
+function leftUnchangedNote(left: readonly { relativePath: string; match: StructuralMatch }[]): string {
+  const keywords = [...new Set(left.flatMap(({ match }) => match.passedOver ?? []))];
+  const spelled = keywords.map((keyword) => `\`${keyword}\``);
+  const where = left
+    .slice(0, listedLeft)
+    .map(({ relativePath, match }) => `${relativePath}:${match.line + 1}:${match.column + 1}`);
+  const more = left.length > listedLeft ? `, … (${left.length - listedLeft} more)` : "";
+  const count = left.length === 1 ? "1 match" : `${left.length} matches`;
+  return (
+    `${count} left unchanged: the code there has ${either(spelled)}, which the pattern does not write and a rewrite would drop; ` +
+    `write it in the pattern to rewrite ${left.length === 1 ? "that match" : "those"} (${where.join(", ")}${more}).`
+  );
+}
+
 /** Structural rewrite, staged: `ast_edit` (write tier; writes nothing until `resolve`). */
 export const astEditTool = defineTool({
   name: "ast_edit",
@@ -21,6 +48,8 @@ export const astEditTool = defineTool({
     "replaced by the code they matched (\\$NAME writes a literal $NAME, e.g. a shell's \\$HOME).",
     "Nothing is written: the change is staged with a diff preview and an edit_id;",
     "call resolve to accept or discard it. Nested matches inside a rewritten match are left alone (run again to reach them).",
+    "A match that passed over a keyword or marker the pattern does not write (function $F() {} on async function f() {}) is",
+    "not rewritten, as that would drop it: the result says how many and where; write the keyword in the pattern to rewrite them.",
     'Example: ast_edit(pattern: "dispose($X)", rewrite: "$X.dispose()", language: "dart").',
   ].join(" "),
   input: z.object({
@@ -58,6 +87,7 @@ export const astEditTool = defineTool({
     const previews: string[] = [];
     let replacements = 0;
     let nested = 0;
+    const leftUnchanged: { relativePath: string; match: StructuralMatch }[] = [];
     let budget = previewLines;
     let omittedLines = 0;
     const notUtf8: string[] = [];
@@ -71,6 +101,8 @@ export const astEditTool = defineTool({
         codeNames: pattern.codeNames,
       });
       nested += rewrite.nestedSkipped;
+      for (const match of rewrite.leftUnchanged)
+        leftUnchanged.push({ relativePath: file.relativePath, match });
       if (rewrite.newText === file.text) continue;
       replacements += rewrite.replacements.length;
       files.push({
@@ -89,8 +121,10 @@ export const astEditTool = defineTool({
       notUtf8.length > 0
         ? `skipped ${plural(notUtf8.length, "matching file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8 (rewriting would re-encode ${notUtf8.length === 1 ? "it" : "them"}): ${notUtf8.slice(0, 5).join(", ")}${notUtf8.length > 5 ? ", …" : ""}`
         : undefined;
+    const leftNote = leftUnchanged.length > 0 ? leftUnchangedNote(leftUnchanged) : undefined;
     if (files.length === 0) {
-      if (skippedNote) return `nothing staged: ${skippedNote}`;
+      if (skippedNote || leftNote)
+        return `nothing staged: ${[skippedNote, leftNote].filter(Boolean).join("; ")}`;
       return `nothing staged: the rewrite leaves all ${plural(outcome.files.length, "matching file")} unchanged`;
     }
     const ledger = context.run.state(stagedEditsKey);
@@ -100,6 +134,7 @@ export const astEditTool = defineTool({
       `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} (${searchedLine(outcome, scope)}) — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
     ];
     if (skippedNote) lines.push(`${skippedNote.charAt(0).toUpperCase()}${skippedNote.slice(1)}.`);
+    if (leftNote) lines.push(leftNote);
     if (nested > 0)
       lines.push(
         `${nested} nested ${nested === 1 ? "match" : "matches"} inside a replaced match skipped; run ast_edit again after accepting to reach them.`,

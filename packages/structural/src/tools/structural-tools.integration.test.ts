@@ -368,3 +368,109 @@ describe("ast_edit and resolve", () => {
     expect(read("py/m.py")).toBe("foo(1, 2, 3)\nbaz(4)\nbar(5)\n");
   });
 });
+
+describe("keywords the pattern does not write", () => {
+  const tsFile = [
+    'import { x } from "y";',
+    "",
+    "export async function load() {",
+    "  for await (const chunk of stream()) use(chunk);",
+    "  for (const item of items()) use(item);",
+    "}",
+    "",
+    "function plain() {",
+    "  x();",
+    "}",
+    "",
+  ].join("\n");
+  const pyFile = [
+    "async def fetch():",
+    "    yield from inner()",
+    "    yield 1",
+    "",
+    "def plain():",
+    "    pass",
+    "",
+  ].join("\n");
+
+  it("ast_grep finds async functions, async defs and for await as ast-grep does, and not yield from", async () => {
+    write("ts/k.ts", tsFile);
+    write("py/k.py", pyFile);
+    const reg = registry();
+    const search = async (pattern: string, path: string) =>
+      resultText(await reg.invoke(run, { tool: "ast_grep", args: { pattern, path } }));
+    const functions = await search("function $F() { $$$B }", "ts/k.ts");
+    expect(functions).toContain("2 matches in 1 file");
+    expect(functions).toContain("ts/k.ts:3:8\n  async function load() {");
+    expect(functions).toContain("ts/k.ts:8:1\n  function plain() {");
+    const loops = await search("for (const $X of $Y) $S", "ts/k.ts");
+    expect(loops).toContain("2 matches in 1 file");
+    expect(loops).toContain("ts/k.ts:4:3\n  for await (const chunk of stream()) use(chunk);");
+    const defs = await search("def $F(): $$$B", "py/k.py");
+    expect(defs).toContain("2 matches in 1 file");
+    expect(defs).toContain("py/k.py:1:1\n  async def fetch():");
+    const yields = await search("yield $A", "py/k.py");
+    expect(yields).toContain("1 match in 1 file");
+    expect(yields).toContain("py/k.py:3:5\n  yield 1");
+  });
+
+  it("ast_edit leaves those matches unchanged, says how many and where, and rewrites them when the pattern writes the keyword", async () => {
+    write("ts/k.ts", tsFile);
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "function $F() { $$$B }", rewrite: "const $F = () => { $$$B };", path: "ts/k.ts" },
+    });
+    const text = resultText(staged);
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).toContain(
+      "1 match left unchanged: the code there has `async`, which the pattern does not write and a rewrite would drop; write it in the pattern to rewrite that match (ts/k.ts:3:8).",
+    );
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("ts/k.ts")).toContain("export async function load() {");
+    expect(read("ts/k.ts")).toContain("const plain = () => { x(); };");
+
+    const loops = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: { pattern: "for (const $X of $Y) $S", rewrite: "for (let $X of $Y) $S", path: "ts/k.ts" },
+      }),
+    );
+    expect(loops).toContain("(proposed) 1 replacement in 1 file");
+    expect(loops).toContain("1 match left unchanged: the code there has `await`");
+    expect(loops).not.toContain("for (let chunk");
+
+    const written = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: {
+          pattern: "async function $F() { $$$B }",
+          rewrite: "async function $F(): Promise<void> { $$$B }",
+          path: "ts/k.ts",
+        },
+      }),
+    );
+    expect(written).toContain("(proposed) 1 replacement in 1 file");
+    expect(written).not.toContain("left unchanged");
+    expect(written).toContain("+export async function load(): Promise<void> {");
+  });
+
+  it("ast_edit stages nothing when every match passed over a keyword, and says why", async () => {
+    write("py/k.py", "async def a():\n    pass\n\nasync def b():\n    pass\n");
+    write("py/j.py", "class C:\n    async def c(self):\n        pass\n");
+    const result = await registry().invoke(run, {
+      tool: "ast_edit",
+      args: {
+        pattern: "def $F($$$P): $$$B",
+        rewrite: "def $F($$$P) -> None: $$$B",
+        path: "py",
+        language: "python",
+      },
+    });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toBe(
+      "nothing staged: 3 matches left unchanged: the code there has `async`, which the pattern does not write and a rewrite would drop; write it in the pattern to rewrite those (py/j.py:2:5, py/k.py:1:1, py/k.py:4:1).",
+    );
+    expect(read("py/k.py")).toBe("async def a():\n    pass\n\nasync def b():\n    pass\n");
+  });
+});

@@ -22,8 +22,8 @@ export const differenceReasons = {
     "`void $M() { $$$B }` is read as a method (inside a class), where nearly all C# methods are; at the top level it parses as a local function, which is what ast-grep matches (so none of a class's methods)",
   "PHP superglobals are code":
     "PHP's superglobals ($_GET, $_POST, $_SESSION, $GLOBALS, …) are the language's variables in a pattern and a rewrite; ast-grep reads $_GET as a wildcard (matching $_POST too) and drops an unbound $_SESSION from a rewrite",
-  "keywords are never skipped":
-    "a keyword in the code that the pattern does not write is never passed over (`function $F() {}` does not match `async function f() {}`; write `async function $F() {}`), so a rewrite cannot drop it; ast-grep's smart strictness passes over it before a token of the pattern",
+  "a match that passed over a keyword is not rewritten":
+    "a rewrite leaves unchanged (and says so) a match that passed over a keyword or marker the pattern does not write (`function $F() {}` on `async function f() {}`): replacing it would drop the keyword; ast-grep rewrites it and drops `async`",
   "an empty $$$ takes its separator":
     "a rewrite drops the `,` after an empty `$$$X` (or before it at the end of a list): `bar($$$A, $B)` gives `bar(x)`; ast-grep writes `bar(, x)`",
   "rewrites re-indent with tabs":

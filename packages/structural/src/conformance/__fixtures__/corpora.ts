@@ -65,6 +65,18 @@ export const corpora: readonly Corpus[] = [
     ],
   },
   {
+    // async def and async with: ast-grep passes over `async` before `def` and `with`.
+    name: "Debian python3 stdlib (asyncio/)",
+    language: "python",
+    root: "/usr/lib/python3.11",
+    paths: () => ["asyncio"],
+    patterns: [
+      { pattern: "def $F($$$P): $$$B" },
+      { pattern: "with $A: $$$S" },
+      { pattern: "yield $A" },
+    ],
+  },
+  {
     name: "golang-go stdlib (net/, encoding/, go/)",
     language: "go",
     root: "/usr/lib/go/src",

@@ -132,6 +132,22 @@ export const rustCases: readonly ConformanceCase[] = [
     matches: ["struct P { x: i32, y: i32 }"],
     bindings: { S: "P", F: "x: i32, y: i32" },
   },
+  {
+    name: "rust impl passes over unsafe",
+    language: "rust",
+    pattern: "impl $T { $$$B }",
+    code: "unsafe impl Send {}\nimpl Point {}\n",
+    matches: ["unsafe impl Send {}", "impl Point {}"],
+    bindings: { T: "Send", B: "" },
+  },
+  {
+    name: "rust fn does not pass over pub or async (named modifiers)",
+    language: "rust",
+    pattern: "fn $F() {}",
+    code: "pub fn f() {}\nasync fn g() {}\nfn h() {}\n",
+    matches: ["fn h() {}"],
+    bindings: { F: "h" },
+  },
 ];
 
 export const goCases: readonly ConformanceCase[] = [
@@ -301,5 +317,13 @@ export const goCases: readonly ConformanceCase[] = [
     code: "package p\n\nfunc f() {\n\tfor i := range x {\n\t\t// lead\n\t\tg(i)\n\t}\n}\n",
     matches: ["for i := range x {\n\t\t// lead\n\t\tg(i)\n\t}"],
     bindings: { I: "i", X: "x", B: "// lead\n\t\tg(i)\n" },
+  },
+  {
+    name: "go chan passes over the <- of a receive-only channel",
+    language: "go",
+    pattern: "func $F($A chan $T) {}",
+    code: "package p\nfunc f(c <-chan int) {}\nfunc g(c chan<- int) {}\n",
+    matches: ["func f(c <-chan int) {}"],
+    bindings: { F: "f", A: "c", T: "int" },
   },
 ];
