@@ -68,7 +68,7 @@ export type {
 } from "./events/call-events.js";
 
 export { nodeFileOperations, writeFiles } from "./files/write-files.js";
-export { readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
+export { openRegularFile, readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
 export { rejectOnAbort } from "./invoke/reject-on-abort.js";
 export type {
   ExpectedContent,

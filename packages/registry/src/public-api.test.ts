@@ -33,6 +33,7 @@ describe("public API", () => {
       "imagePart",
       "isTier",
       "nodeFileOperations",
+      "openRegularFile",
       "partsResult",
       "readRegularFile",
       "readRegularFileSync",

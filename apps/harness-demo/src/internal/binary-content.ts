@@ -1,5 +1,5 @@
 /** How many leading bytes are inspected to tell text from binary. */
-const sniffBytes = 8000;
+export const sniffBytes = 8000;
 
 /**
  * True when the bytes look binary: a NUL byte in the first 8000 bytes, as git decides. UTF-16

@@ -31,7 +31,8 @@ function seek(lines: readonly string[], needle: readonly string[], from: number,
 }
 
 /**
- * Applies the hunks of one file, in order, to its lines and returns the new lines. Throws
+ * Applies the hunks of one file, in order, to its lines and returns the new lines. A hunk of
+ * added lines only goes right after its @@ line, or at the end of the file when it has none. Throws
  * `PATCH_CONTEXT_NOT_FOUND` naming the file, the hunk and the lines that were not found.
  */
 export function applyHunks(path: string, original: readonly string[], hunks: readonly PatchHunk[]): string[] {
@@ -44,7 +45,11 @@ export function applyHunks(path: string, original: readonly string[], hunks: rea
       if (anchorAt === -1) throw contextNotFound(label, `the @@ line '${hunk.anchor}'`, lines, hunk.anchor);
       cursor = anchorAt + (hunk.oldLines.length > 0 ? 0 : 1);
     }
-    const at = seek(lines, hunk.oldLines, cursor, hunk.atEnd);
+    // Only added lines and no @@ line: appended at the end of the file, as Codex applies them.
+    const at =
+      hunk.oldLines.length === 0 && hunk.anchor === ""
+        ? lines.length
+        : seek(lines, hunk.oldLines, cursor, hunk.atEnd);
     if (at === -1) {
       const shown = hunk.oldLines.map((line) => `    ${line}`).join("\n");
       const firstLine = hunk.oldLines.find((line) => line.trim() !== "") ?? "";

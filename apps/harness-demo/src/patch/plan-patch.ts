@@ -1,13 +1,20 @@
-import { readFile, stat } from "node:fs/promises";
-import { ToolsError } from "@tools/registry";
+import { stat } from "node:fs/promises";
+import { readRegularFile, ToolsError } from "@tools/registry";
 import { looksBinary } from "../internal/binary-content.js";
+import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
 import { applyHunks } from "./apply-hunks.js";
 import type { PatchOperation } from "./parse-patch.js";
 
 /** What one file becomes: new text, or deleted (`content` undefined). */
 export interface PlannedFile {
   readonly absolute: string;
+  /** The path as the patch names it. */
+  readonly label: string;
   readonly content: string | undefined;
+  /** The bytes the file held when planned, or null when it must not exist: checked again at write time. */
+  readonly expected: Buffer | null;
+  /** For a move's target: the source's mode (permission bits), kept. */
+  readonly mode?: number;
 }
 
 /** The whole outcome of a patch, computed before anything is written. */
@@ -22,36 +29,76 @@ function failure(message: string): ToolsError {
   return new ToolsError({ code: "PATCH_FAILED", message: `${message}. Nothing was written.` });
 }
 
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
+/** What is at `path`: nothing, a regular file, a folder, or something else (FIFO, socket, device). */
+async function kindAt(path: string): Promise<"none" | "file" | "folder" | "other"> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return "none";
+  return info.isFile() ? "file" : info.isDirectory() ? "folder" : "other";
+}
+
+/**
+ * The bytes of the regular file an Update or Delete names. Read without blocking: a FIFO, socket,
+ * device or folder is refused here, while planning, with what it is.
+ */
+async function readExisting(absolute: string, what: string): Promise<Buffer> {
+  try {
+    return await readRegularFile(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw failure(
+        what.startsWith("Update")
+          ? `${what}: the file does not exist (use Add File to create it)`
+          : `${what}: the file does not exist`,
+      );
+    }
+    if (code === "EISDIR") throw failure(`${what}: it is a folder, not a file; a patch changes files only`);
+    if (code === "EINVAL") {
+      throw failure(
+        `${what}: it is a FIFO, socket or device, not a file; a patch changes regular files only`,
+      );
+    }
+    throw failure(`${what}: could not read it (${error instanceof Error ? error.message : "?"})`);
+  }
+}
+
+async function mustNotExist(absolute: string, what: string, hint: string): Promise<void> {
+  const kind = await kindAt(absolute);
+  if (kind === "none") return;
+  const it =
+    kind === "file"
+      ? "the file already exists"
+      : kind === "folder"
+        ? "a folder is there"
+        : "a FIFO, socket or device is there";
+  throw failure(`${what}: ${it}${hint}`);
 }
 
 async function readLines(
   absolute: string,
   path: string,
-): Promise<{ lines: string[]; eol: string; finalNewline: boolean }> {
-  const bytes = await readFile(absolute).catch(() => undefined);
-  if (!bytes) throw failure(`Update File ${path}: the file does not exist (use Add File to create it)`);
-  if (looksBinary(bytes)) throw failure(`Update File ${path}: the file is binary`);
-  const text = bytes.toString("utf8");
+): Promise<{ bytes: Buffer; lines: string[]; eol: string; finalNewline: boolean }> {
+  const what = `Update File ${path}`;
+  const bytes = await readExisting(absolute, what);
+  if (looksBinary(bytes)) throw failure(`${what}: the file is binary`);
+  const text = decodeUtf8ForWrite(bytes, path, "apply_patch", " Nothing was written.");
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
   const lines = text.split(/\r?\n/);
   const finalNewline = text === "" || text.endsWith("\n");
   if (finalNewline) lines.pop();
-  return { lines, eol, finalNewline };
+  return { bytes, lines, eol, finalNewline };
 }
 
 /**
  * Computes every file's new content from parsed operations, reading the current files, and
- * fails — before anything is written — on the first operation that cannot apply.
- * `resolve` maps a patch path to an absolute path inside the working directory.
+ * fails — before anything is written — on the first operation that cannot apply: a hunk that does
+ * not match, a file that is missing, a folder, a FIFO, binary or not UTF-8. `resolve` maps a patch
+ * path to an absolute path inside the working directory; `signal` is checked between operations.
  */
 export async function planPatch(
   operations: readonly PatchOperation[],
   resolve: (path: string) => string,
+  signal: AbortSignal,
 ): Promise<PatchPlan> {
   const files = new Map<string, PlannedFile>();
   const summary: string[] = [];
@@ -60,18 +107,17 @@ export async function planPatch(
       throw failure(`${path} appears more than once in the patch; combine its changes`);
   };
   for (const operation of operations) {
+    signal.throwIfAborted();
     const absolute = resolve(operation.path);
     claim(absolute, operation.path);
     if (operation.kind === "add") {
-      if (await exists(absolute)) {
-        throw failure(`Add File ${operation.path}: the file already exists (use Update File to change it)`);
-      }
+      await mustNotExist(absolute, `Add File ${operation.path}`, " (use Update File to change it)");
       const content = operation.lines.length === 0 ? "" : `${operation.lines.join("\n")}\n`;
-      files.set(absolute, { absolute, content });
+      files.set(absolute, { absolute, label: operation.path, content, expected: null });
       summary.push(`A ${operation.path}`);
     } else if (operation.kind === "delete") {
-      if (!(await exists(absolute))) throw failure(`Delete File ${operation.path}: the file does not exist`);
-      files.set(absolute, { absolute, content: undefined });
+      const bytes = await readExisting(absolute, `Delete File ${operation.path}`);
+      files.set(absolute, { absolute, label: operation.path, content: undefined, expected: bytes });
       summary.push(`D ${operation.path}`);
     } else {
       const current = await readLines(absolute, operation.path);
@@ -79,16 +125,20 @@ export async function planPatch(
       const content =
         updated.length === 0 ? "" : updated.join(current.eol) + (current.finalNewline ? current.eol : "");
       if (operation.moveTo === undefined) {
-        files.set(absolute, { absolute, content });
+        files.set(absolute, { absolute, label: operation.path, content, expected: current.bytes });
         summary.push(`M ${operation.path}`);
       } else {
         const target = resolve(operation.moveTo);
         claim(target, operation.moveTo);
-        if (await exists(target)) {
-          throw failure(`Move to ${operation.moveTo}: the target already exists`);
-        }
-        files.set(absolute, { absolute, content: undefined });
-        files.set(target, { absolute: target, content });
+        await mustNotExist(target, `Move to ${operation.moveTo}`, "");
+        const mode = (await stat(absolute)).mode & 0o7777;
+        files.set(absolute, {
+          absolute,
+          label: operation.path,
+          content: undefined,
+          expected: current.bytes,
+        });
+        files.set(target, { absolute: target, label: operation.moveTo, content, expected: null, mode });
         summary.push(`R ${operation.path} → ${operation.moveTo}`);
       }
     }

@@ -1,5 +1,8 @@
-import { readdir } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { closeSync, constants, openSync } from "node:fs";
+import { chmod, readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import type { ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 
@@ -138,4 +141,108 @@ describe("apply_patch", () => {
     expect(result.error?.code).toBe("GUARDRAIL_REFUSED");
     expect(await ws.read("a.txt")).toBe("x\n");
   });
+
+  it("refuses a FIFO while planning, without blocking on it or starving the file threads", async () => {
+    ws = await tempWorkspace({ "ok.txt": "fine\n" });
+    const fifos = [0, 1, 2, 3].map((index) => join(ws.dir, `pipe${index}`));
+    for (const fifo of fifos) execFileSync("mkfifo", [fifo]);
+    try {
+      // Four blocked reads would hold all four of libuv's threads: every later file call would wait.
+      const calls = fifos.map((_, index) =>
+        ws.call("apply_patch", { patch: patch(`*** Update File: pipe${index}`, "@@", "-a", "+b") }),
+      );
+      const results = await Promise.race([Promise.all(calls), settleWithin(3000)]);
+      expect(results).not.toBe("pending");
+      for (const [index, result] of (results as ToolResult[]).entries()) {
+        expect(result.error?.message).toBe(
+          `Update File pipe${index}: it is a FIFO, socket or device, not a file; a patch changes regular files only. Nothing was written.`,
+        );
+      }
+      expect(ws.text(await ws.call("read", { path: "ok.txt" }))).toBe("1\tfine");
+    } finally {
+      // Wakes any read still blocked on a FIFO (the old code's), so the test process can go on.
+      for (const fifo of fifos) {
+        try {
+          closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+        } catch {
+          // Nobody is reading it.
+        }
+      }
+    }
+  });
+
+  it("refuses a folder while planning, so nothing is written, and says it is a folder", async () => {
+    ws = await tempWorkspace({ "a.txt": "one\ntwo\n", "olddir/keep.txt": "k\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch(
+        "*** Update File: a.txt",
+        "@@",
+        "-one",
+        "+ONE",
+        "*** Add File: new.txt",
+        "+hello",
+        "*** Delete File: olddir",
+      ),
+    });
+    expect(result.error?.message).toBe(
+      "Delete File olddir: it is a folder, not a file; a patch changes files only. Nothing was written.",
+    );
+    expect(result.changedFiles).toEqual([]);
+    expect(await ws.read("a.txt")).toBe("one\ntwo\n");
+    expect((await readdir(ws.dir)).sort()).toEqual(["a.txt", "olddir"]);
+    const update = await ws.call("apply_patch", {
+      patch: patch("*** Update File: olddir", "@@", "-a", "+b"),
+    });
+    expect(update.error?.message).toContain("Update File olddir: it is a folder, not a file");
+  });
+
+  it("puts back the files already written when a later write fails", async () => {
+    ws = await tempWorkspace({ "a.txt": "one\n", blocker: "a file, not a folder\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: a.txt", "@@", "-one", "+ONE", "*** Add File: blocker/new.txt", "+x"),
+    });
+    expect(result.error?.code).toBe("PATCH_FAILED");
+    expect(result.error?.message).toContain("could not write blocker/new.txt");
+    expect(result.error?.message).toContain("the files already written were put back; nothing was changed");
+    expect(result.changedFiles).toEqual([]);
+    expect(await ws.read("a.txt")).toBe("one\n");
+  });
+
+  it("keeps the file's mode when it moves", async () => {
+    ws = await tempWorkspace({ "run.sh": "#!/bin/sh\necho hi\n" });
+    await chmod(join(ws.dir, "run.sh"), 0o755);
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: run.sh", "*** Move to: bin/run.sh", "@@", "-echo hi", "+echo hello"),
+    });
+    expect(result.isError).toBe(false);
+    expect(await ws.read("bin/run.sh")).toBe("#!/bin/sh\necho hello\n");
+    expect((await stat(join(ws.dir, "bin/run.sh"))).mode & 0o777).toBe(0o755);
+  });
+
+  it("refuses a file that is not UTF-8 instead of turning its other lines into U+FFFD", async () => {
+    const latin1 = Buffer.from("caf\xe9\na\n", "latin1");
+    ws = await tempWorkspace({ "l2.txt": latin1 });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: l2.txt", "@@", "-a", "+b"),
+    });
+    expect(result.error?.code).toBe("NOT_UTF8");
+    expect(result.error?.message).toContain(
+      "l2.txt is not valid UTF-8 (line 1 holds bytes of another encoding",
+    );
+    expect(await readFile(join(ws.dir, "l2.txt"))).toEqual(latin1);
+  });
+
+  it("appends a hunk of added lines without an @@ line at the end of the file", async () => {
+    ws = await tempWorkspace({ "util.py": "import os\n\ndef a():\n    return 1\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: util.py", "@@", "+", "+def b():", "+    return 2"),
+    });
+    expect(result.isError).toBe(false);
+    expect(await ws.read("util.py")).toBe("import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n");
+  });
 });
+
+/** Resolves "pending" after `ms`: a race against it bounds a call that might never settle. */
+function settleWithin(ms: number): Promise<"pending"> {
+  return new Promise((resolve) => setTimeout(() => resolve("pending"), ms).unref());
+}

@@ -1,7 +1,16 @@
-import { rm } from "node:fs/promises";
-import { defineTool, textResult, ToolsError, type ToolContext, type ToolResult } from "@tools/registry";
+import { chmod } from "node:fs/promises";
+import {
+  defineTool,
+  errorResult,
+  nodeFileOperations,
+  textResult,
+  ToolsError,
+  writeFiles,
+  type FileOperations,
+  type ToolContext,
+  type ToolResult,
+} from "@tools/registry";
 import { z } from "zod";
-import { commitWrite, discardWrite, stageWrite, type StagedWrite } from "../internal/atomic-write.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { parsePatch, patchPaths, type PatchOperation } from "../patch/parse-patch.js";
 import { planPatch } from "../patch/plan-patch.js";
@@ -24,8 +33,11 @@ const example = [
 
 /**
  * `apply_patch` (write tier): applies a Codex-style patch that adds, deletes, updates and moves
- * files. All or nothing: every file's new text is computed first; if any hunk fails, nothing is
- * written. `changedFiles` lists every file touched (both ends of a move).
+ * files. All or nothing: every file's new text is computed first (a hunk that does not match, or a
+ * folder, FIFO, binary or non-UTF-8 file, fails the patch before anything is written), then the
+ * registry's `writeFiles` writes the set, putting back what it wrote when a later write fails.
+ * `changedFiles` lists every file touched (both ends of a move); on a failed write, the files it
+ * could not put back. A moved file keeps its mode.
  */
 export const applyPatchTool = defineTool({
   name: "apply_patch",
@@ -50,27 +62,54 @@ export const applyPatchTool = defineTool({
 });
 
 async function applyOperations(operations: PatchOperation[], ctx: ToolContext): Promise<ToolResult> {
-  const plan = await planPatch(operations, (path) => ctx.resolvePath(path));
+  const plan = await planPatch(operations, (path) => ctx.resolvePath(path), ctx.signal);
   ctx.signal.throwIfAborted();
-  // Stage every write first, so a full disk or a permission error shows up before any rename.
-  const staged: StagedWrite[] = [];
-  try {
-    for (const file of plan.files) {
-      if (file.content !== undefined) staged.push(await stageWrite(file.absolute, file.content));
-    }
-  } catch (error) {
-    await Promise.all(staged.map(discardWrite));
+  // A move's target is a new file: the source's mode is set on the temporary file before it is
+  // renamed into place, so `run.sh` stays executable at its new path.
+  const modes = new Map(
+    plan.files.flatMap((file) => (file.mode === undefined ? [] : [[file.absolute, file.mode] as const])),
+  );
+  const fileOperations: FileOperations = {
+    ...nodeFileOperations,
+    rename: async (from, to) => {
+      const mode = modes.get(to);
+      if (mode !== undefined) await chmod(from, mode);
+      await nodeFileOperations.rename(from, to);
+    },
+  };
+  const outcome = await writeFiles(
+    plan.files.map((file) => ({
+      path: file.absolute,
+      label: file.label,
+      expected: file.expected,
+      content: file.content ?? null,
+    })),
+    fileOperations,
+  );
+  if (outcome.ok) {
+    return textResult(`applied the patch:\n${plan.summary.join("\n")}`, { changedFiles: outcome.changed });
+  }
+  if (outcome.moved) {
+    const moved = outcome.moved.map((file) => `${file.label} (${file.reason})`).join(", ");
     throw new ToolsError({
       code: "PATCH_FAILED",
-      message: `could not write the patched files (${error instanceof Error ? error.message : "?"}); nothing was changed`,
-      cause: error,
+      message: `${moved} changed on disk while the patch was being applied; nothing was written. Read the files again and send the whole patch again.`,
     });
   }
-  for (const write of staged) await commitWrite(write);
-  for (const file of plan.files) {
-    if (file.content === undefined) await rm(file.absolute, { force: true });
-  }
-  return textResult(`applied the patch:\n${plan.summary.join("\n")}`, {
-    changedFiles: plan.files.map((file) => file.absolute),
-  });
+  // Every file already written was put back, except these: they hold the patch's content.
+  const notRestored = outcome.notRestored.flatMap((label) =>
+    plan.files.filter((file) => file.label === label).map((file) => file.absolute),
+  );
+  const restored =
+    notRestored.length === 0
+      ? "the files already written were put back; nothing was changed"
+      : `${outcome.notRestored.join(", ")} could not be put back and hold the patch's content; every other file was put back`;
+  return errorResult(
+    new ToolsError({
+      code: "PATCH_FAILED",
+      message: `could not write ${outcome.failed} (${outcome.reason}); ${restored}`,
+      cause: outcome.cause,
+    }),
+    { changedFiles: notRestored },
+  );
 }

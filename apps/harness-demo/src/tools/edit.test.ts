@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
@@ -75,6 +76,33 @@ describe("edit", () => {
     const result = await ws.call("edit", { path: "a.ts", old_string: "one\ntwo", new_string: "uno\ndos" });
     expect(result.isError).toBe(false);
     expect(await ws.read("a.ts")).toBe("uno\r\ndos\r\n");
+  });
+
+  it("writes new text in the file's line ends even when old_string matched as given", async () => {
+    ws = await tempWorkspace({ "w.ts": "const a = 1;\r\nconst c = 3;\r\n", "u.ts": "x\ny\n" });
+    await ws.call("edit", {
+      path: "w.ts",
+      old_string: "const a = 1;",
+      new_string: "const a = 1;\nconst b = 2;",
+    });
+    expect(await ws.read("w.ts")).toBe("const a = 1;\r\nconst b = 2;\r\nconst c = 3;\r\n");
+    await ws.call("edit", { path: "u.ts", old_string: "x", new_string: "x\r\nx2" });
+    expect(await ws.read("u.ts")).toBe("x\nx2\ny\n");
+  });
+
+  it("refuses a file that is not UTF-8 instead of turning its other lines into U+FFFD", async () => {
+    const latin1 = Buffer.from("name = caf\xe9\nretries = 3\n", "latin1");
+    ws = await tempWorkspace({ "legacy.txt": latin1 });
+    const result = await ws.call("edit", {
+      path: "legacy.txt",
+      old_string: "retries = 3",
+      new_string: "retries = 5",
+    });
+    expect(result.error?.code).toBe("NOT_UTF8");
+    expect(result.error?.message).toContain(
+      "legacy.txt is not valid UTF-8 (line 1 holds bytes of another encoding, such as Latin-1); edit changes UTF-8 text only",
+    );
+    expect(await readFile(join(ws.dir, "legacy.txt"))).toEqual(latin1);
   });
 
   it("serialises concurrent edits and patches of one file, so no change is lost", async () => {

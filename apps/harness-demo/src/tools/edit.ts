@@ -5,6 +5,7 @@ import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { closestLine } from "../internal/similar-line.js";
+import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
 
 const input = z.object({
   path: z.string().describe("File to change, relative to the working directory."),
@@ -69,16 +70,21 @@ async function replaceInFile(
       message: `${shown} is a binary file; edit changes text files only`,
     });
   }
-  const text = bytes.toString("utf8");
+  // Written back whole: a Latin-1 byte on a line the edit never touches would become U+FFFD.
+  const text = decodeUtf8ForWrite(bytes, shown, "edit");
   let oldString = args.old_string;
-  let newString = args.new_string;
   let positions = occurrences(text, oldString);
-  if (positions.length === 0 && text.includes("\r\n") && !oldString.includes("\r\n")) {
-    // The file has Windows line ends and the model wrote Unix ones: match and keep the file's.
-    oldString = oldString.replace(/\n/g, "\r\n");
-    newString = newString.replace(/\r?\n/g, "\r\n");
+  // The model writes `\n` whatever the file uses: match in the file's line ends when the text as
+  // given is not there, and always insert new text in the file's own style, never a mix.
+  for (const eol of ["\r\n", "\n"] as const) {
+    if (positions.length > 0) break;
+    const converted = withLineEnds(args.old_string, eol);
+    if (converted === args.old_string || !text.includes(eol)) continue;
+    oldString = converted;
     positions = occurrences(text, oldString);
   }
+  const fileEol = lineEnding(text);
+  const newString = fileEol === undefined ? args.new_string : withLineEnds(args.new_string, fileEol);
   if (positions.length === 0) throw notFound(shown, text, args.old_string);
   if (positions.length > 1 && !args.replace_all) {
     const lines = positions.map((position) => lineOf(text, position));
@@ -97,6 +103,22 @@ async function replaceInFile(
     `edited ${shown}: ${count} replacement${count === 1 ? "" : "s"} (line${count === 1 ? "" : "s"} ${where})`,
     { changedFiles: [absolute] },
   );
+}
+
+/** The file's line end: the more frequent of CRLF and LF, or undefined for text without one. */
+function lineEnding(text: string): "\r\n" | "\n" | undefined {
+  let crlf = 0;
+  let lf = 0;
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
+    if (index > 0 && text[index - 1] === "\r") crlf++;
+    else lf++;
+  }
+  if (crlf === 0 && lf === 0) return undefined;
+  return crlf > lf ? "\r\n" : "\n";
+}
+
+function withLineEnds(text: string, eol: "\r\n" | "\n"): string {
+  return text.replace(/\r?\n/g, eol);
 }
 
 function occurrences(text: string, needle: string): number[] {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
+import { matchBudgetMs } from "./grep.js";
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -76,6 +77,64 @@ describe("grep", () => {
     ws = await tempWorkspace({ "a.txt": "x\n", "b.txt": "y\n" });
     expect(ws.text(await ws.call("grep", { pattern: "zzz" }))).toBe(
       "no matches for /zzz/ in .: 2 files searched",
+    );
+  });
+
+  it("stops a catastrophic pattern at its deadline, naming it too slow, and the process stays responsive", async () => {
+    // (a+)+b backtracks exponentially: 40 `a`s take days on the thread that runs it.
+    ws = await tempWorkspace({ "a.txt": "ok\n" + "a".repeat(40) + "\n" });
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const started = Date.now();
+    const result = await ws.call("grep", { pattern: "(a+)+b" });
+    clearInterval(ticker);
+    expect(result.error?.code).toBe("PATTERN_TOO_SLOW");
+    expect(result.error?.message).toContain("the pattern /(a+)+b/ is too slow: matching it in a.txt");
+    expect(Date.now() - started).toBeLessThan(matchBudgetMs + 3000);
+    // The event loop kept turning while the pattern ran.
+    expect(ticks).toBeGreaterThan(matchBudgetMs / 50 / 2);
+    expect(ws.text(await ws.call("grep", { pattern: "^ok$" }))).toBe("a.txt:1: ok");
+  });
+
+  it("ends a running match at once when the call is cancelled", async () => {
+    ws = await tempWorkspace({ "a.txt": "a".repeat(40) + "\n" });
+    const controller = new AbortController();
+    const pending = ws.demo.registry.invoke(ws.demo.run, {
+      tool: "grep",
+      args: { pattern: "(a+)+b" },
+      signal: controller.signal,
+    });
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    const result = await pending;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("shows an excerpt around the match of a long line, and searches at most 20000 characters of a line", async () => {
+    ws = await tempWorkspace({
+      "a.txt": `${"y".repeat(1000)}needle${"y".repeat(1000)}\n`,
+      "b.txt": `${"x".repeat(25_000)}needle\n`,
+    });
+    const text = ws.text(await ws.call("grep", { pattern: "needle" }));
+    const [first, note] = text.split("\n");
+    expect(first).toMatch(/^a\.txt:1: …y+needley+…$/);
+    expect(first!.length).toBeLessThan(320);
+    expect(note).toBe("(1 line longer than 20000 characters searched in their first 20000 characters only)");
+  });
+
+  it("searches a file over 2 MB when path names it, and says how many a folder search skipped", async () => {
+    ws = await tempWorkspace({
+      "bundle.js": `${"x".repeat(2_100_000)}\nfunction needle() {}\n`,
+      "small.js": "nothing\n",
+    });
+    expect(ws.text(await ws.call("grep", { pattern: "needle" }))).toBe(
+      "no matches for /needle/ in .: 1 files searched\n" +
+        "(1 file over 2 MB not searched: bundle.js; name one as path to search it)",
+    );
+    expect(ws.text(await ws.call("grep", { pattern: "needle", path: "bundle.js" }))).toBe(
+      "bundle.js:2: function needle() {}\n" +
+        "(1 line longer than 20000 characters searched in their first 20000 characters only)",
     );
   });
 });

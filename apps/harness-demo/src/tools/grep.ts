@@ -1,15 +1,22 @@
 import { stat } from "node:fs/promises";
-import { defineTool, readRegularFile, ToolsError } from "@tools/registry";
+import { defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
-import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
 import { globFilter } from "../internal/glob-pattern.js";
+import { withMatchWorker, type MatchWorker } from "../internal/match-worker.js";
+import { TextFileReader } from "../internal/text-file-reader.js";
 import { rootIgnore, walkFiles } from "../internal/walk-files.js";
 
-/** Files larger than this are skipped (generated bundles, data). */
+/** Files larger than this are skipped in a folder search (generated bundles, data), and counted. */
 const maxFileBytes = 2_000_000;
-/** Characters kept of a matching line. */
+/** Characters shown of a matching line: an excerpt around the match. */
 const maxLineChars = 300;
+/** Characters of one line that are searched: a longer line (minified code) is searched in its start. */
+const maxMatchChars = 20_000;
+/** A line that runs on longer than this without a line end is cut when read (memory stays bounded). */
+const maxBlockLineBytes = 1 << 20;
+/** Milliseconds one block of text (at most about 2 MB) may take to match before the pattern is called too slow. */
+export const matchBudgetMs = 5000;
 
 const input = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression, e.g. `function\\s+greet`."),
@@ -27,7 +34,11 @@ const input = z.object({
 
 /**
  * `grep` (read tier): regex search over the working directory, honouring the root `.gitignore`,
- * skipping `.git`, `node_modules` and binary files. Output lines are `path:line: text`.
+ * skipping `.git`, `node_modules` and binary files. Output lines are `path:line: text`. The
+ * matching runs in a worker thread with a deadline per block of text, so a catastrophic pattern
+ * is stopped and reported (`PATTERN_TOO_SLOW`) instead of freezing the process, and a cancel ends
+ * it at once. A folder search skips files over 2 MB and says how many; a file named by `path` is
+ * searched whatever its size, streamed.
  */
 export const grepTool = defineTool({
   name: "grep",
@@ -35,15 +46,15 @@ export const grepTool = defineTool({
   parallelSafe: true,
   description:
     "Search file contents with a regular expression; returns `path:line: text` per matching line. " +
-    "Honours .gitignore; skips node_modules, .git and binary files. " +
+    "Honours .gitignore; skips node_modules, .git and binary files, and files over 2 MB unless path names the file. " +
     'Example: {"pattern": "export (async )?function", "path": "src", "glob": "*.ts"}',
   input,
   paths: (args) => (args.path === undefined ? [] : [args.path]),
   summarize: (args) => `grep /${args.pattern}/ in ${args.path ?? "."}`,
   async execute(args, ctx) {
-    let regex: RegExp;
+    const flags = args.case_insensitive ? "i" : "";
     try {
-      regex = new RegExp(args.pattern, args.case_insensitive ? "i" : "");
+      new RegExp(args.pattern, flags);
     } catch (error) {
       throw new ToolsError({
         code: "INVALID_PATTERN",
@@ -57,57 +68,125 @@ export const grepTool = defineTool({
     if (!info) {
       throw new ToolsError({ code: "FILE_NOT_FOUND", message: `${shown} does not exist; check the path` });
     }
-    const limit = args.max_results ?? 100;
-    const accepts = args.glob === undefined ? () => true : globFilter(args.glob);
-    const shownLines: string[] = [];
-    let total = 0;
-    let files = 0;
+    const search: Search = {
+      pattern: args.pattern,
+      flags,
+      limit: args.max_results ?? 100,
+      accepts: args.glob === undefined ? () => true : globFilter(args.glob),
+      // A file named by `path` is searched whatever its size: the caller asked for it.
+      sizeCap: info.isDirectory() ? maxFileBytes : Infinity,
+      signal: ctx.signal,
+    };
     const candidates = info.isDirectory()
       ? walkFiles(absolute, shown, await rootIgnore(root), ctx.signal)
       : single(absolute, shown);
-    for await (const file of candidates) {
-      if (!accepts(file.relative)) continue;
-      const text = await readText(file.absolute);
-      if (text === undefined) continue;
-      files++;
-      const lines = text.split(/\r?\n/);
-      for (let index = 0; index < lines.length; index++) {
-        const line = lines[index] as string;
-        if (!regex.test(line)) continue;
-        total++;
-        if (shownLines.length < limit) shownLines.push(`${file.relative}:${index + 1}: ${clip(line)}`);
-      }
-    }
-    if (total === 0) {
+    const found = await withMatchWorker(ctx.run, (worker) => searchFiles(candidates, search, worker));
+    const notes = [
+      ...(found.skipped.length > 0
+        ? [
+            `(${found.skipped.length} file${found.skipped.length === 1 ? "" : "s"} over ${maxFileBytes / 1_000_000} MB not searched: ` +
+              `${found.skipped.slice(0, 3).join(", ")}${found.skipped.length > 3 ? ", …" : ""}; name one as path to search it)`,
+          ]
+        : []),
+      ...(found.cutLines > 0
+        ? [
+            `(${found.cutLines} line${found.cutLines === 1 ? "" : "s"} longer than ${maxMatchChars} characters searched in their first ${maxMatchChars} characters only)`,
+          ]
+        : []),
+    ];
+    const tail = notes.length > 0 ? `\n${notes.join("\n")}` : "";
+    if (found.total === 0) {
       const filter = args.glob === undefined ? "" : ` (files matching ${args.glob})`;
-      return `no matches for /${args.pattern}/ in ${shown}${filter}: ${files} files searched`;
+      return `no matches for /${args.pattern}/ in ${shown}${filter}: ${found.files} files searched${tail}`;
     }
     const more =
-      total > shownLines.length
-        ? `\n… ${total - shownLines.length} more matches; narrow path or glob, or raise max_results`
+      found.total > found.lines.length
+        ? `\n… ${found.total - found.lines.length} more matches; narrow path or glob, or raise max_results`
         : "";
-    return shownLines.join("\n") + more;
+    return found.lines.join("\n") + more + tail;
   },
 });
+
+interface Search {
+  readonly pattern: string;
+  readonly flags: string;
+  readonly limit: number;
+  readonly accepts: (relative: string) => boolean;
+  /** Files larger than this (bytes) are skipped and named in the result. */
+  readonly sizeCap: number;
+  readonly signal: AbortSignal;
+}
+
+interface Found {
+  /** `path:line: text`, at most `limit`. */
+  readonly lines: string[];
+  total: number;
+  files: number;
+  readonly skipped: string[];
+  cutLines: number;
+}
+
+async function searchFiles(
+  candidates: AsyncIterable<{ absolute: string; relative: string }>,
+  search: Search,
+  worker: MatchWorker,
+): Promise<Found> {
+  const found: Found = { lines: [], total: 0, files: 0, skipped: [], cutLines: 0 };
+  for await (const file of candidates) {
+    if (!search.accepts(file.relative)) continue;
+    search.signal.throwIfAborted();
+    // Not a regular file (a FIFO: opened without blocking and refused) or unreadable: passed by.
+    const reader = await TextFileReader.open(file.absolute).catch(() => undefined);
+    if (!reader) continue;
+    try {
+      if (reader.size > search.sizeCap) {
+        found.skipped.push(file.relative);
+        continue;
+      }
+      if (await reader.looksBinary()) continue;
+      found.files++;
+      let firstLine = 1;
+      for await (const block of reader.blocks(maxBlockLineBytes, { signal: search.signal })) {
+        const reply = await worker.match(
+          {
+            pattern: search.pattern,
+            flags: search.flags,
+            text: block.bytes.toString("utf8"),
+            room: search.limit - found.lines.length,
+            maxMatchChars,
+            maxShownChars: maxLineChars,
+          },
+          matchBudgetMs,
+          search.signal,
+        );
+        if (reply === "too slow") throw tooSlow(search.pattern, file.relative, firstLine);
+        found.total += reply.count;
+        found.cutLines += reply.cut;
+        for (const hit of reply.shown)
+          found.lines.push(`${file.relative}:${firstLine + hit.line}: ${hit.text}`);
+        firstLine += reply.lines;
+      }
+    } finally {
+      await reader.close();
+    }
+  }
+  return found;
+}
+
+function tooSlow(pattern: string, file: string, fromLine: number): ToolsError {
+  return new ToolsError({
+    code: "PATTERN_TOO_SLOW",
+    message:
+      `the pattern /${pattern}/ is too slow: matching it in ${file} (from line ${fromLine}) took over ${matchBudgetMs / 1000} s and was stopped. ` +
+      "Nested or overlapping quantifiers such as (a+)+, (.*)* or (\\w|\\d)+ backtrack exponentially; " +
+      "simplify the pattern (drop the nesting, anchor it, or search for a literal part of it)",
+    data: { pattern, file, fromLine },
+  });
+}
 
 async function* single(
   absolute: string,
   shown: string,
 ): AsyncGenerator<{ absolute: string; relative: string }> {
   yield { absolute, relative: shown };
-}
-
-/** The file as text, or undefined when it is binary, too large, not a regular file or unreadable. */
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    const bytes = await readRegularFile(path, maxFileBytes);
-    return looksBinary(bytes) ? undefined : bytes.toString("utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-function clip(line: string): string {
-  const trimmed = line.trimEnd();
-  return trimmed.length > maxLineChars ? `${trimmed.slice(0, maxLineChars)}…` : trimmed;
 }

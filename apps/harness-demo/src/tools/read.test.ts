@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
@@ -77,5 +77,41 @@ describe("read", () => {
     ws = await tempWorkspace();
     const result = await ws.call("read", { path: "../outside.txt" });
     expect(result.error?.code).toBe("GUARDRAIL_REFUSED");
+  });
+
+  it("returns whole lines up to 60000 characters, and the next offset is the first line not shown", async () => {
+    const lines = Array.from({ length: 1000 }, (_, index) => `line ${index + 1} ${"x".repeat(400)}`);
+    ws = await tempWorkspace({ "data.txt": `${lines.join("\n")}\n` });
+    const text = ws.text(await ws.call("read", { path: "data.txt" }));
+    const [numbered, note] = [text.slice(0, text.lastIndexOf("\n")), text.slice(text.lastIndexOf("\n") + 1)];
+    expect(numbered.length).toBeLessThanOrEqual(60_000);
+    const shown = numbered.split("\n");
+    // Every line shown is whole.
+    shown.forEach((line, index) => expect(line).toBe(`${String(index + 1).padStart(3)}\t${lines[index]}`));
+    const next = shown.length + 1;
+    expect(note).toBe(
+      `… ${1000 - shown.length} more lines (output is capped at 60000 characters); continue with offset=${next}`,
+    );
+    const after = ws.text(await ws.call("read", { path: "data.txt", offset: next, limit: 1 }));
+    expect(after.split("\n")[0]).toBe(`${next}\t${lines[next - 1]}`);
+  });
+
+  it("reads only as far as the lines asked for: the first lines of a 700 MB file", async () => {
+    const head = Array.from({ length: 1000 }, (_, index) => `2024-01-01 INFO event ${index + 1}`).join("\n");
+    ws = await tempWorkspace({ "big.log": `${head}\n` });
+    // Sparse past its first lines: 700 MB that cost no disk, more than a string can hold.
+    await truncate(join(ws.dir, "big.log"), 700_000_000);
+    const result = await ws.call("read", { path: "big.log", limit: 2 });
+    expect(ws.text(result)).toBe(
+      "1\t2024-01-01 INFO event 1\n2\t2024-01-01 INFO event 2\n… more lines follow (big.log is 700000000 bytes, too large to count them all); continue with offset=3",
+    );
+  });
+
+  it("says when a line is not valid UTF-8", async () => {
+    ws = await tempWorkspace({ "legacy.txt": Buffer.from("name = caf\xe9\nretries = 3\n", "latin1") });
+    expect(ws.text(await ws.call("read", { path: "legacy.txt" }))).toBe(
+      "1\tname = caf\uFFFD\n2\tretries = 3\n" +
+        "(line 1 is not valid UTF-8: bytes of another encoding, such as Latin-1, are shown as U+FFFD; edit and apply_patch refuse to change this file)",
+    );
   });
 });

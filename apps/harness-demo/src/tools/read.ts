@@ -1,13 +1,20 @@
+import { isUtf8 } from "node:buffer";
 import { readdir, stat } from "node:fs/promises";
-import { boundText, defineTool, readRegularFile, ToolsError } from "@tools/registry";
+import { boundText, defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
-import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
+import { TextFileReader } from "../internal/text-file-reader.js";
 
 /** Lines returned when the call gives no `limit`. */
 export const defaultReadLimit = 400;
 /** Characters kept of one very long line (minified code). */
 const maxLineChars = 2000;
+/** Characters of numbered lines returned at most; the next line past it is the next offset. */
+const maxOutputChars = 60_000;
+/** A line that runs on longer than this without a line end is cut when read (memory stays bounded). */
+const maxLineBytes = 1 << 20;
+/** Bytes read at most to count the lines after the last one shown (a 1 GB log is not read to its end). */
+const maxCountedBytes = 16 * 1024 * 1024;
 
 const input = z.object({
   path: z.string().describe("File or folder, relative to the working directory."),
@@ -23,7 +30,9 @@ const input = z.object({
 
 /**
  * `read` (read tier): a file's lines, numbered from 1, or a folder's entries. Binary files are
- * refused rather than dumped.
+ * refused rather than dumped. The file is read only as far as the lines asked for (a 1 GB log costs
+ * what its first lines cost); the output holds whole lines, at most 60 000 characters, and its
+ * note gives the offset of the first line not shown. A line that is not valid UTF-8 is said so.
  */
 export const readTool = defineTool({
   name: "read",
@@ -48,44 +57,110 @@ export const readTool = defineTool({
     }
     if (info.isDirectory()) return listFolder(absolute, shown);
     // A FIFO, socket or device is refused: a read of a FIFO nobody writes to never ends.
-    const bytes = await readRegularFile(absolute).catch((error: NodeJS.ErrnoException) => {
+    const reader = await TextFileReader.open(absolute).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EINVAL") throw error;
       throw new ToolsError({
         code: "NOT_A_FILE",
         message: `${shown} is a FIFO, socket or device, not a file; read shows files and folders`,
       });
     });
-    if (looksBinary(bytes)) {
-      throw new ToolsError({
-        code: "BINARY_FILE",
-        message: `${shown} is a binary file (${bytes.length} bytes); read shows text files only`,
-      });
+    try {
+      if (await reader.looksBinary()) {
+        throw new ToolsError({
+          code: "BINARY_FILE",
+          message: `${shown} is a binary file (${reader.size} bytes); read shows text files only`,
+        });
+      }
+      return await readLines(reader, shown, args.offset ?? 1, args.limit ?? defaultReadLimit, ctx.signal);
+    } finally {
+      await reader.close();
     }
-    const lines = bytes.toString("utf8").split(/\r?\n/);
-    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-    if (bytes.length === 0) return `${shown} is empty`;
-    const offset = args.offset ?? 1;
-    const limit = args.limit ?? defaultReadLimit;
-    if (offset > lines.length) {
-      throw new ToolsError({
-        code: "OFFSET_PAST_END",
-        message: `offset ${offset} is past the end: ${shown} has ${lines.length} lines`,
-      });
-    }
-    const last = Math.min(lines.length, offset - 1 + limit);
-    const width = String(last).length;
-    const numbered = lines
-      .slice(offset - 1, last)
-      .map((line, index) => `${String(offset + index).padStart(width)}\t${clip(line)}`)
-      .join("\n");
-    const bounded = boundText(numbered, { maxLines: limit, maxChars: 60_000 });
-    const rest = lines.length - last;
-    const note = rest > 0 ? `\n… ${rest} more lines; continue with offset=${last + 1}` : "";
-    return bounded.text + note;
   },
 });
 
-function clip(line: string): string {
+/**
+ * Lines `offset` to `offset + limit - 1`, numbered, read only as far as needed: lines before
+ * `offset` are counted, not kept, and after the last one shown the rest is counted only in the
+ * first {@link maxCountedBytes} of the file. Whole lines only: when the next line would pass
+ * {@link maxOutputChars}, it is the next offset.
+ */
+async function readLines(
+  reader: TextFileReader,
+  shown: string,
+  offset: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<string> {
+  const last = offset - 1 + limit;
+  // Budgeted with the widest number the call could show, so the padding never passes the cap.
+  const budgetWidth = String(last).length;
+  const kept: { number: number; text: string }[] = [];
+  let chars = 0;
+  let lineNumber = 0;
+  let capped = false;
+  let nonUtf8: number | undefined;
+  /** Lines after the last one shown; undefined once counting stopped. */
+  let rest: number | undefined = 0;
+  const counting = () => kept.length > 0 && (lineNumber >= last || capped);
+  const stopAt = (position: number) => counting() && position >= maxCountedBytes;
+  for await (const block of reader.blocks(maxLineBytes, { signal, stopAt })) {
+    const bytes = block.bytes;
+    for (let start = 0; start < bytes.length;) {
+      if (counting()) {
+        // Past what is shown: only count the lines (a last line without a line end counts too).
+        let count = 0;
+        for (let end = bytes.indexOf(10, start); end !== -1; end = bytes.indexOf(10, end + 1)) count++;
+        if (bytes[bytes.length - 1] !== 10) count++;
+        rest = (rest as number) + count;
+        break;
+      }
+      let end = bytes.indexOf(10, start);
+      if (end === -1) end = bytes.length;
+      lineNumber++;
+      if (lineNumber >= offset) {
+        const lineEnd = end > start && bytes[end - 1] === 13 ? end - 1 : end;
+        const lineBytes = bytes.subarray(start, lineEnd);
+        const text = clip(lineBytes.toString("utf8"), block.cutFrom);
+        if (kept.length > 0 && chars + budgetWidth + 1 + text.length + 1 > maxOutputChars) {
+          capped = true;
+          lineNumber--;
+          continue;
+        }
+        if (nonUtf8 === undefined && !isUtf8(lineBytes)) nonUtf8 = lineNumber;
+        kept.push({ number: lineNumber, text });
+        chars += budgetWidth + 1 + text.length + 1;
+      }
+      start = end + 1;
+    }
+  }
+  if (reader.stoppedEarly) rest = undefined;
+  if (lineNumber === 0 && kept.length === 0) return `${shown} is empty`;
+  if (kept.length === 0) {
+    throw new ToolsError({
+      code: "OFFSET_PAST_END",
+      message: `offset ${offset} is past the end: ${shown} has ${lineNumber} lines`,
+    });
+  }
+  const lastShown = kept[kept.length - 1]?.number ?? offset;
+  const width = String(lastShown).length;
+  const numbered = kept.map((line) => `${String(line.number).padStart(width)}\t${line.text}`).join("\n");
+  const next = `continue with offset=${lastShown + 1}`;
+  const cap = capped ? ` (output is capped at ${maxOutputChars} characters)` : "";
+  let note = "";
+  if (rest === undefined) {
+    note = `\n… more lines follow${cap} (${shown} is ${reader.size} bytes, too large to count them all); ${next}`;
+  } else if (rest > 0) {
+    note = `\n… ${rest} more lines${cap}; ${next}`;
+  }
+  const encoding =
+    nonUtf8 === undefined
+      ? ""
+      : `\n(line ${nonUtf8} is not valid UTF-8: bytes of another encoding, such as Latin-1, are shown as U+FFFD; edit and apply_patch refuse to change this file)`;
+  return numbered + note + encoding;
+}
+
+function clip(line: string, cutFrom: number | undefined): string {
+  if (cutFrom !== undefined) return `${line.slice(0, maxLineChars)}… (${cutFrom} bytes)`;
   return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}… (${line.length} characters)` : line;
 }
 

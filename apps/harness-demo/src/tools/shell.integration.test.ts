@@ -1,6 +1,7 @@
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import type { ToolResult } from "@tools/registry";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 import { processAlive, waitFor } from "../__fixtures__/wait-for.js";
 
@@ -102,4 +103,88 @@ describe("shell", () => {
     await Promise.all([first, second]);
     expect(await ws.read("order.txt")).toBe("a\nb\nc\n");
   });
+
+  describe("when a process that left the group keeps the output open", () => {
+    // The pid file is written from inside the new session, so once it exists the escape is done.
+    const escape =
+      "setsid bash -c 'echo $$ > sleep.pid; exec sleep 25' & while [ ! -s sleep.pid ]; do sleep 0.05; done";
+    let escaped: number | undefined;
+    afterEach(() => {
+      if (escaped !== undefined && processAlive(escaped)) process.kill(escaped, "SIGKILL");
+      escaped = undefined;
+    });
+
+    it("answers once bash exits, with a note that the output is still held", async () => {
+      ws = await tempWorkspace();
+      const started = Date.now();
+      const result = await Promise.race([
+        ws.call("shell", {
+          command: `${escape}; echo started`,
+          timeout_seconds: 2,
+        }),
+        settleWithin(8000),
+      ]);
+      escaped = await pidFrom(join(ws.dir, "sleep.pid"));
+      expect(result).not.toBe("pending");
+      const text = ws.text(result as ToolResult);
+      expect(text.split("\n").slice(0, 2)).toEqual(["exit code 0", "started"]);
+      expect(text).toContain("still holds its output open");
+      expect(Date.now() - started).toBeLessThan(2000);
+      // The lane is free again.
+      expect(ws.text(await ws.call("shell", { command: "echo hi" }))).toBe("exit code 0\nhi");
+    });
+
+    it("still times out, and the run's dispose still ends a call, within a bounded time", async () => {
+      ws = await tempWorkspace();
+      const timedOut = await Promise.race([
+        ws.call("shell", { command: `${escape}; sleep 30`, timeout_seconds: 1 }),
+        settleWithin(8000),
+      ]);
+      escaped = await pidFrom(join(ws.dir, "sleep.pid"));
+      expect(timedOut).not.toBe("pending");
+      expect((timedOut as ToolResult).error?.code).toBe("TIMEOUT");
+      process.kill(escaped, "SIGKILL");
+
+      await rm(join(ws.dir, "sleep.pid"));
+      const pending = ws.call("shell", { command: `${escape}; wait` });
+      escaped = await pidFrom(join(ws.dir, "sleep.pid"));
+      await ws.demo.dispose();
+      const disposed = await Promise.race([pending, settleWithin(5000)]);
+      expect(disposed).not.toBe("pending");
+      expect((disposed as ToolResult).error?.code).toBe("RUN_DISPOSED");
+    });
+  });
+
+  it("stops owning a command once its process group is gone, so dispose signals no reused pid", async () => {
+    ws = await tempWorkspace();
+    const run = ws.demo.run;
+    const ownProcess = run.ownProcess.bind(run);
+    const disowned: number[] = [];
+    vi.spyOn(run, "ownProcess").mockImplementation((child, options) => {
+      const disown = ownProcess(child, options);
+      return () => {
+        disowned.push(child.pid ?? 0);
+        disown();
+      };
+    });
+    const pids: number[] = [];
+    for (let index = 0; index < 3; index++) {
+      const result = await ws.call("shell", { command: "sleep 5 & echo $$" });
+      pids.push(Number(ws.text(result).split("\n")[1]));
+    }
+    await waitFor(() => disowned.length === 3, "the three finished shells to be disowned");
+    expect([...disowned].sort((a, b) => a - b)).toEqual([...pids].sort((a, b) => a - b));
+    const kill = vi.spyOn(process, "kill");
+    try {
+      await ws.demo.dispose();
+      expect(kill.mock.calls.filter(([pid]) => pids.includes(-pid) || pids.includes(pid))).toEqual([]);
+    } finally {
+      kill.mockRestore();
+    }
+  });
 });
+
+/** Resolves "pending" after `ms`: a race against it bounds a call that might never settle. */
+function settleWithin(ms: number): Promise<"pending"> {
+  return new Promise((resolve) => setTimeout(() => resolve("pending"), ms).unref());
+}

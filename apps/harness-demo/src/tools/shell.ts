@@ -1,4 +1,5 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { stat } from "node:fs/promises";
 import { defineTool, terminateProcess, textResult, ToolsError } from "@tools/registry";
 import { z } from "zod";
@@ -9,6 +10,10 @@ import { OutputBuffer } from "../internal/output-buffer.js";
 export const defaultShellTimeoutSeconds = 120;
 /** The largest timeout a call may ask for. */
 export const maxShellTimeoutSeconds = 600;
+/** Milliseconds between SIGTERM and SIGKILL when a command is stopped. */
+const graceMs = 1000;
+/** Milliseconds the output may stay open after bash exited, held by a process outside its group. */
+const pipeGraceMs = 500;
 
 const input = z.object({
   command: z.string().min(1).describe("Shell command, run with /bin/bash -c."),
@@ -59,32 +64,44 @@ export const shellTool = defineTool({
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat" },
     });
-    ctx.run.ownProcess(child, { group: true, graceMs: 1000, label: `shell ${child.pid ?? "?"}` });
+    const disown = ctx.run.ownProcess(child, { group: true, graceMs, label: `shell ${child.pid ?? "?"}` });
     const output = new OutputBuffer();
     child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
 
     let stoppedBy: "timeout" | "abort" | undefined;
+    let giveUp: () => void = () => undefined;
     const stop = (reason: "timeout" | "abort") => {
-      if (stoppedBy) return;
+      // Only a command still running is stopped: one that already exited did not time out.
+      if (stoppedBy || child.exitCode !== null || child.signalCode !== null) return;
       stoppedBy = reason;
-      void terminateProcess(child, { group: true, graceMs: 1000 });
+      void terminateProcess(child, { group: true, graceMs });
+      // SIGKILL ends any process; should bash still not be reaped, the call ends anyway.
+      setTimeout(giveUp, graceMs + 2000).unref();
     };
     const timer = setTimeout(() => stop("timeout"), timeoutSeconds * 1000);
     const onAbort = () => stop("abort");
     ctx.signal.addEventListener("abort", onAbort, { once: true });
 
-    let outcome: { code: number | null; signal: NodeJS.Signals | null };
+    let outcome: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let pipesHeld = false;
     try {
-      outcome = await new Promise((resolve, reject) => {
+      outcome = await new Promise<typeof outcome>((resolve, reject) => {
         child.once("error", reject);
-        // `close` waits for the pipes; a background process that kept them open is ended below.
-        child.once("close", (code, signal) => resolve({ code, signal }));
-        child.once("exit", () => {
-          if (!stoppedBy) setTimeout(() => killLeftovers(child.pid), 200).unref();
-        });
+        child.once("exit", (code, signal) => resolve({ code, signal }));
+        giveUp = () => resolve(undefined);
       });
+      // Whatever bash left running in its group ends with it. Then the output: `close` waits for
+      // every holder of the pipes, and a process that left the group (`setsid cmd &`) may hold
+      // them for good, so the wait for the rest of the output is bounded.
+      killGroup(child.pid);
+      pipesHeld = !(await closedWithin(child, pipeGraceMs));
+      if (pipesHeld) {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }
     } catch (error) {
+      disown();
       throw new ToolsError({
         code: "SPAWN_FAILED",
         message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})`,
@@ -94,7 +111,13 @@ export const shellTool = defineTool({
       clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
     }
-    const text = output.empty ? "(no output)" : output.render();
+    // The run stops owning the process once its group is gone, so dispose never signals a pid
+    // the system has given to another process since.
+    if (outcome) void disownWhenGroupGone(child.pid, disown);
+    const held = pipesHeld
+      ? "\n(a background process that left the command's process group still holds its output open; what it writes now is not shown)"
+      : "";
+    const text = (output.empty ? "(no output)" : output.render()) + held;
     if (stoppedBy === "timeout") {
       throw new ToolsError({
         code: "TIMEOUT",
@@ -102,18 +125,58 @@ export const shellTool = defineTool({
       });
     }
     if (stoppedBy === "abort") throw new Error("the command was cancelled");
-    const status =
-      outcome.code !== null ? `exit code ${outcome.code}` : `killed by signal ${outcome.signal ?? "unknown"}`;
+    const status = !outcome
+      ? "did not exit after SIGKILL"
+      : outcome.code !== null
+        ? `exit code ${outcome.code}`
+        : `killed by signal ${outcome.signal ?? "unknown"}`;
     return textResult(`${status}\n${text}`);
   },
 });
 
-/** Ends processes the command left running in its group after bash itself exited. */
-function killLeftovers(pid: number | undefined): void {
+/** SIGKILL to the process group led by `pid`: what the command left running after bash exited. */
+function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     process.kill(-pid, "SIGKILL");
   } catch {
     // The group is empty: nothing was left behind.
+  }
+}
+
+/** True once the child's pipes have closed, false when they are still open after `ms`. */
+async function closedWithin(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.stdout?.closed !== false && child.stderr?.closed !== false) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    once(child, "close").then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    }),
+  ]);
+  clearTimeout(timer);
+  return closed;
+}
+
+/**
+ * Calls `disown` once no process of the group led by `pid` is left (checked every 20 ms, for at
+ * most 5 s). A group that outlives that stays owned: its id cannot be reused while it exists, so
+ * signalling it at dispose is still safe.
+ */
+async function disownWhenGroupGone(pid: number | undefined, disown: () => void): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (pid !== undefined && groupExists(pid)) {
+    if (Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 20).unref());
+  }
+  disown();
+}
+
+function groupExists(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 
 /** Opened without blocking: an open of a FIFO with no writer would wait for one. */
 const flags = constants.O_RDONLY | constants.O_NONBLOCK;
@@ -37,12 +37,27 @@ function checkRegular(path: string, info: Stats, maxBytes: number): void {
  * `maxBytes`: a larger file is refused with `EFBIG` (its `size` on the error) before it is read.
  */
 export async function readRegularFile(path: string, maxBytes = Infinity): Promise<Buffer> {
-  const handle = await open(path, flags);
+  const handle = await openRegularFile(path, maxBytes);
   try {
-    checkRegular(path, await handle.stat(), maxBytes);
     return await handle.readFile();
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The regular file at `path`, open for reading, for a reader that takes it in parts (a few
+ * lines of a large log): opened and checked as {@link readRegularFile} does, throwing the same
+ * errors. The caller closes the handle.
+ */
+export async function openRegularFile(path: string, maxBytes = Infinity): Promise<FileHandle> {
+  const handle = await open(path, flags);
+  try {
+    checkRegular(path, await handle.stat(), maxBytes);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
   }
 }
 
