@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { readRegularFile, ToolsError } from "@tools/registry";
 import { looksBinary } from "../internal/binary-content.js";
 import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
@@ -116,6 +116,7 @@ export async function planPatch(
       files.set(absolute, { absolute, label: operation.path, content, expected: null });
       summary.push(`A ${operation.path}`);
     } else if (operation.kind === "delete") {
+      await refuseLink(absolute, `Delete File ${operation.path}`);
       const bytes = await readExisting(absolute, `Delete File ${operation.path}`);
       files.set(absolute, { absolute, label: operation.path, content: undefined, expected: bytes });
       summary.push(`D ${operation.path}`);
@@ -128,6 +129,7 @@ export async function planPatch(
         files.set(absolute, { absolute, label: operation.path, content, expected: current.bytes });
         summary.push(`M ${operation.path}`);
       } else {
+        await refuseLink(absolute, `Update File ${operation.path} with Move to`);
         const target = resolve(operation.moveTo);
         claim(target, operation.moveTo);
         await mustNotExist(target, `Move to ${operation.moveTo}`, "");
@@ -144,4 +146,18 @@ export async function planPatch(
     }
   }
   return { files: [...files.values()], summary };
+}
+
+/**
+ * Refuses to delete or move a symlink: the file writer resolves links (an update through one
+ * changes the file it points to), so removing one would remove the file it points to instead.
+ */
+async function refuseLink(path: string, what: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isSymbolicLink()) {
+    throw new ToolsError({
+      code: "PATCH_FAILED",
+      message: `${what}: it is a symlink, and apply_patch deletes and moves files, not links (it would remove the file the link points to); remove or rename the link with the shell. Nothing was written.`,
+    });
+  }
 }

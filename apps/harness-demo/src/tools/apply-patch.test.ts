@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync } from "node:fs";
-import { chmod, readdir, readFile, stat } from "node:fs/promises";
+import { chmod, lstat, readdir, readFile, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
@@ -194,6 +194,26 @@ describe("apply_patch", () => {
       patch: patch("*** Update File: olddir", "@@", "-a", "+b"),
     });
     expect(update.error?.message).toContain("Update File olddir: it is a folder, not a file");
+  });
+
+  it("refuses to delete or move a symlink, which would remove the file it points to", async () => {
+    ws = await tempWorkspace({ "real.txt": "hello\n" });
+    await symlink("real.txt", join(ws.dir, "link.txt"));
+    const deleted = await ws.call("apply_patch", { patch: patch("*** Delete File: link.txt") });
+    expect(deleted.error?.message).toContain("Delete File link.txt: it is a symlink");
+    const moved = await ws.call("apply_patch", {
+      patch: patch("*** Update File: link.txt", "*** Move to: moved.txt", "@@", "-hello", "+bye"),
+    });
+    expect(moved.error?.message).toContain("Update File link.txt with Move to: it is a symlink");
+    expect(await ws.read("real.txt")).toBe("hello\n");
+    expect((await lstat(join(ws.dir, "link.txt"))).isSymbolicLink()).toBe(true);
+    expect((await readdir(ws.dir)).sort()).toEqual(["link.txt", "real.txt"]);
+    // An update through the link changes the file it points to, as an editor would.
+    const updated = await ws.call("apply_patch", {
+      patch: patch("*** Update File: link.txt", "@@", "-hello", "+bye"),
+    });
+    expect(updated.isError).toBe(false);
+    expect(await ws.read("real.txt")).toBe("bye\n");
   });
 
   it("puts back the files already written when a later write fails", async () => {
