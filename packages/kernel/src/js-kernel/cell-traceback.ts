@@ -1,6 +1,9 @@
 import type { CompiledCell } from "./compile-cell.js";
 
-/** The cells run so far, by the file name their code ran under (`cell-3.js`); no sources kept. */
+/**
+ * The cells run so far, by the file name their code ran under (`cell-3.js`), with their lines: a
+ * function an earlier cell defined may fail later (V8 keeps its code for as long anyway).
+ */
 export type CellsByFile = ReadonlyMap<string, Pick<CompiledCell, "cellLine" | "cellLines">>;
 
 const cellPosition = /(cell-\d+\.js):(\d+)(?::(\d+))?/;
