@@ -34,14 +34,6 @@ function codeChildren(node: Node): Node[] {
 }
 
 /**
- * An unnamed token spelled like a word or words: a keyword (`async`, `from`, Python's `not in`),
- * which may not trail after the pattern's last child.
- */
-function isKeyword(node: Node): boolean {
-  return !node.isNamed && /^[A-Za-z_]\w*(?: [A-Za-z_]\w*)*$/.test(node.type);
-}
-
-/**
  * Whether an unnamed code token says something a rewrite must not drop: a keyword (`async`,
  * `static`, `get`) or a marker (`*` of a generator method, `<-` of a receive-only channel), any
  * token but a separator (`foo($A, $B)` on `foo(a, b,)` may drop the trailing `,`).
@@ -93,8 +85,8 @@ function capturedRun(capture: Capture): NodeRun {
  * pattern does not mention (punctuation and keywords) may be skipped before a token it does, and
  * a match that skipped a keyword or marker records it (see {@link passedOver}: a rewrite must
  * leave that match alone); comments are skipped, named code nodes never are, and nothing but
- * punctuation may trail after the pattern's last child (so a rewrite can never silently drop a
- * statement or a keyword).
+ * unnamed tokens may trail after the pattern's last child, those that say something recorded as
+ * passed over too (so a rewrite can never silently drop a statement or a keyword).
  * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
  * repeated names.
  */
@@ -229,11 +221,17 @@ export class TreeMatcher {
   ): Environment | undefined {
     const pattern = patterns[pi];
     if (pattern === undefined) {
+      // Unnamed tokens may trail, as in ast-grep (`public void $M() {}` matches
+      // `public static void m() {}`: Java's `modifiers` end with `static`); those that say
+      // something are recorded as passed over, as the leading ones are.
+      let passed = env;
       for (let rest = ci; rest < nodes.length; rest++) {
         const node = nodes[rest];
-        if (node && !node.isExtra && (node.isNamed || isKeyword(node))) return undefined;
+        if (!node || node.isExtra) continue;
+        if (node.isNamed) return undefined;
+        if (saysSomething(node)) passed = withPassed(passed, node);
       }
-      return env;
+      return passed;
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
       memo.failed ??= new Map();

@@ -7,11 +7,8 @@ import { bodyHint, describeError, parseFailure } from "./parse-failure.js";
 import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./pattern-node.js";
 import { firstError, intolerableError, isMetaText, meaningfulChildren, metaOf } from "./pattern-tree.js";
 
-/**
- * How much tree-sitter had to repair: none, MISSING tokens only, ERRORs standing for
- * metavariables, or the pattern itself is an ERROR (matched as a node of any kind).
- */
-type Repair = 0 | 1 | 2 | 3;
+/** How much tree-sitter had to repair: none, MISSING tokens only, or ERRORs standing for metavariables. */
+type Repair = 0 | 1 | 2;
 
 function repairOf(root: Node): Repair {
   if (firstError(root)) return 2;
@@ -33,6 +30,12 @@ interface Located {
   readonly node: Node;
   readonly wrapper: string | undefined;
   readonly repair: Repair;
+  /**
+   * The pattern's node is itself an ERROR (matched as a node of any kind). Ranked as any other
+   * reading with ERRORs, as before: `fn $F() $B` is that ERROR, as in ast-grep, not a body-less
+   * `fn $F() $B;` a wrapper's `;` would make of it.
+   */
+  readonly wholeError: boolean;
   /** The node took the `;` a wrapper appended, which the user did not write. */
   readonly impliedSemicolon: boolean;
   /** Where the user's text ends in the parsed source (an appended `;` lies beyond). */
@@ -68,9 +71,9 @@ function unfitReading(node: Node, wrapped: boolean): boolean {
   return name !== null && statementWords.has(name.text);
 }
 
-/** The repair of a reading: the worst when the pattern's node is itself an ERROR. */
-function readingRepair(node: Node, root: Node, expando: string | undefined): Repair {
-  return node.isError && !isMetaText(node, expando) ? 3 : repairOf(root);
+/** Whether the pattern's node is itself an ERROR (not one standing for a metavariable). */
+function isWholeError(node: Node, expando: string | undefined): boolean {
+  return node.isError && !isMetaText(node, expando);
 }
 
 function tryBare(parser: Parser, text: string, expando: string | undefined): Located | undefined {
@@ -82,8 +85,9 @@ function tryBare(parser: Parser, text: string, expando: string | undefined): Loc
   const node = effectiveNode(root);
   if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
   if (unfitReading(node, false)) return undefined;
-  const repair = readingRepair(node, root, expando);
-  return { node, wrapper: undefined, repair, impliedSemicolon: false, textEnd: text.length };
+  const repair = repairOf(root);
+  const wholeError = isWholeError(node, expando);
+  return { node, wrapper: undefined, repair, wholeError, impliedSemicolon: false, textEnd: text.length };
 }
 
 /**
@@ -115,7 +119,8 @@ function tryWrapper(
   return {
     node,
     wrapper,
-    repair: readingRepair(node, tree.rootNode, expando),
+    repair: repairOf(tree.rootNode),
+    wholeError: isWholeError(node, expando),
     impliedSemicolon: found.endIndex === end + 1,
     textEnd: end,
   };
@@ -276,9 +281,9 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   // A pattern that is itself an ERROR is matched as a node of any kind with its children (as in
   // ast-grep: `import { $$$N } from $M`, where a module cannot be an identifier), unless it is a
   // header without its body (`class $C`), which nothing can match.
-  if (!located || (located.repair === 3 && bodyHint(trimmed, spec.id) !== ""))
+  if (!located || (located.wholeError && bodyHint(trimmed, spec.id) !== ""))
     describeError(parser, text, spec, trimmed, lineOffset);
-  const unparsed = located.repair === 3 ? parseFailure(parser, text, spec, trimmed, lineOffset) : undefined;
+  const unparsed = located.wholeError ? parseFailure(parser, text, spec, trimmed, lineOffset) : undefined;
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();

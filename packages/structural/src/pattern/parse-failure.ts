@@ -18,6 +18,9 @@ export function bodyHint(pattern: string, language: string): string {
     return " Hint: a metavariable after `do` is an expression, not a statement: write `do { $$$B } while ($C);`.";
   const indented = language === "python";
   if (indented ? pattern.includes(":") : pattern.includes("{")) return "";
+  // A metavariable last, after more than the header word, is the body (`fn $F() $B`).
+  const last = /(\S+)\s+\$+[A-Z_][A-Z0-9_]*\s*$/.exec(pattern);
+  if (!indented && last && last[1] !== opened[1]) return "";
   const example = indented ? `${pattern}: $$$B` : `${pattern} { $$$B }`;
   return ` Hint: \`${opened[1]}\` needs its body, e.g. \`${example}\`.`;
 }

@@ -473,4 +473,23 @@ describe("keywords the pattern does not write", () => {
     );
     expect(read("py/k.py")).toBe("async def a():\n    pass\n\nasync def b():\n    pass\n");
   });
+
+  it("ast_edit leaves a Java method whose trailing modifier the pattern does not write, and says so", async () => {
+    write("java/A.java", "class A {\n  public static void m() {}\n  public void n() {}\n}\n");
+    const reg = registry();
+    const text = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: { pattern: "public void $M() {}", rewrite: "public void $M() { run(); }", path: "java/A.java" },
+      }),
+    );
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).toContain(
+      "1 match left unchanged: the code there has `static`, which the pattern does not write and a rewrite would drop; write it in the pattern to rewrite that match (java/A.java:2:3).",
+    );
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("java/A.java")).toBe(
+      "class A {\n  public static void m() {}\n  public void n() { run(); }\n}\n",
+    );
+  });
 });

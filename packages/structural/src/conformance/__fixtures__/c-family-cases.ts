@@ -155,6 +155,14 @@ export const cppCases: readonly ConformanceCase[] = [
     matches: ["for (int i = 0; i < n; i++) g(i);"],
     bindings: { I: "i", N: "n", B: "g(i);" },
   },
+  {
+    name: "cpp function whose body is a metavariable",
+    language: "cpp",
+    pattern: "void $F() $B",
+    code: "void g() {}\n",
+    matches: ["void g() {}"],
+    bindings: { F: "g", B: "{}" },
+  },
 ];
 
 export const csharpCases: readonly ConformanceCase[] = [
@@ -325,5 +333,51 @@ export const javaCases: readonly ConformanceCase[] = [
     matches: ["if (x) g();", "if (y) { h(); }"],
     bindings: { C: "x", B: "g();" },
     rewrite: ["if ($C) { $B }", "class A { void f() { if (x) { g(); } if (y) { { h(); } } } }\n"],
+  },
+  {
+    name: "java method whose body is a metavariable",
+    language: "java",
+    pattern: "void $M() $B",
+    code: "class A { void m() {} }\n",
+    matches: ["void m() {}"],
+    bindings: { M: "m", B: "{}" },
+  },
+  {
+    name: "java modifiers after the pattern's last one trail",
+    language: "java",
+    pattern: "public void $M() {}",
+    code: "class A { public static void m() {} public final void n() {} public void o() {} }\n",
+    matches: ["public static void m() {}", "public final void n() {}", "public void o() {}"],
+    bindings: { M: "m" },
+  },
+  {
+    name: "java annotated method with a trailing modifier",
+    language: "java",
+    pattern: "@Override public void $M() {}",
+    code: "class A { @Override public synchronized void m() {} }\n",
+    matches: ["@Override public synchronized void m() {}"],
+    bindings: { M: "m" },
+  },
+  {
+    name: "java public class matches a public final class",
+    language: "java",
+    pattern: "public class $C { $$$B }",
+    code: "public final class A {}\npublic class B {}\n",
+    matches: ["public final class A {}", "public class B {}"],
+    bindings: { C: "A", B: "" },
+  },
+  {
+    name: "java rewrite leaves the method whose trailing static the pattern does not write",
+    language: "java",
+    pattern: "public void $M() {}",
+    code: "class A { public static void m() {} public void n() {} }\n",
+    matches: ["public static void m() {}", "public void n() {}"],
+    bindings: { M: "m" },
+    rewrite: ["public void $M() { run(); }", "class A { public static void m() {} public void n() { run(); } }\n"],
+    differs: {
+      reason: "a match that passed over a keyword is not rewritten",
+      astGrep: ["public static void m() {}", "public void n() {}"],
+      astGrepRewrite: "class A { public void m() { run(); } public void n() { run(); } }\n",
+    },
   },
 ];

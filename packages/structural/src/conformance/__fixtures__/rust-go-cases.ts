@@ -148,6 +148,46 @@ export const rustCases: readonly ConformanceCase[] = [
     matches: ["fn h() {}"],
     bindings: { F: "h" },
   },
+  {
+    name: "rust function whose body is a metavariable",
+    language: "rust",
+    pattern: "fn $F() $B",
+    code: "fn a() {}\nfn b(x: i32) {}\n",
+    matches: ["fn a() {}"],
+    bindings: { F: "a", B: "{}" },
+  },
+  {
+    name: "rust function with parameters whose body is a metavariable",
+    language: "rust",
+    pattern: "fn $F($$$A) $B",
+    code: "fn b(x: i32) {}\n",
+    matches: ["fn b(x: i32) {}"],
+    bindings: { F: "b", A: "x: i32", B: "{}" },
+  },
+  {
+    name: "rust pub function whose body is a metavariable",
+    language: "rust",
+    pattern: "pub fn $F() $B",
+    code: "pub fn c() {}\nfn d() {}\n",
+    matches: ["pub fn c() {}"],
+    bindings: { F: "c", B: "{}" },
+  },
+  {
+    name: "rust method whose body is a metavariable",
+    language: "rust",
+    pattern: "fn $F(&self) $B",
+    code: "impl A { fn f(&self) {} }\n",
+    matches: ["fn f(&self) {}"],
+    bindings: { F: "f", B: "{}" },
+  },
+  {
+    name: "rust function with a return type whose body is a metavariable",
+    language: "rust",
+    pattern: "fn $F($$$A) -> $R $B",
+    code: "fn f(x: i32) -> i32 { x }\n",
+    matches: ["fn f(x: i32) -> i32 { x }"],
+    bindings: { F: "f", A: "x: i32", R: "i32", B: "{ x }" },
+  },
 ];
 
 export const goCases: readonly ConformanceCase[] = [
