@@ -71,16 +71,8 @@ export async function prepareSearch(
     // uses their old text had (each kind bounded on its own).
     const files = [...found.outdated.slice(0, searchOpenLimit), ...found.files.slice(0, searchOpenLimit)];
     opened.push(...(await openForSearch(client, files, context, uri)).opened);
-    const left = found.files.length - Math.min(found.files.length, searchOpenLimit);
-    if (left > 0 || !found.complete) {
-      notes.push(
-        `${client.spec.command} sees only the files open on it: ${
-          left > 0
-            ? `${found.files.length} files mention '${name}', ${searchOpenLimit} were opened`
-            : `${found.read} files of ${supervisor.display(client.root)} were searched for '${name}', not all`
-        }; uses in the others may be missing`,
-      );
-    }
+    const note = notAllOpenedNote(client, found, context, { name, verb: "mention", missing: "uses" });
+    if (note) notes.push(note);
   }
   const late = await awaitAnalysed(client, [...new Set([uri, ...opened, ...alsoAnalysed])], supervisor);
   if (late) notes.push(late);
@@ -103,18 +95,28 @@ export async function prepareSymbolSearch(
   const lower = query.toLowerCase();
   const found = await mentioning(client, query, context.signal, (text) => text.toLowerCase().includes(lower));
   const { opened } = await openForSearch(client, found.files.slice(0, searchOpenLimit), context);
+  const note = notAllOpenedNote(client, found, context, { name: query, verb: "hold", missing: "symbols" });
+  return { notes: note ? [note] : [], opened };
+}
+
+/**
+ * The caveat of a search on a server that sees only its open files when not every file naming
+ * `name` was opened (over {@link searchOpenLimit}) or the root was not read whole; undefined when
+ * nothing is missing.
+ */
+function notAllOpenedNote(
+  client: LanguageClient,
+  found: { files: readonly string[]; complete: boolean; read: number },
+  context: ActionContext,
+  words: { name: string; verb: string; missing: string },
+): string | undefined {
   const left = found.files.length - Math.min(found.files.length, searchOpenLimit);
-  const notes =
-    left > 0 || !found.complete
-      ? [
-          `${client.spec.command} sees only the files open on it: ${
-            left > 0
-              ? `${found.files.length} files hold '${query}', ${searchOpenLimit} were opened`
-              : `${found.read} files of ${context.supervisor.display(client.root)} were searched for '${query}', not all`
-          }; symbols in the others may be missing`,
-        ]
-      : [];
-  return { notes, opened };
+  if (left === 0 && found.complete) return undefined;
+  return `${client.spec.command} sees only the files open on it: ${
+    left > 0
+      ? `${found.files.length} files ${words.verb} '${words.name}', ${searchOpenLimit} were opened`
+      : `${found.read} files of ${context.supervisor.display(client.root)} were searched for '${words.name}', not all`
+  }; ${words.missing} in the others may be missing`;
 }
 
 /**
@@ -180,7 +182,7 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
 }
 
 /** Matches `name` as a whole word (not inside a longer identifier). */
-export function wholeWord(name: string): RegExp {
+function wholeWord(name: string): RegExp {
   return new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
 }
 

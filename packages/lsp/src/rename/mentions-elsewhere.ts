@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { extname, join } from "node:path";
+import { readTextFile } from "../files/file-texts.js";
 import { wholeColumns } from "../positions/resolve-position.js";
 import { skippedFolders } from "../servers/project-folders.js";
 
@@ -128,11 +129,10 @@ export async function mentionsElsewhere(
 }
 
 /** The lines of `file` naming `name` as a whole identifier; none when unreadable or too large. */
-function mentionsIn(file: string, name: string, bytes: number): Mention[] {
+export function mentionsIn(file: string, name: string, bytes: number): Mention[] {
   let text: string;
   try {
-    if (statSync(file).size > bytes) return [];
-    text = readFileSync(file, "utf8");
+    text = readTextFile(file, bytes);
   } catch {
     return [];
   }
@@ -146,4 +146,26 @@ function mentionsIn(file: string, name: string, bytes: number): Mention[] {
     }
   }
   return found;
+}
+
+/**
+ * The lines of `files` naming `name` as a whole identifier, as {@link mentionsElsewhere} counts
+ * them (at most `limits.lines` listed; files over `limits.bytes` not read).
+ */
+export function mentionsInFiles(
+  files: readonly string[],
+  name: string,
+  limits: Pick<MentionLimits, "lines" | "bytes"> = defaultMentionLimits,
+): MentionsElsewhere {
+  const mentions: Mention[] = [];
+  let withMentions = 0;
+  let lines = 0;
+  for (const file of files) {
+    const found = mentionsIn(file, name, limits.bytes);
+    if (found.length === 0) continue;
+    withMentions += 1;
+    lines += found.length;
+    for (const mention of found) if (mentions.length < limits.lines) mentions.push(mention);
+  }
+  return { mentions, files: withMentions, lines, truncated: false };
 }

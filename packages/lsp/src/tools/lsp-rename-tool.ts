@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { reindexing } from "../actions/analysed-documents.js";
-import { endSearch, prepareSearch, wholeWord } from "../actions/cross-file-search.js";
+import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
 import { addressSymbol } from "../actions/symbol-position.js";
 import {
   focusOf,
@@ -17,9 +17,13 @@ import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { settleDiskEvents } from "../files/disk-events.js";
-import { readTextFile } from "../files/file-texts.js";
 import { newNameProblem } from "../rename/new-name.js";
-import { mentionsElsewhere, type MentionsElsewhere } from "../rename/mentions-elsewhere.js";
+import {
+  defaultMentionLimits,
+  mentionsElsewhere,
+  mentionsInFiles,
+  type MentionsElsewhere,
+} from "../rename/mentions-elsewhere.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
 const input = z.object({
@@ -192,8 +196,8 @@ export const lspRenameTool = defineTool({
   },
 });
 
-/** Most lines listed by {@link leftNamingNote}. */
-const leftNamingLines = 10;
+/** Largest file read by {@link leftNamingNote}. */
+const leftNamingBytes = 8 * 1024 * 1024;
 
 /**
  * The lines still naming the old name in files opened for the rename because they name it (a
@@ -207,33 +211,25 @@ function leftNamingNote(
   changed: ReadonlySet<string>,
   about: { name: string; command: string; display: (path: string) => string },
 ): string {
-  const word = wholeWord(about.name);
-  const lines: string[] = [];
-  let count = 0;
-  let files = 0;
-  for (const file of opened) {
-    if (changed.has(file)) continue;
-    let text: string;
-    try {
-      text = readTextFile(file, 8 * 1024 * 1024);
-    } catch {
-      continue;
-    }
-    const found = text.split(/\r?\n/).flatMap((line, index) => (word.test(line) ? [{ line, index }] : []));
-    if (found.length === 0) continue;
-    files += 1;
-    count += found.length;
-    for (const { line, index } of found) {
-      if (lines.length < leftNamingLines) lines.push(`${about.display(file)}:${index + 1}  ${line.trim()}`);
-    }
-  }
-  if (files === 0) return "";
+  const found = mentionsInFiles(
+    opened.filter((file) => !changed.has(file)),
+    about.name,
+    { lines: defaultMentionLimits.lines, bytes: leftNamingBytes },
+  );
+  if (found.files === 0) return "";
   return [
     "",
-    `not changed: '${about.name}' is still named in ${files} file${files === 1 ? "" : "s"} ${about.command} was given for this rename, and it did not count ${files === 1 ? "that use" : "those uses"} as this symbol's (another symbol of the same name, or a file it builds with other flags: check the compile commands cover it); if they use this symbol, edit them:`,
-    ...lines,
-    ...(count > lines.length ? [`… and ${count - lines.length} more`] : []),
+    `not changed: '${about.name}' is still named in ${found.files} file${found.files === 1 ? "" : "s"} ${about.command} was given for this rename, and it did not count ${found.files === 1 ? "that use" : "those uses"} as this symbol's (another symbol of the same name, or a file it builds with other flags: check the compile commands cover it); if they use this symbol, edit them:`,
+    ...listedMentions(found, about.display),
   ].join("\n");
+}
+
+/** `path:line  text` per mention listed, then how many more lines were found. */
+function listedMentions(found: MentionsElsewhere, display: (path: string) => string): string[] {
+  const lines = found.mentions.map(
+    (mention) => `${display(mention.file)}:${mention.line + 1}  ${mention.text}`,
+  );
+  return [...lines, ...(found.lines > lines.length ? [`… and ${found.lines - lines.length} more`] : [])];
 }
 
 /**
@@ -250,14 +246,10 @@ function mentionsNote(
       : "";
   }
   const files = `${found.files} file${found.files === 1 ? "" : "s"}`;
-  const lines = found.mentions.map(
-    (mention) => `${about.display(mention.file)}:${mention.line + 1}  ${mention.text}`,
-  );
   return [
     "",
     `not changed: '${about.name}' is still named in ${files} that the server which renamed it (root ${about.root}) does not search; if they use this symbol, rename it there too (lsp_rename from one of them) or edit them:`,
-    ...lines,
-    ...(found.lines > lines.length ? [`… and ${found.lines - lines.length} more`] : []),
+    ...listedMentions(found, about.display),
     ...(found.truncated ? ["(the look for them stopped at its bound: there may be more)"] : []),
   ].join("\n");
 }
