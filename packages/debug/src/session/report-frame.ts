@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { relativeInside } from "./source-lines.js";
 
 /** The frame a stop is reported at and `evaluate` runs in by default, with its place in the stack. */
 export interface ReportFrame {
@@ -23,7 +24,10 @@ export function reportFrame(
   reason?: string,
 ): ReportFrame | undefined {
   const existing = frames.map((frame) => sourceFile(frame));
-  let index = reason === "step" ? -1 : existing.findIndex((path) => path !== undefined && inside(root, path));
+  let index =
+    reason === "step"
+      ? -1
+      : existing.findIndex((path) => path !== undefined && relativeInside(root, path) !== undefined);
   if (index < 0) index = existing.findIndex((path) => path !== undefined);
   if (index < 0) index = 0;
   const frame = frames[index];
@@ -38,9 +42,4 @@ function sourceFile(frame: DebugProtocol.StackFrame): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

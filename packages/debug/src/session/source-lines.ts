@@ -37,10 +37,15 @@ export function forgetSourceLines(): void {
   cache.clear();
 }
 
+/** `path` relative to `root` when it lies below it; undefined otherwise. */
+export function relativeInside(root: string, path: string): string | undefined {
+  const rel = relative(root, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : undefined;
+}
+
 /** A path shown relative to the working directory when it lies inside it. */
 export function displayPath(path: string | undefined, root: string): string {
   if (!path) return "<no source>";
   if (!isAbsolute(path)) return path;
-  const rel = relative(root, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+  return relativeInside(root, path) ?? path;
 }
