@@ -1,5 +1,6 @@
 import { ToolsError } from "../errors/tools-error.js";
 import type { JsonSchema } from "./json-schema.js";
+import { setOwn } from "../objects/set-own.js";
 
 /**
  * Keywords OpenAI strict mode cannot honour, with what usually puts them in a tool's schema. The
@@ -24,11 +25,6 @@ const unsupportedKeywords: ReadonlyMap<string, string> = new Map([
 
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Sets a key as an own property, even one named `__proto__`. */
-function setOwn(target: JsonSchema, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function typeList(schema: JsonSchema): unknown[] {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { setOwn } from "../objects/set-own.js";
 
 type Schema = z.core.$ZodType;
 
@@ -72,10 +73,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const prototype: unknown = Object.getPrototypeOf(value);
   return prototype === Object.prototype || prototype === null;
-}
-
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function objectWithoutOmittedNulls(schema: z.core.$ZodObject, value: unknown, depth: number): unknown {
