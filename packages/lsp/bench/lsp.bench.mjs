@@ -5,6 +5,7 @@
 //  4. with --real: 1 on real code bases instead of the fixtures (Go standard library, this
 //     monorepo's @tools/registry, Python's asyncio, the C files of Go's runtime/cgo).
 // Run after `pnpm run build`: node bench/lsp.bench.mjs [iterations] [--real] [--gap=<ms>]
+//   [--warmup=<calls>]
 import {
   cpSync,
   mkdirSync,
@@ -29,6 +30,9 @@ const iterations = Number(process.argv.slice(2).find((arg) => !arg.startsWith("-
 // --gap=<ms>: idle time before each timed call, as between an agent's calls (its caches and the
 // server's go cold); 0 (the default) runs the calls back to back.
 const gapMs = Number(process.argv.find((arg) => arg.startsWith("--gap="))?.slice(6) ?? 0);
+// --warmup=<calls>: untimed interleaved calls of both sides before the timed ones, so that V8 has
+// compiled both paths (steady state of a long run); 0 (the default) times from the first call.
+const warmup = Number(process.argv.find((arg) => arg.startsWith("--warmup="))?.slice(9) ?? 0);
 const idle = () => (gapMs > 0 ? new Promise((resolve) => setTimeout(resolve, gapMs)) : undefined);
 
 const cases = [
@@ -164,6 +168,11 @@ async function compareNavigation({ registry, run, client, c, uri, position, acti
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
   };
+  for (let i = 0; i < warmup; i++) {
+    await client.request(methods[action], params);
+    await registry.invoke(run, { tool: "lsp", args });
+    await registry.invoke(run, { tool: "chain_only", args });
+  }
   for (let i = 0; i < iterations; i++) {
     await idle();
     let cpuStart = cpu();
