@@ -31,6 +31,6 @@ export async function fileDiagnostics(file: string, context: ActionContext): Pro
   if (result.fresh) context.recordShown?.(absolute, items, result.incomplete ? undefined : worth);
   const notes = [note, quietNote].filter((text) => text).join("\n");
   return `${stale}${worth.length} diagnostic${worth.length === 1 ? "" : "s"} in ${display}:\n${items
-    .map((diagnostic) => formatDiagnostic(display, diagnostic))
+    .map((diagnostic) => formatDiagnostic(display, diagnostic, supervisor.workingDirectory))
     .join("\n")}${notes ? `\n${notes}` : ""}`;
 }

@@ -110,7 +110,11 @@ export async function projectDiagnostics(
     ...found.flatMap((findings) => findings.filter(isError).sort(byPlace)),
     ...found.flatMap((findings) => findings.filter((finding) => !isError(finding)).sort(byPlace)),
   ];
-  const lines = new Set(ordered.map((finding) => formatFinding(finding, (path) => supervisor.display(path))));
+  const lines = new Set(
+    ordered.map((finding) =>
+      formatFinding(finding, (path) => supervisor.display(path), supervisor.workingDirectory),
+    ),
+  );
   const { items, note } = boundList([...lines], projectDiagnosticsLimit, "problems");
   return [...sections, ...items, ...(note ? [note] : [])].join("\n");
 }

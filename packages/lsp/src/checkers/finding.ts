@@ -1,4 +1,4 @@
-import { oneLine } from "../format/diagnostics.js";
+import { oneLine, withRelativePaths } from "../format/diagnostics.js";
 
 /** One finding of a project checker, in the same shape as a server's diagnostic line. */
 export interface Finding {
@@ -15,10 +15,17 @@ export interface Finding {
   readonly message: string;
 }
 
-/** `path:line:col severity [code] message`, one line: the format of server diagnostics. */
-export function formatFinding(finding: Finding, display: (path: string) => string): string {
+/**
+ * `path:line:col severity [code] message`, one line: the format of server diagnostics (paths
+ * under `workingDirectory` in the message shown relative, as there).
+ */
+export function formatFinding(
+  finding: Finding,
+  display: (path: string) => string,
+  workingDirectory?: string,
+): string {
   const { line, column, severity, code, message } = finding;
-  return `${display(finding.file)}:${line}:${column} ${severity}${code ? ` [${code}]` : ""} ${oneLine(message)}`;
+  return `${display(finding.file)}:${line}:${column} ${severity}${code ? ` [${code}]` : ""} ${withRelativePaths(oneLine(message), workingDirectory)}`;
 }
 
 /** Errors and warnings: what a project check lists (notes, help and information are left out). */

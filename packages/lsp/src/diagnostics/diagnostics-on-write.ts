@@ -304,6 +304,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         total: totalLimit,
         files: fileLimit,
         boundMs,
+        workingDirectory: supervisor.workingDirectory,
       });
       // What is not listed is not reported: the next write, or lsp diagnostics, lists it.
       // The looks keep them: a later write reports what it changes, not these again as its own.

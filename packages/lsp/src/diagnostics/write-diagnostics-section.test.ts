@@ -47,6 +47,16 @@ describe("writeDiagnosticsSection", () => {
     ]);
   });
 
+  it("shows paths under the working directory in messages relative to it", () => {
+    const [diagnostic] = unknownNames(1);
+    const note = { ...diagnostic!, message: "Conflicting types; /w/sub/h.h:2:5: note: previous declaration" };
+    expect(lines([checked("main.c", [note])], { workingDirectory: "/w" })).toEqual([
+      "LSP diagnostics after this write:",
+      "1 new diagnostic in main.c:",
+      "main.c:1:1 error [TS2304] Conflicting types; sub/h.h:2:5: note: previous declaration (typescript)",
+    ]);
+  });
+
   it("collapses clean files and files with nothing new into one line, naming the latter", () => {
     const checks = [
       ...Array.from({ length: 58 }, (_, i) => checked(`src/clean${i}.ts`)),

@@ -67,6 +67,8 @@ export interface WriteSectionLimits {
   readonly files: number;
   /** The wrapper's bound, in milliseconds, named in "not confirmed" lines. */
   readonly boundMs: number;
+  /** Paths under it in messages are shown relative to it (see formatDiagnostic). */
+  readonly workingDirectory?: string;
 }
 
 /** The section and what it left out. */
@@ -153,7 +155,9 @@ export function writeDiagnosticsSection(
           : `${check.display}${stillPresentNote(check)}`;
       lines.push(`${count(all.length, "new diagnostic")} in ${where}:`);
     }
-    lines.push(...shown.map((diagnostic) => formatDiagnostic(check.display, diagnostic)));
+    lines.push(
+      ...shown.map((diagnostic) => formatDiagnostic(check.display, diagnostic, limits.workingDirectory)),
+    );
     if (shown.length < all.length) {
       lines.push(`… ${count(all.length - shown.length, "more new diagnostic")}`);
       unlisted.set(check.file, all.slice(shown.length));

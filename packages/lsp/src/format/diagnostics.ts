@@ -29,14 +29,26 @@ function shownCode(diagnostic: Diagnostic): string {
     : code;
 }
 
-/** `path:line:col error [TS2322] message (source)`, one line. */
-export function formatDiagnostic(display: string, diagnostic: Diagnostic): string {
+/**
+ * `path:line:col error [TS2322] message (source)`, one line. Paths inside `workingDirectory` in
+ * the message (clangd names the other file of a note by its absolute path) are shown relative
+ * to it, as every location is.
+ */
+export function formatDiagnostic(display: string, diagnostic: Diagnostic, workingDirectory?: string): string {
   const { line, character } = diagnostic.range.start;
   const code = shownCode(diagnostic);
-  const message = oneLine(messageText(diagnostic));
+  const message = withRelativePaths(oneLine(messageText(diagnostic)), workingDirectory);
   return `${display}:${line + 1}:${character + 1} ${severityName(diagnostic)}${code ? ` [${code}]` : ""} ${message}${
     diagnostic.source ? ` (${diagnostic.source})` : ""
   }`;
+}
+
+/** `text` with every `<workingDirectory>/` dropped, so the paths under it read relative. */
+export function withRelativePaths(text: string, workingDirectory: string | undefined): string {
+  if (workingDirectory === undefined) return text;
+  const prefix = workingDirectory.endsWith("/") ? workingDirectory : `${workingDirectory}/`;
+  // The root folder itself as prefix would strip the first slash of every absolute path.
+  return prefix === "/" ? text : text.split(prefix).join("");
 }
 
 /**

@@ -307,6 +307,33 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (lan
   });
 });
 
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd messages naming other files", () => {
+  it("shows the paths in its notes relative to the working directory, as every location is", async () => {
+    const tree = tempTree("clangd-notes", {
+      "compile_flags.txt": "-std=c11\n",
+      "sub/twice.h": "#pragma once\nint twice(int v);\n",
+      "sub/bad.h": "int bad(void) { return nosuch; }\n",
+      "main.c": '#include "sub/twice.h"\nlong twice(int v);\n#include "sub/bad.h"\n',
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({ tools: [lspTool] });
+    try {
+      const answer = resultText(
+        await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "main.c" } }),
+      );
+      expect(answer.split("\n")).toEqual([
+        "2 diagnostics in main.c:",
+        "main.c:2:6 error [conflicting_types] Conflicting types for 'twice'; sub/twice.h:2:5: note: previous declaration is here (clang)",
+        "main.c:3:10 error [undeclared_var_use] In included file: use of undeclared identifier 'nosuch'; sub/bad.h:1:24: note: error occurred here (clang)",
+      ]);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)("lsp_rename on clangd", () => {
   it("lists the lines still naming the old name in files it gave clangd that the edit left", async () => {
     // A compile command with a relative "directory" is one clangd 14 cannot use: it builds the
