@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
-import { matchBudgetMs } from "./grep.js";
+import { grepBounds, matchBudgetMs } from "./grep.js";
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -96,6 +96,32 @@ describe("grep", () => {
     expect(ws.text(await ws.call("grep", { pattern: "^ok$" }))).toBe("a.txt:1: ok");
   });
 
+  it("ends a slow search at the call's bound with what it found, saying where it stopped", async () => {
+    // (a|a)*b backtracks 2^22 times on each line: slow, not runaway (well under a block's budget).
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++)
+      files[`f${String(i).padStart(3, "0")}.txt`] = `hit ${i}\n${"a".repeat(22)}\n`;
+    ws = await tempWorkspace(files);
+    const saved = grepBounds.searchMs;
+    grepBounds.searchMs = 1000;
+    try {
+      const result = await ws.call("grep", { pattern: "(a|a)*b|hit", max_results: 1000 });
+      expect(result.isError).toBe(false);
+      const lines = ws.text(result).split("\n");
+      const note = lines.at(-1)!;
+      expect(note).toMatch(
+        /^\(search stopped after its 1 s bound, in f\d{3}\.txt( \(from line 1\))?: files after it were not searched; narrow path or glob\)$/,
+      );
+      const hits = lines.slice(0, -1);
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits.length).toBeLessThan(200);
+      // What was listed is every file before the one it stopped in, in order.
+      expect(hits).toEqual(hits.map((_, i) => `f${String(i).padStart(3, "0")}.txt:1: hit ${i}`));
+    } finally {
+      grepBounds.searchMs = saved;
+    }
+  });
+
   it("ends a running match at once when the call is cancelled", async () => {
     ws = await tempWorkspace({ "a.txt": "a".repeat(40) + "\n" });
     const controller = new AbortController();
@@ -129,7 +155,7 @@ describe("grep", () => {
       "small.js": "nothing\n",
     });
     expect(ws.text(await ws.call("grep", { pattern: "needle" }))).toBe(
-      "no matches for /needle/ in .: 1 files searched\n" +
+      "no matches for /needle/ in .: 1 file searched\n" +
         "(1 file over 2 MB not searched: bundle.js; name one as path to search it)",
     );
     expect(ws.text(await ws.call("grep", { pattern: "needle", path: "bundle.js" }))).toBe(

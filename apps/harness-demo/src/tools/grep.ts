@@ -17,6 +17,12 @@ const maxMatchChars = 20_000;
 const maxBlockLineBytes = 1 << 20;
 /** Milliseconds one block of text (at most about 2 MB) may take to match before the pattern is called too slow. */
 export const matchBudgetMs = 5000;
+/**
+ * Time bounds of one grep call. `searchMs`: the whole search (walking and matching); when it runs
+ * out, what was found so far is returned with a note saying where the search stopped. Mutable
+ * only so that tests can shorten it.
+ */
+export const grepBounds = { searchMs: 30_000 };
 
 const input = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression, e.g. `function\\s+greet`."),
@@ -38,7 +44,8 @@ const input = z.object({
  * matching runs in a worker thread with a deadline per block of text, so a catastrophic pattern
  * is stopped and reported (`PATTERN_TOO_SLOW`) instead of freezing the process, and a cancel ends
  * it at once. A folder search skips files over 2 MB and says how many; a file named by `path` is
- * searched whatever its size, streamed.
+ * searched whatever its size, streamed. The whole call is bounded too ({@link grepBounds}): past
+ * it, the matches found so far are returned with where the search stopped.
  */
 export const grepTool = defineTool({
   name: "grep",
@@ -47,6 +54,7 @@ export const grepTool = defineTool({
   description:
     "Search file contents with a regular expression; returns `path:line: text` per matching line. " +
     "Honours .gitignore; skips node_modules, .git and binary files, and files over 2 MB unless path names the file. " +
+    "A search stops after 30 s and returns what it found, saying where it stopped. " +
     'Example: {"pattern": "export (async )?function", "path": "src", "glob": "*.ts"}',
   input,
   paths: (args) => (args.path === undefined ? [] : [args.path]),
@@ -76,12 +84,18 @@ export const grepTool = defineTool({
       // A file named by `path` is searched whatever its size: the caller asked for it.
       sizeCap: info.isDirectory() ? maxFileBytes : Infinity,
       signal: ctx.signal,
+      deadline: Date.now() + grepBounds.searchMs,
     };
     const candidates = info.isDirectory()
       ? walkFiles(absolute, shown, await rootIgnore(root), ctx.signal)
       : single(absolute, shown);
     const found = await withMatchWorker(ctx.run, (worker) => searchFiles(candidates, search, worker));
     const notes = [
+      ...(found.stoppedIn !== undefined
+        ? [
+            `(search stopped after its ${grepBounds.searchMs / 1000} s bound, in ${found.stoppedIn}: files after it were not searched; narrow path or glob)`,
+          ]
+        : []),
       ...(found.skipped.length > 0
         ? [
             `(${found.skipped.length} file${found.skipped.length === 1 ? "" : "s"} over ${maxFileBytes / 1_000_000} MB not searched: ` +
@@ -97,7 +111,7 @@ export const grepTool = defineTool({
     const tail = notes.length > 0 ? `\n${notes.join("\n")}` : "";
     if (found.total === 0) {
       const filter = args.glob === undefined ? "" : ` (files matching ${args.glob})`;
-      return `no matches for /${args.pattern}/ in ${shown}${filter}: ${found.files} files searched${tail}`;
+      return `no matches for /${args.pattern}/ in ${shown}${filter}: ${found.files} file${found.files === 1 ? "" : "s"} searched${tail}`;
     }
     const more =
       found.total > found.lines.length
@@ -115,6 +129,8 @@ interface Search {
   /** Files larger than this (bytes) are skipped and named in the result. */
   readonly sizeCap: number;
   readonly signal: AbortSignal;
+  /** `Date.now()` after which the search stops (see {@link grepBounds}). */
+  readonly deadline: number;
 }
 
 interface Found {
@@ -124,6 +140,8 @@ interface Found {
   files: number;
   readonly skipped: string[];
   cutLines: number;
+  /** The file the search was in when its time bound ran out (its later blocks not searched). */
+  stoppedIn?: string;
 }
 
 async function searchFiles(
@@ -135,6 +153,10 @@ async function searchFiles(
   for await (const file of candidates) {
     if (!search.accepts(file.relative)) continue;
     search.signal.throwIfAborted();
+    if (Date.now() >= search.deadline) {
+      found.stoppedIn = file.relative;
+      break;
+    }
     // Not a regular file (a FIFO: opened without blocking and refused) or unreadable: passed by.
     const reader = await TextFileReader.open(file.absolute).catch(() => undefined);
     if (!reader) continue;
@@ -147,6 +169,12 @@ async function searchFiles(
       found.files++;
       let firstLine = 1;
       for await (const block of reader.blocks(maxBlockLineBytes, { signal: search.signal })) {
+        const left = search.deadline - Date.now();
+        const budget = Math.min(matchBudgetMs, left);
+        if (budget <= 0) {
+          found.stoppedIn = `${file.relative} (from line ${firstLine})`;
+          return found;
+        }
         const reply = await worker.match(
           {
             pattern: search.pattern,
@@ -156,10 +184,17 @@ async function searchFiles(
             maxMatchChars,
             maxShownChars: maxLineChars,
           },
-          matchBudgetMs,
+          budget,
           search.signal,
         );
-        if (reply === "too slow") throw tooSlow(search.pattern, file.relative, firstLine);
+        if (reply === "too slow") {
+          // The call's bound ran out before the block's: a slow search, not a runaway pattern.
+          if (budget < matchBudgetMs) {
+            found.stoppedIn = `${file.relative} (from line ${firstLine})`;
+            return found;
+          }
+          throw tooSlow(search.pattern, file.relative, firstLine);
+        }
         found.total += reply.count;
         found.cutLines += reply.cut;
         for (const hit of reply.shown)
