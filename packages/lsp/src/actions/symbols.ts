@@ -15,6 +15,8 @@ import type { ActionContext, ActionInput } from "./action-context.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import { endSearch, prepareSymbolSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
+import { startServersForSearch } from "./search-servers.js";
+import { describeRootSearch } from "../servers/project-folders.js";
 import { someOf } from "../format/some-of.js";
 import { boundOutline, byLine, outlineRows } from "../format/outline.js";
 
@@ -125,17 +127,25 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     requireCapability(client, "workspace_symbols");
     clients = [client];
   } else {
+    const offers = (client: LanguageClient) => client.capabilities.workspaceSymbolProvider !== undefined;
     const running = context.supervisor.runningClients();
-    clients = running.filter((client) => client.capabilities.workspaceSymbolProvider);
+    clients = running.filter(offers);
     if (clients.length === 0) {
-      const none =
-        running.length === 0
-          ? "no language server is running yet"
-          : `the running servers (${running.map((client) => client.spec.command).join(", ")}) do not offer workspace symbols`;
-      throw new LspError({
-        code: "LSP_BAD_ARGUMENTS",
-        message: `${none}; add file (any file of the project) so the right server is started, e.g. {"action":"symbols","query":"${input.query}","file":"src/index.ts"}`,
-      });
+      // Before any server runs: those of the working directory's project roots.
+      const started = await startServersForSearch(context);
+      clients = started.clients.filter(offers);
+      if (clients.length === 0) {
+        const none =
+          started.clients.length > 0 || running.length > 0
+            ? `the servers (${[...new Set([...running, ...started.clients].map((client) => client.spec.command))].join(", ")}) do not offer workspace symbols`
+            : started.failures.length > 0
+              ? `no language server could be started for the working directory's projects (${started.failures.join("; ")})`
+              : `no project root with a language server was found (${describeRootSearch(context.supervisor.rootSearch())}; lsp status lists what is missing)`;
+        throw new LspError({
+          code: "LSP_BAD_ARGUMENTS",
+          message: `${none}; add file (any file of the project) so the right server is started, e.g. {"action":"symbols","query":"${input.query}","file":"src/index.ts"}`,
+        });
+      }
     }
   }
   const scope = input.file === undefined ? searchScope(clients, context) : "";

@@ -60,7 +60,7 @@ export const lspTool = defineTool({
     "Ask the project's language server (TypeScript, Python, Go, Rust, C/C++, Dart).",
     'Actions: diagnostics (file, or "*" for the project checker), definition, type_definition, implementation,',
     "references (≤50), hover, code_actions — each with file, line (1-based) and symbol (a substring of that line",
-    "naming it; never a column); symbols (query: whole-workspace search ≤100, file picking the server; or file alone: its outline ≤200);",
+    "naming it; never a column); symbols (query: whole-workspace search ≤100 by the running servers, or before any runs by those of the working directory's projects; file, if given, picks the server; or file alone: its outline ≤200);",
     "status (which servers run or why not); reload (restart the server of file's root; without file, every running server).",
     'Example: {"action":"definition","file":"src/app.ts","line":12,"symbol":"parseConfig"}',
   ].join(" "),

@@ -1,0 +1,84 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { describe, expect, it } from "vitest";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
+import { lspTool } from "./lsp-tool.js";
+
+const servers =
+  existsSync(join(packageBin, "typescript-language-server")) &&
+  existsSync(join(packageBin, "pyright-langserver"));
+
+describe.skipIf(!servers && !ci)("symbols by query before any server runs", () => {
+  it("starts the servers of the working directory's projects and searches them all", async () => {
+    expect(servers, `typescript-language-server or pyright-langserver missing in ${packageBin}`).toBe(true);
+    const tree = tempTree("symbols-start", {
+      "web/package.json": '{ "name": "web", "private": true }\n',
+      "web/tsconfig.json": '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      // Outside the tsconfig's project: not the file opened to load it.
+      "web/vite.config.ts": "export const config = {};\n",
+      "web/src/rates.ts": "export function convertRate(value: number): number {\n  return value * 2;\n}\n",
+      "api/pyproject.toml": '[project]\nname = "api"\n',
+      "api/svc/__init__.py": "",
+      "api/svc/rates.py": "def convert_rate_py(value: float) -> float:\n    return value * 2\n",
+      // A root with no source file of its language starts nothing.
+      "docs/package.json": '{ "name": "docs", "private": true }\n',
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    const supervisor = createLspSupervisor(run, {
+      diagnosticsTimeoutMs: 20_000,
+      binDirectories: [packageBin],
+    });
+    const registry = createRegistry({ tools: [lspTool] });
+    const progress: string[] = [];
+    registry.on((event) => {
+      if (event.type === "call-progress") progress.push(event.message);
+    });
+    try {
+      const answer = resultText(
+        await registry.invoke(run, {
+          tool: "lsp",
+          args: { action: "symbols", query: "convert" },
+        }),
+      );
+      expect(answer).toContain("function convertRate  web/src/rates.ts:1:1");
+      expect(answer).toContain("function convert_rate_py  api/svc/rates.py:1:5");
+      expect(answer).not.toContain("may not have indexed");
+      expect(progress).toContain("starting python (api), typescript (web) to search the workspace");
+      expect(
+        supervisor
+          .processes()
+          .map((p) => `${p.language} ${p.root.slice(tree.dir.length + 1)}`)
+          .sort(),
+      ).toEqual(["python api", "typescript web"]);
+      // The next query asks the running servers, without starting more.
+      expect(
+        resultText(
+          await registry.invoke(run, { tool: "lsp", args: { action: "symbols", query: "convertRate" } }),
+        ),
+      ).toContain("web/src/rates.ts:1:1");
+      expect(supervisor.processes()).toHaveLength(2);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+
+  it("says what is missing when the working directory has no project root", async () => {
+    const tree = tempTree("symbols-none", { "notes.txt": "nothing here\n" });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { binDirectories: [packageBin] });
+    const registry = createRegistry({ tools: [lspTool] });
+    try {
+      const result = await registry.invoke(run, { tool: "lsp", args: { action: "symbols", query: "x" } });
+      expect(result.isError).toBe(true);
+      expect(resultText(result)).toMatch(
+        /^no project root with a language server was found \(within 4 folder levels below the working directory .*; lsp status lists what is missing\); add file/,
+      );
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});
