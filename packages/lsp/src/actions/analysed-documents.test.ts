@@ -32,6 +32,14 @@ function stubClient() {
 const callbacksRun = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("awaitAnalysis", () => {
+  it("does not wait on a server that computes searches on request (tsserver)", async () => {
+    const { client, versions, asked } = stubClient();
+    versions.set("file:///a.ts", 1);
+    const onRequest: AnalysedClient = { ...client, spec: { searchReady: "on-request" } };
+    expect(await awaitAnalysis(onRequest, ["file:///a.ts"], forever)).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
   it("waits for each document once per version, again after an edit", async () => {
     const { client, versions, asked, finish } = stubClient();
     versions.set("file:///a.c", 1).set("file:///b.c", 1);

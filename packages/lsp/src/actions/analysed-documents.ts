@@ -1,9 +1,12 @@
 import type { LanguageClient } from "../client/language-client.js";
 import { someOf } from "../format/some-of.js";
+import type { ServerSpec } from "../servers/server-table.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 
 /** What the wait needs of a client. */
-export type AnalysedClient = Pick<LanguageClient, "isOpen" | "versionOf" | "freshDiagnostics">;
+export type AnalysedClient = Pick<LanguageClient, "isOpen" | "versionOf" | "freshDiagnostics"> & {
+  readonly spec?: Pick<ServerSpec, "searchReady">;
+};
 
 /**
  * How long (ms) a server's analysis of an open document is watched for after a call stopped
@@ -38,7 +41,8 @@ const analyses = new WeakMap<AnalysedClient, Map<string, Analysis>>();
  * fresh diagnostics ({@link LanguageClient.freshDiagnostics}: pull, versioned publish or
  * progress, per server) are that signal. Answers that come from the server's index depend on
  * it: clangd without a background index indexes an open file once its AST is built, and
- * pyright's workspace search finds nothing in a file it has not analysed yet.
+ * pyright's workspace search finds nothing in a file it has not analysed yet. A server that
+ * computes searches on request (`spec.searchReady`, tsserver) is not waited for.
  *
  * One watch per document version and client, shared by every call: once it has seen the
  * analysis, calls return at once. A call waits at most `waitMs`; a watch one call already waited
@@ -51,6 +55,8 @@ export async function awaitAnalysis(
   uris: readonly string[],
   bounds: AnalysisBounds,
 ): Promise<string[]> {
+  // Such a server answers a search from the text sent, whatever its analysis (ServerSpec.searchReady).
+  if (client.spec?.searchReady === "on-request") return [];
   let known = analyses.get(client);
   if (!known) {
     known = new Map();

@@ -63,6 +63,14 @@ export interface ServerSpec {
    */
   readonly createdFiles?: "open-for-search";
   /**
+   * `on-request`: the server computes a search (references, workspace symbols) from the text it
+   * was sent when asked, so searches do not first wait for its analysis of the open documents
+   * (tsserver builds its program for the request itself; its diagnostics are a separate, slower
+   * pass). Unset: it searches only what it has analysed (pyright answers nothing for a file it
+   * has not checked, clangd indexes an open file once its AST is built).
+   */
+  readonly searchReady?: "on-request";
+  /**
    * Extensions of the files other files include (C and C++ headers). With `indexScope`
    * `open-files`, once one changed (sent, or on disk), each open document synced before is sent
    * again ahead of the next question: clangd answered references from the AST it had built
@@ -120,6 +128,7 @@ export const defaultServers: readonly ServerSpec[] = [
     settleMs: 300,
     readsFromDisk: "files-not-open",
     createdFiles: "open-for-search",
+    searchReady: "on-request",
     languageIds: {
       ".ts": "typescript",
       ".mts": "typescript",
