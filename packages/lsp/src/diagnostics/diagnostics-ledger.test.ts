@@ -71,6 +71,8 @@ describe("noteLook", () => {
       published: new Map(),
       marks: new Map(),
       pending: new Set(),
+      everLooked: new Set(),
+      lastSeen: new Map(),
     };
     expect(noteLook(looks, "/main.ts", [diagnostic(3, "old")])).toEqual([]);
     expect(noteLook(looks, "/main.ts", [diagnostic(4, "old"), diagnostic(9, "new")])).toEqual([

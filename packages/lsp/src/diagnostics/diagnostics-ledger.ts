@@ -36,6 +36,32 @@ export function recordDiagnostics(
   file: string,
   current: readonly Diagnostic[],
 ): LedgerDelta {
+  const { delta, counts } = compareWithLedger(ledger, file, current);
+  setCounts(ledger, file, counts);
+  return delta;
+}
+
+/**
+ * The diagnostics of `current` beyond what `file` had in every one of `ledgers` (per key, the
+ * largest count any of them holds), the ledgers left as they are.
+ */
+export function beyondAll(
+  ledgers: readonly DiagnosticsLedger[],
+  file: string,
+  current: readonly Diagnostic[],
+): Diagnostic[] {
+  const known = new Map<string, number>();
+  for (const ledger of ledgers) {
+    for (const [key, count] of ledger.get(file) ?? []) known.set(key, Math.max(known.get(key) ?? 0, count));
+  }
+  return compareWithLedger(new Map([[file, known]]), file, current).delta.introduced;
+}
+
+function compareWithLedger(
+  ledger: DiagnosticsLedger,
+  file: string,
+  current: readonly Diagnostic[],
+): { delta: LedgerDelta; counts: Map<string, number> } {
   const groups = new Map<string, Diagnostic[]>();
   for (const diagnostic of current) {
     const key = ledgerKey(diagnostic);
@@ -54,8 +80,7 @@ export function recordDiagnostics(
     for (const diagnostic of diagnostics.slice(reported)) introduced.push(diagnostic);
     counts.set(key, diagnostics.length);
   }
-  setCounts(ledger, file, counts);
-  return { introduced, stillPresent };
+  return { delta: { introduced, stillPresent }, counts };
 }
 
 /** Sets a file's counts, dropping the file when it has none. */
@@ -108,6 +133,17 @@ export interface DiagnosticsLooks {
    * still to be compared, so their looks are not taken again before the next write.
    */
   readonly pending: Set<string>;
+  /**
+   * Files looked at some time in the run, their look dropped since or not (a file deleted is
+   * taken out: made again, it is a new file).
+   */
+  readonly everLooked: Set<string>;
+  /**
+   * Per file, the counts of its last look, kept when the look is dropped (`forgetLooks`): what
+   * it had then predates whatever came after, even when that look no longer tells what it had
+   * just before a write.
+   */
+  readonly lastSeen: DiagnosticsLedger;
 }
 
 /** The looks' per-run slot. */
@@ -117,6 +153,8 @@ export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics l
   published: new Map(),
   marks: new Map(),
   pending: new Set(),
+  everLooked: new Set(),
+  lastSeen: new Map(),
 }));
 
 /**
@@ -132,6 +170,8 @@ export function noteLook(
 ): Diagnostic[] {
   const first = !looks.files.has(file);
   looks.files.add(file);
+  looks.everLooked.add(file);
+  recordDiagnostics(looks.lastSeen, file, current);
   if (mark === undefined) looks.marks.delete(file);
   else looks.marks.set(file, mark);
   looks.pending.delete(file);
@@ -139,7 +179,11 @@ export function noteLook(
   return first ? [] : introduced;
 }
 
-/** Forgets the looks at a file (deleted: made again, it is looked at afresh). */
+/**
+ * Forgets the looks at a file: a look that no longer tells what it had (its next check lists
+ * what was neither reported nor seen before), or a file deleted (the caller also clears
+ * `everLooked` and `lastSeen`: made again, it is a new file).
+ */
 export function forgetLooks(looks: DiagnosticsLooks, file: string): void {
   looks.files.delete(file);
   looks.published.delete(file);

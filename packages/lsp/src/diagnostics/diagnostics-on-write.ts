@@ -176,6 +176,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // Gone with its diagnostics: made again with the same error, the error is new.
       recordDiagnostics(ledger, file, []);
       forgetLooks(looks, file);
+      looks.everLooked.delete(file);
+      looks.lastSeen.delete(file);
     }
     // Their servers' other files are checked too (an importer of a deleted file breaks).
     const deletedServed = deleted.filter((file) => supervisor.runningClientFor(file) !== undefined);

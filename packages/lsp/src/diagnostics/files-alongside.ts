@@ -9,6 +9,7 @@ import {
   forgetLooks,
   noteLook,
   recordAlongside,
+  beyondAll,
   type DiagnosticsLedger,
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
@@ -429,9 +430,10 @@ export async function releaseImporters(before: Before): Promise<void> {
  * the bound; those not checked in time are named); those not open that a server published for
  * after its mark (gopls: the packages an edit affects) are read from those publishes. Errors and
  * warnings new since a file was last looked at are what the write broke in it, and those
- * reported earlier and now gone what it mended. A file open but not looked at before is listed
- * whole, marked `firstLook` (some may predate the write); one not open and never published for
- * was clean.
+ * reported earlier and now gone what it mended. A file open without a look from before the
+ * write lists what was not reported before, marked `firstLook` (never looked at in the run) or
+ * `uncompared` (looked at earlier): some may predate the write. One not open and never
+ * published for was clean.
  */
 export async function checkAlongside(
   supervisor: LspSupervisor,
@@ -493,14 +495,26 @@ export async function checkAlongside(
   /** `unsettled`: its server was still checking changes made outside the tools (see `Before`). */
   const compare = (file: string, diagnostics: readonly Diagnostic[], unsettled = false): WriteCheck[] => {
     const current = errorsAndWarnings(diagnostics);
-    // Not looked at before (opened for this write after its server read the new text, or its
-    // look did not come in time): all of it is listed, saying some may predate the write.
-    const firstLook = !state.looks.files.has(file);
+    // No look from before the write (opened for this write after its server read the new text,
+    // its look did not come in time, or its server was sent other changes first): what was not
+    // reported before is listed, saying some may predate the write, and whether the run had
+    // looked at the file earlier.
+    const noLook = !state.looks.files.has(file);
+    const lookedEarlier = state.looks.everLooked.has(file) || state.ledger.has(file);
+    // Neither reported nor seen at the file's last look (a look dropped since still tells what
+    // predates everything after it).
+    const before = noLook ? beyondAll([state.ledger, state.looks.lastSeen], file, current) : [];
     const sinceLast = noteLook(state.looks, file, current, supervisor.changesMark(file));
-    const introduced = firstLook ? current : sinceLast;
+    const introduced = noLook ? before : sinceLast;
     const gone = recordAlongside(state.ledger, file, current, introduced);
     const display = supervisor.display(file);
-    const caveat = firstLook ? { firstLook } : unsettled ? { unsettled } : {};
+    const caveat = noLook
+      ? lookedEarlier
+        ? { uncompared: true as const }
+        : { firstLook: true as const }
+      : unsettled
+        ? { unsettled }
+        : {};
     return introduced.length > 0 || gone > 0
       ? [{ kind: "alongside", file, display, introduced, gone, ...caveat }]
       : [];

@@ -44,6 +44,12 @@ export type WriteCheck =
        */
       readonly firstLook?: true;
       /**
+       * Set when the run had looked at it earlier but had no look from before this write (its
+       * server was sent other changes first): `introduced` is what was not reported before, some
+       * of which may predate the write.
+       */
+      readonly uncompared?: true;
+      /**
        * Set when its server was still checking changes made outside the tools (a shell command)
        * as the write came: some of `introduced` may come from those.
        */
@@ -139,6 +145,10 @@ export function writeDiagnosticsSection(
     if (check.kind === "alongside" && check.firstLook) {
       lines.push(
         `${count(all.length, "diagnostic")} in ${check.display}, which this write did not change (checked for the first time: some may predate this write):`,
+      );
+    } else if (check.kind === "alongside" && check.uncompared) {
+      lines.push(
+        `${count(all.length, "diagnostic")} not reported before in ${check.display}, which this write did not change (what it had just before this write was not known: some may predate this write):`,
       );
     } else if (check.firstLook) {
       lines.push(

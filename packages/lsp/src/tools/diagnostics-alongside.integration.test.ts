@@ -212,7 +212,8 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files open a
  * reports only what it does to that file. Before a write is sent, the servers are told of the
  * other changes and the other file is looked at again: neither the shell's break is passed off
  * as the write's, nor its mend. clangd 14 builds a file with its headers as on disk, so after
- * the shell's change it has already read the written header: the file is listed whole, saying so.
+ * the shell's change it has already read the written header: no look from before the write can
+ * be taken, and what was neither reported nor seen at the last look is listed, saying so.
  */
 describe.skipIf(missing.length > 0 && !ci)(
   "diagnostics on write after a shell command changed the other file",
@@ -222,7 +223,7 @@ describe.skipIf(missing.length > 0 && !ci)(
       async ({ server, files, lib, main, use, breaking, broken, before, publishes, bad }) => {
         const { dir, supervisor, lsp, write, end } = writeRun("alongside-shell", files);
         const mainPath = join(dir, main);
-        const wholeListing = `2 diagnostics in ${main}, which this write did not change (checked for the first time: some may predate this write):`;
+        const uncompared = `1 diagnostic not reported before in ${main}, which this write did not change (what it had just before this write was not known: some may predate this write):`;
         const readsHeader = server === "clangd";
         try {
           expect(await lsp({ action: "hover", file: main, ...use })).toContain("answer");
@@ -231,19 +232,106 @@ describe.skipIf(missing.length > 0 && !ci)(
 
           appendFileSync(mainPath, bad);
           const unrelated = await write(lib, files[lib]!);
-          if (readsHeader) expect(unrelated).toContain(wholeListing);
-          else expect(unrelated, "the shell's break is not this write's").not.toContain(main);
+          // clangd: the shell's break, not the one it had before (seen at the last look).
+          if (readsHeader) {
+            expect(unrelated).toContain(uncompared);
+            expect(unrelated, "the one it had before (line 3)").not.toMatch(/^main\.c:3:/m);
+          } else expect(unrelated, "the shell's break is not this write's").not.toContain(main);
 
           writeFileSync(mainPath, files[main]!);
           const breakIt = await write(lib, breaking);
           expect(breakIt).toMatch(broken);
-          // clangd: what was listed whole before and is gone now is said to be gone.
-          if (readsHeader) expect(breakIt).toContain(wholeListing);
-          else {
+          // clangd: the break, with the same caveat, and the shell's warning listed before is gone.
+          if (readsHeader) {
+            expect(breakIt).toContain(uncompared);
+            expect(breakIt).not.toMatch(/^main\.c:3:/m);
+            expect(breakIt).toContain(
+              `1 diagnostic reported earlier is gone from ${main}, which this write did not change`,
+            );
+          } else {
             expect(breakIt).toContain(`1 new diagnostic in ${main}, which this write did not change:`);
             expect(breakIt).not.toMatch(before);
             expect(breakIt, "the shell's mend is not this write's").not.toContain("gone from");
           }
+        } finally {
+          await end();
+        }
+      },
+    );
+  },
+);
+
+/**
+ * A file changed outside the tools (a shell command) reaches the servers before a write's check,
+ * so no look from just before the write can be taken at the other file: what was reported
+ * earlier there, and what it had when last looked at, are not listed again as if new.
+ */
+describe.skipIf(missing.length > 0 && !ci)(
+  "diagnostics on write after a file was changed outside the tools",
+  () => {
+    // A third file of the project, a comment a shell command appends to it, and a file a write makes.
+    const extra: Readonly<Record<string, readonly [string, string, string, string, string]>> = {
+      "typescript-language-server": [
+        "extra.ts",
+        "export const extra = 1;\n",
+        "// more\n",
+        "plain.ts",
+        "export const plain = 1;\n",
+      ],
+      "pyright-langserver": ["extra.py", "extra = 1\n", "# more\n", "plain.py", "plain = 1\n"],
+      gopls: [
+        "extra.go",
+        "package main\n\nvar extra = 1\n",
+        "// more\n",
+        "plain.go",
+        "package main\n\nvar plain = 1\n",
+      ],
+      clangd: [
+        "extra.c",
+        "int extra(void) { return 1; }\n",
+        "// more\n",
+        "plain.c",
+        "int plain(void) { return 1; }\n",
+      ],
+    };
+    it.each(cases)(
+      "$server",
+      async ({ server, files, lib, main, use, breaking, broken, before, publishes }) => {
+        const [name, content, comment] = extra[server]!;
+        const { dir, supervisor, lsp, write, end } = writeRun("alongside-outside", {
+          ...files,
+          [name]: content,
+        });
+        try {
+          expect(await lsp({ action: "hover", file: main, ...use })).toContain("answer");
+          if (publishes) expect(await published(supervisor, join(dir, main), before)).toBe(true);
+          const breakIt = await write(lib, breaking);
+          expect(breakIt).toMatch(broken);
+          appendFileSync(join(dir, name), comment);
+          const again = await write(lib, `${breaking}\n`);
+          expect(again, "reported or seen before: not listed again").not.toContain(main);
+        } finally {
+          await end();
+        }
+      },
+    );
+
+    it.each(cases)(
+      "$server, the break written in the other file itself",
+      async ({ server, files, lib, main, bad }) => {
+        const [name, content, comment, plainName, plainContent] = extra[server]!;
+        const { dir, lsp, write, end } = writeRun("alongside-outside-own", { ...files, [name]: content });
+        try {
+          expect(await lsp({ action: "diagnostics", file: main })).toContain(main);
+          expect(await lsp({ action: "hover", file: lib, line: 1, symbol: "answer" })).toContain("answer");
+          const own = await write(main, `${files[main]}${bad}`);
+          expect(own).toMatch(/1 new diagnostic in /);
+          appendFileSync(join(dir, name), comment);
+          const next = await write(lib, `${files[lib]}\n`);
+          expect(next, "reported before: not listed again").not.toContain(`in ${main}`);
+          appendFileSync(join(dir, name), comment);
+          const made = await write(plainName, plainContent);
+          expect(made, "reported before: not listed again").not.toContain(`in ${main}`);
         } finally {
           await end();
         }
