@@ -16,6 +16,13 @@ const text = [
 ].join("\n");
 
 describe("resolvePosition", () => {
+  it("refuses a symbol of spaces, brackets, separators or quotes, and takes an operator", () => {
+    for (const symbol of [" ", "\t", ".", "(", ")", "[]", "{", ",", ";", ":", "'", '"', "`", " . "]) {
+      expect(() => resolvePosition(text, 1, symbol, "a.ts"), JSON.stringify(symbol)).toThrow(/holds no name/);
+    }
+    expect(resolvePosition(text, 4, "+", "a.ts")).toMatchObject({ line: 3, character: 11 });
+  });
+
   it("finds the symbol on the asked line, as 0-based line and column", () => {
     expect(resolvePosition(text, 3, "add", "a.ts")).toEqual({
       line: 2,

@@ -169,6 +169,14 @@ export function resolvePosition(
   if (symbol === "") {
     throw new LspError({ code: "LSP_BAD_ARGUMENTS", message: "symbol must not be empty" });
   }
+  // Spaces, brackets, separators and quotes name nothing: the server would answer for whatever
+  // token touches them, an answer that looks right and is about something else.
+  if (/^[\s()[\]{},;.:'"`]+$/.test(symbol)) {
+    throw new LspError({
+      code: "LSP_BAD_ARGUMENTS",
+      message: `symbol ${JSON.stringify(symbol)} holds no name: give the identifier (or operator) to ask about, as written on line ${line}, e.g. 'parseConfig' or 'config.port'`,
+    });
+  }
   if (!Number.isInteger(line) || line < 1 || line > lines.length) {
     // A last line ending in a newline leaves an empty string after it: not a line to count.
     const count = lines.length > 1 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;

@@ -32,10 +32,11 @@ const input = z.object({
   symbol: z
     .string()
     .min(1)
+    .max(1000)
     .describe(
       "The symbol's whole name as written on that exact line (never a column); include text around it to pick one of several, e.g. '= count'.",
     ),
-  new_name: z.string().min(1).describe("The new name."),
+  new_name: z.string().min(1).max(1000).describe("The new name."),
 });
 
 /**
@@ -93,6 +94,12 @@ export const lspRenameTool = defineTool({
       throw new LspError({
         code: "LSP_SYMBOL_NOT_FOUND",
         message: `'${focus.name}' is not on line ${args.line}; it is on line ${position.line + 1}. A rename uses the exact line: call again with line ${position.line + 1} if that is the one meant.`,
+      });
+    }
+    if (args.new_name === focus.name) {
+      throw new LspError({
+        code: "LSP_BAD_ARGUMENTS",
+        message: `new_name '${args.new_name}' is the name it has already: nothing to rename; nothing was written.`,
       });
     }
     const badName = newNameProblem(client.spec.language, args.new_name);

@@ -40,10 +40,12 @@ const input = z.object({
   symbol: z
     .string()
     .min(1)
+    .max(1000)
     .optional()
     .describe("Substring of that line naming the symbol; required for navigation actions. Never a column."),
   query: z
     .string()
+    .max(1000)
     .optional()
     .describe("Name to search across the whole workspace (symbols); file, if given, only picks the server."),
 });

@@ -416,7 +416,36 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       args: { file: "src/app.ts", line: 3, symbol: "total", new_name: "class" },
     });
     expect(resultText(keyword)).toContain("'class' is a reserved word in typescript");
+    const same = await server.registry.invoke(server.run, {
+      tool: "lsp_rename",
+      args: { file: "src/app.ts", line: 3, symbol: "total", new_name: "total" },
+    });
+    expect(same.error?.code).toBe("LSP_BAD_ARGUMENTS");
+    expect(resultText(same)).toBe(
+      "new_name 'total' is the name it has already: nothing to rename; nothing was written.",
+    );
     expect(readFileSync(join(server.dir, "src", "app.ts"), "utf8")).toBe(before);
+  });
+
+  it("refuses a symbol that holds no name (spaces, brackets, a dot) instead of answering for a token next to it", async () => {
+    for (const symbol of [" ", ".", "(", "();"]) {
+      const result = await server.registry.invoke(server.run, {
+        tool: "lsp",
+        args: { action: "definition", file: "src/app.ts", line: 4, symbol },
+      });
+      expect(result.error?.code, JSON.stringify(symbol)).toBe("LSP_BAD_ARGUMENTS");
+      expect(resultText(result)).toBe(
+        `symbol ${JSON.stringify(symbol)} holds no name: give the identifier (or operator) to ask about, as written on line 4, e.g. 'parseConfig' or 'config.port'`,
+      );
+    }
+    // A symbol or query the size of a file is refused as such, not echoed back whole.
+    const huge = await server.registry.invoke(server.run, {
+      tool: "lsp",
+      args: { action: "symbols", query: "q".repeat(100_000) },
+    });
+    expect(huge.isError).toBe(true);
+    expect(resultText(huge)).toContain("query: Too big: expected string to have <=1000 characters");
+    expect(resultText(huge).length).toBeLessThan(1_000);
   });
 
   it("refuses to rename a substring of a longer identifier, writing nothing", async () => {
