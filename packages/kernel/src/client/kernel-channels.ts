@@ -1,6 +1,7 @@
 import { Dealer, Subscriber } from "zeromq";
 import { KernelError } from "../kernel-error.js";
 import { endpoint, type ConnectionInfo } from "../protocol/connection.js";
+import { SendQueue } from "../protocol/send-queue.js";
 import { MessageCodec, type JupyterMessage } from "../protocol/wire.js";
 
 /** Where {@link KernelChannels} hands the messages no {@link KernelChannels.request} is waiting for. */
@@ -26,6 +27,8 @@ export class KernelChannels {
   private iopubSeen = false;
   private iopubWaiters: (() => void)[] = [];
   private stdinHandshake = false;
+  /** One send in flight per socket (zeromq throws on a second): many bridged replies at once. */
+  private readonly outbox = new Map<Dealer, SendQueue>();
 
   /** Creates and connects the sockets; nothing is read until {@link listen}. */
   constructor(info: ConnectionInfo) {
@@ -35,6 +38,9 @@ export class KernelChannels {
     this.control = new Dealer({ routingId, linger: 0 });
     this.stdin = new Dealer({ routingId, linger: 0 });
     this.iopub = new Subscriber({ linger: 0 });
+    // A send on a closed socket (dispose or death) is dropped; the pending cell fails through the exit.
+    for (const socket of [this.shell, this.control, this.stdin])
+      this.outbox.set(socket, new SendQueue(socket));
     // The kernel's stdin is a ROUTER: an input_request sent before our DEALER's handshake is
     // dropped, and the bridged call would wait forever. Each socket retries its connection on
     // its own timer (100 ms and up), so stdin can link well after shell already answers.
@@ -95,11 +101,9 @@ export class KernelChannels {
     });
   }
 
-  /** Sends encoded frames; a send on a closed socket is dropped. */
+  /** Sends encoded frames after those already queued on `socket`; a send on a closed socket is dropped. */
   send(socket: Dealer, frames: (Buffer | string)[]): void {
-    socket.send(frames).catch(() => {
-      // The socket closed under us (dispose or death); the pending cell fails through the exit.
-    });
+    this.outbox.get(socket)?.send(frames);
   }
 
   /** Closes every socket, which ends the read loops. */

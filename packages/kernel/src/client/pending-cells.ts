@@ -5,17 +5,30 @@ interface PendingCell {
   readonly handlers: ExecuteHandlers;
   reply: ExecuteOutcome | undefined;
   idle: boolean;
+  /** Set once idle came without a reply: ends the wait for one. */
+  noReplyTimer: NodeJS.Timeout | undefined;
   readonly resolve: (outcome: ExecuteOutcome) => void;
   readonly reject: (error: Error) => void;
 }
 
+/** How long a reply may trail its cell's idle status, in ms, by default. */
+export const defaultReplyGraceMs = 2000;
+
 /**
  * The cells sent to a kernel and not yet finished, by execute_request msg_id. A cell settles when
  * both its execute_reply and its idle status have arrived (in either order); its iopub output and
- * any traffic for it go to its handlers meanwhile.
+ * any traffic for it go to its handlers meanwhile. A kernel sends the reply before the idle
+ * status, so a reply that has not come `replyGraceMs` after idle never will (ipykernel fails on
+ * a NUL in the code inside its handler, then reports idle): the cell is rejected with the error
+ * `noReply` makes, and the kernel, which went on serving, is left alone.
  */
 export class PendingCells {
   private readonly cells = new Map<string, PendingCell>();
+
+  constructor(
+    private readonly noReply: (graceMs: number) => Error,
+    private readonly replyGraceMs = defaultReplyGraceMs,
+  ) {}
 
   /** Tracks the cell sent as `id` until it settles or {@link failAll} rejects it. */
   add(
@@ -24,7 +37,7 @@ export class PendingCells {
     resolve: (outcome: ExecuteOutcome) => void,
     reject: (error: Error) => void,
   ): void {
-    this.cells.set(id, { handlers, reply: undefined, idle: false, resolve, reject });
+    this.cells.set(id, { handlers, reply: undefined, idle: false, noReplyTimer: undefined, resolve, reject });
   }
 
   /** True while the cell sent as `id` is pending. */
@@ -62,9 +75,16 @@ export class PendingCells {
     cell.handlers.onActivity?.();
     const type = message.header.msg_type;
     if (type === "status") {
-      if (message.content.execution_state === "idle") {
+      if (message.content.execution_state === "idle" && !cell.idle) {
         cell.idle = true;
         this.settle(parentId, cell);
+        if (cell.reply === undefined) {
+          cell.noReplyTimer = setTimeout(() => {
+            if (this.cells.get(parentId) !== cell) return;
+            this.cells.delete(parentId);
+            cell.reject(this.noReply(this.replyGraceMs));
+          }, this.replyGraceMs);
+        }
       }
       return;
     }
@@ -76,11 +96,15 @@ export class PendingCells {
   failAll(error: Error): void {
     const cells = [...this.cells.values()];
     this.cells.clear();
-    for (const cell of cells) cell.reject(error);
+    for (const cell of cells) {
+      clearTimeout(cell.noReplyTimer);
+      cell.reject(error);
+    }
   }
 
   private settle(id: string, cell: PendingCell): void {
     if (cell.reply === undefined || !cell.idle) return;
+    clearTimeout(cell.noReplyTimer);
     this.cells.delete(id);
     cell.resolve(cell.reply);
   }

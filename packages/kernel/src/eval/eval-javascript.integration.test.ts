@@ -112,6 +112,42 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("v.length; // how many\n"))).toBe("3");
   });
 
+  it("echoes a last expression that shares its line, and keeps every declaration of a line", async () => {
+    expect(resultText(await cell("1; 2"))).toBe("2");
+    expect(resultText(await cell("const q = 1; q + 1"))).toBe("2");
+    expect(resultText(await cell("const x1 = 1; const y1 = 2; let { z1 } = { z1: 3 }"))).toBe("(no output)");
+    expect(resultText(await cell("[x1, y1, z1]"))).toBe("[ 1, 2, 3 ]");
+    expect(resultText(await cell("const s1 = 'a;b' /* ; */; s1.split(';').length // ;"))).toBe("2");
+    // A top-level return of the cell's own is not an echo (null has no __echo to read).
+    expect(resultText(await cell("if (x1) return null"))).toBe("(no output)");
+  });
+
+  it("runs a cell with a NUL or an unpaired surrogate as JavaScript does", async () => {
+    expect(resultText(await cell("['a\u0000b'.length, '\ud800'.length]"))).toBe("[ 3, 1 ]");
+  });
+
+  it("survives a cell that prints a thousand lines, keeping its state and the output's end", async () => {
+    // zeromq allows one send in flight per socket and throws on a second once sends stop
+    // completing at once (after 512): the kernel died at about 700 lines.
+    await cell("const beforeFlood = 41");
+    const lines = await cell("for (let i = 0; i < 1000; i++) console.log('line', i)");
+    expect(lines.error).toBeUndefined();
+    expect(resultText(lines)).toMatch(/^line 0\nline 1\n[\s\S]*\nline 998\nline 999$/);
+    // At iopub's default high-water mark, messages past 1000 were dropped, the idle status too.
+    const displays = await cell("for (let i = 0; i < 3000; i++) display(i)");
+    expect(displays.error).toBeUndefined();
+    expect(resultText(displays)).toMatch(/^0\n1\n[\s\S]*\n2998\n2999$/);
+    expect(resultText(await cell("beforeFlood + 1"))).toBe("42");
+  });
+
+  it("answers 700 bridged calls in flight at once", async () => {
+    // The client sends each input_reply on one stdin socket: one send at a time, or zeromq throws.
+    const result = await cell(
+      "const texts = await Promise.all(Array.from({ length: 700 }, () => tool('read', { path: 'notes.txt' })));\n[texts.length, new Set(texts).size]",
+    );
+    expect(resultText(result)).toBe("[ 700, 1 ]");
+  });
+
   it("reads a leading ! as JavaScript's not, never as a shell command", async () => {
     const shells: string[] = [];
     const off = registry.on((event) => {

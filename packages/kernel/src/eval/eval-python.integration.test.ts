@@ -165,6 +165,20 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(result)).toContain("input() is not available in eval");
   });
 
+  it("refuses a NUL or an unpaired surrogate at once, saying where, and keeps the kernel's state", async () => {
+    await cell("kept_state = 41");
+    const nul = await cell("x = 'a\u0000b'; x");
+    expect(nul.error?.code).toBe("INVALID_CODE");
+    expect(resultText(nul)).toMatch(/NUL character \(U\+0000\) at line 1, column 7.*'\\x00'.*not run/);
+    const surrogate = await cell("ok = 1\n'\ud800'");
+    expect(surrogate.error?.code).toBe("INVALID_CODE");
+    expect(resultText(surrogate)).toMatch(
+      /unpaired UTF-16 surrogate \(U\+D800\) at line 2, column 2.*'\\ud800'/,
+    );
+    // A pair is one character (U+1F600) and runs as any other.
+    expect(resultText(await cell("len('\ud83d\ude00'), kept_state + 1"))).toBe("(1, 42)");
+  });
+
   it("refuses a description that is not 5–10 words, without running the cell", async () => {
     const result = await registry.invoke(run, {
       tool: "eval",

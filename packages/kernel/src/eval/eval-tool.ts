@@ -14,6 +14,7 @@ import { kernelPool, type KernelPool } from "../factory/kernel-pool.js";
 import { answerBridgeCall, isBridgeCall } from "./bridge.js";
 import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
 import { OutputCollector } from "./output-collector.js";
+import { assertSendablePython } from "./python-source-check.js";
 import { rewriteCell } from "./rewrite-cell.js";
 
 const descriptionExample = "load sales CSV and plot monthly totals";
@@ -72,6 +73,7 @@ export const evalTool = defineTool({
     const factory = context.run.require(kernelFactoryKey);
     const pool = kernelPool(context.run, factory);
     const language: KernelLanguage = args.language;
+    if (language === "python") assertSendablePython(args.code);
     context.progress(`${args.reset ? "starting a clean" : "connecting to the"} ${language} kernel…`);
     // A cancel does not wait out a cold start: the start goes on in the pool, for the next cell.
     const { kernel, note } = await rejectOnAbort(pool.get(language, { reset: args.reset }), context.signal);
@@ -168,8 +170,10 @@ async function runCell(
   }
   bridgeAbort.abort();
   if (ending.kind === "died") {
-    // A kernel that exited stays in the pool until the next call, which says its state was lost.
-    if (kernel.exited === undefined) pool.discard(language);
+    // A kernel that exited stays in the pool until the next call, which says its state was lost;
+    // one that went idle without answering is alive and well, and keeps its state.
+    const unanswered = ToolsError.isInstance(ending.error) && ending.error.code === "KERNEL_NO_REPLY";
+    if (kernel.exited === undefined && !unanswered) pool.discard(language);
     return failure(
       collector,
       ToolsError.isInstance(ending.error) ? String(ending.error.code) : "KERNEL_DIED",

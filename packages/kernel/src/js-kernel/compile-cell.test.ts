@@ -53,14 +53,87 @@ describe("compileCell", () => {
     const compiled = compileCell("const a = 1\na + 1\n// end");
     const lines = compiled.source.split("\n");
     expect(compiled.cellLine(1)).toBeUndefined();
+    // The wrapper, line 1, the echo's opening, line 2 (closed on its own line), line 3, the wrapper.
     expect(lines.map((_, index) => compiled.cellLine(index + 1))).toEqual([
       undefined,
       1,
       undefined,
       2,
-      undefined,
       3,
       undefined,
     ]);
+  });
+
+  it("keeps the column of an expression echoed from the middle of its line", async () => {
+    expect(await errorAt("const a = 1; null.x")).toBe("1:19");
+    expect(await errorAt("const a = 1\nconst b = 2;   undefinedFn()")).toBe("2:16");
+  });
+
+  it("echoes the last statement when it shares a line with others", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    expect(await run(context, "1; 2")).toBe(2);
+    expect(await run(context, "const q = 1; q + 1")).toBe(2);
+    expect(await run(context, "let s = 'a;b'; /* ; */ s.split(';') // ;")).toEqual(["a", "b"]);
+    expect(await run(context, "(q, q + 41);")).toBe(42);
+    expect(await run(context, "q; const r = 1")).toBeUndefined();
+    expect(await run(context, "if (q) { q }")).toBeUndefined();
+  });
+
+  it("persists every top-level declaration, also several on one line", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(
+      context,
+      "const x1 = 1; const y1 = 2\nlet u, w = 3; var [p, ...rest] = [4, 5, 6], { k: { deep } } = { k: { deep: 7 } }\n" +
+        "function f1() { return y1 } class C1 { m() { return w } }; async function* g1() {}",
+    );
+    expect(await run(context, "[x1, y1, u, w, p, rest, deep, f1(), new C1().m(), typeof g1]")).toEqual([
+      1,
+      2,
+      undefined,
+      3,
+      4,
+      [5, 6],
+      7,
+      2,
+      3,
+      "function",
+    ]);
+  });
+
+  it("lets a function of an earlier cell see a binding change of a later one", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(context, "let count = 0; function bump() { count++; return count }");
+    expect(await run(context, "bump(); bump()")).toBe(2);
+    expect(await run(context, "count")).toBe(2);
+  });
+
+  it("awaits at top level next to declarations, and ignores ; in template literals", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    const cell = "const [a1, b1] = await Promise.all([1, 2]); `${a1};${b1}`";
+    expect(await run(context, cell)).toBe("1;2");
+    expect(await run(context, "for await (const n of [Promise.resolve(3)]) a1 += n\na1")).toBe(4);
+  });
+
+  it("keeps a 'use strict' first line from making the cell's assignments throw", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    expect(await run(context, "'use strict'\nconst strictly = 5\nstrictly")).toBe(5);
+  });
+
+  it("leaves a cell acorn cannot parse to V8, which reports its line", async () => {
+    const compiled = compileCell("const ok = 1\nconst broken = ok ok");
+    let stack = "";
+    try {
+      new Script(compiled.source, { filename: "cell-1.js" });
+    } catch (error) {
+      expect(error).toBeInstanceOf(SyntaxError);
+      stack = (error as Error).stack ?? "";
+    }
+    const [, line = ""] = /^cell-1\.js:(\d+)\n/.exec(stack) ?? [];
+    expect(compiled.cellLine(Number(line))).toBe(2);
   });
 });

@@ -1,10 +1,5 @@
-import { Script } from "node:vm";
-
-const identifier = /[A-Za-z_$][\w$]*/g;
-const statementKeywords =
-  /^(?:if|for|while|do|switch|try|catch|finally|return|throw|break|continue|function|async\s+function|class|const|let|var|import|export|else|with|label|default|case|\*|[})\]])/;
-// Blank, a line comment, or a block comment that ends on its line.
-const commentOnly = /^\s*(?:\/\/.*|\/\*.*\*\/\s*)?$/;
+import { parse, type Program, type VariableDeclaration } from "acorn";
+import { applyEdits, type SourceEdit } from "./source-edits.js";
 
 /** A cell compiled for the executor, and the way back from its lines to the cell's. */
 export interface CompiledCell {
@@ -16,95 +11,102 @@ export interface CompiledCell {
   readonly cellLine: (sourceLine: number) => number | undefined;
 }
 
+// What opens the wrapper. The statement before the cell's first line keeps a "use strict" there
+// from becoming the wrapper's directive, under which the assignments below would throw.
+const opening = "(async () => { void 0;";
+
 /**
  * Turns a JavaScript cell into the body of an async function so top-level `await` works, while
- * keeping its top-level bindings global for later cells: `const x = …` / `let x = …` at column 0
- * become assignments to the global `x`; other declarations (destructuring, function, class) stay
- * local and are copied to `globalThis` when the cell ends. The last expression statement, when
- * there is one, is returned so it can be echoed — also when comments or blank lines follow it.
- * Every cell line keeps its own line in the source, and its columns (but for a class
- * declaration), so positions map back through {@link CompiledCell.cellLine}.
+ * keeping its top-level bindings global for later cells, as parsed by acorn (so `;` in a string
+ * or a comment, or several statements on a line, read as JavaScript does):
+ * - `const`/`let`/`var` declarations, destructuring too, become assignments to globals:
+ *   `const { a, b } = o` runs as `({ a, b } = o)`, `let n` as `n = undefined`;
+ * - a function declaration is copied to `globalThis` before the cell's first line (it is hoisted);
+ * - a class declaration is copied to `globalThis` right after its body.
+ * The last top-level statement, when it is an expression, is returned so it can be echoed — also
+ * when it shares its line with another statement (`const q = 1; q + 1`) or comments follow it.
+ * Every cell line keeps its own line in the source, and its columns (the echoed expression moves
+ * to a line of its own, indented to its column), so positions map back through
+ * {@link CompiledCell.cellLine}. A cell acorn cannot parse runs as written inside the wrapper, so
+ * V8 reports the syntax error at the cell's own line.
  */
 export function compileCell(code: string): CompiledCell {
-  const exported = new Set<string>();
-  const cell = code.split("\n");
-  const lines = cell.map((line) => {
-    const simple = /^((?:const|let|var)\s+)([A-Za-z_$][\w$]*)(\s*=[^=>].*|\s*=$|\s*;?\s*)$/.exec(line);
-    if (simple) {
-      const [, keyword = "", name = "", rest = ""] = simple;
-      // Spaces instead of the keyword keep the columns of a stack trace.
-      const pad = " ".repeat(keyword.length);
-      return rest.trim() === "" || rest.trim() === ";"
-        ? `${pad}${name} = undefined;`
-        : `${pad}${name}${rest}`;
-    }
-    const pattern = /^(?:const|let|var)\s+([[{][^=]*)=/.exec(line);
-    if (pattern) for (const name of (pattern[1] ?? "").match(identifier) ?? []) exported.add(name);
-    const declared = /^(?:async\s+)?(?:function\*?|class)\s+([A-Za-z_$][\w$]*)/.exec(line);
-    if (declared?.[1]) exported.add(declared[1]);
-    // A class declaration is block-scoped inside the try block; a var is visible to the copy.
-    return line
-      .replace(/^const(\s+)(?=[[{])/, "var  $1")
-      .replace(/^let(\s+)(?=[[{])/, "var$1")
-      .replace(/^class\s+([A-Za-z_$][\w$]*)/, "var $1 = class $1");
-  });
-  const copy = [...exported]
-    .map((name) => `try { if (typeof ${name} !== "undefined") globalThis.${name} = ${name}; } catch {}`)
-    .join(" ");
-  const compile = (echo?: { last: number; end: number; tail: string }): CompiledCell => {
-    const origin: (number | undefined)[] = [undefined];
-    const out = ["(async () => { try {"];
-    const body = (from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        out.push(lines[i] ?? "");
-        origin.push(i + 1);
-      }
-    };
-    if (echo) {
-      body(0, echo.last);
-      out.push("return { __echo: (");
-      origin.push(undefined);
-      const tail = echo.tail.split("\n");
-      tail.forEach((line, index) => {
-        out.push(line);
-        origin.push(echo.last + index + 1);
-      });
-      out.push(") };");
-      origin.push(undefined);
-      body(echo.end + 1, lines.length);
-    } else {
-      body(0, lines.length);
-    }
-    out.push(`} finally { ${copy} } })()`);
-    origin.push(undefined);
-    return { source: out.join("\n"), cellLines: cell, cellLine: (line) => origin[line - 1] };
-  };
-
-  // The last code line, below it only blank and comment lines (they stay, after the echo).
-  let end = lines.length - 1;
-  while (end >= 0 && commentOnly.test(cell[end] ?? "")) end--;
-  // The last statement starts at a column-0 line; try them bottom-up until one parses as an expression.
-  for (let last = end; last >= 0; last--) {
-    const line = cell[last] ?? "";
-    if (commentOnly.test(line) || /^\s/.test(line)) continue;
-    const closing = /^[)\]}]/.test(line);
-    if (!closing && statementKeywords.test(line)) break;
-    const tail = lines.slice(last, end + 1).join("\n");
-    // A final ';' ends the statement, also before a comment on its line: `v.length; // how many`.
-    for (const candidate of [tail.replace(/;\s*$/, ""), tail.replace(/;(\s*\/\/[^\n]*)$/, "$1")]) {
-      const compiled = compile({ last, end, tail: candidate });
-      if (parses(compiled.source)) return compiled;
-    }
-    if (!closing) break;
+  const cellLines = code.split("\n");
+  let program: Program | undefined;
+  try {
+    program = parse(code, {
+      ecmaVersion: "latest",
+      sourceType: "script",
+      allowAwaitOutsideFunction: true,
+      allowReturnOutsideFunction: true,
+      allowHashBang: true,
+    });
+  } catch {
+    program = undefined;
   }
-  return compile();
+  const edits: SourceEdit[] = [];
+  const hoisted: string[] = [];
+  for (const statement of program?.body ?? []) {
+    if (statement.type === "VariableDeclaration") {
+      edits.push(...declarationEdits(code, statement));
+    } else if (statement.type === "FunctionDeclaration") {
+      hoisted.push(statement.id.name);
+    } else if (statement.type === "ClassDeclaration") {
+      const name = statement.id.name;
+      edits.push({ start: statement.end, end: statement.end, insert: [`; globalThis.${name} = ${name};`] });
+    }
+  }
+  const last = program?.body.at(-1);
+  if (last?.type === "ExpressionStatement") {
+    // The statement's bounds, not its expression's: `(a, b)` parses to an expression inside the
+    // brackets. Its own `;` stays out of the echo.
+    const start = last.start;
+    const end = code[last.end - 1] === ";" ? last.end - 1 : last.end;
+    const { line, column } = position(code, start);
+    edits.push({
+      start,
+      end: start,
+      insert: [{ line: undefined }, "return { __echo: (", { line }, " ".repeat(column)],
+    });
+    edits.push({ start: end, end, insert: [") };"] });
+  }
+  const body = applyEdits(code, edits);
+  const copies = hoisted.map((name) => ` globalThis.${name} = ${name};`).join("");
+  const lines = [opening + copies, ...body.lines, "})()"];
+  const origin = [undefined, ...body.origin, undefined];
+  return { source: lines.join("\n"), cellLines, cellLine: (line) => origin[line - 1] };
 }
 
-function parses(source: string): boolean {
-  try {
-    new Script(source);
-    return true;
-  } catch {
-    return false;
+/**
+ * Edits that turn a top-level `const`/`let`/`var` into assignments to globals, keeping columns:
+ * the keyword becomes blanks, or blanks and `(` before a destructuring pattern.
+ */
+function declarationEdits(code: string, declaration: VariableDeclaration): SourceEdit[] {
+  const { kind, declarations } = declaration;
+  // `using` disposes at the block's end: an assignment would change what it means.
+  if (kind !== "const" && kind !== "let" && kind !== "var") return [];
+  const destructures = declarations.some((declarator) => declarator.id.type !== "Identifier");
+  const start = declaration.start;
+  const edits: SourceEdit[] = [
+    {
+      start,
+      end: start + kind.length,
+      insert: [destructures ? `${" ".repeat(kind.length - 1)}(` : " ".repeat(kind.length)],
+    },
+  ];
+  for (const declarator of declarations) {
+    if (declarator.init == null)
+      edits.push({ start: declarator.end, end: declarator.end, insert: [" = undefined"] });
   }
+  const lastEnd = declarations.at(-1)?.end ?? declaration.end;
+  const closing = `${destructures ? ")" : ""}${code[declaration.end - 1] === ";" ? "" : ";"}`;
+  if (closing !== "") edits.push({ start: lastEnd, end: lastEnd, insert: [closing] });
+  return edits;
+}
+
+/** The 1-based line and 0-based column of `offset` in `code`. */
+function position(code: string, offset: number): { line: number; column: number } {
+  const before = code.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart };
 }

@@ -154,11 +154,10 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
       filename,
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    const completion = script.runInThisContext({ breakOnSigint: true }) as Promise<
-      { __echo: unknown } | undefined
-    >;
+    const completion = script.runInThisContext({ breakOnSigint: true }) as Promise<unknown>;
+    // Anything else came from a `return` of the cell's own (`return null` at top level).
     const value = await Promise.race([completion, interrupted]);
-    if (value !== undefined && value.__echo !== undefined) {
+    if (typeof value === "object" && value !== null && "__echo" in value && value.__echo !== undefined) {
       send({ type: "display", kind: "result", data: { "text/plain": inspect(value.__echo, { depth: 4 }) } });
     }
     return "ok";

@@ -6,16 +6,30 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Publisher, Reply, Router } from "zeromq";
 import { endpoint, type ConnectionInfo } from "../protocol/connection.js";
+import { SendQueue } from "../protocol/send-queue.js";
 import { MessageCodec, type JupyterMessage } from "../protocol/wire.js";
 import type { FromExecutor, ToExecutor } from "./executor-protocol.js";
+import { StreamCoalescer } from "./stream-coalescer.js";
 
 const info = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as ConnectionInfo;
 const codec = new MessageCodec(info.key);
 const shell = new Router({ linger: 0 });
 const control = new Router({ linger: 0 });
 const stdin = new Router({ linger: 0 });
-const iopub = new Publisher({ linger: 0 });
+// No high-water mark on iopub: at the default (1000 messages) a PUB socket silently drops what a
+// slower subscriber has not taken yet, and a cell printing a thousand lines lost its last lines
+// and its idle status with them, so the call waited out its inactivity budget. The client reads
+// iopub as fast as it arrives; the executor's own output channel to here is unbounded as well.
+const iopub = new Publisher({ linger: 0, sendHighWaterMark: 0 });
 const heartbeat = new Reply({ linger: 0 });
+// Every send goes through its socket's queue: zeromq throws on a send while one is in flight,
+// and a cell printing a few hundred lines publishes faster than iopub sends.
+const outbox = {
+  shell: new SendQueue(shell),
+  control: new SendQueue(control),
+  stdin: new SendQueue(stdin),
+  iopub: new SendQueue(iopub),
+};
 
 const executor = fork(fileURLToPath(new URL("./executor.js", import.meta.url)), [], {
   execArgv: ["--disable-warning=ExperimentalWarning"],
@@ -52,21 +66,19 @@ function interrupt(): void {
 }
 
 function reply(
-  socket: Router,
+  channel: "shell" | "control",
   request: JupyterMessage,
   msgType: string,
   content: Record<string, unknown>,
 ): void {
-  void socket
-    .send(
-      codec.encode({
-        identities: request.identities,
-        header: codec.header(msgType),
-        parentHeader: request.header,
-        content,
-      }),
-    )
-    .catch(() => undefined);
+  outbox[channel].send(
+    codec.encode({
+      identities: request.identities,
+      header: codec.header(msgType),
+      parentHeader: request.header,
+      content,
+    }),
+  );
 }
 
 function publish(
@@ -74,16 +86,14 @@ function publish(
   msgType: string,
   content: Record<string, unknown>,
 ): void {
-  void iopub
-    .send(
-      codec.encode({
-        identities: [msgType],
-        header: codec.header(msgType),
-        parentHeader: parent ?? {},
-        content,
-      }),
-    )
-    .catch(() => undefined);
+  outbox.iopub.send(
+    codec.encode({
+      identities: [msgType],
+      header: codec.header(msgType),
+      parentHeader: parent ?? {},
+      content,
+    }),
+  );
 }
 
 const kernelInfo = {
@@ -124,14 +134,21 @@ function startNext(): void {
   executor.send({ type: "execute", id: running.id, code } satisfies ToExecutor);
 }
 
+const streams = new StreamCoalescer<JupyterMessage["header"]>((parent, chunk) =>
+  publish(parent, "stream", { name: chunk.name, text: chunk.text }),
+);
+
 executor.on("message", (message: FromExecutor) => {
   const current = running;
   if (!current) return;
   const parent = current.request.header;
+  if (message.type === "stream") {
+    streams.write(parent, message);
+    return;
+  }
+  // The cell's text written before this message goes out before it.
+  streams.flush();
   switch (message.type) {
-    case "stream":
-      publish(parent, "stream", { name: message.name, text: message.text });
-      return;
     case "display":
       if (message.kind === "result") {
         publish(parent, "execute_result", {
@@ -155,23 +172,21 @@ executor.on("message", (message: FromExecutor) => {
       // The client answers with this header as the reply's parent: that routes the reply back.
       const header = codec.header("input_request");
       bridgeCalls.set(header.msg_id, message.id);
-      void stdin
-        .send(
-          codec.encode({
-            identities: current.request.identities,
-            header,
-            parentHeader: parent,
-            content: { prompt: message.prompt, password: false },
-          }),
-        )
-        .catch(() => undefined);
+      outbox.stdin.send(
+        codec.encode({
+          identities: current.request.identities,
+          header,
+          parentHeader: parent,
+          content: { prompt: message.prompt, password: false },
+        }),
+      );
       return;
     }
     case "done": {
       if (message.id !== current.id) return;
       running = undefined;
       bridgeCalls.clear();
-      reply(shell, current.request, "execute_reply", {
+      reply("shell", current.request, "execute_reply", {
         status: message.status,
         execution_count: executionCount,
         ...(message.status === "ok"
@@ -193,14 +208,14 @@ function onShell(request: JupyterMessage): void {
       return;
     case "kernel_info_request":
       publish(request.header, "status", { execution_state: "busy" });
-      reply(shell, request, "kernel_info_reply", kernelInfo);
+      reply("shell", request, "kernel_info_reply", kernelInfo);
       publish(request.header, "status", { execution_state: "idle" });
       return;
     case "is_complete_request":
-      reply(shell, request, "is_complete_reply", { status: "unknown" });
+      reply("shell", request, "is_complete_reply", { status: "unknown" });
       return;
     case "complete_request":
-      reply(shell, request, "complete_reply", {
+      reply("shell", request, "complete_reply", {
         status: "ok",
         matches: [],
         cursor_start: 0,
@@ -209,13 +224,13 @@ function onShell(request: JupyterMessage): void {
       });
       return;
     case "inspect_request":
-      reply(shell, request, "inspect_reply", { status: "ok", found: false, data: {}, metadata: {} });
+      reply("shell", request, "inspect_reply", { status: "ok", found: false, data: {}, metadata: {} });
       return;
     case "comm_info_request":
-      reply(shell, request, "comm_info_reply", { status: "ok", comms: {} });
+      reply("shell", request, "comm_info_reply", { status: "ok", comms: {} });
       return;
     case "history_request":
-      reply(shell, request, "history_reply", { status: "ok", history: [] });
+      reply("shell", request, "history_reply", { status: "ok", history: [] });
       return;
     default:
       return;
@@ -225,12 +240,12 @@ function onShell(request: JupyterMessage): void {
 function onControl(request: JupyterMessage): void {
   if (request.header.msg_type === "interrupt_request") {
     interrupt();
-    reply(control, request, "interrupt_reply", { status: "ok" });
+    reply("control", request, "interrupt_reply", { status: "ok" });
   } else if (request.header.msg_type === "shutdown_request") {
-    reply(control, request, "shutdown_reply", { status: "ok", restart: request.content.restart === true });
+    reply("control", request, "shutdown_reply", { status: "ok", restart: request.content.restart === true });
     setImmediate(() => shutdown(0));
   } else if (request.header.msg_type === "kernel_info_request") {
-    reply(control, request, "kernel_info_reply", kernelInfo);
+    reply("control", request, "kernel_info_reply", kernelInfo);
   }
 }
 

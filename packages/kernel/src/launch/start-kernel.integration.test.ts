@@ -70,6 +70,37 @@ describe("python kernel over ipc", () => {
   });
 });
 
+describe.skipIf(!pythonFound && !ci)("a python kernel that goes idle without answering", () => {
+  it("ends the cell with KERNEL_NO_REPLY and keeps the kernel and its state", async () => {
+    expect(pythonFound).toBe(true);
+    const fresh = await startKernel(python);
+    try {
+      expect((await fresh.execute("kept = 41")).status).toBe("ok");
+      // ipykernel's compile() raises on a NUL inside its handler: no execute_reply, then idle.
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<"still waiting">((resolve) => {
+        timer = setTimeout(() => resolve("still waiting"), 20_000);
+      });
+      const ended = await Promise.race([
+        fresh.execute("x = 'a\u0000b'").then(
+          (outcome) => outcome.status,
+          (error: unknown) => error,
+        ),
+        bound,
+      ]);
+      clearTimeout(timer);
+      expect(KernelError.isInstance(ended) && ended.code).toBe("KERNEL_NO_REPLY");
+      expect(String((ended as Error).message)).toMatch(/went idle without answering .* state .* are kept/);
+      const outputs: KernelOutput[] = [];
+      expect(fresh.exited).toBeUndefined();
+      expect((await fresh.execute("kept + 1", { onOutput: (o) => outputs.push(o) })).status).toBe("ok");
+      expect(outputs).toEqual([{ type: "display", kind: "result", data: { "text/plain": "42" } }]);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+});
+
 /** The children of this process whose command line names ipykernel (kernels this file started). */
 function ownKernels(): string[] {
   return readdirSync("/proc").filter((pid) => {

@@ -1,0 +1,57 @@
+/** Inserted text, or a line break that starts a line coming from `line` of the cell (undefined: none). */
+export type Piece = string | { readonly line: number | undefined };
+
+/** Replaces `code[start, end)` with `insert`; an insertion has `start === end`. */
+export interface SourceEdit {
+  readonly start: number;
+  readonly end: number;
+  readonly insert: readonly Piece[];
+}
+
+/** A source after edits, line by line, with the cell line (1-based) each one comes from. */
+export interface EditedLines {
+  readonly lines: string[];
+  readonly origin: (number | undefined)[];
+}
+
+/**
+ * Applies non-overlapping `edits` to `code`. Text between the edits keeps its lines and columns;
+ * a break inserted where the current line holds only blanks reuses that line instead of leaving
+ * an empty one, so an edit at a line's start adds no line.
+ */
+export function applyEdits(code: string, edits: readonly SourceEdit[]): EditedLines {
+  const lines = [""];
+  const origin: (number | undefined)[] = [1];
+  let cellLine = 1;
+  const append = (text: string) => {
+    lines[lines.length - 1] += text;
+  };
+  const original = (text: string) => {
+    const [first = "", ...rest] = text.split("\n");
+    append(first);
+    for (const line of rest) {
+      cellLine++;
+      lines.push(line);
+      origin.push(cellLine);
+    }
+  };
+  let position = 0;
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    original(code.slice(position, edit.start));
+    for (const piece of edit.insert) {
+      if (typeof piece === "string") {
+        append(piece);
+      } else if ((lines[lines.length - 1] ?? "").trim() === "") {
+        lines[lines.length - 1] = "";
+        origin[origin.length - 1] = piece.line;
+      } else {
+        lines.push("");
+        origin.push(piece.line);
+      }
+    }
+    cellLine += code.slice(edit.start, edit.end).split("\n").length - 1;
+    position = edit.end;
+  }
+  original(code.slice(position));
+  return { lines, origin };
+}
