@@ -26,7 +26,7 @@ export type {
   ToolOutput,
   ToolResult,
 } from "./result/tool-result.js";
-export { boundList, boundText } from "./result/bounded-output.js";
+export { boundList, boundText, countNoun } from "./result/bounded-output.js";
 export type { BoundedText, TextBounds } from "./result/bounded-output.js";
 
 export { Run, createRun } from "./run/run.js";
@@ -70,6 +70,7 @@ export type {
 export { nodeFileOperations, writeFiles } from "./files/write-files.js";
 export { openRegularFile, readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
 export { rejectOnAbort } from "./invoke/reject-on-abort.js";
+export { closestName } from "./invoke/closest-name.js";
 export type {
   ExpectedContent,
   FileChange,

@@ -23,6 +23,8 @@ describe("public API", () => {
       "appendText",
       "boundList",
       "boundText",
+      "closestName",
+      "countNoun",
       "createRegistry",
       "createRun",
       "defineSurface",

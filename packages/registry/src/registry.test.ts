@@ -4,7 +4,7 @@ import { createRegistry } from "./registry.js";
 import { createRun, type Run } from "./run/run.js";
 import { defineSurface } from "./surface/surface.js";
 import { defineTool } from "./tool/define-tool.js";
-import { resultText } from "./result/tool-result.js";
+import { resultText, type ToolResult } from "./result/tool-result.js";
 import type { CallEvent } from "./events/call-events.js";
 import {
   echoTool,
@@ -212,6 +212,31 @@ describe("invoke refusals", () => {
       }
     }
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  it("answers a request or run that is not one with an error result, not an exception", async () => {
+    const registry = createRegistry({ tools: all, approval: "auto" });
+    const run = newRun();
+    const invoke = registry.invoke.bind(registry) as (run: unknown, request: unknown) => Promise<ToolResult>;
+    for (const [badRun, request, message] of [
+      [run, null, "invoke: the request is null, not an object: pass { tool, args }"],
+      [run, "echo", "invoke: the request is a string, not an object: pass { tool, args }"],
+      [run, [], "invoke: the request is an array, not an object: pass { tool, args }"],
+      [
+        null,
+        { tool: "echo", args: { text: "a" } },
+        "invoke: the run is null, not a Run: pass the one createRun returned",
+      ],
+      [
+        {},
+        { tool: "echo", args: { text: "a" } },
+        "invoke: the run is an object of another kind, not a Run: pass the one createRun returned",
+      ],
+    ] as const) {
+      const result = await invoke(badRun, request);
+      expect(result.error?.code).toBe("INVALID_REQUEST");
+      expect(resultText(result)).toBe(message);
+    }
   });
 
   it("refuses every call once the run has ended", async () => {

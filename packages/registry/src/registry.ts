@@ -145,6 +145,17 @@ export class Registry {
 
   /** Runs one call through the whole chain. Never throws. */
   invoke(run: Run, request: InvokeRequest): Promise<ToolResult> {
+    // A harness passing something else (null, a string) gets an error result, not an exception.
+    const problem = !looksLikeRun(run)
+      ? `the run is ${describeValue(run)}, not a Run: pass the one createRun returned`
+      : typeof request !== "object" || request === null || Array.isArray(request)
+        ? `the request is ${describeValue(request)}, not an object: pass { tool, args }`
+        : undefined;
+    if (problem !== undefined) {
+      return Promise.resolve(
+        errorResult(new ToolsError({ code: "INVALID_REQUEST", message: `invoke: ${problem}` })),
+      );
+    }
     return this.call(run, request, undefined);
   }
 
@@ -360,4 +371,24 @@ export class Registry {
  */
 export function createRegistry(options: RegistryOptions = {}): Registry {
   return new Registry(options);
+}
+
+/** A wrong value as a message names it: "null", "a string", "an array". */
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "undefined";
+  if (Array.isArray(value)) return "an array";
+  const type = typeof value;
+  return type === "object" ? "an object of another kind" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
+}
+
+/** A run as the chain uses it (duck-typed: a second copy of this package makes its own class). */
+function looksLikeRun(run: unknown): run is Run {
+  const candidate = run as Partial<Run> | null | undefined;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.workingDirectory === "string" &&
+    typeof candidate.get === "function"
+  );
 }

@@ -24,7 +24,8 @@ export type RegistryErrorCode =
   | "NOT_WIRED"
   | "INVALID_WORKING_DIRECTORY"
   | "INVALID_APPROVAL_POLICY"
-  | "STRICT_SCHEMA_UNSUPPORTED";
+  | "STRICT_SCHEMA_UNSUPPORTED"
+  | "INVALID_REQUEST";
 
 /** A registry code, or any package's own code. */
 export type ToolsErrorCode = RegistryErrorCode | (string & {});

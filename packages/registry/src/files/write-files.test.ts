@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
-import { nodeFileOperations, writeFiles, type FileOperations } from "./write-files.js";
+import { nodeFileOperations, temporaryName, writeFiles, type FileOperations } from "./write-files.js";
 
 describe("writeFiles", () => {
   let dir: string;
@@ -48,6 +48,29 @@ describe("writeFiles", () => {
     expect(read("new/deep/c.txt")).toBe("c\n");
     expect(existsSync(at("b.txt"))).toBe(false);
     expect(listing()).toEqual(["a.txt", "new", "new/deep", "new/deep/c.txt"]);
+  });
+
+  it("writes and replaces a file whose name takes the whole 255 bytes a name may have", async () => {
+    for (const name of ["n".repeat(251) + ".txt", "é".repeat(125) + ".txt", "😀".repeat(62) + ".txt"]) {
+      expect(Buffer.byteLength(name)).toBeLessThanOrEqual(255);
+      expect(await writeFiles([{ path: at(name), expected: null, content: "1\n" }])).toEqual({
+        ok: true,
+        changed: [at(name)],
+      });
+      expect((await writeFiles([{ path: at(name), expected: "1\n", content: "2\n" }])).ok).toBe(true);
+      expect(read(name)).toBe("2\n");
+    }
+    expect(listing()).toHaveLength(5);
+  });
+
+  it("names a temporary file within 255 bytes, cutting the name at a character boundary", () => {
+    for (const name of ["a.txt", "n".repeat(255), "😀".repeat(63)]) {
+      const temporary = temporaryName(name);
+      expect(Buffer.byteLength(temporary)).toBeLessThanOrEqual(255);
+      expect(temporary).toMatch(/^\.[^]*\.[0-9a-f]{12}\.tmp$/);
+      expect(temporary).not.toMatch(/[\uD800-\uDBFF]\./);
+    }
+    expect(temporaryName("a.txt")).toMatch(/^\.a\.txt\.[0-9a-f]{12}\.tmp$/);
   });
 
   it("writes through a symlink to the file it points at", async () => {

@@ -138,6 +138,23 @@ async function makeParents(ops: FileOperations, path: string): Promise<string[]>
   return missing;
 }
 
+/** Most bytes of a file name on the file systems in use (ext4, xfs, btrfs, tmpfs). */
+const nameMaxBytes = 255;
+
+/**
+ * A hidden temporary name beside `name`: `.name.<random>.tmp`, with `name` cut (at a character
+ * boundary) so that the whole fits a file name's 255 bytes: a legal long name stays writable.
+ */
+export function temporaryName(name: string): string {
+  const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
+  const room = nameMaxBytes - 1 - suffix.length;
+  let kept = name;
+  while (Buffer.byteLength(kept) > room) kept = kept.slice(0, -1);
+  // A cut through a surrogate pair would leave half a character.
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `.${kept}${suffix}`;
+}
+
 /** Writes through a temporary file in the same folder and a rename: readers see old or new, never half. */
 async function replaceFile(
   ops: FileOperations,
@@ -145,7 +162,7 @@ async function replaceFile(
   data: string | Uint8Array,
   mode: number | undefined,
 ): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temporary = join(dirname(path), temporaryName(basename(path)));
   try {
     await ops.writeFile(temporary, data, { mode });
     await ops.rename(temporary, path);

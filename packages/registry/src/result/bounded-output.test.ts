@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boundList, boundText } from "./bounded-output.js";
+import { boundList, boundText, countNoun } from "./bounded-output.js";
 
 const lines = (n: number) => Array.from({ length: n }, (_, index) => `line ${index + 1}`).join("\n");
 
@@ -28,8 +28,27 @@ describe("bounded output", () => {
   it("bounds lists with a note in the caller's unit", () => {
     expect(boundList([1, 2, 3, 4], 3, "references")).toEqual({
       items: [1, 2, 3],
-      note: "… 1 more references",
+      note: "… 1 more reference",
     });
     expect(boundList([1], 3, "references")).toEqual({ items: [1], note: "" });
+  });
+});
+
+describe("counts of one", () => {
+  it("says '1 more line', '1 more character' and '1 more reference', not the plural", () => {
+    expect(boundText(lines(201), { maxLines: 200 }).text.split("\n").at(-1)).toBe("… 1 more line");
+    expect(boundText("abcdef", { maxChars: 5 }).text.split("\n").at(-1)).toBe("… 1 more character");
+    expect(boundText(lines(201), { maxLines: 200, keep: "tail" }).text.split("\n")[0]).toBe(
+      "… 1 earlier line",
+    );
+    expect(boundList([1, 2, 3], 2, "references").note).toBe("… 1 more reference");
+    expect(boundList([1, 2, 3], 1, "references").note).toBe("… 2 more references");
+  });
+
+  it("takes regular English plurals back to the singular", () => {
+    expect(
+      ["entries", "matches", "boxes", "code actions", "diagnostics", "status"].map((n) => countNoun(1, n)),
+    ).toEqual(["entry", "match", "box", "code action", "diagnostic", "status"]);
+    expect(countNoun(0, "entries")).toBe("entries");
   });
 });

@@ -45,8 +45,9 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
   const truncated = omittedLines > 0 || omittedChars > 0;
   if (!truncated) return { text, truncated, omittedLines, omittedChars };
   const notes: string[] = [];
-  if (omittedLines > 0) notes.push(`${omittedLines} ${keepTail ? "earlier" : "more"} ${unit}`);
-  if (omittedChars > 0) notes.push(`${omittedChars} more characters`);
+  if (omittedLines > 0)
+    notes.push(`${omittedLines} ${keepTail ? "earlier" : "more"} ${countNoun(omittedLines, unit)}`);
+  if (omittedChars > 0) notes.push(`${omittedChars} more ${countNoun(omittedChars, "characters")}`);
   const note = `… ${notes.join(", ")}`;
   return {
     text: keepTail ? `${note}\n${text}` : `${text}\n${note}`,
@@ -62,5 +63,21 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
  */
 export function boundList<T>(items: readonly T[], limit: number, unit: string): { items: T[]; note: string } {
   if (items.length <= limit) return { items: [...items], note: "" };
-  return { items: items.slice(0, limit), note: `… ${items.length - limit} more ${unit}` };
+  const left = items.length - limit;
+  return { items: items.slice(0, limit), note: `… ${left} more ${countNoun(left, unit)}` };
+}
+
+/**
+ * `plural` as the noun for `count` things: its singular for one ("1 more line", "1 more entry",
+ * "1 more match"), as given otherwise. Regular English plurals only; a multi-word unit has its
+ * last word changed ("code actions" → "code action").
+ */
+export function countNoun(count: number, plural: string): string {
+  if (count !== 1) return plural;
+  if (plural.endsWith("ies")) return `${plural.slice(0, -3)}y`;
+  if (/(ch|sh|ss|x|z)es$/.test(plural)) return plural.slice(0, -2);
+  // "status", "class", "analysis" are singular already.
+  if (/(us|ss|is)$/.test(plural)) return plural;
+  if (plural.endsWith("s")) return plural.slice(0, -1);
+  return plural;
 }

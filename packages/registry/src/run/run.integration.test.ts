@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
@@ -17,7 +18,40 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The session id of `pid` (field 6 of /proc/<pid>/stat), or undefined when it is gone. */
+function sessionOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `pid` is gone or a zombie (dead, waiting for a reaper this container may not run). */
+function dead(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve) => {
+    const check = () => {
+      if (condition()) resolve(true);
+      else if (Date.now() > deadline) resolve(false);
+      else setTimeout(check, 20);
+    };
+    check();
+  });
+}
+
 function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  if (existsSync("/proc/self/stat")) return waitFor(() => dead(pid), timeoutMs);
   const deadline = Date.now() + timeoutMs;
   return new Promise((resolve) => {
     const check = () => {
@@ -52,6 +86,22 @@ describe("run lifecycle", () => {
     expect(report).toEqual({ completed: 1, failed: [] });
     expect(await waitForExit(child.pid!, 2000)).toBe(true);
     expect(await waitForExit(grandchildPid, 2000)).toBe(true);
+  });
+
+  it("ends a descendant that left the process group for a session of its own (setsid)", async () => {
+    const run = createRun({ workingDirectory: tempDir() });
+    const child = spawn("/bin/sh", ["-c", "setsid sleep 300 & echo $!; wait"], {
+      detached: true,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const escaped = await new Promise<number>((resolve) => {
+      child.stdout.once("data", (data: Buffer) => resolve(Number(data.toString().trim())));
+    });
+    // In a session and group of its own, out of reach of a signal to the child's group.
+    expect(await waitFor(() => sessionOf(escaped) === escaped, 2000)).toBe(true);
+    run.ownProcess(child, { group: true, label: "sleeper" });
+    await run.dispose();
+    expect(await waitForExit(escaped, 2000)).toBe(true);
   });
 
   it("kills a process that ignores SIGTERM after the grace period", async () => {
