@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, statSync, type Stats } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import { DebugError } from "../errors/debug-error.js";
@@ -72,6 +72,40 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
       "DEBUG_BAD_ARGUMENTS",
       `cannot launch ${shown} with ${id}: ${misfit}, or leave adapter out to use ${adapterForProgram(program)}`,
     );
+  }
+}
+
+/**
+ * Refuses a program that is not there to run, before an adapter starts (debugpy would report
+ * "started" and then the program's exit, and a FIFO would hang the launch until its wait ran
+ * out): it must exist and be a regular file, or a folder where the adapter takes one (a Go
+ * package for delve, a folder with `__main__.py` for debugpy). A binary for lldb must be
+ * executable. `forced`: the adapter was named, so the program must also fit it
+ * ({@link checkProgramFits}). `shown` is the path as the reply shows it.
+ */
+export function checkProgram(id: AdapterId, program: string, shown: string, forced: boolean): void {
+  const refuse = (why: string): never => {
+    throw new DebugError("DEBUG_BAD_ARGUMENTS", `cannot launch ${shown}: ${why}`);
+  };
+  let info: Stats;
+  try {
+    info = statSync(program);
+  } catch {
+    return refuse(
+      `it does not exist (looked for ${program}); give the program's path relative to the working directory`,
+    );
+  }
+  if (!info.isFile() && !info.isDirectory()) {
+    refuse("it is a FIFO, socket or device, not a program; give the program's file or folder");
+  }
+  if (forced) checkProgramFits(id, program, shown);
+  if (info.isDirectory()) {
+    if (id === "debugpy" && !existsSync(join(program, "__main__.py"))) {
+      refuse("it is a folder without __main__.py; give the .py file to run");
+    }
+    if (id === "dart") refuse("it is a folder; give the .dart file to run (its main)");
+  } else if (id === "lldb" && (info.mode & 0o111) === 0) {
+    refuse("it is not executable; give the compiled binary (build it first)");
   }
 }
 

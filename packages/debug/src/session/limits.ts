@@ -8,6 +8,12 @@ export const limits = {
   valueChars: 400,
   /** Characters of one `output` answer. */
   outputChars: 12_000,
+  /** Breakpoints in one file (one `breakpoints` call sets one file's). */
+  breakpointsPerFile: 100,
+  /** Files with breakpoints in one conversation (each is a request at every launch). */
+  breakpointFiles: 50,
+  /** Breakpoint lines in one listing (`breakpoints`, `status`, `launch`); the rest are counted. */
+  breakpointLines: 30,
 } as const;
 
 /** Cuts a value to {@link limits.valueChars}, saying how much was cut. */

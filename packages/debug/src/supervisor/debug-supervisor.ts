@@ -6,7 +6,7 @@ import { discardAdapter, type AdapterProcess } from "../adapters/adapter-process
 import {
   adapterForProgram,
   attachPlan,
-  checkProgramFits,
+  checkProgram,
   launchPlan,
   startDebugpyAdapter,
   type SessionPlan,
@@ -112,9 +112,9 @@ export class DebugSupervisor {
   ): Promise<SessionStart> {
     this.assertFree(run.conversationId);
     const id = request.adapter ?? adapterForProgram(request.program);
-    if (request.adapter) {
-      checkProgramFits(request.adapter, request.program, displayPath(request.program, run.workingDirectory));
-    }
+    const shown =
+      request.program === run.workingDirectory ? "." : displayPath(request.program, run.workingDirectory);
+    checkProgram(id, request.program, shown, request.adapter !== undefined);
     const where = {
       root: run.workingDirectory,
       start: isDirectory(request.program) ? request.program : dirname(request.program),
@@ -145,8 +145,7 @@ export class DebugSupervisor {
     } finally {
       if (early) await discardAdapter(early);
     }
-    const shown = displayPath(request.program, run.workingDirectory);
-    const description = `${id}: ${[request.program === run.workingDirectory ? "." : shown, ...request.args].join(" ")}`;
+    const description = `${id}: ${[shown, ...request.args].join(" ")}`;
     return this.startSession(run, id, description, plan, report.warnings, signal);
   }
 

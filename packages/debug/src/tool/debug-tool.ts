@@ -4,18 +4,19 @@ import { adapterIds } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
 import type { BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome } from "../session/debug-session.js";
+import { limits } from "../session/limits.js";
 import { displayPath } from "../session/source-lines.js";
 import { debugSupervisorKey } from "../supervisor/debug-supervisor.js";
 import {
   formatAdapters,
-  formatBreakpointResults,
-  formatBreakpointStore,
   formatFrames,
   formatOutcome,
   formatScopes,
   formatStopShort,
   formatVariables,
 } from "./format.js";
+import { checkBreakpoints } from "./check-breakpoints.js";
+import { formatBreakpointResults, formatBreakpointStore, lineRanges } from "./format-breakpoints.js";
 import { formatOutput } from "./format-output.js";
 
 const ops = [
@@ -44,7 +45,9 @@ const input = z.object({
   lines: z
     .array(z.number().int().positive())
     .optional()
-    .describe("breakpoints: 1-based lines; an empty list clears the file."),
+    .describe(
+      `breakpoints: 1-based lines (at most ${limits.breakpointsPerFile}); an empty list clears the file.`,
+    ),
   program: z
     .string()
     .optional()
@@ -210,6 +213,7 @@ async function executeOp(args: Input, context: ToolContext) {
     case "breakpoints": {
       const file = context.resolvePath(need(args, "file"));
       const lines = need(args, "lines");
+      await checkBreakpoints(file, lines, displayPath(file, root), state.breakpoints);
       state.breakpoints.set(file, lines);
       const session = state.session;
       if (session?.isConfigured) {
@@ -219,7 +223,7 @@ async function executeOp(args: Input, context: ToolContext) {
       }
       if (lines.length === 0) return textResult(`cleared the breakpoints of ${displayPath(file, root)}`);
       return textResult(
-        `${displayPath(file, root)}: lines ${lines.join(", ")} pending; they are sent when the program is launched`,
+        `${displayPath(file, root)}: lines ${lineRanges(lines)} pending; they are sent when the program is launched`,
       );
     }
     case "launch": {

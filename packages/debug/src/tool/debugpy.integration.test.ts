@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   remaining,
   ci,
@@ -133,5 +135,67 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       await run.dispose();
     }
     expect(remaining(pids)).toEqual([]);
+  });
+
+  it("refuses to launch a program that is missing, a FIFO or a folder debugpy cannot run, starting nothing", async () => {
+    const { run, call, supervisor } = debugRun(dir);
+    try {
+      execFileSync("mkfifo", [join(dir, "fifo.py")]);
+      mkdirSync(join(dir, "plain"));
+      const missing = await call({ op: "launch", program: "python/nonexist.py" });
+      expect(missing.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(missing.text).toBe(
+        `cannot launch python/nonexist.py: it does not exist (looked for ${join(dir, "python/nonexist.py")}); ` +
+          "give the program's path relative to the working directory",
+      );
+      const fifo = await call({ op: "launch", program: "fifo.py" });
+      expect(fifo.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(fifo.text).toBe(
+        "cannot launch fifo.py: it is a FIFO, socket or device, not a program; give the program's file or folder",
+      );
+      const folder = await call({ op: "launch", program: "plain", adapter: "debugpy" });
+      expect(folder.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(folder.text).toBe(
+        "cannot launch plain: it is a folder without __main__.py; give the .py file to run",
+      );
+      expect(supervisor.conversation("conv-1").session).toBeUndefined();
+      expect(supervisor.conversation("conv-1").last).toBeUndefined();
+      // A folder with __main__.py is a program python runs.
+      writeFileSync(join(dir, "plain", "__main__.py"), "print('main ran')\n");
+      const runs = await call({ op: "launch", program: "plain", adapter: "debugpy" });
+      expect(runs.isError, runs.text).toBe(false);
+      expect(runs.text).toContain("the program exited with code 0");
+      expect(runs.text).toContain("main ran");
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("bounds the breakpoint listing of launch, status and breakpoints, counting what is left out", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      writeFileSync(
+        join(dir, "long.py"),
+        Array.from({ length: 120 }, (_, i) => `x${i} = ${i}`).join("\n") + "\n",
+      );
+      const lines = Array.from({ length: 100 }, (_, i) => i + 1);
+      await call({ op: "breakpoints", file: "long.py", lines });
+      const launch = await call({ op: "launch", program: "long.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("long.py:1");
+      expect(launch.text.match(/^ {2}line \d+: /gm)).toHaveLength(30);
+      expect(launch.text).toContain(
+        "  line 30: verified  | x29 = 29\n… 70 more breakpoints in 1 file not shown: 70 verified\n",
+      );
+      const status = await call({ op: "status" });
+      expect(status.text.match(/^ {2}line \d+: /gm)).toHaveLength(30);
+      expect(status.text).toMatch(/\n… 70 more breakpoints in 1 file not shown: 70 verified$/);
+      // Set while the session runs: the adapter's answers, bounded the same way.
+      const again = await call({ op: "breakpoints", file: "long.py", lines });
+      expect(again.text.split("\n")).toHaveLength(32);
+      expect(again.text).toMatch(/\n {2}… 70 more breakpoints not shown: 70 verified$/);
+    } finally {
+      await run.dispose();
+    }
   });
 });

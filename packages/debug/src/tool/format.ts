@@ -1,7 +1,6 @@
 import { dirname } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
-import type { BreakpointResult, BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
 
@@ -20,45 +19,6 @@ export function formatAdapters(reports: readonly AdapterReport[], root: string):
       const verdict = report.usable ? `usable${scope}` : `not usable: ${report.why}`;
       const warnings = report.warnings.map((warning) => `\n  warning: ${warning}`).join("");
       return `${report.id}: ${marker}; ${binary}; ${verdict}${warnings}`;
-    })
-    .join("\n");
-}
-
-/** One line per requested breakpoint: requested line, actual line, verified, message. */
-export function formatBreakpointResults(
-  file: string,
-  results: readonly BreakpointResult[],
-  root: string,
-): string {
-  const lines = results.map((result) => {
-    const moved =
-      result.line !== undefined && result.line !== result.requested ? ` (placed on line ${result.line})` : "";
-    const verdict = result.verified ? "verified" : "NOT verified";
-    const message = result.message ? `: ${result.message}` : "";
-    const text = sourceLine(file, result.line ?? result.requested);
-    return `  line ${result.requested}${moved}: ${verdict}${message}${text ? `  | ${text}` : ""}`;
-  });
-  return `${displayPath(file, root)}\n${lines.join("\n")}`;
-}
-
-/**
- * The breakpoints of a conversation, with the adapter's answers when a session gave them;
- * `ended`: no session runs, so those answers are labelled as the last session's.
- */
-export function formatBreakpointStore(
-  store: BreakpointStore,
-  root: string,
-  { ended = false }: { ended?: boolean } = {},
-): string {
-  if (store.files.size === 0) return "no breakpoints";
-  return [...store.files]
-    .map(([file, entry]) => {
-      if (!entry.results)
-        return `${displayPath(file, root)}: lines ${entry.lines.join(", ")} (pending: sent at launch)`;
-      const answered = formatBreakpointResults(file, entry.results, root);
-      if (!ended) return answered;
-      const [path, ...lines] = answered.split("\n");
-      return [`${path} (as the last session answered; sent again at the next launch)`, ...lines].join("\n");
     })
     .join("\n");
 }
