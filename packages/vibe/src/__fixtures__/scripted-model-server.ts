@@ -1,7 +1,7 @@
 // A real HTTP server on 127.0.0.1 that speaks the OpenAI Chat Completions API and the Anthropic
 // Messages API well enough for the official SDKs, and plays a scripted conversation. Loopback
 // only: the tests never reach a real model API.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { EventEmitter, once } from "node:events";
 
@@ -17,6 +17,8 @@ export type Step =
 
 export interface RecordedRequest {
   readonly api: Api;
+  /** The request's headers (`authorization` carries the key the SDK sent). */
+  readonly headers: IncomingHttpHeaders;
   readonly body: Record<string, unknown>;
   readonly index: number;
 }
@@ -68,6 +70,7 @@ export async function startScriptedModelServer(script: Script): Promise<Scripted
     }
     const recorded: RecordedRequest = {
       api,
+      headers: req.headers,
       body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>,
       index: counter++,
     };

@@ -1,5 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { VibeError } from "../errors/vibe-error.js";
+import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
 import { throwIfAborted } from "../internal/abort.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import { modelError } from "./openai-backend.js";
@@ -9,11 +10,16 @@ import { defaultWorkerInstructions, modelTurnLimit } from "./worker-instructions
 /**
  * A model backend on the Anthropic Messages API through the official `@anthropic-ai/sdk`. The
  * same agent loop as {@link createOpenAiBackend}: tool_use blocks run through the registry and go
- * back as tool_result blocks until the model ends its turn without tool use.
+ * back as tool_result blocks until the model ends its turn without tool use. The credential is
+ * `apiKey`, else what the SDK finds (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, a profile), else
+ * a placeholder key when `baseURL` names a server; a worker that finds none fails with
+ * `INVALID_BACKEND_CONFIG` saying what to set.
  */
 export function createAnthropicBackend(options: ModelBackendOptions): WorkerBackend {
+  const apiKey = anthropicApiKey(options);
   const client = new Anthropic({
-    apiKey: options.apiKey ?? process.env["ANTHROPIC_API_KEY"] ?? "",
+    // Left out, the SDK reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or its credential profiles.
+    ...(apiKey === undefined ? {} : { apiKey }),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     maxRetries: options.maxRetries ?? 2,
     timeout: options.requestTimeoutMs ?? 600_000,
@@ -44,7 +50,10 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
             { signal: task.signal },
           );
         } catch (error) {
-          throw modelError(error, task.signal, model);
+          throw (
+            (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??
+            modelError(error, task.signal, model)
+          );
         }
         messages.push({
           role: "assistant",

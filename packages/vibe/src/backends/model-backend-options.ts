@@ -7,7 +7,10 @@ export interface ModelBackendOptions {
   models: TierModels;
   /** The API's base URL; default the SDK's (and its environment variable). */
   baseURL?: string;
-  /** Default from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`. */
+  /**
+   * Default from `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` (or `ANTHROPIC_AUTH_TOKEN`); with none set
+   * and `baseURL` given, the placeholder "no-key" (a local server often checks none).
+   */
   apiKey?: string;
   /** Most model turns (requests) per attempt; default 30. */
   maxTurns?: number;

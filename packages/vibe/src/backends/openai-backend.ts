@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { VibeError } from "../errors/vibe-error.js";
+import { openAiApiKey } from "./api-key.js";
 import { abortReason, throwIfAborted } from "../internal/abort.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import type { WorkerBackend, WorkerTask } from "./worker-backend.js";
@@ -10,11 +11,13 @@ import { defaultWorkerInstructions, modelTurnLimit } from "./worker-instructions
  * A model backend on the OpenAI-compatible Chat Completions API (OpenAI, or any server that
  * speaks it: vLLM, Ollama, LiteLLM, …) through the official `openai` SDK. Each worker is an agent
  * loop: the brief and the worker surface's tools go to the tier's model, its tool calls run
- * through the registry, their results go back, until it answers without tool calls.
+ * through the registry, their results go back, until it answers without tool calls. The key is
+ * `apiKey`, else `OPENAI_API_KEY`, else a placeholder when `baseURL` names a server (a local one
+ * often needs none); with neither it throws `INVALID_BACKEND_CONFIG` saying what to set.
  */
 export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend {
   const client = new OpenAI({
-    apiKey: options.apiKey ?? process.env["OPENAI_API_KEY"] ?? "",
+    apiKey: openAiApiKey(options),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
     maxRetries: options.maxRetries ?? 2,
     timeout: options.requestTimeoutMs ?? 600_000,

@@ -1,3 +1,5 @@
+import { count } from "../internal/count.js";
+
 /** The system prompt a model backend gives every worker, unless configured otherwise. */
 export const defaultWorkerInstructions = [
   "You are a background worker of a coding agent. The lead agent gave you the brief below; do it",
@@ -10,5 +12,5 @@ export const defaultWorkerInstructions = [
 
 /** Why a model backend gave up: the turn limit, and what to do about it. */
 export function modelTurnLimit(maxTurns: number, label: string): string {
-  return `worker '${label}' stopped after ${maxTurns} model turns without a final answer; re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
+  return `worker '${label}' stopped after ${count(maxTurns, "model turn")} without a final answer; re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
 }

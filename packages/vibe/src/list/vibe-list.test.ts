@@ -63,6 +63,9 @@ describe("VibeList (in-process held backend)", () => {
     expect(spawned.isError).toBe(false);
     expect(spawned.text).toContain('Spawned w1 "counter" (fast); it is running');
     expect(kit.list.get("w1").status).toBe("running");
+    // Counts agree with their nouns: one worker is "1 worker".
+    const listed = await kit.call("vibe_list");
+    expect(listed.text.split("\n")[0]).toBe("1 worker, 1 running (at most 2 at once):");
     const attempt = await backend.attempt(0);
     expect(attempt.task.brief).toBe("count the notes");
     expect(attempt.task.tier).toBe("fast");
@@ -76,7 +79,7 @@ describe("VibeList (in-process held backend)", () => {
     kit = createKit({ backend, concurrency: 1 });
     await kit.call("vibe_spawn", { brief: "a", label: "first" });
     const second = await kit.call("vibe_spawn", { brief: "b", label: "second", tier: "good" });
-    expect(second.text).toContain("is queued: 1 workers already run");
+    expect(second.text).toContain("is queued: 1 worker already runs (the limit)");
     const listed = await kit.call("vibe_list");
     expect(listed.text).toContain('w1 "first" (fast) running');
     expect(listed.text).toContain('w2 "second" (good) queued');
