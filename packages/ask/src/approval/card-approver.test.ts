@@ -216,7 +216,10 @@ describe("the card approver through a real registry", () => {
     const result = call();
     await port.nextCard();
     port.detach();
-    expect(resultText(await result)).toContain("no human is attached to answer the permission card");
+    // The card was in front of the human: not "no human is attached".
+    expect(resultText(await result)).toContain(
+      "the permission card was shown, but the operator's channel closed before an answer",
+    );
     expect(executed).toEqual([]);
   });
 });

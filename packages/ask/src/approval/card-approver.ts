@@ -80,7 +80,13 @@ function decide(outcome: AskOutcome): ApprovalDecision {
           : `no answer to the permission card within ${formatDuration(outcome.timeoutMs)}`,
       };
     case "no_human":
-      return { allow: false, reason: "no human is attached to answer the permission card" };
+      return {
+        allow: false,
+        reason:
+          outcome.reached === undefined
+            ? "no human is attached to answer the permission card"
+            : `the permission card was ${outcome.reached === "shown" ? "shown" : "sent"}, but the operator's channel closed before an answer`,
+      };
     case "cancelled":
       return { allow: false, reason: `the permission card was cancelled (${outcome.reason})` };
   }

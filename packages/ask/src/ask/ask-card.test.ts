@@ -52,7 +52,11 @@ describe("askCard on the in-memory port", () => {
     const outcome = askCard(port, target, card);
     await port.nextCard();
     port.detach();
-    await expect(outcome).resolves.toEqual({ kind: "no_human" });
+    await expect(outcome).resolves.toEqual({
+      kind: "no_human",
+      reached: "shown",
+      reason: "the human left before answering",
+    });
   });
 
   it("is cancelled by the caller's signal", async () => {

@@ -18,7 +18,17 @@ export type AskOutcome =
       /** Set when the card was never in front of the human: it waited `timeoutMs` behind other cards. */
       readonly neverShown?: true;
     }
-  | { readonly kind: "no_human" }
+  | {
+      readonly kind: "no_human";
+      /**
+       * Absent: the question was never shown (nobody was attached). Set: the port had the card
+       * when the human's channel closed before an answer — `shown` when the port reported it
+       * drawn, `sent` when the port cannot tell (it does not report it, {@link QuestionPort.reportsShown}).
+       */
+      readonly reached?: "shown" | "sent";
+      /** The port's word on how the channel closed ("the terminal closed before an answer"). */
+      readonly reason?: string;
+    }
   | { readonly kind: "cancelled"; readonly reason: string };
 
 let cardCounter = 0;
@@ -44,6 +54,8 @@ export async function askCard(
   const controller = new AbortController();
   // "queued" until a port that can tell says the card is drawn; the answer's time starts then.
   let phase: Phase = port.reportsShown === true ? "queued" : "shown";
+  // Whether the port said the card is drawn (phase starts "shown" for ports that cannot say).
+  let reportedShown = false;
   let expired: Phase | undefined;
   let timer: NodeJS.Timeout | undefined;
   const arm = (): void => {
@@ -66,6 +78,7 @@ export async function askCard(
   arm();
   const events: CardEvents = {
     shown: () => {
+      if (!controller.signal.aborted) reportedShown = true;
       if (phase === "shown" || controller.signal.aborted) return;
       phase = "shown";
       arm();
@@ -93,7 +106,11 @@ export async function askCard(
       : { kind: "answered", selected: checked.selected };
   } catch (error) {
     if (controller.signal.aborted) return abortedOutcome(card, expired, signal);
-    if (ToolsError.isInstance(error) && error.code === "ASK_NO_HUMAN") return { kind: "no_human" };
+    if (ToolsError.isInstance(error) && error.code === "ASK_NO_HUMAN") {
+      // The card was handed to the port: its human's channel closed before an answer.
+      const reached = reportedShown ? "shown" : port.reportsShown === true ? undefined : "sent";
+      return reached ? { kind: "no_human", reached, reason: error.message } : { kind: "no_human" };
+    }
     if (ToolsError.isInstance(error) && error.code === "ASK_INVALID_REPLY") throw error;
     throw new AskError({
       code: "ASK_PORT_FAILED",

@@ -36,6 +36,12 @@ describe("parseReply", () => {
     expect(() => parseReply(single, "Postgres")).toThrow(/'Postgres' is not an option/);
   });
 
+  it("asks for typed text on a card with no options, naming no number range", () => {
+    const freeOnly = buildCard({ question: "free", allowFreeText: true });
+    expect(() => parseReply(freeOnly, "")).toThrow("Nothing was typed: type your answer, or 0 to decline.");
+    expect(() => parseReply(textOnly, " ")).toThrow("Nothing was typed: type your answer, or 0 to decline.");
+  });
+
   it("takes a number that is no option as typed text when the card allows free text", () => {
     const withText = buildCard({ question: "Which year?", options, allowFreeText: true });
     expect(parseReply(withText, "2024")).toEqual({ kind: "answer", selected: [], text: "2024" });

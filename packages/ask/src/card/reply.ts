@@ -15,6 +15,8 @@ function invalid(message: string): AskError {
 }
 
 function choose(card: Card): string {
+  // A card with no options takes only typed text (buildCard refuses one that takes neither).
+  if (card.options.length === 0) return `type your answer, or ${declineToken} to decline`;
   const range = card.options.length === 1 ? "1" : `a number from 1 to ${card.options.length}`;
   return `type ${range}${card.allowFreeText ? " or your own answer" : ""}, or ${declineToken} to decline`;
 }

@@ -87,7 +87,11 @@ describe("TerminalQuestionPort (piped streams)", () => {
     const { port, input } = piped();
     const one = askCard(port, target, first);
     input.end();
-    await expect(one).resolves.toEqual({ kind: "no_human" });
+    await expect(one).resolves.toEqual({
+      kind: "no_human",
+      reached: "shown",
+      reason: "the terminal closed before an answer",
+    });
   });
 });
 

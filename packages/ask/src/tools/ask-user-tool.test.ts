@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import { createRegistry, createRun, resultText, toolJsonSchema, type Run } from "@tools/registry";
+import { AskError } from "../errors/ask-error.js";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { questionPortKey, targetSpaceKey, type QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort } from "../ports/memory-port.js";
@@ -124,6 +125,70 @@ describe("ask_user through the registry", () => {
       /No human is attached to answer, so the question was not asked\. Carry on/,
     );
     expect(port.shown).toHaveLength(0);
+  });
+
+  it("says the question was shown when the human's channel closes before an answer", async () => {
+    const port = new MemoryQuestionPort();
+    const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: null })] });
+    const result = registry.invoke(wiredRun(port), { tool: "ask_user", args: question });
+    await port.nextCard();
+    port.detach();
+    const ended = await result;
+    expect(ended.error?.code).toBe("ASK_NO_HUMAN");
+    expect(resultText(ended)).toMatch(
+      /^The question was shown, but the operator's channel closed before an answer \(the human left before answering\)\. This is not an answer\. Carry on/,
+    );
+    expect(resultText(ended)).not.toContain("was not asked");
+  });
+
+  it("says the question was sent when a port that cannot tell whether it drew the card loses its human", async () => {
+    // A port like a JSON-lines operator: it emits the card and cannot say when a human saw it.
+    let asked: (lose: (error: Error) => void) => void = () => undefined;
+    const handed = new Promise<(error: Error) => void>((resolve) => (asked = resolve));
+    const lines: QuestionPort = {
+      attached: () => true,
+      ask: () => new Promise((_resolve, reject) => asked(reject)),
+    };
+    const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: null })] });
+    const result = registry.invoke(wiredRun(lines), { tool: "ask_user", args: question });
+    const lose = await handed;
+    lose(new AskError({ code: "ASK_NO_HUMAN", message: "the operator's input ended before an answer" }));
+    const ended = await result;
+    expect(ended.error?.code).toBe("ASK_NO_HUMAN");
+    expect(resultText(ended)).toMatch(
+      /^The question was sent to the operator, but their channel closed before an answer \(the operator's input ended before an answer\); they may have seen it\. This is not an answer\. Carry on/,
+    );
+  });
+
+  it("refuses an unknown key in an option, naming it and the keys an option takes", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("1") });
+    const registry = createRegistry({ tools: [askUserTool] });
+    const extra = await registry.invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: { question: "q?", options: [{ label: "a", extra: 1 }] },
+    });
+    expect(extra.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(resultText(extra)).toContain(
+      "- options[0]: unknown key 'extra'; an option takes only label, description",
+    );
+    const typo = await registry.invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: { question: "q?", options: [{ label: "a" }, { label: "b", desc: "the second" }] },
+    });
+    expect(resultText(typo)).toContain(
+      "- options[1]: unknown key 'desc' (did you mean 'description'?); an option takes only label, description",
+    );
+    expect(port.shown).toHaveLength(0);
+    // The exported schema says so too.
+    const items = (toolJsonSchema(askUserTool).properties as Record<string, { items?: unknown }>)["options"]
+      ?.items;
+    expect(items).toMatchObject({ additionalProperties: false });
+    // OpenAI strict mode's null for a left-out description is still accepted.
+    const nulled = await registry.invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: { question: "q?", options: [{ label: "a", description: null }] },
+    });
+    expect(resultText(nulled)).toBe('The operator answered.\nChosen option: "a"');
   });
 
   it("ends the wait when the run ends (no time limit)", async () => {

@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from "@tools/registry";
+import { closestName, defineTool, type Tool } from "@tools/registry";
 import { z } from "zod";
 import { askCard } from "../ask/ask-card.js";
 import { buildCard, cardLimits, timeoutOption } from "../card/card.js";
@@ -17,15 +17,33 @@ export interface AskUserToolOptions {
   timeoutMs?: number | null;
 }
 
+/** The keys an option takes. */
+const optionKeys = ["label", "description"] as const;
+
+/** "unknown key 'desc' (did you mean 'description'?); an option takes only label, description". */
+function unknownOptionKeys(keys: readonly string[]): string {
+  const named = keys.map((key) => {
+    const guess = closestName(key, optionKeys);
+    return `'${key}'${guess ? ` (did you mean '${guess}'?)` : ""}`;
+  });
+  return `unknown key${keys.length === 1 ? "" : "s"} ${named.join(", ")}; an option takes only ${optionKeys.join(", ")}`;
+}
+
 const askUserInput = z.object({
   question: z.string().describe("What to ask, as one clear question."),
   context: z.string().optional().describe("Why you ask, and what depends on the answer."),
   options: z
     .array(
-      z.object({
-        label: z.string().describe("The choice, short."),
-        description: z.string().optional().describe("What choosing it means."),
-      }),
+      // Strict: a misspelt key (`desc`) is refused, not dropped with what it carried.
+      z.strictObject(
+        {
+          label: z.string().describe("The choice, short."),
+          description: z.string().optional().describe("What choosing it means."),
+        },
+        {
+          error: (issue) => (issue.code === "unrecognized_keys" ? unknownOptionKeys(issue.keys) : undefined),
+        },
+      ),
     )
     .optional()
     .describe(`Choices, numbered on the card; unique labels; at most ${cardLimits.options}.`),

@@ -38,11 +38,19 @@ export function outcomeResult(outcome: AskOutcome): ToolResult {
           : `No answer within ${formatDuration(outcome.timeoutMs)}: the operator may be away. This is not an answer. ${carryOn}`,
         data: { timeoutMs: outcome.timeoutMs, shown: outcome.neverShown !== true },
       });
-    case "no_human":
+    case "no_human": {
+      const why = outcome.reason ? ` (${outcome.reason})` : "";
       throw new AskError({
         code: "ASK_NO_HUMAN",
-        message: `No human is attached to answer, so the question was not asked. ${carryOn}`,
+        message:
+          outcome.reached === "shown"
+            ? `The question was shown, but the operator's channel closed before an answer${why}. This is not an answer. ${carryOn}`
+            : outcome.reached === "sent"
+              ? `The question was sent to the operator, but their channel closed before an answer${why}; they may have seen it. This is not an answer. ${carryOn}`
+              : `No human is attached to answer, so the question was not asked. ${carryOn}`,
+        data: { shown: outcome.reached ?? "never" },
       });
+    }
     case "cancelled":
       throw new AskError({
         code: "ASK_CANCELLED",
