@@ -60,9 +60,11 @@ describe("runCommand", () => {
     const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
     const pidFile = join(dir, "daemon.pid");
     try {
-      // The daemon (its own session) keeps stdout open long after the checker is gone.
-      // The checker waits until the daemon has left its group (its pid file written) before the bound.
-      const script = `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' & while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
+      // The daemon (its own session, its parent gone: a double fork, which the init process
+      // adopts, so it is not found among the checker's descendants) keeps stdout open long after
+      // the checker is gone. The checker waits until the daemon has left its group (its pid file
+      // written) before the bound.
+      const script = `(setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' &); while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
       const run = runCommand("sh", ["-c", script], {
         cwd: dir,
         signal: new AbortController().signal,

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { extname } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { terminateProcess } from "@tools/registry";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
@@ -132,6 +134,11 @@ export class LanguageClient {
   private connectionClosed = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
   private readonly startedAt = Date.now();
+  /**
+   * The process's own temporary folder (its TMPDIR), removed once it has ended: servers leave
+   * files there (typescript-language-server a folder of tsserver cancellation files per start).
+   */
+  private readonly temporaryFolder: string | undefined;
 
   constructor(options: LanguageClientOptions) {
     this.options = options;
@@ -146,11 +153,13 @@ export class LanguageClient {
       // Stopping (the run's end, a reload): nothing it says now answers a wait.
       alive: () => this.state !== "crashed" && this.state !== "stopped" && !this.stopping,
     });
+    const env = options.env ?? process.env;
+    this.temporaryFolder = makeTemporaryFolder(env.TMPDIR || tmpdir());
     this.child = spawn(options.binary, [...options.spec.args], {
       cwd: options.root,
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
-      env: options.env ?? process.env,
+      env: this.temporaryFolder === undefined ? env : { ...env, TMPDIR: this.temporaryFolder },
     });
     this.pid = this.child.pid;
     this.child.stderr?.setEncoding("utf8");
@@ -163,6 +172,7 @@ export class LanguageClient {
     );
     this.child.on("exit", (code, signal) => {
       if (!this.stopping) this.markCrashed(`exited ${signal ? `on ${signal}` : `with code ${code}`}`);
+      this.removeTemporaryFolder();
     });
     // A write to a dead server's stdin must not become an unhandled error.
     this.child.stdin?.on("error", () => undefined);
@@ -698,6 +708,13 @@ export class LanguageClient {
     this.documents.events.emit("change");
     this.connection.dispose();
     await terminateProcess(this.child, { group: true, graceMs: 1000 });
+    // Again once its whole group is gone: a child of the server may have written there after
+    // the server itself exited.
+    this.removeTemporaryFolder();
+  }
+
+  private removeTemporaryFolder(): void {
+    if (this.temporaryFolder !== undefined) rmSync(this.temporaryFolder, { recursive: true, force: true });
   }
 
   /** Kills the process as a crash would (tests and `reload`). */
@@ -764,5 +781,14 @@ export class LanguageClient {
         tail ? `; its stderr ends with:\n${tail}` : ""
       }\nIt restarts on the next call; use action "status" to see its state.`,
     });
+  }
+}
+
+/** A new folder for one server process's temporary files, or undefined when it cannot be made (the server then uses `parent`). */
+function makeTemporaryFolder(parent: string): string | undefined {
+  try {
+    return mkdtempSync(join(parent, "lsp-tmp-"));
+  } catch {
+    return undefined;
   }
 }
