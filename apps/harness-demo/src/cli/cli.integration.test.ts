@@ -1,5 +1,8 @@
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../__fixtures__/cli-process.js";
+import { runCli, ServeSession } from "../__fixtures__/cli-process.js";
 
 interface OpenAiTool {
   type: string;
@@ -85,6 +88,11 @@ describe("harness-demo CLI", () => {
       "(or --interactive)",
       "OPENAI_BASE_URL",
       "ANTHROPIC_API_KEY",
+      // serve takes --python like --interactive and --model; tools --vibe; CMD is split as sh does.
+      "[--conversation ID] [--python PATH]",
+      "[--workdir DIR] [--vibe]",
+      `--vibe-command "sh -c 'echo {tier}; cat'"`,
+      "ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set",
     ]) {
       expect(help.stdout).toContain(needle);
     }
@@ -98,8 +106,65 @@ describe("harness-demo CLI", () => {
       OPENAI_API_KEY: "",
       OPENAI_BASE_URL: "",
       ANTHROPIC_API_KEY: "",
+      ANTHROPIC_BASE_URL: "",
     });
     expect(vibe.code).toBe(2);
     expect(vibe.stderr).toContain("--vibe needs a worker backend: --vibe-command CMD");
   });
+
+  it("tools --vibe includes the vibe_* schemas without any worker backend configured", async () => {
+    const env = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "" };
+    const plain = JSON.parse((await runCli(["tools"], 15_000, env)).stdout) as { name: string }[];
+    expect(plain.map((tool) => tool.name)).not.toContain("vibe_spawn");
+    const vibe = await runCli(["tools", "--vibe", "--format", "openai"], 15_000, env);
+    expect(vibe.code).toBe(0);
+    const names = (JSON.parse(vibe.stdout) as { function: { name: string } }[]).map(
+      (tool) => tool.function.name,
+    );
+    for (const name of ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"])
+      expect(names).toContain(name);
+  });
+
+  it("names every option and flag a command takes when refusing one, and refuses a flag it does not take", async () => {
+    const serve = await runCli(["serve", "--workdir", ".", "--nope", "x"]);
+    expect(serve.code).toBe(2);
+    expect(serve.stderr).toContain(
+      "unknown option --nope for 'serve'; it takes --workdir, --approval, --conversation, --operator, --python, --vibe-command, --vibe",
+    );
+    const tour = await runCli(["tour", "--vibe"]);
+    expect(tour.code).toBe(2);
+    expect(tour.stderr).toContain("--vibe does not apply to 'tour'; it takes --out");
+  });
+
+  it(
+    "serve --python runs eval's Python on that interpreter when the folder has no .venv",
+    { timeout: 60_000 },
+    async () => {
+      const dir = await realpath(await mkdtemp(join(tmpdir(), "harness-demo-python-")));
+      const session = new ServeSession([
+        "--workdir",
+        dir,
+        "--approval",
+        "auto",
+        "--python",
+        "/usr/bin/python3",
+      ]);
+      try {
+        const cell = await session.call(
+          {
+            id: "py",
+            tool: "eval",
+            args: { code: "import sys\nsys.executable", description: "show which python interpreter runs" },
+          },
+          45_000,
+        );
+        expect(cell).toMatchObject({ id: "py", ok: true });
+        expect(JSON.stringify(cell["content"])).toContain("/usr/bin/python3");
+        expect(await session.close(20_000)).toBe(0);
+      } finally {
+        if (session.child.exitCode === null) session.child.kill("SIGKILL");
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

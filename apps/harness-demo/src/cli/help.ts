@@ -13,12 +13,13 @@ Usage:
                                       (or --interactive) type tool calls (read path=a.ts limit=5,
                                       lsp hover file=src/a.ts line=3 symbol=foo, or JSON) in one run;
                                       ask_user and permission cards are answered in the terminal
-  harness-demo serve --workdir DIR [--approval auto|ask] [--conversation ID]
+  harness-demo serve --workdir DIR [--approval auto|ask] [--conversation ID] [--python PATH]
                     [--operator none|jsonl] [--vibe [--vibe-command CMD]]
                                       JSON-lines mode: one request per line on stdin,
                                       one response per line on stdout
-  harness-demo tools [--surface NAME] [--format json|anthropic|openai] [--workdir DIR]
-                                      print a surface's tool schemas as JSON
+  harness-demo tools [--surface NAME] [--format json|anthropic|openai] [--workdir DIR] [--vibe]
+                                      print a surface's tool schemas as JSON (--vibe: with the
+                                      vibe_* tools; no worker backend is needed to list them)
   harness-demo --help                 this text
 
 Surfaces: main (every tier), plan and readonly (read tools only), worker (every tier, always asks).
@@ -40,7 +41,10 @@ JSON-lines mode:
   input) gets {"event": "card_closed", …}. Without it nobody is attached: cards fail closed.
   --vibe turns vibe mode on (vibe_spawn, …): workers run on --vibe-command CMD (an agent CLI;
   the brief on stdin; {tier} {model} {label} {workerId} {cwd} placeholders) or on the model
-  backend the environment configures (below).
+  backend the environment configures (below). CMD is split into words as sh does — 'single' and
+  "double" quotes and backslashes group them, nothing is expanded — and run without a shell:
+  --vibe-command "sh -c 'echo {tier}; cat'".
+  --python PATH: the interpreter of eval (default the working directory's .venv, then PATH).
 
 ${modelEnvironmentHelp}
 `;

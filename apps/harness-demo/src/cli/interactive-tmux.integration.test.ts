@@ -96,16 +96,47 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
 
       // "exit" ends the program, and tmux closes its session with it.
       await type("exit");
-      const deadline = Date.now() + 15_000;
-      while (
-        await tmux("has-session", "-t", "demo").then(
-          () => true,
-          () => false,
-        )
-      ) {
-        if (Date.now() > deadline) throw new Error(`the demo did not exit; the pane:\n${await screen()}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitForExit();
+    },
+  );
+
+  it(
+    "runs every line of a paste, in order, and a card opened by one answers the next typed line",
+    { timeout: 60_000 },
+    async () => {
+      await writeFile(join(dir, "second.txt"), "second file\n");
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+
+      // Both lines reach the program in one chunk, as a paste does.
+      await tmux("set-buffer", "-b", "paste", "read path=hello.txt\nread path=second.txt\n");
+      await tmux("paste-buffer", "-b", "paste", "-t", "demo");
+      const both = await waitForScreen(/1\s+second file/);
+      expect(both).toMatch(/1\s+hello\n2\s+world/);
+
+      // The session's reader stays the terminal's only reader: a card still takes the next line.
+      await type("write path=pasted.txt content=hi");
+      await waitForScreen(/Allow write: write pasted\.txt[\s\S]*Reply with one number \(1-3\)\./);
+      await type("1");
+      await waitForScreen("created pasted.txt");
+      expect(await readFile(join(dir, "pasted.txt"), "utf8")).toBe("hi");
+      await type("exit");
+      await waitForExit();
     },
   );
 });
+
+/** Waits (bounded) until the program exited and tmux closed its session with it. */
+async function waitForExit(): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (
+    await tmux("has-session", "-t", "demo").then(
+      () => true,
+      () => false,
+    )
+  ) {
+    if (Date.now() > deadline) throw new Error(`the demo did not exit; the pane:\n${await screen()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -1,7 +1,7 @@
-import { createInterface } from "node:readline";
-import { TerminalQuestionPort } from "@tools/ask";
+import { declineToken, TerminalQuestionPort, type QuestionPort } from "@tools/ask";
 import { resultText, type ApprovalPolicy } from "@tools/registry";
 import { createDemoRun } from "../create-demo-run.js";
+import { SessionLines } from "./session-lines.js";
 
 /** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
 export interface TypedCall {
@@ -63,48 +63,61 @@ export interface InteractiveOptions {
   readonly pythonPath?: string;
 }
 
+/** The banner's example calls: each one runs as typed (and finds something) on the sample workspace. */
+const bannerExamples = [
+  "read path=src/greet.ts limit=5",
+  'ast_grep {"pattern": "$A.map($F)", "language": "typescript"}',
+] as const;
+
 /**
  * A terminal session in one run: type a tool call, see its result. ask_user and permission cards
  * are drawn in the terminal and answered there (the terminal question port is the approver).
+ * One reader of the terminal serves the whole session, so lines pasted (or piped) together each
+ * run in turn; while a card is open, what is typed answers the card. Ctrl+C declines an open card,
+ * cancels a running call, and at the prompt ends the session.
  */
 export async function interactive(options: InteractiveOptions): Promise<void> {
-  const port = new TerminalQuestionPort();
+  const out = process.stdout;
+  const lines = new SessionLines(process.stdin, out);
+  const terminal = new TerminalQuestionPort({
+    input: lines.cardInput,
+    output: lines.cardOutput,
+    attached: () => process.stdin.isTTY === true && out.isTTY === true && !lines.closed,
+  });
+  const port: QuestionPort = {
+    reportsShown: true,
+    attached: () => terminal.attached(),
+    ask: (request, signal, events) => lines.duringCard(() => terminal.ask(request, signal, events)),
+  };
   const demo = createDemoRun({
     workingDirectory: options.workingDirectory,
     approval: options.approval,
     questionPort: port,
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
   });
-  const out = process.stdout;
   out.write(
     `harness-demo interactive: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval})\n` +
-      'Type a call: read path=src/greet.ts limit=5, or ast_grep {"pattern": "greet($X)"}; "tools" lists them; "exit" ends.\n',
+      `Type a call: ${bannerExamples[0]}, or ${bannerExamples[1]}; "tools" lists them; "exit" ends.\n`,
   );
   const off = demo.registry.on((event) => {
     if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
   });
+  let running: AbortController | undefined;
+  lines.onInterrupt(() => {
+    if (lines.cardOpen) {
+      // The card reads the session's lines: "0" is its decline.
+      lines.cardInput.write(`${declineToken}\n`);
+    } else if (running) {
+      out.write("  (Ctrl+C: cancelling the call)\n");
+      running.abort(new Error("cancelled with Ctrl+C"));
+    } else {
+      lines.close();
+    }
+  });
   try {
     for (;;) {
-      // A fresh prompt per call: the question port reads the terminal itself while a call runs.
-      const line = await new Promise<string | undefined>((resolve) => {
-        if (process.stdin.readableEnded) {
-          resolve(undefined);
-          return;
-        }
-        const onEnd = () => resolve(undefined);
-        process.stdin.once("end", onEnd);
-        const prompt = createInterface({ input: process.stdin, output: out, terminal: out.isTTY === true });
-        let answered = false;
-        prompt.once("close", () => {
-          if (!answered) resolve(undefined);
-        });
-        prompt.question("tool> ", (text) => {
-          answered = true;
-          process.stdin.off("end", onEnd);
-          prompt.close();
-          resolve(text);
-        });
-      });
+      lines.prompt();
+      const line = await lines.next();
       if (line === undefined || /^(exit|quit)$/.test(line.trim())) break;
       if (line.trim() === "") continue;
       if (line.trim() === "tools") {
@@ -123,7 +136,10 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
         out.write(`not a call: ${error instanceof Error ? error.message : String(error)}\n`);
         continue;
       }
-      const result = await demo.registry.invoke(demo.run, call);
+      running = new AbortController();
+      const result = await demo.registry
+        .invoke(demo.run, { ...call, signal: running.signal })
+        .finally(() => (running = undefined));
       out.write(`${result.isError ? `error ${result.error?.code ?? ""}` : "ok"}\n${resultText(result)}\n`);
       for (const part of result.content) {
         if (part.type === "image") out.write(`[figure: ${part.mimeType}, ${part.data.length} bytes]\n`);
@@ -131,7 +147,8 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
     }
   } finally {
     off();
-    port.dispose();
+    terminal.dispose();
+    lines.close();
     await demo.dispose();
   }
 }

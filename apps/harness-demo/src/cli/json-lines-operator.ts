@@ -3,6 +3,7 @@ import {
   checkReply,
   parseReply,
   type Card,
+  type CardEvents,
   type CardReply,
   type CardRequest,
   type QuestionPort,
@@ -30,6 +31,11 @@ interface Waiting {
  * cancelled call, end of input) gets a `card_closed` line.
  */
 export class JsonLinesOperatorPort implements QuestionPort {
+  /**
+   * The card line goes out as the card is asked, and the port says so: a card that was shown and
+   * then lost its operator (end of input) is told apart from one never asked.
+   */
+  readonly reportsShown = true;
   private readonly waiting = new Map<string, Waiting>();
   private present = true;
 
@@ -49,7 +55,7 @@ export class JsonLinesOperatorPort implements QuestionPort {
     }
   }
 
-  ask(request: CardRequest, signal: AbortSignal): Promise<CardReply> {
+  ask(request: CardRequest, signal: AbortSignal, events?: CardEvents): Promise<CardReply> {
     if (!this.present) {
       return Promise.reject(
         new AskError({ code: "ASK_NO_HUMAN", message: "the operator's input has ended" }),
@@ -83,6 +89,7 @@ export class JsonLinesOperatorPort implements QuestionPort {
       });
       signal.addEventListener("abort", onAbort, { once: true });
       this.emit({ event: "card", card_id: request.id, card: { ...request.card, text: request.text } });
+      events?.shown();
     });
   }
 

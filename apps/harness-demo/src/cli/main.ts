@@ -17,7 +17,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (args.options.has("model")) {
-      allowOnly(args, ["model", "workdir", "approval", "python"]);
+      allowOnly(args, ["model", "workdir", "approval", "python"], [], "--model");
       const provider = choice(args, "model", ["openai", "anthropic"], "openai");
       const task = args.command;
       if (task === undefined || task.trim() === "") {
@@ -46,24 +46,30 @@ export async function main(argv: readonly string[]): Promise<number> {
     }
     switch (command) {
       case "serve": {
-        allowOnly(args, ["workdir", "approval", "conversation", "operator", "vibe-command"]);
+        allowOnly(
+          args,
+          ["workdir", "approval", "conversation", "operator", "python", "vibe-command"],
+          ["vibe"],
+        );
         const workingDirectory = args.options.get("workdir");
         if (workingDirectory === undefined) {
           throw new ToolsError({ code: "USAGE", message: "serve needs --workdir DIR" });
         }
         const vibeCommand = args.options.get("vibe-command");
         const vibe = args.flags.has("vibe") || vibeCommand !== undefined;
+        const python = args.options.get("python");
         await serve({
           workingDirectory,
           approval: choice(args, "approval", ["auto", "ask"], "ask"),
           conversationId: args.options.get("conversation"),
           operator: choice<ServeOperator>(args, "operator", ["none", "jsonl"], "none"),
           ...(vibe ? { vibeBackend: vibeBackend(vibeCommand) } : {}),
+          ...(python === undefined ? {} : { pythonPath: python }),
         });
         return 0;
       }
       case "interactive": {
-        allowOnly(args, ["workdir", "approval", "python", "conversation"]);
+        allowOnly(args, ["workdir", "approval", "python", "conversation"], ["interactive"]);
         const python = args.options.get("python");
         await interactive({
           workingDirectory: args.options.get("workdir") ?? process.cwd(),
@@ -73,11 +79,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       case "tools": {
-        allowOnly(args, ["surface", "format", "workdir"]);
+        allowOnly(args, ["surface", "format", "workdir"], ["vibe"]);
         const schemas = await surfaceSchemas(
           args.options.get("workdir") ?? process.cwd(),
           args.options.get("surface") ?? "main",
           choice(args, "format", ["json", "anthropic", "openai"], "json"),
+          { vibe: args.flags.has("vibe") },
         );
         process.stdout.write(`${JSON.stringify(schemas, null, 2)}\n`);
         return 0;

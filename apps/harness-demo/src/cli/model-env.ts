@@ -5,6 +5,7 @@ import {
   createOpenAiBackend,
   type WorkerBackend,
 } from "@tools/vibe";
+import { splitCommand } from "./split-command.js";
 
 /** A model API the demo can talk to. */
 export type Provider = "openai" | "anthropic";
@@ -16,7 +17,7 @@ export const modelEnvironmentHelp = `Model environment (--model, and serve --vib
   anthropic   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (default claude-sonnet-4-5),
               ANTHROPIC_FAST_MODEL / ANTHROPIC_GOOD_MODEL for vibe's tiers
   serve --vibe picks openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else anthropic when
-  ANTHROPIC_API_KEY is set.`;
+  ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set (a base URL alone: a local server that needs no key).`;
 
 const defaults: Record<Provider, { model: string; fast: string; good: string }> = {
   openai: { model: "gpt-5-mini", fast: "gpt-5-mini", good: "gpt-5" },
@@ -59,13 +60,13 @@ export function modelBackend(
   if (apiKey === undefined && baseURL === undefined) {
     throw new ToolsError({
       code: "USAGE",
-      message: `the ${provider} backend needs ${provider === "openai" ? "OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)" : "ANTHROPIC_API_KEY"} in the environment`,
+      message: `the ${provider} backend needs ${provider === "openai" ? "OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)" : "ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local server)"} in the environment`,
     });
   }
   const options = {
     models,
     ...(baseURL === undefined ? {} : { baseURL }),
-    // A local OpenAI-compatible server may need no key; the SDK still wants one.
+    // A local server may need no key; the SDKs still want one (sent, and ignored there).
     apiKey: apiKey ?? "no-key",
     ...(extra.maxTurns === undefined ? {} : { maxTurns: extra.maxTurns }),
     ...(extra.instructions === undefined ? {} : { instructions: extra.instructions }),
@@ -74,21 +75,23 @@ export function modelBackend(
 }
 
 /**
- * The vibe backend of `serve --vibe`: the command backend when `command` is given (split on
- * spaces; `{tier}`, `{model}`, `{label}`, `{workerId}`, `{cwd}` placeholders), else the model
- * backend the environment configures.
+ * The vibe backend of `serve --vibe`: the command backend when `command` is given (split into
+ * words as sh does, quotes and backslashes included, see {@link splitCommand}; `{tier}`,
+ * `{model}`, `{label}`, `{workerId}`, `{cwd}` placeholders), else the model backend the
+ * environment configures: openai when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set, else
+ * anthropic when `ANTHROPIC_API_KEY` or `ANTHROPIC_BASE_URL` is.
  */
 export function vibeBackend(command: string | undefined, env: Env = process.env): WorkerBackend {
   if (command !== undefined) {
-    const argv = command.split(/\s+/).filter((part) => part !== "");
-    return createCommandBackend({ command: argv });
+    return createCommandBackend({ command: splitCommand(command) });
   }
   if (read(env, "OPENAI_API_KEY") !== undefined || read(env, "OPENAI_BASE_URL") !== undefined)
     return modelBackend("openai", env);
-  if (read(env, "ANTHROPIC_API_KEY") !== undefined) return modelBackend("anthropic", env);
+  if (read(env, "ANTHROPIC_API_KEY") !== undefined || read(env, "ANTHROPIC_BASE_URL") !== undefined)
+    return modelBackend("anthropic", env);
   throw new ToolsError({
     code: "USAGE",
     message:
-      "--vibe needs a worker backend: --vibe-command CMD, or OPENAI_API_KEY / OPENAI_BASE_URL, or ANTHROPIC_API_KEY in the environment",
+      "--vibe needs a worker backend: --vibe-command CMD, or OPENAI_API_KEY / OPENAI_BASE_URL, or ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL in the environment",
   });
 }

@@ -64,13 +64,31 @@ export function choice<T extends string>(
   return value as T;
 }
 
-/** Throws `USAGE` for an option the command does not know. */
-export function allowOnly(args: ParsedArgs, known: readonly string[]): void {
+/**
+ * Throws `USAGE` for an option or flag the command does not take. `flags` are the value-less
+ * options it takes (`--vibe`); `mode` names it in the message (default the command).
+ */
+export function allowOnly(
+  args: ParsedArgs,
+  known: readonly string[],
+  flags: readonly string[] = [],
+  mode: string = args.command ?? "tour",
+): void {
+  const takes = [...known, ...flags];
+  const list = takes.length > 0 ? takes.map((option) => `--${option}`).join(", ") : "no options";
   for (const name of args.options.keys()) {
     if (!known.includes(name)) {
       throw new ToolsError({
         code: "USAGE",
-        message: `unknown option --${name} for '${args.command ?? "tour"}'; it takes ${known.length > 0 ? known.map((option) => `--${option}`).join(", ") : "no options"}`,
+        message: `unknown option --${name} for '${mode}'; it takes ${list}`,
+      });
+    }
+  }
+  for (const name of args.flags) {
+    if (name !== "help" && !flags.includes(name)) {
+      throw new ToolsError({
+        code: "USAGE",
+        message: `--${name} does not apply to '${mode}'; it takes ${list}`,
       });
     }
   }

@@ -17,6 +17,8 @@ export interface ServeOptions {
   readonly operator?: ServeOperator;
   /** Turns vibe mode on. */
   readonly vibeBackend?: WorkerBackend;
+  /** The Python interpreter of `eval` (default the working directory's `.venv`, then PATH). */
+  readonly pythonPath?: string;
   readonly input?: NodeJS.ReadableStream;
   readonly output?: NodeJS.WritableStream;
 }
@@ -40,6 +42,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     conversationId: options.conversationId,
     ...(operator === undefined ? {} : { questionPort: operator }),
     ...(options.vibeBackend === undefined ? {} : { vibeBackend: options.vibeBackend }),
+    ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
   });
   process.stderr.write(
     `harness-demo serve: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}, operator ${options.operator ?? "none"}${options.vibeBackend ? `, vibe on ${options.vibeBackend.description}` : ""}); one JSON request per line\n`,

@@ -33,4 +33,10 @@ describe("parseGitignore", () => {
     expect(ignored("docs/a.tmp", false)).toBe(true);
     expect(ignored("src/a.ts", false)).toBe(false);
   });
+
+  it("skips a line it cannot read, keeping the others", () => {
+    const lenient = parseGitignore("[z-a]\n*.log\nbuild/{a,b\n");
+    expect(lenient("debug.log", false)).toBe(true);
+    expect(lenient("src/a.ts", false)).toBe(false);
+  });
 });

@@ -27,7 +27,11 @@ export function parseGitignore(text: string): IgnoreMatcher {
     if (line.startsWith("/")) line = line.slice(1);
     if (line === "") continue;
     const glob = anchored ? line : `**/${line}`;
-    rules.push({ pattern: globToRegExp(glob), negated, directoryOnly });
+    try {
+      rules.push({ pattern: globToRegExp(glob), negated, directoryOnly });
+    } catch {
+      // A line git cannot read either (`[z-a]`) matches nothing; the other rules still apply.
+    }
   }
   return (relativePath, isDirectory) => {
     let ignored = false;

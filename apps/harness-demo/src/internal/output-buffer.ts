@@ -1,4 +1,5 @@
 import { boundText } from "@tools/registry";
+import { count } from "./plural.js";
 
 /** Characters kept from the start and from the end of a command's output. */
 const keptChars = 256 * 1024;
@@ -63,7 +64,7 @@ export class OutputBuffer {
     });
     const omitted = lines.length - headCount - tailCount;
     const notes = [
-      ...(omitted > 0 ? [`${omitted} lines`] : []),
+      ...(omitted > 0 ? [count(omitted, "lines")] : []),
       ...(this.dropped > 0 ? [`about ${this.dropped} characters not kept`] : []),
     ];
     const middle = notes.length > 0 ? [`… ${notes.join(" and ")} left out …`] : [];

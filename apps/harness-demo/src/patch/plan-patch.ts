@@ -1,6 +1,7 @@
 import { lstat, stat } from "node:fs/promises";
 import { readRegularFile, ToolsError } from "@tools/registry";
 import { looksBinary } from "../internal/binary-content.js";
+import { namesFolder } from "../internal/folder-path.js";
 import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
 import { applyHunks } from "./apply-hunks.js";
 import type { PatchOperation } from "./parse-patch.js";
@@ -62,6 +63,15 @@ async function readExisting(absolute: string, what: string): Promise<Buffer> {
   }
 }
 
+/** A path ending with `/` names a folder (POSIX: ENOTDIR for a file there); a patch names files. */
+function refuseFolderName(path: string): void {
+  if (namesFolder(path)) {
+    throw failure(
+      `'${path}' ends with '/', so it names a folder, and a patch changes files; drop the trailing '/'`,
+    );
+  }
+}
+
 async function mustNotExist(absolute: string, what: string, hint: string): Promise<void> {
   const kind = await kindAt(absolute);
   if (kind === "none") return;
@@ -108,6 +118,8 @@ export async function planPatch(
   };
   for (const operation of operations) {
     signal.throwIfAborted();
+    refuseFolderName(operation.path);
+    if (operation.kind === "update" && operation.moveTo !== undefined) refuseFolderName(operation.moveTo);
     const absolute = resolve(operation.path);
     claim(absolute, operation.path);
     if (operation.kind === "add") {

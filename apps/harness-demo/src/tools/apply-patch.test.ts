@@ -260,6 +260,46 @@ describe("apply_patch", () => {
     expect(result.isError).toBe(false);
     expect(await ws.read("util.py")).toBe("import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n");
   });
+
+  it("adds and updates a file with a legal 240-character name, and refuses a name over 255 bytes clearly", async () => {
+    ws = await tempWorkspace();
+    const name = `${"n".repeat(236)}.txt`;
+    const added = await ws.call("apply_patch", { patch: patch(`*** Add File: ${name}`, "+one") });
+    expect(added.isError, ws.text(added)).toBe(false);
+    const updated = await ws.call("apply_patch", {
+      patch: patch(`*** Update File: ${name}`, "@@", "-one", "+two"),
+    });
+    expect(updated.isError, ws.text(updated)).toBe(false);
+    expect(await ws.read(name)).toBe("two\n");
+    expect(await readdir(ws.dir)).toEqual([name]);
+
+    const tooLong = await ws.call("apply_patch", {
+      patch: patch(`*** Add File: ${"n".repeat(300)}.txt`, "+x"),
+    });
+    expect(tooLong.error?.code).toBe("PATCH_FAILED");
+    expect(tooLong.error?.message).toContain(
+      `(the name '${"n".repeat(40)}…' is 304 bytes; a file or folder name may be at most 255 bytes: use a shorter name)`,
+    );
+    expect(await readdir(ws.dir)).toEqual([name]);
+  });
+
+  it("refuses a path with a trailing slash (it names a folder) in every kind of section", async () => {
+    ws = await tempWorkspace({ "keep.txt": "kept\n" });
+    for (const lines of [
+      ["*** Add File: trail/", "+x"],
+      ["*** Update File: keep.txt/", "@@", "-kept", "+x"],
+      ["*** Delete File: keep.txt/"],
+      ["*** Update File: keep.txt", "*** Move to: moved/", "@@", "-kept", "+x"],
+    ]) {
+      const result = await ws.call("apply_patch", { patch: patch(...lines) });
+      expect(result.error?.code, lines[0]).toBe("PATCH_FAILED");
+      expect(result.error?.message, lines[0]).toMatch(
+        /^'(trail|keep\.txt|moved)\/' ends with '\/', so it names a folder, and a patch changes files; drop the trailing '\/'\. Nothing was written\.$/,
+      );
+    }
+    expect(await readdir(ws.dir)).toEqual(["keep.txt"]);
+    expect(await ws.read("keep.txt")).toBe("kept\n");
+  });
 });
 
 /** Resolves "pending" after `ms`: a race against it bounds a call that might never settle. */

@@ -11,6 +11,7 @@ import {
   type ToolResult,
 } from "@tools/registry";
 import { z } from "zod";
+import { nameTooLong } from "../internal/atomic-write.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { parsePatch, patchPaths, type PatchOperation } from "../patch/parse-patch.js";
 import { planPatch } from "../patch/plan-patch.js";
@@ -104,10 +105,11 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
     notRestored.length === 0
       ? "the files already written were put back; nothing was changed"
       : `${outcome.notRestored.join(", ")} could not be put back and hold the patch's content; every other file was put back`;
+  const tooLong = nameTooLong(outcome.cause, outcome.failed);
   return errorResult(
     new ToolsError({
       code: "PATCH_FAILED",
-      message: `could not write ${outcome.failed} (${outcome.reason}); ${restored}`,
+      message: `could not write ${outcome.failed} (${tooLong?.message ?? outcome.reason}); ${restored}`,
       cause: outcome.cause,
     }),
     { changedFiles: notRestored },

@@ -140,4 +140,12 @@ describe("edit", () => {
       "NO_CHANGE",
     );
   });
+
+  it("refuses a path with a trailing slash: it names a folder, not the file", async () => {
+    ws = await tempWorkspace({ "keep.txt": "kept\n" });
+    const result = await ws.call("edit", { path: "keep.txt/", old_string: "kept", new_string: "x" });
+    expect(result.error?.code).toBe("NOT_A_FILE_PATH");
+    expect(result.error?.message).toContain("'keep.txt/' ends with '/', so it names a folder");
+    expect(await ws.read("keep.txt")).toBe("kept\n");
+  });
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
+import { refuseFolderPath } from "../internal/folder-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { closestLine } from "../internal/similar-line.js";
 import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
@@ -34,6 +35,7 @@ export const editTool = defineTool({
   paths: (args) => [args.path],
   summarize: (args) => `edit ${args.path}${args.replace_all ? " (all occurrences)" : ""}`,
   async execute(args, ctx) {
+    refuseFolderPath(args.path, ", and edit changes files");
     const absolute = ctx.resolvePath(args.path);
     const shown = displayPath(ctx.run.workingDirectory, absolute);
     if (args.old_string === "") {

@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 import { grepBounds, matchBudgetMs } from "./grep.js";
@@ -51,6 +53,8 @@ describe("grep", () => {
     const text = ws.text(await ws.call("grep", { pattern: "hit", max_results: 3 }));
     expect(text.split("\n").slice(0, 3)).toEqual(["a.txt:1: hit", "a.txt:2: hit", "a.txt:3: hit"]);
     expect(text).toContain("… 4 more matches");
+    const one = ws.text(await ws.call("grep", { pattern: "hit", max_results: 6 }));
+    expect(one.split("\n").at(-1)).toBe("… 1 more match; narrow path or glob, or raise max_results");
   });
 
   it("ignores case on request", async () => {
@@ -146,7 +150,7 @@ describe("grep", () => {
     const [first, note] = text.split("\n");
     expect(first).toMatch(/^a\.txt:1: …y+needley+…$/);
     expect(first!.length).toBeLessThan(320);
-    expect(note).toBe("(1 line longer than 20000 characters searched in their first 20000 characters only)");
+    expect(note).toBe("(1 line longer than 20000 characters searched in its first 20000 characters only)");
   });
 
   it("searches a file over 2 MB when path names it, and says how many a folder search skipped", async () => {
@@ -160,7 +164,45 @@ describe("grep", () => {
     );
     expect(ws.text(await ws.call("grep", { pattern: "needle", path: "bundle.js" }))).toBe(
       "bundle.js:2: function needle() {}\n" +
-        "(1 line longer than 20000 characters searched in their first 20000 characters only)",
+        "(1 line longer than 20000 characters searched in its first 20000 characters only)",
     );
+  });
+
+  it("matches Unicode-aware: \\p{L} is a letter, . one emoji, \\u{…} a code point", async () => {
+    ws = await tempWorkspace({ "a.txt": "été\n😀\np{L}\n", "b.txt": "a-b: c\n" });
+    expect(ws.text(await ws.call("grep", { pattern: "^\\p{L}+$" }))).toBe("a.txt:1: été");
+    expect(ws.text(await ws.call("grep", { pattern: "^.$" }))).toBe("a.txt:2: 😀");
+    expect(ws.text(await ws.call("grep", { pattern: "\\u{1F600}" }))).toBe("a.txt:2: 😀");
+    expect(ws.text(await ws.call("grep", { pattern: "^\\p{Lu}", case_insensitive: true }))).toBe(
+      "a.txt:1: été\na.txt:3: p{L}\nb.txt:1: a-b: c",
+    );
+    // Identity escapes that only a non-Unicode regex takes still mean their character.
+    expect(ws.text(await ws.call("grep", { pattern: "a\\-b\\:" }))).toBe("b.txt:1: a-b: c");
+    expect(ws.text(await ws.call("grep", { pattern: "\\p{L}\\-\\p{L}" }))).toBe("b.txt:1: a-b: c");
+    // Valid only without u: kept, with its meaning there (a literal "{").
+    expect(ws.text(await ws.call("grep", { pattern: "p{", path: "a.txt" }))).toBe("a.txt:3: p{L}");
+  });
+
+  it("refuses a FIFO named by path, saying what it is", async () => {
+    ws = await tempWorkspace({ "a.txt": "x\n" });
+    execFileSync("mkfifo", [join(ws.dir, "pipe")]);
+    const result = await ws.call("grep", { pattern: "x", path: "pipe" });
+    expect(result.error?.code).toBe("NOT_A_FILE");
+    expect(result.error?.message).toBe(
+      "pipe is a FIFO, socket or device, not a file or folder; grep searches files and folders",
+    );
+  });
+
+  it("refuses an empty or malformed glob instead of searching no file", async () => {
+    ws = await tempWorkspace({ "a.txt": "x\n", "[.txt": "x\n" });
+    const empty = await ws.call("grep", { pattern: "x", glob: "" });
+    expect(empty.error?.code).toBe("INVALID_GLOB");
+    expect(empty.error?.message).toContain("glob is empty");
+    for (const glob of ["[", "*.{ts,js", "[z-a].txt", "[]"]) {
+      const bad = await ws.call("grep", { pattern: "x", glob });
+      expect(bad.error?.code, glob).toBe("INVALID_GLOB");
+      expect(bad.error?.message, glob).toContain(`glob '${glob}' is not valid`);
+    }
+    expect(ws.text(await ws.call("grep", { pattern: "x", glob: "[[].txt" }))).toBe("[.txt:1: x");
   });
 });

@@ -3,6 +3,8 @@ import { defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { globFilter } from "../internal/glob-pattern.js";
+import { compileGrepPattern } from "../internal/grep-pattern.js";
+import { count } from "../internal/plural.js";
 import { withMatchWorker, type MatchWorker } from "../internal/match-worker.js";
 import { TextFileReader } from "../internal/text-file-reader.js";
 import { rootIgnore, walkFiles } from "../internal/walk-files.js";
@@ -25,9 +27,17 @@ export const matchBudgetMs = 5000;
 export const grepBounds = { searchMs: 30_000 };
 
 const input = z.object({
-  pattern: z.string().min(1).describe("JavaScript regular expression, e.g. `function\\s+greet`."),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      "JavaScript regular expression, Unicode-aware (`\\p{L}`, `.` is one character), e.g. `function\\s+greet`.",
+    ),
   path: z.string().optional().describe("File or folder to search; default the whole working directory."),
-  glob: z.string().optional().describe("Only files matching this glob: `*.ts`, `src/**/*.{ts,tsx}`."),
+  glob: z
+    .string()
+    .optional()
+    .describe("Only files matching this glob: `*.ts`, `src/**/*.{ts,tsx}`; `[[]` for a literal `[`."),
   case_insensitive: z.boolean().optional().describe("Ignore case; default false."),
   max_results: z
     .number()
@@ -53,6 +63,7 @@ export const grepTool = defineTool({
   parallelSafe: true,
   description:
     "Search file contents with a regular expression; returns `path:line: text` per matching line. " +
+    "Patterns are Unicode-aware (the u flag): `\\p{L}` is any letter, `.` matches one whole character, emoji included. " +
     "Honours .gitignore; skips node_modules, .git and binary files, and files over 2 MB unless path names the file. " +
     "A search stops after 30 s and returns what it found, saying where it stopped. " +
     'Example: {"pattern": "export (async )?function", "path": "src", "glob": "*.ts"}',
@@ -60,15 +71,8 @@ export const grepTool = defineTool({
   paths: (args) => (args.path === undefined ? [] : [args.path]),
   summarize: (args) => `grep /${args.pattern}/ in ${args.path ?? "."}`,
   async execute(args, ctx) {
-    const flags = args.case_insensitive ? "i" : "";
-    try {
-      new RegExp(args.pattern, flags);
-    } catch (error) {
-      throw new ToolsError({
-        code: "INVALID_PATTERN",
-        message: `pattern is not a valid regular expression (${error instanceof Error ? error.message : "?"}); escape special characters such as ( [ { with a backslash`,
-      });
-    }
+    const compiled = compileGrepPattern(args.pattern, args.case_insensitive === true);
+    const accepts = args.glob === undefined ? () => true : globFilter(args.glob);
     const root = ctx.run.workingDirectory;
     const absolute = args.path === undefined ? root : ctx.resolvePath(args.path);
     const shown = displayPath(root, absolute);
@@ -76,11 +80,19 @@ export const grepTool = defineTool({
     if (!info) {
       throw new ToolsError({ code: "FILE_NOT_FOUND", message: `${shown} does not exist; check the path` });
     }
+    // A FIFO, socket or device named by `path` is refused (as read does), not "0 files searched".
+    if (!info.isDirectory() && !info.isFile()) {
+      throw new ToolsError({
+        code: "NOT_A_FILE",
+        message: `${shown} is a FIFO, socket or device, not a file or folder; grep searches files and folders`,
+      });
+    }
     const search: Search = {
-      pattern: args.pattern,
-      flags,
+      pattern: compiled.source,
+      flags: compiled.flags,
+      shownPattern: args.pattern,
       limit: args.max_results ?? 100,
-      accepts: args.glob === undefined ? () => true : globFilter(args.glob),
+      accepts,
       // A file named by `path` is searched whatever its size: the caller asked for it.
       sizeCap: info.isDirectory() ? maxFileBytes : Infinity,
       signal: ctx.signal,
@@ -104,7 +116,7 @@ export const grepTool = defineTool({
         : []),
       ...(found.cutLines > 0
         ? [
-            `(${found.cutLines} line${found.cutLines === 1 ? "" : "s"} longer than ${maxMatchChars} characters searched in their first ${maxMatchChars} characters only)`,
+            `(${count(found.cutLines, "lines")} longer than ${maxMatchChars} characters searched in ${found.cutLines === 1 ? "its" : "their"} first ${maxMatchChars} characters only)`,
           ]
         : []),
     ];
@@ -115,14 +127,17 @@ export const grepTool = defineTool({
     }
     const more =
       found.total > found.lines.length
-        ? `\n… ${found.total - found.lines.length} more matches; narrow path or glob, or raise max_results`
+        ? `\n… ${count(found.total - found.lines.length, "more matches")}; narrow path or glob, or raise max_results`
         : "";
     return found.lines.join("\n") + more + tail;
   },
 });
 
 interface Search {
+  /** The pattern as compiled (see {@link compileGrepPattern}). */
   readonly pattern: string;
+  /** The pattern as the call gave it. */
+  readonly shownPattern: string;
   readonly flags: string;
   readonly limit: number;
   readonly accepts: (relative: string) => boolean;
@@ -193,7 +208,7 @@ async function searchFiles(
             found.stoppedIn = `${file.relative} (from line ${firstLine})`;
             return found;
           }
-          throw tooSlow(search.pattern, file.relative, firstLine);
+          throw tooSlow(search.shownPattern, file.relative, firstLine);
         }
         found.total += reply.count;
         found.cutLines += reply.cut;

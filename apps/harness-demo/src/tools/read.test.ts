@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, truncate } from "node:fs/promises";
+import { mkdir, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
@@ -34,6 +34,12 @@ describe("read", () => {
     const result = await ws.call("read", { path: "a.txt", offset: 11 });
     expect(result.error?.code).toBe("OFFSET_PAST_END");
     expect(result.error?.message).toContain("has 10 lines");
+    await writeFile(join(ws.dir, "one.txt"), "only\nsecond\n");
+    const past = await ws.call("read", { path: "one.txt", offset: 3 });
+    expect(past.error?.message).toBe("offset 3 is past the end: one.txt has 2 lines");
+    expect(ws.text(await ws.call("read", { path: "one.txt", limit: 1 }))).toBe(
+      "1\tonly\n… 1 more line; continue with offset=2",
+    );
   });
 
   it("lists a folder's entries, folders marked with a slash", async () => {
@@ -50,7 +56,7 @@ describe("read", () => {
     expect(result.error?.message).toContain("image.bin is a binary file");
   });
 
-  it("refuses a FIFO without blocking on it, and grep and edit pass it by", async () => {
+  it("refuses a FIFO without blocking on it, as grep and edit do; a folder search passes it by", async () => {
     ws = await tempWorkspace({ "a.txt": "alpha\n" });
     // Nothing ever writes to it: a read of it would never end.
     execFileSync("mkfifo", [join(ws.dir, "pipe.txt")]);
@@ -60,7 +66,7 @@ describe("read", () => {
       "pipe.txt is a FIFO, socket or device, not a file; read shows files and folders",
     );
     const grep = await ws.call("grep", { pattern: "alpha", path: "pipe.txt" });
-    expect(ws.text(grep)).toBe("no matches for /alpha/ in pipe.txt: 0 files searched");
+    expect(grep.error?.code).toBe("NOT_A_FILE");
     const edit = await ws.call("edit", { path: "pipe.txt", old_string: "a", new_string: "b" });
     expect(edit.error?.code).toBe("FILE_NOT_FOUND");
     expect(ws.text(await ws.call("grep", { pattern: "alpha" }))).toContain("a.txt:1");
@@ -113,5 +119,15 @@ describe("read", () => {
       "1\tname = caf\uFFFD\n2\tretries = 3\n" +
         "(line 1 is not valid UTF-8: bytes of another encoding, such as Latin-1, are shown as U+FFFD; edit and apply_patch refuse to change this file)",
     );
+  });
+
+  it("refuses a file path with a trailing slash (it names a folder: ENOTDIR), and still lists a folder's", async () => {
+    ws = await tempWorkspace({ "keep.txt": "kept\n", "src/a.ts": "x\n" });
+    const result = await ws.call("read", { path: "keep.txt/" });
+    expect(result.error?.code).toBe("NOT_A_FILE_PATH");
+    expect(result.error?.message).toBe(
+      "'keep.txt/' ends with '/', so it names a folder, but keep.txt is a file (POSIX: ENOTDIR); drop the trailing '/' ('keep.txt') to name the file",
+    );
+    expect(ws.text(await ws.call("read", { path: "src/" }))).toBe("src/ (1 entry)\na.ts");
   });
 });

@@ -3,6 +3,8 @@ import { readdir, stat } from "node:fs/promises";
 import { boundText, defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
+import { refuseFolderPath } from "../internal/folder-path.js";
+import { count } from "../internal/plural.js";
 import { TextFileReader } from "../internal/text-file-reader.js";
 
 /** Lines returned when the call gives no `limit`. */
@@ -56,6 +58,8 @@ export const readTool = defineTool({
       });
     }
     if (info.isDirectory()) return listFolder(absolute, shown);
+    // `a.txt/` names a folder; a file there is ENOTDIR, not the file.
+    refuseFolderPath(args.path, `, but ${shown} is a file (POSIX: ENOTDIR)`);
     // A FIFO, socket or device is refused: a read of a FIFO nobody writes to never ends.
     const reader = await TextFileReader.open(absolute).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EINVAL") throw error;
@@ -138,7 +142,7 @@ async function readLines(
   if (kept.length === 0) {
     throw new ToolsError({
       code: "OFFSET_PAST_END",
-      message: `offset ${offset} is past the end: ${shown} has ${lineNumber} lines`,
+      message: `offset ${offset} is past the end: ${shown} has ${count(lineNumber, "lines")}`,
     });
   }
   const lastShown = kept[kept.length - 1]?.number ?? offset;
@@ -150,7 +154,7 @@ async function readLines(
   if (rest === undefined) {
     note = `\n… more lines follow${cap} (${shown} is ${reader.size} bytes, too large to count them all); ${next}`;
   } else if (rest > 0) {
-    note = `\n… ${rest} more lines${cap}; ${next}`;
+    note = `\n… ${count(rest, "more lines")}${cap}; ${next}`;
   }
   const encoding =
     nonUtf8 === undefined
@@ -171,5 +175,5 @@ async function listFolder(absolute: string, shown: string): Promise<string> {
     .sort((a, b) => a.localeCompare(b));
   if (names.length === 0) return `${shown}/ is an empty folder`;
   const listing = boundText(names.join("\n"), { maxLines: 500, unit: "entries" });
-  return `${shown}/ (${names.length} entries)\n${listing.text}`;
+  return `${shown}/ (${count(names.length, "entries")})\n${listing.text}`;
 }

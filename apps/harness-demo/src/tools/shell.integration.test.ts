@@ -4,6 +4,7 @@ import type { ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 import { processAlive, waitFor } from "../__fixtures__/wait-for.js";
+import { maxCommandBytes } from "./shell.js";
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -25,6 +26,18 @@ describe("shell", () => {
     expect(text.split("\n")[0]).toBe("exit code 3");
     expect(text).toContain("out");
     expect(text).toContain("err");
+  });
+
+  it("refuses a command over its byte limit, saying to run a script file instead, and runs one just under it", async () => {
+    ws = await tempWorkspace();
+    const huge = await ws.call("shell", { command: `echo ${"x".repeat(1_000_000)}` });
+    expect(huge.error?.code).toBe("COMMAND_TOO_LONG");
+    expect(huge.error?.message).toMatch(
+      /^the command is 1000005 bytes, over the limit of 100000 bytes for one command .*write the script to a file with write.*then run it: bash script\.sh$/,
+    );
+    // The limit is below the system's (128 KiB per argument): a command at the limit starts.
+    const atLimit = await ws.call("shell", { command: `: ${"x".repeat(maxCommandBytes - 12)}; echo ran` });
+    expect(ws.text(atLimit)).toBe("exit code 0\nran");
   });
 
   it("runs in cwd inside the workspace and refuses one outside", async () => {

@@ -10,13 +10,23 @@ import { OutputBuffer } from "../internal/output-buffer.js";
 export const defaultShellTimeoutSeconds = 120;
 /** The largest timeout a call may ask for. */
 export const maxShellTimeoutSeconds = 600;
+/**
+ * The longest command (UTF-8 bytes). It goes to bash as one argument, and Linux refuses an
+ * argument over 128 KiB (MAX_ARG_STRLEN) with E2BIG; this bound stays safely below it.
+ */
+export const maxCommandBytes = 100_000;
 /** Milliseconds between SIGTERM and SIGKILL when a command is stopped. */
 const graceMs = 1000;
 /** Milliseconds the output may stay open after bash exited, held by a process outside its group. */
 const pipeGraceMs = 500;
 
 const input = z.object({
-  command: z.string().min(1).describe("Shell command, run with /bin/bash -c."),
+  command: z
+    .string()
+    .min(1)
+    .describe(
+      `Shell command, run with /bin/bash -c; at most ${maxCommandBytes} bytes (write a longer script to a file and run it).`,
+    ),
   timeout_seconds: z
     .number()
     .int()
@@ -48,6 +58,14 @@ export const shellTool = defineTool({
   summarize: (args) =>
     `run \`${args.command.length > 120 ? `${args.command.slice(0, 119)}…` : args.command}\``,
   async execute(args, ctx) {
+    const commandBytes = Buffer.byteLength(args.command);
+    if (commandBytes > maxCommandBytes) {
+      throw new ToolsError({
+        code: "COMMAND_TOO_LONG",
+        message: `the command is ${commandBytes} bytes, over the limit of ${maxCommandBytes} bytes for one command (the system refuses an argument over 128 KiB); write the script to a file with write, e.g. {"path": "script.sh", "content": "…"}, then run it: bash script.sh`,
+        data: { bytes: commandBytes, limit: maxCommandBytes },
+      });
+    }
     const cwd = args.cwd === undefined ? ctx.run.workingDirectory : ctx.resolvePath(args.cwd);
     const info = await stat(cwd).catch(() => undefined);
     if (!info?.isDirectory()) {
@@ -102,9 +120,10 @@ export const shellTool = defineTool({
       }
     } catch (error) {
       disown();
+      const tooBig = (error as NodeJS.ErrnoException).code === "E2BIG";
       throw new ToolsError({
         code: "SPAWN_FAILED",
-        message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})`,
+        message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})${tooBig ? ": the command and the environment together are too large for the system; write the script to a file and run it" : ""}`,
         cause: error,
       });
     } finally {

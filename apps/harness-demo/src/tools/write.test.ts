@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { chmod, lstat, readdir, stat, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { MemoryQuestionPort } from "@tools/ask";
+import { resultText } from "@tools/registry";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
+import { createDemoRun } from "../create-demo-run.js";
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -52,5 +56,53 @@ describe("write", () => {
     expect(result.error?.code).toBe("NO_APPROVER");
     expect(result.error?.message).toContain("--approval auto");
     expect(await readdir(ws.dir)).toEqual([]);
+  });
+
+  it("refuses to replace a FIFO with a regular file", async () => {
+    ws = await tempWorkspace();
+    execFileSync("mkfifo", [join(ws.dir, "pipe")]);
+    const result = await ws.call("write", { path: "pipe", content: "x" });
+    expect(result.error?.code).toBe("NOT_A_FILE");
+    expect(result.error?.message).toContain("pipe is a FIFO, socket or device, not a regular file");
+    expect((await lstat(join(ws.dir, "pipe"))).isFIFO()).toBe(true);
+  });
+
+  it("refuses a path with a trailing slash: it names a folder, not the file", async () => {
+    ws = await tempWorkspace({ "keep.txt": "kept\n" });
+    const created = await ws.call("write", { path: "trail/", content: "x" });
+    expect(created.error?.code).toBe("NOT_A_FILE_PATH");
+    expect(created.error?.message).toBe(
+      "'trail/' ends with '/', so it names a folder, and write creates files; drop the trailing '/' ('trail') to name the file",
+    );
+    const overwrite = await ws.call("write", { path: "keep.txt/", content: "x" });
+    expect(overwrite.error?.code).toBe("NOT_A_FILE_PATH");
+    expect(await ws.read("keep.txt")).toBe("kept\n");
+    expect(await readdir(ws.dir)).toEqual(["keep.txt"]);
+  });
+
+  it("says 1 line and 1 byte in the singular, in its result and on its permission card", async () => {
+    ws = await tempWorkspace();
+    expect(ws.toolText(await ws.call("write", { path: "one.txt", content: "x" }))).toBe(
+      "created one.txt (1 line, 1 byte)",
+    );
+    const cards: string[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        cards.push(card.text);
+        card.reply("1");
+      },
+    });
+    const demo = createDemoRun({ workingDirectory: ws.dir, approval: "ask", questionPort: port });
+    try {
+      const result = await demo.registry.invoke(demo.run, {
+        tool: "write",
+        args: { path: "a.txt", content: "abcd\n" },
+      });
+      expect(resultText(result)).toMatch(/^created a\.txt \(1 line, 5 bytes\)/);
+      expect(cards).toHaveLength(1);
+      expect(cards[0]).toContain("Allow write: write a.txt (1 line)?");
+    } finally {
+      await demo.dispose();
+    }
   });
 });

@@ -3,7 +3,9 @@ import { defineTool, textResult, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { displayPath } from "../internal/display-path.js";
+import { refuseFolderPath } from "../internal/folder-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
+import { count } from "../internal/plural.js";
 
 const input = z.object({
   path: z.string().describe("File to write, relative to the working directory; parent folders are created."),
@@ -23,8 +25,9 @@ export const writeTool = defineTool({
     'to change part of an existing file. Example: {"path": "src/util.ts", "content": "export const x = 1;\\n"}',
   input,
   paths: (args) => [args.path],
-  summarize: (args) => `write ${args.path} (${countLines(args.content)} lines)`,
+  summarize: (args) => `write ${args.path} (${count(countLines(args.content), "lines")})`,
   async execute(args, ctx) {
+    refuseFolderPath(args.path, ", and write creates files");
     const absolute = ctx.resolvePath(args.path);
     const shown = displayPath(ctx.run.workingDirectory, absolute);
     return withFileLocks(ctx.run, [absolute], async () => {
@@ -35,12 +38,22 @@ export const writeTool = defineTool({
           message: `${shown} is a folder; give a file path inside it`,
         });
       }
+      // A FIFO, socket or device is not replaced by a regular file (as edit and apply_patch refuse it).
+      if (existing && !existing.isFile()) {
+        throw new ToolsError({
+          code: "NOT_A_FILE",
+          message: `${shown} is a FIFO, socket or device, not a regular file; write replaces regular files only (remove it with the shell first if it should go)`,
+        });
+      }
       await writeFileAtomic(absolute, args.content);
       const verb = existing ? "overwrote" : "created";
       const size = Buffer.byteLength(args.content);
-      return textResult(`${verb} ${shown} (${countLines(args.content)} lines, ${size} bytes)`, {
-        changedFiles: [absolute],
-      });
+      return textResult(
+        `${verb} ${shown} (${count(countLines(args.content), "lines")}, ${count(size, "bytes")})`,
+        {
+          changedFiles: [absolute],
+        },
+      );
     });
   },
 });

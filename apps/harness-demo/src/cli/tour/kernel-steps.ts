@@ -56,7 +56,7 @@ export const kernelTourSection: TourSection = {
     callStep(
       "a JavaScript cell in its own persistent interpreter",
       cell(
-        "const prices = [9.5, 8, 11]\nconst cheapest = Math.min(...prices)\n`cheapest ${cheapest}, mean ${(prices.reduce((a, b) => a + b) / prices.length).toFixed(2)}`",
+        "const prices = [9.5, 8, 11];\nconst cheapest = Math.min(...prices);\n`cheapest ${cheapest}, mean ${(prices.reduce((a, b) => a + b) / prices.length).toFixed(2)}`",
         "compute over a few prices in JavaScript",
         "javascript",
       ),

@@ -1,6 +1,7 @@
 import { resultText, type ToolResult } from "@tools/registry";
 import type { MemoryQuestionPort } from "@tools/ask";
 import type { DemoRun, DemoRunOptions } from "../../create-demo-run.js";
+import { count } from "../../internal/plural.js";
 
 /** What every tour step gets: the tour's run and its workspace. */
 export interface TourContext {
@@ -75,7 +76,7 @@ export function showCall(call: StepCall, result: ToolResult): string {
   const status = result.isError ? `error ${result.error?.code ?? ""}`.trim() : "ok";
   const lines = resultText(result).split("\n");
   const body = lines.slice(0, shownLines);
-  if (lines.length > shownLines) body.push(`… ${lines.length - shownLines} more lines`);
+  if (lines.length > shownLines) body.push(`… ${count(lines.length - shownLines, "more lines")}`);
   const changed = result.changedFiles.length > 0 ? [`changed files: ${result.changedFiles.length}`] : [];
   for (const part of result.content) {
     if (part.type === "image") changed.unshift(`[figure: ${part.mimeType}, ${part.data.length} bytes]`);

@@ -1,0 +1,56 @@
+import { readFile } from "node:fs/promises";
+import { buildCard, renderCard, type CardReply } from "@tools/ask";
+import { describe, expect, it } from "vitest";
+import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
+
+const readmePath = new URL("../../README.md", import.meta.url);
+
+describe("JsonLinesOperatorPort", () => {
+  it("takes the README's structured reply for the README's example card, as written", async () => {
+    const readme = await readFile(readmePath, "utf8");
+    // The example card line and the structured reply the README pairs with it.
+    const cardLine = /`(\{"event": "card", "card_id": "card_1", "card": \{[^`]*\})`/.exec(readme)?.[1];
+    const replyLine = /`(\{"card_id": "card_1", "answer": \{"selected"[^`]*\})`/.exec(readme)?.[1];
+    expect(cardLine).toBeDefined();
+    expect(replyLine).toBeDefined();
+    const flag = (name: string) => new RegExp(`"${name}": (true|false)`).exec(cardLine!)?.[1] === "true";
+    const labels = [...cardLine!.matchAll(/\{"label": "([^"]+)"\}/g)].map((match) => match[1]!);
+    expect(labels.length).toBeGreaterThan(0);
+    const card = buildCard({
+      question: "Which region first?",
+      options: [...labels, "south"].map((label) => ({ label })),
+      allowFreeText: flag("allowFreeText"),
+      multiSelect: flag("multiSelect"),
+    });
+
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const request = { id: "card_1", target: { id: "c1" }, card, text: renderCard(card) };
+    const reply: Promise<CardReply> = port.ask(request, new AbortController().signal);
+    expect(port.handleLine(JSON.parse(replyLine!) as Record<string, unknown>)).toBe(true);
+    expect(events.filter((event) => event.event === "card_error")).toEqual([]);
+    expect(await reply).toMatchObject({ kind: "answer", selected: [labels[0]] });
+  });
+
+  it("reports a card shown when its line goes out, and fails it with the input's end when the peer leaves", async () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    expect(port.reportsShown).toBe(true);
+    const card = buildCard({
+      question: "Which region first?",
+      options: [{ label: "north" }, { label: "south" }],
+    });
+    const request = { id: "card_7", target: { id: "c1" }, card, text: renderCard(card) };
+    let shown = 0;
+    const reply = port.ask(request, new AbortController().signal, { shown: () => shown++ });
+    expect(events.map((event) => event.event)).toEqual(["card"]);
+    expect(shown).toBe(1);
+    port.detach();
+    await expect(reply).rejects.toThrow("the operator's input ended before an answer");
+    expect(events.at(-1)).toEqual({
+      event: "card_closed",
+      card_id: "card_7",
+      reason: "the operator's input ended before an answer",
+    });
+  });
+});

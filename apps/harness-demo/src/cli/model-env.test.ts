@@ -1,0 +1,104 @@
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { WorkerTask } from "@tools/vibe";
+import { describe, expect, it } from "vitest";
+import { modelEnvironmentHelp, vibeBackend } from "./model-env.js";
+import { splitCommand } from "./split-command.js";
+
+/** A task for a backend that calls no tool. */
+function plainTask(brief: string): WorkerTask {
+  return {
+    workerId: "w1",
+    label: "test",
+    tier: "fast",
+    brief,
+    workingDirectory: process.cwd(),
+    signal: new AbortController().signal,
+    toolbox: {
+      openAiTools: () => [],
+      anthropicTools: () => [],
+      call: () => Promise.reject(new Error("no tools")),
+    },
+    progress: () => undefined,
+  };
+}
+
+describe("vibeBackend", () => {
+  it("takes ANTHROPIC_BASE_URL alone (no key) as the anthropic backend, which then talks to that server", async () => {
+    const seen: (string | undefined)[] = [];
+    const server = createServer((request, response) => {
+      seen.push(request.url);
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify({
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "local",
+            content: [{ type: "text", text: "[local] done" }],
+            stop_reason: "end_turn",
+            stop_sequence: null,
+            usage: { input_tokens: 1, output_tokens: 1 },
+          }),
+        );
+      });
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const backend = vibeBackend(undefined, { ANTHROPIC_BASE_URL: baseUrl });
+      expect(backend.description).toContain(`Anthropic API at ${baseUrl}`);
+      expect(await backend.perform(plainTask("say done"))).toBe("[local] done");
+      expect(seen).toEqual(["/v1/messages"]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+    expect(modelEnvironmentHelp).toContain("ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set");
+  });
+
+  it("splits --vibe-command as sh does: quotes and backslashes group words", async () => {
+    const backend = vibeBackend("sh -c 'echo {tier}; cat'", {});
+    expect(backend.description).toBe("command sh -c echo {tier}; cat");
+    expect((await backend.perform(plainTask("the brief\n"))).trim()).toBe("fast\nthe brief");
+  });
+
+  it("refuses a command with no backend in the environment, naming every variable it reads", () => {
+    expect(() => vibeBackend(undefined, {})).toThrow(
+      "--vibe needs a worker backend: --vibe-command CMD, or OPENAI_API_KEY / OPENAI_BASE_URL, or ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL in the environment",
+    );
+  });
+});
+
+describe("splitCommand", () => {
+  it("reads single and double quotes, backslashes, and empty words", () => {
+    expect(splitCommand("agent --model {model}  --cwd {cwd}")).toEqual([
+      "agent",
+      "--model",
+      "{model}",
+      "--cwd",
+      "{cwd}",
+    ]);
+    expect(splitCommand(`sh -c 'echo "{tier}"; cat'`)).toEqual(["sh", "-c", 'echo "{tier}"; cat']);
+    expect(splitCommand(String.raw`say "a \"quoted\" \$x \n" it\'s\ fine`)).toEqual([
+      "say",
+      'a "quoted" $x \\n',
+      "it's fine",
+    ]);
+    expect(splitCommand(`a '' b""c`)).toEqual(["a", "", "bc"]);
+    expect(splitCommand("my\\ agent --flag")).toEqual(["my agent", "--flag"]);
+  });
+
+  it("refuses an unclosed quote, a trailing backslash and an empty command", () => {
+    expect(() => splitCommand("sh -c 'echo")).toThrow(
+      "--vibe-command has an unclosed single quote (at character 7); close it with '",
+    );
+    expect(() => splitCommand('a "b')).toThrow("unclosed double quote");
+    expect(() => splitCommand("a \\")).toThrow("ends with a lone backslash");
+    expect(() => splitCommand("   ")).toThrow("--vibe-command is empty");
+  });
+});

@@ -1,0 +1,123 @@
+import { createInterface, type Interface } from "node:readline";
+import { PassThrough, Writable } from "node:stream";
+
+/** The prompt of a tool call. */
+export const toolPrompt = "tool> ";
+/** The prompt while a card waits for its answer (the card port draws the same). */
+const cardPrompt = "> ";
+
+/**
+ * The one reader of the terminal for a whole interactive session: one readline interface, and a
+ * queue of the lines typed or pasted at it, so several lines that arrive in one chunk (a paste, a
+ * pipe) are each run in turn. While a card is open ({@link duringCard}) the queue is paused: typed
+ * lines go to {@link cardInput}, which the terminal question port reads, instead.
+ */
+export class SessionLines {
+  /** Where a card's answers go while one is open; the terminal question port's input. */
+  readonly cardInput = new PassThrough();
+  /**
+   * Where the terminal question port draws cards: the session's output, without `isTTY`, so the
+   * port reads {@link cardInput} line by line and leaves the line editing to the session's
+   * readline (which echoes what is typed).
+   */
+  readonly cardOutput: Writable;
+  private readonly readline: Interface;
+  private readonly queue: string[] = [];
+  private wake: (() => void) | undefined;
+  private openCards = 0;
+  private ended = false;
+
+  constructor(
+    input: NodeJS.ReadableStream,
+    private readonly output: NodeJS.WritableStream & { isTTY?: boolean },
+  ) {
+    this.cardOutput = new Writable({
+      // Written through at once (and acknowledged at once), so card text keeps its order with
+      // what the session writes directly.
+      write(chunk: Buffer | string, _encoding, callback) {
+        output.write(chunk);
+        callback();
+      },
+    });
+    this.readline = createInterface({
+      input,
+      output,
+      terminal: output.isTTY === true,
+      prompt: toolPrompt,
+      crlfDelay: Infinity,
+    });
+    this.readline.on("line", (line) => {
+      if (this.openCards > 0) {
+        this.cardInput.write(`${line}\n`);
+        return;
+      }
+      this.queue.push(line);
+      this.wake?.();
+    });
+    this.readline.on("close", () => {
+      this.ended = true;
+      this.cardInput.end();
+      this.wake?.();
+    });
+  }
+
+  /** True once the input ended or the session was closed (lines already queued are still served). */
+  get closed(): boolean {
+    return this.ended;
+  }
+
+  /** True while a card waits for its answer. */
+  get cardOpen(): boolean {
+    return this.openCards > 0;
+  }
+
+  /** Shows the prompt (after the previous call's output), keeping what was typed ahead. */
+  prompt(): void {
+    if (!this.ended) this.readline.prompt(true);
+    // Input ended with lines still queued (a pipe): each still gets its prompt, as typed ones do.
+    else if (this.queue.length > 0) this.output.write(toolPrompt);
+  }
+
+  /** The next line typed at the prompt, in order; undefined once input ended and none is left. */
+  async next(): Promise<string | undefined> {
+    for (;;) {
+      const line = this.queue.shift();
+      if (line !== undefined) return line;
+      if (this.ended) return undefined;
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+  }
+
+  /** Runs `work` (a card being asked) with typed lines going to {@link cardInput}. */
+  async duringCard<T>(work: () => Promise<T>): Promise<T> {
+    if (this.openCards++ === 0) this.readline.setPrompt(cardPrompt);
+    try {
+      return await work();
+    } finally {
+      if (--this.openCards === 0) this.readline.setPrompt(toolPrompt);
+    }
+  }
+
+  /**
+   * Listens for Ctrl+C typed at the terminal (the readline's `SIGINT`): what was typed on the line
+   * so far is dropped, as a shell does, then `listener` runs.
+   */
+  onInterrupt(listener: () => void): void {
+    this.readline.on("SIGINT", () => {
+      if (this.readline.terminal) {
+        this.readline.write(null, { ctrl: true, name: "e" });
+        this.readline.write(null, { ctrl: true, name: "u" });
+      }
+      this.output.write("^C\n");
+      listener();
+    });
+  }
+
+  /** Stops reading the terminal; lines still queued are still served by {@link next}. */
+  close(): void {
+    this.readline.close();
+  }
+}

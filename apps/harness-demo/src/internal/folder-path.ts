@@ -1,0 +1,23 @@
+import { ToolsError } from "@tools/registry";
+
+/**
+ * True when `path` ends with `/` (or `/.`): POSIX reads such a path as a folder, so a file there
+ * is `ENOTDIR`, and resolving it (which drops the slash) must not turn it into the file's path.
+ */
+export function namesFolder(path: string): boolean {
+  return /\/\.?$/.test(path);
+}
+
+/**
+ * Throws `NOT_A_FILE_PATH` when `path` ends with `/`, for a tool that takes a file path there.
+ * `detail` continues "it names a folder" (", and write creates files").
+ */
+export function refuseFolderPath(path: string, detail: string): void {
+  if (!namesFolder(path)) return;
+  const file = path.replace(/\/+\.?$/, "");
+  throw new ToolsError({
+    code: "NOT_A_FILE_PATH",
+    message: `'${path}' ends with '/', so it names a folder${detail}; ${file === "" ? "give a file path" : `drop the trailing '/' ('${file}') to name the file`}`,
+    data: { path },
+  });
+}
