@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { DapConnection } from "../dap/dap-connection.js";
+import { outputTargets } from "../internal/output-holders.js";
 import { descendants } from "../internal/process-tree.js";
 import { reaperShim } from "./reaper-shim.js";
 
@@ -19,6 +20,12 @@ export interface AdapterProcess {
   readonly reaps: boolean;
   /** The adapter's own pid (under the shim, the shim's child), while it runs. */
   adapterPid(): number | undefined;
+  /**
+   * What the adapter's stdout and stderr are open on (see {@link outputTargets}) when the
+   * debuggee inherits them (delve): whoever else still writes there at the end was left by the
+   * program. Absent for adapters that speak DAP on their stdio.
+   */
+  readonly programOutput?: readonly string[];
 }
 
 /** Where to send text the adapter process writes that is really the debuggee's output. */
@@ -143,6 +150,8 @@ export async function startListeningAdapter(
   timeoutMs: number,
 ): Promise<AdapterProcess> {
   const child = spawnAdapter(command, args, cwd);
+  // Read now, while it runs: the debuggee it starts writes to the same stdout.
+  const programOutput = child.pid === undefined ? [] : outputTargets(child.pid);
   const tail = { text: "" };
   const exited = exitOf(child);
   child.stderr?.setEncoding("utf8");
@@ -199,6 +208,7 @@ export async function startListeningAdapter(
     stderrTail: () => tail.text,
     reaps: false,
     adapterPid: () => child.pid,
+    programOutput,
   };
 }
 

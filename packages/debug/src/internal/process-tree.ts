@@ -28,8 +28,16 @@ export function isAlive(pid: number): boolean {
   return stat !== undefined && stat.state !== "Z";
 }
 
-/** Every descendant of `pid` (children first, then theirs), read from /proc; empty off Linux. */
-export function descendants(pid: number): number[] {
+/** The children of `pid` (not theirs), read from /proc; empty off Linux. */
+export function childrenOf(pid: number): number[] {
+  return descendants(pid, 1);
+}
+
+/**
+ * Every descendant of `pid` (children first, then theirs; down to `depth` generations), read
+ * from /proc; empty off Linux.
+ */
+export function descendants(pid: number, depth = Infinity): number[] {
   const children = new Map<number, number[]>();
   let entries: string[];
   try {
@@ -46,12 +54,13 @@ export function descendants(pid: number): number[] {
     children.set(stat.ppid, list);
   }
   const found: number[] = [];
-  const queue = [pid];
+  const queue = [{ pid, generation: 0 }];
   while (queue.length > 0) {
     const next = queue.shift()!;
-    for (const child of children.get(next) ?? []) {
+    if (next.generation >= depth) continue;
+    for (const child of children.get(next.pid) ?? []) {
       found.push(child);
-      queue.push(child);
+      queue.push({ pid: child, generation: next.generation + 1 });
     }
   }
   return found;

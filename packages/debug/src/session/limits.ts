@@ -1,3 +1,5 @@
+import { countNoun } from "@tools/registry";
+
 /** The spec's limits on what one call returns. */
 export const limits = {
   /** Frames per `stack`. */
@@ -19,5 +21,6 @@ export const limits = {
 /** Cuts a value to {@link limits.valueChars}, saying how much was cut. */
 export function clipValue(value: string): string {
   if (value.length <= limits.valueChars) return value;
-  return `${value.slice(0, limits.valueChars)}… (${value.length - limits.valueChars} more characters)`;
+  const more = value.length - limits.valueChars;
+  return `${value.slice(0, limits.valueChars)}… (${more} more ${countNoun(more, "characters")})`;
 }

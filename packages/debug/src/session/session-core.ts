@@ -1,10 +1,12 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { countNoun } from "@tools/registry";
 import type { AdapterProcess } from "../adapters/adapter-process.js";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DapRequestError } from "../dap/dap-connection.js";
 import { DebugError } from "../errors/debug-error.js";
 import { descendants, startTime } from "../internal/process-tree.js";
 import type { BreakpointStore } from "./breakpoint-store.js";
+import { watchDebuggee } from "./debuggee-watch.js";
 import { configure } from "./handshake.js";
 import { OutputRing } from "./output-ring.js";
 import { shutdown } from "./shutdown.js";
@@ -25,7 +27,12 @@ export interface StopInfo {
 /** How a resume, a pause or the launch came back. */
 export type Outcome =
   | { readonly kind: "stopped"; readonly stop: StopInfo }
-  | { readonly kind: "exited"; readonly exitCode: number | undefined }
+  | {
+      readonly kind: "exited";
+      readonly exitCode: number | undefined;
+      /** Background processes the program left running, ended with the session (once it has ended). */
+      readonly leftBehind?: number;
+    }
   | { readonly kind: "ended"; readonly reason: string }
   | { readonly kind: "timeout" };
 
@@ -82,6 +89,12 @@ export class SessionCore {
   readonly knownPids = new Set<number>();
   /** The start time of each pid of {@link knownPids} and {@link debuggeePids} when it was learnt. */
   readonly pidStarts = new Map<number, string | undefined>();
+  /** What a launched debuggee's output is open on (see `watchDebuggee`): its own, nobody else's. */
+  readonly outputTargets: string[] = [];
+  /** Processes on the adapter's side that may hold the program's output (the debuggee's parent). */
+  readonly adapterSide = new Set<number>();
+  /** How many processes the program left behind that the end of the session ended; set by shutdown. */
+  leftBehind = 0;
   configured = false;
   terminating: Promise<void> | undefined;
   validFrames = new Set<number>();
@@ -106,11 +119,11 @@ export class SessionCore {
       if (this.terminating) return;
       const tail = options.adapter.stderrTail().trim().split("\n").slice(-5).join("\n");
       const how = signal ?? `code ${code}`;
-      const reason =
+      void this.terminate(() =>
         this.state === "exited"
-          ? `the program exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`
-          : `the debug adapter exited unexpectedly (${how})${tail ? `: ${tail}` : ""}`;
-      void this.terminate(reason);
+          ? this.exitText()
+          : `the debug adapter exited unexpectedly (${how})${tail ? `: ${tail}` : ""}`,
+      );
     });
   }
 
@@ -130,6 +143,34 @@ export class SessionCore {
   private learn(set: Set<number>, pid: number): void {
     set.add(pid);
     if (!this.pidStarts.has(pid)) this.pidStarts.set(pid, startTime(pid));
+  }
+
+  /**
+   * The program is gone: settle the waits and end the session (debugpy never exits by itself).
+   * Nothing when the session is ending already: an exit reported during our own disconnect (a TTL,
+   * a cancel) is the end we caused, not the program's.
+   */
+  programExited(): void {
+    if (this.state === "exited" || this.state === "ended" || this.terminating) return;
+    this.invalidate();
+    this.state = "exited";
+    this.settle({ kind: "exited", exitCode: this.exitCode });
+    void this.terminate(() => this.exitText());
+  }
+
+  /** "the program exited with code 0", and what it left running that the session's end ended. */
+  exitText(): string {
+    const code = this.exitCode === undefined ? "" : ` with code ${this.exitCode}`;
+    const left =
+      this.leftBehind > 0
+        ? ` (it left ${this.leftBehind} ${countNoun(this.leftBehind, "background processes")} running, ended with the session)`
+        : "";
+    return `the program exited${code}${left}`;
+  }
+
+  /** True while an exit the adapter reports is the program's own, not one our disconnect caused. */
+  private exitIsTheProgramsOwn(): boolean {
+    return !this.terminating || this.state === "exited";
   }
 
   /** Ends the session once (see {@link shutdown}); idempotent, never throws. */
@@ -157,14 +198,19 @@ export class SessionCore {
         if (body.category === "telemetry") break;
         // delve sends no `exited` event (and says it after `terminated`); its console line has the code.
         const status = /has exited with status (-?\d+)/.exec(body.output);
-        if (status && this.exitCode === undefined) this.exitCode = Number(status[1]);
+        if (status && this.exitCode === undefined && this.exitIsTheProgramsOwn())
+          this.exitCode = Number(status[1]);
         // After disconnect only the adapter's own noise comes (lldb-dap-19 aborts at exit).
         if (!this.terminating) this.output.push(body.category ?? "console", body.output);
         break;
       }
       case "process": {
         const pid = (event as DebugProtocol.ProcessEvent).body.systemProcessId;
-        if (pid) this.learn(this.debuggeePids, pid);
+        if (pid) {
+          this.learn(this.debuggeePids, pid);
+          // A launched program's exit is watched too: the adapter may not report it.
+          if (this.options.terminateDebuggee) watchDebuggee(this, pid);
+        }
         break;
       }
       case "stopped": {
@@ -195,18 +241,11 @@ export class SessionCore {
         break;
       }
       case "exited": {
-        this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
+        if (this.exitIsTheProgramsOwn()) this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
         break;
       }
       case "terminated": {
-        if (this.state === "exited" || this.state === "ended") break;
-        this.invalidate();
-        this.state = "exited";
-        this.settle({ kind: "exited", exitCode: this.exitCode });
-        // The program is gone: end the session so the adapter does not linger (debugpy never exits).
-        void this.terminate(
-          () => `the program exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`,
-        );
+        this.programExited();
         break;
       }
       case "breakpoint": {
@@ -254,8 +293,11 @@ export class SessionCore {
     if (this.state === "stopped" && this.lastStop)
       return Promise.resolve({ kind: "stopped", stop: this.lastStop });
     if (this.state === "exited") {
-      const exited: Outcome = { kind: "exited", exitCode: this.exitCode };
-      return (this.terminating ?? Promise.resolve()).then(() => ({ ...exited, exitCode: this.exitCode }));
+      return (this.terminating ?? Promise.resolve()).then((): Outcome => ({
+        kind: "exited",
+        exitCode: this.exitCode,
+        leftBehind: this.leftBehind,
+      }));
     }
     if (this.state === "ended") return Promise.resolve({ kind: "ended", reason: this.endReason ?? "ended" });
     return this.nextOutcome(ms);
@@ -266,7 +308,7 @@ export class SessionCore {
     // An exit ends the session: let the clean-up finish so the next call sees no session.
     if (outcome.kind === "exited" && this.terminating) {
       await this.terminating;
-      return { kind: "exited", exitCode: this.exitCode };
+      return { kind: "exited", exitCode: this.exitCode, leftBehind: this.leftBehind };
     }
     return outcome;
   }

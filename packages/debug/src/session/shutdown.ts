@@ -1,5 +1,13 @@
 import { rmSync } from "node:fs";
-import { descendants, isAlive, signalPid, startTime, waitGone } from "../internal/process-tree.js";
+import { writersOf } from "../internal/output-holders.js";
+import {
+  childrenOf,
+  descendants,
+  isAlive,
+  signalPid,
+  startTime,
+  waitGone,
+} from "../internal/process-tree.js";
 import type { SessionCore } from "./session-core.js";
 
 /**
@@ -24,6 +32,21 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
         descendants(pid),
       )
     : [];
+  // What the program left running: what still writes to its output, also after it left its
+  // session and PID 1 adopted it (`setsid cmd &`), out of reach of every tree above; and under
+  // the reaper shim, the orphans it adopted (all but the adapter are).
+  const exited = core.state === "exited";
+  const strays = new Map<number, string | undefined>();
+  const findStrays = (): void => {
+    if (!options.terminateDebuggee) return;
+    const ours = new Set([child?.pid, adapter.adapterPid(), ...core.adapterSide]);
+    const output = [...core.outputTargets, ...(adapter.programOutput ?? [])];
+    const adopted = adapter.reaps && child?.pid ? childrenOf(child.pid) : [];
+    for (const pid of [...writersOf(output), ...adopted]) {
+      if (!ours.has(pid) && !strays.has(pid)) strays.set(pid, startTime(pid));
+    }
+  };
+  findStrays();
   if (!adapter.connection.closed) {
     await adapter.connection
       .request("disconnect", { restart: false, terminateDebuggee: options.terminateDebuggee }, 2000)
@@ -32,6 +55,9 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   if (child && !exitedNow() && options.exitsOnDisconnect !== false) {
     await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
   }
+  findStrays();
+  // After its exit they are all the program left; while it ran, the program itself is one.
+  if (exited) core.leftBehind = [...strays.keys()].filter((pid) => isAlive(pid)).length;
   // Kill the deepest processes first, while their parents still live to reap them.
   const tree = child?.pid ? descendants(child.pid) : [];
   // Learnt earlier (up to the session's 30 minutes): only those still the same process.
@@ -53,6 +79,13 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
       await waitGone([pid], 500, true);
     }
   }
+  // Orphans: PID 1 (or the reaper shim) reaps them, not a parent of ours.
+  const orphans = [...strays].filter(([pid, started]) => started !== undefined && startTime(pid) === started);
+  for (const [pid] of orphans) signalPid(pid, "SIGKILL");
+  await waitGone(
+    orphans.map(([pid]) => pid),
+    500,
+  );
   if (child?.pid && !exitedNow()) {
     signalPid(-child.pid, "SIGKILL");
     await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);

@@ -24,6 +24,7 @@ import { BreakpointStore } from "../session/breakpoint-store.js";
 import { DebugSession, type Outcome } from "../session/debug-session.js";
 import { OutputRing } from "../session/output-ring.js";
 import { displayPath } from "../session/source-lines.js";
+import { formatDuration } from "./format-duration.js";
 
 /** Options of {@link createDebugSupervisor}. */
 export interface DebugSupervisorOptions {
@@ -305,11 +306,6 @@ function isDirectory(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function formatDuration(ms: number): string {
-  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minutes`;
-  return `${Math.round(ms / 1000)} s`;
 }
 
 /** The resource key the `debug` tool requires. */

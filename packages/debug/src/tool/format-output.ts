@@ -1,4 +1,4 @@
-import { boundText } from "@tools/registry";
+import { boundText, countNoun } from "@tools/registry";
 import { limits } from "../session/limits.js";
 import type { OutputEntry, OutputRing } from "../session/output-ring.js";
 
@@ -42,7 +42,7 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
   if (left > 0) {
     const leftChars = texts.slice(taken).reduce((sum, text) => sum + text.length, 0);
     parts.push(
-      `(next cursor: ${next}; ${left} more ${left === 1 ? "entry" : "entries"} (${leftChars} characters) after it: ` +
+      `(next cursor: ${next}; ${left} more ${countNoun(left, "entries")} (${leftChars} ${countNoun(leftChars, "characters")}) after it: ` +
         `read on with {"op":"output","cursor":${next}})`,
     );
   } else parts.push(`(next cursor: ${next}; no more output yet)`);

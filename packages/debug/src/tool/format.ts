@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { countNoun } from "@tools/registry";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
 import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
@@ -32,8 +33,14 @@ export async function formatOutcome(
   switch (outcome.kind) {
     case "stopped":
       return session.describeStop(outcome.stop);
-    case "exited":
-      return `the program exited${outcome.exitCode === undefined ? "" : ` with code ${outcome.exitCode}`}; the session has ended`;
+    case "exited": {
+      const left = outcome.leftBehind ?? 0;
+      const ended =
+        left > 0
+          ? `, and with it ${left} ${countNoun(left, "background processes")} the program had left running`
+          : "";
+      return `the program exited${outcome.exitCode === undefined ? "" : ` with code ${outcome.exitCode}`}; the session has ended${ended}`;
+    }
     case "ended":
       return `the session ended: ${outcome.reason}`;
     case "timeout":
@@ -62,7 +69,8 @@ export function formatFrames(
     const text = sourceLine(path, frame.line);
     return `#${index} frame ${frame.id} ${frame.name} at ${place}${text ? `  | ${text}` : ""}`;
   });
-  const more = total !== undefined && total > frames.length ? `\n… ${total - frames.length} more frames` : "";
+  const left = total === undefined ? 0 : total - frames.length;
+  const more = left > 0 ? `\n… ${left} more ${countNoun(left, "frames")}` : "";
   return `thread ${threadId}\n${lines.join("\n")}${more}`;
 }
 

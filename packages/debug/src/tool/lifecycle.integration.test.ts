@@ -148,6 +148,42 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
     }
   });
 
+  it("reports a program that exits leaving a process on its output, and ends that process", async () => {
+    const { run, call } = debugRun(dir);
+    let left: number | undefined;
+    try {
+      const launch = await call({ op: "launch", program: "daemon.py" });
+      left = Number(/left (\d+)/.exec(launch.text)?.[1]);
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain(
+        "the program exited; the session has ended, and with it 1 background process the program had left running",
+      );
+      expect(alive([left])).toEqual([]);
+      const status = await call({ op: "status" });
+      expect(status.text).toContain(
+        "ended because the program exited (it left 1 background process running, ended with the session)",
+      );
+      const pause = await call({ op: "pause" });
+      expect(pause.code).toBe("DEBUG_NO_SESSION");
+    } finally {
+      // Should the session have left it, the test does not.
+      if (left && alive([left]).length > 0) process.kill(left, "SIGKILL");
+      await run.dispose();
+    }
+  });
+
+  it("a TTL reached while launch waits for a stop is the reason launch gives", async () => {
+    const { run, call } = debugRun(dir, { ttlMs: 10_000, firstStopMs: 50_000 });
+    try {
+      const launch = await call({ op: "launch", program: "loop.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("the session ended: it reached the hard limit of 10 s per session (TTL)");
+      expect(launch.text).not.toContain("exited");
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("ends the session cleanly when the adapter crashes", async () => {
     const { run, call, supervisor, sessionPids } = debugRun(dir);
     let pids: number[] = [];

@@ -411,6 +411,98 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program's children end 
   });
 });
 
+/**
+ * A program that starts a process in its own session, holding the program's output, and exits:
+ * PID 1 adopts that process, out of reach of the session's tree. The exit is reported with it,
+ * and the session's end ends it.
+ */
+const leaverC = [
+  "#include <stdio.h>",
+  "#include <unistd.h>",
+  "",
+  "int main(void) {",
+  "    pid_t child = fork();",
+  "    if (child == 0) {",
+  "        setsid();",
+  '        execlp("sleep", "sleep", "600", (char *)0);',
+  "        _exit(127);",
+  "    }",
+  '    printf("left %d\\n", (int)child);',
+  "    return 0;",
+  "}",
+  "",
+].join("\n");
+
+const leaverGo = [
+  "package main",
+  "",
+  "import (",
+  '\t"fmt"',
+  '\t"os"',
+  '\t"os/exec"',
+  '\t"syscall"',
+  ")",
+  "",
+  "func main() {",
+  '\tcmd := exec.Command("sleep", "600")',
+  "\tcmd.Stdout = os.Stdout",
+  "\tcmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}",
+  "\tif err := cmd.Start(); err != nil {",
+  "\t\tpanic(err)",
+  "\t}",
+  '\tfmt.Println("left", cmd.Process.Pid)',
+  "}",
+  "",
+].join("\n");
+
+/** Launches the leaver, checks the report and that the process it left is gone. */
+async function expectLeaverEnded(dir: string, program: string): Promise<void> {
+  const { run, call } = debugRun(dir);
+  let left: number | undefined;
+  try {
+    const launch = await call({ op: "launch", program });
+    left = Number(/left (\d+)/.exec(launch.text)?.[1]);
+    expect(launch.isError, launch.text).toBe(false);
+    expect(launch.text).toContain(
+      "the program exited with code 0; the session has ended, and with it 1 background process the program had left running",
+    );
+    expect(alive([left])).toEqual([]);
+  } finally {
+    // Should the session have left it, the test does not.
+    if (left && alive([left]).length > 0) process.kill(left, "SIGKILL");
+    await run.dispose();
+  }
+}
+
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: what a program leaves running", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    dir = workspace("c");
+    writeFileSync(join(dir, "leaver.c"), leaverC);
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "leaver"), join(dir, "leaver.c")]);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("reports the exit with the process the program left, and ends that process", () =>
+    expectLeaverEnded(dir, "leaver"));
+});
+
+describe.skipIf(!dlv && !ci)("debug tool on delve: what a program leaves running", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(dlv, "dlv and go must be on PATH").toBeTruthy();
+    dir = mkdtempSync(join(tmpdir(), "tools-debug-goleaver-"));
+    writeFileSync(join(dir, "go.mod"), "module leaver\n\ngo 1.19\n");
+    writeFileSync(join(dir, "main.go"), leaverGo);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("reports the exit with the process the program left, and ends that process", { timeout: 180_000 }, () =>
+    expectLeaverEnded(dir, "."),
+  );
+});
+
 describe.skipIf(!(lldb && lldbServer) && !ci)("debug tool attached to an lldb-server (gdb-remote)", () => {
   let dir: string;
   beforeAll(() => {

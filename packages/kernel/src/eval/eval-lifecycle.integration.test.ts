@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   createRegistry,
@@ -199,4 +199,46 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(run.disposed).toBe(false);
     expect(typeof cell).toBe("function");
   });
+});
+
+describe("an interpreter that does not answer", () => {
+  /** True while the process exists and is not a zombie (PID 1 may never reap an orphan here). */
+  function running(pid: number): boolean {
+    try {
+      return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+    } catch {
+      return false;
+    }
+  }
+
+  it(
+    "is reported as a timeout naming it, and is stopped with what it started",
+    { timeout: 40_000 },
+    async () => {
+      const workspace = makeWorkspace({ venv: false });
+      const hung = join(workspace.directory, "hung-python");
+      const pidFile = join(workspace.directory, "hung.pids");
+      // Never answers, and keeps a process of its own running meanwhile.
+      writeFileSync(hung, `#!/bin/bash\nsleep 9876 &\necho "$$ $!" > ${pidFile}\nwait\n`, { mode: 0o755 });
+      const { registry, run } = makeRun(workspace.directory, { pythonPath: hung });
+      let pids: number[] = [];
+      try {
+        const result = await registry.invoke(run, {
+          tool: "eval",
+          args: { code: "1", description: "try an interpreter that hangs" },
+        });
+        pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+        expect(result.error?.code).toBe("KERNEL_TIMEOUT");
+        expect(resultText(result)).toContain(
+          `the Python interpreter ${hung} (from the configured interpreter) did not answer within 15 s`,
+        );
+        expect(resultText(result)).not.toContain("pip install");
+        expect(pids.filter(running)).toEqual([]);
+      } finally {
+        for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+        await run.dispose();
+        workspace.remove();
+      }
+    },
+  );
 });

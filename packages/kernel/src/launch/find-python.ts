@@ -1,6 +1,7 @@
-import { execFile } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { terminateProcess } from "@tools/registry";
 import { KernelError } from "../kernel-error.js";
 
 /** The interpreter a Python kernel runs on, and where it was found. */
@@ -33,7 +34,66 @@ export function findPython(workingDirectory: string, configured?: string): Pytho
 
 const withIpykernel = new Set<string>();
 
-/** Throws `KERNEL_NOT_FOUND` unless the interpreter can import ipykernel (checked without importing it). */
+/** How long the interpreter gets to say whether it has ipykernel, in ms. */
+const probeTimeoutMs = 15_000;
+
+const probeCode = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('ipykernel') else 3)";
+
+type ProbeResult =
+  | { readonly kind: "found" }
+  | { readonly kind: "missing" }
+  | { readonly kind: "timeout" }
+  | { readonly kind: "failed"; readonly why: string };
+
+/**
+ * Asks the interpreter whether it can import ipykernel (without importing it). It runs in its own
+ * process group: one that does not answer in time is ended with everything it started.
+ */
+function probeIpykernel(path: string): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: ProbeResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const child = spawn(path, ["-c", probeCode], { detached: true, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2000);
+    });
+    const outcome = (): ProbeResult => {
+      if (exit?.code === 0) return { kind: "found" };
+      if (exit?.code === 3) return { kind: "missing" };
+      const how = exit?.signal
+        ? `it was ended by ${exit.signal}`
+        : `it exited with code ${String(exit?.code)}`;
+      return { kind: "failed", why: `${how}${stderr.trim() ? `: ${stderr.trim()}` : ""}` };
+    };
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      // It exited, and only its output is held open (by something it left): it did answer.
+      if (exit) {
+        child.stderr.destroy();
+        return settle(outcome());
+      }
+      // Its end, which the stop below causes, is not an answer.
+      timedOut = true;
+      void terminateProcess(child, { group: true, graceMs: 1000 }).then(() => settle({ kind: "timeout" }));
+    }, probeTimeoutMs);
+    child.once("error", (error) => settle({ kind: "failed", why: error.message }));
+    child.once("exit", (code, signal) => {
+      exit = { code, signal };
+    });
+    child.once("close", () => {
+      if (!timedOut) settle(outcome());
+    });
+  });
+}
+
+/** Throws `KERNEL_NOT_FOUND` unless the interpreter can import ipykernel (checked without importing it); `KERNEL_TIMEOUT` when it does not answer within 15 s. */
 export async function assertIpykernel(interpreter: PythonInterpreter | undefined): Promise<void> {
   if (interpreter === undefined) {
     throw new KernelError({
@@ -43,26 +103,29 @@ export async function assertIpykernel(interpreter: PythonInterpreter | undefined
     });
   }
   if (withIpykernel.has(interpreter.path)) return;
-  const found = await new Promise<boolean | string>((resolve) => {
-    execFile(
-      interpreter.path,
-      ["-c", "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec('ipykernel') else 3)"],
-      { timeout: 15_000 },
-      (error) => {
-        if (!error) resolve(true);
-        else if (error.code === 3) resolve(false);
-        else resolve(error.message);
-      },
-    );
-  });
-  if (found === true) {
+  const found = await probeIpykernel(interpreter.path);
+  if (found.kind === "found") {
     withIpykernel.add(interpreter.path);
     return;
   }
-  const why = found === false ? "has no ipykernel module" : `could not be run (${found})`;
+  const named = `the Python interpreter ${interpreter.path} (from ${interpreter.source})`;
+  if (found.kind === "timeout") {
+    throw new KernelError({
+      code: "KERNEL_TIMEOUT",
+      message: `${named} did not answer within ${probeTimeoutMs / 1000} s when asked whether it has ipykernel, and was stopped. Check that it runs (\`${interpreter.path} --version\`), or configure another interpreter, then call eval again.`,
+      data: { interpreter: interpreter.path },
+    });
+  }
+  if (found.kind === "failed") {
+    throw new KernelError({
+      code: "KERNEL_NOT_FOUND",
+      message: `${named} could not be run (${found.why}). Check that it is a working Python (\`${interpreter.path} --version\`), or configure another interpreter, then call eval again.`,
+      data: { interpreter: interpreter.path },
+    });
+  }
   throw new KernelError({
     code: "KERNEL_NOT_FOUND",
-    message: `the Python interpreter ${interpreter.path} (from ${interpreter.source}) ${why}. Install it into that interpreter with \`${interpreter.path} -m pip install ipykernel\` (or create .venv with a Python that has it), then call eval again.`,
+    message: `${named} has no ipykernel module. Install it into that interpreter with \`${interpreter.path} -m pip install ipykernel\` (or create .venv with a Python that has it), then call eval again.`,
     data: { interpreter: interpreter.path },
   });
 }

@@ -19,4 +19,9 @@ if (mode === "answer") {
   const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
   console.log(`pids ${process.pid} ${grandchild.pid}`);
   setInterval(() => {}, 1000);
+} else if (mode === "holdout") {
+  // Leaves a background process outside its process group that keeps its stdout open, and exits.
+  const holder = spawn("sleep", ["600"], { stdio: ["ignore", "inherit", "inherit"], detached: true });
+  holder.unref();
+  console.log(`final answer: left holder ${holder.pid} running`);
 }

@@ -87,6 +87,33 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("could not start '/nonexistent/agent-cli-for-vibe-tests'");
   });
 
+  it("a script that exits is done although a process it left holds its output, which then ends", async () => {
+    const { call, list } = setUp("holdout");
+    const holder = new Promise<number>((resolve) => {
+      const off = list.on((event) => {
+        const match = /left holder (\d+)/.exec(event.worker.activity ?? "");
+        if (match) {
+          off();
+          resolve(Number(match[1]));
+        }
+      });
+    });
+    await call("vibe_spawn", { brief: "x", label: "holdout" });
+    const pid = await holder;
+    try {
+      const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 15 });
+      expect(list.get("w1").status).toBe("done");
+      expect(waited.text).toContain(`final answer: left holder ${pid} running`);
+      expect(waited.text).toContain("leaving 1 background process that held its output open; it was ended");
+      expect(await gone([pid])).toEqual([]);
+      const killed = await call("vibe_kill", { worker_id: "w1" });
+      expect(killed.text).toContain("had already finished (done); nothing to stop");
+    } finally {
+      // Should the backend have left it, the test does not.
+      if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("vibe_kill ends the script and the process it started", async () => {
     const { call, list } = setUp("hang");
     const pids = printedPids(list, "w1");

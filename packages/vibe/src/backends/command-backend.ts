@@ -1,7 +1,10 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { boundText, terminateProcess } from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
+import { count } from "../internal/count.js";
+import { outputPipes, pipeHolders, signalHolders } from "../internal/pipe-holders.js";
+import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
@@ -27,8 +30,10 @@ export interface CommandBackendOptions {
  * A backend that runs an external agent CLI per attempt, in the run's working directory: the
  * brief on stdin, the end of its stdout as the result, a non-zero exit as a failure. The process
  * runs in its own process group, which is ended (SIGTERM, then SIGKILL) when the worker is killed,
- * re-briefed, or the run ends. The CLI's own edits do not pass the registry's approval gate:
- * configure its permissions itself.
+ * re-briefed, or the run ends. The attempt is over once the CLI exits: its output is read for
+ * another 500 ms at most, and its process group ends, as do the processes that still hold its
+ * output open then (also those that left the group). The CLI's own edits do not pass the
+ * registry's approval gate: configure its permissions itself.
  */
 export function createCommandBackend(options: CommandBackendOptions): WorkerBackend {
   const [program] = options.command;
@@ -57,6 +62,15 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
   };
 }
 
+/**
+ * How long the rest of the output gets after the CLI exited, in milliseconds: a background
+ * process it left (also one outside its process group) may hold its output open for good.
+ */
+const outputGraceMs = 500;
+
+/** How long the holders of the output get to close it once killed, in milliseconds. */
+const holderKillMs = 1000;
+
 function runCommand(
   argv: string[],
   task: WorkerTask,
@@ -78,6 +92,9 @@ function runCommand(
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    // Named now, while the CLI runs: after it exited, what still holds these is what it left.
+    const pipes = outputPipes(child.pid);
+    const closed = new Promise<void>((resolveClosed) => child.once("close", () => resolveClosed()));
     const stdout = new TailBuffer(maxResultChars);
     const stderr = new TailBuffer(4000);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -96,26 +113,29 @@ function runCommand(
     };
     task.signal.addEventListener("abort", onAbort, { once: true });
 
-    let spawnError: Error | undefined;
     child.on("error", (error) => {
-      spawnError = error;
+      // Once started, the attempt ends with the CLI's exit; only a failure to start ends it here.
+      if (child.pid !== undefined) return;
+      task.signal.removeEventListener("abort", onAbort);
+      if (task.signal.aborted) return reject(abortReason(task.signal));
+      reject(
+        new VibeError({
+          code: "COMMAND_FAILED",
+          message: `could not start '${program}': ${error.message}. Check the command backend's command.`,
+          cause: error,
+        }),
+      );
     });
-    child.on("close", (code, signal) => {
+    // The attempt ends when the CLI exits, not when its output closes: a background process it
+    // left may hold that open for good.
+    child.once("exit", (code, signal) => {
       task.signal.removeEventListener("abort", onAbort);
       void (async () => {
         // Whatever the CLI left running in its process group ends with it.
         await (stopping ?? terminateProcess(child, { group: true, graceMs: 0 }));
+        const note = await endOutputHolders(child, closed, pipes);
         if (task.signal.aborted) return reject(abortReason(task.signal));
-        if (spawnError) {
-          return reject(
-            new VibeError({
-              code: "COMMAND_FAILED",
-              message: `could not start '${program}': ${spawnError.message}. Check the command backend's command.`,
-              cause: spawnError,
-            }),
-          );
-        }
-        if (code === 0) return resolve(stdout.text().trim());
+        if (code === 0) return resolve(`${stdout.text().trim()}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         const errText = boundText(stderr.text().trim() || stdout.text().trim(), {
           maxLines: 20,
@@ -124,12 +144,34 @@ function runCommand(
         reject(
           new VibeError({
             code: "COMMAND_FAILED",
-            message: `'${argv.join(" ")}' ${why}${errText ? `; its last output:\n${errText}` : ""}`,
+            message: `'${argv.join(" ")}' ${why}${errText ? `; its last output:\n${errText}` : ""}${note ? `\n${note}` : ""}`,
           }),
         );
       })();
     });
   });
+}
+
+/**
+ * After the CLI exited: waits (bounded) for the rest of its output, then ends the processes that
+ * still hold its output open (what it left running outside its process group) and stops reading.
+ * Returns a note saying what was found, or "" when the output closed by itself.
+ */
+async function endOutputHolders(
+  child: ChildProcess,
+  closed: Promise<void>,
+  pipes: string[],
+): Promise<string> {
+  if (await settleWithin(closed, outputGraceMs)) return "";
+  const holders = pipeHolders(pipes);
+  const signalled = signalHolders(holders, "SIGTERM");
+  signalHolders(holders, "SIGKILL");
+  if (signalled > 0 && (await settleWithin(closed, holderKillMs))) {
+    return `(the CLI exited, leaving ${count(signalled, "background process", "background processes")} that held its output open; ${signalled === 1 ? "it was" : "they were"} ended)`;
+  }
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  return "(the CLI exited, but a background process it left still holds its output open and could not be ended; what it writes is not read)";
 }
 
 function lastLine(chunk: string): string {
