@@ -35,6 +35,8 @@ export { resourceKey, stateKey } from "./run/resource-key.js";
 export type { ResourceKey, StateKey } from "./run/resource-key.js";
 export { terminateProcess } from "./run/owned-process.js";
 export type { TerminateOptions } from "./run/owned-process.js";
+export { descendantsOf, outputTargets, processStat, signalProcesses, writersOf } from "./run/process-tree.js";
+export type { ProcessIdentity } from "./run/process-tree.js";
 
 export { defineSurface, surfaces } from "./surface/surface.js";
 export type { Surface } from "./surface/surface.js";

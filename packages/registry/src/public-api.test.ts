@@ -29,6 +29,7 @@ describe("public API", () => {
       "createRun",
       "defineSurface",
       "defineTool",
+      "descendantsOf",
       "errorMessage",
       "errorResult",
       "exportTools",
@@ -36,13 +37,16 @@ describe("public API", () => {
       "isTier",
       "nodeFileOperations",
       "openRegularFile",
+      "outputTargets",
       "partsResult",
+      "processStat",
       "readRegularFile",
       "readRegularFileSync",
       "rejectOnAbort",
       "resolveInside",
       "resourceKey",
       "resultText",
+      "signalProcesses",
       "stateKey",
       "surfaces",
       "terminateProcess",
@@ -56,6 +60,7 @@ describe("public API", () => {
       "toolSignature",
       "workspaceContainment",
       "writeFiles",
+      "writersOf",
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
+import { outputTargets } from "@tools/registry";
 import { DapConnection } from "../dap/dap-connection.js";
-import { outputTargets } from "../internal/output-holders.js";
 import { descendants } from "../internal/process-tree.js";
 import { reaperShim } from "./reaper-shim.js";
 

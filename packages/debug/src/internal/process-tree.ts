@@ -1,21 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { descendantsOf, processStat } from "@tools/registry";
 
-/**
- * A process's state letter (`R`, `S`, `Z` …), its parent, and when it started (clock ticks since
- * boot: with the pid, what tells the process from a later one given the same pid), or undefined
- * when it is gone.
- */
-export function processStat(pid: number): { state: string; ppid: number; start: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name is in parentheses and may contain spaces; the fields after it are fixed
-    // (the state is field 3 of the line, the parent 4, the start time 22).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "?", ppid: Number(fields[1]), start: fields[19] ?? "" };
-  } catch {
-    return undefined;
-  }
-}
+// The /proc readings themselves are @tools/registry's (processStat, descendantsOf); these are the
+// shapes this package uses them in.
+export { processStat };
 
 /** When the process started (see {@link processStat}), or undefined when it is gone. */
 export function startTime(pid: number): string | undefined {
@@ -38,32 +25,7 @@ export function childrenOf(pid: number): number[] {
  * from /proc; empty off Linux.
  */
 export function descendants(pid: number, depth = Infinity): number[] {
-  const children = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = processStat(Number(entry));
-    if (!stat) continue;
-    const list = children.get(stat.ppid) ?? [];
-    list.push(Number(entry));
-    children.set(stat.ppid, list);
-  }
-  const found: number[] = [];
-  const queue = [{ pid, generation: 0 }];
-  while (queue.length > 0) {
-    const next = queue.shift()!;
-    if (next.generation >= depth) continue;
-    for (const child of children.get(next.pid) ?? []) {
-      found.push(child);
-      queue.push({ pid: child, generation: next.generation + 1 });
-    }
-  }
-  return found;
+  return descendantsOf(pid, depth).map((found) => found.pid);
 }
 
 /** Sends a signal, ignoring a process that is already gone. */

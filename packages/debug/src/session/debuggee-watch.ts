@@ -1,4 +1,4 @@
-import { outputTargets, writersOf } from "../internal/output-holders.js";
+import { outputTargets, writersOf } from "@tools/registry";
 import { descendants, isAlive, processStat, startTime } from "../internal/process-tree.js";
 import type { SessionCore } from "./session-core.js";
 
@@ -32,7 +32,7 @@ export function watchDebuggee(core: SessionCore, pid: number): void {
     core.options.adapter.adapterPid(),
   ]);
   // A terminal or a pipe others write to as well is not the program's own: nothing to learn there.
-  if (writersOf(targets).every((writer) => adapterPids.has(writer))) core.outputTargets.push(...targets);
+  if (writersOf(targets).every((writer) => adapterPids.has(writer.pid))) core.outputTargets.push(...targets);
   const timer = setInterval(() => {
     if (core.terminating || core.state === "exited" || core.state === "ended") {
       clearInterval(timer);

@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { writersOf } from "../internal/output-holders.js";
+import { writersOf } from "@tools/registry";
 import {
   childrenOf,
   descendants,
@@ -42,7 +42,7 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
     const ours = new Set([child?.pid, adapter.adapterPid(), ...core.adapterSide]);
     const output = [...core.outputTargets, ...(adapter.programOutput ?? [])];
     const adopted = adapter.reaps && child?.pid ? childrenOf(child.pid) : [];
-    for (const pid of [...writersOf(output), ...adopted]) {
+    for (const pid of [...writersOf(output).map((writer) => writer.pid), ...adopted]) {
       if (!ours.has(pid) && !strays.has(pid)) strays.set(pid, startTime(pid));
     }
   };

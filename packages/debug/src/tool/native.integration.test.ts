@@ -463,8 +463,10 @@ async function expectLeaverEnded(dir: string, program: string): Promise<void> {
     const launch = await call({ op: "launch", program });
     left = Number(/left (\d+)/.exec(launch.text)?.[1]);
     expect(launch.isError, launch.text).toBe(false);
-    expect(launch.text).toContain(
-      "the program exited with code 0; the session has ended, and with it 1 background process the program had left running",
+    // The code comes with the adapter's exit event; when the watch of the program's pid sees the
+    // exit first (the adapter late under load), no code is claimed.
+    expect(launch.text).toMatch(
+      /the program exited( with code 0)?; the session has ended, and with it 1 background process the program had left running/,
     );
     expect(alive([left])).toEqual([]);
   } finally {

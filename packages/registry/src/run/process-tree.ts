@@ -1,4 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+// Linux's /proc, read to find the processes a child left behind. Everything here is empty (or
+// undefined) where /proc is not there.
 
 /** A process as found in /proc: its id and its start time, which tells a reused id apart. */
 export interface ProcessIdentity {
@@ -7,8 +10,11 @@ export interface ProcessIdentity {
   readonly start: string;
 }
 
-/** Parent id and start time of `pid` from /proc, or undefined when it is gone (or not Linux). */
-function statOf(pid: number): { ppid: number; start: string } | undefined {
+/**
+ * A process's state letter (`R`, `S`, `Z` …), its parent, and when it started (see
+ * {@link ProcessIdentity.start}), or undefined when it is gone.
+ */
+export function processStat(pid: number): { state: string; ppid: number; start: string } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -19,17 +25,17 @@ function statOf(pid: number): { ppid: number; start: string } | undefined {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ppid = Number(fields[1]);
   const start = fields[19];
-  return Number.isInteger(ppid) && start !== undefined ? { ppid, start } : undefined;
+  return Number.isInteger(ppid) && start !== undefined ? { state: fields[0] ?? "?", ppid, start } : undefined;
 }
 
 /**
- * Every live descendant of `pid` (children, their children, …), found through the parent ids in
- * /proc: also those that left its process group or session (`setsid`, `start_new_session`,
- * `detached: true`), which a signal to the group misses. A process whose parent exited before
- * this call (a daemon's double fork) is the init process's child by then and cannot be found.
- * Empty where /proc is not there.
+ * The live descendants of `pid` (children first, then theirs, down to `depth` generations),
+ * found through the parent ids in /proc: also those that left its process group or session
+ * (`setsid`, `start_new_session`, `detached: true`), which a signal to the group misses. A
+ * process whose parent exited before this call (a daemon's double fork) is the init process's
+ * child by then and is not found: {@link writersOf} finds such a one by the output it holds.
  */
-export function descendantsOf(pid: number): ProcessIdentity[] {
+export function descendantsOf(pid: number, depth = Infinity): ProcessIdentity[] {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -40,7 +46,7 @@ export function descendantsOf(pid: number): ProcessIdentity[] {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const child = Number(entry);
-    const stat = statOf(child);
+    const stat = processStat(child);
     if (stat === undefined) continue;
     const siblings = children.get(stat.ppid);
     const identity = { pid: child, start: stat.start };
@@ -48,27 +54,101 @@ export function descendantsOf(pid: number): ProcessIdentity[] {
     else children.set(stat.ppid, [identity]);
   }
   const found: ProcessIdentity[] = [];
-  const queue = [pid];
-  const seen = new Set(queue);
+  const queue = [{ pid, generation: 0 }];
+  const seen = new Set([pid]);
   while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+    const next = queue.shift()!;
+    if (next.generation >= depth) continue;
+    for (const child of children.get(next.pid) ?? []) {
       if (seen.has(child.pid)) continue;
       seen.add(child.pid);
       found.push(child);
-      queue.push(child.pid);
+      queue.push({ pid: child.pid, generation: next.generation + 1 });
     }
   }
   return found;
 }
 
-/** Sends `signal` to each process still running under the same identity (an id reused since is left alone). */
-export function signalProcesses(processes: readonly ProcessIdentity[], signal: NodeJS.Signals): void {
+/**
+ * Sends `signal` to each process still running under the same identity (an id given to another
+ * process since is left alone); returns how many were signalled.
+ */
+export function signalProcesses(processes: readonly ProcessIdentity[], signal: NodeJS.Signals): number {
+  let signalled = 0;
   for (const { pid, start } of processes) {
-    if (statOf(pid)?.start !== start) continue;
+    if (processStat(pid)?.start !== start) continue;
     try {
       process.kill(pid, signal);
+      signalled += 1;
     } catch {
       // Gone meanwhile (ESRCH), or not ours to signal (EPERM).
     }
   }
+  return signalled;
+}
+
+/**
+ * What the standard output and error of process `pid` are open on, as /proc names it
+ * (`pipe:[inode]`, `socket:[inode]` — Node's stdio pipes are socket pairs —, `/dev/pts/N`): the
+ * processes it starts inherit them and keep them open after it exited. Read while it runs.
+ */
+export function outputTargets(pid: number | undefined): string[] {
+  if (pid === undefined) return [];
+  const targets = new Set<string>();
+  for (const fd of [1, 2]) {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      if (/^(pipe|socket):\[\d+\]$|^\/dev\/pts\/\d+$/.test(target)) targets.add(target);
+    } catch {
+      // Gone already.
+    }
+  }
+  return [...targets];
+}
+
+/** True when the open file `fd` of `pid` can be written (O_WRONLY or O_RDWR in its fdinfo flags). */
+function writable(pid: string, fd: string): boolean {
+  try {
+    const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8"))?.[1];
+    return flags !== undefined && (parseInt(flags, 8) & 3) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Every process other than this one that has one of `targets` (see {@link outputTargets}) open
+ * for writing: who can still write to a child's output after it exited — what it started and
+ * left running, also outside its process group or session and after the init process adopted
+ * it. A reader of the output is not one.
+ */
+export function writersOf(targets: readonly string[]): ProcessIdentity[] {
+  if (targets.length === 0) return [];
+  const wanted = new Set(targets);
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const found: ProcessIdentity[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue; // Gone, or not ours to read.
+    }
+    const writes = fds.some((fd) => {
+      try {
+        return wanted.has(readlinkSync(`/proc/${entry}/fd/${fd}`)) && writable(entry, fd);
+      } catch {
+        return false;
+      }
+    });
+    const start = writes ? processStat(Number(entry))?.start : undefined;
+    if (start !== undefined) found.push({ pid: Number(entry), start });
+  }
+  return found;
 }

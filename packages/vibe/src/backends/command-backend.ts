@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { boundText, terminateProcess } from "@tools/registry";
+import { boundText, outputTargets, signalProcesses, terminateProcess, writersOf } from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { count } from "../internal/count.js";
-import { outputPipes, pipeHolders, signalHolders } from "../internal/pipe-holders.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
@@ -93,7 +92,7 @@ function runCommand(
       detached: true,
     });
     // Named now, while the CLI runs: after it exited, what still holds these is what it left.
-    const pipes = outputPipes(child.pid);
+    const pipes = outputTargets(child.pid);
     const closed = new Promise<void>((resolveClosed) => child.once("close", () => resolveClosed()));
     const stdout = new TailBuffer(maxResultChars);
     const stderr = new TailBuffer(4000);
@@ -163,9 +162,9 @@ async function endOutputHolders(
   pipes: string[],
 ): Promise<string> {
   if (await settleWithin(closed, outputGraceMs)) return "";
-  const holders = pipeHolders(pipes);
-  const signalled = signalHolders(holders, "SIGTERM");
-  signalHolders(holders, "SIGKILL");
+  const holders = writersOf(pipes);
+  const signalled = signalProcesses(holders, "SIGTERM");
+  signalProcesses(holders, "SIGKILL");
   if (signalled > 0 && (await settleWithin(closed, holderKillMs))) {
     return `(the CLI exited, leaving ${count(signalled, "background process", "background processes")} that held its output open; ${signalled === 1 ? "it was" : "they were"} ended)`;
   }
