@@ -8,6 +8,8 @@ export type StructuralErrorCode =
   | "PATTERN_INVALID"
   | "TEMPLATE_INVALID"
   | "PATH_NOT_FOUND"
+  | "FILE_TOO_LARGE"
+  | "FILE_NOT_TEXT"
   | "UNKNOWN_EDIT"
   | "EDIT_STALE"
   | "WRITE_FAILED";

@@ -42,7 +42,10 @@ export function dylinkSection(bytes: Uint8Array): string | undefined {
   return new TextDecoder().decode(bytes.subarray(offset, offset + nameLength));
 }
 
-/** Loads a grammar; any failure names the file and the web-tree-sitter version. */
+/**
+ * Loads a grammar; any failure names the file and the web-tree-sitter version.
+ * @internal Hands out web-tree-sitter objects: not in the published types.
+ */
 export async function loadGrammar(spec: LanguageSpec): Promise<Language> {
   const path = grammarPath(spec);
   const version = webTreeSitterVersion();

@@ -38,6 +38,8 @@ export interface TreeMatches {
   readonly matches: StructuralMatch[];
   /** Attempts abandoned at the step budget. */
   readonly exhausted: number;
+  /** Attempts abandoned because the code was nested deeper than the matcher's stack allows. */
+  readonly tooDeep: number;
 }
 
 function captured(capture: Capture, source: string): CapturedText {
@@ -195,6 +197,7 @@ function runMatches(
  * pattern root's type are tried (found inside WASM, around the pattern's rarest literal when it
  * has one); a bare `$X` pattern tries every named node. A flat-chain pattern also matches runs of
  * siblings inside any node (see `CompiledPattern.sequence`).
+ * @internal Hands out web-tree-sitter objects: not in the published types.
  */
 export function findMatches(pattern: CompiledPattern, tree: Tree, source: string): TreeMatches {
   const candidates = candidateNodes(pattern, tree, source);
@@ -231,5 +234,5 @@ export function findMatches(pattern: CompiledPattern, tree: Tree, source: string
       add(run.first, run.last, run.env);
   }
   matches.sort((a, b) => a.start - b.start || b.end - a.end);
-  return { matches, exhausted: matcher.exhausted };
+  return { matches, exhausted: matcher.exhausted, tooDeep: matcher.tooDeep };
 }

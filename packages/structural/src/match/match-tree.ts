@@ -20,6 +20,15 @@ export const defaultStepBudget = 100_000;
 
 class BudgetExceeded extends Error {}
 
+/**
+ * Whether an error is the JavaScript stack running out: the matcher recurses once per pattern
+ * level and per sibling it steps over, so code or a pattern nested deeper than the stack holds
+ * abandons the attempt (counted in `tooDeep`) instead of failing the whole search.
+ */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
 /** The binding `matchRun` gives the siblings after a run (no metavariable can be named so). */
 const restName = " rest";
 
@@ -94,6 +103,8 @@ export class TreeMatcher {
   private spent = 0;
   /** Attempts abandoned because they ran out of budget. */
   exhausted = 0;
+  /** Attempts abandoned because the code (or pattern) was nested deeper than the stack allows. */
+  tooDeep = 0;
   private readonly code = new CodeComparer((units) => this.charge(units));
   /** Code children by node id, for this attempt (a node is revisited on every backtrack). */
   private readonly children = new Map<number, Node[]>();
@@ -108,11 +119,7 @@ export class TreeMatcher {
     try {
       return this.matchNode(pattern, node, new Map());
     } catch (error) {
-      if (error instanceof BudgetExceeded) {
-        this.exhausted++;
-        return undefined;
-      }
-      throw error;
+      return this.abandoned(error);
     }
   }
 
@@ -138,12 +145,16 @@ export class TreeMatcher {
       bindings.delete(restName);
       return { env: bindings, end: tail.start };
     } catch (error) {
-      if (error instanceof BudgetExceeded) {
-        this.exhausted++;
-        return undefined;
-      }
-      throw error;
+      return this.abandoned(error);
     }
+  }
+
+  /** Counts an attempt abandoned at the budget or the stack's depth; rethrows anything else. */
+  private abandoned(error: unknown): undefined {
+    if (error instanceof BudgetExceeded) this.exhausted++;
+    else if (isStackOverflow(error)) this.tooDeep++;
+    else throw error;
+    return undefined;
   }
 
   private charge(units: number): void {
@@ -243,7 +254,8 @@ export class TreeMatcher {
       let tokens = 0;
       for (let end = ci; end <= nodes.length; end++) {
         const last = nodes[end - 1];
-        if (end > ci && last) tokens += this.code.tokensOf(last).length;
+        // Only a repeated name needs the count (collecting tokens walks the whole capture).
+        if (wanted !== undefined && end > ci && last) tokens += this.code.tokensOf(last).length;
         if (wanted !== undefined && tokens !== wanted) {
           if (tokens > wanted) break;
           this.charge(1);
@@ -256,12 +268,17 @@ export class TreeMatcher {
       }
       return undefined;
     }
-    const node = nodes[ci];
+    // Comments are stepped over in a loop, not a call each: a block may hold thousands.
+    let at = ci;
+    while (nodes[at]?.isExtra) {
+      at++;
+      this.charge(1);
+    }
+    const node = nodes[at];
     if (node === undefined) return undefined;
-    if (node.isExtra) return this.matchChildren(patterns, nodes, pi, ci + 1, env, memo);
     const matched = this.matchNode(pattern, node, env);
     if (matched) {
-      const rest = this.matchChildren(patterns, nodes, pi + 1, ci + 1, matched, memo);
+      const rest = this.matchChildren(patterns, nodes, pi + 1, at + 1, matched, memo);
       if (rest) return rest;
     }
     if (!skippable(node, pattern)) return undefined;
@@ -269,7 +286,7 @@ export class TreeMatcher {
       patterns,
       nodes,
       pi,
-      ci + 1,
+      at + 1,
       saysSomething(node) ? withPassed(env, node) : env,
       memo,
     );

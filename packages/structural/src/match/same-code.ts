@@ -1,15 +1,33 @@
 import type { Node } from "web-tree-sitter";
 
-/** Appends the node's tokens to `out`; returns how many nodes it walked. */
-function collectTokens(node: Node, out: string[]): number {
-  if (node.isExtra || node.isMissing) return 1;
-  if (node.childCount === 0) {
-    if (node.startIndex !== node.endIndex) out.push(node.text);
-    return 1;
+/** Nodes walked between two charges while collecting tokens. */
+const chargeEvery = 1024;
+
+/**
+ * Appends the node's tokens to `out`, charging a unit per node walked as it goes (so a huge
+ * capture is abandoned early). Walks with its own stack, not by recursion: a capture may be
+ * nested far deeper than the JavaScript stack (a file of 50,000 nested brackets).
+ */
+function collectTokens(root: Node, out: string[], charge: (units: number) => void): void {
+  const stack: Node[] = [root];
+  let walked = 0;
+  for (let node = stack.pop(); node; node = stack.pop()) {
+    if (++walked === chargeEvery) {
+      charge(walked);
+      walked = 0;
+    }
+    if (node.isExtra || node.isMissing) continue;
+    if (node.childCount === 0) {
+      if (node.startIndex !== node.endIndex) out.push(node.text);
+      continue;
+    }
+    const children = node.children;
+    for (let index = children.length - 1; index >= 0; index--) {
+      const child = children[index];
+      if (child) stack.push(child);
+    }
   }
-  let walked = 1;
-  for (const child of node.children) walked += collectTokens(child, out);
-  return walked;
+  charge(walked);
 }
 
 /** A run of sibling nodes, `list[start]` up to (not including) `list[end]`, not copied out. */
@@ -41,7 +59,7 @@ export class CodeComparer {
     const cached = this.tokens.get(node.id);
     if (cached) return cached;
     const out: string[] = [];
-    this.charge(collectTokens(node, out));
+    collectTokens(node, out, this.charge);
     this.tokens.set(node.id, out);
     return out;
   }

@@ -49,7 +49,10 @@ interface CachedTree {
   evicted: boolean;
 }
 
-/** A tree handed out by the cache; `release()` frees it once the cache no longer keeps it. */
+/**
+ * A tree handed out by the cache; `release()` frees it once the cache no longer keeps it.
+ * @internal Hands out web-tree-sitter objects: not in the published types.
+ */
 export interface TreeLease {
   readonly tree: Tree;
   release(): void;
@@ -164,7 +167,10 @@ export class StructuralParser {
     return spec;
   }
 
-  /** A parser with the language's grammar loaded (loaded once, on first use). */
+  /**
+   * A parser with the language's grammar loaded (loaded once, on first use).
+   * @internal Hands out web-tree-sitter objects: not in the published types.
+   */
   parser(spec: LanguageSpec): Promise<Parser> {
     let parser = this.parsers.get(spec.id);
     if (!parser) {
@@ -189,6 +195,7 @@ export class StructuralParser {
   /**
    * Parses text (only `ranges` of it when given); the caller owns the tree and must `delete()`
    * it.
+   * @internal Hands out web-tree-sitter objects: not in the published types.
    */
   async parse(spec: LanguageSpec, text: string, ranges?: readonly Range[]): Promise<Tree> {
     const parser = await this.parser(spec);
@@ -206,6 +213,7 @@ export class StructuralParser {
   /**
    * The tree of a file's text, from the cache when (path, size, mtime) is unchanged. Call
    * `release()` when done with it: it frees the tree unless the cache keeps it.
+   * @internal Hands out web-tree-sitter objects: not in the published types.
    */
   fileTree(path: string, spec: LanguageSpec, text: string, stat: FileStamp): Promise<TreeLease> {
     return this.cachedTree(path, spec, text, stat);
@@ -214,6 +222,7 @@ export class StructuralParser {
   /**
    * The tree of only some ranges of a file's text (tree-sitter's `includedRanges`: the parser
    * skips the rest, positions stay the file's), cached like {@link fileTree} for these ranges.
+   * @internal Hands out web-tree-sitter objects: not in the published types.
    */
   rangesTree(
     path: string,
@@ -227,7 +236,10 @@ export class StructuralParser {
     return this.cachedTree(key, spec, text, stat, ranges, parsedChars);
   }
 
-  /** A lease on the whole file's tree if the cache holds it for this (size, mtime), without parsing. */
+  /**
+   * A lease on the whole file's tree if the cache holds it for this (size, mtime), without parsing.
+   * @internal Hands out web-tree-sitter objects: not in the published types.
+   */
   cachedFileTree(path: string, spec: LanguageSpec, stat: FileStamp): TreeLease | undefined {
     const cached = this.trees.get(path);
     return cached && isCurrent(cached, spec, stat) ? lease(cached) : undefined;

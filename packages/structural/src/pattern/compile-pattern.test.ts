@@ -213,3 +213,40 @@ describe("compilePattern errors", () => {
     }
   });
 });
+
+describe("patterns too deep or too wide for the matcher", () => {
+  const typescript = parser.spec("typescript");
+
+  it("are PATTERN_INVALID, saying how deep, not a raw stack overflow", async () => {
+    const cases = [
+      ["[".repeat(50_000) + "]".repeat(50_000), 50_003],
+      [`foo(${Array.from({ length: 100_000 }, () => "1").join("+")})`, 100_004],
+    ] as const;
+    for (const [source, levels] of cases) {
+      const error = await parser.compile(typescript, source).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({ code: "PATTERN_INVALID" });
+      expect((error as Error).message).toContain(`pattern too deeply nested (${levels} levels; at most 300)`);
+    }
+    const wide = `foo(${Array.from({ length: 5000 }, () => "1").join(", ")})`;
+    const error = await parser.compile(typescript, wide).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "PATTERN_INVALID" });
+    expect((error as Error).message).toContain(
+      "pattern too long: 10001 nodes side by side in one list (at most 500)",
+    );
+  });
+
+  it("up to the bounds, compile and match", async () => {
+    // 290 arrays, with the program, its statement and the innermost `[` token: 293 levels.
+    const deep = "[".repeat(290) + "]".repeat(290);
+    const wide = `foo(${Array.from({ length: 249 }, (_, index) => String(index)).join(", ")})`;
+    for (const source of [deep, wide]) {
+      const pattern = await parser.compile(typescript, source);
+      const tree = await parser.parse(typescript, `${source};\n`);
+      try {
+        expect(findMatches(pattern, tree, `${source};\n`).matches).toHaveLength(1);
+      } finally {
+        tree.delete();
+      }
+    }
+  });
+});

@@ -5,7 +5,15 @@ import { contextKeywords } from "./context-keywords.js";
 import { substituteExpando } from "./metavariable.js";
 import { bodyHint, describeError, parseFailure } from "./parse-failure.js";
 import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./pattern-node.js";
-import { firstError, intolerableError, isMetaText, meaningfulChildren, metaOf } from "./pattern-tree.js";
+import {
+  firstError,
+  intolerableError,
+  isMetaText,
+  meaningfulChildren,
+  metaOf,
+  treeShape,
+  type TreeShape,
+} from "./pattern-tree.js";
 
 /** How much tree-sitter had to repair: none, MISSING tokens only, or ERRORs standing for metavariables. */
 type Repair = 0 | 1 | 2;
@@ -191,10 +199,54 @@ function requiredLiterals(root: PatternNode, leaves: ReadonlyMap<PatternNode, st
 }
 
 /**
+ * Deepest pattern accepted, in syntax-tree levels. Compiling and matching recurse once per level
+ * (several JavaScript frames each): 700 levels still matched under vitest's stack, 990 did not.
+ * Real patterns are a few dozen levels deep.
+ */
+export const maxPatternDepth = 300;
+
+/**
+ * Most children of one node of a pattern (the arguments of `foo(a, b)` have 5: `(`, `a`, `,`,
+ * `b`, `)`). The matcher recurses once per sibling it matches; lists twice as long still fit the
+ * stack (outside vitest).
+ */
+export const maxPatternWidth = 500;
+
+/**
+ * Rejects a pattern nested or spread wider than the matcher can follow (see `maxPatternDepth`,
+ * `maxPatternWidth`) with `PATTERN_INVALID`, before anything walks it by recursion.
+ */
+function checkShape(parser: Parser, text: string): void {
+  const tree = parser.parse(text);
+  if (!tree) return;
+  let shape: TreeShape;
+  try {
+    shape = treeShape(tree.rootNode);
+  } finally {
+    tree.delete();
+  }
+  if (shape.depth > maxPatternDepth) {
+    throw new StructuralError({
+      code: "PATTERN_INVALID",
+      message: `pattern too deeply nested (${shape.depth} levels; at most ${maxPatternDepth}); match an inner part of it, with $X or $$$X for what lies inside`,
+      data: { depth: shape.depth, maxDepth: maxPatternDepth },
+    });
+  }
+  if (shape.width > maxPatternWidth) {
+    throw new StructuralError({
+      code: "PATTERN_INVALID",
+      message: `pattern too long: ${shape.width} nodes side by side in one list (at most ${maxPatternWidth}); match a part of it, or write $$$X for the part of the list that need not be spelled out`,
+      data: { width: shape.width, maxWidth: maxPatternWidth },
+    });
+  }
+}
+
+/**
  * Parses a pattern as code of the language and turns it into a {@link CompiledPattern}. A
  * fragment that is not valid at the top level is retried inside the language's wrappers (a
  * function body, with and without a trailing `;`). Throws `PATTERN_INVALID` saying where it
  * failed; never returns a pattern that silently matches nothing because it did not parse.
+ * @internal Hands out web-tree-sitter objects: not in the published types.
  */
 export function compilePattern(parser: Parser, spec: LanguageSpec, source: string): CompiledPattern {
   // A frame the file has (`<?php` … `?>`) is not code to match; lines it took are counted so
@@ -210,6 +262,7 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
     });
   }
   const text = substituteExpando(trimmed, spec.expando, spec.codeNames);
+  checkShape(parser, text);
   const locate = (fragment: string): Located | undefined => {
     const { expando } = spec;
     const bare: (() => Located | undefined)[] = [

@@ -1,6 +1,44 @@
 import type { Node } from "web-tree-sitter";
 import { parseMetaVariable, restoreSigils } from "./metavariable.js";
 
+/** How deep a tree goes and its longest children list. */
+export interface TreeShape {
+  /** Levels from the root (a lone leaf is 1). */
+  readonly depth: number;
+  /** Most children of one node. */
+  readonly width: number;
+}
+
+/** The depth and widest children list of the tree under `node`, walked without recursion. */
+export function treeShape(node: Node): TreeShape {
+  const cursor = node.walk();
+  // Children met so far under each node of the path walked, by level (the root is level 0).
+  const counts: number[] = [];
+  let level = 0;
+  let depth = 1;
+  let width = 0;
+  try {
+    for (;;) {
+      if (cursor.gotoFirstChild()) {
+        level++;
+        counts[level] = 1;
+        depth = Math.max(depth, level + 1);
+        width = Math.max(width, 1);
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        if (level === 0 || !cursor.gotoParent()) return { depth, width };
+        level--;
+      }
+      const count = (counts[level] ?? 0) + 1;
+      counts[level] = count;
+      width = Math.max(width, count);
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
 /** Children that carry no code: zero-width terminators and MISSING nodes tree-sitter invented. */
 export function isIgnorable(node: Node): boolean {
   return node.isMissing || node.startIndex === node.endIndex;

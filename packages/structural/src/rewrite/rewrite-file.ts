@@ -1,5 +1,5 @@
 import type { StructuralMatch } from "../match/find-matches.js";
-import { fillTemplate } from "./template.js";
+import { fillTemplate, lineEnding } from "./template.js";
 
 /** One replacement in a file's text (UTF-16 offsets). */
 export interface Replacement {
@@ -37,6 +37,8 @@ export function rewriteFile(
   const leftUnchanged: StructuralMatch[] = [];
   let nestedSkipped = 0;
   let coveredTo = -1;
+  // Once per file, not per match: it reads the whole text.
+  const eol = lineEnding(source);
   for (const match of sorted) {
     if (match.start >= coveredTo && match.passedOver !== undefined) {
       leftUnchanged.push(match);
@@ -52,7 +54,7 @@ export function rewriteFile(
     replacements.push({
       start: match.start,
       end,
-      text: fillTemplate(template, match, source, options.codeNames),
+      text: fillTemplate(template, match, source, options.codeNames, eol),
     });
     coveredTo = match.end;
   }

@@ -69,15 +69,16 @@ function dedent(value: string, indent: string): string {
  * The replacement text for one match: metavariables substituted with their original source
  * (`$$$X` from its first node to its last; an empty `$$$X` also drops the `,` after it, or
  * before it at the end of a list; `\$NAME` is the code `$NAME`), re-indented to the match's
- * line, with the file's line endings.
+ * line, with the file's line endings (`eol`, when the caller computed `lineEnding(source)` once for
+ * many matches: finding it reads the whole file).
  */
 export function fillTemplate(
   template: string,
   match: StructuralMatch,
   source: string,
   codeNames: readonly string[] = [],
+  eol: "\r\n" | "\n" = lineEnding(source),
 ): string {
-  const eol = lineEnding(source);
   const normalized = template.replace(/\r\n/g, "\n");
   let out = "";
   let last = 0;

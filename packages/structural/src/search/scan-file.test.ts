@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { maxPlanRanges } from "../chunks/parse-plan.js";
 import { findMatches } from "../match/find-matches.js";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { scanBytes } from "./scan-file.js";
@@ -33,6 +34,20 @@ describe("scanBytes", () => {
     // The whole file's tree is now cached and used as it is by the next search.
     const spec = parser.spec("python");
     const cached = parser.cachedFileTree("/broken.py", spec, { size: Buffer.byteLength(text), mtimeMs: 1 });
+    expect(cached).toBeDefined();
+    cached?.release();
+  });
+
+  it("parses the whole file when the plan would hand the parser more than maxPlanRanges ranges", async () => {
+    // Every other statement holds the literal: one range each, past the bound.
+    const lines = Array.from({ length: maxPlanRanges + 1 }, (_, index) => `foo(${index})\nx = ${index}\n`);
+    const text = lines.join("");
+    const found = await scan("/many.py", "python", "foo($A)", text);
+    expect(found.matches).toHaveLength(maxPlanRanges + 1);
+    const cached = parser.cachedFileTree("/many.py", parser.spec("python"), {
+      size: Buffer.byteLength(text),
+      mtimeMs: 1,
+    });
     expect(cached).toBeDefined();
     cached?.release();
   });

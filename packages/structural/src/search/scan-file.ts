@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import type { LanguageSpec } from "../grammars/languages.js";
-import { parsePlan, planHolds, planShare } from "../chunks/parse-plan.js";
+import { maxPlanRanges, parsePlan, planHolds, planShare } from "../chunks/parse-plan.js";
 import { findMatches, type StructuralMatch, type TreeMatches } from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
@@ -17,6 +17,8 @@ export interface FileScan {
   readonly notUtf8: boolean;
   readonly matches: readonly StructuralMatch[];
   readonly exhausted: number;
+  /** Match attempts abandoned because the code was nested too deeply (see `TreeMatches`). */
+  readonly tooDeep: number;
   /** Scanned as a share of the file: its matches are part of the file's. */
   readonly share?: FileShare;
   /** A share that could not be searched through the plan: the file must be parsed whole. */
@@ -53,7 +55,8 @@ export function hasLiterals(bytes: Buffer, literals: readonly Buffer[]): boolean
  * Matches the pattern in only the parts of the file that can hold a match (see `parsePlan`),
  * parsed as tree-sitter included ranges, or undefined when the file must be parsed whole: no
  * plan for this language and pattern, the parts do not parse without error (the whole file's
- * parse, with its error recovery, is then the reference), or a match could span skipped parts.
+ * parse, with its error recovery, is then the reference), a match could span skipped parts, or
+ * the plan has more ranges than a parse through ranges handles fast (`maxPlanRanges`).
  */
 async function matchPlanned(
   parser: StructuralParser,
@@ -67,7 +70,8 @@ async function matchPlanned(
   const whole = parsePlan(spec.id, pattern, text);
   if (!whole) return undefined;
   const plan = share ? planShare(whole, share.index, share.count) : whole;
-  if (plan.ranges.length === 0) return { matches: [], exhausted: 0 };
+  if (plan.ranges.length === 0) return { matches: [], exhausted: 0, tooDeep: 0 };
+  if (plan.ranges.length > maxPlanRanges) return undefined;
   const lease = await parser.rangesTree(path, spec, text, plan.ranges, stamp);
   try {
     const { tree } = lease;
@@ -113,7 +117,17 @@ export async function scanBytes(
   if (share) {
     const found = await matchPlanned(parser, spec, pattern, path, text, stamp, share);
     if (!found)
-      return { path, text: "", hash: "", notUtf8: false, matches: [], exhausted: 0, share, incomplete: true };
+      return {
+        path,
+        text: "",
+        hash: "",
+        notUtf8: false,
+        matches: [],
+        exhausted: 0,
+        tooDeep: 0,
+        share,
+        incomplete: true,
+      };
     return withText(path, text, bytes, found, share);
   }
   const cached = parser.cachedFileTree(path, spec, stamp);
@@ -139,9 +153,10 @@ function withText(
   found: TreeMatches,
   share: FileShare | undefined,
 ): FileScan {
-  const { matches, exhausted } = found;
+  const { matches, exhausted, tooDeep } = found;
   const base = share ? { share } : {};
-  if (matches.length === 0) return { ...base, path, text: "", hash: "", notUtf8: false, matches, exhausted };
+  if (matches.length === 0)
+    return { ...base, path, text: "", hash: "", notUtf8: false, matches, exhausted, tooDeep };
   return {
     ...base,
     path,
@@ -150,5 +165,6 @@ function withText(
     notUtf8: !isUtf8(bytes),
     matches,
     exhausted,
+    tooDeep,
   };
 }

@@ -7,7 +7,7 @@ import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
-import { noMatchMessage, rejectUnparsedWithoutMatches, searchedLine } from "./ast-grep-tool.js";
+import { noMatchMessage, rejectUnparsedWithoutMatches, searchedLine, tooDeepNote } from "./ast-grep-tool.js";
 import { plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
@@ -134,6 +134,8 @@ export const astEditTool = defineTool({
       `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} (${searchedLine(outcome, scope)}) — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
     ];
     if (skippedNote) lines.push(`${skippedNote.charAt(0).toUpperCase()}${skippedNote.slice(1)}.`);
+    const deep = tooDeepNote(outcome);
+    if (deep) lines.push(deep);
     if (leftNote) lines.push(leftNote);
     if (nested > 0)
       lines.push(

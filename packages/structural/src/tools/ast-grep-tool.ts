@@ -10,10 +10,29 @@ import { plural, resolveScope, type SearchScope } from "./scope.js";
 
 const maxCodeLines = 3;
 
+/** Characters of one line of matched code shown (a minified line can be megabytes long). */
+const maxLineChars = 200;
+
+function trimLine(line: string): string {
+  return line.length > maxLineChars
+    ? `${line.slice(0, maxLineChars)}… (${line.length - maxLineChars} more characters)`
+    : line;
+}
+
 function trimCode(text: string): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
-  if (lines.length <= maxCodeLines) return lines.join("\n");
-  return `${lines.slice(0, maxCodeLines).join("\n")}\n… (${lines.length - maxCodeLines} more lines)`;
+  const shown = lines.slice(0, maxCodeLines).map(trimLine).join("\n");
+  if (lines.length <= maxCodeLines) return shown;
+  return `${shown}\n… (${lines.length - maxCodeLines} more lines)`;
+}
+
+/**
+ * The candidates given up on because the code there is nested deeper than the matcher's stack
+ * allows (they may or may not match), as a sentence; undefined when none.
+ */
+export function tooDeepNote(outcome: SearchOutcome): string | undefined {
+  if (outcome.tooDeep === 0) return undefined;
+  return `${outcome.tooDeep} candidate(s) were abandoned: the code there is nested too deeply to match.`;
 }
 
 function oneLine(text: string): string {
@@ -60,6 +79,8 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
   ];
   if (outcome.exhausted > 0)
     parts.push(`${outcome.exhausted} candidate(s) were abandoned at the $$$ step budget.`);
+  const deep = tooDeepNote(outcome);
+  if (deep) parts.push(deep);
   const glued = gluedMetaVariables(pattern.source);
   if (glued.length > 0) {
     const words = glued.map((word) => `\`${word}\``).join(", ");
@@ -139,6 +160,7 @@ export const astGrepTool = defineTool({
       total > blocks.length
         ? `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
         : "";
-    return `${header}\n\n${blocks.join("\n\n")}${more}`;
+    const deep = tooDeepNote(outcome);
+    return `${deep ? `${header}\n${deep}` : header}\n\n${blocks.join("\n\n")}${more}`;
   },
 });

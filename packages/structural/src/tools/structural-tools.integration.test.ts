@@ -493,3 +493,92 @@ describe("keywords the pattern does not write", () => {
     );
   });
 });
+
+describe("a file named by path", () => {
+  // Over the 2 MiB a folder's walk skips, in few nodes: one long string.
+  const bigPython = `x = "${"a".repeat(2_500_000)}"\nfoo(7)\n`;
+
+  it("is searched whatever its size, while a folder's walk still skips it", async () => {
+    write("py/big.py", bigPython);
+    const named = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo($A)", path: "py/big.py" },
+    });
+    expect(named.isError).toBe(false);
+    expect(resultText(named)).toContain("1 match in 1 file (searched 1 python file)");
+    expect(resultText(named)).toContain("$A = 7");
+    const walked = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo($A)", path: "py", language: "python" },
+    });
+    expect(resultText(walked)).toContain("(searched 1 python file; skipped 1 over 2 MiB)");
+  });
+
+  it("is rewritten whatever its size", async () => {
+    write("py/big.py", bigPython);
+    const result = await registry().invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "foo($A)", rewrite: "bar($A)", path: "py/big.py" },
+    });
+    expect(resultText(result)).toContain("(proposed) 1 replacement in 1 file (searched 1 python file)");
+    expect(resultText(result)).toContain("+bar(7)");
+  });
+
+  it("over 16 MiB, or binary, is an error rather than 'no matches'", async () => {
+    write("py/huge.py", `x = "${"a".repeat(17 * 1024 * 1024)}"\nfoo(7)\n`);
+    write("py/blob.py", Buffer.from([0x66, 0x00, 0x6f, 0x6f]));
+    for (const tool of ["ast_grep", "ast_edit"] as const) {
+      const args = {
+        pattern: "foo($A)",
+        path: "py/huge.py",
+        ...(tool === "ast_edit" ? { rewrite: "x" } : {}),
+      };
+      const huge = await registry().invoke(run, { tool, args });
+      expect(huge.isError).toBe(true);
+      expect(huge.error?.code).toBe("FILE_TOO_LARGE");
+      expect(resultText(huge)).toContain(
+        "'py/huge.py' is 17 MiB; a file named by path is searched up to 16 MiB",
+      );
+      const blob = await registry().invoke(run, { tool, args: { ...args, path: "py/blob.py" } });
+      expect(blob.isError).toBe(true);
+      expect(blob.error?.code).toBe("FILE_NOT_TEXT");
+      expect(resultText(blob)).toContain("'py/blob.py' is binary");
+    }
+  });
+
+  it("lists a match on a very long line cut short", async () => {
+    write("py/long.py", `foo("${"b".repeat(100_000)}")\n`);
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "foo($A)", path: "py/long.py" },
+    });
+    const text = resultText(result);
+    expect(text).toContain("1 match in 1 file");
+    expect(text).toContain("… (99807 more characters)");
+    expect(text.length).toBeLessThan(1000);
+  });
+});
+
+describe("code nested deeper than the stack", () => {
+  it("does not fail a search: deep captures, thousands of comments, and long runs of tokens", async () => {
+    const depth = 50_000;
+    write("ts/deep.ts", `foo(1);\nconst x = ${"[".repeat(depth)}${"]".repeat(depth)};\n`);
+    write("ts/comments.ts", `function f() {\n${"// c\n".repeat(depth)}foo(1);\n}\n`);
+    write("ts/holes.ts", `const h = [${",".repeat(depth)}1];\nconst k = [1];\n`);
+    const search = (pattern: string) =>
+      registry().invoke(run, { tool: "ast_grep", args: { pattern, language: "typescript", max_results: 1 } });
+    const runs = await search("[$$$A]");
+    expect(runs.isError).toBe(false);
+    expect(resultText(runs)).toContain(`${depth + 2} matches in 2 files`);
+    const commented = await search("function $F() { foo(1) }");
+    expect(commented.isError).toBe(false);
+    expect(resultText(commented)).toContain("1 match in 1 file");
+    // 50,000 commas passed over one by one: that attempt is abandoned, and said so.
+    const holes = await search("[1]");
+    expect(holes.isError).toBe(false);
+    expect(resultText(holes)).toContain("1 match in 1 file");
+    expect(resultText(holes)).toContain(
+      "1 candidate(s) were abandoned: the code there is nested too deeply to match.",
+    );
+  });
+});
