@@ -102,6 +102,14 @@ describe("compileCell", () => {
     ]);
   });
 
+  it("keeps a destructuring declaration after a line without ';' a statement of its own", async () => {
+    const context: Record<string, unknown> = { console };
+    context.globalThis = context;
+    expect(await run(context, "let o = {a: 5}\nconsole.log\nconst {a} = o\na")).toBe(5);
+    expect(await run(context, "globalThis.f = () => 1\nf()\nconst [q] = [7]\nq")).toBe(7);
+    expect(await run(context, "let [r] = [8]\nvar {s} = {s: 9}\nr + s")).toBe(17);
+  });
+
   it("lets a function of an earlier cell see a binding change of a later one", async () => {
     const context: Record<string, unknown> = {};
     context.globalThis = context;

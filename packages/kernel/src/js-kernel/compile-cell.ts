@@ -79,7 +79,7 @@ export function compileCell(code: string): CompiledCell {
 
 /**
  * Edits that turn a top-level `const`/`let`/`var` into assignments to globals, keeping columns:
- * the keyword becomes blanks, or blanks and `(` before a destructuring pattern.
+ * the keyword becomes blanks, or blanks and `;(` before a destructuring pattern.
  */
 function declarationEdits(code: string, declaration: VariableDeclaration): SourceEdit[] {
   const { kind, declarations } = declaration;
@@ -91,7 +91,8 @@ function declarationEdits(code: string, declaration: VariableDeclaration): Sourc
     {
       start,
       end: start + kind.length,
-      insert: [destructures ? `${" ".repeat(kind.length - 1)}(` : " ".repeat(kind.length)],
+      // `;(`: a line before it without a `;` would otherwise take the `(` as a call of its value.
+      insert: [destructures ? `${" ".repeat(kind.length - 2)};(` : " ".repeat(kind.length)],
     },
   ];
   for (const declarator of declarations) {
