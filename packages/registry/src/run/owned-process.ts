@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { descendantsOf, signalProcesses, type ProcessIdentity } from "./process-tree.js";
+import { markedProcesses, markOf } from "./process-mark.js";
+import { descendantsOf, processStat, signalProcesses, type ProcessIdentity } from "./process-tree.js";
 
 /** Options for ending a child process. */
 export interface TerminateOptions {
@@ -7,10 +8,28 @@ export interface TerminateOptions {
   graceMs?: number;
   /** Signal the whole process group (the child was spawned with `detached: true`). */
   group?: boolean;
+  /**
+   * The value of the {@link createProcessMark} mark the child was spawned with: every process
+   * carrying it is ended too, also after the child itself has exited. Read from the child's
+   * environment when not given and the child still runs.
+   */
+  mark?: string;
 }
 
 function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
+}
+
+/** Resolves once none of `processes` runs (a zombie is dead), or at `deadline`. */
+async function untilGone(processes: readonly ProcessIdentity[], deadline: number): Promise<void> {
+  const running = () =>
+    processes.some(({ pid, start }) => {
+      const stat = processStat(pid);
+      return stat?.start === start && stat.state !== "Z";
+    });
+  while (running() && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now()))));
+  }
 }
 
 function signal(child: ChildProcess, name: NodeJS.Signals, group: boolean): void {
@@ -29,15 +48,19 @@ function signal(child: ChildProcess, name: NodeJS.Signals, group: boolean): void
  * With `group`, the whole process group is signalled, and so is every descendant of the child
  * found in /proc at the time (Linux), also one that left the group or the session (`setsid`,
  * Python's `start_new_session`, Node's `detached`): each gets SIGTERM with the group and SIGKILL
- * once the child is gone. A daemon whose parent exited before is not found (the init process
- * adopted it).
+ * once the child is gone. A daemon whose parent exited before (the init process adopted it) is
+ * found by the child's mark, when it was spawned with one ({@link createProcessMark}); with a
+ * mark, what carries it is ended even when the child has exited already.
  */
 export async function terminateProcess(child: ChildProcess, options: TerminateOptions = {}): Promise<void> {
   const graceMs = options.graceMs ?? 2000;
+  const deadline = Date.now() + graceMs;
   const group = options.group ?? false;
-  if (exited(child) && !group) return;
+  if (exited(child) && !group && options.mark === undefined) return;
+  const mark = options.mark ?? markOf(child.pid);
   const tree = new Map<number, ProcessIdentity>();
   const collect = () => {
+    if (mark !== undefined) for (const found of markedProcesses(mark)) tree.set(found.pid, found);
     if (!group || child.pid === undefined || exited(child)) return;
     for (const found of descendantsOf(child.pid)) tree.set(found.pid, found);
   };
@@ -63,8 +86,12 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
     // SIGKILL cannot be ignored; give the kernel a moment to reap, bounded.
     await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 500))]);
   }
-  if (group) {
-    signal(child, "SIGKILL", true);
+  if (group) signal(child, "SIGKILL", true);
+  if (group || mark !== undefined) {
+    // What is left of the tree gets the rest of the grace period to end on its SIGTERM.
+    await untilGone([...tree.values()], deadline);
+    // And what the marked ones started during the grace period.
+    if (mark !== undefined) for (const found of markedProcesses(mark)) tree.set(found.pid, found);
     signalProcesses([...tree.values()], "SIGKILL");
   }
 }

@@ -140,7 +140,9 @@ export class Run {
 
   /**
    * Makes a child process belong to the run: on dispose it gets SIGTERM, then SIGKILL after the
-   * grace period. Spawn with `detached: true` and pass `group: true` to end its whole group.
+   * grace period. Spawn with `detached: true` and pass `group: true` to end its whole group, and
+   * with a `createProcessMark()` mark in its environment (passed as `mark`) to end also what
+   * left the group, even after the child exited.
    * Returns a function that disowns it; call it once the process (and its group) is known to be
    * gone, so a reused pid is never signalled.
    */

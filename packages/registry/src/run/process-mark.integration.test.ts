@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { afterEach, describe, expect, it } from "vitest";
+import { tempDir } from "../testing/fixture-tools.js";
+import { terminateProcess } from "./owned-process.js";
+import {
+  createProcessMark,
+  markedProcesses,
+  markOf,
+  processMarkVariable,
+  reaperPid,
+} from "./process-mark.js";
+import { processStat } from "./process-tree.js";
+import { createRun } from "./run.js";
+
+// Real processes on Linux's /proc: daemons that double-fork out of every process group and
+// session, found again by the mark in their environment.
+
+/** Gone, or a zombie waiting for a reaper this container may not run. */
+function dead(pid: number): boolean {
+  const stat = processStat(pid);
+  return stat === undefined || stat.state === "Z";
+}
+
+/** The session id of `pid` (field 6 of /proc/<pid>/stat). */
+function sessionOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/** The first line the child prints. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout!.on("data", (data: Buffer) => {
+      text += data.toString();
+      if (text.includes("\n")) resolve(text.split("\n")[0]!);
+    });
+    child.once("exit", () => reject(new Error(`exited before printing a line (${text})`)));
+  });
+}
+
+// A daemon by the classic double fork: the subshell exits at once, so `sleep` is adopted by the
+// init process, in a session of its own, with its output on /dev/null. Nothing leads back to the
+// shell that started it except what it inherited.
+const daemonScript = '(setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > "$1"); exit 0';
+
+const leftovers: number[] = [];
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Ended, as it should have.
+    }
+  }
+});
+
+async function startDaemon(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; daemon: number }> {
+  const pidFile = join(tempDir(), "daemon.pid");
+  const child = spawn("/bin/sh", ["-c", daemonScript, "sh", pidFile], {
+    detached: true,
+    stdio: "ignore",
+    env,
+  });
+  await new Promise((resolve) => child.once("exit", resolve));
+  const daemon = Number(readFileSync(pidFile, "utf8").trim());
+  leftovers.push(daemon);
+  // Settled: `sleep` runs (setsid has exec'd) in a session of its own, and neither the shell nor
+  // its subshell is its parent any more (adopted).
+  const settled = () => {
+    const stat = processStat(daemon);
+    if (stat === undefined || stat.ppid === child.pid || processStat(stat.ppid)?.ppid === child.pid)
+      return false;
+    return (
+      sessionOf(daemon) === daemon && readFileSync(`/proc/${daemon}/cmdline`, "utf8").startsWith("sleep")
+    );
+  };
+  expect(await waitFor(settled, 2000)).toBe(true);
+  expect(dead(daemon)).toBe(false);
+  return { child, daemon };
+}
+
+describe("process marks", () => {
+  it("finds a double-forked daemon by its mark and ends it with the run, after its parent exited", async () => {
+    const mark = createProcessMark();
+    const { child, daemon } = await startDaemon({ ...process.env, ...mark.env });
+    expect(markedProcesses(mark.value).map(({ pid }) => pid)).toEqual([daemon]);
+    const run = createRun({ workingDirectory: tempDir() });
+    run.ownProcess(child, { group: true, mark: mark.value, graceMs: 500 });
+    const report = await run.dispose();
+    expect(report.failed).toEqual([]);
+    expect(await waitFor(() => dead(daemon), 2000)).toBe(true);
+  });
+
+  it("leaves such a daemon running without a mark (what the mark adds)", async () => {
+    const { child, daemon } = await startDaemon(process.env);
+    await terminateProcess(child, { group: true, graceMs: 200 });
+    expect(dead(daemon)).toBe(false);
+  });
+
+  it("reads the mark from a running child's environment and ignores one it did not issue", async () => {
+    const mark = createProcessMark();
+    const own = spawn("sleep", ["30"], { env: { ...process.env, ...mark.env } });
+    const foreignValue = "1-2-3-abcdef01";
+    const foreign = spawn("sleep", ["30"], { env: { ...process.env, [processMarkVariable]: foreignValue } });
+    const other = spawn("sleep", ["30"], { env: { ...process.env, [processMarkVariable]: foreignValue } });
+    leftovers.push(own.pid!, foreign.pid!, other.pid!);
+    expect(await waitFor(() => markOf(own.pid) === mark.value, 2000)).toBe(true);
+    expect(markOf(foreign.pid)).toBeUndefined();
+    // An outer host's mark is not ours to sweep: ending one carrier leaves the other.
+    await terminateProcess(foreign, { group: false, graceMs: 200 });
+    expect(dead(other.pid!)).toBe(false);
+    await terminateProcess(own, { graceMs: 200 });
+    expect(markedProcesses(mark.value)).toEqual([]);
+  });
+
+  it("ends marked daemons when the host is SIGKILLed (the reaper)", async () => {
+    // The host is a separate Node process running this module's own code (transpiled as is), so
+    // it can be killed without ending this test.
+    const folder = tempDir();
+    const here = dirname(fileURLToPath(import.meta.url));
+    for (const name of ["process-mark", "process-tree"]) {
+      const source = readFileSync(join(here, `${name}.ts`), "utf8");
+      const { outputText } = ts.transpileModule(source, {
+        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      });
+      writeFileSync(join(folder, `${name}.js`), outputText);
+    }
+    mkdirSync(join(folder, "work"));
+    writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(
+      join(folder, "host.js"),
+      [
+        'import { spawn } from "node:child_process";',
+        'import { readFileSync } from "node:fs";',
+        'import { createProcessMark, reaperPid } from "./process-mark.js";',
+        "const mark = createProcessMark();",
+        `const child = spawn("/bin/sh", ["-c", ${JSON.stringify(daemonScript)}, "sh", "work/daemon.pid"], { stdio: "ignore", env: { ...process.env, ...mark.env } });`,
+        'child.once("exit", () => {',
+        '  console.log(JSON.stringify({ daemon: Number(readFileSync("work/daemon.pid", "utf8")), reaper: reaperPid() }));',
+        "  setInterval(() => {}, 1000);",
+        "});",
+      ].join("\n"),
+    );
+    const host = spawn(process.execPath, ["host.js"], { cwd: folder, stdio: ["ignore", "pipe", "inherit"] });
+    const { daemon, reaper } = JSON.parse(await firstLine(host)) as { daemon: number; reaper: number };
+    leftovers.push(daemon, reaper);
+    expect(dead(daemon)).toBe(false);
+    expect(dead(reaper)).toBe(false);
+    host.kill("SIGKILL");
+    expect(await waitFor(() => dead(daemon), 5000)).toBe(true);
+    expect(await waitFor(() => dead(reaper), 5000)).toBe(true);
+  });
+
+  it("starts one reaper per process, which keeps neither the event loop nor our groups", () => {
+    createProcessMark();
+    const first = reaperPid();
+    createProcessMark();
+    expect(reaperPid()).toBe(first);
+    expect(first).toBeDefined();
+    // In a session of its own: no signal to a group of ours reaches it.
+    expect(sessionOf(first!)).toBe(first);
+  });
+});

@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { processStat, type ProcessIdentity } from "./process-tree.js";
+
+// Processes found by an environment variable they inherited. A process a tool starts gets a
+// mark in its environment; whatever it starts inherits it, also a daemon that double-forked and
+// was adopted by the init process, which no parent id or process group leads back to. Only a
+// process that replaces its whole environment (`env -i`) loses it. Linux (/proc) only: elsewhere
+// nothing is found and no reaper runs.
+
+/** The environment variable that carries a mark. */
+export const processMarkVariable = "TOOLS_PROCESS_MARK";
+
+/** A mark for one spawned process and everything it starts. */
+export interface ProcessMark {
+  /** The mark's value: this process's id and start, a counter and a random part. */
+  readonly value: string;
+  /** The environment entry to add to the spawned process's environment. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+let counter = 0;
+let hostPrefix: string | undefined;
+let reaper: ChildProcess | undefined;
+
+/** `<pid>-<start>-`: what every mark issued by this process starts with (another process's never does). */
+function prefix(): string {
+  hostPrefix ??= `${process.pid}-${processStat(process.pid)?.start ?? "0"}-`;
+  return hostPrefix;
+}
+
+/**
+ * A new mark to put in a child's environment (`env: { ...process.env, ...mark.env }`). Pass its
+ * value as `mark` to `terminateProcess` or `Run.ownProcess` to end, with the child, every process
+ * that inherited it. The first mark also starts this process's reaper: a small detached shell
+ * that waits for this process to end, however it ends (also SIGKILL), and then ends every process
+ * still carrying one of its marks.
+ */
+export function createProcessMark(): ProcessMark {
+  counter += 1;
+  const value = `${prefix()}${counter}-${randomBytes(4).toString("hex")}`;
+  startReaper();
+  return { value, env: { [processMarkVariable]: value } };
+}
+
+/** Whether `value` is a mark this process issued (an inherited one from an outer host is not). */
+export function isOwnMark(value: string | undefined): value is string {
+  return value !== undefined && value.startsWith(prefix());
+}
+
+/** The mark in the environment `pid` was started with, when this process issued it. */
+export function markOf(pid: number | undefined): string | undefined {
+  if (pid === undefined) return undefined;
+  const value = environmentOf(String(pid))?.get(processMarkVariable);
+  return isOwnMark(value) ? value : undefined;
+}
+
+/** The running processes, other than this one, whose environment carries mark `value`. */
+export function markedProcesses(value: string): ProcessIdentity[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const found: ProcessIdentity[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    if (environmentOf(entry)?.get(processMarkVariable) !== value) continue;
+    const stat = processStat(Number(entry));
+    // A zombie is dead already; its environment reads empty anyway.
+    if (stat !== undefined && stat.state !== "Z") found.push({ pid: Number(entry), start: stat.start });
+  }
+  return found;
+}
+
+/** The environment `pid` was started with (/proc/<pid>/environ), or undefined when unreadable. */
+function environmentOf(pid: string): Map<string, string> | undefined {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/environ`, "utf8");
+  } catch {
+    return undefined; // Gone, or not ours to read.
+  }
+  if (!raw.includes(processMarkVariable)) return new Map();
+  const environment = new Map<string, string>();
+  for (const entry of raw.split("\0")) {
+    const equals = entry.indexOf("=");
+    if (equals > 0) environment.set(entry.slice(0, equals), entry.slice(equals + 1));
+  }
+  return environment;
+}
+
+// The reaper: `read` returns when the pipe from this process ends, which the kernel does when this
+// process exits in any way. It then ends every process carrying one of this process's marks:
+// SIGTERM, up to 2 s for them to go, SIGKILL for the rest, a few rounds for what they started
+// meanwhile. It holds nothing else of ours open and is in a session of its own, so no signal to
+// one of our process groups reaches it.
+const reaperScript = `
+read -r _ || true
+sweep() {
+  grep -lzx "${processMarkVariable}=$1.*" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\\([0-9]*\\)/environ$|\\1|p' | grep -vx "$$" | tr '\\n' ' '
+}
+for round in 1 2 3; do
+  pids=$(sweep "$1")
+  [ -z "$pids" ] && exit 0
+  kill -TERM $pids 2>/dev/null
+  waited=0
+  while [ $waited -lt 20 ] && [ -n "$(sweep "$1")" ]; do sleep 0.1; waited=$((waited + 1)); done
+  pids=$(sweep "$1")
+  [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+done
+exit 0
+`;
+
+function startReaper(): void {
+  if (reaper !== undefined || !existsSync("/proc/self/environ") || !existsSync("/bin/sh")) return;
+  // Without our marks in its own environment (an outer host's mark stays: its reaper ends this one).
+  const env = { ...process.env };
+  delete env[processMarkVariable];
+  try {
+    reaper = spawn("/bin/sh", ["-c", reaperScript, "tools-reaper", prefix()], {
+      detached: true,
+      stdio: ["pipe", "ignore", "ignore"],
+      env,
+    });
+  } catch {
+    return; // No reaper: the run's own termination still ends marked processes.
+  }
+  reaper.on("error", () => undefined);
+  reaper.stdin?.on("error", () => undefined);
+  // Neither the reaper nor the pipe keeps this process's event loop alive.
+  reaper.unref();
+  (reaper.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+}
+
+/** The reaper's process id, for tests; undefined before the first mark or where none runs. */
+export function reaperPid(): number | undefined {
+  return reaper?.pid;
+}
