@@ -108,6 +108,23 @@ describe("shell", () => {
     expect(processAlive(pid)).toBe(false);
   });
 
+  it("ends a daemon the command double-forked out of its group and session", async () => {
+    ws = await tempWorkspace();
+    // The subshell exits at once: `sleep` is adopted by init, in a session of its own, with its
+    // output on /dev/null: neither the group nor the parent ids lead to it, its mark does.
+    const result = await ws.call("shell", {
+      command: "(setsid sleep 30 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid); echo started",
+    });
+    expect(ws.text(result)).toBe("exit code 0\nstarted");
+    const pid = await pidFrom(join(ws.dir, "daemon.pid"));
+    try {
+      await waitFor(() => !processAlive(pid), `daemon ${pid} to end`);
+      expect(processAlive(pid)).toBe(false);
+    } finally {
+      if (processAlive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("is not on plan mode's surface, and runs one call at a time", async () => {
     ws = await tempWorkspace();
     expect((await ws.call("shell", { command: "true" }, "plan")).error?.code).toBe("TIER_EXCEEDED");
@@ -117,10 +134,11 @@ describe("shell", () => {
     expect(await ws.read("order.txt")).toBe("a\nb\nc\n");
   });
 
-  describe("when a process that left the group keeps the output open", () => {
+  describe("when a process that left the group and dropped its environment keeps the output open", () => {
     // The pid file is written from inside the new session, so once it exists the escape is done.
+    // `env -i` drops the mark too: such a process is out of reach, and the call must still end.
     const escape =
-      "setsid bash -c 'echo $$ > sleep.pid; exec sleep 25' & while [ ! -s sleep.pid ]; do sleep 0.05; done";
+      "setsid env -i /bin/bash -c 'echo $$ > sleep.pid; exec sleep 25' & while [ ! -s sleep.pid ]; do sleep 0.05; done";
     let escaped: number | undefined;
     afterEach(() => {
       if (escaped !== undefined && processAlive(escaped)) process.kill(escaped, "SIGKILL");

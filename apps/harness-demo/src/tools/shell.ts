@@ -1,7 +1,15 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
-import { defineTool, terminateProcess, textResult, ToolsError } from "@tools/registry";
+import {
+  createProcessMark,
+  defineTool,
+  markedProcesses,
+  signalProcesses,
+  terminateProcess,
+  textResult,
+  ToolsError,
+} from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { OutputBuffer } from "../internal/output-buffer.js";
@@ -42,7 +50,8 @@ const input = z.object({
 
 /**
  * `shell` (exec tier, one call at a time): runs a command with `/bin/bash -c` in its own process
- * group, owned by the run. On timeout, cancellation or the run's end the whole group is killed.
+ * group and with a process mark, owned by the run. When bash exits, on timeout, cancellation or
+ * the run's end, the whole group is killed and every process carrying the mark.
  * The result is the exit code and the combined stdout/stderr, bounded (head and tail kept).
  */
 export const shellTool = defineTool({
@@ -76,13 +85,21 @@ export const shellTool = defineTool({
     }
     ctx.signal.throwIfAborted();
     const timeoutSeconds = args.timeout_seconds ?? defaultShellTimeoutSeconds;
+    // Everything the command starts carries the mark, also a daemon that left the group and
+    // session: it is ended with the command, and by the host's reaper should the host die first.
+    const mark = createProcessMark();
     const child = spawn("/bin/bash", ["-c", args.command], {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat" },
+      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...mark.env },
     });
-    const disown = ctx.run.ownProcess(child, { group: true, graceMs, label: `shell ${child.pid ?? "?"}` });
+    const disown = ctx.run.ownProcess(child, {
+      group: true,
+      mark: mark.value,
+      graceMs,
+      label: `shell ${child.pid ?? "?"}`,
+    });
     const output = new OutputBuffer();
     child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
@@ -93,7 +110,7 @@ export const shellTool = defineTool({
       // Only a command still running is stopped: one that already exited did not time out.
       if (stoppedBy || child.exitCode !== null || child.signalCode !== null) return;
       stoppedBy = reason;
-      void terminateProcess(child, { group: true, graceMs });
+      void terminateProcess(child, { group: true, mark: mark.value, graceMs });
       // SIGKILL ends any process; should bash still not be reaped, the call ends anyway.
       setTimeout(giveUp, graceMs + 2000).unref();
     };
@@ -109,10 +126,11 @@ export const shellTool = defineTool({
         child.once("exit", (code, signal) => resolve({ code, signal }));
         giveUp = () => resolve(undefined);
       });
-      // Whatever bash left running in its group ends with it. Then the output: `close` waits for
-      // every holder of the pipes, and a process that left the group (`setsid cmd &`) may hold
-      // them for good, so the wait for the rest of the output is bounded.
-      killGroup(child.pid);
+      // Whatever bash left running ends with it: its group, and what left the group (`setsid`, a
+      // double fork) by its mark. Then the output: `close` waits for every holder of the pipes,
+      // and a process that dropped the mark too (`env -i`) may hold them for good, so the wait
+      // for the rest of the output is bounded.
+      killLeftovers(child.pid, mark.value);
       pipesHeld = !(await closedWithin(child, pipeGraceMs));
       if (pipesHeld) {
         child.stdout.destroy();
@@ -134,7 +152,7 @@ export const shellTool = defineTool({
     // the system has given to another process since.
     if (outcome) void disownWhenGroupGone(child.pid, disown);
     const held = pipesHeld
-      ? "\n(a background process that left the command's process group still holds its output open; what it writes now is not shown)"
+      ? "\n(a background process that left the command's process group and environment still holds its output open; what it writes now is not shown)"
       : "";
     const text = (output.empty ? "(no output)" : output.render()) + held;
     if (stoppedBy === "timeout") {
@@ -153,13 +171,20 @@ export const shellTool = defineTool({
   },
 });
 
-/** SIGKILL to the process group led by `pid`: what the command left running after bash exited. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is empty: nothing was left behind.
+/**
+ * SIGKILL to the process group led by `pid` and to every process carrying `mark`: what the
+ * command left running after bash exited. A few rounds, for what they started meanwhile.
+ */
+function killLeftovers(pid: number | undefined, mark: string): void {
+  if (pid !== undefined) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // The group is empty: nothing was left behind in it.
+    }
+  }
+  for (let round = 0; round < 3; round++) {
+    if (signalProcesses(markedProcesses(mark), "SIGKILL") === 0) return;
   }
 }
 
