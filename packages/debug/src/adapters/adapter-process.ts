@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
-import { outputTargets } from "@tools/registry";
+import { createProcessMark, outputTargets } from "@tools/registry";
 import { DapConnection } from "../dap/dap-connection.js";
 import { descendants } from "../internal/process-tree.js";
 import { reaperShim } from "./reaper-shim.js";
@@ -26,6 +26,12 @@ export interface AdapterProcess {
    * program. Absent for adapters that speak DAP on their stdio.
    */
   readonly programOutput?: readonly string[];
+  /**
+   * The process mark the adapter was spawned with (see `createProcessMark`): the program it
+   * launches and whatever that starts inherit it, also a daemon no parent id or output leads back
+   * to. Absent for a direct TCP attach.
+   */
+  readonly mark?: string;
 }
 
 /** Where to send text the adapter process writes that is really the debuggee's output. */
@@ -37,14 +43,20 @@ function appendTail(tail: { text: string }, chunk: string): void {
   tail.text = (tail.text + chunk).slice(-tailLimit);
 }
 
-function spawnAdapter(command: string, args: readonly string[], cwd: string): ChildProcess {
-  return spawn(command, args, {
+function spawnAdapter(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+): { child: ChildProcess; mark: string } {
+  const mark = createProcessMark();
+  const child = spawn(command, args, {
     cwd,
     // Own process group: terminate can signal the adapter and whatever it left in its group.
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: "1" },
+    env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: "1", ...mark.env },
   });
+  return { child, mark: mark.value };
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -69,12 +81,13 @@ export function startStdioAdapter(
   cwd: string,
   reaper?: string,
 ): AdapterProcess {
-  let child: ChildProcess;
-  if (!reaper || process.platform !== "linux") child = spawnAdapter(command, args, cwd);
+  let spawned: { child: ChildProcess; mark: string };
+  if (!reaper || process.platform !== "linux") spawned = spawnAdapter(command, args, cwd);
   else if (command === reaper && args[0] === "-m") {
     // One interpreter for shim and adapter: the shim forks and runs the module in the child.
-    child = spawnAdapter(reaper, ["-c", reaperShim, ...args], cwd);
-  } else child = spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd);
+    spawned = spawnAdapter(reaper, ["-c", reaperShim, ...args], cwd);
+  } else spawned = spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd);
+  const { child, mark } = spawned;
   const tail = { text: "" };
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => appendTail(tail, chunk));
@@ -93,6 +106,7 @@ export function startStdioAdapter(
     stderrTail: () => tail.text,
     reaps,
     adapterPid: () => (reaps && child.pid ? descendants(child.pid)[0] : child.pid),
+    mark,
   };
 }
 
@@ -149,7 +163,7 @@ export async function startListeningAdapter(
   sink: ProgramOutputSink,
   timeoutMs: number,
 ): Promise<AdapterProcess> {
-  const child = spawnAdapter(command, args, cwd);
+  const { child, mark } = spawnAdapter(command, args, cwd);
   // Read now, while it runs: the debuggee it starts writes to the same stdout.
   const programOutput = child.pid === undefined ? [] : outputTargets(child.pid);
   const tail = { text: "" };
@@ -209,6 +223,7 @@ export async function startListeningAdapter(
     reaps: false,
     adapterPid: () => child.pid,
     programOutput,
+    mark,
   };
 }
 

@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { writersOf } from "@tools/registry";
+import { markedProcesses, writersOf } from "@tools/registry";
 import {
   childrenOf,
   descendants,
@@ -33,8 +33,10 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
       )
     : [];
   // What the program left running: what still writes to its output, also after it left its
-  // session and PID 1 adopted it (`setsid cmd &`), out of reach of every tree above; and under
-  // the reaper shim, the orphans it adopted (all but the adapter are).
+  // session and PID 1 adopted it (`setsid cmd &`), out of reach of every tree above; under the
+  // reaper shim, the orphans it adopted (all but the adapter are); and what carries the adapter's
+  // process mark outside the adapter's tree: a daemon that holds no output of the program, or
+  // one whose program exited before the session learnt its output (lldb-dap's late `process`).
   const exited = core.state === "exited";
   const strays = new Map<number, string | undefined>();
   const findStrays = (): void => {
@@ -42,7 +44,10 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
     const ours = new Set([child?.pid, adapter.adapterPid(), ...core.adapterSide]);
     const output = [...core.outputTargets, ...(adapter.programOutput ?? [])];
     const adopted = adapter.reaps && child?.pid ? childrenOf(child.pid) : [];
-    for (const pid of [...writersOf(output).map((writer) => writer.pid), ...adopted]) {
+    const adapterTree = new Set(child?.pid ? [child.pid, ...descendants(child.pid)] : []);
+    const marked = adapter.mark === undefined ? [] : markedProcesses(adapter.mark);
+    const outside = marked.map(({ pid }) => pid).filter((pid) => !adapterTree.has(pid));
+    for (const pid of [...writersOf(output).map((writer) => writer.pid), ...adopted, ...outside]) {
       if (!ours.has(pid) && !strays.has(pid)) strays.set(pid, startTime(pid));
     }
   };
