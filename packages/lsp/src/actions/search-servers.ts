@@ -1,5 +1,5 @@
 import { readdirSync } from "node:fs";
-import { extname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { errorMessage } from "@tools/registry";
 import type { LanguageClient } from "../client/language-client.js";
 import { skippedFolders } from "../servers/project-folders.js";
@@ -36,9 +36,18 @@ export async function startServersForSearch(context: ActionContext): Promise<Sea
     const key = `${spec.language}\u0000${serverRoot}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    // A file's root and binary depend on its folder only: one detection per folder, not per file
+    // (a folder of a nested root's files would repeat the binary lookup for each).
+    const byFolder = new Map<string, boolean>();
     const file = sourceFileOf(spec, serverRoot, (candidate) => {
-      const detection = supervisor.detect(spec, candidate);
-      return detection.root === serverRoot && detection.binary.found;
+      const folder = dirname(candidate);
+      let accepted = byFolder.get(folder);
+      if (accepted === undefined) {
+        const detection = supervisor.detect(spec, candidate);
+        accepted = detection.root === serverRoot && detection.binary.found;
+        byFolder.set(folder, accepted);
+      }
+      return accepted;
     });
     if (file !== undefined) picked.push({ spec, root: serverRoot, file });
   }

@@ -166,6 +166,23 @@ describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Ru
   });
 });
 
+describe.skipIf(!findBinary("cargo", [], []).found && !ci)(
+  "diagnostics * for Rust without a Cargo.lock",
+  () => {
+    it("checks the crate and leaves no Cargo.lock behind", async () => {
+      const tree = tempTree("cargo-unlocked", {
+        "Cargo.toml": '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n',
+        "src/main.rs": "fn main() {\n    let unused = 1;\n}\n",
+      });
+      cleanups.push(tree.remove);
+      const answer = await projectCheck(tree.dir);
+      expect(answer).toContain("rust (cargo check --message-format=json --quiet in .)");
+      expect(answer).toMatch(/src\/main\.rs:2:9 warning .*unused/);
+      expect(existsSync(join(tree.dir, "Cargo.lock"))).toBe(false);
+    });
+  },
+);
+
 describe("diagnostics * for Dart: reading dart analyze --format=machine", () => {
   // dart is not installed here: a stand-in script prints lines in the format of the SDK's
   // `emitMachineFormat` (pkg/dartdev/lib/src/commands/analyze.dart):

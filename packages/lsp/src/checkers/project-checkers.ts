@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { findPythonEnvironment } from "../servers/python-environment.js";
@@ -220,18 +220,37 @@ const rust: ProjectChecker = {
       return false;
     }
   },
-  check: commandChecker({
-    command: "cargo",
-    // A check never rewrites the project's Cargo.lock (a read-tier call): with one there, --locked.
-    args: (root) => [
-      "check",
-      "--message-format=json",
-      "--quiet",
-      ...(existsSync(join(root, "Cargo.lock")) ? ["--locked"] : []),
-    ],
-    parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
-  }),
+  async check(context) {
+    // A check never writes the project's Cargo.lock (a read-tier call): with one there, --locked;
+    // without, cargo creates one (in the crate or its workspace's root), which is removed again.
+    const absent = cargoLockPlaces(context.root).filter((path) => !existsSync(path));
+    try {
+      return await cargoCheck(context);
+    } finally {
+      for (const path of absent) if (existsSync(path)) rmSync(path, { force: true });
+    }
+  },
 };
+
+const cargoCheck = commandChecker({
+  command: "cargo",
+  args: (root) => [
+    "check",
+    "--message-format=json",
+    "--quiet",
+    ...(existsSync(join(root, "Cargo.lock")) ? ["--locked"] : []),
+  ],
+  parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
+});
+
+/** Where `cargo check` in `root` may write a Cargo.lock: the crate and each folder above it. */
+function cargoLockPlaces(root: string): string[] {
+  const places: string[] = [];
+  for (let folder = root; ; folder = dirname(folder)) {
+    places.push(join(folder, "Cargo.lock"));
+    if (dirname(folder) === folder) return places;
+  }
+}
 
 const dart: ProjectChecker = {
   check: commandChecker({

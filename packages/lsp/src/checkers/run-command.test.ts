@@ -6,6 +6,15 @@ import { join } from "node:path";
 import { LspSupervisor } from "../supervisor/supervisor.js";
 import { runCommand } from "./run-command.js";
 
+/** True while the process exists and is not a zombie. */
+function isAlive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a process (or, with a negative pid, any process of a group) is alive. */
 function alive(pid: number): boolean {
   try {
@@ -56,15 +65,39 @@ describe("runCommand", () => {
     await vi.waitFor(() => expect(owned.size).toBe(0));
   });
 
-  it("ends its wait at the timeout even when a process that left the group holds its output", async () => {
+  it("ends at the timeout a daemon that left the group holding its output, by its process mark", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
     const pidFile = join(dir, "daemon.pid");
     try {
       // The daemon (its own session, its parent gone: a double fork, which the init process
-      // adopts, so it is not found among the checker's descendants) keeps stdout open long after
-      // the checker is gone. The checker waits until the daemon has left its group (its pid file
-      // written) before the bound.
+      // adopts, so it is not found among the checker's descendants) would keep stdout open long
+      // after the checker is gone; it carries the checker's mark, so it ends with it.
       const script = `(setsid sh -c 'echo $$ > ${pidFile}; exec sleep 60' &); while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
+      const run = runCommand("sh", ["-c", script], {
+        cwd: dir,
+        signal: new AbortController().signal,
+        timeoutMs: 1_500,
+        name: "checker",
+      });
+      await expect(run).rejects.toThrow(/^checker was stopped \(still running at its 1\.5 s bound\)$/);
+      const daemon = Number(readFileSync(pidFile, "utf8"));
+      await expect.poll(() => isAlive(daemon), { timeout: 3_000 }).toBe(false);
+    } finally {
+      try {
+        process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
+      } catch {
+        // not started, or gone
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("ends its wait at the timeout even when a process that dropped its environment holds its output", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
+    const pidFile = join(dir, "daemon.pid");
+    try {
+      // As above, but `env -i` drops the mark too: out of reach, the wait still ends at the bound.
+      const script = `(setsid env -i /bin/sh -c 'echo $$ > ${pidFile}; exec sleep 60' &); while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
       const run = runCommand("sh", ["-c", script], {
         cwd: dir,
         signal: new AbortController().signal,

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { terminateProcess } from "@tools/registry";
+import { createProcessMark, terminateProcess } from "@tools/registry";
 
 /** What a finished command left. */
 export interface CommandOutput {
@@ -43,7 +43,8 @@ function collect(stream: NodeJS.ReadableStream | null): () => string {
  * Runs a checker or compiler to its end, in a process group of its own. Resolves with its
  * output and exit code whatever the code; rejects only when it cannot run (not found) or was
  * stopped — at the timeout, on cancel, or when its owner (the run) ends — and then the whole
- * group is ended (SIGTERM, SIGKILL after a grace), so `go vet`'s or cargo's children go too.
+ * group is ended (SIGTERM, SIGKILL after a grace), so `go vet`'s or cargo's children go too, and
+ * so is every process carrying its process mark (one that left the group, a daemon).
  */
 export function runCommand(
   command: string,
@@ -56,9 +57,11 @@ export function runCommand(
       reject(new Error(`${name} was cancelled before it started`));
       return;
     }
+    // What it starts carries the mark, also a daemon that leaves the group: it ends with it.
+    const mark = createProcessMark();
     const child = spawn(command, [...args], {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env: { ...(options.env ?? process.env), ...mark.env },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });
@@ -70,7 +73,7 @@ export function runCommand(
     const stop = (why: string): void => {
       if (stopped !== undefined) return;
       stopped = why;
-      void terminateProcess(child, { group: true, graceMs: 1_000 });
+      void terminateProcess(child, { group: true, mark: mark.value, graceMs: 1_000 });
       // 'close' waits for every holder of the output pipes: a process that left the group
       // (setsid, a daemon) could hold them for good. The wait ends anyway once the group is gone.
       abandon = setTimeout(() => {
@@ -99,8 +102,8 @@ export function runCommand(
     });
     child.once("close", (code, signal) => {
       settle();
-      // Whatever it left running in its group ends with it.
-      void terminateProcess(child, { group: true, graceMs: 0 }).finally(disown);
+      // Whatever it left running, in its group or carrying its mark, ends with it.
+      void terminateProcess(child, { group: true, mark: mark.value, graceMs: 0 }).finally(disown);
       if (stopped !== undefined) reject(new Error(`${name} was stopped (${stopped})`));
       else if (code === null) reject(new Error(`${name} was killed by ${signal ?? "a signal"}`));
       else resolve({ stdout: stdout(), stderr: stderr(), exitCode: code });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { terminateProcess } from "@tools/registry";
+import { createProcessMark, terminateProcess } from "@tools/registry";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   FileChangeType,
@@ -139,6 +139,8 @@ export class LanguageClient {
    * files there (typescript-language-server a folder of tsserver cancellation files per start).
    */
   private readonly temporaryFolder: string | undefined;
+  /** The process mark the server and whatever it starts carry. */
+  private readonly mark: string;
 
   constructor(options: LanguageClientOptions) {
     this.options = options;
@@ -155,11 +157,18 @@ export class LanguageClient {
     });
     const env = options.env ?? process.env;
     this.temporaryFolder = makeTemporaryFolder(env.TMPDIR || tmpdir());
+    // What the server starts (tsserver, a gopls daemon) carries its mark and ends with it.
+    const mark = createProcessMark();
+    this.mark = mark.value;
     this.child = spawn(options.binary, [...options.spec.args], {
       cwd: options.root,
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
-      env: this.temporaryFolder === undefined ? env : { ...env, TMPDIR: this.temporaryFolder },
+      env: {
+        ...env,
+        ...(this.temporaryFolder === undefined ? {} : { TMPDIR: this.temporaryFolder }),
+        ...mark.env,
+      },
     });
     this.pid = this.child.pid;
     this.child.stderr?.setEncoding("utf8");
@@ -171,7 +180,11 @@ export class LanguageClient {
       this.markCrashed(`could not start ${options.binary}: ${error.message}`),
     );
     this.child.on("exit", (code, signal) => {
-      if (!this.stopping) this.markCrashed(`exited ${signal ? `on ${signal}` : `with code ${code}`}`);
+      if (!this.stopping) {
+        this.markCrashed(`exited ${signal ? `on ${signal}` : `with code ${code}`}`);
+        // What a crashed server left running serves nothing: it ends too.
+        void terminateProcess(this.child, { group: true, mark: this.mark, graceMs: 1000 });
+      }
       this.removeTemporaryFolder();
     });
     // A write to a dead server's stdin must not become an unhandled error.
@@ -707,7 +720,7 @@ export class LanguageClient {
     this.state = "stopped";
     this.documents.events.emit("change");
     this.connection.dispose();
-    await terminateProcess(this.child, { group: true, graceMs: 1000 });
+    await terminateProcess(this.child, { group: true, mark: this.mark, graceMs: 1000 });
     // Again once its whole group is gone: a child of the server may have written there after
     // the server itself exited.
     this.removeTemporaryFolder();

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "./lsp-tool.js";
@@ -59,6 +59,37 @@ describe.skipIf(!servers && !ci)("symbols by query before any server runs", () =
         ),
       ).toContain("web/src/rates.ts:1:1");
       expect(supervisor.processes()).toHaveLength(2);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+
+  it("looks up a nested root's server once per folder while looking for a file to open", async () => {
+    expect(servers, `typescript-language-server missing in ${packageBin}`).toBe(true);
+    const files: Record<string, string> = {
+      "web/package.json": '{ "name": "web", "private": true }\n',
+      "web/src/rates.ts": "export function convertRate(value: number): number {\n  return value * 2;\n}\n",
+      // Looked through first (name order), all of another root: each would be a binary lookup.
+      "web/lib/package.json": '{ "name": "lib", "private": true }\n',
+    };
+    for (let index = 0; index < 40; index++)
+      files[`web/lib/m${index}.ts`] = `export const m${index} = ${index};\n`;
+    const tree = tempTree("symbols-nested", files);
+    const run = createRun({ workingDirectory: tree.dir });
+    const supervisor = createLspSupervisor(run, { binDirectories: [packageBin] });
+    const detect = vi.spyOn(supervisor, "detect");
+    const registry = createRegistry({ tools: [lspTool] });
+    try {
+      const answer = resultText(
+        await registry.invoke(run, { tool: "lsp", args: { action: "symbols", query: "convertRate" } }),
+      );
+      expect(answer).toContain("web/src/rates.ts:1:1");
+      const inLib = detect.mock.calls.filter(([, file]) =>
+        file.startsWith(join(tree.dir, "web", "lib") + "/"),
+      );
+      // web's look passes by lib's folder (one lookup); lib's own look takes its first file.
+      expect(inLib.length).toBeLessThanOrEqual(3);
     } finally {
       await run.dispose();
       tree.remove();
