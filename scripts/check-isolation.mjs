@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Package isolation check (part of `npm test`): packs every publishable package, installs each
-// tarball alone (with @tools/registry) into a temporary project, imports its entry point, and
-// fails if its installed dependency closure holds another package's heavy dependency.
+// tarball alone (with @tools/registry) into a temporary project, imports its entry point, runs the
+// package's own probe there if it has one (`scripts/isolation-probe.mjs`, which exercises the
+// installed package and prints one line), prints the installed size, and fails if its installed
+// dependency closure holds another package's heavy dependency.
 import { execFileSync } from "node:child_process";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -73,7 +76,7 @@ try {
     tarballOf.set(manifest.name, output[output.length - 1]);
   }
   const registryTarball = tarballOf.get("@tools/registry");
-  for (const { manifest } of checked) {
+  for (const { dir, manifest } of checked) {
     const own = new Set([
       ...Object.keys(manifest.dependencies ?? {}),
       ...Object.keys(manifest.peerDependencies ?? {}),
@@ -104,22 +107,38 @@ try {
       ["--input-type=module", "-e", `await import(${JSON.stringify(manifest.name)});`],
       project,
     );
+    // The package's probe runs from the project, so it imports the installed package.
+    const probe = join(dir, "scripts", "isolation-probe.mjs");
+    let probed = "";
+    let probeFailure;
+    if (existsSync(probe)) {
+      copyFileSync(probe, join(project, "isolation-probe.mjs"));
+      try {
+        probed = `\n  probe: ${run(process.execPath, ["isolation-probe.mjs"], project).trim()}`;
+      } catch (error) {
+        probeFailure = `its probe failed: ${(error.stderr || error.message).trim()}`;
+      }
+    }
+    const kib = Number(run("du", ["-sk", join(project, "node_modules")], project).split("\t")[0]);
+    const size = `${(kib / 1024).toFixed(1)} MiB installed`;
     const installed = installedNames(join(project, "node_modules"));
     const leaked = [...installed].filter((name) => forbidden.has(name));
     const ours = [...installed].filter(
       (name) => name.startsWith("@tools/") && name !== manifest.name && name !== "@tools/registry",
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (leaked.length > 0 || ours.length > 0) {
-      const details = [
-        ...leaked.map((name) => `${name} (a dependency of ${forbidden.get(name)})`),
-        ...ours.map((name) => `${name} (another @tools package)`),
-      ];
-      failures.push(`${manifest.name} pulls in ${details.join(", ")}`);
-      console.log(`✗ ${manifest.name}: ${details.join(", ")}`);
+    const details = [
+      ...leaked.map((name) => `${name} (a dependency of ${forbidden.get(name)})`),
+      ...ours.map((name) => `${name} (another @tools package)`),
+    ];
+    const problems = details.length > 0 ? [`pulls in ${details.join(", ")}`] : [];
+    if (probeFailure) problems.push(probeFailure);
+    if (problems.length > 0) {
+      failures.push(`${manifest.name} ${problems.join("; ")}`);
+      console.log(`✗ ${manifest.name}: ${problems.join("; ")}`);
     } else {
       console.log(
-        `✓ ${manifest.name}: installs alone (${installed.size} packages in its closure, ${seconds}s), imports, pulls no other package's heavy dependency`,
+        `✓ ${manifest.name}: installs alone (${installed.size} packages in its closure, ${size}, ${seconds}s), imports, pulls no other package's heavy dependency${probed}`,
       );
     }
   }

@@ -4,7 +4,12 @@ export interface LanguageSpec {
   readonly id: string;
   /** File extensions (with the dot) inferred as this language. */
   readonly extensions: readonly string[];
-  /** Module specifier of the .wasm file, resolved from this package. */
+  /**
+   * The .wasm file: a module specifier into the grammar package it comes from, or an absolute
+   * path, loaded as is. The grammar packages are dev dependencies: the build copies each file,
+   * unchanged, to the same path under `dist/grammars/wasm/`, and the published package loads it
+   * from there (`tree-sitter-go/tree-sitter-go.wasm` is `dist/grammars/wasm/tree-sitter-go/tree-sitter-go.wasm`).
+   */
   readonly wasm: string;
   /**
    * Character substituted for the `$` sigil before a pattern is parsed, for grammars in which

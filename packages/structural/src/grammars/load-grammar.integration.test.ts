@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Parser } from "web-tree-sitter";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LanguageSpec } from "./languages.js";
+import { languages, type LanguageSpec } from "./languages.js";
 import { grammarPath, loadGrammar } from "./load-grammar.js";
 import { webTreeSitterVersion } from "./web-tree-sitter-version.js";
 
@@ -76,4 +77,40 @@ describe("grammar load errors", () => {
     expect(error.message).toContain("not installed");
     expect(error.message).toContain(`web-tree-sitter ${installed}`);
   });
+});
+
+describe("shipped grammars", () => {
+  const require = createRequire(import.meta.url);
+  const packageDir = fileURLToPath(new URL("../..", import.meta.url));
+  const built = join(packageDir, "dist", "grammars");
+
+  it("load from their packages (dev dependencies) when running from the sources", () => {
+    for (const spec of languages) expect(grammarPath(spec)).toBe(require.resolve(spec.wasm));
+  });
+
+  // The build (scripts/copy-grammars.mjs) copies them into dist/, which is what gets published.
+  const missing = existsSync(join(built, "wasm", "NOTICE.md"))
+    ? undefined
+    : "dist/grammars/wasm/ not built: run npm run build";
+  if (missing && process.env.CI !== "true") console.warn(`skipping the shipped-grammar checks: ${missing}`);
+
+  it.skipIf(missing !== undefined && process.env.CI !== "true")(
+    "are copied byte for byte into dist/, each with its package's licence, and the built loader takes the copies",
+    async () => {
+      expect(missing).toBeUndefined();
+      const compiled = (await import(pathToFileURL(join(built, "load-grammar.js")).href)) as {
+        grammarPath: (spec: LanguageSpec) => string;
+      };
+      const notice = readFileSync(join(built, "wasm", "NOTICE.md"), "utf8");
+      for (const spec of languages) {
+        const shipped = compiled.grammarPath(spec);
+        expect(shipped).toBe(join(built, "wasm", ...spec.wasm.split("/")));
+        expect(realpathSync(shipped)).not.toContain("node_modules");
+        expect(readFileSync(shipped).equals(readFileSync(require.resolve(spec.wasm)))).toBe(true);
+        expect(notice).toContain(`| ${spec.id} | ${spec.wasm} |`);
+        const owner = spec.wasm.split("/").slice(0, spec.wasm.startsWith("@") ? 2 : 1);
+        expect(readFileSync(join(built, "wasm", ...owner, "LICENSE"), "utf8").length).toBeGreaterThan(100);
+      }
+    },
+  );
 });

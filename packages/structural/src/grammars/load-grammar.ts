@@ -1,23 +1,31 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Language } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "./languages.js";
+import { shippedGrammarPath } from "./shipped-grammar.js";
 import { webTreeSitterVersion } from "./web-tree-sitter-version.js";
 
 const require = createRequire(import.meta.url);
 
 /**
- * Absolute path of a grammar's .wasm (`spec.wasm` is a module specifier or an absolute path), or
- * an error naming the file that is missing and the web-tree-sitter version.
+ * Absolute path of a grammar's .wasm, or an error naming the file that is missing and the
+ * web-tree-sitter version. `spec.wasm` is a module specifier or an absolute path (loaded as is).
+ * A specifier is looked up first among the grammars the build copied into the package (see
+ * `shippedGrammarPath`): an installed package has only those. Then in its own package, a dev
+ * dependency here, for a run from the sources (vitest) before any build.
  */
 export function grammarPath(spec: LanguageSpec): string {
+  const shipped = shippedGrammarPath(spec.wasm);
+  if (shipped !== undefined && existsSync(shipped)) return shipped;
   try {
     return require.resolve(spec.wasm);
   } catch (error) {
+    const looked = shipped === undefined ? "" : ` (not at ${shipped}, nor in its package)`;
     throw new StructuralError({
       code: "GRAMMAR_LOAD_FAILED",
-      message: `the ${spec.id} grammar file ${spec.wasm} is not installed (web-tree-sitter ${webTreeSitterVersion()}); reinstall @tools/structural`,
+      message: `the ${spec.id} grammar file ${spec.wasm} is not installed${looked} (web-tree-sitter ${webTreeSitterVersion()}); reinstall @tools/structural`,
       data: { language: spec.id, file: spec.wasm, webTreeSitter: webTreeSitterVersion() },
       cause: error,
     });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { trackTrees } from "../__fixtures__/tree-tracker.js";
 import { createStructuralParser } from "./structural-parser.js";
 
 const stamp = (size: number, mtimeMs = 1) => ({ size, mtimeMs });
@@ -88,6 +89,30 @@ describe("StructuralParser tree cache", () => {
       lease.release();
       again.release();
     } finally {
+      parser.dispose();
+    }
+  });
+
+  it("frees every tree it parsed, also when two calls parse the same file at once", async () => {
+    const parser = createStructuralParser({ workers: 0 });
+    const spec = parser.spec("python");
+    await parser.parser(spec);
+    const trees = trackTrees();
+    try {
+      // Both miss the cache and parse: the second to finish replaces the first's entry.
+      const leases = await Promise.all([
+        parser.fileTree("/a.py", spec, "x = 1\n", stamp(6)),
+        parser.fileTree("/a.py", spec, "x = 1\n", stamp(6)),
+      ]);
+      expect(trees.parsed()).toHaveLength(2);
+      expect(parser.cachedTrees).toBe(1);
+      for (const lease of leases) lease.release();
+      // One is cached, the replaced one freed once its lease was released.
+      expect(trees.live()).toHaveLength(1);
+      parser.dispose();
+      expect(trees.live()).toHaveLength(0);
+    } finally {
+      trees.stop();
       parser.dispose();
     }
   });

@@ -178,7 +178,12 @@ export class StructuralParser {
         await initialiseTreeSitter();
         const language: Language = await loadGrammar(spec);
         const created = new Parser();
-        created.setLanguage(language);
+        try {
+          created.setLanguage(language);
+        } catch (error) {
+          created.delete();
+          throw error;
+        }
         return created;
       })();
       parser.catch(() => this.parsers.delete(spec.id));
@@ -260,7 +265,10 @@ export class StructuralParser {
       return lease(cached);
     }
     const tree = await this.parse(spec, text, ranges);
-    if (cached) this.forget(key, cached);
+    // Read again after the wait: a concurrent call for the same key may have cached its own tree
+    // meanwhile, which would otherwise be overwritten and never freed.
+    const current = this.trees.get(key);
+    if (current) this.forget(key, current);
     const entry: CachedTree = {
       size: stat.size,
       mtimeMs: stat.mtimeMs,

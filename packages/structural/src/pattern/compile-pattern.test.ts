@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { trackTrees } from "../__fixtures__/tree-tracker.js";
 import { findMatches } from "../match/find-matches.js";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { gluedMetaVariables, parseMetaVariable, substituteExpando } from "./metavariable.js";
@@ -247,6 +248,53 @@ describe("patterns too deep or too wide for the matcher", () => {
       } finally {
         tree.delete();
       }
+    }
+  });
+});
+
+describe("compiling frees every tree it parses", () => {
+  // Each reading tried (bare, each wrapper, the retries) is a parse: a tree in WASM memory.
+  const compiled = [
+    ["typescript", "foo($A, $$$B)"],
+    ["dart", "if ($X != null) $X.dispose()"],
+    ["csharp", "if ($C) { $$$B }"],
+    ["csharp", "void $M() { $$$B }"],
+    ["php", "<?php echo $A; ?>"],
+    // Read whole as an ERROR: the description of what did not parse is kept.
+    ["typescript", "import { $$$N } from $M"],
+  ] as const;
+  const refused = [
+    ["python", "class $C"],
+    ["python", "foo($A,, )"],
+    ["typescript", "$$$A"],
+    ["typescript", "f($A, $$$A)"],
+    ["typescript", "[".repeat(400) + "]".repeat(400)],
+  ] as const;
+
+  it("on success and on PATTERN_INVALID, and the compiled pattern still matches", async () => {
+    // Grammars load before tracking: only what a compilation parses is counted.
+    for (const [language] of [...compiled, ...refused]) await parser.parser(parser.spec(language));
+    const trees = trackTrees();
+    const patterns = [];
+    try {
+      for (const [language, source] of compiled)
+        patterns.push(await parser.compile(parser.spec(language), source));
+      for (const [language, source] of refused)
+        await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+          code: "PATTERN_INVALID",
+        });
+      expect(trees.parsed().length).toBeGreaterThan(compiled.length + refused.length);
+      expect(trees.live()).toHaveLength(0);
+    } finally {
+      trees.stop();
+    }
+    const [first] = patterns;
+    const source = "foo(1, 2, 3);\n";
+    const tree = await parser.parse(parser.spec("typescript"), source);
+    try {
+      expect(first && findMatches(first, tree, source).matches).toHaveLength(1);
+    } finally {
+      tree.delete();
     }
   });
 });

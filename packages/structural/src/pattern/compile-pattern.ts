@@ -1,8 +1,9 @@
-import type { Node, Parser } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { contextKeywords } from "./context-keywords.js";
 import { substituteExpando } from "./metavariable.js";
+import { ParseArena } from "./parse-arena.js";
 import { bodyHint, describeError, parseFailure } from "./parse-failure.js";
 import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./pattern-node.js";
 import {
@@ -84,33 +85,42 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
 }
 
-function tryBare(parser: Parser, text: string, expando: string | undefined): Located | undefined {
-  // The tree stays alive through the returned node; web-tree-sitter frees it with the parser.
-  const tree = parser.parse(text);
-  if (!tree) return undefined;
-  const root = tree.rootNode;
-  if (intolerableError(root, expando)) return undefined;
-  const node = effectiveNode(root);
-  if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
-  if (unfitReading(node, false)) return undefined;
-  const repair = repairOf(root);
-  const wholeError = isWholeError(node, expando);
-  return { node, wrapper: undefined, repair, wholeError, impliedSemicolon: false, textEnd: text.length };
+/** The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. */
+function tryBare(parses: ParseArena, text: string, expando: string | undefined): Located | undefined {
+  return parses.read(text, (tree) => {
+    const root = tree.rootNode;
+    if (intolerableError(root, expando)) return undefined;
+    const node = effectiveNode(root);
+    if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
+    if (unfitReading(node, false)) return undefined;
+    const repair = repairOf(root);
+    const wholeError = isWholeError(node, expando);
+    return { node, wrapper: undefined, repair, wholeError, impliedSemicolon: false, textEnd: text.length };
+  });
 }
 
 /**
- * Parses `prefix + text + suffix` and takes the smallest node spanning the text (it may also take
- * the suffix's `;`). Undefined when that has an ERROR or the node reaches outside the text.
+ * Parses `prefix + text + suffix` (the tree lives in `parses`) and takes the smallest node
+ * spanning the text (it may also take the suffix's `;`). Undefined when that has an ERROR or the
+ * node reaches outside the text.
  */
 function tryWrapper(
-  parser: Parser,
+  parses: ParseArena,
   text: string,
   prefix: string,
   suffix: string,
   expando: string | undefined,
 ): Located | undefined {
-  const tree = parser.parse(prefix + text + suffix);
-  if (!tree) return undefined;
+  return parses.read(prefix + text + suffix, (tree) => readWrapped(tree, text, prefix, suffix, expando));
+}
+
+function readWrapped(
+  tree: Tree,
+  text: string,
+  prefix: string,
+  suffix: string,
+  expando: string | undefined,
+): Located | undefined {
   if (intolerableError(tree.rootNode, expando)) return undefined;
   const start = prefix.length;
   const end = start + text.length;
@@ -245,10 +255,22 @@ function checkShape(parser: Parser, text: string): void {
  * Parses a pattern as code of the language and turns it into a {@link CompiledPattern}. A
  * fragment that is not valid at the top level is retried inside the language's wrappers (a
  * function body, with and without a trailing `;`). Throws `PATTERN_INVALID` saying where it
- * failed; never returns a pattern that silently matches nothing because it did not parse.
+ * failed; never returns a pattern that silently matches nothing because it did not parse. Every
+ * tree parsed on the way is freed before it returns or throws (the compiled pattern is plain
+ * data, holding no node).
  * @internal Hands out web-tree-sitter objects: not in the published types.
  */
 export function compilePattern(parser: Parser, spec: LanguageSpec, source: string): CompiledPattern {
+  const parses = new ParseArena(parser);
+  try {
+    return compileIn(parses, spec, source);
+  } finally {
+    parses.dispose();
+  }
+}
+
+function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): CompiledPattern {
+  const { parser } = parses;
   // A frame the file has (`<?php` … `?>`) is not code to match; lines it took are counted so
   // errors name the line the user wrote.
   const framed = source.trim();
@@ -266,13 +288,13 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   const locate = (fragment: string): Located | undefined => {
     const { expando } = spec;
     const bare: (() => Located | undefined)[] = [
-      () => tryBare(parser, fragment, expando),
-      () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parser, fragment, "", ";", expando)),
+      () => tryBare(parses, fragment, expando),
+      () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parses, fragment, "", ";", expando)),
     ];
     const wrapped = spec.wrappers.map(
       ([prefix, suffix]) =>
         () =>
-          tryWrapper(parser, fragment, prefix, suffix, expando),
+          tryWrapper(parses, fragment, prefix, suffix, expando),
     );
     const attempts = spec.onlyWrapped
       ? wrapped
@@ -325,7 +347,7 @@ export function compilePattern(parser: Parser, spec: LanguageSpec, source: strin
   const rereadWrapper = reread === undefined ? undefined : spec.wrappers[reread];
   if (located && rereadWrapper) {
     const [prefix, suffix] = rereadWrapper;
-    const meant = tryWrapper(parser, fragment, prefix, suffix, spec.expando);
+    const meant = tryWrapper(parses, fragment, prefix, suffix, spec.expando);
     if (meant && meant.repair <= located.repair) {
       synthetic = new Set([...synthetic].map((index) => index - located!.textEnd + meant.textEnd));
       located = meant;

@@ -38,22 +38,27 @@ export function parseFailure(
   const [prefix, suffix] = spec.onlyWrapped ? (spec.wrappers[0] ?? ["", ""]) : ["", ""];
   const prefixLines = prefix.split("\n").length - 1;
   const tree = parser.parse(prefix + text + suffix);
-  // An ERROR kept around a metavariable is still what did not parse when it is the pattern.
-  const error = tree
-    ? (intolerableError(tree.rootNode, spec.expando) ?? firstError(tree.rootNode))
-    : undefined;
-  const lines = original.split("\n");
   let where = "";
-  if (error) {
-    const row = Math.max(0, error.startPosition.row - prefixLines);
-    const column = error.startPosition.row < prefixLines ? 0 : error.startPosition.column;
-    const line = lines[row] ?? "";
-    where = ` at line ${row + 1 + lineOffset}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
-  } else if (tree) {
-    const nodes = meaningfulChildren(tree.rootNode).filter((node) => node.startIndex >= prefix.length);
-    where = `: it parses as ${nodes.length} separate nodes, not one`;
+  let sexp = "";
+  try {
+    // An ERROR kept around a metavariable is still what did not parse when it is the pattern.
+    const error = tree
+      ? (intolerableError(tree.rootNode, spec.expando) ?? firstError(tree.rootNode))
+      : undefined;
+    const lines = original.split("\n");
+    if (error) {
+      const row = Math.max(0, error.startPosition.row - prefixLines);
+      const column = error.startPosition.row < prefixLines ? 0 : error.startPosition.column;
+      const line = lines[row] ?? "";
+      where = ` at line ${row + 1 + lineOffset}, column ${column + 1} (near '${line.slice(column, column + 20) || "end of pattern"}')`;
+    } else if (tree) {
+      const nodes = meaningfulChildren(tree.rootNode).filter((node) => node.startIndex >= prefix.length);
+      where = `: it parses as ${nodes.length} separate nodes, not one`;
+    }
+    sexp = tree ? tree.rootNode.toString() : "";
+  } finally {
+    tree?.delete();
   }
-  const sexp = tree ? tree.rootNode.toString() : "";
   return (
     `the pattern does not parse as ${language} code${where}. ` +
     `Give one complete expression, statement or declaration of ${language}; ` +

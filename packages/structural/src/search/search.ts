@@ -9,6 +9,7 @@ import type { StructuralMatch } from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 import { plannable } from "../chunks/parse-plan.js";
+import { byteSize } from "./byte-size.js";
 import { hasLiterals, literalBytes, scanBytes, type FileScan } from "./scan-file.js";
 import type { PoolFile, ScanJob } from "./scan-pool.js";
 import { outerIgnoreLayers, walkFiles } from "./walk-files.js";
@@ -64,8 +65,6 @@ export const defaultMaxFileBytes = 2 * 1024 * 1024;
  */
 export const maxNamedFileBytes = 16 * 1024 * 1024;
 
-const mib = (bytes: number): string => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
-
 /** The matches of one file, with what was read (for staging edits against it). */
 export interface FileMatches {
   /** Absolute path. */
@@ -94,7 +93,10 @@ export interface SearchOutcome {
   /** Files parsed (the rest lacked one of the pattern's literal tokens). */
   readonly parsed: number;
   readonly skippedBinary: number;
+  /** Files of a walked folder skipped for being larger than `maxFileBytes`. */
   readonly skippedLarge: number;
+  /** The size above which a walked folder's files were skipped (the option, or its default). */
+  readonly maxFileBytes: number;
   /** Match attempts abandoned at the `$$$` step budget. */
   readonly exhausted: number;
   /** Match attempts abandoned because the code was nested deeper than the matcher's stack allows. */
@@ -117,8 +119,11 @@ export interface SearchOptions {
   readonly maxFileBytes?: number;
 }
 
+/** A file with a NUL byte among its first this many bytes is binary (as git decides). */
+const binaryProbeBytes = 8000;
+
 function isBinary(bytes: Uint8Array): boolean {
-  const end = Math.min(bytes.length, 8000);
+  const end = Math.min(bytes.length, binaryProbeBytes);
   for (let index = 0; index < end; index++) if (bytes[index] === 0) return true;
   return false;
 }
@@ -207,7 +212,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
         refused = new StructuralError({
           code: "FILE_TOO_LARGE",
           message:
-            `'${relative(workingDirectory, path) || path}' is ${mib(fileStat.size)}; a file named by path is searched up to ${mib(maxNamedFileBytes)} ` +
+            `'${relative(workingDirectory, path) || path}' is ${byteSize(fileStat.size)}; a file named by path is searched up to ${byteSize(maxNamedFileBytes)} ` +
             `(its syntax tree would not fit in memory); search a smaller file, or grep it as text`,
           data: { path, bytes: fileStat.size, maxBytes: maxNamedFileBytes },
         });
@@ -222,7 +227,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
         if (named) {
           refused = new StructuralError({
             code: "FILE_NOT_TEXT",
-            message: `'${relative(workingDirectory, path) || path}' is binary (a NUL byte in its first 8000 bytes), not source text; name a source file or a folder`,
+            message: `'${relative(workingDirectory, path) || path}' is binary (a NUL byte in its first ${binaryProbeBytes} bytes), not source text; name a source file or a folder`,
             data: { path },
           });
           return;
@@ -299,6 +304,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
     parsed,
     skippedBinary,
     skippedLarge,
+    maxFileBytes: maxBytes,
     exhausted,
     tooDeep,
   };

@@ -15,6 +15,9 @@ const previewLines = 60;
 /** Locations listed for matches left because they passed over a keyword or marker. */
 const listedLeft = 5;
 
+/** Matching files listed that were skipped for not being valid UTF-8. */
+const listedNotUtf8 = 5;
+
 /** A list of words as prose: `a`, `a or b`, `a, b or c`. */
 function either(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
@@ -119,7 +122,7 @@ export const astEditTool = defineTool({
     }
     const skippedNote =
       notUtf8.length > 0
-        ? `skipped ${plural(notUtf8.length, "matching file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8 (rewriting would re-encode ${notUtf8.length === 1 ? "it" : "them"}): ${notUtf8.slice(0, 5).join(", ")}${notUtf8.length > 5 ? ", …" : ""}`
+        ? `skipped ${plural(notUtf8.length, "matching file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8 (rewriting would re-encode ${notUtf8.length === 1 ? "it" : "them"}): ${notUtf8.slice(0, listedNotUtf8).join(", ")}${notUtf8.length > listedNotUtf8 ? ", …" : ""}`
         : undefined;
     const leftNote = leftUnchanged.length > 0 ? leftUnchangedNote(leftUnchanged) : undefined;
     if (files.length === 0) {

@@ -5,10 +5,15 @@ import type { StructuralMatch } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
 import { gluedMetaVariables } from "../pattern/metavariable.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { byteSize } from "../search/byte-size.js";
 import { searchFiles, type SearchOutcome } from "../search/search.js";
 import { plural, resolveScope, type SearchScope } from "./scope.js";
 
 const maxCodeLines = 3;
+
+/** Matches listed when `max_results` is not given, and the most it may ask for. */
+const defaultMaxResults = 50;
+const maxMaxResults = 1000;
 
 /** Characters of one line of matched code shown (a minified line can be megabytes long). */
 const maxLineChars = 200;
@@ -42,12 +47,13 @@ function oneLine(text: string): string {
 
 /**
  * How a search went, in one line: files searched (skipped ones not counted) and skipped, e.g.
- * "searched 4 dart files; skipped 1 binary, 1 over 2 MiB".
+ * "searched 4 dart files; skipped 1 binary, 1 over 2 MiB" (the size limit the search applied).
  */
 export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string {
   const skipped: string[] = [];
   if (outcome.skippedBinary > 0) skipped.push(`${outcome.skippedBinary} binary`);
-  if (outcome.skippedLarge > 0) skipped.push(`${outcome.skippedLarge} over 2 MiB`);
+  if (outcome.skippedLarge > 0)
+    skipped.push(`${outcome.skippedLarge} over ${byteSize(outcome.maxFileBytes)}`);
   const files = plural(outcome.searched, `${scope.spec.id} file`);
   return `searched ${files}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
 }
@@ -125,7 +131,13 @@ export const astGrepTool = defineTool({
       .describe(
         "Grammar id: dart, python, rust, c, cpp, go, javascript, typescript, tsx, java, bash, json, …; inferred when path is a file",
       ),
-    max_results: z.number().int().min(1).max(1000).optional().describe("Matches to list, default 50"),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxMaxResults)
+      .optional()
+      .describe(`Matches to list, default ${defaultMaxResults}`),
   }),
   requires: [structuralParserKey],
   paths: (input) => (input.path === undefined ? [] : [input.path]),
@@ -147,7 +159,7 @@ export const astGrepTool = defineTool({
       rejectUnparsedWithoutMatches(pattern, outcome, scope);
       return noMatchMessage(pattern, outcome, scope);
     }
-    const limit = input.max_results ?? 50;
+    const limit = input.max_results ?? defaultMaxResults;
     const blocks: string[] = [];
     for (const file of outcome.files) {
       for (const match of file.matches) {

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createStructuralParser, structuralParserKey } from "../parser/structural-parser.js";
+import { searchFiles } from "../search/search.js";
 import { nodeFileOperations } from "../staging/apply-edit.js";
 import { astEditTool } from "./ast-edit-tool.js";
-import { astGrepTool } from "./ast-grep-tool.js";
+import { astGrepTool, searchedLine } from "./ast-grep-tool.js";
 import { createResolveTool, resolveTool } from "./resolve-tool.js";
 import { structuralTools } from "./structural-tools.js";
 
@@ -512,6 +513,25 @@ describe("a file named by path", () => {
       args: { pattern: "foo($A)", path: "py", language: "python" },
     });
     expect(resultText(walked)).toContain("(searched 1 python file; skipped 1 over 2 MiB)");
+  });
+
+  it("is skipped by a folder's walk over the limit that search applied, which the line names", async () => {
+    write("py/mid.py", `x = "${"a".repeat(2000)}"\nfoo(7)\n`);
+    const spec = parser.spec("python");
+    const pattern = await parser.compile(spec, "foo($A)");
+    const target = join(dir, "py");
+    const outcome = await searchFiles({
+      parser,
+      spec,
+      pattern,
+      workingDirectory: dir,
+      target,
+      maxFileBytes: 1536,
+    });
+    expect(outcome).toMatchObject({ skippedLarge: 1, maxFileBytes: 1536 });
+    expect(searchedLine(outcome, { spec, target, isFile: false })).toBe(
+      "searched 1 python file; skipped 1 over 1.5 KiB",
+    );
   });
 
   it("is rewritten whatever its size", async () => {
