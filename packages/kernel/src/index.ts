@@ -6,8 +6,8 @@ export type { KernelFactory, KernelFactoryOptions, KernelSettings } from "./fact
 export { KernelClient } from "./client/kernel-client.js";
 export type { KernelConnectOptions, KernelLanguage } from "./client/kernel-client.js";
 export type { ExecuteHandlers, ExecuteOutcome, KernelOutput, MimeBundle } from "./client/kernel-output.js";
-export { defaultOutputLimits } from "./eval/output-collector.js";
-export type { OutputLimits } from "./eval/output-collector.js";
+export { defaultOutputLimits } from "./eval/output-limits.js";
+export type { OutputLimits } from "./eval/output-limits.js";
 export { rewriteCell } from "./eval/rewrite-cell.js";
 export { KernelError } from "./kernel-error.js";
 export type { KernelErrorCode } from "./kernel-error.js";

@@ -20,6 +20,8 @@ export interface KernelConnectOptions {
   readonly readyTimeoutMs?: number;
   /** How the interpreter was chosen, for error messages ("/p/.venv/bin/python"). */
   readonly description: string;
+  /** The process mark the kernel was spawned with: what its cells start ends with it. */
+  readonly mark?: string;
 }
 
 /**
@@ -49,7 +51,7 @@ export class KernelClient {
     this.description = options.description;
     this.connection = options.connection;
     this.channels = new KernelChannels(options.connection.info);
-    this.kernel = new KernelProcess(options.child);
+    this.kernel = new KernelProcess(options.child, options.mark);
     this.kernel.onExitOnce((reason) => {
       const withStderr = reason + this.kernel.stderrNote();
       // Output the kernel flushed just before it died may still be in the iopub queue: let it land.

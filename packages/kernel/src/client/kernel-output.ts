@@ -12,7 +12,12 @@ export type KernelOutput =
       readonly evalue: string;
       readonly traceback: readonly string[];
     }
-  | { readonly type: "clear" };
+  | { readonly type: "clear" }
+  /**
+   * Output the kernel left out at this point to bound what it sends (the JavaScript kernel, past
+   * the output limits): its characters and line breaks, counted with what the result leaves out.
+   */
+  | { readonly type: "omitted"; readonly chars: number; readonly lines: number };
 
 /** How a cell ended, as the kernel's execute_reply says. */
 export interface ExecuteOutcome {
@@ -59,6 +64,12 @@ export function toKernelOutput(msgType: string, content: Record<string, unknown>
       };
     case "clear_output":
       return { type: "clear" };
+    case "output_omitted":
+      return {
+        type: "omitted",
+        chars: typeof content.chars === "number" ? content.chars : 0,
+        lines: typeof content.lines === "number" ? content.lines : 0,
+      };
     default:
       return undefined;
   }

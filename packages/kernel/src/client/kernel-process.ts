@@ -10,12 +10,15 @@ const stderrKept = 4000;
  */
 export class KernelProcess {
   private readonly child: ChildProcess;
+  private readonly mark: string | undefined;
   private stderrTail = "";
   private exitReason: string | undefined;
   private exitListeners: ((reason: string) => void)[] = [];
 
-  constructor(child: ChildProcess) {
+  /** `mark`: the process mark it was spawned with, so that what its cells started ends with it. */
+  constructor(child: ChildProcess, mark?: string) {
     this.child = child;
+    this.mark = mark;
     this.child.stderr?.setEncoding("utf8");
     this.child.stderr?.on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-stderrKept);
@@ -47,9 +50,12 @@ export class KernelProcess {
     return tail === "" ? "" : `; its stderr ends with:\n${tail.split("\n").slice(-15).join("\n")}`;
   }
 
-  /** Ends the process group (SIGTERM, then SIGKILL after 1 s); resolves once it is gone. */
+  /**
+   * Ends the process group and every process carrying the kernel's mark (what a cell started in
+   * a session of its own, a daemon): SIGTERM, then SIGKILL after 1 s; resolves once it is gone.
+   */
   terminate(): Promise<void> {
-    return terminateProcess(this.child, { group: true, graceMs: 1000 });
+    return terminateProcess(this.child, { group: true, mark: this.mark, graceMs: 1000 });
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null, spawnError?: string): void {

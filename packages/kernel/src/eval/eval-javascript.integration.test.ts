@@ -107,6 +107,24 @@ describe("eval on the JavaScript kernel", () => {
     expect(syntax).toMatch(/^cell-\d+\.js:2\nconst broken = ok ok\n\s+\^+\n\nSyntaxError: /);
   });
 
+  it("keeps a var declared in a block, a loop or a try, and a function declared in a block", async () => {
+    for (const code of [
+      "if (true) { var a = 1 }",
+      "for (var i = 0; i < 3; i++) {}",
+      "{ var b = 2 }",
+      "try { var c = 3 } catch {}",
+      "{ function greet() { return 'hi' } }",
+    ]) {
+      expect(resultText(await cell(code))).toBe("(no output)");
+    }
+    expect(resultText(await cell("[a + i + b + c, greet()]"))).toBe("[ 9, 'hi' ]");
+    // A var of a nested function stays in it.
+    expect(resultText(await cell("function setUp() { var inner = 1; { var inner2 = 2 } }\nsetUp()"))).toBe(
+      "(no output)",
+    );
+    expect(resultText(await cell("[typeof inner, typeof inner2]"))).toBe("[ 'undefined', 'undefined' ]");
+  });
+
   it("echoes the last expression when a comment follows it", async () => {
     expect(resultText(await cell("const v = [1, 2, 3]\nv.length\n// how many"))).toBe("3");
     expect(resultText(await cell("v.length; // how many\n"))).toBe("3");
@@ -138,6 +156,23 @@ describe("eval on the JavaScript kernel", () => {
     expect(displays.error).toBeUndefined();
     expect(resultText(displays)).toMatch(/^0\n1\n[\s\S]*\n2998\n2999$/);
     expect(resultText(await cell("beforeFlood + 1"))).toBe("42");
+  });
+
+  it("shows the start, the end and one count of a cell printing 300 000 lines, and keeps its state", async () => {
+    await cell("const beforeFlood2 = 41");
+    const flood = await cell("for (let i = 0; i < 300000; i++) console.log(i)\n'done'");
+    expect(flood.error).toBeUndefined();
+    const text = resultText(flood);
+    expect(text).toMatch(/^0\n1\n2\n/);
+    expect(text).toMatch(/\n299998\n299999\n'done'$/);
+    const markers =
+      text.match(
+        /… [\d,]+ lines \([\d,]+ characters\) of output omitted here; print less, or write large output to a file and read parts of it …/g,
+      ) ?? [];
+    expect(markers).toHaveLength(1);
+    const shown = text.split("\n").filter((line) => /^\d+$/.test(line)).length;
+    expect(shown + Number(/… ([\d,]+) lines/.exec(text)?.[1]?.replace(/,/g, ""))).toBe(300_000);
+    expect(resultText(await cell("beforeFlood2 + 1"))).toBe("42");
   });
 
   it("answers 700 bridged calls in flight at once", async () => {

@@ -26,6 +26,15 @@ function alive(pid: number): boolean {
   }
 }
 
+/** True while the process exists and is not a zombie. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 describePython("kernel lifecycle on a real ipykernel", () => {
   const cleanups: (() => Promise<unknown> | void)[] = [];
   afterEach(async () => {
@@ -61,6 +70,25 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     await run.dispose();
     for (const each of pids) expect(alive(each)).toBe(false);
     for (const each of directories) expect(existsSync(each)).toBe(false);
+  });
+
+  it("dispose ends a daemon a cell double-forked out of the kernel's group and session", async () => {
+    const { run, cell, workspace } = setup();
+    const pidFile = join(workspace.directory, "daemon.pid");
+    // The shell exits at once: `sleep` is adopted by init, in a session of its own, its output on
+    // /dev/null; only the process mark it inherited from the kernel leads to it.
+    const started = await cell(
+      `import subprocess\nsubprocess.run(["sh", "-c", "(setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > ${pidFile})"], check=True)\nprint("started")`,
+    );
+    expect(resultText(started)).toContain("started");
+    const daemon = Number(readFileSync(pidFile, "utf8").trim());
+    try {
+      expect(running(daemon)).toBe(true);
+      await run.dispose();
+      await expect.poll(() => running(daemon), { timeout: 5_000 }).toBe(false);
+    } finally {
+      if (running(daemon)) process.kill(daemon, "SIGKILL");
+    }
   });
 
   it("fails a cell at once when its kernel dies, then starts a fresh one and says state was lost", async () => {

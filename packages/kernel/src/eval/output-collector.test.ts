@@ -86,6 +86,34 @@ describe("OutputCollector", () => {
     }
   });
 
+  it("counts what the kernel left out with what it cuts itself, in its one marker", () => {
+    const collector = new OutputCollector();
+    // The JavaScript kernel sends the head and the tail of 100 000 lines, and the count between.
+    const line = (i: number) => `${i}\n`;
+    const range = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, i) => line(from + i)).join("");
+    const head = range(0, 400);
+    const tail = range(99_400, 100_000);
+    const between = range(400, 99_400);
+    collector.add({ type: "stream", name: "stdout", text: head });
+    collector.add({ type: "omitted", chars: between.length, lines: 99_000 });
+    collector.add({ type: "stream", name: "stdout", text: tail });
+    const out = text(collector);
+    expect(out).toMatch(/^0\n1\n2\n/);
+    expect(out).toMatch(/\n99998\n99999$/);
+    const markers =
+      out.match(/… .* omitted here; print less, or write large output to a file and read parts of it …/g) ??
+      [];
+    expect(markers).toHaveLength(1);
+    const shown = out.split("\n").filter((row) => /^\d+$/.test(row));
+    const [, lines = "", chars = ""] = /… ([\d,]+) lines \(([\d,]+) characters\)/.exec(out) ?? [];
+    expect(shown.length + Number(lines.replace(/,/g, ""))).toBe(100_000);
+    const printed = head.length + between.length + tail.length;
+    expect(shown.reduce((sum, row) => sum + row.length + 1, 0) + Number(chars.replace(/,/g, ""))).toBe(
+      printed,
+    );
+  });
+
   it("keeps a bounded traceback in full view even when it is long", () => {
     const collector = new OutputCollector({
       maxChars: 2000,

@@ -1,27 +1,8 @@
 import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
 import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
+import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
 import { bundleText, plainText } from "./output-text.js";
-
-/** Bounds of what one cell returns. */
-export interface OutputLimits {
-  /** Most characters of text over the whole cell; default 20 000. */
-  readonly maxChars: number;
-  /** Most lines of text over the whole cell; default 400. */
-  readonly maxLines: number;
-  /** Most images per cell; default 8. */
-  readonly maxImages: number;
-  /** Largest image kept, in bytes (decoded); default 5 MB. */
-  readonly maxImageBytes: number;
-}
-
-/** Defaults of {@link OutputLimits}. */
-export const defaultOutputLimits: OutputLimits = {
-  maxChars: 20_000,
-  maxLines: 400,
-  maxImages: 8,
-  maxImageBytes: 5 * 1024 * 1024,
-};
 
 type Entry =
   // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole lines.
@@ -79,6 +60,12 @@ export class OutputCollector {
         this.pin(headAndTail(text, Math.floor(maxChars / 2), Math.floor(maxLines / 2), "the traceback"));
         return;
       }
+      case "omitted":
+        // Left out by the kernel: counted with what falls between the head and the tail here.
+        this.gapAt ??= this.entries.length;
+        this.dropped.chars += output.chars;
+        this.dropped.lines += output.lines;
+        return;
       case "clear":
         // clear_output() drops what the cell showed so far; the error and notes stay.
         this.entries = this.entries.filter((entry) => entry.kind === "pinned");

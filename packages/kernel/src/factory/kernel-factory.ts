@@ -1,6 +1,6 @@
 import { resourceKey } from "@tools/registry";
 import type { KernelClient, KernelLanguage } from "../client/kernel-client.js";
-import { defaultOutputLimits, type OutputLimits } from "../eval/output-collector.js";
+import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
 import { startKernel } from "../launch/start-kernel.js";
 
 /** Options of {@link createKernelFactory}. */
@@ -62,6 +62,7 @@ export function createKernelFactory(options: KernelFactoryOptions = {}): KernelF
         cwd: workingDirectory,
         shellTool: settings.shellTool,
         readyTimeoutMs: settings.readyTimeoutMs,
+        outputLimits: settings.limits,
         ...(options.pythonPath !== undefined ? { pythonPath: options.pythonPath } : {}),
       }),
   };

@@ -132,6 +132,100 @@ describe("compileCell", () => {
     expect(await run(context, "'use strict'\nconst strictly = 5\nstrictly")).toBe(5);
   });
 
+  // Each expectation is what Node's REPL (`node -i`) answers to the same cells, one per prompt.
+  it("keeps a var declared in a block, a loop or a try, as a top-level var", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(context, "if (true) { var a = 1 }");
+    await run(context, "for (var i = 0; i < 3; i++) {}");
+    await run(context, "{ var b = 2 }");
+    await run(context, "try { var c = 3 } catch {}");
+    expect(await run(context, "a + i + b + c")).toBe(9);
+    await run(
+      context,
+      "for (var [p, q] of [[4, 5]]) {}\nfor (var key in { k: 1 }) {}\nswitch (1) { case 1: var s = 6 }\n" +
+        "label: { var l = 7 }\nwhile (!w) var w = 8\nif (true) var { d } = { d: 9 }\n{ var [e] = await Promise.all([10]) }",
+    );
+    expect(await run(context, "[p, q, key, s, l, w, d, e]")).toEqual([4, 5, "k", 6, 7, 8, 9, 10]);
+  });
+
+  it("declares a var that was never assigned, and keeps the value of one declared again", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(context, "if (false) { var never = 1 }");
+    expect(await run(context, "[typeof never, 'never' in globalThis]")).toEqual(["undefined", true]);
+    expect(await run(context, "typeof hoisted; { var hoisted = 1 }")).toBeUndefined();
+    await run(context, "var u = 5; { var u2 = 6 }");
+    await run(context, "var u\n{ var u2 }");
+    expect(await run(context, "[u, u2]")).toEqual([5, 6]);
+    // The initializer assigns the catch parameter; the var is declared but stays undefined.
+    await run(context, "try { throw 1 } catch (err) { var err = 2 }");
+    expect(await run(context, "['err' in globalThis, err]")).toEqual([true, undefined]);
+  });
+
+  it("keeps a var of a nested function, arrow or static block inside it", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(
+      context,
+      "function outer() { var leak = 1; { var leak2 = 2 } }\nouter();\n(() => { for (var leak3 of [3]) {} })()\n" +
+        "class K { static { var leak4 = 4 } }\nif (true) { const run = () => { var leak5 = 5 }; run() }",
+    );
+    expect(
+      await run(context, "['leak', 'leak2', 'leak3', 'leak4', 'leak5'].filter((n) => n in globalThis)"),
+    ).toEqual([]);
+  });
+
+  it("keeps a function declared in a block as Node's REPL does (Annex B)", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(
+      context,
+      "{ function f() { return 'f' } }\nif (true) function h() { return 'h' }\nif (false) function h2() {}\n" +
+        "{ let x = 10; function k() { return x } }\nswitch (1) { case 1: function sw() { return 'sw' } }\n" +
+        "lab: function lf() { return 'lf' }",
+    );
+    expect(await run(context, "[f(), h(), typeof h2, k(), sw(), lf()]")).toEqual([
+      "f",
+      "h",
+      "undefined",
+      10,
+      "sw",
+      "lf",
+    ]);
+    await run(context, "if (false) { function g() {} }");
+    expect(await run(context, "[typeof g, 'g' in globalThis]")).toEqual(["undefined", true]);
+    // The block's declaration is reached after the hoisted top-level one: it wins.
+    await run(context, "{ function m() { return 1 } } function m() { return 2 }");
+    expect(await run(context, "m()")).toBe(1);
+    // Not reached: an earlier cell's function stays.
+    await run(context, "function once() { return 'top' }");
+    await run(context, "if (false) { function once() { return 'block' } }");
+    expect(await run(context, "once()")).toBe("top");
+  });
+
+  it("keeps in their block a block function a lexical name shadows, async ones, and any under 'use strict'", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    await run(context, "{ let w2 = 1; { function w2() {} } }");
+    await run(context, "try { throw { c2: 1 } } catch ({ c2 }) { { function c2() {} } }");
+    await run(context, "{ async function af() {} function* gf() {} class Kb {} let lb = 1 }");
+    await run(context, "'use strict'; { function strictF() {} }");
+    expect(
+      await run(
+        context,
+        "[typeof w2, typeof c2, typeof af, typeof gf, typeof Kb, typeof lb, typeof strictF]",
+      ),
+    ).toEqual(Array(7).fill("undefined"));
+  });
+
+  it("keeps lines and columns of a cell with vars and functions in blocks", async () => {
+    expect(await errorAt("if (true) { var a = 1 }\nnull.x")).toBe("2:6");
+    expect(await errorAt("{ var { b } = {}\n  null.x }")).toBe("2:8");
+    expect(await errorAt("for (var i = 0; i < 1; i++) { null.x }")).toBe("1:36");
+    expect(await errorAt("if (true) function h() { return null.x }\nh()")).toBe("1:38");
+  });
+
   it("leaves a cell acorn cannot parse to V8, which reports its line", async () => {
     const compiled = compileCell("const ok = 1\nconst broken = ok ok");
     let stack = "";

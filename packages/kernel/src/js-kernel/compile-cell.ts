@@ -1,4 +1,5 @@
-import { parse, type Program, type VariableDeclaration } from "acorn";
+import { parse, type Program } from "acorn";
+import { cellDeclarations } from "./cell-declarations.js";
 import { applyEdits, type SourceEdit } from "./source-edits.js";
 
 /** A cell compiled for the executor, and the way back from its lines to the cell's. */
@@ -17,11 +18,16 @@ const opening = "(async () => { void 0;";
 
 /**
  * Turns a JavaScript cell into the body of an async function so top-level `await` works, while
- * keeping its top-level bindings global for later cells, as parsed by acorn (so `;` in a string
- * or a comment, or several statements on a line, read as JavaScript does):
- * - `const`/`let`/`var` declarations, destructuring too, become assignments to globals:
+ * keeping its bindings global for later cells, as parsed by acorn (so `;` in a string or a
+ * comment, or several statements on a line, read as JavaScript does). What persists is what a
+ * cell typed into Node's REPL keeps (see {@link cellDeclarations}):
+ * - top-level `const`/`let`/`var` declarations, destructuring too, become assignments to globals:
  *   `const { a, b } = o` runs as `({ a, b } = o)`, `let n` as `n = undefined`;
- * - a function declaration is copied to `globalThis` before the cell's first line (it is hoisted);
+ * - a `var` anywhere outside a nested function (a block, a loop body or head, a `try`) becomes an
+ *   assignment too, and every var-scoped name is declared by a `var` of the script before the
+ *   wrapper (so `var n` keeps the value `n` has, and `if (false) { var n }` still declares it);
+ * - a function declaration is copied to `globalThis` before the cell's first line (it is
+ *   hoisted); one in a block is copied where it is declared (Annex B);
  * - a class declaration is copied to `globalThis` right after its body.
  * The last top-level statement, when it is an expression, is returned so it can be echoed — also
  * when it shares its line with another statement (`const q = 1; q + 1`) or comments follow it.
@@ -44,18 +50,8 @@ export function compileCell(code: string): CompiledCell {
   } catch {
     program = undefined;
   }
-  const edits: SourceEdit[] = [];
-  const hoisted: string[] = [];
-  for (const statement of program?.body ?? []) {
-    if (statement.type === "VariableDeclaration") {
-      edits.push(...declarationEdits(code, statement));
-    } else if (statement.type === "FunctionDeclaration") {
-      hoisted.push(statement.id.name);
-    } else if (statement.type === "ClassDeclaration") {
-      const name = statement.id.name;
-      edits.push({ start: statement.end, end: statement.end, insert: [`; globalThis.${name} = ${name};`] });
-    }
-  }
+  const declarations = program ? cellDeclarations(code, program) : { edits: [], functions: [], varNames: [] };
+  const edits: SourceEdit[] = [...declarations.edits];
   const last = program?.body.at(-1);
   if (last?.type === "ExpressionStatement") {
     // The statement's bounds, not its expression's: `(a, b)` parses to an expression inside the
@@ -71,38 +67,12 @@ export function compileCell(code: string): CompiledCell {
     edits.push({ start: end, end, insert: [") };"] });
   }
   const body = applyEdits(code, edits);
-  const copies = hoisted.map((name) => ` globalThis.${name} = ${name};`).join("");
-  const lines = [opening + copies, ...body.lines, "})()"];
+  const copies = declarations.functions.map((name) => ` globalThis.${name} = ${name};`).join("");
+  // A script's `var`, outside the wrapper: declares a global without resetting one that exists.
+  const vars = declarations.varNames.length > 0 ? `var ${declarations.varNames.join(", ")}; ` : "";
+  const lines = [vars + opening + copies, ...body.lines, "})()"];
   const origin = [undefined, ...body.origin, undefined];
   return { source: lines.join("\n"), cellLines, cellLine: (line) => origin[line - 1] };
-}
-
-/**
- * Edits that turn a top-level `const`/`let`/`var` into assignments to globals, keeping columns:
- * the keyword becomes blanks, or blanks and `;(` before a destructuring pattern.
- */
-function declarationEdits(code: string, declaration: VariableDeclaration): SourceEdit[] {
-  const { kind, declarations } = declaration;
-  // `using` disposes at the block's end: an assignment would change what it means.
-  if (kind !== "const" && kind !== "let" && kind !== "var") return [];
-  const destructures = declarations.some((declarator) => declarator.id.type !== "Identifier");
-  const start = declaration.start;
-  const edits: SourceEdit[] = [
-    {
-      start,
-      end: start + kind.length,
-      // `;(`: a line before it without a `;` would otherwise take the `(` as a call of its value.
-      insert: [destructures ? `${" ".repeat(kind.length - 2)};(` : " ".repeat(kind.length)],
-    },
-  ];
-  for (const declarator of declarations) {
-    if (declarator.init == null)
-      edits.push({ start: declarator.end, end: declarator.end, insert: [" = undefined"] });
-  }
-  const lastEnd = declarations.at(-1)?.end ?? declaration.end;
-  const closing = `${destructures ? ")" : ""}${code[declaration.end - 1] === ";" ? "" : ";"}`;
-  if (closing !== "") edits.push({ start: lastEnd, end: lastEnd, insert: [closing] });
-  return edits;
 }
 
 /** The 1-based line and 0-based column of `offset` in `code`. */

@@ -8,7 +8,12 @@ export type ToExecutor =
 export type FromExecutor =
   | { readonly type: "stream"; readonly name: "stdout" | "stderr"; readonly text: string }
   | { readonly type: "display"; readonly kind: "display" | "result"; readonly data: Record<string, string> }
+  /** Output of the cell left out right here to bound the channel: its characters and line breaks. */
+  | { readonly type: "omitted"; readonly chars: number; readonly lines: number }
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
   /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
   | { readonly type: "input"; readonly id: number; readonly prompt: string }
   | { readonly type: "done"; readonly id: number; readonly status: "ok" | "error" };
+
+/** The environment variable that gives the executor the output limits, as JSON `{maxChars, maxLines}`. */
+export const outputLimitsVariable = "TOOLS_KERNEL_OUTPUT_LIMITS";

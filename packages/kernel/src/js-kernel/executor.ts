@@ -4,21 +4,40 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
+import { defaultOutputLimits } from "../eval/output-limits.js";
 import { bridgeMarker } from "../launch/python-setup.js";
 import { cellTraceback } from "./cell-traceback.js";
 import { compileCell, type CompiledCell } from "./compile-cell.js";
-import type { FromExecutor, ToExecutor } from "./executor-protocol.js";
+import { outputLimitsVariable, type FromExecutor, type ToExecutor } from "./executor-protocol.js";
+import { OutputBudget } from "./output-budget.js";
 
-const send = (message: FromExecutor): void => {
-  process.send?.(message);
-};
+/** The result's limits, from the kernel's environment: what the budget lets through whole. */
+function outputLimits(): { maxChars: number; maxLines: number } {
+  const { maxChars, maxLines } = defaultOutputLimits;
+  try {
+    const parsed = JSON.parse(process.env[outputLimitsVariable] ?? "{}") as Record<string, unknown>;
+    const positive = (value: unknown, fallback: number) =>
+      typeof value === "number" && value > 0 ? value : fallback;
+    return { maxChars: positive(parsed.maxChars, maxChars), maxLines: positive(parsed.maxLines, maxLines) };
+  } catch {
+    return { maxChars, maxLines };
+  }
+}
+
+// Everything to the kernel goes through the budget, in order: output is bounded per cell.
+const output = new OutputBudget(outputLimits(), (message, sent) => {
+  // The callback comes once the message is written (with an error if the channel closed).
+  if (process.send) process.send(message, undefined, undefined, () => sent());
+  else sent();
+});
+const send = (message: FromExecutor): void => output.send(message);
 const shellTool = process.env.TOOLS_KERNEL_SHELL_TOOL ?? "shell";
 
 for (const name of ["stdout", "stderr"] as const) {
   const stream = process[name];
   stream.write = ((chunk: unknown, encoding?: unknown, callback?: unknown) => {
     const text = typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
-    send({ type: "stream", name, text });
+    output.stream(name, text);
     const done = typeof encoding === "function" ? encoding : callback;
     if (typeof done === "function") (done as () => void)();
     return true;
@@ -28,14 +47,14 @@ for (const name of ["stdout", "stderr"] as const) {
 const show = (value: unknown): string => (typeof value === "string" ? value : inspect(value, { depth: 4 }));
 
 function display(value: unknown): void {
-  send({ type: "display", kind: "display", data: { "text/plain": show(value) } });
+  output.display({ type: "display", kind: "display", data: { "text/plain": show(value) } });
 }
 display.html = (html: string) =>
-  send({ type: "display", kind: "display", data: { "text/html": html, "text/plain": html } });
+  output.display({ type: "display", kind: "display", data: { "text/html": html, "text/plain": html } });
 display.markdown = (text: string) =>
-  send({ type: "display", kind: "display", data: { "text/markdown": text } });
+  output.display({ type: "display", kind: "display", data: { "text/markdown": text } });
 display.png = (data: Uint8Array | string) =>
-  send({
+  output.display({
     type: "display",
     kind: "display",
     data: {
@@ -143,6 +162,7 @@ process.on("SIGINT", () => {
 const cells = new Map<string, Pick<CompiledCell, "cellLine" | "cellLines">>();
 
 async function execute(id: number, code: string): Promise<"ok" | "error"> {
+  output.startCell();
   try {
     const interrupted = new Promise<never>((_, reject) => {
       interruptCurrent = reject;
@@ -158,7 +178,11 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
     // Anything else came from a `return` of the cell's own (`return null` at top level).
     const value = await Promise.race([completion, interrupted]);
     if (typeof value === "object" && value !== null && "__echo" in value && value.__echo !== undefined) {
-      send({ type: "display", kind: "result", data: { "text/plain": inspect(value.__echo, { depth: 4 }) } });
+      output.display({
+        type: "display",
+        kind: "result",
+        data: { "text/plain": inspect(value.__echo, { depth: 4 }) },
+      });
     }
     return "ok";
   } catch (caught) {
@@ -197,6 +221,8 @@ process.on("message", (message: ToExecutor) => {
   void execute(message.id, message.code).then((status) => send({ type: "done", id: message.id, status }));
 });
 process.on("disconnect", () => process.exit(0));
+// A cell's process.exit(): what it printed just before still goes (the channel writes at once when idle).
+process.on("exit", () => output.flushAll());
 process.on("uncaughtException", (error) => {
   process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
 });

@@ -18,8 +18,9 @@ const control = new Router({ linger: 0 });
 const stdin = new Router({ linger: 0 });
 // No high-water mark on iopub: at the default (1000 messages) a PUB socket silently drops what a
 // slower subscriber has not taken yet, and a cell printing a thousand lines lost its last lines
-// and its idle status with them, so the call waited out its inactivity budget. The client reads
-// iopub as fast as it arrives; the executor's own output channel to here is unbounded as well.
+// and its idle status with them, so the call waited out its inactivity budget. What a cell sends
+// is bounded in the executor instead (OutputBudget: the head and the tail of its output within
+// the result's limits, and a count of what was left out between them).
 const iopub = new Publisher({ linger: 0, sendHighWaterMark: 0 });
 const heartbeat = new Reply({ linger: 0 });
 // Every send goes through its socket's queue: zeromq throws on a send while one is in flight,
@@ -159,6 +160,10 @@ executor.on("message", (message: FromExecutor) => {
       } else {
         publish(parent, "display_data", { data: message.data, metadata: {}, transient: {} });
       }
+      return;
+    case "omitted":
+      // Our own message: what the executor left out of the output here to bound it.
+      publish(parent, "output_omitted", { chars: message.chars, lines: message.lines });
       return;
     case "error":
       current.failed = true;

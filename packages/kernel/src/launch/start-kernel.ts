@@ -1,7 +1,10 @@
 import { spawn } from "node:child_process";
+import { createProcessMark } from "@tools/registry";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { KernelClient, type KernelLanguage } from "../client/kernel-client.js";
+import type { OutputLimits } from "../eval/output-limits.js";
+import { outputLimitsVariable } from "../js-kernel/executor-protocol.js";
 import { KernelError } from "../kernel-error.js";
 import { createConnectionDirectory } from "../protocol/connection.js";
 import { assertIpykernel, findPython } from "./find-python.js";
@@ -19,6 +22,8 @@ export interface StartKernelOptions {
   readonly readyTimeoutMs: number;
   /** Longest wait for the Python kernel's helper cell, in ms; default `readyTimeoutMs`. */
   readonly setupTimeoutMs?: number;
+  /** The result's output limits: the JavaScript kernel sends no more than about them per cell. */
+  readonly outputLimits?: Pick<OutputLimits, "maxChars" | "maxLines">;
 }
 
 /** The compiled JavaScript kernel (tests running from src use the built copy in dist). */
@@ -49,6 +54,10 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
     TOOLS_KERNEL_PARENT_PID: String(process.pid),
     TOOLS_KERNEL_SHELL_TOOL: options.shellTool,
   };
+  if (options.outputLimits) {
+    const { maxChars, maxLines } = options.outputLimits;
+    env[outputLimitsVariable] = JSON.stringify({ maxChars, maxLines });
+  }
   if (options.language === "python") {
     const interpreter = findPython(options.cwd, options.pythonPath);
     try {
@@ -72,9 +81,12 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
     args = [jsKernelScript(), connection.file];
     description = `node ${process.version}`;
   }
+  // What cells start carries the mark, also a daemon that leaves the kernel's group and session:
+  // it ends with the kernel, and with the host's reaper should the host die first.
+  const mark = createProcessMark();
   const child = spawn(command, args, {
     cwd: options.cwd,
-    env,
+    env: { ...env, ...mark.env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -84,6 +96,7 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
     connection,
     readyTimeoutMs: options.readyTimeoutMs,
     description,
+    mark: mark.value,
   });
   if (options.language === "python") {
     const setupMs = options.setupTimeoutMs ?? options.readyTimeoutMs;

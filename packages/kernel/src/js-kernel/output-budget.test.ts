@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { countLines } from "../eval/cut-text.js";
+import type { FromExecutor } from "./executor-protocol.js";
+import { OutputBudget } from "./output-budget.js";
+
+/** A budget on a channel that writes nothing until told to, and turns that run only when told to. */
+function harness(limits = { maxChars: 2000, maxLines: 40 }) {
+  const posted: FromExecutor[] = [];
+  const pendingSent: (() => void)[] = [];
+  const turns: (() => void)[] = [];
+  const budget = new OutputBudget(
+    limits,
+    (message, sent) => {
+      posted.push(message);
+      pendingSent.push(sent);
+    },
+    (callback) => turns.push(callback),
+  );
+  return {
+    budget,
+    posted,
+    /** The channel writes out everything handed to it so far. */
+    written: () => {
+      for (const sent of pendingSent.splice(0)) sent();
+    },
+    /** The event loop turns once. */
+    turn: () => {
+      for (const callback of turns.splice(0)) callback();
+    },
+    streamText: () => posted.map((message) => (message.type === "stream" ? message.text : "")).join(""),
+  };
+}
+
+describe("OutputBudget", () => {
+  it("holds about the limits of a million lines printed in one turn, and counts the rest exactly", () => {
+    const { budget, posted, streamText } = harness();
+    let printed = 0;
+    let most = 0;
+    for (let i = 0; i < 1_000_000; i++) {
+      const line = `${i}\n`;
+      budget.stream("stdout", line);
+      printed += line.length;
+      most = Math.max(most, budget.heldChars);
+    }
+    // The head and at most one and a half times the limits of tail.
+    expect(most).toBeLessThanOrEqual(2000 + 3000);
+    expect(posted).toEqual([]);
+    budget.send({ type: "done", id: 1, status: "ok" });
+    expect(posted.map((message) => message.type)).toEqual(["stream", "omitted", "stream", "done"]);
+    const omitted = posted[1] as Extract<FromExecutor, { type: "omitted" }>;
+    const text = streamText();
+    expect(text.startsWith("0\n1\n2\n")).toBe(true);
+    expect(text.endsWith("999998\n999999\n")).toBe(true);
+    expect(countLines(text) + omitted.lines).toBe(1_000_000);
+    expect(text.length + omitted.chars).toBe(printed);
+    expect(budget.heldChars).toBe(0);
+  });
+
+  it("sends held output at the next turn, the tail only once all sent before is written", () => {
+    const { budget, posted, written, turn } = harness({ maxChars: 100, maxLines: 5 });
+    budget.stream("stdout", "a\n");
+    expect(posted).toEqual([]);
+    turn();
+    expect(posted).toEqual([{ type: "stream", name: "stdout", text: "a\n" }]);
+    for (let i = 0; i < 20; i++) budget.stream("stdout", `${i}\n`);
+    turn();
+    // The head's rest goes; the tail waits for the channel.
+    expect(posted.map((message) => (message.type === "stream" ? message.text : message.type))).toEqual([
+      "a\n",
+      "0\n1\n2\n3\n",
+    ]);
+    written();
+    turn();
+    // What is kept of the tail is about the limits (it is trimmed once half as much again over
+    // them): lines 13 to 19; 4 to 12 are counted.
+    expect(posted.slice(2)).toEqual([
+      { type: "omitted", chars: "4\n5\n6\n7\n8\n9\n10\n11\n12\n".length, lines: 9 },
+      { type: "stream", name: "stdout", text: "13\n14\n15\n16\n17\n18\n19\n" },
+    ]);
+  });
+
+  it("keeps the order of output and other messages, and weighs a text display as its lines", () => {
+    const { budget, posted } = harness({ maxChars: 100, maxLines: 3 });
+    budget.stream("stdout", "one\n");
+    budget.display({ type: "display", kind: "display", data: { "text/plain": "two\nthree" } });
+    budget.display({
+      type: "display",
+      kind: "display",
+      data: { "image/png": "iVBO", "text/plain": "<image>" },
+    });
+    budget.stream("stderr", "four\n");
+    budget.send({ type: "error", ename: "Error", evalue: "boom", traceback: [] });
+    expect(posted).toEqual([
+      { type: "stream", name: "stdout", text: "one\n" },
+      { type: "display", kind: "display", data: { "text/plain": "two\nthree" } },
+      { type: "display", kind: "display", data: { "image/png": "iVBO", "text/plain": "<image>" } },
+      { type: "stream", name: "stderr", text: "four\n" },
+      { type: "error", ename: "Error", evalue: "boom", traceback: [] },
+    ]);
+    // Three lines of head were used; the fourth line went to the tail, whole.
+    for (let i = 0; i < 50; i++) {
+      budget.display({ type: "display", kind: "display", data: { "text/plain": `d${i}` } });
+    }
+    budget.send({ type: "done", id: 1, status: "ok" });
+    const after = posted.slice(5);
+    // d0 to d45 left out, each a line: "d0\n" to "d9\n" of 3 characters, the rest of 4.
+    expect(after[0]).toEqual({ type: "omitted", chars: 10 * 3 + 36 * 4, lines: 46 });
+    expect(
+      after.slice(1, -1).map((message) => message.type === "display" && message.data["text/plain"]),
+    ).toEqual(["d46", "d47", "d48", "d49"]);
+  });
+
+  it("hands over everything held at once when the process exits", () => {
+    const { budget, posted, streamText } = harness({ maxChars: 100, maxLines: 2 });
+    budget.stream("stdout", "1\n2\n3\n4\nbye\n");
+    budget.flushAll();
+    expect(posted.map((message) => message.type)).toEqual(["stream", "stream"]);
+    expect(streamText()).toBe("1\n2\n3\n4\nbye\n");
+  });
+
+  it("gives each cell the whole head budget", () => {
+    const { budget, posted, streamText } = harness({ maxChars: 100, maxLines: 2 });
+    budget.stream("stdout", "1\n2\n3\n4\n5\n6\n7\n");
+    budget.send({ type: "done", id: 1, status: "ok" });
+    expect(posted.filter((message) => message.type === "omitted")).toHaveLength(1);
+    budget.startCell();
+    budget.stream("stdout", "a\nb\n");
+    budget.send({ type: "done", id: 2, status: "ok" });
+    expect(posted.filter((message) => message.type === "omitted")).toHaveLength(1);
+    expect(streamText().endsWith("a\nb\n")).toBe(true);
+  });
+});

@@ -1,0 +1,204 @@
+import { countLines, headLength } from "../eval/cut-text.js";
+import { bundleText } from "../eval/output-text.js";
+import type { FromExecutor } from "./executor-protocol.js";
+
+type Stream = Extract<FromExecutor, { type: "stream" }>;
+type Display = Extract<FromExecutor, { type: "display" }>;
+
+/** Hands a message to the channel; `sent` is called once it has been written out. */
+export type PostMessage = (message: FromExecutor, sent: () => void) => void;
+
+/** Text output held past the head, with its weight: characters and line breaks, as the result counts them. */
+interface Held {
+  message: Stream | Display;
+  chars: number;
+  lines: number;
+}
+
+/**
+ * The executor's output channel, bounded per cell as the result is (see OutputCollector). The
+ * first `maxChars` characters / `maxLines` lines of a cell's text output (streams and text
+ * displays) go out as they come, joined per event-loop turn. Past them only about the last
+ * `maxChars` / `maxLines` are held; what falls out in between is counted and goes out as one
+ * `omitted` message before the rest, which the result adds to its own count of what it left out,
+ * so it reads as if everything had arrived. Held output goes out at the next turn once all sent
+ * before has been written to the channel, and at once before any other message (an image, an
+ * error, a bridged call, the end of the cell), so the order is kept and a long cell keeps showing
+ * its latest output. A tight loop printing millions of lines thus holds at most the head and
+ * one and a half times the limits, where every line used to wait in the channel's queue.
+ */
+export class OutputBudget {
+  private readonly head = { chars: 0, lines: 0 };
+  private headFull = false;
+  /** Head output waiting for the next turn, and its characters. */
+  private ready: (Stream | Display)[] = [];
+  private readyChars = 0;
+  /** Output past the head, trimmed at its front. */
+  private tail: Held[] = [];
+  private readonly tailSize = { chars: 0, lines: 0 };
+  private readonly omitted = { chars: 0, lines: 0 };
+  /** Messages handed to the channel and not yet written. */
+  private unsent = 0;
+  private scheduled = false;
+
+  /** `defer` runs a callback at the next event-loop turn (setImmediate); tests pass their own. */
+  constructor(
+    private readonly limits: { readonly maxChars: number; readonly maxLines: number },
+    private readonly post: PostMessage,
+    private readonly defer: (callback: () => void) => void = setImmediate,
+  ) {}
+
+  /** Characters of output held and not yet handed to the channel. */
+  get heldChars(): number {
+    return this.readyChars + this.tailSize.chars;
+  }
+
+  /** Starts a cell: what is still held goes out, and the cell gets the whole head budget. */
+  startCell(): void {
+    this.flush(true);
+    this.head.chars = 0;
+    this.head.lines = 0;
+    this.headFull = false;
+  }
+
+  /** Text the cell wrote to stdout or stderr. */
+  stream(name: Stream["name"], text: string): void {
+    if (text === "") return;
+    let rest = text;
+    if (!this.headFull) {
+      const { maxChars, maxLines } = this.limits;
+      const length = headLength(rest, maxChars - this.head.chars, maxLines - this.head.lines);
+      const piece = rest.slice(0, length);
+      if (piece !== "") {
+        this.head.chars += piece.length;
+        this.head.lines += countLines(piece);
+        this.readyChars += piece.length;
+        const last = this.ready.at(-1);
+        if (last?.type === "stream" && last.name === name)
+          this.ready[this.ready.length - 1] = { ...last, text: last.text + piece };
+        else this.ready.push({ type: "stream", name, text: piece });
+      }
+      rest = rest.slice(length);
+      if (rest !== "") this.headFull = true;
+    }
+    if (rest !== "") this.hold({ type: "stream", name, text: rest }, rest.length, countLines(rest));
+    this.schedule();
+  }
+
+  /** A display() call or the echo; one with an image is not weighed (the result caps images itself). */
+  display(message: Display): void {
+    const text = bundleText(message.data);
+    if (text === undefined || "image/png" in message.data || "image/jpeg" in message.data) {
+      this.send(message);
+      return;
+    }
+    // Weighed as the result weighs it: its text on lines of its own.
+    const block = text.endsWith("\n") ? text : `${text}\n`;
+    const chars = block.length;
+    const lines = countLines(block);
+    const { maxChars, maxLines } = this.limits;
+    if (!this.headFull && this.head.chars + chars <= maxChars && this.head.lines + lines <= maxLines) {
+      this.head.chars += chars;
+      this.head.lines += lines;
+      this.readyChars += chars;
+      this.ready.push(message);
+    } else {
+      this.headFull = true;
+      this.hold(message, chars, lines);
+    }
+    this.schedule();
+  }
+
+  /** Any other message: the output held before it goes out first. */
+  send(message: FromExecutor): void {
+    this.flush(true);
+    this.postOne(message);
+  }
+
+  /** Hands everything held to the channel now (the process is about to exit). */
+  flushAll(): void {
+    this.flush(true);
+  }
+
+  private hold(message: Stream | Display, chars: number, lines: number): void {
+    const last = this.tail.at(-1);
+    if (message.type === "stream" && last?.message.type === "stream" && last.message.name === message.name) {
+      last.message = { ...last.message, text: last.message.text + message.text };
+      last.chars += chars;
+      last.lines += lines;
+    } else {
+      this.tail.push({ message, chars, lines });
+    }
+    this.tailSize.chars += chars;
+    this.tailSize.lines += lines;
+    this.trim();
+  }
+
+  /** Drops the front of the tail down to the limits, once it is half as much again over them. */
+  private trim(): void {
+    const { maxChars, maxLines } = this.limits;
+    if (this.tailSize.chars <= maxChars * 1.5 && this.tailSize.lines <= maxLines * 1.5) return;
+    while (this.tailSize.chars > maxChars || this.tailSize.lines > maxLines) {
+      const first = this.tail[0];
+      if (first === undefined) break;
+      let chars = first.chars;
+      let lines = first.lines;
+      const message = first.message;
+      const overLines = Math.max(0, this.tailSize.lines - maxLines);
+      const cut =
+        message.type === "stream"
+          ? Math.max(
+              Math.min(message.text.length, this.tailSize.chars - maxChars),
+              headLength(message.text, message.text.length, overLines),
+            )
+          : chars;
+      if (message.type === "stream" && cut < message.text.length) {
+        const gone = message.text.slice(0, cut);
+        chars = gone.length;
+        lines = countLines(gone);
+        first.message = { ...message, text: message.text.slice(cut) };
+        first.chars -= chars;
+        first.lines -= lines;
+      } else {
+        this.tail.shift();
+      }
+      this.tailSize.chars -= chars;
+      this.tailSize.lines -= lines;
+      this.omitted.chars += chars;
+      this.omitted.lines += lines;
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.defer(() => {
+      this.scheduled = false;
+      this.flush(false);
+    });
+  }
+
+  /** Sends the head output; the tail too when `force`d or when all sent before has been written. */
+  private flush(force: boolean): void {
+    const clear = force || this.unsent === 0;
+    for (const message of this.ready.splice(0)) this.postOne(message);
+    this.readyChars = 0;
+    if (!clear) return;
+    if (this.omitted.chars > 0) {
+      this.postOne({ type: "omitted", chars: this.omitted.chars, lines: this.omitted.lines });
+      this.omitted.chars = 0;
+      this.omitted.lines = 0;
+    }
+    for (const held of this.tail.splice(0)) this.postOne(held.message);
+    this.tailSize.chars = 0;
+    this.tailSize.lines = 0;
+  }
+
+  private postOne(message: FromExecutor): void {
+    this.unsent++;
+    this.post(message, () => {
+      this.unsent--;
+      if (this.unsent === 0 && this.tail.length > 0) this.schedule();
+    });
+  }
+}
