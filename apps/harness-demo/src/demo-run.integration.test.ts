@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { resultText } from "@tools/registry";
 import { createOpenAiBackend } from "@tools/vibe";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,6 +11,25 @@ import {
   type ScriptedModelServer,
 } from "./cli/tour/scripted-model-server.js";
 import { createDemoRun, type DemoRun } from "./create-demo-run.js";
+
+/** True for the host's process reaper (see `createProcessMark` in @tools/registry). */
+function isReaper(pid: number): boolean {
+  return commandLine(pid).includes("tools-reaper");
+}
+
+/** Live processes carrying a process mark this host issued (`TOOLS_PROCESS_MARK=<pid>-…`). */
+function markedByThisHost(): string[] {
+  return readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const environment = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      const marked = environment.some((line) => line.startsWith(`TOOLS_PROCESS_MARK=${process.pid}-`));
+      return marked ? [`${entry}: ${commandLine(Number(entry))}`] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 let workspace: WorkspaceCopy | undefined;
 let model: ScriptedModelServer | undefined;
@@ -68,7 +88,9 @@ describe("the demo run with every package wired", () => {
       expect(spawned.isError, resultText(spawned)).toBe(false);
       await waitFor(() => model!.requests > 0, "the held worker's first request", 10_000);
 
-      const started = descendants().filter((pid) => !before.has(pid));
+      // The host's process reaper (started with the first process mark) lives as long as this
+      // process, by design: it ends the run's processes should the host die without disposing.
+      const started = descendants().filter((pid) => !before.has(pid) && !isReaper(pid));
       const commands = started.map(commandLine).join("\n");
       expect(started).toContain(kernelPid);
       expect(commands).toContain("debugpy");
@@ -83,6 +105,8 @@ describe("the demo run with every package wired", () => {
         10_000,
       );
       expect(descendants().filter((pid) => started.includes(pid))).toEqual([]);
+      // Nor is anything left that carries one of this host's process marks (what left the trees).
+      expect(markedByThisHost()).toEqual([]);
     },
   );
 });

@@ -1,26 +1,12 @@
+import { chmod, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
-import { maxNameBytes, stagingName } from "./atomic-write.js";
 
 let ws: TempWorkspace | undefined;
 afterEach(async () => {
   await ws?.cleanup();
   ws = undefined;
-});
-
-describe("stagingName", () => {
-  it("fits in 255 bytes for any legal name, multi-byte ones too, and keeps long names apart", () => {
-    for (const name of ["a.txt", "n".repeat(240), "é".repeat(127), `${"x".repeat(250)}.txt`]) {
-      const staged = stagingName(name);
-      expect(Buffer.byteLength(staged), name).toBeLessThanOrEqual(maxNameBytes);
-      expect(staged.startsWith(".")).toBe(true);
-      expect(staged.endsWith(".tmp")).toBe(true);
-    }
-    expect(stagingName("a.txt")).toMatch(/^\.a\.txt\.\d+\.[0-9a-f]{8}\.tmp$/);
-    const one = stagingName(`${"n".repeat(240)}1.txt`).split(".")[1];
-    const two = stagingName(`${"n".repeat(240)}2.txt`).split(".")[1];
-    expect(one).not.toBe(two);
-  });
 });
 
 describe("write and edit of a long file name", () => {
@@ -38,5 +24,35 @@ describe("write and edit of a long file name", () => {
     expect(tooLong.error?.message).toBe(
       `the name '${"n".repeat(40)}…' is 304 bytes; a file or folder name may be at most 255 bytes: use a shorter name`,
     );
+  });
+});
+
+describe("write and edit through the registry's writeFiles", () => {
+  it("keep a file's mode exactly, group and other write bits included", async () => {
+    ws = await tempWorkspace({ "shared.txt": "one\n" });
+    await chmod(join(ws.dir, "shared.txt"), 0o666);
+    expect((await ws.call("write", { path: "shared.txt", content: "two\n" })).isError).toBe(false);
+    expect((await stat(join(ws.dir, "shared.txt"))).mode & 0o7777).toBe(0o666);
+    await chmod(join(ws.dir, "shared.txt"), 0o775);
+    const edited = await ws.call("edit", { path: "shared.txt", old_string: "two", new_string: "three" });
+    expect(edited.isError, ws.text(edited)).toBe(false);
+    expect((await stat(join(ws.dir, "shared.txt"))).mode & 0o7777).toBe(0o775);
+  });
+
+  it("fails on a file where a folder should be with mkdir's error, leaving no temporary file", async () => {
+    ws = await tempWorkspace({ "a.txt": "a\n" });
+    const result = await ws.call("write", { path: "a.txt/b.txt", content: "b\n" });
+    expect(result.error).toMatchObject({
+      code: "TOOL_FAILED",
+      message: `EEXIST: file already exists, mkdir '${join(ws.dir, "a.txt")}'`,
+    });
+    expect(await readdir(ws.dir)).toEqual(["a.txt"]);
+  });
+
+  it("refuses a name over 255 bytes in a new folder and leaves no folder behind", async () => {
+    ws = await tempWorkspace();
+    const result = await ws.call("write", { path: `sub/${"n".repeat(300)}/x.txt`, content: "x" });
+    expect(result.error?.code).toBe("NAME_TOO_LONG");
+    expect(await readdir(ws.dir)).toEqual([]);
   });
 });

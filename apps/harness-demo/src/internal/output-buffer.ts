@@ -1,5 +1,4 @@
-import { boundText } from "@tools/registry";
-import { count } from "./plural.js";
+import { boundText, countNoun } from "@tools/registry";
 
 /** Characters kept from the start and from the end of a command's output. */
 const keptChars = 256 * 1024;
@@ -64,7 +63,7 @@ export class OutputBuffer {
     });
     const omitted = lines.length - headCount - tailCount;
     const notes = [
-      ...(omitted > 0 ? [count(omitted, "lines")] : []),
+      ...(omitted > 0 ? [`${omitted} ${countNoun(omitted, "lines")}`] : []),
       ...(this.dropped > 0 ? [`about ${this.dropped} characters not kept`] : []),
     ];
     const middle = notes.length > 0 ? [`… ${notes.join(" and ")} left out …`] : [];

@@ -1,5 +1,6 @@
 import { chmod } from "node:fs/promises";
 import {
+  countNoun,
   defineTool,
   errorResult,
   nodeFileOperations,
@@ -53,7 +54,7 @@ export const applyPatchTool = defineTool({
   paths: (args) => patchPaths(args.patch),
   summarize: (args) => {
     const paths = patchPaths(args.patch);
-    return `patch ${paths.length} file${paths.length === 1 ? "" : "s"}: ${paths.slice(0, 4).join(", ")}${paths.length > 4 ? ", …" : ""}`;
+    return `patch ${paths.length} ${countNoun(paths.length, "files")}: ${paths.slice(0, 4).join(", ")}${paths.length > 4 ? ", …" : ""}`;
   },
   async execute(args, ctx) {
     const operations = parsePatch(args.patch);

@@ -1,4 +1,11 @@
-import { defineTool, readRegularFile, textResult, ToolsError, type ToolResult } from "@tools/registry";
+import {
+  countNoun,
+  defineTool,
+  readRegularFile,
+  textResult,
+  ToolsError,
+  type ToolResult,
+} from "@tools/registry";
 import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { looksBinary } from "../internal/binary-content.js";
@@ -102,7 +109,7 @@ async function replaceInFile(
   const count = args.replace_all ? positions.length : 1;
   const where = positions.map((position) => lineOf(text, position)).join(", ");
   return textResult(
-    `edited ${shown}: ${count} replacement${count === 1 ? "" : "s"} (line${count === 1 ? "" : "s"} ${where})`,
+    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${countNoun(count, "lines")} ${where})`,
     { changedFiles: [absolute] },
   );
 }

@@ -1,10 +1,9 @@
 import { stat } from "node:fs/promises";
-import { defineTool, ToolsError } from "@tools/registry";
+import { countNoun, defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { globFilter } from "../internal/glob-pattern.js";
 import { compileGrepPattern } from "../internal/grep-pattern.js";
-import { count } from "../internal/plural.js";
 import { withMatchWorker, type MatchWorker } from "../internal/match-worker.js";
 import { TextFileReader } from "../internal/text-file-reader.js";
 import { rootIgnore, walkFiles } from "../internal/walk-files.js";
@@ -110,24 +109,25 @@ export const grepTool = defineTool({
         : []),
       ...(found.skipped.length > 0
         ? [
-            `(${found.skipped.length} file${found.skipped.length === 1 ? "" : "s"} over ${maxFileBytes / 1_000_000} MB not searched: ` +
+            `(${found.skipped.length} ${countNoun(found.skipped.length, "files")} over ${maxFileBytes / 1_000_000} MB not searched: ` +
               `${found.skipped.slice(0, 3).join(", ")}${found.skipped.length > 3 ? ", …" : ""}; name one as path to search it)`,
           ]
         : []),
       ...(found.cutLines > 0
         ? [
-            `(${count(found.cutLines, "lines")} longer than ${maxMatchChars} characters searched in ${found.cutLines === 1 ? "its" : "their"} first ${maxMatchChars} characters only)`,
+            `(${found.cutLines} ${countNoun(found.cutLines, "lines")} longer than ${maxMatchChars} characters searched in ${found.cutLines === 1 ? "its" : "their"} first ${maxMatchChars} characters only)`,
           ]
         : []),
     ];
     const tail = notes.length > 0 ? `\n${notes.join("\n")}` : "";
     if (found.total === 0) {
       const filter = args.glob === undefined ? "" : ` (files matching ${args.glob})`;
-      return `no matches for /${args.pattern}/ in ${shown}${filter}: ${found.files} file${found.files === 1 ? "" : "s"} searched${tail}`;
+      return `no matches for /${args.pattern}/ in ${shown}${filter}: ${found.files} ${countNoun(found.files, "files")} searched${tail}`;
     }
+    const unshown = found.total - found.lines.length;
     const more =
-      found.total > found.lines.length
-        ? `\n… ${count(found.total - found.lines.length, "more matches")}; narrow path or glob, or raise max_results`
+      unshown > 0
+        ? `\n… ${unshown} ${countNoun(unshown, "more matches")}; narrow path or glob, or raise max_results`
         : "";
     return found.lines.join("\n") + more + tail;
   },

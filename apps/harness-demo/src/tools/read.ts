@@ -1,10 +1,9 @@
 import { isUtf8 } from "node:buffer";
 import { readdir, stat } from "node:fs/promises";
-import { boundText, defineTool, ToolsError } from "@tools/registry";
+import { boundText, countNoun, defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { refuseFolderPath } from "../internal/folder-path.js";
-import { count } from "../internal/plural.js";
 import { TextFileReader } from "../internal/text-file-reader.js";
 
 /** Lines returned when the call gives no `limit`. */
@@ -142,7 +141,7 @@ async function readLines(
   if (kept.length === 0) {
     throw new ToolsError({
       code: "OFFSET_PAST_END",
-      message: `offset ${offset} is past the end: ${shown} has ${count(lineNumber, "lines")}`,
+      message: `offset ${offset} is past the end: ${shown} has ${lineNumber} ${countNoun(lineNumber, "lines")}`,
     });
   }
   const lastShown = kept[kept.length - 1]?.number ?? offset;
@@ -154,7 +153,7 @@ async function readLines(
   if (rest === undefined) {
     note = `\n… more lines follow${cap} (${shown} is ${reader.size} bytes, too large to count them all); ${next}`;
   } else if (rest > 0) {
-    note = `\n… ${count(rest, "more lines")}${cap}; ${next}`;
+    note = `\n… ${rest} ${countNoun(rest, "more lines")}${cap}; ${next}`;
   }
   const encoding =
     nonUtf8 === undefined
@@ -175,5 +174,5 @@ async function listFolder(absolute: string, shown: string): Promise<string> {
     .sort((a, b) => a.localeCompare(b));
   if (names.length === 0) return `${shown}/ is an empty folder`;
   const listing = boundText(names.join("\n"), { maxLines: 500, unit: "entries" });
-  return `${shown}/ (${count(names.length, "entries")})\n${listing.text}`;
+  return `${shown}/ (${names.length} ${countNoun(names.length, "entries")})\n${listing.text}`;
 }

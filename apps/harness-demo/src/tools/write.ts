@@ -1,11 +1,10 @@
 import { stat } from "node:fs/promises";
-import { defineTool, textResult, ToolsError } from "@tools/registry";
+import { countNoun, defineTool, textResult, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { displayPath } from "../internal/display-path.js";
 import { refuseFolderPath } from "../internal/folder-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
-import { count } from "../internal/plural.js";
 
 const input = z.object({
   path: z.string().describe("File to write, relative to the working directory; parent folders are created."),
@@ -25,7 +24,7 @@ export const writeTool = defineTool({
     'to change part of an existing file. Example: {"path": "src/util.ts", "content": "export const x = 1;\\n"}',
   input,
   paths: (args) => [args.path],
-  summarize: (args) => `write ${args.path} (${count(countLines(args.content), "lines")})`,
+  summarize: (args) => `write ${args.path} (${lineCount(args.content)})`,
   async execute(args, ctx) {
     refuseFolderPath(args.path, ", and write creates files");
     const absolute = ctx.resolvePath(args.path);
@@ -49,7 +48,7 @@ export const writeTool = defineTool({
       const verb = existing ? "overwrote" : "created";
       const size = Buffer.byteLength(args.content);
       return textResult(
-        `${verb} ${shown} (${count(countLines(args.content), "lines")}, ${count(size, "bytes")})`,
+        `${verb} ${shown} (${lineCount(args.content)}, ${size} ${countNoun(size, "bytes")})`,
         {
           changedFiles: [absolute],
         },
@@ -57,6 +56,12 @@ export const writeTool = defineTool({
     });
   },
 });
+
+/** "2 lines": the lines of `text` with their noun. */
+function lineCount(text: string): string {
+  const lines = countLines(text);
+  return `${lines} ${countNoun(lines, "lines")}`;
+}
 
 function countLines(text: string): number {
   if (text === "") return 0;

@@ -17,6 +17,26 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
 import { nodeFileOperations, temporaryName, writeFiles, type FileOperations } from "./write-files.js";
 
+/**
+ * The real file system, except that the calls of `operation` for which `fails` (given the call's
+ * number, from 1) is true throw `message`.
+ */
+function failingOn(
+  operation: "mkdir" | "rename" | "unlink",
+  fails: (call: number) => boolean,
+  message: string,
+): FileOperations {
+  let calls = 0;
+  const real = nodeFileOperations[operation] as (...args: string[]) => Promise<void>;
+  return {
+    ...nodeFileOperations,
+    [operation]: async (...args: string[]) => {
+      if (fails(++calls)) throw new Error(message);
+      await real(...args);
+    },
+  };
+}
+
 describe("writeFiles", () => {
   let dir: string;
   const at = (name: string) => join(dir, name);
@@ -63,14 +83,92 @@ describe("writeFiles", () => {
     expect(listing()).toHaveLength(5);
   });
 
-  it("names a temporary file within 255 bytes, cutting the name at a character boundary", () => {
-    for (const name of ["a.txt", "n".repeat(255), "😀".repeat(63)]) {
+  it("names a temporary file within 255 bytes, cutting a long name at a character boundary", () => {
+    const names = [
+      "a.txt",
+      "n".repeat(240),
+      "n".repeat(255),
+      "é".repeat(127),
+      `${"x".repeat(250)}.txt`,
+      "😀".repeat(63),
+      `a${"😀".repeat(62)}`,
+    ];
+    for (const name of names) {
       const temporary = temporaryName(name);
-      expect(Buffer.byteLength(temporary)).toBeLessThanOrEqual(255);
-      expect(temporary).toMatch(/^\.[^]*\.[0-9a-f]{12}\.tmp$/);
-      expect(temporary).not.toMatch(/[\uD800-\uDBFF]\./);
+      expect(Buffer.byteLength(temporary), name).toBeLessThanOrEqual(255);
+      expect(temporary, name).toMatch(/^\.[^]+\.[0-9a-f]{12}\.tmp$/);
+      // A split surrogate pair would not survive the round trip through UTF-8.
+      expect(Buffer.from(temporary).toString(), name).toBe(temporary);
     }
     expect(temporaryName("a.txt")).toMatch(/^\.a\.txt\.[0-9a-f]{12}\.tmp$/);
+    // Cut as late as the room allows: an ASCII name fills the 255 bytes.
+    expect(Buffer.byteLength(temporaryName("n".repeat(300)))).toBe(255);
+    const cut = temporaryName("😀".repeat(63));
+    expect(cut).toMatch(/^\.(😀)+~[0-9a-f]{16}\.[0-9a-f]{12}\.tmp$/);
+  });
+
+  it("gives two long names that start alike temporary names of their own (a hash of the whole name)", () => {
+    const stem = (name: string) => temporaryName(name).replace(/\.[0-9a-f]{12}\.tmp$/, "");
+    const one = `${"n".repeat(240)}1.txt`;
+    const two = `${"n".repeat(240)}2.txt`;
+    expect(stem(one)).not.toBe(stem(two));
+    expect(stem(one)).toBe(stem(one));
+    expect(stem(one)).toMatch(/^\.n+~[0-9a-f]{16}$/);
+    // Two temporary names for the same file differ too: each has its own random part.
+    expect(temporaryName("a.txt")).not.toBe(temporaryName("a.txt"));
+  });
+
+  it("keeps a replaced file's mode exactly, bits the umask would cut included", async () => {
+    chmodSync(at("a.txt"), 0o666);
+    chmodSync(at("b.txt"), 0o777);
+    const outcome = await writeFiles([
+      { path: at("a.txt"), content: "A\n" },
+      { path: at("b.txt"), content: "B\n" },
+    ]);
+    expect(outcome.ok).toBe(true);
+    expect(statSync(at("a.txt")).mode & 0o7777).toBe(0o666);
+    expect(statSync(at("b.txt")).mode & 0o7777).toBe(0o777);
+  });
+
+  it("keeps the mode of a file it cannot read", async () => {
+    chmodSync(at("a.txt"), 0o751);
+    const unreadable: FileOperations = {
+      ...nodeFileOperations,
+      readFile: () =>
+        Promise.reject(Object.assign(new Error("permission denied (injected)"), { code: "EACCES" })),
+    };
+    expect((await writeFiles([{ path: at("a.txt"), content: "A\n" }], unreadable)).ok).toBe(true);
+    expect(read("a.txt")).toBe("A\n");
+    expect(statSync(at("a.txt")).mode & 0o7777).toBe(0o751);
+  });
+
+  it("fails on a file where a folder should be, naming that file, and leaves nothing behind", async () => {
+    const outcome = await writeFiles([
+      { path: at("a.txt/deep/c.txt"), label: "a.txt/deep/c.txt", content: "c\n" },
+    ]);
+    expect(outcome).toMatchObject({
+      ok: false,
+      failed: "a.txt/deep/c.txt",
+      reason: `EEXIST: file already exists, mkdir '${at("a.txt")}'`,
+      restored: 0,
+      notRestored: [],
+    });
+    expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("removes the folders it made when a deeper one cannot be made", async () => {
+    // new/ and new/deep/ are made, new/deep/er/ fails.
+    const failing = failingOn("mkdir", (call) => call === 3, "no space left (injected)");
+    const outcome = await writeFiles(
+      [{ path: at("new/deep/er/c.txt"), label: "new/deep/er/c.txt", content: "c\n" }],
+      failing,
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      failed: "new/deep/er/c.txt",
+      reason: "no space left (injected)",
+    });
+    expect(listing()).toEqual(["a.txt", "b.txt"]);
   });
 
   it("writes through a symlink to the file it points at", async () => {
@@ -117,15 +215,8 @@ describe("writeFiles", () => {
 
   it("puts every file back when a write fails midway: rewritten, created and deleted ones", async () => {
     chmodSync(at("a.txt"), 0o700);
-    let renames = 0;
-    const failing: FileOperations = {
-      ...nodeFileOperations,
-      async rename(from, to) {
-        // The third rename (d.txt's) fails, after a.txt and new/c.txt were written.
-        if (++renames === 3) throw new Error("disk full (injected)");
-        await nodeFileOperations.rename(from, to);
-      },
-    };
+    // The third rename (d.txt's) fails, after a.txt and new/c.txt were written.
+    const failing = failingOn("rename", (call) => call === 3, "disk full (injected)");
     const outcome = await writeFiles(
       [
         { path: at("a.txt"), label: "a.txt", content: "A\n" },
@@ -150,14 +241,7 @@ describe("writeFiles", () => {
 
   it("restores a deleted file when a later deletion fails", async () => {
     writeFileSync(at("c.txt"), "c\n");
-    let unlinks = 0;
-    const failing: FileOperations = {
-      ...nodeFileOperations,
-      async unlink(path) {
-        if (++unlinks === 2) throw new Error("busy (injected)");
-        await nodeFileOperations.unlink(path);
-      },
-    };
+    const failing = failingOn("unlink", (call) => call === 2, "busy (injected)");
     const outcome = await writeFiles(
       [
         { path: at("b.txt"), label: "b.txt", content: null },
@@ -170,15 +254,8 @@ describe("writeFiles", () => {
   });
 
   it("says which files could not be put back", async () => {
-    let renames = 0;
-    const failing: FileOperations = {
-      ...nodeFileOperations,
-      async rename(from, to) {
-        // a.txt is written, b.txt fails, then putting a.txt back fails too.
-        if (++renames >= 2) throw new Error("read-only file system (injected)");
-        await nodeFileOperations.rename(from, to);
-      },
-    };
+    // a.txt is written, b.txt fails, then putting a.txt back fails too.
+    const failing = failingOn("rename", (call) => call >= 2, "read-only file system (injected)");
     const outcome = await writeFiles(
       [
         { path: at("a.txt"), label: "a.txt", content: "A\n" },
@@ -188,6 +265,28 @@ describe("writeFiles", () => {
     );
     expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 0, notRestored: ["a.txt"] });
     expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("does not remove a file it could not read before writing it, when the set is undone", async () => {
+    // a.txt exists but its read fails (as for a file without read permission), so there is
+    // nothing to put back: it keeps the new content and is named, rather than being deleted.
+    const unreadable: FileOperations = {
+      ...failingOn("rename", (call) => call === 2, "disk full (injected)"),
+      readFile: async (path) => {
+        if (path === at("a.txt"))
+          throw Object.assign(new Error("permission denied (injected)"), { code: "EACCES" });
+        return nodeFileOperations.readFile(path);
+      },
+    };
+    const outcome = await writeFiles(
+      [
+        { path: at("a.txt"), label: "a.txt", content: "A\n" },
+        { path: at("b.txt"), label: "b.txt", content: "B\n" },
+      ],
+      unreadable,
+    );
+    expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 0, notRestored: ["a.txt"] });
+    expect([read("a.txt"), read("b.txt")]).toEqual(["A\n", "b\n"]);
   });
 });
 

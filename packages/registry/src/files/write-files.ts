@@ -7,7 +7,7 @@ import { readRegularFile } from "./read-regular-file.js";
 /** The file system calls {@link writeFiles} makes; tests inject failures here. */
 export interface FileOperations {
   readFile(path: string): Promise<Uint8Array>;
-  /** Writes a new file; `mode` given when it replaces a file whose mode is kept. */
+  /** Writes a new file; `mode` (set exactly, whatever the umask) given when it replaces a file whose mode is kept. */
   writeFile(path: string, data: string | Uint8Array, options: { mode?: number }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
@@ -23,12 +23,13 @@ export interface FileOperations {
 export const nodeFileOperations: FileOperations = {
   // A FIFO where a file is expected is refused, not read (the read would never end).
   readFile: (path) => readRegularFile(path),
-  writeFile: (path, data, options) =>
-    fs.writeFile(
-      path,
-      data,
-      options.mode === undefined ? { flag: "wx" } : { flag: "wx", mode: options.mode },
-    ),
+  writeFile: async (path, data, options) => {
+    if (options.mode === undefined) return fs.writeFile(path, data, { flag: "wx" });
+    // Created with the mode (never looser than it), then set exactly: the umask would cut it
+    // (0o664 to 0o644).
+    await fs.writeFile(path, data, { flag: "wx", mode: options.mode });
+    await fs.chmod(path, options.mode);
+  },
   rename: (from, to) => fs.rename(from, to),
   unlink: (path) => fs.unlink(path),
   stat: (path) => fs.stat(path),
@@ -94,8 +95,10 @@ interface Before {
   readonly label: string;
   /** The path written: the symlink's target for a symlink. */
   readonly target: string;
-  /** The bytes and mode before the write, or undefined when the file did not exist. */
-  readonly original: { readonly bytes: Uint8Array; readonly mode: number } | undefined;
+  /** The bytes before the write, or undefined when the file did not exist (or could not be read). */
+  readonly original: Uint8Array | undefined;
+  /** The mode before the write (kept by the new file), or undefined when nothing was there. */
+  readonly mode: number | undefined;
 }
 
 function sameContent(bytes: Uint8Array | undefined, expected: ExpectedContent): boolean {
@@ -109,50 +112,65 @@ function sameContent(bytes: Uint8Array | undefined, expected: ExpectedContent): 
 async function readBefore(ops: FileOperations, change: FileChange): Promise<Before | MovedFile> {
   const label = change.label ?? change.path;
   const target = await ops.realpath(change.path).catch(() => change.path);
-  let original: Before["original"];
-  try {
-    const bytes = await ops.readFile(target);
-    original = { bytes, mode: (await ops.stat(target)).mode & 0o7777 };
-  } catch {
-    original = undefined;
-  }
-  if (change.expected !== undefined && !sameContent(original?.bytes, change.expected)) {
+  // The mode is read apart from the bytes: a file that cannot be read still keeps its mode.
+  const mode = await ops.stat(target).then(
+    (info) => info.mode & 0o7777,
+    () => undefined,
+  );
+  const original = await ops.readFile(target).catch(() => undefined);
+  if (change.expected !== undefined && !sameContent(original, change.expected)) {
     const reason = original === undefined ? "deleted" : change.expected === null ? "created" : "changed";
     return { path: change.path, label, reason };
   }
-  return { change, label, target, original };
+  return { change, label, target, original, mode };
 }
 
-/** Creates the missing folders above `path`, returning those it created (outermost first). */
-async function makeParents(ops: FileOperations, path: string): Promise<string[]> {
+/**
+ * Creates the missing folders above `path`, adding each to `created` (outermost first) as soon as
+ * it is made: when a deeper one fails, the caller still removes those already made.
+ */
+async function makeParents(ops: FileOperations, path: string, created: string[]): Promise<void> {
   const missing: string[] = [];
   for (let folder = dirname(path); ; folder = dirname(folder)) {
+    // A file in the way counts as missing: its mkdir then fails naming it (EEXIST), rather than
+    // the temporary file's open failing under it (ENOTDIR).
     const exists = await ops.stat(folder).then(
-      () => true,
+      (info) => info.isDirectory(),
       () => false,
     );
     if (exists || dirname(folder) === folder) break;
     missing.unshift(folder);
   }
-  for (const folder of missing) await ops.mkdir(folder);
-  return missing;
+  for (const folder of missing) {
+    await ops.mkdir(folder);
+    created.push(folder);
+  }
 }
 
-/** Most bytes of a file name on the file systems in use (ext4, xfs, btrfs, tmpfs). */
+/** Most bytes of a file name on the file systems in use (ext4, xfs, btrfs, tmpfs, APFS). */
 const nameMaxBytes = 255;
 
 /**
- * A hidden temporary name beside `name`: `.name.<random>.tmp`, with `name` cut (at a character
- * boundary) so that the whole fits a file name's 255 bytes: a legal long name stays writable.
+ * A hidden name for a temporary file beside the file `name`: `.name.<12 hex random>.tmp`. When
+ * that would pass a file name's 255 bytes, `name` is cut at a character boundary (a surrogate
+ * pair is never split) and 16 hex of its sha256 follow the cut (`.nnnn~<hash>.<random>.tmp`):
+ * a legal long name stays writable, and two long names that start alike still get temporary
+ * names of their own. Linear in the length of `name`.
  */
 export function temporaryName(name: string): string {
   const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
-  const room = nameMaxBytes - 1 - suffix.length;
-  let kept = name;
-  while (Buffer.byteLength(kept) > room) kept = kept.slice(0, -1);
-  // A cut through a surrogate pair would leave half a character.
-  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
-  return `.${kept}${suffix}`;
+  const whole = `.${name}${suffix}`;
+  if (Buffer.byteLength(whole) <= nameMaxBytes) return whole;
+  const hash = `~${createHash("sha256").update(name).digest("hex").slice(0, 16)}`;
+  let room = nameMaxBytes - 1 - hash.length - suffix.length;
+  let kept = "";
+  // By code point, so a cut never falls inside a surrogate pair.
+  for (const char of name) {
+    room -= Buffer.byteLength(char);
+    if (room < 0) break;
+    kept += char;
+  }
+  return `.${kept}${hash}${suffix}`;
 }
 
 /** Writes through a temporary file in the same folder and a rename: readers see old or new, never half. */
@@ -174,7 +192,9 @@ async function replaceFile(
 
 /** Puts one file back as it was (rewritten, or removed if it did not exist). */
 async function restore(ops: FileOperations, before: Before): Promise<void> {
-  if (before.original) await replaceFile(ops, before.target, before.original.bytes, before.original.mode);
+  if (before.original) await replaceFile(ops, before.target, before.original, before.mode);
+  // There but unreadable before the write: nothing to put back, and removing it would lose it.
+  else if (before.mode !== undefined) throw new Error("it could not be read before the write");
   else
     await ops.unlink(before.target).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
@@ -214,8 +234,8 @@ export async function writeFiles(
       if (content === null) {
         if (before.original) await ops.unlink(before.target);
       } else {
-        createdFolders.push(...(await makeParents(ops, before.target)));
-        await replaceFile(ops, before.target, content, before.original?.mode);
+        await makeParents(ops, before.target, createdFolders);
+        await replaceFile(ops, before.target, content, before.mode);
       }
       done.push(before);
     } catch (error) {

@@ -1,6 +1,6 @@
 // A stand-in agent CLI for the command backend's tests: reads the brief on stdin and behaves
 // according to its first argument. A real script in a real process, nothing mocked.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 const [mode, tier, model] = process.argv.slice(2);
 let brief = "";
@@ -24,4 +24,11 @@ if (mode === "answer") {
   const holder = spawn("sleep", ["600"], { stdio: ["ignore", "inherit", "inherit"], detached: true });
   holder.unref();
   console.log(`final answer: left holder ${holder.pid} running`);
+} else if (mode === "daemon") {
+  // Leaves a daemon by a double fork: in a session of its own, adopted by init, its output on
+  // /dev/null. Nothing but the environment it inherited leads back to this script.
+  const shell = spawnSync("sh", ["-c", "(setsid sleep 600 </dev/null >/dev/null 2>&1 & echo $!)"], {
+    encoding: "utf8",
+  });
+  console.log(`final answer: left daemon ${shell.stdout.trim()} running`);
 }

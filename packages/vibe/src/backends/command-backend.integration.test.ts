@@ -114,6 +114,22 @@ describe("command backend with a real agent-CLI script", () => {
     }
   });
 
+  it("a daemon the script double-forked onto /dev/null ends when the script exits, found by its mark", async () => {
+    const { call, list } = setUp("daemon");
+    await call("vibe_spawn", { brief: "x", label: "daemon" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 15 });
+    const pid = Number(/left daemon (\d+)/.exec(waited.text)?.[1]);
+    try {
+      expect(list.get("w1").status).toBe("done");
+      expect(pid).toBeGreaterThan(0);
+      expect(waited.text).toContain("(the CLI exited, leaving 1 background process running; it was ended)");
+      expect(await gone([pid])).toEqual([]);
+    } finally {
+      // Should the backend have left it, the test does not.
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("vibe_kill ends the script and the process it started", async () => {
     const { call, list } = setUp("hang");
     const pids = printedPids(list, "w1");

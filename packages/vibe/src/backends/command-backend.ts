@@ -1,8 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { boundText, outputTargets, signalProcesses, terminateProcess, writersOf } from "@tools/registry";
+import {
+  boundText,
+  countNoun,
+  createProcessMark,
+  markedProcesses,
+  outputTargets,
+  signalProcesses,
+  terminateProcess,
+  writersOf,
+} from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
-import { count } from "../internal/count.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
@@ -79,6 +87,9 @@ function runCommand(
   if (task.signal.aborted) return Promise.reject(abortReason(task.signal));
   const [program, ...args] = argv as [string, ...string[]];
   return new Promise<string>((resolve, reject) => {
+    // What the CLI starts carries the mark, also a daemon that leaves its group and session and
+    // holds none of its output: it ends with the CLI, or with the host's reaper should the host die.
+    const mark = createProcessMark();
     const child = spawn(program, args, {
       cwd: task.workingDirectory,
       env: {
@@ -87,6 +98,7 @@ function runCommand(
         VIBE_WORKER_ID: task.workerId,
         VIBE_WORKER_TIER: task.tier,
         VIBE_WORKER_LABEL: task.label,
+        ...mark.env,
       },
       stdio: ["pipe", "pipe", "pipe"],
       detached: true,
@@ -108,7 +120,7 @@ function runCommand(
 
     let stopping: Promise<void> | undefined;
     const onAbort = (): void => {
-      stopping = terminateProcess(child, { group: true, graceMs: options.graceMs ?? 2000 });
+      stopping = terminateProcess(child, { group: true, mark: mark.value, graceMs: options.graceMs ?? 2000 });
     };
     task.signal.addEventListener("abort", onAbort, { once: true });
 
@@ -132,7 +144,7 @@ function runCommand(
       void (async () => {
         // Whatever the CLI left running in its process group ends with it.
         await (stopping ?? terminateProcess(child, { group: true, graceMs: 0 }));
-        const note = await endOutputHolders(child, closed, pipes);
+        const note = await endLeftovers(child, closed, pipes, mark.value);
         if (task.signal.aborted) return reject(abortReason(task.signal));
         if (code === 0) return resolve(`${stdout.text().trim()}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
@@ -152,25 +164,48 @@ function runCommand(
 }
 
 /**
+ * After the CLI exited: ends what it left running outside its process group — those holding its
+ * output (see {@link endOutputHolders}), then those carrying its mark (a daemon on /dev/null).
+ * Returns a note saying what was found, or "" when nothing was.
+ */
+async function endLeftovers(
+  child: ChildProcess,
+  closed: Promise<void>,
+  pipes: string[],
+  mark: string,
+): Promise<string> {
+  const holders = await endOutputHolders(child, closed, pipes);
+  const daemons = markedProcesses(mark).filter(({ pid }) => !holders.ended.has(pid)).length;
+  if (daemons === 0) return holders.note;
+  await terminateProcess(child, { mark, graceMs: holderKillMs });
+  const note = `(the CLI exited, leaving ${daemons} ${countNoun(daemons, "background processes")} running; ${daemons === 1 ? "it was" : "they were"} ended)`;
+  return holders.note ? `${holders.note}\n${note}` : note;
+}
+
+/**
  * After the CLI exited: waits (bounded) for the rest of its output, then ends the processes that
  * still hold its output open (what it left running outside its process group) and stops reading.
- * Returns a note saying what was found, or "" when the output closed by itself.
+ * Returns a note saying what was found ("" when the output closed by itself) and whom it ended.
  */
 async function endOutputHolders(
   child: ChildProcess,
   closed: Promise<void>,
   pipes: string[],
-): Promise<string> {
-  if (await settleWithin(closed, outputGraceMs)) return "";
+): Promise<{ note: string; ended: Set<number> }> {
+  if (await settleWithin(closed, outputGraceMs)) return { note: "", ended: new Set() };
   const holders = writersOf(pipes);
+  const ended = new Set(holders.map(({ pid }) => pid));
   const signalled = signalProcesses(holders, "SIGTERM");
   signalProcesses(holders, "SIGKILL");
   if (signalled > 0 && (await settleWithin(closed, holderKillMs))) {
-    return `(the CLI exited, leaving ${count(signalled, "background process", "background processes")} that held its output open; ${signalled === 1 ? "it was" : "they were"} ended)`;
+    const note = `(the CLI exited, leaving ${signalled} ${countNoun(signalled, "background processes")} that held its output open; ${signalled === 1 ? "it was" : "they were"} ended)`;
+    return { note, ended };
   }
   child.stdout?.destroy();
   child.stderr?.destroy();
-  return "(the CLI exited, but a background process it left still holds its output open and could not be ended; what it writes is not read)";
+  const note =
+    "(the CLI exited, but a background process it left still holds its output open and could not be ended; what it writes is not read)";
+  return { note, ended };
 }
 
 function lastLine(chunk: string): string {

@@ -1,4 +1,4 @@
-import { count } from "../internal/count.js";
+import { countNoun } from "@tools/registry";
 
 /** The system prompt a model backend gives every worker, unless configured otherwise. */
 export const defaultWorkerInstructions = [
@@ -12,5 +12,5 @@ export const defaultWorkerInstructions = [
 
 /** Why a model backend gave up: the turn limit, and what to do about it. */
 export function modelTurnLimit(maxTurns: number, label: string): string {
-  return `worker '${label}' stopped after ${count(maxTurns, "model turn")} without a final answer; re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
+  return `worker '${label}' stopped after ${maxTurns} ${countNoun(maxTurns, "model turns")} without a final answer; re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
 }

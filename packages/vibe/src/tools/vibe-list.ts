@@ -1,8 +1,7 @@
-import { defineTool } from "@tools/registry";
+import { countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import { boundedResult, workerLine } from "./describe-worker.js";
-import { count } from "../internal/count.js";
 
 /** Most characters of each worker's last result that vibe_list shows. */
 export const listResultChars = 300;
@@ -25,7 +24,7 @@ export const vibeListTool = defineTool({
     if (workers.length === 0) return "No workers yet. Start one with vibe_spawn.";
     const running = workers.filter((worker) => worker.status === "running").length;
     const lines = [
-      `${count(workers.length, "worker")}, ${running} running (at most ${list.concurrency} at once):`,
+      `${workers.length} ${countNoun(workers.length, "workers")}, ${running} running (at most ${list.concurrency} at once):`,
     ];
     for (const worker of workers) {
       lines.push(`- ${workerLine(worker)}`);

@@ -1,7 +1,6 @@
-import { defineTool } from "@tools/registry";
+import { countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { count } from "../internal/count.js";
 
 /** vibe_spawn: starts a background worker and returns its id at once. */
 export const vibeSpawnTool = defineTool({
@@ -43,7 +42,7 @@ export const vibeSpawnTool = defineTool({
     const where =
       worker.status === "running"
         ? "is running"
-        : `is queued: ${count(list.concurrency, "worker")} already ${list.concurrency === 1 ? "runs" : "run"} (the limit); it starts when one finishes`;
+        : `is queued: ${list.concurrency} ${countNoun(list.concurrency, "workers")} already ${list.concurrency === 1 ? "runs" : "run"} (the limit); it starts when one finishes`;
     return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.`;
   },
 });

@@ -1,7 +1,6 @@
-import { resultText, type ToolResult } from "@tools/registry";
+import { countNoun, resultText, type ToolResult } from "@tools/registry";
 import type { MemoryQuestionPort } from "@tools/ask";
 import type { DemoRun, DemoRunOptions } from "../../create-demo-run.js";
-import { count } from "../../internal/plural.js";
 
 /** What every tour step gets: the tour's run and its workspace. */
 export interface TourContext {
@@ -76,7 +75,8 @@ export function showCall(call: StepCall, result: ToolResult): string {
   const status = result.isError ? `error ${result.error?.code ?? ""}`.trim() : "ok";
   const lines = resultText(result).split("\n");
   const body = lines.slice(0, shownLines);
-  if (lines.length > shownLines) body.push(`… ${count(lines.length - shownLines, "more lines")}`);
+  const hidden = lines.length - shownLines;
+  if (hidden > 0) body.push(`… ${hidden} ${countNoun(hidden, "more lines")}`);
   const changed = result.changedFiles.length > 0 ? [`changed files: ${result.changedFiles.length}`] : [];
   for (const part of result.content) {
     if (part.type === "image") changed.unshift(`[figure: ${part.mimeType}, ${part.data.length} bytes]`);
