@@ -412,52 +412,33 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program's children end 
 });
 
 /**
- * A program that starts a process in its own session, holding the program's output, and exits:
- * PID 1 adopts that process, out of reach of the session's tree. The exit is reported with it,
- * and the session's end ends it.
+ * A program that starts a process in its own session and exits: PID 1 adopts that process, out
+ * of reach of the session's tree. It holds the program's output, or with `quiet` none of it
+ * (stdout and stderr on /dev/null), when only the process mark it inherited from the adapter
+ * leads to it. The exit is reported with it, and the session's end ends it.
  */
-const leaverC = [
-  "#include <stdio.h>",
-  "#include <unistd.h>",
-  "",
-  "int main(void) {",
-  "    pid_t child = fork();",
-  "    if (child == 0) {",
-  "        setsid();",
-  '        execlp("sleep", "sleep", "600", (char *)0);',
-  "        _exit(127);",
-  "    }",
-  '    printf("left %d\\n", (int)child);',
-  "    return 0;",
-  "}",
-  "",
-].join("\n");
-
-/**
- * A program that leaves a daemon holding none of its output (a session of its own, stdout and
- * stderr on /dev/null) and exits: neither a tree nor the program's output leads to it, only the
- * process mark it inherited from the adapter.
- */
-const quietLeaverC = [
-  "#include <fcntl.h>",
-  "#include <stdio.h>",
-  "#include <unistd.h>",
-  "",
-  "int main(void) {",
-  "    pid_t child = fork();",
-  "    if (child == 0) {",
-  "        setsid();",
-  '        int null = open("/dev/null", O_RDWR);',
-  "        dup2(null, 1);",
-  "        dup2(null, 2);",
-  '        execlp("sleep", "sleep", "600", (char *)0);',
-  "        _exit(127);",
-  "    }",
-  '    printf("left %d\\n", (int)child);',
-  "    return 0;",
-  "}",
-  "",
-].join("\n");
+function leaverC(quiet: boolean): string {
+  return [
+    "#include <fcntl.h>",
+    "#include <stdio.h>",
+    "#include <unistd.h>",
+    "",
+    "int main(void) {",
+    "    pid_t child = fork();",
+    "    if (child == 0) {",
+    "        setsid();",
+    ...(quiet
+      ? ['        int null = open("/dev/null", O_RDWR);', "        dup2(null, 1);", "        dup2(null, 2);"]
+      : []),
+    '        execlp("sleep", "sleep", "600", (char *)0);',
+    "        _exit(127);",
+    "    }",
+    '    printf("left %d\\n", (int)child);',
+    "    return 0;",
+    "}",
+    "",
+  ].join("\n");
+}
 
 const leaverGo = [
   "package main",
@@ -511,9 +492,9 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: what a program leaves run
   beforeAll(() => {
     expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
     dir = workspace("c");
-    writeFileSync(join(dir, "leaver.c"), leaverC);
+    writeFileSync(join(dir, "leaver.c"), leaverC(false));
     execFileSync("cc", ["-g", "-O0", "-o", join(dir, "leaver"), join(dir, "leaver.c")]);
-    writeFileSync(join(dir, "quiet-leaver.c"), quietLeaverC);
+    writeFileSync(join(dir, "quiet-leaver.c"), leaverC(true));
     execFileSync("cc", ["-g", "-O0", "-o", join(dir, "quiet-leaver"), join(dir, "quiet-leaver.c")]);
   });
   afterAll(() => removeWorkspace(dir));

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixture-tools.js";
+import { dead, sessionOf, waitFor } from "../testing/processes.js";
 import { terminateProcess } from "./owned-process.js";
 import {
   createProcessMark,
@@ -18,31 +19,6 @@ import { createRun } from "./run.js";
 
 // Real processes on Linux's /proc: daemons that double-fork out of every process group and
 // session, found again by the mark in their environment.
-
-/** Gone, or a zombie waiting for a reaper this container may not run. */
-function dead(pid: number): boolean {
-  const stat = processStat(pid);
-  return stat === undefined || stat.state === "Z";
-}
-
-/** The session id of `pid` (field 6 of /proc/<pid>/stat). */
-function sessionOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
-  } catch {
-    return undefined;
-  }
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return true;
-}
 
 /** The first line the child prints. */
 function firstLine(child: ChildProcess): Promise<string> {

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { processStat, type ProcessIdentity } from "./process-tree.js";
+import { otherProcessIds, processStat, type ProcessIdentity } from "./process-tree.js";
 
 // Processes found by an environment variable they inherited. A process a tool starts gets a
 // mark in its environment; whatever it starts inherits it, also a daemon that double-forked and
@@ -58,15 +58,8 @@ export function markOf(pid: number | undefined): string | undefined {
 
 /** The running processes, other than this one, whose environment carries mark `value`. */
 export function markedProcesses(value: string): ProcessIdentity[] {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
   const found: ProcessIdentity[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+  for (const entry of otherProcessIds()) {
     if (environmentOf(entry)?.get(processMarkVariable) !== value) continue;
     const stat = processStat(Number(entry));
     // A zombie is dead already; its environment reads empty anyway.

@@ -116,6 +116,15 @@ function writable(pid: string, fd: string): boolean {
   }
 }
 
+/** The ids (as /proc names them) of every process but this one; empty where /proc is not there. */
+export function otherProcessIds(): string[] {
+  try {
+    return readdirSync("/proc").filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Every process other than this one that has one of `targets` (see {@link outputTargets}) open
  * for writing: who can still write to a child's output after it exited — what it started and
@@ -125,15 +134,8 @@ function writable(pid: string, fd: string): boolean {
 export function writersOf(targets: readonly string[]): ProcessIdentity[] {
   if (targets.length === 0) return [];
   const wanted = new Set(targets);
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [];
-  }
   const found: ProcessIdentity[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+  for (const entry of otherProcessIds()) {
     let fds: string[];
     try {
       fds = readdirSync(`/proc/${entry}/fd`);

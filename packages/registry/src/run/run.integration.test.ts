@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
 import { defineTool } from "../tool/define-tool.js";
 import { resultText } from "../result/tool-result.js";
 import { tempDir } from "../testing/fixture-tools.js";
+import { dead, sessionOf, waitFor } from "../testing/processes.js";
 import { createRun } from "./run.js";
 import { resourceKey, stateKey } from "./resource-key.js";
 
@@ -16,38 +17,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** The session id of `pid` (field 6 of /proc/<pid>/stat), or undefined when it is gone. */
-function sessionOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether `pid` is gone or a zombie (dead, waiting for a reaper this container may not run). */
-function dead(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
-}
-
-function waitFor(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve) => {
-    const check = () => {
-      if (condition()) resolve(true);
-      else if (Date.now() > deadline) resolve(false);
-      else setTimeout(check, 20);
-    };
-    check();
-  });
 }
 
 function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
