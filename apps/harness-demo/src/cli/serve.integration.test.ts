@@ -146,4 +146,56 @@ describe("harness-demo serve (JSON lines)", () => {
     expect(processAlive(pid)).toBe(false);
     expect(session.stray).toEqual([]);
   });
+
+  it("when SIGKILLed, leaves nothing its commands and interpreters started: the reaper ends them", async () => {
+    session = new ServeSession(["--workdir", dir, "--approval", "auto"]);
+    // A JavaScript interpreter that started a detached process, and a command still running
+    // with a job in its group and a daemon in a session of its own: nobody is left to dispose
+    // the run, and only the host's reaper can end them.
+    const started = await session.call(
+      {
+        id: "js",
+        tool: "eval",
+        args: {
+          language: "javascript",
+          description: "start a detached sleep process in the background",
+          code: "require('node:child_process').spawn('sleep', ['300'], { detached: true, stdio: 'ignore' }).pid",
+        },
+      },
+      60_000,
+    );
+    expect(started["ok"], JSON.stringify(started)).toBe(true);
+    const detached = Number(/(\d+)/.exec(JSON.stringify(started["content"]))?.[1]);
+    session.sendLine(
+      JSON.stringify({
+        id: "sh",
+        tool: "shell",
+        args: {
+          command:
+            "sleep 300 & echo $! > job.pid; (setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > daemon.pid); wait",
+        },
+      }),
+    );
+    const pidFrom = async (name: string) => {
+      await waitFor(
+        async () => (await readFile(join(dir, name), "utf8").catch(() => "")).trim() !== "",
+        name,
+      );
+      return Number((await readFile(join(dir, name), "utf8")).trim());
+    };
+    const pids = [detached, await pidFrom("job.pid"), await pidFrom("daemon.pid")];
+    try {
+      expect(pids.map(processAlive)).toEqual([true, true, true]);
+      session.child.kill("SIGKILL");
+      await session.waitExit();
+      await waitFor(
+        () => pids.every((pid) => !processAlive(pid)),
+        "the reaper to end what the host left",
+        10_000,
+      );
+      expect(pids.filter(processAlive)).toEqual([]);
+    } finally {
+      for (const pid of pids.filter(processAlive)) process.kill(pid, "SIGKILL");
+    }
+  });
 });
