@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
 import { nodeFileOperations, temporaryName, writeFiles, type FileOperations } from "./write-files.js";
@@ -264,6 +264,27 @@ describe("writeFiles", () => {
       failing,
     );
     expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 0, notRestored: ["a.txt"] });
+    expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("does not overwrite a checked file another writer saved while the set was written", async () => {
+    // An editor saves b.txt after the set was read and a.txt written, before b.txt is replaced.
+    const racing: FileOperations = {
+      ...nodeFileOperations,
+      writeFile: async (path, data, options) => {
+        await nodeFileOperations.writeFile(path, data, options);
+        if (basename(path).startsWith(".b.txt.")) writeFileSync(at("b.txt"), "saved by an editor\n");
+      },
+    };
+    const outcome = await writeFiles(
+      [
+        { path: at("a.txt"), label: "a.txt", expected: "a\n", content: "A\n" },
+        { path: at("b.txt"), label: "b.txt", expected: "b\n", content: "B\n" },
+      ],
+      racing,
+    );
+    expect(outcome).toEqual({ ok: false, moved: [{ path: at("b.txt"), label: "b.txt", reason: "changed" }] });
+    expect([read("a.txt"), read("b.txt")]).toEqual(["a\n", "saved by an editor\n"]);
     expect(listing()).toEqual(["a.txt", "b.txt"]);
   });
 

@@ -173,16 +173,43 @@ export function temporaryName(name: string): string {
   return `.${kept}${hash}${suffix}`;
 }
 
+/** A checked file that another writer changed between its first read and its write. */
+class MovedMeanwhile extends Error {
+  constructor(readonly moved: MovedFile) {
+    super(`${moved.label} was ${moved.reason} by another writer while the set was written`);
+  }
+}
+
+/**
+ * For a change with an `expected` content: throws {@link MovedMeanwhile} when the file no longer
+ * holds what was read at the start (another writer saved it since). Run right before the file is
+ * replaced or deleted, so that the window in which such a save is lost shrinks from the whole
+ * set's writing to one read and a rename.
+ */
+async function checkUnchanged(ops: FileOperations, before: Before): Promise<void> {
+  if (before.change.expected === undefined) return;
+  const now = await ops.readFile(before.target).catch(() => undefined);
+  const same =
+    now === undefined || before.original === undefined
+      ? now === before.original
+      : Buffer.compare(Buffer.from(now), Buffer.from(before.original)) === 0;
+  if (same) return;
+  const reason = now === undefined ? "deleted" : before.original === undefined ? "created" : "changed";
+  throw new MovedMeanwhile({ path: before.change.path, label: before.label, reason });
+}
+
 /** Writes through a temporary file in the same folder and a rename: readers see old or new, never half. */
 async function replaceFile(
   ops: FileOperations,
   path: string,
   data: string | Uint8Array,
   mode: number | undefined,
+  beforeRename: () => Promise<void> = async () => undefined,
 ): Promise<void> {
   const temporary = join(dirname(path), temporaryName(basename(path)));
   try {
     await ops.writeFile(temporary, data, { mode });
+    await beforeRename();
     await ops.rename(temporary, path);
   } catch (error) {
     await ops.unlink(temporary).catch(() => undefined);
@@ -203,7 +230,10 @@ async function restore(ops: FileOperations, before: Before): Promise<void> {
 
 /**
  * Writes a set of file changes all or nothing. Every file is read first: one that no longer
- * holds its `expected` content rejects the whole set before anything is written (`moved`).
+ * holds its `expected` content rejects the whole set before anything is written (`moved`). A
+ * checked file is read again right before it is replaced or deleted: one another writer saved
+ * meanwhile is not overwritten, the files already written are put back, and the outcome is
+ * `moved` too.
  * Then each file is written through a temporary file and a rename, keeping an existing file's
  * mode and creating missing folders; deletions come after every write. If any step fails, the
  * files already changed are put back from the bytes just read, created files and folders are
@@ -232,10 +262,11 @@ export async function writeFiles(
     const { content } = before.change;
     try {
       if (content === null) {
+        await checkUnchanged(ops, before);
         if (before.original) await ops.unlink(before.target);
       } else {
         await makeParents(ops, before.target, createdFolders);
-        await replaceFile(ops, before.target, content, before.mode);
+        await replaceFile(ops, before.target, content, before.mode, () => checkUnchanged(ops, before));
       }
       done.push(before);
     } catch (error) {
@@ -244,6 +275,9 @@ export async function writeFiles(
         await restore(ops, written).catch(() => notRestored.push(written.label));
       }
       for (const folder of createdFolders.reverse()) await ops.rmdir(folder).catch(() => undefined);
+      // Saved by another writer meanwhile: with everything put back, nothing was written.
+      if (error instanceof MovedMeanwhile && notRestored.length === 0)
+        return { ok: false, moved: [error.moved] };
       return {
         ok: false,
         failed: before.label,
