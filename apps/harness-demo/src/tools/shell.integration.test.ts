@@ -125,6 +125,23 @@ describe("shell", () => {
     }
   });
 
+  it("gives such a daemon SIGTERM first, so that it can shut down cleanly", async () => {
+    ws = await tempWorkspace();
+    const daemon =
+      "(setsid sh -c 'trap \"echo stopped > stopped.txt; exit 0\" TERM; echo $$ > daemon.pid; sleep 300 & wait' </dev/null >/dev/null 2>&1 &)";
+    const result = await ws.call("shell", {
+      command: `${daemon}; while [ ! -s daemon.pid ]; do sleep 0.05; done; echo started`,
+    });
+    expect(ws.text(result)).toBe("exit code 0\nstarted");
+    const pid = await pidFrom(join(ws.dir, "daemon.pid"));
+    try {
+      expect(await readFile(join(ws.dir, "stopped.txt"), "utf8")).toBe("stopped\n");
+      await waitFor(() => !processAlive(pid), `daemon ${pid} to end`);
+    } finally {
+      if (processAlive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("is not on plan mode's surface, and runs one call at a time", async () => {
     ws = await tempWorkspace();
     expect((await ws.call("shell", { command: "true" }, "plan")).error?.code).toBe("TIER_EXCEEDED");

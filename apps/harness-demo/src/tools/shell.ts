@@ -1,15 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
-import {
-  createProcessMark,
-  defineTool,
-  markedProcesses,
-  signalProcesses,
-  terminateProcess,
-  textResult,
-  ToolsError,
-} from "@tools/registry";
+import { createProcessMark, defineTool, terminateProcess, textResult, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { OutputBuffer } from "../internal/output-buffer.js";
@@ -61,7 +53,7 @@ export const shellTool = defineTool({
   description:
     "Run a shell command (bash) in the working directory and return its exit code and combined output " +
     `(long output keeps its start and end). Killed after timeout_seconds (default ${defaultShellTimeoutSeconds}). ` +
-    'Background processes it leaves are ended when it exits. Not for reading or editing files: use read, grep, edit. Example: {"command": "npm test 2>&1 | tail -20", "timeout_seconds": 300}',
+    'Background processes it leaves are ended when it exits (a daemon gets SIGTERM, then SIGKILL after 1 s). Not for reading or editing files: use read, grep, edit. Example: {"command": "npm test 2>&1 | tail -20", "timeout_seconds": 300}',
   input,
   paths: (args) => (args.cwd === undefined ? [] : [args.cwd]),
   summarize: (args) =>
@@ -130,7 +122,7 @@ export const shellTool = defineTool({
       // double fork) by its mark. Then the output: `close` waits for every holder of the pipes,
       // and a process that dropped the mark too (`env -i`) may hold them for good, so the wait
       // for the rest of the output is bounded.
-      killLeftovers(child.pid, mark.value);
+      await endLeftovers(child, mark.value);
       pipesHeld = !(await closedWithin(child, pipeGraceMs));
       if (pipesHeld) {
         child.stdout.destroy();
@@ -172,20 +164,19 @@ export const shellTool = defineTool({
 });
 
 /**
- * SIGKILL to the process group led by `pid` and to every process carrying `mark`: what the
- * command left running after bash exited. A few rounds, for what they started meanwhile.
+ * Ends what the command left running after bash exited: SIGKILL to its process group (its jobs),
+ * and to every process carrying `mark` that left the group (a daemon: `setsid`, a double fork)
+ * SIGTERM first, so that a server or database can shut down cleanly, then SIGKILL after the grace.
  */
-function killLeftovers(pid: number | undefined, mark: string): void {
-  if (pid !== undefined) {
+async function endLeftovers(child: ChildProcess, mark: string): Promise<void> {
+  if (child.pid !== undefined) {
     try {
-      process.kill(-pid, "SIGKILL");
+      process.kill(-child.pid, "SIGKILL");
     } catch {
       // The group is empty: nothing was left behind in it.
     }
   }
-  for (let round = 0; round < 3; round++) {
-    if (signalProcesses(markedProcesses(mark), "SIGKILL") === 0) return;
-  }
+  await terminateProcess(child, { mark, graceMs });
 }
 
 /** True once the child's pipes have closed, false when they are still open after `ms`. */

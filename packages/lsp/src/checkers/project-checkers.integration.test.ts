@@ -164,6 +164,21 @@ describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Ru
     expect(answer).toContain("cannot update the lock file");
     expect(readFileSync(join(tree.dir, "Cargo.lock"), "utf8")).toBe(lock);
   });
+
+  it("checked alone, a workspace member leaves its workspace's Cargo.lock as it is (--locked)", async () => {
+    const lock = '# stale\nversion = 3\n\n[[package]]\nname = "other"\nversion = "0.1.0"\n';
+    const tree = tempTree("cargo-member", {
+      "Cargo.toml": '[workspace]\nmembers = ["member"]\nresolver = "2"\n',
+      "Cargo.lock": lock,
+      "member/Cargo.toml": '[package]\nname = "member"\nversion = "0.1.0"\nedition = "2021"\n',
+      "member/src/main.rs": "fn main() {}\n",
+    });
+    cleanups.push(tree.remove);
+    // The working directory is the member: the workspace root is above it, out of the run's view.
+    const answer = await projectCheck(join(tree.dir, "member"));
+    expect(answer).toContain("rust (cargo check --message-format=json --quiet --locked in .)");
+    expect(readFileSync(join(tree.dir, "Cargo.lock"), "utf8")).toBe(lock);
+  });
 });
 
 describe.skipIf(!findBinary("cargo", [], []).found && !ci)(

@@ -213,13 +213,7 @@ const go: ProjectChecker = {
 
 const rust: ProjectChecker = {
   // `cargo check` at a workspace root checks its members.
-  coversNested: (root) => {
-    try {
-      return /^\s*\[workspace\]/m.test(readTextFile(join(root, "Cargo.toml"), 4 * 1024 * 1024));
-    } catch {
-      return false;
-    }
-  },
+  coversNested: (root) => isCargoWorkspace(root),
   async check(context) {
     // A check never writes the project's Cargo.lock (a read-tier call): with one there, --locked;
     // without, cargo creates one (in the crate or its workspace's root), which is removed again.
@@ -238,10 +232,31 @@ const cargoCheck = commandChecker({
     "check",
     "--message-format=json",
     "--quiet",
-    ...(existsSync(join(root, "Cargo.lock")) ? ["--locked"] : []),
+    ...(cargoLockInUse(root) ? ["--locked"] : []),
   ],
   parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
 });
+
+/** Whether the Cargo.toml in `folder` declares a workspace. */
+function isCargoWorkspace(folder: string): boolean {
+  try {
+    return /^\s*\[workspace\]/m.test(readTextFile(join(folder, "Cargo.toml"), 4 * 1024 * 1024));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `cargo check` in `root` would update an existing Cargo.lock: the crate's own, or a
+ * member's workspace lock (beside the nearest Cargo.toml above that declares a workspace).
+ */
+function cargoLockInUse(root: string): boolean {
+  if (existsSync(join(root, "Cargo.lock"))) return true;
+  for (let folder = dirname(root); dirname(folder) !== folder; folder = dirname(folder)) {
+    if (isCargoWorkspace(folder)) return existsSync(join(folder, "Cargo.lock"));
+  }
+  return false;
+}
 
 /** Where `cargo check` in `root` may write a Cargo.lock: the crate and each folder above it. */
 function cargoLockPlaces(root: string): string[] {

@@ -121,10 +121,17 @@ describe("writeFiles", () => {
   it("keeps a replaced file's mode exactly, bits the umask would cut included", async () => {
     chmodSync(at("a.txt"), 0o666);
     chmodSync(at("b.txt"), 0o777);
-    const outcome = await writeFiles([
-      { path: at("a.txt"), content: "A\n" },
-      { path: at("b.txt"), content: "B\n" },
-    ]);
+    // The usual umask, whatever this process was started with: it cuts group and other writes.
+    const previous = process.umask(0o022);
+    let outcome;
+    try {
+      outcome = await writeFiles([
+        { path: at("a.txt"), content: "A\n" },
+        { path: at("b.txt"), content: "B\n" },
+      ]);
+    } finally {
+      process.umask(previous);
+    }
     expect(outcome.ok).toBe(true);
     expect(statSync(at("a.txt")).mode & 0o7777).toBe(0o666);
     expect(statSync(at("b.txt")).mode & 0o7777).toBe(0o777);

@@ -57,7 +57,8 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   const deadline = Date.now() + graceMs;
   const group = options.group ?? false;
   if (exited(child) && !group && options.mark === undefined) return;
-  const mark = options.mark ?? markOf(child.pid);
+  // Read from the child only while it runs: once it has exited, its pid may be another's.
+  const mark = options.mark ?? (exited(child) ? undefined : markOf(child.pid));
   const tree = new Map<number, ProcessIdentity>();
   const collect = () => {
     if (mark !== undefined) for (const found of markedProcesses(mark)) tree.set(found.pid, found);

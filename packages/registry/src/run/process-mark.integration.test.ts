@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixture-tools.js";
 import { dead, sessionOf, waitFor } from "../testing/processes.js";
@@ -73,6 +74,49 @@ async function startDaemon(env: NodeJS.ProcessEnv): Promise<{ child: ChildProces
   return { child, daemon };
 }
 
+/**
+ * A folder holding this module's own code (transpiled as is) and `host.js`: a Node host that
+ * marks a shell which double-forks a daemon, then prints the daemon's and its reaper's pids and
+ * waits. A separate process, so that it can be killed without ending the test.
+ */
+function hostFolder(): string {
+  const folder = tempDir();
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (const name of ["process-mark", "process-tree"]) {
+    const source = readFileSync(join(here, `${name}.ts`), "utf8");
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
+    writeFileSync(join(folder, `${name}.js`), outputText);
+  }
+  mkdirSync(join(folder, "work"));
+  writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
+  writeFileSync(
+    join(folder, "host.js"),
+    [
+      'import { spawn } from "node:child_process";',
+      'import { readFileSync } from "node:fs";',
+      'import { createProcessMark, reaperPid } from "./process-mark.js";',
+      "const mark = createProcessMark();",
+      `const child = spawn("/bin/sh", ["-c", ${JSON.stringify(daemonScript)}, "sh", "work/daemon.pid"], { stdio: "ignore", env: { ...process.env, ...mark.env } });`,
+      'child.once("exit", () => {',
+      '  console.log(JSON.stringify({ daemon: Number(readFileSync("work/daemon.pid", "utf8")), reaper: reaperPid() }));',
+      "  setInterval(() => {}, 1000);",
+      "});",
+    ].join("\n"),
+  );
+  writeFileSync(
+    join(folder, "worker.js"),
+    [
+      'import { parentPort } from "node:worker_threads";',
+      'import { createProcessMark, reaperPid } from "./process-mark.js";',
+      "createProcessMark();",
+      "parentPort.postMessage(reaperPid());",
+    ].join("\n"),
+  );
+  return folder;
+}
+
 describe("process marks", () => {
   it("finds a double-forked daemon by its mark and ends it with the run, after its parent exited", async () => {
     const mark = createProcessMark();
@@ -108,33 +152,7 @@ describe("process marks", () => {
   });
 
   it("ends marked daemons when the host is SIGKILLed (the reaper)", async () => {
-    // The host is a separate Node process running this module's own code (transpiled as is), so
-    // it can be killed without ending this test.
-    const folder = tempDir();
-    const here = dirname(fileURLToPath(import.meta.url));
-    for (const name of ["process-mark", "process-tree"]) {
-      const source = readFileSync(join(here, `${name}.ts`), "utf8");
-      const { outputText } = ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      });
-      writeFileSync(join(folder, `${name}.js`), outputText);
-    }
-    mkdirSync(join(folder, "work"));
-    writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
-    writeFileSync(
-      join(folder, "host.js"),
-      [
-        'import { spawn } from "node:child_process";',
-        'import { readFileSync } from "node:fs";',
-        'import { createProcessMark, reaperPid } from "./process-mark.js";',
-        "const mark = createProcessMark();",
-        `const child = spawn("/bin/sh", ["-c", ${JSON.stringify(daemonScript)}, "sh", "work/daemon.pid"], { stdio: "ignore", env: { ...process.env, ...mark.env } });`,
-        'child.once("exit", () => {',
-        '  console.log(JSON.stringify({ daemon: Number(readFileSync("work/daemon.pid", "utf8")), reaper: reaperPid() }));',
-        "  setInterval(() => {}, 1000);",
-        "});",
-      ].join("\n"),
-    );
+    const folder = hostFolder();
     const host = spawn(process.execPath, ["host.js"], { cwd: folder, stdio: ["ignore", "pipe", "inherit"] });
     const { daemon, reaper } = JSON.parse(await firstLine(host)) as { daemon: number; reaper: number };
     leftovers.push(daemon, reaper);
@@ -145,7 +163,36 @@ describe("process marks", () => {
     expect(await waitFor(() => dead(reaper), 5000)).toBe(true);
   });
 
-  it("starts one reaper per process, which keeps neither the event loop nor our groups", () => {
+  it("leaves a host's reaper to end what the host started when an outer host ends it with its group", async () => {
+    // The outer host (this test) ends the inner one as the shell tool ends a command: its group
+    // and every descendant. The inner reaper is a descendant but must outlive its host.
+    const folder = hostFolder();
+    const host = spawn(process.execPath, ["host.js"], {
+      cwd: folder,
+      detached: true,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const { daemon, reaper } = JSON.parse(await firstLine(host)) as { daemon: number; reaper: number };
+    leftovers.push(daemon, reaper);
+    await terminateProcess(host, { group: true, graceMs: 500 });
+    expect(await waitFor(() => dead(daemon), 5000)).toBe(true);
+    expect(await waitFor(() => dead(reaper), 5000)).toBe(true);
+  });
+
+  it("a worker thread's reaper ends only that thread's marks, when the thread ends", async () => {
+    const mark = createProcessMark();
+    const mine = spawn("sleep", ["30"], { stdio: "ignore", env: { ...process.env, ...mark.env } });
+    leftovers.push(mine.pid!);
+    const worker = new Worker(join(hostFolder(), "worker.js"));
+    const reaper = await new Promise<number>((resolve) => worker.once("message", resolve));
+    leftovers.push(reaper);
+    await new Promise((resolve) => worker.once("exit", resolve));
+    // The thread's reaper saw its pipe close, swept, and exited; what this thread marked is left.
+    expect(await waitFor(() => dead(reaper), 5000)).toBe(true);
+    expect(dead(mine.pid!)).toBe(false);
+  });
+
+  it("starts one reaper per thread, which keeps neither the event loop nor our groups", () => {
     createProcessMark();
     const first = reaperPid();
     createProcessMark();

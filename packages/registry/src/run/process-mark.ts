@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { otherProcessIds, processStat, type ProcessIdentity } from "./process-tree.js";
+import { threadId } from "node:worker_threads";
+import {
+  environmentVariable,
+  otherProcessIds,
+  processStat,
+  reaperVariable,
+  type ProcessIdentity,
+} from "./process-tree.js";
 
 // Processes found by an environment variable they inherited. A process a tool starts gets a
 // mark in its environment; whatever it starts inherits it, also a daemon that double-forked and
@@ -14,7 +21,7 @@ export const processMarkVariable = "TOOLS_PROCESS_MARK";
 
 /** A mark for one spawned process and everything it starts. */
 export interface ProcessMark {
-  /** The mark's value: this process's id and start, a counter and a random part. */
+  /** The mark's value: this process's id and start, the thread's id, a counter and a random part. */
   readonly value: string;
   /** The environment entry to add to the spawned process's environment. */
   readonly env: Readonly<Record<string, string>>;
@@ -24,18 +31,22 @@ let counter = 0;
 let hostPrefix: string | undefined;
 let reaper: ChildProcess | undefined;
 
-/** `<pid>-<start>-`: what every mark issued by this process starts with (another process's never does). */
+/**
+ * `<pid>-<start>-<thread>-`: what every mark issued by this thread of this process starts with
+ * (another process's or thread's never does). Each thread has its own reaper, which ends with
+ * the thread (its pipe closes when the thread's event loop ends): it sweeps only its own marks.
+ */
 function prefix(): string {
-  hostPrefix ??= `${process.pid}-${processStat(process.pid)?.start ?? "0"}-`;
+  hostPrefix ??= `${process.pid}-${processStat(process.pid)?.start ?? "0"}-${threadId}-`;
   return hostPrefix;
 }
 
 /**
  * A new mark to put in a child's environment (`env: { ...process.env, ...mark.env }`). Pass its
  * value as `mark` to `terminateProcess` or `Run.ownProcess` to end, with the child, every process
- * that inherited it. The first mark also starts this process's reaper: a small detached shell
- * that waits for this process to end, however it ends (also SIGKILL), and then ends every process
- * still carrying one of its marks.
+ * that inherited it. The first mark of a thread also starts its reaper: a small detached shell
+ * that waits for this process (or the thread) to end, however it ends (also SIGKILL), and then
+ * ends every process still carrying one of the thread's marks.
  */
 export function createProcessMark(): ProcessMark {
   counter += 1;
@@ -44,15 +55,15 @@ export function createProcessMark(): ProcessMark {
   return { value, env: { [processMarkVariable]: value } };
 }
 
-/** Whether `value` is a mark this process issued (an inherited one from an outer host is not). */
+/** Whether `value` is a mark this thread issued (an inherited one from an outer host is not). */
 export function isOwnMark(value: string | undefined): value is string {
   return value !== undefined && value.startsWith(prefix());
 }
 
-/** The mark in the environment `pid` was started with, when this process issued it. */
+/** The mark in the environment `pid` was started with, when this thread issued it. */
 export function markOf(pid: number | undefined): string | undefined {
   if (pid === undefined) return undefined;
-  const value = environmentOf(String(pid))?.get(processMarkVariable);
+  const value = environmentVariable(pid, processMarkVariable);
   return isOwnMark(value) ? value : undefined;
 }
 
@@ -60,7 +71,7 @@ export function markOf(pid: number | undefined): string | undefined {
 export function markedProcesses(value: string): ProcessIdentity[] {
   const found: ProcessIdentity[] = [];
   for (const entry of otherProcessIds()) {
-    if (environmentOf(entry)?.get(processMarkVariable) !== value) continue;
+    if (environmentVariable(entry, processMarkVariable) !== value) continue;
     const stat = processStat(Number(entry));
     // A zombie is dead already; its environment reads empty anyway.
     if (stat !== undefined && stat.state !== "Z") found.push({ pid: Number(entry), start: stat.start });
@@ -68,25 +79,8 @@ export function markedProcesses(value: string): ProcessIdentity[] {
   return found;
 }
 
-/** The environment `pid` was started with (/proc/<pid>/environ), or undefined when unreadable. */
-function environmentOf(pid: string): Map<string, string> | undefined {
-  let raw: string;
-  try {
-    raw = readFileSync(`/proc/${pid}/environ`, "utf8");
-  } catch {
-    return undefined; // Gone, or not ours to read.
-  }
-  if (!raw.includes(processMarkVariable)) return new Map();
-  const environment = new Map<string, string>();
-  for (const entry of raw.split("\0")) {
-    const equals = entry.indexOf("=");
-    if (equals > 0) environment.set(entry.slice(0, equals), entry.slice(equals + 1));
-  }
-  return environment;
-}
-
-// The reaper: `read` returns when the pipe from this process ends, which the kernel does when this
-// process exits in any way. It then ends every process carrying one of this process's marks:
+// The reaper: `read` returns when the pipe from this thread ends, which happens when the thread or
+// the process exits in any way. It then ends every process carrying one of the thread's marks:
 // SIGTERM, up to 2 s for them to go, SIGKILL for the rest, a few rounds for what they started
 // meanwhile. It holds nothing else of ours open and is in a session of its own, so no signal to
 // one of our process groups reaches it.
@@ -109,8 +103,10 @@ exit 0
 
 function startReaper(): void {
   if (reaper !== undefined || !existsSync("/proc/self/environ") || !existsSync("/bin/sh")) return;
-  // Without our marks in its own environment (an outer host's mark stays: its reaper ends this one).
-  const env = { ...process.env };
+  // Without a mark (an outer host's sweep must not end it before it swept ours), and marked as a
+  // reaper, which `descendantsOf` passes by: a host ended by an outer one leaves its reaper
+  // running to end what the host started.
+  const env: NodeJS.ProcessEnv = { ...process.env, [reaperVariable]: "1" };
   delete env[processMarkVariable];
   try {
     reaper = spawn("/bin/sh", ["-c", reaperScript, "tools-reaper", prefix()], {
@@ -121,11 +117,16 @@ function startReaper(): void {
   } catch {
     return; // No reaper: the run's own termination still ends marked processes.
   }
-  reaper.on("error", () => undefined);
-  reaper.stdin?.on("error", () => undefined);
+  const started = reaper;
+  started.on("error", () => undefined);
+  // Ended by someone (it ignores nothing): the next mark starts another.
+  started.once("exit", () => {
+    if (reaper === started) reaper = undefined;
+  });
+  started.stdin?.on("error", () => undefined);
   // Neither the reaper nor the pipe keeps this process's event loop alive.
-  reaper.unref();
-  (reaper.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  started.unref();
+  (started.stdin as unknown as { unref?: () => void } | null)?.unref?.();
 }
 
 /** The reaper's process id, for tests; undefined before the first mark or where none runs. */

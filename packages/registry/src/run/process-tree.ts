@@ -29,11 +29,43 @@ export function processStat(pid: number): { state: string; ppid: number; start: 
 }
 
 /**
+ * The environment variable that marks a process reaper (see `createProcessMark`): it ends with
+ * its host, never before, so {@link descendantsOf} passes it by.
+ */
+export const reaperVariable = "TOOLS_PROCESS_REAPER";
+
+/**
+ * The value of `name` in the environment `pid` was started with (/proc/<pid>/environ), or
+ * undefined when it is not set there or the process is gone or not ours to read.
+ */
+export function environmentVariable(pid: number | string, name: string): string | undefined {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/environ`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // Entries are NUL-terminated `NAME=value` strings.
+  const key = `${name}=`;
+  let start: number;
+  if (raw.startsWith(key)) start = 0;
+  else {
+    const found = raw.indexOf(`\0${key}`);
+    if (found < 0) return undefined;
+    start = found + 1;
+  }
+  const end = raw.indexOf("\0", start);
+  return raw.slice(start + key.length, end < 0 ? raw.length : end);
+}
+
+/**
  * The live descendants of `pid` (children first, then theirs, down to `depth` generations),
  * found through the parent ids in /proc: also those that left its process group or session
  * (`setsid`, `start_new_session`, `detached: true`), which a signal to the group misses. A
  * process whose parent exited before this call (a daemon's double fork) is the init process's
- * child by then and is not found: {@link writersOf} finds such a one by the output it holds.
+ * child by then and is not found: {@link writersOf} finds such a one by the output it holds. A
+ * process reaper (see {@link reaperVariable}) is passed by with what it runs: it must outlive
+ * the host it watches, to end what that host started.
  */
 export function descendantsOf(pid: number, depth = Infinity): ProcessIdentity[] {
   let entries: string[];
@@ -62,6 +94,7 @@ export function descendantsOf(pid: number, depth = Infinity): ProcessIdentity[] 
     for (const child of children.get(next.pid) ?? []) {
       if (seen.has(child.pid)) continue;
       seen.add(child.pid);
+      if (environmentVariable(child.pid, reaperVariable) !== undefined) continue;
       found.push(child);
       queue.push({ pid: child.pid, generation: next.generation + 1 });
     }
