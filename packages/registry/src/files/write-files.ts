@@ -28,7 +28,9 @@ export const nodeFileOperations: FileOperations = {
     // Created with the mode (never looser than it), then set exactly: the umask would cut it
     // (0o664 to 0o644).
     await fs.writeFile(path, data, { flag: "wx", mode: options.mode });
-    await fs.chmod(path, options.mode);
+    // Best effort: a file system without modes (CIFS, some FUSE) refuses chmod, and the file is
+    // written all the same, with the mode the umask left.
+    await fs.chmod(path, options.mode).catch(() => undefined);
   },
   rename: (from, to) => fs.rename(from, to),
   unlink: (path) => fs.unlink(path),
