@@ -1,5 +1,6 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import type * as FsPromises from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { writeFiles } from "./write-files.js";
@@ -7,7 +8,7 @@ import { writeFiles } from "./write-files.js";
 // A file system without modes (CIFS, some FUSE mounts) refuses chmod: injected here, since no
 // such file system is mounted on the test machine.
 vi.mock("node:fs/promises", async (importOriginal) => {
-  const actual = await importOriginal<typeof import("node:fs/promises")>();
+  const actual = await importOriginal<typeof FsPromises>();
   return {
     ...actual,
     chmod: vi.fn(() =>
