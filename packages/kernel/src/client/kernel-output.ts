@@ -5,7 +5,17 @@ export type MimeBundle = Readonly<Record<string, unknown>>;
 export type KernelOutput =
   | { readonly type: "stream"; readonly name: "stdout" | "stderr"; readonly text: string }
   /** `display()` calls and figures (`display_data`), or the last expression (`execute_result`). */
-  | { readonly type: "display"; readonly kind: "display" | "result"; readonly data: MimeBundle }
+  | {
+      readonly type: "display";
+      readonly kind: "display" | "result";
+      readonly data: MimeBundle;
+      /**
+       * Set on the start of a longer text display that the kernel cut to bound what it sends (the
+       * JavaScript kernel, past the output limits): its text is as cut, possibly mid-line, with no
+       * line break to add; the rest follows in the next display, or is counted by an `omitted`.
+       */
+      readonly cut?: true;
+    }
   | {
       readonly type: "error";
       readonly ename: string;
@@ -38,6 +48,9 @@ export interface ExecuteHandlers {
   onActivity?: () => void;
 }
 
+/** The display metadata key that marks a display as cut (KernelOutput's `cut`); our own, not Jupyter's. */
+export const cutMetadata = "tools/cut";
+
 /** Turns an iopub message into an output, or undefined for status and bookkeeping messages. */
 export function toKernelOutput(msgType: string, content: Record<string, unknown>): KernelOutput | undefined {
   switch (msgType) {
@@ -54,6 +67,7 @@ export function toKernelOutput(msgType: string, content: Record<string, unknown>
         type: "display",
         kind: msgType === "execute_result" ? "result" : "display",
         data: isRecord(content.data) ? content.data : {},
+        ...(isRecord(content.metadata) && content.metadata[cutMetadata] === true ? { cut: true } : {}),
       };
     case "error":
       return {

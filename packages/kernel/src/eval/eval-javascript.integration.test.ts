@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import {
   defineTool,
   resultText,
@@ -9,6 +10,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { makeRun, makeWorkspace } from "../__fixtures__/workspace.js";
+import { OutputCollector } from "./output-collector.js";
+import { defaultOutputLimits } from "./output-limits.js";
 
 /**
  * A barrier: each call waits until `n` calls are in flight at once and answers "met"; after 5 s
@@ -173,6 +176,38 @@ describe("eval on the JavaScript kernel", () => {
     const shown = text.split("\n").filter((line) => /^\d+$/.test(line)).length;
     expect(shown + Number(/… ([\d,]+) lines/.exec(text)?.[1]?.replace(/,/g, ""))).toBe(300_000);
     expect(resultText(await cell("beforeFlood2 + 1"))).toBe("42");
+  });
+
+  it("shows the start and the end of a large echo and display(), as the result cuts them", async () => {
+    // The kernel bounds what it sends per cell; what the result shows is what it showed when the
+    // kernel sent everything: the collector alone, fed the output as the kernel made it.
+    const unbounded = (text: string, kind: "display" | "result") => {
+      const collector = new OutputCollector(defaultOutputLimits);
+      collector.add({ type: "display", kind, data: { "text/plain": text } });
+      return resultText({ content: collector.parts(), isError: false, changedFiles: [] });
+    };
+    // 100 objects: 602 lines, 22 282 characters.
+    const rows = Array.from({ length: 100 }, (_, id) => ({
+      id,
+      name: `row ${id}`,
+      text: "x".repeat(150),
+      tags: ["a"],
+    }));
+    const echo = await cell(
+      "Array.from({ length: 100 }, (_, id) => ({ id, name: `row ${id}`, text: 'x'.repeat(150), tags: ['a'] }))",
+    );
+    expect(echo.error).toBeUndefined();
+    expect(resultText(echo)).toMatch(/^\[\n {2}\{\n {4}id: 0,\n {4}name: 'row 0',/);
+    expect(resultText(echo)).toBe(unbounded(inspect(rows, { depth: 4 }), "result"));
+    // One line of 50 000 characters: the start goes out cut mid-line.
+    const line = await cell("display('y'.repeat(50_000))");
+    expect(resultText(line)).toMatch(/^y{9000}/);
+    expect(resultText(line)).toBe(unbounded("y".repeat(50_000), "display"));
+    const lines = await cell("display(Array.from({ length: 1000 }, (_, i) => 'line ' + i).join('\\n'))");
+    expect(resultText(lines)).toMatch(/^line 0\nline 1\n[\s\S]*\nline 998\nline 999$/);
+    expect(resultText(lines)).toBe(
+      unbounded(Array.from({ length: 1000 }, (_, i) => `line ${i}`).join("\n"), "display"),
+    );
   });
 
   it("answers 700 bridged calls in flight at once", async () => {

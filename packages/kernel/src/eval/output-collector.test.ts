@@ -145,4 +145,16 @@ describe("OutputCollector", () => {
     collector.add({ type: "stream", name: "stdout", text: "after\n" });
     expect(text(collector)).toBe("(a clean python kernel was started)\nafter");
   });
+
+  it("takes a display the kernel cut as it is, and runs the next display on in it", () => {
+    const collector = new OutputCollector();
+    collector.add({ type: "display", kind: "result", data: { "text/plain": "[ 1,\n  2" }, cut: true });
+    collector.add({ type: "display", kind: "result", data: { "text/plain": "3 ]" } });
+    expect(text(collector)).toBe("[ 1,\n  23 ]");
+    // Anything else between them ends the cut display's line.
+    collector.add({ type: "display", kind: "display", data: { "text/plain": "a" }, cut: true });
+    collector.add({ type: "stream", name: "stdout", text: "b\n" });
+    collector.add({ type: "display", kind: "display", data: { "text/plain": "c" } });
+    expect(text(collector)).toBe("[ 1,\n  23 ]\na\nb\nc");
+  });
 });

@@ -36,6 +36,8 @@ export class OutputCollector {
   private images = 0;
   private droppedImages = 0;
   private errorText: string | undefined;
+  /** The entry a cut display ended with: the next display's text runs on in it (see KernelOutput's `cut`). */
+  private openBlock: TextEntry | undefined;
 
   constructor(private readonly limits: OutputLimits = defaultOutputLimits) {}
 
@@ -45,12 +47,14 @@ export class OutputCollector {
   }
 
   add(output: KernelOutput): void {
+    const open = this.openBlock;
+    this.openBlock = undefined;
     switch (output.type) {
       case "stream":
         this.addOutput("stream", output.text);
         return;
       case "display":
-        this.addBundle(output.data);
+        this.addBundle(output.data, output.cut === true, open);
         return;
       case "error": {
         const traceback = output.traceback.length > 0 ? output.traceback.join("\n") : "";
@@ -89,31 +93,36 @@ export class OutputCollector {
     this.entries.push({ kind: "pinned", text: text.endsWith("\n") ? text : `${text}\n` });
   }
 
-  private addOutput(kind: TextEntry["kind"], text: string): void {
+  /** Adds output text; `open`: the entry it runs on in, when it is still the last one of its zone. */
+  private addOutput(kind: TextEntry["kind"], text: string, open?: TextEntry): void {
     let rest = text;
     if (rest === "") return;
     if (this.gapAt === undefined) {
       const { maxChars, maxLines } = this.limits;
       const length = headLength(rest, maxChars - this.head.chars, maxLines - this.head.lines);
       const piece = rest.slice(0, length);
-      if (piece !== "") this.push(kind, piece);
+      if (piece !== "") this.push(kind, piece, open);
       this.head.chars += piece.length;
       this.head.lines += countLines(piece);
       rest = rest.slice(length);
       if (rest === "") return;
       this.gapAt = this.entries.length;
     }
-    this.push(kind, rest);
+    this.push(kind, rest, open);
     this.tail.chars += rest.length;
     this.tail.lines += countLines(rest);
     this.trimTail();
   }
 
-  /** Appends output text; a stream runs on in the previous stream entry of the same zone. */
-  private push(kind: TextEntry["kind"], text: string): void {
+  /**
+   * Appends output text; a stream runs on in the previous stream entry of the same zone, and so
+   * does a block in the `open` entry a cut display left.
+   */
+  private push(kind: TextEntry["kind"], text: string, open?: TextEntry): void {
     const index = this.entries.length - 1;
     const last = this.entries[index];
-    if (kind === "stream" && last?.kind === "stream" && (this.gapAt === undefined || index >= this.gapAt)) {
+    const runsOn = isOutputText(last) && (kind === "stream" ? last.kind === "stream" : last === open);
+    if (runsOn && (this.gapAt === undefined || index >= this.gapAt)) {
       last.text += text;
     } else {
       this.entries.push({ kind, text });
@@ -148,7 +157,8 @@ export class OutputCollector {
     }
   }
 
-  private addBundle(data: MimeBundle): void {
+  /** A display: an image, or its text as a block on lines of its own (as it is, when `cut`). */
+  private addBundle(data: MimeBundle, cut: boolean, open: TextEntry | undefined): void {
     for (const mimeType of ["image/png", "image/jpeg"]) {
       const encoded = data[mimeType];
       if (typeof encoded !== "string") continue;
@@ -169,7 +179,10 @@ export class OutputCollector {
       return;
     }
     const text = bundleText(data);
-    if (text !== undefined) this.addOutput("block", text.endsWith("\n") ? text : `${text}\n`);
+    if (text === undefined || (cut && text === "")) return;
+    this.addOutput("block", cut || text.endsWith("\n") ? text : `${text}\n`, open);
+    const last = this.entries.at(-1);
+    if (cut && isOutputText(last)) this.openBlock = last;
   }
 
   /** The result parts: text within the limits (start and end of the output, the error, notes), images. */

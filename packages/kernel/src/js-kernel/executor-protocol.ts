@@ -7,7 +7,13 @@ export type ToExecutor =
 /** Messages from the executor child to the kernel process. */
 export type FromExecutor =
   | { readonly type: "stream"; readonly name: "stdout" | "stderr"; readonly text: string }
-  | { readonly type: "display"; readonly kind: "display" | "result"; readonly data: Record<string, string> }
+  | {
+      readonly type: "display";
+      readonly kind: "display" | "result";
+      readonly data: Record<string, string>;
+      /** The start of a longer display, cut at the output limits (see KernelOutput). */
+      readonly cut?: true;
+    }
   /** Output of the cell left out right here to bound the channel: its characters and line breaks. */
   | { readonly type: "omitted"; readonly chars: number; readonly lines: number }
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }

@@ -5,6 +5,7 @@ import { fork } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Publisher, Reply, Router } from "zeromq";
+import { cutMetadata } from "../client/kernel-output.js";
 import { endpoint, type ConnectionInfo } from "../protocol/connection.js";
 import { SendQueue } from "../protocol/send-queue.js";
 import { MessageCodec, type JupyterMessage } from "../protocol/wire.js";
@@ -150,17 +151,15 @@ executor.on("message", (message: FromExecutor) => {
   // The cell's text written before this message goes out before it.
   streams.flush();
   switch (message.type) {
-    case "display":
+    case "display": {
+      const metadata = message.cut ? { [cutMetadata]: true } : {};
       if (message.kind === "result") {
-        publish(parent, "execute_result", {
-          data: message.data,
-          metadata: {},
-          execution_count: executionCount,
-        });
+        publish(parent, "execute_result", { data: message.data, metadata, execution_count: executionCount });
       } else {
-        publish(parent, "display_data", { data: message.data, metadata: {}, transient: {} });
+        publish(parent, "display_data", { data: message.data, metadata, transient: {} });
       }
       return;
+    }
     case "omitted":
       // Our own message: what the executor left out of the output here to bound it.
       publish(parent, "output_omitted", { chars: message.chars, lines: message.lines });

@@ -8,24 +8,32 @@ type Display = Extract<FromExecutor, { type: "display" }>;
 /** Hands a message to the channel; `sent` is called once it has been written out. */
 export type PostMessage = (message: FromExecutor, sent: () => void) => void;
 
-/** Text output held past the head, with its weight: characters and line breaks, as the result counts them. */
+/**
+ * Text output held past the head: its message, and its text as the result weighs it (a display's
+ * on lines of its own) with that text's line breaks; `whole` while the text is all of the message's.
+ */
 interface Held {
-  message: Stream | Display;
-  chars: number;
+  readonly message: Stream | Display;
+  text: string;
   lines: number;
+  whole: boolean;
 }
 
 /**
- * The executor's output channel, bounded per cell as the result is (see OutputCollector). The
- * first `maxChars` characters / `maxLines` lines of a cell's text output (streams and text
- * displays) go out as they come, joined per event-loop turn. Past them only about the last
- * `maxChars` / `maxLines` are held; what falls out in between is counted and goes out as one
- * `omitted` message before the rest, which the result adds to its own count of what it left out,
- * so it reads as if everything had arrived. Held output goes out at the next turn once all sent
- * before has been written to the channel, and at once before any other message (an image, an
- * error, a bridged call, the end of the cell), so the order is kept and a long cell keeps showing
- * its latest output. A tight loop printing millions of lines thus holds at most the head and
- * one and a half times the limits, where every line used to wait in the channel's queue.
+ * The executor's output channel, bounded per cell as the result is (see OutputCollector), so that
+ * the result shows what it would show had everything arrived: the same start, end and count. A
+ * cell's text output (streams, and displays and echoes weighed as the result weighs them: their
+ * text on lines of their own) goes out as it comes, joined per event-loop turn, up to `maxChars`
+ * characters / `maxLines` lines. Output crossing that head is cut there as the result cuts it: the
+ * part inside goes out (a display's as a `cut` display, which the result takes as is, also
+ * mid-line) and the rest is held. Past the head only about the last `maxChars` / `maxLines` are
+ * held, cut at the front as the result trims its own tail (a display's end goes out as plain text);
+ * what falls out in between is counted and goes out as one `omitted` message before the rest,
+ * which the result adds to its own count of what it left out. Held output goes out at the next turn
+ * once all sent before has been written to the channel, and at once before any other message (an
+ * image, an error, a bridged call, the end of the cell), so the order is kept and a long cell keeps
+ * showing its latest output. A tight loop printing millions of lines thus holds at most the head
+ * and one and a half times the limits, where every line used to wait in the channel's queue.
  */
 export class OutputBudget {
   private readonly head = { chars: 0, lines: 0 };
@@ -64,25 +72,7 @@ export class OutputBudget {
   /** Text the cell wrote to stdout or stderr. */
   stream(name: Stream["name"], text: string): void {
     if (text === "") return;
-    let rest = text;
-    if (!this.headFull) {
-      const { maxChars, maxLines } = this.limits;
-      const length = headLength(rest, maxChars - this.head.chars, maxLines - this.head.lines);
-      const piece = rest.slice(0, length);
-      if (piece !== "") {
-        this.head.chars += piece.length;
-        this.head.lines += countLines(piece);
-        this.readyChars += piece.length;
-        const last = this.ready.at(-1);
-        if (last?.type === "stream" && last.name === name)
-          this.ready[this.ready.length - 1] = { ...last, text: last.text + piece };
-        else this.ready.push({ type: "stream", name, text: piece });
-      }
-      rest = rest.slice(length);
-      if (rest !== "") this.headFull = true;
-    }
-    if (rest !== "") this.hold({ type: "stream", name, text: rest }, rest.length, countLines(rest));
-    this.schedule();
+    this.take({ type: "stream", name, text }, text);
   }
 
   /** A display() call or the echo; one with an image is not weighed (the result caps images itself). */
@@ -92,21 +82,8 @@ export class OutputBudget {
       this.send(message);
       return;
     }
-    // Weighed as the result weighs it: its text on lines of its own.
-    const block = text.endsWith("\n") ? text : `${text}\n`;
-    const chars = block.length;
-    const lines = countLines(block);
-    const { maxChars, maxLines } = this.limits;
-    if (!this.headFull && this.head.chars + chars <= maxChars && this.head.lines + lines <= maxLines) {
-      this.head.chars += chars;
-      this.head.lines += lines;
-      this.readyChars += chars;
-      this.ready.push(message);
-    } else {
-      this.headFull = true;
-      this.hold(message, chars, lines);
-    }
-    this.schedule();
+    // Weighed and cut as the result weighs and cuts it: its text on lines of its own.
+    this.take(message, text.endsWith("\n") ? text : `${text}\n`);
   }
 
   /** Any other message: the output held before it goes out first. */
@@ -120,16 +97,40 @@ export class OutputBudget {
     this.flush(true);
   }
 
-  private hold(message: Stream | Display, chars: number, lines: number): void {
+  /** Text output: what fits in the head is ready to go, the rest is held. */
+  private take(message: Stream | Display, text: string): void {
+    let rest = text;
+    if (!this.headFull) {
+      const { maxChars, maxLines } = this.limits;
+      const length = headLength(text, maxChars - this.head.chars, maxLines - this.head.lines);
+      const piece = text.slice(0, length);
+      if (piece !== "") {
+        this.head.chars += piece.length;
+        this.head.lines += countLines(piece);
+        this.readyChars += piece.length;
+        const last = this.ready.at(-1);
+        if (message.type === "stream" && last?.type === "stream" && last.name === message.name)
+          this.ready[this.ready.length - 1] = { ...last, text: last.text + piece };
+        else this.ready.push(piece === text ? message : withText(message, piece, true));
+      }
+      rest = text.slice(length);
+      if (rest !== "") this.headFull = true;
+    }
+    if (rest !== "") this.hold(message, rest, rest === text);
+    this.schedule();
+  }
+
+  private hold(message: Stream | Display, text: string, whole: boolean): void {
+    const lines = countLines(text);
     const last = this.tail.at(-1);
     if (message.type === "stream" && last?.message.type === "stream" && last.message.name === message.name) {
-      last.message = { ...last.message, text: last.message.text + message.text };
-      last.chars += chars;
+      last.text += text;
       last.lines += lines;
+      last.whole = false;
     } else {
-      this.tail.push({ message, chars, lines });
+      this.tail.push({ message, text, lines, whole });
     }
-    this.tailSize.chars += chars;
+    this.tailSize.chars += text.length;
     this.tailSize.lines += lines;
     this.trim();
   }
@@ -141,24 +142,21 @@ export class OutputBudget {
     while (this.tailSize.chars > maxChars || this.tailSize.lines > maxLines) {
       const first = this.tail[0];
       if (first === undefined) break;
-      let chars = first.chars;
-      let lines = first.lines;
-      const message = first.message;
       const overLines = Math.max(0, this.tailSize.lines - maxLines);
-      const cut =
-        message.type === "stream"
-          ? Math.max(
-              Math.min(message.text.length, this.tailSize.chars - maxChars),
-              headLength(message.text, message.text.length, overLines),
-            )
-          : chars;
-      if (message.type === "stream" && cut < message.text.length) {
-        const gone = message.text.slice(0, cut);
+      // As the result trims its own tail: characters and whole lines, a display like a stream.
+      const cut = Math.max(
+        Math.min(first.text.length, this.tailSize.chars - maxChars),
+        headLength(first.text, first.text.length, overLines),
+      );
+      let chars = first.text.length;
+      let lines = first.lines;
+      if (cut < first.text.length) {
+        const gone = first.text.slice(0, cut);
         chars = gone.length;
         lines = countLines(gone);
-        first.message = { ...message, text: message.text.slice(cut) };
-        first.chars -= chars;
+        first.text = first.text.slice(cut);
         first.lines -= lines;
+        first.whole = false;
       } else {
         this.tail.shift();
       }
@@ -189,7 +187,9 @@ export class OutputBudget {
       this.omitted.chars = 0;
       this.omitted.lines = 0;
     }
-    for (const held of this.tail.splice(0)) this.postOne(held.message);
+    for (const held of this.tail.splice(0)) {
+      this.postOne(held.whole ? held.message : withText(held.message, held.text, false));
+    }
     this.tailSize.chars = 0;
     this.tailSize.lines = 0;
   }
@@ -201,4 +201,18 @@ export class OutputBudget {
       if (this.unsent === 0 && this.tail.length > 0) this.schedule();
     });
   }
+}
+
+/**
+ * `message` with `text` in place of its own: a display's as plain text, marked `cut` when it is the
+ * start of a longer one (the result then takes it as is, and the next display runs on from it).
+ */
+function withText(message: Stream | Display, text: string, start: boolean): Stream | Display {
+  if (message.type === "stream") return { ...message, text };
+  return {
+    type: "display",
+    kind: message.kind,
+    data: { "text/plain": text },
+    ...(start ? { cut: true } : {}),
+  };
 }
