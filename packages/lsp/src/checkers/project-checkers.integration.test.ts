@@ -179,6 +179,24 @@ describe.skipIf(!findBinary("cargo", [], []).found && !ci)("diagnostics * for Ru
     expect(answer).toContain("rust (cargo check --message-format=json --quiet --locked in .)");
     expect(readFileSync(join(tree.dir, "Cargo.lock"), "utf8")).toBe(lock);
   });
+
+  it("a crate that is a workspace of its own is checked without the lock of one above it", async () => {
+    const lock = '# stale\nversion = 3\n\n[[package]]\nname = "other"\nversion = "0.1.0"\n';
+    const tree = tempTree("cargo-nested-workspace", {
+      "Cargo.toml": '[workspace]\nmembers = []\nresolver = "2"\n',
+      "Cargo.lock": lock,
+      // As cargo-fuzz's fuzz/ crate: its own [workspace], so the outer one is not its workspace.
+      "fuzz/Cargo.toml":
+        '[package]\nname = "fuzz"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\nmembers = ["."]\n',
+      "fuzz/src/main.rs": "fn main() {\n    let unused = 1;\n}\n",
+    });
+    cleanups.push(tree.remove);
+    const answer = await projectCheck(join(tree.dir, "fuzz"));
+    expect(answer).toContain("rust (cargo check --message-format=json --quiet in .)");
+    expect(answer).toMatch(/src\/main\.rs:2:9 warning .*unused/);
+    expect(readFileSync(join(tree.dir, "Cargo.lock"), "utf8")).toBe(lock);
+    expect(existsSync(join(tree.dir, "fuzz", "Cargo.lock"))).toBe(false);
+  });
 });
 
 describe.skipIf(!findBinary("cargo", [], []).found && !ci)(

@@ -252,6 +252,8 @@ function isCargoWorkspace(folder: string): boolean {
  */
 function cargoLockInUse(root: string): boolean {
   if (existsSync(join(root, "Cargo.lock"))) return true;
+  // A workspace of its own (cargo-fuzz's `fuzz/`): its lock would be its own, not one above.
+  if (isCargoWorkspace(root)) return false;
   for (let folder = dirname(root); dirname(folder) !== folder; folder = dirname(folder)) {
     if (isCargoWorkspace(folder)) return existsSync(join(folder, "Cargo.lock"));
   }

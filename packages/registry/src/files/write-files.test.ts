@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -293,6 +294,48 @@ describe("writeFiles", () => {
     expect(outcome).toEqual({ ok: false, moved: [{ path: at("b.txt"), label: "b.txt", reason: "changed" }] });
     expect([read("a.txt"), read("b.txt")]).toEqual(["a\n", "saved by an editor\n"]);
     expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("refuses two changes of one file, through a symlink or a symlinked folder, writing nothing", async () => {
+    symlinkSync(at("a.txt"), at("link.txt"));
+    const twice = await writeFiles([
+      { path: at("a.txt"), label: "a.txt", expected: "a\n", content: "A\n" },
+      { path: at("link.txt"), label: "link.txt", expected: "a\n", content: "L\n" },
+    ]);
+    expect(twice).toMatchObject({
+      ok: false,
+      failed: "link.txt",
+      reason:
+        "link.txt is the same file as a.txt (through a symlink or another spelling of its path); give each file once",
+      restored: 0,
+    });
+    expect(read("a.txt")).toBe("a\n");
+    // A new file named through a symlinked folder and through the folder itself.
+    mkdirSync(at("real"));
+    symlinkSync(at("real"), at("alias"));
+    const created = await writeFiles([
+      { path: at("real/new.txt"), label: "real/new.txt", expected: null, content: "1\n" },
+      { path: at("alias/new.txt"), label: "alias/new.txt", expected: null, content: "2\n" },
+    ]);
+    expect(created).toMatchObject({ ok: false, failed: "alias/new.txt" });
+    expect(existsSync(at("real/new.txt"))).toBe(false);
+  });
+
+  it("takes a file that is there but cannot be read as there, for a change that expects none", async () => {
+    const unreadable: FileOperations = {
+      ...nodeFileOperations,
+      readFile: async (path) => {
+        if (path === at("a.txt"))
+          throw Object.assign(new Error("permission denied (injected)"), { code: "EACCES" });
+        return nodeFileOperations.readFile(path);
+      },
+    };
+    const outcome = await writeFiles(
+      [{ path: at("a.txt"), label: "a.txt", expected: null, content: "new\n" }],
+      unreadable,
+    );
+    expect(outcome).toEqual({ ok: false, moved: [{ path: at("a.txt"), label: "a.txt", reason: "created" }] });
+    expect(read("a.txt")).toBe("a\n");
   });
 
   it("does not remove a file it could not read before writing it, when the set is undone", async () => {

@@ -113,18 +113,39 @@ function sameContent(bytes: Uint8Array | undefined, expected: ExpectedContent): 
 
 async function readBefore(ops: FileOperations, change: FileChange): Promise<Before | MovedFile> {
   const label = change.label ?? change.path;
-  const target = await ops.realpath(change.path).catch(() => change.path);
+  const target = await realTarget(ops, change.path);
   // The mode is read apart from the bytes: a file that cannot be read still keeps its mode.
   const mode = await ops.stat(target).then(
     (info) => info.mode & 0o7777,
     () => undefined,
   );
   const original = await ops.readFile(target).catch(() => undefined);
-  if (change.expected !== undefined && !sameContent(original, change.expected)) {
-    const reason = original === undefined ? "deleted" : change.expected === null ? "created" : "changed";
+  // A file that is there but cannot be read is there: "must not exist" does not hold for it.
+  const present = mode !== undefined || original !== undefined;
+  if (
+    change.expected === null
+      ? present
+      : change.expected !== undefined && !sameContent(original, change.expected)
+  ) {
+    const reason = change.expected === null ? "created" : original === undefined ? "deleted" : "changed";
     return { path: change.path, label, reason };
   }
   return { change, label, target, original, mode };
+}
+
+/**
+ * The file a path names in the end: its real path, or, for a file not there yet, its name in the
+ * real path of its folder (so that two spellings of one new file are seen to be one).
+ */
+async function realTarget(ops: FileOperations, path: string): Promise<string> {
+  try {
+    return await ops.realpath(path);
+  } catch {
+    return ops.realpath(dirname(path)).then(
+      (folder) => join(folder, basename(path)),
+      () => path,
+    );
+  }
 }
 
 /**
@@ -190,14 +211,20 @@ class MovedMeanwhile extends Error {
  */
 async function checkUnchanged(ops: FileOperations, before: Before): Promise<void> {
   if (before.change.expected === undefined) return;
+  const moved = (reason: MovedFile["reason"]) =>
+    new MovedMeanwhile({ path: before.change.path, label: before.label, reason });
+  // With an expected content, what `readBefore` let through was readable, or not there at all.
+  if (before.original === undefined) {
+    const there = await ops.stat(before.target).then(
+      () => true,
+      () => false,
+    );
+    if (there) throw moved("created");
+    return;
+  }
   const now = await ops.readFile(before.target).catch(() => undefined);
-  const same =
-    now === undefined || before.original === undefined
-      ? now === before.original
-      : Buffer.compare(Buffer.from(now), Buffer.from(before.original)) === 0;
-  if (same) return;
-  const reason = now === undefined ? "deleted" : before.original === undefined ? "created" : "changed";
-  throw new MovedMeanwhile({ path: before.change.path, label: before.label, reason });
+  if (now === undefined) throw moved("deleted");
+  if (Buffer.compare(Buffer.from(now), Buffer.from(before.original)) !== 0) throw moved("changed");
 }
 
 /** Writes through a temporary file in the same folder and a rename: readers see old or new, never half. */
@@ -253,6 +280,25 @@ export async function writeFiles(
     else befores.push(before);
   }
   if (moved.length > 0) return { ok: false, moved };
+  // Two changes of one file (a symlink and its target, two spellings of a path) would overwrite
+  // each other, and the second one's check would take the first one's write for another writer's.
+  const byTarget = new Map<string, Before>();
+  for (const before of befores) {
+    const first = byTarget.get(before.target);
+    if (first === undefined) {
+      byTarget.set(before.target, before);
+      continue;
+    }
+    const reason = `${before.label} is the same file as ${first.label} (through a symlink or another spelling of its path); give each file once`;
+    return {
+      ok: false,
+      failed: before.label,
+      reason,
+      cause: new Error(reason),
+      restored: 0,
+      notRestored: [],
+    };
+  }
 
   const ordered = [
     ...befores.filter((before) => before.change.content !== null),

@@ -91,8 +91,11 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   if (group || mark !== undefined) {
     // What is left of the tree gets the rest of the grace period to end on its SIGTERM.
     await untilGone([...tree.values()], deadline);
-    // And what the marked ones started during the grace period.
-    if (mark !== undefined) for (const found of markedProcesses(mark)) tree.set(found.pid, found);
     signalProcesses([...tree.values()], "SIGKILL");
+    // And what the marked ones started meanwhile, a few rounds: one that ignores SIGTERM may
+    // have forked right up to its SIGKILL.
+    for (let round = 0; mark !== undefined && round < 3; round++) {
+      if (signalProcesses(markedProcesses(mark), "SIGKILL") === 0) break;
+    }
   }
 }

@@ -192,6 +192,34 @@ describe("process marks", () => {
     expect(dead(mine.pid!)).toBe(false);
   });
 
+  it("ends what a daemon that ignores SIGTERM kept forking up to its SIGKILL", async () => {
+    const mark = createProcessMark();
+    // Ignores SIGTERM and starts `sleep`s as fast as it can: a fork may land right before its SIGKILL.
+    const storm = "setsid sh -c 'trap \"\" TERM; while :; do sleep 30 & done' </dev/null >/dev/null 2>&1 &";
+    const child = spawn("/bin/sh", ["-c", storm], {
+      detached: true,
+      stdio: "ignore",
+      env: { ...process.env, ...mark.env },
+    });
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(await waitFor(() => markedProcesses(mark.value).length > 5, 5000)).toBe(true);
+    await terminateProcess(child, { mark: mark.value, graceMs: 200 });
+    const left = () => markedProcesses(mark.value).map(({ pid }) => pid);
+    try {
+      expect(await waitFor(() => left().length === 0, 2000), `left: ${left().join(" ")}`).toBe(true);
+    } finally {
+      for (const pid of left()) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  it("starts another reaper at once when its reaper was ended", async () => {
+    createProcessMark();
+    const first = reaperPid()!;
+    process.kill(first, "SIGKILL");
+    expect(await waitFor(() => reaperPid() !== undefined && reaperPid() !== first, 5000)).toBe(true);
+    expect(dead(reaperPid()!)).toBe(false);
+  });
+
   it("starts one reaper per thread, which keeps neither the event loop nor our groups", () => {
     createProcessMark();
     const first = reaperPid();

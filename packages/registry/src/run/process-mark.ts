@@ -30,6 +30,9 @@ export interface ProcessMark {
 let counter = 0;
 let hostPrefix: string | undefined;
 let reaper: ChildProcess | undefined;
+/** Reapers started again after one was ended, and at most how many times. */
+let reaperRestarts = 0;
+const maxReaperRestarts = 10;
 
 /**
  * `<pid>-<start>-<thread>-`: what every mark issued by this thread of this process starts with
@@ -119,9 +122,15 @@ function startReaper(): void {
   }
   const started = reaper;
   started.on("error", () => undefined);
-  // Ended by someone (it ignores nothing): the next mark starts another.
+  // Ended by someone (it ignores nothing): another takes over at once, for the marks already
+  // given out; a few times at most (a reaper that cannot run at all is not restarted for ever).
   started.once("exit", () => {
-    if (reaper === started) reaper = undefined;
+    if (reaper !== started) return;
+    reaper = undefined;
+    if (reaperRestarts < maxReaperRestarts) {
+      reaperRestarts += 1;
+      startReaper();
+    }
   });
   started.stdin?.on("error", () => undefined);
   // Neither the reaper nor the pipe keeps this process's event loop alive.
