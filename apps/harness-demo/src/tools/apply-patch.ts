@@ -75,7 +75,8 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
     ...nodeFileOperations,
     rename: async (from, to) => {
       const mode = modes.get(to);
-      if (mode !== undefined) await chmod(from, mode);
+      // Best effort, as writeFiles' own: a file system without modes refuses chmod.
+      if (mode !== undefined) await chmod(from, mode).catch(() => undefined);
       await nodeFileOperations.rename(from, to);
     },
   };
