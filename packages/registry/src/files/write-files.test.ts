@@ -338,6 +338,25 @@ describe("writeFiles", () => {
     expect(read("a.txt")).toBe("a\n");
   });
 
+  it("does not read a file that a lone unchecked change replaces or deletes (nothing to compare or put back)", async () => {
+    const unread: FileOperations = {
+      ...nodeFileOperations,
+      readFile: () => Promise.reject(new Error("read (should not happen)")),
+    };
+    chmodSync(at("a.txt"), 0o640);
+    expect(await writeFiles([{ path: at("a.txt"), content: "A\n" }], unread)).toEqual({
+      ok: true,
+      changed: [at("a.txt")],
+    });
+    expect(read("a.txt")).toBe("A\n");
+    expect(statSync(at("a.txt")).mode & 0o7777).toBe(0o640);
+    expect(await writeFiles([{ path: at("b.txt"), content: null }], unread)).toEqual({
+      ok: true,
+      changed: [at("b.txt")],
+    });
+    expect(existsSync(at("b.txt"))).toBe(false);
+  });
+
   it("does not remove a file it could not read before writing it, when the set is undone", async () => {
     // a.txt exists but its read fails (as for a file without read permission), so there is
     // nothing to put back: it keeps the new content and is named, rather than being deleted.

@@ -97,8 +97,13 @@ interface Before {
   readonly label: string;
   /** The path written: the symlink's target for a symlink. */
   readonly target: string;
-  /** The bytes before the write, or undefined when the file did not exist (or could not be read). */
+  /**
+   * The bytes before the write, or undefined when the file did not exist, could not be read, or
+   * was not read (a lone unchecked change, which nothing compares or puts back).
+   */
   readonly original: Uint8Array | undefined;
+  /** Whether the file was there before the write. */
+  readonly present: boolean;
   /** The mode before the write (kept by the new file), or undefined when nothing was there. */
   readonly mode: number | undefined;
 }
@@ -111,7 +116,11 @@ function sameContent(bytes: Uint8Array | undefined, expected: ExpectedContent): 
   return createHash("sha256").update(bytes).digest("hex") === expected.sha256;
 }
 
-async function readBefore(ops: FileOperations, change: FileChange): Promise<Before | MovedFile> {
+async function readBefore(
+  ops: FileOperations,
+  change: FileChange,
+  alone: boolean,
+): Promise<Before | MovedFile> {
   const label = change.label ?? change.path;
   const target = await realTarget(ops, change.path);
   // The mode is read apart from the bytes: a file that cannot be read still keeps its mode.
@@ -119,7 +128,9 @@ async function readBefore(ops: FileOperations, change: FileChange): Promise<Befo
     (info) => info.mode & 0o7777,
     () => undefined,
   );
-  const original = await ops.readFile(target).catch(() => undefined);
+  // A lone change without a check is neither compared nor put back: a large file is not read.
+  const original =
+    alone && change.expected === undefined ? undefined : await ops.readFile(target).catch(() => undefined);
   // A file that is there but cannot be read is there: "must not exist" does not hold for it.
   const present = mode !== undefined || original !== undefined;
   if (
@@ -130,7 +141,7 @@ async function readBefore(ops: FileOperations, change: FileChange): Promise<Befo
     const reason = change.expected === null ? "created" : original === undefined ? "deleted" : "changed";
     return { path: change.path, label, reason };
   }
-  return { change, label, target, original, mode };
+  return { change, label, target, original, present, mode };
 }
 
 /**
@@ -275,7 +286,7 @@ export async function writeFiles(
   const befores: Before[] = [];
   const moved: MovedFile[] = [];
   for (const change of changes) {
-    const before = await readBefore(ops, change);
+    const before = await readBefore(ops, change, changes.length === 1);
     if ("reason" in before) moved.push(before);
     else befores.push(before);
   }
@@ -311,7 +322,7 @@ export async function writeFiles(
     try {
       if (content === null) {
         await checkUnchanged(ops, before);
-        if (before.original) await ops.unlink(before.target);
+        if (before.present) await ops.unlink(before.target);
       } else {
         await makeParents(ops, before.target, createdFolders);
         await replaceFile(ops, before.target, content, before.mode, () => checkUnchanged(ops, before));
@@ -336,6 +347,6 @@ export async function writeFiles(
       };
     }
   }
-  const changed = befores.filter((before) => before.change.content !== null || before.original);
+  const changed = befores.filter((before) => before.change.content !== null || before.present);
   return { ok: true, changed: changed.map((before) => before.change.path) };
 }
