@@ -33,6 +33,27 @@ describe("OutputCollector", () => {
     expect(parts.some((part) => part.type === "text" && /over the image limit/.test(part.text))).toBe(true);
   });
 
+  it("keeps a digest, not the image, of every figure it has seen: a cell drawing thousands holds none", () => {
+    const collector = new OutputCollector({
+      maxChars: 1000,
+      maxLines: 50,
+      maxImages: 2,
+      maxImageBytes: 1 << 20,
+    });
+    for (let index = 0; index < 200; index++) {
+      const png = Buffer.concat([Buffer.from(`\x89PNG ${index} `), Buffer.alloc(64 * 1024, index)]).toString(
+        "base64",
+      );
+      collector.add({ type: "display", kind: "display", data: { "image/png": png } });
+    }
+    // White box: what the duplicate check keeps per figure (the 200 × 87 KB it saw are gone).
+    const seen = (collector as unknown as { seenImages: Set<string> }).seenImages;
+    expect(seen.size).toBe(200);
+    expect(Math.max(...[...seen].map((key) => key.length))).toBeLessThanOrEqual(64);
+    expect(collector.parts().filter((part) => part.type === "image")).toHaveLength(2);
+    expect(text(collector)).toContain("198 images were left out");
+  });
+
   it("renders an HTML-only table as a pipe table", () => {
     const html =
       "<table><thead><tr><th></th><th>a</th></tr></thead><tbody><tr><th>0</th><td>1 &amp; 2</td></tr></tbody></table>";

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
 import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
@@ -163,8 +164,10 @@ export class OutputCollector {
       const encoded = data[mimeType];
       if (typeof encoded !== "string") continue;
       // A figure returned as the last expression arrives twice (result + end-of-cell display).
-      if (this.seenImages.has(encoded)) return;
-      this.seenImages.add(encoded);
+      // Kept by digest: a cell drawing thousands of figures must not keep every one.
+      const key = createHash("sha256").update(encoded).digest("base64");
+      if (this.seenImages.has(key)) return;
+      this.seenImages.add(key);
       const bytes = Buffer.from(encoded, "base64");
       if (this.images >= this.limits.maxImages || bytes.length > this.limits.maxImageBytes) {
         this.droppedImages++;
