@@ -60,8 +60,14 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   // Read from the child only while it runs: once it has exited, its pid may be another's.
   const mark = options.mark ?? (exited(child) ? undefined : markOf(child.pid));
   const tree = new Map<number, ProcessIdentity>();
+  // Whether anything can still start a process carrying the mark: the child while it runs, or a
+  // carrier found. With none, the rounds of SIGKILL at the end have nothing to look for.
+  let carriers = !exited(child);
   const collect = () => {
-    if (mark !== undefined) for (const found of markedProcesses(mark)) tree.set(found.pid, found);
+    for (const found of mark === undefined ? [] : markedProcesses(mark)) {
+      carriers = true;
+      tree.set(found.pid, found);
+    }
     if (!group || child.pid === undefined || exited(child)) return;
     for (const found of descendantsOf(child.pid)) tree.set(found.pid, found);
   };
@@ -94,7 +100,7 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
     signalProcesses([...tree.values()], "SIGKILL");
     // And what the marked ones started meanwhile, a few rounds: one that ignores SIGTERM may
     // have forked right up to its SIGKILL.
-    for (let round = 0; mark !== undefined && round < 3; round++) {
+    for (let round = 0; mark !== undefined && carriers && round < 3; round++) {
       if (signalProcesses(markedProcesses(mark), "SIGKILL") === 0) break;
     }
   }

@@ -59,7 +59,7 @@ export function createProcessMark(): ProcessMark {
 }
 
 /** Whether `value` is a mark this thread issued (an inherited one from an outer host is not). */
-export function isOwnMark(value: string | undefined): value is string {
+function isOwnMark(value: string | undefined): value is string {
   return value !== undefined && value.startsWith(prefix());
 }
 
