@@ -4,16 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LspSupervisor } from "../supervisor/supervisor.js";
+import { running } from "../test-support/fixtures.js";
 import { runCommand } from "./run-command.js";
-
-/** True while the process exists and is not a zombie. */
-function isAlive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 /** Whether a process (or, with a negative pid, any process of a group) is alive. */
 function alive(pid: number): boolean {
@@ -81,7 +73,7 @@ describe("runCommand", () => {
       });
       await expect(run).rejects.toThrow(/^checker was stopped \(still running at its 1\.5 s bound\)$/);
       const daemon = Number(readFileSync(pidFile, "utf8"));
-      await expect.poll(() => isAlive(daemon), { timeout: 3_000 }).toBe(false);
+      await expect.poll(() => running(daemon), { timeout: 3_000 }).toBe(false);
     } finally {
       try {
         process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");

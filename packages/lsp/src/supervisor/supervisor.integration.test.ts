@@ -7,7 +7,7 @@ import { DocumentSync } from "../client/document-sync.js";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { lspTool } from "../tools/lsp-tool.js";
 import { writeTool } from "../test-support/write-tool.js";
-import { copyFixture, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
+import { copyFixture, groupGoneWithin, packageBin, running, tempTree } from "../test-support/fixtures.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import {
   createLspSupervisor,
@@ -166,10 +166,10 @@ describe("supervisor status and failures", () => {
     const worker = Number(readFileSync(join(dir, "worker.pid"), "utf8"));
     const leader = supervisor.processes()[0]?.pid;
     expect(leader).toBeDefined();
-    expect(alive(worker)).toBe(true);
+    expect(running(worker)).toBe(true);
     process.kill(leader!, "SIGKILL");
     await expect.poll(() => supervisor.processes()[0]?.state, { timeout: 10_000 }).toBe("crashed");
-    await expect.poll(() => alive(worker), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => running(worker), { timeout: 5_000 }).toBe(false);
   });
 
   it("bounds a notification a server never reads, then restarts it on the next call", async () => {
@@ -184,7 +184,7 @@ describe("supervisor status and failures", () => {
       /stopped reading its input \(textDocument\/didChange not taken within 1000 ms\)[\s\S]*restarts on the next call/,
     );
     expect(supervisor.processes()[0]?.state).toBe("crashed");
-    await expect.poll(() => alive(leader!), { timeout: 5_000 }).toBe(false);
+    await expect.poll(() => running(leader!), { timeout: 5_000 }).toBe(false);
     // The next call starts a fresh server and opens the document anew.
     writeFileSync(file, "small again\n");
     await supervisor.open(file);
@@ -220,7 +220,7 @@ describe("supervisor status and failures", () => {
       (error: Error) => error.message,
     );
     await run.dispose();
-    expect(alive(leader)).toBe(false);
+    expect(running(leader)).toBe(false);
     expect(await stuck).toMatch(/was stopped while textDocument\/didChange was being sent/);
   });
 
@@ -237,12 +237,12 @@ describe("supervisor status and failures", () => {
     const disposing = run.dispose();
     // Told twice, the client's end is one: the second caller waits for the server to be gone.
     await client.dispose();
-    expect(alive(first)).toBe(false);
+    expect(running(first)).toBe(false);
     await disposing;
     expect(await reloading).toMatch(/the run has ended/);
-    expect(supervisor.processes().filter((server) => server.pid !== undefined && alive(server.pid))).toEqual(
-      [],
-    );
+    expect(
+      supervisor.processes().filter((server) => server.pid !== undefined && running(server.pid)),
+    ).toEqual([]);
   });
 
   it("a question in flight when its server is reloaded fails at once, saying so, not at its bound", async () => {
@@ -436,12 +436,3 @@ describe("diagnostics on write and a cancelled call", () => {
     }
   });
 });
-
-/** Whether a process is running (a zombie not yet reaped counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}

@@ -61,6 +61,15 @@ export function groupGone(pid: number): boolean {
   return true;
 }
 
+/** Whether process `pid` is running (a zombie not yet reaped counts as gone). Linux: reads /proc. */
+export function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
 /** Waits (bounded, default 5 s) until the process group `pid` has no live process left. */
 export async function groupGoneWithin(pid: number, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
