@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -158,6 +158,30 @@ describe("process marks", () => {
     leftovers.push(daemon, reaper);
     expect(dead(daemon)).toBe(false);
     expect(dead(reaper)).toBe(false);
+    host.kill("SIGKILL");
+    expect(await waitFor(() => dead(daemon), 5000)).toBe(true);
+    expect(await waitFor(() => dead(reaper), 5000)).toBe(true);
+  });
+
+  it("ends marked daemons when the host is SIGKILLed on a system without GNU grep -z", async () => {
+    // A grep that refuses -z, as busybox's and BSD's do; the reaper falls back to reading one
+    // environment at a time.
+    const folder = hostFolder();
+    const bin = join(folder, "bin");
+    mkdirSync(bin);
+    const realGrep = ["/usr/bin/grep", "/bin/grep"].find((path) => existsSync(path))!;
+    writeFileSync(
+      join(bin, "grep"),
+      `#!/bin/sh\nfor arg; do case "$arg" in -*z*) echo "grep: invalid option -- 'z'" >&2; exit 2;; esac; done\nexec ${realGrep} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const host = spawn(process.execPath, ["host.js"], {
+      cwd: folder,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+    });
+    const { daemon, reaper } = JSON.parse(await firstLine(host)) as { daemon: number; reaper: number };
+    leftovers.push(daemon, reaper);
     host.kill("SIGKILL");
     expect(await waitFor(() => dead(daemon), 5000)).toBe(true);
     expect(await waitFor(() => dead(reaper), 5000)).toBe(true);

@@ -89,9 +89,21 @@ export function markedProcesses(value: string): ProcessIdentity[] {
 // one of our process groups reaches it.
 const reaperScript = `
 read -r _ || true
-sweep() {
-  grep -lzx "${processMarkVariable}=$1.*" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\\([0-9]*\\)/environ$|\\1|p' | grep -vx "$$" | tr '\\n' ' '
-}
+if printf 'a\\0' | grep -qzx a 2>/dev/null; then
+  sweep() {
+    grep -lzx "${processMarkVariable}=$1.*" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\\([0-9]*\\)/environ$|\\1|p' | grep -vx "$$" | tr '\\n' ' '
+  }
+else
+  # No GNU grep -z (busybox, BSD): grep -l finds the environments holding the text, each then
+  # checked for it at the start of a variable, its NULs made newlines.
+  sweep() {
+    for file in $(grep -l "${processMarkVariable}=$1" /proc/[0-9]*/environ 2>/dev/null); do
+      pid=\${file#/proc/}; pid=\${pid%/environ}
+      [ "$pid" = "$$" ] && continue
+      tr '\\0' '\\n' 2>/dev/null < "$file" | grep -q "^${processMarkVariable}=$1" && printf '%s ' "$pid"
+    done
+  }
+fi
 for round in 1 2 3; do
   pids=$(sweep "$1")
   [ -z "$pids" ] && exit 0
