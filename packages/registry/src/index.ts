@@ -71,7 +71,7 @@ export type {
   CallStartEvent,
 } from "./events/call-events.js";
 
-export { nodeFileOperations, writeFiles } from "./files/write-files.js";
+export { fileNameMaxBytes, nodeFileOperations, writeFiles } from "./files/write-files.js";
 export { openRegularFile, readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
 export { rejectOnAbort } from "./invoke/reject-on-abort.js";
 export { closestName } from "./invoke/closest-name.js";

@@ -35,6 +35,7 @@ describe("public API", () => {
       "errorMessage",
       "errorResult",
       "exportTools",
+      "fileNameMaxBytes",
       "imagePart",
       "isTier",
       "markedProcesses",

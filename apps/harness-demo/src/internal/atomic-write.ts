@@ -1,12 +1,9 @@
-import { ToolsError, writeFiles } from "@tools/registry";
-
-/** The longest file name (bytes) of the file systems Linux and macOS use (NAME_MAX). */
-export const maxNameBytes = 255;
+import { ToolsError, fileNameMaxBytes, writeFiles } from "@tools/registry";
 
 /**
  * Writes a file atomically through the registry's `writeFiles` (a temporary file beside it,
  * then a rename): parent folders are created, an existing file's mode is kept, and a symlink is
- * written through to the file it points at. The temporary name fits in {@link maxNameBytes}
+ * written through to the file it points at. The temporary name fits in the registry's `fileNameMaxBytes`
  * whatever the target's name; a target whose own name or path is too long is refused with
  * `NAME_TOO_LONG`. Any other failure is thrown as the file system reported it.
  */
@@ -19,13 +16,13 @@ export async function writeFileAtomic(path: string, content: string): Promise<vo
 /** `NAME_TOO_LONG` for an `ENAMETOOLONG` error of a write to `path`, else undefined. */
 export function nameTooLong(error: unknown, path: string): ToolsError | undefined {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== "ENAMETOOLONG") return undefined;
-  const long = path.split("/").find((part) => Buffer.byteLength(part) > maxNameBytes);
+  const long = path.split("/").find((part) => Buffer.byteLength(part) > fileNameMaxBytes);
   return new ToolsError({
     code: "NAME_TOO_LONG",
     message:
       long === undefined
         ? `the path is too long for the file system (${Buffer.byteLength(path)} bytes); use shorter folder or file names`
-        : `the name '${long.length > 40 ? `${long.slice(0, 40)}…` : long}' is ${Buffer.byteLength(long)} bytes; a file or folder name may be at most ${maxNameBytes} bytes: use a shorter name`,
+        : `the name '${long.length > 40 ? `${long.slice(0, 40)}…` : long}' is ${Buffer.byteLength(long)} bytes; a file or folder name may be at most ${fileNameMaxBytes} bytes: use a shorter name`,
     data: { path },
     cause: error,
   });

@@ -181,8 +181,11 @@ async function makeParents(ops: FileOperations, path: string, created: string[])
   }
 }
 
-/** Most bytes of a file name on the file systems in use (ext4, xfs, btrfs, tmpfs, APFS). */
-const nameMaxBytes = 255;
+/**
+ * Most bytes of one file or folder name on the file systems in use (NAME_MAX of ext4, xfs, btrfs,
+ * tmpfs, APFS): a longer name fails with `ENAMETOOLONG`.
+ */
+export const fileNameMaxBytes = 255;
 
 /**
  * A hidden name for a temporary file beside the file `name`: `.name.<12 hex random>.tmp`. When
@@ -194,9 +197,9 @@ const nameMaxBytes = 255;
 export function temporaryName(name: string): string {
   const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
   const whole = `.${name}${suffix}`;
-  if (Buffer.byteLength(whole) <= nameMaxBytes) return whole;
+  if (Buffer.byteLength(whole) <= fileNameMaxBytes) return whole;
   const hash = `~${createHash("sha256").update(name).digest("hex").slice(0, 16)}`;
-  let room = nameMaxBytes - 1 - hash.length - suffix.length;
+  let room = fileNameMaxBytes - 1 - hash.length - suffix.length;
   let kept = "";
   // By code point, so a cut never falls inside a surrogate pair.
   for (const char of name) {
