@@ -4,6 +4,9 @@
 // laid out as their module specifiers, with each package's licence beside its files and a NOTICE.md
 // naming the package, version, licence and sha256 of every file. The list of files and where they
 // go come from the compiled modules, the same code that loads them: there is no second list.
+// A file that is a package's build of another project's grammar (@repomix/tree-sitter-wasms's) also
+// gets that project's licence, vendored in grammar-licences/ (scripts/grammar-licences.mjs), under
+// `licences/` beside the package's files; the build fails when one has none.
 // The published package then ships 24 MiB of grammars (2.3 MB packed) instead of depending on
 // ~170 MB of grammar packages (C sources and native prebuilds).
 import { createHash } from "node:crypto";
@@ -19,6 +22,7 @@ import {
 import { createRequire } from "node:module";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { licencePath, readUpstreamLicences, upstreamLicences } from "./grammar-licences.mjs";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(packageDir, "dist", "grammars");
@@ -75,6 +79,9 @@ for (const spec of languages) {
   sources.set(name, source);
 }
 
+// Checked before NOTICE.md is written: a build that lacks a licence leaves none.
+const upstream = upstreamLicences(readUpstreamLicences(join(packageDir, "grammar-licences")), sources);
+
 const notice = [
   "# Grammars shipped with @tools/structural",
   "",
@@ -95,19 +102,25 @@ for (const [name, { directory, json, files }] of sources) {
     notice.push(
       `| ${file.language} | ${file.path} | ${name} ${json.version}${repository ? ` (${repository})` : ""} | ${json.license ?? "see LICENSE"} | ${file.sha256} |`,
     );
-    // A package of prebuilt grammars names the grammar projects it built in its devDependencies.
-    const grammar = /(tree-sitter-[^/]+)\.wasm$/.exec(file.path)?.[1]?.replaceAll("_", "-");
-    const upstream = grammar === undefined || grammar === name ? undefined : json.devDependencies?.[grammar];
-    if (upstream !== undefined)
-      builtFrom.push(`- ${file.path}: built by ${name} from ${grammar} ${upstream}`);
+    const entry = upstream.get(file.path);
+    if (entry === undefined) continue;
+    const target = licencePath(name, entry.project);
+    mkdirSync(dirname(join(shippedGrammarsDirectory, ...target.split("/"))), { recursive: true });
+    copyFileSync(entry.file, join(shippedGrammarsDirectory, ...target.split("/")));
+    builtFrom.push(
+      `- ${file.path}: built by ${name} from ${entry.project} ${entry.builtFrom} (${entry.repository})`,
+      `  - licence: ${entry.licence}, \`${target}\`: the LICENSE of the npm package ${entry.takenFrom.npm} (${entry.takenFrom.integrity})`,
+      ...(entry.note ? [`  - ${entry.note}`] : []),
+    );
   }
 }
 if (builtFrom.length > 0)
   notice.push(
     "",
     "These files are builds of other projects' grammars, by the package they come from (its",
-    "package.json's devDependencies name them so); each grammar is under its own project's licence,",
-    "which that package does not ship:",
+    "package.json's devDependencies name them so). Each grammar is under its own project's licence,",
+    "which that package does not ship: its text is beside that package's files, as",
+    "`<package>/licences/<project>/LICENSE`, byte for byte as in the npm package named.",
     "",
     ...builtFrom,
   );

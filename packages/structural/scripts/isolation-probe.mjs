@@ -1,8 +1,9 @@
 // Run by scripts/check-isolation.mjs (at the repository root) in a project where only the packed
 // @tools/structural and @tools/registry are installed: searches a small file in three languages
 // through ast_grep, with grammars from both packages the build copies them from, so the grammars
-// the package ships load and parse. Prints one line; throws when a search does not find its match.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+// the package ships load and parse, and checks that every licence text NOTICE.md names is installed.
+// Prints one line; throws when a search does not find its match or a licence is missing.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
@@ -12,6 +13,20 @@ const grammarPackages = readdirSync("node_modules").filter(
   (name) => name.startsWith("tree-sitter-") || name === "@repomix",
 );
 if (grammarPackages.length > 0) throw new Error(`grammar packages installed: ${grammarPackages.join(", ")}`);
+
+// NOTICE.md names each upstream grammar licence as `<package>/licences/<project>/LICENSE`.
+const shipped = join("node_modules", "@tools", "structural", "dist", "grammars", "wasm");
+const licences = [
+  ...readFileSync(join(shipped, "NOTICE.md"), "utf8").matchAll(
+    /`([^`\s<>]+\/licences\/[^`\s<>]+\/LICENSE)`/g,
+  ),
+].map((match) => match[1]);
+if (licences.length === 0) throw new Error(`${shipped}/NOTICE.md names no upstream grammar licence`);
+const absent = licences.filter((path) => {
+  const file = join(shipped, ...path.split("/"));
+  return !existsSync(file) || statSync(file).size === 0;
+});
+if (absent.length > 0) throw new Error(`licences NOTICE.md names are not installed: ${absent.join(", ")}`);
 
 const cases = [
   ["a.ts", "export const f = (x: number): number => g(x, 1);\n", "g($A, $B)", "$A = x"],
@@ -36,5 +51,5 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 console.log(
-  `ast_grep found its match in ${cases.map(([file]) => file).join(", ")} with the shipped grammars (no grammar package installed)`,
+  `ast_grep found its match in ${cases.map(([file]) => file).join(", ")} with the shipped grammars (no grammar package installed); ${licences.length} upstream grammar licences installed`,
 );
