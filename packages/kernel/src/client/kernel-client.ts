@@ -35,13 +35,7 @@ export class KernelClient {
   private readonly connection: ConnectionDirectory;
   private readonly channels: KernelChannels;
   private readonly kernel: KernelProcess;
-  private readonly cells = new PendingCells(
-    (graceMs) =>
-      new KernelError({
-        code: "KERNEL_NO_REPLY",
-        message: `the ${this.language} kernel went idle without answering the request to run the cell (no execute_reply within ${graceMs / 1000} s of its idle status), so whether any of it ran is unknown; ipykernel does this when it fails to read a cell (a NUL character in the code, for one). The kernel and its state (variables, imports) are kept: check the cell for characters the kernel cannot read, then run it again.`,
-      }),
-  );
+  private readonly cells: PendingCells;
   private disposing: Promise<void> | undefined;
   /** Bumped by every interrupt: input replies computed before it are dropped. */
   private epoch = 0;
@@ -49,6 +43,15 @@ export class KernelClient {
   private constructor(options: KernelConnectOptions) {
     this.language = options.language;
     this.description = options.description;
+    // The JavaScript kernel is always ours (main.ts): its output marks are read.
+    this.cells = new PendingCells(
+      (graceMs) =>
+        new KernelError({
+          code: "KERNEL_NO_REPLY",
+          message: `the ${this.language} kernel went idle without answering the request to run the cell (no execute_reply within ${graceMs / 1000} s of its idle status), so whether any of it ran is unknown; ipykernel does this when it fails to read a cell (a NUL character in the code, for one). The kernel and its state (variables, imports) are kept: check the cell for characters the kernel cannot read, then run it again.`,
+        }),
+      options.language === "javascript",
+    );
     this.connection = options.connection;
     this.channels = new KernelChannels(options.connection.info);
     this.kernel = new KernelProcess(options.child, options.mark);

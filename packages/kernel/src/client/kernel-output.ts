@@ -13,6 +13,7 @@ export type KernelOutput =
        * Set on the start of a longer text display that the kernel cut to bound what it sends (the
        * JavaScript kernel, past the output limits): its text is as cut, possibly mid-line, with no
        * line break to add; the rest follows in the next display, or is counted by an `omitted`.
+       * Read from our own JavaScript kernel only (see {@link toKernelOutput}).
        */
       readonly cut?: true;
     }
@@ -25,9 +26,16 @@ export type KernelOutput =
   | { readonly type: "clear" }
   /**
    * Output the kernel left out at this point to bound what it sends (the JavaScript kernel, past
-   * the output limits): its characters and line breaks, counted with what the result leaves out.
+   * the output limits): its characters and line breaks, counted with what the result leaves out;
+   * `images`: how many images over the result's image limits it did not send (the line the result
+   * shows for each went as text). Our own JavaScript kernel's only (see {@link toKernelOutput}).
    */
-  | { readonly type: "omitted"; readonly chars: number; readonly lines: number };
+  | {
+      readonly type: "omitted";
+      readonly chars: number;
+      readonly lines: number;
+      readonly images?: number;
+    };
 
 /** How a cell ended, as the kernel's execute_reply says. */
 export interface ExecuteOutcome {
@@ -51,8 +59,18 @@ export interface ExecuteHandlers {
 /** The display metadata key that marks a display as cut (KernelOutput's `cut`); our own, not Jupyter's. */
 export const cutMetadata = "tools/cut";
 
-/** Turns an iopub message into an output, or undefined for status and bookkeeping messages. */
-export function toKernelOutput(msgType: string, content: Record<string, unknown>): KernelOutput | undefined {
+/**
+ * Turns an iopub message into an output, or undefined for status and bookkeeping messages. Our
+ * own marks — the `tools/cut` display metadata and the `output_omitted` message — are read only
+ * when `ownKernel` (our JavaScript kernel, whose executor sets them): a Python cell can set any
+ * display metadata (`display(x, metadata={…})`) and publish any message through its kernel's
+ * session, and must not make the result join its displays or count output it never left out.
+ */
+export function toKernelOutput(
+  msgType: string,
+  content: Record<string, unknown>,
+  ownKernel: boolean,
+): KernelOutput | undefined {
   switch (msgType) {
     case "stream":
       return {
@@ -67,7 +85,9 @@ export function toKernelOutput(msgType: string, content: Record<string, unknown>
         type: "display",
         kind: msgType === "execute_result" ? "result" : "display",
         data: isRecord(content.data) ? content.data : {},
-        ...(isRecord(content.metadata) && content.metadata[cutMetadata] === true ? { cut: true } : {}),
+        ...(ownKernel && isRecord(content.metadata) && content.metadata[cutMetadata] === true
+          ? { cut: true }
+          : {}),
       };
     case "error":
       return {
@@ -78,12 +98,17 @@ export function toKernelOutput(msgType: string, content: Record<string, unknown>
       };
     case "clear_output":
       return { type: "clear" };
-    case "output_omitted":
+    case "output_omitted": {
+      if (!ownKernel) return undefined;
+      const count = (value: unknown) => (typeof value === "number" && value > 0 ? value : 0);
+      const images = count(content.images);
       return {
         type: "omitted",
-        chars: typeof content.chars === "number" ? content.chars : 0,
-        lines: typeof content.lines === "number" ? content.lines : 0,
+        chars: count(content.chars),
+        lines: count(content.lines),
+        ...(images > 0 ? { images } : {}),
       };
+    }
     default:
       return undefined;
   }

@@ -20,13 +20,15 @@ export const defaultReplyGraceMs = 2000;
  * any traffic for it go to its handlers meanwhile. A kernel sends the reply before the idle
  * status, so a reply that has not come `replyGraceMs` after idle never will (ipykernel fails on
  * a NUL in the code inside its handler, then reports idle): the cell is rejected with the error
- * `noReply` makes, and the kernel, which went on serving, is left alone.
+ * `noReply` makes, and the kernel, which went on serving, is left alone. `ownKernel`: the kernel
+ * is our JavaScript kernel, whose own output marks are read (see toKernelOutput).
  */
 export class PendingCells {
   private readonly cells = new Map<string, PendingCell>();
 
   constructor(
     private readonly noReply: (graceMs: number) => Error,
+    private readonly ownKernel: boolean,
     private readonly replyGraceMs = defaultReplyGraceMs,
   ) {}
 
@@ -88,7 +90,7 @@ export class PendingCells {
       }
       return;
     }
-    const output = toKernelOutput(type, message.content);
+    const output = toKernelOutput(type, message.content, this.ownKernel);
     if (output) cell.handlers.onOutput?.(output);
   }
 

@@ -126,6 +126,10 @@ describe("eval on the JavaScript kernel", () => {
       "(no output)",
     );
     expect(resultText(await cell("[typeof inner, typeof inner2]"))).toBe("[ 'undefined', 'undefined' ]");
+    // As `node -i` answers: the block's function binds the global only, whatever the cell does after.
+    expect(resultText(await cell("{ function g() {} } g = 5; g"))).toBe("5");
+    expect(resultText(await cell("let lf = 1; { function lf() {} }"))).toBe("(no output)");
+    expect(resultText(await cell("[g, lf]"))).toBe("[ 5, 1 ]");
   });
 
   it("echoes the last expression when a comment follows it", async () => {

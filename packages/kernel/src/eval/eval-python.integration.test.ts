@@ -87,6 +87,18 @@ describePython("eval on a real ipykernel", () => {
     expect(text).toMatch(/… \d+ lines \([\d,]+ characters\) of output omitted here/);
   });
 
+  it("ignores the JavaScript kernel's own marks when a cell sets them: no display runs on in another", async () => {
+    // `tools/cut` display metadata and output_omitted messages are trusted from our JavaScript
+    // kernel only; a Python cell can send both (display metadata, or the kernel's own session).
+    const result = await cell(
+      "from IPython.display import display\ndisplay('a', metadata={'tools/cut': True})\ndisplay('b')\n" +
+        "kernel = get_ipython().kernel\n" +
+        "kernel.session.send(kernel.iopub_socket, 'output_omitted', {'chars': 5, 'lines': 1}, parent=kernel.get_parent('shell'))\n" +
+        "print('c')",
+    );
+    expect(resultText(result)).toBe("'a'\n'b'\nc");
+  });
+
   it("rewrites magics only where a statement starts: black-style != and strings stay Python", async () => {
     const shells: string[] = [];
     const off = registry.on((event) => {

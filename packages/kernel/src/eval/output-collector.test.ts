@@ -47,7 +47,7 @@ describe("OutputCollector", () => {
       collector.add({ type: "display", kind: "display", data: { "image/png": png } });
     }
     // White box: what the duplicate check keeps per figure (the 200 × 87 KB it saw are gone).
-    const seen = (collector as unknown as { seenImages: Set<string> }).seenImages;
+    const seen = (collector as unknown as { imageLimit: { seen: Set<string> } }).imageLimit.seen;
     expect(seen.size).toBe(200);
     expect(Math.max(...[...seen].map((key) => key.length))).toBeLessThanOrEqual(64);
     expect(collector.parts().filter((part) => part.type === "image")).toHaveLength(2);
@@ -177,5 +177,26 @@ describe("OutputCollector", () => {
     collector.add({ type: "stream", name: "stdout", text: "b\n" });
     collector.add({ type: "display", kind: "display", data: { "text/plain": "c" } });
     expect(text(collector)).toBe("[ 1,\n  23 ]\na\nb\nc");
+  });
+
+  it("keeps a display line that runs past the head on one line, also where the kernel cut it", () => {
+    const limits = { maxChars: 400, maxLines: 50, maxImages: 8, maxImageBytes: 1000 };
+    const lines = `${"a".repeat(37)}\n`.repeat(10);
+    const line = "0123456789ABCDEFGHIJ".repeat(2);
+    // The display's line starts 20 characters before the head's end (400) and ends 20 after it.
+    const collector = new OutputCollector(limits);
+    collector.add({ type: "stream", name: "stdout", text: lines });
+    collector.add({ type: "display", kind: "display", data: { "text/plain": line } });
+    collector.add({ type: "stream", name: "stdout", text: "end\n" });
+    expect(text(collector)).toMatch(
+      / omitted here; [^\n]*\na{36}\na{37}\n0123456789ABCDEFGHIJ0123456789ABCDEFGHIJ\nend$/,
+    );
+    // The same line cut by the JavaScript kernel at its head: the rest runs on in it past the head.
+    const cut = new OutputCollector(limits);
+    cut.add({ type: "stream", name: "stdout", text: lines });
+    cut.add({ type: "display", kind: "display", data: { "text/plain": line.slice(0, 20) }, cut: true });
+    cut.add({ type: "display", kind: "display", data: { "text/plain": line.slice(20) } });
+    cut.add({ type: "stream", name: "stdout", text: "end\n" });
+    expect(text(cut)).toBe(text(collector));
   });
 });

@@ -1,13 +1,15 @@
-import { createHash } from "node:crypto";
 import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
 import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
+import { bundleImage, ImageLimit, overImageLimitText } from "./image-limit.js";
 import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
 import { bundleText, plainText } from "./output-text.js";
 
 type Entry =
-  // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole lines.
-  | { readonly kind: "stream" | "block"; text: string }
+  // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole
+  // lines. `joined`: the text runs on from the entry before (the rest of a text the head's end cut,
+  // or of a display the kernel cut), kept apart only by the zones.
+  | { readonly kind: "stream" | "block"; text: string; readonly joined?: true }
   // The error and the harness's notes: always shown.
   | { readonly kind: "pinned"; readonly text: string }
   | { readonly kind: "image"; readonly data: Uint8Array; readonly mimeType: string };
@@ -33,14 +35,15 @@ export class OutputCollector {
   private readonly tail = { chars: 0, lines: 0 };
   /** Output dropped between the head and the tail while the cell ran. */
   private readonly dropped = { chars: 0, lines: 0 };
-  private readonly seenImages = new Set<string>();
-  private images = 0;
+  private readonly imageLimit: ImageLimit;
   private droppedImages = 0;
   private errorText: string | undefined;
   /** The entry a cut display ended with: the next display's text runs on in it (see KernelOutput's `cut`). */
   private openBlock: TextEntry | undefined;
 
-  constructor(private readonly limits: OutputLimits = defaultOutputLimits) {}
+  constructor(private readonly limits: OutputLimits = defaultOutputLimits) {
+    this.imageLimit = new ImageLimit(limits);
+  }
 
   /** The error's name and value (`ValueError: boom`), when the cell raised. */
   get error(): string | undefined {
@@ -48,6 +51,11 @@ export class OutputCollector {
   }
 
   add(output: KernelOutput): void {
+    if (output.type === "omitted" && output.chars === 0) {
+      // Only a count of images the kernel did not send: the output around it runs on as it would.
+      this.droppedImages += output.images ?? 0;
+      return;
+    }
     const open = this.openBlock;
     this.openBlock = undefined;
     switch (output.type) {
@@ -66,7 +74,9 @@ export class OutputCollector {
         return;
       }
       case "omitted":
-        // Left out by the kernel: counted with what falls between the head and the tail here.
+        // Left out by the kernel: counted with what falls between the head and the tail here, and
+        // images over the limit (their lines were sent) with the result's own.
+        this.droppedImages += output.images ?? 0;
         this.gapAt ??= this.entries.length;
         this.dropped.chars += output.chars;
         this.dropped.lines += output.lines;
@@ -79,7 +89,7 @@ export class OutputCollector {
           count.chars = 0;
           count.lines = 0;
         }
-        this.images = 0;
+        this.imageLimit.clearShown();
         return;
     }
   }
@@ -94,39 +104,45 @@ export class OutputCollector {
     this.entries.push({ kind: "pinned", text: text.endsWith("\n") ? text : `${text}\n` });
   }
 
-  /** Adds output text; `open`: the entry it runs on in, when it is still the last one of its zone. */
+  /** Adds output text; `open`: the entry it runs on from (a cut display's), if any. */
   private addOutput(kind: TextEntry["kind"], text: string, open?: TextEntry): void {
     let rest = text;
+    let from = open;
     if (rest === "") return;
     if (this.gapAt === undefined) {
       const { maxChars, maxLines } = this.limits;
       const length = headLength(rest, maxChars - this.head.chars, maxLines - this.head.lines);
       const piece = rest.slice(0, length);
-      if (piece !== "") this.push(kind, piece, open);
+      if (piece !== "") {
+        this.push(kind, piece, from);
+        // The rest runs on from the piece: a line the head's end cuts is still one line.
+        from = this.entries.at(-1) as TextEntry;
+      }
       this.head.chars += piece.length;
       this.head.lines += countLines(piece);
       rest = rest.slice(length);
       if (rest === "") return;
       this.gapAt = this.entries.length;
     }
-    this.push(kind, rest, open);
+    this.push(kind, rest, from);
     this.tail.chars += rest.length;
     this.tail.lines += countLines(rest);
     this.trimTail();
   }
 
   /**
-   * Appends output text; a stream runs on in the previous stream entry of the same zone, and so
-   * does a block in the `open` entry a cut display left.
+   * Appends output text; a stream runs on in the previous stream entry, and any text in the `from`
+   * entry it continues — within one zone; across the head's end, in an entry `joined` to it.
    */
-  private push(kind: TextEntry["kind"], text: string, open?: TextEntry): void {
+  private push(kind: TextEntry["kind"], text: string, from?: TextEntry): void {
     const index = this.entries.length - 1;
     const last = this.entries[index];
-    const runsOn = isOutputText(last) && (kind === "stream" ? last.kind === "stream" : last === open);
+    const continues = isOutputText(last) && last === from;
+    const runsOn = continues || (isOutputText(last) && kind === "stream" && last.kind === "stream");
     if (runsOn && (this.gapAt === undefined || index >= this.gapAt)) {
       last.text += text;
     } else {
-      this.entries.push({ kind, text });
+      this.entries.push(continues ? { kind, text, joined: true } : { kind, text });
     }
   }
 
@@ -160,25 +176,19 @@ export class OutputCollector {
 
   /** A display: an image, or its text as a block on lines of its own (as it is, when `cut`). */
   private addBundle(data: MimeBundle, cut: boolean, open: TextEntry | undefined): void {
-    for (const mimeType of ["image/png", "image/jpeg"]) {
-      const encoded = data[mimeType];
-      if (typeof encoded !== "string") continue;
-      // A figure returned as the last expression arrives twice (result + end-of-cell display).
-      // Kept by digest: a cell drawing thousands of figures must not keep every one.
-      const key = createHash("sha256").update(encoded).digest("base64");
-      if (this.seenImages.has(key)) return;
-      this.seenImages.add(key);
-      const bytes = Buffer.from(encoded, "base64");
-      if (this.images >= this.limits.maxImages || bytes.length > this.limits.maxImageBytes) {
+    const image = bundleImage(data);
+    if (image) {
+      let bytes = Buffer.alloc(0);
+      const verdict = this.imageLimit.admit(image.encoded, () => {
+        bytes = Buffer.from(image.encoded, "base64");
+        return bytes.length;
+      });
+      if (verdict === "shown") {
+        this.entries.push({ kind: "image", mimeType: image.mimeType, data: new Uint8Array(bytes) });
+      } else if (verdict === "over") {
         this.droppedImages++;
-        this.addOutput(
-          "block",
-          `[image ${mimeType}, ${bytes.length} bytes, not shown: over the image limit]\n`,
-        );
-        return;
+        this.addOutput("block", overImageLimitText(image.mimeType, bytes.length));
       }
-      this.images++;
-      this.entries.push({ kind: "image", mimeType, data: new Uint8Array(bytes) });
       return;
     }
     const text = bundleText(data);
@@ -239,7 +249,7 @@ export class OutputCollector {
         continue;
       }
       const kept = entry.text.slice(0, headLength(entry.text, charsLeft, linesLeft));
-      if (kept !== "") head.push({ kind: entry.kind, text: kept });
+      if (kept !== "") head.push({ ...entry, text: kept });
       charsLeft -= kept.length;
       linesLeft -= countLines(kept);
       if (kept.length < entry.text.length) {
@@ -267,7 +277,7 @@ export class OutputCollector {
       const start = index === from ? fromOffset : 0;
       const available = entry.text.slice(start);
       const kept = available.slice(available.length - tailLength(available, charsLeft, linesLeft));
-      if (kept !== "") tail.unshift({ kind: entry.kind, text: kept });
+      if (kept !== "") tail.unshift({ ...entry, text: kept });
       charsLeft -= kept.length;
       linesLeft -= countLines(kept);
       if (kept.length < available.length) {
@@ -307,7 +317,10 @@ export class OutputCollector {
   }
 }
 
-/** Text entries joined (a stream runs on; anything else starts on its own line), images as parts. */
+/**
+ * Text entries joined (a stream runs on, and so does a `joined` entry; anything else starts on its
+ * own line), images as parts.
+ */
 function render(entries: readonly Entry[]): ContentPart[] {
   const parts: ContentPart[] = [];
   let text = "";
@@ -324,7 +337,8 @@ function render(entries: readonly Entry[]): ContentPart[] {
       parts.push(imagePart(entry.data, entry.mimeType));
       continue;
     }
-    const runsOn = previous === "stream" && entry.kind === "stream";
+    const runsOn =
+      isOutputText(entry) && (entry.joined === true || (previous === "stream" && entry.kind === "stream"));
     if (!runsOn && text !== "" && !text.endsWith("\n")) text += "\n";
     text += entry.text;
     previous = entry.kind;

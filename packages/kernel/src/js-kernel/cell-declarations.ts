@@ -1,5 +1,12 @@
-import type { Pattern, Program, Statement, VariableDeclaration } from "acorn";
-import type { SourceEdit } from "./source-edits.js";
+import type {
+  BlockStatement,
+  FunctionDeclaration,
+  Pattern,
+  Program,
+  Statement,
+  VariableDeclaration,
+} from "acorn";
+import { resumeAt, type SourceEdit } from "./source-edits.js";
 
 /** What {@link cellDeclarations} found: how the cell's declarations outlive it. */
 export interface CellDeclarations {
@@ -26,6 +33,12 @@ interface Scope {
   readonly outer: ReadonlySet<string>;
   /** Lexical names of the current statement list. */
   readonly here: ReadonlySet<string>;
+  /**
+   * Lexical names of the enclosing scopes that stay declarations in the wrapper (all but the cell's
+   * top level, whose declarations become assignments): they keep a block function of their name in
+   * its block, in the wrapper as in the REPL, with no guard.
+   */
+  readonly kept: ReadonlySet<string>;
 }
 
 /**
@@ -37,9 +50,16 @@ interface Scope {
  *   assignment too: `for (var i = 0; …)` runs as `for (    i = 0; …)`;
  * - a plain function declared in a block is, in sloppy code, also a var binding assigned when its
  *   declaration is reached (Annex B.3.3), so it is copied to `globalThis` there — unless a lexical
- *   declaration of an enclosing scope has its name, or the cell starts with "use strict".
+ *   declaration of an enclosing scope has its name, or the cell starts with "use strict". The
+ *   wrapper being a function, Annex B would also give the name a var binding of the wrapper, which
+ *   the rest of the cell would read and assign instead of the global (`{ function g() {} } g = 5`
+ *   left the global a function; `let g = 1; { function g() {} }` left it unset): a `let` of the
+ *   name in a block just around the function's block (a guard no code reads) keeps the wrapper
+ *   from making that binding, so the name stays the global's, as in the REPL.
  * Nothing else in a block persists (`let`, `const`, `class`, async and generator functions).
- * Columns are kept: a keyword becomes blanks (or blanks and `;(` before a destructuring pattern).
+ * Columns are kept: a keyword becomes blanks (or blanks and `;(` before a destructuring pattern);
+ * text inserted before a cell's text on its line (a guard, a copy) moves that text to a line of
+ * its own, at its column.
  */
 export function cellDeclarations(code: string, program: Program): CellDeclarations {
   const edits: SourceEdit[] = [];
@@ -48,6 +68,13 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
   const strict = program.body.some(
     (statement) => statement.type === "ExpressionStatement" && statement.directive === "use strict",
   );
+  // The wrapper's own var bindings: a block function of such a name assigns it (Annex B), as the
+  // REPL's block function assigns the global, so it needs no guard.
+  const wrapperFunctions = new Set<string>();
+  for (const statement of program.body as Statement[]) {
+    const declared = unlabelled(statement);
+    if (declared.type === "FunctionDeclaration") wrapperFunctions.add(declared.id.name);
+  }
   const nested = (
     scope: Scope,
     here: ReadonlySet<string> = new Set(),
@@ -56,10 +83,37 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
     top: false,
     outer: new Set([...scope.outer, ...scope.here, ...also]),
     here,
+    kept: new Set([...scope.kept, ...(scope.top ? [] : scope.here), ...also]),
   });
-  const block = (statements: readonly Statement[], scope: Scope, also: Iterable<string> = []) => {
-    const inner = nested(scope, lexicalNames(statements, true), also);
-    for (const statement of statements) visit(statement, "list", inner);
+  /** Whether a block function of `scope` (its statement list's, or the body of an if or a label) needs a guard. */
+  const guarded = (statement: FunctionDeclaration, scope: Scope): boolean => {
+    const name = statement.id.name;
+    // `let let` is a syntax error: a block function named `let` keeps its wrapper binding.
+    return (
+      isAnnexB(statement, strict) && !scope.kept.has(name) && !wrapperFunctions.has(name) && name !== "let"
+    );
+  };
+  /** Names of the guards a statement list needs. */
+  const guards = (statements: readonly Statement[], scope: Scope): string[] => {
+    const names = new Set<string>();
+    for (const statement of statements)
+      if (statement.type === "FunctionDeclaration" && guarded(statement, scope)) names.add(statement.id.name);
+    return [...names];
+  };
+  const block = (node: BlockStatement, scope: Scope, also: Iterable<string> = []) => {
+    const inner = nested(scope, lexicalNames(node.body, true), also);
+    // Inside the braces, `{ let g; {` … `} }`: the guard's edits come first at their offsets.
+    const names = guards(node.body, inner);
+    const open = node.start + 1;
+    const close = node.end - 1;
+    if (names.length > 0)
+      edits.push({
+        start: open,
+        end: open,
+        insert: [{ line: undefined }, `let ${names.join(", ")}; {`, ...resumeAt(code, open)],
+      });
+    for (const statement of node.body) visit(statement, "list", inner);
+    if (names.length > 0) edits.push({ start: close, end: close, insert: ["}", ...resumeAt(code, close)] });
   };
   const variable = (declaration: VariableDeclaration, place: Place) => {
     edits.push(...declarationEdits(code, declaration, place));
@@ -92,19 +146,28 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
           return;
         }
         const enclosing = place === "list" ? scope.outer : new Set([...scope.outer, ...scope.here]);
-        if (strict || statement.async || statement.generator || enclosing.has(name)) return;
-        varNames.add(name);
-        const copy = ` globalThis.${name} = ${name};`;
+        const copied = isAnnexB(statement, strict) && !enclosing.has(name);
+        const copy = copied ? `; globalThis.${name} = ${name};` : "";
+        if (copied) varNames.add(name);
         if (place === "list") {
-          edits.push({ start: statement.end, end: statement.end, insert: [`;${copy}`] });
+          // The statement list's guard, if any, was added by its block.
+          if (copied)
+            edits.push({
+              start: statement.end,
+              end: statement.end,
+              insert: [copy, ...resumeAt(code, statement.end)],
+            });
           return;
         }
         // `if (c) function f() {}` or `l: function f() {}`: a block around it keeps the copy
-        // conditional; it takes the blank before the declaration when there is one.
-        const blank = /[ \t]/.test(code[statement.start - 1] ?? "");
-        const start = blank ? statement.start - 1 : statement.start;
-        edits.push({ start, end: statement.start, insert: ["{"] });
-        edits.push({ start: statement.end, end: statement.end, insert: [`;${copy} }`] });
+        // conditional, and holds the guard.
+        const guard = guarded(statement, nested(scope, scope.here));
+        if (!copied && !guard) return;
+        const start = statement.start;
+        const end = statement.end;
+        const open = guard ? `{ let ${name}; {` : "{";
+        edits.push({ start, end: start, insert: [{ line: undefined }, open, ...resumeAt(code, start)] });
+        edits.push({ start: end, end, insert: [`${copy}${guard ? " } }" : " }"}`, ...resumeAt(code, end)] });
         return;
       }
       case "ClassDeclaration":
@@ -121,7 +184,7 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
         visit(statement.body, "body", scope);
         return;
       case "BlockStatement":
-        block(statement.body, scope);
+        block(statement, scope);
         return;
       case "IfStatement":
         visit(statement.consequent, "body", nested(scope));
@@ -142,21 +205,33 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
         visit(statement.body, "body", loopHead(statement.left, scope));
         return;
       case "TryStatement": {
-        block(statement.block.body, scope);
+        block(statement.block, scope);
         const handler = statement.handler;
         if (handler) {
           // A catch parameter that is a pattern is lexical; a plain one may share a var's name (B.3.5).
           const names = new Set<string>();
           if (handler.param && handler.param.type !== "Identifier") bindingNames(handler.param, names);
-          block(handler.body.body, scope, names);
+          block(handler.body, scope, names);
         }
-        if (statement.finalizer) block(statement.finalizer.body, scope);
+        if (statement.finalizer) block(statement.finalizer, scope);
         return;
       }
       case "SwitchStatement": {
         const consequents = statement.cases.flatMap((switchCase) => switchCase.consequent);
         const inner = nested(scope, lexicalNames(consequents, true));
+        // No block fits between the discriminant and the cases: the guard's block holds the whole
+        // switch, and starts with the global's value for a discriminant that reads the name.
+        const names = guards(consequents, inner);
+        const { start, end } = statement;
+        const declared = names.map((name) => `${name} = globalThis.${name}`).join(", ");
+        if (names.length > 0)
+          edits.push({
+            start,
+            end: start,
+            insert: [{ line: undefined }, `{ let ${declared};`, ...resumeAt(code, start)],
+          });
         for (const consequent of consequents) visit(consequent, "list", inner);
+        if (names.length > 0) edits.push({ start: end, end, insert: [" }", ...resumeAt(code, end)] });
         return;
       }
       default:
@@ -166,7 +241,7 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
 
   const top = lexicalNames(program.body as Statement[], false);
   for (const statement of program.body as Statement[])
-    visit(statement, "list", { top: true, outer: new Set(), here: top });
+    visit(statement, "list", { top: true, outer: new Set(), here: top, kept: new Set() });
   return { edits, functions, varNames: [...varNames] };
 }
 
@@ -243,6 +318,16 @@ function bindingNames(pattern: Pattern, into: Set<string>): void {
     default:
       return;
   }
+}
+
+/** Whether a function declared in a block is also var-scoped (Annex B.3.3): a plain one, in sloppy code. */
+function isAnnexB(statement: FunctionDeclaration, strict: boolean): boolean {
+  return !strict && !statement.async && !statement.generator;
+}
+
+/** The statement a chain of labels ends at. */
+function unlabelled(statement: Statement): Statement {
+  return statement.type === "LabeledStatement" ? unlabelled(statement.body) : statement;
 }
 
 function isDeclaration(node: { readonly type: string } | null | undefined): node is VariableDeclaration {

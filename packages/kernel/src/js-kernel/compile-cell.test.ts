@@ -219,11 +219,44 @@ describe("compileCell", () => {
     ).toEqual(Array(7).fill("undefined"));
   });
 
+  // The wrapper is a function: a block function there would also get a var binding of the wrapper
+  // (Annex B), which the cell's later assignments and reads would hit instead of the global.
+  it("binds a block function's name to the global only, as the REPL does, also when assigned after", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    expect(await run(context, "let lf = 1; { function lf() {} }")).toBeUndefined();
+    expect(await run(context, "[lf, typeof lf]")).toEqual([1, "number"]);
+    expect(await run(context, "{ function g() {} } g = 5; [g, globalThis.g]")).toEqual([5, 5]);
+    expect(await run(context, "g")).toBe(5);
+    await run(
+      context,
+      "try { function t() {} } finally {} t = 6\nswitch (1) { case 1: function s() {} } s = 7\n" +
+        "if (true) function h() {} h = 8\nlab: { function lb() {} } lb = 9\n" +
+        "try { throw 0 } catch { function c() {} } c = 10",
+    );
+    expect(await run(context, "[t, s, h, lb, c]")).toEqual([6, 7, 8, 9, 10]);
+    await run(
+      context,
+      "let q = 1; if (true) function q() {}\nlet sw = 2; switch (1) { case 1: function sw() {} }",
+    );
+    expect(await run(context, "[q, sw]")).toEqual([1, 2]);
+    await run(context, "{ function g2() {} } function useG2() { return g2 }");
+    await run(context, "g2 = 11");
+    expect(await run(context, "useG2()")).toBe(11);
+    await run(context, "var s3 = 3; switch (s3) { case 3: function s3() {} }");
+    expect(await run(context, "typeof s3")).toBe("function");
+  });
+
   it("keeps lines and columns of a cell with vars and functions in blocks", async () => {
     expect(await errorAt("if (true) { var a = 1 }\nnull.x")).toBe("2:6");
     expect(await errorAt("{ var { b } = {}\n  null.x }")).toBe("2:8");
     expect(await errorAt("for (var i = 0; i < 1; i++) { null.x }")).toBe("1:36");
     expect(await errorAt("if (true) function h() { return null.x }\nh()")).toBe("1:38");
+    expect(await errorAt("{ function g() {} } null.x")).toBe("1:26");
+    expect(await errorAt("let g = 1; { function g() {} g.x.y }")).toBe("1:34");
+    expect(await errorAt("switch (1) { case 1: function s() {} } null.x")).toBe("1:45");
+    expect(await errorAt("if (true) function h() {} null.x")).toBe("1:32");
+    expect(await errorAt("try {\n  function t() {} null.x\n} finally {}")).toBe("2:24");
   });
 
   it("leaves a cell acorn cannot parse to V8, which reports its line", async () => {

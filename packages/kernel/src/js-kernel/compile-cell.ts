@@ -1,6 +1,6 @@
 import { parse, type Program } from "acorn";
 import { cellDeclarations } from "./cell-declarations.js";
-import { applyEdits, type SourceEdit } from "./source-edits.js";
+import { applyEdits, position, type SourceEdit } from "./source-edits.js";
 
 /** A cell compiled for the executor, and the way back from its lines to the cell's. */
 export interface CompiledCell {
@@ -73,11 +73,4 @@ export function compileCell(code: string): CompiledCell {
   const lines = [vars + opening + copies, ...body.lines, "})()"];
   const origin = [undefined, ...body.origin, undefined];
   return { source: lines.join("\n"), cellLines, cellLine: (line) => origin[line - 1] };
-}
-
-/** The 1-based line and 0-based column of `offset` in `code`. */
-function position(code: string, offset: number): { line: number; column: number } {
-  const before = code.slice(0, offset);
-  const lineStart = before.lastIndexOf("\n") + 1;
-  return { line: before.split("\n").length, column: offset - lineStart };
 }

@@ -14,12 +14,18 @@ export type FromExecutor =
       /** The start of a longer display, cut at the output limits (see KernelOutput). */
       readonly cut?: true;
     }
-  /** Output of the cell left out right here to bound the channel: its characters and line breaks. */
-  | { readonly type: "omitted"; readonly chars: number; readonly lines: number }
+  /**
+   * Output of the cell left out right here to bound the channel: its characters and line breaks;
+   * `images`: images over the result's limits not sent (the result's line for each went as text).
+   */
+  | { readonly type: "omitted"; readonly chars: number; readonly lines: number; readonly images?: number }
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
   /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
   | { readonly type: "input"; readonly id: number; readonly prompt: string }
   | { readonly type: "done"; readonly id: number; readonly status: "ok" | "error" };
 
-/** The environment variable that gives the executor the output limits, as JSON `{maxChars, maxLines}`. */
+/**
+ * The environment variable that gives the executor the output limits, as JSON
+ * `{maxChars, maxLines, maxImages, maxImageBytes}` (any left out: the default).
+ */
 export const outputLimitsVariable = "TOOLS_KERNEL_OUTPUT_LIMITS";

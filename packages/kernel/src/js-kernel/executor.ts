@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
-import { defaultOutputLimits } from "../eval/output-limits.js";
+import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
 import { bridgeMarker } from "../launch/python-setup.js";
 import { cellTraceback } from "./cell-traceback.js";
 import { compileCell, type CompiledCell } from "./compile-cell.js";
@@ -12,15 +12,21 @@ import { outputLimitsVariable, type FromExecutor, type ToExecutor } from "./exec
 import { OutputBudget } from "./output-budget.js";
 
 /** The result's limits, from the kernel's environment: what the budget lets through whole. */
-function outputLimits(): { maxChars: number; maxLines: number } {
-  const { maxChars, maxLines } = defaultOutputLimits;
+function outputLimits(): OutputLimits {
+  const { maxChars, maxLines, maxImages, maxImageBytes } = defaultOutputLimits;
   try {
     const parsed = JSON.parse(process.env[outputLimitsVariable] ?? "{}") as Record<string, unknown>;
-    const positive = (value: unknown, fallback: number) =>
-      typeof value === "number" && value > 0 ? value : fallback;
-    return { maxChars: positive(parsed.maxChars, maxChars), maxLines: positive(parsed.maxLines, maxLines) };
+    const limit = (value: unknown, fallback: number, least: number) =>
+      typeof value === "number" && value >= least ? value : fallback;
+    return {
+      maxChars: limit(parsed.maxChars, maxChars, 1),
+      maxLines: limit(parsed.maxLines, maxLines, 1),
+      // No images at all is a limit too.
+      maxImages: limit(parsed.maxImages, maxImages, 0),
+      maxImageBytes: limit(parsed.maxImageBytes, maxImageBytes, 0),
+    };
   } catch {
-    return { maxChars, maxLines };
+    return defaultOutputLimits;
   }
 }
 

@@ -162,7 +162,11 @@ executor.on("message", (message: FromExecutor) => {
     }
     case "omitted":
       // Our own message: what the executor left out of the output here to bound it.
-      publish(parent, "output_omitted", { chars: message.chars, lines: message.lines });
+      publish(parent, "output_omitted", {
+        chars: message.chars,
+        lines: message.lines,
+        ...(message.images ? { images: message.images } : {}),
+      });
       return;
     case "error":
       current.failed = true;

@@ -1,7 +1,10 @@
+import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KernelClient } from "../client/kernel-client.js";
 import type { KernelOutput } from "../client/kernel-output.js";
 import { countLines } from "../eval/cut-text.js";
+import { OutputCollector } from "../eval/output-collector.js";
+import { defaultOutputLimits } from "../eval/output-limits.js";
 import { startKernel } from "../launch/start-kernel.js";
 
 const limits = { maxChars: 2000, maxLines: 50 };
@@ -58,5 +61,35 @@ describe("the JavaScript kernel's output channel", () => {
     expect(shown.at(-1)).toEqual({ type: "display", kind: "display", data: { "text/plain": "99999" } });
     expect(displays.omitted).toHaveLength(1);
     expect(shown.length + (displays.omitted[0] as { lines: number }).lines).toBe(100_000);
+  });
+
+  it("sends no more images than the result shows, and counts the rest for its note", async () => {
+    // 300 distinct 48 KB images (each twice): only the first 8 cross the channel (~512 KB, not 19 MB).
+    const { outcome, outputs } = await run(
+      "for (let i = 0; i < 300; i++) { const png = Buffer.alloc(48_000, i % 251); png.writeUInt32BE(i); display.png(png); display.png(png) }\n'done'",
+    );
+    expect(outcome.status).toBe("ok");
+    const images = outputs.filter((output) => output.type === "display" && "image/png" in output.data);
+    expect(images).toHaveLength(defaultOutputLimits.maxImages);
+    const collector = new OutputCollector({ ...defaultOutputLimits, ...limits });
+    for (const output of outputs) collector.add(output);
+    const parts = collector.parts();
+    expect(parts.filter((part) => part.type === "image")).toHaveLength(defaultOutputLimits.maxImages);
+    const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    expect(text).toMatch(/^\[image image\/png, 48000 bytes, not shown: over the image limit\]\n/);
+    expect(text).toContain("'done'");
+    expect(text).toMatch(/… 292 images were left out \(over the limit of 8 per cell, \d+ bytes each\)\.$/);
+  });
+
+  it("sends a cut echo as one execute_result, rendered as the whole echo is", async () => {
+    const { outputs } = await run("'e'.repeat(5000) + '\\n' + 'f'.repeat(5000)");
+    expect(outputs.filter((output) => output.type === "display" && output.kind === "result")).toHaveLength(1);
+    const through = new OutputCollector({ ...defaultOutputLimits, ...limits });
+    for (const output of outputs) through.add(output);
+    const whole = new OutputCollector({ ...defaultOutputLimits, ...limits });
+    // What the executor echoes: inspect()'s text of the value.
+    const value = `${"e".repeat(5000)}\n${"f".repeat(5000)}`;
+    whole.add({ type: "display", kind: "result", data: { "text/plain": inspect(value, { depth: 4 }) } });
+    expect(through.parts()).toEqual(whole.parts());
   });
 });

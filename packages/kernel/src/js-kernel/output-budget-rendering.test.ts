@@ -56,14 +56,19 @@ function withoutBudget(steps: readonly Step[], limits: OutputLimits): string {
   return rendered(collector);
 }
 
-/** The result of the same cell through the executor's budget; also the most it held at once. */
+/**
+ * The result of the same cell through the executor's budget; also the most it held at once, and
+ * the base64 characters of the images it sent.
+ */
 function throughBudget(steps: readonly Step[], limits: OutputLimits) {
   const collector = new OutputCollector(limits);
   const unwritten: (() => void)[] = [];
   const turns: (() => void)[] = [];
+  let imageChars = 0;
   const budget = new OutputBudget(
     limits,
     (message, sent) => {
+      if (message.type === "display") imageChars += message.data["image/png"]?.length ?? 0;
       const output = received(message);
       if (output) collector.add(output);
       unwritten.push(sent);
@@ -80,7 +85,7 @@ function throughBudget(steps: readonly Step[], limits: OutputLimits) {
     mostHeld = Math.max(mostHeld, budget.heldChars);
   }
   budget.send({ type: "done", id: 1, status: "ok" });
-  return { text: rendered(collector), mostHeld };
+  return { text: rendered(collector), mostHeld, imageChars };
 }
 
 const numbered = (count: number, line: (i: number) => string = (i) => `line ${i}`) =>
@@ -128,16 +133,15 @@ describe("the result of a cell through OutputBudget", () => {
       ],
     ];
     for (const steps of cases) expect(throughBudget(steps, limits).text).toBe(withoutBudget(steps, limits));
-    // The result's note about an image over its limit takes head room the budget does not know of:
-    // the display the budget cut at its head crosses the result's head, and its rest runs on in it.
+    // The result's line for an image over its limit takes head room: the budget weighs it too.
     const images = [image(10, 1), image(10, 2), display("v".repeat(2100)), print("!")];
     const oneImage = { ...limits, maxImages: 1 };
     expect(throughBudget(images, oneImage).text).toBe(withoutBudget(images, oneImage));
   });
 
   it("renders any mix of streams, displays, images and turns as the collector alone does", () => {
-    // Small limits (also on images: the collector's notes about dropped images take head room the
-    // budget does not know of), and a seeded generator so a failure can be replayed.
+    // Small limits (also on images: the result's lines for images over them take head room), and
+    // a seeded generator so a failure can be replayed.
     const limits: OutputLimits = { maxChars: 600, maxLines: 16, maxImages: 2, maxImageBytes: 64 };
     let seed = 7;
     const random = (below: number) => {
@@ -179,5 +183,19 @@ describe("the result of a cell through OutputBudget", () => {
     expect(mostHeld).toBeLessThanOrEqual(limits.maxChars * 2.5);
     expect(text).toBe(withoutBudget(steps, limits));
     expect(text).toMatch(/^0 w{100}/);
+  });
+
+  it("sends no more images than the result shows of a flood of them, and renders as the collector alone does", () => {
+    const limits = defaultOutputLimits;
+    const steps: Step[] = [];
+    for (let i = 0; i < 1000; i++) {
+      steps.push(image(20_000, i % 256), print(`drawn ${i}\n`));
+      if (i % 10 === 0) steps.push({ turn: true }, { written: true });
+    }
+    const { text, imageChars } = throughBudget(steps, limits);
+    // 256 different images: 8 shown, 248 over the limit; the repeats are dropped.
+    expect(imageChars).toBe(limits.maxImages * Buffer.alloc(20_000).toString("base64").length);
+    expect(text).toBe(withoutBudget(steps, limits));
+    expect(text).toMatch(/… 248 images were left out \(over the limit of 8 per cell/);
   });
 });

@@ -1,15 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { countLines } from "../eval/cut-text.js";
+import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
 import type { FromExecutor } from "./executor-protocol.js";
 import { OutputBudget } from "./output-budget.js";
 
 /** A budget on a channel that writes nothing until told to, and turns that run only when told to. */
-function harness(limits = { maxChars: 2000, maxLines: 40 }) {
+function harness(limits: Partial<OutputLimits> = { maxChars: 2000, maxLines: 40 }) {
   const posted: FromExecutor[] = [];
   const pendingSent: (() => void)[] = [];
   const turns: (() => void)[] = [];
   const budget = new OutputBudget(
-    limits,
+    { ...defaultOutputLimits, ...limits },
     (message, sent) => {
       posted.push(message);
       pendingSent.push(sent);
@@ -128,5 +129,42 @@ describe("OutputBudget", () => {
     budget.send({ type: "done", id: 2, status: "ok" });
     expect(posted.filter((message) => message.type === "omitted")).toHaveLength(1);
     expect(streamText().endsWith("a\nb\n")).toBe(true);
+  });
+
+  it("sends only the images the result shows: a repeat not at all, one over the limits as its line", () => {
+    const { budget, posted } = harness({ maxChars: 1000, maxLines: 40, maxImages: 2, maxImageBytes: 6 });
+    const png = (text: string) => ({
+      type: "display" as const,
+      kind: "display" as const,
+      data: { "image/png": Buffer.from(text).toString("base64"), "text/plain": "<image>" },
+    });
+    for (const text of ["one", "one", "two", "big image", "three", "two"]) budget.display(png(text));
+    budget.send({ type: "done", id: 1, status: "ok" });
+    const line = (bytes: number) => `[image image/png, ${bytes} bytes, not shown: over the image limit]\n`;
+    expect(posted).toEqual([
+      png("one"),
+      png("two"),
+      { type: "display", kind: "display", data: { "text/plain": line(9) } },
+      { type: "display", kind: "display", data: { "text/plain": line(5) } },
+      { type: "omitted", chars: 0, lines: 0, images: 2 },
+      { type: "done", id: 1, status: "ok" },
+    ]);
+    // Each cell gets the whole image budget: a repeat of the last cell's image is shown again.
+    budget.startCell();
+    budget.display(png("one"));
+    expect(posted.at(-1)).toEqual(png("one"));
+  });
+
+  it("sends an echo cut at the head as one result: its rest is a display", () => {
+    const { budget, posted } = harness({ maxChars: 100, maxLines: 40 });
+    budget.stream("stdout", "x".repeat(90));
+    budget.display({ type: "display", kind: "result", data: { "text/plain": "y".repeat(30) } });
+    budget.send({ type: "done", id: 1, status: "ok" });
+    expect(posted).toEqual([
+      { type: "stream", name: "stdout", text: "x".repeat(90) },
+      { type: "display", kind: "result", data: { "text/plain": "y".repeat(10) }, cut: true },
+      { type: "display", kind: "display", data: { "text/plain": `${"y".repeat(20)}\n` } },
+      { type: "done", id: 1, status: "ok" },
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import { countLines, headLength } from "../eval/cut-text.js";
+import { bundleImage, ImageLimit, overImageLimitText } from "../eval/image-limit.js";
+import type { OutputLimits } from "../eval/output-limits.js";
 import { bundleText } from "../eval/output-text.js";
 import type { FromExecutor } from "./executor-protocol.js";
 
@@ -10,13 +12,15 @@ export type PostMessage = (message: FromExecutor, sent: () => void) => void;
 
 /**
  * Text output held past the head: its message, and its text as the result weighs it (a display's
- * on lines of its own) with that text's line breaks; `whole` while the text is all of the message's.
+ * on lines of its own) with that text's line breaks; `whole` while the text is all of the message's,
+ * `rest` when its start went out in the head.
  */
 interface Held {
   readonly message: Stream | Display;
   text: string;
   lines: number;
   whole: boolean;
+  readonly rest: boolean;
 }
 
 /**
@@ -34,6 +38,12 @@ interface Held {
  * image, an error, a bridged call, the end of the cell), so the order is kept and a long cell keeps
  * showing its latest output. A tight loop printing millions of lines thus holds at most the head
  * and one and a half times the limits, where every line used to wait in the channel's queue.
+ *
+ * A display cut in two goes out as two messages, the rest a plain `display` also when the first
+ * part is the echo (`result`): a cell has one execute_result. Images are bounded as the result
+ * bounds them (see ImageLimit): those it shows go out at once, a repeat of one not at all, and one
+ * over the limits as the line the result shows in its place, weighed as text; the count of those
+ * goes out with the next `omitted` message, for the result's note.
  */
 export class OutputBudget {
   private readonly head = { chars: 0, lines: 0 };
@@ -44,17 +54,20 @@ export class OutputBudget {
   /** Output past the head, trimmed at its front. */
   private tail: Held[] = [];
   private readonly tailSize = { chars: 0, lines: 0 };
-  private readonly omitted = { chars: 0, lines: 0 };
+  private readonly omitted = { chars: 0, lines: 0, images: 0 };
+  private images: ImageLimit;
   /** Messages handed to the channel and not yet written. */
   private unsent = 0;
   private scheduled = false;
 
   /** `defer` runs a callback at the next event-loop turn (setImmediate); tests pass their own. */
   constructor(
-    private readonly limits: { readonly maxChars: number; readonly maxLines: number },
+    private readonly limits: OutputLimits,
     private readonly post: PostMessage,
     private readonly defer: (callback: () => void) => void = setImmediate,
-  ) {}
+  ) {
+    this.images = new ImageLimit(limits);
+  }
 
   /** Characters of output held and not yet handed to the channel. */
   get heldChars(): number {
@@ -67,6 +80,7 @@ export class OutputBudget {
     this.head.chars = 0;
     this.head.lines = 0;
     this.headFull = false;
+    this.images = new ImageLimit(this.limits);
   }
 
   /** Text the cell wrote to stdout or stderr. */
@@ -75,10 +89,25 @@ export class OutputBudget {
     this.take({ type: "stream", name, text }, text);
   }
 
-  /** A display() call or the echo; one with an image is not weighed (the result caps images itself). */
+  /** A display() call or the echo. */
   display(message: Display): void {
+    const image = bundleImage(message.data);
+    if (image) {
+      let bytes = 0;
+      const verdict = this.images.admit(image.encoded, () => {
+        bytes = Buffer.from(image.encoded, "base64").length;
+        return bytes;
+      });
+      if (verdict === "shown") this.send(message);
+      if (verdict !== "over") return;
+      // The result's line in its place, weighed and cut as any display's text.
+      const text = overImageLimitText(image.mimeType, bytes);
+      this.omitted.images++;
+      this.take({ type: "display", kind: message.kind, data: { "text/plain": text } }, text);
+      return;
+    }
     const text = bundleText(message.data);
-    if (text === undefined || "image/png" in message.data || "image/jpeg" in message.data) {
+    if (text === undefined) {
       this.send(message);
       return;
     }
@@ -120,6 +149,7 @@ export class OutputBudget {
     this.schedule();
   }
 
+  /** Holds `text`, all of `message`'s when `whole`, else its rest past the head. */
   private hold(message: Stream | Display, text: string, whole: boolean): void {
     const lines = countLines(text);
     const last = this.tail.at(-1);
@@ -128,7 +158,7 @@ export class OutputBudget {
       last.lines += lines;
       last.whole = false;
     } else {
-      this.tail.push({ message, text, lines, whole });
+      this.tail.push({ message, text, lines, whole, rest: !whole });
     }
     this.tailSize.chars += text.length;
     this.tailSize.lines += lines;
@@ -182,13 +212,15 @@ export class OutputBudget {
     for (const message of this.ready.splice(0)) this.postOne(message);
     this.readyChars = 0;
     if (!clear) return;
-    if (this.omitted.chars > 0) {
-      this.postOne({ type: "omitted", chars: this.omitted.chars, lines: this.omitted.lines });
+    const { chars, lines, images } = this.omitted;
+    if (chars > 0 || images > 0) {
+      this.postOne({ type: "omitted", chars, lines, ...(images > 0 ? { images } : {}) });
       this.omitted.chars = 0;
       this.omitted.lines = 0;
+      this.omitted.images = 0;
     }
     for (const held of this.tail.splice(0)) {
-      this.postOne(held.whole ? held.message : withText(held.message, held.text, false));
+      this.postOne(held.whole ? held.message : withText(held.message, held.text, false, held.rest));
     }
     this.tailSize.chars = 0;
     this.tailSize.lines = 0;
@@ -205,13 +237,14 @@ export class OutputBudget {
 
 /**
  * `message` with `text` in place of its own: a display's as plain text, marked `cut` when it is the
- * start of a longer one (the result then takes it as is, and the next display runs on from it).
+ * start of a longer one (the result then takes it as is, and the next display runs on from it). The
+ * `rest` of one whose start went out is a plain display: the start was the echo, if it was one.
  */
-function withText(message: Stream | Display, text: string, start: boolean): Stream | Display {
+function withText(message: Stream | Display, text: string, start: boolean, rest = false): Stream | Display {
   if (message.type === "stream") return { ...message, text };
   return {
     type: "display",
-    kind: message.kind,
+    kind: rest ? "display" : message.kind,
     data: { "text/plain": text },
     ...(start ? { cut: true } : {}),
   };

@@ -55,3 +55,21 @@ export function applyEdits(code: string, edits: readonly SourceEdit[]): EditedLi
   original(code.slice(position));
   return { lines, origin };
 }
+
+/** The 1-based line and 0-based column of `offset` in `code`. */
+export function position(code: string, offset: number): { line: number; column: number } {
+  const before = code.slice(0, offset);
+  const lineStart = before.lastIndexOf("\n") + 1;
+  return { line: before.split("\n").length, column: offset - lineStart };
+}
+
+/**
+ * Pieces that put the cell's text from `offset` on a line of its own at its own column, after
+ * text inserted before it on that line; none when the rest of that line is blank.
+ */
+export function resumeAt(code: string, offset: number): Piece[] {
+  const lineEnd = code.indexOf("\n", offset);
+  if (code.slice(offset, lineEnd === -1 ? code.length : lineEnd).trim() === "") return [];
+  const { line, column } = position(code, offset);
+  return [{ line }, " ".repeat(column)];
+}

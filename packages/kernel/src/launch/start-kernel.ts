@@ -22,8 +22,11 @@ export interface StartKernelOptions {
   readonly readyTimeoutMs: number;
   /** Longest wait for the Python kernel's helper cell, in ms; default `readyTimeoutMs`. */
   readonly setupTimeoutMs?: number;
-  /** The result's output limits: the JavaScript kernel sends no more than about them per cell. */
-  readonly outputLimits?: Pick<OutputLimits, "maxChars" | "maxLines">;
+  /**
+   * The result's output limits (any left out: the default): the JavaScript kernel sends no more
+   * text than about them per cell, and no image the result would not show.
+   */
+  readonly outputLimits?: Partial<OutputLimits>;
 }
 
 /** The compiled JavaScript kernel (tests running from src use the built copy in dist). */
@@ -55,8 +58,8 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
     TOOLS_KERNEL_SHELL_TOOL: options.shellTool,
   };
   if (options.outputLimits) {
-    const { maxChars, maxLines } = options.outputLimits;
-    env[outputLimitsVariable] = JSON.stringify({ maxChars, maxLines });
+    const { maxChars, maxLines, maxImages, maxImageBytes } = options.outputLimits;
+    env[outputLimitsVariable] = JSON.stringify({ maxChars, maxLines, maxImages, maxImageBytes });
   }
   if (options.language === "python") {
     const interpreter = findPython(options.cwd, options.pythonPath);
