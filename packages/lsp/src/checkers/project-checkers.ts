@@ -1,5 +1,5 @@
-import { existsSync, rmSync } from "node:fs";
-import { dirname, isAbsolute, join } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { findPythonEnvironment } from "../servers/python-environment.js";
@@ -10,8 +10,15 @@ import { parseCargoCheck } from "./parse-cargo-check.js";
 import { parseDartAnalyze } from "./parse-dart-analyze.js";
 import { parseGoVet } from "./parse-go-vet.js";
 import { withUtf16Columns } from "./byte-columns.js";
-import { runCommand, type CommandOutput, type ProcessOwner, type RunOptions } from "./run-command.js";
-import { buildInfoRedirect, writesBuildInfo, type BuildInfoRedirect } from "./tsc-build-info.js";
+import { cargoLockPath, makeCargoLock } from "./cargo-lock.js";
+import {
+  outputTail,
+  runCommand,
+  type CommandOutput,
+  type ProcessOwner,
+  type RunOptions,
+} from "./run-command.js";
+import { buildInfoRedirect, writesBuildInfo } from "./tsc-build-info.js";
 
 /** What a checker gets for one root. */
 export interface CheckContext {
@@ -54,19 +61,32 @@ export interface ProjectChecker {
   coversNested?(root: string): boolean;
 }
 
+/** What a checker set up before its command (see `CommandChecker.prepare`). */
+interface Preparation {
+  /** Appended to the command's arguments. */
+  readonly args: readonly string[];
+  /** Those arguments as shown. */
+  readonly shown: readonly string[];
+  /** Undoes the setup, once the command ended (whether it ran or not). */
+  readonly remove: () => void;
+  /** What to say of the setup after `remove` (a file left in place). */
+  readonly notes?: () => readonly string[];
+}
+
 /** A checker that is one command run in the root, its output parsed. */
 interface CommandChecker {
   readonly command: string;
   readonly args: (root: string, context: CheckContext) => string[];
   /**
-   * Arguments decided by asking the tool first (tsc --showConfig), appended to `args`; their
-   * `remove` runs once the command ended.
+   * Set up before the command runs, by running the tool first: arguments decided by asking it
+   * (tsc --showConfig), a file it needs made (a Cargo.lock). Rejecting, the command is not run
+   * and the check says why. `options` gives the run options with the time left now.
    */
-  readonly extraArgs?: (
+  readonly prepare?: (
     binary: string,
     root: string,
-    options: RunOptions,
-  ) => Promise<BuildInfoRedirect | undefined>;
+    options: () => RunOptions,
+  ) => Promise<Preparation | undefined>;
   /** Why it cannot run in this root, if it cannot. */
   readonly missing?: (root: string) => string | undefined;
   readonly parse: (output: CommandOutput, root: string) => Finding[];
@@ -101,17 +121,17 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
     const shown = (arg: string): string => (isAbsolute(arg) ? context.display(arg) : arg);
     let label: string;
     let output: CommandOutput;
-    let extra: BuildInfoRedirect | undefined;
+    let prepared: Preparation | undefined;
     try {
-      extra = await checker.extraArgs?.(binary.path, root, options());
-      label = [checker.command, ...args.map(shown), ...(extra?.shown ?? [])].join(" ");
+      prepared = await checker.prepare?.(binary.path, root, options);
+      label = [checker.command, ...args.map(shown), ...(prepared?.shown ?? [])].join(" ");
       context.progress(`running ${label} in ${context.display(root)}…`);
-      output = await runCommand(binary.path, [...args, ...(extra?.args ?? [])], options());
+      output = await runCommand(binary.path, [...args, ...(prepared?.args ?? [])], options());
     } catch (error) {
       if (context.signal.aborted) throw error;
       return { ran: false, text: `not checked: ${(error as Error).message}` };
     } finally {
-      extra?.remove();
+      prepared?.remove();
     }
     let findings: Finding[];
     try {
@@ -121,22 +141,17 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
       // report: say so, with what it printed, rather than throw a parser's error at the model.
       return {
         ran: false,
-        text: `not checked: ${label} exited with code ${output.exitCode} but its output is not the report it should print (${(error as Error).message}); its output ends with: ${tail(output)}`,
+        text: `not checked: ${label} exited with code ${output.exitCode} but its output is not the report it should print (${(error as Error).message}); its output ends with: ${outputTail(output)}`,
       };
     }
-    const notes: string[] = [...(checker.notes?.(findings) ?? [])];
+    const notes: string[] = [...(checker.notes?.(findings) ?? []), ...(prepared?.notes?.() ?? [])];
     if (output.exitCode !== 0 && !findings.some((f) => f.severity === "error" || f.severity === "warning")) {
       notes.push(
-        `${checker.command} exited with code ${output.exitCode} but reported no problem in a form read here; its output ends with: ${tail(output)}`,
+        `${checker.command} exited with code ${output.exitCode} but reported no problem in a form read here; its output ends with: ${outputTail(output)}`,
       );
     }
     return { ran: true, label, findings, notes };
   };
-}
-
-function tail(output: CommandOutput): string {
-  const lines = `${output.stderr}\n${output.stdout}`.split("\n").filter((line) => line.trim() !== "");
-  return lines.slice(-5).join(" | ") || "(nothing)";
 }
 
 const typescript: ProjectChecker = {
@@ -145,8 +160,8 @@ const typescript: ProjectChecker = {
     args: (root) => ["--noEmit", "--pretty", "false", "-p", root],
     missing: (root) => (existsSync(join(root, "tsconfig.json")) ? undefined : "no tsconfig.json in the root"),
     // composite / incremental make tsc write a .tsbuildinfo into the project even with --noEmit.
-    extraArgs: async (tsc, root, options) =>
-      (await writesBuildInfo(tsc, root, options)) ? buildInfoRedirect() : undefined,
+    prepare: async (tsc, root, options) =>
+      (await writesBuildInfo(tsc, root, options())) ? buildInfoRedirect() : undefined,
     parse: ({ stdout }, root) =>
       [...stdout.matchAll(/^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/gm)].map((m) => ({
         file: isAbsolute(m[1]!) ? m[1]! : join(root, m[1]!),
@@ -214,28 +229,30 @@ const go: ProjectChecker = {
 const rust: ProjectChecker = {
   // `cargo check` at a workspace root checks its members.
   coversNested: (root) => isCargoWorkspace(root),
-  async check(context) {
-    // A check never writes the project's Cargo.lock (a read-tier call): with one there, --locked;
-    // without, cargo creates one (in the crate or its workspace's root), which is removed again.
-    const absent = cargoLockPlaces(context.root).filter((path) => !existsSync(path));
-    try {
-      return await cargoCheck(context);
-    } finally {
-      for (const path of absent) if (existsSync(path)) rmSync(path, { force: true });
-    }
-  },
+  check: commandChecker({
+    command: "cargo",
+    // A check never writes the project's Cargo.lock (a read-tier call): always --locked; where
+    // there is none, one is made for the check and removed after (see `makeCargoLock`).
+    args: () => ["check", "--message-format=json", "--quiet", "--locked"],
+    prepare: async (cargo, root, options) => {
+      // Unknown (a broken manifest): the check says what is wrong, and --locked writes nothing.
+      const path = await cargoLockPath(cargo, root, options());
+      const made = path === undefined ? undefined : await makeCargoLock(cargo, path, options);
+      if (!made) return undefined;
+      let left = false;
+      return {
+        args: [],
+        shown: [],
+        remove: () => {
+          left = !made.remove();
+        },
+        notes: () =>
+          left ? ["another process wrote the Cargo.lock made for the check while it ran: left in place"] : [],
+      };
+    },
+    parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
+  }),
 };
-
-const cargoCheck = commandChecker({
-  command: "cargo",
-  args: (root) => [
-    "check",
-    "--message-format=json",
-    "--quiet",
-    ...(cargoLockInUse(root) ? ["--locked"] : []),
-  ],
-  parse: ({ stdout }, root) => parseCargoCheck(stdout, root),
-});
 
 /** Whether the Cargo.toml in `folder` declares a workspace. */
 function isCargoWorkspace(folder: string): boolean {
@@ -243,29 +260,6 @@ function isCargoWorkspace(folder: string): boolean {
     return /^\s*\[workspace\]/m.test(readTextFile(join(folder, "Cargo.toml"), 4 * 1024 * 1024));
   } catch {
     return false;
-  }
-}
-
-/**
- * Whether `cargo check` in `root` would update an existing Cargo.lock: the crate's own, or a
- * member's workspace lock (beside the nearest Cargo.toml above that declares a workspace).
- */
-function cargoLockInUse(root: string): boolean {
-  if (existsSync(join(root, "Cargo.lock"))) return true;
-  // A workspace of its own (cargo-fuzz's `fuzz/`): its lock would be its own, not one above.
-  if (isCargoWorkspace(root)) return false;
-  for (let folder = dirname(root); dirname(folder) !== folder; folder = dirname(folder)) {
-    if (isCargoWorkspace(folder)) return existsSync(join(folder, "Cargo.lock"));
-  }
-  return false;
-}
-
-/** Where `cargo check` in `root` may write a Cargo.lock: the crate and each folder above it. */
-function cargoLockPlaces(root: string): string[] {
-  const places: string[] = [];
-  for (let folder = root; ; folder = dirname(folder)) {
-    places.push(join(folder, "Cargo.lock"));
-    if (dirname(folder) === folder) return places;
   }
 }
 

@@ -9,6 +9,12 @@ export interface CommandOutput {
   readonly exitCode: number;
 }
 
+/** The last lines a finished command printed (stderr, then stdout; at most 5, joined by " | "). */
+export function outputTail(output: CommandOutput): string {
+  const lines = `${output.stderr}\n${output.stdout}`.split("\n").filter((line) => line.trim() !== "");
+  return lines.slice(-5).join(" | ") || "(nothing)";
+}
+
 /** Takes a child process into the run's keeping; returns the function that lets it go. */
 export type ProcessOwner = (child: ChildProcess) => () => void;
 

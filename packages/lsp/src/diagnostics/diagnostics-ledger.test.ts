@@ -1,8 +1,10 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, it } from "vitest";
 import {
+  beyondAll,
   forgetDiagnostics,
   forgetLooks,
+  goneSinceLastLook,
   noteLook,
   recordAlongside,
   recordDiagnostics,
@@ -63,17 +65,22 @@ describe("recordDiagnostics", () => {
   });
 });
 
+function emptyLooks(): DiagnosticsLooks {
+  return {
+    counts: new Map(),
+    files: new Set(),
+    published: new Map(),
+    marks: new Map(),
+    pending: new Set(),
+    everLooked: new Set(),
+    lastSeen: new Map(),
+    lastLines: new Map(),
+  };
+}
+
 describe("noteLook", () => {
   it("reports nothing at a file's first look, then what is new since the last look", () => {
-    const looks: DiagnosticsLooks = {
-      counts: new Map(),
-      files: new Set(),
-      published: new Map(),
-      marks: new Map(),
-      pending: new Set(),
-      everLooked: new Set(),
-      lastSeen: new Map(),
-    };
+    const looks = emptyLooks();
     expect(noteLook(looks, "/main.ts", [diagnostic(3, "old")])).toEqual([]);
     expect(noteLook(looks, "/main.ts", [diagnostic(4, "old"), diagnostic(9, "new")])).toEqual([
       diagnostic(9, "new"),
@@ -107,5 +114,65 @@ describe("recordAlongside", () => {
     });
     expect(recordAlongside(ledger, "/main.ts", [diagnostic(1, "old")], [])).toBe(1);
     expect(ledger.size).toBe(0);
+  });
+});
+
+describe("a dropped look compared with the file's text now", () => {
+  // main.ts at its last look: "bad" on line 1, "worse" on lines 2 and 3.
+  const text = 'const a: number = "x";\n  const b: string = 1;\nconst c: string = 2;\n';
+  const seen = [diagnostic(0, "bad"), diagnostic(1, "worse"), diagnostic(2, "worse")];
+
+  function droppedLook(reported: readonly Diagnostic[] = []) {
+    const looks = emptyLooks();
+    const ledger: DiagnosticsLedger = new Map();
+    recordDiagnostics(ledger, "/main.ts", reported);
+    noteLook(looks, "/main.ts", seen, 1, () => text);
+    forgetLooks(looks, "/main.ts");
+    return { looks, ledger };
+  }
+
+  const compare = (
+    { looks, ledger }: ReturnType<typeof droppedLook>,
+    now: string,
+    current: readonly Diagnostic[],
+  ) =>
+    beyondAll(
+      [ledger, looks.lastSeen],
+      "/main.ts",
+      current,
+      goneSinceLastLook(looks, "/main.ts", () => now),
+    );
+
+  it("lists what has the key of one whose line is gone since (fixed, then brought back)", () => {
+    const fixed =
+      "const a: number = 1;\n  const b: string = 1;\nconst c: string = 2;\nconst d: number = f();\n";
+    const back = diagnostic(3, "bad");
+    expect(compare(droppedLook(), fixed, [back, ...seen.slice(1)])).toEqual([back]);
+    // Reported, not only seen: the same.
+    expect(compare(droppedLook([seen[0]!]), fixed, [back, ...seen.slice(1)])).toEqual([back]);
+  });
+
+  it("lists nothing of what stood on lines still there, moved or re-indented", () => {
+    const moved = '// a comment\nconst a: number = "x";\nconst b: string = 1;\nconst c: string = 2;\n';
+    const current = [diagnostic(1, "bad"), diagnostic(2, "worse"), diagnostic(3, "worse")];
+    expect(compare(droppedLook(seen), moved, current)).toEqual([]);
+    expect(goneSinceLastLook(droppedLook().looks, "/main.ts", () => moved)).toEqual(new Map());
+  });
+
+  it("counts a line once per time the text has it", () => {
+    // One of the two "worse" lines is gone: one "worse" beyond the other is listed.
+    const one = 'const a: number = "x";\nconst b: string = 1;\n';
+    const current = [diagnostic(0, "bad"), diagnostic(1, "worse"), diagnostic(5, "worse")];
+    expect(compare(droppedLook(), one, current)).toEqual([diagnostic(5, "worse")]);
+  });
+
+  it("takes what was seen as before when the look's text or the text now is not known", () => {
+    const fixed = "const a: number = 1;\n";
+    const looks = emptyLooks();
+    noteLook(looks, "/main.ts", seen, 1);
+    forgetLooks(looks, "/main.ts");
+    expect(goneSinceLastLook(looks, "/main.ts", () => fixed)).toEqual(new Map());
+    expect(goneSinceLastLook(droppedLook().looks, "/main.ts", () => undefined)).toEqual(new Map());
+    expect(beyondAll([looks.lastSeen], "/main.ts", seen)).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { stateKey } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { codeText, messageText, severityName } from "../format/diagnostics.js";
+import { lookLines, linesGone, type LookLines } from "./look-lines.js";
 
 /**
  * Per-run record of the diagnostics already reported: per file, (severity, code, message) → how
@@ -43,16 +44,22 @@ export function recordDiagnostics(
 
 /**
  * The diagnostics of `current` beyond what `file` had in every one of `ledgers` (per key, the
- * largest count any of them holds), the ledgers left as they are.
+ * largest count any of them holds, less those `gone` since), the ledgers left as they are.
  */
 export function beyondAll(
   ledgers: readonly DiagnosticsLedger[],
   file: string,
   current: readonly Diagnostic[],
+  gone: ReadonlyMap<string, number> = new Map(),
 ): Diagnostic[] {
   const known = new Map<string, number>();
   for (const ledger of ledgers) {
     for (const [key, count] of ledger.get(file) ?? []) known.set(key, Math.max(known.get(key) ?? 0, count));
+  }
+  for (const [key, count] of gone) {
+    const left = (known.get(key) ?? 0) - count;
+    if (left > 0) known.set(key, left);
+    else known.delete(key);
   }
   return compareWithLedger(new Map([[file, known]]), file, current).delta.introduced;
 }
@@ -144,6 +151,12 @@ export interface DiagnosticsLooks {
    * just before a write.
    */
   readonly lastSeen: DiagnosticsLedger;
+  /**
+   * Per file, the lines the diagnostics of its last look stood on (see `LookLines`), kept with
+   * `lastSeen`; none when that look's text was not known, or when what was reported of the file
+   * since (a bounded lsp diagnostics) is newer than the look.
+   */
+  readonly lastLines: Map<string, LookLines>;
 }
 
 /** The looks' per-run slot. */
@@ -155,11 +168,13 @@ export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics l
   pending: new Set(),
   everLooked: new Set(),
   lastSeen: new Map(),
+  lastLines: new Map(),
 }));
 
 /**
  * Records a look at a file's diagnostics, taken at its server's changes `mark` when it is open
- * there; returns those new since the previous look (none at the first: what a file had before
+ * there, and the lines they stood on in `text` (the text they are of; asked only when there are
+ * any); returns those new since the previous look (none at the first: what a file had before
  * anyone looked is not new).
  */
 export function noteLook(
@@ -167,11 +182,23 @@ export function noteLook(
   file: string,
   current: readonly Diagnostic[],
   mark?: number,
+  text?: () => string | undefined,
 ): Diagnostic[] {
   const first = !looks.files.has(file);
   looks.files.add(file);
   looks.everLooked.add(file);
   recordDiagnostics(looks.lastSeen, file, current);
+  const of = current.length > 0 ? text?.() : undefined;
+  if (of === undefined) looks.lastLines.delete(file);
+  else {
+    looks.lastLines.set(
+      file,
+      lookLines(
+        current.map((diagnostic) => [ledgerKey(diagnostic), diagnostic.range.start.line] as const),
+        of,
+      ),
+    );
+  }
   if (mark === undefined) looks.marks.delete(file);
   else looks.marks.set(file, mark);
   looks.pending.delete(file);
@@ -180,9 +207,27 @@ export function noteLook(
 }
 
 /**
+ * Per key, how many of the diagnostics `file` had at its last look are known to be gone from
+ * its text now (`text`, asked only when that look's lines are known): their line is no longer in
+ * it (see `linesGone`). None when that look's lines or the text now are not known. A look that
+ * is dropped keeps telling what predates what came after it, but not for an occurrence whose line
+ * is gone since: fixed meanwhile (a change outside the tools that nothing checked), what has its
+ * key now may have come back with a later write.
+ */
+export function goneSinceLastLook(
+  looks: DiagnosticsLooks,
+  file: string,
+  text: () => string | undefined,
+): Map<string, number> {
+  const lines = looks.lastLines.get(file);
+  const now = lines === undefined ? undefined : text();
+  return lines === undefined || now === undefined ? new Map() : linesGone(lines, now);
+}
+
+/**
  * Forgets the looks at a file: a look that no longer tells what it had (its next check lists
  * what was neither reported nor seen before), or a file deleted (the caller also clears
- * `everLooked` and `lastSeen`: made again, it is a new file).
+ * `everLooked`, `lastSeen` and `lastLines`: made again, it is a new file).
  */
 export function forgetLooks(looks: DiagnosticsLooks, file: string): void {
   looks.files.delete(file);

@@ -26,6 +26,7 @@ import {
   releaseImporters,
   type Before,
 } from "./files-alongside.js";
+import { checkedText } from "./look-lines.js";
 import { BoundReached, linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
@@ -178,6 +179,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       forgetLooks(looks, file);
       looks.everLooked.delete(file);
       looks.lastSeen.delete(file);
+      looks.lastLines.delete(file);
     }
     // Their servers' other files are checked too (an importer of a deleted file breaks).
     const deletedServed = deleted.filter((file) => supervisor.runningClientFor(file) !== undefined);
@@ -279,7 +281,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           // Never record or report a stale list as fresh.
           if (!fresh.fresh) return { kind: "not-confirmed", file, display };
           const current = errorsAndWarnings(fresh.diagnostics);
-          noteLook(looks, file, current, supervisor.changesMark(file));
+          noteLook(looks, file, current, supervisor.changesMark(file), () => checkedText(supervisor, file));
           // Never seen before: what it had before the write is no news (known from its server),
           // or, not known, all it has is listed, saying some may predate the write.
           const had = !unseen.has(file)

@@ -7,6 +7,7 @@ import type { LanguageClient } from "../client/language-client.js";
 import { endSearch } from "../actions/cross-file-search.js";
 import {
   forgetLooks,
+  goneSinceLastLook,
   noteLook,
   recordAlongside,
   beyondAll,
@@ -14,6 +15,7 @@ import {
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
 import { importersOf } from "./importers.js";
+import { checkedText } from "./look-lines.js";
 import { linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import type { WriteCheck } from "./write-diagnostics-section.js";
 
@@ -163,7 +165,7 @@ async function lookWithin(
       if (written.has(file)) continue;
       const since = looks.published.get(file);
       if (looks.files.has(file) && !(since !== undefined && mark > since)) continue;
-      noteLook(looks, file, errorsAndWarnings(diagnostics));
+      noteLook(looks, file, errorsAndWarnings(diagnostics), undefined, () => checkedText(supervisor, file));
       looks.published.set(file, mark);
     }
   }
@@ -317,7 +319,7 @@ async function baseline(
           }
           // Its server got the write meanwhile (a read call): the look may have it already.
           if (!diagnostics || !inTime() || options.sentAlready?.().has(client)) return {};
-          noteLook(looks, file, errorsAndWarnings(diagnostics), mark);
+          noteLook(looks, file, errorsAndWarnings(diagnostics), mark, () => checkedText(supervisor, file));
           read.add(file);
           return {};
         }),
@@ -501,10 +503,20 @@ export async function checkAlongside(
     // looked at the file earlier.
     const noLook = !state.looks.files.has(file);
     const lookedEarlier = state.looks.everLooked.has(file) || state.ledger.has(file);
+    let text: string | undefined;
+    const checked = () => (text ??= checkedText(supervisor, file));
     // Neither reported nor seen at the file's last look (a look dropped since still tells what
-    // predates everything after it).
-    const before = noLook ? beyondAll([state.ledger, state.looks.lastSeen], file, current) : [];
-    const sinceLast = noteLook(state.looks, file, current, supervisor.changesMark(file));
+    // predates everything after it), but for what stood on lines the file no longer has: fixed
+    // since (a change outside the tools), so what has the same key now came back.
+    const before = noLook
+      ? beyondAll(
+          [state.ledger, state.looks.lastSeen],
+          file,
+          current,
+          goneSinceLastLook(state.looks, file, checked),
+        )
+      : [];
+    const sinceLast = noteLook(state.looks, file, current, supervisor.changesMark(file), checked);
     const introduced = noLook ? before : sinceLast;
     const gone = recordAlongside(state.ledger, file, current, introduced);
     const display = supervisor.display(file);

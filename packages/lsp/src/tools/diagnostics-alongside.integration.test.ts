@@ -761,3 +761,62 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write within its boun
     }
   });
 });
+
+/**
+ * An error the other file had at its last look, fixed there by a shell command (the file not
+ * checked after it), then brought back by a write (the same severity, code and message, on
+ * another line) whose check has no look at the file from before it (a read call of the same
+ * batch sent the write first, so the look is dropped): it disappeared and came back, so it is
+ * listed; the error that stayed on a line the shell command left as it was is not.
+ */
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "diagnostics on write of an error fixed outside the tools and brought back",
+  () => {
+    it("typescript-language-server", async () => {
+      const gated = gatedWriteTool();
+      const head = 'import { answer } from "./lib";\nexport const value: number = answer();\n';
+      const kept = "export const kept: string = 1;\n";
+      const { dir, supervisor, lsp, write, end } = writeRun(
+        "came-back",
+        {
+          ...cases[0]!.files,
+          "main.ts": `${head}export const old: number = "x";\n${kept}`,
+        },
+        30_000,
+        [gated.tool],
+      );
+      const mainPath = join(dir, "main.ts");
+      try {
+        expect(await lsp({ action: "hover", file: "main.ts", line: 2, symbol: "answer" })).toContain(
+          "answer",
+        );
+        expect(await published(supervisor, mainPath, /not assignable to type 'number'/)).toBe(true);
+        // Looked at by this write's check: the two errors it had before (neither listed).
+        expect(await write("lib.ts", "export function answer(): number {\n  return 43;\n}\n")).not.toContain(
+          "main.ts",
+        );
+        // A shell command fixes line 3.
+        writeFileSync(mainPath, `${head}export const old: number = 1;\n${kept}`);
+        const running = write(
+          "lib.ts",
+          'export function answer(): string {\n  return "42";\n}\n',
+          "gated_write",
+        );
+        await gated.written;
+        expect(await lsp({ action: "hover", file: "lib.ts", line: 1, symbol: "answer" })).toContain("string");
+        gated.finish();
+        const written = await running;
+        expect(written).toContain(
+          "1 diagnostic not reported before in main.ts, which this write did not change (what it had just before this write was not known: some may predate this write):",
+        );
+        expect(written).toMatch(
+          /^main\.ts:2:\d+ error \[TS2322\] Type 'string' is not assignable to type 'number'\./m,
+        );
+        expect(written, "the error that stayed (line 4)").not.toMatch(/^main\.ts:4:/m);
+      } finally {
+        gated.finish();
+        await end();
+      }
+    });
+  },
+);

@@ -12,6 +12,7 @@ import {
   noteLook,
   recordDiagnostics,
 } from "../diagnostics/diagnostics-ledger.js";
+import { checkedText } from "../diagnostics/look-lines.js";
 import { LspError } from "../errors/lsp-error.js";
 import { lspSupervisorKey } from "../supervisor/supervisor.js";
 
@@ -81,7 +82,13 @@ export const lspTool = defineTool({
       recordShown: (file, shown, all) => {
         recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, shown);
         // A write that breaks the file later reports only what it caused (not what was left out).
-        if (all) noteLook(ctx.run.state(diagnosticsLooksKey), file, all, supervisor.changesMark(file));
+        const looks = ctx.run.state(diagnosticsLooksKey);
+        if (all) {
+          noteLook(looks, file, all, supervisor.changesMark(file), () => checkedText(supervisor, file));
+        } else {
+          // What was reported is newer than the lines of the file's last look: not compared with them.
+          looks.lastLines.delete(file);
+        }
       },
     };
     switch (args.action) {
