@@ -8,7 +8,13 @@ export type {
   SessionStart,
 } from "./supervisor/debug-supervisor.js";
 export { DebugSession } from "./session/debug-session.js";
-export type { Outcome, SessionState, StopInfo, VariableChildren } from "./session/debug-session.js";
+export type {
+  FramePage,
+  Outcome,
+  SessionState,
+  StopInfo,
+  VariableChildren,
+} from "./session/debug-session.js";
 export { adapterIds, adapterTable, detectAdapter, detectAdapters } from "./adapters/detect-adapter.js";
 export type { AdapterId, AdapterReport, DetectOptions } from "./adapters/detect-adapter.js";
 export { DapConnection, DapRequestError } from "./dap/dap-connection.js";

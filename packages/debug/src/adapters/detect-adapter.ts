@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { displayPath } from "../session/source-lines.js";
 import { findAllOnPath, findOnPath, findVersioned } from "./find-binary.js";
 import { canImport, knownProbe, probePython } from "./probe-python.js";
 import { findMarker, findMarkerBelow } from "./root-markers.js";
@@ -66,12 +67,13 @@ export async function detectAdapter(id: AdapterId, options: DetectOptions): Prom
   const found = await findBinary(id, searchPath, marker ? dirname(marker) : options.root, options.root);
   const problems: string[] = [];
   if (!marker) {
+    // Paths as the replies show them: relative to the working directory.
     const where =
       options.start === undefined
-        ? `in ${options.root} nor in the folders up to 2 levels below it`
+        ? "in the working directory nor in the folders up to 2 levels below it"
         : options.start === options.root
-          ? `in ${options.root}`
-          : `from ${options.start} up to ${options.root}`;
+          ? "in the working directory"
+          : `from ${displayPath(options.start, options.root)} up to the working directory`;
     problems.push(`no root marker (${markers.join(", ")}) ${where}`);
   }
   if (!found.binary) problems.push(found.note);
@@ -182,10 +184,12 @@ async function findDebugpy(searchPath: string, projectDir: string, root: string)
   const candidates = debugpyCandidates(searchPath, projectDir, root);
   const tried: string[] = [];
   const own = projectPython(dirs);
+  // A project's own python (.venv/bin/python) is named relative to the working directory.
+  const show = (python: string): string => displayPath(python, root);
   for (const python of candidates) {
     const probe = await probePython(python);
     if (!probe.ok) {
-      tried.push(`${python} (${probe.reason})`);
+      tried.push(`${show(python)} (${probe.reason})`);
       continue;
     }
     const debuggeePython = own ?? python;
@@ -196,13 +200,13 @@ async function findDebugpy(searchPath: string, projectDir: string, root: string)
         warnings.push(
           `the adapter's debugpy ${probe.version} (${probe.debugpyDir}) is a distro build without pydevd's bundled ` +
             `dependencies and ` +
-            `cannot debug ${debuggeePython}; install debugpy there: ${debuggeePython} -m pip install debugpy`,
+            `cannot debug ${show(debuggeePython)}; install debugpy there: ${show(debuggeePython)} -m pip install debugpy`,
         );
       }
     }
     return {
       binary: python,
-      note: `python ${python} with debugpy ${probe.version}`,
+      note: `python ${show(python)} with debugpy ${probe.version}`,
       warnings,
       debuggeePython,
     };

@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, statSync, type Stats } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, extname, join } from "node:path";
+import { dirname, extname, isAbsolute, join } from "node:path";
 import { DebugError } from "../errors/debug-error.js";
 import type { OutputRing } from "../session/output-ring.js";
 import {
@@ -91,8 +91,11 @@ export function checkProgram(id: AdapterId, program: string, shown: string, forc
   try {
     info = statSync(program);
   } catch {
+    // `shown` is relative unless the path lies outside the working directory.
     return refuse(
-      `it does not exist (looked for ${program}); give the program's path relative to the working directory`,
+      isAbsolute(shown)
+        ? "it does not exist; give the program's path relative to the working directory"
+        : "it does not exist in the working directory; give the program's path relative to it",
     );
   }
   if (!info.isFile() && !info.isDirectory()) {

@@ -25,4 +25,10 @@ describe("BreakpointStore", () => {
     store.set("/p/a.py", []);
     expect(store.files.size).toBe(0);
   });
+
+  it("keeps a file's lines in order, whatever order they were given in", () => {
+    const store = new BreakpointStore();
+    store.set("/p/a.py", [16, 9, 16]);
+    expect(store.files.get("/p/a.py")!.lines).toEqual([9, 16]);
+  });
 });

@@ -19,8 +19,14 @@ export interface BreakpointChange {
 
 /** The breakpoints of one file: the lines asked for and, once sent, the adapter's answer. */
 export interface FileBreakpoints {
+  /** Ascending, each once. */
   readonly lines: readonly number[];
   results: BreakpointResult[] | undefined;
+  /**
+   * Why the session did not take them (a file of another language than its adapter's): they stay
+   * pending for a session of their own language.
+   */
+  skipped?: string | undefined;
 }
 
 /**
@@ -31,10 +37,16 @@ export class BreakpointStore {
   readonly files = new Map<string, FileBreakpoints>();
   private readonly early = new Map<number, BreakpointChange>();
 
-  /** Replaces a file's lines; an empty list clears the file. */
+  /** Replaces a file's lines (kept in ascending order); an empty list clears the file. */
   set(file: string, lines: readonly number[]): void {
     if (lines.length === 0) this.files.delete(file);
-    else this.files.set(file, { lines: [...new Set(lines)], results: undefined });
+    else this.files.set(file, { lines: [...new Set(lines)].sort((a, b) => a - b), results: undefined });
+  }
+
+  /** Marks a file's breakpoints as not for the running session, saying why; they stay pending. */
+  skip(file: string, why: string): void {
+    const entry = this.files.get(file);
+    if (entry) entry.skipped = why;
   }
 
   /**
@@ -68,7 +80,10 @@ export class BreakpointStore {
   /** Forgets what the adapter said (a new session answers afresh). */
   resetResults(): void {
     this.early.clear();
-    for (const entry of this.files.values()) entry.results = undefined;
+    for (const entry of this.files.values()) {
+      entry.results = undefined;
+      entry.skipped = undefined;
+    }
   }
 }
 

@@ -14,7 +14,7 @@ import {
 import * as stepping from "./stepping.js";
 
 export type { Outcome, SessionOptions, SessionState, StopInfo } from "./session-core.js";
-export type { VariableChildren } from "./inspection.js";
+export type { FramePage, VariableChildren } from "./inspection.js";
 
 /**
  * One debug session: the handshake, our own stopped/running state, stop normalisation, the
@@ -106,8 +106,11 @@ export class DebugSession {
     return handshake(this.core, request, args, timeouts);
   }
 
-  /** Sends one file's breakpoints (the session is configured) and stores the answer. */
-  sendBreakpoints(file: string): Promise<BreakpointResult[]> {
+  /**
+   * Sends one file's breakpoints (the session is configured) and stores the answer; undefined
+   * for a file of another language than the adapter's, which is not sent.
+   */
+  sendBreakpoints(file: string): Promise<BreakpointResult[] | undefined> {
     return sendBreakpoints(this.core, file);
   }
 
@@ -126,11 +129,12 @@ export class DebugSession {
     return inspection.threads(this.core);
   }
 
-  /** Frames of a thread (at most 30); their ids are valid until the next resume. */
-  stack(
-    threadId?: number,
-  ): Promise<{ threadId: number; frames: DebugProtocol.StackFrame[]; total: number | undefined }> {
-    return inspection.stack(this.core, threadId);
+  /**
+   * A page of a thread's frames from `#startFrame` (at most 30); the ids of every page are valid
+   * until the next resume.
+   */
+  stack(threadId?: number, startFrame = 0): Promise<inspection.FramePage> {
+    return inspection.stack(this.core, threadId, startFrame);
   }
 
   /** Scopes of a frame from the current stop. */

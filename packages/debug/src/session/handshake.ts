@@ -1,6 +1,8 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { otherLanguage } from "../adapters/source-language.js";
 import { DebugError } from "../errors/debug-error.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
+import { lastLines } from "./output-text.js";
 import type { Outcome, SessionCore } from "./session-core.js";
 
 /**
@@ -55,7 +57,9 @@ export async function handshake(
     await launched;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const recent = core.output.tail(1500).trim() || core.options.adapter.stderrTail().trim().slice(-1500);
+    const recent =
+      core.output.tail(1500, "op 'output' reads them").trim() ||
+      lastLines(core.options.adapter.stderrTail().trim(), 1500);
     await core.terminate(`${request} failed: ${message}`);
     throw new DebugError(
       "DEBUG_LAUNCH_FAILED",
@@ -71,8 +75,20 @@ export async function handshake(
   return outcome;
 }
 
-/** Sends one file's breakpoints (the session is configured) and stores the answer. */
-export async function sendBreakpoints(core: SessionCore, file: string): Promise<BreakpointResult[]> {
+/**
+ * Sends one file's breakpoints (the session is configured) and stores the answer; a file of
+ * another language than the adapter's is not sent but marked as waiting for a session of its
+ * own (undefined): lldb would only answer "not verified" for a Go file.
+ */
+export async function sendBreakpoints(
+  core: SessionCore,
+  file: string,
+): Promise<BreakpointResult[] | undefined> {
+  const other = otherLanguage(file, core.adapterId);
+  if (other) {
+    core.options.breakpoints.skip(file, `${other.why}; sent to a ${other.target} session`);
+    return undefined;
+  }
   const entry = core.options.breakpoints.files.get(file);
   const lines = entry?.lines ?? [];
   const response = await core.request<DebugProtocol.SetBreakpointsResponse>("setBreakpoints", {

@@ -1,4 +1,5 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import { countNoun } from "@tools/registry";
 import { DebugError } from "../errors/debug-error.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
@@ -24,27 +25,55 @@ export async function defaultThread(core: SessionCore, threadId: number | undefi
   return first.id;
 }
 
-/** Frames of a thread (at most {@link limits.frames}); their ids are valid until the next resume. */
-export async function stack(
-  core: SessionCore,
-  threadId?: number,
-): Promise<{ threadId: number; frames: DebugProtocol.StackFrame[]; total: number | undefined }> {
+/** One page of a thread's frames. */
+export interface FramePage {
+  readonly threadId: number;
+  /** At most {@link limits.frames}; their ids are valid until the next resume. */
+  readonly frames: DebugProtocol.StackFrame[];
+  /** The index of the first frame (`#start`). */
+  readonly start: number;
+  /** The thread's frame count as the adapter gave it, undefined when it gave none. */
+  readonly total: number | undefined;
+  /** False when `total` is only the adapter's sign that more frames exist (delve), not a count. */
+  readonly counted: boolean;
+}
+
+/**
+ * A page of a thread's frames, from `#startFrame` (at most {@link limits.frames}); their ids
+ * are valid until the next resume, like those of every other page of the same stop. A start
+ * past the last frame is refused, saying how many there are.
+ */
+export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
   core.assertStopped("stack");
   const thread = await defaultThread(core, threadId);
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
-    startFrame: 0,
+    startFrame,
     levels: limits.frames,
   });
   const frames = (response.body?.stackFrames ?? []).slice(0, limits.frames);
+  const total = response.body?.totalFrames;
+  // Delve answers its frames loaded plus 50 while it has not reached the bottom: a sign, no count.
+  const counted = !(core.adapterId === "delve" && total !== undefined && total > startFrame + frames.length);
+  if (frames.length === 0 && startFrame > 0) {
+    throw new DebugError(
+      "DEBUG_BAD_ARGUMENTS",
+      counted && total !== undefined && total > 0
+        ? `start_frame ${startFrame} is past the end of thread ${thread}'s stack: it has ${total} ${countNoun(total, "frames")} ` +
+            `(#0–#${total - 1}); give ${total === 1 ? "0" : `0 to ${total - 1}`}`
+        : `start_frame ${startFrame} is past the end of thread ${thread}'s stack (no frame #${startFrame}); ` +
+            `list it from the top with {"op":"stack"}`,
+    );
+  }
   for (const frame of frames) core.validFrames.add(frame.id);
-  return { threadId: thread, frames, total: response.body?.totalFrames };
+  core.listedThreads.add(thread);
+  return { threadId: thread, frames, start: startFrame, total, counted };
 }
 
 /** Scopes of a frame from the current stop. */
 export async function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
-  checkFrame(core, frameId);
+  await checkFrame(core, frameId);
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId });
   const found = response.body?.scopes ?? [];
   for (const scope of found) core.learnReference(scope);
@@ -67,7 +96,11 @@ export interface VariableChildren {
   readonly nextExpression: string | undefined;
 }
 
-/** Children of a reference (at most {@link limits.variables}, values clipped). */
+/**
+ * Children of a reference (at most {@link limits.variables}, values clipped). debugpy's own
+ * entries are not children: its groups ("special variables", …) are left out, its `len()`
+ * entry gives the count, and its "more" entry (the items after the first 100) is not an item.
+ */
 export async function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
   core.assertStopped("variables");
   if (!core.validReferences.has(reference)) {
@@ -80,18 +113,24 @@ export async function variables(core: SessionCore, reference: number): Promise<V
   const response = await core.request<DebugProtocol.VariablesResponse>("variables", {
     variablesReference: reference,
   });
-  const all = (response.body?.variables ?? []).filter((variable) => !hiddenVariable(variable.name));
-  const kept = all
+  const listed = (response.body?.variables ?? []).filter((variable) => !hiddenVariable(variable.name));
+  const length = listed.find(isLengthEntry);
+  const items = listed.filter((variable) => variable !== length && variable.type !== "MoreItemsRange");
+  const kept = items
     .slice(0, limits.variables)
     .map((variable) => ({ ...variable, value: clipValue(variable.value) }));
   for (const variable of kept) core.learnReference(variable);
   const count = core.childCounts.get(reference);
-  const counted = count ? (count.indexed ?? 0) + (count.named ?? 0) : undefined;
+  const counted = count
+    ? (count.indexed ?? 0) + (count.named ?? 0)
+    : length
+      ? Number(length.value)
+      : undefined;
   return {
     variables: kept,
-    omitted: all.length - kept.length,
-    total: counted === undefined ? undefined : Math.max(counted, all.length),
-    nextExpression: all[kept.length]?.evaluateName,
+    omitted: items.length - kept.length,
+    total: counted === undefined ? undefined : Math.max(counted, items.length),
+    nextExpression: items[kept.length]?.evaluateName,
   };
 }
 
@@ -106,7 +145,7 @@ export async function evaluate(
   if (frame === undefined) {
     const { frames } = await stack(core);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
-  } else checkFrame(core, frame);
+  } else await checkFrame(core, frame);
   const response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
     expression,
     frameId: frame,
@@ -117,14 +156,69 @@ export async function evaluate(
   return { ...body, result: clipValue(body.result) };
 }
 
-function checkFrame(core: SessionCore, frameId: number): void {
-  if (!core.validFrames.has(frameId)) {
+/** How deep the frames of a stop are searched for an id no page listed. */
+const frameSearchDepth = 1000;
+
+/**
+ * Refuses a frame id no `stack` page of this stop listed, saying which it is: one of this stop
+ * not listed yet (and the page that lists it), or none of this stop's (an earlier stop's).
+ */
+async function checkFrame(core: SessionCore, frameId: number): Promise<void> {
+  if (core.validFrames.has(frameId)) return;
+  const stopThread = core.lastStop?.threadId;
+  const { found, complete } = await findFrame(core, frameId);
+  if (found) {
+    const page = Math.floor(found.index / limits.frames) * limits.frames;
+    const call = {
+      op: "stack",
+      ...(found.threadId === stopThread ? {} : { thread_id: found.threadId }),
+      ...(page === 0 ? {} : { start_frame: page }),
+    };
     throw new DebugError(
-      "DEBUG_STALE_REFERENCE",
-      `frame ${frameId} is not from the current stop (frame ids are valid only until the program resumes); ` +
-        "get fresh ones with op 'stack'",
+      "DEBUG_BAD_ARGUMENTS",
+      `frame ${frameId} is in the current stop (#${found.index} of thread ${found.threadId}) but not listed yet: ` +
+        `list its page first with ${JSON.stringify(call)}`,
     );
   }
+  const searched = complete ? "" : ` among the first ${frameSearchDepth} frames of each thread`;
+  throw new DebugError(
+    "DEBUG_STALE_REFERENCE",
+    `frame ${frameId} is not a frame of the current stop${searched} (frame ids are valid only until the program resumes); ` +
+      "get fresh ones with op 'stack'",
+  );
+}
+
+/**
+ * Where a frame id is in the stacks of this stop's threads listed so far (and the stopped one):
+ * its thread and index when found; `complete` is false when a stack was deeper than the search.
+ */
+async function findFrame(
+  core: SessionCore,
+  frameId: number,
+): Promise<{ found?: { threadId: number; index: number }; complete: boolean }> {
+  const threads = new Set(core.listedThreads);
+  try {
+    threads.add(await defaultThread(core, undefined));
+  } catch {
+    // No thread to search beyond those listed.
+  }
+  let complete = true;
+  for (const threadId of threads) {
+    try {
+      const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
+        threadId,
+        startFrame: 0,
+        levels: frameSearchDepth,
+      });
+      const frames = response.body?.stackFrames ?? [];
+      const index = frames.findIndex((frame) => frame.id === frameId);
+      if (index >= 0) return { found: { threadId, index }, complete };
+      if (frames.length >= frameSearchDepth) complete = false;
+    } catch {
+      // A thread that ended meanwhile has no frames to search.
+    }
+  }
+  return { complete };
 }
 
 /**
@@ -179,6 +273,15 @@ async function exceptionDetail(core: SessionCore, stop: StopInfo): Promise<strin
     }
   }
   return `\n  exception: ${clipValue(fallback || "(the adapter gave no details)")}`;
+}
+
+/** debugpy's `len()` entry of a container: its length, no item of it. */
+function isLengthEntry(variable: DebugProtocol.Variable): boolean {
+  return (
+    variable.name === "len()" &&
+    variable.presentationHint?.attributes?.includes("readOnly") === true &&
+    /^\d+$/.test(variable.value)
+  );
 }
 
 function hiddenVariable(name: string): boolean {

@@ -1,3 +1,5 @@
+import { labelOutput, lastLines } from "./output-text.js";
+
 /** One piece of debuggee output. */
 export interface OutputEntry {
   /** Position in the stream: read from here on with a cursor. */
@@ -40,11 +42,12 @@ export class OutputRing {
     return { entries: this.entries.filter((entry) => entry.seq >= from), dropped, next: this.nextSeq };
   }
 
-  /** The last `maxChars` characters of output, for launch errors. */
-  tail(maxChars = 2000): string {
-    return this.entries
-      .map((entry) => entry.text)
-      .join("")
-      .slice(-maxChars);
+  /**
+   * The end of the output kept, for launch reports: whole lines of about `maxChars` characters
+   * at most, labelled as `output` labels them, after a line that counts the earlier lines left
+   * out (with `hint`, where to read them).
+   */
+  tail(maxChars = 2000, hint?: string): string {
+    return lastLines(labelOutput(this.entries).join(""), maxChars, hint);
   }
 }

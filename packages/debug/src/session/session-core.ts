@@ -98,6 +98,8 @@ export class SessionCore {
   configured = false;
   terminating: Promise<void> | undefined;
   validFrames = new Set<number>();
+  /** The threads whose frames a `stack` page listed in the current stop. */
+  listedThreads = new Set<number>();
   validReferences = new Set<number>();
   /** How many children the adapter said a reference of the current stop has, when it said. */
   childCounts = new Map<number, ChildCount>();
@@ -270,6 +272,7 @@ export class SessionCore {
 
   invalidate(): void {
     this.validFrames = new Set();
+    this.listedThreads = new Set();
     this.validReferences = new Set();
     this.childCounts = new Map();
     forgetSourceLines();

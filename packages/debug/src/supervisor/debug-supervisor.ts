@@ -20,6 +20,7 @@ import {
   type AdapterReport,
 } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
+import { shellWords } from "../internal/shell-quote.js";
 import { BreakpointStore } from "../session/breakpoint-store.js";
 import { DebugSession, type Outcome } from "../session/debug-session.js";
 import { OutputRing } from "../session/output-ring.js";
@@ -134,7 +135,7 @@ export class DebugSupervisor {
       if (!report.usable) {
         throw new DebugError(
           "DEBUG_ADAPTER_UNUSABLE",
-          `cannot debug ${request.program} with ${id}: ${report.why}; op 'adapters' shows what is usable here`,
+          `cannot debug ${shown} with ${id}: ${report.why}; op 'adapters' shows what is usable here`,
         );
       }
       plan = launchPlan(report, request.program, request.args, run.workingDirectory, this.launchMs);
@@ -146,7 +147,8 @@ export class DebugSupervisor {
     } finally {
       if (early) await discardAdapter(early);
     }
-    const description = `${id}: ${[shown, ...request.args].join(" ")}`;
+    // Quoted as a shell would take them: "a b" stays one argument in the description.
+    const description = `${id}: ${shellWords([shown, ...request.args])}`;
     return this.startSession(run, id, description, plan, report.warnings, signal);
   }
 

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { readRegularFile } from "@tools/registry";
 import { DebugError } from "../errors/debug-error.js";
 import type { BreakpointStore } from "../session/breakpoint-store.js";
@@ -47,8 +48,11 @@ export async function checkBreakpoints(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {
+      // `shown` is relative unless the path lies outside the working directory.
       refuse(
-        `${shown} does not exist (looked for ${file}); give the source file's path relative to the working directory`,
+        isAbsolute(shown)
+          ? `${shown} does not exist; give the source file's path relative to the working directory`
+          : `${shown} does not exist in the working directory; give the source file's path relative to it`,
       );
     }
     if (code === "EISDIR") refuse(`${shown} is a folder; give a source file in it`);

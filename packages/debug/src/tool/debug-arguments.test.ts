@@ -25,11 +25,15 @@ describe("debug tool arguments", () => {
       // What an op reads is accepted as before.
       writeFileSync(join(dir, "app.py"), "x = 1\ny = 2\nz = 3\n");
       const breakpoints = await call({ op: "breakpoints", file: "app.py", lines: [3] });
-      expect(breakpoints.text).toBe("app.py: lines 3 pending; they are sent when the program is launched");
+      expect(breakpoints.text).toBe(
+        "app.py: lines 3 pending; they are sent when the program is launched or attached",
+      );
       // An empty string is not given: no path to check either (the workspace guardrail refuses "").
       const blank = await call({ op: "breakpoints", file: "app.py", lines: [3], program: "" });
       expect(blank.isError, blank.text).toBe(false);
-      expect(blank.text).toBe("app.py: lines 3 pending; they are sent when the program is launched");
+      expect(blank.text).toBe(
+        "app.py: lines 3 pending; they are sent when the program is launched or attached",
+      );
       const noProgram = await call({ op: "launch", program: "" });
       expect(noProgram.code).toBe("DEBUG_BAD_ARGUMENTS");
       expect(noProgram.text).toBe("op 'launch' needs 'program'");
@@ -81,7 +85,7 @@ describe("debug tool arguments", () => {
       const missing = await call({ op: "breakpoints", file: "python/nonexist.py", lines: [3] });
       expect(missing.code).toBe("DEBUG_BAD_ARGUMENTS");
       expect(missing.text).toBe(
-        `python/nonexist.py does not exist (looked for ${join(ws, "python/nonexist.py")}); give the source file's path relative to the working directory`,
+        "python/nonexist.py does not exist in the working directory; give the source file's path relative to it",
       );
       const folder = await call({ op: "breakpoints", file: "pkg", lines: [1] });
       expect(folder.code).toBe("DEBUG_BAD_ARGUMENTS");
@@ -99,7 +103,9 @@ describe("debug tool arguments", () => {
 
       // The last line is accepted; clearing needs no file (it may have been deleted meanwhile).
       const last = await call({ op: "breakpoints", file: "short.py", lines: [12] });
-      expect(last.text).toBe("short.py: lines 12 pending; they are sent when the program is launched");
+      expect(last.text).toBe(
+        "short.py: lines 12 pending; they are sent when the program is launched or attached",
+      );
       const clearMissing = await call({ op: "breakpoints", file: "gone.py", lines: [] });
       expect(clearMissing.isError, clearMissing.text).toBe(false);
     } finally {
@@ -128,7 +134,9 @@ describe("debug tool arguments", () => {
         file: "big.py",
         lines: Array.from({ length: 100 }, (_, i) => i + 1),
       });
-      expect(hundred.text).toBe("big.py: lines 1–100 pending; they are sent when the program is launched");
+      expect(hundred.text).toBe(
+        "big.py: lines 1–100 pending; they are sent when the program is launched or attached",
+      );
 
       for (let file = 1; file < 50; file++) {
         writeFileSync(join(ws, `m${file}.py`), "a = 1\nb = 2\n");
@@ -147,8 +155,8 @@ describe("debug tool arguments", () => {
       const status = await call({ op: "status" });
       const listing = status.text.split("breakpoints:\n")[1]!.split("\n");
       expect(listing).toHaveLength(31);
-      expect(listing[0]).toBe("big.py: lines 1–100 (pending: sent at launch)");
-      expect(listing[1]).toBe("m1.py: lines 2 (pending: sent at launch)");
+      expect(listing[0]).toBe("big.py: lines 1–100 (pending: sent at launch or attach)");
+      expect(listing[1]).toBe("m1.py: lines 2 (pending: sent at launch or attach)");
       expect(listing[30]).toBe("… 40 more breakpoints in 20 files not shown: 40 pending");
     } finally {
       await run.dispose();

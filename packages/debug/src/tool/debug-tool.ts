@@ -1,7 +1,5 @@
 import { defineTool, rejectOnAbort, textResult, type ToolContext } from "@tools/registry";
-import { z } from "zod";
-import { adapterIds } from "../adapters/detect-adapter.js";
-import { DebugError } from "../errors/debug-error.js";
+import { shellWords } from "../internal/shell-quote.js";
 import type { BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome } from "../session/debug-session.js";
 import { limits } from "../session/limits.js";
@@ -16,129 +14,9 @@ import {
   formatVariables,
 } from "./format.js";
 import { checkBreakpoints } from "./check-breakpoints.js";
+import { debugInput, need, refuseStrayArguments, type DebugInput } from "./debug-arguments.js";
 import { formatBreakpointResults, formatBreakpointStore, lineRanges } from "./format-breakpoints.js";
 import { formatOutput } from "./format-output.js";
-
-const ops = [
-  "adapters",
-  "status",
-  "breakpoints",
-  "launch",
-  "attach",
-  "continue",
-  "pause",
-  "step_over",
-  "step_in",
-  "step_out",
-  "threads",
-  "stack",
-  "scopes",
-  "variables",
-  "evaluate",
-  "output",
-  "terminate",
-] as const;
-
-const input = z.object({
-  op: z.enum(ops).describe("The operation."),
-  file: z.string().optional().describe("breakpoints: the source file, relative to the working directory."),
-  lines: z
-    .array(z.number().int().positive())
-    .optional()
-    .describe(
-      `breakpoints: 1-based lines (at most ${limits.breakpointsPerFile}); an empty list clears the file.`,
-    ),
-  program: z
-    .string()
-    .optional()
-    .describe("launch: the program (.py file, Go package dir or .go file, binary, .dart file)."),
-  args: z.array(z.string()).optional().describe("launch: the program's arguments."),
-  adapter: z.enum(adapterIds).optional().describe("launch/attach: force an adapter instead of inferring it."),
-  port: z
-    .number()
-    .int()
-    .min(1)
-    .max(65535)
-    .optional()
-    .describe("attach: the local port the debuggee listens on."),
-  thread_id: z
-    .number()
-    .int()
-    .optional()
-    .describe("continue/pause/steps/stack: default the last stopped thread."),
-  frame_id: z.number().int().optional().describe("scopes (required), evaluate: a frame id from 'stack'."),
-  reference: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("variables: a reference from 'scopes' or 'variables'."),
-  expression: z.string().optional().describe("evaluate: the expression."),
-  cursor: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe(
-      "output: read from this cursor (the 'next cursor' of the previous read); default the oldest output kept.",
-    ),
-});
-
-type Input = z.output<typeof input>;
-
-/** The arguments each op reads; any other one given is refused, not silently ignored. */
-const argumentsOf: Readonly<Record<Input["op"], readonly Exclude<keyof Input, "op">[]>> = {
-  adapters: [],
-  status: [],
-  breakpoints: ["file", "lines"],
-  launch: ["program", "args", "adapter"],
-  attach: ["port", "adapter"],
-  continue: ["thread_id"],
-  pause: ["thread_id"],
-  step_over: ["thread_id"],
-  step_in: ["thread_id"],
-  step_out: ["thread_id"],
-  threads: [],
-  stack: ["thread_id"],
-  scopes: ["frame_id"],
-  variables: ["reference"],
-  evaluate: ["expression", "frame_id"],
-  output: ["cursor"],
-  terminate: [],
-};
-
-/** An argument really given: strict-schema callers fill the fields they do not mean with "" or []. */
-function given(value: unknown): boolean {
-  return value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0);
-}
-
-/** Refuses arguments `args.op` does not read, naming the ops that do (a breakpoint given to launch). */
-function refuseStrayArguments(args: Input): void {
-  const takes = argumentsOf[args.op];
-  const stray = (Object.keys(args) as (keyof Input)[]).filter(
-    (key) => key !== "op" && given(args[key]) && !(takes as readonly string[]).includes(key),
-  );
-  if (stray.length === 0) return;
-  const where = stray.map((key) => {
-    const users = ops.filter((op) => (argumentsOf[op] as readonly string[]).includes(key));
-    return `'${key}' (${users.join(", ")})`;
-  });
-  throw new DebugError(
-    "DEBUG_BAD_ARGUMENTS",
-    `op '${args.op}' does not take ${where.join(", ")}; it takes ${
-      takes.length === 0 ? "nothing else" : takes.join(", ")
-    }. Make each op its own call, e.g. {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py"}`,
-  );
-}
-
-function need<K extends keyof Input>(args: Input, key: K): NonNullable<Input[K]> {
-  const value = args[key];
-  // "" is not given (see given()); an empty list is: `lines: []` clears a file.
-  if (value === undefined || value === null || value === "") {
-    throw new DebugError("DEBUG_BAD_ARGUMENTS", `op '${args.op}' needs '${String(key)}'`);
-  }
-  return value as NonNullable<Input[K]>;
-}
 
 /**
  * The `debug` tool: one Debug Adapter Protocol session per conversation (debugpy, lldb-dap,
@@ -151,19 +29,20 @@ export const debugTool = defineTool({
   description: [
     "Drive a debugger (Debug Adapter Protocol: debugpy for Python, delve for Go, lldb-dap for C/C++/Rust binaries, dart).",
     "One session per conversation (30 min limit). Set breakpoints (before or after launch), launch, then inspect while stopped:",
-    "stack → frame ids, scopes(frame_id) → references, variables(reference), evaluate(expression, frame_id?).",
+    `stack → frame ids (${limits.frames} a page; start_frame lists the next), scopes(frame_id) → references, variables(reference), evaluate(expression, frame_id?).`,
     "Ids and references are valid only until the program resumes. continue/step_* return at the next stop, at exit, or say 'still running'.",
     "Ops: adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate.",
     'Example: {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py","args":["--fast"]}.',
   ].join("\n"),
-  input,
+  input: debugInput,
   requires: [debugSupervisorKey],
   available: (run) => (run.conversationId ? true : "the run has no conversation id"),
   // "" counts as not given, as for the tool's own argument rule: not a path to check.
   paths: (args) =>
     [args.file, args.program].filter((path): path is string => typeof path === "string" && path !== ""),
   summarize: (args) => {
-    if (args.op === "launch") return `debug: launch ${[args.program ?? "?", ...(args.args ?? [])].join(" ")}`;
+    if (args.op === "launch")
+      return `debug: launch ${shellWords([args.program ?? "?", ...(args.args ?? [])])}`;
     if (args.op === "attach") return `debug: attach to port ${args.port ?? "?"}`;
     if (args.op === "breakpoints")
       return `debug: breakpoints ${args.file ?? "?"} ${JSON.stringify(args.lines ?? [])}`;
@@ -178,12 +57,12 @@ export const debugTool = defineTool({
  * then ends its session (the supervisor sees the same signal), a resume leaves the program
  * running (as after "still running"), the rest has nothing left to undo.
  */
-async function execute(args: Input, context: ToolContext) {
+async function execute(args: DebugInput, context: ToolContext) {
   refuseStrayArguments(args);
   return rejectOnAbort(executeOp(args, context), context.signal);
 }
 
-async function executeOp(args: Input, context: ToolContext) {
+async function executeOp(args: DebugInput, context: ToolContext) {
   const { run } = context;
   const supervisor = run.require(debugSupervisorKey);
   const root = run.workingDirectory;
@@ -216,14 +95,18 @@ async function executeOp(args: Input, context: ToolContext) {
       await checkBreakpoints(file, lines, displayPath(file, root), state.breakpoints);
       state.breakpoints.set(file, lines);
       const session = state.session;
+      const path = displayPath(file, root);
       if (session?.isConfigured) {
         const results = await session.sendBreakpoints(file);
-        if (lines.length === 0) return textResult(`cleared the breakpoints of ${displayPath(file, root)}`);
-        return textResult(formatBreakpointResults(file, results, root));
+        if (lines.length === 0) return textResult(`cleared the breakpoints of ${path}`);
+        if (results) return textResult(formatBreakpointResults(file, results, root));
+        // A file of another language than the session's: not sent, kept for a session of its own.
+        const why = state.breakpoints.files.get(file)?.skipped ?? "not sent";
+        return textResult(`${path}: lines ${lineRanges(lines)} pending: ${why}`);
       }
-      if (lines.length === 0) return textResult(`cleared the breakpoints of ${displayPath(file, root)}`);
+      if (lines.length === 0) return textResult(`cleared the breakpoints of ${path}`);
       return textResult(
-        `${displayPath(file, root)}: lines ${lineRanges(lines)} pending; they are sent when the program is launched`,
+        `${path}: lines ${lineRanges(lines)} pending; they are sent when the program is launched or attached`,
       );
     }
     case "launch": {
@@ -278,8 +161,15 @@ async function executeOp(args: Input, context: ToolContext) {
       );
     }
     case "stack": {
-      const { threadId, frames, total } = await supervisor.require(run.conversationId).stack(args.thread_id);
-      return textResult(formatFrames(threadId, frames, total, root));
+      const page = await supervisor.require(run.conversationId).stack(args.thread_id, args.start_frame);
+      return textResult(
+        formatFrames(
+          page.threadId,
+          page.frames,
+          { ...page, threadGiven: args.thread_id !== undefined },
+          root,
+        ),
+      );
     }
     case "scopes":
       return textResult(
@@ -330,7 +220,7 @@ async function startText(
   parts.push(await formatOutcome(session, outcome, waitMs));
   if (outcome.kind === "exited" || outcome.kind === "ended") {
     // It ended before any stop: what it printed is the likeliest explanation.
-    const recent = session.output.tail(1500).trim();
+    const recent = session.output.tail(1500, "op 'output' reads them").trim();
     parts.push(recent ? `recent output:\n${recent}` : "(the program wrote no output)");
   }
   return parts.join("\n");

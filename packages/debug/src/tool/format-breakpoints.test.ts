@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { BreakpointResult } from "../session/breakpoint-store.js";
-import { formatBreakpointResults, lineRanges } from "./format-breakpoints.js";
+import { BreakpointStore, type BreakpointResult } from "../session/breakpoint-store.js";
+import { formatBreakpointResults, formatBreakpointStore, lineRanges } from "./format-breakpoints.js";
 
 function result(requested: number, verified: boolean): BreakpointResult {
   return { requested, line: requested, verified, message: undefined, id: requested };
@@ -19,5 +19,36 @@ describe("breakpoint listings", () => {
     expect(lines[0]).toBe("a.py");
     expect(lines[30]).toBe("  line 30: verified");
     expect(lines[31]).toBe("  … 15 more breakpoints not shown: 13 verified, 2 NOT verified (lines 32, 39)");
+  });
+
+  it("lists files by path and each file's lines in order, whatever order they were set in", () => {
+    const store = new BreakpointStore();
+    store.set("/nowhere/m10.py", [2]);
+    store.set("/nowhere/b.py", [16, 9]);
+    store.set("/nowhere/m2.py", [1]);
+    expect(formatBreakpointStore(store, "/nowhere")).toBe(
+      "b.py: lines 9, 16 (pending: sent at launch or attach)\n" +
+        "m2.py: lines 1 (pending: sent at launch or attach)\n" +
+        "m10.py: lines 2 (pending: sent at launch or attach)",
+    );
+    store.store("/nowhere/b.py", [result(9, true), result(16, false)]);
+    expect(formatBreakpointStore(store, "/nowhere").split("\n").slice(0, 3)).toEqual([
+      "b.py",
+      "  line 9: verified",
+      "  line 16: NOT verified",
+    ]);
+  });
+
+  it("says a file of another language than the session's waits for a session of its own", () => {
+    const store = new BreakpointStore();
+    store.set("/nowhere/go/main.go", [8]);
+    store.skip("/nowhere/go/main.go", "a Go file, not for this lldb session; sent to a delve session");
+    expect(formatBreakpointStore(store, "/nowhere")).toBe(
+      "go/main.go: lines 8 (pending: a Go file, not for this lldb session; sent to a delve session)",
+    );
+    // Once the session has ended the file is simply pending again.
+    expect(formatBreakpointStore(store, "/nowhere", { ended: true })).toBe(
+      "go/main.go: lines 8 (pending: sent at launch or attach)",
+    );
   });
 });

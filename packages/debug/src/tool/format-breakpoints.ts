@@ -75,8 +75,11 @@ export function formatBreakpointResults(
   return [displayPath(file, root), ...shown, ...more].join("\n");
 }
 
+/** Paths in the order a listing shows them: `m2.py` before `m10.py`. */
+const byPath = new Intl.Collator("en", { numeric: true });
+
 /**
- * The breakpoints of a conversation, with the adapter's answers when a session gave them;
+ * The breakpoints of a conversation, by file path then line, with the adapter's answers when a session gave them;
  * `ended`: no session runs, so those answers are labelled as the last session's. At most
  * {@link limits.breakpointLines} lines: a file's pending lines take one, an answered
  * breakpoint one; what does not fit is counted by verdict and file.
@@ -90,11 +93,13 @@ export function formatBreakpointStore(
   let budget = limits.breakpointLines;
   const parts: string[] = [];
   const left = leftOut();
-  for (const [file, entry] of store.files) {
-    const path = displayPath(file, root);
+  const files = [...store.files].map(([file, entry]) => ({ file, entry, path: displayPath(file, root) }));
+  files.sort((a, b) => byPath.compare(a.path, b.path));
+  for (const { file, entry, path } of files) {
     if (!entry.results) {
       if (budget > 0) {
-        parts.push(`${path}: lines ${lineRanges(entry.lines)} (pending: sent at launch)`);
+        const why = entry.skipped && !ended ? entry.skipped : "sent at launch or attach";
+        parts.push(`${path}: lines ${lineRanges(entry.lines)} (pending: ${why})`);
         budget--;
       } else {
         left.pending += entry.lines.length;
@@ -106,7 +111,9 @@ export function formatBreakpointStore(
     for (const result of entry.results.slice(budget)) countResult(left, file, result);
     if (fits.length === 0) continue;
     budget -= fits.length;
-    const header = ended ? `${path} (as the last session answered; sent again at the next launch)` : path;
+    const header = ended
+      ? `${path} (as the last session answered; sent again at the next launch or attach)`
+      : path;
     parts.push([header, ...fits.map((result) => resultLine(file, result))].join("\n"));
   }
   if (left.files.size > 0) parts.push(describeLeftOut(left, { files: true }));

@@ -15,4 +15,19 @@ describe("formatOutput", () => {
     ring.push("stdout", "yz");
     expect(formatOutput(ring, 0)).toContain("(next cursor: 2; 2 more entries (3 characters) after it");
   });
+
+  it("labels each stderr line, and never inside a line stdout left open", () => {
+    const ring = new OutputRing();
+    ring.push("stdout", "out line 26867");
+    ring.push("stderr", 'Traceback (most recent call last):\n  File "x.py", line 1\nValueError: boom\n');
+    ring.push("stdout", " and on\n");
+    expect(formatOutput(ring, 0)).toBe(
+      "out line 26867\n" +
+        "[stderr] Traceback (most recent call last):\n" +
+        '[stderr]   File "x.py", line 1\n' +
+        "[stderr] ValueError: boom\n" +
+        " and on\n" +
+        "(next cursor: 3; no more output yet)",
+    );
+  });
 });

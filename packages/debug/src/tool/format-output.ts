@@ -1,19 +1,21 @@
 import { boundText, countNoun } from "@tools/registry";
 import { limits } from "../session/limits.js";
-import type { OutputEntry, OutputRing } from "../session/output-ring.js";
+import type { OutputRing } from "../session/output-ring.js";
+import { labelOutput } from "../session/output-text.js";
 
 /** Lines of one `output` answer, beside {@link limits.outputChars}. */
 const outputLines = 400;
 
 /**
- * One `output` answer: the program's output from `cursor` forward, whole entries up to
+ * One `output` answer: the program's output from `cursor` forward (each line of a stream other
+ * than stdout labelled, see {@link labelOutput}), whole entries up to
  * {@link limits.outputChars} characters and 400 lines, then the cursor just after the last one
  * shown and how much is left after it. A cursor whose output the ring already dropped is told
  * how many entries it missed; the answer starts at the oldest one kept.
  */
 export function formatOutput(ring: OutputRing, cursor: number): string {
   const { entries, dropped } = ring.read(cursor);
-  const texts = entries.map(entryText);
+  const texts = labelOutput(entries);
   let chars = 0;
   let lines = 0;
   let taken = 0;
@@ -47,8 +49,4 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
     );
   } else parts.push(`(next cursor: ${next}; no more output yet)`);
   return parts.join("\n");
-}
-
-function entryText(entry: OutputEntry): string {
-  return entry.category === "stdout" ? entry.text : `[${entry.category}] ${entry.text}`;
 }

@@ -3,6 +3,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
 import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
+import { limits } from "../session/limits.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
 
 /**
@@ -16,7 +17,7 @@ export function formatAdapters(reports: readonly AdapterReport[], root: string):
       const folder = report.marker ? displayPath(dirname(report.marker), root) : undefined;
       const scope = folder && folder !== root ? ` for programs under ${folder}/` : "";
       const marker = report.marker ? `marker ${displayPath(report.marker, root)} found` : "no root marker";
-      const binary = report.binary ? `binary ${report.binary}` : "binary not found";
+      const binary = report.binary ? `binary ${displayPath(report.binary, root)}` : "binary not found";
       const verdict = report.usable ? `usable${scope}` : `not usable: ${report.why}`;
       const warnings = report.warnings.map((warning) => `\n  warning: ${warning}`).join("");
       return `${report.id}: ${marker}; ${binary}; ${verdict}${warnings}`;
@@ -56,22 +57,58 @@ export function formatStopShort(stop: StopInfo | undefined): string {
   }`;
 }
 
-/** Frames as `#i frame <id> name at path:line | text`. */
+/** Where a page of frames is in its thread's stack (see `FramePage`). */
+export interface FramePlace {
+  /** The index of the page's first frame. */
+  readonly start: number;
+  /** The thread's frame count as the adapter gave it. */
+  readonly total: number | undefined;
+  /** False when `total` only says that more frames exist; default true. */
+  readonly counted?: boolean;
+  /** The caller named the thread: the way to the next page names it too. */
+  readonly threadGiven?: boolean;
+}
+
+/**
+ * Frames as `#i frame <id> name at path:line | text`, `#i` counted from the top of the stack;
+ * a later page's header says where it is, and the frames after the page are counted (when the
+ * adapter counts them) with the call that lists them.
+ */
 export function formatFrames(
   threadId: number,
   frames: readonly DebugProtocol.StackFrame[],
-  total: number | undefined,
+  place: FramePlace,
   root: string,
 ): string {
+  const { start, total, counted = true, threadGiven = false } = place;
   const lines = frames.map((frame, index) => {
     const path = frame.source?.path;
-    const place = path ? `${displayPath(path, root)}:${frame.line}` : (frame.source?.name ?? "<no source>");
+    const where = path ? `${displayPath(path, root)}:${frame.line}` : (frame.source?.name ?? "<no source>");
     const text = sourceLine(path, frame.line);
-    return `#${index} frame ${frame.id} ${frame.name} at ${place}${text ? `  | ${text}` : ""}`;
+    return `#${start + index} frame ${frame.id} ${frame.name} at ${where}${text ? `  | ${text}` : ""}`;
   });
-  const left = total === undefined ? 0 : total - frames.length;
-  const more = left > 0 ? `\n… ${left} more ${countNoun(left, "frames")}` : "";
-  return `thread ${threadId}\n${lines.join("\n")}${more}`;
+  const end = start + frames.length;
+  let header = `thread ${threadId}`;
+  if (start > 0) {
+    const of = counted && total !== undefined ? ` of ${total}` : "";
+    header += frames.length === 1 ? `, frame #${start}${of}` : `, frames #${start}–#${end - 1}${of}`;
+  }
+  const next = JSON.stringify({
+    op: "stack",
+    ...(threadGiven ? { thread_id: threadId } : {}),
+    start_frame: end,
+  });
+  let more = "";
+  if (total !== undefined && total > end) {
+    const left = total - end;
+    more = counted
+      ? `\n… ${left} more ${countNoun(left, "frames")} (${left === 1 ? `#${end}` : `#${end}–#${total - 1}`}): ` +
+        `list ${left === 1 ? "it" : "them"} with ${next}`
+      : `\n… more frames from #${end} (the adapter does not count them): list them with ${next}`;
+  } else if (total === undefined && frames.length >= limits.frames) {
+    more = `\n… maybe more frames from #${end} (the adapter does not count them): list them with ${next}`;
+  }
+  return `${header}\n${lines.join("\n")}${more}`;
 }
 
 /** Scopes with their references. */

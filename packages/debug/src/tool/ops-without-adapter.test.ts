@@ -86,7 +86,7 @@ describe("debug tool ops that need no adapter", () => {
       const status = await call({ op: "status" });
       expect(status.text).toBe(
         "no debug session\nbreakpoints:\n" +
-          "app.py (as the last session answered; sent again at the next launch)\n  line 2: verified  | y = 2",
+          "app.py (as the last session answered; sent again at the next launch or attach)\n  line 2: verified  | y = 2",
       );
     } finally {
       await run.dispose();

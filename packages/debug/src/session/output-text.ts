@@ -1,0 +1,44 @@
+import { countNoun } from "@tools/registry";
+import type { OutputEntry } from "./output-ring.js";
+
+/**
+ * The text of output entries as a reader sees them, one string per entry: each line of a
+ * stream other than stdout starts with its label (`[stderr] `), and a line another stream left
+ * open is ended first, so that a label never lands inside a line. Blank lines carry no label.
+ * The first entry is taken to start a line.
+ */
+export function labelOutput(entries: readonly Pick<OutputEntry, "category" | "text">[]): string[] {
+  // The stream whose line is open (its last text did not end with a newline), if any.
+  let open: string | undefined;
+  return entries.map(({ category, text }) => {
+    let out = "";
+    if (open !== undefined && open !== category) {
+      out += "\n";
+      open = undefined;
+    }
+    for (const piece of text.split(/(?<=\n)/)) {
+      const blank = piece === "\n" || piece === "\r\n";
+      if (open === undefined && category !== "stdout" && !blank) out += `[${category}] `;
+      out += piece;
+      open = piece.endsWith("\n") ? undefined : category;
+    }
+    return out;
+  });
+}
+
+/**
+ * The end of `text` in whole lines, at most about `maxChars` characters: the line the cut would
+ * fall inside is left out, and a first line saying how many earlier lines were left out (and
+ * `hint`, where to read them) takes its place. A last line longer than `maxChars` alone is cut
+ * at its start, marked with "…".
+ */
+export function lastLines(text: string, maxChars: number, hint?: string): string {
+  if (text.length <= maxChars) return text;
+  const window = text.slice(-maxChars);
+  const newline = window.indexOf("\n");
+  const kept = newline >= 0 && newline < window.length - 1 ? window.slice(newline + 1) : `…${window}`;
+  const dropped = text.slice(0, text.length - (kept.startsWith("…") ? window.length : kept.length));
+  const lines = dropped.split("\n").length - 1;
+  const note = `(${lines} earlier ${countNoun(lines, "lines")} left out${hint ? `; ${hint}` : ""})`;
+  return `${note}\n${kept}`;
+}
