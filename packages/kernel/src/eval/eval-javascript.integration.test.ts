@@ -130,6 +130,9 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("{ function g() {} } g = 5; g"))).toBe("5");
     expect(resultText(await cell("let lf = 1; { function lf() {} }"))).toBe("(no output)");
     expect(resultText(await cell("[g, lf]"))).toBe("[ 5, 1 ]");
+    // So does a top-level function's: the cell's assignment reaches the global a later cell reads.
+    expect(resultText(await cell("function tf() {} tf = 5"))).toBe("5");
+    expect(resultText(await cell("tf"))).toBe("5");
   });
 
   it("echoes the last expression when a comment follows it", async () => {

@@ -1,7 +1,17 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resultText, type Registry, type Run, type ToolResult } from "@tools/registry";
+import {
+  defineTool,
+  resultText,
+  textResult,
+  ToolsError,
+  type Registry,
+  type Run,
+  type ToolResult,
+} from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
@@ -52,6 +62,19 @@ describePython("eval on a real ipykernel", () => {
     const text = resultText(result);
     expect(text.indexOf("shown first")).toBeLessThan(text.indexOf("then this"));
     expect(text).toMatch(/city\s+temp\n0\s+Oslo\s+4\n1\s+Lima\s+19/);
+  });
+
+  it("renders the HTML of an object whose plain form is only its default repr: a Styler, an HTML object", async () => {
+    const result = await cell(
+      "import pandas as pd\nfrom IPython.display import HTML, display\n" +
+        "df = pd.DataFrame({'city': ['Oslo', 'Lima', 'Rome'], 'temp': [4, 19, 15]})\n" +
+        "display(HTML('<b>bold</b> <table><tr><td>1</td><td>2</td></tr></table>'))\n" +
+        "df.head(3).style.highlight_max()",
+    );
+    expect(resultText(result)).toBe(
+      "bold\n| 1 | 2 |\n| --- | --- |\n" +
+        "|  | city | temp |\n| --- | --- | --- |\n| 0 | Oslo | 4 |\n| 1 | Lima | 19 |\n| 2 | Rome | 15 |",
+    );
   });
 
   it("returns a matplotlib figure as one PNG image part, even when it is the last expression", async () => {
@@ -177,6 +200,22 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(result)).toContain("input() is not available in eval");
   });
 
+  it("leaves the helpers' frames out of a traceback: input() and a failing tool() show the cell's line", async () => {
+    const input = await cell("x = 1\nname = input('name? ')");
+    expect(input.isError).toBe(true);
+    expect(resultText(input)).toMatch(
+      /^-+\nStdinNotImplementedError +Traceback \(most recent call last\)\nCell In \[\d+\], line 2\n +1 x = 1\n----> 2 name = input\('name\? '\)\n\nStdinNotImplementedError: input\(\) is not available in eval/,
+    );
+    const failing = await cell("def use():\n    return tool('nope')\n\nuse()");
+    expect(failing.isError).toBe(true);
+    const text = resultText(failing);
+    expect(text).toMatch(
+      /----> 4 use\(\)\n\nCell In \[\d+\], line 2, in use\(\)\n +1 def use\(\):\n----> 2 +return tool\('nope'\)\n\nToolError: /,
+    );
+    for (const shown of [resultText(input), text])
+      expect(shown).not.toMatch(/__tools_install|no_input|in tool|hidden|kernel\._input_request/);
+  });
+
   it("refuses a NUL or an unpaired surrogate at once, saying where, and keeps the kernel's state", async () => {
     await cell("kept_state = 41");
     const nul = await cell("x = 'a\u0000b'; x");
@@ -199,5 +238,95 @@ describePython("eval on a real ipykernel", () => {
     expect(result.error?.code).toBe("INVALID_ARGUMENTS");
     expect(resultText(result)).toMatch(/description: must be 5–10 words .*got 1/);
     expect(resultText(await cell("'ran' in globals()"))).toBe("False");
+  });
+});
+
+/**
+ * A shell tool whose text has the demo harness's form (apps/harness-demo, tools/shell.ts): an
+ * `exit code N` line, then the combined output, long output cut to its first 80 and last 120
+ * lines with a note between them; a failing command is a result, not an error. It refuses a
+ * command that mentions `refuse-me`, as a guardrail would, and records the commands it ran and the
+ * mode of each file of ours they named.
+ */
+function harnessLikeShell() {
+  const commands: string[] = [];
+  const modes: number[] = [];
+  const tool = defineTool({
+    name: "harness_shell",
+    tier: "exec",
+    parallelSafe: false,
+    description: 'Runs a shell command. Example: {"command": "ls"}',
+    input: z.object({ command: z.string() }),
+    execute: (args, context) => {
+      if (args.command.includes("refuse-me"))
+        throw new ToolsError({ code: "GUARDRAIL_REFUSED", message: "this command is refused here" });
+      commands.push(args.command);
+      for (const [, path = ""] of args.command.matchAll(/'?(\/[^' ]*tools-sh-[^' ]*)'?/g))
+        modes.push(statSync(path).mode & 0o777);
+      const run = spawnSync("/bin/bash", ["-c", `exec 2>&1\n${args.command}`], {
+        cwd: context.run.workingDirectory,
+        encoding: "utf8",
+        maxBuffer: 1 << 26,
+      });
+      const lines = run.stdout.split("\n");
+      if (lines.at(-1) === "") lines.pop();
+      const shown =
+        lines.length > 200
+          ? [...lines.slice(0, 80), `… ${lines.length - 200} lines left out …`, ...lines.slice(-120)]
+          : lines;
+      return textResult(`exit code ${run.status}\n${lines.length === 0 ? "(no output)" : shown.join("\n")}`);
+    },
+  });
+  return { tool, commands, modes };
+}
+
+describePython("eval's !cmd through a shell tool whose text is the harness's own", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+  const shell = harnessLikeShell();
+  const cell = (code: string): Promise<ToolResult> =>
+    registry.invoke(run, { tool: "eval", args: { code, description: "run a python test cell here" } });
+
+  beforeAll(() => {
+    workspace = makeWorkspace();
+    ({ registry, run } = makeRun(workspace.directory, { shellTool: "harness_shell" }, [shell.tool]));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("x = !cmd is the command's own output, whole, as IPython's SList, not the shell tool's text", async () => {
+    expect(resultText(await cell("x = !echo hi\nx"))).toBe("['hi']");
+    const many = await cell("lines = !seq 1 100000\nlen(lines), lines[0], lines[-1], type(lines).__name__");
+    expect(resultText(many)).toBe("(100000, '1', '100000', 'SList')");
+    // stderr too, whatever the exit code; a comment or a backslash at the end; bytes not UTF-8.
+    expect(resultText(await cell("both = !echo out; echo err >&2; exit 3\nboth"))).toBe("['out', 'err']");
+    expect(resultText(await cell("c = !echo a # a comment\nc"))).toBe("['a']");
+    await cell("d = !echo d \\");
+    expect(resultText(await cell("d"))).toBe("['d']");
+    expect(resultText(await cell("u = !printf 'ok\\377'\nu"))).toBe("['ok\ufffd']");
+    // After %cd the command runs there, as before.
+    mkdirSync(join(workspace.directory, "sub"), { recursive: true });
+    expect(resultText(await cell("%cd sub\nwhere = !pwd\n%cd ..\nwhere[0]"))).toMatch(/\/sub'$/);
+    // The output went through files of ours, private while there and gone after.
+    expect(shell.modes.length).toBeGreaterThanOrEqual(7);
+    expect(new Set(shell.modes)).toEqual(new Set([0o600]));
+    for (const command of shell.commands) {
+      for (const [, path = ""] of command.matchAll(/'?(\/[^' ]*tools-sh-[^' ]*)'?/g))
+        expect(existsSync(path)).toBe(false);
+    }
+  });
+
+  it("x = !cmd refused says why on stderr and is empty", async () => {
+    const refused = resultText(await cell("r = !echo refuse-me\nprint(type(r).__name__, r)"));
+    expect(refused).toMatch(/this command is refused here[\s\S]*\nSList \[\]$/);
+  });
+
+  it("!cmd and %%bash print the shell tool's text, so the exit code shows", async () => {
+    expect(resultText(await cell("!echo hi"))).toBe("exit code 0\nhi");
+    expect(resultText(await cell("!exit 3"))).toBe("exit code 3\n(no output)");
+    expect(resultText(await cell("%%bash\necho from bash\nexit 4"))).toBe("exit code 4\nfrom bash");
   });
 });

@@ -1,13 +1,8 @@
-/** Decodes the few entities pandas and friends emit. */
-function decode(text: string): string {
-  return text
-    .replace(/<[^>]+>/g, "")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&nbsp;/g, " ")
-    .replace(/&amp;/g, "&")
+import { decodeEntities } from "./html-entities.js";
+
+/** A cell's text: tags removed, character references decoded, whitespace runs one space. */
+function decode(html: string): string {
+  return decodeEntities(html.replace(/<[^>]+>/g, ""))
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -1,6 +1,6 @@
 // Kernel output as the plain text the model reads.
 import type { MimeBundle } from "../client/kernel-output.js";
-import { htmlTableToText } from "./html-table.js";
+import { htmlToText } from "./html-text.js";
 
 // Colour and cursor escapes (tracebacks, progress bars): the model reads plain text.
 // eslint-disable-next-line no-control-regex
@@ -18,7 +18,16 @@ export function plainText(text: string): string {
     .join("\n");
 }
 
-/** The text form of a mime bundle: markdown, a table from HTML, or plain text. */
+// Python's default repr, which says nothing of the value: `<module.Class object>`,
+// `<module.Class object at 0x7f…>`, `<module.Class at 0x7f…>` (a pandas Styler).
+const defaultRepr = /^<[A-Za-z_][\w.]*(?: object(?: at 0x[0-9a-f]+)?| at 0x[0-9a-f]+)>$/i;
+
+/**
+ * The text form of a mime bundle: markdown; else the plain form, unless it is missing or only a
+ * default object repr (`<IPython.core.display.HTML object>`), when HTML (tables as pipe tables,
+ * see {@link htmlToText}), LaTeX or JSON says more. A real plain form wins over HTML: pandas'
+ * is already an aligned table.
+ */
 export function bundleText(data: MimeBundle): string | undefined {
   const text = (mime: string): string | undefined => {
     const value = data[mime];
@@ -29,15 +38,13 @@ export function bundleText(data: MimeBundle): string | undefined {
   const markdown = text("text/markdown");
   if (markdown !== undefined) return markdown;
   const plain = text("text/plain");
+  if (plain !== undefined && !defaultRepr.test(plain.trim())) return plain;
   const html = text("text/html");
-  if (html !== undefined && /<table/i.test(html)) {
-    const table = htmlTableToText(html);
-    // pandas' plain form is already an aligned table; HTML wins only when there is no plain form.
-    if (plain === undefined && table !== undefined) return table;
-  }
-  if (plain !== undefined) return plain;
-  if (html !== undefined) return html.replace(/<[^>]+>/g, "").trim();
+  const htmlText = html === undefined ? "" : htmlToText(html);
+  if (htmlText !== "") return htmlText;
+  const latex = text("text/latex");
+  if (latex !== undefined) return latex;
   const json = data["application/json"];
   if (json !== undefined) return JSON.stringify(json, null, 2);
-  return undefined;
+  return plain ?? (html === undefined ? undefined : "");
 }

@@ -1,19 +1,21 @@
-import type {
-  BlockStatement,
-  FunctionDeclaration,
-  Pattern,
-  Program,
-  Statement,
-  VariableDeclaration,
-} from "acorn";
+import type { BlockStatement, FunctionDeclaration, Program, Statement, VariableDeclaration } from "acorn";
+import { bindingNames, lexicalNames } from "./binding-names.js";
+import { declarationEdits, type Place } from "./declaration-edits.js";
 import { resumeAt, type SourceEdit } from "./source-edits.js";
 
 /** What {@link cellDeclarations} found: how the cell's declarations outlive it. */
 export interface CellDeclarations {
-  /** Edits of the cell's source: declarations turned into assignments, copies to `globalThis`. */
+  /**
+   * Edits of the cell's source: declarations turned into assignments (a top-level class's too),
+   * block functions copied to `globalThis`, a top-level function declaration turned into `;`.
+   */
   readonly edits: SourceEdit[];
-  /** Top-level function declarations: the caller copies them to `globalThis` before the cell runs. */
-  readonly functions: string[];
+  /**
+   * Where the top-level function declarations are (offsets in the cell's source, in order): the
+   * caller declares them in the script, outside the wrapper, so that their names are the
+   * global's, as a function declared at the top of a script typed into Node's REPL.
+   */
+  readonly functions: { readonly start: number; readonly end: number }[];
   /**
    * Every var-scoped name of the cell: `var` outside a nested function (also in a block or a loop
    * head) and a function declared in a block (Annex B). The caller declares them with a script's
@@ -22,9 +24,6 @@ export interface CellDeclarations {
    */
   readonly varNames: string[];
 }
-
-/** Where a statement stands: in a statement list, as the body of an if/loop/label/with, or a loop head. */
-type Place = "list" | "body" | "head";
 
 interface Scope {
   /** At the cell's top level (a label's body too), where const/let/class/function persist. */
@@ -43,9 +42,11 @@ interface Scope {
 
 /**
  * Finds the declarations of a cell parsed by acorn that must persist, and the edits that make
- * them global. At the top level: `const`/`let`/`var` (destructuring too) become assignments,
- * functions are hoisted (listed for the caller), a class is copied right after its body. Below
- * it, down to (not into) nested functions and classes, as JavaScript scopes them:
+ * them global, so that the cell's own code, and a later cell's, reads and assigns the global. At
+ * the top level: `const`/`let`/`var` (destructuring too) become assignments, a class becomes an
+ * assignment of a class expression of its name (`K = class K {…};`), a function declaration is
+ * listed for the caller and leaves a `;` in its place (a label before it keeps a statement).
+ * Below it, down to (not into) nested functions and classes, as JavaScript scopes them:
  * - a `var` in a block, a loop body or a loop head belongs to the cell's scope, so it becomes an
  *   assignment too: `for (var i = 0; …)` runs as `for (    i = 0; …)`;
  * - a plain function declared in a block is, in sloppy code, also a var binding assigned when its
@@ -58,23 +59,16 @@ interface Scope {
  *   from making that binding, so the name stays the global's, as in the REPL.
  * Nothing else in a block persists (`let`, `const`, `class`, async and generator functions).
  * Columns are kept: a keyword becomes blanks (or blanks and `;(` before a destructuring pattern);
- * text inserted before a cell's text on its line (a guard, a copy) moves that text to a line of
- * its own, at its column.
+ * text inserted before a cell's text on its line (a guard, a copy, a class's assignment) moves
+ * that text to a line of its own, at its column.
  */
 export function cellDeclarations(code: string, program: Program): CellDeclarations {
   const edits: SourceEdit[] = [];
-  const functions: string[] = [];
+  const functions: { start: number; end: number }[] = [];
   const varNames = new Set<string>();
   const strict = program.body.some(
     (statement) => statement.type === "ExpressionStatement" && statement.directive === "use strict",
   );
-  // The wrapper's own var bindings: a block function of such a name assigns it (Annex B), as the
-  // REPL's block function assigns the global, so it needs no guard.
-  const wrapperFunctions = new Set<string>();
-  for (const statement of program.body as Statement[]) {
-    const declared = unlabelled(statement);
-    if (declared.type === "FunctionDeclaration") wrapperFunctions.add(declared.id.name);
-  }
   const nested = (
     scope: Scope,
     here: ReadonlySet<string> = new Set(),
@@ -89,9 +83,7 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
   const guarded = (statement: FunctionDeclaration, scope: Scope): boolean => {
     const name = statement.id.name;
     // `let let` is a syntax error: a block function named `let` keeps its wrapper binding.
-    return (
-      isAnnexB(statement, strict) && !scope.kept.has(name) && !wrapperFunctions.has(name) && name !== "let"
-    );
+    return isAnnexB(statement, strict) && !scope.kept.has(name) && name !== "let";
   };
   /** Names of the guards a statement list needs. */
   const guards = (statements: readonly Statement[], scope: Scope): string[] => {
@@ -142,7 +134,9 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
       case "FunctionDeclaration": {
         const name = statement.id.name;
         if (scope.top) {
-          functions.push(name);
+          const { start, end } = statement;
+          functions.push({ start, end });
+          edits.push({ start, end, insert: [";", ...resumeAt(code, end)] });
           return;
         }
         const enclosing = place === "list" ? scope.outer : new Set([...scope.outer, ...scope.here]);
@@ -172,12 +166,11 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
       }
       case "ClassDeclaration":
         if (scope.top) {
-          const name = statement.id.name;
-          edits.push({
-            start: statement.end,
-            end: statement.end,
-            insert: [`; globalThis.${name} = ${name};`],
-          });
+          // `K = class K {…};`: the class's own body still sees its inner binding `K`.
+          const { start, end } = statement;
+          const assign = `;${statement.id.name} =`;
+          edits.push({ start, end: start, insert: [{ line: undefined }, assign, ...resumeAt(code, start)] });
+          edits.push({ start: end, end, insert: [";", ...resumeAt(code, end)] });
         }
         return;
       case "LabeledStatement":
@@ -245,89 +238,9 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
   return { edits, functions, varNames: [...varNames] };
 }
 
-/**
- * Edits that turn a `const`/`let`/`var` into assignments, keeping columns: the keyword becomes
- * blanks, or blanks and `;(` before a destructuring pattern in a statement list (` (` as the body
- * of an if or a loop, where a `;` would end it). In a loop head only the keyword goes.
- */
-function declarationEdits(code: string, declaration: VariableDeclaration, place: Place): SourceEdit[] {
-  const { kind, declarations } = declaration;
-  // `using` disposes at the block's end: an assignment would change what it means.
-  if (kind !== "const" && kind !== "let" && kind !== "var") return [];
-  const destructures =
-    place !== "head" && declarations.some((declarator) => declarator.id.type !== "Identifier");
-  const start = declaration.start;
-  // `;(`: a line before it without a `;` would otherwise take the `(` as a call of its value.
-  const opening = place === "list" ? ";(" : " (";
-  const edits: SourceEdit[] = [
-    {
-      start,
-      end: start + kind.length,
-      insert: [destructures ? `${" ".repeat(kind.length - 2)}${opening}` : " ".repeat(kind.length)],
-    },
-  ];
-  if (place === "head") return edits;
-  // A `var` without a value keeps the one its global has (declared before the cell runs).
-  if (kind !== "var") {
-    for (const declarator of declarations) {
-      if (declarator.init == null)
-        edits.push({ start: declarator.end, end: declarator.end, insert: [" = undefined"] });
-    }
-  }
-  const lastEnd = declarations.at(-1)?.end ?? declaration.end;
-  const closing = `${destructures ? ")" : ""}${code[declaration.end - 1] === ";" ? "" : ";"}`;
-  if (closing !== "") edits.push({ start: lastEnd, end: lastEnd, insert: [closing] });
-  return edits;
-}
-
-/** Names a statement list declares lexically: let/const/class, and its functions in a block. */
-function lexicalNames(statements: readonly Statement[], functions: boolean): Set<string> {
-  const names = new Set<string>();
-  for (const statement of statements) {
-    if (statement.type === "VariableDeclaration" && statement.kind !== "var") {
-      for (const declarator of statement.declarations) bindingNames(declarator.id, names);
-    } else if (
-      statement.type === "ClassDeclaration" ||
-      (functions && statement.type === "FunctionDeclaration")
-    ) {
-      names.add(statement.id.name);
-    }
-  }
-  return names;
-}
-
-/** Adds the names a binding pattern binds to `into`. */
-function bindingNames(pattern: Pattern, into: Set<string>): void {
-  switch (pattern.type) {
-    case "Identifier":
-      into.add(pattern.name);
-      return;
-    case "ObjectPattern":
-      for (const property of pattern.properties)
-        bindingNames(property.type === "RestElement" ? property.argument : property.value, into);
-      return;
-    case "ArrayPattern":
-      for (const element of pattern.elements) if (element) bindingNames(element, into);
-      return;
-    case "RestElement":
-      bindingNames(pattern.argument, into);
-      return;
-    case "AssignmentPattern":
-      bindingNames(pattern.left, into);
-      return;
-    default:
-      return;
-  }
-}
-
 /** Whether a function declared in a block is also var-scoped (Annex B.3.3): a plain one, in sloppy code. */
 function isAnnexB(statement: FunctionDeclaration, strict: boolean): boolean {
   return !strict && !statement.async && !statement.generator;
-}
-
-/** The statement a chain of labels ends at. */
-function unlabelled(statement: Statement): Statement {
-  return statement.type === "LabeledStatement" ? unlabelled(statement.body) : statement;
 }
 
 function isDeclaration(node: { readonly type: string } | null | undefined): node is VariableDeclaration {

@@ -247,6 +247,58 @@ describe("compileCell", () => {
     expect(await run(context, "typeof s3")).toBe("function");
   });
 
+  // As `node -i` answers, one cell per prompt: a top-level function declaration binds the global
+  // only, so the cell's own assignments and the function's references to its name reach it.
+  it("binds a top-level function's name to the global only, as the REPL does", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    expect(await run(context, "function tf() {} tf = 5")).toBe(5);
+    expect(await run(context, "tf")).toBe(5);
+    expect(await run(context, "function tf2() {}; tf2 = 6; [tf2, globalThis.tf2]")).toEqual([6, 6]);
+    expect(await run(context, "tf2")).toBe(6);
+    await run(context, "function tf3() { return 1 }");
+    await run(context, "tf3 = 7");
+    expect(await run(context, "typeof tf3")).toBe("number");
+    // Its body reads the global: a later cell's assignment changes what a recursive call reaches.
+    await run(context, "function r(n) { return n ? r(n - 1) + 1 : 0 }");
+    await run(context, "const old = r; r = (n) => 100");
+    expect(await run(context, "old(3)")).toBe(101);
+    // Still hoisted within its cell, also when labelled.
+    await run(context, "const early = hoisted()\nfunction hoisted() { return 'hoisted' }");
+    expect(await run(context, "early")).toBe("hoisted");
+    await run(context, "const labelled = [lab(), typeof lab]\nl: function lab() { return 'l' }");
+    expect(await run(context, "labelled")).toEqual(["l", "function"]);
+    expect(await run(context, "function one() { return 1 } function two() { return one() + 1 } two()")).toBe(
+      2,
+    );
+  });
+
+  it("binds a top-level class's name to the global only, its body seeing its own, as the REPL does", async () => {
+    const context: Record<string, unknown> = {};
+    context.globalThis = context;
+    expect(await run(context, "class K {}; K = 5; K")).toBe(5);
+    expect(await run(context, "K")).toBe(5);
+    await run(context, "class K2 { static self() { return K2 } static n = K2.name }");
+    expect(await run(context, "const k2 = K2; K2 = 1; [k2.self() === k2, k2.n, k2.name]")).toEqual([
+      true,
+      "K2",
+      "K2",
+    ]);
+    // A line before it without ';', and a line after it opening with '(': still statements.
+    expect(await run(context, "let before = 1\nclass K3 {}\n(K3.name)")).toBe("K3");
+    expect(await errorAt("class K4 { static { null.x } }")).toBe("1:26");
+    expect(await errorAt("let a = 1; class K5 {\n  static { null.y }\n}")).toBe("2:17");
+  });
+
+  it("keeps the lines and columns of a top-level function's body", async () => {
+    expect(await errorAt("const a = 1\nfunction f() {\n  return null.x\n}\nf()")).toBe("3:15");
+    expect(await errorAt("let z = 0; function g() { return null.y } g()")).toBe("1:39");
+    expect(await errorAt("function h() {}\nnull.z")).toBe("2:6");
+    const compiled = compileCell("x = 1\nfunction f() {\n  return `a\n\nb`\n}\nf()");
+    expect(compiled.source.split("\n").map((_, index) => compiled.cellLine(index + 1))).toContain(4);
+    expect(await run({}, "x = 1\nfunction f() {\n  return `a\n\nb`\n}\nf()")).toBe("a\n\nb");
+  });
+
   it("keeps lines and columns of a cell with vars and functions in blocks", async () => {
     expect(await errorAt("if (true) { var a = 1 }\nnull.x")).toBe("2:6");
     expect(await errorAt("{ var { b } = {}\n  null.x }")).toBe("2:8");

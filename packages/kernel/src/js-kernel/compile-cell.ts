@@ -1,6 +1,6 @@
 import { parse, type Program } from "acorn";
 import { cellDeclarations } from "./cell-declarations.js";
-import { applyEdits, position, type SourceEdit } from "./source-edits.js";
+import { applyEdits, position, rangeLines, type SourceEdit } from "./source-edits.js";
 
 /** A cell compiled for the executor, and the way back from its lines to the cell's. */
 export interface CompiledCell {
@@ -26,9 +26,11 @@ const opening = "(async () => { void 0;";
  * - a `var` anywhere outside a nested function (a block, a loop body or head, a `try`) becomes an
  *   assignment too, and every var-scoped name is declared by a `var` of the script before the
  *   wrapper (so `var n` keeps the value `n` has, and `if (false) { var n }` still declares it);
- * - a function declaration is copied to `globalThis` before the cell's first line (it is
- *   hoisted); one in a block is copied where it is declared (Annex B);
- * - a class declaration is copied to `globalThis` right after its body.
+ * - a top-level function declaration moves out of the wrapper to the script's top level, before
+ *   it, on lines of its own at its columns: it is hoisted, and its name is the global's, so
+ *   `function f() {} f = 5` leaves `f` 5, and its body's `f` reads what a later cell assigns;
+ *   one in a block is copied to `globalThis` where it is declared (Annex B);
+ * - a top-level class declaration becomes an assignment, `K = class K {…};`.
  * The last top-level statement, when it is an expression, is returned so it can be echoed — also
  * when it shares its line with another statement (`const q = 1; q + 1`) or comments follow it.
  * Every cell line keeps its own line in the source, and its columns (the echoed expression moves
@@ -67,10 +69,10 @@ export function compileCell(code: string): CompiledCell {
     edits.push({ start: end, end, insert: [") };"] });
   }
   const body = applyEdits(code, edits);
-  const copies = declarations.functions.map((name) => ` globalThis.${name} = ${name};`).join("");
+  const functions = rangeLines(code, declarations.functions);
   // A script's `var`, outside the wrapper: declares a global without resetting one that exists.
   const vars = declarations.varNames.length > 0 ? `var ${declarations.varNames.join(", ")}; ` : "";
-  const lines = [vars + opening + copies, ...body.lines, "})()"];
-  const origin = [undefined, ...body.origin, undefined];
+  const lines = [...functions.lines, vars + opening, ...body.lines, "})()"];
+  const origin = [...functions.origin, undefined, ...body.origin, undefined];
   return { source: lines.join("\n"), cellLines, cellLine: (line) => origin[line - 1] };
 }

@@ -73,3 +73,30 @@ export function resumeAt(code: string, offset: number): Piece[] {
   const { line, column } = position(code, offset);
   return [{ line }, " ".repeat(column)];
 }
+
+/**
+ * The lines of `code` that `ranges` (sorted, not overlapping) span, holding only the ranges' text,
+ * each at its own column (blanks before it), with the cell line each comes from. Lines no range
+ * touches are left out; a range's own lines are all kept, blank ones too (a template literal's).
+ */
+export function rangeLines(
+  code: string,
+  ranges: readonly { readonly start: number; readonly end: number }[],
+): EditedLines {
+  const lines: string[] = [];
+  const origin: (number | undefined)[] = [];
+  for (const { start, end } of ranges) {
+    const { line, column } = position(code, start);
+    const [first = "", ...rest] = code.slice(start, end).split("\n");
+    if (origin.at(-1) === line) lines[lines.length - 1] = (lines.at(-1) ?? "").padEnd(column) + first;
+    else {
+      lines.push(" ".repeat(column) + first);
+      origin.push(line);
+    }
+    rest.forEach((text, index) => {
+      lines.push(text);
+      origin.push(line + index + 1);
+    });
+  }
+  return { lines, origin };
+}

@@ -5,6 +5,7 @@ export const bridgeMarker = "\u0001tools-bridge\u0001";
  * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
  * the stdin channel carries one request at a time), a clear error for plain `input()`, the helpers
  * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours.
+ * Tracebacks leave out the helpers' frames (`__tracebackhide__`), also the one that raised.
  */
 export function pythonSetupCode(options: { parentPid: number; shellTool: string }): string {
   return String.raw`
@@ -16,6 +17,36 @@ def __tools_install(parent_pid, marker, shell_tool):
     ip = get_ipython()
     kernel = ip.kernel
     lock = threading.Lock()
+    # Our frames say so in __tracebackhide__: IPython skips them, except the one that raised, which
+    # the wrapper below drops from the end of the traceback before IPython formats it.
+    ours = "__tools__"
+
+    def without_our_frames(tb):
+        entries = []
+        while tb is not None:
+            entries.append(tb)
+            tb = tb.tb_next
+        kept = list(entries)
+        while len(kept) > 1 and kept[-1].tb_frame.f_locals.get("__tracebackhide__") == ours:
+            kept.pop()
+        if len(kept) == len(entries):
+            return entries[0] if entries else None
+        trimmed = None
+        for entry in reversed(kept):
+            trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+        return trimmed
+
+    formatter = ip.InteractiveTB
+    structured_traceback = formatter.structured_traceback
+
+    def traceback_without_our_frames(etype=None, value=None, tb=None, *args, **kwargs):
+        try:
+            tb = without_our_frames(tb)
+        except Exception:
+            pass
+        return structured_traceback(etype, value, tb, *args, **kwargs)
+
+    formatter.structured_traceback = traceback_without_our_frames
 
     class ToolError(Exception):
         """A tool called through tool() failed; str(error) says why."""
@@ -24,6 +55,7 @@ def __tools_install(parent_pid, marker, shell_tool):
             self.code = code
 
     def no_input(prompt="", *args, **kwargs):
+        __tracebackhide__ = ours
         raise StdinNotImplementedError(
             "input() is not available in eval: nobody is there to type an answer. "
             "Put the value in the code instead, or call tool() for harness tools.")
@@ -33,6 +65,7 @@ def __tools_install(parent_pid, marker, shell_tool):
 
     def tool(name, args=None):
         """Calls a harness tool: tool("read", {"path": "README.md"}) returns its text; raises ToolError."""
+        __tracebackhide__ = ours
         payload = marker + json.dumps({"tool": name, "args": {} if args is None else args}, default=str)
         with lock:
             reply = kernel._input_request(
@@ -45,26 +78,58 @@ def __tools_install(parent_pid, marker, shell_tool):
     start_dir = os.getcwd()
 
     def sh(command, capture=False):
+        __tracebackhide__ = ours
+        import shlex
         command = ip.var_expand(command, depth=1)
         # The shell tool runs in the run's folder: after %cd, the command runs where the cell is.
         # Relative inside the run's folder: the approval card shows the command, not a long path.
         here = os.getcwd()
         if here != start_dir:
-            import shlex
             inside = os.path.commonpath([here, start_dir]) == start_dir
             where = os.path.relpath(here, start_dir) if inside else here
             command = f"cd {shlex.quote(where)} && {command}"
+        if capture:
+            return captured(command)
         try:
             text = tool(shell_tool, {"command": command})
         except ToolError as error:
-            print(str(error), file=sys.stderr)
-            return [] if capture else None
-        if capture:
-            return text.splitlines()
+            print(str(error), file=sys.stderr, flush=True)
+            return None
         if text:
             print(text, end="" if text.endswith("\n") else "\n")
 
+    def captured(command):
+        # x = !cmd is the command's own output, line by line (IPython's getoutput), not the shell
+        # tool's text, whose form (an exit code first, long output cut) is the harness's: the
+        # command still goes through the shell tool, with its output sent to a file of ours. On a
+        # line of its own, the closing brace ends neither a comment nor a backslash continuation.
+        __tracebackhide__ = ours
+        import shlex, tempfile
+        from IPython.utils.text import SList
+        if not command.strip():
+            return SList()
+        handle, path = tempfile.mkstemp(prefix="tools-sh-", suffix=".txt")
+        os.close(handle)
+        try:
+            body = command + "\n" if command.endswith("\\") else command
+            try:
+                tool(shell_tool, {"command": f"{{ {body}\n}} > {shlex.quote(path)} 2>&1"})
+            except ToolError as error:
+                # Refused, or failed: what the command wrote, if it ran, is still its output.
+                print(str(error), file=sys.stderr, flush=True)
+            with open(path, encoding="utf-8", errors="replace") as output:
+                return SList(output.read().splitlines())
+        except FileNotFoundError:
+            # The command removed it (rm /tmp/tools-sh-*): its output went with it.
+            return SList()
+        finally:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+
     def pip(arguments):
+        __tracebackhide__ = ours
         import importlib, importlib.metadata as md, shlex, subprocess
 
         def versions():
@@ -110,10 +175,12 @@ def __tools_install(parent_pid, marker, shell_tool):
             print(f"(installed into {sys.executable}; the next import sees: {', '.join(sorted(changed))})")
 
     def cd(path):
+        __tracebackhide__ = ours
         os.chdir(os.path.expanduser(path.strip().strip("'\"") or "~"))
         print(os.getcwd())
 
     def timeit(statement, setup="pass", number=0, repeat=0):
+        __tracebackhide__ = ours
         import timeit as timing
         timer = timing.Timer(statement, setup, globals=ip.user_ns)
         if number <= 0:
