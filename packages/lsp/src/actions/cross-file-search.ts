@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { LanguageClient } from "../client/language-client.js";
 import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
+import { wholeName } from "../positions/identifier-chars.js";
 
 /** Most files opened for one search on a server that sees only its open files. */
 export const searchOpenLimit = 40;
@@ -53,7 +54,7 @@ export async function prepareSearch(
   const opened: string[] = [];
   if (client.spec.createdFiles === "open-for-search") {
     // Files created since the server started: it would not search them yet.
-    const word = wholeWord(name);
+    const word = wholeName(name);
     const created = client.createdFiles().filter((file) => {
       const text = client.rootText(file);
       return text !== undefined && text.includes(name) && word.test(text);
@@ -181,11 +182,6 @@ export async function endSearch(client: LanguageClient, prepared: PreparedSearch
   }
 }
 
-/** Matches `name` as a whole word (not inside a longer identifier). */
-function wholeWord(name: string): RegExp {
-  return new RegExp(`(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "u");
-}
-
 /**
  * Files of the client's root, of its languages, not open for their own sake, to open for a
  * search of `name`: first those closed here before and changed on disk since (clangd keeps a
@@ -196,7 +192,7 @@ async function mentioning(
   client: LanguageClient,
   name: string,
   signal: AbortSignal,
-  mentions: (text: string) => boolean = (text) => text.includes(name) && wholeWord(name).test(text),
+  mentions: (text: string) => boolean = (text) => text.includes(name) && wholeName(name).test(text),
 ): Promise<{ files: string[]; outdated: string[]; complete: boolean; read: number }> {
   const root = await client.rootFiles();
   const files: string[] = [];

@@ -17,9 +17,11 @@ import {
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross-file-search.js";
+import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
-import { uniqueContext, type ResolvedPosition } from "../positions/resolve-position.js";
+import { resolvePosition, uniqueContext, type ResolvedPosition } from "../positions/resolve-position.js";
+import { codeOnly } from "./code-only.js";
 import { plainHoverText } from "../format/hover-text.js";
 
 /** Actions that search across files. */
@@ -49,9 +51,9 @@ export async function navigate(
 ): Promise<string> {
   const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
   requireCapability(client, input.action);
-  const paramsAt = (character: number) => ({
+  const paramsAt = (line: number, character: number) => ({
     textDocument: { uri },
-    position: { line: position.line, character },
+    position: { line, character },
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
   });
   const notes = position.note ? [position.note] : [];
@@ -66,27 +68,45 @@ export async function navigate(
     if (late) notes.push(late);
   }
   const pathOf = (target: string) => context.supervisor.pathOf(target);
+  /** The position asked at: the resolved one, or a nearby line's (see `outsideText`). */
+  let at = position;
   const askAt = async (character: number) =>
     sortedLocations(
       await client.request<Location | Location[] | LocationLink[] | null>(
         methods[input.action],
-        paramsAt(character),
+        paramsAt(at.line, character),
         undefined,
         context.signal,
       ),
       pathOf,
     );
   const noun = nouns[input.action];
+  const none = (locations: PlainLocation[]) => locations.length === 0;
   let found: PlainLocation[];
   let character: number;
   try {
-    const asked = await askAtOccurrences(
-      position,
-      lines[position.line]!,
-      askAt,
-      (locations) => locations.length === 0,
-      `no ${noun}`,
-    );
+    let asked = await askAtOccurrences(position, lines[position.line]!, askAt, none, `no ${noun}`);
+    // Every occurrence on the asked line in a comment or a string, where the server found
+    // nothing: the nearby lines are tried as for a name not on the line, and the one used is said.
+    const moved = none(asked.answer)
+      ? outsideText(position, lines, input, client.spec.language, context.supervisor.display(file))
+      : undefined;
+    if (moved) {
+      at = moved.position;
+      const again = await askAtOccurrences(at, lines[at.line]!, askAt, none, `no ${noun}`);
+      if (none(again.answer)) {
+        at = position;
+      } else {
+        asked = again;
+        if (position.note) notes.splice(notes.indexOf(position.note), 1);
+        notes.unshift(
+          moved.note.replace(
+            `'${input.symbol}' is not on line ${input.line}`,
+            `'${input.symbol}' is on line ${input.line} only in a comment or string, where the server found no ${noun}`,
+          ),
+        );
+      }
+    }
     ({ answer: found, character } = asked);
     if (asked.note) notes.push(asked.note);
   } finally {
@@ -119,14 +139,105 @@ export async function navigate(
   }
   const display = (path: string) => context.supervisor.display(path);
   const header = [...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("");
+  // A server sees only its own root: the packages of a monorepo importing this one are not searched.
+  const elsewhere = acrossFiles.has(input.action)
+    ? await otherRootsNote(context.supervisor, client, {
+        name: at.identifier,
+        listed: new Set(locations.map((location) => location.file)),
+        signal: context.signal,
+      })
+    : "";
+  const tail = elsewhere ? `\n${elsewhere}` : "";
   if (locations.length === 0) {
-    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}`;
+    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}${tail}`;
   }
   const limit = input.action === "references" ? referencesLimit : 50;
-  const { items, note } = boundList(locations, limit, `${noun}s`);
+  // gopls answers both ways: for a concrete type or method, with the interfaces it implements.
+  const implemented =
+    input.action === "implementation" && client.spec.language === "go"
+      ? await implementedInterfaces(locations, reader, at.identifier, async () =>
+          sortedLocations(
+            await client.request<Location | Location[] | LocationLink[] | null>(
+              methods.definition,
+              paramsAt(at.line, character),
+              undefined,
+              context.signal,
+            ),
+            pathOf,
+          ),
+        ).catch(() => undefined)
+      : undefined;
+  const plural = (what: string) => (locations.length === 1 ? `1 ${what}` : `${locations.length} ${what}s`);
+  const { items, note } = boundList(locations, limit, `${implemented ?? noun}s`);
   const rows = items.map((location) => formatLocation(location, display, reader));
-  const count = locations.length === 1 ? `1 ${noun}` : `${locations.length} ${noun}s`;
-  return `${header}${count} of '${input.symbol}':\n${rows.join("\n")}${note ? `\n${note}` : ""}`;
+  const title = implemented
+    ? `${plural(implemented)} '${input.symbol}' implements`
+    : `${plural(noun)} of '${input.symbol}'`;
+  return `${header}${title}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${tail}`;
+}
+
+/**
+ * For gopls's implementation answer: "interface" when the asked name is declared as a concrete
+ * (non-interface) type and every location is an interface's declaration, "interface method" when
+ * it is a concrete method and none is a method with a body; undefined otherwise (the answer is
+ * the implementations). `definition` asks where the name is declared.
+ */
+async function implementedInterfaces(
+  locations: readonly PlainLocation[],
+  reader: LineReader,
+  identifier: string,
+  definition: () => Promise<PlainLocation[]>,
+): Promise<"interface" | "interface method" | undefined> {
+  if (locations.length === 0) return undefined;
+  const texts = locations.map((location) => reader.line(location.file, location.range.start.line));
+  const allInterfaces = texts.every((text) =>
+    /^(?:type\s+)?[\p{L}_][\p{L}\p{N}_]*(?:\[[^\]]*\])?\s+interface\b/u.test(text),
+  );
+  const noBodies = texts.every((text) => !/^func\b/.test(text));
+  if (!allInterfaces && !noBodies) return undefined;
+  const declared = (await definition())[0];
+  if (!declared) return undefined;
+  const text = reader.line(declared.file, declared.range.start.line);
+  const name = identifier.replace(/[$]/g, "\\$&");
+  if (
+    allInterfaces &&
+    new RegExp(`^(?:type\\s+)?${name}(?:\\[[^\\]]*\\])?\\s+(?!interface\\b)[\\p{L}*\\[]`, "u").test(text)
+  ) {
+    return "interface";
+  }
+  if (noBodies && new RegExp(`^func\\s*\\([^)]*\\)\\s*${name}\\b`, "u").test(text)) return "interface method";
+  return undefined;
+}
+
+/**
+ * When the asked line was used and every occurrence of the name on it lies in a comment or a
+ * string (see `codeOnly`): the position on the nearby lines, found as for a name not on the line
+ * (`resolvePosition` given the line's code only), with its note; undefined when there is none.
+ */
+function outsideText(
+  position: ResolvedPosition,
+  lines: readonly string[],
+  input: ActionInput,
+  language: string,
+  display: string,
+): { position: ResolvedPosition; note: string } | undefined {
+  const asked = input.line! - 1;
+  if (position.line !== asked) return undefined;
+  const code = codeOnly(lines[asked]!, language);
+  const columns = [position.character, ...(position.alternatives ?? [])];
+  if (columns.some((column) => code[column] !== " ")) return undefined;
+  try {
+    const nearby = resolvePosition(
+      lines.map((line, index) => (index === asked ? code : line)),
+      input.line!,
+      input.symbol!,
+      display,
+    );
+    if (nearby.line === asked || nearby.note === undefined) return undefined;
+    return { position: nearby, note: nearby.note };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

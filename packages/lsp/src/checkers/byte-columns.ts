@@ -1,5 +1,6 @@
 import { readTextFile } from "../files/file-texts.js";
 import type { Finding } from "./finding.js";
+import { splitLines } from "../positions/line-ends.js";
 
 /** Largest file whose text is read to convert its findings' columns. */
 const maxBytes = 8 * 1024 * 1024;
@@ -25,7 +26,7 @@ export function withUtf16Columns(findings: readonly Finding[]): Finding[] {
   const linesOf = (file: string): string[] | undefined => {
     if (!texts.has(file)) {
       try {
-        texts.set(file, readTextFile(file, maxBytes).split(/\r?\n/));
+        texts.set(file, splitLines(readTextFile(file, maxBytes)));
       } catch {
         texts.set(file, undefined);
       }

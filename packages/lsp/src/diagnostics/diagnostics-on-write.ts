@@ -27,6 +27,7 @@ import {
   type Before,
 } from "./files-alongside.js";
 import { checkedText } from "./look-lines.js";
+import { preEditDiagnosticsKey } from "../rename/pre-edit-diagnostics.js";
 import { BoundReached, linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
 
@@ -90,6 +91,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // change files it does not declare in `paths`). lsp_rename sends its files itself (it opens the one it asks about, and its edits
       // must reach the server): what it sends is its own doing, not a read call's.
       const snapshot = call.tool.name === syncingTool ? undefined : supervisor.sentSnapshot();
+      // It reads what its files had before its edit for this check (see `preEditDiagnosticsKey`).
+      if (call.tool.name === syncingTool) call.run.state(preEditDiagnosticsKey).set(call.callId, new Map());
       // Made by this write (absent as it began): all they have is its doing.
       const absent = files.filter((file) => !existsSync(file));
       named.set(call, { files, snapshot, startedAt: performance.now(), absent });
@@ -100,6 +103,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       try {
         return await wrapWrite(result, call, begun);
       } finally {
+        call.run.state(preEditDiagnosticsKey).delete(call.callId);
         // The write's own check holds its changed files from its start: no gap between the two.
         if (begun) releaseFiles(call.run.state(writesInFlightKey), begun.files);
       }
@@ -172,6 +176,12 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     // Files whose diagnostics the run has never seen: what they have was not caused by this
     // write alone (read from their servers before it is sent where it can be; see `writtenBefore`).
     const unseen = new Set(unique.filter((file) => !looks.files.has(file) && !ledger.has(file)));
+    // A tool sending its edit itself had it sent before this check could look: what its files had
+    // before is what it read before its edit, or unknown.
+    const preEdit =
+      call.tool.name === syncingTool
+        ? (call.run.state(preEditDiagnosticsKey).get(call.callId) ?? new Map())
+        : undefined;
     const deleted = unique.filter((path) => !existsSync(path));
     for (const file of deleted) {
       // Gone with its diagnostics: made again with the same error, the error is new.
@@ -288,7 +298,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
             ? undefined
             : begun?.absent.includes(file)
               ? []
-              : before?.written.get(file);
+              : preEdit
+                ? preEdit.get(file)
+                : before?.written.get(file);
           if (had) recordDiagnostics(ledger, file, had);
           const delta = recordDiagnostics(ledger, file, current);
           return {

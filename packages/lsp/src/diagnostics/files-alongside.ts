@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { extname } from "node:path";
+import { extname, sep } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import { serverKey, type LspSupervisor } from "../supervisor/supervisor.js";
@@ -14,7 +14,7 @@ import {
   type DiagnosticsLedger,
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
-import { importersOf } from "./importers.js";
+import { importersOf, importTest } from "./importers.js";
 import { checkedText } from "./look-lines.js";
 import { linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import type { WriteCheck } from "./write-diagnostics-section.js";
@@ -49,6 +49,58 @@ export interface Before {
 
 /** Most files importing the written ones opened for one write. */
 const importerLimit = 10;
+
+/** Most files open on other servers (other roots) and importing the written ones checked per write. */
+const elsewhereLimit = 10;
+
+/**
+ * The files a write of `files` can break or mend that are open: those open on the written files'
+ * servers (see `LspSupervisor.openAlongside`), after those open on other running servers of
+ * their languages — other roots of a monorepo, whose servers read the written files from disk —
+ * that import one of them (by their text; see `importTest`; at most 10).
+ */
+export function openAlongside(supervisor: LspSupervisor, files: readonly string[]): string[] {
+  return [...openElsewhere(supervisor, files), ...supervisor.openAlongside(files)];
+}
+
+/** The files open on other roots' servers that import one of `files` (see {@link openAlongside}). */
+function openElsewhere(supervisor: LspSupervisor, files: readonly string[]): string[] {
+  const own = new Set(files.map((file) => supervisor.runningClientFor(file)));
+  const written = new Set(files);
+  const found: string[] = [];
+  for (const client of supervisor.runningClients()) {
+    if (own.has(client)) continue;
+    const tests = files.flatMap((file) => {
+      if (!client.spec.extensions.includes(extname(file).toLowerCase())) return [];
+      const test = importTest(client.spec.language, file);
+      return test ? [test] : [];
+    });
+    if (tests.length === 0) continue;
+    for (const uri of client.openUris()) {
+      const path = supervisor.pathOf(uri);
+      if (written.has(path) || !isProjectFile(supervisor, path)) continue;
+      // Served there (its own root), not a file of the written ones' roots it happens to have open.
+      if (supervisor.runningClientFor(path) !== client) continue;
+      let text: string;
+      try {
+        text = supervisor.texts.read(path).text;
+      } catch {
+        continue;
+      }
+      if (!tests.some((test) => test(text, path))) continue;
+      found.push(path);
+      if (found.length >= elsewhereLimit) return found;
+    }
+  }
+  return found;
+}
+
+/** Inside the working directory and not under node_modules. */
+function isProjectFile(supervisor: LspSupervisor, path: string): boolean {
+  return (
+    path.startsWith(`${supervisor.workingDirectory}${sep}`) && !path.includes(`${sep}node_modules${sep}`)
+  );
+}
 
 /**
  * Before a write is sent to the servers: records what the files it did not change had, for
@@ -132,16 +184,31 @@ async function lookWithin(
   );
   const caughtUp = told ?? new Set<LanguageClient>();
   // A server checking the whole workspace publishes for what it was told (its pass for the
-  // changes on disk): awaited, so that those publishes are the state before the write.
-  const catching = [...caughtUp].some((client) => client.spec.publishesWorkspace)
-    ? await supervisor.awaitDiagnosticsWork(
-        files,
-        Date.now() + Math.max(0, options.deadline - performance.now()),
-      )
-    : [];
+  // changes on disk): awaited, so that those publishes are the state before the write. So is
+  // its first check of the workspace (a question just started it): until that ends, a file not
+  // published for yet is not known to be clean, and the write's break of it would pass for what
+  // it had.
+  const catchingUp = [...caughtUp].some((client) => client.spec.publishesWorkspace);
+  const loading = supervisor.unopenedPublishes(files).some(({ mark }) => mark === undefined);
+  const unfinished =
+    catchingUp || loading
+      ? await supervisor.awaitDiagnosticsWork(
+          files,
+          Date.now() + Math.max(0, options.deadline - performance.now()),
+        )
+      : [];
+  const catching = catchingUp ? unfinished : [];
   const marks = new Map<string, number>();
   const carried = new Set<string>();
   const unsettled = new Set(catching.map(({ server }) => server));
+  // Its first check of the workspace did not end within the look: what it publishes is compared
+  // at the check whatever its mark, listed whole, saying some may predate the write.
+  for (const server of supervisor.unopenedPublishes(files)) {
+    if (server.mark === undefined && unfinished.some(({ server: key }) => key === server.server)) {
+      marks.set(server.server, -Infinity);
+      carried.add(server.server);
+    }
+  }
   // Cancelled or out of time meanwhile: nothing is looked at any more.
   if (signal.aborted) {
     return { marks, carried, unsettled, opened: new Map(), covered: new Set(), written: new Map() };
@@ -201,7 +268,7 @@ async function lookWithin(
   // their looks from before it stay for the next write's check.
   // All of them, not only those the check compares (the most recently opened): a look from
   // before this write is never replaced by one taken after it without a comparison between.
-  for (const file of supervisor.openAlongside(files)) if (looks.files.has(file)) looks.pending.add(file);
+  for (const file of openAlongside(supervisor, files)) if (looks.files.has(file)) looks.pending.add(file);
   for (const server of marks.keys()) looks.pending.add(server);
   return { marks, carried, unsettled, opened, covered, written: writtenLooks };
 }
@@ -270,16 +337,21 @@ async function baseline(
   only: (file: string) => boolean = () => true,
 ): Promise<void> {
   const readsDisk = new Set<LanguageClient>();
+  const own = new Set<LanguageClient>();
   for (const written of [...files, ...options.holdBack()]) {
     const client = supervisor.runningClientFor(written);
+    if (client) own.add(client);
     if (client && readsOnItsOwn(supervisor, client, written)) readsDisk.add(client);
   }
+  // Another root's server reads the written files from disk, not open there (see openAlongside).
+  const readsElsewhere = (client: LanguageClient) =>
+    !own.has(client) && files.some((written) => readsOnItsOwn(supervisor, client, written));
   // Another write's file is that write's: asking it afresh would send its new text.
   const held = new Set(options.holdBack());
   const sent = options.sentAlready?.() ?? new Set<LanguageClient>();
-  const candidates = supervisor
-    .openAlongside(files)
-    .filter((file) => only(file) && !looks.pending.has(file) && !held.has(file));
+  const candidates = openAlongside(supervisor, files).filter(
+    (file) => only(file) && !looks.pending.has(file) && !held.has(file),
+  );
   const toRead = candidates.flatMap((file) => {
     const client = supervisor.runningClientFor(file);
     if (!client) return [];
@@ -293,7 +365,9 @@ async function baseline(
     const looked = looks.files.has(file);
     const caughtUp = options.caughtUp.has(client);
     if (looked && !caughtUp && looks.marks.get(file) === mark) return [];
-    return [{ file, client, mark, looked, caughtUp, readsDisk: readsDisk.has(client) }];
+    return [
+      { file, client, mark, looked, caughtUp, readsDisk: readsDisk.has(client) || readsElsewhere(client) },
+    ];
   });
   // Past the limit, or not read in time: a look that no longer holds is dropped (the file's
   // next check lists all it has, saying some may predate the write), never kept as "before".
@@ -468,9 +542,9 @@ export async function checkAlongside(
   const written = new Set(state.written);
   // Another write's file is that write's to check: looking at it would send its change.
   const held = new Set(state.holdBack?.() ?? []);
-  const open = supervisor
-    .openAlongside(checkedFiles)
-    .filter((file) => existsSync(file) && !written.has(file) && !held.has(file));
+  const open = openAlongside(supervisor, checkedFiles).filter(
+    (file) => existsSync(file) && !written.has(file) && !held.has(file),
+  );
   const results = await Promise.all(
     open.slice(-state.limit).map(async (file) => {
       const remaining = state.deadline - Date.now();

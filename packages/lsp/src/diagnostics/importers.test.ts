@@ -37,6 +37,15 @@ describe("importTest", () => {
     expect(importTest("python", "/w/pkg/__init__.py")!("from pkg import scale\n", "/w/main.py")).toBe(true);
   });
 
+  it("Python: a module named in another script, not taken inside a longer name", () => {
+    const imports = importTest("python", "/w/pkg/मान.py")!;
+    expect(imports("from pkg.मान import x\n", "/w/main.py")).toBe(true);
+    expect(imports("import मान\n", "/w/main.py")).toBe(true);
+    // म + ान: the vowel sign continues the name, so "मानक" is another module.
+    expect(imports("import मानक\n", "/w/main.py")).toBe(false);
+    expect(imports("from pkg import éमान\n", "/w/main.py")).toBe(false);
+  });
+
   it("C: quoted and angled includes naming the header", () => {
     const includes = importTest("c", "/w/include/api.h")!;
     expect(includes('#include "api.h"\n', "/w/main.c")).toBe(true);

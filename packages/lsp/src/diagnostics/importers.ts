@@ -56,9 +56,13 @@ export function importTest(
   }
   if (language === "python") {
     const name = literal(stem === "__init__" ? basename(dirname(written)) : stem);
+    // Python names are Unicode (`café`, `मान`): `\w` and `\b` know only ASCII.
+    const part = String.raw`[\p{ID_Continue}.]`;
+    const start = String.raw`(?<![\p{ID_Continue}])`;
+    const end = String.raw`(?![\p{ID_Continue}])`;
     const pattern = new RegExp(
-      `^[ \\t]*(?:from[ \\t]+[\\w.]*\\b${name}[ \\t]+import\\b|import[ \\t]+[\\w., \\t]*\\b${name}\\b|from[ \\t]+[\\w.]+[ \\t]+import[ \\t(]+[^\\n]*\\b${name}\\b)`,
-      "m",
+      `^[ \\t]*(?:from[ \\t]+${part}*${start}${name}[ \\t]+import\\b|import[ \\t]+(?:${part}|[, \\t])*${start}${name}${end}|from[ \\t]+${part}+[ \\t]+import[ \\t(]+[^\\n]*${start}${name}${end})`,
+      "mu",
     );
     return (text) =>
       text.includes(stem === "__init__" ? basename(dirname(written)) : stem) && pattern.test(text);

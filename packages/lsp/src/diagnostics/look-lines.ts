@@ -1,6 +1,7 @@
 import { printOf } from "../client/document-sync.js";
 import { readTextFile } from "../files/file-texts.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
+import { splitLines } from "../positions/line-ends.js";
 
 /**
  * Per ledger key, the lines the diagnostics of one look at a file stood on (a print of each
@@ -11,11 +12,6 @@ export type LookLines = ReadonlyMap<string, readonly string[]>;
 
 /** Most characters of a file read for its lines (a larger one's are not known). */
 const largestRead = 8 * 1024 * 1024;
-
-/** The lines of `text`, as LSP counts them (`\n`, `\r\n` or `\r` ends one). */
-function splitLines(text: string): string[] {
-  return text.split(/\r\n|\r|\n/);
-}
 
 /** A line's print: re-indenting it leaves it the same line. */
 function linePrint(line: string): string {

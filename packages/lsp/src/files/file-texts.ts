@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { readRegularFileSync } from "@tools/registry";
+import { splitLines } from "../positions/line-ends.js";
 
 /** A file's text and its lines (split on first use). */
 export interface FileText {
@@ -119,7 +120,7 @@ export class FileTexts {
 
 function view(text: string): FileText {
   let lines: readonly string[] | undefined;
-  return { text, lines: () => (lines ??= text.split(/\r?\n/)) };
+  return { text, lines: () => (lines ??= splitLines(text)) };
 }
 
 /**

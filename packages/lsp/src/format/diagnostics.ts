@@ -1,4 +1,5 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
+import { lineEnd } from "../positions/line-ends.js";
 
 const severityNames = ["", "error", "warning", "info", "hint"] as const;
 
@@ -57,7 +58,7 @@ export function withRelativePaths(text: string, workingDirectory: string | undef
  */
 export function oneLine(message: string): string {
   return message
-    .split(/\r?\n/)
+    .split(lineEnd)
     .map((line) => line.trim())
     .filter((line) => line !== "")
     .reduce(

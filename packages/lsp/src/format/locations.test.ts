@@ -4,7 +4,17 @@ import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { tempTree } from "../test-support/fixtures.js";
-import { LineReader, presentLocations, sortedLocations, type PlainLocation } from "./locations.js";
+import { writeFileSync } from "node:fs";
+import {
+  clipAround,
+  formatLocation,
+  LineReader,
+  presentLocations,
+  shownLineLimit,
+  shownLineLimitOver,
+  sortedLocations,
+  type PlainLocation,
+} from "./locations.js";
 
 /** The plain reading: every file location in answer order (the oracle for the sort). */
 function plainLocations(answer: readonly Location[]): PlainLocation[] {
@@ -86,6 +96,56 @@ describe("LineReader", () => {
       // A folder (EISDIR when read) stands in for a file there but unreadable: root reads anything.
       expect(reader.exists(join(tree.dir, "folder"))).toBe(true);
       expect(reader.line(join(tree.dir, "folder"), 0)).toBe("");
+    } finally {
+      tree.remove();
+    }
+  });
+});
+
+describe("clipAround and the rows of a long line", () => {
+  it("cuts a long line around the column, marking each cut side, never splitting a surrogate pair", () => {
+    expect(clipAround("  short line  ", 4)).toBe("short line");
+    const long = `${"a".repeat(500)}TARGET${"b".repeat(500)}`;
+    const clipped = clipAround(`    ${long}`, 504);
+    expect(clipped.length).toBe(shownLineLimit + 2);
+    expect(clipped.startsWith("…a")).toBe(true);
+    expect(clipped.endsWith("b…")).toBe(true);
+    expect(clipped.indexOf("TARGET")).toBe(1 + shownLineLimit / 4);
+    expect(clipAround(long, 0)).toBe(`${long.slice(0, shownLineLimit)}…`);
+    expect(clipAround(long, long.length)).toBe(`…${long.slice(-shownLineLimit)}`);
+    // Astral characters (two UTF-16 units each) on both cut sides: no lone half is left.
+    const astral = "𝑥".repeat(300);
+    for (const column of [0, 1, 151, 300, 599]) {
+      const cut = clipAround(astral, column);
+      expect(cut.replace(/…/g, "").length % 2, `column ${column}`).toBe(0);
+      expect(/[\uD800-\uDFFF]/u.test(cut.replace(/…/g, "").replace(/𝑥/gu, "")), `column ${column}`).toBe(
+        false,
+      );
+    }
+  });
+
+  it("keeps a references answer over one 24 KB line small: clipped rows, shorter past the budget", () => {
+    const tree = tempTree("long-line", {});
+    try {
+      const file = join(tree.dir, "min.js");
+      const line = Array.from({ length: 2400 }, (_, i) => `v${i}=f(x);`).join("");
+      writeFileSync(file, `${line}\n`);
+      expect(line.length).toBeGreaterThan(24_000);
+      const reader = new LineReader();
+      const rows = Array.from({ length: 50 }, (_, i) =>
+        formatLocation({ file, range: at(0, i * 480) }, () => "min.js", reader),
+      );
+      const total = rows.join("\n").length;
+      expect(total).toBeLessThan(50 * (shownLineLimit + 30));
+      expect(rows[0]).toMatch(/^min\.js:1:1  v0=f\(x\);/);
+      for (const row of rows)
+        expect(row.length).toBeLessThanOrEqual("min.js:1:23521  ".length + shownLineLimit + 2);
+      // Past the answer's budget for shown text (a 200-row outline of the same line), rows are shorter.
+      const more = Array.from({ length: 150 }, (_, i) =>
+        formatLocation({ file, range: at(0, i * 150) }, () => "min.js", reader),
+      );
+      expect(more.at(-1)!.length).toBeLessThanOrEqual("min.js:1:22351  ".length + shownLineLimitOver + 2);
+      for (const [i, row] of rows.entries()) expect(row, `row ${i}`).toContain(`f(x);`);
     } finally {
       tree.remove();
     }

@@ -2,10 +2,46 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
 import type { FileTexts } from "../files/file-texts.js";
+import { splitLines } from "../positions/line-ends.js";
+
+/** Most characters of a source line shown in a result row (see {@link clipAround}). */
+export const shownLineLimit = 200;
+
+/**
+ * Most characters of source lines one answer shows in all (see {@link LineReader.shown}); past
+ * it, each further line is cut to {@link shownLineLimitOver}.
+ */
+export const shownLinesBudget = 24_000;
+
+/** Characters of a line shown once an answer's {@link shownLinesBudget} is spent. */
+export const shownLineLimitOver = 80;
+
+/**
+ * `text` trimmed, and when longer than `limit` UTF-16 units, cut to about `limit` around
+ * `column` (a UTF-16 column of the untrimmed text: a quarter of the window before it), with `…`
+ * on each side cut. A surrogate pair is never split.
+ */
+export function clipAround(text: string, column: number, limit: number = shownLineLimit): string {
+  const trimmed = text.trim();
+  if (trimmed.length <= limit) return trimmed;
+  const lead = text.length - text.trimStart().length;
+  const at = Math.min(Math.max(column - lead, 0), trimmed.length);
+  let start = Math.max(0, Math.min(at - Math.floor(limit / 4), trimmed.length - limit));
+  let end = Math.min(trimmed.length, start + limit);
+  if (start > 0 && isLowSurrogate(trimmed.charCodeAt(start))) start += 1;
+  if (end < trimmed.length && isLowSurrogate(trimmed.charCodeAt(end))) end -= 1;
+  return `${start > 0 ? "…" : ""}${trimmed.slice(start, end)}${end < trimmed.length ? "…" : ""}`;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
 
 /** Reads lines of files once per answer, through the run's text cache when given one. */
 export class LineReader {
   private readonly cache = new Map<string, readonly string[] | undefined>();
+  /** Characters of source lines {@link shown} so far. */
+  private shownSoFar = 0;
   /** Files found not to exist (ENOENT, ENOTDIR) while read. */
   private readonly missing = new Set<string>();
   private readonly texts: FileTexts | undefined;
@@ -20,9 +56,23 @@ export class LineReader {
     return this;
   }
 
-  /** The text of 0-based `line` of `file`, trimmed; empty when unreadable. */
+  /** The text of 0-based `line` of `file`, trimmed, whole (for reading, not for showing); empty when unreadable. */
   line(file: string, line: number): string {
     return this.lines(file)?.[line]?.trim() ?? "";
+  }
+
+  /**
+   * The text of 0-based `line` of `file` to show in a row: trimmed and clipped around `column`
+   * (see {@link clipAround}) to {@link shownLineLimit}, or to {@link shownLineLimitOver} once
+   * this reader has shown {@link shownLinesBudget} characters (one long line repeated in every
+   * row of a large answer); empty when unreadable.
+   */
+  shown(file: string, line: number, column: number): string {
+    const text = this.lines(file)?.[line] ?? "";
+    const limit = this.shownSoFar >= shownLinesBudget ? shownLineLimitOver : shownLineLimit;
+    const clipped = clipAround(text, column, limit);
+    this.shownSoFar += clipped.length;
+    return clipped;
   }
 
   /**
@@ -38,7 +88,7 @@ export class LineReader {
       try {
         this.cache.set(
           file,
-          this.texts ? this.texts.read(file).lines() : readFileSync(file, "utf8").split(/\r?\n/),
+          this.texts ? this.texts.read(file).lines() : splitLines(readFileSync(file, "utf8")),
         );
       } catch (error) {
         this.cache.set(file, undefined);
@@ -101,14 +151,17 @@ export function sortedLocations(
   return sorted;
 }
 
-/** `path:line:col  text` with a 1-based line and column and the path relative to the working directory. */
+/**
+ * `path:line:col  text` with a 1-based line and column, the path relative to the working
+ * directory, and the line's text clipped around the column (see {@link LineReader.shown}).
+ */
 export function formatLocation(
   location: PlainLocation,
   display: (path: string) => string,
   reader: LineReader,
 ): string {
   const { line, character } = location.range.start;
-  return `${display(location.file)}:${line + 1}:${character + 1}  ${reader.line(location.file, line)}`;
+  return `${display(location.file)}:${line + 1}:${character + 1}  ${reader.shown(location.file, line, character)}`;
 }
 
 /**

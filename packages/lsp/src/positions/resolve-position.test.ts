@@ -23,6 +23,38 @@ describe("resolvePosition", () => {
     expect(resolvePosition(text, 4, "+", "a.ts")).toMatchObject({ line: 3, character: 11 });
   });
 
+  it("reads combining marks, connectors and joiners as parts of a name, as the languages do", () => {
+    // मान: म, then the vowel sign ा (a spacing mark), then न. The lone म is another name.
+    const hindi = "मान = 1\nम = 2\nprint(मान + म)";
+    expect(resolvePosition(hindi, 3, "म", "x.py")).toEqual({
+      line: 2,
+      character: 12,
+      length: 1,
+      identifier: "म",
+    });
+    expect(resolvePosition(hindi, 3, "मान", "x.py")).toEqual({
+      line: 2,
+      character: 6,
+      length: 3,
+      identifier: "मान",
+    });
+    // café written decomposed: e then U+0301.
+    const cafe = "cafe\u0301";
+    const decomposed = `${cafe} = 1\nprint(${cafe})`;
+    expect(resolvePosition(decomposed, 2, cafe, "x.py")).toEqual({
+      line: 1,
+      character: 6,
+      length: 5,
+      identifier: cafe,
+    });
+    expect(resolvePosition(decomposed, 2, "cafe", "x.py")).toMatchObject({ character: 6, identifier: cafe });
+    expect(focusOf(`menu.${cafe}`)).toEqual({ name: cafe, offset: 5, names: 2 });
+    expect(wholeColumns("a\u200Cb = a", "a")).toEqual([6]);
+    expect(wholeColumns("x\u203Fy = x", "x")).toEqual([6]);
+    // An astral letter (a surrogate pair) is one name character.
+    expect(wholeColumns("𝑥𝑦 = 𝑥", "𝑥")).toEqual([7]);
+  });
+
   it("finds the symbol on the asked line, as 0-based line and column", () => {
     expect(resolvePosition(text, 3, "add", "a.ts")).toEqual({
       line: 2,

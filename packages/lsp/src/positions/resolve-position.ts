@@ -1,4 +1,14 @@
 import { LspError } from "../errors/lsp-error.js";
+import {
+  charAt,
+  charBefore,
+  identifiers,
+  nameCharAt,
+  nameCharBefore,
+  nameRuns,
+  nonIdentifierChar,
+} from "./identifier-chars.js";
+import { splitLines } from "./line-ends.js";
 
 /** A position found from a line and a symbol substring. */
 export interface ResolvedPosition {
@@ -24,9 +34,6 @@ export interface ResolvedPosition {
 /** How many lines either side of the asked line are searched when the symbol is not on it. */
 export const nearbyLines = 3;
 
-const identifierChar = /[\p{L}\p{N}_$]/u;
-const nonIdentifierChar = /[^\p{L}\p{N}_$]/u;
-
 function occurrences(text: string, symbol: string): number[] {
   const found: number[] = [];
   for (let at = text.indexOf(symbol); at !== -1; at = text.indexOf(symbol, at + 1)) found.push(at);
@@ -38,13 +45,10 @@ function occurrences(text: string, symbol: string): number[] {
  * needs a boundary: `push(` is whole in `items.push(item)`, though a name follows its `(`.
  */
 function isWhole(text: string, at: number, length: number): boolean {
-  const first = text[at] ?? "";
-  const last = text[at + length - 1] ?? "";
-  const before = at > 0 ? text[at - 1]! : "";
-  const after = text[at + length] ?? "";
+  const end = at + length;
   return (
-    (!identifierChar.test(first) || !identifierChar.test(before)) &&
-    (!identifierChar.test(last) || !identifierChar.test(after))
+    (!nameCharAt(text, at) || !nameCharBefore(text, at)) &&
+    (!nameCharBefore(text, end) || !nameCharAt(text, end))
   );
 }
 
@@ -98,8 +102,8 @@ function wholeColumn(text: string, symbol: string): number | undefined {
 function containingIdentifier(text: string, at: number, length: number): string {
   let start = at;
   let end = at + length;
-  while (start > 0 && identifierChar.test(text[start - 1]!)) start--;
-  while (end < text.length && identifierChar.test(text[end]!)) end++;
+  while (start > 0 && nameCharBefore(text, start)) start -= charBefore(text, start).length;
+  while (end < text.length && nameCharAt(text, end)) end += charAt(text, end).length;
   return text.slice(start, end);
 }
 
@@ -114,8 +118,9 @@ function containingIdentifier(text: string, at: number, length: number): string 
 export function focusOf(symbol: string): { name: string; offset: number; names: number; callee?: true } {
   if (!nonIdentifierChar.test(symbol)) return { name: symbol, offset: 0, names: 1 };
   const quoted = quotedSpans(symbol);
-  const all = [...symbol.matchAll(/[\p{L}\p{N}_$]+/gu)];
-  const words = all.filter((match) => !/^\p{N}/u.test(match[0]));
+  const all = [...symbol.matchAll(nameRuns())];
+  // A run starting with a digit is a number; one starting with a mark or a joiner holds no name.
+  const words = all.filter((match) => /^[\p{ID_Start}_$]/u.test(match[0]));
   const code = words.filter((match) => !quoted.some(([from, to]) => match.index >= from && match.index < to));
   // Only a string or a number asked about (an import's path, a key): its names are what there is.
   const names = code.length > 0 ? code : words.length > 0 ? words : all;
@@ -165,7 +170,7 @@ export function resolvePosition(
   symbol: string,
   display: string,
 ): ResolvedPosition {
-  const lines = typeof text === "string" ? text.split(/\r?\n/) : text;
+  const lines = typeof text === "string" ? splitLines(text) : text;
   if (symbol === "") {
     throw new LspError({ code: "LSP_BAD_ARGUMENTS", message: "symbol must not be empty" });
   }
@@ -250,11 +255,11 @@ function closestIdentifier(text: string, symbol: string): string | undefined {
     .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ")
     .replace(/\/\/.*$/, "")
     .replace(/(^|\s)#\s.*$/, "$1");
-  const identifiers = new Set(code.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu) ?? []);
+  const found = new Set(code.match(identifiers()) ?? []);
   const wanted = symbol.toLowerCase();
   let best: string | undefined;
   let bestScore = Number.POSITIVE_INFINITY;
-  for (const identifier of identifiers) {
+  for (const identifier of found) {
     const candidate = identifier.toLowerCase();
     const shorter = Math.min(candidate.length, wanted.length);
     const longer = Math.max(candidate.length, wanted.length);

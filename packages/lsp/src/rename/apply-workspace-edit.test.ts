@@ -59,6 +59,32 @@ describe("applyWorkspaceEdit", () => {
     ).toBe("abg();");
   });
 
+  it("counts a bare carriage return as a line end, as LSP does", () => {
+    expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(1, 0, 1), newText: "B" }])).toBe("a\rB\r\nc\nd");
+    expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(3, 0, 1), newText: "D" }])).toBe("a\rb\r\nc\nD");
+  });
+
+  it("refuses a rename's edit that replaces something other than the old name, or the name nowhere, writing nothing", async () => {
+    writeFileSync(join(dir, "b.ts"), 'import { a } from "./a.js";\n');
+    const renaming: EditBase = { ...closed, oldName: "a" };
+    const path = applyWorkspaceEdit(
+      { changes: { [uri("b.ts")]: [{ range: range(0, 21, 25), newText: "alpha" }] } },
+      renaming,
+    );
+    await expect(path).rejects.toThrow(
+      `the server's edit replaces "a.js" in b.ts, which is not the name 'a': it is not a rename of that identifier. Check the symbol with lsp references, then rename it from a line where it is written as a name, or edit by hand; nothing was written`,
+    );
+    const empty = applyWorkspaceEdit({ documentChanges: [] }, renaming);
+    await expect(empty).rejects.toThrow("the server's edit replaces 'a' nowhere");
+    expect(read("b.ts")).toBe('import { a } from "./a.js";\n');
+    const applied = await applyWorkspaceEdit(
+      { changes: { [uri("b.ts")]: [{ range: range(0, 9, 10), newText: "alpha" }] } },
+      renaming,
+    );
+    expect(applied.changedFiles).toEqual([join(dir, "b.ts")]);
+    expect(read("b.ts")).toBe('import { alpha } from "./a.js";\n');
+  });
+
   it("moves a folder file by file, after the edits made in it, bytes kept, old folder removed", async () => {
     mkdirSync(join(dir, "shapes", "data"), { recursive: true });
     writeFileSync(join(dir, "shapes", "shapes.go"), "package shapes\n");

@@ -12,6 +12,23 @@ import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { folderFiles } from "./folder-files.js";
 import { someOf } from "../format/some-of.js";
+import { lineSpan } from "../positions/line-ends.js";
+import { wholeColumns } from "../positions/resolve-position.js";
+
+/**
+ * Whether `text` (what an edit replaces, a prepareRename range) is the name `name`, a sigil
+ * before it allowed: a private `#count`, a raw `r#type`, a lifetime, a decorator.
+ */
+export function readsAsName(text: string, name: string): boolean {
+  return text === name || text.replace(/^(?:#|@|\$|r#|')/, "") === name;
+}
+
+/** At most 80 UTF-16 units of `text` (a surrogate pair kept whole), for a message. */
+function someText(text: string): string {
+  if (text.length <= 80) return text;
+  const low = text.charCodeAt(80);
+  return `${text.slice(0, low >= 0xdc00 && low <= 0xdfff ? 79 : 80)}…`;
+}
 
 /** What the edit is applied against: the documents the server holds, and how paths are shown. */
 export interface EditBase {
@@ -27,6 +44,12 @@ export interface EditBase {
    * followed. A server may answer with edits anywhere (a library's declaration file).
    */
   writable(path: string): boolean;
+  /**
+   * The name being renamed, when the edit is a rename's: a text edit replacing text that does not
+   * name it as a whole identifier (a module path, another word), or an edit that replaces it
+   * nowhere, is refused whole.
+   */
+  readonly oldName?: string;
 }
 
 /** What applying a workspace edit did. */
@@ -60,33 +83,34 @@ function pathOf(uri: string): string {
 
 /** The offset of a position, clamped to the text; `outside` is told when it had to be. */
 function offsetAt(text: string, line: number, character: number, outside?: () => void): number {
-  let offset = 0;
-  for (let current = 0; current < line; current++) {
-    const next = text.indexOf("\n", offset);
-    if (next === -1) {
-      outside?.();
-      return text.length;
-    }
-    offset = next + 1;
+  const span = lineSpan(text, line);
+  if (span === undefined) {
+    outside?.();
+    return text.length;
   }
-  const lineEnd = text.indexOf("\n", offset);
-  const end = lineEnd === -1 ? text.length : lineEnd;
   // The spec reads a character past the line's end as the end; a rename's edits never need it.
-  if (offset + character > end) outside?.();
-  return Math.min(offset + character, end);
+  if (span.start + character > span.end) outside?.();
+  return Math.min(span.start + character, span.end);
 }
 
 /**
  * Applies text edits to a text, last first, so earlier offsets stay valid. `outside` is told when
- * an edit lies beyond the text (the server computed it against another version of the file).
+ * an edit lies beyond the text (the server computed it against another version of the file);
+ * `replaces` is told the text each edit replaces, before any is applied.
  */
-export function applyTextEdits(text: string, edits: readonly TextEdit[], outside?: () => void): string {
+export function applyTextEdits(
+  text: string,
+  edits: readonly TextEdit[],
+  outside?: () => void,
+  replaces?: (replaced: string) => void,
+): string {
   const located = edits.map((edit, index) => ({
     start: offsetAt(text, edit.range.start.line, edit.range.start.character, outside),
     end: offsetAt(text, edit.range.end.line, edit.range.end.character, outside),
     newText: edit.newText,
     index,
   }));
+  if (replaces) for (const edit of located) replaces(text.slice(edit.start, edit.end));
   // Inserts at one position appear in the order given (LSP): the later one goes in first.
   located.sort((a, b) => b.start - a.start || b.end - a.end || b.index - a.index);
   let result = text;
@@ -95,7 +119,7 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[], outside
 }
 
 /** Every file uri a WorkspaceEdit touches, in order, each once. */
-function touchedUris(edit: WorkspaceEdit): string[] {
+export function touchedUris(edit: WorkspaceEdit): string[] {
   const uris = new Set<string>();
   if (edit.documentChanges) {
     for (const change of edit.documentChanges) {
@@ -233,6 +257,9 @@ export async function applyWorkspaceEdit(
     plan.set(path, original?.text ?? null);
     return original?.text ?? null;
   };
+  /** Text edits replacing the old name, and the first replacing other text (see `EditBase.oldName`). */
+  let namesReplaced = 0;
+  let otherReplaced: { path: string; replaced: string } | undefined;
   /** Folders a folder move emptied: removed once everything is written. */
   const emptied: string[] = [];
   /** A folder rename, as the move of each file in it (written all or nothing like any other). */
@@ -277,10 +304,18 @@ export async function applyWorkspaceEdit(
     // it would corrupt the file.
     plan.set(
       path,
-      applyTextEdits(text!, edits, () =>
-        fail(
-          `${base.display(path)} changed on disk since the language server read it (an edit lies beyond its text); run lsp_rename again`,
-        ),
+      applyTextEdits(
+        text!,
+        edits,
+        () =>
+          fail(
+            `${base.display(path)} changed on disk since the language server read it (an edit lies beyond its text); run lsp_rename again`,
+          ),
+        (replaced) => {
+          if (base.oldName === undefined || replaced === "") return;
+          if (readsAsName(replaced, base.oldName)) namesReplaced += 1;
+          else otherReplaced ??= { path, replaced };
+        },
       ),
     );
     editCounts.set(path, (editCounts.get(path) ?? 0) + edits.length);
@@ -345,6 +380,21 @@ export async function applyWorkspaceEdit(
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) editText(uri, edits);
   }
 
+  // A rename moving files (a package's, a module's) rewrites the paths naming them too.
+  if (
+    base.oldName !== undefined &&
+    otherReplaced &&
+    (moves.size === 0 || wholeColumns(otherReplaced.replaced, base.oldName).length === 0)
+  ) {
+    fail(
+      `the server's edit replaces ${JSON.stringify(someText(otherReplaced.replaced))} in ${base.display(otherReplaced.path)}, which is not the name '${base.oldName}': it is not a rename of that identifier. Check the symbol with lsp references, then rename it from a line where it is written as a name, or edit by hand`,
+    );
+  }
+  if (base.oldName !== undefined && namesReplaced === 0 && moves.size === 0) {
+    fail(
+      `the server's edit replaces '${base.oldName}' nowhere: it is not a rename of that identifier. Check the symbol with lsp references, or edit by hand`,
+    );
+  }
   const changedFiles = order.filter((path) => plan.get(path) !== (originals.get(path)?.text ?? null));
   // Two paths of one file (a symbolic link and its target): written twice, one edit set is lost.
   const realPaths = new Map<string, string>();

@@ -3,6 +3,8 @@ import { extname, join } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
 import { wholeColumns } from "../positions/resolve-position.js";
 import { skippedFolders } from "../servers/project-folders.js";
+import { clipAround } from "../format/locations.js";
+import { splitLines } from "../positions/line-ends.js";
 
 /** One line outside the renaming server's root that names the old name. */
 export interface Mention {
@@ -138,12 +140,12 @@ export function mentionsIn(file: string, name: string, bytes: number): Mention[]
   }
   if (!text.includes(name)) return [];
   const found: Mention[] = [];
-  const lines = text.split(/\r?\n/);
+  const lines = splitLines(text);
   for (let line = 0; line < lines.length; line++) {
     const content = lines[line]!;
-    if (content.includes(name) && wholeColumns(content, name).length > 0) {
-      found.push({ file, line, text: content.trim() });
-    }
+    const columns = content.includes(name) ? wholeColumns(content, name) : [];
+    // A minified line is shown around the name, not whole.
+    if (columns.length > 0) found.push({ file, line, text: clipAround(content, columns[0]!) });
   }
   return found;
 }

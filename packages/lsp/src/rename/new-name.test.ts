@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newNameProblem } from "./new-name.js";
+import { newNameProblem, reservedWordIsFine } from "./new-name.js";
 
 describe("newNameProblem", () => {
   it("accepts each language's identifiers", () => {
@@ -17,7 +17,7 @@ describe("newNameProblem", () => {
 
   it("refuses a reserved word of the language, and allows another language's", () => {
     expect(newNameProblem("typescript", "class")).toBe(
-      "'class' is a reserved word in typescript: every file using the name would stop parsing; give another name",
+      "'class' is a reserved word in typescript (only a property or method may be named so): every file using the name would stop parsing; give another name",
     );
     expect(newNameProblem("python", "lambda")).toMatch(/^'lambda' is a reserved word in python/);
     expect(newNameProblem("go", "func")).toMatch(/reserved word in go/);
@@ -34,5 +34,30 @@ describe("newNameProblem", () => {
     expect(newNameProblem("go", "two words")).toMatch(/not a go identifier/);
     expect(newNameProblem("c", "ns::name")).toMatch(/not a c identifier/);
     expect(newNameProblem("typescript", "obj.prop")).toMatch(/not a typescript identifier/);
+  });
+
+  it("lets a reserved word name a TypeScript member, and only there", () => {
+    expect(newNameProblem("typescript", "delete", { member: true })).toBeUndefined();
+    expect(
+      newNameProblem("typescript", "default", { dialect: "typescriptreact", member: true }),
+    ).toBeUndefined();
+    expect(reservedWordIsFine("typescript", "delete")).toBe(true);
+    expect(reservedWordIsFine("typescript", "remove")).toBe(false);
+    expect(reservedWordIsFine("python", "class")).toBe(false);
+    expect(newNameProblem("python", "class", { member: true })).toMatch(
+      /^'class' is a reserved word in python:/,
+    );
+  });
+
+  it("keeps C's reserved words apart from C++'s", () => {
+    for (const name of ["new", "class", "this", "template", "delete"]) {
+      expect(newNameProblem("c", name, { dialect: "c" })).toBeUndefined();
+      expect(newNameProblem("c", name, { dialect: "cpp" })).toMatch(
+        new RegExp(`^'${name}' is a reserved word in c\\+\\+:`),
+      );
+    }
+    expect(newNameProblem("c", "int", { dialect: "c" })).toMatch(/^'int' is a reserved word in c:/);
+    expect(newNameProblem("c", "_Bool")).toMatch(/reserved word in c:/);
+    expect(newNameProblem("c", "cafe\u0301")).toBeUndefined();
   });
 });

@@ -510,3 +510,100 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
     });
   },
 );
+
+/**
+ * The same monorepo, asked for references: the server of the package asked in does not search
+ * the other packages, so what they name is said, not passed off as no use.
+ */
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "references in one package of a monorepo",
+  () => {
+    it("names the files of other packages the answering server does not search", async () => {
+      await withTree(
+        {
+          "package.json": '{ "name": "mono", "private": true }\n',
+          "packages/a/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+          "packages/a/src/index.ts":
+            'export function greet(name: string): string {\n  return `hello ${name}`;\n}\nexport const hi = greet("a");\n',
+          "packages/b/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+          "packages/b/src/main.ts":
+            'import { greet } from "../../a/src/index.js";\nexport const message = greet("b");\n',
+        },
+        async (call) => {
+          const fromA = await call("lsp", {
+            action: "references",
+            file: "packages/a/src/index.ts",
+            line: 1,
+            symbol: "greet",
+          });
+          expect(fromA.split("\n")).toEqual([
+            "2 references of 'greet':",
+            "packages/a/src/index.ts:1:17  export function greet(name: string): string {",
+            'packages/a/src/index.ts:4:19  export const hi = greet("a");',
+            "not searched: 'greet' is also named in 1 file that the server which answered (root packages/a) does not search; if they use this symbol, ask from one of them:",
+            'packages/b/src/main.ts:1  import { greet } from "../../a/src/index.js";',
+            'packages/b/src/main.ts:2  export const message = greet("b");',
+          ]);
+          // From the importing package, its server sees both: nothing more to say.
+          const fromB = await call("lsp", {
+            action: "references",
+            file: "packages/b/src/main.ts",
+            line: 2,
+            symbol: "greet",
+          });
+          expect(fromB).toMatch(/^4 references of 'greet':/);
+          expect(fromB).not.toContain("not searched");
+        },
+        [packageBin],
+      );
+    });
+  },
+);
+
+/**
+ * The name asked about is on the asked line only in a comment: the server finds nothing there,
+ * so the nearby lines are tried, as for a name not on the line, and the line used is said.
+ */
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "references of a name only in a comment on the asked line",
+  () => {
+    it("answers for the nearby line where it is code", async () => {
+      await withTree(
+        {
+          "package.json": '{ "name": "comment", "private": true }\n',
+          "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+          "src/a.ts": [
+            "export function tally(): number {",
+            "  let total = 0;",
+            "  for (let i = 0; i < 3; i++) {",
+            "    total += i;",
+            "  }",
+            "  const label = 'x';",
+            "  let count = total;",
+            "  count += label.length;",
+            "  // line 9 comment mentioning count",
+            "  return count;",
+            "}",
+            "",
+          ].join("\n"),
+        },
+        async (call) => {
+          const answer = await call("lsp", {
+            action: "references",
+            file: "src/a.ts",
+            line: 9,
+            symbol: "count",
+          });
+          expect(answer.split("\n")).toEqual([
+            "'count' is on line 9 only in a comment or string, where the server found no reference; used line 8: count += label.length;",
+            "3 references of 'count':",
+            "src/a.ts:7:7  let count = total;",
+            "src/a.ts:8:3  count += label.length;",
+            "src/a.ts:10:10  return count;",
+          ]);
+        },
+        [packageBin],
+      );
+    });
+  },
+);

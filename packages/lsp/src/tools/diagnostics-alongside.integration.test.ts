@@ -148,6 +148,12 @@ async function published(supervisor: LspSupervisor, file: string, pattern: RegEx
   return false;
 }
 
+/** The part of a client's `DocumentSync` that follows gopls's first check of the workspace. */
+interface LoadProgress {
+  onProgress(token: string | number, value: { kind?: string; title?: string } | undefined): void;
+  readonly workspaceLoadToken: string | number | undefined;
+}
+
 /** Waits (bounded) until the gopls serving `file` has ended its first check of the workspace. */
 async function workspaceChecked(supervisor: LspSupervisor, file: string): Promise<boolean> {
   for (let tries = 0; tries < 200; tries++) {
@@ -398,6 +404,52 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write of several file
 });
 
 /**
+ * A monorepo: each package a root with its own server. A write to one package breaks a file of
+ * another, open on that package's server (which reads the written file from disk): reported too.
+ */
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "diagnostics on write in files open on another root's server",
+  () => {
+    it("reports what the write broke in the other package, and that it is gone after the fix", async () => {
+      const index = "export function greet(name: string): string {\n  return `hello ${name}`;\n}\n";
+      const { dir, supervisor, lsp, write, end } = writeRun("other-root", {
+        "package.json": '{ "name": "mono", "private": true }\n',
+        "packages/a/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+        "packages/a/src/index.ts": index,
+        "packages/b/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+        "packages/b/src/main.ts":
+          'import { greet } from "../../a/src/index.js";\nexport const message = greet("b");\nexport const old: string = 1;\n',
+      });
+      try {
+        // Opened on b's server by a question; a's server runs too.
+        expect(
+          await lsp({ action: "hover", file: "packages/b/src/main.ts", line: 2, symbol: "greet" }),
+        ).toContain("greet");
+        expect(
+          await lsp({ action: "hover", file: "packages/a/src/index.ts", line: 1, symbol: "greet" }),
+        ).toContain("greet");
+        expect(
+          await published(supervisor, join(dir, "packages", "b", "src", "main.ts"), /not assignable/),
+        ).toBe(true);
+        const breakIt = await write("packages/a/src/index.ts", index.replace("name: string", "name: number"));
+        expect(breakIt).toContain(
+          "1 new diagnostic in packages/b/src/main.ts, which this write did not change:",
+        );
+        expect(breakIt).toMatch(/^packages\/b\/src\/main\.ts:2:\d+ error \[TS2345\]/m);
+        expect(breakIt, "what the file had before the write").not.toMatch(/not assignable to type 'string'/);
+
+        const fix = await write("packages/a/src/index.ts", index);
+        expect(fix).toContain(
+          "1 diagnostic reported earlier is gone from packages/b/src/main.ts, which this write did not change",
+        );
+      } finally {
+        await end();
+      }
+    });
+  },
+);
+
+/**
  * gopls checks the whole workspace and publishes for files not open: a write breaking a package
  * that imports the written one is reported though nothing opened it, without the errors the
  * workspace had before.
@@ -461,6 +513,57 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         await end();
       }
     });
+
+    it.each([
+      { lateMs: 1_000, heading: "1 new diagnostic in app/main.go, which this write did not change:" },
+      // Not ended within the look (at most 2 s): listed whole, saying some may predate the write.
+      {
+        lateMs: 4_000,
+        heading:
+          "1 diagnostic in app/main.go, which this write did not change (checked for the first time: some may predate this write):",
+      },
+    ])(
+      "reports the first break of a clean package not open, right after the first question (first check $lateMs ms late)",
+      async ({ lateMs, heading }) => {
+        const shapes =
+          "package shapes\n\ntype Shape interface {\n\tArea() float64\n}\n\ntype Square struct{ Side float64 }\n\nfunc (s Square) Area() float64 { return s.Side * s.Side }\n\nfunc Total(shapes ...Shape) float64 {\n\tsum := 0.0\n\tfor _, shape := range shapes {\n\t\tsum += shape.Area()\n\t}\n\treturn sum\n}\n";
+        const { dir, supervisor, lsp, write, end } = writeRun("unopened-first", {
+          "go.mod": "module example.com/first\n\ngo 1.19\n",
+          "go.work": "go 1.19\n\nuse .\n",
+          "shapes/shapes.go": shapes,
+          "app/main.go":
+            'package main\n\nimport "example.com/first/shapes"\n\nfunc main() {\n\tc := shapes.Square{Side: 1}\n\tsq := shapes.Square{Side: 2}\n\tprintln(shapes.Total(c, sq))\n}\n',
+        });
+        try {
+          // gopls's first check of the workspace ends a second late (as in a larger workspace): the
+          // write comes while it runs, right after the question.
+          const client = await supervisor.clientFor(join(dir, "shapes", "shapes.go"));
+          const documents = (client as unknown as { documents: LoadProgress }).documents;
+          const onProgress = documents.onProgress.bind(documents);
+          documents.onProgress = (token, value) => {
+            if (value?.kind === "end" && token === documents.workspaceLoadToken) {
+              setTimeout(() => onProgress(token, value), lateMs);
+            } else {
+              onProgress(token, value);
+            }
+          };
+          expect(
+            await lsp({ action: "hover", file: "shapes/shapes.go", line: 11, symbol: "Total" }),
+          ).toContain("Total");
+          expect(supervisor.unopenedPublishes([join(dir, "shapes", "shapes.go")])[0]?.mark).toBeUndefined();
+          const breakIt = await write(
+            "shapes/shapes.go",
+            shapes.replace("func Total(shapes ...Shape)", "func Total(scale float64, shapes ...Shape)"),
+          );
+          expect(breakIt).toContain(heading);
+          expect(breakIt).toMatch(
+            /^app\/main\.go:8:\d+ error .*as float64 value in argument to shapes\.Total/m,
+          );
+        } finally {
+          await end();
+        }
+      },
+    );
 
     it("does not pass off a shell command's break of a package not open as the write's", async () => {
       const { dir, supervisor, lsp, write, end } = writeRun("unopened-shell", {

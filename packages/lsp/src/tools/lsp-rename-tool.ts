@@ -1,6 +1,6 @@
 import { defineTool, resolveInside, textResult } from "@tools/registry";
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
@@ -16,8 +16,11 @@ import {
 import { LspError } from "../errors/lsp-error.js";
 import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
+import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
-import { newNameProblem } from "../rename/new-name.js";
+import { newNameProblem, reservedWordIsFine } from "../rename/new-name.js";
+import { isMemberKind, renamedKind } from "../rename/renames-member.js";
+import { languageIdFor } from "../servers/server-table.js";
 import {
   defaultMentionLimits,
   mentionsElsewhere,
@@ -102,20 +105,54 @@ export const lspRenameTool = defineTool({
         message: `new_name '${args.new_name}' is the name it has already: nothing to rename; nothing was written.`,
       });
     }
-    const badName = newNameProblem(client.spec.language, args.new_name);
+    const use = { dialect: languageIdFor(client.spec, extname(file)) };
+    // A reserved word may name a member (TypeScript's `store.delete()`): known once the server's edit is.
+    const reservedIfMember = reservedWordIsFine(client.spec.language, args.new_name, use);
+    const badName = newNameProblem(client.spec.language, args.new_name, { ...use, member: reservedIfMember });
     if (badName)
       throw new LspError({ code: "LSP_BAD_ARGUMENTS", message: `${badName}; nothing was written.` });
     const at = { line: position.line, character: position.character };
     // The server must see every file using the name, or its edit leaves some of them behind.
     const search = await prepareSearch(client, uri, focus.name, context, reindexing(client, resynced));
     try {
-      const edit = await requestRenameEdit(client, uri, at, focus.name, args.new_name, ctx.signal);
+      const edit = await requestRenameEdit(
+        client,
+        uri,
+        at,
+        focus.name,
+        args.new_name,
+        lines[position.line]!,
+        ctx.signal,
+      );
       refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
+      if (reservedIfMember) {
+        const kind = await renamedKind(
+          client,
+          edit,
+          focus.name,
+          async (editedUri) => {
+            if (editedUri !== uri && editedUri.startsWith("file:") && !client.isOpen(editedUri))
+              await supervisor.open(supervisor.pathOf(editedUri)).catch(() => undefined);
+          },
+          ctx.signal,
+        );
+        if (!isMemberKind(kind)) {
+          throw new LspError({
+            code: "LSP_BAD_ARGUMENTS",
+            message: `${newNameProblem(client.spec.language, args.new_name, use)!}; nothing was written.`,
+          });
+        }
+      }
+      // Its diagnostics-on-write check compares with the state before the edit, which only this
+      // tool can still read: the edit is sent to the servers below, before the check runs.
+      const before = ctx.run.state(preEditDiagnosticsKey).get(ctx.callId);
+      if (before) await readPreEditDiagnostics(supervisor, edit, before);
       const applied = await applyWorkspaceEdit(edit, {
         versionOf: (documentUri) => client.versionOf(documentUri),
         isOpen: (documentUri) => client.isOpen(documentUri),
         isSynced: (documentUri, text) => client.isSynced(documentUri, text),
         display: (path) => supervisor.display(path),
+        oldName: focus.name,
         writable: (path) => {
           try {
             resolveInside(ctx.run.workingDirectory, path);

@@ -84,6 +84,13 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("navigation on gopls"
     expect(await text({ action: "implementation", file: "shapes.go", line: 7, symbol: "Area" })).toBe(
       "1 implementation of 'Area':\nshapes.go:16:17  func (c Circle) Area() float64 {",
     );
+    // Asked about a concrete type or its method, gopls answers with the interfaces it implements.
+    expect(await text({ action: "implementation", file: "shapes.go", line: 11, symbol: "Circle" })).toBe(
+      "1 interface 'Circle' implements:\nshapes.go:6:6  type Shape interface {",
+    );
+    expect(await text({ action: "implementation", file: "shapes.go", line: 16, symbol: "Area" })).toBe(
+      "1 interface method 'Area' implements:\nshapes.go:7:2  Area() float64",
+    );
     expect(await text({ action: "type_definition", file: "shapes.go", line: 22, symbol: "shape" })).toBe(
       "1 type definition of 'shape':\nshapes.go:6:6  type Shape interface {",
     );

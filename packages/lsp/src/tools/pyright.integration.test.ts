@@ -122,6 +122,33 @@ describe.skipIf(!found && !ci)("lsp against pyright", () => {
     expect(readFileSync(join(server.dir, "pkg", "main.py"), "utf8")).toContain("big = resize(unit, 2.0)");
     expect(readFileSync(join(server.dir, "pkg", "geometry.py"), "utf8")).toContain("def resize(");
   });
+
+  it("asks about the name meant when another contains it but for a combining mark (मान and म)", async () => {
+    writeFileSync(join(server.dir, "pkg", "hindi.py"), "मान = 1\nम = 2\nprint(मान + म)\n");
+    const answer = await text({ action: "hover", file: "pkg/hindi.py", line: 3, symbol: "म" });
+    expect(answer).toContain("(variable) म: Literal[2]");
+    expect(answer).not.toContain("मान");
+    expect(answer).not.toContain("occurs");
+  });
+
+  it("refuses a rename whose edit changes nothing (a name written with a combining mark), writing nothing", async () => {
+    // "café" decomposed: e then U+0301 COMBINING ACUTE ACCENT.
+    const name = "cafe\u0301";
+    const content = `${name} = 1\nprint(${name})\n`;
+    writeFileSync(join(server.dir, "pkg", "accent.py"), content);
+    const result = await invoke("lsp_rename", {
+      file: "pkg/accent.py",
+      line: 2,
+      symbol: name,
+      new_name: "cost",
+    });
+    const answer = resultText(result);
+    expect(result.error?.code, answer).toBe("LSP_RENAME_FAILED");
+    expect(answer).toBe(
+      `cannot rename '${name}' on line 2: the server's edit changes nothing (no file, no text): it does not take '${name}' there for a symbol it can rename (a name written with combining characters, or a file it has not analysed). Check it with lsp references or hover, or edit by hand; nothing was written`,
+    );
+    expect(readFileSync(join(server.dir, "pkg", "accent.py"), "utf8")).toBe(content);
+  });
 });
 
 const python = findBinary("python3", [], []);

@@ -1,0 +1,76 @@
+import { join } from "node:path";
+import type { LanguageClient } from "../client/language-client.js";
+import { mentionsElsewhere, type MentionsElsewhere } from "../rename/mentions-elsewhere.js";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
+
+/**
+ * Whether files of `client`'s language can lie outside its root: the root is not the working
+ * directory, or other roots of the language are below it (a monorepo of packages, each with its
+ * own server, which sees only the files its own root includes or imports).
+ */
+export function mayHaveOtherRoots(supervisor: LspSupervisor, client: LanguageClient): boolean {
+  return (
+    client.root !== supervisor.workingDirectory ||
+    supervisor
+      .projectRoots()
+      .roots.some(
+        (found) =>
+          found.spec.language === client.spec.language &&
+          found.root !== client.root &&
+          found.workspace !== client.root,
+      )
+  );
+}
+
+/**
+ * After a search across files (references, implementation) by `client`: the lines naming `name`
+ * in files of its language that another root's server serves and the answer did not list
+ * (`listed`), as a note; "" when there are none or no other root can exist. The answering
+ * server does not search them: they may use the symbol too. Bounded (see `mentionsElsewhere`).
+ */
+export async function otherRootsNote(
+  supervisor: LspSupervisor,
+  client: LanguageClient,
+  options: { name: string; listed: ReadonlySet<string>; signal?: AbortSignal },
+): Promise<string> {
+  if (!mayHaveOtherRoots(supervisor, client)) return "";
+  const found = await mentionsElsewhere(
+    supervisor.workingDirectory,
+    client.root,
+    (folder) => supervisor.rootFor(client.spec, join(folder, "_")),
+    {
+      name: options.name,
+      extensions: client.spec.extensions,
+      exclude: options.listed,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  );
+  return mentionsNote(found, {
+    name: options.name,
+    root: supervisor.display(client.root),
+    display: (path) => supervisor.display(path),
+  });
+}
+
+/** The note for what {@link otherRootsNote} found. */
+function mentionsNote(
+  found: MentionsElsewhere,
+  about: { name: string; root: string; display: (path: string) => string },
+): string {
+  const server = `the server which answered (root ${about.root})`;
+  if (found.files === 0) {
+    return found.truncated
+      ? `(files ${server} does not search were looked at for '${about.name}' only in part: the look's bound was reached)`
+      : "";
+  }
+  const files = `${found.files} file${found.files === 1 ? "" : "s"}`;
+  const lines = found.mentions.map(
+    (mention) => `${about.display(mention.file)}:${mention.line + 1}  ${mention.text}`,
+  );
+  return [
+    `not searched: '${about.name}' is also named in ${files} that ${server} does not search; if they use this symbol, ask from one of them:`,
+    ...lines,
+    ...(found.lines > lines.length ? [`… and ${found.lines - lines.length} more`] : []),
+    ...(found.truncated ? ["(the look for them stopped at its bound: there may be more)"] : []),
+  ].join("\n");
+}

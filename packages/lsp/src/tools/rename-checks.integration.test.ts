@@ -1,0 +1,137 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { resultText } from "@tools/registry";
+import { beforeAll, describe, expect, it } from "vitest";
+import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
+import { ci, packageBin } from "../test-support/fixtures.js";
+import { useServerFixture } from "../test-support/server-suite.js";
+import { lspRenameTool } from "./lsp-rename-tool.js";
+import { lspTool } from "./lsp-tool.js";
+
+const found = existsSync(join(packageBin, "typescript-language-server"));
+
+describe.skipIf(!found && !ci)("lsp_rename's checks against typescript-language-server", () => {
+  beforeAll(() => {
+    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
+  });
+  const server = useServerFixture({
+    fixture: "ts-project",
+    server: "typescript-language-server",
+    tools: [lspTool, lspRenameTool],
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 15_000,
+    resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+    expectProcesses: true,
+  });
+  const write = (path: string, content: string): void => writeFileSync(join(server.dir, path), content);
+  const read = (path: string): string => readFileSync(join(server.dir, path), "utf8");
+  const section = (answer: string): string[] =>
+    answer.slice(answer.indexOf("LSP diagnostics after this write:")).split("\n");
+
+  // Must stay the suite's first call: no file was looked at and the server is not running yet.
+  it("reports the errors a rename brings into a file never looked at as new, as its first call", async () => {
+    write("src/lib.ts", "export function helper(n: number): number { return n * 2; }\n");
+    write(
+      "src/use.ts",
+      'import { helper } from "./lib.js";\nconst util = 10;\nexport const v = helper(util);\n',
+    );
+    const result = await server.invoke("lsp_rename", {
+      file: "src/lib.ts",
+      line: 1,
+      symbol: "helper",
+      new_name: "util",
+    });
+    const answer = resultText(result);
+    expect(result.isError, answer).toBe(false);
+    expect(read("src/use.ts")).toContain("export const v = util(util);");
+    expect(section(answer)).toEqual([
+      "LSP diagnostics after this write:",
+      "2 new diagnostics in src/use.ts:",
+      "src/use.ts:1:10 error [TS2440] Import declaration conflicts with local declaration of 'util'. (typescript)",
+      "src/use.ts:3:18 error [TS2349] This expression is not callable. Type 'Number' has no call signatures. (typescript)",
+      "src/lib.ts: clean (no errors or warnings)",
+    ]);
+  });
+
+  it("reports them as new after a hover and diagnostics of the renamed file", async () => {
+    write("src/lib2.ts", "export function helper2(n: number): number { return n * 2; }\n");
+    write(
+      "src/use2.ts",
+      'import { helper2 } from "./lib2.js";\nconst util2 = 10;\nexport const v2 = helper2(util2);\n',
+    );
+    expect(await server.text({ action: "hover", file: "src/lib2.ts", line: 1, symbol: "helper2" })).toContain(
+      "function helper2",
+    );
+    expect(await server.text({ action: "diagnostics", file: "src/lib2.ts" })).toBe(
+      "no diagnostics in src/lib2.ts",
+    );
+    const result = await server.invoke("lsp_rename", {
+      file: "src/lib2.ts",
+      line: 1,
+      symbol: "helper2",
+      new_name: "util2",
+    });
+    const answer = resultText(result);
+    expect(result.isError, answer).toBe(false);
+    expect(answer).toContain("2 new diagnostics in src/use2.ts:");
+    expect(answer).not.toContain("from before");
+  });
+
+  it("refuses a rename whose server range is not the identifier asked (a module path), writing nothing", async () => {
+    write("src/a.ts", "export const foo = 1;\nexport const x = 2;\nexport const bar = 3;\n");
+    write("src/b.ts", 'import { foo, x, bar } from "./a.js";\nexport const sum = foo + x + bar;\n');
+    const result = await server.invoke("lsp_rename", {
+      file: "src/b.ts",
+      line: 1,
+      symbol: "a",
+      new_name: "alpha",
+    });
+    expect(result.error?.code).toBe("LSP_RENAME_FAILED");
+    expect(resultText(result)).toBe(
+      `cannot rename 'a' on line 1: what the server would rename there is "a.js" (columns 32–35), not the identifier 'a' (it is part of a string, such as a module path, or of a longer token). Give the line of a declaration or use of the identifier itself, or edit the text by hand; nothing was written`,
+    );
+    expect(read("src/b.ts")).toBe(
+      'import { foo, x, bar } from "./a.js";\nexport const sum = foo + x + bar;\n',
+    );
+  });
+
+  it("renames a member to a reserved word (a method may be named 'delete'), not a variable", async () => {
+    write(
+      "src/store.ts",
+      "export class Store {\n  remove(key: string): void {}\n  add(k: string, v: number): void {}\n}\n",
+    );
+    write(
+      "src/keep.ts",
+      'import { Store } from "./store.js";\nconst store = new Store();\nstore.remove("x");\nstore.add("y", 1);\nexport const count = 1;\n',
+    );
+    const fromUse = await server.invoke("lsp_rename", {
+      file: "src/keep.ts",
+      line: 3,
+      symbol: "remove",
+      new_name: "delete",
+    });
+    expect(fromUse.isError, resultText(fromUse)).toBe(false);
+    const fromDeclaration = await server.invoke("lsp_rename", {
+      file: "src/store.ts",
+      line: 3,
+      symbol: "add",
+      new_name: "default",
+    });
+    expect(fromDeclaration.isError, resultText(fromDeclaration)).toBe(false);
+    expect(read("src/store.ts")).toBe(
+      "export class Store {\n  delete(key: string): void {}\n  default(k: string, v: number): void {}\n}\n",
+    );
+    expect(read("src/keep.ts")).toContain('store.delete("x");\nstore.default("y", 1);');
+    const variable = await server.invoke("lsp_rename", {
+      file: "src/keep.ts",
+      line: 5,
+      symbol: "count",
+      new_name: "delete",
+    });
+    expect(variable.error?.code).toBe("LSP_BAD_ARGUMENTS");
+    expect(resultText(variable)).toBe(
+      "'delete' is a reserved word in typescript (only a property or method may be named so): every file using the name would stop parsing; give another name; nothing was written.",
+    );
+    expect(read("src/keep.ts")).toContain("export const count = 1;");
+  });
+});
