@@ -5,31 +5,52 @@ import type { AdapterId } from "./detect-adapter.js";
 export interface SourceLanguage {
   /** As a reply names it: "Go", "Python", "C". */
   readonly name: string;
-  /** The adapters that take its breakpoints, the usual one first. */
+  /** The adapters that can take its breakpoints, the usual one first. */
   readonly adapters: readonly AdapterId[];
 }
 
-const c: SourceLanguage = { name: "C", adapters: ["lldb", "delve"] };
-const cpp: SourceLanguage = { name: "C++", adapters: ["lldb"] };
+/**
+ * Machine code with DWARF line tables, which both native debuggers read: lldb stops in a Go
+ * binary built with DWARF, delve in the C, C++, Objective-C and assembly files cgo compiles
+ * into a Go program (and in what a Go program links). Unusual pairs are still sent: the
+ * adapter's verification says whether the program has the file.
+ */
+const native = (name: string, usual: AdapterId = "lldb"): SourceLanguage => ({
+  name,
+  adapters: usual === "lldb" ? ["lldb", "delve"] : ["delve", "lldb"],
+});
 
-/** By extension; delve takes C files too (cgo). */
+const c = native("C");
+const cpp = native("C++");
+const assembly = native("assembly");
+
+/**
+ * By extension (lower-cased). A breakpoint is held back only where the adapter certainly
+ * cannot use the file: Python source only debugpy runs, Dart source only dart, and neither
+ * runs native code; lldb and delve take any native language.
+ */
 const languages: Readonly<Record<string, SourceLanguage>> = {
   ".py": { name: "Python", adapters: ["debugpy"] },
   ".pyw": { name: "Python", adapters: ["debugpy"] },
-  ".go": { name: "Go", adapters: ["delve"] },
   ".dart": { name: "Dart", adapters: ["dart"] },
-  ".rs": { name: "Rust", adapters: ["lldb"] },
+  ".go": native("Go", "delve"),
+  ".rs": native("Rust"),
+  ".swift": native("Swift"),
   ".c": c,
   ".h": c,
   ".cc": cpp,
   ".cpp": cpp,
   ".cxx": cpp,
+  ".c++": cpp,
   ".hh": cpp,
   ".hpp": cpp,
   ".hxx": cpp,
-  ".m": { name: "Objective-C", adapters: ["lldb"] },
-  ".mm": { name: "Objective-C++", adapters: ["lldb"] },
-  ".swift": { name: "Swift", adapters: ["lldb"] },
+  ".h++": cpp,
+  ".m": native("Objective-C"),
+  ".mm": native("Objective-C++"),
+  ".s": assembly,
+  ".sx": assembly,
+  ".asm": assembly,
 };
 
 /**
@@ -43,20 +64,21 @@ export function sourceLanguage(file: string): SourceLanguage | undefined {
 
 /** Why a file's breakpoints are not for a session: its language, and the adapter it is for. */
 export interface OtherLanguage {
-  /** "a Go file, not for this lldb session" */
+  /** "a Python file, not for this lldb session" */
   readonly why: string;
   /** The adapter whose session its breakpoints are sent to. */
   readonly target: AdapterId;
 }
 
 /**
- * Why `file`'s breakpoints are not for a session of `adapter` (its language is another
- * adapter's), or undefined when they are, or when its language is unknown.
+ * Why `file`'s breakpoints are not for a session of `adapter` (no program it runs can have the
+ * file: a Python file for lldb, a Go file for debugpy), or undefined when they may be, or when
+ * its language is unknown.
  */
 export function otherLanguage(file: string, adapter: AdapterId): OtherLanguage | undefined {
   const language = sourceLanguage(file);
   if (!language || language.adapters.includes(adapter)) return undefined;
-  const article = /^[AEIOU]/.test(language.name) ? "an" : "a";
+  const article = /^[aeiou]/i.test(language.name) ? "an" : "a";
   return {
     why: `${article} ${language.name} file, not for this ${adapter} session`,
     target: language.adapters[0]!,

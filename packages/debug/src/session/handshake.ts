@@ -78,7 +78,7 @@ export async function handshake(
 /**
  * Sends one file's breakpoints (the session is configured) and stores the answer; a file of
  * another language than the adapter's is not sent but marked as waiting for a session of its
- * own (undefined): lldb would only answer "not verified" for a Go file.
+ * own (undefined): lldb would only answer "not verified" for a Python file.
  */
 export async function sendBreakpoints(
   core: SessionCore,

@@ -1,5 +1,6 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
+import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
@@ -32,16 +33,28 @@ export interface FramePage {
   readonly frames: DebugProtocol.StackFrame[];
   /** The index of the first frame (`#start`). */
   readonly start: number;
-  /** The thread's frame count as the adapter gave it, undefined when it gave none. */
+  /**
+   * The thread's frame count when it is known: the page reaches the bottom of the stack, or
+   * the adapter counts exactly (debugpy). Undefined otherwise: lldb-dap (from LLVM 20), delve
+   * and dart give a total that only says more frames exist.
+   */
   readonly total: number | undefined;
-  /** False when `total` is only the adapter's sign that more frames exist (delve), not a count. */
-  readonly counted: boolean;
+  /** Frames exist after the page (the adapter listed one past it). */
+  readonly more: boolean;
 }
 
 /**
+ * The adapters whose `totalFrames` is the stack's depth. The others estimate while they have
+ * not reached the bottom: lldb-dap from LLVM 20 answers the frames it listed plus 20, delve
+ * plus 50, dart plus a batch; lldb-dap 19 counts, but which lldb-dap answers is not known.
+ */
+const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
+
+/**
  * A page of a thread's frames, from `#startFrame` (at most {@link limits.frames}); their ids
- * are valid until the next resume, like those of every other page of the same stop. A start
- * past the last frame is refused, saying how many there are.
+ * are valid until the next resume, like those of every other page of the same stop. One frame
+ * past the page is asked for, to learn whether more exist whatever total the adapter gives. A
+ * start past the last frame is refused, saying how many there are when that is known.
  */
 export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
   core.assertStopped("stack");
@@ -49,25 +62,52 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
     startFrame,
-    levels: limits.frames,
+    levels: limits.frames + 1,
   });
-  const frames = (response.body?.stackFrames ?? []).slice(0, limits.frames);
-  const total = response.body?.totalFrames;
-  // Delve answers its frames loaded plus 50 while it has not reached the bottom: a sign, no count.
-  const counted = !(core.adapterId === "delve" && total !== undefined && total > startFrame + frames.length);
-  if (frames.length === 0 && startFrame > 0) {
-    throw new DebugError(
-      "DEBUG_BAD_ARGUMENTS",
-      counted && total !== undefined && total > 0
-        ? `start_frame ${startFrame} is past the end of thread ${thread}'s stack: it has ${total} ${countNoun(total, "frames")} ` +
-            `(#0–#${total - 1}); give ${total === 1 ? "0" : `0 to ${total - 1}`}`
-        : `start_frame ${startFrame} is past the end of thread ${thread}'s stack (no frame #${startFrame}); ` +
-            `list it from the top with {"op":"stack"}`,
-    );
-  }
+  const listed = response.body?.stackFrames ?? [];
+  const frames = listed.slice(0, limits.frames);
+  const more = listed.length > limits.frames;
+  const end = startFrame + frames.length;
+  const given = response.body?.totalFrames;
+  if (frames.length === 0 && startFrame > 0) throw await pastTheEnd(core, thread, startFrame);
+  // Fewer frames than asked for: the stack ends with the page (the DAP's word for the bottom).
+  const total = !more
+    ? end
+    : exactTotals.has(core.adapterId) && given !== undefined && given > end
+      ? given
+      : undefined;
   for (const frame of frames) core.validFrames.add(frame.id);
   core.listedThreads.add(thread);
-  return { threadId: thread, frames, start: startFrame, total, counted };
+  return { threadId: thread, frames, start: startFrame, total, more };
+}
+
+/**
+ * The refusal of a start past the last frame, with the stack's depth counted from the frames
+ * themselves (fewer than `startFrame` of them), not from any adapter's total; without a count
+ * when the stack is deeper than the search ({@link frameSearchDepth}).
+ */
+async function pastTheEnd(core: SessionCore, thread: number, startFrame: number): Promise<DebugError> {
+  let depth = 0;
+  // No frame #startFrame: the frames before it are all there are, unless the search stops short.
+  const levels = Math.min(startFrame, frameSearchDepth);
+  try {
+    const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
+      threadId: thread,
+      startFrame: 0,
+      levels,
+    });
+    depth = response.body?.stackFrames?.length ?? 0;
+  } catch {
+    // No count to give: the refusal says so.
+  }
+  return new DebugError(
+    "DEBUG_BAD_ARGUMENTS",
+    depth > 0 && (depth < levels || levels === startFrame)
+      ? `start_frame ${startFrame} is past the end of thread ${thread}'s stack: it has ${depth} ${countNoun(depth, "frames")} ` +
+          `(#0–#${depth - 1}); give ${depth === 1 ? "0" : `0 to ${depth - 1}`}`
+      : `start_frame ${startFrame} is past the end of thread ${thread}'s stack (no frame #${startFrame}); ` +
+          `list it from the top with {"op":"stack"}`,
+  );
 }
 
 /** Scopes of a frame from the current stop. */

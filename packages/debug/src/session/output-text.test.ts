@@ -36,7 +36,38 @@ describe("lastLines", () => {
     expect(lastLines("short\n", 50)).toBe("short\n");
   });
 
+  it("keeps a line that starts exactly where the bound falls, and none that starts before it", () => {
+    const text = "aaaa\nbbbb\ncccc\n";
+    // "bbbb\ncccc\n" is exactly 10 characters: both lines fit.
+    expect(lastLines(text, 10)).toBe("(1 earlier line left out)\nbbbb\ncccc\n");
+    // One short: "bbbb" would be cut, so it is left out whole.
+    expect(lastLines(text, 9)).toBe("(2 earlier lines left out)\ncccc\n");
+    // One more: the window starts at the newline ending "aaaa", the next line is whole.
+    expect(lastLines(text, 11)).toBe("(1 earlier line left out)\nbbbb\ncccc\n");
+    // Exactly the last line: whole, not marked as cut.
+    expect(lastLines(text, 5)).toBe("(2 earlier lines left out)\ncccc\n");
+    expect(lastLines(text, 14)).toBe("(1 earlier line left out)\nbbbb\ncccc\n");
+    expect(lastLines(text, 15)).toBe(text);
+  });
+
+  it("keeps whole lines at the bound with CRLF line ends, without a final newline, and with nothing", () => {
+    const crlf = "aaaa\r\nbbbb\r\ncccc\r\n";
+    expect(lastLines(crlf, 12)).toBe("(1 earlier line left out)\nbbbb\r\ncccc\r\n");
+    expect(lastLines(crlf, 13)).toBe("(1 earlier line left out)\nbbbb\r\ncccc\r\n");
+    expect(lastLines(crlf, 11)).toBe("(2 earlier lines left out)\ncccc\r\n");
+    expect(lastLines(crlf, 6)).toBe("(2 earlier lines left out)\ncccc\r\n");
+    const open = "aaaa\nbbbb\ncccc";
+    expect(lastLines(open, 9)).toBe("(1 earlier line left out)\nbbbb\ncccc");
+    expect(lastLines(open, 4)).toBe("(2 earlier lines left out)\ncccc");
+    expect(lastLines(open, 3)).toBe("(2 earlier lines left out)\n…ccc");
+    expect(lastLines("", 10)).toBe("");
+    expect(lastLines("", 0)).toBe("");
+  });
+
   it("cuts a last line longer than the bound at its start, marked", () => {
     expect(lastLines(`a\n${"x".repeat(20)}`, 10)).toBe(`(1 earlier line left out)\n…${"x".repeat(10)}`);
+    expect(lastLines("x".repeat(20), 10, "op 'output' reads it")).toBe(
+      `(the line's start left out; op 'output' reads it)\n…${"x".repeat(10)}`,
+    );
   });
 });

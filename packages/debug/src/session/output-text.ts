@@ -29,16 +29,19 @@ export function labelOutput(entries: readonly Pick<OutputEntry, "category" | "te
 /**
  * The end of `text` in whole lines, at most about `maxChars` characters: the line the cut would
  * fall inside is left out, and a first line saying how many earlier lines were left out (and
- * `hint`, where to read them) takes its place. A last line longer than `maxChars` alone is cut
- * at its start, marked with "…".
+ * `hint`, where to read them) takes its place; a line that starts exactly at the bound is
+ * kept. A last line longer than `maxChars` alone is cut at its start, marked with "…".
  */
 export function lastLines(text: string, maxChars: number, hint?: string): string {
   if (text.length <= maxChars) return text;
-  const window = text.slice(-maxChars);
-  const newline = window.indexOf("\n");
-  const kept = newline >= 0 && newline < window.length - 1 ? window.slice(newline + 1) : `…${window}`;
-  const dropped = text.slice(0, text.length - (kept.startsWith("…") ? window.length : kept.length));
+  const cut = text.length - maxChars;
+  // The first line that starts inside the window, or at its start (after the newline just before it).
+  const lineStart = text.indexOf("\n", cut - 1) + 1;
+  const whole = lineStart > 0 && lineStart < text.length;
+  const kept = whole ? text.slice(lineStart) : `…${text.slice(cut)}`;
+  const dropped = text.slice(0, whole ? lineStart : cut);
   const lines = dropped.split("\n").length - 1;
-  const note = `(${lines} earlier ${countNoun(lines, "lines")} left out${hint ? `; ${hint}` : ""})`;
+  const what = lines > 0 ? `${lines} earlier ${countNoun(lines, "lines")}` : "the line's start";
+  const note = `(${what} left out${hint ? `; ${hint}` : ""})`;
   return `${note}\n${kept}`;
 }

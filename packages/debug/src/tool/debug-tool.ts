@@ -100,7 +100,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         const results = await session.sendBreakpoints(file);
         if (lines.length === 0) return textResult(`cleared the breakpoints of ${path}`);
         if (results) return textResult(formatBreakpointResults(file, results, root));
-        // A file of another language than the session's: not sent, kept for a session of its own.
+        // A file the session's adapter cannot use (a .py file for lldb): not sent, kept for a session of its own.
         const why = state.breakpoints.files.get(file)?.skipped ?? "not sent";
         return textResult(`${path}: lines ${lineRanges(lines)} pending: ${why}`);
       }

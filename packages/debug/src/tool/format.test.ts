@@ -5,35 +5,35 @@ describe("formatFrames", () => {
   const frame = { id: 1, name: "main", line: 3, column: 1 };
 
   it("counts the frames left out in agreement with their number", () => {
-    expect(formatFrames(1, [frame], { total: 2, start: 0 }, "/")).toMatch(
+    expect(formatFrames(1, [frame], { total: 2, start: 0, more: true }, "/")).toMatch(
       /\n… 1 more frame \(#1\): list it with /,
     );
-    expect(formatFrames(1, [frame], { total: 3, start: 0 }, "/")).toMatch(
+    expect(formatFrames(1, [frame], { total: 3, start: 0, more: true }, "/")).toMatch(
       /\n… 2 more frames \(#1–#2\): list them with /,
     );
-    expect(formatFrames(1, [frame], { total: 1, start: 0 }, "/")).not.toContain("more");
+    expect(formatFrames(1, [frame], { total: 1, start: 0, more: false }, "/")).not.toContain("more");
   });
 
   it("says how to list the frames after a page, numbering a later page from its start", () => {
-    expect(formatFrames(1, [frame], { total: 41, start: 0 }, "/")).toBe(
+    expect(formatFrames(1, [frame], { total: 41, start: 0, more: true }, "/")).toBe(
       "thread 1\n#0 frame 1 main at <no source>\n" +
         '… 40 more frames (#1–#40): list them with {"op":"stack","start_frame":1}',
     );
-    expect(formatFrames(1, [frame], { total: 41, start: 40 }, "/")).toBe(
+    expect(formatFrames(1, [frame], { total: 41, start: 40, more: false }, "/")).toBe(
       "thread 1, frame #40 of 41\n#40 frame 1 main at <no source>",
     );
     // A thread named in the call is named in the way on.
-    expect(formatFrames(7, [frame], { total: 3, start: 1, threadGiven: true }, "/")).toContain(
+    expect(formatFrames(7, [frame], { total: 3, start: 1, more: true, threadGiven: true }, "/")).toContain(
       '… 1 more frame (#2): list it with {"op":"stack","thread_id":7,"start_frame":2}',
     );
-    // No total and a full page: there may be more.
+    // More frames, their number not known: said, not counted; no header total either.
     const page = Array.from({ length: 30 }, (_, id) => ({ ...frame, id }));
-    expect(formatFrames(1, page, { total: undefined, start: 0 }, "/")).toMatch(
-      /\n#29 frame 29 main at <no source>\n… maybe more frames from #30 \(the adapter does not count them\): list them with \{"op":"stack","start_frame":30\}$/,
+    expect(formatFrames(1, page, { total: undefined, start: 30, more: true }, "/")).toMatch(
+      /^thread 1, frames #30–#59\n[^]*\n#59 frame 29 main at <no source>\n… more frames from #60 \(not counted\): list them with \{"op":"stack","start_frame":60\}$/,
     );
-    // A total the adapter only guessed is not given as a count.
-    expect(formatFrames(1, [frame], { total: 51, start: 0, counted: false }, "/")).toContain(
-      '… more frames from #1 (the adapter does not count them): list them with {"op":"stack","start_frame":1}',
+    // The last page (nothing after it): no line about more frames.
+    expect(formatFrames(1, page, { total: 60, start: 30, more: false }, "/")).toMatch(
+      /^thread 1, frames #30–#59 of 60\n[^]*#59 frame 29 main at <no source>$/,
     );
   });
 });

@@ -3,7 +3,6 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
 import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
-import { limits } from "../session/limits.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
 
 /**
@@ -61,18 +60,18 @@ export function formatStopShort(stop: StopInfo | undefined): string {
 export interface FramePlace {
   /** The index of the page's first frame. */
   readonly start: number;
-  /** The thread's frame count as the adapter gave it. */
+  /** The thread's frame count when it is known, else undefined. */
   readonly total: number | undefined;
-  /** False when `total` only says that more frames exist; default true. */
-  readonly counted?: boolean;
+  /** Frames exist after the page. */
+  readonly more: boolean;
   /** The caller named the thread: the way to the next page names it too. */
   readonly threadGiven?: boolean;
 }
 
 /**
  * Frames as `#i frame <id> name at path:line | text`, `#i` counted from the top of the stack;
- * a later page's header says where it is, and the frames after the page are counted (when the
- * adapter counts them) with the call that lists them.
+ * a later page's header says where it is (and of how many, when that is known), and the frames
+ * after the page are mentioned, counted when their number is known, with the call that lists them.
  */
 export function formatFrames(
   threadId: number,
@@ -80,7 +79,7 @@ export function formatFrames(
   place: FramePlace,
   root: string,
 ): string {
-  const { start, total, counted = true, threadGiven = false } = place;
+  const { start, total, more, threadGiven = false } = place;
   const lines = frames.map((frame, index) => {
     const path = frame.source?.path;
     const where = path ? `${displayPath(path, root)}:${frame.line}` : (frame.source?.name ?? "<no source>");
@@ -90,7 +89,7 @@ export function formatFrames(
   const end = start + frames.length;
   let header = `thread ${threadId}`;
   if (start > 0) {
-    const of = counted && total !== undefined ? ` of ${total}` : "";
+    const of = total !== undefined && total >= end ? ` of ${total}` : "";
     header += frames.length === 1 ? `, frame #${start}${of}` : `, frames #${start}–#${end - 1}${of}`;
   }
   const next = JSON.stringify({
@@ -98,17 +97,16 @@ export function formatFrames(
     ...(threadGiven ? { thread_id: threadId } : {}),
     start_frame: end,
   });
-  let more = "";
-  if (total !== undefined && total > end) {
+  let after = "";
+  if (more && total !== undefined && total > end) {
     const left = total - end;
-    more = counted
-      ? `\n… ${left} more ${countNoun(left, "frames")} (${left === 1 ? `#${end}` : `#${end}–#${total - 1}`}): ` +
-        `list ${left === 1 ? "it" : "them"} with ${next}`
-      : `\n… more frames from #${end} (the adapter does not count them): list them with ${next}`;
-  } else if (total === undefined && frames.length >= limits.frames) {
-    more = `\n… maybe more frames from #${end} (the adapter does not count them): list them with ${next}`;
+    after =
+      `\n… ${left} more ${countNoun(left, "frames")} (${left === 1 ? `#${end}` : `#${end}–#${total - 1}`}): ` +
+      `list ${left === 1 ? "it" : "them"} with ${next}`;
+  } else if (more) {
+    after = `\n… more frames from #${end} (not counted): list them with ${next}`;
   }
-  return `${header}\n${lines.join("\n")}${more}`;
+  return `${header}\n${lines.join("\n")}${after}`;
 }
 
 /** Scopes with their references. */

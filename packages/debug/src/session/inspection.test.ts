@@ -1,0 +1,134 @@
+import { PassThrough } from "node:stream";
+import type { DebugProtocol } from "@vscode/debugprotocol";
+import { describe, expect, it } from "vitest";
+import type { AdapterProcess } from "../adapters/adapter-process.js";
+import type { AdapterId } from "../adapters/detect-adapter.js";
+import { DapConnection } from "../dap/dap-connection.js";
+import { encodeFrame, FrameParser } from "../dap/framing.js";
+import { formatFrames } from "../tool/format.js";
+import { BreakpointStore } from "./breakpoint-store.js";
+import { stack } from "./inspection.js";
+import { SessionCore } from "./session-core.js";
+
+/** How an adapter answers `totalFrames` for a page from `start` of `listed` frames. */
+type TotalRule = (start: number, listed: number, depth: number) => number;
+
+/** lldb-dap from LLVM 20 (StackTraceRequestHandler): the frames listed, plus 20 while more exist. */
+const lldbDap20: TotalRule = (start, listed, depth) => start + listed + (start + listed >= depth ? 0 : 20);
+/** debugpy: the stack's depth. */
+const exact: TotalRule = (_start, _listed, depth) => depth;
+
+/**
+ * A stopped session on thread 1 whose adapter answers `stackTrace` for a stack `depth` frames
+ * deep (frame ids 1000 + index), its `totalFrames` by `rule`; lldb-dap ≥ 20 is not installed
+ * here, so its answers are played from its source.
+ */
+function stoppedSession(adapterId: AdapterId, depth: number, rule: TotalRule) {
+  const toClient = new PassThrough();
+  const fromClient = new PassThrough();
+  const parser = new FrameParser();
+  const asked: DebugProtocol.StackTraceArguments[] = [];
+  fromClient.on("data", (chunk: Buffer) => {
+    for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
+      const args = message.arguments as DebugProtocol.StackTraceArguments;
+      asked.push(args);
+      const start = args.startFrame ?? 0;
+      const end = args.levels ? Math.min(depth, start + args.levels) : depth;
+      const stackFrames = Array.from({ length: Math.max(0, end - start) }, (_, i) => ({
+        id: 1000 + start + i,
+        name: `down`,
+        line: 5,
+        column: 1,
+      }));
+      toClient.write(
+        encodeFrame({
+          seq: 0,
+          type: "response",
+          request_seq: message.seq,
+          command: message.command,
+          success: true,
+          body: { stackFrames, totalFrames: rule(start, stackFrames.length, depth) },
+        }),
+      );
+    }
+  });
+  const adapter: AdapterProcess = {
+    connection: new DapConnection(toClient, fromClient),
+    child: undefined,
+    socket: undefined,
+    exited: new Promise(() => undefined),
+    stderrTail: () => "",
+    reaps: false,
+    adapterPid: () => undefined,
+  };
+  const core = new SessionCore({
+    adapterId,
+    description: `${adapterId}: deep`,
+    root: "/",
+    adapter,
+    breakpoints: new BreakpointStore(),
+    resumeWaitMs: 1000,
+    terminateDebuggee: true,
+    evaluateContext: "watch",
+  });
+  core.state = "stopped";
+  core.lastStop = {
+    reason: "breakpoint",
+    description: undefined,
+    text: undefined,
+    threadId: 1,
+    hitBreakpointIds: [],
+  };
+  const page = async (start: number) => {
+    const found = await stack(core, undefined, start);
+    return formatFrames(found.threadId, found.frames, found, "/");
+  };
+  return { core, asked, page };
+}
+
+describe("stack pages", () => {
+  it("gives no count from lldb-dap's guessed total, and counts once the page reaches the bottom", async () => {
+    const { page, asked } = stoppedSession("lldb", 100, lldbDap20);
+    const first = await page(0);
+    expect(first.split("\n")[0]).toBe("thread 1");
+    expect(first).toMatch(
+      /\n#29 frame 1029 down at <no source>\n… more frames from #30 \(not counted\): list them with \{"op":"stack","start_frame":30\}$/,
+    );
+    // lldb-dap answers 30 + 31 + 20 = 81 here: neither a header total nor a count of the rest.
+    const second = await page(30);
+    expect(second.split("\n")[0]).toBe("thread 1, frames #30–#59");
+    expect(second).toMatch(
+      /\n… more frames from #60 \(not counted\): list them with \{"op":"stack","start_frame":60\}$/,
+    );
+    const last = await page(90);
+    expect(last.split("\n")[0]).toBe("thread 1, frames #90–#99 of 100");
+    expect(last).toMatch(/\n#99 frame 1099 down at <no source>$/);
+    // One frame past the page is asked for, to learn whether more exist.
+    expect(asked.map((args) => args.levels)).toEqual([31, 31, 31]);
+  });
+
+  it("ends exactly at a page's end: a full last page says nothing more exists", async () => {
+    const { page } = stoppedSession("lldb", 60, lldbDap20);
+    const second = await page(30);
+    expect(second.split("\n")[0]).toBe("thread 1, frames #30–#59 of 60");
+    expect(second).not.toContain("more frames");
+  });
+
+  it("counts the rest from debugpy's exact total", async () => {
+    const { page } = stoppedSession("debugpy", 100, exact);
+    expect(await page(30)).toMatch(
+      /^thread 1, frames #30–#59 of 100\n[^]*\n… 40 more frames \(#60–#99\): list them with \{"op":"stack","start_frame":60\}$/,
+    );
+  });
+
+  it("refuses a start past the bottom with the depth counted from the frames, not the guess", async () => {
+    const { core } = stoppedSession("lldb", 100, lldbDap20);
+    await expect(stack(core, undefined, 120)).rejects.toThrow(
+      "start_frame 120 is past the end of thread 1's stack: it has 100 frames (#0–#99); give 0 to 99",
+    );
+    // Just past the bottom.
+    await expect(stack(core, undefined, 100)).rejects.toThrow(
+      "start_frame 100 is past the end of thread 1's stack: it has 100 frames (#0–#99); give 0 to 99",
+    );
+  });
+});
