@@ -307,6 +307,17 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
     await cell("d = !echo d \\");
     expect(resultText(await cell("d"))).toBe("['d']");
     expect(resultText(await cell("u = !printf 'ok\\377'\nu"))).toBe("['ok\ufffd']");
+    // The shell's own errors are the output, as getoutput shows them; nothing in the command ends
+    // the capture early: a line that is a closing brace, a quote left open, a lone comment.
+    const open = resultText(await cell("v = !echo 'unterminated\nv"));
+    expect(open).toMatch(/^\[.*unexpected EOF while looking for matching.*\]$/s);
+    expect(resultText(await cell("w = !echo hi; }\nw"))).toMatch(
+      /^\[.*syntax error near unexpected token.*\]$/s,
+    );
+    expect(resultText(await cell("t = !# just a comment\nt"))).toBe("[]");
+    const brace = await cell("s = 'a\\n}\\necho b'\ny = !echo {s}\ny");
+    expect(resultText(brace)).toMatch(/^\['a',\s+"[^"]*syntax error near unexpected token `}'",.*\]$/s);
+    expect(resultText(await cell("z = !echo '}'; echo after\nz"))).toBe("['}', 'after']");
     // After %cd the command runs there, as before.
     mkdirSync(join(workspace.directory, "sub"), { recursive: true });
     expect(resultText(await cell("%cd sub\nwhere = !pwd\n%cd ..\nwhere[0]"))).toMatch(/\/sub'$/);

@@ -1,41 +1,137 @@
 import { decodeEntities } from "./html-entities.js";
-import { htmlTableToText } from "./html-table.js";
-
-// Elements that start a line of their own (closing or opening); `li` also gets a bullet.
-const block =
-  /<\/?(?:address|article|aside|blockquote|caption|dd|details|div|dl|dt|figcaption|figure|footer|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)\b[^>]*>|<br\s*\/?>/gi;
+import { pipeTable } from "./html-table.js";
+import { htmlTokens } from "./html-tokens.js";
 
 /**
- * HTML as the text a reader sees: every table as a Markdown pipe table (see
- * {@link htmlTableToText}), other elements as their text, block elements on lines of their own,
- * list items with `- `, character references decoded; `<style>`, `<script>` and comments dropped.
- * Whitespace runs are one space, as a browser shows them (also in `<pre>`).
+ * How much of an HTML output {@link htmlToText} converts, in UTF-16 code units; a last line says
+ * the rest was cut.
  */
-export function htmlToText(html: string): string {
-  const cleaned = html
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/<(style|script|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "");
-  const parts: string[] = [];
-  let last = 0;
-  for (const match of cleaned.matchAll(/<table\b[\s\S]*?<\/table\s*>/gi)) {
-    parts.push(flowText(cleaned.slice(last, match.index)));
-    parts.push(htmlTableToText(match[0]) ?? flowText(match[0]));
-    last = match.index + match[0].length;
-  }
-  parts.push(flowText(cleaned.slice(last)));
-  return parts.filter((part) => part !== "").join("\n");
+export const htmlTextLimit = 1_000_000;
+
+// Elements that start a line of their own (closing or opening); `li` also gets a bullet.
+const blocks = new Set(
+  "address article aside blockquote caption dd details div dl dt figcaption figure footer h1 h2 h3 h4 h5 h6 header hr li main nav ol p pre section summary table tbody td tfoot th thead tr ul br".split(
+    " ",
+  ),
+);
+
+/** A table being read: its rows of cell texts, and the row and cell open now. */
+interface OpenTable {
+  readonly rows: string[][];
+  row: string[] | undefined;
+  cell: string[] | undefined;
 }
 
-/** Text outside tables: one line per block, blank lines dropped. */
-function flowText(html: string): string {
-  const text = html
-    .replace(/\s+/g, " ")
-    .replace(/<li\b[^>]*>/gi, "\n- ")
-    .replace(block, "\n")
-    .replace(/<[^>]*>/g, "");
-  return decodeEntities(text)
-    .split("\n")
-    .map((line) => line.replace(/\s+/g, " ").trim())
-    .filter((line) => line !== "")
-    .join("\n");
+/**
+ * Output so far: text outside tables (whitespace runs one space, `\n` where a block breaks the
+ * line), a `<pre>`'s text as written, or a table.
+ */
+interface Part {
+  readonly kind: "flow" | "pre" | "table";
+  text: string;
+}
+
+/**
+ * HTML as the text a reader sees: every table as a Markdown pipe table (see {@link pipeTable}; a
+ * table in a cell as its cells' text), other elements as their text, block elements on lines of
+ * their own, list items with `- `, character references decoded; `<style>`, `<script>` and
+ * comments dropped. Whitespace runs are one space, as a browser shows them, except in `<pre>`,
+ * whose lines and indentation stay. Only the first {@link htmlTextLimit} characters are read (in
+ * one pass, see {@link htmlTokens}); a last line says how many there were.
+ */
+export function htmlToText(html: string): string {
+  const parts: Part[] = [{ kind: "flow", text: "" }];
+  const tables: OpenTable[] = [];
+  // The open tables with an open cell, innermost last: cells open and close only in the innermost.
+  const withCell: OpenTable[] = [];
+  let pre = 0;
+  const append = (kind: Part["kind"], text: string) => {
+    const last = parts[parts.length - 1];
+    if (last?.kind === kind && kind !== "table") last.text += text;
+    else parts.push({ kind, text });
+  };
+  // Text in a table but not in a cell shows before the table (a browser moves it there).
+  const write = (text: string) => {
+    const cell = withCell.at(-1)?.cell;
+    if (cell) cell.push(text);
+    else if (pre > 0) append("pre", text);
+    else append("flow", text.replace(/\s+/g, " "));
+  };
+  const breakLine = (bullet: boolean) => {
+    if (withCell.length > 0) write(" ");
+    else if (pre === 0) append("flow", bullet ? "\n- " : "\n");
+    else if (!bullet) append("pre", "\n");
+  };
+  const closeCell = (table: OpenTable) => {
+    if (table.cell === undefined) return;
+    (table.row ??= []).push(cellText(table.cell.join("")));
+    table.cell = undefined;
+    withCell.pop();
+  };
+  const closeRow = (table: OpenTable) => {
+    closeCell(table);
+    if (table.row !== undefined) table.rows.push(table.row);
+    table.row = undefined;
+  };
+  const closeTable = () => {
+    const table = tables.pop();
+    if (table === undefined) return;
+    closeRow(table);
+    if (tables.length > 0) write(` ${table.rows.flat().join(" ")} `);
+    else {
+      const text = pipeTable(table.rows);
+      if (text !== undefined) parts.push({ kind: "table", text });
+    }
+  };
+
+  for (const token of htmlTokens(html.length > htmlTextLimit ? html.slice(0, htmlTextLimit) : html)) {
+    if (token.kind === "text") {
+      write(token.text);
+      continue;
+    }
+    const table = tables.at(-1);
+    const { name } = token;
+    if (token.kind === "start") {
+      if (name === "table") tables.push({ rows: [], row: undefined, cell: undefined });
+      else if (name === "tr" && table) closeRow(table);
+      else if ((name === "td" || name === "th") && table) {
+        closeCell(table);
+        table.cell = [];
+        withCell.push(table);
+      } else if (name === "pre") {
+        breakLine(false);
+        pre++;
+        // A line break just after `<pre>` is not shown.
+        if (pre === 1 && withCell.length === 0) parts.push({ kind: "pre", text: "" });
+      } else if (blocks.has(name)) breakLine(name === "li");
+      continue;
+    }
+    if (name === "table") closeTable();
+    else if (name === "tr" && table) closeRow(table);
+    else if ((name === "td" || name === "th") && table) closeCell(table);
+    else if (name === "pre" && pre > 0) {
+      pre--;
+      if (pre === 0) parts.push({ kind: "flow", text: "\n" });
+    } else if (blocks.has(name)) breakLine(false);
+  }
+  while (tables.length > 0) closeTable();
+
+  const lines = parts.flatMap((part) => {
+    if (part.kind === "table") return [part.text];
+    const text = decodeEntities(part.text);
+    if (part.kind === "pre")
+      return [text.replace(/^\r?\n/, "").trimEnd()].filter((block) => block.trim() !== "");
+    return text
+      .split("\n")
+      .map((line) => line.replace(/\s+/g, " ").trim())
+      .filter((line) => line !== "");
+  });
+  if (html.length > htmlTextLimit)
+    lines.push(`… (HTML cut: only its first ${htmlTextLimit} of ${html.length} characters shown)`);
+  return lines.join("\n");
+}
+
+/** A cell's text: character references decoded, whitespace runs one space. */
+function cellText(html: string): string {
+  return decodeEntities(html).replace(/\s+/g, " ").trim();
 }

@@ -79,3 +79,44 @@ describe("bundleText", () => {
     ).toBe("first\n| a |\n| --- |\n| 1 |\nthen\n| b |\n| --- |");
   });
 });
+
+describe("bundleText of HTML alone", () => {
+  const html = (text: string) => bundleText({ "text/html": text });
+
+  it("keeps a <pre>'s lines and indentation", () => {
+    expect(html("<pre>def f():\n    return 1\n</pre>")).toBe("def f():\n    return 1");
+    expect(html("<p>code:</p><pre>\n  a  b\n\n  c</pre><p>after</p>")).toBe("code:\n  a  b\n\n  c\nafter");
+    expect(html('<pre><span class="k">if</span> x:<br>    <b>y</b></pre>')).toBe("if x:\n    y");
+  });
+
+  it("reads a tag's quoted attribute with '>' in it, and a '<' that opens no tag, as a browser does", () => {
+    expect(html('<p title="a>b">text</p>')).toBe("text");
+    expect(html("<p class='x>' id=y>one</p><p>1 < 2 and 3 > 2</p>")).toBe("one\n1 < 2 and 3 > 2");
+  });
+
+  it("keeps the outer rows of a table with a table in a cell", () => {
+    expect(
+      html(
+        "<table><tr><td>outer1</td><td><table><tr><td>in1</td><td>in2</td></tr></table></td></tr>" +
+          "<tr><td>outer2</td></tr></table><p>after</p>",
+      ),
+    ).toBe("| outer1 | in1 in2 |\n| --- | --- |\n| outer2 |  |\nafter");
+  });
+
+  it("decodes a control character to U+FFFD, so no escape sequence can be spelled", () => {
+    expect(html("<p>a&#27;[31mred&#x1b;[0m&#13;&#x9b;1m&#9;b</p>")).toBe(
+      "a\ufffd[31mred\ufffd[0m\ufffd\ufffd1m b",
+    );
+  });
+
+  it("reads tags left open to the end in one pass, and cuts HTML past its limit", () => {
+    // Each of these took the old regular expressions seconds (quadratic).
+    expect(html(`<p>before</p>${"<style>".repeat(60_000)}x`)).toBe("before");
+    expect(html(`<p>before</p>${"<!--".repeat(60_000)}x`)).toBe("before");
+    expect(html(`<p>before</p>${"<table>".repeat(60_000)}x`)).toBe("before\nx");
+    expect(html(`<p>before</p>${"<table".repeat(60_000)}`)).toBe("before");
+    const long = html(`<pre>${"line\n".repeat(300_000)}</pre>`) ?? "";
+    expect(long.split("\n").length).toBe(200_000);
+    expect(long.split("\n").at(-1)).toBe("… (HTML cut: only its first 1000000 of 1500011 characters shown)");
+  });
+});

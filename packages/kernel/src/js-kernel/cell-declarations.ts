@@ -1,7 +1,7 @@
 import type { BlockStatement, FunctionDeclaration, Program, Statement, VariableDeclaration } from "acorn";
 import { bindingNames, lexicalNames } from "./binding-names.js";
 import { declarationEdits, type Place } from "./declaration-edits.js";
-import { resumeAt, type SourceEdit } from "./source-edits.js";
+import { position, resumeAt, type Piece, type SourceEdit } from "./source-edits.js";
 
 /** What {@link cellDeclarations} found: how the cell's declarations outlive it. */
 export interface CellDeclarations {
@@ -48,7 +48,9 @@ interface Scope {
  * listed for the caller and leaves a `;` in its place (a label before it keeps a statement).
  * Below it, down to (not into) nested functions and classes, as JavaScript scopes them:
  * - a `var` in a block, a loop body or a loop head belongs to the cell's scope, so it becomes an
- *   assignment too: `for (var i = 0; …)` runs as `for (    i = 0; …)`;
+ *   assignment too: `for (var i = 0; …)` runs as `for (    i = 0; …)`, and the sloppy
+ *   `for (var x = 1 in o)` as `for (    x     in (x = 1, o))` — no var stays in the wrapper,
+ *   where a top-level function (declared outside it) could not see it;
  * - a plain function declared in a block is, in sloppy code, also a var binding assigned when its
  *   declaration is reached (Annex B.3.3), so it is copied to `globalThis` there — unless a lexical
  *   declaration of an enclosing scope has its name, or the cell starts with "use strict". The
@@ -115,12 +117,30 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
   const loopHead = (
     head: { readonly type: string } | null | undefined,
     scope: Scope,
-    forIn = false,
+    right?: { readonly start: number; readonly end: number },
   ): Scope => {
     if (!isDeclaration(head)) return nested(scope);
-    // `for (var x = 1 in o)` (sloppy only) has no assignment form: it stays local.
-    const initialised = head.declarations.some((declarator) => declarator.init != null);
-    if (head.kind === "var" && !(forIn && initialised)) variable(head, "head");
+    if (head.kind === "var") variable(head, "head");
+    // `for (var x = 1 in o)` (sloppy only) has no assignment form: it runs as
+    // `for (    x     in (x = 1, o))`, the initializer evaluated first as before, so that `x` is
+    // the global that a top-level function (moved out of the wrapper) reads.
+    const declarator = head.declarations[0];
+    if (head.kind === "var" && right && declarator?.init != null) {
+      const { id, init } = declarator;
+      const firstLine = position(code, id.end).line;
+      const blanks = code
+        .slice(id.end, init.end)
+        .split("\n")
+        .flatMap((text, index): Piece[] =>
+          index === 0 ? [" ".repeat(text.length)] : [{ line: firstLine + index }, " ".repeat(text.length)],
+        );
+      const copy = `(${code.slice(id.start, id.end)} = ${code.slice(init.start, init.end)}, `
+        .split("\n")
+        .flatMap((text, index): Piece[] => (index === 0 ? [text] : [{ line: undefined }, text]));
+      edits.push({ start: id.end, end: init.end, insert: blanks });
+      edits.push({ start: right.start, end: right.start, insert: copy });
+      edits.push({ start: right.end, end: right.end, insert: [")"] });
+    }
     const names = new Set<string>();
     if (head.kind !== "var") for (const declarator of head.declarations) bindingNames(declarator.id, names);
     return nested(scope, new Set(), names);
@@ -192,7 +212,7 @@ export function cellDeclarations(code: string, program: Program): CellDeclaratio
         visit(statement.body, "body", loopHead(statement.init, scope));
         return;
       case "ForInStatement":
-        visit(statement.body, "body", loopHead(statement.left, scope, true));
+        visit(statement.body, "body", loopHead(statement.left, scope, statement.right));
         return;
       case "ForOfStatement":
         visit(statement.body, "body", loopHead(statement.left, scope));

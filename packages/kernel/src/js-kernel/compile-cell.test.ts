@@ -149,6 +149,27 @@ describe("compileCell", () => {
     expect(await run(context, "[p, q, key, s, l, w, d, e]")).toEqual([4, 5, "k", 6, 7, 8, 9, 10]);
   });
 
+  it("lets a top-level function see every var of the cell, as a plain script does", async () => {
+    const cells = [
+      "for (var kk = 1 in {}) ;\nfunction fr() { return kk }\nfr()",
+      "if (true) for (var k2 = 2 in { a: 1 }) ;\nfunction f2() { return k2 }\nf2()",
+      "lab: for (var k3 = (() =>\n  3)() in null) ;\nfunction f3() { return k3 }\nf3()",
+      "for (var k4 of [4]) ;\nfor (var k5 = 0; k5 < 5; k5++) ;\nfunction f4() { return [k4, k5] }\nf4()",
+      "try { throw 6 } catch (e6) { var v6 = e6 }\nfunction f6() { return v6 }\nf6()",
+      "try { throw 1 } catch (e7) { var e7 = 2 }\nfunction f7() { return typeof e7 }\nf7()",
+      "with ({}) { var v8 = 8 }\nswitch (1) { case 1: var v9 = 9 }\nfunction f8() { return [v8, v9] }\nf8()",
+      "{ function blk() { return 10 } }\nfunction f10() { return blk() }\nf10()",
+    ];
+    for (const code of cells) {
+      const context: Record<string, unknown> = {};
+      context.globalThis = context;
+      const plain: Record<string, unknown> = {};
+      expect(await run(context, code), code).toEqual(runInNewContext(code, plain));
+    }
+    // The initializer moved into the loop's object: the lines after it keep theirs.
+    expect(await errorAt("for (var k = (() =>\n  1)() in {}) ;\nnull.x")).toBe("3:6");
+  });
+
   it("declares a var that was never assigned, and keeps the value of one declared again", async () => {
     const context: Record<string, unknown> = {};
     context.globalThis = context;

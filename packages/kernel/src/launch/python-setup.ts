@@ -101,8 +101,10 @@ def __tools_install(parent_pid, marker, shell_tool):
     def captured(command):
         # x = !cmd is the command's own output, line by line (IPython's getoutput), not the shell
         # tool's text, whose form (an exit code first, long output cut) is the harness's: the
-        # command still goes through the shell tool, with its output sent to a file of ours. On a
-        # line of its own, the closing brace ends neither a comment nor a backslash continuation.
+        # command still goes through the shell tool, with its output sent to a file of ours. The
+        # command is one quoted word that a subshell evals, so nothing in it (a brace or a quote
+        # left open, a comment, exit) can end the redirection early, and the shell's own syntax
+        # errors land in the file too, as getoutput shows them.
         __tracebackhide__ = ours
         import shlex, tempfile
         from IPython.utils.text import SList
@@ -111,9 +113,11 @@ def __tools_install(parent_pid, marker, shell_tool):
         handle, path = tempfile.mkstemp(prefix="tools-sh-", suffix=".txt")
         os.close(handle)
         try:
+            # A backslash at the very end continues the line onto an empty one, as at a prompt.
             body = command + "\n" if command.endswith("\\") else command
             try:
-                tool(shell_tool, {"command": f"{{ {body}\n}} > {shlex.quote(path)} 2>&1"})
+                wrapped = f"( eval {shlex.quote(body)} ) > {shlex.quote(path)} 2>&1"
+                tool(shell_tool, {"command": wrapped})
             except ToolError as error:
                 # Refused, or failed: what the command wrote, if it ran, is still its output.
                 print(str(error), file=sys.stderr, flush=True)
