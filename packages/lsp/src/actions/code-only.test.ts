@@ -19,4 +19,57 @@ describe("codeOnly", () => {
     expect(codeOnly("x = count  # count", "python").trimEnd()).toBe("x = count");
     expect(codeOnly('#include "count.h"', "c")).toBe(`#include ${" ".repeat(9)}`);
   });
+
+  it("keeps the code of template literal interpolations, nested ones too", () => {
+    const line = "return `${total} items ${f(`${count}`)} and ${{ a: 1 }.a}`; // total";
+    const code = codeOnly(line, "typescript");
+    expect(code).toHaveLength(line.length);
+    expect(code.indexOf("total")).toBe(line.indexOf("total"));
+    expect(code).toContain("f(   count  )");
+    expect(code).toContain("{ a: 1 }.a");
+    expect(code).not.toContain("items");
+    expect(code.trimEnd().endsWith(";")).toBe(true);
+  });
+
+  it("keeps Python f-string interpolations as code, but not {{ or a plain string's braces", () => {
+    expect(codeOnly('s = f"{total} items {{total}}"', "python")).toBe(`s = f  total${" ".repeat(18)}`);
+    expect(codeOnly('s = rf"{total}" + "{total}"', "python")).toBe(`s = rf  total   + ${" ".repeat(9)}`);
+    expect(codeOnly("s = '''{total}'''", "python")).toBe(`s = ${" ".repeat(13)}`);
+    expect(codeOnly('s = f"{d["k"]:>{width}}"', "python")).toBe("s = f  d[   ]:>{width}  ");
+  });
+
+  it("keeps Dart's $name and ${…} interpolations as code, not a raw string's", () => {
+    expect(codeOnly("print('$total items ${count + 1}');", "dart")).toBe(
+      "print(  total         count + 1  );",
+    );
+    expect(codeOnly("print(r'$total');", "dart")).toBe(`print(r${" ".repeat(8)});`);
+  });
+
+  it("reads a Rust ' as a char literal only when it is one: a lifetime is code", () => {
+    expect(codeOnly("impl<'a> Parser<'a> { fn f(&'a self) {} }", "rust")).toBe(
+      "impl<'a> Parser<'a> { fn f(&'a self) {} }",
+    );
+    expect(codeOnly("let c = 'x'; let n = '\\n'; let u = '\\u{1F600}'; total", "rust")).toBe(
+      `let c = ${" ".repeat(3)}; let n = ${" ".repeat(4)}; let u = ${" ".repeat(11)}; total`,
+    );
+  });
+
+  it("reads a C++ ' between digits as a digit separator, a char literal elsewhere", () => {
+    expect(codeOnly("int total = 1'000'000 + 0x1'f; char c = 'a';", "c")).toBe(
+      "int total = 1'000'000 + 0x1'f; char c =    ;",
+    );
+    expect(codeOnly("auto s = u8'a' + total;", "c")).toBe(`auto s = u8${" ".repeat(3)} + total;`);
+  });
+
+  it("takes a literal not closed on the line as code (it may continue, or be no literal)", () => {
+    expect(codeOnly("const s = `head ${total}", "typescript")).toBe("const s = `head ${total}");
+    expect(codeOnly("x = 'abc  // total", "c")).toBe("x = 'abc  // total");
+    expect(codeOnly("doc = total /* note", "typescript")).toBe(`doc = total ${" ".repeat(7)}`);
+  });
+
+  it("keeps Go raw strings without escapes", () => {
+    expect(codeOnly("s := `a\\` + total + `b`", "go")).toBe(
+      `s := ${" ".repeat(4)} + total + ${" ".repeat(3)}`,
+    );
+  });
 });

@@ -42,6 +42,8 @@ export async function otherRootsNote(
       name: options.name,
       extensions: client.spec.extensions,
       exclude: options.listed,
+      // The note is about uses: a name in a comment or string is none.
+      language: client.spec.language,
       ...(options.signal ? { signal: options.signal } : {}),
     },
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lineSpan, splitLines } from "./line-ends.js";
+import { lineSpan, lineSpans, splitLines } from "./line-ends.js";
 import { resolvePosition } from "./resolve-position.js";
 
 describe("line ends as LSP counts them", () => {
@@ -17,6 +17,17 @@ describe("line ends as LSP counts them", () => {
     expect(lineSpan(text, 3)).toEqual({ start: 10, end: 12 });
     expect(lineSpan(text, 4)).toBeUndefined();
     expect(lineSpan("a\r", 1)).toEqual({ start: 2, end: 2 });
+  });
+
+  it("finds every line's span in one pass, as lineSpan does line by line", () => {
+    for (const text of ["ab\rcd\r\nef\ngh", "a\r", "", "\n\r\n\r", "x\r\r\ny\n"]) {
+      const spans = lineSpans(text);
+      expect(spans.starts).toHaveLength(splitLines(text).length);
+      spans.starts.forEach((start, line) => {
+        expect(lineSpan(text, line), JSON.stringify([text, line])).toEqual({ start, end: spans.ends[line] });
+      });
+      expect(lineSpan(text, spans.starts.length)).toBeUndefined();
+    }
   });
 
   it("resolves a symbol on a line of a file ending lines with a bare carriage return", () => {

@@ -24,6 +24,24 @@ export function lineSpan(text: string, line: number): { start: number; end: numb
   return { start, end: nextLineEnd(text, start)?.at ?? text.length };
 }
 
+/**
+ * Where each line of `text` starts and where its content ends (before its line end), as UTF-16
+ * offsets, index = 0-based line: {@link lineSpan} for every line in one pass, for many lookups.
+ */
+export function lineSpans(text: string): { starts: number[]; ends: number[] } {
+  const starts = [0];
+  const ends: number[] = [];
+  for (let from = 0; ;) {
+    const next = nextLineEnd(text, from);
+    if (next === undefined) break;
+    ends.push(next.at);
+    starts.push(next.after);
+    from = next.after;
+  }
+  ends.push(text.length);
+  return { starts, ends };
+}
+
 /** The first line end at or after `from`: where it is and where the next line starts. */
 function nextLineEnd(text: string, from: number): { at: number; after: number } | undefined {
   for (let i = from; i < text.length; i++) {

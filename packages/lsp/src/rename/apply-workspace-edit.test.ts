@@ -64,6 +64,43 @@ describe("applyWorkspaceEdit", () => {
     expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(3, 0, 1), newText: "D" }])).toBe("a\rb\r\nc\nD");
   });
 
+  it("places edits by UTF-16 column after \r\n, \n and lone \r line ends, up to the end of the text", () => {
+    const text = "😀ab\r\ncd😀ef\rgh\nij\n";
+    expect(
+      applyTextEdits(text, [
+        { range: range(0, 2, 4), newText: "AB" },
+        { range: range(1, 4, 6), newText: "EF" },
+        { range: range(1, 0, 2), newText: "CD" },
+        { range: range(2, 2, 2), newText: "!" },
+        { range: range(3, 0, 2), newText: "IJ" },
+        { range: range(4, 0, 0), newText: "end\n" },
+      ]),
+    ).toBe("😀AB\r\nCD😀EF\rgh!\nIJ\nend\n");
+    // An edit spanning a line end, and one past the last line (told, and clamped to the end).
+    let outside = 0;
+    expect(
+      applyTextEdits("ab\r\ncd", [
+        { range: { start: { line: 0, character: 1 }, end: { line: 1, character: 1 } }, newText: "-" },
+      ]),
+    ).toBe("a-d");
+    expect(applyTextEdits("ab", [{ range: range(5, 0, 0), newText: "z" }], () => (outside += 1))).toBe("abz");
+    expect(outside).toBe(2);
+  });
+
+  it("applies thousands of edits in a large file as one at a time would", () => {
+    const lines = Array.from(
+      { length: 3_000 },
+      (_, index) => `const name${index} = name; // name${index % 3 ? "\r\n" : "\n"}`,
+    );
+    const text = lines.join("");
+    const edits = lines.map((line, index) => ({
+      range: range(index, 6 + `name${index}`.length + 3, 6 + `name${index}`.length + 7),
+      newText: "renamed",
+    }));
+    const expected = lines.map((line) => line.replace("= name;", "= renamed;")).join("");
+    expect(applyTextEdits(text, [...edits].reverse())).toBe(expected);
+  });
+
   it("refuses a rename's edit that replaces something other than the old name, or the name nowhere, writing nothing", async () => {
     writeFileSync(join(dir, "b.ts"), 'import { a } from "./a.js";\n');
     const renaming: EditBase = { ...closed, oldName: "a" };
@@ -72,7 +109,7 @@ describe("applyWorkspaceEdit", () => {
       renaming,
     );
     await expect(path).rejects.toThrow(
-      `the server's edit replaces "a.js" in b.ts, which is not the name 'a': it is not a rename of that identifier. Check the symbol with lsp references, then rename it from a line where it is written as a name, or edit by hand; nothing was written`,
+      `the server's edit for 'a' also replaces "a.js", which is not that name, with "alpha" at b.ts:1 (import { a } from "./a.js";): the server ties another name to this symbol (an alias, as in 'export { x as y }', with its importers, or a module path) and would rename it too. To rename only 'a', edit its uses by hand (lsp references lists them); to rename "a.js" as well, rename it on its own (lsp_rename from a line where it is written) or by hand; nothing was written`,
     );
     const empty = applyWorkspaceEdit({ documentChanges: [] }, renaming);
     await expect(empty).rejects.toThrow("the server's edit replaces 'a' nowhere");
@@ -294,7 +331,9 @@ describe("applyWorkspaceEdit", () => {
         },
         { ...closed, versionOf: () => 2 },
       ),
-    ).rejects.toThrow(/changed since the server computed the edit.*nothing was written/);
+    ).rejects.toThrow(
+      /^a\.ts changed since the server computed the edit \(version 1, now 2\); run lsp_rename again; nothing was written/,
+    );
     expect(read("a.ts")).toBe("x\n");
   });
 

@@ -12,7 +12,7 @@ import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { folderFiles } from "./folder-files.js";
 import { someOf } from "../format/some-of.js";
-import { lineSpan } from "../positions/line-ends.js";
+import { lineSpans } from "../positions/line-ends.js";
 import { wholeColumns } from "../positions/resolve-position.js";
 
 /**
@@ -82,40 +82,64 @@ function pathOf(uri: string): string {
 }
 
 /** The offset of a position, clamped to the text; `outside` is told when it had to be. */
-function offsetAt(text: string, line: number, character: number, outside?: () => void): number {
-  const span = lineSpan(text, line);
-  if (span === undefined) {
+function offsetAt(
+  spans: { starts: readonly number[]; ends: readonly number[] },
+  text: string,
+  line: number,
+  character: number,
+  outside?: () => void,
+): number {
+  const start = spans.starts[line];
+  const end = spans.ends[line];
+  if (start === undefined || end === undefined) {
     outside?.();
     return text.length;
   }
   // The spec reads a character past the line's end as the end; a rename's edits never need it.
-  if (span.start + character > span.end) outside?.();
-  return Math.min(span.start + character, span.end);
+  if (start + character > end) outside?.();
+  return Math.min(start + character, end);
 }
 
 /**
- * Applies text edits to a text, last first, so earlier offsets stay valid. `outside` is told when
- * an edit lies beyond the text (the server computed it against another version of the file);
- * `replaces` is told the text each edit replaces, before any is applied.
+ * Applies text edits to a text, as if last first (earlier offsets stay valid). `outside` is told
+ * when an edit lies beyond the text (the server computed it against another version of the
+ * file); `replaces` is told the text each edit replaces, with the edit and the text of the line
+ * it starts on, before any is applied. Linear in the
+ * text and the edits: the line starts are found once, and the result is joined once.
  */
 export function applyTextEdits(
   text: string,
   edits: readonly TextEdit[],
   outside?: () => void,
-  replaces?: (replaced: string) => void,
+  replaces?: (replaced: string, edit: TextEdit, lineText: string) => void,
 ): string {
+  const spans = lineSpans(text);
   const located = edits.map((edit, index) => ({
-    start: offsetAt(text, edit.range.start.line, edit.range.start.character, outside),
-    end: offsetAt(text, edit.range.end.line, edit.range.end.character, outside),
+    start: offsetAt(spans, text, edit.range.start.line, edit.range.start.character, outside),
+    end: offsetAt(spans, text, edit.range.end.line, edit.range.end.character, outside),
     newText: edit.newText,
     index,
   }));
-  if (replaces) for (const edit of located) replaces(text.slice(edit.start, edit.end));
-  // Inserts at one position appear in the order given (LSP): the later one goes in first.
-  located.sort((a, b) => b.start - a.start || b.end - a.end || b.index - a.index);
-  let result = text;
-  for (const edit of located) result = result.slice(0, edit.start) + edit.newText + result.slice(edit.end);
-  return result;
+  if (replaces) {
+    for (const edit of located) {
+      const given = edits[edit.index]!;
+      const line = given.range.start.line;
+      const lineText = text.slice(spans.starts[line] ?? text.length, spans.ends[line] ?? text.length);
+      replaces(text.slice(edit.start, edit.end), given, lineText);
+    }
+  }
+  // Inserts at one position appear in the order given (LSP); edits never overlap (LSP), and one
+  // that does is cut to start where the one before it ended.
+  located.sort((a, b) => a.start - b.start || a.end - b.end || a.index - b.index);
+  const parts: string[] = [];
+  let done = 0;
+  for (const edit of located) {
+    const start = Math.max(edit.start, done);
+    parts.push(text.slice(done, start), edit.newText);
+    done = Math.max(edit.end, start);
+  }
+  parts.push(text.slice(done));
+  return parts.join("");
 }
 
 /** Every file uri a WorkspaceEdit touches, in order, each once. */
@@ -259,7 +283,9 @@ export async function applyWorkspaceEdit(
   };
   /** Text edits replacing the old name, and the first replacing other text (see `EditBase.oldName`). */
   let namesReplaced = 0;
-  let otherReplaced: { path: string; replaced: string } | undefined;
+  let otherReplaced:
+    | { path: string; replaced: string; line: number; lineText: string; newText: string }
+    | undefined;
   /** Folders a folder move emptied: removed once everything is written. */
   const emptied: string[] = [];
   /** A folder rename, as the move of each file in it (written all or nothing like any other). */
@@ -311,10 +337,17 @@ export async function applyWorkspaceEdit(
           fail(
             `${base.display(path)} changed on disk since the language server read it (an edit lies beyond its text); run lsp_rename again`,
           ),
-        (replaced) => {
+        (replaced, given, lineText) => {
           if (base.oldName === undefined || replaced === "") return;
           if (readsAsName(replaced, base.oldName)) namesReplaced += 1;
-          else otherReplaced ??= { path, replaced };
+          else
+            otherReplaced ??= {
+              path,
+              replaced,
+              line: given.range.start.line,
+              lineText: lineText.trim(),
+              newText: given.newText,
+            };
         },
       ),
     );
@@ -329,7 +362,7 @@ export async function applyWorkspaceEdit(
         const ours = base.versionOf(change.textDocument.uri);
         if (expected !== null && expected !== undefined && ours !== undefined && expected !== ours) {
           fail(
-            `${change.textDocument.uri} changed since the server computed the edit (version ${expected}, now ${ours})`,
+            `${base.display(pathOf(change.textDocument.uri))} changed since the server computed the edit (version ${expected}, now ${ours}); run lsp_rename again`,
           );
         }
         editText(
@@ -386,8 +419,13 @@ export async function applyWorkspaceEdit(
     otherReplaced &&
     (moves.size === 0 || wholeColumns(otherReplaced.replaced, base.oldName).length === 0)
   ) {
+    const other = otherReplaced;
     fail(
-      `the server's edit replaces ${JSON.stringify(someText(otherReplaced.replaced))} in ${base.display(otherReplaced.path)}, which is not the name '${base.oldName}': it is not a rename of that identifier. Check the symbol with lsp references, then rename it from a line where it is written as a name, or edit by hand`,
+      [
+        `the server's edit for '${base.oldName}' also replaces ${JSON.stringify(someText(other.replaced))}, which is not that name, with ${JSON.stringify(someText(other.newText))} at ${base.display(other.path)}:${other.line + 1} (${someText(other.lineText)}):`,
+        `the server ties another name to this symbol (an alias, as in 'export { x as y }', with its importers, or a module path) and would rename it too.`,
+        `To rename only '${base.oldName}', edit its uses by hand (lsp references lists them); to rename ${JSON.stringify(someText(other.replaced))} as well, rename it on its own (lsp_rename from a line where it is written) or by hand`,
+      ].join(" "),
     );
   }
   if (base.oldName !== undefined && namesReplaced === 0 && moves.size === 0) {

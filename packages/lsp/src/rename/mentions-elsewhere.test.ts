@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempTree } from "../test-support/fixtures.js";
@@ -94,6 +94,56 @@ describe("mentionsElsewhere", () => {
       expect(timed.files).toBeLessThan(120);
       const cancelled = await look({}, AbortSignal.abort());
       expect(cancelled).toMatchObject({ files: 0, truncated: true });
+    } finally {
+      tree.remove();
+    }
+  });
+
+  it("given the language, skips names only in comments or strings and lists importers first", async () => {
+    const files: Record<string, string> = {
+      "package.json": "{}\n",
+      "a/package.json": "{}\n",
+      "b/package.json": "{}\n",
+      "b/z-importer.ts": "import {\n  other,\n  shared,\n} from 'a';\nshared(other);\n",
+      "b/y-user.ts": "const x = shared;\n",
+    };
+    for (let index = 0; index < 30; index++)
+      files[`b/f${String(index).padStart(3, "0")}.ts`] = "// shared\nconst label = 'shared';\n";
+    const tree = tempTree("mentions-code", files);
+    try {
+      const found = await mentionsElsewhere(tree.dir, join(tree.dir, "a"), rootOf(tree.dir), {
+        name: "shared",
+        extensions: [".ts"],
+        exclude: new Set(),
+        language: "typescript",
+        limits: { lines: 3 },
+      });
+      expect(
+        found.mentions.map(({ file, line, text }) => [file.slice(tree.dir.length + 1), line, text]),
+      ).toEqual([
+        ["b/z-importer.ts", 2, "shared,"],
+        ["b/z-importer.ts", 4, "shared(other);"],
+        ["b/y-user.ts", 0, "const x = shared;"],
+      ]);
+      expect(found).toMatchObject({ files: 2, lines: 3, truncated: false });
+      // A file read before is read again once it changed; the others give what they gave.
+      writeFileSync(join(tree.dir, "b/y-user.ts"), "const x = 1;\nconst y = shared + shared;\n");
+      writeFileSync(join(tree.dir, "b/f000.ts"), "shared();\n");
+      const again = await mentionsElsewhere(tree.dir, join(tree.dir, "a"), rootOf(tree.dir), {
+        name: "shared",
+        extensions: [".ts"],
+        exclude: new Set(),
+        language: "typescript",
+        limits: { lines: 10 },
+      });
+      expect(
+        again.mentions.map(({ file, line, text }) => [file.slice(tree.dir.length + 1), line, text]),
+      ).toEqual([
+        ["b/z-importer.ts", 2, "shared,"],
+        ["b/z-importer.ts", 4, "shared(other);"],
+        ["b/f000.ts", 0, "shared();"],
+        ["b/y-user.ts", 1, "const y = shared + shared;"],
+      ]);
     } finally {
       tree.remove();
     }

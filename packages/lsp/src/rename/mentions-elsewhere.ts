@@ -1,10 +1,12 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
 import { wholeColumns } from "../positions/resolve-position.js";
 import { skippedFolders } from "../servers/project-folders.js";
 import { clipAround } from "../format/locations.js";
 import { splitLines } from "../positions/line-ends.js";
+import { codeOnly } from "../actions/code-only.js";
+import { importsNameTest } from "./imports-name.js";
 
 /** One line outside the renaming server's root that names the old name. */
 export interface Mention {
@@ -54,7 +56,10 @@ const readsPerTurn = 50;
  * own root: a package of a monorepo importing the renamed symbol from another is not renamed
  * with it. Hidden folders and those no project keeps sources in (node_modules, build output)
  * are skipped; `exclude` (the files the rename changed) too. Depth first, in name order. Stops
- * (as truncated) at its bounds, or when `signal` aborts.
+ * (as truncated) at its bounds, or when `signal` aborts. Given `language` (the server table's),
+ * a line naming it only in comments or strings is no mention (see `codeOnly`), and the files that
+ * import it by name (see `importsNameTest`) are listed first. A file read before for the same
+ * name and language is read again only when its `stat` changed (see {@link cachedMentionsIn}).
  */
 export async function mentionsElsewhere(
   workingDirectory: string,
@@ -64,6 +69,7 @@ export async function mentionsElsewhere(
     name: string;
     extensions: readonly string[];
     exclude: ReadonlySet<string>;
+    language?: string;
     limits?: Partial<MentionLimits>;
     signal?: AbortSignal;
   },
@@ -78,6 +84,9 @@ export async function mentionsElsewhere(
   };
   const deadline = performance.now() + limits.ms;
   const mentions: Mention[] = [];
+  // Listed first: a file importing the name uses the symbol more surely than one naming it.
+  const importing: Mention[] = [];
+  const imports = options.language ? importsNameTest(options.language, options.name) : undefined;
   let files = 0;
   let lines = 0;
   let folders = 0;
@@ -118,36 +127,92 @@ export async function mentionsElsewhere(
       if (!options.extensions.includes(extname(entry.name).toLowerCase())) continue;
       if (!(await mayRead(read, limits.filesRead))) return;
       read += 1;
-      const found = mentionsIn(path, options.name, limits.bytes);
-      if (found.length === 0) continue;
+      const found = cachedMentionsIn(path, options.name, limits.bytes, options.language, imports);
+      if (found.mentions.length === 0) continue;
       files += 1;
-      lines += found.length;
-      for (const mention of found) if (mentions.length < limits.lines) mentions.push(mention);
+      lines += found.mentions.length;
+      const into = found.imports ? importing : mentions;
+      for (const mention of found.mentions) if (into.length < limits.lines) into.push(mention);
     }
   };
   if (options.signal?.aborted) return { mentions, files, lines, truncated: true };
   await visit(workingDirectory);
-  return { mentions, files, lines, truncated };
+  return { mentions: [...importing, ...mentions].slice(0, limits.lines), files, lines, truncated };
 }
 
-/** The lines of `file` naming `name` as a whole identifier; none when unreadable or too large. */
-export function mentionsIn(file: string, name: string, bytes: number): Mention[] {
+/** What {@link mentionsIn} found in one file. */
+type FileMentions = ReturnType<typeof mentionsIn>;
+
+/** Names (with language and size bound) whose files' mentions are kept; the oldest goes first. */
+const namesKept = 16;
+/** Files kept per name: past it, the name's record starts again. */
+const filesKept = 20_000;
+/** Per name, language and size bound: per file, what it held at the `stat` it was read at. */
+const readBefore = new Map<string, Map<string, { stamp: string; found: FileMentions }>>();
+
+/**
+ * {@link mentionsIn}, read again only when the file's `stat` (modification and change times in
+ * nanoseconds, size, inode) is not the one it was last read at for the same name: a look that
+ * runs on every references call does one `stat` per unchanged file, not a read.
+ */
+function cachedMentionsIn(
+  file: string,
+  name: string,
+  bytes: number,
+  language: string | undefined,
+  imports: ((text: string) => boolean) | undefined,
+): FileMentions {
+  let stamp: string;
+  try {
+    const stat = statSync(file, { bigint: true });
+    stamp = `${stat.mtimeNs}:${stat.ctimeNs}:${stat.size}:${stat.ino}`;
+  } catch {
+    return { mentions: [], imports: false };
+  }
+  const key = `${name}\0${language ?? ""}\0${bytes}`;
+  let files = readBefore.get(key);
+  if (files) readBefore.delete(key);
+  if (!files || files.size >= filesKept) files = new Map();
+  readBefore.set(key, files);
+  if (readBefore.size > namesKept) readBefore.delete(readBefore.keys().next().value!);
+  const kept = files.get(file);
+  if (kept?.stamp === stamp) return kept.found;
+  const found = mentionsIn(file, name, bytes, language, imports);
+  files.set(file, { stamp, found });
+  return found;
+}
+
+/**
+ * The lines of `file` naming `name` as a whole identifier (given `language`, in code: see
+ * `codeOnly`), and whether `imports` passes its text; none when unreadable or too large.
+ */
+export function mentionsIn(
+  file: string,
+  name: string,
+  bytes: number,
+  language?: string,
+  imports?: (text: string) => boolean,
+): { mentions: Mention[]; imports: boolean } {
   let text: string;
   try {
     text = readTextFile(file, bytes);
   } catch {
-    return [];
+    return { mentions: [], imports: false };
   }
-  if (!text.includes(name)) return [];
+  if (!text.includes(name)) return { mentions: [], imports: false };
   const found: Mention[] = [];
   const lines = splitLines(text);
   for (let line = 0; line < lines.length; line++) {
     const content = lines[line]!;
-    const columns = content.includes(name) ? wholeColumns(content, name) : [];
+    let columns = content.includes(name) ? wholeColumns(content, name) : [];
+    if (language !== undefined && columns.length > 0) {
+      const code = codeOnly(content, language);
+      columns = columns.filter((column) => code[column] !== " ");
+    }
     // A minified line is shown around the name, not whole.
     if (columns.length > 0) found.push({ file, line, text: clipAround(content, columns[0]!) });
   }
-  return found;
+  return { mentions: found, imports: found.length > 0 && imports !== undefined && imports(text) };
 }
 
 /**
@@ -163,7 +228,7 @@ export function mentionsInFiles(
   let withMentions = 0;
   let lines = 0;
   for (const file of files) {
-    const found = mentionsIn(file, name, limits.bytes);
+    const found = mentionsIn(file, name, limits.bytes).mentions;
     if (found.length === 0) continue;
     withMentions += 1;
     lines += found.length;

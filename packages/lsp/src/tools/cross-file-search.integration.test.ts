@@ -605,5 +605,36 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
         [packageBin],
       );
     });
+
+    it("asks on the line itself when the name is code in a template literal's ${…}", async () => {
+      await withTree(
+        {
+          "package.json": '{ "name": "template", "private": true }\n',
+          "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+          "src/a.ts": [
+            "export class Counter {",
+            "  n = 0;",
+            "}",
+            "export function describe(total: number): string {",
+            "  const unit = 'items';",
+            "  const gap = ' ';",
+            "  return `${total}${gap}${unit}`;",
+            "}",
+            "export const total = new Counter();",
+            "",
+          ].join("\n"),
+        },
+        async (call) => {
+          const answer = await call("lsp", {
+            action: "type_definition",
+            file: "src/a.ts",
+            line: 7,
+            symbol: "total",
+          });
+          expect(answer).toBe("no type definition found for 'total' at src/a.ts:7:13");
+        },
+        [packageBin],
+      );
+    });
   },
 );

@@ -154,6 +154,49 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("lsp_rename of a Go p
   });
 });
 
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "lsp_rename on gopls with diagnostics on write",
+  () => {
+    it("renames into a file no one opened (gopls gives it version 0), and reports its diagnostics", async () => {
+      const tree = tempTree("go-rename-unopened", {
+        "go.mod": "module example.com/app\n\ngo 1.19\n",
+        "main.go":
+          'package main\n\nimport (\n\t"fmt"\n\n\t"example.com/app/shapes"\n)\n\nfunc main() {\n\tfmt.Println(shapes.Square{Side: 2}.Area())\n}\n',
+        "shapes/shapes.go":
+          "package shapes\n\n// A square.\n//\n// Its area is Side * Side.\n//\n// Nothing more.\n\ntype Square struct{ Side int }\n\nfunc (s Square) Area() int { return s.Side * s.Side }\n",
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({
+        tools: [lspTool, lspRenameTool],
+        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+        approval: "auto",
+      });
+      try {
+        const answer = resultText(
+          await registry.invoke(run, {
+            tool: "lsp_rename",
+            args: { file: "shapes/shapes.go", line: 9, symbol: "Square", new_name: "Box" },
+          }),
+        );
+        expect(answer.split("\n")).toEqual([
+          "renamed 'Square' to 'Box': 3 edits in 2 files",
+          "main.go: 1 edit",
+          "shapes/shapes.go: 2 edits",
+          "",
+          "LSP diagnostics after this write:",
+          "2 files clean",
+        ]);
+        expect(readFileSync(join(tree.dir, "main.go"), "utf8")).toContain("shapes.Box{Side: 2}.Area()");
+        execFileSync("go", ["build", "./..."], { cwd: tree.dir, stdio: "pipe", timeout: 120_000 });
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 serverSuite({
   command: "clangd",
   fixture: "c-project",

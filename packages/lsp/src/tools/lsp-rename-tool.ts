@@ -14,7 +14,7 @@ import {
   type ResolvedPosition,
 } from "../positions/resolve-position.js";
 import { LspError } from "../errors/lsp-error.js";
-import { applyWorkspaceEdit } from "../rename/apply-workspace-edit.js";
+import { applyWorkspaceEdit, touchedUris } from "../rename/apply-workspace-edit.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -125,6 +125,10 @@ export const lspRenameTool = defineTool({
         ctx.signal,
       );
       refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
+      // The versions the edit was computed against: a file opened below (to read its kind or its
+      // diagnostics before the edit) gets a version the server's edit cannot name; gopls gives
+      // 0 for a file not open, which no longer matches then.
+      const openAtEdit = new Set(touchedUris(edit).filter((touched) => client.isOpen(touched)));
       if (reservedIfMember) {
         const kind = await renamedKind(
           client,
@@ -148,7 +152,7 @@ export const lspRenameTool = defineTool({
       const before = ctx.run.state(preEditDiagnosticsKey).get(ctx.callId);
       if (before) await readPreEditDiagnostics(supervisor, edit, before);
       const applied = await applyWorkspaceEdit(edit, {
-        versionOf: (documentUri) => client.versionOf(documentUri),
+        versionOf: (documentUri) => (openAtEdit.has(documentUri) ? client.versionOf(documentUri) : undefined),
         isOpen: (documentUri) => client.isOpen(documentUri),
         isSynced: (documentUri, text) => client.isSynced(documentUri, text),
         display: (path) => supervisor.display(path),

@@ -135,3 +135,34 @@ describe.skipIf(!found && !ci)("lsp_rename's checks against typescript-language-
     expect(read("src/keep.ts")).toContain("export const count = 1;");
   });
 });
+
+describe.skipIf(!found && !ci)("lsp_rename of a symbol exported under an alias", () => {
+  // Its own server: tsserver, started after the files are written, sees the importer of the alias.
+  const server = useServerFixture({
+    fixture: "ts-project",
+    server: "typescript-language-server",
+    tools: [lspTool, lspRenameTool],
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 15_000,
+    resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+    expectProcesses: true,
+  });
+  const write = (path: string, content: string): void => writeFileSync(join(server.dir, path), content);
+  const read = (path: string): string => readFileSync(join(server.dir, path), "utf8");
+
+  it("refuses a rename that would also rename an alias (export { helper as helpMe }), saying what it replaces, where, and what to do", async () => {
+    write("src/helpers.ts", "function helper(): number {\n  return 1;\n}\nexport { helper as helpMe };\n");
+    write("src/use-helpers.ts", 'import { helpMe } from "./helpers.js";\nexport const one = helpMe();\n');
+    const result = await server.invoke("lsp_rename", {
+      file: "src/helpers.ts",
+      line: 1,
+      symbol: "helper",
+      new_name: "assist",
+    });
+    expect(result.error?.code).toBe("LSP_RENAME_FAILED");
+    expect(resultText(result)).toBe(
+      `the server's edit for 'helper' also replaces "helpMe", which is not that name, with "assist" at src/use-helpers.ts:1 (import { helpMe } from "./helpers.js";): the server ties another name to this symbol (an alias, as in 'export { x as y }', with its importers, or a module path) and would rename it too. To rename only 'helper', edit its uses by hand (lsp references lists them); to rename "helpMe" as well, rename it on its own (lsp_rename from a line where it is written) or by hand; nothing was written`,
+    );
+    expect(read("src/helpers.ts")).toContain("export { helper as helpMe };");
+  });
+});

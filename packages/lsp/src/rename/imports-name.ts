@@ -1,0 +1,25 @@
+/**
+ * A test of whether a file's text imports `name` by that name in `language` (the server table's
+ * language): TypeScript `import { name } from` / `export { name } from` (over several lines too)
+ * and `require(…)` on a line naming it, Python `import name` / `from m import (…, name)`, Rust
+ * `use …name…;`. Undefined for a language that imports files or packages, not names (Go, C,
+ * Dart). A heuristic for ordering, not a parse: a comment shaped as an import passes.
+ */
+export function importsNameTest(language: string, name: string): ((text: string) => boolean) | undefined {
+  const word = `(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$&")}(?![\\p{L}\\p{N}_$])`;
+  const patterns =
+    language === "typescript"
+      ? [
+          `(?:^|[;}])\\s*(?:import|export)\\b[^;]*?${word}[^;]*?\\bfrom\\s*["']`,
+          `^\\s*import\\s+${word}`,
+          `^[^\\n]*${word}[^\\n]*\\brequire\\s*\\(`,
+        ]
+      : language === "python"
+        ? [`^\\s*import\\s[^\\n]*${word}`, `^\\s*from\\s+\\S+\\s+import\\s+(?:\\([^)]*|[^\\n]*)${word}`]
+        : language === "rust"
+          ? [`^\\s*(?:pub(?:\\([^)]*\\))?\\s+)?use\\s[^;]*${word}`]
+          : [];
+  if (patterns.length === 0) return undefined;
+  const tests = patterns.map((pattern) => new RegExp(pattern, "mu"));
+  return (text) => text.includes(name) && tests.some((test) => test.test(text));
+}
