@@ -185,8 +185,9 @@ async function compareNavigation({ registry, run, client, c, uri, position, acti
     client.request = timedRequest;
     cpuStart = cpu();
     started = performance.now();
-    await registry.invoke(run, { tool: "lsp", args });
+    const answer = await registry.invoke(run, { tool: "lsp", args });
     ours.push(performance.now() - started);
+    if (answer.isError) throw new Error(`our ${action} failed: ${answer.content[0].text}`);
     cpuOurs.push(cpu() - cpuStart);
     own.push(ours.at(-1) - inside);
     delete client.request;
@@ -260,7 +261,7 @@ async function realProject(c) {
         registry,
         run,
         client,
-        c,
+        c: { ...c, line },
         uri,
         position,
         action,

@@ -1,39 +1,23 @@
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { LanguageClient } from "../client/language-client.js";
 import { mentionsElsewhere, type MentionsElsewhere } from "../rename/mentions-elsewhere.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 
 /**
- * Whether files of `client`'s language can lie outside its root: the root is not the working
- * directory, or other roots of the language are below it (a monorepo of packages, each with its
- * own server, which sees only the files its own root includes or imports).
- */
-export function mayHaveOtherRoots(supervisor: LspSupervisor, client: LanguageClient): boolean {
-  return (
-    client.root !== supervisor.workingDirectory ||
-    supervisor
-      .projectRoots()
-      .roots.some(
-        (found) =>
-          found.spec.language === client.spec.language &&
-          found.root !== client.root &&
-          found.workspace !== client.root,
-      )
-  );
-}
-
-/**
  * After a search across files (references, implementation) by `client`: the lines naming `name`
  * in files of its language that another root's server serves and the answer did not list
- * (`listed`), as a note; "" when there are none or no other root can exist. The answering
- * server does not search them: they may use the symbol too. Bounded (see `mentionsElsewhere`).
+ * (`listed`), as a note; "" when there are none, or when the root is the working directory
+ * (nothing lies outside it). Roots nested in the answering one are not looked at (see `enter`
+ * below). The answering server does not search them: they may use the symbol too. Bounded (see
+ * `mentionsElsewhere`).
  */
 export async function otherRootsNote(
   supervisor: LspSupervisor,
   client: LanguageClient,
   options: { name: string; listed: ReadonlySet<string>; signal?: AbortSignal },
 ): Promise<string> {
-  if (!mayHaveOtherRoots(supervisor, client)) return "";
+  // A root that is the working directory has nothing outside it to look at (see `enter`).
+  if (client.root === supervisor.workingDirectory) return "";
   const found = await mentionsElsewhere(
     supervisor.workingDirectory,
     client.root,
@@ -44,6 +28,11 @@ export async function otherRootsNote(
       exclude: options.listed,
       // The note is about uses: a name in a comment or string is none.
       language: client.spec.language,
+      // Not below the answering root: its server's workspace folder holds what is there, nested
+      // roots included (a tsconfig's or pyright's include globs take them in), and walking a
+      // large root on every call (Go's standard library with its nested modules: ~120 ms a
+      // call) would cost more than the answer. Its siblings and what lies outside it are looked at.
+      enter: (folder) => !isInside(client.root, folder),
       ...(options.signal ? { signal: options.signal } : {}),
     },
   );
@@ -52,6 +41,12 @@ export async function otherRootsNote(
     root: supervisor.display(client.root),
     display: (path) => supervisor.display(path),
   });
+}
+
+/** Whether `path` is `folder` or below it. */
+function isInside(folder: string, path: string): boolean {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
 /** The note for what {@link otherRootsNote} found. */

@@ -16,6 +16,34 @@ function rootOf(top: string) {
 }
 
 describe("mentionsElsewhere", () => {
+  it("looks below a folder only where enter allows", async () => {
+    const tree = tempTree("mentions-enter", {
+      "package.json": "{}\n",
+      "packages/a/package.json": "{}\n",
+      "packages/a/lib.ts": "export function answer() {}\n",
+      "packages/a/inner/package.json": "{}\n",
+      "packages/a/inner/use.ts": "answer();\n",
+      "packages/b/package.json": "{}\n",
+      "packages/b/use.ts": "answer();\n",
+    });
+    try {
+      const a = join(tree.dir, "packages", "a");
+      const look = (enter?: (folder: string) => boolean) =>
+        mentionsElsewhere(tree.dir, a, rootOf(tree.dir), {
+          name: "answer",
+          extensions: [".ts"],
+          exclude: new Set(),
+          ...(enter ? { enter } : {}),
+        });
+      const files = async (enter?: (folder: string) => boolean) =>
+        (await look(enter)).mentions.map(({ file }) => file.slice(tree.dir.length + 1)).sort();
+      expect(await files()).toEqual(["packages/a/inner/use.ts", "packages/b/use.ts"]);
+      expect(await files((folder) => folder !== a)).toEqual(["packages/b/use.ts"]);
+    } finally {
+      tree.remove();
+    }
+  });
+
   it("lists whole-name mentions in files other roots serve, or none, not in the renaming root", async () => {
     const tree = tempTree("mentions", {
       "package.json": "{}\n",

@@ -72,6 +72,8 @@ export async function mentionsElsewhere(
     language?: string;
     limits?: Partial<MentionLimits>;
     signal?: AbortSignal;
+    /** Whether to look below a folder; every folder when not given. */
+    enter?: (folder: string) => boolean;
   },
 ): Promise<MentionsElsewhere> {
   const given = options.limits ?? {};
@@ -120,7 +122,12 @@ export async function mentionsElsewhere(
       if (truncated) return;
       const path = join(folder, entry.name);
       if (entry.isDirectory()) {
-        if (!entry.name.startsWith(".") && !skippedFolders.has(entry.name)) await visit(path);
+        if (
+          !entry.name.startsWith(".") &&
+          !skippedFolders.has(entry.name) &&
+          (options.enter === undefined || options.enter(path))
+        )
+          await visit(path);
         continue;
       }
       if (!outside || !entry.isFile() || options.exclude.has(path)) continue;
