@@ -2,6 +2,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { describe, expect, it } from "vitest";
 import {
   beyondAll,
+  emptyDiagnosticsLooks,
   forgetDiagnostics,
   forgetLooks,
   goneSinceLastLook,
@@ -9,7 +10,6 @@ import {
   recordAlongside,
   recordDiagnostics,
   type DiagnosticsLedger,
-  type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
 
 function diagnostic(line: number, message: string, code: number | string = 2322): Diagnostic {
@@ -65,18 +65,7 @@ describe("recordDiagnostics", () => {
   });
 });
 
-function emptyLooks(): DiagnosticsLooks {
-  return {
-    counts: new Map(),
-    files: new Set(),
-    published: new Map(),
-    marks: new Map(),
-    pending: new Set(),
-    everLooked: new Set(),
-    lastSeen: new Map(),
-    lastLines: new Map(),
-  };
-}
+const emptyLooks = emptyDiagnosticsLooks;
 
 describe("noteLook", () => {
   it("reports nothing at a file's first look, then what is new since the last look", () => {

@@ -159,17 +159,22 @@ export interface DiagnosticsLooks {
   readonly lastLines: Map<string, LookLines>;
 }
 
+/** Looks of a run that has looked at nothing yet. */
+export function emptyDiagnosticsLooks(): DiagnosticsLooks {
+  return {
+    counts: new Map(),
+    files: new Set(),
+    published: new Map(),
+    marks: new Map(),
+    pending: new Set(),
+    everLooked: new Set(),
+    lastSeen: new Map(),
+    lastLines: new Map(),
+  };
+}
+
 /** The looks' per-run slot. */
-export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics looks", () => ({
-  counts: new Map(),
-  files: new Set(),
-  published: new Map(),
-  marks: new Map(),
-  pending: new Set(),
-  everLooked: new Set(),
-  lastSeen: new Map(),
-  lastLines: new Map(),
-}));
+export const diagnosticsLooksKey = stateKey<DiagnosticsLooks>("LSP diagnostics looks", emptyDiagnosticsLooks);
 
 /**
  * Records a look at a file's diagnostics, taken at its server's changes `mark` when it is open
