@@ -72,4 +72,24 @@ describe("codeOnly", () => {
       `s := ${" ".repeat(4)} + total + ${" ".repeat(3)}`,
     );
   });
+
+  it("takes a whole line as code where quotes or comment marks may mean something else", () => {
+    const whole: [string, string][] = [
+      ["return s.replace(/'/g, foo + \"'\");", "typescript"],
+      ["if (/'/.test(s) && foo === 'x') {", "typescript"],
+      ["const re = /\\/\\//; const y = foo(re);", "typescript"],
+      ["p.split(/[/*]/).map(foo);", "typescript"],
+      ["return <p>Don't forget {foo} won't</p>;", "typescript"],
+      ["<span>It's {foo.name}'s turn</span>", "typescript"],
+      ["${a}`; const y = foo(`x`);", "typescript"],
+      ['let p = r"C:\\"; foo(); let t = "x";', "rust"],
+      ['let s = r#"a " b"#; foo(); let t = "x";', "rust"],
+      ['auto s = R"(a"b)"; foo(); auto t = "x";', "c"],
+    ];
+    for (const [line, language] of whole) expect(codeOnly(line, language), line).toBe(line);
+    // Comment marks alone are still read.
+    expect(codeOnly("a = b; /* foo */ c(); // foo", "typescript")).toBe(
+      `a = b; ${" ".repeat(9)} c(); ${" ".repeat(6)}`,
+    );
+  });
 });

@@ -7,9 +7,10 @@
  * Python f-strings but not `{{`); a Rust `'` that starts no valid char literal is a lifetime; a C
  * `'` within a number is a digit separator. What is blanked is certainly not code: a string not
  * closed on the line, and a line inside a comment or string that began on an earlier line, are
- * taken as code.
+ * taken as code, and so is a whole line this scan cannot read for sure (see {@link uncertain}).
  */
 export function codeOnly(text: string, language: string): string {
+  if (uncertain(text, language)) return text;
   const ranges: Range[] = [];
   scanCode(text, 0, dialectOf(language), ranges, false);
   // UTF-16 units, as LSP columns count.
@@ -207,4 +208,37 @@ function scanLiteral(
     j += 1;
   }
   return undefined;
+}
+
+/**
+ * Whether a line holds what a scan of quotes and comment marks misreads, so that all of it is
+ * taken as code (the safe side: a use is never taken for a comment): in TypeScript/JavaScript a
+ * `/` that starts neither `//` nor `/*` before any `//` (a regular expression may hold quotes
+ * and comment marks: `/'/`, `/\/\//`, `/[/*]/`), an apostrophe between letters (JSX text:
+ * `Don't`), or an odd number of backticks (a template literal running over lines); Go's odd
+ * backticks too (raw strings over lines); Rust raw strings (`r"…"`, `r#"…"#`); C++ raw strings
+ * (`R"(…)"`).
+ */
+function uncertain(text: string, language: string): boolean {
+  const backticks = (text.match(/`/g)?.length ?? 0) % 2 === 1;
+  switch (language) {
+    case "typescript": {
+      if (backticks || /\p{L}'\p{L}/u.test(text)) return true;
+      const comment = text.indexOf("//");
+      const code = comment === -1 ? text : text.slice(0, comment);
+      for (let i = code.indexOf("/"); i !== -1; i = code.indexOf("/", i + 1)) {
+        if (code[i + 1] !== "*" && code[i - 1] !== "*") return true;
+      }
+      return false;
+    }
+    case "go":
+      return backticks;
+    case "rust":
+      return /(?<![\p{L}\p{N}_])b?r#*"/u.test(text);
+    case "c":
+    case "cpp":
+      return /(?<![\p{L}\p{N}_])(?:u8|[uUL])?R"/u.test(text);
+    default:
+      return false;
+  }
 }

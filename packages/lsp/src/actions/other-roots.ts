@@ -28,10 +28,11 @@ export async function otherRootsNote(
       exclude: options.listed,
       // The note is about uses: a name in a comment or string is none.
       language: client.spec.language,
-      // Not below the answering root: its server's workspace folder holds what is there, nested
-      // roots included (a tsconfig's or pyright's include globs take them in), and walking a
-      // large root on every call (Go's standard library with its nested modules: ~120 ms a
-      // call) would cost more than the answer. Its siblings and what lies outside it are looked at.
+      // Not below the answering root: walking a large root on every call (Go's standard library
+      // with its nested modules: ~120 ms a call) would cost more than the answer. Its siblings
+      // and what lies outside it are looked at. What this leaves out: roots nested in it whose
+      // files its server does not search (a Go module inside another without a go.work; a
+      // tsconfig or pyright root's include globs usually take nested roots in).
       enter: (folder) => !isInside(client.root, folder),
       ...(options.signal ? { signal: options.signal } : {}),
     },

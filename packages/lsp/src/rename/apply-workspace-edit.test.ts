@@ -201,6 +201,35 @@ describe("applyWorkspaceEdit", () => {
     expect(existsSync(join(dir, "helpers.rs"))).toBe(false);
   });
 
+  it("refuses edits that overlap, also one edit given twice, writing nothing", async () => {
+    writeFileSync(join(dir, "a.ts"), "let foo = 1;\nabcdefgh\n");
+    const twice = applyWorkspaceEdit(
+      {
+        changes: {
+          [uri("a.ts")]: [
+            { range: range(0, 4, 7), newText: "barbaz" },
+            { range: range(0, 4, 7), newText: "barbaz" },
+          ],
+        },
+      },
+      { ...closed, oldName: "foo" },
+    );
+    await expect(twice).rejects.toThrow("the server's edits of a.ts overlap");
+    const partly = applyWorkspaceEdit(
+      {
+        changes: {
+          [uri("a.ts")]: [
+            { range: range(1, 0, 4), newText: "W" },
+            { range: range(1, 2, 6), newText: "Q" },
+          ],
+        },
+      },
+      closed,
+    );
+    await expect(partly).rejects.toThrow("nothing was written");
+    expect(read("a.ts")).toBe("let foo = 1;\nabcdefgh\n");
+  });
+
   it("refuses an edit beyond a file's text (the file changed since the server read it) and a FIFO", async () => {
     writeFileSync(join(dir, "b.ts"), "export const b = 1;\n");
     const stale = applyWorkspaceEdit(

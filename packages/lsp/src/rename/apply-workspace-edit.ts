@@ -104,14 +104,16 @@ function offsetAt(
  * Applies text edits to a text, as if last first (earlier offsets stay valid). `outside` is told
  * when an edit lies beyond the text (the server computed it against another version of the
  * file); `replaces` is told the text each edit replaces, with the edit and the text of the line
- * it starts on, before any is applied. Linear in the
- * text and the edits: the line starts are found once, and the result is joined once.
+ * it starts on, before any is applied; `overlap` is told when an edit starts inside the one
+ * before it (LSP forbids it; without `overlap` it is cut to start where that one ended). Linear
+ * in the text and the edits: the line starts are found once, and the result is joined once.
  */
 export function applyTextEdits(
   text: string,
   edits: readonly TextEdit[],
   outside?: () => void,
   replaces?: (replaced: string, edit: TextEdit, lineText: string) => void,
+  overlap?: () => void,
 ): string {
   const spans = lineSpans(text);
   const located = edits.map((edit, index) => ({
@@ -128,12 +130,13 @@ export function applyTextEdits(
       replaces(text.slice(edit.start, edit.end), given, lineText);
     }
   }
-  // Inserts at one position appear in the order given (LSP); edits never overlap (LSP), and one
-  // that does is cut to start where the one before it ended.
+  // Inserts at one position appear in the order given (LSP); edits never overlap (LSP): one that
+  // does is told to `overlap`, or cut to start where the one before it ended.
   located.sort((a, b) => a.start - b.start || a.end - b.end || a.index - b.index);
   const parts: string[] = [];
   let done = 0;
   for (const edit of located) {
+    if (edit.start < done) overlap?.();
     const start = Math.max(edit.start, done);
     parts.push(text.slice(done, start), edit.newText);
     done = Math.max(edit.end, start);
@@ -349,6 +352,10 @@ export async function applyWorkspaceEdit(
               newText: given.newText,
             };
         },
+        () =>
+          fail(
+            `the server's edits of ${base.display(path)} overlap (LSP forbids it: applied, they would garble the file); run lsp_rename again, or rename by hand`,
+          ),
       ),
     );
     editCounts.set(path, (editCounts.get(path) ?? 0) + edits.length);

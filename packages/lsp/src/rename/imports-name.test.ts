@@ -13,6 +13,19 @@ describe("importsNameTest", () => {
     expect(test("import { a } from './lib';\nconst shared = 1;\n")).toBe(false);
   });
 
+  it("reads code without semicolons, many uses and no import, in one pass, and keeps statements apart", () => {
+    const test = importsNameTest("typescript", "helper")!;
+    // 2 000 statements with no semicolon: the clause pattern used to backtrack over every later
+    // use (~25 s here); the one-line form ~90 s.
+    const lines = Array.from({ length: 2000 }, (_, n) => `export const v${n} = helper(${n})\n`).join("");
+    expect(test(lines)).toBe(false);
+    expect(test(Array.from({ length: 4000 }, (_, n) => `}export default helper(${n})`).join(""))).toBe(false);
+    expect(test(`${lines}import { a, helper as h } from "./x"\n`)).toBe(true);
+    expect(test('export{helper}from"./x"')).toBe(true);
+    expect(test('import {other} from "./x"\nconst a = helper\nimport b from "./b"\n')).toBe(false);
+    expect(test(`${"x".repeat(200_000)} helper ${"y ".repeat(50_000)} require(`)).toBe(true);
+  });
+
   it("finds Python and Rust imports; none for languages importing files or packages", () => {
     const python = importsNameTest("python", "shared")!;
     expect(python("from lib import a, shared\n")).toBe(true);

@@ -7,12 +7,16 @@
  */
 export function importsNameTest(language: string, name: string): ((text: string) => boolean) | undefined {
   const word = `(?<![\\p{L}\\p{N}_$])${name.replace(/[$]/g, "\\$&")}(?![\\p{L}\\p{N}_$])`;
+  const clause = "[\\p{L}\\p{N}\\p{M}_$\\s{},*]";
   const patterns =
     language === "typescript"
       ? [
-          `(?:^|[;}])\\s*(?:import|export)\\b[^;]*?${word}[^;]*?\\bfrom\\s*["']`,
+          // An import clause holds names, spaces, braces, commas and `*` only: the match cannot
+          // run on over other statements (a file without semicolons made it backtrack for seconds).
+          `(?:^|[;}])\\s*(?:import|export)(?![\\p{L}\\p{N}_$])${clause}*?${word}${clause}*?\\bfrom\\s*["']`,
           `^\\s*import\\s+${word}`,
-          `^[^\\n]*${word}[^\\n]*\\brequire\\s*\\(`,
+          // A line naming it and calling require (the look-ahead first: one pass per line).
+          `^(?=[^\\n]*\\brequire\\s*\\()[^\\n]*?${word}`,
         ]
       : language === "python"
         ? [`^\\s*import\\s[^\\n]*${word}`, `^\\s*from\\s+\\S+\\s+import\\s+(?:\\([^)]*|[^\\n]*)${word}`]
