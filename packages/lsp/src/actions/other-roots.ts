@@ -1,6 +1,7 @@
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import type { LanguageClient } from "../client/language-client.js";
 import { mentionsElsewhere, type MentionsElsewhere } from "../rename/mentions-elsewhere.js";
+import { isInside } from "../servers/find-root.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 
 /**
@@ -42,12 +43,6 @@ export async function otherRootsNote(
     root: supervisor.display(client.root),
     display: (path) => supervisor.display(path),
   });
-}
-
-/** Whether `path` is `folder` or below it. */
-function isInside(folder: string, path: string): boolean {
-  const rel = relative(folder, path);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
 /** The note for what {@link otherRootsNote} found. */
