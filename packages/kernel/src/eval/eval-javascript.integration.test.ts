@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import {
   defineTool,
@@ -245,6 +247,17 @@ describe("eval on the JavaScript kernel", () => {
     } finally {
       off();
     }
+  });
+
+  it("runs %%bash where %cd went, though the shell tool starts in the run's folder", async () => {
+    // A name sh would split or quote: the `cd` the command is given must be one word.
+    const sub = join(workspace.directory, "sub dir's");
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(join(sub, "inner.txt"), "inside\n");
+    expect(resultText(await cell("%cd sub dir's"))).toBe(sub);
+    expect(resultText(await cell("%%bash\ncat inner.txt\npwd"))).toBe(`inside\n${sub}`);
+    await cell("%cd ..");
+    expect(resultText(await cell("%%bash\npwd"))).toBe(workspace.directory);
   });
 
   it("runs several bridged calls at once", async () => {

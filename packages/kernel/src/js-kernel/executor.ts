@@ -1,7 +1,7 @@
 // The JavaScript kernel's executor: runs user code in its own process so the messaging loop never
 // blocks. SIGINT stops a synchronous loop (vm breakOnSigint) and abandons a pending promise alike.
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
 import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
@@ -103,10 +103,32 @@ async function tool(name: string, args: unknown = {}): Promise<string> {
   return data.text ?? "";
 }
 
+/** Where the kernel started: the run's folder, where the shell tool runs its commands. */
+const startDirectory = process.cwd();
+
+/** `word` as one word for sh: as it is when it holds nothing the shell reads, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * `command` to run where the cell is: the shell tool runs in the run's folder, so after `%cd`
+ * it goes there first — relative inside the run's folder (the approval card shows the command,
+ * not a long path), absolute outside it.
+ */
+function whereTheCellIs(command: string): string {
+  const here = process.cwd();
+  if (here === startDirectory) return command;
+  const inside = relative(startDirectory, here);
+  const where = inside === ".." || inside.startsWith(`..${sep}`) || isAbsolute(inside) ? here : inside;
+  // A folder named like an option ("-x") is not read as one.
+  return `cd ${shellWord(where.startsWith("-") ? `./${where}` : where)} && ${command}`;
+}
+
 const helpers = {
   async sh(command: string) {
     try {
-      const text = await tool(shellTool, { command });
+      const text = await tool(shellTool, { command: whereTheCellIs(command) });
       if (text !== "") process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } catch (error) {
       process.stderr.write(`${(error as Error).message}\n`);
