@@ -46,4 +46,47 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("gopls in a go.work w
       tree.remove();
     }
   });
+
+  it("references name the uses in a module nested in the answering one, which its gopls does not search", async () => {
+    // No go.work: the nested module is a root of its own, with its own gopls.
+    const tree = tempTree("go-nested", {
+      "go.mod": "module example.com/top\n\ngo 1.19\n",
+      "top.go": 'package top\n\n// Greet says hello.\nfunc Greet() string { return "hello" }\n',
+      "use.go": "package top\n\nfunc use() string { return Greet() }\n",
+      "tools/go.mod":
+        "module example.com/tools\n\ngo 1.19\n\nrequire example.com/top v0.0.0\n\nreplace example.com/top => ../\n",
+      "tools/main.go": 'package main\n\nimport "example.com/top"\n\nfunc main() { println(top.Greet()) }\n',
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    try {
+      // The run works in the nested module too: its server is started.
+      expect(await lsp({ action: "hover", file: "tools/main.go", line: 5, symbol: "main" })).toContain(
+        "func main()",
+      );
+      const answer = await lsp({ action: "references", file: "top.go", line: 4, symbol: "Greet" });
+      const lines = answer.split("\n");
+      expect(lines.slice(0, 3)).toEqual([
+        "2 references of 'Greet':",
+        'top.go:4:6  func Greet() string { return "hello" }',
+        "use.go:3:28  func use() string { return Greet() }",
+      ]);
+      expect(lines.slice(3)).toEqual([
+        "not searched: 'Greet' is also named in 1 file that the server which answered (root .) does not search; if they use this symbol, ask from one of them:",
+        "tools/main.go:5  func main() { println(top.Greet()) }",
+      ]);
+      expect(
+        supervisor
+          .processes()
+          .map((process) => process.root)
+          .sort(),
+      ).toEqual([tree.dir, `${tree.dir}/tools`].sort());
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
 });

@@ -650,6 +650,13 @@ export class LspSupervisor {
     return this.names.pathOf(uri);
   }
 
+  /** Roots of the servers started for `spec`'s language, running or not (in start order). */
+  startedRoots(spec: ServerSpec): string[] {
+    return [...this.records.values()]
+      .filter((record) => record.spec.language === spec.language)
+      .map((record) => record.root);
+  }
+
   /** Running clients (for workspace symbol search without a file). */
   runningClients(): LanguageClient[] {
     return [...this.records.values()]
