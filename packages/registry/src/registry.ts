@@ -5,7 +5,7 @@ import { resolveInside, workspaceContainment } from "./guardrails/workspace-cont
 import { checkApprovalPolicy, type ApprovalPolicy, type Approver } from "./invoke/approval.js";
 import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
-import { enterLane, noLanes } from "./invoke/enter-lane.js";
+import { noLanes, reserveLane, type LaneEntry } from "./invoke/enter-lane.js";
 import { cancelledCall, hiddenFromSurface, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
 import { validateArguments } from "./invoke/validate-arguments.js";
 import {
@@ -287,22 +287,34 @@ export class Registry {
       resolvedPaths,
     };
 
-    for (const guardrail of this.guardrails) {
-      // Most guardrails answer synchronously: awaiting only a promise saves a microtask per call.
-      const checked = guardrail.check(call);
-      if (checked) await checked;
-    }
-    const judged = waited.ms;
+    // The call's place in its tool's lane is taken as it arrives: a serial call waiting for its
+    // approval card keeps its place, so calls run in the order they came, not the order in which
+    // their cards are answered (`continue` must not overtake the `stack` asked before it).
+    const ticket = reserveLane(run, tool, parent?.lanes ?? noLanes);
+    let judged: number;
+    let entry: LaneEntry;
+    try {
+      for (const guardrail of this.guardrails) {
+        // Most guardrails answer synchronously: awaiting only a promise saves a microtask per call.
+        const checked = guardrail.check(call);
+        if (checked) await checked;
+      }
+      judged = waited.ms;
 
-    if (needsApproval(call, this.policy)) {
-      const asked = performance.now();
-      await requestApproval(call, this.approver, this.noApproverHint);
-      waited.ms += performance.now() - asked;
-    }
-    if (signal.aborted) throw cancelledCall(tool.name, signal);
+      if (needsApproval(call, this.policy)) {
+        const asked = performance.now();
+        await requestApproval(call, this.approver, this.noApproverHint);
+        waited.ms += performance.now() - asked;
+      }
+      if (signal.aborted) throw cancelledCall(tool.name, signal);
 
-    const entry = enterLane(run, tool, parent?.lanes ?? noLanes, signal);
-    const { lanes, release, waitedMs } = entry instanceof Promise ? await entry : entry;
+      const entered = ticket.enter(signal);
+      entry = entered instanceof Promise ? await entered : entered;
+    } catch (error) {
+      ticket.cancel();
+      throw error;
+    }
+    const { lanes, release, waitedMs } = entry;
     waited.ms += waitedMs;
 
     let result: ToolResult;

@@ -39,6 +39,18 @@ describe("workspace containment", () => {
     expect(resolveInside("/", join(root, "src", "a.ts"))).toBe(join(root, "src", "a.ts"));
   });
 
+  it("accepts the working directory spelled through a symlink, handing on the real path", () => {
+    const alias = join(outside, "root-alias");
+    symlinkSync(root, alias);
+    expect(resolveInside(root, join(alias, "src", "a.ts"))).toBe(join(root, "src", "a.ts"));
+    expect(resolveInside(root, join(alias, "new", "file.ts"))).toBe(join(root, "new", "file.ts"));
+    expect(resolveInside(root, alias)).toBe(root);
+    // Through the alias and out again by a symlink inside: still refused.
+    expect(() => resolveInside(root, join(alias, "escape", "secret"))).toThrow(
+      `path '${join(alias, "escape", "secret")}' resolves to ${join(outside, "secret")}, outside the working directory ${root}; use a path inside it`,
+    );
+  });
+
   it("accepts a file that does not exist yet inside", () => {
     expect(resolveInside(root, "new/dir/file.ts")).toBe(join(root, "new", "dir", "file.ts"));
   });

@@ -96,7 +96,8 @@ function realPathIfExists(current: string, path: string): string | undefined {
 /**
  * Resolves a path argument against the working directory and refuses one that lands outside it,
  * by `..` or through a symlink. Paths that do not exist yet (a file about to be written) are
- * judged by their nearest existing ancestor. Returns the absolute path.
+ * judged by their nearest existing ancestor. Returns the absolute path — its real path when only
+ * that is inside (the working directory spelled through a symlink).
  */
 export function resolveInside(workingDirectory: string, path: string): string {
   if (typeof path !== "string" || path.length === 0) {
@@ -107,10 +108,15 @@ export function resolveInside(workingDirectory: string, path: string): string {
   }
   const absolute = resolve(workingDirectory, path);
   if (!inside(workingDirectory, absolute)) {
+    // The working directory is held as its real path: the same folder spelled through a symlink
+    // (`/tmp` → `/private/tmp`, a linked home or code folder, the spelling the harness was
+    // started with) is inside. Judged by where the path really lands, which is then handed on.
+    const real = realPathOfNearest(absolute);
+    if (inside(workingDirectory, real)) return real;
     throw new ToolsError({
       code: "GUARDRAIL_REFUSED",
-      message: `path '${path}' resolves to ${absolute}, outside the working directory ${workingDirectory}; use a path inside it`,
-      data: { path, resolved: absolute },
+      message: `path '${path}' resolves to ${real}, outside the working directory ${workingDirectory}; use a path inside it`,
+      data: { path, resolved: real },
     });
   }
   const real = realPathOfNearest(absolute);

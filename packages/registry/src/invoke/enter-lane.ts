@@ -20,29 +20,33 @@ export interface LaneEntry {
   readonly waitedMs: number;
 }
 
-/**
- * Takes a tool's serial lane when it is not parallel-safe (one call at a time per run and
- * conversation, in arrival order). A call into a lane its caller already holds is refused with
- * `LANE_REENTRY` instead of waiting for itself forever. A parallel-safe tool's entry is returned
- * as it is; a serial one's is a promise.
- */
-export function enterLane(
-  run: Run,
-  tool: Tool,
-  held: ReadonlySet<string>,
-  signal: AbortSignal,
-): LaneEntry | Promise<LaneEntry> {
-  // A parallel-safe tool enters at once, without a promise (this runs on every call).
-  if (tool.parallelSafe) return { lanes: held, release: undefined, waitedMs: 0 };
-  return enterSerialLane(run, tool, held, signal);
+/** A call's place in its tool's lane, taken as it arrives: enter it later, or give it up. */
+export interface LaneTicket {
+  /** Waits for the turn (a parallel-safe tool's entry is returned as it is, without a promise). */
+  enter(signal: AbortSignal): LaneEntry | Promise<LaneEntry>;
+  /** Gives the place up (the call will not run); the next call's turn comes as it would have. */
+  cancel(): void;
 }
 
-async function enterSerialLane(
-  run: Run,
-  tool: Tool,
-  held: ReadonlySet<string>,
-  signal: AbortSignal,
-): Promise<LaneEntry> {
+/** The ticket of every parallel-safe call from the model: nothing held, nothing to wait for. */
+const freeTicket: LaneTicket = {
+  enter: () => ({ lanes: noLanes, release: undefined, waitedMs: 0 }),
+  cancel: () => {},
+};
+
+/**
+ * Takes a place in a tool's serial lane when it is not parallel-safe (one call at a time per run
+ * and conversation, in arrival order — the order the calls come in, not the order in which their
+ * approval cards are answered). A call into a lane its caller already holds is refused with
+ * `LANE_REENTRY` at once, instead of waiting for itself forever.
+ */
+export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>): LaneTicket {
+  // A parallel-safe tool enters at once (this runs on every call).
+  if (tool.parallelSafe) {
+    return held === noLanes
+      ? freeTicket
+      : { enter: () => ({ lanes: held, release: undefined, waitedMs: 0 }), cancel: () => {} };
+  }
   const laneId = `${run.conversationId}\u0000${tool.name}`;
   if (held.has(laneId)) {
     throw new ToolsError({
@@ -56,7 +60,13 @@ async function enterSerialLane(
     lane = new SerialLane();
     laneMap.set(laneId, lane);
   }
-  const queued = performance.now();
-  const release = await lane.acquire(signal);
-  return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+  const place = lane.reserve();
+  return {
+    enter: async (signal) => {
+      const queued = performance.now();
+      const release = await place.wait(signal);
+      return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+    },
+    cancel: () => place.cancel(),
+  };
 }

@@ -130,6 +130,50 @@ describe("serial lanes", () => {
     expect(gated.log).toEqual(["start a", "end a", "start c", "end c"]);
   });
 
+  it("keeps arrival order when the approval cards are answered in another order, and a declined call gives its place up", async () => {
+    const log: string[] = [];
+    const tool = defineTool({
+      name: "append",
+      tier: "exec",
+      parallelSafe: false,
+      description: "Appends its id to a log.",
+      input: z.object({ id: z.string() }),
+      execute(input) {
+        log.push(input.id);
+        return input.id;
+      },
+    });
+    const answers = new Map<string, (allow: boolean) => void>();
+    let allShown!: () => void;
+    const cardsShown = new Promise<void>((resolve) => {
+      allShown = resolve;
+    });
+    const approver = {
+      attached: () => true,
+      request: (request: { input: Readonly<Record<string, unknown>> }) =>
+        new Promise<{ allow: true } | { allow: false; reason: string }>((resolve) => {
+          answers.set(String(request.input.id), (allow) =>
+            resolve(allow ? { allow: true } : { allow: false, reason: "no" }),
+          );
+          if (answers.size === 3) allShown();
+        }),
+    };
+    const registry = createRegistry({ tools: [tool], approver });
+    const run = newRun();
+    const calls = ["a", "b", "c"].map((id) => registry.invoke(run, { tool: "append", args: { id } }));
+    // Every card is shown at once: the operator answers them as they like.
+    await cardsShown;
+    answers.get("c")!(true);
+    answers.get("b")!(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // c is allowed but came after a, whose card is still open: it waits for a's turn.
+    expect(log).toEqual([]);
+    answers.get("a")!(true);
+    const results = await Promise.all(calls);
+    expect(log).toEqual(["a", "c"]);
+    expect(results.map((result) => result.isError)).toEqual([false, true, false]);
+  });
+
   it("refuses to wait on an already aborted signal", async () => {
     const lane = new SerialLane();
     const controller = new AbortController();
