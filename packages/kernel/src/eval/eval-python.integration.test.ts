@@ -328,7 +328,7 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
       for (const [, path = ""] of command.matchAll(/'?(\/[^' ]*tools-sh-[^' ]*)'?/g))
         expect(existsSync(path)).toBe(false);
     }
-  });
+  }, 180_000);
 
   it("x = !cmd refused says why on stderr and is empty", async () => {
     const refused = resultText(await cell("r = !echo refuse-me\nprint(type(r).__name__, r)"));

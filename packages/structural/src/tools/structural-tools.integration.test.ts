@@ -600,5 +600,5 @@ describe("code nested deeper than the stack", () => {
     expect(resultText(holes)).toContain(
       "1 candidate(s) were abandoned: the code there is nested too deeply to match.",
     );
-  });
+  }, 90_000);
 });
