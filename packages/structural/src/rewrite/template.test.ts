@@ -51,6 +51,96 @@ describe("rewrite templates", () => {
   });
 });
 
+describe("rewrite indentation, as ast-grep 0.51.1 gives it", () => {
+  // Each expected text is what `ast-grep run -p PATTERN -r TEMPLATE -U` wrote, except where noted.
+  const test = 'it("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n';
+
+  it("indents a capture placed mid-line by its template line's indent", async () => {
+    expect(
+      await rewrite("typescript", "it($NAME, $FN)", test, 'describe("math", () => {\n  it($NAME, $FN);\n})'),
+    ).toBe('describe("math", () => {\n  it("adds", () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n');
+    expect(
+      await rewrite(
+        "typescript",
+        "it($NAME, $FN)",
+        test,
+        'describe("math", () => {\n  const t = it($NAME, $FN);\n})',
+      ),
+    ).toBe(
+      'describe("math", () => {\n  const t = it("adds", () => {\n    expect(add(1, 2)).toBe(3);\n  });\n});\n',
+    );
+  });
+
+  it("adds the template line's indent to the match line's indent, in nested templates", async () => {
+    const nested = 'if (x) {\n  it("adds", () => {\n    expect(add(1, 2)).toBe(3);\n  });\n}\n';
+    expect(
+      await rewrite(
+        "typescript",
+        "it($NAME, $FN)",
+        nested,
+        'describe("math", () => {\n  describe("inner", () => {\n    it($NAME, $FN);\n  });\n})',
+      ),
+    ).toBe(
+      'if (x) {\n  describe("math", () => {\n    describe("inner", () => {\n      it("adds", () => {\n' +
+        "        expect(add(1, 2)).toBe(3);\n      });\n    });\n  });\n}\n",
+    );
+  });
+
+  it("indents a $$$ run placed mid-line inside a block", async () => {
+    const code = 'function f() {\n  if (x) {\n    logger.info("a",\n      b);\n  }\n}\n';
+    const wrapped = "if (debug) {\n  log.write(1, $$$ARGS);\n}";
+    expect(await rewrite("typescript", "logger.info($$$ARGS)", code, wrapped)).toBe(
+      'function f() {\n  if (x) {\n    if (debug) {\n      log.write(1, "a",\n        b);\n    };\n  }\n}\n',
+    );
+    // The first template line's own indent counts too.
+    expect(await rewrite("typescript", "logger.info($$$ARGS)", code, "  log.write(1, $$$ARGS)")).toBe(
+      'function f() {\n  if (x) {\n      log.write(1, "a",\n        b);\n  }\n}\n',
+    );
+  });
+
+  it("keeps a capture at the start of a template line as before", async () => {
+    const code = "if (true) {\n  a(\n    1\n      + 2\n  );\n}\n";
+    expect(await rewrite("typescript", "a($B)", code, "c(\n  $B\n)")).toBe(
+      "if (true) {\n  c(\n    1\n      + 2\n  );\n}\n",
+    );
+  });
+
+  it("re-indents Python blocks so the body stays inside its block", async () => {
+    const code = "def f():\n    if x:\n        foo(a,\n            b)\n";
+    expect(await rewrite("python", "foo($$$A)", code, "if debug:\n    bar($$$A)")).toBe(
+      "def f():\n    if x:\n        if debug:\n            bar(a,\n                b)\n",
+    );
+    const block = "if x:\n    with open(p) as f:\n        a()\n        b()\n";
+    expect(
+      await rewrite(
+        "python",
+        "with $C as $F: $$$B",
+        block,
+        "try:\n    with $C as $F:\n        $$$B\nfinally:\n    done()",
+      ),
+    ).toBe(
+      "if x:\n    try:\n        with open(p) as f:\n            a()\n            b()\n    finally:\n        done()\n",
+    );
+  });
+
+  it("indents with tabs as written (ast-grep counts spaces only and leaves tab-indented code unindented)", async () => {
+    const code = 'if (x) {\n\tit("adds", () => {\n\t\texpect(add(1, 2)).toBe(3);\n\t});\n}\n';
+    expect(
+      await rewrite("typescript", "it($NAME, $FN)", code, 'describe("math", () => {\n\tit($NAME, $FN);\n})'),
+    ).toBe(
+      'if (x) {\n\tdescribe("math", () => {\n\t\tit("adds", () => {\n\t\t\texpect(add(1, 2)).toBe(3);\n\t\t});\n\t});\n}\n',
+    );
+  });
+
+  it("leaves blank lines of a capture blank (ast-grep writes the match line's indent on them)", async () => {
+    const code = "if (x) {\n  function m() {\n    a();\n\n    b();\n  }\n}\n";
+    const template = "function m() {\n  try {\n    $$$B\n  } finally {}\n}";
+    expect(await rewrite("typescript", "function m() { $$$B }", code, template)).toBe(
+      "if (x) {\n  function m() {\n    try {\n      a();\n\n      b();\n    } finally {}\n  }\n}\n",
+    );
+  });
+});
+
 describe("a match that passed over a keyword", () => {
   it("is left unchanged and reported, and a match inside it is rewritten", async () => {
     const spec = parser.spec("typescript");

@@ -68,9 +68,12 @@ function dedent(value: string, indent: string): string {
 /**
  * The replacement text for one match: metavariables substituted with their original source
  * (`$$$X` from its first node to its last; an empty `$$$X` also drops the `,` after it, or
- * before it at the end of a list; `\$NAME` is the code `$NAME`), re-indented to the match's
- * line, with the file's line endings (`eol`, when the caller computed `lineEnding(source)` once for
- * many matches: finding it reads the whole file).
+ * before it at the end of a list; `\$NAME` is the code `$NAME`), with ast-grep's indentation: a
+ * multi-line capture is de-indented by the indent of the line it starts on and its later lines get
+ * the indent of the template line it is placed on; then the later lines of the whole text get the
+ * indent of the match's line. Indents are the leading spaces and tabs, taken as written (ast-grep
+ * counts spaces only); blank lines stay blank. The file's line endings are used (`eol`, when the
+ * caller computed `lineEnding(source)` once for many matches: finding it reads the whole file).
  */
 export function fillTemplate(
   template: string,
@@ -101,13 +104,21 @@ export function fillTemplate(
       else if (/^[ \t]*([)\]}>]|$)/.test(normalized.slice(last))) out = out.replace(/[ \t]*,[ \t]*$/, "");
       continue;
     }
-    let value = dedent(capture.text.replace(/\r\n/g, "\n"), lineIndent(source, capture.start));
-    const lineSoFar = out.slice(out.lastIndexOf("\n") + 1);
-    if (/^[ \t]*$/.test(lineSoFar) && lineSoFar !== "") value = value.split("\n").join(`\n${lineSoFar}`);
-    out += value;
+    // As ast-grep does: the capture keeps its layout relative to its own first line, and its
+    // later lines take the indent of the template line it sits on, wherever on that line it sits
+    // (`  it($NAME, $FN);` indents the body of $FN by two more).
+    const value = dedent(capture.text.replace(/\r\n/g, "\n"), lineIndent(source, capture.start));
+    out += indentLater(value, lineIndent(normalized, index));
   }
   out += normalized.slice(last);
-  const indent = lineIndent(source, match.start);
-  const lines = out.split("\n");
-  return lines.map((line, index) => (index > 0 && line !== "" ? indent + line : line)).join(eol);
+  return indentLater(out, lineIndent(source, match.start)).replace(/\n/g, eol);
+}
+
+/** Prefixes every line but the first with `indent`, leaving blank lines blank (no trailing spaces). */
+function indentLater(text: string, indent: string): string {
+  if (indent === "") return text;
+  return text
+    .split("\n")
+    .map((line, index) => (index > 0 && line !== "" ? indent + line : line))
+    .join("\n");
 }
