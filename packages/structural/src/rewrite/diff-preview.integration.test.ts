@@ -52,6 +52,9 @@ const cases: readonly (readonly [name: string, source: string, from: string, to:
   ["lines added, in two hunks", "foo(1)\na\nb\nc\nd\ne\nf\ng\nh\nfoo(2)\ni\n", "foo(", "bar(\n  "],
   ["lines removed, in nearby hunks", "foo(\n1)\na\nb\nc\nfoo(\n2)\n", "foo(\n", "bar("],
   ["the whole file emptied", "foo(1)", "foo(1)", ""],
+  ["nearby replacements with unchanged lines between", "a\nfoo(1)\nb\nc\nd\ne\nfoo(2)\n", "foo", "bar"],
+  ["CRLF line ends", "foo(1)\r\nx = 1\r\nfoo(2)\r\n", "foo", "bar"],
+  ["CRLF line ends, lines added", "a\r\nfoo(1)\r\nb\r\n", "foo(", "bar(\r\n  "],
 ];
 
 describe("diffPreview is a patch that git apply and patch accept", () => {

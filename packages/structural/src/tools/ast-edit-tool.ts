@@ -12,6 +12,9 @@ import { plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
 
+/** Characters of diff shown in a proposal, over all files (each line is also cut at 200). */
+const previewChars = 8_000;
+
 /** Locations listed for matches left because they passed over a keyword or marker. */
 const listedLeft = 5;
 
@@ -92,6 +95,7 @@ export const astEditTool = defineTool({
     let nested = 0;
     const leftUnchanged: { relativePath: string; match: StructuralMatch }[] = [];
     let budget = previewLines;
+    let charBudget = previewChars;
     let omittedLines = 0;
     const notUtf8: string[] = [];
     for (const file of outcome.files) {
@@ -115,9 +119,13 @@ export const astEditTool = defineTool({
         newText: rewrite.newText,
         replacements: rewrite.replacements.length,
       });
-      const preview = diffPreview(file.relativePath, file.text, rewrite.replacements, Math.max(budget, 0));
+      const preview = diffPreview(file.relativePath, file.text, rewrite.replacements, {
+        maxLines: Math.max(budget, 0),
+        maxChars: Math.max(charBudget - 1, 0),
+      });
       if (preview.lines > 0) previews.push(preview.text);
       budget -= preview.lines;
+      charBudget -= preview.chars + 1;
       omittedLines += preview.omitted;
     }
     const skippedNote =
@@ -145,7 +153,10 @@ export const astEditTool = defineTool({
         `${nested} nested ${nested === 1 ? "match" : "matches"} inside a replaced match skipped; run ast_edit again after accepting to reach them.`,
       );
     lines.push("", ...previews);
-    if (omittedLines > 0) lines.push(`… ${omittedLines} more diff lines not shown`);
+    if (omittedLines > 0)
+      lines.push(
+        `… ${omittedLines} more diff lines not shown (the preview stops at ${previewLines} lines or ${previewChars} characters; the staged edit is whole)`,
+      );
     return lines.join("\n");
   },
 });
