@@ -173,6 +173,17 @@ describe("the card approver through a real registry", () => {
     expect(executed).toEqual([]);
   });
 
+  it("a declined card with a reason passes the reason on to the agent", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.decline("use the tmp folder instead") });
+    const { call, executed } = setup(port);
+    const result = await call();
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain(
+      'the operator declined the permission card, saying: "use the tmp folder instead"',
+    );
+    expect(executed).toEqual([]);
+  });
+
   it("no answer in time denies", async () => {
     const port = new MemoryQuestionPort();
     const { call, executed } = setup(port, 30);

@@ -71,7 +71,13 @@ function decide(outcome: AskOutcome): ApprovalDecision {
       return { allow: false, reason: "the operator chose Deny" };
     }
     case "declined":
-      return { allow: false, reason: "the operator declined the permission card" };
+      // The operator's reason is what the agent needs to do better next (ask_user passes it too).
+      return {
+        allow: false,
+        reason: outcome.reason?.trim()
+          ? `the operator declined the permission card, saying: ${JSON.stringify(outcome.reason.trim())}`
+          : "the operator declined the permission card",
+      };
     case "timed_out":
       return {
         allow: false,
