@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort, type ShownCard } from "../ports/memory-port.js";
 import { createCardApprover } from "./card-approver.js";
-import { summarizeArguments } from "./summarize-arguments.js";
+import { approvalArguments, fold, summarizeArguments } from "./summarize-arguments.js";
 
 const workingDirectory = mkdtempSync(join(tmpdir(), "ask-approver-"));
 const runs: Run[] = [];
@@ -113,7 +113,7 @@ describe("the card approver through a real registry", () => {
     expect(executed).toEqual([long]);
     const question = shown[0]!.text.split("\n")[1]!;
     expect(question.startsWith("Allow ast_edit: rewrite foo(a, a, ")).toBe(true);
-    expect(question.endsWith("…?")).toBe(true);
+    expect(question).toMatch(/ …\[\d+ characters left out\]… (a, )+\)\?$/);
     expect(question.length).toBeLessThan(600);
     expect(shown[0]!.text).toContain(`called by worker w1 "${"x".repeat(100)}`);
   });
@@ -236,14 +236,100 @@ describe("the card approver through a real registry", () => {
 });
 
 describe("summarizeArguments", () => {
-  it("shortens long values and the whole line", () => {
+  it("keeps values whole within the card's budget, and folds longer ones keeping both ends", () => {
     expect(summarizeArguments({})).toBe("(no arguments)");
     const line = summarizeArguments({ text: "x".repeat(500), list: [1, 2], more: "y".repeat(500) });
-    expect(line).toMatch(/^text="x{58}…, list=\[1,2\], more="y{58}…$/);
-    const long = summarizeArguments(
-      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`key${i}`, "v".repeat(40)])),
+    expect(line).toBe(`text="${"x".repeat(500)}", list=[1,2], more="${"y".repeat(500)}"`);
+    const folded = summarizeArguments({ text: `start ${"x".repeat(5_000)} end`, flag: true });
+    expect(folded).toMatch(/^text="start x+ …\[\d+ characters left out\]… x+ end", flag=true$/);
+    expect(folded.length).toBeLessThan(1_600);
+    const many = summarizeArguments(
+      Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key${i}`, "v".repeat(200)])),
     );
-    expect(long.length).toBe(300);
-    expect(long.endsWith("…")).toBe(true);
+    expect(many.length).toBeLessThanOrEqual(3_500);
+    expect(many.startsWith('key0="vvv')).toBe(true);
+    expect(many.endsWith('key39="vvvvvvvv')).toBe(false);
+    expect(many.endsWith('v"')).toBe(true);
+  });
+});
+
+describe("fold", () => {
+  it("keeps the head and the tail, says how much was left out, and stays within the bound", () => {
+    expect(fold("short", 10)).toBe("short");
+    const text = `${"a".repeat(100)}; rm -rf ./important`;
+    const folded = fold(text, 90);
+    expect(folded.length).toBeLessThanOrEqual(90);
+    expect(folded.startsWith("aaaa")).toBe(true);
+    expect(folded.endsWith("rm -rf ./important")).toBe(true);
+    expect(folded).toMatch(/…\[\d+ characters left out\]…/);
+  });
+});
+
+describe("the permission card of a long command", () => {
+  const command = `npm test -- --reporter=dot ${Array.from({ length: 30 }, (_, i) => `--grep=case${i}`).join(" ")} ; rm -rf ./important`;
+
+  function shellRegistry(port: QuestionPort) {
+    const ran: string[] = [];
+    const shell = defineTool({
+      name: "shell",
+      tier: "exec",
+      parallelSafe: false,
+      description: "Runs a command.",
+      input: z.object({ command: z.string(), timeout_seconds: z.number().optional() }),
+      // A tool whose own summary cuts the command short (as shell's did): the card must not rely on it.
+      summarize: (input) => `run \`${input.command.slice(0, 119)}…\``,
+      execute: (input) => (ran.push(input.command), "ran"),
+    });
+    const registry = createRegistry({ tools: [shell], approver: createCardApprover(port) });
+    const run = createRun({ workingDirectory, conversationId: "conv-9" });
+    runs.push(run);
+    return { registry, run, ran };
+  }
+
+  it("shows the end of the command in the text and carries the whole arguments on the card", async () => {
+    expect(command.length).toBeGreaterThan(300);
+    const shown: ShownCard[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        shown.push(card);
+        card.reply("3");
+      },
+    });
+    const { registry, run, ran } = shellRegistry(port);
+    const result = await registry.invoke(run, { tool: "shell", args: { command, timeout_seconds: 5 } });
+    expect(result.isError).toBe(true);
+    expect(ran).toEqual([]);
+    expect(shown[0]!.text).toContain(`Arguments: command=${JSON.stringify(command)}, timeout_seconds=5`);
+    expect(shown[0]!.card.arguments).toEqual({ command, timeout_seconds: 5 });
+  });
+
+  it("folds a command too long for the card's text, keeping its end, with the whole command in arguments", async () => {
+    const long = `echo ${"x".repeat(20_000)} ; rm -rf ./important`;
+    const shown: ShownCard[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        shown.push(card);
+        card.reply("3");
+      },
+    });
+    const { registry, run } = shellRegistry(port);
+    await registry.invoke(run, { tool: "shell", args: { command: long } });
+    const text = shown[0]!.text;
+    expect(text).toMatch(
+      /Arguments: command="echo x+ …\[\d+ characters left out\]… x+ ; rm -rf \.\/important"/,
+    );
+    expect(text.length).toBeLessThan(5_000);
+    expect(shown[0]!.card.arguments).toEqual({ command: long });
+  });
+
+  it("folds a string over 100 000 characters in arguments too, keeping both ends", () => {
+    const huge = `head ${"z".repeat(200_000)} tail`;
+    const copy = approvalArguments({ path: "big.txt", content: huge });
+    expect(copy?.["path"]).toBe("big.txt");
+    const content = copy?.["content"] as string;
+    expect(content.length).toBeLessThanOrEqual(100_000);
+    expect(content.startsWith("head z")).toBe(true);
+    expect(content.endsWith("z tail")).toBe(true);
+    expect(content).toContain(`characters left out`);
   });
 });

@@ -4,7 +4,7 @@ import { errorMessage } from "@tools/registry";
 import { buildCard, timeoutOption, type Card } from "../card/card.js";
 import { formatDuration } from "../internal/duration.js";
 import type { QuestionPort, TargetSpace } from "../port/question-port.js";
-import { shorten, summarizeArguments } from "./summarize-arguments.js";
+import { approvalArguments, fold, shorten, summarizeArguments } from "./summarize-arguments.js";
 
 /** The labels of a permission card, in order (1, 2, 3). */
 export const approvalChoices = {
@@ -33,15 +33,17 @@ const callerLimit = 200;
 
 /**
  * Builds the permission card of a request: "Allow ast_edit: stage 12 replacements in 4 files?"
- * with allow once / allow this tool for the run / deny, and the arguments summarised.
+ * with allow once / allow this tool for the run / deny, and the arguments summarised (a long
+ * value folded, its start and end kept); `arguments` holds them whole.
  */
 export function approvalCard(
   request: ApprovalRequest,
   timeoutMs: number | null = defaultApprovalTimeoutMs,
 ): Card {
-  // A tool's summary can carry its payload (ast_edit's pattern and rewrite): shortened, so the
-  // card is always drawn (a question over the card's bound would be refused unseen).
-  const summary = shorten(request.summary.trim().replace(/\?+$/, ""), summaryLimit);
+  // A tool's summary can carry its payload (ast_edit's pattern and rewrite): folded, so the
+  // card is always drawn (a question over the card's bound would be refused unseen), keeping the
+  // end as well as the start (a shell command's tail decides what runs).
+  const summary = fold(request.summary.trim().replace(/\?+$/, ""), summaryLimit);
   const who = shorten(request.caller ?? request.surface, callerLimit);
   const caller = request.origin === "model" ? who : `${who} (from a ${request.origin})`;
   return buildCard({
@@ -59,6 +61,8 @@ export function approvalCard(
     ],
     allowFreeText: false,
     timeoutMs,
+    // The text folds long values; the whole arguments travel with the card (a JSON line's field).
+    arguments: approvalArguments(request.input),
   });
 }
 

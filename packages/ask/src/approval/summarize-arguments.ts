@@ -1,13 +1,35 @@
-/** Bounds of {@link summarizeArguments}, in characters. */
-const perValue = 60;
-const total = 300;
+/** Bounds of {@link summarizeArguments}, in characters: the values together, and the whole line. */
+const valuesBudget = 3_000;
+const lineLimit = 3_500;
+/** The least one value gets, however many arguments share the budget. */
+const minPerValue = 120;
+/**
+ * The longest string kept whole in {@link approvalArguments}: shell's longest command (100 000
+ * bytes) fits, so a command always reaches the approver whole.
+ */
+export const wholeStringLimit = 100_000;
 
 /** `text` cut to at most `max` characters, ending in "…" when cut. */
 export function shorten(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function show(value: unknown): string {
+/**
+ * `text` folded to at most `max` characters: its head and its tail around a marker saying how
+ * much of the middle was left out. Unlike {@link shorten} the end stays visible, which is what a
+ * permission needs (`npm test … ; rm -rf ./important`).
+ */
+export function fold(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const marker = (left: number) => ` …[${left} characters left out]… `;
+  const room = max - marker(text.length).length;
+  if (room < 2) return shorten(text, max);
+  const head = Math.ceil(room / 2);
+  const tail = room - head;
+  return `${text.slice(0, head)}${marker(text.length - room)}${text.slice(text.length - tail)}`;
+}
+
+function show(value: unknown, max: number): string {
   if (Array.isArray(value)) {
     if (value.length > 3) return `[${value.length} items]`;
   }
@@ -17,17 +39,39 @@ function show(value: unknown): string {
   } catch {
     text = "(not printable)";
   }
-  return shorten(text.replace(/\s+/g, " "), perValue);
+  return fold(text.replace(/\s+/g, " "), max);
 }
 
 /**
  * One line of a call's arguments for a permission card: `file="src/a.ts", edits=[12 items]`.
- * Each value is shortened to 60 characters and the line to 300: enough to recognise the call,
- * never the whole payload.
+ * The values share 3 000 characters (each at least 120) and the line is at most 3 500; a longer
+ * value is folded, keeping its start and its end (a command's tail is never hidden), with the
+ * number of characters left out. The whole arguments travel beside it: {@link approvalArguments}.
  */
 export function summarizeArguments(input: Readonly<Record<string, unknown>>): string {
-  const parts = Object.entries(input)
-    .filter(([, value]) => value !== undefined)
-    .map(([key, value]) => `${key}=${show(value)}`);
-  return parts.length === 0 ? "(no arguments)" : shorten(parts.join(", "), total);
+  const entries = Object.entries(input).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return "(no arguments)";
+  const perValue = Math.max(minPerValue, Math.floor(valuesBudget / entries.length));
+  return fold(entries.map(([key, value]) => `${key}=${show(value, perValue)}`).join(", "), lineLimit);
+}
+
+/**
+ * The arguments of a call as a permission card carries them (its `arguments` field): a JSON copy,
+ * whole except that a string over 100 000 characters (a huge file's content) is folded as
+ * {@link fold} does. Undefined when the arguments are not JSON (nothing a model sends).
+ */
+export function approvalArguments(
+  input: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> | undefined {
+  try {
+    const text = JSON.stringify(input, (_key, value: unknown) =>
+      typeof value === "string" ? fold(value, wholeStringLimit) : value,
+    );
+    const copy = JSON.parse(text) as unknown;
+    return typeof copy === "object" && copy !== null && !Array.isArray(copy)
+      ? (copy as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

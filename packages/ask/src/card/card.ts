@@ -26,6 +26,11 @@ export interface Card {
   readonly multiSelect: boolean;
   /** After this long with no answer the question times out; `null` waits until cancelled. */
   readonly timeoutMs: number | null;
+  /**
+   * A permission card's call arguments, whole (what the text may fold): a harness UI shows them
+   * so the human approves exactly what runs. Absent on question cards.
+   */
+  readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
 /** Size bounds of a card, in characters (options: a count). */
@@ -72,6 +77,8 @@ export interface CardInput {
   allowFreeText?: boolean | undefined;
   multiSelect?: boolean | undefined;
   timeoutMs?: number | null | undefined;
+  /** A permission card's call arguments, kept as given (see {@link Card.arguments}). */
+  arguments?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Collapses runs of whitespace (newlines included) in a one-line field. */
@@ -155,5 +162,6 @@ export function buildCard(input: CardInput): Card {
     allowFreeText,
     multiSelect: (input.multiSelect ?? false) && options.length > 1,
     timeoutMs,
+    ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
   };
 }
