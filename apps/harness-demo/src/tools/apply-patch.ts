@@ -52,9 +52,21 @@ export const applyPatchTool = defineTool({
     `after an Update File header renames the file. Example:\n${example}`,
   input,
   paths: (args) => patchPaths(args.patch),
+  // The permission card's question: every file with what happens to it (the card folds a very
+  // long list keeping both ends, and carries the patch whole).
   summarize: (args) => {
     const paths = patchPaths(args.patch);
-    return `patch ${paths.length} ${countNoun(paths.length, "files")}: ${paths.slice(0, 4).join(", ")}${paths.length > 4 ? ", …" : ""}`;
+    let operations: string[];
+    try {
+      operations = parsePatch(args.patch).map((op) =>
+        op.kind === "update" && op.moveTo !== undefined
+          ? `move ${op.path} → ${op.moveTo}`
+          : `${op.kind} ${op.path}`,
+      );
+    } catch {
+      operations = paths;
+    }
+    return `patch ${paths.length} ${countNoun(paths.length, "files")}: ${operations.join(", ")}`;
   },
   async execute(args, ctx) {
     const operations = parsePatch(args.patch);

@@ -56,8 +56,13 @@ export const shellTool = defineTool({
     'Background processes it leaves are ended when it exits (a daemon gets SIGTERM, then SIGKILL after 1 s). Not for reading or editing files: use read, grep, edit. Example: {"command": "npm test 2>&1 | tail -20", "timeout_seconds": 300}',
   input,
   paths: (args) => (args.cwd === undefined ? [] : [args.cwd]),
-  summarize: (args) =>
-    `run \`${args.command.length > 120 ? `${args.command.slice(0, 119)}…` : args.command}\``,
+  // The permission card's question: a long command keeps its end as well as its start (what
+  // follows `;` decides what runs); the card's arguments carry it whole.
+  summarize: (args) => {
+    const command = args.command;
+    if (command.length <= 200) return `run \`${command}\``;
+    return `run \`${command.slice(0, 100)} …[${command.length - 180} characters left out]… ${command.slice(-80)}\``;
+  },
   async execute(args, ctx) {
     const commandBytes = Buffer.byteLength(args.command);
     if (commandBytes > maxCommandBytes) {
