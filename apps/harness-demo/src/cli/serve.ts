@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import type { ApprovalPolicy } from "@tools/registry";
 import type { WorkerBackend } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
+import { CallsInFlight, handleCancelLine } from "./calls-in-flight.js";
 import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
 import { errorResponse, parseRequestLine, resultResponse, type JsonLinesResponse } from "./json-lines.js";
 
@@ -48,6 +49,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     `harness-demo serve: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}, operator ${options.operator ?? "none"}${options.vibeBackend ? `, vibe on ${options.vibeBackend.description}` : ""}); one JSON request per line\n`,
   );
   const pending = new Set<Promise<void>>();
+  const calls = new CallsInFlight();
   const handle = (line: string) => {
     if (line.trim() === "") return;
     const reply = cardReply(line);
@@ -61,18 +63,23 @@ export async function serve(options: ServeOptions): Promise<void> {
         });
       return;
     }
+    if (handleCancelLine(line, calls, send)) return;
     const parsed = parseRequestLine(line);
     if (!parsed.ok) {
       send(errorResponse(parsed.id, parsed.error));
       return;
     }
     const { id, surface, tool, args } = parsed.request;
-    const call = demo.registry
-      .invoke(demo.run, { tool, args, surface })
-      .then((result) => send(resultResponse(id, result)))
-      .catch((error: unknown) =>
-        send(errorResponse(id, error instanceof Error ? error.message : String(error))),
+    const call = calls
+      .run(id, (signal) =>
+        demo.registry
+          .invoke(demo.run, { tool, args, surface, signal })
+          .then((result) => resultResponse(id, result))
+          .catch((error: unknown) =>
+            errorResponse(id, error instanceof Error ? error.message : String(error)),
+          ),
       )
+      .then(send)
       .finally(() => pending.delete(call));
     pending.add(call);
   };
