@@ -10,6 +10,13 @@ describe("parseRequestLine", () => {
     });
   });
 
+  it("skips a UTF-8 byte order mark before the request (a first line written by an editor)", () => {
+    expect(parseRequestLine('\uFEFF{"id": 1, "tool": "read", "args": {"path": "a.ts"}}')).toEqual({
+      ok: true,
+      request: { id: 1, surface: "main", tool: "read", args: { path: "a.ts" } },
+    });
+  });
+
   it("keeps the id when the rest of the request is wrong", () => {
     expect(parseRequestLine('{"id": "a", "tool": 3}')).toMatchObject({ ok: false, id: "a" });
     expect(parseRequestLine('{"id": "a", "tool": "read", "surface": 1}')).toMatchObject({

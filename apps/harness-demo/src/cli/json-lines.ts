@@ -34,11 +34,14 @@ function readId(value: unknown): string | number | null | undefined {
   return undefined;
 }
 
-/** Parses one line of input. Never throws. */
+/**
+ * Parses one line of input. Never throws. A leading UTF-8 byte order mark (an editor's or a
+ * Windows tool's, on the first line) is not part of the request and is skipped.
+ */
 export function parseRequestLine(line: string): ParsedRequest {
   let value: unknown;
   try {
-    value = JSON.parse(line) as unknown;
+    value = JSON.parse(line.replace(/^\uFEFF/, "")) as unknown;
   } catch (error) {
     const reason = error instanceof Error ? error.message : "not JSON";
     return { ok: false, id: null, error: `malformed request line: not valid JSON (${reason}); ${expected}` };
