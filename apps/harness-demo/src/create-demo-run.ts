@@ -122,12 +122,24 @@ export const toolPackages: readonly ToolPackage[] = [
   },
 ];
 
-/** Said when a write or exec call is denied because nobody can approve it. */
+/**
+ * Said under `--approval ask` when a write or exec call is denied because nobody can approve it
+ * (under `auto`, a worker's denied call gets a hint of its own: auto is already on).
+ */
 export const noApproverHint =
   "The demo harness has no approver attached in this mode: start it with --approval auto to allow " +
   "every call the surface permits (a worker's write and exec calls still ask), or run " +
   "`harness-demo interactive` to answer permission cards in a terminal, or `harness-demo serve " +
   "--operator jsonl` to answer them as JSON lines.";
+
+/**
+ * Said under `--approval auto` when a worker's write or exec call is denied: auto is already on
+ * and a worker's calls still ask, so only someone to answer the card helps.
+ */
+const noApproverHintUnderAuto =
+  "The demo harness runs with --approval auto, but a background worker's write and exec calls " +
+  "still ask, and no approver is attached to answer: run `harness-demo serve --operator jsonl` to " +
+  "answer permission cards as JSON lines, or `harness-demo interactive` to answer them in a terminal.";
 
 /** Options of {@link createDemoRun}. */
 export interface DemoRunOptions {
@@ -172,7 +184,8 @@ export function createDemoRun(options: DemoRunOptions): DemoRun {
     resultWrappers: packages.flatMap((pkg) => pkg.resultWrappers ?? []),
     approval: options.approval ?? "ask",
     approver,
-    noApproverHint: options.noApproverHint ?? noApproverHint,
+    noApproverHint:
+      options.noApproverHint ?? (options.approval === "auto" ? noApproverHintUnderAuto : noApproverHint),
   });
   const run = createRun({
     workingDirectory: options.workingDirectory,
