@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { Tree } from "web-tree-sitter";
 import { createStructuralParser } from "../parser/structural-parser.js";
+import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { findMatches } from "./find-matches.js";
 import { TreeMatcher } from "./match-tree.js";
 
@@ -172,6 +173,128 @@ describe("tokens the pattern does not write", () => {
         source,
         code,
         matches: [],
+      });
+    }
+  });
+});
+
+describe("a $$$ standing for a block", () => {
+  /** Every match's text and bindings. */
+  async function matchesOf(language: string, source: string, code: string) {
+    const languageSpec = parser.spec(language);
+    const pattern = await parser.compile(languageSpec, source);
+    const tree = await parser.parse(languageSpec, code);
+    try {
+      return findMatches(pattern, tree, code).matches.map((m) => ({
+        text: m.text,
+        bindings: Object.fromEntries([...m.bindings].map(([k, v]) => [k, v.text])),
+      }));
+    } finally {
+      tree.delete();
+    }
+  }
+
+  const tryExcept = "try:\n    $$$B\nexcept $E:\n    $$$H";
+
+  it("holds the block only, not the Python clauses after it", async () => {
+    const code = [
+      "try:\n    line = read()\nexcept IncompleteReadError as e:\n    return e.partial\nexcept LimitOverrunError as e:\n    raise\n",
+      "try:\n    v()\nexcept E:\n    h()\n",
+    ].join("\n");
+    // The first try has a second except clause, which the pattern does not write (no trailing
+    // children); ast-grep matches it with B the block and E the first clause.
+    expect(await matchesOf("python", tryExcept, code)).toEqual([
+      { text: "try:\n    v()\nexcept E:\n    h()", bindings: { B: "v()", E: "E", H: "h()" } },
+    ]);
+  });
+
+  it("does not take an elif, an else or a finally after the block", async () => {
+    const code = [
+      "if a:\n    x()\nelif b:\n    y()\nelse:\n    z()\n",
+      "if c:\n    w()\n",
+      "for i in xs:\n    p(i)\nelse:\n    q()\n",
+      "while k:\n    r()\nelse:\n    s()\n",
+      "try:\n    t()\nfinally:\n    u()\n",
+    ].join("\n");
+    for (const [source, expected] of [
+      ["if $C:\n    $$$B", [{ text: "if c:\n    w()", bindings: { C: "c", B: "w()" } }]],
+      ["if $C:\n    $$$B\nelse:\n    $$$E", []],
+      ["for $I in $X:\n    $$$B", []],
+      ["while $C:\n    $$$B", []],
+      ["try:\n    $$$B", []],
+      [
+        "for $I in $X:\n    $$$B\nelse:\n    $$$E",
+        [
+          {
+            text: "for i in xs:\n    p(i)\nelse:\n    q()",
+            bindings: { I: "i", X: "xs", B: "p(i)", E: "q()" },
+          },
+        ],
+      ],
+      [
+        "while $C:\n    $$$B\nelse:\n    $$$E",
+        [{ text: "while k:\n    r()\nelse:\n    s()", bindings: { C: "k", B: "r()", E: "s()" } }],
+      ],
+      [
+        "try:\n    $$$B\nfinally:\n    $$$F",
+        [{ text: "try:\n    t()\nfinally:\n    u()", bindings: { B: "t()", F: "u()" } }],
+      ],
+    ] as const) {
+      expect({ source, matches: await matchesOf("python", source, code) }).toEqual({
+        source,
+        matches: expected,
+      });
+    }
+  });
+
+  it("keeps the comments before the block's first statement", async () => {
+    expect(await matchesOf("python", "if $C:\n    $$$B", "if a:\n    # lead\n    x()\n")).toEqual([
+      { text: "if a:\n    # lead\n    x()", bindings: { C: "a", B: "# lead\n    x()" } },
+    ]);
+  });
+
+  it("rewrites a try/except into code that still parses", async () => {
+    const code =
+      "try:\n    a()\nexcept E as e:\n    b()\n\ntry:\n    c()\nexcept F:\n    d()\nexcept G:\n    e()\n";
+    const pattern = await parser.compile(spec, tryExcept);
+    const rewritten = await withTree(code, (tree) =>
+      rewriteFile(
+        code,
+        findMatches(pattern, tree, code).matches,
+        "try:\n    $$$B\nexcept $E:\n    log()\n    $$$H",
+      ),
+    );
+    expect(rewritten.newText).toBe(
+      "try:\n    a()\nexcept E as e:\n    log()\n    b()\n\ntry:\n    c()\nexcept F:\n    d()\nexcept G:\n    e()\n",
+    );
+    await withTree(rewritten.newText, (tree) => expect(tree.rootNode.hasError).toBe(false));
+  });
+
+  it("still matches braces-delimited blocks with an else as before (Go, JavaScript, Rust)", async () => {
+    for (const [language, source, code, expected] of [
+      [
+        "javascript",
+        "if ($C) { $$$B } else { $$$E }",
+        "if (a) { b(); c(); } else { d(); }\nif (x) { y(); }\n",
+        { C: "a", B: "b(); c();", E: "d();" },
+      ],
+      [
+        "go",
+        "if $C { $$$B } else { $$$E }",
+        "package m\nfunc f() {\n\tif a { b(); c() } else { d() }\n\tif x { y() }\n}\n",
+        { C: "a", B: "b(); c()", E: "d()" },
+      ],
+      [
+        "rust",
+        "if $C { $$$B } else { $$$E }",
+        "fn f() {\n    if a { b(); c(); } else { d(); }\n    if x { y(); }\n}\n",
+        { C: "a", B: "b(); c();", E: "d();" },
+      ],
+    ] as const) {
+      const found = await matchesOf(language, source, code);
+      expect({ language, bindings: found.map((m) => m.bindings) }).toEqual({
+        language,
+        bindings: [expected],
       });
     }
   });

@@ -108,6 +108,8 @@ export class TreeMatcher {
   private readonly code = new CodeComparer((units) => this.charge(units));
   /** Code children by node id, for this attempt (a node is revisited on every backtrack). */
   private readonly children = new Map<number, Node[]>();
+  /** Ids of the children filling a field, by parent id and field name, for this attempt. */
+  private readonly fields = new Map<string, Set<number>>();
 
   constructor(private readonly budget = defaultStepBudget) {}
 
@@ -116,6 +118,7 @@ export class TreeMatcher {
     this.spent = 0;
     this.code.reset();
     this.children.clear();
+    this.fields.clear();
     try {
       return this.matchNode(pattern, node, new Map());
     } catch (error) {
@@ -135,6 +138,7 @@ export class TreeMatcher {
     this.spent = 0;
     this.code.reset();
     this.children.clear();
+    this.fields.clear();
     // The rest of the list goes to an anonymous run whose start is the run's end.
     const rest: PatternNode = { kind: "meta", meta: { kind: "multi", name: restName } };
     try {
@@ -169,6 +173,24 @@ export class TreeMatcher {
     const next = new Map(env);
     next.set(name, capture);
     return next;
+  }
+
+  /**
+   * Whether a code node may be part of a run standing for the parent's `field`: a node of that
+   * field, a comment, or an unnamed token.
+   */
+  private mayJoin(node: Node, field: string): boolean {
+    if (!node.isNamed || node.isExtra) return true;
+    const parent = node.parent;
+    if (!parent) return true;
+    const key = `${parent.id} ${field}`;
+    let members = this.fields.get(key);
+    if (!members) {
+      this.charge(1);
+      members = new Set(parent.childrenForFieldName(field).map((child) => child.id));
+      this.fields.set(key, members);
+    }
+    return members.has(node.id);
   }
 
   private codeChildren(node: Node): Node[] {
@@ -252,8 +274,12 @@ export class TreeMatcher {
       // and compare only runs of that length (comparing every run made each step cost a capture).
       const wanted = earlier ? this.code.tokenCount(capturedRun(earlier)) : undefined;
       let tokens = 0;
+      const field = pattern.field;
       for (let end = ci; end <= nodes.length; end++) {
         const last = nodes[end - 1];
+        // A run standing for a field (the block of Python's `try:`) ends at the first named code
+        // node of another field: the clauses after the block are never part of it.
+        if (field !== undefined && last && end > ci && !this.mayJoin(last, field)) break;
         // Only a repeated name needs the count (collecting tokens walks the whole capture).
         if (wanted !== undefined && end > ci && last) tokens += this.code.tokensOf(last).length;
         if (wanted !== undefined && tokens !== wanted) {

@@ -209,6 +209,19 @@ function requiredLiterals(root: PatternNode, leaves: ReadonlyMap<PatternNode, st
 }
 
 /**
+ * The field a node fills in its parent (`body` for the block of Python's `try:`), or undefined
+ * when it fills none or its parent is an ERROR (whose children have no fields).
+ */
+function fieldOf(node: Node): string | undefined {
+  const parent = node.parent;
+  if (!parent || parent.isError) return undefined;
+  for (let index = 0; index < parent.childCount; index++) {
+    if (parent.child(index)?.equals(node)) return parent.fieldNameForChild(index) ?? undefined;
+  }
+  return undefined;
+}
+
+/**
  * Deepest pattern accepted, in syntax-tree levels. Compiling and matching recurse once per level
  * (several JavaScript frames each): 700 levels still matched under vitest's stack, 990 did not.
  * Real patterns are a few dozen levels deep.
@@ -376,7 +389,8 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     const meta = metaOf(ownText, spec.expando);
     if (meta) {
       if (meta.name !== undefined) (meta.kind === "multi" ? multiNames : singleNames).add(meta.name);
-      return { kind: "meta", meta };
+      const field = meta.kind === "multi" ? fieldOf(node) : undefined;
+      return field === undefined ? { kind: "meta", meta } : { kind: "meta", meta, field };
     }
     const children = meaningfulChildren(node).filter(
       (child) => !(synthetic.has(child.startIndex) && child.endIndex === child.startIndex + 1),

@@ -8,7 +8,16 @@ export const anyType = "ERROR";
 
 /** A node of a compiled pattern. */
 export type PatternNode =
-  | { readonly kind: "meta"; readonly meta: MetaVariable }
+  | {
+      readonly kind: "meta";
+      readonly meta: MetaVariable;
+      /**
+       * The field of its parent that the node a `$$$` stands for fills (Python's `body` block of
+       * a `try`): the run then holds only nodes of that field, with comments and unnamed tokens,
+       * never a sibling clause after it (`except …`, `elif …`, `else: …`).
+       */
+      readonly field?: string;
+    }
   | { readonly kind: "leaf"; readonly type: string; readonly text: string; readonly named: boolean }
   | { readonly kind: "inner"; readonly type: string; readonly children: readonly PatternNode[] };
 
