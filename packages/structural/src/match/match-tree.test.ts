@@ -156,6 +156,13 @@ describe("tokens the pattern does not write", () => {
     ]);
   });
 
+  it("never passes over a token the pattern's token matched, to match a later one (as ast-grep)", async () => {
+    const code = "xs[1::2]\nxs[::2]\nxs[1:2]\nxs[:2]\n";
+    expect(await passed("python", "$A[$B:$C]", code)).toEqual([{ text: "xs[1:2]" }]);
+    expect(await passed("python", "$A[:$C]", code)).toEqual([{ text: "xs[:2]" }]);
+    expect(await passed("python", "$A[::$C]", code)).toEqual([{ text: "xs[::2]" }]);
+  });
+
   it("records no separator it passed over", async () => {
     expect(await passed("python", "foo($A, $B)", "foo(a, b,)\n")).toEqual([{ text: "foo(a, b,)" }]);
   });

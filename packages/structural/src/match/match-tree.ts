@@ -304,8 +304,10 @@ export class TreeMatcher {
     if (node === undefined) return undefined;
     const matched = this.matchNode(pattern, node, env);
     if (matched) {
-      const rest = this.matchChildren(patterns, nodes, pi + 1, at + 1, matched, memo);
-      if (rest) return rest;
+      // A token the pattern's token matched is never passed over to match a later one of the
+      // same kind (as in ast-grep, which skips a token only where the pattern's does not match
+      // it): `$A[$B:$C]` must not take the step of `xs[1::2]` for C.
+      return this.matchChildren(patterns, nodes, pi + 1, at + 1, matched, memo);
     }
     if (!skippable(node, pattern)) return undefined;
     return this.matchChildren(
