@@ -45,6 +45,28 @@ describe("compilePattern errors", () => {
     });
   });
 
+  it("rejects a pattern that parses only with a token tree-sitter added, saying which and where", async () => {
+    for (const [language, source, completed] of [
+      ["python", "foo($A, $B", "foo($A, $B)"],
+      ["javascript", "foo($A, $B", "foo($A, $B)"],
+      ["cpp", "foo($A, $B", "foo($A, $B)"],
+      ["typescript", "[$A, $B", "[$A, $B]"],
+      ["python", "def f(:\n    pass", "def f():\n    pass"],
+    ] as const) {
+      await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringContaining(
+          `the pattern is not complete ${language} code: it parses only with a missing \`${completed.at(-1) === "]" ? "]" : ")"}\` at line 1`,
+        ),
+      });
+      await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+        message: expect.stringContaining(`Complete the pattern, e.g. \`${completed}\``),
+      });
+      // The completed pattern compiles.
+      await expect(parser.compile(parser.spec(language), completed)).resolves.toBeDefined();
+    }
+  });
+
   it("rejects a header without its body, never reading it as a metavariable matching any node", async () => {
     for (const [language, source, hint] of [
       ["python", "class $C", "`class $C: $$$B`"],

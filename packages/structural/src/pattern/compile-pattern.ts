@@ -4,10 +4,11 @@ import type { LanguageSpec } from "../grammars/languages.js";
 import { contextKeywords } from "./context-keywords.js";
 import { substituteExpando } from "./metavariable.js";
 import { ParseArena } from "./parse-arena.js";
-import { bodyHint, describeError, parseFailure } from "./parse-failure.js";
+import { bodyHint, describeError, describeMissing, parseFailure } from "./parse-failure.js";
 import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./pattern-node.js";
 import {
   firstError,
+  firstMissing,
   intolerableError,
   isMetaText,
   meaningfulChildren,
@@ -371,6 +372,14 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
   // header without its body (`class $C`), which nothing can match.
   if (!located || (located.wholeError && bodyHint(trimmed, spec.id) !== ""))
     describeError(parser, text, spec, trimmed, lineOffset);
+  // A token tree-sitter had to invent inside the pattern's node (the `)` of `foo($A, $B`) is one
+  // the user did not write: matching without it would find code the pattern does not say.
+  const missing = firstMissing(located.node);
+  if (missing) {
+    const start = located.textEnd - fragment.length;
+    const at = synthetic.size === 0 && fragment === text ? missing.startIndex - start : undefined;
+    describeMissing(missing, spec, trimmed, at, lineOffset);
+  }
   const unparsed = located.wholeError ? parseFailure(parser, text, spec, trimmed, lineOffset) : undefined;
 
   const singleNames = new Set<string>();

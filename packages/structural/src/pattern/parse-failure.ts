@@ -1,4 +1,4 @@
-import type { Parser } from "web-tree-sitter";
+import type { Node, Parser } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { firstError, intolerableError, meaningfulChildren } from "./pattern-tree.js";
@@ -80,5 +80,38 @@ export function describeError(
     code: "PATTERN_INVALID",
     message: parseFailure(parser, text, spec, original, lineOffset),
     data: { pattern: original, language: spec.id },
+  });
+}
+
+/**
+ * Throws `PATTERN_INVALID` for a pattern tree-sitter read only by inventing a token it lacks (a
+ * MISSING node in the pattern's node: `foo($A, $B` read as `foo($A, $B)`), which would otherwise
+ * match code the user did not write. `at` is the token's index in `original`, when known.
+ */
+export function describeMissing(
+  missing: Node,
+  spec: LanguageSpec,
+  original: string,
+  at: number | undefined,
+  lineOffset: number,
+): never {
+  const token = missing.isNamed ? `a missing ${missing.type}` : `a missing \`${missing.type}\``;
+  let where = "";
+  let completed = "";
+  if (at !== undefined && at >= 0 && at <= original.length) {
+    const before = original.slice(0, at).split("\n");
+    const column = (before.at(-1) ?? "").length;
+    where = ` at line ${before.length + lineOffset}, column ${column + 1}`;
+    if (!missing.isNamed)
+      completed = `, e.g. \`${original.slice(0, at)}${missing.type}${original.slice(at)}\``;
+  }
+  throw new StructuralError({
+    code: "PATTERN_INVALID",
+    message:
+      `the pattern is not complete ${spec.id} code: it parses only with ${token}${where}, which tree-sitter ` +
+      `added. Complete the pattern${completed}; it must be one whole expression, statement or ` +
+      `declaration of ${spec.id}.` +
+      bodyHint(original, spec.id),
+    data: { pattern: original, language: spec.id, missing: missing.type },
   });
 }

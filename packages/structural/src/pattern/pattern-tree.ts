@@ -56,6 +56,20 @@ export function firstError(node: Node): Node | undefined {
 }
 
 /**
+ * The first MISSING node in the subtree: a token tree-sitter invented because the pattern lacks
+ * it (the `)` of `foo($A, $B`).
+ */
+export function firstMissing(node: Node): Node | undefined {
+  if (node.isMissing) return node;
+  if (!node.hasError) return undefined;
+  for (const child of node.children) {
+    const found = firstMissing(child);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
  * The metavariable a pattern node's text spells, or undefined. With an expando only text that
  * went through it counts: a `$` left as written is code (PHP's `$_GET`).
  */
