@@ -189,16 +189,19 @@ export const languages: readonly LanguageSpec[] = [
   },
 ];
 
+/**
+ * Names users type for a language that are neither its id nor one of its file extensions (an
+ * extension, with or without its dot, names its language too: `jsx`, `py`, `rs`, `hpp`).
+ */
 const aliases: Readonly<Record<string, string>> = {
-  ts: "typescript",
-  js: "javascript",
-  py: "python",
-  rs: "rust",
   "c++": "cpp",
   "c#": "csharp",
   c_sharp: "csharp",
-  sh: "bash",
   golang: "go",
+  javascriptreact: "javascript",
+  typescriptreact: "tsx",
+  python3: "python",
+  shell: "bash",
 };
 
 /** The ids of every shipped grammar, sorted. */
@@ -206,11 +209,18 @@ export function languageIds(): string[] {
   return languages.map((language) => language.id);
 }
 
-/** The grammar of that id (or common alias), or undefined. */
+/**
+ * The grammar of that id, common alias (`golang`, `c++`) or file extension with or without its
+ * dot (`jsx` and `.jsx` are JavaScript, as `.jsx` files are; `ts`, `py`, `rs`), or undefined.
+ */
 export function findLanguage(id: string): LanguageSpec | undefined {
   const wanted = id.trim().toLowerCase();
   const canonical = aliases[wanted] ?? wanted;
-  return languages.find((language) => language.id === canonical);
+  const extension = `.${canonical.replace(/^\./, "")}`;
+  return (
+    languages.find((language) => language.id === canonical) ??
+    languages.find((language) => language.extensions.includes(extension))
+  );
 }
 
 /** The grammar a file's extension names, or undefined. */
