@@ -10,6 +10,7 @@ export type StructuralErrorCode =
   | "PATH_NOT_FOUND"
   | "FILE_TOO_LARGE"
   | "FILE_NOT_TEXT"
+  | "SEARCH_TIMEOUT"
   | "UNKNOWN_EDIT"
   | "EDIT_STALE"
   | "WRITE_FAILED";

@@ -1,3 +1,5 @@
+import { performance } from "node:perf_hooks";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Node, Tree } from "web-tree-sitter";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
@@ -33,6 +35,12 @@ export interface StructuralMatch {
   readonly passedOver?: readonly string[];
 }
 
+/**
+ * Why a search gave up before trying every candidate: it found `maxMatches` (there may be more),
+ * or its deadline passed.
+ */
+export type StopReason = "max-matches" | "deadline";
+
 /** Matches found in one tree. */
 export interface TreeMatches {
   readonly matches: StructuralMatch[];
@@ -40,6 +48,16 @@ export interface TreeMatches {
   readonly exhausted: number;
   /** Attempts abandoned because the code was nested deeper than the matcher's stack allows. */
   readonly tooDeep: number;
+  /** Set when not every candidate was tried (see {@link MatchLimits}). */
+  readonly stopped?: StopReason;
+}
+
+/** Bounds on one tree's matching; both optional (no bound). */
+export interface MatchLimits {
+  /** Stop once this many matches are found (they are the first ones in source order). */
+  readonly maxMatches?: number;
+  /** Wall-clock time (`Date.now()`, ms) after which no further candidate is tried. */
+  readonly deadline?: number;
 }
 
 function captured(capture: Capture, source: string): CapturedText {
@@ -53,18 +71,24 @@ function captured(capture: Capture, source: string): CapturedText {
   return { text: source.slice(first.startIndex, last.endIndex), start: first.startIndex, end: last.endIndex };
 }
 
-function allNamedNodes(root: Node): Node[] {
-  const out: Node[] = [];
+/**
+ * The nodes a bare metavariable may match, in source order (outer first), handed out one at a
+ * time so a search that stops early has not built a node object per token: named ones only for
+ * `$A`, unnamed tokens too for `$$A` (as ast-grep); never a missing or zero-width node.
+ */
+function* everyNode(root: Node, namedOnly: boolean): Generator<Node> {
   const cursor = root.walk();
   try {
     for (;;) {
-      if (cursor.nodeIsNamed && !cursor.nodeIsMissing) {
-        const node = cursor.currentNode;
-        if (node.startIndex !== node.endIndex) out.push(node);
-      }
+      if (
+        (!namedOnly || cursor.nodeIsNamed) &&
+        !cursor.nodeIsMissing &&
+        cursor.startIndex !== cursor.endIndex
+      )
+        yield cursor.currentNode;
       if (cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) return out;
+        if (!cursor.gotoParent()) return;
       }
     }
   } finally {
@@ -126,8 +150,12 @@ function ancestorsOfType(tree: Tree, type: string, at: readonly number[], length
 }
 
 /** The nodes a match may start at: of the root's type, and holding the rarest literal. */
-function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): (Node | null)[] {
-  if (!pattern.rootType) return allNamedNodes(tree.rootNode);
+function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): Iterable<Node | null> {
+  if (!pattern.rootType) {
+    const { root } = pattern;
+    const namedOnly = root.kind !== "meta" || root.meta.kind !== "single" || root.meta.namedOnly;
+    return everyNode(tree.rootNode, namedOnly);
+  }
   const rare = rarestLiteral(pattern.literals, source);
   if (rare) return ancestorsOfType(tree, pattern.rootType, rare.at, rare.length);
   return tree.rootNode.descendantsOfType(pattern.rootType);
@@ -153,20 +181,30 @@ function allNodes(root: Node): Node[] {
 /** Nodes that start a chain's piece but not a chain: a run never starts at one. */
 const chainContinuations = new Set(["selector", "cascade_section"]);
 
+/** Longest run of matching on the calling thread before the event loop gets a turn, in ms. */
+const sliceMs = 10;
+
+/** What the matching of one tree has found so far. */
+interface MatchState {
+  readonly matches: StructuralMatch[];
+  stopped: StopReason | undefined;
+}
+
 /**
  * The runs of siblings matching a flat-chain pattern (see `CompiledPattern.sequence`), in the
  * children of the ancestors of the rarest literal's occurrences (of every node without one). A
  * run starts a chain (not at a selector) and is not a whole expression statement, which the
- * statement pattern already matches.
+ * statement pattern already matches. Yields `undefined` after each parent so the caller can
+ * pause or stop.
  */
-function runMatches(
+function* runMatches(
   pattern: CompiledPattern,
   sequence: readonly PatternNode[],
   tree: Tree,
   source: string,
   matcher: TreeMatcher,
   statements: ReadonlySet<number>,
-): { first: Node; last: Node; env: Environment }[] {
+): Generator<{ first: Node; last: Node; env: Environment } | undefined> {
   const rare = rarestLiteral(pattern.literals, source);
   const parents = new Map<number, Node>();
   if (rare) {
@@ -177,7 +215,6 @@ function runMatches(
   } else {
     for (const node of allNodes(tree.rootNode)) parents.set(node.id, node);
   }
-  const out: { first: Node; last: Node; env: Environment }[] = [];
   for (const parent of parents.values()) {
     const children = parent.children.filter((child) => !isIgnorable(child));
     for (let start = 0; start < children.length; start++) {
@@ -186,25 +223,35 @@ function runMatches(
       if (start === 0 && statements.has(parent.id)) continue;
       const found = matcher.matchRun(sequence, children, start);
       const last = found && children[found.end - 1];
-      if (found && last) out.push({ first, last, env: found.env });
+      if (found && last) yield { first, last, env: found.env };
     }
+    yield undefined;
   }
-  return out;
 }
 
 /**
- * Every match of the pattern in the tree, outer before inner, in source order. Only nodes of the
- * pattern root's type are tried (found inside WASM, around the pattern's rarest literal when it
- * has one); a bare `$X` pattern tries every named node. A flat-chain pattern also matches runs of
- * siblings inside any node (see `CompiledPattern.sequence`).
- * @internal Hands out web-tree-sitter objects: not in the published types.
+ * The matching of one tree, as steps: it yields whenever `sliceMs` have passed since it started
+ * or last yielded (`pause` is then true) so an async caller can let the event loop run, and
+ * returns early at `maxMatches` or the deadline (setting `state.stopped`).
  */
-export function findMatches(pattern: CompiledPattern, tree: Tree, source: string): TreeMatches {
-  const candidates = candidateNodes(pattern, tree, source);
-  const matcher = new TreeMatcher();
-  const matches: StructuralMatch[] = [];
+function* matchSteps(
+  pattern: CompiledPattern,
+  tree: Tree,
+  source: string,
+  limits: MatchLimits,
+  state: MatchState,
+  matcher: TreeMatcher,
+  pause: boolean,
+): Generator<void, void> {
+  const { matches } = state;
+  const maxMatches = limits.maxMatches ?? Infinity;
+  // One clock for both bounds: the deadline on the monotonic clock, checked per candidate.
+  const deadline =
+    limits.deadline === undefined ? Infinity : performance.now() + (limits.deadline - Date.now());
+  let sliceEnd = pause ? performance.now() + sliceMs : Infinity;
+  let next = Math.min(deadline, sliceEnd);
   const order = [...pattern.singleNames, ...pattern.multiNames];
-  const add = (first: Node, last: Node, env: Environment) => {
+  const add = (first: Node, last: Node, env: Environment): boolean => {
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
       const capture = env.get(name);
@@ -220,19 +267,90 @@ export function findMatches(pattern: CompiledPattern, tree: Tree, source: string
       bindings,
       ...(passed.length > 0 ? { passedOver: passed.map((token) => token.type) } : {}),
     });
+    if (matches.length < maxMatches) return false;
+    state.stopped = "max-matches";
+    return true;
   };
+  if (maxMatches <= 0) {
+    state.stopped = "max-matches";
+    return;
+  }
   const statements = new Set<number>();
-  for (const node of candidates) {
+  for (const node of candidateNodes(pattern, tree, source)) {
+    if (performance.now() >= next) {
+      if (performance.now() >= deadline) return void (state.stopped = "deadline");
+      yield;
+      sliceEnd = performance.now() + sliceMs;
+      next = Math.min(deadline, sliceEnd);
+    }
     if (!node) continue;
     const env = matcher.match(pattern.root, node);
     if (!env) continue;
     statements.add(node.id);
-    add(node, node, env);
+    if (add(node, node, env)) return;
   }
   if (pattern.sequence) {
-    for (const run of runMatches(pattern, pattern.sequence, tree, source, matcher, statements))
-      add(run.first, run.last, run.env);
+    for (const run of runMatches(pattern, pattern.sequence, tree, source, matcher, statements)) {
+      if (!run) {
+        if (performance.now() >= next) {
+          if (performance.now() >= deadline) return void (state.stopped = "deadline");
+          yield;
+          sliceEnd = performance.now() + sliceMs;
+          next = Math.min(deadline, sliceEnd);
+        }
+        continue;
+      }
+      if (add(run.first, run.last, run.env)) return;
+    }
   }
+}
+
+function finish(state: MatchState, matcher: TreeMatcher): TreeMatches {
+  const { matches, stopped } = state;
   matches.sort((a, b) => a.start - b.start || b.end - a.end);
-  return { matches, exhausted: matcher.exhausted, tooDeep: matcher.tooDeep };
+  return {
+    matches,
+    exhausted: matcher.exhausted,
+    tooDeep: matcher.tooDeep,
+    ...(stopped ? { stopped } : {}),
+  };
+}
+
+/**
+ * Every match of the pattern in the tree, outer before inner, in source order. Only nodes of the
+ * pattern root's type are tried (found inside WASM, around the pattern's rarest literal when it
+ * has one); a bare `$X` pattern tries every named node, a bare `$$X` every node. A flat-chain
+ * pattern also matches runs of siblings inside any node (see `CompiledPattern.sequence`). With
+ * `limits`, stops at `maxMatches` or the deadline (`stopped` says which). Runs to the end on the
+ * calling thread; {@link findMatchesAsync} lets the event loop in.
+ * @internal Hands out web-tree-sitter objects: not in the published types.
+ */
+export function findMatches(
+  pattern: CompiledPattern,
+  tree: Tree,
+  source: string,
+  limits: MatchLimits = {},
+): TreeMatches {
+  const state: MatchState = { matches: [], stopped: undefined };
+  const matcher = new TreeMatcher();
+  for (const _ of matchSteps(pattern, tree, source, limits, state, matcher, false));
+  return finish(state, matcher);
+}
+
+/**
+ * {@link findMatches}, giving the event loop a turn every 10 ms of matching, so other calls (and
+ * a SIGTERM) are served while a slow pattern runs on a large file. The tree must stay alive
+ * until the promise settles.
+ * @internal Hands out web-tree-sitter objects: not in the published types.
+ */
+export async function findMatchesAsync(
+  pattern: CompiledPattern,
+  tree: Tree,
+  source: string,
+  limits: MatchLimits = {},
+): Promise<TreeMatches> {
+  const state: MatchState = { matches: [], stopped: undefined };
+  const matcher = new TreeMatcher();
+  for (const _ of matchSteps(pattern, tree, source, limits, state, matcher, true)) await yieldToEventLoop();
+  return finish(state, matcher);
 }

@@ -6,14 +6,13 @@ import { findLanguage, languageIds, type LanguageSpec } from "../grammars/langua
 import { loadGrammar } from "../grammars/load-grammar.js";
 import { compilePattern } from "../pattern/compile-pattern.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
-import type { FileStamp } from "../search/scan-file.js";
 import { ScanPool, scanWorkerUrl } from "../search/scan-pool.js";
 
 /** Options of {@link createStructuralParser}. */
 export interface StructuralParserOptions {
   /**
-   * Parse trees kept between calls, keyed by (path, size, mtime) (a file searched in pieces
-   * keeps a tree per piece); default 4096, 0 keeps none.
+   * Parse trees kept between calls, keyed by path and the sha256 of the bytes parsed (a file
+   * searched in pieces keeps a tree per piece); default 4096, 0 keeps none.
    */
   maxCachedTrees?: number;
   /**
@@ -38,8 +37,8 @@ export interface StructuralParserOptions {
 }
 
 interface CachedTree {
-  readonly size: number;
-  readonly mtimeMs: number;
+  /** sha256 of the file's bytes: a tree is only reused for the very text it was parsed from. */
+  readonly hash: string;
   readonly language: string;
   /** Length of the text parsed (the cache's memory budget counts these). */
   readonly chars: number;
@@ -71,8 +70,10 @@ function lease(entry: CachedTree): TreeLease {
   };
 }
 
-function isCurrent(entry: CachedTree, spec: LanguageSpec, stat: FileStamp): boolean {
-  return entry.size === stat.size && entry.mtimeMs === stat.mtimeMs && entry.language === spec.id;
+function isCurrent(entry: CachedTree, spec: LanguageSpec, hash: string): boolean {
+  // Keyed on the content, not (size, mtime): a file rewritten within the mtime's resolution, or
+  // with its mtime put back, keeps both, and a stale tree applied to new text mis-slices it.
+  return entry.hash === hash && entry.language === spec.id;
 }
 
 /**
@@ -105,7 +106,7 @@ function initialiseTreeSitter(): Promise<void> {
 
 /**
  * The tree-sitter resource the structural tools need: loads grammars lazily, compiles patterns,
- * and caches parse trees by (path, size, mtime) so `ast_edit` after `ast_grep` does not parse
+ * and caches parse trees by (path, content hash) so `ast_edit` after `ast_grep` does not parse
  * twice. One per run (or shared by runs of one process); `dispose()` frees the WASM trees.
  */
 export class StructuralParser {
@@ -216,12 +217,13 @@ export class StructuralParser {
   }
 
   /**
-   * The tree of a file's text, from the cache when (path, size, mtime) is unchanged. Call
-   * `release()` when done with it: it frees the tree unless the cache keeps it.
+   * The tree of a file's text, from the cache when the path and `hash` (the sha256 of the bytes
+   * `text` was decoded from) are unchanged. Call `release()` when done with it: it frees the tree
+   * unless the cache keeps it.
    * @internal Hands out web-tree-sitter objects: not in the published types.
    */
-  fileTree(path: string, spec: LanguageSpec, text: string, stat: FileStamp): Promise<TreeLease> {
-    return this.cachedTree(path, spec, text, stat);
+  fileTree(path: string, spec: LanguageSpec, text: string, hash: string): Promise<TreeLease> {
+    return this.cachedTree(path, spec, text, hash);
   }
 
   /**
@@ -234,32 +236,33 @@ export class StructuralParser {
     spec: LanguageSpec,
     text: string,
     ranges: readonly Range[],
-    stat: FileStamp,
+    hash: string,
   ): Promise<TreeLease> {
     const key = `${path}\u0000${ranges.map((range) => `${range.startIndex}-${range.endIndex}`).join(",")}`;
     const parsedChars = ranges.reduce((sum, range) => sum + range.endIndex - range.startIndex, 0);
-    return this.cachedTree(key, spec, text, stat, ranges, parsedChars);
+    return this.cachedTree(key, spec, text, hash, ranges, parsedChars);
   }
 
   /**
-   * A lease on the whole file's tree if the cache holds it for this (size, mtime), without parsing.
+   * A lease on the whole file's tree if the cache holds it for these bytes (their sha256), without
+   * parsing.
    * @internal Hands out web-tree-sitter objects: not in the published types.
    */
-  cachedFileTree(path: string, spec: LanguageSpec, stat: FileStamp): TreeLease | undefined {
+  cachedFileTree(path: string, spec: LanguageSpec, hash: string): TreeLease | undefined {
     const cached = this.trees.get(path);
-    return cached && isCurrent(cached, spec, stat) ? lease(cached) : undefined;
+    return cached && isCurrent(cached, spec, hash) ? lease(cached) : undefined;
   }
 
   private async cachedTree(
     key: string,
     spec: LanguageSpec,
     text: string,
-    stat: FileStamp,
+    hash: string,
     ranges?: readonly Range[],
     chars = text.length,
   ): Promise<TreeLease> {
     const cached = this.trees.get(key);
-    if (cached && isCurrent(cached, spec, stat)) {
+    if (cached && isCurrent(cached, spec, hash)) {
       this.trees.delete(key);
       this.trees.set(key, cached);
       return lease(cached);
@@ -270,8 +273,7 @@ export class StructuralParser {
     const current = this.trees.get(key);
     if (current) this.forget(key, current);
     const entry: CachedTree = {
-      size: stat.size,
-      mtimeMs: stat.mtimeMs,
+      hash,
       language: spec.id,
       chars,
       tree,

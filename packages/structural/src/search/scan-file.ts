@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { isUtf8 } from "node:buffer";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { maxPlanRanges, parsePlan, planHolds, planShare } from "../chunks/parse-plan.js";
-import { findMatches, type StructuralMatch, type TreeMatches } from "../match/find-matches.js";
+import {
+  findMatchesAsync,
+  type MatchLimits,
+  type StopReason,
+  type StructuralMatch,
+  type TreeMatches,
+} from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 
@@ -11,7 +17,7 @@ export interface FileScan {
   readonly path: string;
   /** The decoded text; only kept when there are matches. */
   readonly text: string;
-  /** sha256 of the bytes read; only computed when there are matches. */
+  /** sha256 of the bytes read; only kept when there are matches. */
   readonly hash: string;
   /** The bytes are not valid UTF-8 (decoded with replacement characters: not safe to rewrite). */
   readonly notUtf8: boolean;
@@ -23,18 +29,22 @@ export interface FileScan {
   readonly share?: FileShare;
   /** A share that could not be searched through the plan: the file must be parsed whole. */
   readonly incomplete?: boolean;
+  /** Not every candidate was tried: `maxMatches` were found, or the deadline passed. */
+  readonly stopped?: StopReason;
+}
+
+/** Options of {@link scanBytes}. */
+export interface ScanOptions {
+  /** Only this share of the file (see `planShare`). */
+  readonly share?: FileShare;
+  /** Bounds on this file's matching (`maxMatches` counts this file's matches). */
+  readonly limits?: MatchLimits;
 }
 
 /** Share `index` of `count` of one large file, searched on several threads (see `planShare`). */
 export interface FileShare {
   readonly index: number;
   readonly count: number;
-}
-
-/** A file's size and mtime, the tree cache's key. */
-export interface FileStamp {
-  readonly size: number;
-  readonly mtimeMs: number;
 }
 
 /**
@@ -64,19 +74,20 @@ async function matchPlanned(
   pattern: CompiledPattern,
   path: string,
   text: string,
-  stamp: FileStamp,
+  hash: string,
   share: FileShare | undefined,
+  limits: MatchLimits,
 ): Promise<TreeMatches | undefined> {
   const whole = parsePlan(spec.id, pattern, text);
   if (!whole) return undefined;
   const plan = share ? planShare(whole, share.index, share.count) : whole;
   if (plan.ranges.length === 0) return { matches: [], exhausted: 0, tooDeep: 0 };
   if (plan.ranges.length > maxPlanRanges) return undefined;
-  const lease = await parser.rangesTree(path, spec, text, plan.ranges, stamp);
+  const lease = await parser.rangesTree(path, spec, text, plan.ranges, hash);
   try {
     const { tree } = lease;
     if (tree.rootNode.hasError || !planHolds(plan, tree, pattern.rootType)) return undefined;
-    return findMatches(pattern, tree, text);
+    return await findMatchesAsync(pattern, tree, text, limits);
   } finally {
     lease.release();
   }
@@ -89,20 +100,22 @@ async function matchWhole(
   pattern: CompiledPattern,
   path: string,
   text: string,
-  stamp: FileStamp,
+  hash: string,
+  limits: MatchLimits,
 ): Promise<TreeMatches> {
-  const lease = await parser.fileTree(path, spec, text, stamp);
+  const lease = await parser.fileTree(path, spec, text, hash);
   try {
-    return findMatches(pattern, lease.tree, text);
+    return await findMatchesAsync(pattern, lease.tree, text, limits);
   } finally {
     lease.release();
   }
 }
 
 /**
- * Decodes, parses (through the tree cache) and matches one file that passed the prefilter:
- * only the top-level statements holding the pattern's literals where the language allows it,
- * else the whole file. The text keeps a byte-order mark as U+FEFF so a rewrite writes it back.
+ * Decodes, parses (through the tree cache, keyed on the bytes' sha256) and matches one file that
+ * passed the prefilter: only the top-level statements holding the pattern's literals where the
+ * language allows it, else the whole file. The text keeps a byte-order mark as U+FEFF so a
+ * rewrite writes it back.
  */
 export async function scanBytes(
   parser: StructuralParser,
@@ -110,12 +123,28 @@ export async function scanBytes(
   pattern: CompiledPattern,
   path: string,
   bytes: Buffer,
-  stamp: FileStamp,
-  share?: FileShare,
+  options: ScanOptions = {},
 ): Promise<FileScan> {
+  const { share, limits = {} } = options;
+  if (limits.deadline !== undefined && Date.now() >= limits.deadline) {
+    // Out of time before the parse (the costly part): nothing of this file was searched.
+    const base = share ? { share } : {};
+    return {
+      ...base,
+      path,
+      text: "",
+      hash: "",
+      notUtf8: false,
+      matches: [],
+      exhausted: 0,
+      tooDeep: 0,
+      stopped: "deadline",
+    };
+  }
   const text = bytes.toString("utf8");
+  const hash = createHash("sha256").update(bytes).digest("hex");
   if (share) {
-    const found = await matchPlanned(parser, spec, pattern, path, text, stamp, share);
+    const found = await matchPlanned(parser, spec, pattern, path, text, hash, share, limits);
     if (!found)
       return {
         path,
@@ -128,40 +157,41 @@ export async function scanBytes(
         share,
         incomplete: true,
       };
-    return withText(path, text, bytes, found, share);
+    return withText(path, text, hash, bytes, found, share);
   }
-  const cached = parser.cachedFileTree(path, spec, stamp);
+  const cached = parser.cachedFileTree(path, spec, hash);
   let found: TreeMatches | undefined;
   if (cached) {
     try {
-      found = findMatches(pattern, cached.tree, text);
+      found = await findMatchesAsync(pattern, cached.tree, text, limits);
     } finally {
       cached.release();
     }
   }
   found ??=
-    (await matchPlanned(parser, spec, pattern, path, text, stamp, undefined)) ??
-    (await matchWhole(parser, spec, pattern, path, text, stamp));
-  return withText(path, text, bytes, found, undefined);
+    (await matchPlanned(parser, spec, pattern, path, text, hash, undefined, limits)) ??
+    (await matchWhole(parser, spec, pattern, path, text, hash, limits));
+  return withText(path, text, hash, bytes, found, undefined);
 }
 
 /** The scan's result; the text and its hash are only kept when there are matches. */
 function withText(
   path: string,
   text: string,
+  hash: string,
   bytes: Buffer,
   found: TreeMatches,
   share: FileShare | undefined,
 ): FileScan {
-  const { matches, exhausted, tooDeep } = found;
-  const base = share ? { share } : {};
+  const { matches, exhausted, tooDeep, stopped } = found;
+  const base = { ...(share ? { share } : {}), ...(stopped ? { stopped } : {}) };
   if (matches.length === 0)
     return { ...base, path, text: "", hash: "", notUtf8: false, matches, exhausted, tooDeep };
   return {
     ...base,
     path,
     text,
-    hash: createHash("sha256").update(bytes).digest("hex"),
+    hash,
     notUtf8: !isUtf8(bytes),
     matches,
     exhausted,

@@ -1,4 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -108,10 +118,10 @@ describe("the worker pool", () => {
           const cachedHere = ["large.py", "large_broken.py"].map((name) => {
             const size = statSync(join(big, name)).size;
             expect(size).toBeGreaterThan(256 * 1024);
-            const lease = pooled.cachedFileTree(join(big, name), spec, {
-              size,
-              mtimeMs: statSync(join(big, name)).mtimeMs,
-            });
+            const hash = createHash("sha256")
+              .update(readFileSync(join(big, name)))
+              .digest("hex");
+            const lease = pooled.cachedFileTree(join(big, name), spec, hash);
             lease?.release();
             return lease !== undefined;
           });
@@ -127,4 +137,59 @@ describe("the worker pool", () => {
     // Parses a large file several times over: past 20 s on a 2-core machine under load.
     90_000,
   );
+
+  it.skipIf(!built && !ci)(
+    "parses a file again on its worker when its bytes changed but its size and mtime did not",
+    async () => {
+      const api = (await import(distUrl.href)) as typeof Api;
+      const pooled = api.createStructuralParser({ workers: 2, parallelMinBytes: 0 });
+      const same = mkdtempSync(join(tmpdir(), "structural-stale-"));
+      try {
+        const path = join(same, "a.ts");
+        const search = async () => {
+          const spec = pooled.spec("typescript");
+          const pattern = await pooled.compile(spec, "foo($A)");
+          const outcome = await api.searchFiles({
+            parser: pooled,
+            spec,
+            pattern,
+            workingDirectory: same,
+            target: path,
+          });
+          return outcome.files.flatMap((file) => file.matches.map((match) => match.text));
+        };
+        writeFileSync(path, "foo(a);\nbar(bbbb);\n");
+        utimesSync(path, 1_700_000_000, 1_700_000_000);
+        // The first search starts the pool; the second runs on it and leaves the tree cached there.
+        await search();
+        expect(await search()).toEqual(["foo(a)"]);
+        expect(pooled.scanPoolStarted).toBe(true);
+        writeFileSync(path, "foo(abbb);\nbar(a);\n");
+        utimesSync(path, 1_700_000_000, 1_700_000_000);
+        expect(await search()).toEqual(["foo(abbb)"]);
+      } finally {
+        pooled.dispose();
+        rmSync(same, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.skipIf(!built && !ci)("stops handing out files once maxMatches matches are in", async () => {
+    const api = (await import(distUrl.href)) as typeof Api;
+    const pooled = api.createStructuralParser({ workers: 2, parallelMinBytes: 0 });
+    try {
+      const spec = pooled.spec("python");
+      const pattern = await pooled.compile(spec, "$A.append($B)");
+      const search = () =>
+        api.searchFiles({ parser: pooled, spec, pattern, workingDirectory: dir, target: dir, maxMatches: 5 });
+      await search();
+      const outcome = await search();
+      expect(outcome.stopped).toBe("max-matches");
+      // Each file holds 40 matches: a file stops at 5, and the workers stop after their batch.
+      expect(outcome.files.every((file) => file.matches.length <= 5)).toBe(true);
+      expect(outcome.files.length).toBeLessThan(24);
+    } finally {
+      pooled.dispose();
+    }
+  });
 });

@@ -1,13 +1,16 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import type { MatchLimits, StopReason } from "../match/find-matches.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
-import type { FileScan, FileShare, FileStamp } from "./scan-file.js";
+import type { FileScan, FileShare } from "./scan-file.js";
 
 /** A file the main thread read and prefiltered, handed to a worker to parse and match. */
-export interface PoolFile extends FileStamp {
+export interface PoolFile {
   readonly path: string;
   readonly bytes: Uint8Array;
+  /** The file's size when read (the bytes may since have been handed to a worker). */
+  readonly size: number;
   /** Only this share of the file (a large one, searched on every worker at once). */
   readonly share?: FileShare;
 }
@@ -24,6 +27,8 @@ export interface ScanRequest {
   readonly language: string;
   readonly pattern: CompiledPattern;
   readonly files: readonly PoolFile[];
+  /** Bounds on each file's matching (`maxMatches` per file; the job stops at the total). */
+  readonly limits: MatchLimits;
 }
 
 /** Worker → main thread. */
@@ -36,6 +41,14 @@ const batchFiles = 16;
 const batchBytes = 512 * 1024;
 /** Longest wait for a worker's answer to one batch (at most `batchBytes` of files). */
 const requestTimeoutMs = 120_000;
+/**
+ * How long past the search's deadline a worker may take to answer: it checks the deadline
+ * between candidates, but one parse (up to a 16 MiB file) cannot be cut short.
+ */
+const deadlineGraceMs = 30_000;
+
+/** A worker did not answer in time: it is stuck, and the pool must be reset. */
+export class ScanTimeoutError extends Error {}
 /** Paths whose owning worker is remembered (so a cached tree is found again). */
 const maxOwners = 50_000;
 
@@ -45,11 +58,21 @@ export function scanWorkerUrl(): URL | undefined {
   return url.protocol === "file:" && existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
+/** What a job found: the scans in no particular order, and why it stopped early, if it did. */
+export interface ScanJobResult {
+  readonly scans: FileScan[];
+  readonly stopped?: StopReason;
+  /** A worker did not answer within the deadline's grace: the pool must be reset. */
+  readonly timedOut?: boolean;
+}
+
 /** A scan in progress on the pool. */
 export interface ScanJob {
   add(file: PoolFile): void;
   close(): void;
-  readonly done: Promise<FileScan[]>;
+  /** Whether the job stopped early (files added since are not searched). */
+  stopped(): boolean;
+  readonly done: Promise<ScanJobResult>;
 }
 
 class PoolWorker {
@@ -100,11 +123,17 @@ class PoolWorker {
         )
           transfer.push(buffer);
       }
-      // Bounded: a worker that never answers fails the scan (the search then runs here).
+      // Bounded: a worker that never answers stops the scan (the pool is then reset); the wait
+      // ends soon after the search's deadline, whatever is left of the request timeout.
+      const { deadline } = request.limits;
+      const timeoutMs =
+        deadline === undefined
+          ? requestTimeoutMs
+          : Math.min(requestTimeoutMs, Math.max(0, deadline - Date.now()) + deadlineGraceMs);
       const timer = setTimeout(() => {
         this.pending.delete(request.id);
-        reject(new Error(`a scan worker did not answer within ${requestTimeoutMs / 1000} s`));
-      }, requestTimeoutMs);
+        reject(new ScanTimeoutError(`a scan worker did not answer within ${Math.round(timeoutMs / 1000)} s`));
+      }, timeoutMs);
       timer.unref();
       const settle =
         <T>(done: (value: T) => void) =>
@@ -145,9 +174,11 @@ export class ScanPool {
 
   /**
    * Starts a scan that files are added to while they are read (`add`, then `close`); `done`
-   * resolves with the results in no particular order, or rejects if a worker fails.
+   * resolves with the results in no particular order, or rejects if a worker fails. The job
+   * stops handing out files once `limits.maxMatches` matches are in or the deadline passed
+   * (`stopped`), and when a worker does not answer in time (`timedOut`).
    */
-  start(language: string, pattern: CompiledPattern, signal?: AbortSignal): ScanJob {
+  start(language: string, pattern: CompiledPattern, signal?: AbortSignal, limits: MatchLimits = {}): ScanJob {
     if (this.owners.size > maxOwners) this.owners.clear();
     const own: PoolFile[][] = this.workers.map(() => []);
     const shared: PoolFile[] = [];
@@ -169,9 +200,15 @@ export class ScanPool {
       return queue.splice(0, count);
     };
     const results: FileScan[] = [];
+    let found = 0;
+    let stopped: StopReason | undefined;
+    let timedOut = false;
+    const maxMatches = limits.maxMatches ?? Infinity;
     const drive = async (index: number, worker: PoolWorker): Promise<void> => {
       for (;;) {
         signal?.throwIfAborted();
+        if (!stopped && limits.deadline !== undefined && Date.now() >= limits.deadline) stopped = "deadline";
+        if (stopped) return;
         const batch = take(own[index] ?? []) ?? take(shared);
         if (!batch) {
           if (closed) return;
@@ -179,13 +216,29 @@ export class ScanPool {
           continue;
         }
         for (const file of batch) if (!file.share) this.owners.set(file.path, index);
-        const response = await worker.request({ id: this.nextId++, language, pattern, files: batch });
+        let response: ScanResponse;
+        try {
+          response = await worker.request({ id: this.nextId++, language, pattern, files: batch, limits });
+        } catch (error) {
+          if (!(error instanceof ScanTimeoutError)) throw error;
+          timedOut = true;
+          stopped = "deadline";
+          notify();
+          return;
+        }
         if (response.error !== undefined) throw new Error(response.error);
-        results.push(...response.scans);
+        for (const scan of response.scans) {
+          results.push(scan);
+          found += scan.matches.length;
+          if (scan.stopped === "deadline") stopped = "deadline";
+        }
+        if (!stopped && found >= maxMatches) stopped = "max-matches";
+        // A stopped job wakes the waiting workers, which then return.
+        if (stopped) notify();
       }
     };
     const done = Promise.all(this.workers.map((worker, index) => drive(index, worker))).then(
-      () => results,
+      () => ({ scans: results, ...(stopped ? { stopped } : {}), ...(timedOut ? { timedOut } : {}) }),
       (error: unknown) => {
         closed = true;
         notify();
@@ -205,6 +258,7 @@ export class ScanPool {
         closed = true;
         notify();
       },
+      stopped: () => stopped !== undefined,
       done,
     };
   }
@@ -215,8 +269,9 @@ export class ScanPool {
     pattern: CompiledPattern,
     files: readonly PoolFile[],
     signal?: AbortSignal,
-  ): Promise<FileScan[]> {
-    const job = this.start(language, pattern, signal);
+    limits?: MatchLimits,
+  ): Promise<ScanJobResult> {
+    const job = this.start(language, pattern, signal, limits);
     for (const file of files) job.add(file);
     job.close();
     return job.done;

@@ -1,5 +1,5 @@
 // Worker-thread entry of the scan pool (see scan-pool.ts): parses and matches the files the main
-// thread read and prefiltered, keeping its own tree cache by (path, size, mtime).
+// thread read and prefiltered, keeping its own tree cache by (path, content hash).
 import { parentPort, workerData } from "node:worker_threads";
 import { StructuralParser } from "../parser/structural-parser.js";
 import { scanBytes, type FileScan } from "./scan-file.js";
@@ -13,9 +13,18 @@ async function handle(request: ScanRequest): Promise<ScanResponse> {
   try {
     const spec = parser.spec(request.language);
     const scans: FileScan[] = [];
+    const maxMatches = request.limits.maxMatches ?? Infinity;
+    let found = 0;
     for (const file of request.files) {
+      // Enough matches for the whole search: the rest of the batch is not needed.
+      if (found >= maxMatches) break;
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      scans.push(await scanBytes(parser, spec, request.pattern, file.path, bytes, file, file.share));
+      const scan = await scanBytes(parser, spec, request.pattern, file.path, bytes, {
+        ...(file.share ? { share: file.share } : {}),
+        limits: { ...request.limits, maxMatches: maxMatches - found },
+      });
+      scans.push(scan);
+      found += scan.matches.length;
     }
     return { id: request.id, scans };
   } catch (error) {

@@ -5,13 +5,13 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { relative, sep } from "node:path";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
-import type { StructuralMatch } from "../match/find-matches.js";
+import type { MatchLimits, StopReason, StructuralMatch } from "../match/find-matches.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 import { plannable } from "../chunks/parse-plan.js";
 import { byteSize } from "./byte-size.js";
 import { hasLiterals, literalBytes, scanBytes, type FileScan } from "./scan-file.js";
-import type { PoolFile, ScanJob } from "./scan-pool.js";
+import type { PoolFile, ScanJob, ScanJobResult } from "./scan-pool.js";
 import { outerIgnoreLayers, walkFiles } from "./walk-files.js";
 
 /** How many times `parallelMinBytes` a search needs to wait for a pool that is not running yet. */
@@ -47,13 +47,17 @@ async function joinShares(
     if (!withText) continue;
     const exhausted = shares.reduce((sum, share) => sum + share.exhausted, 0);
     const tooDeep = shares.reduce((sum, share) => sum + share.tooDeep, 0);
-    out.push({ ...withText, share: undefined, matches, exhausted, tooDeep });
+    const stopped = shares.find((share) => share.stopped)?.stopped;
+    out.push({ ...withText, share: undefined, matches, exhausted, tooDeep, ...(stopped ? { stopped } : {}) });
   }
   return out;
 }
 
 /** Longest run of synchronous file reads before the event loop gets a turn, in ms. */
 const readSliceMs = 10;
+
+/** A search's time budget when the caller sets none: 60 s. */
+export const defaultTimeBudgetMs = 60_000;
 
 /** Files larger than this are skipped (reported) when a folder is walked, default 2 MiB. */
 export const defaultMaxFileBytes = 2 * 1024 * 1024;
@@ -101,6 +105,12 @@ export interface SearchOutcome {
   readonly exhausted: number;
   /** Match attempts abandoned because the code was nested deeper than the matcher's stack allows. */
   readonly tooDeep: number;
+  /**
+   * Set when the search stopped before the end: it found `maxMatches` (there may be more), or ran
+   * out of `timeBudgetMs` (only with `partial`; files and candidates not reached are not in
+   * `files`).
+   */
+  readonly stopped?: StopReason;
 }
 
 /** Options of {@link searchFiles}. */
@@ -117,6 +127,19 @@ export interface SearchOptions {
    * 2 MiB. A file named as `target` is searched up to `maxNamedFileBytes` (16 MiB) instead.
    */
   readonly maxFileBytes?: number;
+  /**
+   * Stop once this many matches are found (`stopped: "max-matches"`); no bound by default. Which
+   * ones are kept is the order the files were searched in, the first in each file.
+   */
+  readonly maxMatches?: number;
+  /** Wall-clock time the whole search may take, in ms; default 60 s (`defaultTimeBudgetMs`). */
+  readonly timeBudgetMs?: number;
+  /**
+   * What running out of `timeBudgetMs` does: by default the search fails with `SEARCH_TIMEOUT`
+   * (an edit must not be made from part of the matches); with `partial: true` it returns what it
+   * found with `stopped: "deadline"`.
+   */
+  readonly partial?: boolean;
 }
 
 /** A file with a NUL byte among its first this many bytes is binary (as git decides). */
@@ -135,12 +158,33 @@ function isBinary(bytes: Uint8Array): boolean {
  * decoded nor parsed (the check runs on the bytes). Large searches are parsed on the parser's
  * worker pool, small ones on this thread. Results are ordered by path, then position.
  */
-export function searchFiles(options: SearchOptions): Promise<SearchOutcome> {
-  return search(options, true);
+export async function searchFiles(options: SearchOptions): Promise<SearchOutcome> {
+  const budgetMs = options.timeBudgetMs ?? defaultTimeBudgetMs;
+  const limits: MatchLimits = {
+    deadline: Date.now() + budgetMs,
+    ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+  };
+  const outcome = await search(options, limits, true);
+  if (outcome.stopped === "deadline" && !options.partial)
+    throw new StructuralError({
+      code: "SEARCH_TIMEOUT",
+      message:
+        `the search for \`${options.pattern.source}\` stopped after ${budgetMs / 1000} s, its time budget, before it was done ` +
+        `(${outcome.searched} file(s) read, ${outcome.parsed} parsed); narrow the pattern (a literal name or keyword) or the path`,
+      data: { pattern: options.pattern.source, timeBudgetMs: budgetMs },
+    });
+  return outcome;
 }
 
-async function search(options: SearchOptions, allowPool: boolean): Promise<SearchOutcome> {
+async function search(
+  options: SearchOptions,
+  limits: MatchLimits,
+  allowPool: boolean,
+): Promise<SearchOutcome> {
   const { parser, spec, pattern, workingDirectory, target, signal } = options;
+  const deadline = limits.deadline ?? Infinity;
+  const maxMatches = limits.maxMatches ?? Infinity;
+  let stopped: StopReason | undefined;
   const maxBytes = options.maxFileBytes ?? defaultMaxFileBytes;
   const info = await stat(target);
   // A file the caller named is searched whatever its size (up to the hard bound) and never
@@ -190,7 +234,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
     }
     const pool = parser.scanPool();
     if (!pool) return;
-    job = pool.start(spec.id, pattern, signal);
+    job = pool.start(spec.id, pattern, signal, limits);
     poolSize = pool.size;
     for (const pending of candidates.splice(0)) hand(pending);
   };
@@ -237,7 +281,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
       }
       searched++;
       if (!hasLiterals(bytes, literals)) return;
-      accept({ path, bytes, size: fileStat.size, mtimeMs: fileStat.mtimeMs });
+      accept({ path, bytes, size: fileStat.size });
     } catch {
       // Unreadable (vanished, permission): not searched.
     } finally {
@@ -248,10 +292,16 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
     let sliceStart = performance.now();
     for (const path of paths) {
       signal?.throwIfAborted();
+      // The workers found enough (or ran out of time): reading on would only fill their queues.
+      if (job?.stopped()) break;
       readOne(path);
       if (performance.now() - sliceStart > readSliceMs) {
         await yieldToEventLoop();
         sliceStart = performance.now();
+        if (Date.now() >= deadline) {
+          stopped = "deadline";
+          break;
+        }
       }
     }
   } finally {
@@ -261,23 +311,43 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
 
   let scans: FileScan[];
   if (job) {
+    let result: ScanJobResult;
     try {
-      scans = await joinShares(await job.done, shared, (file) => {
-        const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-        return scanBytes(parser, spec, pattern, file.path, bytes, file);
-      });
+      result = await job.done;
     } catch {
       signal?.throwIfAborted();
-      // A worker failed: start afresh on this thread (the bytes went to the workers).
+      // A worker failed: start afresh on this thread (the bytes went to the workers), within what
+      // is left of the same time budget.
       parser.resetScanPool();
-      return search(options, false);
+      return search(options, limits, false);
     }
+    // A worker that did not answer is stuck on its file: it goes, and the search is not run again
+    // here (it would take as long, on the thread that serves every other call).
+    if (result.timedOut) parser.resetScanPool();
+    stopped ??= result.stopped;
+    scans = await joinShares(result.scans, shared, (file) => {
+      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      return scanBytes(parser, spec, pattern, file.path, bytes, { limits });
+    });
   } else {
     scans = [];
+    let found = 0;
+    let sliceStart = performance.now();
     for (const file of candidates) {
       signal?.throwIfAborted();
+      if (stopped) break;
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      scans.push(await scanBytes(parser, spec, pattern, file.path, bytes, file));
+      const scan = await scanBytes(parser, spec, pattern, file.path, bytes, {
+        limits: { ...limits, maxMatches: maxMatches - found },
+      });
+      scans.push(scan);
+      found += scan.matches.length;
+      stopped ??= scan.stopped;
+      // Each file is parsed and matched in one go: let other calls in between files.
+      if (performance.now() - sliceStart > readSliceMs) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
     }
   }
   const files: FileMatches[] = [];
@@ -286,6 +356,7 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
   for (const scan of scans) {
     exhausted += scan.exhausted;
     tooDeep += scan.tooDeep;
+    stopped ??= scan.stopped;
     if (scan.matches.length === 0) continue;
     files.push({
       path: scan.path,
@@ -307,5 +378,6 @@ async function search(options: SearchOptions, allowPool: boolean): Promise<Searc
     maxFileBytes: maxBytes,
     exhausted,
     tooDeep,
+    ...(stopped ? { stopped } : {}),
   };
 }

@@ -6,7 +6,7 @@ import { structuralParserKey } from "../parser/structural-parser.js";
 import { gluedMetaVariables } from "../pattern/metavariable.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 import { byteSize } from "../search/byte-size.js";
-import { searchFiles, type SearchOutcome } from "../search/search.js";
+import { defaultTimeBudgetMs, searchFiles, type SearchOutcome } from "../search/search.js";
 import { plural, resolveScope, type SearchScope } from "./scope.js";
 
 const maxCodeLines = 3;
@@ -77,10 +77,36 @@ export function rejectUnparsedWithoutMatches(
   });
 }
 
+/**
+ * Words of a pattern that look like metavariables written in lower case (`$a`, `$$$args`, `$_x`
+ * is fine): plain code, since a metavariable's name is upper case (as ast-grep's). In order of
+ * appearance, each once.
+ */
+export function lowercaseMetaVariables(pattern: string): string[] {
+  const out: string[] = [];
+  for (const match of pattern.matchAll(/(?<![\p{L}\p{N}_$])(\$+)([\p{L}_][\p{L}\p{N}_]*)/gu)) {
+    const [word, , name = ""] = match;
+    if (!/\p{Ll}/u.test(name) || /^_[A-Z0-9_]*$/.test(name) || out.includes(word)) continue;
+    out.push(word);
+  }
+  return out;
+}
+
+/**
+ * A note that the search stopped before the end, or undefined when it ran through: at the time
+ * budget (what was found is partial), or at `max_results` (there are more).
+ */
+function stoppedNote(outcome: SearchOutcome): string | undefined {
+  if (outcome.stopped !== "deadline") return undefined;
+  return `The search stopped after ${defaultTimeBudgetMs / 1000} s, its time budget, before it was done: the results are partial. Narrow the pattern (a literal name or keyword) or the path.`;
+}
+
 /** The plain "nothing matched" message, with the file count and how the pattern was read. */
 export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome, scope: SearchScope): string {
+  const stopped = stoppedNote(outcome);
   const parts = [
     `no matches for \`${pattern.source}\` (${searchedLine(outcome, scope)}).`,
+    ...(stopped ? [stopped] : []),
     `The pattern parsed as ${pattern.rootType ?? "a metavariable matching any node"}${pattern.wrapper ? ` inside \`${pattern.wrapper}\`` : ""}.`,
   ];
   if (outcome.exhausted > 0)
@@ -92,6 +118,14 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
     const words = glued.map((word) => `\`${word}\``).join(", ");
     parts.push(
       `Hint: ${words} ${glued.length === 1 ? "is" : "are"} matched as plain code, not as a metavariable: a metavariable must be a whole node ($X on its own, not foo$X or $Xfoo).`,
+    );
+  }
+  const lower = lowercaseMetaVariables(pattern.source);
+  if (lower.length > 0) {
+    const words = lower.map((word) => `\`${word}\``).join(", ");
+    const upper = lower.map((word) => `\`${word.toUpperCase()}\``).join(", ");
+    parts.push(
+      `Hint: ${words} ${lower.length === 1 ? "is" : "are"} matched as plain code, not as a metavariable: metavariable names are upper case, as in ast-grep (write ${upper}).`,
     );
   }
   return parts.join(" ");
@@ -137,7 +171,7 @@ export const astGrepTool = defineTool({
       .min(1)
       .max(maxMaxResults)
       .optional()
-      .describe(`Matches to list, default ${defaultMaxResults}`),
+      .describe(`Matches to list (the search stops once it has found more), default ${defaultMaxResults}`),
   }),
   requires: [structuralParserKey],
   paths: (input) => (input.path === undefined ? [] : [input.path]),
@@ -146,6 +180,7 @@ export const astGrepTool = defineTool({
     const parser = context.run.require(structuralParserKey);
     const scope = await resolveScope(parser, context, input.path, input.language);
     const pattern = await parser.compile(scope.spec, input.pattern);
+    const limit = input.max_results ?? defaultMaxResults;
     const outcome = await searchFiles({
       parser,
       spec: scope.spec,
@@ -153,13 +188,16 @@ export const astGrepTool = defineTool({
       workingDirectory: context.run.workingDirectory,
       target: scope.target,
       signal: context.signal,
+      // One more than are shown: enough to know there are more, without collecting them all.
+      maxMatches: limit + 1,
+      timeBudgetMs: defaultTimeBudgetMs,
+      partial: true,
     });
     const total = outcome.files.reduce((sum, file) => sum + file.matches.length, 0);
     if (total === 0) {
       rejectUnparsedWithoutMatches(pattern, outcome, scope);
       return noMatchMessage(pattern, outcome, scope);
     }
-    const limit = input.max_results ?? defaultMaxResults;
     const blocks: string[] = [];
     for (const file of outcome.files) {
       for (const match of file.matches) {
@@ -167,12 +205,17 @@ export const astGrepTool = defineTool({
         blocks.push(formatMatch(file.relativePath, match));
       }
     }
-    const header = `${total} ${total === 1 ? "match" : "matches"} in ${plural(outcome.files.length, "file")} (${searchedLine(outcome, scope)})`;
+    // Stopped at max_results + 1 (or at the time budget): the total is a lower bound.
+    const partial = outcome.stopped !== undefined;
+    const count = `${partial ? "at least " : ""}${total} ${total === 1 ? "match" : "matches"}`;
+    const header = `${count} in ${plural(outcome.files.length, "file")} (${searchedLine(outcome, scope)})`;
     const more =
       total > blocks.length
-        ? `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
+        ? partial
+          ? `\n\n… showing ${blocks.length} of at least ${total}; the search stopped there (raise max_results or narrow path)`
+          : `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
         : "";
-    const deep = tooDeepNote(outcome);
-    return `${deep ? `${header}\n${deep}` : header}\n\n${blocks.join("\n\n")}${more}`;
+    const notes = [tooDeepNote(outcome), stoppedNote(outcome)].filter((note) => note !== undefined);
+    return `${[header, ...notes].join("\n")}\n\n${blocks.join("\n\n")}${more}`;
   },
 });

@@ -90,14 +90,38 @@ describe("ast_grep through the registry", () => {
     expect(text).toContain("Hint: `foo$X` is matched as plain code, not as a metavariable");
   });
 
-  it("infers the language from a file path and caps the list at max_results", async () => {
+  it("hints, when nothing matched, that metavariable names are upper case", async () => {
+    write("src/a.ts", "foo(a, b);\n");
     const result = await registry().invoke(run, {
       tool: "ast_grep",
-      args: { pattern: "$F($$$A)", path: "py/m.py", max_results: 1 },
+      args: { pattern: "foo($a, $b)", path: "src/a.ts" },
+    });
+    const text = resultText(result);
+    expect(text).toContain("no matches for `foo($a, $b)`");
+    expect(text).toContain("Hint: `$a`, `$b` are matched as plain code, not as a metavariable");
+    expect(text).toContain("(write `$A`, `$B`)");
+  });
+
+  it("infers the language from a file path and lists max_results matches", async () => {
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "$F($$$A)", path: "py/m.py", max_results: 3 },
     });
     const text = resultText(result);
     expect(text).toContain("3 matches in 1 file");
-    expect(text).toContain("… and 2 more");
+    expect(text).not.toContain("at least");
+  });
+
+  it("stops the search once it has found more than max_results, and says so", async () => {
+    const lines = Array.from({ length: 3000 }, (_, index) => `console.log("line ${index}", ${index});`);
+    write("big.ts", `${lines.join("\n")}\n`);
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "$A", path: "big.ts", max_results: 1 },
+    });
+    const text = resultText(result);
+    expect(text).toContain("at least 2 matches in 1 file");
+    expect(text).toContain("… showing 1 of at least 2; the search stopped there");
   });
 
   it("reports an unparseable pattern as an error with its position", async () => {
@@ -589,7 +613,8 @@ describe("code nested deeper than the stack", () => {
       registry().invoke(run, { tool: "ast_grep", args: { pattern, language: "typescript", max_results: 1 } });
     const runs = await search("[$$$A]");
     expect(runs.isError).toBe(false);
-    expect(resultText(runs)).toContain(`${depth + 2} matches in 2 files`);
+    // max_results 1: the search stops at the second match (the deep array's capture is the first).
+    expect(resultText(runs)).toContain("at least 2 matches");
     const commented = await search("function $F() { foo(1) }");
     expect(commented.isError).toBe(false);
     expect(resultText(commented)).toContain("1 match in 1 file");

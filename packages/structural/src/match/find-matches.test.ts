@@ -1,0 +1,80 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createStructuralParser } from "../parser/structural-parser.js";
+import { findMatches } from "./find-matches.js";
+
+const parser = createStructuralParser({ workers: 0 });
+afterAll(() => parser.dispose());
+
+async function matchTexts(language: string, source: string, text: string): Promise<string[]> {
+  const spec = parser.spec(language);
+  const tree = await parser.parse(spec, text);
+  try {
+    return findMatches(await parser.compile(spec, source), tree, text).matches.map((m) => m.text);
+  } finally {
+    tree.delete();
+  }
+}
+
+const code = "const a = 1;\nfoo(a, b);\nif (a > b) { bar(); }\nlet c = a + b;\n";
+
+describe("findMatches with a pattern that is one metavariable", () => {
+  it("`$$OP` matches every node, named or not, as ast-grep 0.51.1 does", async () => {
+    // `ast-grep run -p '$$OP' -l js` on the same text (47 matches, in this order).
+    const astGrep = [
+      code,
+      "const a = 1;",
+      "const",
+      "a = 1",
+      "a",
+      "=",
+      "1",
+      ";",
+      "foo(a, b);",
+      "foo(a, b)",
+      "foo",
+      "(a, b)",
+      "(",
+      "a",
+      ",",
+      "b",
+      ")",
+      ";",
+      "if (a > b) { bar(); }",
+      "if",
+      "(a > b)",
+      "(",
+      "a > b",
+      "a",
+      ">",
+      "b",
+      ")",
+      "{ bar(); }",
+      "{",
+      "bar();",
+      "bar()",
+      "bar",
+      "()",
+      "(",
+      ")",
+      ";",
+      "}",
+      "let c = a + b;",
+      "let",
+      "c = a + b",
+      "c",
+      "=",
+      "a + b",
+      "a",
+      "+",
+      "b",
+      ";",
+    ];
+    expect(await matchTexts("javascript", "$$OP", code)).toEqual(astGrep);
+  });
+
+  it("`$A` matches only the named nodes (27, as ast-grep)", async () => {
+    const found = await matchTexts("javascript", "$A", code);
+    expect(found).toHaveLength(27);
+    expect(found).not.toContain("=");
+  });
+});
