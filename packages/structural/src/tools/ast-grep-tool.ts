@@ -13,6 +13,12 @@ const maxCodeLines = 3;
 
 /** Matches listed when `max_results` is not given, and the most it may ask for. */
 const defaultMaxResults = 50;
+/**
+ * Matches counted, listed or not: the total is exact up to here ("1 043 matches … showing 50"),
+ * a lower bound past it ("at least 10 000"), so a pattern that matches every node of a large
+ * file (`$A`) does not collect millions.
+ */
+const countedMatches = 10_000;
 const maxMaxResults = 1000;
 
 /** Characters of one line of matched code shown (a minified line can be megabytes long). */
@@ -188,8 +194,8 @@ export const astGrepTool = defineTool({
       workingDirectory: context.run.workingDirectory,
       target: scope.target,
       signal: context.signal,
-      // One more than are shown: enough to know there are more, without collecting them all.
-      maxMatches: limit + 1,
+      // Enough to give an exact total for an ordinary search, without collecting millions.
+      maxMatches: Math.max(limit + 1, countedMatches),
       timeBudgetMs: defaultTimeBudgetMs,
       partial: true,
     });
@@ -205,7 +211,7 @@ export const astGrepTool = defineTool({
         blocks.push(formatMatch(file.relativePath, match));
       }
     }
-    // Stopped at max_results + 1 (or at the time budget): the total is a lower bound.
+    // Stopped at the count's bound (or at the time budget): the total is a lower bound.
     const partial = outcome.stopped !== undefined;
     const count = `${partial ? "at least " : ""}${total} ${total === 1 ? "match" : "matches"}`;
     const header = `${count} in ${plural(outcome.files.length, "file")} (${searchedLine(outcome, scope)})`;

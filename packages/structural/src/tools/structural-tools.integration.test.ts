@@ -112,16 +112,23 @@ describe("ast_grep through the registry", () => {
     expect(text).not.toContain("at least");
   });
 
-  it("stops the search once it has found more than max_results, and says so", async () => {
+  it("counts every match past max_results up to 10 000, and stops the search there, saying so", async () => {
     const lines = Array.from({ length: 3000 }, (_, index) => `console.log("line ${index}", ${index});`);
     write("big.ts", `${lines.join("\n")}\n`);
+    const counted = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "console.log($$$A)", path: "big.ts", max_results: 1 },
+    });
+    expect(resultText(counted)).toContain("3000 matches in 1 file");
+    expect(resultText(counted)).toContain("… and 2999 more (showing 1; raise max_results or narrow path)");
+    // Every node of the file (~27 000): not collected past the bound.
     const result = await registry().invoke(run, {
       tool: "ast_grep",
       args: { pattern: "$A", path: "big.ts", max_results: 1 },
     });
     const text = resultText(result);
-    expect(text).toContain("at least 2 matches in 1 file");
-    expect(text).toContain("… showing 1 of at least 2; the search stopped there");
+    expect(text).toContain("at least 10000 matches in 1 file");
+    expect(text).toContain("… showing 1 of at least 10000; the search stopped there");
   });
 
   it("reports an unparseable pattern as an error with its position", async () => {
@@ -613,8 +620,8 @@ describe("code nested deeper than the stack", () => {
       registry().invoke(run, { tool: "ast_grep", args: { pattern, language: "typescript", max_results: 1 } });
     const runs = await search("[$$$A]");
     expect(runs.isError).toBe(false);
-    // max_results 1: the search stops at the second match (the deep array's capture is the first).
-    expect(resultText(runs)).toContain("at least 2 matches");
+    // 50 002 arrays: the search stops at the count's bound.
+    expect(resultText(runs)).toContain("at least 10000 matches");
     const commented = await search("function $F() { foo(1) }");
     expect(commented.isError).toBe(false);
     expect(resultText(commented)).toContain("1 match in 1 file");
