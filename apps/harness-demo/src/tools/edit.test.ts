@@ -42,6 +42,25 @@ describe("edit", () => {
     expect(await ws.read("a.ts")).toBe(source);
   });
 
+  it("lists at most 20 lines of a string that occurs thousands of times", async () => {
+    ws = await tempWorkspace({ "many.txt": "ab\n".repeat(2_000) });
+    const result = await ws.call("edit", { path: "many.txt", old_string: "ab", new_string: "cd" });
+    expect(result.error?.code).toBe("AMBIGUOUS_OLD_STRING");
+    expect(result.error?.message).toContain(
+      "occurs 2000 times in many.txt (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 1980 more)",
+    );
+    const all = await ws.call("edit", {
+      path: "many.txt",
+      old_string: "ab",
+      new_string: "cd",
+      replace_all: true,
+    });
+    expect(ws.toolText(all)).toBe(
+      "edited many.txt: 2000 replacements (lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 and 1980 more)",
+    );
+    expect(await ws.read("many.txt")).toBe("cd\n".repeat(2_000));
+  });
+
   it("replaces every occurrence with replace_all", async () => {
     ws = await tempWorkspace({ "a.ts": source });
     const result = await ws.call("edit", {
