@@ -1,7 +1,9 @@
-import { chmod, readdir, stat } from "node:fs/promises";
+import { chmod, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ToolsError } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
+import { writeFileAtomic } from "./atomic-write.js";
 
 let ws: TempWorkspace | undefined;
 afterEach(async () => {
@@ -54,5 +56,24 @@ describe("write and edit through the registry's writeFiles", () => {
     const result = await ws.call("write", { path: `sub/${"n".repeat(300)}/x.txt`, content: "x" });
     expect(result.error?.code).toBe("NAME_TOO_LONG");
     expect(await readdir(ws.dir)).toEqual([]);
+  });
+});
+
+describe("writeFileAtomic with the bytes read", () => {
+  it("refuses to overwrite a file another writer changed since it was read", async () => {
+    ws = await tempWorkspace({ "f.txt": "one\n" });
+    const path = join(ws.dir, "f.txt");
+    const read = await readFile(path);
+    await writeFile(path, "someone else\n");
+    const error = await writeFileAtomic(path, "mine\n", { expected: read, shown: "f.txt" }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ToolsError);
+    expect((error as ToolsError).code).toBe("FILE_CHANGED");
+    expect((error as ToolsError).message).toBe(
+      "f.txt changed on disk since it was read for this call (another command or call wrote it meanwhile); nothing was written. Read it again and redo the change.",
+    );
+    expect(await ws.read("f.txt")).toBe("someone else\n");
   });
 });

@@ -5,12 +5,27 @@ import { ToolsError, fileNameMaxBytes, writeFiles } from "@tools/registry";
  * then a rename): parent folders are created, an existing file's mode is kept, and a symlink is
  * written through to the file it points at. The temporary name fits in the registry's `fileNameMaxBytes`
  * whatever the target's name; a target whose own name or path is too long is refused with
- * `NAME_TOO_LONG`. Any other failure is thrown as the file system reported it.
+ * `NAME_TOO_LONG`. With `expected` (the bytes the caller read), a file another writer changed
+ * since is not overwritten: `FILE_CHANGED`, naming it as `shown`. Any other failure is thrown as
+ * the file system reported it.
  */
-export async function writeFileAtomic(path: string, content: string): Promise<void> {
-  const outcome = await writeFiles([{ path, content }]);
-  // Without an expected content nothing can have moved: a failure is the write's own.
-  if ("cause" in outcome) throw nameTooLong(outcome.cause, path) ?? outcome.cause;
+export async function writeFileAtomic(
+  path: string,
+  content: string,
+  options: { expected?: Uint8Array; shown?: string } = {},
+): Promise<void> {
+  const outcome = await writeFiles([{ path, content, expected: options.expected }]);
+  if (outcome.ok) return;
+  if (outcome.moved) {
+    const shown = options.shown ?? path;
+    const how = outcome.moved[0]?.reason === "deleted" ? "was deleted" : "changed on disk";
+    throw new ToolsError({
+      code: "FILE_CHANGED",
+      message: `${shown} ${how} since it was read for this call (another command or call wrote it meanwhile); nothing was written. Read it again and redo the change.`,
+      data: { path },
+    });
+  }
+  throw nameTooLong(outcome.cause, path) ?? outcome.cause;
 }
 
 /** `NAME_TOO_LONG` for an `ENAMETOOLONG` error of a write to `path`, else undefined. */

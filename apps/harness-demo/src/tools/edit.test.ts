@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
@@ -145,6 +145,24 @@ describe("edit", () => {
     const text = await ws.read("a.txt");
     expect(text.match(/edited/g)).toHaveLength(10);
     expect(text).toContain("line 15 patched\n");
+  });
+
+  it("serialises parallel edits of one file named through a symlinked folder and its real path", async () => {
+    const lines = Array.from({ length: 60 }, (_, index) => `v${index} = 0`);
+    ws = await tempWorkspace({ "real/c.txt": `${lines.join("\n")}\n` });
+    await symlink("real", join(ws.dir, "alias"));
+    const results = await Promise.all(
+      lines.map((line, index) =>
+        ws.call("edit", {
+          path: `${index % 2 === 0 ? "real" : "alias"}/c.txt`,
+          old_string: `${line}\n`,
+          new_string: `${line.replace("= 0", "= 1")}\n`,
+        }),
+      ),
+    );
+    expect(results.filter((result) => result.isError).map((result) => ws.text(result))).toEqual([]);
+    const text = await ws.read("real/c.txt");
+    expect(text.match(/= 1$/gm)).toHaveLength(60);
   });
 
   it("refuses a missing file, an empty old_string and a no-op", async () => {

@@ -107,7 +107,9 @@ async function replaceInFile(
   const updated = args.replace_all
     ? text.split(oldString).join(newString)
     : text.slice(0, positions[0]) + newString + text.slice((positions[0] as number) + oldString.length);
-  await writeFileAtomic(absolute, updated);
+  // Checked against the bytes read: a shell command or another alias of the file that saved it
+  // since is reported, not overwritten.
+  await writeFileAtomic(absolute, updated, { expected: bytes, shown });
   const count = args.replace_all ? positions.length : 1;
   const where = listLineNumbers(lineNumbers);
   return textResult(
