@@ -17,8 +17,28 @@ describe("OutputBuffer", () => {
     const text = buffer.render();
     expect(text.startsWith("first line\n")).toBe(true);
     expect(text.endsWith("last line")).toBe(true);
-    expect(text).toMatch(/\n… \d+ lines and about \d+ characters not kept left out …\n/);
+    expect(text).toMatch(/\n… \d+ lines \(\d+ characters\) left out …\n/);
     expect(text.length).toBeLessThan(30_000);
+  });
+
+  it("counts every line left out, also those of the middle that was not kept", () => {
+    const buffer = new OutputBuffer();
+    const all = Array.from({ length: 200_000 }, (_, index) => `${index + 1}\n`).join("");
+    buffer.push(Buffer.from(all));
+    const text = buffer.render();
+    const shown = text.split("\n").filter((line) => /^\d+$/.test(line));
+    expect(shown).toHaveLength(200);
+    const leftOut = all.length - shown.reduce((sum, line) => sum + line.length + 1, 0);
+    expect(text).toContain(`\n80\n… 199800 lines (${leftOut} characters) left out …\n199881\n`);
+  });
+
+  it("decodes a character split between two reads of one stream whole", () => {
+    const buffer = new OutputBuffer();
+    const bytes = Buffer.from("start 日本語 end", "utf8");
+    buffer.push(bytes.subarray(0, 8), "stdout");
+    buffer.push(Buffer.from("!"), "stderr");
+    buffer.push(bytes.subarray(8), "stdout");
+    expect(buffer.render()).toBe("start !日本語 end");
   });
 
   it("knows when nothing was written", () => {

@@ -98,8 +98,8 @@ export const shellTool = defineTool({
       label: `shell ${child.pid ?? "?"}`,
     });
     const output = new OutputBuffer();
-    child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stdout.on("data", (chunk: Buffer) => output.push(chunk, "stdout"));
+    child.stderr.on("data", (chunk: Buffer) => output.push(chunk, "stderr"));
 
     let stoppedBy: "timeout" | "abort" | undefined;
     let giveUp: () => void = () => undefined;
