@@ -87,16 +87,46 @@ async function mustNotExist(absolute: string, what: string, hint: string): Promi
 async function readLines(
   absolute: string,
   path: string,
-): Promise<{ bytes: Buffer; lines: string[]; eol: string; finalNewline: boolean }> {
+): Promise<{ bytes: Buffer; lines: string[]; endings: string[]; eol: string; finalNewline: boolean }> {
   const what = `Update File ${path}`;
   const bytes = await readExisting(absolute, what);
   if (looksBinary(bytes)) throw failure(`${what}: the file is binary`);
   const text = decodeUtf8ForWrite(bytes, path, "apply_patch", " Nothing was written.");
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const lines = text.split(/\r?\n/);
+  // Each line keeps its own line end: a file that mixes them is written back as it was, but for
+  // the lines the patch changes.
+  const parts = text.split(/(\r?\n)/);
+  const lines: string[] = [];
+  const endings: string[] = [];
+  let crlf = 0;
+  for (let index = 0; index < parts.length; index += 2) {
+    const ending = parts[index + 1] ?? "";
+    if (ending === "\r\n") crlf++;
+    lines.push(parts[index] as string);
+    endings.push(ending);
+  }
   const finalNewline = text === "" || text.endsWith("\n");
-  if (finalNewline) lines.pop();
-  return { bytes, lines, eol, finalNewline };
+  if (finalNewline) {
+    lines.pop();
+    endings.pop();
+  }
+  const eol = crlf * 2 > endings.filter((ending) => ending !== "").length ? "\r\n" : "\n";
+  return { bytes, lines, endings, eol, finalNewline };
+}
+
+/** The text of patched lines: a line end after each line but the last, which has one if the file had. */
+function joinLines(
+  lines: readonly string[],
+  endings: readonly string[],
+  eol: string,
+  finalNewline: boolean,
+): string {
+  let text = "";
+  lines.forEach((line, index) => {
+    const last = index === lines.length - 1;
+    const ending = endings[index] || eol;
+    text += line + (last && !finalNewline ? "" : ending);
+  });
+  return text;
 }
 
 /**
@@ -134,12 +164,15 @@ export async function planPatch(
       summary.push(`D ${operation.path}`);
     } else {
       const current = await readLines(absolute, operation.path);
-      const updated = applyHunks(operation.path, current.lines, operation.hunks);
-      const content =
-        updated.length === 0 ? "" : updated.join(current.eol) + (current.finalNewline ? current.eol : "");
+      const updated = applyHunks(operation.path, current.lines, operation.hunks, {
+        endings: current.endings,
+        eol: current.eol,
+      });
+      const content = joinLines(updated.lines, updated.endings, current.eol, current.finalNewline);
+      const notes = updated.notes.length > 0 ? ` (${updated.notes.join("; ")})` : "";
       if (operation.moveTo === undefined) {
         files.set(absolute, { absolute, label: operation.path, content, expected: current.bytes });
-        summary.push(`M ${operation.path}`);
+        summary.push(`M ${operation.path}${notes}`);
       } else {
         await refuseLink(absolute, `Update File ${operation.path} with Move to`);
         const target = resolve(operation.moveTo);
@@ -153,7 +186,7 @@ export async function planPatch(
           expected: current.bytes,
         });
         files.set(target, { absolute: target, label: operation.moveTo, content, expected: null, mode });
-        summary.push(`R ${operation.path} → ${operation.moveTo}`);
+        summary.push(`R ${operation.path} → ${operation.moveTo}${notes}`);
       }
     }
   }

@@ -283,6 +283,49 @@ describe("apply_patch", () => {
     expect(await readdir(ws.dir)).toEqual([name]);
   });
 
+  it("keeps each untouched line's own line end in a file that mixes them", async () => {
+    ws = await tempWorkspace({ "mixed.txt": "a\nb\r\nc\nd\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: mixed.txt", "@@", " a", "-b", "+B", "+B2", " c"),
+    });
+    expect(result.isError, ws.text(result)).toBe(false);
+    expect(await ws.read("mixed.txt")).toBe("a\nB\r\nB2\r\nc\nd\n");
+  });
+
+  it("keeps the file's tab indentation when the hunk matched only with indentation ignored, and says so", async () => {
+    ws = await tempWorkspace({ Makefile: "all:\n\techo hi\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: Makefile", "@@", " all:", "-    echo hi", "+    echo bye"),
+    });
+    expect(ws.toolText(result)).toBe(
+      "applied the patch:\nM Makefile (hunk 1 matched only with indentation ignored; its new lines take the file's indentation)",
+    );
+    expect(await ws.read("Makefile")).toBe("all:\n\techo bye\n");
+  });
+
+  it("refuses a hunk whose lines occur twice, naming the candidate lines", async () => {
+    const twice = "x = 1\ny = 2\n\nx = 1\ny = 2\n";
+    ws = await tempWorkspace({ "c.py": twice });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: c.py", "@@", " x = 1", "-y = 2", "+y = 3"),
+    });
+    expect(result.error?.code).toBe("PATCH_AMBIGUOUS");
+    expect(result.error?.message).toContain(
+      "c.py, hunk 1 of 1: its context and removed lines occur more than once, starting at lines 1, 4; add context lines",
+    );
+    expect(await ws.read("c.py")).toBe(twice);
+  });
+
+  it("says that @@ takes a line of code, not a unified diff's line numbers", async () => {
+    ws = await tempWorkspace({ "a.txt": "one\ntwo\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: a.txt", "@@ -1,2 +1,2 @@", " one", "-two", "+2"),
+    });
+    expect(result.error?.message).toContain(
+      "'@@ -1,2 +1,2 @@' is a unified-diff header with line numbers; in this patch format the text after @@ is a line of code from the file to find first (such as '@@ function main() {'), or nothing ('@@' alone), never line numbers",
+    );
+  });
+
   it("refuses a path with a trailing slash (it names a folder) in every kind of section", async () => {
     ws = await tempWorkspace({ "keep.txt": "kept\n" });
     for (const lines of [

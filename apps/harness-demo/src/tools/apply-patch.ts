@@ -48,7 +48,8 @@ export const applyPatchTool = defineTool({
   description:
     "Apply a patch that adds, deletes, updates or moves files, all or nothing. In an Update File section, " +
     "each @@ hunk lists context lines (' '), removed lines ('-') and added lines ('+'); an optional text after " +
-    "@@ names a line to find first (a function header). Give about 3 lines of context. '*** Move to: path' " +
+    "@@ names a line of the file to find first (a function header; never line numbers), and the hunk applies at " +
+    "its first match after it; a hunk without one must match one place only. Give about 3 lines of context. '*** Move to: path' " +
     `after an Update File header renames the file. Example:\n${example}`,
   input,
   paths: (args) => patchPaths(args.patch),
