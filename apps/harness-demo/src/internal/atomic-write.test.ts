@@ -41,12 +41,13 @@ describe("write and edit through the registry's writeFiles", () => {
     expect((await stat(join(ws.dir, "shared.txt"))).mode & 0o7777).toBe(0o775);
   });
 
-  it("fails on a file where a folder should be with mkdir's error, leaving no temporary file", async () => {
+  it("fails on a file where a folder should be, naming it in the agent's terms, leaving no temporary file", async () => {
     ws = await tempWorkspace({ "a.txt": "a\n" });
     const result = await ws.call("write", { path: "a.txt/b.txt", content: "b\n" });
     expect(result.error).toMatchObject({
-      code: "TOOL_FAILED",
-      message: `EEXIST: file already exists, mkdir '${join(ws.dir, "a.txt")}'`,
+      code: "PARENT_IS_A_FILE",
+      message:
+        "could not write a.txt/b.txt: a.txt is a file, not a folder, so nothing can be created inside it; nothing was changed. Choose another path",
     });
     expect(await readdir(ws.dir)).toEqual(["a.txt"]);
   });

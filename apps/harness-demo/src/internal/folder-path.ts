@@ -21,3 +21,17 @@ export function refuseFolderPath(path: string, detail: string): void {
     data: { path },
   });
 }
+
+/**
+ * Throws `TILDE_PATH` when `path` starts with `~` as a home folder (`~` or `~/…`, `~user/…`): paths
+ * are relative to the working directory and nothing expands `~`, so `~/x.txt` would be a folder
+ * named `~` in it.
+ */
+export function refuseTildePath(path: string): void {
+  if (!/^~[^/]*(\/|$)/.test(path)) return;
+  throw new ToolsError({
+    code: "TILDE_PATH",
+    message: `'${path}' starts with '~', which is not expanded here: paths are relative to the working directory (or absolute inside it). Give the path from the working directory, or './${path}' for a file or folder really named '${path.split("/")[0]}'`,
+    data: { path },
+  });
+}

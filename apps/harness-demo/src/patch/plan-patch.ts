@@ -1,7 +1,7 @@
 import { lstat, stat } from "node:fs/promises";
 import { readRegularFile, ToolsError } from "@tools/registry";
 import { looksBinary } from "../internal/binary-content.js";
-import { namesFolder } from "../internal/folder-path.js";
+import { namesFolder, refuseTildePath } from "../internal/folder-path.js";
 import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
 import { applyHunks } from "./apply-hunks.js";
 import type { PatchOperation } from "./parse-patch.js";
@@ -149,7 +149,11 @@ export async function planPatch(
   for (const operation of operations) {
     signal.throwIfAborted();
     refuseFolderName(operation.path);
-    if (operation.kind === "update" && operation.moveTo !== undefined) refuseFolderName(operation.moveTo);
+    refuseTildePath(operation.path);
+    if (operation.kind === "update" && operation.moveTo !== undefined) {
+      refuseFolderName(operation.moveTo);
+      refuseTildePath(operation.moveTo);
+    }
     const absolute = resolve(operation.path);
     claim(absolute, operation.path);
     if (operation.kind === "add") {

@@ -12,7 +12,7 @@ import {
   type ToolResult,
 } from "@tools/registry";
 import { z } from "zod";
-import { nameTooLong } from "../internal/atomic-write.js";
+import { describeWriteFailure } from "../internal/file-system-error.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { parsePatch, patchPaths, type PatchOperation } from "../patch/parse-patch.js";
 import { planPatch } from "../patch/plan-patch.js";
@@ -120,11 +120,16 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
     notRestored.length === 0
       ? "the files already written were put back; nothing was changed"
       : `${outcome.notRestored.join(", ")} could not be put back and hold the patch's content; every other file was put back`;
-  const tooLong = nameTooLong(outcome.cause, outcome.failed);
+  const failedAt = plan.files.find((file) => file.label === outcome.failed)?.absolute ?? outcome.failed;
+  const described = await describeWriteFailure(outcome.cause, failedAt, ctx.run.workingDirectory);
+  // Whether anything changed is said by `restored`, which knows.
+  const reason = described
+    ? `${described.what}${described.advice ? `. ${described.advice}` : ""}`
+    : outcome.reason;
   return errorResult(
     new ToolsError({
       code: "PATCH_FAILED",
-      message: `could not write ${outcome.failed} (${tooLong?.message ?? outcome.reason}); ${restored}`,
+      message: `could not write ${outcome.failed} (${reason}); ${restored}`,
       cause: outcome.cause,
     }),
     { changedFiles: notRestored },

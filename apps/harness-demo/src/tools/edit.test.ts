@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -175,6 +176,20 @@ describe("edit", () => {
     );
     expect((await ws.call("edit", { path: "a.ts", old_string: "a", new_string: "a" })).error?.code).toBe(
       "NO_CHANGE",
+    );
+  });
+
+  it("says a folder is a folder and a FIFO is not a regular file, rather than that they do not exist", async () => {
+    ws = await tempWorkspace({ "dir/a.txt": "a\n" });
+    const folder = await ws.call("edit", { path: "dir", old_string: "a", new_string: "b" });
+    expect(folder.error?.code).toBe("IS_A_DIRECTORY");
+    expect(folder.error?.message).toBe(
+      "dir is a folder, not a file; edit changes files (give a file path inside it)",
+    );
+    execFileSync("mkfifo", [join(ws.dir, "pipe")]);
+    const fifo = await ws.call("edit", { path: "pipe", old_string: "a", new_string: "b" });
+    expect(fifo.error?.message).toBe(
+      "pipe is a FIFO, socket or device, not a regular file; edit changes regular files only",
     );
   });
 

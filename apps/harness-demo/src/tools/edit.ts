@@ -10,7 +10,8 @@ import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
-import { refuseFolderPath } from "../internal/folder-path.js";
+import { readFailure, writeFailure } from "../internal/file-system-error.js";
+import { refuseFolderPath, refuseTildePath } from "../internal/folder-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { lineNumbersAt, listLineNumbers } from "../internal/line-numbers.js";
 import { closestLine } from "../internal/similar-line.js";
@@ -44,6 +45,7 @@ export const editTool = defineTool({
   summarize: (args) => `edit ${args.path}${args.replace_all ? " (all occurrences)" : ""}`,
   async execute(args, ctx) {
     refuseFolderPath(args.path, ", and edit changes files");
+    refuseTildePath(args.path);
     const absolute = ctx.resolvePath(args.path);
     const shown = displayPath(ctx.run.workingDirectory, absolute);
     if (args.old_string === "") {
@@ -58,22 +60,20 @@ export const editTool = defineTool({
         message: "old_string and new_string are the same; nothing to change",
       });
     }
-    return withFileLocks(ctx.run, [absolute], () => replaceInFile(absolute, shown, args));
+    const workingDirectory = ctx.run.workingDirectory;
+    return withFileLocks(ctx.run, [absolute], () => replaceInFile(absolute, shown, workingDirectory, args));
   },
 });
 
 async function replaceInFile(
   absolute: string,
   shown: string,
+  workingDirectory: string,
   args: { old_string: string; new_string: string; replace_all?: boolean | undefined },
 ): Promise<ToolResult> {
-  const bytes = await readRegularFile(absolute).catch(() => undefined);
-  if (!bytes) {
-    throw new ToolsError({
-      code: "FILE_NOT_FOUND",
-      message: `${shown} does not exist or is not a file; to create it use write`,
-    });
-  }
+  const bytes = await readRegularFile(absolute).catch(async (error: unknown) => {
+    throw await readFailure(error, absolute, workingDirectory, "edit");
+  });
   if (looksBinary(bytes)) {
     throw new ToolsError({
       code: "BINARY_FILE",
@@ -109,7 +109,9 @@ async function replaceInFile(
     : text.slice(0, positions[0]) + newString + text.slice((positions[0] as number) + oldString.length);
   // Checked against the bytes read: a shell command or another alias of the file that saved it
   // since is reported, not overwritten.
-  await writeFileAtomic(absolute, updated, { expected: bytes, shown });
+  await writeFileAtomic(absolute, updated, { expected: bytes, shown }).catch(async (error: unknown) => {
+    throw error instanceof ToolsError ? error : await writeFailure(error, absolute, workingDirectory);
+  });
   const count = args.replace_all ? positions.length : 1;
   const where = listLineNumbers(lineNumbers);
   return textResult(

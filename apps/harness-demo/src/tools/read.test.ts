@@ -68,7 +68,7 @@ describe("read", () => {
     const grep = await ws.call("grep", { pattern: "alpha", path: "pipe.txt" });
     expect(grep.error?.code).toBe("NOT_A_FILE");
     const edit = await ws.call("edit", { path: "pipe.txt", old_string: "a", new_string: "b" });
-    expect(edit.error?.code).toBe("FILE_NOT_FOUND");
+    expect(edit.error?.code).toBe("NOT_A_FILE");
     expect(ws.text(await ws.call("grep", { pattern: "alpha" }))).toContain("a.txt:1");
   });
 
@@ -77,6 +77,13 @@ describe("read", () => {
     const result = await ws.call("read", { path: "missing.ts" });
     expect(result.error?.code).toBe("FILE_NOT_FOUND");
     expect(result.error?.message).toContain("missing.ts does not exist");
+  });
+
+  it("says a name over 255 bytes is too long rather than missing", async () => {
+    ws = await tempWorkspace();
+    const result = await ws.call("read", { path: `${"n".repeat(300)}.txt` });
+    expect(result.error?.code).toBe("NAME_TOO_LONG");
+    expect(result.error?.message).toContain("is 304 bytes; a file or folder name may be at most 255 bytes");
   });
 
   it("is refused by containment for a path outside the working directory", async () => {

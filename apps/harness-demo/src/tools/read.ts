@@ -3,7 +3,8 @@ import { readdir, stat } from "node:fs/promises";
 import { boundText, countNoun, defineTool, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
-import { refuseFolderPath } from "../internal/folder-path.js";
+import { nameTooLong } from "../internal/atomic-write.js";
+import { refuseFolderPath, refuseTildePath } from "../internal/folder-path.js";
 import { TextFileReader } from "../internal/text-file-reader.js";
 
 /** Lines returned when the call gives no `limit`. */
@@ -47,9 +48,15 @@ export const readTool = defineTool({
   paths: (args) => [args.path],
   summarize: (args) => `read ${args.path}`,
   async execute(args, ctx) {
+    refuseTildePath(args.path);
     const absolute = ctx.resolvePath(args.path);
     const shown = displayPath(ctx.run.workingDirectory, absolute);
-    const info = await stat(absolute).catch(() => undefined);
+    const info = await stat(absolute).catch((error: unknown) => {
+      // A name over 255 bytes cannot exist: say so rather than "does not exist".
+      const tooLong = nameTooLong(error, absolute);
+      if (tooLong) throw tooLong;
+      return undefined;
+    });
     if (!info) {
       throw new ToolsError({
         code: "FILE_NOT_FOUND",

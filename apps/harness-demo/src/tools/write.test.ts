@@ -58,6 +58,16 @@ describe("write", () => {
     expect(await readdir(ws.dir)).toEqual([]);
   });
 
+  it("refuses a path starting with '~' instead of making a folder named '~'", async () => {
+    ws = await tempWorkspace();
+    const result = await ws.call("write", { path: "~/x.txt", content: "x\n" });
+    expect(result.error?.code).toBe("TILDE_PATH");
+    expect(result.error?.message).toContain(
+      "'~/x.txt' starts with '~', which is not expanded here: paths are relative to the working directory",
+    );
+    expect(await readdir(ws.dir)).toEqual([]);
+  });
+
   it("refuses to replace a FIFO with a regular file", async () => {
     ws = await tempWorkspace();
     execFileSync("mkfifo", [join(ws.dir, "pipe")]);

@@ -3,7 +3,8 @@ import { countNoun, defineTool, textResult, ToolsError } from "@tools/registry";
 import { z } from "zod";
 import { writeFileAtomic } from "../internal/atomic-write.js";
 import { displayPath } from "../internal/display-path.js";
-import { refuseFolderPath } from "../internal/folder-path.js";
+import { writeFailure } from "../internal/file-system-error.js";
+import { refuseFolderPath, refuseTildePath } from "../internal/folder-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
 
 const input = z.object({
@@ -27,6 +28,7 @@ export const writeTool = defineTool({
   summarize: (args) => `write ${args.path} (${lineCount(args.content)})`,
   async execute(args, ctx) {
     refuseFolderPath(args.path, ", and write creates files");
+    refuseTildePath(args.path);
     const absolute = ctx.resolvePath(args.path);
     const shown = displayPath(ctx.run.workingDirectory, absolute);
     return withFileLocks(ctx.run, [absolute], async () => {
@@ -44,7 +46,11 @@ export const writeTool = defineTool({
           message: `${shown} is a FIFO, socket or device, not a regular file; write replaces regular files only (remove it with the shell first if it should go)`,
         });
       }
-      await writeFileAtomic(absolute, args.content);
+      await writeFileAtomic(absolute, args.content).catch(async (error: unknown) => {
+        throw error instanceof ToolsError
+          ? error
+          : await writeFailure(error, absolute, ctx.run.workingDirectory);
+      });
       const verb = existing ? "overwrote" : "created";
       const size = Buffer.byteLength(args.content);
       return textResult(
