@@ -86,6 +86,15 @@ describe("read", () => {
     expect(result.error?.message).toContain("is 304 bytes; a file or folder name may be at most 255 bytes");
   });
 
+  it("says how to see the rest of a line cut at 2000 characters", async () => {
+    ws = await tempWorkspace({ "min.json": `short\n{${"x".repeat(2_999)}\n` });
+    const text = ws.text(await ws.call("read", { path: "min.json" }));
+    expect(text).toContain(`\n2\t{${"x".repeat(1_999)}… (3000 characters)`);
+    expect(text).toContain(
+      "(line 2 is longer than 2000 characters and shown cut; to see more of it use shell, e.g. `sed -n '2p' 'min.json' | cut -c 2001-4000`, or grep for the text you need",
+    );
+  });
+
   it("is refused by containment for a path outside the working directory", async () => {
     ws = await tempWorkspace();
     const result = await ws.call("read", { path: "../outside.txt" });

@@ -109,6 +109,8 @@ async function readLines(
   let lineNumber = 0;
   let capped = false;
   let nonUtf8: number | undefined;
+  /** The first line shown cut at {@link maxLineChars} characters. */
+  let firstCut: number | undefined;
   /** Lines after the last one shown; undefined once counting stopped. */
   let rest: number | undefined = 0;
   const counting = () => kept.length > 0 && (lineNumber >= last || capped);
@@ -130,7 +132,9 @@ async function readLines(
       if (lineNumber >= offset) {
         const lineEnd = end > start && bytes[end - 1] === 13 ? end - 1 : end;
         const lineBytes = bytes.subarray(start, lineEnd);
-        const text = clip(lineBytes.toString("utf8"), block.cutFrom);
+        const whole = lineBytes.toString("utf8");
+        const text = clip(whole, block.cutFrom);
+        if (firstCut === undefined && text !== whole) firstCut = lineNumber;
         if (kept.length > 0 && chars + budgetWidth + 1 + text.length + 1 > maxOutputChars) {
           capped = true;
           lineNumber--;
@@ -166,7 +170,13 @@ async function readLines(
     nonUtf8 === undefined
       ? ""
       : `\n(line ${nonUtf8} is not valid UTF-8: bytes of another encoding, such as Latin-1, are shown as U+FFFD; edit and apply_patch refuse to change this file)`;
-  return numbered + note + encoding;
+  return numbered + note + encoding + (firstCut === undefined ? "" : cutNote(firstCut, shown));
+}
+
+/** How to see the rest of a line cut at {@link maxLineChars}: read cannot show it whole. */
+function cutNote(line: number, shown: string): string {
+  const quoted = `'${shown.replaceAll("'", "'\\''")}'`;
+  return `\n(line ${line} is longer than ${maxLineChars} characters and shown cut; to see more of it use shell, e.g. \`sed -n '${line}p' ${quoted} | cut -c ${maxLineChars + 1}-${2 * maxLineChars}\`, or grep for the text you need; an edit's old_string may be a part of the line)`;
 }
 
 function clip(line: string, cutFrom: number | undefined): string {
