@@ -52,9 +52,15 @@ describe("shell", () => {
     const text = ws.text(await ws.call("shell", { command: "seq 1 5000" }));
     const lines = text.split("\n");
     expect(lines.slice(0, 3)).toEqual(["exit code 0", "1", "2"]);
-    expect(lines).toContain("… 4800 lines left out …");
+    expect(lines).toContain("… 4800 lines (23062 characters) left out …");
     expect(lines[lines.length - 1]).toBe("5000");
     expect(lines.length).toBeLessThan(210);
+  });
+
+  it("counts the lines of the middle it did not keep in the note (seq 1 200000)", async () => {
+    ws = await tempWorkspace();
+    const text = ws.text(await ws.call("shell", { command: "seq 1 200000" }));
+    expect(text).toMatch(/\n80\n… 199800 lines \(\d+ characters\) left out …\n199881\n/);
   });
 
   it("kills the whole process group on timeout", async () => {
