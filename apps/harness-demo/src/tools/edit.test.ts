@@ -81,6 +81,18 @@ describe("edit", () => {
     expect(result.error?.message).toContain('the closest line is 1: "function a() {"');
   });
 
+  it("says when the search for a similar line looked at only part of a huge file", async () => {
+    ws = await tempWorkspace({ "huge.txt": "ab\n".repeat(60_000) });
+    const result = await ws.call("edit", {
+      path: "huge.txt",
+      old_string: "nothing like it",
+      new_string: "x",
+    });
+    expect(result.error?.message).toContain(
+      "no similar line in the part of the file looked at (the first 50000 lines, at most 2000000 characters); grep for a distinctive part of old_string",
+    );
+  });
+
   it("says when the first line matches but the rest differs", async () => {
     ws = await tempWorkspace({ "a.ts": source });
     const result = await ws.call("edit", {

@@ -14,7 +14,7 @@ import { readFailure, writeFailure } from "../internal/file-system-error.js";
 import { refuseFolderPath, refuseTildePath } from "../internal/folder-path.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { lineNumbersAt, listLineNumbers } from "../internal/line-numbers.js";
-import { closestLine } from "../internal/similar-line.js";
+import { closestLine, closestLineBounds } from "../internal/similar-line.js";
 import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
 
 const input = z.object({
@@ -153,9 +153,13 @@ function notFound(shown: string, text: string, oldString: string): ToolsError {
     hint = `its first line appears at line ${exactLine + 1} ("${lines[exactLine]?.trim()}"), but the rest differs (check indentation and the following lines; read the file around there)`;
   } else {
     const near = closestLine(lines, firstWanted);
+    // The search for a similar line is bounded: past the bound, "no line is similar" is not known.
+    const partly = lines.length > closestLineBounds.maxLines || text.length > closestLineBounds.maxChars;
     hint = near
       ? `the closest line is ${near.line}: "${near.text.trim()}"`
-      : "no line is similar; read the file to see its current content";
+      : partly
+        ? `no similar line in the part of the file looked at (the first ${closestLineBounds.maxLines} lines, at most ${closestLineBounds.maxChars} characters); grep for a distinctive part of old_string to find where it is`
+        : "no line is similar; read the file to see its current content";
   }
   return new ToolsError({
     code: "OLD_STRING_NOT_FOUND",
