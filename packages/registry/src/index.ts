@@ -5,8 +5,8 @@ export type { RegistryErrorCode, ToolsErrorCode, ToolsErrorOptions } from "./err
 
 export { tiers, tierWithin, isTier } from "./tool/tier.js";
 export type { Tier } from "./tool/tier.js";
-export { defineTool, toolAvailability } from "./tool/define-tool.js";
-export type { Availability, InputSchema, Tool, ToolDefinition } from "./tool/define-tool.js";
+export { defineTool, toolAvailability, toolInRun } from "./tool/define-tool.js";
+export type { Availability, InputSchema, Tool, ToolDefinition, ToolInRun } from "./tool/define-tool.js";
 export type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
 
 export {

@@ -61,6 +61,7 @@ describe("public API", () => {
       "toStrictSchema",
       "toToolResult",
       "toolAvailability",
+      "toolInRun",
       "toolJsonSchema",
       "toolSignature",
       "workspaceContainment",

@@ -17,7 +17,7 @@ import {
 } from "./result/tool-result.js";
 import type { Run } from "./run/run.js";
 import { surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
-import { toolAvailability, type Tool } from "./tool/define-tool.js";
+import { toolAvailability, toolInRun, type Tool } from "./tool/define-tool.js";
 import { tierWithin } from "./tool/tier.js";
 import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
 import type { InvokeRequest, RegistryOptions } from "./registry-options.js";
@@ -120,12 +120,14 @@ export class Registry {
   /** Exactly the tools this surface of this run sees: wired, within the surface's cap, not hidden from it. */
   toolsFor(run: Run, surface: string | Surface): Tool[] {
     const resolved = this.surface(surface);
-    return this.allTools().filter(
-      (tool) =>
-        tierWithin(tool.tier, resolved.cap) &&
-        !resolved.hides?.has(tool.name) &&
-        toolAvailability(tool, run).ok,
-    );
+    return this.allTools()
+      .map((tool) => toolInRun(tool, run))
+      .filter(
+        (tool) =>
+          tierWithin(tool.tier, resolved.cap) &&
+          !resolved.hides?.has(tool.name) &&
+          toolAvailability(tool, run).ok,
+      );
   }
 
   /** The schema of a surface in a harness's format. */
@@ -253,14 +255,15 @@ export class Registry {
         message: `${toolName} was not called: tool calls nested ${depth} deep, the limit is ${this.maxDepth}`,
       });
     }
-    const tool = this.toolsByName.get(toolName);
-    if (!tool) {
+    const defined = this.toolsByName.get(toolName);
+    if (!defined) {
       throw unknownTool(
         toolName,
         this.toolsFor(run, surface).map((candidate) => candidate.name),
         surface,
       );
     }
+    const tool = toolInRun(defined, run);
     if (surface.hides?.has(tool.name)) throw hiddenFromSurface(tool.name, surface);
     if (!tierWithin(tool.tier, surface.cap)) throw tierExceeded(tool, surface);
     const availability = toolAvailability(tool, run);
@@ -272,7 +275,9 @@ export class Registry {
     const signals = [run.signal, request.signal, parent?.signal].filter(
       (signal): signal is AbortSignal => signal !== undefined,
     );
-    const signal = signals.length === 1 ? run.signal : AbortSignal.any(signals);
+    // A signal of the call's own, also when only the run's would do: what a tool hangs on it
+    // goes with the call instead of piling up on the run's signal, which every call shares.
+    const signal = AbortSignal.any(signals);
     const resolvedPaths = new Map<string, string>();
     const call: CallInfo = {
       callId,

@@ -55,6 +55,12 @@ export function defineSurface(surface: {
   });
 }
 
+/**
+ * The vibe_* tools (@tools/vibe): a background worker never starts or steers workers (no nested
+ * fan-out), so the built-in `worker` surface hides them, as the worker's own toolbox does.
+ */
+const workerControlTools = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"];
+
 /** The built-in surfaces. */
 export const surfaces = Object.freeze({
   /** The main agent: every tier. */
@@ -63,6 +69,15 @@ export const surfaces = Object.freeze({
   plan: defineSurface({ name: "plan", cap: "read", label: "plan mode" }),
   /** A read-only subagent (explorer): read tools only. */
   readonly: defineSurface({ name: "readonly", cap: "read", label: "a read-only subagent" }),
-  /** A background worker: every tier, but its write and exec calls always pass the approval gate. */
-  worker: defineSurface({ name: "worker", cap: "exec", gated: true, label: "a background worker" }),
+  /**
+   * A background worker: every tier, but its write and exec calls always pass the approval gate;
+   * the vibe_* tools are hidden (a worker does not start or steer workers).
+   */
+  worker: defineSurface({
+    name: "worker",
+    cap: "exec",
+    gated: true,
+    label: "a background worker",
+    hides: workerControlTools,
+  }),
 });

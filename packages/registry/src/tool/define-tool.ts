@@ -38,8 +38,23 @@ export interface ToolDefinition<S extends InputSchema> {
   paths?: (input: z.output<S>, run: Run) => readonly string[];
   /** One line for the approval card: "stage 12 replacements in 4 files". */
   summarize?: (input: z.output<S>) => string;
+  /**
+   * The tool as one run has it, when its tier (and so its visibility and approval), description
+   * or card line depend on what is wired for the run: `vibe_spawn` is an exec tool on a backend
+   * whose workers act without the approval gate. Return what differs, or `undefined` for the
+   * definition as it is. Cheap and free of I/O, like `available`; the registry asks on every
+   * schema and every call.
+   */
+  inRun?: (run: Run) => ToolInRun<S> | undefined;
   /** Does the work. Throw a ToolsError for a failure the model should read. */
   execute: (input: z.output<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+}
+
+/** What {@link ToolDefinition.inRun} may change for one run. */
+export interface ToolInRun<S extends InputSchema = InputSchema> {
+  readonly tier?: Tier;
+  readonly description?: string;
+  readonly summarize?: (input: z.output<S>) => string;
 }
 
 /** A defined tool, as the registry holds it. */
@@ -73,6 +88,22 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
     });
   }
   return Object.freeze({ ...definition, requires: definition.requires ?? [] });
+}
+
+/**
+ * The tool as `run` has it: the definition with what its `inRun` changes for this run (tier,
+ * description, card line), or the tool itself when nothing changes.
+ */
+export function toolInRun<S extends InputSchema>(tool: Tool<S>, run: Run): Tool<S> {
+  if (!tool.inRun) return tool;
+  const changes = tool.inRun(run);
+  if (!changes) return tool;
+  const changed = { ...tool };
+  if (changes.tier !== undefined && isTier(changes.tier)) changed.tier = changes.tier;
+  if (typeof changes.description === "string" && changes.description.trim() !== "")
+    changed.description = changes.description;
+  if (typeof changes.summarize === "function") changed.summarize = changes.summarize;
+  return Object.freeze(changed);
 }
 
 /** Whether the tool's backing resources are wired in this run (its registration condition). */

@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createRegistry } from "../registry.js";
+import { resultText } from "../result/tool-result.js";
+import { createRun, type Run } from "../run/run.js";
+import { tempDir } from "../testing/fixture-tools.js";
+import { defineTool } from "../tool/define-tool.js";
+import { surfaces } from "./surface.js";
+
+const runs: Run[] = [];
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+const named = (name: string) =>
+  defineTool({
+    name,
+    tier: "read",
+    parallelSafe: true,
+    description: `${name}. Example: {}`,
+    input: z.object({}),
+    execute: () => `${name} ran`,
+  });
+
+describe("the built-in worker surface", () => {
+  it("does not offer the vibe_* tools (no nested fan-out), and refuses them when called", async () => {
+    const tools = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list", "echo"].map(named);
+    const registry = createRegistry({ tools });
+    const run = createRun({ workingDirectory: tempDir() });
+    runs.push(run);
+    expect(registry.toolsFor(run, surfaces.worker).map((tool) => tool.name)).toEqual(["echo"]);
+    expect(registry.toolsFor(run, "main")).toHaveLength(6);
+    const refused = await registry.invoke(run, { tool: "vibe_spawn", args: {}, surface: "worker" });
+    expect(refused.error?.code).toBe("NOT_ON_SURFACE");
+    expect(resultText(refused)).not.toContain("vibe_spawn ran");
+  });
+});

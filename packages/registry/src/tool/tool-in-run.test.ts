@@ -1,0 +1,133 @@
+import { getEventListeners } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { ApprovalRequest, Approver } from "../invoke/approval.js";
+import { createRegistry } from "../registry.js";
+import { resultText } from "../result/tool-result.js";
+import { resourceKey } from "../run/resource-key.js";
+import { createRun, type Run } from "../run/run.js";
+import { tempDir } from "../testing/fixture-tools.js";
+import { defineTool } from "./define-tool.js";
+
+const ungatedKey = resourceKey<{ ungated: boolean }>("backend");
+
+/** Read tier unless the run's backend acts without the gate: then exec, said so, on its card. */
+const startTool = defineTool({
+  name: "start_worker",
+  tier: "read",
+  parallelSafe: true,
+  description: 'Starts a worker whose calls are gated. Example: {"brief": "x"}',
+  input: z.object({ brief: z.string() }),
+  inRun: (run) =>
+    run.get(ungatedKey)?.ungated
+      ? {
+          tier: "exec",
+          description: 'Starts a worker that runs UNGATED. Example: {"brief": "x"}',
+          summarize: (input) => `run ungated: ${input.brief}`,
+        }
+      : undefined,
+  execute: () => "started",
+});
+
+class Recorder implements Approver {
+  readonly requests: ApprovalRequest[] = [];
+  attached(): boolean {
+    return true;
+  }
+  request(request: ApprovalRequest) {
+    this.requests.push(request);
+    return Promise.resolve({ allow: true as const });
+  }
+}
+
+const runs: Run[] = [];
+function newRun(ungated: boolean): Run {
+  const run = createRun({ workingDirectory: tempDir(), resources: [[ungatedKey, { ungated }]] });
+  runs.push(run);
+  return run;
+}
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+describe("a tool's tier, description and card decided per run (inRun)", () => {
+  it("keeps the definition where inRun changes nothing", async () => {
+    const approver = new Recorder();
+    const registry = createRegistry({ tools: [startTool], approver });
+    const run = newRun(false);
+    expect(registry.toolsFor(run, "plan").map((tool) => tool.tier)).toEqual(["read"]);
+    const result = await registry.invoke(run, {
+      tool: "start_worker",
+      args: { brief: "b" },
+      surface: "plan",
+    });
+    expect(resultText(result)).toBe("started");
+    expect(approver.requests).toEqual([]);
+  });
+
+  it("is absent from and refused on a read-capped surface, and asks at exec with its own card", async () => {
+    const approver = new Recorder();
+    const registry = createRegistry({ tools: [startTool], approver });
+    const run = newRun(true);
+    expect(registry.toolsFor(run, "plan")).toEqual([]);
+    const [main] = registry.toolsFor(run, "main");
+    expect(main?.tier).toBe("exec");
+    expect(registry.schema(run, "main", "json")[0]?.description).toContain("UNGATED");
+    const refused = await registry.invoke(run, {
+      tool: "start_worker",
+      args: { brief: "b" },
+      surface: "readonly",
+    });
+    expect(refused.error?.code).toBe("TIER_EXCEEDED");
+    expect(resultText(refused)).toContain("start_worker is an exec tool");
+    const allowed = await registry.invoke(run, { tool: "start_worker", args: { brief: "echo x" } });
+    expect(resultText(allowed)).toBe("started");
+    expect(approver.requests.map((request) => [request.tier, request.summary])).toEqual([
+      ["exec", "run ungated: echo x"],
+    ]);
+  });
+});
+
+describe("the per-call signal", () => {
+  it("is the call's own: listeners a tool adds go with the call, none pile up on the run's signal", async () => {
+    const started: AbortSignal[] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const listening = defineTool({
+      name: "listen",
+      tier: "read",
+      parallelSafe: true,
+      description: "Waits with an abort listener. Example: {}",
+      input: z.object({}),
+      async execute(_input, ctx) {
+        const onAbort = (): void => undefined;
+        ctx.signal.addEventListener("abort", onAbort, { once: true });
+        started.push(ctx.signal);
+        await gate;
+        return "ok";
+      },
+    });
+    const registry = createRegistry({ tools: [listening] });
+    const run = newRun(false);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    try {
+      const calls = Array.from({ length: 12 }, () => registry.invoke(run, { tool: "listen", args: {} }));
+      await expect.poll(() => started.length).toBe(12);
+      expect(new Set(started).size).toBe(12);
+      expect(started).not.toContain(run.signal);
+      expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+      release();
+      await Promise.all(calls);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});
