@@ -65,6 +65,7 @@ export type { JsonSchema } from "./export/json-schema.js";
 export { toolSignature } from "./export/tool-signature.js";
 
 export type {
+  CallApprovalEvent,
   CallEndEvent,
   CallEvent,
   CallEventListener,

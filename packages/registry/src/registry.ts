@@ -308,7 +308,16 @@ export class Registry {
 
       if (needsApproval(call, this.policy)) {
         const asked = performance.now();
-        await requestApproval(call, this.approver, this.noApproverHint);
+        const approval = (state: "asked" | "answered"): void => {
+          if (this.listeners.size > 0)
+            this.emit({ type: "call-approval", callId, tool: tool.name, state, caller });
+        };
+        approval("asked");
+        try {
+          await requestApproval(call, this.approver, this.noApproverHint);
+        } finally {
+          approval("answered");
+        }
         waited.ms += performance.now() - asked;
       }
       if (signal.aborted) throw cancelledCall(tool.name, signal);

@@ -24,6 +24,19 @@ export interface CallProgressEvent {
   readonly message: string;
 }
 
+/**
+ * A call went to the approver (`asked`: its card is open) or came back from it (`answered`,
+ * allowed or not): a harness can show that the caller waits for the operator.
+ */
+export interface CallApprovalEvent {
+  readonly type: "call-approval";
+  readonly callId: string;
+  readonly tool: string;
+  readonly state: "asked" | "answered";
+  /** Who is calling, in words, when the harness said. */
+  readonly caller?: string | undefined;
+}
+
 /** A call left the chain, with its outcome and timing. */
 export interface CallEndEvent {
   readonly type: "call-end";
@@ -41,7 +54,7 @@ export interface CallEndEvent {
 }
 
 /** Every event the registry emits, for transcripts, progress display and benchmarks. */
-export type CallEvent = CallStartEvent | CallProgressEvent | CallEndEvent;
+export type CallEvent = CallStartEvent | CallProgressEvent | CallApprovalEvent | CallEndEvent;
 
 /** Receives call events. Must not throw (a throwing listener is ignored). */
 export type CallEventListener = (event: CallEvent) => void;

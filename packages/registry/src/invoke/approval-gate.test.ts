@@ -52,6 +52,22 @@ const tools = [echoTool, writeNoteTool, runProgramTool];
 const write = { tool: "write_note", args: { path: "notes/a.md", text: "hello" } };
 
 describe("approval gate", () => {
+  it("tells listeners while a call waits for the approver (asked, then answered) and names the caller", async () => {
+    const approver = new ScriptedApprover([{ allow: true }]);
+    const registry = createRegistry({ tools, approver });
+    const seen: string[] = [];
+    registry.on((event) => {
+      seen.push(event.type === "call-approval" ? `approval ${event.state} by ${event.caller}` : event.type);
+    });
+    await registry.invoke(newRun(), { ...write, caller: "worker w1" });
+    expect(seen).toEqual([
+      "call-start",
+      "approval asked by worker w1",
+      "approval answered by worker w1",
+      "call-end",
+    ]);
+  });
+
   it("lets read tools pass without asking", async () => {
     const approver = new ScriptedApprover([]);
     const registry = createRegistry({ tools, approver });
