@@ -47,12 +47,43 @@ describe("registration", () => {
     expect(refused.error?.code).toBe("TOOL_NOT_WIRED");
     expect(refused.error?.message).toContain("no vibe list is wired");
 
-    const list = api.createVibeList({ registry, run, backend: { kind: "command", command: ["true"] } });
+    const list = api.createVibeList({
+      registry,
+      run,
+      backend: { kind: "openai", baseURL: "http://127.0.0.1:9/v1", models: { fast: "a", good: "b" } },
+    });
     run.wire(api.vibeListKey, list);
     const names = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"];
     expect(registry.toolsFor(run, "main").map((tool) => tool.name)).toEqual(names);
     expect(registry.toolsFor(run, surfaces.plan).map((tool) => tool.name)).toEqual(names);
+    expect(registry.toolsFor(run, "main").every((tool) => tool.tier === "read")).toBe(true);
     expect(api.vibeTools.every((tool) => tool.tier === "read")).toBe(true);
+    await run.dispose();
+  });
+
+  it("on an ungated (command) backend vibe_spawn and vibe_send are exec: approved per call, absent from plan mode", async () => {
+    dir = mkdtempSync(join(tmpdir(), "vibe-reg-"));
+    const registry = createRegistry({ tools: [...api.vibeTools] });
+    const run = createRun({ workingDirectory: dir });
+    run.wire(
+      api.vibeListKey,
+      api.createVibeList({ registry, run, backend: { kind: "command", command: ["true"] } }),
+    );
+    const main = registry.toolsFor(run, "main");
+    expect(main.map((tool) => `${tool.name}:${tool.tier}`)).toEqual([
+      "vibe_spawn:exec",
+      "vibe_send:exec",
+      "vibe_wait:read",
+      "vibe_kill:read",
+      "vibe_list:read",
+    ]);
+    expect(main[0]?.description).toContain("WITHOUT asking for approval per action");
+    expect(main[0]?.description).not.toContain("go to the operator for approval");
+    expect(registry.toolsFor(run, surfaces.plan).map((tool) => tool.name)).toEqual([
+      "vibe_wait",
+      "vibe_kill",
+      "vibe_list",
+    ]);
     await run.dispose();
   });
 });

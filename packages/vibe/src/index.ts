@@ -2,6 +2,8 @@
 
 export { VibeList, createVibeList, vibeListKey } from "./list/vibe-list.js";
 export type {
+  SendOptions,
+  SendOutcome,
   SpawnRequest,
   VibeListOptions,
   WaitOutcome,

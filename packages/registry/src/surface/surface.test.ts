@@ -23,15 +23,19 @@ const named = (name: string) =>
   });
 
 describe("the built-in worker surface", () => {
-  it("does not offer the vibe_* tools (no nested fan-out), and refuses them when called", async () => {
-    const tools = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list", "echo"].map(named);
+  it("does not offer the vibe_* tools (no nested fan-out) nor ask_user, and refuses them when called", async () => {
+    const tools = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list", "ask_user", "echo"].map(
+      named,
+    );
     const registry = createRegistry({ tools });
     const run = createRun({ workingDirectory: tempDir() });
     runs.push(run);
     expect(registry.toolsFor(run, surfaces.worker).map((tool) => tool.name)).toEqual(["echo"]);
-    expect(registry.toolsFor(run, "main")).toHaveLength(6);
-    const refused = await registry.invoke(run, { tool: "vibe_spawn", args: {}, surface: "worker" });
-    expect(refused.error?.code).toBe("NOT_ON_SURFACE");
-    expect(resultText(refused)).not.toContain("vibe_spawn ran");
+    expect(registry.toolsFor(run, "main")).toHaveLength(7);
+    for (const tool of ["vibe_spawn", "ask_user"]) {
+      const refused = await registry.invoke(run, { tool, args: {}, surface: "worker" });
+      expect(refused.error?.code).toBe("NOT_ON_SURFACE");
+      expect(resultText(refused)).not.toContain(`${tool} ran`);
+    }
   });
 });

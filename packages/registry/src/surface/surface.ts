@@ -56,10 +56,11 @@ export function defineSurface(surface: {
 }
 
 /**
- * The vibe_* tools (@tools/vibe): a background worker never starts or steers workers (no nested
- * fan-out), so the built-in `worker` surface hides them, as the worker's own toolbox does.
+ * What the built-in `worker` surface hides, as @tools/vibe's worker toolbox does: the vibe_*
+ * tools (a worker never starts or steers workers: no nested fan-out) and `ask_user` (a worker
+ * works from its brief and reports what it assumed; it does not question the operator).
  */
-const workerControlTools = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"];
+const workerHiddenTools = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list", "ask_user"];
 
 /** The built-in surfaces. */
 export const surfaces = Object.freeze({
@@ -71,13 +72,14 @@ export const surfaces = Object.freeze({
   readonly: defineSurface({ name: "readonly", cap: "read", label: "a read-only subagent" }),
   /**
    * A background worker: every tier, but its write and exec calls always pass the approval gate;
-   * the vibe_* tools are hidden (a worker does not start or steer workers).
+   * the vibe_* tools and ask_user are hidden (a worker does not start or steer workers, nor
+   * question the operator).
    */
   worker: defineSurface({
     name: "worker",
     cap: "exec",
     gated: true,
     label: "a background worker",
-    hides: workerControlTools,
+    hides: workerHiddenTools,
   }),
 });

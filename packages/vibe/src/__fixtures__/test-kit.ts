@@ -98,23 +98,23 @@ export interface Kit {
   readonly run: Run;
   readonly dir: string;
   readonly list: VibeList;
-  /** Calls a tool as the main agent. */
-  readonly call: (tool: string, args?: unknown) => Promise<ToolResult & { text: string }>;
+  /** Calls a tool as the main agent, or on `surface`. */
+  readonly call: (tool: string, args?: unknown, surface?: string) => Promise<ToolResult & { text: string }>;
   readonly cleanup: () => Promise<void>;
 }
 
 export function createKit(
-  options: Omit<VibeListOptions, "registry" | "run"> & { approver?: Approver },
+  options: Omit<VibeListOptions, "registry" | "run"> & { approver?: Approver; approval?: "ask" | "auto" },
 ): Kit {
   const dir = mkdtempSync(join(tmpdir(), "vibe-test-"));
   writeFileSync(join(dir, "note.txt"), "the note says 42");
   const registry = createRegistry({
     tools: [readNoteTool, writeNoteTool, hangTool, relayTool, ...vibeTools],
-    approval: "auto",
+    approval: options.approval ?? "auto",
     ...(options.approver ? { approver: options.approver } : {}),
   });
   const run = createRun({ workingDirectory: dir });
-  const { approver: _approver, ...listOptions } = options;
+  const { approver: _approver, approval: _approval, ...listOptions } = options;
   const list = createVibeList({ registry, run, ...listOptions });
   run.wire(vibeListKey, list);
   return {
@@ -122,8 +122,8 @@ export function createKit(
     run,
     dir,
     list,
-    async call(tool, args = {}) {
-      const result = await registry.invoke(run, { tool, args });
+    async call(tool, args = {}, surface = "main") {
+      const result = await registry.invoke(run, { tool, args, surface });
       return { ...result, text: resultText(result) };
     },
     async cleanup() {

@@ -29,6 +29,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
   const maxTokens = options.maxTokens ?? 8192;
   const instructions = options.instructions ?? defaultWorkerInstructions;
   return {
+    gated: true,
     description: `Anthropic API at ${client.baseURL} (fast: ${options.models.fast}, good: ${options.models.good})`,
     async perform(task: WorkerTask): Promise<string> {
       const model = options.models[task.tier];

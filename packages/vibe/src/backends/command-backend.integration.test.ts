@@ -87,6 +87,16 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("could not start '/nonexistent/agent-cli-for-vibe-tests'");
   });
 
+  it("refuses {model} in the command without a model for each tier, never running it with an empty one", () => {
+    expect(() => createCommandBackend({ command: ["agent", "--model", "{model}"] })).toThrow(
+      "the command uses {model}, but no model is given for fast and good: pass models { fast, good }",
+    );
+    expect(() =>
+      createCommandBackend({ command: ["agent", "--model={model}"], models: { fast: "small", good: "" } }),
+    ).toThrow("no model is given for good");
+    expect(createCommandBackend({ command: ["agent", "--model", "{model}"], models }).gated).toBe(false);
+  });
+
   it("a script that exits is done although a process it left holds its output, which then ends", async () => {
     const { call, list } = setUp("holdout");
     const holder = new Promise<number>((resolve) => {

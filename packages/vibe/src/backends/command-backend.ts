@@ -50,12 +50,24 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
       message: 'the command backend needs a command: an argv array such as ["claude", "-p"]',
     });
   }
+  if (options.command.some((part) => part.includes("{model}"))) {
+    const missing = (["fast", "good"] as const).filter((tier) => !options.models?.[tier]?.trim());
+    if (missing.length > 0) {
+      throw new VibeError({
+        code: "INVALID_BACKEND_CONFIG",
+        message: `the command uses {model}, but no model is given for ${missing.join(" and ")}: pass models { fast, good } (a command with {model} is never run with an empty model)`,
+      });
+    }
+  }
   const maxResultChars = options.maxResultChars ?? 20_000;
   return {
+    // The CLI edits files and runs commands itself: nothing it does passes the registry's gate.
+    gated: false,
     description: `command ${options.command.join(" ")}`,
     perform(task: WorkerTask): Promise<string> {
       const values: Record<string, string> = {
         tier: task.tier,
+        // Checked above: a command that names {model} has a model for every tier.
         model: options.models?.[task.tier] ?? "",
         label: task.label,
         workerId: task.workerId,
@@ -129,10 +141,13 @@ function runCommand(
       if (child.pid !== undefined) return;
       task.signal.removeEventListener("abort", onAbort);
       if (task.signal.aborted) return reject(abortReason(task.signal));
+      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
       reject(
         new VibeError({
-          code: "COMMAND_FAILED",
-          message: `could not start '${program}': ${error.message}. Check the command backend's command.`,
+          code: missing ? "COMMAND_NOT_FOUND" : "COMMAND_FAILED",
+          message: missing
+            ? `could not start '${program}': the command was not found (${error.message}). The harness's worker command is wrong: fix its configuration (serve --vibe-command); a retry runs the same command.`
+            : `could not start '${program}': ${error.message}. Check the command backend's command.`,
           cause: error,
         }),
       );

@@ -26,6 +26,7 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
   const maxTurns = options.maxTurns ?? 30;
   const instructions = options.instructions ?? defaultWorkerInstructions;
   return {
+    gated: true,
     description: `OpenAI-compatible API at ${client.baseURL} (fast: ${options.models.fast}, good: ${options.models.good})`,
     async perform(task: WorkerTask): Promise<string> {
       const model = options.models[task.tier];

@@ -55,5 +55,12 @@ export interface WorkerTask {
 export interface WorkerBackend {
   /** How the backend reads in messages: "openai-compatible API (fast: m1, good: m2)". */
   readonly description: string;
+  /**
+   * True when every action of a worker passes the registry's approval gate (a model backend: its
+   * edits and commands are the run's tools, called on the gated worker surface). False when the
+   * worker acts on its own (a command backend's CLI edits and runs commands itself): vibe_spawn
+   * and vibe_send then are exec tools, approved per call and absent from read-capped surfaces.
+   */
+  readonly gated: boolean;
   perform(task: WorkerTask): Promise<string>;
 }

@@ -7,7 +7,10 @@ export type VibeErrorCode =
   | "TURN_LIMIT"
   | "COMMAND_FAILED"
   | "INVALID_BACKEND_CONFIG"
-  | "VIBE_LIST_CLOSED";
+  | "VIBE_LIST_CLOSED"
+  | "TOO_MANY_WORKERS"
+  | "WORKER_ABOVE_CAP"
+  | "COMMAND_NOT_FOUND";
 
 /**
  * An error of @tools/vibe. It is a {@link ToolsError}: `invoke` turns it into an error result whose

@@ -1,53 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { surfaces, type ToolContext } from "@tools/registry";
 import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
+import { HeldBackend } from "../__fixtures__/held-backend.js";
 import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
 import { vibeWaitTool } from "../tools/vibe-wait.js";
 import { createVibeList, vibeListKey } from "./vibe-list.js";
-
-/**
- * A backend defined in the test: each attempt waits until the test answers it (or it is
- * aborted), so the test decides when workers finish. It exercises the list, not a model.
- */
-class HeldBackend implements WorkerBackend {
-  readonly description = "held in-process backend (test)";
-  readonly attempts: { task: WorkerTask; answer: (text: string) => void; fail: (message: string) => void }[] =
-    [];
-  readonly aborted: string[] = [];
-  private readonly listeners = new Set<() => void>();
-
-  perform(task: WorkerTask): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      task.signal.addEventListener(
-        "abort",
-        () => {
-          this.aborted.push(task.workerId);
-          reject(task.signal.reason as Error);
-        },
-        { once: true },
-      );
-      this.attempts.push({ task, answer: resolve, fail: (message) => reject(new Error(message)) });
-      for (const listener of this.listeners) listener();
-    });
-  }
-
-  /** The attempt number `n` (0-based), once it has started (bounded wait). */
-  attempt(n: number): Promise<(typeof this.attempts)[number]> {
-    const found = this.attempts[n];
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`attempt ${n} never started`)), 10_000);
-      const check = (): void => {
-        const attempt = this.attempts[n];
-        if (!attempt) return;
-        clearTimeout(timer);
-        this.listeners.delete(check);
-        resolve(attempt);
-      };
-      this.listeners.add(check);
-    });
-  }
-}
 
 describe("VibeList (in-process held backend)", () => {
   let kit: Kit | undefined;
@@ -65,7 +22,7 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.get("w1").status).toBe("running");
     // Counts agree with their nouns: one worker is "1 worker".
     const listed = await kit.call("vibe_list");
-    expect(listed.text.split("\n")[0]).toBe("1 worker, 1 running (at most 2 at once):");
+    expect(listed.text.split("\n")[0]).toBe("1 worker, 1 running (at most 2 at once, 16 queued or running):");
     const attempt = await backend.attempt(0);
     expect(attempt.task.brief).toBe("count the notes");
     expect(attempt.task.tier).toBe("fast");
@@ -126,6 +83,7 @@ describe("VibeList (in-process held backend)", () => {
     const tasks: WorkerTask[] = [];
     const stubborn: WorkerBackend = {
       description: "attempts that do not stop when told (test)",
+      gated: true,
       perform: (task) => {
         tasks.push(task);
         return new Promise<string>(() => undefined);

@@ -1,9 +1,18 @@
-import { resourceKey, surfaces, ToolsError, type Registry, type Run, type Surface } from "@tools/registry";
+import {
+  resourceKey,
+  surfaces,
+  tierWithin,
+  ToolsError,
+  type Registry,
+  type Run,
+  type Surface,
+  type Tier,
+} from "@tools/registry";
 import { createBackend, type BackendConfig } from "../backends/backend-config.js";
 import type { WorkerBackend, WorkerTier } from "../backends/worker-backend.js";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
-import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot } from "./worker.js";
+import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
 import { WorkerScheduler } from "./worker-scheduler.js";
 
@@ -23,6 +32,11 @@ export interface VibeListOptions {
   surface?: Surface;
   /** How long a kill or re-brief waits for an attempt to stop, in milliseconds; default 5000. */
   stopTimeoutMs?: number;
+  /**
+   * Most workers queued or running at once (finished ones do not count); a spawn or re-brief
+   * beyond it is refused (`TOO_MANY_WORKERS`). Default 16.
+   */
+  maxActive?: number;
 }
 
 /** What {@link VibeList.spawn} takes. */
@@ -31,12 +45,34 @@ export interface SpawnRequest {
   label: string;
   /** Default `fast`. */
   tier?: WorkerTier;
+  /**
+   * The highest tier the worker's tools may have: the spawner's cap (a worker spawned from plan
+   * mode only reads). Default `exec`, bounded by the list's surface either way.
+   */
+  cap?: Tier;
+}
+
+/** Options of {@link VibeList.send}. */
+export interface SendOptions {
+  /**
+   * The sender's cap: a worker whose tools go above it is not rerun (`WORKER_ABOVE_CAP`), so a
+   * read-only sender cannot restart a worker that writes. Default `exec`.
+   */
+  cap?: Tier;
+}
+
+/** What {@link VibeList.send} returns: the worker after the re-brief, and its status before it. */
+export interface SendOutcome {
+  readonly before: WorkerStatus;
+  readonly worker: WorkerSnapshot;
 }
 
 /** What {@link VibeList.wait} returns: the worker, and whether it finished before the timeout. */
 export interface WaitOutcome {
   readonly finished: boolean;
   readonly worker: WorkerSnapshot;
+  /** Set when the wait was ended early by {@link VibeList.endWaits}: why ("the run is ending"). */
+  readonly endedBecause?: string;
 }
 
 /**
@@ -50,11 +86,16 @@ export class VibeList {
   readonly concurrency: number;
   /** The backend workers run on. */
   readonly backend: WorkerBackend;
+  /** Most workers queued or running at once. */
+  readonly maxActive: number;
 
   private readonly run: Run;
   private readonly events = new WorkerEvents();
   private readonly scheduler: WorkerScheduler;
   private counter = 0;
+  private readonly surfaceCap: Tier;
+  /** Ends the waits in progress (see {@link endWaits}). */
+  private readonly waitEnders = new Set<(reason: string) => void>();
 
   constructor(options: VibeListOptions) {
     const concurrency = options.concurrency ?? 2;
@@ -64,7 +105,16 @@ export class VibeList {
         message: `concurrency must be a whole number of at least 1, got ${String(concurrency)}`,
       });
     }
+    const maxActive = options.maxActive ?? 16;
+    if (!Number.isInteger(maxActive) || maxActive < 1) {
+      throw new VibeError({
+        code: "INVALID_BACKEND_CONFIG",
+        message: `maxActive must be a whole number of at least 1, got ${String(maxActive)}`,
+      });
+    }
     this.concurrency = concurrency;
+    this.maxActive = maxActive;
+    this.surfaceCap = (options.surface ?? surfaces.worker).cap;
     this.run = options.run;
     this.backend = isBackend(options.backend) ? options.backend : createBackend(options.backend);
     this.scheduler = new WorkerScheduler({
@@ -84,17 +134,22 @@ export class VibeList {
   /** Starts a worker (or queues it at the concurrency limit) and returns it at once. */
   spawn(request: SpawnRequest): WorkerSnapshot {
     this.assertOpen();
+    this.assertRoom("no worker was started");
     const id = `w${++this.counter}`;
+    const cap = request.cap ?? "exec";
     const record: WorkerRecord = {
       id,
       label: request.label,
       tier: request.tier ?? "fast",
+      cap: tierWithin(cap, this.surfaceCap) ? cap : this.surfaceCap,
       brief: request.brief,
       status: "queued",
       queuedAt: Date.now(),
       attempts: 0,
       rerun: false,
       waiters: new Set(),
+      control: Promise.resolve(),
+      awaitingApproval: 0,
     };
     this.scheduler.add(record);
     return snapshot(record, Date.now());
@@ -104,22 +159,36 @@ export class VibeList {
    * Appends `message` to the worker's brief and runs it again. A running attempt is cancelled
    * first (this waits for it to stop); a queued worker just gets the longer brief.
    */
-  async send(id: string, message: string): Promise<WorkerSnapshot> {
+  send(id: string, message: string, options: SendOptions = {}): Promise<SendOutcome> {
     this.assertOpen();
     const record = this.lookup(id);
-    record.brief = `${record.brief}\n\n${message}`;
-    if (record.status === "queued") return snapshot(record, Date.now());
-    if (record.status === "running") {
-      record.rerun = true;
-      const stopped = await this.scheduler.stop(
-        record,
-        new ToolsError({ code: "CANCELLED", message: "re-briefed by vibe_send" }),
-      );
-      if (!stopped) this.scheduler.requeue(record); // settling requeues an attempt that stopped in time
-    } else {
-      this.scheduler.requeue(record);
+    const cap = options.cap ?? "exec";
+    if (!tierWithin(record.cap, cap)) {
+      throw new VibeError({
+        code: "WORKER_ABOVE_CAP",
+        message: `${record.id} "${record.label}" has ${record.cap} tools, more than this caller may use (${cap} tools only), so it was not rerun. Spawn a new worker for this (it gets your tools), or re-brief ${record.id} from the main agent.`,
+        data: { id: record.id, workerCap: record.cap, cap },
+      });
     }
-    return snapshot(record, Date.now());
+    // Sends and kills of one worker take effect one after another, in the order they came: a
+    // kill and a re-brief in one batch then agree on what became of the worker.
+    return this.inTurn(record, async () => {
+      this.assertOpen();
+      const before = record.status;
+      if (before !== "queued" && before !== "running") this.assertRoom(`${record.id} was not rerun`);
+      record.brief = `${record.brief}\n\n${message}`;
+      if (before === "running") {
+        record.rerun = true;
+        const stopped = await this.scheduler.stop(
+          record,
+          new ToolsError({ code: "CANCELLED", message: "re-briefed by vibe_send" }),
+        );
+        if (!stopped) this.scheduler.requeue(record); // settling requeues an attempt that stopped in time
+      } else if (before !== "queued") {
+        this.scheduler.requeue(record);
+      }
+      return { before, worker: snapshot(record, Date.now()) };
+    });
   }
 
   /**
@@ -132,20 +201,29 @@ export class VibeList {
       return Promise.resolve({ finished: true, worker: snapshot(record, Date.now()) });
     const signal = options.signal;
     return new Promise<WaitOutcome>((resolve, reject) => {
-      const finish = (finished: boolean): void => {
+      const settle = (): void => {
         clearTimeout(timer);
         record.waiters.delete(onFinished);
+        this.waitEnders.delete(onEnded);
         signal?.removeEventListener("abort", onAbort);
-        resolve({ finished, worker: snapshot(record, Date.now()) });
+      };
+      const finish = (finished: boolean, endedBecause?: string): void => {
+        settle();
+        resolve({
+          finished,
+          worker: snapshot(record, Date.now()),
+          ...(endedBecause === undefined ? {} : { endedBecause }),
+        });
       };
       const onFinished = (): void => finish(true);
+      const onEnded = (reason: string): void => finish(false, reason);
       const onAbort = (): void => {
-        clearTimeout(timer);
-        record.waiters.delete(onFinished);
+        settle();
         reject(abortReason(signal as AbortSignal));
       };
       const timer = setTimeout(() => finish(false), Math.max(0, options.timeoutMs));
       record.waiters.add(onFinished);
+      this.waitEnders.add(onEnded);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener("abort", onAbort, { once: true });
     });
@@ -155,8 +233,14 @@ export class VibeList {
    * Stops the worker and everything it started (its model request, its tool calls, its command's
    * processes); resolves once they have stopped. A finished worker is left as it is.
    */
-  async kill(id: string): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
+  kill(id: string): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
     const record = this.lookup(id);
+    return this.inTurn(record, () => this.killNow(record));
+  }
+
+  private async killNow(
+    record: WorkerRecord,
+  ): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
     if (isFinished(record.status))
       return { worker: snapshot(record, Date.now()), wasFinished: true, stoppedInTime: true };
     record.rerun = false;
@@ -189,6 +273,21 @@ export class VibeList {
   list(): WorkerSnapshot[] {
     const now = Date.now();
     return [...this.scheduler.workers.values()].map((record) => snapshot(record, now));
+  }
+
+  /** One worker, or undefined when there is none of that id. */
+  find(id: string): WorkerSnapshot | undefined {
+    const record = this.scheduler.workers.get(id.trim());
+    return record ? snapshot(record, Date.now()) : undefined;
+  }
+
+  /**
+   * Ends every wait in progress now, with `reason` (its vibe_wait answers at once that the run is
+   * ending): a host shutting down does not wait for observers. The workers are not touched.
+   */
+  endWaits(reason: string): void {
+    // Each end removes itself; a Set iterates on past a deleted entry.
+    for (const end of this.waitEnders) end(reason);
   }
 
   /** One worker; throws `UNKNOWN_WORKER` listing the known ids. */
@@ -227,6 +326,28 @@ export class VibeList {
     if (this.scheduler.closed) {
       throw new VibeError({ code: "VIBE_LIST_CLOSED", message: `no worker can start: ${vibeModeOff}` });
     }
+  }
+
+  /** Refuses another queued or running worker at the limit. */
+  private assertRoom(what: string): void {
+    let active = 0;
+    for (const record of this.scheduler.workers.values()) if (!isFinished(record.status)) active++;
+    if (active < this.maxActive) return;
+    throw new VibeError({
+      code: "TOO_MANY_WORKERS",
+      message: `${what}: ${active} workers are queued or running, the most this run allows (${this.maxActive}). Wait for one to finish (vibe_wait), or vibe_kill one you no longer need, then try again.`,
+      data: { active, maxActive: this.maxActive },
+    });
+  }
+
+  /** Runs `step` once the worker's earlier sends and kills have taken effect. */
+  private inTurn<T>(record: WorkerRecord, step: () => Promise<T>): Promise<T> {
+    const result = record.control.then(step);
+    record.control = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
   }
 
   private lookup(id: string): WorkerRecord {

@@ -35,6 +35,7 @@ export function startAttempt(
   record.endedAt = undefined;
   record.attempts++;
   record.activity = undefined;
+  record.awaitingApproval = 0;
   record.controller = controller;
   const task = {
     workerId: record.id,
@@ -47,8 +48,14 @@ export function startAttempt(
       context.registry,
       run,
       context.surface,
+      record.cap,
       signal,
       `worker ${record.id} "${record.label}"`,
+      (waiting) => {
+        if (record.controller !== controller) return;
+        record.awaitingApproval = Math.max(0, record.awaitingApproval + (waiting ? 1 : -1));
+        events.emit(record, "activity");
+      },
     ),
     progress: (message: string) => {
       if (record.controller !== controller) return;

@@ -80,6 +80,8 @@ export class WorkerScheduler {
     record.endedAt = Date.now();
     if (record.startedAt === undefined) record.startedAt = record.queuedAt;
     record.lastResult = result;
+    if (status !== "failed") record.failure = undefined;
+    record.awaitingApproval = 0;
     record.activity = undefined;
     record.controller = undefined;
     record.attempt = undefined;
@@ -134,8 +136,14 @@ export class WorkerScheduler {
     } else if (outcome.ok) {
       this.finish(record, "done", outcome.answer);
     } else {
+      record.failure = isSetupFailure(outcome.error) ? "setup" : undefined;
       this.finish(record, "failed", errorMessage(outcome.error));
     }
     this.schedule();
   }
+}
+
+/** A failure no rerun can mend: the worker's command is not there (the harness's set-up). */
+function isSetupFailure(error: unknown): boolean {
+  return ToolsError.isInstance(error) && error.code === "COMMAND_NOT_FOUND";
 }

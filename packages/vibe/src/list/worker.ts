@@ -1,3 +1,4 @@
+import type { Tier } from "@tools/registry";
 import type { WorkerTier } from "../backends/worker-backend.js";
 
 /** Where a worker is: waiting for a slot, working, or finished one way or another. */
@@ -28,6 +29,13 @@ export interface WorkerSnapshot {
   readonly lastResult?: string;
   /** The latest progress line of a running attempt ("turn 2: calling read"). */
   readonly activity?: string;
+  /** True while a call of the running attempt waits for the operator's approval (its card is open). */
+  readonly awaitingApproval?: boolean;
+  /**
+   * Set on a failed worker when the failure is the harness's set-up (its command was not found),
+   * not the task: a rerun cannot help.
+   */
+  readonly failure?: "setup";
 }
 
 /** The mutable record behind a snapshot; internal to the list. */
@@ -35,6 +43,8 @@ export interface WorkerRecord {
   readonly id: string;
   readonly label: string;
   readonly tier: WorkerTier;
+  /** The highest tier of the worker's tools: its spawner's cap. */
+  readonly cap: Tier;
   brief: string;
   status: WorkerStatus;
   queuedAt: number;
@@ -43,11 +53,16 @@ export interface WorkerRecord {
   attempts: number;
   lastResult?: string;
   activity?: string;
+  /** Calls of the running attempt waiting for the operator's approval. */
+  awaitingApproval: number;
+  failure?: "setup";
   controller?: AbortController;
   attempt?: Promise<void>;
   /** Set by vibe_send on a running worker: when the attempt stops, queue it again. */
   rerun: boolean;
   readonly waiters: Set<() => void>;
+  /** The worker's sends and kills, one after another (see VibeList). */
+  control: Promise<void>;
 }
 
 /** A snapshot of a record at time `now`. */
@@ -66,5 +81,7 @@ export function snapshot(record: WorkerRecord, now: number): WorkerSnapshot {
     attempts: record.attempts,
     ...(record.lastResult === undefined ? {} : { lastResult: record.lastResult }),
     ...(record.activity === undefined || record.status !== "running" ? {} : { activity: record.activity }),
+    ...(record.awaitingApproval > 0 && record.status === "running" ? { awaitingApproval: true } : {}),
+    ...(record.failure && record.status === "failed" ? { failure: record.failure } : {}),
   };
 }

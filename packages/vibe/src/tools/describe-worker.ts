@@ -9,8 +9,9 @@ export function workerLine(worker: WorkerSnapshot): string {
       ? `queued ${formatDuration(worker.elapsedMs)}`
       : `${worker.status} ${formatDuration(worker.elapsedMs)}`;
   const rerun = worker.attempts > 1 ? `, attempt ${worker.attempts}` : "";
-  const activity = worker.activity ? ` — ${worker.activity}` : "";
-  return `${worker.id} "${worker.label}" (${worker.tier}${rerun}) ${timing}${activity}`;
+  const waiting = worker.awaitingApproval ? "waiting for the operator's approval" : "";
+  const activity = [worker.activity, waiting].filter(Boolean).join("; ");
+  return `${worker.id} "${worker.label}" (${worker.tier}${rerun}) ${timing}${activity ? ` — ${activity}` : ""}`;
 }
 
 /** The worker's last result cut to `maxChars` (and 40 lines), or empty when it has none. */

@@ -1,6 +1,7 @@
-import { countNoun, defineTool } from "@tools/registry";
+import { boundList, boundText, countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { isFinished, type WorkerSnapshot } from "../list/worker.js";
 import { boundedResult, workerLine } from "./describe-worker.js";
 
 /** Most characters of each worker's last result that vibe_list shows. */
@@ -12,7 +13,7 @@ export const vibeListTool = defineTool({
   tier: "read",
   parallelSafe: true,
   description: [
-    `List every background worker: id, label, tier, status (queued, running, done, failed, killed), elapsed time and the start of its last result (${listResultChars} characters; vibe_wait gives the whole result).`,
+    `List every background worker: id, label, tier, status (queued, running, done, failed, killed), elapsed time and the start of its last result (${listResultChars} characters; vibe_wait gives the whole result). With many workers, the older finished ones are only counted.`,
     "Example: {}",
   ].join("\n"),
   input: z.object({}),
@@ -23,14 +24,40 @@ export const vibeListTool = defineTool({
     const workers = list.list();
     if (workers.length === 0) return "No workers yet. Start one with vibe_spawn.";
     const running = workers.filter((worker) => worker.status === "running").length;
+    const shown = pickShown(workers);
     const lines = [
-      `${workers.length} ${countNoun(workers.length, "workers")}, ${running} running (at most ${list.concurrency} at once):`,
+      `${workers.length} ${countNoun(workers.length, "workers")}, ${running} running (at most ${list.concurrency} at once, ${list.maxActive} queued or running):`,
     ];
-    for (const worker of workers) {
+    for (const worker of shown) {
       lines.push(`- ${workerLine(worker)}`);
       const result = boundedResult(worker, listResultChars);
       if (result) lines.push(`  last result: ${result.replace(/\n/g, "\n  ")}`);
     }
-    return lines.join("\n");
+    const left = workers.length - shown.length;
+    if (left > 0) {
+      const ids = workers.filter((worker) => !shown.includes(worker)).map((worker) => worker.id);
+      const named = boundList(ids, 20, "more").items.join(", ");
+      lines.push(
+        `… ${left} older finished ${countNoun(left, "workers")} not shown (${named}${ids.length > 20 ? ", …" : ""}); vibe_wait with one's id gives its status and whole result.`,
+      );
+    }
+    return boundText(lines.join("\n"), { maxChars: listMaxChars, maxLines: 400 }).text;
   },
 });
+
+/** Most workers vibe_list shows, and most characters of its whole answer. */
+const listMaxWorkers = 30;
+const listMaxChars = 16_000;
+
+/**
+ * The workers vibe_list shows, in spawn order: every queued or running one, then the most recent
+ * finished ones up to {@link listMaxWorkers}.
+ */
+function pickShown(workers: WorkerSnapshot[]): WorkerSnapshot[] {
+  if (workers.length <= listMaxWorkers) return workers;
+  const active = workers.filter((worker) => !isFinished(worker.status));
+  const room = Math.max(0, listMaxWorkers - active.length);
+  const finished = workers.filter((worker) => isFinished(worker.status));
+  const keep = new Set([...active, ...(room > 0 ? finished.slice(-room) : [])]);
+  return workers.filter((worker) => keep.has(worker));
+}

@@ -1,18 +1,21 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
+
+const description = [
+  "Add to a worker's brief and run it again with the longer brief. A run in progress is",
+  "cancelled first and starts over (its tool calls stop; edits it already made stay). Works on",
+  "finished and killed workers too. Use it to correct course or ask for a follow-up.",
+  'Example: {"worker_id": "w2", "message": "Also update the docs in README.md."}',
+];
 
 /** vibe_send: amends a worker's brief and reruns it. */
 export const vibeSendTool = defineTool({
   name: "vibe_send",
   tier: "read",
   parallelSafe: true,
-  description: [
-    "Add to a worker's brief and run it again with the longer brief. A run in progress is",
-    "cancelled first and starts over (its tool calls stop; edits it already made stay). Works on",
-    "finished and killed workers too. Use it to correct course or ask for a follow-up.",
-    'Example: {"worker_id": "w2", "message": "Also update the docs in README.md."}',
-  ].join("\n"),
+  description: description.join("\n"),
   input: z.object({
     worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w2."),
     message: z.string().min(1).describe("What to add to the brief."),
@@ -20,16 +23,34 @@ export const vibeSendTool = defineTool({
   requires: [vibeListKey],
   available: vibeModeOn,
   summarize: (input) => `re-brief worker ${input.worker_id}`,
+  // As vibe_spawn: a rerun of a worker that acts ungated is approved per call, at exec.
+  inRun(run) {
+    const backend = ungatedBackend(run);
+    if (!backend) return undefined;
+    return {
+      tier: "exec",
+      description: [
+        ...description.slice(0, 3),
+        `The worker runs ${backend.description}, which edits files and runs commands WITHOUT asking for`,
+        "approval per action: so each vibe_send needs the operator's approval (the card shows the brief).",
+        ...description.slice(3),
+      ].join("\n"),
+      summarize: (input) => {
+        const worker = run.get(vibeListKey)?.find(input.worker_id);
+        const brief = worker ? `${worker.brief}\n\n${input.message}` : input.message;
+        return `re-brief worker ${input.worker_id} and run it again: ${ungatedCardText(backend, brief)}`;
+      },
+    };
+  },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
-    const before = list.get(input.worker_id).status;
-    const worker = await list.send(input.worker_id, input.message);
+    const { before, worker } = await list.send(input.worker_id, input.message, { cap: ctx.surface.cap });
     const what =
       before === "running"
         ? "its run in progress was cancelled and it starts over"
         : before === "queued"
           ? "it had not started yet, so it will start with the longer brief"
-          : `it had ${before === "done" ? "finished" : before}, so it runs again`;
+          : `it had ${before === "done" ? "finished" : before === "killed" ? "been killed" : before}, so it runs again`;
     return `Added to ${worker.id} "${worker.label}"'s brief; ${what} (now ${worker.status}). vibe_wait ${worker.id} for the new result.`;
   },
 });

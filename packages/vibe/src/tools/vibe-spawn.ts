@@ -1,6 +1,15 @@
 import { countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
+
+const example =
+  'Example: {"brief": "Rename getUser to fetchUser in src/api and update its callers; run the tests.", "label": "rename getUser"}';
+const tierText = [
+  "tier: 'fast' (default) for mechanical work with a clear spec, 'good' for design, judgement,",
+  "or reviewing a fast worker's output. Write a self-contained brief: the worker sees nothing",
+  "of this conversation. Then vibe_wait for its result, or vibe_list to check on it.",
+];
 
 /** vibe_spawn: starts a background worker and returns its id at once. */
 export const vibeSpawnTool = defineTool({
@@ -9,11 +18,10 @@ export const vibeSpawnTool = defineTool({
   parallelSafe: true,
   description: [
     "Start a background worker on a task and get its id at once; it keeps working while you do.",
-    "The worker has this run's tools; its edits and commands go to the operator for approval.",
-    "tier: 'fast' (default) for mechanical work with a clear spec, 'good' for design, judgement,",
-    "or reviewing a fast worker's output. Write a self-contained brief: the worker sees nothing",
-    "of this conversation. Then vibe_wait for its result, or vibe_list to check on it.",
-    'Example: {"brief": "Rename getUser to fetchUser in src/api and update its callers; run the tests.", "label": "rename getUser"}',
+    "The worker has this run's tools, at most those you have (spawned from plan mode it only",
+    "reads); its edits and commands go to the operator for approval.",
+    ...tierText,
+    example,
   ].join("\n"),
   input: z.object({
     brief: z
@@ -32,12 +40,31 @@ export const vibeSpawnTool = defineTool({
   requires: [vibeListKey],
   available: vibeModeOn,
   summarize: (input) => `spawn ${input.tier ?? "fast"} worker "${input.label}"`,
+  // A worker that acts ungated (an agent CLI doing its own edits): the spawn itself is the only
+  // approval there is, so it is an exec call, approved each time and not offered to read-only surfaces.
+  inRun(run) {
+    const backend = ungatedBackend(run);
+    if (!backend) return undefined;
+    return {
+      tier: "exec",
+      description: [
+        `Start a background worker on a task and get its id at once; it keeps working while you do. The worker runs ${backend.description}:`,
+        "an agent that edits files and runs commands itself, WITHOUT asking for approval per action.",
+        "So each vibe_spawn needs the operator's approval (the card shows your brief).",
+        ...tierText,
+        example,
+      ].join("\n"),
+      summarize: (input) =>
+        `spawn ${input.tier ?? "fast"} worker "${input.label}": ${ungatedCardText(backend, input.brief)}`,
+    };
+  },
   execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const worker = list.spawn({
       brief: input.brief,
       label: input.label,
       ...(input.tier ? { tier: input.tier } : {}),
+      cap: ctx.surface.cap,
     });
     const where =
       worker.status === "running"

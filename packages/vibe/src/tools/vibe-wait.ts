@@ -39,14 +39,20 @@ export const vibeWaitTool = defineTool({
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const seconds = input.timeout_seconds ?? waitSeconds.default;
-    const { finished, worker } = await list.wait(input.worker_id, {
+    const { finished, worker, endedBecause } = await list.wait(input.worker_id, {
       timeoutMs: seconds * 1000,
       signal: ctx.signal,
     });
     const name = `${worker.id} "${worker.label}" (${worker.tier})`;
+    if (endedBecause !== undefined)
+      return `${name} is ${worker.status}, but this wait ended early: ${endedBecause}. The worker ends with the run.`;
     if (!finished) {
       const state =
-        worker.status === "queued" ? "is still queued (waiting for a free slot)" : "is still running";
+        worker.status === "queued"
+          ? "is still queued (waiting for a free slot)"
+          : worker.awaitingApproval
+            ? "is waiting for the operator's approval"
+            : "is still running";
       const waited = `${formatDuration(seconds * 1000)}${input.timeout_seconds === undefined ? ", the default wait" : ""}`;
       const activity = worker.activity ? ` (${worker.activity})` : "";
       const again = JSON.stringify({ worker_id: worker.id, timeout_seconds: waitSeconds.max });
@@ -61,7 +67,9 @@ export const vibeWaitTool = defineTool({
       case "done":
         return `${name} is done after ${formatDuration(worker.elapsedMs)}. Its result:\n\n${result}`;
       case "failed":
-        return `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nvibe_send ${worker.id} to retry with more guidance, or do it yourself.`;
+        return worker.failure === "setup"
+          ? `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nA retry cannot help (vibe_send reruns the same command): the harness's worker configuration must be fixed first, so tell the operator, and do the work yourself meanwhile.`
+          : `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nvibe_send ${worker.id} to retry with more guidance, or do it yourself.`;
       default:
         return `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
     }

@@ -1,0 +1,36 @@
+import { createRegistry, createRun, defineTool, surfaces } from "@tools/registry";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defaultWorkerInstructions } from "../backends/worker-instructions.js";
+import { createWorkerToolbox } from "./worker-toolbox.js";
+
+const askUser = defineTool({
+  name: "ask_user",
+  tier: "read",
+  parallelSafe: true,
+  description: 'Asks the operator. Example: {"question": "which?"}',
+  input: z.object({ question: z.string() }),
+  execute: () => "the operator answered",
+});
+
+describe("a worker's toolbox", () => {
+  it("has no ask_user, as its instructions say: it works from its brief and reports what it assumed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vibe-toolbox-"));
+    const registry = createRegistry({ tools: [askUser] });
+    const run = createRun({ workingDirectory: dir });
+    try {
+      const toolbox = createWorkerToolbox(registry, run, surfaces.worker, "exec", run.signal, "worker w1");
+      expect(toolbox.openAiTools()).toEqual([]);
+      const called = await toolbox.call("ask_user", { question: "which?" });
+      expect(called.isError).toBe(true);
+      expect(called.text).toContain("ask_user is not available to a background worker");
+      expect(defaultWorkerInstructions).toContain("without asking questions (you have no\nask_user)");
+    } finally {
+      await run.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
