@@ -67,6 +67,17 @@ describe("vibeBackend", () => {
     expect((await backend.perform(plainTask("the brief\n"))).trim()).toBe("fast\nthe brief");
   });
 
+  it("fills --vibe-command's {model} with the tier's model from the environment, or refuses it", async () => {
+    const env = { OPENAI_FAST_MODEL: "small", OPENAI_GOOD_MODEL: "large" };
+    const backend = vibeBackend("sh -c 'echo model={model}; cat >/dev/null' --model {model}", env);
+    expect((await backend.perform({ ...plainTask("x"), tier: "good" })).trim()).toBe("model=large");
+    expect((await backend.perform(plainTask("x"))).trim()).toBe("model=small");
+    expect(() => vibeBackend("agent --model {model}", {})).toThrow(
+      "--vibe-command uses {model}, but no model is set for it: set OPENAI_FAST_MODEL and OPENAI_GOOD_MODEL",
+    );
+    expect(vibeBackend("agent -p", {}).description).toBe("command agent -p");
+  });
+
   it("refuses a command with no backend in the environment, naming every variable it reads", () => {
     expect(() => vibeBackend(undefined, {})).toThrow(
       "--vibe needs a worker backend: --vibe-command CMD, or OPENAI_API_KEY / OPENAI_BASE_URL, or ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL in the environment",

@@ -17,7 +17,9 @@ export const modelEnvironmentHelp = `Model environment (--model, and serve --vib
   anthropic   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (default claude-sonnet-4-5),
               ANTHROPIC_FAST_MODEL / ANTHROPIC_GOOD_MODEL for vibe's tiers
   serve --vibe picks openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else anthropic when
-  ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set (a base URL alone: a local server that needs no key).`;
+  ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set (a base URL alone: a local server that needs no key).
+  --vibe-command's {model} is the tier's model from OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL (each
+  falling back to OPENAI_MODEL), else the ANTHROPIC_ ones; with none set, {model} is refused.`;
 
 const defaults: Record<Provider, { model: string; fast: string; good: string }> = {
   openai: { model: "gpt-5-mini", fast: "gpt-5-mini", good: "gpt-5" },
@@ -83,7 +85,16 @@ export function modelBackend(
  */
 export function vibeBackend(command: string | undefined, env: Env = process.env): WorkerBackend {
   if (command !== undefined) {
-    return createCommandBackend({ command: splitCommand(command) });
+    const argv = splitCommand(command);
+    const models = commandModels(env);
+    if (models === undefined && argv.some((part) => part.includes("{model}"))) {
+      throw new ToolsError({
+        code: "USAGE",
+        message:
+          "--vibe-command uses {model}, but no model is set for it: set OPENAI_FAST_MODEL and OPENAI_GOOD_MODEL (or OPENAI_MODEL for both), or the ANTHROPIC_ ones, or leave {model} out",
+      });
+    }
+    return createCommandBackend({ command: argv, ...(models === undefined ? {} : { models }) });
   }
   if (read(env, "OPENAI_API_KEY") !== undefined || read(env, "OPENAI_BASE_URL") !== undefined)
     return modelBackend("openai", env);
@@ -94,4 +105,18 @@ export function vibeBackend(command: string | undefined, env: Env = process.env)
     message:
       "--vibe needs a worker backend: --vibe-command CMD, or OPENAI_API_KEY / OPENAI_BASE_URL, or ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL in the environment",
   });
+}
+
+/**
+ * The models of `--vibe-command`'s `{model}`: OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL (each falling
+ * back to OPENAI_MODEL) when either tier is set that way, else the ANTHROPIC_ ones; undefined when
+ * neither provider names a model for both tiers (no default: the CLI is not necessarily either's).
+ */
+export function commandModels(env: Env = process.env): { fast: string; good: string } | undefined {
+  for (const prefix of ["OPENAI", "ANTHROPIC"]) {
+    const fast = read(env, `${prefix}_FAST_MODEL`) ?? read(env, `${prefix}_MODEL`);
+    const good = read(env, `${prefix}_GOOD_MODEL`) ?? read(env, `${prefix}_MODEL`);
+    if (fast !== undefined && good !== undefined) return { fast, good };
+  }
+  return undefined;
 }
