@@ -40,7 +40,8 @@ JSON-lines mode:
   A reply that does not fit gets {"event": "card_error", …}; a card taken down (timeout, end of
   input) gets {"event": "card_closed", …}. Without it nobody is attached: cards fail closed.
   --vibe turns vibe mode on (vibe_spawn, …): workers run on --vibe-command CMD (an agent CLI;
-  the brief on stdin; {tier} {model} {label} {workerId} {cwd} placeholders) or on the model
+  the brief on stdin; {tier} {model} {label} {workerId} {cwd} placeholders; it acts ungated, so
+  vibe_spawn and vibe_send are exec tools there, asked per call) or on the model
   backend the environment configures (below). CMD is split into words as sh does — 'single' and
   "double" quotes and backslashes group them, nothing is expanded — and run without a shell:
   --vibe-command "sh -c 'echo {tier}; cat'".

@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import type { ApprovalPolicy } from "@tools/registry";
-import type { WorkerBackend } from "@tools/vibe";
+import { vibeListKey, type WorkerBackend } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
 import { CallsInFlight, handleCancelLine } from "./calls-in-flight.js";
 import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
@@ -103,6 +103,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   // Nobody can answer any more: open cards fail closed, so the calls waiting on them answer.
   operator?.detach();
   if (reason === "end of input") {
+    // Observers do not hold the shutdown: a vibe_wait in flight answers now that the run is
+    // ending (its worker ends with the run), instead of after up to 600 s.
+    demo.run.get(vibeListKey)?.endWaits("the run is ending (end of input)");
     // The calls already made still answer, unless a signal cuts the wait short.
     reason = await Promise.race([Promise.all(pending).then(() => reason), stopped]);
   }

@@ -8,6 +8,7 @@ import { createDemoRun } from "../create-demo-run.js";
  */
 const schemaOnlyBackend: WorkerBackend = {
   description: "none (schema export only)",
+  gated: true,
   perform: () => Promise.reject(new Error("the schema export starts no workers")),
 };
 

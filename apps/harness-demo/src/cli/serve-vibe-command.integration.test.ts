@@ -1,0 +1,94 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ServeSession } from "../__fixtures__/cli-process.js";
+
+// `serve --vibe-command sh`: each worker is a real `sh` reading its brief as a script, an agent
+// CLI that edits files itself, without the registry's gate.
+let dir: string | undefined;
+let session: ServeSession | undefined;
+afterEach(async () => {
+  if (session) await session.close().catch(() => undefined);
+  session = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const isCard = (response: Record<string, unknown>) => response["event"] === "card";
+const text = (response: Record<string, unknown>) =>
+  JSON.stringify(response["content"] ?? response["error"] ?? "");
+
+describe("serve --vibe-command (an ungated worker backend)", () => {
+  it(
+    "refuses vibe_spawn on read-capped surfaces and asks at exec, showing the brief, on the main one",
+    { timeout: 30_000 },
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), "serve-vibe-cmd-"));
+      session = new ServeSession([
+        "--workdir",
+        dir,
+        "--approval",
+        "ask",
+        "--operator",
+        "jsonl",
+        "--vibe-command",
+        "sh",
+      ]);
+      const brief = "echo x > pwned.txt";
+      for (const [id, surface] of [
+        [1, "readonly"],
+        [2, "plan"],
+      ] as const) {
+        const refused = await session.call({
+          id,
+          surface,
+          tool: "vibe_spawn",
+          args: { brief, label: "innocent" },
+        });
+        expect(refused["ok"]).toBe(false);
+        expect(text(refused)).toContain("vibe_spawn is an exec tool");
+      }
+      expect(existsSync(join(dir, "pwned.txt"))).toBe(false);
+
+      session.sendLine(JSON.stringify({ id: 3, tool: "vibe_spawn", args: { brief, label: "innocent" } }));
+      const card = await session.response(isCard);
+      expect(card["card"]).toMatchObject({ kind: "permission" });
+      expect(JSON.stringify(card["card"])).toContain("UNGATED");
+      expect(JSON.stringify(card["card"])).toContain(brief);
+      session.sendLine(JSON.stringify({ card_id: card["card_id"], decline: true }));
+      const denied = await session.response((response) => response["id"] === 3);
+      expect(denied["ok"]).toBe(false);
+      expect(existsSync(join(dir, "pwned.txt"))).toBe(false);
+
+      // The worker surface offers no vibe_* (no nested fan-out).
+      const nested = await session.call({ id: 4, surface: "worker", tool: "vibe_list", args: {} });
+      expect(nested["ok"]).toBe(false);
+      expect(text(nested)).toContain("vibe_list");
+    },
+  );
+
+  it(
+    "ends promptly at end of input with a vibe_wait in flight: the wait answers that the run is ending",
+    { timeout: 30_000 },
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), "serve-vibe-cmd-"));
+      session = new ServeSession(["--workdir", dir, "--approval", "auto", "--vibe-command", "sh"]);
+      const spawned = await session.call({
+        id: 1,
+        tool: "vibe_spawn",
+        args: { brief: "sleep 60", label: "sleeper" },
+      });
+      expect(spawned["ok"]).toBe(true);
+      session.sendLine(
+        JSON.stringify({ id: 2, tool: "vibe_wait", args: { worker_id: "w1", timeout_seconds: 600 } }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      expect(await session.close(15_000)).toBe(0);
+      expect(Date.now() - started).toBeLessThan(15_000);
+      const waited = await session.response((response) => response["id"] === 2, 1000);
+      expect(text(waited)).toContain("the run is ending (end of input)");
+    },
+  );
+});
