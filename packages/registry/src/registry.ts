@@ -5,6 +5,7 @@ import { resolveInside, workspaceContainment } from "./guardrails/workspace-cont
 import { checkApprovalPolicy, type ApprovalPolicy, type Approver } from "./invoke/approval.js";
 import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
+import { callSignal } from "./invoke/call-signal.js";
 import { noLanes, reserveLane, type LaneEntry } from "./invoke/enter-lane.js";
 import { cancelledCall, hiddenFromSurface, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
 import { validateArguments } from "./invoke/validate-arguments.js";
@@ -242,7 +243,7 @@ export class Registry {
       caller: string | undefined;
     },
   ): Promise<ToolResult> {
-    const { callId, origin, depth, surface, toolName, waited, caller } = meta;
+    const { depth, surface, toolName } = meta;
     if (run.disposed) {
       throw new ToolsError({
         code: "RUN_DISPOSED",
@@ -277,12 +278,38 @@ export class Registry {
     );
     // A signal of the call's own, also when only the run's would do: what a tool hangs on it
     // goes with the call instead of piling up on the run's signal, which every call shares.
-    const signal = AbortSignal.any(signals);
+    const own = callSignal(signals);
+    try {
+      return await this.checkedCall(run, request, parent, meta, tool, validation.input, own.signal);
+    } finally {
+      own.unlink();
+    }
+  }
+
+  /** The chain from the guardrails on, for a call whose tool and arguments are valid. */
+  private async checkedCall(
+    run: Run,
+    request: InvokeRequest,
+    parent: Parent | undefined,
+    meta: {
+      callId: string;
+      origin: CallOrigin;
+      depth: number;
+      surface: Surface;
+      toolName: string;
+      waited: { ms: number };
+      caller: string | undefined;
+    },
+    tool: Tool,
+    input: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<ToolResult> {
+    const { callId, origin, depth, surface, waited, caller } = meta;
     const resolvedPaths = new Map<string, string>();
     const call: CallInfo = {
       callId,
       tool,
-      input: validation.input,
+      input,
       run,
       surface,
       origin,

@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { setMaxListeners } from "node:events";
 import { realpathSync, statSync } from "node:fs";
 import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import { terminateProcess, type TerminateOptions } from "./owned-process.js";
@@ -63,6 +64,8 @@ export class Run {
     this.workingDirectory = realWorkingDirectory(options.workingDirectory);
     this.conversationId = options.conversationId ?? "default";
     this.id = options.id ?? `run_${process.pid}_${++runCounter}`;
+    // Every call in flight ties its own signal to the run's: any number may listen at once.
+    setMaxListeners(0, this.controller.signal);
     for (const [key, value] of options.resources ?? []) this.wire(key, value);
     if (options.signal) {
       const external = options.signal;

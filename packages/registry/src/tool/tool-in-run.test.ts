@@ -121,13 +121,40 @@ describe("the per-call signal", () => {
       await expect.poll(() => started.length).toBe(12);
       expect(new Set(started).size).toBe(12);
       expect(started).not.toContain(run.signal);
-      expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
+      // One tie per call in flight, none of the tool's own listeners.
+      expect(getEventListeners(run.signal, "abort")).toHaveLength(12);
       release();
       await Promise.all(calls);
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+      // Untied as each call ended: nothing stays on the run's signal.
+      expect(getEventListeners(run.signal, "abort")).toHaveLength(0);
     } finally {
       process.off("warning", onWarning);
     }
+  });
+
+  it("aborts with the run's reason when the run ends during the call", async () => {
+    let seen: AbortSignal | undefined;
+    const waiting = defineTool({
+      name: "wait",
+      tier: "read",
+      parallelSafe: true,
+      description: "Waits for its signal. Example: {}",
+      input: z.object({}),
+      execute: (_input, ctx) =>
+        new Promise<string>((resolve) => {
+          seen = ctx.signal;
+          ctx.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+        }),
+    });
+    const registry = createRegistry({ tools: [waiting] });
+    const run = newRun(false);
+    const call = registry.invoke(run, { tool: "wait", args: {} });
+    await expect.poll(() => seen).toBeDefined();
+    await run.dispose();
+    await call;
+    expect(seen?.aborted).toBe(true);
+    expect(seen?.reason).toBe(run.signal.reason);
   });
 });
