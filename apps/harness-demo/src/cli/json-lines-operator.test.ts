@@ -53,4 +53,27 @@ describe("JsonLinesOperatorPort", () => {
       reason: "the operator's input ended before an answer",
     });
   });
+
+  it('reads "0: reason" as a decline with that reason, on a free-text card and on a choice card', async () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const freeText = buildCard({ question: "Which name?" });
+    const choice = buildCard({
+      question: "Which region?",
+      options: [{ label: "north" }, { label: "south" }],
+    });
+    const free = port.ask(
+      { id: "card_1", target: { id: "c1" }, card: freeText, text: renderCard(freeText) },
+      new AbortController().signal,
+    );
+    const chosen = port.ask(
+      { id: "card_2", target: { id: "c1" }, card: choice, text: renderCard(choice) },
+      new AbortController().signal,
+    );
+    port.handleLine({ card_id: "card_1", answer: "0: I don't care, pick one" });
+    port.handleLine({ card_id: "card_2", answer: "0: not my call" });
+    expect(events.filter((event) => event.event === "card_error")).toEqual([]);
+    expect(await free).toEqual({ kind: "decline", reason: "I don't care, pick one" });
+    expect(await chosen).toEqual({ kind: "decline", reason: "not my call" });
+  });
 });

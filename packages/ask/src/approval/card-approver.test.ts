@@ -165,6 +165,15 @@ describe("the card approver through a real registry", () => {
     expect(executed).toEqual([]);
   });
 
+  it("a card declined with a reason denies and passes the reason on", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("0: not while tests run") });
+    const { call, executed } = setup(port);
+    const result = await call();
+    expect(result.error?.code).toBe("APPROVAL_DENIED");
+    expect(resultText(result)).toContain('the operator declined the permission card, saying: "not while tests run"');
+    expect(executed).toEqual([]);
+  });
+
   it("a declined card denies", async () => {
     const port = new MemoryQuestionPort({ respond: (card) => card.reply("0") });
     const { call, executed } = setup(port);

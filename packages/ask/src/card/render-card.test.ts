@@ -24,7 +24,7 @@ describe("renderCard", () => {
         "     what production runs",
         "  2. SQLite",
         "",
-        "  0. Decline to answer (the agent carries on with a stated assumption)",
+        '  0. Decline to answer (the agent carries on with a stated assumption); "0: reason" says why',
         "",
         'Reply with a number, or several separated by commas ("1,3"), or type your own answer (a note after a number: "1: …").',
         "Waiting up to 10 min; after that it counts as no answer.",

@@ -39,7 +39,9 @@ export function renderCard(card: Card): string {
   });
   if (card.kind === "question") {
     if (card.options.length > 0) lines.push("");
-    lines.push(`  ${declineToken}. Decline to answer (the agent carries on with a stated assumption)`);
+    lines.push(
+      `  ${declineToken}. Decline to answer (the agent carries on with a stated assumption); "${declineToken}: reason" says why`,
+    );
   }
   lines.push("");
   lines.push(replyHint(card));

@@ -58,6 +58,23 @@ describe("parseReply", () => {
   });
 });
 
+describe("parseReply: declining with a reason", () => {
+  const withText = buildCard({ question: "Which year?", options, allowFreeText: true });
+  it('reads "0: reason" as a decline with that reason on every kind of card', () => {
+    expect(parseReply(textOnly, "0: I don't care, pick one")).toEqual({
+      kind: "decline",
+      reason: "I don't care, pick one",
+    });
+    expect(parseReply(single, "0: not my call")).toEqual({ kind: "decline", reason: "not my call" });
+    expect(parseReply(multi, " 0 :  ask the team ")).toEqual({ kind: "decline", reason: "ask the team" });
+    expect(parseReply(withText, "0:")).toEqual({ kind: "decline" });
+  });
+
+  it('keeps a time such as "0:30" as typed text where free text is allowed', () => {
+    expect(parseReply(textOnly, "0:30")).toEqual({ kind: "answer", selected: [], text: "0:30" });
+  });
+});
+
 describe("checkReply", () => {
   it("orders labels as on the card and drops duplicates", () => {
     expect(checkReply(multi, { kind: "answer", selected: ["MySQL", "Postgres", "MySQL"] })).toEqual({

@@ -22,8 +22,8 @@ function choose(card: Card): string {
 }
 
 /**
- * Reads a typed line as a reply to `card`: "2", "1,3", "2: keep the old API", free text, or
- * "0" to decline. Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
+ * Reads a typed line as a reply to `card`: "2", "1,3", "2: keep the old API", free text, "0" to
+ * decline, or "0: reason" to decline and say why (on every card, as the note after a number). Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
  * asks again); an empty line is never taken as an answer. A number that is no option on the card
  * ("2024" with three options) is typed text when the card allows free text, and refused otherwise.
  */
@@ -31,6 +31,13 @@ export function parseReply(card: Card, line: string): CardReply {
   const text = line.trim();
   if (text === "") throw invalid(`Nothing was typed: ${choose(card)}.`);
   if (text === declineToken) return { kind: "decline" };
+  // "0: reason" declines and says why, as "2: a note" picks and adds a note; "0:30" (a time, no
+  // reason) is not a decline.
+  const declined = new RegExp(`^${declineToken}\\s*:(?!\\d)\\s*([\\s\\S]*)$`).exec(text);
+  if (declined) {
+    const reason = declined[1]?.trim();
+    return reason ? { kind: "decline", reason } : { kind: "decline" };
+  }
   const numbered = /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/.exec(text);
   if (numbered && card.options.length > 0) {
     const picks = (numbered[1] ?? "").split(",").map((part) => Number(part.trim()));

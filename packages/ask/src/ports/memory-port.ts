@@ -6,7 +6,7 @@ import type { CardEvents, CardRequest, QuestionPort } from "../port/question-por
 export interface ShownCard extends CardRequest {
   /** `pending` until answered, declined, or taken down (timeout, cancel, detach). */
   readonly state: "pending" | "replied" | "taken down";
-  /** Replies as a human would type it in the terminal: "2", "1,3", "2: note", text, "0". */
+  /** Replies as a human would type it in the terminal: "2", "1,3", "2: note", text, "0", "0: reason". */
   reply(line: string): void;
   /** Replies with chosen labels and/or text; checked against the card. */
   answer(answer: { selected?: readonly string[]; text?: string }): void;

@@ -26,12 +26,12 @@ function describeReply(reply: CardReply): string {
 
 /**
  * A question port on a terminal: draws the card (the same text as every port), then reads
- * lines at a `> ` prompt until one is a valid reply — "2", "1,3", "2: a note", typed text, or
- * "0" to decline; an invalid line is explained and asked again. Ctrl+C declines. Input typed
- * before the card appeared is ignored, never taken as a reply. One card at a
- * time: a second question waits until the first is settled, and its time to answer starts when
- * it is drawn ({@link QuestionPort.reportsShown}). Not attached when stdin is not a TTY, so a
- * headless run fails its questions at once.
+ * lines at a `> ` prompt until one is a valid reply — "2", "1,3", "2: a note", typed text, "0"
+ * to decline, or "0: reason" to decline saying why; an invalid line is explained and asked
+ * again. Ctrl+C declines. Input typed before the card appeared is ignored, never taken as a
+ * reply. One card at a time: a second question waits until the first is settled, and its time
+ * to answer starts when it is drawn ({@link QuestionPort.reportsShown}). Not attached when stdin
+ * is not a TTY, so a headless run fails its questions at once.
  */
 export class TerminalQuestionPort implements QuestionPort {
   /** Cards queue here, so the port says when each is drawn. */

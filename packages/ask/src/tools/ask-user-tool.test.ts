@@ -85,6 +85,20 @@ describe("ask_user through the registry", () => {
     expect(resultText(result)).not.toContain("answered");
   });
 
+  it('reports "0: reason" as a decline with the reason, never as an answer', async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("0: I don't care, pick one") });
+    const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: { question: "Which name?" },
+    });
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toMatch(
+      /^The operator declined to answer \("I don't care, pick one"\)\. This is not an answer\./,
+    );
+    expect(resultText(result)).not.toContain("answered");
+    expect(port.shown[0]?.text).toContain('"0: reason"');
+  });
+
   it("fails a timed-out question with the same instruction, using the configured timeout", async () => {
     const port = new MemoryQuestionPort();
     const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: 40 })] });
