@@ -70,6 +70,7 @@ describe("the card approver through a real registry", () => {
         "     the agent is told you refused",
         "",
         "Reply with one number (1-3).",
+        "An option's exact label, typed out, picks it too.",
         "Waiting up to 15 min; after that it counts as no answer.",
         "",
       ].join("\n"),

@@ -27,6 +27,7 @@ describe("renderCard", () => {
         '  0. Decline to answer (the agent carries on with a stated assumption); "0: reason" says why',
         "",
         'Reply with a number, or several separated by commas ("1,3"), or type your own answer (a note after a number: "1: …").',
+        "A number from 1 to 2 or an option's exact label picks that option; anything else is your own answer.",
         "Waiting up to 10 min; after that it counts as no answer.",
         "",
       ].join("\n"),

@@ -19,7 +19,13 @@ function replyHint(card: Card): string {
   } else {
     parts.push("Type your answer");
   }
-  return `${parts.join(", ")}.`;
+  const hint = `${parts.join(", ")}.`;
+  if (card.options.length === 0) return hint;
+  // How a line is read, in the order parseReply reads it.
+  const range = card.options.length === 1 ? "1" : `A number from 1 to ${card.options.length}`;
+  return card.allowFreeText
+    ? `${hint}\n${range} or an option's exact label picks that option; anything else is your own answer.`
+    : `${hint}\nAn option's exact label, typed out, picks it too.`;
 }
 
 /**

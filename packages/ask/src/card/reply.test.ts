@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCard } from "./card.js";
 import { checkReply, parseReply } from "./reply.js";
+import { renderCard } from "./render-card.js";
 
 const options = [{ label: "Postgres" }, { label: "SQLite" }, { label: "MySQL" }];
 const single = buildCard({ question: "Q", options });
@@ -33,7 +34,6 @@ describe("parseReply", () => {
     expect(() => parseReply(single, "1,7")).toThrow(/There is no option 7/);
     expect(() => parseReply(single, "1,2")).toThrow(/This question takes one choice, not 2/);
     expect(() => parseReply(single, "1: but")).toThrow(/takes no typed note/);
-    expect(() => parseReply(single, "Postgres")).toThrow(/'Postgres' is not an option/);
   });
 
   it("asks for typed text on a card with no options, naming no number range", () => {
@@ -72,6 +72,39 @@ describe("parseReply: declining with a reason", () => {
 
   it('keeps a time such as "0:30" as typed text where free text is allowed', () => {
     expect(parseReply(textOnly, "0:30")).toEqual({ kind: "answer", selected: [], text: "0:30" });
+  });
+});
+
+describe("parseReply: numbers and labels", () => {
+  const years = buildCard({
+    question: "Which year?",
+    options: [{ label: "2024" }, { label: "2025" }, { label: "North wing" }],
+    allowFreeText: true,
+  });
+  it("takes an option's exact label (any case, spaces collapsed) as that option", () => {
+    expect(parseReply(single, "sqlite")).toEqual({ kind: "answer", selected: ["SQLite"] });
+    expect(parseReply(multi, " MySQL ")).toEqual({ kind: "answer", selected: ["MySQL"] });
+    expect(parseReply(years, "north   WING")).toEqual({ kind: "answer", selected: ["North wing"] });
+  });
+
+  it("reads a number in range as the option's number, and a label that is a number as that option", () => {
+    expect(parseReply(years, "2024")).toEqual({ kind: "answer", selected: ["2024"] });
+    expect(parseReply(years, "2")).toEqual({ kind: "answer", selected: ["2025"] });
+    expect(parseReply(years, "2026")).toEqual({ kind: "answer", selected: [], text: "2026" });
+  });
+
+  it("still refuses what is neither an option's number nor its label where free text is not taken", () => {
+    expect(() => parseReply(single, "Oracle")).toThrow(/'Oracle' is not an option/);
+    expect(() => parseReply(single, "Postgres please")).toThrow(/is not an option/);
+  });
+
+  it("says on the card that a label picks its option, and how a number is read", () => {
+    expect(renderCard(single)).toContain(
+      "Reply with one number (1-3).\nAn option's exact label, typed out, picks it too.\n",
+    );
+    expect(renderCard(years)).toContain(
+      "\nA number from 1 to 3 or an option's exact label picks that option; anything else is your own answer.\n",
+    );
   });
 });
 

@@ -39,12 +39,9 @@ export function parseReply(card: Card, line: string): CardReply {
     return reason ? { kind: "decline", reason } : { kind: "decline" };
   }
   const numbered = /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/.exec(text);
-  if (numbered && card.options.length > 0) {
-    const picks = (numbered[1] ?? "").split(",").map((part) => Number(part.trim()));
-    const outside = picks.filter((pick) => pick < 1 || pick > card.options.length);
-    // Not a choice on this card, so the human meant the number itself (a year, a count).
-    if (outside.length > 0 && card.allowFreeText) return { kind: "answer", selected: [], text };
-    if (outside.length > 0) throw invalid(`There is no option ${outside.join(", ")}: ${choose(card)}.`);
+  const picks = numbered ? (numbered[1] ?? "").split(",").map((part) => Number(part.trim())) : [];
+  const outside = picks.filter((pick) => pick < 1 || pick > card.options.length);
+  if (numbered && card.options.length > 0 && outside.length === 0) {
     const unique = [...new Set(picks)];
     if (unique.length > 1 && !card.multiSelect) {
       throw invalid(`This question takes one choice, not ${unique.length}: ${choose(card)}.`);
@@ -54,8 +51,16 @@ export function parseReply(card: Card, line: string): CardReply {
     const selected = unique.map((pick) => card.options[pick - 1]?.label ?? "");
     return note ? { kind: "answer", selected, text: note } : { kind: "answer", selected };
   }
-  if (!card.allowFreeText) throw invalid(`'${text}' is not an option: ${choose(card)}.`);
-  return { kind: "answer", selected: [], text };
+  // An option's label typed out picks it (labels are unique regardless of case).
+  const typed = text.replace(/\s+/g, " ").toLowerCase();
+  const byLabel = card.options.find((option) => option.label.toLowerCase() === typed);
+  if (byLabel) return { kind: "answer", selected: [byLabel.label] };
+  // Not a choice on this card, so the human meant the number itself (a year, a count).
+  if (card.allowFreeText) return { kind: "answer", selected: [], text };
+  if (numbered && card.options.length > 0) {
+    throw invalid(`There is no option ${outside.join(", ")}: ${choose(card)}.`);
+  }
+  throw invalid(`'${text}' is not an option: ${choose(card)}.`);
 }
 
 /**
