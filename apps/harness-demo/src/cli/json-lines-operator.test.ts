@@ -76,4 +76,21 @@ describe("JsonLinesOperatorPort", () => {
     expect(await free).toEqual({ kind: "decline", reason: "I don't care, pick one" });
     expect(await chosen).toEqual({ kind: "decline", reason: "not my call" });
   });
+
+  it("refuses a reply that both answers and declines, and keeps the card open", async () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const card = buildCard({ question: "Which region?", options: [{ label: "north" }, { label: "south" }] });
+    const reply = port.ask(
+      { id: "card_1", target: { id: "c1" }, card, text: renderCard(card) },
+      new AbortController().signal,
+    );
+    expect(port.handleLine({ card_id: "card_1", answer: "1", decline: true })).toBe(true);
+    expect(events.at(-1)).toMatchObject({ event: "card_error", card_id: "card_1" });
+    expect(events.at(-1)).toHaveProperty("error", expect.stringMatching(/both "answer" and "decline"/));
+    port.handleLine({ card_id: "card_1", decline: "yes" });
+    expect(events.at(-1)).toHaveProperty("error", expect.stringMatching(/"decline" must be true/));
+    port.handleLine({ card_id: "card_1", answer: "north" });
+    expect(await reply).toEqual({ kind: "answer", selected: ["north"] });
+  });
 });

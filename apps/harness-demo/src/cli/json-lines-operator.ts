@@ -124,11 +124,21 @@ export class JsonLinesOperatorPort implements QuestionPort {
 
 /** The reply a card-answer line carries, checked against the card; throws with a message for the peer. */
 function readReply(card: Card, record: Record<string, unknown>): CardReply {
-  if (record["decline"] === true) {
-    const reason = record["reason"];
-    return typeof reason === "string" ? { kind: "decline", reason } : { kind: "decline" };
-  }
   const answer = record["answer"];
+  const decline = record["decline"];
+  if (decline !== undefined && typeof decline !== "boolean") {
+    throw new Error('"decline" must be true (to decline) or left out');
+  }
+  if (decline === true && answer !== undefined) {
+    throw new Error(
+      'the reply has both "answer" and "decline": true; send one: the answer, or the decline (with an optional "reason")',
+    );
+  }
+  if (decline === true) {
+    const reason = record["reason"];
+    if (reason !== undefined && typeof reason !== "string") throw new Error('"reason" must be a string');
+    return checkReply(card, typeof reason === "string" ? { kind: "decline", reason } : { kind: "decline" });
+  }
   if (typeof answer === "string") return parseReply(card, answer);
   if (typeof answer === "object" && answer !== null && !Array.isArray(answer)) {
     const { selected = [], text } = answer as { selected?: unknown; text?: unknown };
