@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { buildCard, renderCard, type CardReply } from "@tools/ask";
+import { buildCard, cardLimits, renderCard, type CardReply } from "@tools/ask";
 import { describe, expect, it } from "vitest";
 import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
 
@@ -92,5 +92,25 @@ describe("JsonLinesOperatorPort", () => {
     expect(events.at(-1)).toHaveProperty("error", expect.stringMatching(/"decline" must be true/));
     port.handleLine({ card_id: "card_1", answer: "north" });
     expect(await reply).toEqual({ kind: "answer", selected: ["north"] });
+  });
+
+  it("refuses an answer over the length limit with a card_error naming the limit, and keeps the card open", async () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const card = buildCard({ question: "Which name?" });
+    const reply = port.ask(
+      { id: "card_1", target: { id: "c1" }, card, text: renderCard(card) },
+      new AbortController().signal,
+    );
+    port.handleLine({ card_id: "card_1", answer: "x".repeat(300_000) });
+    expect(events.at(-1)).toMatchObject({ event: "card_error", card_id: "card_1" });
+    expect(events.at(-1)).toHaveProperty(
+      "error",
+      expect.stringContaining(`The answer is 300000 characters, at most ${cardLimits.answer}: shorten it`),
+    );
+    port.handleLine({ card_id: "card_1", answer: { text: "y".repeat(300_000) } });
+    expect(events.at(-1)).toHaveProperty("error", expect.stringContaining("at most"));
+    port.handleLine({ card_id: "card_1", answer: "short" });
+    expect(await reply).toEqual({ kind: "answer", selected: [], text: "short" });
   });
 });

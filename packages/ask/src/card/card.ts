@@ -33,13 +33,18 @@ export interface Card {
   readonly arguments?: Readonly<Record<string, unknown>>;
 }
 
-/** Size bounds of a card, in characters (options: a count). */
+/**
+ * Size bounds of a card, in characters (options: a count). `answer` bounds what the human types
+ * back — an answer, a note after a number, a decline's reason: a longer reply is refused with the
+ * limit and the card stays open, so the human can shorten it (nothing is cut silently).
+ */
 export const cardLimits = {
   question: 2_000,
   context: 4_000,
   options: 12,
   label: 200,
   description: 1_000,
+  answer: 10_000,
 } as const;
 
 /** The longest wait a Node timer keeps (2³¹ − 1 ms, about 24.8 days); a longer one fires at once. */

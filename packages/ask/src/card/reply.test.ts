@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCard } from "./card.js";
+import { buildCard, cardLimits } from "./card.js";
 import { checkReply, parseReply } from "./reply.js";
 import { renderCard } from "./render-card.js";
 
@@ -105,6 +105,26 @@ describe("parseReply: numbers and labels", () => {
     expect(renderCard(years)).toContain(
       "\nA number from 1 to 3 or an option's exact label picks that option; anything else is your own answer.\n",
     );
+  });
+});
+
+describe("typed text is bounded", () => {
+  const long = "x".repeat(cardLimits.answer + 1);
+  it("refuses typed text longer than the limit, saying the limit, so the human can shorten it", () => {
+    expect(() => parseReply(textOnly, long)).toThrow(
+      `The answer is ${cardLimits.answer + 1} characters, at most ${cardLimits.answer}: shorten it`,
+    );
+    expect(() => parseReply(multi, `2: ${long}`)).toThrow(/The note is \d+ characters, at most/);
+    expect(() => parseReply(single, `0: ${long}`)).toThrow(/The reason is \d+ characters, at most/);
+    expect(() => checkReply(textOnly, { kind: "answer", selected: [], text: long })).toThrow(
+      /The answer is \d+ characters, at most/,
+    );
+    expect(() => checkReply(single, { kind: "decline", reason: long })).toThrow(/The reason is/);
+  });
+
+  it("takes text of exactly the limit", () => {
+    const most = "y".repeat(cardLimits.answer);
+    expect(parseReply(textOnly, most)).toEqual({ kind: "answer", selected: [], text: most });
   });
 });
 

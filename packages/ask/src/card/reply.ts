@@ -1,5 +1,5 @@
 import { AskError } from "../errors/ask-error.js";
-import type { Card } from "./card.js";
+import { cardLimits, type Card } from "./card.js";
 import { declineToken } from "./render-card.js";
 
 /**
@@ -12,6 +12,16 @@ export type CardReply =
 
 function invalid(message: string): AskError {
   return new AskError({ code: "ASK_INVALID_REPLY", message });
+}
+
+/** Refuses typed text over {@link cardLimits}.answer, so the human can shorten it and reply again. */
+function bounded(text: string, what: "answer" | "note" | "reason"): string {
+  if (text.length > cardLimits.answer) {
+    throw invalid(
+      `The ${what} is ${text.length} characters, at most ${cardLimits.answer}: shorten it (put long material in a file and give its path), then reply again.`,
+    );
+  }
+  return text;
 }
 
 function choose(card: Card): string {
@@ -36,7 +46,7 @@ export function parseReply(card: Card, line: string): CardReply {
   const declined = new RegExp(`^${declineToken}\\s*:(?!\\d)\\s*([\\s\\S]*)$`).exec(text);
   if (declined) {
     const reason = declined[1]?.trim();
-    return reason ? { kind: "decline", reason } : { kind: "decline" };
+    return reason ? { kind: "decline", reason: bounded(reason, "reason") } : { kind: "decline" };
   }
   const numbered = /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/.exec(text);
   const picks = numbered ? (numbered[1] ?? "").split(",").map((part) => Number(part.trim())) : [];
@@ -48,6 +58,7 @@ export function parseReply(card: Card, line: string): CardReply {
     }
     const note = numbered[2]?.trim() || undefined;
     if (note && !card.allowFreeText) throw invalid(`This question takes no typed note: ${choose(card)}.`);
+    if (note) bounded(note, "note");
     const selected = unique.map((pick) => card.options[pick - 1]?.label ?? "");
     return note ? { kind: "answer", selected, text: note } : { kind: "answer", selected };
   }
@@ -56,7 +67,7 @@ export function parseReply(card: Card, line: string): CardReply {
   const byLabel = card.options.find((option) => option.label.toLowerCase() === typed);
   if (byLabel) return { kind: "answer", selected: [byLabel.label] };
   // Not a choice on this card, so the human meant the number itself (a year, a count).
-  if (card.allowFreeText) return { kind: "answer", selected: [], text };
+  if (card.allowFreeText) return { kind: "answer", selected: [], text: bounded(text, "answer") };
   if (numbered && card.options.length > 0) {
     throw invalid(`There is no option ${outside.join(", ")}: ${choose(card)}.`);
   }
@@ -65,13 +76,14 @@ export function parseReply(card: Card, line: string): CardReply {
 
 /**
  * Checks a port's structured reply against its card: known labels, one unless multi-select,
- * text only when allowed, and never empty. Returns the reply with labels in card order and
+ * text only when allowed and at most {@link cardLimits}.answer characters (a decline's reason too),
+ * and never empty. Returns the reply with labels in card order and
  * duplicates dropped; throws `ASK_INVALID_REPLY` otherwise.
  */
 export function checkReply(card: Card, reply: CardReply): CardReply {
   if (reply.kind === "decline") {
     const reason = reply.reason?.trim();
-    return reason ? { kind: "decline", reason } : { kind: "decline" };
+    return reason ? { kind: "decline", reason: bounded(reason, "reason") } : { kind: "decline" };
   }
   const labels = card.options.map((option) => option.label);
   const unknown = reply.selected.filter((label) => !labels.includes(label));
@@ -88,5 +100,6 @@ export function checkReply(card: Card, reply: CardReply): CardReply {
   if (text && !card.allowFreeText)
     throw invalid("the reply carries text, but the card takes no typed answer");
   if (selected.length === 0 && !text) throw invalid("the reply is empty: no option chosen and no text");
+  if (text) bounded(text, selected.length > 0 ? "note" : "answer");
   return text ? { kind: "answer", selected, text } : { kind: "answer", selected };
 }
