@@ -16,6 +16,22 @@ function problemsOf(input: CardInput): string {
 }
 
 describe("buildCard", () => {
+  it("refuses numbered choices in the question or context of a question with options, not elsewhere", () => {
+    const options = [{ label: "no" }, { label: "yes" }];
+    expect(problemsOf({ question: "Which?\n1. yes\n2. no", options })).toMatch(
+      /question has a numbered list/,
+    );
+    expect(problemsOf({ question: "Which?", context: "(1) yes\n(2) no", options })).toMatch(
+      /context has a numbered list/,
+    );
+    // Without options a typed answer is free: a number means what the question's list says.
+    expect(buildCard({ question: "Which?\n1. yes\n2. no" }).question).toContain("1. yes");
+    // A permission card is the harness's text, never refused.
+    expect(buildCard({ kind: "permission", question: "Allow x?", context: "1. a\n2. b", options }).kind).toBe(
+      "permission",
+    );
+  });
+
   it("normalises a question with options", () => {
     const card = buildCard({
       question: "  Which database?  ",

@@ -1,4 +1,5 @@
 import { AskError } from "../errors/ask-error.js";
+import { numberedListLines } from "./numbered-lines.js";
 
 /** One choice on a card. */
 export interface CardOption {
@@ -95,7 +96,9 @@ function oneLine(text: string): string {
  * Validates and normalises a card. Strict where the human could not answer (no option and no
  * free text, duplicate labels, oversized fields); lenient where only the display is concerned
  * (whitespace is trimmed, newlines in labels collapse, blank descriptions are dropped,
- * multi-select with fewer than two options is simply single choice). Throws
+ * multi-select with fewer than two options is simply single choice). A question card with options
+ * whose question or context holds a numbered list (two lines or more such as "1. yes") is refused:
+ * the card numbers the options itself, and the two numberings would disagree. Throws
  * `ASK_INVALID_QUESTION` listing every problem and what to do instead.
  */
 export function buildCard(input: CardInput): Card {
@@ -143,6 +146,26 @@ export function buildCard(input: CardInput): Card {
     } else seen.set(key, index);
     options.push(description ? { label, description } : { label });
   });
+  // The card numbers the options itself: a list numbered in the text would show a second, different
+  // "1." and "2.", and typing 1 would pick the first option, not the text's first line.
+  if ((input.kind ?? "question") === "question" && rawOptions.length > 0) {
+    for (const [field, text] of [
+      ["question", question],
+      ["context", context ?? ""],
+    ] as const) {
+      const listed = numberedListLines(text);
+      if (listed.length > 0) {
+        problems.push(
+          `${field} has a numbered list (${listed
+            .slice(0, 3)
+            .map((line) => `'${line.length > 40 ? `${line.slice(0, 39)}…` : line}'`)
+            .join(
+              ", ",
+            )}${listed.length > 3 ? ", …" : ""}) while options are given: the card numbers the options itself, so a number typed picks an option, not that line. Put the choices only in options (a label each, detail in description) and take the list out of ${field}, or write it with "-" bullets`,
+        );
+      }
+    }
+  }
   const allowFreeText = input.allowFreeText ?? options.length === 0;
   if (rawOptions.length === 0 && !allowFreeText) {
     problems.push(

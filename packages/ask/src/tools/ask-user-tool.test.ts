@@ -85,6 +85,23 @@ describe("ask_user through the registry", () => {
     expect(resultText(result)).not.toContain("answered");
   });
 
+  it("refuses a question whose text numbers its own choices while options are given, showing nothing", async () => {
+    const port = new MemoryQuestionPort();
+    const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
+      tool: "ask_user",
+      args: {
+        question: "Deploy now?\n\n  1. yes, deploy\n  2. no\n",
+        options: [{ label: "no" }, { label: "yes" }],
+      },
+    });
+    expect(result.error?.code).toBe("ASK_INVALID_QUESTION");
+    expect(resultText(result)).toContain(
+      "question has a numbered list ('1. yes, deploy', '2. no') while options are given",
+    );
+    expect(resultText(result)).toContain("Put the choices only in options");
+    expect(port.shown).toHaveLength(0);
+  });
+
   it('reports "0: reason" as a decline with the reason, never as an answer', async () => {
     const port = new MemoryQuestionPort({ respond: (card) => card.reply("0: I don't care, pick one") });
     const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {
