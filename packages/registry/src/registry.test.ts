@@ -91,6 +91,27 @@ describe("surfaces and registration conditions", () => {
     expect(resultText(await registry.invoke(run, { tool: "relay", args: { tool: "echo" } }))).toBe("a");
   });
 
+  it("tells a tool who calls it when the harness named the caller, and nested calls inherit it", async () => {
+    const seen: (string | undefined)[] = [];
+    const whoAsks = defineTool({
+      name: "who_asks",
+      tier: "read",
+      description: "Records its caller.",
+      parallelSafe: true,
+      input: z.object({ nested: z.boolean().optional() }),
+      execute: async (input, context) => {
+        seen.push(context.caller);
+        if (input.nested) await context.invoke("who_asks", {});
+        return "ok";
+      },
+    });
+    const registry = createRegistry({ tools: [whoAsks] });
+    const run = newRun();
+    await registry.invoke(run, { tool: "who_asks", args: { nested: true }, caller: 'worker w2 "writer"' });
+    await registry.invoke(run, { tool: "who_asks", args: {} });
+    expect(seen).toEqual(['worker w2 "writer"', 'worker w2 "writer"', undefined]);
+  });
+
   it("uses a tool's own availability rule", () => {
     const picky = defineTool({
       name: "picky",

@@ -382,6 +382,7 @@ export class Registry {
         callId,
         origin,
         depth,
+        caller,
         invoke: (name: string, args: unknown, options: NestedCallOptions = {}) =>
           this.call(
             run,

@@ -113,4 +113,17 @@ describe("JsonLinesOperatorPort", () => {
     port.handleLine({ card_id: "card_1", answer: "short" });
     expect(await reply).toEqual({ kind: "answer", selected: [], text: "short" });
   });
+
+  it("says in the card line who asks when the harness named the caller", () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const card = buildCard({ question: "Which name?", caller: 'worker w2 "writer"' });
+    void port
+      .ask({ id: "card_1", target: { id: "c1" }, card, text: renderCard(card) }, new AbortController().signal)
+      .catch(() => undefined);
+    const line = JSON.parse(JSON.stringify(events[0])) as { card: { caller?: string; text: string } };
+    expect(line.card.caller).toBe('worker w2 "writer"');
+    expect(line.card.text).toContain('Asked by worker w2 "writer":');
+    port.detach();
+  });
 });

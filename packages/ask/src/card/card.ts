@@ -19,6 +19,12 @@ export interface Card {
   readonly question: string;
   /** Why it is asked, and what depends on the answer. */
   readonly context?: string;
+  /**
+   * Who asks, when the harness named the caller (a background worker: `worker w2 "writer"`); at
+   * most {@link cardLimits}.caller characters (a longer one is shortened, never refused). Absent:
+   * the agent the human is talking to.
+   */
+  readonly caller?: string;
   /** Numbered from 1 in this order. */
   readonly options: readonly CardOption[];
   /** Whether a typed answer is accepted. */
@@ -46,6 +52,7 @@ export const cardLimits = {
   label: 200,
   description: 1_000,
   answer: 10_000,
+  caller: 200,
 } as const;
 
 /** The longest wait a Node timer keeps (2³¹ − 1 ms, about 24.8 days); a longer one fires at once. */
@@ -78,6 +85,8 @@ export interface CardInput {
   kind?: "question" | "permission";
   question: string;
   context?: string | undefined;
+  /** Who asks (see {@link Card.caller}); shortened to fit, never refused. */
+  caller?: string | undefined;
   options?: readonly { label: string; description?: string | undefined }[] | undefined;
   /** Default: true when there are no options, false otherwise. */
   allowFreeText?: boolean | undefined;
@@ -116,6 +125,9 @@ export function buildCard(input: CardInput): Card {
       `context is ${context.length} characters, at most ${cardLimits.context}: keep what the answer changes`,
     );
   }
+  const wholeCaller = input.caller ? oneLine(input.caller) : "";
+  const caller =
+    wholeCaller.length > cardLimits.caller ? `${wholeCaller.slice(0, cardLimits.caller - 1)}…` : wholeCaller;
   const rawOptions = input.options ?? [];
   if (rawOptions.length > cardLimits.options) {
     problems.push(
@@ -186,6 +198,7 @@ export function buildCard(input: CardInput): Card {
     kind: input.kind ?? "question",
     question,
     ...(context ? { context } : {}),
+    ...(caller ? { caller } : {}),
     options,
     allowFreeText,
     multiSelect: (input.multiSelect ?? false) && options.length > 1,

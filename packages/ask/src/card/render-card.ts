@@ -36,6 +36,7 @@ export function renderCard(card: Card): string {
   const lines: string[] = [];
   const title = card.kind === "permission" ? "Permission" : "Question";
   lines.push(`-- ${title} ${"-".repeat(Math.max(4, 56 - title.length))}`);
+  if (card.caller) lines.push(`Asked by ${card.caller}:`);
   lines.push(card.question);
   if (card.context) lines.push(...card.context.split("\n").map((line) => `  ${line}`));
   lines.push("");

@@ -102,6 +102,18 @@ describe("ask_user through the registry", () => {
     expect(port.shown).toHaveLength(0);
   });
 
+  it("says who asks when the harness names the caller (a background worker)", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("1") });
+    const registry = createRegistry({ tools: [askUserTool] });
+    const run = wiredRun(port);
+    await registry.invoke(run, { tool: "ask_user", args: question, caller: 'worker w2 "writer"' });
+    await registry.invoke(run, { tool: "ask_user", args: question });
+    expect(port.shown[0]?.card.caller).toBe('worker w2 "writer"');
+    expect(port.shown[0]?.text).toContain('\nAsked by worker w2 "writer":\nWhich database?\n');
+    expect(port.shown[1]?.card.caller).toBeUndefined();
+    expect(port.shown[1]?.text).not.toContain("Asked by");
+  });
+
   it('reports "0: reason" as a decline with the reason, never as an answer', async () => {
     const port = new MemoryQuestionPort({ respond: (card) => card.reply("0: I don't care, pick one") });
     const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {

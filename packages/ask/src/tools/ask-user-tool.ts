@@ -79,6 +79,8 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
       const card = buildCard({
         question: input.question,
         context: input.context,
+        // A background worker's question says whose it is, as its permission cards do.
+        caller: context.caller,
         options: input.options,
         allowFreeText: input.allow_free_text,
         multiSelect: input.multi_select,

@@ -28,6 +28,11 @@ export interface ToolContext {
   /** 0 for a call from the model; one more for each re-entry. */
   readonly depth: number;
   /**
+   * Who is calling, in words, when the harness said (`InvokeRequest.caller`, e.g. a background
+   * worker `worker w2 "writer"`); nested calls inherit it. Undefined: the surface says it all.
+   */
+  readonly caller?: string | undefined;
+  /**
    * Calls another tool through the registry with the same run and surface: validation,
    * guardrails, approval and result wrappers apply exactly as for a model's call.
    */
