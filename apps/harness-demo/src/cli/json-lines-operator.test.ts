@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { buildCard, cardLimits, renderCard, type CardReply } from "@tools/ask";
+import { askCard, buildCard, cardLimits, renderCard, type CardReply } from "@tools/ask";
+import { ToolsError } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
 
@@ -51,6 +52,7 @@ describe("JsonLinesOperatorPort", () => {
       event: "card_closed",
       card_id: "card_7",
       reason: "the operator's input ended before an answer",
+      cause: "input_ended",
     });
   });
 
@@ -125,5 +127,40 @@ describe("JsonLinesOperatorPort", () => {
     expect(line.card.caller).toBe('worker w2 "writer"');
     expect(line.card.text).toContain('Asked by worker w2 "writer":');
     port.detach();
+  });
+
+  it("says in card_closed why a card was taken down: its timeout, a cancelled call, the end of the run", async () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const card = buildCard({ question: "Which name?", timeoutMs: 30 });
+    const timedOut = await askCard(port, { id: "c1" }, card);
+    expect(timedOut.kind).toBe("timed_out");
+    expect(events.at(-1)).toMatchObject({
+      event: "card_closed",
+      reason: "taken down: timed out after 30 ms with no answer",
+      cause: "timed_out",
+    });
+    const cancel = new AbortController();
+    const cancelled = askCard(port, { id: "c1" }, { ...card, timeoutMs: null }, cancel.signal);
+    await Promise.resolve();
+    await Promise.resolve();
+    cancel.abort();
+    await cancelled;
+    expect(events.at(-1)).toMatchObject({
+      event: "card_closed",
+      reason: "taken down: cancelled by the caller",
+      cause: "cancelled",
+    });
+    const run = new AbortController();
+    const ended = askCard(port, { id: "c1" }, { ...card, timeoutMs: null }, run.signal);
+    await Promise.resolve();
+    await Promise.resolve();
+    run.abort(new ToolsError({ code: "RUN_DISPOSED", message: "the run has ended" }));
+    await ended;
+    expect(events.at(-1)).toMatchObject({
+      event: "card_closed",
+      reason: "taken down: the run ended",
+      cause: "run_ended",
+    });
   });
 });

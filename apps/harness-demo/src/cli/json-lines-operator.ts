@@ -13,8 +13,24 @@ import { errorMessage } from "@tools/registry";
 /** A card event line of `serve --operator jsonl`. */
 export type CardEvent =
   | { readonly event: "card"; readonly card_id: string; readonly card: Card & { readonly text: string } }
-  | { readonly event: "card_closed"; readonly card_id: string; readonly reason: string }
+  | {
+      readonly event: "card_closed";
+      readonly card_id: string;
+      /** In words: "taken down: timed out after 15 min with no answer". */
+      readonly reason: string;
+      /** Why, for a program: the card's timeout, the call cancelled, the run ended, input ended. */
+      readonly cause: CardClosedCause;
+    }
   | { readonly event: "card_error"; readonly card_id: string | null; readonly error: string };
+
+/** Why a card was taken down (`card_closed.cause`). */
+export type CardClosedCause = "timed_out" | "cancelled" | "run_ended" | "input_ended";
+
+/** Why the card's signal aborted, from the reason askCard gives it ("cancelled" when it gave none). */
+function closedCause(reason: unknown): CardClosedCause {
+  const cause: unknown = AskError.isInstance(reason) ? reason.data?.["cause"] : undefined;
+  return cause === "timed_out" || cause === "run_ended" || cause === "input_ended" ? cause : "cancelled";
+}
 
 interface Waiting {
   readonly request: CardRequest;
@@ -62,13 +78,13 @@ export class JsonLinesOperatorPort implements QuestionPort {
       );
     }
     return new Promise<CardReply>((resolve, reject) => {
-      const close = (reason: string) => {
+      const close = (reason: string, cause: CardClosedCause) => {
         this.waiting.delete(request.id);
         signal.removeEventListener("abort", onAbort);
-        this.emit({ event: "card_closed", card_id: request.id, reason });
+        this.emit({ event: "card_closed", card_id: request.id, reason, cause });
       };
       const onAbort = () => {
-        close("taken down: the question timed out or the call was cancelled");
+        close(`taken down: ${errorMessage(signal.reason)}`, closedCause(signal.reason));
         reject(new AskError({ code: "ASK_CANCELLED", message: "the card was taken down" }));
       };
       if (signal.aborted) {
@@ -83,7 +99,7 @@ export class JsonLinesOperatorPort implements QuestionPort {
           resolve(reply);
         },
         fail: (error) => {
-          close(error.message);
+          close(error.message, "input_ended");
           reject(error);
         },
       });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ToolsError, errorMessage } from "@tools/registry";
 import { buildCard } from "../card/card.js";
 import type { CardEvents, QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort } from "../ports/memory-port.js";
@@ -160,5 +161,46 @@ describe("askCard: the timeout counts from when the card is shown", () => {
     draw();
     await vi.advanceTimersByTimeAsync(100);
     await expect(outcome).resolves.toEqual({ kind: "timed_out", timeoutMs: 1_000 });
+  });
+});
+
+describe("askCard: why a card is taken down", () => {
+  const card = buildCard({ question: "Which?", options: [{ label: "a" }, { label: "b" }], timeoutMs: 30 });
+
+  async function takenDownWith(abort?: (controller: AbortController) => void): Promise<string> {
+    let why = "";
+    const port: QuestionPort = {
+      attached: () => true,
+      ask: (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          const down = () => {
+            why = errorMessage(signal.reason);
+            reject(new Error("taken down"));
+          };
+          if (signal.aborted) down();
+          else signal.addEventListener("abort", down);
+        }),
+    };
+    const controller = new AbortController();
+    const asked = askCard(port, { id: "c" }, abort ? { ...card, timeoutMs: null } : card, controller.signal);
+    abort?.(controller);
+    await asked;
+    return why;
+  }
+
+  it("tells the port a timeout, with its length", async () => {
+    expect(await takenDownWith()).toBe("timed out after 30 ms with no answer");
+  });
+
+  it("tells the port the caller cancelled", async () => {
+    expect(await takenDownWith((controller) => controller.abort())).toBe("cancelled by the caller");
+  });
+
+  it("tells the port the run ended", async () => {
+    expect(
+      await takenDownWith((controller) =>
+        controller.abort(new ToolsError({ code: "RUN_DISPOSED", message: "the run has ended" })),
+      ),
+    ).toBe("the run ended");
   });
 });

@@ -3,6 +3,7 @@ import type { Card } from "../card/card.js";
 import { checkReply } from "../card/reply.js";
 import { renderCard } from "../card/render-card.js";
 import { AskError } from "../errors/ask-error.js";
+import { formatDuration } from "../internal/duration.js";
 import type { CardEvents, QuestionPort, TargetSpace } from "../port/question-port.js";
 
 /**
@@ -40,6 +41,9 @@ let cardCounter = 0;
  * reports that ({@link QuestionPort.reportsShown}: a card queued behind others gets its whole
  * time), else from the call. Waiting to be drawn is bounded by the same length (`timed_out` with
  * `neverShown`), so the whole wait is at most twice `timeoutMs`. `signal` (the call's) cancels it.
+ * The port's signal aborts with an `AskError` saying why ("timed out after 15 min with no answer",
+ * "cancelled by the caller", "the run ended") and `data.cause` (`timed_out`, `cancelled`,
+ * `run_ended`).
  * A port that fails, or replies with something not on the card, throws `ASK_PORT_FAILED` /
  * `ASK_INVALID_REPLY`.
  */
@@ -64,13 +68,15 @@ export async function askCard(
     const during = phase;
     timer = setTimeout(() => {
       expired = during;
+      const after = formatDuration(card.timeoutMs ?? 0);
       controller.abort(
         new AskError({
           code: "ASK_TIMED_OUT",
           message:
             during === "queued"
-              ? "the question was never shown: other cards were ahead of it the whole time"
-              : "the question timed out",
+              ? `never shown: timed out after ${after} behind other cards`
+              : `timed out after ${after} with no answer`,
+          data: { cause: "timed_out" },
         }),
       );
     }, card.timeoutMs);
@@ -84,7 +90,20 @@ export async function askCard(
       arm();
     },
   };
-  const onAbort = () => controller.abort(signal?.reason);
+  // The port is told why its card goes (a JSON-lines peer reads it): the run ended, or the caller
+  // cancelled the call.
+  const onAbort = () => {
+    const reason: unknown = signal?.reason;
+    const runEnded = ToolsError.isInstance(reason) && reason.code === "RUN_DISPOSED";
+    controller.abort(
+      new AskError({
+        code: "ASK_CANCELLED",
+        message: runEnded ? "the run ended" : "cancelled by the caller",
+        data: { cause: runEnded ? "run_ended" : "cancelled" },
+        cause: reason,
+      }),
+    );
+  };
   signal?.addEventListener("abort", onAbort, { once: true });
   // Settles on abort even if a port ignores its signal.
   const aborted = new Promise<"aborted">((resolve) => {

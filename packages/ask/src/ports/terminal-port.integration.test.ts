@@ -186,7 +186,9 @@ describe("TerminalQuestionPort in tmux", () => {
       expect(result?.text).toMatch(
         /^No answer within 2 s: the operator may be away\. This is not an answer\./,
       );
-      expect(await paneShows("SCENARIO DONE")).toContain("(no answer recorded: the question timed out)");
+      expect(await paneShows("SCENARIO DONE")).toContain(
+        "(no answer recorded: timed out after 2 s with no answer)",
+      );
     },
   );
 
