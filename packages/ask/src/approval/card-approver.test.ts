@@ -171,7 +171,9 @@ describe("the card approver through a real registry", () => {
     const { call, executed } = setup(port);
     const result = await call();
     expect(result.error?.code).toBe("APPROVAL_DENIED");
-    expect(resultText(result)).toContain('the operator declined the permission card, saying: "not while tests run"');
+    expect(resultText(result)).toContain(
+      'the operator declined the permission card, saying: "not while tests run"',
+    );
     expect(executed).toEqual([]);
   });
 
