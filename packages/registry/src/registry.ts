@@ -233,15 +233,7 @@ export class Registry {
     run: Run,
     request: InvokeRequest,
     parent: Parent | undefined,
-    meta: {
-      callId: string;
-      origin: CallOrigin;
-      depth: number;
-      surface: Surface;
-      toolName: string;
-      waited: { ms: number };
-      caller: string | undefined;
-    },
+    meta: CallMeta,
   ): Promise<ToolResult> {
     const { depth, surface, toolName } = meta;
     if (run.disposed) {
@@ -291,15 +283,7 @@ export class Registry {
     run: Run,
     request: InvokeRequest,
     parent: Parent | undefined,
-    meta: {
-      callId: string;
-      origin: CallOrigin;
-      depth: number;
-      surface: Surface;
-      toolName: string;
-      waited: { ms: number };
-      caller: string | undefined;
-    },
+    meta: CallMeta,
     tool: Tool,
     input: Record<string, unknown>,
     signal: AbortSignal,
@@ -417,6 +401,18 @@ export class Registry {
     }
     return result;
   }
+}
+
+/** What the chain knows of a call before its tool runs. */
+interface CallMeta {
+  callId: string;
+  origin: CallOrigin;
+  depth: number;
+  surface: Surface;
+  toolName: string;
+  /** Time spent waiting (the approval card, the lane), in milliseconds; the chain adds to it. */
+  waited: { ms: number };
+  caller: string | undefined;
 }
 
 /**

@@ -111,6 +111,11 @@ async function matchWhole(
   }
 }
 
+/** A scan of `path` that searched none of it (no text kept, no match). */
+function nothingFound(path: string): FileScan {
+  return { path, text: "", hash: "", notUtf8: false, matches: [], exhausted: 0, tooDeep: 0 };
+}
+
 /**
  * Decodes, parses (through the tree cache, keyed on the bytes' sha256) and matches one file that
  * passed the prefilter: only the top-level statements holding the pattern's literals where the
@@ -128,35 +133,13 @@ export async function scanBytes(
   const { share, limits = {} } = options;
   if (limits.deadline !== undefined && Date.now() >= limits.deadline) {
     // Out of time before the parse (the costly part): nothing of this file was searched.
-    const base = share ? { share } : {};
-    return {
-      ...base,
-      path,
-      text: "",
-      hash: "",
-      notUtf8: false,
-      matches: [],
-      exhausted: 0,
-      tooDeep: 0,
-      stopped: "deadline",
-    };
+    return { ...nothingFound(path), ...(share ? { share } : {}), stopped: "deadline" };
   }
   const text = bytes.toString("utf8");
   const hash = createHash("sha256").update(bytes).digest("hex");
   if (share) {
     const found = await matchPlanned(parser, spec, pattern, path, text, hash, share, limits);
-    if (!found)
-      return {
-        path,
-        text: "",
-        hash: "",
-        notUtf8: false,
-        matches: [],
-        exhausted: 0,
-        tooDeep: 0,
-        share,
-        incomplete: true,
-      };
+    if (!found) return { ...nothingFound(path), share, incomplete: true };
     return withText(path, text, hash, bytes, found, share);
   }
   const cached = parser.cachedFileTree(path, spec, hash);
