@@ -303,10 +303,10 @@ export class Registry {
       resolvedPaths,
     };
 
-    // The call's place in its tool's lane is taken as it arrives: a serial call waiting for its
-    // approval card keeps its place, so calls run in the order they came, not the order in which
-    // their cards are answered (`continue` must not overtake the `stack` asked before it).
-    const ticket = reserveLane(run, tool, parent?.lanes ?? noLanes);
+    // The call's turn in its tool's lane is taken as it arrives: a caller's serial calls run in
+    // the order they came, not the order in which their cards are answered (`continue` must not
+    // overtake the `stack` asked before it); another caller's calls do not wait on that card.
+    const ticket = reserveLane(run, tool, parent?.lanes ?? noLanes, `${surface.name}\u0000${caller ?? ""}`);
     let judged: number;
     let entry: LaneEntry;
     try {

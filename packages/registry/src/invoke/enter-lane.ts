@@ -34,13 +34,19 @@ const freeTicket: LaneTicket = {
   cancel: () => {},
 };
 
+/** Per lane and caller: settles once the caller's latest call has entered the lane (or given up). */
+const callerTurnsKey = stateKey("serial lane caller turns", () => new Map<string, Promise<void>>());
+
 /**
- * Takes a place in a tool's serial lane when it is not parallel-safe (one call at a time per run
- * and conversation, in arrival order — the order the calls come in, not the order in which their
- * approval cards are answered). A call into a lane its caller already holds is refused with
- * `LANE_REENTRY` at once, instead of waiting for itself forever.
+ * Takes a place in a tool's serial lane when it is not parallel-safe: one call at a time per run
+ * and conversation. A caller's calls enter the lane in the order they arrive — also when their
+ * approval cards are answered in another order (`continue` must not overtake the `stack` asked
+ * before it) — while a call whose card is still open holds up no other caller (the main agent's
+ * `shell` does not wait behind a background worker's card). `caller` names who calls (surface and
+ * caller). A call into a lane its caller already holds is refused with `LANE_REENTRY` at once,
+ * instead of waiting for itself forever.
  */
-export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>): LaneTicket {
+export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, caller: string): LaneTicket {
   // A parallel-safe tool enters at once (this runs on every call).
   if (tool.parallelSafe) {
     return held === noLanes
@@ -60,13 +66,62 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>): La
     lane = new SerialLane();
     laneMap.set(laneId, lane);
   }
-  const place = lane.reserve();
+  // This caller's previous call must have entered the lane before this one asks for it.
+  const turns = run.state(callerTurnsKey);
+  const turnKey = `${laneId}\u0000${caller}`;
+  const previous = turns.get(turnKey) ?? Promise.resolve();
+  let passOn!: () => void;
+  const entered = new Promise<void>((resolve) => {
+    passOn = resolve;
+  });
+  turns.set(turnKey, entered);
+  let settled = false;
+  const settle = (): void => {
+    if (settled) return;
+    settled = true;
+    // Once the previous call is in, so is this one (or it gave up): the next may ask.
+    void previous.then(passOn);
+    // Forgotten once passed on, unless a later call of the caller already waits on it.
+    void entered.then(() => {
+      if (turns.get(turnKey) === entered) turns.delete(turnKey);
+    });
+  };
+  const theLane = lane;
   return {
     enter: async (signal) => {
       const queued = performance.now();
-      const release = await place.wait(signal);
-      return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+      try {
+        await untilOrAbort(previous, signal);
+        const release = await theLane.acquire(signal);
+        return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+      } finally {
+        settle();
+      }
     },
-    cancel: () => place.cancel(),
+    cancel: settle,
   };
+}
+
+/** Resolves when `promise` does; rejects with `CANCELLED` when `signal` aborts first. */
+async function untilOrAbort(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) throw laneCancelled(signal);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  try {
+    if ((await Promise.race([promise.then(() => "ready" as const), aborted])) === "aborted")
+      throw laneCancelled(signal);
+  } finally {
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function laneCancelled(signal: AbortSignal): ToolsError {
+  return new ToolsError({
+    code: "CANCELLED",
+    message: "the call was cancelled while it waited for the previous call of the same tool",
+    cause: signal.reason,
+  });
 }

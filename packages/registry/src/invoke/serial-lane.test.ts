@@ -174,6 +174,46 @@ describe("serial lanes", () => {
     expect(results.map((result) => result.isError)).toEqual([false, true, false]);
   });
 
+  it("lets another caller's call run while a caller's earlier call waits on its card", async () => {
+    const log: string[] = [];
+    const tool = defineTool({
+      name: "append",
+      tier: "exec",
+      parallelSafe: false,
+      description: "Appends its id to a log.",
+      input: z.object({ id: z.string() }),
+      execute(input) {
+        log.push(input.id);
+        return input.id;
+      },
+    });
+    const answers = new Map<string, () => void>();
+    const approver = {
+      attached: () => true,
+      request: (request: { input: Readonly<Record<string, unknown>>; surface: string }) =>
+        request.surface === "worker"
+          ? new Promise<{ allow: true }>((resolve) => {
+              answers.set(String(request.input.id), () => resolve({ allow: true }));
+            })
+          : Promise.resolve({ allow: true as const }),
+    };
+    const registry = createRegistry({ tools: [tool], approver, approval: "auto" });
+    const run = newRun();
+    // The worker's card stays open; the main agent's call (no card under auto) runs meanwhile.
+    const worker = registry.invoke(run, {
+      tool: "append",
+      args: { id: "worker" },
+      surface: "worker",
+      caller: 'worker w1 "fix"',
+    });
+    await expect.poll(() => answers.size).toBe(1);
+    expect(resultText(await registry.invoke(run, { tool: "append", args: { id: "main" } }))).toBe("main");
+    expect(log).toEqual(["main"]);
+    answers.get("worker")!();
+    expect(resultText(await worker)).toBe("worker");
+    expect(log).toEqual(["main", "worker"]);
+  });
+
   it("refuses to wait on an already aborted signal", async () => {
     const lane = new SerialLane();
     const controller = new AbortController();
