@@ -69,6 +69,8 @@ describe("the card approver through a real registry", () => {
         "  3. Deny",
         "     the agent is told you refused",
         "",
+        '  0. Decline (the call is denied); "0: reason" says why',
+        "",
         "Reply with one number (1-3).",
         "An option's exact label, typed out, picks it too.",
         "Waiting up to 15 min; after that it counts as no answer.",

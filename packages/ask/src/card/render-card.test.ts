@@ -47,4 +47,16 @@ describe("renderCard", () => {
     expect(text).toContain("Reply with one number (1-3).");
     expect(text).not.toContain("type your own answer");
   });
+
+  it("tells the operator on a permission card that 0 declines and 0: reason says why", () => {
+    const text = renderCard(
+      buildCard({
+        kind: "permission",
+        question: "Allow shell: rm -rf build?",
+        options: [{ label: "Allow once" }, { label: "Deny" }],
+        allowFreeText: false,
+      }),
+    );
+    expect(text).toContain('  0. Decline (the call is denied); "0: reason" says why');
+  });
 });

@@ -1,7 +1,7 @@
 import { formatDuration } from "../internal/duration.js";
 import type { Card } from "./card.js";
 
-/** What the human types to decline; shown on question cards, accepted on every card. */
+/** What the human types to decline; shown and accepted on every card ("0: reason" says why). */
 export const declineToken = "0";
 
 /** The line that tells the human how to reply. */
@@ -44,12 +44,12 @@ export function renderCard(card: Card): string {
     lines.push(`  ${index + 1}. ${option.label}`);
     if (option.description) lines.push(`     ${option.description}`);
   });
-  if (card.kind === "question") {
-    if (card.options.length > 0) lines.push("");
-    lines.push(
-      `  ${declineToken}. Decline to answer (the agent carries on with a stated assumption); "${declineToken}: reason" says why`,
-    );
-  }
+  if (card.options.length > 0) lines.push("");
+  lines.push(
+    card.kind === "permission"
+      ? `  ${declineToken}. Decline (the call is denied); "${declineToken}: reason" says why`
+      : `  ${declineToken}. Decline to answer (the agent carries on with a stated assumption); "${declineToken}: reason" says why`,
+  );
   lines.push("");
   lines.push(replyHint(card));
   lines.push(

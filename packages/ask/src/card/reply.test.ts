@@ -150,4 +150,17 @@ describe("checkReply", () => {
       /takes no typed answer/,
     );
   });
+
+  it("refuses a note on a permission card by pointing at 0: reason", () => {
+    const permission = buildCard({
+      kind: "permission",
+      question: "Allow shell: rm -rf build?",
+      options: [{ label: "Allow once" }, { label: "Allow this tool for the run" }, { label: "Deny" }],
+      allowFreeText: false,
+    });
+    expect(() => parseReply(permission, "3: too risky")).toThrow(
+      /takes no typed note.*"0: reason" declines and says why/,
+    );
+    expect(parseReply(permission, "0: too risky")).toEqual({ kind: "decline", reason: "too risky" });
+  });
 });

@@ -57,7 +57,12 @@ export function parseReply(card: Card, line: string): CardReply {
       throw invalid(`This question takes one choice, not ${unique.length}: ${choose(card)}.`);
     }
     const note = numbered[2]?.trim() || undefined;
-    if (note && !card.allowFreeText) throw invalid(`This question takes no typed note: ${choose(card)}.`);
+    if (note && !card.allowFreeText) {
+      // The reason the human meant to give has a place: "0: reason" declines and says why.
+      throw invalid(
+        `This question takes no typed note: ${choose(card)} ("${declineToken}: reason" declines and says why).`,
+      );
+    }
     if (note) bounded(note, "note");
     const selected = unique.map((pick) => card.options[pick - 1]?.label ?? "");
     return note ? { kind: "answer", selected, text: note } : { kind: "answer", selected };

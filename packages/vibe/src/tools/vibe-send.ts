@@ -32,13 +32,17 @@ export const vibeSendTool = defineTool({
       description: [
         ...description.slice(0, 3),
         `The worker runs ${backend.description}, which edits files and runs commands WITHOUT asking for`,
-        "approval per action: so each vibe_send needs the operator's approval (the card shows the brief).",
+        "approval per action: so each vibe_send needs the operator's approval (the card shows your message).",
         ...description.slice(3),
       ].join("\n"),
+      // The new message (what is being approved) first, then what there is room for of the brief
+      // it is added to: a long brief never pushes the message off the card.
       summarize: (input) => {
         const worker = run.get(vibeListKey)?.find(input.worker_id);
-        const brief = worker ? `${worker.brief}\n\n${input.message}` : input.message;
-        return `re-brief worker ${input.worker_id} and run it again: ${ungatedCardText(backend, brief)}`;
+        return ungatedCardText(backend, `re-brief worker ${input.worker_id} and run it again`, [
+          { name: "New message", text: input.message },
+          ...(worker ? [{ name: "Added to the brief", text: worker.brief }] : []),
+        ]);
       },
     };
   },

@@ -54,8 +54,12 @@ export const vibeSpawnTool = defineTool({
         ...tierText,
         example,
       ].join("\n"),
+      // "UNGATED" first and the whole summary within the card's bound: a long command or brief
+      // never folds the warning out of sight.
       summarize: (input) =>
-        `spawn ${input.tier ?? "fast"} worker "${input.label}": ${ungatedCardText(backend, input.brief)}`,
+        ungatedCardText(backend, `spawn ${input.tier ?? "fast"} worker "${input.label}"`, [
+          { name: "Brief", text: input.brief },
+        ]),
     };
   },
   execute(input, ctx) {
