@@ -46,6 +46,20 @@ describe("CallsInFlight", () => {
     });
   });
 
+  it("refuses a cancel line whose own id is that of a call in flight, and cancels nothing", async () => {
+    const calls = new CallsInFlight();
+    const first = calls.run(1, untilAborted(1));
+    const second = calls.run(2, untilAborted(2));
+    expect(calls.cancel({ id: 2, cancel: 1 })).toMatchObject({
+      id: null,
+      ok: false,
+      error: expect.stringContaining("own id 2 is the id of a call in flight"),
+    });
+    expect(calls.cancel({ id: "c", cancel: 1 })).toMatchObject({ id: "c", ok: true });
+    expect(calls.cancel({ id: null, cancel: 2 })).toBeUndefined();
+    await Promise.all([first, second]);
+  });
+
   it('refuses a second request with an id still in flight, and tells 1 from "1"', async () => {
     const calls = new CallsInFlight();
     const first = calls.run(1, untilAborted(1));

@@ -103,12 +103,21 @@ export class CallsInFlight {
 
   /**
    * Aborts the call with the request's `cancel` id. Returns the answer to the cancel line: an
-   * error for an id with no call in flight; for a found call, a success when the cancel line has
+   * error for an id with no call in flight, or (with id null, nothing cancelled) when the cancel
+   * line's own id is that of a call in flight; for a found call, a success when the cancel line has
    * an id of its own, else undefined (the cancelled call's own response says it was cancelled).
    */
   cancel(request: CancelRequest): JsonLinesResponse | undefined {
-    const controller = this.calls.get(keyOf(request.cancel));
     const target = JSON.stringify(request.cancel);
+    // Its answer would share an id with that call's own response: refused, answered with id null.
+    if (request.id !== null && this.calls.has(keyOf(request.id))) {
+      const own = JSON.stringify(request.id);
+      return errorResponse(
+        null,
+        `the cancel line's own id ${own} is the id of a call in flight, so its answer could not be told from that call's: nothing was cancelled (the call with id ${target} still runs); send the cancel line again with an id of its own, or with none`,
+      );
+    }
+    const controller = this.calls.get(keyOf(request.cancel));
     if (controller === undefined) {
       return errorResponse(
         request.id,

@@ -56,6 +56,26 @@ describe("JsonLinesOperatorPort", () => {
     });
   });
 
+  it("says cause shutdown, not input_ended, when serve lets go for a signal or closed output", async () => {
+    for (const reason of ["SIGTERM", "SIGINT", "output closed"] as const) {
+      const events: CardEvent[] = [];
+      const port = new JsonLinesOperatorPort((event) => events.push(event));
+      const card = buildCard({ question: "Which region first?" });
+      const reply = port.ask(
+        { id: "card_1", target: { id: "c1" }, card, text: renderCard(card) },
+        new AbortController().signal,
+      );
+      port.detach(reason);
+      await expect(reply).rejects.toThrow(`serve is shutting down (${reason}) before an answer`);
+      expect(events.at(-1)).toEqual({
+        event: "card_closed",
+        card_id: "card_1",
+        reason: `serve is shutting down (${reason}) before an answer`,
+        cause: "shutdown",
+      });
+    }
+  });
+
   it('reads "0: reason" as a decline with that reason, on a free-text card and on a choice card', async () => {
     const events: CardEvent[] = [];
     const port = new JsonLinesOperatorPort((event) => events.push(event));

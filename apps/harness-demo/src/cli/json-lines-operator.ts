@@ -18,13 +18,19 @@ export type CardEvent =
       readonly card_id: string;
       /** In words: "taken down: timed out after 15 min with no answer". */
       readonly reason: string;
-      /** Why, for a program: the card's timeout, the call cancelled, the run ended, input ended. */
+      /**
+       * Why, for a program: the card's timeout, the call cancelled, the run ended, input ended, or
+       * serve shut down (SIGTERM, SIGINT, its output closed).
+       */
       readonly cause: CardClosedCause;
     }
   | { readonly event: "card_error"; readonly card_id: string | null; readonly error: string };
 
 /** Why a card was taken down (`card_closed.cause`). */
-export type CardClosedCause = "timed_out" | "cancelled" | "run_ended" | "input_ended";
+export type CardClosedCause = "timed_out" | "cancelled" | "run_ended" | "input_ended" | "shutdown";
+
+/** Why serve lets go of its operator: its input ended, a signal, or its output was closed. */
+export type DetachReason = "end of input" | "SIGTERM" | "SIGINT" | "output closed";
 
 /** Why the card's signal aborted, from the reason askCard gives it ("cancelled" when it gave none). */
 function closedCause(reason: unknown): CardClosedCause {
@@ -35,7 +41,7 @@ function closedCause(reason: unknown): CardClosedCause {
 interface Waiting {
   readonly request: CardRequest;
   readonly settle: (reply: CardReply) => void;
-  readonly fail: (error: AskError) => void;
+  readonly fail: (error: AskError, cause: CardClosedCause) => void;
 }
 
 /**
@@ -54,6 +60,7 @@ export class JsonLinesOperatorPort implements QuestionPort {
   readonly reportsShown = true;
   private readonly waiting = new Map<string, Waiting>();
   private present = true;
+  private gone = "the operator's input has ended";
 
   constructor(private readonly emit: (event: CardEvent) => void) {}
 
@@ -61,21 +68,26 @@ export class JsonLinesOperatorPort implements QuestionPort {
     return this.present;
   }
 
-  /** The peer is gone (end of input): open cards fail with `ASK_NO_HUMAN`, new ones at once. */
-  detach(): void {
+  /**
+   * The peer is gone: open cards fail with `ASK_NO_HUMAN`, new ones at once. `reason` is why serve
+   * let go: end of input (`card_closed.cause` "input_ended"), or a signal or closed output
+   * ("shutdown").
+   */
+  detach(reason: DetachReason = "end of input"): void {
     this.present = false;
+    const ended = reason === "end of input";
+    this.gone = ended ? "the operator's input has ended" : `serve is shutting down (${reason})`;
+    const message = ended
+      ? "the operator's input ended before an answer"
+      : `serve is shutting down (${reason}) before an answer`;
     for (const entry of this.waiting.values()) {
-      entry.fail(
-        new AskError({ code: "ASK_NO_HUMAN", message: "the operator's input ended before an answer" }),
-      );
+      entry.fail(new AskError({ code: "ASK_NO_HUMAN", message }), ended ? "input_ended" : "shutdown");
     }
   }
 
   ask(request: CardRequest, signal: AbortSignal, events?: CardEvents): Promise<CardReply> {
     if (!this.present) {
-      return Promise.reject(
-        new AskError({ code: "ASK_NO_HUMAN", message: "the operator's input has ended" }),
-      );
+      return Promise.reject(new AskError({ code: "ASK_NO_HUMAN", message: this.gone }));
     }
     return new Promise<CardReply>((resolve, reject) => {
       const close = (reason: string, cause: CardClosedCause) => {
@@ -98,8 +110,8 @@ export class JsonLinesOperatorPort implements QuestionPort {
           signal.removeEventListener("abort", onAbort);
           resolve(reply);
         },
-        fail: (error) => {
-          close(error.message, "input_ended");
+        fail: (error, cause) => {
+          close(error.message, cause);
           reject(error);
         },
       });

@@ -3,7 +3,7 @@ import type { ApprovalPolicy } from "@tools/registry";
 import { vibeListKey, type WorkerBackend } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
 import { CallsInFlight, handleCancelLine } from "./calls-in-flight.js";
-import { JsonLinesOperatorPort, type CardEvent } from "./json-lines-operator.js";
+import { JsonLinesOperatorPort, type CardEvent, type DetachReason } from "./json-lines-operator.js";
 import { errorResponse, parseRequestLine, resultResponse, type JsonLinesResponse } from "./json-lines.js";
 
 /** Who answers cards in `serve`: nobody (cards fail closed) or the peer over JSON lines. */
@@ -86,8 +86,8 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   const lines = createInterface({ input, crlfDelay: Infinity, terminal: false });
   lines.on("line", handle);
-  let stop: (reason: string) => void = () => undefined;
-  const stopped = new Promise<string>((resolve) => {
+  let stop: (reason: DetachReason) => void = () => undefined;
+  const stopped = new Promise<DetachReason>((resolve) => {
     stop = resolve;
   });
   process.once("SIGTERM", () => stop("SIGTERM"));
@@ -97,11 +97,14 @@ export async function serve(options: ServeOptions): Promise<void> {
     outputOpen = false;
     stop("output closed");
   });
-  const inputEnded = new Promise<string>((resolve) => lines.once("close", () => resolve("end of input")));
+  const inputEnded = new Promise<DetachReason>((resolve) =>
+    lines.once("close", () => resolve("end of input")),
+  );
   let reason = await Promise.race([inputEnded, stopped]);
   lines.close();
   // Nobody can answer any more: open cards fail closed, so the calls waiting on them answer.
-  operator?.detach();
+  // Why it let go goes into the open cards' card_closed (cause "input_ended" or "shutdown").
+  operator?.detach(reason);
   if (reason === "end of input") {
     // Observers do not hold the shutdown: a vibe_wait in flight answers now that the run is
     // ending (its worker ends with the run), instead of after up to 600 s.

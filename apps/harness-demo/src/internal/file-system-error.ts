@@ -97,7 +97,8 @@ export async function writeFailure(error: unknown, path: string, workingDirector
 
 /**
  * A failure to read the file `path` (absolute) for a change, told in the agent's terms: a folder,
- * a FIFO, missing, a parent that is a file, no permission, a name too long. `tool` names the
+ * a FIFO, missing (ENOENT, or ENOTDIR: a parent that is a file), no permission, a name too long;
+ * any other failure is `READ_FAILED`, naming the path and the error's code. `tool` names the
  * caller ("edit").
  */
 export async function readFailure(
@@ -137,8 +138,15 @@ export async function readFailure(
           `${shown} does not exist: ${displayPath(workingDirectory, blocker)} is a file, not a folder`,
         );
       }
-      break;
+      return make("FILE_NOT_FOUND", `${shown} does not exist; to create it use write`);
     }
+    case "ENOENT":
+      return make("FILE_NOT_FOUND", `${shown} does not exist; to create it use write`);
   }
-  return make("FILE_NOT_FOUND", `${shown} does not exist; to create it use write`);
+  // Any other failure (EMFILE, EIO, ELOOP, …) is not a missing file: told as it came, with its code.
+  const reason = error instanceof Error ? error.message : String(error);
+  return make(
+    "READ_FAILED",
+    `could not read ${shown}${code ? ` (${code})` : ""}: ${reason}; nothing was changed. Try again, or look at the file with the shell`,
+  );
 }

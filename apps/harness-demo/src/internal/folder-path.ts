@@ -23,12 +23,14 @@ export function refuseFolderPath(path: string, detail: string): void {
 }
 
 /**
- * Throws `TILDE_PATH` when `path` starts with `~` as a home folder (`~` or `~/…`, `~user/…`): paths
- * are relative to the working directory and nothing expands `~`, so `~/x.txt` would be a folder
- * named `~` in it.
+ * Throws `TILDE_PATH` when `path` starts with `~` as a home folder (`~` alone, `~/…`, or `~user/…`:
+ * a `~` followed by a name and a slash): paths are relative to the working directory and nothing
+ * expands `~`, so `~/x.txt` would be a folder named `~` in it. Other names starting with `~`
+ * (`~backup.txt`, `~$doc.docx`) are files.
  */
 export function refuseTildePath(path: string): void {
-  if (!/^~[^/]*(\/|$)/.test(path)) return;
+  // `~backup.txt` or `~$doc.docx` are plain names: only `~`, `~/…` and `~user/…` mean a home.
+  if (!/^~(?:$|\/|[A-Za-z_][A-Za-z0-9._-]*\/)/.test(path)) return;
   throw new ToolsError({
     code: "TILDE_PATH",
     message: `'${path}' starts with '~', which is not expanded here: paths are relative to the working directory (or absolute inside it). Give the path from the working directory, or './${path}' for a file or folder really named '${path.split("/")[0]}'`,

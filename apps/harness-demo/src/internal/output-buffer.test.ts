@@ -32,6 +32,28 @@ describe("OutputBuffer", () => {
     expect(text).toContain(`\n80\n… 199800 lines (${leftOut} characters) left out …\n199881\n`);
   });
 
+  it("shows the last line after a few very long lines", () => {
+    const buffer = new OutputBuffer();
+    for (let index = 0; index < 10; index++) buffer.push(`${"x".repeat(5_000)}\n`);
+    buffer.push("FAIL: 3 tests failed\n");
+    const text = buffer.render();
+    expect(text.endsWith("\nFAIL: 3 tests failed")).toBe(true);
+    // The first 8 000 and the last 16 000 of the 50 031 characters; 5 line ends in between.
+    expect(text).toContain(
+      `${"x".repeat(2_999)}\n… 5 lines (26031 characters) left out …\n${"x".repeat(975)}\n`,
+    );
+    expect(text.length).toBe(24_000 - 1 + "\n… 5 lines (26031 characters) left out …\n".length);
+  });
+
+  it("counts the characters that were not kept in the note of huge output", () => {
+    const buffer = new OutputBuffer();
+    buffer.push("y".repeat(1_000_000));
+    const text = buffer.render();
+    const shown = text.replace(/\n… .* left out …\n/, "").length;
+    expect(text).toContain(`\n… ${1_000_000 - shown} characters left out …\n`);
+    expect(1_000_000 - shown).toBeGreaterThan(970_000);
+  });
+
   it("decodes a character split between two reads of one stream whole", () => {
     const buffer = new OutputBuffer();
     const bytes = Buffer.from("start 日本語 end", "utf8");

@@ -6,6 +6,23 @@ const keptChars = 256 * 1024;
 /** Lines shown from the start and from the end of long output. */
 const headLines = 80;
 const tailLines = 120;
+/** Characters shown at most from the start and from the end of long output. */
+const headChars = 8_000;
+const tailChars = 16_000;
+
+function countNewlines(text: string): number {
+  let count = 0;
+  for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) count++;
+  return count;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
 
 /**
  * Collects a process's combined output with bounded memory: the first and the last 256 Ki characters
@@ -78,36 +95,42 @@ export class OutputBuffer {
       const whole = boundText(this.head + this.tail, { maxLines: headLines + tailLines, maxChars: 24_000 });
       if (!whole.truncated) return whole.text;
     }
-    const lines = (this.head + this.tail).split("\n");
-    if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
-    const headCount = Math.min(headLines, lines.length);
-    const tailCount = Math.min(tailLines, lines.length - headCount);
-    const headPart = boundText(lines.slice(0, headCount).join("\n"), {
-      maxLines: headLines,
-      maxChars: 8_000,
-    });
-    const tailPart = boundText(lines.slice(lines.length - tailCount).join("\n"), {
-      keep: "tail",
-      maxLines: tailLines,
-      maxChars: 16_000,
-    });
+    // The head and the tail are cut by lines and by characters, each from its own end of the
+    // output, so the tail always shows the last lines (also after a few very long lines).
+    const kept = this.head + this.tail;
+    let headEnd = 0;
+    for (let line = 0; line < headLines && headEnd < kept.length; line++) {
+      const newline = kept.indexOf("\n", headEnd);
+      headEnd = newline === -1 ? kept.length : newline + 1;
+    }
+    headEnd = Math.min(headEnd, headChars);
+    const body = this.lastChar === "\n" ? kept.length - 1 : kept.length;
+    let tailStart = body;
+    for (let line = 0, end = body; line < tailLines; line++) {
+      tailStart = end === 0 ? 0 : kept.lastIndexOf("\n", end - 1) + 1;
+      if (tailStart === 0) break;
+      end = tailStart - 1;
+    }
+    tailStart = Math.max(tailStart, kept.length - tailChars, headEnd);
+    // Never split a surrogate pair.
+    if (headEnd > 0 && isHighSurrogate(kept.charCodeAt(headEnd - 1))) headEnd--;
+    if (tailStart < kept.length && isLowSurrogate(kept.charCodeAt(tailStart))) tailStart++;
+    const headText = kept.slice(0, headEnd);
+    const tailText = kept.slice(tailStart);
     // Counted over everything written, not only what was kept: the middle that was only counted
-    // holds most of the lines of a long output.
-    const totalLines = this.newlines + (this.lastChar === "\n" ? 0 : 1);
-    const omitted = Math.max(0, totalLines - headCount - tailCount);
-    // Each shown line with its line end (the last one's only when the output ended with one).
-    const shownChars =
-      lines.slice(0, headCount).join("\n").length +
-      (headCount > 0 ? 1 : 0) +
-      lines.slice(lines.length - tailCount).join("\n").length +
-      (tailCount > 0 && this.lastChar === "\n" ? 1 : 0);
-    const omittedChars = Math.max(0, this.total - shownChars);
+    // (dropped) holds most of a long output.
+    const omittedChars = Math.max(0, this.total - headText.length - tailText.length);
+    const omitted = Math.max(0, this.newlines - countNewlines(headText) - countNewlines(tailText));
     const middle =
-      omitted > 0
-        ? [
-            `… ${omitted} ${countNoun(omitted, "lines")} (${omittedChars} ${countNoun(omittedChars, "characters")}) left out …`,
-          ]
-        : [];
-    return [headPart.text, ...middle, ...(tailCount > 0 ? [tailPart.text] : [])].join("\n");
+      omittedChars === 0
+        ? []
+        : omitted > 0
+          ? [
+              `… ${omitted} ${countNoun(omitted, "lines")} (${omittedChars} ${countNoun(omittedChars, "characters")}) left out …`,
+            ]
+          : [`… ${omittedChars} ${countNoun(omittedChars, "characters")} left out …`];
+    const parts = [headText.replace(/\n$/, ""), ...middle];
+    if (tailText !== "") parts.push(tailText.replace(/\n$/, ""));
+    return parts.join("\n");
   }
 }

@@ -80,20 +80,25 @@ function indentationMap(hunk: PatchHunk, lines: readonly string[], at: number): 
   let fileIndex = at;
   for (const line of hunk.lines) {
     if (line.marker === "+") continue;
-    const patchIndent = indentOf(line.text);
-    if (!map.has(patchIndent)) map.set(patchIndent, indentOf(lines[fileIndex] as string));
+    const fileLine = lines[fileIndex] as string;
     fileIndex++;
+    // A blank line says nothing about indentation (its whitespace, if any, is not the code's).
+    if (line.text.trim() === "" || fileLine.trim() === "") continue;
+    const patchIndent = indentOf(line.text);
+    if (!map.has(patchIndent)) map.set(patchIndent, indentOf(fileLine));
   }
   return map;
 }
 
 function reindent(text: string, map: ReadonlyMap<string, string>): string {
+  // A blank new line stays as given; flush-left patch lines map like any other ("" is a key too).
+  if (text.trim() === "") return text;
   const indent = indentOf(text);
   let best: string | undefined;
   for (const key of map.keys()) {
     if (indent.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
   }
-  if (best === undefined || best === "") return text;
+  if (best === undefined) return text;
   return (map.get(best) as string) + text.slice(best.length);
 }
 

@@ -303,6 +303,26 @@ describe("apply_patch", () => {
     expect(await ws.read("Makefile")).toBe("all:\n\techo bye\n");
   });
 
+  it("indents flush-left new lines like the file when the hunk matched only with indentation ignored", async () => {
+    ws = await tempWorkspace({ "a.py": "class A:\n    def f(self):\n        return 1\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch(
+        "*** Update File: a.py",
+        "@@",
+        " def f(self):",
+        "-    return 1",
+        "+    return 2",
+        "+",
+        "+def g(self):",
+        "+    return 3",
+      ),
+    });
+    expect(result.isError, ws.text(result)).toBe(false);
+    expect(await ws.read("a.py")).toBe(
+      "class A:\n    def f(self):\n        return 2\n\n    def g(self):\n        return 3\n",
+    );
+  });
+
   it("refuses a hunk whose lines occur twice, naming the candidate lines", async () => {
     const twice = "x = 1\ny = 2\n\nx = 1\ny = 2\n";
     ws = await tempWorkspace({ "c.py": twice });

@@ -68,6 +68,19 @@ describe("write", () => {
     expect(await readdir(ws.dir)).toEqual([]);
   });
 
+  it("refuses only '~', '~/…' and '~user/…', and writes files whose names start with '~'", async () => {
+    ws = await tempWorkspace();
+    for (const path of ["~", "~root/x.txt", "~/a/b.txt"]) {
+      const result = await ws.call("write", { path, content: "x\n" });
+      expect(result.error?.code, path).toBe("TILDE_PATH");
+    }
+    for (const path of ["~backup.txt", "~$doc.docx"]) {
+      const result = await ws.call("write", { path, content: "x\n" });
+      expect(result.isError, ws.text(result)).toBe(false);
+    }
+    expect((await readdir(ws.dir)).sort()).toEqual(["~$doc.docx", "~backup.txt"]);
+  });
+
   it("refuses to replace a FIFO with a regular file", async () => {
     ws = await tempWorkspace();
     execFileSync("mkfifo", [join(ws.dir, "pipe")]);
