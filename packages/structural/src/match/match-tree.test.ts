@@ -215,6 +215,25 @@ describe("a $$$ standing for a block", () => {
     ]);
   });
 
+  it("holds a $$$ that is not a whole block to nothing but the code's own shape (as ast-grep)", async () => {
+    expect(await matchesOf("python", "from $M import $$$N", "from m import *\n")).toHaveLength(1);
+    expect(
+      await matchesOf(
+        "typescript",
+        "export default $$$X",
+        "export default class A {}\nexport default function f() {}\n",
+      ),
+    ).toHaveLength(2);
+    expect(
+      await matchesOf(
+        "go",
+        "if $$$C { $$$B }",
+        "package p\nfunc g() {\n\tif x := f(); x > 0 {\n\t\th()\n\t}\n}\n",
+      ),
+    ).toHaveLength(1);
+    expect(await matchesOf("rust", "struct $S($$$T);", "struct S(pub i32, u8);\n")).toHaveLength(1);
+  });
+
   it("does not take an elif, an else or a finally after the block", async () => {
     const code = [
       "if a:\n    x()\nelif b:\n    y()\nelse:\n    z()\n",

@@ -209,6 +209,9 @@ function requiredLiterals(root: PatternNode, leaves: ReadonlyMap<PatternNode, st
   return out;
 }
 
+/** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
+const blockLike = /(?:^|_)(?:block|suite|body)$/;
+
 /**
  * The field a node fills in its parent (`body` for the block of Python's `try:`), or undefined
  * when it fills none or its parent is an ERROR (whose children have no fields).
@@ -398,7 +401,11 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     const meta = metaOf(ownText, spec.expando);
     if (meta) {
       if (meta.name !== undefined) (meta.kind === "multi" ? multiNames : singleNames).add(meta.name);
-      const field = meta.kind === "multi" ? fieldOf(node) : undefined;
+      // Only a run standing for a whole block (Python's indented `block`) is held to its field:
+      // the clauses after it (`except`, `elif`, `else`, `finally`) fill other fields of the same
+      // parent. A `$$$` in an expression, a list or a condition keeps matching whatever the code
+      // has there (`from m import *`, `export default class A {}`, `if x := f(); x > 0`).
+      const field = meta.kind === "multi" && blockLike.test(node.type) ? fieldOf(node) : undefined;
       return field === undefined ? { kind: "meta", meta } : { kind: "meta", meta, field };
     }
     const children = meaningfulChildren(node).filter(
