@@ -207,13 +207,18 @@ export class ScanPool {
     const drive = async (index: number, worker: PoolWorker): Promise<void> => {
       for (;;) {
         signal?.throwIfAborted();
-        if (!stopped && limits.deadline !== undefined && Date.now() >= limits.deadline) stopped = "deadline";
         if (stopped) return;
         const batch = take(own[index] ?? []) ?? take(shared);
         if (!batch) {
           if (closed) return;
           await new Promise<void>((resolve) => wake.push(resolve));
           continue;
+        }
+        // Past the deadline only when there is work left to send: a last answer that comes in
+        // just after it, with nothing more to do, is a search that finished.
+        if (limits.deadline !== undefined && Date.now() >= limits.deadline) {
+          stopped = "deadline";
+          return;
         }
         for (const file of batch) if (!file.share) this.owners.set(file.path, index);
         let response: ScanResponse;
