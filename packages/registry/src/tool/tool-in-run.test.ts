@@ -134,6 +134,50 @@ describe("the per-call signal", () => {
     }
   });
 
+  it("lets a call fan out to a dozen nested calls without a max-listeners warning, untied after", async () => {
+    let parentSignal: AbortSignal | undefined;
+    const leaf = defineTool({
+      name: "leaf",
+      tier: "read",
+      parallelSafe: true,
+      description: "Waits a turn. Example: {}",
+      input: z.object({}),
+      execute: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return "leaf";
+      },
+    });
+    const fan = defineTool({
+      name: "fan",
+      tier: "read",
+      parallelSafe: true,
+      description: "Calls leaf twelve times at once. Example: {}",
+      input: z.object({}),
+      async execute(_input, ctx) {
+        parentSignal = ctx.signal;
+        const results = await Promise.all(Array.from({ length: 12 }, () => ctx.invoke("leaf", {})));
+        return results.map((result) => (result.isError ? "error" : "ok")).join(" ");
+      },
+    });
+    const registry = createRegistry({ tools: [leaf, fan] });
+    const run = newRun(false);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on("warning", onWarning);
+    try {
+      expect(resultText(await registry.invoke(run, { tool: "fan", args: {} }))).toBe(
+        Array(12).fill("ok").join(" "),
+      );
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === "MaxListenersExceededWarning")).toEqual([]);
+      expect(getEventListeners(parentSignal!, "abort")).toHaveLength(0);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("aborts with the run's reason when the run ends during the call", async () => {
     let seen: AbortSignal | undefined;
     const waiting = defineTool({
