@@ -48,7 +48,6 @@ export type { InvokeRequest, RegistryOptions } from "./registry-options.js";
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver } from "./invoke/approval.js";
 export type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
 export { SerialLane } from "./invoke/serial-lane.js";
-export type { LanePlace } from "./invoke/serial-lane.js";
 export { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
 
 export { exportTools } from "./export/provider-formats.js";

@@ -272,7 +272,7 @@ export class Registry {
     // goes with the call instead of piling up on the run's signal, which every call shares.
     const own = callSignal(signals);
     try {
-      return await this.checkedCall(run, request, parent, meta, tool, validation.input, own.signal);
+      return await this.checkedCall(run, parent, meta, tool, validation.input, own.signal);
     } finally {
       own.unlink();
     }
@@ -281,7 +281,6 @@ export class Registry {
   /** The chain from the guardrails on, for a call whose tool and arguments are valid. */
   private async checkedCall(
     run: Run,
-    request: InvokeRequest,
     parent: Parent | undefined,
     meta: CallMeta,
     tool: Tool,

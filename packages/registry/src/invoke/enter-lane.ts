@@ -2,7 +2,7 @@ import { ToolsError } from "../errors/tools-error.js";
 import { stateKey } from "../run/resource-key.js";
 import type { Run } from "../run/run.js";
 import type { Tool } from "../tool/define-tool.js";
-import { SerialLane } from "./serial-lane.js";
+import { SerialLane, untilOrCancelled } from "./serial-lane.js";
 
 /** The serial lanes of a run, one per (conversation, tool). */
 const lanesKey = stateKey("serial lanes", () => new Map<string, SerialLane>());
@@ -91,7 +91,7 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
     enter: async (signal) => {
       const queued = performance.now();
       try {
-        await untilOrAbort(previous, signal);
+        await untilOrCancelled(previous, signal);
         const release = await theLane.acquire(signal);
         return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
       } finally {
@@ -100,28 +100,4 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
     },
     cancel: settle,
   };
-}
-
-/** Resolves when `promise` does; rejects with `CANCELLED` when `signal` aborts first. */
-async function untilOrAbort(promise: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) throw laneCancelled(signal);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    if ((await Promise.race([promise.then(() => "ready" as const), aborted])) === "aborted")
-      throw laneCancelled(signal);
-  } finally {
-    if (onAbort) signal.removeEventListener("abort", onAbort);
-  }
-}
-
-function laneCancelled(signal: AbortSignal): ToolsError {
-  return new ToolsError({
-    code: "CANCELLED",
-    message: "the call was cancelled while it waited for the previous call of the same tool",
-    cause: signal.reason,
-  });
 }
