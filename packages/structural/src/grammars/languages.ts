@@ -50,6 +50,11 @@ export interface LanguageSpec {
    * like them (PHP's superglobals: `$_GET` is not a wildcard, `$GLOBALS` binds nothing).
    */
   readonly codeNames?: readonly string[];
+  /**
+   * `$name` is ordinary code in the language (PHP's and Bash's variables, Ruby's globals, Dart's
+   * names): a lower-case `$x` in a pattern is meant as written, not a misspelt metavariable.
+   */
+  readonly dollarNames?: boolean;
 }
 
 const cLike = [
@@ -71,7 +76,13 @@ const repomix = (name: string): string => `@repomix/tree-sitter-wasms/out/tree-s
 
 /** Every shipped grammar, by id. */
 export const languages: readonly LanguageSpec[] = [
-  { id: "bash", extensions: [".sh", ".bash"], wasm: "tree-sitter-bash/tree-sitter-bash.wasm", wrappers: [] },
+  {
+    id: "bash",
+    extensions: [".sh", ".bash"],
+    wasm: "tree-sitter-bash/tree-sitter-bash.wasm",
+    wrappers: [],
+    dollarNames: true,
+  },
   {
     id: "c",
     preferWrapped: true,
@@ -103,6 +114,7 @@ export const languages: readonly LanguageSpec[] = [
   { id: "css", extensions: [".css"], wasm: repomix("css"), expando: "_", wrappers: [["__x {\n", "\n}"]] },
   {
     id: "dart",
+    dollarNames: true,
     preferWrapped: true,
     flatChains: true,
     extensions: [".dart"],
@@ -141,6 +153,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "php",
+    dollarNames: true,
     extensions: [".php"],
     wasm: repomix("php"),
     wrappers: [
@@ -161,7 +174,7 @@ export const languages: readonly LanguageSpec[] = [
     expando: "µ",
     wrappers: [["def __f():\n    ", "\n"]],
   },
-  { id: "ruby", extensions: [".rb"], wasm: repomix("ruby"), expando: "µ", wrappers: [] },
+  { id: "ruby", extensions: [".rb"], wasm: repomix("ruby"), expando: "µ", wrappers: [], dollarNames: true },
   {
     id: "rust",
     extensions: [".rs"],

@@ -83,9 +83,6 @@ export function rejectUnparsedWithoutMatches(
   });
 }
 
-/** Languages in which `$` starts ordinary names: no upper-case hint there. */
-const dollarNames: ReadonlySet<string> = new Set(["php", "bash", "ruby", "dart"]);
-
 /**
  * Words of a pattern that look like metavariables written in lower case (`$a`, `$$$args`, `$_x`
  * is fine): plain code, since a metavariable's name is upper case (as ast-grep's). In order of
@@ -129,9 +126,8 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
       `Hint: ${words} ${glued.length === 1 ? "is" : "are"} matched as plain code, not as a metavariable: a metavariable must be a whole node ($X on its own, not foo$X or $Xfoo).`,
     );
   }
-  // Where `$name` is ordinary code (PHP's and Bash's variables, Ruby's globals, Dart's names),
-  // a lower-case `$x` is meant as written.
-  const lower = dollarNames.has(scope.spec.id) ? [] : lowercaseMetaVariables(pattern.source);
+  // Where `$name` is ordinary code, a lower-case `$x` is meant as written.
+  const lower = scope.spec.dollarNames ? [] : lowercaseMetaVariables(pattern.source);
   if (lower.length > 0) {
     const words = lower.map((word) => `\`${word}\``).join(", ");
     const upper = lower.map((word) => `\`${word.toUpperCase()}\``).join(", ");

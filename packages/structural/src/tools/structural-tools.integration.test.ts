@@ -102,6 +102,19 @@ describe("ast_grep through the registry", () => {
     expect(text).toContain("(write `$A`, `$B`)");
   });
 
+  it("gives no upper-case hint where `$name` is code (PHP's variables, Bash's)", async () => {
+    write("src/a.php", "<?php\n$this->save($user);\n");
+    write("src/a.sh", "echo $HOME\n");
+    for (const [pattern, path] of [
+      ["$this->load($a)", "src/a.php"],
+      ["echo $home", "src/a.sh"],
+    ] as const) {
+      const text = resultText(await registry().invoke(run, { tool: "ast_grep", args: { pattern, path } }));
+      expect(text).toContain(`no matches for \`${pattern}\``);
+      expect(text).not.toContain("metavariable names are upper case");
+    }
+  });
+
   it("infers the language from a file path and lists max_results matches", async () => {
     const result = await registry().invoke(run, {
       tool: "ast_grep",
