@@ -168,4 +168,26 @@ describe("diffPreview", () => {
     expect(shown.text.split("\n")).toHaveLength(shown.lines);
     expect(shown.omitted).toBe(2 + 1 + 100 - shown.lines);
   });
+
+  it("never ends on a header: a file or hunk header without a line of its own is left out", () => {
+    const source = `foo(1)\n${"x = 1\n".repeat(10)}foo(2)\n`;
+    const full = diffPreview("m.py", source, replaceAll(source, "foo", "bar"), 100);
+    const all = full.text.split("\n");
+    const secondHunk = all.findIndex((line, index) => index > 2 && line.startsWith("@@"));
+    expect(secondHunk).toBeGreaterThan(2);
+    // Room for everything up to the second hunk's header, but not for a line after it.
+    for (const maxLines of [1, 2, 3, secondHunk + 1]) {
+      const cut = diffPreview("m.py", source, replaceAll(source, "foo", "bar"), { maxLines });
+      const lines = cut.text === "" ? [] : cut.text.split("\n");
+      expect(lines.at(-1) ?? "", `maxLines ${maxLines}`).not.toMatch(/^(@@|--- a\/|\+\+\+ b\/)/);
+      expect(cut.lines).toBe(lines.length);
+      expect(cut.chars).toBe(cut.text.length);
+      expect(cut.omitted).toBe(all.length - lines.length);
+    }
+    const byChars = diffPreview("m.py", source, replaceAll(source, "foo", "bar"), {
+      maxLines: 100,
+      maxChars: all.slice(0, 3).join("\n").length,
+    });
+    expect(byChars).toEqual({ text: "", lines: 0, chars: 0, omitted: all.length });
+  });
 });

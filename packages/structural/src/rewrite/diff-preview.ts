@@ -214,11 +214,14 @@ export function diffPreview(
   markChanges(entries);
 
   const out: string[] = [`--- a/${relativePath}`, `+++ b/${relativePath}`];
+  /** Indices in `out` of header lines (file names, `@@`), which the preview never ends on. */
+  const headers = new Set([0, 1]);
   for (const hunk of hunks(entries)) {
     const first = hunk[0];
     if (!first) continue;
     const oldCount = hunk.filter((entry) => entry.kind !== "+").length;
     const newCount = hunk.filter((entry) => entry.kind !== "-").length;
+    headers.add(out.length);
     out.push(`@@ -${range(first.old + 1, oldCount)} +${range(first.new + 1, newCount)} @@`);
     for (const entry of hunk) out.push(...bodyLines(entry, maxLineChars));
   }
@@ -230,6 +233,11 @@ export function diffPreview(
     if (chars + next > maxChars) break;
     chars += next;
     shown++;
+  }
+  // A header without a line of its hunk after it previews nothing: it goes with the lines left out.
+  while (shown > 0 && headers.has(shown - 1)) {
+    shown--;
+    chars -= (out[shown]?.length ?? 0) + (shown > 0 ? 1 : 0);
   }
   return { text: out.slice(0, shown).join("\n"), lines: shown, chars, omitted: out.length - shown };
 }
