@@ -58,6 +58,11 @@ export interface MatchLimits {
   readonly maxMatches?: number;
   /** Wall-clock time (`Date.now()`, ms) after which no further candidate is tried. */
   readonly deadline?: number;
+  /**
+   * A cancelled call: {@link findMatchesAsync} throws its reason at its next turn of the event
+   * loop. Only on this thread (a signal is not sent to the scan workers, which are ended instead).
+   */
+  readonly signal?: AbortSignal;
 }
 
 function captured(capture: Capture, source: string): CapturedText {
@@ -339,7 +344,7 @@ export function findMatches(
 
 /**
  * {@link findMatches}, giving the event loop a turn every 10 ms of matching, so other calls (and
- * a SIGTERM) are served while a slow pattern runs on a large file. The tree must stay alive
+ * a SIGTERM) are served while a slow pattern runs on a large file, and a cancelled call stops there. The tree must stay alive
  * until the promise settles.
  * @internal Hands out web-tree-sitter objects: not in the published types.
  */
@@ -351,6 +356,9 @@ export async function findMatchesAsync(
 ): Promise<TreeMatches> {
   const state: MatchState = { matches: [], stopped: undefined };
   const matcher = new TreeMatcher();
-  for (const _ of matchSteps(pattern, tree, source, limits, state, matcher, true)) await yieldToEventLoop();
+  for (const _ of matchSteps(pattern, tree, source, limits, state, matcher, true)) {
+    await yieldToEventLoop();
+    limits.signal?.throwIfAborted();
+  }
   return finish(state, matcher);
 }

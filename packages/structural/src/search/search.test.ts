@@ -104,4 +104,27 @@ describe("searchFiles bounds", () => {
     expect(outcome.parsed).toBe(1);
     expect(timerFiredBeforeTheEnd).toBe(true);
   });
+
+  it("stops matching inside a file when its call is cancelled, not only between files", async () => {
+    const path = join(dir, "w4.ts");
+    const args = Array.from({ length: 100 }, (_, index) => `a${index}`).join(", ");
+    writeFileSync(
+      path,
+      lines(40, () => `f(${args});`),
+    );
+    const spec = parser.spec("typescript");
+    const pattern = await parser.compile(spec, "f($$$A, $B, $$$C, $B, $$$D)");
+    const controller = new AbortController();
+    const searching = searchFiles({
+      parser,
+      spec,
+      pattern,
+      workingDirectory: dir,
+      target: path,
+      signal: controller.signal,
+    });
+    // Cancelled once the file is being matched (one file: no boundary between files to stop at).
+    setTimeout(() => controller.abort(new Error("cancelled by the caller")), 30);
+    await expect(searching).rejects.toThrow("cancelled by the caller");
+  });
 });

@@ -327,7 +327,7 @@ async function search(
     stopped ??= result.stopped;
     scans = await joinShares(result.scans, shared, (file) => {
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      return scanBytes(parser, spec, pattern, file.path, bytes, { limits });
+      return scanBytes(parser, spec, pattern, file.path, bytes, { limits: { ...limits, signal } });
     });
   } else {
     scans = [];
@@ -338,7 +338,7 @@ async function search(
       if (stopped) break;
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
       const scan = await scanBytes(parser, spec, pattern, file.path, bytes, {
-        limits: { ...limits, maxMatches: maxMatches - found },
+        limits: { ...limits, maxMatches: maxMatches - found, signal },
       });
       scans.push(scan);
       found += scan.matches.length;
