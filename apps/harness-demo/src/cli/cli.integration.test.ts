@@ -125,6 +125,28 @@ describe("harness-demo CLI", () => {
       expect(names).toContain(name);
   });
 
+  it("tools --vibe-command lists vibe_spawn and vibe_send as a run on that agent CLI has them (exec, ungated)", async () => {
+    const env = { OPENAI_API_KEY: "", OPENAI_BASE_URL: "", ANTHROPIC_API_KEY: "", ANTHROPIC_BASE_URL: "" };
+    type Schema = { name: string; description: string };
+    const list = async (args: string[]) => {
+      const result = await runCli(["tools", ...args], 15_000, env);
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as Schema[];
+    };
+    const spawnOf = (schemas: Schema[]) => schemas.find((tool) => tool.name === "vibe_spawn");
+    const gated = spawnOf(await list(["--vibe"]));
+    const ungated = spawnOf(await list(["--vibe-command", "no-such-agent {tier}"]));
+    expect(gated?.description).toBeDefined();
+    expect(ungated?.description).toBeDefined();
+    expect(ungated?.description).not.toBe(gated?.description);
+    expect(ungated?.description).toMatch(/ungated|approval/i);
+    // Exec tools there: not on the read-only surfaces, as in serve --vibe-command.
+    const plan = await list(["--surface", "plan", "--vibe-command", "no-such-agent"]);
+    expect(plan.map((tool) => tool.name)).not.toContain("vibe_spawn");
+    expect(plan.map((tool) => tool.name)).toContain("vibe_list");
+    expect((await list(["--surface", "plan", "--vibe"])).map((tool) => tool.name)).toContain("vibe_spawn");
+  });
+
   it("names every option and flag a command takes when refusing one, and refuses a flag it does not take", async () => {
     const serve = await runCli(["serve", "--workdir", ".", "--nope", "x"]);
     expect(serve.code).toBe(2);

@@ -17,9 +17,11 @@ Usage:
                     [--operator none|jsonl] [--vibe [--vibe-command CMD]]
                                       JSON-lines mode: one request per line on stdin,
                                       one response per line on stdout
-  harness-demo tools [--surface NAME] [--format json|anthropic|openai] [--workdir DIR] [--vibe]
+  harness-demo tools [--surface NAME] [--format json|anthropic|openai] [--workdir DIR]
+                    [--vibe [--vibe-command CMD]]
                                       print a surface's tool schemas as JSON (--vibe: with the
-                                      vibe_* tools; no worker backend is needed to list them)
+                                      vibe_* tools as on a model backend; --vibe-command: as on
+                                      that agent CLI, which is not run; no backend is needed)
   harness-demo --help                 this text
 
 Surfaces: main (every tier), plan and readonly (read tools only), worker (every tier, always asks).

@@ -79,12 +79,18 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       case "tools": {
-        allowOnly(args, ["surface", "format", "workdir"], ["vibe"]);
+        allowOnly(args, ["surface", "format", "workdir", "vibe-command"], ["vibe"]);
+        // As serve would have them: --vibe-command's workers act ungated (CMD is not run here).
+        const vibe = args.options.has("vibe-command")
+          ? "ungated"
+          : args.flags.has("vibe")
+            ? "gated"
+            : undefined;
         const schemas = await surfaceSchemas(
           args.options.get("workdir") ?? process.cwd(),
           args.options.get("surface") ?? "main",
           choice(args, "format", ["json", "anthropic", "openai"], "json"),
-          { vibe: args.flags.has("vibe") },
+          vibe ? { vibe } : {},
         );
         process.stdout.write(`${JSON.stringify(schemas, null, 2)}\n`);
         return 0;

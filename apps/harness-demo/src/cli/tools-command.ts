@@ -4,27 +4,32 @@ import { createDemoRun } from "../create-demo-run.js";
 
 /**
  * The worker backend of a schema export: vibe mode is on, so the vibe_* tools are on the surface,
- * but no worker is ever started (no key, no agent CLI needed).
+ * but no worker is ever started (no key, no agent CLI needed). `gated`: whether the workers' own
+ * calls pass the approval gate (a model backend) or not (an agent CLI, `--vibe-command`), which
+ * decides the tier and text vibe_spawn and vibe_send have in the run.
  */
-const schemaOnlyBackend: WorkerBackend = {
-  description: "none (schema export only)",
-  gated: true,
-  perform: () => Promise.reject(new Error("the schema export starts no workers")),
-};
+function schemaOnlyBackend(gated: boolean): WorkerBackend {
+  return {
+    description: "none (schema export only)",
+    gated,
+    perform: () => Promise.reject(new Error("the schema export starts no workers")),
+  };
+}
 
 /**
  * The schemas of one surface of the demo run, in a harness's format. `vibe`: with vibe mode on,
- * so the vibe_* tools are included.
+ * so the vibe_* tools are included, as a run on a model backend ("gated") or on an agent CLI
+ * ("ungated") has them.
  */
 export async function surfaceSchemas(
   workingDirectory: string,
   surface: string,
   format: SchemaFormat,
-  options: { vibe?: boolean } = {},
+  options: { vibe?: "gated" | "ungated" } = {},
 ): Promise<unknown> {
   const demo = createDemoRun({
     workingDirectory,
-    ...(options.vibe === true ? { vibeBackend: schemaOnlyBackend } : {}),
+    ...(options.vibe ? { vibeBackend: schemaOnlyBackend(options.vibe === "gated") } : {}),
   });
   try {
     return demo.registry.schema(demo.run, surface, format);
