@@ -2,6 +2,7 @@ import { ToolsError } from "../errors/tools-error.js";
 import { stateKey } from "../run/resource-key.js";
 import type { Run } from "../run/run.js";
 import type { Tool } from "../tool/define-tool.js";
+import { cancelledCall } from "./refusals.js";
 import { SerialLane, untilOrCancelled } from "./serial-lane.js";
 
 /** The serial lanes of a run, one per (conversation, tool). */
@@ -69,7 +70,8 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
   // This caller's previous call must have entered the lane before this one asks for it.
   const turns = run.state(callerTurnsKey);
   const turnKey = `${laneId}\u0000${caller}`;
-  const previous = turns.get(turnKey) ?? Promise.resolve();
+  const waiting = turns.get(turnKey);
+  const previous = waiting ?? Promise.resolve();
   let passOn!: () => void;
   const entered = new Promise<void>((resolve) => {
     passOn = resolve;
@@ -90,10 +92,15 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
   return {
     enter: async (signal) => {
       const queued = performance.now();
+      // Whether there is anything to wait for: a cancelled call that had nothing ahead of it is
+      // cancelled as any call is, not "while it waited for the previous call".
+      const behind = waiting !== undefined || theLane.size > 0;
       try {
         await untilOrCancelled(previous, signal);
         const release = await theLane.acquire(signal);
         return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+      } catch (error) {
+        throw !behind && signal.aborted ? cancelledCall(tool.name, signal) : error;
       } finally {
         settle();
       }

@@ -122,6 +122,8 @@ describe("serial lanes", () => {
     controller.abort();
     const cancelledResult = await cancelled;
     expect(cancelledResult.error?.code).toBe("CANCELLED");
+    // It did wait behind "a": the answer says so.
+    expect(resultText(cancelledResult)).toContain("while it waited for the previous call");
     gated.release("a");
     await gated.whenStarted("c");
     gated.release("c");
@@ -220,5 +222,28 @@ describe("serial lanes", () => {
     controller.abort();
     await expect(lane.acquire(controller.signal)).rejects.toMatchObject({ code: "CANCELLED" });
     expect(lane.size).toBe(0);
+  });
+
+  it("cancels a call with nothing ahead of it in its lane as any call, not as one that waited", async () => {
+    const gated = gatedTool("stateful", false);
+    const registry = createRegistry({ tools: [gated.tool] });
+    const run = newRun();
+    const controller = new AbortController();
+    // Aborted in the tick the call arrives: it was entering a free lane.
+    const cancelled = registry.invoke(run, {
+      tool: "stateful",
+      args: { id: "a" },
+      signal: controller.signal,
+    });
+    controller.abort();
+    const result = await cancelled;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(resultText(result)).toBe("stateful was cancelled");
+    expect(gated.log).toEqual([]);
+    // The lane is free for the next call.
+    const next = registry.invoke(run, { tool: "stateful", args: { id: "b" } });
+    await gated.whenStarted("b");
+    gated.release("b");
+    expect(resultText(await next)).toBe("b");
   });
 });
