@@ -34,7 +34,8 @@ JSON-lines mode:
   --approval ask (default) sends write and exec calls to an approver: the peer, as a card, with
   --operator jsonl; without it nobody is attached and they are denied (fail closed).
   --approval auto allows every call the surface permits.
-  The session (and every process it started) ends on end of input, SIGTERM or SIGINT.
+  The session (and every process it started) ends on end of input (once the calls in flight have
+  answered, or at once when the process that started serve is gone), SIGTERM or SIGINT.
   --operator jsonl: the peer is the human. A card (ask_user, or a permission prompt under
   --approval ask) goes out as {"event": "card", "card_id": "…", "card": {…, "text": "…"}} and is
   answered by {"card_id": "…", "answer": "2"} (as typed in a terminal, or {"selected": [labels],

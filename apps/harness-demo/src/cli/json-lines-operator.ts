@@ -29,8 +29,11 @@ export type CardEvent =
 /** Why a card was taken down (`card_closed.cause`). */
 export type CardClosedCause = "timed_out" | "cancelled" | "run_ended" | "input_ended" | "shutdown";
 
-/** Why serve lets go of its operator: its input ended, a signal, or its output was closed. */
-export type DetachReason = "end of input" | "SIGTERM" | "SIGINT" | "output closed";
+/**
+ * Why serve lets go of its operator: its input ended, a signal, its output was closed, or (after
+ * its input ended) the process that started it is gone.
+ */
+export type DetachReason = "end of input" | "SIGTERM" | "SIGINT" | "output closed" | "parent gone";
 
 /** Why the card's signal aborted, from the reason askCard gives it ("cancelled" when it gave none). */
 function closedCause(reason: unknown): CardClosedCause {

@@ -2,7 +2,8 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ServeSession } from "../__fixtures__/cli-process.js";
+import { spawn } from "node:child_process";
+import { cliPath, ServeSession } from "../__fixtures__/cli-process.js";
 import { processAlive, waitFor } from "../__fixtures__/wait-for.js";
 
 let dir: string;
@@ -130,6 +131,48 @@ describe("harness-demo serve (JSON lines)", () => {
     expect(last?.["ok"]).toBe(true);
     expect(JSON.stringify(last?.["content"])).toContain("late");
   });
+
+  it("after end of input, ends at once when the process that started it is gone, killing what its calls run", async () => {
+    // A parent shell pipes one call in (a command that would run a minute) and ends its input;
+    // then the parent dies: nobody is left to read the answer.
+    const request = JSON.stringify({
+      id: 1,
+      tool: "shell",
+      args: { command: "sleep 60 & echo $! > sleep.pid; wait", timeout_seconds: 600 },
+    });
+    const parentScript = [
+      'const { spawn } = require("node:child_process");',
+      'const { writeFileSync } = require("node:fs");',
+      'const child = spawn(process.execPath, [process.env.CLI, "serve", "--workdir", process.env.DIR, "--approval", "auto"], { stdio: ["pipe", "ignore", "ignore"] });',
+      'child.stdin.end(process.env.REQUEST + "\\n");',
+      'writeFileSync("serve.pid", String(child.pid));',
+      "setInterval(() => {}, 1000);",
+    ].join("\n");
+    const parent = spawn(process.execPath, ["-e", parentScript], {
+      cwd: dir,
+      env: { ...process.env, REQUEST: request, CLI: cliPath, DIR: dir },
+      stdio: "ignore",
+    });
+    const pidFrom = async (name: string) => {
+      await waitFor(
+        async () => (await readFile(join(dir, name), "utf8").catch(() => "")).trim() !== "",
+        name,
+        30_000,
+      );
+      return Number((await readFile(join(dir, name), "utf8")).trim());
+    };
+    const serve = await pidFrom("serve.pid");
+    const sleep = await pidFrom("sleep.pid");
+    try {
+      expect([processAlive(serve), processAlive(sleep)]).toEqual([true, true]);
+      parent.kill("SIGKILL");
+      await waitFor(() => !processAlive(serve), "serve to notice its parent is gone", 20_000);
+      await waitFor(() => !processAlive(sleep), `sleep ${sleep} to end with the run`, 10_000);
+      expect([processAlive(serve), processAlive(sleep)]).toEqual([false, false]);
+    } finally {
+      for (const pid of [serve, sleep].filter(processAlive)) process.kill(pid, "SIGKILL");
+    }
+  }, 60_000);
 
   it("on SIGTERM disposes the run, killing running commands, and exits 0", async () => {
     session = new ServeSession(["--workdir", dir, "--approval", "auto"]);

@@ -109,8 +109,15 @@ export async function serve(options: ServeOptions): Promise<void> {
     // Observers do not hold the shutdown: a vibe_wait in flight answers now that the run is
     // ending (its worker ends with the run), instead of after up to 600 s.
     demo.run.get(vibeListKey)?.endWaits("the run is ending (end of input)");
-    // The calls already made still answer, unless a signal cuts the wait short.
-    reason = await Promise.race([Promise.all(pending).then(() => reason), stopped]);
+    // The calls already made still answer, unless a signal cuts the wait short, or the peer that
+    // started serve has died: nobody is left to read the answers (a cell printing forever would
+    // otherwise keep serve and its kernel alive, orphaned, until it is killed).
+    const parent = parentGone();
+    try {
+      reason = await Promise.race([Promise.all(pending).then(() => reason), stopped, parent.gone]);
+    } finally {
+      parent.stop();
+    }
   }
   const report = await demo.dispose();
   // Calls still running were ended with the run; their (refusal) answers go out before exit.
@@ -131,4 +138,23 @@ function cardReply(line: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** How often serve looks whether its parent is still there, once its input has ended. */
+const parentCheckMs = 500;
+
+/**
+ * Settles with "parent gone" once the process that started serve has exited (serve is then
+ * reparented: its parent pid changes). Checked every {@link parentCheckMs}; `stop` ends the checks.
+ */
+function parentGone(): { gone: Promise<DetachReason>; stop: () => void } {
+  const parent = process.ppid;
+  let timer: NodeJS.Timeout | undefined;
+  const gone = new Promise<DetachReason>((resolve) => {
+    timer = setInterval(() => {
+      if (process.ppid !== parent) resolve("parent gone");
+    }, parentCheckMs);
+    timer.unref();
+  });
+  return { gone, stop: () => clearInterval(timer) };
 }
