@@ -180,7 +180,12 @@ describe("harness-demo serve (JSON lines)", () => {
       JSON.stringify({ id: 1, tool: "shell", args: { command: "sleep 30 & echo $! > sleep.pid; wait" } }),
     );
     const pidFile = join(dir, "sleep.pid");
-    await waitFor(async () => (await readFile(pidFile, "utf8").catch(() => "")).trim() !== "", "sleep.pid");
+    // serve starts first (every package of the run is loaded): on a loaded machine, seconds.
+    await waitFor(
+      async () => (await readFile(pidFile, "utf8").catch(() => "")).trim() !== "",
+      "sleep.pid",
+      30_000,
+    );
     const pid = Number((await readFile(pidFile, "utf8")).trim());
     expect(processAlive(pid)).toBe(true);
     session.child.kill("SIGTERM");
@@ -188,7 +193,7 @@ describe("harness-demo serve (JSON lines)", () => {
     await waitFor(() => !processAlive(pid), `sleep ${pid} to end`);
     expect(processAlive(pid)).toBe(false);
     expect(session.stray).toEqual([]);
-  });
+  }, 60_000);
 
   it("when SIGKILLed, leaves nothing its commands and interpreters started: the reaper ends them", async () => {
     session = new ServeSession(["--workdir", dir, "--approval", "auto"]);
