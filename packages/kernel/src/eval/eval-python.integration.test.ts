@@ -341,3 +341,62 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
     expect(resultText(await cell("%%bash\necho from bash\nexit 4"))).toBe("exit code 4\nfrom bash");
   });
 });
+
+/**
+ * A shell tool that records the arguments of each call and runs the command in the harness's own
+ * environment (as the demo harness's does); a command naming `too-slow` fails as that tool's
+ * timeout does, with its advice to raise timeout_seconds.
+ */
+function recordingShell() {
+  const calls: Record<string, unknown>[] = [];
+  const tool = defineTool({
+    name: "recording_shell",
+    tier: "exec",
+    parallelSafe: false,
+    description: 'Runs a shell command. Example: {"command": "ls"}',
+    input: z.object({ command: z.string(), timeout_seconds: z.number().int().max(600).optional() }),
+    execute: (args, context) => {
+      calls.push(args);
+      if (args.command.includes("too-slow"))
+        throw new ToolsError({
+          code: "TIMEOUT",
+          message:
+            "the command timed out after 120 s and was killed (its whole process group); raise timeout_seconds (at most 600) or run it in smaller steps. Output so far:\n(no output)",
+        });
+      const run = spawnSync("/bin/bash", ["-c", `exec 2>&1\n${args.command}`], {
+        cwd: context.run.workingDirectory,
+        encoding: "utf8",
+      });
+      return textResult(run.stdout);
+    },
+  });
+  return { tool, calls };
+}
+
+describePython("eval's !cmd and %%bash: the shell tool's time limit", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+  const shell = recordingShell();
+  const cell = (code: string): Promise<ToolResult> =>
+    registry.invoke(run, { tool: "eval", args: { code, description: "run a python test cell here" } });
+
+  beforeAll(() => {
+    workspace = makeWorkspace();
+    ({ registry, run } = makeRun(workspace.directory, { shellTool: "recording_shell" }, [shell.tool]));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("asks the shell tool for its longest time limit, and a timeout says what a cell can do", async () => {
+    await cell("!echo one\nx = !echo two");
+    await cell("%%bash\necho three");
+    expect(shell.calls.map((call) => call.timeout_seconds)).toEqual([600, 600, 600]);
+    const slow = resultText(await cell("!too-slow"));
+    expect(slow).toContain("timed out after 120 s");
+    expect(slow).toMatch(/longest time limit \(600 s.*split the work into shorter commands/);
+    expect(slow).not.toContain("raise timeout_seconds");
+  });
+});

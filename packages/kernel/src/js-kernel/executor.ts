@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, sep } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
 import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
-import { bridgeMarker } from "../launch/python-setup.js";
+import { bridgeMarker, shellTimeoutSeconds } from "../launch/python-setup.js";
 import { cellTraceback } from "./cell-traceback.js";
 import { compileCell, type CompiledCell } from "./compile-cell.js";
 import { outputLimitsVariable, type FromExecutor, type ToExecutor } from "./executor-protocol.js";
@@ -125,13 +125,44 @@ function whereTheCellIs(command: string): string {
   return `cd ${shellWord(where.startsWith("-") ? `./${where}` : where)} && ${command}`;
 }
 
+/** Whether the shell tool takes `timeout_seconds`; false once it refused the argument. */
+let timeoutTaken = true;
+
+/**
+ * Runs `command` through the shell tool with the most time it allows (%%bash has no way to ask
+ * for more). A shell tool without that argument refuses it before running anything (and before
+ * any approval card): the command then goes without it, and so do later ones.
+ */
+async function shell(command: string): Promise<string> {
+  if (timeoutTaken) {
+    try {
+      return await tool(shellTool, { command, timeout_seconds: shellTimeoutSeconds });
+    } catch (error) {
+      const refused =
+        error instanceof ToolError &&
+        error.code === "INVALID_ARGUMENTS" &&
+        error.message.includes("timeout_seconds");
+      if (!refused) throw error;
+      timeoutTaken = false;
+    }
+  }
+  return tool(shellTool, { command });
+}
+
 const helpers = {
   async sh(command: string) {
     try {
-      const text = await tool(shellTool, { command: whereTheCellIs(command) });
+      const text = await shell(whereTheCellIs(command));
       if (text !== "") process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } catch (error) {
-      process.stderr.write(`${(error as Error).message}\n`);
+      let message = (error as Error).message;
+      // The shell tool's advice (raise timeout_seconds) cannot be followed from %%bash.
+      if (error instanceof ToolError && error.code === "TIMEOUT")
+        message = message.replace(
+          /raise timeout_seconds \(at most \d+\) or run it in smaller steps/,
+          `%%bash already runs with the shell tool's longest time limit (${shellTimeoutSeconds} s, no way to raise it from a cell): split the work into shorter commands, one cell each`,
+        );
+      process.stderr.write(`${message}\n`);
     }
   },
   cd(path: string) {

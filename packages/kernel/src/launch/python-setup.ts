@@ -2,15 +2,28 @@
 export const bridgeMarker = "\u0001tools-bridge\u0001";
 
 /**
+ * The time limit `!cmd` and `%%bash` give the shell tool (its `timeout_seconds`), in seconds: the
+ * longest the demo harness's shell tool allows. IPython's own `!` has no limit, so a cell asks for
+ * the most there is; `null` passes none (a shell tool without that argument).
+ */
+export const shellTimeoutSeconds = 600;
+
+/**
  * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
  * the stdin channel carries one request at a time), a clear error for plain `input()`, the helpers
  * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours.
  * Tracebacks leave out the helpers' frames (`__tracebackhide__`), also the one that raised.
  */
-export function pythonSetupCode(options: { parentPid: number; shellTool: string }): string {
+export function pythonSetupCode(options: {
+  parentPid: number;
+  shellTool: string;
+  shellTimeoutSeconds?: number | null;
+}): string {
+  const timeout =
+    options.shellTimeoutSeconds === undefined ? shellTimeoutSeconds : options.shellTimeoutSeconds;
   return String.raw`
-def __tools_install(parent_pid, marker, shell_tool):
-    import builtins, json, os, sys, threading, time, types
+def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
+    import builtins, json, os, re, sys, threading, time, types
     from IPython import get_ipython
     from IPython.core.error import StdinNotImplementedError
 
@@ -76,6 +89,37 @@ def __tools_install(parent_pid, marker, shell_tool):
         return data.get("text", "")
 
     start_dir = os.getcwd()
+    # The shell tool's own advice on a timeout (raise timeout_seconds) cannot be followed from a
+    # !cmd line, which already asks for the most there is.
+    timeout_advice = re.compile(r"raise timeout_seconds \(at most \d+\) or run it in smaller steps")
+
+    # A shell tool that takes no timeout_seconds refuses it before it runs anything (and before
+    # any approval card): the command is then sent without it, here and from then on.
+    timeout_taken = [shell_timeout is not None]
+
+    def shell(command):
+        __tracebackhide__ = ours
+        try:
+            if timeout_taken[0]:
+                try:
+                    return tool(shell_tool, {"command": command, "timeout_seconds": shell_timeout})
+                except ToolError as error:
+                    if error.code != "INVALID_ARGUMENTS" or "timeout_seconds" not in str(error):
+                        raise
+                    timeout_taken[0] = False
+            return tool(shell_tool, {"command": command})
+        except ToolError as error:
+            if error.code != "TIMEOUT":
+                raise
+            limit = f"{shell_timeout} s, " if shell_timeout is not None else ""
+            advice = (f"!cmd and %%bash already run with the shell tool's longest time limit ({limit}"
+                      "no way to raise it from a cell): split the work into shorter commands, "
+                      "one !line or cell each")
+            if shell_timeout is None:
+                advice = ("from a cell, give it more time with tool(" + repr(shell_tool) +
+                          ", {'command': ..., 'timeout_seconds': 600}), or split the work into shorter commands")
+            message, found = timeout_advice.subn(advice, str(error), count=1)
+            raise ToolError(message if found else f"{message}\n({advice})", error.code) from None
 
     def sh(command, capture=False):
         __tracebackhide__ = ours
@@ -91,7 +135,7 @@ def __tools_install(parent_pid, marker, shell_tool):
         if capture:
             return captured(command)
         try:
-            text = tool(shell_tool, {"command": command})
+            text = shell(command)
         except ToolError as error:
             print(str(error), file=sys.stderr, flush=True)
             return None
@@ -117,7 +161,7 @@ def __tools_install(parent_pid, marker, shell_tool):
             body = command + "\n" if command.endswith("\\") else command
             try:
                 wrapped = f"( eval {shlex.quote(body)} ) > {shlex.quote(path)} 2>&1"
-                tool(shell_tool, {"command": wrapped})
+                shell(wrapped)
             except ToolError as error:
                 # Refused, or failed: what the command wrote, if it ran, is still its output.
                 print(str(error), file=sys.stderr, flush=True)
@@ -213,7 +257,7 @@ def __tools_install(parent_pid, marker, shell_tool):
     except Exception:
         pass
 
-__tools_install(${options.parentPid}, ${JSON.stringify(bridgeMarker)}, ${JSON.stringify(options.shellTool)})
+__tools_install(${options.parentPid}, ${JSON.stringify(bridgeMarker)}, ${JSON.stringify(options.shellTool)}, ${timeout === null ? "None" : String(timeout)})
 del __tools_install
 `;
 }
