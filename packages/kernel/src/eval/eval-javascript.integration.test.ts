@@ -260,6 +260,13 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("%%bash\npwd"))).toBe(workspace.directory);
   });
 
+  it("runs %%bash in the kernel's environment: what a cell set in process.env, and deleted", async () => {
+    await cell('process.env.JS_VAR = "from js\'s side"; delete process.env.HOME');
+    expect(resultText(await cell('%%bash\necho "[$JS_VAR]"\nprintenv HOME; echo "status $?"'))).toBe(
+      "[from js's side]\nstatus 1",
+    );
+  });
+
   it("runs several bridged calls at once", async () => {
     const result = await cell(
       "const met = await Promise.all([1, 2, 3].map(() => tool('barrier', { n: 3 })))\nmet.join(' ')",

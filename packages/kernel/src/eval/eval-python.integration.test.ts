@@ -373,7 +373,7 @@ function recordingShell() {
   return { tool, calls };
 }
 
-describePython("eval's !cmd and %%bash: the shell tool's time limit", () => {
+describePython("eval's !cmd and %%bash: the shell tool's time limit and the kernel's environment", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
   let registry: Registry;
   let run: Run;
@@ -382,10 +382,13 @@ describePython("eval's !cmd and %%bash: the shell tool's time limit", () => {
     registry.invoke(run, { tool: "eval", args: { code, description: "run a python test cell here" } });
 
   beforeAll(() => {
+    // In the harness's environment and the kernel's at its start; a cell then deletes it.
+    process.env.TOOLS_KERNEL_TEST_GONE = "still here";
     workspace = makeWorkspace();
     ({ registry, run } = makeRun(workspace.directory, { shellTool: "recording_shell" }, [shell.tool]));
   });
   afterAll(async () => {
+    delete process.env.TOOLS_KERNEL_TEST_GONE;
     await run?.dispose();
     workspace?.remove();
   });
@@ -398,5 +401,20 @@ describePython("eval's !cmd and %%bash: the shell tool's time limit", () => {
     expect(slow).toContain("timed out after 120 s");
     expect(slow).toMatch(/longest time limit \(600 s.*split the work into shorter commands/);
     expect(slow).not.toContain("raise timeout_seconds");
+  });
+
+  it("runs the command in the kernel's environment: %env, os.environ set and deleted", async () => {
+    expect(resultText(await cell('%env FOO=bar\n!echo "[$FOO]"'))).toBe("env: FOO=bar\n[bar]");
+    const set = await cell(
+      'import os\nos.environ[\'MY_VAR\'] = "from py\'s side"\nout = !echo "[$MY_VAR]"\nout',
+    );
+    expect(resultText(set)).toBe(`["[from py's side]"]`);
+    expect(resultText(await cell('!echo "[$TOOLS_KERNEL_TEST_GONE]"'))).toBe("[still here]");
+    const gone = await cell(
+      "del os.environ['TOOLS_KERNEL_TEST_GONE']\n!printenv TOOLS_KERNEL_TEST_GONE; echo \"status $?\"",
+    );
+    expect(resultText(gone)).toBe("status 1");
+    // The environment the kernel started with is not spelt out on each command.
+    expect(String(shell.calls.at(-1)?.command)).not.toContain("PATH=");
   });
 });

@@ -125,6 +125,25 @@ function whereTheCellIs(command: string): string {
   return `cd ${shellWord(where.startsWith("-") ? `./${where}` : where)} && ${command}`;
 }
 
+/** The environment the executor started with; the shell tool runs in the harness's own. */
+const startEnvironment = { ...process.env };
+
+/**
+ * `command` with what the cell changed in `process.env` (set, changed, deleted) applied first,
+ * as a child process of the cell would see it: the shell tool runs in the harness's environment.
+ */
+function withCellEnvironment(command: string): string {
+  const words: string[] = [];
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && startEnvironment[name] !== value && /^[A-Za-z_]\w*$/.test(name))
+      words.push(`export ${name}=${shellWord(value)};`);
+  }
+  for (const name of Object.keys(startEnvironment)) {
+    if (process.env[name] === undefined && /^[A-Za-z_]\w*$/.test(name)) words.push(`unset ${name};`);
+  }
+  return words.length > 0 ? `${words.join(" ")} ${command}` : command;
+}
+
 /** Whether the shell tool takes `timeout_seconds`; false once it refused the argument. */
 let timeoutTaken = true;
 
@@ -152,7 +171,7 @@ async function shell(command: string): Promise<string> {
 const helpers = {
   async sh(command: string) {
     try {
-      const text = await shell(whereTheCellIs(command));
+      const text = await shell(withCellEnvironment(whereTheCellIs(command)));
       if (text !== "") process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } catch (error) {
       let message = (error as Error).message;

@@ -89,6 +89,19 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
         return data.get("text", "")
 
     start_dir = os.getcwd()
+    # The shell tool runs in the harness's environment, not the kernel's: what a cell changed in
+    # os.environ since the kernel started (%env, os.environ[...] = ..., del) goes before the
+    # command, as IPython's own ! would see it.
+    start_env = dict(os.environ)
+    env_name = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+    def environment_changes():
+        import shlex
+        words = [f"export {name}={shlex.quote(value)};" for name, value in os.environ.items()
+                 if start_env.get(name) != value and env_name.match(name)]
+        words += [f"unset {name};" for name in start_env if name not in os.environ and env_name.match(name)]
+        return " ".join(words)
+
     # The shell tool's own advice on a timeout (raise timeout_seconds) cannot be followed from a
     # !cmd line, which already asks for the most there is.
     timeout_advice = re.compile(r"raise timeout_seconds \(at most \d+\) or run it in smaller steps")
@@ -132,6 +145,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             inside = os.path.commonpath([here, start_dir]) == start_dir
             where = os.path.relpath(here, start_dir) if inside else here
             command = f"cd {shlex.quote(where)} && {command}"
+        exports = environment_changes()
+        if exports:
+            command = f"{exports} {command}"
         if capture:
             return captured(command)
         try:
