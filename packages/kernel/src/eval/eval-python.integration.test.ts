@@ -154,6 +154,22 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(timeit)).toMatch(/per loop \(best of 2 runs, 5 loops each\)/);
   });
 
+  it("%cd as IPython's: -q, - for the previous folder, $name and {expr}, alone for home; a missing folder in one line", async () => {
+    const top = workspace.directory;
+    mkdirSync(join(top, "cd-a", "inner"), { recursive: true });
+    expect(resultText(await cell("%cd -q cd-a\nimport os\nos.getcwd()"))).toBe(`'${join(top, "cd-a")}'`);
+    expect(resultText(await cell("d = 'inner'\n%cd $d"))).toBe(join(top, "cd-a", "inner"));
+    expect(resultText(await cell("%cd -"))).toBe(join(top, "cd-a"));
+    expect(resultText(await cell("%cd -q {d}\n%cd -q ..\nos.getcwd()"))).toBe(`'${join(top, "cd-a")}'`);
+    expect(resultText(await cell("%cd\nos.getcwd() == os.path.expanduser('~')"))).toMatch(/\nTrue$/);
+    const missing = await cell(`%cd -q ${top}\n%cd nowhere\nprint('not reached')`);
+    expect(missing.isError).toBe(true);
+    expect(resultText(missing)).toBe(
+      `CdError: %cd nowhere: no such folder: 'nowhere' (the cell is in ${top})`,
+    );
+    expect(resultText(await cell("os.getcwd()"))).toBe(`'${top}'`);
+  });
+
   it("%pip installs into the kernel's interpreter and the next import sees the new version", async () => {
     const makePackage = (version: string) => {
       const root = join(workspace.directory, `pkg${version}`);

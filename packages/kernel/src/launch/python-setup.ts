@@ -238,10 +238,43 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
         elif changed:
             print(f"(installed into {sys.executable}; the next import sees: {', '.join(sorted(changed))})")
 
-    def cd(path):
+    class CdError(OSError):
+        """%cd could not go there; shown as its one line, not as a traceback of the rewritten line."""
+        def _render_traceback_(self):
+            return [f"CdError: {self}"]
+
+    previous_dir = [None]
+
+    def cd(arguments):
+        # As IPython's %cd: -q (quiet), - (the folder before the last %cd), $name and {expr}
+        # expanded, nothing at all for the home folder.
         __tracebackhide__ = ours
-        os.chdir(os.path.expanduser(path.strip().strip("'\"") or "~"))
-        print(os.getcwd())
+        line = f"%cd {arguments.strip()}".strip()
+        text = ip.var_expand(arguments, depth=1).strip()
+        quiet = False
+        while re.match(r"-q(\s|$)", text):
+            quiet = True
+            text = text[2:].strip()
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]
+        here = os.getcwd()
+        if text == "-":
+            if previous_dir[0] is None:
+                raise CdError(f"{line}: there is no previous folder yet (no %cd before this one)")
+            target = previous_dir[0]
+        else:
+            target = os.path.expanduser(text or "~")
+        try:
+            os.chdir(target)
+        except FileNotFoundError:
+            raise CdError(f"{line}: no such folder: {target!r} (the cell is in {here})") from None
+        except NotADirectoryError:
+            raise CdError(f"{line}: {target!r} is a file, not a folder (the cell is in {here})") from None
+        except PermissionError:
+            raise CdError(f"{line}: no permission to enter {target!r} (the cell is in {here})") from None
+        previous_dir[0] = here
+        if not quiet:
+            print(os.getcwd())
 
     def timeit(statement, setup="pass", number=0, repeat=0):
         __tracebackhide__ = ours
