@@ -23,8 +23,15 @@ export async function answerBridgeCall(
 ): Promise<string> {
   let reply: BridgeReply;
   try {
-    const request = JSON.parse(prompt.slice(bridgeMarker.length)) as { tool?: unknown; args?: unknown };
-    if (typeof request.tool !== "string") {
+    const request = JSON.parse(prompt.slice(bridgeMarker.length)) as {
+      tool?: unknown;
+      args?: unknown;
+      input?: unknown;
+      password?: unknown;
+    };
+    if (typeof request.input === "string") {
+      reply = await answerInput(request.input, request.password === true, context, signal);
+    } else if (typeof request.tool !== "string") {
       reply = {
         ok: false,
         code: "INVALID_ARGUMENTS",
@@ -45,4 +52,91 @@ export async function answerBridgeCall(
     reply = { ok: false, code: "TOOL_FAILED", error: errorMessage(error) };
   }
   return JSON.stringify(reply);
+}
+
+/** The tool a cell's `input()` asks the operator through. */
+export const askUserTool = "ask_user";
+
+/**
+ * Why nobody can be asked from this call, by the nested call's error code: no ask_user in the run,
+ * not on the calling surface (a background worker's), or no human attached to it.
+ */
+const nobodyToAsk: Readonly<Record<string, string>> = {
+  UNKNOWN_TOOL: `this run has no ${askUserTool} tool`,
+  TOOL_NOT_WIRED: `this run has no ${askUserTool} tool`,
+  NOT_ON_SURFACE: `this caller may not use ${askUserTool}`,
+  TIER_EXCEEDED: `this caller may not use ${askUserTool}`,
+  ASK_NO_HUMAN: "no human is attached to answer",
+};
+
+/**
+ * Answers the cell's `input()` / `getpass()` with an ask_user card, a nested call as a bridged one
+ * (approval and guardrails apply): the prompt is the question, the answer free text. Without an
+ * ask_user this call may use, or a human to answer it, the reply is `NO_OPERATOR` (the cell raises
+ * StdinNotImplementedError); a declined, timed-out or cancelled card is an error (EOFError).
+ */
+async function answerInput(
+  prompt: string,
+  password: boolean,
+  context: ToolContext,
+  signal: AbortSignal,
+): Promise<BridgeReply> {
+  const asked = prompt.trim();
+  const args = {
+    question:
+      asked !== ""
+        ? asked
+        : password
+          ? "A running cell asks for a password."
+          : "A running cell asks for input.",
+    context: password
+      ? "A Python cell called getpass(): your answer is the password it gets; the cell's result does not show it."
+      : "A Python cell called input(): your answer is the line it gets.",
+    allow_free_text: true,
+  };
+  const result = await context.invoke(askUserTool, args, { origin: "cell", signal });
+  if (result.isError) {
+    const code = result.error?.code ?? "TOOL_FAILED";
+    const message = result.error?.message ?? resultText(result);
+    const why = nobodyToAsk[code];
+    if (why !== undefined) {
+      return {
+        ok: false,
+        code: "NO_OPERATOR",
+        error:
+          `${password ? "getpass()" : "input()"} is not available in eval: nobody is there to type an answer (${why}).` +
+          ` Put the value in the code instead; when a run has an operator, ask them with` +
+          ` tool('${askUserTool}', {'question': '...'}).`,
+      };
+    }
+    return { ok: false, code, error: `${password ? "getpass()" : "input()"} got no answer: ${message}` };
+  }
+  const text = resultText(result);
+  const answer = answerOf(text);
+  if (answer === undefined) {
+    return {
+      ok: false,
+      code: "DECLINED",
+      error: `${password ? "getpass()" : "input()"} got no answer: ${text}`,
+    };
+  }
+  return { ok: true, text: answer };
+}
+
+/**
+ * The operator's typed answer in ask_user's result (@tools/ask: `The operator answered.` then
+ * `Their answer: "<JSON string>"`); undefined when they declined. Another ask_user's plain text is
+ * the answer as it is.
+ */
+function answerOf(text: string): string | undefined {
+  if (text.startsWith("The operator declined")) return undefined;
+  if (!text.startsWith("The operator answered.")) return text;
+  const quoted = /^(?:Their answer|Their note): (".*")$/m.exec(text)?.[1];
+  if (quoted === undefined) return "";
+  try {
+    const value: unknown = JSON.parse(quoted);
+    return typeof value === "string" ? value : quoted;
+  } catch {
+    return quoted;
+  }
 }

@@ -214,6 +214,8 @@ describePython("eval on a real ipykernel", () => {
     const result = await cell("input('name? ')");
     expect(result.isError).toBe(true);
     expect(resultText(result)).toContain("input() is not available in eval");
+    // No ask_user in this run: the refusal says how to ask an operator where there is one.
+    expect(resultText(result)).toMatch(/no ask_user tool\)\. .*tool\('ask_user', \{'question': '\.\.\.'\}\)/);
   });
 
   it("leaves the helpers' frames out of a traceback: input() and a failing tool() show the cell's line", async () => {
@@ -432,5 +434,91 @@ describePython("eval's !cmd and %%bash: the shell tool's time limit and the kern
     expect(resultText(gone)).toBe("status 1");
     // The environment the kernel started with is not spelt out on each command.
     expect(String(shell.calls.at(-1)?.command)).not.toContain("PATH=");
+  });
+});
+
+/**
+ * An ask_user as @tools/ask's (read tier; its result's text in that form): it records each card's
+ * arguments and answers with the next of `answers` — a string is typed text, `null` a decline —
+ * after `delayMs`.
+ */
+function askUserLike(answers: (string | null)[], delayMs = 0) {
+  const cards: Record<string, unknown>[] = [];
+  const origins: string[] = [];
+  const tool = defineTool({
+    name: "ask_user",
+    tier: "read",
+    parallelSafe: true,
+    description: 'Asks the operator. Example: {"question": "Which one?"}',
+    input: z.object({
+      question: z.string(),
+      context: z.string().optional(),
+      allow_free_text: z.boolean().optional(),
+    }),
+    execute: async (args, context) => {
+      cards.push(args);
+      origins.push(context.origin);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const answer = answers.shift();
+      if (answer === undefined || answer === null)
+        return textResult(
+          "The operator declined to answer. This is not an answer. Carry on under an assumption.",
+        );
+      return textResult(`The operator answered.\nTheir answer: ${JSON.stringify(answer)}`);
+    },
+  });
+  return { tool, cards, origins };
+}
+
+describePython("eval's input() and getpass() with an operator to ask (ask_user)", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  const runs: Run[] = [];
+  const start = (ask: ReturnType<typeof askUserLike>, inactivityMs?: number) => {
+    const made = makeRun(workspace.directory, inactivityMs === undefined ? {} : { inactivityMs }, [ask.tool]);
+    runs.push(made.run);
+    return (code: string): Promise<ToolResult> =>
+      made.registry.invoke(made.run, {
+        tool: "eval",
+        args: { code, description: "run a python test cell here" },
+      });
+  };
+
+  beforeAll(() => {
+    workspace = makeWorkspace();
+  });
+  afterAll(async () => {
+    await Promise.all(runs.map((run) => run.dispose()));
+    workspace?.remove();
+  });
+
+  it("asks the prompt as a card and input() returns the typed answer; a password is not echoed", async () => {
+    const ask = askUserLike(['Ada "the first"', "s3cret-pass"]);
+    const cell = start(ask);
+    const named = await cell("name = input('Your name? ')\nprint('hello', name)");
+    expect(named.isError).toBe(false);
+    expect(resultText(named)).toBe('Your name? Ada "the first"\nhello Ada "the first"');
+    const secret = await cell(
+      "import getpass\npw = getpass.getpass('Password: ')\nlen(pw), pw == 's3cret-pass'",
+    );
+    expect(resultText(secret)).not.toContain("s3cret");
+    expect(resultText(secret)).toMatch(/^Password:\s*\n\(11, True\)$/);
+    expect(ask.origins).toEqual(["cell", "cell"]);
+    expect(ask.cards[0]).toMatchObject({ question: "Your name?", allow_free_text: true });
+    expect(String(ask.cards[1]?.context)).toMatch(/getpass\(\).*password.*does not show it/);
+  });
+
+  it("a declined card is an EOFError in the cell, saying so", async () => {
+    const cell = start(askUserLike([null]));
+    const result = await cell(
+      "try:\n    input('Proceed? ')\nexcept EOFError as error:\n    print('EOFError:', error)",
+    );
+    expect(resultText(result)).toMatch(/^EOFError: input\(\) got no answer: The operator declined to answer/);
+  });
+
+  it("keeps the cell alive while the card is open longer than the inactivity budget", async () => {
+    const cell = start(askUserLike(["late"], 2500), 1000);
+    const result = await cell("answer = input('Slow? ')\nanswer.upper()");
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toBe("Slow? late\n'LATE'");
   });
 });

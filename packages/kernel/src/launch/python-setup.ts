@@ -10,7 +10,8 @@ export const shellTimeoutSeconds = 600;
 
 /**
  * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
- * the stdin channel carries one request at a time), a clear error for plain `input()`, the helpers
+ * the stdin channel carries one request at a time), `input()` and `getpass()` over the same
+ * channel (the harness asks the operator, or refuses), the helpers
  * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours.
  * Tracebacks leave out the helpers' frames (`__tracebackhide__`), also the one that raised.
  */
@@ -67,14 +68,35 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             super().__init__(message)
             self.code = code
 
-    def no_input(prompt="", *args, **kwargs):
+    def ask_operator(prompt="", password=False):
+        # input() and getpass(): the harness turns the request into an ask_user card for the
+        # operator, when there is one, and the answer comes back as the line typed.
         __tracebackhide__ = ours
-        raise StdinNotImplementedError(
-            "input() is not available in eval: nobody is there to type an answer. "
-            "Put the value in the code instead, or call tool() for harness tools.")
+        prompt = str(prompt)
+        payload = marker + json.dumps({"input": prompt, "password": bool(password)})
+        with lock:
+            reply = kernel._input_request(
+                payload, kernel._parent_ident["shell"], kernel.get_parent("shell"), password=False)
+        data = json.loads(reply) if reply else {"ok": False, "error": "the bridge gave no reply"}
+        if data.get("ok"):
+            answer = data.get("text", "")
+            # As a terminal shows it; a password is not echoed.
+            print(prompt if password else prompt + answer, flush=True)
+            return answer
+        if data.get("code") == "NO_OPERATOR":
+            raise StdinNotImplementedError(data.get("error", "input() is not available in eval"))
+        raise EOFError(data.get("error", "no answer to input()"))
 
-    kernel.raw_input = no_input
-    kernel.getpass = no_input
+    def raw_input(prompt=""):
+        __tracebackhide__ = ours
+        return ask_operator(prompt)
+
+    def getpass(prompt="Password: ", stream=None):
+        __tracebackhide__ = ours
+        return ask_operator(prompt, password=True)
+
+    kernel.raw_input = raw_input
+    kernel.getpass = getpass
 
     def tool(name, args=None):
         """Calls a harness tool: tool("read", {"path": "README.md"}) returns its text; raises ToolError."""
