@@ -234,6 +234,30 @@ describePython("eval on a real ipykernel", () => {
       expect(shown).not.toMatch(/__tools_install|no_input|in tool|hidden|kernel\._input_request/);
   });
 
+  it("exit(), quit() and sys.exit() say the interpreter keeps running and how to get a fresh one", async () => {
+    await cell("kept = 'still here'");
+    // IPython calls a bare exit or quit only when it is the whole cell.
+    for (const code of ["print('before')\nexit()\nprint('after')", "quit"]) {
+      const result = await cell(code);
+      expect(result.isError).toBe(false);
+      expect(resultText(result)).toMatch(
+        /^(before\n)?SystemExit: the cell stopped here, but the interpreter keeps running, with its variables and imports; to start a fresh one, call eval with reset: true$/,
+      );
+    }
+    const clean = await cell("import sys\nsys.exit(0)");
+    expect(clean.isError).toBe(false);
+    expect(resultText(clean)).toMatch(/^SystemExit\(0\): the cell stopped here/);
+    const failed = await cell("import sys\nsys.exit(3)");
+    expect(failed.isError).toBe(true);
+    const text = resultText(failed);
+    expect(text).toMatch(
+      /^SystemExit\(3\): the cell stopped here, but the interpreter keeps running.*reset: true/,
+    );
+    expect(text).not.toMatch(/Ctrl-D|interactiveshell|UserWarning|%tb/);
+    expect(resultText(await cell("exit('bad input')"))).toMatch(/^SystemExit\('bad input'\): /);
+    expect(resultText(await cell("kept"))).toBe("'still here'");
+  });
+
   it("refuses a NUL or an unpaired surrogate at once, saying where, and keeps the kernel's state", async () => {
     await cell("kept_state = 41");
     const nul = await cell("x = 'a\u0000b'; x");

@@ -312,6 +312,49 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
                 break
         print(f"{best * scale:.3g} {unit} per loop (best of {len(runs)} runs, {number} loops each)")
 
+    # exit(), quit() and sys.exit() cannot end the kernel from a cell: say so in one line, with
+    # the code, instead of IPython's "To exit: use 'exit', 'quit', or Ctrl-D." warning.
+    import warnings
+    warnings.filterwarnings("ignore", message="To exit: use 'exit', 'quit', or Ctrl-D")
+
+    def still_running(code):
+        shown = "" if code is None else f"({code!r})"
+        return (f"SystemExit{shown}: the cell stopped here, but the interpreter keeps running, with its "
+                "variables and imports; to start a fresh one, call eval with reset: true")
+
+    show_traceback = ip.showtraceback
+
+    def showtraceback(exc_tuple=None, *args, **kwargs):
+        etype, value = (sys.exc_info() if exc_tuple is None else exc_tuple)[:2]
+        if kwargs.get("exception_only") and isinstance(value, SystemExit):
+            if value.code is None or value.code == 0:
+                # A clean exit is not an error: one line of output, and the cell's status stays ok.
+                print(still_running(value.code), flush=True)
+            else:
+                ip._showtraceback(etype, value, [still_running(value.code)])
+            return None
+        return show_traceback(exc_tuple, *args, **kwargs)
+
+    ip.showtraceback = showtraceback
+
+    def clean_exit_is_ok(result):
+        error = getattr(result, "error_in_exec", None)
+        if isinstance(error, SystemExit) and (error.code is None or error.code == 0):
+            result.error_in_exec = None
+
+    ip.events.register("post_run_cell", clean_exit_is_ok)
+
+    class Exit(type(ip.exiter)):
+        """exit() and quit() (also without brackets) stop the cell as sys.exit() does."""
+        def __call__(self, code=None):
+            __tracebackhide__ = ours
+            raise SystemExit(code)
+
+    ip.exiter = Exit(ip)
+    for name in ("exit", "quit"):
+        ip.user_ns[name] = ip.exiter
+        ip.user_ns_hidden[name] = ip.exiter
+
     builtins.tool = tool
     builtins.ToolError = ToolError
     builtins.__tools__ = types.SimpleNamespace(sh=sh, pip=pip, cd=cd, timeit=timeit)
