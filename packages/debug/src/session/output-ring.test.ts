@@ -15,9 +15,42 @@ describe("OutputRing", () => {
     expect(since.dropped).toBe(0);
   });
 
-  it("clips an oversized entry", () => {
+  it("keeps each line of a chunk as an entry of its own, so that a cursor can point inside the chunk", () => {
+    const ring = new OutputRing();
+    ring.push("stdout", "row 0\nrow 1\nrow 2\nopen");
+    ring.push("stdout", " line\n");
+    expect(ring.read(2).entries).toEqual([
+      { seq: 2, category: "stdout", text: "row 2\n" },
+      { seq: 3, category: "stdout", text: "open" },
+      { seq: 4, category: "stdout", text: " line\n" },
+    ]);
+    expect(ring.end).toBe(5);
+  });
+
+  it("splits a line longer than the bound into pieces instead of cutting it", () => {
     const ring = new OutputRing(10, 5);
-    ring.push("stdout", "0123456789");
-    expect(ring.read().entries[0]!.text).toBe("01234… (cut)\n");
+    ring.push("stdout", "0123456789ab\n");
+    expect(ring.read().entries.map((entry) => entry.text)).toEqual(["01234", "56789", "ab\n"]);
+  });
+
+  it("drops the oldest lines past its character bound too, counting them", () => {
+    const ring = new OutputRing(100, 10, 8);
+    ring.push("stdout", "aaa\nbbb\nccc\n");
+    const all = ring.read();
+    expect(all.entries.map((entry) => entry.text)).toEqual(["bbb\n", "ccc\n"]);
+    expect(all.dropped).toBe(1);
+    expect(ring.read(3)).toEqual({ entries: [], dropped: 0, next: 3 });
+  });
+
+  it("keeps its bound over many lines, and the cursor still counts every line", () => {
+    const ring = new OutputRing(1000);
+    for (let chunk = 0; chunk < 100; chunk++)
+      ring.push("stdout", Array.from({ length: 100 }, (_, i) => `row ${chunk * 100 + i}\n`).join(""));
+    const { entries, dropped, next } = ring.read(0);
+    expect(entries).toHaveLength(1000);
+    expect(dropped).toBe(9000);
+    expect(next).toBe(10_000);
+    expect(entries[0]).toEqual({ seq: 9000, category: "stdout", text: "row 9000\n" });
+    expect(ring.read(9999).entries).toEqual([{ seq: 9999, category: "stdout", text: "row 9999\n" }]);
   });
 });

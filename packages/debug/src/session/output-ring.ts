@@ -1,25 +1,33 @@
 import { labelOutput, lastLines } from "./output-text.js";
 
-/** One piece of debuggee output. */
+/** One line of debuggee output (or a piece of one, see {@link OutputRing}). */
 export interface OutputEntry {
-  /** Position in the stream: read from here on with a cursor. */
+  /** Position in the stream, counted in entries: read from here on with a cursor. */
   readonly seq: number;
   readonly category: string;
+  /** One line with its newline, or without one when the line goes on in a later entry. */
   readonly text: string;
 }
 
 /**
  * A bounded ring of the debuggee's output (stdout, stderr, adapter console messages), read by
- * cursor: `read(cursor)` returns what arrived since, and the cursor to pass next time. The oldest
- * entries drop first; a reader whose cursor fell behind is told how many it missed.
+ * cursor: `read(cursor)` returns what arrived since, and the cursor to pass next time. Each chunk
+ * the adapter sends is split into lines on arrival, one entry each (a line longer than
+ * `maxLineChars` into pieces of that size), so that a reader can stop and go on at any line,
+ * however big the chunks were. The oldest entries drop first, when more than `maxLines` entries
+ * or `maxChars` characters are kept; a reader whose cursor fell behind is told how many it missed.
  */
 export class OutputRing {
-  private readonly entries: OutputEntry[] = [];
+  // Kept entries are entries[head..]; dropped ones are cut off the array in batches.
+  private entries: OutputEntry[] = [];
+  private head = 0;
+  private chars = 0;
   private nextSeq = 0;
 
   constructor(
-    private readonly maxEntries = 1000,
-    private readonly maxEntryChars = 8192,
+    private readonly maxLines = 200_000,
+    private readonly maxLineChars = 8192,
+    private readonly maxChars = 8 * 1024 * 1024,
   ) {}
 
   /** The cursor after the newest entry. */
@@ -28,18 +36,30 @@ export class OutputRing {
   }
 
   push(category: string, text: string): void {
-    if (text === "") return;
-    const clipped = text.length > this.maxEntryChars ? `${text.slice(0, this.maxEntryChars)}… (cut)\n` : text;
-    this.entries.push({ seq: this.nextSeq++, category, text: clipped });
-    if (this.entries.length > this.maxEntries) this.entries.shift();
+    for (const line of text.split(/(?<=\n)/)) {
+      for (let at = 0; at < line.length; at += this.maxLineChars) {
+        const piece = line.slice(at, at + this.maxLineChars);
+        this.entries.push({ seq: this.nextSeq++, category, text: piece });
+        this.chars += piece.length;
+      }
+    }
+    while (this.entries.length - this.head > this.maxLines || this.chars > this.maxChars) {
+      this.chars -= this.entries[this.head]!.text.length;
+      this.head++;
+    }
+    // Shifting one at a time would copy the array per line; cut once half of it is dropped.
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** Entries from `cursor` on (default: everything kept), and how many were dropped before it. */
   read(cursor = 0): { entries: OutputEntry[]; dropped: number; next: number } {
-    const first = this.entries[0]?.seq ?? this.nextSeq;
-    const from = Math.max(cursor, first);
+    const first = this.entries[this.head]?.seq ?? this.nextSeq;
+    const from = Math.min(Math.max(cursor, first), this.nextSeq);
     const dropped = Math.max(0, first - cursor);
-    return { entries: this.entries.filter((entry) => entry.seq >= from), dropped, next: this.nextSeq };
+    return { entries: this.entries.slice(this.head + from - first), dropped, next: this.nextSeq };
   }
 
   /**
@@ -48,6 +68,6 @@ export class OutputRing {
    * out (with `hint`, where to read them).
    */
   tail(maxChars = 2000, hint?: string): string {
-    return lastLines(labelOutput(this.entries).join(""), maxChars, hint);
+    return lastLines(labelOutput(this.read().entries).join(""), maxChars, hint);
   }
 }

@@ -127,6 +127,29 @@ describe.skipIf(!found && !ci)(
       }
     });
 
+    it("reads every line of one big write, page after page: a page ends inside the adapter's chunk", async () => {
+      const { run, call } = debugRun(dir);
+      try {
+        const launch = await call({ op: "launch", program: "burst.py" });
+        expect(launch.isError, launch.text).toBe(false);
+        expect(launch.text).toContain("the program exited with code 0");
+        let cursor = 0;
+        let read = "";
+        for (let page = 0; page < 1000; page++) {
+          const output = await call({ op: "output", cursor });
+          expect(output.text).not.toContain("dropped");
+          const next = Number(/\(next cursor: (\d+)[^\n]*\)$/.exec(output.text)![1]);
+          read += output.text.slice(0, output.text.lastIndexOf("\n(next cursor:") + 1);
+          if (output.text.endsWith("no more output yet)")) break;
+          cursor = next;
+        }
+        const rows = Array.from({ length: 20_000 }, (_, i) => `row ${i}\n`).join("");
+        expect(read).toBe(`${rows}last line, no newline\n`);
+      } finally {
+        await run.dispose();
+      }
+    });
+
     it("lists breakpoints by file, then line, before and after launch", async () => {
       const { run, call } = debugRun(dir);
       try {

@@ -10,10 +10,10 @@ describe("formatOutput", () => {
     ring.push("stdout", "b".repeat(4000));
     ring.push("stdout", "x");
     expect(formatOutput(ring, 0)).toContain(
-      '(next cursor: 2; 1 more entry (1 character) after it: read on with {"op":"output","cursor":2})',
+      '(next cursor: 2; 1 more line (1 character) after it: read on with {"op":"output","cursor":2})',
     );
     ring.push("stdout", "yz");
-    expect(formatOutput(ring, 0)).toContain("(next cursor: 2; 2 more entries (3 characters) after it");
+    expect(formatOutput(ring, 0)).toContain("(next cursor: 2; 2 more lines (3 characters) after it");
   });
 
   it("labels each stderr line, and never inside a line stdout left open", () => {
@@ -27,7 +27,34 @@ describe("formatOutput", () => {
         '[stderr]   File "x.py", line 1\n' +
         "[stderr] ValueError: boom\n" +
         " and on\n" +
-        "(next cursor: 3; no more output yet)",
+        "(next cursor: 5; no more output yet)",
+    );
+  });
+
+  it("reads every line of output that came in big chunks, page after page", () => {
+    const ring = new OutputRing();
+    // As debugpy sends a program's big write: chunks of 4096 characters, cut inside lines.
+    const all = Array.from({ length: 20_000 }, (_, i) => `row ${i}\n`).join("");
+    for (let at = 0; at < all.length; at += 4096) ring.push("stdout", all.slice(at, at + 4096));
+    let cursor = 0;
+    let read = "";
+    for (let page = 0; page < 1000; page++) {
+      const text = formatOutput(ring, cursor);
+      const next = Number(/\(next cursor: (\d+)[^\n]*\)$/.exec(text)![1]);
+      read += text.slice(0, text.lastIndexOf("\n(next cursor:") + 1);
+      if (text.endsWith("no more output yet)")) break;
+      expect(next).toBeGreaterThan(cursor);
+      cursor = next;
+    }
+    expect(read).toBe(all);
+  });
+
+  it("counts the lines dropped before a cursor the ring no longer holds", () => {
+    const ring = new OutputRing(3);
+    ring.push("stdout", "a\nb\nc\nd\ne\n");
+    expect(formatOutput(ring, 1)).toBe(
+      "(1 earlier output line was dropped from the buffer before this was read; it starts at cursor 2)\n" +
+        "c\nd\ne\n(next cursor: 5; no more output yet)",
     );
   });
 });

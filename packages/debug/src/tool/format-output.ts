@@ -8,19 +8,21 @@ const outputLines = 400;
 
 /**
  * One `output` answer: the program's output from `cursor` forward (each line of a stream other
- * than stdout labelled, see {@link labelOutput}), whole entries up to
+ * than stdout labelled, see {@link labelOutput}), whole lines (ring entries) up to
  * {@link limits.outputChars} characters and 400 lines, then the cursor just after the last one
  * shown and how much is left after it. A cursor whose output the ring already dropped is told
- * how many entries it missed; the answer starts at the oldest one kept.
+ * how many lines it missed; the answer starts at the oldest one kept.
  */
 export function formatOutput(ring: OutputRing, cursor: number): string {
   const { entries, dropped } = ring.read(cursor);
-  const texts = labelOutput(entries);
+  // Every entry is a line at least (see the count below): no page holds more entries than this.
+  const texts = labelOutput(entries.slice(0, outputLines + 1));
   let chars = 0;
   let lines = 0;
   let taken = 0;
   for (const text of texts) {
-    const entryLines = text.split("\n").length - 1;
+    // A line left open counts as one, as the bound below counts it.
+    const entryLines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
     // Always one entry, even over the bound: a cursor must move on.
     if (taken > 0 && (chars + text.length > limits.outputChars || lines + entryLines > outputLines)) break;
     chars += text.length;
@@ -36,15 +38,15 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
   if (dropped > 0) {
     const start = entries[0]?.seq ?? ring.end;
     parts.push(
-      `(${dropped} earlier output ${dropped === 1 ? "entry was" : "entries were"} dropped from the buffer before this was read; it starts at cursor ${start})`,
+      `(${dropped} earlier output ${dropped === 1 ? "line was" : "lines were"} dropped from the buffer before this was read; it starts at cursor ${start})`,
     );
   }
   parts.push(shown.text || "(no output)");
   const left = entries.length - taken;
   if (left > 0) {
-    const leftChars = texts.slice(taken).reduce((sum, text) => sum + text.length, 0);
+    const leftChars = entries.slice(taken).reduce((sum, entry) => sum + entry.text.length, 0);
     parts.push(
-      `(next cursor: ${next}; ${left} more ${countNoun(left, "entries")} (${leftChars} ${countNoun(leftChars, "characters")}) after it: ` +
+      `(next cursor: ${next}; ${left} more ${countNoun(left, "lines")} (${leftChars} ${countNoun(leftChars, "characters")}) after it: ` +
         `read on with {"op":"output","cursor":${next}})`,
     );
   } else parts.push(`(next cursor: ${next}; no more output yet)`);

@@ -34,13 +34,13 @@ describe("debug tool ops that need no adapter", () => {
       const first = await call({ op: "output" });
       expect(first.text).toMatch(/^line 00000 /);
       const next = Number(
-        /\(next cursor: (\d+); (\d+) more entries \(\d+ characters\) after it/.exec(first.text)?.[1],
+        /\(next cursor: (\d+); (\d+) more lines \(\d+ characters\) after it/.exec(first.text)?.[1],
       );
       expect(next).toBeGreaterThan(0);
       expect(next).toBeLessThan(600);
       expect(first.text).toContain(`line ${String(next - 1).padStart(5, "0")} `);
       expect(first.text).not.toContain(`line ${String(next).padStart(5, "0")} `);
-      expect(first.text).toContain(`${600 - next} more entries`);
+      expect(first.text).toContain(`${600 - next} more lines`);
 
       // Reading on from the next cursor continues where the first answer stopped, to the end.
       const seen = new Set([...first.text.matchAll(/line (\d{5})/g)].map((match) => Number(match[1])));
@@ -66,7 +66,7 @@ describe("debug tool ops that need no adapter", () => {
       supervisor.conversation("conv-1").last = endedSession(ring);
       const late = await call({ op: "output", cursor: 1 });
       expect(late.text).toBe(
-        "(1 earlier output entry was dropped from the buffer before this was read; it starts at cursor 2)\n" +
+        "(1 earlier output line was dropped from the buffer before this was read; it starts at cursor 2)\n" +
           "c\nd\ne\n(next cursor: 5; no more output yet)",
       );
     } finally {
