@@ -17,14 +17,32 @@ describe("OutputRing", () => {
 
   it("keeps each line of a chunk as an entry of its own, so that a cursor can point inside the chunk", () => {
     const ring = new OutputRing();
-    ring.push("stdout", "row 0\nrow 1\nrow 2\nopen");
-    ring.push("stdout", " line\n");
+    ring.push("stdout", "row 0\nrow 1\nrow 2\nrow 3\n");
     expect(ring.read(2).entries).toEqual([
       { seq: 2, category: "stdout", text: "row 2\n" },
-      { seq: 3, category: "stdout", text: "open" },
-      { seq: 4, category: "stdout", text: " line\n" },
+      { seq: 3, category: "stdout", text: "row 3\n" },
     ]);
-    expect(ring.end).toBe(5);
+    expect(ring.end).toBe(4);
+  });
+
+  it("goes on with a line the newest entry left open, from the same stream and up to the bound", () => {
+    const ring = new OutputRing(100, 8);
+    // print() writes its text and its newline apart.
+    ring.push("stdout", "side");
+    ring.push("stdout", "\n");
+    ring.push("stdout", "open");
+    ring.push("stderr", "err\n");
+    ring.push("stdout", " line\n");
+    ring.push("stdout", "abcdef");
+    ring.push("stdout", "ghijk\n");
+    expect(ring.read().entries.map((entry) => [entry.seq, entry.category, entry.text])).toEqual([
+      [0, "stdout", "side\n"],
+      [1, "stdout", "open"],
+      [2, "stderr", "err\n"],
+      [3, "stdout", " line\n"],
+      [4, "stdout", "abcdefgh"],
+      [5, "stdout", "ijk\n"],
+    ]);
   });
 
   it("splits a line longer than the bound into pieces instead of cutting it", () => {

@@ -14,8 +14,10 @@ export interface OutputEntry {
  * cursor: `read(cursor)` returns what arrived since, and the cursor to pass next time. Each chunk
  * the adapter sends is split into lines on arrival, one entry each (a line longer than
  * `maxLineChars` into pieces of that size), so that a reader can stop and go on at any line,
- * however big the chunks were. The oldest entries drop first, when more than `maxLines` entries
- * or `maxChars` characters are kept; a reader whose cursor fell behind is told how many it missed.
+ * however big the chunks were. The newest entry, while its line is open (no newline yet), takes
+ * the rest of the line when it comes from the same stream: a reader must read it again (see
+ * `formatOutput`). The oldest entries drop first, when more than `maxLines` entries or `maxChars`
+ * characters are kept; a reader whose cursor fell behind is told how many it missed.
  */
 export class OutputRing {
   // Kept entries are entries[head..]; dropped ones are cut off the array in batches.
@@ -37,7 +39,20 @@ export class OutputRing {
 
   push(category: string, text: string): void {
     for (const line of text.split(/(?<=\n)/)) {
-      for (let at = 0; at < line.length; at += this.maxLineChars) {
+      let at = 0;
+      // A line the newest entry left open goes on in it (print() writes its newline apart).
+      const last = this.entries.at(-1);
+      if (
+        last &&
+        this.entries.length > this.head &&
+        last.category === category &&
+        !last.text.endsWith("\n")
+      ) {
+        at = Math.min(line.length, this.maxLineChars - last.text.length);
+        if (at > 0) this.entries[this.entries.length - 1] = { ...last, text: last.text + line.slice(0, at) };
+        this.chars += at;
+      }
+      for (; at < line.length; at += this.maxLineChars) {
         const piece = line.slice(at, at + this.maxLineChars);
         this.entries.push({ seq: this.nextSeq++, category, text: piece });
         this.chars += piece.length;

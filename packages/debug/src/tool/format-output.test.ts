@@ -6,14 +6,17 @@ describe("formatOutput", () => {
   it("counts what is left after the answer in agreement with the numbers", () => {
     const ring = new OutputRing();
     // 12 000 characters fill one answer exactly; the one character after them is left.
-    ring.push("stdout", "a".repeat(8000));
-    ring.push("stdout", "b".repeat(4000));
+    ring.push("stdout", `${"a".repeat(7999)}\n`);
+    ring.push("stdout", `${"b".repeat(3999)}\n`);
     ring.push("stdout", "x");
     expect(formatOutput(ring, 0)).toContain(
       '(next cursor: 2; 1 more line (1 character) after it: read on with {"op":"output","cursor":2})',
     );
+    // The open line goes on in its entry.
     ring.push("stdout", "yz");
-    expect(formatOutput(ring, 0)).toContain("(next cursor: 2; 2 more lines (3 characters) after it");
+    expect(formatOutput(ring, 0)).toContain("(next cursor: 2; 1 more line (3 characters) after it");
+    ring.push("stdout", "\nw");
+    expect(formatOutput(ring, 0)).toContain("(next cursor: 2; 2 more lines (5 characters) after it");
   });
 
   it("labels each stderr line, and never inside a line stdout left open", () => {
@@ -56,5 +59,15 @@ describe("formatOutput", () => {
       "(1 earlier output line was dropped from the buffer before this was read; it starts at cursor 2)\n" +
         "c\nd\ne\n(next cursor: 5; no more output yet)",
     );
+  });
+
+  it("keeps the cursor on a last line that has no newline yet, and shows it whole once it has", () => {
+    const ring = new OutputRing();
+    ring.push("stdout", "one\ntw");
+    expect(formatOutput(ring, 0)).toBe(
+      "one\ntw\n(next cursor: 1, at the last line, which has no newline yet: reading from there shows it again with whatever follows it; no more output yet)",
+    );
+    ring.push("stdout", "o\nthree\n");
+    expect(formatOutput(ring, 1)).toBe("two\nthree\n(next cursor: 3; no more output yet)");
   });
 });

@@ -10,8 +10,9 @@ const outputLines = 400;
  * One `output` answer: the program's output from `cursor` forward (each line of a stream other
  * than stdout labelled, see {@link labelOutput}), whole lines (ring entries) up to
  * {@link limits.outputChars} characters and 400 lines, then the cursor just after the last one
- * shown and how much is left after it. A cursor whose output the ring already dropped is told
- * how many lines it missed; the answer starts at the oldest one kept.
+ * shown and how much is left after it (or, when the newest line has no newline yet, the cursor
+ * of that line, which the ring may still extend). A cursor whose output the ring already dropped
+ * is told how many lines it missed; the answer starts at the oldest one kept.
  */
 export function formatOutput(ring: OutputRing, cursor: number): string {
   const { entries, dropped } = ring.read(cursor);
@@ -48,6 +49,12 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
     parts.push(
       `(next cursor: ${next}; ${left} more ${countNoun(left, "lines")} (${leftChars} ${countNoun(leftChars, "characters")}) after it: ` +
         `read on with {"op":"output","cursor":${next}})`,
+    );
+  } else if (taken > 0 && !entries[taken - 1]!.text.endsWith("\n")) {
+    // The newest line is still open: its rest joins the same entry, so the cursor stays on it.
+    const open = entries[taken - 1]!.seq;
+    parts.push(
+      `(next cursor: ${open}, at the last line, which has no newline yet: reading from there shows it again with whatever follows it; no more output yet)`,
     );
   } else parts.push(`(next cursor: ${next}; no more output yet)`);
   return parts.join("\n");
