@@ -7,6 +7,7 @@ import { displayPath } from "../session/source-lines.js";
 import { debugSupervisorKey } from "../supervisor/debug-supervisor.js";
 import {
   formatAdapters,
+  formatEvaluation,
   formatFrames,
   formatOutcome,
   formatScopes,
@@ -180,11 +181,10 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       return textResult(formatVariables(children));
     }
     case "evaluate": {
-      const body = await supervisor
-        .require(run.conversationId)
-        .evaluate(need(args, "expression"), args.frame_id);
-      const reference = body.variablesReference > 0 ? `  [reference ${body.variablesReference}]` : "";
-      return textResult(`${body.result}${body.type ? ` (${body.type})` : ""}${reference}`);
+      const session = supervisor.require(run.conversationId);
+      const before = session.output.end;
+      const body = await session.evaluate(need(args, "expression"), args.frame_id);
+      return textResult(formatEvaluation(body, before, session.output.end));
     }
     case "output": {
       const session = state.session ?? state.last;

@@ -97,6 +97,30 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
     }
   });
 
+  it("says a statement or a call without a value was evaluated, and points to what it printed", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      await call({ op: "breakpoints", file: "app.py", lines: [6] });
+      const launch = await call({ op: "launch", program: "app.py" });
+      expect(launch.text).toContain("app.py:6 in compute");
+
+      const assigned = await call({ op: "evaluate", expression: "x = 5" });
+      expect(assigned.isError, assigned.text).toBe(false);
+      expect(assigned.text).toBe("(evaluated; no value)");
+      const value = await call({ op: "evaluate", expression: "x + 1" });
+      expect(value.text).toBe("6 (int)");
+
+      const printed = await call({ op: "evaluate", expression: "print('side effect', flush=True)" });
+      expect(printed.text).toMatch(
+        /^\(evaluated; no value\)(\n\(it wrote 1 line of output: read with \{"op":"output","cursor":0\}\))?$/,
+      );
+      const output = await call({ op: "output" });
+      expect(output.text).toContain("side effect");
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("counts a large container's items by its len(), not by the adapter's partial list", async () => {
     const { run, call } = debugRun(dir);
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFrames } from "./format.js";
+import { formatEvaluation, formatFrames } from "./format.js";
 
 describe("formatFrames", () => {
   const frame = { id: 1, name: "main", line: 3, column: 1 };
@@ -34,6 +34,25 @@ describe("formatFrames", () => {
     // The last page (nothing after it): no line about more frames.
     expect(formatFrames(1, page, { total: 60, start: 30, more: false }, "/")).toMatch(
       /^thread 1, frames #30–#59 of 60\n[^]*#59 frame 29 main at <no source>$/,
+    );
+  });
+});
+
+describe("formatEvaluation", () => {
+  it("says a statement or a call without a value was evaluated, instead of answering nothing", () => {
+    expect(formatEvaluation({ result: "", variablesReference: 0 }, 4, 4)).toBe("(evaluated; no value)");
+    expect(formatEvaluation({ result: "5", type: "int", variablesReference: 0 }, 4, 4)).toBe("5 (int)");
+    expect(formatEvaluation({ result: "[1, 2]", type: "list", variablesReference: 7 }, 0, 0)).toBe(
+      "[1, 2] (list)  [reference 7]",
+    );
+  });
+
+  it("points to the output the evaluation wrote, with the cursor that reads it", () => {
+    expect(formatEvaluation({ result: "", variablesReference: 0 }, 4, 5)).toBe(
+      '(evaluated; no value)\n(it wrote 1 line of output: read with {"op":"output","cursor":4})',
+    );
+    expect(formatEvaluation({ result: "3", type: "int", variablesReference: 0 }, 0, 2)).toBe(
+      '3 (int)\n(it wrote 2 lines of output: read with {"op":"output","cursor":0})',
     );
   });
 });

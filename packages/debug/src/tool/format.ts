@@ -48,6 +48,27 @@ export async function formatOutcome(
   }
 }
 
+/**
+ * An `evaluate` answer: the value, its type and its reference; for a statement or a call with
+ * no value (an empty result, as debugpy gives for `x = 5` and for `print(…)`), says so. Output
+ * the evaluation wrote, when it arrived before the answer (ring cursors `before` to `after`), is
+ * pointed to with the cursor that reads it; it stays in the program's output, as all output.
+ */
+export function formatEvaluation(
+  body: Pick<DebugProtocol.EvaluateResponse["body"], "result" | "type" | "variablesReference">,
+  before: number,
+  after: number,
+): string {
+  const reference = body.variablesReference > 0 ? `  [reference ${body.variablesReference}]` : "";
+  const value =
+    body.result === "" && reference === ""
+      ? "(evaluated; no value)"
+      : `${body.result}${body.type ? ` (${body.type})` : ""}${reference}`;
+  if (after <= before) return value;
+  const lines = after - before;
+  return `${value}\n(it wrote ${lines} ${countNoun(lines, "lines")} of output: read with {"op":"output","cursor":${before}})`;
+}
+
 /** A short description of the last stop, without asking the adapter. */
 export function formatStopShort(stop: StopInfo | undefined): string {
   if (!stop) return "stopped";
