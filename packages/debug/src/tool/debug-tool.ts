@@ -119,7 +119,15 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         context.signal,
       );
       return textResult(
-        await startText(session, outcome, warnings, supervisor.firstStopMs, state.breakpoints, root),
+        await startText(
+          session,
+          outcome,
+          warnings,
+          supervisor.firstStopMs,
+          state.breakpoints,
+          root,
+          "launch",
+        ),
       );
     }
     case "attach": {
@@ -129,7 +137,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         context.signal,
       );
       return textResult(
-        await startText(session, outcome, [], supervisor.firstStopMs, state.breakpoints, root),
+        await startText(session, outcome, [], supervisor.firstStopMs, state.breakpoints, root, "attach"),
       );
     }
     case "continue":
@@ -141,7 +149,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         { continue: "continue", step_over: "next", step_in: "stepIn", step_out: "stepOut" } as const
       )[args.op];
       const outcome = await session.resume(command, args.thread_id);
-      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs));
+      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, args.op));
     }
     case "pause": {
       const session = supervisor.require(run.conversationId);
@@ -151,7 +159,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         const where = outcome.stop ? await session.describeStop(outcome.stop) : formatStopShort(undefined);
         return textResult(`already ${where}; nothing to pause`);
       }
-      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs));
+      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, "pause"));
     }
     case "threads": {
       const threads = await supervisor.require(run.conversationId).threads();
@@ -213,11 +221,12 @@ async function startText(
   waitMs: number,
   breakpoints: BreakpointStore,
   root: string,
+  op: "launch" | "attach",
 ): Promise<string> {
   const parts = [`started ${session.description}`];
   for (const warning of warnings) parts.push(`warning: ${warning}`);
   if (breakpoints.files.size > 0) parts.push(`breakpoints:\n${formatBreakpointStore(breakpoints, root)}`);
-  parts.push(await formatOutcome(session, outcome, waitMs));
+  parts.push(await formatOutcome(session, outcome, waitMs, op));
   if (outcome.kind === "exited" || outcome.kind === "ended") {
     // It ended before any stop: what it printed is the likeliest explanation.
     const recent = session.output.tail(1500, "op 'output' reads them").trim();

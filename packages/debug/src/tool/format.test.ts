@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatEvaluation, formatFrames } from "./format.js";
+import type { DebugSession } from "../session/debug-session.js";
+import { formatEvaluation, formatFrames, formatOutcome } from "./format.js";
 
 describe("formatFrames", () => {
   const frame = { id: 1, name: "main", line: 3, column: 1 };
@@ -53,6 +54,28 @@ describe("formatEvaluation", () => {
     );
     expect(formatEvaluation({ result: "3", type: "int", variablesReference: 0 }, 0, 2)).toBe(
       '3 (int)\n(it wrote 2 lines of output: read with {"op":"output","cursor":0})',
+    );
+  });
+});
+
+describe("formatOutcome", () => {
+  const session = {} as DebugSession;
+  const timeout = { kind: "timeout" } as const;
+
+  it("after a pause that did not stop the program, says so and never tells to pause", async () => {
+    const text = await formatOutcome(session, timeout, 15_000, "pause");
+    expect(text).toBe(
+      "pause was sent but the program did not stop within 15 s (it may be blocked in a system call or native code); " +
+        "try pause again, or terminate",
+    );
+  });
+
+  it("after a step that has not ended, says the step is what is still running", async () => {
+    expect(await formatOutcome(session, timeout, 15_000, "step_over")).toMatch(
+      /^the step has not ended after 15 s: the program is still running .*; use op 'pause' to stop it/,
+    );
+    expect(await formatOutcome(session, timeout, 1000, "continue")).toBe(
+      "still running after 1 s (no stop yet); use op 'pause' to stop it, 'status' to check, or 'terminate'",
     );
   });
 });

@@ -24,11 +24,19 @@ export function formatAdapters(reports: readonly AdapterReport[], root: string):
     .join("\n");
 }
 
-/** How a wait ended, in words: the stop with its location, the exit code, or "still running". */
+/** The ops that wait for a stop, as {@link formatOutcome} words a wait that found none. */
+export type WaitingOp = "launch" | "attach" | "continue" | "step_over" | "step_in" | "step_out" | "pause";
+
+/**
+ * How a wait ended, in words: the stop with its location, the exit code, or, when no stop came
+ * within `waitedMs`, what `op` left running and what to do next (after a pause that did not
+ * stop the program, never to pause).
+ */
 export async function formatOutcome(
   session: DebugSession,
   outcome: Outcome,
   waitedMs: number,
+  op: WaitingOp,
 ): Promise<string> {
   switch (outcome.kind) {
     case "stopped":
@@ -44,7 +52,7 @@ export async function formatOutcome(
     case "ended":
       return `the session ended: ${outcome.reason}`;
     case "timeout":
-      return `still running after ${Math.round(waitedMs / 1000)} s (no stop yet); use op 'pause' to stop it, 'status' to check, or 'terminate'`;
+      return stillRunning(op, Math.round(waitedMs / 1000));
   }
 }
 
@@ -67,6 +75,25 @@ export function formatEvaluation(
   if (after <= before) return value;
   const lines = after - before;
   return `${value}\n(it wrote ${lines} ${countNoun(lines, "lines")} of output: read with {"op":"output","cursor":${before}})`;
+}
+
+function stillRunning(op: WaitingOp, seconds: number): string {
+  const next = "use op 'pause' to stop it, 'status' to check, or 'terminate'";
+  switch (op) {
+    case "pause":
+      return (
+        `pause was sent but the program did not stop within ${seconds} s ` +
+        "(it may be blocked in a system call or native code); try pause again, or terminate"
+      );
+    case "step_over":
+    case "step_in":
+    case "step_out":
+      return `the step has not ended after ${seconds} s: the program is still running (a long call or a wait on the way); ${next}`;
+    case "launch":
+    case "attach":
+    case "continue":
+      return `still running after ${seconds} s (no stop yet); ${next}`;
+  }
 }
 
 /** A short description of the last stop, without asking the adapter. */

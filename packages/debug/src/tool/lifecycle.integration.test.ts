@@ -172,6 +172,23 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
     }
   });
 
+  it("a pause that cannot stop a program blocked in a call says so, and does not tell to pause", async () => {
+    const { run, call } = debugRun(dir, { firstStopMs: 1000, resumeWaitMs: 2000 });
+    try {
+      const launch = await call({ op: "launch", program: "sleeper.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("still running after 1 s (no stop yet); use op 'pause' to stop it");
+      const pause = await call({ op: "pause" });
+      expect(pause.isError, pause.text).toBe(false);
+      expect(pause.text).toBe(
+        "pause was sent but the program did not stop within 2 s (it may be blocked in a system call or native code); " +
+          "try pause again, or terminate",
+      );
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("a TTL reached while launch waits for a stop is the reason launch gives", async () => {
     const { run, call } = debugRun(dir, { ttlMs: 10_000, firstStopMs: 50_000 });
     try {
