@@ -71,4 +71,24 @@ describe("OutputRing", () => {
     expect(entries[0]).toEqual({ seq: 9000, category: "stdout", text: "row 9000\n" });
     expect(ring.read(9999).entries).toEqual([{ seq: 9999, category: "stdout", text: "row 9999\n" }]);
   });
+
+  it("keeps LF line ends: a CRLF loses its CR, also when a chunk ends between them", () => {
+    const ring = new OutputRing();
+    ring.push("stdout", "sum 5\r\ntotal\r");
+    ring.push("stdout", "\nlast\r\n");
+    expect(ring.read().entries.map((entry) => entry.text)).toEqual(["sum 5\n", "total\n", "last\n"]);
+  });
+
+  it("leaves out adapter console lines that only repeat what the tool says, never the program's", () => {
+    const ring = new OutputRing();
+    ring.push("console", "Type 'dlv help' for list of commands.\n");
+    ring.push("stdout", "Process 1 exited with status = 0\n");
+    ring.push("console", "Process 17409 exited with status = 0 (0x00000000) \r\n");
+    ring.push("console", "Process 17410 has exited with status 3\n");
+    ring.push("console", "Running initCommands:\n");
+    expect(ring.read().entries.map((entry) => [entry.category, entry.text])).toEqual([
+      ["stdout", "Process 1 exited with status = 0\n"],
+      ["console", "Running initCommands:\n"],
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import { isAdapterEcho } from "./adapter-echo.js";
 import { labelOutput, lastLines } from "./output-text.js";
 
 /** One line of debuggee output (or a piece of one, see {@link OutputRing}). */
@@ -17,7 +18,9 @@ export interface OutputEntry {
  * however big the chunks were. The newest entry, while its line is open (no newline yet), takes
  * the rest of the line when it comes from the same stream: a reader must read it again (see
  * `formatOutput`). The oldest entries drop first, when more than `maxLines` entries or `maxChars`
- * characters are kept; a reader whose cursor fell behind is told how many it missed.
+ * characters are kept; a reader whose cursor fell behind is told how many it missed. Line ends
+ * are kept as LF (a CRLF loses its CR), and adapter console lines that only repeat what the tool
+ * says (see {@link isAdapterEcho}) are not kept.
  */
 export class OutputRing {
   // Kept entries are entries[head..]; dropped ones are cut off the array in batches.
@@ -38,7 +41,9 @@ export class OutputRing {
   }
 
   push(category: string, text: string): void {
-    for (const line of text.split(/(?<=\n)/)) {
+    // lldb-dap's program output comes through a terminal: CRLF line ends.
+    for (const line of text.replace(/\r\n/g, "\n").split(/(?<=\n)/)) {
+      if (isAdapterEcho(category, line)) continue;
       let at = 0;
       // A line the newest entry left open goes on in it (print() writes its newline apart).
       const last = this.entries.at(-1);
@@ -49,8 +54,13 @@ export class OutputRing {
         !last.text.endsWith("\n")
       ) {
         at = Math.min(line.length, this.maxLineChars - last.text.length);
-        if (at > 0) this.entries[this.entries.length - 1] = { ...last, text: last.text + line.slice(0, at) };
-        this.chars += at;
+        if (at > 0) {
+          // A CR that ended the last chunk and the LF that starts this one are one line end.
+          const joined = last.text + line.slice(0, at);
+          const merged = joined.endsWith("\r\n") ? `${joined.slice(0, -2)}\n` : joined;
+          this.entries[this.entries.length - 1] = { ...last, text: merged };
+          this.chars += merged.length - last.text.length;
+        }
       }
       for (; at < line.length; at += this.maxLineChars) {
         const piece = line.slice(at, at + this.maxLineChars);

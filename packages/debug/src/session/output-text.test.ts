@@ -15,7 +15,7 @@ describe("labelOutput", () => {
     ]);
     expect(texts.join("")).toBe(
       "out line 1\nout li\n[stderr] Traceback:\n[stderr]   File x\n[stderr] ValueError\nne 2\n" +
-        "[stderr] err continues\n\nlast",
+        "[stderr] err continues\n[stderr]\nlast",
     );
   });
 
@@ -23,6 +23,28 @@ describe("labelOutput", () => {
     expect(labelOutput([entry("stderr", "warn"), entry("stdout", "out\n")]).join("")).toBe(
       "[stderr] warn\nout\n",
     );
+  });
+
+  it("does not repeat as a blank line the newline of a stdout line another stream interrupted", () => {
+    // print("out1") writes "out1" and "\n" apart; stderr came between them.
+    const texts = labelOutput([
+      entry("stdout", "out1"),
+      entry("stderr", "e1\n"),
+      entry("stdout", "\n"),
+      entry("stdout", "out2"),
+      entry("stdout", "\n"),
+      entry("stdout", "\n"),
+    ]);
+    expect(texts.join("")).toBe("out1\n[stderr] e1\nout2\n\n");
+  });
+
+  it("labels a blank stderr line too", () => {
+    const texts = labelOutput([
+      entry("stdout", "out1\n"),
+      entry("stderr", "e1\n\ne3\n"),
+      entry("stdout", "\n"),
+    ]);
+    expect(texts.join("")).toBe("out1\n[stderr] e1\n[stderr]\n[stderr] e3\n\n");
   });
 });
 

@@ -4,21 +4,32 @@ import type { OutputEntry } from "./output-ring.js";
 /**
  * The text of output entries as a reader sees them, one string per entry: each line of a
  * stream other than stdout starts with its label (`[stderr] `), and a line another stream left
- * open is ended first, so that a label never lands inside a line. Blank lines carry no label.
- * The first entry is taken to start a line.
+ * open is ended first, so that a label never lands inside a line (the newline that then ends
+ * the interrupted line, when it comes alone, is not repeated as a blank line). A blank line of
+ * such a stream is labelled too (`[stderr]`, without the space). The first entry is taken to
+ * start a line.
  */
 export function labelOutput(entries: readonly Pick<OutputEntry, "category" | "text">[]): string[] {
   // The stream whose line is open (its last text did not end with a newline), if any.
   let open: string | undefined;
+  // The stream whose open line another stream ended, with the newline inserted above.
+  let interrupted: string | undefined;
   return entries.map(({ category, text }) => {
     let out = "";
     if (open !== undefined && open !== category) {
       out += "\n";
+      interrupted = open;
       open = undefined;
     }
-    for (const piece of text.split(/(?<=\n)/)) {
-      const blank = piece === "\n" || piece === "\r\n";
-      if (open === undefined && category !== "stdout" && !blank) out += `[${category}] `;
+    let pieces = text.split(/(?<=\n)/);
+    if (interrupted === category) {
+      // The newline that ends the interrupted line (print writes it apart) was given already.
+      if (pieces[0] === "\n" || pieces[0] === "\r\n") pieces = pieces.slice(1);
+      interrupted = undefined;
+    }
+    for (const piece of pieces) {
+      if (open === undefined && category !== "stdout")
+        out += /^\r?\n$/.test(piece) ? `[${category}]` : `[${category}] `;
       out += piece;
       open = piece.endsWith("\n") ? undefined : category;
     }

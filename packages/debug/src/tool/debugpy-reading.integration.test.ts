@@ -127,6 +127,21 @@ describe.skipIf(!found && !ci)(
       }
     });
 
+    it("labels a blank stderr line as every other stderr line", async () => {
+      const { run, call } = debugRun(dir);
+      try {
+        const launch = await call({ op: "launch", program: "blank_stderr.py" });
+        expect(launch.text).toContain("the program exited with code 0");
+        const output = await call({ op: "output" });
+        // The streams come through apart: their order, and where print's newline falls, vary.
+        expect(output.text).toContain("[stderr] e1\n[stderr]\n[stderr] e3\n");
+        const lines = output.text.split("\n").slice(0, -1);
+        expect(lines.sort()).toEqual(["[stderr]", "[stderr] e1", "[stderr] e3", "out1", "out2"]);
+      } finally {
+        await run.dispose();
+      }
+    });
+
     it("reads every line of one big write, page after page: a page ends inside the adapter's chunk", async () => {
       const { run, call } = debugRun(dir);
       try {

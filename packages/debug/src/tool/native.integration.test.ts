@@ -68,6 +68,8 @@ describe.skipIf(!dlv && !ci)("debug tool on delve", () => {
         expect(done.text).toContain("exited with code 4");
         const output = await call({ op: "output" });
         expect(output.text).toContain("result 6");
+        // The program's output only: not delve's banner for its own terminal.
+        expect(output.text).toMatch(/^result 6\n\(next cursor: \d+; no more output yet\)$/);
         // The build went to a temporary path, removed with the session: nothing left in the project.
         expect(readdirSync(dir).sort()).toEqual(["go.mod", "main.go"]);
         expect(supervisor.conversation("conv-1").session).toBeUndefined();
@@ -330,6 +332,8 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
       expect(done.text).toContain("exited with code 5");
       const output = await call({ op: "output" });
       expect(output.text).toContain("sum 5");
+      // LF line ends (lldb's terminal sends CRLF), and no console line repeating the exit.
+      expect(output.text).toBe("sum 5\n(next cursor: 1; no more output yet)");
     } finally {
       await run.dispose();
     }
