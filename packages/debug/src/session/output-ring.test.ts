@@ -91,4 +91,14 @@ describe("OutputRing", () => {
       ["console", "Running initCommands:\n"],
     ]);
   });
+
+  it("reads at most a limit of entries, and counts the characters from any cursor to the end", () => {
+    const ring = new OutputRing(3);
+    ring.push("stdout", "aa\nbbb\ncccc\nd");
+    ring.push("stdout", "d\n");
+    // "aa" dropped; kept: "bbb\n" (1), "cccc\n" (2), "dd\n" (3).
+    expect(ring.read(0, 2).entries.map((entry) => entry.text)).toEqual(["bbb\n", "cccc\n"]);
+    expect(ring.read(0, 2).dropped).toBe(1);
+    expect([0, 1, 2, 3, 4].map((seq) => ring.charsFrom(seq))).toEqual([12, 12, 8, 3, 0]);
+  });
 });

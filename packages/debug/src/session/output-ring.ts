@@ -25,8 +25,11 @@ export interface OutputEntry {
 export class OutputRing {
   // Kept entries are entries[head..]; dropped ones are cut off the array in batches.
   private entries: OutputEntry[] = [];
+  // Where each entry starts in the stream, in characters (beside `entries`, index for index).
+  private starts: number[] = [];
   private head = 0;
   private chars = 0;
+  private streamChars = 0;
   private nextSeq = 0;
 
   constructor(
@@ -60,12 +63,15 @@ export class OutputRing {
           const merged = joined.endsWith("\r\n") ? `${joined.slice(0, -2)}\n` : joined;
           this.entries[this.entries.length - 1] = { ...last, text: merged };
           this.chars += merged.length - last.text.length;
+          this.streamChars += merged.length - last.text.length;
         }
       }
       for (; at < line.length; at += this.maxLineChars) {
         const piece = line.slice(at, at + this.maxLineChars);
         this.entries.push({ seq: this.nextSeq++, category, text: piece });
+        this.starts.push(this.streamChars);
         this.chars += piece.length;
+        this.streamChars += piece.length;
       }
     }
     while (this.entries.length - this.head > this.maxLines || this.chars > this.maxChars) {
@@ -75,16 +81,29 @@ export class OutputRing {
     // Shifting one at a time would copy the array per line; cut once half of it is dropped.
     if (this.head > 1024 && this.head * 2 > this.entries.length) {
       this.entries = this.entries.slice(this.head);
+      this.starts = this.starts.slice(this.head);
       this.head = 0;
     }
   }
 
-  /** Entries from `cursor` on (default: everything kept), and how many were dropped before it. */
-  read(cursor = 0): { entries: OutputEntry[]; dropped: number; next: number } {
+  /**
+   * Entries from `cursor` on (default: everything kept), at most `limit` of them, and how many
+   * were dropped before it.
+   */
+  read(cursor = 0, limit = Infinity): { entries: OutputEntry[]; dropped: number; next: number } {
     const first = this.entries[this.head]?.seq ?? this.nextSeq;
     const from = Math.min(Math.max(cursor, first), this.nextSeq);
     const dropped = Math.max(0, first - cursor);
-    return { entries: this.entries.slice(this.head + from - first), dropped, next: this.nextSeq };
+    const at = this.head + from - first;
+    return { entries: this.entries.slice(at, at + limit), dropped, next: this.nextSeq };
+  }
+
+  /** The characters kept from entry `seq` (a cursor) to the end. */
+  charsFrom(seq: number): number {
+    const first = this.entries[this.head]?.seq ?? this.nextSeq;
+    if (seq >= this.nextSeq) return 0;
+    if (seq <= first) return this.chars;
+    return this.streamChars - this.starts[this.head + seq - first]!;
   }
 
   /**

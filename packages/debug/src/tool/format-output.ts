@@ -15,9 +15,9 @@ const outputLines = 400;
  * is told how many lines it missed; the answer starts at the oldest one kept.
  */
 export function formatOutput(ring: OutputRing, cursor: number): string {
-  const { entries, dropped } = ring.read(cursor);
   // Every entry is a line at least (see the count below): no page holds more entries than this.
-  const texts = labelOutput(entries.slice(0, outputLines + 1));
+  const { entries, dropped } = ring.read(cursor, outputLines + 1);
+  const texts = labelOutput(entries);
   let chars = 0;
   let lines = 0;
   let taken = 0;
@@ -34,7 +34,7 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
     maxChars: limits.outputChars,
     maxLines: outputLines,
   });
-  const next = taken < entries.length ? entries[taken]!.seq : ring.end;
+  const next = taken > 0 ? entries[taken - 1]!.seq + 1 : ring.end;
   const parts: string[] = [];
   if (dropped > 0) {
     const start = entries[0]?.seq ?? ring.end;
@@ -43,9 +43,9 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
     );
   }
   parts.push(shown.text || "(no output)");
-  const left = entries.length - taken;
+  const left = ring.end - next;
   if (left > 0) {
-    const leftChars = entries.slice(taken).reduce((sum, entry) => sum + entry.text.length, 0);
+    const leftChars = ring.charsFrom(next);
     parts.push(
       `(next cursor: ${next}; ${left} more ${countNoun(left, "lines")} (${leftChars} ${countNoun(leftChars, "characters")}) after it: ` +
         `read on with {"op":"output","cursor":${next}})`,
