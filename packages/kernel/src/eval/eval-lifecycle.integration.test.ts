@@ -156,6 +156,21 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(await cell("y * 6"))).toBe("42");
   });
 
+  it("interrupts a cell that keeps printing past its time limit in all and keeps the namespace", async () => {
+    const { cell } = setup({ cellTimeLimitMs: 3000, limits: { maxChars: 2000, maxLines: 40 } });
+    await cell("y = 7");
+    const spam = await cell("i = 0\nwhile True:\n    i += 1\n    print('spam line', i)");
+    expect(spam.error?.code).toBe("KERNEL_TIMEOUT");
+    const text = resultText(spam);
+    expect(text).toMatch(/^spam line 1\n/);
+    expect(text).toMatch(/of output omitted here/);
+    expect(text).toMatch(
+      /KeyboardInterrupt[\s\S]*ran past its time limit of 3 s in all \(time in tool\(\) calls not counted\) and was interrupted; the kernel's state is kept/,
+    );
+    expect(text.length).toBeLessThan(6000);
+    expect(resultText(await cell("y * 6"))).toBe("42");
+  });
+
   it("pauses the budget while a bridged call is in flight, and applies approval inside a cell", async () => {
     // A real long call: a child process that outlives two inactivity budgets. (This test once
     // failed now and then with the budget expiring during the call: not load, but the bridge

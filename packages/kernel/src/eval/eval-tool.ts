@@ -12,7 +12,7 @@ import type { ExecuteOutcome } from "../client/kernel-output.js";
 import { kernelFactoryKey } from "../factory/kernel-factory.js";
 import { kernelPool, type KernelPool } from "../factory/kernel-pool.js";
 import { answerBridgeCall, isBridgeCall } from "./bridge.js";
-import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
+import { describeBudget, InactivityTimer, RunningTimeLimit } from "./inactivity-timer.js";
 import { OutputCollector } from "./output-collector.js";
 import { assertSendablePython } from "./python-source-check.js";
 import { rewriteCell } from "./rewrite-cell.js";
@@ -45,14 +45,15 @@ type Ending =
   | { readonly kind: "done"; readonly outcome: ExecuteOutcome }
   | { readonly kind: "died"; readonly error: unknown }
   | { readonly kind: "stalled" }
+  | { readonly kind: "overtime" }
   | { readonly kind: "cancelled" };
 
 /**
  * `eval`: runs a Python or JavaScript cell in the run's persistent kernel. Output in order:
  * streams, display() calls, the last expression's echo, errors with their traceback; figures come
  * back as PNG image parts. `tool(name, args)` inside the cell re-enters the registry (origin
- * "cell"). A cell with no output for the inactivity budget (paused during bridged calls) is
- * interrupted, and its kernel is killed if it does not stop.
+ * "cell"). A cell with no output for the inactivity budget, or running past its time limit in all
+ * (both paused during bridged calls), is interrupted, and its kernel is killed if it does not stop.
  */
 export const evalTool = defineTool({
   name: "eval",
@@ -64,7 +65,7 @@ export const evalTool = defineTool({
     "The last expression is echoed as in a notebook; display() works, pandas DataFrames come back as tables and matplotlib figures as images.",
     "Python: %pip, %cd, !cmd, %%bash and %%timeit work; JavaScript: %cd, %timeit, %%bash and %%timeit (a leading ! is JavaScript's not).",
     "Call the harness's tools from a cell with tool(name, args); it returns the tool's text or raises. In JavaScript await it, and several calls run at once (await Promise.all([...])); Python runs calls one at a time, also from threads.",
-    "A cell with no output for 5 minutes is interrupted. reset: true starts a clean interpreter.",
+    "A cell with no output for 5 minutes, or running 30 minutes in all, is interrupted. reset: true starts a clean interpreter.",
     'Example: {"code": "import pandas as pd\\ndf = pd.read_csv(\'sales.csv\')\\ndf.describe()", "description": "load sales data and summarise its columns"}',
   ].join(" "),
   input,
@@ -99,11 +100,12 @@ async function runCell(
   const settings = context.run.require(kernelFactoryKey).settings;
   const changedFiles = new Set<string>();
   const bridgeAbort = new AbortController();
-  let signalStall: () => void = () => undefined;
+  let signalStall: (kind: "stalled" | "overtime") => void = () => undefined;
   const stalled = new Promise<Ending>((resolve) => {
-    signalStall = () => resolve({ kind: "stalled" });
+    signalStall = (kind) => resolve({ kind });
   });
-  const timer = new InactivityTimer(settings.inactivityMs, () => signalStall());
+  const timer = new InactivityTimer(settings.inactivityMs, () => signalStall("stalled"));
+  const limit = new RunningTimeLimit(settings.cellTimeLimitMs, () => signalStall("overtime"));
   let onAbort: () => void = () => undefined;
   const cancelled = new Promise<Ending>((resolve) => {
     onAbort = () => resolve({ kind: "cancelled" });
@@ -125,10 +127,12 @@ async function runCell(
           return "";
         }
         timer.pause();
+        limit.pause();
         try {
           return await answerBridgeCall(prompt, context, bridgeAbort.signal, changedFiles);
         } finally {
           timer.resume();
+          limit.resume();
         }
       },
     })
@@ -139,9 +143,10 @@ async function runCell(
 
   let ending = await Promise.race([execution, stalled, cancelled]);
   timer.stop();
+  limit.stop();
   context.signal.removeEventListener("abort", onAbort);
   let interruptNote: string | undefined;
-  if (ending.kind === "stalled" || ending.kind === "cancelled") {
+  if (ending.kind === "stalled" || ending.kind === "overtime" || ending.kind === "cancelled") {
     const why = ending.kind;
     bridgeAbort.abort();
     kernel.interrupt();
@@ -150,18 +155,24 @@ async function runCell(
     );
     const after = await Promise.race([execution, grace]);
     const budget = describeBudget(settings.inactivityMs);
+    const reason = {
+      stalled: `the cell produced no output for ${budget}`,
+      overtime: `the cell ran past its time limit of ${describeBudget(settings.cellTimeLimitMs)} in all (time in tool() calls not counted)`,
+      cancelled: "the call was cancelled",
+    }[why];
     if (after === "grace" || after.kind === "died") {
       pool.discard(language);
       interruptNote =
-        why === "stalled"
-          ? `the cell produced no output for ${budget} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`
-          : `the call was cancelled and the cell did not stop when interrupted, so its ${language} kernel was killed: its state is lost.`;
+        why === "cancelled"
+          ? `${reason} and the cell did not stop when interrupted, so its ${language} kernel was killed: its state is lost.`
+          : `${reason} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`;
     } else {
       ending = after;
-      interruptNote =
-        why === "stalled"
-          ? `the cell produced no output for ${budget} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`
-          : "the call was cancelled and the cell was interrupted; the kernel's state is kept.";
+      interruptNote = {
+        stalled: `${reason} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`,
+        overtime: `${reason} and was interrupted; the kernel's state is kept. Split the work into shorter cells, or run it in the background writing to a file.`,
+        cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
+      }[why];
     }
     if (why === "cancelled" && context.signal.aborted) {
       throw new ToolsError({ code: "CANCELLED", message: `eval was cancelled: ${interruptNote}` });

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createServer, connect, type AddressInfo, type Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { describeBudget, InactivityTimer } from "./inactivity-timer.js";
+import { describeBudget, InactivityTimer, RunningTimeLimit } from "./inactivity-timer.js";
 
 describe("InactivityTimer on a starved event loop", () => {
   it("reads a message already waiting on a socket before calling the budget spent", async () => {
@@ -72,5 +72,54 @@ describe("InactivityTimer", () => {
     expect(describeBudget(1000)).toBe("1 s");
     expect(describeBudget(400)).toBe("0.4 s");
     expect(describeBudget(1250)).toBe("1.3 s");
+  });
+});
+
+describe("RunningTimeLimit", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("fires after the running time in all, however busy the cell is, leaving out paused stretches", () => {
+    let clock = 0;
+    let fired = 0;
+    const advance = (ms: number) => {
+      clock += ms;
+      vi.advanceTimersByTime(ms);
+    };
+    const limit = new RunningTimeLimit(
+      1000,
+      () => fired++,
+      () => clock,
+    );
+    advance(600);
+    limit.pause();
+    limit.pause(); // nested: two bridged calls at once
+    advance(60_000);
+    limit.resume();
+    advance(60_000);
+    expect(fired).toBe(0);
+    limit.resume();
+    advance(399);
+    expect(fired).toBe(0);
+    advance(1);
+    expect(fired).toBe(1);
+    advance(5000);
+    expect(fired).toBe(1);
+  });
+
+  it("never fires once stopped", () => {
+    let fired = 0;
+    const limit = new RunningTimeLimit(
+      100,
+      () => fired++,
+      () => 0,
+    );
+    limit.stop();
+    vi.advanceTimersByTime(1000);
+    expect(fired).toBe(0);
   });
 });

@@ -13,6 +13,11 @@ export interface KernelFactoryOptions {
   readonly readyTimeoutMs?: number;
   /** A cell with no output for this long is interrupted, in ms; default 300 000 (5 minutes). */
   readonly inactivityMs?: number;
+  /**
+   * A cell running this long in all is interrupted, also when it keeps printing, in ms; time in
+   * bridged calls (and their approval cards) is not counted; default 1 800 000 (30 minutes).
+   */
+  readonly cellTimeLimitMs?: number;
   /** How long an interrupted cell gets to stop before its kernel is killed, in ms; default 5 000. */
   readonly interruptGraceMs?: number;
   /** Keep a started spare kernel per language so `reset` does not wait for a cold start; default true. */
@@ -26,6 +31,7 @@ export interface KernelSettings {
   readonly shellTool: string;
   readonly readyTimeoutMs: number;
   readonly inactivityMs: number;
+  readonly cellTimeLimitMs: number;
   readonly interruptGraceMs: number;
   readonly warmSpare: boolean;
   readonly limits: OutputLimits;
@@ -50,6 +56,7 @@ export function createKernelFactory(options: KernelFactoryOptions = {}): KernelF
     shellTool: options.shellTool ?? "shell",
     readyTimeoutMs: options.readyTimeoutMs ?? 30_000,
     inactivityMs: options.inactivityMs ?? 300_000,
+    cellTimeLimitMs: options.cellTimeLimitMs ?? 1_800_000,
     interruptGraceMs: options.interruptGraceMs ?? 5_000,
     warmSpare: options.warmSpare ?? true,
     limits: { ...defaultOutputLimits, ...options.limits },
