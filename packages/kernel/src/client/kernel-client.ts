@@ -5,6 +5,7 @@ import type { JupyterMessage } from "../protocol/wire.js";
 import { KernelChannels } from "./kernel-channels.js";
 import type { ExecuteHandlers, ExecuteOutcome } from "./kernel-output.js";
 import { KernelProcess } from "./kernel-process.js";
+import { LateOutput } from "./late-output.js";
 import { waitUntilReady } from "./kernel-readiness.js";
 import { PendingCells } from "./pending-cells.js";
 
@@ -39,6 +40,8 @@ export class KernelClient {
   private disposing: Promise<void> | undefined;
   /** Bumped by every interrupt: input replies computed before it are dropped. */
   private epoch = 0;
+  /** Output that came for a finished cell, for the next one. */
+  private readonly late = new LateOutput();
 
   private constructor(options: KernelConnectOptions) {
     this.language = options.language;
@@ -51,6 +54,8 @@ export class KernelClient {
           message: `the ${this.language} kernel went idle without answering the request to run the cell (no execute_reply within ${graceMs / 1000} s of its idle status), so whether any of it ran is unknown; ipykernel does this when it fails to read a cell (a NUL character in the code, for one). The kernel and its state (variables, imports) are kept: check the cell for characters the kernel cannot read, then run it again.`,
         }),
       options.language === "javascript",
+      undefined,
+      (output) => this.late.add(output),
     );
     this.connection = options.connection;
     this.channels = new KernelChannels(options.connection.info);
@@ -122,7 +127,8 @@ export class KernelClient {
 
   /**
    * Runs a cell. Resolves when both its execute_reply and its idle status have arrived; rejects at
-   * once with the exit reason if the kernel dies first.
+   * once with the exit reason if the kernel dies first. Output that came for earlier cells after
+   * they finished goes to `onOutput` first, as one `late` output.
    */
   execute(
     code: string,
@@ -134,6 +140,8 @@ export class KernelClient {
     }
     const codec = this.channels.codec;
     const header = codec.header("execute_request");
+    const late = this.late.take();
+    if (late) handlers.onOutput?.(late);
     return new Promise((resolve, reject) => {
       this.cells.add(header.msg_id, handlers, resolve, reject);
       this.channels.send(

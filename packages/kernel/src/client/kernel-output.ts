@@ -35,6 +35,16 @@ export type KernelOutput =
       readonly chars: number;
       readonly lines: number;
       readonly images?: number;
+    }
+  /**
+   * Output that came for an earlier cell after it had finished (a thread's print, a timer's
+   * console.log, an unhandled rejection), in order, bounded; `left`: how many outputs, and how many
+   * characters of them, were left out. It comes first to the next cell run on the kernel.
+   */
+  | {
+      readonly type: "late";
+      readonly outputs: readonly KernelOutput[];
+      readonly left: { readonly outputs: number; readonly chars: number };
     };
 
 /** How a cell ended, as the kernel's execute_reply says. */

@@ -1,5 +1,10 @@
 import type { JupyterMessage } from "../protocol/wire.js";
-import { toKernelOutput, type ExecuteHandlers, type ExecuteOutcome } from "./kernel-output.js";
+import {
+  toKernelOutput,
+  type ExecuteHandlers,
+  type ExecuteOutcome,
+  type KernelOutput,
+} from "./kernel-output.js";
 
 interface PendingCell {
   readonly handlers: ExecuteHandlers;
@@ -26,10 +31,16 @@ export const defaultReplyGraceMs = 2000;
 export class PendingCells {
   private readonly cells = new Map<string, PendingCell>();
 
+  /**
+   * `onLate` takes output whose cell is no longer pending, when no other cell is (it came after
+   * the cell finished, or was given up on); with one pending, that cell's handler takes it as a
+   * `late` output.
+   */
   constructor(
     private readonly noReply: (graceMs: number) => Error,
     private readonly ownKernel: boolean,
     private readonly replyGraceMs = defaultReplyGraceMs,
+    private readonly onLate: (output: KernelOutput) => void = () => undefined,
   ) {}
 
   /** Tracks the cell sent as `id` until it settles or {@link failAll} rejects it. */
@@ -73,9 +84,18 @@ export class PendingCells {
     const parentId = message.parentHeader.msg_id;
     if (parentId === undefined) return;
     const cell = this.cells.get(parentId);
-    if (!cell) return;
-    cell.handlers.onActivity?.();
     const type = message.header.msg_type;
+    if (!cell) {
+      const late = toKernelOutput(type, message.content, this.ownKernel);
+      if (!late) return;
+      // Sent before the running cell began (the sockets are not ordered with each other): its own.
+      const running = [...this.cells.values()].at(-1);
+      if (running?.handlers.onOutput)
+        running.handlers.onOutput({ type: "late", outputs: [late], left: { outputs: 0, chars: 0 } });
+      else this.onLate(late);
+      return;
+    }
+    cell.handlers.onActivity?.();
     if (type === "status") {
       if (message.content.execution_state === "idle" && !cell.idle) {
         cell.idle = true;

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import {
@@ -14,6 +14,14 @@ import { z } from "zod";
 import { makeRun, makeWorkspace } from "../__fixtures__/workspace.js";
 import { OutputCollector } from "./output-collector.js";
 import { defaultOutputLimits } from "./output-limits.js";
+
+/** Waits until `path` exists (a cell's timer writes it), for at most 30 s. */
+async function untilExists(path: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !existsSync(path);) {
+    if (Date.now() > deadline) throw new Error(`${path} never appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /**
  * A barrier: each call waits until `n` calls are in flight at once and answers "met"; after 5 s
@@ -86,6 +94,21 @@ describe("eval on the JavaScript kernel", () => {
     );
     expect(second.isError).toBe(false);
     expect(resultText(second)).toBe("42");
+  });
+
+  it("shows a timer's output, an uncaught throw and an unhandled rejection after the cell, labelled", async () => {
+    const flag = join(workspace.directory, "late-timer.flag");
+    const first = await cell(
+      `setTimeout(() => { console.log('late timer'); setTimeout(() => require('fs').writeFileSync(${JSON.stringify(flag)}, ''), 100) }, 500)\nsetTimeout(() => { throw new Error('async boom') }, 10)\nPromise.reject(new Error('unhandled'))\nconsole.log('cell ran')`,
+    );
+    const firstText = resultText(first);
+    expect(firstText).toMatch(/^cell ran\nUnhandled promise rejection: Error: unhandled/);
+    await untilExists(flag);
+    const next = resultText(await cell("console.log('next cell')"));
+    expect(next).toMatch(
+      /^after the previous cell finished:\nUncaught exception: Error: async boom\n[\s\S]*late timer\n\(end of what came after the previous cell\)\n\nnext cell$/,
+    );
+    expect(resultText(await cell("console.log('and then')"))).toBe("and then");
   });
 
   it("captures console and display() in order, and errors with a stack", async () => {

@@ -16,6 +16,14 @@ import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspa
 
 const describePython = describe.skipIf(!pythonFound && !ci);
 
+/** Waits until `path` exists (a cell's thread writes it), for at most 30 s. */
+async function untilExists(path: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !existsSync(path);) {
+    if (Date.now() > deadline) throw new Error(`${path} never appeared`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describePython("eval on a real ipykernel", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
   let registry: Registry;
@@ -42,6 +50,21 @@ describePython("eval on a real ipykernel", () => {
     const second = await cell("import sys\nprint(sys.executable)\nx * 2 + 2");
     expect(second.isError).toBe(false);
     expect(resultText(second)).toBe(`${join(workspace.directory, ".venv", "bin", "python")}\n42`);
+  });
+
+  it("shows what a thread printed after its cell finished at the top of the next cell, labelled", async () => {
+    const flag = join(workspace.directory, "late-thread.flag");
+    const started = await cell(
+      `import threading, time\ndef w():\n    time.sleep(1)\n    print('late thread line', flush=True)\n    open(${JSON.stringify(flag)}, 'w').close()\nthreading.Thread(target=w).start()\nprint('started')`,
+    );
+    expect(resultText(started)).toBe("started");
+    await untilExists(flag);
+    const next = await cell("print('next cell')");
+    expect(next.isError).toBe(false);
+    expect(resultText(next)).toBe(
+      "after the previous cell finished:\nlate thread line\n(end of what came after the previous cell)\n\nnext cell",
+    );
+    expect(resultText(await cell("print('and then')"))).toBe("and then");
   });
 
   it("returns an error with its traceback and no colour codes", async () => {

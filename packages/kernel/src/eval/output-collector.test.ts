@@ -200,3 +200,43 @@ describe("OutputCollector", () => {
     expect(text(cut)).toBe(text(collector));
   });
 });
+
+describe("OutputCollector: output that came after the previous cell finished", () => {
+  it("comes first, labelled, and the cell's own error and output follow", () => {
+    const collector = new OutputCollector();
+    collector.add({
+      type: "late",
+      outputs: [
+        { type: "stream", name: "stdout", text: "late timer\n" },
+        { type: "stream", name: "stderr", text: "Uncaught exception: Error: async boom\n" },
+      ],
+      left: { outputs: 0, chars: 0 },
+    });
+    collector.add({ type: "stream", name: "stdout", text: "this cell\n" });
+    expect(text(collector)).toBe(
+      "after the previous cell finished:\nlate timer\nUncaught exception: Error: async boom\n(end of what came after the previous cell)\n\nthis cell",
+    );
+    expect(collector.error).toBeUndefined();
+  });
+
+  it("is bounded, and says how much of it was left out", () => {
+    const collector = new OutputCollector({
+      maxChars: 2000,
+      maxLines: 100,
+      maxImages: 8,
+      maxImageBytes: 1000,
+    });
+    for (let i = 0; i < 10_000; i++) {
+      collector.add({
+        type: "late",
+        outputs: [{ type: "stream", name: "stdout", text: `late line ${i}\n` }],
+        left: { outputs: 0, chars: 0 },
+      });
+    }
+    const shown = text(collector);
+    expect(shown).toMatch(/^after the previous cell finished:\nlate line 0\n/);
+    expect(shown).toMatch(/ more outputs \([\d,]+ characters\) of it left out/);
+    expect(shown).toMatch(/\(end of what came after the previous cell\)$/);
+    expect(shown.length).toBeLessThan(1000);
+  });
+});

@@ -1,5 +1,6 @@
 import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
+import { LateOutput } from "../client/late-output.js";
 import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
 import { bundleImage, ImageLimit, overImageLimitText } from "./image-limit.js";
 import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
@@ -37,6 +38,8 @@ export class OutputCollector {
   private readonly dropped = { chars: 0, lines: 0 };
   private readonly imageLimit: ImageLimit;
   private droppedImages = 0;
+  /** Output that came for an earlier cell after it finished (bounded). */
+  private readonly late = new LateOutput();
   private errorText: string | undefined;
   /** The entry a cut display ended with: the next display's text runs on in it (see KernelOutput's `cut`). */
   private openBlock: TextEntry | undefined;
@@ -81,6 +84,9 @@ export class OutputCollector {
         this.dropped.chars += output.chars;
         this.dropped.lines += output.lines;
         return;
+      case "late":
+        this.late.add(output);
+        return;
       case "clear":
         // clear_output() drops what the cell showed so far; the error and notes stay.
         this.entries = this.entries.filter((entry) => entry.kind === "pinned");
@@ -92,6 +98,29 @@ export class OutputCollector {
         this.imageLimit.clearShown();
         return;
     }
+  }
+
+  /**
+   * Output that came for an earlier cell after it finished, as the result's first part: under a
+   * line saying so, within a quarter of the limits, with what was left out of it counted.
+   */
+  private lateParts(): ContentPart[] {
+    const late = this.late.current();
+    if (late === undefined) return [];
+    const { maxChars, maxLines } = this.limits;
+    const earlier = new OutputCollector({
+      ...this.limits,
+      maxChars: Math.max(1, Math.floor(maxChars / 4)),
+      maxLines: Math.max(1, Math.floor(maxLines / 4)),
+    });
+    earlier.note("after the previous cell finished:");
+    for (const output of late.outputs) earlier.add(output);
+    if (late.left.outputs > 0) {
+      const outputs = `${late.left.outputs} more output${late.left.outputs === 1 ? "" : "s"}`;
+      earlier.note(`… ${outputs} (${late.left.chars.toLocaleString("en-US")} characters) of it left out …`);
+    }
+    earlier.note("(end of what came after the previous cell)");
+    return earlier.parts();
   }
 
   /** A note in the output (the harness's own words, e.g. about a restart); never cut. */
@@ -201,8 +230,14 @@ export class OutputCollector {
   /** The result parts: text within the limits (start and end of the output, the error, notes), images. */
   parts(): ContentPart[] {
     const { maxChars, maxLines } = this.limits;
+    const late = this.lateParts();
     let pinnedChars = 0;
     let pinnedLines = 0;
+    for (const part of late) {
+      if (part.type !== "text") continue;
+      pinnedChars += part.text.length + 1;
+      pinnedLines += countLines(part.text) + 1;
+    }
     for (const entry of this.entries) {
       if (entry.kind !== "pinned") continue;
       pinnedChars += entry.text.length;
@@ -217,7 +252,7 @@ export class OutputCollector {
       this.head.lines + this.tail.lines <= lines;
     // A cut costs its marker: a line and about 160 characters.
     const shown = fits ? this.entries : this.cut(chars - 160, lines - 1);
-    const parts = render(shown);
+    const parts = [...late, ...render(shown)];
     if (this.droppedImages > 0) {
       parts.push({
         type: "text",

@@ -255,6 +255,8 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
     const completion = script.runInThisContext({ breakOnSigint: true }) as Promise<unknown>;
     // Anything else came from a `return` of the cell's own (`return null` at top level).
     const value = await Promise.race([completion, interrupted]);
+    // A promise the cell left rejected is reported at the end of this turn: in this cell's output.
+    await new Promise((resolve) => setImmediate(resolve));
     if (typeof value === "object" && value !== null && "__echo" in value && value.__echo !== undefined) {
       output.display({
         type: "display",

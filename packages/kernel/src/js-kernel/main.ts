@@ -140,9 +140,16 @@ const streams = new StreamCoalescer<JupyterMessage["header"]>((parent, chunk) =>
   publish(parent, "stream", { name: chunk.name, text: chunk.text }),
 );
 
+/** The cell that ran last: what the executor sends between cells came from it (a timer, a rejection). */
+let lastParent: JupyterMessage["header"] | undefined;
+
 executor.on("message", (message: FromExecutor) => {
   const current = running;
-  if (!current) return;
+  if (!current) {
+    // Output after its cell ended goes out under that cell; the client keeps it for the next.
+    if (lastParent !== undefined) publishLate(lastParent, message);
+    return;
+  }
   const parent = current.request.header;
   if (message.type === "stream") {
     streams.write(parent, message);
@@ -193,6 +200,7 @@ executor.on("message", (message: FromExecutor) => {
     case "done": {
       if (message.id !== current.id) return;
       running = undefined;
+      lastParent = parent;
       bridgeCalls.clear();
       reply("shell", current.request, "execute_reply", {
         status: message.status,
@@ -207,6 +215,26 @@ executor.on("message", (message: FromExecutor) => {
     }
   }
 });
+
+/** Output of a cell that has ended, published under it: streams, displays, errors, counts. */
+function publishLate(parent: JupyterMessage["header"], message: FromExecutor): void {
+  if (message.type === "stream") {
+    streams.write(parent, message);
+    return;
+  }
+  streams.flush();
+  if (message.type === "display") {
+    publish(parent, "display_data", { data: message.data, metadata: {}, transient: {} });
+  } else if (message.type === "omitted") {
+    publish(parent, "output_omitted", {
+      chars: message.chars,
+      lines: message.lines,
+      ...(message.images ? { images: message.images } : {}),
+    });
+  } else if (message.type === "error") {
+    publish(parent, "error", { ename: message.ename, evalue: message.evalue, traceback: message.traceback });
+  }
+}
 
 function onShell(request: JupyterMessage): void {
   switch (request.header.msg_type) {
