@@ -111,6 +111,11 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("console.log('and then')"))).toBe("and then");
   });
 
+  it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
+    const progress = await cell("for (let i = 0; i < 20000; i++) process.stdout.write(`\\r${i}`)");
+    expect(resultText(progress)).toBe("19999");
+  });
+
   it("captures console and display() in order, and errors with a stack", async () => {
     const result = await cell("console.log('one')\ndisplay({ k: 1 })\nconsole.error('two')\nnull.x");
     expect(result.isError).toBe(true);

@@ -67,6 +67,11 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(await cell("print('and then')"))).toBe("and then");
   });
 
+  it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
+    const progress = await cell("for i in range(20000): print(f'\\r{i}', end='')");
+    expect(resultText(progress)).toBe("19999");
+  });
+
   it("returns an error with its traceback and no colour codes", async () => {
     const result = await cell("def f():\n    return 1 / 0\nprint('before')\nf()");
     expect(result.isError).toBe(true);

@@ -240,3 +240,26 @@ describe("OutputCollector: output that came after the previous cell finished", (
     expect(shown.length).toBeLessThan(1000);
   });
 });
+
+describe("OutputCollector: carriage returns", () => {
+  it("bounds progress output as it reads: 20 000 \\r updates, in two messages or 20 000, are the last", () => {
+    const updates = Array.from({ length: 20_000 }, (_, i) => `\r${i}`);
+    const twoMessages = new OutputCollector();
+    twoMessages.add({ type: "stream", name: "stdout", text: updates.slice(0, 2206).join("") });
+    twoMessages.add({ type: "stream", name: "stdout", text: updates.slice(2206).join("") });
+    expect(text(twoMessages)).toBe("19999");
+    const each = new OutputCollector({ maxChars: 200, maxLines: 10, maxImages: 8, maxImageBytes: 1000 });
+    for (const update of updates) each.add({ type: "stream", name: "stderr", text: update });
+    each.add({ type: "stream", name: "stderr", text: "\r\ndone\n" });
+    expect(text(each)).toBe("19999\ndone");
+  });
+
+  it("keeps a line overwritten across messages, output between them, and \\r\\n as a line end", () => {
+    const collector = new OutputCollector();
+    for (const chunk of ["50%\r", "\n", "a", "b\rc", "d"])
+      collector.add({ type: "stream", name: "stdout", text: chunk });
+    collector.add({ type: "display", kind: "display", data: { "text/plain": "shown" } });
+    collector.add({ type: "stream", name: "stdout", text: "\rx\ry\r\n" });
+    expect(text(collector)).toBe("50%\ncd\nshown\ny");
+  });
+});

@@ -4,7 +4,7 @@ import { LateOutput } from "../client/late-output.js";
 import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
 import { bundleImage, ImageLimit, overImageLimitText } from "./image-limit.js";
 import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
-import { bundleText, plainText } from "./output-text.js";
+import { bundleText, CarriageReturns, plainText } from "./output-text.js";
 
 type Entry =
   // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole
@@ -41,11 +41,16 @@ export class OutputCollector {
   /** Output that came for an earlier cell after it finished (bounded). */
   private readonly late = new LateOutput();
   private errorText: string | undefined;
+  /** Stream text's carriage returns, applied as it arrives: the result is bounded as it reads. */
+  private readonly overwrites: CarriageReturns;
+  /** The stream whose line {@link overwrites} holds open. */
+  private openStream: string | undefined;
   /** The entry a cut display ended with: the next display's text runs on in it (see KernelOutput's `cut`). */
   private openBlock: TextEntry | undefined;
 
   constructor(private readonly limits: OutputLimits = defaultOutputLimits) {
     this.imageLimit = new ImageLimit(limits);
+    this.overwrites = new CarriageReturns(limits.maxChars);
   }
 
   /** The error's name and value (`ValueError: boom`), when the cell raised. */
@@ -59,12 +64,17 @@ export class OutputCollector {
       this.droppedImages += output.images ?? 0;
       return;
     }
+    if (output.type === "stream") {
+      if (this.openStream !== output.name) this.endLine();
+      this.openStream = output.name;
+      this.openBlock = undefined;
+      this.addOutput("stream", this.overwrites.write(output.text));
+      return;
+    }
+    if (output.type !== "late") this.endLine();
     const open = this.openBlock;
     this.openBlock = undefined;
     switch (output.type) {
-      case "stream":
-        this.addOutput("stream", output.text);
-        return;
       case "display":
         this.addBundle(output.data, output.cut === true, open);
         return;
@@ -89,6 +99,7 @@ export class OutputCollector {
         return;
       case "clear":
         // clear_output() drops what the cell showed so far; the error and notes stay.
+        this.overwrites.flush();
         this.entries = this.entries.filter((entry) => entry.kind === "pinned");
         this.gapAt = undefined;
         for (const count of [this.head, this.tail, this.dropped]) {
@@ -125,7 +136,14 @@ export class OutputCollector {
 
   /** A note in the output (the harness's own words, e.g. about a restart); never cut. */
   note(text: string): void {
+    this.endLine();
     this.pin(text);
+  }
+
+  /** The stream line held open for carriage returns goes in as it stands (other output follows). */
+  private endLine(): void {
+    const open = this.overwrites.flush();
+    if (open !== "") this.addOutput("stream", open);
   }
 
   private pin(text: string): void {
@@ -229,6 +247,7 @@ export class OutputCollector {
 
   /** The result parts: text within the limits (start and end of the output, the error, notes), images. */
   parts(): ContentPart[] {
+    this.endLine();
     const { maxChars, maxLines } = this.limits;
     const late = this.lateParts();
     let pinnedChars = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bundleText } from "./output-text.js";
+import { bundleText, CarriageReturns } from "./output-text.js";
 
 // Bundles as IPython 8.5 / pandas 1.5 format them (display_formatter.format of each object).
 const stylerHtml =
@@ -118,5 +118,29 @@ describe("bundleText of HTML alone", () => {
     const long = html(`<pre>${"line\n".repeat(300_000)}</pre>`) ?? "";
     expect(long.split("\n").length).toBe(200_000);
     expect(long.split("\n").at(-1)).toBe("… (HTML cut: only its first 1000000 of 1500011 characters shown)");
+  });
+});
+
+describe("CarriageReturns", () => {
+  it("holds only the open line as it stands, and gives complete lines with their overwrites", () => {
+    const overwrites = new CarriageReturns(100);
+    let most = 0;
+    for (let i = 0; i < 10_000; i++) {
+      expect(overwrites.write(`\r${i}`)).toBe("");
+      most = Math.max(most, overwrites.held);
+    }
+    expect(most).toBeLessThanOrEqual(6);
+    expect(overwrites.write("\r")).toBe("");
+    expect(overwrites.write("\nnext\rline 2\n3")).toBe("9999\nline 2\n");
+    expect(overwrites.flush()).toBe("3");
+    expect(overwrites.held).toBe(0);
+  });
+
+  it("lets a line longer than its bound go out as it is", () => {
+    const overwrites = new CarriageReturns(10);
+    expect(overwrites.write("0123456789")).toBe("");
+    expect(overwrites.write("abc")).toBe("0123456789abc");
+    expect(overwrites.write("\rxy")).toBe("");
+    expect(overwrites.flush()).toBe("\rxy");
   });
 });

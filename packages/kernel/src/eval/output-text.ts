@@ -8,12 +8,65 @@ const ansi = /\u001b\[[0-9;?]*[A-Za-z]|\u001b\][^\u0007]*\u0007/g;
 
 /** Plain text: ANSI codes removed, carriage-return overwrites applied per line. */
 export function plainText(text: string): string {
+  return overwriteLines(text.replace(ansi, ""));
+}
+
+/**
+ * Carriage-return overwrites applied to a stream as it arrives, in bounded memory, so that output
+ * is bounded as it reads (`\r0\r1…\r19999` is `19999`, however long the stream of updates). The
+ * lines it completes come back with their overwrites applied, as {@link plainText} does per line;
+ * the line still open (after the last `\n`) is held as it stands: the text after its last `\r`,
+ * which keeps that `\r` (it overwrites what went out before it, if anything). A held line longer
+ * than `maxHeld` characters goes out as it is.
+ */
+export class CarriageReturns {
+  private open = "";
+
+  constructor(private readonly maxHeld: number) {}
+
+  /** Characters held in the open line. */
+  get held(): number {
+    return this.open.length;
+  }
+
+  /** Takes stream text; returns the text of the lines it completes (maybe ""). */
+  write(text: string): string {
+    const all = this.open + text;
+    const end = all.lastIndexOf("\n");
+    let done = "";
+    let rest = all;
+    if (end >= 0) {
+      done = overwriteLines(all.slice(0, end + 1));
+      rest = all.slice(end + 1);
+    }
+    // A trailing \r may be the start of \r\n: it stays, and the text before it with it.
+    const body = rest.replace(/\r+$/, "");
+    const cut = body.lastIndexOf("\r");
+    rest = (cut < 0 ? body : body.slice(cut)) + (body.length < rest.length ? "\r" : "");
+    if (rest.length > this.maxHeld) {
+      done += rest;
+      rest = "";
+    }
+    this.open = rest;
+    return done;
+  }
+
+  /** The open line as it stands, no longer held. */
+  flush(): string {
+    const open = this.open;
+    this.open = "";
+    return open;
+  }
+}
+
+/** Each line's carriage-return overwrites applied: the text after its last `\r` (`\r\n` ends a line). */
+function overwriteLines(text: string): string {
+  if (!text.includes("\r")) return text;
   return text
-    .replace(ansi, "")
     .split("\n")
     .map((line) => {
-      const cut = line.replace(/\r+$/, "").lastIndexOf("\r");
-      return cut < 0 ? line.replace(/\r+$/, "") : line.slice(cut + 1);
+      const kept = line.replace(/\r+$/, "");
+      return kept.slice(kept.lastIndexOf("\r") + 1);
     })
     .join("\n");
 }

@@ -57,6 +57,21 @@ describe("OutputBudget", () => {
     expect(budget.heldChars).toBe(0);
   });
 
+  it("applies carriage returns before weighing: 20 000 progress updates in turns are their last, nothing omitted", () => {
+    const { budget, posted, streamText, turn, written } = harness();
+    for (let i = 0; i < 20_000; i++) {
+      budget.stream("stdout", `\r${i}`);
+      if (i % 100 === 0) {
+        turn();
+        written();
+      }
+      expect(budget.heldChars).toBeLessThanOrEqual(2000 + 3000 + 2000);
+    }
+    budget.send({ type: "done", id: 1, status: "ok" });
+    expect(posted.map((message) => message.type)).toEqual(["stream", "done"]);
+    expect(streamText()).toBe("\r19999");
+  });
+
   it("sends held output at the next turn, the tail only once all sent before is written", () => {
     const { budget, posted, written, turn } = harness({ maxChars: 100, maxLines: 5 });
     budget.stream("stdout", "a\n");

@@ -1,7 +1,7 @@
 import { countLines, headLength } from "../eval/cut-text.js";
 import { bundleImage, ImageLimit, overImageLimitText } from "../eval/image-limit.js";
 import type { OutputLimits } from "../eval/output-limits.js";
-import { bundleText } from "../eval/output-text.js";
+import { bundleText, CarriageReturns } from "../eval/output-text.js";
 import type { FromExecutor } from "./executor-protocol.js";
 
 type Stream = Extract<FromExecutor, { type: "stream" }>;
@@ -59,6 +59,13 @@ export class OutputBudget {
   /** Messages handed to the channel and not yet written. */
   private unsent = 0;
   private scheduled = false;
+  /**
+   * Carriage returns applied as the result applies them, before the text is weighed: a stream of
+   * `\r` updates is its last line, not its first and last few thousand characters. The open line
+   * goes out with the next other message, or when the cell ends.
+   */
+  private readonly overwrites: CarriageReturns;
+  private openStream: Stream["name"] = "stdout";
 
   /** `defer` runs a callback at the next event-loop turn (setImmediate); tests pass their own. */
   constructor(
@@ -67,11 +74,12 @@ export class OutputBudget {
     private readonly defer: (callback: () => void) => void = setImmediate,
   ) {
     this.images = new ImageLimit(limits);
+    this.overwrites = new CarriageReturns(limits.maxChars);
   }
 
   /** Characters of output held and not yet handed to the channel. */
   get heldChars(): number {
-    return this.readyChars + this.tailSize.chars;
+    return this.readyChars + this.tailSize.chars + this.overwrites.held;
   }
 
   /** Starts a cell: what is still held goes out, and the cell gets the whole head budget. */
@@ -86,11 +94,21 @@ export class OutputBudget {
   /** Text the cell wrote to stdout or stderr. */
   stream(name: Stream["name"], text: string): void {
     if (text === "") return;
-    this.take({ type: "stream", name, text }, text);
+    if (name !== this.openStream) this.endLine();
+    this.openStream = name;
+    const done = this.overwrites.write(text);
+    if (done !== "") this.take({ type: "stream", name, text: done }, done);
+  }
+
+  /** The stream line held open for carriage returns is taken as it stands. */
+  private endLine(): void {
+    const open = this.overwrites.flush();
+    if (open !== "") this.take({ type: "stream", name: this.openStream, text: open }, open);
   }
 
   /** A display() call or the echo. */
   display(message: Display): void {
+    this.endLine();
     const image = bundleImage(message.data);
     if (image) {
       let bytes = 0;
@@ -208,6 +226,7 @@ export class OutputBudget {
 
   /** Sends the head output; the tail too when `force`d or when all sent before has been written. */
   private flush(force: boolean): void {
+    if (force) this.endLine();
     const clear = force || this.unsent === 0;
     for (const message of this.ready.splice(0)) this.postOne(message);
     this.readyChars = 0;
