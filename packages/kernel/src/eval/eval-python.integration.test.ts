@@ -54,10 +54,13 @@ describePython("eval on a real ipykernel", () => {
 
   it("shows what a thread printed after its cell finished at the top of the next cell, labelled", async () => {
     const flag = join(workspace.directory, "late-thread.flag");
+    const go = join(workspace.directory, "late-thread.go");
+    // The thread waits for the test to say the cell has answered: it is late for certain.
     const started = await cell(
-      `import threading, time\ndef w():\n    time.sleep(1)\n    print('late thread line', flush=True)\n    open(${JSON.stringify(flag)}, 'w').close()\nthreading.Thread(target=w).start()\nprint('started')`,
+      `import threading, time, os\ndef w():\n    while not os.path.exists(${JSON.stringify(go)}):\n        time.sleep(0.02)\n    print('late thread line', flush=True)\n    open(${JSON.stringify(flag)}, 'w').close()\nthreading.Thread(target=w).start()\nprint('started')`,
     );
     expect(resultText(started)).toBe("started");
+    writeFileSync(go, "");
     await untilExists(flag);
     const next = await cell("print('next cell')");
     expect(next.isError).toBe(false);
