@@ -86,6 +86,17 @@ describePython("eval on a real ipykernel", () => {
     expect(text).not.toContain("\u001b[");
   });
 
+  it("names an SVG it does not show, and reads Markdown, LaTeX and JSON displays as text", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle r="5"/></svg>';
+    const result = await cell(
+      `from IPython.display import SVG, Markdown, Latex, JSON, display\ndisplay(SVG('${svg}'))\ndisplay(Markdown('# title'))\ndisplay(Latex('$x^2$'))\ndisplay(JSON({'a': 1}))`,
+    );
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toBe(
+      `[image/svg+xml, ${svg.length} bytes, not shown]\n# title\n$x^2$\n{\n  "a": 1\n}`,
+    );
+  });
+
   it("renders a DataFrame as a table and display() in order", async () => {
     const result = await cell(
       "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",

@@ -70,6 +70,29 @@ describe("bundleText", () => {
     expect(bundleText({ "text/plain": "<object object at 0x7f1>" })).toBe("<object object at 0x7f1>");
   });
 
+  it("names a form it cannot show, with its size, rather than the default repr: SVG, GIF, a widget", () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle r="5"/></svg>';
+    expect(bundleText({ "text/plain": "<IPython.core.display.SVG object>", "image/svg+xml": svg })).toBe(
+      `[image/svg+xml, ${svg.length} bytes, not shown]`,
+    );
+    expect(bundleText({ "image/gif": Buffer.from("GIF89a-fake").toString("base64") })).toBe(
+      "[image/gif, 11 bytes, not shown]",
+    );
+    expect(
+      bundleText({
+        "text/plain": "<ipywidgets.IntSlider object at 0x7f1>",
+        "application/vnd.jupyter.widget-view+json": { model_id: "ab" },
+        "application/javascript": "alert(1)",
+      }),
+    ).toBe(
+      "[application/vnd.jupyter.widget-view+json, 17 bytes, not shown]\n[application/javascript, 8 bytes, not shown]",
+    );
+    // A real plain form still wins.
+    expect(
+      bundleText({ "text/plain": "Slider(value=3)", "application/vnd.jupyter.widget-view+json": {} }),
+    ).toBe("Slider(value=3)");
+  });
+
   it("renders HTML alone: text, and every table", () => {
     expect(
       bundleText({

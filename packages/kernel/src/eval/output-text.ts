@@ -78,7 +78,8 @@ const defaultRepr = /^<[A-Za-z_][\w.]*(?: object(?: at 0x[0-9a-f]+)?| at 0x[0-9a
 /**
  * The text form of a mime bundle: markdown; else the plain form, unless it is missing or only a
  * default object repr (`<IPython.core.display.HTML object>`), when HTML (tables as pipe tables,
- * see {@link htmlToText}), LaTeX or JSON says more. A real plain form wins over HTML: pandas'
+ * see {@link htmlToText}), LaTeX or JSON says more, or else a line per other form naming it
+ * (`[image/svg+xml, 97 bytes, not shown]`). A real plain form wins over HTML: pandas'
  * is already an aligned table.
  */
 export function bundleText(data: MimeBundle): string | undefined {
@@ -99,5 +100,23 @@ export function bundleText(data: MimeBundle): string | undefined {
   if (latex !== undefined) return latex;
   const json = data["application/json"];
   if (json !== undefined) return JSON.stringify(json, null, 2);
+  // Nothing read as text says more: each other form is named, never dropped without a word.
+  const others = Object.keys(data).filter((mime) => !readAsText.has(mime));
+  if (others.length > 0) return others.map((mime) => notShownText(mime, data[mime])).join("\n");
   return plain ?? (html === undefined ? undefined : "");
+}
+
+/** The forms {@link bundleText} reads as text. */
+const readAsText = new Set(["text/markdown", "text/plain", "text/html", "text/latex", "application/json"]);
+
+/**
+ * The line in place of a form that is not shown: `[image/svg+xml, 97 bytes, not shown]`; its
+ * size decoded for a base64 image, as UTF-8 for text, as JSON otherwise.
+ */
+function notShownText(mime: string, value: unknown): string {
+  const text =
+    typeof value === "string" ? value : Array.isArray(value) ? value.join("") : JSON.stringify(value);
+  const base64 = mime.startsWith("image/") && mime !== "image/svg+xml" && typeof value === "string";
+  const bytes = base64 ? Buffer.from(text, "base64").length : Buffer.byteLength(text ?? "", "utf8");
+  return `[${mime}, ${bytes} bytes, not shown]`;
 }
