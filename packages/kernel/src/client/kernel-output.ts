@@ -35,6 +35,8 @@ export type KernelOutput =
       readonly chars: number;
       readonly lines: number;
       readonly images?: number;
+      /** Of `images`, those over the size limit (the rest are over the count). */
+      readonly largeImages?: number;
     }
   /**
    * Output that came for an earlier cell after it had finished (a thread's print, a timer's
@@ -112,11 +114,13 @@ export function toKernelOutput(
       if (!ownKernel) return undefined;
       const count = (value: unknown) => (typeof value === "number" && value > 0 ? value : 0);
       const images = count(content.images);
+      const largeImages = Math.min(images, count(content.largeImages));
       return {
         type: "omitted",
         chars: count(content.chars),
         lines: count(content.lines),
         ...(images > 0 ? { images } : {}),
+        ...(largeImages > 0 ? { largeImages } : {}),
       };
     }
     default:

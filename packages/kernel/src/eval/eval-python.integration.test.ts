@@ -97,6 +97,15 @@ describePython("eval on a real ipykernel", () => {
     );
   });
 
+  it("says an image over the size limit is over the size limit, not over a count", async () => {
+    const result = await cell(
+      "from IPython.display import Image, display\ndisplay(Image(data=b'\\x89PNG\\r\\n\\x1a\\n' + bytes(6 * 1024 * 1024), format='png'))",
+    );
+    expect(resultText(result)).toBe(
+      "[image/png, 6,291,464 bytes, not shown: over the size limit of 5 MB per image]\n\n… 1 image was left out (over the size limit of 5 MB per image).",
+    );
+  });
+
   it("renders a DataFrame as a table and display() in order", async () => {
     const result = await cell(
       "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",

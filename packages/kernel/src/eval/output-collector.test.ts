@@ -30,7 +30,9 @@ describe("OutputCollector", () => {
     });
     const parts = collector.parts();
     expect(parts.filter((part) => part.type === "image")).toHaveLength(1);
-    expect(parts.some((part) => part.type === "text" && /over the image limit/.test(part.text))).toBe(true);
+    expect(
+      parts.some((part) => part.type === "text" && /over the limit of 1 image per cell/.test(part.text)),
+    ).toBe(true);
   });
 
   it("keeps a digest, not the image, of every figure it has seen: a cell drawing thousands holds none", () => {
@@ -51,7 +53,27 @@ describe("OutputCollector", () => {
     expect(seen.size).toBe(200);
     expect(Math.max(...[...seen].map((key) => key.length))).toBeLessThanOrEqual(64);
     expect(collector.parts().filter((part) => part.type === "image")).toHaveLength(2);
-    expect(text(collector)).toContain("198 images were left out");
+    expect(text(collector)).toContain("198 images were left out (over the limit of 2 images per cell).");
+  });
+
+  it("says an image too large is over the size limit, and one past the count is over the count", () => {
+    const collector = new OutputCollector({
+      maxChars: 1000,
+      maxLines: 50,
+      maxImages: 1,
+      maxImageBytes: 5 * 1024 * 1024,
+    });
+    const png = (bytes: number, fill: number) => Buffer.alloc(bytes, fill).toString("base64");
+    collector.add({ type: "display", kind: "display", data: { "image/png": png(17_258_313, 1) } });
+    expect(text(collector)).toBe(
+      "[image/png, 17,258,313 bytes, not shown: over the size limit of 5 MB per image]\n\n… 1 image was left out (over the size limit of 5 MB per image).",
+    );
+    collector.add({ type: "display", kind: "display", data: { "image/png": png(10, 2) } });
+    collector.add({ type: "display", kind: "display", data: { "image/png": png(10, 3) } });
+    expect(text(collector)).toContain("[image/png, 10 bytes, not shown: over the limit of 1 image per cell]");
+    expect(text(collector)).toMatch(
+      /… 2 images were left out \(1 over the size limit of 5 MB per image, 1 over the limit of 1 image per cell\)\.$/,
+    );
   });
 
   it("renders an HTML-only table as a pipe table", () => {

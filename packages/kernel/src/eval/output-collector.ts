@@ -2,7 +2,7 @@ import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
 import { LateOutput } from "../client/late-output.js";
 import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
-import { bundleImage, ImageLimit, overImageLimitText } from "./image-limit.js";
+import { bundleImage, ImageLimit, leftOutImagesText, overImageLimitText } from "./image-limit.js";
 import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
 import { bundleText, CarriageReturns, plainText } from "./output-text.js";
 
@@ -38,6 +38,8 @@ export class OutputCollector {
   private readonly dropped = { chars: 0, lines: 0 };
   private readonly imageLimit: ImageLimit;
   private droppedImages = 0;
+  /** Of {@link droppedImages}, those over the size limit (the rest are over the count). */
+  private droppedLargeImages = 0;
   /** Output that came for an earlier cell after it finished (bounded). */
   private readonly late = new LateOutput();
   private errorText: string | undefined;
@@ -62,6 +64,7 @@ export class OutputCollector {
     if (output.type === "omitted" && output.chars === 0) {
       // Only a count of images the kernel did not send: the output around it runs on as it would.
       this.droppedImages += output.images ?? 0;
+      this.droppedLargeImages += output.largeImages ?? 0;
       return;
     }
     if (output.type === "stream") {
@@ -90,6 +93,7 @@ export class OutputCollector {
         // Left out by the kernel: counted with what falls between the head and the tail here, and
         // images over the limit (their lines were sent) with the result's own.
         this.droppedImages += output.images ?? 0;
+        this.droppedLargeImages += output.largeImages ?? 0;
         this.gapAt ??= this.entries.length;
         this.dropped.chars += output.chars;
         this.dropped.lines += output.lines;
@@ -232,9 +236,10 @@ export class OutputCollector {
       });
       if (verdict === "shown") {
         this.entries.push({ kind: "image", mimeType: image.mimeType, data: new Uint8Array(bytes) });
-      } else if (verdict === "over") {
+      } else if (verdict !== "repeat") {
         this.droppedImages++;
-        this.addOutput("block", overImageLimitText(image.mimeType, bytes.length));
+        if (verdict === "too large") this.droppedLargeImages++;
+        this.addOutput("block", overImageLimitText(image.mimeType, bytes.length, verdict, this.limits));
       }
       return;
     }
@@ -275,7 +280,7 @@ export class OutputCollector {
     if (this.droppedImages > 0) {
       parts.push({
         type: "text",
-        text: `… ${this.droppedImages} image${this.droppedImages === 1 ? " was" : "s were"} left out (over the limit of ${this.limits.maxImages} per cell, ${this.limits.maxImageBytes} bytes each).`,
+        text: leftOutImagesText(this.droppedImages, this.droppedLargeImages, this.limits),
       });
     }
     return parts;

@@ -18,7 +18,14 @@ export type FromExecutor =
    * Output of the cell left out right here to bound the channel: its characters and line breaks;
    * `images`: images over the result's limits not sent (the result's line for each went as text).
    */
-  | { readonly type: "omitted"; readonly chars: number; readonly lines: number; readonly images?: number }
+  | {
+      readonly type: "omitted";
+      readonly chars: number;
+      readonly lines: number;
+      readonly images?: number;
+      /** Of `images`, those over the size limit (the rest are over the count). */
+      readonly largeImages?: number;
+    }
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
   /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
   | { readonly type: "input"; readonly id: number; readonly prompt: string }

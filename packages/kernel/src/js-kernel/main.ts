@@ -173,6 +173,7 @@ executor.on("message", (message: FromExecutor) => {
         chars: message.chars,
         lines: message.lines,
         ...(message.images ? { images: message.images } : {}),
+        ...(message.largeImages ? { largeImages: message.largeImages } : {}),
       });
       return;
     case "error":
@@ -230,6 +231,7 @@ function publishLate(parent: JupyterMessage["header"], message: FromExecutor): v
       chars: message.chars,
       lines: message.lines,
       ...(message.images ? { images: message.images } : {}),
+      ...(message.largeImages ? { largeImages: message.largeImages } : {}),
     });
   } else if (message.type === "error") {
     publish(parent, "error", { ename: message.ename, evalue: message.evalue, traceback: message.traceback });

@@ -196,6 +196,6 @@ describe("the result of a cell through OutputBudget", () => {
     // 256 different images: 8 shown, 248 over the limit; the repeats are dropped.
     expect(imageChars).toBe(limits.maxImages * Buffer.alloc(20_000).toString("base64").length);
     expect(text).toBe(withoutBudget(steps, limits));
-    expect(text).toMatch(/… 248 images were left out \(over the limit of 8 per cell/);
+    expect(text).toMatch(/… 248 images were left out \(over the limit of 8 images per cell\)/);
   });
 });

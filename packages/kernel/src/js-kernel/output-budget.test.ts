@@ -155,13 +155,17 @@ describe("OutputBudget", () => {
     });
     for (const text of ["one", "one", "two", "big image", "three", "two"]) budget.display(png(text));
     budget.send({ type: "done", id: 1, status: "ok" });
-    const line = (bytes: number) => `[image image/png, ${bytes} bytes, not shown: over the image limit]\n`;
+    const line = (bytes: number, limit: string) => `[image/png, ${bytes} bytes, not shown: over ${limit}]\n`;
     expect(posted).toEqual([
       png("one"),
       png("two"),
-      { type: "display", kind: "display", data: { "text/plain": line(9) } },
-      { type: "display", kind: "display", data: { "text/plain": line(5) } },
-      { type: "omitted", chars: 0, lines: 0, images: 2 },
+      {
+        type: "display",
+        kind: "display",
+        data: { "text/plain": line(9, "the size limit of 6 bytes per image") },
+      },
+      { type: "display", kind: "display", data: { "text/plain": line(5, "the limit of 2 images per cell") } },
+      { type: "omitted", chars: 0, lines: 0, images: 2, largeImages: 1 },
       { type: "done", id: 1, status: "ok" },
     ]);
     // Each cell gets the whole image budget: a repeat of the last cell's image is shown again.

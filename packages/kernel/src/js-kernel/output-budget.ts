@@ -54,7 +54,7 @@ export class OutputBudget {
   /** Output past the head, trimmed at its front. */
   private tail: Held[] = [];
   private readonly tailSize = { chars: 0, lines: 0 };
-  private readonly omitted = { chars: 0, lines: 0, images: 0 };
+  private readonly omitted = { chars: 0, lines: 0, images: 0, largeImages: 0 };
   private images: ImageLimit;
   /** Messages handed to the channel and not yet written. */
   private unsent = 0;
@@ -117,10 +117,11 @@ export class OutputBudget {
         return bytes;
       });
       if (verdict === "shown") this.send(message);
-      if (verdict !== "over") return;
+      if (verdict === "shown" || verdict === "repeat") return;
       // The result's line in its place, weighed and cut as any display's text.
-      const text = overImageLimitText(image.mimeType, bytes);
+      const text = overImageLimitText(image.mimeType, bytes, verdict, this.limits);
       this.omitted.images++;
+      if (verdict === "too large") this.omitted.largeImages++;
       this.take({ type: "display", kind: message.kind, data: { "text/plain": text } }, text);
       return;
     }
@@ -231,12 +232,19 @@ export class OutputBudget {
     for (const message of this.ready.splice(0)) this.postOne(message);
     this.readyChars = 0;
     if (!clear) return;
-    const { chars, lines, images } = this.omitted;
+    const { chars, lines, images, largeImages } = this.omitted;
     if (chars > 0 || images > 0) {
-      this.postOne({ type: "omitted", chars, lines, ...(images > 0 ? { images } : {}) });
+      this.postOne({
+        type: "omitted",
+        chars,
+        lines,
+        ...(images > 0 ? { images } : {}),
+        ...(largeImages > 0 ? { largeImages } : {}),
+      });
       this.omitted.chars = 0;
       this.omitted.lines = 0;
       this.omitted.images = 0;
+      this.omitted.largeImages = 0;
     }
     for (const held of this.tail.splice(0)) {
       this.postOne(held.whole ? held.message : withText(held.message, held.text, false, held.rest));
