@@ -303,11 +303,14 @@ process.on("message", (message: ToExecutor) => {
 process.on("disconnect", () => process.exit(0));
 // A cell's process.exit(): what it printed just before still goes (the channel writes at once when idle).
 process.on("exit", () => output.flushAll());
+/** An error thrown or rejected outside the cell's own await: its stack as the cell's lines. */
+function strayError(reason: unknown): string {
+  if (!(reason instanceof Error)) return show(reason);
+  return cellTraceback(reason.stack ?? `${reason.name}: ${reason.message}`, cells).join("\n");
+}
 process.on("uncaughtException", (error) => {
-  process.stderr.write(`Uncaught exception: ${error.stack ?? error.message}\n`);
+  process.stderr.write(`Uncaught exception: ${strayError(error)}\n`);
 });
 process.on("unhandledRejection", (reason) => {
-  process.stderr.write(
-    `Unhandled promise rejection: ${reason instanceof Error ? reason.stack : show(reason)}\n`,
-  );
+  process.stderr.write(`Unhandled promise rejection: ${strayError(reason)}\n`);
 });
