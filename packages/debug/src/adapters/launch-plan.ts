@@ -133,6 +133,10 @@ export function launchPlan(
           console: "internalConsole",
           justMyCode: true,
           stopOnEntry: false,
+          // Children (subprocess, multiprocessing, os.fork) run free: with subProcess on, debugpy
+          // starts each child waiting for a debugger to attach (a startDebugging / debugpyAttach
+          // the tool does not serve), so `subprocess.run([sys.executable, …])` hung for good.
+          subProcess: false,
           python: [report.debuggeePython ?? binary],
           env: { PYDEVD_DISABLE_FILE_VALIDATION: "1" },
         },

@@ -196,6 +196,24 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
     }
   });
 
+  it("lets a program's python subprocess and fork child run free to the program's exit", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      // With debugpy's subProcess on, the child waits for good for a debugger to attach.
+      const spawned = await call({ op: "launch", program: "parent.py" });
+      expect(spawned.isError, spawned.text).toBe(false);
+      expect(spawned.text).toContain("the program exited with code 0");
+      expect(spawned.text).toContain("parent got: child running ['x'] 0");
+      const forked = await call({ op: "launch", program: "forker.py" });
+      expect(forked.isError, forked.text).toBe(false);
+      expect(forked.text).toContain("the program exited with code 0");
+      expect(forked.text).toContain("in child");
+      expect(forked.text).toContain("parent after child");
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("bounds the breakpoint listing of launch, status and breakpoints, counting what is left out", async () => {
     const { run, call } = debugRun(dir);
     try {

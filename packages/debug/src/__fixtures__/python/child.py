@@ -1,0 +1,3 @@
+import sys
+
+print("child running", sys.argv[1:])
