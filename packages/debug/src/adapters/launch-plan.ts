@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, statSync, type Stats } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync, type Stats } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, isAbsolute, join } from "node:path";
 import { DebugError } from "../errors/debug-error.js";
@@ -32,18 +32,30 @@ export function startDebugpyAdapter(python: string, cwd: string): AdapterProcess
   return startStdioAdapter(python, ["-m", "debugpy.adapter"], cwd, python);
 }
 
-/** The adapter a program calls for, from its extension (a directory is a Go package). */
+/**
+ * The adapter a program calls for, from its extension; a folder is a Python package when it
+ * holds `__main__.py` and no `.go` file (python runs the folder), else a Go package.
+ */
 export function adapterForProgram(program: string): AdapterId {
   const extension = extname(program).toLowerCase();
   if (extension === ".py") return "debugpy";
   if (extension === ".go") return "delve";
   if (extension === ".dart") return "dart";
   try {
-    if (statSync(program).isDirectory()) return "delve";
+    if (statSync(program).isDirectory()) return isPythonPackage(program) ? "debugpy" : "delve";
   } catch {
     // A missing program is reported by the launch itself.
   }
   return "lldb";
+}
+
+function isPythonPackage(folder: string): boolean {
+  if (!existsSync(join(folder, "__main__.py"))) return false;
+  try {
+    return !readdirSync(folder).some((name) => extname(name).toLowerCase() === ".go");
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -214,6 +214,19 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
     }
   });
 
+  it("launches a package folder with __main__.py under debugpy without adapter", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      const launch = await call({ op: "launch", program: "pkg" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("started debugpy: pkg");
+      expect(launch.text).toContain("the program exited with code 0");
+      expect(launch.text).toContain("package main ran");
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("bounds the breakpoint listing of launch, status and breakpoints, counting what is left out", async () => {
     const { run, call } = debugRun(dir);
     try {

@@ -1,0 +1,1 @@
+print("package main ran")

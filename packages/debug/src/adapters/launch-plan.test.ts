@@ -1,0 +1,33 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { adapterForProgram } from "./launch-plan.js";
+
+describe("adapterForProgram", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tools-debug-plan-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const folder = (name: string, files: readonly string[]): string => {
+    const path = join(dir, name);
+    mkdirSync(path);
+    for (const file of files) writeFileSync(join(path, file), "\n");
+    return path;
+  };
+
+  it("takes a folder holding __main__.py for a Python program", () => {
+    expect(adapterForProgram(folder("pkg", ["__main__.py", "util.py"]))).toBe("debugpy");
+  });
+
+  it("keeps a folder of .go files a Go package, also beside a __main__.py", () => {
+    expect(adapterForProgram(folder("gopkg", ["main.go"]))).toBe("delve");
+    expect(adapterForProgram(folder("both", ["main.go", "__main__.py"]))).toBe("delve");
+    expect(adapterForProgram(folder("empty", []))).toBe("delve");
+  });
+
+  it("goes by the extension for files", () => {
+    expect(adapterForProgram(join(dir, "app.py"))).toBe("debugpy");
+    expect(adapterForProgram(join(dir, "main.go"))).toBe("delve");
+    expect(adapterForProgram(join(dir, "main.dart"))).toBe("dart");
+    expect(adapterForProgram(join(dir, "prog"))).toBe("lldb");
+  });
+});
