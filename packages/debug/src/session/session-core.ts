@@ -7,6 +7,7 @@ import { DebugError } from "../errors/debug-error.js";
 import { descendants, startTime } from "../internal/process-tree.js";
 import type { BreakpointStore } from "./breakpoint-store.js";
 import { watchDebuggee } from "./debuggee-watch.js";
+import { exitPhrase, exitSignal, type ExitSignal } from "./exit-signal.js";
 import { configure } from "./handshake.js";
 import { OutputRing } from "./output-ring.js";
 import { shutdown } from "./shutdown.js";
@@ -30,6 +31,8 @@ export type Outcome =
   | {
       readonly kind: "exited";
       readonly exitCode: number | undefined;
+      /** The signal that killed the program, where the adapter's exit code is known to mean one. */
+      readonly signal?: ExitSignal;
       /** Background processes the program left running, ended with the session (once it has ended). */
       readonly leftBehind?: number;
     }
@@ -81,6 +84,8 @@ export class SessionCore {
   state: SessionState = "starting";
   lastStop: StopInfo | undefined;
   exitCode: number | undefined;
+  /** The signal that killed the program (see `exitSignal`), set with {@link exitCode}. */
+  exitSignal: ExitSignal | undefined;
   endReason: string | undefined;
   capabilities: DebugProtocol.Capabilities = {};
   /** Debuggee pids learnt from `process` events. */
@@ -156,18 +161,20 @@ export class SessionCore {
     if (this.state === "exited" || this.state === "ended" || this.terminating) return;
     this.invalidate();
     this.state = "exited";
-    this.settle({ kind: "exited", exitCode: this.exitCode });
+    this.settle({ kind: "exited", exitCode: this.exitCode, signal: this.exitSignal });
     void this.terminate(() => this.exitText());
   }
 
-  /** "the program exited with code 0", and what it left running that the session's end ended. */
+  /**
+   * "the program exited with code 0" (or "was killed by signal SIGSEGV (11)"), and what it left
+   * running that the session's end ended.
+   */
   exitText(): string {
-    const code = this.exitCode === undefined ? "" : ` with code ${this.exitCode}`;
     const left =
       this.leftBehind > 0
         ? ` (it left ${this.leftBehind} ${countNoun(this.leftBehind, "background processes")} running, ended with the session)`
         : "";
-    return `the program exited${code}${left}`;
+    return `the program ${exitPhrase({ exitCode: this.exitCode, signal: this.exitSignal })}${left}`;
   }
 
   /** True while an exit the adapter reports is the program's own, not one our disconnect caused. */
@@ -243,7 +250,10 @@ export class SessionCore {
         break;
       }
       case "exited": {
-        if (this.exitIsTheProgramsOwn()) this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
+        if (this.exitIsTheProgramsOwn()) {
+          this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
+          this.exitSignal = exitSignal(this.adapterId, this.exitCode, this.lastStop);
+        }
         break;
       }
       case "terminated": {
@@ -299,6 +309,7 @@ export class SessionCore {
       return (this.terminating ?? Promise.resolve()).then((): Outcome => ({
         kind: "exited",
         exitCode: this.exitCode,
+        signal: this.exitSignal,
         leftBehind: this.leftBehind,
       }));
     }
@@ -311,7 +322,12 @@ export class SessionCore {
     // An exit ends the session: let the clean-up finish so the next call sees no session.
     if (outcome.kind === "exited" && this.terminating) {
       await this.terminating;
-      return { kind: "exited", exitCode: this.exitCode, leftBehind: this.leftBehind };
+      return {
+        kind: "exited",
+        exitCode: this.exitCode,
+        signal: this.exitSignal,
+        leftBehind: this.leftBehind,
+      };
     }
     return outcome;
   }
@@ -374,7 +390,9 @@ export class SessionCore {
     if (this.state === "stopped") return;
     const where =
       this.state === "exited"
-        ? `the program has exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`
+        ? this.exitSignal
+          ? `the program ${exitPhrase({ exitCode: this.exitCode, signal: this.exitSignal })}`
+          : `the program has exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`
         : `the program is ${this.state}`;
     throw new DebugError(
       "DEBUG_NOT_STOPPED",

@@ -30,7 +30,7 @@ export async function pause(
 ): Promise<Outcome | { kind: "already"; stop: StopInfo | undefined }> {
   core.assertLive();
   if (core.state === "stopped") return { kind: "already", stop: core.lastStop };
-  if (core.state === "exited") return { kind: "exited", exitCode: core.exitCode };
+  if (core.state === "exited") return { kind: "exited", exitCode: core.exitCode, signal: core.exitSignal };
   const thread = threadId ?? core.lastStop?.threadId ?? (await threads(core))[0]?.id ?? 1;
   const outcome = core.nextOutcome(core.options.resumeWaitMs);
   core.pauseRequested = true;

@@ -227,6 +227,20 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
     }
   });
 
+  it("says a program killed by a signal was killed, not that it exited with code 247", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      const launch = await call({ op: "launch", program: "killed.py" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("about to die");
+      expect(launch.text).toContain("the program was killed by signal SIGKILL (9); the session has ended");
+      const after = await call({ op: "stack" });
+      expect(after.text).toContain("the program was killed by signal SIGKILL (9)");
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("bounds the breakpoint listing of launch, status and breakpoints, counting what is left out", async () => {
     const { run, call } = debugRun(dir);
     try {

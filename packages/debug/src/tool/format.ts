@@ -3,6 +3,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
 import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
+import { exitPhrase } from "../session/exit-signal.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
 
 /**
@@ -47,7 +48,7 @@ export async function formatOutcome(
         left > 0
           ? `, and with it ${left} ${countNoun(left, "background processes")} the program had left running`
           : "";
-      return `the program exited${outcome.exitCode === undefined ? "" : ` with code ${outcome.exitCode}`}; the session has ended${ended}`;
+      return `the program ${exitPhrase(outcome)}; the session has ended${ended}`;
     }
     case "ended":
       return `the session ended: ${outcome.reason}`;

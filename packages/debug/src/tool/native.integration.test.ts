@@ -588,6 +588,44 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: pause", () => {
   });
 });
 
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a crash", () => {
+  let dir: string;
+  const source = [
+    "#include <stdio.h>",
+    "",
+    "int main(void) {",
+    "    int *q = NULL;",
+    '    printf("writing\\n");',
+    "    fflush(stdout);",
+    "    *q = 5;",
+    "    return 11;",
+    "}",
+    "",
+  ].join("\n");
+  beforeAll(() => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    dir = workspace("c");
+    writeFileSync(join(dir, "crash.c"), source);
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "crash"), join(dir, "crash.c")]);
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it("stops on the SIGSEGV, then says the program was killed by it, not that it exited with code 11", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      const launch = await call({ op: "launch", program: "crash" });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.text).toContain("SIGSEGV");
+      expect(launch.text).toContain("crash.c:7");
+      const done = await call({ op: "continue" });
+      expect(done.text).toContain("the program was killed by signal SIGSEGV (11); the session has ended");
+      expect(done.text).not.toContain("code 11");
+    } finally {
+      await run.dispose();
+    }
+  });
+});
+
 /**
  * A program that starts a child and is then terminated at a breakpoint: lldb-dap ends the program
  * on disconnect and exits, and the child, reparented to PID 1, is out of reach of any look at the

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { exitPhrase, exitSignal } from "./exit-signal.js";
+import type { StopInfo } from "./session-core.js";
+
+const stop = (reason: string, description?: string, text?: string): StopInfo => ({
+  reason,
+  description,
+  text,
+  threadId: 1,
+  hitBreakpointIds: [],
+});
+
+describe("exitSignal", () => {
+  it("reads lldb's code as the signal it stopped on before", () => {
+    const segv = stop("exception", "signal SIGSEGV: address not mapped to object (fault address: 0x0)");
+    expect(exitSignal("lldb", 11, segv)).toEqual({ name: "SIGSEGV", number: 11 });
+    // exit(11) without that stop, or after a breakpoint, is a code.
+    expect(exitSignal("lldb", 11, undefined)).toBeUndefined();
+    expect(exitSignal("lldb", 11, stop("breakpoint", "breakpoint 1.1"))).toBeUndefined();
+    expect(exitSignal("lldb", 5, segv)).toBeUndefined();
+    expect(exitSignal("lldb", -1, undefined)).toBeUndefined();
+  });
+
+  it("reads debugpy's 8-bit cut of a negative returncode, unless the program stopped on SystemExit", () => {
+    expect(exitSignal("debugpy", 247, undefined)).toEqual({ name: "SIGKILL", number: 9 });
+    expect(exitSignal("debugpy", 245, stop("breakpoint"))).toEqual({ name: "SIGSEGV", number: 11 });
+    expect(exitSignal("debugpy", -15, undefined)).toEqual({ name: "SIGTERM", number: 15 });
+    expect(exitSignal("debugpy", 247, stop("exception", "247", "SystemExit"))).toBeUndefined();
+    expect(exitSignal("debugpy", 3, undefined)).toBeUndefined();
+    expect(exitSignal("debugpy", 128 + 9, undefined)).toBeUndefined();
+  });
+
+  it("takes other adapters' codes as they come", () => {
+    expect(exitSignal("delve", 247, undefined)).toBeUndefined();
+    expect(exitSignal("dart", 11, stop("exception", "signal SIGSEGV"))).toBeUndefined();
+  });
+});
+
+describe("exitPhrase", () => {
+  it("names the signal, else the code", () => {
+    expect(exitPhrase({ exitCode: 11, signal: { name: "SIGSEGV", number: 11 } })).toBe(
+      "was killed by signal SIGSEGV (11)",
+    );
+    expect(exitPhrase({ exitCode: 3 })).toBe("exited with code 3");
+    expect(exitPhrase({ exitCode: undefined })).toBe("exited");
+  });
+});

@@ -1,0 +1,65 @@
+import { constants } from "node:os";
+import type { AdapterId } from "../adapters/detect-adapter.js";
+import type { StopInfo } from "./session-core.js";
+
+/** A signal's number to its name, for the standard signals (1–31 on Linux). */
+const signalNames = new Map<number, string>(
+  Object.entries(constants.signals)
+    .filter(([, number]) => number >= 1 && number <= 31)
+    .map(([name, number]) => [number, name]),
+);
+
+/** A signal that ended a program: "SIGSEGV", 11. */
+export interface ExitSignal {
+  readonly name: string;
+  readonly number: number;
+}
+
+function named(number: number): ExitSignal | undefined {
+  const name = signalNames.get(number);
+  return name ? { name, number } : undefined;
+}
+
+/**
+ * The signal that killed the program, read from the exit code an adapter reports, only where
+ * the adapter's code is known to stand for one (an exit code alone cannot tell `exit(11)` from
+ * SIGSEGV):
+ * - lldb-dap reports a death by signal as the signal's number, and lldb stops on a fatal signal
+ *   first: the code is the signal when the last stop was that signal ("signal SIGSEGV: …") and
+ *   the program was resumed from it. A SIGKILL from outside is not seen (lldb then says -1,
+ *   "lost connection").
+ * - debugpy's launcher reports Popen's negative returncode cut to 8 bits (-9 → 247). A Python
+ *   program exits with such a code itself only through `sys.exit(N)`, which first stops the
+ *   session as an uncaught SystemExit, or `os._exit(N)`; so 256 − n for a standard signal n is
+ *   that signal unless the last stop was a SystemExit. A negative code is always a signal.
+ * Other adapters' codes are taken as they come.
+ */
+export function exitSignal(
+  adapter: AdapterId,
+  exitCode: number | undefined,
+  lastStop: StopInfo | undefined,
+): ExitSignal | undefined {
+  if (exitCode === undefined) return undefined;
+  switch (adapter) {
+    case "lldb": {
+      const stopped =
+        lastStop?.reason === "exception" ? /\bsignal (SIG[A-Z0-9]+)/.exec(lastStop.description ?? "") : null;
+      const signal = named(exitCode);
+      return stopped && signal?.name === stopped[1] ? signal : undefined;
+    }
+    case "debugpy": {
+      if (exitCode < 0) return named(-exitCode);
+      if (exitCode < 256 - 31 || exitCode > 255) return undefined;
+      const stop = `${lastStop?.description ?? ""} ${lastStop?.text ?? ""}`;
+      return /\bSystemExit\b/.test(stop) ? undefined : named(256 - exitCode);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** "was killed by signal SIGSEGV (11)", "exited with code 3", or "exited" when nothing is known. */
+export function exitPhrase(exit: { exitCode: number | undefined; signal?: ExitSignal }): string {
+  if (exit.signal) return `was killed by signal ${exit.signal.name} (${exit.signal.number})`;
+  return exit.exitCode === undefined ? "exited" : `exited with code ${exit.exitCode}`;
+}
