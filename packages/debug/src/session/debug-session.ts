@@ -1,7 +1,7 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
-import { handshake, sendBreakpoints } from "./handshake.js";
+import { handshake, sendBreakpoints, type OnOtherAdapter } from "./handshake.js";
 import * as inspection from "./inspection.js";
 import type { OutputRing } from "./output-ring.js";
 import {
@@ -96,14 +96,16 @@ export class DebugSession {
   /**
    * The handshake that works with every adapter: initialize → launch/attach (not awaited) →
    * `initialized` → breakpoints → configurationDone → the launch response; then the first stop,
-   * the exit, or `firstStopMs` passes.
+   * the exit, or `firstStopMs` passes. `onOtherAdapter`: what the session becomes (or a throw)
+   * when `initialize` shows another adapter than its own.
    */
   start(
     request: "launch" | "attach",
     args: Record<string, unknown>,
     timeouts: { initializeMs: number; launchMs: number; firstStopMs: number },
+    onOtherAdapter?: OnOtherAdapter,
   ): Promise<Outcome> {
-    return handshake(this.core, request, args, timeouts);
+    return handshake(this.core, request, args, timeouts, onOtherAdapter);
   }
 
   /**

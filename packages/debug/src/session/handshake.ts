@@ -1,20 +1,38 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
+import type { AdapterId } from "../adapters/detect-adapter.js";
+import { identifyAdapter } from "../adapters/identify-adapter.js";
 import { otherLanguage } from "../adapters/source-language.js";
 import { DebugError } from "../errors/debug-error.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { lastLines } from "./output-text.js";
 import type { Outcome, SessionCore } from "./session-core.js";
 
+/** The session as another adapter than the one it started as: what it becomes. */
+export interface Relabel {
+  readonly adapterId: AdapterId;
+  readonly description: string;
+  readonly args: Record<string, unknown>;
+  readonly evaluateContext: string;
+}
+
+/**
+ * Called when `initialize` shows another adapter than the session's (an attach to a port the
+ * root marker guessed wrong): the session as that adapter, or a throw to refuse it.
+ */
+export type OnOtherAdapter = (found: AdapterId) => Relabel;
+
 /**
  * The handshake that works with every adapter: initialize → launch/attach (not awaited) →
  * `initialized` → breakpoints → configurationDone → the launch response; then the first stop,
- * the exit, or `firstStopMs` passes.
+ * the exit, or `firstStopMs` passes. With `onOtherAdapter`, an initialize answer that names
+ * another adapter relabels the session before anything adapter-specific is sent.
  */
 export async function handshake(
   core: SessionCore,
   request: "launch" | "attach",
   args: Record<string, unknown>,
   timeouts: { initializeMs: number; launchMs: number; firstStopMs: number },
+  onOtherAdapter?: OnOtherAdapter,
 ): Promise<Outcome> {
   const { connection } = core.options.adapter;
   try {
@@ -35,6 +53,14 @@ export async function handshake(
       timeouts.initializeMs,
     );
     core.capabilities = init.body ?? {};
+    const found = onOtherAdapter ? identifyAdapter(core.capabilities) : undefined;
+    if (found && found !== core.adapterId) {
+      const relabel = onOtherAdapter!(found);
+      core.adapterId = relabel.adapterId;
+      core.description = relabel.description;
+      core.options = { ...core.options, evaluateContext: relabel.evaluateContext };
+      args = relabel.args;
+    }
     const launched = connection.request(request, args, timeouts.launchMs);
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(

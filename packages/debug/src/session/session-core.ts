@@ -76,11 +76,12 @@ export interface ChildCount {
  * The handshake, inspection, stepping and shutdown live in their own modules and work on it.
  */
 export class SessionCore {
-  readonly adapterId: AdapterId;
-  readonly description: string;
+  /** Changed only by the handshake, when `initialize` shows another adapter (a port attach). */
+  adapterId: AdapterId;
+  description: string;
   readonly startedAt = Date.now();
   readonly output: OutputRing;
-  readonly options: SessionOptions;
+  options: SessionOptions;
   state: SessionState = "starting";
   lastStop: StopInfo | undefined;
   exitCode: number | undefined;

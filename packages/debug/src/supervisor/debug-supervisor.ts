@@ -23,6 +23,7 @@ import { DebugError } from "../errors/debug-error.js";
 import { shellWords } from "../internal/shell-quote.js";
 import { BreakpointStore } from "../session/breakpoint-store.js";
 import { DebugSession, type Outcome } from "../session/debug-session.js";
+import type { OnOtherAdapter, Relabel } from "../session/handshake.js";
 import { OutputRing } from "../session/output-ring.js";
 import { displayPath } from "../session/source-lines.js";
 import { formatDuration } from "./format-duration.js";
@@ -179,7 +180,40 @@ export class DebugSupervisor {
       throw new DebugError("DEBUG_ADAPTER_UNUSABLE", `cannot attach with lldb: ${report.binaryNote}`);
     }
     const plan = attachPlan(report, request.port, run.workingDirectory, this.launchMs);
-    return this.startSession(run, id, `${id}: attached to port ${request.port}`, plan, [], signal);
+    const warnings: string[] = [];
+    const chosen = id;
+    // The port tells which debugger serves it only once it answers `initialize`.
+    const onOtherAdapter = (found: AdapterId): Relabel => {
+      const other = reports.find((candidate) => candidate.id === found);
+      if (request.adapter !== undefined || !other || (found !== "debugpy" && found !== "delve")) {
+        throw new DebugError(
+          "DEBUG_BAD_ARGUMENTS",
+          `port ${request.port} is served by ${found}, not ${chosen}` +
+            (found === "debugpy" || found === "delve"
+              ? `; attach with adapter '${found}' (or leave adapter out)`
+              : `; ${chosen} cannot attach to it`),
+        );
+      }
+      const replanned = attachPlan(other, request.port, run.workingDirectory, this.launchMs);
+      warnings.push(
+        `port ${request.port} answered as ${found}, not as the ${chosen} the root marker named: attached as ${found}`,
+      );
+      return {
+        adapterId: found,
+        description: `${found}: attached to port ${request.port}`,
+        args: replanned.args,
+        evaluateContext: replanned.evaluateContext,
+      };
+    };
+    return this.startSession(
+      run,
+      id,
+      `${id}: attached to port ${request.port}`,
+      plan,
+      warnings,
+      signal,
+      onOtherAdapter,
+    );
   }
 
   private assertFree(conversationId: string): void {
@@ -205,6 +239,7 @@ export class DebugSupervisor {
     plan: SessionPlan,
     warnings: readonly string[],
     signal?: AbortSignal,
+    onOtherAdapter?: OnOtherAdapter,
   ): Promise<SessionStart> {
     const state = this.conversation(run.conversationId);
     const output = new OutputRing();
@@ -269,11 +304,16 @@ export class DebugSupervisor {
     const onAbort = (): void => void session.terminate(`its ${plan.request} call was cancelled`);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      outcome = await session.start(plan.request, plan.args, {
-        initializeMs: 15_000,
-        launchMs: plan.launchMs,
-        firstStopMs: this.firstStopMs,
-      });
+      outcome = await session.start(
+        plan.request,
+        plan.args,
+        {
+          initializeMs: 15_000,
+          launchMs: plan.launchMs,
+          firstStopMs: this.firstStopMs,
+        },
+        onOtherAdapter,
+      );
     } catch (error) {
       // A failed launch says what detection already knew could make it fail (interpreter pairing).
       if (error instanceof DebugError && error.code === "DEBUG_LAUNCH_FAILED" && warnings.length > 0) {

@@ -131,13 +131,13 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       );
     }
     case "attach": {
-      const { session, outcome } = await supervisor.attach(
+      const { session, outcome, warnings } = await supervisor.attach(
         run,
         { port: need(args, "port"), adapter: args.adapter },
         context.signal,
       );
       return textResult(
-        await startText(session, outcome, [], supervisor.firstStopMs, state.breakpoints, root, "attach"),
+        await startText(session, outcome, warnings, supervisor.firstStopMs, state.breakpoints, root, "attach"),
       );
     }
     case "continue":

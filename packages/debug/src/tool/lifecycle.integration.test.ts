@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { resultText } from "@tools/registry";
@@ -270,5 +270,68 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       await run.dispose();
     }
     expect(alive([target.pid!])).toEqual([]);
+  });
+});
+
+describe.skipIf(!found && !ci)("debug attach to a port that is not the root marker's adapter", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(found, "python3-debugpy must be installed").toBe(true);
+    // go.mod names delve; the port is debugpy's.
+    dir = workspace("go");
+    copyFileSync(new URL("../__fixtures__/python/loop.py", import.meta.url), join(dir, "loop.py"));
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  const listen = async (run: ReturnType<typeof debugRun>["run"]): Promise<number> => {
+    const port = await freePort();
+    const target = spawn(
+      "/usr/bin/python3",
+      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(dir, "loop.py")],
+      {
+        cwd: dir,
+        detached: true,
+        stdio: "ignore",
+      },
+    );
+    run.ownProcess(target, { group: true, graceMs: 500 });
+    await listening(port, 15_000);
+    return port;
+  };
+
+  it("attaches as debugpy when debugpy answers, sending the Python breakpoints", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      const port = await listen(run);
+      await call({ op: "breakpoints", file: "loop.py", lines: [5] });
+      const attach = await call({ op: "attach", port });
+      expect(attach.isError, attach.text).toBe(false);
+      expect(attach.text).toContain(`started debugpy: attached to port ${port}`);
+      expect(attach.text).toContain(
+        `port ${port} answered as debugpy, not as the delve the root marker named`,
+      );
+      expect(attach.text).toContain("line 5: verified");
+      expect(attach.text).toContain("stopped (breakpoint)");
+      expect(attach.text).toContain("loop.py:5");
+      const status = await call({ op: "status" });
+      expect(status.text).toContain("debugpy: attached to port");
+    } finally {
+      await run.dispose();
+    }
+  });
+
+  it("refuses a forced adapter the port does not serve, saying which one does", async () => {
+    const { run, call, supervisor } = debugRun(dir);
+    try {
+      const port = await listen(run);
+      const attach = await call({ op: "attach", port, adapter: "delve" });
+      expect(attach.isError).toBe(true);
+      expect(attach.text).toContain(
+        `port ${port} is served by debugpy, not delve; attach with adapter 'debugpy' (or leave adapter out)`,
+      );
+      expect(supervisor.conversation("conv-1").session).toBeUndefined();
+    } finally {
+      await run.dispose();
+    }
   });
 });
