@@ -4,6 +4,7 @@ import type { BreakpointResult } from "./breakpoint-store.js";
 import { handshake, sendBreakpoints, type OnOtherAdapter } from "./handshake.js";
 import * as inspection from "./inspection.js";
 import type { OutputRing } from "./output-ring.js";
+import { describeOtherStops, settledStop } from "./other-stops.js";
 import {
   SessionCore,
   type Outcome,
@@ -164,9 +165,14 @@ export class DebugSession {
     return stepping.pause(this.core, threadId);
   }
 
-  /** Where a stop is: the first frame in the working directory, its line's text, the exception if any. */
-  describeStop(stop: StopInfo): Promise<string> {
-    return inspection.describeStop(this.core, stop);
+  /**
+   * Where a stop is: the first frame in the working directory, its line's text, the exception if
+   * any; then the other threads stopped with a reason of their own in the same stop (lldb).
+   */
+  async describeStop(stop: StopInfo): Promise<string> {
+    const settled = await settledStop(this.core, stop);
+    const text = await inspection.describeStop(this.core, settled);
+    return text + (await describeOtherStops(this.core, settled));
   }
 
   /**

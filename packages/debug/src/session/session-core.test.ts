@@ -45,3 +45,42 @@ describe("SessionCore requests", () => {
     );
   });
 });
+
+describe("SessionCore stops", () => {
+  it("keeps the threads of one stop together, reported at the one the adapter focuses", async () => {
+    const input = new PassThrough();
+    const adapter = { ...silentAdapter(), connection: new DapConnection(input, new PassThrough()) };
+    const core = new SessionCore({
+      adapterId: "lldb",
+      description: "lldb: prog",
+      root: "/tmp",
+      adapter,
+      breakpoints: new BreakpointStore(),
+      resumeWaitMs: 1000,
+      terminateDebuggee: true,
+      evaluateContext: "watch",
+    });
+    core.state = "running";
+    const send = (seq: number, body: Record<string, unknown>): void => {
+      const json = JSON.stringify({
+        seq,
+        type: "event",
+        event: "stopped",
+        body: { allThreadsStopped: true, ...body },
+      });
+      input.write(`Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`);
+    };
+    const first = core.nextOutcome(5000);
+    // As lldb-dap 19 sent them after a step: by thread index, the focused (stepped) thread last.
+    send(1, { reason: "breakpoint", threadId: 922, hitBreakpointIds: [1], preserveFocusHint: true });
+    send(2, { reason: "breakpoint", threadId: 923, hitBreakpointIds: [1], preserveFocusHint: true });
+    send(3, { reason: "step", threadId: 921, preserveFocusHint: false, threadCausedFocus: true });
+    expect((await first).kind).toBe("stopped");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(core.lastStop?.threadId).toBe(921);
+    expect(core.lastStop?.reason).toBe("step");
+    expect([...core.alsoStopped.keys()].sort((a, b) => a - b)).toEqual([922, 923]);
+    core.invalidate();
+    expect(core.alsoStopped.size).toBe(0);
+  });
+});

@@ -23,6 +23,11 @@ export interface StopInfo {
   readonly text: string | undefined;
   readonly threadId: number | undefined;
   readonly hitBreakpointIds: readonly number[];
+  /**
+   * The adapter sent it with `preserveFocusHint`: one of several threads stopped at once, not
+   * the one the stop is about (lldb-dap sends a `stopped` event for every thread with a reason).
+   */
+  readonly secondary?: boolean;
 }
 
 /** How a resume, a pause or the launch came back. */
@@ -109,6 +114,11 @@ export class SessionCore {
   validReferences = new Set<number>();
   /** How many children the adapter said a reference of the current stop has, when it said. */
   childCounts = new Map<number, ChildCount>();
+  /**
+   * Other threads stopped with a reason of their own in the current stop (a breakpoint another
+   * thread hit while one stepped), by thread id; the stop is reported at {@link lastStop}.
+   */
+  alsoStopped = new Map<number, StopInfo>();
   /** True from a `pause` request to the next stop: lldb reports that stop as a SIGSTOP exception. */
   pauseRequested = false;
   readonly endListeners: Array<(reason: string) => void> = [];
@@ -231,15 +241,37 @@ export class SessionCore {
           body.reason === "exception" &&
           /\bSIGSTOP\b/.test(`${body.description ?? ""} ${body.text ?? ""}`);
         this.pauseRequested = false;
-        this.invalidate();
-        this.state = "stopped";
-        this.lastStop = {
+        const stop: StopInfo = {
           reason: paused ? "pause" : body.reason,
           description: paused ? undefined : body.description,
           text: paused ? undefined : body.text,
           threadId: body.threadId ?? this.lastStop?.threadId,
           hitBreakpointIds: body.hitBreakpointIds ?? [],
+          secondary: body.preserveFocusHint === true,
         };
+        // Another thread's event of the same stop (nothing resumed since): lldb-dap sends one
+        // per thread with a reason, the thread it focuses not necessarily first. It joins the
+        // stop; it replaces the reported one only when it is the focus and that one was not.
+        const current = this.lastStop;
+        if (
+          this.state === "stopped" &&
+          current &&
+          stop.threadId !== undefined &&
+          current.threadId !== undefined &&
+          stop.threadId !== current.threadId
+        ) {
+          if (current.secondary && !stop.secondary) {
+            this.alsoStopped.set(current.threadId, current);
+            this.alsoStopped.delete(stop.threadId);
+            this.lastStop = stop;
+          } else {
+            this.alsoStopped.set(stop.threadId, stop);
+          }
+          break;
+        }
+        this.invalidate();
+        this.state = "stopped";
+        this.lastStop = stop;
         this.settle({ kind: "stopped", stop: this.lastStop });
         break;
       }
@@ -286,6 +318,7 @@ export class SessionCore {
     this.listedThreads = new Set();
     this.validReferences = new Set();
     this.childCounts = new Map();
+    this.alsoStopped = new Map();
     forgetSourceLines();
   }
 
