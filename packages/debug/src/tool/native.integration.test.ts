@@ -627,33 +627,33 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a crash", () => {
 });
 
 /**
- * Three threads pass one breakpoint line: lldb stops them together now and then (a step of one
- * lets the others run into it), and sends one `stopped` event per thread, the one it focuses not
- * necessarily first. When they coincide is up to the scheduler, so the run repeats (bounded) until
- * a stop has other threads at the breakpoint, as their stacks show; each must be reported.
+ * Four threads, released at once, pass one breakpoint line: lldb often stops with several of
+ * them at it, and sends one `stopped` event per thread, the one it focuses not necessarily
+ * first. How many coincide is up to the scheduler, so the run repeats (bounded) until a stop has
+ * other threads at the breakpoint, as their stacks show; each must be reported.
  */
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: threads stopped together", () => {
   let dir: string;
   const source = [
     "#include <pthread.h>",
     "#include <stdio.h>",
-    "#include <unistd.h>",
     "",
+    "static volatile int go = 0;",
     "static void *worker(void *arg) {",
-    "    int id = *(int *)arg;",
-    "    for (int i = 0; i < 3; i++) usleep(1000);",
-    '    printf("thread %d\\n", id);',
+    "    while (!go) {}",
+    '    printf("thread %d\\n", *(int *)arg);',
     "    return NULL;",
     "}",
     "",
     "int main(void) {",
-    "    pthread_t threads[3];",
-    "    int ids[3];",
-    "    for (int i = 0; i < 3; i++) {",
+    "    pthread_t threads[4];",
+    "    int ids[4];",
+    "    for (int i = 0; i < 4; i++) {",
     "        ids[i] = i;",
     "        pthread_create(&threads[i], NULL, worker, &ids[i]);",
     "    }",
-    "    for (int i = 0; i < 3; i++) pthread_join(threads[i], NULL);",
+    "    go = 1;",
+    "    for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);",
     "    return 0;",
     "}",
     "",
@@ -674,7 +674,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: threads stopped together"
       // or not yet run on) in a later stop, which is no new hit.
       const reported = new Set<number>();
       try {
-        await call({ op: "breakpoints", file: "threads.c", lines: [8] });
+        await call({ op: "breakpoints", file: "threads.c", lines: [7] });
         let report = (await call({ op: "launch", program: "threads" })).text;
         for (let stops = 0; stops < 8 && report.includes("stopped ("); stops += 1) {
           const focus = Number(/stopped \([^)]*\) in thread (\d+)/.exec(report)?.[1]);
@@ -684,10 +684,10 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: threads stopped together"
           for (const thread of threads.filter((id) => id !== focus && !reported.has(id))) {
             const stack = await call({ op: "stack", thread_id: thread });
             // At the breakpoint's line (not inside printf), not reported before: it hit it now.
-            if (/^#0 frame \d+ worker at threads\.c:8\b/m.test(stack.text)) {
+            if (/^#0 frame \d+ worker at threads\.c:7\b/m.test(stack.text)) {
               together += 1;
               expect(report).toContain(
-                `also stopped: thread ${thread} (breakpoint) at threads.c:8 in worker`,
+                `also stopped: thread ${thread} (breakpoint) at threads.c:7 in worker`,
               );
             }
           }
