@@ -137,7 +137,15 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         context.signal,
       );
       return textResult(
-        await startText(session, outcome, warnings, supervisor.firstStopMs, state.breakpoints, root, "attach"),
+        await startText(
+          session,
+          outcome,
+          warnings,
+          supervisor.firstStopMs,
+          state.breakpoints,
+          root,
+          "attach",
+        ),
       );
     }
     case "continue":
