@@ -228,6 +228,26 @@ export async function applyWorkspaceEdit(
   base: EditBase,
   ops: FileOperations = nodeFileOperations,
 ): Promise<AppliedEdit> {
+  return writePlannedEdit(planWorkspaceEdit(edit, base), ops);
+}
+
+/**
+ * A workspace edit checked and worked out in memory, not written: what {@link writePlannedEdit}
+ * writes. `texts` holds, for each changed file that exists before and after (no file moved,
+ * created or deleted), its text before and after.
+ */
+export interface PlannedEdit extends AppliedEdit {
+  readonly changes: readonly FileChange[];
+  readonly texts: ReadonlyMap<string, { readonly before: string; readonly after: string }>;
+  /** Folders a folder move empties, removed once everything is written. */
+  readonly emptied: readonly string[];
+}
+
+/**
+ * Checks a workspace edit and works out every file's content after it, reading the files but
+ * writing nothing; refuses (throws `LSP_RENAME_FAILED`) as {@link applyWorkspaceEdit} does.
+ */
+export function planWorkspaceEdit(edit: WorkspaceEdit, base: EditBase): PlannedEdit {
   const touched = touchedUris(edit).map(pathOf);
   const outside = touched.filter((path) => !base.writable(path));
   if (outside.length > 0) {
@@ -458,7 +478,26 @@ export async function applyWorkspaceEdit(
     expected: originals.get(path)?.bytes ?? null,
     content: plan.get(path) ?? null,
   }));
-  const outcome = await writeFiles(changes, ops);
+  const texts = new Map<string, { before: string; after: string }>();
+  for (const path of changedFiles) {
+    const before = originals.get(path);
+    const after = plan.get(path);
+    if (before && typeof after === "string" && !moves.has(path))
+      texts.set(path, { before: before.text, after });
+  }
+  return { changes, changedFiles, editCounts, moves, texts, emptied };
+}
+
+/**
+ * Writes a {@link planWorkspaceEdit} result all or nothing: a file changed on disk since it was
+ * read for the plan fails the whole write (`LSP_RENAME_FAILED`), every file as it was.
+ */
+export async function writePlannedEdit(
+  planned: PlannedEdit,
+  ops: FileOperations = nodeFileOperations,
+): Promise<AppliedEdit> {
+  const { changes, changedFiles, editCounts, moves, emptied } = planned;
+  const outcome = await writeFiles([...changes], ops);
   if (outcome.ok) {
     // Best effort: a folder something else wrote into meanwhile stays.
     for (const folder of emptied) {
