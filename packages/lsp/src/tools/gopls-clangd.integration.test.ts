@@ -136,6 +136,7 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("lsp_rename of a Go p
       );
       expect(answer.split("\n")).toEqual([
         // The import path and both uses; each package clause, edited before the folder moved.
+        "(not fully checked for a clash of 'geometry' with names already there: the edit creates, moves or deletes files; check the changed files' diagnostics)",
         "renamed 'shapes' to 'geometry': 5 edits in 4 files",
         "main.go: 3 edits",
         "shapes/logo.png → geometry/logo.png",

@@ -2,7 +2,7 @@ import { defineTool, resolveInside, textResult } from "@tools/registry";
 import { existsSync } from "node:fs";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { Diagnostic, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { z } from "zod";
 import { reindexing } from "../actions/analysed-documents.js";
 import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
@@ -14,7 +14,8 @@ import {
   type ResolvedPosition,
 } from "../positions/resolve-position.js";
 import { LspError } from "../errors/lsp-error.js";
-import { applyWorkspaceEdit, touchedUris } from "../rename/apply-workspace-edit.js";
+import { planWorkspaceEdit, touchedUris, writePlannedEdit } from "../rename/apply-workspace-edit.js";
+import { checkClashes, clashMessage } from "../rename/clash-check.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -147,11 +148,7 @@ export const lspRenameTool = defineTool({
           });
         }
       }
-      // Its diagnostics-on-write check compares with the state before the edit, which only this
-      // tool can still read: the edit is sent to the servers below, before the check runs.
-      const before = ctx.run.state(preEditDiagnosticsKey).get(ctx.callId);
-      if (before) await readPreEditDiagnostics(supervisor, edit, before);
-      const applied = await applyWorkspaceEdit(edit, {
+      const planned = planWorkspaceEdit(edit, {
         versionOf: (documentUri) => (openAtEdit.has(documentUri) ? client.versionOf(documentUri) : undefined),
         isOpen: (documentUri) => client.isOpen(documentUri),
         isSynced: (documentUri, text) => client.isSynced(documentUri, text),
@@ -166,6 +163,37 @@ export const lspRenameTool = defineTool({
           }
         },
       });
+      // The state before the edit, for the clash check below and for the diagnostics-on-write
+      // check, which compares with it but can no longer read it: the edit is sent to the
+      // servers below, before that check runs.
+      const beforeEdit = new Map<string, readonly Diagnostic[]>();
+      await readPreEditDiagnostics(supervisor, edit, beforeEdit);
+      const before = ctx.run.state(preEditDiagnosticsKey).get(ctx.callId);
+      for (const [path, diagnostics] of beforeEdit) before?.set(path, diagnostics);
+      // typescript-language-server renames into a name already in scope without a word (the
+      // outer `limit` a function used is now its renamed local): tried on the server first.
+      const clash = await checkClashes({
+        client,
+        supervisor,
+        edit,
+        planned,
+        uri,
+        at,
+        oldName: focus.name,
+        newName: args.new_name,
+        before: beforeEdit,
+        signal: ctx.signal,
+      });
+      // Cancelled meanwhile (the probe's requests end early then): nothing is written.
+      ctx.signal.throwIfAborted();
+      if (clash.clashes.length > 0) {
+        throw new LspError({
+          code: "LSP_RENAME_CLASH",
+          message: clashMessage(focus.name, args.new_name, clash.clashes),
+          data: { clashes: clash.clashes },
+        });
+      }
+      const applied = await writePlannedEdit(planned);
       // Re-sync what changed so the server's next answers describe the new text, not the old.
       for (const file of applied.changedFiles) {
         if (existsSync(file)) await supervisor.open(file, true).catch(() => undefined);
@@ -193,7 +221,13 @@ export const lspRenameTool = defineTool({
           return [`${supervisor.display(file)}: ${existsSync(file) ? "created" : "deleted"}`];
         return [`${supervisor.display(file)}: ${edits(count)}`];
       });
-      const header = [position.note, ...search.notes].map((note) => (note ? `${note}\n` : "")).join("");
+      const unchecked =
+        clash.unchecked.length > 0
+          ? `(not fully checked for a clash of '${args.new_name}' with names already there: ${clash.unchecked.join("; ")}; check the changed files' diagnostics)`
+          : "";
+      const header = [position.note, ...search.notes, unchecked]
+        .map((note) => (note ? `${note}\n` : ""))
+        .join("");
       // Only where files of the language can lie outside the server's root: it is not the
       // working directory, or other roots of the language are below it.
       const otherRoots =

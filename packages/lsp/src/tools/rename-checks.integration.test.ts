@@ -29,12 +29,11 @@ describe.skipIf(!found && !ci)("lsp_rename's checks against typescript-language-
     answer.slice(answer.indexOf("LSP diagnostics after this write:")).split("\n");
 
   // Must stay the suite's first call: no file was looked at and the server is not running yet.
-  it("reports the errors a rename brings into a file never looked at as new, as its first call", async () => {
-    write("src/lib.ts", "export function helper(n: number): number { return n * 2; }\n");
-    write(
-      "src/use.ts",
-      'import { helper } from "./lib.js";\nconst util = 10;\nexport const v = helper(util);\n',
-    );
+  it("refuses a rename that brings errors into a file never looked at, as its first call, and writes one that brings none", async () => {
+    const lib = "export function helper(n: number): number { return n * 2; }\n";
+    const use = 'import { helper } from "./lib.js";\nconst util = 10;\nexport const v = helper(util);\n';
+    write("src/lib.ts", lib);
+    write("src/use.ts", use);
     const result = await server.invoke("lsp_rename", {
       file: "src/lib.ts",
       line: 1,
@@ -42,18 +41,29 @@ describe.skipIf(!found && !ci)("lsp_rename's checks against typescript-language-
       new_name: "util",
     });
     const answer = resultText(result);
-    expect(result.isError, answer).toBe(false);
-    expect(read("src/use.ts")).toContain("export const v = util(util);");
-    expect(section(answer)).toEqual([
-      "LSP diagnostics after this write:",
-      "2 new diagnostics in src/use.ts:",
-      "src/use.ts:1:10 error [TS2440] Import declaration conflicts with local declaration of 'util'. (typescript)",
-      "src/use.ts:3:18 error [TS2349] This expression is not callable. Type 'Number' has no call signatures. (typescript)",
-      "src/lib.ts: clean (no errors or warnings)",
+    expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+    expect(answer.split("\n")).toEqual([
+      "renaming 'helper' to 'util' would clash with a name already declared or visible where it is used (checked on the server in memory; nothing was written):",
+      "- src/use.ts:2:7 (const util = 10;): 'util' is declared here already, and the server would take it for the renamed 'helper'",
+      "- src/use.ts:3:25 (export const v = helper(util);): this 'util' means the one declared at src/use.ts:2:7 (const util = 10;), and would mean the renamed 'helper' instead",
+      "- src/use.ts:1:10 error [TS2440] Import declaration conflicts with local declaration of 'util'. (typescript) — the line would read: import { util } from \"./lib.js\";",
+      "- src/use.ts:3:18 error [TS2349] This expression is not callable. Type 'Number' has no call signatures. (typescript) — the line would read: export const v = util(util);",
+      "Pick another name, one not declared in or visible from those places, and call lsp_rename again.",
     ]);
+    expect(read("src/lib.ts")).toBe(lib);
+    expect(read("src/use.ts")).toBe(use);
+    const fine = await server.invoke("lsp_rename", {
+      file: "src/lib.ts",
+      line: 1,
+      symbol: "helper",
+      new_name: "doubled",
+    });
+    expect(fine.isError, resultText(fine)).toBe(false);
+    expect(read("src/use.ts")).toContain("export const v = doubled(util);");
+    expect(section(resultText(fine))).toEqual(["LSP diagnostics after this write:", "2 files clean"]);
   });
 
-  it("reports them as new after a hover and diagnostics of the renamed file", async () => {
+  it("refuses it after a hover and diagnostics of the renamed file too", async () => {
     write("src/lib2.ts", "export function helper2(n: number): number { return n * 2; }\n");
     write(
       "src/use2.ts",
@@ -72,9 +82,11 @@ describe.skipIf(!found && !ci)("lsp_rename's checks against typescript-language-
       new_name: "util2",
     });
     const answer = resultText(result);
-    expect(result.isError, answer).toBe(false);
-    expect(answer).toContain("2 new diagnostics in src/use2.ts:");
-    expect(answer).not.toContain("from before");
+    expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+    expect(answer).toContain(
+      "src/use2.ts:1:10 error [TS2440] Import declaration conflicts with local declaration of 'util2'.",
+    );
+    expect(read("src/use2.ts")).toContain("export const v2 = helper2(util2);");
   });
 
   it("refuses a rename whose server range is not the identifier asked (a module path), writing nothing", async () => {

@@ -1,0 +1,367 @@
+import { readFileSync } from "node:fs";
+import { extname } from "node:path";
+import type {
+  Diagnostic,
+  Location,
+  LocationLink,
+  Position,
+  WorkspaceEdit,
+} from "vscode-languageserver-protocol";
+import type { LanguageClient } from "../client/language-client.js";
+import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
+import { wholeName } from "../positions/identifier-chars.js";
+import { languageIdFor } from "../servers/server-table.js";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
+import type { PlannedEdit } from "./apply-workspace-edit.js";
+import { EditedText, textEditsByUri } from "./edited-text.js";
+
+/** Longest the check in memory takes as a whole (the server's answers and diagnostics), in ms. */
+export const clashCheckMs = 8_000;
+
+/** Most uses the references from the renamed symbol did not list that are looked up one by one. */
+const missingLooked = 10;
+
+/** Most clashes named in a refusal. */
+const clashesShown = 6;
+
+/** What the rename is and where it was asked. */
+export interface ClashQuestion {
+  readonly client: LanguageClient;
+  readonly supervisor: LspSupervisor;
+  readonly edit: WorkspaceEdit;
+  readonly planned: PlannedEdit;
+  /** The renamed symbol, where the rename was asked (before the edit). */
+  readonly uri: string;
+  readonly at: Position;
+  readonly oldName: string;
+  readonly newName: string;
+  /**
+   * The errors and warnings of each file the edit touches just before it (see
+   * `readPreEditDiagnostics`); a file missing could not be read, and its errors are not compared.
+   */
+  readonly before: ReadonlyMap<string, readonly Diagnostic[]>;
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** What {@link checkClashes} found: each clash as a line, and what it could not check. */
+export interface ClashCheck {
+  readonly clashes: readonly string[];
+  readonly unchecked: readonly string[];
+}
+
+/** One file of the edit as the check sends it. */
+interface Checked {
+  readonly path: string;
+  readonly uri: string;
+  readonly languageId: string;
+  readonly text: EditedText;
+}
+
+/**
+ * Checks a rename's edit on its server in memory, before anything is written: the edited texts
+ * are sent (didChange, not saved), then
+ *
+ * - the references of the renamed symbol at its new name are asked: a location no edit wrote is
+ *   a use of another symbol of the new name that would now mean the renamed one (`const max`
+ *   renamed `limit` inside a function using an outer `limit`); an edit site the references do
+ *   not list is looked up by definition: one landing on text no edit wrote now means an
+ *   existing symbol of the new name (the other way round);
+ * - the errors of the edited files are compared with theirs before (by code and message, the old
+ *   name read as the new one; not by position): a new one is a clash the server's compiler sees
+ *   (a redeclaration, a function declared in an included header with other types).
+ *
+ * The server's documents are always set back to the text before (the disk's) before it returns,
+ * whatever happened. Bounded by `timeoutMs` in all; what could not be checked in time (or at
+ * all: an edit moving files) is in `unchecked`, never left out silently.
+ */
+export async function checkClashes(question: ClashQuestion): Promise<ClashCheck> {
+  const { client, supervisor } = question;
+  const deadline = Date.now() + (question.timeoutMs ?? clashCheckMs);
+  const left = (): number => Math.max(0, deadline - Date.now());
+  const byUri = textEditsByUri(question.edit);
+  if (!byUri) return { clashes: [], unchecked: ["the edit creates, moves or deletes files"] };
+  const unchecked: string[] = [];
+  const files = new Map<string, Checked>();
+  for (const [uri, edits] of byUri) {
+    if (!uri.startsWith("file:")) continue;
+    const path = supervisor.pathOf(uri);
+    const planned = question.planned.texts.get(path);
+    if (!planned) continue;
+    const text = new EditedText(planned.before, edits);
+    if (text.after !== planned.after)
+      return { clashes: [], unchecked: ["the edit's text could not be followed"] };
+    files.set(path, {
+      path,
+      uri: supervisor.uriOf(path),
+      languageId: languageIdFor(client.spec, extname(path)),
+      text,
+    });
+  }
+  // Each file must be open on this server with its text before: opened by the look at the
+  // diagnostics before; one that is not (its server is another) is not sent.
+  const sent = [...files.values()].filter((file) => client.isSynced(file.uri, file.text.before));
+  const notSent = [...files.values()].filter((file) => !sent.includes(file));
+  if (notSent.length > 0)
+    unchecked.push(
+      `${notSent.map((file) => supervisor.display(file.path)).join(", ")} not open on the server`,
+    );
+  const clashes: string[] = [];
+  let captured: Capture[] = [];
+  try {
+    await Promise.all(sent.map((file) => client.sync(file.uri, file.languageId, file.text.after, false)));
+    const [found, errors] = await Promise.all([
+      findCaptures(question, files, left, unchecked),
+      newErrors(question, sent, left, unchecked),
+    ]);
+    captured = found;
+    clashes.push(...errors);
+  } finally {
+    // Never left with text that is not on disk, whatever failed above (a later call would
+    // re-sync it from the disk anyway, but answers until then would be about the probe).
+    await Promise.all(
+      sent.map((file) =>
+        client.sync(file.uri, file.languageId, file.text.before, false).catch(() => undefined),
+      ),
+    );
+  }
+  const shown = await Promise.all(captured.map((capture) => describeCapture(question, files, capture, left)));
+  return { clashes: [...shown, ...clashes], unchecked };
+}
+
+/**
+ * The refusal's text: each clash on its line (at most {@link clashesShown}), and what to do.
+ */
+export function clashMessage(oldName: string, newName: string, clashes: readonly string[]): string {
+  const listed = clashes.slice(0, clashesShown).map((clash) => `- ${clash}`);
+  if (clashes.length > clashesShown) listed.push(`- … and ${clashes.length - clashesShown} more`);
+  return [
+    `renaming '${oldName}' to '${newName}' would clash with a name already declared or visible where it is used (checked on the server in memory; nothing was written):`,
+    ...listed,
+    `Pick another name, one not declared in or visible from those places, and call lsp_rename again.`,
+  ].join("\n");
+}
+
+/** A text position no edit wrote that the check found tied to the other side. */
+interface Capture {
+  /** `other`: an existing use of the new name the renamed symbol took over; `renamed`: a use of the renamed symbol an existing one took over. */
+  readonly kind: "other" | "renamed";
+  /** Where (before the edit) the use is. */
+  readonly path: string;
+  readonly position: Position;
+  /** For `renamed`: the declaration (before the edit) it would mean. */
+  readonly declaration?: { path: string; position: Position };
+}
+
+async function findCaptures(
+  question: ClashQuestion,
+  files: ReadonlyMap<string, Checked>,
+  left: () => number,
+  unchecked: string[],
+): Promise<Capture[]> {
+  const { client, supervisor, newName } = question;
+  const renamed = files.get(supervisor.pathOf(question.uri));
+  const index = renamed?.text.editAt(question.at) ?? -1;
+  if (!renamed || index < 0) {
+    unchecked.push("the renamed symbol's new position was not found");
+    return [];
+  }
+  const references = await client
+    .request<Location[] | null>(
+      "textDocument/references",
+      {
+        textDocument: { uri: renamed.uri },
+        position: renamed.text.nameIn(index, newName),
+        context: { includeDeclaration: true },
+      },
+      left(),
+      question.signal,
+    )
+    .catch(() => undefined);
+  if (references === undefined) {
+    unchecked.push(`the references of '${newName}' did not come within the check's bound`);
+    return [];
+  }
+  const captures: Capture[] = [];
+  const hit = new Set<string>();
+  for (const location of references ?? []) {
+    if (!location.uri.startsWith("file:")) continue;
+    const path = supervisor.pathOf(location.uri);
+    const file = files.get(path);
+    const at = location.range.start;
+    const edit = file ? file.text.editOf(at) : -1;
+    if (edit >= 0) {
+      hit.add(`${path}#${edit}`);
+      continue;
+    }
+    // Text no edit wrote, reading the new name: a use of the other symbol, now this one.
+    if (file ? file.text.reads(at, newName) : readsOnDisk(path, at, newName))
+      captures.push({ kind: "other", path, position: file ? file.text.toBefore(at) : at });
+  }
+  const missing = [...files.values()].flatMap((file) =>
+    Array.from({ length: file.text.edits }, (_, edit) => ({ file, edit })).filter(
+      ({ edit }) => !hit.has(`${file.path}#${edit}`),
+    ),
+  );
+  if (missing.length > missingLooked)
+    unchecked.push(
+      `${missing.length - missingLooked} of the renamed uses the server's references did not list were not looked up`,
+    );
+  const looked = await Promise.all(
+    missing.slice(0, missingLooked).map(async ({ file, edit }) => {
+      const definition = await client
+        .request<Location | Location[] | LocationLink[] | null>(
+          "textDocument/definition",
+          { textDocument: { uri: file.uri }, position: file.text.nameIn(edit, newName) },
+          left(),
+          question.signal,
+        )
+        .catch(() => undefined);
+      return { file, edit, definition };
+    }),
+  );
+  if (looked.some(({ definition }) => definition === undefined))
+    unchecked.push("some renamed uses were not looked up within the check's bound");
+  for (const { file, edit, definition } of looked) {
+    const target = firstLocation(definition);
+    if (!target || !target.uri.startsWith("file:")) continue;
+    const path = supervisor.pathOf(target.uri);
+    const targetFile = files.get(path);
+    if (targetFile && targetFile.text.editOf(target.range.start) >= 0) continue;
+    // Resolved to text no edit wrote: an existing symbol of the new name.
+    if (
+      targetFile
+        ? !targetFile.text.reads(target.range.start, newName)
+        : !readsOnDisk(path, target.range.start, newName)
+    )
+      continue;
+    captures.push({
+      kind: "renamed",
+      path: file.path,
+      position: file.text.editStart(edit),
+      declaration: {
+        path,
+        position: targetFile ? targetFile.text.toBefore(target.range.start) : target.range.start,
+      },
+    });
+  }
+  return captures;
+}
+
+/** The errors the edit brings into the files sent, each as a clash line. */
+async function newErrors(
+  question: ClashQuestion,
+  sent: readonly Checked[],
+  left: () => number,
+  unchecked: string[],
+): Promise<string[]> {
+  const { client, supervisor } = question;
+  const name = wholeName(question.oldName);
+  const global = new RegExp(name.source, "gu");
+  const lines = await Promise.all(
+    sent.map(async (file) => {
+      const before = question.before.get(file.path);
+      if (!before) {
+        unchecked.push(`${supervisor.display(file.path)}'s diagnostics before the edit could not be read`);
+        return [];
+      }
+      const after = await client.freshDiagnostics(file.uri, left()).catch(() => undefined);
+      if (!after?.fresh) {
+        unchecked.push(
+          `${supervisor.display(file.path)}'s diagnostics with the edit did not come within the check's bound`,
+        );
+        return [];
+      }
+      // The same error before and after, its message naming the symbol by its new name, is no new one.
+      const counts = new Map<string, number>();
+      for (const diagnostic of before.filter(isError)) {
+        const key = keyOf(diagnostic, (message) => message.replace(global, question.newName));
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      }
+      return after.diagnostics.filter(isError).flatMap((diagnostic) => {
+        const key = keyOf(diagnostic, (message) => message);
+        const count = counts.get(key) ?? 0;
+        if (count > 0) {
+          counts.set(key, count - 1);
+          return [];
+        }
+        const line = file.text.lineText(diagnostic.range.start.line, true).trim();
+        const shown = formatDiagnostic(
+          supervisor.display(file.path),
+          diagnostic,
+          supervisor.workingDirectory,
+        );
+        return [`${shown} — the line would read: ${line}`];
+      });
+    }),
+  );
+  return lines.flat();
+}
+
+async function describeCapture(
+  question: ClashQuestion,
+  files: ReadonlyMap<string, Checked>,
+  capture: Capture,
+  left: () => number,
+): Promise<string> {
+  const { client, supervisor, oldName, newName } = question;
+  const where = (path: string, position: Position): string => {
+    const line = files.get(path)?.text.lineText(position.line) ?? lineOnDisk(path, position.line);
+    return `${supervisor.display(path)}:${position.line + 1}:${position.character + 1} (${line.trim()})`;
+  };
+  if (capture.kind === "renamed") {
+    const declaration = capture.declaration!;
+    return `${where(capture.path, capture.position)}: this use of '${oldName}' would mean the '${newName}' declared at ${where(declaration.path, declaration.position)} instead`;
+  }
+  // Asked of the text before (the server's documents are back to it): which symbol it is now.
+  const definition = await client
+    .request<Location | Location[] | LocationLink[] | null>(
+      "textDocument/definition",
+      { textDocument: { uri: supervisor.uriOf(capture.path) }, position: capture.position },
+      Math.max(left(), 2_000),
+      question.signal,
+    )
+    .catch(() => undefined);
+  const target = firstLocation(definition);
+  if (!target || !target.uri.startsWith("file:"))
+    return `${where(capture.path, capture.position)}: this '${newName}' is an existing one, and would mean the renamed '${oldName}' instead`;
+  const path = supervisor.pathOf(target.uri);
+  const start = target.range.start;
+  if (
+    path === capture.path &&
+    start.line === capture.position.line &&
+    start.character === capture.position.character
+  )
+    return `${where(capture.path, capture.position)}: '${newName}' is declared here already, and the server would take it for the renamed '${oldName}'`;
+  return `${where(capture.path, capture.position)}: this '${newName}' means the one declared at ${where(path, start)}, and would mean the renamed '${oldName}' instead`;
+}
+
+function isError(diagnostic: Diagnostic): boolean {
+  return (diagnostic.severity ?? 1) === 1;
+}
+
+function keyOf(diagnostic: Diagnostic, message: (text: string) => string): string {
+  return `${codeText(diagnostic)}\u0000${message(messageText(diagnostic))}`;
+}
+
+function firstLocation(
+  answer: Location | Location[] | LocationLink[] | null | undefined,
+): Location | undefined {
+  const first = Array.isArray(answer) ? answer[0] : answer;
+  if (!first) return undefined;
+  return "targetUri" in first
+    ? { uri: first.targetUri, range: first.targetSelectionRange }
+    : { uri: first.uri, range: first.range };
+}
+
+function lineOnDisk(path: string, line: number): string {
+  try {
+    return readFileSync(path, "utf8").split(/\r\n|\n|\r/)[line] ?? "";
+  } catch {
+    return "";
+  }
+}
+
+function readsOnDisk(path: string, at: Position, name: string): boolean {
+  return lineOnDisk(path, at.line).startsWith(name, at.character);
+}

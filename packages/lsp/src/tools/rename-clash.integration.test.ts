@@ -1,0 +1,144 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { beforeAll, describe, expect, it } from "vitest";
+import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
+import { findBinary } from "../servers/find-binary.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
+import { useServerFixture } from "../test-support/server-suite.js";
+import { lspRenameTool } from "./lsp-rename-tool.js";
+import { lspTool } from "./lsp-tool.js";
+
+const found = existsSync(join(packageBin, "typescript-language-server"));
+
+describe.skipIf(!found && !ci)(
+  "lsp_rename refuses a new name that clashes (typescript-language-server)",
+  () => {
+    beforeAll(() => {
+      expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
+    });
+    const server = useServerFixture({
+      fixture: "ts-project",
+      server: "typescript-language-server",
+      tools: [lspTool, lspRenameTool],
+      binDirectories: [packageBin],
+      diagnosticsTimeoutMs: 15_000,
+      resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+      expectProcesses: true,
+    });
+    const write = (path: string, content: string): void => writeFileSync(join(server.dir, path), content);
+    const read = (path: string): string => readFileSync(join(server.dir, path), "utf8");
+    const rename = (file: string, line: number, symbol: string, newName: string) =>
+      server.invoke("lsp_rename", { file, line, symbol, new_name: newName });
+
+    it("refuses a local renamed to an outer name it uses (shadowing: no error, another value), writing nothing", async () => {
+      const scope =
+        "const limit = 10;\nexport function clamp(n: number): number {\n  const max = 5;\n  return Math.min(n, max, limit);\n}\n";
+      write("src/scope.ts", scope);
+      // The project's first load can take longer than one request's bound on a busy machine:
+      // diagnostics wait for it within their own bound.
+      expect(await server.text({ action: "diagnostics", file: "src/scope.ts" })).toContain("src/scope.ts");
+      const result = await rename("src/scope.ts", 3, "max", "limit");
+      const answer = resultText(result);
+      expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+      expect(answer.split("\n")).toEqual([
+        "renaming 'max' to 'limit' would clash with a name already declared or visible where it is used (checked on the server in memory; nothing was written):",
+        "- src/scope.ts:4:27 (return Math.min(n, max, limit);): this 'limit' means the one declared at src/scope.ts:1:7 (const limit = 10;), and would mean the renamed 'max' instead",
+        "Pick another name, one not declared in or visible from those places, and call lsp_rename again.",
+      ]);
+      expect(read("src/scope.ts")).toBe(scope);
+      // The server is back on the disk's text: its answers are about `max`, not the probe.
+      expect(
+        await server.text({ action: "references", file: "src/scope.ts", line: 3, symbol: "max" }),
+      ).toContain("src/scope.ts:4:22");
+      // A name that clashes with nothing still goes through.
+      const fine = await rename("src/scope.ts", 3, "max", "ceiling");
+      expect(fine.isError, resultText(fine)).toBe(false);
+      expect(resultText(fine)).toContain("renamed 'max' to 'ceiling': 2 edits in 1 file");
+      expect(read("src/scope.ts")).toBe(scope.replaceAll("max", "ceiling"));
+    });
+
+    it("refuses an outer name renamed to a local's that its use would then mean", async () => {
+      const source =
+        "const rate = 3;\nexport function scaled(n: number): number {\n  const factor = 2;\n  return n * rate * factor;\n}\n";
+      write("src/rate.ts", source);
+      const result = await rename("src/rate.ts", 1, "rate", "factor");
+      const answer = resultText(result);
+      expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+      expect(answer).toContain(
+        "- src/rate.ts:4:14 (return n * rate * factor;): this use of 'rate' would mean the 'factor' declared at src/rate.ts:3:9 (const factor = 2;) instead",
+      );
+      expect(read("src/rate.ts")).toBe(source);
+    });
+
+    it("refuses a local renamed to another local of its scope (a redeclaration), naming the errors", async () => {
+      const source =
+        "export function tally(items: number[]): number {\n  let count = 0;\n  let total = 0;\n  for (const item of items) {\n    count += 1;\n    total += item;\n  }\n  console.log(total, count);\n  return total / count;\n}\n";
+      write("src/tally.ts", source);
+      const result = await rename("src/tally.ts", 2, "count", "total");
+      const answer = resultText(result);
+      expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+      expect(answer).toContain(
+        "src/tally.ts:2:7 error [TS2451] Cannot redeclare block-scoped variable 'total'. (typescript) — the line would read: let total = 0;",
+      );
+      expect(read("src/tally.ts")).toBe(source);
+    });
+
+    it("refuses a function renamed to another function of its module, across the files using it", async () => {
+      const shapes =
+        "export function totalArea(sides: number[]): number {\n  return sides.reduce((a, b) => a + b, 0);\n}\nexport function describe(sides: number[]): string {\n  return `area ${totalArea(sides)}`;\n}\n";
+      const report = 'import { describe } from "./shapes.js";\nexport const text = describe([1, 2]);\n';
+      write("src/shapes.ts", shapes);
+      write("src/report.ts", report);
+      const result = await rename("src/shapes.ts", 4, "describe", "totalArea");
+      const answer = resultText(result);
+      expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+      expect(answer).toContain("src/shapes.ts:4:17 error [TS2393] Duplicate function implementation.");
+      expect(read("src/shapes.ts")).toBe(shapes);
+      expect(read("src/report.ts")).toBe(report);
+      // The file using it was checked with the server's copy of it set back too.
+      expect(await server.text({ action: "diagnostics", file: "src/report.ts" })).toBe(
+        "no diagnostics in src/report.ts",
+      );
+    });
+  },
+);
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "lsp_rename refuses a new name that clashes (clangd)",
+  () => {
+    it("refuses a function renamed to one an included header declares with other types", async () => {
+      const tree = tempTree("clang-clash", {
+        "compile_flags.txt": "-std=c11\n",
+        "vec.h":
+          "#ifndef VEC_H\n#define VEC_H\ntypedef struct {\n  int *items;\n  int len;\n} Vec;\nvoid vec_free(Vec *v);\n#endif\n",
+        "main.c":
+          '#include "vec.h"\n\nint sum(const int *items, int len) {\n  int total = 0;\n  for (int i = 0; i < len; i++) total += items[i];\n  return total;\n}\n\nint main(void) {\n  int items[] = {1, 2, 3};\n  return sum(items, 3) - 6;\n}\n',
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspRenameTool, lspTool], approval: "auto" });
+      const main = readFileSync(join(tree.dir, "main.c"), "utf8");
+      try {
+        const result = await registry.invoke(run, {
+          tool: "lsp_rename",
+          args: { file: "main.c", line: 3, symbol: "sum", new_name: "vec_free" },
+        });
+        const answer = resultText(result);
+        expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+        expect(answer).toMatch(/main\.c:3:5 error .*conflicting types for 'vec_free'/i);
+        expect(readFileSync(join(tree.dir, "main.c"), "utf8")).toBe(main);
+        const fine = await registry.invoke(run, {
+          tool: "lsp_rename",
+          args: { file: "main.c", line: 3, symbol: "sum", new_name: "add_all" },
+        });
+        expect(fine.isError, resultText(fine)).toBe(false);
+        expect(readFileSync(join(tree.dir, "main.c"), "utf8")).toBe(main.replaceAll("sum(", "add_all("));
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
