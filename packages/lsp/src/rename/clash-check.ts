@@ -9,6 +9,7 @@ import type {
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
 import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
+import { someOf } from "../format/some-of.js";
 import { wholeName } from "../positions/identifier-chars.js";
 import { languageIdFor } from "../servers/server-table.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
@@ -104,7 +105,10 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
   const notSent = [...files.values()].filter((file) => !sent.includes(file));
   if (notSent.length > 0)
     unchecked.push(
-      `${notSent.map((file) => supervisor.display(file.path)).join(", ")} not open on the server`,
+      `${someOf(
+        notSent.map((file) => supervisor.display(file.path)),
+        3,
+      )} not open on the server`,
     );
   const clashes: string[] = [];
   let captured: Capture[] = [];
@@ -258,18 +262,19 @@ async function newErrors(
   const { client, supervisor } = question;
   const name = wholeName(question.oldName);
   const global = new RegExp(name.source, "gu");
+  // One note per kind, however many files (a rename across hundreds of files meets the bound).
+  const unread: string[] = [];
+  const late: string[] = [];
   const lines = await Promise.all(
     sent.map(async (file) => {
       const before = question.before.get(file.path);
       if (!before) {
-        unchecked.push(`${supervisor.display(file.path)}'s diagnostics before the edit could not be read`);
+        unread.push(supervisor.display(file.path));
         return [];
       }
       const after = await client.freshDiagnostics(file.uri, left()).catch(() => undefined);
       if (!after?.fresh) {
-        unchecked.push(
-          `${supervisor.display(file.path)}'s diagnostics with the edit did not come within the check's bound`,
-        );
+        late.push(supervisor.display(file.path));
         return [];
       }
       // The same error before and after, its message naming the symbol by its new name, is no new one.
@@ -295,6 +300,12 @@ async function newErrors(
       });
     }),
   );
+  if (unread.length > 0)
+    unchecked.push(`the diagnostics before the edit of ${someOf(unread, 3)} could not be read`);
+  if (late.length > 0)
+    unchecked.push(
+      `the diagnostics with the edit of ${someOf(late, 3)} did not come within the check's bound`,
+    );
   return lines.flat();
 }
 
