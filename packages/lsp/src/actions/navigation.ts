@@ -232,6 +232,7 @@ function outsideText(
       input.line!,
       input.symbol!,
       display,
+      { codeOf: (line) => codeOnly(line, language) },
     );
     if (nearby.line === asked || nearby.note === undefined) return undefined;
     return { position: nearby, note: nearby.note };

@@ -3,6 +3,7 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
+import { codeOnly } from "./code-only.js";
 
 /** A document opened on its server with the position the model addressed. */
 export interface AddressedSymbol {
@@ -37,6 +38,10 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
   await settleDiskEvents();
   const resynced = await context.supervisor.resyncOpen(client, uri);
   const split = lines();
-  const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file));
+  // A line number slightly off lands on the nearby line where the name is code, not on a
+  // comment mentioning it (where the server finds nothing, and a rename is refused).
+  const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file), {
+    codeOf: (line) => codeOnly(line, client.spec.language),
+  });
   return { client, uri, file, text, lines: split, position, resynced };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { codeOnly } from "../actions/code-only.js";
 import {
   focusOf,
   resolvePosition,
@@ -136,6 +137,41 @@ describe("resolvePosition", () => {
     const found = resolvePosition(lines, 3, "Run", "run.ts");
     expect(found).toMatchObject({ line: 0, character: 6 });
     expect(found.note).toBe("'Run' is not on line 3; used line 1: class Run {");
+  });
+
+  it("takes a nearby line where the symbol is code before a nearer one naming it in a comment or string", () => {
+    const lines = [
+      "export function describe(shape: Shape): string {",
+      "  // describe returns the label of a shape",
+      '  const label = "area";',
+      "  return `${label}: ${shape.area()}`;",
+      "}",
+    ];
+    const codeOf = (line: string) => codeOnly(line, "typescript");
+    const found = resolvePosition(lines, 3, "describe", "util.ts", { codeOf });
+    expect(found).toMatchObject({ line: 0, character: 16, identifier: "describe" });
+    expect(found.note).toBe(
+      "'describe' is not on line 3; used line 1: export function describe(shape: Shape): string {",
+    );
+    // Below as well as above, and a string counts as a comment does.
+    const below = ['  const label = "shape";', "  let x = 1;", "  use(shape);"];
+    expect(resolvePosition(below, 2, "shape", "util.ts", { codeOf })).toMatchObject({
+      line: 2,
+      character: 6,
+    });
+    // On a line with it in both, its occurrence in code is used, the other is an alternative.
+    const both = ["  let x = 1;", '  use("shape", shape);'];
+    expect(resolvePosition(both, 1, "shape", "util.ts", { codeOf })).toMatchObject({
+      line: 1,
+      character: 15,
+      alternatives: [7],
+    });
+    // Only comments nearby: the nearest is used, as without codeOf.
+    expect(resolvePosition(["// shape", "let x = 1;"], 2, "shape", "util.ts", { codeOf }).line).toBe(0);
+    // The asked line is taken as it reads, a comment there too (the caller decides what then).
+    expect(resolvePosition(lines, 2, "describe", "util.ts", { codeOf }).line).toBe(1);
+    // Without codeOf, the nearest line, comment or not.
+    expect(resolvePosition(lines, 3, "describe", "util.ts").line).toBe(1);
   });
 
   it("says so when the asked line has the symbol only inside a longer identifier", () => {

@@ -93,11 +93,6 @@ export function uniqueOneNameContext(text: string, at: number, length: number): 
   return uniqueContext(text, at, length);
 }
 
-/** The first whole-identifier occurrence of `symbol` in `text`. */
-function wholeColumn(text: string, symbol: string): number | undefined {
-  return occurrences(text, symbol).find((at) => isWhole(text, at, symbol.length));
-}
-
 /** The identifier around a substring match: `Run` inside `RunOptions` is `RunOptions`. */
 function containingIdentifier(text: string, at: number, length: number): string {
   let start = at;
@@ -157,18 +152,34 @@ function quotedSpans(text: string): Array<[number, number]> {
   return spans;
 }
 
+/** Options of {@link resolvePosition}. */
+export interface ResolveOptions {
+  /**
+   * A line's text with its comments and string literals blanked, columns kept (`codeOnly` of
+   * the file's language). Given, a nearby line where the symbol is code is taken before every
+   * nearby line where it is only in a comment or a string, whatever their distances.
+   */
+  readonly codeOf?: (line: string) => string;
+}
+
 /**
  * Turns a 1-based `line` plus a `symbol` substring into an LSP position. Prefers a whole-identifier
  * occurrence — on the asked line, then up to {@link nearbyLines} lines either side (nearest
- * first) — before a substring of a longer identifier, and says which line and which identifier
- * were used whenever that is not exactly what was asked; otherwise throws `LSP_SYMBOL_NOT_FOUND`
- * quoting the line's text. `text` may be given already split into lines.
+ * first, the line above before the one below) — before a substring of a longer identifier, and
+ * says which line and which identifier were used whenever that is not exactly what was asked;
+ * otherwise throws `LSP_SYMBOL_NOT_FOUND` quoting the line's text. `text` may be given already
+ * split into lines. With `options.codeOf`, the nearby lines are tried in two rounds: first those
+ * where the symbol is code (on such a line, its first occurrence in code is used), then those
+ * where it is only in a comment or string. A comment naming the symbol one line off is not what
+ * a line number slightly off meant (a server finds nothing there); the window is small enough
+ * that the code within it is. The asked line itself is always tried first, as it reads.
  */
 export function resolvePosition(
   text: string | readonly string[],
   line: number,
   symbol: string,
   display: string,
+  options: ResolveOptions = {},
 ): ResolvedPosition {
   const lines = typeof text === "string" ? splitLines(text) : text;
   if (symbol === "") {
@@ -195,11 +206,25 @@ export function resolvePosition(
   for (let distance = 1; distance <= nearbyLines; distance++)
     candidates.push(index - distance, index + distance);
   const inRange = candidates.filter((candidate) => lines[candidate] !== undefined);
+  const focus = focusOf(symbol);
+  const { codeOf } = options;
   for (const whole of [true, false]) {
-    for (const candidate of inRange) {
+    const found = inRange.flatMap((candidate) => {
       const candidateText = lines[candidate]!;
-      const column = whole ? wholeColumn(candidateText, symbol) : candidateText.indexOf(symbol);
-      if (column === undefined || column === -1) continue;
+      const columns = whole ? wholeColumns(candidateText, symbol) : occurrences(candidateText, symbol);
+      if (columns.length === 0) return [];
+      if (candidate === index || codeOf === undefined)
+        return [{ candidate, column: columns[0]!, code: true }];
+      // The name's first character blanked: that occurrence lies in a comment or a string.
+      const code = codeOf(candidateText);
+      const inCode = columns.find((column) => code[column + focus.offset] !== " ");
+      return [{ candidate, column: inCode ?? columns[0]!, code: inCode !== undefined }];
+    });
+    // Stable: nearest first within each round.
+    const chosen = found.find(({ code }) => code) ?? found[0];
+    if (chosen) {
+      const { candidate, column } = chosen;
+      const candidateText = lines[candidate]!;
       const notes: string[] = [];
       if (candidate !== index) {
         const inside = lines[index]!.indexOf(symbol);
@@ -209,7 +234,6 @@ export function resolvePosition(
             : `line ${line} has '${symbol}' only inside '${containingIdentifier(lines[index]!, inside, symbol.length)}'`;
         notes.push(`${absent}; used line ${candidate + 1}: ${candidateText.trim()}`);
       }
-      const focus = focusOf(symbol);
       if (focus.names > 1) {
         notes.push(
           `'${symbol}' holds ${focus.names} names; used '${focus.name}', ${focus.callee ? "the one called" : "the last"}`,
