@@ -6,7 +6,7 @@ import type {
   MarkedString,
   MarkupContent,
 } from "vscode-languageserver-protocol";
-import { boundText } from "@tools/registry";
+import { boundText, ToolsError } from "@tools/registry";
 import {
   formatLocation,
   LineReader,
@@ -70,16 +70,38 @@ export async function navigate(
   const pathOf = (target: string) => context.supervisor.pathOf(target);
   /** The position asked at: the resolved one, or a nearby line's (see `outsideText`). */
   let at = position;
-  const askAt = async (character: number) =>
-    sortedLocations(
-      await client.request<Location | Location[] | LocationLink[] | null>(
+  const inText = (line: number, character: number) =>
+    codeOnly(lines[line]!, client.spec.language)[character] === " ";
+  /** Set when a references answer was only the string literal asked at (see below). */
+  let onlyItself = false;
+  const askAt = async (character: number) => {
+    let answer: Location | Location[] | LocationLink[] | null;
+    try {
+      answer = await client.request<Location | Location[] | LocationLink[] | null>(
         methods[input.action],
         paramsAt(at.line, character),
         undefined,
         context.signal,
-      ),
-      pathOf,
-    );
+      );
+    } catch (error) {
+      // gopls answers a position in a comment with an error: nothing found there.
+      if (nothingHere(error) && inText(at.line, character)) return [];
+      throw error;
+    }
+    const found = sortedLocations(answer, pathOf);
+    // typescript-language-server answers references of a string literal with the literals of
+    // the same text: the asked one alone is no use of the name its words spell.
+    if (
+      input.action === "references" &&
+      found.length === 1 &&
+      isAt(found[0]!, file, at.line, character) &&
+      inText(at.line, character)
+    ) {
+      onlyItself = true;
+      return [];
+    }
+    return found;
+  };
   const noun = nouns[input.action];
   const none = (locations: PlainLocation[]) => locations.length === 0;
   let found: PlainLocation[];
@@ -149,7 +171,10 @@ export async function navigate(
     : "";
   const tail = elsewhere ? `\n${elsewhere}` : "";
   if (locations.length === 0) {
-    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}${tail}`;
+    const itself = onlyItself
+      ? `; the server listed only the string literal asked at, which is no use of it`
+      : "";
+    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}${itself}${tail}`;
   }
   const limit = input.action === "references" ? referencesLimit : 50;
   // gopls answers both ways: for a concrete type or method, with the interfaces it implements.
@@ -207,6 +232,29 @@ async function implementedInterfaces(
   }
   if (noBodies && new RegExp(`^func\\s*\\([^)]*\\)\\s*${name}\\b`, "u").test(text)) return "interface method";
   return undefined;
+}
+
+/**
+ * Whether a request failed with a server's "nothing at this position" (gopls: "no identifier
+ * found", "no object found for …", "no expression found"), which on a comment or a string means
+ * only that nothing is there.
+ */
+function nothingHere(error: unknown): boolean {
+  if (!ToolsError.isInstance(error) || error.code !== "LSP_REQUEST_FAILED") return false;
+  // The server's own message (ours wraps it: "gopls answered … with an error: …").
+  const cause = error.cause;
+  return cause instanceof Error && /^no (?:identifier|object|expression) found\b/.test(cause.message);
+}
+
+/** Whether `location` is in `file` on `line` and covers `character`. */
+function isAt(location: PlainLocation, file: string, line: number, character: number): boolean {
+  const { start, end } = location.range;
+  return (
+    location.file === file &&
+    start.line === line &&
+    start.character <= character &&
+    (end.line > line || end.character >= character)
+  );
 }
 
 /**

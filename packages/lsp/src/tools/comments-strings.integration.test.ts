@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type ToolResult } from "@tools/registry";
 import { describe, expect, it } from "vitest";
+import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
@@ -51,6 +52,7 @@ const tsProject = {
   "package.json": '{ "name": "comments", "private": true }\n',
   "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
   "src/util.ts": util,
+  "src/labels.ts": 'export const first = "alpha";\n',
 };
 
 describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
@@ -85,5 +87,104 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
         expect(readFileSync(join(dir, "src", "util.ts"), "utf8")).toBe(util);
       });
     });
+
+    it("answers for the nearby code when the name is on the asked line only in a string literal", async () => {
+      await withTree(tsProject, async (call) => {
+        const lsp = async (args: Record<string, unknown>) => resultText(await call("lsp", args));
+        const at = { file: "src/util.ts", line: 11, symbol: "shape" };
+        const moved = (noun: string) =>
+          `'shape' is on line 11 only in a comment or string, where the server found no ${noun}; used line 12: return \`\${label}: \${shape.area()}\`;`;
+        const parameter = "src/util.ts:9:26  export function describe(shape: Shape): string {";
+        expect((await lsp({ action: "definition", ...at })).split("\n")).toEqual([
+          moved("definition"),
+          "1 definition of 'shape':",
+          parameter,
+        ]);
+        expect((await lsp({ action: "type_definition", ...at })).split("\n")).toEqual([
+          moved("type definition"),
+          "1 type definition of 'shape':",
+          "src/util.ts:1:18  export interface Shape {",
+        ]);
+        // The server lists the string literal as the one reference: it is no use of the name.
+        expect((await lsp({ action: "references", ...at })).split("\n")).toEqual([
+          moved("reference"),
+          "2 references of 'shape':",
+          parameter,
+          "src/util.ts:12:23  return `${label}: ${shape.area()}`;",
+        ]);
+        // With no code nearby, nothing found, and why the server's answer was not listed.
+        expect(await lsp({ action: "references", file: "src/labels.ts", line: 1, symbol: "alpha" })).toBe(
+          "no reference found for 'alpha' at src/labels.ts:1:23; the server listed only the string literal asked at, which is no use of it",
+        );
+      });
+    });
   },
 );
+
+const goProject = {
+  "go.mod": "module example.com/rep\n\ngo 1.19\n",
+  "shapes/shapes.go": [
+    "package shapes",
+    "",
+    "// Total sums the values.",
+    "func Total(values []float64) float64 {",
+    "\tsum := 0.0",
+    "\tfor _, v := range values {",
+    "\t\tsum += v",
+    "\t}",
+    "\treturn sum",
+    "}",
+    "",
+  ].join("\n"),
+  "shapes/doc.go": "// Package shapes sums Widgets.\npackage shapes\n",
+  "report/report.go": [
+    "package report",
+    "",
+    "import (",
+    '\t"fmt"',
+    "",
+    '\t"example.com/rep/shapes"',
+    ")",
+    "",
+    "// Describe prints a shape; see shapes.Total for the sum.",
+    "func Describe(values []float64) {",
+    "\tfmt.Println(shapes.Total(values))",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)("a name in a comment on gopls", () => {
+  it("takes gopls's 'no identifier/object found' on a comment for nothing found and tries the nearby code", async () => {
+    expect(findBinary("gopls", [], []).found, "gopls not found on PATH").toBe(true);
+    await withTree(goProject, async (call) => {
+      const lsp = async (args: Record<string, unknown>) => {
+        const result = await call("lsp", args);
+        expect(result.error, resultText(result)).toBeUndefined();
+        return resultText(result);
+      };
+      // gopls: "no object found".
+      expect(
+        (await lsp({ action: "references", file: "report/report.go", line: 9, symbol: "Describe" })).split(
+          "\n",
+        ),
+      ).toEqual([
+        "'Describe' is on line 9 only in a comment or string, where the server found no reference; used line 10: func Describe(values []float64) {",
+        "1 reference of 'Describe':",
+        "report/report.go:10:6  func Describe(values []float64) {",
+      ]);
+      // gopls: "no identifier found".
+      expect(
+        (await lsp({ action: "definition", file: "report/report.go", line: 9, symbol: "Total" })).split("\n"),
+      ).toEqual([
+        "'Total' is on line 9 only in a comment or string, where the server found no definition; used line 11: fmt.Println(shapes.Total(values))",
+        "1 definition of 'Total':",
+        "shapes/shapes.go:4:6  func Total(values []float64) float64 {",
+      ]);
+      // Nothing nearby: nothing found, not the server's error.
+      expect(await lsp({ action: "references", file: "shapes/doc.go", line: 1, symbol: "Widgets" })).toBe(
+        "no reference found for 'Widgets' at shapes/doc.go:1:24",
+      );
+    });
+  });
+});
