@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SymbolInformation } from "vscode-languageserver-protocol";
-import { matchQuality, rankWorkspaceSymbols } from "./symbols.js";
+import type { SymbolInformation, WorkspaceSymbol } from "vscode-languageserver-protocol";
+import { distinctSymbols, matchQuality, rankWorkspaceSymbols } from "./symbols.js";
 
 const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
 const symbol = (name: string, uri: string): SymbolInformation => ({
@@ -47,5 +47,32 @@ describe("workspace symbol ranking", () => {
   it("does not take a sibling folder sharing the working directory's prefix for the project", () => {
     const ranked = rankWorkspaceSymbols([symbol("greet", "file:///work2/a.go")], "greet", pathOf, "/work");
     expect(ranked.outside).toBe(1);
+  });
+});
+
+describe("distinctSymbols", () => {
+  it("keeps one of each (file, range, name, kind), in the servers' order", () => {
+    const other = { start: { line: 4, character: 0 }, end: { line: 4, character: 1 } };
+    const found: SymbolInformation[] = [
+      symbol("parseConfig", "file:///w/core/src/index.ts"),
+      { ...symbol("parseConfig", "file:///w/core/src/index.ts"), containerName: "core" },
+      // The same file by another spelling of its URI (its path is the same).
+      symbol("parseConfig", "file:///w/core/src/./index.ts"),
+      {
+        ...symbol("parseConfig", "file:///w/core/src/index.ts"),
+        location: { uri: "file:///w/core/src/index.ts", range: other },
+      },
+      { ...symbol("parseConfig", "file:///w/core/src/index.ts"), kind: 13 },
+      symbol("parseConfigs", "file:///w/core/src/index.ts"),
+      symbol("parseConfig", "file:///w/app/src/index.ts"),
+      symbol("parseConfig", "untitled:scratch"),
+      symbol("parseConfig", "untitled:scratch"),
+    ];
+    const normal = (uri: string) => pathOf(uri)?.replace("/./", "/");
+    const kept = distinctSymbols(found, normal);
+    expect(kept).toEqual([found[0], found[3], found[4], found[5], found[6], found[7]]);
+    // A WorkspaceSymbol with no range: by its file, name and kind.
+    const bare: WorkspaceSymbol = { name: "greet", kind: 12, location: { uri: "file:///w/a.go" } };
+    expect(distinctSymbols([bare, { ...bare }], pathOf)).toEqual([bare]);
   });
 });

@@ -201,7 +201,10 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
     (failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "") +
     [...unindexed, ...reopened].map((note) => (note ? `\n(${note})` : "")).join("");
   // clangd keeps the symbols of a file closed on it after the file is deleted.
-  const { present, gone } = inExistingFiles(found, (symbol) => pathOfUri(symbol.location.uri, supervisor));
+  const { present, gone } = inExistingFiles(
+    distinctSymbols(found, (uri) => pathOfUri(uri, supervisor)),
+    (symbol) => pathOfUri(symbol.location.uri, supervisor),
+  );
   const goneNote =
     gone > 0
       ? `\n(${gone} in files that no longer exist left out: the server's index is older than the disk)`
@@ -282,6 +285,30 @@ export interface LocatedSymbol {
   readonly symbol: SymbolInformation | WorkspaceSymbol;
   readonly file: string | undefined;
   readonly range: Range | undefined;
+}
+
+/**
+ * Each symbol once by (file, range, name, kind), the first kept: in a monorepo whose packages
+ * are roots of their own, a file one package imports from another is in both servers' programs,
+ * and both list its symbols. `pathOf` gives a `file:` URI's path (undefined for another URI,
+ * then compared as it is); a location without a range counts as one with an empty range.
+ */
+export function distinctSymbols<T extends SymbolInformation | WorkspaceSymbol>(
+  found: readonly T[],
+  pathOf: (uri: string) => string | undefined,
+): T[] {
+  const seen = new Set<string>();
+  return found.filter((symbol) => {
+    const { uri } = symbol.location;
+    const range = "range" in symbol.location ? symbol.location.range : undefined;
+    const at = range
+      ? `${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`
+      : "";
+    const key = [pathOf(uri) ?? uri, at, symbol.name, symbol.kind].join("\u0000");
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /**

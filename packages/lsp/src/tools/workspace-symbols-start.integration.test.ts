@@ -96,6 +96,48 @@ describe.skipIf(!servers && !ci)("symbols by query before any server runs", () =
     }
   });
 
+  it("lists once a symbol that two packages' servers of a monorepo both find", async () => {
+    expect(servers, `typescript-language-server missing in ${packageBin}`).toBe(true);
+    const tsconfig = '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n';
+    // app imports core's source: core's file is in both servers' programs.
+    const tree = tempTree("symbols-monorepo", {
+      "packages/core/tsconfig.json": tsconfig,
+      "packages/core/src/index.ts":
+        "export function parseConfig(text: string): number {\n  return text.length;\n}\n",
+      "packages/app/tsconfig.json": tsconfig,
+      "packages/app/src/main.ts":
+        'import { parseConfig } from "../../core/src/index.js";\nexport const size = parseConfig("a");\n',
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    const supervisor = createLspSupervisor(run, {
+      diagnosticsTimeoutMs: 20_000,
+      binDirectories: [packageBin],
+    });
+    const registry = createRegistry({ tools: [lspTool] });
+    try {
+      const ask = async () =>
+        resultText(
+          await registry.invoke(run, { tool: "lsp", args: { action: "symbols", query: "parseConfig" } }),
+        );
+      const once = [
+        "1 symbol matches 'parseConfig':",
+        "function parseConfig  packages/core/src/index.ts:1:1  export function parseConfig(text: string): number {",
+      ].join("\n");
+      expect(await ask()).toBe(once);
+      expect(
+        supervisor
+          .processes()
+          .map((p) => p.root.slice(tree.dir.length + 1))
+          .sort(),
+      ).toEqual(["packages/app", "packages/core"]);
+      // Asked again, of the two running servers.
+      expect(await ask()).toBe(once);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+
   it("says what is missing when the working directory has no project root", async () => {
     const tree = tempTree("symbols-none", { "notes.txt": "nothing here\n" });
     const run = createRun({ workingDirectory: tree.dir });
