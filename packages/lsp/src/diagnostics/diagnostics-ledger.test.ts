@@ -11,6 +11,7 @@ import {
   recordDiagnostics,
   type DiagnosticsLedger,
 } from "./diagnostics-ledger.js";
+import { earlierLines, lookLines } from "./look-lines.js";
 
 function diagnostic(line: number, message: string, code: number | string = 2322): Diagnostic {
   return {
@@ -65,6 +66,68 @@ describe("recordDiagnostics", () => {
   });
 });
 
+describe("recordDiagnostics picking which occurrences of a key are new", () => {
+  const missing = "Cannot find name 'missingA'.";
+  // main.ts after two writes, each adding one use of an unknown name.
+  const before = [
+    "const count = 3; console.log(missingA);",
+    "for (const s of shapes) {",
+    "  console.log(s);",
+    "}",
+    "console.log(total, count, missingA);",
+  ].join("\n");
+  const reportedBefore = [diagnostic(0, missing), diagnostic(4, missing)];
+
+  function ledgerAndLines() {
+    const ledger: DiagnosticsLedger = new Map();
+    recordDiagnostics(ledger, "/main.ts", reportedBefore);
+    const lines = lookLines(
+      reportedBefore.map((d) => [`error\u00002322\u0000${missing}`, d.range.start.line] as const),
+      before,
+    );
+    return { ledger, lines };
+  }
+
+  it("reports the occurrence on a line none stood on before, not the last one by position", () => {
+    const { ledger, lines } = ledgerAndLines();
+    // A third use inserted above the loop: the old last one moved down to line 6.
+    const after = before.replace("for (const s", "console.log(missingA);\nfor (const s");
+    const current = [diagnostic(0, missing), diagnostic(1, missing), diagnostic(5, missing)];
+    const delta = recordDiagnostics(ledger, "/main.ts", current, earlierLines(lines, after));
+    expect(delta.introduced.map((d) => d.range.start.line)).toEqual([1]);
+    expect(delta.stillPresent).toBe(2);
+  });
+
+  it("matches earlier lines as a multiset: a line written twice more holds one old occurrence", () => {
+    const { ledger, lines } = ledgerAndLines();
+    // The last line copied twice below itself (and re-indented): two of the three are new.
+    const after = `${before}\n  console.log(total, count, missingA);\nconsole.log(total, count, missingA);`;
+    const current = [
+      diagnostic(0, missing),
+      diagnostic(4, missing),
+      diagnostic(5, missing),
+      diagnostic(6, missing),
+    ];
+    const delta = recordDiagnostics(ledger, "/main.ts", current, earlierLines(lines, after));
+    expect(delta.introduced.map((d) => d.range.start.line)).toEqual([5, 6]);
+  });
+
+  it("falls back to the last ones when the lines do not tell (unknown, or more unmatched than added)", () => {
+    const { ledger, lines } = ledgerAndLines();
+    const current = [diagnostic(0, missing), diagnostic(1, missing), diagnostic(5, missing)];
+    expect(
+      recordDiagnostics(new Map(ledger), "/main.ts", current).introduced.map((d) => d.range.start.line),
+    ).toEqual([5]);
+    // Every line edited: none matches, one of three is new.
+    const edited = "a(missingA);\nb(missingA);\nc\nd\ne\nf(missingA);";
+    expect(
+      recordDiagnostics(ledger, "/main.ts", current, earlierLines(lines, edited)).introduced.map(
+        (d) => d.range.start.line,
+      ),
+    ).toEqual([5]);
+  });
+});
+
 const emptyLooks = emptyDiagnosticsLooks;
 
 describe("noteLook", () => {
@@ -79,6 +142,15 @@ describe("noteLook", () => {
     expect(noteLook(looks, "/main.ts", [diagnostic(9, "new")])).toEqual([diagnostic(9, "new")]);
     forgetLooks(looks, "/main.ts");
     expect(noteLook(looks, "/main.ts", [diagnostic(9, "new")])).toEqual([]);
+  });
+
+  it("tells which occurrence of a key is new since the last look by the lines they stood on", () => {
+    const looks = emptyLooks();
+    const first = "f(x);\ng(x);\n";
+    noteLook(looks, "/main.ts", [diagnostic(0, "x?"), diagnostic(1, "x?")], 1, () => first);
+    const inserted = "f(x);\nh(x);\ng(x);\n";
+    const current = [diagnostic(0, "x?"), diagnostic(1, "x?"), diagnostic(2, "x?")];
+    expect(noteLook(looks, "/main.ts", current, 2, () => inserted)).toEqual([diagnostic(1, "x?")]);
   });
 });
 

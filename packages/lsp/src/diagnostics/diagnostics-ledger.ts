@@ -1,7 +1,7 @@
 import { stateKey } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import { codeText, messageText, severityName } from "../format/diagnostics.js";
-import { lookLines, linesGone, type LookLines } from "./look-lines.js";
+import { byPosition, codeText, messageText, severityName } from "../format/diagnostics.js";
+import { earlierLines, lookLines, linesGone, type EarlierLines, type LookLines } from "./look-lines.js";
 
 /**
  * Per-run record of the diagnostics already reported: per file, (severity, code, message) → how
@@ -30,14 +30,17 @@ export interface LedgerDelta {
 /**
  * Compares a file's current diagnostics with the ledger and records them. The ledger keeps, per
  * key, the count now present: a diagnostic that is fixed and later comes back is reported again.
- * Linear in the file's diagnostics, whatever the ledger holds for other files.
+ * Linear in the file's diagnostics, whatever the ledger holds for other files. `lines`: where
+ * the file's occurrences stood at an earlier look, which picks, of a key with more occurrences
+ * than recorded, those added (see {@link pickAdded}).
  */
 export function recordDiagnostics(
   ledger: DiagnosticsLedger,
   file: string,
   current: readonly Diagnostic[],
+  lines?: EarlierLines,
 ): LedgerDelta {
-  const { delta, counts } = compareWithLedger(ledger, file, current);
+  const { delta, counts } = compareWithLedger(ledger, file, current, lines);
   setCounts(ledger, file, counts);
   return delta;
 }
@@ -68,6 +71,7 @@ function compareWithLedger(
   ledger: DiagnosticsLedger,
   file: string,
   current: readonly Diagnostic[],
+  lines?: EarlierLines,
 ): { delta: LedgerDelta; counts: Map<string, number> } {
   const groups = new Map<string, Diagnostic[]>();
   for (const diagnostic of current) {
@@ -83,11 +87,52 @@ function compareWithLedger(
   for (const [key, diagnostics] of groups) {
     const reported = known?.get(key) ?? 0;
     stillPresent += Math.min(reported, diagnostics.length);
-    // Which occurrence is the new one cannot be known from content; report the last ones.
-    for (const diagnostic of diagnostics.slice(reported)) introduced.push(diagnostic);
+    if (diagnostics.length > reported) {
+      introduced.push(...pickAdded(diagnostics, diagnostics.length - reported, lines, key));
+    }
     counts.set(key, diagnostics.length);
   }
   return { delta: { introduced, stillPresent }, counts };
+}
+
+/**
+ * Which `added` of a key's occurrences are new, the others being those recorded before. The key
+ * holds no position, so content decides: an occurrence standing on a line whose text (indentation
+ * aside) one of the key's occurrences stood on at the earlier look is taken for that one, each
+ * earlier line matched once (a multiset: a line there twice holds two). The new ones are those
+ * left unmatched; when more are unmatched than added (a line that held one was edited too) or
+ * no earlier lines are known, the last by position, as before; when fewer, the unmatched plus
+ * the last matched ones. In position order.
+ */
+function pickAdded(
+  occurrences: readonly Diagnostic[],
+  added: number,
+  lines: EarlierLines | undefined,
+  key: string,
+): Diagnostic[] {
+  const sorted = byPosition(occurrences);
+  const earlier = lines?.earlier(key);
+  if (!lines || !earlier || earlier.length === 0) return sorted.slice(-added);
+  const left = new Map<string, number>();
+  for (const print of earlier) left.set(print, (left.get(print) ?? 0) + 1);
+  const matched = new Set<Diagnostic>();
+  for (const diagnostic of sorted) {
+    const print = lines.printAt(diagnostic.range.start.line);
+    const count = print === undefined ? 0 : (left.get(print) ?? 0);
+    if (count === 0) continue;
+    left.set(print!, count - 1);
+    matched.add(diagnostic);
+  }
+  const unmatched = sorted.filter((diagnostic) => !matched.has(diagnostic));
+  const picked = new Set(
+    unmatched.length >= added
+      ? unmatched.slice(-added)
+      : [
+          ...unmatched,
+          ...sorted.filter((diagnostic) => matched.has(diagnostic)).slice(unmatched.length - added),
+        ],
+  );
+  return sorted.filter((diagnostic) => picked.has(diagnostic));
 }
 
 /** Sets a file's counts, dropping the file when it has none. */
@@ -194,6 +239,9 @@ export function noteLook(
   looks.everLooked.add(file);
   recordDiagnostics(looks.lastSeen, file, current);
   const of = current.length > 0 ? text?.() : undefined;
+  // The previous look's lines tell which occurrences of a key are new since it.
+  const previous = looks.lastLines.get(file);
+  const since = previous && of !== undefined ? earlierLines(previous, of) : undefined;
   if (of === undefined) looks.lastLines.delete(file);
   else {
     looks.lastLines.set(
@@ -207,7 +255,7 @@ export function noteLook(
   if (mark === undefined) looks.marks.delete(file);
   else looks.marks.set(file, mark);
   looks.pending.delete(file);
-  const { introduced } = recordDiagnostics(looks.counts, file, current);
+  const { introduced } = recordDiagnostics(looks.counts, file, current, since);
   return first ? [] : introduced;
 }
 

@@ -26,7 +26,7 @@ import {
   releaseImporters,
   type Before,
 } from "./files-alongside.js";
-import { checkedText } from "./look-lines.js";
+import { checkedText, earlierLines } from "./look-lines.js";
 import { preEditDiagnosticsKey } from "../rename/pre-edit-diagnostics.js";
 import { BoundReached, linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
@@ -291,7 +291,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           // Never record or report a stale list as fresh.
           if (!fresh.fresh) return { kind: "not-confirmed", file, display };
           const current = errorsAndWarnings(fresh.diagnostics);
-          noteLook(looks, file, current, supervisor.changesMark(file), () => checkedText(supervisor, file));
+          let text: string | undefined;
+          const checked = () => (text ??= checkedText(supervisor, file));
+          // Where its diagnostics stood at the last look: which of a key's occurrences are new.
+          const previous = looks.lastLines.get(file);
+          noteLook(looks, file, current, supervisor.changesMark(file), checked);
           // Never seen before: what it had before the write is no news (known from its server),
           // or, not known, all it has is listed, saying some may predate the write.
           const had = !unseen.has(file)
@@ -302,7 +306,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
                 ? preEdit.get(file)
                 : before?.written.get(file);
           if (had) recordDiagnostics(ledger, file, had);
-          const delta = recordDiagnostics(ledger, file, current);
+          const now = previous && current.length > 0 && !had ? checked() : undefined;
+          const delta = recordDiagnostics(
+            ledger,
+            file,
+            current,
+            previous && now !== undefined ? earlierLines(previous, now) : undefined,
+          );
           return {
             kind: "checked",
             file,

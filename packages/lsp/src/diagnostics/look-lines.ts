@@ -37,6 +37,30 @@ export function lookLines(at: Iterable<readonly [key: string, line: number]>, te
 }
 
 /**
+ * Where the occurrences of a key stood at an earlier look, told against a text now: what picks,
+ * of several occurrences of one ledger key, those a write added (see `recordDiagnostics`).
+ */
+export interface EarlierLines {
+  /** The prints of the lines the key's occurrences stood on at the earlier look; none if not known. */
+  earlier(key: string): readonly string[] | undefined;
+  /** The print of the 0-based line `line` of the text now; undefined past its end. */
+  printAt(line: number): string | undefined;
+}
+
+/** {@link EarlierLines} of `look` against `text` (split once, when first asked). */
+export function earlierLines(look: LookLines, text: string): EarlierLines {
+  let lines: string[] | undefined;
+  return {
+    earlier: (key) => look.get(key),
+    printAt(line) {
+      lines ??= splitLines(text);
+      const content = lines[line];
+      return content === undefined ? undefined : linePrint(content);
+    },
+  };
+}
+
+/**
  * Per key, how many of a look's diagnostics stood on a line `text` no longer has (a line there
  * twice holds two): those cannot be among what the file has now. One whose line is still there
  * may have stayed, and is not counted (even if it went and came back meanwhile: not known).

@@ -161,6 +161,50 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(fixed).toContain("src/app.ts: clean (no errors or warnings)");
   });
 
+  it("points at the occurrence a write added when the same error is already there (not the last by position)", async () => {
+    const write = async (content: string) =>
+      resultText(
+        await server.registry.invoke(server.run, {
+          tool: "write",
+          args: { file: "src/counting.ts", content },
+        }),
+      );
+    const lines = [
+      "const shapes = [1, 2];",
+      "const total = 3;",
+      "const count = 3;",
+      "for (const s of shapes) {",
+      "  console.log(s);",
+      "}",
+      "console.log(total, count);",
+      "export {};",
+    ];
+    const source = (edit: (text: string) => string) => `${edit(lines.join("\n"))}\n`;
+    try {
+      expect(await write(source((text) => text))).toContain("src/counting.ts: clean");
+      const one = (text: string) =>
+        text.replace("const count = 3;", "const count = 3; console.log(missingA);");
+      expect(await write(source(one))).toMatch(
+        /1 new diagnostic in src\/counting\.ts:\nsrc\/counting\.ts:3:30 /,
+      );
+      const two = (text: string) =>
+        one(text).replace("console.log(total, count);", "console.log(total, count, missingA);");
+      expect(await write(source(two))).toMatch(
+        /1 new diagnostic in src\/counting\.ts \(1 reported earlier still present\):\nsrc\/counting\.ts:7:27 /,
+      );
+      // A third use above the loop: the one on the last line moves down to line 8.
+      const three = (text: string) =>
+        two(text).replace("for (const s", "console.log(missingA);\nfor (const s");
+      const third = await write(source(three));
+      expect(third).toMatch(
+        /1 new diagnostic in src\/counting\.ts \(2 reported earlier still present\):\nsrc\/counting\.ts:4:13 error \[TS2304\]/,
+      );
+      expect(third).not.toContain("src/counting.ts:8:27");
+    } finally {
+      await server.registry.invoke(server.run, { tool: "delete", args: { file: "src/counting.ts" } });
+    }
+  });
+
   it("does not call new on write what a file had before it: read from its server, or said to be unknown", async () => {
     const write = async (file: string, content: string) =>
       resultText(await server.registry.invoke(server.run, { tool: "write", args: { file, content } }));
