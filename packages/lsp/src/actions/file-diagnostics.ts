@@ -8,18 +8,28 @@ export const fileDiagnosticsLimit = 100;
 /**
  * diagnostics(file): syncs the file from disk and returns its fresh errors and warnings, saying
  * how many information and hint diagnostics were not listed. Only what is listed is recorded as
- * shown, so diagnostics on a later write still report the rest.
+ * shown, so diagnostics on a later write still report the rest. When the server did not answer
+ * for the file's version within the bound (a cold server loading its project) and its last
+ * answer, if any, had no errors or warnings, the diagnostics are said not to be known yet,
+ * never "no diagnostics": an answer that is empty and no answer are different things.
  */
 export async function fileDiagnostics(file: string, context: ActionContext): Promise<string> {
   const absolute = context.resolvePath(file);
   const { supervisor } = context;
   const result = await supervisor.diagnostics(absolute, { save: true, progress: context.progress });
   const display = supervisor.display(absolute);
-  const stale =
-    result.fresh && !result.incomplete
-      ? ""
-      : `(may be incomplete: ${result.incomplete ?? `the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms`})\n`;
+  // Not fresh and nothing said lacking: no answer came for this version within the bound.
+  const unanswered = !result.fresh && result.incomplete === undefined;
+  const waited = `the server did not answer for this version within ${supervisor.diagnosticsTimeoutMs} ms`;
   const worth = errorsAndWarnings(result.diagnostics);
+  if (unanswered && worth.length === 0) {
+    return `diagnostics of ${display} not known yet: ${waited} (it may still be loading the project); ask again`;
+  }
+  const stale = unanswered
+    ? `(not confirmed: ${waited}; listed from its last answer, which may be for an earlier version; ask again)\n`
+    : result.incomplete
+      ? `(may be incomplete: ${result.incomplete})\n`
+      : "";
   const quiet = result.diagnostics.length - worth.length;
   const quietNote =
     quiet > 0 ? `(${quiet} information or hint diagnostic${quiet === 1 ? "" : "s"} not listed)` : "";

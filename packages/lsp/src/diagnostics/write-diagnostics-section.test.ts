@@ -167,7 +167,7 @@ describe("writeDiagnosticsSection", () => {
     );
   });
 
-  it("collapses files not checked by reason, and files not confirmed into one line", () => {
+  it("collapses files not checked by reason, and files whose diagnostics are not known yet into one line", () => {
     const notChecked = (name: string, reason: string): WriteCheck => ({
       kind: "not-checked",
       file: `/w/${name}`,
@@ -185,7 +185,7 @@ describe("writeDiagnosticsSection", () => {
     ]);
     expect(lines([notConfirmed("main.go")])).toEqual([
       "LSP diagnostics after this write:",
-      "diagnostics for main.go not confirmed within 8000 ms; check with lsp diagnostics",
+      "diagnostics for main.go not known yet: its server did not answer for the written version within 8000 ms; ask again with lsp diagnostics",
     ]);
     const checks = [
       ...Array.from({ length: 7 }, (_, i) => notChecked(`g${i}.go`, "gopls exited")),
@@ -204,7 +204,7 @@ describe("writeDiagnosticsSection", () => {
       "diagnostics for 7 files not checked (g0.go, g1.go, g2.go, g3.go, g4.go and 2 more): gopls exited",
       "diagnostics for x.py not checked: reason 3",
       "diagnostics for 2 more files not checked (y.py, z.py) for other reasons; check with lsp diagnostics",
-      "diagnostics for 2 files not confirmed within 8000 ms (a.ts, b.ts); check with lsp diagnostics",
+      "diagnostics for 2 files not known yet (a.ts, b.ts): their servers did not answer for the written versions within 8000 ms; ask again with lsp diagnostics",
     ]);
   });
 

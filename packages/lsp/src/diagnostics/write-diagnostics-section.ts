@@ -243,13 +243,14 @@ export function writeDiagnosticsSection(
   }
 
   const unconfirmed = sorted.flatMap((check) => (check.kind === "not-confirmed" ? [check.display] : []));
+  // No answer for the written version: not "clean", and nothing listed from an older answer.
   if (unconfirmed.length === 1) {
     lines.push(
-      `diagnostics for ${unconfirmed[0]} not confirmed within ${limits.boundMs} ms; check with lsp diagnostics`,
+      `diagnostics for ${unconfirmed[0]} not known yet: its server did not answer for the written version within ${limits.boundMs} ms; ask again with lsp diagnostics`,
     );
   } else if (unconfirmed.length > 1) {
     lines.push(
-      `diagnostics for ${unconfirmed.length} files not confirmed within ${limits.boundMs} ms (${named(unconfirmed)}); check with lsp diagnostics`,
+      `diagnostics for ${unconfirmed.length} files not known yet (${named(unconfirmed)}): their servers did not answer for the written versions within ${limits.boundMs} ms; ask again with lsp diagnostics`,
     );
   }
 

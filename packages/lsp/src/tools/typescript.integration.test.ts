@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { resultText } from "@tools/registry";
+import { createRegistry, createRun, resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
-import { ci, packageBin } from "../test-support/fixtures.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { deleteTool, writeTool } from "../test-support/write-tool.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
@@ -685,5 +686,40 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     const after = server.supervisor.processes().find((p) => p.language === "typescript");
     expect(after?.state).toBe("running");
     expect(after?.pid).not.toBe(before?.pid);
+  });
+});
+
+describe.skipIf(!found && !ci)("lsp diagnostics before typescript-language-server answered", () => {
+  it("says the diagnostics are not known yet, never 'no diagnostics', when no answer came for the version", async () => {
+    expect(found, `typescript-language-server missing in ${packageBin}`).toBe(true);
+    // A script outside tsconfig's include: tsserver loads an inferred project for it first.
+    const tree = tempTree("ts-unanswered", {
+      "package.json": '{ "name": "unanswered", "private": true }\n',
+      "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
+      "src/main.ts": "export const main = 1;\n",
+      "scripts/tool.ts": 'const x: number = "a";\nexport {};\n',
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    // A 1 ms bound stands in for a cold server still loading its project: no answer can come
+    // for the version within it (the answer below shows the file does have an error).
+    const supervisor = createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 1 });
+    const registry = createRegistry({ tools: [lspTool], approval: "auto" });
+    try {
+      const first = resultText(
+        await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "scripts/tool.ts" } }),
+      );
+      expect(first).toBe(
+        "diagnostics of scripts/tool.ts not known yet: the server did not answer for this version within 1 ms (it may still be loading the project); ask again",
+      );
+      expect(first).not.toContain("no diagnostics");
+      const answered = await supervisor.diagnostics(join(tree.dir, "scripts", "tool.ts"), {
+        timeoutMs: 60_000,
+      });
+      expect(answered.fresh).toBe(true);
+      expect(answered.diagnostics.map((d) => d.code)).toContain(2322);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
   });
 });
