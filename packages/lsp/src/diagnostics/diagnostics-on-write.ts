@@ -7,6 +7,7 @@ import {
   type ResultWrapper,
   type ToolResult,
 } from "@tools/registry";
+import type { Diagnostic } from "vscode-languageserver-protocol";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import { explainMissing } from "../supervisor/status-report.js";
 import { lspSupervisorKey, type LspSupervisor, type SentSnapshot } from "../supervisor/supervisor.js";
@@ -173,9 +174,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
     const unique = [...new Set(result.changedFiles)];
+    const unfinished = call.run.state(unfinishedChecksKey);
     // Files whose diagnostics the run has never seen: what they have was not caused by this
     // write alone (read from their servers before it is sent where it can be; see `writtenBefore`).
-    const unseen = new Set(unique.filter((file) => !looks.files.has(file) && !ledger.has(file)));
+    // So is one whose earlier write's check did not finish, whatever was looked at since.
+    const unseen = new Set(
+      unique.filter((file) => !ledger.has(file) && (unfinished.has(file) || !looks.files.has(file))),
+    );
     // A tool sending its edit itself had it sent before this check could look: what its files had
     // before is what it read before its edit, or unknown.
     const preEdit =
@@ -186,6 +191,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     for (const file of deleted) {
       // Gone with its diagnostics: made again with the same error, the error is new.
       recordDiagnostics(ledger, file, []);
+      unfinished.delete(file);
       forgetLooks(looks, file);
       looks.everLooked.delete(file);
       looks.lastSeen.delete(file);
@@ -211,6 +217,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       }
       return false;
     });
+    // Until a check of them ends with an answer, what they had before this write stays their
+    // baseline (read below): what their server has by the next write may hold this write's break.
+    const baselined = files.filter((file) => unseen.has(file) && !unfinished.has(file));
+    for (const file of baselined) unfinished.set(file, undefined);
+    // Their looks from before this write stay until a check of them ends with an answer (which
+    // takes a new look): a look taken meanwhile (another write's) could hold this write's break.
+    for (const file of files) looks.pending.add(file);
     let before: Before | undefined;
     try {
       // What the files a write did not change had before it: only what the write adds is reported.
@@ -224,6 +237,11 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         holdBack: () => [...call.run.state(writesInFlightKey).keys()],
         sentAlready: () => sentWhileWritten(supervisor, unique, begun),
       });
+      for (const file of baselined) {
+        if (begun?.absent.includes(file)) unfinished.set(file, []);
+        else if (preEdit) unfinished.set(file, preEdit.get(file));
+        else unfinished.set(file, before.written.get(file));
+      }
       // A deleted file must not stay open on its server (its old text would keep answering), and
       // the server is told before the other files are checked (gopls's pass for it is awaited).
       // The files of the other writes being made or checked (read when needed): this check never
@@ -297,14 +315,10 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
           const previous = looks.lastLines.get(file);
           noteLook(looks, file, current, supervisor.changesMark(file), checked);
           // Never seen before: what it had before the write is no news (known from its server),
-          // or, not known, all it has is listed, saying some may predate the write.
-          const had = !unseen.has(file)
-            ? undefined
-            : begun?.absent.includes(file)
-              ? []
-              : preEdit
-                ? preEdit.get(file)
-                : before?.written.get(file);
+          // or, not known, all it has is listed, saying some may predate the write. After a
+          // write whose check did not finish, what it had before that one.
+          const had = unseen.has(file) ? unfinished.get(file) : undefined;
+          unfinished.delete(file);
           if (had) recordDiagnostics(ledger, file, had);
           const now = previous && current.length > 0 && !had ? checked() : undefined;
           const delta = recordDiagnostics(
@@ -349,6 +363,17 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
  * with how many such writes each.
  */
 const writesInFlightKey = stateKey<Map<string, number>>("LSP writes being checked", () => new Map());
+
+/**
+ * Per run, the written files the run had never seen whose check has not ended with an answer
+ * (over the bound, cancelled, or no answer for the written version), with what they had before
+ * that write when known: their next check compares with that, never with what their server has
+ * by then, which may hold the unchecked write's break (it would pass for what the file had).
+ */
+const unfinishedChecksKey = stateKey<Map<string, readonly Diagnostic[] | undefined>>(
+  "LSP written files whose check did not finish",
+  () => new Map(),
+);
 
 /** The write tool of this package that syncs the files it changes to their servers itself. */
 const syncingTool = "lsp_rename";

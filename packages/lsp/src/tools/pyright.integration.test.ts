@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
-import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
+import { ci, copyFixture, packageBin, tempTree } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { writeTool } from "../test-support/write-tool.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
@@ -329,4 +329,60 @@ describe.skipIf((!found || !systemPython) && !ci)("pyright with a venv/ folder o
     );
     expect(answer).not.toContain("reportMissingImports");
   });
+});
+
+describe.skipIf(!found && !ci)("pyright and a write whose check did not finish", () => {
+  it(
+    "reports that write's break at the next write's check, never as what the file had before it",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      expect(found, `pyright-langserver missing in ${packageBin}; run pnpm install`).toBe(true);
+      const fixture = copyFixture("py-project");
+      const run = createRun({ workingDirectory: fixture.dir });
+      const supervisor = createLspSupervisor(run, {
+        binDirectories: [packageBin],
+        diagnosticsTimeoutMs: 30_000,
+      });
+      // A 1 ms bound stands in for a check that does not finish in time (a loaded machine, a cold
+      // server): the write returns unchecked while its check goes on and sends pyright the text.
+      const hasty = createRegistry({
+        tools: [writeTool],
+        resultWrappers: [diagnosticsOnWrite({ boundMs: 1 })],
+        approval: "auto",
+      });
+      const registry = createRegistry({
+        tools: [lspTool, writeTool],
+        resultWrappers: [diagnosticsOnWrite({ boundMs: 30_000 })],
+        approval: "auto",
+      });
+      const main = join(fixture.dir, "pkg", "main.py");
+      const original = readFileSync(main, "utf8");
+      const broken = original.replace("print(big.area())", "print(big.aera())");
+      try {
+        // Open on pyright (as a question leaves it): what it has just before a write is read there.
+        await supervisor.open(main);
+        const unchecked = await hasty.invoke(run, {
+          tool: "write",
+          args: { file: "pkg/main.py", content: broken },
+        });
+        expect(resultText(unchecked)).toContain("not checked within the 1 ms bound");
+        // pyright has the broken text by now (asked directly: the run's ledger and looks untouched).
+        const now = await supervisor.diagnostics(main, { timeoutMs: 30_000 });
+        expect(now.diagnostics.some((d) => JSON.stringify(d.message).includes("aera"))).toBe(true);
+        const later = resultText(
+          await registry.invoke(run, {
+            tool: "write",
+            args: { file: "pkg/main.py", content: `# touched\n${broken}` },
+          }),
+        );
+        expect(later).toMatch(/^pkg\/main\.py:6:\d+ error .*"aera"/m);
+        expect(later).not.toContain("still present");
+      } finally {
+        await run.dispose();
+        fixture.remove();
+      }
+    },
+  );
 });
