@@ -1,6 +1,7 @@
 import { stateKey } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
-import { byPosition, codeText, messageText, severityName } from "../format/diagnostics.js";
+import { byPosition, codeText, severityName } from "../format/diagnostics.js";
+import { ledgerMessage } from "./ledger-message.js";
 import { earlierLines, lookLines, linesGone, type EarlierLines, type LookLines } from "./look-lines.js";
 
 /**
@@ -14,9 +15,12 @@ export type DiagnosticsLedger = Map<string, ReadonlyMap<string, number>>;
 /** The ledger's per-run slot. */
 export const diagnosticsLedgerKey = stateKey<DiagnosticsLedger>("LSP diagnostics ledger", () => new Map());
 
-/** The ledger key of one diagnostic within its file. */
+/**
+ * The ledger key of one diagnostic within its file: severity, code and message, the inferred
+ * types pyright prints into its messages left out (see `ledgerMessage`).
+ */
 function ledgerKey(diagnostic: Diagnostic): string {
-  return [severityName(diagnostic), codeText(diagnostic), messageText(diagnostic)].join("\u0000");
+  return [severityName(diagnostic), codeText(diagnostic), ledgerMessage(diagnostic)].join("\u0000");
 }
 
 /** What one check of a file found against the ledger. */

@@ -28,6 +28,8 @@ import {
   type Before,
 } from "./files-alongside.js";
 import { checkedText, earlierLines } from "./look-lines.js";
+import { touchedNames } from "./touched-names.js";
+import { readTextFile } from "../files/file-texts.js";
 import { preEditDiagnosticsKey } from "../rename/pre-edit-diagnostics.js";
 import { BoundReached, linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
@@ -96,7 +98,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       if (call.tool.name === syncingTool) call.run.state(preEditDiagnosticsKey).set(call.callId, new Map());
       // Made by this write (absent as it began): all they have is its doing.
       const absent = files.filter((file) => !existsSync(file));
-      named.set(call, { files, snapshot, startedAt: performance.now(), absent });
+      named.set(call, { files, snapshot, startedAt: performance.now(), absent, texts: textsBefore(files) });
     },
     async wrap(result: ToolResult, call): Promise<ToolResult> {
       const begun = named.get(call);
@@ -174,6 +176,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
     const unique = [...new Set(result.changedFiles)];
+    // What the written files had before the write, to tell the names it changed.
+    const textsBefore = new Map(
+      unique.map((file) => [
+        file,
+        begun?.texts.get(file) ?? supervisor.runningClientFor(file)?.syncedText(supervisor.uriOf(file)),
+      ]),
+    );
     const unfinished = call.run.state(unfinishedChecksKey);
     // Files whose diagnostics the run has never seen: what they have was not caused by this
     // write alone (read from their servers before it is sent where it can be; see `writtenBefore`).
@@ -297,6 +306,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         limit: alongsideLimit,
         signal,
         holdBack: othersInFlight,
+        touched: namesChanged(supervisor, unique, textsBefore),
       });
       // Cancelled or over the bound meanwhile: nothing is recorded as reported (the result the
       // call returned says not checked).
@@ -387,6 +397,46 @@ interface Begun {
   readonly startedAt: number;
   /** The files it names that did not exist as it began. */
   readonly absent: readonly string[];
+  /** The texts of the files it names as it began (those readable, at most 1 MB each). */
+  readonly texts: ReadonlyMap<string, string>;
+}
+
+/** Most characters of a written file read to tell the names a write changed. */
+const largestCompared = 1024 * 1024;
+
+/** The texts of `files` on disk now, those readable within {@link largestCompared}. */
+function textsBefore(files: readonly string[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const file of files) {
+    try {
+      texts.set(file, readTextFile(file, largestCompared));
+    } catch {
+      // Absent, or too large: its changed names are not told.
+    }
+  }
+  return texts;
+}
+
+/**
+ * The names the write changed in the files it wrote (see `touchedNames`): each file's text
+ * before (as its tool began, else its server's copy before the check sent it) against its text
+ * now (none for a file deleted). A file whose text before is not known adds none.
+ */
+function namesChanged(
+  supervisor: LspSupervisor,
+  written: readonly string[],
+  before: ReadonlyMap<string, string | undefined>,
+): Set<string> {
+  const names = new Set<string>();
+  for (const file of written) {
+    const old = before.get(file);
+    const language = supervisor.specFor(file)?.language;
+    if (old === undefined || language === undefined) continue;
+    const now = existsSync(file) ? checkedText(supervisor, file) : "";
+    if (now === undefined || now.length > largestCompared) continue;
+    for (const name of touchedNames(old, now, language)) names.add(name);
+  }
+  return names;
 }
 
 /**

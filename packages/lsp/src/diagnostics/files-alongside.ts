@@ -16,6 +16,7 @@ import {
 } from "./diagnostics-ledger.js";
 import { importersOf, importTest } from "./importers.js";
 import { checkedText } from "./look-lines.js";
+import { namesTouched } from "./touched-names.js";
 import { linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import type { WriteCheck } from "./write-diagnostics-section.js";
 
@@ -46,6 +47,12 @@ export interface Before {
    */
   readonly written: ReadonlyMap<string, readonly Diagnostic[]>;
 }
+
+/**
+ * Most diagnostics listed for a file checked alongside a write for the first time: not known to
+ * be the write's, they are a pointer, not a report (past it, only those naming what it changed).
+ */
+const firstLookRows = 3;
 
 /** Most files importing the written ones opened for one write. */
 const importerLimit = 10;
@@ -202,7 +209,7 @@ async function lookWithin(
   const carried = new Set<string>();
   const unsettled = new Set(catching.map(({ server }) => server));
   // Its first check of the workspace did not end within the look: what it publishes is compared
-  // at the check whatever its mark, listed whole, saying some may predate the write.
+  // at the check whatever its mark, as checked for the first time (see `checkAlongside`).
   for (const server of supervisor.unopenedPublishes(files)) {
     if (server.mark === undefined && unfinished.some(({ server: key }) => key === server.server)) {
       marks.set(server.server, -Infinity);
@@ -507,8 +514,9 @@ export async function releaseImporters(before: Before): Promise<void> {
  * after its mark (gopls: the packages an edit affects) are read from those publishes. Errors and
  * warnings new since a file was last looked at are what the write broke in it, and those
  * reported earlier and now gone what it mended. A file open without a look from before the
- * write lists what was not reported before, marked `firstLook` (never looked at in the run) or
- * `uncompared` (looked at earlier): some may predate the write. One not open and never
+ * write lists what was not reported before, marked `uncompared` (looked at earlier): some may
+ * predate the write; one never looked at in the run (`firstLook`) lists at most 3, past that
+ * only those naming what the write changed, and counts the rest (recorded as told of). One not open and never
  * published for was clean.
  */
 export async function checkAlongside(
@@ -531,6 +539,8 @@ export async function checkAlongside(
     signal: AbortSignal;
     /** Other writes' files, being made or checked: not sent by these checks (theirs to send). */
     holdBack?: () => readonly string[];
+    /** The names the write changed in the written files (see `touchedNames`). */
+    touched?: ReadonlySet<string>;
   },
 ): Promise<WriteCheck[]> {
   if (checkedFiles.length === 0 || state.signal.aborted) return [];
@@ -591,17 +601,31 @@ export async function checkAlongside(
         )
       : [];
     const sinceLast = noteLook(state.looks, file, current, supervisor.changesMark(file), checked);
-    const introduced = noLook ? before : sinceLast;
-    const gone = recordAlongside(state.ledger, file, current, introduced);
+    // Never looked at in the run: nothing tells what it had before the write, and a file with
+    // many old errors must not be listed whole as the write's. A few are listed whole; of more,
+    // only those naming something the write changed (at most a few), the rest counted. The look
+    // just taken is its baseline from now on.
+    const firstLook = noLook && !lookedEarlier;
+    const likely =
+      !firstLook || before.length <= firstLookRows
+        ? before
+        : before
+            .filter((diagnostic) => namesTouched(diagnostic, state.touched ?? new Set()))
+            .slice(0, firstLookRows);
+    const introduced = firstLook ? likely : noLook ? before : sinceLast;
+    const unattributed = firstLook ? before.length - likely.length : 0;
+    // Those counted are recorded as reported with those listed: the model was told they are
+    // there (and where to list them), and none is new to a later write.
+    const gone = recordAlongside(state.ledger, file, current, firstLook ? before : introduced);
     const display = supervisor.display(file);
     const caveat = noLook
       ? lookedEarlier
         ? { uncompared: true as const }
-        : { firstLook: true as const }
+        : { firstLook: true as const, unattributed }
       : unsettled
         ? { unsettled }
         : {};
-    return introduced.length > 0 || gone > 0
+    return introduced.length > 0 || gone > 0 || unattributed > 0
       ? [{ kind: "alongside", file, display, introduced, gone, ...caveat }]
       : [];
   };
@@ -632,9 +656,9 @@ export async function checkAlongside(
         continue;
       }
       // Never published for before: clean, as far as the server said, unless publishes were
-      // dropped past the server's bound (then listed whole, saying some may predate the write).
+      // dropped past the server's bound (then as checked for the first time).
       // A server whose pass had not ended (carried) may have published it before the write
-      // without it being looked at: listed whole then, saying some may predate the write.
+      // without it being looked at: as checked for the first time then.
       if (!state.looks.files.has(file) && server.complete && !state.carried.has(server.server)) {
         noteLook(state.looks, file, []);
       }

@@ -260,9 +260,40 @@ describe("writeDiagnosticsSection", () => {
       "LSP diagnostics after this write:",
       "1 new diagnostic in cmd/main.go, which this write did not change (some may come from changes made outside the tools, which its server was still checking):",
       "cmd/main.go:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
-      "1 diagnostic in util.go, which this write did not change (checked for the first time: some may predate this write):",
+      "1 diagnostic in util.go, which this write did not change (checked for the first time: not known to be caused by this write):",
       "util.go:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
       "lib.go: clean (no errors or warnings)",
+    ]);
+  });
+
+  it("never lists a file checked alongside for the first time whole: a few naming what the write changed, the rest counted", () => {
+    const firstLook = (name: string, introduced: Diagnostic[], unattributed: number): WriteCheck => ({
+      kind: "alongside",
+      file: `/w/${name}`,
+      display: name,
+      introduced,
+      gone: 0,
+      firstLook: true,
+      unattributed,
+    });
+    expect(lines([checked("base.py"), firstLook("unix.py", unknownNames(2), 50)])).toEqual([
+      "LSP diagnostics after this write:",
+      "2 of the 52 diagnostics in unix.py, which this write did not change, name what it changed (checked for the first time: not known to be caused by this write; the other 50 are not listed, lsp diagnostics on unix.py lists them):",
+      "unix.py:1:1 error [TS2304] Cannot find name 'missing0'. (typescript)",
+      "unix.py:2:1 error [TS2304] Cannot find name 'missing1'. (typescript)",
+      "base.py: clean (no errors or warnings)",
+    ]);
+    expect(lines([checked("base.py"), firstLook("selector.py", [], 73)])).toEqual([
+      "LSP diagnostics after this write:",
+      "selector.py, which this write did not change, has 73 errors or warnings not known to be caused by it (checked for the first time: what it had before is not known); lsp diagnostics on selector.py lists them",
+      "base.py: clean (no errors or warnings)",
+    ]);
+    expect(
+      lines([checked("base.py"), firstLook("selector.py", [], 73), firstLook("unix.py", [], 1)]),
+    ).toEqual([
+      "LSP diagnostics after this write:",
+      "2 files this write did not change have 74 errors or warnings not known to be caused by it (checked for the first time: what they had before is not known): selector.py (73), unix.py (1); lsp diagnostics on each lists them",
+      "base.py: clean (no errors or warnings)",
     ]);
   });
 

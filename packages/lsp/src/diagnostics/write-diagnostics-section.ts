@@ -39,10 +39,13 @@ export type WriteCheck =
       /** How many of its diagnostics reported earlier are gone. */
       readonly gone: number;
       /**
-       * Set when it was not looked at before the write: `introduced` is all it has, some of
-       * which may predate the write.
+       * Set when it was not looked at before the write (what it had then is not known):
+       * `introduced` is only what names something the write changed (see `touchedNames`), none
+       * of it known to be caused by the write; `unattributed` counts the rest, not listed.
        */
       readonly firstLook?: true;
+      /** With `firstLook`: how many of its errors and warnings are neither listed nor recorded. */
+      readonly unattributed?: number;
       /**
        * Set when the run had looked at it earlier but had no look from before this write (its
        * server was sent other changes first): `introduced` is what was not reported before, some
@@ -143,8 +146,11 @@ export function writeDiagnosticsSection(
     budget -= shown.length;
     listedFiles += 1;
     if (check.kind === "alongside" && check.firstLook) {
+      const others = check.unattributed ?? 0;
       lines.push(
-        `${count(all.length, "diagnostic")} in ${check.display}, which this write did not change (checked for the first time: some may predate this write):`,
+        others === 0
+          ? `${count(all.length, "diagnostic")} in ${check.display}, which this write did not change (checked for the first time: not known to be caused by this write):`
+          : `${all.length} of the ${all.length + others} diagnostics in ${check.display}, which this write did not change, ${all.length === 1 ? "names" : "name"} what it changed (checked for the first time: not known to be caused by this write; the other ${others} are not listed, lsp diagnostics on ${check.display} lists them):`,
       );
     } else if (check.kind === "alongside" && check.uncompared) {
       lines.push(
@@ -176,6 +182,23 @@ export function writeDiagnosticsSection(
   if (omitted.length > 0) {
     lines.push(
       `… and ${count(omittedCount, "more new diagnostic")} in ${count(omitted.length, "more file")} (${named(omitted)}); lsp diagnostics lists them`,
+    );
+  }
+
+  // Looked at for the first time, none of what they have naming what the write changed: what
+  // they had before is not known, so nothing is listed as the write's (never their whole list).
+  const unknownBefore = alongside.filter(
+    (check) => check.firstLook && check.introduced.length === 0 && (check.unattributed ?? 0) > 0,
+  );
+  const [lone] = unknownBefore;
+  if (lone && unknownBefore.length === 1) {
+    lines.push(
+      `${lone.display}, which this write did not change, has ${count(lone.unattributed ?? 0, "error or warning", "errors or warnings")} not known to be caused by it (checked for the first time: what it had before is not known); lsp diagnostics on ${lone.display} lists them`,
+    );
+  } else if (unknownBefore.length > 1) {
+    const total = unknownBefore.reduce((sum, check) => sum + (check.unattributed ?? 0), 0);
+    lines.push(
+      `${unknownBefore.length} files this write did not change have ${total} errors or warnings not known to be caused by it (checked for the first time: what they had before is not known): ${named(unknownBefore.map((check) => `${check.display} (${check.unattributed ?? 0})`))}; lsp diagnostics on each lists them`,
     );
   }
 
@@ -281,9 +304,9 @@ function stillPresentNote(check: { stillPresent: number; hadBefore?: true }): st
     : ` (${check.stillPresent} reported earlier still present)`;
 }
 
-/** "1 file", "3 files". */
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+/** "1 file", "3 files" (or `plural` when given). */
+function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
 }
 
 /** "a, b, c" or, past the limit, "a, b, c, d, e and 3 more". */
