@@ -124,9 +124,14 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
     // Never left with text that is not on disk, whatever failed above (a later call would
     // re-sync it from the disk anyway, but answers until then would be about the probe).
     await Promise.all(
-      sent.map((file) =>
-        client.sync(file.uri, file.languageId, file.text.before, false).catch(() => undefined),
-      ),
+      sent.map(async (file) => {
+        // clangd rebuilds only input it has not built: the write's re-sync would send the probe's
+        // text again, which it built already, and it would answer that version never (every
+        // search after the rename waiting for its analysis). Closed and opened anew with the text
+        // before, it builds that, and the written text is new to it again.
+        if (client.spec.indexScope === "open-files") await client.close(file.uri).catch(() => undefined);
+        await client.sync(file.uri, file.languageId, file.text.before, false).catch(() => undefined);
+      }),
     );
   }
   const shown = await Promise.all(captured.map((capture) => describeCapture(question, files, capture, left)));
