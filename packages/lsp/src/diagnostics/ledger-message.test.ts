@@ -25,6 +25,10 @@ describe("ledgerMessage", () => {
     expect(ledgerMessage(declared)).toBe(declared.message);
     const tsc = from("typescript", "Type 'string | number' is not assignable to type 'number'.");
     expect(ledgerMessage(tsc)).toBe(tsc.message);
+    // A declared union is a type the code wrote: two of them are two errors.
+    const optionalInt = from("Pyright", 'Argument of type "int | None" cannot be assigned to parameter "x"');
+    const optionalStr = from("Pyright", 'Argument of type "str | None" cannot be assigned to parameter "x"');
+    expect(ledgerMessage(optionalInt)).not.toBe(ledgerMessage(optionalStr));
     // The text between two quoted parts is never taken for one.
     const between = from("Pyright", '"a" is Unknown | "b"');
     expect(ledgerMessage(between)).toBe(between.message);

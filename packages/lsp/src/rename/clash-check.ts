@@ -1,3 +1,4 @@
+import { ledgerMessage } from "../diagnostics/ledger-message.js";
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type {
@@ -8,7 +9,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
-import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
+import { codeText, formatDiagnostic } from "../format/diagnostics.js";
 import { someOf } from "../format/some-of.js";
 import { wholeName } from "../positions/identifier-chars.js";
 import { languageIdFor } from "../servers/server-table.js";
@@ -282,17 +283,18 @@ async function newErrors(
         late.push(supervisor.display(file.path));
         return [];
       }
-      // The same error before and after, its message naming the symbol by its new name, is no new one.
-      const counts = new Map<string, number>();
-      for (const diagnostic of before.filter(isError)) {
-        const key = keyOf(diagnostic, (message) => message.replace(global, question.newName));
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
+      // The same error before and after is no new one: its message as printed (about another
+      // symbol of the old name, which the rename left alone) or naming the renamed symbol by
+      // its new name. Each error before answers for one after.
+      const earlier = before.filter(isError).map((diagnostic) => ({
+        asPrinted: keyOf(diagnostic, (message) => message),
+        renamed: keyOf(diagnostic, (message) => message.replace(global, () => question.newName)),
+      }));
       return after.diagnostics.filter(isError).flatMap((diagnostic) => {
         const key = keyOf(diagnostic, (message) => message);
-        const count = counts.get(key) ?? 0;
-        if (count > 0) {
-          counts.set(key, count - 1);
+        const same = earlier.findIndex((entry) => entry.asPrinted === key || entry.renamed === key);
+        if (same >= 0) {
+          earlier.splice(same, 1);
           return [];
         }
         const line = file.text.lineText(diagnostic.range.start.line, true).trim();
@@ -356,8 +358,9 @@ function isError(diagnostic: Diagnostic): boolean {
   return (diagnostic.severity ?? 1) === 1;
 }
 
+/** An error's key as the ledger has it (pyright's varying inferred types left out), its message mapped. */
 function keyOf(diagnostic: Diagnostic, message: (text: string) => string): string {
-  return `${codeText(diagnostic)}\u0000${message(messageText(diagnostic))}`;
+  return `${codeText(diagnostic)}\u0000${message(ledgerMessage(diagnostic))}`;
 }
 
 function firstLocation(

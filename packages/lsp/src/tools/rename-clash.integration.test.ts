@@ -59,6 +59,22 @@ describe.skipIf(!found && !ci)(
       expect(read("src/scope.ts")).toBe(scope.replaceAll("max", "ceiling"));
     });
 
+    it("renames over an error already there that names another symbol of the old name (not a clash)", async () => {
+      // The property 'name' is not the local renamed: its error is the same before and after.
+      const source =
+        'interface Foo {\n  id: number;\n}\nexport function show(foo: Foo): string {\n  const name = "x";\n  return name + String(foo.name);\n}\n';
+      write("src/show.ts", source);
+      expect(await server.text({ action: "diagnostics", file: "src/show.ts" })).toContain(
+        "Property 'name' does not exist on type 'Foo'",
+      );
+      const result = await rename("src/show.ts", 5, "name", "title");
+      expect(result.isError, resultText(result)).toBe(false);
+      expect(resultText(result)).toContain("renamed 'name' to 'title': 2 edits in 1 file");
+      expect(read("src/show.ts")).toBe(
+        source.replace('const name = "x"', 'const title = "x"').replace("return name +", "return title +"),
+      );
+    });
+
     it("refuses an outer name renamed to a local's that its use would then mean", async () => {
       const source =
         "const rate = 3;\nexport function scaled(n: number): number {\n  const factor = 2;\n  return n * rate * factor;\n}\n";
