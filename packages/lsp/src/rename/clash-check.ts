@@ -121,6 +121,16 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
     ]);
     captured = found;
     clashes.push(...errors);
+    // Another call (a read's re-sync, another write's check) may have sent a file's disk text
+    // while the probe ran: what was asked about it then was not about the edit.
+    const overtaken = sent.filter((file) => !client.isSynced(file.uri, file.text.after));
+    if (overtaken.length > 0)
+      unchecked.push(
+        `${someOf(
+          overtaken.map((file) => supervisor.display(file.path)),
+          3,
+        )} were sent again by another call during the check`,
+      );
   } finally {
     // Never left with text that is not on disk, whatever failed above (a later call would
     // re-sync it from the disk anyway, but answers until then would be about the probe).
@@ -131,7 +141,10 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
         // search after the rename waiting for its analysis). Closed and opened anew with the text
         // before, it builds that, and the written text is new to it again.
         if (client.spec.indexScope === "open-files") await client.close(file.uri).catch(() => undefined);
-        await client.sync(file.uri, file.languageId, file.text.before, false).catch(() => undefined);
+        // The disk's text as it is now (another write may have changed it meanwhile; the
+        // rename's own write then refuses to overwrite it).
+        const disk = supervisor.texts.tryRead(file.path)?.text ?? file.text.before;
+        await client.sync(file.uri, file.languageId, disk, false).catch(() => undefined);
       }),
     );
   }
