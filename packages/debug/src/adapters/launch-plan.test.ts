@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { adapterForProgram } from "./launch-plan.js";
+import type { AdapterId, AdapterReport } from "./detect-adapter.js";
+import { adapterForProgram, attachPlan } from "./launch-plan.js";
 
 describe("adapterForProgram", () => {
   const dir = mkdtempSync(join(tmpdir(), "tools-debug-plan-"));
@@ -29,5 +30,23 @@ describe("adapterForProgram", () => {
     expect(adapterForProgram(join(dir, "main.go"))).toBe("delve");
     expect(adapterForProgram(join(dir, "main.dart"))).toBe("dart");
     expect(adapterForProgram(join(dir, "prog"))).toBe("lldb");
+  });
+});
+
+describe("attachPlan", () => {
+  const report = (id: AdapterId): AdapterReport => ({
+    id,
+    marker: undefined,
+    binary: "/usr/bin/true",
+    binaryNote: "",
+    usable: true,
+    why: undefined,
+    warnings: [],
+  });
+
+  it("connects to the port itself for debugpy and delve only: lldb-dap is ours, over stdio", () => {
+    expect(attachPlan(report("debugpy"), 5678, tmpdir(), 1000).connectsToPort).toBe(true);
+    expect(attachPlan(report("delve"), 5678, tmpdir(), 1000).connectsToPort).toBe(true);
+    expect(attachPlan(report("lldb"), 5678, tmpdir(), 1000).connectsToPort).toBeFalsy();
   });
 });

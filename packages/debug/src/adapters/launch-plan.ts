@@ -20,6 +20,11 @@ export interface SessionPlan {
   /** False for adapters that never exit after disconnect (debugpy #672). */
   readonly exitsOnDisconnect?: boolean;
   readonly cleanupPaths: readonly string[];
+  /**
+   * True when the session speaks to whatever serves an attach's port (a TCP connection to it):
+   * its initialize answer then tells which debugger that is. lldb's attach runs our own lldb-dap.
+   */
+  readonly connectsToPort?: boolean;
   /** Handshake bounds: delve compiles before it answers, so it gets longer. */
   readonly launchMs: number;
   start(output: OutputRing): Promise<AdapterProcess>;
@@ -224,6 +229,7 @@ export function attachPlan(report: AdapterReport, port: number, cwd: string, lau
         terminateDebuggee: false,
         cleanupPaths: [],
         launchMs,
+        connectsToPort: true,
         start: () => connectTcpAdapter("127.0.0.1", port),
       };
     case "delve":
@@ -235,6 +241,7 @@ export function attachPlan(report: AdapterReport, port: number, cwd: string, lau
         terminateDebuggee: false,
         cleanupPaths: [],
         launchMs,
+        connectsToPort: true,
         start: () => connectTcpAdapter("127.0.0.1", port),
       };
     case "lldb": {

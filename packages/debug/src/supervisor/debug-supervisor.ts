@@ -212,7 +212,8 @@ export class DebugSupervisor {
       plan,
       warnings,
       signal,
-      onOtherAdapter,
+      // lldb's plan runs our own lldb-dap (gdb-remote to the port): its answer names only that.
+      plan.connectsToPort ? onOtherAdapter : undefined,
     );
   }
 
