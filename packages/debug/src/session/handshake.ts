@@ -17,7 +17,8 @@ export interface Relabel {
 
 /**
  * Called when `initialize` shows another adapter than the session's (an attach to a port the
- * root marker guessed wrong): the session as that adapter, or a throw to refuse it.
+ * root marker guessed wrong): the session as that adapter, or a throw to refuse it (a
+ * DebugError DEBUG_BAD_ARGUMENTS reaches the caller as it is, once the adapter is ended).
  */
 export type OnOtherAdapter = (found: AdapterId) => Relabel;
 
@@ -87,6 +88,8 @@ export async function handshake(
       core.output.tail(1500, "op 'output' reads them").trim() ||
       lastLines(core.options.adapter.stderrTail().trim(), 1500);
     await core.terminate(`${request} failed: ${message}`);
+    // A refusal (onOtherAdapter: the port serves another adapter) is no failed launch.
+    if (error instanceof DebugError && error.code === "DEBUG_BAD_ARGUMENTS") throw error;
     throw new DebugError(
       "DEBUG_LAUNCH_FAILED",
       `${request} of ${core.description} failed: ${message}` +

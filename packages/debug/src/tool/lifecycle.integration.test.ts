@@ -326,9 +326,13 @@ describe.skipIf(!found && !ci)("debug attach to a port that is not the root mark
       const port = await listen(run);
       const attach = await call({ op: "attach", port, adapter: "delve" });
       expect(attach.isError).toBe(true);
+      // A refusal, not a failed launch: its own code, and no launch failure's trailer.
+      expect(attach.code).toBe("DEBUG_BAD_ARGUMENTS");
       expect(attach.text).toContain(
         `port ${port} is served by debugpy, not delve; attach with adapter 'debugpy' (or leave adapter out)`,
       );
+      expect(attach.text).not.toContain("failed");
+      expect(attach.text).not.toContain("(the program wrote no output)");
       expect(supervisor.conversation("conv-1").session).toBeUndefined();
     } finally {
       await run.dispose();
