@@ -15,6 +15,33 @@ describe("OutputRing", () => {
     expect(since.dropped).toBe(0);
   });
 
+  it("points a cursor taken before new output at an open line the output went on", () => {
+    const ring = new OutputRing();
+    ring.push("stdout", "start\n");
+    ring.push("stdout", "Value: ");
+    // Closed lines, or nothing new: the cursor is the end at the mark.
+    const idle = ring.mark();
+    expect(ring.cursorSince(idle)).toBe(2);
+    // print("a\nb") at the open line: "a" joins entry 1, which the reader must read again.
+    const mark = ring.mark();
+    ring.push("stdout", "a\nb");
+    ring.push("stdout", "\n");
+    expect(ring.cursorSince(mark)).toBe(1);
+    expect(ring.read(ring.cursorSince(mark)).entries.map((entry) => entry.text)).toEqual([
+      "Value: a\n",
+      "b\n",
+    ]);
+    // After a closed line, new output starts a new entry.
+    const closed = ring.mark();
+    ring.push("stdout", "x\n");
+    expect(ring.cursorSince(closed)).toBe(3);
+    // An open line of another stream is not gone on: it is not read again.
+    ring.push("stderr", "warn: ");
+    const other = ring.mark();
+    ring.push("stdout", "y\n");
+    expect(ring.cursorSince(other)).toBe(5);
+  });
+
   it("keeps each line of a chunk as an entry of its own, so that a cursor can point inside the chunk", () => {
     const ring = new OutputRing();
     ring.push("stdout", "row 0\nrow 1\nrow 2\nrow 3\n");

@@ -10,6 +10,14 @@ export interface OutputEntry {
   readonly text: string;
 }
 
+/** A point in the stream (see {@link OutputRing.mark}). */
+export interface OutputMark {
+  /** The cursor after the newest entry then. */
+  readonly end: number;
+  /** The stream's length then, in characters. */
+  readonly chars: number;
+}
+
 /**
  * A bounded ring of the debuggee's output (stdout, stderr, adapter console messages), read by
  * cursor: `read(cursor)` returns what arrived since, and the cursor to pass next time. Each chunk
@@ -41,6 +49,24 @@ export class OutputRing {
   /** The cursor after the newest entry. */
   get end(): number {
     return this.nextSeq;
+  }
+
+  /** Where the output stands now: {@link cursorSince} finds what arrived after it. */
+  mark(): OutputMark {
+    return { end: this.nextSeq, chars: this.streamChars };
+  }
+
+  /**
+   * The cursor that reads what arrived after `mark`: the newest entry then when its line was
+   * open and the new output went on in it (no new seq marks that text), else `mark.end`.
+   */
+  cursorSince(mark: OutputMark): number {
+    if (this.streamChars === mark.chars || mark.end === 0) return mark.end;
+    const first = this.entries[this.head]?.seq ?? this.nextSeq;
+    const at = this.head + mark.end - 1 - first;
+    const newest = at >= this.head ? this.entries[at] : undefined;
+    // Newest at the mark, it ended at `mark.chars`: past that, it took new text.
+    return newest && this.starts[at]! + newest.text.length > mark.chars ? mark.end - 1 : mark.end;
   }
 
   push(category: string, text: string): void {

@@ -198,9 +198,10 @@ async function executeOp(args: DebugInput, context: ToolContext) {
     }
     case "evaluate": {
       const session = supervisor.require(run.conversationId);
-      const before = session.output.end;
+      const mark = session.output.mark();
       const body = await session.evaluate(need(args, "expression"), args.frame_id);
-      return textResult(formatEvaluation(body, before, session.output.end));
+      // Output that went on a line left open (print(…, end="")) is read from that line's entry.
+      return textResult(formatEvaluation(body, session.output.cursorSince(mark), session.output.end));
     }
     case "output": {
       const session = state.session ?? state.last;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DebugSession } from "../session/debug-session.js";
+import { OutputRing } from "../session/output-ring.js";
 import { formatEvaluation, formatFrames, formatOutcome } from "./format.js";
 
 describe("formatFrames", () => {
@@ -54,6 +55,29 @@ describe("formatEvaluation", () => {
     );
     expect(formatEvaluation({ result: "3", type: "int", variablesReference: 0 }, 0, 2)).toBe(
       '3 (int)\n(it wrote 2 lines of output: read with {"op":"output","cursor":0})',
+    );
+  });
+});
+
+describe("formatEvaluation with the output ring", () => {
+  const evaluate = (ring: OutputRing, written: string): string => {
+    const mark = ring.mark();
+    ring.push("stdout", written);
+    return formatEvaluation({ result: "None", variablesReference: 0 }, ring.cursorSince(mark), ring.end);
+  };
+
+  it("counts and points at an open line the evaluation's output went on", () => {
+    // Stopped after print("Value: ", end=""), then evaluate print("a\nb"): "a" joins that line.
+    const ring = new OutputRing();
+    ring.push("stdout", "Value: ");
+    expect(evaluate(ring, "a\nb\n")).toBe(
+      'None\n(it wrote 2 lines of output: read with {"op":"output","cursor":0})',
+    );
+    // print("x") alone at an open line still says it wrote.
+    const open = new OutputRing();
+    open.push("stdout", "Value: ");
+    expect(evaluate(open, "x\n")).toBe(
+      'None\n(it wrote 1 line of output: read with {"op":"output","cursor":0})',
     );
   });
 });
