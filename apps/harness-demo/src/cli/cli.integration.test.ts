@@ -90,7 +90,7 @@ describe("harness-demo CLI", () => {
       "ANTHROPIC_API_KEY",
       // serve takes --python like --interactive and --model; tools --vibe; CMD is split as sh does.
       "[--conversation ID] [--python PATH]",
-      "[--workdir DIR] [--vibe]",
+      "vibe_* tools as on a model backend; --vibe-command: as on",
       `--vibe-command "sh -c 'echo {tier}; cat'"`,
       "ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set",
     ]) {
