@@ -331,6 +331,24 @@ describe("eval on the JavaScript kernel", () => {
     }
   });
 
+  it("takes a line written without a break for activity: dots and a \\r progress line are not interrupted", async () => {
+    const short = makeRun(workspace.directory, { inactivityMs: 1500, interruptGraceMs: 5000 });
+    try {
+      const pause = "await new Promise((done) => setTimeout(done, 600))";
+      const dots = await cellIn(short, `for (let i = 0; i < 7; i++) { process.stdout.write("."); ${pause} }`);
+      expect(dots.error).toBeUndefined();
+      expect(resultText(dots)).toBe(".......");
+      const progress = await cellIn(
+        short,
+        `for (let i = 1; i <= 7; i++) { process.stdout.write(\`\\r\${i}/7\`); ${pause} }\nconsole.log(" done")`,
+      );
+      expect(progress.error).toBeUndefined();
+      expect(resultText(progress)).toBe("7/7 done");
+    } finally {
+      await short.run.dispose();
+    }
+  });
+
   it("leaves no kernel or executor process after run.dispose()", async () => {
     const pids = resultText(await cell("[process.ppid, process.pid].join(' ')"))
       .replace(/'/g, "")

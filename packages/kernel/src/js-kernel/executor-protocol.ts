@@ -26,6 +26,11 @@ export type FromExecutor =
       /** Of `images`, those over the size limit (the rest are over the count). */
       readonly largeImages?: number;
     }
+  /**
+   * The cell wrote text that is held, not sent (an open line kept for carriage returns): it is
+   * active. At most one a second (see OutputBudget); the kernel turns it into a busy status.
+   */
+  | { readonly type: "activity" }
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
   /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
   | { readonly type: "input"; readonly id: number; readonly prompt: string }

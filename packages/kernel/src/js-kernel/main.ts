@@ -155,6 +155,11 @@ executor.on("message", (message: FromExecutor) => {
     streams.write(parent, message);
     return;
   }
+  if (message.type === "activity") {
+    // Output held in the executor: the client takes any message under the cell as activity.
+    publish(parent, "status", { execution_state: "busy" });
+    return;
+  }
   // The cell's text written before this message goes out before it.
   streams.flush();
   switch (message.type) {

@@ -7,19 +7,26 @@ import { OutputBudget } from "./output-budget.js";
 /** A budget on a channel that writes nothing until told to, and turns that run only when told to. */
 function harness(limits: Partial<OutputLimits> = { maxChars: 2000, maxLines: 40 }) {
   const posted: FromExecutor[] = [];
+  /** When each `activity` message was posted (kept apart from `posted`). */
+  const activity: number[] = [];
   const pendingSent: (() => void)[] = [];
   const turns: (() => void)[] = [];
+  const clock = { now: 0 };
   const budget = new OutputBudget(
     { ...defaultOutputLimits, ...limits },
     (message, sent) => {
-      posted.push(message);
+      if (message.type === "activity") activity.push(clock.now);
+      else posted.push(message);
       pendingSent.push(sent);
     },
     (callback) => turns.push(callback),
+    () => clock.now,
   );
   return {
     budget,
     posted,
+    activity,
+    clock,
     /** The channel writes out everything handed to it so far. */
     written: () => {
       for (const sent of pendingSent.splice(0)) sent();
@@ -33,6 +40,26 @@ function harness(limits: Partial<OutputLimits> = { maxChars: 2000, maxLines: 40 
 }
 
 describe("OutputBudget", () => {
+  it("sends activity, at most once a second, while the line held open for carriage returns changes", () => {
+    const { budget, posted, activity, clock, turn, written, streamText } = harness();
+    for (let i = 0; i < 10; i++) {
+      budget.stream("stdout", ".");
+      turn();
+      written();
+      clock.now += 400;
+    }
+    // Writes at 0, 400, … 3600 ms: activity at 0, 1200, 2400 and 3600, and no text yet.
+    expect(activity).toEqual([0, 1200, 2400, 3600]);
+    expect(posted).toEqual([]);
+    clock.now += 1000;
+    budget.stream("stdout", "\r50%");
+    budget.stream("stdout", "\r100%\n");
+    budget.send({ type: "done", id: 1, status: "ok" });
+    expect(streamText()).toBe("100%\n");
+    expect(activity).toHaveLength(5);
+    expect(posted.at(-1)).toEqual({ type: "done", id: 1, status: "ok" });
+  });
+
   it("holds about the limits of a million lines printed in one turn, and counts the rest exactly", () => {
     const { budget, posted, streamText } = harness();
     let printed = 0;

@@ -4,6 +4,9 @@ import type { OutputLimits } from "../eval/output-limits.js";
 import { bundleText, CarriageReturns } from "../eval/output-text.js";
 import type { FromExecutor } from "./executor-protocol.js";
 
+/** The least time between two `activity` messages, in milliseconds. */
+const activityMs = 1000;
+
 type Stream = Extract<FromExecutor, { type: "stream" }>;
 type Display = Extract<FromExecutor, { type: "display" }>;
 
@@ -62,16 +65,23 @@ export class OutputBudget {
   /**
    * Carriage returns applied as the result applies them, before the text is weighed: a stream of
    * `\r` updates is its last line, not its first and last few thousand characters. The open line
-   * goes out with the next other message, or when the cell ends.
+   * goes out with the next other message, or when the cell ends; until then a change to it sends an
+   * `activity` message (at most one each `activityMs`), so a cell writing `.` or `\r42%` without a
+   * line break is not taken for silent by the inactivity budget.
    */
   private readonly overwrites: CarriageReturns;
   private openStream: Stream["name"] = "stdout";
+  private lastActivity = -Infinity;
 
-  /** `defer` runs a callback at the next event-loop turn (setImmediate); tests pass their own. */
+  /**
+   * `defer` runs a callback at the next event-loop turn (setImmediate), `now` reads a clock in
+   * milliseconds; tests pass their own.
+   */
   constructor(
     private readonly limits: OutputLimits,
     private readonly post: PostMessage,
     private readonly defer: (callback: () => void) => void = setImmediate,
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.images = new ImageLimit(limits);
     this.overwrites = new CarriageReturns(limits.maxChars);
@@ -98,6 +108,16 @@ export class OutputBudget {
     this.openStream = name;
     const done = this.overwrites.write(text);
     if (done !== "") this.take({ type: "stream", name, text: done }, done);
+    else if (this.overwrites.held > 0) this.active();
+  }
+
+  /** Text held unsent changed: an `activity` message, unless one went out within `activityMs`. */
+  private active(): void {
+    const now = this.now();
+    if (now - this.lastActivity < activityMs) return;
+    this.lastActivity = now;
+    // Not through send(): that would flush the open line, which the next write may overwrite.
+    this.postOne({ type: "activity" });
   }
 
   /** The stream line held open for carriage returns is taken as it stands. */
