@@ -6,11 +6,16 @@ export type LateOutputs = Extract<KernelOutput, { type: "late" }>;
 /** Most characters of late output kept between two cells, by default. */
 export const defaultLateOutputChars = 10_000;
 
+/** Most late outputs kept between two cells, by default. */
+export const defaultLateOutputCount = 500;
+
 /**
  * Output that arrives for a cell after it finished (a thread's print, a timer's console.log, an
  * unhandled rejection), kept for the next cell in bounded memory: outputs in order up to
- * `maxChars` characters (text as sent, an image's base64, a bundle's JSON); a stream over what is
- * left is cut there, and what does not fit after that is only counted.
+ * `maxChars` characters (text as sent, an image's base64, a bundle's JSON; every output weighs at
+ * least 1) and `maxOutputs` outputs; a stream over what is left is cut there, and what does not
+ * fit after that is only counted. The JavaScript kernel's `omitted` is counted with what is left
+ * out, not kept; a `clear` drops what came before it, kept or counted, as the result would.
  */
 export class LateOutput {
   private outputs: KernelOutput[] = [];
@@ -18,7 +23,10 @@ export class LateOutput {
   private leftOutputs = 0;
   private leftChars = 0;
 
-  constructor(private readonly maxChars = defaultLateOutputChars) {}
+  constructor(
+    private readonly maxChars = defaultLateOutputChars,
+    private readonly maxOutputs = defaultLateOutputCount,
+  ) {}
 
   /** True when nothing is kept or counted. */
   get empty(): boolean {
@@ -32,8 +40,20 @@ export class LateOutput {
       this.leftChars += output.left.chars;
       return;
     }
+    if (output.type === "omitted") {
+      // The kernel's count of text it did not send (and of images): one output left out here.
+      this.leftOutputs += (output.chars > 0 ? 1 : 0) + (output.images ?? 0);
+      this.leftChars += output.chars;
+      return;
+    }
+    if (output.type === "clear") {
+      // clear_output(): what came before is not shown, so it is not kept (a thread clearing and
+      // printing every 50 ms keeps its last print, not every clear).
+      this.reset();
+      return;
+    }
     const size = weight(output);
-    const room = this.maxChars - this.chars;
+    const room = Math.min(this.maxChars - this.chars, this.outputs.length < this.maxOutputs ? Infinity : 0);
     if (size <= room) {
       this.outputs.push(output);
       this.chars += size;
@@ -61,23 +81,28 @@ export class LateOutput {
   /** {@link current}, and forgets it. */
   take(): LateOutputs | undefined {
     const late = this.current();
+    this.reset();
+    return late;
+  }
+
+  private reset(): void {
     this.outputs = [];
     this.chars = 0;
     this.leftOutputs = 0;
     this.leftChars = 0;
-    return late;
   }
 }
 
+/** The characters an output holds, at least 1 (an empty one is still one more kept). */
 function weight(output: KernelOutput): number {
   switch (output.type) {
     case "stream":
-      return output.text.length;
+      return Math.max(1, output.text.length);
     case "display":
       return JSON.stringify(output.data).length;
     case "error":
-      return output.evalue.length + output.traceback.reduce((sum, line) => sum + line.length, 0);
+      return Math.max(1, output.evalue.length + output.traceback.reduce((sum, line) => sum + line.length, 0));
     default:
-      return 0;
+      return 1;
   }
 }
