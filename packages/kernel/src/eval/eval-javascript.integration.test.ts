@@ -1,10 +1,12 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import {
   defineTool,
   resultText,
   textResult,
+  ToolsError,
   type Registry,
   type Run,
   type ToolResult,
@@ -299,6 +301,46 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell('%%bash\necho "[$JS_VAR]"\nprintenv HOME; echo "status $?"'))).toBe(
       "[from js's side]\nstatus 1",
     );
+  });
+
+  it("keeps changed values out of %%bash's command text (the approval card): a private file, sourced and deleted", async () => {
+    const calls: { command: string; mode?: number }[] = [];
+    const recording = defineTool({
+      name: "recording_shell",
+      tier: "exec",
+      parallelSafe: false,
+      description: 'Runs a shell command; refuses one naming refuse-me. Example: {"command": "ls"}',
+      input: z.object({ command: z.string(), timeout_seconds: z.number().optional() }),
+      execute: (args, context) => {
+        const file = /^\. '?([^' ;]*tools-env-[^' ;]*)'?;/.exec(args.command)?.[1];
+        calls.push({
+          command: args.command,
+          ...(file === undefined ? {} : { mode: statSync(file).mode & 0o777 }),
+        });
+        if (args.command.includes("refuse-me"))
+          throw new ToolsError({ code: "GUARDRAIL_REFUSED", message: "this command is refused here" });
+        const run = spawnSync("/bin/bash", ["-c", args.command], {
+          cwd: context.run.workingDirectory,
+          encoding: "utf8",
+        });
+        return textResult(run.stdout);
+      },
+    });
+    const own = makeRun(workspace.directory, { shellTool: "recording_shell" }, [recording]);
+    try {
+      await cellIn(own, 'process.env.API_TOKEN = "tok-s3cret"');
+      expect(resultText(await cellIn(own, '%%bash\necho "[$API_TOKEN]"'))).toBe("[tok-s3cret]");
+      expect(resultText(await cellIn(own, "%%bash\necho refuse-me"))).toContain("refused");
+      expect(calls).toHaveLength(2);
+      for (const call of calls) {
+        expect(call.command).not.toContain("tok-s3cret");
+        expect(call.mode).toBe(0o600);
+        const file = /^\. '?([^' ;]*)'?;/.exec(call.command)?.[1] ?? "";
+        expect(existsSync(file)).toBe(false);
+      }
+    } finally {
+      await own.run.dispose();
+    }
   });
 
   it("runs several bridged calls at once", async () => {

@@ -442,6 +442,8 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
  */
 function recordingShell() {
   const calls: Record<string, unknown>[] = [];
+  /** The mode of the file of environment changes each command sourced. */
+  const envModes: number[] = [];
   const tool = defineTool({
     name: "recording_shell",
     tier: "exec",
@@ -450,6 +452,8 @@ function recordingShell() {
     input: z.object({ command: z.string(), timeout_seconds: z.number().int().max(600).optional() }),
     execute: (args, context) => {
       calls.push(args);
+      const file = environmentFile(args.command);
+      if (file !== undefined) envModes.push(statSync(file).mode & 0o777);
       if (args.command.includes("too-slow"))
         throw new ToolsError({
           code: "TIMEOUT",
@@ -463,7 +467,12 @@ function recordingShell() {
       return textResult(run.stdout);
     },
   });
-  return { tool, calls };
+  return { tool, calls, envModes };
+}
+
+/** The file of environment changes a command sources first (`. /tmp/tools-env-….sh; rm -f …`). */
+function environmentFile(command: string): string | undefined {
+  return /^\. '?([^' ;]*tools-env-[^' ;]*)'?;/.exec(command)?.[1];
 }
 
 describePython("eval's !cmd and %%bash: the shell tool's time limit and the kernel's environment", () => {
@@ -509,6 +518,25 @@ describePython("eval's !cmd and %%bash: the shell tool's time limit and the kern
     expect(resultText(gone)).toBe("status 1");
     // The environment the kernel started with is not spelt out on each command.
     expect(String(shell.calls.at(-1)?.command)).not.toContain("PATH=");
+  });
+
+  it("keeps changed values out of the command's text (the approval card): a private file, sourced and deleted", async () => {
+    const before = shell.calls.length;
+    await cell("import os\nos.environ['PGPASSWORD'] = 'pw-s3cret'");
+    expect(resultText(await cell('!echo "[$PGPASSWORD]"'))).toBe("[pw-s3cret]");
+    expect(resultText(await cell('out = !echo "[$PGPASSWORD]"\nout'))).toBe(`['[pw-s3cret]']`);
+    // Refused by the shell tool: the kernel deletes the file it wrote.
+    expect(resultText(await cell("!too-slow"))).toContain("timed out");
+    const calls = shell.calls.slice(before);
+    expect(calls).toHaveLength(3);
+    for (const call of calls) {
+      const command = String(call.command);
+      expect(JSON.stringify(call)).not.toContain("pw-s3cret");
+      const file = environmentFile(command);
+      expect(file).toBeDefined();
+      expect(existsSync(file ?? "")).toBe(false);
+    }
+    expect(shell.envModes.slice(-3)).toEqual([0o600, 0o600, 0o600]);
   });
 });
 

@@ -1,6 +1,9 @@
 // The JavaScript kernel's executor: runs user code in its own process so the messaging loop never
 // blocks. SIGINT stops a synchronous loop (vm breakOnSigint) and abandons a pending promise alike.
+import { randomBytes } from "node:crypto";
+import { rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
@@ -129,19 +132,26 @@ function whereTheCellIs(command: string): string {
 const startEnvironment = { ...process.env };
 
 /**
- * `command` with what the cell changed in `process.env` (set, changed, deleted) applied first,
- * as a child process of the cell would see it: the shell tool runs in the harness's environment.
+ * What the cell changed in `process.env` (set, changed, deleted), as a child process of the cell
+ * would see it (the shell tool runs in the harness's environment): `export`/`unset` lines in a
+ * new private file (0600, created exclusively), and `command` sourcing and deleting it first. The
+ * values are never in the command's text, which the approval card shows and logs keep. `file` is
+ * undefined when nothing changed; the caller deletes it too, should the command not run.
  */
-function withCellEnvironment(command: string): string {
-  const words: string[] = [];
+function withCellEnvironment(command: string): { command: string; file?: string } {
+  const lines: string[] = [];
   for (const [name, value] of Object.entries(process.env)) {
     if (value !== undefined && startEnvironment[name] !== value && /^[A-Za-z_]\w*$/.test(name))
-      words.push(`export ${name}=${shellWord(value)};`);
+      lines.push(`export ${name}=${shellWord(value)}\n`);
   }
   for (const name of Object.keys(startEnvironment)) {
-    if (process.env[name] === undefined && /^[A-Za-z_]\w*$/.test(name)) words.push(`unset ${name};`);
+    if (process.env[name] === undefined && /^[A-Za-z_]\w*$/.test(name)) lines.push(`unset ${name}\n`);
   }
-  return words.length > 0 ? `${words.join(" ")} ${command}` : command;
+  if (lines.length === 0) return { command };
+  const file = join(tmpdir(), `tools-env-${randomBytes(8).toString("hex")}.sh`);
+  writeFileSync(file, lines.join(""), { mode: 0o600, flag: "wx" });
+  const quoted = shellWord(file);
+  return { command: `. ${quoted}; rm -f ${quoted}; ${command}`, file };
 }
 
 /** Whether the shell tool takes `timeout_seconds`; false once it refused the argument. */
@@ -170,8 +180,9 @@ async function shell(command: string): Promise<string> {
 
 const helpers = {
   async sh(command: string) {
+    const withEnvironment = withCellEnvironment(whereTheCellIs(command));
     try {
-      const text = await shell(withCellEnvironment(whereTheCellIs(command)));
+      const text = await shell(withEnvironment.command);
       if (text !== "") process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } catch (error) {
       let message = (error as Error).message;
@@ -182,6 +193,9 @@ const helpers = {
           `%%bash already runs with the shell tool's longest time limit (${shellTimeoutSeconds} s, no way to raise it from a cell): split the work into shorter commands, one cell each`,
         );
       process.stderr.write(`${message}\n`);
+    } finally {
+      // The command deletes it once read; not when it was refused, failed or never ran.
+      if (withEnvironment.file !== undefined) rmSync(withEnvironment.file, { force: true });
     }
   },
   cd(path: string) {

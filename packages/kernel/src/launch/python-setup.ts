@@ -112,17 +112,25 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
 
     start_dir = os.getcwd()
     # The shell tool runs in the harness's environment, not the kernel's: what a cell changed in
-    # os.environ since the kernel started (%env, os.environ[...] = ..., del) goes before the
-    # command, as IPython's own ! would see it.
+    # os.environ since the kernel started (%env, os.environ[...] = ..., del) applies to the
+    # command, as IPython's own ! would see it. The values go in a private file (0600) that the
+    # command sources and deletes, never in the command's text, which the approval card shows
+    # and logs keep (a password read with getpass() into PGPASSWORD).
     start_env = dict(os.environ)
     env_name = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
-    def environment_changes():
-        import shlex
-        words = [f"export {name}={shlex.quote(value)};" for name, value in os.environ.items()
+    def environment_file():
+        """The path of a file of export/unset lines for what changed, or None when nothing did."""
+        import shlex, tempfile
+        lines = [f"export {name}={shlex.quote(value)}\n" for name, value in os.environ.items()
                  if start_env.get(name) != value and env_name.match(name)]
-        words += [f"unset {name};" for name in start_env if name not in os.environ and env_name.match(name)]
-        return " ".join(words)
+        lines += [f"unset {name}\n" for name in start_env if name not in os.environ and env_name.match(name)]
+        if not lines:
+            return None
+        handle, path = tempfile.mkstemp(prefix="tools-env-", suffix=".sh")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write("".join(lines))
+        return path
 
     # The shell tool's own advice on a timeout (raise timeout_seconds) cannot be followed from a
     # !cmd line, which already asks for the most there is.
@@ -167,20 +175,30 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             inside = os.path.commonpath([here, start_dir]) == start_dir
             where = os.path.relpath(here, start_dir) if inside else here
             command = f"cd {shlex.quote(where)} && {command}"
-        exports = environment_changes()
-        if exports:
-            command = f"{exports} {command}"
-        if capture:
-            return captured(command)
+        env_path = environment_file()
         try:
-            text = shell(command)
-        except ToolError as error:
-            print(str(error), file=sys.stderr, flush=True)
-            return None
-        if text:
-            print(text, end="" if text.endswith("\n") else "\n")
+            prefix = ""
+            if env_path is not None:
+                quoted = shlex.quote(env_path)
+                prefix = f". {quoted}; rm -f {quoted}; "
+            if capture:
+                return captured(command, prefix)
+            try:
+                text = shell(prefix + command)
+            except ToolError as error:
+                print(str(error), file=sys.stderr, flush=True)
+                return None
+            if text:
+                print(text, end="" if text.endswith("\n") else "\n")
+        finally:
+            # The command deletes it once read; not when it was refused, failed or never ran.
+            if env_path is not None:
+                try:
+                    os.unlink(env_path)
+                except FileNotFoundError:
+                    pass
 
-    def captured(command):
+    def captured(command, prefix=""):
         # x = !cmd is the command's own output, line by line (IPython's getoutput), not the shell
         # tool's text, whose form (an exit code first, long output cut) is the harness's: the
         # command still goes through the shell tool, with its output sent to a file of ours. The
@@ -198,7 +216,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             # A backslash at the very end continues the line onto an empty one, as at a prompt.
             body = command + "\n" if command.endswith("\\") else command
             try:
-                wrapped = f"( eval {shlex.quote(body)} ) > {shlex.quote(path)} 2>&1"
+                # The environment's file is sourced outside, where the card shows it as a path.
+                wrapped = f"{prefix}( eval {shlex.quote(body)} ) > {shlex.quote(path)} 2>&1"
                 shell(wrapped)
             except ToolError as error:
                 # Refused, or failed: what the command wrote, if it ran, is still its output.
