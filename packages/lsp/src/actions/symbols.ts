@@ -301,9 +301,10 @@ export function distinctSymbols<T extends SymbolInformation | WorkspaceSymbol>(
   return found.filter((symbol) => {
     const { uri } = symbol.location;
     const range = "range" in symbol.location ? symbol.location.range : undefined;
-    const at = range
-      ? `${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`
-      : "";
+    // A symbol without a range (a server resolves it later) is told apart by nothing but its
+    // name and kind in its file: same-named methods of two classes would be merged, so it is kept.
+    if (!range) return true;
+    const at = `${range.start.line}:${range.start.character}-${range.end.line}:${range.end.character}`;
     const key = [pathOf(uri) ?? uri, at, symbol.name, symbol.kind].join("\u0000");
     if (seen.has(key)) return false;
     seen.add(key);
