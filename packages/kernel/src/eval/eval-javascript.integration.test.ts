@@ -303,6 +303,34 @@ describe("eval on the JavaScript kernel", () => {
     );
   });
 
+  it("asks a shell tool with a smaller longest time limit for the one its refusal names", async () => {
+    const asked: unknown[] = [];
+    const short = defineTool({
+      name: "short_shell",
+      tier: "exec",
+      parallelSafe: false,
+      description: 'Runs a shell command. Example: {"command": "ls"}',
+      input: z.object({ command: z.string(), timeout_seconds: z.number().int().max(300).optional() }),
+      execute: (args, context) => {
+        asked.push(args.timeout_seconds);
+        const run = spawnSync("/bin/bash", ["-c", args.command], {
+          cwd: context.run.workingDirectory,
+          encoding: "utf8",
+        });
+        return textResult(run.stdout);
+      },
+    });
+    const own = makeRun(workspace.directory, { shellTool: "short_shell" }, [short]);
+    try {
+      expect(resultText(await cellIn(own, "%%bash\necho one"))).toBe("one");
+      expect(resultText(await cellIn(own, "%%bash\necho two"))).toBe("two");
+      // 600 refused once by the registry's argument check (nothing ran), then 300 from then on.
+      expect(asked).toEqual([300, 300]);
+    } finally {
+      await own.run.dispose();
+    }
+  });
+
   it("keeps changed values out of %%bash's command text (the approval card): a private file, sourced and deleted", async () => {
     const calls: { command: string; mode?: number }[] = [];
     const recording = defineTool({

@@ -440,16 +440,19 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
  * environment (as the demo harness's does); a command naming `too-slow` fails as that tool's
  * timeout does, with its advice to raise timeout_seconds.
  */
-function recordingShell() {
+function recordingShell(maxTimeoutSeconds = 600, name = "recording_shell") {
   const calls: Record<string, unknown>[] = [];
   /** The mode of the file of environment changes each command sourced. */
   const envModes: number[] = [];
   const tool = defineTool({
-    name: "recording_shell",
+    name,
     tier: "exec",
     parallelSafe: false,
     description: 'Runs a shell command. Example: {"command": "ls"}',
-    input: z.object({ command: z.string(), timeout_seconds: z.number().int().max(600).optional() }),
+    input: z.object({
+      command: z.string(),
+      timeout_seconds: z.number().int().max(maxTimeoutSeconds).optional(),
+    }),
     execute: (args, context) => {
       calls.push(args);
       const file = environmentFile(args.command);
@@ -474,6 +477,33 @@ function recordingShell() {
 function environmentFile(command: string): string | undefined {
   return /^\. '?([^' ;]*tools-env-[^' ;]*)'?;/.exec(command)?.[1];
 }
+
+describePython("eval's !cmd with a shell tool whose longest time limit is smaller", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+  const shell = recordingShell(300, "short_shell");
+  const cell = (code: string): Promise<ToolResult> =>
+    registry.invoke(run, { tool: "eval", args: { code, description: "run a python test cell here" } });
+
+  beforeAll(() => {
+    workspace = makeWorkspace();
+    ({ registry, run } = makeRun(workspace.directory, { shellTool: "short_shell" }, [shell.tool]));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("asks for the largest the tool's refusal names, from then on, and says that limit on a timeout", async () => {
+    expect(resultText(await cell("!echo one"))).toBe("one");
+    expect(resultText(await cell("!echo two"))).toBe("two");
+    // 600 refused once (the registry's argument check, before anything runs), then 300.
+    expect(shell.calls.map((call) => call.timeout_seconds)).toEqual([300, 300]);
+    const slow = resultText(await cell("!too-slow"));
+    expect(slow).toMatch(/longest time limit \(300 s.*split the work into shorter commands/);
+  });
+});
 
 describePython("eval's !cmd and %%bash: the shell tool's time limit and the kernel's environment", () => {
   let workspace: ReturnType<typeof makeWorkspace>;

@@ -154,25 +154,31 @@ function withCellEnvironment(command: string): { command: string; file?: string 
   return { command: `. ${quoted}; rm -f ${quoted}; ${command}`, file };
 }
 
-/** Whether the shell tool takes `timeout_seconds`; false once it refused the argument. */
-let timeoutTaken = true;
+/**
+ * The `timeout_seconds` the shell tool is asked for: the most it allows. A refusal naming a smaller
+ * maximum ("at most 300", "<=300") lowers it to that, one naming none drops it (the tool takes no
+ * such argument); for this and later commands.
+ */
+let timeoutSent: number | undefined = shellTimeoutSeconds;
+
+const largestTimeout = /(?:at most|<=|less than or equal to)\s*(\d+)/;
 
 /**
  * Runs `command` through the shell tool with the most time it allows (%%bash has no way to ask
- * for more). A shell tool without that argument refuses it before running anything (and before
- * any approval card): the command then goes without it, and so do later ones.
+ * for more). The refusal of an argument comes before anything runs (and before any approval card).
  */
 async function shell(command: string): Promise<string> {
-  if (timeoutTaken) {
+  while (timeoutSent !== undefined) {
     try {
-      return await tool(shellTool, { command, timeout_seconds: shellTimeoutSeconds });
+      return await tool(shellTool, { command, timeout_seconds: timeoutSent });
     } catch (error) {
       const refused =
         error instanceof ToolError &&
         error.code === "INVALID_ARGUMENTS" &&
         error.message.includes("timeout_seconds");
       if (!refused) throw error;
-      timeoutTaken = false;
+      const smaller = Number(largestTimeout.exec(error.message)?.[1]);
+      timeoutSent = smaller > 0 && smaller < timeoutSent ? smaller : undefined;
     }
   }
   return tool(shellTool, { command });
@@ -190,7 +196,7 @@ const helpers = {
       if (error instanceof ToolError && error.code === "TIMEOUT")
         message = message.replace(
           /raise timeout_seconds \(at most \d+\) or run it in smaller steps/,
-          `%%bash already runs with the shell tool's longest time limit (${shellTimeoutSeconds} s, no way to raise it from a cell): split the work into shorter commands, one cell each`,
+          `%%bash already runs with the shell tool's longest time limit (${timeoutSent === undefined ? "" : `${timeoutSent} s, `}no way to raise it from a cell): split the work into shorter commands, one cell each`,
         );
       process.stderr.write(`${message}\n`);
     } finally {

@@ -136,31 +136,32 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     # !cmd line, which already asks for the most there is.
     timeout_advice = re.compile(r"raise timeout_seconds \(at most \d+\) or run it in smaller steps")
 
-    # A shell tool that takes no timeout_seconds refuses it before it runs anything (and before
-    # any approval card): the command is then sent without it, here and from then on.
-    timeout_taken = [shell_timeout is not None]
+    # A shell tool that refuses timeout_seconds does so before it runs anything (and before any
+    # approval card): with a smaller maximum its refusal names ("at most 300", "<=300"), that one
+    # is sent, here and from then on; taking none at all, the command is sent without it.
+    timeout_sent = [shell_timeout]
+    largest = re.compile(r"(?:at most|<=|less than or equal to)\s*(\d+)")
 
     def shell(command):
         __tracebackhide__ = ours
         try:
-            if timeout_taken[0]:
+            while timeout_sent[0] is not None:
                 try:
-                    return tool(shell_tool, {"command": command, "timeout_seconds": shell_timeout})
+                    return tool(shell_tool, {"command": command, "timeout_seconds": timeout_sent[0]})
                 except ToolError as error:
                     if error.code != "INVALID_ARGUMENTS" or "timeout_seconds" not in str(error):
                         raise
-                    timeout_taken[0] = False
+                    found = largest.search(str(error))
+                    smaller = int(found.group(1)) if found else None
+                    timeout_sent[0] = smaller if smaller is not None and 0 < smaller < timeout_sent[0] else None
             return tool(shell_tool, {"command": command})
         except ToolError as error:
             if error.code != "TIMEOUT":
                 raise
-            limit = f"{shell_timeout} s, " if shell_timeout is not None else ""
+            limit = f"{timeout_sent[0]} s, " if timeout_sent[0] is not None else ""
             advice = (f"!cmd and %%bash already run with the shell tool's longest time limit ({limit}"
                       "no way to raise it from a cell): split the work into shorter commands, "
                       "one !line or cell each")
-            if shell_timeout is None:
-                advice = ("from a cell, give it more time with tool(" + repr(shell_tool) +
-                          ", {'command': ..., 'timeout_seconds': 600}), or split the work into shorter commands")
             message, found = timeout_advice.subn(advice, str(error), count=1)
             raise ToolError(message if found else f"{message}\n({advice})", error.code) from None
 
