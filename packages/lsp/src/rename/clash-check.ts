@@ -1,5 +1,4 @@
 import { ledgerMessage } from "../diagnostics/ledger-message.js";
-import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type {
   Diagnostic,
@@ -13,6 +12,7 @@ import { codeText, formatDiagnostic } from "../format/diagnostics.js";
 import { someOf } from "../format/some-of.js";
 import { wholeName } from "../positions/identifier-chars.js";
 import { languageIdFor } from "../servers/server-table.js";
+import type { FileTexts } from "../files/file-texts.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 import type { PlannedEdit } from "./apply-workspace-edit.js";
 import { EditedText, textEditsByUri } from "./edited-text.js";
@@ -218,7 +218,7 @@ async function findCaptures(
       continue;
     }
     // Text no edit wrote, reading the new name: a use of the other symbol, now this one.
-    if (file ? file.text.reads(at, newName) : readsOnDisk(path, at, newName))
+    if (file ? file.text.reads(at, newName) : readsOnDisk(supervisor.texts, path, at, newName))
       captures.push({ kind: "other", path, position: file ? file.text.toBefore(at) : at });
   }
   const missing = [...files.values()].flatMap((file) =>
@@ -255,7 +255,7 @@ async function findCaptures(
     if (
       targetFile
         ? !targetFile.text.reads(target.range.start, newName)
-        : !readsOnDisk(path, target.range.start, newName)
+        : !readsOnDisk(supervisor.texts, path, target.range.start, newName)
     )
       continue;
     captures.push({
@@ -337,7 +337,8 @@ async function describeCapture(
 ): Promise<string> {
   const { client, supervisor, oldName, newName } = question;
   const where = (path: string, position: Position): string => {
-    const line = files.get(path)?.text.lineText(position.line) ?? lineOnDisk(path, position.line);
+    const line =
+      files.get(path)?.text.lineText(position.line) ?? lineOnDisk(supervisor.texts, path, position.line);
     return `${supervisor.display(path)}:${position.line + 1}:${position.character + 1} (${line.trim()})`;
   };
   if (capture.kind === "renamed") {
@@ -386,14 +387,11 @@ function firstLocation(
     : { uri: first.uri, range: first.range };
 }
 
-function lineOnDisk(path: string, line: number): string {
-  try {
-    return readFileSync(path, "utf8").split(/\r\n|\n|\r/)[line] ?? "";
-  } catch {
-    return "";
-  }
+/** A line of a file the edit does not touch, through the run's text cache ("" when unreadable). */
+function lineOnDisk(texts: FileTexts, path: string, line: number): string {
+  return texts.tryRead(path)?.lines()[line] ?? "";
 }
 
-function readsOnDisk(path: string, at: Position, name: string): boolean {
-  return lineOnDisk(path, at.line).startsWith(name, at.character);
+function readsOnDisk(texts: FileTexts, path: string, at: Position, name: string): boolean {
+  return lineOnDisk(texts, path, at.line).startsWith(name, at.character);
 }
