@@ -1,9 +1,7 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { messageText } from "../format/diagnostics.js";
+import { identifiers } from "../positions/identifier-chars.js";
 import { splitLines } from "../positions/line-ends.js";
-
-/** A name as the languages spell one (Unicode ID_Start/ID_Continue, `$`, the joiners). */
-const namePattern = /[\p{ID_Start}_$][\p{ID_Continue}$\u200c\u200d]*/gu;
 
 /** Where a line comment starts, per language (block comments and docstrings are not told). */
 const lineComment: Readonly<Record<string, string>> = { python: "#" };
@@ -30,8 +28,9 @@ function codeOf(line: string, comment: string): string {
 
 function nameCounts(text: string, comment: string): Map<string, number> {
   const counts = new Map<string, number>();
+  const names = identifiers();
   for (const line of splitLines(text)) {
-    for (const [name] of codeOf(line, comment).matchAll(namePattern)) {
+    for (const [name] of codeOf(line, comment).matchAll(names)) {
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
   }
