@@ -22,8 +22,12 @@ describe("exitSignal", () => {
   });
 
   it("reads debugpy's 8-bit cut of a negative returncode, unless the program stopped on SystemExit", () => {
-    expect(exitSignal("debugpy", 247, undefined)).toEqual({ name: "SIGKILL", number: 9 });
-    expect(exitSignal("debugpy", 245, stop("breakpoint"))).toEqual({ name: "SIGSEGV", number: 11 });
+    expect(exitSignal("debugpy", 247, undefined)).toEqual({ name: "SIGKILL", number: 9, fromCode: 247 });
+    expect(exitSignal("debugpy", 245, stop("breakpoint"))).toEqual({
+      name: "SIGSEGV",
+      number: 11,
+      fromCode: 245,
+    });
     expect(exitSignal("debugpy", -15, undefined)).toEqual({ name: "SIGTERM", number: 15 });
     expect(exitSignal("debugpy", 247, stop("exception", "247", "SystemExit"))).toBeUndefined();
     expect(exitSignal("debugpy", 3, undefined)).toBeUndefined();
@@ -42,6 +46,10 @@ describe("exitPhrase", () => {
       "was killed by signal SIGSEGV (11)",
     );
     expect(exitPhrase({ exitCode: 3 })).toBe("exited with code 3");
+    // debugpy's 247 is SIGKILL or os._exit(247): the phrase says which code it read.
+    expect(exitPhrase({ exitCode: 247, signal: { name: "SIGKILL", number: 9, fromCode: 247 } })).toBe(
+      "was killed by signal SIGKILL (9) (exit code 247, which os._exit(247) would also give)",
+    );
     expect(exitPhrase({ exitCode: undefined })).toBe("exited");
   });
 });

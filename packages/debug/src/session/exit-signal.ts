@@ -13,11 +13,17 @@ const signalNames = new Map<number, string>(
 export interface ExitSignal {
   readonly name: string;
   readonly number: number;
+  /**
+   * The exit code it was read from, when the program could have exited with that code itself
+   * (debugpy's 256 − n after `os._exit(256 − n)`): the phrase then says so.
+   */
+  readonly fromCode?: number;
 }
 
-function named(number: number): ExitSignal | undefined {
+function named(number: number, fromCode?: number): ExitSignal | undefined {
   const name = signalNames.get(number);
-  return name ? { name, number } : undefined;
+  if (!name) return undefined;
+  return fromCode === undefined ? { name, number } : { name, number, fromCode };
 }
 
 /**
@@ -51,15 +57,22 @@ export function exitSignal(
       if (exitCode < 0) return named(-exitCode);
       if (exitCode < 256 - 31 || exitCode > 255) return undefined;
       const stop = `${lastStop?.description ?? ""} ${lastStop?.text ?? ""}`;
-      return /\bSystemExit\b/.test(stop) ? undefined : named(256 - exitCode);
+      return /\bSystemExit\b/.test(stop) ? undefined : named(256 - exitCode, exitCode);
     }
     default:
       return undefined;
   }
 }
 
-/** "was killed by signal SIGSEGV (11)", "exited with code 3", or "exited" when nothing is known. */
+/**
+ * "was killed by signal SIGSEGV (11)", "exited with code 3", or "exited" when nothing is known;
+ * a signal read from a code the program could have exited with itself says so.
+ */
 export function exitPhrase(exit: { exitCode: number | undefined; signal?: ExitSignal }): string {
-  if (exit.signal) return `was killed by signal ${exit.signal.name} (${exit.signal.number})`;
+  const { signal } = exit;
+  if (signal?.fromCode !== undefined) {
+    return `was killed by signal ${signal.name} (${signal.number}) (exit code ${signal.fromCode}, which os._exit(${signal.fromCode}) would also give)`;
+  }
+  if (signal) return `was killed by signal ${signal.name} (${signal.number})`;
   return exit.exitCode === undefined ? "exited" : `exited with code ${exit.exitCode}`;
 }
