@@ -120,6 +120,46 @@ describe("approval gate", () => {
     expect(resultText(result)).toContain("Do not repeat the same call");
   });
 
+  it("answers a call cancelled while its card is open as cancelled, not as the operator's refusal", async () => {
+    // An approver denies when the card is taken down (as the card approver does on abort).
+    let asked: () => void = () => undefined;
+    const waiting: Approver = {
+      attached: () => true,
+      request: (_request, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener(
+            "abort",
+            () => resolve({ allow: false, reason: "the card was cancelled" }),
+            {
+              once: true,
+            },
+          );
+          asked();
+        }),
+    };
+    const whenAsked = (): Promise<void> => new Promise((resolve) => (asked = resolve));
+    const registry = createRegistry({ tools, approver: waiting });
+    const controller = new AbortController();
+    const cardOpen = whenAsked();
+    const cancelled = registry.invoke(newRun(), { ...write, signal: controller.signal });
+    await cardOpen;
+    controller.abort();
+    const result = await cancelled;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(resultText(result)).toContain("write_note was cancelled");
+    expect(resultText(result)).not.toContain("denied");
+
+    // The run ending while the card is open: stopped with the run, and nobody denied it either.
+    const run = newRun();
+    const endOpen = whenAsked();
+    const ended = registry.invoke(run, write);
+    await endOpen;
+    await run.dispose();
+    const stopped = await ended;
+    expect(stopped.error?.code).toBe("RUN_DISPOSED");
+    expect(resultText(stopped)).toContain("write_note was stopped: the run has ended");
+  });
+
   it("remembers 'allow for the run' per tool and per run", async () => {
     const approver = new ScriptedApprover([{ allow: true, remember: "run" }, { allow: false }]);
     const registry = createRegistry({ tools, approver });

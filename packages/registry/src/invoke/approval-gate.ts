@@ -3,6 +3,7 @@ import { stateKey } from "../run/resource-key.js";
 import type { Tool } from "../tool/define-tool.js";
 import type { ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
 import type { CallInfo } from "./guardrail.js";
+import { cancelledCall } from "./refusals.js";
 
 /**
  * Tools the approver allowed "for this run", per run, each for the surface and caller it was
@@ -73,12 +74,15 @@ export async function requestApproval(
   try {
     decision = await approver.request(request, call.signal);
   } catch (error) {
+    if (call.signal.aborted) throw cancelledCall(call.tool.name, call.signal);
     throw new ToolsError({
       code: "APPROVAL_DENIED",
       message: `${what} was not approved: the approver failed (${errorMessage(error)})`,
       cause: error,
     });
   }
+  // Cancelled while its card was open (a cancel, the run's end): the operator refused nothing.
+  if (!decision.allow && call.signal.aborted) throw cancelledCall(call.tool.name, call.signal);
   if (!decision.allow) {
     const reason = decision.reason ? `: ${decision.reason}` : "";
     throw new ToolsError({
