@@ -98,6 +98,21 @@ describe("parseReply: numbers and labels", () => {
     expect(() => parseReply(single, "Postgres please")).toThrow(/is not an option/);
   });
 
+  it("quotes a long refused reply folded, never whole (a pasted megabyte is not echoed back)", () => {
+    const pasted = `start${"x".repeat(1_000_000)}end`;
+    let message = "";
+    try {
+      parseReply(single, pasted);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^'startx+…x+end' \(1,000,008 characters\) is not an option/);
+    expect(message.length).toBeLessThan(300);
+    expect(() => checkReply(single, { kind: "answer", selected: [pasted] })).toThrow(
+      /^the reply chose 'startx+…x+end' \(1,000,008 characters\), not on the card/,
+    );
+  });
+
   it("says on the card that a label picks its option, and how a number is read", () => {
     expect(renderCard(single)).toContain(
       "Reply with one number (1-3).\nAn option's exact label, typed out, picks it too.\n",

@@ -24,6 +24,16 @@ function bounded(text: string, what: "answer" | "note" | "reason"): string {
   return text;
 }
 
+/** Most characters of a reply quoted back in a refusal; a longer one keeps its start and end. */
+const quotedChars = 80;
+
+/** `text` in quotes for a refusal, folded to {@link quotedChars} (a pasted megabyte is not echoed back). */
+function quoted(text: string): string {
+  if (text.length <= quotedChars) return `'${text}'`;
+  const half = Math.floor((quotedChars - 1) / 2);
+  return `'${text.slice(0, half)}…${text.slice(-half)}' (${text.length.toLocaleString("en-US")} characters)`;
+}
+
 function choose(card: Card): string {
   // A card with no options takes only typed text (buildCard refuses one that takes neither).
   if (card.options.length === 0) return `type your answer, or ${declineToken} to decline`;
@@ -76,7 +86,7 @@ export function parseReply(card: Card, line: string): CardReply {
   if (numbered && card.options.length > 0) {
     throw invalid(`There is no option ${outside.join(", ")}: ${choose(card)}.`);
   }
-  throw invalid(`'${text}' is not an option: ${choose(card)}.`);
+  throw invalid(`${quoted(text)} is not an option: ${choose(card)}.`);
 }
 
 /**
@@ -94,7 +104,7 @@ export function checkReply(card: Card, reply: CardReply): CardReply {
   const unknown = reply.selected.filter((label) => !labels.includes(label));
   if (unknown.length > 0) {
     throw invalid(
-      `the reply chose ${unknown.map((label) => `'${label}'`).join(", ")}, not on the card (${labels.join(", ")})`,
+      `the reply chose ${unknown.map(quoted).join(", ")}, not on the card (${labels.join(", ")})`,
     );
   }
   const selected = labels.filter((label) => reply.selected.includes(label));
