@@ -91,6 +91,20 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     }
   });
 
+  it("a cell running when the run ends answers that the run ended, not that the cell would not stop", async () => {
+    const { run, cell, workspace } = setup();
+    const flag = join(workspace.directory, "sleeping.flag");
+    const sleeping = cell(`import time\nopen(${JSON.stringify(flag)}, "w").close()\ntime.sleep(300)`);
+    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+    await run.dispose();
+    const result = await sleeping;
+    expect(result.error?.code).toBe("RUN_DISPOSED");
+    expect(resultText(result)).toContain(
+      "eval was stopped: the run has ended, and its python kernel with it",
+    );
+    expect(resultText(result)).not.toContain("did not stop");
+  });
+
   it("fails a cell at once when its kernel dies, then starts a fresh one and says state was lost", async () => {
     const { cell } = setup();
     await cell("x = 1");

@@ -146,6 +146,14 @@ async function runCell(
   limit.stop();
   context.signal.removeEventListener("abort", onAbort);
   let interruptNote: string | undefined;
+  if (ending.kind === "cancelled" && runEnded(context.signal)) {
+    // The run's end takes its kernels down with it: nothing to interrupt, and the cell is not to blame.
+    bridgeAbort.abort();
+    throw new ToolsError({
+      code: "RUN_DISPOSED",
+      message: `eval was stopped: the run has ended, and its ${language} kernel with it`,
+    });
+  }
   if (ending.kind === "stalled" || ending.kind === "overtime" || ending.kind === "cancelled") {
     const why = ending.kind;
     bridgeAbort.abort();
@@ -234,4 +242,10 @@ function failure(
     changedFiles: [...changedFiles],
     error: { code, message },
   };
+}
+
+/** True when the call was stopped because its run ended (not cancelled by its caller). */
+function runEnded(signal: AbortSignal): boolean {
+  const reason: unknown = signal.reason;
+  return ToolsError.isInstance(reason) && reason.code === "RUN_DISPOSED";
 }
