@@ -105,6 +105,24 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).not.toContain("did not stop");
   });
 
+  it("a kernel that never starts the cell (stopped with SIGSTOP) is killed after the acknowledge bound, not the 5-minute one", async () => {
+    const { cell } = setup({ acknowledgeMs: 1_000, interruptGraceMs: 500 });
+    const pid = Number(resultText(await cell("import os\nkept = 1\nos.getpid()")).trim());
+    process.kill(pid, "SIGSTOP");
+    try {
+      const hung = await cell("kept + 1");
+      expect(hung.error?.code).toBe("KERNEL_TIMEOUT");
+      expect(resultText(hung)).toContain(
+        "the python kernel did not start the cell within 1 s (it sent no busy status: it is hung or stopped) and did not answer an interrupt, so it was killed: the cell did not run",
+      );
+      await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
+      const fresh = await cell("'kept' in globals()");
+      expect(resultText(fresh)).toMatch(/False$/);
+    } finally {
+      if (running(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("fails a cell at once when its kernel dies, then starts a fresh one and says state was lost", async () => {
     const { cell } = setup();
     await cell("x = 1");

@@ -46,6 +46,7 @@ type Ending =
   | { readonly kind: "died"; readonly error: unknown }
   | { readonly kind: "stalled" }
   | { readonly kind: "overtime" }
+  | { readonly kind: "unacknowledged" }
   | { readonly kind: "cancelled" };
 
 /**
@@ -100,12 +101,15 @@ async function runCell(
   const settings = context.run.require(kernelFactoryKey).settings;
   const changedFiles = new Set<string>();
   const bridgeAbort = new AbortController();
-  let signalStall: (kind: "stalled" | "overtime") => void = () => undefined;
+  let signalStall: (kind: "stalled" | "overtime" | "unacknowledged") => void = () => undefined;
   const stalled = new Promise<Ending>((resolve) => {
     signalStall = (kind) => resolve({ kind });
   });
   const timer = new InactivityTimer(settings.inactivityMs, () => signalStall("stalled"));
   const limit = new RunningTimeLimit(settings.cellTimeLimitMs, () => signalStall("overtime"));
+  // An idle kernel says it is busy with a cell within milliseconds: one silent for this long is
+  // hung or stopped (SIGSTOP), and the cell never started.
+  const acknowledged = new InactivityTimer(settings.acknowledgeMs, () => signalStall("unacknowledged"));
   let onAbort: () => void = () => undefined;
   const cancelled = new Promise<Ending>((resolve) => {
     onAbort = () => resolve({ kind: "cancelled" });
@@ -118,7 +122,10 @@ async function runCell(
         collector.add(output);
         if (output.type === "stream") context.progress(output.text.slice(-200));
       },
-      onActivity: () => timer.touch(),
+      onActivity: () => {
+        acknowledged.stop();
+        timer.touch();
+      },
       onInputRequest: async (prompt) => {
         if (!isBridgeCall(prompt)) {
           collector.note(
@@ -144,6 +151,7 @@ async function runCell(
   let ending = await Promise.race([execution, stalled, cancelled]);
   timer.stop();
   limit.stop();
+  acknowledged.stop();
   context.signal.removeEventListener("abort", onAbort);
   let interruptNote: string | undefined;
   if (ending.kind === "cancelled" && runEnded(context.signal)) {
@@ -154,7 +162,12 @@ async function runCell(
       message: `eval was stopped: the run has ended, and its ${language} kernel with it`,
     });
   }
-  if (ending.kind === "stalled" || ending.kind === "overtime" || ending.kind === "cancelled") {
+  if (
+    ending.kind === "stalled" ||
+    ending.kind === "overtime" ||
+    ending.kind === "unacknowledged" ||
+    ending.kind === "cancelled"
+  ) {
     const why = ending.kind;
     bridgeAbort.abort();
     kernel.interrupt();
@@ -166,6 +179,7 @@ async function runCell(
     const reason = {
       stalled: `the cell produced no output for ${budget}`,
       overtime: `the cell ran past its time limit of ${describeBudget(settings.cellTimeLimitMs)} in all (time in tool() calls not counted)`,
+      unacknowledged: `the ${language} kernel did not start the cell within ${describeBudget(settings.acknowledgeMs)} (it sent no busy status: it is hung or stopped)`,
       cancelled: "the call was cancelled",
     }[why];
     if (after === "grace" || after.kind === "died") {
@@ -173,12 +187,15 @@ async function runCell(
       interruptNote =
         why === "cancelled"
           ? `${reason} and the cell did not stop when interrupted, so its ${language} kernel was killed: its state is lost.`
-          : `${reason} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`;
+          : why === "unacknowledged"
+            ? `${reason} and did not answer an interrupt, so it was killed: the cell did not run, and variables and imports are lost. The next call starts a fresh kernel.`
+            : `${reason} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`;
     } else {
       ending = after;
       interruptNote = {
         stalled: `${reason} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`,
         overtime: `${reason} and was interrupted; the kernel's state is kept. Split the work into shorter cells, or run it in the background writing to a file.`,
+        unacknowledged: `${reason}; it answered once interrupted, and its state is kept. Whether any of the cell ran is unknown: check, then run it again.`,
         cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
       }[why];
     }

@@ -20,6 +20,11 @@ export interface KernelFactoryOptions {
   readonly cellTimeLimitMs?: number;
   /** How long an interrupted cell gets to stop before its kernel is killed, in ms; default 5 000. */
   readonly interruptGraceMs?: number;
+  /**
+   * Longest wait for the kernel to say it started a cell (its busy status), in ms; default 15 000.
+   * A kernel silent that long is hung or stopped: it is interrupted, then killed.
+   */
+  readonly acknowledgeMs?: number;
   /** Keep a started spare kernel per language so `reset` does not wait for a cold start; default true. */
   readonly warmSpare?: boolean;
   /** Output bounds of one cell. */
@@ -33,6 +38,7 @@ export interface KernelSettings {
   readonly inactivityMs: number;
   readonly cellTimeLimitMs: number;
   readonly interruptGraceMs: number;
+  readonly acknowledgeMs: number;
   readonly warmSpare: boolean;
   readonly limits: OutputLimits;
 }
@@ -58,6 +64,7 @@ export function createKernelFactory(options: KernelFactoryOptions = {}): KernelF
     inactivityMs: options.inactivityMs ?? 300_000,
     cellTimeLimitMs: options.cellTimeLimitMs ?? 1_800_000,
     interruptGraceMs: options.interruptGraceMs ?? 5_000,
+    acknowledgeMs: options.acknowledgeMs ?? 15_000,
     warmSpare: options.warmSpare ?? true,
     limits: { ...defaultOutputLimits, ...options.limits },
   };
