@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { ToolResult } from "@tools/registry";
@@ -128,6 +129,42 @@ describe("shell", () => {
       expect(processAlive(pid)).toBe(false);
     } finally {
       if (processAlive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  it("ends a daemon forked from a setsid shell, also when the first sweep meets it mid-exec (15 tries)", async () => {
+    ws = await tempWorkspace();
+    // `sh` forks `sleep` and exits at once: the sweep after bash exits can meet the daemon between
+    // fork and exec, its environment unreadable for that instant (2 calls in 15 left it running).
+    const sleepers = (seconds: string): number[] =>
+      readdirSync("/proc")
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((entry) => {
+          try {
+            return readFileSync(`/proc/${entry}/cmdline`, "utf8") === `sleep\0${seconds}\0`;
+          } catch {
+            return false;
+          }
+        })
+        .map(Number)
+        .filter(processAlive);
+    const left: number[] = [];
+    try {
+      for (let i = 0; i < 15; i++) {
+        const seconds = `${1000 + i}.${process.pid}`;
+        const result = await ws.call("shell", {
+          command: `(setsid sh -c "sleep ${seconds} &" &) ; echo started`,
+        });
+        expect(ws.text(result)).toBe("exit code 0\nstarted");
+        await waitFor(
+          () => sleepers(seconds).length === 0,
+          `the daemon 'sleep ${seconds}' to end`,
+          3000,
+        ).catch(() => left.push(...sleepers(seconds)));
+      }
+      expect(left).toEqual([]);
+    } finally {
+      for (const pid of left) process.kill(pid, "SIGKILL");
     }
   });
 
