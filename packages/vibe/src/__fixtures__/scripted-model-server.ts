@@ -13,7 +13,9 @@ export type Step =
   | { toolCalls: { name: string; args: Record<string, unknown> }[]; text?: string }
   | { status: number; message: string }
   /** Never answers: holds the request until the client goes away. */
-  | { hang: true };
+  | { hang: true }
+  /** Answers 200 with this body as is (an odd reply: HTML from a proxy, a hand-made completion). */
+  | { raw: string; contentType?: string };
 
 export interface RecordedRequest {
   readonly api: Api;
@@ -86,6 +88,10 @@ export async function startScriptedModelServer(script: Script): Promise<Scripted
       res.on("close", () => events.emit("client-gone", recorded.index));
       return;
     }
+    if ("raw" in step) {
+      res.writeHead(200, { "content-type": step.contentType ?? "application/json" }).end(step.raw);
+      return;
+    }
     if ("status" in step) {
       const body = api === "openai"
         ? { error: { message: step.message, type: "server_error", code: null, param: null } }
@@ -130,7 +136,7 @@ export async function startScriptedModelServer(script: Script): Promise<Scripted
   };
 }
 
-function openAiReply(step: Exclude<Step, { hang: true } | { status: number }>, model: string, index: number): unknown {
+function openAiReply(step: Exclude<Step, { hang: true } | { status: number } | { raw: string }>, model: string, index: number): unknown {
   const calls = "toolCalls" in step ? step.toolCalls : [];
   return {
     id: `chatcmpl-${index}`,
@@ -162,7 +168,7 @@ function openAiReply(step: Exclude<Step, { hang: true } | { status: number }>, m
   };
 }
 
-function anthropicReply(step: Exclude<Step, { hang: true } | { status: number }>, model: string, index: number): unknown {
+function anthropicReply(step: Exclude<Step, { hang: true } | { status: number } | { raw: string }>, model: string, index: number): unknown {
   const calls = "toolCalls" in step ? step.toolCalls : [];
   const content: unknown[] = [];
   if (step.text !== undefined) content.push({ type: "text", text: step.text });

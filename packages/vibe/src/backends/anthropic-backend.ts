@@ -2,10 +2,16 @@ import Anthropic from "@anthropic-ai/sdk";
 import { VibeError } from "../errors/vibe-error.js";
 import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
 import { throwIfAborted } from "../internal/abort.js";
+import { CallTally } from "./call-tally.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
+import { argumentsText, bodyStart, isRecord, notAReply, type ReplySeen } from "./model-reply.js";
 import { modelError } from "./openai-backend.js";
-import type { WorkerBackend, WorkerTask } from "./worker-backend.js";
-import { defaultWorkerInstructions, modelTurnLimit } from "./worker-instructions.js";
+import { RequestWatch } from "./request-watch.js";
+import type { WorkerBackend, WorkerTask, WorkerToolOutcome } from "./worker-backend.js";
+import { defaultWorkerInstructions, turnLimitError } from "./worker-instructions.js";
+
+/** Stop reasons of a reply the token limit cut short. */
+const cutShort = new Set(["max_tokens", "model_context_window_exceeded"]);
 
 /**
  * A model backend on the Anthropic Messages API through the official `@anthropic-ai/sdk`. The
@@ -14,66 +20,99 @@ import { defaultWorkerInstructions, modelTurnLimit } from "./worker-instructions
  * `apiKey`, else what the SDK finds (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, a profile), else
  * a placeholder key when `baseURL` names a server; a worker that finds none fails with
  * `INVALID_BACKEND_CONFIG` saying what to set.
+ *
+ * A reply that is not a message, an empty answer, a refusal (`stop_reason` "refusal") or one cut
+ * at `max_tokens` fails the worker, saying so; a tool_use cut at `max_tokens` is not run (the
+ * model hears why); `pause_turn` lets the model go on.
  */
 export function createAnthropicBackend(options: ModelBackendOptions): WorkerBackend {
   const apiKey = anthropicApiKey(options);
-  const client = new Anthropic({
-    // Left out, the SDK reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or its credential profiles.
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    maxRetries: options.maxRetries ?? 2,
-    timeout: options.requestTimeoutMs ?? 600_000,
-    ...noPooling(options),
-  });
+  const timeoutMs = options.requestTimeoutMs ?? 600_000;
+  const maxRetries = options.maxRetries ?? 2;
+  const clientWith = (fetch?: typeof globalThis.fetch) =>
+    new Anthropic({
+      // Left out, the SDK reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or its credential profiles.
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      maxRetries,
+      timeout: timeoutMs,
+      ...(fetch === undefined ? {} : { fetch }),
+    });
+  const baseURL = clientWith().baseURL;
   const maxTurns = options.maxTurns ?? 30;
   const maxTokens = options.maxTokens ?? 8192;
   const instructions = options.instructions ?? defaultWorkerInstructions;
   return {
     gated: true,
-    description: `Anthropic API at ${client.baseURL} (fast: ${options.models.fast}, good: ${options.models.good})`,
+    description: `Anthropic API at ${baseURL} (fast: ${options.models.fast}, good: ${options.models.good})`,
     async perform(task: WorkerTask): Promise<string> {
       const model = options.models[task.tier];
+      // A client per attempt: its requests are watched for this worker's progress line.
+      const watch = new RequestWatch(noPooling(options).fetch ?? globalThis.fetch, { timeoutMs, maxRetries });
+      const client = clientWith(watch.fetch);
       const tools = task.toolbox.anthropicTools() as Anthropic.Messages.Tool[];
       const messages: Anthropic.Messages.MessageParam[] = [{ role: "user", content: task.brief }];
+      const tally = new CallTally();
       for (let turn = 1; turn <= maxTurns; turn++) {
         throwIfAborted(task.signal);
+        tally.turns = turn;
         task.progress(`turn ${turn}: waiting for ${model}`);
-        let response;
+        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
+        let reply;
         try {
-          response = await client.messages.create(
-            {
-              model,
-              max_tokens: maxTokens,
-              system: instructions,
-              messages,
-              ...(tools.length > 0 ? { tools } : {}),
-            },
-            { signal: task.signal },
-          );
+          reply = await client.messages
+            .create(
+              {
+                model,
+                max_tokens: maxTokens,
+                system: instructions,
+                messages,
+                ...(tools.length > 0 ? { tools } : {}),
+              },
+              { signal: task.signal },
+            )
+            .withResponse();
         } catch (error) {
           throw (
             (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??
-            modelError(error, task.signal, model)
+            modelError(error, task.signal, model, watch)
           );
         }
-        messages.push({
-          role: "assistant",
-          content: response.content as Anthropic.Messages.ContentBlockParam[],
-        });
-        const uses = response.content.filter(
+        const seen: ReplySeen = {
+          baseURL,
+          model,
+          status: reply.response.status,
+          contentType: reply.response.headers.get("content-type"),
+          body: reply.data as unknown,
+        };
+        const body = seen.body;
+        if (!isRecord(body) || !Array.isArray(body["content"]))
+          throw notAReply(seen, "a message of the Messages API");
+        const content = (body["content"] as unknown[]).filter(
+          isRecord,
+        ) as unknown as Anthropic.Messages.ContentBlock[];
+        const stop = body["stop_reason"];
+        messages.push({ role: "assistant", content: content as Anthropic.Messages.ContentBlockParam[] });
+        // The server paused a long turn of its own; sending the history back lets it go on.
+        if (stop === "pause_turn") continue;
+        const uses = content.filter(
           (block): block is Anthropic.Messages.ToolUseBlock => block.type === "tool_use",
         );
-        if (uses.length === 0) {
-          return response.content
-            .filter((block): block is Anthropic.Messages.TextBlock => block.type === "text")
-            .map((block) => block.text)
-            .join("\n");
-        }
+        if (uses.length === 0) return finalAnswer(seen, content, stop, tally, maxTokens);
         const results: Anthropic.Messages.ToolResultBlockParam[] = [];
-        for (const use of uses) {
+        for (const [index, use] of uses.entries()) {
           throwIfAborted(task.signal);
           task.progress(`turn ${turn}: calling ${use.name}`);
-          const outcome = await task.toolbox.call(use.name, use.input);
+          let outcome: WorkerToolOutcome;
+          if (cutShort.has(String(stop)) && index === uses.length - 1) {
+            // The reply ended inside this call: its input may be incomplete (a write cut short).
+            const text = `error (INCOMPLETE_CALL): your reply was cut at the token limit (stop_reason "${String(stop)}", max_tokens ${maxTokens}) inside this call, so it was not run; send it again with less in it (e.g. split a long write)`;
+            task.toolbox.refused?.(use.name, argumentsText(use.input), text);
+            outcome = { text, isError: true };
+          } else {
+            outcome = await task.toolbox.call(use.name, use.input);
+          }
+          tally.count(use.name, outcome.isError);
           results.push({
             type: "tool_result",
             tool_use_id: use.id,
@@ -83,7 +122,45 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         }
         messages.push({ role: "user", content: results });
       }
-      throw new VibeError({ code: "TURN_LIMIT", message: modelTurnLimit(maxTurns, task.label) });
+      throw turnLimitError(maxTurns, task.label, tally);
     },
   };
+}
+
+/** The answer of a reply without tool use, unless it is no answer: empty, cut, refused. */
+function finalAnswer(
+  seen: ReplySeen,
+  content: readonly Anthropic.Messages.ContentBlock[],
+  stop: unknown,
+  tally: CallTally,
+  maxTokens: number,
+): string {
+  const model = seen.model;
+  const fail = (text: string) =>
+    new VibeError({ code: "WORKER_FAILED", message: `${text} (after ${tally.summary()})` });
+  const text = content
+    .filter(
+      (block): block is Anthropic.Messages.TextBlock =>
+        block.type === "text" && typeof block.text === "string",
+    )
+    .map((block) => block.text)
+    .join("\n");
+  const written = text.trim() === "" ? "" : `; it had written: ${bodyStart(text)}`;
+  if (stop === "refusal") throw fail(`${model} refused to go on (stop_reason "refusal")${written}`);
+  if (cutShort.has(String(stop))) {
+    throw fail(
+      `the reply of ${model} was cut at its token limit (stop_reason "${String(stop)}", max_tokens ${maxTokens}) before it was done${written}`,
+    );
+  }
+  if (stop === "tool_use") {
+    throw fail(
+      `${model} ended its turn for tool use (stop_reason "tool_use") but sent no tool_use block; content was ${bodyStart(content)}`,
+    );
+  }
+  if (text.trim() === "") {
+    throw fail(
+      `${model} answered with an empty reply (stop_reason ${JSON.stringify(stop ?? null)}, no text and no tool use)`,
+    );
+  }
+  return text;
 }

@@ -29,6 +29,12 @@ export interface WorkerToolbox {
   anthropicTools(): AnthropicToolSchema[];
   /** Calls a tool through the registry; cancelled with the worker. Never throws. */
   call(tool: string, args: unknown): Promise<WorkerToolOutcome>;
+  /**
+   * Told of a call the backend answered itself without running it (its arguments are not valid
+   * JSON, or were cut at the token limit): `args` is the text the model sent, `error` what the
+   * model gets back. Optional; a host that shows every call shows these too.
+   */
+  refused?(tool: string, args: string, error: string): void;
 }
 
 /** One attempt of a worker, as a backend receives it. */

@@ -1,4 +1,6 @@
 import { countNoun } from "@tools/registry";
+import { VibeError } from "../errors/vibe-error.js";
+import type { CallTally } from "./call-tally.js";
 
 /** The system prompt a model backend gives every worker, unless configured otherwise. */
 export const defaultWorkerInstructions = [
@@ -11,7 +13,21 @@ export const defaultWorkerInstructions = [
   "what you did, which files you changed, what you assumed, and anything left open.",
 ].join("\n");
 
-/** Why a model backend gave up: the turn limit, and what to do about it. */
-export function modelTurnLimit(maxTurns: number, label: string): string {
-  return `worker '${label}' stopped after ${maxTurns} ${countNoun(maxTurns, "model turns")} without a final answer; re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
+/**
+ * Why a vibe worker on a model backend gave up: the turn limit, what it did (`done`, a
+ * {@link CallTally} summary) and what to do about it. Raised as `TURN_LIMIT` with `data`
+ * `{ maxTurns, done }`, so a host that is not a vibe worker can say it its own way.
+ */
+export function modelTurnLimit(maxTurns: number, label: string, done: string): string {
+  return `worker '${label}' stopped after ${maxTurns} ${countNoun(maxTurns, "model turns")} without a final answer (it did ${done}); re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
+}
+
+/** The `TURN_LIMIT` error of a model backend, with `data` `{ maxTurns, done }`. */
+export function turnLimitError(maxTurns: number, label: string, tally: CallTally): VibeError {
+  const done = tally.summary();
+  return new VibeError({
+    code: "TURN_LIMIT",
+    message: modelTurnLimit(maxTurns, label, done),
+    data: { maxTurns, done },
+  });
 }

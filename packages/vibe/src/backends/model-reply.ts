@@ -1,0 +1,91 @@
+import { VibeError } from "../errors/vibe-error.js";
+
+/** Most characters of an odd reply's body quoted in the error that names it. */
+const quotedChars = 200;
+
+/** What a model server sent back, as far as an error about it needs to tell. */
+export interface ReplySeen {
+  /** The API's base URL, naming the server. */
+  readonly baseURL: string;
+  readonly model: string;
+  readonly status: number;
+  readonly contentType: string | null;
+  /** The body as the SDK parsed it: an object for JSON, a string for anything else. */
+  readonly body: unknown;
+}
+
+/**
+ * A 200 reply that is not what the API returns (`<html>proxy login</html>` from a proxy, an
+ * `{"error": …}` body with status 200): which server answered what, and that it was not `what`
+ * ("a chat completion", "a message").
+ */
+export function notAReply(seen: ReplySeen, what: string): VibeError {
+  const carried = carriedError(seen.body);
+  return new VibeError({
+    code: "WORKER_FAILED",
+    message:
+      `the server at ${seen.baseURL} answered the request for ${seen.model} with status ${seen.status} ` +
+      `(${seen.contentType ?? "no content type"}), but the reply is not ${what}` +
+      (carried === undefined ? "" : `; it carried the error "${carried}"`) +
+      `; the reply starts: ${bodyStart(seen.body)}. Check that the backend's baseURL names the model API itself (not a proxy's login page or another service)`,
+    data: { status: seen.status, contentType: seen.contentType, body: bodyStart(seen.body) },
+  });
+}
+
+/** The start of a reply body, on one line, at most {@link quotedChars} characters. */
+export function bodyStart(body: unknown): string {
+  const text = typeof body === "string" ? body : (JSON.stringify(body) ?? String(body));
+  const line = text.replace(/\s+/g, " ").trim();
+  if (line === "") return "(an empty body)";
+  return line.length > quotedChars ? `${line.slice(0, quotedChars)}… (${line.length} characters)` : line;
+}
+
+/** The message of an `{"error": {"message": …}}` or `{"error": "…"}` body. */
+function carriedError(body: unknown): string | undefined {
+  if (!isRecord(body)) return undefined;
+  const error = body["error"];
+  if (typeof error === "string") return error;
+  if (isRecord(error) && typeof error["message"] === "string") return error["message"];
+  return undefined;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A tool call's arguments: parsed, or what to tell the model about them. */
+export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * Tool-call arguments as an OpenAI-compatible server sent them: JSON text (the API's form; empty
+ * text is `{}`), or an object (some compatible servers send one), taken as is. Missing, or anything
+ * else, is an INVALID_ARGUMENTS error for the model, which must hear about it.
+ */
+export function parseArguments(raw: unknown): ParsedArguments {
+  const expected = "send a JSON object matching the tool's schema";
+  if (isRecord(raw)) return { ok: true, value: raw };
+  if (raw === undefined || raw === null) {
+    return { ok: false, message: `error (INVALID_ARGUMENTS): the call carried no arguments; ${expected}` };
+  }
+  if (typeof raw !== "string") {
+    return {
+      ok: false,
+      message: `error (INVALID_ARGUMENTS): the arguments are ${Array.isArray(raw) ? "an array" : `a ${typeof raw}`}, not a JSON object; ${expected}`,
+    };
+  }
+  if (raw.trim() === "") return { ok: true, value: {} };
+  try {
+    return { ok: true, value: JSON.parse(raw) as unknown };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `error (INVALID_ARGUMENTS): the arguments are not valid JSON (${(error as Error).message}); ${expected}`,
+    };
+  }
+}
+
+/** Arguments as the terminal or a log shows them: the text sent, or the object's JSON. */
+export function argumentsText(raw: unknown): string {
+  if (typeof raw === "string") return raw;
+  return JSON.stringify(raw) ?? "(no arguments)";
+}
