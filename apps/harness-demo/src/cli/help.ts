@@ -7,8 +7,11 @@ Usage:
   harness-demo [tour] [--out DIR]     a scripted tour of real tool calls on a sample workspace (default);
                                       writes transcript.md and transcript.html into DIR (default .)
   harness-demo --model openai|anthropic "task" [--workdir DIR] [--approval ask|auto] [--python PATH]
+               [--max-turns N] [--model-timeout SECONDS]
                                       an agent loop with a real model (API key and base URL from the
-                                      environment, below) working on the task in one run
+                                      environment, below) working on the task in one run; at most N
+                                      model turns (default 30), each request waiting SECONDS (default
+                                      120) for its reply before it is retried (at most 3 tries)
   harness-demo interactive [--workdir DIR] [--approval ask|auto] [--python PATH]
                                       (or --interactive) type tool calls (read path=a.ts limit=5,
                                       lsp hover file=src/a.ts line=3 symbol=foo, or JSON) in one run;

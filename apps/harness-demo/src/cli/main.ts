@@ -17,7 +17,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       return 0;
     }
     if (args.options.has("model")) {
-      allowOnly(args, ["model", "workdir", "approval", "python"], [], "--model");
+      allowOnly(
+        args,
+        ["model", "workdir", "approval", "python", "max-turns", "model-timeout"],
+        [],
+        "--model",
+      );
       const provider = choice(args, "model", ["openai", "anthropic"], "openai");
       const task = args.command;
       if (task === undefined || task.trim() === "") {
@@ -27,12 +32,16 @@ export async function main(argv: readonly string[]): Promise<number> {
         });
       }
       const python = args.options.get("python");
+      const maxTurns = args.options.get("max-turns");
+      const timeout = args.options.get("model-timeout");
       return await runModelAgent({
         provider,
         task,
         workingDirectory: args.options.get("workdir") ?? process.cwd(),
         approval: choice(args, "approval", ["auto", "ask"], "ask"),
         ...(python === undefined ? {} : { pythonPath: python }),
+        ...(maxTurns === undefined ? {} : { maxTurns }),
+        ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
       });
     }
     const command = args.flags.has("interactive")

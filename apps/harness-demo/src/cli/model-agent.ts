@@ -3,13 +3,14 @@ import {
   boundText,
   errorMessage,
   resultText,
+  ToolsError,
   type AnthropicToolSchema,
   type ApprovalPolicy,
   type OpenAiToolSchema,
 } from "@tools/registry";
 import type { WorkerToolbox } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
-import { modelBackend, modelSettings, type Provider } from "./model-env.js";
+import { modelBackend, modelLimits, modelSettings, type Provider } from "./model-env.js";
 
 /** Options of {@link runModelAgent}. */
 export interface ModelAgentOptions {
@@ -18,7 +19,10 @@ export interface ModelAgentOptions {
   readonly workingDirectory: string;
   readonly approval: ApprovalPolicy;
   readonly pythonPath?: string;
-  readonly maxTurns?: number;
+  /** `--max-turns` as given (over `HARNESS_DEMO_MAX_TURNS`, default 30). */
+  readonly maxTurns?: string;
+  /** `--model-timeout` in seconds as given (over `HARNESS_DEMO_MODEL_TIMEOUT`, default 120). */
+  readonly timeoutSeconds?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -30,8 +34,13 @@ const instructions = [
   "with a short summary of what you found or changed.",
 ].join(" ");
 
-/** Most characters of a tool result shown on the terminal (the model gets the whole result). */
+/** Most characters of a tool call's arguments or result shown on the terminal (the model gets them whole). */
 const shownChars = 600;
+
+/** Text folded for the terminal as results are: at most {@link shownChars} characters, 12 lines. */
+function fold(text: string): string {
+  return boundText(text, { maxChars: shownChars, maxLines: 12 }).text;
+}
 
 /**
  * `--model openai|anthropic "task"`: an agent loop with a real model (the environment's API key
@@ -42,10 +51,15 @@ const shownChars = 600;
 export async function runModelAgent(options: ModelAgentOptions): Promise<number> {
   const env = options.env ?? process.env;
   const settings = modelSettings(options.provider, env);
+  const limits = modelLimits(env, {
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    ...(options.timeoutSeconds === undefined ? {} : { timeoutSeconds: options.timeoutSeconds }),
+  });
   const backend = modelBackend(options.provider, env, {
     instructions,
     oneModel: true,
-    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    maxTurns: limits.maxTurns,
+    requestTimeoutMs: limits.requestTimeoutMs,
   });
   const port = process.stdin.isTTY ? new TerminalQuestionPort() : undefined;
   const demo = createDemoRun({
@@ -56,7 +70,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
   });
   const out = process.stdout;
   out.write(
-    `harness-demo --model ${options.provider}: ${settings.model} at ${settings.baseURL ?? "the provider's API"}; run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval})\n`,
+    `harness-demo --model ${options.provider}: ${settings.model} at ${settings.baseURL ?? "the provider's API"}; run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}; at most ${limits.maxTurns} turns, ${limits.requestTimeoutMs / 1000} s per request)\n`,
   );
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error("interrupted"));
@@ -66,7 +80,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     openAiTools: () => demo.registry.schema(demo.run, "main", "openai") as OpenAiToolSchema[],
     anthropicTools: () => demo.registry.schema(demo.run, "main", "anthropic") as AnthropicToolSchema[],
     async call(tool, args) {
-      out.write(`→ ${tool} ${JSON.stringify(args)}\n`);
+      out.write(`→ ${tool} ${fold(JSON.stringify(args) ?? "")}\n`);
       const result = await demo.registry.invoke(demo.run, {
         tool,
         args,
@@ -75,13 +89,16 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
         caller: `the ${options.provider} model`,
       });
       const text = resultText(result);
-      out.write(
-        `← ${result.isError ? `error ${result.error?.code ?? ""}` : "ok"}\n${boundText(text, { maxChars: shownChars, maxLines: 12 }).text}\n`,
-      );
+      out.write(`← ${result.isError ? `error ${result.error?.code ?? ""}` : "ok"}\n${fold(text)}\n`);
       return {
         text: result.isError ? `error (${result.error?.code ?? "TOOL_FAILED"}): ${text}` : text,
         isError: result.isError,
       };
+    },
+    refused(tool, args, error) {
+      // Answered by the backend itself (arguments not JSON, a call cut at the token limit).
+      const code = /^error \(([A-Z_]+)\)/.exec(error)?.[1] ?? "INVALID_ARGUMENTS";
+      out.write(`→ ${tool} ${fold(args)}\n← error ${code} (not run)\n${fold(error)}\n`);
     },
   };
   try {
@@ -98,7 +115,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     out.write(`\n${answer}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`harness-demo --model: ${errorMessage(error)}\n`);
+    process.stderr.write(`harness-demo --model: ${failureText(error, limits.maxTurns)}\n`);
     return 1;
   } finally {
     process.off("SIGINT", onSignal);
@@ -106,4 +123,13 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     port?.dispose();
     await demo.dispose();
   }
+}
+
+/** Why the run failed; the turn limit in --model's own terms (no worker, no vibe_send). */
+function failureText(error: unknown, maxTurns: number): string {
+  if (ToolsError.isInstance(error) && error.code === "TURN_LIMIT") {
+    const done = typeof error.data?.["done"] === "string" ? ` (it did ${error.data["done"]})` : "";
+    return `stopped after ${maxTurns} model ${maxTurns === 1 ? "turn" : "turns"} without a final answer${done}; give it a narrower task, or raise the limit with --max-turns N (or HARNESS_DEMO_MAX_TURNS; now ${maxTurns})`;
+  }
+  return errorMessage(error);
 }

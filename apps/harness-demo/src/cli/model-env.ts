@@ -10,6 +10,18 @@ import { splitCommand } from "./split-command.js";
 /** A model API the demo can talk to. */
 export type Provider = "openai" | "anthropic";
 
+/**
+ * Seconds one model request may wait for its reply in harness-demo (the SDKs' own default is 10
+ * minutes, retried twice: half an hour of silence on a server that hangs).
+ */
+export const defaultModelTimeoutSeconds = 120;
+
+/** Retries of a failed or timed-out model request (the SDK's default). */
+export const defaultModelRetries = 2;
+
+/** Model turns of `--model` at most. */
+export const defaultModelMaxTurns = 30;
+
 /** The environment variables the model backends read, as `--help` lists them. */
 export const modelEnvironmentHelp = `Model environment (--model, and serve --vibe without --vibe-command):
   openai      OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL
@@ -19,7 +31,10 @@ export const modelEnvironmentHelp = `Model environment (--model, and serve --vib
   serve --vibe picks openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else anthropic when
   ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set (a base URL alone: a local server that needs no key).
   --vibe-command's {model} is the tier's model from OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL (each
-  falling back to OPENAI_MODEL), else the ANTHROPIC_ ones; with none set, {model} is refused.`;
+  falling back to OPENAI_MODEL), else the ANTHROPIC_ ones; with none set, {model} is refused.
+  HARNESS_DEMO_MODEL_TIMEOUT  seconds a model request may wait for its reply before it is retried
+              (default ${defaultModelTimeoutSeconds}; at most ${defaultModelRetries + 1} tries; --model-timeout SECONDS for --model)
+  HARNESS_DEMO_MAX_TURNS      model turns --model takes at most (default ${defaultModelMaxTurns}; --max-turns N)`;
 
 const defaults: Record<Provider, { model: string; fast: string; good: string }> = {
   openai: { model: "gpt-5-mini", fast: "gpt-5-mini", good: "gpt-5" },
@@ -50,11 +65,53 @@ export function modelSettings(provider: Provider, env: Env = process.env) {
   };
 }
 
-/** The model backend of `provider`, configured from the environment. */
+/** A positive number from a flag or variable (`what` names it), else the fallback. */
+function positive(value: string | undefined, what: string, fallback: number, integer: boolean): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) {
+    throw new ToolsError({
+      code: "USAGE",
+      message: `${what} must be ${integer ? "a whole number" : "a number of seconds"} above 0, not '${value}'`,
+    });
+  }
+  return number;
+}
+
+/**
+ * The limits of a model run: `--model-timeout` (seconds) over `HARNESS_DEMO_MODEL_TIMEOUT` over
+ * {@link defaultModelTimeoutSeconds}; `--max-turns` over `HARNESS_DEMO_MAX_TURNS` over
+ * {@link defaultModelMaxTurns}. Throws `USAGE` for a value that is not a positive number.
+ */
+export function modelLimits(
+  env: Env = process.env,
+  flags: { timeoutSeconds?: string; maxTurns?: string } = {},
+): { requestTimeoutMs: number; maxTurns: number; maxRetries: number } {
+  const seconds =
+    flags.timeoutSeconds === undefined
+      ? positive(
+          read(env, "HARNESS_DEMO_MODEL_TIMEOUT"),
+          "HARNESS_DEMO_MODEL_TIMEOUT",
+          defaultModelTimeoutSeconds,
+          false,
+        )
+      : positive(flags.timeoutSeconds, "--model-timeout", defaultModelTimeoutSeconds, false);
+  const maxTurns =
+    flags.maxTurns === undefined
+      ? positive(read(env, "HARNESS_DEMO_MAX_TURNS"), "HARNESS_DEMO_MAX_TURNS", defaultModelMaxTurns, true)
+      : positive(flags.maxTurns, "--max-turns", defaultModelMaxTurns, true);
+  return { requestTimeoutMs: Math.round(seconds * 1000), maxTurns, maxRetries: defaultModelRetries };
+}
+
+/**
+ * The model backend of `provider`, configured from the environment; its requests time out after
+ * `HARNESS_DEMO_MODEL_TIMEOUT` seconds (default {@link defaultModelTimeoutSeconds}) unless
+ * `extra.requestTimeoutMs` says otherwise.
+ */
 export function modelBackend(
   provider: Provider,
   env: Env = process.env,
-  extra: { maxTurns?: number; instructions?: string; oneModel?: boolean } = {},
+  extra: { maxTurns?: number; requestTimeoutMs?: number; instructions?: string; oneModel?: boolean } = {},
 ): WorkerBackend {
   const settings = modelSettings(provider, env);
   const { baseURL, apiKey } = settings;
@@ -71,6 +128,8 @@ export function modelBackend(
     // A local server may need no key; the SDKs still want one (sent, and ignored there).
     apiKey: apiKey ?? "no-key",
     ...(extra.maxTurns === undefined ? {} : { maxTurns: extra.maxTurns }),
+    requestTimeoutMs: extra.requestTimeoutMs ?? modelLimits(env).requestTimeoutMs,
+    maxRetries: defaultModelRetries,
     ...(extra.instructions === undefined ? {} : { instructions: extra.instructions }),
   };
   return provider === "openai" ? createOpenAiBackend(options) : createAnthropicBackend(options);
