@@ -44,4 +44,9 @@ export interface InvokeRequest {
    * Shown on approval cards and in events; nested calls inherit it.
    */
   caller?: string;
+  /**
+   * The call asks a human for a secret, which goes to this function instead of into the result
+   * (see {@link NestedCallOptions.receiveSecret}); a harness asking for one (an API key) may pass it.
+   */
+  receiveSecret?: (value: string) => void;
 }

@@ -209,6 +209,7 @@ export class Registry {
         toolName,
         waited,
         caller,
+        receiveSecret: typeof request.receiveSecret === "function" ? request.receiveSecret : undefined,
       });
     } catch (error) {
       result = errorResult(error);
@@ -287,7 +288,7 @@ export class Registry {
     input: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<ToolResult> {
-    const { callId, origin, depth, surface, waited, caller } = meta;
+    const { callId, origin, depth, surface, waited, caller, receiveSecret } = meta;
     const resolvedPaths = new Map<string, string>();
     const call: CallInfo = {
       callId,
@@ -366,10 +367,18 @@ export class Registry {
         origin,
         depth,
         caller,
+        ...(receiveSecret === undefined ? {} : { receiveSecret }),
         invoke: (name: string, args: unknown, options: NestedCallOptions = {}) =>
           this.call(
             run,
-            { tool: name, args, surface, origin: options.origin ?? "tool", signal: options.signal },
+            {
+              tool: name,
+              args,
+              surface,
+              origin: options.origin ?? "tool",
+              signal: options.signal,
+              ...(options.receiveSecret === undefined ? {} : { receiveSecret: options.receiveSecret }),
+            },
             self,
           ),
         progress: (message: string) => {
@@ -412,6 +421,8 @@ interface CallMeta {
   /** Time spent waiting (the approval card, the lane), in milliseconds; the chain adds to it. */
   waited: { ms: number };
   caller: string | undefined;
+  /** Where a secret the tool asks a human for goes, when the caller asked for one. */
+  receiveSecret: ((value: string) => void) | undefined;
 }
 
 /**

@@ -38,6 +38,49 @@ const cellTool = defineTool({
 });
 
 describe("re-entry from a cell", () => {
+  it("hands receiveSecret to the nested tool only, so a secret goes out of band, never into a result", async () => {
+    const seen: string[] = [];
+    const secretAsker = defineTool({
+      name: "secret_asker",
+      tier: "read",
+      parallelSafe: true,
+      description: "Hands a secret to a caller that takes one.",
+      input: z.object({}),
+      execute(_input, context) {
+        seen.push(context.receiveSecret === undefined ? "no receiver" : "receiver");
+        context.receiveSecret?.("hunter2");
+        return "answered (secret not shown)";
+      },
+    });
+    const received: string[] = [];
+    const asking = defineTool({
+      name: "asking",
+      tier: "read",
+      parallelSafe: true,
+      description: "Asks for a secret, then plainly.",
+      input: z.object({}),
+      async execute(_input, context) {
+        seen.push(context.receiveSecret === undefined ? "outer: no receiver" : "outer: receiver");
+        const secret = await context.invoke(
+          "secret_asker",
+          {},
+          {
+            origin: "cell",
+            receiveSecret: (value) => received.push(value),
+          },
+        );
+        const plain = await context.invoke("secret_asker", {}, { origin: "cell" });
+        return `${resultText(secret)} / ${resultText(plain)}`;
+      },
+    });
+    const registry = createRegistry({ tools: [secretAsker, asking] });
+    const result = await registry.invoke(newRun(), { tool: "asking", args: {} });
+    expect(resultText(result)).toBe("answered (secret not shown) / answered (secret not shown)");
+    expect(resultText(result)).not.toContain("hunter2");
+    expect(received).toEqual(["hunter2"]);
+    expect(seen).toEqual(["outer: no receiver", "receiver", "no receiver"]);
+  });
+
   it("goes through the same chain: validation, guardrails, approval and result wrappers", async () => {
     const asked: ApprovalRequest[] = [];
     const wrapped: string[] = [];

@@ -14,6 +14,13 @@ export interface NestedCallOptions {
   origin?: CallOrigin;
   /** Cancels the nested call; it is also cancelled with the parent call. */
   signal?: AbortSignal;
+  /**
+   * Marks the call as asking a human for a secret (a cell's `getpass()`), and takes the secret out
+   * of band: the tool hands what the human typed to this function instead of putting it in its
+   * result, so no transcript, log or result wrapper sees it. A tool that asks a human (ask_user)
+   * hides what is typed and never shows it back. Not an argument: a model cannot set it.
+   */
+  receiveSecret?: (value: string) => void;
 }
 
 /** What a tool's `execute` receives besides its arguments. */
@@ -32,6 +39,11 @@ export interface ToolContext {
    * worker `worker w2 "writer"`); nested calls inherit it. Undefined: the surface says it all.
    */
   readonly caller?: string | undefined;
+  /**
+   * Present when the caller asks for a secret ({@link NestedCallOptions.receiveSecret}): hand the
+   * secret here, keep it out of the result and never show it back. Not inherited by nested calls.
+   */
+  readonly receiveSecret?: ((value: string) => void) | undefined;
   /**
    * Calls another tool through the registry with the same run and surface: validation,
    * guardrails, approval and result wrappers apply exactly as for a model's call.
