@@ -48,6 +48,25 @@ if (scenario.mode === "approve") {
   for (let call = 0; call < scenario.calls; call++) {
     results.push(summarise(await registry.invoke(run, { tool: "ast_edit", args: { files: ["a.ts", "b.ts"] } })));
   }
+} else if (scenario.mode === "secret") {
+  // As eval's getpass() asks: a nested ask_user call that takes the secret out of band.
+  const received = [];
+  const getpass = defineTool({
+    name: "getpass_cell",
+    tier: "read",
+    parallelSafe: true,
+    description: "Asks for a password as a cell's getpass() does.",
+    input: z.object({}),
+    execute: (_input, context) =>
+      context.invoke("ask_user", { question: "Password for db:" }, {
+        origin: "cell",
+        receiveSecret: (value) => received.push(value),
+      }),
+  });
+  const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: null }), getpass] });
+  const result = summarise(await registry.invoke(run, { tool: "getpass_cell", args: {} }));
+  // The secret goes to the results file only, never to the terminal.
+  results.push({ ...result, received });
 } else {
   const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: scenario.timeoutMs ?? null })] });
   results.push(summarise(await registry.invoke(run, { tool: "ask_user", args: scenario.args })));

@@ -11,7 +11,13 @@ import type { CardEvents, QuestionPort, TargetSpace } from "../port/question-por
  * and a caller must never report them as one.
  */
 export type AskOutcome =
-  | { readonly kind: "answered"; readonly selected: readonly string[]; readonly text?: string }
+  | {
+      readonly kind: "answered";
+      readonly selected: readonly string[];
+      readonly text?: string;
+      /** Set when the answer is a secret that went to the caller out of band: `text` is then absent. */
+      readonly secret?: true;
+    }
   | { readonly kind: "declined"; readonly reason?: string }
   | {
       readonly kind: "timed_out";

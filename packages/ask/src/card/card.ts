@@ -38,6 +38,14 @@ export interface Card {
    * so the human approves exactly what runs. Absent on question cards.
    */
   readonly arguments?: Readonly<Record<string, unknown>>;
+  /**
+   * The answer is a secret (a password a cell's `getpass()` asks for): a port hides it as it is
+   * typed (the terminal shows nothing, as a password prompt does; a harness UI masks its field),
+   * and nothing shows it back — not the port's "answered" line, not ask_user's result, which hands
+   * it to the caller out of band. A secret card takes typed text only: no options. Absent: an
+   * ordinary card.
+   */
+  readonly secret?: true;
 }
 
 /**
@@ -94,6 +102,8 @@ export interface CardInput {
   timeoutMs?: number | null | undefined;
   /** A permission card's call arguments, kept as given (see {@link Card.arguments}). */
   arguments?: Readonly<Record<string, unknown>> | undefined;
+  /** The answer is a secret (see {@link Card.secret}): a question card with no options only. */
+  secret?: boolean | undefined;
 }
 
 /** Collapses runs of whitespace (newlines included) in a one-line field. */
@@ -179,7 +189,17 @@ export function buildCard(input: CardInput): Card {
     }
   }
   const allowFreeText = input.allowFreeText ?? options.length === 0;
-  if (rawOptions.length === 0 && !allowFreeText) {
+  const secret = input.secret === true;
+  if (secret && (input.kind ?? "question") !== "question") {
+    problems.push("a permission card cannot be secret: only a question's typed answer can be");
+  }
+  if (secret && rawOptions.length > 0) {
+    problems.push("a secret card has options: a secret is typed, never picked, so give it no options");
+  }
+  if (secret && !allowFreeText) {
+    problems.push("a secret card must allow free text: the secret is the typed answer");
+  }
+  if (rawOptions.length === 0 && !allowFreeText && !secret) {
     problems.push(
       "no options and allow_free_text is false: offer at least one option or allow a typed answer",
     );
@@ -204,5 +224,6 @@ export function buildCard(input: CardInput): Card {
     multiSelect: (input.multiSelect ?? false) && options.length > 1,
     timeoutMs,
     ...(input.arguments === undefined ? {} : { arguments: input.arguments }),
+    ...(secret ? { secret: true as const } : {}),
   };
 }

@@ -6,6 +6,9 @@ export const declineToken = "0";
 
 /** The line that tells the human how to reply. */
 function replyHint(card: Card): string {
+  if (card.secret) {
+    return `Type the secret and press Enter: it is not shown as you type, and not shown back.`;
+  }
   const parts: string[] = [];
   if (card.options.length > 0) {
     parts.push(
@@ -37,6 +40,7 @@ export function renderCard(card: Card): string {
   const title = card.kind === "permission" ? "Permission" : "Question";
   lines.push(`-- ${title} ${"-".repeat(Math.max(4, 56 - title.length))}`);
   if (card.caller) lines.push(`Asked by ${card.caller}:`);
+  if (card.secret) lines.push("(secret: what you type is hidden and never shown back)");
   lines.push(card.question);
   if (card.context) lines.push(...card.context.split("\n").map((line) => `  ${line}`));
   lines.push("");
@@ -48,7 +52,11 @@ export function renderCard(card: Card): string {
   lines.push(
     card.kind === "permission"
       ? `  ${declineToken}. Decline (the call is denied); "${declineToken}: reason" says why`
-      : `  ${declineToken}. Decline to answer (the agent carries on with a stated assumption); "${declineToken}: reason" says why`,
+      : card.secret
+        ? // What is typed on a secret card is the secret: a reason after "0:" would be read as a
+          // secret too (a password may start so), so only a lone 0 declines.
+          `  ${declineToken}. Decline to answer (a lone ${declineToken}; Ctrl+C in a terminal declines too)`
+        : `  ${declineToken}. Decline to answer (the agent carries on with a stated assumption); "${declineToken}: reason" says why`,
   );
   lines.push("");
   lines.push(replyHint(card));

@@ -46,8 +46,10 @@ function choose(card: Card): string {
  * decline, or "0: reason" to decline and say why (on every card, as the note after a number). Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
  * asks again); an empty line is never taken as an answer. A number that is no option on the card
  * ("2024" with three options) is typed text when the card allows free text, and refused otherwise.
+ * On a secret card ({@link Card.secret}) the line is the secret as typed, or a lone "0" to decline.
  */
 export function parseReply(card: Card, line: string): CardReply {
+  if (card.secret) return parseSecret(card, line);
   const text = line.trim();
   if (text === "") throw invalid(`Nothing was typed: ${choose(card)}.`);
   if (text === declineToken) return { kind: "decline" };
@@ -90,6 +92,18 @@ export function parseReply(card: Card, line: string): CardReply {
 }
 
 /**
+ * A secret card's line: the secret as typed (a password keeps its spaces; only the line end goes),
+ * or a lone "0" to decline. "0: reason" is not a decline here: what is typed on a secret card may
+ * be the secret, and a decline's reason is passed on to the agent. No message quotes the line.
+ */
+function parseSecret(card: Card, line: string): CardReply {
+  const text = line.replace(/\r?\n$/, "");
+  if (text.trim() === "") throw invalid(`Nothing was typed: ${choose(card)}.`);
+  if (text.trim() === declineToken) return { kind: "decline" };
+  return { kind: "answer", selected: [], text: bounded(text, "answer") };
+}
+
+/**
  * Checks a port's structured reply against its card: known labels, one unless multi-select,
  * text only when allowed and at most {@link cardLimits}.answer characters (a decline's reason too),
  * and never empty. Returns the reply with labels in card order and
@@ -100,6 +114,7 @@ export function checkReply(card: Card, reply: CardReply): CardReply {
     const reason = reply.reason?.trim();
     return reason ? { kind: "decline", reason: bounded(reason, "reason") } : { kind: "decline" };
   }
+  if (card.secret) return checkSecret(card, reply);
   const labels = card.options.map((option) => option.label);
   const unknown = reply.selected.filter((label) => !labels.includes(label));
   if (unknown.length > 0) {
@@ -117,4 +132,12 @@ export function checkReply(card: Card, reply: CardReply): CardReply {
   if (selected.length === 0 && !text) throw invalid("the reply is empty: no option chosen and no text");
   if (text) bounded(text, selected.length > 0 ? "note" : "answer");
   return text ? { kind: "answer", selected, text } : { kind: "answer", selected };
+}
+
+/** A secret card's structured reply: text only, kept as typed (never trimmed), never empty. */
+function checkSecret(card: Card, reply: Extract<CardReply, { kind: "answer" }>): CardReply {
+  if (reply.selected.length > 0) throw invalid("the reply chose options, but a secret card has none");
+  const text = reply.text ?? "";
+  if (text.trim() === "") throw invalid(`the reply is empty: ${choose(card)}`);
+  return { kind: "answer", selected: [], text: bounded(text, "answer") };
 }

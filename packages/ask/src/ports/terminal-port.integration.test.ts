@@ -221,6 +221,48 @@ describe("TerminalQuestionPort in tmux", () => {
   });
 });
 
+describe("TerminalQuestionPort: a secret card (getpass)", () => {
+  it.skipIf(!found && !ci)(
+    "draws nothing of what is typed, still edits the line, and never shows the answer back",
+    async () => {
+      const file = start({ mode: "secret" });
+      const shown = await until("the secret card's prompt", () => {
+        const text = pane();
+        return /not shown back\.\nNo time limit: the question waits until you answer\.\n>/.test(text)
+          ? text
+          : undefined;
+      });
+      expect(shown).toContain("(secret: what you type is hidden and never shown back)");
+      // An empty line is refused without showing anything typed; then a secret edited with backspace.
+      tmux("send-keys", "-t", session, "Enter");
+      await paneShows("! Nothing was typed");
+      tmux("send-keys", "-t", session, "-l", "hunter2-wrongX");
+      tmux("send-keys", "-t", session, "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace");
+      tmux("send-keys", "-t", session, "-l", "!ok");
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = (await results(file)) as (CallResult & { received: string[] })[];
+      expect(result?.received).toEqual(["hunter2-!ok"]);
+      expect(result?.text).toBe(
+        "The operator answered. Their answer is a secret: it went to the caller and is not shown here.",
+      );
+      const after = await paneShows("SCENARIO DONE");
+      expect(after).toContain("-> answered (a secret, not shown)");
+      for (const piece of ["hunter", "wrong", "!ok", "*"]) expect(after).not.toContain(piece);
+    },
+  );
+
+  it.skipIf(!found && !ci)("declines with Ctrl+C, the secret typed so far dropped", async () => {
+    const file = start({ mode: "secret" });
+    await paneShows("No time limit: the question waits until you answer.\n>");
+    tmux("send-keys", "-t", session, "-l", "half-typed");
+    tmux("send-keys", "-t", session, "C-c");
+    const [result] = (await results(file)) as (CallResult & { received: string[] })[];
+    expect(result?.received).toEqual([]);
+    expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
+    expect(await paneShows("SCENARIO DONE")).not.toContain("half-typed");
+  });
+});
+
 describe("TerminalQuestionPort type-ahead", () => {
   it.skipIf(!found && !ci)(
     "ignores what was typed before the card appeared: a stray 3 does not deny",

@@ -83,6 +83,17 @@ describe("TerminalQuestionPort (piped streams)", () => {
     await expect(one).resolves.toEqual({ kind: "answered", selected: ["b"] });
   });
 
+  it("never writes a secret card's answer back: its answered line says only that it was answered", async () => {
+    const { port, input, written } = piped();
+    const secret = buildCard({ question: "Password:", secret: true });
+    const asked = askCard(port, target, secret);
+    await until("the prompt", () => written().endsWith("> "));
+    input.write("0: hunter2\n");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: [], text: "0: hunter2" });
+    expect(written()).toContain("-> answered (a secret, not shown)");
+    expect(written()).not.toContain("hunter2");
+  });
+
   it("reports no human when input ends while a card waits", async () => {
     const { port, input } = piped();
     const one = askCard(port, target, first);

@@ -1,4 +1,5 @@
 import { createInterface, type Interface } from "node:readline";
+import { Writable } from "node:stream";
 import { errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
 import { AskError } from "../errors/ask-error.js";
@@ -17,8 +18,9 @@ export interface TerminalQuestionPortOptions {
   attached?: () => boolean;
 }
 
-function describeReply(reply: CardReply): string {
+function describeReply(reply: CardReply, secret: boolean): string {
   if (reply.kind === "decline") return "declined";
+  if (secret) return "answered (a secret, not shown)";
   const parts = [...reply.selected];
   if (reply.text) parts.push(JSON.stringify(reply.text));
   return `answered: ${parts.join(", ")}`;
@@ -31,7 +33,9 @@ function describeReply(reply: CardReply): string {
  * again. Ctrl+C declines. Input typed before the card appeared is ignored, never taken as a
  * reply. One card at a time: a second question waits until the first is settled, and its time
  * to answer starts when it is drawn ({@link QuestionPort.reportsShown}). Not attached when stdin
- * is not a TTY, so a headless run fails its questions at once.
+ * is not a TTY, so a headless run fails its questions at once. A secret card (`Card.secret`)
+ * is read without echo, as a password prompt is: nothing typed is drawn (not even a mask, which
+ * would tell its length), Ctrl+C still declines, and the answer is never written back.
  */
 export class TerminalQuestionPort implements QuestionPort {
   /** Cards queue here, so the port says when each is drawn. */
@@ -76,13 +80,22 @@ export class TerminalQuestionPort implements QuestionPort {
     events: CardEvents | undefined,
   ): Promise<CardReply> {
     if (signal.aborted) return Promise.reject(takenDown(signal));
+    const secret = request.card.secret === true;
+    const terminal = this.output.isTTY === true;
+    // A secret typed at a terminal: readline still edits the line (backspace, Ctrl+U, Ctrl+C), but
+    // what it draws goes nowhere, so no character of the secret reaches the screen.
+    const hidden = secret && terminal;
     return new Promise<CardReply>((resolve, reject) => {
       const readline = createInterface({
         input: this.input,
-        output: this.output,
-        terminal: this.output.isTTY === true,
+        output: hidden ? discard() : this.output,
+        terminal,
         prompt: "> ",
       });
+      const prompt = () => {
+        readline.prompt();
+        if (hidden) this.output.write("> ");
+      };
       this.active = readline;
       let done = false;
       // Lines typed before the card was drawn sit in the terminal's buffer and arrive on the first
@@ -95,7 +108,7 @@ export class TerminalQuestionPort implements QuestionPort {
         setImmediate(() => {
           if (done) return;
           armed = true;
-          readline.prompt();
+          prompt();
         }),
       );
       const finish = (line: string) => {
@@ -111,6 +124,8 @@ export class TerminalQuestionPort implements QuestionPort {
       };
       readline.on("line", (line) => {
         if (done) return;
+        // The Enter that ended a hidden line was not drawn either.
+        if (hidden) this.output.write("\n");
         if (!armed) {
           if (!warned) this.output.write("  (ignored what was typed before the card appeared)\n");
           warned = true;
@@ -118,15 +133,16 @@ export class TerminalQuestionPort implements QuestionPort {
         }
         try {
           const reply = parseReply(request.card, line);
-          finish(`-> ${describeReply(reply)}`);
+          finish(`-> ${describeReply(reply, secret)}`);
           resolve(reply);
         } catch (error) {
           this.output.write(`  ! ${errorMessage(error)}\n`);
-          readline.prompt();
+          prompt();
         }
       });
       readline.on("SIGINT", () => {
         if (done) return;
+        if (hidden) this.output.write("\n");
         finish("-> declined (Ctrl+C)");
         resolve({ kind: "decline", reason: "dismissed with Ctrl+C" });
       });
@@ -141,6 +157,15 @@ export class TerminalQuestionPort implements QuestionPort {
       events?.shown();
     });
   }
+}
+
+/** A stream that takes what is written and shows it nowhere: the echo of a secret being typed. */
+function discard(): Writable {
+  return new Writable({
+    write(_chunk, _encoding, callback) {
+      callback();
+    },
+  });
 }
 
 function takenDown(signal: AbortSignal): AskError {

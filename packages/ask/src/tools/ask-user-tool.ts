@@ -60,7 +60,9 @@ Example: {"question": "Which database should the new service use?", "context": "
 
 /**
  * Creates the ask_user tool (read tier). Registered in a run only when both a
- * {@link questionPortKey} and a {@link targetSpaceKey} are wired.
+ * {@link questionPortKey} and a {@link targetSpaceKey} are wired. A nested call that passes
+ * `receiveSecret` (eval's `getpass()`) gets a secret card (`Card.secret`): the answer goes to
+ * that function, and the result only says that it was answered.
  */
 export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof askUserInput> {
   const timeoutMs = timeoutOption(
@@ -85,10 +87,18 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
         allowFreeText: input.allow_free_text,
         multiSelect: input.multi_select,
         timeoutMs,
+        // A caller taking a secret out of band (eval's getpass()) gets a secret card; a model
+        // cannot ask for one, having no argument for it.
+        secret: context.receiveSecret !== undefined,
       });
       const port = context.run.require(questionPortKey);
       const target = context.run.require(targetSpaceKey);
-      return outcomeResult(await askCard(port, target, card, context.signal));
+      const outcome = await askCard(port, target, card, context.signal);
+      if (card.secret && outcome.kind === "answered") {
+        context.receiveSecret?.(outcome.text ?? "");
+        return outcomeResult({ kind: "answered", selected: [], secret: true });
+      }
+      return outcomeResult(outcome);
     },
   });
 }

@@ -13,11 +13,17 @@ function quote(text: string): string {
 /**
  * Turns an outcome into what the model reads. An answer is the only result that says "answered";
  * a decline is a success telling the agent to carry on under a stated assumption; a timeout and
- * a missing human are errors with the same instruction; a cancelled call is an error.
+ * a missing human are errors with the same instruction; a cancelled call is an error. A secret
+ * answer (`secret: true`) is never shown: the result says only that the operator answered.
  */
 export function outcomeResult(outcome: AskOutcome): ToolResult {
   switch (outcome.kind) {
     case "answered": {
+      if (outcome.secret) {
+        return textResult(
+          "The operator answered. Their answer is a secret: it went to the caller and is not shown here.",
+        );
+      }
       const lines = ["The operator answered."];
       if (outcome.selected.length === 1) lines.push(`Chosen option: ${quote(outcome.selected[0] ?? "")}`);
       if (outcome.selected.length > 1)
