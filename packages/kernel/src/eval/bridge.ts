@@ -71,7 +71,9 @@ const nobodyToAsk: Readonly<Record<string, string>> = {
 
 /**
  * Answers the cell's `input()` / `getpass()` with an ask_user card, a nested call as a bridged one
- * (approval and guardrails apply): the prompt is the question, the answer free text. Without an
+ * (approval and guardrails apply): the prompt is the question, the answer free text. `getpass()`'s
+ * call passes `receiveSecret`, so its card is secret and the password comes back out of band, never
+ * in ask_user's result (an ask_user that ignores it answers in its text, as for input()). Without an
  * ask_user this call may use, or a human to answer it, the reply is `NO_OPERATOR` (the cell raises
  * StdinNotImplementedError); a declined, timed-out or cancelled card is an error (EOFError).
  */
@@ -90,11 +92,24 @@ async function answerInput(
           ? "A running cell asks for a password."
           : "A running cell asks for input.",
     context: password
-      ? "A Python cell called getpass(): your answer is the password it gets; the cell's result does not show it."
+      ? "A Python cell called getpass(): your answer is the password it gets; it is not shown as you type, nor in any result."
       : "A Python cell called input(): your answer is the line it gets.",
     allow_free_text: true,
   };
-  const result = await context.invoke(askUserTool, args, { origin: "cell", signal });
+  // A password is taken out of band: ask_user then draws a secret card (typed without echo, never
+  // shown back) and its result only says it was answered, so no transcript or log holds it.
+  let secret: string | undefined;
+  const result = await context.invoke(askUserTool, args, {
+    origin: "cell",
+    signal,
+    ...(password
+      ? {
+          receiveSecret: (value: string) => {
+            secret = value;
+          },
+        }
+      : {}),
+  });
   if (result.isError) {
     const code = result.error?.code ?? "TOOL_FAILED";
     const message = result.error?.message ?? resultText(result);
@@ -111,6 +126,7 @@ async function answerInput(
     }
     return { ok: false, code, error: `${password ? "getpass()" : "input()"} got no answer: ${message}` };
   }
+  if (secret !== undefined) return { ok: true, text: secret };
   const text = resultText(result);
   const answer = answerOf(text);
   if (answer === undefined) {

@@ -637,7 +637,9 @@ describePython("eval's input() and getpass() with an operator to ask (ask_user)"
     expect(resultText(secret)).toMatch(/^Password:\s*\n\(11, True\)$/);
     expect(ask.origins).toEqual(["cell", "cell"]);
     expect(ask.cards[0]).toMatchObject({ question: "Your name?", allow_free_text: true });
-    expect(String(ask.cards[1]?.context)).toMatch(/getpass\(\).*password.*does not show it/);
+    expect(String(ask.cards[1]?.context)).toMatch(
+      /getpass\(\).*password.*not shown as you type, nor in any result/,
+    );
   });
 
   it("a declined card is an EOFError in the cell, saying so", async () => {
