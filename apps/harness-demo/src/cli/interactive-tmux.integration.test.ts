@@ -125,6 +125,37 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
       await waitForExit();
     },
   );
+
+  it(
+    "reads a cell's getpass() on a secret card without drawing what is typed, nor keeping it in history",
+    { timeout: 90_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto --python /usr/bin/python3`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      const cell = {
+        code: "import getpass\npw = getpass.getpass('DB password: ')\nlen(pw), pw[::-1] == 'ko-2retnuh'",
+        description: "read the database password with getpass",
+      };
+      await type(`eval ${JSON.stringify(cell)}`);
+      const card = await waitForScreen(/counts as no answer\.\n>/, 60_000);
+      expect(card).toContain("(secret: what you type is hidden and never shown back)");
+      // Typed with a slip and a backspace, as a person would.
+      await tmux("send-keys", "-t", "demo", "-l", "hunter2-okX");
+      await tmux("send-keys", "-t", "demo", "BSpace", "Enter");
+      const done = await waitForScreen("(10, True)", 30_000);
+      expect(done).toContain("-> answered (a secret, not shown)");
+      expect(done).not.toContain("hunter2");
+      // The up arrow at the next prompt brings back the eval call, never the secret.
+      await waitForScreen(/\(10, True\)\ntool>/);
+      await tmux("send-keys", "-t", "demo", "Up");
+      await waitForScreen(/\(10, True\)\ntool> eval \{"code"/);
+      expect(await screen()).not.toContain("hunter2");
+      await tmux("send-keys", "-t", "demo", "C-u");
+      await type("exit");
+      await waitForExit();
+    },
+  );
 });
 
 /** Waits (bounded) until the program exited and tmux closed its session with it. */

@@ -73,8 +73,9 @@ const bannerExamples = [
  * A terminal session in one run: type a tool call, see its result. ask_user and permission cards
  * are drawn in the terminal and answered there (the terminal question port is the approver).
  * One reader of the terminal serves the whole session, so lines pasted (or piped) together each
- * run in turn; while a card is open, what is typed answers the card. Ctrl+C declines an open card,
- * cancels a running call, and at the prompt ends the session.
+ * run in turn; while a card is open, what is typed answers the card, and on a secret card (a cell's
+ * `getpass()`) nothing of it is drawn. Ctrl+C declines an open card, cancels a running call, and at
+ * the prompt ends the session.
  */
 export async function interactive(options: InteractiveOptions): Promise<void> {
   const out = process.stdout;
@@ -87,7 +88,21 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
   const port: QuestionPort = {
     reportsShown: true,
     attached: () => terminal.attached(),
-    ask: (request, signal, events) => lines.duringCard(() => terminal.ask(request, signal, events)),
+    ask: (request, signal, events) =>
+      lines.duringCard(() => {
+        if (request.card.secret !== true) return terminal.ask(request, signal, events);
+        // A secret card (a cell's getpass()): typing is hidden from when it is drawn (not while it
+        // waits behind another card) until it is answered.
+        let reveal: (() => void) | undefined;
+        return terminal
+          .ask(request, signal, {
+            shown: () => {
+              reveal ??= lines.hideTyping();
+              events?.shown();
+            },
+          })
+          .finally(() => reveal?.());
+      }),
   };
   const demo = createDemoRun({
     workingDirectory: options.workingDirectory,

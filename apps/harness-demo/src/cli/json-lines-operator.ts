@@ -10,7 +10,11 @@ import {
 } from "@tools/ask";
 import { errorMessage } from "@tools/registry";
 
-/** A card event line of `serve --operator jsonl`. */
+/**
+ * A card event line of `serve --operator jsonl`. A secret card (`card.secret`, a cell's
+ * `getpass()`) is sent with `"secret": true`, so the peer's UI masks its field; its answer goes to
+ * the cell only, never into a line serve writes.
+ */
 export type CardEvent =
   | { readonly event: "card"; readonly card_id: string; readonly card: Card & { readonly text: string } }
   | {

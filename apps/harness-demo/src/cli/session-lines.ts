@@ -26,10 +26,12 @@ export class SessionLines {
   private wake: (() => void) | undefined;
   private openCards = 0;
   private ended = false;
+  /** While a secret card is open: what readline draws (the typed characters) goes nowhere. */
+  private hidden = false;
 
   constructor(
     input: NodeJS.ReadableStream,
-    private readonly output: NodeJS.WritableStream & { isTTY?: boolean },
+    private readonly output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number },
   ) {
     this.cardOutput = new Writable({
       // Written through at once (and acknowledged at once), so card text keeps its order with
@@ -41,12 +43,19 @@ export class SessionLines {
     });
     this.readline = createInterface({
       input,
-      output,
+      output: this.echo(),
       terminal: output.isTTY === true,
       prompt: toolPrompt,
       crlfDelay: Infinity,
     });
+    // A secret typed at a card must not come back with the up arrow at the next tool prompt
+    // (Node lets a 'history' listener change the list; the newest line is first).
+    this.readline.on("history", (history: string[]) => {
+      if (this.hidden) history.shift();
+    });
     this.readline.on("line", (line) => {
+      // The Enter that ended a hidden line was not drawn either.
+      if (this.hidden) this.output.write("\n");
       if (this.openCards > 0) {
         this.cardInput.write(`${line}\n`);
         return;
@@ -89,6 +98,35 @@ export class SessionLines {
       });
       this.wake = undefined;
     }
+  }
+
+  /**
+   * Hides what is typed, as a password prompt does, until the returned function is called: the
+   * session's readline still edits the line (backspace, Ctrl+U, Ctrl+C), but draws nothing of it,
+   * and the line is kept out of its history. For a secret card, from when it is drawn.
+   */
+  hideTyping(): () => void {
+    this.hidden = true;
+    return () => {
+      this.hidden = false;
+    };
+  }
+
+  /**
+   * The stream the session's readline draws on: the terminal, except while typing is hidden. It
+   * has the terminal's width (and its resize events), so line editing wraps as before.
+   */
+  private echo(): Writable {
+    const output = this.output;
+    const echo = new Writable({
+      write: (chunk: Buffer | string, _encoding, callback) => {
+        if (!this.hidden) output.write(chunk);
+        callback();
+      },
+    });
+    Object.defineProperty(echo, "columns", { get: () => output.columns });
+    output.on("resize", () => echo.emit("resize"));
+    return echo;
   }
 
   /** Runs `work` (a card being asked) with typed lines going to {@link cardInput}. */
