@@ -18,7 +18,8 @@ const resultFile = process.argv[3];
 
 const summarise = (result) => ({ isError: result.isError, code: result.error?.code ?? null, text: resultText(result) });
 
-const port = new TerminalQuestionPort();
+// `attached`: a human is there though stdout is not a terminal (the test redirects it to a file).
+const port = new TerminalQuestionPort(scenario.attached ? { attached: () => true } : {});
 const run = createRun({
   workingDirectory: tmpdir(),
   conversationId: "terminal-test",

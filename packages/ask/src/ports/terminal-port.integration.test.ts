@@ -40,12 +40,13 @@ interface CallResult {
 let counter = 0;
 
 /** Starts the fixture in a fresh tmux session; returns where its results will be written. */
-function start(scenario: object): string {
+function start(scenario: object, stdoutTo?: string): string {
   const resultFile = join(scratch, `result-${++counter}.json`);
   socket = join(scratch, `tmux-${counter}.sock`);
-  const command = [process.execPath, fixture, JSON.stringify(scenario), resultFile]
-    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
-    .join(" ");
+  const command =
+    [process.execPath, fixture, JSON.stringify(scenario), resultFile]
+      .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+      .join(" ") + (stdoutTo === undefined ? "" : ` > '${stdoutTo}'`);
   tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
   return resultFile;
 }
@@ -260,6 +261,21 @@ describe("TerminalQuestionPort: a secret card (getpass)", () => {
     expect(result?.received).toEqual([]);
     expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
     expect(await paneShows("SCENARIO DONE")).not.toContain("half-typed");
+  });
+});
+
+describe("TerminalQuestionPort: a secret typed at a terminal whose output is redirected", () => {
+  it.skipIf(!found && !ci)("still stops the terminal's own echo", async () => {
+    const drawn = join(scratch, "drawn.txt");
+    const file = start({ mode: "secret", attached: true }, drawn);
+    await until("the card in the redirected output", () =>
+      existsSync(drawn) && readFileSync(drawn, "utf8").includes("until you answer.\n> ") ? true : undefined,
+    );
+    type("hunter2-typed");
+    const [result] = (await results(file)) as (CallResult & { received: string[] })[];
+    expect(result?.received).toEqual(["hunter2-typed"]);
+    expect(pane()).not.toContain("hunter2");
+    expect(readFileSync(drawn, "utf8")).not.toContain("hunter2");
   });
 });
 

@@ -81,10 +81,12 @@ export class TerminalQuestionPort implements QuestionPort {
   ): Promise<CardReply> {
     if (signal.aborted) return Promise.reject(takenDown(signal));
     const secret = request.card.secret === true;
-    const terminal = this.output.isTTY === true;
     // A secret typed at a terminal: readline still edits the line (backspace, Ctrl+U, Ctrl+C), but
-    // what it draws goes nowhere, so no character of the secret reaches the screen.
-    const hidden = secret && terminal;
+    // what it draws goes nowhere, so no character of the secret reaches the screen. A terminal as
+    // input alone (output redirected) is read the same way: its raw mode stops the terminal's own
+    // echo, which a line-by-line read would leave on.
+    const hidden = secret && (this.output.isTTY === true || this.input.isTTY === true);
+    const terminal = this.output.isTTY === true || hidden;
     return new Promise<CardReply>((resolve, reject) => {
       const readline = createInterface({
         input: this.input,
