@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
-import { grepBounds, matchBudgetMs } from "./grep.js";
+import { grepBounds, matchBudgetMs, maxOutputChars } from "./grep.js";
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -55,6 +55,25 @@ describe("grep", () => {
     expect(text).toContain("… 4 more matches");
     const one = ws.text(await ws.call("grep", { pattern: "hit", max_results: 6 }));
     expect(one.split("\n").at(-1)).toBe("… 1 more match; narrow path or glob, or raise max_results");
+  });
+
+  it("bounds the whole output in characters, counting the matches and files left out", async () => {
+    const line = (n: number) => `export const v${n} = "${"x".repeat(1500)}";`;
+    ws = await tempWorkspace({
+      "a.ts": Array.from({ length: 600 }, (_, n) => line(n)).join("\n") + "\n",
+      "b.ts": Array.from({ length: 600 }, (_, n) => line(n)).join("\n") + "\n",
+    });
+    const text = ws.text(await ws.call("grep", { pattern: "export const", max_results: 1000 }));
+    const lines = text.split("\n");
+    const shown = lines.filter((l) => /^[ab]\.ts:\d+: /.test(l));
+    expect(shown.join("\n").length).toBeLessThanOrEqual(maxOutputChars);
+    expect(text.length).toBeLessThan(maxOutputChars + 500);
+    expect(shown[0]).toMatch(/^a\.ts:1: export const v0 = "x+…$/);
+    const note = lines.at(-1) ?? "";
+    expect(note).toBe(
+      `… ${1200 - shown.length} more matches in 2 files not shown: the output stops at 24,000 characters ` +
+        `(${shown.length} of 1200 matching lines shown); narrow the pattern, path or glob`,
+    );
   });
 
   it("ignores case on request", async () => {

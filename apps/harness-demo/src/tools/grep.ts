@@ -12,6 +12,12 @@ import { rootIgnore, walkFiles } from "../internal/walk-files.js";
 const maxFileBytes = 2_000_000;
 /** Characters shown of a matching line: an excerpt around the match. */
 const maxLineChars = 300;
+/**
+ * Characters of matching lines shown in one result (`path:line: text` lines with their line ends),
+ * in line with shell's ~24 000: past it, the matches left out are counted and the result says how
+ * to narrow the search.
+ */
+export const maxOutputChars = 24_000;
 /** Characters of one line that are searched: a longer line (minified code) is searched in its start. */
 const maxMatchChars = 20_000;
 /** A line that runs on longer than this without a line end is cut when read (memory stays bounded). */
@@ -44,7 +50,7 @@ const input = z.object({
     .min(1)
     .max(1000)
     .optional()
-    .describe("Most matching lines shown; default 100."),
+    .describe("Most matching lines shown; default 100 (and at most 24 000 characters of them)."),
 });
 
 /**
@@ -65,6 +71,7 @@ export const grepTool = defineTool({
     "Patterns are Unicode-aware (the u flag): `\\p{L}` is any letter, `.` matches one whole character, emoji included. " +
     "Honours .gitignore; skips node_modules, .git and binary files, and files over 2 MB unless path names the file. " +
     "A search stops after 30 s and returns what it found, saying where it stopped. " +
+    "At most 24 000 characters of matching lines are shown; the rest are counted. " +
     'Example: {"pattern": "export (async )?function", "path": "src", "glob": "*.ts"}',
   input,
   paths: (args) => (args.path === undefined ? [] : [args.path]),
@@ -126,9 +133,13 @@ export const grepTool = defineTool({
     }
     const unshown = found.total - found.lines.length;
     const more =
-      unshown > 0
-        ? `\n… ${unshown} ${countNoun(unshown, "more matches")}; narrow path or glob, or raise max_results`
-        : "";
+      unshown === 0
+        ? ""
+        : found.outputFull
+          ? `\n… ${unshown} more ${countNoun(unshown, "matches")} in ${found.unshownFiles} ${countNoun(found.unshownFiles, "files")} not shown: ` +
+            `the output stops at ${maxOutputChars.toLocaleString("en-US")} characters (${found.lines.length} of ${found.total} matching lines shown); ` +
+            "narrow the pattern, path or glob"
+          : `\n… ${unshown} ${countNoun(unshown, "more matches")}; narrow path or glob, or raise max_results`;
     return found.lines.join("\n") + more + tail;
   },
 });
@@ -155,6 +166,12 @@ interface Found {
   files: number;
   readonly skipped: string[];
   cutLines: number;
+  /** Characters of `lines` so far, a line end each. */
+  chars: number;
+  /** True once a matching line did not fit in {@link maxOutputChars}: no more lines are shown. */
+  outputFull: boolean;
+  /** Files with matches that are not (all) shown. */
+  unshownFiles: number;
   /** The file the search was in when its time bound ran out (its later blocks not searched). */
   stoppedIn?: string;
 }
@@ -164,7 +181,16 @@ async function searchFiles(
   search: Search,
   worker: MatchWorker,
 ): Promise<Found> {
-  const found: Found = { lines: [], total: 0, files: 0, skipped: [], cutLines: 0 };
+  const found: Found = {
+    lines: [],
+    total: 0,
+    files: 0,
+    skipped: [],
+    cutLines: 0,
+    chars: 0,
+    outputFull: false,
+    unshownFiles: 0,
+  };
   for await (const file of candidates) {
     if (!search.accepts(file.relative)) continue;
     search.signal.throwIfAborted();
@@ -175,6 +201,8 @@ async function searchFiles(
     // Not a regular file (a FIFO: opened without blocking and refused) or unreadable: passed by.
     const reader = await TextFileReader.open(file.absolute).catch(() => undefined);
     if (!reader) continue;
+    let matched = 0;
+    let shown = 0;
     try {
       if (reader.size > search.sizeCap) {
         found.skipped.push(file.relative);
@@ -195,7 +223,7 @@ async function searchFiles(
             pattern: search.pattern,
             flags: search.flags,
             text: block.bytes.toString("utf8"),
-            room: search.limit - found.lines.length,
+            room: found.outputFull ? 0 : search.limit - found.lines.length,
             maxMatchChars,
             maxShownChars: maxLineChars,
           },
@@ -212,11 +240,21 @@ async function searchFiles(
         }
         found.total += reply.count;
         found.cutLines += reply.cut;
-        for (const hit of reply.shown)
-          found.lines.push(`${file.relative}:${firstLine + hit.line}: ${hit.text}`);
+        matched += reply.count;
+        for (const hit of reply.shown) {
+          const line = `${file.relative}:${firstLine + hit.line}: ${hit.text}`;
+          if (found.outputFull || found.chars + line.length + 1 > maxOutputChars) {
+            found.outputFull = true;
+            break;
+          }
+          found.lines.push(line);
+          found.chars += line.length + 1;
+          shown++;
+        }
         firstLine += reply.lines;
       }
     } finally {
+      if (matched > shown) found.unshownFiles++;
       await reader.close();
     }
   }
