@@ -50,8 +50,11 @@ describe("harness-demo CLI", () => {
 
   it("refuses an unknown surface or format with a usage error", async () => {
     const surface = await runCli(["tools", "--surface", "nope"]);
-    expect(surface.code).toBe(1);
-    expect(surface.stderr).toContain("unknown surface 'nope'; known surfaces: main, plan, readonly, worker");
+    expect(surface.code).toBe(2);
+    expect(surface.stderr).toBe(
+      "harness-demo: --surface: unknown surface 'nope'; known surfaces: main, plan, readonly, worker\n" +
+        "Run harness-demo --help for usage.\n",
+    );
     const format = await runCli(["tools", "--format", "yaml"]);
     expect(format.code).toBe(2);
     expect(format.stderr).toContain("--format must be one of json, anthropic, openai");

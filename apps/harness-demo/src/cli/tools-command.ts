@@ -1,4 +1,4 @@
-import type { SchemaFormat } from "@tools/registry";
+import { ToolsError, type SchemaFormat } from "@tools/registry";
 import type { WorkerBackend } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
 
@@ -19,7 +19,7 @@ function schemaOnlyBackend(gated: boolean): WorkerBackend {
 /**
  * The schemas of one surface of the demo run, in a harness's format. `vibe`: with vibe mode on,
  * so the vibe_* tools are included, as a run on a model backend ("gated") or on an agent CLI
- * ("ungated") has them.
+ * ("ungated") has them. An unknown surface is a `USAGE` error naming the known ones.
  */
 export async function surfaceSchemas(
   workingDirectory: string,
@@ -32,6 +32,15 @@ export async function surfaceSchemas(
     ...(options.vibe ? { vibeBackend: schemaOnlyBackend(options.vibe === "gated") } : {}),
   });
   try {
+    try {
+      demo.registry.surface(surface);
+    } catch (error) {
+      // A surface that does not exist is a usage error of `tools --surface` (exit code 2).
+      if (ToolsError.isInstance(error) && error.code === "UNKNOWN_SURFACE") {
+        throw new ToolsError({ code: "USAGE", message: `--surface: ${error.message}`, cause: error });
+      }
+      throw error;
+    }
     return demo.registry.schema(demo.run, surface, format);
   } finally {
     await demo.dispose();
