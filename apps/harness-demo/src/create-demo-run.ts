@@ -123,8 +123,9 @@ export const toolPackages: readonly ToolPackage[] = [
 ];
 
 /**
- * Said under `--approval ask` when a write or exec call is denied because nobody can approve it
- * (under `auto`, a worker's denied call gets a hint of its own: auto is already on).
+ * Said by `serve` under `--approval ask` when a write or exec call is denied because nobody can
+ * approve it (under `auto`, a worker's denied call gets a hint of its own: auto is already on).
+ * Other modes get their own (see {@link noApproverHintFor}).
  */
 export const noApproverHint =
   "The demo harness has no approver attached in this mode: start it with --approval auto to allow " +
@@ -140,6 +141,43 @@ const noApproverHintUnderAuto =
   "The demo harness runs with --approval auto, but a background worker's write and exec calls " +
   "still ask, and no approver is attached to answer: run `harness-demo serve --operator jsonl` to " +
   "answer permission cards as JSON lines, or `harness-demo interactive` to answer them in a terminal.";
+
+/** Where a demo run is driven from: its fail-closed hint depends on it. */
+export type DemoMode =
+  | { readonly mode: "serve"; readonly approval: ApprovalPolicy }
+  /** `notTerminal`: which of stdin and stdout is not a terminal (cards need both). */
+  | { readonly mode: "interactive"; readonly notTerminal: readonly ("stdin" | "stdout")[] }
+  | { readonly mode: "model" };
+
+/**
+ * The fail-closed hint that fits the mode: `serve` names the flags that attach an approver;
+ * `interactive` (where cards are drawn in the terminal) names the real cause, stdin or stdout not
+ * being a terminal; `--model` speaks to the model, which cannot restart the harness: not to retry,
+ * and to tell the user what would allow the call.
+ */
+export function noApproverHintFor(mode: DemoMode): string {
+  switch (mode.mode) {
+    case "serve":
+      return mode.approval === "auto" ? noApproverHintUnderAuto : noApproverHint;
+    case "interactive": {
+      const what = mode.notTerminal.length === 0 ? "the session's input" : mode.notTerminal.join(" and ");
+      const verb = mode.notTerminal.length > 1 ? "are" : "is";
+      return (
+        `Permission cards are answered in the terminal, but ${what} ${verb} not a terminal here ` +
+        "(piped or redirected), so no card can be shown: run `harness-demo interactive` with a " +
+        "terminal as its input and output to answer cards, or add --approval auto to allow every " +
+        "call the surface permits (a worker's write and exec calls still ask)."
+      );
+    }
+    case "model":
+      return (
+        "Nobody can approve it: the harness was started with --approval ask and its input is not a " +
+        "terminal, so no permission card can be shown to the user. Do not retry this call; go on " +
+        "with read tools where you can, and say in your answer which calls were denied and that " +
+        "running the harness in a terminal, or with --approval auto, would allow them."
+      );
+  }
+}
 
 /** Options of {@link createDemoRun}. */
 export interface DemoRunOptions {
@@ -159,7 +197,7 @@ export interface DemoRunOptions {
   /** Turns vibe mode on: the backend background workers run on. */
   vibeBackend?: WorkerBackend;
   conversationId?: string;
-  /** Replaces the fail-closed hint (see {@link noApproverHint}). */
+  /** Replaces the fail-closed hint (default serve's: see {@link noApproverHintFor}). */
   noApproverHint?: string;
   /** Packages to wire; default {@link toolPackages}. */
   packages?: readonly ToolPackage[];
@@ -185,7 +223,7 @@ export function createDemoRun(options: DemoRunOptions): DemoRun {
     approval: options.approval ?? "ask",
     approver,
     noApproverHint:
-      options.noApproverHint ?? (options.approval === "auto" ? noApproverHintUnderAuto : noApproverHint),
+      options.noApproverHint ?? noApproverHintFor({ mode: "serve", approval: options.approval ?? "ask" }),
   });
   const run = createRun({
     workingDirectory: options.workingDirectory,

@@ -79,4 +79,12 @@ describe("harness-demo --interactive with piped input", () => {
       expect(results[1]).toContain("src/greet.ts:8");
     },
   );
+
+  it("denies a call that needs a card saying stdin is not a terminal, not to run interactive", async () => {
+    const { code, stdout } = await interactiveSession(() => 'shell command="echo hi"\n');
+    expect(code).toBe(0);
+    expect(stdout).toContain("error NO_APPROVER\n");
+    expect(stdout).toContain("but stdin and stdout are not a terminal here (piped or redirected)");
+    expect(stdout).not.toContain("or run `harness-demo interactive` to answer");
+  });
 });

@@ -1,6 +1,6 @@
 import { declineToken, TerminalQuestionPort, type QuestionPort } from "@tools/ask";
 import { resultText, type ApprovalPolicy } from "@tools/registry";
-import { createDemoRun } from "../create-demo-run.js";
+import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { SessionLines } from "./session-lines.js";
 
 /** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
@@ -108,6 +108,13 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
     workingDirectory: options.workingDirectory,
     approval: options.approval,
     questionPort: port,
+    noApproverHint: noApproverHintFor({
+      mode: "interactive",
+      notTerminal: [
+        ...(process.stdin.isTTY === true ? [] : (["stdin"] as const)),
+        ...(out.isTTY === true ? [] : (["stdout"] as const)),
+      ],
+    }),
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
   });
   out.write(

@@ -9,7 +9,7 @@ import {
   type OpenAiToolSchema,
 } from "@tools/registry";
 import type { WorkerToolbox } from "@tools/vibe";
-import { createDemoRun } from "../create-demo-run.js";
+import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { modelBackend, modelLimits, modelSettings, type Provider } from "./model-env.js";
 
 /** Options of {@link runModelAgent}. */
@@ -66,6 +66,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     workingDirectory: options.workingDirectory,
     approval: options.approval,
     ...(port === undefined ? {} : { questionPort: port }),
+    noApproverHint: noApproverHintFor({ mode: "model" }),
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
   });
   const out = process.stdout;
