@@ -87,4 +87,18 @@ describe("harness-demo --interactive with piped input", () => {
     expect(stdout).toContain("but stdin and stdout are not a terminal here (piped or redirected)");
     expect(stdout).not.toContain("or run `harness-demo interactive` to answer");
   });
+
+  it("refuses stray words naming them, and reads a number-like value as the text a string argument takes", async () => {
+    await writeFile(join(dir, "2024"), "a year\n");
+    const { code, stdout } = await interactiveSession(
+      () => "shell command=echo hello world\nread path=2024\n",
+    );
+    expect(code).toBe(0);
+    const after = stdout.slice(stdout.indexOf('"exit" ends.\n'));
+    expect(after).toBe(
+      '"exit" ends.\ntool> ' +
+        `not a call: 'hello world' are not name=value arguments; a value with spaces needs quotes: command="echo hello world" (or single quotes), or type the arguments as JSON\n` +
+        "tool> ok\n1\ta year\n",
+    );
+  });
 });

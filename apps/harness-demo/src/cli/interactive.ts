@@ -2,59 +2,7 @@ import { declineToken, TerminalQuestionPort, type QuestionPort } from "@tools/as
 import { resultText, type ApprovalPolicy } from "@tools/registry";
 import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { SessionLines } from "./session-lines.js";
-
-/** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
-export interface TypedCall {
-  readonly tool: string;
-  readonly args: Record<string, unknown>;
-  readonly surface: string;
-}
-
-function value(text: string): unknown {
-  if (/^-?\d+(\.\d+)?$/.test(text)) return Number(text);
-  if (text === "true" || text === "false") return text === "true";
-  if (/^[[{"]/.test(text)) {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return text;
-    }
-  }
-  return text;
-}
-
-/**
- * Parses a typed call: `name=value` arguments (numbers, booleans and JSON are read as such), or
- * the whole arguments object as JSON. A bare word right after `lsp` or `debug` is its `action` or
- * `op` (`lsp hover file=src/a.ts line=3 symbol=foo`). Throws with what was expected.
- */
-export function parseTypedCall(line: string): TypedCall {
-  const trimmed = line.trim();
-  if (trimmed.startsWith("{")) {
-    const request = JSON.parse(trimmed) as { tool?: unknown; args?: unknown; surface?: unknown };
-    if (typeof request.tool !== "string") throw new Error('a JSON call needs "tool"');
-    return {
-      tool: request.tool,
-      args: (request.args ?? {}) as Record<string, unknown>,
-      surface: typeof request.surface === "string" ? request.surface : "main",
-    };
-  }
-  const space = trimmed.search(/\s/);
-  const tool = space === -1 ? trimmed : trimmed.slice(0, space);
-  const rest = space === -1 ? "" : trimmed.slice(space + 1).trim();
-  if (rest.startsWith("{"))
-    return { tool, args: JSON.parse(rest) as Record<string, unknown>, surface: "main" };
-  const args: Record<string, unknown> = {};
-  // `lsp hover …` and `debug stack …`: a bare first word is the action (lsp) or op (debug).
-  const verb = /^([a-z_]+)(?=\s|$)/.exec(rest)?.[1];
-  const verbName = tool === "lsp" ? "action" : tool === "debug" ? "op" : undefined;
-  if (verb !== undefined && verbName !== undefined) args[verbName] = verb;
-  for (const match of rest.matchAll(/(\w+)=("(?:[^"\\]|\\.)*"|'[^']*'|\S+)/g)) {
-    const raw = match[2] as string;
-    args[match[1] as string] = raw.startsWith("'") ? raw.slice(1, -1) : value(raw);
-  }
-  return { tool, args, surface: "main" };
-}
+import { argTypesFrom, parseTypedCall, type TypedCall } from "./typed-call.js";
 
 /** Options of {@link interactive}. */
 export interface InteractiveOptions {
@@ -121,6 +69,8 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
     `harness-demo interactive: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval})\n` +
       `Type a call: ${bannerExamples[0]}, or ${bannerExamples[1]}; "tools" lists them; "exit" ends.\n`,
   );
+  // Typed values become numbers or booleans only where the tool's schema takes one.
+  const argTypes = argTypesFrom(demo.registry.schema(demo.run, "main", "json"));
   const off = demo.registry.on((event) => {
     if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
   });
@@ -153,7 +103,7 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
       }
       let call: TypedCall;
       try {
-        call = parseTypedCall(line);
+        call = parseTypedCall(line, argTypes);
       } catch (error) {
         out.write(`not a call: ${error instanceof Error ? error.message : String(error)}\n`);
         continue;
