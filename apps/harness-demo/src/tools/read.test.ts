@@ -86,13 +86,50 @@ describe("read", () => {
     expect(result.error?.message).toContain("is 304 bytes; a file or folder name may be at most 255 bytes");
   });
 
-  it("says how to see the rest of a line cut at 2000 characters", async () => {
-    ws = await tempWorkspace({ "min.json": `short\n{${"x".repeat(2_999)}\n` });
+  it("says how to see the rest of a line cut at 2000 characters, and column shows it", async () => {
+    const line = `{${"x".repeat(1_999)}${"y".repeat(2_000)}${"z".repeat(500)}`;
+    ws = await tempWorkspace({ "min.json": `short\n${line}\n` });
     const text = ws.text(await ws.call("read", { path: "min.json" }));
-    expect(text).toContain(`\n2\t{${"x".repeat(1_999)}… (3000 characters)`);
+    expect(text).toContain(`\n2\t{${"x".repeat(1_999)}… (4500 characters)`);
     expect(text).toContain(
-      "(line 2 is longer than 2000 characters and shown cut; to see more of it use shell, e.g. `sed -n '2p' 'min.json' | cut -c 2001-4000`, or grep for the text you need",
+      `(line 2 is 4500 characters long, shown cut at 2000; to see the next 2000 characters, read {"path":"min.json","offset":2,"limit":1,"column":2001}, or grep for the text you need; an edit's old_string may be a part of the line)`,
     );
+    const next = ws.text(await ws.call("read", { path: "min.json", offset: 2, limit: 1, column: 2001 }));
+    expect(next).toBe(
+      `2\t${"y".repeat(2_000)}… (4500 characters)\n(each line shown from column 2001)\n` +
+        `(line 2 is 4500 characters long, shown cut at 2000; to see the next 2000 characters, read {"path":"min.json","offset":2,"limit":1,"column":4001}, or grep for the text you need; an edit's old_string may be a part of the line)`,
+    );
+    const end = ws.text(await ws.call("read", { path: "min.json", offset: 2, limit: 1, column: 4001 }));
+    expect(end).toBe(`2\t${"z".repeat(500)}\n(each line shown from column 4001)`);
+  });
+
+  it("names only the tools the surface has in the cut note", async () => {
+    ws = await tempWorkspace({ "min.json": `${"x".repeat(2_500)}\n` });
+    for (const surface of ["plan", "readonly"]) {
+      const text = ws.text(await ws.call("read", { path: "min.json" }, surface));
+      expect(text).toContain(
+        `(line 1 is 2500 characters long, shown cut at 2000; to see the next 2000 characters, read {"path":"min.json","offset":1,"limit":1,"column":2001}, or grep for the text you need)`,
+      );
+      expect(text).not.toMatch(/shell|edit/);
+      expect(ws.text(await ws.call("read", { path: "min.json", column: 2001 }, surface))).toBe(
+        `1\t${"x".repeat(500)}\n(each line shown from column 2001)`,
+      );
+    }
+  });
+
+  it("refuses a column past the end of every line asked for, or below 1", async () => {
+    ws = await tempWorkspace({ "a.txt": "abc\nabcdef\n" });
+    const past = await ws.call("read", { path: "a.txt", column: 10 });
+    expect(past.error?.code).toBe("COLUMN_PAST_END");
+    expect(past.error?.message).toBe(
+      "column 10 is past the end of the lines asked for: the longest line shown, 2, has 6 characters; pass a smaller column (1 shows each line from its start)",
+    );
+    const one = await ws.call("read", { path: "a.txt", offset: 1, limit: 1, column: 5 });
+    expect(one.error?.message).toContain("line 1 has 3 characters");
+    expect(ws.text(await ws.call("read", { path: "a.txt", column: 5 }))).toBe(
+      "1\t\n2\tef\n(each line shown from column 5)",
+    );
+    expect((await ws.call("read", { path: "a.txt", column: 0 })).error?.code).toBe("INVALID_ARGUMENTS");
   });
 
   it("is refused by containment for a path outside the working directory", async () => {

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { readdir, stat } from "node:fs/promises";
-import { boundText, countNoun, defineTool, ToolsError } from "@tools/registry";
+import { boundText, countNoun, defineTool, tierWithin, ToolsError, type Surface } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { nameTooLong } from "../internal/atomic-write.js";
@@ -28,13 +28,24 @@ const input = z.object({
     .max(5000)
     .optional()
     .describe(`How many lines to return; default ${defaultReadLimit}.`),
+  column: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `First character of each line to show, 1-based; default 1. A line over ${maxLineChars} characters is shown cut: ` +
+        `column=${maxLineChars + 1} shows its next ${maxLineChars}.`,
+    ),
 });
 
 /**
  * `read` (read tier): a file's lines, numbered from 1, or a folder's entries. Binary files are
  * refused rather than dumped. The file is read only as far as the lines asked for (a 1 GB log costs
  * what its first lines cost); the output holds whole lines, at most 60 000 characters, and its
- * note gives the offset of the first line not shown. A line that is not valid UTF-8 is said so.
+ * note gives the offset of the first line not shown. A line over 2 000 characters is shown cut, and
+ * `column` shows the rest of it (each line from that character on). A line that is not valid UTF-8
+ * is said so.
  */
 export const readTool = defineTool({
   name: "read",
@@ -43,6 +54,7 @@ export const readTool = defineTool({
   description:
     "Read a text file and return its lines numbered from 1 (`  12\\tcode`), or list a folder's entries. " +
     `Returns at most ${defaultReadLimit} lines unless you pass limit; continue with offset. ` +
+    `A line over ${maxLineChars} characters is cut; column shows the rest of it. ` +
     'Example: {"path": "src/main.ts", "offset": 40, "limit": 30}',
   input,
   paths: (args) => [args.path],
@@ -81,25 +93,40 @@ export const readTool = defineTool({
           message: `${shown} is a binary file (${reader.size} bytes); read shows text files only`,
         });
       }
-      return await readLines(reader, shown, args.offset ?? 1, args.limit ?? defaultReadLimit, ctx.signal);
+      return await readLines(reader, shown, {
+        offset: args.offset ?? 1,
+        limit: args.limit ?? defaultReadLimit,
+        column: args.column ?? 1,
+        surface: ctx.surface,
+        signal: ctx.signal,
+      });
     } finally {
       await reader.close();
     }
   },
 });
 
+/** What {@link readLines} shows. */
+interface LineWindow {
+  readonly offset: number;
+  readonly limit: number;
+  /** 1-based: each line is shown from this character on. */
+  readonly column: number;
+  /** The calling surface: the cut note names only tools it has. */
+  readonly surface: Surface;
+  readonly signal: AbortSignal;
+}
+
 /**
  * Lines `offset` to `offset + limit - 1`, numbered, read only as far as needed: lines before
  * `offset` are counted, not kept, and after the last one shown the rest is counted only in the
  * first {@link maxCountedBytes} of the file. Whole lines only: when the next line would pass
- * {@link maxOutputChars}, it is the next offset.
+ * {@link maxOutputChars}, it is the next offset. Each line is shown from `column` on.
  */
 async function readLines(
   reader: TextFileReader,
   shown: string,
-  offset: number,
-  limit: number,
-  signal: AbortSignal,
+  { offset, limit, column, surface, signal }: LineWindow,
 ): Promise<string> {
   const last = offset - 1 + limit;
   // Budgeted with the widest number the call could show, so the padding never passes the cap.
@@ -109,8 +136,10 @@ async function readLines(
   let lineNumber = 0;
   let capped = false;
   let nonUtf8: number | undefined;
-  /** The first line shown cut at {@link maxLineChars} characters. */
-  let firstCut: number | undefined;
+  /** The first line shown cut at {@link maxLineChars} characters, and its length. */
+  let firstCut: { line: number; length: number } | undefined;
+  /** The longest line among those kept (for a column past every one of them). */
+  let longest = { line: 0, length: 0 };
   /** Lines after the last one shown; undefined once counting stopped. */
   let rest: number | undefined = 0;
   const counting = () => kept.length > 0 && (lineNumber >= last || capped);
@@ -133,8 +162,10 @@ async function readLines(
         const lineEnd = end > start && bytes[end - 1] === 13 ? end - 1 : end;
         const lineBytes = bytes.subarray(start, lineEnd);
         const whole = lineBytes.toString("utf8");
-        const text = clip(whole, block.cutFrom);
-        if (firstCut === undefined && text !== whole) firstCut = lineNumber;
+        const part = column > 1 ? whole.slice(column - 1) : whole;
+        const text = clip(part, whole.length, block.cutFrom);
+        if (firstCut === undefined && part.length > maxLineChars)
+          firstCut = { line: lineNumber, length: whole.length };
         if (kept.length > 0 && chars + budgetWidth + 1 + text.length + 1 > maxOutputChars) {
           capped = true;
           lineNumber--;
@@ -142,6 +173,7 @@ async function readLines(
         }
         if (nonUtf8 === undefined && !isUtf8(lineBytes)) nonUtf8 = lineNumber;
         kept.push({ number: lineNumber, text });
+        if (whole.length > longest.length) longest = { line: lineNumber, length: whole.length };
         chars += budgetWidth + 1 + text.length + 1;
       }
       start = end + 1;
@@ -153,6 +185,13 @@ async function readLines(
     throw new ToolsError({
       code: "OFFSET_PAST_END",
       message: `offset ${offset} is past the end: ${shown} has ${lineNumber} ${countNoun(lineNumber, "lines")}`,
+    });
+  }
+  if (column > 1 && longest.length < column) {
+    const which = kept.length === 1 ? `line ${offset} has` : `the longest line shown, ${longest.line}, has`;
+    throw new ToolsError({
+      code: "COLUMN_PAST_END",
+      message: `column ${column} is past the end of the lines asked for: ${which} ${longest.length} ${countNoun(longest.length, "characters")}; pass a smaller column (1 shows each line from its start)`,
     });
   }
   const lastShown = kept[kept.length - 1]?.number ?? offset;
@@ -170,18 +209,44 @@ async function readLines(
     nonUtf8 === undefined
       ? ""
       : `\n(line ${nonUtf8} is not valid UTF-8: bytes of another encoding, such as Latin-1, are shown as U+FFFD; edit and apply_patch refuse to change this file)`;
-  return numbered + note + encoding + (firstCut === undefined ? "" : cutNote(firstCut, shown));
+  const from = column > 1 ? `\n(each line shown from column ${column})` : "";
+  return (
+    numbered +
+    note +
+    encoding +
+    from +
+    (firstCut === undefined ? "" : cutNote(firstCut, column, shown, surface))
+  );
 }
 
-/** How to see the rest of a line cut at {@link maxLineChars}: read cannot show it whole. */
-function cutNote(line: number, shown: string): string {
-  const quoted = `'${shown.replaceAll("'", "'\\''")}'`;
-  return `\n(line ${line} is longer than ${maxLineChars} characters and shown cut; to see more of it use shell, e.g. \`sed -n '${line}p' ${quoted} | cut -c ${maxLineChars + 1}-${2 * maxLineChars}\`, or grep for the text you need; an edit's old_string may be a part of the line)`;
+/**
+ * How to see the rest of a line cut at {@link maxLineChars}: read it again from the next column.
+ * Names edit only where the surface has it (plan mode and a read-only subagent have read tools only).
+ */
+function cutNote(
+  cut: { line: number; length: number },
+  column: number,
+  shown: string,
+  surface: Surface,
+): string {
+  const next = column + maxLineChars;
+  const canEdit = tierWithin("write", surface.cap) && surface.hides?.has("edit") !== true;
+  return (
+    `\n(line ${cut.line} is ${cut.length} characters long, shown cut at ${maxLineChars}; to see the next ${maxLineChars} characters, ` +
+    `read ${JSON.stringify({ path: shown, offset: cut.line, limit: 1, column: next })}, or grep for the text you need` +
+    `${canEdit ? "; an edit's old_string may be a part of the line" : ""})`
+  );
 }
 
-function clip(line: string, cutFrom: number | undefined): string {
-  if (cutFrom !== undefined) return `${line.slice(0, maxLineChars)}… (${cutFrom} bytes)`;
-  return line.length > maxLineChars ? `${line.slice(0, maxLineChars)}… (${line.length} characters)` : line;
+/** At most {@link maxLineChars} of `part` (a line from the call's column); `length`: the whole line's. */
+function clip(part: string, length: number, cutFrom: number | undefined): string {
+  if (cutFrom !== undefined) {
+    // The line runs on past what is read of it (maxLineBytes): its end cannot be shown.
+    return part.length > maxLineChars
+      ? `${part.slice(0, maxLineChars)}… (${cutFrom} bytes)`
+      : `${part}… (${cutFrom} bytes; read reads the first ${maxLineBytes} bytes of a line)`;
+  }
+  return part.length > maxLineChars ? `${part.slice(0, maxLineChars)}… (${length} characters)` : part;
 }
 
 async function listFolder(absolute: string, shown: string): Promise<string> {
