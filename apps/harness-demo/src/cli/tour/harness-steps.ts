@@ -1,9 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { resultText } from "@tools/registry";
 import { createDemoRun } from "../../create-demo-run.js";
 import {
   callStep,
+  expectText,
   refusedWith,
+  sequenceStep,
   showCall,
   succeededWith,
   type TourSection,
@@ -91,6 +94,101 @@ const askDenied: TourStep = {
   },
 };
 
+/**
+ * grep honours the root .gitignore: a file is made under `build/` (ignored there) holding a match,
+ * and the search shows every match but that one.
+ */
+const grepIgnores = sequenceStep(
+  "grep honours .gitignore: a match in an ignored build/ file is not listed",
+  async (call) => {
+    expectText(
+      await call("read", { path: ".gitignore" }),
+      /^1\tbuild\/$/m,
+      ".gitignore does not ignore build/",
+    );
+    expectText(
+      await call("shell", {
+        command:
+          "mkdir -p build && echo 'export function generated() {}' > build/generated.ts && cat build/generated.ts",
+      }),
+      "export function generated",
+    );
+    const text = expectText(
+      await call("grep", { pattern: "export function" }),
+      "src/greet.ts:2: export function greet",
+    );
+    return text.includes("build/") ? "grep listed the file under build/, which .gitignore ignores" : true;
+  },
+);
+
+/** All or nothing: src/index.ts is read before and after a patch whose second file fails. */
+const patchAllOrNothing = sequenceStep(
+  "apply_patch is all or nothing: one hunk does not apply, so src/index.ts (its first file) stays as it was",
+  async (call) => {
+    const before = expectText(await call("read", { path: "src/index.ts" }), /^1\t/);
+    const result = await call("apply_patch", { patch: failingPatch });
+    const refused = refusedWith("PATCH_CONTEXT_NOT_FOUND")(result);
+    if (refused !== true) return refused;
+    const after = expectText(await call("read", { path: "src/index.ts" }), /^1\t/);
+    return after === before ? true : "src/index.ts was changed although the patch failed";
+  },
+);
+
+/** Lines of `text` from `from` (0-based) on, `count` of them, prefixed as showCall prints a result. */
+function resultLines(text: string, from: number, count: number): string {
+  return text
+    .split("\n")
+    .slice(from, from + count)
+    .map((line) => `│ ${line}`)
+    .join("\n");
+}
+
+/**
+ * shell: the command's bash leads its own process group (pid = process group id, read from
+ * /proc), and a long output keeps its start and end with the note between them, shown here.
+ */
+const shellStep: TourStep = {
+  title:
+    "shell: a command runs in its own process group (bash's pid is its group id); long output keeps its start and end, with a note of what was left out",
+  async run({ demo }) {
+    const invoke = (args: Record<string, unknown>) =>
+      demo.registry.invoke(demo.run, { tool: "shell", args, surface: "main" });
+    const group = {
+      tool: "shell",
+      args: { command: 'echo "bash pid $$, process group $(cut -d" " -f5 /proc/$$/stat)"' },
+    };
+    const groupResult = await invoke(group.args);
+    const long = { tool: "shell", args: { command: "seq 1 100000" } };
+    const longResult = await invoke(long.args);
+    const longText = resultText(longResult);
+    const lines = longText.split("\n");
+    const noteAt = lines.findIndex((line) => /^… \d+ lines \(\d+ characters\) left out …$/.test(line));
+    const shown = [
+      showCall(group, groupResult),
+      showCall(long, longResult),
+      ...(noteAt === -1
+        ? []
+        : [
+            `  (lines ${noteAt}-${noteAt + 2} of that result, and its last, line ${lines.length}:)`,
+            resultLines(longText, noteAt - 1, 3),
+            resultLines(longText, lines.length - 1, 1),
+          ]),
+    ].join("\n");
+    const ids = /bash pid (\d+), process group (\d+)/.exec(resultText(groupResult));
+    const verdict =
+      ids === null
+        ? "the first command did not print its pid and process group"
+        : ids[1] !== ids[2]
+          ? `bash (pid ${ids[1]}) is not its process group's leader (group ${ids[2]})`
+          : noteAt === -1
+            ? "the long output has no note of what was left out"
+            : lines.at(-1) !== "100000"
+              ? "the long output does not end with its last line"
+              : true;
+    return { shown, verdict };
+  },
+};
+
 /** Part 1: the tool lists of the surfaces. */
 export const toolListsSection: TourSection = {
   title: "the tool lists of the main surface, plan mode and a read-only subagent",
@@ -105,10 +203,11 @@ export const harnessTourSteps: readonly TourStep[] = [
     succeededWith("2\texport function greet"),
   ),
   callStep(
-    "grep: where functions are exported (honours .gitignore)",
+    "grep: where functions are exported",
     { tool: "grep", args: { pattern: "export function", glob: "*.ts" } },
     succeededWith("src/greet.ts:2: export function greet"),
   ),
+  grepIgnores,
   callStep(
     "edit: replace one exact string",
     {
@@ -130,16 +229,7 @@ export const harnessTourSteps: readonly TourStep[] = [
         ? succeededWith("A src/shout.ts")(result)
         : `expected 2 changed files, got ${result.changedFiles.length}`,
   ),
-  callStep(
-    "apply_patch is all or nothing: one hunk does not apply, so no file changes",
-    { tool: "apply_patch", args: { patch: failingPatch } },
-    async (result, { workspace }) => {
-      const verdict = refusedWith("PATCH_CONTEXT_NOT_FOUND")(result);
-      if (verdict !== true) return verdict;
-      const index = await readFile(join(workspace, "src/index.ts"), "utf8");
-      return index.includes("shout") ? "src/index.ts was changed although the patch failed" : true;
-    },
-  ),
+  patchAllOrNothing,
   callStep(
     "plan mode calls write: refused by tier",
     { tool: "write", args: { path: "plan.md", content: "# plan\n" }, surface: "plan" },
@@ -150,11 +240,7 @@ export const harnessTourSteps: readonly TourStep[] = [
     { tool: "read", args: { path: "../../../etc/passwd" } },
     refusedWith("GUARDRAIL_REFUSED"),
   ),
-  callStep(
-    "shell: run a command (own process group, bounded output, killed with the run)",
-    { tool: "shell", args: { command: 'grep -c export src/*.ts && echo "node $(node --version)"' } },
-    succeededWith(/^exit code 0\n/),
-  ),
+  shellStep,
   askDenied,
 ];
 

@@ -77,8 +77,9 @@ export async function runTour(options: TourOptions = {}): Promise<number> {
       if (section.note) write(paint.dim(`   ${section.note}`));
       for (const step of section.steps) {
         stepNumber++;
+        const number = `${record.number}.${record.steps.length + 1}`;
         write("");
-        write(paint.bold(`${record.number}.${record.steps.length + 1} ${step.title}`));
+        write(paint.bold(`${number} ${step.title}`));
         let outcome: StepOutcome;
         try {
           outcome = await step.run(context);
@@ -93,7 +94,7 @@ export async function runTour(options: TourOptions = {}): Promise<number> {
           write(`   ${paint.red(`FAIL: ${outcome.verdict}`)}`);
         }
         record.steps.push({
-          number: stepNumber,
+          number,
           title: step.title,
           shown: outcome.shown,
           verdict: outcome.verdict,

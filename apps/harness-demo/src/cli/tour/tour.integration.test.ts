@@ -66,6 +66,33 @@ describe("the tour (every package wired into one run)", () => {
     expect(text).toContain(`transcript: ${join(out, "transcript.md")}`);
   });
 
+  it("shows what the harness steps' titles claim", () => {
+    const text = tour.stdout;
+    // grep and .gitignore: a match is made under build/, and the search does not list it.
+    expect(text).toContain("grep honours .gitignore");
+    expect(text).toContain("│ export function generated() {}");
+    expect(text).not.toContain("build/generated.ts:1:");
+    // apply_patch all or nothing: src/index.ts read before and after the failed patch.
+    expect(text).toMatch(
+      /→ read \{"path":"src\/index\.ts"\}[\s\S]*← error PATCH_CONTEXT_NOT_FOUND[\s\S]*→ read \{"path":"src\/index\.ts"\}/,
+    );
+    // shell: bash leads its own process group; a long output's note of what was left out.
+    const ids = /bash pid (\d+), process group (\d+)/.exec(text);
+    expect(ids?.[1]).toBe(ids?.[2]);
+    expect(text).toMatch(/│ … \d+ lines \(\d+ characters\) left out …/);
+  });
+
+  it("numbers the steps the same in the terminal and in the transcripts", async () => {
+    const terminal = [...tour.stdout.matchAll(/^(\d+\.\d+ .+)$/gm)].map((match) => match[1]);
+    const markdown = await readFile(join(out, "transcript.md"), "utf8");
+    const html = await readFile(join(out, "transcript.html"), "utf8");
+    expect(terminal.length).toBeGreaterThan(20);
+    expect([...markdown.matchAll(/^### (.+)$/gm)].map((match) => match[1])).toEqual(terminal);
+    expect([...html.matchAll(/<h3>(.+?)<\/h3>/g)].map((match) => match[1])).toEqual(
+      terminal.map((line) => line?.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)),
+    );
+  });
+
   it("writes transcript.md with a section per part", async () => {
     const markdown = await readFile(join(out, "transcript.md"), "utf8");
     for (const heading of [

@@ -4,7 +4,8 @@ import type { Attachment } from "./tour-step.js";
 
 /** One step as the transcript records it. */
 export interface StepRecord {
-  readonly number: number;
+  /** `2.1`: the section's number and the step's within it, as the terminal prints it. */
+  readonly number: string;
   readonly title: string;
   readonly shown: string;
   readonly verdict: true | string;
@@ -52,7 +53,7 @@ export function transcriptMarkdown(record: TourRecord): string {
     lines.push("", `## ${section.number}. ${section.title}`);
     if (section.note) lines.push("", `> ${section.note}`);
     for (const step of section.steps) {
-      lines.push("", `### ${step.number}. ${step.title}`, "");
+      lines.push("", `### ${step.number} ${step.title}`, "");
       if (step.shown !== "") lines.push(fence(step.shown), "");
       for (const attachment of step.attachments) {
         if (attachment.kind === "image") {
@@ -106,7 +107,7 @@ export function transcriptHtml(record: TourRecord): string {
     body.push(`<h2>${section.number}. ${escapeHtml(section.title)}</h2>`);
     if (section.note) body.push(`<p class="note">${escapeHtml(section.note)}</p>`);
     for (const step of section.steps) {
-      body.push(`<h3>${step.number}. ${escapeHtml(step.title)}</h3>`);
+      body.push(`<h3>${step.number} ${escapeHtml(step.title)}</h3>`);
       if (step.shown !== "") body.push(`<pre>${escapeHtml(step.shown)}</pre>`);
       for (const attachment of step.attachments) {
         if (attachment.kind === "image") {
