@@ -1,4 +1,5 @@
 import { boundList } from "@tools/registry";
+import { findingsAsUserSees } from "../positions/finding-positions.js";
 import { formatFinding, isCounted, type Finding } from "../checkers/finding.js";
 import { projectCheckers } from "../checkers/project-checkers.js";
 import { isInside } from "../servers/find-root.js";
@@ -94,7 +95,7 @@ export async function projectDiagnostics(
       sections.push(`${label}: ${outcome.text}`);
       continue;
     }
-    const counted = outcome.findings.filter(isCounted);
+    const counted = findingsAsUserSees(outcome.findings.filter(isCounted), spec.text, supervisor.texts);
     const notes = outcome.notes.length > 0 ? `; ${outcome.notes.join("; ")}` : "";
     sections.push(
       `${spec.language} (${outcome.label} in ${where}): ${counted.length === 1 ? "1 problem" : `${counted.length} problems`}${notes}`,

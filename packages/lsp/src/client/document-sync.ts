@@ -1,6 +1,7 @@
 import { EventEmitter } from "node:events";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Diagnostic, PublishDiagnosticsParams } from "vscode-languageserver-protocol";
+import { serverText } from "../positions/text-view.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { SaveChecks } from "./save-checks.js";
 
@@ -266,24 +267,30 @@ export class DocumentSync {
         includedSeen: this.includedChanges,
       };
       this.documents.set(uri, document);
-      await this.edit("textDocument/didOpen", { textDocument: { uri, languageId, version, text } });
+      await this.edit("textDocument/didOpen", {
+        textDocument: { uri, languageId, version, text: this.sendable(text) },
+      });
       sent = true;
     } else if (existing.text !== text) {
+      const unsafe = this.spec.text?.changeUnsafe;
+      const changeCuts = unsafe !== undefined && (unsafe.test(existing.text) || unsafe.test(text));
       existing.text = text;
       // A change the other documents' diagnostics may depend on (an open, a save or a reopen
       // with the same text is none).
       this.changes += 1;
       if (this.isIncluded(uri)) this.includedChanges += 1;
-      if (this.spec.freshness === "reopen") {
+      if (this.spec.freshness === "reopen" || changeCuts) {
         // This server publishes no version and stays silent when a clean file stays clean, so a
-        // change could go unanswered: close and reopen, which always yields a publish.
+        // change could go unanswered: close and reopen, which always yields a publish. Or its
+        // handling of a full-text change counts this text's lines unlike the server itself
+        // (`TextRule.changeUnsafe`), and would leave the server a corrupt copy.
         await this.reopen(existing);
       } else {
         existing.version += 1;
         existing.sentAtSeq = this.publishSeq;
         await this.edit("textDocument/didChange", {
           textDocument: { uri, version: existing.version },
-          contentChanges: [{ text }],
+          contentChanges: [{ text: this.sendable(text) }],
         });
       }
       sent = true;
@@ -558,8 +565,13 @@ export class DocumentSync {
     document.sentAtSeq = this.publishSeq;
     document.lastPublish = undefined;
     await this.edit("textDocument/didOpen", {
-      textDocument: { uri, languageId, version: document.version, text },
+      textDocument: { uri, languageId, version: document.version, text: this.sendable(text) },
     });
+  }
+
+  /** The text the server is sent for the file text `text` (see `TextRule`): as it reads it from disk. */
+  private sendable(text: string): string {
+    return this.spec.text ? serverText(text, this.spec.text) : text;
   }
 
   /** Sends an edit notification (didOpen, didChange, didSave, didClose), counting it. */

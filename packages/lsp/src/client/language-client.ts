@@ -16,6 +16,8 @@ import {
 import { LspError } from "../errors/lsp-error.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
+import { convertPositions, type PositionConverter } from "../positions/convert-positions.js";
+import { textView, type TextPosition, type TextView } from "../positions/text-view.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
 import { boundedRequest } from "./bounded-request.js";
@@ -120,6 +122,10 @@ export class LanguageClient {
     largestKept: 256 * 1024,
     totalKept: 64 * 1024 * 1024,
   });
+  /** Per text read from disk: how the server's positions in it map to the user's (see {@link viewOf}). */
+  private readonly diskViews = new WeakMap<FileText, TextView | null>();
+  /** The view of each open document's synced text, computed on first use. */
+  private readonly openViews = new Map<string, { text: string; view: TextView | undefined }>();
   private stopping = false;
   /** The shutdown under way or done (see {@link dispose}). */
   private disposing: Promise<void> | undefined;
@@ -281,6 +287,16 @@ export class LanguageClient {
     signal?: AbortSignal,
   ): Promise<R> {
     if (this.state === "crashed") throw this.crashedError();
+    if (this.spec.text !== undefined) {
+      const uri = documentUri(params);
+      const sent = convertPositions(params, uri, this.converter("toServer"));
+      const answer = await this.send<R>(method, sent, timeoutMs, signal);
+      return convertPositions(answer, uri, this.converter("toUser"));
+    }
+    return this.send<R>(method, params, timeoutMs, signal);
+  }
+
+  private send<R>(method: string, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<R> {
     return boundedRequest<R>(this.connection, method, params, {
       timeoutMs,
       signal,
@@ -514,7 +530,9 @@ export class LanguageClient {
     const published = this.documents.answeredBefore(uri, before);
     if (published) return published;
     if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities)) {
-      return tsserverPullDiagnostics(request, uri, timeoutMs).catch(() => undefined);
+      return tsserverPullDiagnostics(request, uri, timeoutMs)
+        .then((pulled) => this.fromServer(uri, pulled))
+        .catch(() => undefined);
     }
     if (pullMode) {
       return pullDiagnostics(request, this.capabilities, this.requestState, uri, timeoutMs).catch(
@@ -534,7 +552,9 @@ export class LanguageClient {
     const request = <R>(method: string, params: unknown, bound: number): Promise<R> =>
       this.request<R>(method, params, bound);
     if (this.spec.pull === "tsserver" && tsserverPullAvailable(this.capabilities) && remaining() > 0) {
-      const pulled = await tsserverPullDiagnostics(request, uri, remaining()).catch(() => undefined);
+      const pulled = await tsserverPullDiagnostics(request, uri, remaining())
+        .then((answer) => this.fromServer(uri, answer))
+        .catch(() => undefined);
       if (pulled) return { diagnostics: pulled, fresh: true, pulled: true };
     }
     let pullFailed = false;
@@ -740,8 +760,64 @@ export class LanguageClient {
   }
 
   private onNotification(method: string, params: unknown): void {
-    if (method === "textDocument/publishDiagnostics")
-      this.documents.onPublish(params as PublishDiagnosticsParams);
+    if (method !== "textDocument/publishDiagnostics") return;
+    const published = params as PublishDiagnosticsParams;
+    this.documents.onPublish(
+      this.spec.text === undefined
+        ? published
+        : convertPositions(published, published.uri, this.converter("toUser")),
+    );
+  }
+
+  /**
+   * How the server's positions in the document `uri` map to the user's (see `TextRule`), for
+   * the text the server has of it: the text last sent when open here, else the file on disk.
+   * Undefined when they are the same (the common case: one quick scan per text) or unreadable.
+   */
+  private viewOf(uri: string): TextView | undefined {
+    const rule = this.spec.text;
+    if (rule === undefined) return undefined;
+    const synced = this.documents.syncedText(uri);
+    if (synced !== undefined) {
+      const known = this.openViews.get(uri);
+      if (known?.text === synced) return known.view;
+      const view = textView(synced, rule);
+      this.openViews.set(uri, { text: synced, view });
+      return view;
+    }
+    this.openViews.delete(uri);
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      return undefined;
+    }
+    const entry = this.rootTexts.tryRead(path);
+    if (entry === undefined) return undefined;
+    let view = this.diskViews.get(entry);
+    if (view === undefined) {
+      view = textView(entry.text, rule) ?? null;
+      this.diskViews.set(entry, view);
+    }
+    return view ?? undefined;
+  }
+
+  /** `value`, holding positions of the server's in the document `uri`, with the user's. */
+  private fromServer<T>(uri: string, value: T): T {
+    return convertPositions(value, uri, this.converter("toUser"));
+  }
+
+  /** Converts positions one way, each document's view looked up once (one `stat` per file). */
+  private converter(direction: "toServer" | "toUser"): PositionConverter {
+    const views = new Map<string, TextView | undefined>();
+    return (uri: string, position: TextPosition): TextPosition => {
+      let view = views.get(uri);
+      if (view === undefined && !views.has(uri)) {
+        view = this.viewOf(uri);
+        views.set(uri, view);
+      }
+      return view ? view[direction](position) : position;
+    };
   }
 
   private onProgress(token: string | number, params: unknown): void {
@@ -795,6 +871,12 @@ export class LanguageClient {
       }\nIt restarts on the next call; use action "status" to see its state.`,
     });
   }
+}
+
+/** The document a request is about (`params.textDocument.uri`), if any. */
+function documentUri(params: unknown): string | undefined {
+  const uri = (params as { textDocument?: { uri?: unknown } } | null | undefined)?.textDocument?.uri;
+  return typeof uri === "string" ? uri : undefined;
 }
 
 /** A new folder for one server process's temporary files, or undefined when it cannot be made (the server then uses `parent`). */

@@ -1,9 +1,10 @@
 /**
- * Line ends as LSP counts them (the spec's `EOL`): `\r\n`, `\n` and a lone `\r` (old Mac files).
- * Every split of a file into lines in this package uses it, so that a line number means what
- * the server means by it.
+ * Line ends as the user sees them (the harness's `read` numbers lines so): `\n`, with a `\r`
+ * just before it left out of the line's text. A lone `\r`, U+2028 and U+2029 end no line here;
+ * a server counting them (tsserver, pyright) sees other line numbers, converted by
+ * `positions/text-view.ts`. Every split of a file into lines in this package uses it.
  */
-export const lineEnd = /\r\n|\n|\r/;
+export const lineEnd = /\r?\n/;
 
 /** `text` split into its lines at {@link lineEnd}; a text ending in a line end has an empty last line. */
 export function splitLines(text: string): string[] {
@@ -17,11 +18,11 @@ export function splitLines(text: string): string[] {
 export function lineSpan(text: string, line: number): { start: number; end: number } | undefined {
   let start = 0;
   for (let current = 0; current < line; current++) {
-    const next = nextLineEnd(text, start);
-    if (next === undefined) return undefined;
-    start = next.after;
+    const next = text.indexOf("\n", start);
+    if (next === -1) return undefined;
+    start = next + 1;
   }
-  return { start, end: nextLineEnd(text, start)?.at ?? text.length };
+  return { start, end: contentEnd(text, start, text.indexOf("\n", start)) };
 }
 
 /**
@@ -32,22 +33,18 @@ export function lineSpans(text: string): { starts: number[]; ends: number[] } {
   const starts = [0];
   const ends: number[] = [];
   for (let from = 0; ;) {
-    const next = nextLineEnd(text, from);
-    if (next === undefined) break;
-    ends.push(next.at);
-    starts.push(next.after);
-    from = next.after;
+    const next = text.indexOf("\n", from);
+    if (next === -1) break;
+    ends.push(contentEnd(text, from, next));
+    starts.push(next + 1);
+    from = next + 1;
   }
   ends.push(text.length);
   return { starts, ends };
 }
 
-/** The first line end at or after `from`: where it is and where the next line starts. */
-function nextLineEnd(text: string, from: number): { at: number; after: number } | undefined {
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 10) return { at: i, after: i + 1 };
-    if (code === 13) return { at: i, after: text.charCodeAt(i + 1) === 10 ? i + 2 : i + 1 };
-  }
-  return undefined;
+/** The end of a line's content: before the `\n` at `newline` (-1: none) and a `\r` just before it. */
+function contentEnd(text: string, start: number, newline: number): number {
+  if (newline === -1) return text.length;
+  return newline > start && text.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
 }

@@ -59,21 +59,21 @@ describe("applyWorkspaceEdit", () => {
     ).toBe("abg();");
   });
 
-  it("counts a bare carriage return as a line end, as LSP does", () => {
-    expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(1, 0, 1), newText: "B" }])).toBe("a\rB\r\nc\nd");
-    expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(3, 0, 1), newText: "D" }])).toBe("a\rb\r\nc\nD");
+  it("counts only \n as a line end (as the user sees lines; edits come converted to them)", () => {
+    expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(0, 2, 3), newText: "B" }])).toBe("a\rB\r\nc\nd");
+    expect(applyTextEdits("a\rb\r\nc\nd", [{ range: range(2, 0, 1), newText: "D" }])).toBe("a\rb\r\nc\nD");
   });
 
-  it("places edits by UTF-16 column after \r\n, \n and lone \r line ends, up to the end of the text", () => {
+  it("places edits by UTF-16 column after \r\n and \n line ends, a lone \r inside a line, up to the end of the text", () => {
     const text = "😀ab\r\ncd😀ef\rgh\nij\n";
     expect(
       applyTextEdits(text, [
         { range: range(0, 2, 4), newText: "AB" },
         { range: range(1, 4, 6), newText: "EF" },
         { range: range(1, 0, 2), newText: "CD" },
-        { range: range(2, 2, 2), newText: "!" },
-        { range: range(3, 0, 2), newText: "IJ" },
-        { range: range(4, 0, 0), newText: "end\n" },
+        { range: range(1, 9, 9), newText: "!" },
+        { range: range(2, 0, 2), newText: "IJ" },
+        { range: range(3, 0, 0), newText: "end\n" },
       ]),
     ).toBe("😀AB\r\nCD😀EF\rgh!\nIJ\nend\n");
     // An edit spanning a line end, and one past the last line (told, and clamped to the end).

@@ -1,3 +1,5 @@
+import type { TextRule } from "../positions/text-view.js";
+
 /** One language server the supervisor can start. */
 export interface ServerSpec {
   /** Language id, also the `status` key: typescript, python, go, rust, c, dart. */
@@ -98,6 +100,12 @@ export interface ServerSpec {
    * to such a file, only its publishes from before the write tell what the other files had.
    */
   readonly readsFromDisk?: "files-not-open" | "included-files";
+  /**
+   * How the server sees a file's text (its line ends, a byte order mark): what is sent to it and
+   * every position to and from it go through it (see `positions/text-view.ts`). Default: as the
+   * user sees it (lines end at `\n` only, a byte order mark is a character).
+   */
+  readonly text?: TextRule;
   /** Milliseconds to wait for `initialize`; default 60 000. */
   readonly initializeTimeoutMs?: number;
 }
@@ -126,6 +134,10 @@ export const defaultServers: readonly ServerSpec[] = [
     // passed through, answer for exactly the text sent before them.
     pull: "tsserver",
     settleMs: 300,
+    // tsserver's scanner ends lines at \r, \n, U+2028 and U+2029 and drops a byte order mark
+    // read from disk (but keeps one sent in didOpen); typescript-language-server applies a
+    // full-text didChange with LSP's line ends (no U+2028/U+2029), cutting tsserver's copy.
+    text: { lineBreaks: ["\r", "\u2028", "\u2029"], bom: "stripped", changeUnsafe: /[\u2028\u2029]/ },
     readsFromDisk: "files-not-open",
     createdFiles: "open-for-search",
     searchReady: "on-request",
@@ -146,6 +158,8 @@ export const defaultServers: readonly ServerSpec[] = [
     markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
     command: "pyright-langserver",
     args: ["--stdio"],
+    // Its tokenizer ends a line at a lone \r too; a byte order mark is a character, open or not.
+    text: { lineBreaks: ["\r"], bom: "counted" },
   },
   {
     language: "go",
@@ -203,6 +217,9 @@ export const defaultServers: readonly ServerSpec[] = [
     readsFromDisk: "included-files",
     // clangd publishes once per version, so the matching version is the whole answer.
     settleMs: 0,
+    // It reads the positions it is sent with "\n" line ends only, but answers (locations,
+    // symbols, diagnostics) from clang's line table, where a lone "\r" ends a line too.
+    text: { lineBreaks: ["\r"], sentLineBreaks: [], bom: "counted" },
     languageIds: { ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp" },
   },
   {
@@ -211,6 +228,8 @@ export const defaultServers: readonly ServerSpec[] = [
     markers: ["pubspec.yaml"],
     command: "dart",
     args: ["language-server", "--protocol=lsp"],
+    // The analyzer's LineInfo ends a line at a lone \r too.
+    text: { lineBreaks: ["\r"], bom: "counted" },
   },
 ];
 
