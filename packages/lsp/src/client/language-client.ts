@@ -122,6 +122,11 @@ export class LanguageClient {
     largestKept: 256 * 1024,
     totalKept: 64 * 1024 * 1024,
   });
+  /**
+   * Texts of the files not open here whose positions the server answers with (a definition in a
+   * library's declarations), for {@link viewOf}: read again only when the file changed.
+   */
+  private readonly viewTexts = new FileTexts({ capacity: 512, totalKept: 64 * 1024 * 1024 });
   /** Per text read from disk: how the server's positions in it map to the user's (see {@link viewOf}). */
   private readonly diskViews = new WeakMap<FileText, TextView | null>();
   /** The view of each open document's synced text, computed on first use. */
@@ -792,7 +797,7 @@ export class LanguageClient {
     } catch {
       return undefined;
     }
-    const entry = this.rootTexts.tryRead(path);
+    const entry = this.viewTexts.tryRead(path);
     if (entry === undefined) return undefined;
     let view = this.diskViews.get(entry);
     if (view === undefined) {
