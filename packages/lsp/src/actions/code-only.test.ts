@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeOnly } from "./code-only.js";
+import { codeOnly, codeOnlyLines } from "./code-only.js";
 
 describe("codeOnly", () => {
   it("blanks comments and strings, keeping columns", () => {
@@ -91,5 +91,68 @@ describe("codeOnly", () => {
     expect(codeOnly("a = b; /* foo */ c(); // foo", "typescript")).toBe(
       `a = b; ${" ".repeat(9)} c(); ${" ".repeat(6)}`,
     );
+  });
+});
+
+describe("codeOnlyLines", () => {
+  const read = (text: string, language: string): string[] => {
+    const lines = text.split("\n");
+    const code = codeOnlyLines(lines, language);
+    return lines.map((_, index) => code(index).trimEnd());
+  };
+
+  it("knows a Python docstring's lines are no code", () => {
+    const file = [
+      "def compute() -> int:",
+      '    """',
+      "    compute calls helper",
+      '    """',
+      "    return helper()",
+      "x = '''a",
+      "helper'''; helper()",
+    ].join("\n");
+    expect(read(file, "python")).toEqual([
+      "def compute() -> int:",
+      "",
+      "",
+      "",
+      "    return helper()",
+      "x =",
+      "         ; helper()",
+    ]);
+  });
+
+  it("knows block comments, template literals and Go raw strings over lines", () => {
+    const ts = [
+      "/**",
+      " * Don't call helper",
+      " */ helper();",
+      "const s = `a ${helper()}",
+      "helper`; helper;",
+    ];
+    expect(read(ts.join("\n"), "typescript")).toEqual([
+      "",
+      "",
+      "    helper();",
+      "const s =      helper()",
+      "       ; helper;",
+    ]);
+    const go = ["s := `a", "helper", "` + helper()", "/* helper", "helper */ x := helper"];
+    expect(read(go.join("\n"), "go")).toEqual(["s :=", "", "  + helper()", "", "          x := helper"]);
+  });
+
+  it("reads the lines after one it cannot read for sure each alone", () => {
+    // The regular expression holds a backtick: whether a template literal opens is not known.
+    const ts = ["const re = /`/; foo();", "helper();", "const t = `x`; // helper"];
+    expect(read(ts.join("\n"), "typescript")).toEqual([
+      "const re = /`/; foo();",
+      "helper();",
+      "const t =    ;",
+    ]);
+  });
+
+  it("reads a line as codeOnly does when nothing runs into it", () => {
+    const line = 'f("a \\" count", count) /* count */ + g';
+    expect(codeOnlyLines([line], "typescript")(0)).toBe(codeOnly(line, "typescript"));
   });
 });

@@ -10,13 +10,100 @@
  * taken as code, and so is a whole line this scan cannot read for sure (see {@link uncertain}).
  */
 export function codeOnly(text: string, language: string): string {
-  if (uncertain(text, language)) return text;
+  if (uncertain(text, language, false)) return text;
   const ranges: Range[] = [];
   scanCode(text, 0, dialectOf(language), ranges, false);
+  return blanked(text, ranges);
+}
+
+function blanked(text: string, ranges: readonly Range[]): string {
+  if (ranges.length === 0) return text;
   // UTF-16 units, as LSP columns count.
   const out = text.split("");
   for (const [from, to] of ranges) for (let i = from; i < to; i++) out[i] = " ";
   return out.join("");
+}
+
+/**
+ * The lines of a whole file as {@link codeOnly} makes them, but read in order, so that what
+ * runs over lines is known: a block comment `/* … *\/`, a TypeScript template literal, a Go raw
+ * string, a Python or Dart triple-quoted string, a Rust string (a docstring's middle line is
+ * no code). Returns the code of line `index` (0-based); lines are scanned once, up to the
+ * furthest asked. Where a line cannot be read for sure (see {@link uncertain}) and could open
+ * something running over lines (a regular expression holding a backtick), the lines after it
+ * are read each alone, as {@link codeOnly} does: a use is never taken for a comment.
+ */
+export function codeOnlyLines(lines: readonly string[], language: string): (index: number) => string {
+  const dialect = dialectOf(language);
+  const done: string[] = [];
+  let carry: Carry | undefined;
+  let lost = false;
+  return (index) => {
+    while (done.length <= index && done.length < lines.length) {
+      const text = lines[done.length]!;
+      if (lost) {
+        done.push(codeOnly(text, language));
+        continue;
+      }
+      const ranges: Range[] = [];
+      const state: LineState = { carry };
+      scanLine(text, dialect, state, ranges);
+      carry = state.carry;
+      lost = state.lost === true;
+      done.push(blanked(text, ranges));
+    }
+    return done[index] ?? lines[index] ?? "";
+  };
+}
+
+/** What a line leaves open for the next: a block comment, or a literal running over lines. */
+type Carry = { readonly kind: "comment" } | { readonly kind: "literal"; readonly opening: Opening };
+
+interface LineState {
+  carry?: Carry | undefined;
+  /** Set when the line could not be read for sure and may have left something open. */
+  lost?: boolean;
+}
+
+/** One line of {@link codeOnlyLines}: closes what the line before left open, then scans code. */
+function scanLine(text: string, dialect: Dialect, state: LineState, ranges: Range[]): void {
+  let start = 0;
+  const carried = state.carry;
+  state.carry = undefined;
+  if (carried?.kind === "comment") {
+    const end = text.indexOf("*/");
+    if (end === -1) {
+      ranges.push([0, text.length]);
+      state.carry = carried;
+      return;
+    }
+    ranges.push([0, end + 2]);
+    start = end + 2;
+  } else if (carried?.kind === "literal") {
+    const end = scanLiteral(text, 0, carried.opening, dialect, ranges);
+    if (typeof end !== "number") {
+      if (end.open === "interpolation") state.lost = true;
+      else {
+        ranges.push(...end.found, [end.from, text.length]);
+        state.carry = carried;
+      }
+      return;
+    }
+    start = end;
+  }
+  const rest = text.slice(start);
+  if (uncertain(rest, dialect.language, true)) {
+    // The rest taken as code; what it may open is not known, so neither is what follows.
+    if (opensOverLines(rest, dialect)) state.lost = true;
+    return;
+  }
+  scanCode(text, start, dialect, ranges, false, state);
+}
+
+/** Whether `text` holds a mark that may open something running over lines in the dialect. */
+function opensOverLines(text: string, dialect: Dialect): boolean {
+  if (!dialect.hashComments && text.includes("/*")) return true;
+  return dialect.quotes.split("").some((quote) => text.includes(quote));
 }
 
 /** Half-open UTF-16 range of a line's text that is comment or string. */
@@ -51,6 +138,16 @@ interface Opening {
   readonly close: string;
   readonly escapes: boolean;
   readonly interpolation: Interpolation;
+  /** It may run over lines (a template literal, a triple-quoted string, …). */
+  readonly overLines: boolean;
+}
+
+/** A literal the line ended in: in its text (`from` on), or in an interpolation's code. */
+interface Unclosed {
+  readonly open: "text" | "interpolation";
+  /** Its text before `from` that is no interpolation's code. */
+  readonly found: readonly Range[];
+  readonly from: number;
 }
 
 const identifierChar = /[\p{L}\p{N}_$]/u;
@@ -58,9 +155,18 @@ const identifierChar = /[\p{L}\p{N}_$]/u;
 /**
  * Scans code from `start`, adding the comments and literals it finds to `ranges`. `nested` (an
  * interpolation): stops at the `}` that closes it, returning its index; otherwise, and when the
- * text ends first, returns `text.length`.
+ * text ends first, returns `text.length`. With `state` (a line of a file read in order), a block
+ * comment or a literal that runs over lines and is not closed on the line is blanked to its end
+ * and left in `state.carry`.
  */
-function scanCode(text: string, start: number, dialect: Dialect, ranges: Range[], nested: boolean): number {
+function scanCode(
+  text: string,
+  start: number,
+  dialect: Dialect,
+  ranges: Range[],
+  nested: boolean,
+  state?: LineState,
+): number {
   let depth = 0;
   let i = start;
   while (i < text.length) {
@@ -74,6 +180,7 @@ function scanCode(text: string, start: number, dialect: Dialect, ranges: Range[]
       const end = text.indexOf("*/", i + 2);
       const to = end === -1 ? text.length : end + 2;
       ranges.push([i, to]);
+      if (end === -1 && state) state.carry = { kind: "comment" };
       i = to;
       continue;
     }
@@ -88,9 +195,19 @@ function scanCode(text: string, start: number, dialect: Dialect, ranges: Range[]
       continue;
     }
     const end = scanLiteral(text, i, opening, dialect, ranges);
+    if (typeof end === "number") {
+      i = end;
+      continue;
+    }
+    if (state && opening.overLines) {
+      if (end.open === "interpolation") state.lost = true;
+      else {
+        ranges.push(...end.found, [end.from, text.length]);
+        state.carry = { kind: "literal", opening: { ...opening, body: 0 } };
+      }
+    }
     // Not closed on the line: perhaps it is, on a later one; perhaps it is no literal.
-    if (end === undefined) return text.length;
-    i = end;
+    return text.length;
   }
   return text.length;
 }
@@ -98,14 +215,16 @@ function scanCode(text: string, start: number, dialect: Dialect, ranges: Range[]
 /** The literal the quote at `at` opens, or undefined when it opens none. */
 function openingAt(text: string, at: number, dialect: Dialect): Opening | undefined {
   const quote = text[at]!;
-  const single = { body: at + 1, close: quote, escapes: true, interpolation: undefined };
+  const single = { body: at + 1, close: quote, escapes: true, interpolation: undefined, overLines: false };
   switch (dialect.language) {
     case "typescript":
-      return quote === "`" ? { ...single, interpolation: "dollar-brace" } : single;
+      return quote === "`" ? { ...single, interpolation: "dollar-brace", overLines: true } : single;
     case "go":
-      return quote === "`" ? { ...single, escapes: false } : single;
+      return quote === "`" ? { ...single, escapes: false, overLines: true } : single;
     case "rust":
-      return quote === "'" && !charLiteralAt(text, at) ? undefined : single;
+      if (quote === "'") return charLiteralAt(text, at) ? single : undefined;
+      // A Rust string may hold line breaks.
+      return { ...single, overLines: true };
     case "c":
       return quote === "'" && inNumber(text, at) ? undefined : single;
     case "python":
@@ -126,6 +245,7 @@ function openingAt(text: string, at: number, dialect: Dialect): Opening | undefi
             : raw
               ? undefined
               : "dart",
+        overLines: triple,
       };
     }
     default:
@@ -158,7 +278,8 @@ function inNumber(text: string, at: number): boolean {
 
 /**
  * Scans the literal opened at `at`, adding its text (not its interpolations' code) to `ranges`;
- * returns the index after it, or undefined when the line ends before it does (nothing added).
+ * returns the index after it, or where the line ends in it when it does before the literal
+ * (nothing added).
  */
 function scanLiteral(
   text: string,
@@ -166,7 +287,7 @@ function scanLiteral(
   opening: Opening,
   dialect: Dialect,
   ranges: Range[],
-): number | undefined {
+): number | Unclosed {
   const found: Range[] = [];
   let from = at;
   let j = opening.body;
@@ -200,14 +321,14 @@ function scanLiteral(
       const body = j + (interpolation === "python" ? 1 : 2);
       found.push([from, body]);
       const end = scanCode(text, body, dialect, found, true);
-      if (end >= text.length) return undefined;
+      if (end >= text.length) return { open: "interpolation", found, from };
       from = end;
       j = end + 1;
       continue;
     }
     j += 1;
   }
-  return undefined;
+  return { open: "text", found, from };
 }
 
 /**
@@ -215,12 +336,12 @@ function scanLiteral(
  * taken as code (the safe side: a use is never taken for a comment): in TypeScript/JavaScript a
  * `/` that starts neither `//` nor `/*` before any `//` (a regular expression may hold quotes
  * and comment marks: `/'/`, `/\/\//`, `/[/*]/`), an apostrophe between letters (JSX text:
- * `Don't`), or an odd number of backticks (a template literal running over lines); Go's odd
- * backticks too (raw strings over lines); Rust raw strings (`r"…"`, `r#"…"#`); C++ raw strings
- * (`R"(…)"`).
+ * `Don't`), or, read alone (not `inOrder`), an odd number of backticks (a template literal
+ * running over lines); Go's odd backticks too (raw strings over lines); Rust raw strings
+ * (`r"…"`, `r#"…"#`); C++ raw strings (`R"(…)"`).
  */
-function uncertain(text: string, language: string): boolean {
-  const backticks = (text.match(/`/g)?.length ?? 0) % 2 === 1;
+function uncertain(text: string, language: string, inOrder: boolean): boolean {
+  const backticks = !inOrder && (text.match(/`/g)?.length ?? 0) % 2 === 1;
   switch (language) {
     case "typescript": {
       if (backticks || /\p{L}'\p{L}/u.test(text)) return true;

@@ -20,8 +20,11 @@ import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
-import { resolvePosition, uniqueContext, type ResolvedPosition } from "../positions/resolve-position.js";
-import { codeOnly } from "./code-only.js";
+import {
+  resolvePosition,
+  uniqueOneNameContext,
+  type ResolvedPosition,
+} from "../positions/resolve-position.js";
 import { plainHoverText } from "../format/hover-text.js";
 
 /** Actions that search across files. */
@@ -49,7 +52,7 @@ export async function navigate(
   input: ActionInput & { action: keyof typeof methods },
   context: ActionContext,
 ): Promise<string> {
-  const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
+  const { client, uri, file, lines, position, code, resynced } = await addressSymbol(input, context);
   requireCapability(client, input.action);
   const paramsAt = (line: number, character: number) => ({
     textDocument: { uri },
@@ -70,8 +73,7 @@ export async function navigate(
   const pathOf = (target: string) => context.supervisor.pathOf(target);
   /** The position asked at: the resolved one, or a nearby line's (see `outsideText`). */
   let at = position;
-  const inText = (line: number, character: number) =>
-    codeOnly(lines[line]!, client.spec.language)[character] === " ";
+  const inText = (line: number, character: number) => code(line)[character] === " ";
   /** Set when a references answer was only the string literal asked at (see below). */
   let onlyItself = false;
   const askAt = async (character: number) => {
@@ -106,23 +108,61 @@ export async function navigate(
   const none = (locations: PlainLocation[]) => locations.length === 0;
   let found: PlainLocation[];
   let character: number;
+  /**
+   * Asks at `first`, then, while the server finds nothing, at the nearby candidates ranked after
+   * it (`next`, a few at most); `at` is left at the one answered (`first` when none is).
+   */
+  const askAtCandidates = async (first: ResolvedPosition) => {
+    at = first;
+    const answered = await askAtOccurrences(
+      first,
+      lines[first.line]!,
+      code(first.line),
+      askAt,
+      none,
+      `no ${noun}`,
+    );
+    if (!none(answered.answer)) return { asked: answered, used: first };
+    for (const other of first.next ?? []) {
+      at = other;
+      const again = await askAtOccurrences(
+        other,
+        lines[other.line]!,
+        code(other.line),
+        askAt,
+        none,
+        `no ${noun}`,
+      );
+      if (!none(again.answer)) return { asked: again, used: other };
+    }
+    at = first;
+    return { asked: answered, used: first };
+  };
+  /** The note saying which nearby line was used, when a later candidate answered. */
+  const triedFirst = (used: ResolvedPosition, first: ResolvedPosition) =>
+    used === first || used.note === undefined
+      ? undefined
+      : `${used.note} (line ${first.line + 1}, tried first, has no ${noun})`;
   try {
-    let asked = await askAtOccurrences(position, lines[position.line]!, askAt, none, `no ${noun}`);
+    const first = await askAtCandidates(position);
+    let asked = first.asked;
+    const later = triedFirst(first.used, position);
+    if (later) notes.splice(notes.indexOf(position.note!), 1, later);
     // Every occurrence on the asked line in a comment or a string, where the server found
     // nothing: the nearby lines are tried as for a name not on the line, and the one used is said.
     const moved = none(asked.answer)
-      ? outsideText(position, lines, input, client.spec.language, context.supervisor.display(file))
+      ? outsideText(position, lines, code, input, context.supervisor.display(file))
       : undefined;
     if (moved) {
-      at = moved.position;
-      const again = await askAtOccurrences(at, lines[at.line]!, askAt, none, `no ${noun}`);
-      if (none(again.answer)) {
+      const again = await askAtCandidates(moved.position);
+      if (none(again.asked.answer)) {
         at = position;
       } else {
-        asked = again;
+        asked = again.asked;
         if (position.note) notes.splice(notes.indexOf(position.note), 1);
+        const used = triedFirst(again.used, moved.position) ?? moved.note;
         notes.unshift(
-          moved.note.replace(
+          used.replace(
             `'${input.symbol}' is not on line ${input.line}`,
             `'${input.symbol}' is on line ${input.line} only in a comment or string, where the server found no ${noun}`,
           ),
@@ -259,19 +299,19 @@ function isAt(location: PlainLocation, file: string, line: number, character: nu
 
 /**
  * When the asked line was used and every occurrence of the name on it lies in a comment or a
- * string (see `codeOnly`): the position on the nearby lines, found as for a name not on the line
+ * string (`codeOf`, see `codeOnlyLines`): the position on the nearby lines, found as for a name not on the line
  * (`resolvePosition` given the line's code only), with its note; undefined when there is none.
  */
 function outsideText(
   position: ResolvedPosition,
   lines: readonly string[],
+  codeOf: (index: number) => string,
   input: ActionInput,
-  language: string,
   display: string,
 ): { position: ResolvedPosition; note: string } | undefined {
   const asked = input.line! - 1;
   if (position.line !== asked) return undefined;
-  const code = codeOnly(lines[asked]!, language);
+  const code = codeOf(asked);
   const columns = [position.character, ...(position.alternatives ?? [])];
   if (columns.some((column) => code[column] !== " ")) return undefined;
   try {
@@ -280,7 +320,7 @@ function outsideText(
       input.line!,
       input.symbol!,
       display,
-      { codeOf: (line) => codeOnly(line, language) },
+      { codeOf: (_line, index) => codeOf(index) },
     );
     if (nearby.line === asked || nearby.note === undefined) return undefined;
     return { position: nearby, note: nearby.note };
@@ -292,12 +332,13 @@ function outsideText(
 /**
  * Asks at the resolved position. When the name occurs again on its line and the first finds
  * nothing (a word in a string, a property of the same name), asks at each other occurrence in
- * turn. `note` says which occurrence the answer is for whenever there were several; `character`
- * is the column answered for.
+ * turn. `note` says which occurrence the answer is for whenever there were several in code
+ * (`code`: the line with comments and strings blanked); `character` is the column answered for.
  */
 async function askAtOccurrences<T>(
   position: ResolvedPosition,
   lineText: string,
+  code: string,
   askAt: (character: number) => Promise<T>,
   isEmpty: (answer: T) => boolean,
   nothing: string,
@@ -306,11 +347,15 @@ async function askAtOccurrences<T>(
   const others = position.alternatives ?? [];
   if (others.length === 0) return { answer: first, character: position.character };
   if (!isEmpty(first)) {
-    const hint = uniqueContext(lineText, others[0]!, position.length);
+    // A word in a string or a comment is no other symbol to pick.
+    const inCode = others.filter((column) => code[column] !== " ");
+    if (inCode.length === 0) return { answer: first, character: position.character };
+    const hint = uniqueOneNameContext(lineText, inCode[0]!, position.length);
+    const example = hint === undefined ? "" : ` (e.g. '${hint}' for the one at column ${inCode[0]! + 1})`;
     return {
       answer: first,
       character: position.character,
-      note: `'${position.identifier}' occurs ${others.length + 1} times on line ${position.line + 1}; answered for the one at column ${position.character + 1}; for another, give text around it as symbol (e.g. '${hint}')`,
+      note: `'${position.identifier}' occurs ${inCode.length + 1} times on line ${position.line + 1}; answered for the one at column ${position.character + 1}; for another, give text around it as symbol${example}`,
     };
   }
   for (const column of others) {
@@ -339,7 +384,7 @@ function hoverText(answer: Hover | null, display: (path: string) => string): str
 
 /** hover: the server's signature and doc comment, bounded. */
 export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, lines, position, resynced } = await addressSymbol(input, context);
+  const { client, uri, file, lines, position, code, resynced } = await addressSymbol(input, context);
   requireCapability(client, "hover");
   const display = (path: string) => context.supervisor.display(path);
   // clangd takes a doc comment from its index: from the files sent again once analysed, and from
@@ -354,6 +399,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     const asked = await askAtOccurrences(
       position,
       lines[position.line]!,
+      code(position.line),
       (character) =>
         client.request<Hover | null>(
           "textDocument/hover",

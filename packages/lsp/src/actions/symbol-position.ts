@@ -3,7 +3,7 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
-import { codeOnly } from "./code-only.js";
+import { codeOnlyLines } from "./code-only.js";
 
 /** A document opened on its server with the position the model addressed. */
 export interface AddressedSymbol {
@@ -14,6 +14,11 @@ export interface AddressedSymbol {
   /** The file's lines, as resolved against. */
   readonly lines: readonly string[];
   readonly position: ResolvedPosition;
+  /**
+   * Line `index` (0-based) of `lines` with its comments and strings blanked, columns kept, read
+   * in order from the file's start (`codeOnlyLines`: a docstring's middle line is no code).
+   */
+  readonly code: (index: number) => string;
   /** Other documents open on the server that were sent again (changed on disk since their last sync). */
   readonly resynced: readonly string[];
 }
@@ -40,8 +45,9 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
   const split = lines();
   // A line number slightly off lands on the nearby line where the name is code, not on a
   // comment mentioning it (where the server finds nothing, and a rename is refused).
+  const code = codeOnlyLines(split, client.spec.language);
   const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file), {
-    codeOf: (line) => codeOnly(line, client.spec.language),
+    codeOf: (_line, index) => code(index),
   });
-  return { client, uri, file, text, lines: split, position, resynced };
+  return { client, uri, file, text, lines: split, position, code, resynced };
 }

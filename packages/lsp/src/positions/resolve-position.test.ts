@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly } from "../actions/code-only.js";
-import {
-  focusOf,
-  resolvePosition,
-  uniqueContext,
-  uniqueOneNameContext,
-  wholeColumns,
-} from "./resolve-position.js";
+import { focusOf, resolvePosition, uniqueOneNameContext, wholeColumns } from "./resolve-position.js";
 
 const text = [
   "const total = add(a, b);",
@@ -93,8 +87,8 @@ describe("resolvePosition", () => {
   it("finds the shortest text around an occurrence that is unique on its line", () => {
     const line = "this.count = count;";
     expect(wholeColumns(line, "count")).toEqual([5, 13]);
-    expect(uniqueContext(line, 13, 5)).toBe("= count");
-    expect(uniqueContext(line, 5, 5)).toBe(".count");
+    expect(uniqueOneNameContext(line, 13, 5)).toBe("count;");
+    expect(uniqueOneNameContext(line, 5, 5)).toBe(".count");
   });
 
   it("takes a symbol with no name characters whole", () => {
@@ -237,11 +231,44 @@ describe("resolvePosition", () => {
     });
   });
 
+  it("suggests, for every occurrence of a name, text that resolves back to that occurrence", () => {
+    const lines = [
+      "export const k = foo(bar) + foo(bar);",
+      "this.count = count;",
+      "p.x = q.x;",
+      "f(x)(x) + g(x, x)",
+      "new Square(side, Square(side))",
+      'log("total", total, total.total)',
+      "a.b.c = a.b.c + c(b(a))",
+      "const $x = $x$ + x$ + $x;",
+    ];
+    let checked = 0;
+    for (const [index, line] of lines.entries()) {
+      const names = new Set(line.match(/[\p{L}_$][\p{L}\p{N}_$]*/gu));
+      for (const name of names) {
+        for (const column of wholeColumns(line, name)) {
+          const hint = uniqueOneNameContext(line, column, name.length);
+          expect(hint, `${name} at ${column} of ${line}`).toBeDefined();
+          const found = resolvePosition(lines, index + 1, hint!, "a.ts");
+          expect(
+            { line: found.line, character: found.character },
+            `${hint} for ${name} at ${column}`,
+          ).toEqual({
+            line: index,
+            character: column,
+          });
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
+  });
+
   it("suggests text around a name that holds no other name", () => {
     const line = "p.x = q.x;";
     expect(uniqueOneNameContext(line, 8, 1)).not.toMatch(/q/);
-    expect(focusOf(uniqueOneNameContext(line, 8, 1)).names).toBe(1);
-    expect(resolvePosition(line, 1, uniqueOneNameContext(line, 8, 1), "a.ts").character).toBe(8);
-    expect(resolvePosition(line, 1, uniqueOneNameContext(line, 2, 1), "a.ts").character).toBe(2);
+    expect(focusOf(uniqueOneNameContext(line, 8, 1)!).names).toBe(1);
+    expect(resolvePosition(line, 1, uniqueOneNameContext(line, 8, 1)!, "a.ts").character).toBe(8);
+    expect(resolvePosition(line, 1, uniqueOneNameContext(line, 2, 1)!, "a.ts").character).toBe(2);
   });
 });

@@ -9,6 +9,7 @@ import {
   nonIdentifierChar,
 } from "./identifier-chars.js";
 import { splitLines } from "./line-ends.js";
+import { spellingsIn } from "./normalized-match.js";
 
 /** A position found from a line and a symbol substring. */
 export interface ResolvedPosition {
@@ -29,7 +30,21 @@ export interface ResolvedPosition {
    * `this.count = count;`), when there are any.
    */
   readonly alternatives?: readonly number[];
+  /**
+   * The symbol as the line used writes it, when that differs from what was asked only by Unicode
+   * normalization (a decomposed `café`): the text to look for on the line.
+   */
+  readonly spelled?: string;
+  /**
+   * When a nearby line was used (not the asked one): the other nearby candidates, in the order
+   * they were ranked (at most {@link nextCandidates}), to try when the server finds nothing at
+   * this position; each with its own note.
+   */
+  readonly next?: readonly ResolvedPosition[];
 }
+
+/** Most other nearby candidates given in {@link ResolvedPosition.next}. */
+export const nextCandidates = 3;
 
 /** How many lines either side of the asked line are searched when the symbol is not on it. */
 export const nearbyLines = 3;
@@ -58,40 +73,46 @@ export function wholeColumns(text: string, symbol: string): number[] {
 }
 
 /**
- * The shortest text around `text[at, at + length)` that occurs once in `text`, growing left
- * first (`= count` picks the parameter out of `this.count = count;`).
+ * The text to give as symbol for the name at `at` (`length` UTF-16 units) of a line `text`: the
+ * shortest that occurs once on the line and that {@link resolvePosition} reads as that very
+ * name (whole where it starts, and its focus, see {@link focusOf}, the name at `at`: in
+ * `foo(bar) + foo(bar)`, `bar)` and not `+ foo(bar`, which points at the callee `foo`). Text that
+ * holds no other name is preferred (`x;` picks the second `x` out of `p.x = q.x;`, where `q.x`
+ * would hold two names), so a tool that wants the one identifier (lsp_rename) takes it as it is;
+ * text found once before text whose first occurrence it is (the first `a` of `a.b = a.b`: `a`).
+ * Every hint printed for a name comes from here. Undefined when no text within
+ * {@link hintReach} characters reads so.
  */
-export function uniqueContext(text: string, at: number, length: number): string {
-  for (let grow = 0; grow <= text.length; grow++) {
-    const start = Math.max(0, at - grow);
-    const end = Math.min(text.length, at + length + Math.max(0, grow - at));
+export function uniqueOneNameContext(text: string, at: number, length: number): string | undefined {
+  type Round = { names?: 1; once: boolean };
+  const lands = (start: number, end: number, round: Round): string | undefined => {
     const candidate = text.slice(start, end);
-    // " count" is as unique as "= count" but reads as a typo.
-    if (/^\s/.test(candidate) && start > 0) continue;
-    if (occurrences(text, candidate).length === 1) return candidate;
-  }
-  return text;
-}
-
-/**
- * Like {@link uniqueContext}, but text that holds no other name than the one at `at` when there
- * is such (`x;` picks the second `x` out of `p.x = q.x;`, where `q.x` would hold two names), so a
- * tool that wants the one identifier (lsp_rename) takes it as it is.
- */
-export function uniqueOneNameContext(text: string, at: number, length: number): string {
-  for (let grow = 0; grow <= text.length; grow++) {
-    for (let left = grow; left >= 0; left--) {
-      const start = at - left;
-      const end = at + length + (grow - left);
-      if (start < 0 || end > text.length) continue;
-      const candidate = text.slice(start, end);
-      if (/^\s|\s$/.test(candidate)) continue;
-      if (focusOf(candidate).names !== 1 || occurrences(text, candidate).length !== 1) continue;
-      return candidate;
+    if (/^\s|\s$/.test(candidate)) return undefined;
+    if (round.once ? occurrences(text, candidate).length !== 1 : wholeColumns(text, candidate)[0] !== start)
+      return undefined;
+    if (!isWhole(text, start, candidate.length)) return undefined;
+    const focus = focusOf(candidate);
+    if (round.names !== undefined && focus.names !== round.names) return undefined;
+    return start + focus.offset === at && focus.name.length === length ? candidate : undefined;
+  };
+  // Text found once on the line first; else the first of several (the one resolvePosition takes).
+  const rounds: Round[] = [{ names: 1, once: true }, { once: true }, { names: 1, once: false }];
+  for (const round of rounds) {
+    for (let grow = 0; grow <= Math.min(text.length, hintReach); grow++) {
+      for (let left = grow; left >= 0; left--) {
+        const start = at - left;
+        const end = at + length + (grow - left);
+        if (start < 0 || end > text.length) continue;
+        const found = lands(start, end, round);
+        if (found !== undefined) return found;
+      }
     }
   }
-  return uniqueContext(text, at, length);
+  return undefined;
 }
+
+/** Most characters a hint of {@link uniqueOneNameContext} holds besides the name. */
+const hintReach = 120;
 
 /** The identifier around a substring match: `Run` inside `RunOptions` is `RunOptions`. */
 function containingIdentifier(text: string, at: number, length: number): string {
@@ -155,11 +176,13 @@ function quotedSpans(text: string): Array<[number, number]> {
 /** Options of {@link resolvePosition}. */
 export interface ResolveOptions {
   /**
-   * A line's text with its comments and string literals blanked, columns kept (`codeOnly` of
-   * the file's language). Given, a nearby line where the symbol is code is taken before every
-   * nearby line where it is only in a comment or a string, whatever their distances.
+   * A line's text with its comments and string literals blanked, columns kept (`codeOnlyLines`
+   * of the file, which knows what runs over lines; `index` is the 0-based line). Given, a nearby
+   * line where the symbol is code is taken before every nearby line where it is only in a
+   * comment or a string, whatever their distances, and on the asked line its first occurrence in
+   * code is taken before one in a comment or a string.
    */
-  readonly codeOf?: (line: string) => string;
+  readonly codeOf?: (line: string, index: number) => string;
 }
 
 /**
@@ -172,7 +195,8 @@ export interface ResolveOptions {
  * where the symbol is code (on such a line, its first occurrence in code is used), then those
  * where it is only in a comment or string. A comment naming the symbol one line off is not what
  * a line number slightly off meant (a server finds nothing there); the window is small enough
- * that the code within it is. The asked line itself is always tried first, as it reads.
+ * that the code within it is. The asked line itself is always tried first. A symbol is matched
+ * under Unicode normalization when it is not on the lines as given (see `spellingsIn`).
  */
 export function resolvePosition(
   text: string | readonly string[],
@@ -206,32 +230,39 @@ export function resolvePosition(
   for (let distance = 1; distance <= nearbyLines; distance++)
     candidates.push(index - distance, index + distance);
   const inRange = candidates.filter((candidate) => lines[candidate] !== undefined);
-  const focus = focusOf(symbol);
+  // A name written decomposed (`cafe\u0301`) and asked precomposed, or the other way round.
+  const spelled = inRange.some((candidate) => lines[candidate]!.includes(symbol))
+    ? symbol
+    : (inRange.map((candidate) => spellingsIn(lines[candidate]!, symbol)[0]).find(Boolean) ?? symbol);
+  const focus = focusOf(spelled);
   const { codeOf } = options;
   for (const whole of [true, false]) {
     const found = inRange.flatMap((candidate) => {
       const candidateText = lines[candidate]!;
-      const columns = whole ? wholeColumns(candidateText, symbol) : occurrences(candidateText, symbol);
+      const columns = whole ? wholeColumns(candidateText, spelled) : occurrences(candidateText, spelled);
       if (columns.length === 0) return [];
-      if (candidate === index || codeOf === undefined)
-        return [{ candidate, column: columns[0]!, code: true }];
+      if (codeOf === undefined) return [{ candidate, column: columns[0]!, code: true }];
       // The name's first character blanked: that occurrence lies in a comment or a string.
-      const code = codeOf(candidateText);
+      const code = codeOf(candidateText, candidate);
       const inCode = columns.find((column) => code[column + focus.offset] !== " ");
-      return [{ candidate, column: inCode ?? columns[0]!, code: inCode !== undefined }];
+      // The asked line is used whatever it holds (the caller decides what then).
+      return [
+        { candidate, column: inCode ?? columns[0]!, code: candidate === index || inCode !== undefined },
+      ];
     });
     // Stable: nearest first within each round.
-    const chosen = found.find(({ code }) => code) ?? found[0];
-    if (chosen) {
-      const { candidate, column } = chosen;
+    const ranked = [...found.filter(({ code }) => code), ...found.filter(({ code }) => !code)];
+    const chosen = ranked[0];
+    if (!chosen) continue;
+    const positionAt = (candidate: number, column: number): ResolvedPosition => {
       const candidateText = lines[candidate]!;
       const notes: string[] = [];
       if (candidate !== index) {
-        const inside = lines[index]!.indexOf(symbol);
+        const inside = lines[index]!.indexOf(spelled);
         const absent =
           inside === -1
             ? `'${symbol}' is not on line ${line}`
-            : `line ${line} has '${symbol}' only inside '${containingIdentifier(lines[index]!, inside, symbol.length)}'`;
+            : `line ${line} has '${symbol}' only inside '${containingIdentifier(lines[index]!, inside, spelled.length)}'`;
         notes.push(`${absent}; used line ${candidate + 1}: ${candidateText.trim()}`);
       }
       if (focus.names > 1) {
@@ -245,7 +276,7 @@ export function resolvePosition(
         notes.push(`no identifier is exactly '${focus.name}' there; used '${identifier}', which contains it`);
       }
       const alternatives = whole
-        ? wholeColumns(candidateText, symbol)
+        ? wholeColumns(candidateText, spelled)
             .filter((other) => other !== column)
             .map((other) => other + focus.offset)
         : [];
@@ -256,8 +287,15 @@ export function resolvePosition(
         identifier,
         ...(notes.length > 0 ? { note: notes.join("; ") } : {}),
         ...(alternatives.length > 0 ? { alternatives } : {}),
+        ...(spelled !== symbol ? { spelled } : {}),
       };
-    }
+    };
+    const position = positionAt(chosen.candidate, chosen.column);
+    const next =
+      chosen.candidate === index
+        ? []
+        : ranked.slice(1, 1 + nextCandidates).map(({ candidate, column }) => positionAt(candidate, column));
+    return next.length > 0 ? { ...position, next } : position;
   }
   const suggestion = closestIdentifier(lines[index]!, symbol);
   throw new LspError({

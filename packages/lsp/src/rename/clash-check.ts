@@ -120,7 +120,19 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
       newErrors(question, sent, left, unchecked),
     ]);
     captured = found;
-    clashes.push(...errors);
+    // A file of the edit this server was not sent (another root's: a package a TypeScript
+    // project references) still exports the old name here: the import of the new one fails in
+    // the probe only. Written, both sides change.
+    const unsent =
+      notSent.length > 0 ? errors.filter((error) => importsMissingName(error, question.newName)) : [];
+    if (unsent.length > 0)
+      unchecked.push(
+        `${unsent.length === 1 ? "an error" : `${unsent.length} errors`} saying ${someOf(
+          notSent.map((file) => supervisor.display(file.path)),
+          3,
+        )} export${notSent.length === 1 ? "s" : ""} no '${question.newName}' not counted (its edit was not shown to this server)`,
+      );
+    clashes.push(...errors.filter((error) => !unsent.includes(error)));
     // Another call (a read's re-sync, another write's check) may have sent a file's disk text
     // while the probe ran: what was asked about it then was not about the edit.
     const overtaken = sent.filter((file) => !client.isSynced(file.uri, file.text.after));
@@ -150,6 +162,14 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
   }
   const shown = await Promise.all(captured.map((capture) => describeCapture(question, files, capture, left)));
   return { clashes: [...shown, ...clashes], unchecked };
+}
+
+/**
+ * Whether a clash line is the import of `newName` from a module that does not export it
+ * (TypeScript's 2305 "has no exported member 'x'", 2724 "… no exported member named 'x'").
+ */
+export function importsMissingName(clash: string, newName: string): boolean {
+  return /has no exported member/.test(clash) && clash.includes(`'${newName}'`);
 }
 
 /**

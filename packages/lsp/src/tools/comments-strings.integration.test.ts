@@ -121,6 +121,101 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
   },
 );
 
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "a name in a comment or string running over lines, on typescript-language-server",
+  () => {
+    const files = {
+      ...tsProject,
+      "src/calls.ts": [
+        "export function helper(): number {",
+        "  return 1;",
+        "}",
+        "/*",
+        " helper",
+        " */",
+        "export const b = helper();",
+        'const msg = "b"; export const c = b;',
+        "const re = /x/g; // helper",
+        "const spacer = 1;",
+        "export const d = helper() + spacer + re.lastIndex + msg.length;",
+        "",
+      ].join("\n"),
+    };
+
+    it("takes a line inside a block comment for no code, and tries the next line when the server finds nothing", async () => {
+      await withTree(files, async (call) => {
+        const lsp = async (args: Record<string, unknown>) => resultText(await call("lsp", args));
+        // Line 6 closes the comment that line 5 is in: line 7, two lines off, has the call.
+        expect(
+          (await lsp({ action: "definition", file: "src/calls.ts", line: 6, symbol: "helper" })).split("\n"),
+        ).toEqual([
+          "'helper' is not on line 6; used line 7: export const b = helper();",
+          "1 definition of 'helper':",
+          "src/calls.ts:1:17  export function helper(): number {",
+        ]);
+        // A line holding a regular expression is read whole as code (its comment too): the
+        // server finds nothing there, and the next nearby line is asked.
+        expect(
+          (await lsp({ action: "definition", file: "src/calls.ts", line: 10, symbol: "helper" })).split("\n"),
+        ).toEqual([
+          "'helper' is not on line 10; used line 11: export const d = helper() + spacer + re.lastIndex + msg.length; (line 9, tried first, has no definition)",
+          "1 definition of 'helper':",
+          "src/calls.ts:1:17  export function helper(): number {",
+        ]);
+      });
+    });
+
+    it("renames the name's occurrence in code when the line names it first in a string", async () => {
+      await withTree(files, async (call, dir) => {
+        const renamed = await call("lsp_rename", {
+          file: "src/calls.ts",
+          line: 8,
+          symbol: "b",
+          new_name: "bee",
+        });
+        expect(renamed.error, resultText(renamed)).toBeUndefined();
+        expect(resultText(renamed)).toContain("renamed 'b' to 'bee': 2 edits in 1 file");
+        const after = readFileSync(join(dir, "src", "calls.ts"), "utf8").split("\n");
+        expect(after[6]).toBe("export const bee = helper();");
+        expect(after[7]).toBe('const msg = "b"; export const c = bee;');
+      });
+    });
+  },
+);
+
+describe.skipIf(!existsSync(join(packageBin, "pyright-langserver")) && !ci)(
+  "a name in a docstring on pyright",
+  () => {
+    it("takes a docstring's middle line for no code: the call on the next line is used", async () => {
+      const files = {
+        "pyproject.toml": '[project]\nname = "docs"\nversion = "0.1.0"\n',
+        "d.py": [
+          "def helper() -> int:",
+          "    return 1",
+          "",
+          "",
+          "def compute() -> int:",
+          '    """',
+          "    compute calls helper",
+          '    """',
+          "    return helper()",
+          "",
+        ].join("\n"),
+      };
+      await withTree(files, async (call) => {
+        const answer = resultText(
+          await call("lsp", { action: "definition", file: "d.py", line: 8, symbol: "helper" }),
+        );
+        expect(answer.split("\n")).toEqual([
+          "'helper' is not on line 8; used line 9: return helper()",
+          "1 definition of 'helper':",
+          "d.py:1:5  def helper() -> int:",
+        ]);
+      });
+    });
+  },
+);
+
 const goProject = {
   "go.mod": "module example.com/rep\n\ngo 1.19\n",
   "shapes/shapes.go": [

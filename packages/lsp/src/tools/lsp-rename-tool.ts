@@ -15,7 +15,8 @@ import {
 } from "../positions/resolve-position.js";
 import { LspError } from "../errors/lsp-error.js";
 import { planWorkspaceEdit, touchedUris, writePlannedEdit } from "../rename/apply-workspace-edit.js";
-import { checkClashes, clashMessage } from "../rename/clash-check.js";
+import { checkClashes, clashMessage, importsMissingName } from "../rename/clash-check.js";
+import { declarationLeftOut, declarationLeftOutMessage } from "../rename/declaration-left-out.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -72,13 +73,15 @@ export const lspRenameTool = defineTool({
     // Edits computed from a server's stale copy of a file a shell command changed would land at
     // the wrong offsets: every change event already queued is read before asking.
     await settleDiskEvents();
-    const { client, uri, file, lines, position, resynced } = await addressSymbol(
+    const { client, uri, file, lines, position, code, resynced } = await addressSymbol(
       { ...args, action: "rename" },
       context,
     );
     // A rename must name exactly what it renames, where it was asked: a substring, a nearby
     // line's same name, or one name of several could rewrite a different symbol project-wide.
-    const focus = focusOf(args.symbol);
+    // The name as the file writes it (a decomposed `café` asked precomposed).
+    const symbol = position.spelled ?? args.symbol;
+    const focus = focusOf(symbol);
     if (focus.names !== 1) {
       throw new LspError({
         code: "LSP_SYMBOL_NOT_FOUND",
@@ -125,7 +128,7 @@ export const lspRenameTool = defineTool({
         lines[position.line]!,
         ctx.signal,
       );
-      refuseAmbiguous(edit, file, lines[position.line]!, args.symbol, focus, position);
+      refuseAmbiguous(edit, file, lines[position.line]!, code(position.line), symbol, focus, position);
       // The versions the edit was computed against: a file opened below (to read its kind or its
       // diagnostics before the edit) gets a version the server's edit cannot name; gopls gives
       // 0 for a file not open, which no longer matches then.
@@ -187,6 +190,21 @@ export const lspRenameTool = defineTool({
       // Cancelled meanwhile (the probe's requests end early then): nothing is written.
       ctx.signal.throwIfAborted();
       if (clash.clashes.length > 0) {
+        // The edit renames an import but not what it imports (a referenced project's file, which
+        // this server does not rename): no new name could pass; the place to rename is said.
+        const declaration = await declarationLeftOut(client, supervisor, edit, uri, at, 5_000, ctx.signal);
+        ctx.signal.throwIfAborted();
+        if (declaration || clash.clashes.some((line) => importsMissingName(line, args.new_name))) {
+          throw new LspError({
+            code: "LSP_RENAME_FAILED",
+            message: declarationLeftOutMessage(focus.name, args.new_name, declaration, {
+              display: (path) => supervisor.display(path),
+              command: client.spec.command,
+              root: supervisor.display(client.root),
+            }),
+            data: { clashes: clash.clashes },
+          });
+        }
         throw new LspError({
           code: "LSP_RENAME_CLASH",
           message: clashMessage(focus.name, args.new_name, clash.clashes),
@@ -337,21 +355,23 @@ function mentionsNote(
 }
 
 /**
- * Refuses a rename whose symbol occurs more than once on its line when the server's edit leaves
- * one of those occurrences: they are different symbols (`this.count = count;`), and the first
- * was taken. Occurrences the edit changes too are the same symbol, and fine.
+ * Refuses a rename whose symbol occurs more than once on its line in code when the server's
+ * edit leaves one of those occurrences: they are different symbols (`this.count = count;`), and
+ * the first was taken. Occurrences the edit changes too are the same symbol, and fine; those in
+ * a comment or a string (blanked in `code`) are no symbol.
  */
 function refuseAmbiguous(
   edit: WorkspaceEdit,
   file: string,
   lineText: string,
+  code: string,
   symbol: string,
   focus: ReturnType<typeof focusOf>,
   position: ResolvedPosition,
 ): void {
   const others = wholeColumns(lineText, symbol)
     .map((column) => column + focus.offset)
-    .filter((column) => column !== position.character);
+    .filter((column) => column !== position.character && code[column] !== " ");
   if (others.length === 0) return;
   const starts = new Set<number>();
   const collect = (uri: string, edits: readonly TextEdit[]): void => {
@@ -369,9 +389,17 @@ function refuseAmbiguous(
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) collect(uri, edits);
   const left = others.filter((column) => !starts.has(column));
   if (left.length === 0) return;
-  const hint = uniqueOneNameContext(lineText, left[0]!, focus.name.length);
+  const hints = [
+    [left[0]!, "the one at column " + (left[0]! + 1)],
+    [position.character, "the one at column " + (position.character + 1)],
+  ] as const;
+  const examples = hints.flatMap(([column, which]) => {
+    const hint = uniqueOneNameContext(lineText, column, focus.name.length);
+    return hint === undefined ? [] : [`'${hint}' for ${which}`];
+  });
+  const example = examples.length === 0 ? "" : ` (e.g. symbol ${examples.join(", or ")})`;
   throw new LspError({
     code: "LSP_SYMBOL_NOT_FOUND",
-    message: `'${symbol}' occurs ${others.length + 1} times on line ${position.line + 1}, and they are different symbols: renaming the one at column ${position.character + 1} would leave the one at column ${left[0]! + 1}. Give text around the one meant (e.g. symbol '${hint}' for the one at column ${left[0]! + 1}, or '${uniqueOneNameContext(lineText, position.character, focus.name.length)}' for the first); nothing was written.`,
+    message: `'${symbol}' occurs ${others.length + 1} times on line ${position.line + 1}, and they are different symbols: renaming the one at column ${position.character + 1} would leave the one at column ${left[0]! + 1}. Give text around the one meant${example}; nothing was written.`,
   });
 }

@@ -121,6 +121,53 @@ describe.skipIf(!found && !ci)(
   },
 );
 
+describe.skipIf(!found && !ci)("lsp_rename from a package importing a project it references", () => {
+  it("renames both sides, not taking the import of the new name (its file not on this server) for a clash", async () => {
+    const config = (extra: string) =>
+      `{"compilerOptions":{"composite":true,"strict":true,"module":"nodenext","outDir":"dist","rootDir":"src"},"include":["src"]${extra}}\n`;
+    const index =
+      "export function shared(n: number): number { return n + 1; }\nexport const localA = shared(1);\n";
+    const main =
+      'import { shared } from "../../a/src/index.js";\nexport const useB = shared(2) + shared(3);\n';
+    const tree = tempTree("referenced", {
+      "package.json": '{"name":"root","private":true,"type":"module"}\n',
+      "tsconfig.json": '{"files":[],"references":[{"path":"packages/a"},{"path":"packages/b"}]}\n',
+      "packages/a/package.json": '{"name":"a","private":true,"type":"module"}\n',
+      "packages/a/tsconfig.json": config(""),
+      "packages/a/src/index.ts": index,
+      "packages/b/package.json": '{"name":"b","private":true,"type":"module"}\n',
+      "packages/b/tsconfig.json": config(',"references":[{"path":"../a"}]'),
+      "packages/b/src/main.ts": main,
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 30_000, binDirectories: [packageBin] });
+    const registry = createRegistry({ tools: [lspRenameTool, lspTool], approval: "auto" });
+    const read = (path: string): string => readFileSync(join(tree.dir, path), "utf8");
+    try {
+      // The project's first load can take longer than one request's bound on a busy machine.
+      await registry.invoke(run, {
+        tool: "lsp",
+        args: { action: "diagnostics", file: "packages/b/src/main.ts" },
+      });
+      const result = await registry.invoke(run, {
+        tool: "lsp_rename",
+        args: { file: "packages/b/src/main.ts", line: 2, symbol: "shared(2)", new_name: "zqxUnique42" },
+      });
+      const answer = resultText(result);
+      expect(result.isError, answer).toBe(false);
+      expect(answer).toContain("renamed 'shared' to 'zqxUnique42': 5 edits in 2 files");
+      expect(answer).toContain(
+        "an error saying packages/a/src/index.ts exports no 'zqxUnique42' not counted (its edit was not shown to this server)",
+      );
+      expect(read("packages/a/src/index.ts")).toBe(index.replaceAll("shared", "zqxUnique42"));
+      expect(read("packages/b/src/main.ts")).toBe(main.replaceAll("shared", "zqxUnique42"));
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+});
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
   "lsp_rename refuses a new name that clashes (clangd)",
   () => {

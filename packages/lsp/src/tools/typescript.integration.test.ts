@@ -530,7 +530,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
       const ambiguous = await rename(4, "count");
       expect(ambiguous.error?.code).toBe("LSP_SYMBOL_NOT_FOUND");
       expect(resultText(ambiguous)).toContain(
-        "'count' occurs 2 times on line 4, and they are different symbols: renaming the one at column 10 would leave the one at column 18. Give text around the one meant (e.g. symbol 'count;' for the one at column 18, or '.count' for the first); nothing was written.",
+        "'count' occurs 2 times on line 4, and they are different symbols: renaming the one at column 10 would leave the one at column 18. Give text around the one meant (e.g. symbol 'count;' for the one at column 18, or '.count' for the one at column 10); nothing was written.",
       );
       const nearby = await rename(1, "set");
       expect(resultText(nearby)).toContain(
@@ -615,18 +615,16 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
         "",
       ].join("\n"),
     );
-    // The first 'tool' on line 4 is a word in a string: no definition there.
+    // The first 'tool' on line 4 is a word in a string: the one in code is asked about first.
     expect(await text({ action: "definition", file: "src/twice.ts", line: 4, symbol: "tool" })).toBe(
-      [
-        "the 'tool' at column 23 of line 4 has no definition; answered for the one at column 31",
-        "1 definition of 'tool':",
-        "src/twice.ts:1:17  export function tool(name: string): string {",
-      ].join("\n"),
+      ["1 definition of 'tool':", "src/twice.ts:1:17  export function tool(name: string): string {"].join(
+        "\n",
+      ),
     );
     // Both occurrences mean something: the answer says which one it is for, and how to pick the other.
     const references = await text({ action: "references", file: "src/twice.ts", line: 8, symbol: "count" });
     expect(references.split("\n")[0]).toBe(
-      "'count' occurs 2 times on line 8; answered for the one at column 10; for another, give text around it as symbol (e.g. '= count')",
+      "'count' occurs 2 times on line 8; answered for the one at column 10; for another, give text around it as symbol (e.g. 'count;' for the one at column 18)",
     );
     expect(references).toContain("src/twice.ts:6:3  count = 0;");
     expect(
