@@ -21,7 +21,7 @@ export const projectCheckBudgetMs = 300_000;
  * (with the project's Python environment), go vet ./..., cargo check --message-format=json, dart analyze, and for
  * C/C++ each compile_commands.json entry with -fsyntax-only — parsed into the same one-line format
  * as server diagnostics, errors and warnings only, bounded. A root nested in one whose check
- * covers it (pyright, a cargo workspace) is not checked twice.
+ * covers it (pyright, a cargo workspace, the tsconfig.json owning a package.json-only package) is not checked twice.
  */
 export async function projectDiagnostics(
   context: ActionContext,
@@ -46,7 +46,7 @@ export async function projectDiagnostics(
     ...(supervisor.searchPath !== undefined ? { PATH: supervisor.searchPath } : {}),
   };
   let checkedRoots = 0;
-  for (const { spec, root } of roots) {
+  for (const { spec, root, workspace } of roots) {
     const where = supervisor.display(root);
     const label = `${spec.language} (${where})`;
     const checker = projectCheckers[spec.language];
@@ -61,7 +61,7 @@ export async function projectDiagnostics(
         other.spec === spec &&
         other.root !== root &&
         isInside(other.root, root) &&
-        checker.coversNested?.(other.root),
+        (checker.coversNested?.(other.root) || (checker.coversMembers === true && other.root === workspace)),
     );
     if (outer) {
       sections.push(

@@ -59,6 +59,11 @@ export interface ProjectChecker {
   check(context: CheckContext): Promise<CheckOutcome>;
   /** True when a check at `root` also covers the roots of this language nested in it. */
   coversNested?(root: string): boolean;
+  /**
+   * True when a check at a workspace root (see `ServerSpec.workspaceMarkers`) covers the roots
+   * inside it that belong to it: tsc -p at the tsconfig.json that owns a package.json-only package.
+   */
+  readonly coversMembers?: boolean;
 }
 
 /** What a checker set up before its command (see `CommandChecker.prepare`). */
@@ -155,6 +160,7 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
 }
 
 const typescript: ProjectChecker = {
+  coversMembers: true,
   check: commandChecker({
     command: "tsc",
     args: (root) => ["--noEmit", "--pretty", "false", "-p", root],

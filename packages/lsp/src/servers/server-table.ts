@@ -10,7 +10,8 @@ export interface ServerSpec {
   readonly markers: readonly string[];
   /**
    * Files that make a folder the root of a workspace spanning the projects below it (go.work,
-   * a Cargo.toml with a `[workspace]` table), looked for before `markers`: the nearest folder
+   * a Cargo.toml with a `[workspace]` table, a tsconfig.json or jsconfig.json above packages
+   * holding only a package.json), looked for before `markers`: the nearest folder
    * holding one (up to the working directory) is the root even when a `markers` folder is
    * nearer, so one server serves all the workspace's members. Each is normally also in
    * `markers`, which messages name.
@@ -127,6 +128,12 @@ export const defaultServers: readonly ServerSpec[] = [
     language: "typescript",
     extensions: [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"],
     markers: ["tsconfig.json", "jsconfig.json", "package.json"],
+    // The nearest tsconfig.json or jsconfig.json owns the file for tsserver, also above a nearer
+    // package.json (a monorepo whose one tsconfig includes "packages/*/src"): the server is
+    // started there. tsserver looks for the config only up to the root it is given, so rooted at
+    // the package it would put the file in a project of its own and search that package alone.
+    // A package.json is the root only where no config is above it.
+    workspaceMarkers: [{ file: "tsconfig.json" }, { file: "jsconfig.json" }],
     command: "typescript-language-server",
     args: ["--stdio"],
     // It offers no pull and publishes without a version, after a 300 ms delay, in phases, and

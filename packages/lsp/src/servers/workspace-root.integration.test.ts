@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
-import { ci, tempTree } from "../test-support/fixtures.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "../tools/lsp-tool.js";
 import { findBinary } from "./find-binary.js";
 
@@ -90,3 +92,60 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)("gopls in a go.work w
     }
   });
 });
+
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "typescript-language-server in a monorepo with one tsconfig.json",
+  () => {
+    it("roots at the tsconfig.json above the packages' package.json: references span its packages", async () => {
+      // The packages hold a package.json only; the tsconfig.json above includes their sources.
+      const tree = tempTree("ts-mono", {
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { strict: true, module: "nodenext", noEmit: true },
+          include: ["packages/*/src"],
+        }),
+        "packages/c/package.json": '{ "name": "c", "type": "module" }\n',
+        "packages/c/src/c.ts": "export function cfun(n: number) { return n; }\n",
+        "packages/d/package.json": '{ "name": "d", "type": "module" }\n',
+        "packages/d/src/d.ts": 'import { cfun } from "../../c/src/c.js";\nexport const dv = cfun(1);\n',
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      const supervisor = createLspSupervisor(run, {
+        binDirectories: [packageBin],
+        diagnosticsTimeoutMs: 20_000,
+      });
+      const registry = createRegistry({ tools: [lspTool] });
+      const lsp = async (args: Record<string, unknown>) =>
+        resultText(await registry.invoke(run, { tool: "lsp", args }));
+      try {
+        const answer = await lsp({
+          action: "references",
+          file: "packages/c/src/c.ts",
+          line: 1,
+          symbol: "cfun",
+        });
+        expect(answer.split("\n")).toEqual([
+          "3 references of 'cfun':",
+          "packages/c/src/c.ts:1:17  export function cfun(n: number) { return n; }",
+          'packages/d/src/d.ts:1:10  import { cfun } from "../../c/src/c.js";',
+          "packages/d/src/d.ts:2:19  export const dv = cfun(1);",
+        ]);
+        expect(supervisor.processes().map(({ language, root }) => ({ language, root }))).toEqual([
+          { language: "typescript", root: tree.dir },
+        ]);
+        // status names the marker that made the root, for the folder of each package too.
+        const status = await lsp({ action: "status" });
+        expect(status).toMatch(/^typescript: root \. \(marker tsconfig\.json\), binary found/m);
+        expect(status).not.toMatch(/marker package\.json/);
+        // The project check runs once, at the tsconfig.json that owns the packages' files.
+        expect((await lsp({ action: "diagnostics", file: "*" })).split("\n")).toEqual([
+          "typescript (tsc --noEmit --pretty false -p . in .): 0 problems",
+          "typescript (packages/c): checked with . (its check covers this folder)",
+          "typescript (packages/d): checked with . (its check covers this folder)",
+        ]);
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
