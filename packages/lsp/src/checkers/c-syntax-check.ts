@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { BinaryLookup } from "../servers/find-binary.js";
+import { withUtf16Columns } from "./byte-columns.js";
 import { syntaxOnlyCommand, type CompileDatabase } from "./compile-commands.js";
 import type { Finding } from "./finding.js";
 import { parseCompilerOutput } from "./parse-compiler-output.js";
@@ -47,9 +48,22 @@ export interface CSyntaxCheckContext {
 }
 
 /**
+ * gcc (11 and later) counts columns in display columns by default: a tab to the next multiple
+ * of 8, a CJK character as 2. Asked for bytes, it counts as clang (and gcc before 11) always
+ * does, and bytes turn into UTF-16 units, as servers count, by the line's text.
+ */
+const byteColumns = "-fdiagnostics-column-unit=byte";
+
+/** Whether a compiler's output says it does not know {@link byteColumns} (clang, gcc before 11). */
+function refusesByteColumns(stderr: string): boolean {
+  return stderr.includes(byteColumns) && /unrecognized|unknown|unsupported/i.test(stderr);
+}
+
+/**
  * diagnostics("*") for C/C++: each entry's own compiler command (gcc or clang) with
  * `-fsyntax-only` (see `syntaxOnlyCommand`: nothing is written), run in the entry's folder,
- * bounded by number of files and total time; its diagnostics parsed like the servers'.
+ * bounded by number of files and total time; its diagnostics parsed like the servers', columns
+ * in UTF-16 units (gcc is asked for byte columns, which clang gives anyway; see {@link byteColumns}).
  */
 export async function checkCompileDatabase(
   database: CompileDatabase,
@@ -73,6 +87,8 @@ export async function checkCompileDatabase(
   if (context.signal.aborted) stop.abort();
   const timer = setTimeout(cancel, limits.totalMs);
   const env = { ...context.env, LC_ALL: "C" }; // plain quotes in messages, whatever the locale
+  // Compilers (as found) that refused the byte-column option: run without it from then on.
+  const byteColumnsRefused = new Set<string>();
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < entries.length) {
@@ -98,14 +114,24 @@ export async function checkCompileDatabase(
         continue;
       }
       try {
-        const output = await runCommand(compiler, command.args, {
-          cwd: entry.directory,
-          signal,
-          timeoutMs: remaining,
-          env,
-          own: context.own,
-        });
-        findings.push(...parseCompilerOutput(output.stderr, entry.directory));
+        const compile = (args: readonly string[]) =>
+          runCommand(compiler, [...args], {
+            cwd: entry.directory,
+            signal,
+            timeoutMs: Math.max(1, deadline - Date.now()),
+            env,
+            own: context.own,
+          });
+        let output;
+        if (byteColumnsRefused.has(compiler)) output = await compile(command.args);
+        else {
+          output = await compile([...command.args, byteColumns]);
+          if (output.exitCode !== 0 && refusesByteColumns(output.stderr)) {
+            byteColumnsRefused.add(compiler);
+            output = await compile(command.args);
+          }
+        }
+        findings.push(...withUtf16Columns(parseCompilerOutput(output.stderr, entry.directory)));
         checked += 1;
       } catch (error) {
         if (context.signal.aborted) throw error;

@@ -51,6 +51,64 @@ describe.skipIf(!findBinary("cc", [], []).found && !ci)("diagnostics * for C/C++
     expect(readdirSync(fixture.dir).sort()).toEqual(before);
   });
 
+  it("gives columns in UTF-16 units, as servers do, on lines with tabs and non-ASCII text", async () => {
+    const lines = [
+      "int main(void) {",
+      '\tconst char *s = "\t"; int a = missing_one;',
+      '  const char *t = "漢字"; int b = missing_two;',
+      "\t/* é 😀 */\tint c = missing_three;",
+      "  return a + b + c + (s == t);",
+      "}",
+    ];
+    const tree = tempTree("c-columns", {
+      "columns.c": `${lines.join("\n")}\n`,
+      "compile_commands.json": JSON.stringify([
+        { directory: ".", file: "columns.c", arguments: ["cc", "-std=c11", "-c", "columns.c"] },
+      ]),
+    });
+    cleanups.push(tree.remove);
+    const answer = await projectCheck(tree.dir);
+    for (const name of ["missing_one", "missing_two", "missing_three"]) {
+      const line = lines.findIndex((text) => text.includes(name));
+      // The column a server gives: the name's UTF-16 offset in its line, 1-based.
+      expect(answer).toContain(
+        `columns.c:${line + 1}:${lines[line]!.indexOf(name) + 1} error '${name}' undeclared`,
+      );
+    }
+  });
+
+  it("runs a compiler that does not know the byte-column option (clang) without it", async () => {
+    // Stands in for clang, absent here: it refuses the option as clang does and counts bytes.
+    const line = '  const char *t = "é"; int b = missing;';
+    const tree = tempTree("c-refuses", {
+      clang: [
+        "#!/bin/sh",
+        'for arg in "$@"; do',
+        '  if [ "$arg" = "-fdiagnostics-column-unit=byte" ]; then',
+        "    echo \"clang: error: unknown argument: '$arg'\" >&2; exit 1",
+        "  fi",
+        "done",
+        `echo "b.c:2:${Buffer.byteLength(line.slice(0, line.indexOf("missing")), "utf8") + 1}: error: use of undeclared identifier 'missing'" >&2`,
+        "exit 1",
+        "",
+      ].join("\n"),
+      "b.c": `int main(void) {\n${line}\n  return b;\n}\n`,
+    });
+    cleanups.push(tree.remove);
+    chmodSync(join(tree.dir, "clang"), 0o755);
+    writeFileSync(
+      join(tree.dir, "compile_commands.json"),
+      JSON.stringify([
+        { directory: tree.dir, file: "b.c", arguments: [join(tree.dir, "clang"), "-c", "b.c"] },
+      ]),
+    );
+    const answer = await projectCheck(tree.dir);
+    expect(answer).toContain(
+      `b.c:2:${line.indexOf("missing") + 1} error use of undeclared identifier 'missing'`,
+    );
+    expect(answer).not.toContain("failed to run");
+  });
+
   it("keeps to its bounds on files and time, and says what it left out", async () => {
     const fixture = copyFixture("c-project");
     cleanups.push(fixture.remove);
