@@ -349,6 +349,10 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
         }),
       );
       checks.push(...alongside);
+      for (const { files: cutFiles, bound } of before.cut) {
+        const display = cutFiles.map((file) => supervisor.display(file)).join(", ");
+        checks.push({ kind: "importers-cut", display, bound });
+      }
       const section = writeDiagnosticsSection(checks, {
         perFile: perFileLimit,
         total: totalLimit,

@@ -14,7 +14,7 @@ import {
   type DiagnosticsLedger,
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
-import { importersOf, importTest } from "./importers.js";
+import { dependantsOf, importTest } from "./importers.js";
 import { checkedText } from "./look-lines.js";
 import { namesTouched } from "./touched-names.js";
 import { linkedSignal, untilAborted, withBound } from "./with-bound.js";
@@ -46,6 +46,14 @@ export interface Before {
    * (it was open there: a question or a search opened it); see {@link writtenBefore}.
    */
   readonly written: ReadonlyMap<string, readonly Diagnostic[]>;
+  /** The written files whose importers a bound left out of those opened, with the bound. */
+  readonly cut: ImportersCut[];
+}
+
+/** Written files (absolute paths) whose importers were opened only up to `bound` (a phrase). */
+export interface ImportersCut {
+  readonly files: readonly string[];
+  readonly bound: string;
 }
 
 /**
@@ -114,7 +122,8 @@ function isProjectFile(supervisor: LspSupervisor, path: string): boolean {
  * those not looked at yet, so that only what the write adds to them is reported.
  *
  * - On servers that check only the files open on them (tsserver, pyright, clangd), the files
- *   importing a written one (see `importersOf`; at most 10 per write) are opened, held until
+ *   importing a written one, directly or through re-exports or includes (see `dependantsOf`; at
+ *   most 10 per write, a bound that cuts them recorded in `cut`) are opened, held until
  *   {@link releaseImporters}. What such a file had before can be read only while its server
  *   still has the written file's old text (it was open there); otherwise the file's first check
  *   says that what it lists may predate the write.
@@ -218,7 +227,7 @@ async function lookWithin(
   }
   // Cancelled or out of time meanwhile: nothing is looked at any more.
   if (signal.aborted) {
-    return { marks, carried, unsettled, opened: new Map(), covered: new Set(), written: new Map() };
+    return { marks, carried, unsettled, opened: new Map(), covered: new Set(), written: new Map(), cut: [] };
   }
   const sentKeys = new Set([...(options.sentAlready?.() ?? [])].map(serverKey));
   for (const server of supervisor.unopenedPublishes(files)) {
@@ -252,10 +261,12 @@ async function lookWithin(
   const sentBefore = options.sentAlready?.() ?? new Set<LanguageClient>();
   const covered = new Set<LanguageClient>();
   const opened = new Map<LanguageClient, string[]>();
+  const cut: ImportersCut[] = [];
   const { unknown } = await untilAborted(
     openImporters(supervisor, files, looks, {
       opened,
       covered,
+      cut,
       signal,
       holdBack: () => options.holdBack().filter((file) => !written.has(file)),
     }),
@@ -277,7 +288,7 @@ async function lookWithin(
   // before this write is never replaced by one taken after it without a comparison between.
   for (const file of openAlongside(supervisor, files)) if (looks.files.has(file)) looks.pending.add(file);
   for (const server of marks.keys()) looks.pending.add(server);
-  return { marks, carried, unsettled, opened, covered, written: writtenLooks };
+  return { marks, carried, unsettled, opened, covered, written: writtenLooks, cut };
 }
 
 /**
@@ -440,6 +451,8 @@ export async function openImporters(
   into: {
     opened?: Map<LanguageClient, string[]>;
     covered: Set<LanguageClient>;
+    /** Where a bound left importers out, added to (see {@link Before.cut}). */
+    cut?: ImportersCut[];
     signal?: AbortSignal;
     /** Other writes' files: their disk events are not told to the servers now. */
     holdBack?: () => readonly string[];
@@ -448,13 +461,16 @@ export async function openImporters(
   const opened = into.opened ?? new Map<LanguageClient, string[]>();
   const unknown = new Set<string>();
   let budget = importerLimit;
-  const covered = new Set(into.covered);
+  // Per server, the written files it serves whose importers were not looked for before.
+  const byClient = new Map<LanguageClient, string[]>();
   for (const file of files) {
     const client = supervisor.runningClientFor(file);
-    if (into.signal?.aborted) break;
-    if (!client || client.spec.publishesWorkspace || budget <= 0) continue;
     // Looked for before the write already.
-    if (covered.has(client)) continue;
+    if (!client || client.spec.publishesWorkspace || into.covered.has(client)) continue;
+    byClient.set(client, [...(byClient.get(client) ?? []), file]);
+  }
+  for (const [client, served] of byClient) {
+    if (into.signal?.aborted) break;
     into.covered.add(client);
     // Every file of this write on this server open there: it has their old texts until they are
     // sent. One not open is read from disk once the server hears of the change (finding the
@@ -466,9 +482,10 @@ export async function openImporters(
     );
     const heldBack = new Set(into.holdBack?.() ?? []);
     // Another write's file is that write's to send: opening it would send its new text.
-    const importers = (await importersOf(client, file, budget, { heldBack })).filter(
-      (importer) => !written(importer) && !heldBack.has(importer),
-    );
+    // Those reaching a written file through a barrel's re-export or a header follow the direct ones.
+    const found = await dependantsOf(client, served, budget, { heldBack });
+    if (found.cut !== undefined) into.cut?.push({ files: served, bound: found.cut });
+    const importers = found.files.filter((importer) => !written(importer) && !heldBack.has(importer));
     budget -= importers.length;
     for (const importer of importers) {
       if (into.signal?.aborted) break;

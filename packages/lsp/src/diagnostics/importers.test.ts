@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { importersOf, importTest, type ImporterSource } from "./importers.js";
+import {
+  dependantsOf,
+  importersOf,
+  importTest,
+  passOnDepth,
+  passOnTest,
+  type ImporterSource,
+} from "./importers.js";
 
 describe("importTest", () => {
   it("TypeScript: relative specifiers that resolve to the written file, and aliases ending in its name", () => {
@@ -171,5 +178,54 @@ describe("importersOf", () => {
     view.change("/w/b.ts", 'import "./lib";\n');
     expect(await importersOf(view.source, "/w/lib.ts", 10)).toEqual(["/w/a.ts", "/w/b.ts"]);
     expect(view.reads.sort()).toEqual(["/w/a.ts", "/w/b.ts"]);
+  });
+});
+
+describe("passOnTest", () => {
+  it("TypeScript: re-exports of the imported file pass it on; plain imports do not", () => {
+    const passes = passOnTest({ language: "typescript" }, "/w/src/lib/core.ts")!;
+    expect(passes('export * from "./core.js";\n', "/w/src/lib/index.ts")).toBe(true);
+    expect(passes('export { api, type Api } from "./core";\n', "/w/src/lib/index.ts")).toBe(true);
+    expect(passes('export * as core from "./lib/core.js";\n', "/w/src/index.ts")).toBe(true);
+    expect(passes('import { api } from "./core.js";\nexport const x = api;\n', "/w/src/lib/index.ts")).toBe(
+      false,
+    );
+    expect(passes('export * from "./other.js";\n', "/w/src/lib/index.ts")).toBe(false);
+  });
+
+  it("C: a header including the file passes it on; a source file does not", () => {
+    const passes = passOnTest({ language: "c", includedExtensions: [".h"] }, "/w/h.h")!;
+    expect(passes('#include "h.h"\n', "/w/all.h")).toBe(true);
+    expect(passes('#include "h.h"\n', "/w/m.c")).toBe(false);
+  });
+});
+
+describe("dependantsOf", () => {
+  const core = "export function api(a: number) { return a; }\n";
+  it("follows re-exports past the direct importers, each file once", async () => {
+    const view = rootView({
+      "/w/lib/core.ts": core,
+      "/w/lib/index.ts": 'export * from "./core.js";\n',
+      "/w/index.ts": 'export * from "./lib/index.js";\n',
+      "/w/direct.ts": 'import { api } from "./lib/core.js";\n',
+      "/w/barrel.ts": 'import { api } from "./lib/index.js";\nimport "./index.js";\n',
+      "/w/top.ts": 'import { api } from "./index.js";\n',
+      "/w/other.ts": "export const x = 1;\n",
+    });
+    expect(await dependantsOf(view.source, ["/w/lib/core.ts"], 10)).toEqual({
+      files: ["/w/direct.ts", "/w/lib/index.ts", "/w/barrel.ts", "/w/index.ts", "/w/top.ts"],
+    });
+  });
+
+  it("says which bound left files out: the file count, or the levels of re-exports", async () => {
+    const chain: Record<string, string> = { "/w/f0.ts": core };
+    for (let level = 1; level <= passOnDepth + 2; level++)
+      chain[`/w/f${level}.ts`] = `export * from "./f${level - 1}.js";\n`;
+    const view = rootView(chain);
+    const deep = await dependantsOf(view.source, ["/w/f0.ts"], 10);
+    expect(deep.files).toEqual(Array.from({ length: passOnDepth + 1 }, (_, index) => `/w/f${index + 1}.ts`));
+    expect(deep.cut).toBe(`the bound of ${passOnDepth} levels of re-exports or includes`);
+    const few = await dependantsOf(view.source, ["/w/f0.ts"], 2);
+    expect(few).toEqual({ files: ["/w/f1.ts", "/w/f2.ts"], cut: "the 2-file bound" });
   });
 });

@@ -15,6 +15,55 @@ function modulePath(path: string): string {
 }
 
 /**
+ * A test of whether a TypeScript or JavaScript file's text (at `importer`) names `written` in a
+ * module specifier that `lead` (a regular expression's source) comes right before: a relative
+ * one that resolves to it, or a path-like one whose last part is its name (see {@link importTest}).
+ */
+function moduleTest(written: string, lead: string): (text: string, importer: string) => boolean {
+  const stem = basename(written, extname(written));
+  const target = modulePath(written);
+  const name = stem === "index" ? basename(dirname(written)) : stem;
+  // An index is named by its folder ("./lib"), or by itself from beside it ("./index.js").
+  const names = stem === "index" ? [name, stem] : [name];
+  const pattern = new RegExp(`${lead}(["'])([^"'\\n]*(?:${names.map(literal).join("|")})[^"'\\n]*)\\1`, "g");
+  return (text, importer) => {
+    if (!names.some((each) => text.includes(each))) return false;
+    for (const match of text.matchAll(pattern)) {
+      const specifier = match[2]!;
+      if (specifier.startsWith(".")) {
+        if (modulePath(resolve(dirname(importer), specifier)) === target) return true;
+      } else if (specifier.includes("/") && basename(modulePath(specifier)) === name) {
+        // An alias (`@/lib/api`): its last part names the file; a package's name alone does not.
+        return true;
+      }
+    }
+    return false;
+  };
+}
+
+/**
+ * A test of whether a file that imports `imported` (see {@link importTest}) passes it on, so
+ * that the files importing it reach `imported` too: a TypeScript or JavaScript re-export
+ * (`export * from "./core.js"`, `export { api } from "./core.js"`, a barrel's), or a C or C++
+ * header that includes it (`includedExtensions` of the server). Undefined for other languages.
+ */
+export function passOnTest(
+  spec: { readonly language: string; readonly includedExtensions?: readonly string[] },
+  imported: string,
+): ((text: string, importer: string) => boolean) | undefined {
+  if (spec.language === "typescript")
+    return moduleTest(
+      imported,
+      "\\bexport\\s+(?:type\\s+)?(?:\\*(?:\\s*as\\s+[\\w$]+)?|\\{[^}]*\\})\\s*from\\s*",
+    );
+  if (spec.language === "c") {
+    const headers = spec.includedExtensions ?? [];
+    return (_text, importer) => headers.includes(extname(importer).toLowerCase());
+  }
+  return undefined;
+}
+
+/**
  * A test of whether a file's text (at `importer`) imports `written`, per language, by its text:
  *
  * - TypeScript and JavaScript: a relative module specifier (`from "./lib"`, `import("../lib.js")`,
@@ -33,27 +82,8 @@ export function importTest(
 ): ((text: string, importer: string) => boolean) | undefined {
   const extension = extname(written);
   const stem = basename(written, extension);
-  if (language === "typescript") {
-    const target = modulePath(written);
-    const name = stem === "index" ? basename(dirname(written)) : stem;
-    const pattern = new RegExp(
-      `(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)(["'])([^"'\\n]*${literal(name)}[^"'\\n]*)\\1`,
-      "g",
-    );
-    return (text, importer) => {
-      if (!text.includes(name)) return false;
-      for (const match of text.matchAll(pattern)) {
-        const specifier = match[2]!;
-        if (specifier.startsWith(".")) {
-          if (modulePath(resolve(dirname(importer), specifier)) === target) return true;
-        } else if (specifier.includes("/") && basename(modulePath(specifier)) === name) {
-          // An alias (`@/lib/api`): its last part names the file; a package's name alone does not.
-          return true;
-        }
-      }
-      return false;
-    };
-  }
+  if (language === "typescript")
+    return moduleTest(written, "(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)");
   if (language === "python") {
     const name = literal(stem === "__init__" ? basename(dirname(written)) : stem);
     // Python names are Unicode (`café`, `मान`): `\w` and `\b` know only ASCII.
@@ -88,15 +118,85 @@ export async function importersOf(
   client: ImporterSource,
   written: string,
   limit: number,
-  options: {
-    /** Most files not read yet read by this call; default {@link readLimit}. */
-    readBudget?: number;
-    /** Files whose disk events are not told to the server now (other writes': see `rootFiles`). */
-    heldBack?: ReadonlySet<string>;
-  } = {},
+  options: ScanOptions = {},
+): Promise<string[]> {
+  if (limit <= 0) return [];
+  return (await scanImporters(client, written, options))
+    .filter((file) => !client.isOpen(pathToFileURL(file).href))
+    .slice(0, limit);
+}
+
+/** How {@link importersOf} reads the root. */
+interface ScanOptions {
+  /** Most files not read yet read by this call; default {@link readLimit}. */
+  readonly readBudget?: number;
+  /** Files whose disk events are not told to the server now (other writes': see `rootFiles`). */
+  readonly heldBack?: ReadonlySet<string>;
+}
+
+/** Most levels of re-exports or includes {@link dependantsOf} follows past the direct importers. */
+export const passOnDepth = 3;
+
+/** What {@link dependantsOf} found. */
+export interface Dependants {
+  /** The files not open, direct importers first, then each level through re-exports or includes. */
+  readonly files: string[];
+  /** Set when a bound left files out: which one, as a phrase ("the 10-file bound"). */
+  readonly cut?: string;
+}
+
+/**
+ * The files of `client`'s root not open on it that reach one of `written` (see
+ * {@link importersOf}): those importing it, then those importing a file that passes it on (see
+ * {@link passOnTest}: a barrel's re-export, a header's include), and so on, at most
+ * {@link passOnDepth} levels past the direct importers and `limit` files. An open file is not
+ * listed (its server checks it) but is followed. `cut` says which bound left files out.
+ */
+export async function dependantsOf(
+  client: ImporterSource,
+  written: readonly string[],
+  limit: number,
+  options: ScanOptions = {},
+): Promise<Dependants> {
+  const files: string[] = [];
+  const seen = new Set(written);
+  let cut: string | undefined;
+  let level = [...written];
+  for (let depth = 0; level.length > 0 && cut === undefined; depth++) {
+    const next: string[] = [];
+    for (const imported of level) {
+      const passesOn = passOnTest(client.spec, imported);
+      for (const importer of await scanImporters(client, imported, options)) {
+        if (seen.has(importer)) continue;
+        seen.add(importer);
+        if (!client.isOpen(pathToFileURL(importer).href)) {
+          if (files.length >= limit) {
+            cut = `the ${limit}-file bound`;
+            break;
+          }
+          files.push(importer);
+        }
+        const text = passesOn && client.rootText(importer);
+        if (text && passesOn(text, importer)) next.push(importer);
+      }
+      if (cut !== undefined) break;
+    }
+    if (next.length > 0 && depth >= passOnDepth)
+      cut ??= `the bound of ${passOnDepth} levels of re-exports or includes`;
+    else level = next;
+    if (depth >= passOnDepth) break;
+  }
+  return { files, ...(cut !== undefined ? { cut } : {}) };
+}
+
+/** Every file of the root importing `written` (open or not), in path order; see {@link importersOf}. */
+async function scanImporters(
+  client: ImporterSource,
+  written: string,
+  options: ScanOptions,
 ): Promise<string[]> {
   const test = importTest(client.spec.language, written);
-  if (!test || limit <= 0) return [];
+  if (!test) return [];
   const readBudget = options.readBudget ?? readLimit;
   const root = await client.rootFiles(options.heldBack);
   const known = found.get(client) ?? new Map<string, Scan>();
@@ -153,10 +253,7 @@ export async function importersOf(
     }
   }
   known.set(written, { mark, importers, ...(complete ? {} : { scanned }) });
-  return [...importers]
-    .filter((file) => !client.isOpen(pathToFileURL(file).href))
-    .sort()
-    .slice(0, limit);
+  return [...importers].sort();
 }
 
 /** What {@link importersOf} reads of a language client. */

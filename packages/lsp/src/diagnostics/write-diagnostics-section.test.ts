@@ -27,6 +27,19 @@ function lines(checks: WriteCheck[], bounds: Partial<WriteSectionLimits> = {}): 
 }
 
 describe("writeDiagnosticsSection", () => {
+  it("says when a bound cut the files importing the written ones", () => {
+    expect(
+      lines([
+        checked("src/lib/core.ts"),
+        { kind: "importers-cut", display: "src/lib/core.ts", bound: "the 10-file bound" },
+      ]),
+    ).toEqual([
+      "LSP diagnostics after this write:",
+      "src/lib/core.ts: clean (no errors or warnings)",
+      'files importing src/lib/core.ts (directly, or through re-exports or includes) were checked only up to the 10-file bound: others may be broken too; lsp diagnostics "*" checks the whole project',
+    ]);
+  });
+
   it("says nothing when no file was checked", () => {
     expect(writeDiagnosticsSection([], limits)).toEqual({ text: undefined, unlisted: new Map() });
   });

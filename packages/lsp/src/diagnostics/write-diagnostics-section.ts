@@ -64,7 +64,12 @@ export type WriteCheck =
    * A server checking the whole workspace (gopls) whose pass after the write had not ended
    * within the bound: the files not open on it were not checked again. `display`: its command.
    */
-  | { readonly kind: "alongside-pending"; readonly display: string };
+  | { readonly kind: "alongside-pending"; readonly display: string }
+  /**
+   * Written files (`display`: their paths as shown, joined) whose importers (direct, or through
+   * re-exports or includes) were opened and checked only up to `bound`.
+   */
+  | { readonly kind: "importers-cut"; readonly display: string; readonly bound: string };
 
 /** Bounds of {@link writeDiagnosticsSection}. */
 export interface WriteSectionLimits {
@@ -288,6 +293,13 @@ export function writeDiagnosticsSection(
     if (check.kind !== "alongside-pending") continue;
     lines.push(
       `${check.display} had not finished checking the files this write affects within ${limits.boundMs} ms: files not open were not checked again; lsp diagnostics "*" checks the whole project`,
+    );
+  }
+
+  for (const check of sorted) {
+    if (check.kind !== "importers-cut") continue;
+    lines.push(
+      `files importing ${check.display} (directly, or through re-exports or includes) were checked only up to ${check.bound}: others may be broken too; lsp diagnostics "*" checks the whole project`,
     );
   }
 

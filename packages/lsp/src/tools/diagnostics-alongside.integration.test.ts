@@ -797,6 +797,65 @@ describe.skipIf(missing.length > 0 && !ci)("diagnostics on write in files import
   );
 });
 
+/**
+ * A file reaching the written one only through another (a barrel's `export *`, a header that
+ * includes the written header) is opened and checked too, as a direct importer is.
+ */
+describe.skipIf(missing.length > 0 && !ci)(
+  "diagnostics on write in files reaching the written one indirectly",
+  () => {
+    const indirect: {
+      server: string;
+      files: Record<string, string>;
+      written: string;
+      breaking: string;
+      broken: RegExp[];
+    }[] = [
+      {
+        server: "typescript-language-server",
+        files: {
+          "package.json": '{ "type": "module" }\n',
+          "tsconfig.json": '{ "compilerOptions": { "strict": true, "module": "nodenext" } }\n',
+          "src/lib/core.ts": "export function api(a: number) { return a; }\n",
+          "src/lib/index.ts": 'export * from "./core.js";\n',
+          "src/direct.ts": 'import { api } from "./lib/core.js";\nexport const d = api(1);\n',
+          "src/barrel.ts": 'import { api } from "./lib/index.js";\nexport const b = api(2);\n',
+        },
+        written: "src/lib/core.ts",
+        breaking: "export function api(a: number, b: number) { return a + b; }\n",
+        broken: [/^src\/direct\.ts:2:\d+ error \[TS2554\]/m, /^src\/barrel\.ts:2:\d+ error \[TS2554\]/m],
+      },
+      {
+        server: "clangd",
+        files: {
+          "compile_flags.txt": "-std=c11\n",
+          "h.h": "int helper(int a);\n",
+          "all.h": '#include "h.h"\n',
+          "h.c": '#include "h.h"\nint helper(int a) { return a; }\n',
+          "m.c": '#include "all.h"\nint main(void) { return helper(1); }\n',
+        },
+        written: "h.h",
+        breaking: "int helper(int a, int b);\n",
+        broken: [/^h\.c:2:\d+ error /m, /^m\.c:2:\d+ error .*(too few arguments|expected 2)/im],
+      },
+    ];
+    it.each(indirect)("$server", async ({ server, files, written, breaking, broken }) => {
+      const starter = starters[server]!;
+      const { lsp, write, end } = writeRun("indirect", { ...files, [starter.file]: starter.text });
+      try {
+        expect(await lsp({ action: "hover", file: starter.file, line: 1, symbol: starter.symbol })).toContain(
+          "other",
+        );
+        const answer = await write(written, breaking);
+        for (const pattern of broken) expect(answer).toMatch(pattern);
+        expect(answer).not.toContain("checked only up to");
+      } finally {
+        await end();
+      }
+    });
+  },
+);
+
 describe.skipIf(missing.length > 0 && !ci)("diagnostics on write after a bounded lsp diagnostics", () => {
   it("compares a file with all it had, not with the part lsp diagnostics listed", async () => {
     // 120 errors: lsp diagnostics lists 100 of them.
