@@ -9,7 +9,9 @@ import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./
 import {
   firstError,
   firstMissing,
+  hasUncoveredText,
   intolerableError,
+  isIgnorable,
   isMetaText,
   meaningfulChildren,
   metaOf,
@@ -25,15 +27,28 @@ function repairOf(root: Node): Repair {
   return root.hasError ? 1 : 0;
 }
 
-/** Descends while the node has exactly one meaningful child: `foo(x)` → the call, not its statement. */
+/**
+ * Descends while the node has exactly one meaningful child: `foo(x)` → the call, not its
+ * statement. Never into a node whose text its children do not cover: Rust's `// first` is the
+ * comment, not its `//`.
+ */
 function effectiveNode(node: Node): Node {
   let current = node;
   for (;;) {
+    if (hasUncoveredText(current)) return current;
     const children = meaningfulChildren(current);
     const only = children[0];
     if (children.length !== 1 || !only) return current;
     current = only;
   }
+}
+
+/** The one node of a pattern that is only a comment (an extra, which is no meaningful child). */
+function loneExtra(root: Node): Node | undefined {
+  if (meaningfulChildren(root).length > 0) return undefined;
+  const children = root.children.filter((child) => !isIgnorable(child));
+  const only = children[0];
+  return children.length === 1 && only?.isExtra === true && !only.isError ? only : undefined;
 }
 
 interface Located {
@@ -91,7 +106,7 @@ function tryBare(parses: ParseArena, text: string, expando: string | undefined):
   return parses.read(text, (tree) => {
     const root = tree.rootNode;
     if (intolerableError(root, expando)) return undefined;
-    const node = effectiveNode(root);
+    const node = loneExtra(root) ?? effectiveNode(root);
     if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
     if (unfitReading(node, false)) return undefined;
     const repair = repairOf(root);
@@ -411,8 +426,11 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     const children = meaningfulChildren(node).filter(
       (child) => !(synthetic.has(child.startIndex) && child.endIndex === child.startIndex + 1),
     );
-    if (children.length === 0) {
-      const leafText = node.text;
+    // A node with text outside its children (a Rust comment: `//` and its text) is compared by
+    // its whole text, as a leaf.
+    if (children.length === 0 || hasUncoveredText(node)) {
+      // A line comment runs on over the `;` a wrapper appended: that `;` is not the pattern's.
+      const leafText = node.startIndex < textEnd ? ownText.trimEnd() : node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
       if (node.isNamed || node.type === leafText) {

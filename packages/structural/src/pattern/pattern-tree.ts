@@ -102,6 +102,26 @@ export function intolerableError(node: Node, expando: string | undefined): Node 
   return undefined;
 }
 
+/**
+ * Whether the node's text holds code its children do not cover (the text of a comment whose only
+ * children are its markers, `//` or the two ends of a block comment, as in Rust): such a node is compared by its
+ * whole text, never by its children. Whitespace between children is no such code.
+ */
+export function hasUncoveredText(node: Node): boolean {
+  const count = node.childCount;
+  if (count === 0) return false;
+  const text = node.text;
+  const base = node.startIndex;
+  let at = base;
+  for (let index = 0; index < count; index++) {
+    const child = node.child(index);
+    if (!child) continue;
+    if (child.startIndex > at && text.slice(at - base, child.startIndex - base).trim() !== "") return true;
+    at = Math.max(at, child.endIndex);
+  }
+  return text.slice(at - base).trim() !== "";
+}
+
 /** Children that are code: not ignorable, and not comments (an ERROR counts as extra; it is kept). */
 export function meaningfulChildren(node: Node): Node[] {
   return node.children.filter((child) => !isIgnorable(child) && (!child.isExtra || child.isError));

@@ -104,6 +104,13 @@ export const swiftCases: readonly ConformanceCase[] = [
     matches: ["print(x)"],
     rewrite: ["if debug {\n    print($A)\n}", "func f() {\n    if debug {\n        print(x)\n    }\n}\n"],
   },
+  {
+    name: "swift block comment alone",
+    language: "swift",
+    pattern: "/* a */",
+    code: "func f() {\n  /* a */ /* b */\n}\n",
+    matches: ["/* a */"],
+  },
 ];
 
 export const solidityCases: readonly ConformanceCase[] = [

@@ -28,6 +28,8 @@ export const differenceReasons = {
     "a rewrite drops the `,` after an empty `$$$X` (or before it at the end of a list): `bar($$$A, $B)` gives `bar(x)`; ast-grep writes `bar(, x)`",
   "rewrites re-indent with tabs":
     "a multi-line rewrite takes the indentation of the match's line, tabs included; ast-grep re-indents only by spaces and leaves tab-indented lines at the template's indentation",
+  "a comment is compared by its text":
+    "a comment pattern matches only comments with its text; ast-grep reads a Rust comment as its marker (`//`, or `/*` and `*/`), so `// first` matches every line comment (as `//`) and `/* alpha */` every block comment"
 } as const;
 
 /** One key of {@link differenceReasons}. */

@@ -1,5 +1,8 @@
 import type { ConformanceCase } from "./conformance-case.js";
 
+/** Line and block comments, which Rust's grammar reads as a marker node with the text beside it. */
+const rustComments = "fn f() {\n    // first\n    a(); // second\n    /* alpha */\n    /* beta */\n}\n";
+
 export const rustCases: readonly ConformanceCase[] = [
   {
     name: "rust unwrap",
@@ -187,6 +190,31 @@ export const rustCases: readonly ConformanceCase[] = [
     code: "fn f(x: i32) -> i32 { x }\n",
     matches: ["fn f(x: i32) -> i32 { x }"],
     bindings: { F: "f", A: "x: i32", R: "i32", B: "{ x }" },
+  },
+  {
+    name: "rust line comment by its text",
+    language: "rust",
+    pattern: "// first",
+    code: rustComments,
+    matches: ["// first"],
+    rewrite: ["", "fn f() {\n    \n    a(); // second\n    /* alpha */\n    /* beta */\n}\n"],
+    differs: { reason: "a comment is compared by its text", astGrep: ["//", "//"] },
+  },
+  {
+    name: "rust line comment with other text",
+    language: "rust",
+    pattern: "// nothing",
+    code: rustComments,
+    matches: [],
+    differs: { reason: "a comment is compared by its text", astGrep: ["//", "//"] },
+  },
+  {
+    name: "rust block comment by its text",
+    language: "rust",
+    pattern: "/* alpha */",
+    code: rustComments,
+    matches: ["/* alpha */"],
+    differs: { reason: "a comment is compared by its text", astGrep: ["/* alpha */", "/* beta */"] },
   },
 ];
 

@@ -449,4 +449,12 @@ export const javascriptCases: readonly ConformanceCase[] = [
     matches: ["const f = async function () {};", "const g = function () {};"],
     bindings: { X: "f" },
   },
+  {
+    name: "javascript line comment removed",
+    language: "javascript",
+    pattern: "// first",
+    code: "function f() {\n  // first\n  a(); // second\n}\n",
+    matches: ["// first"],
+    rewrite: ["", "function f() {\n  \n  a(); // second\n}\n"],
+  },
 ];
