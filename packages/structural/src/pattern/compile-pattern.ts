@@ -224,6 +224,23 @@ function requiredLiterals(root: PatternNode, leaves: ReadonlyMap<PatternNode, st
   return out;
 }
 
+/**
+ * Whether the pattern's last token is written code other than a `;`, or a named metavariable
+ * (whose capture says whether it holds a `;`): a `;` the code has after it (the ASI-optional `;`
+ * of a JavaScript statement) is then not the pattern's. Not after an anonymous `$_` or `$$$`,
+ * which may hold it unseen.
+ */
+function endsWithoutSemicolon(root: PatternNode): boolean {
+  let node = root;
+  while (node.kind === "inner") {
+    const last = node.children.at(-1);
+    if (!last) return false;
+    node = last;
+  }
+  if (node.kind === "meta") return node !== root && node.meta.name !== undefined;
+  return !node.text.endsWith(";");
+}
+
 /** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
 const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
@@ -468,6 +485,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     }
   }
   const rootType = root.kind === "meta" || root.type === anyType ? undefined : root.type;
+  const impliedSemicolon = located.impliedSemicolon && keptImpliedSemicolon;
   return {
     source: trimmed,
     language: spec.id,
@@ -478,7 +496,8 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     literals: [...literals],
     context: contextKeywords(spec.id, rootType).filter((word) => !literals.has(word)),
     wrapper: located.wrapper,
-    impliedSemicolon: located.impliedSemicolon && keptImpliedSemicolon,
+    impliedSemicolon,
+    keepsSemicolon: impliedSemicolon || endsWithoutSemicolon(root),
     ...(unparsed === undefined ? {} : { unparsed }),
     ...(chain === undefined ? {} : { sequence: chain }),
     codeNames: spec.codeNames ?? [],

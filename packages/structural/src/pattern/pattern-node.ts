@@ -47,6 +47,14 @@ export interface CompiledPattern {
    * statement with its `;`): a rewrite leaves that `;` in place.
    */
   readonly impliedSemicolon: boolean;
+  /**
+   * A `;` that ends a match is code the pattern does not write, which a rewrite leaves in place:
+   * the `;` a wrapper appended (`impliedSemicolon`), or one the code has after the pattern's last
+   * token (JavaScript's `const $A = $B` on `const a = 1;`). Never when the pattern ends in a `;`
+   * or an anonymous metavariable, which may hold it; a rewrite also keeps none that a capture
+   * holds (`if ($C) $S` on `if (x) foo();`).
+   */
+  readonly keepsSemicolon: boolean;
   /** The language's own variables spelled like metavariables (see `LanguageSpec.codeNames`). */
   readonly codeNames: readonly string[];
   /**

@@ -22,6 +22,13 @@ export interface FileRewrite {
   readonly leftUnchanged: readonly StructuralMatch[];
 }
 
+/** Whether a capture of the match holds the character at `index`. */
+function heldByCapture(match: StructuralMatch, index: number): boolean {
+  for (const capture of match.bindings.values())
+    if (capture.start <= index && index < capture.end) return true;
+  return false;
+}
+
 /**
  * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
  * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`).
@@ -30,6 +37,10 @@ export function rewriteFile(
   source: string,
   matches: readonly StructuralMatch[],
   template: string,
+  /**
+   * `keepTrailingSemicolon`: leave a `;` ending a match that the template does not end with and
+   * no capture holds (see `CompiledPattern.keepsSemicolon`).
+   */
   options: { keepTrailingSemicolon?: boolean; codeNames?: readonly string[] } = {},
 ): FileRewrite {
   const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -49,7 +60,10 @@ export function rewriteFile(
       continue;
     }
     const keep =
-      options.keepTrailingSemicolon === true && match.text.endsWith(";") && !template.trimEnd().endsWith(";");
+      options.keepTrailingSemicolon === true &&
+      match.text.endsWith(";") &&
+      !template.trimEnd().endsWith(";") &&
+      !heldByCapture(match, match.end - 1);
     const end = keep ? match.end - 1 : match.end;
     replacements.push({
       start: match.start,

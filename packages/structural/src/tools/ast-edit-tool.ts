@@ -104,7 +104,7 @@ export const astEditTool = defineTool({
         continue;
       }
       const rewrite = rewriteFile(file.text, file.matches, input.rewrite, {
-        keepTrailingSemicolon: pattern.impliedSemicolon,
+        keepTrailingSemicolon: pattern.keepsSemicolon,
         codeNames: pattern.codeNames,
       });
       nested += rewrite.nestedSkipped;

@@ -29,7 +29,9 @@ export const differenceReasons = {
   "rewrites re-indent with tabs":
     "a multi-line rewrite takes the indentation of the match's line, tabs included; ast-grep re-indents only by spaces and leaves tab-indented lines at the template's indentation",
   "a comment is compared by its text":
-    "a comment pattern matches only comments with its text; ast-grep reads a Rust comment as its marker (`//`, or `/*` and `*/`), so `// first` matches every line comment (as `//`) and `/* alpha */` every block comment"
+    "a comment pattern matches only comments with its text; ast-grep reads a Rust comment as its marker (`//`, or `/*` and `*/`), so `// first` matches every line comment (as `//`) and `/* alpha */` every block comment",
+  "a rewrite keeps the ; the pattern does not write":
+    "a `;` ending a match after the pattern's last token (JavaScript's optional `;` after `const $A = $B`) stays when the template does not end in one; ast-grep replaces it with the rest of the match, so `const a = 1; const b = 2` becomes `let a = 1 let b = 2`",
 } as const;
 
 /** One key of {@link differenceReasons}. */

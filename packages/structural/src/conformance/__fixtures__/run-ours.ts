@@ -28,7 +28,7 @@ export async function runOurs(parser: StructuralParser, testCase: ConformanceCas
     }));
     if (!testCase.rewrite) return { matches: outcome };
     const { newText } = rewriteFile(testCase.code, matches, testCase.rewrite[0], {
-      keepTrailingSemicolon: pattern.impliedSemicolon,
+      keepTrailingSemicolon: pattern.keepsSemicolon,
       codeNames: pattern.codeNames,
     });
     return { matches: outcome, rewritten: newText };

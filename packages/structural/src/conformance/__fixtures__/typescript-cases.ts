@@ -310,6 +310,19 @@ export const typescriptCases: readonly ConformanceCase[] = [
     rewrite: ["bar($$$A, $B)", "bar(x);\n"],
     differs: { reason: "an empty $$$ takes its separator", astGrep: ["foo(x)"], astGrepRewrite: "bar(, x);\n" },
   },
+  {
+    name: "typescript rewrite keeps the statement's ;",
+    language: "typescript",
+    pattern: "const $A = $B",
+    code: "const a = 1; const b = 2\n",
+    matches: ["const a = 1;", "const b = 2"],
+    rewrite: ["let $A = $B", "let a = 1; let b = 2\n"],
+    differs: {
+      reason: "a rewrite keeps the ; the pattern does not write",
+      astGrep: ["const a = 1;", "const b = 2"],
+      astGrepRewrite: "let a = 1 let b = 2\n",
+    },
+  },
 ];
 
 export const tsxCases: readonly ConformanceCase[] = [
@@ -353,6 +366,19 @@ export const tsxCases: readonly ConformanceCase[] = [
     matches: ["items.map((i) => <li>{i}</li>)"],
     bindings: { L: "items", X: "i" },
   },
+  {
+    name: "tsx rewrite keeps the statement's ;",
+    language: "tsx",
+    pattern: "const $A = $B",
+    code: "const a = <div />;\n",
+    matches: ["const a = <div />;"],
+    rewrite: ["let $A = $B", "let a = <div />;\n"],
+    differs: {
+      reason: "a rewrite keeps the ; the pattern does not write",
+      astGrep: ["const a = <div />;"],
+      astGrepRewrite: "let a = <div />\n",
+    },
+  },
 ];
 
 export const javascriptCases: readonly ConformanceCase[] = [
@@ -365,12 +391,17 @@ export const javascriptCases: readonly ConformanceCase[] = [
     bindings: { A: "x", B: "1" },
   },
   {
-    name: "js rewrite of a declaration takes its ;",
+    name: "js rewrite of a declaration keeps its ;",
     language: "javascript",
     pattern: "var $A = $B",
     code: "var x = 1;\nlet y = 2;\n",
     matches: ["var x = 1;"],
-    rewrite: ["let $A = $B", "let x = 1\nlet y = 2;\n"],
+    rewrite: ["let $A = $B", "let x = 1;\nlet y = 2;\n"],
+    differs: {
+      reason: "a rewrite keeps the ; the pattern does not write",
+      astGrep: ["var x = 1;"],
+      astGrepRewrite: "let x = 1\nlet y = 2;\n",
+    },
   },
   {
     name: "js require",
@@ -456,5 +487,27 @@ export const javascriptCases: readonly ConformanceCase[] = [
     code: "function f() {\n  // first\n  a(); // second\n}\n",
     matches: ["// first"],
     rewrite: ["", "function f() {\n  \n  a(); // second\n}\n"],
+  },
+  {
+    name: "javascript rewrite keeps the statement's ;",
+    language: "javascript",
+    pattern: "const $A = $B",
+    code: "const a = 1; const b = 2\nfunction f() {\n  const c = 3;\n}\n",
+    matches: ["const a = 1;", "const b = 2", "const c = 3;"],
+    bindings: { A: "a", B: "1" },
+    rewrite: ["let $A = $B", "let a = 1; let b = 2\nfunction f() {\n  let c = 3;\n}\n"],
+    differs: {
+      reason: "a rewrite keeps the ; the pattern does not write",
+      astGrep: ["const a = 1;", "const b = 2", "const c = 3;"],
+      astGrepRewrite: "let a = 1 let b = 2\nfunction f() {\n  let c = 3\n}\n",
+    },
+  },
+  {
+    name: "javascript rewrite keeps a ; no capture holds, not one a capture holds",
+    language: "javascript",
+    pattern: "if ($C) $S",
+    code: "if (x) foo();\n",
+    matches: ["if (x) foo();"],
+    rewrite: ["if ($C) { $S }", "if (x) { foo(); }\n"],
   },
 ];
