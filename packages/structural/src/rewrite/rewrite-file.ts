@@ -68,7 +68,7 @@ export function rewriteFile(
     replacements.push({
       start: match.start,
       end,
-      text: fillTemplate(template, match, source, options.codeNames, eol),
+      text: fillTemplate(template, match, source, options.codeNames, eol, end),
     });
     coveredTo = match.end;
   }

@@ -17,7 +17,7 @@ async function rewrite(language: string, pattern: string, code: string, template
     const { matches } = findMatches(compiled, tree, code);
     expect(matches.length).toBeGreaterThan(0);
     return rewriteFile(code, matches, template, {
-      keepTrailingSemicolon: compiled.impliedSemicolon,
+      keepTrailingSemicolon: compiled.keepsSemicolon,
       codeNames: compiled.codeNames,
     }).newText;
   } finally {
@@ -40,6 +40,31 @@ describe("rewrite templates", () => {
     const compiled = await parser.compile(parser.spec("bash"), "echo $X");
     expect(() => checkTemplate("printf $X $HOME", compiled)).toThrow(
       expect.objectContaining({ code: "TEMPLATE_INVALID", message: expect.stringContaining("\\$NAME") }),
+    );
+  });
+
+  it("rejects an anonymous $$$ like $_: it binds nothing to write", async () => {
+    const compiled = await parser.compile(parser.spec("typescript"), "foo($$$)");
+    expect(() => checkTemplate("bar($$$)", compiled)).toThrow(
+      expect.objectContaining({
+        code: "TEMPLATE_INVALID",
+        message: expect.stringMatching(
+          /names \$\$\$, which the pattern does not bind.*\$_ and \$\$\$ bind nothing/,
+        ),
+      }),
+    );
+    // Escaped, it is code.
+    expect(await rewrite("typescript", "foo($$$)", "foo(1);\n", "bar(\\$$$)")).toBe("bar($$$);\n");
+  });
+
+  it("indents the rest of the match's line after a template ending in a newline, as ast-grep", async () => {
+    const code = "function f() {\n  console.log(1);\n  x();\n}\n";
+    expect(await rewrite("javascript", "console.log($$$A)", code, "debug($$$A);\n")).toBe(
+      "function f() {\n  debug(1);\n  ;\n  x();\n}\n",
+    );
+    // Nothing after the match on its line: the line left empty stays blank.
+    expect(await rewrite("python", "print($A)", "def f():\n    print(1)\n", "log($A)\n")).toBe(
+      "def f():\n    log(1)\n\n",
     );
   });
 

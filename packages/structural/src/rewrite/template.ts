@@ -2,7 +2,8 @@ import { StructuralError } from "../errors/structural-error.js";
 import type { StructuralMatch } from "../match/find-matches.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 
-const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)/g;
+/** `$$$NAME` (group 1), `$NAME` / `$$NAME` (group 2), or an anonymous `$$$` (no group). */
+const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)|\$\$\$(?![A-Z0-9_])/g;
 
 /** A backslash before a reference makes it code: `\$HOME` is written as `$HOME`. */
 function escaped(template: string, found: RegExpMatchArray): boolean {
@@ -19,6 +20,9 @@ function referenceName(
   codeNames: readonly string[],
 ): string | undefined {
   if (escaped(template, found)) return undefined;
+  // An anonymous `$$$` binds nothing a template could write, as `$_` does not: named `$$` here
+  // so that it is reported as `$$$`.
+  if (found[1] === undefined && found[2] === undefined) return "$$";
   const name = found[1] ?? found[2] ?? "";
   return found[1] === undefined && codeNames.includes(name) ? undefined : name;
 }
@@ -40,7 +44,7 @@ export function checkTemplate(template: string, pattern: CompiledPattern): void 
       message:
         `the rewrite names ${[...unknown].map((n) => `$${n}`).join(", ")}, which the pattern does not bind; ` +
         (bound.length > 0 ? `the pattern binds ${bound.join(", ")}` : "the pattern binds no metavariables") +
-        " (wildcards like $_ bind nothing; write \\$NAME for a literal $NAME)",
+        " (wildcards like $_ and $$$ bind nothing: name what the rewrite needs, e.g. foo($$$ARGS) → bar($$$ARGS); write \\$NAME for a literal $NAME)",
     });
   }
 }
@@ -74,6 +78,9 @@ function dedent(value: string, indent: string): string {
  * indent of the match's line. Indents are the leading spaces and tabs, taken as written (ast-grep
  * counts spaces only); blank lines stay blank. The file's line endings are used (`eol`, when the
  * caller computed `lineEnding(source)` once for many matches: finding it reads the whole file).
+ * `end` is where the replacement ends in `source` (before a `;` it keeps): code after it on its
+ * line goes on the template's last line, indented like the match's when the template ends in a
+ * newline.
  */
 export function fillTemplate(
   template: string,
@@ -81,6 +88,7 @@ export function fillTemplate(
   source: string,
   codeNames: readonly string[] = [],
   eol: "\r\n" | "\n" = lineEnding(source),
+  end: number = match.end,
 ): string {
   const normalized = template.replace(/\r\n/g, "\n");
   let out = "";
@@ -91,7 +99,7 @@ export function fillTemplate(
     out += normalized.slice(last, escaped(normalized, found) ? index - 1 : index);
     last = index + found[0].length;
     const name = referenceName(normalized, found, codeNames);
-    if (name === undefined) {
+    if (name === undefined || name === "$$") {
       out += found[0]; // code, as written
       continue;
     }
@@ -111,14 +119,23 @@ export function fillTemplate(
     out += indentLater(value, lineIndent(normalized, index));
   }
   out += normalized.slice(last);
-  return indentLater(out, lineIndent(source, match.start)).replace(/\n/g, eol);
+  // A rewrite ending in a newline leaves the rest of the match's line (its `;`) on a line of its
+  // own, which takes the match's indent too, as in ast-grep (a line left empty stays blank).
+  const lineEnd = source.indexOf("\n", end);
+  const rest = source.slice(end, lineEnd < 0 ? source.length : lineEnd).trim() !== "";
+  return indentLater(out, lineIndent(source, match.start), rest).replace(/\n/g, eol);
 }
 
-/** Prefixes every line but the first with `indent`, leaving blank lines blank (no trailing spaces). */
-function indentLater(text: string, indent: string): string {
+/**
+ * Prefixes every line but the first with `indent`, leaving blank lines blank (no trailing
+ * spaces); with `last`, the last line too even when empty (the code after the match goes there).
+ */
+function indentLater(text: string, indent: string, last = false): string {
   if (indent === "") return text;
-  return text
-    .split("\n")
-    .map((line, index) => (index > 0 && line !== "" ? indent + line : line))
+  const lines = text.split("\n");
+  return lines
+    .map((line, index) =>
+      index > 0 && (line !== "" || (last && index === lines.length - 1)) ? indent + line : line,
+    )
     .join("\n");
 }
