@@ -55,6 +55,11 @@ export interface LanguageSpec {
    * names): a lower-case `$x` in a pattern is meant as written, not a misspelt metavariable.
    */
   readonly dollarNames?: boolean;
+  /**
+   * Keywords are matched in any case (PHP's `NEW Foo(1)`, `ECHO $a;`): the pattern's keywords are
+   * then no literal text a file must hold.
+   */
+  readonly caseInsensitiveKeywords?: boolean;
 }
 
 const cLike = [
@@ -166,6 +171,7 @@ export const languages: readonly LanguageSpec[] = [
     codeNames: ["GLOBALS", "_SERVER", "_GET", "_POST", "_FILES", "_COOKIE", "_SESSION", "_REQUEST", "_ENV"],
     opening: /^<\?php\b/i,
     closing: /\?>$/,
+    caseInsensitiveKeywords: true,
   },
   {
     id: "python",

@@ -241,6 +241,21 @@ function endsWithoutSemicolon(root: PatternNode): boolean {
   return !node.text.endsWith(";");
 }
 
+/**
+ * The text every token of an unnamed leaf's kind holds, for the literal prefilter: the matcher
+ * compares such tokens by kind only, so the prefilter may require no more than every token of
+ * the kind spells. A preprocessor directive may have blanks after its `#` (`# include`), so only
+ * its word is required; a keyword of a grammar that takes any case (PHP's `NEW`), or a token
+ * with blanks inside, requires nothing.
+ */
+function fixedText(text: string, spec: LanguageSpec): string | undefined {
+  if (/\s/.test(text)) return undefined;
+  const directive = /^#([A-Za-z_]\w*)$/.exec(text);
+  if (directive) return directive[1];
+  if (spec.caseInsensitiveKeywords === true && /[A-Za-z]/.test(text)) return undefined;
+  return text;
+}
+
 /** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
 const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
@@ -450,10 +465,13 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
       const leafText = node.startIndex < textEnd ? ownText.trimEnd() : node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
-      if (node.isNamed || node.type === leafText) {
-        if (leafText.trim() !== "" && !leafText.includes(spec.expando ?? "$$$$"))
-          literalLeaves.set(leaf, leafText);
-      }
+      const literal = node.isNamed
+        ? leafText
+        : node.type === leafText
+          ? fixedText(leafText, spec)
+          : undefined;
+      if (literal !== undefined && literal.trim() !== "" && !literal.includes(spec.expando ?? "$$$$"))
+        literalLeaves.set(leaf, literal);
       return leaf;
     }
     // An ERROR kept (see intolerableError) matches a node of any kind, as in ast-grep.

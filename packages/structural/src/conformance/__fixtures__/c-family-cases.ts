@@ -101,6 +101,14 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { C: "y", B: "h();" },
     rewrite: ["do $B while ($C);", "void f(void) { do h(); while (y); }\n"],
   },
+  {
+    name: "c #include with a blank after the #",
+    language: "c",
+    pattern: "#include $H",
+    code: '# include <stdarg.h>\n#include <a.h>\n#  include "b.h"\n',
+    matches: ["# include <stdarg.h>\n", "#include <a.h>\n", '#  include "b.h"\n'],
+    bindings: { H: "<stdarg.h>" },
+  },
 ];
 
 export const cppCases: readonly ConformanceCase[] = [
@@ -162,6 +170,14 @@ export const cppCases: readonly ConformanceCase[] = [
     code: "void g() {}\n",
     matches: ["void g() {}"],
     bindings: { F: "g", B: "{}" },
+  },
+  {
+    name: "cpp #define with a blank after the #",
+    language: "cpp",
+    pattern: "#define $N $V",
+    code: "# define SEEK_DATA 3\n#define X 1\n",
+    matches: ["# define SEEK_DATA 3\n", "#define X 1\n"],
+    bindings: { N: "SEEK_DATA", V: "3" },
   },
 ];
 

@@ -156,4 +156,20 @@ export const phpCases: readonly ConformanceCase[] = [
     rewrite: ["isset($_SESSION[$X])", "<?php\nif (isset($_SESSION[$name])) {}\n"],
     differs: { reason: "PHP superglobals are code", astGrep: ["isset($name)"], astGrepRewrite: "<?php\nif (isset([$name])) {}\n" },
   },
+  {
+    name: "php keywords in any case",
+    language: "php",
+    pattern: "new $C($$$A)",
+    code: "<?php\n$x = NEW Foo(1);\n$y = new Bar();\n",
+    matches: ["NEW Foo(1)", "new Bar()"],
+    bindings: { C: "Foo", A: "1" },
+  },
+  {
+    name: "php echo in upper case",
+    language: "php",
+    pattern: "echo $A;",
+    code: "<?php\nECHO $a;\necho $b;\n",
+    matches: ["ECHO $a;", "echo $b;"],
+    bindings: { A: "$a" },
+  },
 ];
