@@ -21,6 +21,12 @@ const defaultMaxResults = 50;
 const countedMatches = 10_000;
 const maxMaxResults = 1000;
 
+/**
+ * Characters of listed matches over the whole result (about the shell tool's 24 KB): past it,
+ * matches are counted but not listed, and the result says how many were left out.
+ */
+export const maxListedChars = 24_000;
+
 /** Characters of one line of matched code shown (a minified line can be megabytes long). */
 const maxLineChars = 200;
 
@@ -207,11 +213,21 @@ export const astGrepTool = defineTool({
       return noMatchMessage(pattern, outcome, scope);
     }
     const blocks: string[] = [];
+    let listedChars = 0;
+    let full = false;
     for (const file of outcome.files) {
       for (const match of file.matches) {
         if (blocks.length >= limit) break;
-        blocks.push(formatMatch(file.relativePath, match));
+        const block = formatMatch(file.relativePath, match);
+        // The first match is always listed, whatever its size (it is bounded per line).
+        if (blocks.length > 0 && listedChars + block.length + 2 > maxListedChars) {
+          full = true;
+          break;
+        }
+        listedChars += block.length + 2;
+        blocks.push(block);
       }
+      if (full) break;
     }
     // Stopped at the count's bound (or at the time budget): the total is a lower bound.
     const partial = outcome.stopped !== undefined;
@@ -219,9 +235,11 @@ export const astGrepTool = defineTool({
     const header = `${count} in ${plural(outcome.files.length, "file")} (${searchedLine(outcome, scope)})`;
     const more =
       total > blocks.length
-        ? partial
-          ? `\n\n… showing ${blocks.length} of at least ${total}; the search stopped there (raise max_results or narrow path)`
-          : `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
+        ? full
+          ? `\n\n… showing ${blocks.length} of ${partial ? "at least " : ""}${total}: the listing stops at ${maxListedChars} characters (${partial ? "at least " : ""}${total - blocks.length} more not shown; narrow path or the pattern, or lower max_results)`
+          : partial
+            ? `\n\n… showing ${blocks.length} of at least ${total}; the search stopped there (raise max_results or narrow path)`
+            : `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
         : "";
     const notes = [tooDeepNote(outcome), stoppedNote(outcome)].filter((note) => note !== undefined);
     return `${[header, ...notes].join("\n")}\n\n${blocks.join("\n\n")}${more}`;

@@ -8,7 +8,7 @@ import { createStructuralParser, structuralParserKey } from "../parser/structura
 import { searchFiles } from "../search/search.js";
 import { nodeFileOperations } from "../staging/apply-edit.js";
 import { astEditTool } from "./ast-edit-tool.js";
-import { astGrepTool, searchedLine } from "./ast-grep-tool.js";
+import { astGrepTool, maxListedChars, searchedLine } from "./ast-grep-tool.js";
 import { createResolveTool, resolveTool } from "./resolve-tool.js";
 import { structuralTools } from "./structural-tools.js";
 
@@ -142,6 +142,25 @@ describe("ast_grep through the registry", () => {
     const text = resultText(result);
     expect(text).toContain("at least 10000 matches in 1 file");
     expect(text).toContain("… showing 1 of at least 10000; the search stopped there");
+  });
+
+  it("bounds the listing at 24 000 characters over all matches, saying how many were left out", async () => {
+    const lines = Array.from({ length: 1200 }, (_, index) => `f(${index}, "${"x".repeat(1500)}");`);
+    write("wide.ts", `${lines.join("\n")}\n`);
+    const result = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "f($N, $S)", path: "wide.ts", max_results: 1000 },
+    });
+    const text = resultText(result);
+    expect(text).toContain("1200 matches in 1 file");
+    expect(text.length).toBeLessThanOrEqual(maxListedChars + 1_000);
+    const shown =
+      /… showing (\d+) of 1200: the listing stops at 24000 characters \((\d+) more not shown; narrow path or the pattern, or lower max_results\)/.exec(
+        text,
+      );
+    expect(shown).not.toBeNull();
+    expect(Number(shown![1]) + Number(shown![2])).toBe(1200);
+    expect(text.match(/^wide\.ts:\d+:1$/gm)?.length).toBe(Number(shown![1]));
   });
 
   it("reports an unparseable pattern as an error with its position", async () => {
