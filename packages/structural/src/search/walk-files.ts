@@ -7,8 +7,31 @@ import { isIgnored, parseGitignore, type IgnoreLayer } from "./gitignore.js";
 const alwaysSkipped = new Set([".git", "node_modules"]);
 
 /**
+ * A directory's ignore files, lowest precedence first, as ripgrep and ast-grep read them: the
+ * repository's `.git/info/exclude` (where `.git` is), `.gitignore`, then `.ignore`.
+ */
+const ignoreFiles = [join(".git", "info", "exclude"), ".gitignore", ".ignore"] as const;
+
+/** The rules of each ignore file in `directory` (see `ignoreFiles`); `names` are its entries, when read. */
+async function ignoreRules(
+  directory: string,
+  names?: ReadonlySet<string>,
+): Promise<ReturnType<typeof parseGitignore>[]> {
+  const out: ReturnType<typeof parseGitignore>[] = [];
+  for (const file of ignoreFiles) {
+    if (names && !names.has(file.split(sep)[0]!)) continue;
+    try {
+      out.push(parseGitignore(await readFile(join(directory, file), "utf8")));
+    } catch {
+      // Absent or unreadable: it ignores nothing.
+    }
+  }
+  return out;
+}
+
+/**
  * Every file under `root` whose name passes `accept`, in sorted path order, honouring .gitignore
- * files (the root's and each subdirectory's), skipping hidden entries, `.git`, `node_modules` and
+ * and .ignore files (the root's and each subdirectory's) and `.git/info/exclude`, skipping hidden entries, `.git`, `node_modules` and
  * symlinks. `root` itself is never judged.
  */
 export async function walkFiles(
@@ -27,13 +50,10 @@ export async function walkFiles(
       return;
     }
     let scope = layers;
-    if (entries.some((entry) => entry.name === ".gitignore" && entry.isFile())) {
-      try {
-        const rules = parseGitignore(await readFile(join(directory, ".gitignore"), "utf8"));
-        scope = [...layers, { base: relative, rules }];
-      } catch {
-        // An unreadable .gitignore ignores nothing.
-      }
+    const names = new Set(entries.map((entry) => entry.name));
+    if (names.has(".git") || names.has(".gitignore") || names.has(".ignore")) {
+      const found = await ignoreRules(directory, names);
+      if (found.length > 0) scope = [...layers, ...found.map((rules) => ({ base: relative, rules }))];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
@@ -52,7 +72,7 @@ export async function walkFiles(
 }
 
 /**
- * The .gitignore layers of the directories from `top` (the working directory) down to the parent
+ * The ignore layers (see `ignoreFiles`) of the directories from `top` (the working directory) down to the parent
  * of `root`, so searching a subfolder still honours the workspace's ignore files.
  */
 export async function outerIgnoreLayers(top: string, root: string): Promise<IgnoreLayer[]> {
@@ -67,13 +87,8 @@ export async function outerIgnoreLayers(top: string, root: string): Promise<Igno
     directory = dirname(directory);
   }
   for (const dir of chain) {
-    try {
-      const rules = parseGitignore(await readFile(join(dir, ".gitignore"), "utf8"));
-      const prefix = `${relativePath(dir, root).split(sep).join("/")}/`;
-      layers.push({ base: "", prefix, rules });
-    } catch {
-      // No .gitignore here.
-    }
+    const prefix = `${relativePath(dir, root).split(sep).join("/")}/`;
+    for (const rules of await ignoreRules(dir)) layers.push({ base: "", prefix, rules });
   }
   return layers;
 }

@@ -163,7 +163,7 @@ export const astGrepTool = defineTool({
     "$$$ backtracks: foo($$$A, $B) binds B to the last argument (and matches foo(x), A empty).",
     "As in ast-grep, a keyword the pattern omits is passed over only before a token the pattern writes: function $F() {}",
     "also finds async function f() {}, def $F(): $$$B also async def; yield $A does not find yield from x.",
-    "Honours .gitignore; output lists path:line:col, the matched code, and each binding.",
+    "Honours .gitignore and .ignore; output lists path:line:col, the matched code, and each binding.",
     'Example: ast_grep(pattern: "if ($X != null) $X.dispose()", language: "dart") finds guards that dispose what they tested.',
   ].join(" "),
   input: z.object({
