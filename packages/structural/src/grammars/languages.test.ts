@@ -37,6 +37,11 @@ describe("findLanguage", () => {
       expect(findLanguage(typed)?.id).toBe(languageForPath(`a.${typed}`)?.id);
   });
 
+  it("takes shell files of every extension ast-grep reads as bash", () => {
+    for (const name of ["a.sh", "a.bash", "a.zsh", "a.ksh", "a.bats", "a.command", "a.env", "a.tmux"])
+      expect(languageForPath(`scripts/${name}`)?.id).toBe("bash");
+  });
+
   it("knows no language by a name that is none", () => {
     expect(findLanguage("cobol")).toBeUndefined();
     expect(findLanguage("")).toBeUndefined();

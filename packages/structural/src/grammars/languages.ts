@@ -83,7 +83,20 @@ const repomix = (name: string): string => `@repomix/tree-sitter-wasms/out/tree-s
 export const languages: readonly LanguageSpec[] = [
   {
     id: "bash",
-    extensions: [".sh", ".bash"],
+    // ast-grep's list (but `.sh.in`, whose last extension is `.in`).
+    extensions: [
+      ".sh",
+      ".bash",
+      ".bats",
+      ".cgi",
+      ".command",
+      ".env",
+      ".fcgi",
+      ".ksh",
+      ".tmux",
+      ".tool",
+      ".zsh",
+    ],
     wasm: "tree-sitter-bash/tree-sitter-bash.wasm",
     wrappers: [],
     dollarNames: true,
