@@ -60,6 +60,11 @@ export interface LanguageSpec {
    * then no literal text a file must hold.
    */
   readonly caseInsensitiveKeywords?: boolean;
+  /**
+   * Extensions another grammar claims whose files may also be in this language, searched in a
+   * folder when this language is given (C++ headers named `.h`, which infer C).
+   */
+  readonly sharedExtensions?: readonly string[];
 }
 
 const cLike = [
@@ -116,6 +121,7 @@ export const languages: readonly LanguageSpec[] = [
     wasm: "tree-sitter-cpp/tree-sitter-cpp.wasm",
     expando: "µ",
     wrappers: [...cLike, ["class __C {\n", "\n};"]],
+    sharedExtensions: [".h"],
   },
   {
     id: "csharp",

@@ -193,7 +193,10 @@ async function search(
   const paths = !named
     ? await walkFiles(
         target,
-        (name) => spec.extensions.some((extension) => name.toLowerCase().endsWith(extension)),
+        (name) =>
+          [...spec.extensions, ...(spec.sharedExtensions ?? [])].some((extension) =>
+            name.toLowerCase().endsWith(extension),
+          ),
         signal,
         await outerIgnoreLayers(workingDirectory, target),
       )

@@ -8,7 +8,7 @@ import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
 import { noMatchMessage, rejectUnparsedWithoutMatches, searchedLine, tooDeepNote } from "./ast-grep-tool.js";
-import { plural, resolveScope } from "./scope.js";
+import { compileInScope, plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
 
@@ -75,7 +75,7 @@ export const astEditTool = defineTool({
   async execute(input, context) {
     const parser = context.run.require(structuralParserKey);
     const scope = await resolveScope(parser, context, input.path, input.language);
-    const pattern = await parser.compile(scope.spec, input.pattern);
+    const pattern = await compileInScope(parser, scope, input.pattern, input.language);
     checkTemplate(input.rewrite, pattern);
     const outcome = await searchFiles({
       parser,

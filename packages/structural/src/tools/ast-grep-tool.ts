@@ -7,7 +7,7 @@ import { gluedMetaVariables } from "../pattern/metavariable.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
 import { byteSize } from "../search/byte-size.js";
 import { defaultTimeBudgetMs, searchFiles, type SearchOutcome } from "../search/search.js";
-import { plural, resolveScope, type SearchScope } from "./scope.js";
+import { compileInScope, plural, resolveScope, type SearchScope } from "./scope.js";
 
 const maxCodeLines = 3;
 
@@ -192,7 +192,7 @@ export const astGrepTool = defineTool({
   async execute(input, context) {
     const parser = context.run.require(structuralParserKey);
     const scope = await resolveScope(parser, context, input.path, input.language);
-    const pattern = await parser.compile(scope.spec, input.pattern);
+    const pattern = await compileInScope(parser, scope, input.pattern, input.language);
     const limit = input.max_results ?? defaultMaxResults;
     const outcome = await searchFiles({
       parser,

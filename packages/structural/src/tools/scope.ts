@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import type { ToolContext } from "@tools/registry";
 import { StructuralError } from "../errors/structural-error.js";
 import { languageForPath, languageIds, type LanguageSpec } from "../grammars/languages.js";
+import type { CompiledPattern } from "../pattern/pattern-node.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 
 /** What a search covers: the grammar and the absolute file or folder. */
@@ -58,4 +59,28 @@ export async function resolveScope(
 /** A count with its noun: "1 file", "3 files". */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/**
+ * Compiles the pattern for the scope's grammar. A `.h` file read as C (its language inferred)
+ * where the pattern does not parse as C may be C++: the error then says to pass language "cpp".
+ */
+export async function compileInScope(
+  parser: StructuralParser,
+  scope: SearchScope,
+  source: string,
+  language: string | undefined,
+): Promise<CompiledPattern> {
+  try {
+    return await parser.compile(scope.spec, source);
+  } catch (error) {
+    const header =
+      scope.isFile && language === undefined && scope.spec.id === "c" && /\.h$/i.test(scope.target);
+    if (!header || !(error instanceof StructuralError) || error.code !== "PATTERN_INVALID") throw error;
+    throw new StructuralError({
+      code: "PATTERN_INVALID",
+      message: `${error.message}\nA .h file is read as C; if this header is C++, pass language "cpp".`,
+      cause: error,
+    });
+  }
 }

@@ -163,6 +163,21 @@ describe("ast_grep through the registry", () => {
     expect(text.match(/^wide\.ts:\d+:1$/gm)?.length).toBe(Number(shown![1]));
   });
 
+  it("searches .h files as C++ in a folder when language is cpp, and says to pass cpp for a .h that is not C", async () => {
+    write("include/util.h", "#include <utility>\ntemplate <class T> T take(T& x) { return std::move(x); }\n");
+    const folder = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "std::move($X)", language: "cpp", path: "include" },
+    });
+    expect(resultText(folder)).toContain("1 match in 1 file (searched 1 cpp file)");
+    const file = await registry().invoke(run, {
+      tool: "ast_grep",
+      args: { pattern: "template <class $T> $R $F($$$P) { $$$B }", path: "include/util.h" },
+    });
+    expect(file.isError).toBe(true);
+    expect(resultText(file)).toContain('A .h file is read as C; if this header is C++, pass language "cpp".');
+  });
+
   it("reports an unparseable pattern as an error with its position", async () => {
     const result = await registry().invoke(run, {
       tool: "ast_grep",
