@@ -14,9 +14,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
 import { nodeFileOperations, temporaryName, writeFiles, type FileOperations } from "./write-files.js";
+import { journalFolder } from "./write-journal.js";
 
 /**
  * The real file system, except that the calls of `operation` for which `fails` (given the call's
@@ -39,6 +40,19 @@ function failingOn(
 }
 
 describe("writeFiles", () => {
+  // The journals of these sets (see recover-writes.test.ts) go to a temporary folder of their own.
+  let journalRoot: string;
+  let previousTmp: string | undefined;
+  beforeAll(() => {
+    journalRoot = mkdtempSync(join(tmpdir(), "write-files-journals-"));
+    previousTmp = process.env.TMPDIR;
+    process.env.TMPDIR = journalRoot;
+  });
+  afterAll(() => {
+    if (previousTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previousTmp;
+    rmSync(journalRoot, { recursive: true, force: true });
+  });
   let dir: string;
   const at = (name: string) => join(dir, name);
   const read = (name: string) => readFileSync(at(name), "utf8");
@@ -273,6 +287,12 @@ describe("writeFiles", () => {
     );
     expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 0, notRestored: ["a.txt"] });
     expect(listing()).toEqual(["a.txt", "b.txt"]);
+    // Its bytes from before the set are kept in the journal, with a note naming it.
+    const kept = readdirSync(journalFolder()).filter((name) => name.endsWith(".left.txt"));
+    const note = kept.map((name) => readFileSync(join(journalFolder(), name), "utf8")).join("");
+    expect(note).toContain(
+      "a.txt: could not be put back after b.txt failed: read-only file system (injected)",
+    );
   });
 
   it("does not overwrite a checked file another writer saved while the set was written", async () => {

@@ -2,7 +2,10 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../errors/tools-error.js";
+import { startReaper } from "../run/process-mark.js";
 import { readRegularFile } from "./read-regular-file.js";
+import { keepJournal, recoverInterruptedWrites } from "./recover-writes.js";
+import { removeJournal, writeJournal, type JournalEntry } from "./write-journal.js";
 
 /** The file system calls {@link writeFiles} makes; tests inject failures here. */
 export interface FileOperations {
@@ -106,6 +109,8 @@ interface Before {
   readonly present: boolean;
   /** The mode before the write (kept by the new file), or undefined when nothing was there. */
   readonly mode: number | undefined;
+  /** The temporary file the new content (or, on a roll back, the original) is written to. */
+  readonly temp: string;
 }
 
 function sameContent(bytes: Uint8Array | undefined, expected: ExpectedContent): boolean {
@@ -141,7 +146,8 @@ async function readBefore(
     const reason = change.expected === null ? "created" : original === undefined ? "deleted" : "changed";
     return { path: change.path, label, reason };
   }
-  return { change, label, target, original, present, mode };
+  const temp = join(dirname(target), temporaryName(basename(target)));
+  return { change, label, target, original, present, mode, temp };
 }
 
 /**
@@ -245,11 +251,11 @@ async function checkUnchanged(ops: FileOperations, before: Before): Promise<void
 async function replaceFile(
   ops: FileOperations,
   path: string,
+  temporary: string,
   data: string | Uint8Array,
   mode: number | undefined,
   beforeRename: () => Promise<void> = async () => undefined,
 ): Promise<void> {
-  const temporary = join(dirname(path), temporaryName(basename(path)));
   try {
     await ops.writeFile(temporary, data, { mode });
     await beforeRename();
@@ -262,13 +268,64 @@ async function replaceFile(
 
 /** Puts one file back as it was (rewritten, or removed if it did not exist). */
 async function restore(ops: FileOperations, before: Before): Promise<void> {
-  if (before.original) await replaceFile(ops, before.target, before.original, before.mode);
+  // Through the temporary file the journal names (free again after its rename).
+  if (before.original) await replaceFile(ops, before.target, before.temp, before.original, before.mode);
   // There but unreadable before the write: nothing to put back, and removing it would lose it.
   else if (before.mode !== undefined) throw new Error("it could not be read before the write");
   else
     await ops.unlink(before.target).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
+}
+
+/**
+ * The folders above `targets` that are not there yet, outermost first (each once): a roll back
+ * after a crash removes those the set created.
+ */
+async function missingFolders(ops: FileOperations, targets: readonly string[]): Promise<string[]> {
+  const missing = new Set<string>();
+  for (const target of targets) {
+    const chain: string[] = [];
+    for (
+      let folder = dirname(target);
+      dirname(folder) !== folder && !missing.has(folder);
+      folder = dirname(folder)
+    ) {
+      const exists = await ops.stat(folder).then(
+        (info) => info.isDirectory(),
+        () => false,
+      );
+      if (exists) break;
+      chain.unshift(folder);
+    }
+    for (const folder of chain) missing.add(folder);
+  }
+  return [...missing];
+}
+
+/**
+ * Writes the journal of a set about to be written (see write-journal.ts), and makes sure this
+ * thread's reaper runs, to roll the set back if this process dies before it is done. A single
+ * file is done with its one rename: only its temporary file is recorded. Undefined when no
+ * journal could be written.
+ */
+async function journalFor(ops: FileOperations, ordered: readonly Before[]): Promise<string | undefined> {
+  const whole = ordered.length > 1;
+  const entries: JournalEntry[] = ordered.map((before) => {
+    const { content } = before.change;
+    const entry = { target: before.target, label: before.label, temp: before.temp };
+    if (!whole) return entry;
+    const wrote = content === null ? null : createHash("sha256").update(content).digest("hex");
+    return { ...entry, wrote, present: before.present, mode: before.mode, original: before.original };
+  });
+  const created = ordered.filter((before) => before.change.content !== null && !before.present);
+  const folders = await missingFolders(
+    ops,
+    created.map((before) => before.target),
+  );
+  const journal = await writeJournal(entries, folders);
+  if (journal !== undefined) startReaper();
+  return journal;
 }
 
 /**
@@ -286,6 +343,8 @@ export async function writeFiles(
   changes: readonly FileChange[],
   ops: FileOperations = nodeFileOperations,
 ): Promise<WriteOutcome> {
+  // A set another process left half written when it died is rolled back before this one reads.
+  await recoverInterruptedWrites().catch(() => undefined);
   const befores: Before[] = [];
   const moved: MovedFile[] = [];
   for (const change of changes) {
@@ -318,6 +377,7 @@ export async function writeFiles(
     ...befores.filter((before) => before.change.content !== null),
     ...befores.filter((before) => before.change.content === null),
   ];
+  const journal = await journalFor(ops, ordered);
   const done: Before[] = [];
   const createdFolders: string[] = [];
   for (const before of ordered) {
@@ -328,7 +388,9 @@ export async function writeFiles(
         if (before.present) await ops.unlink(before.target);
       } else {
         await makeParents(ops, before.target, createdFolders);
-        await replaceFile(ops, before.target, content, before.mode, () => checkUnchanged(ops, before));
+        await replaceFile(ops, before.target, before.temp, content, before.mode, () =>
+          checkUnchanged(ops, before),
+        );
       }
       done.push(before);
     } catch (error) {
@@ -337,6 +399,14 @@ export async function writeFiles(
         await restore(ops, written).catch(() => notRestored.push(written.label));
       }
       for (const folder of createdFolders.reverse()) await ops.rmdir(folder).catch(() => undefined);
+      if (notRestored.length === 0) await removeJournal(journal);
+      else if (journal !== undefined) {
+        const reason = `could not be put back after ${before.label} failed: ${errorMessage(error)}`;
+        await keepJournal(
+          journal,
+          notRestored.map((label) => ({ label, reason })),
+        ).catch(() => undefined);
+      }
       // Saved by another writer meanwhile: with everything put back, nothing was written.
       if (error instanceof MovedMeanwhile && notRestored.length === 0)
         return { ok: false, moved: [error.moved] };
@@ -350,6 +420,7 @@ export async function writeFiles(
       };
     }
   }
+  await removeJournal(journal);
   const changed = befores.filter((before) => before.change.content !== null || before.present);
   return { ok: true, changed: changed.map((before) => before.change.path) };
 }

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import ts from "typescript";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixture-tools.js";
+import { reaperModules, transpileModules } from "../testing/transpiled-modules.js";
 import { dead, sessionOf, waitFor } from "../testing/processes.js";
 import { terminateProcess } from "./owned-process.js";
 import {
@@ -81,22 +80,14 @@ async function startDaemon(env: NodeJS.ProcessEnv): Promise<{ child: ChildProces
  */
 function hostFolder(): string {
   const folder = tempDir();
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (const name of ["process-mark", "process-tree"]) {
-    const source = readFileSync(join(here, `${name}.ts`), "utf8");
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-    });
-    writeFileSync(join(folder, `${name}.js`), outputText);
-  }
+  transpileModules(folder, reaperModules);
   mkdirSync(join(folder, "work"));
-  writeFileSync(join(folder, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(
     join(folder, "host.js"),
     [
       'import { spawn } from "node:child_process";',
       'import { readFileSync } from "node:fs";',
-      'import { createProcessMark, reaperPid } from "./process-mark.js";',
+      'import { createProcessMark, reaperPid } from "./run/process-mark.js";',
       "const mark = createProcessMark();",
       `const child = spawn("/bin/sh", ["-c", ${JSON.stringify(daemonScript)}, "sh", "work/daemon.pid"], { stdio: "ignore", env: { ...process.env, ...mark.env } });`,
       'child.once("exit", () => {',
@@ -109,7 +100,7 @@ function hostFolder(): string {
     join(folder, "worker.js"),
     [
       'import { parentPort } from "node:worker_threads";',
-      'import { createProcessMark, reaperPid } from "./process-mark.js";',
+      'import { createProcessMark, reaperPid } from "./run/process-mark.js";',
       "createProcessMark();",
       "parentPort.postMessage(reaperPid());",
     ].join("\n"),

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { threadId } from "node:worker_threads";
+import { fileURLToPath } from "node:url";
+import { journalFolder, journalSuffix } from "../files/write-journal.js";
+import { threadPrefix } from "./host-identity.js";
 import {
   environmentVariable,
   otherProcessIds,
@@ -28,7 +30,6 @@ export interface ProcessMark {
 }
 
 let counter = 0;
-let hostPrefix: string | undefined;
 let reaper: ChildProcess | undefined;
 /** Reapers started again after one was ended, and at most how many times. */
 let reaperRestarts = 0;
@@ -39,10 +40,7 @@ const maxReaperRestarts = 10;
  * (another process's or thread's never does). Each thread has its own reaper, which ends with
  * the thread (its pipe closes when the thread's event loop ends): it sweeps only its own marks.
  */
-function prefix(): string {
-  hostPrefix ??= `${process.pid}-${processStat(process.pid)?.start ?? "0"}-${threadId}-`;
-  return hostPrefix;
-}
+const prefix = threadPrefix;
 
 /**
  * A new mark to put in a child's environment (`env: { ...process.env, ...mark.env }`). Pass its
@@ -106,17 +104,34 @@ else
 fi
 for round in 1 2 3; do
   pids=$(sweep "$1")
-  [ -z "$pids" ] && exit 0
+  [ -z "$pids" ] && break
   kill -TERM $pids 2>/dev/null
   waited=0
   while [ $waited -lt 20 ] && [ -n "$(sweep "$1")" ]; do sleep 0.1; waited=$((waited + 1)); done
   pids=$(sweep "$1")
   [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
 done
+# A change set the host was writing when it ended is rolled back by Node's recovery program, run
+# only when such a journal is there (and Node is): without Node the next write's sweep does it.
+for journal in "$2/$1"*${journalSuffix}; do
+  if [ -f "$journal" ] && [ -x "$3" ] && [ -f "$4" ]; then
+    unset NODE_OPTIONS
+    exec "$3" "$4" "$2" "$1"
+  fi
+  break
+done
 exit 0
 `;
 
-function startReaper(): void {
+/** The program the reaper runs to roll back change sets its host left half written. */
+const recoveryProgram = fileURLToPath(new URL("../files/recover-writes-main.js", import.meta.url));
+
+/**
+ * Starts this thread's reaper if it is not running yet (the first mark does too): `writeFiles`
+ * starts it before its first journal, so that a change set the host leaves half written when it
+ * dies is rolled back at once. Does nothing where /proc or /bin/sh is missing.
+ */
+export function startReaper(): void {
   if (reaper !== undefined || !existsSync("/proc/self/environ") || !existsSync("/bin/sh")) return;
   // Without a mark (an outer host's sweep must not end it before it swept ours), and marked as a
   // reaper, which `descendantsOf` passes by: a host ended by an outer one leaves its reaper
@@ -124,7 +139,8 @@ function startReaper(): void {
   const env: NodeJS.ProcessEnv = { ...process.env, [reaperVariable]: "1" };
   delete env[processMarkVariable];
   try {
-    reaper = spawn("/bin/sh", ["-c", reaperScript, "tools-reaper", prefix()], {
+    const args = [prefix(), journalFolder(), process.execPath, recoveryProgram];
+    reaper = spawn("/bin/sh", ["-c", reaperScript, "tools-reaper", ...args], {
       detached: true,
       stdio: ["pipe", "ignore", "ignore"],
       env,

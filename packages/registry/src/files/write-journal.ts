@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs/promises";
+import { tmpdir, userInfo } from "node:os";
+import { join } from "node:path";
+import { threadPrefix } from "../run/host-identity.js";
+
+// The journal of a change set `writeFiles` is writing: enough to roll it back when the writing
+// process dies before the set is done (see recover-writes.ts). One file per set, written before
+// the first file of the set is touched and removed once the set is written (or put back).
+//
+// Layout: one line of JSON (the header, {@link JournalHeader}), then the bytes of the originals
+// one after the other, each found by its offset and length in the header.
+
+/** How a journal's name ends; a journal being recovered or left for a human ends otherwise. */
+export const journalSuffix = ".journal";
+
+/** One file of a journalled change set. */
+export interface JournalEntry {
+  /** The file written (a symlink's target). */
+  readonly target: string;
+  /** How the caller named it. */
+  readonly label: string;
+  /** The temporary file written beside it (and, on a roll back, the one its original goes through). */
+  readonly temp: string;
+  /**
+   * What the set puts there: the sha256 (hex) of the new content, or null for a deletion.
+   * Absent for a single-file set, which is never rolled back (its one rename is the commit).
+   */
+  readonly wrote?: string | null;
+  /** Whether the file was there before the set (multi-file sets). */
+  readonly present?: boolean;
+  /** Its mode before the set, kept when it is put back. */
+  readonly mode?: number;
+  /** Its bytes before the set (multi-file sets); undefined when it was absent or unreadable. */
+  readonly original?: Uint8Array;
+}
+
+/** The first line of a journal. */
+interface JournalHeader {
+  readonly version: 1;
+  /** Folders missing before the set, outermost first: created by it, removed on a roll back. */
+  readonly folders: readonly string[];
+  readonly entries: readonly (Omit<JournalEntry, "original"> & { original?: [number, number] })[];
+  /** How many bytes follow the header line: a shorter journal was cut off while written. */
+  readonly dataLength: number;
+}
+
+/** A journal as read back. */
+export interface Journal {
+  readonly folders: readonly string[];
+  readonly entries: readonly JournalEntry[];
+}
+
+/**
+ * The folder holding this user's journals: `tools-write-journal-<uid>` in the system's
+ * temporary folder. Outside every workspace (no stray files in a repository or under a watcher),
+ * one per user (0700, so no one else can plant a journal that recovery would act on).
+ */
+export function journalFolder(): string {
+  const user = process.getuid?.() ?? userInfo().username;
+  return join(tmpdir(), `tools-write-journal-${user}`);
+}
+
+let readyFolder: string | undefined;
+
+/**
+ * Makes the journal folder (0700) when it is missing, and checks that it is a folder of this
+ * user's that no one else may write to. Undefined when it is not (nothing is journalled then).
+ */
+export async function ensureJournalFolder(folder = journalFolder()): Promise<string | undefined> {
+  if (readyFolder === folder) return folder;
+  try {
+    await fs.mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+    const info = await fs.lstat(folder);
+    const uid = process.getuid?.();
+    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) return undefined;
+    if ((info.mode & 0o077) !== 0) await fs.chmod(folder, 0o700);
+  } catch {
+    return undefined;
+  }
+  readyFolder = folder;
+  return folder;
+}
+
+/**
+ * Writes the journal of a change set before its first file is touched; returns its path, or
+ * undefined when no journal could be written (the set is written without one, as before
+ * journals). Not synced to disk: it guards against the process dying, not the machine.
+ */
+export async function writeJournal(
+  entries: readonly JournalEntry[],
+  folders: readonly string[],
+): Promise<string | undefined> {
+  const data: Uint8Array[] = [];
+  let offset = 0;
+  const header: JournalHeader = {
+    version: 1,
+    folders,
+    entries: entries.map(({ original, ...entry }) => {
+      if (original === undefined) return entry;
+      data.push(original);
+      offset += original.byteLength;
+      return { ...entry, original: [offset - original.byteLength, original.byteLength] };
+    }),
+    dataLength: 0,
+  };
+  const line = Buffer.from(`${JSON.stringify({ ...header, dataLength: offset })}\n`);
+  // Twice at most: a folder removed since it was made (a cleaner of old temporary files) is
+  // made again.
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    const folder = await ensureJournalFolder();
+    if (folder === undefined) return undefined;
+    const path = join(folder, `${threadPrefix()}${randomBytes(6).toString("hex")}${journalSuffix}`);
+    try {
+      const handle = await fs.open(path, "wx", 0o600);
+      try {
+        const { bytesWritten } = await handle.writev([line, ...data]);
+        if (bytesWritten !== line.byteLength + offset) throw new Error("short write");
+      } finally {
+        await handle.close();
+      }
+      return path;
+    } catch (error) {
+      await fs.unlink(path).catch(() => undefined);
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
+      readyFolder = undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Removes a journal once its set is written or put back. */
+export async function removeJournal(path: string | undefined): Promise<void> {
+  if (path !== undefined) await fs.unlink(path).catch(() => undefined);
+}
+
+/**
+ * Reads a journal back; undefined when it was cut off while written (its writer died before
+ * the set's first file was touched, so there is nothing to roll back) or is not one.
+ */
+export function parseJournal(bytes: Uint8Array): Journal | undefined {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = buffer.indexOf(0x0a);
+  if (end < 0) return undefined;
+  let header: JournalHeader;
+  try {
+    header = JSON.parse(buffer.subarray(0, end).toString("utf8")) as JournalHeader;
+  } catch {
+    return undefined;
+  }
+  const data = buffer.subarray(end + 1);
+  if (header.version !== 1 || data.byteLength !== header.dataLength || !Array.isArray(header.entries))
+    return undefined;
+  return {
+    folders: header.folders ?? [],
+    entries: header.entries.map(({ original, ...entry }) =>
+      original === undefined
+        ? entry
+        : { ...entry, original: data.subarray(original[0], original[0] + original[1]) },
+    ),
+  };
+}
