@@ -1,40 +1,45 @@
-// The cost of writeFiles for ordinary writes: one file, and a set of 100 files, each rewritten
-// in place in a fresh temporary folder. Run after a build: node bench/write-files.bench.mjs [rounds]
-// (BENCH_REGISTRY=/path/to/other/dist/index.js measures another build, for a before/after).
+// The cost of writeFiles for ordinary writes: one file, and a set of 100 files (2 kB each),
+// rewritten in place, rounds of each build alternating so that both see the same machine load.
+// Run after a build: node bench/write-files.bench.mjs [rounds]. With
+// BENCH_BASELINE=/path/to/another/dist/index.js (a build of the code before a change) it prints
+// that build's times too and the ratio of this one's to them. Not part of `npm test`.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-const { writeFiles } = await import(process.env.BENCH_REGISTRY ?? "../dist/index.js");
 
 const rounds = Number(process.argv[2] ?? 200);
+const builds = { current: (await import("../dist/index.js")).writeFiles };
+if (process.env.BENCH_BASELINE) builds.baseline = (await import(process.env.BENCH_BASELINE)).writeFiles;
 const dir = mkdtempSync(join(tmpdir(), "write-files-bench-"));
 const body = "x".repeat(2000);
+let version = 0;
 
-async function measure(count) {
-  const paths = Array.from({ length: count }, (_, i) => join(dir, `f${count}-${i}.txt`));
-  for (const path of paths) writeFileSync(path, body);
-  let version = 0;
-  const once = async () => {
-    version += 1;
-    const outcome = await writeFiles(paths.map((path) => ({ path, content: `${body}${version}` })));
-    if (!outcome.ok) throw new Error(JSON.stringify(outcome));
-  };
-  for (let i = 0; i < 10; i += 1) await once(); // warm-up
-  const times = [];
-  for (let i = 0; i < rounds; i += 1) {
-    const start = process.hrtime.bigint();
-    await once();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], p90: times[Math.floor(times.length * 0.9)] };
+async function once(writeFiles, paths) {
+  version += 1;
+  const start = process.hrtime.bigint();
+  const outcome = await writeFiles(paths.map((path) => ({ path, content: `${body}${version}` })));
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (!outcome.ok) throw new Error(JSON.stringify(outcome));
+  return ms;
 }
 
+const median = (times) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+
 try {
-  const one = await measure(1);
-  const hundred = await measure(100);
-  console.log(`1 file:    median ${one.median.toFixed(3)} ms, p90 ${one.p90.toFixed(3)} ms`);
-  console.log(`100 files: median ${hundred.median.toFixed(3)} ms, p90 ${hundred.p90.toFixed(3)} ms`);
+  for (const count of [1, 100]) {
+    const paths = Array.from({ length: count }, (_, i) => join(dir, `f${count}-${i}.txt`));
+    for (const path of paths) writeFileSync(path, body);
+    const times = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
+    for (let round = 0; round < rounds + 10; round += 1) {
+      for (const [name, writeFiles] of Object.entries(builds)) {
+        const ms = await once(writeFiles, paths);
+        if (round >= 10) times[name].push(ms); // the first ten warm up
+      }
+    }
+    const line = Object.entries(times).map(([name, list]) => `${name} ${median(list).toFixed(3)} ms`);
+    if (builds.baseline) line.push(`ratio ${(median(times.current) / median(times.baseline)).toFixed(2)}`);
+    console.log(`${String(count).padStart(3)} file(s), median of ${rounds}: ${line.join(", ")}`);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -329,6 +329,14 @@ async function journalFor(ops: FileOperations, ordered: readonly Before[]): Prom
 }
 
 /**
+ * How often at most `writeFiles` looks for sets that other processes left half written: the
+ * first call of a process always does. One that ends meanwhile has its own reaper roll its set
+ * back at once; this sweep is for a reaper that could not (no Node where it ran).
+ */
+const sweepIntervalMs = 1000;
+let nextSweep = 0;
+
+/**
  * Writes a set of file changes all or nothing. Every file is read first: one that no longer
  * holds its `expected` content rejects the whole set before anything is written (`moved`). A
  * checked file is read again right before it is replaced or deleted: one another writer saved
@@ -344,7 +352,10 @@ export async function writeFiles(
   ops: FileOperations = nodeFileOperations,
 ): Promise<WriteOutcome> {
   // A set another process left half written when it died is rolled back before this one reads.
-  await recoverInterruptedWrites().catch(() => undefined);
+  if (Date.now() >= nextSweep) {
+    nextSweep = Date.now() + sweepIntervalMs;
+    await recoverInterruptedWrites().catch(() => undefined);
+  }
   const befores: Before[] = [];
   const moved: MovedFile[] = [];
   for (const change of changes) {
@@ -399,7 +410,7 @@ export async function writeFiles(
         await restore(ops, written).catch(() => notRestored.push(written.label));
       }
       for (const folder of createdFolders.reverse()) await ops.rmdir(folder).catch(() => undefined);
-      if (notRestored.length === 0) await removeJournal(journal);
+      if (notRestored.length === 0) removeJournal(journal);
       else if (journal !== undefined) {
         const reason = `could not be put back after ${before.label} failed: ${errorMessage(error)}`;
         await keepJournal(
@@ -420,7 +431,7 @@ export async function writeFiles(
       };
     }
   }
-  await removeJournal(journal);
+  removeJournal(journal);
   const changed = befores.filter((before) => before.change.content !== null || before.present);
   return { ok: true, changed: changed.map((before) => before.change.path) };
 }

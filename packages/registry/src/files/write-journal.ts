@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { unlinkSync, writeFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -63,6 +64,9 @@ export function journalFolder(): string {
 
 let readyFolder: string | undefined;
 
+/** Up to this size a journal is written synchronously. */
+const smallJournalBytes = 64 * 1024;
+
 /**
  * Makes the journal folder (0700) when it is missing, and checks that it is a folder of this
  * user's that no one else may write to. Undefined when it is not (nothing is journalled then).
@@ -114,12 +118,18 @@ export async function writeJournal(
     if (folder === undefined) return undefined;
     const path = join(folder, `${threadPrefix()}${randomBytes(6).toString("hex")}${journalSuffix}`);
     try {
-      const handle = await fs.open(path, "wx", 0o600);
-      try {
-        const { bytesWritten } = await handle.writev([line, ...data]);
-        if (bytesWritten !== line.byteLength + offset) throw new Error("short write");
-      } finally {
-        await handle.close();
+      // A small journal (every single file's, most sets') is written at once: a few dozen
+      // microseconds, where three trips through the thread pool would cost more than the write.
+      if (line.byteLength + offset <= smallJournalBytes)
+        writeFileSync(path, Buffer.concat([line, ...data]), { flag: "wx", mode: 0o600 });
+      else {
+        const handle = await fs.open(path, "wx", 0o600);
+        try {
+          const { bytesWritten } = await handle.writev([line, ...data]);
+          if (bytesWritten !== line.byteLength + offset) throw new Error("short write");
+        } finally {
+          await handle.close();
+        }
       }
       return path;
     } catch (error) {
@@ -132,8 +142,13 @@ export async function writeJournal(
 }
 
 /** Removes a journal once its set is written or put back. */
-export async function removeJournal(path: string | undefined): Promise<void> {
-  if (path !== undefined) await fs.unlink(path).catch(() => undefined);
+export function removeJournal(path: string | undefined): void {
+  if (path === undefined) return;
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already, with its folder (a cleaner of old temporary files).
+  }
 }
 
 /**
