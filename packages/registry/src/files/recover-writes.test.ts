@@ -104,6 +104,48 @@ describe("rolling back a set whose writer stopped", () => {
     expect(journals()).toEqual([]);
   });
 
+  it("rolls back a gone writer's fresh journal of this boot and namespace, and leaves another scope's, an old one and an unsafe folder's", async () => {
+    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    const [name] = journals();
+    const mine = join(journalFolder(), name!);
+    // As a writer that is gone: an id no process has.
+    const gone = (suffix: string) => join(journalFolder(), `999999999-1-0-${suffix}.journal`);
+    const bytes = readFileSync(mine);
+    rmSync(mine);
+    const header = bytes.subarray(0, bytes.indexOf(0x0a)).toString("utf8");
+    const rest = bytes.subarray(bytes.indexOf(0x0a));
+    const elsewhere = header.replace(/"host":"[^"]*"/, '"host":"another-boot pid:[1]"');
+    expect(elsewhere).not.toBe(header);
+
+    // Another boot or pid namespace: its writer may be alive there; nothing is touched.
+    writeFileSync(gone("elsewhere"), Buffer.concat([Buffer.from(elsewhere), rest]), { mode: 0o600 });
+    expect(await recoverInterruptedWrites()).toEqual([]);
+    expect(read("a.txt")).toBe("A\n");
+    rmSync(gone("elsewhere"));
+
+    // Found over 10 minutes after: kept for a human, not rolled back.
+    writeFileSync(gone("old"), bytes, { mode: 0o600 });
+    expect(await recoverInterruptedWrites({ now: Date.now() + 11 * 60_000 })).toEqual([]);
+    expect(read("a.txt")).toBe("A\n");
+    expect(journals()).toEqual(["999999999-1-0-old.left", "999999999-1-0-old.left.txt"]);
+    expect(readFileSync(join(journalFolder(), "999999999-1-0-old.left.txt"), "utf8")).toContain(
+      "was not rolled back",
+    );
+    for (const left of journals()) rmSync(join(journalFolder(), left));
+
+    // A folder others may write to (removed and made again by someone else): not acted on.
+    writeFileSync(gone("fresh"), bytes, { mode: 0o600 });
+    chmodSync(journalFolder(), 0o777);
+    expect(await recoverInterruptedWrites()).toEqual([]);
+    expect(read("a.txt")).toBe("A\n");
+    chmodSync(journalFolder(), 0o700);
+
+    // Fresh, of this boot and namespace, its writer gone: rolled back.
+    const reports = await recoverInterruptedWrites();
+    expect(reports).toEqual([{ restored: ["a.txt", "new/deep/n.txt", "b.txt"], left: [] }]);
+    expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
+  });
+
   it("puts back a file the set deleted before it stopped", async () => {
     // a.txt is written and d.txt deleted; the writer stops before deleting c.txt.
     chmodSync(at("d.txt"), 0o600);

@@ -5,8 +5,9 @@ import { ownerOf, processGone, threadPrefix } from "../run/host-identity.js";
 import { errorMessage } from "../errors/tools-error.js";
 import { readRegularFile } from "./read-regular-file.js";
 import {
-  ensureJournalFolder,
+  hostScope,
   journalFolder,
+  ownFolder,
   journalSuffix,
   parseJournal,
   type JournalEntry,
@@ -133,6 +134,26 @@ export async function keepJournal(path: string, left: readonly LeftFile[]): Prom
 }
 
 /**
+ * The oldest journal of a gone writer that a sweep rolls back, in ms: its reaper rolls a set
+ * back within seconds of the writer's end; one found later than this is kept for a human.
+ */
+export const maxRollBackAgeMs = 10 * 60_000;
+
+/** A journal's scope and age, read before it is claimed; undefined when it is not a journal of this user's. */
+async function foundJournal(path: string): Promise<{ host: string; mtimeMs: number } | undefined> {
+  try {
+    const info = await fs.lstat(path);
+    const uid = process.getuid?.();
+    if (!info.isFile() || (uid !== undefined && info.uid !== uid)) return undefined;
+    const journal = parseJournal(await fs.readFile(path));
+    // Cut off while written: rolled back as an empty set (its temporary files named nothing yet).
+    return { host: journal?.host ?? hostScope(), mtimeMs: info.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Rolls back every change set whose writer ended while writing it: the journals of processes
  * that are gone (by id and start time), and with `owner` (a thread prefix, `<pid>-<start>-<thread>-`)
  * those of that thread, which the caller knows ended. Each journal is first claimed by a rename,
@@ -140,7 +161,7 @@ export async function keepJournal(path: string, left: readonly LeftFile[]): Prom
  * reaper when its host ends.
  */
 export async function recoverInterruptedWrites(
-  options: { folder?: string; owner?: string } = {},
+  options: { folder?: string; owner?: string; now?: number } = {},
 ): Promise<RecoveryReport[]> {
   const folder = options.folder ?? journalFolder();
   let names: string[];
@@ -155,11 +176,31 @@ export async function recoverInterruptedWrites(
     if (!name.endsWith(journalSuffix)) continue;
     const owner = ownerOf(name);
     if (owner === undefined) continue;
-    if (owner.prefix !== options.owner && !processGone(owner.pid, owner.start)) continue;
-    // Only journals of a folder of this user's that no one else can write to are acted on.
+    const own = owner.prefix === options.owner;
+    if (!own && !processGone(owner.pid, owner.start)) continue;
+    // Only journals of a folder of this user's that no one else can write to are acted on:
+    // checked again on every sweep (the folder may have been removed and made by another since).
     if (!checked) {
-      if ((await ensureJournalFolder(folder)) === undefined) return reports;
+      if (!(await ownFolder(folder))) return reports;
       checked = true;
+    }
+    const path = join(folder, name);
+    if (!own) {
+      // Its writer's id means something only in this boot and pid namespace (another container
+      // sharing the folder may be writing it now): a journal of elsewhere is left to its own.
+      const found = await foundJournal(path);
+      if (found === undefined || found.host !== hostScope()) continue;
+      // Found late (its reaper could not run, and no process of this user wrote since), the
+      // files may have been reviewed and kept meanwhile: it is kept for a human, not rolled back.
+      if ((options.now ?? Date.now()) - found.mtimeMs > maxRollBackAgeMs) {
+        await keepJournal(path, [
+          {
+            label: "(the whole set)",
+            reason: `its writer ended over ${maxRollBackAgeMs / 60_000} minutes before this sweep found it, so it was not rolled back; the files may hold part of the set`,
+          },
+        ]).catch(() => undefined);
+        continue;
+      }
     }
     const claimed = join(folder, `${threadPrefix()}${randomBytes(6).toString("hex")}${journalSuffix}`);
     try {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, readlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -39,6 +39,8 @@ export interface JournalEntry {
 /** The first line of a journal. */
 interface JournalHeader {
   readonly version: 1;
+  /** The boot and pid namespace of the writer (see {@link hostScope}). */
+  readonly host?: string;
   /** Folders missing before the set, outermost first: created by it, removed on a roll back. */
   readonly folders: readonly string[];
   readonly entries: readonly (Omit<JournalEntry, "original"> & { original?: [number, number] })[];
@@ -48,6 +50,8 @@ interface JournalHeader {
 
 /** A journal as read back. */
 export interface Journal {
+  /** The boot and pid namespace it was written in ("" when unknown). */
+  readonly host: string;
   readonly folders: readonly string[];
   readonly entries: readonly JournalEntry[];
 }
@@ -62,30 +66,33 @@ export function journalFolder(): string {
   return join(tmpdir(), `tools-write-journal-${user}`);
 }
 
-let readyFolder: string | undefined;
-
 /** Up to this size a journal is written synchronously. */
 const smallJournalBytes = 64 * 1024;
 
 /**
  * Makes the journal folder (0700) when it is missing, and checks that it is a folder of this
  * user's that no one else may write to. Undefined when it is not (nothing is journalled then).
+ * Checked every time, never remembered: a cleaner of old temporary files may remove the folder,
+ * and another user make one of the same name (then neither our journals go there nor are its
+ * journals acted on).
  */
 export async function ensureJournalFolder(folder = journalFolder()): Promise<string | undefined> {
-  if (readyFolder === folder) return folder;
   try {
     await fs.mkdir(folder, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EEXIST") throw error;
     });
-    const info = await fs.lstat(folder);
-    const uid = process.getuid?.();
-    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid)) return undefined;
-    if ((info.mode & 0o077) !== 0) await fs.chmod(folder, 0o700);
+    return (await ownFolder(folder)) ? folder : undefined;
   } catch {
     return undefined;
   }
-  readyFolder = folder;
-  return folder;
+}
+
+/** True when `folder` is a real folder (not a link) of this user's that no one else may write to. */
+export async function ownFolder(folder: string): Promise<boolean> {
+  const info = await fs.lstat(folder).catch(() => undefined);
+  const uid = process.getuid?.();
+  if (info === undefined || !info.isDirectory() || (uid !== undefined && info.uid !== uid)) return false;
+  return (info.mode & 0o022) === 0;
 }
 
 /**
@@ -101,6 +108,7 @@ export async function writeJournal(
   let offset = 0;
   const header: JournalHeader = {
     version: 1,
+    host: hostScope(),
     folders,
     entries: entries.map(({ original, ...entry }) => {
       if (original === undefined) return entry;
@@ -135,7 +143,6 @@ export async function writeJournal(
     } catch (error) {
       await fs.unlink(path).catch(() => undefined);
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") return undefined;
-      readyFolder = undefined;
     }
   }
   return undefined;
@@ -169,11 +176,38 @@ export function parseJournal(bytes: Uint8Array): Journal | undefined {
   if (header.version !== 1 || data.byteLength !== header.dataLength || !Array.isArray(header.entries))
     return undefined;
   return {
-    folders: header.folders ?? [],
+    host: typeof header.host === "string" ? header.host : "",
+    folders: Array.isArray(header.folders) ? header.folders : [],
     entries: header.entries.map(({ original, ...entry }) =>
       original === undefined
         ? entry
         : { ...entry, original: data.subarray(original[0], original[0] + original[1]) },
     ),
   };
+}
+
+let scope: string | undefined;
+
+/**
+ * The boot (`/proc/sys/kernel/random/boot_id`) and pid namespace (`/proc/self/ns/pid`) this
+ * process runs in: a journal's process ids mean something only there. Another container's or
+ * sandbox's process sharing the temporary folder may be alive although no process here has its
+ * id, and after a reboot every id is new. "" where neither can be read.
+ */
+export function hostScope(): string {
+  if (scope !== undefined) return scope;
+  let boot = "";
+  let namespace = "";
+  try {
+    boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    // No /proc: the id and start time are all there is.
+  }
+  try {
+    namespace = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    // As above.
+  }
+  scope = `${boot} ${namespace}`.trim();
+  return scope;
 }

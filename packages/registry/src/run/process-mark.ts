@@ -123,8 +123,18 @@ done
 exit 0
 `;
 
-/** The program the reaper runs to roll back change sets its host left half written. */
-const recoveryProgram = fileURLToPath(new URL("../files/recover-writes-main.js", import.meta.url));
+/**
+ * The program the reaper runs to roll back change sets its host left half written; "" where it
+ * cannot be named (a bundle without `import.meta.url`): the reaper then only sweeps processes,
+ * and the next `writeFiles` rolls the set back.
+ */
+function recoveryProgram(): string {
+  try {
+    return fileURLToPath(new URL("../files/recover-writes-main.js", import.meta.url));
+  } catch {
+    return "";
+  }
+}
 
 /**
  * Starts this thread's reaper if it is not running yet (the first mark does too): `writeFiles`
@@ -139,7 +149,7 @@ export function startReaper(): void {
   const env: NodeJS.ProcessEnv = { ...process.env, [reaperVariable]: "1" };
   delete env[processMarkVariable];
   try {
-    const args = [prefix(), journalFolder(), process.execPath, recoveryProgram];
+    const args = [prefix(), journalFolder(), process.execPath, recoveryProgram()];
     reaper = spawn("/bin/sh", ["-c", reaperScript, "tools-reaper", ...args], {
       detached: true,
       stdio: ["pipe", "ignore", "ignore"],
