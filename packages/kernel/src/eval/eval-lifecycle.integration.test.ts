@@ -113,7 +113,7 @@ describePython("kernel lifecycle on a real ipykernel", () => {
       const hung = await cell("kept + 1");
       expect(hung.error?.code).toBe("KERNEL_TIMEOUT");
       expect(resultText(hung)).toContain(
-        "the python kernel did not start the cell within 1 s (it sent no busy status: it is hung or stopped) and did not answer an interrupt, so it was killed: the cell did not run",
+        "the python kernel did not start the cell within 1 s (it sent no busy status: it is hung or stopped) and did not answer an interrupt, so it was killed: it never said it started the cell",
       );
       await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
       const fresh = await cell("'kept' in globals()");

@@ -188,7 +188,7 @@ async function runCell(
         why === "cancelled"
           ? `${reason} and the cell did not stop when interrupted, so its ${language} kernel was killed: its state is lost.`
           : why === "unacknowledged"
-            ? `${reason} and did not answer an interrupt, so it was killed: the cell did not run, and variables and imports are lost. The next call starts a fresh kernel.`
+            ? `${reason} and did not answer an interrupt, so it was killed: it never said it started the cell, and variables and imports are lost. The next call starts a fresh kernel.`
             : `${reason} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`;
     } else {
       ending = after;
