@@ -42,6 +42,24 @@ describe("parseRequestLine", () => {
       error: expect.stringContaining("not valid JSON"),
     });
   });
+
+  it("names only the offset of a JSON fault, never the line's text (it may be a mistyped secret)", () => {
+    const parsed = parseRequestLine('{"card_id":"card_3","answer":hunter2}');
+    expect(parsed).toEqual({
+      ok: false,
+      id: null,
+      error:
+        'malformed request line: not valid JSON at character offset 29 (counting from 0); expected {"id": …, "surface": "main", "tool": "read", "args": {…}}',
+    });
+    expect(parseRequestLine('{"id": 1, "tool": "read", "args": {"pw": "hunter2"')).toMatchObject({
+      error: expect.stringMatching(
+        /^malformed request line: not valid JSON: it ends early, at character offset 50 /,
+      ),
+    });
+    expect(
+      JSON.stringify(parseRequestLine('{"id": 1, "tool": "read", "args": {"pw": "hunter2"')),
+    ).not.toContain("hunter2");
+  });
 });
 
 describe("responses", () => {

@@ -1,4 +1,5 @@
 import type { ContentPart, ToolResult } from "@tools/registry";
+import { jsonErrorOffset } from "../internal/json-error-offset.js";
 
 /** One request line of the JSON-lines mode. */
 export interface JsonLinesRequest {
@@ -36,15 +37,27 @@ function readId(value: unknown): string | number | null | undefined {
 
 /**
  * Parses one line of input. Never throws. A leading UTF-8 byte order mark (an editor's or a
- * Windows tool's, on the first line) is not part of the request and is skipped.
+ * Windows tool's, on the first line) is not part of the request and is skipped. The error for a
+ * line that is not JSON names only the offset of the fault, never the line's text: the line may
+ * be a mistyped card reply holding a password.
  */
 export function parseRequestLine(line: string): ParsedRequest {
+  const text = line.replace(/^\uFEFF/, "");
   let value: unknown;
   try {
-    value = JSON.parse(line.replace(/^\uFEFF/, "")) as unknown;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : "not JSON";
-    return { ok: false, id: null, error: `malformed request line: not valid JSON (${reason}); ${expected}` };
+    value = JSON.parse(text) as unknown;
+  } catch {
+    // JSON.parse's own message may quote the input; only the position goes out.
+    const offset = jsonErrorOffset(text) ?? 0;
+    const where =
+      offset >= text.length
+        ? `: it ends early, at character offset ${offset}`
+        : ` at character offset ${offset}`;
+    return {
+      ok: false,
+      id: null,
+      error: `malformed request line: not valid JSON${where} (counting from 0); ${expected}`,
+    };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, id: null, error: `malformed request line: not a JSON object; ${expected}` };

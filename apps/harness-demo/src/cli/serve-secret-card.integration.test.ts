@@ -92,3 +92,19 @@ describe("harness-demo serve --operator jsonl: getpass() in eval asks a secret c
     },
   );
 });
+
+describe("harness-demo serve: a card reply that is not JSON", () => {
+  it("is answered with the fault's offset, never with the line's text", { timeout: 30_000 }, async () => {
+    session = new ServeSession(["--workdir", dir, "--operator", "jsonl", "--approval", "auto"]);
+    session.child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    // The answer's quotes were forgotten: the line is not JSON, so it is read as a request line.
+    session.sendLine('{"card_id":"card_3","answer":hunter2}');
+    const answer = await session.response((response) => response["ok"] === false);
+    expect(answer["error"]).toContain("malformed request line: not valid JSON at character offset 29");
+    expect(await session.close()).toBe(0);
+    const everything = JSON.stringify(session.responses) + session.stray.join("\n") + stderr;
+    expect(everything).not.toContain("hunter2");
+  });
+});
