@@ -197,8 +197,16 @@ describe(
       expect(result.stderr).toContain("failed: Request timed out. (300ms per try, at most 3 tries)");
       expect(result.code).toBe(1);
       const wrong = await runModel("openai", [done], ["--model-timeout", "soon"]);
-      expect(wrong.stderr).toContain("--model-timeout must be a number of seconds above 0, not 'soon'");
+      expect(wrong.stderr).toContain(
+        "--model-timeout must be a number of seconds from 0.1 to 86400 (24 h), not 'soon'",
+      );
       expect(wrong.code).toBe(2);
+      // Past 2^31-1 ms a Node timer fires at once: refused as a usage error.
+      const tooLong = await runModel("openai", [done], ["--model-timeout", "3000000"]);
+      expect(tooLong.stderr).toContain(
+        "--model-timeout must be a number of seconds from 0.1 to 86400 (24 h), not '3000000'",
+      );
+      expect(tooLong.code).toBe(2);
     });
 
     it("stops at --max-turns (or HARNESS_DEMO_MAX_TURNS) in --model's own terms, saying what was done", async () => {

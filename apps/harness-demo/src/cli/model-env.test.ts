@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { WorkerTask } from "@tools/vibe";
 import { describe, expect, it } from "vitest";
-import { modelEnvironmentHelp, vibeBackend } from "./model-env.js";
+import { modelEnvironmentHelp, modelLimits, vibeBackend } from "./model-env.js";
 import { splitCommand } from "./split-command.js";
 
 /** A task for a backend that calls no tool. */
@@ -111,5 +111,42 @@ describe("splitCommand", () => {
     expect(() => splitCommand('a "b')).toThrow("unclosed double quote");
     expect(() => splitCommand("a \\")).toThrow("ends with a lone backslash");
     expect(() => splitCommand("   ")).toThrow("--vibe-command is empty");
+  });
+});
+
+describe("modelLimits", () => {
+  it("takes the flags over the environment over the defaults", () => {
+    expect(modelLimits({})).toEqual({ requestTimeoutMs: 120_000, maxTurns: 30, maxRetries: 2 });
+    const env = { HARNESS_DEMO_MODEL_TIMEOUT: "0.3", HARNESS_DEMO_MAX_TURNS: "5" };
+    expect(modelLimits(env)).toMatchObject({ requestTimeoutMs: 300, maxTurns: 5 });
+    expect(modelLimits(env, { timeoutSeconds: "86400", maxTurns: "10000" })).toMatchObject({
+      requestTimeoutMs: 86_400_000,
+      maxTurns: 10_000,
+    });
+  });
+
+  it("refuses a timeout that a Node timer cannot hold (over 2^31-1 ms) or that rounds to 0 ms", () => {
+    for (const seconds of ["3000000", "1e9", "0.0004", "0.05", "0", "-1", "Infinity"]) {
+      expect(() => modelLimits({}, { timeoutSeconds: seconds }), seconds).toThrow(
+        `--model-timeout must be a number of seconds from 0.1 to 86400 (24 h), not '${seconds}'`,
+      );
+      expect(() => modelLimits({ HARNESS_DEMO_MODEL_TIMEOUT: seconds }), seconds).toThrow(
+        `HARNESS_DEMO_MODEL_TIMEOUT must be a number of seconds from 0.1 to 86400 (24 h), not '${seconds}'`,
+      );
+    }
+    expect(() => modelLimits({}, { timeoutSeconds: "3000000" })).toThrow(
+      expect.objectContaining({ code: "USAGE" }),
+    );
+  });
+
+  it("refuses a turn limit that is not a whole number from 1 to 10000", () => {
+    for (const turns of ["0", "2.5", "1e300", "10001"]) {
+      expect(() => modelLimits({}, { maxTurns: turns }), turns).toThrow(
+        `--max-turns must be a whole number from 1 to 10000, not '${turns}'`,
+      );
+      expect(() => modelLimits({ HARNESS_DEMO_MAX_TURNS: turns }), turns).toThrow(
+        `HARNESS_DEMO_MAX_TURNS must be a whole number from 1 to 10000, not '${turns}'`,
+      );
+    }
   });
 });

@@ -22,6 +22,12 @@ export const defaultModelRetries = 2;
 /** Model turns of `--model` at most. */
 export const defaultModelMaxTurns = 30;
 
+/** Seconds `--model-timeout` may be: below, a timer rounds to nothing; above, a day. */
+export const modelTimeoutRange = { min: 0.1, max: 86_400 } as const;
+
+/** Model turns `--max-turns` may be. */
+export const maxTurnsRange = { min: 1, max: 10_000 } as const;
+
 /** The environment variables the model backends read, as `--help` lists them. */
 export const modelEnvironmentHelp = `Model environment (--model, and serve --vibe without --vibe-command):
   openai      OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL
@@ -33,8 +39,9 @@ export const modelEnvironmentHelp = `Model environment (--model, and serve --vib
   --vibe-command's {model} is the tier's model from OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL (each
   falling back to OPENAI_MODEL), else the ANTHROPIC_ ones; with none set, {model} is refused.
   HARNESS_DEMO_MODEL_TIMEOUT  seconds a model request may wait for its reply before it is retried
-              (default ${defaultModelTimeoutSeconds}; at most ${defaultModelRetries + 1} tries; --model-timeout SECONDS for --model)
-  HARNESS_DEMO_MAX_TURNS      model turns --model takes at most (default ${defaultModelMaxTurns}; --max-turns N)`;
+              (default ${defaultModelTimeoutSeconds}, from ${modelTimeoutRange.min} to ${modelTimeoutRange.max}; at most ${defaultModelRetries + 1} tries;
+              --model-timeout SECONDS for --model)
+  HARNESS_DEMO_MAX_TURNS      model turns --model takes at most (default ${defaultModelMaxTurns}, at most ${maxTurnsRange.max}; --max-turns N)`;
 
 const defaults: Record<Provider, { model: string; fast: string; good: string }> = {
   openai: { model: "gpt-5-mini", fast: "gpt-5-mini", good: "gpt-5" },
@@ -65,14 +72,30 @@ export function modelSettings(provider: Provider, env: Env = process.env) {
   };
 }
 
-/** A positive number from a flag or variable (`what` names it), else the fallback. */
-function positive(value: string | undefined, what: string, fallback: number, integer: boolean): number {
+/**
+ * A number in `range` from a flag or variable (`what` names it), else the fallback. Bounded so
+ * that no value overflows a Node timer (2^31−1 ms) or rounds to a 0 ms one.
+ */
+function bounded(
+  value: string | undefined,
+  what: string,
+  fallback: number,
+  range: { readonly min: number; readonly max: number },
+  integer: boolean,
+): number {
   if (value === undefined || value.trim() === "") return fallback;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0 || (integer && !Number.isInteger(number))) {
+  if (
+    !Number.isFinite(number) ||
+    number < range.min ||
+    number > range.max ||
+    (integer && !Number.isInteger(number))
+  ) {
+    const kind = integer ? "a whole number" : "a number of seconds";
+    const day = integer ? "" : " (24 h)";
     throw new ToolsError({
       code: "USAGE",
-      message: `${what} must be ${integer ? "a whole number" : "a number of seconds"} above 0, not '${value}'`,
+      message: `${what} must be ${kind} from ${range.min} to ${range.max}${day}, not '${value}'`,
     });
   }
   return number;
@@ -81,7 +104,8 @@ function positive(value: string | undefined, what: string, fallback: number, int
 /**
  * The limits of a model run: `--model-timeout` (seconds) over `HARNESS_DEMO_MODEL_TIMEOUT` over
  * {@link defaultModelTimeoutSeconds}; `--max-turns` over `HARNESS_DEMO_MAX_TURNS` over
- * {@link defaultModelMaxTurns}. Throws `USAGE` for a value that is not a positive number.
+ * {@link defaultModelMaxTurns}. Throws `USAGE` for a value outside {@link modelTimeoutRange}
+ * (seconds) or {@link maxTurnsRange} (a whole number).
  */
 export function modelLimits(
   env: Env = process.env,
@@ -89,17 +113,30 @@ export function modelLimits(
 ): { requestTimeoutMs: number; maxTurns: number; maxRetries: number } {
   const seconds =
     flags.timeoutSeconds === undefined
-      ? positive(
+      ? bounded(
           read(env, "HARNESS_DEMO_MODEL_TIMEOUT"),
           "HARNESS_DEMO_MODEL_TIMEOUT",
           defaultModelTimeoutSeconds,
+          modelTimeoutRange,
           false,
         )
-      : positive(flags.timeoutSeconds, "--model-timeout", defaultModelTimeoutSeconds, false);
+      : bounded(
+          flags.timeoutSeconds,
+          "--model-timeout",
+          defaultModelTimeoutSeconds,
+          modelTimeoutRange,
+          false,
+        );
   const maxTurns =
     flags.maxTurns === undefined
-      ? positive(read(env, "HARNESS_DEMO_MAX_TURNS"), "HARNESS_DEMO_MAX_TURNS", defaultModelMaxTurns, true)
-      : positive(flags.maxTurns, "--max-turns", defaultModelMaxTurns, true);
+      ? bounded(
+          read(env, "HARNESS_DEMO_MAX_TURNS"),
+          "HARNESS_DEMO_MAX_TURNS",
+          defaultModelMaxTurns,
+          maxTurnsRange,
+          true,
+        )
+      : bounded(flags.maxTurns, "--max-turns", defaultModelMaxTurns, maxTurnsRange, true);
   return { requestTimeoutMs: Math.round(seconds * 1000), maxTurns, maxRetries: defaultModelRetries };
 }
 
