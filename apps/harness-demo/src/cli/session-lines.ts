@@ -103,13 +103,23 @@ export class SessionLines {
   /**
    * Hides what is typed, as a password prompt does, until the returned function is called: the
    * session's readline still edits the line (backspace, Ctrl+U, Ctrl+C), but draws nothing of it,
-   * and the line is kept out of its history. For a secret card, from when it is drawn.
+   * and the line is kept out of its history. For a secret card, from when it is drawn. When the
+   * card ends without the line being entered (a timeout, the run ending), what was typed of the
+   * secret is dropped, unseen, before typing shows again: else the next prompt would draw it, and
+   * Enter would run it as a tool call.
    */
   hideTyping(): () => void {
     this.hidden = true;
     return () => {
+      if (this.readline.terminal && this.readline.line !== "") this.clearLine();
       this.hidden = false;
     };
+  }
+
+  /** Drops what was typed on the line so far (Ctrl+E, Ctrl+U), as a shell does at Ctrl+C. */
+  private clearLine(): void {
+    this.readline.write(null, { ctrl: true, name: "e" });
+    this.readline.write(null, { ctrl: true, name: "u" });
   }
 
   /**
@@ -145,10 +155,7 @@ export class SessionLines {
    */
   onInterrupt(listener: () => void): void {
     this.readline.on("SIGINT", () => {
-      if (this.readline.terminal) {
-        this.readline.write(null, { ctrl: true, name: "e" });
-        this.readline.write(null, { ctrl: true, name: "u" });
-      }
+      if (this.readline.terminal) this.clearLine();
       this.output.write("^C\n");
       listener();
     });
