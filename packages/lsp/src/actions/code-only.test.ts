@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeOnly, codeOnlyLines } from "./code-only.js";
+import { codeOnly, codeOnlyLines, sharedCodeOnlyLines } from "./code-only.js";
 
 describe("codeOnly", () => {
   it("blanks comments and strings, keeping columns", () => {
@@ -154,5 +154,42 @@ describe("codeOnlyLines", () => {
   it("reads a line as codeOnly does when nothing runs into it", () => {
     const line = 'f("a \\" count", count) /* count */ + g';
     expect(codeOnlyLines([line], "typescript")(0)).toBe(codeOnly(line, "typescript"));
+  });
+});
+
+describe("sharedCodeOnlyLines", () => {
+  /** Lines that count how many times each is read. */
+  const counted = (lines: string[]) => {
+    const reads = { count: 0 };
+    const proxy = new Proxy(lines, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads.count++;
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    return { proxy, reads };
+  };
+  const file = Array.from({ length: 1000 }, (_, index) => `const v${index} = "/*"; // ${index}`);
+
+  it("scans a text's lines once, however many requests ask about them", () => {
+    const { proxy, reads } = counted(file);
+    const code = sharedCodeOnlyLines(proxy, "typescript");
+    expect(code(999)).toBe(codeOnly(file[999]!, "typescript"));
+    const first = reads.count;
+    expect(first).toBeGreaterThanOrEqual(1000);
+    // A later request on the same unchanged text: nothing read again.
+    expect(sharedCodeOnlyLines(proxy, "typescript")).toBe(code);
+    expect(sharedCodeOnlyLines(proxy, "typescript")(998)).toBe(codeOnly(file[998]!, "typescript"));
+    expect(reads.count).toBe(first);
+    // Another text (the file changed: a new lines array) is scanned afresh; another language too.
+    const changed = counted([...file]);
+    expect(sharedCodeOnlyLines(changed.proxy, "typescript")).not.toBe(code);
+    expect(sharedCodeOnlyLines(proxy, "python")).not.toBe(code);
+  });
+
+  it("reads no line before one is asked", () => {
+    const { proxy, reads } = counted(file);
+    sharedCodeOnlyLines(proxy, "typescript");
+    expect(reads.count).toBe(0);
   });
 });

@@ -56,6 +56,22 @@ export function codeOnlyLines(lines: readonly string[], language: string): (inde
   };
 }
 
+/** The {@link codeOnlyLines} of each lines array (a file text's, cached with it), per language. */
+const sharedLines = new WeakMap<readonly string[], Map<string, (index: number) => string>>();
+
+/**
+ * {@link codeOnlyLines} kept with `lines` (a file text's cached lines array): a later request on
+ * the same unchanged text reuses the lines already scanned instead of scanning from the file's
+ * start again. Dropped with the array.
+ */
+export function sharedCodeOnlyLines(lines: readonly string[], language: string): (index: number) => string {
+  let perLanguage = sharedLines.get(lines);
+  if (perLanguage === undefined) sharedLines.set(lines, (perLanguage = new Map()));
+  let code = perLanguage.get(language);
+  if (code === undefined) perLanguage.set(language, (code = codeOnlyLines(lines, language)));
+  return code;
+}
+
 /** What a line leaves open for the next: a block comment, or a literal running over lines. */
 type Carry = { readonly kind: "comment" } | { readonly kind: "literal"; readonly opening: Opening };
 

@@ -117,7 +117,7 @@ export async function navigate(
     const answered = await askAtOccurrences(
       first,
       lines[first.line]!,
-      code(first.line),
+      () => code(first.line),
       askAt,
       none,
       `no ${noun}`,
@@ -128,7 +128,7 @@ export async function navigate(
       const again = await askAtOccurrences(
         other,
         lines[other.line]!,
-        code(other.line),
+        () => code(other.line),
         askAt,
         none,
         `no ${noun}`,
@@ -333,12 +333,13 @@ function outsideText(
  * Asks at the resolved position. When the name occurs again on its line and the first finds
  * nothing (a word in a string, a property of the same name), asks at each other occurrence in
  * turn. `note` says which occurrence the answer is for whenever there were several in code
- * (`code`: the line with comments and strings blanked); `character` is the column answered for.
+ * (`codeOfLine`: the line with comments and strings blanked, read only then); `character` is
+ * the column answered for.
  */
 async function askAtOccurrences<T>(
   position: ResolvedPosition,
   lineText: string,
-  code: string,
+  codeOfLine: () => string,
   askAt: (character: number) => Promise<T>,
   isEmpty: (answer: T) => boolean,
   nothing: string,
@@ -348,6 +349,7 @@ async function askAtOccurrences<T>(
   if (others.length === 0) return { answer: first, character: position.character };
   if (!isEmpty(first)) {
     // A word in a string or a comment is no other symbol to pick.
+    const code = codeOfLine();
     const inCode = others.filter((column) => code[column] !== " ");
     if (inCode.length === 0) return { answer: first, character: position.character };
     const hint = uniqueOneNameContext(lineText, inCode[0]!, position.length);
@@ -399,7 +401,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
     const asked = await askAtOccurrences(
       position,
       lines[position.line]!,
-      code(position.line),
+      () => code(position.line),
       (character) =>
         client.request<Hover | null>(
           "textDocument/hover",

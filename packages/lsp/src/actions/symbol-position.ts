@@ -3,7 +3,7 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
-import { codeOnlyLines } from "./code-only.js";
+import { sharedCodeOnlyLines } from "./code-only.js";
 
 /** A document opened on its server with the position the model addressed. */
 export interface AddressedSymbol {
@@ -16,7 +16,8 @@ export interface AddressedSymbol {
   readonly position: ResolvedPosition;
   /**
    * Line `index` (0-based) of `lines` with its comments and strings blanked, columns kept, read
-   * in order from the file's start (`codeOnlyLines`: a docstring's middle line is no code).
+   * in order from the file's start (`codeOnlyLines`: a docstring's middle line is no code), on
+   * first call only, and kept with the file's text (`sharedCodeOnlyLines`).
    */
   readonly code: (index: number) => string;
   /** Other documents open on the server that were sent again (changed on disk since their last sync). */
@@ -44,8 +45,9 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
   const resynced = await context.supervisor.resyncOpen(client, uri);
   const split = lines();
   // A line number slightly off lands on the nearby line where the name is code, not on a
-  // comment mentioning it (where the server finds nothing, and a rename is refused).
-  const code = codeOnlyLines(split, client.spec.language);
+  // comment mentioning it (where the server finds nothing, and a rename is refused). Lines are
+  // classified only when asked (the asked line's one occurrence needs none), scanned once per text.
+  const code = sharedCodeOnlyLines(split, client.spec.language);
   const position = resolvePosition(split, input.line!, input.symbol!, context.supervisor.display(file), {
     codeOf: (_line, index) => code(index),
   });

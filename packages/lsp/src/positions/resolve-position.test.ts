@@ -168,6 +168,41 @@ describe("resolvePosition", () => {
     expect(resolvePosition(lines, 3, "describe", "util.ts").line).toBe(1);
   });
 
+  it("classifies no line when the symbol occurs once on the asked line, and only the lines it must otherwise", () => {
+    const lines = [
+      "// parse the input",
+      "const input = read();",
+      "const parsed = parse(input);",
+      "// parse again",
+      'log("parse", parse(input));',
+    ];
+    const asked: number[] = [];
+    const codeOf = (line: string, index: number) => {
+      asked.push(index);
+      return codeOnly(line, "typescript");
+    };
+    // Once on the asked line: taken as it reads, nothing classified (a line's code can cost a
+    // scan from the file's start).
+    expect(resolvePosition(lines, 3, "parse", "app.ts", { codeOf })).toMatchObject({
+      line: 2,
+      character: 15,
+    });
+    expect(asked).toEqual([]);
+    // Twice on the asked line: that line alone.
+    expect(resolvePosition(lines, 5, "parse", "app.ts", { codeOf })).toMatchObject({
+      line: 4,
+      character: 13,
+    });
+    expect(asked).toEqual([4]);
+    // Not on the asked line: the nearby lines holding it, never the asked one.
+    asked.length = 0;
+    expect(resolvePosition(lines, 2, "parse", "app.ts", { codeOf })).toMatchObject({
+      line: 2,
+      character: 15,
+    });
+    expect(asked.toSorted((a, b) => a - b)).toEqual([0, 2, 3, 4]);
+  });
+
   it("says so when the asked line has the symbol only inside a longer identifier", () => {
     const lines = ["class Run {", "  options: RunOptions;", "}"].join("\n");
     const found = resolvePosition(lines, 2, "Run", "run.ts");

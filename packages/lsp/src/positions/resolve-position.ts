@@ -237,11 +237,14 @@ export function resolvePosition(
   const focus = focusOf(spelled);
   const { codeOf } = options;
   for (const whole of [true, false]) {
-    const found = inRange.flatMap((candidate) => {
+    const occurrenceOn = (candidate: number): Array<{ candidate: number; column: number; code: boolean }> => {
       const candidateText = lines[candidate]!;
       const columns = whole ? wholeColumns(candidateText, spelled) : occurrences(candidateText, spelled);
       if (columns.length === 0) return [];
-      if (codeOf === undefined) return [{ candidate, column: columns[0]!, code: true }];
+      // One occurrence on the asked line is used whatever it is in: nothing to classify (a
+      // line's code can cost a scan from the file's start).
+      if (codeOf === undefined || (candidate === index && columns.length === 1))
+        return [{ candidate, column: columns[0]!, code: true }];
       // The name's first character blanked: that occurrence lies in a comment or a string.
       const code = codeOf(candidateText, candidate);
       const inCode = columns.find((column) => code[column + focus.offset] !== " ");
@@ -249,7 +252,11 @@ export function resolvePosition(
       return [
         { candidate, column: inCode ?? columns[0]!, code: candidate === index || inCode !== undefined },
       ];
-    });
+    };
+    // The asked line, when it has the symbol, is used: the nearby lines are not looked at.
+    const onAsked = occurrenceOn(index);
+    const found =
+      onAsked.length > 0 ? onAsked : inRange.filter((candidate) => candidate !== index).flatMap(occurrenceOn);
     // Stable: nearest first within each round.
     const ranked = [...found.filter(({ code }) => code), ...found.filter(({ code }) => !code)];
     const chosen = ranked[0];

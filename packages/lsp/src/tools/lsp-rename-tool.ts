@@ -128,7 +128,7 @@ export const lspRenameTool = defineTool({
         lines[position.line]!,
         ctx.signal,
       );
-      refuseAmbiguous(edit, file, lines[position.line]!, code(position.line), symbol, focus, position);
+      refuseAmbiguous(edit, file, lines[position.line]!, () => code(position.line), symbol, focus, position);
       // The versions the edit was computed against: a file opened below (to read its kind or its
       // diagnostics before the edit) gets a version the server's edit cannot name; gopls gives
       // 0 for a file not open, which no longer matches then.
@@ -358,20 +358,23 @@ function mentionsNote(
  * Refuses a rename whose symbol occurs more than once on its line in code when the server's
  * edit leaves one of those occurrences: they are different symbols (`this.count = count;`), and
  * the first was taken. Occurrences the edit changes too are the same symbol, and fine; those in
- * a comment or a string (blanked in `code`) are no symbol.
+ * a comment or a string (blanked in `codeOfLine`, read only when there are others) are no symbol.
  */
 function refuseAmbiguous(
   edit: WorkspaceEdit,
   file: string,
   lineText: string,
-  code: string,
+  codeOfLine: () => string,
   symbol: string,
   focus: ReturnType<typeof focusOf>,
   position: ResolvedPosition,
 ): void {
-  const others = wholeColumns(lineText, symbol)
+  const whole = wholeColumns(lineText, symbol)
     .map((column) => column + focus.offset)
-    .filter((column) => column !== position.character && code[column] !== " ");
+    .filter((column) => column !== position.character);
+  if (whole.length === 0) return;
+  const code = codeOfLine();
+  const others = whole.filter((column) => code[column] !== " ");
   if (others.length === 0) return;
   const starts = new Set<number>();
   const collect = (uri: string, edits: readonly TextEdit[]): void => {
