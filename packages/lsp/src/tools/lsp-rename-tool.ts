@@ -191,10 +191,15 @@ export const lspRenameTool = defineTool({
       ctx.signal.throwIfAborted();
       if (clash.clashes.length > 0) {
         // The edit renames an import but not what it imports (a referenced project's file, which
-        // this server does not rename): no new name could pass; the place to rename is said.
-        const declaration = await declarationLeftOut(client, supervisor, edit, uri, at, 5_000, ctx.signal);
+        // this server does not rename): its module then exports no new name, whatever it is; the
+        // place to rename is said. Only for that clash: a declaration the edit leaves out is also
+        // what an import alias (`foo as bar`) is defined by, where a clash is a clash.
+        const missingExport = clash.clashes.some((line) => importsMissingName(line, args.new_name));
+        const declaration = missingExport
+          ? await declarationLeftOut(client, supervisor, edit, uri, at, 5_000, ctx.signal)
+          : undefined;
         ctx.signal.throwIfAborted();
-        if (declaration || clash.clashes.some((line) => importsMissingName(line, args.new_name))) {
+        if (missingExport) {
           throw new LspError({
             code: "LSP_RENAME_FAILED",
             message: declarationLeftOutMessage(focus.name, args.new_name, declaration, {

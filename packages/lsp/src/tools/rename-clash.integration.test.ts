@@ -75,6 +75,24 @@ describe.skipIf(!found && !ci)(
       );
     });
 
+    it("refuses an import alias renamed to a local's name as a clash, not as a declaration left out", async () => {
+      // Go to definition on the alias answers the original declaration, which the edit leaves
+      // alone: still a clash in this file, not "rename it where it is declared".
+      write("src/aliased-m.ts", "export function foo(): number {\n  return 1;\n}\n");
+      const user =
+        'import { foo as bar } from "./aliased-m";\nconst baz = 1;\nexport const out = bar() + baz;\n';
+      write("src/aliased.ts", user);
+      expect(await server.text({ action: "diagnostics", file: "src/aliased.ts" })).toContain(
+        "src/aliased.ts",
+      );
+      const result = await rename("src/aliased.ts", 1, "bar", "baz");
+      const answer = resultText(result);
+      expect(result.error?.code, answer).toBe("LSP_RENAME_CLASH");
+      expect(answer).toContain("renaming 'bar' to 'baz' would clash");
+      expect(answer).not.toContain("rename it where it is declared");
+      expect(read("src/aliased.ts")).toBe(user);
+    });
+
     it("refuses an outer name renamed to a local's that its use would then mean", async () => {
       const source =
         "const rate = 3;\nexport function scaled(n: number): number {\n  const factor = 2;\n  return n * rate * factor;\n}\n";
