@@ -471,6 +471,8 @@ export async function openImporters(
   }
   for (const [client, served] of byClient) {
     if (into.signal?.aborted) break;
+    // The bound spent on an earlier server of this write: no scan, no cut to report.
+    if (budget <= 0) break;
     into.covered.add(client);
     // Every file of this write on this server open there: it has their old texts until they are
     // sent. One not open is read from disk once the server hears of the change (finding the
