@@ -18,6 +18,7 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
 import { convertPositions, type PositionConverter } from "../positions/convert-positions.js";
 import { textView, type TextPosition, type TextView } from "../positions/text-view.js";
+import { OpenViews } from "./open-views.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
 import { boundedRequest } from "./bounded-request.js";
@@ -129,8 +130,8 @@ export class LanguageClient {
   private readonly viewTexts = new FileTexts({ capacity: 512, totalKept: 64 * 1024 * 1024 });
   /** Per text read from disk: how the server's positions in it map to the user's (see {@link viewOf}). */
   private readonly diskViews = new WeakMap<FileText, TextView | null>();
-  /** The view of each open document's synced text, computed on first use. */
-  private readonly openViews = new Map<string, { text: string; view: TextView | undefined }>();
+  /** The view of each open document's synced text, computed on first use, dropped at its close. */
+  private readonly openViews = new OpenViews<TextView | undefined>();
   private stopping = false;
   /** The shutdown under way or done (see {@link dispose}). */
   private disposing: Promise<void> | undefined;
@@ -423,6 +424,8 @@ export class LanguageClient {
   /** Closes a document (after a rename moved or deleted it). */
   close(uri: string): Promise<void> {
     this.searchHolds.forget(uri);
+    // Its text and view are not kept past the close (one per document converted while open).
+    this.openViews.forget(uri);
     return this.documents.close(uri);
   }
 
@@ -783,14 +786,8 @@ export class LanguageClient {
     const rule = this.spec.text;
     if (rule === undefined) return undefined;
     const synced = this.documents.syncedText(uri);
-    if (synced !== undefined) {
-      const known = this.openViews.get(uri);
-      if (known?.text === synced) return known.view;
-      const view = textView(synced, rule);
-      this.openViews.set(uri, { text: synced, view });
-      return view;
-    }
-    this.openViews.delete(uri);
+    if (synced !== undefined) return this.openViews.get(uri, synced, (text) => textView(text, rule));
+    this.openViews.forget(uri);
     let path: string;
     try {
       path = fileURLToPath(uri);
