@@ -21,7 +21,8 @@ export const projectCheckBudgetMs = 300_000;
  * (with the project's Python environment), go vet ./..., cargo check --message-format=json, dart analyze, and for
  * C/C++ each compile_commands.json entry with -fsyntax-only — parsed into the same one-line format
  * as server diagnostics, errors and warnings only, bounded. A root nested in one whose check
- * covers it (pyright, a cargo workspace, the tsconfig.json owning a package.json-only package) is not checked twice.
+ * covers it (pyright, a cargo workspace, the tsconfig.json owning a package.json-only package
+ * when its include takes the package's folder) is not checked twice.
  */
 export async function projectDiagnostics(
   context: ActionContext,
@@ -61,7 +62,8 @@ export async function projectDiagnostics(
         other.spec === spec &&
         other.root !== root &&
         isInside(other.root, root) &&
-        (checker.coversNested?.(other.root) || (checker.coversMembers === true && other.root === workspace)),
+        (checker.coversNested?.(other.root) ||
+          (other.root === workspace && checker.coversMember?.(other.root, root) === true)),
     );
     if (outer) {
       sections.push(

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { tsconfigCovers } from "./tsconfig-covers.js";
 import { readTextFile } from "../files/file-texts.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { findPythonEnvironment } from "../servers/python-environment.js";
@@ -60,10 +61,11 @@ export interface ProjectChecker {
   /** True when a check at `root` also covers the roots of this language nested in it. */
   coversNested?(root: string): boolean;
   /**
-   * True when a check at a workspace root (see `ServerSpec.workspaceMarkers`) covers the roots
-   * inside it that belong to it: tsc -p at the tsconfig.json that owns a package.json-only package.
+   * True when a check at a workspace root (see `ServerSpec.workspaceMarkers`) covers `member`, a
+   * root inside it that belongs to it: tsc -p at the tsconfig.json that owns a package.json-only
+   * package, when that tsconfig.json's include takes the package's folder.
    */
-  readonly coversMembers?: boolean;
+  coversMember?(workspace: string, member: string): boolean;
 }
 
 /** What a checker set up before its command (see `CommandChecker.prepare`). */
@@ -160,7 +162,7 @@ function commandChecker(checker: CommandChecker): ProjectChecker["check"] {
 }
 
 const typescript: ProjectChecker = {
-  coversMembers: true,
+  coversMember: tsconfigCovers,
   check: commandChecker({
     command: "tsc",
     args: (root) => ["--noEmit", "--pretty", "false", "-p", root],

@@ -147,5 +147,32 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
         tree.remove();
       }
     });
+
+    it("does not call a package.json-only folder checked by a tsconfig.json whose include leaves it out", async () => {
+      const tree = tempTree("ts-include", {
+        "tsconfig.json": JSON.stringify({
+          compilerOptions: { strict: true, module: "nodenext", noEmit: true },
+          include: ["src"],
+        }),
+        "src/a.ts": "export const a = 1;\n",
+        "scripts/package.json": '{ "name": "scripts", "type": "module" }\n',
+        "scripts/run.ts": "export const broken: number = 'text';\n",
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspTool] });
+      try {
+        const answer = resultText(
+          await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "*" } }),
+        );
+        const lines = answer.split("\n");
+        expect(lines[0], answer).toBe("typescript (tsc --noEmit --pretty false -p . in .): 0 problems");
+        expect(lines[1], answer).toMatch(/^typescript \(scripts\): .*no tsconfig\.json/);
+        expect(answer).not.toContain("checked with .");
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
   },
 );
