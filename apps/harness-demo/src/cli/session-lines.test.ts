@@ -65,4 +65,22 @@ describe("SessionLines.hideTyping", () => {
       lines.close();
     }
   });
+
+  it("drops an answer typed in part to a card that ends without Enter, so Enter at the next prompt does not run it", async () => {
+    const { input, output, type } = terminal();
+    const lines = new SessionLines(input, output);
+    try {
+      await lines
+        .duringCard(async () => {
+          await type("2: keep the old");
+          throw new Error("taken down: timed out");
+        })
+        .catch(() => undefined);
+      lines.prompt();
+      await type("\r");
+      expect(await lines.next()).toBe("");
+    } finally {
+      lines.close();
+    }
+  });
 });

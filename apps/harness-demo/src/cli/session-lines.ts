@@ -139,12 +139,17 @@ export class SessionLines {
     return echo;
   }
 
-  /** Runs `work` (a card being asked) with typed lines going to {@link cardInput}. */
+  /**
+   * Runs `work` (a card being asked) with typed lines going to {@link cardInput}. What was typed
+   * for the card and not entered when it ends (taken down: a timeout, a cancel, the run ending) is
+   * dropped: else the next prompt would show it and Enter would run it as a tool call.
+   */
   async duringCard<T>(work: () => Promise<T>): Promise<T> {
     if (this.openCards++ === 0) this.readline.setPrompt(cardPrompt);
     try {
       return await work();
     } finally {
+      if (this.readline.terminal && this.readline.line !== "") this.clearLine();
       if (--this.openCards === 0) this.readline.setPrompt(toolPrompt);
     }
   }
