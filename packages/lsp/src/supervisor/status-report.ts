@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { processStat } from "@tools/registry";
 import { extname, join } from "node:path";
 import { readCompileDatabase } from "../checkers/compile-commands.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
@@ -52,7 +53,7 @@ export function statusReport(view: StatusView, file?: string): string {
     lines.push(
       `${record.spec.language}: root ${view.display(record.root)} (marker ${detection.marker ?? "gone"}), binary ${describeBinary(
         detection.binary,
-      )}, state ${state}${client?.pid && state === "running" ? ` (pid ${client.pid})` : ""}${
+      )}, state ${state}${client?.pid && state === "running" ? ` (pid ${client.pid}${describeStopped(client.pid)})` : ""}${
         state === "running" ? describeInterpreter(client, view) : ""
       }${
         reason && state !== "running"
@@ -182,4 +183,15 @@ function describeCompileDatabase(root: string, view: StatusView): string {
   if (!database || database.relativeDirectories === 0) return "";
   const count = database.relativeDirectories;
   return `; ${view.display(database.path)}: ${count} entr${count === 1 ? "y has" : "ies have"} a relative "directory", which clangd does not use (it builds those files with guessed flags): make ${count === 1 ? "it" : "them"} absolute`;
+}
+
+/**
+ * ", stopped: …" when the server's process is stopped (SIGSTOP, a debugger, Ctrl+Z): it is
+ * running as far as the protocol knows, but answers nothing until continued.
+ */
+function describeStopped(pid: number): string {
+  const state = processStat(pid)?.state;
+  return state === "T" || state === "t"
+    ? ", stopped (SIGSTOP or a debugger): it answers nothing until continued; reload replaces it"
+    : "";
 }

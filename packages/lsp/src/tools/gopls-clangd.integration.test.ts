@@ -274,6 +274,19 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (lan
       const status = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
       expect(status).toMatch(/c: root one \(marker compile_flags\.txt\), binary found .*state running/);
       expect(status).toMatch(/c: root two \(marker compile_flags\.txt\), binary found .*state running/);
+      // A server stopped outright (SIGSTOP) is running as far as the protocol knows: status says so.
+      const pid = Number(/c: root one .*state running \(pid (\d+)\)/.exec(status)?.[1]);
+      expect(pid).toBeGreaterThan(0);
+      process.kill(pid, "SIGSTOP");
+      try {
+        const stopped = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
+        expect(stopped).toMatch(
+          /c: root one .*state running \(pid \d+, stopped \(SIGSTOP or a debugger\): it answers nothing until continued; reload replaces it\)/,
+        );
+        expect(stopped).not.toMatch(/c: root two .*stopped/);
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
     } finally {
       await run.dispose();
       fixture.remove();
