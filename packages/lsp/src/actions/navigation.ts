@@ -113,30 +113,22 @@ export async function navigate(
    * it (`next`, a few at most); `at` is left at the one answered (`first` when none is).
    */
   const askAtCandidates = async (first: ResolvedPosition) => {
-    at = first;
-    const answered = await askAtOccurrences(
-      first,
-      lines[first.line]!,
-      () => code(first.line),
-      askAt,
-      none,
-      `no ${noun}`,
-    );
-    if (!none(answered.answer)) return { asked: answered, used: first };
-    for (const other of first.next ?? []) {
-      at = other;
-      const again = await askAtOccurrences(
-        other,
-        lines[other.line]!,
-        () => code(other.line),
+    let firstAnswer: { answer: PlainLocation[]; character: number; note?: string } | undefined;
+    for (const candidate of [first, ...(first.next ?? [])]) {
+      at = candidate;
+      const asked = await askAtOccurrences(
+        candidate,
+        lines[candidate.line]!,
+        () => code(candidate.line),
         askAt,
         none,
         `no ${noun}`,
       );
-      if (!none(again.answer)) return { asked: again, used: other };
+      if (!none(asked.answer)) return { asked, used: candidate };
+      firstAnswer ??= asked;
     }
     at = first;
-    return { asked: answered, used: first };
+    return { asked: firstAnswer!, used: first };
   };
   /** The note saying which nearby line was used, when a later candidate answered. */
   const triedFirst = (used: ResolvedPosition, first: ResolvedPosition) =>
