@@ -1,17 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import { join } from "node:path";
-import { ownerOf, processGone, threadPrefix } from "../run/host-identity.js";
+import { hostScope, ownerOf, processGone, threadPrefix } from "../run/host-identity.js";
 import { errorMessage } from "../errors/tools-error.js";
 import { readRegularFile } from "./read-regular-file.js";
-import {
-  hostScope,
-  journalFolder,
-  ownFolder,
-  journalSuffix,
-  parseJournal,
-  type JournalEntry,
-} from "./write-journal.js";
+import { journalFolder, ownFolder, journalSuffix, parseJournal, type JournalEntry } from "./write-journal.js";
 
 // Rolling back a change set whose writer died while writing it (SIGKILL, a crash, an exit in the
 // middle): every file the set wrote is put back from its journal, every file it created is

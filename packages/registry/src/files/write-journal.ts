@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, readlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { unlinkSync, writeFileSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { threadPrefix } from "../run/host-identity.js";
+import { hostScope, threadPrefix } from "../run/host-identity.js";
 
 // The journal of a change set `writeFiles` is writing: enough to roll it back when the writing
 // process dies before the set is done (see recover-writes.ts). One file per set, written before
@@ -184,30 +184,4 @@ export function parseJournal(bytes: Uint8Array): Journal | undefined {
         : { ...entry, original: data.subarray(original[0], original[0] + original[1]) },
     ),
   };
-}
-
-let scope: string | undefined;
-
-/**
- * The boot (`/proc/sys/kernel/random/boot_id`) and pid namespace (`/proc/self/ns/pid`) this
- * process runs in: a journal's process ids mean something only there. Another container's or
- * sandbox's process sharing the temporary folder may be alive although no process here has its
- * id, and after a reboot every id is new. "" where neither can be read.
- */
-export function hostScope(): string {
-  if (scope !== undefined) return scope;
-  let boot = "";
-  let namespace = "";
-  try {
-    boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    // No /proc: the id and start time are all there is.
-  }
-  try {
-    namespace = readlinkSync("/proc/self/ns/pid");
-  } catch {
-    // As above.
-  }
-  scope = `${boot} ${namespace}`.trim();
-  return scope;
 }

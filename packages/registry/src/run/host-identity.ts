@@ -1,3 +1,4 @@
+import { readFileSync, readlinkSync } from "node:fs";
 import { threadId } from "node:worker_threads";
 import { processStat } from "./process-tree.js";
 
@@ -38,4 +39,30 @@ export function processGone(pid: number, start: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
+}
+
+let scope: string | undefined;
+
+/**
+ * The boot (`/proc/sys/kernel/random/boot_id`) and pid namespace (`/proc/self/ns/pid`) this
+ * process runs in: a journal's process ids mean something only there. Another container's or
+ * sandbox's process sharing the temporary folder may be alive although no process here has its
+ * id, and after a reboot every id is new. "" where neither can be read.
+ */
+export function hostScope(): string {
+  if (scope !== undefined) return scope;
+  let boot = "";
+  let namespace = "";
+  try {
+    boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    // No /proc: the id and start time are all there is.
+  }
+  try {
+    namespace = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    // As above.
+  }
+  scope = `${boot} ${namespace}`.trim();
+  return scope;
 }
