@@ -55,7 +55,7 @@ function pane(): string {
   return tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-2000");
 }
 
-async function until<T>(what: string, check: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+async function until<T>(what: string, check: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = check();
