@@ -252,6 +252,18 @@ describe.skipIf((!findBinary("clangd", [], []).found || !findBinary("gopls", [],
   },
 );
 
+/** Waits until /proc says the process is stopped (state T), or fails after `ms`. */
+async function stoppedWithin(pid: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (/^\d+ \(.*\) [Tt] /s.test(stat)) return;
+    if (Date.now() > deadline)
+      throw new Error(`pid ${pid} not stopped within ${ms} ms: ${stat.slice(0, 80)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (language, root)", () => {
   it("starts one clangd per root and lists both in status", async () => {
     const fixture = copyFixture("multi-root");
@@ -279,6 +291,9 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (lan
       expect(pid).toBeGreaterThan(0);
       process.kill(pid, "SIGSTOP");
       try {
+        // The kernel stops the process when it is next scheduled, not when kill returns: on a
+        // loaded machine /proc may still say "sleeping" for a moment. Wait (bounded) for the stop.
+        await stoppedWithin(pid, 10_000);
         const stopped = resultText(await registry.invoke(run, { tool: "lsp", args: { action: "status" } }));
         expect(stopped).toMatch(
           /c: root one .*state running \(pid \d+, stopped \(SIGSTOP or a debugger\): it answers nothing until continued; reload replaces it\)/,
