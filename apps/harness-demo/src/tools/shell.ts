@@ -130,12 +130,6 @@ export const shellTool = defineTool({
       await endLeftovers(child, mark.value);
       pipesHeld = !(await closedWithin(child, pipeGraceMs));
       if (pipesHeld) {
-        // A daemon caught mid-exec by that sweep (its environment unreadable for the instant) still
-        // carries the mark and holds the pipes: once more, now that it has settled.
-        await terminateProcess(child, { mark: mark.value, graceMs });
-        pipesHeld = !(await closedWithin(child, pipeGraceMs));
-      }
-      if (pipesHeld) {
         child.stdout.destroy();
         child.stderr.destroy();
       }

@@ -16,6 +16,9 @@ export interface TerminateOptions {
   mark?: string;
 }
 
+/** Most looks by the mark after the first: one, and more while each finds something new. */
+const maxLooks = 4;
+
 function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
 }
@@ -50,7 +53,10 @@ function signal(child: ChildProcess, name: NodeJS.Signals, group: boolean): void
  * Python's `start_new_session`, Node's `detached`): each gets SIGTERM with the group and SIGKILL
  * once the child is gone. A daemon whose parent exited before (the init process adopted it) is
  * found by the child's mark, when it was spawned with one ({@link createProcessMark}); with a
- * mark, what carries it is ended even when the child has exited already.
+ * mark, what carries it is ended even when the child has exited already. The mark is looked for
+ * twice at least (and again while a look finds something new): a carrier that forked after one
+ * look listed the processes, and exited before its environment was read, left a process only the
+ * next look lists.
  */
 export async function terminateProcess(child: ChildProcess, options: TerminateOptions = {}): Promise<void> {
   const graceMs = options.graceMs ?? 2000;
@@ -63,13 +69,22 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   // Whether anything can still start a process carrying the mark: the child while it runs, or a
   // carrier found. With none, the rounds of SIGKILL at the end have nothing to look for.
   let carriers = !exited(child);
-  const collect = () => {
+  /** One look: adds what it finds to the tree; returns what is new. */
+  const collect = (): ProcessIdentity[] => {
+    const added: ProcessIdentity[] = [];
+    const add = (found: ProcessIdentity) => {
+      if (tree.get(found.pid)?.start === found.start) return;
+      tree.set(found.pid, found);
+      added.push(found);
+    };
     for (const found of mark === undefined ? [] : markedProcesses(mark)) {
       carriers = true;
-      tree.set(found.pid, found);
+      add(found);
     }
-    if (!group || child.pid === undefined || exited(child)) return;
-    for (const found of descendantsOf(child.pid)) tree.set(found.pid, found);
+    if (group && child.pid !== undefined && !exited(child)) {
+      for (const found of descendantsOf(child.pid)) add(found);
+    }
+    return added;
   };
   collect();
   const gone = new Promise<void>((resolve) => {
@@ -78,6 +93,15 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   });
   signal(child, "SIGTERM", group);
   signalProcesses([...tree.values()], "SIGTERM");
+  // A second look by the mark, and more while each finds something new: a look lists /proc,
+  // then reads each environment; a carrier that forked after the listing and exited before its
+  // environment was read (`setsid sh -c "daemon &"` as bash ends) leaves a daemon no look had
+  // listed. The next listing has it.
+  for (let look = 0; mark !== undefined && look < maxLooks; look++) {
+    const added = collect();
+    signalProcesses(added, "SIGTERM");
+    if (added.length === 0) break;
+  }
   let timer: NodeJS.Timeout | undefined;
   const killAfterGrace = new Promise<void>((resolve) => {
     timer = setTimeout(() => {

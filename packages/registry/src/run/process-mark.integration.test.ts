@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
@@ -226,6 +226,48 @@ describe("process marks", () => {
       expect(await waitFor(() => left().length === 0, 2000), `left: ${left().join(" ")}`).toBe(true);
     } finally {
       for (const pid of left()) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  it("ends a daemon a setsid shell forks as bash exits, also when the first look listed /proc before it was forked (20 tries)", async () => {
+    // `sh` forks `sleep` and exits at once: the look after bash exits can list the processes
+    // before `sh` forked it and read `sh`'s environment once `sh` was gone, finding neither. A
+    // shell tool saw 2 calls in 15 leave it running.
+    const sleepers = (seconds: string): number[] =>
+      readdirSync("/proc")
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((entry) => {
+          try {
+            return readFileSync(`/proc/${entry}/cmdline`, "utf8") === `sleep\0${seconds}\0`;
+          } catch {
+            return false;
+          }
+        })
+        .map(Number)
+        .filter((pid) => !dead(pid));
+    const left: number[] = [];
+    try {
+      for (let i = 0; i < 20; i++) {
+        const seconds = `${2000 + i}.${process.pid}`;
+        const mark = createProcessMark();
+        const child = spawn("/bin/bash", ["-c", `(setsid sh -c "sleep ${seconds} &" &) ; echo started`], {
+          detached: true,
+          stdio: "ignore",
+          env: { ...process.env, ...mark.env },
+        });
+        await new Promise((resolve) => child.once("exit", resolve));
+        // As a shell tool ends what bash left: its group at once, then what carries the mark.
+        try {
+          process.kill(-child.pid!, "SIGKILL");
+        } catch {
+          // The group is empty.
+        }
+        await terminateProcess(child, { mark: mark.value, graceMs: 1000 });
+        if (!(await waitFor(() => sleepers(seconds).length === 0, 3000))) left.push(...sleepers(seconds));
+      }
+      expect(left).toEqual([]);
+    } finally {
+      for (const pid of left) process.kill(pid, "SIGKILL");
     }
   });
 
