@@ -72,14 +72,11 @@ export type {
   CallStartEvent,
 } from "./events/call-events.js";
 
-export { fileNameMaxBytes, nodeFileOperations, writeFiles } from "./files/write-files.js";
+export { writeFiles } from "./files/write-files.js";
+export { nodeFileOperations } from "./files/file-operations.js";
+export { fileNameMaxBytes } from "./files/temporary-name.js";
 export { openRegularFile, readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
 export { rejectOnAbort } from "./invoke/reject-on-abort.js";
 export { closestName } from "./invoke/closest-name.js";
-export type {
-  ExpectedContent,
-  FileChange,
-  FileOperations,
-  MovedFile,
-  WriteOutcome,
-} from "./files/write-files.js";
+export type { ExpectedContent, FileChange, MovedFile, WriteOutcome } from "./files/write-files.js";
+export type { FileOperations, FileStatus } from "./files/file-operations.js";

@@ -1,5 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixture-tools.js";
@@ -13,9 +21,16 @@ import { reaperModules, transpileModules } from "../testing/transpiled-modules.j
 const writerModules = [
   ...reaperModules,
   "files/write-files",
+  "files/file-operations",
+  "files/temporary-name",
+  "files/write-in-place",
   "files/read-regular-file",
+  "files/read-journal",
   "files/recover-writes",
+  "files/recovery-report",
+  "files/recovery-sweep",
   "errors/tools-error",
+  "result/bounded-output",
 ];
 
 /**
@@ -26,7 +41,8 @@ const writerModules = [
  */
 const scripts: Record<string, string> = {
   "host.js": `
-import { nodeFileOperations, writeFiles } from "./files/write-files.js";
+import { nodeFileOperations } from "./files/file-operations.js";
+import { writeFiles } from "./files/write-files.js";
 import { reaperPid } from "./run/process-mark.js";
 const [dir, count, stopAt] = process.argv.slice(2);
 let renames = 0;
@@ -51,7 +67,8 @@ await writeFiles(changes, ops);
 console.log("finished");
 `,
   "single.js": `
-import { nodeFileOperations, writeFiles } from "./files/write-files.js";
+import { nodeFileOperations } from "./files/file-operations.js";
+import { writeFiles } from "./files/write-files.js";
 import { reaperPid } from "./run/process-mark.js";
 const [dir] = process.argv.slice(2);
 const ops = {
@@ -67,7 +84,40 @@ await writeFiles([{ path: dir + "/big.txt", content: "x".repeat(1 << 20) }], ops
   "next.js": `
 import { writeFiles } from "./files/write-files.js";
 const outcome = await writeFiles([{ path: process.argv[2] + "/other.txt", content: "other\\n" }]);
-console.log(JSON.stringify(outcome.ok));
+console.log(JSON.stringify({ ok: outcome.ok, warnings: outcome.warnings ?? [] }));
+`,
+  "linked.js": `
+import { writeInPlace } from "./files/write-in-place.js";
+import { nodeFileOperations } from "./files/file-operations.js";
+import { writeFiles } from "./files/write-files.js";
+import { reaperPid } from "./run/process-mark.js";
+const [dir, where] = process.argv.slice(2);
+const stop = () => {
+  console.log(JSON.stringify({ reaper: reaperPid() }));
+  setInterval(() => {}, 1000);
+  return new Promise(() => {});
+};
+const ops = {
+  ...nodeFileOperations,
+  // "rename": a.txt is written in place, then the set stops before b.txt's rename.
+  rename: where === "rename" ? stop : nodeFileOperations.rename,
+  // "in-place": the set stops halfway through writing a.txt in place.
+  writeInPlace: async (path, data) => {
+    if (where !== "in-place") return writeInPlace(path, data);
+    const { open } = await import("node:fs/promises");
+    const handle = await open(path, "r+");
+    await handle.write(Buffer.from(data).subarray(0, 3), 0, 3, 0);
+    await handle.close();
+    return stop();
+  },
+};
+await writeFiles(
+  [
+    { path: dir + "/a.txt", expected: "linked original\\n", content: "a new text, longer than the original\\n" },
+    { path: dir + "/b.txt", expected: "b\\n", content: "B\\n" },
+  ],
+  ops,
+);
 `,
 };
 
@@ -124,29 +174,70 @@ describe("a writer killed in the middle of a change set", () => {
     rewritten() === 0 &&
     JSON.stringify(listing()) ===
       JSON.stringify([...Array.from({ length: count }, (_, i) => `f${i}.txt`), "gone.txt"].sort()) &&
-    readdirSync(journals).length === 0;
+    readdirSync(journals).filter((name) => !name.endsWith(".recovered.json")).length === 0;
+
+  /** The process id of the last host started. */
+  let hostPid = 0;
 
   /** Starts the host, waits until it has stopped halfway, and kills it; returns its reaper. */
-  async function killHalfway(folder: string, script = "host.js"): Promise<number> {
-    const host = spawn(process.execPath, [script, work, String(count), "7"], {
+  async function killHalfway(
+    folder: string,
+    script = "host.js",
+    args = [String(count), "7"],
+  ): Promise<number> {
+    const host = spawn(process.execPath, [script, work, ...args], {
       cwd: folder,
       env,
       stdio: ["ignore", "pipe", "inherit"],
     });
     children.push(host);
+    hostPid = host.pid!;
     const { reaper } = JSON.parse(await firstLine(host)) as { reaper: number };
     expect(typeof reaper).toBe("number");
     host.kill("SIGKILL");
     return reaper;
   }
 
-  it("is rolled back by its reaper: files put back, created ones removed, no temporary file left", async () => {
+  /** Runs next.js, the next writer, and returns what it printed. */
+  async function nextWriter(folder: string): Promise<{ ok: boolean; warnings: string[] }> {
+    const next = spawn(process.execPath, ["next.js", work], {
+      cwd: folder,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(next);
+    const printed = JSON.parse(await firstLine(next)) as { ok: boolean; warnings: string[] };
+    unlinkSync(join(work, "other.txt"));
+    return printed;
+  }
+
+  /** What the next writer is told of the killed set: its six files written were put back. */
+  const toldOfRollBack = (warnings: string[]) => {
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      new RegExp(
+        `^rolled back a change set that process ${hostPid} left half written when it ended \\(begun \\d{4}-\\d\\d-\\d\\dT[^,]+Z, rolled back [^)]+Z\\): restored 6 files: `,
+      ),
+    );
+    for (const name of ["f0.txt", "f4.txt", "new/deep/n.txt"])
+      expect(warnings[0]).toContain(join(work, name));
+    expect(warnings[0]).not.toContain("f5.txt");
+  };
+
+  it("is rolled back by its reaper: files put back, created ones removed, no temporary file left; the next writer is told", async () => {
     prepare();
-    const reaper = await killHalfway(writerFolder(true));
+    const folder = writerFolder(true);
+    const reaper = await killHalfway(folder);
     expect(await waitFor(untouched, 10_000)).toBe(true);
     expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
     expect(readFileSync(join(work, "gone.txt"), "utf8")).toBe("gone\n");
     expect(existsSync(join(work, "new"))).toBe(false);
+    // The reaper's report is told to the next writer of any process, once.
+    const next = await nextWriter(folder);
+    expect(next.ok).toBe(true);
+    toldOfRollBack(next.warnings);
+    expect(readdirSync(journals)).toEqual([]);
+    expect((await nextWriter(folder)).warnings).toEqual([]);
   });
 
   it("is rolled back by the next process that writes files when the reaper cannot run Node", async () => {
@@ -160,16 +251,11 @@ describe("a writer killed in the middle of a change set", () => {
     expect(listing().filter((name) => name.endsWith(".tmp"))).toHaveLength(1);
     expect(readdirSync(journals)).toHaveLength(1);
 
-    const next = spawn(process.execPath, ["next.js", work], {
-      cwd: folder,
-      env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    children.push(next);
-    expect(await firstLine(next)).toBe("true");
-    // The next run's own write is there; everything else is as before the killed set.
-    expect(readFileSync(join(work, "other.txt"), "utf8")).toBe("other\n");
-    unlinkSync(join(work, "other.txt"));
+    // The next run's own write is done, and it is told of the roll back; everything else is as
+    // before the killed set.
+    const next = await nextWriter(folder);
+    expect(next.ok).toBe(true);
+    toldOfRollBack(next.warnings);
     expect(untouched()).toBe(true);
   });
 
@@ -178,5 +264,51 @@ describe("a writer killed in the middle of a change set", () => {
     const reaper = await killHalfway(writerFolder(true), "single.js");
     expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
     expect(untouched()).toBe(true);
+  });
+});
+
+describe("a writer killed while a set rewrites a hard-linked file in place", () => {
+  let work: string;
+  let env: NodeJS.ProcessEnv;
+
+  async function killAt(where: "rename" | "in-place"): Promise<number> {
+    work = tempDir();
+    env = { ...process.env, TMPDIR: tempDir() };
+    writeFileSync(join(work, "a.txt"), "linked original\n");
+    linkSync(join(work, "a.txt"), join(work, "a-link.txt"));
+    writeFileSync(join(work, "b.txt"), "b\n");
+    const host = spawn(process.execPath, ["linked.js", work, where], {
+      cwd: writerFolder(true),
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    children.push(host);
+    const { reaper } = JSON.parse(await firstLine(host)) as { reaper: number };
+    host.kill("SIGKILL");
+    return reaper;
+  }
+
+  const inode = (name: string) => statSync(join(work, name)).ino;
+  const restored = () =>
+    readFileSync(join(work, "a.txt"), "utf8") === "linked original\n" &&
+    readFileSync(join(work, "a-link.txt"), "utf8") === "linked original\n" &&
+    readFileSync(join(work, "b.txt"), "utf8") === "b\n";
+
+  it("puts the file back in place once written: both names read the original, still one file", async () => {
+    const reaper = await killAt("rename");
+    expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
+    expect(restored()).toBe(true);
+    expect(inode("a.txt")).toBe(inode("a-link.txt"));
+    expect(statSync(join(work, "a.txt")).nlink).toBe(2);
+    expect(readdirSync(work).sort()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
+  });
+
+  it("puts the file back when the write in place was cut off halfway", async () => {
+    const reaper = await killAt("in-place");
+    // Killed with the new bytes' start over the original: "a n" + "ked original\n".
+    expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
+    expect(restored()).toBe(true);
+    expect(inode("a.txt")).toBe(inode("a-link.txt"));
+    expect(readdirSync(work).sort()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
   });
 });

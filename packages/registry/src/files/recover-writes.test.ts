@@ -1,22 +1,27 @@
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { threadPrefix } from "../run/host-identity.js";
 import { waitFor } from "../testing/processes.js";
 import { recoverInterruptedWrites, recoverJournal } from "./recover-writes.js";
-import { nodeFileOperations, writeFiles, type FileChange, type FileOperations } from "./write-files.js";
-import { journalFolder, parseJournal } from "./write-journal.js";
+import { nodeFileOperations, type FileOperations } from "./file-operations.js";
+import { parseJournal } from "./read-journal.js";
+import { writeFiles, type FileChange } from "./write-files.js";
+import { journalFolder } from "./write-journal.js";
 
 // A set whose writer stops for good in the middle (as when its process is killed): the real
 // file system, except that one call never returns. The journal it left is then recovered as the
@@ -84,15 +89,28 @@ describe("rolling back a set whose writer stopped", () => {
   it("puts rewritten files back, removes created files, folders and the temporary file", async () => {
     chmodSync(at("a.txt"), 0o640);
     // a.txt, n.txt and b.txt are renamed into place; c.txt's rename never happens.
-    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
-    expect(listing().some((name) => name.endsWith(".tmp"))).toBe(true);
+    // Stopped for good once c.txt's temporary file is there, waiting for its rename.
+    await stopped(
+      set(),
+      stoppingAt("rename", 4),
+      () => read("b.txt") === "B\n" && listing().some((name) => name.endsWith(".tmp")),
+    );
     // The writer is alive: no one else's sweep touches its set.
     expect(await recoverInterruptedWrites()).toEqual([]);
     expect(read("a.txt")).toBe("A\n");
 
     // As the reaper does once the writer's thread ended.
     const reports = await recoverInterruptedWrites({ owner: threadPrefix() });
-    expect(reports).toEqual([{ restored: ["a.txt", "new/deep/n.txt", "b.txt"], left: [] }]);
+    expect(reports).toEqual([
+      {
+        pid: process.pid,
+        begunAt: expect.any(Number),
+        recoveredAt: expect.any(Number),
+        rolledBack: true,
+        restored: ["a.txt", "new/deep/n.txt", "b.txt"],
+        left: [],
+      },
+    ]);
     expect(listing()).toEqual(["a.txt", "b.txt", "c.txt", "d.txt"]);
     expect(["a.txt", "b.txt", "c.txt", "d.txt"].map(read)).toEqual([
       "a.txt\n",
@@ -125,7 +143,14 @@ describe("rolling back a set whose writer stopped", () => {
 
     // Found over 10 minutes after: kept for a human, not rolled back.
     writeFileSync(gone("old"), bytes, { mode: 0o600 });
-    expect(await recoverInterruptedWrites({ now: Date.now() + 11 * 60_000 })).toEqual([]);
+    expect(await recoverInterruptedWrites({ now: Date.now() + 11 * 60_000 })).toMatchObject([
+      {
+        pid: 999999999,
+        rolledBack: false,
+        restored: [],
+        kept: join(journalFolder(), "999999999-1-0-old.left"),
+      },
+    ]);
     expect(read("a.txt")).toBe("A\n");
     expect(journals()).toEqual(["999999999-1-0-old.left", "999999999-1-0-old.left.txt"]);
     expect(readFileSync(join(journalFolder(), "999999999-1-0-old.left.txt"), "utf8")).toContain(
@@ -142,7 +167,7 @@ describe("rolling back a set whose writer stopped", () => {
 
     // Fresh, of this boot and namespace, its writer gone: rolled back.
     const reports = await recoverInterruptedWrites();
-    expect(reports).toEqual([{ restored: ["a.txt", "new/deep/n.txt", "b.txt"], left: [] }]);
+    expect(reports).toMatchObject([{ restored: ["a.txt", "new/deep/n.txt", "b.txt"], left: [] }]);
     expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
   });
 
@@ -157,7 +182,7 @@ describe("rolling back a set whose writer stopped", () => {
     await stopped(changes, stoppingAt("unlink", 2), () => !existsSync(at("d.txt")));
     const [journal] = journals();
     const report = await recoverJournal(join(journalFolder(), journal!));
-    expect(report).toEqual({ restored: ["a.txt", "d.txt"], left: [] });
+    expect(report).toMatchObject({ restored: ["a.txt", "d.txt"], left: [] });
     expect(statSync(at("d.txt")).mode & 0o777).toBe(0o600);
     expect(read("a.txt")).toBe("a.txt\n");
     expect(listing()).toEqual(["a.txt", "b.txt", "c.txt", "d.txt"]);
@@ -168,7 +193,7 @@ describe("rolling back a set whose writer stopped", () => {
     await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
     writeFileSync(at("a.txt"), "saved by an editor after the crash\n");
     const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
-    expect(report).toEqual({
+    expect(report).toMatchObject({
       restored: ["new/deep/n.txt", "b.txt"],
       left: [{ label: "a.txt", reason: changedReason }],
     });
@@ -188,7 +213,7 @@ describe("rolling back a set whose writer stopped", () => {
     await stopped(set(), stoppingAt("rename", 2), () => read("a.txt") === "A\n");
     writeFileSync(at("c.txt"), "edited\n");
     const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
-    expect(report).toEqual({ restored: ["a.txt"], left: [{ label: "c.txt", reason: changedReason }] });
+    expect(report).toMatchObject({ restored: ["a.txt"], left: [{ label: "c.txt", reason: changedReason }] });
     expect([read("a.txt"), read("c.txt")]).toEqual(["a.txt\n", "edited\n"]);
     expect(listing()).toEqual(["a.txt", "b.txt", "c.txt", "d.txt"]);
   });
@@ -218,7 +243,7 @@ describe("rolling back a set whose writer stopped", () => {
     mkdirSync(journalFolder(), { mode: 0o700, recursive: true });
     const path = join(journalFolder(), `${threadPrefix()}000000000000.journal`);
     writeFileSync(path, `{"version":1,"folders":[],"entries":[],"dataLength":100}\nab`);
-    expect(await recoverJournal(path)).toEqual({ restored: [], left: [] });
+    expect(await recoverJournal(path)).toMatchObject({ rolledBack: true, restored: [], left: [] });
     expect(journals()).toEqual([]);
   });
 
@@ -241,5 +266,207 @@ describe("rolling back a set whose writer stopped", () => {
     );
     expect(outcome).toMatchObject({ ok: false, restored: 1, notRestored: [] });
     expect(journals()).toEqual([]);
+  });
+
+  it("tells the next writeFiles of a set it rolled back, in the outcome's warnings", async () => {
+    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    // As the journal of a writer that is gone.
+    renameSync(join(journalFolder(), journals()[0]!), join(journalFolder(), "999999999-1-0-gone.journal"));
+    // Past this process's once-a-second sweep, whatever wrote before.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 2000);
+    let outcome;
+    try {
+      outcome = await writeFiles([{ path: at("other.txt"), content: "other\n" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(outcome).toEqual({
+      ok: true,
+      changed: [at("other.txt")],
+      warnings: [
+        expect.stringMatching(
+          new RegExp(
+            `^rolled back a change set that process ${process.pid} left half written when it ended \\(begun [^,]+Z, rolled back [^)]+Z\\): restored 3 files: a\\.txt, new/deep/n\\.txt, b\\.txt$`,
+          ),
+        ),
+      ],
+    });
+    expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
+    // Told once: the next call has nothing to say.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 4000);
+    try {
+      expect(await writeFiles([{ path: at("other.txt"), content: "again\n" }])).toEqual({
+        ok: true,
+        changed: [at("other.txt")],
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("keeps a corrupted journal as .left with a reason naming the field, and rolls nothing back from it", async () => {
+    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    const [name] = journals();
+    const bytes = readFileSync(join(journalFolder(), name!));
+    rmSync(join(journalFolder(), name!));
+    const end = bytes.indexOf(0x0a);
+    const rest = bytes.subarray(end);
+    const dataLength = rest.byteLength - 1;
+    type Header = { entries: Record<string, unknown>[] } & Record<string, unknown>;
+    const header = () => JSON.parse(bytes.subarray(0, end).toString("utf8")) as Header;
+    const halfWritten = listing();
+    const corruptions: [string, string, string][] = [
+      ["json", '{"version":1,"folders":[', "its first line is not JSON"],
+      [
+        "mode",
+        JSON.stringify({
+          ...header(),
+          entries: header().entries.map((entry, index) =>
+            index === 0 ? { ...entry, mode: "rw-r--r--" } : entry,
+          ),
+        }),
+        'entries[0].mode is "rw-r--r--", expected a file mode',
+      ],
+      [
+        "temp",
+        JSON.stringify({
+          ...header(),
+          entries: header().entries.map((entry, index) =>
+            index === 3 ? { ...entry, temp: at("d.txt") } : entry,
+          ),
+        }),
+        "entries[3].temp is",
+      ],
+      [
+        "range",
+        JSON.stringify({
+          ...header(),
+          entries: header().entries.map((entry, index) =>
+            index === 2 ? { ...entry, original: [0, dataLength + 1] } : entry,
+          ),
+        }),
+        `entries[2].original is [0,${dataLength + 1}], expected [offset, length] within the ${dataLength} bytes after the header`,
+      ],
+      [
+        "entries",
+        JSON.stringify({ ...header(), entries: { a: 1 } }),
+        'entries is {"a":1}, expected a list of entries',
+      ],
+      [
+        "target",
+        JSON.stringify({
+          ...header(),
+          entries: header().entries.map((entry, index) =>
+            index === 1 ? { ...entry, target: "n.txt" } : entry,
+          ),
+        }),
+        'entries[1].target is "n.txt", expected an absolute path',
+      ],
+      [
+        "wrote",
+        JSON.stringify({
+          ...header(),
+          entries: header().entries.map((entry, index) => (index === 0 ? { ...entry, wrote: 42 } : entry)),
+        }),
+        "entries[0].wrote is 42",
+      ],
+      [
+        "longer",
+        `${bytes.subarray(0, end).toString("utf8")}`,
+        `dataLength is ${dataLength}, expected the ${dataLength + 3} bytes after the header`,
+      ],
+    ];
+    for (const [what, line, problem] of corruptions) {
+      const tail = what === "longer" ? Buffer.concat([rest, Buffer.from("xyz")]) : rest;
+      writeFileSync(
+        join(journalFolder(), `999999999-1-0-${what}.journal`),
+        Buffer.concat([Buffer.from(line), tail]),
+        {
+          mode: 0o600,
+        },
+      );
+      const reports = await recoverInterruptedWrites();
+      expect(reports, what).toEqual([
+        expect.objectContaining({
+          rolledBack: false,
+          restored: [],
+          left: [{ label: "(the whole set)", reason: expect.stringContaining(problem) as string }],
+          kept: expect.stringMatching(/\.left$/) as string,
+        }),
+      ]);
+      expect(reports[0]!.left[0]!.reason, what).toMatch(
+        /^the journal is corrupt: .*; nothing was rolled back from it$/,
+      );
+      // Nothing touched: the set is as the writer left it, d.txt (named as a temporary file) too.
+      expect(listing(), what).toEqual(halfWritten);
+      expect([read("a.txt"), read("b.txt"), read("d.txt")], what).toEqual(["A\n", "B\n", "d.txt\n"]);
+      const kept = reports[0]!.kept!;
+      expect(readFileSync(`${kept}.txt`, "utf8"), what).toContain(problem);
+      rmSync(kept);
+      rmSync(`${kept}.txt`);
+    }
+  });
+
+  it("reads only the header of a gone writer's journal to judge it, not the originals after it", async () => {
+    mkdirSync(journalFolder(), { mode: 0o700, recursive: true });
+    const original = Buffer.alloc(16 << 20, 0x61);
+    const header = {
+      version: 1,
+      host: "another-boot pid:[1]",
+      pid: 999999999,
+      folders: [],
+      entries: [
+        {
+          target: at("a.txt"),
+          label: "a.txt",
+          temp: at(".a.txt.000000000000.tmp"),
+          wrote: null,
+          present: true,
+          original: [0, original.byteLength],
+        },
+      ],
+      dataLength: original.byteLength,
+    };
+    const path = join(journalFolder(), "999999999-1-0-big.journal");
+    writeFileSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), original]), {
+      mode: 0o600,
+    });
+    // Bytes this process has read, by any read call (Linux).
+    const bytesRead = () => Number(/^rchar:\s*(\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+    const before = bytesRead();
+    // Another boot or namespace's: judged by its header, and left alone.
+    expect(await recoverInterruptedWrites()).toEqual([]);
+    expect(bytesRead() - before).toBeLessThan(1 << 20);
+    expect(existsSync(path)).toBe(true);
+  });
+
+  it("journals a lone change of a hard-linked file whole, and puts it back in place when its write was cut off", async () => {
+    linkSync(at("a.txt"), at("a-link.txt"));
+    const halfway: FileOperations = {
+      ...nodeFileOperations,
+      // Writes the first two bytes in place, and never more.
+      writeInPlace: async (path, data) => {
+        const handle = await open(path, "r+");
+        await handle.write(Buffer.from(data).subarray(0, 2), 0, 2, 0);
+        await handle.close();
+        return new Promise<void>(() => undefined);
+      },
+    };
+    await stopped(
+      [{ path: at("a.txt"), content: "AB, a longer text\n" }],
+      halfway,
+      () => read("a-link.txt") === "ABtxt\n",
+    );
+    const journal = parseJournal(readFileSync(join(journalFolder(), journals()[0]!)));
+    expect(journal?.entries).toMatchObject([{ target: at("a.txt"), present: true, inPlace: true }]);
+    expect(Buffer.from(journal!.entries[0]!.original!).toString()).toBe("a.txt\n");
+    expect(Buffer.from(journal!.entries[0]!.content!).toString()).toBe("AB, a longer text\n");
+    const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
+    expect(report).toMatchObject({ restored: [at("a.txt")], left: [] });
+    expect([read("a.txt"), read("a-link.txt")]).toEqual(["a.txt\n", "a.txt\n"]);
+    expect(statSync(at("a.txt")).ino).toBe(statSync(at("a-link.txt")).ino);
+    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt", "c.txt", "d.txt"]);
   });
 });

@@ -2,30 +2,18 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs/promises";
 import { join } from "node:path";
 import { hostScope, ownerOf, processGone, threadPrefix } from "../run/host-identity.js";
-import { errorMessage } from "../errors/tools-error.js";
+import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import { readRegularFile } from "./read-regular-file.js";
-import { journalFolder, ownFolder, journalSuffix, parseJournal, type JournalEntry } from "./write-journal.js";
+import { readJournalIndex, readJournalRange, type JournalIndex } from "./read-journal.js";
+import type { LeftFile, RecoveryReport } from "./recovery-report.js";
+import { cutOffInPlace, writeInPlace } from "./write-in-place.js";
+import { journalFolder, ownFolder, journalSuffix, type JournalEntry } from "./write-journal.js";
 
 // Rolling back a change set whose writer died while writing it (SIGKILL, a crash, an exit in the
 // middle): every file the set wrote is put back from its journal, every file it created is
 // removed, its temporary files and new folders go. A file that holds neither what the set wrote
 // nor what was there before was changed by someone else since: it is left as it is, and why is
-// recorded.
-
-/** A file a roll back did not touch. */
-export interface LeftFile {
-  /** How the writer named it. */
-  readonly label: string;
-  readonly reason: string;
-}
-
-/** What rolling back one journal did. */
-export interface RecoveryReport {
-  /** The files put back as they were before the set (or removed, when the set created them). */
-  readonly restored: readonly string[];
-  /** The files left as they are; their journal is kept as `<name>.left` with a `.txt` report. */
-  readonly left: readonly LeftFile[];
-}
+// recorded. What was done is reported (recovery-report.ts).
 
 function sha256(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
@@ -45,6 +33,20 @@ async function current(path: string): Promise<Uint8Array | null> {
   });
 }
 
+/** Whether `now` is what the entry's set left there: all it wrote, or, in place, part of it. */
+function writtenBySet(entry: JournalEntry, now: Uint8Array | null): boolean {
+  if (entry.wrote === null) return now === null;
+  if (now === null) return false;
+  if (sha256(now) === entry.wrote) return true;
+  // Written in place and cut off midway: the new bytes over the original's tail.
+  return (
+    entry.inPlace === true &&
+    entry.original !== undefined &&
+    entry.content !== undefined &&
+    cutOffInPlace(now, entry.original, entry.content)
+  );
+}
+
 /**
  * Puts one file of a set back: `restored`, `untouched` (the set had not changed it), or the
  * reason it is left as it is.
@@ -60,15 +62,17 @@ async function rollBack(entry: JournalEntry): Promise<"restored" | "untouched" |
       ? !entry.present && now === null
       : now !== null && Buffer.from(original).equals(Buffer.from(now));
   if (untouched) return "untouched";
-  const written = entry.wrote === null ? now === null : now !== null && sha256(now) === entry.wrote;
-  if (!written)
+  if (!writtenBySet(entry, now))
     return {
       left:
         now === null
           ? "deleted by someone else since the set began; left as it is"
           : "holds neither what the set wrote nor what was there before (changed by someone else since the set began); left as it is",
     };
-  if (original !== undefined) {
+  if (original !== undefined && entry.inPlace === true) {
+    // In place, as it was written: its other hard links see the original again.
+    await writeInPlace(entry.target, original);
+  } else if (original !== undefined) {
     // Through a temporary file and a rename, as it was written: never half there.
     await fs.writeFile(entry.temp, original, { flag: "wx", mode: entry.mode ?? 0o666 });
     if (entry.mode !== undefined) await fs.chmod(entry.temp, entry.mode).catch(() => undefined);
@@ -84,46 +88,86 @@ async function rollBack(entry: JournalEntry): Promise<"restored" | "untouched" |
   return "restored";
 }
 
+/** The entry `stored` of the journal open as `handle`, with its bytes read. */
+async function loadEntry(
+  handle: fs.FileHandle,
+  index: JournalIndex,
+  stored: JournalIndex["entries"][number],
+): Promise<JournalEntry> {
+  const { original, content, ...entry } = stored;
+  return {
+    ...entry,
+    ...(original === undefined ? {} : { original: await readJournalRange(handle, index, original) }),
+    ...(content === undefined ? {} : { content: await readJournalRange(handle, index, content) }),
+  };
+}
+
 /**
  * Rolls back the change set journalled at `path` (its writer is gone) and removes the journal;
  * one whose files were not all put back is kept as `<name>.left`, beside a `<name>.left.txt`
- * that says which and why.
+ * that says which and why. A corrupt journal is kept so too, and nothing is rolled back from it.
+ * The originals are read one entry at a time. `pid`: the writer's, when the journal does not say.
  */
-export async function recoverJournal(path: string): Promise<RecoveryReport> {
-  const journal = parseJournal(await fs.readFile(path));
+export async function recoverJournal(path: string, options: { pid?: number } = {}): Promise<RecoveryReport> {
+  const handle = await fs.open(path, "r");
   const restored: string[] = [];
   const left: LeftFile[] = [];
-  // Cut off while written: no file of the set was touched yet.
-  for (const entry of journal?.entries ?? []) {
+  let begunAt: number;
+  let index: JournalIndex | undefined;
+  let rolledBack = true;
+  try {
+    begunAt = (await handle.stat()).mtimeMs;
     try {
-      const outcome = await rollBack(entry);
-      if (outcome === "restored") restored.push(entry.label);
-      else if (outcome !== "untouched") left.push({ label: entry.label, reason: outcome.left });
+      index = await readJournalIndex(handle);
     } catch (error) {
-      left.push({ label: entry.label, reason: `could not be put back: ${errorMessage(error)}` });
+      if (!ToolsError.isInstance(error) || error.code !== "JOURNAL_CORRUPT") throw error;
+      rolledBack = false;
+      left.push({ label: "(the whole set)", reason: error.message });
     }
+    // Cut off while written (no index): no file of the set was touched yet.
+    for (const stored of index?.entries ?? []) {
+      try {
+        const outcome = await rollBack(await loadEntry(handle, index as JournalIndex, stored));
+        if (outcome === "restored") restored.push(stored.label);
+        else if (outcome !== "untouched") left.push({ label: stored.label, reason: outcome.left });
+      } catch (error) {
+        left.push({ label: stored.label, reason: `could not be put back: ${errorMessage(error)}` });
+      }
+    }
+  } finally {
+    await handle.close();
   }
   // Outermost first in the journal: the deepest go first; one that is not empty stays.
-  for (const folder of [...(journal?.folders ?? [])].reverse()) await fs.rmdir(folder).catch(() => undefined);
+  for (const folder of [...(index?.folders ?? [])].reverse()) await fs.rmdir(folder).catch(() => undefined);
+  let kept: string | undefined;
   if (left.length === 0) await removeQuietly(path);
-  else await keepJournal(path, left);
-  return { restored, left };
+  else kept = await keepJournal(path, left);
+  return {
+    pid: index?.pid ?? options.pid,
+    begunAt,
+    recoveredAt: Date.now(),
+    rolledBack,
+    restored,
+    left,
+    ...(kept === undefined ? {} : { kept }),
+  };
 }
 
 /**
  * Keeps the journal at `path` of a set whose roll back left files as they are, out of every
  * sweep's way, as `<name>.left` (it holds their bytes from before the set) beside a
- * `<name>.left.txt` that names them and says why.
+ * `<name>.left.txt` that names them and says why. Returns the kept journal's path.
  */
-export async function keepJournal(path: string, left: readonly LeftFile[]): Promise<void> {
+export async function keepJournal(path: string, left: readonly LeftFile[]): Promise<string> {
   const kept = `${path.slice(0, -journalSuffix.length)}.left`;
   const lines = left.map(({ label, reason }) => `${label}: ${reason}`);
   await fs.writeFile(
     `${kept}.txt`,
-    `A change set was rolled back; these files were left as they are:\n${lines.join("\n")}\nTheir bytes before the set are in ${kept} (after its first line, at the offsets it gives).\n`,
+    `A change set was not wholly rolled back; these files were left as they are:\n${lines.join("\n")}\nTheir bytes before the set are in ${kept} (after its first line, at the offsets it gives).\n`,
     { mode: 0o600 },
   );
   await fs.rename(path, kept);
+  return kept;
 }
 
 /**
@@ -132,15 +176,27 @@ export async function keepJournal(path: string, left: readonly LeftFile[]): Prom
  */
 export const maxRollBackAgeMs = 10 * 60_000;
 
-/** A journal's scope and age, read before it is claimed; undefined when it is not a journal of this user's. */
+/**
+ * A journal's scope and age, read before it is claimed, from its header only; undefined when it
+ * is not a journal of this user's. A corrupt one is taken for one of this scope: claimed, it is
+ * kept for a human with the reason, and nothing is rolled back from it.
+ */
 async function foundJournal(path: string): Promise<{ host: string; mtimeMs: number } | undefined> {
   try {
     const info = await fs.lstat(path);
     const uid = process.getuid?.();
     if (!info.isFile() || (uid !== undefined && info.uid !== uid)) return undefined;
-    const journal = parseJournal(await fs.readFile(path));
-    // Cut off while written: rolled back as an empty set (its temporary files named nothing yet).
-    return { host: journal?.host ?? hostScope(), mtimeMs: info.mtimeMs };
+    const handle = await fs.open(path, "r");
+    try {
+      const index = await readJournalIndex(handle).catch((error: unknown) => {
+        if (ToolsError.isInstance(error) && error.code === "JOURNAL_CORRUPT") return undefined;
+        throw error;
+      });
+      // Cut off while written: rolled back as an empty set (its temporary files named nothing yet).
+      return { host: index?.host ?? hostScope(), mtimeMs: info.mtimeMs };
+    } finally {
+      await handle.close();
+    }
   } catch {
     return undefined;
   }
@@ -185,13 +241,26 @@ export async function recoverInterruptedWrites(
       if (found === undefined || found.host !== hostScope()) continue;
       // Found late (its reaper could not run, and no process of this user wrote since), the
       // files may have been reviewed and kept meanwhile: it is kept for a human, not rolled back.
-      if ((options.now ?? Date.now()) - found.mtimeMs > maxRollBackAgeMs) {
-        await keepJournal(path, [
+      const now = options.now ?? Date.now();
+      if (now - found.mtimeMs > maxRollBackAgeMs) {
+        const left = [
           {
             label: "(the whole set)",
             reason: `its writer ended over ${maxRollBackAgeMs / 60_000} minutes before this sweep found it, so it was not rolled back; the files may hold part of the set`,
           },
-        ]).catch(() => undefined);
+        ];
+        const kept = await keepJournal(path, left).catch(() => undefined);
+        if (kept !== undefined) {
+          reports.push({
+            pid: owner.pid,
+            begunAt: found.mtimeMs,
+            recoveredAt: now,
+            rolledBack: false,
+            restored: [],
+            left,
+            kept,
+          });
+        }
         continue;
       }
     }
@@ -201,7 +270,10 @@ export async function recoverInterruptedWrites(
     } catch {
       continue; // Claimed by another recovery.
     }
-    reports.push(await recoverJournal(claimed));
+    // A journal that cannot be read now stays claimed: this thread's reaper, or a sweep once
+    // this process is gone, tries it again.
+    const report = await recoverJournal(claimed, { pid: owner.pid }).catch(() => undefined);
+    if (report !== undefined) reports.push(report);
   }
   return reports;
 }

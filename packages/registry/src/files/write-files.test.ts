@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import {
   chmodSync,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -16,7 +17,9 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
-import { nodeFileOperations, temporaryName, writeFiles, type FileOperations } from "./write-files.js";
+import { nodeFileOperations, type FileOperations } from "./file-operations.js";
+import { temporaryName } from "./temporary-name.js";
+import { writeFiles } from "./write-files.js";
 import { journalFolder } from "./write-journal.js";
 
 /**
@@ -191,6 +194,64 @@ describe("writeFiles", () => {
       reason: "no space left (injected)",
     });
     expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("rewrites a hard-linked file in place: every name of it sees the edit, its inode and mode stay", async () => {
+    linkSync(at("a.txt"), at("a-link.txt"));
+    chmodSync(at("a.txt"), 0o640);
+    const inode = statSync(at("a.txt")).ino;
+    expect(
+      await writeFiles([{ path: at("a.txt"), expected: "a\n", content: "A, longer than before\n" }]),
+    ).toEqual({
+      ok: true,
+      changed: [at("a.txt")],
+    });
+    expect(read("a-link.txt")).toBe("A, longer than before\n");
+    // Through the other name, shorter, unchecked and in a set.
+    const outcome = await writeFiles([
+      { path: at("a-link.txt"), content: "x\n" },
+      { path: at("b.txt"), content: "B\n" },
+    ]);
+    expect(outcome.ok).toBe(true);
+    expect([read("a.txt"), read("a-link.txt"), read("b.txt")]).toEqual(["x\n", "x\n", "B\n"]);
+    for (const name of ["a.txt", "a-link.txt"]) {
+      const info = statSync(at(name));
+      expect([info.ino, info.nlink, info.mode & 0o7777], name).toEqual([inode, 2, 0o640]);
+    }
+    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
+  });
+
+  it("puts a hard-linked file back in place when a later write of its set fails", async () => {
+    linkSync(at("a.txt"), at("a-link.txt"));
+    const inode = statSync(at("a.txt")).ino;
+    // a.txt is written in place (no rename), then b.txt's rename fails.
+    const failing = failingOn("rename", (call) => call === 1, "disk full (injected)");
+    const outcome = await writeFiles(
+      [
+        { path: at("a.txt"), label: "a.txt", content: "A\n" },
+        { path: at("b.txt"), label: "b.txt", content: "B\n" },
+      ],
+      failing,
+    );
+    expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 1, notRestored: [] });
+    expect([read("a.txt"), read("a-link.txt"), read("b.txt")]).toEqual(["a\n", "a\n", "b\n"]);
+    expect([statSync(at("a.txt")).ino, statSync(at("a-link.txt")).ino]).toEqual([inode, inode]);
+    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
+  });
+
+  it("refuses two names of one hard-linked file in one set, writing nothing", async () => {
+    linkSync(at("a.txt"), at("a-link.txt"));
+    const outcome = await writeFiles([
+      { path: at("a.txt"), label: "a.txt", expected: "a\n", content: "A\n" },
+      { path: at("a-link.txt"), label: "a-link.txt", expected: "a\n", content: "L\n" },
+    ]);
+    expect(outcome).toMatchObject({
+      ok: false,
+      failed: "a-link.txt",
+      reason: "a-link.txt is the same file as a.txt (through a hard link); give each file once",
+      restored: 0,
+    });
+    expect(read("a.txt")).toBe("a\n");
   });
 
   it("writes through a symlink to the file it points at", async () => {

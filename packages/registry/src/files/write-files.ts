@@ -1,49 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
-import * as fs from "node:fs/promises";
+import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../errors/tools-error.js";
 import { startReaper } from "../run/process-mark.js";
-import { readRegularFile } from "./read-regular-file.js";
-import { keepJournal, recoverInterruptedWrites } from "./recover-writes.js";
+import { nodeFileOperations, type FileOperations } from "./file-operations.js";
+import { keepJournal } from "./recover-writes.js";
+import { sweepInterruptedWrites } from "./recovery-sweep.js";
+import { temporaryName } from "./temporary-name.js";
 import { removeJournal, writeJournal, type JournalEntry } from "./write-journal.js";
-
-/** The file system calls {@link writeFiles} makes; tests inject failures here. */
-export interface FileOperations {
-  readFile(path: string): Promise<Uint8Array>;
-  /** Writes a new file; `mode` (set exactly, whatever the umask) given when it replaces a file whose mode is kept. */
-  writeFile(path: string, data: string | Uint8Array, options: { mode?: number }): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-  unlink(path: string): Promise<void>;
-  stat(path: string): Promise<{ mode: number; isDirectory(): boolean }>;
-  /** Creates one folder (its parent exists). */
-  mkdir(path: string): Promise<void>;
-  /** Removes one empty folder. */
-  rmdir(path: string): Promise<void>;
-  realpath(path: string): Promise<string>;
-}
-
-/** The real file system. */
-export const nodeFileOperations: FileOperations = {
-  // A FIFO where a file is expected is refused, not read (the read would never end).
-  readFile: (path) => readRegularFile(path),
-  writeFile: async (path, data, options) => {
-    if (options.mode === undefined) return fs.writeFile(path, data, { flag: "wx" });
-    // Created with the mode (never looser than it), then set exactly: the umask would cut it
-    // (0o664 to 0o644).
-    await fs.writeFile(path, data, { flag: "wx", mode: options.mode });
-    // Best effort: a file system without modes (CIFS, some FUSE) refuses chmod, and the file is
-    // written all the same, with the mode the umask left.
-    await fs.chmod(path, options.mode).catch(() => undefined);
-  },
-  rename: (from, to) => fs.rename(from, to),
-  unlink: (path) => fs.unlink(path),
-  stat: (path) => fs.stat(path),
-  mkdir: async (path) => {
-    await fs.mkdir(path);
-  },
-  rmdir: (path) => fs.rmdir(path),
-  realpath: (path) => fs.realpath(path),
-};
 
 /** What a file must hold for a change set to be written. */
 export type ExpectedContent =
@@ -75,31 +38,40 @@ export interface MovedFile {
   readonly reason: "changed" | "deleted" | "created";
 }
 
-/** What {@link writeFiles} did. */
+/**
+ * What {@link writeFiles} did. Any outcome may carry `warnings`: what this call found and did
+ * before writing, which the caller should show (a change set another process left half written
+ * when it died, rolled back: "rolled back a change set that process 4242 left half written when
+ * it ended (begun …, rolled back …): restored 2 files: a.txt, b.txt"). Absent when there is none.
+ */
 export type WriteOutcome =
   /** Every change was written; `changed` lists the paths written or deleted, in the given order. */
-  | { readonly ok: true; readonly changed: readonly string[] }
-  /** Nothing was written: these files moved since the change was computed. */
-  | { readonly ok: false; readonly moved: readonly MovedFile[] }
-  /**
-   * A write failed: `failed` names the file and `reason` why; the files already written were
-   * put back, except `notRestored` (labels).
-   */
-  | {
-      readonly ok: false;
-      readonly moved?: undefined;
-      readonly failed: string;
-      readonly reason: string;
-      readonly cause: unknown;
-      readonly restored: number;
-      readonly notRestored: readonly string[];
-    };
+  (
+    | { readonly ok: true; readonly changed: readonly string[] }
+    /** Nothing was written: these files moved since the change was computed. */
+    | { readonly ok: false; readonly moved: readonly MovedFile[] }
+    /**
+     * A write failed: `failed` names the file and `reason` why; the files already written were
+     * put back, except `notRestored` (labels).
+     */
+    | {
+        readonly ok: false;
+        readonly moved?: undefined;
+        readonly failed: string;
+        readonly reason: string;
+        readonly cause: unknown;
+        readonly restored: number;
+        readonly notRestored: readonly string[];
+      }
+  ) & { readonly warnings?: readonly string[] };
 
 interface Before {
   readonly change: FileChange;
   readonly label: string;
   /** The path written: the symlink's target for a symlink. */
   readonly target: string;
+  /** The file written, for telling two changes of one file apart: `target`, or a hard-linked file's device and inode. */
+  readonly file: string;
   /**
    * The bytes before the write, or undefined when the file did not exist, could not be read, or
    * was not read (a lone unchecked change, which nothing compares or puts back).
@@ -109,6 +81,11 @@ interface Before {
   readonly present: boolean;
   /** The mode before the write (kept by the new file), or undefined when nothing was there. */
   readonly mode: number | undefined;
+  /**
+   * Written in place rather than renamed over: a regular file with other hard links (which keep
+   * seeing it), whose original could be read (to put back).
+   */
+  readonly inPlace: boolean;
   /** The temporary file the new content (or, on a roll back, the original) is written to. */
   readonly temp: string;
 }
@@ -129,13 +106,19 @@ async function readBefore(
   const label = change.label ?? change.path;
   const target = await realTarget(ops, change.path);
   // The mode is read apart from the bytes: a file that cannot be read still keeps its mode.
-  const mode = await ops.stat(target).then(
-    (info) => info.mode & 0o7777,
-    () => undefined,
-  );
+  const info = await ops.stat(target).catch(() => undefined);
+  const mode = info === undefined ? undefined : info.mode & 0o7777;
+  // A rename would part the file from its other names: it is written in place, and its original
+  // is kept to put back (a cut-off write in place leaves it half written).
+  const linked = change.content !== null && info !== undefined && info.isFile() && info.nlink > 1;
   // A lone change without a check is neither compared nor put back: a large file is not read.
   const original =
-    alone && change.expected === undefined ? undefined : await ops.readFile(target).catch(() => undefined);
+    alone && change.expected === undefined && !linked
+      ? undefined
+      : await ops.readFile(target).catch(() => undefined);
+  const inPlace = linked && original !== undefined;
+  // Two names of one file: hard links, which no real path tells apart.
+  const file = linked ? `${info.dev}:${info.ino}` : target;
   // A file that is there but cannot be read is there: "must not exist" does not hold for it.
   const present = mode !== undefined || original !== undefined;
   if (
@@ -147,7 +130,7 @@ async function readBefore(
     return { path: change.path, label, reason };
   }
   const temp = join(dirname(target), temporaryName(basename(target)));
-  return { change, label, target, original, present, mode, temp };
+  return { change, label, target, file, original, present, mode, inPlace, temp };
 }
 
 /**
@@ -185,35 +168,6 @@ async function makeParents(ops: FileOperations, path: string, created: string[])
     await ops.mkdir(folder);
     created.push(folder);
   }
-}
-
-/**
- * Most bytes of one file or folder name on the file systems in use (NAME_MAX of ext4, xfs, btrfs,
- * tmpfs, APFS): a longer name fails with `ENAMETOOLONG`.
- */
-export const fileNameMaxBytes = 255;
-
-/**
- * A hidden name for a temporary file beside the file `name`: `.name.<12 hex random>.tmp`. When
- * that would pass a file name's 255 bytes, `name` is cut at a character boundary (a surrogate
- * pair is never split) and 16 hex of its sha256 follow the cut (`.nnnn~<hash>.<random>.tmp`):
- * a legal long name stays writable, and two long names that start alike still get temporary
- * names of their own. Linear in the length of `name`.
- */
-export function temporaryName(name: string): string {
-  const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
-  const whole = `.${name}${suffix}`;
-  if (Buffer.byteLength(whole) <= fileNameMaxBytes) return whole;
-  const hash = `~${createHash("sha256").update(name).digest("hex").slice(0, 16)}`;
-  let room = fileNameMaxBytes - 1 - hash.length - suffix.length;
-  let kept = "";
-  // By code point, so a cut never falls inside a surrogate pair.
-  for (const char of name) {
-    room -= Buffer.byteLength(char);
-    if (room < 0) break;
-    kept += char;
-  }
-  return `.${kept}${hash}${suffix}`;
 }
 
 /** A checked file that another writer changed between its first read and its write. */
@@ -268,8 +222,10 @@ async function replaceFile(
 
 /** Puts one file back as it was (rewritten, or removed if it did not exist). */
 async function restore(ops: FileOperations, before: Before): Promise<void> {
+  // In place, as it was written: its other hard links see the original again.
+  if (before.original && before.inPlace) await ops.writeInPlace(before.target, before.original);
   // Through the temporary file the journal names (free again after its rename).
-  if (before.original) await replaceFile(ops, before.target, before.temp, before.original, before.mode);
+  else if (before.original) await replaceFile(ops, before.target, before.temp, before.original, before.mode);
   // There but unreadable before the write: nothing to put back, and removing it would lose it.
   else if (before.mode !== undefined) throw new Error("it could not be read before the write");
   else
@@ -306,17 +262,24 @@ async function missingFolders(ops: FileOperations, targets: readonly string[]): 
 /**
  * Writes the journal of a set about to be written (see write-journal.ts), and makes sure this
  * thread's reaper runs, to roll the set back if this process dies before it is done. A single
- * file is done with its one rename: only its temporary file is recorded. Undefined when no
- * journal could be written.
+ * file is done with its one rename: only its temporary file is recorded; one written in place
+ * is recorded whole, with what it writes (a write cut off midway is told by it). Undefined when
+ * no journal could be written.
  */
 async function journalFor(ops: FileOperations, ordered: readonly Before[]): Promise<string | undefined> {
   const whole = ordered.length > 1;
   const entries: JournalEntry[] = ordered.map((before) => {
     const { content } = before.change;
     const entry = { target: before.target, label: before.label, temp: before.temp };
-    if (!whole) return entry;
+    if (!whole && !before.inPlace) return entry;
     const wrote = content === null ? null : createHash("sha256").update(content).digest("hex");
-    return { ...entry, wrote, present: before.present, mode: before.mode, original: before.original };
+    const full = { ...entry, wrote, present: before.present, mode: before.mode, original: before.original };
+    if (!before.inPlace || content === null) return full;
+    return {
+      ...full,
+      inPlace: true,
+      content: typeof content === "string" ? Buffer.from(content, "utf8") : content,
+    };
   });
   const created = ordered.filter((before) => before.change.content !== null && !before.present);
   const folders = await missingFolders(
@@ -329,33 +292,31 @@ async function journalFor(ops: FileOperations, ordered: readonly Before[]): Prom
 }
 
 /**
- * How often at most `writeFiles` looks for sets that other processes left half written: the
- * first call of a process always does. One that ends meanwhile has its own reaper roll its set
- * back at once; this sweep is for a reaper that could not (no Node where it ran).
- */
-const sweepIntervalMs = 1000;
-let nextSweep = 0;
-
-/**
  * Writes a set of file changes all or nothing. Every file is read first: one that no longer
  * holds its `expected` content rejects the whole set before anything is written (`moved`). A
  * checked file is read again right before it is replaced or deleted: one another writer saved
  * meanwhile is not overwritten, the files already written are put back, and the outcome is
  * `moved` too.
  * Then each file is written through a temporary file and a rename, keeping an existing file's
- * mode and creating missing folders; deletions come after every write. If any step fails, the
- * files already changed are put back from the bytes just read, created files and folders are
- * removed, and the outcome says which file failed and whether everything was restored.
+ * mode and creating missing folders; a file with other hard links (nlink > 1) is rewritten in
+ * place instead, so that every name of it sees the change (its inode, owner and mode stay);
+ * deletions come after every write. If any step fails, the files already changed are put back
+ * from the bytes just read, created files and folders are removed, and the outcome says which
+ * file failed and whether everything was restored. Sets other processes left half written when
+ * they died are rolled back first, and said so in the outcome's `warnings`.
  */
 export async function writeFiles(
   changes: readonly FileChange[],
   ops: FileOperations = nodeFileOperations,
 ): Promise<WriteOutcome> {
   // A set another process left half written when it died is rolled back before this one reads.
-  if (Date.now() >= nextSweep) {
-    nextSweep = Date.now() + sweepIntervalMs;
-    await recoverInterruptedWrites().catch(() => undefined);
-  }
+  const warnings = await sweepInterruptedWrites();
+  const outcome = await writeSet(changes, ops);
+  return warnings.length === 0 ? outcome : { ...outcome, warnings };
+}
+
+/** {@link writeFiles} after the sweep. */
+async function writeSet(changes: readonly FileChange[], ops: FileOperations): Promise<WriteOutcome> {
   const befores: Before[] = [];
   const moved: MovedFile[] = [];
   for (const change of changes) {
@@ -366,14 +327,15 @@ export async function writeFiles(
   if (moved.length > 0) return { ok: false, moved };
   // Two changes of one file (a symlink and its target, two spellings of a path) would overwrite
   // each other, and the second one's check would take the first one's write for another writer's.
-  const byTarget = new Map<string, Before>();
+  const byFile = new Map<string, Before>();
   for (const before of befores) {
-    const first = byTarget.get(before.target);
+    const first = byFile.get(before.file);
     if (first === undefined) {
-      byTarget.set(before.target, before);
+      byFile.set(before.file, before);
       continue;
     }
-    const reason = `${before.label} is the same file as ${first.label} (through a symlink or another spelling of its path); give each file once`;
+    const how = before.file === before.target ? "a symlink or another spelling of its path" : "a hard link";
+    const reason = `${before.label} is the same file as ${first.label} (through ${how}); give each file once`;
     return {
       ok: false,
       failed: before.label,
@@ -397,6 +359,9 @@ export async function writeFiles(
       if (content === null) {
         await checkUnchanged(ops, before);
         if (before.present) await ops.unlink(before.target);
+      } else if (before.inPlace) {
+        await checkUnchanged(ops, before);
+        await ops.writeInPlace(before.target, content);
       } else {
         await makeParents(ops, before.target, createdFolders);
         await replaceFile(ops, before.target, before.temp, content, before.mode, () =>

@@ -10,7 +10,8 @@ import { hostScope, threadPrefix } from "../run/host-identity.js";
 // the first file of the set is touched and removed once the set is written (or put back).
 //
 // Layout: one line of JSON (the header, {@link JournalHeader}), then the bytes of the originals
-// one after the other, each found by its offset and length in the header.
+// (and of what an in-place entry writes) one after the other, each found by its offset and
+// length in the header. Read back by read-journal.ts.
 
 /** How a journal's name ends; a journal being recovered or left for a human ends otherwise. */
 export const journalSuffix = ".journal";
@@ -34,26 +35,36 @@ export interface JournalEntry {
   readonly mode?: number;
   /** Its bytes before the set (multi-file sets); undefined when it was absent or unreadable. */
   readonly original?: Uint8Array;
+  /**
+   * Written in place (a file with other hard links, which a rename would part from it): put back
+   * in place too. Such an entry always has `original` and `content`.
+   */
+  readonly inPlace?: boolean;
+  /** For an in-place entry, the bytes the set writes: a write cut off midway is told by them. */
+  readonly content?: Uint8Array;
 }
 
+/** Where some bytes are among those after the header line: offset and length. */
+export type DataRange = readonly [offset: number, length: number];
+
+/** A journal entry as its header stores it: its bytes as ranges of the data after the header. */
+export type StoredEntry = Omit<JournalEntry, "original" | "content"> & {
+  readonly original?: DataRange;
+  readonly content?: DataRange;
+};
+
 /** The first line of a journal. */
-interface JournalHeader {
+export interface JournalHeader {
   readonly version: 1;
   /** The boot and pid namespace of the writer (see {@link hostScope}). */
   readonly host?: string;
+  /** The writer's process id (absent in journals of earlier versions). */
+  readonly pid?: number;
   /** Folders missing before the set, outermost first: created by it, removed on a roll back. */
   readonly folders: readonly string[];
-  readonly entries: readonly (Omit<JournalEntry, "original"> & { original?: [number, number] })[];
+  readonly entries: readonly StoredEntry[];
   /** How many bytes follow the header line: a shorter journal was cut off while written. */
   readonly dataLength: number;
-}
-
-/** A journal as read back. */
-export interface Journal {
-  /** The boot and pid namespace it was written in ("" when unknown). */
-  readonly host: string;
-  readonly folders: readonly string[];
-  readonly entries: readonly JournalEntry[];
 }
 
 /**
@@ -106,15 +117,25 @@ export async function writeJournal(
 ): Promise<string | undefined> {
   const data: Uint8Array[] = [];
   let offset = 0;
+  const store = (bytes: Uint8Array | undefined): DataRange | undefined => {
+    if (bytes === undefined) return undefined;
+    data.push(bytes);
+    offset += bytes.byteLength;
+    return [offset - bytes.byteLength, bytes.byteLength];
+  };
   const header: JournalHeader = {
     version: 1,
     host: hostScope(),
+    pid: process.pid,
     folders,
-    entries: entries.map(({ original, ...entry }) => {
-      if (original === undefined) return entry;
-      data.push(original);
-      offset += original.byteLength;
-      return { ...entry, original: [offset - original.byteLength, original.byteLength] };
+    entries: entries.map(({ original, content, ...entry }): StoredEntry => {
+      const originalRange = store(original);
+      const contentRange = store(content);
+      return {
+        ...entry,
+        ...(originalRange === undefined ? {} : { original: originalRange }),
+        ...(contentRange === undefined ? {} : { content: contentRange }),
+      };
     }),
     dataLength: 0,
   };
@@ -156,32 +177,4 @@ export function removeJournal(path: string | undefined): void {
   } catch {
     // Gone already, with its folder (a cleaner of old temporary files).
   }
-}
-
-/**
- * Reads a journal back; undefined when it was cut off while written (its writer died before
- * the set's first file was touched, so there is nothing to roll back) or is not one.
- */
-export function parseJournal(bytes: Uint8Array): Journal | undefined {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const end = buffer.indexOf(0x0a);
-  if (end < 0) return undefined;
-  let header: JournalHeader;
-  try {
-    header = JSON.parse(buffer.subarray(0, end).toString("utf8")) as JournalHeader;
-  } catch {
-    return undefined;
-  }
-  const data = buffer.subarray(end + 1);
-  if (header.version !== 1 || data.byteLength !== header.dataLength || !Array.isArray(header.entries))
-    return undefined;
-  return {
-    host: typeof header.host === "string" ? header.host : "",
-    folders: Array.isArray(header.folders) ? header.folders : [],
-    entries: header.entries.map(({ original, ...entry }) =>
-      original === undefined
-        ? entry
-        : { ...entry, original: data.subarray(original[0], original[0] + original[1]) },
-    ),
-  };
 }
