@@ -86,15 +86,16 @@ describe("rolling back a set whose writer stopped", () => {
     { path: at("d.txt"), label: "d.txt", expected: "d.txt\n", content: null },
   ];
 
+  /**
+   * Where `stoppingAt("rename", 4)` stops a {@link set} for good: a.txt, n.txt and b.txt renamed
+   * into place, c.txt's temporary file written and waiting for its rename.
+   */
+  const beforeCsRename = () => read("b.txt") === "B\n" && listing().some((name) => name.endsWith(".tmp"));
+
   it("puts rewritten files back, removes created files, folders and the temporary file", async () => {
     chmodSync(at("a.txt"), 0o640);
     // a.txt, n.txt and b.txt are renamed into place; c.txt's rename never happens.
-    // Stopped for good once c.txt's temporary file is there, waiting for its rename.
-    await stopped(
-      set(),
-      stoppingAt("rename", 4),
-      () => read("b.txt") === "B\n" && listing().some((name) => name.endsWith(".tmp")),
-    );
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
     // The writer is alive: no one else's sweep touches its set.
     expect(await recoverInterruptedWrites()).toEqual([]);
     expect(read("a.txt")).toBe("A\n");
@@ -123,7 +124,7 @@ describe("rolling back a set whose writer stopped", () => {
   });
 
   it("rolls back a gone writer's fresh journal of this boot and namespace, and leaves another scope's, an old one and an unsafe folder's", async () => {
-    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
     const [name] = journals();
     const mine = join(journalFolder(), name!);
     // As a writer that is gone: an id no process has.
@@ -190,7 +191,7 @@ describe("rolling back a set whose writer stopped", () => {
   });
 
   it("leaves a file someone changed after the set wrote it, and says so", async () => {
-    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
     writeFileSync(at("a.txt"), "saved by an editor after the crash\n");
     const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
     expect(report).toMatchObject({
@@ -210,7 +211,12 @@ describe("rolling back a set whose writer stopped", () => {
   });
 
   it("leaves a file it had not written alone, even when someone changed it", async () => {
-    await stopped(set(), stoppingAt("rename", 2), () => read("a.txt") === "A\n");
+    // Stopped for good with n.txt's temporary file written, waiting for its rename.
+    await stopped(
+      set(),
+      stoppingAt("rename", 2),
+      () => read("a.txt") === "A\n" && listing().some((name) => name.endsWith(".tmp")),
+    );
     writeFileSync(at("c.txt"), "edited\n");
     const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
     expect(report).toMatchObject({ restored: ["a.txt"], left: [{ label: "c.txt", reason: changedReason }] });
@@ -269,7 +275,7 @@ describe("rolling back a set whose writer stopped", () => {
   });
 
   it("tells the next writeFiles of a set it rolled back, in the outcome's warnings", async () => {
-    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
     // As the journal of a writer that is gone.
     renameSync(join(journalFolder(), journals()[0]!), join(journalFolder(), "999999999-1-0-gone.journal"));
     // Past this process's once-a-second sweep, whatever wrote before.
@@ -307,7 +313,7 @@ describe("rolling back a set whose writer stopped", () => {
   });
 
   it("keeps a corrupted journal as .left with a reason naming the field, and rolls nothing back from it", async () => {
-    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n");
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
     const [name] = journals();
     const bytes = readFileSync(join(journalFolder(), name!));
     rmSync(join(journalFolder(), name!));
