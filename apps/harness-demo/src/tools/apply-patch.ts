@@ -12,6 +12,7 @@ import {
   type ToolResult,
 } from "@tools/registry";
 import { z } from "zod";
+import { warningLines } from "../internal/atomic-write.js";
 import { describeWriteFailure } from "../internal/file-system-error.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { parsePatch, patchPaths, type PatchOperation } from "../patch/parse-patch.js";
@@ -103,13 +104,15 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
     fileOperations,
   );
   if (outcome.ok) {
-    return textResult(`applied the patch:\n${plan.summary.join("\n")}`, { changedFiles: outcome.changed });
+    return textResult(`applied the patch:\n${plan.summary.join("\n")}${warningLines(outcome.warnings)}`, {
+      changedFiles: outcome.changed,
+    });
   }
   if (outcome.moved) {
     const moved = outcome.moved.map((file) => `${file.label} (${file.reason})`).join(", ");
     throw new ToolsError({
       code: "PATCH_FAILED",
-      message: `${moved} changed on disk while the patch was being applied; nothing was written. Read the files again and send the whole patch again.`,
+      message: `${moved} changed on disk while the patch was being applied; nothing was written. Read the files again and send the whole patch again.${warningLines(outcome.warnings)}`,
     });
   }
   // Every file already written was put back, except these: they hold the patch's content.
@@ -129,7 +132,7 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
   return errorResult(
     new ToolsError({
       code: "PATCH_FAILED",
-      message: `could not write ${outcome.failed} (${reason}); ${restored}`,
+      message: `could not write ${outcome.failed} (${reason}); ${restored}${warningLines(outcome.warnings)}`,
       cause: outcome.cause,
     }),
     { changedFiles: notRestored },

@@ -7,7 +7,7 @@ import {
   type ToolResult,
 } from "@tools/registry";
 import { z } from "zod";
-import { writeFileAtomic } from "../internal/atomic-write.js";
+import { warningLines, writeFileAtomic } from "../internal/atomic-write.js";
 import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
 import { readFailure, writeFailure } from "../internal/file-system-error.js";
@@ -109,13 +109,15 @@ async function replaceInFile(
     : text.slice(0, positions[0]) + newString + text.slice((positions[0] as number) + oldString.length);
   // Checked against the bytes read: a shell command or another alias of the file that saved it
   // since is reported, not overwritten.
-  await writeFileAtomic(absolute, updated, { expected: bytes, shown }).catch(async (error: unknown) => {
-    throw error instanceof ToolsError ? error : await writeFailure(error, absolute, workingDirectory);
-  });
+  const warnings = await writeFileAtomic(absolute, updated, { expected: bytes, shown }).catch(
+    async (error: unknown) => {
+      throw error instanceof ToolsError ? error : await writeFailure(error, absolute, workingDirectory);
+    },
+  );
   const count = args.replace_all ? positions.length : 1;
   const where = listLineNumbers(lineNumbers);
   return textResult(
-    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${countNoun(count, "lines")} ${where})`,
+    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${countNoun(count, "lines")} ${where})${warningLines(warnings)}`,
     { changedFiles: [absolute] },
   );
 }

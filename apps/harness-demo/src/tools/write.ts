@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { countNoun, defineTool, textResult, ToolsError } from "@tools/registry";
 import { z } from "zod";
-import { writeFileAtomic } from "../internal/atomic-write.js";
+import { warningLines, writeFileAtomic } from "../internal/atomic-write.js";
 import { displayPath } from "../internal/display-path.js";
 import { writeFailure } from "../internal/file-system-error.js";
 import { refuseFolderPath, refuseTildePath } from "../internal/folder-path.js";
@@ -46,7 +46,7 @@ export const writeTool = defineTool({
           message: `${shown} is a FIFO, socket or device, not a regular file; write replaces regular files only (remove it with the shell first if it should go)`,
         });
       }
-      await writeFileAtomic(absolute, args.content).catch(async (error: unknown) => {
+      const warnings = await writeFileAtomic(absolute, args.content).catch(async (error: unknown) => {
         throw error instanceof ToolsError
           ? error
           : await writeFailure(error, absolute, ctx.run.workingDirectory);
@@ -54,7 +54,7 @@ export const writeTool = defineTool({
       const verb = existing ? "overwrote" : "created";
       const size = Buffer.byteLength(args.content);
       return textResult(
-        `${verb} ${shown} (${lineCount(args.content)}, ${size} ${countNoun(size, "bytes")})`,
+        `${verb} ${shown} (${lineCount(args.content)}, ${size} ${countNoun(size, "bytes")})${warningLines(warnings)}`,
         {
           changedFiles: [absolute],
         },
