@@ -4,7 +4,7 @@ import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
 import { throwIfAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
-import { argumentsText, bodyStart, isRecord, notAReply, type ReplySeen } from "./model-reply.js";
+import { argumentsText, bodyStart, isRecord, notAReply, replySeen, type ReplySeen } from "./model-reply.js";
 import { modelError } from "./openai-backend.js";
 import { RequestWatch } from "./request-watch.js";
 import type { WorkerBackend, WorkerTask, WorkerToolOutcome } from "./worker-backend.js";
@@ -78,13 +78,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
             modelError(error, task.signal, model, watch)
           );
         }
-        const seen: ReplySeen = {
-          baseURL,
-          model,
-          status: reply.response.status,
-          contentType: reply.response.headers.get("content-type"),
-          body: reply.data as unknown,
-        };
+        const seen = replySeen(baseURL, model, reply);
         const body = seen.body;
         if (!isRecord(body) || !Array.isArray(body["content"]))
           throw notAReply(seen, "a message of the Messages API");

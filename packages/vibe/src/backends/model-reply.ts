@@ -14,6 +14,23 @@ export interface ReplySeen {
   readonly body: unknown;
 }
 
+/** What an SDK's `withResponse()` resolves to, as far as {@link replySeen} reads it. */
+export interface SdkReply {
+  readonly response: { readonly status: number; readonly headers: { get(name: string): string | null } };
+  readonly data: unknown;
+}
+
+/** The {@link ReplySeen} of `reply`, the answer of the server at `baseURL` for `model`. */
+export function replySeen(baseURL: string, model: string, reply: SdkReply): ReplySeen {
+  return {
+    baseURL,
+    model,
+    status: reply.response.status,
+    contentType: reply.response.headers.get("content-type"),
+    body: reply.data,
+  };
+}
+
 /**
  * A 200 reply that is not what the API returns (`<html>proxy login</html>` from a proxy, an
  * `{"error": …}` body with status 200): which server answered what, and that it was not `what`

@@ -14,6 +14,7 @@ import {
   isRecord,
   notAReply,
   parseArguments,
+  replySeen,
   type ReplySeen,
 } from "./model-reply.js";
 import { RequestWatch } from "./request-watch.js";
@@ -83,13 +84,7 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         } catch (error) {
           throw modelError(error, task.signal, model, watch);
         }
-        const seen: ReplySeen = {
-          baseURL,
-          model,
-          status: reply.response.status,
-          contentType: reply.response.headers.get("content-type"),
-          body: reply.data as unknown,
-        };
+        const seen = replySeen(baseURL, model, reply);
         const { message, finish } = readCompletion(seen);
         const calls = readToolCalls(message["tool_calls"], turn);
         const content = messageText(message["content"]);
