@@ -10,6 +10,7 @@ import { Script, constants } from "node:vm";
 import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
 import { bridgeMarker, shellTimeoutSeconds } from "../launch/python-setup.js";
 import { cellTraceback } from "./cell-traceback.js";
+import { CdError, changeDirectory } from "./change-directory.js";
 import { compileCell, type CompiledCell } from "./compile-cell.js";
 import { outputLimitsVariable, type FromExecutor, type ToExecutor } from "./executor-protocol.js";
 import { OutputBudget } from "./output-budget.js";
@@ -204,9 +205,9 @@ const helpers = {
       if (withEnvironment.file !== undefined) rmSync(withEnvironment.file, { force: true });
     }
   },
-  cd(path: string) {
-    process.chdir(path.trim().replace(/^['"]|['"]$/g, "") || (process.env.HOME ?? "/"));
-    process.stdout.write(`${process.cwd()}\n`);
+  cd(argument: string) {
+    const printed = changeDirectory(argument);
+    if (printed !== undefined) process.stdout.write(`${printed}\n`);
   },
   async timeit(fn: () => unknown, number: number, repeat: number) {
     let loops = number;
@@ -291,6 +292,9 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
       (caught instanceof Error && /Script execution (was )?interrupted/.test(caught.message));
     if (interrupted) {
       send({ type: "error", ename: "KeyboardInterrupt", evalue: "Interrupted by user", traceback: [] });
+    } else if (caught instanceof CdError) {
+      // Its line says it all; the stack is the rewritten line's.
+      send({ type: "error", ename: caught.name, evalue: caught.message, traceback: [] });
     } else if (caught instanceof Error) {
       const stack = caught.stack ?? `${caught.name}: ${caught.message}`;
       const traceback = cellTraceback(stack, cells);
