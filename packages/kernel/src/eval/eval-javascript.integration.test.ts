@@ -296,6 +296,28 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("%%bash\npwd"))).toBe(workspace.directory);
   });
 
+  it("%cd as Python's: -q, - for the previous folder, quotes, alone for home; $name refused; a missing folder in one line", async () => {
+    const top = workspace.directory;
+    mkdirSync(join(top, "js-cd", "in ner"), { recursive: true });
+    // Each of these was taken as the folder's name, as written ("-q js-cd", "-").
+    expect(resultText(await cell("%cd -q js-cd\nprocess.cwd()"))).toBe(`'${join(top, "js-cd")}'`);
+    expect(resultText(await cell("%cd 'in ner'"))).toBe(join(top, "js-cd", "in ner"));
+    expect(resultText(await cell("%cd -"))).toBe(join(top, "js-cd"));
+    expect(resultText(await cell("%cd\nprocess.cwd() === require('node:os').homedir()"))).toMatch(/\ntrue$/);
+    expect(resultText(await cell(`%cd -q ${top}\n%cd -q ~\n%cd -q -\nprocess.cwd()`))).toBe(`'${top}'`);
+    const expanded = await cell("const d = 'js-cd'\n%cd $d\nconsole.log('not reached')");
+    expect(expanded.isError).toBe(true);
+    expect(resultText(expanded)).toBe(
+      "CdError: %cd $d: JavaScript's %cd does not expand $name or {expr} (Python's does); quote a folder named so ('$d'), or go to a computed one with process.chdir(…)",
+    );
+    const missing = await cell("%cd nowhere\nconsole.log('not reached')");
+    expect(missing.isError).toBe(true);
+    expect(resultText(missing)).toBe(
+      `CdError: %cd nowhere: no such folder: 'nowhere' (the cell is in ${top})`,
+    );
+    expect(resultText(await cell("process.cwd()"))).toBe(`'${top}'`);
+  });
+
   it("runs %%bash in the kernel's environment: what a cell set in process.env, and deleted", async () => {
     await cell('process.env.JS_VAR = "from js\'s side"; delete process.env.HOME');
     expect(resultText(await cell('%%bash\necho "[$JS_VAR]"\nprintenv HOME; echo "status $?"'))).toBe(

@@ -1,3 +1,5 @@
+import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
+
 /** Messages from the kernel process to the executor child. */
 export type ToExecutor =
   | { readonly type: "execute"; readonly id: number; readonly code: string }
@@ -34,10 +36,38 @@ export type FromExecutor =
   | { readonly type: "error"; readonly ename: string; readonly evalue: string; readonly traceback: string[] }
   /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
   | { readonly type: "input"; readonly id: number; readonly prompt: string }
-  | { readonly type: "done"; readonly id: number; readonly status: "ok" | "error" };
+  /**
+   * The cell `id` ended; `marked`: the streams (fd 1, fd 2) the cell-end mark was written to after
+   * it (see MarkedStream), those the cell left open; none when left out.
+   */
+  | {
+      readonly type: "done";
+      readonly id: number;
+      readonly status: "ok" | "error";
+      readonly marked?: readonly ("stdout" | "stderr")[];
+    };
 
 /**
  * The environment variable that gives the executor the output limits, as JSON
  * `{maxChars, maxLines, maxImages, maxImageBytes}` (any left out: the default).
  */
 export const outputLimitsVariable = "TOOLS_KERNEL_OUTPUT_LIMITS";
+
+/** The output limits given in {@link outputLimitsVariable}'s `value` (any missing or bad: the default). */
+export function outputLimitsFrom(value: string | undefined): OutputLimits {
+  const { maxChars, maxLines, maxImages, maxImageBytes } = defaultOutputLimits;
+  try {
+    const parsed = JSON.parse(value ?? "{}") as Record<string, unknown>;
+    const limit = (given: unknown, fallback: number, least: number) =>
+      typeof given === "number" && given >= least ? given : fallback;
+    return {
+      maxChars: limit(parsed.maxChars, maxChars, 1),
+      maxLines: limit(parsed.maxLines, maxLines, 1),
+      // No images at all is a limit too.
+      maxImages: limit(parsed.maxImages, maxImages, 0),
+      maxImageBytes: limit(parsed.maxImageBytes, maxImageBytes, 0),
+    };
+  } catch {
+    return defaultOutputLimits;
+  }
+}

@@ -1,40 +1,34 @@
 // The JavaScript kernel's executor: runs user code in its own process so the messaging loop never
 // blocks. SIGINT stops a synchronous loop (vm breakOnSigint) and abandons a pending promise alike.
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
-import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
 import { bridgeMarker, shellTimeoutSeconds } from "../launch/python-setup.js";
 import { cellTraceback } from "./cell-traceback.js";
+import { CdError, changeDirectory } from "./change-directory.js";
 import { compileCell, type CompiledCell } from "./compile-cell.js";
-import { outputLimitsVariable, type FromExecutor, type ToExecutor } from "./executor-protocol.js";
+import {
+  outputLimitsFrom,
+  outputLimitsVariable,
+  type FromExecutor,
+  type ToExecutor,
+} from "./executor-protocol.js";
+import { cellEndMark, cellEndMarkVariable } from "./marked-stream.js";
 import { OutputBudget } from "./output-budget.js";
 
-/** The result's limits, from the kernel's environment: what the budget lets through whole. */
-function outputLimits(): OutputLimits {
-  const { maxChars, maxLines, maxImages, maxImageBytes } = defaultOutputLimits;
-  try {
-    const parsed = JSON.parse(process.env[outputLimitsVariable] ?? "{}") as Record<string, unknown>;
-    const limit = (value: unknown, fallback: number, least: number) =>
-      typeof value === "number" && value >= least ? value : fallback;
-    return {
-      maxChars: limit(parsed.maxChars, maxChars, 1),
-      maxLines: limit(parsed.maxLines, maxLines, 1),
-      // No images at all is a limit too.
-      maxImages: limit(parsed.maxImages, maxImages, 0),
-      maxImageBytes: limit(parsed.maxImageBytes, maxImageBytes, 0),
-    };
-  } catch {
-    return defaultOutputLimits;
-  }
-}
+/**
+ * Written to fd 1 and fd 2 after each cell, so the kernel knows it has read all the cell wrote
+ * there (see MarkedStream). Out of the environment before anything copies it: the cells' own.
+ */
+const markKey = process.env[cellEndMarkVariable];
+delete process.env[cellEndMarkVariable];
 
 // Everything to the kernel goes through the budget, in order: output is bounded per cell.
-const output = new OutputBudget(outputLimits(), (message, sent) => {
+const output = new OutputBudget(outputLimitsFrom(process.env[outputLimitsVariable]), (message, sent) => {
   // The callback comes once the message is written (with an error if the channel closed).
   if (process.send) process.send(message, undefined, undefined, () => sent());
   else sent();
@@ -51,6 +45,35 @@ for (const name of ["stdout", "stderr"] as const) {
     if (typeof done === "function") (done as () => void)();
     return true;
   }) as typeof stream.write;
+  // Opening the stream made its pipe non-blocking, for every process sharing it: a child process
+  // with stdio "inherit" printing more than the pipe holds failed with EAGAIN, as would a cell's
+  // own fs.writeSync(1, …). Nothing writes through the stream's handle any more.
+  (stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle?.setBlocking?.(
+    true,
+  );
+}
+
+/**
+ * Writes the cell-end mark to fd 1 and fd 2, after everything the cell wrote there: the streams
+ * it was written to (a cell may have closed one).
+ */
+function markCellEnd(): ("stdout" | "stderr")[] {
+  if (markKey === undefined || markKey === "") return [];
+  const marked: ("stdout" | "stderr")[] = [];
+  const bytes = cellEndMark(markKey);
+  for (const [fd, name] of [
+    [1, "stdout"],
+    [2, "stderr"],
+  ] as const) {
+    try {
+      for (let written = 0; written < bytes.length;)
+        written += writeSync(fd, bytes, written, bytes.length - written);
+      marked.push(name);
+    } catch {
+      // Closed by the cell: the kernel does not wait for this stream's mark.
+    }
+  }
+  return marked;
 }
 
 const show = (value: unknown): string => (typeof value === "string" ? value : inspect(value, { depth: 4 }));
@@ -204,9 +227,9 @@ const helpers = {
       if (withEnvironment.file !== undefined) rmSync(withEnvironment.file, { force: true });
     }
   },
-  cd(path: string) {
-    process.chdir(path.trim().replace(/^['"]|['"]$/g, "") || (process.env.HOME ?? "/"));
-    process.stdout.write(`${process.cwd()}\n`);
+  cd(argument: string) {
+    const printed = changeDirectory(argument);
+    if (printed !== undefined) process.stdout.write(`${printed}\n`);
   },
   async timeit(fn: () => unknown, number: number, repeat: number) {
     let loops = number;
@@ -291,6 +314,9 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
       (caught instanceof Error && /Script execution (was )?interrupted/.test(caught.message));
     if (interrupted) {
       send({ type: "error", ename: "KeyboardInterrupt", evalue: "Interrupted by user", traceback: [] });
+    } else if (caught instanceof CdError) {
+      // Its line says it all; the stack is the rewritten line's.
+      send({ type: "error", ename: caught.name, evalue: caught.message, traceback: [] });
     } else if (caught instanceof Error) {
       const stack = caught.stack ?? `${caught.name}: ${caught.message}`;
       const traceback = cellTraceback(stack, cells);
@@ -318,7 +344,9 @@ process.on("message", (message: ToExecutor) => {
     reply?.(message.value);
     return;
   }
-  void execute(message.id, message.code).then((status) => send({ type: "done", id: message.id, status }));
+  void execute(message.id, message.code).then((status) =>
+    send({ type: "done", id: message.id, status, marked: markCellEnd() }),
+  );
 });
 process.on("disconnect", () => process.exit(0));
 // A cell's process.exit(): what it printed just before still goes (the channel writes at once when idle).

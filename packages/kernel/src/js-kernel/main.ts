@@ -2,6 +2,7 @@
 // file and runs cells in an executor child process, so an interrupt can always be delivered.
 // Usage: node main.js <connection-file>
 import { fork } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Publisher, Reply, Router } from "zeromq";
@@ -9,7 +10,15 @@ import { cutMetadata } from "../client/kernel-output.js";
 import { endpoint, type ConnectionInfo } from "../protocol/connection.js";
 import { SendQueue } from "../protocol/send-queue.js";
 import { MessageCodec, type JupyterMessage } from "../protocol/wire.js";
-import type { FromExecutor, ToExecutor } from "./executor-protocol.js";
+import {
+  outputLimitsFrom,
+  outputLimitsVariable,
+  type FromExecutor,
+  type ToExecutor,
+} from "./executor-protocol.js";
+import { ExecutorPipes } from "./executor-pipes.js";
+import { cellEndMarkVariable } from "./marked-stream.js";
+import { OutputBudget } from "./output-budget.js";
 import { StreamCoalescer } from "./stream-coalescer.js";
 
 const info = JSON.parse(readFileSync(process.argv[2] ?? "", "utf8")) as ConnectionInfo;
@@ -33,13 +42,24 @@ const outbox = {
   iopub: new SendQueue(iopub),
 };
 
+/** The key of the mark the executor writes to its fd 1 and 2 after each cell (see MarkedStream). */
+const markKey = randomBytes(12).toString("hex");
+
+// The executor's fd 1 and 2 are pipes read here: what a cell writes there bypassing console and
+// process.stdout (fs.writeSync(1, …), a child process with stdio "inherit") is its output too.
+// The protocol has a channel of its own (ipc).
 const executor = fork(fileURLToPath(new URL("./executor.js", import.meta.url)), [], {
   execArgv: ["--disable-warning=ExperimentalWarning"],
-  stdio: ["ignore", "inherit", "inherit", "ipc"],
+  stdio: ["ignore", "pipe", "pipe", "ipc"],
+  env: { ...process.env, [cellEndMarkVariable]: markKey },
 });
 executor.on("exit", (code, signal) => {
-  process.stderr.write(`the executor ended (${signal ?? `code ${code ?? "?"}`})\n`);
-  process.exit(code ?? 1);
+  // Its last words (a fatal error) may still be in the pipe: the kernel's stderr gets them, for
+  // the client's message about the kernel's end.
+  void pipes.closed(500).then(() => {
+    process.stderr.write(`${pipes.stderrTail}the executor ended (${signal ?? `code ${code ?? "?"}`})\n`);
+    process.exit(code ?? 1);
+  });
 });
 
 const parentPid = Number(process.env.TOOLS_KERNEL_PARENT_PID ?? process.ppid);
@@ -130,6 +150,8 @@ function startNext(): void {
   const code = typeof request.content.code === "string" ? request.content.code : "";
   const silent = request.content.silent === true;
   if (!silent) executionCount++;
+  // What is held of the fd output since the last cell goes out under that one first.
+  descriptorOutput.startCell();
   running = { request, id: ++nextId, failed: false };
   publish(request.header, "status", { execution_state: "busy" });
   publish(request.header, "execute_input", { code, execution_count: executionCount });
@@ -143,7 +165,51 @@ const streams = new StreamCoalescer<JupyterMessage["header"]>((parent, chunk) =>
 /** The cell that ran last: what the executor sends between cells came from it (a timer, a rejection). */
 let lastParent: JupyterMessage["header"] | undefined;
 
+/**
+ * What cells write to fd 1 and 2, bounded per cell as the executor bounds its own output (the
+ * head, the tail and a count of what was left out between them). A message is taken as sent once
+ * iopub has sent it: until then the budget holds the tail and trims it.
+ */
+const descriptorOutput = new OutputBudget(
+  outputLimitsFrom(process.env[outputLimitsVariable]),
+  (message, sent) => {
+    onOutput(message);
+    // After the stream coalescer's turn, which publishes the text.
+    setImmediate(() => void outbox.iopub.drained().then(sent));
+  },
+);
+
+const pipes = new ExecutorPipes(executor, markKey, (name, text) => descriptorOutput.stream(name, text));
+
+/** Replies to the running cell, whose output has all been published, and starts the next. */
+function finishCell(current: Running, status: "ok" | "error"): void {
+  const parent = current.request.header;
+  // The fd output held for the cell goes out under it, then the text before its end.
+  descriptorOutput.flushAll();
+  streams.flush();
+  running = undefined;
+  lastParent = parent;
+  bridgeCalls.clear();
+  reply("shell", current.request, "execute_reply", {
+    status,
+    execution_count: executionCount,
+    ...(status === "ok"
+      ? { user_expressions: {}, payload: [] }
+      : { ename: "Error", evalue: "", traceback: [] }),
+  });
+  publish(parent, "status", { execution_state: "idle" });
+  startNext();
+}
+
 executor.on("message", (message: FromExecutor) => {
+  // As the executor's own budget does: what is held of the fd output goes out before a display,
+  // an error, a bridged call — as far as it has been read by then.
+  if (message.type !== "stream" && message.type !== "activity") descriptorOutput.flushAll();
+  onOutput(message);
+});
+
+/** A message of the executor, or of the fd output's budget: published under its cell. */
+function onOutput(message: FromExecutor): void {
   const current = running;
   if (!current) {
     // Output after its cell ended goes out under that cell; the client keeps it for the next.
@@ -205,22 +271,12 @@ executor.on("message", (message: FromExecutor) => {
     }
     case "done": {
       if (message.id !== current.id) return;
-      running = undefined;
-      lastParent = parent;
-      bridgeCalls.clear();
-      reply("shell", current.request, "execute_reply", {
-        status: message.status,
-        execution_count: executionCount,
-        ...(message.status === "ok"
-          ? { user_expressions: {}, payload: [] }
-          : { ename: "Error", evalue: "", traceback: [] }),
-      });
-      publish(parent, "status", { execution_state: "idle" });
-      startNext();
+      // What the cell wrote to fd 1 and 2 is its output, not late output for the next call.
+      pipes.marks.afterMarks(message.marked ?? [], () => finishCell(current, message.status));
       return;
     }
   }
-});
+}
 
 /** Output of a cell that has ended, published under it: streams, displays, errors, counts. */
 function publishLate(parent: JupyterMessage["header"], message: FromExecutor): void {

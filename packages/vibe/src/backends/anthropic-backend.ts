@@ -4,7 +4,16 @@ import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
 import { throwIfAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
-import { argumentsText, bodyStart, isRecord, notAReply, type ReplySeen } from "./model-reply.js";
+import {
+  argumentsText,
+  bodyStart,
+  emptyReplyError,
+  emptyReplyNudge,
+  isRecord,
+  notAReply,
+  replySeen,
+  type ReplySeen,
+} from "./model-reply.js";
 import { modelError } from "./openai-backend.js";
 import { RequestWatch } from "./request-watch.js";
 import type { WorkerBackend, WorkerTask, WorkerToolOutcome } from "./worker-backend.js";
@@ -21,8 +30,9 @@ const cutShort = new Set(["max_tokens", "model_context_window_exceeded"]);
  * a placeholder key when `baseURL` names a server; a worker that finds none fails with
  * `INVALID_BACKEND_CONFIG` saying what to set.
  *
- * A reply that is not a message, an empty answer, a refusal (`stop_reason` "refusal") or one cut
- * at `max_tokens` fails the worker, saying so; a tool_use cut at `max_tokens` is not run (the
+ * A reply that is not a message, a refusal (`stop_reason` "refusal") or one cut at `max_tokens`
+ * fails the worker, saying so; an empty answer is told so once ({@link emptyReplyNudge}) and fails
+ * the worker when the next is empty too; a tool_use cut at `max_tokens` is not run (the
  * model hears why); `pause_turn` lets the model go on.
  */
 export function createAnthropicBackend(options: ModelBackendOptions): WorkerBackend {
@@ -53,6 +63,8 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
       const tools = task.toolbox.anthropicTools() as Anthropic.Messages.Tool[];
       const messages: Anthropic.Messages.MessageParam[] = [{ role: "user", content: task.brief }];
       const tally = new CallTally();
+      /** The turn whose empty reply the model was told about (once per attempt). */
+      let nudgedAt: number | undefined;
       for (let turn = 1; turn <= maxTurns; turn++) {
         throwIfAborted(task.signal);
         tally.turns = turn;
@@ -78,13 +90,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
             modelError(error, task.signal, model, watch)
           );
         }
-        const seen: ReplySeen = {
-          baseURL,
-          model,
-          status: reply.response.status,
-          contentType: reply.response.headers.get("content-type"),
-          body: reply.data as unknown,
-        };
+        const seen = replySeen(baseURL, model, reply);
         const body = seen.body;
         if (!isRecord(body) || !Array.isArray(body["content"]))
           throw notAReply(seen, "a message of the Messages API");
@@ -98,7 +104,19 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         const uses = content.filter(
           (block): block is Anthropic.Messages.ToolUseBlock => block.type === "tool_use",
         );
-        if (uses.length === 0) return finalAnswer(seen, content, stop, tally, maxTokens);
+        if (uses.length === 0) {
+          const answer = finalAnswer(seen, content, stop, tally, maxTokens);
+          if (answer !== undefined) return answer;
+          const empty = `${model} answered with an empty reply (stop_reason ${JSON.stringify(stop ?? null)}, no text and no tool use)`;
+          if (nudgedAt !== undefined || turn === maxTurns) throw emptyReplyError(empty, nudgedAt, tally);
+          // Once. The empty turn leaves the history (the API refuses an assistant turn with no
+          // content), so the nudge joins the user turn before it: the brief or the tool results.
+          nudgedAt = turn;
+          messages.pop();
+          appendUserText(messages, emptyReplyNudge);
+          task.progress(`turn ${turn}: ${model} sent an empty reply; asking it once for its final answer`);
+          continue;
+        }
         const results: Anthropic.Messages.ToolResultBlockParam[] = [];
         for (const [index, use] of uses.entries()) {
           throwIfAborted(task.signal);
@@ -127,14 +145,32 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
   };
 }
 
-/** The answer of a reply without tool use, unless it is no answer: empty, cut, refused. */
+/**
+ * Adds `text` to the last message, a user turn, as a text block after what it holds; a new user
+ * turn if the last is not one.
+ */
+function appendUserText(messages: Anthropic.Messages.MessageParam[], text: string): void {
+  const last = messages.at(-1);
+  if (last?.role !== "user") {
+    messages.push({ role: "user", content: text });
+    return;
+  }
+  const blocks: Anthropic.Messages.ContentBlockParam[] =
+    typeof last.content === "string" ? [{ type: "text", text: last.content }] : [...last.content];
+  last.content = [...blocks, { type: "text", text }];
+}
+
+/**
+ * The answer of a reply without tool use; undefined when it is empty (no text, and none of the
+ * failures below); throws when it is no answer: cut, refused.
+ */
 function finalAnswer(
   seen: ReplySeen,
   content: readonly Anthropic.Messages.ContentBlock[],
   stop: unknown,
   tally: CallTally,
   maxTokens: number,
-): string {
+): string | undefined {
   const model = seen.model;
   const fail = (text: string) =>
     new VibeError({ code: "WORKER_FAILED", message: `${text} (after ${tally.summary()})` });
@@ -157,10 +193,5 @@ function finalAnswer(
       `${model} ended its turn for tool use (stop_reason "tool_use") but sent no tool_use block; content was ${bodyStart(content)}`,
     );
   }
-  if (text.trim() === "") {
-    throw fail(
-      `${model} answered with an empty reply (stop_reason ${JSON.stringify(stop ?? null)}, no text and no tool use)`,
-    );
-  }
-  return text;
+  return text.trim() === "" ? undefined : text;
 }

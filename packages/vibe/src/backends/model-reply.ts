@@ -1,4 +1,5 @@
 import { VibeError } from "../errors/vibe-error.js";
+import type { CallTally } from "./call-tally.js";
 
 /** Most characters of an odd reply's body quoted in the error that names it. */
 const quotedChars = 200;
@@ -12,6 +13,23 @@ export interface ReplySeen {
   readonly contentType: string | null;
   /** The body as the SDK parsed it: an object for JSON, a string for anything else. */
   readonly body: unknown;
+}
+
+/** What an SDK's `withResponse()` resolves to, as far as {@link replySeen} reads it. */
+export interface SdkReply {
+  readonly response: { readonly status: number; readonly headers: { get(name: string): string | null } };
+  readonly data: unknown;
+}
+
+/** The {@link ReplySeen} of `reply`, the answer of the server at `baseURL` for `model`. */
+export function replySeen(baseURL: string, model: string, reply: SdkReply): ReplySeen {
+  return {
+    baseURL,
+    model,
+    status: reply.response.status,
+    contentType: reply.response.headers.get("content-type"),
+    body: reply.data,
+  };
 }
 
 /**
@@ -29,6 +47,33 @@ export function notAReply(seen: ReplySeen, what: string): VibeError {
       (carried === undefined ? "" : `; it carried the error "${carried}"`) +
       `; the reply starts: ${bodyStart(seen.body)}. Check that the backend's baseURL names the model API itself (not a proxy's login page or another service)`,
     data: { status: seen.status, contentType: seen.contentType, body: bodyStart(seen.body) },
+  });
+}
+
+/**
+ * What a worker's model is told, once per attempt, after a reply with no text and no tool call
+ * that ended its turn: models sometimes end a turn with nothing in it (after a long tool result,
+ * a stop sequence hit at once), and asked again they usually answer.
+ */
+export const emptyReplyNudge =
+  "Your last reply was empty: no text and no tool call. Give your final answer now, or call a tool.";
+
+/**
+ * The failure of a worker whose model answered with an empty reply (`what`: which model, and the
+ * reply's finish or stop reason) when it may not be nudged again: it was nudged at turn
+ * `nudgedAt` already (the turn before: it answered the nudge with nothing too), or no turn is left.
+ */
+export function emptyReplyError(what: string, nudgedAt: number | undefined, tally: CallTally): VibeError {
+  const after =
+    nudgedAt === undefined
+      ? "; no turn was left to ask it again"
+      : nudgedAt === tally.turns - 1
+        ? ", also after it was told that its last reply was empty and asked for its final answer or a tool call"
+        : `, again: after its empty reply at turn ${nudgedAt} it was told so and asked for its final answer once already`;
+  return new VibeError({
+    code: "WORKER_FAILED",
+    message: `${what}${after} (after ${tally.summary()})`,
+    data: { emptyReplies: nudgedAt === undefined ? 1 : 2 },
   });
 }
 

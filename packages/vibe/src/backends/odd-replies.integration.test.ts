@@ -11,6 +11,7 @@ import {
 } from "../__fixtures__/scripted-model-server.js";
 import { createAnthropicBackend } from "./anthropic-backend.js";
 import type { ModelBackendOptions } from "./model-backend-options.js";
+import { emptyReplyNudge } from "./model-reply.js";
 import { createOpenAiBackend } from "./openai-backend.js";
 import type { WorkerTask } from "./worker-backend.js";
 
@@ -197,11 +198,6 @@ describe("a 200 reply that is not a completion or message says which server answ
 describe("no answer is never taken for one", () => {
   it.each([
     [
-      "an empty reply",
-      completion({ content: null }, "stop"),
-      'answered with an empty reply (finish_reason "stop"',
-    ],
-    [
       "a reply cut at the token limit",
       completion({ content: "The fix is" }, "length"),
       'cut at its token limit (finish_reason "length")',
@@ -230,11 +226,6 @@ describe("no answer is never taken for one", () => {
   });
 
   it.each([
-    [
-      "an empty reply",
-      anthropicMessage([], "end_turn"),
-      'answered with an empty reply (stop_reason "end_turn"',
-    ],
     [
       "a reply cut at max_tokens",
       anthropicMessage([{ type: "text", text: "The fix is" }], "max_tokens"),
@@ -269,6 +260,87 @@ describe("no answer is never taken for one", () => {
     }[];
     expect(results[1]?.is_error).toBe(true);
     expect(results[1]?.content).toContain("error (INCOMPLETE_CALL): your reply was cut at the token limit");
+  });
+});
+
+/** The text of the last user message sent: a string, or its last text block. */
+function lastUserText(request: RecordedRequest | undefined): unknown {
+  const content = sentMessages(request)
+    .filter((message) => message.role === "user")
+    .at(-1)?.content;
+  if (!Array.isArray(content)) return content;
+  return (content.at(-1) as { text?: unknown } | undefined)?.text;
+}
+
+describe("an empty reply", () => {
+  const emptyStep = { text: "" };
+  const reason = {
+    openai: 'finish_reason "stop", no text and no tool calls',
+    anthropic: 'stop_reason "end_turn", no text and no tool use',
+  };
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: the model is told once that its reply was empty, and its next answer is the worker's",
+    async (api) => {
+      const { answer, seen } = await perform(api, (request) =>
+        request.index === 0 ? emptyStep : { text: "the answer" },
+      );
+      expect(await answer).toBe("the answer");
+      const second = server!.requests[1];
+      // The empty turn is not sent back (the APIs refuse an empty assistant turn); the nudge is.
+      expect(sentMessages(second).filter((message) => message.role === "assistant")).toEqual([]);
+      expect(lastUserText(second)).toBe(emptyReplyNudge);
+      if (api === "anthropic") {
+        expect(sentMessages(second)).toEqual([
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "do it" },
+              { type: "text", text: emptyReplyNudge },
+            ],
+          },
+        ]);
+      }
+      expect(seen.progress).toContain(
+        "turn 1: loopback-fast sent an empty reply; asking it once for its final answer",
+      );
+    },
+  );
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: an empty reply to the nudge fails the worker, saying it was empty twice",
+    async (api) => {
+      const { answer } = await perform(api, () => emptyStep);
+      const error = await failure(answer);
+      expect(error.code).toBe("WORKER_FAILED");
+      expect(error.message).toBe(
+        `loopback-fast answered with an empty reply (${reason[api]}), also after it was told that its last reply was empty and asked for its final answer or a tool call (after 2 model turns, no tool calls)`,
+      );
+      expect(server!.requests).toHaveLength(2);
+    },
+  );
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: the nudge comes once per worker; it follows tool results, and a later empty reply fails",
+    async (api) => {
+      const { answer, seen } = await perform(api, (request) =>
+        request.index === 1 ? { toolCalls: [{ name: "read", args: { path: "a" } }] } : emptyStep,
+      );
+      const error = await failure(answer);
+      expect(error.message).toContain(
+        `answered with an empty reply (${reason[api]}), again: after its empty reply at turn 1 it was told so and asked for its final answer once already (after 3 model turns, 1 tool call (read ×1))`,
+      );
+      expect(seen.calls).toEqual([{ tool: "read", args: { path: "a" } }]);
+      expect(server!.requests).toHaveLength(3);
+      expect(lastUserText(server!.requests[1])).toBe(emptyReplyNudge);
+    },
+  );
+
+  it("openai: with no turn left, an empty reply fails at once, saying why it was not asked again", async () => {
+    const { answer } = await perform("openai", () => emptyStep, { maxTurns: 1 });
+    const error = await failure(answer);
+    expect(error.message).toContain("answered with an empty reply");
+    expect(error.message).toContain("; no turn was left to ask it again (after 1 model turn, no tool calls)");
   });
 });
 

@@ -11,9 +11,12 @@ import { noPooling, type ModelBackendOptions } from "./model-backend-options.js"
 import {
   argumentsText,
   bodyStart,
+  emptyReplyError,
+  emptyReplyNudge,
   isRecord,
   notAReply,
   parseArguments,
+  replySeen,
   type ReplySeen,
 } from "./model-reply.js";
 import { RequestWatch } from "./request-watch.js";
@@ -28,8 +31,9 @@ import { defaultWorkerInstructions, turnLimitError } from "./worker-instructions
  * `apiKey`, else `OPENAI_API_KEY`, else a placeholder when `baseURL` names a server (a local one
  * often needs none); with neither it throws `INVALID_BACKEND_CONFIG` saying what to set.
  *
- * A reply that is not a chat completion, an empty answer, one cut at the token limit
- * (`finish_reason` "length") or stopped by a content filter fails the worker, saying so; tool calls
+ * A reply that is not a chat completion, one cut at the token limit (`finish_reason` "length")
+ * or stopped by a content filter fails the worker, saying so; an empty answer is told so once
+ * ({@link emptyReplyNudge}) and fails the worker when the next is empty too; tool calls
  * whose arguments are an object are taken as they are, and missing or broken arguments go back to
  * the model as an INVALID_ARGUMENTS error.
  */
@@ -62,6 +66,8 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         { role: "user", content: task.brief },
       ];
       const tally = new CallTally();
+      /** The turn whose empty reply the model was told about (once per attempt). */
+      let nudgedAt: number | undefined;
       for (let turn = 1; turn <= maxTurns; turn++) {
         throwIfAborted(task.signal);
         tally.turns = turn;
@@ -83,13 +89,7 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         } catch (error) {
           throw modelError(error, task.signal, model, watch);
         }
-        const seen: ReplySeen = {
-          baseURL,
-          model,
-          status: reply.response.status,
-          contentType: reply.response.headers.get("content-type"),
-          body: reply.data as unknown,
-        };
+        const seen = replySeen(baseURL, model, reply);
         const { message, finish } = readCompletion(seen);
         const calls = readToolCalls(message["tool_calls"], turn);
         const content = messageText(message["content"]);
@@ -98,7 +98,18 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
           content: content === "" ? null : content,
           ...(calls.length > 0 ? { tool_calls: calls.map(toHistory) } : {}),
         });
-        if (calls.length === 0) return finalAnswer(seen, message, finish, content, tally, options.maxTokens);
+        if (calls.length === 0) {
+          const answer = finalAnswer(seen, message, finish, content, tally, options.maxTokens);
+          if (answer !== undefined) return answer;
+          const empty = `${model} answered with an empty reply (finish_reason ${JSON.stringify(finish ?? null)}, no text and no tool calls)`;
+          if (nudgedAt !== undefined || turn === maxTurns) throw emptyReplyError(empty, nudgedAt, tally);
+          // Once: the empty turn leaves the history (an assistant message needs content or calls).
+          nudgedAt = turn;
+          messages.pop();
+          messages.push({ role: "user", content: emptyReplyNudge });
+          task.progress(`turn ${turn}: ${model} sent an empty reply; asking it once for its final answer`);
+          continue;
+        }
         for (const call of calls) {
           throwIfAborted(task.signal);
           task.progress(`turn ${turn}: calling ${call.name}`);
@@ -173,7 +184,10 @@ function messageText(content: unknown): string {
     .join("");
 }
 
-/** The answer of a reply without tool calls, unless it is no answer: empty, cut, filtered, refused. */
+/**
+ * The answer of a reply without tool calls; undefined when it is empty (no text, and none of the
+ * failures below); throws when it is no answer: cut, filtered, refused.
+ */
 function finalAnswer(
   seen: ReplySeen,
   message: Record<string, unknown>,
@@ -181,7 +195,7 @@ function finalAnswer(
   content: string,
   tally: CallTally,
   maxTokens: number | undefined,
-): string {
+): string | undefined {
   const model = seen.model;
   const fail = (text: string) =>
     new VibeError({ code: "WORKER_FAILED", message: `${text} (after ${tally.summary()})` });
@@ -203,12 +217,7 @@ function finalAnswer(
       `${model} ended its turn to call tools (finish_reason "tool_calls") but sent no call naming a function; tool_calls was ${bodyStart(message["tool_calls"] ?? null)}`,
     );
   }
-  if (content.trim() === "") {
-    throw fail(
-      `${model} answered with an empty reply (finish_reason ${JSON.stringify(finish ?? null)}, no text and no tool calls)`,
-    );
-  }
-  return content;
+  return content.trim() === "" ? undefined : content;
 }
 
 /**
