@@ -15,6 +15,28 @@ export async function applyStagedEdit(
   edit: StagedEdit,
   ops: FileOperations = nodeFileOperations,
 ): Promise<string[]> {
+  return (await writeStagedEdit(edit, ops)).written;
+}
+
+/** What {@link writeStagedEdit} wrote, and what `writeFiles` found besides. */
+export interface StagedEditWritten {
+  /** The absolute paths written. */
+  readonly written: string[];
+  /**
+   * A change set another process left half written, which `writeFiles` rolled back before this
+   * one (in words, naming the files put back); empty when there was none.
+   */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * {@link applyStagedEdit}, also returning the outcome's warnings for the tool's answer; an
+ * error's message ends with them too.
+ */
+export async function writeStagedEdit(
+  edit: StagedEdit,
+  ops: FileOperations = nodeFileOperations,
+): Promise<StagedEditWritten> {
   const outcome = await writeFiles(
     edit.files.map((file) => ({
       path: file.path,
@@ -24,7 +46,8 @@ export async function applyStagedEdit(
     })),
     ops,
   );
-  if (outcome.ok) return [...outcome.changed];
+  const notes = (outcome.warnings ?? []).map((warning) => `\nnote: ${warning}`).join("");
+  if (outcome.ok) return { written: [...outcome.changed], warnings: outcome.warnings ?? [] };
   if (outcome.moved) {
     const moved = outcome.moved.map(
       (file) => `${file.label} (${file.reason === "changed" ? "changed" : "unreadable or deleted"})`,
@@ -33,7 +56,7 @@ export async function applyStagedEdit(
       code: "EDIT_STALE",
       message:
         `${edit.id} was rejected and nothing was written: ${moved.length} of ${edit.files.length} file(s) changed since it was staged: ` +
-        `${moved.join(", ")}. Run ast_edit again to stage the change against the current files.`,
+        `${moved.join(", ")}. Run ast_edit again to stage the change against the current files.${notes}`,
       data: { editId: edit.id, moved },
     });
   }
@@ -43,7 +66,8 @@ export async function applyStagedEdit(
       `${edit.id} could not be written: ${outcome.failed}: ${outcome.reason}. ` +
       (outcome.notRestored.length === 0
         ? `The ${outcome.restored} file(s) already written were restored; every file is as it was.`
-        : `These files could NOT be restored: ${outcome.notRestored.join(", ")}.`),
+        : `These files could NOT be restored: ${outcome.notRestored.join(", ")}.`) +
+      notes,
     cause: outcome.cause,
     data: { editId: edit.id, notRestored: outcome.notRestored },
   });

@@ -2,7 +2,7 @@ import { defineTool, textResult } from "@tools/registry";
 import { z } from "zod";
 import { StructuralError } from "../errors/structural-error.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
-import { applyStagedEdit, nodeFileOperations, type FileOperations } from "../staging/apply-edit.js";
+import { nodeFileOperations, writeStagedEdit, type FileOperations } from "../staging/apply-edit.js";
 import { stagedEditsKey } from "../staging/staged-edits.js";
 import { plural } from "./scope.js";
 
@@ -56,12 +56,13 @@ export function createResolveTool(files: FileOperations = nodeFileOperations) {
         return `${edit.id} discarded; nothing was written`;
       }
       try {
-        const written = await applyStagedEdit(edit, files);
+        const { written, warnings } = await writeStagedEdit(edit, files);
         ledger.resolved.set(edit.id, "accepted");
         const replacements = edit.files.reduce((sum, file) => sum + file.replacements, 0);
         const list = edit.files.map((file) => `  ${file.relativePath}`).join("\n");
         return textResult(
-          `${edit.id} accepted: ${plural(replacements, "replacement")} written to ${plural(written.length, "file")}\n${list}`,
+          `${edit.id} accepted: ${plural(replacements, "replacement")} written to ${plural(written.length, "file")}\n${list}` +
+            warnings.map((warning) => `\nnote: ${warning}`).join(""),
           {
             changedFiles: written,
           },
