@@ -60,6 +60,11 @@ export interface AppliedEdit {
   readonly editCounts: Map<string, number>;
   /** Old path → new path for each file the edit moved. */
   readonly moves: Map<string, string>;
+  /**
+   * What the write found besides: a change set another process left half written, which the
+   * registry's `writeFiles` rolled back first (in words, naming the files put back).
+   */
+  readonly warnings: readonly string[];
 }
 
 /** Path → planned content: text, the bytes of a file moved unchanged, or null for absent. */
@@ -236,7 +241,7 @@ export async function applyWorkspaceEdit(
  * writes. `texts` holds, for each changed file that exists before and after (no file moved,
  * created or deleted), its text before and after.
  */
-export interface PlannedEdit extends AppliedEdit {
+export interface PlannedEdit extends Omit<AppliedEdit, "warnings"> {
   readonly changes: readonly FileChange[];
   readonly texts: ReadonlyMap<string, { readonly before: string; readonly after: string }>;
   /** Folders a folder move empties, removed once everything is written. */
@@ -498,6 +503,7 @@ export async function writePlannedEdit(
 ): Promise<AppliedEdit> {
   const { changes, changedFiles, editCounts, moves, emptied } = planned;
   const outcome = await writeFiles([...changes], ops);
+  const notes = (outcome.warnings ?? []).map((warning) => `\nnote: ${warning}`).join("");
   if (outcome.ok) {
     // Best effort: a folder something else wrote into meanwhile stays.
     for (const folder of emptied) {
@@ -507,13 +513,13 @@ export async function writePlannedEdit(
         // not empty, or already gone
       }
     }
-    return { changedFiles, editCounts, moves };
+    return { changedFiles, editCounts, moves, warnings: outcome.warnings ?? [] };
   }
   if (outcome.moved) {
     const moved = outcome.moved.map((file) => file.label).join(", ");
     throw new LspError({
       code: "LSP_RENAME_FAILED",
-      message: `${moved} changed while the rename was being applied; nothing was written; run lsp_rename again`,
+      message: `${moved} changed while the rename was being applied; nothing was written; run lsp_rename again${notes}`,
       data: { moved: outcome.moved },
     });
   }
@@ -523,7 +529,8 @@ export async function writePlannedEdit(
       `writing the edit failed at ${outcome.failed} (${outcome.reason}); ` +
       (outcome.notRestored.length === 0
         ? `the ${outcome.restored} file(s) already written were restored: every file is as it was`
-        : `these files could NOT be restored: ${outcome.notRestored.join(", ")}`),
+        : `these files could NOT be restored: ${outcome.notRestored.join(", ")}`) +
+      notes,
     cause: outcome.cause,
     data: { notRestored: outcome.notRestored },
   });

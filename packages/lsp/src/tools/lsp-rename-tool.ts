@@ -292,7 +292,7 @@ export const lspRenameTool = defineTool({
             )
           : "";
       return textResult(
-        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${missed}${elsewhere}`,
+        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${missed}${elsewhere}${applied.warnings.map((warning) => `\nnote: ${warning}`).join("")}`,
         { changedFiles: applied.changedFiles },
       );
     } finally {
