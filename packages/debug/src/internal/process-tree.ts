@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { descendantsOf, processStat } from "@tools/registry";
 
 // The /proc readings themselves are @tools/registry's (processStat, descendantsOf); these are the
@@ -49,4 +50,28 @@ export async function waitGone(pids: readonly number[], timeoutMs: number, reape
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * How a process that has ended but is not reaped yet (a zombie) ended, from /proc/<pid>/stat
+ * (its `exit_code`, the wait status): the signal that killed it, or its exit code. Undefined
+ * while it runs, once it is reaped, or when the kernel does not show it.
+ */
+export function zombieExit(pid: number): { signal: number } | { code: number } | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (field 2, in brackets): state is field 3, exit_code field 52.
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .trim()
+    .split(" ");
+  if (fields[0] !== "Z") return undefined;
+  const status = Number(fields[49]);
+  if (!Number.isInteger(status)) return undefined;
+  const signal = status & 0x7f;
+  return signal === 0 ? { code: (status >> 8) & 0xff } : { signal };
 }

@@ -60,6 +60,11 @@ export class DebugSession {
     return this.core.exitCode;
   }
 
+  /** "the program exited with code 3" (or "was killed by signal …"): meant once it has exited. */
+  get exitText(): string {
+    return this.core.exitText();
+  }
+
   get endReason(): string | undefined {
     return this.core.endReason;
   }

@@ -1,5 +1,5 @@
 import { outputTargets, writersOf } from "@tools/registry";
-import { descendants, isAlive, processStat, startTime } from "../internal/process-tree.js";
+import { descendants, isAlive, processStat, startTime, zombieExit } from "../internal/process-tree.js";
 import type { SessionCore } from "./session-core.js";
 
 /** How often a launched program's process is looked at, in ms. */
@@ -40,6 +40,8 @@ export function watchDebuggee(core: SessionCore, pid: number): void {
     }
     if (started !== undefined && startTime(pid) === started && isAlive(pid)) return;
     clearInterval(timer);
+    // Still a zombie (its parent has not reaped it: delve while paused): how it ended.
+    if (started !== undefined && startTime(pid) === started) core.seenExit ??= zombieExit(pid);
     setTimeout(() => core.programExited(), reportGraceMs).unref();
   }, pollMs);
   timer.unref();

@@ -21,6 +21,12 @@ describe("exitSignal", () => {
     expect(exitSignal("lldb", -1, undefined)).toBeUndefined();
   });
 
+  it("reads delve's negative status as the signal; its other codes are codes", () => {
+    expect(exitSignal("delve", -9, undefined)).toEqual({ name: "SIGKILL", number: 9 });
+    expect(exitSignal("delve", 247, undefined)).toBeUndefined();
+    expect(exitSignal("delve", 4, undefined)).toBeUndefined();
+  });
+
   it("reads debugpy's 8-bit cut of a negative returncode, unless the program stopped on SystemExit", () => {
     expect(exitSignal("debugpy", 247, undefined)).toEqual({ name: "SIGKILL", number: 9, fromCode: 247 });
     expect(exitSignal("debugpy", 245, stop("breakpoint"))).toEqual({

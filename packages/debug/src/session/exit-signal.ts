@@ -20,6 +20,11 @@ export interface ExitSignal {
   readonly fromCode?: number;
 }
 
+/** The standard signal `number` (1–31), e.g. 9 → SIGKILL; undefined for others. */
+export function signalNamed(number: number): ExitSignal | undefined {
+  return named(number);
+}
+
 function named(number: number, fromCode?: number): ExitSignal | undefined {
   const name = signalNames.get(number);
   if (!name) return undefined;
@@ -38,6 +43,7 @@ function named(number: number, fromCode?: number): ExitSignal | undefined {
  *   program exits with such a code itself only through `sys.exit(N)`, which first stops the
  *   session as an uncaught SystemExit, or `os._exit(N)`; so 256 − n for a standard signal n is
  *   that signal unless the last stop was a SystemExit. A negative code is always a signal.
+ * - delve reports a death by signal as the negated signal number (-9 for SIGKILL).
  * Other adapters' codes are taken as they come.
  */
 export function exitSignal(
@@ -59,6 +65,10 @@ export function exitSignal(
       const stop = `${lastStop?.description ?? ""} ${lastStop?.text ?? ""}`;
       return /\bSystemExit\b/.test(stop) ? undefined : named(256 - exitCode, exitCode);
     }
+    case "delve":
+      // delve reports a death by signal as the signal's negated number ("exited with status -9");
+      // a Go program cannot exit with a negative code itself (os.Exit(-9) gives 247).
+      return exitCode < 0 ? named(-exitCode) : undefined;
     default:
       return undefined;
   }

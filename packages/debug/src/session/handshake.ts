@@ -3,6 +3,7 @@ import type { AdapterId } from "../adapters/detect-adapter.js";
 import { identifyAdapter } from "../adapters/identify-adapter.js";
 import { otherLanguage } from "../adapters/source-language.js";
 import { DebugError } from "../errors/debug-error.js";
+import { childrenOf } from "../internal/process-tree.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { lastLines } from "./output-text.js";
 import type { Outcome, SessionCore } from "./session-core.js";
@@ -99,6 +100,11 @@ export async function handshake(
   }
   if (core.state === "starting") core.state = "running";
   core.rememberTree();
+  // delve sends no `process` event: its program is its child (started before launch answers).
+  if (core.adapterId === "delve" && core.options.terminateDebuggee && core.debuggeePids.size === 0) {
+    const dlv = core.options.adapter.adapterPid();
+    if (dlv) for (const pid of childrenOf(dlv)) core.learnDebuggee(pid);
+  }
   const outcome = await core.waitOutcome(timeouts.firstStopMs);
   core.rememberTree();
   return outcome;

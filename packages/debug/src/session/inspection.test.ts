@@ -7,7 +7,7 @@ import { DapConnection } from "../dap/dap-connection.js";
 import { encodeFrame, FrameParser } from "../dap/framing.js";
 import { formatFrames } from "../tool/format.js";
 import { BreakpointStore } from "./breakpoint-store.js";
-import { stack } from "./inspection.js";
+import { isLengthEntry, stack } from "./inspection.js";
 import { SessionCore } from "./session-core.js";
 
 /** How an adapter answers `totalFrames` for a page from `start` of `listed` frames. */
@@ -130,5 +130,28 @@ describe("stack pages", () => {
     await expect(stack(core, undefined, 100)).rejects.toThrow(
       "start_frame 100 is past the end of thread 1's stack: it has 100 frames (#0–#99); give 0 to 99",
     );
+  });
+});
+
+describe("isLengthEntry", () => {
+  it("knows debugpy's read-only len() and delve's len(<container>), not a key named len()", () => {
+    const readOnly = { attributes: ["readOnly" as const] };
+    expect(
+      isLengthEntry({ name: "len()", value: "120", variablesReference: 0, presentationHint: readOnly }),
+    ).toBe(true);
+    // As dlv 1.20 sends it for a map it loaded 64 of 120 keys of.
+    const delve = {
+      name: "len()",
+      value: "120",
+      type: "int",
+      presentationHint: {},
+      evaluateName: "len(m)",
+      variablesReference: 0,
+    };
+    expect(isLengthEntry(delve)).toBe(true);
+    // A map key "len()": named with its quotes, evaluated by index.
+    expect(isLengthEntry({ ...delve, name: '"len()"', evaluateName: 'm["len()"]', value: "7" })).toBe(false);
+    expect(isLengthEntry({ ...delve, evaluateName: 'm["len()"]' })).toBe(false);
+    expect(isLengthEntry({ name: "len()", value: "120", variablesReference: 0 })).toBe(false);
   });
 });

@@ -161,8 +161,9 @@ export async function variables(core: SessionCore, reference: number): Promise<V
     .map((variable) => ({ ...variable, value: clipValue(variable.value) }));
   for (const variable of kept) core.learnReference(variable);
   const count = core.childCounts.get(reference);
+  // delve counts its `len()` entry among the named children: no item.
   const counted = count
-    ? (count.indexed ?? 0) + (count.named ?? 0)
+    ? (count.indexed ?? 0) + (count.named ?? 0) - (length && (count.named ?? 0) > 0 ? 1 : 0)
     : length
       ? Number(length.value)
       : undefined;
@@ -315,12 +316,16 @@ async function exceptionDetail(core: SessionCore, stop: StopInfo): Promise<strin
   return `\n  exception: ${clipValue(fallback || "(the adapter gave no details)")}`;
 }
 
-/** debugpy's `len()` entry of a container: its length, no item of it. */
-function isLengthEntry(variable: DebugProtocol.Variable): boolean {
+/**
+ * An adapter's `len()` entry of a container: its length, no item of it. debugpy marks it
+ * read-only; delve gives it the evaluate name `len(<the container>)`, which no item has (a map
+ * key "len()" is named `"len()"` and evaluated as `m["len()"]`).
+ */
+export function isLengthEntry(variable: DebugProtocol.Variable): boolean {
+  if (variable.name !== "len()" || !/^\d+$/.test(variable.value)) return false;
   return (
-    variable.name === "len()" &&
-    variable.presentationHint?.attributes?.includes("readOnly") === true &&
-    /^\d+$/.test(variable.value)
+    variable.presentationHint?.attributes?.includes("readOnly") === true ||
+    /^len\(.+\)$/.test(variable.evaluateName ?? "")
   );
 }
 

@@ -1,10 +1,13 @@
 import { PassThrough } from "node:stream";
+import type { DebugProtocol } from "@vscode/debugprotocol";
 import { describe, expect, it } from "vitest";
 import type { AdapterProcess } from "../adapters/adapter-process.js";
 import { DapConnection } from "../dap/dap-connection.js";
+import { encodeFrame, FrameParser } from "../dap/framing.js";
 import { DebugError } from "../errors/debug-error.js";
 import { BreakpointStore } from "./breakpoint-store.js";
 import { SessionCore } from "./session-core.js";
+import { resume } from "./stepping.js";
 
 /** An adapter that reads requests and never answers (an expression that runs for ever). */
 function silentAdapter(): AdapterProcess {
@@ -82,5 +85,57 @@ describe("SessionCore stops", () => {
     expect([...core.alsoStopped.keys()].sort((a, b) => a - b)).toEqual([922, 923]);
     core.invalidate();
     expect(core.alsoStopped.size).toBe(0);
+  });
+});
+
+describe("SessionCore resumes", () => {
+  it("leaves the stop and its ids as they were when the adapter refuses a step", async () => {
+    // An adapter that refuses every request (debugpy refuses a step on a thread it lacks so).
+    const toClient = new PassThrough();
+    const fromClient = new PassThrough();
+    const parser = new FrameParser();
+    fromClient.on("data", (chunk: Buffer) => {
+      for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
+        toClient.write(
+          encodeFrame({
+            seq: 0,
+            type: "response",
+            request_seq: message.seq,
+            command: message.command,
+            success: false,
+            message: "Wrong ID sent from the client: 1",
+          }),
+        );
+      }
+    });
+    const adapter = { ...silentAdapter(), connection: new DapConnection(toClient, fromClient) };
+    const core = new SessionCore({
+      adapterId: "debugpy",
+      description: "debugpy: app.py",
+      root: "/tmp",
+      adapter,
+      breakpoints: new BreakpointStore(),
+      resumeWaitMs: 1000,
+      terminateDebuggee: true,
+      evaluateContext: "repl",
+    });
+    core.state = "stopped";
+    core.lastStop = {
+      reason: "breakpoint",
+      description: undefined,
+      text: undefined,
+      threadId: 1,
+      hitBreakpointIds: [],
+    };
+    core.validFrames.add(2);
+    core.learnReference({ variablesReference: 5, namedVariables: 3 });
+
+    const error = await resume(core, "next").catch((caught: unknown) => caught);
+    expect((error as DebugError).code).toBe("DEBUG_ADAPTER_ERROR");
+    expect((error as DebugError).message).toBe("the adapter refused next: Wrong ID sent from the client: 1");
+    expect(core.state).toBe("stopped");
+    expect([...core.validFrames]).toEqual([2]);
+    expect([...core.validReferences]).toEqual([5]);
+    expect(core.childCounts.get(5)).toEqual({ indexed: undefined, named: 3 });
   });
 });

@@ -4,10 +4,11 @@ import type { AdapterProcess } from "../adapters/adapter-process.js";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DapRequestError } from "../dap/dap-connection.js";
 import { DebugError } from "../errors/debug-error.js";
-import { descendants, startTime } from "../internal/process-tree.js";
+import { descendants, isAlive, startTime, zombieExit } from "../internal/process-tree.js";
+import { withoutAdapterFrames } from "./adapter-frames.js";
 import type { BreakpointStore } from "./breakpoint-store.js";
 import { watchDebuggee } from "./debuggee-watch.js";
-import { exitPhrase, exitSignal, type ExitSignal } from "./exit-signal.js";
+import { exitPhrase, exitSignal, signalNamed, type ExitSignal } from "./exit-signal.js";
 import { configure } from "./handshake.js";
 import { OutputRing } from "./output-ring.js";
 import { shutdown } from "./shutdown.js";
@@ -68,6 +69,18 @@ export interface SessionOptions {
 
 type Waiter = (outcome: Outcome) => void;
 
+/** How long a refused request waits for the adapter to report the exit of a program that is gone, in ms. */
+const exitReportMs = 3000;
+
+/** What {@link SessionCore.invalidate} drops: the ids and references of one stop. */
+export interface StopSnapshot {
+  readonly validFrames: Set<number>;
+  readonly listedThreads: Set<number>;
+  readonly validReferences: Set<number>;
+  readonly childCounts: Map<number, ChildCount>;
+  readonly alsoStopped: Map<number, StopInfo>;
+}
+
 /** A reference's children as the adapter counts them (`indexedVariables`, `namedVariables`). */
 export interface ChildCount {
   readonly indexed: number | undefined;
@@ -92,6 +105,12 @@ export class SessionCore {
   exitCode: number | undefined;
   /** The signal that killed the program (see `exitSignal`), set with {@link exitCode}. */
   exitSignal: ExitSignal | undefined;
+  /**
+   * How a debuggee process was seen to end (its wait status while it was a zombie): the exit
+   * code or signal when the adapter does not report one, or reports only -1 (lldb-dap after a
+   * SIGKILL from outside).
+   */
+  seenExit: { signal: number } | { code: number } | undefined;
   endReason: string | undefined;
   capabilities: DebugProtocol.Capabilities = {};
   /** Debuggee pids learnt from `process` events. */
@@ -155,6 +174,16 @@ export class SessionCore {
   }
 
   /**
+   * A debuggee process: ended with the session, and for a launched program watched too, since
+   * the adapter may not report its exit (see `watchDebuggee`).
+   */
+  learnDebuggee(pid: number): void {
+    if (this.debuggeePids.has(pid)) return;
+    this.learn(this.debuggeePids, pid);
+    if (this.options.terminateDebuggee) watchDebuggee(this, pid);
+  }
+
+  /**
    * Adds `pid` to `set` with its start time: killed at the end only if it is still the same
    * process (the session can last 30 minutes; a pid that exited meanwhile may be someone else's).
    */
@@ -170,6 +199,11 @@ export class SessionCore {
    */
   programExited(): void {
     if (this.state === "exited" || this.state === "ended" || this.terminating) return;
+    if (this.exitCode === undefined && this.exitSignal === undefined && this.seenExit) {
+      // The adapter said nothing (delve while paused): how the process ended, as it was seen.
+      if ("signal" in this.seenExit) this.exitSignal = signalNamed(this.seenExit.signal);
+      else this.exitCode = this.seenExit.code;
+    }
     this.invalidate();
     this.state = "exited";
     this.settle({ kind: "exited", exitCode: this.exitCode, signal: this.exitSignal });
@@ -186,6 +220,17 @@ export class SessionCore {
         ? ` (it left ${this.leftBehind} ${countNoun(this.leftBehind, "background processes")} running, ended with the session)`
         : "";
     return `the program ${exitPhrase({ exitCode: this.exitCode, signal: this.exitSignal })}${left}`;
+  }
+
+  /**
+   * The signal an exit code stands for (see `exitSignal`), else the signal the debuggee process
+   * was seen to die of, looked at now if it was not seen yet.
+   */
+  private signalOfExit(exitCode: number): ExitSignal | undefined {
+    const known = exitSignal(this.adapterId, exitCode, this.lastStop);
+    if (known) return known;
+    for (const pid of this.debuggeePids) this.seenExit ??= zombieExit(pid);
+    return this.seenExit && "signal" in this.seenExit ? signalNamed(this.seenExit.signal) : undefined;
   }
 
   /** True while an exit the adapter reports is the program's own, not one our disconnect caused. */
@@ -218,19 +263,17 @@ export class SessionCore {
         if (body.category === "telemetry") break;
         // delve sends no `exited` event (and says it after `terminated`); its console line has the code.
         const status = /has exited with status (-?\d+)/.exec(body.output);
-        if (status && this.exitCode === undefined && this.exitIsTheProgramsOwn())
+        if (status && this.exitCode === undefined && this.exitIsTheProgramsOwn()) {
           this.exitCode = Number(status[1]);
+          this.exitSignal ??= this.signalOfExit(this.exitCode);
+        }
         // After disconnect only the adapter's own noise comes (lldb-dap-19 aborts at exit).
         if (!this.terminating) this.output.push(body.category ?? "console", body.output);
         break;
       }
       case "process": {
         const pid = (event as DebugProtocol.ProcessEvent).body.systemProcessId;
-        if (pid) {
-          this.learn(this.debuggeePids, pid);
-          // A launched program's exit is watched too: the adapter may not report it.
-          if (this.options.terminateDebuggee) watchDebuggee(this, pid);
-        }
+        if (pid) this.learnDebuggee(pid);
         break;
       }
       case "stopped": {
@@ -285,7 +328,7 @@ export class SessionCore {
       case "exited": {
         if (this.exitIsTheProgramsOwn()) {
           this.exitCode = (event as DebugProtocol.ExitedEvent).body.exitCode;
-          this.exitSignal = exitSignal(this.adapterId, this.exitCode, this.lastStop);
+          this.exitSignal = this.signalOfExit(this.exitCode);
         }
         break;
       }
@@ -320,6 +363,27 @@ export class SessionCore {
     this.childCounts = new Map();
     this.alsoStopped = new Map();
     forgetSourceLines();
+  }
+
+  /** The current stop's ids and references, to give back with {@link restoreStop}. */
+  snapshotStop(): StopSnapshot {
+    return {
+      validFrames: this.validFrames,
+      listedThreads: this.listedThreads,
+      validReferences: this.validReferences,
+      childCounts: this.childCounts,
+      alsoStopped: this.alsoStopped,
+    };
+  }
+
+  /** Back to a stop the program never left (a resume the adapter refused), with its ids valid again. */
+  restoreStop(snapshot: StopSnapshot): void {
+    this.state = "stopped";
+    this.validFrames = snapshot.validFrames;
+    this.listedThreads = snapshot.listedThreads;
+    this.validReferences = snapshot.validReferences;
+    this.childCounts = snapshot.childCounts;
+    this.alsoStopped = snapshot.alsoStopped;
   }
 
   /** Makes a reference valid for the current stop, with the child counts the adapter gave for it. */
@@ -402,12 +466,48 @@ export class SessionCore {
         );
       }
       if (error instanceof DapRequestError) {
-        throw new DebugError("DEBUG_ADAPTER_ERROR", `the adapter refused ${command}: ${error.message}`, {
-          cause: error,
-        });
+        // The program ended while the request ran (an evaluate calling os._exit): the refusal is
+        // that end ("No more messages"), said as such.
+        if (await this.endedMeanwhile()) {
+          throw new DebugError(
+            "DEBUG_SESSION_ENDED",
+            `${this.exitText()} during ${command}, so ${command} has no answer; the session ends with it: launch again to debug it again`,
+            { cause: error },
+          );
+        }
+        throw new DebugError(
+          "DEBUG_ADAPTER_ERROR",
+          `the adapter refused ${command}: ${withoutAdapterFrames(error.message)}`,
+          { cause: error },
+        );
       }
       throw error;
     }
+  }
+
+  /**
+   * True when the program has ended: it is reported so, or no debuggee process learnt is alive
+   * any more, and then the adapter's report of the exit (with its code) is waited for, at most
+   * {@link exitReportMs}, ending the session without it if it does not come.
+   */
+  private async endedMeanwhile(): Promise<boolean> {
+    if (this.programOver()) return true;
+    const pids = [...this.debuggeePids];
+    const same = (pid: number): boolean => {
+      const started = this.pidStarts.get(pid);
+      return started === undefined || startTime(pid) === started;
+    };
+    if (pids.length === 0 || pids.some((pid) => same(pid) && isAlive(pid))) return false;
+    if (this.state === "stopped" || this.state === "running") {
+      const outcome = await this.rawOutcome(exitReportMs);
+      if (outcome.kind === "timeout") this.programExited();
+    }
+    return this.programOver();
+  }
+
+  /** The program has exited (the session may still be ending) or the session has ended. */
+  private programOver(): boolean {
+    return this.state === "exited" || this.state === "ended";
   }
 
   assertLive(): void {
@@ -422,15 +522,19 @@ export class SessionCore {
   assertStopped(what: string): void {
     this.assertLive();
     if (this.state === "stopped") return;
-    const where =
-      this.state === "exited"
-        ? this.exitSignal
-          ? `the program ${exitPhrase({ exitCode: this.exitCode, signal: this.exitSignal })}`
-          : `the program has exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`
-        : `the program is ${this.state}`;
+    if (this.state === "exited") {
+      // Nothing to pause: the program is gone, and the session ends with it.
+      const how = this.exitSignal
+        ? exitPhrase({ exitCode: this.exitCode, signal: this.exitSignal })
+        : `has exited${this.exitCode === undefined ? "" : ` with code ${this.exitCode}`}`;
+      throw new DebugError(
+        "DEBUG_NOT_STOPPED",
+        `${what} needs a stopped program, but the program ${how}; the session is ending: launch again to debug it again`,
+      );
+    }
     throw new DebugError(
       "DEBUG_NOT_STOPPED",
-      `${what} needs a stopped program, but ${where}; use op 'pause' (or wait for a breakpoint) first`,
+      `${what} needs a stopped program, but the program is ${this.state}; use op 'pause' (or wait for a breakpoint) first`,
     );
   }
 }

@@ -1,14 +1,24 @@
+import { DebugError } from "../errors/debug-error.js";
 import { defaultThread, threads } from "./inspection.js";
 import type { Outcome, SessionCore, StopInfo } from "./session-core.js";
 
-/** continue / next / stepIn / stepOut: returns at the next stop, the exit, or the bound. */
+/**
+ * continue / next / stepIn / stepOut: returns at the next stop, the exit, or the bound. A
+ * thread id the program does not have is refused before anything is sent; a resume the adapter
+ * refuses leaves the stop as it was, its frame ids and references still valid.
+ */
 export async function resume(
   core: SessionCore,
   command: "continue" | "next" | "stepIn" | "stepOut",
   threadId?: number,
 ): Promise<Outcome> {
-  core.assertStopped(command === "continue" ? "continue" : "a step");
+  const what = command === "continue" ? "continue" : "a step";
+  core.assertStopped(what);
+  if (threadId !== undefined) await checkThread(core, threadId, what);
   const thread = await defaultThread(core, threadId);
+  // The stop's ids are dropped before the request (a stop may come before its answer) and given
+  // back if it is refused: the program never resumed.
+  const stop = core.snapshotStop();
   core.invalidate();
   core.state = "running";
   core.pauseRequested = false;
@@ -16,11 +26,27 @@ export async function resume(
   try {
     await core.request(command, { threadId: thread });
   } catch (error) {
-    if (core.state === "running") core.state = "stopped";
+    if (core.state === "running") core.restoreStop(stop);
     core.settle({ kind: "timeout" });
     throw error;
   }
   return outcome;
+}
+
+/** Refuses a thread id the program does not list, naming the ones it does. */
+async function checkThread(core: SessionCore, threadId: number, what: string): Promise<void> {
+  const all = await threads(core);
+  if (all.length === 0 || all.some((thread) => thread.id === threadId)) return;
+  const listed = all
+    .slice(0, 20)
+    .map((thread) => `${thread.id} (${thread.name})`)
+    .join(", ");
+  const more = all.length > 20 ? `, … ${all.length - 20} more` : "";
+  throw new DebugError(
+    "DEBUG_BAD_ARGUMENTS",
+    `thread ${threadId} is not a thread of the program, so ${what} was not sent; its threads: ${listed}${more}. ` +
+      "Give one of them as thread_id, or leave it out for the thread that stopped",
+  );
 }
 
 /** Pauses; idempotent: an already-stopped program is reported as such without asking. */

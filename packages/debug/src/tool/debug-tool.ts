@@ -85,7 +85,9 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const where =
         session.state === "stopped" && session.lastStop
           ? await session.describeStop(session.lastStop)
-          : session.state;
+          : session.state === "exited"
+            ? `${session.exitText}; the session is ending`
+            : session.state;
       return textResult(
         `session ${session.description}, ${age} s old\n${where}\nbreakpoints:\n${breakpoints}`,
       );
@@ -165,7 +167,8 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       if (outcome.kind === "already") {
         // The same normalised stop report as every other stop: reason, thread, location, line text.
         const where = outcome.stop ? await session.describeStop(outcome.stop) : formatStopShort(undefined);
-        return textResult(`already ${where}; nothing to pause`);
+        // Its own line after the quoted source line, not glued onto it.
+        return textResult(`already ${where}\nnothing to pause: continue or step from here`);
       }
       return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, "pause"));
     }
