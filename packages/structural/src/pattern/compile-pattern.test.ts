@@ -130,6 +130,21 @@ describe("compilePattern errors", () => {
     });
   });
 
+  it("takes the one node an ERROR holds alone as the pattern (an annotation), never a lone token", async () => {
+    for (const [language, source, rootType] of [
+      ["java", "@Override", "marker_annotation"],
+      ["java", "@SuppressWarnings($A)", "annotation"],
+      ["typescript", "@Component($$$A)", "decorator"],
+      ["python", "@$DEC", "decorator"],
+    ] as const) {
+      const compiled = await parser.compile(parser.spec(language), source);
+      expect({ source, rootType: compiled.rootType }).toEqual({ source, rootType });
+      expect(compiled.unparsed).toBeUndefined();
+    }
+    // Tree-sitter puts a stray `)` alone in an ERROR too: a typo, not a pattern for every `)`.
+    await expect(parser.compile(parser.spec("java"), ")")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+  });
+
   it("reads a PHP pattern as PHP (never as inline HTML), with or without its <?php", async () => {
     const spec = parser.spec("php");
     for (const source of ["echo $X;", "<?php echo $X;", "<?PHP\necho $X;"]) {

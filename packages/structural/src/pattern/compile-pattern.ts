@@ -101,12 +101,19 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
 }
 
-/** The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. */
+/**
+ * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. Only
+ * the pattern's node must be free of intolerable ERRORs: an ERROR around it with no other child
+ * is no part of it, as in ast-grep, which descends through single children whatever their kind
+ * (Java's `@Override` alone is an ERROR holding one `marker_annotation`, which is the pattern).
+ */
 function tryBare(parses: ParseArena, text: string, expando: string | undefined): Located | undefined {
   return parses.read(text, (tree) => {
     const root = tree.rootNode;
-    if (intolerableError(root, expando)) return undefined;
     const node = loneExtra(root) ?? effectiveNode(root);
+    if (intolerableError(node, expando)) return undefined;
+    // A lone token tree-sitter could not place (`)`) is a typo, not a pattern matching every `)`.
+    if (!node.isNamed && root.hasError && !node.equals(root)) return undefined;
     if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
     if (unfitReading(node, false)) return undefined;
     const repair = repairOf(root);

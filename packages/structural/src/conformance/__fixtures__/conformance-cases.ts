@@ -2,6 +2,7 @@ import { bashCases, rubyCases, solidityCases, swiftCases } from "./bash-ruby-swi
 import { cCases, cppCases, csharpCases, javaCases } from "./c-family-cases.js";
 import type { ConformanceCase } from "./conformance-case.js";
 import { dartCases } from "./dart-cases.js";
+import { javaDecoratorCases, pythonDecoratorCases, typescriptDecoratorCases } from "./decorator-cases.js";
 import { cssCases, jsonCases, phpCases } from "./json-css-php-cases.js";
 import { pythonCases } from "./python-cases.js";
 import { goCases, rustCases } from "./rust-go-cases.js";
@@ -27,4 +28,7 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...rubyCases,
   ...swiftCases,
   ...solidityCases,
+  ...javaDecoratorCases,
+  ...typescriptDecoratorCases,
+  ...pythonDecoratorCases,
 ];
