@@ -469,7 +469,9 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     // its whole text, as a leaf.
     if (children.length === 0 || hasUncoveredText(node)) {
       // A line comment runs on over the `;` a wrapper appended: that `;` is not the pattern's.
-      const leafText = node.startIndex < textEnd ? ownText.trimEnd() : node.text;
+      // Other leaves keep their blanks (the `hello ` of `f"hello {$X}"` is the string's text).
+      const cut = node.endIndex > textEnd || node.isExtra;
+      const leafText = node.startIndex < textEnd ? (cut ? ownText.trimEnd() : ownText) : node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
       const literal = node.isNamed

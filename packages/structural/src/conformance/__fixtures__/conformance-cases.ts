@@ -3,6 +3,7 @@ import { cCases, cppCases, csharpCases, javaCases } from "./c-family-cases.js";
 import type { ConformanceCase } from "./conformance-case.js";
 import { dartCases } from "./dart-cases.js";
 import { javaDecoratorCases, pythonDecoratorCases, typescriptDecoratorCases } from "./decorator-cases.js";
+import { interpolationCases } from "./interpolation-cases.js";
 import { cssCases, jsonCases, phpCases } from "./json-css-php-cases.js";
 import { pythonCases } from "./python-cases.js";
 import { goCases, rustCases } from "./rust-go-cases.js";
@@ -31,4 +32,5 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...javaDecoratorCases,
   ...typescriptDecoratorCases,
   ...pythonDecoratorCases,
+  ...interpolationCases,
 ];
