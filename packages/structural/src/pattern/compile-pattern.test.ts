@@ -109,6 +109,11 @@ describe("compilePattern errors", () => {
     await expect(parser.compile(parser.spec("python"), "a\nb")).rejects.toMatchObject({
       code: "PATTERN_INVALID",
     });
+    // Not read as the body of the Python wrapper, whose first line alone it indents.
+    await expect(parser.compile(parser.spec("python"), "x = 1\n    y = 2")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+      message: expect.stringContaining("2 separate nodes"),
+    });
   });
 
   it("rejects a standalone $$$ and an empty pattern", async () => {

@@ -101,6 +101,9 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
 }
 
+/** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
+const blockLike = /(?:^|_)(?:block|suite|body)$/;
+
 /**
  * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. Only
  * the pattern's node must be free of intolerable ERRORs: an ERROR around it with no other child
@@ -154,6 +157,15 @@ function readWrapped(
   if (!found) return undefined;
   if (found.startIndex !== start || found.endIndex < end || found.endIndex > end + extra) return undefined;
   if (found.equals(tree.rootNode) && meaningfulChildren(found).length !== 1) return undefined;
+  // The wrapper's own body holding several nodes of the fragment is no reading of one node:
+  // Python's block has no delimiter, so it starts where the fragment does (`match $X:⏎    $$$C`
+  // in `def __f():⏎    …`, whose second line the wrapper does not indent, is two statements).
+  if (
+    blockLike.test(found.type) &&
+    (found.parent?.startIndex ?? start) < start &&
+    meaningfulChildren(found).length > 1
+  )
+    return undefined;
   const node = effectiveNode(found);
   if (unfitReading(node, prefix !== "")) return undefined;
   const wrapper = prefix === "" ? undefined : `${prefix.trim()} … ${suffix.trim()}`.replace(/\s+/g, " ");
@@ -262,9 +274,6 @@ function fixedText(text: string, spec: LanguageSpec): string | undefined {
   if (spec.caseInsensitiveKeywords === true && /[A-Za-z]/.test(text)) return undefined;
   return text;
 }
-
-/** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
-const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
 /**
  * The field a node fills in its parent (`body` for the block of Python's `try:`), or undefined
