@@ -440,7 +440,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     describeError(parser, text, spec, trimmed, lineOffset);
   // A token tree-sitter had to invent inside the pattern's node (the `)` of `foo($A, $B`) is one
   // the user did not write: matching without it would find code the pattern does not say.
-  const missing = firstMissing(located.node);
+  const missing = firstMissing(located.node, spec.expando);
   if (missing) {
     const start = located.textEnd - fragment.length;
     const at = synthetic.size === 0 && fragment === text ? missing.startIndex - start : undefined;

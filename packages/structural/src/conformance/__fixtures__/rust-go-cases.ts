@@ -320,6 +320,14 @@ export const goCases: readonly ConformanceCase[] = [
     bindings: { K: "k", V: "v", M: "m", B: "use(k, v)" },
   },
   {
+    name: "go generic func with a $$$ type parameter list",
+    language: "go",
+    pattern: "func $F[$$$T]($$$P) $R { $$$B }",
+    code: "package p\n\nfunc Map[T any, U any](xs []T) []U { return nil }\nfunc Plain(xs []int) int { return 0 }\n",
+    matches: ["func Map[T any, U any](xs []T) []U { return nil }"],
+    bindings: { F: "Map", T: "T any, U any", P: "xs []T", R: "[]U", B: "return nil" },
+  },
+  {
     name: "go func returning error",
     language: "go",
     pattern: "func $F($$$P) error { $$$B }",
