@@ -132,6 +132,8 @@ export const languages: readonly LanguageSpec[] = [
       ["class __C { void __f() {\n", "\n} }"],
       ["class __C { void __f() {\n", ";\n} }"],
       ["class __C {\n", "\n}"],
+      // A catch or finally clause (`catch ($T $E) { $$$B }`) only parses after a try block.
+      ["class __C { void __f() { try {}\n", "\n} }"],
     ],
     rereadIn: { local_function_statement: 2 },
   },
@@ -161,6 +163,10 @@ export const languages: readonly LanguageSpec[] = [
       ["class __C { void __f() {\n", "\n} }"],
       ["class __C { void __f() {\n", ";\n} }"],
       ["class __C {\n", "\n}"],
+      // `super(…);` and `this(…);` only parse first in a constructor's body.
+      ["class __C { __C() {\n", "\n} }"],
+      // A catch or finally clause (`catch ($T $E) { $$$B }`) only parses after a try block.
+      ["class __C { void __f() { try {}\n", "\n} }"],
     ],
   },
   {
