@@ -423,7 +423,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
       fragment = sequence.text;
     }
   }
-  const reread = located && located.wrapper === undefined ? spec.rereadIn?.[located.node.type] : undefined;
+  const reread = located ? spec.rereadIn?.[located.node.type] : undefined;
   const rereadWrapper = reread === undefined ? undefined : spec.wrappers[reread];
   if (located && rereadWrapper) {
     const [prefix, suffix] = rereadWrapper;

@@ -328,6 +328,14 @@ export const goCases: readonly ConformanceCase[] = [
     bindings: { F: "Map", T: "T any, U any", P: "xs []T", R: "[]U", B: "return nil" },
   },
   {
+    name: "go generic type instantiation is a type",
+    language: "go",
+    pattern: "Pair[$K, $V]",
+    code: "package p\n\nfunc (p Pair[K, V]) Key() K { return p.k }\n\nvar q = &Pair[string, int]{}\n",
+    matches: ["Pair[K, V]", "Pair[string, int]"],
+    bindings: { K: "K", V: "V" },
+  },
+  {
     name: "go func returning error",
     language: "go",
     pattern: "func $F($$$P) error { $$$B }",
