@@ -72,6 +72,17 @@ describe("parsePlan (Python)", () => {
     }
   });
 
+  it("finds a decorator written alone, of a class or of a member, as the whole file does", async () => {
+    for (const [source, count] of [
+      ["@$D", 2],
+      ["@property", 1],
+    ] as const) {
+      const { expected, planned } = await compare("python", pythonSource, source);
+      expect({ source, count: expected.length }).toEqual({ source, count });
+      expect(planned).toEqual(expected);
+    }
+  });
+
   it("finds a match in a class header while skipping its members", async () => {
     const { expected, planned } = await compare("python", pythonSource, "meta == meta");
     expect(expected.map((m) => m.line)).toEqual([8]);
@@ -214,6 +225,7 @@ describe("parsePlan (TypeScript statements)", () => {
       "if ($C) { $$$A } else { $$$B }",
       "try { $$$A } catch ($E) { $$$B }",
       "@Input() $F: $T;",
+      "@Input()",
     ]) {
       const { expected, planned } = await compare("typescript", statementsSource, source);
       expect({ source, count: expected.length }).toEqual({ source, count: 1 });

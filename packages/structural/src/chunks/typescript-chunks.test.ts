@@ -135,6 +135,11 @@ describe("typescriptChunkStarts", () => {
       "  while (a > 0);",
       "  x.if(a)",
       "  done();",
+      "  // A comment ending a sentence.",
+      "  if (",
+      "    b",
+      "  )",
+      "    return b;",
       "}",
       "",
     ].join("\n");
@@ -150,6 +155,8 @@ describe("typescriptChunkStarts", () => {
       // A method named like a keyword is a call: the next line is a statement of its own.
       "x.if(a)",
       "done();",
+      // The `.` ending the comment does not make `if (` a call of a method named `if`.
+      "if (",
     ]);
   });
 

@@ -174,8 +174,11 @@ function opensHeader(text: string, index: number): boolean {
   let { word, start } = wordBefore(text, index);
   if (word === "await") ({ word, start } = wordBefore(text, start));
   if (!headerWords.has(word)) return false;
+  // Only a `.` on the same line: the line before may be a comment ending a sentence
+  // (`// … done.` then `if (`), which this backward look cannot tell from code.
   let before = start;
-  while (before > 0 && isBlank(text.charCodeAt(before - 1))) before--;
+  while (before > 0 && isBlank(text.charCodeAt(before - 1)) && text.charCodeAt(before - 1) !== Char.LineFeed)
+    before--;
   return text.charCodeAt(before - 1) !== Char.Dot;
 }
 

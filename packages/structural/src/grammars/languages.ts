@@ -34,9 +34,10 @@ export interface LanguageSpec {
   /** Its closing a pattern may end with (PHP's `?>`). */
   readonly closing?: RegExp;
   /**
-   * Node types a bare fragment parses as where the same text means something else in almost
-   * every file, each with the wrapper (by index) giving that reading: C# `void $M() { … }` at the
-   * top level is a local function, in a class the method the user means.
+   * Node types a fragment parses as where the same text means something else in almost every
+   * file, each with the wrapper (by index) giving that reading: C# `void $M() { … }` at the top
+   * level is a local function, in a class the method the user means; Go's `Pair[$K, $V]` in a
+   * function body an instantiation expression, after `type __T =` the generic type.
    */
   readonly rereadIn?: Readonly<Record<string, number>>;
   /**
@@ -132,6 +133,8 @@ export const languages: readonly LanguageSpec[] = [
       ["class __C { void __f() {\n", "\n} }"],
       ["class __C { void __f() {\n", ";\n} }"],
       ["class __C {\n", "\n}"],
+      // A catch or finally clause (`catch ($T $E) { $$$B }`) only parses after a try block.
+      ["class __C { void __f() { try {}\n", "\n} }"],
     ],
     rereadIn: { local_function_statement: 2 },
   },
@@ -151,7 +154,13 @@ export const languages: readonly LanguageSpec[] = [
     extensions: [".go"],
     wasm: "tree-sitter-go/tree-sitter-go.wasm",
     expando: "µ",
-    wrappers: [["func __f() {\n", "\n}"]],
+    wrappers: [
+      ["func __f() {\n", "\n}"],
+      ["type __T = ", "\n"],
+    ],
+    // `Pair[$K, $V]` in a function body is an instantiation expression; in code it is nearly
+    // always the generic type (`var p Pair[string, int]`, `&Pair[K, V]{}`), as ast-grep reads it.
+    rereadIn: { type_instantiation_expression: 1 },
   },
   {
     id: "java",
@@ -161,6 +170,10 @@ export const languages: readonly LanguageSpec[] = [
       ["class __C { void __f() {\n", "\n} }"],
       ["class __C { void __f() {\n", ";\n} }"],
       ["class __C {\n", "\n}"],
+      // `super(…);` and `this(…);` only parse first in a constructor's body.
+      ["class __C { __C() {\n", "\n} }"],
+      // A catch or finally clause (`catch ($T $E) { $$$B }`) only parses after a try block.
+      ["class __C { void __f() { try {}\n", "\n} }"],
     ],
   },
   {

@@ -109,6 +109,11 @@ describe("compilePattern errors", () => {
     await expect(parser.compile(parser.spec("python"), "a\nb")).rejects.toMatchObject({
       code: "PATTERN_INVALID",
     });
+    // Not read as the body of the Python wrapper, whose first line alone it indents.
+    await expect(parser.compile(parser.spec("python"), "x = 1\n    y = 2")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+      message: expect.stringContaining("2 separate nodes"),
+    });
   });
 
   it("rejects a standalone $$$ and an empty pattern", async () => {
@@ -128,6 +133,21 @@ describe("compilePattern errors", () => {
     await expect(parser.compile(spec, "class $C { int }")).rejects.toMatchObject({
       code: "PATTERN_INVALID",
     });
+  });
+
+  it("takes the one node an ERROR holds alone as the pattern (an annotation), never a lone token", async () => {
+    for (const [language, source, rootType] of [
+      ["java", "@Override", "marker_annotation"],
+      ["java", "@SuppressWarnings($A)", "annotation"],
+      ["typescript", "@Component($$$A)", "decorator"],
+      ["python", "@$DEC", "decorator"],
+    ] as const) {
+      const compiled = await parser.compile(parser.spec(language), source);
+      expect({ source, rootType: compiled.rootType }).toEqual({ source, rootType });
+      expect(compiled.unparsed).toBeUndefined();
+    }
+    // Tree-sitter puts a stray `)` alone in an ERROR too: a typo, not a pattern for every `)`.
+    await expect(parser.compile(parser.spec("java"), ")")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
   });
 
   it("reads a PHP pattern as PHP (never as inline HTML), with or without its <?php", async () => {

@@ -101,12 +101,22 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
 }
 
-/** The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. */
+/** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
+const blockLike = /(?:^|_)(?:block|suite|body)$/;
+
+/**
+ * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. Only
+ * the pattern's node must be free of intolerable ERRORs: an ERROR around it with no other child
+ * is no part of it, as in ast-grep, which descends through single children whatever their kind
+ * (Java's `@Override` alone is an ERROR holding one `marker_annotation`, which is the pattern).
+ */
 function tryBare(parses: ParseArena, text: string, expando: string | undefined): Located | undefined {
   return parses.read(text, (tree) => {
     const root = tree.rootNode;
-    if (intolerableError(root, expando)) return undefined;
     const node = loneExtra(root) ?? effectiveNode(root);
+    if (intolerableError(node, expando)) return undefined;
+    // A lone token tree-sitter could not place (`)`) is a typo, not a pattern matching every `)`.
+    if (!node.isNamed && root.hasError && !node.equals(root)) return undefined;
     if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
     if (unfitReading(node, false)) return undefined;
     const repair = repairOf(root);
@@ -147,6 +157,15 @@ function readWrapped(
   if (!found) return undefined;
   if (found.startIndex !== start || found.endIndex < end || found.endIndex > end + extra) return undefined;
   if (found.equals(tree.rootNode) && meaningfulChildren(found).length !== 1) return undefined;
+  // The wrapper's own body holding several nodes of the fragment is no reading of one node:
+  // Python's block has no delimiter, so it starts where the fragment does (`match $X:⏎    $$$C`
+  // in `def __f():⏎    …`, whose second line the wrapper does not indent, is two statements).
+  if (
+    blockLike.test(found.type) &&
+    (found.parent?.startIndex ?? start) < start &&
+    meaningfulChildren(found).length > 1
+  )
+    return undefined;
   const node = effectiveNode(found);
   if (unfitReading(node, prefix !== "")) return undefined;
   const wrapper = prefix === "" ? undefined : `${prefix.trim()} … ${suffix.trim()}`.replace(/\s+/g, " ");
@@ -255,9 +274,6 @@ function fixedText(text: string, spec: LanguageSpec): string | undefined {
   if (spec.caseInsensitiveKeywords === true && /[A-Za-z]/.test(text)) return undefined;
   return text;
 }
-
-/** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
-const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
 /**
  * The field a node fills in its parent (`body` for the block of Python's `try:`), or undefined
@@ -407,7 +423,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
       fragment = sequence.text;
     }
   }
-  const reread = located && located.wrapper === undefined ? spec.rereadIn?.[located.node.type] : undefined;
+  const reread = located ? spec.rereadIn?.[located.node.type] : undefined;
   const rereadWrapper = reread === undefined ? undefined : spec.wrappers[reread];
   if (located && rereadWrapper) {
     const [prefix, suffix] = rereadWrapper;
@@ -424,7 +440,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     describeError(parser, text, spec, trimmed, lineOffset);
   // A token tree-sitter had to invent inside the pattern's node (the `)` of `foo($A, $B`) is one
   // the user did not write: matching without it would find code the pattern does not say.
-  const missing = firstMissing(located.node);
+  const missing = firstMissing(located.node, spec.expando);
   if (missing) {
     const start = located.textEnd - fragment.length;
     const at = synthetic.size === 0 && fragment === text ? missing.startIndex - start : undefined;
@@ -462,7 +478,9 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     // its whole text, as a leaf.
     if (children.length === 0 || hasUncoveredText(node)) {
       // A line comment runs on over the `;` a wrapper appended: that `;` is not the pattern's.
-      const leafText = node.startIndex < textEnd ? ownText.trimEnd() : node.text;
+      // Other leaves keep their blanks (the `hello ` of `f"hello {$X}"` is the string's text).
+      const cut = node.endIndex > textEnd || node.isExtra;
+      const leafText = node.startIndex < textEnd ? (cut ? ownText.trimEnd() : ownText) : node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
       const literal = node.isNamed

@@ -57,13 +57,14 @@ export function firstError(node: Node): Node | undefined {
 
 /**
  * The first MISSING node in the subtree: a token tree-sitter invented because the pattern lacks
- * it (the `)` of `foo($A, $B`).
+ * it (the `)` of `foo($A, $B`). None inside a node whose whole text is a metavariable, which the
+ * pattern holds as that metavariable (Go's `[$$$T]` is a type parameter missing its constraint).
  */
-export function firstMissing(node: Node): Node | undefined {
+export function firstMissing(node: Node, expando: string | undefined): Node | undefined {
   if (node.isMissing) return node;
-  if (!node.hasError) return undefined;
+  if (!node.hasError || isMetaText(node, expando)) return undefined;
   for (const child of node.children) {
-    const found = firstMissing(child);
+    const found = firstMissing(child, expando);
     if (found) return found;
   }
   return undefined;

@@ -2,10 +2,13 @@ import { bashCases, rubyCases, solidityCases, swiftCases } from "./bash-ruby-swi
 import { cCases, cppCases, csharpCases, javaCases } from "./c-family-cases.js";
 import type { ConformanceCase } from "./conformance-case.js";
 import { dartCases } from "./dart-cases.js";
+import { javaDecoratorCases, pythonDecoratorCases, typescriptDecoratorCases } from "./decorator-cases.js";
+import { interpolationCases } from "./interpolation-cases.js";
 import { cssCases, jsonCases, phpCases } from "./json-css-php-cases.js";
 import { pythonCases } from "./python-cases.js";
 import { goCases, rustCases } from "./rust-go-cases.js";
 import { javascriptCases, tsxCases, typescriptCases } from "./typescript-cases.js";
+import { wrappedFragmentCases } from "./wrapped-fragment-cases.js";
 
 /** Every conformance case, by language. */
 export const conformanceCases: readonly ConformanceCase[] = [
@@ -27,4 +30,9 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...rubyCases,
   ...swiftCases,
   ...solidityCases,
+  ...javaDecoratorCases,
+  ...typescriptDecoratorCases,
+  ...pythonDecoratorCases,
+  ...interpolationCases,
+  ...wrappedFragmentCases,
 ];

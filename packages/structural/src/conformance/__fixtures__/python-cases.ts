@@ -287,4 +287,12 @@ export const pythonCases: readonly ConformanceCase[] = [
     bindings: { F: "f", P: "a", B: "# lead\n    return a" },
     rewrite: ["def $F($$$P):\n    log()\n    $$$B", "def f(a):\n    log()\n    # lead\n    return a\n"],
   },
+  {
+    name: "python match statement with a $$$ body binds its cases",
+    language: "python",
+    pattern: "match $X:\n    $$$C",
+    code: 'def m(cmd):\n    match cmd:\n        case "go":\n            go()\n        case _:\n            pass\n',
+    matches: ['match cmd:\n        case "go":\n            go()\n        case _:\n            pass'],
+    bindings: { X: "cmd", C: 'case "go":\n            go()\n        case _:\n            pass' },
+  },
 ];

@@ -320,6 +320,22 @@ export const goCases: readonly ConformanceCase[] = [
     bindings: { K: "k", V: "v", M: "m", B: "use(k, v)" },
   },
   {
+    name: "go generic func with a $$$ type parameter list",
+    language: "go",
+    pattern: "func $F[$$$T]($$$P) $R { $$$B }",
+    code: "package p\n\nfunc Map[T any, U any](xs []T) []U { return nil }\nfunc Plain(xs []int) int { return 0 }\n",
+    matches: ["func Map[T any, U any](xs []T) []U { return nil }"],
+    bindings: { F: "Map", T: "T any, U any", P: "xs []T", R: "[]U", B: "return nil" },
+  },
+  {
+    name: "go generic type instantiation is a type",
+    language: "go",
+    pattern: "Pair[$K, $V]",
+    code: "package p\n\nfunc (p Pair[K, V]) Key() K { return p.k }\n\nvar q = &Pair[string, int]{}\n",
+    matches: ["Pair[K, V]", "Pair[string, int]"],
+    bindings: { K: "K", V: "V" },
+  },
+  {
     name: "go func returning error",
     language: "go",
     pattern: "func $F($$$P) error { $$$B }",
