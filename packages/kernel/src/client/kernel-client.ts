@@ -62,14 +62,14 @@ export class KernelClient {
     this.channels = new KernelChannels(options.connection.info);
     this.kernel = new KernelProcess(options.child, options.mark);
     this.kernel.onExitOnce((reason) => {
-      const withStderr = reason + this.kernel.stderrNote();
       // Output the kernel flushed just before it died may still be in the iopub queue: let it land.
       setTimeout(
         () =>
           this.cells.failAll(
             new KernelError({
               code: "KERNEL_DIED",
-              message: `the ${this.language} kernel ${withStderr}; its state (variables, imports) is lost — the next call starts a fresh kernel`,
+              // The stderr tail goes last: it is many lines, and would split the sentence.
+              message: `the ${this.language} kernel ${reason}; its state (variables, imports) is lost — the next call starts a fresh kernel${this.kernel.stderrNote()}`,
             }),
           ),
         100,
