@@ -128,6 +128,25 @@ describePython("eval on a real ipykernel", () => {
     );
   });
 
+  it("leaves out the table row that HTML past its limit is cut in, never showing a value cut short", async () => {
+    // Padding (a comment) puts the 1 000 000-character cut three digits into a value.
+    const result = await cell(
+      "import pandas as pd\nfrom IPython.display import HTML\n" +
+        "h = pd.DataFrame({'a': range(2_000_000_000, 2_000_060_000), 'b': range(60_000)}).to_html()\n" +
+        "at = h.index('<td>', 990_000) + len('<td>') + 3\n" +
+        "HTML('<!--' + ' ' * (1_000_000 - at - 7) + '-->' + h)",
+    );
+    expect(result.isError).toBe(false);
+    const lines = resultText(result).split("\n");
+    const shown =
+      /the table cut there shows its first (\d+) rows under its header, the row cut short left out\)$/.exec(
+        lines.at(-1) ?? "",
+      );
+    expect(shown).not.toBeNull();
+    const rows = Number(shown?.[1]);
+    expect(lines.at(-2)).toBe(`| ${rows - 1} | ${2_000_000_000 + rows - 1} | ${rows - 1} |`);
+  });
+
   it("returns a matplotlib figure as one PNG image part, even when it is the last expression", async () => {
     const result = await cell(
       "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2, 3], [3, 1, 2])\nfig",
