@@ -106,6 +106,23 @@ describePython("eval on a real ipykernel", () => {
     );
   });
 
+  it("keeps the raising frame and the exception's start in a deep traceback with a long message", async () => {
+    const result = await cell(
+      "src = '\\n'.join(f'def f{i}(x):\\n    return f{i+1}(x)' for i in range(900)) + '\\ndef f900(x):\\n    raise ValueError(\"deep \" * 2000)'\n" +
+        "exec(src)\nf0(1)",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    // The cell's own line, the innermost frames and the exception's type and start stay.
+    expect(text).toMatch(/^-+\nValueError +Traceback \(most recent call last\)\n/);
+    expect(text).toContain("f0(1)");
+    expect(text).toMatch(/ in f899\(x\)\n+.* in f900\(x\)\n+ValueError: deep deep deep /);
+    expect(text).toMatch(/of the traceback omitted here …/);
+    expect(text).toMatch(
+      /\nValueError: deep (deep )+[^\n]*\n… [\d,]+ characters of the message omitted here …$/,
+    );
+  });
+
   it("renders a DataFrame as a table and display() in order", async () => {
     const result = await cell(
       "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",
