@@ -1,7 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { resultText, type Registry, type Run, type ToolResult } from "@tools/registry";
+import {
+  defineTool,
+  resultText,
+  textResult,
+  type Registry,
+  type Run,
+  type ToolResult,
+} from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
@@ -14,6 +22,23 @@ async function untilExists(path: string): Promise<void> {
   }
 }
 
+/** Says it was entered (a file), then waits until the call is cancelled: a call still in flight. */
+const gateTool = defineTool({
+  name: "gate",
+  tier: "read",
+  parallelSafe: true,
+  description: 'Waits until cancelled. Example: {"entered": "/tmp/x"}',
+  input: z.object({ entered: z.string() }),
+  execute: async (args, context) => {
+    writeFileSync(args.entered, "");
+    await new Promise<void>((resolve) => {
+      if (context.signal.aborted) resolve();
+      else context.signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+    return textResult("the gate was cancelled");
+  },
+});
+
 describePython("a Python thread that calls tool() or input() after its cell finished", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
   let registry: Registry;
@@ -24,7 +49,7 @@ describePython("a Python thread that calls tool() or input() after its cell fini
   beforeAll(() => {
     expect(pythonFound).toBe(true);
     workspace = makeWorkspace();
-    ({ registry, run } = makeRun(workspace.directory));
+    ({ registry, run } = makeRun(workspace.directory, {}, [gateTool]));
   });
   afterAll(async () => {
     await run?.dispose();
@@ -75,5 +100,33 @@ describePython("a Python thread that calls tool() or input() after its cell fini
     const asked = await cell("input('q? ')");
     expect(asked.error?.code).toBe("CELL_ERROR");
     expect(resultText(asked)).toContain("input() is not available in eval");
+  });
+
+  it("gets an answer to a call still in flight when its cell finished, and the bridge is free after", async () => {
+    const entered = join(workspace.directory, "gate.entered");
+    const done = join(workspace.directory, "gate.txt");
+    // The cell ends once its thread's call is running in the harness: the answer comes after it.
+    const started = await cell(
+      [
+        "import threading, time, os",
+        "def call():",
+        "    try:",
+        `        line = 'gate: ' + tool('gate', {'entered': ${JSON.stringify(entered)}})`,
+        "    except ToolError as error:",
+        "        line = f'ToolError {error.code}'",
+        `    with open(${JSON.stringify(done)} + '.tmp', 'w') as file:`,
+        "        file.write(line)",
+        `    os.rename(${JSON.stringify(done)} + '.tmp', ${JSON.stringify(done)})`,
+        "threading.Thread(target=call, daemon=True).start()",
+        `while not os.path.exists(${JSON.stringify(entered)}):`,
+        "    time.sleep(0.02)",
+        "print('in flight')",
+      ].join("\n"),
+    );
+    expect(resultText(started)).toBe("in flight");
+    await untilExists(done);
+    // The cell's end cancelled the call: whichever answer the thread got, it got one.
+    expect(readFileSync(done, "utf8")).toMatch(/^(gate: |ToolError )/);
+    expect(resultText(await cell("tool('read', {'path': 'notes.txt'}).split()"))).toBe("['alpha', 'beta']");
   });
 });
