@@ -5,6 +5,7 @@ import type { JupyterMessage } from "../protocol/wire.js";
 import { KernelChannels } from "./kernel-channels.js";
 import type { ExecuteHandlers, ExecuteOutcome } from "./kernel-output.js";
 import { KernelProcess } from "./kernel-process.js";
+import { lateInputReply } from "./late-input.js";
 import { LateOutput } from "./late-output.js";
 import { waitUntilReady } from "./kernel-readiness.js";
 import { PendingCells } from "./pending-cells.js";
@@ -61,14 +62,14 @@ export class KernelClient {
     this.channels = new KernelChannels(options.connection.info);
     this.kernel = new KernelProcess(options.child, options.mark);
     this.kernel.onExitOnce((reason) => {
-      const withStderr = reason + this.kernel.stderrNote();
       // Output the kernel flushed just before it died may still be in the iopub queue: let it land.
       setTimeout(
         () =>
           this.cells.failAll(
             new KernelError({
               code: "KERNEL_DIED",
-              message: `the ${this.language} kernel ${withStderr}; its state (variables, imports) is lost — the next call starts a fresh kernel`,
+              // The stderr tail goes last: it is many lines, and would split the sentence.
+              message: `the ${this.language} kernel ${reason}; its state (variables, imports) is lost — the next call starts a fresh kernel${this.kernel.stderrNote()}`,
             }),
           ),
         100,
@@ -204,27 +205,39 @@ export class KernelClient {
   private onStdin(message: JupyterMessage): void {
     if (message.header.msg_type !== "input_request") return;
     const parentId = message.parentHeader.msg_id;
-    const handlers = this.cells.handlersOf(parentId);
     const prompt = typeof message.content.prompt === "string" ? message.content.prompt : "";
     const password = message.content.password === true;
+    if (parentId === undefined || !this.cells.has(parentId)) {
+      // A thread or a timer of a finished cell asks: nobody runs the call, but the kernel waits for
+      // a reply (Python's helper holding its lock meanwhile), so it gets an error at once.
+      this.sendInputReply(message, lateInputReply(prompt, this.language));
+      return;
+    }
+    const handlers = this.cells.handlersOf(parentId);
     const epoch = this.epoch;
     const answer = handlers?.onInputRequest ? handlers.onInputRequest(prompt, password) : Promise.resolve("");
     handlers?.onActivity?.();
     void answer
       .catch(() => "")
       .then((value) => {
-        // A reply computed across an interrupt, or after its cell ended, would answer the wrong input().
-        if (epoch !== this.epoch || parentId === undefined || !this.cells.has(parentId)) return;
-        if (this.kernel.exited !== undefined || this.disposing) return;
-        const codec = this.channels.codec;
-        this.channels.send(
-          this.channels.stdin,
-          codec.encode({
-            header: codec.header("input_reply"),
-            parentHeader: message.header,
-            content: { value },
-          }),
-        );
+        // A reply computed across an interrupt would answer the wrong input(): the interrupted one
+        // raised, and the next request may be out already. One whose cell ended meanwhile still
+        // goes: only a thread or a timer can ask past its cell's end, and it is waiting for it.
+        if (epoch !== this.epoch) return;
+        this.sendInputReply(message, value);
       });
+  }
+
+  private sendInputReply(request: JupyterMessage, value: string): void {
+    if (this.kernel.exited !== undefined || this.disposing) return;
+    const codec = this.channels.codec;
+    this.channels.send(
+      this.channels.stdin,
+      codec.encode({
+        header: codec.header("input_reply"),
+        parentHeader: request.header,
+        content: { value },
+      }),
+    );
   }
 }

@@ -61,7 +61,9 @@ export interface ExecuteHandlers {
   onOutput?: (output: KernelOutput) => void;
   /**
    * An input_request of the cell (the bridge rides on it); resolves with the reply value. A reply
-   * for a cell that was interrupted meanwhile is dropped.
+   * for a cell that was interrupted meanwhile is dropped. A request that comes after its cell
+   * finished (a thread's, a timer's) never reaches it: the client answers it with a bridge error
+   * at once (see lateInputReply).
    */
   onInputRequest?: (prompt: string, password: boolean) => Promise<string>;
   /** Any message about the cell arrived (the inactivity budget resets on it). */

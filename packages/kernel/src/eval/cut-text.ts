@@ -41,11 +41,18 @@ export function describeOmitted(chars: number, lines: number): string {
 
 /**
  * The start and the end of `text` within `chars` characters and `lines` line breaks, with one
- * line in the middle saying what `what` lost there; `text` itself when it fits.
+ * line in the middle saying what `what` lost there; `text` itself when it fits. The start gets
+ * `headShare` of the budget (half by default), the end the rest.
  */
-export function headAndTail(text: string, chars: number, lines: number, what: string): string {
+export function headAndTail(
+  text: string,
+  chars: number,
+  lines: number,
+  what: string,
+  headShare = 0.5,
+): string {
   if (text.length <= chars && countLines(text) <= lines) return text;
-  const head = text.slice(0, headLength(text, Math.floor(chars / 2), Math.floor(lines / 2)));
+  const head = text.slice(0, headLength(text, Math.floor(chars * headShare), Math.floor(lines * headShare)));
   const rest = text.slice(head.length);
   // The marker takes a line and up to about 100 characters of the budget.
   const tailChars = chars - head.length - 100;

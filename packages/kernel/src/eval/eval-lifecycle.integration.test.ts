@@ -135,6 +135,16 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(after)).toMatch(/previous python kernel exited with code 3[\s\S]*False$/);
   });
 
+  it("says a dead JavaScript kernel's state is lost in one sentence, its stderr's tail after it", async () => {
+    const { cell } = setup();
+    const crash = await cell("process.exit(3)", { language: "javascript" });
+    expect(crash.error?.code).toBe("KERNEL_DIED");
+    // The kernel writes why its executor ended to stderr: that tail comes last, not mid-sentence.
+    expect(crash.error?.message).toMatch(
+      /^the javascript kernel exited with code 3; its state \(variables, imports\) is lost — the next call starts a fresh kernel; its stderr ends with:\n.+/,
+    );
+  });
+
   it("a cancel during the kernel's cold start answers at once; the start goes on for the next cell", async () => {
     expect(pythonFound).toBe(true);
     const workspace = makeWorkspace();

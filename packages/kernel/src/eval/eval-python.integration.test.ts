@@ -106,6 +106,23 @@ describePython("eval on a real ipykernel", () => {
     );
   });
 
+  it("keeps the raising frame and the exception's start in a deep traceback with a long message", async () => {
+    const result = await cell(
+      "src = '\\n'.join(f'def f{i}(x):\\n    return f{i+1}(x)' for i in range(900)) + '\\ndef f900(x):\\n    raise ValueError(\"deep \" * 2000)'\n" +
+        "exec(src)\nf0(1)",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    // The cell's own line, the innermost frames and the exception's type and start stay.
+    expect(text).toMatch(/^-+\nValueError +Traceback \(most recent call last\)\n/);
+    expect(text).toContain("f0(1)");
+    expect(text).toMatch(/ in f899\(x\)\n+.* in f900\(x\)\n+ValueError: deep deep deep /);
+    expect(text).toMatch(/of the traceback omitted here …/);
+    expect(text).toMatch(
+      /\nValueError: deep (deep )+[^\n]*\n… [\d,]+ characters of the message omitted here …$/,
+    );
+  });
+
   it("renders a DataFrame as a table and display() in order", async () => {
     const result = await cell(
       "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",
@@ -126,6 +143,25 @@ describePython("eval on a real ipykernel", () => {
       "bold\n| 1 | 2 |\n| --- | --- |\n" +
         "|  | city | temp |\n| --- | --- | --- |\n| 0 | Oslo | 4 |\n| 1 | Lima | 19 |\n| 2 | Rome | 15 |",
     );
+  });
+
+  it("leaves out the table row that HTML past its limit is cut in, never showing a value cut short", async () => {
+    // Padding (a comment) puts the 1 000 000-character cut three digits into a value.
+    const result = await cell(
+      "import pandas as pd\nfrom IPython.display import HTML\n" +
+        "h = pd.DataFrame({'a': range(2_000_000_000, 2_000_060_000), 'b': range(60_000)}).to_html()\n" +
+        "at = h.index('<td>', 990_000) + len('<td>') + 3\n" +
+        "HTML('<!--' + ' ' * (1_000_000 - at - 7) + '-->' + h)",
+    );
+    expect(result.isError).toBe(false);
+    const lines = resultText(result).split("\n");
+    const shown =
+      /the table cut there shows its first (\d+) rows under its header, the row cut short left out\)$/.exec(
+        lines.at(-1) ?? "",
+      );
+    expect(shown).not.toBeNull();
+    const rows = Number(shown?.[1]);
+    expect(lines.at(-2)).toBe(`| ${rows - 1} | ${2_000_000_000 + rows - 1} | ${rows - 1} |`);
   });
 
   it("returns a matplotlib figure as one PNG image part, even when it is the last expression", async () => {

@@ -37,7 +37,9 @@ interface Part {
  * their own, list items with `- `, character references decoded; `<style>`, `<script>` and
  * comments dropped. Whitespace runs are one space, as a browser shows them, except in `<pre>`,
  * whose lines and indentation stay. Only the first {@link htmlTextLimit} characters are read (in
- * one pass, see {@link htmlTokens}); a last line says how many there were.
+ * one pass, see {@link htmlTokens}); a last line says how many there were. A table open where
+ * the HTML is cut loses the row open there (its last value may be cut short), and the last line
+ * says how many rows it shows.
  */
 export function htmlToText(html: string): string {
   const parts: Part[] = [{ kind: "flow", text: "" }];
@@ -84,7 +86,8 @@ export function htmlToText(html: string): string {
     }
   };
 
-  for (const token of htmlTokens(html.length > htmlTextLimit ? html.slice(0, htmlTextLimit) : html)) {
+  const cut = html.length > htmlTextLimit;
+  for (const token of htmlTokens(cut ? html.slice(0, htmlTextLimit) : html)) {
     if (token.kind === "text") {
       write(token.text);
       continue;
@@ -114,6 +117,18 @@ export function htmlToText(html: string): string {
       if (pre === 0) parts.push({ kind: "flow", text: "\n" });
     } else if (blocks.has(name)) breakLine(false);
   }
+  // Where the HTML was cut, the row open there is incomplete, its last cell possibly a value cut
+  // short (2000148925 read as 20001): it is left out, with what tables in it had.
+  let rowsShown: number | undefined;
+  if (cut && tables.length > 0) {
+    const outer = tables[0] as OpenTable;
+    tables.length = 1;
+    withCell.length = 0;
+    outer.row = undefined;
+    outer.cell = undefined;
+    const filled = outer.rows.filter((row) => row.length > 0).length;
+    if (filled > 0) rowsShown = filled - 1;
+  }
   while (tables.length > 0) closeTable();
 
   const lines = parts.flatMap((part) => {
@@ -126,8 +141,13 @@ export function htmlToText(html: string): string {
       .map((line) => line.replace(/\s+/g, " ").trim())
       .filter((line) => line !== "");
   });
-  if (html.length > htmlTextLimit)
-    lines.push(`… (HTML cut: only its first ${htmlTextLimit} of ${html.length} characters shown)`);
+  if (cut) {
+    const table =
+      rowsShown === undefined
+        ? ""
+        : `; the table cut there shows its first ${rowsShown} row${rowsShown === 1 ? "" : "s"} under its header, the row cut short left out`;
+    lines.push(`… (HTML cut: only its first ${htmlTextLimit} of ${html.length} characters shown${table})`);
+  }
   return lines.join("\n");
 }
 

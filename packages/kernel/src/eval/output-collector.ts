@@ -1,10 +1,11 @@
 import { imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
 import { LateOutput } from "../client/late-output.js";
-import { countLines, describeOmitted, headAndTail, headLength, tailLength } from "./cut-text.js";
+import { countLines, describeOmitted, headLength, tailLength } from "./cut-text.js";
 import { bundleImage, ImageLimit, leftOutImagesText, overImageLimitText } from "./image-limit.js";
 import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
 import { bundleText, CarriageReturns, plainText } from "./output-text.js";
+import { tracebackText } from "./traceback-text.js";
 
 type Entry =
   // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole
@@ -24,9 +25,10 @@ const isOutputText = (entry: Entry | undefined): entry is TextEntry =>
  * Gathers a cell's outputs in order — streams, display() calls, the last expression's echo,
  * errors — and turns them into result parts. When the output is over the limits, its start and
  * its end are kept with one line in between saying how much was left out; the error (its
- * traceback bounded to half the limits) and the harness's notes are always shown. Memory is
- * bounded while the cell runs (a 10 MB print arrives as one message): the first `maxChars` /
- * `maxLines` of output and about the last as much are kept, what falls between is only counted.
+ * traceback bounded to half the limits, see {@link tracebackText}) and the harness's notes are
+ * always shown. Memory is bounded while the cell runs (a 10 MB print arrives as one message):
+ * the first `maxChars` / `maxLines` of output and about the last as much are kept, what falls
+ * between is only counted.
  */
 export class OutputCollector {
   private entries: Entry[] = [];
@@ -82,11 +84,9 @@ export class OutputCollector {
         this.addBundle(output.data, output.cut === true, open);
         return;
       case "error": {
-        const traceback = output.traceback.length > 0 ? output.traceback.join("\n") : "";
-        const text = plainText(traceback || `${output.ename}: ${output.evalue}`);
         this.errorText = plainText(`${output.ename}: ${output.evalue}`);
         const { maxChars, maxLines } = this.limits;
-        this.pin(headAndTail(text, Math.floor(maxChars / 2), Math.floor(maxLines / 2), "the traceback"));
+        this.pin(tracebackText(output, Math.floor(maxChars / 2), Math.floor(maxLines / 2)));
         return;
       }
       case "omitted":

@@ -142,6 +142,24 @@ describe("bundleText of HTML alone", () => {
     expect(long.split("\n").length).toBe(200_000);
     expect(long.split("\n").at(-1)).toBe("… (HTML cut: only its first 1000000 of 1500011 characters shown)");
   });
+
+  it("leaves out the table row the cut falls in, its value cut short, and says how many rows it shows", () => {
+    const head = "<table><thead><tr><th>a</th><th>b</th></tr></thead><tbody>";
+    const row = (i: number) => `<tr><td>${2_000_000_000 + i}</td><td>${i}</td></tr>`;
+    let body = "";
+    let i = 0;
+    while (head.length + body.length + row(i).length <= 1_000_000) body += row(i++);
+    // The cut falls three digits into the next row's first value: "200" of 2000xxxxxx.
+    const pad = 1_000_000 - (head.length + body.length + "<tr><td>".length + 3);
+    const text =
+      html(`<!--${" ".repeat(pad - 7)}-->${head}${body}${row(i)}${row(i + 1)}</tbody></table>`) ?? "";
+    const lines = text.split("\n");
+    expect(lines.at(-2)).toBe(`| ${2_000_000_000 + i - 1} | ${i - 1} |`);
+    expect(lines.at(-1)).toBe(
+      `… (HTML cut: only its first 1000000 of ${1_000_000 + row(i).length * 2 - "<tr><td>200".length + "</tbody></table>".length} characters shown; the table cut there shows its first ${i} rows under its header, the row cut short left out)`,
+    );
+    expect(lines.length).toBe(i + 3);
+  });
 });
 
 describe("CarriageReturns", () => {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { tracebackText } from "./traceback-text.js";
+
+describe("tracebackText", () => {
+  const frames = Array.from({ length: 900 }, (_, i) => `File <string>:${2 * i + 2}, in f${i}(x)\n`);
+
+  it("is the traceback as it is when it fits", () => {
+    const error = {
+      ename: "ValueError",
+      evalue: "boom",
+      traceback: ["Cell In [1], line 1\n----> 1 f()\n", "ValueError: boom"],
+    };
+    expect(tracebackText(error, 1000, 20)).toBe("Cell In [1], line 1\n----> 1 f()\n\nValueError: boom");
+  });
+
+  it("keeps the innermost frames and the exception's type and start, cutting middle frames and the message", () => {
+    const evalue = "deep ".repeat(2000);
+    const text = tracebackText(
+      { ename: "ValueError", evalue, traceback: [...frames, `ValueError: ${evalue}`] },
+      10_000,
+      200,
+    );
+    expect(text.length).toBeLessThanOrEqual(10_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(201);
+    expect(text).toMatch(/^File <string>:2, in f0\(x\)\n/);
+    expect(text).toMatch(/\n… [\d,]+ lines \([\d,]+ characters\) of the traceback omitted here …\n/);
+    expect(text).toMatch(
+      /in f899\(x\)\n\nValueError: deep deep [^\n]*\n… [\d,]+ characters of the message omitted here …$/,
+    );
+  });
+
+  it("keeps the start of a message of many lines, and the frame that raised it", () => {
+    const evalue = Array.from({ length: 1000 }, (_, i) => `option ${i}`).join("\n");
+    const text = tracebackText(
+      { ename: "KeyError", evalue, traceback: [...frames, `KeyError: ${evalue}`] },
+      10_000,
+      200,
+    );
+    expect(text).toMatch(/in f899\(x\)\n\nKeyError: option 0\noption 1\n/);
+    expect(text).toMatch(/\n… 9\d\d lines \([\d,]+ characters\) of the message omitted here …$/);
+    expect(text.split("\n").length).toBeLessThanOrEqual(201);
+  });
+
+  it("cuts a very long line in a frame after its start, saying how much it left out", () => {
+    const long = `----> 1 x = '${"a".repeat(50_000)}'`;
+    const text = tracebackText(
+      { ename: "NameError", evalue: "y", traceback: [`Cell In [1], line 1\n${long}\n`, "NameError: y"] },
+      10_000,
+      200,
+    );
+    expect(text).toMatch(
+      /^Cell In \[1\], line 1\n----> 1 x = 'a+ … \([\d,]+ more characters of this line omitted\)\n\nNameError: y$/,
+    );
+  });
+
+  it("keeps the start and the end of a traceback of another form: JavaScript's message comes first", () => {
+    const stack = [
+      "Error: " + "long ".repeat(3000),
+      ...Array.from({ length: 300 }, (_, i) => `    at f${i} (cell-1.js:${i + 1}:1)`),
+    ];
+    const text = tracebackText({ ename: "Error", evalue: "long", traceback: stack }, 10_000, 200);
+    expect(text).toMatch(/^Error: long long /);
+    expect(text).toMatch(/at f299 \(cell-1\.js:300:1\)$/);
+    expect(text.length).toBeLessThanOrEqual(10_000);
+  });
+});
