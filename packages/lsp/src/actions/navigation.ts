@@ -64,7 +64,7 @@ export async function navigate(
     ? await prepareSearch(client, uri, position.identifier, context, reindexed)
     : undefined;
   if (!search && reindexed.length > 0) {
-    const late = await awaitAnalysed(client, reindexed, context.supervisor);
+    const late = await awaitAnalysed(client, reindexed, context.supervisor, context.bound);
     if (late) notes.push(late);
   }
   const pathOf = (target: string) => context.supervisor.pathOf(target);
@@ -73,6 +73,7 @@ export async function navigate(
   let onlyItself = false;
   const askAt = async (line: number, character: number) => {
     let answer: Location | Location[] | LocationLink[] | null;
+    context.bound?.waiting(`for ${client.spec.command} to answer ${methods[input.action]}`);
     try {
       answer = await client.request<Location | Location[] | LocationLink[] | null>(
         methods[input.action],
@@ -130,7 +131,7 @@ export async function navigate(
     if (outdated.length > 0) {
       const reopened = await openForSearch(client, outdated, context);
       try {
-        const late = await awaitAnalysed(client, reopened.opened, context.supervisor);
+        const late = await awaitAnalysed(client, reopened.opened, context.supervisor, context.bound);
         if (late) notes.push(late);
         found = await askAt(at.line, character);
       } finally {
@@ -149,6 +150,8 @@ export async function navigate(
   const display = (path: string) => context.supervisor.display(path);
   const header = [...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("");
   // A server sees only its own root: the packages of a monorepo importing this one are not searched.
+  if (acrossFiles.has(input.action))
+    context.bound?.waiting(`for the look for '${at.identifier}' in other roots`);
   const elsewhere = acrossFiles.has(input.action)
     ? await otherRootsNote(context.supervisor, client, {
         name: at.identifier,
@@ -167,8 +170,9 @@ export async function navigate(
   // gopls answers both ways: for a concrete type or method, with the interfaces it implements.
   const implemented =
     input.action === "implementation" && client.spec.language === "go"
-      ? await implementedInterfaces(locations, reader, at.identifier, async () =>
-          sortedLocations(
+      ? await implementedInterfaces(locations, reader, at.identifier, async () => {
+          context.bound?.waiting(`for ${client.spec.command} to answer ${methods.definition}`);
+          return sortedLocations(
             await client.request<Location | Location[] | LocationLink[] | null>(
               methods.definition,
               paramsAt(at.line, character),
@@ -176,8 +180,8 @@ export async function navigate(
               context.signal,
             ),
             pathOf,
-          ),
-        ).catch(() => undefined)
+          );
+        }).catch(() => undefined)
       : undefined;
   const plural = (what: string) => (locations.length === 1 ? `1 ${what}` : `${locations.length} ${what}s`);
   const { items, note } = boundList(locations, limit, `${implemented ?? noun}s`);
@@ -256,7 +260,10 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   let at: ResolvedPosition;
   try {
     const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
-    const late = analysed.length > 0 ? await awaitAnalysed(client, analysed, context.supervisor) : undefined;
+    const late =
+      analysed.length > 0
+        ? await awaitAnalysed(client, analysed, context.supervisor, context.bound)
+        : undefined;
     if (late) notes.push(late);
     const inText = (line: number, character: number) => code(line)[character] === " ";
     const asked = await askNearby({
@@ -266,6 +273,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
       input,
       display: display(file),
       askAt: async (line, character) => {
+        context.bound?.waiting(`for ${client.spec.command} to answer textDocument/hover`);
         try {
           return await client.request<Hover | null>(
             "textDocument/hover",
