@@ -1,9 +1,6 @@
 import { ToolsError } from "@tools/registry";
-import {
-  resolvePosition,
-  uniqueOneNameContext,
-  type ResolvedPosition,
-} from "../positions/resolve-position.js";
+import { uniqueOneNameContext } from "../positions/name-hint.js";
+import { resolvePosition, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionInput } from "./action-context.js";
 
 /** What {@link askNearby} asks with and how it reads the answers. */

@@ -1,12 +1,5 @@
 import { boundList } from "@tools/registry";
-import type {
-  Hover,
-  Location,
-  LocationLink,
-  MarkedString,
-  MarkupContent,
-} from "vscode-languageserver-protocol";
-import { boundText } from "@tools/registry";
+import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import {
   formatLocation,
   LineReader,
@@ -16,13 +9,12 @@ import {
 } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
-import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross-file-search.js";
+import { endSearch, openForSearch, prepareSearch } from "./cross-file-search.js";
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 import type { ResolvedPosition } from "../positions/resolve-position.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
-import { plainHoverText } from "../format/hover-text.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -234,72 +226,4 @@ function isAt(location: PlainLocation, file: string, line: number, character: nu
     start.character <= character &&
     (end.line > line || end.character >= character)
   );
-}
-
-function markedText(content: MarkupContent | MarkedString | MarkedString[]): string {
-  if (Array.isArray(content)) return content.map(markedText).join("\n\n");
-  if (typeof content === "string") return content;
-  if ("kind" in content) return content.value;
-  return "```" + content.language + "\n" + content.value + "\n```";
-}
-
-function hoverText(answer: Hover | null, display: (path: string) => string): string {
-  return answer ? plainHoverText(markedText(answer.contents), display).trim() : "";
-}
-
-/** hover: the server's signature and doc comment, bounded. */
-export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, lines, position, code, resynced } = await addressSymbol(input, context);
-  requireCapability(client, "hover");
-  const display = (path: string) => context.supervisor.display(path);
-  // clangd takes a doc comment from its index: from the files sent again once analysed, and from
-  // a closed file's text at its close unless opened again.
-  const refreshed = await reopenOutdated(client, context);
-  const notes = [...refreshed.notes];
-  let answer: Hover | null;
-  let at: ResolvedPosition;
-  try {
-    const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
-    const late =
-      analysed.length > 0
-        ? await awaitAnalysed(client, analysed, context.supervisor, context.bound)
-        : undefined;
-    if (late) notes.push(late);
-    const inText = (line: number, character: number) => code(line)[character] === " ";
-    const asked = await askNearby({
-      position,
-      lines,
-      code,
-      input,
-      display: display(file),
-      askAt: async (line, character) => {
-        context.bound?.waiting(`for ${client.spec.command} to answer textDocument/hover`);
-        try {
-          return await client.request<Hover | null>(
-            "textDocument/hover",
-            { textDocument: { uri }, position: { line, character } },
-            undefined,
-            context.signal,
-          );
-        } catch (error) {
-          // gopls answers a position in a comment with an error: nothing found there.
-          if (nothingHere(error) && inText(line, character)) return null;
-          throw error;
-        }
-      },
-      isEmpty: (hover) => hoverText(hover, display) === "",
-      noun: "hover information",
-    });
-    ({ answer, at } = asked);
-    if (asked.lead) notes.unshift(asked.lead);
-    if (asked.note) notes.push(asked.note);
-  } finally {
-    await endSearch(client, refreshed);
-  }
-  const header = notes.map((note) => `${note}\n`).join("");
-  const text = hoverText(answer, display);
-  if (text === "") {
-    return `${header}no hover information for '${input.symbol}' at ${display(file)}:${at.line + 1}`;
-  }
-  return header + boundText(text, { maxLines: 80, maxChars: 6000 }).text;
 }

@@ -3,7 +3,8 @@ import { z } from "zod";
 import type { ActionContext } from "../actions/action-context.js";
 import { codeActions } from "../actions/code-actions.js";
 import { fileDiagnostics } from "../actions/file-diagnostics.js";
-import { hover, navigate } from "../actions/navigation.js";
+import { hover } from "../actions/hover.js";
+import { navigate } from "../actions/navigation.js";
 import { projectDiagnostics } from "../actions/project-diagnostics.js";
 import { symbols } from "../actions/symbols.js";
 import {
