@@ -1,5 +1,6 @@
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
+import type { BoundSteps } from "./call-bound.js";
 
 /** What an action needs besides its arguments. */
 export interface ActionContext {
@@ -8,6 +9,11 @@ export interface ActionContext {
   readonly resolvePath: (path: string) => string;
   readonly progress: (message: string) => void;
   readonly signal: AbortSignal;
+  /**
+   * The call's one bound, when it has one (see `CallBound`): its steps record what they wait on,
+   * and `signal` is the bound's.
+   */
+  readonly bound?: BoundSteps;
   /**
    * Records what this call showed, so diagnostics-on-write does not report it again; `all`, when
    * the list is fresh and complete, is everything the file has (what a later write compares with).

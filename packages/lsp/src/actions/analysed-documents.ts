@@ -2,6 +2,7 @@ import type { LanguageClient } from "../client/language-client.js";
 import { someOf } from "../format/some-of.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
+import type { BoundSteps } from "./call-bound.js";
 
 /** What the wait needs of a client. */
 export type AnalysedClient = Pick<LanguageClient, "isOpen" | "versionOf" | "freshDiagnostics"> & {
@@ -20,6 +21,8 @@ export interface AnalysisBounds {
   readonly waitMs: number;
   /** How long the server's analysis of one document version is watched for, across calls. */
   readonly watchMs: number;
+  /** Ends the call's wait early (the watch goes on for later calls). */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** The watch of one document version. */
@@ -79,13 +82,19 @@ export async function awaitAnalysis(
   }
   if (pending.length === 0) return late;
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: () => void = () => undefined;
   const bound = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, bounds.waitMs);
+    onAbort = resolve;
+    if (bounds.signal?.aborted) resolve();
+    else bounds.signal?.addEventListener("abort", onAbort, { once: true });
   });
   await Promise.race([Promise.all(pending.map(({ analysis }) => analysis.done)), bound]);
   clearTimeout(timer);
+  bounds.signal?.removeEventListener("abort", onAbort);
   for (const { uri, analysis } of pending) {
-    if (analysis.settled === undefined) analysis.waitedOut = true;
+    // Cut short (the call's bound, a cancel), it was not waited out: the next call waits again.
+    if (analysis.settled === undefined && !bounds.signal?.aborted) analysis.waitedOut = true;
     if (analysis.settled !== true) late.push(uri);
   }
   return uris.filter((uri) => late.includes(uri));
@@ -110,23 +119,29 @@ function watch(client: AnalysedClient, uri: string, version: number, watchMs: nu
 }
 
 /**
- * {@link awaitAnalysis} of `uris` within the supervisor's diagnostics bound; the caveat for the
+ * {@link awaitAnalysis} of `uris` within the supervisor's diagnostics bound, as the step `bound`
+ * waits on (when given); the caveat for the
  * answer when some were not analysed in time, else undefined.
  */
 export async function awaitAnalysed(
   client: LanguageClient,
   uris: readonly string[],
   supervisor: Pick<LspSupervisor, "diagnosticsTimeoutMs" | "display" | "pathOf">,
+  bound?: Pick<BoundSteps, "waiting" | "signal">,
 ): Promise<string | undefined> {
+  const shown = (some: readonly string[]) =>
+    someOf(
+      some.map((uri) => supervisor.display(supervisor.pathOf(uri))),
+      3,
+    );
+  if (uris.length > 0) bound?.waiting(`for ${client.spec.command} to analyse ${shown(uris)}`);
   const late = await awaitAnalysis(client, uris, {
     waitMs: supervisor.diagnosticsTimeoutMs,
     watchMs: analysisWatchMs,
+    signal: bound?.signal,
   });
   if (late.length === 0) return undefined;
-  return `${client.spec.command} had not finished analysing ${someOf(
-    late.map((uri) => supervisor.display(supervisor.pathOf(uri))),
-    3,
-  )}; the answer may be incomplete`;
+  return `${client.spec.command} had not finished analysing ${shown(late)}; the answer may be incomplete`;
 }
 
 /**

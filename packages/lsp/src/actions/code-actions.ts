@@ -9,6 +9,9 @@ export async function codeActions(input: ActionInput, context: ActionContext): P
   const addressed = await addressSymbol(input, context);
   const { client, uri, position } = addressed;
   requireCapability(client, "code_actions");
+  context.bound?.waiting(
+    `for ${client.spec.command}'s diagnostics of ${context.supervisor.display(addressed.file)}`,
+  );
   const fresh = await client.freshDiagnostics(uri, context.supervisor.diagnosticsTimeoutMs);
   const onLine = fresh.diagnostics.filter(
     (diagnostic) =>
@@ -18,6 +21,7 @@ export async function codeActions(input: ActionInput, context: ActionContext): P
     start: { line: position.line, character: position.character },
     end: { line: position.line, character: position.character + position.length },
   };
+  context.bound?.waiting(`for ${client.spec.command} to answer textDocument/codeAction`);
   const answer = await client.request<(CodeAction | Command)[] | null>(
     "textDocument/codeAction",
     {

@@ -75,7 +75,12 @@ export async function prepareSearch(
     const note = notAllOpenedNote(client, found, context, { name, verb: "mention", missing: "uses" });
     if (note) notes.push(note);
   }
-  const late = await awaitAnalysed(client, [...new Set([uri, ...opened, ...alsoAnalysed])], supervisor);
+  const late = await awaitAnalysed(
+    client,
+    [...new Set([uri, ...opened, ...alsoAnalysed])],
+    supervisor,
+    context.bound,
+  );
   if (late) notes.push(late);
   return { notes, opened };
 }
@@ -132,6 +137,7 @@ export async function openForSearch(
 ): Promise<PreparedSearch> {
   const opened: string[] = [];
   for (const file of files) {
+    context.bound?.waiting(`to open ${context.supervisor.display(file)} on ${client.spec.command}`);
     try {
       const document = await context.supervisor.open(file, false, undefined, true);
       // Held until the search ends, unless open for its own sake (asked about meanwhile).

@@ -1,12 +1,5 @@
 import { boundList } from "@tools/registry";
-import type {
-  Hover,
-  Location,
-  LocationLink,
-  MarkedString,
-  MarkupContent,
-} from "vscode-languageserver-protocol";
-import { boundText, ToolsError } from "@tools/registry";
+import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import {
   formatLocation,
   LineReader,
@@ -16,16 +9,12 @@ import {
 } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
-import { endSearch, openForSearch, prepareSearch, reopenOutdated } from "./cross-file-search.js";
+import { endSearch, openForSearch, prepareSearch } from "./cross-file-search.js";
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
-import {
-  resolvePosition,
-  uniqueOneNameContext,
-  type ResolvedPosition,
-} from "../positions/resolve-position.js";
-import { plainHoverText } from "../format/hover-text.js";
+import type { ResolvedPosition } from "../positions/resolve-position.js";
+import { askNearby, nothingHere } from "./ask-nearby.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -59,7 +48,7 @@ export async function navigate(
     position: { line, character },
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
   });
-  const notes = position.note ? [position.note] : [];
+  const notes: string[] = [];
   // On clangd, a definition in a file sent again came from its old text until it was analysed.
   const reindexed = reindexing(client, resynced);
   // Searches across files need the server to have seen them (see prepareSearch).
@@ -67,27 +56,26 @@ export async function navigate(
     ? await prepareSearch(client, uri, position.identifier, context, reindexed)
     : undefined;
   if (!search && reindexed.length > 0) {
-    const late = await awaitAnalysed(client, reindexed, context.supervisor);
+    const late = await awaitAnalysed(client, reindexed, context.supervisor, context.bound);
     if (late) notes.push(late);
   }
   const pathOf = (target: string) => context.supervisor.pathOf(target);
-  /** The position asked at: the resolved one, or a nearby line's (see `outsideText`). */
-  let at = position;
   const inText = (line: number, character: number) => code(line)[character] === " ";
   /** Set when a references answer was only the string literal asked at (see below). */
   let onlyItself = false;
-  const askAt = async (character: number) => {
+  const askAt = async (line: number, character: number) => {
     let answer: Location | Location[] | LocationLink[] | null;
+    context.bound?.waiting(`for ${client.spec.command} to answer ${methods[input.action]}`);
     try {
       answer = await client.request<Location | Location[] | LocationLink[] | null>(
         methods[input.action],
-        paramsAt(at.line, character),
+        paramsAt(line, character),
         undefined,
         context.signal,
       );
     } catch (error) {
       // gopls answers a position in a comment with an error: nothing found there.
-      if (nothingHere(error) && inText(at.line, character)) return [];
+      if (nothingHere(error) && inText(line, character)) return [];
       throw error;
     }
     const found = sortedLocations(answer, pathOf);
@@ -96,8 +84,8 @@ export async function navigate(
     if (
       input.action === "references" &&
       found.length === 1 &&
-      isAt(found[0]!, file, at.line, character) &&
-      inText(at.line, character)
+      isAt(found[0]!, file, line, character) &&
+      inText(line, character)
     ) {
       onlyItself = true;
       return [];
@@ -105,63 +93,23 @@ export async function navigate(
     return found;
   };
   const noun = nouns[input.action];
-  const none = (locations: PlainLocation[]) => locations.length === 0;
   let found: PlainLocation[];
+  /** The position asked at: the resolved one, or a nearby line's. */
+  let at: ResolvedPosition;
   let character: number;
-  /**
-   * Asks at `first`, then, while the server finds nothing, at the nearby candidates ranked after
-   * it (`next`, a few at most); `at` is left at the one answered (`first` when none is).
-   */
-  const askAtCandidates = async (first: ResolvedPosition) => {
-    let firstAnswer: { answer: PlainLocation[]; character: number; note?: string } | undefined;
-    for (const candidate of [first, ...(first.next ?? [])]) {
-      at = candidate;
-      const asked = await askAtOccurrences(
-        candidate,
-        lines[candidate.line]!,
-        () => code(candidate.line),
-        askAt,
-        none,
-        `no ${noun}`,
-      );
-      if (!none(asked.answer)) return { asked, used: candidate };
-      firstAnswer ??= asked;
-    }
-    at = first;
-    return { asked: firstAnswer!, used: first };
-  };
-  /** The note saying which nearby line was used, when a later candidate answered. */
-  const triedFirst = (used: ResolvedPosition, first: ResolvedPosition) =>
-    used === first || used.note === undefined
-      ? undefined
-      : `${used.note} (line ${first.line + 1}, tried first, has no ${noun})`;
   try {
-    const first = await askAtCandidates(position);
-    let asked = first.asked;
-    const later = triedFirst(first.used, position);
-    if (later) notes.splice(notes.indexOf(position.note!), 1, later);
-    // Every occurrence on the asked line in a comment or a string, where the server found
-    // nothing: the nearby lines are tried as for a name not on the line, and the one used is said.
-    const moved = none(asked.answer)
-      ? outsideText(position, lines, code, input, context.supervisor.display(file))
-      : undefined;
-    if (moved) {
-      const again = await askAtCandidates(moved.position);
-      if (none(again.asked.answer)) {
-        at = position;
-      } else {
-        asked = again.asked;
-        if (position.note) notes.splice(notes.indexOf(position.note), 1);
-        const used = triedFirst(again.used, moved.position) ?? moved.note;
-        notes.unshift(
-          used.replace(
-            `'${input.symbol}' is not on line ${input.line}`,
-            `'${input.symbol}' is on line ${input.line} only in a comment or string, where the server found no ${noun}`,
-          ),
-        );
-      }
-    }
-    ({ answer: found, character } = asked);
+    const asked = await askNearby({
+      position,
+      lines,
+      code,
+      input,
+      display: context.supervisor.display(file),
+      askAt,
+      isEmpty: (locations) => locations.length === 0,
+      noun,
+    });
+    ({ answer: found, at, character } = asked);
+    if (asked.lead) notes.unshift(asked.lead);
     if (asked.note) notes.push(asked.note);
   } finally {
     if (search) await endSearch(client, search);
@@ -175,9 +123,9 @@ export async function navigate(
     if (outdated.length > 0) {
       const reopened = await openForSearch(client, outdated, context);
       try {
-        const late = await awaitAnalysed(client, reopened.opened, context.supervisor);
+        const late = await awaitAnalysed(client, reopened.opened, context.supervisor, context.bound);
         if (late) notes.push(late);
-        found = await askAt(character);
+        found = await askAt(at.line, character);
       } finally {
         await endSearch(client, reopened);
       }
@@ -194,6 +142,8 @@ export async function navigate(
   const display = (path: string) => context.supervisor.display(path);
   const header = [...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("");
   // A server sees only its own root: the packages of a monorepo importing this one are not searched.
+  if (acrossFiles.has(input.action))
+    context.bound?.waiting(`for the look for '${at.identifier}' in other roots`);
   const elsewhere = acrossFiles.has(input.action)
     ? await otherRootsNote(context.supervisor, client, {
         name: at.identifier,
@@ -212,8 +162,9 @@ export async function navigate(
   // gopls answers both ways: for a concrete type or method, with the interfaces it implements.
   const implemented =
     input.action === "implementation" && client.spec.language === "go"
-      ? await implementedInterfaces(locations, reader, at.identifier, async () =>
-          sortedLocations(
+      ? await implementedInterfaces(locations, reader, at.identifier, async () => {
+          context.bound?.waiting(`for ${client.spec.command} to answer ${methods.definition}`);
+          return sortedLocations(
             await client.request<Location | Location[] | LocationLink[] | null>(
               methods.definition,
               paramsAt(at.line, character),
@@ -221,8 +172,8 @@ export async function navigate(
               context.signal,
             ),
             pathOf,
-          ),
-        ).catch(() => undefined)
+          );
+        }).catch(() => undefined)
       : undefined;
   const plural = (what: string) => (locations.length === 1 ? `1 ${what}` : `${locations.length} ${what}s`);
   const { items, note } = boundList(locations, limit, `${implemented ?? noun}s`);
@@ -266,18 +217,6 @@ async function implementedInterfaces(
   return undefined;
 }
 
-/**
- * Whether a request failed with a server's "nothing at this position" (gopls: "no identifier
- * found", "no object found for …", "no expression found"), which on a comment or a string means
- * only that nothing is there.
- */
-function nothingHere(error: unknown): boolean {
-  if (!ToolsError.isInstance(error) || error.code !== "LSP_REQUEST_FAILED") return false;
-  // The server's own message (ours wraps it: "gopls answered … with an error: …").
-  const cause = error.cause;
-  return cause instanceof Error && /^no (?:identifier|object|expression) found\b/.test(cause.message);
-}
-
 /** Whether `location` is in `file` on `line` and covers `character`. */
 function isAt(location: PlainLocation, file: string, line: number, character: number): boolean {
   const { start, end } = location.range;
@@ -287,132 +226,4 @@ function isAt(location: PlainLocation, file: string, line: number, character: nu
     start.character <= character &&
     (end.line > line || end.character >= character)
   );
-}
-
-/**
- * When the asked line was used and every occurrence of the name on it lies in a comment or a
- * string (`codeOf`, see `codeOnlyLines`): the position on the nearby lines, found as for a name not on the line
- * (`resolvePosition` given the line's code only), with its note; undefined when there is none.
- */
-function outsideText(
-  position: ResolvedPosition,
-  lines: readonly string[],
-  codeOf: (index: number) => string,
-  input: ActionInput,
-  display: string,
-): { position: ResolvedPosition; note: string } | undefined {
-  const asked = input.line! - 1;
-  if (position.line !== asked) return undefined;
-  const code = codeOf(asked);
-  const columns = [position.character, ...(position.alternatives ?? [])];
-  if (columns.some((column) => code[column] !== " ")) return undefined;
-  try {
-    const nearby = resolvePosition(
-      lines.map((line, index) => (index === asked ? code : line)),
-      input.line!,
-      input.symbol!,
-      display,
-      { codeOf: (_line, index) => codeOf(index) },
-    );
-    if (nearby.line === asked || nearby.note === undefined) return undefined;
-    return { position: nearby, note: nearby.note };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Asks at the resolved position. When the name occurs again on its line and the first finds
- * nothing (a word in a string, a property of the same name), asks at each other occurrence in
- * turn. `note` says which occurrence the answer is for whenever there were several in code
- * (`codeOfLine`: the line with comments and strings blanked, read only then); `character` is
- * the column answered for.
- */
-async function askAtOccurrences<T>(
-  position: ResolvedPosition,
-  lineText: string,
-  codeOfLine: () => string,
-  askAt: (character: number) => Promise<T>,
-  isEmpty: (answer: T) => boolean,
-  nothing: string,
-): Promise<{ answer: T; character: number; note?: string }> {
-  const first = await askAt(position.character);
-  const others = position.alternatives ?? [];
-  if (others.length === 0) return { answer: first, character: position.character };
-  if (!isEmpty(first)) {
-    // A word in a string or a comment is no other symbol to pick.
-    const code = codeOfLine();
-    const inCode = others.filter((column) => code[column] !== " ");
-    if (inCode.length === 0) return { answer: first, character: position.character };
-    const hint = uniqueOneNameContext(lineText, inCode[0]!, position.length);
-    const example = hint === undefined ? "" : ` (e.g. '${hint}' for the one at column ${inCode[0]! + 1})`;
-    return {
-      answer: first,
-      character: position.character,
-      note: `'${position.identifier}' occurs ${inCode.length + 1} times on line ${position.line + 1}; answered for the one at column ${position.character + 1}; for another, give text around it as symbol${example}`,
-    };
-  }
-  for (const column of others) {
-    const answer = await askAt(column);
-    if (!isEmpty(answer)) {
-      return {
-        answer,
-        character: column,
-        note: `the '${position.identifier}' at column ${position.character + 1} of line ${position.line + 1} has ${nothing}; answered for the one at column ${column + 1}`,
-      };
-    }
-  }
-  return { answer: first, character: position.character };
-}
-
-function markedText(content: MarkupContent | MarkedString | MarkedString[]): string {
-  if (Array.isArray(content)) return content.map(markedText).join("\n\n");
-  if (typeof content === "string") return content;
-  if ("kind" in content) return content.value;
-  return "```" + content.language + "\n" + content.value + "\n```";
-}
-
-function hoverText(answer: Hover | null, display: (path: string) => string): string {
-  return answer ? plainHoverText(markedText(answer.contents), display).trim() : "";
-}
-
-/** hover: the server's signature and doc comment, bounded. */
-export async function hover(input: ActionInput, context: ActionContext): Promise<string> {
-  const { client, uri, file, lines, position, code, resynced } = await addressSymbol(input, context);
-  requireCapability(client, "hover");
-  const display = (path: string) => context.supervisor.display(path);
-  // clangd takes a doc comment from its index: from the files sent again once analysed, and from
-  // a closed file's text at its close unless opened again.
-  const refreshed = await reopenOutdated(client, context);
-  const notes = position.note ? [position.note, ...refreshed.notes] : [...refreshed.notes];
-  let answer: Hover | null;
-  try {
-    const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
-    const late = analysed.length > 0 ? await awaitAnalysed(client, analysed, context.supervisor) : undefined;
-    if (late) notes.push(late);
-    const asked = await askAtOccurrences(
-      position,
-      lines[position.line]!,
-      () => code(position.line),
-      (character) =>
-        client.request<Hover | null>(
-          "textDocument/hover",
-          { textDocument: { uri }, position: { line: position.line, character } },
-          undefined,
-          context.signal,
-        ),
-      (hover) => hoverText(hover, display) === "",
-      "no hover information",
-    );
-    answer = asked.answer;
-    if (asked.note) notes.push(asked.note);
-  } finally {
-    await endSearch(client, refreshed);
-  }
-  const header = notes.map((note) => `${note}\n`).join("");
-  const text = hoverText(answer, display);
-  if (text === "") {
-    return `${header}no hover information for '${input.symbol}' at ${context.supervisor.display(file)}:${position.line + 1}`;
-  }
-  return header + boundText(text, { maxLines: 80, maxChars: 6000 }).text;
 }

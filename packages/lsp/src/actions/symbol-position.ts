@@ -37,11 +37,21 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
     });
   }
   const file = context.resolvePath(input.file!);
+  const { bound } = context;
+  if (bound) {
+    // The call's bound runs once its server is up (a start has its own bound).
+    const started = await context.supervisor.clientFor(file, context.progress);
+    // One that answered nothing since its start may still be loading its project: its first
+    // call waits on it step by step, each on its own bound, as its start does.
+    if (started.hasAnswered()) bound.start();
+    bound.waiting(`to send ${context.supervisor.display(file)} to ${started.spec.command}`);
+  }
   const { client, uri, text, lines } = await context.supervisor.open(file, false, context.progress);
   // The kernel's events of a write just before (a harness running a write tool and this call in
   // one batch: no turn of the event loop between them) are read first; otherwise a file not open
   // here was answered from its old text (a definition pointed two lines up, at a comment).
   await settleDiskEvents();
+  bound?.waiting(`to send the files changed on disk to ${client.spec.command}`);
   const resynced = await context.supervisor.resyncOpen(client, uri);
   const split = lines();
   // A line number slightly off lands on the nearby line where the name is code, not on a

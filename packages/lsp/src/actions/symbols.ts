@@ -78,8 +78,17 @@ export async function symbols(input: ActionInput, context: ActionContext): Promi
 
 async function documentSymbols(input: ActionInput, context: ActionContext): Promise<string> {
   const file = context.resolvePath(input.file!);
+  const { bound } = context;
+  if (bound) {
+    // The call's bound runs once its server is up (a start has its own bound).
+    const started = await context.supervisor.clientFor(file, context.progress);
+    // One that answered nothing since its start may still be loading its project (see addressSymbol).
+    if (started.hasAnswered()) bound.start();
+    bound.waiting(`to send ${context.supervisor.display(file)} to ${started.spec.command}`);
+  }
   const { client, uri } = await context.supervisor.open(file, false, context.progress);
   requireCapability(client, "document_symbols");
+  bound?.waiting(`for ${client.spec.command} to answer textDocument/documentSymbol`);
   const answer = await client.request<DocumentSymbol[] | SymbolInformation[] | null>(
     "textDocument/documentSymbol",
     {
@@ -156,29 +165,41 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   const reopened: string[] = [];
   const bounds = { waitMs: supervisor.diagnosticsTimeoutMs, watchMs: analysisWatchMs };
   // One server failing (an index that did not load, a timeout) costs only its own answers.
+  // Each server's steps share the call's bound; one that reaches it fails alone. A server that
+  // answered nothing since its start may still be loading its project: then none is bounded so.
+  if (clients.every((client) => client.hasAnswered())) context.bound?.start();
   const settled = await Promise.allSettled(
-    clients.map(async (client, index) => {
-      // Open documents and files changed on disk since, brought up to date first: a symbol a
-      // shell command added (or removed) is searched for in the text as it is now.
-      await supervisor.resyncOpen(client);
-      // clangd keeps a closed file's symbols as they were: one changed since is opened again.
-      const refreshed = await reopenOutdated(client, context);
-      // And it searches only its open files: those holding the query are opened too.
-      const holding = await prepareSymbolSearch(client, input.query!, context);
-      try {
-        const late = await awaitAnalysis(client, client.openUris(), bounds);
-        if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
-        reopened.push(...refreshed.notes, ...holding.notes);
-        return await client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
-          "workspace/symbol",
-          { query: input.query },
-          undefined,
-          context.signal,
-        );
-      } finally {
-        await endSearch(client, holding);
-        await endSearch(client, refreshed);
-      }
+    clients.map((client, index) => {
+      const lane = context.bound?.lane();
+      const own: ActionContext = lane ? { ...context, bound: lane } : context;
+      const search = async () => {
+        const { command } = client.spec;
+        // Open documents and files changed on disk since, brought up to date first: a symbol a
+        // shell command added (or removed) is searched for in the text as it is now.
+        lane?.waiting(`to send the files changed on disk to ${command}`);
+        await supervisor.resyncOpen(client);
+        // clangd keeps a closed file's symbols as they were: one changed since is opened again.
+        const refreshed = await reopenOutdated(client, own);
+        // And it searches only its open files: those holding the query are opened too.
+        const holding = await prepareSymbolSearch(client, input.query!, own);
+        try {
+          lane?.waiting(`for ${command} to analyse the files open on it`);
+          const late = await awaitAnalysis(client, client.openUris(), bounds);
+          if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
+          reopened.push(...refreshed.notes, ...holding.notes);
+          lane?.waiting(`for ${command} to answer workspace/symbol`);
+          return await client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
+            "workspace/symbol",
+            { query: input.query },
+            undefined,
+            context.signal,
+          );
+        } finally {
+          await endSearch(client, holding);
+          await endSearch(client, refreshed);
+        }
+      };
+      return lane ? lane.run(search()) : search();
     }),
   );
   const failures: string[] = [];

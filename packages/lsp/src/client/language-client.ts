@@ -142,6 +142,8 @@ export class LanguageClient {
   private readonly diskChanges: { count: number; path: string }[] = [];
   /** Changes on disk held back by {@link flushFileChanges} until its next call. */
   private readonly heldBack: FileEvent[] = [];
+  /** See {@link hasAnswered}. */
+  private answeredOnce = false;
   /** Set once the connection closed (the process ended): nothing more can be sent. */
   private connectionClosed = false;
   /** When the process was spawned (`Date.now()` ms), for {@link uptimeMs}. */
@@ -302,8 +304,13 @@ export class LanguageClient {
     return this.send<R>(method, params, timeoutMs, signal);
   }
 
-  private send<R>(method: string, params: unknown, timeoutMs: number, signal?: AbortSignal): Promise<R> {
-    return boundedRequest<R>(this.connection, method, params, {
+  private async send<R>(
+    method: string,
+    params: unknown,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<R> {
+    const answer = await boundedRequest<R>(this.connection, method, params, {
       timeoutMs,
       signal,
       events: this.events,
@@ -312,6 +319,16 @@ export class LanguageClient {
       command: this.spec.command,
       open: () => !this.connectionClosed,
     });
+    if (method !== "initialize") this.answeredOnce = true;
+    return answer;
+  }
+
+  /**
+   * True once the server answered a request after its initialize: until then it may still be
+   * loading its project (pyright's first answers), and a call waits on it as on a start.
+   */
+  hasAnswered(): boolean {
+    return this.answeredOnce;
   }
 
   /**

@@ -90,13 +90,15 @@ describe("WatchedFolders", () => {
   it("does not follow a symlink to a folder, and says the watch is incomplete", async () => {
     const outside = tempTree("watched-outside", { "lib.go": "package lib\n" });
     cleanups.push(outside.remove);
-    const tree = tempTree("watched-link", { "main.go": "package main\n" });
+    const tree = tempTree("watched-link", { "main.go": "package main\n", "sub/sub.go": "package sub\n" });
     cleanups.push(tree.remove);
     symlinkSync(outside.dir, join(tree.dir, "vendored"));
     const watched = new WatchedFolders(tree.dir);
     cleanups.push(() => watched.close());
     await watched.ready;
-    expect(watched.folders).toBe(1);
+    // The other folders are walked all the same.
+    expect(watched.folders).toBe(2);
+    expect([...watched.files].sort()).toEqual([join(tree.dir, "main.go"), join(tree.dir, "sub", "sub.go")]);
     expect(watched.complete).toBe(false);
   });
 

@@ -106,6 +106,8 @@ export class WatchedFolders {
   private readonly folderTimes = new Map<string, number>();
   private closed = false;
   private full = false;
+  /** Set once a symlink to a folder was left unfollowed: the walk goes on, the watch is incomplete. */
+  private linkSkipped = false;
   private readonly scanned: Promise<void>;
 
   constructor(root: string, options: WatchedFoldersOptions = {}) {
@@ -124,7 +126,7 @@ export class WatchedFolders {
    * symlink to a folder was not followed.
    */
   get complete(): boolean {
-    return !this.full;
+    return !this.full && !this.linkSkipped;
   }
 
   /** How many folders are watched. */
@@ -325,8 +327,10 @@ export class WatchedFolders {
       if (entry.isDirectory()) {
         if (!skipped(folder, entry.name)) queue.push(path);
       } else if (entry.isSymbolicLink() && !skipped(folder, entry.name) && isFolder(path)) {
-        // Not followed (a link can loop, or lead out of the root): what is behind it is not watched.
-        this.full = true;
+        // Not followed (a link can loop, or lead out of the root): what is behind it is not
+        // watched. The other folders are (a project reached through a link is walked by its
+        // real folder, when that lies in the root too).
+        this.linkSkipped = true;
       } else if (!this.known.has(path)) {
         this.known.add(path);
         created?.push({ path, type: FileChangeType.Created });

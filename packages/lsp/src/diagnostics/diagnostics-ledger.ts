@@ -1,6 +1,7 @@
 import { stateKey } from "@tools/registry";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { byPosition, codeText, severityName } from "../format/diagnostics.js";
+import { FileKeyedMap, FileKeyedSet } from "../files/file-keyed.js";
 import { ledgerMessage } from "./ledger-message.js";
 import { earlierLines, lookLines, linesGone, type EarlierLines, type LookLines } from "./look-lines.js";
 
@@ -8,12 +9,17 @@ import { earlierLines, lookLines, linesGone, type EarlierLines, type LookLines }
  * Per-run record of the diagnostics already reported: per file, (severity, code, message) → how
  * many. Position is deliberately not in the key, so a diagnostic that moved is not new; a second
  * occurrence of the same message in the same file is. A file's counts are replaced, never
- * changed in place, so a copy of the outer map keeps what it had.
+ * changed in place, so a copy of the outer map keeps what it had. The run's ledger knows a file
+ * by its real path, whichever path (through a symlink) it is recorded or asked by.
  */
 export type DiagnosticsLedger = Map<string, ReadonlyMap<string, number>>;
 
 /** The ledger's per-run slot. */
-export const diagnosticsLedgerKey = stateKey<DiagnosticsLedger>("LSP diagnostics ledger", () => new Map());
+export const diagnosticsLedgerKey = stateKey<DiagnosticsLedger>(
+  "LSP diagnostics ledger",
+  // A file reached through a symlinked folder or file is one file (see `FileKeyedMap`).
+  () => new FileKeyedMap(),
+);
 
 /**
  * The ledger key of one diagnostic within its file: severity, code and message, the inferred
@@ -210,15 +216,16 @@ export interface DiagnosticsLooks {
 
 /** Looks of a run that has looked at nothing yet. */
 export function emptyDiagnosticsLooks(): DiagnosticsLooks {
+  // A file reached through a symlinked folder or file is one file (see `FileKeyedMap`).
   return {
-    counts: new Map(),
-    files: new Set(),
-    published: new Map(),
-    marks: new Map(),
-    pending: new Set(),
-    everLooked: new Set(),
-    lastSeen: new Map(),
-    lastLines: new Map(),
+    counts: new FileKeyedMap(),
+    files: new FileKeyedSet(),
+    published: new FileKeyedMap(),
+    marks: new FileKeyedMap(),
+    pending: new FileKeyedSet(),
+    everLooked: new FileKeyedSet(),
+    lastSeen: new FileKeyedMap(),
+    lastLines: new FileKeyedMap(),
   };
 }
 

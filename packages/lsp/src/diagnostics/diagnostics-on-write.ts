@@ -30,6 +30,8 @@ import {
 import { checkedText, earlierLines } from "./look-lines.js";
 import { touchedNames } from "./touched-names.js";
 import { readTextFile } from "../files/file-texts.js";
+import { oneSpellingEach } from "../files/canonical-path.js";
+import { FileKeyedMap } from "../files/file-keyed.js";
 import { preEditDiagnosticsKey } from "../rename/pre-edit-diagnostics.js";
 import { BoundReached, linkedSignal, untilAborted, withBound } from "./with-bound.js";
 import { writeDiagnosticsSection, type WriteCheck } from "./write-diagnostics-section.js";
@@ -88,7 +90,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // Told twice (the wrapper registered twice, or forwarded to as well): held once.
       if (named.has(call) || call.tool.tier !== "write" || !call.run.get(lspSupervisorKey)) return;
       const supervisor = call.run.get(lspSupervisorKey)!;
-      const files = [...new Set(call.resolvedPaths?.values() ?? [])];
+      const files = oneSpellingEach([...(call.resolvedPaths?.values() ?? [])]);
       holdFiles(call.run.state(writesInFlightKey), files);
       // What the servers have now, for every file the tool changes, named or not (a tool may
       // change files it does not declare in `paths`). lsp_rename sends its files itself (it opens the one it asks about, and its edits
@@ -121,6 +123,8 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   ): Promise<ToolResult> {
     const supervisor = call.run.get(lspSupervisorKey);
     if (!supervisor || result.changedFiles.length === 0) return result;
+    // A file written under two paths (a symlinked folder or file) is checked once.
+    const changed = oneSpellingEach(result.changedFiles);
     // Cancelled (the harness stopped the call): the write stands, its check is left off at once,
     // and nothing the check finds later is recorded as reported.
     const cancelled = appendText(
@@ -145,9 +149,9 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     });
     // Until this check has synced them, the files of this write are nobody's "other change".
     const inFlight = call.run.state(writesInFlightKey);
-    holdFiles(inFlight, result.changedFiles);
-    const checking = check(result, call, supervisor, ended.signal, begun);
-    void checking.catch(() => undefined).finally(() => releaseFiles(inFlight, result.changedFiles));
+    holdFiles(inFlight, changed);
+    const checking = check(result, changed, call, supervisor, ended.signal, begun);
+    void checking.catch(() => undefined).finally(() => releaseFiles(inFlight, changed));
     try {
       return await Promise.race([checking, stopped]);
     } finally {
@@ -158,11 +162,13 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   }
 
   /**
-   * The check of one write. `signal` aborts when the call is cancelled or the bound is reached
-   * (the write has returned): from then on nothing is recorded.
+   * The check of one write of `changed` (its changed files, one path each). `signal` aborts when
+   * the call is cancelled or the bound is reached (the write has returned): from then on nothing
+   * is recorded.
    */
   async function check(
     result: ToolResult,
+    changed: readonly string[],
     call: CallInfo,
     supervisor: LspSupervisor,
     signal: AbortSignal,
@@ -175,7 +181,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
     const started = begun?.startedAt ?? performance.now();
     const ledger = call.run.state(diagnosticsLedgerKey);
     const looks = call.run.state(diagnosticsLooksKey);
-    const unique = [...new Set(result.changedFiles)];
+    const unique = [...changed];
     // What the written files had before the write, to tell the names it changed.
     const textsBefore = new Map(
       unique.map((file) => [
@@ -386,7 +392,7 @@ const writesInFlightKey = stateKey<Map<string, number>>("LSP writes being checke
  */
 const unfinishedChecksKey = stateKey<Map<string, readonly Diagnostic[] | undefined>>(
   "LSP written files whose check did not finish",
-  () => new Map(),
+  () => new FileKeyedMap(),
 );
 
 /** The write tool of this package that syncs the files it changes to their servers itself. */

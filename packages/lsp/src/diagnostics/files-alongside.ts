@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { extname, sep } from "node:path";
+import { basename, extname, sep } from "node:path";
 import type { Diagnostic } from "vscode-languageserver-protocol";
 import { errorsAndWarnings } from "../format/diagnostics.js";
 import { serverKey, type LspSupervisor } from "../supervisor/supervisor.js";
@@ -14,6 +14,8 @@ import {
   type DiagnosticsLedger,
   type DiagnosticsLooks,
 } from "./diagnostics-ledger.js";
+import { canonicalPath } from "../files/canonical-path.js";
+import { FileKeyedSet } from "../files/file-keyed.js";
 import { dependantsOf, importTest } from "./importers.js";
 import { checkedText } from "./look-lines.js";
 import { namesTouched } from "./touched-names.js";
@@ -81,7 +83,8 @@ export function openAlongside(supervisor: LspSupervisor, files: readonly string[
 /** The files open on other roots' servers that import one of `files` (see {@link openAlongside}). */
 function openElsewhere(supervisor: LspSupervisor, files: readonly string[]): string[] {
   const own = new Set(files.map((file) => supervisor.runningClientFor(file)));
-  const written = new Set(files);
+  // A written file open under another path (through a symlink) is still the written file.
+  const written = new FileKeyedSet(files);
   const found: string[] = [];
   for (const client of supervisor.runningClients()) {
     if (own.has(client)) continue;
@@ -191,7 +194,7 @@ async function lookWithin(
   options: LookWindow,
 ): Promise<Before> {
   const { signal } = options;
-  const written = new Set(files);
+  const written = new FileKeyedSet(files);
   // What changed besides this write (a shell command, since the last call) is sent first, so
   // that what the other files have is what they had before the write, not mixed with it.
   const { told } = await untilAborted(
@@ -428,8 +431,12 @@ async function baseline(
  */
 function readsOnItsOwn(supervisor: LspSupervisor, client: LanguageClient, written: string): boolean {
   switch (client.spec.readsFromDisk) {
-    case "files-not-open":
-      return !client.isOpen(supervisor.uriOf(written));
+    case "files-not-open": {
+      if (!client.isOpen(supervisor.uriOf(written))) return true;
+      // Written through a symlinked file: what imports the file it points to is read from disk.
+      const real = canonicalPath(written);
+      return basename(real) !== basename(written) && !client.isOpen(supervisor.uriOf(real));
+    }
     case "included-files":
       return (client.spec.includedExtensions ?? []).includes(extname(written).toLowerCase());
     default:
@@ -460,6 +467,7 @@ export async function openImporters(
 ): Promise<{ opened: Map<LanguageClient, string[]>; unknown: Set<string> }> {
   const opened = into.opened ?? new Map<LanguageClient, string[]>();
   const unknown = new Set<string>();
+  const writtenFiles = new FileKeyedSet(files);
   let budget = importerLimit;
   // Per server, the written files it serves whose importers were not looked for before.
   const byClient = new Map<LanguageClient, string[]>();
@@ -515,7 +523,7 @@ export async function openImporters(
   return { opened, unknown };
 
   function written(path: string): boolean {
-    return files.includes(path);
+    return writtenFiles.has(path);
   }
 }
 
@@ -568,7 +576,8 @@ export async function checkAlongside(
   // and it is said; those open get no time left and are named as not checked again.
   const unfinished = await supervisor.awaitDiagnosticsWork(checkedFiles, state.deadline);
   const pending = new Set(unfinished.map(({ server }) => server));
-  const written = new Set(state.written);
+  // A written file open under another path (through a symlink) is no file it did not change.
+  const written = new FileKeyedSet(state.written);
   // Another write's file is that write's to check: looking at it would send its change.
   const held = new Set(state.holdBack?.() ?? []);
   const open = openAlongside(supervisor, checkedFiles).filter(

@@ -1,7 +1,8 @@
-import { basename, dirname, extname, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { readLimit } from "../actions/cross-file-search.js";
 import type { LanguageClient } from "../client/language-client.js";
+import { canonicalPath, linkOf, throughLink, type Link } from "../files/canonical-path.js";
 
 /** Escapes `text` for a regular expression. */
 function literal(text: string): string {
@@ -18,21 +19,31 @@ function modulePath(path: string): string {
  * A test of whether a TypeScript or JavaScript file's text (at `importer`) names `written` in a
  * module specifier that `lead` (a regular expression's source) comes right before: a relative
  * one that resolves to it, or a path-like one whose last part is its name (see {@link importTest}).
+ * The written file is known by its real path too: a specifier through a symlinked folder, or
+ * naming the file a symlinked written file points to, names it.
  */
 function moduleTest(written: string, lead: string): (text: string, importer: string) => boolean {
-  const stem = basename(written, extname(written));
-  const target = modulePath(written);
-  const name = stem === "index" ? basename(dirname(written)) : stem;
+  const spellings = [...new Set([written, canonicalPath(written)])];
+  const targets = new Set(spellings.map(modulePath));
+  const nameOf = (path: string) => {
+    const stem = basename(path, extname(path));
+    return stem === "index" ? basename(dirname(path)) : stem;
+  };
+  const lastNames = new Set(spellings.map(nameOf));
   // An index is named by its folder ("./lib"), or by itself from beside it ("./index.js").
-  const names = stem === "index" ? [name, stem] : [name];
+  const names = [...new Set(spellings.flatMap((path) => [nameOf(path), basename(path, extname(path))]))];
   const pattern = new RegExp(`${lead}(["'])([^"'\\n]*(?:${names.map(literal).join("|")})[^"'\\n]*)\\1`, "g");
   return (text, importer) => {
     if (!names.some((each) => text.includes(each))) return false;
     for (const match of text.matchAll(pattern)) {
       const specifier = match[2]!;
       if (specifier.startsWith(".")) {
-        if (modulePath(resolve(dirname(importer), specifier)) === target) return true;
-      } else if (specifier.includes("/") && basename(modulePath(specifier)) === name) {
+        const resolved = resolve(dirname(importer), specifier);
+        if (targets.has(modulePath(resolved))) return true;
+        // Through a symlinked folder: the folder's real path names the written file.
+        const real = join(canonicalPath(dirname(resolved)), basename(resolved));
+        if (real !== resolved && targets.has(modulePath(real))) return true;
+      } else if (specifier.includes("/") && lastNames.has(basename(modulePath(specifier)))) {
         // An alias (`@/lib/api`): its last part names the file; a package's name alone does not.
         return true;
       }
@@ -80,10 +91,22 @@ export function importTest(
   language: string,
   written: string,
 ): ((text: string, importer: string) => boolean) | undefined {
-  const extension = extname(written);
-  const stem = basename(written, extension);
   if (language === "typescript")
     return moduleTest(written, "(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)");
+  // A symlinked file is imported by its own name or by the name of the file it points to.
+  const real = canonicalPath(written);
+  const tests = [written, ...(basename(real) === basename(written) ? [] : [real])].flatMap((path) => {
+    const test = nameTest(language, path);
+    return test ? [test] : [];
+  });
+  if (tests.length === 0) return undefined;
+  return (text) => tests.some((test) => test(text));
+}
+
+/** {@link importTest} for the languages whose imports name a file by its name alone (Python, C and C++). */
+function nameTest(language: string, written: string): ((text: string) => boolean) | undefined {
+  const extension = extname(written);
+  const stem = basename(written, extension);
   if (language === "python") {
     const name = literal(stem === "__init__" ? basename(dirname(written)) : stem);
     // Python names are Unicode (`café`, `मान`): `\w` and `\b` know only ASCII.
@@ -159,16 +182,22 @@ export async function dependantsOf(
   options: ScanOptions = {},
 ): Promise<Dependants> {
   const files: string[] = [];
-  const seen = new Set(written);
+  // One file, however it is reached (a symlinked file and the file it points to): by real path.
+  const seen = new Set(written.map((file) => canonicalPath(file)));
+  // A file written through a symlinked folder: its importers there are named through it too,
+  // as the server knows them (it was sent the written file by that path).
+  const links = written.flatMap((file) => linkOf(file) ?? []);
   let cut: string | undefined;
   let level = [...written];
   for (let depth = 0; level.length > 0 && cut === undefined; depth++) {
     const next: string[] = [];
     for (const imported of level) {
       const passesOn = passOnTest(client.spec, imported);
-      for (const importer of await scanImporters(client, imported, options)) {
-        if (seen.has(importer)) continue;
-        seen.add(importer);
+      for (const found of await scanImporters(client, imported, options)) {
+        const real = canonicalPath(found);
+        if (seen.has(real)) continue;
+        seen.add(real);
+        const importer = reachedAs(found, real, links);
         if (!client.isOpen(pathToFileURL(importer).href)) {
           if (files.length >= limit) {
             cut = `the ${limit}-file bound`;
@@ -189,6 +218,15 @@ export async function dependantsOf(
   return { files, ...(cut !== undefined ? { cut } : {}) };
 }
 
+/**
+ * `found` (a file of the root, `real` its real path) as reached through the first of `links`
+ * whose real folder holds it; as found otherwise.
+ */
+function reachedAs(found: string, real: string, links: readonly Link[]): string {
+  const through = throughLink(real, links);
+  return through === real ? found : through;
+}
+
 /** Every file of the root importing `written` (open or not), in path order; see {@link importersOf}. */
 async function scanImporters(
   client: ImporterSource,
@@ -201,14 +239,16 @@ async function scanImporters(
   const root = await client.rootFiles(options.heldBack);
   const known = found.get(client) ?? new Map<string, Scan>();
   found.set(client, known);
+  // Known by its real path: written through a symlink or not, one file with one scan.
+  const real = canonicalPath(written);
   const ofLanguage = (file: string) =>
-    file !== written && client.spec.extensions.includes(extname(file).toLowerCase());
+    file !== written && file !== real && client.spec.extensions.includes(extname(file).toLowerCase());
   const imports = (file: string) => {
     const text = client.rootText(file);
     return text !== undefined && test(text, file);
   };
   const mark = client.diskChangeMark();
-  const entry = known.get(written);
+  const entry = known.get(real);
   const changed = entry && client.diskChangesSince(entry.mark);
   let importers: Set<string>;
   let scanned: Set<string> | undefined;
@@ -252,7 +292,7 @@ async function scanImporters(
       if (imports(file)) importers.add(file);
     }
   }
-  known.set(written, { mark, importers, ...(complete ? {} : { scanned }) });
+  known.set(real, { mark, importers, ...(complete ? {} : { scanned }) });
   return [...importers].sort();
 }
 

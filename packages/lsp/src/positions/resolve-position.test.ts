@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly } from "../actions/code-only.js";
-import { focusOf, resolvePosition, uniqueOneNameContext, wholeColumns } from "./resolve-position.js";
+import { uniqueOneNameContext } from "./name-hint.js";
+import { resolvePosition } from "./resolve-position.js";
+import { focusOf } from "./symbol-focus.js";
+import { wholeColumns } from "./whole-occurrences.js";
 
 const text = [
   "const total = add(a, b);",

@@ -1,15 +1,9 @@
 import { LspError } from "../errors/lsp-error.js";
-import {
-  charAt,
-  charBefore,
-  identifiers,
-  nameCharAt,
-  nameCharBefore,
-  nameRuns,
-  nonIdentifierChar,
-} from "./identifier-chars.js";
+import { closestIdentifier } from "./closest-identifier.js";
 import { splitLines } from "./line-ends.js";
 import { spellingsIn } from "./normalized-match.js";
+import { focusOf } from "./symbol-focus.js";
+import { containingIdentifier, occurrences, wholeColumns } from "./whole-occurrences.js";
 
 /** A position found from a line and a symbol substring. */
 export interface ResolvedPosition {
@@ -48,130 +42,6 @@ export const nextCandidates = 3;
 
 /** How many lines either side of the asked line are searched when the symbol is not on it. */
 export const nearbyLines = 3;
-
-function occurrences(text: string, symbol: string): number[] {
-  const found: number[] = [];
-  for (let at = text.indexOf(symbol); at !== -1; at = text.indexOf(symbol, at + 1)) found.push(at);
-  return found;
-}
-
-/**
- * True when the match is not part of a longer identifier. Only an edge that is a name character
- * needs a boundary: `push(` is whole in `items.push(item)`, though a name follows its `(`.
- */
-function isWhole(text: string, at: number, length: number): boolean {
-  const end = at + length;
-  return (
-    (!nameCharAt(text, at) || !nameCharBefore(text, at)) &&
-    (!nameCharBefore(text, end) || !nameCharAt(text, end))
-  );
-}
-
-/** The columns of every whole-identifier occurrence of `symbol` in `text`. */
-export function wholeColumns(text: string, symbol: string): number[] {
-  return occurrences(text, symbol).filter((at) => isWhole(text, at, symbol.length));
-}
-
-/**
- * The text to give as symbol for the name at `at` (`length` UTF-16 units) of a line `text`: the
- * shortest that occurs once on the line and that {@link resolvePosition} reads as that very
- * name (whole where it starts, and its focus, see {@link focusOf}, the name at `at`: in
- * `foo(bar) + foo(bar)`, `bar)` and not `+ foo(bar`, which points at the callee `foo`). Text that
- * holds no other name is preferred (`x;` picks the second `x` out of `p.x = q.x;`, where `q.x`
- * would hold two names), so a tool that wants the one identifier (lsp_rename) takes it as it is;
- * text found once before text whose first occurrence it is (the first `a` of `a.b = a.b`: `a`).
- * Every hint printed for a name comes from here. Undefined when no text within
- * {@link hintReach} characters reads so.
- */
-export function uniqueOneNameContext(text: string, at: number, length: number): string | undefined {
-  type Round = { names?: 1; once: boolean };
-  const lands = (start: number, end: number, round: Round): string | undefined => {
-    const candidate = text.slice(start, end);
-    if (/^\s|\s$/.test(candidate)) return undefined;
-    if (round.once ? occurrences(text, candidate).length !== 1 : wholeColumns(text, candidate)[0] !== start)
-      return undefined;
-    if (!isWhole(text, start, candidate.length)) return undefined;
-    const focus = focusOf(candidate);
-    if (round.names !== undefined && focus.names !== round.names) return undefined;
-    return start + focus.offset === at && focus.name.length === length ? candidate : undefined;
-  };
-  // Text found once on the line first; else the first of several (the one resolvePosition takes).
-  const rounds: Round[] = [{ names: 1, once: true }, { once: true }, { names: 1, once: false }];
-  for (const round of rounds) {
-    for (let grow = 0; grow <= Math.min(text.length, hintReach); grow++) {
-      for (let left = grow; left >= 0; left--) {
-        const start = at - left;
-        const end = at + length + (grow - left);
-        if (start < 0 || end > text.length) continue;
-        const found = lands(start, end, round);
-        if (found !== undefined) return found;
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Most characters a hint of {@link uniqueOneNameContext} holds besides the name. */
-const hintReach = 120;
-
-/** The identifier around a substring match: `Run` inside `RunOptions` is `RunOptions`. */
-function containingIdentifier(text: string, at: number, length: number): string {
-  let start = at;
-  let end = at + length;
-  while (start > 0 && nameCharBefore(text, start)) start -= charBefore(text, start).length;
-  while (end < text.length && nameCharAt(text, end)) end += charAt(text, end).length;
-  return text.slice(start, end);
-}
-
-/**
- * The name a symbol argument points at: `config.port` means `port` (a member is asked about
- * through its object), `parse(` means `parse`, a call means its callee (`add(1, 2)`: `add`;
- * `new Square(3)`: `Square`). Number literals and the insides of quoted strings are no names. A
- * symbol with no name characters (an operator) is taken whole; one that is only a string or a
- * number, by the names in it. `names`: how many names it holds;
- * `callee`: the name was taken as the one before the first `(`, not the last.
- */
-export function focusOf(symbol: string): { name: string; offset: number; names: number; callee?: true } {
-  if (!nonIdentifierChar.test(symbol)) return { name: symbol, offset: 0, names: 1 };
-  const quoted = quotedSpans(symbol);
-  const all = [...symbol.matchAll(nameRuns())];
-  // A run starting with a digit is a number; one starting with a mark or a joiner holds no name.
-  const words = all.filter((match) => /^[\p{ID_Start}_$]/u.test(match[0]));
-  const code = words.filter((match) => !quoted.some(([from, to]) => match.index >= from && match.index < to));
-  // Only a string or a number asked about (an import's path, a key): its names are what there is.
-  const names = code.length > 0 ? code : words.length > 0 ? words : all;
-  if (names.length === 0) return { name: symbol, offset: 0, names: 0 };
-  const call = symbol.indexOf("(");
-  const beforeCall = call === -1 ? [] : names.filter((match) => match.index < call);
-  const focus = (beforeCall.length > 0 ? beforeCall : names).at(-1)!;
-  const callee = beforeCall.length > 0 && focus !== names.at(-1);
-  return {
-    name: focus[0],
-    offset: focus.index,
-    names: names.length,
-    ...(callee ? { callee: true as const } : {}),
-  };
-}
-
-/** The [start, end) spans of `text` inside quotes ('…', "…", `…`; a backslash escapes). */
-function quotedSpans(text: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  let open: string | undefined;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (open !== undefined && char === "\\") i++;
-    else if (open === undefined && (char === "'" || char === '"' || char === "`")) {
-      open = char;
-      from = i;
-    } else if (char === open) {
-      spans.push([from, i + 1]);
-      open = undefined;
-    }
-  }
-  if (open !== undefined) spans.push([from, text.length]);
-  return spans;
-}
 
 /** Options of {@link resolvePosition}. */
 export interface ResolveOptions {
@@ -311,49 +181,4 @@ export function resolvePosition(
       lines[index]!.trim(),
     )}${suggestion ? `; did you mean '${suggestion}'?` : ""}. Give the line number where the symbol appears and a substring of that line.`,
   });
-}
-
-/**
- * The identifier of the line's code (string literals and comments left out) closest to
- * `symbol` by edit distance (case aside), among those containing it or contained in it (3
- * characters at least, half its length at least) and those within a small distance (1 for names
- * up to 5 characters, 2 above): the closest wins, not the first. Undefined when none is close.
- */
-function closestIdentifier(text: string, symbol: string): string | undefined {
-  const code = text
-    .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ")
-    .replace(/\/\/.*$/, "")
-    .replace(/(^|\s)#\s.*$/, "$1");
-  const found = new Set(code.match(identifiers()) ?? []);
-  const wanted = symbol.toLowerCase();
-  let best: string | undefined;
-  let bestScore = Number.POSITIVE_INFINITY;
-  for (const identifier of found) {
-    const candidate = identifier.toLowerCase();
-    const shorter = Math.min(candidate.length, wanted.length);
-    const longer = Math.max(candidate.length, wanted.length);
-    const contains =
-      shorter >= 3 && shorter * 2 >= longer && (candidate.includes(wanted) || wanted.includes(candidate));
-    const distance = editDistance(candidate, wanted);
-    const score = contains || distance <= (wanted.length <= 5 ? 1 : 2) ? distance : undefined;
-    if (score !== undefined && score < bestScore) {
-      best = identifier;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const saved = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = saved;
-    }
-  }
-  return row[b.length]!;
 }

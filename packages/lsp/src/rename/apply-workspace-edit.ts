@@ -13,7 +13,7 @@ import { LspError } from "../errors/lsp-error.js";
 import { folderFiles } from "./folder-files.js";
 import { someOf } from "../format/some-of.js";
 import { lineSpans } from "../positions/line-ends.js";
-import { wholeColumns } from "../positions/resolve-position.js";
+import { wholeColumns } from "../positions/whole-occurrences.js";
 
 /**
  * Whether `text` (what an edit replaces, a prepareRename range) is the name `name`, a sigil

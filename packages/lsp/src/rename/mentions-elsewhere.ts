@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { extname, join } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
-import { wholeColumns } from "../positions/resolve-position.js";
+import { wholeColumns } from "../positions/whole-occurrences.js";
 import { skippedFolders } from "../servers/project-folders.js";
 import { clipAround } from "../format/locations.js";
 import { splitLines } from "../positions/line-ends.js";

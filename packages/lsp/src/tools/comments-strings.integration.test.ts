@@ -105,6 +105,9 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
           "1 type definition of 'shape':",
           "src/util.ts:1:18  export interface Shape {",
         ]);
+        const hover = await lsp({ action: "hover", ...at });
+        expect(hover.split("\n")[0]).toBe(moved("hover information"));
+        expect(hover).toContain("shape: Shape");
         // The server lists the string literal as the one reference: it is no use of the name.
         expect((await lsp({ action: "references", ...at })).split("\n")).toEqual([
           moved("reference"),
@@ -162,6 +165,12 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
           "1 definition of 'helper':",
           "src/calls.ts:1:17  export function helper(): number {",
         ]);
+        // hover goes on to the next nearby line the same way.
+        const hover = await lsp({ action: "hover", file: "src/calls.ts", line: 10, symbol: "helper" });
+        expect(hover.split("\n")[0]).toBe(
+          "'helper' is not on line 10; used line 11: export const d = helper() + spacer + re.lastIndex + msg.length; (line 9, tried first, has no hover information)",
+        );
+        expect(hover).toContain("function helper(): number");
       });
     });
 

@@ -381,14 +381,15 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
     });
 
     it("says when the scan for the name could not cover the root", async () => {
-      // A symlinked folder is not followed: files there are neither scanned nor watched.
+      // A symlinked folder is not followed: files there are neither scanned nor watched (the
+      // folder it points to is, as any other).
       await withTree(
         { ...files, "compile_flags.txt": "-std=c11\n", "real/x.c": "int x(void) { return 0; }\n" },
         async (call, dir) => {
           symlinkSync(join(dir, "real"), join(dir, "linked"));
           const answer = await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" });
           expect(answer.split("\n").slice(0, 2)).toEqual([
-            "clangd sees only the files open on it: 3 files of . were searched for 'foo', not all; uses in the others may be missing",
+            "clangd sees only the files open on it: 4 files of . were searched for 'foo', not all; uses in the others may be missing",
             "3 references of 'foo':",
           ]);
         },

@@ -264,6 +264,46 @@ async function stoppedWithin(pid: number, ms: number): Promise<void> {
   }
 }
 
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one bound per lsp call", () => {
+  it("ends a call on a stopped server within its one bound, saying which step it waited on", async () => {
+    const fixture = copyFixture("multi-root");
+    const run = createRun({ workingDirectory: fixture.dir });
+    // A small request bound, and a far longer wait for an analysis: the call's one bound cuts
+    // that wait, instead of the call waiting it out and then a request bound on top.
+    const supervisor = createLspSupervisor(run, { requestTimeoutMs: 2_000, diagnosticsTimeoutMs: 45_000 });
+    const registry = createRegistry({ tools: [lspTool] });
+    const lsp = (args: Record<string, unknown>) => registry.invoke(run, { tool: "lsp", args });
+    const at = { file: "one/main.c", line: 6, symbol: "twice" };
+    try {
+      expect(resultText(await lsp({ action: "references", ...at }))).toContain("one/main.c:1:12");
+      const pid = supervisor.processes()[0]!.pid!;
+      process.kill(pid, "SIGSTOP");
+      try {
+        await stoppedWithin(pid, 10_000);
+        // Changed on disk: the file is sent again, and references wait for clangd to analyse it.
+        const main = join(fixture.dir, "one", "main.c");
+        writeFileSync(main, `${readFileSync(main, "utf8")}\n`);
+        const references = await lsp({ action: "references", ...at });
+        expect(references.error?.code).toBe("LSP_TIMEOUT");
+        expect(resultText(references)).toContain(
+          "lsp references did not finish within its 2000 ms bound: it was waiting for clangd to analyse one/main.c.",
+        );
+        // Nothing to analyse first: the request is the step named.
+        const hover = await lsp({ action: "hover", ...at });
+        expect(hover.error?.code).toBe("LSP_TIMEOUT");
+        expect(resultText(hover)).toContain(
+          "lsp hover did not finish within its 2000 ms bound: it was waiting for clangd to answer textDocument/hover.",
+        );
+      } finally {
+        process.kill(pid, "SIGCONT");
+      }
+    } finally {
+      await run.dispose();
+      fixture.remove();
+    }
+  });
+});
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)("one server per (language, root)", () => {
   it("starts one clangd per root and lists both in status", async () => {
     const fixture = copyFixture("multi-root");

@@ -7,12 +7,10 @@ import { z } from "zod";
 import { reindexing } from "../actions/analysed-documents.js";
 import { endSearch, prepareSearch } from "../actions/cross-file-search.js";
 import { addressSymbol } from "../actions/symbol-position.js";
-import {
-  focusOf,
-  uniqueOneNameContext,
-  wholeColumns,
-  type ResolvedPosition,
-} from "../positions/resolve-position.js";
+import { uniqueOneNameContext } from "../positions/name-hint.js";
+import type { ResolvedPosition } from "../positions/resolve-position.js";
+import { focusOf } from "../positions/symbol-focus.js";
+import { wholeColumns } from "../positions/whole-occurrences.js";
 import { LspError } from "../errors/lsp-error.js";
 import { planWorkspaceEdit, touchedUris, writePlannedEdit } from "../rename/apply-workspace-edit.js";
 import { checkClashes, clashMessage, importsMissingName } from "../rename/clash-check.js";

@@ -1,9 +1,10 @@
-import { defineTool, textResult } from "@tools/registry";
+import { defineTool, textResult, type ToolContext, type ToolResult } from "@tools/registry";
 import { z } from "zod";
 import type { ActionContext } from "../actions/action-context.js";
 import { codeActions } from "../actions/code-actions.js";
 import { fileDiagnostics } from "../actions/file-diagnostics.js";
-import { hover, navigate } from "../actions/navigation.js";
+import { hover } from "../actions/hover.js";
+import { navigate } from "../actions/navigation.js";
 import { projectDiagnostics } from "../actions/project-diagnostics.js";
 import { symbols } from "../actions/symbols.js";
 import {
@@ -14,7 +15,8 @@ import {
 } from "../diagnostics/diagnostics-ledger.js";
 import { checkedText } from "../diagnostics/look-lines.js";
 import { LspError } from "../errors/lsp-error.js";
-import { lspSupervisorKey } from "../supervisor/supervisor.js";
+import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
+import { CallBound } from "../actions/call-bound.js";
 
 const actions = [
   "diagnostics",
@@ -51,6 +53,17 @@ const input = z.object({
     .describe("Name to search across the whole workspace (symbols); file, if given, only picks the server."),
 });
 
+/** The actions that ask a server a question about code (bounded as one call: see `CallBound`). */
+const asksServer: ReadonlySet<string> = new Set([
+  "definition",
+  "type_definition",
+  "implementation",
+  "references",
+  "hover",
+  "code_actions",
+  "symbols",
+]);
+
 /**
  * The `lsp` tool (read tier): ask the project's language server. Navigation is addressed by
  * `line` + `symbol`; locations come back as `path:line:col  text`.
@@ -74,55 +87,75 @@ export const lspTool = defineTool({
     `lsp ${args.action}${args.file ? ` ${args.file}` : ""}${args.line ? `:${args.line}` : ""}${args.symbol ? ` '${args.symbol}'` : ""}`,
   async execute(args, ctx) {
     const supervisor = ctx.run.require(lspSupervisorKey);
-    const context: ActionContext = {
-      supervisor,
-      resolvePath: (path) => ctx.resolvePath(path),
-      progress: (message) => ctx.progress(message),
-      signal: ctx.signal,
-      recordShown: (file, shown, all) => {
-        recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, shown);
-        // A write that breaks the file later reports only what it caused (not what was left out).
-        const looks = ctx.run.state(diagnosticsLooksKey);
-        if (all) {
-          noteLook(looks, file, all, supervisor.changesMark(file), () => checkedText(supervisor, file));
-        } else {
-          // What was reported is newer than the lines of the file's last look: not compared with them.
-          looks.lastLines.delete(file);
-        }
-      },
-    };
-    switch (args.action) {
-      case "definition":
-      case "type_definition":
-      case "implementation":
-      case "references":
-        return textResult(await navigate({ ...args, action: args.action }, context));
-      case "hover":
-        return textResult(await hover(args, context));
-      case "code_actions":
-        return textResult(await codeActions(args, context));
-      case "symbols":
-        return textResult(await symbols(args, context));
-      case "diagnostics":
-        if (args.file === undefined) {
-          throw new LspError({
-            code: "LSP_BAD_ARGUMENTS",
-            message: 'action "diagnostics" needs file: a path, or "*" to run the project\'s checker',
-          });
-        }
-        return textResult(
-          args.file === "*" ? await projectDiagnostics(context) : await fileDiagnostics(args.file, context),
-        );
-      case "status":
-        return textResult(
-          supervisor.status(args.file === undefined ? undefined : ctx.resolvePath(args.file)),
-        );
-      case "reload": {
-        const done = await supervisor.reload(
-          args.file === undefined ? undefined : ctx.resolvePath(args.file),
-        );
-        return textResult(done.length > 0 ? done.join("\n") : "no server was running; nothing to reload");
-      }
+    // A question to a server ends within one request bound, whatever it waits on (see CallBound).
+    const bound = asksServer.has(args.action)
+      ? new CallBound(supervisor.requestTimeoutMs, `lsp ${args.action}`, ctx.signal)
+      : undefined;
+    try {
+      return await answer(args, ctx, supervisor, bound);
+    } finally {
+      bound?.end();
     }
   },
 });
+
+/** Runs one action of the lsp tool. */
+async function answer(
+  args: z.infer<typeof input>,
+  ctx: ToolContext,
+  supervisor: LspSupervisor,
+  bound: CallBound | undefined,
+): Promise<ToolResult> {
+  const context: ActionContext = {
+    supervisor,
+    resolvePath: (path) => ctx.resolvePath(path),
+    progress: (message) => ctx.progress(message),
+    signal: bound?.signal ?? ctx.signal,
+    ...(bound ? { bound } : {}),
+    recordShown: (file, shown, all) => {
+      recordDiagnostics(ctx.run.state(diagnosticsLedgerKey), file, shown);
+      // A write that breaks the file later reports only what it caused (not what was left out).
+      const looks = ctx.run.state(diagnosticsLooksKey);
+      if (all) {
+        noteLook(looks, file, all, supervisor.changesMark(file), () => checkedText(supervisor, file));
+      } else {
+        // What was reported is newer than the lines of the file's last look: not compared with them.
+        looks.lastLines.delete(file);
+      }
+    },
+  };
+  /** Within the call's bound, failing with the step it waited on when the bound is reached. */
+  const bounded = <T>(work: Promise<T>): Promise<T> => (bound ? bound.run(work) : work);
+  switch (args.action) {
+    case "definition":
+    case "type_definition":
+    case "implementation":
+    case "references":
+      return textResult(await bounded(navigate({ ...args, action: args.action }, context)));
+    case "hover":
+      return textResult(await bounded(hover(args, context)));
+    case "code_actions":
+      return textResult(await bounded(codeActions(args, context)));
+    case "symbols":
+      // A search of several servers bounds each on its own (one that does not answer fails alone).
+      return textResult(
+        await (args.query?.trim() ? symbols(args, context) : bounded(symbols(args, context))),
+      );
+    case "diagnostics":
+      if (args.file === undefined) {
+        throw new LspError({
+          code: "LSP_BAD_ARGUMENTS",
+          message: 'action "diagnostics" needs file: a path, or "*" to run the project\'s checker',
+        });
+      }
+      return textResult(
+        args.file === "*" ? await projectDiagnostics(context) : await fileDiagnostics(args.file, context),
+      );
+    case "status":
+      return textResult(supervisor.status(args.file === undefined ? undefined : ctx.resolvePath(args.file)));
+    case "reload": {
+      const done = await supervisor.reload(args.file === undefined ? undefined : ctx.resolvePath(args.file));
+      return textResult(done.length > 0 ? done.join("\n") : "no server was running; nothing to reload");
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { tempTree } from "../test-support/fixtures.js";
+import { canonicalPath, linkOf, oneSpellingEach, throughLink } from "./canonical-path.js";
+import { FileKeyedMap, FileKeyedSet } from "./file-keyed.js";
+
+describe("one name per file, however it is reached", () => {
+  const tree = tempTree("canonical", { "real/lib.ts": "export {};\n" });
+  afterAll(() => tree.remove());
+  const real = join(tree.dir, "real");
+  symlinkSync(real, join(tree.dir, "proj"));
+  symlinkSync(join(real, "lib.ts"), join(real, "alias.ts"));
+  mkdirSync(join(real, "sub"));
+  writeFileSync(join(real, "sub", "a.ts"), "");
+
+  it("resolves a symlinked folder, a symlinked file, and a file not there yet by its folder", () => {
+    expect(canonicalPath(join(tree.dir, "proj", "lib.ts"))).toBe(join(real, "lib.ts"));
+    expect(canonicalPath(join(real, "alias.ts"))).toBe(join(real, "lib.ts"));
+    expect(canonicalPath(join(tree.dir, "proj", "new.ts"))).toBe(join(real, "new.ts"));
+  });
+
+  it("keeps the first path of each file, and tells the link a path went through", () => {
+    expect(
+      oneSpellingEach([join(tree.dir, "proj", "lib.ts"), join(real, "lib.ts"), join(real, "alias.ts")]),
+    ).toEqual([join(tree.dir, "proj", "lib.ts")]);
+    const link = linkOf(join(tree.dir, "proj", "sub", "a.ts"));
+    expect(link).toEqual({ to: real, through: join(tree.dir, "proj") });
+    expect(linkOf(join(real, "lib.ts"))).toBeUndefined();
+    expect(throughLink(join(real, "use.ts"), [link!])).toBe(join(tree.dir, "proj", "use.ts"));
+    expect(throughLink(join(tree.dir, "other.ts"), [link!])).toBe(join(tree.dir, "other.ts"));
+  });
+
+  it("keys maps and sets of files by real path; other keys as they are", () => {
+    const map = new FileKeyedMap<number>([[join(tree.dir, "proj", "lib.ts"), 1]]);
+    expect(map.get(join(real, "alias.ts"))).toBe(1);
+    expect(map.has(join(real, "lib.ts"))).toBe(true);
+    map.set("go\u0000root", 2);
+    expect(map.get("go\u0000root")).toBe(2);
+    const set = new FileKeyedSet([join(real, "lib.ts")]);
+    expect(set.has(join(tree.dir, "proj", "lib.ts"))).toBe(true);
+    expect(set.delete(join(real, "alias.ts"))).toBe(true);
+    expect(set.size).toBe(0);
+  });
+});
