@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KernelClient } from "../client/kernel-client.js";
 import type { KernelOutput } from "../client/kernel-output.js";
@@ -5,16 +8,9 @@ import { startKernel } from "../launch/start-kernel.js";
 
 const limits = { maxChars: 2000, maxLines: 50 };
 
-describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
+/** A JavaScript kernel for a describe block, and `run` to run a cell in it (its output by kind). */
+function javascriptKernel() {
   let kernel: KernelClient | undefined;
-  const run = async (code: string) => {
-    const outputs: KernelOutput[] = [];
-    const outcome = await kernel!.execute(code, { onOutput: (output) => outputs.push(output) });
-    const stream = (name: "stdout" | "stderr") =>
-      outputs.map((output) => (output.type === "stream" && output.name === name ? output.text : "")).join("");
-    return { outcome, outputs, stdout: stream("stdout"), stderr: stream("stderr") };
-  };
-
   beforeAll(async () => {
     kernel = await startKernel({
       language: "javascript",
@@ -27,6 +23,22 @@ describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
   afterAll(async () => {
     await kernel?.dispose();
   });
+  return async (code: string) => {
+    const outputs: KernelOutput[] = [];
+    const outcome = await kernel!.execute(code, { onOutput: (output) => outputs.push(output) });
+    const stream = (name: "stdout" | "stderr") =>
+      outputs.map((output) => (output.type === "stream" && output.name === name ? output.text : "")).join("");
+    const result = outputs
+      .map((output) =>
+        output.type === "display" && output.kind === "result" ? output.data["text/plain"] : "",
+      )
+      .join("");
+    return { outcome, outputs, stdout: stream("stdout"), stderr: stream("stderr"), result };
+  };
+}
+
+describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
+  const run = javascriptKernel();
 
   it("is the cell's output: fs.writeSync(1, …), process.stderr.fd, a child process with stdio inherit", async () => {
     const { outcome, stdout, stderr } = await run(
@@ -66,6 +78,33 @@ describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
     expect(stdout).toBe("1 blocking\n2 blocking\n");
   });
 
+  it("keeps them blocking for later cells after a Node child with stdio inherit made them non-blocking", async () => {
+    // Opening its process.stdout and stderr sets O_NONBLOCK on the pipes it shares with the
+    // executor; Node puts the flags back at exit, but not when killed (nor while it runs).
+    const child = await run(
+      "try { require('node:child_process').execFileSync(process.execPath, ['-e', \"console.log('child'); console.error('child'); process.kill(process.pid, 'SIGKILL')\"], { stdio: 'inherit' }) } catch (error) { console.log(error.signal) }",
+    );
+    expect(child.stdout).toContain("SIGKILL\n");
+    expect(child.stderr).toBe("child\n");
+    const { result } = await run(
+      [
+        "const fs = require('node:fs')",
+        "const modes = [1, 2].map((fd) => (parseInt(/flags:\\s*(\\d+)/.exec(fs.readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))[1], 8) & 0o4000) === 0 ? 'blocking' : 'non-blocking')",
+        "let short = 0, errors = 0",
+        "for (let i = 0; i < 10; i++) { try { if (fs.writeSync(1, Buffer.alloc(4e6, 46)) < 4e6) short++ } catch { errors++ } }",
+        "`${modes}; ${short} short, ${errors} failed`",
+      ].join("\n"),
+    );
+    expect(result).toBe("'blocking,blocking; 0 short, 0 failed'");
+  });
+
+  it("gives a character split at the end of a cell to that cell, not the next one's start", async () => {
+    const { stdout } = await run("require('node:fs').writeSync(1, Buffer.from([0x68, 0x69, 0xe2, 0x82]))");
+    expect(stdout).toBe("hi\ufffd");
+    const next = await run("require('node:fs').writeSync(1, 'next\\n')");
+    expect(next.stdout).toBe("next\n");
+  });
+
   it("runs a child printing megabytes to its end, bounded as console output is", async () => {
     const { outcome, outputs, stdout } = await run(
       "require('node:child_process').execSync('seq 1 300000', { stdio: 'inherit' })\n'done'",
@@ -80,5 +119,35 @@ describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
     const omitted = outputs.filter((output) => output.type === "omitted");
     expect(omitted.reduce((sum, output) => sum + output.chars, 0)).toBe(printed - stdout.length);
     expect(outputs).toContainEqual({ type: "display", kind: "result", data: { "text/plain": "'done'" } });
+  });
+});
+
+describe("a JavaScript cell that closes fd 1 and opens a file in its place", () => {
+  const run = javascriptKernel();
+  const folder = mkdtempSync(join(tmpdir(), "tools-fd-"));
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("gets only its own writes in the file, no cell-end mark, and later cells still end", async () => {
+    const file = join(folder, "out.txt");
+    const { outcome, result } = await run(
+      [
+        "const fs = require('node:fs')",
+        // A child holding the pipe open: its end does not end the wait for a mark.
+        "globalThis.holder = require('node:child_process').spawn('sleep', ['60'], { stdio: 'inherit' })",
+        "fs.closeSync(1)",
+        `const fd = fs.openSync(${JSON.stringify(file)}, 'w')`,
+        "fs.writeSync(1, 'into the file\\n')",
+        "fd",
+      ].join("\n"),
+    );
+    expect(outcome.status).toBe("ok");
+    expect(result).toBe("1");
+    const later = await run("fs.writeSync(1, 'more\\n'); fs.writeSync(2, 'on fd 2\\n'); 'later'");
+    expect(later.result).toBe("'later'");
+    expect(later.stderr).toBe("on fd 2\n");
+    await run("holder.kill()");
+    expect(readFileSync(file, "utf8")).toBe("into the file\nmore\n");
   });
 });

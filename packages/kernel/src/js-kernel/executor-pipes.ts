@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { cellEndMark, CellEndMarks, MarkedStream } from "./marked-stream.js";
+import { CellEndMarks, MarkedStream } from "./marked-stream.js";
 
 /** Characters of the executor's fd 2 kept for the kernel's own stderr, should the executor end. */
 const stderrKept = 4000;
@@ -9,7 +9,7 @@ const stderrKept = 4000;
  * The executor's fd 1 and 2 as the kernel reads them (pipes): what a cell writes there without
  * console or process.stdout (`fs.writeSync(1, …)`, a child process with stdio "inherit") goes to
  * `onText`; the cell-end marks (of `markKey`, see MarkedStream) go to {@link marks}, which ends a
- * cell once both pipes are read up to its mark.
+ * cell once the pipes marked after it are read up to its mark.
  */
 export class ExecutorPipes {
   /** Ends cells once the pipes are read up to the marks the executor wrote after them. */
@@ -23,12 +23,12 @@ export class ExecutorPipes {
   ) {
     for (const name of ["stdout", "stderr"] as const) {
       const reader = new MarkedStream(
-        cellEndMark(markKey),
+        markKey,
         (text) => {
           if (name === "stderr") this.tail = (this.tail + text).slice(-stderrKept);
           onText(name, text);
         },
-        () => this.marks.seen(name),
+        (id) => this.marks.seen(name, id),
       );
       const pipe = executor[name];
       pipe?.on("data", (chunk: Buffer) => reader.push(chunk));

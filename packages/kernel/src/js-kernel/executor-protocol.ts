@@ -37,8 +37,8 @@ export type FromExecutor =
   /** A bridged call `id` (the kernel sends it as an input_request and routes the reply back by id). */
   | { readonly type: "input"; readonly id: number; readonly prompt: string }
   /**
-   * The cell `id` ended; `marked`: the streams (fd 1, fd 2) the cell-end mark was written to after
-   * it (see MarkedStream), those the cell left open; none when left out.
+   * The cell `id` ended; `marked`: the streams (fd 1, fd 2) its cell-end mark (with `id`) was
+   * written to after it (see MarkedStream), those still the pipes to the kernel; none when left out.
    */
   | {
       readonly type: "done";

@@ -1,7 +1,7 @@
 // The JavaScript kernel's executor: runs user code in its own process so the messaging loop never
 // blocks. SIGINT stops a synchronous loop (vm breakOnSigint) and abandons a pending promise alike.
 import { randomBytes } from "node:crypto";
-import { rmSync, writeFileSync, writeSync } from "node:fs";
+import { fstatSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
@@ -45,32 +45,79 @@ for (const name of ["stdout", "stderr"] as const) {
     if (typeof done === "function") (done as () => void)();
     return true;
   }) as typeof stream.write;
-  // Opening the stream made its pipe non-blocking, for every process sharing it: a child process
-  // with stdio "inherit" printing more than the pipe holds failed with EAGAIN, as would a cell's
-  // own fs.writeSync(1, …). Nothing writes through the stream's handle any more.
-  (stream as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle?.setBlocking?.(
-    true,
-  );
+}
+
+/** What fd 1 and fd 2 were at start: the pipes to the kernel (file identity, and the stream's handle). */
+const pipes = (
+  [
+    [1, "stdout"],
+    [2, "stderr"],
+  ] as const
+).map(([fd, name]) => ({
+  fd,
+  name,
+  identity: fileIdentity(fd),
+  handle: (process[name] as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle,
+}));
+
+/** The file fd `fd` is open on (device and inode), or undefined when it is closed. */
+function fileIdentity(fd: number): string | undefined {
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    return `${stat.dev}:${stat.ino}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
- * Writes the cell-end mark to fd 1 and fd 2, after everything the cell wrote there: the streams
- * it was written to (a cell may have closed one).
+ * fd 1 and fd 2 as far as they are still the pipes to the kernel: a cell may have closed one, and
+ * a file it opened then took the number.
  */
-function markCellEnd(): ("stdout" | "stderr")[] {
+function pipesLeft(): typeof pipes {
+  return pipes.filter((pipe) => pipe.identity !== undefined && fileIdentity(pipe.fd) === pipe.identity);
+}
+
+/**
+ * Puts the pipes in blocking mode. Opening process.stdout makes its pipe non-blocking for every
+ * process sharing it, and so does a Node child with stdio "inherit" (it sets the flags back at
+ * exit, but not when killed, nor while it runs): then a cell's fs.writeSync(1, …) wrote short or
+ * failed with EAGAIN, and so did children printing more than the pipe holds. Nothing writes
+ * through the streams' handles (see above), so blocking costs the executor nothing.
+ */
+function keepPipesBlocking(left = pipesLeft()): void {
+  for (const pipe of left) pipe.handle?.setBlocking?.(true);
+}
+keepPipesBlocking();
+
+/** The longest the executor retries a mark on a full non-blocking pipe (the kernel reads it). */
+const markRetryMs = 2000;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes cell `id`'s end mark to fd 1 and fd 2 while they are still the pipes to the kernel,
+ * after everything the cell wrote there; returns the streams it was written to. The mark is one
+ * write, shorter than PIPE_BUF: whole or not at all, never cut by another writer. Should a
+ * process the cell started have made a pipe non-blocking again, a full pipe (EAGAIN) is waited
+ * out, bounded.
+ */
+function markCellEnd(id: number): ("stdout" | "stderr")[] {
   if (markKey === undefined || markKey === "") return [];
   const marked: ("stdout" | "stderr")[] = [];
-  const bytes = cellEndMark(markKey);
-  for (const [fd, name] of [
-    [1, "stdout"],
-    [2, "stderr"],
-  ] as const) {
-    try {
-      for (let written = 0; written < bytes.length;)
-        written += writeSync(fd, bytes, written, bytes.length - written);
-      marked.push(name);
-    } catch {
-      // Closed by the cell: the kernel does not wait for this stream's mark.
+  const bytes = cellEndMark(markKey, id);
+  const left = pipesLeft();
+  keepPipesBlocking(left);
+  for (const pipe of left) {
+    const deadline = Date.now() + markRetryMs;
+    for (;;) {
+      try {
+        if (writeSync(pipe.fd, bytes) === bytes.length) marked.push(pipe.name);
+        break;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || Date.now() >= deadline) break;
+        keepPipesBlocking([pipe]);
+        Atomics.wait(pause, 0, 0, 5);
+      }
     }
   }
   return marked;
@@ -284,6 +331,7 @@ const cells = new Map<string, Pick<CompiledCell, "cellLine" | "cellLines">>();
 
 async function execute(id: number, code: string): Promise<"ok" | "error"> {
   output.startCell();
+  keepPipesBlocking();
   try {
     const interrupted = new Promise<never>((_, reject) => {
       interruptCurrent = reject;
@@ -345,7 +393,7 @@ process.on("message", (message: ToExecutor) => {
     return;
   }
   void execute(message.id, message.code).then((status) =>
-    send({ type: "done", id: message.id, status, marked: markCellEnd() }),
+    send({ type: "done", id: message.id, status, marked: markCellEnd(message.id) }),
   );
 });
 process.on("disconnect", () => process.exit(0));

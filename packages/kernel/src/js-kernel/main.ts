@@ -272,7 +272,7 @@ function onOutput(message: FromExecutor): void {
     case "done": {
       if (message.id !== current.id) return;
       // What the cell wrote to fd 1 and 2 is its output, not late output for the next call.
-      pipes.marks.afterMarks(message.marked ?? [], () => finishCell(current, message.status));
+      pipes.marks.afterMarks(message.id, message.marked ?? [], () => finishCell(current, message.status));
       return;
     }
   }

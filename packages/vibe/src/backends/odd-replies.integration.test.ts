@@ -323,16 +323,45 @@ describe("an empty reply", () => {
   it.each(["openai", "anthropic"] as const)(
     "%s: the nudge comes once per worker; it follows tool results, and a later empty reply fails",
     async (api) => {
+      // Turns 1 and 3 call a tool, turns 2 and 4 are empty: the nudge goes after tool results.
       const { answer, seen } = await perform(api, (request) =>
-        request.index === 1 ? { toolCalls: [{ name: "read", args: { path: "a" } }] } : emptyStep,
+        request.index % 2 === 0 ? { toolCalls: [{ name: "read", args: { path: "a" } }] } : emptyStep,
       );
       const error = await failure(answer);
       expect(error.message).toContain(
-        `answered with an empty reply (${reason[api]}), again: after its empty reply at turn 1 it was told so and asked for its final answer once already (after 3 model turns, 1 tool call (read ×1))`,
+        `answered with an empty reply (${reason[api]}), again: after its empty reply at turn 2 it was told so and asked for its final answer once already (after 4 model turns, 2 tool calls (read ×2))`,
       );
-      expect(seen.calls).toEqual([{ tool: "read", args: { path: "a" } }]);
-      expect(server!.requests).toHaveLength(3);
-      expect(lastUserText(server!.requests[1])).toBe(emptyReplyNudge);
+      expect(seen.calls).toEqual([
+        { tool: "read", args: { path: "a" } },
+        { tool: "read", args: { path: "a" } },
+      ]);
+      expect(server!.requests).toHaveLength(4);
+      expect(seen.progress).toContain(
+        "turn 2: loopback-fast sent an empty reply; asking it once for its final answer",
+      );
+      // The history the APIs accept: the call, its result right after it, then the nudge (the
+      // empty turn left out); Anthropic's in the same user turn as the tool_result block.
+      const third = sentMessages(server!.requests[2]);
+      if (api === "anthropic") {
+        expect(third).toEqual([
+          { role: "user", content: "do it" },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "toolu_0_0", name: "read", input: { path: "a" } }],
+          },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "toolu_0_0", content: "ran read", is_error: false },
+              { type: "text", text: emptyReplyNudge },
+            ],
+          },
+        ]);
+      } else {
+        expect(third.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+        expect(third[3]).toMatchObject({ role: "tool", tool_call_id: "call_0_0", content: "ran read" });
+        expect(third[4]).toEqual({ role: "user", content: emptyReplyNudge });
+      }
     },
   );
 
