@@ -130,3 +130,52 @@ describePython("a Python thread that calls tool() or input() after its cell fini
     expect(resultText(await cell("tool('read', {'path': 'notes.txt'}).split()"))).toBe("['alpha', 'beta']");
   });
 });
+
+describe("a JavaScript timer that calls tool() after its cell finished", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+  const cell = (code: string): Promise<ToolResult> =>
+    registry.invoke(run, {
+      tool: "eval",
+      args: { code, description: "run a javascript test cell here", language: "javascript" },
+    });
+
+  beforeAll(() => {
+    workspace = makeWorkspace({ venv: false });
+    ({ registry, run } = makeRun(workspace.directory));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("gets a rejected promise at once, and later calls run", async () => {
+    const go = join(workspace.directory, "late-timer.go");
+    const done = join(workspace.directory, "late-timer.txt");
+    // The timer waits for the test to say the cell has answered: its call is late for certain.
+    const started = await cell(
+      [
+        "const fs = require('fs')",
+        "const poll = setInterval(async () => {",
+        `  if (!fs.existsSync(${JSON.stringify(go)})) return`,
+        "  clearInterval(poll)",
+        "  let line",
+        "  try { line = 'read: ' + await tool('read', { path: 'notes.txt' }) }",
+        "  catch (error) { line = `${error.name} ${error.code}: ${error.message}` }",
+        `  fs.writeFileSync(${JSON.stringify(done)} + '.tmp', line)`,
+        `  fs.renameSync(${JSON.stringify(done)} + '.tmp', ${JSON.stringify(done)})`,
+        "}, 20)",
+        "'scheduled'",
+      ].join("\n"),
+    );
+    expect(resultText(started)).toBe("'scheduled'");
+    writeFileSync(go, "");
+    await untilExists(done);
+    expect(readFileSync(done, "utf8")).toBe(
+      'ToolError CELL_FINISHED: the cell that called tool("read") has finished, so the call was not run: call tools from the cell, or await the timer\'s work in it (await new Promise(...))',
+    );
+    const read = await cell("(await tool('read', { path: 'notes.txt' })).split('\\n')[0]");
+    expect(resultText(read)).toBe("'alpha'");
+  });
+});

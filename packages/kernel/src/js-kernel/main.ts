@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Publisher, Reply, Router } from "zeromq";
 import { cutMetadata } from "../client/kernel-output.js";
+import { lateInputReply } from "../client/late-input.js";
 import { endpoint, type ConnectionInfo } from "../protocol/connection.js";
 import { SendQueue } from "../protocol/send-queue.js";
 import { MessageCodec, type JupyterMessage } from "../protocol/wire.js";
@@ -189,7 +190,8 @@ function finishCell(current: Running, status: "ok" | "error"): void {
   streams.flush();
   running = undefined;
   lastParent = parent;
-  bridgeCalls.clear();
+  // Calls still in flight (a tool() the cell did not await) keep their routes: their replies
+  // come after the cell's end, and the executor waits for them.
   reply("shell", current.request, "execute_reply", {
     status,
     execution_count: executionCount,
@@ -212,6 +214,15 @@ executor.on("message", (message: FromExecutor) => {
 function onOutput(message: FromExecutor): void {
   const current = running;
   if (!current) {
+    if (message.type === "input") {
+      // A timer's tool() after its cell ended: no cell to run it for; it fails at once.
+      executor.send({
+        type: "input_reply",
+        id: message.id,
+        value: lateInputReply(message.prompt, "javascript"),
+      } satisfies ToExecutor);
+      return;
+    }
     // Output after its cell ended goes out under that cell; the client keeps it for the next.
     if (lastParent !== undefined) publishLate(lastParent, message);
     return;
