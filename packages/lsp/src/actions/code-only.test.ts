@@ -218,6 +218,28 @@ describe("codeOnlyLines", () => {
     ]);
   });
 
+  it("follows a template literal's interpolation whose expression runs over lines", () => {
+    const ts = [
+      "const message = `${someOf(",
+      "  names, // helper",
+      '  "helper",',
+      ")} and ${count} more`;",
+      "/* helper",
+      "   helper */ helper();",
+    ];
+    expect(read(ts.join("\n"), "typescript")).toEqual([
+      "const message =    someOf(",
+      "  names,",
+      `  ${" ".repeat(8)},`,
+      `)${" ".repeat(8)}count${" ".repeat(7)};`,
+      "",
+      `${" ".repeat(13)}helper();`,
+    ]);
+    // An interpolation holding a literal left open over lines: the lines after it are read alone.
+    const nested = ["const s = `${f(`a", "b`)}`; // helper", "helper();"];
+    expect(read(nested.join("\n"), "typescript")).toEqual(["const s = `${f(`a", "b    ;", "helper();"]);
+  });
+
   it("knows a block comment over lines after JSX tags and an apostrophe in a comment", () => {
     const tsx = [
       "// Don't render helper here",

@@ -1,5 +1,6 @@
 import { dialectOf, oddBackticks, type Range } from "./code-dialect.js";
-import { scanCode, scanLine, ScanDoubt, type LineState } from "./code-scan.js";
+import { scanLine } from "./code-lines.js";
+import { scanCode, ScanDoubt, type LineState } from "./code-scan.js";
 import { slashContext } from "./slash-context.js";
 
 /**

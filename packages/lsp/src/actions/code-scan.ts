@@ -1,16 +1,8 @@
-import {
-  endsInBackslash,
-  openingAt,
-  opensOverLines,
-  type Dialect,
-  type Opening,
-  type Range,
-} from "./code-dialect.js";
+import { endsInBackslash, openingAt, type Dialect, type Opening, type Range } from "./code-dialect.js";
 import {
   afterLiteral,
   afterPunctuation,
   afterWord,
-  forgetSlashContext,
   regexEnd,
   slashContext,
   slashMeaning,
@@ -18,16 +10,27 @@ import {
 } from "./slash-context.js";
 
 /**
- * The scan of code behind `code-only.ts`: one line at a time, from a given state, finding the
- * comments and literals in it (`Range`s to blank). Where the line holds what this scan cannot
- * read for sure, it throws {@link ScanDoubt}, and the caller takes the line as code.
+ * The scan of code behind `code-only.ts`: one line's code from a given state, finding the
+ * comments and literals in it (`Range`s to blank); `code-lines.ts` carries what runs over lines.
+ * Where the line holds what this scan cannot read for sure, it throws {@link ScanDoubt}, and the
+ * caller takes the line as code.
  */
 
-/** What a line leaves open for the next: a block comment, a `//` comment continued by `\`, a literal. */
+/**
+ * What a line leaves open for the next: a block comment (at a nesting depth), a `//` comment
+ * continued by `\`, a literal, or the code of a literal's interpolation (`${` of a template
+ * literal whose expression goes on: `depth` braces open in it, `slash` what a `/` there is).
+ */
 export type Carry =
   | { readonly kind: "comment"; readonly depth: number }
   | { readonly kind: "line-comment" }
-  | { readonly kind: "literal"; readonly opening: Opening };
+  | { readonly kind: "literal"; readonly opening: Opening }
+  | {
+      readonly kind: "interpolation";
+      readonly literal: Opening;
+      readonly depth: number;
+      readonly slash: SlashContext;
+    };
 
 /** The state of a scan, carried from line to line when a file is read in order. */
 export interface LineState {
@@ -41,6 +44,12 @@ export interface LineState {
   lost?: boolean;
   /** What a `/` would be (TypeScript/JavaScript). */
   readonly slash: SlashContext;
+  /** An interpolation's code (nested): the braces open in it, at the start and at the line's end. */
+  braces?: number;
+  /** An interpolation's code: the line ended in a literal or block comment opened in it. */
+  open?: boolean;
+  /** Read in order: the literal opened at `at` that the line ended in. */
+  unclosed?: { readonly at: number; readonly opening: Opening; readonly end: Unclosed } | undefined;
 }
 
 /** A place in a line that this scan cannot read for sure (a `/` that may divide or open a regular expression). */
@@ -56,91 +65,37 @@ export class ScanDoubt extends Error {
 }
 
 /** A literal the line ended in: in its text (`from` on), or in an interpolation's code. */
-interface Unclosed {
+export interface Unclosed {
   readonly open: "text" | "interpolation";
   /** Its text before `from` that is no interpolation's code. */
   readonly found: readonly Range[];
   readonly from: number;
   /** The line ends in a `\` that continues the literal on the next line. */
   readonly continued: boolean;
+  /** Open "interpolation": the state of its code at the line's end. */
+  readonly inner?: LineState;
 }
 
 const word = /[\p{ID_Continue}$\u200c\u200d]+/uy;
+
+/** Whether an ASCII code unit may be part of a name or number: a letter, a digit, `_`, `$`. */
+function asciiWordChar(unit: number): boolean {
+  return (
+    (unit >= 48 && unit <= 57) ||
+    (unit >= 65 && unit <= 90) ||
+    (unit >= 97 && unit <= 122) ||
+    unit === 95 ||
+    unit === 36
+  );
+}
 const blank = /\s/;
 const letter = /\p{L}/u;
-
-/**
- * One line of a file read in order (`state.inOrder`): closes what the line before left open,
- * then scans code, adding to `ranges`. A line that cannot be read for sure is taken as code from
- * where nothing ran into it; `state.lost` is then set when it may have opened something running
- * over lines, since what follows is not known.
- */
-export function scanLine(
-  text: string,
-  index: number,
-  dialect: Dialect,
-  state: LineState,
-  ranges: Range[],
-): void {
-  let start = 0;
-  const carried = state.carry;
-  state.carry = undefined;
-  if (carried?.kind === "line-comment") {
-    ranges.push([0, text.length]);
-    if (endsInBackslash(text)) state.carry = carried;
-    return;
-  }
-  if (carried?.kind === "comment") {
-    const end = blockCommentEnd(text, 0, carried.depth, dialect.nestedComments);
-    if (typeof end !== "number") {
-      ranges.push([0, text.length]);
-      state.carry = { kind: "comment", depth: end.depth };
-      return;
-    }
-    ranges.push([0, end]);
-    start = end;
-  } else if (carried?.kind === "literal") {
-    let end: number | Unclosed;
-    try {
-      end = scanLiteral(text, 0, carried.opening, dialect, ranges, state.inOrder);
-    } catch (error) {
-      if (!(error instanceof ScanDoubt)) throw error;
-      // In an interpolation's code: where the literal goes on is not known.
-      ranges.length = 0;
-      state.lost = true;
-      return;
-    }
-    if (typeof end !== "number") {
-      if (end.open === "text" && (carried.opening.overLines || end.continued)) {
-        ranges.push(...end.found, [end.from, text.length]);
-        state.carry = carried;
-      } else state.lost = true;
-      return;
-    }
-    start = end;
-    afterLiteral(state.slash);
-  } else if (index === 0 && dialect.regex && text.startsWith("#!")) {
-    // A script's `#!/usr/bin/env node` line.
-    ranges.push([0, text.length]);
-    return;
-  }
-  const kept = ranges.length;
-  try {
-    scanCode(text, start, dialect, ranges, state, false);
-  } catch (error) {
-    if (!(error instanceof ScanDoubt)) throw error;
-    ranges.length = kept;
-    state.carry = undefined;
-    state.lost = error.nested || opensOverLines(text.slice(error.at), dialect);
-    forgetSlashContext(state.slash);
-  }
-}
 
 /**
  * Where the block comment whose body runs from `from` at nesting `depth` ends (the index after
  * its `*\/`), or the depth still open at the line's end.
  */
-function blockCommentEnd(
+export function blockCommentEnd(
   text: string,
   from: number,
   depth: number,
@@ -162,11 +117,12 @@ function blockCommentEnd(
 /**
  * Scans code from `start`, adding the comments and literals it finds to `ranges`. `nested` (an
  * interpolation): stops at the `}` that closes it, returning its index; otherwise, and when the
- * text ends first, returns `text.length`. Read in order (`state.inOrder`, not nested), a block
- * comment or a literal that may run over lines and is not closed on the line is blanked to its
- * end and left in `state.carry`. A literal not closed on the line that cannot go on is taken as
- * code from its quote (perhaps it is no literal: JSX text's `students' work`). Throws
- * {@link ScanDoubt} where the line cannot be read for sure.
+ * text ends first, returns `text.length` (an interpolation's open braces then in `state.braces`,
+ * and `state.open` set when the line ended in something opened in it). Read in order
+ * (`state.inOrder`, not nested), a block comment not closed on the line is blanked to its end and
+ * left in `state.carry`, and a literal not closed on it is left in `state.unclosed`; read alone, a
+ * literal not closed on the line is taken as code from its quote (perhaps it is no literal: JSX
+ * text's `students' work`). Throws {@link ScanDoubt} where the line cannot be read for sure.
  */
 export function scanCode(
   text: string,
@@ -177,14 +133,15 @@ export function scanCode(
   nested: boolean,
 ): number {
   const slash = state.slash;
-  let depth = 0;
+  let depth = nested ? (state.braces ?? 0) : 0;
   let i = start;
   while (i < text.length) {
     const char = text[i]!;
     const next = text[i + 1];
     if (dialect.hashComments ? char === "#" : char === "/" && next === "/") {
       ranges.push([i, text.length]);
-      if (dialect.splicesLines && state.inOrder && !nested && endsInBackslash(text))
+      if (nested) state.braces = depth;
+      else if (dialect.splicesLines && state.inOrder && endsInBackslash(text))
         state.carry = { kind: "line-comment" };
       return text.length;
     }
@@ -196,7 +153,8 @@ export function scanCode(
         continue;
       }
       ranges.push([i, text.length]);
-      if (state.inOrder && !nested) state.carry = { kind: "comment", depth: end.depth };
+      if (nested) state.open = true;
+      else if (state.inOrder) state.carry = { kind: "comment", depth: end.depth };
       return text.length;
     }
     if (nested && char === "{") depth += 1;
@@ -233,44 +191,27 @@ export function scanCode(
           i = end;
           continue;
         }
-        if (state.inOrder && !nested) unclosedAtEnd(text, i, opening, end, dialect, state, ranges);
         // Not closed on the line: perhaps it is, on a later one; perhaps it is no literal.
+        if (nested) state.open = true;
+        else if (state.inOrder) state.unclosed = { at: i, opening, end };
         return text.length;
       }
     }
+    const unit = text.charCodeAt(i);
+    if (unit === 32 || unit === 9) {
+      i += 1;
+      continue;
+    }
     word.lastIndex = i;
-    const name = word.exec(text)?.[0];
+    const name = unit < 128 && !asciiWordChar(unit) ? undefined : word.exec(text)?.[0];
     if (name !== undefined) {
       afterWord(slash, name);
       i += name.length;
     } else if (blank.test(char)) i += 1;
     else i += afterPunctuation(slash, text, i);
   }
+  if (nested) state.braces = depth;
   return text.length;
-}
-
-/** A literal opened at `at` of a line read in order, which the line ends in (see {@link scanCode}). */
-function unclosedAtEnd(
-  text: string,
-  at: number,
-  opening: Opening,
-  end: Unclosed,
-  dialect: Dialect,
-  state: LineState,
-  ranges: Range[],
-): void {
-  if (end.open === "interpolation") {
-    // A multi-line expression inside the literal: where it and the literal end is not followed.
-    state.lost = true;
-    return;
-  }
-  if (opening.overLines || end.continued) {
-    ranges.push(...end.found, [end.from, text.length]);
-    state.carry = { kind: "literal", opening: { ...opening, body: 0 } };
-    return;
-  }
-  // Taken as code from the quote: whatever it holds may open something the next lines are in.
-  if (opensOverLines(text.slice(at), dialect)) state.lost = true;
 }
 
 /**
@@ -278,7 +219,7 @@ function unclosedAtEnd(
  * returns the index after it, or where the line ends in it when it does before the literal
  * (nothing added).
  */
-function scanLiteral(
+export function scanLiteral(
   text: string,
   at: number,
   opening: Opening,
@@ -323,7 +264,7 @@ function scanLiteral(
       // Its own code, read with what a `/` is from its start.
       const inner: LineState = { inOrder, slash: slashContext("regex") };
       const end = scanCode(text, body, dialect, found, inner, true);
-      if (end >= text.length) return { open: "interpolation", found, from, continued: false };
+      if (end >= text.length) return { open: "interpolation", found, from, continued: false, inner };
       from = end;
       j = end + 1;
       continue;
