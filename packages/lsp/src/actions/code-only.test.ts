@@ -75,21 +75,53 @@ describe("codeOnly", () => {
 
   it("takes a whole line as code where quotes or comment marks may mean something else", () => {
     const whole: [string, string][] = [
-      ["return s.replace(/'/g, foo + \"'\");", "typescript"],
-      ["if (/'/.test(s) && foo === 'x') {", "typescript"],
-      ["const re = /\\/\\//; const y = foo(re);", "typescript"],
-      ["p.split(/[/*]/).map(foo);", "typescript"],
       ["return <p>Don't forget {foo} won't</p>;", "typescript"],
       ["<span>It's {foo.name}'s turn</span>", "typescript"],
       ["${a}`; const y = foo(`x`);", "typescript"],
-      ['let p = r"C:\\"; foo(); let t = "x";', "rust"],
-      ['let s = r#"a " b"#; foo(); let t = "x";', "rust"],
-      ['auto s = R"(a"b)"; foo(); auto t = "x";', "c"],
+      // A `/` whose meaning the code before it on the line does not give: a regular expression
+      // or a division (after `}`, `++`, at the line's start, after what may close a comment).
+      ["} /'/.test(s) && foo(\"'\");", "typescript"],
+      ['  / foo + "\'";', "typescript"],
+      ['x = a++ / foo("\'");', "typescript"],
+      ['  */ foo("\'");', "typescript"],
+      // No raw-string delimiter after `R"`.
+      ['auto s = R"x"; foo(); auto t = "x";', "c"],
     ];
     for (const [line, language] of whole) expect(codeOnly(line, language), line).toBe(line);
     // Comment marks alone are still read.
     expect(codeOnly("a = b; /* foo */ c(); // foo", "typescript")).toBe(
       `a = b; ${" ".repeat(9)} c(); ${" ".repeat(6)}`,
+    );
+  });
+
+  it("reads TypeScript regular expressions, slashes in strings and divisions by the code before them", () => {
+    const blank = (n: number) => " ".repeat(n);
+    const cases: [string, string][] = [
+      ["return s.replace(/'/g, foo + \"'\");", `return s.replace(${blank(4)}, foo +${blank(4)});`],
+      ["if (/'/.test(s) && foo === 'x') {", `if (${blank(3)}.test(s) && foo === ${blank(3)}) {`],
+      ["const re = /\\/\\//; const y = foo(re);", `const re = ${blank(6)}; const y = foo(re);`],
+      ["p.split(/[/*]/).map(foo);", `p.split(${blank(6)}).map(foo);`],
+      ['const u = "a/b" + foo; // foo', `const u = ${blank(5)} + foo;${blank(7)}`],
+      ['import { foo } from "./foo.js";', `import { foo } from ${blank(10)};`],
+      ["const h = (a + b) / foo / 2;", "const h = (a + b) / foo / 2;"],
+      ["if (ok) /'/.test(foo) && x('/');", `if (ok) ${blank(3)}.test(foo) && x(${blank(3)});`],
+      ['return /"/.test(foo) ? a / b : c;', `return ${blank(3)}.test(foo) ? a / b : c;`],
+      ['const n = x! / 2; const q = "/*"; foo();', `const n = x! / 2; const q = ${blank(4)}; foo();`],
+      ["const t = a.in / b; // foo", `const t = a.in / b;${blank(7)}`],
+      ["const p = `${root}/${foo}`;", "const p =    root    foo  ;"],
+    ];
+    for (const [line, code] of cases) expect(codeOnly(line, "typescript"), line).toBe(code);
+  });
+
+  it("reads Rust and C++ raw strings with their delimiters", () => {
+    expect(codeOnly('let p = r"C:\\"; foo(); let t = "x";', "rust")).toBe(
+      `let p = r${" ".repeat(5)}; foo(); let t =${" ".repeat(4)};`,
+    );
+    expect(codeOnly('let s = r#"a " b"#; foo(); let t = br"x";', "rust")).toBe(
+      `let s = r#${" ".repeat(8)}; foo(); let t = br${" ".repeat(3)};`,
+    );
+    expect(codeOnly('auto s = R"(a"b)"; foo(); auto t = u8R"d(x)")d";', "c")).toBe(
+      `auto s = R${" ".repeat(7)}; foo(); auto t = u8R${" ".repeat(9)};`,
     );
   });
 });
@@ -142,12 +174,157 @@ describe("codeOnlyLines", () => {
   });
 
   it("reads the lines after one it cannot read for sure each alone", () => {
-    // The regular expression holds a backtick: whether a template literal opens is not known.
-    const ts = ["const re = /`/; foo();", "helper();", "const t = `x`; // helper"];
+    // After `}`, a `/` may open a regular expression (holding a backtick) or divide.
+    const ts = ["if (ready) {", "} /`/.test(s) && foo();", "helper();", "const t = `x`; // helper"];
     expect(read(ts.join("\n"), "typescript")).toEqual([
-      "const re = /`/; foo();",
+      "if (ready) {",
+      "} /`/.test(s) && foo();",
       "helper();",
       "const t =    ;",
+    ]);
+    // A line not read for sure that opens nothing running over lines: the next are still known.
+    const opensNothing = ["x = a++ / 2;", "/* helper", "helper */ helper();"];
+    expect(read(opensNothing.join("\n"), "typescript")).toEqual([
+      "x = a++ / 2;",
+      "",
+      `${" ".repeat(10)}helper();`,
+    ]);
+  });
+
+  it("knows a block comment over lines after a TypeScript module's imports, regular expressions and slashes", () => {
+    const ts = [
+      'import { readFile } from "node:fs/promises";',
+      'import { helper } from "./helper.js";',
+      "const pattern = /^\\/+|[/*]+$/g;",
+      'const url = "https://example.com/" + name; // helper',
+      "const half = total / 2, ratio = (a + b) / helper.count;",
+      "const path = `${root}/${helper.name}`;",
+      "/*",
+      " * helper is called below; it's no comment's business",
+      " */",
+      "export const run = () => helper(pattern, url, half, path);",
+    ];
+    expect(read(ts.join("\n"), "typescript")).toEqual([
+      `import { readFile } from ${" ".repeat(18)};`,
+      `import { helper } from ${" ".repeat(13)};`,
+      `const pattern = ${" ".repeat(14)};`,
+      `const url = ${" ".repeat(22)} + name;`,
+      "const half = total / 2, ratio = (a + b) / helper.count;",
+      "const path =    root    helper.name  ;",
+      "",
+      "",
+      "",
+      "export const run = () => helper(pattern, url, half, path);",
+    ]);
+  });
+
+  it("follows a template literal's interpolation whose expression runs over lines", () => {
+    const ts = [
+      "const message = `${someOf(",
+      "  names, // helper",
+      '  "helper",',
+      ")} and ${count} more`;",
+      "/* helper",
+      "   helper */ helper();",
+    ];
+    expect(read(ts.join("\n"), "typescript")).toEqual([
+      "const message =    someOf(",
+      "  names,",
+      `  ${" ".repeat(8)},`,
+      `)${" ".repeat(8)}count${" ".repeat(7)};`,
+      "",
+      `${" ".repeat(13)}helper();`,
+    ]);
+    // An interpolation holding a literal left open over lines: the lines after it are read alone.
+    const nested = ["const s = `${f(`a", "b`)}`; // helper", "helper();"];
+    expect(read(nested.join("\n"), "typescript")).toEqual(["const s = `${f(`a", "b    ;", "helper();"]);
+  });
+
+  it("knows a block comment over lines after JSX tags and an apostrophe in a comment", () => {
+    const tsx = [
+      "// Don't render helper here",
+      "export const View = () => (",
+      '  <div className="a/b">',
+      "    <Item key={id} />",
+      "  </div>",
+      ");",
+      "/* helper",
+      "   helper */ helper();",
+    ];
+    expect(read(tsx.join("\n"), "typescript")).toEqual([
+      "",
+      "export const View = () => (",
+      `  <div className=${" ".repeat(5)}>`,
+      "    <Item key={id} />",
+      "  </div>",
+      ");",
+      "",
+      `${" ".repeat(13)}helper();`,
+    ]);
+  });
+
+  it("knows C++ raw strings and // comments continued by a backslash over lines", () => {
+    const c = [
+      '#include "lib/helper.h"',
+      'const char *usage = R"(usage: tool [options]',
+      '  calls helper "twice" /* not a comment',
+      ')";',
+      "// a note that goes on \\",
+      "   helper(); is not called here",
+      "/* helper",
+      " * helper */ int main(void) { return helper(); }",
+    ];
+    expect(read(c.join("\n"), "c")).toEqual([
+      "#include",
+      "const char *usage = R",
+      "",
+      "  ;",
+      "",
+      "",
+      "",
+      `${" ".repeat(13)}int main(void) { return helper(); }`,
+    ]);
+  });
+
+  it("knows Rust raw strings and nested block comments over lines", () => {
+    const rust = [
+      "use std::path::Path;",
+      'const USAGE: &str = r#"run "helper" with',
+      '  a path like /tmp/helper"#;',
+      "/* outer /* inner helper */ still helper",
+      "   helper */ fn main() { helper(); }",
+    ];
+    expect(read(rust.join("\n"), "rust")).toEqual([
+      "use std::path::Path;",
+      "const USAGE: &str = r#",
+      `${" ".repeat(rust[2]!.indexOf('"#') + 2)};`,
+      "",
+      `${" ".repeat(13)}fn main() { helper(); }`,
+    ]);
+  });
+
+  it("knows a Python string continued by a backslash, and docstrings after imports", () => {
+    const python = [
+      "import os.path",
+      "from .helper import helper",
+      'GREETING = "hello \\',
+      'helper"',
+      "def run():",
+      '    """',
+      "    Calls helper once.",
+      '    """',
+      "    return helper()",
+    ];
+    expect(read(python.join("\n"), "python")).toEqual([
+      "import os.path",
+      "from .helper import helper",
+      "GREETING =",
+      "",
+      "def run():",
+      "",
+      "",
+      "",
+      "    return helper()",
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { BinaryLookup } from "../servers/find-binary.js";
-import { withUtf16Columns } from "./byte-columns.js";
+import { withUtf16Columns, type ByteColumnReading } from "./byte-columns.js";
 import { syntaxOnlyCommand, type CompileDatabase } from "./compile-commands.js";
 import type { Finding } from "./finding.js";
 import { parseCompilerOutput } from "./parse-compiler-output.js";
@@ -60,10 +60,27 @@ function refusesByteColumns(stderr: string): boolean {
 }
 
 /**
+ * How gcc reads a file, for its positions: a lone `\r` ends a line (as `\n` and `\r\n` do), and a
+ * leading byte order mark is dropped before columns are counted.
+ */
+const gccReading: ByteColumnReading = { lineBreaks: ["\r"], dropsByteOrderMark: true };
+
+/** How clang reads a file: a lone `\r` ends a line; a byte order mark is counted (its 3 bytes). */
+const clangReading: ByteColumnReading = { lineBreaks: ["\r"], dropsByteOrderMark: false };
+
+/** Whether a compiler's `--version` output is gcc's (else clang's, or unknown: taken as clang's). */
+function isGcc(versionOutput: string): boolean {
+  if (/clang/i.test(versionOutput)) return false;
+  return /Free Software Foundation|\bg(?:cc|\+\+)\b/.test(versionOutput);
+}
+
+/**
  * diagnostics("*") for C/C++: each entry's own compiler command (gcc or clang) with
  * `-fsyntax-only` (see `syntaxOnlyCommand`: nothing is written), run in the entry's folder,
  * bounded by number of files and total time; its diagnostics parsed like the servers', columns
- * in UTF-16 units (gcc is asked for byte columns, which clang gives anyway; see {@link byteColumns}).
+ * in UTF-16 units (gcc is asked for byte columns, which clang gives anyway; see {@link byteColumns})
+ * and lines as the user counts them (the compilers also end a line at a lone `\r`; gcc drops a
+ * byte order mark, clang counts it).
  */
 export async function checkCompileDatabase(
   database: CompileDatabase,
@@ -89,6 +106,32 @@ export async function checkCompileDatabase(
   const env = { ...context.env, LC_ALL: "C" }; // plain quotes in messages, whatever the locale
   // Compilers (as found) that refused the byte-column option: run without it from then on.
   const byteColumnsRefused = new Set<string>();
+  // Per compiler, whether it is gcc, asked of the ones that refused the byte-column option (gcc
+  // from 11 takes it, clang does not) only when a finding is on a line 1 (the byte order mark's).
+  const gccAsked = new Map<string, Promise<boolean>>();
+  const readingOf = async (
+    compiler: string,
+    findings: readonly Finding[],
+    cwd: string,
+  ): Promise<ByteColumnReading> => {
+    if (!byteColumnsRefused.has(compiler) || !findings.some((finding) => finding.line === 1))
+      return gccReading;
+    let asked = gccAsked.get(compiler);
+    if (asked === undefined) {
+      asked = runCommand(compiler, ["--version"], {
+        cwd,
+        signal,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        env,
+        own: context.own,
+      }).then(
+        (output) => isGcc(output.stdout),
+        () => false,
+      );
+      gccAsked.set(compiler, asked);
+    }
+    return (await asked) ? gccReading : clangReading;
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < entries.length) {
@@ -131,7 +174,8 @@ export async function checkCompileDatabase(
             output = await compile(command.args);
           }
         }
-        findings.push(...withUtf16Columns(parseCompilerOutput(output.stderr, entry.directory)));
+        const parsed = parseCompilerOutput(output.stderr, entry.directory);
+        findings.push(...withUtf16Columns(parsed, await readingOf(compiler, parsed, entry.directory)));
         checked += 1;
       } catch (error) {
         if (context.signal.aborted) throw error;

@@ -77,6 +77,35 @@ describe.skipIf(!findBinary("cc", [], []).found && !ci)("diagnostics * for C/C++
     }
   });
 
+  it("places findings on a line with a lone \\r and non-ASCII text, and after a byte order mark, where the user sees them", async () => {
+    // gcc ends a line at a lone \r (the user's lines end at \n only) and drops the byte order mark
+    // before counting columns: its byte column is read in its own line, then placed in the user's.
+    const lines = [
+      "\uFEFFint a = missing_zero;",
+      "int main(void) {",
+      '  const char *s = "é😀"; int x = 1;\r  int b = missing_one;',
+      '  /* ü */ const char *t = "漢字"; int c = missing_two;',
+      "  return a + b + c + x + (s == t);",
+      "}",
+    ];
+    const tree = tempTree("c-lone-cr", {
+      "lines.c": `${lines.join("\n")}\n`,
+      "compile_commands.json": JSON.stringify([
+        { directory: ".", file: "lines.c", arguments: ["cc", "-std=c11", "-c", "lines.c"] },
+      ]),
+    });
+    cleanups.push(tree.remove);
+    const answer = await projectCheck(tree.dir);
+    for (const name of ["missing_zero", "missing_one", "missing_two"]) {
+      const line = lines.findIndex((text) => text.includes(name));
+      // As a server gives it: the user's line, the name's UTF-16 offset in it (the byte order
+      // mark is line 1's first character), 1-based.
+      expect(answer).toMatch(
+        new RegExp(`lines\\.c:${line + 1}:${lines[line]!.indexOf(name) + 1} error '${name}' undeclared`),
+      );
+    }
+  });
+
   it("runs a compiler that does not know the byte-column option (clang) without it", async () => {
     // Stands in for clang, absent here: it refuses the option as clang does and counts bytes.
     const line = '  const char *t = "é"; int b = missing;';
@@ -107,6 +136,37 @@ describe.skipIf(!findBinary("cc", [], []).found && !ci)("diagnostics * for C/C++
       `b.c:2:${line.indexOf("missing") + 1} error use of undeclared identifier 'missing'`,
     );
     expect(answer).not.toContain("failed to run");
+  });
+
+  it("counts a byte order mark as clang does (gcc drops it), asking a compiler that refuses the byte-column option which it is", async () => {
+    // Stands in for clang, absent here: it says so when asked its version, and counts the mark's bytes.
+    const line = "\uFEFFint a = missing;";
+    const tree = tempTree("c-clang-bom", {
+      clang: [
+        "#!/bin/sh",
+        'if [ "$1" = "--version" ]; then echo "Debian clang version 14.0.6"; exit 0; fi',
+        'for arg in "$@"; do',
+        '  if [ "$arg" = "-fdiagnostics-column-unit=byte" ]; then',
+        "    echo \"clang: error: unknown argument: '$arg'\" >&2; exit 1",
+        "  fi",
+        "done",
+        `echo "a.c:1:${Buffer.byteLength(line.slice(0, line.indexOf("missing")), "utf8") + 1}: error: use of undeclared identifier 'missing'" >&2`,
+        "exit 1",
+        "",
+      ].join("\n"),
+      "a.c": `${line}\n`,
+    });
+    cleanups.push(tree.remove);
+    chmodSync(join(tree.dir, "clang"), 0o755);
+    writeFileSync(
+      join(tree.dir, "compile_commands.json"),
+      JSON.stringify([
+        { directory: tree.dir, file: "a.c", arguments: [join(tree.dir, "clang"), "-c", "a.c"] },
+      ]),
+    );
+    expect(await projectCheck(tree.dir)).toContain(
+      `a.c:1:${line.indexOf("missing") + 1} error use of undeclared identifier 'missing'`,
+    );
   });
 
   it("keeps to its bounds on files and time, and says what it left out", async () => {
