@@ -1,7 +1,6 @@
 import {
   chmodSync,
   existsSync,
-  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -11,7 +10,6 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -446,33 +444,5 @@ describe("rolling back a set whose writer stopped", () => {
     expect(await recoverInterruptedWrites()).toEqual([]);
     expect(bytesRead() - before).toBeLessThan(1 << 20);
     expect(existsSync(path)).toBe(true);
-  });
-
-  it("journals a lone change of a hard-linked file whole, and puts it back in place when its write was cut off", async () => {
-    linkSync(at("a.txt"), at("a-link.txt"));
-    const halfway: FileOperations = {
-      ...nodeFileOperations,
-      // Writes the first two bytes in place, and never more.
-      writeInPlace: async (path, data) => {
-        const handle = await open(path, "r+");
-        await handle.write(Buffer.from(data).subarray(0, 2), 0, 2, 0);
-        await handle.close();
-        return new Promise<void>(() => undefined);
-      },
-    };
-    await stopped(
-      [{ path: at("a.txt"), content: "AB, a longer text\n" }],
-      halfway,
-      () => read("a-link.txt") === "ABtxt\n",
-    );
-    const journal = parseJournal(readFileSync(join(journalFolder(), journals()[0]!)));
-    expect(journal?.entries).toMatchObject([{ target: at("a.txt"), present: true, inPlace: true }]);
-    expect(Buffer.from(journal!.entries[0]!.original!).toString()).toBe("a.txt\n");
-    expect(Buffer.from(journal!.entries[0]!.content!).toString()).toBe("AB, a longer text\n");
-    const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
-    expect(report).toMatchObject({ restored: [at("a.txt")], left: [] });
-    expect([read("a.txt"), read("a-link.txt")]).toEqual(["a.txt\n", "a.txt\n"]);
-    expect(statSync(at("a.txt")).ino).toBe(statSync(at("a-link.txt")).ino);
-    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt", "c.txt", "d.txt"]);
   });
 });

@@ -6,7 +6,6 @@ import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { readJournalIndex, readJournalRange, type JournalIndex } from "./read-journal.js";
 import type { LeftFile, RecoveryReport } from "./recovery-report.js";
-import { cutOffInPlace, writeInPlace } from "./write-in-place.js";
 import { journalFolder, ownFolder, journalSuffix, type JournalEntry } from "./write-journal.js";
 
 // Rolling back a change set whose writer died while writing it (SIGKILL, a crash, an exit in the
@@ -33,18 +32,10 @@ async function current(path: string): Promise<Uint8Array | null> {
   });
 }
 
-/** Whether `now` is what the entry's set left there: all it wrote, or, in place, part of it. */
+/** Whether `now` is what the entry's set wrote there. */
 function writtenBySet(entry: JournalEntry, now: Uint8Array | null): boolean {
   if (entry.wrote === null) return now === null;
-  if (now === null) return false;
-  if (sha256(now) === entry.wrote) return true;
-  // Written in place and cut off midway: the new bytes over the original's tail.
-  return (
-    entry.inPlace === true &&
-    entry.original !== undefined &&
-    entry.content !== undefined &&
-    cutOffInPlace(now, entry.original, entry.content)
-  );
+  return now !== null && sha256(now) === entry.wrote;
 }
 
 /**
@@ -69,10 +60,7 @@ async function rollBack(entry: JournalEntry): Promise<"restored" | "untouched" |
           ? "deleted by someone else since the set began; left as it is"
           : "holds neither what the set wrote nor what was there before (changed by someone else since the set began); left as it is",
     };
-  if (original !== undefined && entry.inPlace === true) {
-    // In place, as it was written: its other hard links see the original again.
-    await writeInPlace(entry.target, original);
-  } else if (original !== undefined) {
+  if (original !== undefined) {
     // Through a temporary file and a rename, as it was written: never half there.
     await fs.writeFile(entry.temp, original, { flag: "wx", mode: entry.mode ?? 0o666 });
     if (entry.mode !== undefined) await fs.chmod(entry.temp, entry.mode).catch(() => undefined);
@@ -94,11 +82,10 @@ async function loadEntry(
   index: JournalIndex,
   stored: JournalIndex["entries"][number],
 ): Promise<JournalEntry> {
-  const { original, content, ...entry } = stored;
+  const { original, ...entry } = stored;
   return {
     ...entry,
     ...(original === undefined ? {} : { original: await readJournalRange(handle, index, original) }),
-    ...(content === undefined ? {} : { content: await readJournalRange(handle, index, content) }),
   };
 }
 
