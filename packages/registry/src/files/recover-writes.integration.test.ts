@@ -20,6 +20,7 @@ const writerModules = [
   "files/recover-writes",
   "files/recovery-report",
   "files/recovery-sweep",
+  "files/old-leftovers",
   "errors/tools-error",
   "result/bounded-output",
 ];

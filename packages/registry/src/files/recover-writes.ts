@@ -5,7 +5,7 @@ import { hostScope, ownerOf, processGone, threadPrefix } from "../run/host-ident
 import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { readJournalIndex, readJournalRange, type JournalIndex } from "./read-journal.js";
-import type { LeftFile, RecoveryReport } from "./recovery-report.js";
+import { wholeSet, type LeftFile, type RecoveryReport } from "./recovery-report.js";
 import { journalFolder, ownFolder, journalSuffix, type JournalEntry } from "./write-journal.js";
 
 // Rolling back a change set whose writer died while writing it (SIGKILL, a crash, an exit in the
@@ -109,16 +109,16 @@ export async function recoverJournal(path: string, options: { pid?: number } = {
     } catch (error) {
       if (!ToolsError.isInstance(error) || error.code !== "JOURNAL_CORRUPT") throw error;
       rolledBack = false;
-      left.push({ label: "(the whole set)", reason: error.message });
+      left.push({ path: wholeSet, reason: error.message });
     }
     // Cut off while written (no index): no file of the set was touched yet.
     for (const stored of index?.entries ?? []) {
       try {
         const outcome = await rollBack(await loadEntry(handle, index as JournalIndex, stored));
-        if (outcome === "restored") restored.push(stored.label);
-        else if (outcome !== "untouched") left.push({ label: stored.label, reason: outcome.left });
+        if (outcome === "restored") restored.push(stored.target);
+        else if (outcome !== "untouched") left.push({ path: stored.target, reason: outcome.left });
       } catch (error) {
-        left.push({ label: stored.label, reason: `could not be put back: ${errorMessage(error)}` });
+        left.push({ path: stored.target, reason: `could not be put back: ${errorMessage(error)}` });
       }
     }
   } finally {
@@ -147,13 +147,16 @@ export async function recoverJournal(path: string, options: { pid?: number } = {
  */
 export async function keepJournal(path: string, left: readonly LeftFile[]): Promise<string> {
   const kept = `${path.slice(0, -journalSuffix.length)}.left`;
-  const lines = left.map(({ label, reason }) => `${label}: ${reason}`);
+  const lines = left.map(({ path: file, reason }) => `${file}: ${reason}`);
   await fs.writeFile(
     `${kept}.txt`,
     `A change set was not wholly rolled back; these files were left as they are:\n${lines.join("\n")}\nTheir bytes before the set are in ${kept} (after its first line, at the offsets it gives).\n`,
     { mode: 0o600 },
   );
   await fs.rename(path, kept);
+  // Removed a week after it was kept (old-leftovers.ts), not after the set was begun.
+  const now = new Date();
+  await fs.utimes(kept, now, now).catch(() => undefined);
   return kept;
 }
 
@@ -232,7 +235,7 @@ export async function recoverInterruptedWrites(
       if (now - found.mtimeMs > maxRollBackAgeMs) {
         const left = [
           {
-            label: "(the whole set)",
+            path: wholeSet,
             reason: `its writer ended over ${maxRollBackAgeMs / 60_000} minutes before this sweep found it, so it was not rolled back; the files may hold part of the set`,
           },
         ];

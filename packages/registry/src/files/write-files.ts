@@ -353,7 +353,7 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
       }
       done.push(before);
     } catch (error) {
-      const notRestored: string[] = [];
+      const notRestored: Before[] = [];
       // A file with other hard links put back through a rename holds its old text, apart from them.
       const parted: string[] = [];
       for (const written of done.reverse()) {
@@ -362,7 +362,7 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
             if (written.change.content !== null && written.otherLinks > 0)
               parted.push(`${partedLinks(written)}; putting it back gave it its own copy with its old text`);
           },
-          () => notRestored.push(written.label),
+          () => notRestored.push(written),
         );
       }
       const notes = parted.length === 0 ? {} : { warnings: parted.reverse() };
@@ -372,7 +372,7 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
         const reason = `could not be put back after ${before.label} failed: ${errorMessage(error)}`;
         await keepJournal(
           journal,
-          notRestored.map((label) => ({ label, reason })),
+          notRestored.map((file) => ({ path: file.target, reason })),
         ).catch(() => undefined);
       }
       // Saved by another writer meanwhile: with everything put back, nothing was written.
@@ -384,7 +384,7 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
         reason: errorMessage(error),
         cause: error,
         restored: done.length - notRestored.length,
-        notRestored,
+        notRestored: notRestored.map((file) => file.label),
         ...notes,
       };
     }
