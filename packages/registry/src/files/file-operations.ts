@@ -1,17 +1,11 @@
 import * as fs from "node:fs/promises";
 import { readRegularFile } from "./read-regular-file.js";
-import { writeInPlace } from "./write-in-place.js";
 
 /** The file system calls {@link writeFiles} makes; tests inject failures here. */
 export interface FileOperations {
   readFile(path: string): Promise<Uint8Array>;
   /** Writes a new file; `mode` (set exactly, whatever the umask) given when it replaces a file whose mode is kept. */
   writeFile(path: string, data: string | Uint8Array, options: { mode?: number }): Promise<void>;
-  /**
-   * Rewrites an existing regular file's bytes in place (the same inode, so its other hard links
-   * see them): used for a file with more than one link, which a rename would part from the rest.
-   */
-  writeInPlace(path: string, data: string | Uint8Array): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
   stat(path: string): Promise<FileStatus>;
@@ -25,11 +19,11 @@ export interface FileOperations {
 /** What {@link FileOperations.stat} tells of a file (fields of Node's `fs.Stats`). */
 export interface FileStatus {
   readonly mode: number;
-  /** How many names (hard links) the file has. */
+  /**
+   * How many names (hard links) the file has: a file with more than one is given its own copy by
+   * a write (a rename), which the outcome's `warnings` say.
+   */
   readonly nlink: number;
-  /** The device and inode: two names of one file share them. */
-  readonly dev: number;
-  readonly ino: number;
   isDirectory(): boolean;
   isFile(): boolean;
 }
@@ -47,7 +41,6 @@ export const nodeFileOperations: FileOperations = {
     // written all the same, with the mode the umask left.
     await fs.chmod(path, options.mode).catch(() => undefined);
   },
-  writeInPlace: (path, data) => writeInPlace(path, data),
   rename: (from, to) => fs.rename(from, to),
   unlink: (path) => fs.unlink(path),
   stat: (path) => fs.stat(path),

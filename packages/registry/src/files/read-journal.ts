@@ -62,7 +62,7 @@ function checkRange(value: unknown, field: string, dataLength: number): DataRang
 function checkEntry(value: unknown, field: string, dataLength: number): StoredEntry {
   must(typeof value === "object" && value !== null && !Array.isArray(value), field, value, "an object");
   const entry = value as Record<string, unknown>;
-  const { target, label, temp, wrote, present, mode, inPlace } = entry;
+  const { target, label, temp, wrote, present, mode } = entry;
   must(typeof target === "string" && isAbsolute(target), `${field}.target`, target, "an absolute path");
   must(typeof label === "string", `${field}.label`, label, "a string");
   // A roll back deletes the temporary file: one that is not a temporary name beside its target
@@ -90,17 +90,7 @@ function checkEntry(value: unknown, field: string, dataLength: number): StoredEn
     mode,
     "a file mode (an integer from 0 to 0o7777) or nothing",
   );
-  must(
-    inPlace === undefined || typeof inPlace === "boolean",
-    `${field}.inPlace`,
-    inPlace,
-    "true, false or nothing",
-  );
   const original = checkRange(entry.original, `${field}.original`, dataLength);
-  const content = checkRange(entry.content, `${field}.content`, dataLength);
-  const whole = wrote !== undefined && wrote !== null && original !== undefined && content !== undefined;
-  if (inPlace === true && !whole)
-    throw corrupt(`${field} is written in place but lacks what it wrote or its original`);
   return {
     target: target as string,
     label: label as string,
@@ -108,9 +98,7 @@ function checkEntry(value: unknown, field: string, dataLength: number): StoredEn
     ...(wrote === undefined ? {} : { wrote: wrote as string | null }),
     ...(present === undefined ? {} : { present: present as boolean }),
     ...(mode === undefined ? {} : { mode: mode as number }),
-    ...(inPlace === undefined ? {} : { inPlace: inPlace as boolean }),
     ...(original === undefined ? {} : { original }),
-    ...(content === undefined ? {} : { content }),
   };
 }
 
@@ -222,14 +210,9 @@ export function parseJournal(bytes: Uint8Array): Journal | undefined {
     host: index.host,
     pid: index.pid,
     folders: index.folders,
-    entries: index.entries.map(({ original, content, ...entry }) => {
+    entries: index.entries.map(({ original, ...entry }) => {
       const originalBytes = bytesOf(original);
-      const contentBytes = bytesOf(content);
-      return {
-        ...entry,
-        ...(originalBytes === undefined ? {} : { original: originalBytes }),
-        ...(contentBytes === undefined ? {} : { content: contentBytes }),
-      };
+      return { ...entry, ...(originalBytes === undefined ? {} : { original: originalBytes }) };
     }),
   };
 }

@@ -1,13 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import {
-  existsSync,
-  linkSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../testing/fixture-tools.js";
@@ -23,12 +15,12 @@ const writerModules = [
   "files/write-files",
   "files/file-operations",
   "files/temporary-name",
-  "files/write-in-place",
   "files/read-regular-file",
   "files/read-journal",
   "files/recover-writes",
   "files/recovery-report",
   "files/recovery-sweep",
+  "files/old-leftovers",
   "errors/tools-error",
   "result/bounded-output",
 ];
@@ -85,39 +77,6 @@ await writeFiles([{ path: dir + "/big.txt", content: "x".repeat(1 << 20) }], ops
 import { writeFiles } from "./files/write-files.js";
 const outcome = await writeFiles([{ path: process.argv[2] + "/other.txt", content: "other\\n" }]);
 console.log(JSON.stringify({ ok: outcome.ok, warnings: outcome.warnings ?? [] }));
-`,
-  "linked.js": `
-import { writeInPlace } from "./files/write-in-place.js";
-import { nodeFileOperations } from "./files/file-operations.js";
-import { writeFiles } from "./files/write-files.js";
-import { reaperPid } from "./run/process-mark.js";
-const [dir, where] = process.argv.slice(2);
-const stop = () => {
-  console.log(JSON.stringify({ reaper: reaperPid() }));
-  setInterval(() => {}, 1000);
-  return new Promise(() => {});
-};
-const ops = {
-  ...nodeFileOperations,
-  // "rename": a.txt is written in place, then the set stops before b.txt's rename.
-  rename: where === "rename" ? stop : nodeFileOperations.rename,
-  // "in-place": the set stops halfway through writing a.txt in place.
-  writeInPlace: async (path, data) => {
-    if (where !== "in-place") return writeInPlace(path, data);
-    const { open } = await import("node:fs/promises");
-    const handle = await open(path, "r+");
-    await handle.write(Buffer.from(data).subarray(0, 3), 0, 3, 0);
-    await handle.close();
-    return stop();
-  },
-};
-await writeFiles(
-  [
-    { path: dir + "/a.txt", expected: "linked original\\n", content: "a new text, longer than the original\\n" },
-    { path: dir + "/b.txt", expected: "b\\n", content: "B\\n" },
-  ],
-  ops,
-);
 `,
 };
 
@@ -264,51 +223,5 @@ describe("a writer killed in the middle of a change set", () => {
     const reaper = await killHalfway(writerFolder(true), "single.js");
     expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
     expect(untouched()).toBe(true);
-  });
-});
-
-describe("a writer killed while a set rewrites a hard-linked file in place", () => {
-  let work: string;
-  let env: NodeJS.ProcessEnv;
-
-  async function killAt(where: "rename" | "in-place"): Promise<number> {
-    work = tempDir();
-    env = { ...process.env, TMPDIR: tempDir() };
-    writeFileSync(join(work, "a.txt"), "linked original\n");
-    linkSync(join(work, "a.txt"), join(work, "a-link.txt"));
-    writeFileSync(join(work, "b.txt"), "b\n");
-    const host = spawn(process.execPath, ["linked.js", work, where], {
-      cwd: writerFolder(true),
-      env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    children.push(host);
-    const { reaper } = JSON.parse(await firstLine(host)) as { reaper: number };
-    host.kill("SIGKILL");
-    return reaper;
-  }
-
-  const inode = (name: string) => statSync(join(work, name)).ino;
-  const restored = () =>
-    readFileSync(join(work, "a.txt"), "utf8") === "linked original\n" &&
-    readFileSync(join(work, "a-link.txt"), "utf8") === "linked original\n" &&
-    readFileSync(join(work, "b.txt"), "utf8") === "b\n";
-
-  it("puts the file back in place once written: both names read the original, still one file", async () => {
-    const reaper = await killAt("rename");
-    expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
-    expect(restored()).toBe(true);
-    expect(inode("a.txt")).toBe(inode("a-link.txt"));
-    expect(statSync(join(work, "a.txt")).nlink).toBe(2);
-    expect(readdirSync(work).sort()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
-  });
-
-  it("puts the file back when the write in place was cut off halfway", async () => {
-    const reaper = await killAt("in-place");
-    // Killed with the new bytes' start over the original: "a n" + "ked original\n".
-    expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
-    expect(restored()).toBe(true);
-    expect(inode("a.txt")).toBe(inode("a-link.txt"));
-    expect(readdirSync(work).sort()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
   });
 });

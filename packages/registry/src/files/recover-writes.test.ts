@@ -1,7 +1,6 @@
 import {
   chmodSync,
   existsSync,
-  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -9,9 +8,9 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
-import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -39,6 +38,9 @@ function stoppingAt(operation: "rename" | "unlink" | "writeFile", nth: number): 
     },
   };
 }
+
+/** `text` as a regular expression matching it literally. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const changedReason =
   "holds neither what the set wrote nor what was there before (changed by someone else since the set began); left as it is";
@@ -108,7 +110,7 @@ describe("rolling back a set whose writer stopped", () => {
         begunAt: expect.any(Number),
         recoveredAt: expect.any(Number),
         rolledBack: true,
-        restored: ["a.txt", "new/deep/n.txt", "b.txt"],
+        restored: [at("a.txt"), at("new/deep/n.txt"), at("b.txt")],
         left: [],
       },
     ]);
@@ -168,7 +170,7 @@ describe("rolling back a set whose writer stopped", () => {
 
     // Fresh, of this boot and namespace, its writer gone: rolled back.
     const reports = await recoverInterruptedWrites();
-    expect(reports).toMatchObject([{ restored: ["a.txt", "new/deep/n.txt", "b.txt"], left: [] }]);
+    expect(reports).toMatchObject([{ restored: [at("a.txt"), at("new/deep/n.txt"), at("b.txt")], left: [] }]);
     expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
   });
 
@@ -183,7 +185,7 @@ describe("rolling back a set whose writer stopped", () => {
     await stopped(changes, stoppingAt("unlink", 2), () => !existsSync(at("d.txt")));
     const [journal] = journals();
     const report = await recoverJournal(join(journalFolder(), journal!));
-    expect(report).toMatchObject({ restored: ["a.txt", "d.txt"], left: [] });
+    expect(report).toMatchObject({ restored: [at("a.txt"), at("d.txt")], left: [] });
     expect(statSync(at("d.txt")).mode & 0o777).toBe(0o600);
     expect(read("a.txt")).toBe("a.txt\n");
     expect(listing()).toEqual(["a.txt", "b.txt", "c.txt", "d.txt"]);
@@ -195,15 +197,17 @@ describe("rolling back a set whose writer stopped", () => {
     writeFileSync(at("a.txt"), "saved by an editor after the crash\n");
     const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
     expect(report).toMatchObject({
-      restored: ["new/deep/n.txt", "b.txt"],
-      left: [{ label: "a.txt", reason: changedReason }],
+      restored: [at("new/deep/n.txt"), at("b.txt")],
+      left: [{ path: at("a.txt"), reason: changedReason }],
     });
     expect(read("a.txt")).toBe("saved by an editor after the crash\n");
     expect(read("b.txt")).toBe("b.txt\n");
     // The journal is kept for a human, with its original bytes, and a note saying why.
     const kept = journals();
     expect(kept.map((name) => name.replace(/^.*?\./, "."))).toEqual([".left", ".left.txt"]);
-    expect(readFileSync(join(journalFolder(), kept[1]!), "utf8")).toContain(`a.txt: ${changedReason}`);
+    expect(readFileSync(join(journalFolder(), kept[1]!), "utf8")).toContain(
+      `${at("a.txt")}: ${changedReason}`,
+    );
     const journal = parseJournal(readFileSync(join(journalFolder(), kept[0]!)));
     expect(Buffer.from(journal!.entries[0]!.original!).toString()).toBe("a.txt\n");
     // A kept journal is no longer swept.
@@ -219,7 +223,10 @@ describe("rolling back a set whose writer stopped", () => {
     );
     writeFileSync(at("c.txt"), "edited\n");
     const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
-    expect(report).toMatchObject({ restored: ["a.txt"], left: [{ label: "c.txt", reason: changedReason }] });
+    expect(report).toMatchObject({
+      restored: [at("a.txt")],
+      left: [{ path: at("c.txt"), reason: changedReason }],
+    });
     expect([read("a.txt"), read("c.txt")]).toEqual(["a.txt\n", "edited\n"]);
     expect(listing()).toEqual(["a.txt", "b.txt", "c.txt", "d.txt"]);
   });
@@ -293,7 +300,7 @@ describe("rolling back a set whose writer stopped", () => {
       warnings: [
         expect.stringMatching(
           new RegExp(
-            `^rolled back a change set that process ${process.pid} left half written when it ended \\(begun [^,]+Z, rolled back [^)]+Z\\): restored 3 files: a\\.txt, new/deep/n\\.txt, b\\.txt$`,
+            `^rolled back a change set that process ${process.pid} left half written when it ended \\(begun [^,]+Z, rolled back [^)]+Z\\): restored 3 files: ${escaped(at("a.txt"))}, ${escaped(at("new/deep/n.txt"))}, ${escaped(at("b.txt"))}; those files hold their content from before that set; if that set was a change you wanted, make it again$`,
           ),
         ),
       ],
@@ -310,6 +317,45 @@ describe("rolling back a set whose writer stopped", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("removes kept journals, their notes and untaken reports over a week old, telling only the fresh report", async () => {
+    mkdirSync(journalFolder(), { mode: 0o700, recursive: true });
+    const report = (path: string) =>
+      JSON.stringify({
+        pid: 999999999,
+        begunAt: Date.now(),
+        recoveredAt: Date.now(),
+        rolledBack: true,
+        restored: [path],
+        left: [],
+      });
+    const inFolder = (name: string) => join(journalFolder(), name);
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60_000);
+    for (const [name, text] of [
+      ["999999999-1-0-old.left", "journal"],
+      ["999999999-1-0-old.left.txt", "note"],
+      ["000000000000.recovered.json", report(at("old.txt"))],
+      ["000000000001.recovered.part", report(at("old-part.txt"))],
+    ] as const) {
+      writeFileSync(inFolder(name), text, { mode: 0o600 });
+      utimesSync(inFolder(name), eightDaysAgo, eightDaysAgo);
+    }
+    writeFileSync(inFolder("999999999-1-0-new.left"), "journal", { mode: 0o600 });
+    writeFileSync(inFolder("999999999-1-0-new.left.txt"), "note", { mode: 0o600 });
+    writeFileSync(inFolder("000000000002.recovered.json"), report(at("fresh.txt")), { mode: 0o600 });
+    // Past this process's once-a-second sweep, whatever wrote before (the test before
+    // moved the clock 4 s on).
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 60_000);
+    let outcome;
+    try {
+      outcome = await writeFiles([{ path: at("other.txt"), content: "other\n" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(outcome?.warnings).toEqual([expect.stringContaining(`restored 1 file: ${at("fresh.txt")};`)]);
+    expect(journals()).toEqual(["999999999-1-0-new.left", "999999999-1-0-new.left.txt"]);
   });
 
   it("keeps a corrupted journal as .left with a reason naming the field, and rolls nothing back from it", async () => {
@@ -398,7 +444,7 @@ describe("rolling back a set whose writer stopped", () => {
         expect.objectContaining({
           rolledBack: false,
           restored: [],
-          left: [{ label: "(the whole set)", reason: expect.stringContaining(problem) as string }],
+          left: [{ path: "(the whole set)", reason: expect.stringContaining(problem) as string }],
           kept: expect.stringMatching(/\.left$/) as string,
         }),
       ]);
@@ -446,33 +492,5 @@ describe("rolling back a set whose writer stopped", () => {
     expect(await recoverInterruptedWrites()).toEqual([]);
     expect(bytesRead() - before).toBeLessThan(1 << 20);
     expect(existsSync(path)).toBe(true);
-  });
-
-  it("journals a lone change of a hard-linked file whole, and puts it back in place when its write was cut off", async () => {
-    linkSync(at("a.txt"), at("a-link.txt"));
-    const halfway: FileOperations = {
-      ...nodeFileOperations,
-      // Writes the first two bytes in place, and never more.
-      writeInPlace: async (path, data) => {
-        const handle = await open(path, "r+");
-        await handle.write(Buffer.from(data).subarray(0, 2), 0, 2, 0);
-        await handle.close();
-        return new Promise<void>(() => undefined);
-      },
-    };
-    await stopped(
-      [{ path: at("a.txt"), content: "AB, a longer text\n" }],
-      halfway,
-      () => read("a-link.txt") === "ABtxt\n",
-    );
-    const journal = parseJournal(readFileSync(join(journalFolder(), journals()[0]!)));
-    expect(journal?.entries).toMatchObject([{ target: at("a.txt"), present: true, inPlace: true }]);
-    expect(Buffer.from(journal!.entries[0]!.original!).toString()).toBe("a.txt\n");
-    expect(Buffer.from(journal!.entries[0]!.content!).toString()).toBe("AB, a longer text\n");
-    const [report] = await recoverInterruptedWrites({ owner: threadPrefix() });
-    expect(report).toMatchObject({ restored: [at("a.txt")], left: [] });
-    expect([read("a.txt"), read("a-link.txt")]).toEqual(["a.txt\n", "a.txt\n"]);
-    expect(statSync(at("a.txt")).ino).toBe(statSync(at("a-link.txt")).ino);
-    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt", "c.txt", "d.txt"]);
   });
 });

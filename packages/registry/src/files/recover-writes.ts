@@ -5,8 +5,7 @@ import { hostScope, ownerOf, processGone, threadPrefix } from "../run/host-ident
 import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import { readRegularFile } from "./read-regular-file.js";
 import { readJournalIndex, readJournalRange, type JournalIndex } from "./read-journal.js";
-import type { LeftFile, RecoveryReport } from "./recovery-report.js";
-import { cutOffInPlace, writeInPlace } from "./write-in-place.js";
+import { wholeSet, type LeftFile, type RecoveryReport } from "./recovery-report.js";
 import { journalFolder, ownFolder, journalSuffix, type JournalEntry } from "./write-journal.js";
 
 // Rolling back a change set whose writer died while writing it (SIGKILL, a crash, an exit in the
@@ -33,18 +32,10 @@ async function current(path: string): Promise<Uint8Array | null> {
   });
 }
 
-/** Whether `now` is what the entry's set left there: all it wrote, or, in place, part of it. */
+/** Whether `now` is what the entry's set wrote there. */
 function writtenBySet(entry: JournalEntry, now: Uint8Array | null): boolean {
   if (entry.wrote === null) return now === null;
-  if (now === null) return false;
-  if (sha256(now) === entry.wrote) return true;
-  // Written in place and cut off midway: the new bytes over the original's tail.
-  return (
-    entry.inPlace === true &&
-    entry.original !== undefined &&
-    entry.content !== undefined &&
-    cutOffInPlace(now, entry.original, entry.content)
-  );
+  return now !== null && sha256(now) === entry.wrote;
 }
 
 /**
@@ -69,10 +60,7 @@ async function rollBack(entry: JournalEntry): Promise<"restored" | "untouched" |
           ? "deleted by someone else since the set began; left as it is"
           : "holds neither what the set wrote nor what was there before (changed by someone else since the set began); left as it is",
     };
-  if (original !== undefined && entry.inPlace === true) {
-    // In place, as it was written: its other hard links see the original again.
-    await writeInPlace(entry.target, original);
-  } else if (original !== undefined) {
+  if (original !== undefined) {
     // Through a temporary file and a rename, as it was written: never half there.
     await fs.writeFile(entry.temp, original, { flag: "wx", mode: entry.mode ?? 0o666 });
     if (entry.mode !== undefined) await fs.chmod(entry.temp, entry.mode).catch(() => undefined);
@@ -94,11 +82,10 @@ async function loadEntry(
   index: JournalIndex,
   stored: JournalIndex["entries"][number],
 ): Promise<JournalEntry> {
-  const { original, content, ...entry } = stored;
+  const { original, ...entry } = stored;
   return {
     ...entry,
     ...(original === undefined ? {} : { original: await readJournalRange(handle, index, original) }),
-    ...(content === undefined ? {} : { content: await readJournalRange(handle, index, content) }),
   };
 }
 
@@ -122,16 +109,16 @@ export async function recoverJournal(path: string, options: { pid?: number } = {
     } catch (error) {
       if (!ToolsError.isInstance(error) || error.code !== "JOURNAL_CORRUPT") throw error;
       rolledBack = false;
-      left.push({ label: "(the whole set)", reason: error.message });
+      left.push({ path: wholeSet, reason: error.message });
     }
     // Cut off while written (no index): no file of the set was touched yet.
     for (const stored of index?.entries ?? []) {
       try {
         const outcome = await rollBack(await loadEntry(handle, index as JournalIndex, stored));
-        if (outcome === "restored") restored.push(stored.label);
-        else if (outcome !== "untouched") left.push({ label: stored.label, reason: outcome.left });
+        if (outcome === "restored") restored.push(stored.target);
+        else if (outcome !== "untouched") left.push({ path: stored.target, reason: outcome.left });
       } catch (error) {
-        left.push({ label: stored.label, reason: `could not be put back: ${errorMessage(error)}` });
+        left.push({ path: stored.target, reason: `could not be put back: ${errorMessage(error)}` });
       }
     }
   } finally {
@@ -160,13 +147,16 @@ export async function recoverJournal(path: string, options: { pid?: number } = {
  */
 export async function keepJournal(path: string, left: readonly LeftFile[]): Promise<string> {
   const kept = `${path.slice(0, -journalSuffix.length)}.left`;
-  const lines = left.map(({ label, reason }) => `${label}: ${reason}`);
+  const lines = left.map(({ path: file, reason }) => `${file}: ${reason}`);
   await fs.writeFile(
     `${kept}.txt`,
     `A change set was not wholly rolled back; these files were left as they are:\n${lines.join("\n")}\nTheir bytes before the set are in ${kept} (after its first line, at the offsets it gives).\n`,
     { mode: 0o600 },
   );
   await fs.rename(path, kept);
+  // Removed a week after it was kept (old-leftovers.ts), not after the set was begun.
+  const now = new Date();
+  await fs.utimes(kept, now, now).catch(() => undefined);
   return kept;
 }
 
@@ -245,7 +235,7 @@ export async function recoverInterruptedWrites(
       if (now - found.mtimeMs > maxRollBackAgeMs) {
         const left = [
           {
-            label: "(the whole set)",
+            path: wholeSet,
             reason: `its writer ended over ${maxRollBackAgeMs / 60_000} minutes before this sweep found it, so it was not rolled back; the files may hold part of the set`,
           },
         ];

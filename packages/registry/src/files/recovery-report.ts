@@ -12,10 +12,16 @@ import { readRegularFile } from "./read-regular-file.js";
 
 /** A file a roll back did not touch. */
 export interface LeftFile {
-  /** How the writer named it. */
-  readonly label: string;
+  /**
+   * Its absolute path (never the writer's label, relative to a working folder: a report may
+   * reach another session), or {@link wholeSet}.
+   */
+  readonly path: string;
   readonly reason: string;
 }
+
+/** The {@link LeftFile.path} of a set not rolled back at all (found too late, or corrupt). */
+export const wholeSet = "(the whole set)";
 
 /** What recovering one journal did. */
 export interface RecoveryReport {
@@ -27,7 +33,7 @@ export interface RecoveryReport {
   readonly recoveredAt: number;
   /** False when the set was not rolled back (found too late, or its journal is corrupt). */
   readonly rolledBack: boolean;
-  /** The files put back as they were before the set (or removed, when the set created them). */
+  /** The files put back as they were before the set (or removed, when the set created them), by absolute path. */
   readonly restored: readonly string[];
   /** The files left as they are (or, not rolled back, why); the journal is then kept. */
   readonly left: readonly LeftFile[];
@@ -43,23 +49,24 @@ export function worthTelling(report: RecoveryReport): boolean {
 /** Most files a report names; the rest are counted. */
 const namedFiles = 20;
 
-function fileList(labels: readonly string[]): string {
-  const { items, note } = boundList(labels, namedFiles, "files");
+function fileList(paths: readonly string[]): string {
+  const { items, note } = boundList(paths, namedFiles, "files");
   return [...items, ...(note === "" ? [] : [note])].join(", ");
 }
 
 /**
- * A report in words, for a tool to show: "rolled back a change set that process 4242 left half
- * written when it ended (begun 2026-12-06T10:58:23.000Z, rolled back …): restored 2 files: a.txt,
- * b.txt".
+ * A report in words, for a tool to show, naming files by absolute path and ending with what to
+ * do: "rolled back a change set that process 4242 left half written when it ended (begun
+ * 2026-12-06T10:58:23.000Z, rolled back …): restored 2 files: /w/a.txt, /w/b.txt; those files
+ * hold their content from before that set; if that set was a change you wanted, make it again".
  */
 export function describeRecovery(report: RecoveryReport): string {
   const writer = report.pid === undefined ? "a process" : `process ${report.pid}`;
   const begun = new Date(report.begunAt).toISOString();
   const kept = report.kept === undefined ? "" : `; the bytes from before the set are kept in ${report.kept}`;
-  const left = report.left.map(({ label, reason }) => `${label} (${reason})`);
+  const left = report.left.map(({ path, reason }) => `${path} (${reason})`);
   if (!report.rolledBack) {
-    return `found a change set that ${writer} left half written when it ended (begun ${begun}) and did not roll it back: ${left.join("; ")}${kept}`;
+    return `found a change set that ${writer} left half written when it ended (begun ${begun}) and did not roll it back: ${left.join("; ")}${kept}; the files it was writing may hold part of it: check them before relying on them`;
   }
   const done = `rolled back a change set that ${writer} left half written when it ended (begun ${begun}, rolled back ${new Date(report.recoveredAt).toISOString()})`;
   const restored =
@@ -70,17 +77,41 @@ export function describeRecovery(report: RecoveryReport): string {
     left.length === 0
       ? ""
       : `; left ${left.length} ${countNoun(left.length, "files")} as ${left.length === 1 ? "it is" : "they are"}: ${fileList(left)}`;
-  return `${done}: ${restored}${leftText}${kept}`;
+  const advice = [
+    ...(report.restored.length === 0
+      ? []
+      : [
+          `${left.length === 0 ? "those" : "the restored"} files hold their content from before that set; if that set was a change you wanted, make it again`,
+        ]),
+    ...(left.length === 0
+      ? []
+      : ["the files left as they are were changed since by someone else: check them"]),
+  ];
+  return `${done}: ${restored}${leftText}${kept}${advice.map((text) => `; ${text}`).join("")}`;
 }
 
 /** How a saved report's name ends (never a journal's: no sweep takes it for one). */
 export const savedReportSuffix = ".recovered.json";
 
-/** Saves reports worth telling in the journal folder `folder`, for the next `writeFiles` to tell. */
+/** How the name of a report being saved ends: no taker reads it before its rename. */
+export const unsavedReportSuffix = ".recovered.part";
+
+/**
+ * Saves reports worth telling in the journal folder `folder`, for the next `writeFiles` to tell:
+ * each written whole under a name no taker reads (`<random>.recovered.part`), then renamed to
+ * `<random>.recovered.json`, so that a taker never reads one half written.
+ */
 export async function saveRecoveryReports(folder: string, reports: readonly RecoveryReport[]): Promise<void> {
   for (const report of reports.filter(worthTelling)) {
-    const path = join(folder, `${randomBytes(6).toString("hex")}${savedReportSuffix}`);
-    await fs.writeFile(path, JSON.stringify(report), { flag: "wx", mode: 0o600 });
+    const name = randomBytes(6).toString("hex");
+    const unsaved = join(folder, `${name}${unsavedReportSuffix}`);
+    try {
+      await fs.writeFile(unsaved, JSON.stringify(report), { flag: "wx", mode: 0o600 });
+      await fs.rename(unsaved, join(folder, `${name}${savedReportSuffix}`));
+    } catch (error) {
+      await fs.unlink(unsaved).catch(() => undefined);
+      throw error;
+    }
   }
 }
 
@@ -100,7 +131,7 @@ function checkReport(value: unknown): RecoveryReport | undefined {
       (file: unknown) =>
         typeof file === "object" &&
         file !== null &&
-        typeof (file as LeftFile).label === "string" &&
+        typeof (file as LeftFile).path === "string" &&
         typeof (file as LeftFile).reason === "string",
     ) &&
     (report.kept === undefined || typeof report.kept === "string");

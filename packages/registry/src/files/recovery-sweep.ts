@@ -2,12 +2,12 @@ import * as fs from "node:fs/promises";
 import { recoverInterruptedWrites } from "./recover-writes.js";
 import {
   describeRecovery,
-  savedReportSuffix,
   takeRecoveryReports,
   worthTelling,
   type RecoveryReport,
 } from "./recovery-report.js";
-import { journalFolder, ownFolder } from "./write-journal.js";
+import { removeOldLeftovers } from "./old-leftovers.js";
+import { journalFolder, journalSuffix, ownFolder } from "./write-journal.js";
 
 /**
  * How often at most `writeFiles` looks for sets that other processes left half written: the
@@ -20,7 +20,8 @@ let nextSweep = 0;
 /**
  * Rolls back the sets other processes left half written when they died, before this one reads
  * (at most once a second per process), and takes the reports of those their reapers rolled
- * back: what was done, in words, for the outcome's `warnings`.
+ * back: what was done, in words, for the outcome's `warnings`. Kept journals, their notes and
+ * untaken reports over a week old are removed first.
  */
 export async function sweepInterruptedWrites(): Promise<string[]> {
   if (Date.now() < nextSweep) return [];
@@ -31,11 +32,15 @@ export async function sweepInterruptedWrites(): Promise<string[]> {
   return [...saved, ...recovered].filter(worthTelling).map(describeRecovery);
 }
 
-/** The reports reapers saved in `folder` (a folder of this user's only), each taken once. */
+/**
+ * The reports reapers saved in `folder` (a folder of this user's only), each taken once, after
+ * the leftovers over a week old are removed (a report that old is not told).
+ */
 async function takeSavedReports(folder: string): Promise<RecoveryReport[]> {
   try {
     const names = await fs.readdir(folder);
-    if (!names.some((name) => name.endsWith(savedReportSuffix)) || !(await ownFolder(folder))) return [];
+    if (!names.some((name) => !name.endsWith(journalSuffix)) || !(await ownFolder(folder))) return [];
+    await removeOldLeftovers(folder, names);
     return await takeRecoveryReports(folder, names);
   } catch {
     return [];

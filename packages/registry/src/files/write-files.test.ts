@@ -196,36 +196,50 @@ describe("writeFiles", () => {
     expect(listing()).toEqual(["a.txt", "b.txt"]);
   });
 
-  it("rewrites a hard-linked file in place: every name of it sees the edit, its inode and mode stay", async () => {
+  it("gives a hard-linked file its own copy and says so: the other names keep the old text", async () => {
     linkSync(at("a.txt"), at("a-link.txt"));
+    linkSync(at("a.txt"), at("a-link-2.txt"));
     chmodSync(at("a.txt"), 0o640);
-    const inode = statSync(at("a.txt")).ino;
-    expect(
-      await writeFiles([{ path: at("a.txt"), expected: "a\n", content: "A, longer than before\n" }]),
-    ).toEqual({
+    expect(await writeFiles([{ path: at("a.txt"), expected: "a\n", content: "A\n" }])).toEqual({
       ok: true,
       changed: [at("a.txt")],
+      warnings: [
+        `${at("a.txt")} had 2 other hard links; the edit gave it its own copy, and the other names keep the old text`,
+      ],
     });
-    expect(read("a-link.txt")).toBe("A, longer than before\n");
-    // Through the other name, shorter, unchecked and in a set.
+    expect([read("a.txt"), read("a-link.txt"), read("a-link-2.txt")]).toEqual(["A\n", "a\n", "a\n"]);
+    expect([statSync(at("a.txt")).nlink, statSync(at("a-link.txt")).nlink]).toEqual([1, 2]);
+    expect(statSync(at("a.txt")).mode & 0o7777).toBe(0o640);
+    // Unchecked and in a set, through another name: one link left, said in the singular.
     const outcome = await writeFiles([
       { path: at("a-link.txt"), content: "x\n" },
       { path: at("b.txt"), content: "B\n" },
     ]);
-    expect(outcome.ok).toBe(true);
-    expect([read("a.txt"), read("a-link.txt"), read("b.txt")]).toEqual(["x\n", "x\n", "B\n"]);
-    for (const name of ["a.txt", "a-link.txt"]) {
-      const info = statSync(at(name));
-      expect([info.ino, info.nlink, info.mode & 0o7777], name).toEqual([inode, 2, 0o640]);
-    }
-    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
+    expect(outcome).toEqual({
+      ok: true,
+      changed: [at("a-link.txt"), at("b.txt")],
+      warnings: [
+        `${at("a-link.txt")} had 1 other hard link; the edit gave it its own copy, and the other names keep the old text`,
+      ],
+    });
+    expect([read("a.txt"), read("a-link.txt"), read("a-link-2.txt")]).toEqual(["A\n", "x\n", "a\n"]);
+    expect(listing()).toEqual(["a-link-2.txt", "a-link.txt", "a.txt", "b.txt"]);
   });
 
-  it("puts a hard-linked file back in place when a later write of its set fails", async () => {
+  it("writes one name of a hard-linked file and deletes another in one set", async () => {
     linkSync(at("a.txt"), at("a-link.txt"));
-    const inode = statSync(at("a.txt")).ino;
-    // a.txt is written in place (no rename), then b.txt's rename fails.
-    const failing = failingOn("rename", (call) => call === 1, "disk full (injected)");
+    const outcome = await writeFiles([
+      { path: at("a.txt"), label: "a.txt", expected: "a\n", content: "A\n" },
+      { path: at("a-link.txt"), label: "a-link.txt", expected: "a\n", content: null },
+    ]);
+    expect(outcome).toMatchObject({ ok: true, changed: [at("a.txt"), at("a-link.txt")] });
+    expect(read("a.txt")).toBe("A\n");
+    expect(listing()).toEqual(["a.txt", "b.txt"]);
+  });
+
+  it("says a hard-linked file put back after a failed set is its own copy now, with its old text", async () => {
+    linkSync(at("a.txt"), at("a-link.txt"));
+    const failing = failingOn("rename", (call) => call === 2, "disk full (injected)");
     const outcome = await writeFiles(
       [
         { path: at("a.txt"), label: "a.txt", content: "A\n" },
@@ -233,25 +247,17 @@ describe("writeFiles", () => {
       ],
       failing,
     );
-    expect(outcome).toMatchObject({ ok: false, failed: "b.txt", restored: 1, notRestored: [] });
-    expect([read("a.txt"), read("a-link.txt"), read("b.txt")]).toEqual(["a\n", "a\n", "b\n"]);
-    expect([statSync(at("a.txt")).ino, statSync(at("a-link.txt")).ino]).toEqual([inode, inode]);
-    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
-  });
-
-  it("refuses two names of one hard-linked file in one set, writing nothing", async () => {
-    linkSync(at("a.txt"), at("a-link.txt"));
-    const outcome = await writeFiles([
-      { path: at("a.txt"), label: "a.txt", expected: "a\n", content: "A\n" },
-      { path: at("a-link.txt"), label: "a-link.txt", expected: "a\n", content: "L\n" },
-    ]);
     expect(outcome).toMatchObject({
       ok: false,
-      failed: "a-link.txt",
-      reason: "a-link.txt is the same file as a.txt (through a hard link); give each file once",
-      restored: 0,
+      failed: "b.txt",
+      restored: 1,
+      notRestored: [],
+      warnings: [
+        `${at("a.txt")} had 1 other hard link; putting it back gave it its own copy with its old text`,
+      ],
     });
-    expect(read("a.txt")).toBe("a\n");
+    expect([read("a.txt"), read("a-link.txt"), read("b.txt")]).toEqual(["a\n", "a\n", "b\n"]);
+    expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
   });
 
   it("writes through a symlink to the file it points at", async () => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import { errorMessage } from "../errors/tools-error.js";
+import { countNoun } from "../result/bounded-output.js";
 import { startReaper } from "../run/process-mark.js";
 import { nodeFileOperations, type FileOperations } from "./file-operations.js";
 import { keepJournal } from "./recover-writes.js";
@@ -39,10 +40,12 @@ export interface MovedFile {
 }
 
 /**
- * What {@link writeFiles} did. Any outcome may carry `warnings`: what this call found and did
- * before writing, which the caller should show (a change set another process left half written
+ * What {@link writeFiles} did. Any outcome may carry `warnings`, which the caller should show:
+ * what this call found and did before writing (a change set another process left half written
  * when it died, rolled back: "rolled back a change set that process 4242 left half written when
- * it ended (begun …, rolled back …): restored 2 files: a.txt, b.txt"). Absent when there is none.
+ * it ended (begun …, rolled back …): restored 2 files: /w/a.txt, /w/b.txt; …"), and a written
+ * file that had other hard links ("/w/a.txt had 1 other hard link; the edit gave it its own copy,
+ * and the other names keep the old text"). Absent when there is none.
  */
 export type WriteOutcome =
   /** Every change was written; `changed` lists the paths written or deleted, in the given order. */
@@ -70,8 +73,6 @@ interface Before {
   readonly label: string;
   /** The path written: the symlink's target for a symlink. */
   readonly target: string;
-  /** The file written, for telling two changes of one file apart: `target`, or a hard-linked file's device and inode. */
-  readonly file: string;
   /**
    * The bytes before the write, or undefined when the file did not exist, could not be read, or
    * was not read (a lone unchecked change, which nothing compares or puts back).
@@ -81,11 +82,8 @@ interface Before {
   readonly present: boolean;
   /** The mode before the write (kept by the new file), or undefined when nothing was there. */
   readonly mode: number | undefined;
-  /**
-   * Written in place rather than renamed over: a regular file with other hard links (which keep
-   * seeing it), whose original could be read (to put back).
-   */
-  readonly inPlace: boolean;
+  /** How many other names (hard links) the file had: a write gives it its own copy, apart from them. */
+  readonly otherLinks: number;
   /** The temporary file the new content (or, on a roll back, the original) is written to. */
   readonly temp: string;
 }
@@ -108,17 +106,13 @@ async function readBefore(
   // The mode is read apart from the bytes: a file that cannot be read still keeps its mode.
   const info = await ops.stat(target).catch(() => undefined);
   const mode = info === undefined ? undefined : info.mode & 0o7777;
-  // A rename would part the file from its other names: it is written in place, and its original
-  // is kept to put back (a cut-off write in place leaves it half written).
-  const linked = change.content !== null && info !== undefined && info.isFile() && info.nlink > 1;
+  // The rename parts a file from its other names (they keep the old text), which the outcome
+  // says. It is never rewritten in place: a write cut off there leaves it half written, and the
+  // change reaches every name, also one in a store other projects share (pnpm's node_modules).
+  const otherLinks = info !== undefined && info.isFile() ? Math.max(0, info.nlink - 1) : 0;
   // A lone change without a check is neither compared nor put back: a large file is not read.
   const original =
-    alone && change.expected === undefined && !linked
-      ? undefined
-      : await ops.readFile(target).catch(() => undefined);
-  const inPlace = linked && original !== undefined;
-  // Two names of one file: hard links, which no real path tells apart.
-  const file = linked ? `${info.dev}:${info.ino}` : target;
+    alone && change.expected === undefined ? undefined : await ops.readFile(target).catch(() => undefined);
   // A file that is there but cannot be read is there: "must not exist" does not hold for it.
   const present = mode !== undefined || original !== undefined;
   if (
@@ -130,7 +124,7 @@ async function readBefore(
     return { path: change.path, label, reason };
   }
   const temp = join(dirname(target), temporaryName(basename(target)));
-  return { change, label, target, file, original, present, mode, inPlace, temp };
+  return { change, label, target, original, present, mode, otherLinks, temp };
 }
 
 /**
@@ -222,10 +216,8 @@ async function replaceFile(
 
 /** Puts one file back as it was (rewritten, or removed if it did not exist). */
 async function restore(ops: FileOperations, before: Before): Promise<void> {
-  // In place, as it was written: its other hard links see the original again.
-  if (before.original && before.inPlace) await ops.writeInPlace(before.target, before.original);
   // Through the temporary file the journal names (free again after its rename).
-  else if (before.original) await replaceFile(ops, before.target, before.temp, before.original, before.mode);
+  if (before.original) await replaceFile(ops, before.target, before.temp, before.original, before.mode);
   // There but unreadable before the write: nothing to put back, and removing it would lose it.
   else if (before.mode !== undefined) throw new Error("it could not be read before the write");
   else
@@ -262,24 +254,17 @@ async function missingFolders(ops: FileOperations, targets: readonly string[]): 
 /**
  * Writes the journal of a set about to be written (see write-journal.ts), and makes sure this
  * thread's reaper runs, to roll the set back if this process dies before it is done. A single
- * file is done with its one rename: only its temporary file is recorded; one written in place
- * is recorded whole, with what it writes (a write cut off midway is told by it). Undefined when
- * no journal could be written.
+ * file is done with its one rename: only its temporary file is recorded. Undefined when no
+ * journal could be written.
  */
 async function journalFor(ops: FileOperations, ordered: readonly Before[]): Promise<string | undefined> {
   const whole = ordered.length > 1;
   const entries: JournalEntry[] = ordered.map((before) => {
     const { content } = before.change;
     const entry = { target: before.target, label: before.label, temp: before.temp };
-    if (!whole && !before.inPlace) return entry;
+    if (!whole) return entry;
     const wrote = content === null ? null : createHash("sha256").update(content).digest("hex");
-    const full = { ...entry, wrote, present: before.present, mode: before.mode, original: before.original };
-    if (!before.inPlace || content === null) return full;
-    return {
-      ...full,
-      inPlace: true,
-      content: typeof content === "string" ? Buffer.from(content, "utf8") : content,
-    };
+    return { ...entry, wrote, present: before.present, mode: before.mode, original: before.original };
   });
   const created = ordered.filter((before) => before.change.content !== null && !before.present);
   const folders = await missingFolders(
@@ -298,9 +283,9 @@ async function journalFor(ops: FileOperations, ordered: readonly Before[]): Prom
  * meanwhile is not overwritten, the files already written are put back, and the outcome is
  * `moved` too.
  * Then each file is written through a temporary file and a rename, keeping an existing file's
- * mode and creating missing folders; a file with other hard links (nlink > 1) is rewritten in
- * place instead, so that every name of it sees the change (its inode, owner and mode stay);
- * deletions come after every write. If any step fails, the files already changed are put back
+ * mode and creating missing folders; a file with other hard links (nlink > 1) gets its own copy
+ * that way (its other names keep the old text), which the outcome's `warnings` say; deletions
+ * come after every write. If any step fails, the files already changed are put back
  * from the bytes just read, created files and folders are removed, and the outcome says which
  * file failed and whether everything was restored. Sets other processes left half written when
  * they died are rolled back first, and said so in the outcome's `warnings`.
@@ -312,7 +297,8 @@ export async function writeFiles(
   // A set another process left half written when it died is rolled back before this one reads.
   const warnings = await sweepInterruptedWrites();
   const outcome = await writeSet(changes, ops);
-  return warnings.length === 0 ? outcome : { ...outcome, warnings };
+  const all = [...warnings, ...(outcome.warnings ?? [])];
+  return all.length === 0 ? outcome : { ...outcome, warnings: all };
 }
 
 /** {@link writeFiles} after the sweep. */
@@ -327,15 +313,15 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
   if (moved.length > 0) return { ok: false, moved };
   // Two changes of one file (a symlink and its target, two spellings of a path) would overwrite
   // each other, and the second one's check would take the first one's write for another writer's.
-  const byFile = new Map<string, Before>();
+  // Two hard links of one file are two names: each write gives its name a file of its own.
+  const byTarget = new Map<string, Before>();
   for (const before of befores) {
-    const first = byFile.get(before.file);
+    const first = byTarget.get(before.target);
     if (first === undefined) {
-      byFile.set(before.file, before);
+      byTarget.set(before.target, before);
       continue;
     }
-    const how = before.file === before.target ? "a symlink or another spelling of its path" : "a hard link";
-    const reason = `${before.label} is the same file as ${first.label} (through ${how}); give each file once`;
+    const reason = `${before.label} is the same file as ${first.label} (through a symlink or another spelling of its path); give each file once`;
     return {
       ok: false,
       failed: before.label,
@@ -359,9 +345,6 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
       if (content === null) {
         await checkUnchanged(ops, before);
         if (before.present) await ops.unlink(before.target);
-      } else if (before.inPlace) {
-        await checkUnchanged(ops, before);
-        await ops.writeInPlace(before.target, content);
       } else {
         await makeParents(ops, before.target, createdFolders);
         await replaceFile(ops, before.target, before.temp, content, before.mode, () =>
@@ -370,33 +353,58 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
       }
       done.push(before);
     } catch (error) {
-      const notRestored: string[] = [];
+      const notRestored: Before[] = [];
+      // A file with other hard links put back through a rename holds its old text, apart from them.
+      const parted: string[] = [];
       for (const written of done.reverse()) {
-        await restore(ops, written).catch(() => notRestored.push(written.label));
+        await restore(ops, written).then(
+          () => {
+            if (written.change.content !== null && written.otherLinks > 0)
+              parted.push(`${partedLinks(written)}; putting it back gave it its own copy with its old text`);
+          },
+          () => notRestored.push(written),
+        );
       }
+      const notes = parted.length === 0 ? {} : { warnings: parted.reverse() };
       for (const folder of createdFolders.reverse()) await ops.rmdir(folder).catch(() => undefined);
       if (notRestored.length === 0) removeJournal(journal);
       else if (journal !== undefined) {
         const reason = `could not be put back after ${before.label} failed: ${errorMessage(error)}`;
         await keepJournal(
           journal,
-          notRestored.map((label) => ({ label, reason })),
+          notRestored.map((file) => ({ path: file.target, reason })),
         ).catch(() => undefined);
       }
       // Saved by another writer meanwhile: with everything put back, nothing was written.
       if (error instanceof MovedMeanwhile && notRestored.length === 0)
-        return { ok: false, moved: [error.moved] };
+        return { ok: false, moved: [error.moved], ...notes };
       return {
         ok: false,
         failed: before.label,
         reason: errorMessage(error),
         cause: error,
         restored: done.length - notRestored.length,
-        notRestored,
+        notRestored: notRestored.map((file) => file.label),
+        ...notes,
       };
     }
   }
   removeJournal(journal);
   const changed = befores.filter((before) => before.change.content !== null || before.present);
-  return { ok: true, changed: changed.map((before) => before.change.path) };
+  const parted = ordered.filter((before) => before.change.content !== null && before.otherLinks > 0);
+  return {
+    ok: true,
+    changed: changed.map((before) => before.change.path),
+    ...(parted.length === 0 ? {} : { warnings: parted.map(partedWarning) }),
+  };
+}
+
+/** "/w/a.txt had 2 other hard links". */
+function partedLinks(before: Before): string {
+  return `${before.change.path} had ${before.otherLinks} other hard ${countNoun(before.otherLinks, "links")}`;
+}
+
+/** What a write did to a file with other hard links: it has its own copy now, apart from them. */
+function partedWarning(before: Before): string {
+  return `${partedLinks(before)}; the edit gave it its own copy, and the other names keep the old text`;
 }

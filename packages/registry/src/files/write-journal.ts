@@ -10,8 +10,7 @@ import { hostScope, threadPrefix } from "../run/host-identity.js";
 // the first file of the set is touched and removed once the set is written (or put back).
 //
 // Layout: one line of JSON (the header, {@link JournalHeader}), then the bytes of the originals
-// (and of what an in-place entry writes) one after the other, each found by its offset and
-// length in the header. Read back by read-journal.ts.
+// one after the other, each found by its offset and length in the header. Read back by read-journal.ts.
 
 /** How a journal's name ends; a journal being recovered or left for a human ends otherwise. */
 export const journalSuffix = ".journal";
@@ -35,23 +34,13 @@ export interface JournalEntry {
   readonly mode?: number;
   /** Its bytes before the set (multi-file sets); undefined when it was absent or unreadable. */
   readonly original?: Uint8Array;
-  /**
-   * Written in place (a file with other hard links, which a rename would part from it): put back
-   * in place too. Such an entry always has `original` and `content`.
-   */
-  readonly inPlace?: boolean;
-  /** For an in-place entry, the bytes the set writes: a write cut off midway is told by them. */
-  readonly content?: Uint8Array;
 }
 
 /** Where some bytes are among those after the header line: offset and length. */
 export type DataRange = readonly [offset: number, length: number];
 
 /** A journal entry as its header stores it: its bytes as ranges of the data after the header. */
-export type StoredEntry = Omit<JournalEntry, "original" | "content"> & {
-  readonly original?: DataRange;
-  readonly content?: DataRange;
-};
+export type StoredEntry = Omit<JournalEntry, "original"> & { readonly original?: DataRange };
 
 /** The first line of a journal. */
 export interface JournalHeader {
@@ -128,14 +117,9 @@ export async function writeJournal(
     host: hostScope(),
     pid: process.pid,
     folders,
-    entries: entries.map(({ original, content, ...entry }): StoredEntry => {
+    entries: entries.map(({ original, ...entry }): StoredEntry => {
       const originalRange = store(original);
-      const contentRange = store(content);
-      return {
-        ...entry,
-        ...(originalRange === undefined ? {} : { original: originalRange }),
-        ...(contentRange === undefined ? {} : { content: contentRange }),
-      };
+      return { ...entry, ...(originalRange === undefined ? {} : { original: originalRange }) };
     }),
     dataLength: 0,
   };

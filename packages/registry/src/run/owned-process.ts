@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { markedProcesses, markOf } from "./process-mark.js";
+import { lookForMark, markedProcesses, markOf } from "./process-mark.js";
 import { descendantsOf, processStat, signalProcesses, type ProcessIdentity } from "./process-tree.js";
 
 /** Options for ending a child process. */
@@ -16,8 +16,13 @@ export interface TerminateOptions {
   mark?: string;
 }
 
-/** Most looks by the mark after the first: one, and more while each finds something new. */
+/**
+ * Most looks by the mark after the first: one at least, and more while a look finds something
+ * new or meets a process it cannot judge (gone, or mid-exec).
+ */
 const maxLooks = 4;
+/** Milliseconds between two looks by the mark: long enough for an exec or a fork to finish. */
+const lookPauseMs = 10;
 
 function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -54,9 +59,10 @@ function signal(child: ChildProcess, name: NodeJS.Signals, group: boolean): void
  * once the child is gone. A daemon whose parent exited before (the init process adopted it) is
  * found by the child's mark, when it was spawned with one ({@link createProcessMark}); with a
  * mark, what carries it is ended even when the child has exited already. The mark is looked for
- * twice at least (and again while a look finds something new): a carrier that forked after one
- * look listed the processes, and exited before its environment was read, left a process only the
- * next look lists.
+ * twice at least, and again (10 ms apart, 5 looks at most) while a look finds something new or
+ * meets a process that is gone or in the middle of an exec: a carrier that forked after one look
+ * listed the processes, and exited before its environment was read, left a process only the
+ * next look lists. Every look comes before the first SIGTERM.
  */
 export async function terminateProcess(child: ChildProcess, options: TerminateOptions = {}): Promise<void> {
   const graceMs = options.graceMs ?? 2000;
@@ -69,39 +75,62 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   // Whether anything can still start a process carrying the mark: the child while it runs, or a
   // carrier found. With none, the rounds of SIGKILL at the end have nothing to look for.
   let carriers = !exited(child);
-  /** One look: adds what it finds to the tree; returns what is new. */
-  const collect = (): ProcessIdentity[] => {
-    const added: ProcessIdentity[] = [];
+  /**
+   * One look: adds what it finds to the tree; says whether it found something new or met a
+   * process it could not judge.
+   */
+  const collect = (): boolean => {
+    let again = false;
     const add = (found: ProcessIdentity) => {
       if (tree.get(found.pid)?.start === found.start) return;
       tree.set(found.pid, found);
-      added.push(found);
+      again = true;
     };
-    for (const found of mark === undefined ? [] : markedProcesses(mark)) {
-      carriers = true;
-      add(found);
+    if (mark !== undefined) {
+      const look = lookForMark(mark, zombies);
+      if (look.found.length > 0) carriers = true;
+      if (look.unsettled) again = true;
+      // Stopped where it is while the looks go on: a carrier that cannot run cannot fork one
+      // they miss.
+      const fresh = look.found.filter((found) => tree.get(found.pid)?.start !== found.start);
+      if (looking) {
+        signalProcesses(fresh, "SIGSTOP");
+        stopped.push(...fresh);
+      }
+      for (const found of fresh) add(found);
     }
     if (group && child.pid !== undefined && !exited(child)) {
       for (const found of descendantsOf(child.pid)) add(found);
     }
-    return added;
+    return again;
   };
-  collect();
+  // Looks by the mark: a look lists /proc, then reads each environment; a carrier that forked
+  // after the listing and was gone (or in the middle of an exec) when its environment was read
+  // (`setsid sh -c "sh -c 'daemon &'"` as bash ends) leaves a daemon no look had listed. A second
+  // look always, and more, a pause apart, while a look finds something new or meets such a
+  // process. Each carrier found is stopped (SIGSTOP) until the looks are done, so that none forks
+  // behind them, and woken (SIGCONT) after its SIGTERM. All looks come before any SIGTERM: a
+  // daemon whose SIGTERM handler starts a child to clean up is not signalled in the middle of it.
+  const stopped: ProcessIdentity[] = [];
+  const zombies = new Set<string>();
+  let looking = true;
+  try {
+    let again = collect();
+    for (let look = 0; mark !== undefined && look < maxLooks && (look === 0 || again); look++) {
+      await new Promise((resolve) => setTimeout(resolve, lookPauseMs));
+      again = collect();
+    }
+    signal(child, "SIGTERM", group);
+    signalProcesses([...tree.values()], "SIGTERM");
+  } finally {
+    // Woken with SIGTERM pending: it is what each does first.
+    looking = false;
+    signalProcesses(stopped, "SIGCONT");
+  }
   const gone = new Promise<void>((resolve) => {
     if (exited(child)) resolve();
     else child.once("exit", () => resolve());
   });
-  signal(child, "SIGTERM", group);
-  signalProcesses([...tree.values()], "SIGTERM");
-  // A second look by the mark, and more while each finds something new: a look lists /proc,
-  // then reads each environment; a carrier that forked after the listing and exited before its
-  // environment was read (`setsid sh -c "daemon &"` as bash ends) leaves a daemon no look had
-  // listed. The next listing has it.
-  for (let look = 0; mark !== undefined && look < maxLooks; look++) {
-    const added = collect();
-    signalProcesses(added, "SIGTERM");
-    if (added.length === 0) break;
-  }
   let timer: NodeJS.Timeout | undefined;
   const killAfterGrace = new Promise<void>((resolve) => {
     timer = setTimeout(() => {

@@ -229,10 +229,12 @@ describe("process marks", () => {
     }
   });
 
-  it("ends a daemon a setsid shell forks as bash exits, also when the first look listed /proc before it was forked (20 tries)", async () => {
-    // `sh` forks `sleep` and exits at once: the look after bash exits can list the processes
-    // before `sh` forked it and read `sh`'s environment once `sh` was gone, finding neither. A
-    // shell tool saw 2 calls in 15 leave it running.
+  /**
+   * Runs `command(seconds)` in bash `tries` times, ending what it left as a shell tool does (its
+   * group at once, then terminateProcess by the mark); returns the `sleep <seconds>` processes
+   * that escaped (killed before returning).
+   */
+  async function escapes(command: (seconds: string) => string, tries: number): Promise<number[]> {
     const sleepers = (seconds: string): number[] =>
       readdirSync("/proc")
         .filter((entry) => /^\d+$/.test(entry))
@@ -246,29 +248,39 @@ describe("process marks", () => {
         .map(Number)
         .filter((pid) => !dead(pid));
     const left: number[] = [];
-    try {
-      for (let i = 0; i < 20; i++) {
-        const seconds = `${2000 + i}.${process.pid}`;
-        const mark = createProcessMark();
-        const child = spawn("/bin/bash", ["-c", `(setsid sh -c "sleep ${seconds} &" &) ; echo started`], {
-          detached: true,
-          stdio: "ignore",
-          env: { ...process.env, ...mark.env },
-        });
-        await new Promise((resolve) => child.once("exit", resolve));
-        // As a shell tool ends what bash left: its group at once, then what carries the mark.
-        try {
-          process.kill(-child.pid!, "SIGKILL");
-        } catch {
-          // The group is empty.
-        }
-        await terminateProcess(child, { mark: mark.value, graceMs: 1000 });
-        if (!(await waitFor(() => sleepers(seconds).length === 0, 3000))) left.push(...sleepers(seconds));
+    for (let i = 0; i < tries; i++) {
+      const seconds = `${2000 + i}.${process.pid}`;
+      const mark = createProcessMark();
+      const child = spawn("/bin/bash", ["-c", `${command(seconds)} ; echo started`], {
+        detached: true,
+        stdio: "ignore",
+        env: { ...process.env, ...mark.env },
+      });
+      await new Promise((resolve) => child.once("exit", resolve));
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // The group is empty.
       }
-      expect(left).toEqual([]);
-    } finally {
-      for (const pid of left) process.kill(pid, "SIGKILL");
+      await terminateProcess(child, { mark: mark.value, graceMs: 1000 });
+      if (!(await waitFor(() => sleepers(seconds).length === 0, 3000))) left.push(...sleepers(seconds));
     }
+    for (const pid of left) process.kill(pid, "SIGKILL");
+    return left;
+  }
+
+  it("ends a daemon a setsid shell forks as bash exits, also when the first look listed /proc before it was forked (20 tries)", async () => {
+    // `sh` forks `sleep` and exits at once: the look after bash exits can list the processes
+    // before `sh` forked it and read `sh`'s environment once `sh` was gone, finding neither. A
+    // shell tool saw 2 calls in 15 leave it running.
+    expect(await escapes((seconds) => `(setsid sh -c "sleep ${seconds} &" &)`, 20)).toEqual([]);
+  });
+
+  it("ends a daemon a setsid shell starts through a second shell as bash exits (25 tries)", async () => {
+    // Two carriers that fork and exit one after the other: a look may meet each gone or
+    // mid-exec (its environment empty for that instant), and must look again until none is.
+    const left = await escapes((seconds) => `(setsid sh -c "sh -c 'sleep ${seconds} &' &" &)`, 25);
+    expect(left, `${left.length} of 25 escaped`).toEqual([]);
   });
 
   it("starts another reaper at once when its reaper was ended", async () => {

@@ -5,10 +5,12 @@ import { fileURLToPath } from "node:url";
 import { journalFolder, journalSuffix } from "../files/write-journal.js";
 import { threadPrefix } from "./host-identity.js";
 import {
+  environmentOf,
   environmentVariable,
   otherProcessIds,
   processStat,
   reaperVariable,
+  variableIn,
   type ProcessIdentity,
 } from "./process-tree.js";
 
@@ -70,14 +72,66 @@ export function markOf(pid: number | undefined): string | undefined {
 
 /** The running processes, other than this one, whose environment carries mark `value`. */
 export function markedProcesses(value: string): ProcessIdentity[] {
+  return lookForMark(value).found;
+}
+
+/** What one look through /proc for a mark found. */
+export interface MarkLook {
+  /** The running processes carrying the mark. */
+  readonly found: ProcessIdentity[];
+  /**
+   * True when the look met a process it could not judge: listed but gone before its environment
+   * was read, with an empty environment (in the middle of an exec), or a zombie not met by an
+   * earlier look. Each may have started a carrier after the listing, which only another look
+   * finds.
+   */
+  readonly unsettled: boolean;
+}
+
+/**
+ * One look through /proc for the processes carrying mark `value`. Each environment is read
+ * between two readings of the process's start time, which must agree: a process that ended and
+ * whose id was given to another meanwhile is not taken for either. A kernel thread is passed by,
+ * and so is a zombie (`<pid>:<start>`) in `zombies`, those met by earlier looks: one met first
+ * makes the look unsettled (it may have forked right before it died) and is added.
+ */
+export function lookForMark(value: string, zombies: Set<string> = new Set()): MarkLook {
   const found: ProcessIdentity[] = [];
+  let unsettled = false;
   for (const entry of otherProcessIds()) {
-    if (environmentVariable(entry, processMarkVariable) !== value) continue;
-    const stat = processStat(Number(entry));
-    // A zombie is dead already; its environment reads empty anyway.
-    if (stat !== undefined && stat.state !== "Z") found.push({ pid: Number(entry), start: stat.start });
+    const pid = Number(entry);
+    const before = processStat(pid);
+    if (before === undefined) {
+      unsettled = true; // Gone since the listing.
+      continue;
+    }
+    // A zombie is dead (its environment reads empty); kthreadd (2) and its children are the kernel's.
+    const zombie = (start: string) => {
+      const key = `${pid}:${start}`;
+      if (zombies.has(key)) return;
+      zombies.add(key);
+      unsettled = true;
+    };
+    if (before.state === "Z") {
+      zombie(before.start);
+      continue;
+    }
+    if (pid === 2 || before.ppid === 2) continue;
+    const environment = environmentOf(pid);
+    const after = processStat(pid);
+    if (environment === "denied") continue;
+    if (environment === "gone" || after?.start !== before.start) {
+      unsettled = true;
+      continue;
+    }
+    if (environment.text === "") {
+      if (after.state === "Z") zombie(after.start);
+      else unsettled = true;
+      continue;
+    }
+    if (variableIn(environment.text, processMarkVariable) === value) found.push({ pid, start: before.start });
   }
-  return found;
+  return { found, unsettled };
 }
 
 // The reaper: `read` returns when the pipe from this thread ends, which happens when the thread or

@@ -35,16 +35,30 @@ export function processStat(pid: number): { state: string; ppid: number; start: 
 export const reaperVariable = "TOOLS_PROCESS_REAPER";
 
 /**
+ * The environment `pid` was started with (`text`: /proc/<pid>/environ, NUL-terminated
+ * `NAME=value` entries), "gone" when the process is, or "denied" when it is not ours to read.
+ * Empty for a zombie, a kernel thread, and a process in the middle of an exec.
+ */
+export function environmentOf(pid: number | string): { readonly text: string } | "gone" | "denied" {
+  try {
+    return { text: readFileSync(`/proc/${pid}/environ`, "utf8") };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ESRCH" ? "gone" : "denied";
+  }
+}
+
+/**
  * The value of `name` in the environment `pid` was started with (/proc/<pid>/environ), or
  * undefined when it is not set there or the process is gone or not ours to read.
  */
 export function environmentVariable(pid: number | string, name: string): string | undefined {
-  let raw: string;
-  try {
-    raw = readFileSync(`/proc/${pid}/environ`, "utf8");
-  } catch {
-    return undefined;
-  }
+  const raw = environmentOf(pid);
+  return raw === "gone" || raw === "denied" ? undefined : variableIn(raw.text, name);
+}
+
+/** The value of `name` in the environment `raw` (as /proc/<pid>/environ holds it), or undefined. */
+export function variableIn(raw: string, name: string): string | undefined {
   // Entries are NUL-terminated `NAME=value` strings.
   const key = `${name}=`;
   let start: number;
