@@ -56,6 +56,33 @@ describe("withoutAdapterFrames", () => {
     expect(withoutAdapterFrames(only)).toBe("NameError: name 'nope' is not defined");
   });
 
+  it("keeps a user's frames in a folder named as the adapter's, outside site-packages (a clone of debugpy)", () => {
+    const message = [
+      "Traceback (most recent call last):",
+      `  File "${pydevd}/pydevd_vars.py", line 305, in _run_with_interrupt_thread`,
+      "    return original_func(py_db, frame, expression, is_exec)",
+      '  File "/home/me/src/debugpy/examples/app.py", line 4, in __repr__',
+      '    raise RuntimeError("repr failed")',
+      '  File "/home/me/pydevd/pydevd.py", line 2, in helper',
+      "    boom()",
+      "RuntimeError: repr failed",
+    ].join("\n");
+    expect(withoutAdapterFrames(message)).toBe(
+      [
+        "Traceback (most recent call last):",
+        '  File "/home/me/src/debugpy/examples/app.py", line 4, in __repr__',
+        '    raise RuntimeError("repr failed")',
+        '  File "/home/me/pydevd/pydevd.py", line 2, in helper',
+        "    boom()",
+        "RuntimeError: repr failed",
+      ].join("\n"),
+    );
+    const separate = '  File "/venv/lib/python3.11/site-packages/pydevd.py", line 3, in settrace';
+    expect(
+      withoutAdapterFrames(`Traceback (most recent call last):\n${separate}\n    x()\nNameError: x`),
+    ).toBe("NameError: x");
+  });
+
   it("leaves a message without the adapter's frames as it is", () => {
     expect(withoutAdapterFrames("Unable to evaluate: could not find symbol value for zz")).toBe(
       "Unable to evaluate: could not find symbol value for zz",

@@ -5,9 +5,13 @@
 /** A traceback frame line: `  File "/path/x.py", line 12, in name` (or without `, in name`). */
 const frameLine = /^\s*File "([^"]+)", line \d+/;
 
-/** Files of the adapter itself: debugpy and its bundled or separately packaged pydevd. */
+/**
+ * Files of the adapter itself, as installed: debugpy (with its vendored pydevd) and a separately
+ * packaged pydevd, in a site-packages or dist-packages folder. A user's own folder named
+ * `debugpy` (a clone of its repository) is not the adapter.
+ */
 const adapterFile =
-  /[/\\](?:debugpy|pydevd|_pydevd_bundle|_pydevd_frame_eval|_pydev_bundle|pydevd_plugins)[/\\]|[/\\]pydevd\.py$/;
+  /[/\\](?:site|dist)-packages[/\\](?:(?:debugpy|pydevd|_pydevd_bundle|_pydevd_frame_eval|_pydev_bundle|pydevd_plugins)[/\\]|pydevd\.py$)/;
 
 /**
  * The message without the traceback frames of the adapter's own files (and the code lines each

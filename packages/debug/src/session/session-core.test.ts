@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { AdapterProcess } from "../adapters/adapter-process.js";
 import { DapConnection } from "../dap/dap-connection.js";
 import { encodeFrame, FrameParser } from "../dap/framing.js";
@@ -137,5 +137,39 @@ describe("SessionCore resumes", () => {
     expect([...core.validFrames]).toEqual([2]);
     expect([...core.validReferences]).toEqual([5]);
     expect(core.childCounts.get(5)).toEqual({ indexed: undefined, named: 3 });
+  });
+
+  it("drops the stop's ids when a step times out: the adapter may have run it", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const core = new SessionCore({
+        adapterId: "debugpy",
+        description: "debugpy: app.py",
+        root: "/tmp",
+        adapter: silentAdapter(),
+        breakpoints: new BreakpointStore(),
+        resumeWaitMs: 1000,
+        terminateDebuggee: true,
+        evaluateContext: "repl",
+      });
+      core.state = "stopped";
+      core.lastStop = {
+        reason: "breakpoint",
+        description: undefined,
+        text: undefined,
+        threadId: 1,
+        hitBreakpointIds: [],
+      };
+      core.validFrames.add(2);
+      core.learnReference({ variablesReference: 5, namedVariables: 3 });
+      const stepped = resume(core, "next").catch((caught: unknown) => caught);
+      await vi.advanceTimersByTimeAsync(10_001);
+      const error = await stepped;
+      expect((error as DebugError).code).toBe("DEBUG_TIMEOUT");
+      expect([...core.validFrames]).toEqual([]);
+      expect([...core.validReferences]).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

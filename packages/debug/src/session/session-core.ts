@@ -229,7 +229,9 @@ export class SessionCore {
   private signalOfExit(exitCode: number): ExitSignal | undefined {
     const known = exitSignal(this.adapterId, exitCode, this.lastStop);
     if (known) return known;
-    for (const pid of this.debuggeePids) this.seenExit ??= zombieExit(pid);
+    // A pid reused since it was learnt is another process: its status is not the program's.
+    for (const pid of this.debuggeePids)
+      if (startTime(pid) === this.pidStarts.get(pid)) this.seenExit ??= zombieExit(pid);
     return this.seenExit && "signal" in this.seenExit ? signalNamed(this.seenExit.signal) : undefined;
   }
 

@@ -26,7 +26,10 @@ export async function resume(
   try {
     await core.request(command, { threadId: thread });
   } catch (error) {
-    if (core.state === "running") core.restoreStop(stop);
+    // Only a refusal leaves the program where it was: after a timeout the adapter may have run
+    // the step, and the old ids would be taken against a program that moved.
+    const refused = DebugError.isInstance(error) && error.code === "DEBUG_ADAPTER_ERROR";
+    if (refused && core.state === "running") core.restoreStop(stop);
     core.settle({ kind: "timeout" });
     throw error;
   }
