@@ -66,18 +66,20 @@ describe("importTest", () => {
  * A stand-in for a language client's view of its root (its folder watch and text cache): what
  * the scan reads of it, counting the texts read. The real client is used by the alongside tests.
  */
-function rootView(texts: Record<string, string>) {
+function rootView(texts: Record<string, string>, language?: { language: "c"; includedExtensions: string[] }) {
   const files = new Map(Object.entries(texts));
   const changes: string[] = [];
   const reads: string[] = [];
   const source: ImporterSource = {
-    spec: {
-      language: "typescript",
-      extensions: [".ts"],
-      markers: ["tsconfig.json"],
-      command: "tsls",
-      args: [],
-    },
+    spec: language
+      ? { ...language, extensions: [".c", ".h"], markers: ["compile_flags.txt"], command: "clangd", args: [] }
+      : {
+          language: "typescript",
+          extensions: [".ts"],
+          markers: ["tsconfig.json"],
+          command: "tsls",
+          args: [],
+        },
     rootFiles: () => Promise.resolve({ files: new Set(files.keys()), complete: true }),
     rootText: (path) => {
       reads.push(path);
@@ -227,5 +229,22 @@ describe("dependantsOf", () => {
     expect(deep.cut).toBe(`the bound of ${passOnDepth} levels of re-exports or includes`);
     const few = await dependantsOf(view.source, ["/w/f0.ts"], 2);
     expect(few).toEqual({ files: ["/w/f1.ts", "/w/f2.ts"], cut: "the 2-file bound" });
+  });
+
+  it("does not say the levels' bound cut anything when the last level passes on to nothing", async () => {
+    // A chain of headers as deep as the bound: the last one includes the file, as a header passes
+    // it on, but nothing includes the last one.
+    const chain: Record<string, string> = { "/w/h0.h": "int api(int a);\n" };
+    for (let level = 1; level <= passOnDepth + 1; level++)
+      chain[`/w/h${level}.h`] = `#include "h${level - 1}.h"\n`;
+    const view = rootView(chain, { language: "c", includedExtensions: [".h"] });
+    expect(await dependantsOf(view.source, ["/w/h0.h"], 10)).toEqual({
+      files: Array.from({ length: passOnDepth + 1 }, (_, index) => `/w/h${index + 1}.h`),
+    });
+    chain["/w/main.c"] = `#include "h${passOnDepth + 1}.h"\n`;
+    const deeper = rootView(chain, { language: "c", includedExtensions: [".h"] });
+    expect((await dependantsOf(deeper.source, ["/w/h0.h"], 10)).cut).toBe(
+      `the bound of ${passOnDepth} levels of re-exports or includes`,
+    );
   });
 });

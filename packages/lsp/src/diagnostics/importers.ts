@@ -210,12 +210,29 @@ export async function dependantsOf(
       }
       if (cut !== undefined) break;
     }
-    if (next.length > 0 && depth >= passOnDepth)
-      cut ??= `the bound of ${passOnDepth} levels of re-exports or includes`;
-    else level = next;
-    if (depth >= passOnDepth) break;
+    if (depth >= passOnDepth) {
+      // The level past the bound is cut only if it has an importer not listed: a header
+      // included by nothing else (any C header passes its includes on) left nothing out.
+      if (next.length > 0 && (await someImporterBeyond(client, next, seen, options)))
+        cut ??= `the bound of ${passOnDepth} levels of re-exports or includes`;
+      break;
+    }
+    level = next;
   }
   return { files, ...(cut !== undefined ? { cut } : {}) };
+}
+
+/** Whether a file of the root imports one of `files` and is not in `seen` (real paths). */
+async function someImporterBeyond(
+  client: ImporterSource,
+  files: readonly string[],
+  seen: ReadonlySet<string>,
+  options: ScanOptions,
+): Promise<boolean> {
+  for (const file of files)
+    for (const found of await scanImporters(client, file, options))
+      if (!seen.has(canonicalPath(found))) return true;
+  return false;
 }
 
 /**
