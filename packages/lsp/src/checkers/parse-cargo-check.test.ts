@@ -24,4 +24,12 @@ describe("parseCargoCheck", () => {
       parseCargoCheck(`not json\n{"reason":"build-finished","success":false}\n${output}`, "/x"),
     ).toHaveLength(2);
   });
+
+  it("counts columns in UTF-16 units, as LSP does: rustc counts characters", () => {
+    // Line 2: `    let s = "😀é"; let n: i32 = "x";`: rustc says column 32 for the "x"; the emoji
+    // before it is two UTF-16 units.
+    expect(lines(parseCargoCheck(recorded("cargo-check-astral.jsonl"), "/tmp/cargoemoji"))).toEqual([
+      "/tmp/cargoemoji/src/main.rs:2:33 error [E0308] mismatched types",
+    ]);
+  });
 });

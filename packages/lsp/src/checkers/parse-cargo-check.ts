@@ -6,6 +6,8 @@ interface Span {
   readonly line_start: number;
   readonly column_start: number;
   readonly is_primary: boolean;
+  /** The span's source lines (the first is `line_start`'s). */
+  readonly text?: readonly { readonly text: string }[];
 }
 
 interface CargoMessage {
@@ -42,7 +44,7 @@ export function parseCargoCheck(stdout: string, root: string): Finding[] {
     findings.push({
       file: spanPath(span.file_name, entry.manifest_path, root),
       line: span.line_start,
-      column: span.column_start,
+      column: utf16Column(span.text?.[0]?.text, span.column_start),
       // "error: internal compiler error" is an error too.
       severity: message.level.startsWith("error") ? "error" : message.level,
       code: message.code?.code ?? "",
@@ -50,6 +52,23 @@ export function parseCargoCheck(stdout: string, root: string): Finding[] {
     });
   }
   return findings;
+}
+
+/**
+ * rustc's 1-based column counts characters (code points); findings count UTF-16 units, as LSP
+ * does: a character past U+FFFF before the column is two. Read in the span's own line text; as
+ * given when cargo sent none.
+ */
+function utf16Column(line: string | undefined, column: number): number {
+  if (line === undefined) return column;
+  let units = 0;
+  let characters = 0;
+  for (const character of line) {
+    if (characters >= column - 1) break;
+    units += character.length;
+    characters++;
+  }
+  return units + 1 + Math.max(0, column - 1 - characters);
 }
 
 function spanPath(file: string, manifest: string | undefined, root: string): string {
