@@ -123,6 +123,21 @@ describePython("eval on a real ipykernel", () => {
     );
   });
 
+  it("keeps each chained exception's line and the separator when both sides have deep tracebacks", async () => {
+    const result = await cell(
+      "src = '\\n'.join(f'def f{i}(x):\\n    return f{i+1}(x)' for i in range(200)) + '\\ndef f200(x):\\n    return {}[\"missing_key\"]'\n" +
+        "src += '\\n' + '\\n'.join(f'def g{i}(x):\\n    return g{i+1}(x)' for i in range(200))\n" +
+        "src += '\\ndef g200(x):\\n    try:\\n        f0(x)\\n    except KeyError as error:\\n        raise ValueError(\"lookup failed\") from error'\n" +
+        "exec(src)\ng0(1)",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text).toMatch(/ in f200\(x\)\n[\s\S]*\nKeyError: 'missing_key'\n/);
+    expect(text).toContain("\nThe above exception was the direct cause of the following exception:\n");
+    expect(text).toMatch(/ in g200\(x\)\n[\s\S]*\nValueError: lookup failed$/);
+    expect(text.match(/of the traceback omitted here …/g)).toHaveLength(2);
+  });
+
   it("renders a DataFrame as a table and display() in order", async () => {
     const result = await cell(
       "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",
