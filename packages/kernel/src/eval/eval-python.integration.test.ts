@@ -179,6 +179,26 @@ describePython("eval on a real ipykernel", () => {
     expect(lines.at(-2)).toBe(`| ${rows - 1} | ${2_000_000_000 + rows - 1} | ${rows - 1} |`);
   });
 
+  it("counts the rows of a cut table under a header of two rows (a named index) right", async () => {
+    // A named index puts a second row in <thead>: the rows shown are the data rows only.
+    const result = await cell(
+      "import pandas as pd\nfrom IPython.display import HTML\n" +
+        "h = pd.DataFrame({'a': range(2_000_000_000, 2_000_060_000), 'b': range(60_000)}).rename_axis('row').to_html()\n" +
+        "at = h.index('<td>', 990_000) + len('<td>') + 3\n" +
+        "HTML('<!--' + ' ' * (1_000_000 - at - 7) + '-->' + h)",
+    );
+    expect(result.isError).toBe(false);
+    const lines = resultText(result).split("\n");
+    const shown =
+      /the table cut there shows its first (\d+) rows under its header \(its 2 header rows not counted\), the row cut short left out\)$/.exec(
+        lines.at(-1) ?? "",
+      );
+    expect(shown).not.toBeNull();
+    const rows = Number(shown?.[1]);
+    // The last row shown is row rows - 1: df.iloc[rows:] goes on from the row after it.
+    expect(lines.at(-2)).toBe(`| ${rows - 1} | ${2_000_000_000 + rows - 1} | ${rows - 1} |`);
+  });
+
   it("returns a matplotlib figure as one PNG image part, even when it is the last expression", async () => {
     const result = await cell(
       "import matplotlib.pyplot as plt\nfig, ax = plt.subplots()\nax.plot([1, 2, 3], [3, 1, 2])\nfig",
