@@ -5,7 +5,7 @@ import type { JupyterMessage } from "../protocol/wire.js";
 import { KernelChannels } from "./kernel-channels.js";
 import type { ExecuteHandlers, ExecuteOutcome } from "./kernel-output.js";
 import { KernelProcess } from "./kernel-process.js";
-import { lateInputReply } from "./late-input.js";
+import { askedFromOtherThread, interruptedInputReply, lateInputReply } from "./late-input.js";
 import { LateOutput } from "./late-output.js";
 import { waitUntilReady } from "./kernel-readiness.js";
 import { PendingCells } from "./pending-cells.js";
@@ -41,6 +41,11 @@ export class KernelClient {
   private disposing: Promise<void> | undefined;
   /** Bumped by every interrupt: input replies computed before it are dropped. */
   private epoch = 0;
+  /**
+   * Bridged calls from a thread other than the main one, still waiting for their reply: an
+   * interrupt answers them at once (SIGINT does not end their wait, and they hold the bridge's lock).
+   */
+  private readonly threadCalls = new Set<JupyterMessage>();
   /** Output that came for a finished cell, for the next one. */
   private readonly late = new LateOutput();
 
@@ -166,10 +171,16 @@ export class KernelClient {
 
   /**
    * Interrupts the running cell: SIGINT to the kernel process (an interrupt_request on the control
-   * channel when the signal cannot be sent). Input replies still being computed are dropped.
+   * channel when the signal cannot be sent). Input replies still being computed are dropped; a
+   * call from another thread than the main one (which SIGINT does not reach) gets an error at once.
    */
   interrupt(): void {
     this.epoch++;
+    for (const request of this.threadCalls) {
+      const prompt = typeof request.content.prompt === "string" ? request.content.prompt : "";
+      this.sendInputReply(request, interruptedInputReply(prompt));
+    }
+    this.threadCalls.clear();
     if (this.kernel.exited !== undefined) return;
     // One mechanism only: a second interrupt could land in the next cell.
     try {
@@ -215,14 +226,17 @@ export class KernelClient {
     }
     const handlers = this.cells.handlersOf(parentId);
     const epoch = this.epoch;
+    if (askedFromOtherThread(prompt)) this.threadCalls.add(message);
     const answer = handlers?.onInputRequest ? handlers.onInputRequest(prompt, password) : Promise.resolve("");
     handlers?.onActivity?.();
     void answer
       .catch(() => "")
       .then((value) => {
+        this.threadCalls.delete(message);
         // A reply computed across an interrupt would answer the wrong input(): the interrupted one
-        // raised, and the next request may be out already. One whose cell ended meanwhile still
-        // goes: only a thread or a timer can ask past its cell's end, and it is waiting for it.
+        // raised, and the next request may be out already; another thread's call was answered
+        // with an error by the interrupt itself. One whose cell ended meanwhile still goes: only a
+        // thread or a timer can ask past its cell's end, and it is waiting for it.
         if (epoch !== this.epoch) return;
         this.sendInputReply(message, value);
       });

@@ -30,3 +30,47 @@ export function lateInputReply(prompt: string, language: KernelLanguage): string
       : `the cell that called tool(${typeof asked.tool === "string" ? JSON.stringify(asked.tool) : ""}) has finished, so the call was not run: call tools from the cell, or ${wait}`;
   return JSON.stringify({ ok: false, code: cellFinishedCode, error });
 }
+
+/** The bridge error code of a thread's call in flight when its cell was interrupted. */
+export const interruptedCode = "INTERRUPTED";
+
+/**
+ * True when a bridged call came from a thread other than the kernel's main thread (Python's
+ * helper says so in `main`). An interrupt (SIGINT) reaches the main thread only: its pending
+ * input() raises KeyboardInterrupt, while another thread's goes on waiting for a reply.
+ */
+export function askedFromOtherThread(prompt: string): boolean {
+  if (!prompt.startsWith(bridgeMarker)) return false;
+  try {
+    const asked = JSON.parse(prompt.slice(bridgeMarker.length)) as { main?: unknown };
+    return asked.main === false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The input_reply value for a call a thread made that was still in flight when its cell was
+ * interrupted: its result, computed across the interrupt, is not kept (the thread's cell is gone),
+ * but the thread waits for a reply holding the bridge's lock, so it gets an error at once (ToolError
+ * for tool(), EOFError for input()).
+ */
+export function interruptedInputReply(prompt: string): string {
+  let asked: { tool?: unknown; input?: unknown; password?: unknown } = {};
+  try {
+    asked = JSON.parse(prompt.slice(bridgeMarker.length)) as typeof asked;
+  } catch {
+    // The reply below says the same for any call.
+  }
+  const call =
+    typeof asked.input === "string"
+      ? asked.password === true
+        ? "getpass()"
+        : "input()"
+      : `tool(${typeof asked.tool === "string" ? JSON.stringify(asked.tool) : ""})`;
+  return JSON.stringify({
+    ok: false,
+    code: interruptedCode,
+    error: `the cell was interrupted while this call ran; its result was not kept (${call} from a thread the cell started)`,
+  });
+}

@@ -129,6 +129,43 @@ describePython("a Python thread that calls tool() or input() after its cell fini
     expect(readFileSync(done, "utf8")).toMatch(/^(gate: |ToolError )/);
     expect(resultText(await cell("tool('read', {'path': 'notes.txt'}).split()"))).toBe("['alpha', 'beta']");
   });
+
+  it("answers a thread's call in flight when its cell is interrupted, and the bridge is free after", async () => {
+    const entered = join(workspace.directory, "interrupted.entered");
+    const done = join(workspace.directory, "interrupted.txt");
+    const controller = new AbortController();
+    // The cell waits for its thread (t.join()) while the thread's call runs: cancelling the cell
+    // interrupts it, and SIGINT reaches the main thread only.
+    const cancelled = registry.invoke(run, {
+      tool: "eval",
+      args: {
+        code: [
+          "import threading, os",
+          "def call():",
+          "    try:",
+          `        line = 'gate: ' + tool('gate', {'entered': ${JSON.stringify(entered)}})`,
+          "    except ToolError as error:",
+          "        line = f'ToolError {error.code}: {error}'",
+          `    with open(${JSON.stringify(done)} + '.tmp', 'w') as file:`,
+          "        file.write(line)",
+          `    os.rename(${JSON.stringify(done)} + '.tmp', ${JSON.stringify(done)})`,
+          "t = threading.Thread(target=call, daemon=True)",
+          "t.start()",
+          "t.join()",
+        ].join("\n"),
+        description: "run a python test cell here",
+      },
+      signal: controller.signal,
+    });
+    await untilExists(entered);
+    controller.abort(new Error("the operator pressed stop"));
+    expect((await cancelled).error?.code).toBe("CANCELLED");
+    await untilExists(done);
+    expect(readFileSync(done, "utf8")).toBe(
+      'ToolError INTERRUPTED: the cell was interrupted while this call ran; its result was not kept (tool("gate") from a thread the cell started)',
+    );
+    expect(resultText(await cell("tool('read', {'path': 'notes.txt'}).split()"))).toBe("['alpha', 'beta']");
+  });
 });
 
 describe("a JavaScript timer that calls tool() after its cell finished", () => {

@@ -123,6 +123,21 @@ describePython("eval on a real ipykernel", () => {
     );
   });
 
+  it("keeps each chained exception's line and the separator when both sides have deep tracebacks", async () => {
+    const result = await cell(
+      "src = '\\n'.join(f'def f{i}(x):\\n    return f{i+1}(x)' for i in range(200)) + '\\ndef f200(x):\\n    return {}[\"missing_key\"]'\n" +
+        "src += '\\n' + '\\n'.join(f'def g{i}(x):\\n    return g{i+1}(x)' for i in range(200))\n" +
+        "src += '\\ndef g200(x):\\n    try:\\n        f0(x)\\n    except KeyError as error:\\n        raise ValueError(\"lookup failed\") from error'\n" +
+        "exec(src)\ng0(1)",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text).toMatch(/ in f200\(x\)\n[\s\S]*\nKeyError: 'missing_key'\n/);
+    expect(text).toContain("\nThe above exception was the direct cause of the following exception:\n");
+    expect(text).toMatch(/ in g200\(x\)\n[\s\S]*\nValueError: lookup failed$/);
+    expect(text.match(/of the traceback omitted here …/g)).toHaveLength(2);
+  });
+
   it("renders a DataFrame as a table and display() in order", async () => {
     const result = await cell(
       "import pandas as pd\ndf = pd.DataFrame({'city': ['Oslo', 'Lima'], 'temp': [4, 19]})\ndisplay('shown first')\nprint('then this')\ndf",
@@ -161,6 +176,26 @@ describePython("eval on a real ipykernel", () => {
       );
     expect(shown).not.toBeNull();
     const rows = Number(shown?.[1]);
+    expect(lines.at(-2)).toBe(`| ${rows - 1} | ${2_000_000_000 + rows - 1} | ${rows - 1} |`);
+  });
+
+  it("counts the rows of a cut table under a header of two rows (a named index) right", async () => {
+    // A named index puts a second row in <thead>: the rows shown are the data rows only.
+    const result = await cell(
+      "import pandas as pd\nfrom IPython.display import HTML\n" +
+        "h = pd.DataFrame({'a': range(2_000_000_000, 2_000_060_000), 'b': range(60_000)}).rename_axis('row').to_html()\n" +
+        "at = h.index('<td>', 990_000) + len('<td>') + 3\n" +
+        "HTML('<!--' + ' ' * (1_000_000 - at - 7) + '-->' + h)",
+    );
+    expect(result.isError).toBe(false);
+    const lines = resultText(result).split("\n");
+    const shown =
+      /the table cut there shows its first (\d+) rows under its header \(its 2 header rows not counted\), the row cut short left out\)$/.exec(
+        lines.at(-1) ?? "",
+      );
+    expect(shown).not.toBeNull();
+    const rows = Number(shown?.[1]);
+    // The last row shown is row rows - 1: df.iloc[rows:] goes on from the row after it.
     expect(lines.at(-2)).toBe(`| ${rows - 1} | ${2_000_000_000 + rows - 1} | ${rows - 1} |`);
   });
 

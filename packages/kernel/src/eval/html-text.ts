@@ -20,6 +20,17 @@ interface OpenTable {
   readonly rows: string[][];
   row: string[] | undefined;
   cell: string[] | undefined;
+  /** Inside its `<thead>` now. */
+  inHead: boolean;
+  /** The row open now has only `<th>` cells so far. */
+  rowAllHeads: boolean;
+  /**
+   * Its header rows: those in `<thead>`, or of `<th>` cells only, before the first other row (a
+   * DataFrame with a named index or MultiIndex columns has two).
+   */
+  headerRows: number;
+  /** A row that is not a header row has been read. */
+  body: boolean;
 }
 
 /**
@@ -72,8 +83,13 @@ export function htmlToText(html: string): string {
   };
   const closeRow = (table: OpenTable) => {
     closeCell(table);
-    if (table.row !== undefined) table.rows.push(table.row);
+    if (table.row !== undefined) {
+      table.rows.push(table.row);
+      if (!table.body && (table.inHead || table.rowAllHeads)) table.headerRows++;
+      else table.body = true;
+    }
     table.row = undefined;
+    table.rowAllHeads = true;
   };
   const closeTable = () => {
     const table = tables.pop();
@@ -95,10 +111,24 @@ export function htmlToText(html: string): string {
     const table = tables.at(-1);
     const { name } = token;
     if (token.kind === "start") {
-      if (name === "table") tables.push({ rows: [], row: undefined, cell: undefined });
-      else if (name === "tr" && table) closeRow(table);
+      if (name === "table") {
+        tables.push({
+          rows: [],
+          row: undefined,
+          cell: undefined,
+          inHead: false,
+          rowAllHeads: true,
+          headerRows: 0,
+          body: false,
+        });
+      } else if (name === "thead" && table) {
+        closeRow(table);
+        table.inHead = true;
+        breakLine(false);
+      } else if (name === "tr" && table) closeRow(table);
       else if ((name === "td" || name === "th") && table) {
         closeCell(table);
+        if (name === "td") table.rowAllHeads = false;
         table.cell = [];
         withCell.push(table);
       } else if (name === "pre") {
@@ -110,7 +140,11 @@ export function htmlToText(html: string): string {
       continue;
     }
     if (name === "table") closeTable();
-    else if (name === "tr" && table) closeRow(table);
+    else if (name === "thead" && table) {
+      closeRow(table);
+      table.inHead = false;
+      breakLine(false);
+    } else if (name === "tr" && table) closeRow(table);
     else if ((name === "td" || name === "th") && table) closeCell(table);
     else if (name === "pre" && pre > 0) {
       pre--;
@@ -120,6 +154,7 @@ export function htmlToText(html: string): string {
   // Where the HTML was cut, the row open there is incomplete, its last cell possibly a value cut
   // short (2000148925 read as 20001): it is left out, with what tables in it had.
   let rowsShown: number | undefined;
+  let headerRows = 1;
   if (cut && tables.length > 0) {
     const outer = tables[0] as OpenTable;
     tables.length = 1;
@@ -127,7 +162,9 @@ export function htmlToText(html: string): string {
     outer.row = undefined;
     outer.cell = undefined;
     const filled = outer.rows.filter((row) => row.length > 0).length;
-    if (filled > 0) rowsShown = filled - 1;
+    // The pipe table's header is its first row; the other header rows show as rows, not counted.
+    headerRows = Math.max(1, outer.headerRows);
+    if (filled > 0) rowsShown = Math.max(0, filled - headerRows);
   }
   while (tables.length > 0) closeTable();
 
@@ -145,7 +182,7 @@ export function htmlToText(html: string): string {
     const table =
       rowsShown === undefined
         ? ""
-        : `; the table cut there shows its first ${rowsShown} row${rowsShown === 1 ? "" : "s"} under its header, the row cut short left out`;
+        : `; the table cut there shows its first ${rowsShown} row${rowsShown === 1 ? "" : "s"} under its header${headerRows > 1 ? ` (its ${headerRows} header rows not counted)` : ""}, the row cut short left out`;
     lines.push(`… (HTML cut: only its first ${htmlTextLimit} of ${html.length} characters shown${table})`);
   }
   return lines.join("\n");

@@ -160,6 +160,26 @@ describe("bundleText of HTML alone", () => {
     );
     expect(lines.length).toBe(i + 3);
   });
+
+  it("counts the rows under a header of two rows, in <thead> or of <th> cells only", () => {
+    const row = (i: number) => `<tr><th>${i}</th><td>${2_000_000_000 + i}</td></tr>`;
+    for (const head of [
+      "<table><thead><tr><th></th><th>a</th></tr><tr><th>row</th><th></th></tr></thead><tbody>",
+      "<table><tr><th></th><th>a</th></tr><tr><th>row</th><th></th></tr>",
+    ]) {
+      let body = "";
+      let i = 0;
+      while (head.length + body.length + row(i).length <= 1_000_000) body += row(i++);
+      const text = html(`${head}${body}${row(i)}${row(i + 1)}</tbody></table>`) ?? "";
+      const lines = text.split("\n");
+      expect(lines.at(-2)).toBe(`| ${i - 1} | ${2_000_000_000 + i - 1} |`);
+      expect(lines.at(-1)).toMatch(
+        new RegExp(
+          `shows its first ${i} rows under its header \\(its 2 header rows not counted\\), the row cut short left out\\)$`,
+        ),
+      );
+    }
+  });
 });
 
 describe("CarriageReturns", () => {

@@ -29,6 +29,41 @@ describe("tracebackText", () => {
     );
   });
 
+  it("keeps every chained exception's line and the separators, cutting only frames", () => {
+    const side = (name: string) =>
+      Array.from(
+        { length: 200 },
+        (_, i) =>
+          `File <string>:${i + 2}, in ${name}${i}(x)\n      1 def ${name}${i}(x):\n----> 2     return ${name}${i + 1}(x)\n`,
+      );
+    const header = (ename: string) => `${ename.padEnd(42)}Traceback (most recent call last)`;
+    const traceback = [
+      "-".repeat(75),
+      header("KeyError"),
+      ...side("f"),
+      "KeyError: 'missing_key'",
+      "\nDuring handling of the above exception, another exception occurred:\n",
+      header("TypeError"),
+      ...side("h"),
+      "TypeError: bad key",
+      "\nThe above exception was the direct cause of the following exception:\n",
+      header("ValueError"),
+      ...side("g"),
+      "ValueError: lookup failed",
+    ];
+    const text = tracebackText({ ename: "ValueError", evalue: "lookup failed", traceback }, 10_000, 200);
+    expect(text.length).toBeLessThanOrEqual(10_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(201);
+    expect(text).toMatch(
+      / in f199\(x\)\n.*\n.*\n\nKeyError: 'missing_key'\n\nDuring handling of the above exception, another exception occurred:\n\nTypeError +Traceback/,
+    );
+    expect(text).toMatch(
+      / in h199\(x\)\n.*\n.*\n\nTypeError: bad key\n\nThe above exception was the direct cause of the following exception:\n\nValueError +Traceback/,
+    );
+    expect(text).toMatch(/ in g199\(x\)\n.*\n.*\n\nValueError: lookup failed$/);
+    expect(text.match(/of the traceback omitted here …/g)).toHaveLength(3);
+  });
+
   it("keeps the start of a message of many lines, and the frame that raised it", () => {
     const evalue = Array.from({ length: 1000 }, (_, i) => `option ${i}`).join("\n");
     const text = tracebackText(

@@ -68,12 +68,17 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             super().__init__(message)
             self.code = code
 
+    def on_main_thread():
+        # An interrupt (SIGINT) reaches the main thread only: the harness answers another thread's
+        # call in flight at once, with an error, instead of dropping its reply (bridge "main").
+        return threading.current_thread() is threading.main_thread()
+
     def ask_operator(prompt="", password=False):
         # input() and getpass(): the harness turns the request into an ask_user card for the
         # operator, when there is one, and the answer comes back as the line typed.
         __tracebackhide__ = ours
         prompt = str(prompt)
-        payload = marker + json.dumps({"input": prompt, "password": bool(password)})
+        payload = marker + json.dumps({"input": prompt, "password": bool(password), "main": on_main_thread()})
         with lock:
             reply = kernel._input_request(
                 payload, kernel._parent_ident["shell"], kernel.get_parent("shell"), password=False)
@@ -101,7 +106,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     def tool(name, args=None):
         """Calls a harness tool: tool("read", {"path": "README.md"}) returns its text; raises ToolError."""
         __tracebackhide__ = ours
-        payload = marker + json.dumps({"tool": name, "args": {} if args is None else args}, default=str)
+        payload = marker + json.dumps(
+            {"tool": name, "args": {} if args is None else args, "main": on_main_thread()}, default=str)
         with lock:
             reply = kernel._input_request(
                 payload, kernel._parent_ident["shell"], kernel.get_parent("shell"), password=False)
