@@ -135,12 +135,13 @@ describe("compilePattern errors", () => {
     });
   });
 
-  it("takes the one node an ERROR holds alone as the pattern (an annotation), never a lone token", async () => {
+  it("takes the annotation an ERROR holds alone as the pattern, never another node alone in an ERROR", async () => {
     for (const [language, source, rootType] of [
       ["java", "@Override", "marker_annotation"],
       ["java", "@SuppressWarnings($A)", "annotation"],
       ["typescript", "@Component($$$A)", "decorator"],
       ["python", "@$DEC", "decorator"],
+      ["dart", "@override", "annotation"],
     ] as const) {
       const compiled = await parser.compile(parser.spec(language), source);
       expect({ source, rootType: compiled.rootType }).toEqual({ source, rootType });
@@ -148,6 +149,18 @@ describe("compilePattern errors", () => {
     }
     // Tree-sitter puts a stray `)` alone in an ERROR too: a typo, not a pattern for every `)`.
     await expect(parser.compile(parser.spec("java"), ")")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+    // A Rust lifetime alone would be a loop label (matching none), C#'s `[$A]` an indexer's
+    // argument list (matching the `[i]` of `a[i]`, which a rewrite to `[$A, 0]` would corrupt).
+    for (const [language, source] of [
+      ["rust", "'static"],
+      ["rust", "'_"],
+      ["csharp", "[$A]"],
+    ] as const) {
+      await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringContaining(`does not parse as ${language} code`),
+      });
+    }
   });
 
   it("reads a PHP pattern as PHP (never as inline HTML), with or without its <?php", async () => {

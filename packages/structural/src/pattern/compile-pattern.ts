@@ -105,18 +105,25 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
 const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
 /**
- * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. Only
- * the pattern's node must be free of intolerable ERRORs: an ERROR around it with no other child
- * is no part of it, as in ast-grep, which descends through single children whatever their kind
- * (Java's `@Override` alone is an ERROR holding one `marker_annotation`, which is the pattern).
+ * Node types of an annotation or decorator (Java and Dart `annotation`, Java
+ * `marker_annotation`, TypeScript, JavaScript and Python `decorator`): written alone, with nothing
+ * to annotate, tree-sitter puts it in an ERROR of which it is the one child.
+ */
+const annotationTypes: ReadonlySet<string> = new Set(["annotation", "marker_annotation", "decorator"]);
+
+/**
+ * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. The
+ * tree must be free of intolerable ERRORs, except around an annotation or decorator: an ERROR
+ * with it as its one child is no part of it (Java's `@Override` alone is an ERROR holding one
+ * `marker_annotation`, which is the pattern). Any other node alone in an ERROR is no reading
+ * (Rust's `'static` would be a loop label, C#'s `[$A]` an indexer's argument list).
  */
 function tryBare(parses: ParseArena, text: string, expando: string | undefined): Located | undefined {
   return parses.read(text, (tree) => {
     const root = tree.rootNode;
     const node = loneExtra(root) ?? effectiveNode(root);
     if (intolerableError(node, expando)) return undefined;
-    // A lone token tree-sitter could not place (`)`) is a typo, not a pattern matching every `)`.
-    if (!node.isNamed && root.hasError && !node.equals(root)) return undefined;
+    if (!annotationTypes.has(node.type) && intolerableError(root, expando)) return undefined;
     if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
     if (unfitReading(node, false)) return undefined;
     const repair = repairOf(root);
