@@ -67,6 +67,25 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("rejects a single metavariable missing a token, but not a $$$ or a parameter missing one", async () => {
+    // Go's `var $X` is a declaration without its type: its `$X` would take a whole `y = 2`, and a
+    // rewrite to `var $X = nil` would give `var y = 2 = nil`.
+    for (const [source, column] of [
+      ["var $X", 7],
+      ["type $T", 8],
+    ] as const) {
+      await expect(parser.compile(parser.spec("go"), source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringContaining(
+          `it parses only with a missing type_identifier at line 1, column ${column}`,
+        ),
+      });
+    }
+    // A type parameter or a run of them written as a metavariable lacks its constraint.
+    for (const source of ["func $F[$$$T]($$$P) $R { $$$B }", "func $F[$T]($P) $R { $$$B }"])
+      expect((await parser.compile(parser.spec("go"), source)).rootType).toBe("function_declaration");
+  });
+
   it("rejects a header without its body, never reading it as a metavariable matching any node", async () => {
     for (const [language, source, hint] of [
       ["python", "class $C", "`class $C: $$$B`"],
