@@ -101,6 +101,14 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
 }
 
+/** Node types of a string's text or of what holds it: strings, templates, interpolations, heredocs, JSX text. */
+const stringLike = /string|template|interpolat|heredoc|jsx_text/;
+
+/** Whether a leaf is, or is a part of, a string's text, whose trailing blanks are its text. */
+function inStringText(node: Node): boolean {
+  return stringLike.test(node.type) || (node.parent !== null && stringLike.test(node.parent.type));
+}
+
 /** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
 const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
@@ -485,8 +493,9 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     // its whole text, as a leaf.
     if (children.length === 0 || hasUncoveredText(node)) {
       // A line comment runs on over the `;` a wrapper appended: that `;` is not the pattern's.
-      // Other leaves keep their blanks (the `hello ` of `f"hello {$X}"` is the string's text).
-      const cut = node.endIndex > textEnd || node.isExtra;
+      // Only a string's text keeps its trailing blanks (the `hello ` of `f"hello {$X}"`); other
+      // leaves lose them (the `1  ` of a C `#define FOO 1  ` is the `1` of the code's).
+      const cut = node.endIndex > textEnd || node.isExtra || !inStringText(node);
       const leafText = node.startIndex < textEnd ? (cut ? ownText.trimEnd() : ownText) : node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
