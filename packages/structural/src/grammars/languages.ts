@@ -170,8 +170,10 @@ export const languages: readonly LanguageSpec[] = [
       ["class __C { void __f() {\n", "\n} }"],
       ["class __C { void __f() {\n", ";\n} }"],
       ["class __C {\n", "\n}"],
-      // `super(…);` and `this(…);` only parse first in a constructor's body.
+      // `super(…);` and `this(…);` only parse first in a constructor's body, where the `;` a
+      // statement needs is supplied as in a method's.
       ["class __C { __C() {\n", "\n} }"],
+      ["class __C { __C() {\n", ";\n} }"],
       // A catch or finally clause (`catch ($T $E) { $$$B }`) only parses after a try block.
       ["class __C { void __f() { try {}\n", "\n} }"],
     ],

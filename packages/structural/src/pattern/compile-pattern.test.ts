@@ -67,6 +67,25 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("rejects a single metavariable missing a token, but not a $$$ or a parameter missing one", async () => {
+    // Go's `var $X` is a declaration without its type: its `$X` would take a whole `y = 2`, and a
+    // rewrite to `var $X = nil` would give `var y = 2 = nil`.
+    for (const [source, column] of [
+      ["var $X", 7],
+      ["type $T", 8],
+    ] as const) {
+      await expect(parser.compile(parser.spec("go"), source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringContaining(
+          `it parses only with a missing type_identifier at line 1, column ${column}`,
+        ),
+      });
+    }
+    // A type parameter or a run of them written as a metavariable lacks its constraint.
+    for (const source of ["func $F[$$$T]($$$P) $R { $$$B }", "func $F[$T]($P) $R { $$$B }"])
+      expect((await parser.compile(parser.spec("go"), source)).rootType).toBe("function_declaration");
+  });
+
   it("rejects a header without its body, never reading it as a metavariable matching any node", async () => {
     for (const [language, source, hint] of [
       ["python", "class $C", "`class $C: $$$B`"],
@@ -135,12 +154,13 @@ describe("compilePattern errors", () => {
     });
   });
 
-  it("takes the one node an ERROR holds alone as the pattern (an annotation), never a lone token", async () => {
+  it("takes the annotation an ERROR holds alone as the pattern, never another node alone in an ERROR", async () => {
     for (const [language, source, rootType] of [
       ["java", "@Override", "marker_annotation"],
       ["java", "@SuppressWarnings($A)", "annotation"],
       ["typescript", "@Component($$$A)", "decorator"],
       ["python", "@$DEC", "decorator"],
+      ["dart", "@override", "annotation"],
     ] as const) {
       const compiled = await parser.compile(parser.spec(language), source);
       expect({ source, rootType: compiled.rootType }).toEqual({ source, rootType });
@@ -148,6 +168,18 @@ describe("compilePattern errors", () => {
     }
     // Tree-sitter puts a stray `)` alone in an ERROR too: a typo, not a pattern for every `)`.
     await expect(parser.compile(parser.spec("java"), ")")).rejects.toMatchObject({ code: "PATTERN_INVALID" });
+    // A Rust lifetime alone would be a loop label (matching none), C#'s `[$A]` an indexer's
+    // argument list (matching the `[i]` of `a[i]`, which a rewrite to `[$A, 0]` would corrupt).
+    for (const [language, source] of [
+      ["rust", "'static"],
+      ["rust", "'_"],
+      ["csharp", "[$A]"],
+    ] as const) {
+      await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringContaining(`does not parse as ${language} code`),
+      });
+    }
   });
 
   it("reads a PHP pattern as PHP (never as inline HTML), with or without its <?php", async () => {

@@ -101,22 +101,37 @@ function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
 }
 
+/** Node types of a string's text or of what holds it: strings, templates, interpolations, heredocs, JSX text. */
+const stringLike = /string|template|interpolat|heredoc|jsx_text/;
+
+/** Whether a leaf is, or is a part of, a string's text, whose trailing blanks are its text. */
+function inStringText(node: Node): boolean {
+  return stringLike.test(node.type) || (node.parent !== null && stringLike.test(node.parent.type));
+}
+
 /** Node types that hold a body of statements (Python's `block`, a `suite`, a `body`). */
 const blockLike = /(?:^|_)(?:block|suite|body)$/;
 
 /**
- * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. Only
- * the pattern's node must be free of intolerable ERRORs: an ERROR around it with no other child
- * is no part of it, as in ast-grep, which descends through single children whatever their kind
- * (Java's `@Override` alone is an ERROR holding one `marker_annotation`, which is the pattern).
+ * Node types of an annotation or decorator (Java and Dart `annotation`, Java
+ * `marker_annotation`, TypeScript, JavaScript and Python `decorator`): written alone, with nothing
+ * to annotate, tree-sitter puts it in an ERROR of which it is the one child.
+ */
+const annotationTypes: ReadonlySet<string> = new Set(["annotation", "marker_annotation", "decorator"]);
+
+/**
+ * The fragment parsed alone; its tree lives in `parses` as long as the returned node is used. The
+ * tree must be free of intolerable ERRORs, except around an annotation or decorator: an ERROR
+ * with it as its one child is no part of it (Java's `@Override` alone is an ERROR holding one
+ * `marker_annotation`, which is the pattern). Any other node alone in an ERROR is no reading
+ * (Rust's `'static` would be a loop label, C#'s `[$A]` an indexer's argument list).
  */
 function tryBare(parses: ParseArena, text: string, expando: string | undefined): Located | undefined {
   return parses.read(text, (tree) => {
     const root = tree.rootNode;
     const node = loneExtra(root) ?? effectiveNode(root);
     if (intolerableError(node, expando)) return undefined;
-    // A lone token tree-sitter could not place (`)`) is a typo, not a pattern matching every `)`.
-    if (!node.isNamed && root.hasError && !node.equals(root)) return undefined;
+    if (!annotationTypes.has(node.type) && intolerableError(root, expando)) return undefined;
     if (node.equals(root) && meaningfulChildren(root).length !== 1) return undefined;
     if (unfitReading(node, false)) return undefined;
     const repair = repairOf(root);
@@ -478,8 +493,9 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     // its whole text, as a leaf.
     if (children.length === 0 || hasUncoveredText(node)) {
       // A line comment runs on over the `;` a wrapper appended: that `;` is not the pattern's.
-      // Other leaves keep their blanks (the `hello ` of `f"hello {$X}"` is the string's text).
-      const cut = node.endIndex > textEnd || node.isExtra;
+      // Only a string's text keeps its trailing blanks (the `hello ` of `f"hello {$X}"`); other
+      // leaves lose them (the `1  ` of a C `#define FOO 1  ` is the `1` of the code's).
+      const cut = node.endIndex > textEnd || node.isExtra || !inStringText(node);
       const leafText = node.startIndex < textEnd ? (cut ? ownText.trimEnd() : ownText) : node.text;
       if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
       const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };

@@ -55,14 +55,28 @@ export function firstError(node: Node): Node | undefined {
   return undefined;
 }
 
+/** Lists of parameters or type parameters, whose items a metavariable may stand for. */
+const parameterList = /parameter/;
+
+/**
+ * Whether a node the pattern holds as a metavariable may lack a token inside: a `$$$X` stands for
+ * any run of nodes, and a parameter may be written as a metavariable alone (Go's `[$$$T]` or
+ * `[$T]` is a type parameter missing its constraint). A single `$X` elsewhere missing a token is a
+ * real gap: Go's `var $X` is a declaration missing its type, whose `$X` would take it all.
+ */
+function holdsMissing(node: Node, expando: string | undefined): boolean {
+  const meta = metaOf(node.text, expando);
+  if (meta === undefined) return false;
+  return meta.kind === "multi" || (node.parent !== null && parameterList.test(node.parent.type));
+}
+
 /**
  * The first MISSING node in the subtree: a token tree-sitter invented because the pattern lacks
- * it (the `)` of `foo($A, $B`). None inside a node whose whole text is a metavariable, which the
- * pattern holds as that metavariable (Go's `[$$$T]` is a type parameter missing its constraint).
+ * it (the `)` of `foo($A, $B`). None inside a metavariable that may lack one ({@link holdsMissing}).
  */
 export function firstMissing(node: Node, expando: string | undefined): Node | undefined {
   if (node.isMissing) return node;
-  if (!node.hasError || isMetaText(node, expando)) return undefined;
+  if (!node.hasError || holdsMissing(node, expando)) return undefined;
   for (const child of node.children) {
     const found = firstMissing(child, expando);
     if (found) return found;

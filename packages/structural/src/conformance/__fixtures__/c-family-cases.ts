@@ -109,6 +109,14 @@ export const cCases: readonly ConformanceCase[] = [
     matches: ["# include <stdarg.h>\n", "#include <a.h>\n", '#  include "b.h"\n'],
     bindings: { H: "<stdarg.h>" },
   },
+  {
+    name: "c #define with trailing blanks in an #ifdef",
+    language: "c",
+    pattern: "#ifdef X\n#define FOO 1  \n#endif",
+    code: "#ifdef X\n#define FOO 1\n#endif\n#ifdef Y\n#define FOO 1\n#endif\n",
+    matches: ["#ifdef X\n#define FOO 1\n#endif"],
+    differs: { reason: "trailing blanks are no code", astGrep: [] },
+  },
 ];
 
 export const cppCases: readonly ConformanceCase[] = [

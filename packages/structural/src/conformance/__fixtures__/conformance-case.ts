@@ -32,6 +32,8 @@ export const differenceReasons = {
     "a comment pattern matches only comments with its text; ast-grep reads a Rust comment as its marker (`//`, or `/*` and `*/`), so `// first` matches every line comment (as `//`) and `/* alpha */` every block comment",
   "a rewrite keeps the ; the pattern does not write":
     "a `;` ending a match after the pattern's last token (JavaScript's optional `;` after `const $A = $B`) stays when the template does not end in one; ast-grep replaces it with the rest of the match, so `const a = 1; const b = 2` becomes `let a = 1 let b = 2`",
+  "trailing blanks are no code":
+    "blanks ending a line of the pattern outside a string's text are not compared (`#define FOO 1  ` matches `#define FOO 1`); ast-grep compares a C preprocessor line's value with its blanks and matches nothing",
 } as const;
 
 /** One key of {@link differenceReasons}. */

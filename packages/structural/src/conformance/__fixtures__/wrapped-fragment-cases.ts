@@ -25,6 +25,16 @@ export const wrappedFragmentCases: readonly ConformanceCase[] = [
     differs: { reason: "fragment retried in a body", astGrep: "rejects the pattern" },
   },
   {
+    name: "java constructor call without its ; read in a constructor",
+    language: "java",
+    pattern: "this($$$A)",
+    code: "class A extends B { A(int x) { super(x); } A() { this(1); } void m() { this.m(); } }\n",
+    matches: ["this(1);"],
+    bindings: { A: "1" },
+    rewrite: ["this($$$A, 2)", "class A extends B { A(int x) { super(x); } A() { this(1, 2); } void m() { this.m(); } }\n"],
+    differs: { reason: "fragment retried in a body", astGrep: [] },
+  },
+  {
     name: "csharp catch clause with a filter read after a try",
     language: "csharp",
     pattern: "catch (Exception $E) when ($C) { $$$B }",
