@@ -88,6 +88,31 @@ describe("SessionCore stops", () => {
   });
 });
 
+/** A debugpy session stopped at a breakpoint on thread 1, with frame 2 and reference 5 known. */
+function stoppedCore(adapter: AdapterProcess): SessionCore {
+  const core = new SessionCore({
+    adapterId: "debugpy",
+    description: "debugpy: app.py",
+    root: "/tmp",
+    adapter,
+    breakpoints: new BreakpointStore(),
+    resumeWaitMs: 1000,
+    terminateDebuggee: true,
+    evaluateContext: "repl",
+  });
+  core.state = "stopped";
+  core.lastStop = {
+    reason: "breakpoint",
+    description: undefined,
+    text: undefined,
+    threadId: 1,
+    hitBreakpointIds: [],
+  };
+  core.validFrames.add(2);
+  core.learnReference({ variablesReference: 5, namedVariables: 3 });
+  return core;
+}
+
 describe("SessionCore resumes", () => {
   it("leaves the stop and its ids as they were when the adapter refuses a step", async () => {
     // An adapter that refuses every request (debugpy refuses a step on a thread it lacks so).
@@ -109,26 +134,7 @@ describe("SessionCore resumes", () => {
       }
     });
     const adapter = { ...silentAdapter(), connection: new DapConnection(toClient, fromClient) };
-    const core = new SessionCore({
-      adapterId: "debugpy",
-      description: "debugpy: app.py",
-      root: "/tmp",
-      adapter,
-      breakpoints: new BreakpointStore(),
-      resumeWaitMs: 1000,
-      terminateDebuggee: true,
-      evaluateContext: "repl",
-    });
-    core.state = "stopped";
-    core.lastStop = {
-      reason: "breakpoint",
-      description: undefined,
-      text: undefined,
-      threadId: 1,
-      hitBreakpointIds: [],
-    };
-    core.validFrames.add(2);
-    core.learnReference({ variablesReference: 5, namedVariables: 3 });
+    const core = stoppedCore(adapter);
 
     const error = await resume(core, "next").catch((caught: unknown) => caught);
     expect((error as DebugError).code).toBe("DEBUG_ADAPTER_ERROR");
@@ -142,26 +148,7 @@ describe("SessionCore resumes", () => {
   it("drops the stop's ids when a step times out: the adapter may have run it", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     try {
-      const core = new SessionCore({
-        adapterId: "debugpy",
-        description: "debugpy: app.py",
-        root: "/tmp",
-        adapter: silentAdapter(),
-        breakpoints: new BreakpointStore(),
-        resumeWaitMs: 1000,
-        terminateDebuggee: true,
-        evaluateContext: "repl",
-      });
-      core.state = "stopped";
-      core.lastStop = {
-        reason: "breakpoint",
-        description: undefined,
-        text: undefined,
-        threadId: 1,
-        hitBreakpointIds: [],
-      };
-      core.validFrames.add(2);
-      core.learnReference({ variablesReference: 5, namedVariables: 3 });
+      const core = stoppedCore(silentAdapter());
       const stepped = resume(core, "next").catch((caught: unknown) => caught);
       await vi.advanceTimersByTimeAsync(10_001);
       const error = await stepped;
