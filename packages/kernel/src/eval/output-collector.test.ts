@@ -1,6 +1,6 @@
 import { resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
-import { OutputCollector } from "./output-collector.js";
+import { errorMessageChars, OutputCollector } from "./output-collector.js";
 import { bundleText, plainText } from "./output-text.js";
 
 const text = (collector: OutputCollector) =>
@@ -80,6 +80,23 @@ describe("OutputCollector", () => {
     const html =
       "<table><thead><tr><th></th><th>a</th></tr></thead><tbody><tr><th>0</th><td>1 &amp; 2</td></tr></tbody></table>";
     expect(bundleText({ "text/html": html })).toBe("|  | a |\n| --- | --- |\n| 0 | 1 & 2 |");
+  });
+
+  it("gives a long error value as the error message cut, saying how much was left out", () => {
+    const collector = new OutputCollector();
+    const evalue = `${"deep ".repeat(2000)}end`;
+    collector.add({
+      type: "error",
+      ename: "ValueError",
+      evalue,
+      traceback: ["Traceback (most recent call last):", '  File "<cell>", line 2', `ValueError: ${evalue}`],
+    });
+    const message = collector.error!;
+    expect(message.startsWith("ValueError: deep deep")).toBe(true);
+    expect(message.length).toBeLessThan(errorMessageChars + 100);
+    const left = `ValueError: ${evalue}`.length - errorMessageChars;
+    expect(message.endsWith(`… (${left} more characters; the output's traceback has the error)`)).toBe(true);
+    expect(text(collector)).toContain("Traceback (most recent call last):");
   });
 
   it("keeps the start and the end of long output, the error after it, and says once what was cut", () => {

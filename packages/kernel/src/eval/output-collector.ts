@@ -84,7 +84,7 @@ export class OutputCollector {
         this.addBundle(output.data, output.cut === true, open);
         return;
       case "error": {
-        this.errorText = plainText(`${output.ename}: ${output.evalue}`);
+        this.errorText = errorLine(plainText(`${output.ename}: ${output.evalue}`));
         const { maxChars, maxLines } = this.limits;
         this.pin(tracebackText(output, Math.floor(maxChars / 2), Math.floor(maxLines / 2)));
         return;
@@ -404,4 +404,19 @@ function render(entries: readonly Entry[]): ContentPart[] {
   }
   flush();
   return parts;
+}
+
+/** Most characters of the error's name and value given as the result's error message. */
+export const errorMessageChars = 2_000;
+
+/**
+ * `ValueError: …` cut after {@link errorMessageChars} characters (never inside a surrogate
+ * pair), saying how many were left out: the whole value is in the traceback the output shows.
+ */
+function errorLine(text: string): string {
+  if (text.length <= errorMessageChars) return text;
+  let end = errorMessageChars;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… (${text.length - end} more characters; the output's traceback has the error)`;
 }
