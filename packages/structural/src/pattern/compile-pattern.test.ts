@@ -106,6 +106,19 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("hints a Ruby body with its `end`, never braces, and none for a pattern that has its `end`", async () => {
+    await expect(parser.compile(parser.spec("ruby"), "def $F")).rejects.toMatchObject({
+      code: "PATTERN_INVALID",
+      message: expect.stringContaining("Hint: `def` needs its body, e.g. `def $F\n  $$$B\nend`."),
+    });
+    const withEnd = await parser
+      .compile(parser.spec("ruby"), "class $C < $B\n  $$$\nend")
+      .catch((error: unknown) => error);
+    // A class name must be a constant: refused, but not for a missing body.
+    expect(withEnd).toMatchObject({ code: "PATTERN_INVALID" });
+    expect(String((withEnd as Error).message)).not.toContain("{ $$$B }");
+  });
+
   it("marks a pattern tree-sitter read whole as an ERROR, which a search reports when it finds nothing", async () => {
     // A module cannot be an identifier: ast-grep matches the ERROR as a node of any kind.
     const compiled = await parser.compile(parser.spec("typescript"), "import { $$$N } from $M");

@@ -16,6 +16,11 @@ export function bodyHint(pattern: string, language: string): string {
   if (!opened) return "";
   if (opened[1] === "do")
     return " Hint: a metavariable after `do` is an expression, not a statement: write `do { $$$B } while ($C);`.";
+  // Ruby's bodies end with `end`, not braces: a pattern with its `end` lacks no body.
+  if (language === "ruby")
+    return /\bend\s*$/.test(pattern)
+      ? ""
+      : ` Hint: \`${opened[1]}\` needs its body, e.g. \`${pattern}\n  $$$B\nend\`.`;
   const indented = language === "python";
   if (indented ? pattern.includes(":") : pattern.includes("{")) return "";
   // A metavariable last, after more than the header word, is the body (`fn $F() $B`).
