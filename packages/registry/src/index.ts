@@ -72,7 +72,7 @@ export type {
   CallStartEvent,
 } from "./events/call-events.js";
 
-export { writeFiles } from "./files/write-files.js";
+export { warningNotes, writeFiles } from "./files/write-files.js";
 export { nodeFileOperations } from "./files/file-operations.js";
 export { fileNameMaxBytes } from "./files/temporary-name.js";
 export { openRegularFile, readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";

@@ -64,6 +64,7 @@ describe("public API", () => {
       "toolInRun",
       "toolJsonSchema",
       "toolSignature",
+      "warningNotes",
       "workspaceContainment",
       "writeFiles",
       "writersOf",

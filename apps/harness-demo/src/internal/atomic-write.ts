@@ -1,4 +1,4 @@
-import { ToolsError, fileNameMaxBytes, writeFiles } from "@tools/registry";
+import { ToolsError, fileNameMaxBytes, warningNotes, writeFiles } from "@tools/registry";
 
 /**
  * Writes a file atomically through the registry's `writeFiles` (a temporary file beside it,
@@ -8,7 +8,7 @@ import { ToolsError, fileNameMaxBytes, writeFiles } from "@tools/registry";
  * `NAME_TOO_LONG`. With `expected` (the bytes the caller read), a file another writer changed
  * since is not overwritten: `FILE_CHANGED`, naming it as `shown`. Any other failure is thrown as
  * the file system reported it. Returns the outcome's warnings (a change set another process left
- * half written and `writeFiles` rolled back first), for the tool's answer: see {@link warningLines}.
+ * half written and `writeFiles` rolled back first), for the tool's answer: see `warningNotes` in @tools/registry.
  */
 export async function writeFileAtomic(
   path: string,
@@ -22,20 +22,11 @@ export async function writeFileAtomic(
     const how = outcome.moved[0]?.reason === "deleted" ? "was deleted" : "changed on disk";
     throw new ToolsError({
       code: "FILE_CHANGED",
-      message: `${shown} ${how} since it was read for this call (another command or call wrote it meanwhile); nothing was written. Read it again and redo the change.${warningLines(outcome.warnings)}`,
+      message: `${shown} ${how} since it was read for this call (another command or call wrote it meanwhile); nothing was written. Read it again and redo the change.${warningNotes(outcome.warnings)}`,
       data: { path },
     });
   }
   throw nameTooLong(outcome.cause, path) ?? outcome.cause;
-}
-
-/**
- * What a write found besides its own change, as lines to end a tool's answer with ("" for none):
- * the registry's `writeFiles` rolls back a change set another process left half written before
- * writing, and says so in its outcome's `warnings`; the agent should know files changed back.
- */
-export function warningLines(warnings: readonly string[] | undefined): string {
-  return (warnings ?? []).map((warning) => `\nnote: ${warning}`).join("");
 }
 
 /** `NAME_TOO_LONG` for an `ENAMETOOLONG` error of a write to `path`, else undefined. */

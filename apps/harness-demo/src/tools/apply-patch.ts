@@ -6,13 +6,13 @@ import {
   nodeFileOperations,
   textResult,
   ToolsError,
+  warningNotes,
   writeFiles,
   type FileOperations,
   type ToolContext,
   type ToolResult,
 } from "@tools/registry";
 import { z } from "zod";
-import { warningLines } from "../internal/atomic-write.js";
 import { describeWriteFailure } from "../internal/file-system-error.js";
 import { withFileLocks } from "../internal/file-locks.js";
 import { parsePatch, patchPaths, type PatchOperation } from "../patch/parse-patch.js";
@@ -104,7 +104,7 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
     fileOperations,
   );
   if (outcome.ok) {
-    return textResult(`applied the patch:\n${plan.summary.join("\n")}${warningLines(outcome.warnings)}`, {
+    return textResult(`applied the patch:\n${plan.summary.join("\n")}${warningNotes(outcome.warnings)}`, {
       changedFiles: outcome.changed,
     });
   }
@@ -112,7 +112,7 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
     const moved = outcome.moved.map((file) => `${file.label} (${file.reason})`).join(", ");
     throw new ToolsError({
       code: "PATCH_FAILED",
-      message: `${moved} changed on disk while the patch was being applied; nothing was written. Read the files again and send the whole patch again.${warningLines(outcome.warnings)}`,
+      message: `${moved} changed on disk while the patch was being applied; nothing was written. Read the files again and send the whole patch again.${warningNotes(outcome.warnings)}`,
     });
   }
   // Every file already written was put back, except these: they hold the patch's content.
@@ -132,7 +132,7 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
   return errorResult(
     new ToolsError({
       code: "PATCH_FAILED",
-      message: `could not write ${outcome.failed} (${reason}); ${restored}${warningLines(outcome.warnings)}`,
+      message: `could not write ${outcome.failed} (${reason}); ${restored}${warningNotes(outcome.warnings)}`,
       cause: outcome.cause,
     }),
     { changedFiles: notRestored },

@@ -4,10 +4,11 @@ import {
   readRegularFile,
   textResult,
   ToolsError,
+  warningNotes,
   type ToolResult,
 } from "@tools/registry";
 import { z } from "zod";
-import { warningLines, writeFileAtomic } from "../internal/atomic-write.js";
+import { writeFileAtomic } from "../internal/atomic-write.js";
 import { looksBinary } from "../internal/binary-content.js";
 import { displayPath } from "../internal/display-path.js";
 import { readFailure, writeFailure } from "../internal/file-system-error.js";
@@ -117,7 +118,7 @@ async function replaceInFile(
   const count = args.replace_all ? positions.length : 1;
   const where = listLineNumbers(lineNumbers);
   return textResult(
-    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${countNoun(count, "lines")} ${where})${warningLines(warnings)}`,
+    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${countNoun(count, "lines")} ${where})${warningNotes(warnings)}`,
     { changedFiles: [absolute] },
   );
 }

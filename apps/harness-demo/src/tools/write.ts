@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
-import { countNoun, defineTool, textResult, ToolsError } from "@tools/registry";
+import { countNoun, defineTool, textResult, ToolsError, warningNotes } from "@tools/registry";
 import { z } from "zod";
-import { warningLines, writeFileAtomic } from "../internal/atomic-write.js";
+import { writeFileAtomic } from "../internal/atomic-write.js";
 import { displayPath } from "../internal/display-path.js";
 import { writeFailure } from "../internal/file-system-error.js";
 import { refuseFolderPath, refuseTildePath } from "../internal/folder-path.js";
@@ -54,7 +54,7 @@ export const writeTool = defineTool({
       const verb = existing ? "overwrote" : "created";
       const size = Buffer.byteLength(args.content);
       return textResult(
-        `${verb} ${shown} (${lineCount(args.content)}, ${size} ${countNoun(size, "bytes")})${warningLines(warnings)}`,
+        `${verb} ${shown} (${lineCount(args.content)}, ${size} ${countNoun(size, "bytes")})${warningNotes(warnings)}`,
         {
           changedFiles: [absolute],
         },

@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   nodeFileOperations,
   readRegularFileSync,
+  warningNotes,
   writeFiles,
   type FileChange,
   type FileOperations,
@@ -503,7 +504,7 @@ export async function writePlannedEdit(
 ): Promise<AppliedEdit> {
   const { changes, changedFiles, editCounts, moves, emptied } = planned;
   const outcome = await writeFiles([...changes], ops);
-  const notes = (outcome.warnings ?? []).map((warning) => `\nnote: ${warning}`).join("");
+  const notes = warningNotes(outcome.warnings);
   if (outcome.ok) {
     // Best effort: a folder something else wrote into meanwhile stays.
     for (const folder of emptied) {

@@ -1,4 +1,4 @@
-import { defineTool, resolveInside, textResult } from "@tools/registry";
+import { defineTool, resolveInside, textResult, warningNotes } from "@tools/registry";
 import { existsSync } from "node:fs";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -290,7 +290,7 @@ export const lspRenameTool = defineTool({
             )
           : "";
       return textResult(
-        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${missed}${elsewhere}${applied.warnings.map((warning) => `\nnote: ${warning}`).join("")}`,
+        `${header}renamed '${focus.name}' to '${args.new_name}': ${edits(total)} in ${rows.length} file${rows.length === 1 ? "" : "s"}\n${rows.join("\n")}${missed}${elsewhere}${warningNotes(applied.warnings)}`,
         { changedFiles: applied.changedFiles },
       );
     } finally {

@@ -68,6 +68,14 @@ export type WriteOutcome =
       }
   ) & { readonly warnings?: readonly string[] };
 
+/**
+ * An outcome's `warnings` as lines to end a tool's answer or error message with, each
+ * `\nnote: …` ("" for none): one wording for every tool that writes through {@link writeFiles}.
+ */
+export function warningNotes(warnings: readonly string[] | undefined): string {
+  return (warnings ?? []).map((warning) => `\nnote: ${warning}`).join("");
+}
+
 interface Before {
   readonly change: FileChange;
   readonly label: string;

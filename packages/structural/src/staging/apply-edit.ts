@@ -1,4 +1,4 @@
-import { nodeFileOperations, writeFiles, type FileOperations } from "@tools/registry";
+import { nodeFileOperations, warningNotes, writeFiles, type FileOperations } from "@tools/registry";
 import { StructuralError } from "../errors/structural-error.js";
 import type { StagedEdit } from "./staged-edits.js";
 
@@ -46,7 +46,7 @@ export async function writeStagedEdit(
     })),
     ops,
   );
-  const notes = (outcome.warnings ?? []).map((warning) => `\nnote: ${warning}`).join("");
+  const notes = warningNotes(outcome.warnings);
   if (outcome.ok) return { written: [...outcome.changed], warnings: outcome.warnings ?? [] };
   if (outcome.moved) {
     const moved = outcome.moved.map(

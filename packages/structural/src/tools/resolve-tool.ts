@@ -1,4 +1,4 @@
-import { defineTool, textResult } from "@tools/registry";
+import { defineTool, textResult, warningNotes } from "@tools/registry";
 import { z } from "zod";
 import { StructuralError } from "../errors/structural-error.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
@@ -62,7 +62,7 @@ export function createResolveTool(files: FileOperations = nodeFileOperations) {
         const list = edit.files.map((file) => `  ${file.relativePath}`).join("\n");
         return textResult(
           `${edit.id} accepted: ${plural(replacements, "replacement")} written to ${plural(written.length, "file")}\n${list}` +
-            warnings.map((warning) => `\nnote: ${warning}`).join(""),
+            warningNotes(warnings),
           {
             changedFiles: written,
           },
