@@ -13,21 +13,16 @@ export const cellFinishedCode = "CELL_FINISHED";
  * bridged call gets an empty line.
  */
 export function lateInputReply(prompt: string, language: KernelLanguage): string {
-  if (!prompt.startsWith(bridgeMarker)) return "";
-  let asked: { tool?: unknown; input?: unknown; password?: unknown } = {};
-  try {
-    asked = JSON.parse(prompt.slice(bridgeMarker.length)) as typeof asked;
-  } catch {
-    // Not ours to judge: the reply below says the same for any call.
-  }
+  const asked = bridgedCall(prompt);
+  if (!asked) return "";
   const wait =
     language === "python"
       ? "wait for the thread in it (thread.join())"
       : "await the timer's work in it (await new Promise(...))";
   const error =
     typeof asked.input === "string"
-      ? `${asked.password === true ? "getpass()" : "input()"} was called after its cell had finished (from a thread or a timer the cell started), so nobody was asked: ask from the cell, or ${wait}`
-      : `the cell that called tool(${typeof asked.tool === "string" ? JSON.stringify(asked.tool) : ""}) has finished, so the call was not run: call tools from the cell, or ${wait}`;
+      ? `${callNamed(asked)} was called after its cell had finished (from a thread or a timer the cell started), so nobody was asked: ask from the cell, or ${wait}`
+      : `the cell that called ${callNamed(asked)} has finished, so the call was not run: call tools from the cell, or ${wait}`;
   return JSON.stringify({ ok: false, code: cellFinishedCode, error });
 }
 
@@ -40,13 +35,7 @@ export const interruptedCode = "INTERRUPTED";
  * input() raises KeyboardInterrupt, while another thread's goes on waiting for a reply.
  */
 export function askedFromOtherThread(prompt: string): boolean {
-  if (!prompt.startsWith(bridgeMarker)) return false;
-  try {
-    const asked = JSON.parse(prompt.slice(bridgeMarker.length)) as { main?: unknown };
-    return asked.main === false;
-  } catch {
-    return false;
-  }
+  return bridgedCall(prompt)?.main === false;
 }
 
 /**
@@ -56,21 +45,35 @@ export function askedFromOtherThread(prompt: string): boolean {
  * for tool(), EOFError for input()).
  */
 export function interruptedInputReply(prompt: string): string {
-  let asked: { tool?: unknown; input?: unknown; password?: unknown } = {};
-  try {
-    asked = JSON.parse(prompt.slice(bridgeMarker.length)) as typeof asked;
-  } catch {
-    // The reply below says the same for any call.
-  }
-  const call =
-    typeof asked.input === "string"
-      ? asked.password === true
-        ? "getpass()"
-        : "input()"
-      : `tool(${typeof asked.tool === "string" ? JSON.stringify(asked.tool) : ""})`;
   return JSON.stringify({
     ok: false,
     code: interruptedCode,
-    error: `the cell was interrupted while this call ran; its result was not kept (${call} from a thread the cell started)`,
+    error: `the cell was interrupted while this call ran; its result was not kept (${callNamed(bridgedCall(prompt) ?? {})} from a thread the cell started)`,
   });
+}
+
+/** What a bridged call's prompt says of it; `{}` when its JSON does not read. */
+interface BridgedCall {
+  readonly tool?: unknown;
+  readonly input?: unknown;
+  readonly password?: unknown;
+  readonly main?: unknown;
+}
+
+/** The call a prompt carries, or undefined for a prompt that is no bridged call. */
+function bridgedCall(prompt: string): BridgedCall | undefined {
+  if (!prompt.startsWith(bridgeMarker)) return undefined;
+  try {
+    const asked: unknown = JSON.parse(prompt.slice(bridgeMarker.length));
+    return typeof asked === "object" && asked !== null ? (asked as BridgedCall) : {};
+  } catch {
+    // Not ours to judge: the replies say the same for any call.
+    return {};
+  }
+}
+
+/** `input()`, `getpass()` or `tool("read")`, as the cell wrote the call. */
+function callNamed(asked: BridgedCall): string {
+  if (typeof asked.input === "string") return asked.password === true ? "getpass()" : "input()";
+  return `tool(${typeof asked.tool === "string" ? JSON.stringify(asked.tool) : ""})`;
 }
