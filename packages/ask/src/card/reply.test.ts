@@ -36,6 +36,36 @@ describe("parseReply", () => {
     expect(() => parseReply(single, "1: but")).toThrow(/takes no typed note/);
   });
 
+  it('reads "1 3" as two choices on a multi-select card, and says how to pick several when refusing', () => {
+    const pickSeveral = buildCard({ question: "Q", options, multiSelect: true });
+    expect(parseReply(pickSeveral, "1 3")).toEqual({ kind: "answer", selected: ["Postgres", "MySQL"] });
+    expect(parseReply(pickSeveral, " 3  1, 2 ")).toEqual({
+      kind: "answer",
+      selected: ["MySQL", "Postgres", "SQLite"],
+    });
+    expect(parseReply(multi, "1 3: both")).toEqual({
+      kind: "answer",
+      selected: ["Postgres", "MySQL"],
+      text: "both",
+    });
+    expect(() => parseReply(pickSeveral, "1 4")).toThrow(
+      'There is no option 4: type a number from 1 to 3 (several separated by commas: "1,3"), or 0 to decline.',
+    );
+    expect(() => parseReply(pickSeveral, "Postgres and MySQL")).toThrow(/several separated by commas: "1,3"/);
+    // A single-choice card keeps "1 3" as it was: typed text where free text is taken.
+    const singleWithText = buildCard({ question: "Q", options, allowFreeText: true });
+    expect(parseReply(singleWithText, "1 3")).toEqual({ kind: "answer", selected: [], text: "1 3" });
+    expect(() => parseReply(single, "1 3")).toThrow(
+      "'1 3' is not an option: type a number from 1 to 3, or 0 to decline.",
+    );
+  });
+
+  it("names a number that is no option as it was typed", () => {
+    expect(() => parseReply(single, "99999999999999999999")).toThrow(
+      "There is no option 99999999999999999999: type a number from 1 to 3, or 0 to decline.",
+    );
+  });
+
   it("asks for typed text on a card with no options, naming no number range", () => {
     const freeOnly = buildCard({ question: "free", allowFreeText: true });
     expect(() => parseReply(freeOnly, "")).toThrow("Nothing was typed: type your answer, or 0 to decline.");

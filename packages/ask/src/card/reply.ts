@@ -38,11 +38,13 @@ function choose(card: Card): string {
   // A card with no options takes only typed text (buildCard refuses one that takes neither).
   if (card.options.length === 0) return `type your answer, or ${declineToken} to decline`;
   const range = card.options.length === 1 ? "1" : `a number from 1 to ${card.options.length}`;
-  return `type ${range}${card.allowFreeText ? " or your own answer" : ""}, or ${declineToken} to decline`;
+  const several = card.multiSelect ? ` (several separated by commas: "1,3")` : "";
+  return `type ${range}${several}${card.allowFreeText ? " or your own answer" : ""}, or ${declineToken} to decline`;
 }
 
 /**
- * Reads a typed line as a reply to `card`: "2", "1,3", "2: keep the old API", free text, "0" to
+ * Reads a typed line as a reply to `card`: "2", "1,3" (or "1 3" on a multi-select card), "2: keep
+ * the old API", free text, "0" to
  * decline, or "0: reason" to decline and say why (on every card, as the note after a number). Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
  * asks again); an empty line is never taken as an answer. A number that is no option on the card
  * ("2024" with three options) is typed text when the card allows free text, and refused otherwise.
@@ -60,9 +62,19 @@ export function parseReply(card: Card, line: string): CardReply {
     const reason = declined[1]?.trim();
     return reason ? { kind: "decline", reason: bounded(reason, "reason") } : { kind: "decline" };
   }
-  const numbered = /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/.exec(text);
-  const picks = numbered ? (numbered[1] ?? "").split(",").map((part) => Number(part.trim())) : [];
-  const outside = picks.filter((pick) => pick < 1 || pick > card.options.length);
+  // Several numbers are separated by commas; on a multi-select card by spaces too ("1 3").
+  const numbered = (
+    card.multiSelect
+      ? /^(\d+(?:\s*,\s*\d+|\s+\d+)*)\s*(?::\s*([\s\S]*))?$/
+      : /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/
+  ).exec(text);
+  const parts = numbered ? (numbered[1] ?? "").split(/\s*,\s*|\s+/) : [];
+  const picks = parts.map(Number);
+  // Named as typed: "99999999999999999999" is not shown back as 100000000000000000000.
+  const outside = parts.filter((_part, index) => {
+    const pick = picks[index] ?? 0;
+    return pick < 1 || pick > card.options.length;
+  });
   if (numbered && card.options.length > 0 && outside.length === 0) {
     const unique = [...new Set(picks)];
     if (unique.length > 1 && !card.multiSelect) {
