@@ -6,7 +6,11 @@ import type { CardEvents, CardRequest, QuestionPort } from "../port/question-por
 export interface ShownCard extends CardRequest {
   /** `pending` until answered, declined, or taken down (timeout, cancel, detach). */
   readonly state: "pending" | "replied" | "taken down";
-  /** Replies as a human would type it in the terminal: "2", "1,3", "2: note", text, "0", "0: reason". */
+  /**
+   * Replies as a human would type it in the terminal: "2", "1,3", "2: note", text, "0", "0: reason".
+   * Like {@link answer} and {@link decline}, throws `ASK_INVALID_REPLY` (the card stays pending)
+   * when the reply does not fit the card, and when the card is no longer pending.
+   */
   reply(line: string): void;
   /** Replies with chosen labels and/or text; checked against the card. */
   answer(answer: { selected?: readonly string[]; text?: string }): void;
@@ -113,7 +117,16 @@ export class MemoryQuestionPort implements QuestionPort {
         signal.removeEventListener("abort", onAbort);
       };
       const settle = (reply: CardReply) => {
-        if (state !== "pending") throw new Error(`card ${request.id} is already ${state}`);
+        if (state !== "pending") {
+          // A scripted human replying late (after a timeout, a cancel, a detach) or twice.
+          throw new AskError({
+            code: "ASK_INVALID_REPLY",
+            message:
+              state === "replied"
+                ? `card ${request.id} was already replied to: a card takes one reply`
+                : `card ${request.id} was taken down (timed out, cancelled, or the human detached) before this reply: nobody waits for it`,
+          });
+        }
         const checked = checkReply(request.card, reply);
         finish("replied");
         resolve(checked);
