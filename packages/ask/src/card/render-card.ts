@@ -32,8 +32,29 @@ function replyHint(card: Card): string {
 }
 
 /**
+ * Characters a terminal acts on instead of drawing (ESC starts a sequence that can erase a line or
+ * move the cursor, CR returns to the line's start) and the bidirectional overrides and isolates
+ * that reorder what follows them ("Trojan Source"): model-chosen text (a question, a shell
+ * command in a permission card's question) could use them to show something other than what is
+ * asked or what runs. Newline and tab are drawn as they are.
+ */
+// eslint-disable-next-line no-control-regex -- these are the characters to write out
+const actingCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every acting character written out as an escape (`\u001b`, `\r`), so it shows. */
+function shownAsWritten(text: string): string {
+  return text
+    .replace(/\r\n/g, "\n")
+    .replace(actingCharacters, (character) =>
+      character === "\r" ? "\\r" : `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    );
+}
+
+/**
  * Draws a card as plain text: the one renderer every port uses, so a question reads the same in
- * a terminal, a harness UI and a test. No colour, no cursor control; lines end with "\n".
+ * a terminal, a harness UI and a test. No colour, no cursor control; lines end with "\n". A
+ * control character in the card's text (an escape sequence, a carriage return, a bidirectional
+ * override) is written out as an escape, never passed to the terminal to act on.
  */
 export function renderCard(card: Card): string {
   const lines: string[] = [];
@@ -65,5 +86,5 @@ export function renderCard(card: Card): string {
       ? "No time limit: the question waits until you answer."
       : `Waiting up to ${formatDuration(card.timeoutMs)}; after that it counts as no answer.`,
   );
-  return `${lines.join("\n")}\n`;
+  return `${shownAsWritten(lines.join("\n"))}\n`;
 }
