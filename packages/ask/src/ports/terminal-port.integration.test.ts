@@ -168,6 +168,25 @@ describe("TerminalQuestionPort in tmux", () => {
     expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
   });
 
+  it.skipIf(!found && !ci)(
+    "takes the first line of a multi-line paste and says the rest went nowhere",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true } });
+      await cardReady();
+      // A paste as a terminal delivers it: one read, lines ended by carriage returns, the last one
+      // not yet entered.
+      tmux("set-buffer", "-b", "paste", "2: first line of a note\nsecond line\nthird");
+      tmux("paste-buffer", "-b", "paste", "-t", session);
+      const [result] = await results(file);
+      expect(result?.text).toBe(
+        'The operator answered.\nChosen option: "SQLite"\nTheir note: "first line of a note"',
+      );
+      expect(await paneShows("SCENARIO DONE")).toContain(
+        '-> answered: SQLite, "first line of a note"\n  (2 more lines pasted after the reply went nowhere: a reply is one line)\n',
+      );
+    },
+  );
+
   it.skipIf(!found && !ci)("multi-selects with 1,3", async () => {
     const file = start({ args: { ...question, multi_select: true } });
     expect(await cardReady()).toContain('several separated by commas ("1,3")');

@@ -57,6 +57,27 @@ describe("TerminalQuestionPort (piped streams)", () => {
     await expect(two).resolves.toEqual({ kind: "answered", selected: ["c"] });
   });
 
+  it("says that the lines pasted after the reply went nowhere, before the answer is given", async () => {
+    const { port, input, written } = piped();
+    const asked = askCard(port, target, buildCard({ question: "Why?", timeoutMs: null }));
+    await until("the prompt", () => written().endsWith("> "));
+    input.write("first line\nsecond line\nthird line\n");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: [], text: "first line" });
+    expect(written()).toContain(
+      '-> answered: "first line"\n  (2 more lines pasted after the reply went nowhere: a reply is one line)\n',
+    );
+    expect(written()).not.toContain("second line");
+  });
+
+  it("adds no note when the reply came alone", async () => {
+    const { port, input, written } = piped();
+    const asked = askCard(port, target, first);
+    await until("the prompt", () => written().endsWith("> "));
+    input.write("1\n");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    expect(written()).not.toContain("went nowhere");
+  });
+
   it("drops a queued card whose call is cancelled, without showing it", async () => {
     const { port, input, written } = piped();
     const one = askCard(port, target, first);

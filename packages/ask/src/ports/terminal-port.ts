@@ -31,8 +31,9 @@ function describeReply(reply: CardReply, secret: boolean): string {
  * lines at a `> ` prompt until one is a valid reply — "2", "1,3", "2: a note", typed text, "0"
  * to decline, or "0: reason" to decline saying why; an invalid line is explained and asked
  * again. Ctrl+C declines. Input typed before the card appeared is ignored, never taken as a
- * reply. One card at a time: a second question waits until the first is settled, and its time
- * to answer starts when it is drawn ({@link QuestionPort.reportsShown}). Not attached when stdin
+ * reply. A reply is one line: lines pasted after it go nowhere, and the port says how many. One
+ * card at a time: a second question waits until the first is settled, and its time to answer
+ * starts when it is drawn ({@link QuestionPort.reportsShown}). Not attached when stdin
  * is not a TTY, so a headless run fails its questions at once. A secret card (`Card.secret`)
  * is read without echo, as a password prompt is: nothing typed is drawn (not even a mask, which
  * would tell its length), Ctrl+C still declines, and the answer is never written back.
@@ -72,6 +73,40 @@ export class TerminalQuestionPort implements QuestionPort {
   dispose(): void {
     this.active?.close();
     this.active = undefined;
+  }
+
+  /**
+   * Counts what arrives in the same read as a reply's line — the rest of a multi-line paste, which
+   * the reply (one line) does not take — and says so once the read is over, so the human knows it
+   * went nowhere. A terminal reads key by key, so its keys are counted; a line-by-line input
+   * reports its lines through the returned count. Nothing of a secret card's paste is quoted.
+   * `then` runs after the note, if any, is written.
+   */
+  private countPastedAfter(terminal: boolean, secret: boolean, then: () => void): PastedAfter {
+    const counted: PastedAfter = { lines: 0 };
+    let typedInPart = false;
+    let afterReturn = false;
+    const onKey = (_text: string | undefined, key: { name?: string } | undefined) => {
+      const name = key?.name;
+      if (name === "return" || (name === "enter" && !afterReturn)) {
+        counted.lines++;
+        typedInPart = false;
+      } else if (name !== "enter" && !name?.startsWith("paste-")) typedInPart = true;
+      afterReturn = name === "return";
+    };
+    if (terminal) this.input.on("keypress", onKey);
+    setImmediate(() => {
+      this.input.removeListener("keypress", onKey);
+      const ignored = counted.lines + (typedInPart ? 1 : 0);
+      if (ignored > 0) {
+        const what = ignored === 1 ? "1 more line" : `${ignored} more lines`;
+        this.output.write(
+          `  (${what} pasted after the ${secret ? "secret" : "reply"} went nowhere: a reply is one line)\n`,
+        );
+      }
+      then();
+    });
+    return counted;
   }
 
   private show(
@@ -124,7 +159,10 @@ export class TerminalQuestionPort implements QuestionPort {
         finish(`(no answer recorded: ${errorMessage(signal.reason)})`);
         reject(takenDown(signal));
       };
+      // Lines that came in the same paste as the reply: counted, to tell the human they went nowhere.
+      let pastedAfter: PastedAfter | undefined;
       readline.on("line", (line) => {
+        if (pastedAfter) pastedAfter.lines++;
         if (done) return;
         // The Enter that ended a hidden line was not drawn either.
         if (hidden) this.output.write("\n");
@@ -136,7 +174,8 @@ export class TerminalQuestionPort implements QuestionPort {
         try {
           const reply = parseReply(request.card, line);
           finish(`-> ${describeReply(reply, secret)}`);
-          resolve(reply);
+          // Settled once the read is over, so the note on a paste comes before what follows.
+          pastedAfter = this.countPastedAfter(terminal, secret, () => resolve(reply));
         } catch (error) {
           this.output.write(`  ! ${errorMessage(error)}\n`);
           prompt();
@@ -159,6 +198,11 @@ export class TerminalQuestionPort implements QuestionPort {
       events?.shown();
     });
   }
+}
+
+/** Lines a reply is followed by in the same paste, with a line typed in part counting as one. */
+interface PastedAfter {
+  lines: number;
 }
 
 /** A stream that takes what is written and shows it nowhere: the echo of a secret being typed. */
