@@ -87,6 +87,17 @@ describe("askCard with a misbehaving port", () => {
     await expect(askCard(empty, target, card)).rejects.toMatchObject({ code: "ASK_INVALID_REPLY" });
   });
 
+  it("refuses a reply that is no card reply, naming the shape, not as a port that failed to show it (fake port that resolves with the typed line)", async () => {
+    const typedLine = {
+      attached: () => true,
+      ask: () => Promise.resolve("2"),
+    } as unknown as QuestionPort;
+    await expect(askCard(typedLine, target, card)).rejects.toMatchObject({
+      code: "ASK_INVALID_REPLY",
+      message: expect.stringContaining(`the reply '"2"' is not a card reply`) as unknown,
+    });
+  });
+
   it("wraps a port failure (fake port that throws)", async () => {
     const broken: QuestionPort = {
       attached: () => true,

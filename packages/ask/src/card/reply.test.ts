@@ -196,6 +196,29 @@ describe("checkReply", () => {
     );
   });
 
+  it("refuses what is not a reply at all, naming the shape a port resolves with", () => {
+    const notReplies: unknown[] = [
+      "2",
+      undefined,
+      { selected: ["MySQL"] },
+      { kind: "answer", selected: "MySQL" },
+      { kind: "answer", selected: [2] },
+      { kind: "answer", selected: [], text: 42 },
+      { kind: "decline", reason: { why: "busy" } },
+    ];
+    for (const reply of notReplies) {
+      expect(() => checkReply(multi, reply as never)).toThrow(
+        expect.objectContaining({
+          code: "ASK_INVALID_REPLY",
+          message: expect.stringMatching(
+            /^the reply .* is not a card reply: a port resolves with \{ kind: "answer", selected: \[labels\], text\? \} or \{ kind: "decline", reason\? \}/,
+          ) as unknown,
+        }),
+      );
+    }
+    expect(() => checkReply(multi, "2" as never)).toThrow(/^the reply '"2"' is not a card reply/);
+  });
+
   it("refuses a note on a permission card by pointing at 0: reason", () => {
     const permission = buildCard({
       kind: "permission",

@@ -119,9 +119,11 @@ function parseSecret(card: Card, line: string): CardReply {
  * Checks a port's structured reply against its card: known labels, one unless multi-select,
  * text only when allowed and at most {@link cardLimits}.answer characters (a decline's reason too),
  * and never empty. Returns the reply with labels in card order and
- * duplicates dropped; throws `ASK_INVALID_REPLY` otherwise.
+ * duplicates dropped; throws `ASK_INVALID_REPLY` otherwise, and for what is no reply at all (a
+ * port resolving with the typed line: {@link parseReply} reads one).
  */
 export function checkReply(card: Card, reply: CardReply): CardReply {
+  checkShape(reply);
   if (reply.kind === "decline") {
     const reason = reply.reason?.trim();
     return reason ? { kind: "decline", reason: bounded(reason, "reason") } : { kind: "decline" };
@@ -144,6 +146,31 @@ export function checkReply(card: Card, reply: CardReply): CardReply {
   if (selected.length === 0 && !text) throw invalid("the reply is empty: no option chosen and no text");
   if (text) bounded(text, selected.length > 0 ? "note" : "answer");
   return text ? { kind: "answer", selected, text } : { kind: "answer", selected };
+}
+
+/**
+ * Refuses what is not a {@link CardReply} at all (a port written in JavaScript resolving with the
+ * typed line, or `selected` as one string), naming the shape a port resolves with.
+ */
+function checkShape(reply: unknown): asserts reply is CardReply {
+  const fields = typeof reply === "object" && reply !== null ? (reply as Record<string, unknown>) : {};
+  const text = fields.kind === "decline" ? fields.reason : fields.text;
+  const fits =
+    (fields.kind === "decline" ||
+      (fields.kind === "answer" &&
+        Array.isArray(fields.selected) &&
+        fields.selected.every((label) => typeof label === "string"))) &&
+    (text === undefined || typeof text === "string");
+  if (fits) return;
+  let shown: string;
+  try {
+    shown = JSON.stringify(reply) ?? String(reply);
+  } catch {
+    shown = String(reply);
+  }
+  throw invalid(
+    `the reply ${quoted(shown)} is not a card reply: a port resolves with { kind: "answer", selected: [labels], text? } or { kind: "decline", reason? } (parseReply(card, line) reads a typed line into one)`,
+  );
 }
 
 /** A secret card's structured reply: text only, kept as typed (never trimmed), never empty. */
