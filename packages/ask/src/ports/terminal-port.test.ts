@@ -115,15 +115,17 @@ describe("TerminalQuestionPort (piped streams)", () => {
     expect(written()).not.toContain("hunter2");
   });
 
-  it("reports no human when input ends while a card waits", async () => {
-    const { port, input } = piped();
+  it("reports no human when input ends while a card waits, and the card says it ended", async () => {
+    const { port, input, written } = piped();
     const one = askCard(port, target, first);
+    await until("the prompt", () => written().endsWith("> "));
     input.end();
     await expect(one).resolves.toEqual({
       kind: "no_human",
       reached: "shown",
       reason: "the terminal closed before an answer",
     });
+    expect(written()).toMatch(/\n> \n {2}\(no answer recorded: the terminal closed before an answer\)\n$/);
   });
 });
 

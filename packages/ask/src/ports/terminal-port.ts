@@ -191,7 +191,11 @@ export class TerminalQuestionPort implements QuestionPort {
         if (done) return;
         done = true;
         signal.removeEventListener("abort", onAbort);
-        reject(new AskError({ code: "ASK_NO_HUMAN", message: "the terminal closed before an answer" }));
+        const reason = "the terminal closed before an answer";
+        // Ctrl+D or the end of input: the card says it ended, as a timeout's does, so what is
+        // written next does not run on from its prompt.
+        this.output.write(`\n  (no answer recorded: ${reason})\n`);
+        reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
       });
       signal.addEventListener("abort", onAbort, { once: true });
       this.output.write(`\n${request.text}`);
