@@ -13,7 +13,10 @@ export interface TargetSpace {
   readonly label?: string;
 }
 
-/** One card to show: where, what, and the rendered text every port shows as is. */
+/**
+ * One card to show: where, what, and the rendered text every port shows as is (a terminal folds its
+ * lines at spaces to its width).
+ */
 export interface CardRequest {
   /** Unique per card in this process. */
   readonly id: string;

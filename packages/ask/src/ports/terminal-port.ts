@@ -4,13 +4,17 @@ import { errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
 import { AskError } from "../errors/ask-error.js";
 import type { CardEvents, CardRequest, QuestionPort } from "../port/question-port.js";
+import { wrapLines } from "./wrap-lines.js";
 
 /** Options of {@link TerminalQuestionPort}. */
 export interface TerminalQuestionPortOptions {
   /** Where replies are typed; default `process.stdin`. */
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Where cards are drawn; default `process.stdout`. */
-  output?: NodeJS.WritableStream & { isTTY?: boolean };
+  /**
+   * Where cards are drawn; default `process.stdout`. A TTY's `columns` folds the card's lines at
+   * spaces to its width, so the terminal never breaks a word.
+   */
+  output?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   /**
    * Is a human there? Default: both streams are TTYs and input has not ended. A harness that
    * knows better (an idle timer, a "away" toggle) passes its own.
@@ -43,7 +47,7 @@ export class TerminalQuestionPort implements QuestionPort {
   readonly reportsShown = true;
 
   private readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
-  private readonly output: NodeJS.WritableStream & { isTTY?: boolean };
+  private readonly output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   private readonly isAttached: (() => boolean) | undefined;
   private ended = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -198,7 +202,9 @@ export class TerminalQuestionPort implements QuestionPort {
         reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
       });
       signal.addEventListener("abort", onAbort, { once: true });
-      this.output.write(`\n${request.text}`);
+      // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
+      const columns = this.output.isTTY === true ? this.output.columns : undefined;
+      this.output.write(`\n${columns === undefined ? request.text : wrapLines(request.text, columns)}`);
       events?.shown();
     });
   }

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { buildCard } from "../card/card.js";
+import { renderCard } from "../card/render-card.js";
+import { displayWidth, wrapLines } from "./wrap-lines.js";
+
+const card = renderCard(
+  buildCard({
+    question: "Which database should the new service use for the long-lived data, given replication?",
+    options: [
+      {
+        label: "Postgres with streaming replication",
+        description: "what production runs in all three regions",
+      },
+      { label: "日本語のデータベース名と長い説明がここに続きます" },
+    ],
+    allowFreeText: true,
+  }),
+);
+
+describe("wrapLines", () => {
+  it("folds every line of a card to the width at spaces, keeping every word whole", () => {
+    const folded = wrapLines(card, 40);
+    const lines = folded.split("\n");
+    expect(Math.max(...lines.map(displayWidth))).toBeLessThanOrEqual(40);
+    // The same text in the same order: only line breaks and indentation were added (and the rule cut).
+    const letters = (text: string) => text.replace(/-{4,}|\s+/g, "");
+    expect(letters(folded)).toBe(letters(card));
+    // Words break only at spaces; the one wider than the line (no spaces) where it must.
+    for (const word of ["database", "long-lived", "replication?", "regions", "(a", "note", "number:"]) {
+      expect(folded).toContain(word);
+    }
+    expect(folded).toContain("Which database should the new service\nuse for the long-lived data, given\n");
+  });
+
+  it("shortens the rule, and lines continuation lines up under an option's label", () => {
+    const lines = wrapLines(card, 40).split("\n");
+    expect(lines[0]).toBe(`-- Question ${"-".repeat(28)}`);
+    expect(lines).toContain("  1. Postgres with streaming replication");
+    expect(lines).toContain("     what production runs in all three");
+    expect(lines).toContain("     regions");
+  });
+
+  it("counts wide characters as two columns and breaks a word wider than the line", () => {
+    const lines = wrapLines(card, 40).split("\n");
+    expect(lines).toContain("  2. 日本語のデータベース名と長い説明が");
+    expect(lines).toContain("     ここに続きます");
+    expect(wrapLines("x".repeat(50), 20)).toBe(`${"x".repeat(20)}\n${"x".repeat(20)}\n${"x".repeat(10)}`);
+    expect(displayWidth("👍🏽 é")).toBe(4);
+  });
+
+  it("leaves a card that fits as it is", () => {
+    expect(wrapLines(card, 200)).toBe(card);
+  });
+});

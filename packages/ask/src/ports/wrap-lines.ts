@@ -1,0 +1,98 @@
+/** A combining mark: drawn on the character before it. */
+const mark = /^\p{M}$/u;
+/** Joiners, variation selectors and skin tones: drawn on the character before them, taking no column. */
+const zeroWidth: readonly (readonly [number, number])[] = [
+  [0x200b, 0x200f],
+  [0x2060, 0x2060],
+  [0xfe00, 0xfe0f],
+  [0x1f3fb, 0x1f3ff],
+];
+/** East Asian wide and fullwidth characters and emoji: two columns each in a terminal. */
+const doubleWidth: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff],
+  [0x20000, 0x3fffd],
+];
+
+function within(code: number, ranges: readonly (readonly [number, number])[]): boolean {
+  return ranges.some(([first, last]) => code >= first && code <= last);
+}
+
+/** How many columns a character takes in a terminal (an estimate: 0, 1 or 2). */
+function columnsOf(character: string): number {
+  const code = character.codePointAt(0) ?? 0;
+  if (mark.test(character) || within(code, zeroWidth)) return 0;
+  return within(code, doubleWidth) ? 2 : 1;
+}
+
+/** How many columns `text` takes in a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) width += columnsOf(character);
+  return width;
+}
+
+/** The longest start of `text` that fits in `columns` (at least one character, so a line always advances). */
+function fitting(text: string, columns: number): string {
+  let width = 0;
+  let end = 0;
+  for (const character of text) {
+    width += columnsOf(character);
+    if (width > columns && end > 0) break;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}
+
+/**
+ * One line folded into lines of at most `columns` columns, broken at spaces where it can be (a
+ * word wider than the line is broken where it must be). Continuation lines keep the line's
+ * indentation, and under a numbered option ("  2. SQLite …") line up with its label. A rule
+ * ("-- Question ------") is shortened to fit instead.
+ */
+function wrapLine(line: string, columns: number): string[] {
+  if (displayWidth(line) <= columns) return [line];
+  if (/^-- \S+ -+$/.test(line)) return [fitting(line, columns)];
+  const indent = /^(\s*(?:\d+\.\s)?)/.exec(line)?.[1] ?? "";
+  const hanging = " ".repeat(Math.min(indent.length, Math.floor(columns / 2)));
+  const lines: string[] = [];
+  let rest = line;
+  let lead = "";
+  while (displayWidth(lead + rest) > columns) {
+    const room = columns - lead.length;
+    const head = fitting(rest, room);
+    // Break at the last space within the room; a word wider than the room is broken where it must be.
+    // On the first line, never within its indentation or option number.
+    const space = head.lastIndexOf(" ");
+    const earliest = Math.max(1, lead === "" ? indent.length : 0);
+    const cut = rest[head.length] === " " ? head.length : space >= earliest ? space : head.length;
+    lines.push(lead + rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+    lead = hanging;
+  }
+  lines.push(lead + rest);
+  return lines;
+}
+
+/**
+ * `text` (lines ended by "\n") folded to a terminal `columns` wide, at spaces, so the terminal
+ * never breaks a word: a card reads the same on a narrow terminal as on a wide one.
+ */
+export function wrapLines(text: string, columns: number): string {
+  if (!(columns >= 20)) return text;
+  return text
+    .split("\n")
+    .flatMap((line) => wrapLine(line, columns))
+    .join("\n");
+}
