@@ -44,9 +44,9 @@ function choose(card: Card): string {
 
 /**
  * Reads a typed line as a reply to `card`: "2", "1,3" (or "1 3" on a multi-select card), "2: keep
- * the old API", free text, "0" to
- * decline, or "0: reason" to decline and say why (on every card, as the note after a number). Throws `ASK_INVALID_REPLY` with a message for the human (the port shows it and
- * asks again); an empty line is never taken as an answer. A number that is no option on the card
+ * the old API", free text, "0" to decline, or "0: reason" to decline and say why (on every card,
+ * as the note after a number). Throws `ASK_INVALID_REPLY` with a message for the human (the port
+ * shows it and asks again); an empty line is never taken as an answer. A number that is no option on the card
  * ("2024" with three options) is typed text when the card allows free text, and refused otherwise.
  * On a secret card ({@link Card.secret}) the line is the secret as typed, or a lone "0" to decline.
  */
