@@ -94,6 +94,10 @@ describe("buildCard", () => {
       "createCardApprover({ timeoutMs }): timeout 0 ms is not a positive number",
     );
     expect(() => createAskUserTool({ timeoutMs: null })).not.toThrow();
+    // A harness in JavaScript passing a string (from a config file) is told what it passed.
+    expect(() => createAskUserTool({ timeoutMs: "60000" as unknown as number })).toThrow(
+      'createAskUserTool({ timeoutMs }): timeout "60000" is a string, not a number of milliseconds: give one (60000 for a minute), or null for no timeout',
+    );
   });
 
   it("is lenient about multi-select with one option", () => {

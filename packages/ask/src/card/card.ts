@@ -72,6 +72,10 @@ export const longestTimeoutMs = 2_147_483_647;
  */
 export function checkTimeout(timeoutMs: number | null): string | undefined {
   if (timeoutMs === null) return undefined;
+  // From JavaScript or a config file: "60000" or "15m" would read as "60000 ms is not a positive number".
+  if (typeof timeoutMs !== "number") {
+    return `timeout ${JSON.stringify(timeoutMs) ?? String(timeoutMs)} is a ${typeof timeoutMs}, not a number of milliseconds: give one (60000 for a minute), or null for no timeout`;
+  }
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     return `timeout ${String(timeoutMs)} ms is not a positive number: use null for no timeout`;
   }
