@@ -100,6 +100,27 @@ describe("buildCard", () => {
     );
   });
 
+  it("refuses a label that is a number typing would read otherwise: another option's number, or 0", () => {
+    const replicas = problemsOf({
+      question: "How many replicas?",
+      options: [{ label: "3" }, { label: "5" }, { label: "10" }],
+    });
+    expect(replicas).toContain(
+      "options[0].label '3' is also the number of option 3 ('10'): typing 3 picks by number, so it would choose that one, not this; write the label with a word ('3 replicas'), or order the options so each number is its own",
+    );
+    expect(replicas).not.toMatch(/options\[1\]|options\[2\]/);
+    expect(problemsOf({ question: "Retries?", options: [{ label: "0" }, { label: "1" }] })).toMatch(
+      /options\[0\]\.label '0' is what the human types to decline, so typing it could not choose it: write it with a word \('0 retries'\)[\s\S]*options\[1\]\.label '1' is also the number of option 1 \('0'\)/,
+    );
+    // A number that is its own position, or past the last option, reads as that option either way.
+    expect(
+      buildCard({ question: "Q", options: [{ label: "1" }, { label: "2" }, { label: "10" }] }).options,
+    ).toHaveLength(3);
+    expect(
+      buildCard({ question: "Q", options: [{ label: "2024" }, { label: "2025" }] }).options,
+    ).toHaveLength(2);
+  });
+
   it("is lenient about multi-select with one option", () => {
     expect(buildCard({ question: "Q", options: [{ label: "a" }], multiSelect: true }).multiSelect).toBe(
       false,

@@ -117,7 +117,8 @@ function oneLine(text: string): string {
 
 /**
  * Validates and normalises a card. Strict where the human could not answer (no option and no
- * free text, duplicate labels, oversized fields); lenient where only the display is concerned
+ * free text, duplicate labels, oversized fields, a label that is a number typing would read as
+ * another option's or as a decline); lenient where only the display is concerned
  * (whitespace is trimmed, newlines in labels collapse, blank descriptions are dropped,
  * multi-select with fewer than two options is simply single choice). A question card with options
  * whose question or context holds a numbered list (two lines or more such as "1. yes") is refused:
@@ -171,6 +172,22 @@ export function buildCard(input: CardInput): Card {
       problems.push(`${where}.label '${label}' repeats options[${first}]: every option needs its own label`);
     } else seen.set(key, index);
     options.push(description ? { label, description } : { label });
+  });
+  // A label that is a number the card reads otherwise: typed, it would pick by position ("3" on
+  // a card offering 3, 5, 10 picks "10") or decline ("0"). Said before the human meets it.
+  options.forEach(({ label }, index) => {
+    if (!/^\d+$/.test(label)) return;
+    const value = Number(label);
+    const where = `options[${index}].label '${label}'`;
+    if (value === 0) {
+      problems.push(
+        `${where} is what the human types to decline, so typing it could not choose it: write it with a word ('0 retries')`,
+      );
+    } else if (value <= options.length && value !== index + 1) {
+      problems.push(
+        `${where} is also the number of option ${value} ('${options[value - 1]?.label ?? ""}'): typing ${value} picks by number, so it would choose that one, not this; write the label with a word ('${label} replicas'), or order the options so each number is its own`,
+      );
+    }
   });
   // The card numbers the options itself: a list numbered in the text would show a second, different
   // "1." and "2.", and typing 1 would pick the first option, not the text's first line.
