@@ -39,6 +39,10 @@ function javascriptKernel() {
 
 describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
   const run = javascriptKernel();
+  const folder = mkdtempSync(join(tmpdir(), "tools-fd-child-"));
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+  });
 
   it("is the cell's output: fs.writeSync(1, …), process.stderr.fd, a child process with stdio inherit", async () => {
     const { outcome, stdout, stderr } = await run(
@@ -96,6 +100,28 @@ describe("what a JavaScript cell writes to fd 1 and 2 itself", () => {
       ].join("\n"),
     );
     expect(result).toBe("'blocking,blocking; 0 short, 0 failed'");
+  });
+
+  it("keeps a cell's fs.writeSync(1, …) whole in the cell that starts a Node child with stdio inherit", async () => {
+    // The child makes the shared pipes non-blocking as it opens its stdout: the reset at the start
+    // of the next cell came too late for this one, whose 4 MB writes wrote short.
+    const up = join(folder, "child-up");
+    const child = `process.stdout.write("child up\\n", () => require("fs").writeFileSync(${JSON.stringify(up)}, "")); setTimeout(() => {}, 60000)`;
+    const { result, stdout } = await run(
+      [
+        "const fs = require('node:fs')",
+        `const up = ${JSON.stringify(up)}`,
+        `const child = require('node:child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], { stdio: 'inherit' })`,
+        "for (const deadline = Date.now() + 30000; !fs.existsSync(up) && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 20))",
+        "const { writeSync } = await import('node:fs')",
+        "let short = 0, errors = 0",
+        "for (const write of [fs.writeSync, fs.writeSync, fs.writeSync, writeSync, writeSync]) { try { if (write(1, Buffer.alloc(4e6, 46)) < 4e6) short++ } catch { errors++ } }",
+        "child.kill('SIGKILL');",
+        "`${fs.existsSync(up)}; ${short} short, ${errors} failed`",
+      ].join("\n"),
+    );
+    expect(stdout).toContain("child up\n");
+    expect(result).toBe("'true; 0 short, 0 failed'");
   });
 
   it("gives a character split at the end of a cell to that cell, not the next one's start", async () => {

@@ -1,8 +1,8 @@
 // The JavaScript kernel's executor: runs user code in its own process so the messaging loop never
 // blocks. SIGINT stops a synchronous loop (vm breakOnSigint) and abandons a pending promise alike.
 import { randomBytes } from "node:crypto";
-import { fstatSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { createRequire } from "node:module";
+import fs, { fstatSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { inspect } from "node:util";
@@ -90,6 +90,20 @@ function keepPipesBlocking(left = pipesLeft()): void {
 }
 keepPipesBlocking();
 
+/**
+ * A cell's fs.writeSync to fd 1 or 2 sets the pipe blocking first: a Node child with stdio
+ * "inherit" that the cell started makes it non-blocking as it starts (the reset at the start of
+ * each cell comes too late for the cell that started it), and then a write of more than the pipe
+ * holds wrote short, the rest lost without a word, or failed with EAGAIN. Also for
+ * `import { writeSync } from "node:fs"` in a cell.
+ */
+const writeSyncAsGiven = fs.writeSync;
+fs.writeSync = ((fd: number, ...rest: unknown[]) => {
+  if (fd === 1 || fd === 2) keepPipesBlocking(pipesLeft().filter((pipe) => pipe.fd === fd));
+  return (writeSyncAsGiven as (fd: number, ...rest: unknown[]) => number)(fd, ...rest);
+}) as typeof fs.writeSync;
+syncBuiltinESMExports();
+
 /** The longest the executor retries a mark on a full non-blocking pipe (the kernel reads it). */
 const markRetryMs = 2000;
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -111,7 +125,7 @@ function markCellEnd(id: number): ("stdout" | "stderr")[] {
     const deadline = Date.now() + markRetryMs;
     for (;;) {
       try {
-        if (writeSync(pipe.fd, bytes) === bytes.length) marked.push(pipe.name);
+        if (writeSyncAsGiven(pipe.fd, bytes) === bytes.length) marked.push(pipe.name);
         break;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || Date.now() >= deadline) break;

@@ -1,3 +1,5 @@
+import { pythonFdOutputCode } from "./python-fd-output.js";
+
 /** The prompt prefix that marks an input_request as a bridged tool call, not a user's input(). */
 export const bridgeMarker = "\u0001tools-bridge\u0001";
 
@@ -12,7 +14,8 @@ export const shellTimeoutSeconds = 600;
  * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
  * the stdin channel carries one request at a time), `input()` and `getpass()` over the same
  * channel (the harness asks the operator, or refuses), the helpers
- * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours.
+ * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours, and
+ * the reading of fd 1 and 2 (see pythonFdOutputCode).
  * Tracebacks leave out the helpers' frames (`__tracebackhide__`), also the one that raised.
  */
 export function pythonSetupCode(options: {
@@ -399,5 +402,5 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
 
 __tools_install(${options.parentPid}, ${JSON.stringify(bridgeMarker)}, ${JSON.stringify(options.shellTool)}, ${timeout === null ? "None" : String(timeout)})
 del __tools_install
-`;
+${pythonFdOutputCode}`;
 }

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { resultText, type Registry, type Run, type ToolResult } from "@tools/registry";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
+
+const describePython = describe.skipIf(!pythonFound && !ci);
+
+describePython("what a Python cell's child processes and C code write to fd 1 and 2", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+  const cell = (code: string): Promise<ToolResult> =>
+    registry.invoke(run, { tool: "eval", args: { code, description: "run a python test cell here" } });
+
+  beforeAll(() => {
+    expect(pythonFound).toBe(true);
+    workspace = makeWorkspace();
+    // A cell blocked for good is stopped after 30 s without output, not the default 5 minutes.
+    ({ registry, run } = makeRun(workspace.directory, { inactivityMs: 30_000 }));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("is still the cell's output after a character split between reads and a byte that is not UTF-8", async () => {
+    // 6001 bytes: ipykernel 6.17 read them 1000 at a time, and "a" puts every cut inside an "é".
+    const accented = await cell(
+      "import subprocess, sys\nsubprocess.run([sys.executable, '-c', 'print(\"a\" + \"é\" * 3000)'])\nNone",
+    );
+    expect(resultText(accented)).toBe(`a${"é".repeat(3000)}`);
+    const binary = await cell(
+      "import os\nos.write(1, b'bin \\xff\\xfe\\n')\nos.write(2, 'err é\\n'.encode())\nNone",
+    );
+    expect(resultText(binary)).toBe("bin \ufffd\ufffd\nerr é");
+    // More than the pipe holds: once nothing read the pipe, the child (and the cell) waited for good.
+    const many = await cell("subprocess.run(['seq', '1', '100000']).returncode");
+    expect(many.isError).toBe(false);
+    const text = resultText(many);
+    expect(text.startsWith("1\n2\n3\n")).toBe(true);
+    expect(text.slice(-15)).toBe("\n99999\n100000\n0");
+  });
+
+  it("written just before the cell ends is that cell's, not output after it ended", async () => {
+    for (let i = 0; i < 5; i++) {
+      const result = await cell(`import os\nos.write(1, b'x' * 150000 + b'\\nend of cell ${i}\\n')\nNone`);
+      const text = resultText(result);
+      expect(text.startsWith("xxxx")).toBe(true);
+      expect(text.endsWith(`x\nend of cell ${i}`)).toBe(true);
+      expect(text).not.toContain("after the previous cell finished");
+    }
+  });
+
+  it("puts no mark in a file a cell put on fd 1 in the pipe's place", async () => {
+    const file = join(workspace.directory, "fd-one.txt");
+    const into = await cell(
+      [
+        "import os\nsaved = os.dup(1)",
+        `os.dup2(os.open(${JSON.stringify(file)}, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), 1)`,
+        "os.write(1, b'into the file\\n')",
+        "None",
+      ].join("\n"),
+    );
+    expect(into.isError).toBe(false);
+    const back = await cell(
+      "os.write(1, b'more\\n')\nos.dup2(saved, 1)\nos.write(1, b'back on the pipe\\n')\nNone",
+    );
+    expect(resultText(back)).toBe("back on the pipe");
+    expect(readFileSync(file, "utf8")).toBe("into the file\nmore\n");
+  });
+});
