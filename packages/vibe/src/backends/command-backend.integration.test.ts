@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { createKit, type Kit } from "../__fixtures__/test-kit.js";
+import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
 import type { VibeList } from "../list/vibe-list.js";
 import { createCommandBackend } from "./command-backend.js";
 
@@ -77,6 +77,43 @@ describe("command backend with a real agent-CLI script", () => {
     expect(list.get("w1").status).toBe("failed");
     expect(waited.text).toContain("exited with code 3");
     expect(waited.text).toContain("agent crashed: the brief made no sense");
+  });
+
+  it("a long output: the result is its end from a whole line, saying the start is left out", async () => {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: [process.execPath, script, "long", "300"],
+        maxResultChars: 200,
+      }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    await reachStatus(kit.list, "w1", "done");
+    const result = kit.list.get("w1").lastResult ?? "";
+    const lines = result.split("\n");
+    expect(lines[0]).toMatch(
+      /^\(the start of the CLI's output is left out, \d+ characters; its end follows\)$/,
+    );
+    expect(lines[1]).toMatch(/^step \d+$/);
+    expect(lines.at(-1)).toBe("final answer: count the steps");
+    // Every character printed is kept or counted.
+    const printed = [
+      ...Array.from({ length: 300 }, (_, i) => `step ${i}\n`),
+      "final answer: count the steps\n",
+    ].join("");
+    const left = Number(/left out, (\d+) characters/.exec(result)?.[1]);
+    expect(left + lines.slice(1).join("\n").length + 1).toBe(printed.length);
+  });
+
+  it("vibe_wait on a result longer than it shows keeps its end: the final answer a CLI prints last", async () => {
+    kit = createKit({
+      backend: createCommandBackend({ command: [process.execPath, script, "long", "3000"] }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toContain('w1 "counter" (fast) is done after');
+    expect(waited.text).toMatch(/final answer: count the steps$/);
+    expect(waited.text).toMatch(/\n… \d+ lines \(\d+ characters\) of the result left out here …\n/);
+    expect(waited.text.length).toBeLessThan(21_000);
   });
 
   it("a command that cannot start fails the worker saying so", async () => {

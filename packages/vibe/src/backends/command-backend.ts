@@ -161,7 +161,7 @@ function runCommand(
         await (stopping ?? terminateProcess(child, { group: true, graceMs: 0 }));
         const note = await endLeftovers(child, closed, pipes, mark.value);
         if (task.signal.aborted) return reject(abortReason(task.signal));
-        if (code === 0) return resolve(`${stdout.text().trim()}${note ? `\n\n${note}` : ""}`);
+        if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         const errText = boundText(stderr.text().trim() || stdout.text().trim(), {
           maxLines: 20,
@@ -221,6 +221,20 @@ async function endOutputHolders(
   const note =
     "(the CLI exited, but a background process it left still holds its output open and could not be ended; what it writes is not read)";
   return { note, ended };
+}
+
+/**
+ * The end of the CLI's output, the worker's result: all of it, or when its start was let go (it
+ * was longer than `maxResultChars`), from the first whole line kept, after a line saying so.
+ */
+function outputEnd(output: TailBuffer): string {
+  const text = output.text();
+  const dropped = output.dropped();
+  if (dropped === 0) return text.trim();
+  const newline = text.indexOf("\n");
+  const whole = newline >= 0 && newline < text.length - 1 ? text.slice(newline + 1) : text;
+  const left = dropped + text.length - whole.length;
+  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${whole.trim()}`;
 }
 
 function lastLine(chunk: string): string {

@@ -2,7 +2,7 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { boundedResult } from "./describe-worker.js";
+import { resultStartAndEnd } from "./describe-worker.js";
 
 /** Default and longest wait of vibe_wait, in seconds. */
 export const waitSeconds = { default: 60, max: 600 } as const;
@@ -62,7 +62,7 @@ export const vibeWaitTool = defineTool({
         `To wait longer: vibe_wait ${again} (${waitSeconds.max} s is the most one call waits). Or carry on and check with vibe_list, or vibe_kill ${worker.id} to stop it.`,
       ].join(" ");
     }
-    const result = boundedResult(worker, 20_000);
+    const result = resultStartAndEnd(worker, 20_000);
     switch (worker.status) {
       case "done":
         return `${name} is done after ${formatDuration(worker.elapsedMs)}. Its result:\n\n${result}`;
