@@ -11,7 +11,7 @@ export type {
   WorkerEventListener,
 } from "./list/vibe-list.js";
 export { isFinished } from "./list/worker.js";
-export type { WorkerSnapshot, WorkerStatus } from "./list/worker.js";
+export type { WorkerFailure, WorkerSnapshot, WorkerStatus } from "./list/worker.js";
 
 export { vibeTools } from "./tools/vibe-tools.js";
 export { vibeSpawnTool } from "./tools/vibe-spawn.js";

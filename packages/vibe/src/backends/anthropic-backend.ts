@@ -14,7 +14,7 @@ import {
   replySeen,
   type ReplySeen,
 } from "./model-reply.js";
-import { modelError } from "./openai-backend.js";
+import { modelError } from "./model-error.js";
 import { RequestWatch } from "./request-watch.js";
 import type { WorkerBackend, WorkerTask, WorkerToolOutcome } from "./worker-backend.js";
 import { defaultWorkerInstructions, turnLimitError } from "./worker-instructions.js";
@@ -87,7 +87,13 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         } catch (error) {
           throw (
             (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??
-            modelError(error, task.signal, model, watch)
+            modelError(
+              error,
+              task.signal,
+              model,
+              watch,
+              "the backend's apiKey (or ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN)",
+            )
           );
         }
         const seen = replySeen(baseURL, model, reply);

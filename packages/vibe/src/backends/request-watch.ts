@@ -57,6 +57,11 @@ export class RequestWatch {
     this.#lastFailure = undefined;
   }
 
+  /** Tries of the request being watched so far (1 when it was not retried). */
+  get tries(): number {
+    return this.#tries;
+  }
+
   /** How the limits read in a message: "120.0s per try, at most 3 tries". */
   describe(): string {
     const tries = this.limits.maxRetries + 1;

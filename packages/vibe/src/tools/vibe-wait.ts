@@ -2,6 +2,7 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import type { WorkerSnapshot } from "../list/worker.js";
 import { resultStartAndEnd } from "./describe-worker.js";
 
 /** Default and longest wait of vibe_wait, in seconds. */
@@ -67,11 +68,21 @@ export const vibeWaitTool = defineTool({
       case "done":
         return `${name} is done after ${formatDuration(worker.elapsedMs)}. Its result:\n\n${result}`;
       case "failed":
-        return worker.failure === "setup"
-          ? `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nA retry cannot help (vibe_send reruns the same command): the harness's worker configuration must be fixed first, so tell the operator, and do the work yourself meanwhile.`
-          : `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nvibe_send ${worker.id} to retry with more guidance, or do it yourself.`;
+        return `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\n${failureAdvice(worker)}`;
       default:
         return `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
     }
   },
 });
+
+/** What the lead can do about a failed worker, by what failed: the set-up, the model server, or the task. */
+function failureAdvice(worker: WorkerSnapshot): string {
+  switch (worker.failure) {
+    case "setup":
+      return "A retry cannot help (vibe_send reruns it with the same configuration): the harness's worker configuration must be fixed first, so tell the operator, and do the work yourself meanwhile.";
+    case "unavailable":
+      return `The model server failed, not the task, so the brief needs no change: vibe_send ${worker.id} (e.g. "Try again.") reruns it, which may work once the server answers again; or do the work yourself.`;
+    default:
+      return `vibe_send ${worker.id} to retry with more guidance, or do it yourself.`;
+  }
+}
