@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
@@ -123,6 +125,30 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("failed after");
     expect(waited.text).toContain("could not start '/nonexistent/agent-cli-for-vibe-tests'");
   });
+
+  it.each([
+    ["a file that is not executable", "agent.sh"],
+    ["a folder", "."],
+  ])(
+    "a command that cannot be run (%s) is a set-up failure: vibe_wait says a retry cannot help",
+    async (_, name) => {
+      const folder = mkdtempSync(join(tmpdir(), "vibe-unrunnable-"));
+      try {
+        writeFileSync(join(folder, "agent.sh"), "#!/bin/sh\necho hi\n", { mode: 0o644 });
+        const program = join(folder, name);
+        kit = createKit({ backend: createCommandBackend({ command: [program] }) });
+        await kit.call("vibe_spawn", { brief: "x", label: "unrunnable" });
+        const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+        expect(waited.text).toContain(`could not start '${program}': it cannot be run`);
+        expect(waited.text).toContain("EACCES");
+        expect(waited.text).toContain("A retry cannot help");
+        expect(waited.text).not.toContain("retry with more guidance");
+        expect(kit.list.get("w1").failure).toBe("setup");
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("refuses {model} in the command without a model for each tier, never running it with an empty one", () => {
     expect(() => createCommandBackend({ command: ["agent", "--model", "{model}"] })).toThrow(
