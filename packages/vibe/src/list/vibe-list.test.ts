@@ -218,6 +218,16 @@ describe("VibeList (in-process held backend)", () => {
     }
   });
 
+  it("an unknown id's error names the 20 most recent workers and counts the older ones", async () => {
+    kit = createKit({ backend: new HeldBackend(), maxActive: 30 });
+    for (let i = 1; i <= 25; i++) await kit.call("vibe_spawn", { brief: "x", label: `job ${i}` });
+    const result = await kit.call("vibe_wait", { worker_id: "w99" });
+    expect(result.error?.code).toBe("UNKNOWN_WORKER");
+    expect(result.text).toContain("no worker 'w99'; known workers: w6 (job 6, queued), w7 (job 7, queued)");
+    expect(result.text).toContain("w25 (job 25, queued) (and 5 older ones, w1 to w5).");
+    expect(result.text).not.toContain("w5 (job 5");
+  });
+
   it("vibe_list bounds each last result", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

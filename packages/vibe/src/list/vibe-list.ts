@@ -1,4 +1,5 @@
 import {
+  countNoun,
   resourceKey,
   surfaces,
   tierWithin,
@@ -354,17 +355,23 @@ export class VibeList {
     const workers = this.scheduler.workers;
     const record = workers.get(id.trim());
     if (record) return record;
-    const known = [...workers.values()].map((worker) => `${worker.id} (${worker.label}, ${worker.status})`);
+    // The most recent ones, so that a run with hundreds of workers does not answer with them all.
+    const all = [...workers.values()];
+    const known = all.slice(-knownShown).map((worker) => `${worker.id} (${worker.label}, ${worker.status})`);
+    const older = all.length - known.length;
     throw new VibeError({
       code: "UNKNOWN_WORKER",
       message:
         known.length === 0
           ? `no worker '${id}': no worker has been spawned in this run. Start one with vibe_spawn.`
-          : `no worker '${id}'; known workers: ${known.join(", ")}. Use one of these ids (vibe_list shows them all).`,
+          : `no worker '${id}'; known workers: ${known.join(", ")}${older > 0 ? ` (and ${older} older ${countNoun(older, "ones")}, ${older === 1 ? all[0]?.id : `${all[0]?.id} to ${all[older - 1]?.id}`})` : ""}. Use one of these ids (vibe_list shows them all).`,
       data: { id, known: [...workers.keys()] },
     });
   }
 }
+
+/** Most known workers an unknown id's error names (the most recent ones). */
+const knownShown = 20;
 
 /** The resource key of the vibe list: the five vibe_* tools are registered only when it is wired. */
 export const vibeListKey = resourceKey<VibeList>("vibe list");
