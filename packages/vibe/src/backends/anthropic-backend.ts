@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { VibeError } from "../errors/vibe-error.js";
 import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
-import { throwIfAborted } from "../internal/abort.js";
+import { throwIfAborted, untilAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import {
@@ -72,18 +72,21 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
         let reply;
         try {
-          reply = await client.messages
-            .create(
-              {
-                model,
-                max_tokens: maxTokens,
-                system: instructions,
-                messages,
-                ...(tools.length > 0 ? { tools } : {}),
-              },
-              { signal: task.signal },
-            )
-            .withResponse();
+          reply = await untilAborted(
+            client.messages
+              .create(
+                {
+                  model,
+                  max_tokens: maxTokens,
+                  system: instructions,
+                  messages,
+                  ...(tools.length > 0 ? { tools } : {}),
+                },
+                { signal: task.signal },
+              )
+              .withResponse(),
+            task.signal,
+          );
         } catch (error) {
           throw (
             (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??

@@ -13,6 +13,20 @@ import { createOpenAiBackend } from "./openai-backend.js";
 
 const models = { fast: "loopback-fast", good: "loopback-good" };
 
+/** The first progress line of a worker of `kit` that matches `pattern` (bounded). */
+function activity(kit: Kit, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no progress line matched ${String(pattern)}`)), 10_000);
+    const off = kit.list.on((event) => {
+      const line = event.worker.activity;
+      if (line === undefined || !pattern.test(line)) return;
+      clearTimeout(timer);
+      off();
+      resolve(line);
+    });
+  });
+}
+
 // What vibe_wait tells the lead about a worker whose model request failed depends on what failed:
 // the configuration (no rerun can help), the model server (a rerun of the same brief may), or the
 // task. Real SDKs against the loopback server; no model API is called.
@@ -126,4 +140,34 @@ describe("a failed model request, as vibe_wait tells it", () => {
       rmSync(configDir, { recursive: true, force: true });
     }
   });
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: vibe_kill while the SDK waits out a 429's retry-after stops the worker at once, sending nothing more",
+    async (api) => {
+      server = await startScriptedModelServer(() => ({
+        status: 429,
+        message: "slow down",
+        headers: { "retry-after": "20" },
+      }));
+      const options = { apiKey: "loopback-key", models, maxRetries: 1 };
+      kit = createKit({
+        backend:
+          api === "openai"
+            ? createOpenAiBackend({ ...options, baseURL: server.openAiBaseUrl })
+            : createAnthropicBackend({ ...options, baseURL: server.anthropicBaseUrl }),
+        stopTimeoutMs: 3000,
+      });
+      const waiting = activity(kit, /trying again/);
+      await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });
+      // The SDK has dropped the 429's body: it now waits the 20 s the server asked for.
+      expect(await waiting).toBe(
+        "turn 1: loopback-fast: the server answered status 429; trying again in 20.0s, as it asked (try 2 of 2)",
+      );
+      expect(kit.list.get("w1").activity).toContain("trying again in 20.0s");
+      const killed = await kit.call("vibe_kill", { worker_id: "w1" });
+      expect(killed.text).toBe('Killed w1 "greeter"; it and everything it started have stopped.');
+      expect(kit.list.get("w1").lastResult).toBe("killed by vibe_kill; it was stopped before it finished");
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 });

@@ -5,7 +5,7 @@ import type {
 } from "openai/resources/chat/completions";
 import { VibeError } from "../errors/vibe-error.js";
 import { openAiApiKey } from "./api-key.js";
-import { throwIfAborted } from "../internal/abort.js";
+import { throwIfAborted, untilAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { modelError } from "./model-error.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
@@ -76,17 +76,24 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
         let reply;
         try {
-          reply = await client.chat.completions
-            .create(
-              {
-                model,
-                messages,
-                ...(tools.length > 0 ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] } : {}),
-                ...(options.maxTokens === undefined ? {} : { max_completion_tokens: options.maxTokens }),
-              },
-              { signal: task.signal },
-            )
-            .withResponse();
+          // The SDK's wait before a retry (a server's retry-after) ignores the signal: a kill
+          // does not wait for it (the SDK sends nothing once the signal has aborted).
+          reply = await untilAborted(
+            client.chat.completions
+              .create(
+                {
+                  model,
+                  messages,
+                  ...(tools.length > 0
+                    ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
+                    : {}),
+                  ...(options.maxTokens === undefined ? {} : { max_completion_tokens: options.maxTokens }),
+                },
+                { signal: task.signal },
+              )
+              .withResponse(),
+            task.signal,
+          );
         } catch (error) {
           throw modelError(error, task.signal, model, watch, "the backend's apiKey (or OPENAI_API_KEY)");
         }
