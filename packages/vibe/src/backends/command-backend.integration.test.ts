@@ -106,6 +106,19 @@ describe("command backend with a real agent-CLI script", () => {
     expect(left + lines.slice(1).join("\n").length + 1).toBe(printed.length);
   });
 
+  it("vibe_list shows the end of a long result too: the final answer a CLI prints last", async () => {
+    kit = createKit({
+      backend: createCommandBackend({ command: [process.execPath, script, "long", "300"] }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    await reachStatus(kit.list, "w1", "done");
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toContain("last result: step 0\n");
+    expect(listed.text).toMatch(/\n {2}… \d+ lines \(\d+ characters\) of the result left out here …\n/);
+    expect(listed.text).toMatch(/\n {2}step 299\n {2}final answer: count the steps$/);
+    expect(listed.text.length).toBeLessThan(600);
+  });
+
   it("vibe_wait on a result longer than it shows keeps its end: the final answer a CLI prints last", async () => {
     kit = createKit({
       backend: createCommandBackend({ command: [process.execPath, script, "long", "3000"] }),

@@ -1,4 +1,4 @@
-import { boundText, countNoun } from "@tools/registry";
+import { countNoun } from "@tools/registry";
 import { formatDuration } from "../internal/format-duration.js";
 import type { WorkerSnapshot } from "../list/worker.js";
 
@@ -23,13 +23,6 @@ function resultText(worker: WorkerSnapshot): string | undefined {
 /** Most lines of a result shown in `maxChars` characters. */
 function linesFor(maxChars: number): number {
   return Math.max(5, Math.floor(maxChars / 50));
-}
-
-/** The start of the worker's last result, at most `maxChars` (and `maxChars / 50` lines); empty when it has none. */
-export function boundedResult(worker: WorkerSnapshot, maxChars: number): string {
-  const text = resultText(worker);
-  if (text === undefined) return "";
-  return boundText(text, { maxChars, maxLines: linesFor(maxChars) }).text;
 }
 
 /**
