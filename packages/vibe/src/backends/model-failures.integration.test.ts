@@ -170,4 +170,25 @@ describe("a failed model request, as vibe_wait tells it", () => {
       expect(server.requests).toHaveLength(1);
     },
   );
+
+  it("openai: a retry-after of 0 asks for no wait: the progress line names none", async () => {
+    server = await startScriptedModelServer(() => ({
+      status: 429,
+      message: "slow down",
+      headers: { "retry-after": "0" },
+    }));
+    kit = createKit({
+      backend: createOpenAiBackend({
+        apiKey: "loopback-key",
+        models,
+        maxRetries: 1,
+        baseURL: server.openAiBaseUrl,
+      }),
+    });
+    const waiting = activity(kit, /trying again/);
+    await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });
+    expect(await waiting).toBe(
+      "turn 1: loopback-fast: the server answered status 429; trying again (try 2 of 2)",
+    );
+  });
 });

@@ -99,14 +99,20 @@ export class RequestWatch {
   }
 }
 
-/** The wait a failure's `retry-after-ms` or `retry-after` (seconds, or a date) asks for, in milliseconds. */
+/**
+ * The wait a failure's `retry-after-ms` or `retry-after` (seconds, or a date) asks for, in
+ * milliseconds; undefined when it asks for none (no header, or none that is a wait ahead).
+ */
 function retryAfter(headers: Headers): number | undefined {
   const ms = Number.parseFloat(headers.get("retry-after-ms") ?? "");
-  if (Number.isFinite(ms) && ms >= 0) return ms;
   const value = headers.get("retry-after");
-  if (value === null) return undefined;
-  const seconds = Number.parseFloat(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  const seconds = Number.parseFloat(value ?? "");
+  const wait = Number.isFinite(ms)
+    ? ms
+    : Number.isFinite(seconds)
+      ? seconds * 1000
+      : value === null
+        ? Number.NaN
+        : Date.parse(value) - Date.now();
+  return wait > 0 ? wait : undefined;
 }
