@@ -81,6 +81,16 @@ describe("a failed model request, as vibe_wait tells it", () => {
   );
 
   it.each(["openai", "anthropic"] as const)(
+    "%s: a proxy's HTML page in place of the API is the configuration's fault: a retry cannot help",
+    async (api) => {
+      const text = await failedWait(api, { raw: "<html>proxy login</html>", contentType: "text/html" });
+      expect(text).toContain("the reply starts: <html>proxy login</html>. Check that the backend's baseURL");
+      expect(text).toContain("A retry cannot help");
+      expect(kit!.list.get("w1").failure).toBe("setup");
+    },
+  );
+
+  it.each(["openai", "anthropic"] as const)(
     "%s: a server error after the retries is the server's: it counts the tries and asks for no new guidance",
     async (api) => {
       const text = await failedWait(api, { status: 500, message: "loopback model exploded" }, 1);
