@@ -2,6 +2,7 @@
 
 export { VibeList, createVibeList, vibeListKey } from "./list/vibe-list.js";
 export type {
+  KillOutcome,
   SendOptions,
   SendOutcome,
   SpawnRequest,

@@ -176,7 +176,9 @@ describe("VibeList (in-process held backend)", () => {
     await kit.call("vibe_spawn", { brief: "b", label: "waiter" });
     await backend.attempt(0);
     const killedQueued = await kit.call("vibe_kill", { worker_id: "w2" });
-    expect(killedQueued.text).toBe('Killed w2 "waiter"; it and everything it started have stopped.');
+    expect(killedQueued.text).toBe(
+      'Killed w2 "waiter" while it was queued: it never started, so it changed nothing.',
+    );
     const killedRunning = await kit.call("vibe_kill", { worker_id: "w1" });
     expect(killedRunning.isError).toBe(false);
     expect(backend.aborted).toEqual(["w1"]);
@@ -187,6 +189,15 @@ describe("VibeList (in-process held backend)", () => {
     expect(again.text).toContain("had already been killed; nothing to stop");
     const waited = await kit.call("vibe_wait", { worker_id: "w1" });
     expect(waited.text).toContain("was killed after");
+    // Re-briefed while another runs, w1 queues again; killed there, its new run never started.
+    await kit.call("vibe_spawn", { brief: "c", label: "third" });
+    await backend.attempt(1);
+    await kit.call("vibe_send", { worker_id: "w1", message: "once more" });
+    expect(kit.list.get("w1").status).toBe("queued");
+    const killedRequeued = await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(killedRequeued.text).toBe(
+      'Killed w1 "runner" while it was queued: its new run never started (what its earlier runs did stays).',
+    );
   });
 
   it("a failing attempt is reported as failed with its message", async () => {

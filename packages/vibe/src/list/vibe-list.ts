@@ -68,6 +68,16 @@ export interface SendOutcome {
   readonly worker: WorkerSnapshot;
 }
 
+/** What {@link VibeList.kill} returns: the worker after the kill, and its status before it. */
+export interface KillOutcome {
+  readonly before: WorkerStatus;
+  readonly worker: WorkerSnapshot;
+  /** True when it had finished already: nothing was stopped. */
+  readonly wasFinished: boolean;
+  /** False when it was told to stop but had not stopped within the list's `stopTimeoutMs`. */
+  readonly stoppedInTime: boolean;
+}
+
 /** What {@link VibeList.wait} returns: the worker, and whether it finished before the timeout. */
 export interface WaitOutcome {
   readonly finished: boolean;
@@ -234,19 +244,18 @@ export class VibeList {
    * Stops the worker and everything it started (its model request, its tool calls, its command's
    * processes); resolves once they have stopped. A finished worker is left as it is.
    */
-  kill(id: string): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
+  kill(id: string): Promise<KillOutcome> {
     const record = this.lookup(id);
     return this.inTurn(record, () => this.killNow(record));
   }
 
-  private async killNow(
-    record: WorkerRecord,
-  ): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
-    if (isFinished(record.status))
-      return { worker: snapshot(record, Date.now()), wasFinished: true, stoppedInTime: true };
+  private async killNow(record: WorkerRecord): Promise<KillOutcome> {
+    const before = record.status;
+    if (isFinished(before))
+      return { before, worker: snapshot(record, Date.now()), wasFinished: true, stoppedInTime: true };
     record.rerun = false;
     let stoppedInTime = true;
-    if (record.status === "queued") {
+    if (before === "queued") {
       this.scheduler.unqueue(record);
       this.scheduler.finish(record, "killed", "killed before it started");
     } else {
@@ -267,7 +276,7 @@ export class VibeList {
           stoppedInTime ? "killed" : "killed (it did not stop in time)",
         );
     }
-    return { worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
+    return { before, worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
   }
 
   /** Every worker, in spawn order. */
