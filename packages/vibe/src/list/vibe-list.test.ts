@@ -36,7 +36,13 @@ describe("VibeList (in-process held backend)", () => {
     kit = createKit({ backend, concurrency: 1 });
     await kit.call("vibe_spawn", { brief: "a", label: "first" });
     const second = await kit.call("vibe_spawn", { brief: "b", label: "second", tier: "good" });
-    expect(second.text).toContain("is queued: 1 worker already runs (the limit)");
+    expect(second.text).toContain(
+      "is queued: 1 worker already runs (the limit); it starts when one finishes.",
+    );
+    const third = await kit.call("vibe_spawn", { brief: "c", label: "third" });
+    expect(third.text).toContain(
+      "is queued: 1 worker already runs (the limit) and 1 queued worker starts before it; it starts when 2 workers have finished.",
+    );
     const listed = await kit.call("vibe_list");
     expect(listed.text).toContain('w1 "first" (fast) running');
     expect(listed.text).toContain('w2 "second" (good) queued');
