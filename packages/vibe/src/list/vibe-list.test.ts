@@ -153,6 +153,20 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.get("w1").status).toBe("running");
   });
 
+  it("vibe_wait with a timeout of 0 or over 600 s says what it takes, and how to check without waiting", async () => {
+    kit = createKit({ backend: new HeldBackend() });
+    await kit.call("vibe_spawn", { brief: "slow", label: "slow one" });
+    for (const seconds of [0, -5]) {
+      const refused = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: seconds });
+      expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
+      expect(refused.text).toContain(
+        "timeout_seconds: must be more than 0: to check on a worker without waiting, call vibe_list",
+      );
+    }
+    const long = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 3600 });
+    expect(long.text).toContain("timeout_seconds: must be at most 600 (a longer wait is several calls)");
+  });
+
   it("vibe_wait without timeout_seconds waits the stated default, and says it was the default", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

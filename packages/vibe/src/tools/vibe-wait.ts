@@ -19,7 +19,7 @@ export const vibeWaitTool = defineTool({
   parallelSafe: true,
   description: [
     "Wait until a worker finishes and get its result; returns at once if it already has. Each wait",
-    `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max}. If the worker is not done by then,`,
+    `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max} (vibe_list checks without waiting). If the worker is not done by then,`,
     "the wait ends but the worker keeps working: the result says so; vibe_wait again, or vibe_kill it.",
     `Example: {"worker_id": "w1", "timeout_seconds": ${waitSeconds.max}}`,
   ].join("\n"),
@@ -27,8 +27,8 @@ export const vibeWaitTool = defineTool({
     worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w1."),
     timeout_seconds: z
       .number()
-      .positive()
-      .max(waitSeconds.max)
+      .positive("must be more than 0: to check on a worker without waiting, call vibe_list")
+      .max(waitSeconds.max, `must be at most ${waitSeconds.max} (a longer wait is several calls)`)
       .optional()
       .describe(
         `How long to wait at most, in seconds; default ${waitSeconds.default}, at most ${waitSeconds.max}. The worker keeps running after a wait that times out.`,
