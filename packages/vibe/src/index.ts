@@ -2,6 +2,7 @@
 
 export { VibeList, createVibeList, vibeListKey } from "./list/vibe-list.js";
 export type {
+  KillOutcome,
   SendOptions,
   SendOutcome,
   SpawnRequest,
@@ -11,7 +12,7 @@ export type {
   WorkerEventListener,
 } from "./list/vibe-list.js";
 export { isFinished } from "./list/worker.js";
-export type { WorkerSnapshot, WorkerStatus } from "./list/worker.js";
+export type { WorkerFailure, WorkerSnapshot, WorkerStatus } from "./list/worker.js";
 
 export { vibeTools } from "./tools/vibe-tools.js";
 export { vibeSpawnTool } from "./tools/vibe-spawn.js";

@@ -31,4 +31,8 @@ if (mode === "answer") {
     encoding: "utf8",
   });
   console.log(`final answer: left daemon ${shell.stdout.trim()} running`);
+} else if (mode === "long") {
+  // Prints as many short lines of work (a log) as its second argument says, then its final answer. of work (a log), then its final answer last.
+  for (let i = 0; i < Number(tier); i++) console.log(`step ${i}`);
+  console.log(`final answer: ${brief.trim()}`);
 }

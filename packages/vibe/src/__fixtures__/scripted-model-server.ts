@@ -11,7 +11,7 @@ export type Api = "openai" | "anthropic";
 export type Step =
   | { text: string }
   | { toolCalls: { name: string; args: Record<string, unknown> }[]; text?: string }
-  | { status: number; message: string }
+  | { status: number; message: string; headers?: Record<string, string> }
   /** Never answers: holds the request until the client goes away. */
   | { hang: true }
   /** Answers 200 with this body as is (an odd reply: HTML from a proxy, a hand-made completion). */
@@ -96,7 +96,7 @@ export async function startScriptedModelServer(script: Script): Promise<Scripted
       const body = api === "openai"
         ? { error: { message: step.message, type: "server_error", code: null, param: null } }
         : { type: "error", error: { type: "api_error", message: step.message } };
-      res.writeHead(step.status, { "content-type": "application/json" }).end(JSON.stringify(body));
+      res.writeHead(step.status, { "content-type": "application/json", ...step.headers }).end(JSON.stringify(body));
       return;
     }
     const model = String(recorded.body["model"]);

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { VibeError } from "../errors/vibe-error.js";
 import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
-import { throwIfAborted } from "../internal/abort.js";
+import { throwIfAborted, untilAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import {
@@ -14,7 +14,7 @@ import {
   replySeen,
   type ReplySeen,
 } from "./model-reply.js";
-import { modelError } from "./openai-backend.js";
+import { modelError } from "./model-error.js";
 import { RequestWatch } from "./request-watch.js";
 import type { WorkerBackend, WorkerTask, WorkerToolOutcome } from "./worker-backend.js";
 import { defaultWorkerInstructions, turnLimitError } from "./worker-instructions.js";
@@ -72,22 +72,31 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
         let reply;
         try {
-          reply = await client.messages
-            .create(
-              {
-                model,
-                max_tokens: maxTokens,
-                system: instructions,
-                messages,
-                ...(tools.length > 0 ? { tools } : {}),
-              },
-              { signal: task.signal },
-            )
-            .withResponse();
+          reply = await untilAborted(
+            client.messages
+              .create(
+                {
+                  model,
+                  max_tokens: maxTokens,
+                  system: instructions,
+                  messages,
+                  ...(tools.length > 0 ? { tools } : {}),
+                },
+                { signal: task.signal },
+              )
+              .withResponse(),
+            task.signal,
+          );
         } catch (error) {
           throw (
             (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??
-            modelError(error, task.signal, model, watch)
+            modelError(
+              error,
+              task.signal,
+              model,
+              watch,
+              "the backend's apiKey (or ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN)",
+            )
           );
         }
         const seen = replySeen(baseURL, model, reply);

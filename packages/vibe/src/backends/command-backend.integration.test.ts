@@ -1,7 +1,9 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { createKit, type Kit } from "../__fixtures__/test-kit.js";
+import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
 import type { VibeList } from "../list/vibe-list.js";
 import { createCommandBackend } from "./command-backend.js";
 
@@ -79,6 +81,56 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("agent crashed: the brief made no sense");
   });
 
+  it("a long output: the result is its end from a whole line, saying the start is left out", async () => {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: [process.execPath, script, "long", "300"],
+        maxResultChars: 200,
+      }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    await reachStatus(kit.list, "w1", "done");
+    const result = kit.list.get("w1").lastResult ?? "";
+    const lines = result.split("\n");
+    expect(lines[0]).toMatch(
+      /^\(the start of the CLI's output is left out, \d+ characters; its end follows\)$/,
+    );
+    expect(lines[1]).toMatch(/^step \d+$/);
+    expect(lines.at(-1)).toBe("final answer: count the steps");
+    // Every character printed is kept or counted.
+    const printed = [
+      ...Array.from({ length: 300 }, (_, i) => `step ${i}\n`),
+      "final answer: count the steps\n",
+    ].join("");
+    const left = Number(/left out, (\d+) characters/.exec(result)?.[1]);
+    expect(left + lines.slice(1).join("\n").length + 1).toBe(printed.length);
+  });
+
+  it("vibe_list shows the end of a long result too: the final answer a CLI prints last", async () => {
+    kit = createKit({
+      backend: createCommandBackend({ command: [process.execPath, script, "long", "300"] }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    await reachStatus(kit.list, "w1", "done");
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toContain("last result: step 0\n");
+    expect(listed.text).toMatch(/\n {2}… \d+ lines \(\d+ characters\) of the result left out here …\n/);
+    expect(listed.text).toMatch(/\n {2}step 299\n {2}final answer: count the steps$/);
+    expect(listed.text.length).toBeLessThan(600);
+  });
+
+  it("vibe_wait on a result longer than it shows keeps its end: the final answer a CLI prints last", async () => {
+    kit = createKit({
+      backend: createCommandBackend({ command: [process.execPath, script, "long", "3000"] }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toContain('w1 "counter" (fast) is done after');
+    expect(waited.text).toMatch(/final answer: count the steps$/);
+    expect(waited.text).toMatch(/\n… \d+ lines \(\d+ characters\) of the result left out here …\n/);
+    expect(waited.text.length).toBeLessThan(21_000);
+  });
+
   it("a command that cannot start fails the worker saying so", async () => {
     const { call } = setUp("", ["/nonexistent/agent-cli-for-vibe-tests"]);
     await call("vibe_spawn", { brief: "x", label: "missing" });
@@ -86,6 +138,30 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("failed after");
     expect(waited.text).toContain("could not start '/nonexistent/agent-cli-for-vibe-tests'");
   });
+
+  it.each([
+    ["a file that is not executable", "agent.sh"],
+    ["a folder", "."],
+  ])(
+    "a command that cannot be run (%s) is a set-up failure: vibe_wait says a retry cannot help",
+    async (_, name) => {
+      const folder = mkdtempSync(join(tmpdir(), "vibe-unrunnable-"));
+      try {
+        writeFileSync(join(folder, "agent.sh"), "#!/bin/sh\necho hi\n", { mode: 0o644 });
+        const program = join(folder, name);
+        kit = createKit({ backend: createCommandBackend({ command: [program] }) });
+        await kit.call("vibe_spawn", { brief: "x", label: "unrunnable" });
+        const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+        expect(waited.text).toContain(`could not start '${program}': it cannot be run`);
+        expect(waited.text).toContain("EACCES");
+        expect(waited.text).toContain("A retry cannot help");
+        expect(waited.text).not.toContain("retry with more guidance");
+        expect(kit.list.get("w1").failure).toBe("setup");
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("refuses {model} in the command without a model for each tier, never running it with an empty one", () => {
     expect(() => createCommandBackend({ command: ["agent", "--model", "{model}"] })).toThrow(

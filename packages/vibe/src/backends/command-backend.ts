@@ -141,16 +141,7 @@ function runCommand(
       if (child.pid !== undefined) return;
       task.signal.removeEventListener("abort", onAbort);
       if (task.signal.aborted) return reject(abortReason(task.signal));
-      const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-      reject(
-        new VibeError({
-          code: missing ? "COMMAND_NOT_FOUND" : "COMMAND_FAILED",
-          message: missing
-            ? `could not start '${program}': the command was not found (${error.message}). The harness's worker command is wrong: fix its configuration (serve --vibe-command); a retry runs the same command.`
-            : `could not start '${program}': ${error.message}. Check the command backend's command.`,
-          cause: error,
-        }),
-      );
+      reject(startFailure(program, error as NodeJS.ErrnoException));
     });
     // The attempt ends when the CLI exits, not when its output closes: a background process it
     // left may hold that open for good.
@@ -161,7 +152,7 @@ function runCommand(
         await (stopping ?? terminateProcess(child, { group: true, graceMs: 0 }));
         const note = await endLeftovers(child, closed, pipes, mark.value);
         if (task.signal.aborted) return reject(abortReason(task.signal));
-        if (code === 0) return resolve(`${stdout.text().trim()}${note ? `\n\n${note}` : ""}`);
+        if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         const errText = boundText(stderr.text().trim() || stdout.text().trim(), {
           maxLines: 20,
@@ -175,6 +166,38 @@ function runCommand(
         );
       })();
     });
+  });
+}
+
+/** Start failures of a program that cannot be run as it is: a folder, a file not executable. */
+const notRunnable = new Set(["EACCES", "EPERM", "EISDIR", "ENOTDIR", "ENOEXEC"]);
+
+/**
+ * Why the CLI did not start: `COMMAND_NOT_FOUND` when it is not there, `INVALID_BACKEND_CONFIG`
+ * when it cannot be run (not executable, a folder): the harness's configuration, which no rerun
+ * mends; else `COMMAND_FAILED` (out of processes or memory: a rerun may work).
+ */
+function startFailure(program: string, error: NodeJS.ErrnoException): VibeError {
+  const fix =
+    "The harness's worker command is wrong: fix its configuration (serve --vibe-command); a retry runs the same command.";
+  if (error.code === "ENOENT") {
+    return new VibeError({
+      code: "COMMAND_NOT_FOUND",
+      message: `could not start '${program}': the command was not found (${error.message}). ${fix}`,
+      cause: error,
+    });
+  }
+  if (error.code !== undefined && notRunnable.has(error.code)) {
+    return new VibeError({
+      code: "INVALID_BACKEND_CONFIG",
+      message: `could not start '${program}': it cannot be run, not being an executable file or not executable by this user (${error.message}). ${fix}`,
+      cause: error,
+    });
+  }
+  return new VibeError({
+    code: "COMMAND_FAILED",
+    message: `could not start '${program}': ${error.message}. Check the command backend's command.`,
+    cause: error,
   });
 }
 
@@ -221,6 +244,20 @@ async function endOutputHolders(
   const note =
     "(the CLI exited, but a background process it left still holds its output open and could not be ended; what it writes is not read)";
   return { note, ended };
+}
+
+/**
+ * The end of the CLI's output, the worker's result: all of it, or when its start was let go (it
+ * was longer than `maxResultChars`), from the first whole line kept, after a line saying so.
+ */
+function outputEnd(output: TailBuffer): string {
+  const text = output.text();
+  const dropped = output.dropped();
+  if (dropped === 0) return text.trim();
+  const newline = text.indexOf("\n");
+  const whole = newline >= 0 && newline < text.length - 1 ? text.slice(newline + 1) : text;
+  const left = dropped + text.length - whole.length;
+  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${whole.trim()}`;
 }
 
 function lastLine(chunk: string): string {

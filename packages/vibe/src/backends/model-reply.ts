@@ -35,12 +35,15 @@ export function replySeen(baseURL: string, model: string, reply: SdkReply): Repl
 /**
  * A 200 reply that is not what the API returns (`<html>proxy login</html>` from a proxy, an
  * `{"error": …}` body with status 200): which server answered what, and that it was not `what`
- * ("a chat completion", "a message").
+ * ("a chat completion", "a message"). `INVALID_BACKEND_CONFIG` unless the body carries an error
+ * (then `WORKER_FAILED`): what answered is not the model API the configuration meant.
  */
 export function notAReply(seen: ReplySeen, what: string): VibeError {
   const carried = carriedError(seen.body);
   return new VibeError({
-    code: "WORKER_FAILED",
+    // A reply that carries no error of the API's is another service's (a proxy's login page): the
+    // configuration names the wrong server, which no rerun mends.
+    code: carried === undefined ? "INVALID_BACKEND_CONFIG" : "WORKER_FAILED",
     message:
       `the server at ${seen.baseURL} answered the request for ${seen.model} with status ${seen.status} ` +
       `(${seen.contentType ?? "no content type"}), but the reply is not ${what}` +

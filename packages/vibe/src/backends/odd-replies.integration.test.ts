@@ -180,7 +180,8 @@ describe("a 200 reply that is not a completion or message says which server answ
       contentType: "text/html",
     }));
     const error = await failure(answer);
-    expect(error.code).toBe("WORKER_FAILED");
+    // Another service answered: the configuration's fault, which no rerun mends.
+    expect(error.code).toBe("INVALID_BACKEND_CONFIG");
     expect(error.message).toContain(`the server at http://127.0.0.1:`);
     expect(error.message).toContain("answered the request for loopback-fast with status 200 (text/html)");
     expect(error.message).toContain(api === "openai" ? "is not a chat completion" : "is not a message");
@@ -190,6 +191,7 @@ describe("a 200 reply that is not a completion or message says which server answ
   it.each(["openai", "anthropic"] as const)("%s: an error body with status 200", async (api) => {
     const { answer } = await perform(api, () => ({ raw: '{"error":{"message":"bad"}}' }));
     const error = await failure(answer);
+    expect(error.code).toBe("WORKER_FAILED");
     expect(error.message).toContain("with status 200 (application/json)");
     expect(error.message).toContain('it carried the error "bad"');
   });
@@ -382,7 +384,8 @@ describe("a server that hangs", () => {
         maxRetries: 1,
       });
       const error = await failure(answer);
-      expect(error.code).toBe("WORKER_FAILED");
+      // The server's failure, not the task's: vibe_wait says a rerun of the same brief may work.
+      expect(error.code).toBe("MODEL_UNAVAILABLE");
       expect(error.message).toContain("failed: Request timed out. (400ms per try, at most 2 tries)");
       expect(seen.progress).toContain(
         "turn 1: loopback-fast: retrying the request (try 2 of 2) after no reply within 400ms",

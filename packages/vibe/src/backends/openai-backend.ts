@@ -5,8 +5,9 @@ import type {
 } from "openai/resources/chat/completions";
 import { VibeError } from "../errors/vibe-error.js";
 import { openAiApiKey } from "./api-key.js";
-import { abortReason, throwIfAborted } from "../internal/abort.js";
+import { throwIfAborted, untilAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
+import { modelError } from "./model-error.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import {
   argumentsText,
@@ -75,19 +76,26 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
         let reply;
         try {
-          reply = await client.chat.completions
-            .create(
-              {
-                model,
-                messages,
-                ...(tools.length > 0 ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] } : {}),
-                ...(options.maxTokens === undefined ? {} : { max_completion_tokens: options.maxTokens }),
-              },
-              { signal: task.signal },
-            )
-            .withResponse();
+          // The SDK's wait before a retry (a server's retry-after) ignores the signal: a kill
+          // does not wait for it (the SDK sends nothing once the signal has aborted).
+          reply = await untilAborted(
+            client.chat.completions
+              .create(
+                {
+                  model,
+                  messages,
+                  ...(tools.length > 0
+                    ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
+                    : {}),
+                  ...(options.maxTokens === undefined ? {} : { max_completion_tokens: options.maxTokens }),
+                },
+                { signal: task.signal },
+              )
+              .withResponse(),
+            task.signal,
+          );
         } catch (error) {
-          throw modelError(error, task.signal, model, watch);
+          throw modelError(error, task.signal, model, watch, "the backend's apiKey (or OPENAI_API_KEY)");
         }
         const seen = replySeen(baseURL, model, reply);
         const { message, finish } = readCompletion(seen);
@@ -218,19 +226,4 @@ function finalAnswer(
     );
   }
   return content.trim() === "" ? undefined : content;
-}
-
-/**
- * An SDK failure as the worker's failure: the abort reason when cancelled, else the API error;
- * a timeout says the limits it ran into (`watch`).
- */
-export function modelError(error: unknown, signal: AbortSignal, model: string, watch?: RequestWatch): Error {
-  if (signal.aborted) return abortReason(signal);
-  const message = error instanceof Error ? error.message : String(error);
-  const timedOut = watch !== undefined && /timed out/i.test(message);
-  return new VibeError({
-    code: "WORKER_FAILED",
-    message: `the model request to ${model} failed: ${message}${timedOut ? ` (${watch.describe()})` : ""}`,
-    cause: error,
-  });
 }

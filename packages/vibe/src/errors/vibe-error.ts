@@ -10,7 +10,8 @@ export type VibeErrorCode =
   | "VIBE_LIST_CLOSED"
   | "TOO_MANY_WORKERS"
   | "WORKER_ABOVE_CAP"
-  | "COMMAND_NOT_FOUND";
+  | "COMMAND_NOT_FOUND"
+  | "MODEL_UNAVAILABLE";
 
 /**
  * An error of @tools/vibe. It is a {@link ToolsError}: `invoke` turns it into an error result whose

@@ -1,7 +1,8 @@
-/** Keeps the last `maxChars` characters of a stream of text. */
+/** Keeps the last `maxChars` characters of a stream of text, and counts those it let go. */
 export class TailBuffer {
   private chunks: string[] = [];
   private length = 0;
+  private droppedChars = 0;
 
   constructor(private readonly maxChars: number) {}
 
@@ -16,9 +17,16 @@ export class TailBuffer {
     return this.chunks.join("");
   }
 
+  /** How many characters from the start of the stream are no longer kept. */
+  dropped(): number {
+    this.compact();
+    return this.droppedChars;
+  }
+
   private compact(): void {
     const joined = this.chunks.join("");
     const kept = joined.length > this.maxChars ? joined.slice(-this.maxChars) : joined;
+    this.droppedChars += joined.length - kept.length;
     this.chunks = [kept];
     this.length = kept.length;
   }

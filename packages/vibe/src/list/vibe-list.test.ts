@@ -36,7 +36,13 @@ describe("VibeList (in-process held backend)", () => {
     kit = createKit({ backend, concurrency: 1 });
     await kit.call("vibe_spawn", { brief: "a", label: "first" });
     const second = await kit.call("vibe_spawn", { brief: "b", label: "second", tier: "good" });
-    expect(second.text).toContain("is queued: 1 worker already runs (the limit)");
+    expect(second.text).toContain(
+      "is queued: 1 worker already runs (the limit); it starts when one finishes.",
+    );
+    const third = await kit.call("vibe_spawn", { brief: "c", label: "third" });
+    expect(third.text).toContain(
+      "is queued: 1 worker already runs (the limit) and 1 queued worker starts before it; it starts when 2 workers have finished.",
+    );
     const listed = await kit.call("vibe_list");
     expect(listed.text).toContain('w1 "first" (fast) running');
     expect(listed.text).toContain('w2 "second" (good) queued');
@@ -147,6 +153,20 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.get("w1").status).toBe("running");
   });
 
+  it("vibe_wait with a timeout of 0 or over 600 s says what it takes, and how to check without waiting", async () => {
+    kit = createKit({ backend: new HeldBackend() });
+    await kit.call("vibe_spawn", { brief: "slow", label: "slow one" });
+    for (const seconds of [0, -5]) {
+      const refused = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: seconds });
+      expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
+      expect(refused.text).toContain(
+        "timeout_seconds: must be more than 0: to check on a worker without waiting, call vibe_list",
+      );
+    }
+    const long = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 3600 });
+    expect(long.text).toContain("timeout_seconds: must be at most 600 (a longer wait is several calls)");
+  });
+
   it("vibe_wait without timeout_seconds waits the stated default, and says it was the default", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });
@@ -176,7 +196,9 @@ describe("VibeList (in-process held backend)", () => {
     await kit.call("vibe_spawn", { brief: "b", label: "waiter" });
     await backend.attempt(0);
     const killedQueued = await kit.call("vibe_kill", { worker_id: "w2" });
-    expect(killedQueued.text).toBe('Killed w2 "waiter"; it and everything it started have stopped.');
+    expect(killedQueued.text).toBe(
+      'Killed w2 "waiter" while it was queued: it never started, so it changed nothing.',
+    );
     const killedRunning = await kit.call("vibe_kill", { worker_id: "w1" });
     expect(killedRunning.isError).toBe(false);
     expect(backend.aborted).toEqual(["w1"]);
@@ -187,6 +209,15 @@ describe("VibeList (in-process held backend)", () => {
     expect(again.text).toContain("had already been killed; nothing to stop");
     const waited = await kit.call("vibe_wait", { worker_id: "w1" });
     expect(waited.text).toContain("was killed after");
+    // Re-briefed while another runs, w1 queues again; killed there, its new run never started.
+    await kit.call("vibe_spawn", { brief: "c", label: "third" });
+    await backend.attempt(1);
+    await kit.call("vibe_send", { worker_id: "w1", message: "once more" });
+    expect(kit.list.get("w1").status).toBe("queued");
+    const killedRequeued = await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(killedRequeued.text).toBe(
+      'Killed w1 "runner" while it was queued: its new run never started (what its earlier runs did stays).',
+    );
   });
 
   it("a failing attempt is reported as failed with its message", async () => {
@@ -218,6 +249,16 @@ describe("VibeList (in-process held backend)", () => {
     }
   });
 
+  it("an unknown id's error names the 20 most recent workers and counts the older ones", async () => {
+    kit = createKit({ backend: new HeldBackend(), maxActive: 30 });
+    for (let i = 1; i <= 25; i++) await kit.call("vibe_spawn", { brief: "x", label: `job ${i}` });
+    const result = await kit.call("vibe_wait", { worker_id: "w99" });
+    expect(result.error?.code).toBe("UNKNOWN_WORKER");
+    expect(result.text).toContain("no worker 'w99'; known workers: w6 (job 6, queued), w7 (job 7, queued)");
+    expect(result.text).toContain("w25 (job 25, queued) (and 5 older ones, w1 to w5).");
+    expect(result.text).not.toContain("w5 (job 5");
+  });
+
   it("vibe_list bounds each last result", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });
@@ -228,7 +269,7 @@ describe("VibeList (in-process held backend)", () => {
     const listed = await kit.call("vibe_list");
     expect(listed.text).toMatch(/w1 "talker" \(fast\) done \S+/);
     expect(listed.text).toContain("last result: word word");
-    expect(listed.text).toContain("more characters");
+    expect(listed.text).toMatch(/\n {2}… \d+ characters of the result left out here …\n {2}word word/);
     expect(listed.text.length).toBeLessThan(600);
   });
 

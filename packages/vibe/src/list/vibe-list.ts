@@ -1,4 +1,5 @@
 import {
+  countNoun,
   resourceKey,
   surfaces,
   tierWithin,
@@ -65,6 +66,16 @@ export interface SendOptions {
 export interface SendOutcome {
   readonly before: WorkerStatus;
   readonly worker: WorkerSnapshot;
+}
+
+/** What {@link VibeList.kill} returns: the worker after the kill, and its status before it. */
+export interface KillOutcome {
+  readonly before: WorkerStatus;
+  readonly worker: WorkerSnapshot;
+  /** True when it had finished already: nothing was stopped. */
+  readonly wasFinished: boolean;
+  /** False when it was told to stop but had not stopped within the list's `stopTimeoutMs`. */
+  readonly stoppedInTime: boolean;
 }
 
 /** What {@link VibeList.wait} returns: the worker, and whether it finished before the timeout. */
@@ -233,19 +244,18 @@ export class VibeList {
    * Stops the worker and everything it started (its model request, its tool calls, its command's
    * processes); resolves once they have stopped. A finished worker is left as it is.
    */
-  kill(id: string): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
+  kill(id: string): Promise<KillOutcome> {
     const record = this.lookup(id);
     return this.inTurn(record, () => this.killNow(record));
   }
 
-  private async killNow(
-    record: WorkerRecord,
-  ): Promise<{ worker: WorkerSnapshot; wasFinished: boolean; stoppedInTime: boolean }> {
-    if (isFinished(record.status))
-      return { worker: snapshot(record, Date.now()), wasFinished: true, stoppedInTime: true };
+  private async killNow(record: WorkerRecord): Promise<KillOutcome> {
+    const before = record.status;
+    if (isFinished(before))
+      return { before, worker: snapshot(record, Date.now()), wasFinished: true, stoppedInTime: true };
     record.rerun = false;
     let stoppedInTime = true;
-    if (record.status === "queued") {
+    if (before === "queued") {
       this.scheduler.unqueue(record);
       this.scheduler.finish(record, "killed", "killed before it started");
     } else {
@@ -266,7 +276,7 @@ export class VibeList {
           stoppedInTime ? "killed" : "killed (it did not stop in time)",
         );
     }
-    return { worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
+    return { before, worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
   }
 
   /** Every worker, in spawn order. */
@@ -354,17 +364,23 @@ export class VibeList {
     const workers = this.scheduler.workers;
     const record = workers.get(id.trim());
     if (record) return record;
-    const known = [...workers.values()].map((worker) => `${worker.id} (${worker.label}, ${worker.status})`);
+    // The most recent ones, so that a run with hundreds of workers does not answer with them all.
+    const all = [...workers.values()];
+    const known = all.slice(-knownShown).map((worker) => `${worker.id} (${worker.label}, ${worker.status})`);
+    const older = all.length - known.length;
     throw new VibeError({
       code: "UNKNOWN_WORKER",
       message:
         known.length === 0
           ? `no worker '${id}': no worker has been spawned in this run. Start one with vibe_spawn.`
-          : `no worker '${id}'; known workers: ${known.join(", ")}. Use one of these ids (vibe_list shows them all).`,
+          : `no worker '${id}'; known workers: ${known.join(", ")}${older > 0 ? ` (and ${older} older ${countNoun(older, "ones")}, ${older === 1 ? all[0]?.id : `${all[0]?.id} to ${all[older - 1]?.id}`})` : ""}. Use one of these ids (vibe_list shows them all).`,
       data: { id, known: [...workers.keys()] },
     });
   }
 }
+
+/** Most known workers an unknown id's error names (the most recent ones). */
+const knownShown = 20;
 
 /** The resource key of the vibe list: the five vibe_* tools are registered only when it is wired. */
 export const vibeListKey = resourceKey<VibeList>("vibe list");

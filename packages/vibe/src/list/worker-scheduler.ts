@@ -1,6 +1,6 @@
 import { errorMessage, ToolsError } from "@tools/registry";
 import { startAttempt, stopAttempt, type AttemptContext, type AttemptOutcome } from "./worker-attempt.js";
-import type { WorkerRecord } from "./worker.js";
+import type { WorkerFailure, WorkerRecord } from "./worker.js";
 
 /** Options of {@link WorkerScheduler}; the list validates them. */
 export interface WorkerSchedulerOptions {
@@ -136,14 +136,20 @@ export class WorkerScheduler {
     } else if (outcome.ok) {
       this.finish(record, "done", outcome.answer);
     } else {
-      record.failure = isSetupFailure(outcome.error) ? "setup" : undefined;
+      record.failure = failureKind(outcome.error);
       this.finish(record, "failed", errorMessage(outcome.error));
     }
     this.schedule();
   }
 }
 
-/** A failure no rerun can mend: the worker's command is not there (the harness's set-up). */
-function isSetupFailure(error: unknown): boolean {
-  return ToolsError.isInstance(error) && error.code === "COMMAND_NOT_FOUND";
+/**
+ * What a failure was when not the task's: `setup` for one no rerun can mend (the worker's command
+ * is not there, the backend's key, model or URL is wrong), `unavailable` for the model server's.
+ */
+function failureKind(error: unknown): WorkerFailure | undefined {
+  if (!ToolsError.isInstance(error)) return undefined;
+  if (error.code === "COMMAND_NOT_FOUND" || error.code === "INVALID_BACKEND_CONFIG") return "setup";
+  if (error.code === "MODEL_UNAVAILABLE") return "unavailable";
+  return undefined;
 }

@@ -9,6 +9,14 @@ export function isFinished(status: WorkerStatus): boolean {
   return status === "done" || status === "failed" || status === "killed";
 }
 
+/**
+ * Why a worker failed when it was not the task: `setup`, the harness's configuration (its command
+ * was not found, the model server refused the key or has no such model): a rerun cannot help;
+ * `unavailable`, the model server (rate limited, failing or not answering, after the retries): a
+ * rerun of the same brief may work once it answers again.
+ */
+export type WorkerFailure = "setup" | "unavailable";
+
 /** A worker as vibe_list and vibe_wait show it; a copy, not a live view. */
 export interface WorkerSnapshot {
   /** `w1`, `w2`, … in spawn order, unique within the list. */
@@ -31,11 +39,8 @@ export interface WorkerSnapshot {
   readonly activity?: string;
   /** True while a call of the running attempt waits for the operator's approval (its card is open). */
   readonly awaitingApproval?: boolean;
-  /**
-   * Set on a failed worker when the failure is the harness's set-up (its command was not found),
-   * not the task: a rerun cannot help.
-   */
-  readonly failure?: "setup";
+  /** Set on a failed worker whose failure was not the task's (see {@link WorkerFailure}). */
+  readonly failure?: WorkerFailure;
 }
 
 /** The mutable record behind a snapshot; internal to the list. */
@@ -55,7 +60,7 @@ export interface WorkerRecord {
   activity?: string;
   /** Calls of the running attempt waiting for the operator's approval. */
   awaitingApproval: number;
-  failure?: "setup";
+  failure?: WorkerFailure;
   controller?: AbortController;
   attempt?: Promise<void>;
   /** Set by vibe_send on a running worker: when the attempt stops, queue it again. */

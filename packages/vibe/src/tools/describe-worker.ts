@@ -1,4 +1,4 @@
-import { boundText } from "@tools/registry";
+import { countNoun } from "@tools/registry";
 import { formatDuration } from "../internal/format-duration.js";
 import type { WorkerSnapshot } from "../list/worker.js";
 
@@ -14,9 +14,42 @@ export function workerLine(worker: WorkerSnapshot): string {
   return `${worker.id} "${worker.label}" (${worker.tier}${rerun}) ${timing}${activity ? ` — ${activity}` : ""}`;
 }
 
-/** The worker's last result cut to `maxChars` (and 40 lines), or empty when it has none. */
-export function boundedResult(worker: WorkerSnapshot, maxChars: number): string {
-  if (worker.lastResult === undefined) return "";
-  const text = worker.lastResult.trim() === "" ? "(empty answer)" : worker.lastResult;
-  return boundText(text, { maxChars, maxLines: Math.max(5, Math.floor(maxChars / 50)) }).text;
+/** The worker's last result as shown: "(empty answer)" for a blank one; undefined when it has none. */
+function resultText(worker: WorkerSnapshot): string | undefined {
+  if (worker.lastResult === undefined) return undefined;
+  return worker.lastResult.trim() === "" ? "(empty answer)" : worker.lastResult;
+}
+
+/** Most lines of a result shown in `maxChars` characters. */
+function linesFor(maxChars: number): number {
+  return Math.max(5, Math.floor(maxChars / 50));
+}
+
+/**
+ * The worker's whole last result when it fits `maxChars` (and `maxChars / 50` lines), else its
+ * start and its end with a line between them counting what was left out: the end of a result is
+ * often its point (the final answer an agent CLI prints last).
+ */
+export function resultStartAndEnd(worker: WorkerSnapshot, maxChars: number): string {
+  const text = resultText(worker);
+  if (text === undefined) return "";
+  const maxLines = linesFor(maxChars);
+  const lines = text.split("\n");
+  if (text.length <= maxChars && lines.length <= maxLines) return text;
+  // A quarter of the room for the start, the rest for the end; the two never overlap, since
+  // together they hold fewer characters or lines than the result has.
+  const headLines = Math.floor(maxLines / 4);
+  const headChars = Math.floor(maxChars / 4);
+  const head = lines.slice(0, headLines).join("\n").slice(0, headChars);
+  const tail = lines
+    .slice(-(maxLines - headLines))
+    .join("\n")
+    .slice(-(maxChars - headChars));
+  const leftChars = text.length - head.length - tail.length;
+  const leftLines = Math.max(0, lines.length - head.split("\n").length - tail.split("\n").length);
+  const what =
+    leftLines > 0
+      ? `${leftLines} ${countNoun(leftLines, "lines")} (${leftChars} ${countNoun(leftChars, "characters")})`
+      : `${leftChars} ${countNoun(leftChars, "characters")}`;
+  return `${head}\n… ${what} of the result left out here …\n${tail}`;
 }

@@ -18,8 +18,10 @@ export const vibeKillTool = defineTool({
   summarize: (input) => `kill worker ${input.worker_id}`,
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
-    const { worker, wasFinished, stoppedInTime } = await list.kill(input.worker_id);
+    const { before, worker, wasFinished, stoppedInTime } = await list.kill(input.worker_id);
     const name = `${worker.id} "${worker.label}"`;
+    if (before === "queued")
+      return `Killed ${name} while it was queued: ${worker.attempts === 0 ? "it never started, so it changed nothing" : "its new run never started (what its earlier runs did stays)"}.`;
     if (wasFinished)
       return `${name} had already ${worker.status === "killed" ? "been killed" : `finished (${worker.status})`}; nothing to stop.`;
     if (!stoppedInTime)

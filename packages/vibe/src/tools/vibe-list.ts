@@ -2,18 +2,18 @@ import { boundList, boundText, countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import { isFinished, type WorkerSnapshot } from "../list/worker.js";
-import { boundedResult, workerLine } from "./describe-worker.js";
+import { resultStartAndEnd, workerLine } from "./describe-worker.js";
 
 /** Most characters of each worker's last result that vibe_list shows. */
 export const listResultChars = 300;
 
-/** vibe_list: every worker with tier, status, elapsed time and a bounded last result. */
+/** vibe_list: every worker with tier, status, elapsed time and its last result, bounded (its start and end). */
 export const vibeListTool = defineTool({
   name: "vibe_list",
   tier: "read",
   parallelSafe: true,
   description: [
-    `List every background worker: id, label, tier, status (queued, running, done, failed, killed), elapsed time and the start of its last result (${listResultChars} characters; vibe_wait gives the whole result). With many workers, the older finished ones are only counted.`,
+    `List every background worker: id, label, tier, status (queued, running, done, failed, killed), elapsed time and its last result (at most ${listResultChars} characters: of a longer one its start and its end; vibe_wait gives the whole result). With many workers, the older finished ones are only counted.`,
     "Example: {}",
   ].join("\n"),
   input: z.object({}),
@@ -30,7 +30,7 @@ export const vibeListTool = defineTool({
     ];
     for (const worker of shown) {
       lines.push(`- ${workerLine(worker)}`);
-      const result = boundedResult(worker, listResultChars);
+      const result = resultStartAndEnd(worker, listResultChars);
       if (result) lines.push(`  last result: ${result.replace(/\n/g, "\n  ")}`);
     }
     const left = workers.length - shown.length;

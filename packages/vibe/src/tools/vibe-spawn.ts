@@ -70,10 +70,16 @@ export const vibeSpawnTool = defineTool({
       ...(input.tier ? { tier: input.tier } : {}),
       cap: ctx.surface.cap,
     });
+    // A new worker queues last: every other queued worker starts before it.
+    const ahead = list.list().filter((other) => other.status === "queued" && other.id !== worker.id).length;
     const where =
       worker.status === "running"
         ? "is running"
-        : `is queued: ${list.concurrency} ${countNoun(list.concurrency, "workers")} already ${list.concurrency === 1 ? "runs" : "run"} (the limit); it starts when one finishes`;
+        : `is queued: ${list.concurrency} ${countNoun(list.concurrency, "workers")} already ${list.concurrency === 1 ? "runs" : "run"} (the limit)${
+            ahead === 0
+              ? "; it starts when one finishes"
+              : ` and ${ahead} queued ${ahead === 1 ? "worker starts" : "workers start"} before it; it starts when ${ahead + 1} ${countNoun(ahead + 1, "workers")} have finished`
+          }`;
     return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.`;
   },
 });

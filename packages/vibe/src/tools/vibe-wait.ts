@@ -2,7 +2,8 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { boundedResult } from "./describe-worker.js";
+import type { WorkerSnapshot } from "../list/worker.js";
+import { resultStartAndEnd } from "./describe-worker.js";
 
 /** Default and longest wait of vibe_wait, in seconds. */
 export const waitSeconds = { default: 60, max: 600 } as const;
@@ -18,7 +19,7 @@ export const vibeWaitTool = defineTool({
   parallelSafe: true,
   description: [
     "Wait until a worker finishes and get its result; returns at once if it already has. Each wait",
-    `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max}. If the worker is not done by then,`,
+    `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max} (vibe_list checks without waiting). If the worker is not done by then,`,
     "the wait ends but the worker keeps working: the result says so; vibe_wait again, or vibe_kill it.",
     `Example: {"worker_id": "w1", "timeout_seconds": ${waitSeconds.max}}`,
   ].join("\n"),
@@ -26,8 +27,8 @@ export const vibeWaitTool = defineTool({
     worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w1."),
     timeout_seconds: z
       .number()
-      .positive()
-      .max(waitSeconds.max)
+      .positive("must be more than 0: to check on a worker without waiting, call vibe_list")
+      .max(waitSeconds.max, `must be at most ${waitSeconds.max} (a longer wait is several calls)`)
       .optional()
       .describe(
         `How long to wait at most, in seconds; default ${waitSeconds.default}, at most ${waitSeconds.max}. The worker keeps running after a wait that times out.`,
@@ -62,16 +63,26 @@ export const vibeWaitTool = defineTool({
         `To wait longer: vibe_wait ${again} (${waitSeconds.max} s is the most one call waits). Or carry on and check with vibe_list, or vibe_kill ${worker.id} to stop it.`,
       ].join(" ");
     }
-    const result = boundedResult(worker, 20_000);
+    const result = resultStartAndEnd(worker, 20_000);
     switch (worker.status) {
       case "done":
         return `${name} is done after ${formatDuration(worker.elapsedMs)}. Its result:\n\n${result}`;
       case "failed":
-        return worker.failure === "setup"
-          ? `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nA retry cannot help (vibe_send reruns the same command): the harness's worker configuration must be fixed first, so tell the operator, and do the work yourself meanwhile.`
-          : `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\nvibe_send ${worker.id} to retry with more guidance, or do it yourself.`;
+        return `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\n${failureAdvice(worker)}`;
       default:
         return `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
     }
   },
 });
+
+/** What the lead can do about a failed worker, by what failed: the set-up, the model server, or the task. */
+function failureAdvice(worker: WorkerSnapshot): string {
+  switch (worker.failure) {
+    case "setup":
+      return "A retry cannot help (vibe_send reruns it with the same configuration): the harness's worker configuration must be fixed first, so tell the operator, and do the work yourself meanwhile.";
+    case "unavailable":
+      return `The model server failed, not the task, so the brief needs no change: vibe_send ${worker.id} (e.g. "Try again.") reruns it, which may work once the server answers again; or do the work yourself.`;
+    default:
+      return `vibe_send ${worker.id} to retry with more guidance, or do it yourself.`;
+  }
+}
