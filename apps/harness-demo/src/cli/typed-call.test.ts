@@ -92,4 +92,10 @@ describe("parseTypedCall", () => {
     });
     expect(() => parseTypedCall('{"args": {}}')).toThrow('a JSON call needs "tool"');
   });
+
+  it("refuses a JSON call with a field of another format (its arguments were dropped)", () => {
+    expect(() => parseTypedCall('{"tool": "read", "arguments": {"path": "a.ts"}}')).toThrow(
+      'unknown field "arguments" (it goes in "args"); a JSON call is {"tool": "read", "args": {"path": "a.ts"}}',
+    );
+  });
 });

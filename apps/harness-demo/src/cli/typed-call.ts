@@ -1,3 +1,5 @@
+import { unknownFieldsError } from "./json-lines.js";
+
 /** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
 export interface TypedCall {
   readonly tool: string;
@@ -96,6 +98,10 @@ export function parseTypedCall(line: string, argTypes?: ArgTypes): TypedCall {
   const trimmed = line.trim();
   if (trimmed.startsWith("{")) {
     const request = JSON.parse(trimmed) as { tool?: unknown; args?: unknown; surface?: unknown };
+    const unknownFields = unknownFieldsError(request, ["tool", "args", "surface"]);
+    if (unknownFields !== undefined) {
+      throw new Error(`${unknownFields}; a JSON call is {"tool": "read", "args": {"path": "a.ts"}}`);
+    }
     if (typeof request.tool !== "string") throw new Error('a JSON call needs "tool"');
     return {
       tool: request.tool,
