@@ -32,6 +32,15 @@ describe("grep", () => {
     expect(ws.text(result)).toBe("keep.log:1: needle\nsrc/a.ts:1: needle");
   });
 
+  it("says a binary file named by path is not searched (it said: no matches, 0 files searched)", async () => {
+    ws = await tempWorkspace({ "blob.bin": new Uint8Array([...Buffer.from("needle\n"), 0]) });
+    const result = await ws.call("grep", { pattern: "needle", path: "blob.bin" });
+    expect(result.error?.code).toBe("BINARY_FILE");
+    expect(result.error?.message).toBe(
+      "blob.bin is a binary file (8 bytes), so it was not searched; grep searches text files only (shell: grep -a PATTERN FILE searches it as text)",
+    );
+  });
+
   it("filters by glob on names or on paths", async () => {
     ws = await tempWorkspace({ "src/a.ts": "x\n", "src/b.js": "x\n", "lib/c.ts": "x\n" });
     expect(ws.text(await ws.call("grep", { pattern: "x", glob: "*.ts" }))).toBe(
