@@ -180,6 +180,11 @@ export async function planPatch(
       } else {
         await refuseLink(absolute, `Update File ${operation.path} with Move to`);
         const target = resolve(operation.moveTo);
+        if (target === absolute) {
+          throw failure(
+            `Move to ${operation.moveTo}: that is the file being updated (${operation.path}); drop the Move to line to change it in place`,
+          );
+        }
         claim(target, operation.moveTo);
         await mustNotExist(target, `Move to ${operation.moveTo}`, "");
         const mode = (await stat(absolute)).mode & 0o7777;

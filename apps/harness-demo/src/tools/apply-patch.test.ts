@@ -114,6 +114,18 @@ describe("apply_patch", () => {
     expect(await ws.read("a.txt")).toBe("x\r\ny\r\nlast\r\n");
   });
 
+  it("says a Move to that names the file being updated is the file itself", async () => {
+    ws = await tempWorkspace({ "a.txt": "x\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: a.txt", "*** Move to: ./a.txt", "@@", "-x", "+y"),
+    });
+    // It said "Move to ./a.txt: the file already exists".
+    expect(result.error?.message).toContain(
+      "Move to ./a.txt: that is the file being updated (a.txt); drop the Move to line to change it in place",
+    );
+    expect(await ws.read("a.txt")).toBe("x\n");
+  });
+
   it("refuses to add a file that exists, delete or update one that does not", async () => {
     ws = await tempWorkspace({ "a.txt": "x\n" });
     const add = await ws.call("apply_patch", { patch: patch("*** Add File: a.txt", "+y") });
