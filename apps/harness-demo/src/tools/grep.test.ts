@@ -41,6 +41,13 @@ describe("grep", () => {
     );
   });
 
+  it("matches ^ at the start of line 1 of a file with a byte order mark", async () => {
+    ws = await tempWorkspace({ "a.cs": "\uFEFFusing System;\nusing System.IO;\n" });
+    const result = await ws.call("grep", { pattern: "^using" });
+    // Line 1 was missed: it started with the mark.
+    expect(ws.text(result)).toBe("a.cs:1: using System;\na.cs:2: using System.IO;");
+  });
+
   it("filters by glob on names or on paths", async () => {
     ws = await tempWorkspace({ "src/a.ts": "x\n", "src/b.js": "x\n", "lib/c.ts": "x\n" });
     expect(ws.text(await ws.call("grep", { pattern: "x", glob: "*.ts" }))).toBe(

@@ -226,6 +226,9 @@ async function searchFiles(
       found.files++;
       let firstLine = 1;
       for await (const block of reader.blocks(maxBlockLineBytes, { signal: search.signal })) {
+        const decoded = block.bytes.toString("utf8");
+        // A byte order mark (a Windows editor's) is not part of line 1: `^using` matches it.
+        const text = firstLine === 1 && decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
         const left = search.deadline - Date.now();
         const budget = Math.min(matchBudgetMs, left);
         if (budget <= 0) {
@@ -236,7 +239,7 @@ async function searchFiles(
           {
             pattern: search.pattern,
             flags: search.flags,
-            text: block.bytes.toString("utf8"),
+            text,
             room: found.outputFull ? 0 : search.limit - found.lines.length,
             maxMatchChars,
             maxShownChars: maxLineChars,
