@@ -127,6 +127,27 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
   );
 
   it(
+    "drops a line typed in part at Ctrl+C, as a shell does, and ends the session at Ctrl+C on an empty prompt",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      await tmux("send-keys", "-t", "demo", "-l", "read path=hello");
+      await waitForScreen(/^tool> read path=hello$/m);
+      await tmux("send-keys", "-t", "demo", "C-c");
+      // The session goes on (it ended here, its run with it): a fresh prompt takes the next call.
+      await waitForScreen(/^tool> \^C\ntool>$/m);
+      await type("read path=hello.txt");
+      const read = await waitForScreen(/1\s+hello\n2\s+world/);
+      expect(read).not.toContain("path=hellotool>");
+      await waitForScreen(/2\s+world\ntool>$/m);
+      await tmux("send-keys", "-t", "demo", "C-c");
+      await waitForExit();
+    },
+  );
+
+  it(
     "reads a cell's getpass() on a secret card without drawing what is typed, nor keeping it in history",
     { timeout: 90_000 },
     async () => {

@@ -22,8 +22,8 @@ const bannerExamples = [
  * are drawn in the terminal and answered there (the terminal question port is the approver).
  * One reader of the terminal serves the whole session, so lines pasted (or piped) together each
  * run in turn; while a card is open, what is typed answers the card, and on a secret card (a cell's
- * `getpass()`) nothing of it is drawn. Ctrl+C declines an open card, cancels a running call, and at
- * the prompt ends the session.
+ * `getpass()`) nothing of it is drawn. Ctrl+C declines an open card, cancels a running call, drops
+ * what was typed at the prompt, and at an empty prompt ends the session.
  */
 export async function interactive(options: InteractiveOptions): Promise<void> {
   const out = process.stdout;
@@ -75,13 +75,16 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
     if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
   });
   let running: AbortController | undefined;
-  lines.onInterrupt(() => {
+  lines.onInterrupt((dropped) => {
     if (lines.cardOpen) {
       // The card reads the session's lines: "0" is its decline.
       lines.cardInput.write(`${declineToken}\n`);
     } else if (running) {
       out.write("  (Ctrl+C: cancelling the call)\n");
       running.abort(new Error("cancelled with Ctrl+C"));
+    } else if (dropped) {
+      // As a shell does: the line typed so far is dropped, the session goes on.
+      lines.prompt();
     } else {
       lines.close();
     }

@@ -25,6 +25,27 @@ describe("parseRequestLine", () => {
     });
   });
 
+  it("refuses a field that is not a request's, saying where another format's spelling goes", () => {
+    // OpenAI's "arguments" was dropped: read answered "path: required, but missing".
+    expect(parseRequestLine('{"id": 4, "tool": "read", "arguments": {"path": "a.ts"}}')).toEqual({
+      ok: false,
+      id: 4,
+      error:
+        'malformed request: unknown field "arguments" (it goes in "args"); nothing was run; expected {"id": …, "surface": "main", "tool": "read", "args": {…}}',
+    });
+    expect(parseRequestLine('{"id": "b", "name": "read", "input": {}, "extra": 1}')).toMatchObject({
+      ok: false,
+      id: "b",
+      error: expect.stringMatching(
+        /^malformed request: unknown fields "name" \(it goes in "tool"\), "input" \(it goes in "args"\), "extra";/,
+      ),
+    });
+    // Only the names: a mistyped card reply's answer may be a password.
+    const reply = parseRequestLine('{"cardid": "card_1", "answer": "hunter2"}');
+    expect(reply).toMatchObject({ error: expect.stringContaining('unknown fields "cardid", "answer";') });
+    expect(JSON.stringify(reply)).not.toContain("hunter2");
+  });
+
   it("answers with id null when no usable id can be read", () => {
     expect(parseRequestLine("[1, 2]")).toMatchObject({
       ok: false,

@@ -29,6 +29,38 @@ export type ParsedRequest =
 
 const expected = 'expected {"id": …, "surface": "main", "tool": "read", "args": {…}}';
 
+/** The fields of a request line. */
+const requestFields = ["id", "surface", "tool", "args"] as const;
+
+/** Where a field other harnesses' formats use belongs in a request (OpenAI, Anthropic, MCP). */
+const fieldHints: Readonly<Record<string, string>> = {
+  arguments: "args",
+  input: "args",
+  params: "args",
+  parameters: "args",
+  name: "tool",
+  function: "tool",
+};
+
+/**
+ * What is wrong with the fields of a request object that are not a request's (`known`), or
+ * undefined when there are none: `unknown field "arguments" (it goes in "args")`. A field in another format's spelling (`arguments`, `input`, `name`) says
+ * where it goes. Only the names are given, never their values (a mistyped card reply may hold a
+ * password).
+ */
+export function unknownFieldsError(
+  record: Readonly<Record<string, unknown>>,
+  known: readonly string[],
+): string | undefined {
+  const unknown = Object.keys(record).filter((field) => !known.includes(field));
+  if (unknown.length === 0) return undefined;
+  const named = unknown.map((field) => {
+    const hint = Object.hasOwn(fieldHints, field) ? fieldHints[field] : undefined;
+    return hint !== undefined && known.includes(hint) ? `"${field}" (it goes in "${hint}")` : `"${field}"`;
+  });
+  return `unknown ${unknown.length === 1 ? "field" : "fields"} ${named.join(", ")}`;
+}
+
 function readId(value: unknown): string | number | null | undefined {
   if (value === undefined || value === null) return null;
   if (typeof value === "string" || (typeof value === "number" && Number.isFinite(value))) return value;
@@ -70,6 +102,10 @@ export function parseRequestLine(line: string): ParsedRequest {
       id: null,
       error: `malformed request: "id" must be a string or a number; ${expected}`,
     };
+  }
+  const unknownFields = unknownFieldsError(record, requestFields);
+  if (unknownFields !== undefined) {
+    return { ok: false, id, error: `malformed request: ${unknownFields}; nothing was run; ${expected}` };
   }
   const tool = record["tool"];
   if (typeof tool !== "string" || tool === "") {

@@ -156,13 +156,14 @@ export class SessionLines {
 
   /**
    * Listens for Ctrl+C typed at the terminal (the readline's `SIGINT`): what was typed on the line
-   * so far is dropped, as a shell does, then `listener` runs.
+   * so far is dropped, as a shell does, then `listener` runs, told whether anything was dropped.
    */
-  onInterrupt(listener: () => void): void {
+  onInterrupt(listener: (dropped: boolean) => void): void {
     this.readline.on("SIGINT", () => {
+      const dropped = this.readline.line !== "";
       if (this.readline.terminal) this.clearLine();
       this.output.write("^C\n");
-      listener();
+      listener(dropped);
     });
   }
 

@@ -55,9 +55,23 @@ describe("parseTypedCall", () => {
     expect(parseTypedCall("read path=2024 limit=5", argTypes).args).toEqual({ path: "2024", limit: 5 });
     expect(parseTypedCall("grep pattern=true", argTypes).args).toEqual({ pattern: "true" });
     expect(parseTypedCall("lsp hover symbol=[x]", argTypes).args).toEqual({ action: "hover", symbol: "[x]" });
-    // Without the schemas every value is text; a quoted one is its text too.
+    // Without the schemas every value is text.
     expect(parseTypedCall("read path=2024 limit=5").args).toEqual({ path: "2024", limit: "5" });
-    expect(parseTypedCall(`read path="a b" limit='7'`, argTypes).args).toEqual({ path: "a b", limit: "7" });
+    expect(parseTypedCall(`read path="a b" path2='7'`).args).toEqual({ path: "a b", path2: "7" });
+  });
+
+  it("reads a quoted value as the schema takes it: quotes only group a value with spaces", () => {
+    // JSON with spaces must be quoted; it went in as a string ("options: expected array").
+    expect(parseTypedCall(`lsp hover symbol='a b' lines='[1, 2]' line="3"`, argTypes).args).toEqual({
+      action: "hover",
+      symbol: "a b",
+      lines: [1, 2],
+      line: 3,
+    });
+    expect(parseTypedCall(`grep pattern="[1, 2]" case_insensitive='true'`, argTypes).args).toEqual({
+      pattern: "[1, 2]",
+      case_insensitive: true,
+    });
   });
 
   it("reads a bare word after lsp or debug as its action or op", () => {
@@ -91,5 +105,11 @@ describe("parseTypedCall", () => {
       surface: "plan",
     });
     expect(() => parseTypedCall('{"args": {}}')).toThrow('a JSON call needs "tool"');
+  });
+
+  it("refuses a JSON call with a field of another format (its arguments were dropped)", () => {
+    expect(() => parseTypedCall('{"tool": "read", "arguments": {"path": "a.ts"}}')).toThrow(
+      'unknown field "arguments" (it goes in "args"); a JSON call is {"tool": "read", "args": {"path": "a.ts"}}',
+    );
   });
 });

@@ -1,3 +1,5 @@
+import { unknownFieldsError } from "./json-lines.js";
+
 /** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
 export interface TypedCall {
   readonly tool: string;
@@ -55,17 +57,25 @@ export function argTypesFrom(
 /**
  * A typed value as the argument's schema takes it: a number or boolean only where the schema takes
  * one and no string, JSON (`[1,2]`, `{…}`) only where it takes an array or object; anything else
- * stays the text typed. A double-quoted value is a JSON string, a single-quoted one is literal.
+ * stays the text typed. A double-quoted value is a JSON string, a single-quoted one is literal;
+ * quotes only group a value with spaces, so where the schema takes no string, the quoted text is
+ * read as if typed bare (`options='[{"label": "a b"}]'` is an array).
  */
 function value(raw: string, types: readonly string[] | undefined): unknown {
-  if (raw.startsWith("'")) return raw.slice(1, -1);
+  if (!raw.startsWith("'") && !raw.startsWith('"')) return typedValue(raw, types);
+  let text = raw.slice(1, -1);
   if (raw.startsWith('"')) {
     try {
-      return JSON.parse(raw) as unknown;
+      text = JSON.parse(raw) as string;
     } catch {
-      return raw.slice(1, -1);
+      // Kept as typed between the quotes.
     }
   }
+  return types === undefined || types.includes("string") ? text : typedValue(text, types);
+}
+
+/** Unquoted text as the argument's schema takes it (see {@link value}). */
+function typedValue(raw: string, types: readonly string[] | undefined): unknown {
   if (types === undefined || types.includes("string")) return raw;
   if ((types.includes("number") || types.includes("integer")) && /^-?\d+(\.\d+)?$/.test(raw)) {
     return Number(raw);
@@ -96,6 +106,10 @@ export function parseTypedCall(line: string, argTypes?: ArgTypes): TypedCall {
   const trimmed = line.trim();
   if (trimmed.startsWith("{")) {
     const request = JSON.parse(trimmed) as { tool?: unknown; args?: unknown; surface?: unknown };
+    const unknownFields = unknownFieldsError(request, ["tool", "args", "surface"]);
+    if (unknownFields !== undefined) {
+      throw new Error(`${unknownFields}; a JSON call is {"tool": "read", "args": {"path": "a.ts"}}`);
+    }
     if (typeof request.tool !== "string") throw new Error('a JSON call needs "tool"');
     return {
       tool: request.tool,

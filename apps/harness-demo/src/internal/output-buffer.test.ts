@@ -9,6 +9,15 @@ describe("OutputBuffer", () => {
     expect(buffer.render()).toBe("a\nb");
   });
 
+  it("is not empty when all it got is the start of a character (a decoder held it back)", () => {
+    const buffer = new OutputBuffer();
+    expect(buffer.empty).toBe(true);
+    // The first byte of "é", as `head -c 1` cuts it: shell said "(no output)".
+    buffer.push(Buffer.from([0xc3]));
+    expect(buffer.empty).toBe(false);
+    expect(buffer.render()).toBe("\uFFFD");
+  });
+
   it("keeps the start and the end of huge output and says what was not kept", () => {
     const buffer = new OutputBuffer();
     buffer.push("first line\n");

@@ -36,10 +36,13 @@ export class OutputBuffer {
   private newlines = 0;
   private lastChar = "";
   private dropped = 0;
+  /** True once a byte or character was pushed (a decoder may still hold the bytes). */
+  private written = false;
   private readonly decoders = new Map<string, StringDecoder>();
 
   /** Adds a chunk of `stream` (`stdout`, `stderr`: each has its own decoder). */
   push(chunk: Buffer | string, stream = "stdout"): void {
+    if (chunk.length > 0) this.written = true;
     if (typeof chunk === "string") {
       this.add(chunk);
       return;
@@ -79,9 +82,12 @@ export class OutputBuffer {
     }
   }
 
-  /** True when nothing was written. */
+  /**
+   * True when nothing was written. Output that is only the start of a character (`head -c 1` of
+   * an `é`) is not empty: {@link render} shows it as U+FFFD.
+   */
   get empty(): boolean {
-    return this.total === 0;
+    return !this.written;
   }
 
   /**

@@ -72,6 +72,15 @@ describe("parsePatch", () => {
     expect(() => parsePatch(patch())).toThrow(/changes no file/);
   });
 
+  it("says what a patch that does not start with Begin Patch is: fenced, or a unified diff", () => {
+    expect(() => parsePatch(`\`\`\`\n${patch("*** Add File: a", "+x")}\n\`\`\``)).toThrow(
+      "invalid patch at line 1: the patch must start with '*** Begin Patch' (it starts with a Markdown code fence: send the patch without the ``` lines). Nothing was written.",
+    );
+    expect(() => parsePatch("--- a/x.ts\n+++ b/x.ts\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(
+      /line 1: the patch must start with '\*\*\* Begin Patch' \(this is a unified diff; this tool takes its own format/,
+    );
+  });
+
   it("lists every path, move targets included, without validating", () => {
     expect(
       patchPaths("*** Update File: a\n*** Move to: b\n*** Add File: c\n*** Delete File: d\ngarbage"),

@@ -46,6 +46,16 @@ function invalid(lineNumber: number, message: string): ToolsError {
   });
 }
 
+/** What the first line of a patch that does not start with `*** Begin Patch` is, when it is known. */
+function startHint(first: string): string {
+  if (first.startsWith("```"))
+    return " (it starts with a Markdown code fence: send the patch without the ``` lines)";
+  if (/^(--- |diff --git |Index: )/.test(first)) {
+    return " (this is a unified diff; this tool takes its own format: '*** Update File: path', then @@ hunks of ' ', '-' and '+' lines, as in the example of its description)";
+  }
+  return "";
+}
+
 /**
  * Parses the Codex-style patch format:
  *
@@ -62,7 +72,8 @@ export function parsePatch(patch: string): PatchOperation[] {
   while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
   let start = 0;
   while (start < lines.length && (lines[start] as string).trim() === "") start++;
-  if ((lines[start] ?? "").trim() !== begin) throw invalid(start + 1, `the patch must start with '${begin}'`);
+  const first = (lines[start] ?? "").trim();
+  if (first !== begin) throw invalid(start + 1, `the patch must start with '${begin}'${startHint(first)}`);
   if ((lines[lines.length - 1] ?? "").trim() !== end) {
     throw invalid(lines.length, `the patch must end with '${end}'`);
   }

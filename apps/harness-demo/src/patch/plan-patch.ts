@@ -87,11 +87,22 @@ async function mustNotExist(absolute: string, what: string, hint: string): Promi
 async function readLines(
   absolute: string,
   path: string,
-): Promise<{ bytes: Buffer; lines: string[]; endings: string[]; eol: string; finalNewline: boolean }> {
+): Promise<{
+  bytes: Buffer;
+  bom: string;
+  lines: string[];
+  endings: string[];
+  eol: string;
+  finalNewline: boolean;
+}> {
   const what = `Update File ${path}`;
   const bytes = await readExisting(absolute, what);
   if (looksBinary(bytes)) throw failure(`${what}: the file is binary`);
-  const text = decodeUtf8ForWrite(bytes, path, "apply_patch", " Nothing was written.");
+  const decoded = decodeUtf8ForWrite(bytes, path, "apply_patch", " Nothing was written.");
+  // A byte order mark (a Windows editor's) is not part of line 1: a hunk matches that line as the
+  // patch gives it, and the mark is written back in front of whatever line 1 becomes.
+  const bom = decoded.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = decoded.slice(bom.length);
   // Each line keeps its own line end: a file that mixes them is written back as it was, but for
   // the lines the patch changes.
   const parts = text.split(/(\r?\n)/);
@@ -110,7 +121,7 @@ async function readLines(
     endings.pop();
   }
   const eol = crlf * 2 > endings.filter((ending) => ending !== "").length ? "\r\n" : "\n";
-  return { bytes, lines, endings, eol, finalNewline };
+  return { bytes, bom, lines, endings, eol, finalNewline };
 }
 
 /** The text of patched lines: a line end after each line but the last, which has one if the file had. */
@@ -172,7 +183,8 @@ export async function planPatch(
         endings: current.endings,
         eol: current.eol,
       });
-      const content = joinLines(updated.lines, updated.endings, current.eol, current.finalNewline);
+      const content =
+        current.bom + joinLines(updated.lines, updated.endings, current.eol, current.finalNewline);
       const notes = updated.notes.length > 0 ? ` (${updated.notes.join("; ")})` : "";
       if (operation.moveTo === undefined) {
         files.set(absolute, { absolute, label: operation.path, content, expected: current.bytes });
@@ -180,6 +192,11 @@ export async function planPatch(
       } else {
         await refuseLink(absolute, `Update File ${operation.path} with Move to`);
         const target = resolve(operation.moveTo);
+        if (target === absolute) {
+          throw failure(
+            `Move to ${operation.moveTo}: that is the file being updated (${operation.path}); drop the Move to line to change it in place`,
+          );
+        }
         claim(target, operation.moveTo);
         await mustNotExist(target, `Move to ${operation.moveTo}`, "");
         const mode = (await stat(absolute)).mode & 0o7777;

@@ -114,6 +114,36 @@ describe("apply_patch", () => {
     expect(await ws.read("a.txt")).toBe("x\r\ny\r\nlast\r\n");
   });
 
+  it("keeps a file's byte order mark, also when line 1 is replaced, and matches line 1 without it", async () => {
+    ws = await tempWorkspace({ "a.cs": "\uFEFFusing System;\nclass A {}\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch(
+        "*** Update File: a.cs",
+        "@@",
+        "-using System;",
+        "+using System;",
+        "+using System.IO;",
+        " class A {}",
+      ),
+    });
+    // The mark was taken for indentation: dropped from the file, and the hunk said it matched
+    // "only with indentation ignored".
+    expect(ws.toolText(result)).toBe("applied the patch:\nM a.cs");
+    expect(await ws.read("a.cs")).toBe("\uFEFFusing System;\nusing System.IO;\nclass A {}\n");
+  });
+
+  it("says a Move to that names the file being updated is the file itself", async () => {
+    ws = await tempWorkspace({ "a.txt": "x\n" });
+    const result = await ws.call("apply_patch", {
+      patch: patch("*** Update File: a.txt", "*** Move to: ./a.txt", "@@", "-x", "+y"),
+    });
+    // It said "Move to ./a.txt: the file already exists".
+    expect(result.error?.message).toContain(
+      "Move to ./a.txt: that is the file being updated (a.txt); drop the Move to line to change it in place",
+    );
+    expect(await ws.read("a.txt")).toBe("x\n");
+  });
+
   it("refuses to add a file that exists, delete or update one that does not", async () => {
     ws = await tempWorkspace({ "a.txt": "x\n" });
     const add = await ws.call("apply_patch", { patch: patch("*** Add File: a.txt", "+y") });

@@ -62,6 +62,27 @@ describe("edit", () => {
     expect(await ws.read("many.txt")).toBe("cd\n".repeat(2_000));
   });
 
+  it("names each line once when old_string occurs more than once on it", async () => {
+    ws = await tempWorkspace({ "a.ts": "f(1, 1);\ng(1);\n" });
+    const result = await ws.call("edit", { path: "a.ts", old_string: "1", new_string: "2" });
+    // It said "(lines 1, 1, 2)".
+    expect(result.error?.message).toContain("occurs 3 times in a.ts (lines 1, 2);");
+    const all = await ws.call("edit", {
+      path: "a.ts",
+      old_string: "1, 1",
+      new_string: "2, 2",
+      replace_all: true,
+    });
+    expect(ws.toolText(all)).toBe("edited a.ts: 1 replacement (line 1)");
+    const twice = await ws.call("edit", {
+      path: "a.ts",
+      old_string: "2",
+      new_string: "3",
+      replace_all: true,
+    });
+    expect(ws.toolText(twice)).toBe("edited a.ts: 2 replacements (line 1)");
+  });
+
   it("replaces every occurrence with replace_all", async () => {
     ws = await tempWorkspace({ "a.ts": source });
     const result = await ws.call("edit", {

@@ -98,11 +98,13 @@ async function replaceInFile(
   const newString = fileEol === undefined ? args.new_string : withLineEnds(args.new_string, fileEol);
   if (positions.length === 0) throw notFound(shown, text, args.old_string);
   // One pass for every line number: a search per match was quadratic (minutes on 80 000 matches).
-  const lineNumbers = lineNumbersAt(text, positions);
+  // Each line once: two occurrences on line 3 are "line 3", not "lines 3, 3".
+  const lineNumbers = [...new Set(lineNumbersAt(text, positions))];
+  const lines = `${countNoun(lineNumbers.length, "lines")} ${listLineNumbers(lineNumbers)}`;
   if (positions.length > 1 && !args.replace_all) {
     throw new ToolsError({
       code: "AMBIGUOUS_OLD_STRING",
-      message: `old_string occurs ${positions.length} times in ${shown} (lines ${listLineNumbers(lineNumbers)}); include more surrounding lines to make it unique, or pass replace_all: true`,
+      message: `old_string occurs ${positions.length} times in ${shown} (${lines}); include more surrounding lines to make it unique, or pass replace_all: true`,
     });
   }
   const updated = args.replace_all
@@ -116,9 +118,8 @@ async function replaceInFile(
     },
   );
   const count = args.replace_all ? positions.length : 1;
-  const where = listLineNumbers(lineNumbers);
   return textResult(
-    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${countNoun(count, "lines")} ${where})${warningNotes(warnings)}`,
+    `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${lines})${warningNotes(warnings)}`,
     { changedFiles: [absolute] },
   );
 }

@@ -32,6 +32,22 @@ describe("grep", () => {
     expect(ws.text(result)).toBe("keep.log:1: needle\nsrc/a.ts:1: needle");
   });
 
+  it("says a binary file named by path is not searched (it said: no matches, 0 files searched)", async () => {
+    ws = await tempWorkspace({ "blob.bin": new Uint8Array([...Buffer.from("needle\n"), 0]) });
+    const result = await ws.call("grep", { pattern: "needle", path: "blob.bin" });
+    expect(result.error?.code).toBe("BINARY_FILE");
+    expect(result.error?.message).toBe(
+      "blob.bin is a binary file (8 bytes), so it was not searched; grep searches text files only (shell: grep -a PATTERN FILE searches it as text)",
+    );
+  });
+
+  it("matches ^ at the start of line 1 of a file with a byte order mark", async () => {
+    ws = await tempWorkspace({ "a.cs": "\uFEFFusing System;\nusing System.IO;\n" });
+    const result = await ws.call("grep", { pattern: "^using" });
+    // Line 1 was missed: it started with the mark.
+    expect(ws.text(result)).toBe("a.cs:1: using System;\na.cs:2: using System.IO;");
+  });
+
   it("filters by glob on names or on paths", async () => {
     ws = await tempWorkspace({ "src/a.ts": "x\n", "src/b.js": "x\n", "lib/c.ts": "x\n" });
     expect(ws.text(await ws.call("grep", { pattern: "x", glob: "*.ts" }))).toBe(

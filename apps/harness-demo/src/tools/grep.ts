@@ -108,6 +108,14 @@ export const grepTool = defineTool({
       ? walkFiles(absolute, shown, await rootIgnore(root), ctx.signal)
       : single(absolute, shown);
     const found = await withMatchWorker(ctx.run, (worker) => searchFiles(candidates, search, worker));
+    // A file named by `path` that is binary was not searched: "0 files searched" would read as
+    // "no match in it".
+    if (!info.isDirectory() && found.binary > 0) {
+      throw new ToolsError({
+        code: "BINARY_FILE",
+        message: `${shown} is a binary file (${info.size} bytes), so it was not searched; grep searches text files only (shell: grep -a PATTERN FILE searches it as text)`,
+      });
+    }
     const notes = [
       ...(found.stoppedIn !== undefined
         ? [
@@ -166,6 +174,8 @@ interface Found {
   files: number;
   readonly skipped: string[];
   cutLines: number;
+  /** Binary files passed by (not searched). */
+  binary: number;
   /** Characters of `lines` so far, a line end each. */
   chars: number;
   /** True once a matching line did not fit in {@link maxOutputChars}: no more lines are shown. */
@@ -187,6 +197,7 @@ async function searchFiles(
     files: 0,
     skipped: [],
     cutLines: 0,
+    binary: 0,
     chars: 0,
     outputFull: false,
     unshownFiles: 0,
@@ -208,10 +219,16 @@ async function searchFiles(
         found.skipped.push(file.relative);
         continue;
       }
-      if (await reader.looksBinary()) continue;
+      if (await reader.looksBinary()) {
+        found.binary++;
+        continue;
+      }
       found.files++;
       let firstLine = 1;
       for await (const block of reader.blocks(maxBlockLineBytes, { signal: search.signal })) {
+        const decoded = block.bytes.toString("utf8");
+        // A byte order mark (a Windows editor's) is not part of line 1: `^using` matches it.
+        const text = firstLine === 1 && decoded.startsWith("\uFEFF") ? decoded.slice(1) : decoded;
         const left = search.deadline - Date.now();
         const budget = Math.min(matchBudgetMs, left);
         if (budget <= 0) {
@@ -222,7 +239,7 @@ async function searchFiles(
           {
             pattern: search.pattern,
             flags: search.flags,
-            text: block.bytes.toString("utf8"),
+            text,
             room: found.outputFull ? 0 : search.limit - found.lines.length,
             maxMatchChars,
             maxShownChars: maxLineChars,

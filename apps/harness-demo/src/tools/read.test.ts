@@ -49,6 +49,24 @@ describe("read", () => {
     expect(ws.text(result)).toBe("src/ (3 entries)\na.ts\nb.ts\nsub/");
   });
 
+  it("pages a big folder's entries with offset and limit, as a file's lines", async () => {
+    const files: Record<string, string> = {};
+    for (let index = 1; index <= 600; index++) files[`big/f${String(index).padStart(3, "0")}`] = "";
+    ws = await tempWorkspace(files);
+    const first = ws.text(await ws.call("read", { path: "big" }));
+    expect(first.split("\n")[0]).toBe("big/ (600 entries; 1–500 shown)");
+    expect(first.split("\n").at(-1)).toBe("… 100 more entries; continue with offset=501");
+    // The entries past the first 500 could not be listed: offset was not applied to a folder.
+    expect(ws.text(await ws.call("read", { path: "big", offset: 599 }))).toBe(
+      "big/ (600 entries; 599–600 shown)\nf599\nf600",
+    );
+    expect(ws.text(await ws.call("read", { path: "big", offset: 2, limit: 2 }))).toBe(
+      "big/ (600 entries; 2–3 shown)\nf002\nf003\n… 597 more entries; continue with offset=4",
+    );
+    const past = await ws.call("read", { path: "big", offset: 601 });
+    expect(past.error?.message).toBe("offset 601 is past the end: big/ has 600 entries");
+  });
+
   it("refuses binary files clearly", async () => {
     ws = await tempWorkspace({ "image.bin": new Uint8Array([0x89, 0x50, 0x00, 0x01]) });
     const result = await ws.call("read", { path: "image.bin" });

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { readdir, stat } from "node:fs/promises";
-import { boundText, countNoun, defineTool, tierWithin, ToolsError, type Surface } from "@tools/registry";
+import { countNoun, defineTool, tierWithin, ToolsError, type Surface } from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { nameTooLong } from "../internal/atomic-write.js";
@@ -9,6 +9,10 @@ import { TextFileReader } from "../internal/text-file-reader.js";
 
 /** Lines returned when the call gives no `limit`. */
 export const defaultReadLimit = 400;
+/** A folder's entries listed when the call gives no `limit`. */
+const folderLimit = 500;
+/** Characters of a folder's entries listed at most (whole entries). */
+const maxFolderChars = 20_000;
 /** Characters kept of one very long line (minified code). */
 const maxLineChars = 2000;
 /** Characters of numbered lines returned at most; the next line past it is the next offset. */
@@ -53,7 +57,7 @@ export const readTool = defineTool({
   parallelSafe: true,
   description:
     "Read a text file and return its lines numbered from 1 (`  12\\tcode`), or list a folder's entries. " +
-    `Returns at most ${defaultReadLimit} lines unless you pass limit; continue with offset. ` +
+    `Returns at most ${defaultReadLimit} lines (of a folder, ${folderLimit} entries) unless you pass limit; continue with offset. ` +
     `A line over ${maxLineChars} characters is cut; column shows the rest of it. ` +
     'Example: {"path": "src/main.ts", "offset": 40, "limit": 30}',
   input,
@@ -75,7 +79,7 @@ export const readTool = defineTool({
         message: `${shown} does not exist; check the path (grep or read the parent folder to find it)`,
       });
     }
-    if (info.isDirectory()) return listFolder(absolute, shown);
+    if (info.isDirectory()) return listFolder(absolute, shown, args.offset ?? 1, args.limit ?? folderLimit);
     // `a.txt/` names a folder; a file there is ENOTDIR, not the file.
     refuseFolderPath(args.path, `, but ${shown} is a file (POSIX: ENOTDIR)`);
     // A FIFO, socket or device is refused: a read of a FIFO nobody writes to never ends.
@@ -249,12 +253,34 @@ function clip(part: string, length: number, cutFrom: number | undefined): string
   return part.length > maxLineChars ? `${part.slice(0, maxLineChars)}… (${length} characters)` : part;
 }
 
-async function listFolder(absolute: string, shown: string): Promise<string> {
+/**
+ * A folder's entries, sorted, folders marked with a slash: `limit` of them from the `offset`-th
+ * (1-based) on, at most {@link maxFolderChars} characters of whole entries; a note gives the
+ * offset of the next one, as for a file's lines.
+ */
+async function listFolder(absolute: string, shown: string, offset: number, limit: number): Promise<string> {
   const entries = await readdir(absolute, { withFileTypes: true });
   const names = entries
     .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
     .sort((a, b) => a.localeCompare(b));
   if (names.length === 0) return `${shown}/ is an empty folder`;
-  const listing = boundText(names.join("\n"), { maxLines: 500, unit: "entries" });
-  return `${shown}/ (${names.length} ${countNoun(names.length, "entries")})\n${listing.text}`;
+  const count = `${names.length} ${countNoun(names.length, "entries")}`;
+  if (offset > names.length) {
+    throw new ToolsError({
+      code: "OFFSET_PAST_END",
+      message: `offset ${offset} is past the end: ${shown}/ has ${count}`,
+    });
+  }
+  const listed: string[] = [];
+  let chars = 0;
+  for (const name of names.slice(offset - 1, offset - 1 + limit)) {
+    if (listed.length > 0 && chars + name.length + 1 > maxFolderChars) break;
+    listed.push(name);
+    chars += name.length + 1;
+  }
+  const next = offset + listed.length;
+  const window = offset > 1 || next <= names.length ? `; ${offset}–${next - 1} shown` : "";
+  const more = names.length - (next - 1);
+  const note = more > 0 ? `\n… ${more} more ${countNoun(more, "entries")}; continue with offset=${next}` : "";
+  return `${shown}/ (${count}${window})\n${listed.join("\n")}${note}`;
 }

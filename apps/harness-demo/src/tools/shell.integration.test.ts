@@ -29,6 +29,13 @@ describe("shell", () => {
     expect(text).toContain("err");
   });
 
+  it("shows output cut inside a character as U+FFFD, not as no output", async () => {
+    ws = await tempWorkspace();
+    // The first byte of "é" only, as `head -c 1` of a UTF-8 file gives it.
+    const result = await ws.call("shell", { command: "printf '\\303'" });
+    expect(ws.text(result)).toBe("exit code 0\n\uFFFD");
+  });
+
   it("refuses a command over its byte limit, saying to run a script file instead, and runs one just under it", async () => {
     ws = await tempWorkspace();
     const huge = await ws.call("shell", { command: `echo ${"x".repeat(1_000_000)}` });
