@@ -43,17 +43,23 @@ function appendTail(tail: { text: string }, chunk: string): void {
   tail.text = (tail.text + chunk).slice(-tailLimit);
 }
 
+/**
+ * Spawns an adapter in its own process group, with a process mark. `stdin`: "pipe" for an adapter
+ * that speaks DAP on its stdio; "ignore" (/dev/null) for one that serves TCP and hands its own
+ * stdin to the program (delve).
+ */
 function spawnAdapter(
   command: string,
   args: readonly string[],
   cwd: string,
+  stdin: "pipe" | "ignore" = "pipe",
 ): { child: ChildProcess; mark: string } {
   const mark = createProcessMark();
   const child = spawn(command, args, {
     cwd,
     // Own process group: terminate can signal the adapter and whatever it left in its group.
     detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: [stdin, "pipe", "pipe"],
     env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: "1", ...mark.env },
   });
   return { child, mark: mark.value };
@@ -163,7 +169,9 @@ export async function startListeningAdapter(
   sink: ProgramOutputSink,
   timeoutMs: number,
 ): Promise<AdapterProcess> {
-  const { child, mark } = spawnAdapter(command, args, cwd);
+  // The program inherits delve's stdin: /dev/null, so a read gets end of file at once (as under
+  // debugpy) instead of waiting for good on a pipe nobody writes to.
+  const { child, mark } = spawnAdapter(command, args, cwd, "ignore");
   // Read now, while it runs: the debuggee it starts writes to the same stdout.
   const programOutput = child.pid === undefined ? [] : outputTargets(child.pid);
   const tail = { text: "" };

@@ -167,7 +167,16 @@ export function launchPlan(
     case "lldb":
       return {
         request: "launch",
-        args: { program, args, cwd, stopOnEntry: false },
+        args: {
+          program,
+          args,
+          cwd,
+          stopOnEntry: false,
+          // lldb gives the program a terminal for its stdin, which nobody can type into: a read
+          // waited for good. /dev/null gets end of file at once, as under debugpy and delve; its
+          // stdout and stderr stay on the terminal. `?`: lldb-dap echoes nothing of it on success.
+          preRunCommands: ["?settings set target.input-path /dev/null"],
+        },
         evaluateContext: "watch",
         terminateDebuggee: true,
         cleanupPaths: [],
