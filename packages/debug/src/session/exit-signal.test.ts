@@ -21,7 +21,7 @@ describe("exitSignal", () => {
     expect(exitSignal("lldb", -1, undefined)).toBeUndefined();
   });
 
-  it("reads lldb's -1 for a stopped program as SIGKILL, and its 9 for a running one as SIGKILL or exit(9)", () => {
+  it("reads lldb's -1 for a stopped program as SIGKILL, and its 9 for a running one as exit(9) or SIGKILL", () => {
     const breakpoint = stop("breakpoint", "breakpoint 1.1");
     expect(exitSignal("lldb", -1, breakpoint, true)).toEqual({
       name: "SIGKILL",
@@ -33,7 +33,7 @@ describe("exitSignal", () => {
       name: "SIGKILL",
       number: 9,
       fromCode: 9,
-      alsoBy: "exit",
+      codeFirst: true,
     });
     // Stopped (an evaluate calling exit(9)): the program's own code.
     expect(exitSignal("lldb", 9, breakpoint, true)).toBeUndefined();
@@ -84,8 +84,8 @@ describe("exitPhrase", () => {
       }),
     ).toBe("was killed by signal SIGKILL (9) (exit code 247, which os._exit(247) would also give)");
     expect(
-      exitPhrase({ exitCode: 9, signal: { name: "SIGKILL", number: 9, fromCode: 9, alsoBy: "exit" } }),
-    ).toBe("was killed by signal SIGKILL (9) (exit code 9, which exit(9) would also give)");
+      exitPhrase({ exitCode: 9, signal: { name: "SIGKILL", number: 9, fromCode: 9, codeFirst: true } }),
+    ).toBe("exited with code 9 (or was killed by signal SIGKILL (9), which the adapter reports the same)");
     expect(
       exitPhrase({ exitCode: -1, signal: { name: "SIGKILL", number: 9, told: "while stopped: why" } }),
     ).toBe("was killed by signal SIGKILL (9) while stopped: why");

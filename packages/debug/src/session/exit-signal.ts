@@ -16,13 +16,18 @@ export interface ExitSignal {
   /**
    * The exit code it was read from, when the program could have exited with that code itself
    * (debugpy's 256 − n after `os._exit(256 − n)`, lldb's 9 after `exit(9)`): the phrase then
-   * says so, with {@link alsoBy}.
+   * says so.
    */
   readonly fromCode?: number;
-  /** The call that would also give {@link fromCode}: "os._exit" (Python), "exit" (C). */
+  /** The call that would also give {@link fromCode} (debugpy's `os._exit`). */
   readonly alsoBy?: string;
   /** How the signal was told when the adapter reports none (lldb's -1 after a kill while stopped). */
   readonly told?: string;
+  /**
+   * The code is as likely the program's own (lldb's 9: `exit(9)` or SIGKILL): the phrase says the
+   * exit code first, then the signal it may stand for.
+   */
+  readonly codeFirst?: boolean;
 }
 
 /** The standard signal `number` (1–31), e.g. 9 → SIGKILL; undefined for others. */
@@ -43,7 +48,7 @@ function named(number: number, fromCode?: number, alsoBy?: string): ExitSignal |
  * - lldb-dap reports a death by signal as the signal's number, and lldb stops on every signal
  *   but SIGKILL first: the code is the signal when the last stop was that signal ("signal
  *   SIGSEGV: …") and the program was resumed from it. SIGKILL gives no stop: a running program
- *   killed by it is reported as 9, as `exit(9)` is (the phrase says both); a stopped one makes
+ *   killed by it is reported as 9, as `exit(9)` is (the phrase says the code, then the signal); a stopped one makes
  *   lldb lose it and report -1, and only SIGKILL ends a stopped program (`stopped`: the program
  *   was stopped when it ended).
  * - debugpy's launcher reports Popen's negative returncode cut to 8 bits (-9 → 247). A Python
@@ -73,7 +78,9 @@ export function exitSignal(
         lastStop?.reason === "exception" ? /\bsignal (SIG[A-Z0-9]+)/.exec(lastStop.description ?? "") : null;
       const signal = named(exitCode);
       if (onSignal && signal?.name === onSignal[1]) return signal;
-      return exitCode === 9 && !stopped ? named(9, 9, "exit") : undefined;
+      return exitCode === 9 && !stopped
+        ? { name: "SIGKILL", number: 9, fromCode: 9, codeFirst: true }
+        : undefined;
     }
     case "debugpy": {
       if (exitCode < 0) return named(-exitCode);
@@ -96,6 +103,9 @@ export function exitSignal(
  */
 export function exitPhrase(exit: { exitCode: number | undefined; signal?: ExitSignal }): string {
   const { signal } = exit;
+  if (signal?.codeFirst) {
+    return `exited with code ${signal.fromCode} (or was killed by signal ${signal.name} (${signal.number}), which the adapter reports the same)`;
+  }
   if (signal?.fromCode !== undefined) {
     return `was killed by signal ${signal.name} (${signal.number}) (exit code ${signal.fromCode}, which ${signal.alsoBy ?? "exit"}(${signal.fromCode}) would also give)`;
   }
