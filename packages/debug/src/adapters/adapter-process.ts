@@ -160,7 +160,9 @@ export async function connectTcpAdapter(
 /**
  * Spawns an adapter that serves DAP only on TCP (`dlv dap --listen 127.0.0.1:0`), reads the
  * address it prints, and connects. What the process writes afterwards is the debuggee's output
- * (delve ignores `outputMode: remote`), so it goes to `sink`.
+ * (delve ignores `outputMode: remote`), so it goes to `sink`. With `reaper` (a python), the
+ * adapter runs under {@link reaperShim}: delve does not reap a program that died while stopped,
+ * which then outlived the session as a zombie where PID 1 does not reap; the shim reaps it.
  */
 export async function startListeningAdapter(
   command: string,
@@ -168,10 +170,15 @@ export async function startListeningAdapter(
   cwd: string,
   sink: ProgramOutputSink,
   timeoutMs: number,
+  reaper?: string,
 ): Promise<AdapterProcess> {
   // The program inherits delve's stdin: /dev/null, so a read gets end of file at once (as under
   // debugpy) instead of waiting for good on a pipe nobody writes to.
-  const { child, mark } = spawnAdapter(command, args, cwd, "ignore");
+  const { child, mark } =
+    reaper && process.platform === "linux"
+      ? spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd, "ignore")
+      : spawnAdapter(command, args, cwd, "ignore");
+  const reaps = child.spawnargs.includes(reaperShim);
   // Read now, while it runs: the debuggee it starts writes to the same stdout.
   const programOutput = child.pid === undefined ? [] : outputTargets(child.pid);
   const tail = { text: "" };
@@ -228,8 +235,8 @@ export async function startListeningAdapter(
     socket,
     exited,
     stderrTail: () => tail.text,
-    reaps: false,
-    adapterPid: () => child.pid,
+    reaps,
+    adapterPid: () => (reaps && child.pid ? descendants(child.pid)[0] : child.pid),
     programOutput,
     mark,
   };

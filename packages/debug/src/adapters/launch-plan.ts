@@ -10,6 +10,7 @@ import {
   type AdapterProcess,
 } from "./adapter-process.js";
 import type { AdapterId, AdapterReport } from "./detect-adapter.js";
+import { findOnPath } from "./find-binary.js";
 
 /** How to start one adapter for one session, and what to send it. */
 export interface SessionPlan {
@@ -220,6 +221,8 @@ export function launchPlan(
             packageDir,
             (category, text) => output.push(category, text),
             15_000,
+            // The reaper shim's python: delve leaves a program that died while stopped unreaped.
+            findOnPath("python3", process.env.PATH ?? ""),
           ),
       };
     }
