@@ -138,6 +138,15 @@ function socketExit(socket: Socket): Promise<{ code: number | null; signal: Node
   return new Promise((resolve) => socket.once("close", () => resolve({ code: null, signal: null })));
 }
 
+/** SIGKILL for an adapter's process group: under the reaper shim, the adapter is the shim's child. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
 /** Connects to an adapter already listening on a TCP port (debugpy --listen, dlv --headless). */
 export async function connectTcpAdapter(
   host: string,
@@ -193,7 +202,7 @@ export async function startListeningAdapter(
     );
     function fail(message: string): void {
       clearTimeout(timer);
-      child.kill("SIGKILL");
+      killGroup(child);
       reject(new Error(`${message}${tail.text ? `: ${tail.text.trim()}` : ""}`));
     }
     child.stdout?.on("data", (chunk: string) => {
@@ -222,7 +231,7 @@ export async function startListeningAdapter(
   try {
     socket = await connectSocket(address.host, address.port, 5000);
   } catch (error) {
-    child.kill("SIGKILL");
+    killGroup(child);
     throw error;
   }
   const connection = new DapConnection(socket, socket);

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  readdirSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, isAbsolute, join } from "node:path";
 import { DebugError } from "../errors/debug-error.js";
@@ -10,7 +19,7 @@ import {
   type AdapterProcess,
 } from "./adapter-process.js";
 import type { AdapterId, AdapterReport } from "./detect-adapter.js";
-import { findOnPath } from "./find-binary.js";
+import { findAllOnPath } from "./find-binary.js";
 
 /** How to start one adapter for one session, and what to send it. */
 export interface SessionPlan {
@@ -222,11 +231,32 @@ export function launchPlan(
             (category, text) => output.push(category, text),
             15_000,
             // The reaper shim's python: delve leaves a program that died while stopped unreaped.
-            findOnPath("python3", process.env.PATH ?? ""),
+            reaperPython(process.env.PATH ?? ""),
           ),
       };
     }
   }
+}
+
+/**
+ * A python3 on `searchPath` to run the reaper shim with: the first that is a binary, not a
+ * version manager's script (a pyenv shim starts in ~0.5 s, each launch); else the first one.
+ */
+export function reaperPython(searchPath: string): string | undefined {
+  const all = findAllOnPath("python3", searchPath);
+  const script = (path: string): boolean => {
+    const head = Buffer.alloc(2);
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, "r");
+      return readSync(fd, head, 0, 2, 0) === 2 && head.toString() === "#!";
+    } catch {
+      return true;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
+  return all.find((path) => !script(path)) ?? all[0];
 }
 
 /** The attach plan for a debuggee listening on `port` on this machine. */
