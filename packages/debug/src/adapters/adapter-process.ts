@@ -43,17 +43,23 @@ function appendTail(tail: { text: string }, chunk: string): void {
   tail.text = (tail.text + chunk).slice(-tailLimit);
 }
 
+/**
+ * Spawns an adapter in its own process group, with a process mark. `stdin`: "pipe" for an adapter
+ * that speaks DAP on its stdio; "ignore" (/dev/null) for one that serves TCP and hands its own
+ * stdin to the program (delve).
+ */
 function spawnAdapter(
   command: string,
   args: readonly string[],
   cwd: string,
+  stdin: "pipe" | "ignore" = "pipe",
 ): { child: ChildProcess; mark: string } {
   const mark = createProcessMark();
   const child = spawn(command, args, {
     cwd,
     // Own process group: terminate can signal the adapter and whatever it left in its group.
     detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
+    stdio: [stdin, "pipe", "pipe"],
     env: { ...process.env, PYDEVD_DISABLE_FILE_VALIDATION: "1", ...mark.env },
   });
   return { child, mark: mark.value };
@@ -132,6 +138,15 @@ function socketExit(socket: Socket): Promise<{ code: number | null; signal: Node
   return new Promise((resolve) => socket.once("close", () => resolve({ code: null, signal: null })));
 }
 
+/** SIGKILL for an adapter's process group: under the reaper shim, the adapter is the shim's child. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
 /** Connects to an adapter already listening on a TCP port (debugpy --listen, dlv --headless). */
 export async function connectTcpAdapter(
   host: string,
@@ -154,7 +169,9 @@ export async function connectTcpAdapter(
 /**
  * Spawns an adapter that serves DAP only on TCP (`dlv dap --listen 127.0.0.1:0`), reads the
  * address it prints, and connects. What the process writes afterwards is the debuggee's output
- * (delve ignores `outputMode: remote`), so it goes to `sink`.
+ * (delve ignores `outputMode: remote`), so it goes to `sink`. With `reaper` (a python), the
+ * adapter runs under {@link reaperShim}: delve does not reap a program that died while stopped,
+ * which then outlived the session as a zombie where PID 1 does not reap; the shim reaps it.
  */
 export async function startListeningAdapter(
   command: string,
@@ -162,8 +179,15 @@ export async function startListeningAdapter(
   cwd: string,
   sink: ProgramOutputSink,
   timeoutMs: number,
+  reaper?: string,
 ): Promise<AdapterProcess> {
-  const { child, mark } = spawnAdapter(command, args, cwd);
+  // The program inherits delve's stdin: /dev/null, so a read gets end of file at once (as under
+  // debugpy) instead of waiting for good on a pipe nobody writes to.
+  const { child, mark } =
+    reaper && process.platform === "linux"
+      ? spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd, "ignore")
+      : spawnAdapter(command, args, cwd, "ignore");
+  const reaps = child.spawnargs.includes(reaperShim);
   // Read now, while it runs: the debuggee it starts writes to the same stdout.
   const programOutput = child.pid === undefined ? [] : outputTargets(child.pid);
   const tail = { text: "" };
@@ -178,7 +202,7 @@ export async function startListeningAdapter(
     );
     function fail(message: string): void {
       clearTimeout(timer);
-      child.kill("SIGKILL");
+      killGroup(child);
       reject(new Error(`${message}${tail.text ? `: ${tail.text.trim()}` : ""}`));
     }
     child.stdout?.on("data", (chunk: string) => {
@@ -207,7 +231,7 @@ export async function startListeningAdapter(
   try {
     socket = await connectSocket(address.host, address.port, 5000);
   } catch (error) {
-    child.kill("SIGKILL");
+    killGroup(child);
     throw error;
   }
   const connection = new DapConnection(socket, socket);
@@ -220,8 +244,8 @@ export async function startListeningAdapter(
     socket,
     exited,
     stderrTail: () => tail.text,
-    reaps: false,
-    adapterPid: () => child.pid,
+    reaps,
+    adapterPid: () => (reaps && child.pid ? descendants(child.pid)[0] : child.pid),
     programOutput,
     mark,
   };

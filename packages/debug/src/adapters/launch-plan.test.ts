@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AdapterId, AdapterReport } from "./detect-adapter.js";
-import { adapterForProgram, attachPlan } from "./launch-plan.js";
+import { adapterForProgram, attachPlan, reaperPython } from "./launch-plan.js";
 
 describe("adapterForProgram", () => {
   const dir = mkdtempSync(join(tmpdir(), "tools-debug-plan-"));
@@ -48,5 +48,25 @@ describe("attachPlan", () => {
     expect(attachPlan(report("debugpy"), 5678, tmpdir(), 1000).connectsToPort).toBe(true);
     expect(attachPlan(report("delve"), 5678, tmpdir(), 1000).connectsToPort).toBe(true);
     expect(attachPlan(report("lldb"), 5678, tmpdir(), 1000).connectsToPort).toBeFalsy();
+  });
+});
+
+describe("reaperPython", () => {
+  it("takes the first python3 that is a binary, not a version manager's script", () => {
+    const dir = mkdtempSync(join(tmpdir(), "tools-debug-reaper-"));
+    try {
+      const shims = join(dir, "shims");
+      const bin = join(dir, "bin");
+      mkdirSync(shims);
+      mkdirSync(bin);
+      writeFileSync(join(shims, "python3"), '#!/bin/sh\nexec python3 "$@"\n', { mode: 0o755 });
+      // An ELF header stands for the interpreter here: only the first bytes are read.
+      writeFileSync(join(bin, "python3"), Buffer.from([0x7f, 0x45, 0x4c, 0x46]), { mode: 0o755 });
+      expect(reaperPython(`${shims}:${bin}`)).toBe(join(bin, "python3"));
+      expect(reaperPython(shims)).toBe(join(shims, "python3"));
+      expect(reaperPython(join(dir, "none"))).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

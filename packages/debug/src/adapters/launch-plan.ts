@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  readdirSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, isAbsolute, join } from "node:path";
 import { DebugError } from "../errors/debug-error.js";
@@ -10,6 +19,7 @@ import {
   type AdapterProcess,
 } from "./adapter-process.js";
 import type { AdapterId, AdapterReport } from "./detect-adapter.js";
+import { findAllOnPath } from "./find-binary.js";
 
 /** How to start one adapter for one session, and what to send it. */
 export interface SessionPlan {
@@ -167,7 +177,16 @@ export function launchPlan(
     case "lldb":
       return {
         request: "launch",
-        args: { program, args, cwd, stopOnEntry: false },
+        args: {
+          program,
+          args,
+          cwd,
+          stopOnEntry: false,
+          // lldb gives the program a terminal for its stdin, which nobody can type into: a read
+          // waited for good. /dev/null gets end of file at once, as under debugpy and delve; its
+          // stdout and stderr stay on the terminal. `?`: lldb-dap echoes nothing of it on success.
+          preRunCommands: ["?settings set target.input-path /dev/null"],
+        },
         evaluateContext: "watch",
         terminateDebuggee: true,
         cleanupPaths: [],
@@ -211,10 +230,33 @@ export function launchPlan(
             packageDir,
             (category, text) => output.push(category, text),
             15_000,
+            // The reaper shim's python: delve leaves a program that died while stopped unreaped.
+            reaperPython(process.env.PATH ?? ""),
           ),
       };
     }
   }
+}
+
+/**
+ * A python3 on `searchPath` to run the reaper shim with: the first that is a binary, not a
+ * version manager's script (a pyenv shim starts in ~0.5 s, each launch); else the first one.
+ */
+export function reaperPython(searchPath: string): string | undefined {
+  const all = findAllOnPath("python3", searchPath);
+  const script = (path: string): boolean => {
+    const head = Buffer.alloc(2);
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, "r");
+      return readSync(fd, head, 0, 2, 0) === 2 && head.toString() === "#!";
+    } catch {
+      return true;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  };
+  return all.find((path) => !script(path)) ?? all[0];
 }
 
 /** The attach plan for a debuggee listening on `port` on this machine. */

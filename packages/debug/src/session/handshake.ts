@@ -134,15 +134,27 @@ export async function sendBreakpoints(
   const answered = response.body?.breakpoints ?? [];
   const results = lines.map((requested, index): BreakpointResult => {
     const breakpoint = answered[index];
+    const verified = breakpoint?.verified ?? false;
     return {
       requested,
       line: breakpoint?.line,
-      verified: breakpoint?.verified ?? false,
-      message: breakpoint?.message,
+      verified,
+      message: breakpoint?.message ?? (verified ? undefined : unverifiedWhy(core.adapterId)),
       id: breakpoint?.id,
     };
   });
   return core.options.breakpoints.store(file, results);
+}
+
+/**
+ * Why a breakpoint is not verified, for an adapter that says nothing (lldb-dap gives no message):
+ * it found no code for the line in the program's debug info, which is where to look.
+ */
+function unverifiedWhy(adapter: AdapterId): string | undefined {
+  return adapter === "lldb"
+    ? "lldb found no code for this line in the program's debug info so far: is the program built with -g from this file, " +
+        "at this path, and does the line hold code (a library loaded later verifies it then)?"
+    : undefined;
 }
 
 /** Every file's breakpoints and the exception filters; then the session counts as configured. */

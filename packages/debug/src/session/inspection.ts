@@ -187,14 +187,38 @@ export async function evaluate(
     const { frames } = await stack(core);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
   } else await checkFrame(core, frame);
-  const response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
-    expression,
-    frameId: frame,
-    context: core.options.evaluateContext,
-  });
+  let response: DebugProtocol.EvaluateResponse;
+  try {
+    response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
+      expression,
+      frameId: frame,
+      context: core.options.evaluateContext,
+    });
+  } catch (error) {
+    throw callStopped(core, error) ?? error;
+  }
   const body = response.body;
   core.learnReference(body);
   return { ...body, result: clipValue(body.result) };
+}
+
+/**
+ * delve's refusal of a `call` that stopped before it returned (a breakpoint in the function it
+ * called): delve leaves the program inside the call (its frames on top of the stop's), so the
+ * stop's frame ids now name other frames. They are dropped, and the refusal says so.
+ */
+function callStopped(core: SessionCore, error: unknown): DebugError | undefined {
+  if (core.adapterId !== "delve" || !DebugError.isInstance(error) || error.code !== "DEBUG_ADAPTER_ERROR")
+    return;
+  if (!/\bcall stopped\b/.test(error.message)) return;
+  core.invalidate();
+  return new DebugError(
+    "DEBUG_ADAPTER_ERROR",
+    `${error.message}: the call stopped before it returned (at a breakpoint in what it called), and delve left the program inside it, ` +
+      "so the frame ids and references of this stop are no longer valid; op 'stack' shows where it is now. " +
+      "Clear that breakpoint (op 'breakpoints') before calling it again",
+    { cause: error },
+  );
 }
 
 /** How deep the frames of a stop are searched for an id no page listed. */

@@ -227,7 +227,7 @@ export class SessionCore {
    * was seen to die of, looked at now if it was not seen yet.
    */
   private signalOfExit(exitCode: number): ExitSignal | undefined {
-    const known = exitSignal(this.adapterId, exitCode, this.lastStop);
+    const known = exitSignal(this.adapterId, exitCode, this.lastStop, this.state === "stopped");
     if (known) return known;
     // A pid reused since it was learnt is another process: its status is not the program's.
     for (const pid of this.debuggeePids)

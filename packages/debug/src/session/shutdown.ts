@@ -52,6 +52,9 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
     }
   };
   findStrays();
+  // Alive now, before the disconnect: under the reaper shim, the adapter's exit makes the shim
+  // kill what it adopted (delve's program's orphans) before the second look below.
+  const aliveBefore = [...strays.keys()].filter((pid) => isAlive(pid));
   if (!adapter.connection.closed) {
     await adapter.connection
       .request("disconnect", { restart: false, terminateDebuggee: options.terminateDebuggee }, 2000)
@@ -62,7 +65,8 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   }
   findStrays();
   // After its exit they are all the program left; while it ran, the program itself is one.
-  if (exited) core.leftBehind = [...strays.keys()].filter((pid) => isAlive(pid)).length;
+  if (exited)
+    core.leftBehind = new Set([...aliveBefore, ...[...strays.keys()].filter((pid) => isAlive(pid))]).size;
   // Kill the deepest processes first, while their parents still live to reap them.
   const tree = child?.pid ? descendants(child.pid) : [];
   // Learnt earlier (up to the session's 30 minutes): only those still the same process.
