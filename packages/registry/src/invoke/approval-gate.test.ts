@@ -160,6 +160,74 @@ describe("approval gate", () => {
     expect(resultText(stopped)).toContain("write_note was stopped: the run has ended");
   });
 
+  it("stops a call whose approver never settles, when the call is cancelled or the run ends", async () => {
+    // An approver breaking its contract (it ignores the signal): the card's wait still ends.
+    let asked: () => void = () => undefined;
+    const deaf: Approver = {
+      attached: () => true,
+      request: () => {
+        asked();
+        return new Promise<ApprovalDecision>(() => undefined);
+      },
+    };
+    const whenAsked = (): Promise<void> => new Promise((resolve) => (asked = resolve));
+    const registry = createRegistry({ tools, approver: deaf });
+    const controller = new AbortController();
+    const cardOpen = whenAsked();
+    const cancelled = registry.invoke(newRun(), { ...write, signal: controller.signal });
+    await cardOpen;
+    controller.abort();
+    expect((await cancelled).error?.code).toBe("CANCELLED");
+
+    const run = newRun();
+    const endOpen = whenAsked();
+    const ended = registry.invoke(run, write);
+    await endOpen;
+    await run.dispose();
+    expect((await ended).error?.code).toBe("RUN_DISPOSED");
+  });
+
+  it("allows only an answer of allow: true; an answer that is no decision denies, saying what came back", async () => {
+    const answers: unknown[] = [{ allow: "no" }, undefined, { allow: 1 }, true];
+    const approver: Approver = {
+      attached: () => true,
+      request: () => Promise.resolve(answers.shift() as ApprovalDecision),
+    };
+    const registry = createRegistry({ tools, approver });
+    const run = newRun();
+    const texts: string[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const result = await registry.invoke(run, write);
+      expect(result.error?.code).toBe("APPROVAL_DENIED");
+      texts.push(resultText(result));
+    }
+    expect(texts).toEqual([
+      expect.stringContaining(
+        'the approver answered allow: "no" instead of { allow: true } or { allow: false }',
+      ),
+      expect.stringContaining("the approver answered undefined instead of"),
+      expect.stringContaining("the approver answered allow: 1 instead of"),
+      expect.stringContaining("the approver answered boolean true instead of"),
+    ]);
+  });
+
+  it("fails closed with NO_APPROVER for an approver whose attached() is missing or throws", async () => {
+    const request = (): Promise<ApprovalDecision> => Promise.resolve({ allow: true });
+    const broken = [
+      { request } as unknown as Approver,
+      {
+        attached: () => {
+          throw new Error("socket closed");
+        },
+        request,
+      },
+    ];
+    for (const approver of broken) {
+      const result = await createRegistry({ tools, approver }).invoke(newRun(), write);
+      expect(result.error?.code).toBe("NO_APPROVER");
+    }
+  });
+
   it("remembers 'allow for the run' per tool and per run", async () => {
     const approver = new ScriptedApprover([{ allow: true, remember: "run" }, { allow: false }]);
     const registry = createRegistry({ tools, approver });
