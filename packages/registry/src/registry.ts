@@ -17,7 +17,7 @@ import {
   type ToolResult,
 } from "./result/tool-result.js";
 import type { Run } from "./run/run.js";
-import { surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
+import { isSurface, surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
 import { toolAvailability, toolInRun, type Tool } from "./tool/define-tool.js";
 import { tierWithin } from "./tool/tier.js";
 import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
@@ -52,7 +52,7 @@ export class Registry {
 
   constructor(options: RegistryOptions = {}) {
     for (const surface of Object.values(builtInSurfaces)) this.surfacesByName.set(surface.name, surface);
-    for (const surface of options.surfaces ?? []) this.surfacesByName.set(surface.name, surface);
+    for (const surface of options.surfaces ?? []) this.addSurface(surface);
     this.guardrails = [workspaceContainment(), ...(options.guardrails ?? [])];
     this.resultWrappers = [...(options.resultWrappers ?? [])];
     this.approver = options.approver;
@@ -61,6 +61,29 @@ export class Registry {
     this.noApproverHint =
       options.noApproverHint ?? "Connect an approver to the registry, or use the approval policy 'auto'.";
     this.register(...(options.tools ?? []));
+  }
+
+  /**
+   * A surface of the harness's own. One named as a built-in one, or as another of its own, is
+   * refused: a `plan` of the harness's with a higher cap would show write tools to plan mode.
+   */
+  private addSurface(surface: Surface): void {
+    if (!isSurface(surface)) {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `surfaces: ${describeValue(surface)} is not a surface; make each one with defineSurface({ name, cap })`,
+      });
+    }
+    if (this.surfacesByName.has(surface.name)) {
+      const builtIn = Object.hasOwn(builtInSurfaces, surface.name);
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: builtIn
+          ? `surface '${surface.name}' is built in (main, plan, readonly, worker); give yours another name`
+          : `a surface named '${surface.name}' is given twice; give each surface its own name`,
+      });
+    }
+    this.surfacesByName.set(surface.name, surface);
   }
 
   /** Adds tools. A second tool with the same name is an error, never a silent replacement. */
@@ -107,7 +130,13 @@ export class Registry {
 
   /** The surface of that name; throws `UNKNOWN_SURFACE` listing the known ones. */
   surface(name: string | Surface): Surface {
-    if (typeof name !== "string") return name;
+    if (typeof name !== "string") {
+      if (isSurface(name)) return name;
+      throw new ToolsError({
+        code: "UNKNOWN_SURFACE",
+        message: `the surface is ${describeValue(name)}, not a surface: pass a surface's name (${[...this.surfacesByName.keys()].join(", ")}) or what defineSurface returned`,
+      });
+    }
     const surface = this.surfacesByName.get(name);
     if (!surface) {
       throw new ToolsError({
