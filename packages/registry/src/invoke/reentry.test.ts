@@ -313,7 +313,7 @@ describe("result wrappers", () => {
     const failed = await registry.invoke(run, { tool: "silent", args: {} });
     expect(failed.error?.code).toBe("TOOL_FAILED");
     expect(resultText(failed)).toBe(
-      "the tool returned undefined instead of text or a result; this is a bug in the tool\n\n(forgets-to-return could not run: it returned no result)",
+      "the tool returned undefined instead of text or a result ({ content, isError, changedFiles }); this is a bug in the tool\n\n(forgets-to-return could not run: it returned no result)",
     );
     const echoed = await registry.invoke(run, { tool: "echo", args: { text: "a" } });
     expect(resultText(echoed)).toBe("a\n\n(forgets-to-return could not run: it returned no result)");
