@@ -118,9 +118,7 @@ function isContentPart(part: unknown): boolean {
   const candidate = part as { type?: unknown; text?: unknown; mimeType?: unknown; data?: unknown };
   if (candidate.type === "text") return typeof candidate.text === "string";
   return (
-    candidate.type === "image" &&
-    typeof candidate.mimeType === "string" &&
-    candidate.data instanceof Uint8Array
+    candidate.type === "image" && typeof candidate.mimeType === "string" && ArrayBuffer.isView(candidate.data)
   );
 }
 
