@@ -3,6 +3,7 @@ import type { Tool } from "../tool/define-tool.js";
 import { toolSignature } from "../export/tool-signature.js";
 import { closestName } from "./closest-name.js";
 import { nullMeansOmitted, withoutOmittedNulls } from "./omitted-nulls.js";
+import { unknownNestedKeys } from "./unknown-keys.js";
 
 /** The validated arguments, or a message saying what was wrong, where, and what was expected. */
 export type ValidationOutcome =
@@ -73,6 +74,7 @@ export function validateArguments(tool: Tool, raw: unknown): ValidationOutcome {
       // OpenAI strict mode sends `null` for every optional field the model leaves out, at any depth.
       if (value === null && nullMeansOmitted(field)) continue;
       cleaned[key] = withoutOmittedNulls(field, value);
+      problems.push(...unknownNestedKeys(field, cleaned[key], key));
     }
     const parsed = tool.input.safeParse(cleaned);
     if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => formatIssue(issue, cleaned)));
