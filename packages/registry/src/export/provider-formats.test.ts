@@ -135,7 +135,7 @@ describe("schema export", () => {
 
   it("renders a one-line signature for error messages", () => {
     expect(toolSignature(lspLike)).toBe(
-      'lsp(action: "hover"|"definition", file?: string, line?: integer, options?: object, tags?: string[])',
+      'lsp(action: "hover"|"definition", file?: string, line?: integer, options?: { limit?: number, exact: boolean }, tags?: string[])',
     );
   });
 });

@@ -179,7 +179,7 @@ describe("validation of unknown names inside an argument", () => {
       messageOf(askUser, { question: "Which?", options: [{ label: "a", descripton: "the first" }] }),
     ).toBe(
       "Invalid arguments for ask_user:\n- unknown argument 'options[0].descripton' (did you mean 'description'?)\n" +
-        "Expected: ask_user(question: string, context?: string, options?: object[], allow_free_text?: boolean, multi_select?: boolean)",
+        "Expected: ask_user(question: string, context?: string, options?: { label: string, description?: string }[], allow_free_text?: boolean, multi_select?: boolean)",
     );
     const [, nested, tree, shared, tagged, either] = shapes;
     expect(messageOf(nested!, { outer: { inner: { keep: true, deap: "x" } }, list: [] })).toContain(
@@ -212,5 +212,31 @@ describe("validation of unknown names inside an argument", () => {
     expect(
       validateArguments(open, { env: { HOME: "/h" }, extra: { a: "x", b: "y" }, raw: { a: "x" } }).ok,
     ).toBe(true);
+  });
+});
+
+describe("validation of a union argument", () => {
+  const target = tool(
+    "locate",
+    z.object({ target: z.union([z.object({ file: z.string() }), z.object({ symbol: z.string() })]) }),
+  );
+  const messageOf = (args: unknown): string => {
+    const outcome = validateArguments(target, args);
+    return outcome.ok ? "(accepted)" : outcome.message;
+  };
+
+  it("says what each form of the value lacked, and spells the forms out in the signature", () => {
+    expect(messageOf({ target: { fiel: "a.ts" } })).toBe(
+      "Invalid arguments for locate:\n" +
+        "- target: fits none of its 2 forms: (1) file: required, but missing; (2) symbol: required, but missing\n" +
+        "Expected: locate(target: { file: string }|{ symbol: string })",
+    );
+    expect(messageOf({ target: { file: 3 } })).toContain(
+      "- target: fits none of its 2 forms: (1) file: expected string, received number; (2) symbol: required, but missing",
+    );
+  });
+
+  it("says a problem every form shares once", () => {
+    expect(messageOf({ target: null })).toContain("- target: expected object, received null\n");
   });
 });
