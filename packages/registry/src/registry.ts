@@ -29,6 +29,10 @@ interface Parent {
   readonly depth: number;
   readonly lanes: ReadonlySet<string>;
   readonly signal: AbortSignal;
+  /** The parent call's tool, for the message refusing a call made after it ended. */
+  readonly tool: string;
+  /** True once the parent call has ended: a context kept past it calls nothing more. */
+  readonly ended: () => boolean;
 }
 
 let callCounter = 0;
@@ -272,6 +276,12 @@ export class Registry {
         message: `run ${run.id} has ended; ${toolName} was not called`,
       });
     }
+    if (parent?.ended()) {
+      throw new ToolsError({
+        code: "INVALID_REQUEST",
+        message: `${toolName} was not called: the ${parent.tool} call (${parent.callId}) it came from has ended; a tool calls other tools only while its own call runs`,
+      });
+    }
     if (depth > this.maxDepth) {
       throw new ToolsError({
         code: "REENTRY_DEPTH",
@@ -372,6 +382,7 @@ export class Registry {
     waited.ms += waitedMs;
 
     let result: ToolResult;
+    let ended = false;
     try {
       // A call that waited (the operator's card, its lane) is judged again as it starts: a path
       // swapped meanwhile for a symlink out of the working directory is refused, not followed.
@@ -387,7 +398,7 @@ export class Registry {
           // A broken hook must not break the call; its wrap still runs.
         }
       }
-      const self: Parent = { callId, caller, depth, lanes, signal };
+      const self: Parent = { callId, caller, depth, lanes, signal, tool: tool.name, ended: () => ended };
       const context: ToolContext = {
         run,
         surface,
@@ -423,6 +434,7 @@ export class Registry {
         );
       }
     } finally {
+      ended = true;
       release?.();
     }
     for (const wrapper of this.resultWrappers) {

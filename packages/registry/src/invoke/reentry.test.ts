@@ -6,6 +6,7 @@ import { defineTool } from "../tool/define-tool.js";
 import { appendText, resultText, type ToolResult } from "../result/tool-result.js";
 import type { CallEvent, CallStartEvent } from "../events/call-events.js";
 import type { ApprovalRequest } from "./approval.js";
+import type { ToolContext } from "../tool/tool-context.js";
 import { echoTool, tempDir, writeNoteTool } from "../testing/fixture-tools.js";
 
 const runs: Run[] = [];
@@ -164,6 +165,38 @@ describe("re-entry from a cell", () => {
       args: { calls: [{ tool: "cell", args: { calls: [] } }] },
     });
     expect(resultText(result)).toBe("cell: ERROR LANE_REENTRY");
+  });
+
+  it("refuses a call made through a context kept past its own call, which ran nothing", async () => {
+    // A tool that leaves work running (a timer, a kernel thread) and calls tools from it later.
+    let kept: ToolContext | undefined;
+    const leaver = defineTool({
+      name: "leaver",
+      tier: "read",
+      description: "Keeps its context.",
+      parallelSafe: true,
+      input: z.object({}),
+      execute(_input, context) {
+        kept = context;
+        return "left";
+      },
+    });
+    const approvals: ApprovalRequest[] = [];
+    const registry = createRegistry({
+      tools: [leaver, writeNoteTool],
+      approver: {
+        attached: () => true,
+        request: (request) => (approvals.push(request), Promise.resolve({ allow: true })),
+      },
+    });
+    const run = newRun();
+    expect(resultText(await registry.invoke(run, { tool: "leaver", args: {} }))).toBe("left");
+    const late = await kept!.invoke("write_note", { path: "late.md", text: "late" });
+    expect(late.error?.code).toBe("INVALID_REQUEST");
+    expect(resultText(late)).toMatch(
+      /^write_note was not called: the leaver call \(call_\d+\) it came from has ended; a tool calls other tools only while its own call runs$/,
+    );
+    expect(approvals).toEqual([]);
   });
 
   it("stops runaway recursion at the depth limit", async () => {
