@@ -422,7 +422,9 @@ export class Registry {
             self,
           ),
         progress: (message: string) => {
-          if (this.listeners.size > 0) this.emit({ type: "call-progress", callId, tool: tool.name, message });
+          // After its call-end, progress would be told of a call that is over.
+          if (!ended && this.listeners.size > 0)
+            this.emit({ type: "call-progress", callId, tool: tool.name, message });
         },
         resolvePath: (path: string) => resolvedPaths.get(path) ?? resolveInside(run.workingDirectory, path),
       };

@@ -167,7 +167,7 @@ describe("re-entry from a cell", () => {
     expect(resultText(result)).toBe("cell: ERROR LANE_REENTRY");
   });
 
-  it("refuses a call made through a context kept past its own call, which ran nothing", async () => {
+  it("refuses a call made through a context kept past its own call, and tells no progress of it", async () => {
     // A tool that leaves work running (a timer, a kernel thread) and calls tools from it later.
     let kept: ToolContext | undefined;
     const leaver = defineTool({
@@ -191,6 +191,10 @@ describe("re-entry from a cell", () => {
     });
     const run = newRun();
     expect(resultText(await registry.invoke(run, { tool: "leaver", args: {} }))).toBe("left");
+    const events: string[] = [];
+    registry.on((event) => events.push(event.type));
+    kept!.progress("still going");
+    expect(events).toEqual([]);
     const late = await kept!.invoke("write_note", { path: "late.md", text: "late" });
     expect(late.error?.code).toBe("INVALID_REQUEST");
     expect(resultText(late)).toMatch(
