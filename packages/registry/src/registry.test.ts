@@ -159,6 +159,25 @@ describe("surfaces and registration conditions", () => {
     expect(() => registry.toolsFor(run, 3 as never)).toThrow("the surface is a number, not a surface");
   });
 
+  it("checks a tool not made by defineTool as defineTool does, and refuses tools that are not a list or a negative maxDepth", () => {
+    expect(() => createRegistry().register({ name: "raw" } as never)).toThrow(
+      "tool 'raw' is badly defined: tier must be read, write or exec; description must be non-empty product text",
+    );
+    expect(() => createRegistry({ tools: "echo" as never })).toThrow(
+      "tools: a string is not a list; pass tools: [tool, …]",
+    );
+    expect(() => createRegistry().register(null as never)).toThrow(
+      "register: null is not a tool; make each tool with defineTool({ … })",
+    );
+    expect(() => createRegistry({ maxDepth: -1 })).toThrow(
+      "maxDepth must be a whole number of 0 or more (0: no tool calls another), not -1",
+    );
+    // A plain definition that is whole is taken, with its registration condition.
+    const plain = { ...echoTool, requires: undefined } as never;
+    const registry = createRegistry({ tools: [plain] });
+    expect(registry.toolsFor(newRun(), "main").map((tool) => tool.name)).toEqual(["echo"]);
+  });
+
   it("rejects an unknown surface with the known ones", async () => {
     const registry = createRegistry({ tools: all });
     const result = await registry.invoke(newRun(), { tool: "echo", args: { text: "a" }, surface: "boss" });

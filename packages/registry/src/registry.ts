@@ -18,7 +18,14 @@ import {
 } from "./result/tool-result.js";
 import type { Run } from "./run/run.js";
 import { isSurface, surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
-import { toolAvailability, toolInRun, type Tool } from "./tool/define-tool.js";
+import {
+  defineTool,
+  toolAvailability,
+  toolInRun,
+  type InputSchema,
+  type Tool,
+  type ToolDefinition,
+} from "./tool/define-tool.js";
 import { tierWithin } from "./tool/tier.js";
 import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
 import type { InvokeRequest, RegistryOptions } from "./registry-options.js";
@@ -62,8 +69,20 @@ export class Registry {
     this.approver = options.approver;
     this.policy = checkApprovalPolicy(options.approval);
     this.maxDepth = options.maxDepth ?? 4;
+    if (!Number.isSafeInteger(this.maxDepth) || this.maxDepth < 0) {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `maxDepth must be a whole number of 0 or more (0: no tool calls another), not ${String(options.maxDepth)}`,
+      });
+    }
     this.noApproverHint =
       options.noApproverHint ?? "Connect an approver to the registry, or use the approval policy 'auto'.";
+    if (options.tools !== undefined && !Array.isArray(options.tools)) {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `tools: ${describeValue(options.tools)} is not a list; pass tools: [tool, …]`,
+      });
+    }
     this.register(...(options.tools ?? []));
   }
 
@@ -92,7 +111,16 @@ export class Registry {
 
   /** Adds tools. A second tool with the same name is an error, never a silent replacement. */
   register(...tools: Tool[]): this {
-    for (const tool of tools) {
+    for (const given of tools) {
+      // A tool not made by defineTool (a plain object, a definition) is checked as defineTool
+      // checks: one without its requires list would break every later toolsFor.
+      if (typeof given !== "object" || given === null) {
+        throw new ToolsError({
+          code: "INVALID_DEFINITION",
+          message: `register: ${describeValue(given)} is not a tool; make each tool with defineTool({ … })`,
+        });
+      }
+      const tool = isDefinedTool(given) ? given : defineTool(given as ToolDefinition<InputSchema>);
       if (this.toolsByName.has(tool.name)) {
         throw new ToolsError({
           code: "INVALID_DEFINITION",
@@ -493,5 +521,16 @@ function looksLikeRun(run: unknown): run is Run {
     candidate !== null &&
     typeof candidate.workingDirectory === "string" &&
     typeof candidate.get === "function"
+  );
+}
+
+/** A tool as defineTool returns it (duck-typed: a second copy of this package makes its own). */
+function isDefinedTool(value: unknown): value is Tool {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Object.isFrozen(value) &&
+    Array.isArray((value as Partial<Tool>).requires) &&
+    typeof (value as Partial<Tool>).execute === "function"
   );
 }
