@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from "node:path";
 import { ToolsError, errorMessage } from "./errors/tools-error.js";
 import type { CallEvent, CallEventListener } from "./events/call-events.js";
 import { exportTools, type SchemaFormat, type ToolSchemaOf } from "./export/provider-formats.js";
@@ -457,7 +458,7 @@ export class Registry {
         resolvePath: (path: string) => resolvedPaths.get(path) ?? resolveInside(run.workingDirectory, path),
       };
       try {
-        result = toToolResult(await tool.execute(call.input as never, context));
+        result = withAbsoluteChanges(toToolResult(await tool.execute(call.input as never, context)), run);
       } catch (error) {
         result = errorResult(
           signal.aborted && !ToolsError.isInstance(error) ? cancelledCall(tool.name, signal) : error,
@@ -533,4 +534,13 @@ function isDefinedTool(value: unknown): value is Tool {
     Array.isArray((value as Partial<Tool>).requires) &&
     typeof (value as Partial<Tool>).execute === "function"
   );
+}
+
+/**
+ * The result with each changed file named by its absolute path: a tool's relative one is taken
+ * from the working directory (what diagnostics-on-write and the ledger key on are absolute).
+ */
+function withAbsoluteChanges(result: ToolResult, run: Run): ToolResult {
+  if (result.changedFiles.every((file) => isAbsolute(file))) return result;
+  return { ...result, changedFiles: result.changedFiles.map((file) => resolve(run.workingDirectory, file)) };
 }

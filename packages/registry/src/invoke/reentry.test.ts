@@ -1,9 +1,10 @@
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
 import { createRun, type Run } from "../run/run.js";
 import { defineTool } from "../tool/define-tool.js";
-import { appendText, resultText, type ToolResult } from "../result/tool-result.js";
+import { appendText, resultText, textResult, type ToolResult } from "../result/tool-result.js";
 import type { CallEvent, CallStartEvent } from "../events/call-events.js";
 import type { ApprovalRequest } from "./approval.js";
 import type { ToolContext } from "../tool/tool-context.js";
@@ -244,6 +245,29 @@ describe("result wrappers", () => {
       args: { path: "src/a.ts", text: "x" },
     });
     expect(resultText(result)).toBe("wrote src/a.ts\n\nchecked src/a.ts");
+  });
+
+  it("see a changed file a tool named relatively by its absolute path, as the result gives it", async () => {
+    const relativeWriter = defineTool({
+      name: "relative_writer",
+      tier: "read",
+      description: "Names its changed file relatively.",
+      parallelSafe: true,
+      input: z.object({}),
+      execute: () => textResult("wrote", { changedFiles: ["src/a.ts", "/elsewhere/b.ts"] }),
+    });
+    const seen: string[][] = [];
+    const registry = createRegistry({
+      tools: [relativeWriter],
+      resultWrappers: [
+        { name: "diagnostics", wrap: (result) => (seen.push([...result.changedFiles]), result) },
+      ],
+    });
+    const run = newRun();
+    const result = await registry.invoke(run, { tool: "relative_writer", args: {} });
+    const expected = [join(run.workingDirectory, "src/a.ts"), "/elsewhere/b.ts"];
+    expect(seen).toEqual([expected]);
+    expect(result.changedFiles).toEqual(expected);
   });
 
   it("never fail the call when they throw: the error becomes a note", async () => {
