@@ -228,6 +228,37 @@ describe("approval gate", () => {
     }
   });
 
+  it("shows the arguments on the card when the tool's summary gives no text", async () => {
+    const summaries: unknown[] = [];
+    const approver: Approver = {
+      attached: () => true,
+      request: (request) => {
+        summaries.push(request.summary);
+        return Promise.resolve({ allow: true });
+      },
+    };
+    for (const summarize of [() => undefined, () => "  ", () => 42]) {
+      const tool = defineTool({
+        name: "note",
+        tier: "write",
+        description: "Writes a note.",
+        parallelSafe: true,
+        input: z.object({ text: z.string() }),
+        summarize: summarize as never,
+        execute: () => "noted",
+      });
+      expect(
+        (
+          await createRegistry({ tools: [tool], approver }).invoke(newRun(), {
+            tool: "note",
+            args: { text: "hi" },
+          })
+        ).isError,
+      ).toBe(false);
+    }
+    expect(summaries).toEqual(['{"text":"hi"}', '{"text":"hi"}', '{"text":"hi"}']);
+  });
+
   it("remembers 'allow for the run' per tool and per run", async () => {
     const approver = new ScriptedApprover([{ allow: true, remember: "run" }, { allow: false }]);
     const registry = createRegistry({ tools, approver });

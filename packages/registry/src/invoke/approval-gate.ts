@@ -28,7 +28,9 @@ export function needsApproval(call: CallInfo, policy: ApprovalPolicy): boolean {
 function summarize(tool: Tool, input: Record<string, unknown>): string {
   if (tool.summarize) {
     try {
-      return tool.summarize(input);
+      // Nothing to show (undefined, "", not text) reads as the arguments, never as "undefined".
+      const summary: unknown = tool.summarize(input);
+      if (typeof summary === "string" && summary.trim() !== "") return summary;
     } catch {
       // Fall back to the arguments.
     }
