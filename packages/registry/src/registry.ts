@@ -391,11 +391,15 @@ export class Registry {
           if (this.listeners.size > 0)
             this.emit({ type: "call-approval", callId, tool: tool.name, state, caller });
         };
-        approval("asked");
+        // Told only when a card is open: a call refused for want of an approver never waited.
+        let opened = false;
         try {
-          await requestApproval(call, this.approver, this.noApproverHint);
+          await requestApproval(call, this.approver, this.noApproverHint, () => {
+            opened = true;
+            approval("asked");
+          });
         } finally {
-          approval("answered");
+          if (opened) approval("answered");
         }
         waited.ms += performance.now() - asked;
       }

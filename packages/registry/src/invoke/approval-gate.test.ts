@@ -76,9 +76,12 @@ describe("approval gate", () => {
     expect(approver.requests).toHaveLength(0);
   });
 
-  it("fails closed when no approver is connected", async () => {
+  it("fails closed when no approver is connected, telling listeners of no card", async () => {
     const registry = createRegistry({ tools, noApproverHint: "Start the harness with --approval auto." });
+    const seen: string[] = [];
+    registry.on((event) => seen.push(event.type));
     const result = await registry.invoke(newRun(), write);
+    expect(seen).toEqual(["call-start", "call-end"]);
     expect(result.error?.code).toBe("NO_APPROVER");
     expect(resultText(result)).toBe(
       "write_note (write tool, called by the main agent) needs approval and no approver is attached, so it was denied. Start the harness with --approval auto.",

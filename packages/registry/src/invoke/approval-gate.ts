@@ -52,6 +52,7 @@ export async function requestApproval(
   call: CallInfo,
   approver: Approver | undefined,
   noApproverHint: string,
+  onAsked: () => void = () => undefined,
 ): Promise<void> {
   const what = `${call.tool.name} (${call.tool.tier} tool, called by ${call.caller ?? call.surface.label})`;
   if (!approver || !isAttached(approver)) {
@@ -74,6 +75,7 @@ export async function requestApproval(
     caller: call.caller,
   };
   let answer: unknown;
+  onAsked();
   try {
     // Raced against the call's signal: an approver that does not settle on abort (its contract)
     // must not keep a cancelled call, or a run's end, waiting on its card for ever.
