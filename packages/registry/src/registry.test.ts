@@ -130,6 +130,54 @@ describe("surfaces and registration conditions", () => {
     expect(() => createRegistry({ tools: [echoTool, echoTool] })).toThrow(/already registered/);
   });
 
+  it("refuses a surface of the harness's own named as a built-in one or given twice, so plan mode never gains write tools", () => {
+    const loosePlan = defineSurface({ name: "plan", cap: "exec" });
+    expect(() => createRegistry({ tools: all, surfaces: [loosePlan] })).toThrow(
+      "surface 'plan' is built in (main, plan, readonly, worker); give yours another name",
+    );
+    const editor = defineSurface({ name: "editor", cap: "write" });
+    expect(() => createRegistry({ surfaces: [editor, editor] })).toThrow(
+      "a surface named 'editor' is given twice; give each surface its own name",
+    );
+    expect(() => createRegistry({ surfaces: [{ name: "editor" } as never] })).toThrow(
+      "surfaces: an object of another kind is not a surface; make each one with defineSurface({ name, cap })",
+    );
+  });
+
+  it("refuses a surface passed as a value that is not one, instead of reading its missing cap", async () => {
+    const registry = createRegistry({ tools: all, approval: "auto" });
+    const run = newRun();
+    const result = await registry.invoke(run, {
+      tool: "write_note",
+      args: { path: "a.md", text: "a" },
+      surface: { name: "plan" } as never,
+    });
+    expect(result.error?.code).toBe("UNKNOWN_SURFACE");
+    expect(resultText(result)).toBe(
+      "the surface is an object of another kind, not a surface: pass a surface's name (main, plan, readonly, worker) or what defineSurface returned",
+    );
+    expect(() => registry.toolsFor(run, 3 as never)).toThrow("the surface is a number, not a surface");
+  });
+
+  it("checks a tool not made by defineTool as defineTool does, and refuses tools that are not a list or a negative maxDepth", () => {
+    expect(() => createRegistry().register({ name: "raw" } as never)).toThrow(
+      "tool 'raw' is badly defined: tier must be read, write or exec; description must be non-empty product text",
+    );
+    expect(() => createRegistry({ tools: "echo" as never })).toThrow(
+      "tools: a string is not a list; pass tools: [tool, …]",
+    );
+    expect(() => createRegistry().register(null as never)).toThrow(
+      "register: null is not a tool; make each tool with defineTool({ … })",
+    );
+    expect(() => createRegistry({ maxDepth: -1 })).toThrow(
+      "maxDepth must be a whole number of 0 or more (0: no tool calls another), not -1",
+    );
+    // A plain definition that is whole is taken, with its registration condition.
+    const plain = { ...echoTool, requires: undefined } as never;
+    const registry = createRegistry({ tools: [plain] });
+    expect(registry.toolsFor(newRun(), "main").map((tool) => tool.name)).toEqual(["echo"]);
+  });
+
   it("rejects an unknown surface with the known ones", async () => {
     const registry = createRegistry({ tools: all });
     const result = await registry.invoke(newRun(), { tool: "echo", args: { text: "a" }, surface: "boss" });

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from "node:path";
 import { ToolsError, errorMessage } from "./errors/tools-error.js";
 import type { CallEvent, CallEventListener } from "./events/call-events.js";
 import { exportTools, type SchemaFormat, type ToolSchemaOf } from "./export/provider-formats.js";
@@ -17,8 +18,15 @@ import {
   type ToolResult,
 } from "./result/tool-result.js";
 import type { Run } from "./run/run.js";
-import { surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
-import { toolAvailability, toolInRun, type Tool } from "./tool/define-tool.js";
+import { isSurface, surfaces as builtInSurfaces, type Surface } from "./surface/surface.js";
+import {
+  defineTool,
+  toolAvailability,
+  toolInRun,
+  type InputSchema,
+  type Tool,
+  type ToolDefinition,
+} from "./tool/define-tool.js";
 import { tierWithin } from "./tool/tier.js";
 import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
 import type { InvokeRequest, RegistryOptions } from "./registry-options.js";
@@ -29,6 +37,10 @@ interface Parent {
   readonly depth: number;
   readonly lanes: ReadonlySet<string>;
   readonly signal: AbortSignal;
+  /** The parent call's tool, for the message refusing a call made after it ended. */
+  readonly tool: string;
+  /** True once the parent call has ended: a context kept past it calls nothing more. */
+  readonly ended: () => boolean;
 }
 
 let callCounter = 0;
@@ -52,20 +64,64 @@ export class Registry {
 
   constructor(options: RegistryOptions = {}) {
     for (const surface of Object.values(builtInSurfaces)) this.surfacesByName.set(surface.name, surface);
-    for (const surface of options.surfaces ?? []) this.surfacesByName.set(surface.name, surface);
+    for (const surface of options.surfaces ?? []) this.addSurface(surface);
     this.guardrails = [workspaceContainment(), ...(options.guardrails ?? [])];
     this.resultWrappers = [...(options.resultWrappers ?? [])];
     this.approver = options.approver;
     this.policy = checkApprovalPolicy(options.approval);
     this.maxDepth = options.maxDepth ?? 4;
+    if (!Number.isSafeInteger(this.maxDepth) || this.maxDepth < 0) {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `maxDepth must be a whole number of 0 or more (0: no tool calls another), not ${String(options.maxDepth)}`,
+      });
+    }
     this.noApproverHint =
       options.noApproverHint ?? "Connect an approver to the registry, or use the approval policy 'auto'.";
+    if (options.tools !== undefined && !Array.isArray(options.tools)) {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `tools: ${describeValue(options.tools)} is not a list; pass tools: [tool, …]`,
+      });
+    }
     this.register(...(options.tools ?? []));
+  }
+
+  /**
+   * A surface of the harness's own. One named as a built-in one, or as another of its own, is
+   * refused: a `plan` of the harness's with a higher cap would show write tools to plan mode.
+   */
+  private addSurface(surface: Surface): void {
+    if (!isSurface(surface)) {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `surfaces: ${describeValue(surface)} is not a surface; make each one with defineSurface({ name, cap })`,
+      });
+    }
+    if (this.surfacesByName.has(surface.name)) {
+      const builtIn = Object.hasOwn(builtInSurfaces, surface.name);
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: builtIn
+          ? `surface '${surface.name}' is built in (main, plan, readonly, worker); give yours another name`
+          : `a surface named '${surface.name}' is given twice; give each surface its own name`,
+      });
+    }
+    this.surfacesByName.set(surface.name, surface);
   }
 
   /** Adds tools. A second tool with the same name is an error, never a silent replacement. */
   register(...tools: Tool[]): this {
-    for (const tool of tools) {
+    for (const given of tools) {
+      // A tool not made by defineTool (a plain object, a definition) is checked as defineTool
+      // checks: one without its requires list would break every later toolsFor.
+      if (typeof given !== "object" || given === null) {
+        throw new ToolsError({
+          code: "INVALID_DEFINITION",
+          message: `register: ${describeValue(given)} is not a tool; make each tool with defineTool({ … })`,
+        });
+      }
+      const tool = isDefinedTool(given) ? given : defineTool(given as ToolDefinition<InputSchema>);
       if (this.toolsByName.has(tool.name)) {
         throw new ToolsError({
           code: "INVALID_DEFINITION",
@@ -107,7 +163,13 @@ export class Registry {
 
   /** The surface of that name; throws `UNKNOWN_SURFACE` listing the known ones. */
   surface(name: string | Surface): Surface {
-    if (typeof name !== "string") return name;
+    if (typeof name !== "string") {
+      if (isSurface(name)) return name;
+      throw new ToolsError({
+        code: "UNKNOWN_SURFACE",
+        message: `the surface is ${describeValue(name)}, not a surface: pass a surface's name (${[...this.surfacesByName.keys()].join(", ")}) or what defineSurface returned`,
+      });
+    }
     const surface = this.surfacesByName.get(name);
     if (!surface) {
       throw new ToolsError({
@@ -243,6 +305,12 @@ export class Registry {
         message: `run ${run.id} has ended; ${toolName} was not called`,
       });
     }
+    if (parent?.ended()) {
+      throw new ToolsError({
+        code: "INVALID_REQUEST",
+        message: `${toolName} was not called: the ${parent.tool} call (${parent.callId}) it came from has ended; a tool calls other tools only while its own call runs`,
+      });
+    }
     if (depth > this.maxDepth) {
       throw new ToolsError({
         code: "REENTRY_DEPTH",
@@ -323,11 +391,15 @@ export class Registry {
           if (this.listeners.size > 0)
             this.emit({ type: "call-approval", callId, tool: tool.name, state, caller });
         };
-        approval("asked");
+        // Told only when a card is open: a call refused for want of an approver never waited.
+        let opened = false;
         try {
-          await requestApproval(call, this.approver, this.noApproverHint);
+          await requestApproval(call, this.approver, this.noApproverHint, () => {
+            opened = true;
+            approval("asked");
+          });
         } finally {
-          approval("answered");
+          if (opened) approval("answered");
         }
         waited.ms += performance.now() - asked;
       }
@@ -343,6 +415,7 @@ export class Registry {
     waited.ms += waitedMs;
 
     let result: ToolResult;
+    let ended = false;
     try {
       // A call that waited (the operator's card, its lane) is judged again as it starts: a path
       // swapped meanwhile for a symlink out of the working directory is refused, not followed.
@@ -358,7 +431,7 @@ export class Registry {
           // A broken hook must not break the call; its wrap still runs.
         }
       }
-      const self: Parent = { callId, caller, depth, lanes, signal };
+      const self: Parent = { callId, caller, depth, lanes, signal, tool: tool.name, ended: () => ended };
       const context: ToolContext = {
         run,
         surface,
@@ -382,18 +455,21 @@ export class Registry {
             self,
           ),
         progress: (message: string) => {
-          if (this.listeners.size > 0) this.emit({ type: "call-progress", callId, tool: tool.name, message });
+          // After its call-end, progress would be told of a call that is over.
+          if (!ended && this.listeners.size > 0)
+            this.emit({ type: "call-progress", callId, tool: tool.name, message });
         },
         resolvePath: (path: string) => resolvedPaths.get(path) ?? resolveInside(run.workingDirectory, path),
       };
       try {
-        result = toToolResult(await tool.execute(call.input as never, context));
+        result = withAbsoluteChanges(toToolResult(await tool.execute(call.input as never, context)), run);
       } catch (error) {
         result = errorResult(
           signal.aborted && !ToolsError.isInstance(error) ? cancelledCall(tool.name, signal) : error,
         );
       }
     } finally {
+      ended = true;
       release?.();
     }
     for (const wrapper of this.resultWrappers) {
@@ -451,4 +527,24 @@ function looksLikeRun(run: unknown): run is Run {
     typeof candidate.workingDirectory === "string" &&
     typeof candidate.get === "function"
   );
+}
+
+/** A tool as defineTool returns it (duck-typed: a second copy of this package makes its own). */
+function isDefinedTool(value: unknown): value is Tool {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Object.isFrozen(value) &&
+    Array.isArray((value as Partial<Tool>).requires) &&
+    typeof (value as Partial<Tool>).execute === "function"
+  );
+}
+
+/**
+ * The result with each changed file named by its absolute path: a tool's relative one is taken
+ * from the working directory (what diagnostics-on-write and the ledger key on are absolute).
+ */
+function withAbsoluteChanges(result: ToolResult, run: Run): ToolResult {
+  if (result.changedFiles.every((file) => isAbsolute(file))) return result;
+  return { ...result, changedFiles: result.changedFiles.map((file) => resolve(run.workingDirectory, file)) };
 }

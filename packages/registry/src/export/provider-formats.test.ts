@@ -133,9 +133,19 @@ describe("schema export", () => {
     expect(toolSignature(lspLike)).toContain('action: "hover"|"definition"');
   });
 
+  it("refuses a format it does not know, and tools that are not a list, instead of answering nothing", () => {
+    expect(() => exportTools([lspLike], "gemini" as never)).toThrow(
+      'unknown schema format "gemini"; the formats are "json", "anthropic" and "openai"',
+    );
+    expect(() => exportTools([lspLike], "OpenAI" as never)).toThrow('unknown schema format "OpenAI"');
+    expect(() => exportTools(lspLike as never, "json")).toThrow(
+      "exportTools: the tools are not a list; pass the tools as [tool, …]",
+    );
+  });
+
   it("renders a one-line signature for error messages", () => {
     expect(toolSignature(lspLike)).toBe(
-      'lsp(action: "hover"|"definition", file?: string, line?: integer, options?: object, tags?: string[])',
+      'lsp(action: "hover"|"definition", file?: string, line?: integer, options?: { limit?: number, exact: boolean }, tags?: string[])',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { ToolsError } from "../errors/tools-error.js";
 import type { Tool } from "../tool/define-tool.js";
 import { sharedJsonSchema, toolJsonSchema, type JsonSchema } from "./json-schema.js";
 import { isStrictSchemaUnsupported, toStrictSchema } from "./strict-schema.js";
@@ -95,6 +96,12 @@ export function exportTools(
   tools: readonly Tool[],
   format: SchemaFormat,
 ): JsonToolSchema[] | AnthropicToolSchema[] | OpenAiToolSchema[] {
+  if (!Array.isArray(tools)) {
+    throw new ToolsError({
+      code: "INVALID_REQUEST",
+      message: "exportTools: the tools are not a list; pass the tools as [tool, …]",
+    });
+  }
   switch (format) {
     case "json":
       return tools.map(toJsonToolSchema);
@@ -102,5 +109,11 @@ export function exportTools(
       return tools.map(toAnthropicToolSchema);
     case "openai":
       return tools.map(toOpenAiToolSchema);
+    default:
+      // Never an empty answer a harness would send as "no tools".
+      throw new ToolsError({
+        code: "INVALID_REQUEST",
+        message: `unknown schema format ${JSON.stringify(format) ?? String(format)}; the formats are "json", "anthropic" and "openai"`,
+      });
   }
 }

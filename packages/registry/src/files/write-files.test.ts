@@ -8,13 +8,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, isAbsolute, join, relative } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readRegularFile, readRegularFileSync } from "./read-regular-file.js";
 import { nodeFileOperations, type FileOperations } from "./file-operations.js";
@@ -40,6 +41,11 @@ function failingOn(
       await real(...args);
     },
   };
+}
+
+/** `path` relative to this process's working folder, as a caller may name a file. */
+function relativeFromHere(path: string): string {
+  return relative(process.cwd(), path);
 }
 
 describe("writeFiles", () => {
@@ -258,6 +264,43 @@ describe("writeFiles", () => {
     });
     expect([read("a.txt"), read("a-link.txt"), read("b.txt")]).toEqual(["a\n", "a\n", "b\n"]);
     expect(listing()).toEqual(["a-link.txt", "a.txt", "b.txt"]);
+  });
+
+  it("journals a relative path under a folder it creates by its absolute path, so the set can be rolled back", async () => {
+    // A journal naming a relative path is refused by recovery (it would resolve against the
+    // recovering process's folder): the set would be left half written if its writer died.
+    const headers: string[] = [];
+    const watching: FileOperations = {
+      ...nodeFileOperations,
+      mkdir: async (path) => {
+        for (const name of readdirSync(journalFolder()).filter((entry) => entry.endsWith(".journal"))) {
+          headers.push(readFileSync(join(journalFolder(), name), "utf8").split("\n")[0]!);
+        }
+        await nodeFileOperations.mkdir(path);
+      },
+    };
+    const relative = (name: string) => join(relativeFromHere(dir), name);
+    const outcome = await writeFiles(
+      [
+        { path: relative("fresh/deep/a.txt"), expected: null, content: "a" },
+        { path: relative("c.txt"), expected: null, content: "c" },
+      ],
+      watching,
+    );
+    expect(outcome).toMatchObject({ ok: true });
+    expect(readFileSync(at("fresh/deep/a.txt"), "utf8")).toBe("a");
+    expect(headers.length).toBeGreaterThan(0);
+    const header = JSON.parse(headers[0]!) as {
+      folders: string[];
+      entries: { target: string; temp: string }[];
+    };
+    const real = realpathSync(dir);
+    expect(header.folders).toEqual([join(real, "fresh"), join(real, "fresh/deep")]);
+    expect(header.entries.map((entry) => entry.target)).toEqual([
+      join(real, "fresh/deep/a.txt"),
+      join(real, "c.txt"),
+    ]);
+    expect(header.entries.every((entry) => isAbsolute(entry.temp))).toBe(true);
   });
 
   it("writes through a symlink to the file it points at", async () => {

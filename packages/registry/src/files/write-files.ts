@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { errorMessage } from "../errors/tools-error.js";
 import { countNoun } from "../result/bounded-output.js";
 import { startReaper } from "../run/process-mark.js";
@@ -145,7 +145,9 @@ async function realTarget(ops: FileOperations, path: string): Promise<string> {
   } catch {
     return ops.realpath(dirname(path)).then(
       (folder) => join(folder, basename(path)),
-      () => path,
+      // A folder the set creates: the absolute path, which the journal needs (recovery refuses a
+      // relative one, which would resolve against the recovering process's folder).
+      () => resolve(path),
     );
   }
 }

@@ -23,6 +23,36 @@ describe("workspace containment", () => {
   symlinkSync(join(root, "loop-a"), join(root, "loop-b"));
   symlinkSync(join(root, "src", "later.ts"), join(root, "dangling-inside"));
 
+  it("refuses a call whose tool's paths(input) gives something other than a list of paths, naming the bug", async () => {
+    const pathsOf = (name: string, paths: (input: { at: string }) => unknown) =>
+      defineTool({
+        name,
+        tier: "read",
+        description: "Reads.",
+        parallelSafe: true,
+        input: z.object({ at: z.string() }),
+        paths: paths as never,
+        execute: () => "read",
+      });
+    const registry = createRegistry({
+      tools: [pathsOf("one_string", (input) => input.at), pathsOf("numbers", () => [12])],
+    });
+    const run = createRun({ workingDirectory: root });
+    try {
+      const lone = await registry.invoke(run, { tool: "one_string", args: { at: "/etc/passwd" } });
+      expect(lone.error?.code).toBe("INVALID_DEFINITION");
+      expect(resultText(lone)).toBe(
+        "one_string was not called: its paths(input) gave string, not a list of paths; this is a bug in the tool",
+      );
+      const numbers = await registry.invoke(run, { tool: "numbers", args: { at: "a" } });
+      expect(resultText(numbers)).toBe(
+        "numbers was not called: its paths(input) gave a list with something other than paths in it, not a list of paths; this is a bug in the tool",
+      );
+    } finally {
+      await run.dispose();
+    }
+  });
+
   it("resolves relative and absolute paths inside the working directory", () => {
     expect(resolveInside(root, "src/a.ts")).toBe(join(root, "src", "a.ts"));
     expect(resolveInside(root, join(root, "src", "a.ts"))).toBe(join(root, "src", "a.ts"));

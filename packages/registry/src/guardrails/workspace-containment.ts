@@ -138,8 +138,15 @@ export function workspaceContainment(): Guardrail {
   return {
     name: "workspace-containment",
     check(call) {
-      const paths = call.tool.paths?.(call.input, call.run) ?? [];
-      for (const path of paths) {
+      const paths: unknown = call.tool.paths?.(call.input, call.run) ?? [];
+      // A tool's bug, told as one: a string would be checked letter by letter, a number as "empty".
+      if (!Array.isArray(paths) || !paths.every((path) => typeof path === "string")) {
+        throw new ToolsError({
+          code: "INVALID_DEFINITION",
+          message: `${call.tool.name} was not called: its paths(input) gave ${Array.isArray(paths) ? "a list with something other than paths in it" : typeof paths}, not a list of paths; this is a bug in the tool`,
+        });
+      }
+      for (const path of paths as string[]) {
         // Resolve (and so check) first: `resolvedPaths?.set(…)` would skip the check when absent.
         const absolute = resolveInside(call.run.workingDirectory, path);
         call.resolvedPaths?.set(path, absolute);

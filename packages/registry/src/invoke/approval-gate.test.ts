@@ -76,9 +76,12 @@ describe("approval gate", () => {
     expect(approver.requests).toHaveLength(0);
   });
 
-  it("fails closed when no approver is connected", async () => {
+  it("fails closed when no approver is connected, telling listeners of no card", async () => {
     const registry = createRegistry({ tools, noApproverHint: "Start the harness with --approval auto." });
+    const seen: string[] = [];
+    registry.on((event) => seen.push(event.type));
     const result = await registry.invoke(newRun(), write);
+    expect(seen).toEqual(["call-start", "call-end"]);
     expect(result.error?.code).toBe("NO_APPROVER");
     expect(resultText(result)).toBe(
       "write_note (write tool, called by the main agent) needs approval and no approver is attached, so it was denied. Start the harness with --approval auto.",
@@ -158,6 +161,105 @@ describe("approval gate", () => {
     const stopped = await ended;
     expect(stopped.error?.code).toBe("RUN_DISPOSED");
     expect(resultText(stopped)).toContain("write_note was stopped: the run has ended");
+  });
+
+  it("stops a call whose approver never settles, when the call is cancelled or the run ends", async () => {
+    // An approver breaking its contract (it ignores the signal): the card's wait still ends.
+    let asked: () => void = () => undefined;
+    const deaf: Approver = {
+      attached: () => true,
+      request: () => {
+        asked();
+        return new Promise<ApprovalDecision>(() => undefined);
+      },
+    };
+    const whenAsked = (): Promise<void> => new Promise((resolve) => (asked = resolve));
+    const registry = createRegistry({ tools, approver: deaf });
+    const controller = new AbortController();
+    const cardOpen = whenAsked();
+    const cancelled = registry.invoke(newRun(), { ...write, signal: controller.signal });
+    await cardOpen;
+    controller.abort();
+    expect((await cancelled).error?.code).toBe("CANCELLED");
+
+    const run = newRun();
+    const endOpen = whenAsked();
+    const ended = registry.invoke(run, write);
+    await endOpen;
+    await run.dispose();
+    expect((await ended).error?.code).toBe("RUN_DISPOSED");
+  });
+
+  it("allows only an answer of allow: true; an answer that is no decision denies, saying what came back", async () => {
+    const answers: unknown[] = [{ allow: "no" }, undefined, { allow: 1 }, true];
+    const approver: Approver = {
+      attached: () => true,
+      request: () => Promise.resolve(answers.shift() as ApprovalDecision),
+    };
+    const registry = createRegistry({ tools, approver });
+    const run = newRun();
+    const texts: string[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const result = await registry.invoke(run, write);
+      expect(result.error?.code).toBe("APPROVAL_DENIED");
+      texts.push(resultText(result));
+    }
+    expect(texts).toEqual([
+      expect.stringContaining(
+        'the approver answered allow: "no" instead of { allow: true } or { allow: false }',
+      ),
+      expect.stringContaining("the approver answered undefined instead of"),
+      expect.stringContaining("the approver answered allow: 1 instead of"),
+      expect.stringContaining("the approver answered boolean true instead of"),
+    ]);
+  });
+
+  it("fails closed with NO_APPROVER for an approver whose attached() is missing or throws", async () => {
+    const request = (): Promise<ApprovalDecision> => Promise.resolve({ allow: true });
+    const broken = [
+      { request } as unknown as Approver,
+      {
+        attached: () => {
+          throw new Error("socket closed");
+        },
+        request,
+      },
+    ];
+    for (const approver of broken) {
+      const result = await createRegistry({ tools, approver }).invoke(newRun(), write);
+      expect(result.error?.code).toBe("NO_APPROVER");
+    }
+  });
+
+  it("shows the arguments on the card when the tool's summary gives no text", async () => {
+    const summaries: unknown[] = [];
+    const approver: Approver = {
+      attached: () => true,
+      request: (request) => {
+        summaries.push(request.summary);
+        return Promise.resolve({ allow: true });
+      },
+    };
+    for (const summarize of [() => undefined, () => "  ", () => 42]) {
+      const tool = defineTool({
+        name: "note",
+        tier: "write",
+        description: "Writes a note.",
+        parallelSafe: true,
+        input: z.object({ text: z.string() }),
+        summarize: summarize as never,
+        execute: () => "noted",
+      });
+      expect(
+        (
+          await createRegistry({ tools: [tool], approver }).invoke(newRun(), {
+            tool: "note",
+            args: { text: "hi" },
+          })
+        ).isError,
+      ).toBe(false);
+    }
+    expect(summaries).toEqual(['{"text":"hi"}', '{"text":"hi"}', '{"text":"hi"}']);
   });
 
   it("remembers 'allow for the run' per tool and per run", async () => {

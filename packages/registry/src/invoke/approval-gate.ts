@@ -1,9 +1,10 @@
 import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import { stateKey } from "../run/resource-key.js";
 import type { Tool } from "../tool/define-tool.js";
-import type { ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
+import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
 import type { CallInfo } from "./guardrail.js";
 import { cancelledCall } from "./refusals.js";
+import { rejectOnAbort } from "./reject-on-abort.js";
 
 /**
  * Tools the approver allowed "for this run", per run, each for the surface and caller it was
@@ -27,7 +28,9 @@ export function needsApproval(call: CallInfo, policy: ApprovalPolicy): boolean {
 function summarize(tool: Tool, input: Record<string, unknown>): string {
   if (tool.summarize) {
     try {
-      return tool.summarize(input);
+      // Nothing to show (undefined, "", not text) reads as the arguments, never as "undefined".
+      const summary: unknown = tool.summarize(input);
+      if (typeof summary === "string" && summary.trim() !== "") return summary;
     } catch {
       // Fall back to the arguments.
     }
@@ -49,9 +52,10 @@ export async function requestApproval(
   call: CallInfo,
   approver: Approver | undefined,
   noApproverHint: string,
+  onAsked: () => void = () => undefined,
 ): Promise<void> {
   const what = `${call.tool.name} (${call.tool.tier} tool, called by ${call.caller ?? call.surface.label})`;
-  if (!approver || !approver.attached()) {
+  if (!approver || !isAttached(approver)) {
     throw new ToolsError({
       code: "NO_APPROVER",
       message: `${what} needs approval and no approver is attached, so it was denied. ${noApproverHint}`,
@@ -70,9 +74,12 @@ export async function requestApproval(
     conversationId: call.run.conversationId,
     caller: call.caller,
   };
-  let decision;
+  let answer: unknown;
+  onAsked();
   try {
-    decision = await approver.request(request, call.signal);
+    // Raced against the call's signal: an approver that does not settle on abort (its contract)
+    // must not keep a cancelled call, or a run's end, waiting on its card for ever.
+    answer = await rejectOnAbort(Promise.resolve(approver.request(request, call.signal)), call.signal);
   } catch (error) {
     if (call.signal.aborted) throw cancelledCall(call.tool.name, call.signal);
     throw new ToolsError({
@@ -82,9 +89,11 @@ export async function requestApproval(
     });
   }
   // Cancelled while its card was open (a cancel, the run's end): the operator refused nothing.
-  if (!decision.allow && call.signal.aborted) throw cancelledCall(call.tool.name, call.signal);
+  if (call.signal.aborted) throw cancelledCall(call.tool.name, call.signal);
+  const decision = readDecision(answer, what);
   if (!decision.allow) {
-    const reason = decision.reason ? `: ${decision.reason}` : "";
+    const reason =
+      typeof decision.reason === "string" && decision.reason !== "" ? `: ${decision.reason}` : "";
     throw new ToolsError({
       code: "APPROVAL_DENIED",
       message: `the operator denied ${what}${reason}. Do not repeat the same call; choose another approach or ask the operator.`,
@@ -92,4 +101,38 @@ export async function requestApproval(
     });
   }
   if (decision.remember === "run") call.run.state(allowedForRun).add(rememberKey(call));
+}
+
+/** `attached()` of an approver, false when it has none (fails closed) or it throws. */
+function isAttached(approver: Approver): boolean {
+  try {
+    return typeof approver.attached === "function" && approver.attached() === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The approver's answer as a decision. Only `allow: true` allows (a truthy `"no"` must not); an
+ * answer that is no decision at all (undefined, a boolean) is a denial naming what came back.
+ */
+function readDecision(answer: unknown, what: string): ApprovalDecision {
+  if (typeof answer === "object" && answer !== null && "allow" in answer) {
+    const { allow, remember, reason } = answer as { allow: unknown; remember?: unknown; reason?: unknown };
+    if (allow === true) return remember === "run" ? { allow: true, remember: "run" } : { allow: true };
+    if (allow === false) return typeof reason === "string" ? { allow: false, reason } : { allow: false };
+  }
+  throw new ToolsError({
+    code: "APPROVAL_DENIED",
+    message: `${what} was not approved: the approver answered ${describeAnswer(answer)} instead of { allow: true } or { allow: false }`,
+  });
+}
+
+function describeAnswer(answer: unknown): string {
+  if (answer === null || answer === undefined) return String(answer);
+  if (typeof answer !== "object") return `${typeof answer} ${JSON.stringify(answer)}`;
+  const allow: unknown = (answer as { allow?: unknown }).allow;
+  return "allow" in answer
+    ? `allow: ${typeof allow === "string" ? JSON.stringify(allow) : String(allow)}`
+    : "an object without allow";
 }

@@ -1,11 +1,13 @@
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
 import { createRun, type Run } from "../run/run.js";
 import { defineTool } from "../tool/define-tool.js";
-import { appendText, resultText, type ToolResult } from "../result/tool-result.js";
+import { appendText, resultText, textResult, type ToolResult } from "../result/tool-result.js";
 import type { CallEvent, CallStartEvent } from "../events/call-events.js";
 import type { ApprovalRequest } from "./approval.js";
+import type { ToolContext } from "../tool/tool-context.js";
 import { echoTool, tempDir, writeNoteTool } from "../testing/fixture-tools.js";
 
 const runs: Run[] = [];
@@ -166,6 +168,42 @@ describe("re-entry from a cell", () => {
     expect(resultText(result)).toBe("cell: ERROR LANE_REENTRY");
   });
 
+  it("refuses a call made through a context kept past its own call, and tells no progress of it", async () => {
+    // A tool that leaves work running (a timer, a kernel thread) and calls tools from it later.
+    let kept: ToolContext | undefined;
+    const leaver = defineTool({
+      name: "leaver",
+      tier: "read",
+      description: "Keeps its context.",
+      parallelSafe: true,
+      input: z.object({}),
+      execute(_input, context) {
+        kept = context;
+        return "left";
+      },
+    });
+    const approvals: ApprovalRequest[] = [];
+    const registry = createRegistry({
+      tools: [leaver, writeNoteTool],
+      approver: {
+        attached: () => true,
+        request: (request) => (approvals.push(request), Promise.resolve({ allow: true })),
+      },
+    });
+    const run = newRun();
+    expect(resultText(await registry.invoke(run, { tool: "leaver", args: {} }))).toBe("left");
+    const events: string[] = [];
+    registry.on((event) => events.push(event.type));
+    kept!.progress("still going");
+    expect(events).toEqual([]);
+    const late = await kept!.invoke("write_note", { path: "late.md", text: "late" });
+    expect(late.error?.code).toBe("INVALID_REQUEST");
+    expect(resultText(late)).toMatch(
+      /^write_note was not called: the leaver call \(call_\d+\) it came from has ended; a tool calls other tools only while its own call runs$/,
+    );
+    expect(approvals).toEqual([]);
+  });
+
   it("stops runaway recursion at the depth limit", async () => {
     const recurse = defineTool({
       name: "recurse",
@@ -207,6 +245,29 @@ describe("result wrappers", () => {
       args: { path: "src/a.ts", text: "x" },
     });
     expect(resultText(result)).toBe("wrote src/a.ts\n\nchecked src/a.ts");
+  });
+
+  it("see a changed file a tool named relatively by its absolute path, as the result gives it", async () => {
+    const relativeWriter = defineTool({
+      name: "relative_writer",
+      tier: "read",
+      description: "Names its changed file relatively.",
+      parallelSafe: true,
+      input: z.object({}),
+      execute: () => textResult("wrote", { changedFiles: ["src/a.ts", "/elsewhere/b.ts"] }),
+    });
+    const seen: string[][] = [];
+    const registry = createRegistry({
+      tools: [relativeWriter],
+      resultWrappers: [
+        { name: "diagnostics", wrap: (result) => (seen.push([...result.changedFiles]), result) },
+      ],
+    });
+    const run = newRun();
+    const result = await registry.invoke(run, { tool: "relative_writer", args: {} });
+    const expected = [join(run.workingDirectory, "src/a.ts"), "/elsewhere/b.ts"];
+    expect(seen).toEqual([expected]);
+    expect(result.changedFiles).toEqual(expected);
   });
 
   it("never fail the call when they throw: the error becomes a note", async () => {
@@ -313,7 +374,7 @@ describe("result wrappers", () => {
     const failed = await registry.invoke(run, { tool: "silent", args: {} });
     expect(failed.error?.code).toBe("TOOL_FAILED");
     expect(resultText(failed)).toBe(
-      "the tool returned undefined instead of text or a result; this is a bug in the tool\n\n(forgets-to-return could not run: it returned no result)",
+      "the tool returned undefined instead of text or a result ({ content, isError, changedFiles }); this is a bug in the tool\n\n(forgets-to-return could not run: it returned no result)",
     );
     const echoed = await registry.invoke(run, { tool: "echo", args: { text: "a" } });
     expect(resultText(echoed)).toBe("a\n\n(forgets-to-return could not run: it returned no result)");

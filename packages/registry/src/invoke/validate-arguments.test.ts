@@ -167,3 +167,76 @@ describe("validation of OpenAI strict-mode calls", () => {
     expect(args.options[0]).toEqual({ label: "a", description: null });
   });
 });
+
+describe("validation of unknown names inside an argument", () => {
+  const messageOf = (target: Tool, args: unknown): string => {
+    const outcome = validateArguments(target, args);
+    return outcome.ok ? "(accepted)" : outcome.message;
+  };
+
+  it("refuses a misspelt nested field, saying where and what was meant, instead of dropping it", () => {
+    expect(
+      messageOf(askUser, { question: "Which?", options: [{ label: "a", descripton: "the first" }] }),
+    ).toBe(
+      "Invalid arguments for ask_user:\n- unknown argument 'options[0].descripton' (did you mean 'description'?)\n" +
+        "Expected: ask_user(question: string, context?: string, options?: { label: string, description?: string }[], allow_free_text?: boolean, multi_select?: boolean)",
+    );
+    const [, nested, tree, shared, tagged, either] = shapes;
+    expect(messageOf(nested!, { outer: { inner: { keep: true, deap: "x" } }, list: [] })).toContain(
+      "- unknown argument 'outer.inner.deap' (did you mean 'deep'?)",
+    );
+    expect(messageOf(tree!, { root: { name: "a", children: [{ name: "b", nots: "x" }] } })).toContain(
+      "- unknown argument 'root.children[0].nots' (did you mean 'note'?)",
+    );
+    expect(messageOf(shared!, { from: { path: "a", lines: 1 }, via: [] })).toContain(
+      "- unknown argument 'from.lines' (did you mean 'line'?)",
+    );
+    expect(messageOf(tagged!, { step: { kind: "stop", reasons: "done" } })).toContain(
+      "- unknown argument 'step.reasons' (did you mean 'reason'?)",
+    );
+    expect(messageOf(either!, { value: { a: 1, b: 2 } })).toContain("- unknown argument 'value.b'");
+  });
+
+  it("leaves a map's keys, a loose object's extra keys and a transformed value to their schema", () => {
+    const open = tool(
+      "open",
+      z.object({
+        env: z.record(z.string(), z.string()),
+        extra: z.looseObject({ a: z.string() }),
+        raw: z
+          .object({ a: z.string() })
+          .or(z.string())
+          .transform((value) => value),
+      }),
+    );
+    expect(
+      validateArguments(open, { env: { HOME: "/h" }, extra: { a: "x", b: "y" }, raw: { a: "x" } }).ok,
+    ).toBe(true);
+  });
+});
+
+describe("validation of a union argument", () => {
+  const target = tool(
+    "locate",
+    z.object({ target: z.union([z.object({ file: z.string() }), z.object({ symbol: z.string() })]) }),
+  );
+  const messageOf = (args: unknown): string => {
+    const outcome = validateArguments(target, args);
+    return outcome.ok ? "(accepted)" : outcome.message;
+  };
+
+  it("says what each form of the value lacked, and spells the forms out in the signature", () => {
+    expect(messageOf({ target: { fiel: "a.ts" } })).toBe(
+      "Invalid arguments for locate:\n" +
+        "- target: fits none of its 2 forms: (1) file: required, but missing; (2) symbol: required, but missing\n" +
+        "Expected: locate(target: { file: string }|{ symbol: string })",
+    );
+    expect(messageOf({ target: { file: 3 } })).toContain(
+      "- target: fits none of its 2 forms: (1) file: expected string, received number; (2) symbol: required, but missing",
+    );
+  });
+
+  it("says a problem every form shares once", () => {
+    expect(messageOf({ target: null })).toContain("- target: expected object, received null\n");
+  });
+});

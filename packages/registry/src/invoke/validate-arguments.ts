@@ -3,6 +3,7 @@ import type { Tool } from "../tool/define-tool.js";
 import { toolSignature } from "../export/tool-signature.js";
 import { closestName } from "./closest-name.js";
 import { nullMeansOmitted, withoutOmittedNulls } from "./omitted-nulls.js";
+import { unknownNestedKeys } from "./unknown-keys.js";
 
 /** The validated arguments, or a message saying what was wrong, where, and what was expected. */
 export type ValidationOutcome =
@@ -30,13 +31,34 @@ function formatPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-function formatIssue(issue: z.core.$ZodIssue, args: Record<string, unknown>): string {
+function formatIssue(issue: z.core.$ZodIssue, args: unknown): string {
   const where = formatPath(issue.path);
   const top = issue.path[0];
-  if (issue.path.length === 1 && typeof top === "string" && args[top] === undefined) {
+  if (issue.path.length === 1 && typeof top === "string" && isPlainObject(args) && args[top] === undefined) {
     return `${where}: required, but missing`;
   }
-  return `${where}: ${issue.message.replace(/^Invalid input: /, "")}`;
+  const what =
+    issue.code === "invalid_union" && issue.errors.length > 0
+      ? unionProblem(issue.errors, valueAt(args, issue.path))
+      : issue.message.replace(/^Invalid input: /, "");
+  return issue.path.length === 0 ? what : `${where}: ${what}`;
+}
+
+/** "Invalid input" alone says nothing: what each form of the value lacked, or the one problem they share. */
+function unionProblem(branches: readonly (readonly z.core.$ZodIssue[])[], value: unknown): string {
+  const forms = branches.map((branch) => branch.map((inner) => formatIssue(inner, value)).join(", "));
+  if (forms.every((form) => form === forms[0]) && forms[0] !== "") return forms[0]!;
+  const listed = forms.map((form, index) => `(${index + 1}) ${form || "does not fit"}`);
+  return `fits none of its ${forms.length} forms: ${listed.join("; ")}`;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
 }
 
 /**
@@ -73,6 +95,7 @@ export function validateArguments(tool: Tool, raw: unknown): ValidationOutcome {
       // OpenAI strict mode sends `null` for every optional field the model leaves out, at any depth.
       if (value === null && nullMeansOmitted(field)) continue;
       cleaned[key] = withoutOmittedNulls(field, value);
+      problems.push(...unknownNestedKeys(field, cleaned[key], key));
     }
     const parsed = tool.input.safeParse(cleaned);
     if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => formatIssue(issue, cleaned)));

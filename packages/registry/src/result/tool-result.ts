@@ -81,23 +81,57 @@ export function isToolResult(value: unknown): value is ToolResult {
 
 /**
  * Normalises what `execute` returned into a {@link ToolResult}. Anything else than text or a
- * result (a JavaScript tool returning nothing) is a failed call saying so, not a result that
- * breaks whatever reads it next.
+ * result (a JavaScript tool returning nothing, a part without its text) is a failed call saying
+ * what was wrong, not a result that breaks whatever reads it next; an error result without its
+ * `error` gets one (`TOOL_FAILED`, its text), since harnesses read the code there.
  */
 export function toToolResult(output: ToolOutput): ToolResult {
   if (typeof output === "string") return textResult(output);
-  if (isToolResult(output)) return output;
+  const problem = resultProblem(output);
+  if (problem === undefined) {
+    const result = output;
+    if (!result.isError || isResultError(result.error)) return result;
+    const message = resultText(result) || "the tool reported an error without a message";
+    return { ...result, error: { code: "TOOL_FAILED", message } };
+  }
   return errorResult(
     new ToolsError({
       code: "TOOL_FAILED",
-      message: `the tool returned ${describeValue(output)} instead of text or a result; this is a bug in the tool`,
+      message: `the tool returned ${problem} instead of text or a result ({ content, isError, changedFiles }); this is a bug in the tool`,
     }),
   );
 }
 
+/** What keeps `value` from being a result, or undefined when it is one. */
+function resultProblem(value: unknown): string | undefined {
+  if (!isToolResult(value)) return describeValue(value);
+  const index = value.content.findIndex((part) => !isContentPart(part));
+  if (index >= 0) return `a result whose content[${index}] is no text or image part`;
+  if (!value.changedFiles.every((file) => typeof file === "string")) {
+    return "a result whose changedFiles are not all paths";
+  }
+  return undefined;
+}
+
+function isContentPart(part: unknown): boolean {
+  if (typeof part !== "object" || part === null) return false;
+  const candidate = part as { type?: unknown; text?: unknown; mimeType?: unknown; data?: unknown };
+  if (candidate.type === "text") return typeof candidate.text === "string";
+  return (
+    candidate.type === "image" && typeof candidate.mimeType === "string" && ArrayBuffer.isView(candidate.data)
+  );
+}
+
+function isResultError(error: unknown): boolean {
+  const candidate = error as Partial<ResultError> | undefined;
+  return typeof candidate?.code === "string" && typeof candidate.message === "string";
+}
+
 function describeValue(value: unknown): string {
   if (value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? "a list" : `a ${typeof value}`;
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "object") return "an object that is not a result";
+  return `a ${typeof value}`;
 }
 
 /** All the text parts of a result, joined by blank lines (images left out). */

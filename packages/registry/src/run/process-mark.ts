@@ -89,9 +89,10 @@ export interface MarkLook {
 }
 
 /**
- * One look through /proc for the processes carrying mark `value`. Each environment is read
- * between two readings of the process's start time, which must agree: a process that ended and
- * whose id was given to another meanwhile is not taken for either. A kernel thread is passed by,
+ * One look through /proc for the processes carrying mark `value`. Each environment is read once;
+ * one that holds the mark is read again between two readings of the process's start time, which
+ * must agree: a process that ended and whose id was given to another meanwhile is not taken for
+ * either. The start time is read for nothing else but an empty environment. A kernel thread is passed by,
  * and so is a zombie (`<pid>:<start>`) in `zombies`, those met by earlier looks: one met first
  * makes the look unsettled (it may have forked right before it died) and is added.
  */
@@ -100,38 +101,55 @@ export function lookForMark(value: string, zombies: Set<string> = new Set()): Ma
   let unsettled = false;
   for (const entry of otherProcessIds()) {
     const pid = Number(entry);
-    const before = processStat(pid);
-    if (before === undefined) {
+    // The environment first: most processes hold another one (or no mark), and are passed by on
+    // that one reading. Only an empty environment, or one with the mark, needs the start time.
+    const first = environmentOf(pid);
+    if (first === "denied") continue;
+    if (first === "gone") {
       unsettled = true; // Gone since the listing.
       continue;
     }
-    // A zombie is dead (its environment reads empty); kthreadd (2) and its children are the kernel's.
-    const zombie = (start: string) => {
-      const key = `${pid}:${start}`;
-      if (zombies.has(key)) return;
-      zombies.add(key);
-      unsettled = true;
-    };
-    if (before.state === "Z") {
-      zombie(before.start);
+    if (first.text !== "") {
+      if (variableIn(first.text, processMarkVariable) !== value) continue;
+      const carrier = carrierIdentity(pid, value);
+      if (carrier === "unsettled") unsettled = true;
+      else if (carrier !== undefined) found.push(carrier);
       continue;
     }
-    if (pid === 2 || before.ppid === 2) continue;
-    const environment = environmentOf(pid);
-    const after = processStat(pid);
-    if (environment === "denied") continue;
-    if (environment === "gone" || after?.start !== before.start) {
-      unsettled = true;
-      continue;
+    // Empty: a kernel thread (kthreadd, 2, and its children), a zombie, or an exec under way.
+    const stat = processStat(pid);
+    if (stat === undefined) unsettled = true;
+    else if (pid === 2 || stat.ppid === 2) continue;
+    else if (stat.state !== "Z") unsettled = true;
+    else {
+      // A zombie is dead; one met first may have forked right before it died.
+      const key = `${pid}:${stat.start}`;
+      if (!zombies.has(key)) {
+        zombies.add(key);
+        unsettled = true;
+      }
     }
-    if (environment.text === "") {
-      if (after.state === "Z") zombie(after.start);
-      else unsettled = true;
-      continue;
-    }
-    if (variableIn(environment.text, processMarkVariable) === value) found.push({ pid, start: before.start });
   }
   return { found, unsettled };
+}
+
+/**
+ * The identity of `pid`, which was seen carrying mark `value`: its environment read again between
+ * two readings of its start time, which must agree, so a process that ended and whose id went to
+ * another is taken for neither; undefined when it no longer carries the mark, or "unsettled" when
+ * it cannot be judged (gone, dead, or in the middle of an exec).
+ */
+function carrierIdentity(pid: number, value: string): ProcessIdentity | "unsettled" | undefined {
+  const before = processStat(pid);
+  // Gone, or died right after it was seen (it may have forked first): another look must follow.
+  if (before === undefined || before.state === "Z") return "unsettled";
+  const environment = environmentOf(pid);
+  const after = processStat(pid);
+  if (environment === "denied") return undefined;
+  if (environment === "gone" || environment.text === "" || after?.start !== before.start) return "unsettled";
+  return variableIn(environment.text, processMarkVariable) === value
+    ? { pid, start: before.start }
+    : undefined;
 }
 
 // The reaper: `read` returns when the pipe from this thread ends, which happens when the thread or

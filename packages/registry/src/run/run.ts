@@ -61,7 +61,7 @@ export class Run {
   private disposing: Promise<DisposeReport> | undefined;
 
   constructor(options: RunOptions) {
-    this.workingDirectory = realWorkingDirectory(options.workingDirectory);
+    this.workingDirectory = realWorkingDirectory((options as RunOptions | undefined)?.workingDirectory);
     this.conversationId = options.conversationId ?? "default";
     this.id = options.id ?? `run_${process.pid}_${++runCounter}`;
     // Every call in flight ties its own signal to the run's: any number may listen at once.
@@ -90,6 +90,12 @@ export class Run {
    */
   wire<T>(key: ResourceKey<T>, value: T): this {
     this.assertLive();
+    if (typeof (key as Partial<ResourceKey<T>> | null)?.id !== "symbol") {
+      throw new ToolsError({
+        code: "INVALID_DEFINITION",
+        message: `a resource is wired under ${key === null ? "null" : typeof key === "object" ? "an object that is not a key" : `${typeof key} ${JSON.stringify(key)}`}, not a key: make its key with resourceKey(name)`,
+      });
+    }
     this.resources.set(key.id, value);
     if (hasDispose(value)) this.own(value, key.name);
     return this;
@@ -218,7 +224,13 @@ function hasDispose(value: unknown): value is Disposable {
   );
 }
 
-function realWorkingDirectory(path: string): string {
+function realWorkingDirectory(path: string | undefined): string {
+  if (typeof path !== "string" || path === "") {
+    throw new ToolsError({
+      code: "INVALID_WORKING_DIRECTORY",
+      message: `createRun needs { workingDirectory }: the folder the run works in, as a path (got ${path === "" ? "an empty string" : typeof path})`,
+    });
+  }
   try {
     const real = realpathSync(path);
     if (!statSync(real).isDirectory()) throw new Error("not a directory");

@@ -5,7 +5,7 @@ import { resultText } from "../result/tool-result.js";
 import { createRun, type Run } from "../run/run.js";
 import { tempDir } from "../testing/fixture-tools.js";
 import { defineTool } from "../tool/define-tool.js";
-import { surfaces } from "./surface.js";
+import { defineSurface, surfaces } from "./surface.js";
 
 const runs: Run[] = [];
 afterEach(async () => {
@@ -37,5 +37,25 @@ describe("the built-in worker surface", () => {
       expect(refused.error?.code).toBe("NOT_ON_SURFACE");
       expect(resultText(refused)).not.toContain(`${tool} ran`);
     }
+  });
+});
+
+describe("defineSurface", () => {
+  it("refuses hides given as one string (it would hide letters), and a gated or label of the wrong type", () => {
+    expect(() => defineSurface({ name: "helper", cap: "read", hides: "ask_user" })).toThrow(
+      `surface 'helper': hides must be a list of tool names (["ask_user"]), not one string`,
+    );
+    expect(() => defineSurface({ name: "helper", cap: "read", hides: [1] as never })).toThrow(
+      "hides must be a list of tool names",
+    );
+    expect(() => defineSurface({ name: "helper", cap: "exec", gated: "yes" as never })).toThrow(
+      "surface 'helper': gated must be true or false",
+    );
+    expect(() => defineSurface({ name: "helper", cap: "read", label: "" })).toThrow(
+      `surface 'helper': label must be non-empty text ("the editor")`,
+    );
+    expect(defineSurface({ name: "helper", cap: "read", hides: new Set(["ask_user"]) }).hides).toEqual(
+      new Set(["ask_user"]),
+    );
   });
 });

@@ -46,13 +46,54 @@ export function defineSurface(surface: {
       message: `surface '${surface.name}': cap must be read, write or exec`,
     });
   }
+  if (surface.gated !== undefined && typeof surface.gated !== "boolean") {
+    throw new ToolsError({
+      code: "INVALID_DEFINITION",
+      message: `surface '${surface.name}': gated must be true or false`,
+    });
+  }
+  if (surface.label !== undefined && (typeof surface.label !== "string" || surface.label.trim() === "")) {
+    throw new ToolsError({
+      code: "INVALID_DEFINITION",
+      message: `surface '${surface.name}': label must be non-empty text ("the editor")`,
+    });
+  }
+  const hides = surface.hides === undefined ? undefined : hiddenNames(surface.name, surface.hides);
   return Object.freeze({
     name: surface.name,
     cap: surface.cap,
     gated: surface.gated ?? false,
     label: surface.label ?? `the ${surface.name} surface`,
-    ...(surface.hides ? { hides: new Set(surface.hides) } : {}),
+    ...(hides ? { hides } : {}),
   });
+}
+
+/** A surface's hidden tool names: a list of names (a lone string would be hidden letter by letter). */
+function hiddenNames(surface: string, hides: unknown): ReadonlySet<string> {
+  const names =
+    typeof hides === "object" && hides !== null && Symbol.iterator in hides
+      ? [...(hides as Iterable<unknown>)]
+      : undefined;
+  if (!names || !names.every((name) => typeof name === "string")) {
+    throw new ToolsError({
+      code: "INVALID_DEFINITION",
+      message: `surface '${surface}': hides must be a list of tool names (["ask_user"]), not ${typeof hides === "string" ? "one string" : typeof hides}`,
+    });
+  }
+  return new Set(names as string[]);
+}
+
+/** A surface as the chain uses it (duck-typed: a second copy of this package makes its own). */
+export function isSurface(value: unknown): value is Surface {
+  const candidate = value as Partial<Surface> | null;
+  return (
+    typeof candidate === "object" &&
+    candidate !== null &&
+    typeof candidate.name === "string" &&
+    isTier(candidate.cap) &&
+    typeof candidate.gated === "boolean" &&
+    typeof candidate.label === "string"
+  );
 }
 
 /**

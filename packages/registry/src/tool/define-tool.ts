@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ToolsError } from "../errors/tools-error.js";
+import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import type { ToolOutput } from "../result/tool-result.js";
 import type { ResourceKey } from "../run/resource-key.js";
 import type { Run } from "../run/run.js";
@@ -81,6 +81,14 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
   if (!(definition.input instanceof z.ZodObject)) problems.push("input must be a zod object schema");
   if (typeof definition.parallelSafe !== "boolean") problems.push("parallelSafe must be true or false");
   if (typeof definition.execute !== "function") problems.push("execute must be a function");
+  for (const hook of ["paths", "summarize", "available", "inRun"] as const) {
+    if (definition[hook] !== undefined && typeof definition[hook] !== "function") {
+      problems.push(`${hook} must be a function`);
+    }
+  }
+  if (definition.requires !== undefined && !isKeyList(definition.requires)) {
+    problems.push("requires must be a list of resource keys ([resourceKey(name)])");
+  }
   if (problems.length > 0) {
     throw new ToolsError({
       code: "INVALID_DEFINITION",
@@ -96,7 +104,15 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
  */
 export function toolInRun<S extends InputSchema>(tool: Tool<S>, run: Run): Tool<S> {
   if (!tool.inRun) return tool;
-  const changes = tool.inRun(run);
+  let changes: ToolInRun<S> | undefined;
+  try {
+    changes = tool.inRun(run);
+  } catch (error) {
+    // Which tier the tool has in this run is unknown: it is left out rather than shown at its
+    // definition's (perhaps lower) tier, and a call is told why.
+    const reason = `its inRun(run) failed (${errorMessage(error)})`;
+    return Object.freeze({ ...tool, available: () => reason });
+  }
   if (!changes) return tool;
   const changed = { ...tool };
   if (changes.tier !== undefined && isTier(changes.tier)) changed.tier = changes.tier;
@@ -113,8 +129,34 @@ export function toolAvailability(tool: Tool, run: Run): Availability {
     return { ok: false, reason: `no ${missing.join(" and no ")} is wired for this run` };
   }
   if (tool.available) {
-    const verdict = tool.available(run);
-    if (verdict !== true) return { ok: false, reason: verdict };
+    let verdict: unknown;
+    try {
+      verdict = tool.available(run);
+    } catch (error) {
+      // One tool's broken check must not break the listing of every other tool.
+      return { ok: false, reason: `its availability check failed (${errorMessage(error)})` };
+    }
+    if (verdict !== true) {
+      const reason =
+        typeof verdict === "string" && verdict.trim() !== ""
+          ? verdict
+          : `its availability check answered ${String(verdict)} instead of true or a reason`;
+      return { ok: false, reason };
+    }
   }
   return { ok: true };
+}
+
+/** A list of resource keys, as `requires` takes. */
+function isKeyList(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (key: unknown) =>
+        typeof key === "object" &&
+        key !== null &&
+        typeof (key as { id?: unknown }).id === "symbol" &&
+        typeof (key as { name?: unknown }).name === "string",
+    )
+  );
 }
