@@ -34,6 +34,7 @@ JSON-lines mode:
   response  {"id": 1, "ok": true, "content": [{"type": "text", "text": "…"}], "error": null}
   Image parts are {"type": "image", "mimeType": "image/png", "data": "<base64>"}.
   Requests are handled concurrently; responses come as each call completes, matched by id.
+  A field other than id, surface, tool and args is refused, naming it ("arguments" goes in args).
   --approval ask (default) sends write and exec calls to an approver: the peer, as a card, with
   --operator jsonl; without it nobody is attached and they are denied (fail closed).
   --approval auto allows every call the surface permits.

@@ -40,6 +40,15 @@ describe("parseRequestLine", () => {
         /^malformed request: unknown fields "name" \(it goes in "tool"\), "input" \(it goes in "args"\), "extra";/,
       ),
     });
+    // Every name was given in full: a line with thousands of keys got an error as long.
+    const many = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, index) => [`k${index}${"x".repeat(100)}`, 1]),
+    );
+    const error = (
+      parseRequestLine(JSON.stringify({ id: 5, tool: "read", args: {}, ...many })) as { error: string }
+    ).error;
+    expect(error).toMatch(/^malformed request: unknown fields "k0x{38}…", .*"k4x{38}…" and 995 more;/);
+    expect(error.length).toBeLessThan(500);
     // Only the names: a mistyped card reply's answer may be a password.
     const reply = parseRequestLine('{"cardid": "card_1", "answer": "hunter2"}');
     expect(reply).toMatchObject({ error: expect.stringContaining('unknown fields "cardid", "answer";') });

@@ -42,6 +42,10 @@ const fieldHints: Readonly<Record<string, string>> = {
   function: "tool",
 };
 
+/** Unknown fields named at most in one error, and the characters of each name shown. */
+const maxFieldsNamed = 5;
+const maxFieldNameChars = 40;
+
 /**
  * What is wrong with the fields of a request object that are not a request's (`known`), or
  * undefined when there are none: `unknown field "arguments" (it goes in "args")`. A field in another format's spelling (`arguments`, `input`, `name`) says
@@ -54,11 +58,16 @@ export function unknownFieldsError(
 ): string | undefined {
   const unknown = Object.keys(record).filter((field) => !known.includes(field));
   if (unknown.length === 0) return undefined;
-  const named = unknown.map((field) => {
+  const named = unknown.slice(0, maxFieldsNamed).map((field) => {
     const hint = Object.hasOwn(fieldHints, field) ? fieldHints[field] : undefined;
-    return hint !== undefined && known.includes(hint) ? `"${field}" (it goes in "${hint}")` : `"${field}"`;
+    const name = JSON.stringify(
+      field.length > maxFieldNameChars ? `${field.slice(0, maxFieldNameChars)}…` : field,
+    );
+    return hint !== undefined && known.includes(hint) ? `${name} (it goes in "${hint}")` : name;
   });
-  return `unknown ${unknown.length === 1 ? "field" : "fields"} ${named.join(", ")}`;
+  const more = unknown.length - named.length;
+  const rest = more > 0 ? ` and ${more} more` : "";
+  return `unknown ${unknown.length === 1 ? "field" : "fields"} ${named.join(", ")}${rest}`;
 }
 
 function readId(value: unknown): string | number | null | undefined {

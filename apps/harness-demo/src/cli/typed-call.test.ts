@@ -107,6 +107,15 @@ describe("parseTypedCall", () => {
     expect(() => parseTypedCall('{"args": {}}')).toThrow('a JSON call needs "tool"');
   });
 
+  it("takes a serve request line with its id as a JSON call", () => {
+    // The id was refused as an unknown field.
+    expect(parseTypedCall('{"id": 1, "surface": "plan", "tool": "read", "args": {"path": "a.ts"}}')).toEqual({
+      tool: "read",
+      args: { path: "a.ts" },
+      surface: "plan",
+    });
+  });
+
   it("refuses a JSON call with a field of another format (its arguments were dropped)", () => {
     expect(() => parseTypedCall('{"tool": "read", "arguments": {"path": "a.ts"}}')).toThrow(
       'unknown field "arguments" (it goes in "args"); a JSON call is {"tool": "read", "args": {"path": "a.ts"}}',

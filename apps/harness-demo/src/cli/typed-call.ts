@@ -106,7 +106,8 @@ export function parseTypedCall(line: string, argTypes?: ArgTypes): TypedCall {
   const trimmed = line.trim();
   if (trimmed.startsWith("{")) {
     const request = JSON.parse(trimmed) as { tool?: unknown; args?: unknown; surface?: unknown };
-    const unknownFields = unknownFieldsError(request, ["tool", "args", "surface"]);
+    // A serve request line pasted as it is keeps its id, which a typed call has no use for.
+    const unknownFields = unknownFieldsError(request, ["tool", "args", "surface", "id"]);
     if (unknownFields !== undefined) {
       throw new Error(`${unknownFields}; a JSON call is {"tool": "read", "args": {"path": "a.ts"}}`);
     }

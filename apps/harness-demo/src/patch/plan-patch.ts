@@ -4,7 +4,7 @@ import { looksBinary } from "../internal/binary-content.js";
 import { namesFolder, refuseTildePath } from "../internal/folder-path.js";
 import { decodeUtf8ForWrite } from "../internal/utf8-text.js";
 import { applyHunks } from "./apply-hunks.js";
-import type { PatchOperation } from "./parse-patch.js";
+import type { PatchHunk, PatchOperation } from "./parse-patch.js";
 
 /** What one file becomes: new text, or deleted (`content` undefined). */
 export interface PlannedFile {
@@ -179,12 +179,14 @@ export async function planPatch(
       summary.push(`D ${operation.path}`);
     } else {
       const current = await readLines(absolute, operation.path);
-      const updated = applyHunks(operation.path, current.lines, operation.hunks, {
+      const hunks = current.bom === "" ? operation.hunks : operation.hunks.map(withoutByteOrderMark);
+      const updated = applyHunks(operation.path, current.lines, hunks, {
         endings: current.endings,
         eol: current.eol,
       });
-      const content =
-        current.bom + joinLines(updated.lines, updated.endings, current.eol, current.finalNewline);
+      const body = joinLines(updated.lines, updated.endings, current.eol, current.finalNewline);
+      // The mark goes back in front of whatever line 1 becomes, but not onto a file left empty.
+      const content = body === "" ? body : current.bom + body;
       const notes = updated.notes.length > 0 ? ` (${updated.notes.join("; ")})` : "";
       if (operation.moveTo === undefined) {
         files.set(absolute, { absolute, label: operation.path, content, expected: current.bytes });
@@ -226,4 +228,20 @@ async function refuseLink(path: string, what: string): Promise<void> {
       message: `${what}: it is a symlink, and apply_patch deletes and moves files, not links (it would remove the file the link points to); remove or rename the link with the shell. Nothing was written.`,
     });
   }
+}
+
+/**
+ * A hunk for a file that starts with a byte order mark, with a mark at the start of its lines
+ * taken off: `read` shows line 1 with the mark, so a patch that copies that line carries it, and
+ * the file's lines are matched (and its mark written back) without it.
+ */
+function withoutByteOrderMark(hunk: PatchHunk): PatchHunk {
+  const strip = (text: string): string => (text.startsWith("\uFEFF") ? text.slice(1) : text);
+  return {
+    anchor: strip(hunk.anchor),
+    oldLines: hunk.oldLines.map(strip),
+    newLines: hunk.newLines.map(strip),
+    atEnd: hunk.atEnd,
+    lines: hunk.lines.map((line) => ({ marker: line.marker, text: strip(line.text) })),
+  };
 }

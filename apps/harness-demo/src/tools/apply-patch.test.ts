@@ -132,6 +132,31 @@ describe("apply_patch", () => {
     expect(await ws.read("a.cs")).toBe("\uFEFFusing System;\nusing System.IO;\nclass A {}\n");
   });
 
+  it("matches line 1 of a file with a byte order mark also when the patch copies the mark as read shows it", async () => {
+    ws = await tempWorkspace({ "a.cs": "\uFEFFusing System;\nclass A {}\n" });
+    // read shows line 1 as "\uFEFFusing System;": a patch copied from it carries the mark.
+    const result = await ws.call("apply_patch", {
+      patch: patch(
+        "*** Update File: a.cs",
+        "@@",
+        "-\uFEFFusing System;",
+        "+\uFEFFusing System.IO;",
+        " class A {}",
+      ),
+    });
+    // The mark was written twice, and the hunk said it matched "only with indentation ignored".
+    expect(ws.toolText(result)).toBe("applied the patch:\nM a.cs");
+    expect(await ws.read("a.cs")).toBe("\uFEFFusing System.IO;\nclass A {}\n");
+  });
+
+  it("leaves a file whose every line a patch removes empty, without its byte order mark", async () => {
+    ws = await tempWorkspace({ "a.cs": "\uFEFFx\n" });
+    const result = await ws.call("apply_patch", { patch: patch("*** Update File: a.cs", "@@", "-x") });
+    expect(result.isError).toBe(false);
+    // It left the three bytes of the mark alone in the file.
+    expect(await ws.read("a.cs")).toBe("");
+  });
+
   it("says a Move to that names the file being updated is the file itself", async () => {
     ws = await tempWorkspace({ "a.txt": "x\n" });
     const result = await ws.call("apply_patch", {

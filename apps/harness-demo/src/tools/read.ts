@@ -24,14 +24,21 @@ const maxCountedBytes = 16 * 1024 * 1024;
 
 const input = z.object({
   path: z.string().describe("File or folder, relative to the working directory."),
-  offset: z.number().int().min(1).optional().describe("First line to return, 1-based; default 1."),
+  offset: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("First line (of a folder, first entry) to return, 1-based; default 1."),
   limit: z
     .number()
     .int()
     .min(1)
     .max(5000)
     .optional()
-    .describe(`How many lines to return; default ${defaultReadLimit}.`),
+    .describe(
+      `How many lines (of a folder, entries) to return; default ${defaultReadLimit} (of a folder, ${folderLimit}).`,
+    ),
   column: z
     .number()
     .int()
