@@ -98,6 +98,14 @@ describe("buildCard", () => {
     expect(() => createAskUserTool({ timeoutMs: "60000" as unknown as number })).toThrow(
       'createAskUserTool({ timeoutMs }): timeout "60000" is a string, not a number of milliseconds: give one (60000 for a minute), or null for no timeout',
     );
+    // A BigInt, which JSON.stringify cannot write, is named as written.
+    expect(() => createAskUserTool({ timeoutMs: 10n as unknown as number })).toThrow(
+      expect.objectContaining({
+        code: "ASK_INVALID_OPTION",
+        message:
+          "createAskUserTool({ timeoutMs }): timeout 10n is a bigint, not a number of milliseconds: give one (60000 for a minute), or null for no timeout",
+      }),
+    );
   });
 
   it("refuses a label that is a number typing would read otherwise: another option's number, or 0", () => {

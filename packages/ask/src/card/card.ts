@@ -74,7 +74,7 @@ export function checkTimeout(timeoutMs: number | null): string | undefined {
   if (timeoutMs === null) return undefined;
   // From JavaScript or a config file: "60000" or "15m" would read as "60000 ms is not a positive number".
   if (typeof timeoutMs !== "number") {
-    return `timeout ${JSON.stringify(timeoutMs) ?? String(timeoutMs)} is a ${typeof timeoutMs}, not a number of milliseconds: give one (60000 for a minute), or null for no timeout`;
+    return `timeout ${shownValue(timeoutMs)} is a ${typeof timeoutMs}, not a number of milliseconds: give one (60000 for a minute), or null for no timeout`;
   }
   if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     return `timeout ${String(timeoutMs)} ms is not a positive number: use null for no timeout`;
@@ -83,6 +83,16 @@ export function checkTimeout(timeoutMs: number | null): string | undefined {
     return `timeout ${timeoutMs} ms is longer than a timer can wait (${longestTimeoutMs} ms, about 24.8 days): use null for no timeout`;
   }
   return undefined;
+}
+
+/** A value as written in JavaScript, never throwing (JSON.stringify throws on a BigInt, 10n). */
+function shownValue(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /** `timeoutMs` as given to a factory's options; throws `ASK_INVALID_OPTION` when no card could use it. */

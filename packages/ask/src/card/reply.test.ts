@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildCard, cardLimits } from "./card.js";
-import { checkReply, parseReply } from "./reply.js";
+import { checkReply, parseReply, type CardReply } from "./reply.js";
 import { renderCard } from "./render-card.js";
 
 const options = [{ label: "Postgres" }, { label: "SQLite" }, { label: "MySQL" }];
@@ -123,6 +123,16 @@ describe("parseReply: numbers and labels", () => {
     expect(parseReply(years, "2026")).toEqual({ kind: "answer", selected: [], text: "2026" });
   });
 
+  it("takes an option labelled with numbers on a multi-select card as that option, before the numbers", () => {
+    const seats = buildCard({
+      question: "Which seats?",
+      options: [{ label: "A" }, { label: "B" }, { label: "C" }, { label: "1 3" }],
+      multiSelect: true,
+    });
+    expect(parseReply(seats, "1 3")).toEqual({ kind: "answer", selected: ["1 3"] });
+    expect(parseReply(seats, "1,3")).toEqual({ kind: "answer", selected: ["A", "C"] });
+  });
+
   it("still refuses what is neither an option's number nor its label where free text is not taken", () => {
     expect(() => parseReply(single, "Oracle")).toThrow(/'Oracle' is not an option/);
     expect(() => parseReply(single, "Postgres please")).toThrow(/is not an option/);
@@ -194,6 +204,13 @@ describe("checkReply", () => {
     expect(() => checkReply(single, { kind: "answer", selected: ["MySQL"], text: "x" })).toThrow(
       /takes no typed answer/,
     );
+  });
+
+  it("takes a null text or reason as absent (a reply that went through JSON)", () => {
+    const viaJson = JSON.parse('{"kind":"answer","selected":["MySQL"],"text":null}') as CardReply;
+    expect(checkReply(multi, viaJson)).toEqual({ kind: "answer", selected: ["MySQL"] });
+    const declined = JSON.parse('{"kind":"decline","reason":null}') as CardReply;
+    expect(checkReply(multi, declined)).toEqual({ kind: "decline" });
   });
 
   it("refuses what is not a reply at all, naming the shape a port resolves with", () => {

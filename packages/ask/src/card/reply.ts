@@ -62,6 +62,11 @@ export function parseReply(card: Card, line: string): CardReply {
     const reason = declined[1]?.trim();
     return reason ? { kind: "decline", reason: bounded(reason, "reason") } : { kind: "decline" };
   }
+  // An option's label typed out picks it (labels are unique regardless of case), before numbers:
+  // on a multi-select card an option labelled "1 3" is picked by typing "1 3".
+  const typed = text.replace(/\s+/g, " ").toLowerCase();
+  const byLabel = card.options.find((option) => option.label.toLowerCase() === typed);
+  if (byLabel) return { kind: "answer", selected: [byLabel.label] };
   // Several numbers are separated by commas; on a multi-select card by spaces too ("1 3").
   const numbered = (
     card.multiSelect
@@ -91,10 +96,6 @@ export function parseReply(card: Card, line: string): CardReply {
     const selected = unique.map((pick) => card.options[pick - 1]?.label ?? "");
     return note ? { kind: "answer", selected, text: note } : { kind: "answer", selected };
   }
-  // An option's label typed out picks it (labels are unique regardless of case).
-  const typed = text.replace(/\s+/g, " ").toLowerCase();
-  const byLabel = card.options.find((option) => option.label.toLowerCase() === typed);
-  if (byLabel) return { kind: "answer", selected: [byLabel.label] };
   // Not a choice on this card, so the human meant the number itself (a year, a count).
   if (card.allowFreeText) return { kind: "answer", selected: [], text: bounded(text, "answer") };
   if (numbered && card.options.length > 0) {
@@ -160,7 +161,8 @@ function checkShape(reply: unknown): asserts reply is CardReply {
       (fields.kind === "answer" &&
         Array.isArray(fields.selected) &&
         fields.selected.every((label) => typeof label === "string"))) &&
-    (text === undefined || typeof text === "string");
+    // A reply that went through JSON carries null for an absent text or reason.
+    (text === undefined || text === null || typeof text === "string");
   if (fits) return;
   let shown: string;
   try {

@@ -69,6 +69,46 @@ describe("TerminalQuestionPort (piped streams)", () => {
     expect(written()).not.toContain("second line");
   });
 
+  it("counts a paste ended by CRLF as a terminal sends it: the \\n after a return is no line", async () => {
+    // Output marked as a TTY, so the port reads key by key as it does at a terminal.
+    const keyed = () => {
+      const input = new PassThrough();
+      const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+      let written = "";
+      output.on("data", (chunk: Buffer) => {
+        written += chunk.toString("utf8");
+      });
+      const port = new TerminalQuestionPort({ input, output, attached: () => true });
+      return { port, input, written: () => written };
+    };
+    const alone = keyed();
+    const one = askCard(alone.port, target, first);
+    await until("the prompt", () => alone.written().includes("> "));
+    alone.input.write("1\r\n");
+    await expect(one).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    expect(alone.written()).not.toContain("went nowhere");
+    const pasted = keyed();
+    const two = askCard(pasted.port, target, first);
+    await until("the prompt", () => pasted.written().includes("> "));
+    pasted.input.write("1\r\nsecond\r\n");
+    await expect(two).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    expect(pasted.written()).toContain("(1 more line pasted after the reply went nowhere");
+  });
+
+  it("says the card was taken down, not that the terminal closed, when the port is disposed", async () => {
+    const { port, written } = piped();
+    const one = askCard(port, target, first);
+    await until("the prompt", () => written().endsWith("> "));
+    port.dispose();
+    await expect(one).resolves.toEqual({
+      kind: "no_human",
+      reached: "shown",
+      reason: "the card was taken down (the run is ending)",
+    });
+    expect(written()).toContain("(no answer recorded: the card was taken down (the run is ending))");
+    expect(written()).not.toContain("the terminal closed");
+  });
+
   it("adds no note when the reply came alone", async () => {
     const { port, input, written } = piped();
     const asked = askCard(port, target, first);

@@ -1,4 +1,4 @@
-import { createInterface, type Interface } from "node:readline";
+import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
@@ -51,7 +51,8 @@ export class TerminalQuestionPort implements QuestionPort {
   private readonly isAttached: (() => boolean) | undefined;
   private ended = false;
   private queue: Promise<unknown> = Promise.resolve();
-  private active: Interface | undefined;
+  /** Takes down the card being drawn, if any. */
+  private takeDown: (() => void) | undefined;
 
   constructor(options: TerminalQuestionPortOptions = {}) {
     this.input = options.input ?? process.stdin;
@@ -75,8 +76,8 @@ export class TerminalQuestionPort implements QuestionPort {
 
   /** Takes down the card being shown, if any (the run is ending). */
   dispose(): void {
-    this.active?.close();
-    this.active = undefined;
+    this.takeDown?.();
+    this.takeDown = undefined;
   }
 
   /**
@@ -89,7 +90,8 @@ export class TerminalQuestionPort implements QuestionPort {
   private countPastedAfter(terminal: boolean, secret: boolean, then: () => void): PastedAfter {
     const counted: PastedAfter = { lines: 0 };
     let typedInPart = false;
-    let afterReturn = false;
+    // The reply's line ended with a return: a "\n" right after it is the rest of that CRLF.
+    let afterReturn = true;
     const onKey = (_text: string | undefined, key: { name?: string } | undefined) => {
       const name = key?.name;
       if (name === "return" || (name === "enter" && !afterReturn)) {
@@ -137,7 +139,6 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt();
         if (hidden) this.output.write("> ");
       };
-      this.active = readline;
       let done = false;
       // Lines typed before the card was drawn sit in the terminal's buffer and arrive on the first
       // read after resume; they answer nothing (a stray "1" must never approve a call). One event
@@ -157,8 +158,16 @@ export class TerminalQuestionPort implements QuestionPort {
         signal.removeEventListener("abort", onAbort);
         this.output.write(`  ${line}\n`);
         readline.close();
-        if (this.active === readline) this.active = undefined;
+        if (this.takeDown === onDispose) this.takeDown = undefined;
       };
+      // The run is ending: the card is taken down, which is not the terminal closing.
+      const onDispose = () => {
+        if (done) return;
+        const reason = "the card was taken down (the run is ending)";
+        finish(`(no answer recorded: ${reason})`);
+        reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
+      };
+      this.takeDown = onDispose;
       const onAbort = () => {
         finish(`(no answer recorded: ${errorMessage(signal.reason)})`);
         reject(takenDown(signal));

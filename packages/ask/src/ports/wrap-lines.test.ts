@@ -48,6 +48,20 @@ describe("wrapLines", () => {
     expect(displayWidth("👍🏽 é")).toBe(4);
   });
 
+  it("counts emoji as terminals draw them, two columns, and a tab up to the next multiple of 8", () => {
+    // ✅ ❌ (emoji presentation in U+2600–27BF), 🚀 (U+1F680–1F6FF), 🫠 (U+1FA70–1FAFF), ⚠️ (with VS16).
+    for (const wide of ["✅", "❌", "🚀", "🫠", "⚠️", "🇯🇵"]) expect(displayWidth(wide), wide).toBe(2);
+    // Without VS16 ⚠ is drawn as text, one column.
+    expect(displayWidth("⚠")).toBe(1);
+    expect(displayWidth("\t")).toBe(8);
+    expect(displayWidth("ab\tc")).toBe(9);
+    expect(displayWidth("12345678\t")).toBe(16);
+    // A line of emoji folds within the width.
+    const folded = wrapLines(`Checks: ${"✅ ".repeat(15)}done`, 20).split("\n");
+    for (const line of folded) expect(displayWidth(line), line).toBeLessThanOrEqual(20);
+    expect(folded.join(" ").replace(/\s+/g, " ")).toBe(`Checks: ${"✅ ".repeat(15)}done`);
+  });
+
   it("leaves a card that fits as it is", () => {
     expect(wrapLines(card, 200)).toBe(card);
   });

@@ -7,7 +7,7 @@ const zeroWidth: readonly (readonly [number, number])[] = [
   [0xfe00, 0xfe0f],
   [0x1f3fb, 0x1f3ff],
 ];
-/** East Asian wide and fullwidth characters and emoji: two columns each in a terminal. */
+/** East Asian Wide and Fullwidth characters: two columns each in a terminal (emoji are below). */
 const doubleWidth: readonly (readonly [number, number])[] = [
   [0x1100, 0x115f],
   [0x2e80, 0x303e],
@@ -15,41 +15,65 @@ const doubleWidth: readonly (readonly [number, number])[] = [
   [0x3400, 0x4dbf],
   [0x4e00, 0x9fff],
   [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
   [0xac00, 0xd7a3],
   [0xf900, 0xfaff],
-  [0xfe30, 0xfe4f],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
   [0xff00, 0xff60],
   [0xffe0, 0xffe6],
-  [0x1f300, 0x1f64f],
-  [0x1f900, 0x1f9ff],
+  [0x16fe0, 0x16fe4],
+  [0x17000, 0x18cff],
+  [0x1b000, 0x1b2ff],
+  [0x1f200, 0x1f2ff],
   [0x20000, 0x3fffd],
 ];
+/** Emoji drawn as emoji by default (✅ ❌ 🚀 🫠 …): two columns, as terminals draw them. */
+const emoji = /^\p{Emoji_Presentation}/u;
+/** Variation selector 16: asks for the emoji form (⚠️), two columns wide. */
+const emojiForm = "\ufe0f";
+/** A tab moves to the next multiple of this many columns. */
+const tabStop = 8;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
 function within(code: number, ranges: readonly (readonly [number, number])[]): boolean {
   return ranges.some(([first, last]) => code >= first && code <= last);
 }
 
-/** How many columns a character takes in a terminal (an estimate: 0, 1 or 2). */
-function columnsOf(character: string): number {
-  const code = character.codePointAt(0) ?? 0;
-  if (mark.test(character) || within(code, zeroWidth)) return 0;
-  return within(code, doubleWidth) ? 2 : 1;
+/**
+ * How many columns a character as drawn (a grapheme: a letter with its marks, an emoji sequence)
+ * takes in a terminal at column `at` (an estimate: 0, 1 or 2, or up to the next tab stop).
+ */
+function columnsOf(character: string, at: number): number {
+  if (character === "\t") return tabStop - (at % tabStop);
+  const first = String.fromCodePoint(character.codePointAt(0) ?? 0);
+  const code = first.codePointAt(0) ?? 0;
+  if (mark.test(first) || within(code, zeroWidth)) return 0;
+  if (character.includes(emojiForm) || emoji.test(first) || within(code, doubleWidth)) return 2;
+  return 1;
 }
 
-/** How many columns `text` takes in a terminal. */
+function* charactersOf(text: string): Iterable<string> {
+  for (const { segment } of graphemes.segment(text)) yield segment;
+}
+
+/** How many columns `text` takes in a terminal, starting at the line's first column. */
 export function displayWidth(text: string): number {
   let width = 0;
-  for (const character of text) width += columnsOf(character);
+  for (const character of charactersOf(text)) width += columnsOf(character, width);
   return width;
 }
 
-/** The longest start of `text` that fits in `columns` (at least one character, so a line always advances). */
-function fitting(text: string, columns: number): string {
-  let width = 0;
+/**
+ * The longest start of `text` that fits in `columns` (at least one character, so a line always
+ * advances), `text` starting at column `at`.
+ */
+function fitting(text: string, columns: number, at = 0): string {
+  let width = at;
   let end = 0;
-  for (const character of text) {
-    width += columnsOf(character);
-    if (width > columns && end > 0) break;
+  for (const character of charactersOf(text)) {
+    width += columnsOf(character, width);
+    if (width - at > columns && end > 0) break;
     end += character.length;
   }
   return text.slice(0, end);
@@ -71,7 +95,7 @@ function wrapLine(line: string, columns: number): string[] {
   let lead = "";
   while (displayWidth(lead + rest) > columns) {
     const room = columns - lead.length;
-    const head = fitting(rest, room);
+    const head = fitting(rest, room, lead.length);
     // Break at the last space within the room; a word wider than the room is broken where it must be.
     // On the first line, never within its indentation or option number.
     const space = head.lastIndexOf(" ");
