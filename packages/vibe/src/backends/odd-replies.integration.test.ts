@@ -195,6 +195,21 @@ describe("a 200 reply that is not a completion or message says which server answ
     expect(error.message).toContain("with status 200 (application/json)");
     expect(error.message).toContain('it carried the error "bad"');
   });
+
+  it.each([
+    ["openai", '{"object":"chat.completion","choices":[]}'],
+    ["anthropic", '{"type":"message","role":"assistant"}'],
+  ] as const)(
+    "%s: an API-shaped JSON reply with nothing in it is the server's slip, not the configuration's",
+    async (api, raw) => {
+      const { answer } = await perform(api, () => ({ raw }));
+      const error = await failure(answer);
+      expect(error.code).toBe("WORKER_FAILED");
+      expect(error.message).toContain("with status 200 (application/json)");
+      expect(error.message).toContain(`the reply starts: ${raw}`);
+      expect(error.message).not.toContain("Check that the backend's baseURL");
+    },
+  );
 });
 
 describe("no answer is never taken for one", () => {
