@@ -390,6 +390,29 @@ describe("an empty reply", () => {
   });
 });
 
+describe("a rate limit's retry-after", () => {
+  it.each(["openai", "anthropic"] as const)(
+    "%s: is waited out before the retry, which then answers",
+    async (api) => {
+      const { answer, seen } = await perform(
+        api,
+        (request) =>
+          request.index === 0
+            ? { status: 429, message: "slow down", headers: { "retry-after": "1" } }
+            : { text: "done" },
+        { maxRetries: 1 },
+      );
+      expect(await answer).toBe("done");
+      expect(server!.requests).toHaveLength(2);
+      expect(seen.progress).toEqual([
+        "turn 1: waiting for loopback-fast",
+        "turn 1: loopback-fast: the server answered status 429; trying again in 1.0s, as it asked (try 2 of 2)",
+        "turn 1: loopback-fast: retrying the request (try 2 of 2) after status 429",
+      ]);
+    },
+  );
+});
+
 describe("a server that hangs", () => {
   it.each(["openai", "anthropic"] as const)(
     "%s: gives up after the request timeout, saying so while it waits and when it retries",
