@@ -96,6 +96,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
               model,
               watch,
               "the backend's apiKey (or ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN)",
+              baseURL,
             )
           );
         }

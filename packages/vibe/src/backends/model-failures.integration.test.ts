@@ -155,6 +155,53 @@ describe("a failed model request, as vibe_wait tells it", () => {
     expect(kit!.list.get("w1").failure).toBe("unavailable");
   });
 
+  it("openai: a 429 whose code says the quota is used up is the account's fault: waiting does not help", async () => {
+    const text = await failedWait("openai", {
+      status: 429,
+      message: "You exceeded your current quota, please check your plan and billing details.",
+      code: "insufficient_quota",
+    });
+    expect(text).toContain("You exceeded your current quota");
+    expect(text).toContain(
+      "(the account of the API key has no credit or quota left: check its plan and billing (the key: the backend's apiKey (or OPENAI_API_KEY)); waiting does not help)",
+    );
+    expect(text).toContain("A retry cannot help");
+    expect(kit!.list.get("w1").failure).toBe("setup");
+  });
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: a payment required (402) is the account's fault, not the task's",
+    async (api) => {
+      const text = await failedWait(api, { status: 402, message: "payment required" });
+      expect(text).toContain("the account of the API key has no credit or quota left");
+      expect(text).toContain("A retry cannot help");
+      expect(text).not.toContain("retry with more guidance");
+      expect(kit!.list.get("w1").failure).toBe("setup");
+    },
+  );
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: a refused connection names the host and asks to check the baseURL",
+    async (api) => {
+      // A port nothing listens on: one a server had, closed again.
+      const closed = await startScriptedModelServer(() => ({ text: "unused" }));
+      const baseURL = api === "openai" ? closed.openAiBaseUrl : closed.anthropicBaseUrl;
+      const host = new URL(baseURL).host;
+      await closed.close();
+      const options = { apiKey: "loopback-key", models, maxRetries: 0, baseURL };
+      kit = createKit({
+        backend: api === "openai" ? createOpenAiBackend(options) : createAnthropicBackend(options),
+      });
+      await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });
+      const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 60 });
+      expect(waited.text).toContain('w1 "greeter" (fast) failed after');
+      expect(waited.text).toContain(
+        `(nothing accepted the connection at ${host}: check the backend's baseURL, and that the model server there is running)`,
+      );
+      expect(kit.list.get("w1").failure).toBe("unavailable");
+    },
+  );
+
   it.each(["openai", "anthropic"] as const)(
     "%s: a request the server cannot take (400) may be the task's: more guidance may help",
     async (api) => {

@@ -95,7 +95,14 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
             task.signal,
           );
         } catch (error) {
-          throw modelError(error, task.signal, model, watch, "the backend's apiKey (or OPENAI_API_KEY)");
+          throw modelError(
+            error,
+            task.signal,
+            model,
+            watch,
+            "the backend's apiKey (or OPENAI_API_KEY)",
+            baseURL,
+          );
         }
         const seen = replySeen(baseURL, model, reply);
         const { message, finish } = readCompletion(seen);
