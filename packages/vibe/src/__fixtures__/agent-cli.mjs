@@ -32,7 +32,7 @@ if (mode === "answer") {
   });
   console.log(`final answer: left daemon ${shell.stdout.trim()} running`);
 } else if (mode === "long") {
-  // Prints as many short lines of work (a log) as its second argument says, then its final answer. of work (a log), then its final answer last.
+  // Prints as many short lines of work (a log) as its second argument says, then its final answer.
   for (let i = 0; i < Number(tier); i++) console.log(`step ${i}`);
   console.log(`final answer: ${brief.trim()}`);
 }

@@ -11,7 +11,8 @@ export type Api = "openai" | "anthropic";
 export type Step =
   | { text: string }
   | { toolCalls: { name: string; args: Record<string, unknown> }[]; text?: string }
-  | { status: number; message: string; headers?: Record<string, string> }
+  /** `code`: the error's code in an OpenAI-style body (`insufficient_quota`); null without. */
+  | { status: number; message: string; code?: string; headers?: Record<string, string> }
   /** Never answers: holds the request until the client goes away. */
   | { hang: true }
   /** Answers 200 with this body as is (an odd reply: HTML from a proxy, a hand-made completion). */
@@ -94,7 +95,7 @@ export async function startScriptedModelServer(script: Script): Promise<Scripted
     }
     if ("status" in step) {
       const body = api === "openai"
-        ? { error: { message: step.message, type: "server_error", code: null, param: null } }
+        ? { error: { message: step.message, type: "server_error", code: step.code ?? null, param: null } }
         : { type: "error", error: { type: "api_error", message: step.message } };
       res.writeHead(step.status, { "content-type": "application/json", ...step.headers }).end(JSON.stringify(body));
       return;

@@ -69,7 +69,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         throwIfAborted(task.signal);
         tally.turns = turn;
         task.progress(`turn ${turn}: waiting for ${model}`);
-        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
+        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
         let reply;
         try {
           reply = await untilAborted(
@@ -96,6 +96,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
               model,
               watch,
               "the backend's apiKey (or ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN)",
+              baseURL,
             )
           );
         }

@@ -27,6 +27,49 @@ function activity(kit: Kit, pattern: RegExp): Promise<string> {
   });
 }
 
+/**
+ * Records the timers set through the global `setTimeout` from now until `restore()` (as a model
+ * SDK's wait before a retry sets them): `pending()` lists the delays of those that neither fired
+ * nor were cleared; `settled(ms)` waits (bounded) until none is pending.
+ */
+function watchTimers(): { pending(): number[]; settled(ms: number): Promise<void>; restore(): void } {
+  const realSet = globalThis.setTimeout;
+  const realClear = globalThis.clearTimeout;
+  const live = new Map<unknown, number>();
+  const wrappedSet = ((callback: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const handle: unknown = realSet(
+      (...callArgs: unknown[]) => {
+        live.delete(handle);
+        callback(...callArgs);
+      },
+      ms,
+      ...args,
+    );
+    live.set(handle, ms ?? 0);
+    return handle;
+  }) as unknown as typeof setTimeout;
+  const wrappedClear = ((handle: Parameters<typeof clearTimeout>[0]) => {
+    live.delete(handle);
+    realClear(handle);
+  }) as typeof clearTimeout;
+  globalThis.setTimeout = wrappedSet;
+  globalThis.clearTimeout = wrappedClear;
+  const pending = (): number[] => [...live.values()];
+  return {
+    pending,
+    settled: async (ms) => {
+      const deadline = Date.now() + ms;
+      while (pending().length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => realSet(resolve, 20));
+      }
+    },
+    restore: () => {
+      globalThis.setTimeout = realSet;
+      globalThis.clearTimeout = realClear;
+    },
+  };
+}
+
 // What vibe_wait tells the lead about a worker whose model request failed depends on what failed:
 // the configuration (no rerun can help), the model server (a rerun of the same brief may), or the
 // task. Real SDKs against the loopback server; no model API is called.
@@ -112,6 +155,53 @@ describe("a failed model request, as vibe_wait tells it", () => {
     expect(kit!.list.get("w1").failure).toBe("unavailable");
   });
 
+  it("openai: a 429 whose code says the quota is used up is the account's fault: waiting does not help", async () => {
+    const text = await failedWait("openai", {
+      status: 429,
+      message: "You exceeded your current quota, please check your plan and billing details.",
+      code: "insufficient_quota",
+    });
+    expect(text).toContain("You exceeded your current quota");
+    expect(text).toContain(
+      "(the account of the API key has no credit or quota left: check its plan and billing (the key: the backend's apiKey (or OPENAI_API_KEY)); waiting does not help)",
+    );
+    expect(text).toContain("A retry cannot help");
+    expect(kit!.list.get("w1").failure).toBe("setup");
+  });
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: a payment required (402) is the account's fault, not the task's",
+    async (api) => {
+      const text = await failedWait(api, { status: 402, message: "payment required" });
+      expect(text).toContain("the account of the API key has no credit or quota left");
+      expect(text).toContain("A retry cannot help");
+      expect(text).not.toContain("retry with more guidance");
+      expect(kit!.list.get("w1").failure).toBe("setup");
+    },
+  );
+
+  it.each(["openai", "anthropic"] as const)(
+    "%s: a refused connection names the host and asks to check the baseURL",
+    async (api) => {
+      // A port nothing listens on: one a server had, closed again.
+      const closed = await startScriptedModelServer(() => ({ text: "unused" }));
+      const baseURL = api === "openai" ? closed.openAiBaseUrl : closed.anthropicBaseUrl;
+      const host = new URL(baseURL).host;
+      await closed.close();
+      const options = { apiKey: "loopback-key", models, maxRetries: 0, baseURL };
+      kit = createKit({
+        backend: api === "openai" ? createOpenAiBackend(options) : createAnthropicBackend(options),
+      });
+      await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });
+      const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 60 });
+      expect(waited.text).toContain('w1 "greeter" (fast) failed after');
+      expect(waited.text).toContain(
+        `(nothing accepted the connection at ${host}: check the backend's baseURL, and that the model server there is running)`,
+      );
+      expect(kit.list.get("w1").failure).toBe("unavailable");
+    },
+  );
+
   it.each(["openai", "anthropic"] as const)(
     "%s: a request the server cannot take (400) may be the task's: more guidance may help",
     async (api) => {
@@ -152,14 +242,14 @@ describe("a failed model request, as vibe_wait tells it", () => {
   });
 
   it.each(["openai", "anthropic"] as const)(
-    "%s: vibe_kill while the SDK waits out a 429's retry-after stops the worker at once, sending nothing more",
+    "%s: vibe_kill while waiting out a 429's retry-after stops the worker at once, leaving no timer and sending nothing more",
     async (api) => {
       server = await startScriptedModelServer(() => ({
         status: 429,
         message: "slow down",
-        headers: { "retry-after": "20" },
+        headers: { "retry-after": "3600" },
       }));
-      const options = { apiKey: "loopback-key", models, maxRetries: 1 };
+      const options = { apiKey: "loopback-key", models, maxRetries: 1, requestTimeoutMs: 30_000 };
       kit = createKit({
         backend:
           api === "openai"
@@ -167,17 +257,25 @@ describe("a failed model request, as vibe_wait tells it", () => {
             : createAnthropicBackend({ ...options, baseURL: server.anthropicBaseUrl }),
         stopTimeoutMs: 3000,
       });
-      const waiting = activity(kit, /trying again/);
-      await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });
-      // The SDK has dropped the 429's body: it now waits the 20 s the server asked for.
-      expect(await waiting).toBe(
-        "turn 1: loopback-fast: the server answered status 429; trying again in 20.0s, as it asked (try 2 of 2)",
-      );
-      expect(kit.list.get("w1").activity).toContain("trying again in 20.0s");
-      const killed = await kit.call("vibe_kill", { worker_id: "w1" });
-      expect(killed.text).toBe('Killed w1 "greeter"; it and everything it started have stopped.');
-      expect(kit.list.get("w1").lastResult).toBe("killed by vibe_kill; it was stopped before it finished");
-      expect(server.requests).toHaveLength(1);
+      const timers = watchTimers();
+      try {
+        const waiting = activity(kit, /trying again/);
+        await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });
+        // The SDK has dropped the 429's body: the hour the server asked for is being waited out.
+        expect(await waiting).toBe(
+          "turn 1: loopback-fast: the server answered status 429; trying again in 1h 00m, as it asked (try 2 of 2)",
+        );
+        const killed = await kit.call("vibe_kill", { worker_id: "w1" });
+        expect(killed.text).toBe('Killed w1 "greeter"; it and everything it started have stopped.');
+        expect(kit.list.get("w1").lastResult).toBe("killed by vibe_kill; it was stopped before it finished");
+        // No timer of the request is left: none keeps the process alive for the hour, and none can
+        // send the retry later (bounded wait: a kill ends the wait when its abort runs).
+        await timers.settled(5000);
+        expect(timers.pending()).toEqual([]);
+        expect(server.requests).toHaveLength(1);
+      } finally {
+        timers.restore();
+      }
     },
   );
 

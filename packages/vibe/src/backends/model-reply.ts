@@ -34,21 +34,27 @@ export function replySeen(baseURL: string, model: string, reply: SdkReply): Repl
 
 /**
  * A 200 reply that is not what the API returns (`<html>proxy login</html>` from a proxy, an
- * `{"error": …}` body with status 200): which server answered what, and that it was not `what`
- * ("a chat completion", "a message"). `INVALID_BACKEND_CONFIG` unless the body carries an error
- * (then `WORKER_FAILED`): what answered is not the model API the configuration meant.
+ * `{"error": …}` body with status 200, a completion with no choice): which server answered what,
+ * and that it was not `what` ("a chat completion", "a message"). `INVALID_BACKEND_CONFIG` when the
+ * body is no JSON object (what answered is not the model API the configuration meant), else
+ * `WORKER_FAILED`: a JSON object is the API's own, and a compatible server sends an odd one now and
+ * then (an empty `choices` after a moderation hiccup), which the configuration does not mend.
  */
 export function notAReply(seen: ReplySeen, what: string): VibeError {
   const carried = carriedError(seen.body);
+  // A body that is no JSON object is another service's (a proxy's login page, a plain-text
+  // page): the configuration names the wrong server, which no rerun mends.
+  const otherService = !isRecord(seen.body);
   return new VibeError({
-    // A reply that carries no error of the API's is another service's (a proxy's login page): the
-    // configuration names the wrong server, which no rerun mends.
-    code: carried === undefined ? "INVALID_BACKEND_CONFIG" : "WORKER_FAILED",
+    code: otherService ? "INVALID_BACKEND_CONFIG" : "WORKER_FAILED",
     message:
       `the server at ${seen.baseURL} answered the request for ${seen.model} with status ${seen.status} ` +
       `(${seen.contentType ?? "no content type"}), but the reply is not ${what}` +
       (carried === undefined ? "" : `; it carried the error "${carried}"`) +
-      `; the reply starts: ${bodyStart(seen.body)}. Check that the backend's baseURL names the model API itself (not a proxy's login page or another service)`,
+      `; the reply starts: ${bodyStart(seen.body)}` +
+      (otherService
+        ? ". Check that the backend's baseURL names the model API itself (not a proxy's login page or another service)"
+        : ""),
     data: { status: seen.status, contentType: seen.contentType, body: bodyStart(seen.body) },
   });
 }

@@ -195,6 +195,21 @@ describe("a 200 reply that is not a completion or message says which server answ
     expect(error.message).toContain("with status 200 (application/json)");
     expect(error.message).toContain('it carried the error "bad"');
   });
+
+  it.each([
+    ["openai", '{"object":"chat.completion","choices":[]}'],
+    ["anthropic", '{"type":"message","role":"assistant"}'],
+  ] as const)(
+    "%s: an API-shaped JSON reply with nothing in it is the server's slip, not the configuration's",
+    async (api, raw) => {
+      const { answer } = await perform(api, () => ({ raw }));
+      const error = await failure(answer);
+      expect(error.code).toBe("WORKER_FAILED");
+      expect(error.message).toContain("with status 200 (application/json)");
+      expect(error.message).toContain(`the reply starts: ${raw}`);
+      expect(error.message).not.toContain("Check that the backend's baseURL");
+    },
+  );
 });
 
 describe("no answer is never taken for one", () => {
@@ -373,6 +388,29 @@ describe("an empty reply", () => {
     expect(error.message).toContain("answered with an empty reply");
     expect(error.message).toContain("; no turn was left to ask it again (after 1 model turn, no tool calls)");
   });
+});
+
+describe("a rate limit's retry-after", () => {
+  it.each(["openai", "anthropic"] as const)(
+    "%s: is waited out before the retry, which then answers",
+    async (api) => {
+      const { answer, seen } = await perform(
+        api,
+        (request) =>
+          request.index === 0
+            ? { status: 429, message: "slow down", headers: { "retry-after": "1" } }
+            : { text: "done" },
+        { maxRetries: 1 },
+      );
+      expect(await answer).toBe("done");
+      expect(server!.requests).toHaveLength(2);
+      expect(seen.progress).toEqual([
+        "turn 1: waiting for loopback-fast",
+        "turn 1: loopback-fast: the server answered status 429; trying again in 1.0s, as it asked (try 2 of 2)",
+        "turn 1: loopback-fast: retrying the request (try 2 of 2) after status 429",
+      ]);
+    },
+  );
 });
 
 describe("a server that hangs", () => {

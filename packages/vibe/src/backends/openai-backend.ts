@@ -73,11 +73,11 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         throwIfAborted(task.signal);
         tally.turns = turn;
         task.progress(`turn ${turn}: waiting for ${model}`);
-        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`));
+        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
         let reply;
         try {
-          // The SDK's wait before a retry (a server's retry-after) ignores the signal: a kill
-          // does not wait for it (the SDK sends nothing once the signal has aborted).
+          // A server's retry-after is waited out in the watch's fetch, where a kill ends it; the
+          // SDK's own short backoff (no retry-after) ignores the signal: a kill does not wait for it.
           reply = await untilAborted(
             client.chat.completions
               .create(
@@ -95,7 +95,14 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
             task.signal,
           );
         } catch (error) {
-          throw modelError(error, task.signal, model, watch, "the backend's apiKey (or OPENAI_API_KEY)");
+          throw modelError(
+            error,
+            task.signal,
+            model,
+            watch,
+            "the backend's apiKey (or OPENAI_API_KEY)",
+            baseURL,
+          );
         }
         const seen = replySeen(baseURL, model, reply);
         const { message, finish } = readCompletion(seen);

@@ -1,4 +1,5 @@
 import { countNoun, errorMessage } from "@tools/registry";
+import { abortReason } from "../internal/abort.js";
 import { formatDuration } from "../internal/format-duration.js";
 
 /** Longest quiet spell while a request waits before a note says it is still waiting. */
@@ -15,12 +16,25 @@ export class RequestWatch {
   #note: (message: string) => void = () => undefined;
   #tries = 0;
   #lastFailure: string | undefined;
+  #signal: AbortSignal = new AbortController().signal;
+  /** The wait a failure's retry-after asked for, done at the start of the retry's fetch. */
+  #pendingWait: number | undefined;
 
   constructor(
     base: typeof fetch,
     private readonly limits: { timeoutMs: number; maxRetries: number },
   ) {
     this.fetch = async (input, init) => {
+      let signal = init?.signal ?? undefined;
+      const wait = this.#pendingWait;
+      this.#pendingWait = undefined;
+      if (wait !== undefined) {
+        // The wait the server asked for before this retry, done here rather than by the SDK (whose
+        // timer ignores a kill): a kill ends it at once, leaving no timer behind.
+        await abortableDelay(wait, this.#signal);
+        // The SDK's per-try timeout started before the wait: the try gets a whole one after it.
+        signal = AbortSignal.any([this.#signal, AbortSignal.timeout(limits.timeoutMs)]);
+      }
       this.#tries++;
       const tries = limits.maxRetries + 1;
       if (this.#tries > 1) {
@@ -36,11 +50,11 @@ export class RequestWatch {
         );
       }, every);
       try {
-        const response = await base(input, init);
+        const response = await base(input, signal === undefined ? init : { ...init, signal });
         this.#lastFailure = `status ${response.status}`;
         return response.ok || response.body === null ? response : this.#noticeRetry(response);
       } catch (error) {
-        this.#lastFailure = init?.signal?.aborted
+        this.#lastFailure = signal?.aborted
           ? `no reply within ${formatDuration(limits.timeoutMs)}`
           : `a connection error (${errorMessage(error)})`;
         throw error;
@@ -73,16 +87,24 @@ export class RequestWatch {
         await reader.cancel(reason);
       },
     });
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    // The SDK is told to retry at once; the wait is done in the next fetch, where a kill ends it.
+    const headers = new Headers(response.headers);
+    if (wait !== undefined) {
+      this.#pendingWait = wait;
+      headers.delete("retry-after");
+      headers.set("retry-after-ms", "1");
+    }
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
   }
 
-  /** Starts watching one request (with its retries); its notes go to `note`. */
-  begin(note: (message: string) => void): void {
+  /**
+   * Starts watching one request (with its retries); its notes go to `note`, and `signal` (the
+   * request's own, given to the SDK) ends a wait before a retry.
+   */
+  begin(note: (message: string) => void, signal: AbortSignal): void {
     this.#note = note;
+    this.#signal = signal;
+    this.#pendingWait = undefined;
     this.#tries = 0;
     this.#lastFailure = undefined;
   }
@@ -115,4 +137,23 @@ function retryAfter(headers: Headers): number | undefined {
         ? Number.NaN
         : Date.parse(value) - Date.now();
   return wait > 0 ? wait : undefined;
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts (clearing its timer). */
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(abortReason(signal));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(abortReason(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }

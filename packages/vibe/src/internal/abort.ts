@@ -14,8 +14,8 @@ export function throwIfAborted(signal: AbortSignal): void {
 
 /**
  * `promise`, or the signal's reason as soon as the signal aborts, whichever comes first; a later
- * rejection of `promise` is ignored. For a model SDK's request, whose wait before a retry (a
- * server's `retry-after`) the signal does not cut short.
+ * rejection of `promise` is ignored. For a model SDK's request, whose own backoff before a retry
+ * the signal does not cut short.
  */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
