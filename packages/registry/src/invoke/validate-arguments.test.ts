@@ -3,6 +3,7 @@ import { z } from "zod";
 import { exportTools } from "../export/provider-formats.js";
 import { strictCall } from "../testing/strict-calls.js";
 import { defineTool, type InputSchema, type Tool } from "../tool/define-tool.js";
+import { unknownNestedKeys } from "./unknown-keys.js";
 import { validateArguments } from "./validate-arguments.js";
 
 function tool<S extends InputSchema>(name: string, input: S): Tool<S> {
@@ -238,5 +239,64 @@ describe("validation of a union argument", () => {
 
   it("says a problem every form shares once", () => {
     expect(messageOf({ target: null })).toContain("- target: expected object, received null\n");
+  });
+});
+
+describe("unknown names inside an argument", () => {
+  it("lists the first ten unknown names and counts the rest", () => {
+    const list = tool("list", z.object({ items: z.array(z.object({ label: z.string() })) }));
+    const items = Array.from({ length: 5000 }, () => ({ label: "a", lable: "b" }));
+    const outcome = validateArguments(list, { extra: 1, items });
+    const message = outcome.ok ? "(accepted)" : outcome.message;
+    expect(message).toContain("- unknown argument 'extra'\n");
+    expect(message).toContain("- unknown argument 'items[8].lable' (did you mean 'label'?)\n");
+    expect(message).not.toContain("items[9].lable");
+    expect(message).toContain("- and 4991 more unknown arguments\n");
+    expect(message.split("\n")).toHaveLength(13);
+  });
+
+  it("leaves a value with a .catch() fallback to its schema", () => {
+    const fallback = tool("fallback", z.object({ x: z.object({ a: z.number() }).catch({ a: 0 }) }));
+    const outcome = validateArguments(fallback, { x: { b: 1 } });
+    expect(outcome).toEqual({ ok: true, input: { x: { a: 0 } } });
+  });
+
+  it("parses each level of a recursive union once, not once per level above it", () => {
+    let parsed = 0;
+    const name = z.string().refine(() => {
+      parsed += 1;
+      return true;
+    });
+    const Node: z.ZodType = z.union([
+      z.object({
+        name,
+        get child() {
+          return Node.optional();
+        },
+      }),
+      z.string(),
+    ]);
+    let value: Record<string, unknown> = { name: "leaf" };
+    for (let level = 0; level < 200; level += 1) value = { name: `n${level}`, child: value };
+    expect(unknownNestedKeys(Node, value, "root")).toEqual([]);
+    // At most once per level of the 201 (old: each union level parsed the whole subtree again).
+    expect(parsed).toBeLessThanOrEqual(201);
+    value = { name: "top", child: value, chidl: 1 };
+    parsed = 0;
+    expect(unknownNestedKeys(Node, value, "root")).toEqual([
+      "unknown argument 'root.chidl' (did you mean 'child'?)",
+    ]);
+    expect(parsed).toBeLessThanOrEqual(202);
+  });
+
+  it("says a key belongs to another form than the one the value matched, not what it might mean", () => {
+    const pick = tool(
+      "pick",
+      z.object({ x: z.union([z.object({ a: z.number() }), z.object({ a: z.number(), b: z.number() })]) }),
+    );
+    const outcome = validateArguments(pick, { x: { a: 1, b: 2 } });
+    expect(outcome.ok ? "(accepted)" : outcome.message).toContain(
+      "- unknown argument 'x.b': its value matched form (1) { a } of 2, which does not take 'b'\n",
+    );
   });
 });

@@ -3,7 +3,7 @@ import type { Tool } from "../tool/define-tool.js";
 import { toolSignature } from "../export/tool-signature.js";
 import { closestName } from "./closest-name.js";
 import { nullMeansOmitted, withoutOmittedNulls } from "./omitted-nulls.js";
-import { unknownNestedKeys } from "./unknown-keys.js";
+import { listedUnknownNames, unknownNestedKeys } from "./unknown-keys.js";
 
 /** The validated arguments, or a message saying what was wrong, where, and what was expected. */
 export type ValidationOutcome =
@@ -82,21 +82,22 @@ export function validateArguments(tool: Tool, raw: unknown): ValidationOutcome {
     }
     const shape = tool.input.shape as Record<string, z.ZodType>;
     const known = Object.keys(shape);
-    const problems: string[] = [];
+    const unknown: string[] = [];
     const cleaned: Record<string, unknown> = {};
     for (const key of Object.keys(args)) {
       const field = shape[key];
       const value = args[key];
       if (!Object.hasOwn(shape, key) || field === undefined) {
         const guess = closestName(key, known);
-        problems.push(`unknown argument '${key}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
+        unknown.push(`unknown argument '${key}'${guess ? ` (did you mean '${guess}'?)` : ""}`);
         continue;
       }
       // OpenAI strict mode sends `null` for every optional field the model leaves out, at any depth.
       if (value === null && nullMeansOmitted(field)) continue;
       cleaned[key] = withoutOmittedNulls(field, value);
-      problems.push(...unknownNestedKeys(field, cleaned[key], key));
+      unknown.push(...unknownNestedKeys(field, cleaned[key], key));
     }
+    const problems = listedUnknownNames(unknown);
     const parsed = tool.input.safeParse(cleaned);
     if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => formatIssue(issue, cleaned)));
     if (problems.length > 0) return fail(tool, problems.map((problem) => `- ${problem}`).join("\n"));

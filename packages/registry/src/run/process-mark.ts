@@ -92,8 +92,8 @@ export interface MarkLook {
  * One look through /proc for the processes carrying mark `value`. Each environment is read once;
  * one that holds the mark is read again between two readings of the process's start time, which
  * must agree: a process that ended and whose id was given to another meanwhile is not taken for
- * either. The start time is read for nothing else but an empty environment. A kernel thread is passed by,
- * and so is a zombie (`<pid>:<start>`) in `zombies`, those met by earlier looks: one met first
+ * either. The start time is read for nothing else but an empty or unreadable environment. A
+ * kernel thread is passed by, and so is a zombie (`<pid>:<start>`) in `zombies`, those met by earlier looks: one met first
  * makes the look unsettled (it may have forked right before it died) and is added.
  */
 export function lookForMark(value: string, zombies: Set<string> = new Set()): MarkLook {
@@ -105,18 +105,16 @@ export function lookForMark(value: string, zombies: Set<string> = new Set()): Ma
     // that one reading. Only an empty environment, or one with the mark, needs the start time.
     const first = environmentOf(pid);
     if (first === "denied") continue;
-    if (first === "gone") {
-      unsettled = true; // Gone since the listing.
-      continue;
-    }
-    if (first.text !== "") {
+    if (first !== "gone" && first.text !== "") {
       if (variableIn(first.text, processMarkVariable) !== value) continue;
       const carrier = carrierIdentity(pid, value);
       if (carrier === "unsettled") unsettled = true;
-      else if (carrier !== undefined) found.push(carrier);
+      else found.push(carrier);
       continue;
     }
-    // Empty: a kernel thread (kthreadd, 2, and its children), a zombie, or an exec under way.
+    // Empty or unreadable (some kernels refuse with ESRCH the environment of a kernel thread or a
+    // zombie): a kernel thread (kthreadd, 2, and its children), a zombie, or an exec under way.
+    // Only a process whose start time cannot be read either is gone since the listing.
     const stat = processStat(pid);
     if (stat === undefined) unsettled = true;
     else if (pid === 2 || stat.ppid === 2) continue;
@@ -136,20 +134,26 @@ export function lookForMark(value: string, zombies: Set<string> = new Set()): Ma
 /**
  * The identity of `pid`, which was seen carrying mark `value`: its environment read again between
  * two readings of its start time, which must agree, so a process that ended and whose id went to
- * another is taken for neither; undefined when it no longer carries the mark, or "unsettled" when
- * it cannot be judged (gone, dead, or in the middle of an exec).
+ * another is taken for neither; "unsettled" when it cannot be judged (gone, dead, in the middle
+ * of an exec, or no longer carrying the mark: maybe another process now has its id).
  */
-function carrierIdentity(pid: number, value: string): ProcessIdentity | "unsettled" | undefined {
+function carrierIdentity(pid: number, value: string): ProcessIdentity | "unsettled" {
   const before = processStat(pid);
   // Gone, or died right after it was seen (it may have forked first): another look must follow.
   if (before === undefined || before.state === "Z") return "unsettled";
   const environment = environmentOf(pid);
   const after = processStat(pid);
-  if (environment === "denied") return undefined;
-  if (environment === "gone" || environment.text === "" || after?.start !== before.start) return "unsettled";
-  return variableIn(environment.text, processMarkVariable) === value
-    ? { pid, start: before.start }
-    : undefined;
+  // Anything but the mark again and the same start time: the carrier may have ended (its id maybe
+  // given to another process between the two readings) after it forked; another look must follow.
+  if (
+    environment === "denied" ||
+    environment === "gone" ||
+    after?.start !== before.start ||
+    variableIn(environment.text, processMarkVariable) !== value
+  ) {
+    return "unsettled";
+  }
+  return { pid, start: before.start };
 }
 
 // The reaper: `read` returns when the pipe from this thread ends, which happens when the thread or
