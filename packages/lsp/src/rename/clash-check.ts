@@ -1,3 +1,4 @@
+import { ToolsError } from "@tools/registry";
 import { ledgerMessage } from "../diagnostics/ledger-message.js";
 import { extname } from "node:path";
 import type {
@@ -259,7 +260,9 @@ async function findCaptures(
           left(),
           question.signal,
         )
-        .catch(() => undefined);
+        // An error answer is the server saying nothing is there (gopls, at a doc comment it
+        // renamed: "no identifier found"): it means no symbol. Only no answer is unchecked.
+        .catch((error: unknown) => (isErrorAnswer(error) ? null : undefined));
       return { file, edit, definition };
     }),
   );
@@ -395,6 +398,11 @@ function isError(diagnostic: Diagnostic): boolean {
 /** An error's key as the ledger has it (pyright's varying inferred types left out), its message mapped. */
 function keyOf(diagnostic: Diagnostic, message: (text: string) => string): string {
   return `${codeText(diagnostic)}\u0000${message(ledgerMessage(diagnostic))}`;
+}
+
+/** Whether a request failed with the server's error answer (not its bound, a crash or a cancel). */
+function isErrorAnswer(error: unknown): boolean {
+  return error instanceof ToolsError && error.code === "LSP_REQUEST_FAILED";
 }
 
 function firstLocation(
