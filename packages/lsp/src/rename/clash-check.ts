@@ -9,7 +9,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
-import { codeText, formatDiagnostic } from "../format/diagnostics.js";
+import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
 import { someOf } from "../format/some-of.js";
 import { wholeName } from "../positions/identifier-chars.js";
 import { languageIdFor } from "../servers/server-table.js";
@@ -304,9 +304,11 @@ async function newErrors(
   const { client, supervisor } = question;
   const name = wholeName(question.oldName);
   const global = new RegExp(name.source, "gu");
+  const newName = wholeName(question.newName);
   // One note per kind, however many files (a rename across hundreds of files meets the bound).
   const unread: string[] = [];
   const late: string[] = [];
+  const unrelated: string[] = [];
   const lines = await Promise.all(
     sent.map(async (file) => {
       const before = question.before.get(file.path);
@@ -333,12 +335,25 @@ async function newErrors(
           earlier.splice(same, 1);
           return [];
         }
-        const line = file.text.lineText(diagnostic.range.start.line, true).trim();
         const shown = formatDiagnostic(
           supervisor.display(file.path),
           diagnostic,
           supervisor.workingDirectory,
         );
+        // Neither at an edited place nor naming the old or the new name: an error elsewhere
+        // whose wording the rename changed (TypeScript's "Cannot find name 'totl'. Did you mean
+        // 'total'?" loses its suggestion when 'total' is renamed), not a clash.
+        const message = messageText(diagnostic);
+        if (
+          file.text.editOf(diagnostic.range.start) < 0 &&
+          file.text.editOf(diagnostic.range.end) < 0 &&
+          !name.test(message) &&
+          !newName.test(message)
+        ) {
+          unrelated.push(shown);
+          return [];
+        }
+        const line = file.text.lineText(diagnostic.range.start.line, true).trim();
         return [`${shown} — the line would read: ${line}`];
       });
     }),
@@ -348,6 +363,10 @@ async function newErrors(
   if (late.length > 0)
     unchecked.push(
       `the diagnostics with the edit of ${someOf(late, 3)} did not come within the check's bound`,
+    );
+  if (unrelated.length > 0)
+    unchecked.push(
+      `${unrelated.length === 1 ? "a new error" : `${unrelated.length} new errors`} naming neither '${question.oldName}' nor '${question.newName}', away from the edited places, ${unrelated.length === 1 ? "was" : "were"} not counted as a clash (${someOf(unrelated, 2)})`,
     );
   return lines.flat();
 }
