@@ -8,6 +8,7 @@ import type {
 import { LspError } from "../errors/lsp-error.js";
 import { formatLocation, inExistingFiles, LineReader } from "../format/locations.js";
 import { isInside } from "../servers/find-root.js";
+import { wholeName } from "../positions/identifier-chars.js";
 import { canonicalPath, linkOf, throughLink } from "../files/canonical-path.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
@@ -247,7 +248,11 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   const rows = items.map(({ symbol, file, range }) => {
     const where =
       range && file
-        ? formatLocation({ file, range }, display, reader)
+        ? formatLocation(
+            { file, range: atName(range, symbol.name, reader.line(file, range.start.line)) },
+            display,
+            reader,
+          )
         : file
           ? display(file)
           : symbol.location.uri;
@@ -389,6 +394,19 @@ export function rankWorkspaceSymbols(
     outside: beyond.length,
     dropped,
   };
+}
+
+/**
+ * `range` starting at the symbol's name when its first line holds the name as a whole word at
+ * or after the range's start: typescript-language-server gives a declaration's whole span
+ * (`export class Square …` from column 1), where the other servers give the name.
+ */
+function atName(range: Range, name: string, line: string): Range {
+  const pattern = new RegExp(wholeName(name).source, "gu");
+  pattern.lastIndex = range.start.character;
+  const found = pattern.exec(line);
+  if (!found || found.index === range.start.character) return range;
+  return { ...range, start: { line: range.start.line, character: found.index } };
 }
 
 function pathOfUri(uri: string, supervisor: ActionContext["supervisor"]): string | undefined {
