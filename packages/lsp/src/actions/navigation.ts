@@ -15,6 +15,7 @@ import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
 import type { ResolvedPosition } from "../positions/resolve-position.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
+import { linkOf, throughLink } from "../files/canonical-path.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -59,7 +60,12 @@ export async function navigate(
     const late = await awaitAnalysed(client, reindexed, context.supervisor, context.bound);
     if (late) notes.push(late);
   }
-  const pathOf = (target: string) => context.supervisor.pathOf(target);
+  // The file asked through a symlinked folder: a server answering with real paths (clangd)
+  // is shown through the link too, as the file was asked.
+  const link = linkOf(file);
+  const pathOf = link
+    ? (target: string) => throughLink(context.supervisor.pathOf(target), [link])
+    : (target: string) => context.supervisor.pathOf(target);
   const inText = (line: number, character: number) => code(line)[character] === " ";
   /** Set when a references answer was only the string literal asked at (see below). */
   let onlyItself = false;

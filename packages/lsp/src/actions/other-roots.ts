@@ -5,6 +5,7 @@ import {
   mentionsElsewhere,
   type MentionsElsewhere,
 } from "../rename/mentions-elsewhere.js";
+import { canonicalPath } from "../files/canonical-path.js";
 import { isInside } from "../servers/find-root.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 
@@ -68,7 +69,11 @@ export async function otherRootsNote(
         // walked from their own folders (one that a run works in has a server started). What
         // this leaves out: nested roots no server was started for.
         enter:
-          start === supervisor.workingDirectory ? (folder) => !isInside(client.root, folder) : () => true,
+          start === supervisor.workingDirectory
+            ? // The root's real folder too, when the root was reached through a symlink.
+              (folder) =>
+                !isInside(client.root, folder) && !isInside(canonicalPath(client.root), canonicalPath(folder))
+            : () => true,
         ...(options.signal ? { signal: options.signal } : {}),
       },
     );

@@ -8,9 +8,10 @@ import type {
 import { LspError } from "../errors/lsp-error.js";
 import { formatLocation, inExistingFiles, LineReader } from "../format/locations.js";
 import { isInside } from "../servers/find-root.js";
+import { wholeName } from "../positions/identifier-chars.js";
+import { canonicalPath, linkOf, throughLink } from "../files/canonical-path.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import type { LanguageClient } from "../client/language-client.js";
-import { serverKey } from "../supervisor/supervisor.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { analysisWatchMs, awaitAnalysis } from "./analysed-documents.js";
 import { endSearch, prepareSymbolSearch, reopenOutdated } from "./cross-file-search.js";
@@ -221,22 +222,23 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   const caveats =
     (failures.length > 0 ? `\n(no answer from ${failures.join("; ")})` : "") +
     [...unindexed, ...reopened].map((note) => (note ? `\n(${note})` : "")).join("");
+  // A root reached through a symlinked folder: a server answering with real paths (clangd) is
+  // shown through the link, as the root was reached.
+  const links = clients.flatMap((client) => linkOf(client.root) ?? []);
+  const pathOf = (uri: string): string | undefined => {
+    const path = pathOfUri(uri, supervisor);
+    return path === undefined || links.length === 0 ? path : throughLink(path, links);
+  };
   // clangd keeps the symbols of a file closed on it after the file is deleted.
-  const { present, gone } = inExistingFiles(
-    distinctSymbols(found, (uri) => pathOfUri(uri, supervisor)),
-    (symbol) => pathOfUri(symbol.location.uri, supervisor),
+  const { present, gone } = inExistingFiles(distinctSymbols(found, pathOf), (symbol) =>
+    pathOf(symbol.location.uri),
   );
   const goneNote =
     gone > 0
       ? `\n(${gone} in files that no longer exist left out: the server's index is older than the disk)`
       : "";
   if (present.length === 0) return `no workspace symbols match '${input.query}'${goneNote}${caveats}${scope}`;
-  const located = rankWorkspaceSymbols(
-    present,
-    input.query!,
-    (uri) => pathOfUri(uri, supervisor),
-    supervisor.workingDirectory,
-  );
+  const located = rankWorkspaceSymbols(present, input.query!, pathOf, supervisor.workingDirectory);
   if (located.symbols.length === 0) {
     return `no workspace symbols match '${input.query}' (${located.dropped} loose matches outside the working directory not listed)${goneNote}${caveats}${scope}`;
   }
@@ -246,7 +248,11 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
   const rows = items.map(({ symbol, file, range }) => {
     const where =
       range && file
-        ? formatLocation({ file, range }, display, reader)
+        ? formatLocation(
+            { file, range: atName(range, symbol.name, reader.line(file, range.start.line)) },
+            display,
+            reader,
+          )
         : file
           ? display(file)
           : symbol.location.uri;
@@ -286,13 +292,19 @@ function unindexedNote(
  */
 function searchScope(clients: readonly LanguageClient[], context: ActionContext): string {
   const { supervisor } = context;
-  const asked = new Set(clients.map(serverKey));
+  // A root reached through a symlink is its real folder's too.
+  const asked = new Set(
+    clients.map((client) => `${client.spec.language}\u0000${canonicalPath(client.root)}`),
+  );
   // A module of a workspace is searched by the workspace's server.
   const notAsked = [
     ...new Set(
       supervisor
         .projectRoots()
-        .roots.filter(({ spec, root, workspace }) => !asked.has(`${spec.language}\u0000${workspace ?? root}`))
+        .roots.filter(
+          ({ spec, root, workspace }) =>
+            !asked.has(`${spec.language}\u0000${canonicalPath(workspace ?? root)}`),
+        )
         .map(({ spec, root, workspace }) => `${spec.language} (${supervisor.display(workspace ?? root)})`),
     ),
   ];
@@ -382,6 +394,19 @@ export function rankWorkspaceSymbols(
     outside: beyond.length,
     dropped,
   };
+}
+
+/**
+ * `range` starting at the symbol's name when its first line holds the name as a whole word at
+ * or after the range's start: typescript-language-server gives a declaration's whole span
+ * (`export class Square …` from column 1), where the other servers give the name.
+ */
+function atName(range: Range, name: string, line: string): Range {
+  const pattern = new RegExp(wholeName(name).source, "gu");
+  pattern.lastIndex = range.start.character;
+  const found = pattern.exec(line);
+  if (!found || found.index === range.start.character) return range;
+  return { ...range, start: { line: range.start.line, character: found.index } };
 }
 
 function pathOfUri(uri: string, supervisor: ActionContext["supervisor"]): string | undefined {

@@ -33,7 +33,7 @@ import {
   type ServerRequestState,
 } from "./server-requests.js";
 import { SearchHolds } from "./search-holds.js";
-import { mergeFileEvents } from "./merge-file-events.js";
+import { heldWith, mergeFileEvents } from "./merge-file-events.js";
 import { WatchedFolders, type FileEvent } from "./watched-folders.js";
 
 /** Where a server is in its life. */
@@ -623,8 +623,9 @@ export class LanguageClient {
     if ((!this.watched.pending && this.heldBack.length === 0) || this.state !== "running") return false;
     // Held back last time and changed again since: one event per path.
     const taken = mergeFileEvents([...this.heldBack.splice(0), ...this.watched.take()]);
-    const events = except ? taken.filter((event) => !except.has(event.path)) : taken;
-    if (except) this.heldBack.push(...taken.filter((event) => except.has(event.path)));
+    const held = except && heldWith(except, this.watched.links);
+    const events = held ? taken.filter((event) => !held(event.path)) : taken;
+    if (held) this.heldBack.push(...taken.filter((event) => held(event.path)));
     let relevant = false;
     let included = false;
     const changes: { uri: string; type: number }[] = [];
@@ -676,16 +677,21 @@ export class LanguageClient {
 
   /**
    * The files under the root as the folder watch knows them (the first walk awaited, the events
-   * already queued read and taken, those of `heldBack` kept for a later flush), and whether that
-   * covers the whole root.
+   * already queued read and taken, those of `heldBack` kept for a later flush), which of them are
+   * symlinks, and whether that covers the whole root.
    */
   async rootFiles(
     heldBack?: ReadonlySet<string>,
-  ): Promise<{ files: ReadonlySet<string>; complete: boolean }> {
+  ): Promise<{ files: ReadonlySet<string>; links: ReadonlySet<string>; complete: boolean }> {
     await this.watched.ready;
     await settleDiskEvents();
     await this.flushFileChanges(heldBack);
-    return { files: this.watched.files, complete: this.watched.complete };
+    return { files: this.watched.files, links: this.watched.links, complete: this.watched.complete };
+  }
+
+  /** The files under the root that are symlinks, as the folder watch last saw (see {@link rootFiles}). */
+  rootLinks(): ReadonlySet<string> {
+    return this.watched.links;
   }
 
   /**

@@ -1,6 +1,9 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { FileChangeType } from "vscode-languageserver-protocol";
 import { describe, expect, it } from "vitest";
-import { mergeFileEvents } from "./merge-file-events.js";
+import { tempTree } from "../test-support/fixtures.js";
+import { heldWith, mergeFileEvents } from "./merge-file-events.js";
 
 const { Created, Changed, Deleted } = FileChangeType;
 const merged = (...types: FileChangeType[]) =>
@@ -27,5 +30,21 @@ describe("mergeFileEvents", () => {
       { path: "/w/b.go", type: Changed },
       { path: "/w/a.go", type: Created },
     ]);
+  });
+});
+
+describe("heldWith", () => {
+  it("holds back a symlink's events with the file it points to", () => {
+    const tree = tempTree("held-with", { "lib.ts": "export {};\n", "other.ts": "export {};\n" });
+    try {
+      const [lib, alias, other] = ["lib.ts", "alias.ts", "other.ts"].map((name) => join(tree.dir, name));
+      symlinkSync(lib!, alias!);
+      const held = heldWith(new Set([lib!]), new Set([alias!]));
+      expect([lib, alias, other].map((path) => held(path!))).toEqual([true, true, false]);
+      // Held back for the link: the file it points to is not.
+      expect(heldWith(new Set([alias!]), new Set([alias!]))(lib!)).toBe(false);
+    } finally {
+      tree.remove();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { FileChangeType } from "vscode-languageserver-protocol";
+import { canonicalPath } from "../files/canonical-path.js";
 import type { FileEvent } from "./watched-folders.js";
 
 /**
@@ -23,4 +24,14 @@ function combine(earlier: FileChangeType, later: FileChangeType): FileChangeType
   if (later === FileChangeType.Deleted) return later;
   if (earlier === FileChangeType.Deleted) return FileChangeType.Changed; // deleted, then there again
   return earlier; // created or changed, then changed (or created again): as first told
+}
+
+/**
+ * Whether a flush holding back the events of `except` holds back a path's: a file of it, or one
+ * of `links` (the root's symlinks) pointing to one (the link's change is that file's, told with it).
+ */
+export function heldWith(except: ReadonlySet<string>, links: ReadonlySet<string>): (path: string) => boolean {
+  if (links.size === 0 || except.size === 0) return (path) => except.has(path);
+  const reals = new Set([...except].map((path) => canonicalPath(path)));
+  return (path) => except.has(path) || (links.has(path) && reals.has(canonicalPath(path)));
 }

@@ -52,6 +52,21 @@ describe("WatchedFolders", () => {
     expect(watched.pending).toBe(false);
   });
 
+  it("tells a change of a file to the symlinks pointing to it, and knows them as links", async () => {
+    const { dir, watched, until } = await watchTree({ "lib.ts": "export {};\n", "use.ts": "export {};\n" });
+    symlinkSync(join(dir, "lib.ts"), join(dir, "alias.ts"));
+    await until([{ path: "alias.ts", type: FileChangeType.Created }]);
+    expect([...watched.links]).toEqual([join(dir, "alias.ts")]);
+    writeFileSync(join(dir, "lib.ts"), "export const x = 1;\n");
+    await until([
+      { path: "alias.ts", type: FileChangeType.Changed },
+      { path: "lib.ts", type: FileChangeType.Changed },
+    ]);
+    rmSync(join(dir, "alias.ts"));
+    await until([{ path: "alias.ts", type: FileChangeType.Deleted }]);
+    expect(watched.links.size).toBe(0);
+  });
+
   it("watches a folder created later and reports the files in it; a removed folder's files are deleted", async () => {
     const { dir, until } = await watchTree({ "go.mod": "module m\n", "old/x.go": "package old\n" });
     mkdirSync(join(dir, "pkg", "inner"), { recursive: true });

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, statSync, watch, type Dirent, type FSWatcher } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { FileChangeType } from "vscode-languageserver-protocol";
+import { canonicalPath } from "../files/canonical-path.js";
 
 /** A file created, changed or deleted on disk since the last {@link WatchedFolders.take}. */
 export interface FileEvent {
@@ -100,6 +101,8 @@ export class WatchedFolders {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Files seen in watched folders (to tell a created file from a changed one). */
   private readonly known = new Set<string>();
+  /** The known files that are symlinks (a file imported by a link's own name: see `links`). */
+  private readonly linked = new Set<string>();
   /** Paths an event named since the last take. */
   private readonly touched = new Set<string>();
   /** Each watched folder's modification time (ms) when its entries were last read. */
@@ -139,6 +142,15 @@ export class WatchedFolders {
     return this.known;
   }
 
+  /**
+   * The files among {@link files} that are symlinks (to a file, or to anything but a folder of
+   * the first walk), as of the last take: a module imported by a link's own name is the file
+   * the link points to.
+   */
+  get links(): ReadonlySet<string> {
+    return this.linked;
+  }
+
   /** True when events wait to be taken, or the root is gone (each take looks for it again). */
   get pending(): boolean {
     return this.touched.size > 0 || this.rootInQuestion;
@@ -160,7 +172,9 @@ export class WatchedFolders {
     for (const path of paths) {
       let isFolder: boolean | undefined;
       try {
-        isFolder = lstatSync(path).isDirectory();
+        const stats = lstatSync(path);
+        isFolder = stats.isDirectory();
+        if (!isFolder) this.noteLink(path, stats.isSymbolicLink());
       } catch {
         isFolder = undefined;
       }
@@ -173,12 +187,41 @@ export class WatchedFolders {
         events.push({ path, type: this.known.has(path) ? FileChangeType.Changed : FileChangeType.Created });
         this.known.add(path);
       } else {
+        this.linked.delete(path);
         if (this.known.delete(path)) events.push({ path, type: FileChangeType.Deleted });
         this.remove(path, events);
       }
     }
-    if (burst) return this.sweep(events);
-    return events;
+    return this.withLinks(burst ? this.sweep(events) : events);
+  }
+
+  /**
+   * `events` and, for each file changed, created or deleted that symlinks of {@link links}
+   * point to, a change of each link (a deletion when it was deleted): the link's text is the
+   * file's, and a server that read the file by the link's name (a module imported as `./alias`)
+   * keeps the old text until told. One event per path.
+   */
+  private withLinks(events: FileEvent[]): FileEvent[] {
+    if (this.linked.size === 0 || events.length === 0) return events;
+    const byReal = new Map<string, string[]>();
+    for (const link of this.linked) {
+      const real = canonicalPath(link);
+      if (real === link) continue;
+      const list = byReal.get(real);
+      if (list) list.push(link);
+      else byReal.set(real, [link]);
+    }
+    if (byReal.size === 0) return events;
+    const named = new Set(events.map((event) => event.path));
+    const added: FileEvent[] = [];
+    for (const { path, type } of events) {
+      for (const link of byReal.get(canonicalPath(path)) ?? []) {
+        if (link === path || named.has(link)) continue;
+        named.add(link);
+        added.push({ path: link, type: type === FileChangeType.Deleted ? type : FileChangeType.Changed });
+      }
+    }
+    return added.length === 0 ? events : [...events, ...added];
   }
 
   /**
@@ -206,15 +249,19 @@ export class WatchedFolders {
         const path = join(folder, entry.name);
         if (entry.isDirectory()) {
           if (!this.watchers.has(path)) this.add(path, found);
-        } else if (!this.known.has(path)) {
-          this.known.add(path);
-          found.push({ path, type: FileChangeType.Created });
+        } else {
+          this.noteLink(path, entry.isSymbolicLink());
+          if (!this.known.has(path)) {
+            this.known.add(path);
+            found.push({ path, type: FileChangeType.Created });
+          }
         }
         present.add(path);
       }
       for (const path of children.get(folder) ?? []) {
         if (present.has(path)) continue;
         this.known.delete(path);
+        this.linked.delete(path);
         found.push({ path, type: FileChangeType.Deleted });
       }
     }
@@ -267,6 +314,7 @@ export class WatchedFolders {
     this.watchers.clear();
     this.folderTimes.clear();
     this.known.clear();
+    this.linked.clear();
     this.touched.clear();
   }
 
@@ -331,11 +379,20 @@ export class WatchedFolders {
         // watched. The other folders are (a project reached through a link is walked by its
         // real folder, when that lies in the root too).
         this.linkSkipped = true;
-      } else if (!this.known.has(path)) {
-        this.known.add(path);
-        created?.push({ path, type: FileChangeType.Created });
+      } else {
+        this.noteLink(path, entry.isSymbolicLink());
+        if (!this.known.has(path)) {
+          this.known.add(path);
+          created?.push({ path, type: FileChangeType.Created });
+        }
       }
     }
+  }
+
+  /** Records whether the file at `path` is a symlink (see {@link links}). */
+  private noteLink(path: string, isLink: boolean): void {
+    if (isLink) this.linked.add(path);
+    else this.linked.delete(path);
   }
 
   /** Every file of a watched folder as `changed` (or `created`, when new). */
@@ -343,6 +400,7 @@ export class WatchedFolders {
     for (const entry of entriesOf(folder)) {
       if (entry.isDirectory()) continue;
       const path = join(folder, entry.name);
+      this.noteLink(path, entry.isSymbolicLink());
       events.push({ path, type: this.known.has(path) ? FileChangeType.Changed : FileChangeType.Created });
       this.known.add(path);
     }
@@ -361,6 +419,7 @@ export class WatchedFolders {
     for (const path of this.known) {
       if (path.startsWith(prefix)) {
         this.known.delete(path);
+        this.linked.delete(path);
         deleted.push({ path, type: FileChangeType.Deleted });
       }
     }

@@ -16,7 +16,7 @@ import {
 } from "./diagnostics-ledger.js";
 import { canonicalPath } from "../files/canonical-path.js";
 import { FileKeyedSet } from "../files/file-keyed.js";
-import { dependantsOf, importTest } from "./importers.js";
+import { aliasesOf, dependantsOf, importTest } from "./importers.js";
 import { checkedText } from "./look-lines.js";
 import { namesTouched } from "./touched-names.js";
 import { linkedSignal, untilAborted, withBound } from "./with-bound.js";
@@ -433,9 +433,11 @@ function readsOnItsOwn(supervisor: LspSupervisor, client: LanguageClient, writte
   switch (client.spec.readsFromDisk) {
     case "files-not-open": {
       if (!client.isOpen(supervisor.uriOf(written))) return true;
-      // Written through a symlinked file: what imports the file it points to is read from disk.
+      // Written through a symlinked file: what imports the file it points to is read from disk;
+      // so is what imports it by the name of a symlink to it (`./alias`) not open there.
       const real = canonicalPath(written);
-      return basename(real) !== basename(written) && !client.isOpen(supervisor.uriOf(real));
+      if (basename(real) !== basename(written) && !client.isOpen(supervisor.uriOf(real))) return true;
+      return aliasesOf(client.rootLinks(), written).some((alias) => !client.isOpen(supervisor.uriOf(alias)));
     }
     case "included-files":
       return (client.spec.includedExtensions ?? []).includes(extname(written).toLowerCase());

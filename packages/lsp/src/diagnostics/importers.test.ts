@@ -53,6 +53,17 @@ describe("importTest", () => {
     expect(imports("from pkg import éमान\n", "/w/main.py")).toBe(false);
   });
 
+  it("a file imported by the name of a symlink to it (an alias)", () => {
+    expect(
+      importTest("typescript", "/w/src/lib.ts", ["/w/src/alias.ts"])!('import "./alias";', "/w/src/a.ts"),
+    ).toBe(true);
+    expect(importTest("typescript", "/w/src/lib.ts")!('import "./alias";', "/w/src/a.ts")).toBe(false);
+    expect(
+      importTest("python", "/w/pkg/geometry.py", ["/w/pkg/shapes.py"])!("import pkg.shapes\n", "/w/m.py"),
+    ).toBe(true);
+    expect(importTest("c", "/w/api.h", ["/w/compat.h"])!('#include "compat.h"\n', "/w/m.c")).toBe(true);
+  });
+
   it("C: quoted and angled includes naming the header", () => {
     const includes = importTest("c", "/w/include/api.h")!;
     expect(includes('#include "api.h"\n', "/w/main.c")).toBe(true);
@@ -80,7 +91,8 @@ function rootView(texts: Record<string, string>, language?: { language: "c"; inc
           command: "tsls",
           args: [],
         },
-    rootFiles: () => Promise.resolve({ files: new Set(files.keys()), complete: true }),
+    rootFiles: () =>
+      Promise.resolve({ files: new Set(files.keys()), links: new Set<string>(), complete: true }),
     rootText: (path) => {
       reads.push(path);
       return files.get(path);

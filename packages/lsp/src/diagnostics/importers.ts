@@ -20,10 +20,15 @@ function modulePath(path: string): string {
  * module specifier that `lead` (a regular expression's source) comes right before: a relative
  * one that resolves to it, or a path-like one whose last part is its name (see {@link importTest}).
  * The written file is known by its real path too: a specifier through a symlinked folder, or
- * naming the file a symlinked written file points to, names it.
+ * naming the file a symlinked written file points to, names it; and by `aliases`, the symlinks
+ * pointing to it (see {@link aliasesOf}).
  */
-function moduleTest(written: string, lead: string): (text: string, importer: string) => boolean {
-  const spellings = [...new Set([written, canonicalPath(written)])];
+function moduleTest(
+  written: string,
+  lead: string,
+  aliases: readonly string[],
+): (text: string, importer: string) => boolean {
+  const spellings = [...new Set([written, canonicalPath(written), ...aliases])];
   const targets = new Set(spellings.map(modulePath));
   const nameOf = (path: string) => {
     const stem = basename(path, extname(path));
@@ -61,11 +66,13 @@ function moduleTest(written: string, lead: string): (text: string, importer: str
 export function passOnTest(
   spec: { readonly language: string; readonly includedExtensions?: readonly string[] },
   imported: string,
+  aliases: readonly string[] = [],
 ): ((text: string, importer: string) => boolean) | undefined {
   if (spec.language === "typescript")
     return moduleTest(
       imported,
       "\\bexport\\s+(?:type\\s+)?(?:\\*(?:\\s*as\\s+[\\w$]+)?|\\{[^}]*\\})\\s*from\\s*",
+      aliases,
     );
   if (spec.language === "c") {
     const headers = spec.includedExtensions ?? [];
@@ -85,17 +92,25 @@ export function passOnTest(
  *   `from pkg import mod` (a package's `__init__.py` by its folder's name).
  * - C and C++: `#include "…/name.h"` or `<…/name.h>` naming the written header.
  *
- * Undefined for other languages (gopls covers files not open itself).
+ * A file is imported by the name of each of `aliases` too (the symlinks pointing to it: see
+ * {@link aliasesOf}). Undefined for other languages (gopls covers files not open itself).
  */
 export function importTest(
   language: string,
   written: string,
+  aliases: readonly string[] = [],
 ): ((text: string, importer: string) => boolean) | undefined {
   if (language === "typescript")
-    return moduleTest(written, "(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)");
+    return moduleTest(written, "(?:from\\s*|import\\s*\\(\\s*|require\\s*\\(\\s*|import\\s+)", aliases);
   // A symlinked file is imported by its own name or by the name of the file it points to.
   const real = canonicalPath(written);
-  const tests = [written, ...(basename(real) === basename(written) ? [] : [real])].flatMap((path) => {
+  const names = new Set([basename(written)]);
+  const spellings = [written, real, ...aliases].filter((path) => {
+    if (names.has(basename(path))) return path === written;
+    names.add(basename(path));
+    return true;
+  });
+  const tests = spellings.flatMap((path) => {
     const test = nameTest(language, path);
     return test ? [test] : [];
   });
@@ -189,10 +204,12 @@ export async function dependantsOf(
   const links = written.flatMap((file) => linkOf(file) ?? []);
   let cut: string | undefined;
   let level = [...written];
+  if (written.length === 0) return { files: [] };
+  const rootLinks = (await client.rootFiles(options.heldBack)).links;
   for (let depth = 0; level.length > 0 && cut === undefined; depth++) {
     const next: string[] = [];
     for (const imported of level) {
-      const passesOn = passOnTest(client.spec, imported);
+      const passesOn = passOnTest(client.spec, imported, aliasesOf(rootLinks, imported));
       for (const found of await scanImporters(client, imported, options)) {
         const real = canonicalPath(found);
         if (seen.has(real)) continue;
@@ -244,28 +261,44 @@ function reachedAs(found: string, real: string, links: readonly Link[]): string 
   return through === real ? found : through;
 }
 
+/**
+ * The symlinks among `links` (the root's: see `rootFiles`) that point to `written`'s file,
+ * other than `written` itself: a module imported by a link's own name (`./alias` for a link
+ * `alias.ts` → `lib.ts`) is that file.
+ */
+export function aliasesOf(links: ReadonlySet<string>, written: string): string[] {
+  if (links.size === 0) return [];
+  const real = canonicalPath(written);
+  return [...links].filter((link) => link !== written && canonicalPath(link) === real).sort();
+}
+
 /** Every file of the root importing `written` (open or not), in path order; see {@link importersOf}. */
 async function scanImporters(
   client: ImporterSource,
   written: string,
   options: ScanOptions,
 ): Promise<string[]> {
-  const test = importTest(client.spec.language, written);
-  if (!test) return [];
   const readBudget = options.readBudget ?? readLimit;
   const root = await client.rootFiles(options.heldBack);
+  const aliases = aliasesOf(root.links, written);
+  const test = importTest(client.spec.language, written, aliases);
+  if (!test) return [];
   const known = found.get(client) ?? new Map<string, Scan>();
   found.set(client, known);
   // Known by its real path: written through a symlink or not, one file with one scan.
   const real = canonicalPath(written);
+  const same = new Set([written, real, ...aliases]);
   const ofLanguage = (file: string) =>
-    file !== written && file !== real && client.spec.extensions.includes(extname(file).toLowerCase());
+    !same.has(file) && client.spec.extensions.includes(extname(file).toLowerCase());
   const imports = (file: string) => {
     const text = client.rootText(file);
     return text !== undefined && test(text, file);
   };
   const mark = client.diskChangeMark();
-  const entry = known.get(real);
+  // Found under other names than now (a link made or removed since): every file is read again.
+  const names = aliases.join("\n");
+  const kept = known.get(real);
+  const entry = kept?.names === names ? kept : undefined;
   const changed = entry && client.diskChangesSince(entry.mark);
   let importers: Set<string>;
   let scanned: Set<string> | undefined;
@@ -309,7 +342,7 @@ async function scanImporters(
       if (imports(file)) importers.add(file);
     }
   }
-  known.set(real, { mark, importers, ...(complete ? {} : { scanned }) });
+  known.set(real, { mark, names, importers, ...(complete ? {} : { scanned }) });
   return [...importers].sort();
 }
 
@@ -323,6 +356,8 @@ export type ImporterSource = Pick<
 interface Scan {
   /** The disk-change mark they were found at. */
   readonly mark: number;
+  /** The written file's {@link aliasesOf} they were found for, one a line. */
+  readonly names: string;
   readonly importers: Set<string>;
   /** While the root was not read whole yet: the files read (see `readBudget`). */
   readonly scanned?: Set<string>;

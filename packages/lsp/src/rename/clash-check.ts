@@ -1,3 +1,4 @@
+import { ToolsError } from "@tools/registry";
 import { ledgerMessage } from "../diagnostics/ledger-message.js";
 import { extname } from "node:path";
 import type {
@@ -8,7 +9,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
-import { codeText, formatDiagnostic } from "../format/diagnostics.js";
+import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
 import { someOf } from "../format/some-of.js";
 import { wholeName } from "../positions/identifier-chars.js";
 import { languageIdFor } from "../servers/server-table.js";
@@ -259,7 +260,9 @@ async function findCaptures(
           left(),
           question.signal,
         )
-        .catch(() => undefined);
+        // An error answer is the server saying nothing is there (gopls, at a doc comment it
+        // renamed: "no identifier found"): it means no symbol. Only no answer is unchecked.
+        .catch((error: unknown) => (isErrorAnswer(error) ? null : undefined));
       return { file, edit, definition };
     }),
   );
@@ -301,9 +304,11 @@ async function newErrors(
   const { client, supervisor } = question;
   const name = wholeName(question.oldName);
   const global = new RegExp(name.source, "gu");
+  const newName = wholeName(question.newName);
   // One note per kind, however many files (a rename across hundreds of files meets the bound).
   const unread: string[] = [];
   const late: string[] = [];
+  const unrelated: string[] = [];
   const lines = await Promise.all(
     sent.map(async (file) => {
       const before = question.before.get(file.path);
@@ -330,12 +335,25 @@ async function newErrors(
           earlier.splice(same, 1);
           return [];
         }
-        const line = file.text.lineText(diagnostic.range.start.line, true).trim();
         const shown = formatDiagnostic(
           supervisor.display(file.path),
           diagnostic,
           supervisor.workingDirectory,
         );
+        // Neither at an edited place nor naming the old or the new name: an error elsewhere
+        // whose wording the rename changed (TypeScript's "Cannot find name 'totl'. Did you mean
+        // 'total'?" loses its suggestion when 'total' is renamed), not a clash.
+        const message = messageText(diagnostic);
+        if (
+          file.text.editOf(diagnostic.range.start) < 0 &&
+          file.text.editOf(diagnostic.range.end) < 0 &&
+          !name.test(message) &&
+          !newName.test(message)
+        ) {
+          unrelated.push(shown);
+          return [];
+        }
+        const line = file.text.lineText(diagnostic.range.start.line, true).trim();
         return [`${shown} — the line would read: ${line}`];
       });
     }),
@@ -345,6 +363,10 @@ async function newErrors(
   if (late.length > 0)
     unchecked.push(
       `the diagnostics with the edit of ${someOf(late, 3)} did not come within the check's bound`,
+    );
+  if (unrelated.length > 0)
+    unchecked.push(
+      `${unrelated.length === 1 ? "a new error" : `${unrelated.length} new errors`} naming neither '${question.oldName}' nor '${question.newName}', away from the edited places, ${unrelated.length === 1 ? "was" : "were"} not counted as a clash (${someOf(unrelated, 2)})`,
     );
   return lines.flat();
 }
@@ -395,6 +417,11 @@ function isError(diagnostic: Diagnostic): boolean {
 /** An error's key as the ledger has it (pyright's varying inferred types left out), its message mapped. */
 function keyOf(diagnostic: Diagnostic, message: (text: string) => string): string {
   return `${codeText(diagnostic)}\u0000${message(ledgerMessage(diagnostic))}`;
+}
+
+/** Whether a request failed with the server's error answer (not its bound, a crash or a cancel). */
+function isErrorAnswer(error: unknown): boolean {
+  return error instanceof ToolsError && error.code === "LSP_REQUEST_FAILED";
 }
 
 function firstLocation(

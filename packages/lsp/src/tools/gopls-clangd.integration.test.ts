@@ -198,6 +198,38 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   },
 );
 
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "lsp_rename of a Go type its doc comment names",
+  () => {
+    it("checks the rename whole: the doc comment gopls renames too is no use left unlooked", async () => {
+      const tree = tempTree("go-rename-doc", {
+        "go.mod": "module example.com/app\n\ngo 1.19\n",
+        "main.go":
+          "package main\n\n// Circle is a round shape.\ntype Circle struct{ Radius float64 }\n\nvar unit = Circle{Radius: 1}\n\nfunc main() { _ = unit }\n",
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspTool, lspRenameTool], approval: "auto" });
+      try {
+        const answer = resultText(
+          await registry.invoke(run, {
+            tool: "lsp_rename",
+            args: { file: "main.go", line: 4, symbol: "Circle", new_name: "Round" },
+          }),
+        );
+        expect(answer.split("\n")).toEqual([
+          "renamed 'Circle' to 'Round': 3 edits in 1 file",
+          "main.go: 3 edits",
+        ]);
+        expect(readFileSync(join(tree.dir, "main.go"), "utf8")).toContain("// Round is a round shape.");
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 serverSuite({
   command: "clangd",
   fixture: "c-project",

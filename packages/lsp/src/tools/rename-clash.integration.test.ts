@@ -75,6 +75,26 @@ describe.skipIf(!found && !ci)(
       );
     });
 
+    it("renames although an error elsewhere loses its suggestion of the old name (not a clash)", async () => {
+      // TypeScript's "Cannot find name 'computeTotl'. Did you mean 'computeTotal'?" (2552) is
+      // "Cannot find name 'computeTotl'." (2304) once computeTotal is renamed: no new name there.
+      write("src/total.ts", "export function computeTotal(xs: number[]): number {\n  return xs.length;\n}\n");
+      const use =
+        'import { computeTotal } from "./total.js";\nexport const t = computeTotal([1, 2]);\nexport const u = computeTotl([1]);\n';
+      write("src/typo.ts", use);
+      expect(await server.text({ action: "diagnostics", file: "src/typo.ts" })).toContain(
+        "Did you mean 'computeTotal'?",
+      );
+      const result = await rename("src/total.ts", 1, "computeTotal", "sumAll");
+      const answer = resultText(result);
+      expect(result.isError, answer).toBe(false);
+      expect(answer.split("\n").slice(0, 2)).toEqual([
+        "(not fully checked for a clash of 'sumAll' with names already there: a new error naming neither 'computeTotal' nor 'sumAll', away from the edited places, was not counted as a clash (src/typo.ts:3:18 error [TS2304] Cannot find name 'computeTotl'. (typescript)); check the changed files' diagnostics)",
+        "renamed 'computeTotal' to 'sumAll': 3 edits in 2 files",
+      ]);
+      expect(read("src/typo.ts")).toBe(use.replaceAll("computeTotal", "sumAll"));
+    });
+
     it("refuses an import alias renamed to a local's name as a clash, not as a declaration left out", async () => {
       // Go to definition on the alias answers the original declaration, which the edit leaves
       // alone: still a clash in this file, not "rename it where it is declared".

@@ -91,6 +91,29 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
       }
     });
 
+    it("checks the files importing a written file by the name of a symlink to it", async () => {
+      const { dir, call, end } = symlinkedRun();
+      try {
+        symlinkSync(join(dir, "real", "lib.ts"), join(dir, "real", "alias.ts"));
+        writeFileSync(
+          join(dir, "real", "via.ts"),
+          'import { answer } from "./alias";\nexport const v: number = answer();\n',
+        );
+        await call("lsp", { action: "hover", file: "real/lib.ts", line: 1, symbol: "answer" });
+        const written = (await call("write", { file: "real/lib.ts", content: breaking })).split("\n");
+        // Its server reads the link from disk (it has the file open, not the link): what the
+        // importer had before cannot be told apart, and the answer says so.
+        expect(written).toEqual(
+          expect.arrayContaining([
+            "1 diagnostic in real/via.ts, which this write did not change (checked for the first time: not known to be caused by this write):",
+            "real/via.ts:2:26 error [TS2554] Expected 1 arguments, but got 0. (typescript)",
+          ]),
+        );
+      } finally {
+        await end();
+      }
+    });
+
     it("reports a diagnostic once, whichever path the file was reached by", async () => {
       const { dir, call, end } = symlinkedRun();
       try {

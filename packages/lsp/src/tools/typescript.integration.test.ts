@@ -71,7 +71,7 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(outline).toMatch(/ {2}method area/);
     const search = await text({ action: "symbols", query: "Square", file: "src/app.ts" });
     expect(search).toContain("class Square");
-    expect(search).toContain("src/math.ts:10:1  export class Square implements Shape {");
+    expect(search).toContain("src/math.ts:10:14  export class Square implements Shape {");
   });
 
   it("keeps a long file's outline to its declarations: the last function is not cut for the first ones' locals", async () => {

@@ -121,7 +121,7 @@ describe.skipIf(!servers && !ci)("symbols by query before any server runs", () =
         );
       const once = [
         "1 symbol matches 'parseConfig':",
-        "function parseConfig  packages/core/src/index.ts:1:1  export function parseConfig(text: string): number {",
+        "function parseConfig  packages/core/src/index.ts:1:17  export function parseConfig(text: string): number {",
       ].join("\n");
       expect(await ask()).toBe(once);
       expect(
