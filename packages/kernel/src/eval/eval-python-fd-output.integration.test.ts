@@ -52,6 +52,34 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     }
   });
 
+  it("lets a later cell fill the pipe after a child left it non-blocking", async () => {
+    // Node makes its stdout pipe non-blocking, and the kernel's fd 1 shares that pipe.
+    const child = await cell(
+      [
+        "import os, subprocess, time",
+        "child = subprocess.Popen(['node', '-e', 'process.stdout.write(\"up\\\\n\"); setTimeout(() => {}, 30000)'])",
+        "deadline = time.monotonic() + 20",
+        "while os.get_blocking(1) and time.monotonic() < deadline:\n    time.sleep(0.05)",
+        "child.kill()\nchild.wait()",
+        "os.get_blocking(1)",
+      ].join("\n"),
+    );
+    // "up" may come before or after the flag changes; the child left the pipe non-blocking.
+    expect(resultText(child).endsWith("False")).toBe(true);
+    const many = await cell("subprocess.run(['seq', '1', '300000']).returncode");
+    expect(many.isError).toBe(false);
+    const text = resultText(many);
+    expect(text).not.toContain("Resource temporarily unavailable");
+    expect(text.slice(-16)).toBe("\n299999\n300000\n0");
+  });
+
+  it("ends a character a cell left unfinished with that cell, as U+FFFD", async () => {
+    const first = await cell("import os\nos.write(1, b'hi\\xe2\\x82')\nNone");
+    expect(resultText(first)).toBe("hi\ufffd");
+    const second = await cell("os.write(1, b'\\xacok\\n')\nNone");
+    expect(resultText(second)).toBe("\ufffdok");
+  });
+
   it("puts no mark in a file a cell put on fd 1 in the pipe's place", async () => {
     const file = join(workspace.directory, "fd-one.txt");
     const into = await cell(

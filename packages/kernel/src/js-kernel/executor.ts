@@ -19,6 +19,7 @@ import {
 } from "./executor-protocol.js";
 import { cellEndMark, cellEndMarkVariable } from "./marked-stream.js";
 import { OutputBudget } from "./output-budget.js";
+import { bytesOfWriteSync, writeAllSync } from "./write-all-sync.js";
 
 /**
  * Written to fd 1 and fd 2 after each cell, so the kernel knows it has read all the cell wrote
@@ -94,13 +95,19 @@ keepPipesBlocking();
  * A cell's fs.writeSync to fd 1 or 2 sets the pipe blocking first: a Node child with stdio
  * "inherit" that the cell started makes it non-blocking as it starts (the reset at the start of
  * each cell comes too late for the cell that started it), and then a write of more than the pipe
- * holds wrote short, the rest lost without a word, or failed with EAGAIN. Also for
- * `import { writeSync } from "node:fs"` in a cell.
+ * holds wrote short, the rest lost without a word, or failed with EAGAIN. A child starting in the
+ * middle of the write can still do so: the rest is written after setting blocking again
+ * (writeAllSync). Also for `import { writeSync } from "node:fs"` in a cell.
  */
 const writeSyncAsGiven = fs.writeSync;
+const writeAsGiven = writeSyncAsGiven as (fd: number, ...rest: unknown[]) => number;
 fs.writeSync = ((fd: number, ...rest: unknown[]) => {
-  if (fd === 1 || fd === 2) keepPipesBlocking(pipesLeft().filter((pipe) => pipe.fd === fd));
-  return (writeSyncAsGiven as (fd: number, ...rest: unknown[]) => number)(fd, ...rest);
+  if (fd !== 1 && fd !== 2) return writeAsGiven(fd, ...rest);
+  const setBlocking = () => keepPipesBlocking(pipesLeft().filter((pipe) => pipe.fd === fd));
+  setBlocking();
+  const bytes = bytesOfWriteSync(rest);
+  if (bytes === undefined) return writeAsGiven(fd, ...rest);
+  return writeAllSync(writeSyncAsGiven, fd, bytes, setBlocking);
 }) as typeof fs.writeSync;
 syncBuiltinESMExports();
 

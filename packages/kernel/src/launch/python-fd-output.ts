@@ -16,7 +16,9 @@
  * At the end of each cell (post_execute), and before the last expression's echo, a mark is written
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
  * wrote there is its output, not output after it ended, and comes before the echo. Marks are counted, never reset, so a mark read late ends no later wait early.
- * The mark goes only to an fd that is still our pipe (a cell may have put a file there).
+ * The mark goes only to an fd that is still our pipe (a cell may have put a file there). A
+ * character left unfinished at a mark is U+FFFD in that cell's output. Before each cell and each
+ * mark, our pipes are made blocking again: a child (node) may have left them non-blocking.
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
@@ -36,17 +38,19 @@ def __tools_watch_fds(ip):
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         state = {"written": 0, "read": 0, "changed": threading.Condition()}
 
-        def emit(data):
+        def emit(data, final=False):
             nonlocal original
-            if not data:
+            if not data and not final:
                 return
-            if original is not None:
+            if data and original is not None:
                 try:
                     os.write(original, data)
                 except OSError:
                     # Nobody reads the kernel's own stream any more: the cell's output goes on.
                     original = None
-            text = decoder.decode(data)
+            # At a mark the cell has ended: a character it left unfinished is U+FFFD in its
+            # output, not the start of the next cell's.
+            text = decoder.decode(data, final=final)
             if text:
                 stream.write(text)
 
@@ -65,7 +69,7 @@ def __tools_watch_fds(ip):
                 try:
                     at = data.find(mark)
                     while at >= 0:
-                        emit(data[:at])
+                        emit(data[:at], final=True)
                         data = data[at + len(mark):]
                         with state["changed"]:
                             state["read"] += 1
@@ -89,12 +93,29 @@ def __tools_watch_fds(ip):
     watch(sys.stdout, 1)
     watch(sys.stderr, 2)
 
-    def read_up_to_marks():
-        for fd, identity, mark, state in watched:
+    def our_pipes():
+        for entry in watched:
             try:
-                stat = os.fstat(fd)
-                if (stat.st_dev, stat.st_ino) != identity:
-                    continue
+                stat = os.fstat(entry[0])
+            except OSError:
+                continue
+            if (stat.st_dev, stat.st_ino) == entry[1]:
+                yield entry
+
+    def set_blocking():
+        # A child (node, for one) may leave the pipe non-blocking, and the pipe is shared: a
+        # later writer that fills it (seq, the mark) would fail with EAGAIN instead of waiting.
+        for fd, _identity, _mark, _state in our_pipes():
+            try:
+                os.set_blocking(fd, True)
+            except OSError:
+                pass
+
+    def read_up_to_marks():
+        __tracebackhide__ = True
+        set_blocking()
+        for fd, identity, mark, state in our_pipes():
+            try:
                 # Shorter than PIPE_BUF: written whole or not at all.
                 os.write(fd, mark)
             except OSError:
@@ -104,12 +125,14 @@ def __tools_watch_fds(ip):
                 target = state["written"]
                 state["changed"].wait_for(lambda: state["read"] >= target, timeout=2)
 
+    ip.events.register("pre_execute", set_blocking)
     ip.events.register("post_execute", read_up_to_marks)
     # The last expression's echo goes out after what was written to the fds before it, too.
     hook = ip.displayhook
     finish = getattr(hook, "finish_displayhook", None)
     if watched and finish is not None:
         def finish_displayhook():
+            __tracebackhide__ = True
             read_up_to_marks()
             return finish()
         hook.finish_displayhook = finish_displayhook
