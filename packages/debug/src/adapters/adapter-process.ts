@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { createProcessMark, outputTargets } from "@tools/registry";
 import { DapConnection } from "../dap/dap-connection.js";
-import { descendants } from "../internal/process-tree.js";
+import { firstChildOf } from "../internal/process-tree.js";
 import { reaperShim } from "./reaper-shim.js";
 
 /** A running adapter: the DAP connection to it and, unless we attached over TCP, its process. */
@@ -104,6 +104,7 @@ export function startStdioAdapter(
     connection.close(`the adapter exited (${signal ?? `code ${code}`})`),
   );
   const reaps = child.spawnargs.includes(reaperShim);
+  const adapterPid = shimChild(child, reaps);
   return {
     connection,
     child,
@@ -111,7 +112,7 @@ export function startStdioAdapter(
     exited,
     stderrTail: () => tail.text,
     reaps,
-    adapterPid: () => (reaps && child.pid ? descendants(child.pid)[0] : child.pid),
+    adapterPid,
     mark,
   };
 }
@@ -188,6 +189,7 @@ export async function startListeningAdapter(
       ? spawnAdapter(reaper, ["-S", "-c", reaperShim, command, ...args], cwd, "ignore")
       : spawnAdapter(command, args, cwd, "ignore");
   const reaps = child.spawnargs.includes(reaperShim);
+  const adapterPid = shimChild(child, reaps);
   // Read now, while it runs: the debuggee it starts writes to the same stdout.
   const programOutput = child.pid === undefined ? [] : outputTargets(child.pid);
   const tail = { text: "" };
@@ -214,6 +216,8 @@ export async function startListeningAdapter(
       const match = /listening at:?\s*\[?([\w.:-]+?)\]?:(\d+)/i.exec(tail.text);
       if (match) {
         listening = true;
+        // delve runs now, before it starts a program whose orphans the shim adopts: learn it.
+        adapterPid();
         clearTimeout(timer);
         resolve({ host: match[1]!, port: Number(match[2]) });
       }
@@ -245,10 +249,19 @@ export async function startListeningAdapter(
     exited,
     stderrTail: () => tail.text,
     reaps,
-    adapterPid: () => (reaps && child.pid ? descendants(child.pid)[0] : child.pid),
+    adapterPid,
     programOutput,
     mark,
   };
+}
+
+/**
+ * The adapter's own pid: the child itself, or under the reaper shim the shim's first child,
+ * remembered once seen (see {@link firstChildOf}), and undefined once it has ended.
+ */
+function shimChild(child: ChildProcess, reaps: boolean): () => number | undefined {
+  if (!reaps || !child.pid) return () => child.pid;
+  return firstChildOf(child.pid);
 }
 
 /**

@@ -75,3 +75,23 @@ export function zombieExit(pid: number): { signal: number } | { code: number } |
   const signal = status & 0x7f;
   return signal === 0 ? { code: (status >> 8) & 0xff } : { signal };
 }
+
+/**
+ * The first child `parent` starts (the earliest started of its children when first seen), kept
+ * from then on: the returned function names it while that same process (same pid and start time)
+ * runs, and undefined once it has ended, never another child. Under a child subreaper (the reaper
+ * shim) the adapter's orphans, or its program once the adapter died, become the parent's children
+ * too, and /proc order can list one of them first.
+ */
+export function firstChildOf(parent: number): () => number | undefined {
+  let first: { pid: number; start: string } | undefined;
+  return () => {
+    if (first === undefined) {
+      const earliest = descendantsOf(parent, 1).sort((a, b) => Number(a.start) - Number(b.start))[0];
+      if (earliest === undefined) return undefined;
+      first = earliest;
+    }
+    const stat = processStat(first.pid);
+    return stat?.start === first.start && stat.state !== "Z" ? first.pid : undefined;
+  };
+}
