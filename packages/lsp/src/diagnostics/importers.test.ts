@@ -243,6 +243,27 @@ describe("dependantsOf", () => {
     expect(few).toEqual({ files: ["/w/f1.ts", "/w/f2.ts"], cut: "the 2-file bound" });
   });
 
+  it("does not list the root of a language without an import test", async () => {
+    const view = rootView({ "/w/lib.rs": "pub fn api() {}\n", "/w/main.rs": "mod lib;\n" });
+    let listed = 0;
+    const source: ImporterSource = {
+      ...view.source,
+      spec: {
+        language: "rust",
+        extensions: [".rs"],
+        markers: ["Cargo.toml"],
+        command: "rust-analyzer",
+        args: [],
+      },
+      rootFiles: (heldBack) => {
+        listed++;
+        return view.source.rootFiles(heldBack);
+      },
+    };
+    expect(await dependantsOf(source, ["/w/lib.rs"], 10)).toEqual({ files: [] });
+    expect(listed).toBe(0);
+  });
+
   it("does not say the levels' bound cut anything when the last level passes on to nothing", async () => {
     // A chain of headers as deep as the bound: the last one includes the file, as a header passes
     // it on, but nothing includes the last one.

@@ -204,7 +204,9 @@ export async function dependantsOf(
   const links = written.flatMap((file) => linkOf(file) ?? []);
   let cut: string | undefined;
   let level = [...written];
-  if (written.length === 0) return { files: [] };
+  // A language without an import test (Rust, Dart: their servers check the files not open):
+  // nothing to scan, and its root's files not listed for nothing.
+  if (!written.some((file) => importTest(client.spec.language, file))) return { files: [] };
   const rootLinks = (await client.rootFiles(options.heldBack)).links;
   for (let depth = 0; level.length > 0 && cut === undefined; depth++) {
     const next: string[] = [];

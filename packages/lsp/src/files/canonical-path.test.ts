@@ -31,6 +31,24 @@ describe("one name per file, however it is reached", () => {
     expect(throughLink(join(tree.dir, "other.ts"), [link!])).toBe(join(tree.dir, "other.ts"));
   });
 
+  it("tells the link itself when it is named like its target, or is a file", () => {
+    mkdirSync(join(tree.dir, "vendor", "proj"), { recursive: true });
+    mkdirSync(join(tree.dir, "vendor", "zlib"));
+    mkdirSync(join(tree.dir, "w"));
+    symlinkSync(join(tree.dir, "vendor", "proj"), join(tree.dir, "w", "proj"));
+    const named = linkOf(join(tree.dir, "w", "proj", "main.c"));
+    expect(named).toEqual({ to: join(tree.dir, "vendor", "proj"), through: join(tree.dir, "w", "proj") });
+    const beside = join(tree.dir, "vendor", "zlib", "z.h");
+    expect(throughLink(beside, [named!])).toBe(beside);
+    mkdirSync(join(tree.dir, "a"));
+    mkdirSync(join(tree.dir, "b"));
+    writeFileSync(join(tree.dir, "b", "x.c"), "");
+    symlinkSync(join(tree.dir, "b", "x.c"), join(tree.dir, "a", "x.c"));
+    const file = linkOf(join(tree.dir, "a", "x.c"));
+    expect(file).toEqual({ to: join(tree.dir, "b", "x.c"), through: join(tree.dir, "a", "x.c") });
+    expect(throughLink(join(tree.dir, "b", "y.c"), [file!])).toBe(join(tree.dir, "b", "y.c"));
+  });
+
   it("keys maps and sets of files by real path; other keys as they are", () => {
     const map = new FileKeyedMap<number>([[join(tree.dir, "proj", "lib.ts"), 1]]);
     expect(map.get(join(real, "alias.ts"))).toBe(1);

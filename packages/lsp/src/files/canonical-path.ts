@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 
 /** Most real paths remembered (see {@link canonicalPath}); cleared whole when full. */
@@ -45,18 +45,30 @@ export function oneSpellingEach(paths: Iterable<string>): string[] {
 }
 
 /**
- * The symlink `used` goes through to reach `real` (its {@link canonicalPath}): the folder (or
- * file) where the two paths part, after the names they end with alike; undefined when `used` is
- * the real path.
+ * The symlink `used` goes through to reach its real path: the deepest of `used` and its folders
+ * that is a symlink (its path as used, and its real path); undefined when none is. Found on the
+ * disk, not guessed from names: a link named like its target (`proj -> vendor/proj`) is the link.
  */
-export function linkOf(used: string, real: string = canonicalPath(used)): Link | undefined {
-  let to = real;
-  let through = used;
-  while (basename(to) === basename(through) && dirname(to) !== to && dirname(through) !== through) {
-    to = dirname(to);
-    through = dirname(through);
+export function linkOf(used: string): Link | undefined {
+  for (let through = used; ; through = dirname(through)) {
+    if (isSymlink(through)) {
+      try {
+        return { to: realpathSync.native(through), through };
+      } catch {
+        return undefined; // A dangling link: nothing reached through it.
+      }
+    }
+    if (dirname(through) === through) return undefined;
   }
-  return to === through ? undefined : { to, through };
+}
+
+/** Whether `path` is itself a symlink (false when missing or unreadable). */
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 /** A symlink gone through: `through` (the link's path) names `to` (its real path). */

@@ -1,4 +1,3 @@
-import { ToolsError } from "@tools/registry";
 import { ledgerMessage } from "../diagnostics/ledger-message.js";
 import { extname } from "node:path";
 import type {
@@ -8,6 +7,7 @@ import type {
   Position,
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
+import { nothingHere } from "../actions/ask-nearby.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
 import { someOf } from "../format/some-of.js";
@@ -260,9 +260,10 @@ async function findCaptures(
           left(),
           question.signal,
         )
-        // An error answer is the server saying nothing is there (gopls, at a doc comment it
-        // renamed: "no identifier found"): it means no symbol. Only no answer is unchecked.
-        .catch((error: unknown) => (isErrorAnswer(error) ? null : undefined));
+        // The server saying nothing is there (gopls, at a doc comment it renamed: "no
+        // identifier found") means no symbol; any other failure (no answer, a cancel, the
+        // content modified, an internal error) leaves the use unchecked.
+        .catch((error: unknown) => (nothingHere(error) ? null : undefined));
       return { file, edit, definition };
     }),
   );
@@ -417,11 +418,6 @@ function isError(diagnostic: Diagnostic): boolean {
 /** An error's key as the ledger has it (pyright's varying inferred types left out), its message mapped. */
 function keyOf(diagnostic: Diagnostic, message: (text: string) => string): string {
   return `${codeText(diagnostic)}\u0000${message(ledgerMessage(diagnostic))}`;
-}
-
-/** Whether a request failed with the server's error answer (not its bound, a crash or a cancel). */
-function isErrorAnswer(error: unknown): boolean {
-  return error instanceof ToolsError && error.code === "LSP_REQUEST_FAILED";
 }
 
 function firstLocation(

@@ -8,16 +8,16 @@ import { ci, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "./lsp-tool.js";
 
 /**
- * A project whose root is reached through a symlinked folder (`proj` → `real`, both in the
- * working directory): answers show the files as the agent reached them, and the real folder is
- * not taken for another root.
+ * A project whose root is reached through a symlinked folder (`proj` → `target`, both in the
+ * working directory; `beside` are files outside the project): answers show the files as the
+ * agent reached them, and the real folder is not taken for another root.
  */
-function linkedRun(files: Record<string, string>) {
-  const tree = tempTree(
-    "symlinked-root",
-    Object.fromEntries(Object.entries(files).map(([k, v]) => [`real/${k}`, v])),
-  );
-  symlinkSync(join(tree.dir, "real"), join(tree.dir, "proj"));
+function linkedRun(files: Record<string, string>, target = "real", beside: Record<string, string> = {}) {
+  const tree = tempTree("symlinked-root", {
+    ...beside,
+    ...Object.fromEntries(Object.entries(files).map(([k, v]) => [`${target}/${k}`, v])),
+  });
+  symlinkSync(join(tree.dir, target), join(tree.dir, "proj"));
   const run = createRun({ workingDirectory: tree.dir });
   createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
   const registry = createRegistry({ tools: [lspTool], approval: "auto" });
@@ -58,6 +58,27 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         expect(await lsp({ action: "symbols", query: "twice" })).toEqual([
           "1 symbol matches 'twice':",
           "function twice  proj/main.c:1:12  static int twice(int value) {",
+        ]);
+      } finally {
+        await end();
+      }
+    });
+
+    it("shows a file beside the project by its real path when the link is named like its folder", async () => {
+      // `proj` → `vendor/proj`: the link is `proj`, not the working directory; vendor/zlib is
+      // not reached through it.
+      const { lsp, end } = linkedRun(
+        {
+          "compile_flags.txt": "-std=c11\n-I../zlib\n",
+          "main.c": '#include "z.h"\n\nint main(void) {\n  return zfun();\n}\n',
+        },
+        "vendor/proj",
+        { "vendor/zlib/z.h": "int zfun(void);\n" },
+      );
+      try {
+        expect(await lsp({ action: "definition", file: "proj/main.c", line: 4, symbol: "zfun" })).toEqual([
+          "1 definition of 'zfun':",
+          "vendor/zlib/z.h:1:5  int zfun(void);",
         ]);
       } finally {
         await end();
