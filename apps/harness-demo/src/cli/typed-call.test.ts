@@ -107,6 +107,15 @@ describe("parseTypedCall", () => {
     expect(() => parseTypedCall('{"args": {}}')).toThrow('a JSON call needs "tool"');
   });
 
+  it("refuses an argument given twice, naming it", () => {
+    // The last one was kept without a word: limit=2 limit=3 read three lines.
+    expect(() => parseTypedCall("read path=a.ts limit=2 limit=3")).toThrow(
+      "limit is given twice; give each argument once (a list goes in as JSON: limit='[…]')",
+    );
+    // A bare action word and an action= argument are the same argument.
+    expect(() => parseTypedCall("lsp hover action=definition file=a.ts")).toThrow("action is given twice");
+  });
+
   it("takes a serve request line with its id as a JSON call", () => {
     // The id was refused as an unknown field.
     expect(parseTypedCall('{"id": 1, "surface": "plan", "tool": "read", "args": {"path": "a.ts"}}')).toEqual({

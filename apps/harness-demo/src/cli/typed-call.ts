@@ -151,6 +151,11 @@ export function parseTypedCall(line: string, argTypes?: ArgTypes): TypedCall {
           `close it: ${name}="…" or ${name}='…' (inside double quotes, \\" is a quote)`,
       );
     }
+    if (Object.hasOwn(args, name)) {
+      throw new Error(
+        `${name} is given twice; give each argument once (a list goes in as JSON: ${name}='[…]')`,
+      );
+    }
     args[name] = value(raw, argTypes?.(tool, name));
     last = name;
   }
