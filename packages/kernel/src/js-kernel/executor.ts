@@ -111,16 +111,12 @@ fs.writeSync = ((fd: number, ...rest: unknown[]) => {
 }) as typeof fs.writeSync;
 syncBuiltinESMExports();
 
-/** The longest the executor retries a mark on a full non-blocking pipe (the kernel reads it). */
-const markRetryMs = 2000;
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
 /**
  * Writes cell `id`'s end mark to fd 1 and fd 2 while they are still the pipes to the kernel,
- * after everything the cell wrote there; returns the streams it was written to. The mark is one
- * write, shorter than PIPE_BUF: whole or not at all, never cut by another writer. Should a
- * process the cell started have made a pipe non-blocking again, a full pipe (EAGAIN) is waited
- * out, bounded.
+ * after everything the cell wrote there; returns the streams it was written to. The mark is
+ * shorter than PIPE_BUF, so one write puts it whole. Should a process the cell started have made
+ * a pipe non-blocking again, a short write is completed and a full pipe (EAGAIN) waited out,
+ * bounded (writeAllSync); a pipe the mark could not be written to is left out.
  */
 function markCellEnd(id: number): ("stdout" | "stderr")[] {
   if (markKey === undefined || markKey === "") return [];
@@ -129,16 +125,11 @@ function markCellEnd(id: number): ("stdout" | "stderr")[] {
   const left = pipesLeft();
   keepPipesBlocking(left);
   for (const pipe of left) {
-    const deadline = Date.now() + markRetryMs;
-    for (;;) {
-      try {
-        if (writeSyncAsGiven(pipe.fd, bytes) === bytes.length) marked.push(pipe.name);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EAGAIN" || Date.now() >= deadline) break;
-        keepPipesBlocking([pipe]);
-        Atomics.wait(pause, 0, 0, 5);
-      }
+    try {
+      writeAllSync(writeSyncAsGiven, pipe.fd, bytes, () => keepPipesBlocking([pipe]));
+      marked.push(pipe.name);
+    } catch {
+      // Full for longer than the bound, or gone: that stream goes unmarked.
     }
   }
   return marked;
