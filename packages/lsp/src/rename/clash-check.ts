@@ -310,6 +310,12 @@ async function newErrors(
   const unread: string[] = [];
   const late: string[] = [];
   const unrelated: string[] = [];
+  // A server that diagnoses pass by pass (gopls: one per change sent) publishes a file's new
+  // version from the pass of its own change, which may not have had the next file's yet: main.go
+  // using `shapes.Box` before shapes.go declares it, an "undeclared" error the probe's order
+  // made. With more than one file sent, their diagnostics are read once every change's pass
+  // ended (at once for a server that does not report them).
+  const settled = sent.length < 2 || (await client.awaitWorkDone(Date.now() + left()));
   const lines = await Promise.all(
     sent.map(async (file) => {
       const before = question.before.get(file.path);
@@ -317,7 +323,9 @@ async function newErrors(
         unread.push(supervisor.display(file.path));
         return [];
       }
-      const after = await client.freshDiagnostics(file.uri, left()).catch(() => undefined);
+      const after = settled
+        ? await client.freshDiagnostics(file.uri, left()).catch(() => undefined)
+        : undefined;
       if (!after?.fresh) {
         late.push(supervisor.display(file.path));
         return [];

@@ -1,0 +1,135 @@
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { Diagnostic } from "vscode-languageserver-protocol";
+import type { LanguageClient } from "../client/language-client.js";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
+import type { PlannedEdit } from "./apply-workspace-edit.js";
+import { checkClashes } from "./clash-check.js";
+
+// gopls diagnoses pass by pass, one per change sent: a file's new version is first published
+// from the pass of its own change. Whether the pass of the next file's change (which declares
+// the new name) comes before the check reads the first file's diagnostics is a matter of load:
+// the real server cannot be made to show it on demand (it did on a loaded CI machine), so this
+// fake keeps that pass until the check waits for the server's work, as gopls's progress reports
+// let it.
+
+const mainPath = "/w/main.go";
+const shapesPath = "/w/shapes/shapes.go";
+const mainBefore = 'package main\n\nimport "example.com/app/shapes"\n\nvar _ = shapes.Square{}\n';
+const shapesBefore = "package shapes\n\ntype Square struct{}\n";
+const range = (line: number, start: number, end: number) => ({
+  start: { line, character: start },
+  end: { line, character: end },
+});
+const uri = (path: string) => pathToFileURL(path).href;
+
+/** A fake gopls (see above); `workDone` false: its later passes do not end within the bound. */
+function fakeGopls(workDone = true) {
+  const texts = new Map<string, string>([
+    [uri(mainPath), mainBefore],
+    [uri(shapesPath), shapesBefore],
+  ]);
+  const published = new Map<string, Diagnostic[]>();
+  const pending: string[] = [];
+  const diagnose = (target: string): void => {
+    const undeclared =
+      target === uri(mainPath) &&
+      texts.get(target)!.includes("shapes.Box") &&
+      !texts.get(uri(shapesPath))!.includes("type Box");
+    published.set(
+      target,
+      undeclared
+        ? [
+            {
+              range: range(4, 15, 18),
+              severity: 1,
+              code: "UndeclaredImportedName",
+              source: "compiler",
+              message: "Box not declared by package shapes",
+            },
+          ]
+        : [],
+    );
+  };
+  const client = {
+    spec: { language: "go", command: "gopls" },
+    isSynced: (at: string, text: string) => texts.get(at) === text,
+    sync: (at: string, _languageId: string, text: string) => {
+      if (texts.get(at) === text) return Promise.resolve(false);
+      texts.set(at, text);
+      // This change's pass: the changed file now, its importers in a later pass.
+      diagnose(at);
+      pending.push(...[...texts.keys()].filter((other) => other !== at));
+      return Promise.resolve(true);
+    },
+    awaitWorkDone: () => {
+      if (!workDone) return Promise.resolve(false);
+      for (const other of pending.splice(0)) diagnose(other);
+      return Promise.resolve(true);
+    },
+    freshDiagnostics: (at: string) => Promise.resolve({ diagnostics: published.get(at) ?? [], fresh: true }),
+    request: () => Promise.resolve(null),
+    close: () => Promise.resolve(),
+  } as unknown as LanguageClient;
+  return { client, texts };
+}
+
+const supervisor = {
+  workingDirectory: "/w",
+  pathOf: (at: string) => fileURLToPath(at),
+  uriOf: uri,
+  display: (path: string) => path.slice("/w/".length),
+  texts: {
+    tryRead: (path: string) => ({ text: path === mainPath ? mainBefore : shapesBefore }),
+  },
+} as unknown as LspSupervisor;
+
+/** Renaming shapes.Square to Box, main.go's edit listed first (so sent first), as gopls lists it. */
+function renameSquare(client: LanguageClient) {
+  const after = (text: string) => text.replace("Square", "Box");
+  return checkClashes({
+    client,
+    supervisor,
+    edit: {
+      changes: {
+        [uri(mainPath)]: [{ range: range(4, 15, 21), newText: "Box" }],
+        [uri(shapesPath)]: [{ range: range(2, 5, 11), newText: "Box" }],
+      },
+    },
+    planned: {
+      texts: new Map([
+        [mainPath, { before: mainBefore, after: after(mainBefore) }],
+        [shapesPath, { before: shapesBefore, after: after(shapesBefore) }],
+      ]),
+    } as unknown as PlannedEdit,
+    uri: uri(shapesPath),
+    at: { line: 2, character: 5 },
+    oldName: "Square",
+    newName: "Box",
+    before: new Map([
+      [mainPath, []],
+      [shapesPath, []],
+    ]),
+    timeoutMs: 2_000,
+  });
+}
+
+describe("checkClashes on a server that diagnoses pass by pass", () => {
+  it("reads the edited files' errors once every change's pass ended, not from the first file's own pass", async () => {
+    const { client, texts } = fakeGopls();
+    const check = await renameSquare(client);
+    expect(check).toEqual({ clashes: [], unchecked: [] });
+    // Set back to the disk's text afterwards.
+    expect(texts.get(uri(mainPath))).toBe(mainBefore);
+    expect(texts.get(uri(shapesPath))).toBe(shapesBefore);
+  });
+
+  it("counts nothing as a clash when the passes do not end within the bound, and says the errors went unchecked", async () => {
+    const { client } = fakeGopls(false);
+    const check = await renameSquare(client);
+    expect(check.clashes).toEqual([]);
+    expect(check.unchecked).toEqual([
+      "the diagnostics with the edit of main.go, shapes/shapes.go did not come within the check's bound",
+    ]);
+  });
+});
