@@ -173,6 +173,17 @@ describe("command backend with a real agent-CLI script", () => {
     expect(createCommandBackend({ command: ["agent", "--model", "{model}"], models }).gated).toBe(false);
   });
 
+  it("refuses a misspelt placeholder, which would reach the CLI as written, and leaves the CLI's own braces alone", () => {
+    expect(() => createCommandBackend({ command: ["agent", "--model", "{modle}"], models })).toThrow(
+      "the command has {modle}, which is no placeholder (it would reach the CLI as written): did you mean {model}? The placeholders are {tier}, {model}, {label}, {workerId}, {cwd}",
+    );
+    expect(() => createCommandBackend({ command: ["agent", "--id={workerid}"] })).toThrow(
+      "did you mean {workerId}?",
+    );
+    const own = createCommandBackend({ command: ["agent", "--config", '{"quiet":true}', "--files={paths}"] });
+    expect(own.description).toBe('command agent --config {"quiet":true} --files={paths}');
+  });
+
   it("a script that exits is done although a process it left holds its output, which then ends", async () => {
     const { call, list } = setUp("holdout");
     const holder = new Promise<number>((resolve) => {

@@ -9,6 +9,7 @@ import {
   terminateProcess,
   writersOf,
 } from "@tools/registry";
+import { closestName } from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
@@ -50,6 +51,13 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
       message: 'the command backend needs a command: an argv array such as ["claude", "-p"]',
     });
   }
+  const misspelt = misspeltPlaceholder(options.command);
+  if (misspelt) {
+    throw new VibeError({
+      code: "INVALID_BACKEND_CONFIG",
+      message: `the command has {${misspelt.name}}, which is no placeholder (it would reach the CLI as written): did you mean {${misspelt.meant}}? The placeholders are ${placeholders.map((name) => `{${name}}`).join(", ")}`,
+    });
+  }
   if (options.command.some((part) => part.includes("{model}"))) {
     const missing = (["fast", "good"] as const).filter((tier) => !options.models?.[tier]?.trim());
     if (missing.length > 0) {
@@ -79,6 +87,25 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
       return runCommand(argv, task, options, maxResultChars);
     },
   };
+}
+
+/** The names the command's `{name}` placeholders may take. */
+const placeholders = ["tier", "model", "label", "workerId", "cwd"] as const;
+
+/**
+ * The first `{name}` in the command that is no placeholder but close to one (`{modle}`,
+ * `{workerid}`, `{Model}`), which would reach the CLI as written. Braces around anything else are
+ * the CLI's own (a JSON argument, a template of its own) and left alone.
+ */
+function misspeltPlaceholder(command: readonly string[]): { name: string; meant: string } | undefined {
+  for (const part of command) {
+    for (const [, name] of part.matchAll(/\{(\w{2,})\}/g)) {
+      if ((placeholders as readonly string[]).includes(name!)) continue;
+      const meant = closestName(name!, placeholders);
+      if (meant) return { name: name!, meant };
+    }
+  }
+  return undefined;
 }
 
 /**
