@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, truncate, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
@@ -182,6 +183,25 @@ describe("read", () => {
     expect(ws.text(result)).toBe(
       "1\t2024-01-01 INFO event 1\n2\t2024-01-01 INFO event 2\n… more lines follow (big.log is 700000000 bytes, too large to count them all); continue with offset=3",
     );
+  });
+
+  it("leaves a byte order mark out of line 1 and its columns, says so, and edit keeps it", async () => {
+    ws = await tempWorkspace({ "bom.ts": "\uFEFFconst a = 1;\nconst b = 2;\n" });
+    expect(ws.text(await ws.call("read", { path: "bom.ts" }))).toBe(
+      "1\tconst a = 1;\n2\tconst b = 2;\n(the file starts with a UTF-8 byte order mark, U+FEFF, not shown above; edit and apply_patch keep it)",
+    );
+    expect(ws.text(await ws.call("read", { path: "bom.ts", limit: 1, column: 7 }))).toBe(
+      "1\ta = 1;\n… 1 more line; continue with offset=2\n(the file starts with a UTF-8 byte order mark, U+FEFF, not shown above; edit and apply_patch keep it)\n(each line shown from column 7)",
+    );
+    // Past line 1, nothing to say.
+    expect(ws.text(await ws.call("read", { path: "bom.ts", offset: 2 }))).toBe("2\tconst b = 2;");
+    const edited = await ws.call("edit", {
+      path: "bom.ts",
+      old_string: "const a = 1;",
+      new_string: "const a = 10;",
+    });
+    expect(edited.isError).toBe(false);
+    expect(readFileSync(join(ws.dir, "bom.ts"), "utf8")).toBe("\uFEFFconst a = 10;\nconst b = 2;\n");
   });
 
   it("says when a line is not valid UTF-8", async () => {

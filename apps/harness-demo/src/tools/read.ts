@@ -147,6 +147,8 @@ async function readLines(
   let lineNumber = 0;
   let capped = false;
   let nonUtf8: number | undefined;
+  /** Set when line 1 starts with a UTF-8 byte order mark (left out of the line, and said). */
+  let byteOrderMark = false;
   /** The first line shown cut at {@link maxLineChars} characters, and its length. */
   let firstCut: { line: number; length: number } | undefined;
   /** The longest line among those kept (for a column past every one of them). */
@@ -172,7 +174,12 @@ async function readLines(
       if (lineNumber >= offset) {
         const lineEnd = end > start && bytes[end - 1] === 13 ? end - 1 : end;
         const lineBytes = bytes.subarray(start, lineEnd);
-        const whole = lineBytes.toString("utf8");
+        let whole = lineBytes.toString("utf8");
+        // An invisible U+FEFF would be the line's first character (and column 1).
+        if (lineNumber === 1 && whole.startsWith("\uFEFF")) {
+          whole = whole.slice(1);
+          byteOrderMark = true;
+        }
         const part = column > 1 ? whole.slice(column - 1) : whole;
         const text = clip(part, whole.length, block.cutFrom);
         if (firstCut === undefined && part.length > maxLineChars)
@@ -221,10 +228,14 @@ async function readLines(
       ? ""
       : `\n(line ${nonUtf8} is not valid UTF-8: bytes of another encoding, such as Latin-1, are shown as U+FFFD; edit and apply_patch refuse to change this file)`;
   const from = column > 1 ? `\n(each line shown from column ${column})` : "";
+  const mark = byteOrderMark
+    ? "\n(the file starts with a UTF-8 byte order mark, U+FEFF, not shown above; edit and apply_patch keep it)"
+    : "";
   return (
     numbered +
     note +
     encoding +
+    mark +
     from +
     (firstCut === undefined ? "" : cutNote(firstCut, column, shown, surface))
   );
