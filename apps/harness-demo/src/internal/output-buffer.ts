@@ -1,5 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import { boundText, countNoun } from "@tools/registry";
+import { looksBinary, terminalText } from "./terminal-text.js";
 
 /** Characters kept from the start and from the end of a command's output. */
 const keptChars = 256 * 1024;
@@ -34,7 +35,6 @@ export class OutputBuffer {
   private tail = "";
   private total = 0;
   private newlines = 0;
-  private lastChar = "";
   private dropped = 0;
   /** True once a byte or character was pushed (a decoder may still hold the bytes). */
   private written = false;
@@ -67,7 +67,6 @@ export class OutputBuffer {
     for (let index = text.indexOf("\n"); index !== -1; index = text.indexOf("\n", index + 1)) {
       this.newlines++;
     }
-    this.lastChar = text[text.length - 1] as string;
     if (this.head.length < keptChars) {
       const room = keptChars - this.head.length;
       this.head += text.slice(0, room);
@@ -91,26 +90,34 @@ export class OutputBuffer {
   }
 
   /**
-   * The output bounded for the model: whole when it is short, else the first 80 and the last 120
-   * lines (each side also limited in characters) with one note between them saying what was left
-   * out.
+   * The output bounded for the model, as a terminal shows it (see `terminalText`): whole when it
+   * is short, else the first 80 and the last 120 lines (each side also limited in characters)
+   * with one note between them saying what was left out. Binary output is not shown, only said.
    */
   render(): string {
     this.end();
+    const raw = this.head + this.tail;
+    if (looksBinary(raw)) {
+      return `(binary output, ${this.total} ${countNoun(this.total, "characters")}: not shown; to look at it, pipe it through \`od -c | head\` or \`xxd | head\`)`;
+    }
+    // As a terminal shows it: colours and cursor moves out, a redrawn line as its last drawing.
+    // The middle that was only counted is counted raw; what was removed here is not counted.
+    const kept = this.dropped === 0 ? terminalText(raw) : terminalText(this.head) + terminalText(this.tail);
+    const total = this.total - (raw.length - kept.length);
+    if (kept === "" && raw !== "") return "(only terminal control sequences, nothing to show)";
     if (this.dropped === 0) {
-      const whole = boundText(this.head + this.tail, { maxLines: headLines + tailLines, maxChars: 24_000 });
+      const whole = boundText(kept, { maxLines: headLines + tailLines, maxChars: 24_000 });
       if (!whole.truncated) return whole.text;
     }
     // The head and the tail are cut by lines and by characters, each from its own end of the
     // output, so the tail always shows the last lines (also after a few very long lines).
-    const kept = this.head + this.tail;
     let headEnd = 0;
     for (let line = 0; line < headLines && headEnd < kept.length; line++) {
       const newline = kept.indexOf("\n", headEnd);
       headEnd = newline === -1 ? kept.length : newline + 1;
     }
     headEnd = Math.min(headEnd, headChars);
-    const body = this.lastChar === "\n" ? kept.length - 1 : kept.length;
+    const body = kept.endsWith("\n") ? kept.length - 1 : kept.length;
     let tailStart = body;
     for (let line = 0, end = body; line < tailLines; line++) {
       tailStart = end === 0 ? 0 : kept.lastIndexOf("\n", end - 1) + 1;
@@ -125,7 +132,7 @@ export class OutputBuffer {
     const tailText = kept.slice(tailStart);
     // Counted over everything written, not only what was kept: the middle that was only counted
     // (dropped) holds most of a long output.
-    const omittedChars = Math.max(0, this.total - headText.length - tailText.length);
+    const omittedChars = Math.max(0, total - headText.length - tailText.length);
     const omitted = Math.max(0, this.newlines - countNewlines(headText) - countNewlines(tailText));
     const middle =
       omittedChars === 0

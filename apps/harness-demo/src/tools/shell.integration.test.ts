@@ -36,6 +36,19 @@ describe("shell", () => {
     expect(ws.text(result)).toBe("exit code 0\n\uFFFD");
   });
 
+  it("shows output as a terminal leaves it (no colour codes, a progress line's last drawing), and binary output only by its size", async () => {
+    ws = await tempWorkspace();
+    const coloured = await ws.call("shell", {
+      command:
+        "printf '\\033[1;32mPASS\\033[0m src/a.test.ts\\n'; printf 'fetch  10%%\\rfetch 100%%\\r\\n'; ls --color=always -d .",
+    });
+    expect(ws.text(coloured)).toBe("exit code 0\nPASS src/a.test.ts\nfetch 100%\n.");
+    const binary = await ws.call("shell", { command: `head -c 3000 ${JSON.stringify(process.execPath)}` });
+    expect(ws.text(binary)).toMatch(
+      /^exit code 0\n\(binary output, \d+ characters: not shown; to look at it, pipe it through `od -c \| head` or `xxd \| head`\)$/,
+    );
+  });
+
   it("refuses a command over its byte limit, saying to run a script file instead, and runs one just under it", async () => {
     ws = await tempWorkspace();
     const huge = await ws.call("shell", { command: `echo ${"x".repeat(1_000_000)}` });
