@@ -95,5 +95,24 @@ describe("watching workers: vibe_list and vibe_wait", () => {
     expect(waited.text).toContain("the command was not found");
     expect(waited.text).toContain("A retry cannot help");
     expect(waited.text).not.toContain("to retry with more guidance");
+    // A rerun anyway (the operator may have installed it meanwhile) is told what to expect.
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "Try again." });
+    expect(sent.text).toContain(
+      "Its last run failed in its set-up, not in the task: it runs with the same worker configuration, so unless that was fixed since (tell the operator), it fails the same way.",
+    );
+    await reachStatus(kit.list, "w1", "failed");
+    const again = await kit.call("vibe_send", { worker_id: "w1", message: "Once more." });
+    expect(again.text).toContain("fails the same way");
+  });
+
+  it("a rerun of a worker whose task failed carries no set-up warning", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    await kit.call("vibe_spawn", { brief: "work", label: "worker" });
+    (await backend.attempt(0)).fail("the tests still fail");
+    await reachStatus(kit.list, "w1", "failed");
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "Fix the tests." });
+    expect(sent.text).toContain("it had failed, so it runs again");
+    expect(sent.text).not.toContain("set-up");
   });
 });

@@ -48,6 +48,9 @@ export const vibeSendTool = defineTool({
   },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
+    // A set-up failure (a command not found, a model the server does not have) is the harness's
+    // configuration, which the rerun uses as it is: said, so the lead does not wait on it blindly.
+    const setupFailed = list.find(input.worker_id)?.failure === "setup";
     const { before, worker } = await list.send(input.worker_id, input.message, { cap: ctx.surface.cap });
     const what =
       before === "running"
@@ -55,6 +58,9 @@ export const vibeSendTool = defineTool({
         : before === "queued"
           ? "it had not started yet, so it will start with the longer brief"
           : `it had ${before === "done" ? "finished" : before === "killed" ? "been killed" : before}, so it runs again`;
-    return `Added to ${worker.id} "${worker.label}"'s brief; ${what} (now ${worker.status}). vibe_wait ${worker.id} for the new result.`;
+    const warning = setupFailed
+      ? ` Its last run failed in its set-up, not in the task: it runs with the same worker configuration, so unless that was fixed since (tell the operator), it fails the same way.`
+      : "";
+    return `Added to ${worker.id} "${worker.label}"'s brief; ${what} (now ${worker.status}). vibe_wait ${worker.id} for the new result.${warning}`;
   },
 });
