@@ -1,6 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import { boundText, countNoun } from "@tools/registry";
-import { looksBinary, terminalText } from "./terminal-text.js";
+import { binaryStart, looksBinary, terminalText } from "./terminal-text.js";
 
 /** Characters kept from the start and from the end of a command's output. */
 const keptChars = 256 * 1024;
@@ -98,7 +98,15 @@ export class OutputBuffer {
     this.end();
     const raw = this.head + this.tail;
     if (looksBinary(raw)) {
-      return `(binary output, ${this.total} ${countNoun(this.total, "characters")}: not shown; to look at it, pipe it through \`od -c | head\` or \`xxd | head\`)`;
+      // The text lines a command printed before the binary part (a header, a progress line).
+      const start = binaryStart(this.dropped === 0 ? raw : this.head);
+      const before = boundText(terminalText(raw.slice(0, start)), {
+        maxLines: headLines,
+        maxChars: headChars,
+      });
+      const rest = this.total - start;
+      const note = `(${start > 0 ? "then " : ""}binary output, ${rest} ${countNoun(rest, "characters")}: not shown; to look at it, pipe it through \`od -c | head\` or \`xxd | head\`)`;
+      return start > 0 ? `${before.text.replace(/\n$/, "")}\n${note}` : note;
     }
     // As a terminal shows it: colours and cursor moves out, a redrawn line as its last drawing.
     // The middle that was only counted is counted raw; what was removed here is not counted.

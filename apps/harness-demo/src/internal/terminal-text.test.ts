@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { looksBinary, terminalText } from "./terminal-text.js";
+import { binaryStart, looksBinary, terminalText } from "./terminal-text.js";
 
 describe("terminalText", () => {
   it("removes colours, cursor moves, erase-line and hyperlinks, keeping the text", () => {
@@ -30,5 +30,16 @@ describe("looksBinary", () => {
     expect(looksBinary("\uFFFD")).toBe(false);
     expect(looksBinary(`caf\uFFFD ${"plain text ".repeat(20)}`)).toBe(false);
     expect(looksBinary("\x1b[31mred\x1b[0m\r\n")).toBe(false);
+  });
+});
+
+describe("binaryStart", () => {
+  it("is the start of the first line that is not text, after the text lines printed before it", () => {
+    const header = "== image.png ==\nsize 4 KiB\n";
+    // A PNG as decoded: its signature's first lines pass for text, its first NUL does not.
+    const signature = "\uFFFDPNG\r\n\x1a\n";
+    expect(binaryStart(`${header}${signature}\x00\x00\x00\rIHDR`)).toBe(header.length + signature.length);
+    expect(binaryStart("\x7fELF\x02\x01\x01\x00")).toBe(0);
+    expect(binaryStart("caf\uFFFD au lait\n\uFFFD\uFFFD\uFFFD\uFFFD\x01")).toBe("caf\uFFFD au lait\n".length);
   });
 });

@@ -53,3 +53,21 @@ export function looksBinary(raw: string): boolean {
   const odd = raw.match(notText)?.length ?? 0;
   return odd >= 8 && odd * 10 > raw.length;
 }
+
+/**
+ * Where the binary part of output that {@link looksBinary} starts: the start of its first line
+ * with a NUL, or with at least 4 characters that are not text making over a tenth of it. The
+ * lines before it are text a command printed first (`echo header; cat image.png`).
+ */
+export function binaryStart(raw: string): number {
+  let start = 0;
+  while (start < raw.length) {
+    const newline = raw.indexOf("\n", start);
+    const end = newline === -1 ? raw.length : newline;
+    const line = raw.slice(start, end);
+    const odd = line.match(notText)?.length ?? 0;
+    if (line.includes("\x00") || (odd >= 4 && odd * 10 > line.length)) return start;
+    start = end + 1;
+  }
+  return 0;
+}

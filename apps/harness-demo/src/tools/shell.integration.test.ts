@@ -47,6 +47,13 @@ describe("shell", () => {
     expect(ws.text(binary)).toMatch(
       /^exit code 0\n\(binary output, \d+ characters: not shown; to look at it, pipe it through `od -c \| head` or `xxd \| head`\)$/,
     );
+    // What a command printed before the binary part is shown.
+    const headed = await ws.call("shell", {
+      command: `echo "== node =="; head -c 3000 ${JSON.stringify(process.execPath)}`,
+    });
+    expect(ws.text(headed)).toMatch(
+      /^exit code 0\n== node ==\n\(then binary output, \d+ characters: not shown;/,
+    );
   });
 
   it("refuses a command over its byte limit, saying to run a script file instead, and runs one just under it", async () => {
