@@ -81,6 +81,10 @@ describePython("a Python thread that calls tool() or input() after its cell fini
         "        lines.append('global input: ' + __import__('builtins').input('q? '))",
         "    except Exception as error:",
         "        lines.append(f'{type(error).__name__}: {error}')",
+        "    try:",
+        "        lines.append('global getpass: ' + __import__('getpass').getpass('pw? '))",
+        "    except Exception as error:",
+        "        lines.append(f'{type(error).__name__}: {error}')",
         `    with open(${JSON.stringify(done)} + '.tmp', 'w') as file:`,
         "        file.write('\\n'.join(lines))",
         `    os.rename(${JSON.stringify(done)} + '.tmp', ${JSON.stringify(done)})`,
@@ -91,16 +95,21 @@ describePython("a Python thread that calls tool() or input() after its cell fini
     expect(resultText(started)).toBe("started");
     writeFileSync(go, "");
     await untilExists(done);
-    const [toolLine, inputLine, globalInputLine] = readFileSync(done, "utf8").split("\n");
+    const [toolLine, inputLine, globalInputLine, globalGetpassLine] = readFileSync(done, "utf8").split("\n");
     expect(toolLine).toBe(
       'ToolError CELL_FINISHED: the cell that called tool("read") has finished, so the call was not run: call tools from the cell, or wait for the thread in it (thread.join())',
     );
     expect(inputLine).toBe(
       "EOFError: input() was called after its cell had finished (from a thread or a timer the cell started), so nobody was asked: ask from the cell, or wait for the thread in it (thread.join())",
     );
-    // Between cells ipykernel puts back Python's own input(), reading the kernel's stdin: at its
-    // end, so the thread is told at once (in Python's words), not left waiting.
-    expect(globalInputLine).toBe("EOFError: EOF when reading a line");
+    // Between cells ipykernel puts back the input() it found before the cell: ours, which says
+    // why (Python's own read the kernel's stdin: "EOF when reading a line"), at once.
+    expect(globalInputLine).toBe(
+      "EOFError: input() was called after its cell had finished (from a thread or a timer the cell started), so nobody was asked: ask from the cell, or wait for the thread in it (thread.join())",
+    );
+    expect(globalGetpassLine).toBe(
+      "EOFError: getpass() was called after its cell had finished (from a thread or a timer the cell started), so nobody was asked: ask from the cell, or wait for the thread in it (thread.join())",
+    );
     // The bridge's lock was let go: the shell tool, tool() and input() of later cells run.
     const echo = await cell("!echo one");
     expect(echo.isError).toBe(false);

@@ -106,6 +106,22 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     kernel.raw_input = raw_input
     kernel.getpass = getpass
 
+    # Between cells ipykernel puts back the input() and getpass() it found before each cell, which
+    # read the kernel's own stdin: a thread the cell started calling the global input() after the
+    # cell got Python's bare "EOF when reading a line". The ones it puts back say why instead.
+    def after_cell(name):
+        def refuse(prompt="", stream=None):
+            __tracebackhide__ = ours
+            raise EOFError(
+                f"{name}() was called after its cell had finished (from a thread or a timer the cell "
+                "started), so nobody was asked: ask from the cell, or wait for the thread in it (thread.join())")
+        return refuse
+
+    if hasattr(kernel, "_sys_raw_input"):
+        kernel._sys_raw_input = after_cell("input")
+    if hasattr(kernel, "_save_getpass"):
+        kernel._save_getpass = after_cell("getpass")
+
     def tool(name, args=None):
         """Calls a harness tool: tool("read", {"path": "README.md"}) returns its text; raises ToolError."""
         __tracebackhide__ = ours
