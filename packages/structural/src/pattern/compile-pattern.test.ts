@@ -68,6 +68,29 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("completes a conditional directive without its #endif on lines of its own, a pattern that matches", async () => {
+    const code = "#ifdef FOO\nint a;\n#endif\n#ifndef BAR\nint b;\nint c;\n#endif\n";
+    for (const [language, source, completed, matched] of [
+      ["c", "#ifdef $X", "#ifdef $X\n$$$\n#endif", "#ifdef FOO\nint a;\n#endif"],
+      ["cpp", "#ifndef $X", "#ifndef $X\n$$$\n#endif", "#ifndef BAR\nint b;\nint c;\n#endif"],
+    ] as const) {
+      const spec = parser.spec(language);
+      await expect(parser.compile(spec, source)).rejects.toMatchObject({
+        code: "PATTERN_INVALID",
+        message: expect.stringContaining(
+          `it parses only with a missing \`#endif\` at line 1, column ${source.length + 1}, which tree-sitter added. Complete the pattern, e.g. \`${completed}\``,
+        ),
+      });
+      const pattern = await parser.compile(spec, completed);
+      const tree = await parser.parse(spec, code);
+      try {
+        expect(findMatches(pattern, tree, code).matches.map((m) => m.text)).toEqual([matched]);
+      } finally {
+        tree.delete();
+      }
+    }
+  });
+
   it("rejects a single metavariable missing a token, but not a $$$ or a parameter missing one", async () => {
     // Go's `var $X` is a declaration without its type: its `$X` would take a whole `y = 2`, and a
     // rewrite to `var $X = nil` would give `var y = 2 = nil`.

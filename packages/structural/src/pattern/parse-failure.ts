@@ -107,8 +107,16 @@ export function describeMissing(
     const before = original.slice(0, at).split("\n");
     const column = (before.at(-1) ?? "").length;
     where = ` at line ${before.length + lineOffset}, column ${column + 1}`;
-    if (!missing.isNamed)
-      completed = `, e.g. \`${original.slice(0, at)}${missing.type}${original.slice(at)}\``;
+    if (!missing.isNamed) {
+      const head = original.slice(0, at);
+      const tail = original.slice(at);
+      // A directive (C's `#endif`) is a line of its own, and what it closes holds code: `#ifdef $X`
+      // becomes `#ifdef $X⏎$$$⏎#endif`, not `#ifdef $X#endif`, which does not parse either.
+      const added = missing.type.startsWith("#")
+        ? `${head.endsWith("\n") ? "" : "\n"}$$$\n${missing.type}${tail === "" || tail.startsWith("\n") ? "" : "\n"}`
+        : missing.type;
+      completed = `, e.g. \`${head}${added}${tail}\``;
+    }
   }
   throw new StructuralError({
     code: "PATTERN_INVALID",

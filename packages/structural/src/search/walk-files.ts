@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
-import { readFile, readdir } from "node:fs/promises";
-import { dirname, join, relative as relativePath, sep } from "node:path";
+import { readFile, readdir, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative as relativePath, sep } from "node:path";
 import { isIgnored, parseGitignore, type IgnoreLayer } from "./gitignore.js";
 
 /** Directories never searched, ignored or not. */
@@ -71,19 +71,44 @@ export async function walkFiles(
   return out.sort();
 }
 
+/** The nearest directory at or above `directory` that holds `.git` (a folder, or a worktree's file). */
+async function repositoryRoot(directory: string): Promise<string | undefined> {
+  for (let current = directory; ; current = dirname(current)) {
+    try {
+      await stat(join(current, ".git"));
+      return current;
+    } catch {
+      // Not here: look one level up.
+    }
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+/** Whether `path` is `directory` or inside it. */
+function within(directory: string, path: string): boolean {
+  const rel = relativePath(directory, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
 /**
- * The ignore layers (see `ignoreFiles`) of the directories from `top` (the working directory) down to the parent
- * of `root`, so searching a subfolder still honours the workspace's ignore files.
+ * The ignore layers (see `ignoreFiles`) of the directories above `root`, so searching a subfolder
+ * still honours the workspace's ignore files: from `top` (the working directory) down to the
+ * parent of `root`, and, as ripgrep and ast-grep read them, from the root of the git repository
+ * that holds them when it is above `top` (an agent working in `packages/a` of a repository whose
+ * .gitignore names `dist/` does not search `packages/a/dist`).
  */
 export async function outerIgnoreLayers(top: string, root: string): Promise<IgnoreLayer[]> {
-  const rel = relativePath(top, root);
-  if (rel === "" || rel.startsWith("..")) return [];
+  const inside = within(top, root);
+  const repository = await repositoryRoot(inside ? top : dirname(root));
+  let start = inside ? top : undefined;
+  if (repository !== undefined && (start === undefined || within(repository, start))) start = repository;
+  if (start === undefined || start === root) return [];
   const layers: IgnoreLayer[] = [];
   let directory = dirname(root);
   const chain: string[] = [];
   for (;;) {
     chain.unshift(directory);
-    if (directory === top || dirname(directory) === directory) break;
+    if (directory === start || dirname(directory) === directory) break;
     directory = dirname(directory);
   }
   for (const dir of chain) {

@@ -110,6 +110,15 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { H: "<stdarg.h>" },
   },
   {
+    // The completion the error for `#ifdef $X` (no `#endif`) offers.
+    name: "c #ifdef with any body",
+    language: "c",
+    pattern: "#ifdef $X\n$$$\n#endif",
+    code: "#ifdef FOO\nint a;\n#endif\n#ifndef BAR\nint b;\n#endif\n#ifdef BAZ\n#endif\n",
+    matches: ["#ifdef FOO\nint a;\n#endif", "#ifdef BAZ\n#endif"],
+    bindings: { X: "FOO" },
+  },
+  {
     name: "c #define with trailing blanks in an #ifdef",
     language: "c",
     pattern: "#ifdef X\n#define FOO 1  \n#endif",
