@@ -34,6 +34,8 @@ export const differenceReasons = {
     "a `;` ending a match after the pattern's last token (JavaScript's optional `;` after `const $A = $B`) stays when the template does not end in one; ast-grep replaces it with the rest of the match, so `const a = 1; const b = 2` becomes `let a = 1 let b = 2`",
   "trailing blanks are no code":
     "blanks ending a line of the pattern outside a string's text are not compared (`#define FOO 1  ` matches `#define FOO 1`); ast-grep compares a C preprocessor line's value with its blanks and matches nothing",
+  "an empty $$$ run matches nothing there":
+    "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, as `$$$` matches an empty run anywhere; ast-grep 0.51.1 requires a value there (in TypeScript it matches a bare return too)",
 } as const;
 
 /** One key of {@link differenceReasons}. */

@@ -410,4 +410,12 @@ export const goCases: readonly ConformanceCase[] = [
     matches: ["func f(c <-chan int) {}"],
     bindings: { F: "f", A: "c", T: "int" },
   },
+  {
+    name: "go return $$$ matches a bare return",
+    language: "go",
+    pattern: "return $$$R",
+    code: "package p\nfunc f() { return }\nfunc g() int { return 1 }\n",
+    matches: ["return", "return 1"],
+    differs: { reason: "an empty $$$ run matches nothing there", astGrep: ["return 1"] },
+  },
 ];
