@@ -41,6 +41,24 @@ afterEach(async () => {
 const registry = () => createRegistry({ tools: [...structuralTools], approval: "auto" });
 
 describe("ast_grep through the registry", () => {
+  it("shows an indented match's lines as they stand relative to one another, and counts what it left out", async () => {
+    write(
+      "py/t.py",
+      "def f():\n    try:\n        x = 1\n\n        y = 2\n    except ValueError as err:\n        print(err)\n",
+    );
+    write("py/u.py", "def g():\n    try:\n        h()\n    except OSError as e:\n        raise\n");
+    const text = resultText(
+      await registry().invoke(run, {
+        tool: "ast_grep",
+        args: { pattern: "try:\n    $$$\nexcept $E as $N:\n    $$$B", language: "python", path: "py" },
+      }),
+    );
+    expect(text).toContain(["py/t.py:2:5", "  try:", "      x = 1", "  ", "  … (3 more lines)"].join("\n"));
+    expect(text).toContain(
+      ["py/u.py:2:5", "  try:", "      h()", "  except OSError as e:", "  … (1 more line)"].join("\n"),
+    );
+  });
+
   it("finds the spec's dart example, honouring .gitignore and skipping binaries", async () => {
     const result = await registry().invoke(run, {
       tool: "ast_grep",
