@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempTree } from "../test-support/fixtures.js";
@@ -47,6 +47,42 @@ describe("one name per file, however it is reached", () => {
     const file = linkOf(join(tree.dir, "a", "x.c"));
     expect(file).toEqual({ to: join(tree.dir, "b", "x.c"), through: join(tree.dir, "a", "x.c") });
     expect(throughLink(join(tree.dir, "b", "y.c"), [file!])).toBe(join(tree.dir, "b", "y.c"));
+  });
+
+  it("sees a folder made a symlink, a link pointing elsewhere and a link removed after it resolved a path", async () => {
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    const root = join(tree.dir, "later");
+    mkdirSync(join(root, "pkg"), { recursive: true });
+    writeFileSync(join(root, "pkg", "index.ts"), "");
+    const used = join(root, "pkg", "index.ts");
+    expect(canonicalPath(used)).toBe(used);
+    // A package manager linking the workspace's package in its place: the folder moved (its
+    // files keep their inodes) and a link left where it was.
+    mkdirSync(join(root, "packages"));
+    renameSync(join(root, "pkg"), join(root, "packages", "pkg"));
+    symlinkSync(join(root, "packages", "pkg"), join(root, "pkg"));
+    await nextTurn();
+    expect(canonicalPath(used)).toBe(join(root, "packages", "pkg", "index.ts"));
+    // The link pointed elsewhere.
+    mkdirSync(join(root, "other"));
+    writeFileSync(join(root, "other", "index.ts"), "");
+    unlinkSync(join(root, "pkg"));
+    symlinkSync(join(root, "other"), join(root, "pkg"));
+    await nextTurn();
+    expect(canonicalPath(used)).toBe(join(root, "other", "index.ts"));
+    // The link removed, a plain folder in its place; then none at all.
+    unlinkSync(join(root, "pkg"));
+    mkdirSync(join(root, "pkg"));
+    writeFileSync(used, "");
+    await nextTurn();
+    expect(canonicalPath(used)).toBe(used);
+    rmSync(join(root, "pkg"), { recursive: true });
+    symlinkSync(join(root, "packages", "pkg"), join(root, "pkg"));
+    await nextTurn();
+    expect(canonicalPath(used)).toBe(join(root, "packages", "pkg", "index.ts"));
+    unlinkSync(join(root, "pkg"));
+    await nextTurn();
+    expect(canonicalPath(used)).toBe(used);
   });
 
   it("keys maps and sets of files by real path; other keys as they are", () => {

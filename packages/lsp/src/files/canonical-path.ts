@@ -1,19 +1,24 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 
-/** Most real paths remembered (see {@link canonicalPath}); cleared whole when full. */
+/** Most real paths remembered within one turn (see {@link canonicalPath}); cleared whole when full. */
 const remembered = 8_192;
 
-/** Path → its real path, for those that resolved. */
+/** Path → its real path, for those that resolved in this turn of the event loop. */
 const reals = new Map<string, string>();
+
+/** Whether the clearing of {@link reals} at the end of this turn is scheduled. */
+let clearing = false;
 
 /**
  * The one name of a file however it is reached: its real path (symlinked folders and a
  * symlinked file resolved), so that a file reached through a symlink is one file, not two, for
  * its server, the importer scan and the diagnostics ledger. A path that does not exist (a file
- * about to be written, or deleted) is its folder's real path and its own name. Remembered (at
- * most {@link remembered}, cleared whole when full): a symlink made to point elsewhere during a
- * run is not noticed for a path already resolved.
+ * about to be written, or deleted) is its folder's real path and its own name. Remembered only
+ * until the event loop's turn ends (a loop over a project's files asks the same paths many
+ * times): a folder or file made a symlink, a link pointing elsewhere or one removed later (by a
+ * package manager linking a workspace package, a build) is seen by the next call. Checking a
+ * remembered answer would take a look at each part of the path, what resolving it takes.
  */
 export function canonicalPath(path: string): string {
   const known = reals.get(path);
@@ -28,6 +33,13 @@ export function canonicalPath(path: string): string {
   }
   if (reals.size >= remembered) reals.clear();
   reals.set(path, real);
+  if (!clearing) {
+    clearing = true;
+    setImmediate(() => {
+      clearing = false;
+      reals.clear();
+    }).unref();
+  }
   return real;
 }
 

@@ -133,3 +133,105 @@ describe("checkClashes on a server that diagnoses pass by pass", () => {
     ]);
   });
 });
+
+// An error flagging a whole call or statement holds the renamed name within its range, starting
+// before it and ending after it (or right at its end). Errors that real servers give over such a
+// range name the renamed symbol too as far as found (the message test takes them), so this fake
+// publishes errors of that shape without the name, which no real server was found to give on
+// demand.
+
+const calcPath = "/w/calc.ts";
+const calcBefore =
+  "export function area(w: number): number {\n  return w;\n}\nexport const a = area(2) + 1;\nexport const b = 3 * 4;\n";
+
+/** A fake TypeScript-like server publishing `errors` for the probe's text, none for the disk's. */
+function fakeServer(errors: Diagnostic[]) {
+  let text = calcBefore;
+  const client = {
+    spec: { language: "typescript", command: "typescript-language-server" },
+    isSynced: (_at: string, expected: string) => text === expected,
+    sync: (_at: string, _languageId: string, next: string) => {
+      const changed = next !== text;
+      text = next;
+      return Promise.resolve(changed);
+    },
+    awaitWorkDone: () => Promise.resolve(true),
+    freshDiagnostics: () => Promise.resolve({ diagnostics: text === calcBefore ? [] : errors, fresh: true }),
+    request: () => Promise.resolve(null),
+    close: () => Promise.resolve(),
+  } as unknown as LanguageClient;
+  return { client, text: () => text };
+}
+
+const calcSupervisor = {
+  workingDirectory: "/w",
+  pathOf: (at: string) => fileURLToPath(at),
+  uriOf: uri,
+  display: (path: string) => path.slice("/w/".length),
+  texts: { tryRead: () => ({ text: calcBefore }) },
+} as unknown as LspSupervisor;
+
+/** Renaming `area` to `size` (lines 1 and 4): `export const a = size(2) + 1;` after. */
+function renameArea(client: LanguageClient) {
+  return checkClashes({
+    client,
+    supervisor: calcSupervisor,
+    edit: {
+      changes: {
+        [uri(calcPath)]: [
+          { range: range(0, 16, 20), newText: "size" },
+          { range: range(3, 17, 21), newText: "size" },
+        ],
+      },
+    },
+    planned: {
+      texts: new Map([[calcPath, { before: calcBefore, after: calcBefore.replaceAll("area", "size") }]]),
+    } as unknown as PlannedEdit,
+    uri: uri(calcPath),
+    at: { line: 0, character: 16 },
+    oldName: "area",
+    newName: "size",
+    before: new Map([[calcPath, []]]),
+    timeoutMs: 2_000,
+  });
+}
+
+const error = (start: { line: number; character: number }, end: typeof start, message: string) => ({
+  range: { start, end },
+  severity: 1 as const,
+  code: 2349,
+  source: "typescript",
+  message,
+});
+
+describe("checkClashes on errors whose range holds an edited place", () => {
+  it("counts an error flagging the whole statement or call around the new name as a clash", async () => {
+    const { client, text } = fakeServer([
+      // The statement `export const a = size(2) + 1;`, and `size(2) + 1` from before the call.
+      error({ line: 3, character: 0 }, { line: 3, character: 29 }, "Statement flagged as a whole."),
+      error({ line: 3, character: 13 }, { line: 3, character: 21 }, "Callee flagged up to its end."),
+    ]);
+    const check = await renameArea(client);
+    expect(check).toEqual({
+      clashes: [
+        "calc.ts:4:1 error [TS2349] Statement flagged as a whole. (typescript) — the line would read: export const a = size(2) + 1;",
+        "calc.ts:4:14 error [TS2349] Callee flagged up to its end. (typescript) — the line would read: export const a = size(2) + 1;",
+      ],
+      unchecked: [],
+    });
+    expect(text()).toBe(calcBefore);
+  });
+
+  it("still leaves out an error away from every edit, naming neither name, and says so", async () => {
+    const { client } = fakeServer([
+      error({ line: 4, character: 0 }, { line: 4, character: 23 }, "Statement flagged as a whole."),
+      // From right after the call's name: not at the edit.
+      error({ line: 3, character: 21 }, { line: 3, character: 24 }, "Arguments flagged."),
+    ]);
+    const check = await renameArea(client);
+    expect(check.clashes).toEqual([]);
+    expect(check.unchecked).toEqual([
+      "2 new errors naming neither 'area' nor 'size', away from the edited places, were not counted as a clash (calc.ts:5:1 error [TS2349] Statement flagged as a whole. (typescript), calc.ts:4:22 error [TS2349] Arguments flagged. (typescript))",
+    ]);
+  });
+});

@@ -349,16 +349,12 @@ async function newErrors(
           diagnostic,
           supervisor.workingDirectory,
         );
-        // Neither at an edited place nor naming the old or the new name: an error elsewhere
-        // whose wording the rename changed (TypeScript's "Cannot find name 'totl'. Did you mean
-        // 'total'?" loses its suggestion when 'total' is renamed), not a clash.
+        // Neither at an edited place (its range, in the text after, meeting an edit's: a call or
+        // a statement flagged as a whole holds one) nor naming the old or the new name: an error
+        // elsewhere whose wording the rename changed (TypeScript's "Cannot find name 'totl'. Did
+        // you mean 'total'?" loses its suggestion when 'total' is renamed), not a clash.
         const message = messageText(diagnostic);
-        if (
-          file.text.editOf(diagnostic.range.start) < 0 &&
-          file.text.editOf(diagnostic.range.end) < 0 &&
-          !name.test(message) &&
-          !newName.test(message)
-        ) {
+        if (file.text.editIn(diagnostic.range) < 0 && !name.test(message) && !newName.test(message)) {
           unrelated.push(shown);
           return [];
         }

@@ -38,6 +38,28 @@ describe("EditedText", () => {
     expect(text.lineText(3, true)).toBe("  return Math.min(n, limit, limit);");
   });
 
+  it("tells a range (after) meeting an edit from one away from every edit", () => {
+    const span = (line: number, from: number, to: number) => ({ start: at(line, from), end: at(line, to) });
+    // After: "  return Math.min(n, limit, limit);", the edit at 21..26, the outer `limit` at 28..33.
+    expect(text.editIn(span(3, 21, 26))).toBe(1);
+    // Starting before it and ending in it, or right at its end (`Math.min(n, limit` flagged).
+    expect(text.editIn(span(3, 9, 23))).toBe(1);
+    expect(text.editIn(span(3, 9, 26))).toBe(1);
+    // Holding it whole: the call, the statement over lines, the whole function.
+    expect(text.editIn(span(3, 9, 34))).toBe(1);
+    expect(text.editIn({ start: at(1, 0), end: at(4, 1) })).toBe(0);
+    // Ending where it starts (as a position at the edit does).
+    expect(text.editIn(span(3, 18, 21))).toBe(1);
+    // Away from it: the outer `limit` starting two characters after it, `Math.min` before it.
+    expect(text.editIn(span(3, 28, 33))).toBe(-1);
+    expect(text.editIn(span(3, 26, 28))).toBe(-1);
+    expect(text.editIn(span(3, 9, 17))).toBe(-1);
+    expect(text.editIn(span(0, 0, 17))).toBe(-1);
+    // Empty ranges: in the edit or not.
+    expect(text.editIn(span(3, 22, 22))).toBe(1);
+    expect(text.editIn(span(3, 27, 27))).toBe(-1);
+  });
+
   it("places the name inside a longer new text (a shorthand property written out)", () => {
     const shorthand = new EditedText("const o = { count };\n", [replace(0, 12, 17, "count: total")]);
     expect(shorthand.after).toBe("const o = { count: total };\n");

@@ -1,4 +1,4 @@
-import type { Position, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
+import type { Position, Range, TextEdit, WorkspaceEdit } from "vscode-languageserver-protocol";
 import { lineSpans } from "../positions/line-ends.js";
 import { applyTextEdits } from "./apply-workspace-edit.js";
 
@@ -74,6 +74,17 @@ export class EditedText {
   editOf(position: Position): number {
     const offset = offsetOf(this.newLines, this.after, position);
     return this.spans.findIndex((s) => s.newStart <= offset && offset < Math.max(s.newEnd, s.newStart + 1));
+  }
+
+  /**
+   * The first edit whose text (after) `range` (after) overlaps or touches at its end, or -1: a
+   * range starting in an edit, ending in or right at the end of one, or holding one whole (a
+   * call or a statement flagged as a whole) is at an edited place.
+   */
+  editIn(range: Range): number {
+    const start = offsetOf(this.newLines, this.after, range.start);
+    const end = Math.max(start, offsetOf(this.newLines, this.after, range.end));
+    return this.spans.findIndex((s) => start < Math.max(s.newEnd, s.newStart + 1) && s.newStart <= end);
   }
 
   /** Whether the text at `position` (after) starts with `name`. */
