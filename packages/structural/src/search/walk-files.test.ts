@@ -67,6 +67,24 @@ describe("walkFiles ignore files, as ripgrep and ast-grep read them", () => {
       if (theirs) expect(await walkFrom(top)).toEqual(theirs);
     });
 
+    it("stops at the nearest repository holding the folder searched (a project inside a dotfiles home)", async () => {
+      // The outer repository ignores everything; src is a repository of its own.
+      mkdirSync(join(dir, ".git"), { recursive: true });
+      write(".gitignore", "*\n");
+      mkdirSync(join(dir, "src", ".git"), { recursive: true });
+      const project = join(dir, "src");
+      // From the outer folder into the project, and from inside the project up to its root.
+      expect(await walkFrom(dir, project)).toEqual(["src/c.py", "src/d.py", "src/vendor/e.py"]);
+      expect(await walkFrom(join(project, "vendor"), project)).toEqual([
+        "src/c.py",
+        "src/d.py",
+        "src/vendor/e.py",
+      ]);
+      expect(await walkFrom(project, join(project, "vendor"))).toEqual(["src/vendor/e.py"]);
+      const theirs = astGrepFiles(project);
+      if (theirs) expect(await walkFrom(project)).toEqual(theirs);
+    });
+
     it("reads none above it outside a git repository, as ast-grep", async () => {
       write(".gitignore", "vendor/\n");
       const top = join(dir, "src");

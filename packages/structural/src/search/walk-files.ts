@@ -92,16 +92,17 @@ function within(directory: string, path: string): boolean {
 
 /**
  * The ignore layers (see `ignoreFiles`) of the directories above `root`, so searching a subfolder
- * still honours the workspace's ignore files: from `top` (the working directory) down to the
- * parent of `root`, and, as ripgrep and ast-grep read them, from the root of the git repository
- * that holds them when it is above `top` (an agent working in `packages/a` of a repository whose
- * .gitignore names `dist/` does not search `packages/a/dist`).
+ * still honours the workspace's ignore files: as ripgrep and ast-grep read them, from the root of
+ * the nearest git repository holding `root` down to its parent (an agent working in `packages/a`
+ * of a repository whose .gitignore names `dist/` does not search `packages/a/dist`; none when
+ * `root` is that root, also inside another repository); outside any repository, from `top` (the
+ * working directory) down.
  */
 export async function outerIgnoreLayers(top: string, root: string): Promise<IgnoreLayer[]> {
-  const inside = within(top, root);
-  const repository = await repositoryRoot(inside ? top : dirname(root));
-  let start = inside ? top : undefined;
-  if (repository !== undefined && (start === undefined || within(repository, start))) start = repository;
+  // The nearest repository holding the folder searched, that folder included: ignore files
+  // above a repository's root are not its own (a nested project in a dotfiles home).
+  const repository = await repositoryRoot(root);
+  const start = repository ?? (within(top, root) ? top : undefined);
   if (start === undefined || start === root) return [];
   const layers: IgnoreLayer[] = [];
   let directory = dirname(root);

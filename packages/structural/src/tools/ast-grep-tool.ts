@@ -36,9 +36,13 @@ function trimLine(line: string): string {
     : line;
 }
 
-function trimCode(text: string): string {
+/**
+ * A match's first {@link maxCodeLines} lines, each cut at {@link maxLineChars}, as they stand
+ * relative to one another (see {@link dedentLines}), and how many more it has.
+ */
+function trimCode(text: string, column: number): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
-  const shown = lines.slice(0, maxCodeLines).map(trimLine).join("\n");
+  const shown = dedentLines(lines.slice(0, maxCodeLines), column).map(trimLine).join("\n");
   if (lines.length <= maxCodeLines) return shown;
   const more = lines.length - maxCodeLines;
   return `${shown}\n… (${more} more ${more === 1 ? "line" : "lines"})`;
@@ -47,25 +51,18 @@ function trimCode(text: string): string {
 /**
  * A match's lines as they stand in the file, relative to one another: its first line starts at
  * `column` and the others at the file's indentation, so the indentation they all share (the
- * first counted from `column`) is taken off — `try:` at column 4 shows its body one level in,
- * not five. Blank lines do not count.
+ * first's counted from `column`) is taken off — `try:` at column 4 shows its body one level in,
+ * not two. Blank lines do not count.
  */
-export function dedentMatch(text: string, column: number): string {
-  const lines = text.split("\n");
-  if (lines.length === 1) return text;
-  const indents = lines.map((line, index) => {
-    if (line.trim() === "") return Infinity;
-    const lead = /^[ \t]*/.exec(line)![0].length;
-    return index === 0 ? column + lead : lead;
-  });
-  const common = Math.min(...indents);
-  if (!Number.isFinite(common) || common === 0) return text;
-  return lines
-    .map((line, index) => {
-      if (index === 0) return line.slice(Math.max(0, common - column));
-      return line.trim() === "" ? "" : line.slice(common);
-    })
-    .join("\n");
+export function dedentLines(lines: readonly string[], column: number): string[] {
+  if (lines.length < 2) return [...lines];
+  let common = column;
+  for (const line of lines.slice(1)) {
+    if (line.trim() === "") continue;
+    common = Math.min(common, /^[ \t]*/.exec(line)![0].length);
+  }
+  if (common === 0) return [...lines];
+  return lines.map((line, index) => (index === 0 ? line : line.trim() === "" ? "" : line.slice(common)));
 }
 
 /**
@@ -171,7 +168,7 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
 
 function formatMatch(relativePath: string, match: StructuralMatch): string {
   const lines = [`${relativePath}:${match.line + 1}:${match.column + 1}`];
-  for (const line of trimCode(dedentMatch(match.text, match.column)).split("\n")) lines.push(`  ${line}`);
+  for (const line of trimCode(match.text, match.column).split("\n")) lines.push(`  ${line}`);
   for (const [name, capture] of match.bindings) lines.push(`  $${name} = ${oneLine(capture.text)}`);
   return lines.join("\n");
 }
