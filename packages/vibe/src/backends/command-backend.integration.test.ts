@@ -180,8 +180,16 @@ describe("command backend with a real agent-CLI script", () => {
     expect(() => createCommandBackend({ command: ["agent", "--id={workerid}"] })).toThrow(
       "did you mean {workerId}?",
     );
+    expect(() => createCommandBackend({ command: ["agent", "--tier={teir}", "--log={worker_id}"] })).toThrow(
+      "the command has {teir}",
+    );
     const own = createCommandBackend({ command: ["agent", "--config", '{"quiet":true}', "--files={paths}"] });
     expect(own.description).toBe('command agent --config {"quiet":true} --files={paths}');
+    // Words of their own next to a placeholder's name are the CLI's template, not slips.
+    const template = "{time} {level} {id} {dir} {mode} {models} {labels} {node}";
+    expect(createCommandBackend({ command: ["agent", "--log-format", template] }).description).toBe(
+      `command agent --log-format ${template}`,
+    );
   });
 
   it("a script that exits is done although a process it left holds its output, which then ends", async () => {

@@ -9,7 +9,6 @@ import {
   terminateProcess,
   writersOf,
 } from "@tools/registry";
-import { closestName } from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
@@ -93,19 +92,48 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
 const placeholders = ["tier", "model", "label", "workerId", "cwd"] as const;
 
 /**
- * The first `{name}` in the command that is no placeholder but close to one (`{modle}`,
- * `{workerid}`, `{Model}`), which would reach the CLI as written. Braces around anything else are
- * the CLI's own (a JSON argument, a template of its own) and left alone.
+ * The first `{name}` in the command that is no placeholder but a slip of one's spelling: its
+ * case (`{workerid}`, `{Model}`), two letters swapped (`{modle}`, `{teir}`), or one letter
+ * wrong, missing or extra in a name of five letters or more that is not a word of its own next
+ * to it (`{labl}` is, `{mode}`, `{models}` and `{level}` are not). It would reach the CLI as
+ * written. Braces around anything else are the CLI's own (a JSON argument, a template of its
+ * own: `{time} {level} {id}`) and left alone.
  */
 function misspeltPlaceholder(command: readonly string[]): { name: string; meant: string } | undefined {
   for (const part of command) {
-    for (const [, name] of part.matchAll(/\{(\w{2,})\}/g)) {
+    for (const [, name] of part.matchAll(/\{(\w+)\}/g)) {
       if ((placeholders as readonly string[]).includes(name!)) continue;
-      const meant = closestName(name!, placeholders);
+      const meant = placeholders.find((placeholder) => slipOf(name!, placeholder));
       if (meant) return { name: name!, meant };
     }
   }
   return undefined;
+}
+
+/** Whether `name` is `placeholder` with a slip (see {@link misspeltPlaceholder}). */
+function slipOf(name: string, placeholder: string): boolean {
+  const a = name.toLowerCase();
+  const b = placeholder.toLowerCase();
+  if (a === b) return true;
+  if (a.length === b.length) {
+    const differ: number[] = [];
+    for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) differ.push(index);
+    // Two neighbours swapped.
+    if (
+      differ.length === 2 &&
+      differ[1] === differ[0]! + 1 &&
+      a[differ[0]!] === b[differ[1]!] &&
+      a[differ[1]!] === b[differ[0]!]
+    )
+      return true;
+    return b.length >= 5 && differ.length === 1;
+  }
+  // One letter missing or extra, not at the end (`{mode}`, `{models}` are words of their own).
+  if (b.length < 5 || Math.abs(a.length - b.length) !== 1 || a.startsWith(b) || b.startsWith(a)) return false;
+  const [longer, shorter] = a.length > b.length ? [a, b] : [b, a];
+  for (let index = 0; index < longer.length; index++)
+    if (longer.slice(0, index) + longer.slice(index + 1) === shorter) return true;
+  return false;
 }
 
 /**
