@@ -76,9 +76,41 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
     : exactTotals.has(core.adapterId) && given !== undefined && given > end
       ? given
       : undefined;
-  for (const frame of frames) core.validFrames.add(frame.id);
+  const shown = ownsFrameIds(core.adapterId)
+    ? frames.map((frame, index) => ({ ...frame, id: ownFrameId(core, thread, startFrame + index, frame.id) }))
+    : frames;
+  for (const frame of shown) core.validFrames.add(frame.id);
   core.listedThreads.add(thread);
-  return { threadId: thread, frames, start: startFrame, total, more };
+  return { threadId: thread, frames: shown, start: startFrame, total, more };
+}
+
+/**
+ * The adapters whose frame ids cannot be shown as they are: delve numbers a stop's frames anew
+ * at every listing and from 1000 again at every stop, lldb-dap by their place in the stack
+ * (thread and depth), the same at every stop. An id from an earlier stop would name a frame of
+ * the current one, and a search of the stack for one no page listed would find ids it minted
+ * itself. Their frames get the tool's own ids instead: the same for a frame however often it is
+ * listed in a stop, never reused by a later stop.
+ */
+function ownsFrameIds(adapterId: AdapterId): boolean {
+  return adapterId === "delve" || adapterId === "lldb";
+}
+
+/** The tool's id of the frame at `index` of `thread`'s stack in the current stop. */
+function ownFrameId(core: SessionCore, thread: number, index: number, adapterFrame: number): number {
+  const place = `${thread}:${index}`;
+  let id = core.framesByPlace.get(place);
+  if (id === undefined) {
+    id = core.nextFrameId++;
+    core.framesByPlace.set(place, id);
+  }
+  core.adapterFrames.set(id, adapterFrame);
+  return id;
+}
+
+/** The adapter's id of a frame id the tool showed (itself, for adapters whose ids are shown). */
+function adapterFrameId(core: SessionCore, frameId: number): number {
+  return core.adapterFrames.get(frameId) ?? frameId;
 }
 
 /**
@@ -114,7 +146,9 @@ async function pastTheEnd(core: SessionCore, thread: number, startFrame: number)
 export async function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
   await checkFrame(core, frameId);
-  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId });
+  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", {
+    frameId: adapterFrameId(core, frameId),
+  });
   const found = response.body?.scopes ?? [];
   for (const scope of found) core.learnReference(scope);
   return found;
@@ -191,7 +225,7 @@ export async function evaluate(
   try {
     response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
       expression,
-      frameId: frame,
+      frameId: frame === undefined ? undefined : adapterFrameId(core, frame),
       context: core.options.evaluateContext,
     });
   } catch (error) {
@@ -230,6 +264,8 @@ const frameSearchDepth = 1000;
  */
 async function checkFrame(core: SessionCore, frameId: number): Promise<void> {
   if (core.validFrames.has(frameId)) return;
+  // The tool's own ids: one no page of this stop listed is an earlier stop's (or none at all).
+  if (ownsFrameIds(core.adapterId)) throw staleFrame(frameId, "");
   const stopThread = core.lastStop?.threadId;
   const { found, complete } = await findFrame(core, frameId);
   if (found) {
@@ -245,8 +281,11 @@ async function checkFrame(core: SessionCore, frameId: number): Promise<void> {
         `list its page first with ${JSON.stringify(call)}`,
     );
   }
-  const searched = complete ? "" : ` among the first ${frameSearchDepth} frames of each thread`;
-  throw new DebugError(
+  throw staleFrame(frameId, complete ? "" : ` among the first ${frameSearchDepth} frames of each thread`);
+}
+
+function staleFrame(frameId: number, searched: string): DebugError {
+  return new DebugError(
     "DEBUG_STALE_REFERENCE",
     `frame ${frameId} is not a frame of the current stop${searched} (frame ids are valid only until the program resumes); ` +
       "get fresh ones with op 'stack'",

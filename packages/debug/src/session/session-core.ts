@@ -79,6 +79,8 @@ export interface StopSnapshot {
   readonly validReferences: Set<number>;
   readonly childCounts: Map<number, ChildCount>;
   readonly alsoStopped: Map<number, StopInfo>;
+  readonly framesByPlace: Map<string, number>;
+  readonly adapterFrames: Map<number, number>;
 }
 
 /** A reference's children as the adapter counts them (`indexedVariables`, `namedVariables`). */
@@ -128,6 +130,15 @@ export class SessionCore {
   configured = false;
   terminating: Promise<void> | undefined;
   validFrames = new Set<number>();
+  /**
+   * The tool's own frame ids of the current stop, by place (`thread:index`), for the adapters
+   * that number frames anew (see `ownsFrameIds`); never reused by a later stop.
+   */
+  framesByPlace = new Map<string, number>();
+  /** The adapter's id of each of the tool's own frame ids of the current stop. */
+  adapterFrames = new Map<number, number>();
+  /** The next of the tool's own frame ids: counts on over the whole session. */
+  nextFrameId = 1;
   /** The threads whose frames a `stack` page listed in the current stop. */
   listedThreads = new Set<number>();
   validReferences = new Set<number>();
@@ -360,6 +371,8 @@ export class SessionCore {
 
   invalidate(): void {
     this.validFrames = new Set();
+    this.framesByPlace = new Map();
+    this.adapterFrames = new Map();
     this.listedThreads = new Set();
     this.validReferences = new Set();
     this.childCounts = new Map();
@@ -375,6 +388,8 @@ export class SessionCore {
       validReferences: this.validReferences,
       childCounts: this.childCounts,
       alsoStopped: this.alsoStopped,
+      framesByPlace: this.framesByPlace,
+      adapterFrames: this.adapterFrames,
     };
   }
 
@@ -386,6 +401,8 @@ export class SessionCore {
     this.validReferences = snapshot.validReferences;
     this.childCounts = snapshot.childCounts;
     this.alsoStopped = snapshot.alsoStopped;
+    this.framesByPlace = snapshot.framesByPlace;
+    this.adapterFrames = snapshot.adapterFrames;
   }
 
   /** Makes a reference valid for the current stop, with the child counts the adapter gave for it. */
