@@ -101,6 +101,67 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: frame ids across calls and st
   );
 });
 
+// delve numbers a stop's variable references from 1000 again at every stop too.
+describe.skipIf(!dlv && !ci)("debug tool on delve: references across stops", () => {
+  it(
+    "refuses an earlier stop's reference after the new stop gave out the same number",
+    { timeout: 180_000 },
+    async () => {
+      expect(dlv, "dlv and go must be on PATH").toBeTruthy();
+      const dir = mkdtempSync(join(tmpdir(), "tools-debug-gorefs-"));
+      writeFileSync(join(dir, "go.mod"), "module refs\n\ngo 1.19\n");
+      writeFileSync(
+        join(dir, "main.go"),
+        [
+          "package main", // 1
+          "",
+          'import "fmt"',
+          "",
+          "func leaf(k int) int {", // 5
+          "\tv := k * 10",
+          "\treturn v",
+          "}",
+          "",
+          "func main() {", // 10
+          "\tn := 5",
+          "\tfmt.Println(leaf(n + 1))",
+          "}",
+          "",
+        ].join("\n"),
+      );
+      const { run, call, sessionPids } = debugRun(dir);
+      let pids: number[] = [];
+      try {
+        await call({ op: "breakpoints", file: "main.go", lines: [6] });
+        const launch = await call({ op: "launch", program: "." });
+        expect(launch.text, launch.text).toContain("main.go:6 in main.leaf");
+        pids = sessionPids();
+        const ids = frameIds((await call({ op: "stack" })).text);
+        const mainScopes = await call({ op: "scopes", frame_id: ids.get("#1 main.main") });
+        const mainLocals = Number(/^Locals: reference (\d+)/.exec(mainScopes.text)![1]);
+        expect((await call({ op: "variables", reference: mainLocals })).text).toBe("n (int) = 5");
+
+        const step = await call({ op: "step_over" });
+        expect(step.text).toContain("main.go:7 in main.leaf");
+        const leaf = frameIds((await call({ op: "stack" })).text).get("#0 main.leaf");
+        const leafScopes = await call({ op: "scopes", frame_id: leaf });
+        const leafLocals = Number(/^Locals: reference (\d+)/.exec(leafScopes.text)![1]);
+        expect(leafLocals).not.toBe(mainLocals);
+        // main's Locals of the earlier stop: refused, not answered with leaf's.
+        const stale = await call({ op: "variables", reference: mainLocals });
+        expect(stale.code, stale.text).toBe("DEBUG_STALE_REFERENCE");
+        const locals = (await call({ op: "variables", reference: leafLocals })).text;
+        expect(locals).toContain("k (int) = 6");
+        expect(locals).toContain("v (int) = 60");
+      } finally {
+        await run.dispose();
+        removeWorkspace(dir);
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
+});
+
 // lldb-dap numbers a frame by its place (thread and depth): #0 has the same id at every stop.
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: frame ids across stops", () => {
   it("refuses an earlier stop's frame id, though lldb numbers the new stop's frame at its place alike", async () => {
@@ -127,6 +188,39 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: frame ids across stops", 
       expect(stale.code, stale.text).toBe("DEBUG_STALE_REFERENCE");
       const now = await call({ op: "evaluate", expression: "s", frame_id: relisted.get("#0 main") });
       expect(now.text).toBe("0 (int)");
+    } finally {
+      await run.dispose();
+      removeWorkspace(dir);
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
+
+// lldb-dap 19 gives every frame's scopes the same references (Locals 1, …), bound to the frame of
+// its latest `scopes` request.
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: the scopes of two frames", () => {
+  it("lists each frame's own locals, whichever frame's scopes were asked for last", async () => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    const dir = workspace("c");
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
+    const { run, call, sessionPids } = debugRun(dir);
+    let pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
+      const launch = await call({ op: "launch", program: "prog" });
+      expect(launch.text, launch.text).toContain("prog.c:4 in square");
+      pids = sessionPids();
+      const ids = frameIds((await call({ op: "stack" })).text);
+      const locals = async (frame: number | undefined) =>
+        Number(/^Locals: reference (\d+)/.exec((await call({ op: "scopes", frame_id: frame })).text)![1]);
+      const square = await locals(ids.get("#0 square"));
+      const main = await locals(ids.get("#1 main"));
+      const squareLocals = (await call({ op: "variables", reference: square })).text;
+      expect(squareLocals).toMatch(/^n \(int\) = 0$/m);
+      expect(squareLocals).not.toContain("argc");
+      const mainLocals = (await call({ op: "variables", reference: main })).text;
+      expect(mainLocals).toMatch(/^s \(int\) = 0$/m);
+      expect(mainLocals).not.toMatch(/^n \(int\)/m);
     } finally {
       await run.dispose();
       removeWorkspace(dir);
