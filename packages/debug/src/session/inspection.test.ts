@@ -92,7 +92,7 @@ describe("stack pages", () => {
     const first = await page(0);
     expect(first.split("\n")[0]).toBe("thread 1");
     expect(first).toMatch(
-      /\n#29 frame 1029 down at <no source>\n… more frames from #30 \(not counted\): list them with \{"op":"stack","start_frame":30\}$/,
+      /\n#29 frame \d+ down at <no source>\n… more frames from #30 \(not counted\): list them with \{"op":"stack","start_frame":30\}$/,
     );
     // lldb-dap answers 30 + 31 + 20 = 81 here: neither a header total nor a count of the rest.
     const second = await page(30);
@@ -102,7 +102,7 @@ describe("stack pages", () => {
     );
     const last = await page(90);
     expect(last.split("\n")[0]).toBe("thread 1, frames #90–#99 of 100");
-    expect(last).toMatch(/\n#99 frame 1099 down at <no source>$/);
+    expect(last).toMatch(/\n#99 frame \d+ down at <no source>$/);
     // One frame past the page is asked for, to learn whether more exist.
     expect(asked.map((args) => args.levels)).toEqual([31, 31, 31]);
   });

@@ -4,7 +4,7 @@ import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
-import type { SessionCore, StopInfo } from "./session-core.js";
+import { renumbersIds, type SessionCore, type StopInfo } from "./session-core.js";
 import { displayPath, sourceLine } from "./source-lines.js";
 
 // The inspection requests: answered only while stopped, with frame ids and variable references
@@ -76,9 +76,33 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
     : exactTotals.has(core.adapterId) && given !== undefined && given > end
       ? given
       : undefined;
-  for (const frame of frames) core.validFrames.add(frame.id);
+  const shown = renumbersIds(core.adapterId)
+    ? frames.map((frame, index) => ({ ...frame, id: ownFrameId(core, thread, startFrame + index, frame.id) }))
+    : frames;
+  for (const frame of shown) core.validFrames.add(frame.id);
   core.listedThreads.add(thread);
-  return { threadId: thread, frames, start: startFrame, total, more };
+  return { threadId: thread, frames: shown, start: startFrame, total, more };
+}
+
+/**
+ * The tool's id of the frame at `index` of `thread`'s stack in the current stop (adapters that
+ * renumber, see `renumbersIds`): the same however often the frame is listed (delve gives it a
+ * new id at each listing), and a search of the stack for an id no page listed is not needed.
+ */
+function ownFrameId(core: SessionCore, thread: number, index: number, adapterFrame: number): number {
+  const place = `${thread}:${index}`;
+  let id = core.framesByPlace.get(place);
+  if (id === undefined) {
+    id = core.nextFrameId++;
+    core.framesByPlace.set(place, id);
+  }
+  core.adapterFrames.set(id, adapterFrame);
+  return id;
+}
+
+/** The adapter's id of a frame id the tool showed (itself, for adapters whose ids are shown). */
+function adapterFrameId(core: SessionCore, frameId: number): number {
+  return core.adapterFrames.get(frameId) ?? frameId;
 }
 
 /**
@@ -114,10 +138,38 @@ async function pastTheEnd(core: SessionCore, thread: number, startFrame: number)
 export async function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
   await checkFrame(core, frameId);
-  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId });
-  const found = response.body?.scopes ?? [];
-  for (const scope of found) core.learnReference(scope);
-  return found;
+  const frame = adapterFrameId(core, frameId);
+  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
+  core.scopesFrame = frame;
+  return (response.body?.scopes ?? []).map((scope) => {
+    const shown = core.learnReference(scope);
+    if (shown.variablesReference > 0)
+      core.scopeFrames.set(shown.variablesReference, { frame, name: scope.name });
+    return shown;
+  });
+}
+
+/**
+ * The adapter's reference of `reference`, a scope's bound again to its frame when a `scopes`
+ * request for another frame came since: lldb-dap (19) gives every frame's scopes the same
+ * references (Locals 1, Globals 2, Registers 3) and binds them to the frame of its latest
+ * `scopes` request, so a frame's Locals would list the locals of the frame asked about last.
+ */
+async function rebindScope(core: SessionCore, reference: number): Promise<number> {
+  const origin = core.scopeFrames.get(reference);
+  if (core.adapterId !== "lldb" || !origin || origin.frame === core.scopesFrame)
+    return core.adapterReference(reference);
+  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: origin.frame });
+  core.scopesFrame = origin.frame;
+  const again = response.body?.scopes?.find((scope) => scope.name === origin.name);
+  if (!again || again.variablesReference <= 0) {
+    throw new DebugError(
+      "DEBUG_ADAPTER_ERROR",
+      `the adapter no longer gives the ${origin.name} scope of reference ${reference}'s frame; get fresh references with op 'scopes'`,
+    );
+  }
+  core.adapterReferences.set(reference, again.variablesReference);
+  return again.variablesReference;
 }
 
 /** What `variables` answers: the children kept, and what is known of the ones left out. */
@@ -151,15 +203,14 @@ export async function variables(core: SessionCore, reference: number): Promise<V
     );
   }
   const response = await core.request<DebugProtocol.VariablesResponse>("variables", {
-    variablesReference: reference,
+    variablesReference: await rebindScope(core, reference),
   });
   const listed = (response.body?.variables ?? []).filter((variable) => !hiddenVariable(variable.name));
   const length = listed.find(isLengthEntry);
   const items = listed.filter((variable) => variable !== length && variable.type !== "MoreItemsRange");
   const kept = items
     .slice(0, limits.variables)
-    .map((variable) => ({ ...variable, value: clipValue(variable.value) }));
-  for (const variable of kept) core.learnReference(variable);
+    .map((variable) => core.learnReference({ ...variable, value: clipValue(variable.value) }));
   const count = core.childCounts.get(reference);
   // delve counts its `len()` entry among the named children: no item.
   const counted = count
@@ -191,14 +242,13 @@ export async function evaluate(
   try {
     response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
       expression,
-      frameId: frame,
+      frameId: frame === undefined ? undefined : adapterFrameId(core, frame),
       context: core.options.evaluateContext,
     });
   } catch (error) {
     throw callStopped(core, error) ?? error;
   }
-  const body = response.body;
-  core.learnReference(body);
+  const body = core.learnReference(response.body);
   return { ...body, result: clipValue(body.result) };
 }
 
@@ -230,6 +280,8 @@ const frameSearchDepth = 1000;
  */
 async function checkFrame(core: SessionCore, frameId: number): Promise<void> {
   if (core.validFrames.has(frameId)) return;
+  // The tool's own ids: one no page of this stop listed is an earlier stop's (or none at all).
+  if (renumbersIds(core.adapterId)) throw staleFrame(frameId, "");
   const stopThread = core.lastStop?.threadId;
   const { found, complete } = await findFrame(core, frameId);
   if (found) {
@@ -245,8 +297,11 @@ async function checkFrame(core: SessionCore, frameId: number): Promise<void> {
         `list its page first with ${JSON.stringify(call)}`,
     );
   }
-  const searched = complete ? "" : ` among the first ${frameSearchDepth} frames of each thread`;
-  throw new DebugError(
+  throw staleFrame(frameId, complete ? "" : ` among the first ${frameSearchDepth} frames of each thread`);
+}
+
+function staleFrame(frameId: number, searched: string): DebugError {
+  return new DebugError(
     "DEBUG_STALE_REFERENCE",
     `frame ${frameId} is not a frame of the current stop${searched} (frame ids are valid only until the program resumes); ` +
       "get fresh ones with op 'stack'",

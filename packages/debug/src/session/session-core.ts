@@ -79,6 +79,28 @@ export interface StopSnapshot {
   readonly validReferences: Set<number>;
   readonly childCounts: Map<number, ChildCount>;
   readonly alsoStopped: Map<number, StopInfo>;
+  readonly framesByPlace: Map<string, number>;
+  readonly adapterFrames: Map<number, number>;
+  readonly adapterReferences: Map<number, number>;
+  readonly scopeFrames: Map<number, ScopeOrigin>;
+  readonly scopesFrame: number | undefined;
+}
+
+/** Where a scope's reference came from: the adapter's frame id and the scope's name. */
+export interface ScopeOrigin {
+  readonly frame: number;
+  readonly name: string;
+}
+
+/**
+ * The adapters whose frame ids and references cannot be shown as they are: delve numbers a
+ * stop's frames anew at every listing, and frames and references from 1000 again at every stop;
+ * lldb-dap numbers frames by their place in the stack (thread and depth) and references from the
+ * same start at every stop. An id from an earlier stop would name something of the current one.
+ * They get the tool's own ids instead, counted over the whole session, never reused.
+ */
+export function renumbersIds(adapterId: AdapterId): boolean {
+  return adapterId === "delve" || adapterId === "lldb";
 }
 
 /** A reference's children as the adapter counts them (`indexedVariables`, `namedVariables`). */
@@ -128,6 +150,23 @@ export class SessionCore {
   configured = false;
   terminating: Promise<void> | undefined;
   validFrames = new Set<number>();
+  /**
+   * The tool's own frame ids of the current stop, by place (`thread:index`), for the adapters
+   * that number frames anew (see `ownsFrameIds`); never reused by a later stop.
+   */
+  framesByPlace = new Map<string, number>();
+  /** The adapter's id of each of the tool's own frame ids of the current stop. */
+  adapterFrames = new Map<number, number>();
+  /** The next of the tool's own frame ids: counts on over the whole session. */
+  nextFrameId = 1;
+  /** The adapter's reference of each of the tool's own references of the current stop. */
+  adapterReferences = new Map<number, number>();
+  /** The next of the tool's own references: counts on over the whole session. */
+  nextReference = 1;
+  /** The frame and name of each scope reference of the current stop (see `rebindScope`). */
+  scopeFrames = new Map<number, ScopeOrigin>();
+  /** The adapter's frame id of the latest `scopes` request of the current stop. */
+  scopesFrame: number | undefined;
   /** The threads whose frames a `stack` page listed in the current stop. */
   listedThreads = new Set<number>();
   validReferences = new Set<number>();
@@ -360,6 +399,11 @@ export class SessionCore {
 
   invalidate(): void {
     this.validFrames = new Set();
+    this.framesByPlace = new Map();
+    this.adapterFrames = new Map();
+    this.adapterReferences = new Map();
+    this.scopeFrames = new Map();
+    this.scopesFrame = undefined;
     this.listedThreads = new Set();
     this.validReferences = new Set();
     this.childCounts = new Map();
@@ -375,6 +419,11 @@ export class SessionCore {
       validReferences: this.validReferences,
       childCounts: this.childCounts,
       alsoStopped: this.alsoStopped,
+      framesByPlace: this.framesByPlace,
+      adapterFrames: this.adapterFrames,
+      adapterReferences: this.adapterReferences,
+      scopeFrames: this.scopeFrames,
+      scopesFrame: this.scopesFrame,
     };
   }
 
@@ -386,19 +435,37 @@ export class SessionCore {
     this.validReferences = snapshot.validReferences;
     this.childCounts = snapshot.childCounts;
     this.alsoStopped = snapshot.alsoStopped;
+    this.framesByPlace = snapshot.framesByPlace;
+    this.adapterFrames = snapshot.adapterFrames;
+    this.adapterReferences = snapshot.adapterReferences;
+    this.scopeFrames = snapshot.scopeFrames;
+    this.scopesFrame = snapshot.scopesFrame;
   }
 
-  /** Makes a reference valid for the current stop, with the child counts the adapter gave for it. */
-  learnReference(holder: {
-    variablesReference: number;
-    indexedVariables?: number;
-    namedVariables?: number;
-  }): void {
-    const reference = holder.variablesReference;
-    if (reference <= 0) return;
+  /**
+   * Makes a reference valid for the current stop, with the child counts the adapter gave for it;
+   * the holder comes back with the reference to show: the tool's own for the adapters that
+   * number references from the same start at every stop (see {@link renumbersIds}).
+   */
+  learnReference<
+    T extends { variablesReference: number; indexedVariables?: number; namedVariables?: number },
+  >(holder: T): T {
+    let reference = holder.variablesReference;
+    if (reference <= 0) return holder;
+    if (renumbersIds(this.adapterId)) {
+      const own = this.nextReference++;
+      this.adapterReferences.set(own, reference);
+      reference = own;
+    }
     this.validReferences.add(reference);
     if (holder.indexedVariables !== undefined || holder.namedVariables !== undefined)
       this.childCounts.set(reference, { indexed: holder.indexedVariables, named: holder.namedVariables });
+    return reference === holder.variablesReference ? holder : { ...holder, variablesReference: reference };
+  }
+
+  /** The adapter's reference of one the tool showed (itself, for adapters whose references are shown). */
+  adapterReference(reference: number): number {
+    return this.adapterReferences.get(reference) ?? reference;
   }
 
   /** Waits for the next stop, the exit, the end of the session, or `ms`. */
