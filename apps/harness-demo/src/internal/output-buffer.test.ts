@@ -18,6 +18,19 @@ describe("OutputBuffer", () => {
     expect(buffer.render()).toBe("\uFFFD");
   });
 
+  it("shows binary data at the end of output too long to keep whole as a note, and the text after it", () => {
+    const buffer = new OutputBuffer();
+    for (let index = 0; index < 20_000; index++) buffer.push(`line ${index + 1} ${"x".repeat(30)}\n`);
+    buffer.push(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03, 0x0a]));
+    buffer.push("FAILED: 3 tests\n");
+    const text = buffer.render();
+    expect(text.startsWith("line 1 x")).toBe(true);
+    expect(text).toMatch(/\n… \d+ lines \(\d+ characters\) left out …\n/);
+    expect(text).toMatch(
+      /\nline 20000 x+\n\(binary data, 12 characters: not shown; to look at it, pipe it through `od -c \| head` or `xxd \| head`\)\nFAILED: 3 tests$/,
+    );
+  });
+
   it("keeps the start and the end of huge output and says what was not kept", () => {
     const buffer = new OutputBuffer();
     buffer.push("first line\n");

@@ -1,6 +1,6 @@
 import { StringDecoder } from "node:string_decoder";
 import { boundText, countNoun } from "@tools/registry";
-import { binaryStart, looksBinary, terminalText } from "./terminal-text.js";
+import { terminalText, withoutBinary } from "./terminal-text.js";
 
 /** Characters kept from the start and from the end of a command's output. */
 const keptChars = 256 * 1024;
@@ -75,10 +75,16 @@ export class OutputBuffer {
     } else {
       this.tail += text;
     }
-    if (this.tail.length > keptChars) {
-      this.dropped += this.tail.length - keptChars;
-      this.tail = this.tail.slice(-keptChars);
-    }
+    // Cut back only once it holds twice what is kept: a cut copies what stays, and a command
+    // writing a line at a time would otherwise copy the whole tail per line.
+    if (this.tail.length > 2 * keptChars) this.cutTail();
+  }
+
+  /** Keeps the last {@link keptChars} of the tail, counting the rest as dropped. */
+  private cutTail(): void {
+    if (this.tail.length <= keptChars) return;
+    this.dropped += this.tail.length - keptChars;
+    this.tail = this.tail.slice(-keptChars);
   }
 
   /**
@@ -92,26 +98,18 @@ export class OutputBuffer {
   /**
    * The output bounded for the model, as a terminal shows it (see `terminalText`): whole when it
    * is short, else the first 80 and the last 120 lines (each side also limited in characters)
-   * with one note between them saying what was left out. Binary output is not shown, only said.
+   * with one note between them saying what was left out. Binary data is not shown, only said.
    */
   render(): string {
     this.end();
+    this.cutTail();
     const raw = this.head + this.tail;
-    if (looksBinary(raw)) {
-      // The text lines a command printed before the binary part (a header, a progress line).
-      const start = binaryStart(this.dropped === 0 ? raw : this.head);
-      const before = boundText(terminalText(raw.slice(0, start)), {
-        maxLines: headLines,
-        maxChars: headChars,
-      });
-      const rest = this.total - start;
-      const note = `(${start > 0 ? "then " : ""}binary output, ${rest} ${countNoun(rest, "characters")}: not shown; to look at it, pipe it through \`od -c | head\` or \`xxd | head\`)`;
-      return start > 0 ? `${before.text.replace(/\n$/, "")}\n${note}` : note;
-    }
-    // As a terminal shows it: colours and cursor moves out, a redrawn line as its last drawing.
-    // The middle that was only counted is counted raw; what was removed here is not counted.
-    const kept = this.dropped === 0 ? terminalText(raw) : terminalText(this.head) + terminalText(this.tail);
+    // As a terminal shows it (colour codes out, a redrawn line as it was left), binary lines as a
+    // note. The middle that was only counted is counted raw; what was removed here is not counted.
+    const shown = (text: string): string => terminalText(withoutBinary(text));
+    const kept = this.dropped === 0 ? shown(raw) : `${shown(this.head)}${shown(this.tail)}`;
     const total = this.total - (raw.length - kept.length);
+    const newlines = this.newlines - (countNewlines(raw) - countNewlines(kept));
     if (kept === "" && raw !== "") return "(only terminal control sequences, nothing to show)";
     if (this.dropped === 0) {
       const whole = boundText(kept, { maxLines: headLines + tailLines, maxChars: 24_000 });
@@ -141,7 +139,7 @@ export class OutputBuffer {
     // Counted over everything written, not only what was kept: the middle that was only counted
     // (dropped) holds most of a long output.
     const omittedChars = Math.max(0, total - headText.length - tailText.length);
-    const omitted = Math.max(0, this.newlines - countNewlines(headText) - countNewlines(tailText));
+    const omitted = Math.max(0, newlines - countNewlines(headText) - countNewlines(tailText));
     const middle =
       omittedChars === 0
         ? []

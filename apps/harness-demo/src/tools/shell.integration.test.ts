@@ -45,15 +45,17 @@ describe("shell", () => {
     expect(ws.text(coloured)).toBe("exit code 0\nPASS src/a.test.ts\nfetch 100%\n.");
     const binary = await ws.call("shell", { command: `head -c 3000 ${JSON.stringify(process.execPath)}` });
     expect(ws.text(binary)).toMatch(
-      /^exit code 0\n\(binary output, \d+ characters: not shown; to look at it, pipe it through `od -c \| head` or `xxd \| head`\)$/,
+      /^exit code 0\n\(binary data, \d+ characters: not shown; to look at it, pipe it through `od -c \| head` or `xxd \| head`\)$/,
     );
-    // What a command printed before the binary part is shown.
-    const headed = await ws.call("shell", {
-      command: `echo "== node =="; head -c 3000 ${JSON.stringify(process.execPath)}`,
+    // What a command printed around its binary data is shown, the end of a long log too.
+    const around = await ws.call("shell", {
+      command: `echo "== node =="; head -c 3000 ${JSON.stringify(process.execPath)}; echo; seq 1 3000; echo "FAILED: 3 tests"`,
     });
-    expect(ws.text(headed)).toMatch(
-      /^exit code 0\n== node ==\n\(then binary output, \d+ characters: not shown;/,
+    const text = ws.text(around);
+    expect(text).toMatch(
+      /^exit code 0\n== node ==\n\(binary data, \d+ characters: not shown;[^\n]*\)\n1\n2\n/,
     );
+    expect(text).toMatch(/\n2999\n3000\nFAILED: 3 tests$/);
   });
 
   it("refuses a command over its byte limit, saying to run a script file instead, and runs one just under it", async () => {
