@@ -681,15 +681,15 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: threads stopped together"
           const threads = (await call({ op: "threads" })).text
             .split("\n")
             .map((line) => Number(line.split(":")[0]));
+          // Each other thread the report names as stopped at the breakpoint is there. (A thread
+          // found on line 7 but not named may not have hit it: its pc at the breakpoint's address
+          // with the trap not yet taken gives lldb no stop reason, so it is not asserted on.)
           for (const thread of threads.filter((id) => id !== focus && !reported.has(id))) {
+            if (!report.includes(`also stopped: thread ${thread} (breakpoint) at threads.c:7 in worker`))
+              continue;
             const stack = await call({ op: "stack", thread_id: thread });
-            // At the breakpoint's line (not inside printf), not reported before: it hit it now.
-            if (/^#0 frame \d+ worker at threads\.c:7\b/m.test(stack.text)) {
-              together += 1;
-              expect(report).toContain(
-                `also stopped: thread ${thread} (breakpoint) at threads.c:7 in worker`,
-              );
-            }
+            expect(stack.text).toMatch(/^#0 frame \d+ worker at threads\.c:7\b/m);
+            together += 1;
           }
           const hits = [
             ...report.matchAll(/stopped \(breakpoint\) in thread (\d+)/g),
