@@ -139,6 +139,9 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
   core.assertStopped("scopes");
   await checkFrame(core, frameId);
   const frame = adapterFrameId(core, frameId);
+  // Unknown until this answer is in: one that timed out or was cancelled may still be handled
+  // by the adapter later, binding the references to this frame after all.
+  core.scopesFrame = undefined;
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
   core.scopesFrame = frame;
   return (response.body?.scopes ?? []).map((scope) => {
@@ -159,7 +162,19 @@ async function rebindScope(core: SessionCore, reference: number): Promise<number
   const origin = core.scopeFrames.get(reference);
   if (core.adapterId !== "lldb" || !origin || origin.frame === core.scopesFrame)
     return core.adapterReference(reference);
-  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: origin.frame });
+  core.scopesFrame = undefined;
+  const response = await core
+    .request<DebugProtocol.ScopesResponse>("scopes", { frameId: origin.frame })
+    .catch((error: unknown) => {
+      // A refusal of a request the caller never made, said as what it was for; a timeout, a
+      // cancel or the session's end stay what they are.
+      if (!DebugError.isInstance(error) || error.code !== "DEBUG_ADAPTER_ERROR") throw error;
+      throw new DebugError(
+        "DEBUG_ADAPTER_ERROR",
+        `the ${origin.name} scope of reference ${reference} could not be read again from its frame (lldb-dap binds scope references to the frame asked about last; ${error.message}); get fresh references with op 'scopes'`,
+        { cause: error },
+      );
+    });
   core.scopesFrame = origin.frame;
   const again = response.body?.scopes?.find((scope) => scope.name === origin.name);
   if (!again || again.variablesReference <= 0) {

@@ -152,7 +152,7 @@ export class SessionCore {
   validFrames = new Set<number>();
   /**
    * The tool's own frame ids of the current stop, by place (`thread:index`), for the adapters
-   * that number frames anew (see `ownsFrameIds`); never reused by a later stop.
+   * that number frames anew (see `renumbersIds`); never reused by a later stop.
    */
   framesByPlace = new Map<string, number>();
   /** The adapter's id of each of the tool's own frame ids of the current stop. */
