@@ -42,7 +42,13 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a pause inside a blocking
       const launch = await call({ op: "launch", program: "blk" });
       expect(launch.text, launch.text).toContain("still running after 1 s");
       pids = sessionPids();
-      const pause = await call({ op: "pause" });
+      // On a loaded machine the program may not be in read() yet a second after launch (still in
+      // the loader): it is let run on and paused again until it is.
+      let pause = await call({ op: "pause" });
+      for (let tries = 0; tries < 10 && !pause.text.includes("in wait_input"); tries += 1) {
+        await call({ op: "continue" });
+        pause = await call({ op: "pause" });
+      }
       expect(pause.text, pause.text).toMatch(/^paused in thread \d+ at blk\.c:5 in wait_input \(frame \d+\)/);
       expect(pause.text).toMatch(
         /frames? above it without source in the working directory, the top one \S*read/,
