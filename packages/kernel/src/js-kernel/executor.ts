@@ -72,11 +72,16 @@ function fileIdentity(fd: number): string | undefined {
 }
 
 /**
- * fd 1 and fd 2 as far as they are still the pipes to the kernel: a cell may have closed one, and
- * a file it opened then took the number.
+ * fd 1 and fd 2 (or only `fd`) as far as they are still the pipes to the kernel: a cell may have
+ * closed one, and a file it opened then took the number.
  */
-function pipesLeft(): typeof pipes {
-  return pipes.filter((pipe) => pipe.identity !== undefined && fileIdentity(pipe.fd) === pipe.identity);
+function pipesLeft(fd?: number): typeof pipes {
+  return pipes.filter(
+    (pipe) =>
+      (fd === undefined || pipe.fd === fd) &&
+      pipe.identity !== undefined &&
+      fileIdentity(pipe.fd) === pipe.identity,
+  );
 }
 
 /**
@@ -103,7 +108,7 @@ const writeSyncAsGiven = fs.writeSync;
 const writeAsGiven = writeSyncAsGiven as (fd: number, ...rest: unknown[]) => number;
 fs.writeSync = ((fd: number, ...rest: unknown[]) => {
   if (fd !== 1 && fd !== 2) return writeAsGiven(fd, ...rest);
-  const setBlocking = () => keepPipesBlocking(pipesLeft().filter((pipe) => pipe.fd === fd));
+  const setBlocking = () => keepPipesBlocking(pipesLeft(fd));
   setBlocking();
   const bytes = bytesOfWriteSync(rest);
   if (bytes === undefined) return writeAsGiven(fd, ...rest);

@@ -102,10 +102,10 @@ def __tools_watch_fds(ip):
             if (stat.st_dev, stat.st_ino) == entry[1]:
                 yield entry
 
-    def set_blocking():
+    def set_blocking(pipes=None):
         # A child (node, for one) may leave the pipe non-blocking, and the pipe is shared: a
         # later writer that fills it (seq, the mark) would fail with EAGAIN instead of waiting.
-        for fd, _identity, _mark, _state in our_pipes():
+        for fd, _identity, _mark, _state in our_pipes() if pipes is None else pipes:
             try:
                 os.set_blocking(fd, True)
             except OSError:
@@ -113,8 +113,9 @@ def __tools_watch_fds(ip):
 
     def read_up_to_marks():
         __tracebackhide__ = True
-        set_blocking()
-        for fd, identity, mark, state in our_pipes():
+        pipes = list(our_pipes())
+        set_blocking(pipes)
+        for fd, identity, mark, state in pipes:
             try:
                 # Shorter than PIPE_BUF: written whole or not at all.
                 os.write(fd, mark)
