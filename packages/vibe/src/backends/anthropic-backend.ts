@@ -1,7 +1,8 @@
+import { rejectOnAbort } from "@tools/registry";
 import Anthropic from "@anthropic-ai/sdk";
 import { VibeError } from "../errors/vibe-error.js";
 import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
-import { throwIfAborted, untilAborted } from "../internal/abort.js";
+import { throwIfAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import {
@@ -72,7 +73,7 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
         watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
         let reply;
         try {
-          reply = await untilAborted(
+          reply = await rejectOnAbort(
             client.messages
               .create(
                 {

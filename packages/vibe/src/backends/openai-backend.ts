@@ -1,3 +1,4 @@
+import { rejectOnAbort } from "@tools/registry";
 import OpenAI from "openai";
 import type {
   ChatCompletionMessageParam,
@@ -5,7 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import { VibeError } from "../errors/vibe-error.js";
 import { openAiApiKey } from "./api-key.js";
-import { throwIfAborted, untilAborted } from "../internal/abort.js";
+import { throwIfAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
 import { modelError } from "./model-error.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
@@ -78,7 +79,7 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         try {
           // A server's retry-after is waited out in the watch's fetch, where a kill ends it; the
           // SDK's own short backoff (no retry-after) ignores the signal: a kill does not wait for it.
-          reply = await untilAborted(
+          reply = await rejectOnAbort(
             client.chat.completions
               .create(
                 {
