@@ -1,4 +1,4 @@
-import type { ContentPart, ToolResult } from "@tools/registry";
+import { countNoun, type ContentPart, type ToolResult } from "@tools/registry";
 import { jsonErrorOffset } from "../internal/json-error-offset.js";
 
 /** One request line of the JSON-lines mode. */
@@ -30,7 +30,7 @@ export type ParsedRequest =
 const expected = 'expected {"id": …, "surface": "main", "tool": "read", "args": {…}}';
 
 /** The fields of a request line. */
-const requestFields = ["id", "surface", "tool", "args"] as const;
+export const requestFields = ["id", "surface", "tool", "args"] as const;
 
 /** Where a field other harnesses' formats use belongs in a request (OpenAI, Anthropic, MCP). */
 const fieldHints: Readonly<Record<string, string>> = {
@@ -67,7 +67,7 @@ export function unknownFieldsError(
   });
   const more = unknown.length - named.length;
   const rest = more > 0 ? ` and ${more} more` : "";
-  return `unknown ${unknown.length === 1 ? "field" : "fields"} ${named.join(", ")}${rest}`;
+  return `unknown ${countNoun(unknown.length, "fields")} ${named.join(", ")}${rest}`;
 }
 
 function readId(value: unknown): string | number | null | undefined {

@@ -1,4 +1,4 @@
-import { unknownFieldsError } from "./json-lines.js";
+import { requestFields, unknownFieldsError } from "./json-lines.js";
 
 /** One typed call: `lsp hover file=src/a.ts line=3`, `read {"path": "a.ts"}` or a JSON request. */
 export interface TypedCall {
@@ -71,7 +71,7 @@ function value(raw: string, types: readonly string[] | undefined): unknown {
       // Kept as typed between the quotes.
     }
   }
-  return types === undefined || types.includes("string") ? text : typedValue(text, types);
+  return typedValue(text, types);
 }
 
 /** Unquoted text as the argument's schema takes it (see {@link value}). */
@@ -107,7 +107,7 @@ export function parseTypedCall(line: string, argTypes?: ArgTypes): TypedCall {
   if (trimmed.startsWith("{")) {
     const request = JSON.parse(trimmed) as { tool?: unknown; args?: unknown; surface?: unknown };
     // A serve request line pasted as it is keeps its id, which a typed call has no use for.
-    const unknownFields = unknownFieldsError(request, ["tool", "args", "surface", "id"]);
+    const unknownFields = unknownFieldsError(request, requestFields);
     if (unknownFields !== undefined) {
       throw new Error(`${unknownFields}; a JSON call is {"tool": "read", "args": {"path": "a.ts"}}`);
     }

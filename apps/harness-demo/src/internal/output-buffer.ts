@@ -109,7 +109,8 @@ export class OutputBuffer {
     const shown = (text: string): string => terminalText(withoutBinary(text));
     const kept = this.dropped === 0 ? shown(raw) : `${shown(this.head)}${shown(this.tail)}`;
     const total = this.total - (raw.length - kept.length);
-    const newlines = this.newlines - (countNewlines(raw) - countNewlines(kept));
+    const newlines =
+      kept === raw ? this.newlines : this.newlines - (countNewlines(raw) - countNewlines(kept));
     if (kept === "" && raw !== "") return "(only terminal control sequences, nothing to show)";
     if (this.dropped === 0) {
       const whole = boundText(kept, { maxLines: headLines + tailLines, maxChars: 24_000 });

@@ -1,4 +1,5 @@
 /* eslint-disable no-control-regex -- this module reads and removes terminal control characters */
+import { countNoun } from "@tools/registry";
 /**
  * Terminal control sequences: CSI (colours, cursor moves, erase line: `ESC [ … final`), OSC
  * (window titles, hyperlinks: `ESC ] … BEL` or `ESC ] … ESC \`, never across a line end), and the
@@ -11,7 +12,7 @@ const controlSequence =
 const drawn = /[\x00-\x08\x0b-\x1f\x7f]/;
 
 /** Controls a terminal shows as nothing, tab and line end aside. */
-const invisible = /[\x00-\x08\x0b-\x1f\x7f]/g;
+const invisible = new RegExp(drawn.source, "g");
 
 /** What moves the cursor back or erases: a line holding one is drawn cell by cell (see {@link drawLine}). */
 const movesBack = /[\r\b]|\x1b\[[0-9;]*[KG]/;
@@ -23,9 +24,12 @@ const movesBack = /[\r\b]|\x1b\[[0-9;]*[KG]/;
  */
 const notText = /[\uFFFD\x00-\x06\x0b\x10-\x1a\x1c-\x1f\x7f]/g;
 
+/** Whether text holds a character that is not text (see {@link notText}). */
+const someNotText = new RegExp(notText.source);
+
 /** The note standing for binary lines left out (see {@link withoutBinary}). */
 function binaryNote(characters: number): string {
-  return `(binary data, ${characters} ${characters === 1 ? "character" : "characters"}: not shown; to look at it, pipe it through \`od -c | head\` or \`xxd | head\`)`;
+  return `(binary data, ${characters} ${countNoun(characters, "characters")}: not shown; to look at it, pipe it through \`od -c | head\` or \`xxd | head\`)`;
 }
 
 /**
@@ -56,13 +60,12 @@ function drawLine(line: string): string {
   const write = (text: string): void => {
     // Code points, so that a surrogate pair is one cell.
     for (const char of text) {
-      const code = char.codePointAt(0)!;
       if (char === "\r") cursor = 0;
       else if (char === "\b") cursor = Math.max(0, cursor - 1);
       else if (char === "\t") {
         const next = (Math.floor(cursor / 8) + 1) * 8;
         while (cursor < next) cells[cursor++] ??= " ";
-      } else if (code < 0x20 || code === 0x7f) continue;
+      } else if (drawn.test(char)) continue;
       else {
         while (cells.length < cursor) cells.push(" ");
         cells[cursor++] = char;
@@ -102,6 +105,7 @@ function isBinaryLine(line: string): boolean {
  * executable, which has stretches that read as text), all of that goes in one note.
  */
 export function withoutBinary(raw: string): string {
+  if (!someNotText.test(raw)) return raw;
   const lines = raw.split("\n");
   const binary = lines.map(isBinaryLine);
   const first = binary.indexOf(true);

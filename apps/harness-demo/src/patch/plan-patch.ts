@@ -232,8 +232,8 @@ async function refuseLink(path: string, what: string): Promise<void> {
 
 /**
  * A hunk for a file that starts with a byte order mark, with a mark at the start of its lines
- * taken off: `read` shows line 1 with the mark, so a patch that copies that line carries it, and
- * the file's lines are matched (and its mark written back) without it.
+ * taken off: a patch whose line 1 was copied from elsewhere (another tool's view of the file, a
+ * `cat`) may carry it, and the file's lines are matched (and its mark written back) without it.
  */
 function withoutByteOrderMark(hunk: PatchHunk): PatchHunk {
   const strip = (text: string): string => (text.startsWith("\uFEFF") ? text.slice(1) : text);
