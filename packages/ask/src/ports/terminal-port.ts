@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
-import { errorMessage } from "@tools/registry";
+import { countNoun, errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
 import { AskError } from "../errors/ask-error.js";
 import type { CardEvents, CardRequest, QuestionPort } from "../port/question-port.js";
@@ -105,7 +105,7 @@ export class TerminalQuestionPort implements QuestionPort {
       this.input.removeListener("keypress", onKey);
       const ignored = counted.lines + (typedInPart ? 1 : 0);
       if (ignored > 0) {
-        const what = ignored === 1 ? "1 more line" : `${ignored} more lines`;
+        const what = `${ignored} more ${countNoun(ignored, "lines")}`;
         this.output.write(
           `  (${what} pasted after the ${secret ? "secret" : "reply"} went nowhere: a reply is one line)\n`,
         );

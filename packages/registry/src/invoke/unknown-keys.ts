@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { closestName } from "./closest-name.js";
+import { countNoun } from "../result/bounded-output.js";
 
 type Schema = z.core.$ZodType;
 
@@ -181,5 +182,5 @@ export function unknownNestedKeys(schema: Schema, value: unknown, path: string):
 export function listedUnknownNames(problems: readonly string[]): string[] {
   if (problems.length <= listedUnknown) return [...problems];
   const rest = problems.length - listedUnknown;
-  return [...problems.slice(0, listedUnknown), `and ${rest} more unknown argument${rest === 1 ? "" : "s"}`];
+  return [...problems.slice(0, listedUnknown), `and ${rest} more unknown ${countNoun(rest, "arguments")}`];
 }

@@ -44,8 +44,7 @@ function trimCode(text: string, column: number): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
   const shown = dedentLines(lines.slice(0, maxCodeLines), column).map(trimLine).join("\n");
   if (lines.length <= maxCodeLines) return shown;
-  const more = lines.length - maxCodeLines;
-  return `${shown}\n… (${more} more ${more === 1 ? "line" : "lines"})`;
+  return `${shown}\n… (${plural(lines.length - maxCodeLines, "more line")})`;
 }
 
 /**
