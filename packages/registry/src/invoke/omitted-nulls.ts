@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { setOwn } from "../objects/set-own.js";
+import { isPlainObject } from "../objects/plain-object.js";
 
 type Schema = z.core.$ZodType;
 
@@ -67,12 +68,6 @@ function acceptsNull(schema: Schema, depth = 0): boolean {
  */
 export function nullMeansOmitted(field: Schema): boolean {
   return optionalInExport(field) && !acceptsNull(field);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 function objectWithoutOmittedNulls(schema: z.core.$ZodObject, value: unknown, depth: number): unknown {

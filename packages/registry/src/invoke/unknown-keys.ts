@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { closestName } from "./closest-name.js";
 import { countNoun } from "../result/bounded-output.js";
+import { isPlainObject } from "../objects/plain-object.js";
 
 type Schema = z.core.$ZodType;
 
@@ -42,12 +43,6 @@ interface Form {
 interface Walk {
   /** Whether a schema took a value, asked once per pair. */
   readonly accepted: WeakMap<object, Map<Schema, boolean>>;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 function accepts(walk: Walk, schema: Schema, value: object): boolean {

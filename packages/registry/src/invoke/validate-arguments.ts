@@ -4,6 +4,7 @@ import { toolSignature } from "../export/tool-signature.js";
 import { closestName } from "./closest-name.js";
 import { nullMeansOmitted, withoutOmittedNulls } from "./omitted-nulls.js";
 import { listedUnknownNames, unknownNestedKeys } from "./unknown-keys.js";
+import { isPlainObject } from "../objects/plain-object.js";
 
 /** The validated arguments, or a message saying what was wrong, where, and what was expected. */
 export type ValidationOutcome =
@@ -14,12 +15,6 @@ function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return `a ${typeof value}`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
