@@ -5,14 +5,13 @@ import { abortReason } from "../internal/abort.js";
 import type { RequestWatch } from "./request-watch.js";
 
 /**
- * What a failed request's status (and the error's `code`) says about it: the backend's
- * configuration or account is wrong (a key refused, a model or URL not found, no payment or quota
- * left: no rerun can help), or the server is unavailable for now (rate limited, failing, not
+ * What a failed request's status says about it: the backend's configuration or account is wrong
+ * (a key refused, a model or URL not found, no payment or quota left: no rerun can help), as
+ * `configHint` (given) tells it, or the server is unavailable for now (rate limited, failing, not
  * answering: a rerun later may work).
  */
-function statusCode(status: number, code: unknown): VibeErrorCode {
-  if (status === 401 || status === 402 || status === 403 || status === 404) return "INVALID_BACKEND_CONFIG";
-  if (status === 429 && code === quotaCode) return "INVALID_BACKEND_CONFIG";
+function statusCode(status: number, configHint: string | undefined): VibeErrorCode {
+  if (configHint !== undefined) return "INVALID_BACKEND_CONFIG";
   if (status === 408 || status === 409 || status === 429 || status >= 500) return "MODEL_UNAVAILABLE";
   return "WORKER_FAILED";
 }
@@ -20,7 +19,10 @@ function statusCode(status: number, code: unknown): VibeErrorCode {
 /** The code of OpenAI's 429 for an account whose quota (or credit) is used up, not a rate limit. */
 const quotaCode = "insufficient_quota";
 
-/** What to check for a status that names a configuration error; `keySource` says where the key comes from. */
+/**
+ * What to check for a status that names a configuration error (401, 402, 403, 404, a 429 whose
+ * code is `insufficient_quota`), else undefined; `keySource` says where the key comes from.
+ */
 function configHint(status: number, code: unknown, keySource: string): string | undefined {
   if (status === 401) return `the server refused the API key: check ${keySource}`;
   if (status === 402 || (status === 429 && code === quotaCode))
@@ -85,11 +87,16 @@ export function modelError(
   const errorCode: unknown = error instanceof OpenAI.APIError ? error.code : undefined;
   const connection = isConnectionError(error);
   const noServer = connection ? systemCode(error) : undefined;
+  const statusHint = status !== undefined ? configHint(status, errorCode, keySource) : undefined;
   const code =
-    status !== undefined ? statusCode(status, errorCode) : connection ? "MODEL_UNAVAILABLE" : "WORKER_FAILED";
+    status !== undefined
+      ? statusCode(status, statusHint)
+      : connection
+        ? "MODEL_UNAVAILABLE"
+        : "WORKER_FAILED";
   const hint =
     status !== undefined
-      ? configHint(status, errorCode, keySource)
+      ? statusHint
       : noServer !== undefined
         ? `${noServer === "ECONNREFUSED" ? "nothing accepted the connection at" : "the host could not be found:"} ${hostOf(baseURL)}: check the backend's baseURL, and that the model server there is running`
         : undefined;
