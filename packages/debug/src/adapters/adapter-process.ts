@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { createProcessMark, outputTargets } from "@tools/registry";
 import { DapConnection } from "../dap/dap-connection.js";
-import { firstChildOf } from "../internal/process-tree.js";
+import { firstChildOf, signalPid } from "../internal/process-tree.js";
 import { reaperShim } from "./reaper-shim.js";
 
 /** A running adapter: the DAP connection to it and, unless we attached over TCP, its process. */
@@ -139,13 +139,12 @@ function socketExit(socket: Socket): Promise<{ code: number | null; signal: Node
   return new Promise((resolve) => socket.once("close", () => resolve({ code: null, signal: null })));
 }
 
-/** SIGKILL for an adapter's process group: under the reaper shim, the adapter is the shim's child. */
+/**
+ * SIGKILL for an adapter's process group (under the reaper shim, the adapter is the shim's
+ * child); spawned detached, the child leads the group, which lasts as long as it does.
+ */
 function killGroup(child: ChildProcess): void {
-  try {
-    if (child.pid) process.kill(-child.pid, "SIGKILL");
-  } catch {
-    child.kill("SIGKILL");
-  }
+  if (child.pid) signalPid(-child.pid, "SIGKILL");
 }
 
 /** Connects to an adapter already listening on a TCP port (debugpy --listen, dlv --headless). */
@@ -280,11 +279,7 @@ export async function discardAdapter(adapter: AdapterProcess): Promise<void> {
     await exitWithin(1000);
   }
   // Whatever is left in its group (the shim's child when the shim died first).
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is gone.
-  }
+  signalPid(-pid, "SIGKILL");
   if (running()) await exitWithin(1000);
   adapter.connection.close("the adapter was not used");
 }
