@@ -32,6 +32,7 @@ import {
   watchedBy,
   type ServerRequestState,
 } from "./server-requests.js";
+import { ProbedDocuments } from "./probed-documents.js";
 import { SearchHolds } from "./search-holds.js";
 import { heldWith, mergeFileEvents } from "./merge-file-events.js";
 import { WatchedFolders, type FileEvent } from "./watched-folders.js";
@@ -109,6 +110,8 @@ export class LanguageClient {
   private readonly watched: WatchedFolders;
   /** Which open documents searches opened for themselves, and which stay (see `SearchHolds`). */
   readonly searchHolds = new SearchHolds();
+  /** Documents a rename's clash check holds edited text of (see `ProbedDocuments`). */
+  readonly probes = new ProbedDocuments();
   /** See {@link createdFiles}. */
   private readonly created = new Set<string>();
   /** Per text read from disk: whether it differs from its file's text at its last close. */

@@ -1,3 +1,4 @@
+import { ProbedDocuments } from "../client/probed-documents.js";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "vscode-languageserver-protocol";
@@ -70,6 +71,7 @@ function fakeGopls(workDone = true) {
     freshDiagnostics: (at: string) => Promise.resolve({ diagnostics: published.get(at) ?? [], fresh: true }),
     request: () => Promise.resolve(null),
     close: () => Promise.resolve(),
+    probes: new ProbedDocuments(),
   } as unknown as LanguageClient;
   return { client, texts };
 }
@@ -159,6 +161,7 @@ function fakeServer(errors: Diagnostic[]) {
     freshDiagnostics: () => Promise.resolve({ diagnostics: text === calcBefore ? [] : errors, fresh: true }),
     request: () => Promise.resolve(null),
     close: () => Promise.resolve(),
+    probes: new ProbedDocuments(),
   } as unknown as LanguageClient;
   return { client, text: () => text };
 }

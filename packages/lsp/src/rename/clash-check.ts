@@ -114,6 +114,12 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
     );
   const clashes: string[] = [];
   let captured: Capture[] = [];
+  // Other calls reaching these documents wait until they are set back (bounded: the check's
+  // time left, and as long again for setting them back).
+  const endProbe = client.probes.begin(
+    sent.map((file) => file.uri),
+    2 * left(),
+  );
   try {
     await Promise.all(sent.map((file) => client.sync(file.uri, file.languageId, file.text.after, false)));
     const [found, errors] = await Promise.all([
@@ -159,7 +165,7 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
         const disk = supervisor.texts.tryRead(file.path)?.text ?? file.text.before;
         await client.sync(file.uri, file.languageId, disk, false).catch(() => undefined);
       }),
-    );
+    ).finally(endProbe);
   }
   const shown = await Promise.all(captured.map((capture) => describeCapture(question, files, capture, left)));
   return { clashes: [...shown, ...clashes], unchecked };

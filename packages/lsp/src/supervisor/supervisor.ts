@@ -426,6 +426,10 @@ export class LspSupervisor {
     // A running server is used without an await (each costs an event-loop microtask per call).
     const client = this.runningClientFor(file) ?? (await this.startClientFor(file, progress));
     if (client.spec.language === "python") await this.refreshEnvironment(client);
+    const uri = this.uriOf(file);
+    // A rename's check holds edited text there: the disk's text is read once it is set back.
+    const probe = client.probes.settled(uri);
+    if (probe) await probe;
     let current: FileText;
     try {
       current = save ? this.texts.reread(file) : this.texts.read(file);
@@ -436,7 +440,6 @@ export class LspSupervisor {
         cause: error,
       });
     }
-    const uri = this.uriOf(file);
     const { text } = current;
     if (save || !client.isSynced(uri, text)) {
       await client.sync(uri, languageIdFor(client.spec, extname(file)), text, save);
@@ -513,6 +516,8 @@ export class LspSupervisor {
     const resynced: string[] = [];
     for (const uri of client.openUris()) {
       if (skip(uri)) continue;
+      const probe = client.probes.settled(uri);
+      if (probe) await probe;
       const file = this.pathOf(uri);
       let current: FileText;
       try {

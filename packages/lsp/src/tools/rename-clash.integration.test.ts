@@ -59,6 +59,48 @@ describe.skipIf(!found && !ci)(
       expect(read("src/scope.ts")).toBe(scope.replaceAll("max", "ceiling"));
     });
 
+    it("a read of a file while the rename's check holds its edited text waits until the disk's text is back", async () => {
+      const source = "export function area(side: number): number {\n  return side * side;\n}\n";
+      write("src/probe.ts", source);
+      expect(await server.text({ action: "diagnostics", file: "src/probe.ts" })).toContain("src/probe.ts");
+      const [client] = server.supervisor.runningClients();
+      const uri = server.supervisor.uriOf(join(server.dir, "src/probe.ts"));
+      const sync = client!.sync.bind(client);
+      let read: Promise<string> | undefined;
+      client!.sync = async (at, languageId, text, save) => {
+        const sent = await sync(at, languageId, text, save);
+        // The check has just sent the edit in memory: a read of the file starts now.
+        if (at === uri && text.includes("edge") && !read)
+          read = server.text({ action: "references", file: "src/probe.ts", line: 1, symbol: "side" });
+        return sent;
+      };
+      try {
+        const result = await rename("src/probe.ts", 1, "side", "edge");
+        expect(read).toBeDefined();
+        // The read did not send the disk's text over the check's (which left it unchecked)...
+        expect(resultText(result)).toBe(
+          [
+            "renamed 'side' to 'edge': 3 edits in 1 file",
+            "src/probe.ts: 3 edits",
+            "",
+            "LSP diagnostics after this write:",
+            "src/probe.ts: clean (no errors or warnings)",
+          ].join("\n"),
+        );
+        // ...and was answered about the text before the edit, not about the probe's.
+        expect(await read).toBe(
+          [
+            "3 references of 'side':",
+            "src/probe.ts:1:22  export function area(side: number): number {",
+            "src/probe.ts:2:10  return side * side;",
+            "src/probe.ts:2:17  return side * side;",
+          ].join("\n"),
+        );
+      } finally {
+        client!.sync = sync;
+      }
+    });
+
     it("renames over an error already there that names another symbol of the old name (not a clash)", async () => {
       // The property 'name' is not the local renamed: its error is the same before and after.
       const source =
