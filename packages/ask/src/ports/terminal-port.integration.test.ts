@@ -263,6 +263,101 @@ describe("TerminalQuestionPort in tmux", () => {
   });
 });
 
+describe("TerminalQuestionPort: resize and bracketed paste", () => {
+  /** The visible screen as the terminal shows it, its own line breaks kept (no -J, no scrollback). */
+  const screen = () => tmux("capture-pane", "-p", "-t", session).split("\n");
+  // The card drawn again and, below it, the line being typed (the redraw may be read in parts).
+  const screenWith = (row: string) =>
+    until(`the screen to show the row ${JSON.stringify(row)} and the typed line`, () => {
+      const rows = screen();
+      return rows.includes(row) && rows.indexOf("> 2: a note") > rows.indexOf(row) ? rows : undefined;
+    });
+
+  it.skipIf(!found && !ci)(
+    "draws the card again for the new width on a resize: folded at spaces, one copy, the typed line kept",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true } }, undefined, 100);
+      await cardReady();
+      tmux("send-keys", "-t", session, "-l", "2: a note");
+      await paneShows("> 2: a note");
+      tmux("resize-window", "-t", session, "-x", "40");
+      // Drawn for 100 columns, the terminal would wrap "(the agent carries on…" mid-word.
+      const narrow = await screenWith("     carries on with a stated");
+      expect(narrow.filter((row) => row.startsWith("-- Question"))).toEqual([
+        `-- Question ${"-".repeat(28)}`,
+      ]);
+      const card = narrow.slice(narrow.findIndex((row) => row.startsWith("-- Question")));
+      expect(card.slice(1, 3)).toEqual(["Which database should the new service", "use?"]);
+      expect(Math.max(...narrow.map((row) => row.length))).toBeLessThanOrEqual(40);
+      expect(narrow).toContain("> 2: a note");
+      tmux("resize-window", "-t", session, "-x", "120");
+      const wide = await screenWith(
+        '  0. Decline to answer (the agent carries on with a stated assumption); "0: reason" says why',
+      );
+      expect(wide.filter((row) => row.startsWith("-- Question"))).toHaveLength(1);
+      expect(wide).toContain("Which database should the new service use?");
+      expect(wide).not.toContain("     carries on with a stated");
+      expect(wide).toContain("> 2: a note");
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "reads a multi-line paste into a free-text answer as one line: nothing is submitted until Enter",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true } });
+      await cardReady();
+      tmux("set-buffer", "-b", "paste", "2: first line of a note\nsecond line\n");
+      // -p: with the paste markers, as a terminal sends a paste once the program asks for them.
+      tmux("paste-buffer", "-p", "-b", "paste", "-t", session);
+      await paneShows("> 2: first line of a note second line");
+      tmux("send-keys", "-t", session, "-l", " (pasted)");
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = await results(file);
+      expect(result?.text).toBe(
+        'The operator answered.\nChosen option: "SQLite"\nTheir note: "first line of a note second line (pasted)"',
+      );
+      const after = await paneShows("SCENARIO DONE");
+      expect(after).not.toContain("went nowhere");
+      expect(after).not.toMatch(/20[01]~/);
+    },
+  );
+
+  it.skipIf(!found && !ci)("reads a paste into a choice list as text: '1⏎3' picks both", async () => {
+    const file = start({ args: { ...question, multi_select: true } });
+    await cardReady();
+    tmux("set-buffer", "-b", "paste", "1\n3");
+    tmux("paste-buffer", "-p", "-b", "paste", "-t", session);
+    await paneShows("> 1 3");
+    tmux("send-keys", "-t", session, "Enter");
+    const [result] = await results(file);
+    expect(result?.text).toBe('The operator answered.\nChosen options: "Postgres", "MySQL"');
+  });
+
+  it.skipIf(!found && !ci)("turns bracketed paste mode off again when the card times out", async () => {
+    const go = join(scratch, "go-paste");
+    const bytes = join(scratch, "bytes.txt");
+    const file = start({ args: question, timeoutMs: 1_500, waitFor: go });
+    await paneShows("READY");
+    // Everything the program writes to the terminal, from before the card is drawn.
+    tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+    writeFileSync(go, "");
+    const [result] = await results(file);
+    expect(result?.code).toBe("ASK_TIMED_OUT");
+    const written = await until("the program's output", () =>
+      existsSync(bytes) && readFileSync(bytes, "utf8").includes("SCENARIO DONE")
+        ? readFileSync(bytes, "utf8")
+        : undefined,
+    );
+    expect(written.split("\u001b[?2004h")).toHaveLength(2);
+    expect(written.split("\u001b[?2004l")).toHaveLength(2);
+    expect(written.indexOf("\u001b[?2004l")).toBeGreaterThan(written.indexOf("\u001b[?2004h"));
+    expect(written.indexOf("\u001b[?2004l")).toBeLessThan(written.indexOf("(no answer recorded: timed out"));
+  });
+});
+
 describe("TerminalQuestionPort: a secret card (getpass)", () => {
   it.skipIf(!found && !ci)(
     "draws nothing of what is typed, still edits the line, and never shows the answer back",

@@ -222,3 +222,99 @@ describe("TerminalQuestionPort: a queued card's time starts when it is drawn", (
     expect(written()).not.toContain("Second?");
   });
 });
+
+describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set up and undone", () => {
+  const pasteOn = "\u001b[?2004h";
+  const pasteOff = "\u001b[?2004l";
+  // Output marked as a TTY, so the port reads key by key as it does at a terminal.
+  function keyed() {
+    const input = new PassThrough();
+    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+    let written = "";
+    output.on("data", (chunk: Buffer) => {
+      written += chunk.toString("utf8");
+    });
+    const port = new TerminalQuestionPort({ input, output, attached: () => true });
+    const listeners = () => [
+      output.listenerCount("resize"),
+      input.listenerCount("keypress"),
+      process.listenerCount("exit"),
+    ];
+    return { port, input, output, written: () => written, listeners };
+  }
+  const freeText = buildCard({ question: "Why?", timeoutMs: null });
+
+  it.each([
+    ["an answer", (t: ReturnType<typeof keyed>) => t.input.write("1\r"), "answered"],
+    ["Ctrl+C", (t: ReturnType<typeof keyed>) => t.input.write("\u0003"), "declined"],
+    ["the end of input", (t: ReturnType<typeof keyed>) => t.input.end(), "no_human"],
+    ["the port disposed", (t: ReturnType<typeof keyed>) => t.port.dispose(), "no_human"],
+  ] as const)(
+    "turns bracketed paste off and stops listening when the card ends by %s",
+    async (_, end, kind) => {
+      const t = keyed();
+      // Keypress decoding, once set up on the input, stays: count from after the first card.
+      const before = t.listeners();
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      expect(t.written().split(pasteOn)).toHaveLength(2);
+      expect(t.output.listenerCount("resize")).toBeGreaterThan(before[0] ?? 0);
+      end(t);
+      expect((await asked).kind).toBe(kind);
+      expect(t.written().split(pasteOff)).toHaveLength(2);
+      expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
+      expect(t.output.listenerCount("resize")).toBe(before[0]);
+      expect(process.listenerCount("exit")).toBe(before[2]);
+      // Readline's own keypress listener is gone too; only the decoder it set up stays.
+      expect(t.input.listenerCount("keypress")).toBeLessThanOrEqual(1);
+    },
+  );
+
+  it("turns bracketed paste off when the card is taken down by its signal", async () => {
+    const t = keyed();
+    const controller = new AbortController();
+    const asked = askCard(t.port, target, first, controller.signal);
+    await until("the prompt", () => t.written().includes("> "));
+    controller.abort(new Error("call cancelled"));
+    await expect(asked).resolves.toEqual({ kind: "cancelled", reason: "call cancelled" });
+    expect(t.written().split(pasteOff)).toHaveLength(2);
+    expect(t.written().indexOf(pasteOff)).toBeGreaterThan(t.written().indexOf(pasteOn));
+    expect(t.written()).toContain("(no answer recorded: cancelled by the caller)");
+    expect(t.output.listenerCount("resize")).toBe(0);
+  });
+
+  it("reads a paste as text: its line breaks are spaces and never submit, its markers and keys are not kept", async () => {
+    const t = keyed();
+    const asked = askCard(t.port, target, freeText);
+    await until("the prompt", () => t.written().includes("> "));
+    // Typed "see: ", then a paste with CRLF line breaks, a blank line, a trailing newline, a
+    // backspace, an arrow key's escape and Ctrl+C's byte, then typed " ok" and Enter.
+    t.input.write("see: ");
+    t.input.write("\u001b[200~first line\r\nsecond\r\rthird\u007f\u001b[A\u0003\r\u001b[201~");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.written()).not.toContain("-> answered");
+    t.input.write(" ok\r");
+    await expect(asked).resolves.toEqual({
+      kind: "answered",
+      selected: [],
+      text: "see: first line second third ok",
+    });
+    expect(t.written()).toContain('-> answered: "see: first line second third ok"\n');
+    expect(t.written()).not.toContain("went nowhere");
+  });
+
+  it("keeps a pasted secret exactly: the newline copied with it is dropped, not a space", async () => {
+    const t = keyed();
+    const asked = askCard(
+      t.port,
+      target,
+      buildCard({ question: "Password:", secret: true, timeoutMs: null }),
+    );
+    await until("the prompt", () => t.written().includes("> "));
+    t.input.write("\u001b[200~ hunter2 \n\u001b[201~");
+    await new Promise((resolve) => setImmediate(resolve));
+    t.input.write("\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: [], text: " hunter2 " });
+    expect(t.written()).not.toContain("hunter2");
+  });
+});

@@ -1,10 +1,11 @@
-import { createInterface } from "node:readline";
+import { createInterface, moveCursor } from "node:readline";
 import { Writable } from "node:stream";
 import { countNoun, errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
 import { AskError } from "../errors/ask-error.js";
 import type { CardEvents, CardRequest, QuestionPort } from "../port/question-port.js";
-import { wrapLines } from "./wrap-lines.js";
+import { bracketedPaste, readPastesAsText } from "./bracketed-paste.js";
+import { rowsOf, wrapLines } from "./wrap-lines.js";
 
 /** Options of {@link TerminalQuestionPort}. */
 export interface TerminalQuestionPortOptions {
@@ -81,6 +82,31 @@ export class TerminalQuestionPort implements QuestionPort {
   }
 
   /**
+   * Sets up a card drawn on a terminal: redrawn by `redraw` when the terminal is resized (the old
+   * drawing, folded for the old width, would be wrapped and garbled by the terminal), and pastes
+   * read as text in bracketed paste mode ({@link readPastesAsText}), which is turned off again when
+   * the card ends or the process exits. Returns what undoes it, once.
+   */
+  private drawnOnTerminal(readline: ReturnType<typeof createInterface>, redraw: () => void): () => void {
+    const stopPastes = readPastesAsText(this.input, readline);
+    const onExit = () => {
+      this.output.write(bracketedPaste.off);
+    };
+    this.output.write(bracketedPaste.on);
+    process.once("exit", onExit);
+    this.output.on("resize", redraw);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.output.removeListener("resize", redraw);
+      stopPastes();
+      process.removeListener("exit", onExit);
+      this.output.write(bracketedPaste.off);
+    };
+  }
+
+  /**
    * Counts what arrives in the same read as a reply's line — the rest of a multi-line paste, which
    * the reply (one line) does not take — and says so once the read is over, so the human knows it
    * went nowhere. A terminal reads key by key, so its keys are counted; a line-by-line input
@@ -139,6 +165,12 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt();
         if (hidden) this.output.write("> ");
       };
+      // What is drawn below the card: notes, and each refused line with why. A resize redraws them.
+      let below = "";
+      const note = (text: string) => {
+        below += text;
+        this.output.write(text);
+      };
       let done = false;
       // Lines typed before the card was drawn sit in the terminal's buffer and arrive on the first
       // read after resume; they answer nothing (a stray "1" must never approve a call). One event
@@ -153,8 +185,11 @@ export class TerminalQuestionPort implements QuestionPort {
           prompt();
         }),
       );
+      // Undoes what drawing the card set up on the terminal, on every way the card ends.
+      let release = () => {};
       const finish = (line: string) => {
         done = true;
+        release();
         signal.removeEventListener("abort", onAbort);
         this.output.write(`  ${line}\n`);
         readline.close();
@@ -180,7 +215,7 @@ export class TerminalQuestionPort implements QuestionPort {
         // The Enter that ended a hidden line was not drawn either.
         if (hidden) this.output.write("\n");
         if (!armed) {
-          if (!warned) this.output.write("  (ignored what was typed before the card appeared)\n");
+          if (!warned) note("  (ignored what was typed before the card appeared)\n");
           warned = true;
           return;
         }
@@ -190,7 +225,9 @@ export class TerminalQuestionPort implements QuestionPort {
           // Settled once the read is over, so the note on a paste comes before what follows.
           pastedAfter = this.countPastedAfter(terminal, secret, () => resolve(reply));
         } catch (error) {
-          this.output.write(`  ! ${errorMessage(error)}\n`);
+          // The refused line stays on the screen, as typed (a secret's is not drawn).
+          below += `> ${hidden ? "" : line}\n`;
+          note(`  ! ${errorMessage(error)}\n`);
           prompt();
         }
       });
@@ -203,6 +240,7 @@ export class TerminalQuestionPort implements QuestionPort {
       readline.on("close", () => {
         if (done) return;
         done = true;
+        release();
         signal.removeEventListener("abort", onAbort);
         const reason = "the terminal closed before an answer";
         // Ctrl+D or the end of input: the card says it ended, as a timeout's does, so what is
@@ -212,8 +250,32 @@ export class TerminalQuestionPort implements QuestionPort {
       });
       signal.addEventListener("abort", onAbort, { once: true });
       // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
-      const columns = this.output.isTTY === true ? this.output.columns : undefined;
-      this.output.write(`\n${columns === undefined ? request.text : wrapLines(request.text, columns)}`);
+      const tty = this.output.isTTY === true;
+      const draw = () => {
+        const columns = tty ? this.output.columns : undefined;
+        return columns === undefined ? request.text : wrapLines(request.text, columns);
+      };
+      let drawn = draw();
+      this.output.write(`\n${drawn}`);
+      if (tty)
+        release = this.drawnOnTerminal(readline, () => {
+          // Readline has redrawn its line for the new width already: clear from the card's first row
+          // (its rows counted at the new width, as the terminal now wraps them) and draw it again.
+          const columns = this.output.columns;
+          if (done || columns === undefined || columns < 1) return;
+          const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
+          moveCursor(this.output, 0, -(rowsOf(drawn + below, columns) + lineRows));
+          drawn = draw();
+          this.output.write(`\r\u001b[J${drawn}${below}`);
+          if (!armed) return;
+          if (hidden) {
+            this.output.write("> ");
+            return;
+          }
+          // Where readline left its cursor, so it redraws the line being typed in place.
+          this.output.write("\n".repeat(lineRows));
+          readline.prompt(true);
+        });
       events?.shown();
     });
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildCard } from "../card/card.js";
 import { renderCard } from "../card/render-card.js";
-import { displayWidth, wrapLines } from "./wrap-lines.js";
+import { displayWidth, rowsOf, wrapLines } from "./wrap-lines.js";
 
 const card = renderCard(
   buildCard({
@@ -64,5 +64,14 @@ describe("wrapLines", () => {
 
   it("leaves a card that fits as it is", () => {
     expect(wrapLines(card, 200)).toBe(card);
+  });
+});
+
+describe("rowsOf", () => {
+  it("counts the rows a terminal wraps each line into, wide characters as two columns", () => {
+    expect(rowsOf("", 40)).toBe(0);
+    expect(rowsOf("\n", 40)).toBe(1);
+    expect(rowsOf(`${"x".repeat(40)}\n${"x".repeat(41)}\n`, 40)).toBe(3);
+    expect(rowsOf(`${"日".repeat(21)}\n> typed`, 40)).toBe(2);
   });
 });

@@ -120,3 +120,14 @@ export function wrapLines(text: string, columns: number): string {
     .flatMap((line) => wrapLine(line, columns))
     .join("\n");
 }
+
+/**
+ * How many rows of a terminal `columns` wide the lines of `text` (each ended by "\n") take, as the
+ * terminal wraps a line wider than itself: what a redraw has to clear after a resize.
+ */
+export function rowsOf(text: string, columns: number): number {
+  const lines = text.split("\n");
+  // What follows the last "\n" is the line the cursor is on, not a row above it.
+  lines.pop();
+  return lines.reduce((rows, line) => rows + Math.max(1, Math.ceil(displayWidth(line) / columns)), 0);
+}
