@@ -108,6 +108,26 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     ).toBe(true);
   });
 
+  it("keeps print and a child's output in the order they were written", async () => {
+    // print goes through ipykernel's buffer at once; the child's output reaches it through our
+    // reader thread, which had not always read it when the next print came.
+    const lines = Array.from({ length: 20 }, (_, i) => [`print ${i}`, `child ${i}`]).flat();
+    const result = await cell(
+      [
+        "import os, subprocess, sys",
+        "for i in range(20):",
+        "    print(f'print {i}')",
+        "    subprocess.run(['echo', f'child {i}'])",
+        "os.system('echo from os.system')",
+        "print('err', file=sys.stderr)",
+        "subprocess.run(['sh', '-c', 'echo child err >&2'])",
+        "print('last')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe([...lines, "from os.system", "err", "child err", "last"].join("\n"));
+  });
+
   it("ends a character a cell left unfinished with that cell, as U+FFFD", async () => {
     const first = await cell("import os\nos.write(1, b'hi\\xe2\\x82')\nNone");
     expect(resultText(first)).toBe("hi\ufffd");

@@ -31,6 +31,14 @@
  * made blocking. Without /proc the shared one is made blocking at those points instead. A child
  * started where Python does not see it (C code, `ctypes`) shares the kernel's description, made
  * blocking again at the next cell.
+ *
+ * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
+ * read it, so a print after `subprocess.run` could come before the child's output. When a child
+ * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
+ * for the thread to read up to a mark, and before a child starts and after it ends both streams are
+ * flushed, so print, child, print come out in that order, also when the child writes to stderr.
+ * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
+ * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
@@ -70,7 +78,7 @@ def __tools_watch_fds(ip):
         pipe.identity = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
         pipe.mark = mark = b"\0tools-fd-mark-" + os.urandom(8).hex().encode() + b"\0"
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        pipe.state = state = {"written": 0, "read": 0, "changed": threading.Condition()}
+        pipe.state = state = {"written": 0, "read": 0, "changed": threading.Condition(), "writing": threading.Lock()}
 
         def emit(data, final=False):
             nonlocal original
@@ -168,21 +176,43 @@ def __tools_watch_fds(ip):
             except OSError:
                 pass
 
+    def flush_streams():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+
     def read_up_to_marks():
         __tracebackhide__ = True
         pipes = list(our_pipes())
         to_own(pipes)
         for pipe in pipes:
             state = pipe.state
-            try:
-                # Shorter than PIPE_BUF: written whole or not at all.
-                os.write(pipe.fd if pipe.own is None else pipe.own, pipe.mark)
-            except OSError:
-                continue
+            # One writer at a time, so each waits for its own mark; never under "changed",
+            # which the reader takes between reads (a full pipe would wait for it for good).
+            with state["writing"]:
+                try:
+                    # Shorter than PIPE_BUF: written whole or not at all.
+                    os.write(pipe.fd if pipe.own is None else pipe.own, pipe.mark)
+                except OSError:
+                    continue
+                with state["changed"]:
+                    state["written"] += 1
+                    target = state["written"]
             with state["changed"]:
-                state["written"] += 1
-                target = state["written"]
                 state["changed"].wait_for(lambda: state["read"] >= target, timeout=2)
+
+    def child_ended():
+        # What the child wrote is read before the cell goes on, so a print after it comes after
+        # it; and sent before a print to the other stream.
+        if os.getpid() != kernel_pid:
+            return
+        try:
+            read_up_to_marks()
+        except Exception:
+            pass
+        flush_streams()
 
     spawns = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.fork", "os.forkpty"})
 
@@ -190,6 +220,8 @@ def __tools_watch_fds(ip):
         if event not in spawns or os.getpid() != kernel_pid:
             return
         try:
+            # What the cell printed before the child goes out before what the child writes.
+            flush_streams()
             to_fresh()
         except BaseException:
             # An audit hook that raises stops the call it audits.
@@ -210,6 +242,29 @@ def __tools_watch_fds(ip):
                 to_own()
 
         subprocess.Popen._execute_child = _execute_child
+
+        wait = subprocess.Popen.wait
+
+        @functools.wraps(wait)
+        def popen_wait(self, *args, **kwargs):
+            __tracebackhide__ = "__tools__"
+            code = wait(self, *args, **kwargs)
+            child_ended()
+            return code
+
+        subprocess.Popen.wait = popen_wait
+
+        system = os.system
+
+        @functools.wraps(system)
+        def os_system(command):
+            __tracebackhide__ = "__tools__"
+            try:
+                return system(command)
+            finally:
+                child_ended()
+
+        os.system = os_system
 
     ip.events.register("pre_execute", to_own)
     ip.events.register("post_execute", read_up_to_marks)
