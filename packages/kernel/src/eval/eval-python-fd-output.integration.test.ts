@@ -53,24 +53,79 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
   });
 
   it("lets a later cell fill the pipe after a child left it non-blocking", async () => {
-    // Node makes its stdout pipe non-blocking, and the kernel's fd 1 shares that pipe.
+    // Node makes its stdout pipe non-blocking. A child started from Python gets a description of
+    // the pipe of its own; one started past Python's audit hooks (libc's system() through ctypes)
+    // shares the kernel's, which the next cell makes blocking again.
     const child = await cell(
       [
-        "import os, subprocess, time",
-        "child = subprocess.Popen(['node', '-e', 'process.stdout.write(\"up\\\\n\"); setTimeout(() => {}, 30000)'])",
+        "import ctypes, os, signal, subprocess, time",
+        "pid_file = os.path.join(os.getcwd(), 'node-pid')",
+        'ctypes.CDLL(None).system(f"node -e \'process.stdout.write(String(process.pid)); require(\\"fs\\").writeFileSync(process.argv[1], String(process.pid)); setTimeout(() => {{}}, 30000)\' {pid_file} &".encode())',
         "deadline = time.monotonic() + 20",
         "while os.get_blocking(1) and time.monotonic() < deadline:\n    time.sleep(0.05)",
-        "child.kill()\nchild.wait()",
+        "while not os.path.exists(pid_file) and time.monotonic() < deadline:\n    time.sleep(0.05)",
+        "os.kill(int(open(pid_file).read()), signal.SIGKILL)",
         "os.get_blocking(1)",
       ].join("\n"),
     );
-    // "up" may come before or after the flag changes; the child left the pipe non-blocking.
+    // The pid may come before or after the flag changes; the child left the pipe non-blocking.
     expect(resultText(child).endsWith("False")).toBe(true);
     const many = await cell("subprocess.run(['seq', '1', '300000']).returncode");
     expect(many.isError).toBe(false);
     const text = resultText(many);
     expect(text).not.toContain("Resource temporarily unavailable");
     expect(text.slice(-16)).toBe("\n299999\n300000\n0");
+  });
+
+  it("keeps a cell's later fd output whole while a Node child it started runs, and after it is killed", async () => {
+    // Node makes its stdout pipe non-blocking as it starts. Shared with the kernel's fd 1 and with
+    // every other child, that made seq fail ("write error: Resource temporarily unavailable")
+    // and os.write(1, …) raise BlockingIOError in the same cell, once the pipe was full.
+    const result = await cell(
+      [
+        "import os, subprocess, time",
+        "flag = os.path.join(os.getcwd(), 'node-started')",
+        "node = subprocess.Popen(['node', '-e', 'process.stdout.write(\"node up\"); require(\"fs\").writeFileSync(process.argv[1], \"\"); setInterval(() => {}, 1000)', flag])",
+        "deadline = time.monotonic() + 20",
+        "while not os.path.exists(flag) and time.monotonic() < deadline:\n    time.sleep(0.05)",
+        "filled = []",
+        "def fill(tag):",
+        "    seq = subprocess.run(['seq', '1', '300000']).returncode",
+        "    filled.append(f'{tag}: seq {seq}, wrote {os.write(1, b\"y\" * 300000)}')",
+        "fill('running')",
+        "node.kill()\nnode.wait()",
+        "fill('killed')",
+        // The output's middle is cut: the echo, after all of it, says how each writer did.
+        "[os.path.exists(flag), *filled]",
+      ].join("\n"),
+    );
+    const text = resultText(result);
+    expect(result.isError, text.slice(-1000)).toBe(false);
+    expect(text).not.toContain("Resource temporarily unavailable");
+    expect(
+      text.endsWith("\n[True, 'running: seq 0, wrote 300000', 'killed: seq 0, wrote 300000']"),
+      text.slice(-300),
+    ).toBe(true);
+  });
+
+  it("keeps print and a child's output in the order they were written", async () => {
+    // print goes through ipykernel's buffer at once; the child's output reaches it through our
+    // reader thread, which had not always read it when the next print came.
+    const lines = Array.from({ length: 20 }, (_, i) => [`print ${i}`, `child ${i}`]).flat();
+    const result = await cell(
+      [
+        "import os, subprocess, sys",
+        "for i in range(20):",
+        "    print(f'print {i}')",
+        "    subprocess.run(['echo', f'child {i}'])",
+        "os.system('echo from os.system')",
+        "print('err', file=sys.stderr)",
+        "subprocess.run(['sh', '-c', 'echo child err >&2'])",
+        "print('last')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe([...lines, "from os.system", "err", "child err", "last"].join("\n"));
   });
 
   it("ends a character a cell left unfinished with that cell, as U+FFFD", async () => {

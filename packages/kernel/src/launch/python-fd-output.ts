@@ -17,26 +17,68 @@
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
  * wrote there is its output, not output after it ended, and comes before the echo. Marks are counted, never reset, so a mark read late ends no later wait early.
  * The mark goes only to an fd that is still our pipe (a cell may have put a file there). A
- * character left unfinished at a mark is U+FFFD in that cell's output. Before each cell and each
- * mark, our pipes are made blocking again: a child (node) may have left them non-blocking.
+ * character left unfinished at a mark is U+FFFD in that cell's output.
+ *
+ * Node makes the pipe it gets as stdout non-blocking as it starts (and back when it exits
+ * normally, not when killed). That flag belongs to the open file description, which fd 1 of the
+ * kernel and of every child shared: while a Node child ran, or after it was killed, a later writer
+ * in the same cell that filled the pipe (`seq`, `os.write(1, …)`) failed with EAGAIN. So the
+ * kernel keeps a description of its own (opened anew through /proc/self/fd, close-on-exec), and
+ * before each child starts (audit events `subprocess.Popen`, `os.system`, `os.posix_spawn`,
+ * `os.fork`, `os.forkpty`) fd 1 and 2 are pointed at a fresh description of the same pipe, which
+ * the child inherits alone; once the child is started (`Popen._execute_child`, and after a fork
+ * in the parent), before each cell and before each mark, they are back on the kernel's own,
+ * made blocking. Without /proc the shared one is made blocking at those points instead. A child
+ * started where Python does not see it (C code, `ctypes`) shares the kernel's description, made
+ * blocking again at the next cell.
+ *
+ * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
+ * read it, so a print after `subprocess.run` could come before the child's output. When a child
+ * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
+ * for the thread to read up to a mark, and before a child starts and after it ends both streams are
+ * flushed, so print, child, print come out in that order, also when the child writes to stderr.
+ * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
+ * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
-    import codecs, os, sys, threading
+    import codecs, functools, os, subprocess, sys, threading
 
+    kernel_pid = os.getpid()
     watched = []
+
+    class Pipe:
+        __slots__ = ("fd", "identity", "mark", "state", "own")
+
+    def reopen(fd):
+        # A new open file description of the same pipe, blocking and not inherited: its flags
+        # (O_NONBLOCK) are its own. None without /proc (not Linux).
+        try:
+            new = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+        except OSError:
+            return None
+        try:
+            os.set_blocking(new, True)
+        except OSError:
+            os.close(new)
+            return None
+        return new
 
     def watch(stream, fd):
         if not getattr(stream, "_should_watch", False) or getattr(stream, "watch_fd_thread", None) is None:
             return
         original = getattr(stream, "_original_stdstream_copy", None)
         read_end, write_end = os.pipe()
-        os.dup2(write_end, fd)
+        own = reopen(write_end)
+        os.dup2(write_end if own is None else own, fd)
         os.close(write_end)
-        identity = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
-        mark = b"\0tools-fd-mark-" + os.urandom(8).hex().encode() + b"\0"
+        pipe = Pipe()
+        pipe.fd = fd
+        pipe.own = own
+        pipe.identity = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+        pipe.mark = mark = b"\0tools-fd-mark-" + os.urandom(8).hex().encode() + b"\0"
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        state = {"written": 0, "read": 0, "changed": threading.Condition()}
+        pipe.state = state = {"written": 0, "read": 0, "changed": threading.Condition(), "writing": threading.Lock()}
 
         def emit(data, final=False):
             nonlocal original
@@ -88,45 +130,143 @@ def __tools_watch_fds(ip):
         stream._fid = read_end
         stream.watch_fd_thread = thread
         thread.start()
-        watched.append((fd, identity, mark, state))
+        watched.append(pipe)
 
     watch(sys.stdout, 1)
     watch(sys.stderr, 2)
 
     def our_pipes():
-        for entry in watched:
+        for pipe in watched:
             try:
-                stat = os.fstat(entry[0])
+                stat = os.fstat(pipe.fd)
             except OSError:
                 continue
-            if (stat.st_dev, stat.st_ino) == entry[1]:
-                yield entry
+            if (stat.st_dev, stat.st_ino) == pipe.identity:
+                yield pipe
 
-    def set_blocking(pipes=None):
-        # A child (node, for one) may leave the pipe non-blocking, and the pipe is shared: a
-        # later writer that fills it (seq, the mark) would fail with EAGAIN instead of waiting.
-        for fd, _identity, _mark, _state in our_pipes() if pipes is None else pipes:
+    def to_own(pipes=None):
+        # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
+        # for one) makes the description it was given non-blocking; shared, a later writer that
+        # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
+        for pipe in our_pipes() if pipes is None else pipes:
             try:
-                os.set_blocking(fd, True)
+                if pipe.own is None:
+                    os.set_blocking(pipe.fd, True)
+                else:
+                    os.set_blocking(pipe.own, True)
+                    os.dup2(pipe.own, pipe.fd)
             except OSError:
+                pass
+
+    def to_fresh():
+        # Before a child starts: fd 1 and 2 on a new description of the pipe, the one it
+        # inherits, so what it does to its flags is its own and the kernel's and other
+        # children's stay blocking.
+        for pipe in our_pipes():
+            try:
+                if pipe.own is None:
+                    os.set_blocking(pipe.fd, True)
+                    continue
+                new = reopen(pipe.own)
+                if new is not None:
+                    try:
+                        os.dup2(new, pipe.fd)
+                    finally:
+                        os.close(new)
+            except OSError:
+                pass
+
+    def flush_streams():
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:
                 pass
 
     def read_up_to_marks():
         __tracebackhide__ = True
         pipes = list(our_pipes())
-        set_blocking(pipes)
-        for fd, identity, mark, state in pipes:
-            try:
-                # Shorter than PIPE_BUF: written whole or not at all.
-                os.write(fd, mark)
-            except OSError:
-                continue
+        to_own(pipes)
+        for pipe in pipes:
+            state = pipe.state
+            # One writer at a time, so each waits for its own mark; never under "changed",
+            # which the reader takes between reads (a full pipe would wait for it for good).
+            with state["writing"]:
+                try:
+                    # Shorter than PIPE_BUF: written whole or not at all.
+                    os.write(pipe.fd if pipe.own is None else pipe.own, pipe.mark)
+                except OSError:
+                    continue
+                with state["changed"]:
+                    state["written"] += 1
+                    target = state["written"]
             with state["changed"]:
-                state["written"] += 1
-                target = state["written"]
                 state["changed"].wait_for(lambda: state["read"] >= target, timeout=2)
 
-    ip.events.register("pre_execute", set_blocking)
+    def child_ended():
+        # What the child wrote is read before the cell goes on, so a print after it comes after
+        # it; and sent before a print to the other stream.
+        if os.getpid() != kernel_pid:
+            return
+        try:
+            read_up_to_marks()
+        except Exception:
+            pass
+        flush_streams()
+
+    spawns = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.fork", "os.forkpty"})
+
+    def before_child(event, _args):
+        if event not in spawns or os.getpid() != kernel_pid:
+            return
+        try:
+            # What the cell printed before the child goes out before what the child writes.
+            flush_streams()
+            to_fresh()
+        except BaseException:
+            # An audit hook that raises stops the call it audits.
+            pass
+
+    if watched:
+        sys.addaudithook(before_child)
+        os.register_at_fork(after_in_parent=to_own)
+
+        execute_child = subprocess.Popen._execute_child
+
+        @functools.wraps(execute_child)
+        def _execute_child(self, *args, **kwargs):
+            __tracebackhide__ = "__tools__"
+            try:
+                return execute_child(self, *args, **kwargs)
+            finally:
+                to_own()
+
+        subprocess.Popen._execute_child = _execute_child
+
+        wait = subprocess.Popen.wait
+
+        @functools.wraps(wait)
+        def popen_wait(self, *args, **kwargs):
+            __tracebackhide__ = "__tools__"
+            code = wait(self, *args, **kwargs)
+            child_ended()
+            return code
+
+        subprocess.Popen.wait = popen_wait
+
+        system = os.system
+
+        @functools.wraps(system)
+        def os_system(command):
+            __tracebackhide__ = "__tools__"
+            try:
+                return system(command)
+            finally:
+                child_ended()
+
+        os.system = os_system
+
+    ip.events.register("pre_execute", to_own)
     ip.events.register("post_execute", read_up_to_marks)
     # The last expression's echo goes out after what was written to the fds before it, too.
     hook = ip.displayhook
