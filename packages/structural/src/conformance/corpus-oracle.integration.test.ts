@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -103,4 +104,44 @@ describe("match sets on real corpora equal ast-grep's", () => {
       );
     });
   }
+});
+
+// A pattern tree-sitter reads whole as an ERROR is refused in a rule (`scan`), so ast-grep's
+// matches come from `run -p`. Go's `case $A:` is the start of a case, its statements trailing.
+describe("match sets of patterns read as an ERROR on real corpora equal ast-grep's run", () => {
+  const goCorpus = corpora.find((c) => c.language === "go");
+  const available = binary !== undefined && goCorpus?.root !== undefined && existsSync(goCorpus.root);
+  it.skipIf(!available && !ci)(
+    "case $A: in golang-go's stdlib (sync/, encoding/)",
+    async () => {
+      // Two of its folders, sync (the select cases of its tests) and encoding, keep it short.
+      const corpus: Corpus = { ...goCorpus!, paths: () => ["sync", "encoding"] };
+      const pattern = "case $A:";
+      const result = spawnSync(
+        binary!,
+        ["run", "-p", pattern, "-l", corpus.language, "--json=compact", ...corpus.paths()],
+        { cwd: corpus.root!, encoding: "utf8", maxBuffer: 512 * 1024 * 1024 },
+      );
+      if (result.status !== 0) throw new Error(`ast-grep run exited with ${result.status}: ${result.stderr}`);
+      const theirs = new Map<string, string>();
+      for (const match of JSON.parse(result.stdout) as {
+        file: string;
+        text: string;
+        range: { start: { line: number; column: number } };
+      }[])
+        theirs.set(matchKey(match.file, match.range.start.line, match.range.start.column), match.text);
+      const ours = await ourMatches(corpus, pattern);
+      // Cases with statements too, not only empty ones.
+      expect([...ours.values()].filter((m) => m.text.includes("\n")).length).toBeGreaterThan(0);
+      const onlyOurs = [...ours].filter(([key]) => !theirs.has(key)).map(([key, m]) => [key, m.text]);
+      const onlyTheirs = [...theirs].filter(([key]) => !ours.has(key));
+      const differentText = [...ours].filter(([key, m]) => theirs.has(key) && theirs.get(key) !== m.text);
+      expect({ onlyOurs, onlyTheirs, differentText: differentText.slice(0, 5) }).toEqual({
+        onlyOurs: [],
+        onlyTheirs: [],
+        differentText: [],
+      });
+    },
+    120_000,
+  );
 });

@@ -35,6 +35,11 @@ const restName = " rest";
 /** Failed (pattern index, node index) states of one children list, by bindings; made on first `$$$`. */
 interface Memo {
   failed: Map<Environment, Set<number>> | undefined;
+  /**
+   * Named code children may trail the pattern's last child (recorded as passed over): only under
+   * a pattern's root that tree-sitter read as an ERROR (see `TreeMatcher`).
+   */
+  trailingNamed?: boolean;
 }
 
 /** Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans. */
@@ -95,7 +100,11 @@ function capturedRun(capture: Capture): NodeRun {
  * a match that skipped a keyword or marker records it (see {@link passedOver}: a rewrite must
  * leave that match alone); comments are skipped, named code nodes never are, and nothing but
  * unnamed tokens may trail after the pattern's last child, those that say something recorded as
- * passed over too (so a rewrite can never silently drop a statement or a keyword).
+ * passed over too (so a rewrite can never silently drop a statement or a keyword). One exception,
+ * as in ast-grep: a pattern tree-sitter read whole as an ERROR is the start of a node it could not
+ * read alone (Go's `case $A:`, C's `#if $X`), so under its root named children may trail too (a
+ * case's statements, an `#if`'s lines and `#endif`), recorded as passed over, so a rewrite leaves
+ * such a match alone.
  * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
  * repeated names.
  */
@@ -111,6 +120,9 @@ export class TreeMatcher {
   /** Ids of the children filling a field, by parent id and field name, for this attempt. */
   private readonly fields = new Map<string, Set<number>>();
 
+  /** The pattern `match` was given, whose node alone may have named children trailing. */
+  private root: PatternNode | undefined;
+
   constructor(private readonly budget = defaultStepBudget) {}
 
   /** The bindings if `node` matches `pattern`, else undefined. */
@@ -119,6 +131,7 @@ export class TreeMatcher {
     this.code.reset();
     this.children.clear();
     this.fields.clear();
+    this.root = pattern;
     try {
       return this.matchNode(pattern, node, new Map());
     } catch (error) {
@@ -139,6 +152,7 @@ export class TreeMatcher {
     this.code.reset();
     this.children.clear();
     this.fields.clear();
+    this.root = undefined;
     // The rest of the list goes to an anonymous run whose start is the run's end.
     const rest: PatternNode = { kind: "meta", meta: { kind: "multi", name: restName } };
     try {
@@ -216,6 +230,7 @@ export class TreeMatcher {
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
+          trailingNamed: pattern.type === anyType && pattern === this.root,
         });
       }
     }
@@ -256,13 +271,14 @@ export class TreeMatcher {
     if (pattern === undefined) {
       // Unnamed tokens may trail, as in ast-grep (`public void $M() {}` matches
       // `public static void m() {}`: Java's `modifiers` end with `static`); those that say
-      // something are recorded as passed over, as the leading ones are.
+      // something are recorded as passed over, as the leading ones are; named ones only under an
+      // ERROR-read root, recorded too.
       let passed = env;
       for (let rest = ci; rest < nodes.length; rest++) {
         const node = nodes[rest];
         if (!node || node.isExtra) continue;
-        if (node.isNamed) return undefined;
-        if (saysSomething(node)) passed = withPassed(passed, node);
+        if (node.isNamed && !memo.trailingNamed) return undefined;
+        if (node.isNamed || saysSomething(node)) passed = withPassed(passed, node);
       }
       return passed;
     }

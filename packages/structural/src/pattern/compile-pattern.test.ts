@@ -130,6 +130,41 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("hints the statement around a clause that is no pattern alone, and that statement matches", async () => {
+    for (const [language, source, statement, code] of [
+      ["python", "except $E as $N: $$$B", "try", "try:\n    f()\nexcept ValueError as e:\n    g(e)\n"],
+      ["python", "except $E as $N", "try", "try:\n    f()\nexcept ValueError as e:\n    g(e)\n"],
+      ["python", "except $E:\n    $$$B", "try", "try:\n    f()\nexcept ValueError:\n    g()\n"],
+      ["python", "finally: $$$B", "try", "try:\n    f()\nfinally:\n    g()\n"],
+      ["python", "elif $C: $$$B", "if", "if a:\n    f()\nelif b:\n    g()\n"],
+      ["python", "else:  $$$B", "if", "if a:\n    f()\nelse:\n    g()\n"],
+      ["python", "case $P:\n    $$$B", "match", "match x:\n    case 1:\n        f()\n"],
+      ["typescript", "else { $$$B }", "if", "if (a) { f(); } else { g(); }\n"],
+      ["c", "else { $$$B }", "if", "void h() { if (a) { f(); } else { g(); } }\n"],
+      ["go", "else { $$$B }", "if", "package p\nfunc h() {\n\tif a { f() } else { g() }\n}\n"],
+    ] as const) {
+      const spec = parser.spec(language);
+      const error = await parser.compile(spec, source).then(
+        () => undefined,
+        (caught: unknown) => caught as { code: string; message: string },
+      );
+      expect(error?.code, `${language} ${source}`).toBe("PATTERN_INVALID");
+      expect(error?.message).toContain(`is a clause of a${statement === "if" ? "n" : ""} \`${statement}\``);
+      const suggested = /e\.g\. `([^`]*)`/.exec(error?.message ?? "")?.[1] ?? "";
+      const pattern = await parser.compile(spec, suggested);
+      const tree = await parser.parse(spec, code);
+      try {
+        const matches = findMatches(pattern, tree, code).matches;
+        expect(
+          matches.map((m) => m.text.split(/[\s(:]/)[0]),
+          `${language} ${suggested}`,
+        ).toEqual([statement]);
+      } finally {
+        tree.delete();
+      }
+    }
+  });
+
   it("hints a Ruby body with its `end`, never braces, and none for a pattern that has its `end`", async () => {
     await expect(parser.compile(parser.spec("ruby"), "def $F")).rejects.toMatchObject({
       code: "PATTERN_INVALID",

@@ -30,6 +30,70 @@ export function bodyHint(pattern: string, language: string): string {
   return ` Hint: \`${opened[1]}\` needs its body, e.g. \`${example}\`.`;
 }
 
+/** A metavariable name of `base`'s stem that `pattern` does not use (`T`, else `T2`, `T3`, …). */
+function freshName(pattern: string, base: string): string {
+  for (let index = 1; ; index++) {
+    const name = index === 1 ? base : `${base}${index}`;
+    if (!new RegExp(`\\$${name}(?![A-Z0-9_])`).test(pattern)) return name;
+  }
+}
+
+/** Languages whose `if` takes its condition in parentheses and its branches in braces. */
+const parenthesisedIf = new Set([
+  "c",
+  "cpp",
+  "csharp",
+  "dart",
+  "java",
+  "javascript",
+  "php",
+  "tsx",
+  "typescript",
+]);
+
+/**
+ * A hint for a pattern that is a clause continuing a statement (Python's `except $E as $N: $$$B`,
+ * `elif`, `else`, `finally`, `case`; `else { … }` in a brace language), which tree-sitter does not
+ * read alone: the statement written around it, which a search then matches with its clauses.
+ */
+export function clauseHint(pattern: string, language: string): string {
+  const text = pattern.trimStart();
+  if (language === "python") {
+    const opened = /^(except\*?|elif|else|finally|case)\b/.exec(text);
+    if (!opened) return "";
+    const word = opened[1]!;
+    // A header without its `:` gets a body, as `bodyHint` gives one.
+    const clause = text.includes(":") ? text.trimEnd() : `${text.trimEnd()}: $$$${freshName(text, "B")}`;
+    const body = `$$$${freshName(clause, "A")}`;
+    const [statement, written] =
+      word === "case"
+        ? ["match", `match $${freshName(clause, "S")}:\n${clause.replace(/^/gm, "    ")}`]
+        : word === "elif" || word === "else"
+          ? ["if", `if $${freshName(clause, "C")}:\n    ${body}\n${clause}`]
+          : ["try", `try:\n    ${body}\n${clause}`];
+    const others =
+      statement === "try"
+        ? "`except`, `else` and `finally` clauses"
+        : statement === "if"
+          ? "`elif` and `else` clauses"
+          : "cases";
+    return (
+      ` Hint: \`${word}\` is a clause of ${statement === "if" && word === "else" ? "an `if` (or `for`, `while`, `try`)" : `${statement === "if" ? "an" : "a"} \`${statement}\``} statement, not a pattern on its own: ` +
+      `write the statement with it, e.g. \`${written}\`. That matches a \`${statement}\` whose ${others} are the ones the pattern writes, no more.`
+    );
+  }
+  if (!/^else\b/.test(text) || !(parenthesisedIf.has(language) || language === "go")) return "";
+  const clause = text.includes("{") ? text.trimEnd() : `${text.trimEnd()} { $$$${freshName(text, "B")} }`;
+  const condition = `$${freshName(clause, "C")}`;
+  const branch = `{ $$$${freshName(clause, "A")} }`;
+  const written =
+    language === "go" ? `if ${condition} ${branch} ${clause}` : `if (${condition}) ${branch} ${clause}`;
+  return (
+    ` Hint: \`else\` is a clause of an \`if\` statement, not a pattern on its own: write the statement with it, ` +
+    `e.g. \`${written}\`.`
+  );
+}
+
 /** What did not parse in a pattern: where, a hint, and tree-sitter's s-expression of it. */
 export function parseFailure(
   parser: Parser,
@@ -68,7 +132,7 @@ export function parseFailure(
     `the pattern does not parse as ${language} code${where}. ` +
     `Give one complete expression, statement or declaration of ${language}; ` +
     `metavariables must stand for whole nodes ($X, $$$ARGS), not parts of a name or string.` +
-    bodyHint(original, language) +
+    (clauseHint(original, language) || bodyHint(original, language)) +
     (sexp ? `\nParsed as: ${sexp.length > 400 ? `${sexp.slice(0, 400)}…` : sexp}` : "")
   );
 }
@@ -124,7 +188,7 @@ export function describeMissing(
       `the pattern is not complete ${spec.id} code: it parses only with ${token}${where}, which tree-sitter ` +
       `added. Complete the pattern${completed}; it must be one whole expression, statement or ` +
       `declaration of ${spec.id}.` +
-      bodyHint(original, spec.id),
+      (clauseHint(original, spec.id) || bodyHint(original, spec.id)),
     data: { pattern: original, language: spec.id, missing: missing.type },
   });
 }

@@ -1,6 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readFile, readdir, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative as relativePath, sep } from "node:path";
+import { dirname, isAbsolute, join, relative as relativePath, resolve, sep } from "node:path";
 import { isIgnored, parseGitignore, type IgnoreLayer } from "./gitignore.js";
 
 /** Directories never searched, ignored or not. */
@@ -8,20 +8,61 @@ const alwaysSkipped = new Set([".git", "node_modules"]);
 
 /**
  * A directory's ignore files, lowest precedence first, as ripgrep and ast-grep read them: the
- * repository's `.git/info/exclude` (where `.git` is), `.gitignore`, then `.ignore`.
+ * repository's `info/exclude` (where `.git` is), `.gitignore`, then `.ignore`.
  */
-const ignoreFiles = [join(".git", "info", "exclude"), ".gitignore", ".ignore"] as const;
+type IgnoreFile = "exclude" | ".gitignore" | ".ignore";
+const ignoreFiles: readonly IgnoreFile[] = ["exclude", ".gitignore", ".ignore"];
 
-/** The rules of each ignore file in `directory` (see `ignoreFiles`); `names` are its entries, when read. */
+/** A `.git` file or `commondir` longer than this is not git's: it names no git directory. */
+const maxPointerBytes = 64 * 1024;
+
+/** The first line of a small text file, or undefined when it is absent, unreadable or too large. */
+async function firstLine(path: string): Promise<string | undefined> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile() || info.size > maxPointerBytes) return undefined;
+    return (await readFile(path, "utf8")).split(/\r?\n/, 1)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `info/exclude` of the repository whose `.git` is in `directory`: `.git/info/exclude` for a
+ * `.git` folder; for a `.git` file (a worktree's or a submodule's, `gitdir: <path>`, relative to
+ * `directory`), that git directory's, or, when it has a `commondir` (a worktree), the common
+ * directory's, as git and ripgrep read it. Undefined without `.git` or when it names no directory.
+ */
+async function excludePath(directory: string): Promise<string | undefined> {
+  const dotGit = join(directory, ".git");
+  let info;
+  try {
+    info = await stat(dotGit);
+  } catch {
+    return undefined;
+  }
+  if (info.isDirectory()) return join(dotGit, "info", "exclude");
+  const line = await firstLine(dotGit);
+  if (!line?.startsWith("gitdir: ")) return undefined;
+  const gitDirectory = resolve(directory, line.slice("gitdir: ".length).trim());
+  const common = await firstLine(join(gitDirectory, "commondir"));
+  const commonDirectory = common?.trim() ? resolve(gitDirectory, common.trim()) : gitDirectory;
+  return join(commonDirectory, "info", "exclude");
+}
+
+/** The rules of each ignore file in `directory` (see `ignoreFiles`) of `kinds`; `names` are its entries, when read. */
 async function ignoreRules(
   directory: string,
   names?: ReadonlySet<string>,
+  kinds: readonly IgnoreFile[] = ignoreFiles,
 ): Promise<ReturnType<typeof parseGitignore>[]> {
   const out: ReturnType<typeof parseGitignore>[] = [];
-  for (const file of ignoreFiles) {
-    if (names && !names.has(file.split(sep)[0]!)) continue;
+  for (const file of kinds) {
+    if (names && !names.has(file === "exclude" ? ".git" : file)) continue;
+    const path = file === "exclude" ? await excludePath(directory) : join(directory, file);
+    if (path === undefined) continue;
     try {
-      out.push(parseGitignore(await readFile(join(directory, file), "utf8")));
+      out.push(parseGitignore(await readFile(path, "utf8")));
     } catch {
       // Absent or unreadable: it ignores nothing.
     }
@@ -31,7 +72,8 @@ async function ignoreRules(
 
 /**
  * Every file under `root` whose name passes `accept`, in sorted path order, honouring .gitignore
- * and .ignore files (the root's and each subdirectory's) and `.git/info/exclude`, skipping hidden entries, `.git`, `node_modules` and
+ * and .ignore files (the root's and each subdirectory's) and `info/exclude` (also a worktree's or
+ * submodule's, whose `.git` is a file naming its git directory), skipping hidden entries, `.git`, `node_modules` and
  * symlinks. `root` itself is never judged.
  */
 export async function walkFiles(
@@ -92,29 +134,29 @@ function within(directory: string, path: string): boolean {
 
 /**
  * The ignore layers (see `ignoreFiles`) of the directories above `root`, so searching a subfolder
- * still honours the workspace's ignore files: as ripgrep and ast-grep read them, from the root of
- * the nearest git repository holding `root` down to its parent (an agent working in `packages/a`
- * of a repository whose .gitignore names `dist/` does not search `packages/a/dist`; none when
- * `root` is that root, also inside another repository); outside any repository, from `top` (the
- * working directory) down.
+ * still honours the workspace's ignore files, as ripgrep and ast-grep read them: `.ignore` of
+ * every folder above it, up to the file system's root, in a repository or not; `.gitignore` and
+ * `info/exclude` from the root of the nearest git repository holding `root` down to its parent (an
+ * agent working in `packages/a` of a repository whose .gitignore names `dist/` does not search
+ * `packages/a/dist`; none when `root` is that root, also inside another repository); outside any
+ * repository, from `top` (the working directory) down.
  */
-export async function outerIgnoreLayers(top: string, root: string): Promise<IgnoreLayer[]> {
-  // The nearest repository holding the folder searched, that folder included: ignore files
+export async function outerIgnoreLayers(top: string, searched: string): Promise<IgnoreLayer[]> {
+  const root = resolve(searched);
+  // The nearest repository holding the folder searched, that folder included: git's ignore files
   // above a repository's root are not its own (a nested project in a dotfiles home).
   const repository = await repositoryRoot(root);
-  const start = repository ?? (within(top, root) ? top : undefined);
-  if (start === undefined || start === root) return [];
-  const layers: IgnoreLayer[] = [];
-  let directory = dirname(root);
+  const start = repository ?? (within(top, root) ? resolve(top) : undefined);
   const chain: string[] = [];
-  for (;;) {
-    chain.unshift(directory);
-    if (directory === start || dirname(directory) === directory) break;
+  for (let directory = root; dirname(directory) !== directory;) {
     directory = dirname(directory);
+    chain.unshift(directory);
   }
+  const layers: IgnoreLayer[] = [];
   for (const dir of chain) {
     const prefix = `${relativePath(dir, root).split(sep).join("/")}/`;
-    for (const rules of await ignoreRules(dir)) layers.push({ base: "", prefix, rules });
+    const kinds = start !== undefined && within(start, dir) ? ignoreFiles : ([".ignore"] as const);
+    for (const rules of await ignoreRules(dir, undefined, kinds)) layers.push({ base: "", prefix, rules });
   }
   return layers;
 }

@@ -2,6 +2,16 @@ import type { ConformanceCase } from "./conformance-case.js";
 
 export const cCases: readonly ConformanceCase[] = [
   {
+    // Read whole as an ERROR (`#if` without its `#endif`): an `#if`'s start, its lines and
+    // `#endif` trailing, as in ast-grep.
+    name: "c #if with its lines trailing",
+    language: "c",
+    pattern: "#if $X",
+    code: "#if A\nint a;\n#endif\n#if B\n#endif\n",
+    matches: ["#if A\nint a;\n#endif", "#if B\n#endif"],
+    bindings: { X: "A" },
+  },
+  {
     name: "c free",
     language: "c",
     pattern: "free($P)",

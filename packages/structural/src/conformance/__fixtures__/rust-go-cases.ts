@@ -220,6 +220,26 @@ export const rustCases: readonly ConformanceCase[] = [
 
 export const goCases: readonly ConformanceCase[] = [
   {
+    // Read whole as an ERROR (a case is no statement alone): a case's start, its statements
+    // trailing, as in ast-grep; a rewrite leaves a case with statements, which it would delete.
+    name: "go case with its statements trailing",
+    language: "go",
+    pattern: "case $A:",
+    code: "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t}\n\tselect {\n\tcase <-c:\n\t\th()\n\t}\n}\n",
+    matches: ["case 1:\n\t\tg()\n", "case 2:", "case <-c:\n\t\th()\n"],
+    bindings: { A: "1" },
+    rewrite: [
+      "case $A, 9:",
+      "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2, 9:\n\t}\n\tselect {\n\tcase <-c:\n\t\th()\n\t}\n}\n",
+    ],
+    differs: {
+      reason: "a match that passed over a keyword is not rewritten",
+      astGrep: ["case 1:\n\t\tg()\n", "case 2:", "case <-c:\n\t\th()\n"],
+      astGrepRewrite:
+        "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1, 9:\tcase 2, 9:\n\t}\n\tselect {\n\tcase <-c, 9:\t}\n}\n",
+    },
+  },
+  {
     name: "go err check",
     language: "go",
     pattern: "if err != nil { return $E }",
