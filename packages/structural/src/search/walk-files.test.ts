@@ -208,3 +208,16 @@ describe("walkFiles .ignore files above the folder searched, as ripgrep and ast-
     if (theirs) expect(await walkFrom(project)).toEqual(theirs);
   });
 });
+
+describe("walkFiles ignore files that are not regular files", () => {
+  it("reads past a FIFO named .ignore, .gitignore or info/exclude, above the folder searched or in it, without blocking on it", async () => {
+    // Opening a FIFO for reading blocks until a writer comes: every search under it would hang.
+    mkdirSync(join(dir, "src", "gitdir", "info"), { recursive: true });
+    for (const fifo of [".ignore", "src/.gitignore", "src/vendor/.ignore", "src/gitdir/info/exclude"])
+      spawnSync("mkfifo", [join(dir, fifo)]);
+    write("src/.git", "gitdir: gitdir\n");
+    write("src/.ignore", "d.py\n");
+    expect(await walk(join(dir, "src"))).toEqual(["src/c.py", "src/vendor/e.py"]);
+    expect(await walk()).toEqual(["a.py", "gen/b.py", "src/c.py", "src/vendor/e.py"]);
+  }, 10_000);
+});

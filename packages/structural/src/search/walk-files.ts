@@ -1,5 +1,5 @@
-import type { Dirent } from "node:fs";
-import { readFile, readdir, stat } from "node:fs/promises";
+import { constants, type Dirent } from "node:fs";
+import { open, readdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative as relativePath, resolve, sep } from "node:path";
 import { isIgnored, parseGitignore, type IgnoreLayer } from "./gitignore.js";
 
@@ -16,15 +16,36 @@ const ignoreFiles: readonly IgnoreFile[] = ["exclude", ".gitignore", ".ignore"];
 /** A `.git` file or `commondir` longer than this is not git's: it names no git directory. */
 const maxPointerBytes = 64 * 1024;
 
-/** The first line of a small text file, or undefined when it is absent, unreadable or too large. */
-async function firstLine(path: string): Promise<string | undefined> {
+/** An ignore file longer than this is not read: it ignores nothing. */
+const maxIgnoreFileBytes = 16 * 1024 * 1024;
+
+/**
+ * The text of the regular file at `path` of at most `maxBytes`, or undefined when it is absent,
+ * unreadable, larger, or not a regular file. Opened without blocking and judged by the open
+ * file's type: a FIFO named `.ignore` (in any folder above the one searched) must not hang the
+ * search on its open or read.
+ */
+async function readSmallFile(path: string, maxBytes: number): Promise<string | undefined> {
+  let handle;
   try {
-    const info = await stat(path);
-    if (!info.isFile() || info.size > maxPointerBytes) return undefined;
-    return (await readFile(path, "utf8")).split(/\r?\n/, 1)[0];
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > maxBytes) return undefined;
+    return await handle.readFile("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
+}
+
+/** The first line of a small text file, or undefined when it is absent, unreadable or too large. */
+async function firstLine(path: string): Promise<string | undefined> {
+  return (await readSmallFile(path, maxPointerBytes))?.split(/\r?\n/, 1)[0];
 }
 
 /**
@@ -61,11 +82,9 @@ async function ignoreRules(
     if (names && !names.has(file === "exclude" ? ".git" : file)) continue;
     const path = file === "exclude" ? await excludePath(directory) : join(directory, file);
     if (path === undefined) continue;
-    try {
-      out.push(parseGitignore(await readFile(path, "utf8")));
-    } catch {
-      // Absent or unreadable: it ignores nothing.
-    }
+    // Absent, unreadable, too large or not a regular file: it ignores nothing.
+    const text = await readSmallFile(path, maxIgnoreFileBytes);
+    if (text !== undefined) out.push(parseGitignore(text));
   }
   return out;
 }
