@@ -33,6 +33,13 @@ export interface StructuralMatch {
    * them.
    */
   readonly passedOver?: readonly string[];
+  /**
+   * The match runs on past the pattern's last child over code the pattern does not write: the
+   * pattern is only the start of the node matched (one tree-sitter reads whole as an ERROR, such
+   * as Go's `case $A:` matching a case with its statements). Search reports such a match like any
+   * other; a rewrite leaves it alone, as it would drop that code.
+   */
+  readonly trailingCode?: true;
 }
 
 /**
@@ -263,6 +270,7 @@ function* matchSteps(
       if (capture) bindings.set(name, captured(capture, source));
     }
     const passed = passedOver(env);
+    const tokens = passed.filter((token) => !token.isNamed);
     matches.push({
       start: first.startIndex,
       end: last.endIndex,
@@ -270,7 +278,8 @@ function* matchSteps(
       column: first.startPosition.column,
       text: source.slice(first.startIndex, last.endIndex),
       bindings,
-      ...(passed.length > 0 ? { passedOver: passed.map((token) => token.type) } : {}),
+      ...(tokens.length > 0 ? { passedOver: tokens.map((token) => token.type) } : {}),
+      ...(tokens.length < passed.length ? { trailingCode: true as const } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

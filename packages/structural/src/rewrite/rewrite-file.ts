@@ -31,7 +31,8 @@ function heldByCapture(match: StructuralMatch, index: number): boolean {
 
 /**
  * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
- * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`).
+ * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`) or code after
+ * the pattern (see `StructuralMatch.trailingCode`).
  */
 export function rewriteFile(
   source: string,
@@ -51,7 +52,7 @@ export function rewriteFile(
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
   for (const match of sorted) {
-    if (match.start >= coveredTo && match.passedOver !== undefined) {
+    if (match.start >= coveredTo && (match.passedOver !== undefined || match.trailingCode)) {
       leftUnchanged.push(match);
       continue;
     }

@@ -26,22 +26,46 @@ function either(words: readonly string[]): string {
   return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 }
 
-/**
- * What became of the matches that passed over a keyword or marker the pattern does not write: how
- * many were left unchanged, why, how to rewrite them, and where a few of them are.
- */
-function leftUnchangedNote(left: readonly { relativePath: string; match: StructuralMatch }[]): string {
-  const keywords = [...new Set(left.flatMap(({ match }) => match.passedOver ?? []))];
-  const spelled = keywords.map((keyword) => `\`${keyword}\``);
+/** How a token passed over is named in prose: its text, or "a line break" for a newline token. */
+function spell(token: string): string {
+  return token.trim() === "" ? (token.includes("\n") ? "a line break" : "blank space") : `\`${token}\``;
+}
+
+/** `path:line:column` of a few of `left`, and how many more there are. */
+function places(left: readonly { relativePath: string; match: StructuralMatch }[]): string {
   const where = left
     .slice(0, listedLeft)
     .map(({ relativePath, match }) => `${relativePath}:${match.line + 1}:${match.column + 1}`);
   const more = left.length > listedLeft ? `, … (${left.length - listedLeft} more)` : "";
-  const count = left.length === 1 ? "1 match" : `${left.length} matches`;
-  return (
-    `${count} left unchanged: the code there has ${either(spelled)}, which the pattern does not write and a rewrite would drop; ` +
-    `write it in the pattern to rewrite ${left.length === 1 ? "that match" : "those"} (${where.join(", ")}${more}).`
-  );
+  return `${where.join(", ")}${more}`;
+}
+
+/**
+ * What became of the matches that passed over a keyword or marker the pattern does not write, or
+ * ran on over code after the pattern: how many were left unchanged, why, how to rewrite them, and
+ * where a few of them are.
+ */
+function leftUnchangedNote(left: readonly { relativePath: string; match: StructuralMatch }[]): string {
+  const trailing = left.filter(({ match }) => match.trailingCode);
+  const passing = left.filter(({ match }) => !match.trailingCode);
+  const notes: string[] = [];
+  if (passing.length > 0) {
+    const keywords = [...new Set(passing.flatMap(({ match }) => match.passedOver ?? []))];
+    const count = passing.length === 1 ? "1 match" : `${passing.length} matches`;
+    notes.push(
+      `${count} left unchanged: the code there has ${either(keywords.map(spell))}, which the pattern does not write and a rewrite would drop; ` +
+        `write it in the pattern to rewrite ${passing.length === 1 ? "that match" : "those"} (${places(passing)})`,
+    );
+  }
+  if (trailing.length > 0) {
+    const count = trailing.length === 1 ? "1 match" : `${trailing.length} matches`;
+    notes.push(
+      `${count} left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), ` +
+        `and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, ` +
+        `to rewrite ${trailing.length === 1 ? "that match" : "those"} (${places(trailing)})`,
+    );
+  }
+  return `${notes.join("; ")}.`;
 }
 
 /** Structural rewrite, staged: `ast_edit` (write tier; writes nothing until `resolve`). */

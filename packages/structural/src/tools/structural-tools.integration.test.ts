@@ -589,6 +589,36 @@ describe("keywords the pattern does not write", () => {
       "class A {\n  public static void m() {}\n  public void n() { run(); }\n}\n",
     );
   });
+
+  it("ast_edit leaves a match that runs on past a pattern read as an ERROR (Go's case $A:), and says so in plain words", async () => {
+    const source = "package a\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t}\n}\n";
+    write("go/a.go", source);
+    write("c/a.c", "#if FOO\nint x;\n#endif\n#if BAR\n#endif\n");
+    const reg = registry();
+    const text = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: { pattern: "case $A:", rewrite: "case $A, 9:", path: "go", language: "go" },
+      }),
+    );
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    // Not the code's node types (`statement_list`): what the user can act on.
+    expect(text).toContain(
+      "1 match left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, to rewrite that match (go/a.go:5:2).",
+    );
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("go/a.go")).toBe(source.replace("case 2:", "case 2, 9:"));
+    const c = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: { pattern: "#if $X", rewrite: "#if $X || 1", path: "c", language: "c" },
+      }),
+    );
+    expect(c).toBe(
+      "nothing staged: 1 match left unchanged: the code there has a line break or `#endif`, which the pattern does not write and a rewrite would drop; write it in the pattern to rewrite that match (c/a.c:4:1); " +
+        "1 match left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, to rewrite that match (c/a.c:1:1).",
+    );
+  });
 });
 
 describe("a file named by path", () => {
