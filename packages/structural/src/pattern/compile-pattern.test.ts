@@ -150,6 +150,10 @@ describe("compilePattern errors", () => {
       );
       expect(error?.code, `${language} ${source}`).toBe("PATTERN_INVALID");
       expect(error?.message).toContain(`is a clause of a${statement === "if" ? "n" : ""} \`${statement}\``);
+      if (language === "python")
+        expect(error?.message).toContain(
+          `That matches a${statement === "if" ? "n" : ""} \`${statement}\` whose`,
+        );
       const suggested = /e\.g\. `([^`]*)`/.exec(error?.message ?? "")?.[1] ?? "";
       const pattern = await parser.compile(spec, suggested);
       const tree = await parser.parse(spec, code);

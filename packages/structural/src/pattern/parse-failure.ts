@@ -79,7 +79,7 @@ export function clauseHint(pattern: string, language: string): string {
           : "cases";
     return (
       ` Hint: \`${word}\` is a clause of ${statement === "if" && word === "else" ? "an `if` (or `for`, `while`, `try`)" : `${statement === "if" ? "an" : "a"} \`${statement}\``} statement, not a pattern on its own: ` +
-      `write the statement with it, e.g. \`${written}\`. That matches a \`${statement}\` whose ${others} are the ones the pattern writes, no more.`
+      `write the statement with it, e.g. \`${written}\`. That matches ${statement === "if" ? "an" : "a"} \`${statement}\` whose ${others} are the ones the pattern writes, no more.`
     );
   }
   if (!/^else\b/.test(text) || !(parenthesisedIf.has(language) || language === "go")) return "";
