@@ -128,6 +128,46 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe([...lines, "from os.system", "err", "child err", "last"].join("\n"));
   });
 
+  it("keeps a character whole that a child still running split around another child's end", async () => {
+    // Each child's end puts a mark in the pipe; a character split around it was U+FFFD twice.
+    const writer = [
+      "import os, sys, time",
+      "os.write(1, 'é'.encode()[:1])",
+      "open(sys.argv[1], 'w').close()",
+      "deadline = time.monotonic() + 20",
+      "while not os.path.exists(sys.argv[2]) and time.monotonic() < deadline:\n    time.sleep(0.02)",
+      "os.write(1, 'é'.encode()[1:] + b' whole\\n')",
+    ].join("\n");
+    const result = await cell(
+      [
+        "import os, subprocess, sys, time",
+        "started, go = os.path.join(os.getcwd(), 'split-started'), os.path.join(os.getcwd(), 'split-go')",
+        `writer = subprocess.Popen([sys.executable, '-c', ${JSON.stringify(writer)}, started, go])`,
+        "deadline = time.monotonic() + 20",
+        "while not os.path.exists(started) and time.monotonic() < deadline:\n    time.sleep(0.02)",
+        "subprocess.run(['true'])",
+        "open(go, 'w').close()",
+        "writer.wait(20)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("é whole\n0");
+  });
+
+  it("shows a child that failed to start or timed out with subprocess's frames only, no hidden-frame line", async () => {
+    const missing = await cell("import subprocess\nsubprocess.run(['no-such-binary'])");
+    expect(missing.isError).toBe(true);
+    const late = await cell("subprocess.run(['sleep', '5'], timeout=0.2)");
+    expect(late.isError).toBe(true);
+    expect(resultText(missing)).toMatch(
+      /, in Popen\._execute_child\([^]*\nFileNotFoundError: .*no-such-binary/,
+    );
+    expect(resultText(late)).toMatch(/, in Popen\._wait\([^]*\nTimeoutExpired: /);
+    for (const text of [resultText(missing), resultText(late)]) {
+      expect(text).not.toContain("skipping hidden");
+      expect(text).not.toContain("__tools");
+    }
+  });
+
   it("ends a character a cell left unfinished with that cell, as U+FFFD", async () => {
     const first = await cell("import os\nos.write(1, b'hi\\xe2\\x82')\nNone");
     expect(resultText(first)).toBe("hi\ufffd");
