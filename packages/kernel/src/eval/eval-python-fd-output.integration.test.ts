@@ -128,6 +128,23 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe([...lines, "from os.system", "err", "child err", "last"].join("\n"));
   });
 
+  it("keeps the order for a child reaped by poll() before wait(), once per child", async () => {
+    // The round trip is made once per child (run() waits twice); poll() reaping it first does not
+    // count as that once.
+    const result = await cell(
+      [
+        "import subprocess, time",
+        "child = subprocess.Popen(['echo', 'polled child'])",
+        "deadline = time.monotonic() + 20",
+        "while child.poll() is None and time.monotonic() < deadline:\n    time.sleep(0.01)",
+        "child.wait()\nprint('after wait')\nchild.wait()\nprint('after second wait')",
+        "subprocess.run(['echo', 'run child'])\nprint('after run')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("polled child\nafter wait\nafter second wait\nrun child\nafter run");
+  });
+
   it("keeps a character whole that a child still running split around another child's end", async () => {
     // Each child's end puts a mark in the pipe; a character split around it was U+FFFD twice.
     const writer = [

@@ -36,7 +36,7 @@
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
  * read it, so a print after `subprocess.run` could come before the child's output. When a child
  * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
- * for the thread to read up to a mark, and before a child starts and after it ends both streams are
+ * for the thread to read up to a mark (once per child: `run` waits twice), and before a child starts and after it ends both streams are
  * flushed, so print, child, print come out in that order, also when the child writes to stderr.
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
@@ -259,7 +259,14 @@ def __tools_watch_fds(ip):
         def popen_wait(self, *args, **kwargs):
             __tracebackhide__ = "__tools__"
             code = wait(self, *args, **kwargs)
-            child_ended()
+            # Once per child: subprocess.run waits in communicate and again on leaving its
+            # "with"; the second wait would only repeat the round trip.
+            if not getattr(self, "_tools_output_read", False):
+                try:
+                    self._tools_output_read = True
+                except Exception:
+                    pass
+                child_ended()
             return code
 
         subprocess.Popen.wait = popen_wait
