@@ -128,6 +128,36 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe([...lines, "from os.system", "err", "child err", "last"].join("\n"));
   });
 
+  it("leaves a forked child that forks again on the description it was given, not the kernel's", async () => {
+    // O_APPEND (meaningless on a pipe) tags the kernel's own description; the forked child's is
+    // a fresh one. A second fork in the child (a double fork, as a daemon does) ran the kernel's
+    // after-fork hook there, which put the child's fd 1 back on the kernel's description.
+    const result = await cell(
+      [
+        "import fcntl, os",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "read_end, write_end = os.pipe()",
+        "pid = os.fork()",
+        "if pid == 0:",
+        "    try:",
+        "        before = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "        grandchild = os.fork()",
+        "        if grandchild == 0:\n            os._exit(0)",
+        "        os.waitpid(grandchild, 0)",
+        "        after = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "        os.write(write_end, f'{before} {after}'.encode())",
+        "    finally:\n        os._exit(0)",
+        "os.close(write_end)\nos.waitpid(pid, 0)",
+        "shared = os.read(read_end, 100).decode()\nos.close(read_end)",
+        "seen = shared, bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "seen",
+      ].join("\n"),
+    );
+    // In the child, before and after its own fork: not the kernel's; in the kernel, its own.
+    expect(resultText(result)).toBe("('False False', True)");
+  });
+
   it("keeps the order for a child reaped by poll() before wait(), once per child", async () => {
     // The round trip is made once per child (run() waits twice); poll() reaping it first does not
     // count as that once.

@@ -157,6 +157,10 @@ def __tools_watch_fds(ip):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
         # for one) makes the description it was given non-blocking; shared, a later writer that
         # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
+        # Only in the kernel: a forked child that forks again (a double fork to daemonize) keeps
+        # the description it was given, not the kernel's, which its fd of "own" still names.
+        if os.getpid() != kernel_pid:
+            return
         for pipe in our_pipes() if pipes is None else pipes:
             try:
                 if pipe.own is None:
