@@ -128,6 +128,93 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe([...lines, "from os.system", "err", "child err", "last"].join("\n"));
   });
 
+  it("leaves a forked child that forks again on the description it was given, not the kernel's", async () => {
+    // O_APPEND (meaningless on a pipe) tags the kernel's own description; the forked child's is
+    // a fresh one. A second fork in the child (a double fork, as a daemon does) ran the kernel's
+    // after-fork hook there, which put the child's fd 1 back on the kernel's description.
+    const result = await cell(
+      [
+        "import fcntl, os",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "read_end, write_end = os.pipe()",
+        "pid = os.fork()",
+        "if pid == 0:",
+        "    try:",
+        "        before = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "        grandchild = os.fork()",
+        "        if grandchild == 0:\n            os._exit(0)",
+        "        os.waitpid(grandchild, 0)",
+        "        after = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "        os.write(write_end, f'{before} {after}'.encode())",
+        "    finally:\n        os._exit(0)",
+        "os.close(write_end)\nos.waitpid(pid, 0)",
+        "shared = os.read(read_end, 100).decode()\nos.close(read_end)",
+        "seen = shared, bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "seen",
+      ].join("\n"),
+    );
+    // In the child, before and after its own fork: not the kernel's; in the kernel, its own.
+    expect(resultText(result)).toBe("('False False', True)");
+  });
+
+  it("keeps the order for a child reaped by poll() before wait(), once per child", async () => {
+    // The round trip is made once per child (run() waits twice); poll() reaping it first does not
+    // count as that once.
+    const result = await cell(
+      [
+        "import subprocess, time",
+        "child = subprocess.Popen(['echo', 'polled child'])",
+        "deadline = time.monotonic() + 20",
+        "while child.poll() is None and time.monotonic() < deadline:\n    time.sleep(0.01)",
+        "child.wait()\nprint('after wait')\nchild.wait()\nprint('after second wait')",
+        "subprocess.run(['echo', 'run child'])\nprint('after run')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("polled child\nafter wait\nafter second wait\nrun child\nafter run");
+  });
+
+  it("keeps a character whole that a child still running split around another child's end", async () => {
+    // Each child's end puts a mark in the pipe; a character split around it was U+FFFD twice.
+    const writer = [
+      "import os, sys, time",
+      "os.write(1, 'é'.encode()[:1])",
+      "open(sys.argv[1], 'w').close()",
+      "deadline = time.monotonic() + 20",
+      "while not os.path.exists(sys.argv[2]) and time.monotonic() < deadline:\n    time.sleep(0.02)",
+      "os.write(1, 'é'.encode()[1:] + b' whole\\n')",
+    ].join("\n");
+    const result = await cell(
+      [
+        "import os, subprocess, sys, time",
+        "started, go = os.path.join(os.getcwd(), 'split-started'), os.path.join(os.getcwd(), 'split-go')",
+        `writer = subprocess.Popen([sys.executable, '-c', ${JSON.stringify(writer)}, started, go])`,
+        "deadline = time.monotonic() + 20",
+        "while not os.path.exists(started) and time.monotonic() < deadline:\n    time.sleep(0.02)",
+        "subprocess.run(['true'])",
+        "open(go, 'w').close()",
+        "writer.wait(20)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("é whole\n0");
+  });
+
+  it("shows a child that failed to start or timed out with subprocess's frames only, no hidden-frame line", async () => {
+    const missing = await cell("import subprocess\nsubprocess.run(['no-such-binary'])");
+    expect(missing.isError).toBe(true);
+    const late = await cell("subprocess.run(['sleep', '5'], timeout=0.2)");
+    expect(late.isError).toBe(true);
+    expect(resultText(missing)).toMatch(
+      /, in Popen\._execute_child\([^]*\nFileNotFoundError: .*no-such-binary/,
+    );
+    expect(resultText(late)).toMatch(/, in Popen\._wait\([^]*\nTimeoutExpired: /);
+    for (const text of [resultText(missing), resultText(late)]) {
+      expect(text).not.toContain("skipping hidden");
+      expect(text).not.toContain("__tools");
+    }
+  });
+
   it("ends a character a cell left unfinished with that cell, as U+FFFD", async () => {
     const first = await cell("import os\nos.write(1, b'hi\\xe2\\x82')\nNone");
     expect(resultText(first)).toBe("hi\ufffd");

@@ -17,7 +17,8 @@
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
  * wrote there is its output, not output after it ended, and comes before the echo. Marks are counted, never reset, so a mark read late ends no later wait early.
  * The mark goes only to an fd that is still our pipe (a cell may have put a file there). A
- * character left unfinished at a mark is U+FFFD in that cell's output.
+ * character left unfinished at a cell's mark is U+FFFD in that cell's output; one split around a
+ * child's mark (below) is kept whole.
  *
  * Node makes the pipe it gets as stdout non-blocking as it starts (and back when it exits
  * normally, not when killed). That flag belongs to the open file description, which fd 1 of the
@@ -35,7 +36,7 @@
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
  * read it, so a print after `subprocess.run` could come before the child's output. When a child
  * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
- * for the thread to read up to a mark, and before a child starts and after it ends both streams are
+ * for the thread to read up to a mark (once per child: `run` waits twice), and before a child starts and after it ends both streams are
  * flushed, so print, child, print come out in that order, also when the child writes to stderr.
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
@@ -76,7 +77,11 @@ def __tools_watch_fds(ip):
         pipe.fd = fd
         pipe.own = own
         pipe.identity = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
-        pipe.mark = mark = b"\0tools-fd-mark-" + os.urandom(8).hex().encode() + b"\0"
+        # A mark is the prefix, then "c" at a cell's end (a character left unfinished there is
+        # U+FFFD) or "p" at a child's end (one a child still running split around it is kept
+        # whole), then a NUL.
+        pipe.mark = prefix = b"\0tools-fd-mark-" + os.urandom(8).hex().encode()
+        mark_length = len(prefix) + 2
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         pipe.state = state = {"written": 0, "read": 0, "changed": threading.Condition(), "writing": threading.Lock()}
 
@@ -90,8 +95,9 @@ def __tools_watch_fds(ip):
                 except OSError:
                     # Nobody reads the kernel's own stream any more: the cell's output goes on.
                     original = None
-            # At a mark the cell has ended: a character it left unfinished is U+FFFD in its
-            # output, not the start of the next cell's.
+            # At a cell's mark (final) the cell has ended: a character it left unfinished is
+            # U+FFFD in its output, not the start of the next cell's. At a child's mark a child
+            # still running may be in the middle of one: the decoder keeps its start.
             text = decoder.decode(data, final=final)
             if text:
                 stream.write(text)
@@ -109,17 +115,20 @@ def __tools_watch_fds(ip):
                     return
                 data = held + data
                 try:
-                    at = data.find(mark)
-                    while at >= 0:
-                        emit(data[:at], final=True)
-                        data = data[at + len(mark):]
+                    at = data.find(prefix)
+                    while at >= 0 and len(data) - at >= mark_length:
+                        emit(data[:at], final=data[at + len(prefix)] == ord("c"))
+                        data = data[at + mark_length:]
                         with state["changed"]:
                             state["read"] += 1
                             state["changed"].notify_all()
-                        at = data.find(mark)
+                        at = data.find(prefix)
                     # The start of a mark may end this read: held for the next one.
-                    keep = next((n for n in range(min(len(mark) - 1, len(data)), 0, -1)
-                                 if data.endswith(mark[:n])), 0)
+                    if at >= 0:
+                        keep = len(data) - at
+                    else:
+                        keep = next((n for n in range(min(len(prefix) - 1, len(data)), 0, -1)
+                                     if data.endswith(prefix[:n])), 0)
                     held = data[len(data) - keep:] if keep else b""
                     emit(data[:len(data) - keep])
                 except ValueError:
@@ -148,6 +157,10 @@ def __tools_watch_fds(ip):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
         # for one) makes the description it was given non-blocking; shared, a later writer that
         # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
+        # Only in the kernel: a forked child that forks again (a double fork to daemonize) keeps
+        # the description it was given, not the kernel's, which its fd of "own" still names.
+        if os.getpid() != kernel_pid:
+            return
         for pipe in our_pipes() if pipes is None else pipes:
             try:
                 if pipe.own is None:
@@ -183,8 +196,8 @@ def __tools_watch_fds(ip):
             except Exception:
                 pass
 
-    def read_up_to_marks():
-        __tracebackhide__ = True
+    def read_up_to_marks(cell_end=True):
+        __tracebackhide__ = "__tools__"
         pipes = list(our_pipes())
         to_own(pipes)
         for pipe in pipes:
@@ -194,7 +207,7 @@ def __tools_watch_fds(ip):
             with state["writing"]:
                 try:
                     # Shorter than PIPE_BUF: written whole or not at all.
-                    os.write(pipe.fd if pipe.own is None else pipe.own, pipe.mark)
+                    os.write(pipe.fd if pipe.own is None else pipe.own, pipe.mark + (b"c\0" if cell_end else b"p\0"))
                 except OSError:
                     continue
                 with state["changed"]:
@@ -206,10 +219,11 @@ def __tools_watch_fds(ip):
     def child_ended():
         # What the child wrote is read before the cell goes on, so a print after it comes after
         # it; and sent before a print to the other stream.
+        __tracebackhide__ = "__tools__"
         if os.getpid() != kernel_pid:
             return
         try:
-            read_up_to_marks()
+            read_up_to_marks(cell_end=False)
         except Exception:
             pass
         flush_streams()
@@ -249,7 +263,14 @@ def __tools_watch_fds(ip):
         def popen_wait(self, *args, **kwargs):
             __tracebackhide__ = "__tools__"
             code = wait(self, *args, **kwargs)
-            child_ended()
+            # Once per child: subprocess.run waits in communicate and again on leaving its
+            # "with"; the second wait would only repeat the round trip.
+            if not getattr(self, "_tools_output_read", False):
+                try:
+                    self._tools_output_read = True
+                except Exception:
+                    pass
+                child_ended()
             return code
 
         subprocess.Popen.wait = popen_wait
@@ -273,7 +294,7 @@ def __tools_watch_fds(ip):
     finish = getattr(hook, "finish_displayhook", None)
     if watched and finish is not None:
         def finish_displayhook():
-            __tracebackhide__ = True
+            __tracebackhide__ = "__tools__"
             read_up_to_marks()
             return finish()
         hook.finish_displayhook = finish_displayhook

@@ -16,7 +16,8 @@ export const shellTimeoutSeconds = 600;
  * channel (the harness asks the operator, or refuses), the helpers
  * the rewritten idioms call (`__tools__.sh/pip/cd/timeit`), a parent-pid watchdog, no colours, and
  * the reading of fd 1 and 2 (see pythonFdOutputCode).
- * Tracebacks leave out the helpers' frames (`__tracebackhide__`), also the one that raised.
+ * Tracebacks leave out the helpers' frames (`__tracebackhide__`), also the one that raised and
+ * one between two of Python's own (the wrappers around `subprocess`), with no "skipping hidden" line.
  */
 export function pythonSetupCode(options: {
   parentPid: number;
@@ -34,8 +35,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     ip = get_ipython()
     kernel = ip.kernel
     lock = threading.Lock()
-    # Our frames say so in __tracebackhide__: IPython skips them, except the one that raised, which
-    # the wrapper below drops from the end of the traceback before IPython formats it.
+    # Our frames say so in __tracebackhide__. IPython would skip them with a "[... skipping hidden
+    # 1 frame]" line, except the one that raised: the wrapper below drops them from the traceback,
+    # wherever they are (a wrapper around subprocess's own calls is in the middle), before IPython
+    # formats it.
     ours = "__tools__"
 
     def without_our_frames(tb):
@@ -43,9 +46,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
         while tb is not None:
             entries.append(tb)
             tb = tb.tb_next
-        kept = list(entries)
-        while len(kept) > 1 and kept[-1].tb_frame.f_locals.get("__tracebackhide__") == ours:
-            kept.pop()
+        kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
+        if not kept:
+            kept = entries[:1]
         if len(kept) == len(entries):
             return entries[0] if entries else None
         trimmed = None
