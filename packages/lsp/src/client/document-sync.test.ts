@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerSpec } from "../servers/server-table.js";
-import { DocumentSync, lostBeginMs, lostEndMs } from "./document-sync.js";
+import { closeAfterBuildMs, DocumentSync, lostBeginMs, lostEndMs } from "./document-sync.js";
 
 const spec: ServerSpec = {
   language: "go",
@@ -279,6 +279,111 @@ describe("DocumentSync push freshness (no progress tracking)", () => {
     sync.onPublish({ uri: pyUri, version: 2, diagnostics: [] });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(state.answer).toEqual({ diagnostics: [], fresh: true });
+  });
+});
+
+describe("DocumentSync on a server that rebuilds only new text (clangd's forceRebuild; fake channel)", () => {
+  const clangd: ServerSpec = {
+    ...spec,
+    language: "c",
+    command: "clangd",
+    diagnosticsWork: undefined,
+    rebuild: "force-rebuild",
+    includedExtensions: [".h"],
+    indexScope: "open-files",
+  };
+  const a = "file:///w/a.c";
+  const b = "file:///w/b.c";
+  const h = "file:///w/u.h";
+
+  function recording() {
+    const sent: string[] = [];
+    const sync = new DocumentSync(clangd, {
+      notify: async (method, params) => {
+        const { textDocument, forceRebuild } = params as {
+          textDocument: { uri: string; version?: number };
+          forceRebuild?: boolean;
+        };
+        const version = textDocument.version === undefined ? "" : ` v${textDocument.version}`;
+        sent.push(
+          `${method.replace("textDocument/", "")} ${textDocument.uri.slice(-3)}${version}${forceRebuild ? " forced" : ""}`,
+        );
+      },
+      request: async () => null,
+      alive: () => true,
+    });
+    return { sent, sync };
+  }
+
+  it("checks an unchanged document again by a forced change, never by a close and reopen", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int a;\n", true);
+    await sync.sync(b, "c", "int b;\n", true);
+    await sync.sync(b, "c", "int b2;\n", true);
+    await sync.sync(a, "c", "int a;\n", true);
+    expect(sent.slice(4)).toEqual([
+      "didChange b.c v2",
+      "didSave b.c",
+      "didChange a.c v2 forced",
+      "didSave a.c",
+    ]);
+    // A header changed: the documents sent before it are built again, in place.
+    await sync.sync(h, "c", "int u(void);\n", false);
+    await sync.sync(h, "c", "int u(int);\n", false);
+    sent.length = 0;
+    expect((await sync.refreshIncluders()).sort()).toEqual([a, b].sort());
+    expect(sent.sort()).toEqual(["didChange a.c v3 forced", "didChange b.c v3 forced"]);
+  });
+
+  it("closes a document only once the server published its last version, or after the bound", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int a;\n", false);
+    await sync.sync(a, "c", "int a2;\n", false);
+    const closed = sync.close(a);
+    await flush();
+    // clangd 14 hangs on a close that comes while the open and a change are still queued.
+    expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2"]);
+    sync.onPublish({ uri: a, version: 1, diagnostics: [] });
+    await flush();
+    expect(sent).toHaveLength(2);
+    sync.onPublish({ uri: a, version: 2, diagnostics: [] });
+    await closed;
+    expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2", "didClose a.c"]);
+    vi.useFakeTimers();
+    try {
+      await sync.sync(b, "c", "int b;\n", false);
+      const late = sync.close(b);
+      await vi.advanceTimersByTimeAsync(closeAfterBuildMs);
+      await late;
+      expect(sent.slice(3)).toEqual(["didOpen b.c v1", "didClose b.c"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("forces the build of a change back to a text sent since the last publish, not of a new text", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int foo;\n", false);
+    sync.onPublish({ uri: a, version: 1, diagnostics: [] });
+    // A rename's check: the edit in memory, its analysis, then the text before again.
+    await sync.sync(a, "c", "int bar;\n", false);
+    sync.onPublish({ uri: a, version: 2, diagnostics: [] });
+    await sync.sync(a, "c", "int foo;\n", false);
+    // The write: the edit's text again, which the server may have built last (version 3 may
+    // have been skipped for it).
+    await sync.sync(a, "c", "int bar;\n", true);
+    expect(sent).toEqual([
+      "didOpen a.c v1",
+      "didChange a.c v2",
+      "didChange a.c v3",
+      "didChange a.c v4 forced",
+      "didSave a.c",
+    ]);
+    // Once version 4 is published, what it built last is that text: an older one is new again.
+    sync.onPublish({ uri: a, version: 4, diagnostics: [] });
+    sent.length = 0;
+    await sync.sync(a, "c", "int foo;\n", false);
+    expect(sent).toEqual(["didChange a.c v5"]);
   });
 });
 

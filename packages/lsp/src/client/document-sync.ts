@@ -71,7 +71,18 @@ interface OpenDocument {
   savedAs: number;
   /** {@link DocumentSync.includedChanges} when this document was last sent. */
   includedSeen: number;
+  /**
+   * With `spec.rebuild` `force-rebuild`: the texts sent from the version of the last publish on
+   * (oldest first, at most {@link builtTextsKept}), one of which the server built last.
+   */
+  sentTexts?: { version: number; text: string }[];
 }
+
+/** Longest a close waits for the server to take the document's last change (`spec.rebuild`), in ms. */
+export const closeAfterBuildMs = 5_000;
+
+/** Most texts kept per document for `spec.rebuild` (a longer run of unanswered changes forgets the oldest). */
+const builtTextsKept = 16;
 
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
 export interface CheckAnswer {
@@ -266,6 +277,7 @@ export class DocumentSync {
         savedAs: 0,
         includedSeen: this.includedChanges,
       };
+      this.noteSent(document);
       this.documents.set(uri, document);
       await this.edit("textDocument/didOpen", {
         textDocument: { uri, languageId, version, text: this.sendable(text) },
@@ -286,11 +298,15 @@ export class DocumentSync {
         // (`TextRule.changeUnsafe`), and would leave the server a corrupt copy.
         await this.reopen(existing);
       } else {
+        // A text the server may have built last gets no build (nor publish) without the flag.
+        const rebuilt = existing.sentTexts?.some((sent) => sent.text === text) === true;
         existing.version += 1;
         existing.sentAtSeq = this.publishSeq;
+        this.noteSent(existing);
         await this.edit("textDocument/didChange", {
           textDocument: { uri, version: existing.version },
           contentChanges: [{ text: this.sendable(text) }],
+          ...(rebuilt ? { forceRebuild: true, wantDiagnostics: true } : {}),
         });
       }
       sent = true;
@@ -300,7 +316,8 @@ export class DocumentSync {
       // against their old text, and a server that answers per version (clangd) or per edit
       // (gopls) would hand it back as fresh. A didChange with the same text is no answer either:
       // clangd skips the rebuild of unchanged input and publishes nothing. Closing and reopening
-      // makes every server check it again, against the others' text as it is now.
+      // (clangd: a forced change, see ServerSpec.rebuild) makes every server check it again,
+      // against the others' text as it is now.
       await this.reopen(existing);
       sent = true;
     }
@@ -326,7 +343,7 @@ export class DocumentSync {
   }
 
   /**
-   * Sends again (close and reopen, as {@link sync} does for diagnostics) each open document
+   * Sends again (close and reopen, or a forced change, as {@link sync} does for diagnostics) each open document
    * last sent before a file others include changed (`spec.includedExtensions`), so that the
    * server builds it anew against that file's text now. Returns their uris.
    */
@@ -384,6 +401,13 @@ export class DocumentSync {
       else this.closing.delete(uri);
       const document = this.documents.get(uri);
       if (!document) return;
+      if (this.spec.rebuild === "force-rebuild") {
+        // Not while its last change may still be queued (see ServerSpec.rebuild): its publish
+        // says it was taken. Every version sent is published or followed by one that is.
+        const built = (): boolean => (document.lastPublish?.version ?? -1) >= document.version;
+        await this.waitFor(built, Date.now() + closeAfterBuildMs);
+        if (this.documents.get(uri) !== document) return;
+      }
       this.documents.delete(uri);
       this.closedVersions.set(uri, document.version);
       this.closedTexts.set(uri, printOf(document.text));
@@ -431,6 +455,11 @@ export class DocumentSync {
     };
     if (document) {
       document.lastPublish = publish;
+      // The server builds in order: what it built last is this version's text or a later one.
+      if (document.sentTexts && publish.version !== undefined) {
+        const version = publish.version;
+        document.sentTexts = document.sentTexts.filter((sent) => sent.version >= version);
+      }
     } else if (this.spec.publishesWorkspace) {
       // Most recent last, so that the oldest go first past the bound.
       this.unopened.delete(published.uri);
@@ -555,10 +584,27 @@ export class DocumentSync {
 
   /**
    * didClose then didOpen with the next version. The fence (a request answered in order, after
-   * didClose) keeps the publish the close may cause from counting as the reopen's answer.
+   * didClose) keeps the publish the close may cause from counting as the reopen's answer. On a
+   * server with `spec.rebuild` `force-rebuild`, a didChange of the same text that it must build
+   * anew instead, with the next version (no close: see ServerSpec.rebuild).
    */
   private async reopen(document: OpenDocument): Promise<void> {
     const { uri, languageId, text } = document;
+    if (this.spec.rebuild === "force-rebuild") {
+      // Built anew in place: no close (see ServerSpec.rebuild).
+      document.version += 1;
+      document.sentAtSeq = this.publishSeq;
+      this.noteSent(document);
+      await this.edit("textDocument/didChange", {
+        textDocument: { uri, version: document.version },
+        contentChanges: [{ text: this.sendable(text) }],
+        // clangd's extensions: built anew, and never skipped for a change that follows (a
+        // didSave re-adds the document, which would drop the flag).
+        forceRebuild: true,
+        wantDiagnostics: true,
+      });
+      return;
+    }
     await this.edit("textDocument/didClose", { textDocument: { uri } });
     await this.channel.request("$/tools/fence", null, 5_000).catch(() => undefined);
     document.version += 1;
@@ -567,6 +613,15 @@ export class DocumentSync {
     await this.edit("textDocument/didOpen", {
       textDocument: { uri, languageId, version: document.version, text: this.sendable(text) },
     });
+  }
+
+  /** With `spec.rebuild`, records the document's text as sent under its current version. */
+  private noteSent(document: OpenDocument): void {
+    if (this.spec.rebuild !== "force-rebuild") return;
+    const sent = document.sentTexts ?? [];
+    sent.push({ version: document.version, text: document.text });
+    if (sent.length > builtTextsKept) sent.shift();
+    document.sentTexts = sent;
   }
 
   /** The text the server is sent for the file text `text` (see `TextRule`): as it reads it from disk. */

@@ -155,11 +155,10 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
     // re-sync it from the disk anyway, but answers until then would be about the probe).
     await Promise.all(
       sent.map(async (file) => {
-        // clangd rebuilds only input it has not built: the write's re-sync would send the probe's
-        // text again, which it built already, and it would answer that version never (every
-        // search after the rename waiting for its analysis). Closed and opened anew with the text
-        // before, it builds that, and the written text is new to it again.
-        if (client.spec.indexScope === "open-files") await client.close(file.uri).catch(() => undefined);
+        // The write's re-sync sends the probe's text again, which clangd may have built last
+        // and would then not build again: the document's sync asks for the build (see
+        // ServerSpec.rebuild), so no close and reopen here (a close right after the changes
+        // can hang clangd 14).
         // The disk's text as it is now (another write may have changed it meanwhile; the
         // rename's own write then refuses to overwrite it).
         const disk = supervisor.texts.tryRead(file.path)?.text ?? file.text.before;

@@ -29,6 +29,17 @@ export interface ServerSpec {
    */
   readonly freshness?: "change" | "reopen";
   /**
+   * `force-rebuild`: the server builds a document only for text unlike what it built last, and
+   * publishes nothing otherwise (clangd); and a document closed while its open and a later
+   * change are still queued can hang it (clangd 14: the close stops the document's preamble
+   * thread before it takes the open's request, which must be built, and the change then waits
+   * for it forever, holding one of the server's few build slots). So a document to be checked
+   * again is never closed and reopened: it gets a didChange with clangd's `forceRebuild`
+   * extension, as does any didChange of a text the server may have built last (one sent since
+   * the publish of an earlier version).
+   */
+  readonly rebuild?: "force-rebuild";
+  /**
    * `tsserver`: diagnostics are pulled from tsserver through typescript-language-server's
    * `typescript.tsserverRequest` command (its syntactic, semantic and suggestion diagnostics
    * requests, answered in order after the edit), when the server offers that command. The push
@@ -220,6 +231,7 @@ export const defaultServers: readonly ServerSpec[] = [
     // crash's stack dump are what `status` shows as the reason.
     args: ["--background-index=false", "--log=error"],
     indexScope: "open-files",
+    rebuild: "force-rebuild",
     includedExtensions: [".h", ".hh", ".hpp", ".hxx", ".inc"],
     readsFromDisk: "included-files",
     // clangd publishes once per version, so the matching version is the whole answer.

@@ -85,6 +85,28 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       ].join("\n"),
     };
 
+    it("answers a change back to the text clangd built last (a rename's check, then its write)", async () => {
+      await withTree(
+        { ...files, "compile_flags.txt": "-std=c11\n" },
+        async (call, dir, _openFiles, supervisor) => {
+          expect(await call("lsp", { action: "diagnostics", file: "a.c" })).toBe("no diagnostics in a.c");
+          const [client] = supervisor.runningClients();
+          const uri = supervisor.uriOf(join(dir, "a.c"));
+          const before = files["a.c"];
+          const edited = before.replace("int foo", "int fooo");
+          // The check's edit in memory, analysed.
+          await client!.sync(uri, "c", edited, false);
+          expect((await client!.freshDiagnostics(uri, 15_000)).fresh).toBe(true);
+          // The text before, then at once the write's: clangd skips the first (another change
+          // follows) and, without forceRebuild, would see input it built already and publish nothing.
+          await client!.sync(uri, "c", before, false);
+          await client!.sync(uri, "c", edited, true);
+          const answer = await client!.freshDiagnostics(uri, 15_000);
+          expect(answer.fresh).toBe(true);
+        },
+      );
+    });
+
     it("references and rename reach every file that uses the name", async () => {
       await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir, openFiles) => {
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
