@@ -20,6 +20,30 @@ const diagnostic = (message: string) => ({
   message,
 });
 
+/**
+ * A sync on a fake channel that records each notification as "didChange a.c" (the method and
+ * the file's last three characters), with " v<version>" and " forced" (clangd's forceRebuild)
+ * when `versions` is set.
+ */
+function recordingSync(server: ServerSpec, options: { versions: boolean }) {
+  const sent: string[] = [];
+  const sync = new DocumentSync(server, {
+    notify: async (method, params) => {
+      const { textDocument, forceRebuild } = params as {
+        textDocument: { uri: string; version?: number };
+        forceRebuild?: boolean;
+      };
+      const version =
+        options.versions && textDocument.version !== undefined ? ` v${textDocument.version}` : "";
+      const forced = options.versions && forceRebuild ? " forced" : "";
+      sent.push(`${method.replace("textDocument/", "")} ${textDocument.uri.slice(-3)}${version}${forced}`);
+    },
+    request: async () => null,
+    alive: () => true,
+  });
+  return { sent, sync };
+}
+
 describe("DocumentSync with per-edit diagnostics work (gopls)", () => {
   it("answers only when every edit's pass has ended and none runs, with the last publish", async () => {
     const sent: string[] = [];
@@ -296,24 +320,7 @@ describe("DocumentSync on a server that rebuilds only new text (clangd's forceRe
   const b = "file:///w/b.c";
   const h = "file:///w/u.h";
 
-  function recording() {
-    const sent: string[] = [];
-    const sync = new DocumentSync(clangd, {
-      notify: async (method, params) => {
-        const { textDocument, forceRebuild } = params as {
-          textDocument: { uri: string; version?: number };
-          forceRebuild?: boolean;
-        };
-        const version = textDocument.version === undefined ? "" : ` v${textDocument.version}`;
-        sent.push(
-          `${method.replace("textDocument/", "")} ${textDocument.uri.slice(-3)}${version}${forceRebuild ? " forced" : ""}`,
-        );
-      },
-      request: async () => null,
-      alive: () => true,
-    });
-    return { sent, sync };
-  }
+  const recording = () => recordingSync(clangd, { versions: true });
 
   it("checks an unchanged document again by a forced change, never by a close and reopen", async () => {
     const { sent, sync } = recording();
@@ -392,18 +399,7 @@ describe("DocumentSync re-checks (fake channel: it records what would reach a se
   const a = "file:///w/a.c";
   const b = "file:///w/b.c";
 
-  function recording() {
-    const sent: string[] = [];
-    const sync = new DocumentSync(clangd, {
-      notify: async (method, params) => {
-        const document = (params as { textDocument: { uri: string } }).textDocument.uri;
-        sent.push(`${method.replace("textDocument/", "")} ${document.slice(-3)}`);
-      },
-      request: async () => null,
-      alive: () => true,
-    });
-    return { sent, sync };
-  }
+  const recording = () => recordingSync(clangd, { versions: false });
 
   it("reopens an unchanged document only after another document's text changed", async () => {
     const { sent, sync } = recording();

@@ -299,15 +299,7 @@ export class DocumentSync {
         await this.reopen(existing);
       } else {
         // A text the server may have built last gets no build (nor publish) without the flag.
-        const rebuilt = existing.sentTexts?.some((sent) => sent.text === text) === true;
-        existing.version += 1;
-        existing.sentAtSeq = this.publishSeq;
-        this.noteSent(existing);
-        await this.edit("textDocument/didChange", {
-          textDocument: { uri, version: existing.version },
-          contentChanges: [{ text: this.sendable(text) }],
-          ...(rebuilt ? { forceRebuild: true, wantDiagnostics: true } : {}),
-        });
+        await this.change(existing, existing.sentTexts?.some((sent) => sent.text === text) === true);
       }
       sent = true;
     } else if (save && this.changes > existing.changesSeen) {
@@ -592,17 +584,7 @@ export class DocumentSync {
     const { uri, languageId, text } = document;
     if (this.spec.rebuild === "force-rebuild") {
       // Built anew in place: no close (see ServerSpec.rebuild).
-      document.version += 1;
-      document.sentAtSeq = this.publishSeq;
-      this.noteSent(document);
-      await this.edit("textDocument/didChange", {
-        textDocument: { uri, version: document.version },
-        contentChanges: [{ text: this.sendable(text) }],
-        // clangd's extensions: built anew, and never skipped for a change that follows (a
-        // didSave re-adds the document, which would drop the flag).
-        forceRebuild: true,
-        wantDiagnostics: true,
-      });
+      await this.change(document, true);
       return;
     }
     await this.edit("textDocument/didClose", { textDocument: { uri } });
@@ -612,6 +594,22 @@ export class DocumentSync {
     document.lastPublish = undefined;
     await this.edit("textDocument/didOpen", {
       textDocument: { uri, languageId, version: document.version, text: this.sendable(text) },
+    });
+  }
+
+  /**
+   * didChange of the document's whole text under the next version; `rebuild` adds clangd's
+   * extensions: built anew, and never skipped for a change that follows (a didSave re-adds the
+   * document, which would drop the flag).
+   */
+  private async change(document: OpenDocument, rebuild: boolean): Promise<void> {
+    document.version += 1;
+    document.sentAtSeq = this.publishSeq;
+    this.noteSent(document);
+    await this.edit("textDocument/didChange", {
+      textDocument: { uri: document.uri, version: document.version },
+      contentChanges: [{ text: this.sendable(document.text) }],
+      ...(rebuild ? { forceRebuild: true, wantDiagnostics: true } : {}),
     });
   }
 
