@@ -8,6 +8,7 @@ import { askCard } from "../ask/ask-card.js";
 import { buildCard } from "../card/card.js";
 import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
 import { createAskUserTool } from "../tools/ask-user-tool.js";
+import { pasteGapMs } from "./bracketed-paste.js";
 import { TerminalQuestionPort } from "./terminal-port.js";
 
 // Piped streams stand in for the terminal here, to check queueing and cancellation quickly; the
@@ -302,6 +303,27 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     expect(t.written()).toContain('-> answered: "see: first line second third ok"\n');
     expect(t.written()).not.toContain("went nowhere");
   });
+
+  it.each([
+    ["Enter submits the reply", "\r", { kind: "answered", selected: [], text: "a note" }],
+    ["Ctrl+C declines", "\u0003", { kind: "declined", reason: "dismissed with Ctrl+C" }],
+  ] as const)(
+    "ends a paste whose end marker never comes once its burst is over: then %s",
+    async (_, key, reply) => {
+      const t = keyed();
+      const asked = askCard(t.port, target, freeText);
+      await until("the prompt", () => t.written().includes("> "));
+      // A terminal that sends the start marker only: the paste's line break is still not a submit.
+      t.input.write("\u001b[200~a note\r");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(t.written()).not.toContain("-> ");
+      // The human, a while after the paste, presses a key: it is typed, not pasted.
+      await new Promise((resolve) => setTimeout(resolve, pasteGapMs + 200));
+      t.input.write(key);
+      await expect(asked).resolves.toEqual(reply);
+      expect(t.written().split(pasteOff)).toHaveLength(2);
+    },
+  );
 
   it("keeps a pasted secret exactly: the newline copied with it is dropped, not a space", async () => {
     const t = keyed();
