@@ -13,6 +13,7 @@ interface Key {
   ctrl?: boolean;
   meta?: boolean;
   shift?: boolean;
+  sequence?: string;
 }
 
 /**
@@ -77,7 +78,9 @@ export function readPastesAsText(input: NodeJS.ReadableStream, readline: Interfa
       return;
     }
     if (name === "return" || name === "enter") lineBreak = inserted;
-    // A Ctrl key with a name readline has no binding for: it does nothing with it.
+    // A Ctrl key with a name readline has no binding for: it does nothing with it. Readline reads
+    // undo and redo (Ctrl+_ and Ctrl+^) from the key's bytes, not its name: they go too.
+    key.sequence = "";
     key.name = "pasted-key";
     key.ctrl = true;
     key.meta = false;

@@ -304,6 +304,18 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     expect(t.written()).not.toContain("went nowhere");
   });
 
+  it("does not undo or redo on the bytes of Ctrl+_ and Ctrl+^ inside a paste", async () => {
+    const t = keyed();
+    const asked = askCard(t.port, target, freeText);
+    await until("the prompt", () => t.written().includes("> "));
+    t.input.write("typed ");
+    await new Promise((resolve) => setImmediate(resolve));
+    t.input.write("\u001b[200~abc\u001fdef\u001e\u001b[201~");
+    await new Promise((resolve) => setImmediate(resolve));
+    t.input.write("\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: [], text: "typed abcdef" });
+  });
+
   it.each([
     ["Enter submits the reply", "\r", { kind: "answered", selected: [], text: "a note" }],
     ["Ctrl+C declines", "\u0003", { kind: "declined", reason: "dismissed with Ctrl+C" }],
