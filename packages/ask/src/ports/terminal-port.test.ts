@@ -271,6 +271,30 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     },
   );
 
+  it("takes the card down, paste mode off and nothing listening, when drawing it throws", async () => {
+    const t = keyed();
+    const before = t.listeners();
+    const request = { id: "c1", target, card: first, text: "First?\n" };
+    const failing = {
+      shown: () => {
+        throw new Error("the asker failed");
+      },
+    };
+    await expect(t.port.ask(request, new AbortController().signal, failing)).rejects.toThrow(
+      "the asker failed",
+    );
+    expect(t.written().split(pasteOff)).toHaveLength(2);
+    expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
+    expect([t.output.listenerCount("resize"), process.listenerCount("exit")]).toEqual([before[0], before[2]]);
+    // The next card reads the reply alone: the failed one took nothing of it.
+    const next = askCard(t.port, target, second);
+    await until("the next prompt", () => t.written().split("Second?")[1]?.includes("> ") === true);
+    t.input.write("2\r");
+    await expect(next).resolves.toEqual({ kind: "answered", selected: ["d"] });
+    expect(t.written().match(/-> answered/g)).toHaveLength(1);
+    expect(t.written().split(pasteOff)).toHaveLength(3);
+  });
+
   it("turns bracketed paste off when the card is taken down by its signal", async () => {
     const t = keyed();
     const controller = new AbortController();
