@@ -295,6 +295,25 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     expect(t.written().split(pasteOff)).toHaveLength(3);
   });
 
+  it("moves up over the lines typed before the card appeared when it redraws after a resize", async () => {
+    const t = keyed();
+    // Two lines typed ahead: readline shows each under the card, then the card's note.
+    t.input.write("3\r4\r");
+    const asked = askCard(t.port, target, first);
+    await until(
+      "the prompt",
+      () => t.written().includes("(ignored what was typed") && t.written().includes("> "),
+    );
+    const drawnFrom = t.written().indexOf("-- Question");
+    // Every row from the card's first to the prompt's ends with a line break: none is wider than 80.
+    const rowsAbove = (t.written().slice(drawnFrom).match(/\n/g) ?? []).length;
+    const before = t.written().length;
+    t.output.emit("resize");
+    expect(t.written().slice(before)).toContain(`\u001b[${rowsAbove}A`);
+    t.input.write("1\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
   it("turns bracketed paste off when the card is taken down by its signal", async () => {
     const t = keyed();
     const controller = new AbortController();

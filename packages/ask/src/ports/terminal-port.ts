@@ -215,6 +215,9 @@ export class TerminalQuestionPort implements QuestionPort {
         // The Enter that ended a hidden line was not drawn either.
         if (hidden) this.output.write("\n");
         if (!armed) {
+          // Readline showed the line under the card (a hidden one, only its line break): a redraw
+          // moves up over it too.
+          below += `${hidden ? "" : line}\n`;
           if (!warned) note("  (ignored what was typed before the card appeared)\n");
           warned = true;
           return;
