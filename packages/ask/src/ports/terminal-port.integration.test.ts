@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { pasteGapMs } from "./bracketed-paste.js";
 
 // The terminal port in a real terminal: a fixture script runs the built package inside a tmux
 // session on a private socket (in a scratch folder, removed afterwards); the test types with send-keys and reads with capture-pane.
@@ -335,6 +336,23 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
     const [result] = await results(file);
     expect(result?.text).toBe('The operator answered.\nChosen options: "Postgres", "MySQL"');
   });
+
+  it.skipIf(!found && !ci)(
+    "ends a paste whose end marker never comes once its burst is over: Enter then submits",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true } });
+      await cardReady();
+      // As a terminal that sends a paste's start marker (ESC [ 200 ~) but never its end marker.
+      tmux("send-keys", "-t", session, "-H", "1b", "5b", "32", "30", "30", "7e");
+      tmux("send-keys", "-t", session, "-l", "2: a note");
+      await paneShows("> 2: a note");
+      // The human presses Enter after the paste: typed, so it submits (it was ignored for good).
+      await new Promise((resolve) => setTimeout(resolve, pasteGapMs + 200));
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
 
   it.skipIf(!found && !ci)("turns bracketed paste mode off again when the card times out", async () => {
     const go = join(scratch, "go-paste");

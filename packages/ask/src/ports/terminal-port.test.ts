@@ -8,6 +8,7 @@ import { askCard } from "../ask/ask-card.js";
 import { buildCard } from "../card/card.js";
 import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
 import { createAskUserTool } from "../tools/ask-user-tool.js";
+import { pasteGapMs } from "./bracketed-paste.js";
 import { TerminalQuestionPort } from "./terminal-port.js";
 
 // Piped streams stand in for the terminal here, to check queueing and cancellation quickly; the
@@ -270,6 +271,49 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     },
   );
 
+  it("takes the card down, paste mode off and nothing listening, when drawing it throws", async () => {
+    const t = keyed();
+    const before = t.listeners();
+    const request = { id: "c1", target, card: first, text: "First?\n" };
+    const failing = {
+      shown: () => {
+        throw new Error("the asker failed");
+      },
+    };
+    await expect(t.port.ask(request, new AbortController().signal, failing)).rejects.toThrow(
+      "the asker failed",
+    );
+    expect(t.written().split(pasteOff)).toHaveLength(2);
+    expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
+    expect([t.output.listenerCount("resize"), process.listenerCount("exit")]).toEqual([before[0], before[2]]);
+    // The next card reads the reply alone: the failed one took nothing of it.
+    const next = askCard(t.port, target, second);
+    await until("the next prompt", () => t.written().split("Second?")[1]?.includes("> ") === true);
+    t.input.write("2\r");
+    await expect(next).resolves.toEqual({ kind: "answered", selected: ["d"] });
+    expect(t.written().match(/-> answered/g)).toHaveLength(1);
+    expect(t.written().split(pasteOff)).toHaveLength(3);
+  });
+
+  it("moves up over the lines typed before the card appeared when it redraws after a resize", async () => {
+    const t = keyed();
+    // Two lines typed ahead: readline shows each under the card, then the card's note.
+    t.input.write("3\r4\r");
+    const asked = askCard(t.port, target, first);
+    await until(
+      "the prompt",
+      () => t.written().includes("(ignored what was typed") && t.written().includes("> "),
+    );
+    const drawnFrom = t.written().indexOf("-- Question");
+    // Every row from the card's first to the prompt's ends with a line break: none is wider than 80.
+    const rowsAbove = (t.written().slice(drawnFrom).match(/\n/g) ?? []).length;
+    const before = t.written().length;
+    t.output.emit("resize");
+    expect(t.written().slice(before)).toContain(`\u001b[${rowsAbove}A`);
+    t.input.write("1\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
   it("turns bracketed paste off when the card is taken down by its signal", async () => {
     const t = keyed();
     const controller = new AbortController();
@@ -302,6 +346,39 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     expect(t.written()).toContain('-> answered: "see: first line second third ok"\n');
     expect(t.written()).not.toContain("went nowhere");
   });
+
+  it("does not undo or redo on the bytes of Ctrl+_ and Ctrl+^ inside a paste", async () => {
+    const t = keyed();
+    const asked = askCard(t.port, target, freeText);
+    await until("the prompt", () => t.written().includes("> "));
+    t.input.write("typed ");
+    await new Promise((resolve) => setImmediate(resolve));
+    t.input.write("\u001b[200~abc\u001fdef\u001e\u001b[201~");
+    await new Promise((resolve) => setImmediate(resolve));
+    t.input.write("\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: [], text: "typed abcdef" });
+  });
+
+  it.each([
+    ["Enter submits the reply", "\r", { kind: "answered", selected: [], text: "a note" }],
+    ["Ctrl+C declines", "\u0003", { kind: "declined", reason: "dismissed with Ctrl+C" }],
+  ] as const)(
+    "ends a paste whose end marker never comes once its burst is over: then %s",
+    async (_, key, reply) => {
+      const t = keyed();
+      const asked = askCard(t.port, target, freeText);
+      await until("the prompt", () => t.written().includes("> "));
+      // A terminal that sends the start marker only: the paste's line break is still not a submit.
+      t.input.write("\u001b[200~a note\r");
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(t.written()).not.toContain("-> ");
+      // The human, a while after the paste, presses a key: it is typed, not pasted.
+      await new Promise((resolve) => setTimeout(resolve, pasteGapMs + 200));
+      t.input.write(key);
+      await expect(asked).resolves.toEqual(reply);
+      expect(t.written().split(pasteOff)).toHaveLength(2);
+    },
+  );
 
   it("keeps a pasted secret exactly: the newline copied with it is dropped, not a space", async () => {
     const t = keyed();

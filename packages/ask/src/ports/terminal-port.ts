@@ -215,6 +215,9 @@ export class TerminalQuestionPort implements QuestionPort {
         // The Enter that ended a hidden line was not drawn either.
         if (hidden) this.output.write("\n");
         if (!armed) {
+          // Readline showed the line under the card (a hidden one, only its line break): a redraw
+          // moves up over it too.
+          below += `${hidden ? "" : line}\n`;
           if (!warned) note("  (ignored what was typed before the card appeared)\n");
           warned = true;
           return;
@@ -255,28 +258,40 @@ export class TerminalQuestionPort implements QuestionPort {
         const columns = tty ? this.output.columns : undefined;
         return columns === undefined ? request.text : wrapLines(request.text, columns);
       };
-      let drawn = draw();
-      this.output.write(`\n${drawn}`);
-      if (tty)
-        release = this.drawnOnTerminal(readline, () => {
-          // Readline has redrawn its line for the new width already: clear from the card's first row
-          // (its rows counted at the new width, as the terminal now wraps them) and draw it again.
-          const columns = this.output.columns;
-          if (done || columns === undefined || columns < 1) return;
-          const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
-          moveCursor(this.output, 0, -(rowsOf(drawn + below, columns) + lineRows));
-          drawn = draw();
-          this.output.write(`\r\u001b[J${drawn}${below}`);
-          if (!armed) return;
-          if (hidden) {
-            this.output.write("> ");
-            return;
-          }
-          // Where readline left its cursor, so it redraws the line being typed in place.
-          this.output.write("\n".repeat(lineRows));
-          readline.prompt(true);
-        });
-      events?.shown();
+      let drawn = "";
+      try {
+        drawn = draw();
+        this.output.write(`\n${drawn}`);
+        if (tty)
+          release = this.drawnOnTerminal(readline, () => {
+            // Readline has redrawn its line for the new width already: clear from the card's first row
+            // (its rows counted at the new width, as the terminal now wraps them) and draw it again.
+            const columns = this.output.columns;
+            if (done || columns === undefined || columns < 1) return;
+            const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
+            moveCursor(this.output, 0, -(rowsOf(drawn + below, columns) + lineRows));
+            drawn = draw();
+            this.output.write(`\r\u001b[J${drawn}${below}`);
+            if (!armed) return;
+            if (hidden) {
+              this.output.write("> ");
+              return;
+            }
+            // Where readline left its cursor, so it redraws the line being typed in place.
+            this.output.write("\n".repeat(lineRows));
+            readline.prompt(true);
+          });
+        events?.shown();
+      } catch (error) {
+        // Drawing the card failed: it is taken down as on any end, so nothing it set up stays (the
+        // terminal in paste mode, its listeners, a readline taking the next card's keys).
+        done = true;
+        release();
+        signal.removeEventListener("abort", onAbort);
+        readline.close();
+        if (this.takeDown === onDispose) this.takeDown = undefined;
+        reject(error);
+      }
     });
   }
 }

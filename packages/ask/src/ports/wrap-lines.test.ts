@@ -74,4 +74,13 @@ describe("rowsOf", () => {
     expect(rowsOf(`${"x".repeat(40)}\n${"x".repeat(41)}\n`, 40)).toBe(3);
     expect(rowsOf(`${"日".repeat(21)}\n> typed`, 40)).toBe(2);
   });
+
+  it("moves a wide character that does not fit in a row's last column to the next row", () => {
+    // 41 columns: a row holds 20 wide characters, the 41st column left empty.
+    expect(rowsOf(`${"日".repeat(21)}\n`, 41)).toBe(2);
+    expect(rowsOf(`${"日".repeat(20)}\n`, 41)).toBe(1);
+    // 5 columns: two per row, so five take three rows (ten columns would fit in two).
+    expect(rowsOf("一二三四五\n", 5)).toBe(3);
+    expect(rowsOf(`> ${"语".repeat(20)}\n`, 21)).toBe(3);
+  });
 });

@@ -123,11 +123,33 @@ export function wrapLines(text: string, columns: number): string {
 
 /**
  * How many rows of a terminal `columns` wide the lines of `text` (each ended by "\n") take, as the
- * terminal wraps a line wider than itself: what a redraw has to clear after a resize.
+ * terminal wraps a line wider than itself: what a redraw has to clear after a resize. A wide
+ * character that does not fit in a row's last column goes to the next row, as a terminal draws it.
  */
 export function rowsOf(text: string, columns: number): number {
   const lines = text.split("\n");
   // What follows the last "\n" is the line the cursor is on, not a row above it.
   lines.pop();
-  return lines.reduce((rows, line) => rows + Math.max(1, Math.ceil(displayWidth(line) / columns)), 0);
+  return lines.reduce((rows, line) => rows + rowsOfLine(line, columns), 0);
+}
+
+function rowsOfLine(line: string, columns: number): number {
+  let rows = 1;
+  // Columns taken in the current row.
+  let at = 0;
+  for (const character of charactersOf(line)) {
+    if (character === "\t") {
+      // A tab moves to the next stop, never past the last column, and never wraps.
+      at = at >= columns ? at : Math.min(columns - 1, at + columnsOf(character, at));
+      continue;
+    }
+    const width = columnsOf(character, at);
+    if (width === 0) continue;
+    if (at > 0 && at + width > columns) {
+      rows++;
+      at = 0;
+    }
+    at += width;
+  }
+  return rows;
 }
