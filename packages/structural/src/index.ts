@@ -22,7 +22,14 @@ export type { CapturedText, StructuralMatch, TreeMatches } from "./match/find-ma
 export { matchSource } from "./match/match-source.js";
 
 export { searchFiles } from "./search/search.js";
-export type { FileMatches, SearchOptions, SearchOutcome } from "./search/search.js";
+export type {
+  FileMatches,
+  IgnoredByRule,
+  IgnoredSummary,
+  IgnoreRuleRef,
+  SearchOptions,
+  SearchOutcome,
+} from "./search/search.js";
 
 export { rewriteFile } from "./rewrite/rewrite-file.js";
 export type { FileRewrite, Replacement } from "./rewrite/rewrite-file.js";

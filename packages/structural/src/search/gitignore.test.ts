@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isIgnored, parseGitignore } from "./gitignore.js";
+import { ignoringRule, isIgnored, parseGitignore } from "./gitignore.js";
 
 describe("gitignore", () => {
   const layers = [
@@ -13,5 +13,16 @@ describe("gitignore", () => {
     expect(isIgnored(layers, "root.py", false)).toBe(true);
     expect(isIgnored(layers, "sub/root.py", false)).toBe(false);
     expect(isIgnored(layers, "docs/a/b/tmp", true)).toBe(true);
+  });
+
+  it("names the rule that ignores a path: its line and text, the last one matching", () => {
+    const rules = parseGitignore("# generated\n*.py\n\n!keep.py\ngen/  \n");
+    const layered = [{ base: "", rules, source: "/w/.ignore" }];
+    expect(ignoringRule(layered, "a/x.py", false)).toMatchObject({
+      source: "/w/.ignore",
+      rule: { line: 2, text: "*.py" },
+    });
+    expect(ignoringRule(layered, "gen", true)?.rule).toMatchObject({ line: 5, text: "gen/" });
+    expect(ignoringRule(layered, "keep.py", false)).toBeUndefined();
   });
 });

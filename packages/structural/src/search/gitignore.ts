@@ -1,7 +1,11 @@
-interface Rule {
+export interface Rule {
   readonly negate: boolean;
   readonly dirOnly: boolean;
   readonly regex: RegExp;
+  /** 1-based line of the rule in its file. */
+  readonly line: number;
+  /** The rule as written (trailing blanks off). */
+  readonly text: string;
 }
 
 function globToRegex(glob: string): string {
@@ -49,8 +53,10 @@ function globToRegex(glob: string): string {
 /** Parses the text of one .gitignore into rules (git's syntax: `!`, trailing `/`, `**`, anchors). */
 export function parseGitignore(text: string): Rule[] {
   const rules: Rule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    let line = raw.replace(/(?<!\\)\s+$/, "");
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index++) {
+    let line = (lines[index] ?? "").replace(/(?<!\\)\s+$/, "");
+    const written = line;
     if (line === "" || line.startsWith("#")) continue;
     let negate = false;
     if (line.startsWith("!")) {
@@ -68,7 +74,13 @@ export function parseGitignore(text: string): Rule[] {
     const anchored = line.includes("/");
     if (line.startsWith("/")) line = line.slice(1);
     const body = globToRegex(line);
-    rules.push({ negate, dirOnly, regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`) });
+    rules.push({
+      negate,
+      dirOnly,
+      regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`),
+      line: index + 1,
+      text: written,
+    });
   }
   return rules;
 }
@@ -80,6 +92,40 @@ export interface IgnoreLayer {
   /** For a .gitignore above the walk root: the root's path relative to it, ending in `/`. */
   readonly prefix?: string;
   readonly rules: readonly Rule[];
+  /** The ignore file the rules were read from (absolute), when known. */
+  readonly source?: string;
+}
+
+/** The rule that ignores a path, and the file it was read from. */
+export interface IgnoringRule {
+  readonly rule: Rule;
+  readonly source: string | undefined;
+}
+
+/**
+ * The rule that ignores a path (relative to the walk root, `/`-separated), the last one matching
+ * it in the layers in scope, or undefined when it is not ignored (no rule, or a `!` rule last).
+ */
+export function ignoringRule(
+  layers: readonly IgnoreLayer[],
+  relativePath: string,
+  isDirectory: boolean,
+): IgnoringRule | undefined {
+  let last: Rule | undefined;
+  let source: string | undefined;
+  for (const layer of layers) {
+    if (layer.base !== "" && !relativePath.startsWith(`${layer.base}/`)) continue;
+    const local =
+      (layer.prefix ?? "") + (layer.base === "" ? relativePath : relativePath.slice(layer.base.length + 1));
+    for (const rule of layer.rules) {
+      if (rule.dirOnly && !isDirectory) continue;
+      if (rule.regex.test(local)) {
+        last = rule;
+        source = layer.source;
+      }
+    }
+  }
+  return last && !last.negate ? { rule: last, source } : undefined;
 }
 
 /** Whether a path (relative to the walk root, `/`-separated) is ignored by the layers in scope. */
@@ -88,15 +134,5 @@ export function isIgnored(
   relativePath: string,
   isDirectory: boolean,
 ): boolean {
-  let ignored = false;
-  for (const layer of layers) {
-    if (layer.base !== "" && !relativePath.startsWith(`${layer.base}/`)) continue;
-    const local =
-      (layer.prefix ?? "") + (layer.base === "" ? relativePath : relativePath.slice(layer.base.length + 1));
-    for (const rule of layer.rules) {
-      if (rule.dirOnly && !isDirectory) continue;
-      if (rule.regex.test(local)) ignored = !rule.negate;
-    }
-  }
-  return ignored;
+  return ignoringRule(layers, relativePath, isDirectory) !== undefined;
 }

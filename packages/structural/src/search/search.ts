@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs
 import { stat } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { relative, sep } from "node:path";
+import { isAbsolute, relative, sep } from "node:path";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import type { MatchLimits, StopReason, StructuralMatch } from "../match/find-matches.js";
@@ -12,7 +12,7 @@ import { plannable } from "../chunks/parse-plan.js";
 import { byteSize } from "./byte-size.js";
 import { hasLiterals, literalBytes, scanBytes, type FileScan } from "./scan-file.js";
 import type { PoolFile, ScanJob, ScanJobResult } from "./scan-pool.js";
-import { outerIgnoreLayers, walkFiles } from "./walk-files.js";
+import { ignoreTally, outerIgnoreLayers, rootIgnoredBy, walkFiles } from "./walk-files.js";
 
 /** How many times `parallelMinBytes` a search needs to wait for a pool that is not running yet. */
 const coldPoolFactor = 8;
@@ -83,6 +83,36 @@ export interface FileMatches {
   readonly matches: readonly StructuralMatch[];
 }
 
+/** An ignore rule: the file it is in (relative to the working directory when inside it), its line and text. */
+export interface IgnoreRuleRef {
+  readonly source: string;
+  readonly line: number;
+  readonly text: string;
+}
+
+/** What one ignore rule left out of a search. */
+export interface IgnoredByRule extends IgnoreRuleRef {
+  /** Files of the language and folders it left out. */
+  readonly files: number;
+  readonly folders: number;
+  /** The first path it left out, relative to the working directory when inside it. */
+  readonly example: string;
+  readonly exampleIsFolder: boolean;
+  /** For a folder: whether naming it as `path` searches its files (see `walkFiles`). */
+  readonly namingSearches: boolean;
+}
+
+/** What ignore rules (.gitignore, .ignore, info/exclude) left out of a walked folder. */
+export interface IgnoredSummary {
+  /** Files of the language left out, and folders not entered (their files not counted). */
+  readonly files: number;
+  readonly folders: number;
+  /** By rule, in the order first met. */
+  readonly rules: readonly IgnoredByRule[];
+  /** The rule ignoring the folder searched (or one above it), searched anyway as it was named. */
+  readonly root?: IgnoreRuleRef;
+}
+
 /** What a search saw. */
 export interface SearchOutcome {
   /** Files with at least one match, by path. */
@@ -99,6 +129,8 @@ export interface SearchOutcome {
   readonly skippedBinary: number;
   /** Files of a walked folder skipped for being larger than `maxFileBytes`. */
   readonly skippedLarge: number;
+  /** What ignore rules left out (nothing for a named file, which is searched whatever ignores it). */
+  readonly ignored: IgnoredSummary;
   /** The size above which a walked folder's files were skipped (the option, or its default). */
   readonly maxFileBytes: number;
   /** Match attempts abandoned at the `$$$` step budget. */
@@ -190,6 +222,8 @@ async function search(
   // A file the caller named is searched whatever its size (up to the hard bound) and never
   // skipped silently: a skip would read as "no matches".
   const named = !info.isDirectory();
+  const tally = ignoreTally();
+  const outerLayers = named ? [] : await outerIgnoreLayers(workingDirectory, target);
   const paths = !named
     ? await walkFiles(
         target,
@@ -198,9 +232,33 @@ async function search(
             name.toLowerCase().endsWith(extension),
           ),
         signal,
-        await outerIgnoreLayers(workingDirectory, target),
+        outerLayers,
+        tally,
       )
     : [target];
+  const shown = (path: string): string => {
+    const rel = relative(workingDirectory, path);
+    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel.split(sep).join("/");
+  };
+  const rootRule = rootIgnoredBy(outerLayers);
+  const ignored: IgnoredSummary = {
+    files: tally.files,
+    folders: tally.folders,
+    rules: [...tally.byRule.values()].map((entry) => ({
+      ...entry,
+      source: shown(entry.source),
+      example: shown(entry.example),
+    })),
+    ...(rootRule
+      ? {
+          root: {
+            source: rootRule.source === undefined ? "an ignore file" : shown(rootRule.source),
+            line: rootRule.rule.line,
+            text: rootRule.rule.text,
+          },
+        }
+      : {}),
+  };
   const literals = literalBytes(pattern);
   /** Why the named file cannot be searched (thrown once the read loop is done). */
   let refused: StructuralError | undefined;
@@ -378,6 +436,7 @@ async function search(
     parsed,
     skippedBinary,
     skippedLarge,
+    ignored,
     maxFileBytes: maxBytes,
     exhausted,
     tooDeep,

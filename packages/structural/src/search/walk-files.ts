@@ -1,7 +1,7 @@
 import { constants, type Dirent } from "node:fs";
 import { open, readdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative as relativePath, resolve, sep } from "node:path";
-import { isIgnored, parseGitignore, type IgnoreLayer } from "./gitignore.js";
+import { ignoringRule, parseGitignore, type IgnoreLayer, type IgnoringRule, type Rule } from "./gitignore.js";
 
 /** Directories never searched, ignored or not. */
 const alwaysSkipped = new Set([".git", "node_modules"]);
@@ -71,23 +71,66 @@ async function excludePath(directory: string): Promise<string | undefined> {
   return join(commonDirectory, "info", "exclude");
 }
 
+/** The rules of one ignore file, and its path. */
+interface IgnoreFileRules {
+  readonly rules: Rule[];
+  readonly source: string;
+}
+
 /** The rules of each ignore file in `directory` (see `ignoreFiles`) of `kinds`; `names` are its entries, when read. */
 async function ignoreRules(
   directory: string,
   names?: ReadonlySet<string>,
   kinds: readonly IgnoreFile[] = ignoreFiles,
-): Promise<ReturnType<typeof parseGitignore>[]> {
-  const out: ReturnType<typeof parseGitignore>[] = [];
+): Promise<IgnoreFileRules[]> {
+  const out: IgnoreFileRules[] = [];
   for (const file of kinds) {
     if (names && !names.has(file === "exclude" ? ".git" : file)) continue;
     const path = file === "exclude" ? await excludePath(directory) : join(directory, file);
     if (path === undefined) continue;
     // Absent, unreadable, too large or not a regular file: it ignores nothing.
     const text = await readSmallFile(path, maxIgnoreFileBytes);
-    if (text !== undefined) out.push(parseGitignore(text));
+    if (text !== undefined) out.push({ rules: parseGitignore(text), source: path });
   }
   return out;
 }
+
+/** What one ignore rule left out of a walk. */
+export interface IgnoredByRule {
+  /** The ignore file (absolute), its line and the rule as written. */
+  readonly source: string;
+  readonly line: number;
+  readonly text: string;
+  /** Files (of those `accept` takes) and folders it left out. */
+  files: number;
+  folders: number;
+  /** The first path it left out (absolute). */
+  readonly example: string;
+  readonly exampleIsFolder: boolean;
+  /**
+   * For a folder: whether naming it as the search's root would search its files (the rules in
+   * scope do not ignore a file directly in it, as `*` or `build/**` would).
+   */
+  readonly namingSearches: boolean;
+}
+
+/**
+ * What ignore rules left out of a walk, counted as it goes (no second walk): files of those
+ * `accept` takes, and folders (not entered, so their files are not counted), by rule in the
+ * order first met.
+ */
+export interface IgnoreTally {
+  files: number;
+  folders: number;
+  readonly byRule: Map<Rule, IgnoredByRule>;
+}
+
+export function ignoreTally(): IgnoreTally {
+  return { files: 0, folders: 0, byRule: new Map() };
+}
+
+/** A name no rule written for real files matches unless it matches every name (`*`, `dir/**`). */
+const probeName = "\u0000";
 
 /**
  * Every file under `root` whose name passes `accept`, in sorted path order, honouring .gitignore
@@ -100,8 +143,36 @@ export async function walkFiles(
   accept: (name: string) => boolean,
   signal?: AbortSignal,
   outerLayers: readonly IgnoreLayer[] = [],
+  tally?: IgnoreTally,
 ): Promise<string[]> {
   const out: string[] = [];
+  const count = (
+    scope: readonly IgnoreLayer[],
+    ignored: IgnoringRule,
+    path: string,
+    relative: string,
+    folder: boolean,
+  ): void => {
+    if (!tally) return;
+    if (folder) tally.folders++;
+    else tally.files++;
+    let entry = tally.byRule.get(ignored.rule);
+    if (!entry) {
+      entry = {
+        source: ignored.source ?? "an ignore file",
+        line: ignored.rule.line,
+        text: ignored.rule.text,
+        files: 0,
+        folders: 0,
+        example: path,
+        exampleIsFolder: folder,
+        namingSearches: folder && ignoringRule(scope, `${relative}/${probeName}`, false) === undefined,
+      };
+      tally.byRule.set(ignored.rule, entry);
+    }
+    if (folder) entry.folders++;
+    else entry.files++;
+  };
   const visit = async (directory: string, relative: string, layers: IgnoreLayer[]): Promise<void> => {
     signal?.throwIfAborted();
     let entries: Dirent[];
@@ -114,17 +185,24 @@ export async function walkFiles(
     const names = new Set(entries.map((entry) => entry.name));
     if (names.has(".git") || names.has(".gitignore") || names.has(".ignore")) {
       const found = await ignoreRules(directory, names);
-      if (found.length > 0) scope = [...layers, ...found.map((rules) => ({ base: relative, rules }))];
+      if (found.length > 0)
+        scope = [...layers, ...found.map(({ rules, source }) => ({ base: relative, rules, source }))];
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.name.startsWith(".") || alwaysSkipped.has(entry.name)) continue;
       const childRelative = relative === "" ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (isIgnored(scope, childRelative, true)) continue;
+        const ignored = ignoringRule(scope, childRelative, true);
+        if (ignored) {
+          count(scope, ignored, join(directory, entry.name), childRelative, true);
+          continue;
+        }
         await visit(join(directory, entry.name), childRelative, scope);
-      } else if (entry.isFile() && accept(entry.name) && !isIgnored(scope, childRelative, false)) {
-        out.push(join(directory, entry.name));
+      } else if (entry.isFile() && accept(entry.name)) {
+        const ignored = ignoringRule(scope, childRelative, false);
+        if (ignored) count(scope, ignored, join(directory, entry.name), childRelative, false);
+        else out.push(join(directory, entry.name));
       }
     }
   };
@@ -175,7 +253,30 @@ export async function outerIgnoreLayers(top: string, searched: string): Promise<
   for (const dir of chain) {
     const prefix = `${relativePath(dir, root).split(sep).join("/")}/`;
     const kinds = start !== undefined && within(start, dir) ? ignoreFiles : ([".ignore"] as const);
-    for (const rules of await ignoreRules(dir, undefined, kinds)) layers.push({ base: "", prefix, rules });
+    for (const { rules, source } of await ignoreRules(dir, undefined, kinds))
+      layers.push({ base: "", prefix, rules, source });
   }
   return layers;
+}
+
+/**
+ * The rule that ignores the walk's root itself, or a folder above it, by the `outerLayers` of
+ * {@link outerIgnoreLayers} (a walk never judges its root: a folder named is searched even so).
+ * The outermost ignored folder's rule; undefined when none is ignored.
+ */
+export function rootIgnoredBy(outerLayers: readonly IgnoreLayer[]): IgnoringRule | undefined {
+  const segments = outerLayers.map((layer) => (layer.prefix ?? "").replace(/\/$/, "").split("/"));
+  const depth = Math.max(0, ...segments.map((parts) => parts.length));
+  // From the outermost folder down to the root: `up` folders above the root.
+  for (let up = depth - 1; up >= 0; up--) {
+    let last: IgnoringRule | undefined;
+    outerLayers.forEach((layer, index) => {
+      const parts = segments[index] ?? [];
+      if (layer.prefix === undefined || parts.length <= up) return;
+      const local = parts.slice(0, parts.length - up).join("/");
+      for (const rule of layer.rules) if (rule.regex.test(local)) last = { rule, source: layer.source };
+    });
+    if (last && !last.rule.negate) return last;
+  }
+  return undefined;
 }

@@ -78,15 +78,95 @@ function oneLine(text: string): string {
   return flat.length > 80 ? `${flat.slice(0, 77)}…` : flat;
 }
 
+/** Ignore rules named in a result; the others are counted. */
+const maxRulesShown = 3;
+
+/**
+ * Whether a result says what ignore rules left out: when nothing was searched (the user asked
+ * for something, and ignore rules took all of it), or when the folder searched is itself ignored
+ * (the user asked for ignored code, and rules inside it left some out). Not otherwise: most
+ * workspaces ignore folders (`dist/`, `build/`) a search is not meant to enter.
+ */
+function ignoredShown(outcome: SearchOutcome): boolean {
+  const { files, folders, root } = outcome.ignored;
+  return files + folders > 0 && (outcome.searched === 0 || root !== undefined);
+}
+
+function ruleRef(rule: { source: string; line: number; text: string }): string {
+  return `${rule.source}:${rule.line} \`${rule.text}\``;
+}
+
+/** "3 python files and 1 folder ignored by .ignore:1 `*`, 1 folder by …", or undefined when nothing was. */
+function ignoredPart(outcome: SearchOutcome, scope: SearchScope): string | undefined {
+  if (!ignoredShown(outcome)) return undefined;
+  const counts = (files: number, folders: number): string =>
+    [
+      ...(files > 0 ? [plural(files, `${scope.spec.id} file`)] : []),
+      ...(folders > 0 ? [plural(folders, "folder")] : []),
+    ].join(" and ");
+  const rules = outcome.ignored.rules;
+  const parts = rules
+    .slice(0, maxRulesShown)
+    .map(
+      (rule, index) =>
+        `${counts(rule.files, rule.folders)} ${index === 0 ? "ignored " : ""}by ${ruleRef(rule)}`,
+    );
+  const rest = rules.slice(maxRulesShown);
+  if (rest.length > 0) {
+    const files = rest.reduce((sum, rule) => sum + rule.files, 0);
+    const folders = rest.reduce((sum, rule) => sum + rule.folders, 0);
+    parts.push(`${counts(files, folders)} by ${plural(rest.length, "other rule")}`);
+  }
+  return parts.join(", ");
+}
+
+/**
+ * What to do when ignore rules left out what was asked (see {@link ignoredShown}): which folder
+ * or file to name as `path` to search it anyway. Undefined when the result does not show them.
+ */
+export function ignoredNote(outcome: SearchOutcome): string | undefined {
+  if (!ignoredShown(outcome)) return undefined;
+  const { rules, root } = outcome.ignored;
+  const parts: string[] = [];
+  // Said only when it is news: not when the same rule is the one counted (`*` above the folder).
+  if (root && !rules.some((rule) => rule.source === root.source && rule.line === root.line))
+    parts.push(
+      `The folder searched is itself ignored (${ruleRef(root)}); a folder searched is not judged itself, only what is in it.`,
+    );
+  const file = rules.find((rule) => !rule.exampleIsFolder);
+  const folder = rules.find((rule) => rule.exampleIsFolder && rule.namingSearches);
+  const closed = rules.find((rule) => rule.exampleIsFolder && !rule.namingSearches);
+  const ways: string[] = [];
+  if (file) ways.push(`a file named is searched whatever ignores it (e.g. path "${file.example}")`);
+  if (folder)
+    ways.push(
+      `a folder named is searched, though the rules still apply to what is in it (e.g. path "${folder.example}")`,
+    );
+  if (closed)
+    ways.push(
+      `"${closed.example}" is ignored with the files in it (${ruleRef(closed)}): name a file in it, which is searched whatever ignores it`,
+    );
+  parts.push(
+    "Ignore rules (.gitignore, .ignore and .git/info/exclude, here and in the folders above) left out what is counted as ignored. " +
+      `To search it anyway, name it as path: ${ways.join("; ")}. ` +
+      "Otherwise edit the rule; there is no option to turn ignore rules off.",
+  );
+  return parts.join(" ");
+}
+
 /**
  * How a search went, in one line: files searched (skipped ones not counted) and skipped, e.g.
- * "searched 4 dart files; skipped 1 binary, 1 over 2 MiB" (the size limit the search applied).
+ * "searched 4 dart files; skipped 1 binary, 1 over 2 MiB" (the size limit the search applied),
+ * and, when nothing was searched for it (see {@link ignoredShown}), what ignore rules left out:
+ * "searched 0 python files; skipped 3 python files ignored by /tmp/x/.ignore:1 `*`".
  */
 export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string {
   const skipped: string[] = [];
   if (outcome.skippedBinary > 0) skipped.push(`${outcome.skippedBinary} binary`);
   if (outcome.skippedLarge > 0)
     skipped.push(`${outcome.skippedLarge} over ${byteSize(outcome.maxFileBytes)}`);
+  const ignored = ignoredPart(outcome, scope);
+  if (ignored) skipped.push(ignored);
   const files = plural(outcome.searched, `${scope.spec.id} file`);
   return `searched ${files}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
 }
@@ -137,9 +217,11 @@ function stoppedNote(outcome: SearchOutcome): string | undefined {
 /** The plain "nothing matched" message, with the file count and how the pattern was read. */
 export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome, scope: SearchScope): string {
   const stopped = stoppedNote(outcome);
+  const ignored = ignoredNote(outcome);
   const parts = [
     `no matches for \`${pattern.source}\` (${searchedLine(outcome, scope)}).`,
     ...(stopped ? [stopped] : []),
+    ...(ignored ? [ignored] : []),
     `The pattern parsed as ${pattern.rootType ?? "a metavariable matching any node"}${pattern.wrapper ? ` inside \`${pattern.wrapper}\`` : ""}.`,
   ];
   if (outcome.exhausted > 0)
@@ -262,7 +344,9 @@ export const astGrepTool = defineTool({
             ? `\n\n… showing ${blocks.length} of at least ${total}; the search stopped there (raise max_results or narrow path)`
             : `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
         : "";
-    const notes = [tooDeepNote(outcome), stoppedNote(outcome)].filter((note) => note !== undefined);
+    const notes = [tooDeepNote(outcome), stoppedNote(outcome), ignoredNote(outcome)].filter(
+      (note) => note !== undefined,
+    );
     return `${[header, ...notes].join("\n")}\n\n${blocks.join("\n\n")}${more}`;
   },
 });

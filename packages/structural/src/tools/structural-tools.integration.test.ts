@@ -1,5 +1,13 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, mkdirSync } from "node:fs";
+import {
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  mkdirSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
@@ -728,4 +736,91 @@ describe("code nested deeper than the stack", () => {
       "1 candidate(s) were abandoned: the code there is nested too deeply to match.",
     );
   }, 90_000);
+});
+
+describe("files left out by ignore rules", () => {
+  /** A folder holding the workspace, so a `.ignore` can sit above it; the run works in `ws`. */
+  let outer: string;
+  let ws: string;
+  let wsRun: Run;
+  const put = (path: string, text: string) => {
+    mkdirSync(join(ws, path, ".."), { recursive: true });
+    writeFileSync(join(ws, path), text);
+  };
+  const grep = (args: Record<string, unknown>) =>
+    registry()
+      .invoke(wsRun, { tool: "ast_grep", args: { pattern: "foo($A)", language: "python", ...args } })
+      .then(resultText);
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: ws, stdio: "ignore" });
+  beforeEach(() => {
+    outer = mkdtempSync(join(tmpdir(), "structural-ignored-"));
+    ws = join(outer, "ws");
+    mkdirSync(ws);
+    put("py/m.py", "foo(1)\n");
+    put("py/n.py", "foo(2)\n");
+    wsRun = createRun({ workingDirectory: ws, resources: [[structuralParserKey, parser]] });
+  });
+  afterEach(async () => {
+    await wsRun.dispose();
+    rmSync(outer, { recursive: true, force: true });
+  });
+
+  it("names the rule and file that left out every file, and how to search them anyway", async () => {
+    writeFileSync(join(outer, ".ignore"), "# everything\n*\n");
+    const rule = `${join(outer, ".ignore")}:2 \`*\``;
+    // The folder named: its files are ignored one by one.
+    const named = await grep({ path: "py" });
+    expect(named).toContain(`(searched 0 python files; skipped 2 python files ignored by ${rule}).`);
+    expect(named).toContain('a file named is searched whatever ignores it (e.g. path "py/m.py")');
+    expect(named).not.toContain("The folder searched is itself ignored");
+    // The whole workspace: the folder is left out, and naming it would not help.
+    const whole = await grep({});
+    expect(whole).toContain(`(searched 0 python files; skipped 1 folder ignored by ${rule}).`);
+    expect(whole).toContain(`"py" is ignored with the files in it (${rule}): name a file in it`);
+    expect(whole).not.toContain('e.g. path "py"');
+    // The way the result gives works.
+    expect(await grep({ path: "py/m.py" })).toContain("1 match in 1 file (searched 1 python file)");
+  });
+
+  it("names a .gitignore rule of a git repository that left out a folder, which naming searches", async () => {
+    git("init", "-q");
+    put(".gitignore", "node_modules\nbuild/\n");
+    mkdirSync(join(ws, "build"));
+    renameSync(join(ws, "py"), join(ws, "build", "py"));
+    const whole = await grep({});
+    expect(whole).toContain("(searched 0 python files; skipped 1 folder ignored by .gitignore:2 `build/`).");
+    expect(whole).toContain(
+      'a folder named is searched, though the rules still apply to what is in it (e.g. path "build")',
+    );
+    expect(await grep({ path: "build" })).toContain("2 matches in 2 files (searched 2 python files)");
+  });
+
+  it("names an info/exclude rule of a git repository, and counts files ignored in a named ignored folder", async () => {
+    git("init", "-q");
+    writeFileSync(join(ws, ".git", "info", "exclude"), "py/n.py\n");
+    const some = await grep({ path: "py" });
+    // Some files were searched and the folder is not ignored: the result stays as it was.
+    expect(some).toContain("1 match in 1 file (searched 1 python file)\n");
+    writeFileSync(join(ws, ".git", "info", "exclude"), "py/*.py\n");
+    expect(await grep({ path: "py" })).toContain(
+      "(searched 0 python files; skipped 2 python files ignored by .git/info/exclude:1 `py/*.py`).",
+    );
+    // A folder ignored as a whole is searched when named; what rules in it leave out is counted.
+    writeFileSync(join(ws, ".git", "info", "exclude"), "py/\n");
+    put("py/.ignore", "n.py\n");
+    const inIgnored = await grep({ path: "py" });
+    expect(inIgnored).toContain(
+      "1 match in 1 file (searched 1 python file; skipped 1 python file ignored by py/.ignore:1 `n.py`)\n",
+    );
+    expect(inIgnored).toContain(
+      "The folder searched is itself ignored (.git/info/exclude:1 `py/`); a folder searched is not judged itself, only what is in it.",
+    );
+    const edit = await registry().invoke(wsRun, {
+      tool: "ast_edit",
+      args: { pattern: "bar($A)", rewrite: "baz($A)", language: "python", path: "py" },
+    });
+    expect(resultText(edit)).toContain(
+      "nothing staged: no matches for `bar($A)` (searched 1 python file; skipped 1 python file ignored by py/.ignore:1 `n.py`).",
+    );
+  });
 });
