@@ -169,6 +169,35 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("hints, for a Go case, the switch around it on one line, which matches each switch, as ast-grep does", async () => {
+    const spec = parser.spec("go");
+    const code =
+      "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t\th()\n\t\tk()\n\tdefault:\n\t}\n\tselect {\n\tcase <-c:\n\t\th()\n\t}\n}\n";
+    for (const source of ["case $A: $$$B"]) {
+      const error = await parser.compile(spec, source).then(
+        () => undefined,
+        (caught: unknown) => caught as { code: string; message: string },
+      );
+      expect(error?.code, source).toBe("PATTERN_INVALID");
+      expect(error?.message).toContain("is a clause of a `switch` or `select` statement");
+      const suggested = /e\.g\. `([^`]*)`/.exec(error?.message ?? "")?.[1] ?? "";
+      expect(suggested).toBe("switch $X { $$$P case $A: $$$B $$$Q }");
+      const tree = await parser.parse(spec, code);
+      try {
+        const [match, ...rest] = findMatches(await parser.compile(spec, suggested), tree, code).matches;
+        expect(rest, suggested).toEqual([]);
+        expect(match?.text.startsWith("switch x {")).toBe(true);
+        expect(match?.bindings.get("B")?.text).toBe("g()\n");
+      } finally {
+        tree.delete();
+      }
+    }
+    // The clause alone with its `:` stays a search pattern (each case, its statements trailing);
+    // the hint is what it says when nothing matched.
+    const pattern = await parser.compile(spec, "case $A:");
+    expect(pattern.unparsed).toContain("e.g. `switch $X { $$$P case $A: $$$B $$$Q }`");
+  });
+
   it("hints a Ruby body with its `end`, never braces, and none for a pattern that has its `end`", async () => {
     await expect(parser.compile(parser.spec("ruby"), "def $F")).rejects.toMatchObject({
       code: "PATTERN_INVALID",

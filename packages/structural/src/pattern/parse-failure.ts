@@ -82,6 +82,10 @@ export function clauseHint(pattern: string, language: string): string {
       `write the statement with it, e.g. \`${written}\`. That matches ${statement === "if" ? "an" : "a"} \`${statement}\` whose ${others} are the ones the pattern writes, no more.`
     );
   }
+  if (language === "go") {
+    const opened = /^(case|default)\b/.exec(text);
+    if (opened) return goCaseHint(text.trimEnd(), opened[1]!);
+  }
   if (!/^else\b/.test(text) || !(parenthesisedIf.has(language) || language === "go")) return "";
   const clause = text.includes("{") ? text.trimEnd() : `${text.trimEnd()} { $$$${freshName(text, "B")} }`;
   const condition = `$${freshName(clause, "C")}`;
@@ -91,6 +95,28 @@ export function clauseHint(pattern: string, language: string): string {
   return (
     ` Hint: \`else\` is a clause of an \`if\` statement, not a pattern on its own: write the statement with it, ` +
     `e.g. \`${written}\`.`
+  );
+}
+
+/**
+ * A Go `case` (or `default`) clause is matched in the `switch` or `select` written around it, on
+ * one line: `switch $X { $$$P case $A: $$$B $$$Q }` (the statements of the case in `$$$B`, the
+ * other cases in `$$$P` and `$$$Q`), as in ast-grep. On several lines `$$$Q` would be read as
+ * more statements of the case.
+ */
+function goCaseHint(text: string, word: string): string {
+  const colon = text.indexOf(":");
+  const body = `$$$${freshName(text, "B")}`;
+  const clause =
+    colon < 0 ? `${text}: ${body}` : text.slice(colon + 1).trim() === "" ? `${text} ${body}` : text;
+  const before = `$$$${freshName(clause, "P")}`;
+  const after = `$$$${freshName(clause, "Q")}`;
+  const written = `switch $${freshName(clause, "X")} { ${before} ${clause} ${after} }`;
+  return (
+    ` Hint: \`${word}\` is a clause of a \`switch\` or \`select\` statement, not a pattern on its own: ` +
+    `write the statement around it, on one line, e.g. \`${written}\` (\`switch { … }\` for a switch without a value, ` +
+    `\`select { … }\` for a select's cases): ${before} and ${after} are the other cases, one match per statement. ` +
+    `\`${text.slice(0, colon < 0 ? text.length : colon + 1)}\` alone finds each case with its statements, but a rewrite leaves those unchanged.`
   );
 }
 

@@ -2,6 +2,7 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import type { StructuralMatch } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
+import { clauseHint } from "../pattern/parse-failure.js";
 import { diffPreview } from "../rewrite/diff-preview.js";
 import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { checkTemplate } from "../rewrite/template.js";
@@ -45,7 +46,11 @@ function places(left: readonly { relativePath: string; match: StructuralMatch }[
  * ran on over code after the pattern: how many were left unchanged, why, how to rewrite them, and
  * where a few of them are.
  */
-function leftUnchangedNote(left: readonly { relativePath: string; match: StructuralMatch }[]): string {
+function leftUnchangedNote(
+  left: readonly { relativePath: string; match: StructuralMatch }[],
+  /** How to write the statement around the pattern (see `clauseHint`), or "". */
+  clause: string,
+): string {
   const trailing = left.filter(({ match }) => match.trailingCode);
   const passing = left.filter(({ match }) => !match.trailingCode);
   const notes: string[] = [];
@@ -62,7 +67,7 @@ function leftUnchangedNote(left: readonly { relativePath: string; match: Structu
     notes.push(
       `${count} left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), ` +
         `and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, ` +
-        `to rewrite ${trailing.length === 1 ? "that match" : "those"} (${places(trailing)})`,
+        `to rewrite ${trailing.length === 1 ? "that match" : "those"} (${places(trailing)})${clause ? `.${clause.replace(/\.$/, "")}` : ""}`,
     );
   }
   return `${notes.join("; ")}.`;
@@ -156,7 +161,10 @@ export const astEditTool = defineTool({
       notUtf8.length > 0
         ? `skipped ${plural(notUtf8.length, "matching file")} that ${notUtf8.length === 1 ? "is" : "are"} not valid UTF-8 (rewriting would re-encode ${notUtf8.length === 1 ? "it" : "them"}): ${notUtf8.slice(0, listedNotUtf8).join(", ")}${notUtf8.length > listedNotUtf8 ? ", …" : ""}`
         : undefined;
-    const leftNote = leftUnchanged.length > 0 ? leftUnchangedNote(leftUnchanged) : undefined;
+    const leftNote =
+      leftUnchanged.length > 0
+        ? leftUnchangedNote(leftUnchanged, clauseHint(pattern.source, scope.spec.id))
+        : undefined;
     if (files.length === 0) {
       if (skippedNote || leftNote)
         return `nothing staged: ${[skippedNote, leftNote].filter(Boolean).join("; ")}`;

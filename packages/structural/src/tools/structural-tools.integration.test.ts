@@ -614,8 +614,27 @@ describe("keywords the pattern does not write", () => {
     expect(text).toContain(
       "1 match left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, to rewrite that match (go/a.go:5:2).",
     );
+    // For a Go case, exactly what to write: the switch around it, on one line.
+    const suggested = /e\.g\. `([^`]*)`/.exec(text)?.[1];
+    expect(suggested).toBe("switch $X { $$$P case $A: $$$B $$$Q }");
     await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
     expect(read("go/a.go")).toBe(source.replace("case 2:", "case 2, 9:"));
+    const followed = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: {
+          pattern: "switch $X { $$$P case 1: $$$B $$$Q }",
+          rewrite: "switch $X { $$$P case 1, 8: $$$B $$$Q }",
+          path: "go",
+          language: "go",
+        },
+      }),
+    );
+    expect(followed).toContain("(proposed) 1 replacement in 1 file");
+    expect(followed).not.toContain("left unchanged");
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_2", action: "accept" } });
+    expect(read("go/a.go")).toContain("case 1, 8:");
+    expect(read("go/a.go")).toContain("g()");
     const c = resultText(
       await reg.invoke(run, {
         tool: "ast_edit",
