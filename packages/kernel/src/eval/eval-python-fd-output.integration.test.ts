@@ -239,4 +239,143 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(back)).toBe("back on the pipe");
     expect(readFileSync(file, "utf8")).toBe("into the file\nmore\n");
   });
+  it("stops the cell on an interrupt that comes while a child's start flushes the output", async () => {
+    // ipykernel turns an interrupt into SIGINT, and KeyboardInterrupt comes where the cell is:
+    // here, in the flush before the child starts, which the audit hook ran and swallowed all of.
+    const result = await cell(
+      [
+        "import signal, subprocess, sys",
+        "flushed = []",
+        "def interrupted_flush():",
+        "    if not flushed:\n        flushed.append(1)\n        signal.raise_signal(signal.SIGINT)",
+        "    return type(sys.stdout).flush(sys.stdout)",
+        "sys.stdout.flush = interrupted_flush",
+        "try:\n    subprocess.run(['echo', 'child ran'])\n    outcome = 'not interrupted'",
+        "except KeyboardInterrupt:\n    outcome = 'interrupted'",
+        "finally:\n    del sys.stdout.flush",
+        "outcome",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("'interrupted'");
+  });
+
+  it("keeps the order after an interrupt that came just after a mark was written", async () => {
+    // The interrupt is made to come right after the mark's write (os.write is wrapped for that):
+    // the mark was read but never counted as written, and every later wait ended one mark early.
+    const lines = Array.from({ length: 20 }, (_, i) => [`print ${i}`, `child ${i}`]).flat();
+    const result = await cell(
+      [
+        "import os, signal, subprocess",
+        "write, interrupted = os.write, []",
+        "def write_then_interrupt(fd, data):",
+        "    written = write(fd, data)",
+        "    if not interrupted and b'tools-fd-mark' in bytes(data):",
+        "        interrupted.append(1)\n        signal.raise_signal(signal.SIGINT)",
+        "    return written",
+        "os.write = write_then_interrupt",
+        "try:\n    subprocess.run(['echo', 'interrupted child'])",
+        "except KeyboardInterrupt:\n    print('interrupted')",
+        "finally:\n    os.write = write",
+        "for i in range(20):",
+        "    print(f'print {i}')",
+        "    subprocess.run(['echo', f'child {i}'])",
+        "None",
+      ].join("\n"),
+    );
+    const text = resultText(result).split("\n");
+    expect(text).toContain("interrupted");
+    // The interrupted child's output comes before the next child's, not always before the print.
+    expect(text.filter((line) => !line.startsWith("interrupted")).join("\n")).toBe(lines.join("\n"));
+  });
+
+  it("runs a child from a signal handler that came while a mark was being written", async () => {
+    // The signal is raised as the mark's write starts (os.write is wrapped for that); the
+    // handler's child waited for the mark lock the interrupted code held, in the same thread.
+    const result = await cell(
+      [
+        "import os, signal, subprocess",
+        "write, signalled = os.write, []",
+        "def handler(signum, frame):\n    subprocess.run(['echo', 'from the handler'])",
+        "previous = signal.signal(signal.SIGUSR1, handler)",
+        "def write_with_signal(fd, data):",
+        "    if not signalled and b'tools-fd-mark' in bytes(data):",
+        "        signalled.append(1)\n        signal.raise_signal(signal.SIGUSR1)",
+        "    return write(fd, data)",
+        "os.write = write_with_signal",
+        "try:\n    subprocess.run(['echo', 'outer child'])",
+        "finally:\n    os.write = write\n    signal.signal(signal.SIGUSR1, previous)",
+        "print('after')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("outer child\nfrom the handler\nafter");
+  });
+
+  it("gives each child of concurrent threads a description of its own, never the kernel's", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process: another
+    // thread could put it back on the kernel's between one thread's swap and its child's start.
+    const result = await cell(
+      [
+        "import fcntl, os, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'child-flags')",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "def spawn():",
+        "    for _ in range(100):",
+        // The flags of sh's own fd 1, read before any redirection of it.
+        "        subprocess.run(['sh', '-c', 'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo \"$flags\" >> \"$0\"', out])",
+        "threads = [threading.Thread(target=spawn) for _ in range(8)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(800, 0)");
+  }, 300_000);
+});
+
+describePython("what a Python cell's children write to fd 1 once our reader has stopped", () => {
+  let workspace: ReturnType<typeof makeWorkspace>;
+  let registry: Registry;
+  let run: Run;
+
+  beforeAll(() => {
+    expect(pythonFound).toBe(true);
+    workspace = makeWorkspace();
+    ({ registry, run } = makeRun(workspace.directory, { inactivityMs: 30_000 }));
+  });
+  afterAll(async () => {
+    await run?.dispose();
+    workspace?.remove();
+  });
+
+  it("writes no mark and does not block on a full pipe when the reader has stopped", async () => {
+    // The reader is stopped as ipykernel stops it at shutdown. A mark went into the pipe
+    // anyway (and the cell waited 2 s for it); into a full pipe its write blocked for good.
+    const result = await registry.invoke(run, {
+      tool: "eval",
+      args: {
+        description: "stop the fd reader and run a child",
+        code: [
+          "import os, subprocess, sys",
+          "reader = sys.stdout.watch_fd_thread",
+          "sys.stdout._should_watch = False",
+          "os.write(1, b'last read\\n')",
+          "reader.join(10)",
+          "filler = os.open('/proc/self/fd/1', os.O_WRONLY | os.O_NONBLOCK)",
+          "try:\n    while True:\n        os.write(filler, b'z' * 4096)",
+          "except BlockingIOError:\n    pass",
+          "os.close(filler)",
+          "code = subprocess.run(['true']).returncode",
+          "read_end, left = sys.stdout._fid, b''",
+          "os.set_blocking(read_end, False)",
+          "try:\n    while chunk := os.read(read_end, 65536):\n        left += chunk",
+          "except BlockingIOError:\n    pass",
+          "print(reader.is_alive(), code, b'tools-fd-mark' in left, len(left) > 0)",
+        ].join("\n"),
+      },
+    });
+    expect(resultText(result)).toContain("False 0 False True");
+  });
 });

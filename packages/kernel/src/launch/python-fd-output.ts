@@ -15,41 +15,57 @@
  *
  * At the end of each cell (post_execute), and before the last expression's echo, a mark is written
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
- * wrote there is its output, not output after it ended, and comes before the echo. Marks are counted, never reset, so a mark read late ends no later wait early.
- * The mark goes only to an fd that is still our pipe (a cell may have put a file there). A
- * character left unfinished at a cell's mark is U+FFFD in that cell's output; one split around a
- * child's mark (below) is kept whole.
+ * wrote there is its output, not output after it ended, and comes before the echo. Each mark
+ * carries a number, rising, and a wait ends once the thread has read a mark numbered as high as
+ * its own: a mark read late, or one an interrupt kept from being written or waited for, ends no
+ * later wait early, and no lock is taken (a signal handler waiting for a child in the middle of a
+ * mark goes on). The mark goes only to an fd that is still our pipe (a cell may have put a file
+ * there) and only while the thread runs (the kernel shutting down); it is written through a
+ * non-blocking description of its own, so into a pipe that stays full it is dropped after the
+ * 2 s, not waited on for good. A character left unfinished at a cell's mark is U+FFFD in that
+ * cell's output; one split around a child's mark (below) is kept whole.
  *
  * Node makes the pipe it gets as stdout non-blocking as it starts (and back when it exits
  * normally, not when killed). That flag belongs to the open file description, which fd 1 of the
  * kernel and of every child shared: while a Node child ran, or after it was killed, a later writer
  * in the same cell that filled the pipe (`seq`, `os.write(1, …)`) failed with EAGAIN. So the
  * kernel keeps a description of its own (opened anew through /proc/self/fd, close-on-exec), and
- * before each child starts (audit events `subprocess.Popen`, `os.system`, `os.posix_spawn`,
- * `os.fork`, `os.forkpty`) fd 1 and 2 are pointed at a fresh description of the same pipe, which
- * the child inherits alone; once the child is started (`Popen._execute_child`, and after a fork
- * in the parent), before each cell and before each mark, they are back on the kernel's own,
- * made blocking. Without /proc the shared one is made blocking at those points instead. A child
- * started where Python does not see it (C code, `ctypes`) shares the kernel's description, made
- * blocking again at the next cell.
+ * each child gets a fresh description of the same pipe, alone: a `Popen` as the fds its
+ * `_execute_child` puts on the child's 1 and 2 (nothing changes in the kernel, so threads starting
+ * children at once each get their own); a forked child (`os.fork`, multiprocessing) opens its own
+ * as it starts (after-fork hook). For `os.system` and `os.posix_spawn` (audit events) fd 1 and 2
+ * of the whole process are pointed at a fresh one before the child starts and back on the
+ * kernel's own (made blocking) before each cell and each mark; another thread doing that between
+ * the swap and the start leaves such a child on the kernel's description. Without /proc the
+ * shared one is made blocking at those points instead. A child started where Python does not see
+ * it (C code, `ctypes`) shares the kernel's description, made blocking again at the next cell.
+ * An interrupt while the audit hook flushes before a child stops the cell (the child does not
+ * start).
  *
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
  * read it, so a print after `subprocess.run` could come before the child's output. When a child
  * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
- * for the thread to read up to a mark (once per child: `run` waits twice), and before a child starts and after it ends both streams are
- * flushed, so print, child, print come out in that order, also when the child writes to stderr.
+ * for the thread to read up to a mark (once per child: `run` waits twice), and before a child
+ * starts and after it ends both streams are flushed, so print, child, print come out in that order, also when the child writes to stderr.
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
-    import codecs, functools, os, subprocess, sys, threading
+    import codecs, functools, inspect, itertools, os, select, subprocess, sys, threading, time
 
     kernel_pid = os.getpid()
     watched = []
+    # Each round of marks takes the next number (next() on a count is atomic: no lock, which a
+    # signal handler waiting for a child in the same thread would find taken). The reader keeps the
+    # highest number it has read; a mark with a higher number was written after a lower one was
+    # taken, so after all that was in the pipe then. A mark lost to an interrupt moves no later wait.
+    numbers = itertools.count(1)
+    # Set while this thread is in Popen._execute_child: the child gets its description there.
+    spawning = threading.local()
 
     class Pipe:
-        __slots__ = ("fd", "identity", "mark", "state", "own")
+        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd")
 
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
@@ -76,14 +92,23 @@ def __tools_watch_fds(ip):
         pipe = Pipe()
         pipe.fd = fd
         pipe.own = own
+        # Marks go through a non-blocking description of their own: into a full pipe nobody reads
+        # (the reader stopped) a mark is not written rather than waiting for good.
+        pipe.mark_fd = reopen(write_end)
+        if pipe.mark_fd is not None:
+            try:
+                os.set_blocking(pipe.mark_fd, False)
+            except OSError:
+                os.close(pipe.mark_fd)
+                pipe.mark_fd = None
         pipe.identity = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
         # A mark is the prefix, then "c" at a cell's end (a character left unfinished there is
         # U+FFFD) or "p" at a child's end (one a child still running split around it is kept
-        # whole), then a NUL.
+        # whole), then its number in 16 hex digits, then a NUL.
         pipe.mark = prefix = b"\0tools-fd-mark-" + os.urandom(8).hex().encode()
-        mark_length = len(prefix) + 2
+        mark_length = len(prefix) + 18
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        pipe.state = state = {"written": 0, "read": 0, "changed": threading.Condition(), "writing": threading.Lock()}
+        pipe.state = state = {"read": 0, "stopped": False, "changed": threading.Condition()}
 
         def emit(data, final=False):
             nonlocal original
@@ -102,7 +127,22 @@ def __tools_watch_fds(ip):
             if text:
                 stream.write(text)
 
+        def mark_number(digits):
+            try:
+                return int(digits, 16)
+            except ValueError:
+                return 0
+
         def pump():
+            try:
+                read_all()
+            finally:
+                # Waits for a mark end now: nothing will read it.
+                with state["changed"]:
+                    state["stopped"] = True
+                    state["changed"].notify_all()
+
+        def read_all():
             held = b""
             while stream._should_watch:
                 try:
@@ -117,10 +157,14 @@ def __tools_watch_fds(ip):
                 try:
                     at = data.find(prefix)
                     while at >= 0 and len(data) - at >= mark_length:
-                        emit(data[:at], final=data[at + len(prefix)] == ord("c"))
+                        head = at + len(prefix)
+                        number = data[head + 1:head + 17]
+                        emit(data[:at], final=data[head] == ord("c"))
                         data = data[at + mark_length:]
+                        number = mark_number(number)
                         with state["changed"]:
-                            state["read"] += 1
+                            if number > state["read"]:
+                                state["read"] = number
                             state["changed"].notify_all()
                         at = data.find(prefix)
                     # The start of a mark may end this read: held for the next one.
@@ -136,6 +180,7 @@ def __tools_watch_fds(ip):
                     return
 
         thread = threading.Thread(target=pump, name=f"tools-fd-{fd}", daemon=True)
+        pipe.thread = thread
         stream._fid = read_end
         stream.watch_fd_thread = thread
         thread.start()
@@ -157,8 +202,8 @@ def __tools_watch_fds(ip):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
         # for one) makes the description it was given non-blocking; shared, a later writer that
         # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
-        # Only in the kernel: a forked child that forks again (a double fork to daemonize) keeps
-        # the description it was given, not the kernel's, which its fd of "own" still names.
+        # Only in the kernel: a forked child keeps the description it took, not the kernel's,
+        # which its fd of "own" still names.
         if os.getpid() != kernel_pid:
             return
         for pipe in our_pipes() if pipes is None else pipes:
@@ -172,9 +217,11 @@ def __tools_watch_fds(ip):
                 pass
 
     def to_fresh():
-        # Before a child starts: fd 1 and 2 on a new description of the pipe, the one it
-        # inherits, so what it does to its flags is its own and the kernel's and other
-        # children's stay blocking.
+        # Before a child starts that Python cannot give fds of its own (os.system, os.posix_spawn):
+        # fd 1 and 2 on a new description of the pipe, the one it inherits, so what it does to its
+        # flags is its own and the kernel's and other children's stay blocking. For the whole
+        # process: another thread putting them back on the kernel's before the child starts (its
+        # child's end, a cell's start) leaves the child on the kernel's.
         for pipe in our_pipes():
             try:
                 if pipe.own is None:
@@ -196,25 +243,49 @@ def __tools_watch_fds(ip):
             except Exception:
                 pass
 
+    def write_mark(pipe, mark, deadline):
+        # Shorter than PIPE_BUF: written whole or not at all. Never under "changed", which the
+        # reader takes between reads. Into a full pipe: once there is room, until the deadline.
+        if pipe.mark_fd is None:
+            # Without /proc only the shared, blocking description: written once there is room.
+            try:
+                if select.select([], [pipe.fd], [], max(0, deadline - time.monotonic()))[1]:
+                    os.write(pipe.fd, mark)
+                    return True
+            except (OSError, ValueError):
+                pass
+            return False
+        while True:
+            try:
+                os.write(pipe.mark_fd, mark)
+                return True
+            except BlockingIOError:
+                pass
+            except OSError:
+                return False
+            try:
+                if not select.select([], [pipe.mark_fd], [], max(0, deadline - time.monotonic()))[1]:
+                    return False
+            except (OSError, ValueError):
+                return False
+
     def read_up_to_marks(cell_end=True):
         __tracebackhide__ = "__tools__"
         pipes = list(our_pipes())
         to_own(pipes)
+        number = next(numbers)
+        deadline = time.monotonic() + 2
+        kind = b"c" if cell_end else b"p"
+        waits = []
         for pipe in pipes:
+            # A reader that stopped (the kernel shutting down) reads no mark.
+            if pipe.thread.is_alive() and write_mark(pipe, b"%s%s%016x\0" % (pipe.mark, kind, number), deadline):
+                waits.append(pipe)
+        for pipe in waits:
             state = pipe.state
-            # One writer at a time, so each waits for its own mark; never under "changed",
-            # which the reader takes between reads (a full pipe would wait for it for good).
-            with state["writing"]:
-                try:
-                    # Shorter than PIPE_BUF: written whole or not at all.
-                    os.write(pipe.fd if pipe.own is None else pipe.own, pipe.mark + (b"c\0" if cell_end else b"p\0"))
-                except OSError:
-                    continue
-                with state["changed"]:
-                    state["written"] += 1
-                    target = state["written"]
             with state["changed"]:
-                state["changed"].wait_for(lambda: state["read"] >= target, timeout=2)
+                state["changed"].wait_for(lambda: state["read"] >= number or state["stopped"],
+                                          timeout=max(0, deadline - time.monotonic()))
 
     def child_ended():
         # What the child wrote is read before the cell goes on, so a print after it comes after
@@ -229,6 +300,9 @@ def __tools_watch_fds(ip):
         flush_streams()
 
     spawns = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.fork", "os.forkpty"})
+    # Children that inherit the process's fd 1 and 2 as they are: a forked child takes a
+    # description of its own itself (fresh_in_child), a Popen's is given in _execute_child.
+    inheriting = frozenset({"os.system", "os.posix_spawn"})
 
     def before_child(event, _args):
         if event not in spawns or os.getpid() != kernel_pid:
@@ -236,24 +310,84 @@ def __tools_watch_fds(ip):
         try:
             # What the cell printed before the child goes out before what the child writes.
             flush_streams()
-            to_fresh()
-        except BaseException:
-            # An audit hook that raises stops the call it audits.
+            if event in inheriting and not getattr(spawning, "inside", False):
+                to_fresh()
+        except Exception:
+            # An audit hook that raises stops the call it audits. An interrupt (KeyboardInterrupt)
+            # stops it, as it stops the cell.
             pass
+
+    def fresh_in_child():
+        # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own.
+        for pipe in our_pipes():
+            if pipe.own is None:
+                continue
+            new = reopen(pipe.fd)
+            if new is not None:
+                try:
+                    os.dup2(new, pipe.fd)
+                except OSError:
+                    pass
+                os.close(new)
+
+    # Where Popen._execute_child takes the fds the child gets as 1 and 2 (-1: inherit ours).
+    names = list(inspect.signature(subprocess.Popen._execute_child).parameters)[1:]
+    out_at = names.index("c2pwrite") if "c2pwrite" in names else None
+    err_at = names.index("errwrite") if "errwrite" in names else None
+
+    def own_descriptions(args):
+        # The fds for the child's 1 and 2: where it would get our pipe, a new description of it,
+        # for this child alone (no process-wide swap another thread could undo). None when the
+        # arguments are not where this Python puts them.
+        if out_at is None or err_at is None or len(args) <= max(out_at, err_at):
+            return None
+        args = list(args)
+        opened = {}
+        pipes = {pipe.fd: pipe for pipe in our_pipes()}
+        for at, inherited in ((out_at, 1), (err_at, 2)):
+            fd = inherited if args[at] == -1 else args[at]
+            pipe = pipes.get(fd)
+            if pipe is None:
+                continue
+            if pipe.own is None:
+                try:
+                    os.set_blocking(pipe.fd, True)
+                except OSError:
+                    pass
+                continue
+            if fd not in opened:
+                opened[fd] = reopen(pipe.own)
+            if opened[fd] is not None:
+                args[at] = opened[fd]
+        return args, [fd for fd in opened.values() if fd is not None]
 
     if watched:
         sys.addaudithook(before_child)
-        os.register_at_fork(after_in_parent=to_own)
+        os.register_at_fork(after_in_child=fresh_in_child)
 
         execute_child = subprocess.Popen._execute_child
 
         @functools.wraps(execute_child)
         def _execute_child(self, *args, **kwargs):
             __tracebackhide__ = "__tools__"
+            if os.getpid() != kernel_pid:
+                return execute_child(self, *args, **kwargs)
+            given = own_descriptions(args)
+            if given is None:
+                # Not in this Python's form: fd 1 and 2 swapped for the whole process meanwhile.
+                to_fresh()
+                try:
+                    return execute_child(self, *args, **kwargs)
+                finally:
+                    to_own()
+            args, opened = given
+            spawning.inside = True
             try:
                 return execute_child(self, *args, **kwargs)
             finally:
-                to_own()
+                spawning.inside = False
+                for fd in opened:
+                    os.close(fd)
 
         subprocess.Popen._execute_child = _execute_child
 
