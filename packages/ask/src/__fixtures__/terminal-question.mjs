@@ -28,6 +28,8 @@ const run = createRun({
     [targetSpaceKey, { id: "terminal-test" }],
   ],
 });
+// For a test that signals this process.
+if (scenario.pidFile) writeFileSync(scenario.pidFile, String(process.pid));
 if (scenario.waitFor) {
   // Lets the test type ahead before any card exists; bounded, like every wait.
   process.stdout.write("READY\n");

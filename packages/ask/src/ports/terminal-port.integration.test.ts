@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -40,15 +40,25 @@ interface CallResult {
 
 let counter = 0;
 
-/** Starts the fixture in a fresh tmux session; returns where its results will be written. */
-function start(scenario: object, stdoutTo?: string, columns = 220): string {
+/**
+ * Starts the fixture in a fresh tmux session; returns where its results will be written. `inShell`:
+ * typed at an interactive shell (job control, so Ctrl+Z stops it and `fg` brings it back; line
+ * editing off, so the shell itself never turns on bracketed paste mode).
+ */
+function start(scenario: object, stdoutTo?: string, columns = 220, inShell = false): string {
   const resultFile = join(scratch, `result-${++counter}.json`);
   socket = join(scratch, `tmux-${counter}.sock`);
   const command =
     [process.execPath, fixture, JSON.stringify(scenario), resultFile]
       .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(" ") + (stdoutTo === undefined ? "" : ` > '${stdoutTo}'`);
-  tmux("new-session", "-d", "-s", session, "-x", String(columns), "-y", "60", command);
+  const size = ["-x", String(columns), "-y", "60"];
+  if (!inShell) {
+    tmux("new-session", "-d", "-s", session, ...size, command);
+    return resultFile;
+  }
+  tmux("new-session", "-d", "-s", session, ...size, "env PS1='$ ' bash --norc --noprofile --noediting -i");
+  type(command);
   return resultFile;
 }
 
@@ -374,6 +384,68 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
     expect(written.indexOf("\u001b[?2004l")).toBeGreaterThan(written.indexOf("\u001b[?2004h"));
     expect(written.indexOf("\u001b[?2004l")).toBeLessThan(written.indexOf("(no answer recorded: timed out"));
   });
+});
+
+describe("TerminalQuestionPort: the process stopped or killed while a card is up", () => {
+  /** Everything the program writes to the terminal from now on, read back by the returned function. */
+  function recordBytes(name: string): () => string {
+    const bytes = join(scratch, name);
+    writeFileSync(bytes, "");
+    tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+    return () => readFileSync(bytes, "utf8");
+  }
+
+  it.skipIf(!found && !ci).each([
+    ["SIGTERM", "Terminated"],
+    ["SIGHUP", "Hangup"],
+  ] as const)(
+    "turns bracketed paste mode off, then dies by %s as it would without the card",
+    async (signal, shellSays) => {
+      // At a shell, which reaps it and says how it ended (tmux does not always collect the status).
+      const pidFile = join(scratch, `pid-${signal}`);
+      start({ args: question, pidFile }, undefined, 220, true);
+      await cardReady();
+      const written = recordBytes(`killed-${signal}.txt`);
+      const id = await until("the fixture's pid", () =>
+        existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
+      );
+      process.kill(id, signal);
+      await paneShows(shellSays);
+      type('echo "status=$?"');
+      // 128 + the signal's number: the shell saw it killed by that signal.
+      await paneShows(`status=${128 + constants.signals[signal]}`);
+      // What the shell got back: a terminal out of paste mode.
+      const bytes = written();
+      expect(bytes).toContain("\u001b[?2004l");
+      expect(bytes.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(bytes.lastIndexOf("\u001b[?2004h"));
+      expect(bytes.indexOf("\u001b[?2004l")).toBeLessThan(bytes.indexOf(shellSays));
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "Ctrl+Z leaves the shell a terminal out of paste mode; fg draws the card again, the typed line kept",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true } }, undefined, 220, true);
+      await cardReady();
+      const written = recordBytes("stopped.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      await paneShows("Stopped");
+      const stopped = written();
+      expect(stopped).toContain("\u001b[?2004l");
+      expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
+      type("fg");
+      const again = await until("paste mode on again and the card drawn anew", () => {
+        const after = written().slice(stopped.length);
+        return after.includes("\u001b[?2004h") && /-- Question[^]*> 2: a no/.test(after) ? after : undefined;
+      });
+      expect(again).toContain("Which database should the new service use?");
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
 });
 
 describe("TerminalQuestionPort: a secret card (getpass)", () => {

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { createRegistry, createRun, resultText } from "@tools/registry";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { askCard } from "../ask/ask-card.js";
 import { buildCard } from "../card/card.js";
 import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
 import { createAskUserTool } from "../tools/ask-user-tool.js";
 import { pasteGapMs } from "./bracketed-paste.js";
-import { TerminalQuestionPort } from "./terminal-port.js";
+import { TerminalQuestionPort, resizeQuietMs } from "./terminal-port.js";
 
 // Piped streams stand in for the terminal here, to check queueing and cancellation quickly; the
 // real-terminal behaviour is in terminal-port.integration.test.ts.
@@ -240,10 +240,12 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       output.listenerCount("resize"),
       input.listenerCount("keypress"),
       process.listenerCount("exit"),
+      ...signals.map((signal) => process.listenerCount(signal)),
     ];
     return { port, input, output, written: () => written, listeners };
   }
   const freeText = buildCard({ question: "Why?", timeoutMs: null });
+  const signals = ["SIGTERM", "SIGHUP", "SIGINT", "SIGCONT"] as const;
 
   it.each([
     ["an answer", (t: ReturnType<typeof keyed>) => t.input.write("1\r"), "answered"],
@@ -260,12 +262,16 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       await until("the prompt", () => t.written().includes("> "));
       expect(t.written().split(pasteOn)).toHaveLength(2);
       expect(t.output.listenerCount("resize")).toBeGreaterThan(before[0] ?? 0);
+      // A signal that would end the process turns paste mode off first, while the card is up.
+      expect(["SIGTERM", "SIGHUP", "SIGINT"].map((signal) => process.listenerCount(signal))).toEqual(
+        before.slice(3, 6).map((count) => count + 1),
+      );
       end(t);
       expect((await asked).kind).toBe(kind);
       expect(t.written().split(pasteOff)).toHaveLength(2);
       expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
       expect(t.output.listenerCount("resize")).toBe(before[0]);
-      expect(process.listenerCount("exit")).toBe(before[2]);
+      expect(t.listeners().slice(2)).toEqual(before.slice(2));
       // Readline's own keypress listener is gone too; only the decoder it set up stays.
       expect(t.input.listenerCount("keypress")).toBeLessThanOrEqual(1);
     },
@@ -309,9 +315,74 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     const rowsAbove = (t.written().slice(drawnFrom).match(/\n/g) ?? []).length;
     const before = t.written().length;
     t.output.emit("resize");
+    await until("the redraw", () => t.written().slice(before).includes("-- Question"));
     expect(t.written().slice(before)).toContain(`\u001b[${rowsAbove}A`);
     t.input.write("1\r");
     await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
+  it("draws the card again once for a burst of resizes (a window's edge being dragged)", async () => {
+    const t = keyed();
+    const asked = askCard(t.port, target, first);
+    await until("the prompt", () => t.written().includes("> "));
+    const before = t.written().length;
+    for (const columns of [79, 70, 60, 50, 40]) {
+      t.output.columns = columns;
+      t.output.emit("resize");
+    }
+    await until("the redraw", () => t.written().slice(before).includes("First?"));
+    // Long enough for any other redraw of the burst to have been written.
+    await new Promise((resolve) => setTimeout(resolve, resizeQuietMs * 4));
+    expect(t.written().slice(before).split("First?")).toHaveLength(2);
+    t.input.write("1\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
+  it("on a SIGTERM the host listens for, turns paste mode off and leaves the rest to the host", async () => {
+    const t = keyed();
+    const host = vi.fn();
+    process.on("SIGTERM", host);
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    try {
+      const before = t.listeners();
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      process.emit("SIGTERM", "SIGTERM");
+      expect(host).toHaveBeenCalledTimes(1);
+      // Not re-raised: with a listener of its own, Node would not have ended the process either.
+      expect(kill).not.toHaveBeenCalled();
+      expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
+      expect(t.listeners().slice(2)).toEqual(before.slice(2));
+      // The host may carry on: the card still takes its answer.
+      t.input.write("1\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+      expect(t.written().split(pasteOn)).toHaveLength(2);
+    } finally {
+      kill.mockRestore();
+      process.removeListener("SIGTERM", host);
+    }
+  });
+
+  it("on a SIGHUP nobody else listens for, turns paste mode off and raw mode off, then re-raises it", async () => {
+    // The real signal is sent in terminal-port.integration.test.ts; here process.kill is caught.
+    const t = keyed();
+    const raw: boolean[] = [];
+    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    try {
+      expect(process.listenerCount("SIGHUP")).toBe(0);
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      process.emit("SIGHUP", "SIGHUP");
+      expect(kill.mock.calls).toEqual([[process.pid, "SIGHUP"]]);
+      expect(raw.at(-1)).toBe(false);
+      expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
+      expect(process.listenerCount("SIGHUP")).toBe(0);
+      t.port.dispose();
+      await asked;
+    } finally {
+      kill.mockRestore();
+    }
   });
 
   it("turns bracketed paste off when the card is taken down by its signal", async () => {

@@ -82,28 +82,80 @@ export class TerminalQuestionPort implements QuestionPort {
   }
 
   /**
-   * Sets up a card drawn on a terminal: redrawn by `redraw` when the terminal is resized (the old
-   * drawing, folded for the old width, would be wrapped and garbled by the terminal), and pastes
-   * read as text in bracketed paste mode ({@link readPastesAsText}), which is turned off again when
-   * the card ends or the process exits. Returns what undoes it, once.
+   * Sets up a card drawn on a terminal, and undoes it (once, by the returned function) however the
+   * card ends:
+   * - a resize redraws the card by `redraw.resized` once the terminal has been quiet for
+   *   {@link resizeQuietMs} (the old drawing, folded for the old width, would be wrapped and
+   *   garbled by the terminal; dragging a window's edge sends many resizes, drawn once);
+   * - pastes are read as text in bracketed paste mode ({@link readPastesAsText});
+   * - the process exiting, or a SIGTERM, SIGHUP or SIGINT (from outside: Ctrl+C at the card is a
+   *   key, which declines) turns paste mode off, so the shell never gets a terminal that wraps each
+   *   paste in markers. A signal nobody else listens for then kills the process by that signal, as
+   *   it would have without the card (raw mode off first); when the host listens for it, the host
+   *   decides what happens next. Nothing is listened for while no card is up;
+   * - Ctrl+Z turns paste mode and raw mode off before stopping the process, and `fg` turns them on
+   *   again and draws the card anew by `redraw.continued`, the line being typed kept.
    */
-  private drawnOnTerminal(readline: ReturnType<typeof createInterface>, redraw: () => void): () => void {
+  private drawnOnTerminal(
+    readline: ReturnType<typeof createInterface>,
+    redraw: { resized: () => void; continued: () => void },
+  ): () => void {
     const stopPastes = readPastesAsText(this.input, readline);
+    const input = this.input as { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+    const setRawMode = (mode: boolean) => {
+      if (input.isTTY === true && typeof input.setRawMode === "function") input.setRawMode(mode);
+    };
+    let resizing: ReturnType<typeof setTimeout> | undefined;
+    const onResize = () => {
+      clearTimeout(resizing);
+      resizing = setTimeout(() => {
+        resizing = undefined;
+        redraw.resized();
+      }, resizeQuietMs);
+    };
     const onExit = () => {
       this.output.write(bracketedPaste.off);
     };
+    const onSignal = (signal: NodeJS.Signals) => {
+      release();
+      // The host's own handler runs next and decides: Node would not have ended the process.
+      if (process.listenerCount(signal) > 0) return;
+      setRawMode(false);
+      this.output.write("\n");
+      process.kill(process.pid, signal);
+    };
+    const onContinue = () => {
+      if (released) return;
+      setRawMode(true);
+      this.output.write(bracketedPaste.on);
+      redraw.continued();
+    };
+    // Readline calls this on Ctrl+Z instead of stopping the process itself.
+    const onStop = () => {
+      this.output.write(`${bracketedPaste.off}\n`);
+      setRawMode(false);
+      process.once("SIGCONT", onContinue);
+      process.kill(process.pid, "SIGTSTP");
+    };
     this.output.write(bracketedPaste.on);
     process.once("exit", onExit);
-    this.output.on("resize", redraw);
+    for (const signal of endingSignals) process.on(signal, onSignal);
+    readline.on("SIGTSTP", onStop);
+    this.output.on("resize", onResize);
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
-      this.output.removeListener("resize", redraw);
+      clearTimeout(resizing);
+      this.output.removeListener("resize", onResize);
+      readline.removeListener("SIGTSTP", onStop);
       stopPastes();
       process.removeListener("exit", onExit);
+      for (const signal of endingSignals) process.removeListener(signal, onSignal);
+      process.removeListener("SIGCONT", onContinue);
       this.output.write(bracketedPaste.off);
     };
+    return release;
   }
 
   /**
@@ -259,27 +311,39 @@ export class TerminalQuestionPort implements QuestionPort {
         return columns === undefined ? request.text : wrapLines(request.text, columns);
       };
       let drawn = "";
+      // Draws the card again after `start`, then the prompt with the line being typed.
+      const drawAgain = (start: string, lineRows: number) => {
+        drawn = draw();
+        this.output.write(`${start}${drawn}${below}`);
+        if (!armed) return;
+        if (hidden) {
+          this.output.write("> ");
+          return;
+        }
+        // Where readline left its cursor, so it redraws the line being typed in place.
+        this.output.write("\n".repeat(lineRows));
+        readline.prompt(true);
+      };
       try {
         drawn = draw();
         this.output.write(`\n${drawn}`);
         if (tty)
-          release = this.drawnOnTerminal(readline, () => {
-            // Readline has redrawn its line for the new width already: clear from the card's first row
-            // (its rows counted at the new width, as the terminal now wraps them) and draw it again.
-            const columns = this.output.columns;
-            if (done || columns === undefined || columns < 1) return;
-            const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
-            moveCursor(this.output, 0, -(rowsOf(drawn + below, columns) + lineRows));
-            drawn = draw();
-            this.output.write(`\r\u001b[J${drawn}${below}`);
-            if (!armed) return;
-            if (hidden) {
-              this.output.write("> ");
-              return;
-            }
-            // Where readline left its cursor, so it redraws the line being typed in place.
-            this.output.write("\n".repeat(lineRows));
-            readline.prompt(true);
+          release = this.drawnOnTerminal(readline, {
+            resized: () => {
+              // Readline has redrawn its line for the new width already: clear from the card's
+              // first row (its rows counted at the new width, as the terminal now wraps them) and
+              // draw it again.
+              const columns = this.output.columns;
+              if (done || columns === undefined || columns < 1) return;
+              const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
+              moveCursor(this.output, 0, -(rowsOf(drawn + below, columns) + lineRows));
+              drawAgain("\r\u001b[J", lineRows);
+            },
+            // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that.
+            continued: () => {
+              if (done) return;
+              drawAgain("\n", hidden ? 0 : readline.getCursorPos().rows);
+            },
           });
         events?.shown();
       } catch (error) {
@@ -295,6 +359,15 @@ export class TerminalQuestionPort implements QuestionPort {
     });
   }
 }
+
+/** How long (ms) the terminal stays the same size before a resized card is drawn again. */
+export const resizeQuietMs = 50;
+
+/**
+ * Signals that end the process by default, which send no 'exit' event: while a card is up they
+ * turn bracketed paste mode off first.
+ */
+const endingSignals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
 
 /** Lines a reply is followed by in the same paste, with a line typed in part counting as one. */
 interface PastedAfter {
