@@ -311,6 +311,40 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("outer child\nfrom the handler\nafter");
   });
 
+  it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
+    // The interrupt is made to come inside the opening of the child's description (os.set_blocking
+    // and os.open are wrapped for that): the one opened was left open in the kernel.
+    const result = await cell(
+      [
+        "import os, subprocess",
+        "def count():\n    return len(os.listdir('/proc/self/fd'))",
+        "subprocess.run(['true'])\nbefore = count()",
+        "for _ in range(300):",
+        "    try:\n        subprocess.run(['no-such-binary'])",
+        "    except FileNotFoundError:\n        pass",
+        "for _ in range(5):",
+        "    try:\n        subprocess.run(['sleep', '5'], timeout=0.01)",
+        "    except subprocess.TimeoutExpired:\n        pass",
+        "set_blocking, open_fd, calls = os.set_blocking, os.open, []",
+        "def interrupt_set_blocking(fd, blocking):",
+        "    if fd > 2 and blocking and not calls:\n        calls.append(fd)\n        raise KeyboardInterrupt",
+        "    return set_blocking(fd, blocking)",
+        "def interrupt_second_open(path, *args, **kwargs):",
+        "    if str(path).startswith('/proc/self/fd/'):",
+        "        calls.append(path)\n        if len(calls) == 3:\n            raise KeyboardInterrupt",
+        "    return open_fd(path, *args, **kwargs)",
+        "outcomes = []",
+        "for patch in ('set_blocking', 'open'):",
+        "    setattr(os, patch, interrupt_set_blocking if patch == 'set_blocking' else interrupt_second_open)",
+        "    try:\n        subprocess.run(['true'])\n        outcomes.append('ran')",
+        "    except KeyboardInterrupt:\n        outcomes.append('interrupted')",
+        "    finally:\n        os.set_blocking, os.open = set_blocking, open_fd",
+        "outcomes, count() - before",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(['interrupted', 'interrupted'], 0)");
+  });
+
   it("gives each child of concurrent threads a description of its own, never the kernel's", async () => {
     // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process: another
     // thread could put it back on the kernel's between one thread's swap and its child's start.
