@@ -32,7 +32,8 @@
  * kernel keeps a description of its own (opened anew through /proc/self/fd, close-on-exec), and
  * each child gets a fresh description of the same pipe, alone: a `Popen` as the fds its
  * `_execute_child` puts on the child's 1 and 2 (nothing changes in the kernel, so threads starting
- * children at once each get their own); a forked child (`os.fork`, multiprocessing) opens its own
+ * children at once each get their own; the kernel closes them once the child has them, or failed to
+ * start, or an interrupt came while they were opened); a forked child (`os.fork`, multiprocessing) opens its own
  * as it starts (after-fork hook). For `os.system` and `os.posix_spawn` (audit events) fd 1 and 2
  * of the whole process are pointed at a fresh one before the child starts and back on the
  * kernel's own (made blocking) before each cell and each mark; another thread doing that between
@@ -69,17 +70,22 @@ def __tools_watch_fds(ip):
 
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
-        # (O_NONBLOCK) are its own. None without /proc (not Linux).
+        # (O_NONBLOCK) are its own. None without /proc (not Linux). Closed again on any error,
+        # an interrupt (KeyboardInterrupt) too: a spawn interrupted here leaks no fd.
         try:
             new = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_CLOEXEC | os.O_NONBLOCK)
         except OSError:
             return None
+        made = False
         try:
             os.set_blocking(new, True)
+            made = True
         except OSError:
-            os.close(new)
-            return None
-        return new
+            pass
+        finally:
+            if not made:
+                os.close(new)
+        return new if made else None
 
     def watch(stream, fd):
         if not getattr(stream, "_should_watch", False) or getattr(stream, "watch_fd_thread", None) is None:
@@ -335,14 +341,14 @@ def __tools_watch_fds(ip):
     out_at = names.index("c2pwrite") if "c2pwrite" in names else None
     err_at = names.index("errwrite") if "errwrite" in names else None
 
-    def own_descriptions(args):
+    def own_descriptions(args, opened):
         # The fds for the child's 1 and 2: where it would get our pipe, a new description of it,
         # for this child alone (no process-wide swap another thread could undo). None when the
-        # arguments are not where this Python puts them.
+        # arguments are not where this Python puts them. Each fd opened goes into "opened" (by
+        # the fd it stands for) at once, for the caller to close whatever happens next.
         if out_at is None or err_at is None or len(args) <= max(out_at, err_at):
             return None
         args = list(args)
-        opened = {}
         pipes = {pipe.fd: pipe for pipe in our_pipes()}
         for at, inherited in ((out_at, 1), (err_at, 2)):
             fd = inherited if args[at] == -1 else args[at]
@@ -359,7 +365,7 @@ def __tools_watch_fds(ip):
                 opened[fd] = reopen(pipe.own)
             if opened[fd] is not None:
                 args[at] = opened[fd]
-        return args, [fd for fd in opened.values() if fd is not None]
+        return args
 
     if watched:
         sys.addaudithook(before_child)
@@ -372,22 +378,27 @@ def __tools_watch_fds(ip):
             __tracebackhide__ = "__tools__"
             if os.getpid() != kernel_pid:
                 return execute_child(self, *args, **kwargs)
-            given = own_descriptions(args)
-            if given is None:
-                # Not in this Python's form: fd 1 and 2 swapped for the whole process meanwhile.
-                to_fresh()
-                try:
-                    return execute_child(self, *args, **kwargs)
-                finally:
-                    to_own()
-            args, opened = given
-            spawning.inside = True
+            opened = {}
             try:
-                return execute_child(self, *args, **kwargs)
+                given = own_descriptions(args, opened)
+                if given is None:
+                    # Not in this Python's form: fd 1 and 2 swapped for the whole process meanwhile.
+                    to_fresh()
+                    try:
+                        return execute_child(self, *args, **kwargs)
+                    finally:
+                        to_own()
+                spawning.inside = True
+                try:
+                    return execute_child(self, *given, **kwargs)
+                finally:
+                    spawning.inside = False
             finally:
-                spawning.inside = False
-                for fd in opened:
-                    os.close(fd)
+                # Closed in the kernel once the child has them, or did not start, or an interrupt
+                # came while they were being opened.
+                for fd in opened.values():
+                    if fd is not None:
+                        os.close(fd)
 
         subprocess.Popen._execute_child = _execute_child
 
