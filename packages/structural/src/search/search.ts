@@ -12,7 +12,13 @@ import { plannable } from "../chunks/parse-plan.js";
 import { byteSize } from "./byte-size.js";
 import { hasLiterals, literalBytes, scanBytes, type FileScan } from "./scan-file.js";
 import type { PoolFile, ScanJob, ScanJobResult } from "./scan-pool.js";
-import { ignoreTally, outerIgnoreLayers, rootIgnoredBy, walkFiles } from "./walk-files.js";
+import {
+  ignoreTally,
+  outerIgnoreLayers,
+  rootIgnoredBy,
+  settleIgnoredFolders,
+  walkFiles,
+} from "./walk-files.js";
 
 /** How many times `parallelMinBytes` a search needs to wait for a pool that is not running yet. */
 const coldPoolFactor = 8;
@@ -224,41 +230,12 @@ async function search(
   const named = !info.isDirectory();
   const tally = ignoreTally();
   const outerLayers = named ? [] : await outerIgnoreLayers(workingDirectory, target);
-  const paths = !named
-    ? await walkFiles(
-        target,
-        (name) =>
-          [...spec.extensions, ...(spec.sharedExtensions ?? [])].some((extension) =>
-            name.toLowerCase().endsWith(extension),
-          ),
-        signal,
-        outerLayers,
-        tally,
-      )
-    : [target];
-  const shown = (path: string): string => {
-    const rel = relative(workingDirectory, path);
-    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel.split(sep).join("/");
-  };
+  const ofLanguage = (name: string): boolean =>
+    [...spec.extensions, ...(spec.sharedExtensions ?? [])].some((extension) =>
+      name.toLowerCase().endsWith(extension),
+    );
+  const paths = !named ? await walkFiles(target, ofLanguage, signal, outerLayers, tally) : [target];
   const rootRule = rootIgnoredBy(outerLayers);
-  const ignored: IgnoredSummary = {
-    files: tally.files,
-    folders: tally.folders,
-    rules: [...tally.byRule.values()].map((entry) => ({
-      ...entry,
-      source: shown(entry.source),
-      example: shown(entry.example),
-    })),
-    ...(rootRule
-      ? {
-          root: {
-            source: rootRule.source === undefined ? "an ignore file" : shown(rootRule.source),
-            line: rootRule.rule.line,
-            text: rootRule.rule.text,
-          },
-        }
-      : {}),
-  };
   const literals = literalBytes(pattern);
   /** Why the named file cannot be searched (thrown once the read loop is done). */
   let refused: StructuralError | undefined;
@@ -429,6 +406,37 @@ async function search(
     });
   }
   files.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
+  // Ignored folders are not entered by the walk; when the tally is shown (see `ignoredShown` of
+  // ast_grep), those without a file of the language are dropped from it: they left out nothing.
+  if (tally.folders > 0 && (searched === 0 || rootRule))
+    await settleIgnoredFolders(tally, ofLanguage, signal);
+  const shown = (path: string): string => {
+    const rel = relative(workingDirectory, path);
+    return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel.split(sep).join("/");
+  };
+  const ignored: IgnoredSummary = {
+    files: tally.files,
+    folders: tally.folders,
+    rules: [...tally.byRule.values()].map((entry) => ({
+      source: shown(entry.source),
+      line: entry.line,
+      text: entry.text,
+      files: entry.files,
+      folders: entry.folders,
+      example: shown(entry.example),
+      exampleIsFolder: entry.exampleIsFolder,
+      namingSearches: entry.namingSearches,
+    })),
+    ...(rootRule
+      ? {
+          root: {
+            source: rootRule.source === undefined ? "an ignore file" : shown(rootRule.source),
+            line: rootRule.rule.line,
+            text: rootRule.rule.text,
+          },
+        }
+      : {}),
+  };
   return {
     files,
     considered: paths.length,

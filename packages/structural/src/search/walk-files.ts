@@ -105,13 +105,16 @@ export interface IgnoredByRule {
   files: number;
   folders: number;
   /** The first path it left out (absolute). */
-  readonly example: string;
-  readonly exampleIsFolder: boolean;
+  example: string;
+  exampleIsFolder: boolean;
   /**
    * For a folder: whether naming it as the search's root would search its files (the rules in
    * scope do not ignore a file directly in it, as `*` or `build/**` would).
    */
-  readonly namingSearches: boolean;
+  namingSearches: boolean;
+  /** The first file it left out, and the folders (see {@link settleIgnoredFolders}). */
+  firstFile?: string;
+  readonly folderList: { readonly path: string; readonly namingSearches: boolean }[];
 }
 
 /**
@@ -156,6 +159,7 @@ export async function walkFiles(
     if (!tally) return;
     if (folder) tally.folders++;
     else tally.files++;
+    const namingSearches = folder && ignoringRule(scope, `${relative}/${probeName}`, false) === undefined;
     let entry = tally.byRule.get(ignored.rule);
     if (!entry) {
       entry = {
@@ -166,12 +170,18 @@ export async function walkFiles(
         folders: 0,
         example: path,
         exampleIsFolder: folder,
-        namingSearches: folder && ignoringRule(scope, `${relative}/${probeName}`, false) === undefined,
+        namingSearches,
+        folderList: [],
       };
       tally.byRule.set(ignored.rule, entry);
     }
-    if (folder) entry.folders++;
-    else entry.files++;
+    if (folder) {
+      entry.folders++;
+      entry.folderList.push({ path, namingSearches });
+    } else {
+      entry.files++;
+      entry.firstFile ??= path;
+    }
   };
   const visit = async (directory: string, relative: string, layers: IgnoreLayer[]): Promise<void> => {
     signal?.throwIfAborted();
@@ -208,6 +218,73 @@ export async function walkFiles(
   };
   await visit(root, "", [...outerLayers]);
   return out.sort();
+}
+
+/** Directory entries {@link settleIgnoredFolders} reads at most, over all the folders it looks into. */
+const settleEntryBudget = 20_000;
+
+/**
+ * Whether `directory` holds a file `accept` takes (dot entries and `node_modules` not looked
+ * into); true too when the budget runs out first (not known, so counted).
+ */
+async function holdsAccepted(
+  directory: string,
+  accept: (name: string) => boolean,
+  budget: { left: number },
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const stack = [directory];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    signal?.throwIfAborted();
+    if (budget.left <= 0) return true;
+    let entries: Dirent[];
+    try {
+      entries = await readdir(next, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    budget.left -= entries.length;
+    for (const entry of entries) {
+      if (entry.name.startsWith(".") || alwaysSkipped.has(entry.name)) continue;
+      if (entry.isFile() && accept(entry.name)) return true;
+      if (entry.isDirectory()) stack.push(join(next, entry.name));
+    }
+  }
+  return false;
+}
+
+/**
+ * Drops from `tally` the ignored folders that hold no file `accept` takes (a `dist/` of a
+ * TypeScript project, in a search of Java): they left out nothing of the search's language.
+ * Looks into them (bounded), so run only when the tally is shown.
+ */
+export async function settleIgnoredFolders(
+  tally: IgnoreTally,
+  accept: (name: string) => boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  const budget = { left: settleEntryBudget };
+  for (const [rule, entry] of [...tally.byRule]) {
+    if (entry.folderList.length === 0) continue;
+    const kept: IgnoredByRule["folderList"] = [];
+    for (const folder of entry.folderList)
+      if (await holdsAccepted(folder.path, accept, budget, signal)) kept.push(folder);
+    tally.folders -= entry.folderList.length - kept.length;
+    entry.folders = kept.length;
+    entry.folderList.splice(0, entry.folderList.length, ...kept);
+    const first = kept[0];
+    if (entry.exampleIsFolder && entry.example !== first?.path) {
+      if (first && (entry.firstFile === undefined || first.path < entry.firstFile)) {
+        entry.example = first.path;
+        entry.namingSearches = first.namingSearches;
+      } else if (entry.firstFile !== undefined) {
+        entry.example = entry.firstFile;
+        entry.exampleIsFolder = false;
+        entry.namingSearches = false;
+      }
+    }
+    if (entry.files + entry.folders === 0) tally.byRule.delete(rule);
+  }
 }
 
 /** The nearest directory at or above `directory` that holds `.git` (a folder, or a worktree's file). */

@@ -814,6 +814,25 @@ describe("files left out by ignore rules", () => {
     expect(await grep({ path: "build" })).toContain("2 matches in 2 files (searched 2 python files)");
   });
 
+  it("does not count an ignored folder that holds no file of the language (a project's dist/, in a search of another language)", async () => {
+    git("init", "-q");
+    put(".gitignore", "dist/\ngen/\n");
+    put("dist/index.js", "foo(1)\n");
+    put("dist/deep/more.js", "foo(2)\n");
+    // No python file searched, none left out: the plain answer, no note about ignore rules.
+    rmSync(join(ws, "py"), { recursive: true });
+    const none = await grep({});
+    expect(none).toContain("no matches for `foo($A)` (searched 0 python files).");
+    expect(none).not.toContain("ignore");
+    // A python file in an ignored folder: that folder is counted and named, not dist/.
+    put("gen/deep/g.py", "foo(3)\n");
+    const some = await grep({});
+    expect(some).toContain("(searched 0 python files; skipped 1 folder ignored by .gitignore:2 `gen/`).");
+    expect(some).not.toContain("dist");
+    expect(some).toContain('(e.g. path "gen")');
+    expect(await grep({ path: "gen" })).toContain("1 match in 1 file (searched 1 python file)");
+  });
+
   it("names an info/exclude rule of a git repository, and counts files ignored in a named ignored folder", async () => {
     git("init", "-q");
     writeFileSync(join(ws, ".git", "info", "exclude"), "py/n.py\n");
