@@ -172,7 +172,7 @@ describe("compilePattern errors", () => {
   it("hints, for a Go case, the switch around it on one line, which matches each switch, as ast-grep does", async () => {
     const spec = parser.spec("go");
     const code =
-      "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t\th()\n\t\tk()\n\tdefault:\n\t}\n\tselect {\n\tcase <-c:\n\t\th()\n\t}\n}\n";
+      "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t\th()\n\t\tk()\n\tdefault:\n\t}\n\tselect {\n\tcase v := <-c:\n\t\th(v)\n\t}\n}\n";
     for (const source of ["case $A: $$$B"]) {
       const error = await parser.compile(spec, source).then(
         () => undefined,
@@ -191,6 +191,29 @@ describe("compilePattern errors", () => {
       } finally {
         tree.delete();
       }
+    }
+    // Written on several lines, with its statements written out, or receiving from a channel
+    // (a `select`'s, also with `:=`): what it suggests parses and matches the statement.
+    const tree = await parser.parse(spec, code);
+    try {
+      for (const [source, expected, start, body] of [
+        ["case $A:\n\t$$$B", "switch $X { $$$P case $A: $$$B $$$Q }", "switch x {", "g()\n"],
+        ["case 2: h(); k()", "switch $X { $$$P case 2: $$$B $$$Q }", "switch x {", "h()\n\t\tk()\n"],
+        ["case v := <-$C: $$$B", "select { $$$P case v := <-$C: $$$B $$$Q }", "select {", "h(v)\n"],
+      ] as const) {
+        const message = await parser.compile(spec, source).then(
+          (compiled) => compiled.unparsed ?? "",
+          (caught: unknown) => (caught as Error).message,
+        );
+        const suggested = /e\.g\. `([^`]*)`/.exec(message)?.[1] ?? "";
+        expect(suggested, source).toBe(expected);
+        const matches = findMatches(await parser.compile(spec, suggested), tree, code).matches;
+        expect(matches.length, suggested).toBe(1);
+        expect(matches[0]?.text.startsWith(start), suggested).toBe(true);
+        expect(matches[0]?.bindings.get("B")?.text, suggested).toBe(body);
+      }
+    } finally {
+      tree.delete();
     }
     // The clause alone with its `:` stays a search pattern (each case, its statements trailing);
     // the hint is what it says when nothing matched.

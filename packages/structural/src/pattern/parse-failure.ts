@@ -102,21 +102,32 @@ export function clauseHint(pattern: string, language: string): string {
  * A Go `case` (or `default`) clause is matched in the `switch` or `select` written around it, on
  * one line: `switch $X { $$$P case $A: $$$B $$$Q }` (the statements of the case in `$$$B`, the
  * other cases in `$$$P` and `$$$Q`), as in ast-grep. On several lines `$$$Q` would be read as
- * more statements of the case.
+ * more statements of the case, and so would it after statements written out (`case 1: g() $$$Q`
+ * does not parse, `g(); $$$Q` matches no switch with more cases): those become `$$$B`. A clause
+ * receiving from a channel (`case v := <-c:`) is a `select`'s.
  */
 function goCaseHint(text: string, word: string): string {
-  const colon = text.indexOf(":");
-  const body = `$$$${freshName(text, "B")}`;
-  const clause =
-    colon < 0 ? `${text}: ${body}` : text.slice(colon + 1).trim() === "" ? `${text} ${body}` : text;
+  const flat = text.replace(/\s+/g, " ").trim();
+  // The clause's `:`, not one of `:=`.
+  const colon = /:(?!=)/.exec(flat)?.index ?? -1;
+  const head = colon < 0 ? `${flat}:` : flat.slice(0, colon + 1);
+  const written = colon < 0 ? "" : flat.slice(colon + 1).trim();
+  const body = /^\$\$\$[A-Z_][A-Z0-9_]*$/.test(written) ? written : `$$$${freshName(flat, "B")}`;
+  const clause = `${head} ${body}`;
   const before = `$$$${freshName(clause, "P")}`;
   const after = `$$$${freshName(clause, "Q")}`;
-  const written = `switch $${freshName(clause, "X")} { ${before} ${clause} ${after} }`;
+  const select = head.includes("<-");
+  const statement = select
+    ? `select { ${before} ${clause} ${after} }`
+    : `switch $${freshName(clause, "X")} { ${before} ${clause} ${after} }`;
   return (
     ` Hint: \`${word}\` is a clause of a \`switch\` or \`select\` statement, not a pattern on its own: ` +
-    `write the statement around it, on one line, e.g. \`${written}\` (\`switch { … }\` for a switch without a value, ` +
-    `\`select { … }\` for a select's cases): ${before} and ${after} are the other cases, one match per statement. ` +
-    `\`${text.slice(0, colon < 0 ? text.length : colon + 1)}\` alone finds each case with its statements, but a rewrite leaves those unchanged.`
+    `write the statement around it, on one line, e.g. \`${statement}\`${select ? "" : " (`switch { … }` for a switch without a value)"}: ` +
+    `${before} and ${after} stand for the other cases` +
+    (written !== "" && written !== body
+      ? `, and ${body} for the case's statements (written out, they would take ${after} as one of them).`
+      : ".") +
+    ` \`${head}\` alone finds each case with its statements, but a rewrite leaves those unchanged.`
   );
 }
 
