@@ -92,8 +92,11 @@ function ignoredShown(outcome: SearchOutcome): boolean {
   return files + folders > 0 && (outcome.searched === 0 || root !== undefined);
 }
 
+/** `.gitignore:2 \`build/\``; a rule holding a backtick is fenced with two (Markdown). */
 function ruleRef(rule: { source: string; line: number; text: string }): string {
-  return `${rule.source}:${rule.line} \`${rule.text}\``;
+  const fence = rule.text.includes("`") ? "``" : "`";
+  const pad = fence === "``" ? " " : "";
+  return `${rule.source}:${rule.line} ${fence}${pad}${rule.text}${pad}${fence}`;
 }
 
 /** "3 python files and 1 folder ignored by .ignore:1 `*`, 1 folder by …", or undefined when nothing was. */
@@ -131,25 +134,17 @@ export function ignoredNote(outcome: SearchOutcome): string | undefined {
   // Said only when it is news: not when the same rule is the one counted (`*` above the folder).
   if (root && !rules.some((rule) => rule.source === root.source && rule.line === root.line))
     parts.push(
-      `The folder searched is itself ignored (${ruleRef(root)}); a folder searched is not judged itself, only what is in it.`,
+      `The folder searched is itself ignored (${ruleRef(root)}); it was searched as it was named, the rules applying inside it.`,
     );
   const file = rules.find((rule) => !rule.exampleIsFolder);
   const folder = rules.find((rule) => rule.exampleIsFolder && rule.namingSearches);
   const closed = rules.find((rule) => rule.exampleIsFolder && !rule.namingSearches);
   const ways: string[] = [];
-  if (file) ways.push(`a file named is searched whatever ignores it (e.g. path "${file.example}")`);
-  if (folder)
-    ways.push(
-      `a folder named is searched, though the rules still apply to what is in it (e.g. path "${folder.example}")`,
-    );
-  if (closed)
-    ways.push(
-      `"${closed.example}" is ignored with the files in it (${ruleRef(closed)}): name a file in it, which is searched whatever ignores it`,
-    );
+  if (file) ways.push(`a file is searched even if ignored (e.g. path "${file.example}")`);
+  if (folder) ways.push(`a folder is searched, the rules applying inside it (e.g. path "${folder.example}")`);
+  if (closed) ways.push(`"${closed.example}" is ignored with its files: name one of them`);
   parts.push(
-    "Ignore rules (.gitignore, .ignore and .git/info/exclude, here and in the folders above) left out what is counted as ignored. " +
-      `To search it anyway, name it as path: ${ways.join("; ")}. ` +
-      "Otherwise edit the rule; there is no option to turn ignore rules off.",
+    `To search ignored code anyway, name it as path: ${ways.join("; ")}. There is no option to turn ignore rules off.`,
   );
   return parts.join(" ");
 }

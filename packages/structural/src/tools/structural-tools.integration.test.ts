@@ -790,12 +790,16 @@ describe("files left out by ignore rules", () => {
     // The folder named: its files are ignored one by one.
     const named = await grep({ path: "py" });
     expect(named).toContain(`(searched 0 python files; skipped 2 python files ignored by ${rule}).`);
-    expect(named).toContain('a file named is searched whatever ignores it (e.g. path "py/m.py")');
+    expect(named).toContain(
+      'To search ignored code anyway, name it as path: a file is searched even if ignored (e.g. path "py/m.py"). There is no option to turn ignore rules off.',
+    );
+    // The rule is named once, in the count; the note does not repeat what the count says.
+    expect(named).not.toContain("left out what is counted as ignored");
     expect(named).not.toContain("The folder searched is itself ignored");
     // The whole workspace: the folder is left out, and naming it would not help.
     const whole = await grep({});
     expect(whole).toContain(`(searched 0 python files; skipped 1 folder ignored by ${rule}).`);
-    expect(whole).toContain(`"py" is ignored with the files in it (${rule}): name a file in it`);
+    expect(whole).toContain('"py" is ignored with its files: name one of them');
     expect(whole).not.toContain('e.g. path "py"');
     // The way the result gives works.
     expect(await grep({ path: "py/m.py" })).toContain("1 match in 1 file (searched 1 python file)");
@@ -808,9 +812,7 @@ describe("files left out by ignore rules", () => {
     renameSync(join(ws, "py"), join(ws, "build", "py"));
     const whole = await grep({});
     expect(whole).toContain("(searched 0 python files; skipped 1 folder ignored by .gitignore:2 `build/`).");
-    expect(whole).toContain(
-      'a folder named is searched, though the rules still apply to what is in it (e.g. path "build")',
-    );
+    expect(whole).toContain('a folder is searched, the rules applying inside it (e.g. path "build")');
     expect(await grep({ path: "build" })).toContain("2 matches in 2 files (searched 2 python files)");
   });
 
@@ -833,6 +835,21 @@ describe("files left out by ignore rules", () => {
     expect(await grep({ path: "gen" })).toContain("1 match in 1 file (searched 1 python file)");
   });
 
+  it("quotes a rule holding a backtick, or spaces, so that it reads whole; the path it gives works", async () => {
+    git("init", "-q");
+    put(".gitignore", "a`b/\nmy dir/\n");
+    rmSync(join(ws, "py"), { recursive: true });
+    put("a`b/x.py", "foo(1)\n");
+    put("my dir/y z.py", "foo(2)\n");
+    const whole = await grep({});
+    expect(whole).toContain(
+      "(searched 0 python files; skipped 1 folder ignored by .gitignore:1 `` a`b/ ``, 1 folder by .gitignore:2 `my dir/`).",
+    );
+    expect(whole).toContain('(e.g. path "a`b")');
+    expect(await grep({ path: "a`b" })).toContain("1 match in 1 file (searched 1 python file)");
+    expect(await grep({ path: "my dir" })).toContain("1 match in 1 file (searched 1 python file)");
+  });
+
   it("names an info/exclude rule of a git repository, and counts files ignored in a named ignored folder", async () => {
     git("init", "-q");
     writeFileSync(join(ws, ".git", "info", "exclude"), "py/n.py\n");
@@ -851,7 +868,7 @@ describe("files left out by ignore rules", () => {
       "1 match in 1 file (searched 1 python file; skipped 1 python file ignored by py/.ignore:1 `n.py`)\n",
     );
     expect(inIgnored).toContain(
-      "The folder searched is itself ignored (.git/info/exclude:1 `py/`); a folder searched is not judged itself, only what is in it.",
+      "The folder searched is itself ignored (.git/info/exclude:1 `py/`); it was searched as it was named, the rules applying inside it.",
     );
     const edit = await registry().invoke(wsRun, {
       tool: "ast_edit",
