@@ -235,7 +235,17 @@ async function search(
       name.toLowerCase().endsWith(extension),
     );
   const paths = !named ? await walkFiles(target, ofLanguage, signal, outerLayers, tally) : [target];
-  const rootRule = rootIgnoredBy(outerLayers);
+  // Judged from the workspace down: a workspace inside an ignored folder (of a repository around
+  // it) is where every search runs, not ignored code asked for.
+  const fromWorkspace = relative(workingDirectory, target);
+  const rootRule = rootIgnoredBy(
+    outerLayers,
+    fromWorkspace === ""
+      ? 0
+      : fromWorkspace.startsWith("..") || isAbsolute(fromWorkspace)
+        ? Infinity
+        : fromWorkspace.split(sep).length,
+  );
   const literals = literalBytes(pattern);
   /** Why the named file cannot be searched (thrown once the read loop is done). */
   let refused: StructuralError | undefined;

@@ -339,11 +339,16 @@ export async function outerIgnoreLayers(top: string, searched: string): Promise<
 /**
  * The rule that ignores the walk's root itself, or a folder above it, by the `outerLayers` of
  * {@link outerIgnoreLayers} (a walk never judges its root: a folder named is searched even so).
- * The outermost ignored folder's rule; undefined when none is ignored.
+ * The outermost ignored folder's rule; undefined when none is ignored. Only the `levels` nearest
+ * the root are judged.
  */
-export function rootIgnoredBy(outerLayers: readonly IgnoreLayer[]): IgnoringRule | undefined {
+export function rootIgnoredBy(
+  outerLayers: readonly IgnoreLayer[],
+  /** How many folders to judge, the root and those above it (the ones below the workspace). */
+  levels = Infinity,
+): IgnoringRule | undefined {
   const segments = outerLayers.map((layer) => (layer.prefix ?? "").replace(/\/$/, "").split("/"));
-  const depth = Math.max(0, ...segments.map((parts) => parts.length));
+  const depth = Math.min(levels, Math.max(0, ...segments.map((parts) => parts.length)));
   // From the outermost folder down to the root: `up` folders above the root.
   for (let up = depth - 1; up >= 0; up--) {
     let last: IgnoringRule | undefined;

@@ -835,6 +835,18 @@ describe("files left out by ignore rules", () => {
     expect(await grep({ path: "gen" })).toContain("1 match in 1 file (searched 1 python file)");
   });
 
+  it("says nothing of ignore rules in a workspace that is itself in an ignored folder of a repository around it", async () => {
+    execFileSync("git", ["init", "-q"], { cwd: outer, stdio: "ignore" });
+    writeFileSync(join(outer, ".gitignore"), "ws/\n");
+    put(".gitignore", "dist/\n");
+    put("dist/d.py", "foo(3)\n");
+    put("py/gen/g.py", "foo(4)\n");
+    put("py/.gitignore", "gen/\n");
+    // Every search runs there: the workspace is not ignored code asked for, dist/ is not news.
+    expect(await grep({})).toContain("2 matches in 2 files (searched 2 python files)\n");
+    expect(await grep({ path: "py" })).toContain("2 matches in 2 files (searched 2 python files)\n");
+  });
+
   it("quotes a rule holding a backtick, or spaces, so that it reads whole; the path it gives works", async () => {
     git("init", "-q");
     put(".gitignore", "a`b/\nmy dir/\n");
