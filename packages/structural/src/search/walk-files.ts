@@ -264,7 +264,7 @@ export async function settleIgnoredFolders(
   signal?: AbortSignal,
 ): Promise<void> {
   const budget = { left: settleEntryBudget };
-  for (const [rule, entry] of [...tally.byRule]) {
+  for (const [rule, entry] of tally.byRule) {
     if (entry.folderList.length === 0) continue;
     const kept: IgnoredByRule["folderList"] = [];
     for (const folder of entry.folderList)
