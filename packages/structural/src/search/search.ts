@@ -106,6 +106,8 @@ export interface IgnoredByRule extends IgnoreRuleRef {
   readonly exampleIsFolder: boolean;
   /** For a folder: whether naming it as `path` searches its files (see `walkFiles`). */
   readonly namingSearches: boolean;
+  /** For a folder: a file of the language in it, when one was found (naming it searches it). */
+  readonly fileInExample?: string;
 }
 
 /** What ignore rules (.gitignore, .ignore, info/exclude) left out of a walked folder. */
@@ -436,6 +438,7 @@ async function search(
       example: shown(entry.example),
       exampleIsFolder: entry.exampleIsFolder,
       namingSearches: entry.namingSearches,
+      ...(entry.fileInExample === undefined ? {} : { fileInExample: shown(entry.fileInExample) }),
     })),
     ...(rootRule
       ? {

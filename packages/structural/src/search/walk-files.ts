@@ -112,9 +112,11 @@ export interface IgnoredByRule {
    * scope do not ignore a file directly in it, as `*` or `build/**` would).
    */
   namingSearches: boolean;
+  /** For a folder example: a file `accept` takes in it, when {@link settleIgnoredFolders} found one. */
+  fileInExample?: string;
   /** The first file it left out, and the folders (see {@link settleIgnoredFolders}). */
   firstFile?: string;
-  readonly folderList: { readonly path: string; readonly namingSearches: boolean }[];
+  readonly folderList: { readonly path: string; readonly namingSearches: boolean; file?: string }[];
 }
 
 /**
@@ -224,15 +226,16 @@ export async function walkFiles(
 const settleEntryBudget = 20_000;
 
 /**
- * Whether `directory` holds a file `accept` takes (dot entries and `node_modules` not looked
- * into); true too when the budget runs out first (not known, so counted).
+ * A file `accept` takes in `directory` (the first in sorted order; dot entries and
+ * `node_modules` not looked into), false when there is none, true when the budget ran out first
+ * (not known, so counted).
  */
 async function holdsAccepted(
   directory: string,
   accept: (name: string) => boolean,
   budget: { left: number },
   signal?: AbortSignal,
-): Promise<boolean> {
+): Promise<string | boolean> {
   const stack = [directory];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     signal?.throwIfAborted();
@@ -244,11 +247,13 @@ async function holdsAccepted(
       continue;
     }
     budget.left -= entries.length;
-    for (const entry of entries) {
-      if (entry.name.startsWith(".") || alwaysSkipped.has(entry.name)) continue;
-      if (entry.isFile() && accept(entry.name)) return true;
-      if (entry.isDirectory()) stack.push(join(next, entry.name));
-    }
+    // Files first, then folders in sorted order (pushed last to first).
+    entries.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+    for (const entry of entries.toReversed())
+      if (!entry.name.startsWith(".") && entry.isFile() && accept(entry.name)) return join(next, entry.name);
+    for (const entry of entries)
+      if (!entry.name.startsWith(".") && !alwaysSkipped.has(entry.name) && entry.isDirectory())
+        stack.push(join(next, entry.name));
   }
   return false;
 }
@@ -267,8 +272,12 @@ export async function settleIgnoredFolders(
   for (const [rule, entry] of tally.byRule) {
     if (entry.folderList.length === 0) continue;
     const kept: IgnoredByRule["folderList"] = [];
-    for (const folder of entry.folderList)
-      if (await holdsAccepted(folder.path, accept, budget, signal)) kept.push(folder);
+    for (const folder of entry.folderList) {
+      const held = await holdsAccepted(folder.path, accept, budget, signal);
+      if (held === false) continue;
+      if (typeof held === "string") folder.file = held;
+      kept.push(folder);
+    }
     tally.folders -= entry.folderList.length - kept.length;
     entry.folders = kept.length;
     entry.folderList.splice(0, entry.folderList.length, ...kept);
@@ -282,6 +291,11 @@ export async function settleIgnoredFolders(
         entry.exampleIsFolder = false;
         entry.namingSearches = false;
       }
+    }
+    if (entry.exampleIsFolder) {
+      const file = kept.find((folder) => folder.path === entry.example)?.file;
+      if (file === undefined) delete entry.fileInExample;
+      else entry.fileInExample = file;
     }
     if (entry.files + entry.folders === 0) tally.byRule.delete(rule);
   }

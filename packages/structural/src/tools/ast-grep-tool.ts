@@ -142,7 +142,10 @@ export function ignoredNote(outcome: SearchOutcome): string | undefined {
   const ways: string[] = [];
   if (file) ways.push(`a file is searched even if ignored (e.g. path "${file.example}")`);
   if (folder) ways.push(`a folder is searched, the rules applying inside it (e.g. path "${folder.example}")`);
-  if (closed) ways.push(`"${closed.example}" is ignored with its files: name one of them`);
+  if (closed)
+    ways.push(
+      `"${closed.example}" is ignored with its files: name one of them${closed.fileInExample === undefined ? "" : ` (e.g. path "${closed.fileInExample}")`}`,
+    );
   parts.push(
     `To search ignored code anyway, name it as path: ${ways.join("; ")}. There is no option to turn ignore rules off.`,
   );

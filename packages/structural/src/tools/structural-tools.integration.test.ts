@@ -799,7 +799,7 @@ describe("files left out by ignore rules", () => {
     // The whole workspace: the folder is left out, and naming it would not help.
     const whole = await grep({});
     expect(whole).toContain(`(searched 0 python files; skipped 1 folder ignored by ${rule}).`);
-    expect(whole).toContain('"py" is ignored with its files: name one of them');
+    expect(whole).toContain('"py" is ignored with its files: name one of them (e.g. path "py/m.py")');
     expect(whole).not.toContain('e.g. path "py"');
     // The way the result gives works.
     expect(await grep({ path: "py/m.py" })).toContain("1 match in 1 file (searched 1 python file)");
