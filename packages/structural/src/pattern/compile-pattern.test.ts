@@ -215,6 +215,27 @@ describe("compilePattern errors", () => {
     } finally {
       tree.delete();
     }
+    // A type switch's case: the forms the hint gives for one, followed, match it.
+    const typeSwitch =
+      "package p\n\nfunc f(x any) {\n\tswitch v := x.(type) {\n\tcase int:\n\t\tg(v)\n\tcase string:\n\t}\n\tswitch x.(type) {\n\tcase int:\n\t\tg()\n\t}\n}\n";
+    const hint = await parser.compile(spec, "case int: $$$B").then(
+      () => "",
+      (caught: unknown) => (caught as Error).message,
+    );
+    const forms = [...hint.matchAll(/`(switch [^`]*\(type\) \{ … \})`/g)].map((found) => found[1] ?? "");
+    expect(forms).toEqual(["switch $V := $X.(type) { … }", "switch $X.(type) { … }"]);
+    const typeTree = await parser.parse(spec, typeSwitch);
+    try {
+      const bodies = [];
+      for (const form of forms) {
+        const written = form.replace("…", () => "$$$P case int: $$$B $$$Q");
+        const found = findMatches(await parser.compile(spec, written), typeTree, typeSwitch).matches;
+        bodies.push(...found.map((match) => match.bindings.get("B")?.text));
+      }
+      expect(bodies).toEqual(["g(v)\n", "g()\n"]);
+    } finally {
+      typeTree.delete();
+    }
     // The clause alone with its `:` stays a search pattern (each case, its statements trailing);
     // the hint is what it says when nothing matched.
     const pattern = await parser.compile(spec, "case $A:");

@@ -122,7 +122,7 @@ function goCaseHint(text: string, word: string): string {
     : `switch $${freshName(clause, "X")} { ${before} ${clause} ${after} }`;
   return (
     ` Hint: \`${word}\` is a clause of a \`switch\` or \`select\` statement, not a pattern on its own: ` +
-    `write the statement around it, on one line, e.g. \`${statement}\`${select ? "" : " (`switch { … }` for a switch without a value)"}: ` +
+    `write the statement around it, on one line, e.g. \`${statement}\`${select ? "" : " (`switch { … }` without a value; `switch $V := $X.(type) { … }` or `switch $X.(type) { … }` for a type switch)"}: ` +
     `${before} and ${after} stand for the other cases` +
     (written !== "" && written !== body
       ? `, and ${body} for the case's statements (written out, they would take ${after} as one of them).`
