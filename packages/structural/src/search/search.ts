@@ -112,7 +112,11 @@ export interface IgnoredByRule extends IgnoreRuleRef {
 
 /** What ignore rules (.gitignore, .ignore, info/exclude) left out of a walked folder. */
 export interface IgnoredSummary {
-  /** Files of the language left out, and folders not entered (their files not counted). */
+  /**
+   * Files of the language left out, and folders not entered (their files not counted). When
+   * nothing was searched or the folder searched is itself ignored, only the folders holding a
+   * file of the language are counted (they were looked into); otherwise every one.
+   */
   readonly files: number;
   readonly folders: number;
   /** By rule, in the order first met. */
