@@ -422,6 +422,30 @@ describe("DocumentSync on a server that rebuilds only new text (clangd's forceRe
     await sync.sync(a, "c", "int foo;\n", false);
     expect(sent).toEqual(["didChange a.c v5"]);
   });
+
+  it("forces the build of a change back to the text of the open after many changes the server has not answered", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int v0;\n", false);
+    // A busy server: no publish for any of them, and it may still be at the open's text.
+    for (let i = 1; i <= 40; i++) await sync.sync(a, "c", `int v${i};\n`, false);
+    sent.length = 0;
+    await sync.sync(a, "c", "int v0;\n", false);
+    expect(sent).toEqual(["didChange a.c v42 forced"]);
+    // Once a version is published, the texts before it are new to the server again.
+    sync.onPublish({ uri: a, version: 42, diagnostics: [] });
+    sent.length = 0;
+    await sync.sync(a, "c", "int v1;\n", false);
+    expect(sent).toEqual(["didChange a.c v43"]);
+    // A run too long to keep every text's print: any text may be what it built last.
+    for (let i = 0; i < 100; i++) await sync.sync(a, "c", `int w${i};\n`, false);
+    sent.length = 0;
+    await sync.sync(a, "c", "int never_sent;\n", false);
+    expect(sent).toEqual(["didChange a.c v144 forced"]);
+    sync.onPublish({ uri: a, version: 144, diagnostics: [] });
+    sent.length = 0;
+    await sync.sync(a, "c", "int w0;\n", false);
+    expect(sent).toEqual(["didChange a.c v145"]);
+  });
 });
 
 describe("DocumentSync re-checks (fake channel: it records what would reach a server)", () => {

@@ -72,14 +72,21 @@ interface OpenDocument {
   /** {@link DocumentSync.includedChanges} when this document was last sent. */
   includedSeen: number;
   /**
-   * With `spec.rebuild` `force-rebuild`: the texts sent from the version of the last publish on
-   * (oldest first, at most {@link builtTextsKept}), one of which the server built last.
+   * With `spec.rebuild` `force-rebuild`: the prints of the texts sent from the version of the
+   * last publish on (oldest first, at most {@link builtTextsKept}), one of which the server
+   * built last. Prints, not texts: a document changed often while the server is busy would
+   * hold as many copies of a large file.
    */
-  sentTexts?: { version: number; text: string }[];
+  sentTexts?: { version: number; print: TextPrint }[];
+  /**
+   * The latest version whose print a longer run of unanswered changes dropped: until a publish
+   * of a later version, any text may be what the server built last, and every change is forced.
+   */
+  sentForgotten?: number;
 }
 
-/** Most texts kept per document for `spec.rebuild` (a longer run of unanswered changes forgets the oldest). */
-const builtTextsKept = 16;
+/** Most text prints kept per document for `spec.rebuild` (see `OpenDocument.sentForgotten`). */
+const builtTextsKept = 64;
 
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
 export interface CheckAnswer {
@@ -309,7 +316,7 @@ export class DocumentSync {
         await this.reopen(existing);
       } else {
         // A text the server may have built last gets no build (nor publish) without the flag.
-        await this.change(existing, existing.sentTexts?.some((sent) => sent.text === text) === true);
+        await this.change(existing, this.mayBeBuilt(existing, text));
       }
       sent = true;
     } else if (save && this.changes > existing.changesSeen) {
@@ -471,6 +478,8 @@ export class DocumentSync {
       if (document.sentTexts && publish.version !== undefined) {
         const version = publish.version;
         document.sentTexts = document.sentTexts.filter((sent) => sent.version >= version);
+        if (document.sentForgotten !== undefined && document.sentForgotten < version)
+          document.sentForgotten = undefined;
       }
     } else if (
       this.closeAfterBuild.size > 0 &&
@@ -648,9 +657,23 @@ export class DocumentSync {
   private noteSent(document: OpenDocument): void {
     if (this.spec.rebuild !== "force-rebuild") return;
     const sent = document.sentTexts ?? [];
-    sent.push({ version: document.version, text: document.text });
-    if (sent.length > builtTextsKept) sent.shift();
+    sent.push({ version: document.version, print: printOf(document.text) });
+    if (sent.length > builtTextsKept) document.sentForgotten = sent.shift()!.version;
     document.sentTexts = sent;
+  }
+
+  /**
+   * With `spec.rebuild`: whether `text` may be what the server built last of `document` (a text
+   * sent since its last publish, or one forgotten since); a rare equal print of another text
+   * costs a build, never an answer.
+   */
+  private mayBeBuilt(document: OpenDocument, text: string): boolean {
+    if (!document.sentTexts) return false;
+    if (document.sentForgotten !== undefined) return true;
+    const print = printOf(text);
+    return document.sentTexts.some(
+      (sent) => sent.print.length === print.length && sent.print.hash === print.hash,
+    );
   }
 
   /** The text the server is sent for the file text `text` (see `TextRule`): as it reads it from disk. */
