@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerSpec } from "../servers/server-table.js";
-import { closeAfterBuildMs, DocumentSync, lostBeginMs, lostEndMs } from "./document-sync.js";
+import { DocumentSync, lostBeginMs, lostEndMs } from "./document-sync.js";
 
 const spec: ServerSpec = {
   language: "go",
@@ -342,30 +342,60 @@ describe("DocumentSync on a server that rebuilds only new text (clangd's forceRe
     expect(sent.sort()).toEqual(["didChange a.c v3 forced", "didChange b.c v3 forced"]);
   });
 
-  it("closes a document only once the server published its last version, or after the bound", async () => {
+  it("closes a document on the server only once it published its last version, without holding the call", async () => {
     const { sent, sync } = recording();
     await sync.sync(a, "c", "int a;\n", false);
     await sync.sync(a, "c", "int a2;\n", false);
-    const closed = sync.close(a);
-    await flush();
     // clangd 14 hangs on a close that comes while the open and a change are still queued.
+    await sync.close(a);
+    expect(sync.isOpen(a)).toBe(false);
     expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2"]);
     sync.onPublish({ uri: a, version: 1, diagnostics: [] });
     await flush();
     expect(sent).toHaveLength(2);
     sync.onPublish({ uri: a, version: 2, diagnostics: [] });
-    await closed;
+    await flush();
     expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2", "didClose a.c"]);
+    // Published already: closed at once.
+    await sync.sync(b, "c", "int b;\n", false);
+    sync.onPublish({ uri: b, version: 1, diagnostics: [] });
+    await sync.close(b);
+    expect(sent.slice(3)).toEqual(["didOpen b.c v1", "didClose b.c"]);
+  });
+
+  it("never sends the close of a document whose last version the server has not published, however long it takes", async () => {
+    // A fake channel: clangd 14 hangs only when its preamble build of the document outlasts
+    // the wait (a heavy include under load), which a test cannot make happen on time.
     vi.useFakeTimers();
     try {
-      await sync.sync(b, "c", "int b;\n", false);
-      const late = sync.close(b);
-      await vi.advanceTimersByTimeAsync(closeAfterBuildMs);
-      await late;
-      expect(sent.slice(3)).toEqual(["didOpen b.c v1", "didClose b.c"]);
+      const { sent, sync } = recording();
+      await sync.sync(a, "c", "int a;\n", false);
+      await sync.sync(a, "c", "int a2;\n", false);
+      await sync.close(a);
+      await vi.advanceTimersByTimeAsync(120_000);
+      expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2"]);
+      sync.onPublish({ uri: a, version: 2, diagnostics: [] });
+      await vi.advanceTimersByTimeAsync(0);
+      expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2", "didClose a.c"]);
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("opens a document whose close waits for the server as a forced change (the server still has it open)", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int a;\n", false);
+    await sync.close(a);
+    await sync.sync(a, "c", "int a;\n", true);
+    // The publish of the version the close waited for comes after the document is open again.
+    sync.onPublish({ uri: a, version: 1, diagnostics: [] });
+    await flush();
+    expect(sent).toEqual(["didOpen a.c v1", "didChange a.c v2 forced", "didSave a.c"]);
+    expect(sync.isOpen(a)).toBe(true);
+    let answer: unknown;
+    void sync.awaitPublish(a, Date.now() + 60_000).then((value) => (answer = value));
+    sync.onPublish({ uri: a, version: 2, diagnostics: [] });
+    await vi.waitFor(() => expect(answer).toEqual({ diagnostics: [], fresh: true }));
   });
 
   it("forces the build of a change back to a text sent since the last publish, not of a new text", async () => {
@@ -391,6 +421,30 @@ describe("DocumentSync on a server that rebuilds only new text (clangd's forceRe
     sent.length = 0;
     await sync.sync(a, "c", "int foo;\n", false);
     expect(sent).toEqual(["didChange a.c v5"]);
+  });
+
+  it("forces the build of a change back to the text of the open after many changes the server has not answered", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", "int v0;\n", false);
+    // A busy server: no publish for any of them, and it may still be at the open's text.
+    for (let i = 1; i <= 40; i++) await sync.sync(a, "c", `int v${i};\n`, false);
+    sent.length = 0;
+    await sync.sync(a, "c", "int v0;\n", false);
+    expect(sent).toEqual(["didChange a.c v42 forced"]);
+    // Once a version is published, the texts before it are new to the server again.
+    sync.onPublish({ uri: a, version: 42, diagnostics: [] });
+    sent.length = 0;
+    await sync.sync(a, "c", "int v1;\n", false);
+    expect(sent).toEqual(["didChange a.c v43"]);
+    // A run too long to keep every text's print: any text may be what it built last.
+    for (let i = 0; i < 100; i++) await sync.sync(a, "c", `int w${i};\n`, false);
+    sent.length = 0;
+    await sync.sync(a, "c", "int never_sent;\n", false);
+    expect(sent).toEqual(["didChange a.c v144 forced"]);
+    sync.onPublish({ uri: a, version: 144, diagnostics: [] });
+    sent.length = 0;
+    await sync.sync(a, "c", "int w0;\n", false);
+    expect(sent).toEqual(["didChange a.c v145"]);
   });
 });
 

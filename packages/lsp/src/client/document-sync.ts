@@ -72,17 +72,21 @@ interface OpenDocument {
   /** {@link DocumentSync.includedChanges} when this document was last sent. */
   includedSeen: number;
   /**
-   * With `spec.rebuild` `force-rebuild`: the texts sent from the version of the last publish on
-   * (oldest first, at most {@link builtTextsKept}), one of which the server built last.
+   * With `spec.rebuild` `force-rebuild`: the prints of the texts sent from the version of the
+   * last publish on (oldest first, at most {@link builtTextsKept}), one of which the server
+   * built last. Prints, not texts: a document changed often while the server is busy would
+   * hold as many copies of a large file.
    */
-  sentTexts?: { version: number; text: string }[];
+  sentTexts?: { version: number; print: TextPrint }[];
+  /**
+   * The latest version whose print a longer run of unanswered changes dropped: until a publish
+   * of a later version, any text may be what the server built last, and every change is forced.
+   */
+  sentForgotten?: number;
 }
 
-/** Longest a close waits for the server to take the document's last change (`spec.rebuild`), in ms. */
-export const closeAfterBuildMs = 5_000;
-
-/** Most texts kept per document for `spec.rebuild` (a longer run of unanswered changes forgets the oldest). */
-const builtTextsKept = 16;
+/** Most text prints kept per document for `spec.rebuild` (see `OpenDocument.sentForgotten`). */
+const builtTextsKept = 64;
 
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
 export interface CheckAnswer {
@@ -109,6 +113,11 @@ export class DocumentSync {
   private unopenedDropped = false;
   /** How many times a file others include changed (see {@link refreshIncluders}). */
   private includedChanges = 0;
+  /**
+   * With `spec.rebuild` `force-rebuild`: documents closed here whose didClose waits for the
+   * server's publish of this version, their last (see {@link close}).
+   */
+  private readonly closeAfterBuild = new Map<string, number>();
   /** Documents whose close is queued behind other work on them (see {@link inTurn}). */
   private readonly closing = new Map<string, number>();
   /** Emits "change" on every publish and state change. */
@@ -266,22 +275,30 @@ export class DocumentSync {
       this.closedTexts.delete(uri);
       // Open, its publishes go to the document; the one kept from before would go stale.
       this.unopened.delete(uri);
+      // Closed here, but its didClose still waits for the server's build (see close): the
+      // server has it open, and gets its text as a change it must build (the text may be what
+      // it built last: an open of it would be answered never).
+      const stillOpen = this.closeAfterBuild.delete(uri);
       const document: OpenDocument = {
         uri,
         languageId,
         text,
-        version,
+        version: stillOpen ? version - 1 : version,
         sentAtSeq: this.publishSeq,
         editsSent: 0,
         changesSeen: 0,
         savedAs: 0,
         includedSeen: this.includedChanges,
       };
-      this.noteSent(document);
       this.documents.set(uri, document);
-      await this.edit("textDocument/didOpen", {
-        textDocument: { uri, languageId, version, text: this.sendable(text) },
-      });
+      if (stillOpen) {
+        await this.change(document, true);
+      } else {
+        this.noteSent(document);
+        await this.edit("textDocument/didOpen", {
+          textDocument: { uri, languageId, version, text: this.sendable(text) },
+        });
+      }
       sent = true;
     } else if (existing.text !== text) {
       const unsafe = this.spec.text?.changeUnsafe;
@@ -299,7 +316,7 @@ export class DocumentSync {
         await this.reopen(existing);
       } else {
         // A text the server may have built last gets no build (nor publish) without the flag.
-        await this.change(existing, existing.sentTexts?.some((sent) => sent.text === text) === true);
+        await this.change(existing, this.mayBeBuilt(existing, text));
       }
       sent = true;
     } else if (save && this.changes > existing.changesSeen) {
@@ -393,18 +410,28 @@ export class DocumentSync {
       else this.closing.delete(uri);
       const document = this.documents.get(uri);
       if (!document) return;
-      if (this.spec.rebuild === "force-rebuild") {
-        // Not while its last change may still be queued (see ServerSpec.rebuild): its publish
-        // says it was taken. Every version sent is published or followed by one that is.
-        const built = (): boolean => (document.lastPublish?.version ?? -1) >= document.version;
-        await this.waitFor(built, Date.now() + closeAfterBuildMs);
-        if (this.documents.get(uri) !== document) return;
-      }
       this.documents.delete(uri);
       this.closedVersions.set(uri, document.version);
       this.closedTexts.set(uri, printOf(document.text));
       this.events.emit("change");
+      // Not while its last change may still be queued on the server (see ServerSpec.rebuild):
+      // its publish says it was taken (every version sent is published, or followed by one that
+      // is). Until then the server keeps it open; the call closing it does not wait (the build
+      // can take long under load, and a didClose sent at a bound could hang clangd for good).
+      if (this.spec.rebuild === "force-rebuild" && (document.lastPublish?.version ?? -1) < document.version) {
+        this.closeAfterBuild.set(uri, document.version);
+        return;
+      }
       await this.edit("textDocument/didClose", { textDocument: { uri } });
+    });
+  }
+
+  /** Sends the didClose that waited for the publish of `version` (see {@link close}), unless opened again. */
+  private closeBuilt(uri: string, version: number): void {
+    void this.inTurn(uri, async () => {
+      if (this.closeAfterBuild.get(uri) !== version) return;
+      this.closeAfterBuild.delete(uri);
+      await this.edit("textDocument/didClose", { textDocument: { uri } }).catch(() => undefined);
     });
   }
 
@@ -451,8 +478,21 @@ export class DocumentSync {
       if (document.sentTexts && publish.version !== undefined) {
         const version = publish.version;
         document.sentTexts = document.sentTexts.filter((sent) => sent.version >= version);
+        if (document.sentForgotten !== undefined && document.sentForgotten < version)
+          document.sentForgotten = undefined;
       }
-    } else if (this.spec.publishesWorkspace) {
+    } else if (
+      this.closeAfterBuild.size > 0 &&
+      published.version !== undefined &&
+      published.version !== null
+    ) {
+      const closed = this.closeAfterBuild.has(published.uri)
+        ? published.uri
+        : canonicalFileUri(published.uri);
+      const version = this.closeAfterBuild.get(closed);
+      if (version !== undefined && published.version >= version) this.closeBuilt(closed, version);
+    }
+    if (!document && this.spec.publishesWorkspace) {
       // Most recent last, so that the oldest go first past the bound.
       this.unopened.delete(published.uri);
       this.unopened.set(published.uri, publish);
@@ -617,9 +657,23 @@ export class DocumentSync {
   private noteSent(document: OpenDocument): void {
     if (this.spec.rebuild !== "force-rebuild") return;
     const sent = document.sentTexts ?? [];
-    sent.push({ version: document.version, text: document.text });
-    if (sent.length > builtTextsKept) sent.shift();
+    sent.push({ version: document.version, print: printOf(document.text) });
+    if (sent.length > builtTextsKept) document.sentForgotten = sent.shift()!.version;
     document.sentTexts = sent;
+  }
+
+  /**
+   * With `spec.rebuild`: whether `text` may be what the server built last of `document` (a text
+   * sent since its last publish, or one forgotten since); a rare equal print of another text
+   * costs a build, never an answer.
+   */
+  private mayBeBuilt(document: OpenDocument, text: string): boolean {
+    if (!document.sentTexts) return false;
+    if (document.sentForgotten !== undefined) return true;
+    const print = printOf(text);
+    return document.sentTexts.some(
+      (sent) => sent.print.length === print.length && sent.print.hash === print.hash,
+    );
   }
 
   /** The text the server is sent for the file text `text` (see `TextRule`): as it reads it from disk. */

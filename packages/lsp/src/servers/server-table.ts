@@ -36,7 +36,8 @@ export interface ServerSpec {
    * for it forever, holding one of the server's few build slots). So a document to be checked
    * again is never closed and reopened: it gets a didChange with clangd's `forceRebuild`
    * extension, as does any didChange of a text the server may have built last (one sent since
-   * the publish of an earlier version).
+   * the publish of an earlier version). And a document is closed on the server only once it
+   * published the document's last version (see `DocumentSync.close`).
    */
   readonly rebuild?: "force-rebuild";
   /**

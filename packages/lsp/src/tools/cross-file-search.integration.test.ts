@@ -107,6 +107,31 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       );
     });
 
+    it("answers a file opened again while its close still waits for clangd's publish (clangd has it open)", async () => {
+      await withTree(
+        { ...files, "compile_flags.txt": "-std=c11\n" },
+        async (call, dir, _openFiles, supervisor) => {
+          expect(await call("lsp", { action: "diagnostics", file: "c.c" })).toBe("no diagnostics in c.c");
+          const [client] = supervisor.runningClients();
+          const uri = supervisor.uriOf(join(dir, "c.c"));
+          const broken = "int other(void) { return missing; }\n";
+          // A change, and the close at once: clangd has not published the change yet, so it is
+          // closed here and its didClose waits (clangd 14 can hang on a close sent earlier).
+          await client!.sync(uri, "c", broken, false);
+          await client!.close(uri);
+          expect(client!.isOpen(uri)).toBe(false);
+          // Opened again with the same text: clangd still has it open with that text, and must
+          // build it anew to answer.
+          await client!.sync(uri, "c", broken, true);
+          const answer = await client!.freshDiagnostics(uri, 15_000);
+          expect(answer.fresh).toBe(true);
+          expect(answer.diagnostics.map((diagnostic) => diagnostic.message)).toEqual([
+            "Use of undeclared identifier 'missing'",
+          ]);
+        },
+      );
+    });
+
     it("references and rename reach every file that uses the name", async () => {
       await withTree({ ...files, "compile_flags.txt": "-std=c11\n" }, async (call, dir, openFiles) => {
         expect(await call("lsp", { action: "references", file: "a.c", line: 2, symbol: "foo" })).toBe(
