@@ -53,6 +53,11 @@ export function printOf(text: string): TextPrint {
   return { length: text.length, hash: hash >>> 0 };
 }
 
+/** Whether two prints are alike (their texts equal, or a rare collision). */
+export function samePrint(a: TextPrint, b: TextPrint): boolean {
+  return a.length === b.length && a.hash === b.hash;
+}
+
 /** What the client holds for one open document. */
 interface OpenDocument {
   readonly uri: string;
@@ -671,9 +676,7 @@ export class DocumentSync {
     if (!document.sentTexts) return false;
     if (document.sentForgotten !== undefined) return true;
     const print = printOf(text);
-    return document.sentTexts.some(
-      (sent) => sent.print.length === print.length && sent.print.hash === print.hash,
-    );
+    return document.sentTexts.some((sent) => samePrint(sent.print, print));
   }
 
   /** The text the server is sent for the file text `text` (see `TextRule`): as it reads it from disk. */

@@ -22,7 +22,7 @@ import { OpenViews } from "./open-views.js";
 import type { ServerSpec } from "../servers/server-table.js";
 import { clientCapabilities } from "./client-capabilities.js";
 import { boundedRequest } from "./bounded-request.js";
-import { DocumentSync, printOf, type TextPrint } from "./document-sync.js";
+import { DocumentSync, printOf, samePrint, type TextPrint } from "./document-sync.js";
 import { pullAvailable, pullDiagnostics } from "./pull-diagnostics.js";
 import { tsserverPullAvailable, tsserverPullDiagnostics } from "./tsserver-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
@@ -718,7 +718,7 @@ export class LanguageClient {
     const known = this.closedChecks.get(entry);
     if (known?.print === print) return known.changed;
     const now = printOf(entry.text);
-    const changed = now.length !== print.length || now.hash !== print.hash;
+    const changed = !samePrint(now, print);
     this.closedChecks.set(entry, { print, changed });
     return changed;
   }
