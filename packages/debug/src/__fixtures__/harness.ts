@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 // Test support for the debug integration tests (not shipped: __fixtures__ is excluded from the build).
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
@@ -26,6 +26,47 @@ export function makeVenv(dir: string): void {
 
 export function removeWorkspace(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** A temporary Go module named `name` whose main.go holds `lines`. */
+export function goModule(name: string, lines: readonly string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), `tools-debug-go${name}-`));
+  writeFileSync(join(dir, "go.mod"), `module ${name}\n\ngo 1.19\n`);
+  writeFileSync(join(dir, "main.go"), lines.join("\n"));
+  return dir;
+}
+
+/** Where {@link atBreakpoint} stops: breakpoints on `file`'s `lines`, then `program` launched. */
+export interface FirstStop {
+  readonly file: string;
+  readonly lines: readonly number[];
+  readonly program: string;
+  /** What the launch's answer says of the stop ("main.go:6 in main.leaf"). */
+  readonly where: string;
+}
+
+/**
+ * A debug run on `dir` launched to its first stop: `body` gets the run's call and the launch's
+ * answer; then the run ends, `dir` is removed, and no process of the session is left.
+ */
+export async function atBreakpoint(
+  dir: string,
+  stop: FirstStop,
+  body: (call: (args: Record<string, unknown>) => Promise<Call>, launch: Call) => Promise<void>,
+): Promise<void> {
+  const { run, call, sessionPids } = debugRun(dir);
+  let pids: number[] = [];
+  try {
+    await call({ op: "breakpoints", file: stop.file, lines: stop.lines });
+    const launch = await call({ op: "launch", program: stop.program });
+    expect(launch.text, launch.text).toContain(stop.where);
+    pids = sessionPids();
+    await body(call, launch);
+  } finally {
+    await run.dispose();
+    removeWorkspace(dir);
+  }
+  expect(remaining(pids)).toEqual([]);
 }
 
 export interface Call {

@@ -1,14 +1,22 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { findOnPath, findVersioned } from "../adapters/find-binary.js";
-import { ci, debugRun, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+import { atBreakpoint, ci, goModule, workspace, type FirstStop } from "../__fixtures__/harness.js";
 
 const searchPath = process.env.PATH ?? "";
 const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
 const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+
+/** The C fixture in a temporary folder, compiled with its debug information. */
+function compiledC(): string {
+  const dir = workspace("c");
+  execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
+  return dir;
+}
+
+/** The C fixture's first stop: inside `square`. */
+const inSquare: FirstStop = { file: "prog.c", lines: [4], program: "prog", where: "prog.c:4 in square" };
 
 /** `#index frame id name` of each line of a `stack` page. */
 function frameIds(text: string): Map<string, number> {
@@ -26,77 +34,66 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: frame ids across calls and st
     { timeout: 180_000 },
     async () => {
       expect(dlv, "dlv and go must be on PATH").toBeTruthy();
-      const dir = mkdtempSync(join(tmpdir(), "tools-debug-goframes-"));
-      writeFileSync(join(dir, "go.mod"), "module frames\n\ngo 1.19\n");
-      writeFileSync(
-        join(dir, "main.go"),
-        [
-          "package main", // 1
-          "",
-          'import "fmt"',
-          "",
-          "func leaf(n int) int {", // 5
-          "\tv := n * 10",
-          "\treturn v",
-          "}",
-          "",
-          "func top(n int) int {", // 10
-          "\treturn leaf(n + 1)",
-          "}",
-          "",
-          "func main() {",
-          "\tn := 5", // 15
-          "\tfmt.Println(top(n + 1))",
-          "}",
-          "",
-        ].join("\n"),
+      const dir = goModule("frames", [
+        "package main", // 1
+        "",
+        'import "fmt"',
+        "",
+        "func leaf(n int) int {", // 5
+        "\tv := n * 10",
+        "\treturn v",
+        "}",
+        "",
+        "func top(n int) int {", // 10
+        "\treturn leaf(n + 1)",
+        "}",
+        "",
+        "func main() {",
+        "\tn := 5", // 15
+        "\tfmt.Println(top(n + 1))",
+        "}",
+        "",
+      ]);
+      await atBreakpoint(
+        dir,
+        { file: "main.go", lines: [6], program: ".", where: "main.go:6 in main.leaf" },
+        async (call, launch) => {
+          const reported = Number(/in main\.leaf \(frame (\d+)\)/.exec(launch.text)![1]);
+
+          // The stack read twice (and once by the stop report): the same ids each time.
+          const first = await call({ op: "stack" });
+          const second = await call({ op: "stack" });
+          const ids = frameIds(first.text);
+          expect([...ids.keys()].slice(0, 3)).toEqual(["#0 main.leaf", "#1 main.top", "#2 main.main"]);
+          expect(frameIds(second.text)).toEqual(ids);
+          expect(ids.get("#0 main.leaf")).toBe(reported);
+
+          // Ids from the first listing, used after the second: each still names its frame.
+          const topFrame = ids.get("#1 main.top")!;
+          const mainFrame = ids.get("#2 main.main")!;
+          expect((await call({ op: "evaluate", expression: "n", frame_id: topFrame })).text).toBe("6 (int)");
+          expect((await call({ op: "evaluate", expression: "n", frame_id: mainFrame })).text).toBe("5 (int)");
+          expect((await call({ op: "scopes", frame_id: mainFrame })).text).toMatch(/^Locals: reference \d+/);
+
+          // After a step, no id of the earlier stop names a frame of this one: each is refused.
+          const step = await call({ op: "step_out" });
+          expect(step.text).toContain("main.go:11 in main.top");
+          const relisted = frameIds((await call({ op: "stack" })).text);
+          expect([...relisted.keys()].slice(0, 2)).toEqual(["#0 main.top", "#1 main.main"]);
+          for (const [place, id] of ids) {
+            expect([...relisted.values()], place).not.toContain(id);
+            const stale = await call({ op: "evaluate", expression: "n", frame_id: id });
+            expect(stale.code, `${place}: ${stale.text}`).toBe("DEBUG_STALE_REFERENCE");
+            expect(stale.text).toBe(
+              `frame ${id} is not a frame of the current stop (frame ids are valid only until the program resumes); ` +
+                "get fresh ones with op 'stack'",
+            );
+          }
+          // The new stop's ids name its frames.
+          const now = await call({ op: "evaluate", expression: "n", frame_id: relisted.get("#1 main.main") });
+          expect(now.text).toBe("5 (int)");
+        },
       );
-      const { run, call, sessionPids } = debugRun(dir);
-      let pids: number[] = [];
-      try {
-        await call({ op: "breakpoints", file: "main.go", lines: [6] });
-        const launch = await call({ op: "launch", program: "." });
-        expect(launch.text, launch.text).toContain("main.go:6 in main.leaf");
-        pids = sessionPids();
-        const reported = Number(/in main\.leaf \(frame (\d+)\)/.exec(launch.text)![1]);
-
-        // The stack read twice (and once by the stop report): the same ids each time.
-        const first = await call({ op: "stack" });
-        const second = await call({ op: "stack" });
-        const ids = frameIds(first.text);
-        expect([...ids.keys()].slice(0, 3)).toEqual(["#0 main.leaf", "#1 main.top", "#2 main.main"]);
-        expect(frameIds(second.text)).toEqual(ids);
-        expect(ids.get("#0 main.leaf")).toBe(reported);
-
-        // Ids from the first listing, used after the second: each still names its frame.
-        const topFrame = ids.get("#1 main.top")!;
-        const mainFrame = ids.get("#2 main.main")!;
-        expect((await call({ op: "evaluate", expression: "n", frame_id: topFrame })).text).toBe("6 (int)");
-        expect((await call({ op: "evaluate", expression: "n", frame_id: mainFrame })).text).toBe("5 (int)");
-        expect((await call({ op: "scopes", frame_id: mainFrame })).text).toMatch(/^Locals: reference \d+/);
-
-        // After a step, no id of the earlier stop names a frame of this one: each is refused.
-        const step = await call({ op: "step_out" });
-        expect(step.text).toContain("main.go:11 in main.top");
-        const relisted = frameIds((await call({ op: "stack" })).text);
-        expect([...relisted.keys()].slice(0, 2)).toEqual(["#0 main.top", "#1 main.main"]);
-        for (const [place, id] of ids) {
-          expect([...relisted.values()], place).not.toContain(id);
-          const stale = await call({ op: "evaluate", expression: "n", frame_id: id });
-          expect(stale.code, `${place}: ${stale.text}`).toBe("DEBUG_STALE_REFERENCE");
-          expect(stale.text).toBe(
-            `frame ${id} is not a frame of the current stop (frame ids are valid only until the program resumes); ` +
-              "get fresh ones with op 'stack'",
-          );
-        }
-        // The new stop's ids name its frames.
-        const now = await call({ op: "evaluate", expression: "n", frame_id: relisted.get("#1 main.main") });
-        expect(now.text).toBe("5 (int)");
-      } finally {
-        await run.dispose();
-        removeWorkspace(dir);
-      }
-      expect(remaining(pids)).toEqual([]);
     },
   );
 });
@@ -108,56 +105,45 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: references across stops", () 
     { timeout: 180_000 },
     async () => {
       expect(dlv, "dlv and go must be on PATH").toBeTruthy();
-      const dir = mkdtempSync(join(tmpdir(), "tools-debug-gorefs-"));
-      writeFileSync(join(dir, "go.mod"), "module refs\n\ngo 1.19\n");
-      writeFileSync(
-        join(dir, "main.go"),
-        [
-          "package main", // 1
-          "",
-          'import "fmt"',
-          "",
-          "func leaf(k int) int {", // 5
-          "\tv := k * 10",
-          "\treturn v",
-          "}",
-          "",
-          "func main() {", // 10
-          "\tn := 5",
-          "\tfmt.Println(leaf(n + 1))",
-          "}",
-          "",
-        ].join("\n"),
-      );
-      const { run, call, sessionPids } = debugRun(dir);
-      let pids: number[] = [];
-      try {
-        await call({ op: "breakpoints", file: "main.go", lines: [6] });
-        const launch = await call({ op: "launch", program: "." });
-        expect(launch.text, launch.text).toContain("main.go:6 in main.leaf");
-        pids = sessionPids();
-        const ids = frameIds((await call({ op: "stack" })).text);
-        const mainScopes = await call({ op: "scopes", frame_id: ids.get("#1 main.main") });
-        const mainLocals = Number(/^Locals: reference (\d+)/.exec(mainScopes.text)![1]);
-        expect((await call({ op: "variables", reference: mainLocals })).text).toBe("n (int) = 5");
+      const dir = goModule("refs", [
+        "package main", // 1
+        "",
+        'import "fmt"',
+        "",
+        "func leaf(k int) int {", // 5
+        "\tv := k * 10",
+        "\treturn v",
+        "}",
+        "",
+        "func main() {", // 10
+        "\tn := 5",
+        "\tfmt.Println(leaf(n + 1))",
+        "}",
+        "",
+      ]);
+      await atBreakpoint(
+        dir,
+        { file: "main.go", lines: [6], program: ".", where: "main.go:6 in main.leaf" },
+        async (call) => {
+          const ids = frameIds((await call({ op: "stack" })).text);
+          const mainScopes = await call({ op: "scopes", frame_id: ids.get("#1 main.main") });
+          const mainLocals = Number(/^Locals: reference (\d+)/.exec(mainScopes.text)![1]);
+          expect((await call({ op: "variables", reference: mainLocals })).text).toBe("n (int) = 5");
 
-        const step = await call({ op: "step_over" });
-        expect(step.text).toContain("main.go:7 in main.leaf");
-        const leaf = frameIds((await call({ op: "stack" })).text).get("#0 main.leaf");
-        const leafScopes = await call({ op: "scopes", frame_id: leaf });
-        const leafLocals = Number(/^Locals: reference (\d+)/.exec(leafScopes.text)![1]);
-        expect(leafLocals).not.toBe(mainLocals);
-        // main's Locals of the earlier stop: refused, not answered with leaf's.
-        const stale = await call({ op: "variables", reference: mainLocals });
-        expect(stale.code, stale.text).toBe("DEBUG_STALE_REFERENCE");
-        const locals = (await call({ op: "variables", reference: leafLocals })).text;
-        expect(locals).toContain("k (int) = 6");
-        expect(locals).toContain("v (int) = 60");
-      } finally {
-        await run.dispose();
-        removeWorkspace(dir);
-      }
-      expect(remaining(pids)).toEqual([]);
+          const step = await call({ op: "step_over" });
+          expect(step.text).toContain("main.go:7 in main.leaf");
+          const leaf = frameIds((await call({ op: "stack" })).text).get("#0 main.leaf");
+          const leafScopes = await call({ op: "scopes", frame_id: leaf });
+          const leafLocals = Number(/^Locals: reference (\d+)/.exec(leafScopes.text)![1]);
+          expect(leafLocals).not.toBe(mainLocals);
+          // main's Locals of the earlier stop: refused, not answered with leaf's.
+          const stale = await call({ op: "variables", reference: mainLocals });
+          expect(stale.code, stale.text).toBe("DEBUG_STALE_REFERENCE");
+          const locals = (await call({ op: "variables", reference: leafLocals })).text;
+          expect(locals).toContain("k (int) = 6");
+          expect(locals).toContain("v (int) = 60");
+        },
+      );
     },
   );
 });
@@ -166,15 +152,7 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: references across stops", () 
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: frame ids across stops", () => {
   it("refuses an earlier stop's frame id, though lldb numbers the new stop's frame at its place alike", async () => {
     expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
-    const dir = workspace("c");
-    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
-    const { run, call, sessionPids } = debugRun(dir);
-    let pids: number[] = [];
-    try {
-      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
-      const launch = await call({ op: "launch", program: "prog" });
-      expect(launch.text, launch.text).toContain("prog.c:4 in square");
-      pids = sessionPids();
+    await atBreakpoint(compiledC(), inSquare, async (call) => {
       const ids = frameIds((await call({ op: "stack" })).text);
       const square = ids.get("#0 square")!;
       expect((await call({ op: "evaluate", expression: "n", frame_id: square })).text).toBe("0 (int)");
@@ -188,11 +166,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: frame ids across stops", 
       expect(stale.code, stale.text).toBe("DEBUG_STALE_REFERENCE");
       const now = await call({ op: "evaluate", expression: "s", frame_id: relisted.get("#0 main") });
       expect(now.text).toBe("0 (int)");
-    } finally {
-      await run.dispose();
-      removeWorkspace(dir);
-    }
-    expect(remaining(pids)).toEqual([]);
+    });
   });
 });
 
@@ -201,15 +175,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: frame ids across stops", 
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: the scopes of two frames", () => {
   it("lists each frame's own locals, whichever frame's scopes were asked for last", async () => {
     expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
-    const dir = workspace("c");
-    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
-    const { run, call, sessionPids } = debugRun(dir);
-    let pids: number[] = [];
-    try {
-      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
-      const launch = await call({ op: "launch", program: "prog" });
-      expect(launch.text, launch.text).toContain("prog.c:4 in square");
-      pids = sessionPids();
+    await atBreakpoint(compiledC(), inSquare, async (call) => {
       const ids = frameIds((await call({ op: "stack" })).text);
       const locals = async (frame: number | undefined) =>
         Number(/^Locals: reference (\d+)/.exec((await call({ op: "scopes", frame_id: frame })).text)![1]);
@@ -221,10 +187,6 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: the scopes of two frames"
       const mainLocals = (await call({ op: "variables", reference: main })).text;
       expect(mainLocals).toMatch(/^s \(int\) = 0$/m);
       expect(mainLocals).not.toMatch(/^n \(int\)/m);
-    } finally {
-      await run.dispose();
-      removeWorkspace(dir);
-    }
-    expect(remaining(pids)).toEqual([]);
+    });
   });
 });
