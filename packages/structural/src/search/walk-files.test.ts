@@ -11,10 +11,24 @@ const write = (path: string, text: string) => {
   mkdirSync(join(dir, path, ".."), { recursive: true });
   writeFileSync(join(dir, path), text);
 };
-const walk = async (root = dir) =>
-  (await walkFiles(root, (name) => name.endsWith(".py"), undefined, await outerIgnoreLayers(dir, root))).map(
+/** The .py files searched in `root` from a working directory `top` (the ignore files above it read), relative to `dir`. */
+const walkFrom = async (top: string, root = top) =>
+  (await walkFiles(root, (name) => name.endsWith(".py"), undefined, await outerIgnoreLayers(top, root))).map(
     (path) => relative(dir, path),
   );
+/** The .py files searched in `root` from `dir`. */
+const walk = (root = dir) => walkFrom(dir, root);
+/** What ast-grep (the @ast-grep/cli devDependency) searches from `cwd`, relative to `dir`, or undefined without it. */
+const astGrepFiles = (cwd: string): string[] | undefined => {
+  const binary = astGrepBinary();
+  if (!binary) return undefined;
+  const result = spawnSync(binary, ["run", "-p", "x = 1", "-l", "python", "--json=compact", "."], {
+    cwd,
+    encoding: "utf8",
+  });
+  const matches = JSON.parse(result.stdout) as { file: string }[];
+  return [...new Set(matches.map((m) => relative(dir, join(cwd, m.file))))].sort();
+};
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "walk-"));
@@ -40,22 +54,6 @@ describe("walkFiles ignore files, as ripgrep and ast-grep read them", () => {
   });
 
   describe("from a working directory below the repository's root", () => {
-    /** What ast-grep (the @ast-grep/cli devDependency) searches from `cwd`, or undefined without it. */
-    const astGrepFiles = (cwd: string): string[] | undefined => {
-      const binary = astGrepBinary();
-      if (!binary) return undefined;
-      const result = spawnSync(binary, ["run", "-p", "x = 1", "-l", "python", "--json=compact", "."], {
-        cwd,
-        encoding: "utf8",
-      });
-      const matches = JSON.parse(result.stdout) as { file: string }[];
-      return [...new Set(matches.map((m) => relative(dir, join(cwd, m.file))))].sort();
-    };
-    const walkFrom = async (top: string, root = top) =>
-      (
-        await walkFiles(root, (name) => name.endsWith(".py"), undefined, await outerIgnoreLayers(top, root))
-      ).map((path) => relative(dir, path));
-
     it("honours the ignore files of the folders above it, up to the repository's root", async () => {
       mkdirSync(join(dir, ".git", "info"), { recursive: true });
       write(".gitignore", "vendor/\n");
@@ -104,22 +102,6 @@ describe("walkFiles with a .git file (a worktree's, a submodule's)", () => {
     if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr}`);
     return result.stdout;
   };
-  /** What ast-grep (the @ast-grep/cli devDependency) searches in `cwd`, or undefined without it. */
-  const astGrepFiles = (cwd: string): string[] | undefined => {
-    const binary = astGrepBinary();
-    if (!binary) return undefined;
-    const result = spawnSync(binary, ["run", "-p", "x = 1", "-l", "python", "--json=compact", "."], {
-      cwd,
-      encoding: "utf8",
-    });
-    const matches = JSON.parse(result.stdout) as { file: string }[];
-    return [...new Set(matches.map((m) => relative(dir, join(cwd, m.file))))].sort();
-  };
-  const walkFrom = async (top: string, root = top) =>
-    (
-      await walkFiles(root, (name) => name.endsWith(".py"), undefined, await outerIgnoreLayers(top, root))
-    ).map((path) => relative(dir, path));
-
   it("honours a worktree's exclude, in the common git directory its .git file leads to", async () => {
     const main = join(dir, "main");
     mkdirSync(main);
