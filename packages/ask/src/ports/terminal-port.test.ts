@@ -36,6 +36,27 @@ const target = { id: "t" };
 const first = buildCard({ question: "First?", options: [{ label: "a" }, { label: "b" }] });
 const second = buildCard({ question: "Second?", options: [{ label: "c" }, { label: "d" }] });
 
+/** The signals a card listens for while it is up. */
+const signals = ["SIGTERM", "SIGHUP", "SIGINT", "SIGCONT"] as const;
+
+/** Output marked as a TTY, so the port reads key by key as it does at a terminal; `listeners` counts what a card listens to. */
+function keyed() {
+  const input = new PassThrough();
+  const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
+  let written = "";
+  output.on("data", (chunk: Buffer) => {
+    written += chunk.toString("utf8");
+  });
+  const port = new TerminalQuestionPort({ input, output, attached: () => true });
+  const listeners = () => [
+    output.listenerCount("resize"),
+    input.listenerCount("keypress"),
+    process.listenerCount("exit"),
+    ...signals.map((signal) => process.listenerCount(signal)),
+  ];
+  return { port, input, output, written: () => written, listeners };
+}
+
 describe("TerminalQuestionPort (piped streams)", () => {
   it("is not attached when the streams are not TTYs", () => {
     expect(new TerminalQuestionPort({ input: new PassThrough(), output: new PassThrough() }).attached()).toBe(
@@ -71,17 +92,6 @@ describe("TerminalQuestionPort (piped streams)", () => {
   });
 
   it("counts a paste ended by CRLF as a terminal sends it: the \\n after a return is no line", async () => {
-    // Output marked as a TTY, so the port reads key by key as it does at a terminal.
-    const keyed = () => {
-      const input = new PassThrough();
-      const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
-      let written = "";
-      output.on("data", (chunk: Buffer) => {
-        written += chunk.toString("utf8");
-      });
-      const port = new TerminalQuestionPort({ input, output, attached: () => true });
-      return { port, input, written: () => written };
-    };
     const alone = keyed();
     const one = askCard(alone.port, target, first);
     await until("the prompt", () => alone.written().includes("> "));
@@ -227,25 +237,7 @@ describe("TerminalQuestionPort: a queued card's time starts when it is drawn", (
 describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set up and undone", () => {
   const pasteOn = "\u001b[?2004h";
   const pasteOff = "\u001b[?2004l";
-  // Output marked as a TTY, so the port reads key by key as it does at a terminal.
-  function keyed() {
-    const input = new PassThrough();
-    const output = Object.assign(new PassThrough(), { isTTY: true, columns: 80 });
-    let written = "";
-    output.on("data", (chunk: Buffer) => {
-      written += chunk.toString("utf8");
-    });
-    const port = new TerminalQuestionPort({ input, output, attached: () => true });
-    const listeners = () => [
-      output.listenerCount("resize"),
-      input.listenerCount("keypress"),
-      process.listenerCount("exit"),
-      ...signals.map((signal) => process.listenerCount(signal)),
-    ];
-    return { port, input, output, written: () => written, listeners };
-  }
   const freeText = buildCard({ question: "Why?", timeoutMs: null });
-  const signals = ["SIGTERM", "SIGHUP", "SIGINT", "SIGCONT"] as const;
 
   it.each([
     ["an answer", (t: ReturnType<typeof keyed>) => t.input.write("1\r"), "answered"],
