@@ -51,6 +51,7 @@ describe("public API", () => {
       "resolveInside",
       "resourceKey",
       "resultText",
+      "signalGroup",
       "signalProcesses",
       "stateKey",
       "surfaces",

@@ -1,7 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
-import { createProcessMark, defineTool, terminateProcess, textResult, ToolsError } from "@tools/registry";
+import {
+  createProcessMark,
+  defineTool,
+  signalGroup,
+  terminateProcess,
+  textResult,
+  ToolsError,
+} from "@tools/registry";
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { OutputBuffer } from "../internal/output-buffer.js";
@@ -174,13 +181,7 @@ export const shellTool = defineTool({
  * SIGTERM first, so that a server or database can shut down cleanly, then SIGKILL after the grace.
  */
 async function endLeftovers(child: ChildProcess, mark: string): Promise<void> {
-  if (child.pid !== undefined) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // The group is empty: nothing was left behind in it.
-    }
-  }
+  signalGroup(child, "SIGKILL");
   await terminateProcess(child, { mark, graceMs });
 }
 

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { connect, type Socket } from "node:net";
-import { createProcessMark, outputTargets } from "@tools/registry";
+import { createProcessMark, outputTargets, signalGroup } from "@tools/registry";
 import { DapConnection } from "../dap/dap-connection.js";
-import { firstChildOf, signalPid } from "../internal/process-tree.js";
+import { firstChildOf } from "../internal/process-tree.js";
 import { reaperShim } from "./reaper-shim.js";
 
 /** A running adapter: the DAP connection to it and, unless we attached over TCP, its process. */
@@ -144,7 +144,7 @@ function socketExit(socket: Socket): Promise<{ code: number | null; signal: Node
  * child); spawned detached, the child leads the group, which lasts as long as it does.
  */
 function killGroup(child: ChildProcess): void {
-  if (child.pid) signalPid(-child.pid, "SIGKILL");
+  signalGroup(child, "SIGKILL");
 }
 
 /** Connects to an adapter already listening on a TCP port (debugpy --listen, dlv --headless). */
@@ -270,7 +270,6 @@ function shimChild(child: ChildProcess, reaps: boolean): () => number | undefine
 export async function discardAdapter(adapter: AdapterProcess): Promise<void> {
   const child = adapter.child;
   if (!child?.pid) return;
-  const pid = child.pid;
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
   const exitWithin = (ms: number): Promise<unknown> =>
     Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, ms))]);
@@ -279,7 +278,7 @@ export async function discardAdapter(adapter: AdapterProcess): Promise<void> {
     await exitWithin(1000);
   }
   // Whatever is left in its group (the shim's child when the shim died first).
-  signalPid(-pid, "SIGKILL");
+  signalGroup(child, "SIGKILL");
   if (running()) await exitWithin(1000);
   adapter.connection.close("the adapter was not used");
 }

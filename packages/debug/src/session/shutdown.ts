@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { markedProcesses, writersOf } from "@tools/registry";
+import { markedProcesses, signalGroup, writersOf } from "@tools/registry";
 import {
   childrenOf,
   descendants,
@@ -96,7 +96,7 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
     500,
   );
   if (child?.pid && !exitedNow()) {
-    signalPid(-child.pid, "SIGKILL");
+    signalGroup(child, "SIGKILL");
     await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
   }
   adapter.socket?.destroy();

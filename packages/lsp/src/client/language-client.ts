@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createProcessMark, terminateProcess } from "@tools/registry";
+import { createProcessMark, signalGroup, terminateProcess } from "@tools/registry";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
   FileChangeType,
@@ -786,11 +786,7 @@ export class LanguageClient {
 
   /** Kills the process as a crash would (tests and `reload`). */
   kill(): void {
-    try {
-      if (this.child.pid !== undefined) process.kill(-this.child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+    signalGroup(this.child, "SIGKILL");
   }
 
   private onNotification(method: string, params: unknown): void {

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { lookForMark, markedProcesses, markOf } from "./process-mark.js";
+import { signalGroup } from "./process-group.js";
 import { descendantsOf, processStat, signalProcesses, type ProcessIdentity } from "./process-tree.js";
 
 /** Options for ending a child process. */
@@ -41,9 +42,12 @@ async function untilGone(processes: readonly ProcessIdentity[], deadline: number
 }
 
 function signal(child: ChildProcess, name: NodeJS.Signals, group: boolean): void {
+  if (group) {
+    signalGroup(child, name);
+    return;
+  }
   try {
-    if (group && child.pid !== undefined) process.kill(-child.pid, name);
-    else child.kill(name);
+    child.kill(name);
   } catch {
     // Already gone (ESRCH): nothing to end.
   }
