@@ -48,6 +48,13 @@ export interface DiagnosticsOnWriteOptions {
   fileLimit?: number;
   /** Most files open alongside the changed ones checked again after a write; default 20. */
   alongsideLimit?: number;
+  /**
+   * The longest the look at what the files alongside had before a write holds the write back
+   * (it is taken before the write is sent to the servers), in milliseconds; default the smaller
+   * of 2 000 and a quarter of `boundMs`, and never more than that quarter. Past it, what they had
+   * before is not known, and what they show after the write is listed saying so.
+   */
+  lookBeforeMs?: number;
 }
 
 /**
@@ -77,6 +84,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
   const totalLimit = options.totalLimit ?? 50;
   const fileLimit = options.fileLimit ?? 10;
   const alongsideLimit = options.alongsideLimit ?? 20;
+  const lookBeforeMs = Math.min(options.lookBeforeMs ?? 2_000, boundMs / 4);
   // The files each write tool still running names (see `begin`), until its wrap ends.
   const named = new WeakMap<CallInfo, Begun>();
   return {
@@ -244,7 +252,7 @@ export function diagnosticsOnWrite(options: DiagnosticsOnWriteOptions = {}): Res
       // What the files a write did not change had before it: only what the write adds is reported.
       before = await lookBefore(supervisor, [...files, ...deletedServed], looks, {
         started,
-        boundMs,
+        boundMs: lookBeforeMs,
         limit: alongsideLimit,
         signal,
         // Writes checked at the same time (a batch of parallel calls): their files are theirs to

@@ -134,9 +134,9 @@ function isProjectFile(supervisor: LspSupervisor, path: string): boolean {
  *   their server had them before `started` (see `LanguageClient.currentDiagnostics`).
  * - The files not open that a server publishes for (gopls) are read from its publishes.
  *
- * All of it within a quarter of the bound and at most 2 s, and until `signal` aborts: then it
- * returns what it has, and nothing more is looked at or opened (a look taken after the write
- * was sent would pass the write's own diagnostics off as older).
+ * All of it within `boundMs`, and until `signal` aborts: then it returns what it has, and nothing
+ * more is looked at or opened (a look taken after the write was sent would pass the write's own
+ * diagnostics off as older).
  */
 export async function lookBefore(
   supervisor: LspSupervisor,
@@ -144,6 +144,7 @@ export async function lookBefore(
   looks: DiagnosticsLooks,
   options: {
     started: number;
+    /** How long the look may hold the write back (see `DiagnosticsOnWriteOptions.lookBeforeMs`). */
     boundMs: number;
     limit: number;
     signal: AbortSignal;
@@ -157,7 +158,7 @@ export async function lookBefore(
     sentAlready?: () => ReadonlySet<LanguageClient>;
   },
 ): Promise<Before> {
-  const ms = Math.min(2_000, options.boundMs / 4);
+  const ms = options.boundMs;
   const phase = linkedSignal(options.signal, ms);
   try {
     return await lookWithin(supervisor, files, looks, {
