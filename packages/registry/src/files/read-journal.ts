@@ -14,6 +14,8 @@ export interface JournalIndex {
   readonly host: string;
   /** The writer's process id, when the journal says. */
   readonly pid: number | undefined;
+  /** The writer's workspace, when the journal says. */
+  readonly workspace: string | undefined;
   readonly folders: readonly string[];
   readonly entries: readonly StoredEntry[];
   /** Where the data after the header line starts in the file. */
@@ -133,6 +135,12 @@ function checkHeader(line: Buffer, dataBytes: number, dataStart: number): Journa
     header.pid,
     "a process id",
   );
+  must(
+    header.workspace === undefined || (typeof header.workspace === "string" && isAbsolute(header.workspace)),
+    "workspace",
+    header.workspace,
+    "an absolute path",
+  );
   const folders = header.folders;
   must(Array.isArray(folders), "folders", folders, "a list of folders");
   (folders as unknown[]).forEach((folder, index) =>
@@ -142,6 +150,7 @@ function checkHeader(line: Buffer, dataBytes: number, dataStart: number): Journa
   return {
     host: (header.host as string | undefined) ?? "",
     pid: header.pid as number | undefined,
+    workspace: header.workspace as string | undefined,
     folders: folders as string[],
     entries: (header.entries as unknown[]).map((entry, index) =>
       checkEntry(entry, `entries[${index}]`, dataLength),

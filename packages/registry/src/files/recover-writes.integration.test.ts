@@ -157,10 +157,13 @@ describe("a writer killed in the middle of a change set", () => {
     return reaper;
   }
 
-  /** Runs next.js, the next writer, and returns what it printed. */
-  async function nextWriter(folder: string): Promise<{ ok: boolean; warnings: string[] }> {
-    const next = spawn(process.execPath, ["next.js", work], {
-      cwd: folder,
+  /**
+   * Runs next.js, the next writer, working in `cwd` (the killed host's folder unless given), and
+   * returns what it printed.
+   */
+  async function nextWriter(folder: string, cwd = folder): Promise<{ ok: boolean; warnings: string[] }> {
+    const next = spawn(process.execPath, [join(folder, "next.js"), work], {
+      cwd,
       env,
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -191,7 +194,9 @@ describe("a writer killed in the middle of a change set", () => {
     expect(await waitFor(() => dead(reaper), 10_000)).toBe(true);
     expect(readFileSync(join(work, "gone.txt"), "utf8")).toBe("gone\n");
     expect(existsSync(join(work, "new"))).toBe(false);
-    // The reaper's report is told to the next writer of any process, once.
+    // The reaper's report is not told to a writer working in another folder (another project of
+    // this user's), but to the next writer working where the killed host did, once.
+    expect((await nextWriter(folder, tempDir())).warnings).toEqual([]);
     const next = await nextWriter(folder);
     expect(next.ok).toBe(true);
     toldOfRollBack(next.warnings);

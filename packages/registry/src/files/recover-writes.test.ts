@@ -107,6 +107,7 @@ describe("rolling back a set whose writer stopped", () => {
     expect(reports).toEqual([
       {
         pid: process.pid,
+        workspace: process.cwd(),
         begunAt: expect.any(Number),
         recoveredAt: expect.any(Number),
         rolledBack: true,
@@ -319,6 +320,63 @@ describe("rolling back a set whose writer stopped", () => {
     }
   });
 
+  it("tells a roll back only to a writer of the set's workspace, and saves another workspace's for a writer there", async () => {
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
+    // As the journal of a gone writer that worked in another project of this user's.
+    const [name] = journals();
+    const bytes = readFileSync(join(journalFolder(), name!));
+    rmSync(join(journalFolder(), name!));
+    const newline = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.subarray(0, newline).toString("utf8")) as Record<string, unknown>;
+    expect(header.workspace).toBe(process.cwd());
+    const elsewhere = join(root, "another-project");
+    writeFileSync(
+      join(journalFolder(), "999999999-1-0-gone.journal"),
+      Buffer.concat([
+        Buffer.from(JSON.stringify({ ...header, workspace: elsewhere })),
+        bytes.subarray(newline),
+      ]),
+      { mode: 0o600 },
+    );
+    // And a report a reaper saved of a set of that project's.
+    const saved = {
+      pid: 999999998,
+      workspace: elsewhere,
+      begunAt: Date.now(),
+      recoveredAt: Date.now(),
+      rolledBack: true,
+      restored: [at("theirs.txt")],
+      left: [],
+    };
+    writeFileSync(join(journalFolder(), "000000000003.recovered.json"), JSON.stringify(saved), {
+      mode: 0o600,
+    });
+    const reportsSaved = () => journals().filter((file) => file.endsWith(".recovered.json"));
+    const write = async (content: string, later: number) => {
+      // Past this process's once-a-second sweep, whatever wrote before.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + later);
+      try {
+        return await writeFiles([{ path: at("other.txt"), content }]);
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+
+    // The set is rolled back all the same (its writer is gone), but this writer, working
+    // elsewhere, is told of neither; both reports stay for a writer of that project.
+    expect(await write("other\n", 10_000)).toEqual({ ok: true, changed: [at("other.txt")] });
+    expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
+    expect(existsSync(at("new"))).toBe(false);
+    expect(reportsSaved()).toHaveLength(2);
+    const reports = reportsSaved().map(
+      (file) => JSON.parse(readFileSync(join(journalFolder(), file), "utf8")) as { workspace: string },
+    );
+    expect(reports.map((report) => report.workspace)).toEqual([elsewhere, elsewhere]);
+    expect(await write("again\n", 20_000)).toEqual({ ok: true, changed: [at("other.txt")] });
+    expect(reportsSaved()).toHaveLength(2);
+  });
+
   it("removes kept journals, their notes and untaken reports over a week old, telling only the fresh report", async () => {
     mkdirSync(journalFolder(), { mode: 0o700, recursive: true });
     const report = (path: string) =>
@@ -329,6 +387,7 @@ describe("rolling back a set whose writer stopped", () => {
         rolledBack: true,
         restored: [path],
         left: [],
+        workspace: process.cwd(),
       });
     const inFolder = (name: string) => join(journalFolder(), name);
     const eightDaysAgo = new Date(Date.now() - 8 * 24 * 60 * 60_000);

@@ -131,6 +131,7 @@ export async function recoverJournal(path: string, options: { pid?: number } = {
   else kept = await keepJournal(path, left);
   return {
     pid: index?.pid ?? options.pid,
+    ...(index?.workspace === undefined ? {} : { workspace: index.workspace }),
     begunAt,
     recoveredAt: Date.now(),
     rolledBack,
@@ -171,7 +172,9 @@ export const maxRollBackAgeMs = 10 * 60_000;
  * is not a journal of this user's. A corrupt one is taken for one of this scope: claimed, it is
  * kept for a human with the reason, and nothing is rolled back from it.
  */
-async function foundJournal(path: string): Promise<{ host: string; mtimeMs: number } | undefined> {
+async function foundJournal(
+  path: string,
+): Promise<{ host: string; workspace: string | undefined; mtimeMs: number } | undefined> {
   try {
     const info = await fs.lstat(path);
     const uid = process.getuid?.();
@@ -183,7 +186,7 @@ async function foundJournal(path: string): Promise<{ host: string; mtimeMs: numb
         throw error;
       });
       // Cut off while written: rolled back as an empty set (its temporary files named nothing yet).
-      return { host: index?.host ?? hostScope(), mtimeMs: info.mtimeMs };
+      return { host: index?.host ?? hostScope(), workspace: index?.workspace, mtimeMs: info.mtimeMs };
     } finally {
       await handle.close();
     }
@@ -243,6 +246,7 @@ export async function recoverInterruptedWrites(
         if (kept !== undefined) {
           reports.push({
             pid: owner.pid,
+            ...(found.workspace === undefined ? {} : { workspace: found.workspace }),
             begunAt: found.mtimeMs,
             recoveredAt: now,
             rolledBack: false,

@@ -15,8 +15,9 @@ afterEach(() => {
   if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
 });
 
-const report = (restored: string[]): RecoveryReport => ({
+const report = (restored: string[], workspace = "/w"): RecoveryReport => ({
   pid: 4242,
+  workspace,
   begunAt: Date.parse("2026-12-06T10:58:23.000Z"),
   recoveredAt: Date.parse("2026-12-06T10:58:24.000Z"),
   rolledBack: true,
@@ -44,9 +45,31 @@ it("saves a report under a name no taker reads and renames it whole: no .recover
   expect(saved).toHaveLength(1);
   expect(events.filter((event) => event.endsWith(".recovered.json"))).toEqual([`rename ${saved[0]}`]);
   expect(events.some((event) => event.endsWith(".recovered.part"))).toBe(true);
-  expect(await takeRecoveryReports(folder, readdirSync(folder))).toEqual([
+  expect(await takeRecoveryReports(folder, readdirSync(folder), "/w")).toEqual([
     expect.objectContaining({ restored: expect.arrayContaining(["/w/some/folder/file-19999.txt"]) }),
   ]);
+});
+
+it("takes only the reports of the taker's workspace, leaving another's (and one naming none) for a writer there", async () => {
+  folder = mkdtempSync(join(tmpdir(), "recovery-report-"));
+  await saveRecoveryReports(folder, [
+    report(["/w/a.txt"], "/w"),
+    report(["/v/b.txt"], "/v"),
+    { ...report(["/u/c.txt"]), workspace: undefined },
+  ]);
+  const names = () => readdirSync(folder!).sort();
+  expect(await takeRecoveryReports(folder, names(), "/w")).toEqual([
+    expect.objectContaining({ workspace: "/w", restored: ["/w/a.txt"] }),
+  ]);
+  // Not taken (nor removed) by a writer of another workspace, or of none.
+  expect(names()).toHaveLength(2);
+  expect(await takeRecoveryReports(folder, names(), undefined)).toEqual([]);
+  expect(names()).toHaveLength(2);
+  // Taken by one of its own.
+  expect(await takeRecoveryReports(folder, names(), "/v")).toEqual([
+    expect.objectContaining({ workspace: "/v", restored: ["/v/b.txt"] }),
+  ]);
+  expect(names()).toHaveLength(1);
 });
 
 it("names files by absolute path and ends with what to do", () => {

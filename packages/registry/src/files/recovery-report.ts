@@ -6,9 +6,11 @@ import { readRegularFile } from "./read-regular-file.js";
 
 // What a roll back of a dead writer's change set did, told to whoever writes next: the agent that
 // wrote the set never heard back, and may take it for written. A roll back by `writeFiles`' own
-// sweep is told by that call's outcome (`warnings`); one by the reaper of a host that ended, when
-// no writer of ours is alive to hear it, is saved beside the journals and told by the next
-// `writeFiles` of any process (the first to take it; each is told once).
+// sweep is told by that call's outcome (`warnings`) when the set was written in the workspace that
+// call works in; one by the reaper of a host that ended, when no writer of ours is alive to hear
+// it, or by a sweep working in another workspace, is saved beside the journals and told by the
+// next `writeFiles` working in the set's workspace (the first to take it; each is told once). A
+// session in another project of the same user is never told of files it did not write.
 
 /** A file a roll back did not touch. */
 export interface LeftFile {
@@ -27,6 +29,11 @@ export const wholeSet = "(the whole set)";
 export interface RecoveryReport {
   /** The process that was writing the set, when its journal says (journals of earlier versions do not). */
   readonly pid: number | undefined;
+  /**
+   * The workspace the set was written in (its writer's working folder), when its journal says:
+   * only a writer working there is told of it.
+   */
+  readonly workspace?: string;
   /** When the set was begun (its journal's last write), in ms since the epoch. */
   readonly begunAt: number;
   /** When it was recovered, in ms since the epoch. */
@@ -122,6 +129,7 @@ function checkReport(value: unknown): RecoveryReport | undefined {
   const strings = (list: unknown) => Array.isArray(list) && list.every((item) => typeof item === "string");
   const ok =
     (report.pid === undefined || Number.isSafeInteger(report.pid)) &&
+    (report.workspace === undefined || typeof report.workspace === "string") &&
     Number.isFinite(report.begunAt) &&
     Number.isFinite(report.recoveredAt) &&
     typeof report.rolledBack === "boolean" &&
@@ -141,13 +149,25 @@ function checkReport(value: unknown): RecoveryReport | undefined {
 /** Most bytes of a saved report read (a set of many files left names them all). */
 const maxReportBytes = 1 << 20;
 
+/** A saved report's text checked; undefined when it is not a report. */
+function parseReport(text: string): RecoveryReport | undefined {
+  try {
+    return checkReport(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Takes the reports saved in `folder` (each by one taker only: the one whose removal of it
- * succeeds), oldest roll back first. A file that is not a report is removed and passed by.
+ * Takes the reports saved in `folder` of sets written in `workspace` (each by one taker only:
+ * the one whose removal of it succeeds), oldest roll back first. A report of another workspace,
+ * or of none (`workspace` undefined, or a report that names none), is left for a writer there (a
+ * week at most: old-leftovers.ts). A file that is not a report is removed and passed by.
  */
 export async function takeRecoveryReports(
   folder: string,
   names: readonly string[],
+  workspace: string | undefined,
 ): Promise<RecoveryReport[]> {
   const reports: RecoveryReport[] = [];
   for (const name of names) {
@@ -157,19 +177,15 @@ export async function takeRecoveryReports(
       (bytes) => bytes.toString("utf8"),
       () => undefined,
     );
+    if (text === undefined) continue;
+    const report = parseReport(text);
+    // Another workspace's: not this writer's to tell, nor to take from the one it belongs to.
+    if (report !== undefined && (workspace === undefined || report.workspace !== workspace)) continue;
     const taken = await fs.unlink(path).then(
       () => true,
       () => false,
     );
-    if (text === undefined || !taken) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    const report = checkReport(parsed);
-    if (report !== undefined) reports.push(report);
+    if (taken && report !== undefined) reports.push(report);
   }
   return reports.sort((a, b) => a.recoveredAt - b.recoveredAt);
 }

@@ -2,12 +2,13 @@ import * as fs from "node:fs/promises";
 import { recoverInterruptedWrites } from "./recover-writes.js";
 import {
   describeRecovery,
+  saveRecoveryReports,
   takeRecoveryReports,
   worthTelling,
   type RecoveryReport,
 } from "./recovery-report.js";
 import { removeOldLeftovers } from "./old-leftovers.js";
-import { journalFolder, journalSuffix, ownFolder } from "./write-journal.js";
+import { currentWorkspace, journalFolder, journalSuffix, ownFolder } from "./write-journal.js";
 
 /**
  * How often at most `writeFiles` looks for sets that other processes left half written: the
@@ -19,29 +20,35 @@ let nextSweep = 0;
 
 /**
  * Rolls back the sets other processes left half written when they died, before this one reads
- * (at most once a second per process), and takes the reports of those their reapers rolled
- * back: what was done, in words, for the outcome's `warnings`. Kept journals, their notes and
- * untaken reports over a week old are removed first.
+ * (at most once a second per process), and takes the reports of those rolled back in this
+ * process's workspace: what was done, in words, for the outcome's `warnings`. A set of another
+ * workspace is rolled back all the same, and its report saved for a writer there. Kept journals,
+ * their notes and untaken reports over a week old are removed first.
  */
 export async function sweepInterruptedWrites(): Promise<string[]> {
   if (Date.now() < nextSweep) return [];
   nextSweep = Date.now() + sweepIntervalMs;
   const folder = journalFolder();
+  const workspace = currentWorkspace();
   const recovered = await recoverInterruptedWrites({ folder }).catch(() => []);
-  const saved = await takeSavedReports(folder);
-  return [...saved, ...recovered].filter(worthTelling).map(describeRecovery);
+  // A journal of an earlier version names no workspace: this sweep rolled it back, and tells it.
+  const here = recovered.filter((report) => report.workspace === undefined || report.workspace === workspace);
+  const elsewhere = recovered.filter((report) => !here.includes(report));
+  if (elsewhere.length > 0) await saveRecoveryReports(folder, elsewhere).catch(() => undefined);
+  const saved = await takeSavedReports(folder, workspace);
+  return [...saved, ...here].filter(worthTelling).map(describeRecovery);
 }
 
 /**
- * The reports reapers saved in `folder` (a folder of this user's only), each taken once, after
- * the leftovers over a week old are removed (a report that old is not told).
+ * The reports saved in `folder` (a folder of this user's only) of sets written in `workspace`,
+ * each taken once, after the leftovers over a week old are removed (a report that old is not told).
  */
-async function takeSavedReports(folder: string): Promise<RecoveryReport[]> {
+async function takeSavedReports(folder: string, workspace: string | undefined): Promise<RecoveryReport[]> {
   try {
     const names = await fs.readdir(folder);
     if (!names.some((name) => !name.endsWith(journalSuffix)) || !(await ownFolder(folder))) return [];
     await removeOldLeftovers(folder, names);
-    return await takeRecoveryReports(folder, names);
+    return await takeRecoveryReports(folder, names, workspace);
   } catch {
     return [];
   }

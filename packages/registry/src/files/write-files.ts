@@ -298,7 +298,8 @@ async function journalFor(ops: FileOperations, ordered: readonly Before[]): Prom
  * come after every write. If any step fails, the files already changed are put back
  * from the bytes just read, created files and folders are removed, and the outcome says which
  * file failed and whether everything was restored. Sets other processes left half written when
- * they died are rolled back first, and said so in the outcome's `warnings`.
+ * they died are rolled back first, and said so in the outcome's `warnings` when they were
+ * written in this process's workspace (its working folder; another's are told to a writer there).
  */
 export async function writeFiles(
   changes: readonly FileChange[],

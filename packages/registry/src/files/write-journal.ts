@@ -49,6 +49,11 @@ export interface JournalHeader {
   readonly host?: string;
   /** The writer's process id (absent in journals of earlier versions). */
   readonly pid?: number;
+  /**
+   * The writer's working folder (see {@link currentWorkspace}): the report of the set's roll back
+   * is told only to a writer working there (absent in journals of earlier versions).
+   */
+  readonly workspace?: string;
   /** Folders missing before the set, outermost first: created by it, removed on a roll back. */
   readonly folders: readonly string[];
   readonly entries: readonly StoredEntry[];
@@ -64,6 +69,20 @@ export interface JournalHeader {
 export function journalFolder(): string {
   const user = process.getuid?.() ?? userInfo().username;
   return join(tmpdir(), `tools-write-journal-${user}`);
+}
+
+/**
+ * The workspace a writer works in, as journals and recovery reports name it: the process's
+ * working folder; undefined when it cannot be read (it was removed). A report of a roll back is
+ * told only to a writer of the workspace whose set it rolled back: a session in another project
+ * of the same user is not told of files it never wrote, and the session that should hear is.
+ */
+export function currentWorkspace(): string | undefined {
+  try {
+    return process.cwd();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Up to this size a journal is written synchronously. */
@@ -116,6 +135,7 @@ export async function writeJournal(
     version: 1,
     host: hostScope(),
     pid: process.pid,
+    workspace: currentWorkspace(),
     folders,
     entries: entries.map(({ original, ...entry }): StoredEntry => {
       const originalRange = store(original);

@@ -25,6 +25,27 @@ function accepts(schema: Schema, value: unknown): boolean {
   }
 }
 
+/**
+ * What one {@link withoutOmittedNulls} call has worked out, each asked once: a recursive union
+ * tries each of its forms on a value, and each form reaches the same values below it, which
+ * without this were cleaned and parsed again for every form above them (2^depth for two forms).
+ */
+interface Walk {
+  /** Whether a schema took a value (the value as given, or a copy cleaned of nulls). */
+  readonly accepted: WeakMap<object, Map<Schema, boolean>>;
+  /** A union's cleaned value, and the depth it was cleaned at (the walk stops at 256). */
+  readonly cleaned: WeakMap<object, Map<Schema, { readonly depth: number; readonly value: unknown }>>;
+}
+
+function acceptsOnce(walk: Walk, schema: Schema, value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return accepts(schema, value);
+  let known = walk.accepted.get(value);
+  if (known === undefined) walk.accepted.set(value, (known = new Map()));
+  let result = known.get(schema);
+  if (result === undefined) known.set(schema, (result = accepts(schema, value)));
+  return result;
+}
+
 /** The schema zod's input-side JSON Schema export describes for a pipe. */
 function pipeInput(def: z.core.$ZodPipeDef): Schema {
   return def.in._zod.traits.has("$ZodTransform") ? def.out : def.in;
@@ -70,7 +91,12 @@ export function nullMeansOmitted(field: Schema): boolean {
   return optionalInExport(field) && !acceptsNull(field);
 }
 
-function objectWithoutOmittedNulls(schema: z.core.$ZodObject, value: unknown, depth: number): unknown {
+function objectWithoutOmittedNulls(
+  walk: Walk,
+  schema: z.core.$ZodObject,
+  value: unknown,
+  depth: number,
+): unknown {
   if (!isPlainObject(value)) return value;
   const shape = schema._zod.def.shape;
   let result: Record<string, unknown> | undefined;
@@ -82,7 +108,7 @@ function objectWithoutOmittedNulls(schema: z.core.$ZodObject, value: unknown, de
     let omitted = false;
     if (field !== undefined) {
       if (before === null && nullMeansOmitted(field)) omitted = true;
-      else after = withoutOmittedNulls(field, before, depth + 1);
+      else after = clean(walk, field, before, depth + 1);
     }
     if (!result && (omitted || after !== before)) {
       result = {};
@@ -93,7 +119,18 @@ function objectWithoutOmittedNulls(schema: z.core.$ZodObject, value: unknown, de
   return result ?? value;
 }
 
-function unionWithoutOmittedNulls(def: z.core.$ZodUnionDef, value: unknown, depth: number): unknown {
+function unionWithoutOmittedNulls(walk: Walk, schema: Schema, value: object, depth: number): unknown {
+  let known = walk.cleaned.get(value);
+  if (known === undefined) walk.cleaned.set(value, (known = new Map()));
+  const done = known.get(schema);
+  // Cleaned already, as deep or deeper down than from here: the same answer.
+  if (done !== undefined && done.depth <= depth) return done.value;
+  const cleaned = unionCleaned(walk, schema._zod.def as z.core.$ZodUnionDef, value, depth);
+  known.set(schema, { depth, value: cleaned });
+  return cleaned;
+}
+
+function unionCleaned(walk: Walk, def: z.core.$ZodUnionDef, value: object, depth: number): unknown {
   let options = def.options;
   const discriminator = (def as Partial<z.core.$ZodDiscriminatedUnionDef>).discriminator;
   if (discriminator !== undefined && isPlainObject(value)) {
@@ -105,13 +142,13 @@ function unionWithoutOmittedNulls(def: z.core.$ZodUnionDef, value: unknown, dept
   }
   // The first branch that takes the call, as given or with its omitted nulls removed, as zod picks.
   for (const option of options) {
-    if (accepts(option, value)) return value;
-    const cleaned = withoutOmittedNulls(option, value, depth + 1);
-    if (cleaned !== value && accepts(option, cleaned)) return cleaned;
+    if (acceptsOnce(walk, option, value)) return value;
+    const cleaned = clean(walk, option, value, depth + 1);
+    if (cleaned !== value && acceptsOnce(walk, option, cleaned)) return cleaned;
   }
   // None does: a discriminated union's branch is known, so its own mistakes get reported, not the nulls.
   const only = options.length === 1 || discriminator !== undefined ? options[0] : undefined;
-  return only ? withoutOmittedNulls(only, value, depth + 1) : value;
+  return only ? clean(walk, only, value, depth + 1) : value;
 }
 
 /**
@@ -120,33 +157,39 @@ function unionWithoutOmittedNulls(def: z.core.$ZodUnionDef, value: unknown, dept
  * pipes and recursive (lazy) schemas, exactly as the export walks its JSON Schema. Records, tuples
  * and catch-all keys are left as they are: the export never makes anything inside them nullable
  * (strict mode cannot express them; the tool is exported non-strict). Never changes `value`:
- * returns it as it is when nothing is removed, else a copy along the changed path.
+ * returns it as it is when nothing is removed, else a copy along the changed path. A union's value
+ * is cleaned and parsed once per form, however many forms above it lead to it.
  */
-export function withoutOmittedNulls(schema: Schema, value: unknown, depth = 0): unknown {
+export function withoutOmittedNulls(schema: Schema, value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  return clean({ accepted: new WeakMap(), cleaned: new WeakMap() }, schema, value, 0);
+}
+
+function clean(walk: Walk, schema: Schema, value: unknown, depth: number): unknown {
   if (typeof value !== "object" || value === null || depth > 256) return value;
   const def = schema._zod.def;
   if (wrappers.has(def.type)) {
-    return withoutOmittedNulls((def as z.core.$ZodOptionalDef).innerType, value, depth + 1);
+    return clean(walk, (def as z.core.$ZodOptionalDef).innerType, value, depth + 1);
   }
   switch (def.type) {
     case "pipe":
-      return withoutOmittedNulls(pipeInput(def as z.core.$ZodPipeDef), value, depth + 1);
+      return clean(walk, pipeInput(def as z.core.$ZodPipeDef), value, depth + 1);
     case "lazy":
-      return withoutOmittedNulls((schema as z.core.$ZodLazy)._zod.innerType, value, depth + 1);
+      return clean(walk, (schema as z.core.$ZodLazy)._zod.innerType, value, depth + 1);
     case "object":
-      return objectWithoutOmittedNulls(schema as z.core.$ZodObject, value, depth);
+      return objectWithoutOmittedNulls(walk, schema as z.core.$ZodObject, value, depth);
     case "array": {
       if (!Array.isArray(value)) return value;
       const element = (def as z.core.$ZodArrayDef).element;
       const items = value as unknown[];
-      const cleaned = items.map((item) => withoutOmittedNulls(element, item, depth + 1));
+      const cleaned = items.map((item) => clean(walk, element, item, depth + 1));
       return cleaned.some((item, index) => item !== items[index]) ? cleaned : value;
     }
     case "union":
-      return unionWithoutOmittedNulls(def as z.core.$ZodUnionDef, value, depth);
+      return unionWithoutOmittedNulls(walk, schema, value, depth);
     case "intersection": {
       const { left, right } = def as z.core.$ZodIntersectionDef;
-      return withoutOmittedNulls(right, withoutOmittedNulls(left, value, depth + 1), depth + 1);
+      return clean(walk, right, clean(walk, left, value, depth + 1), depth + 1);
     }
     default:
       return value;
