@@ -44,14 +44,25 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
     // One that answered nothing since its start may still be loading its project: its first
     // call waits on it step by step, each on its own bound, as its start does.
     if (started.hasAnswered()) bound.start();
-    bound.waiting(`to send ${context.supervisor.display(file)} to ${started.spec.command}`);
+    const sending = `to send ${context.supervisor.display(file)} to ${started.spec.command}`;
+    const probe = started.probes.settled(context.supervisor.uriOf(file));
+    if (probe) {
+      bound.waiting(renameCheckStep(context, started, [context.supervisor.uriOf(file)]));
+      await probe;
+    }
+    bound.waiting(sending);
   }
   const { client, uri, text, lines } = await context.supervisor.open(file, false, context.progress);
   // The kernel's events of a write just before (a harness running a write tool and this call in
   // one batch: no turn of the event loop between them) are read first; otherwise a file not open
   // here was answered from its old text (a definition pointed two lines up, at a comment).
   await settleDiskEvents();
-  bound?.waiting(`to send the files changed on disk to ${client.spec.command}`);
+  const heldElsewhere = bound ? client.probes.held().filter((other) => other !== uri) : [];
+  bound?.waiting(
+    heldElsewhere.length > 0
+      ? `${renameCheckStep(context, client, heldElsewhere)}, then to send the files changed on disk to ${client.spec.command}`
+      : `to send the files changed on disk to ${client.spec.command}`,
+  );
   const resynced = await context.supervisor.resyncOpen(client, uri);
   const split = lines();
   // A line number slightly off lands on the nearby line where the name is code, not on a
@@ -62,4 +73,15 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
     codeOf: (_line, index) => code(index),
   });
   return { client, uri, file, text, lines: split, position, code, resynced };
+}
+
+/**
+ * The step of a call waiting for a rename's clash check to set `uris` back to the disk's text
+ * (see `ProbedDocuments`): said when the call's bound is reached meanwhile.
+ */
+function renameCheckStep(context: ActionContext, client: LanguageClient, uris: readonly string[]): string {
+  const files = uris.map((uri) => context.supervisor.display(context.supervisor.pathOf(uri)));
+  const named =
+    files.length > 3 ? `${files.slice(0, 3).join(", ")} and ${files.length - 3} more` : files.join(", ");
+  return `for lsp_rename's clash check to end (it has the renamed text of ${named} on ${client.spec.command} in memory, set back to the disk's text when it ends)`;
 }

@@ -28,6 +28,11 @@ export class ProbedDocuments {
     return end;
   }
 
+  /** The documents a probe holds now. */
+  held(): string[] {
+    return [...this.probes.keys()];
+  }
+
   /** Settles when no probe holds `uri`; undefined (nothing to wait for) when none does now. */
   settled(uri: string): Promise<void> | undefined {
     if (this.probes.size === 0) return undefined;

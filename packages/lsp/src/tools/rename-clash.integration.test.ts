@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsOnWrite } from "../diagnostics/diagnostics-on-write.js";
 import { findBinary } from "../servers/find-binary.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
-import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
+import { ci, copyFixture, packageBin, tempTree } from "../test-support/fixtures.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
 import { lspTool } from "./lsp-tool.js";
@@ -281,6 +281,63 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
       } finally {
         await run.dispose();
         tree.remove();
+      }
+    });
+  },
+);
+
+/**
+ * A call reaching a file a rename's clash check holds waits for the check (see ProbedDocuments);
+ * when the wait outlasts the call's bound, the error names the check. The check is held open by
+ * the test itself: a real one cannot be made to last past a bound on demand.
+ */
+describe.skipIf(!found && !ci)(
+  "a call waiting on a rename's clash check (typescript-language-server)",
+  () => {
+    it("names the check it waited on when the call's bound is reached", async () => {
+      const { dir, remove } = copyFixture("ts-project");
+      const run = createRun({ workingDirectory: dir });
+      const supervisor = createLspSupervisor(run, {
+        binDirectories: [packageBin],
+        requestTimeoutMs: 3_000,
+        diagnosticsTimeoutMs: 20_000,
+      });
+      const registry = createRegistry({ tools: [lspTool], approval: "auto" });
+      const definition = (file: string, line: number, symbol: string) =>
+        registry.invoke(run, { tool: "lsp", args: { action: "definition", file, line, symbol } });
+      try {
+        // The project loaded (diagnostics wait for it within their own bound), and answered once:
+        // each later call runs under the 3 s bound. math.ts is open too.
+        const diagnostics = { action: "diagnostics", file: "src/app.ts" };
+        expect(resultText(await registry.invoke(run, { tool: "lsp", args: diagnostics }))).toContain(
+          "src/app.ts",
+        );
+        expect(resultText(await definition("src/app.ts", 3, "add"))).toContain("src/math.ts:2:");
+        expect(resultText(await definition("src/math.ts", 2, "add"))).toContain("src/math.ts:2:");
+        const client = supervisor.runningClientFor(join(dir, "src/app.ts"))!;
+        const held = (file: string) => client.probes.begin([supervisor.uriOf(join(dir, file))], 60_000);
+
+        let end = held("src/app.ts");
+        let answer = await definition("src/app.ts", 3, "add");
+        end();
+        expect(answer.error?.code, resultText(answer)).toBe("LSP_TIMEOUT");
+        expect(resultText(answer)).toContain(
+          "it was waiting for lsp_rename's clash check to end (it has the renamed text of src/app.ts on typescript-language-server in memory, set back to the disk's text when it ends)",
+        );
+
+        // Another open file held: the call sends the files changed on disk once the check ends.
+        end = held("src/math.ts");
+        answer = await definition("src/app.ts", 3, "add");
+        end();
+        expect(answer.error?.code, resultText(answer)).toBe("LSP_TIMEOUT");
+        expect(resultText(answer)).toContain(
+          "it was waiting for lsp_rename's clash check to end (it has the renamed text of src/math.ts on typescript-language-server in memory, set back to the disk's text when it ends), then to send the files changed on disk to typescript-language-server",
+        );
+        // Once the check ended, the call answers.
+        expect(resultText(await definition("src/app.ts", 3, "add"))).toContain("src/math.ts:2:");
+      } finally {
+        await run.dispose();
+        remove();
       }
     });
   },
