@@ -219,12 +219,14 @@ describe("compilePattern errors", () => {
       () => "",
       (caught: unknown) => (caught as Error).message,
     );
+    // `int` can only be a type: the type switch is the example, the form naming its value follows.
+    expect(/e\.g\. `([^`]*)`/.exec(hint)?.[1]).toBe("switch $X.(type) { $$$P case int: $$$B $$$Q }");
     const forms = [...hint.matchAll(/`(switch [^`]*\(type\) \{ … \})`/g)].map((found) => found[1] ?? "");
-    expect(forms).toEqual(["switch $V := $X.(type) { … }", "switch $X.(type) { … }"]);
+    expect(forms).toEqual(["switch $V := $X.(type) { … }"]);
     const typeTree = await parser.parse(spec, typeSwitch);
     try {
       const bodies = [];
-      for (const form of forms) {
+      for (const form of [...forms, "switch $X.(type) { … }"]) {
         const written = form.replace("…", () => "$$$P case int: $$$B $$$Q");
         const found = findMatches(await parser.compile(spec, written), typeTree, typeSwitch).matches;
         bodies.push(...found.map((match) => match.bindings.get("B")?.text));
@@ -237,6 +239,39 @@ describe("compilePattern errors", () => {
     // the hint is what it says when nothing matched.
     const pattern = await parser.compile(spec, "case $A:");
     expect(pattern.unparsed).toContain("e.g. `switch $X { $$$P case $A: $$$B $$$Q }`");
+  });
+
+  it("refuses a Go case whose value is no metavariable (ast-grep matches nothing), saying only `case $A:` is a pattern alone", async () => {
+    const spec = parser.spec("go");
+    const code =
+      "package p\n\nfunc f(x any, s string) {\n\tswitch x.(type) {\n\tcase int:\n\t\tg()\n\t}\n\tswitch s {\n\tcase \"a:b\":\n\t\th()\n\tcase `c:d`, ':':\n\t}\n}\n";
+    const tree = await parser.parse(spec, code);
+    try {
+      for (const [source, expected, start] of [
+        ["case int:", "switch $X.(type) { $$$P case int: $$$B $$$Q }", "switch x.(type) {"],
+        // A `:` inside a string or a rune is not the clause's.
+        ['case "a:b":', 'switch $X { $$$P case "a:b": $$$B $$$Q }', "switch s {"],
+        ["case `c:d`, ':':", "switch $X { $$$P case `c:d`, ':': $$$B $$$Q }", "switch s {"],
+      ] as const) {
+        const message = await parser.compile(spec, source).then(
+          () => "",
+          (caught: unknown) => (caught as Error).message,
+        );
+        expect(message, source).toContain(
+          "Only a `case` whose value is one metavariable is a pattern alone (`case $A:` finds every case",
+        );
+        expect(message, source).not.toContain("alone finds each case");
+        const suggested = /e\.g\. `((?:[^`]|`[^`]*`(?!;| \())*?)`(?= \(|:)/.exec(message)?.[1] ?? "";
+        expect(suggested, source).toBe(expected);
+        const matches = findMatches(await parser.compile(spec, suggested), tree, code).matches;
+        expect(
+          matches.map((match) => match.text.slice(0, start.length)),
+          suggested,
+        ).toEqual([start]);
+      }
+    } finally {
+      tree.delete();
+    }
   });
 
   it("hints a Ruby body with its `end`, never braces, and none for a pattern that has its `end`", async () => {

@@ -473,7 +473,9 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     const at = synthetic.size === 0 && fragment === text ? missing.startIndex - start : undefined;
     describeMissing(missing, spec, trimmed, at, lineOffset);
   }
-  const unparsed = located.wholeError ? parseFailure(parser, text, spec, trimmed, lineOffset) : undefined;
+  const unparsed = located.wholeError
+    ? parseFailure(parser, text, spec, trimmed, lineOffset, false)
+    : undefined;
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();
