@@ -241,7 +241,7 @@ describe("compilePattern errors", () => {
     expect(pattern.unparsed).toContain("e.g. `switch $X { $$$P case $A: $$$B $$$Q }`");
   });
 
-  it("refuses a Go case whose value is no metavariable (ast-grep matches nothing), saying only `case $A:` is a pattern alone", async () => {
+  it("refuses a Go case whose value is no metavariable (ast-grep matches nothing), saying which clauses are patterns alone", async () => {
     const spec = parser.spec("go");
     const code =
       "package p\n\nfunc f(x any, s string) {\n\tswitch x.(type) {\n\tcase int:\n\t\tg()\n\t}\n\tswitch s {\n\tcase \"a:b\":\n\t\th()\n\tcase `c:d`, ':':\n\t}\n}\n";
@@ -258,7 +258,7 @@ describe("compilePattern errors", () => {
           (caught: unknown) => (caught as Error).message,
         );
         expect(message, source).toContain(
-          "Only a `case` whose value is one metavariable is a pattern alone (`case $A:` finds every case",
+          "A clause is a pattern alone only as its head, a `case` with a metavariable in its value or `default:` (`case $A:` finds every case",
         );
         expect(message, source).not.toContain("alone finds each case");
         const suggested = /e\.g\. `((?:[^`]|`[^`]*`(?!;| \())*?)`(?= \(|:)/.exec(message)?.[1] ?? "";

@@ -187,7 +187,7 @@ function goCaseHint(text: string, word: string, refused: boolean): string {
       ? `, and ${body} for the case's statements (written out, they would take ${after} as one of them).`
       : ".") +
     (refused
-      ? " Only a `case` whose value is one metavariable is a pattern alone (`case $A:` finds every case with its statements, but a rewrite leaves those unchanged)."
+      ? " A clause is a pattern alone only as its head, a `case` with a metavariable in its value or `default:` (`case $A:` finds every case with its statements, but a rewrite leaves those unchanged)."
       : ` \`${head}\` alone finds each case with its statements, but a rewrite leaves those unchanged.`)
   );
 }
