@@ -102,9 +102,9 @@ function capturedRun(capture: Capture): NodeRun {
  * unnamed tokens may trail after the pattern's last child, those that say something recorded as
  * passed over too (so a rewrite can never silently drop a statement or a keyword). One exception,
  * as in ast-grep: a pattern tree-sitter read whole as an ERROR is the start of a node it could not
- * read alone (Go's `case $A:`, C's `#if $X`), so under its root named children may trail too (a
- * case's statements, an `#if`'s lines and `#endif`), recorded as passed over, so a rewrite leaves
- * such a match alone.
+ * read alone (Go's `case $A:`, C's `#if $X`), and so is an `open` root (C's `#ifdef $X`, read
+ * with a MISSING `#endif`), so under its root named children may trail too (a case's statements,
+ * an `#if`'s lines and `#endif`), recorded as passed over, so a rewrite leaves such a match alone.
  * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
  * repeated names.
  */
@@ -230,7 +230,7 @@ export class TreeMatcher {
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
-          trailingNamed: pattern.type === anyType && pattern === this.root,
+          trailingNamed: pattern === this.root && (pattern.type === anyType || pattern.open === true),
         });
       }
     }
@@ -272,7 +272,7 @@ export class TreeMatcher {
       // Unnamed tokens may trail, as in ast-grep (`public void $M() {}` matches
       // `public static void m() {}`: Java's `modifiers` end with `static`); those that say
       // something are recorded as passed over, as the leading ones are; named ones only under an
-      // ERROR-read root, recorded too.
+      // ERROR-read or open root, recorded too.
       let passed = env;
       for (let rest = ci; rest < nodes.length; rest++) {
         const node = nodes[rest];

@@ -68,23 +68,20 @@ describe("compilePattern errors", () => {
     }
   });
 
-  it("completes a conditional directive without its #endif on lines of its own, a pattern that matches", async () => {
+  it("reads a conditional directive without its #endif as its start, its lines trailing (as ast-grep)", async () => {
     const code = "#ifdef FOO\nint a;\n#endif\n#ifndef BAR\nint b;\nint c;\n#endif\n";
-    for (const [language, source, completed, matched] of [
-      ["c", "#ifdef $X", "#ifdef $X\n$$$\n#endif", "#ifdef FOO\nint a;\n#endif"],
-      ["cpp", "#ifndef $X", "#ifndef $X\n$$$\n#endif", "#ifndef BAR\nint b;\nint c;\n#endif"],
+    for (const [language, source, matched] of [
+      ["c", "#ifdef $X", "#ifdef FOO\nint a;\n#endif"],
+      ["cpp", "#ifndef $X", "#ifndef BAR\nint b;\nint c;\n#endif"],
     ] as const) {
       const spec = parser.spec(language);
-      await expect(parser.compile(spec, source)).rejects.toMatchObject({
-        code: "PATTERN_INVALID",
-        message: expect.stringContaining(
-          `it parses only with a missing \`#endif\` at line 1, column ${source.length + 1}, which tree-sitter added. Complete the pattern, e.g. \`${completed}\``,
-        ),
-      });
-      const pattern = await parser.compile(spec, completed);
+      const pattern = await parser.compile(spec, source);
       const tree = await parser.parse(spec, code);
       try {
-        expect(findMatches(pattern, tree, code).matches.map((m) => m.text)).toEqual([matched]);
+        // The lines and `#endif` the pattern does not write trail: a rewrite leaves the match alone.
+        expect(
+          findMatches(pattern, tree, code).matches.map((m) => ({ text: m.text, trailing: m.trailingCode })),
+        ).toEqual([{ text: matched, trailing: true }]);
       } finally {
         tree.delete();
       }
@@ -222,12 +219,14 @@ describe("compilePattern errors", () => {
       () => "",
       (caught: unknown) => (caught as Error).message,
     );
+    // `int` can only be a type: the type switch is the example, the form naming its value follows.
+    expect(/e\.g\. `([^`]*)`/.exec(hint)?.[1]).toBe("switch $X.(type) { $$$P case int: $$$B $$$Q }");
     const forms = [...hint.matchAll(/`(switch [^`]*\(type\) \{ … \})`/g)].map((found) => found[1] ?? "");
-    expect(forms).toEqual(["switch $V := $X.(type) { … }", "switch $X.(type) { … }"]);
+    expect(forms).toEqual(["switch $V := $X.(type) { … }"]);
     const typeTree = await parser.parse(spec, typeSwitch);
     try {
       const bodies = [];
-      for (const form of forms) {
+      for (const form of [...forms, "switch $X.(type) { … }"]) {
         const written = form.replace("…", () => "$$$P case int: $$$B $$$Q");
         const found = findMatches(await parser.compile(spec, written), typeTree, typeSwitch).matches;
         bodies.push(...found.map((match) => match.bindings.get("B")?.text));
@@ -240,6 +239,39 @@ describe("compilePattern errors", () => {
     // the hint is what it says when nothing matched.
     const pattern = await parser.compile(spec, "case $A:");
     expect(pattern.unparsed).toContain("e.g. `switch $X { $$$P case $A: $$$B $$$Q }`");
+  });
+
+  it("refuses a Go case whose value is no metavariable (ast-grep matches nothing), saying which clauses are patterns alone", async () => {
+    const spec = parser.spec("go");
+    const code =
+      "package p\n\nfunc f(x any, s string) {\n\tswitch x.(type) {\n\tcase int:\n\t\tg()\n\t}\n\tswitch s {\n\tcase \"a:b\":\n\t\th()\n\tcase `c:d`, ':':\n\t}\n}\n";
+    const tree = await parser.parse(spec, code);
+    try {
+      for (const [source, expected, start] of [
+        ["case int:", "switch $X.(type) { $$$P case int: $$$B $$$Q }", "switch x.(type) {"],
+        // A `:` inside a string or a rune is not the clause's.
+        ['case "a:b":', 'switch $X { $$$P case "a:b": $$$B $$$Q }', "switch s {"],
+        ["case `c:d`, ':':", "switch $X { $$$P case `c:d`, ':': $$$B $$$Q }", "switch s {"],
+      ] as const) {
+        const message = await parser.compile(spec, source).then(
+          () => "",
+          (caught: unknown) => (caught as Error).message,
+        );
+        expect(message, source).toContain(
+          "A clause is a pattern alone only as its head, a `case` with a metavariable in its value or `default:` (`case $A:` finds every case",
+        );
+        expect(message, source).not.toContain("alone finds each case");
+        const suggested = /e\.g\. `((?:[^`]|`[^`]*`(?!;| \())*?)`(?= \(|:)/.exec(message)?.[1] ?? "";
+        expect(suggested, source).toBe(expected);
+        const matches = findMatches(await parser.compile(spec, suggested), tree, code).matches;
+        expect(
+          matches.map((match) => match.text.slice(0, start.length)),
+          suggested,
+        ).toEqual([start]);
+      }
+    } finally {
+      tree.delete();
+    }
   });
 
   it("hints a Ruby body with its `end`, never braces, and none for a pattern that has its `end`", async () => {

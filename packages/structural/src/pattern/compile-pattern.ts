@@ -304,6 +304,15 @@ function fieldOf(node: Node): string | undefined {
 }
 
 /**
+ * Whether `missing` is the only token tree-sitter added to `node`, and a directive closing it as
+ * its last child (the `#endif` of C's `#ifdef $X`).
+ */
+function closesDirective(node: Node, missing: Node, expando: string | undefined): boolean {
+  if (!missing.type.startsWith("#") || !node.lastChild?.equals(missing)) return false;
+  return node.children.every((child) => child.equals(missing) || firstMissing(child, expando) === undefined);
+}
+
+/**
  * Deepest pattern accepted, in syntax-tree levels. Compiling and matching recurse once per level
  * (several JavaScript frames each): 700 levels still matched under vitest's stack, 990 did not.
  * Real patterns are a few dozen levels deep.
@@ -456,12 +465,17 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
   // A token tree-sitter had to invent inside the pattern's node (the `)` of `foo($A, $B`) is one
   // the user did not write: matching without it would find code the pattern does not say.
   const missing = firstMissing(located.node, spec.expando);
-  if (missing) {
+  // A preprocessor conditional without its `#endif` (C's `#ifdef $X`) is the start of one, as in
+  // ast-grep: its lines and `#endif` may trail (`#if $X` is read whole as an ERROR, the same).
+  const open = missing !== undefined && closesDirective(located.node, missing, spec.expando);
+  if (missing && !open) {
     const start = located.textEnd - fragment.length;
     const at = synthetic.size === 0 && fragment === text ? missing.startIndex - start : undefined;
     describeMissing(missing, spec, trimmed, at, lineOffset);
   }
-  const unparsed = located.wholeError ? parseFailure(parser, text, spec, trimmed, lineOffset) : undefined;
+  const unparsed = located.wholeError
+    ? parseFailure(parser, text, spec, trimmed, lineOffset, false)
+    : undefined;
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();
@@ -512,7 +526,8 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     const type = node.isError ? anyType : node.type;
     return { kind: "inner", type, children: children.map(convert) };
   };
-  const root = convert(located.node);
+  const converted = convert(located.node);
+  const root: PatternNode = open && converted.kind === "inner" ? { ...converted, open: true } : converted;
   const chain =
     spec.flatChains === true && located.impliedSemicolon && keptImpliedSemicolon
       ? flatChain(root)

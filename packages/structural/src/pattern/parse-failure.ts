@@ -56,7 +56,7 @@ const parenthesisedIf = new Set([
  * `elif`, `else`, `finally`, `case`; `else { … }` in a brace language), which tree-sitter does not
  * read alone: the statement written around it, which a search then matches with its clauses.
  */
-export function clauseHint(pattern: string, language: string): string {
+export function clauseHint(pattern: string, language: string, refused = false): string {
   const text = pattern.trimStart();
   if (language === "python") {
     const opened = /^(except\*?|elif|else|finally|case)\b/.exec(text);
@@ -84,7 +84,7 @@ export function clauseHint(pattern: string, language: string): string {
   }
   if (language === "go") {
     const opened = /^(case|default)\b/.exec(text);
-    if (opened) return goCaseHint(text.trimEnd(), opened[1]!);
+    if (opened) return goCaseHint(text.trimEnd(), opened[1]!, refused);
   }
   if (!/^else\b/.test(text) || !(parenthesisedIf.has(language) || language === "go")) return "";
   const clause = text.includes("{") ? text.trimEnd() : `${text.trimEnd()} { $$$${freshName(text, "B")} }`;
@@ -98,6 +98,59 @@ export function clauseHint(pattern: string, language: string): string {
   );
 }
 
+/** Go's predeclared type names. */
+const goTypeNames = new Set([
+  "any",
+  "bool",
+  "byte",
+  "complex64",
+  "complex128",
+  "error",
+  "float32",
+  "float64",
+  "int",
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "rune",
+  "string",
+  "uint",
+  "uint8",
+  "uint16",
+  "uint32",
+  "uint64",
+  "uintptr",
+]);
+
+/**
+ * Whether a Go case's value (up to its `:`) can only be a type (a type switch's case): a
+ * predeclared type name or a composite type (`[]T`, `map[K]V`, `chan T`, `func(…)`, `struct{…}`,
+ * `interface{…}`), first in its list. A name of the code's own (`case T:`) may be either.
+ */
+function namesType(value: string): boolean {
+  const first = value.replace(/:$/, "").split(",")[0]!.trim();
+  return (
+    goTypeNames.has(first) || /^(\[|map\s*\[|(<-\s*)?chan\b|func\s*\(|struct\s*\{|interface\s*\{)/.test(first)
+  );
+}
+
+/**
+ * Where a Go clause's `:` is: not one of `:=`, nor one inside a string (`"a:b"`, `` `a:b` ``) or
+ * a rune (`':'`); -1 when there is none.
+ */
+function clauseColon(text: string): number {
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (char === '"' || char === "'" || char === "`") {
+      // Skip to the closing quote; a raw string (`` ` ``) has no escapes.
+      for (index++; index < text.length && text[index] !== char; index++)
+        if (char !== "`" && text[index] === "\\") index++;
+    } else if (char === ":" && text[index + 1] !== "=") return index;
+  }
+  return -1;
+}
+
 /**
  * A Go `case` (or `default`) clause is matched in the `switch` or `select` written around it, on
  * one line: `switch $X { $$$P case $A: $$$B $$$Q }` (the statements of the case in `$$$B`, the
@@ -106,28 +159,36 @@ export function clauseHint(pattern: string, language: string): string {
  * does not parse, `g(); $$$Q` matches no switch with more cases): those become `$$$B`. A clause
  * receiving from a channel (`case v := <-c:`) is a `select`'s.
  */
-function goCaseHint(text: string, word: string): string {
+function goCaseHint(text: string, word: string, refused: boolean): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  // The clause's `:`, not one of `:=`.
-  const colon = /:(?!=)/.exec(flat)?.index ?? -1;
+  const colon = clauseColon(flat);
   const head = colon < 0 ? `${flat}:` : flat.slice(0, colon + 1);
   const written = colon < 0 ? "" : flat.slice(colon + 1).trim();
   const body = /^\$\$\$[A-Z_][A-Z0-9_]*$/.test(written) ? written : `$$$${freshName(flat, "B")}`;
   const clause = `${head} ${body}`;
   const before = `$$$${freshName(clause, "P")}`;
   const after = `$$$${freshName(clause, "Q")}`;
-  const select = head.includes("<-");
+  const select = head.includes("<-") && !/^case\s*<-\s*chan\b/.test(head);
+  const subject = `$${freshName(clause, "X")}`;
+  const typeCase = !select && namesType(head.replace(/^case\s*/, ""));
   const statement = select
     ? `select { ${before} ${clause} ${after} }`
-    : `switch $${freshName(clause, "X")} { ${before} ${clause} ${after} }`;
+    : `switch ${subject}${typeCase ? ".(type)" : ""} { ${before} ${clause} ${after} }`;
+  const others = select
+    ? ""
+    : typeCase
+      ? " (`switch $V := $X.(type) { … }` for a type switch that names its value; `switch $X { … }` for one on a value)"
+      : " (`switch { … }` without a value; `switch $V := $X.(type) { … }` or `switch $X.(type) { … }` for a type switch)";
   return (
     ` Hint: \`${word}\` is a clause of a \`switch\` or \`select\` statement, not a pattern on its own: ` +
-    `write the statement around it, on one line, e.g. \`${statement}\`${select ? "" : " (`switch { … }` without a value; `switch $V := $X.(type) { … }` or `switch $X.(type) { … }` for a type switch)"}: ` +
+    `write the statement around it, on one line, e.g. \`${statement}\`${others}: ` +
     `${before} and ${after} stand for the other cases` +
     (written !== "" && written !== body
       ? `, and ${body} for the case's statements (written out, they would take ${after} as one of them).`
       : ".") +
-    ` \`${head}\` alone finds each case with its statements, but a rewrite leaves those unchanged.`
+    (refused
+      ? " A clause is a pattern alone only as its head, a `case` with a metavariable in its value or `default:` (`case $A:` finds every case with its statements, but a rewrite leaves those unchanged)."
+      : ` \`${head}\` alone finds each case with its statements, but a rewrite leaves those unchanged.`)
   );
 }
 
@@ -138,6 +199,8 @@ export function parseFailure(
   spec: LanguageSpec,
   original: string,
   lineOffset: number,
+  /** The pattern is refused (not matched as an ERROR, of which this says what did not parse). */
+  refused = true,
 ): string {
   const language = spec.id;
   // Where a bare fragment is never the language's code, the first wrapper shows the error.
@@ -169,7 +232,7 @@ export function parseFailure(
     `the pattern does not parse as ${language} code${where}. ` +
     `Give one complete expression, statement or declaration of ${language}; ` +
     `metavariables must stand for whole nodes ($X, $$$ARGS), not parts of a name or string.` +
-    (clauseHint(original, language) || bodyHint(original, language)) +
+    (clauseHint(original, language, refused) || bodyHint(original, language)) +
     (sexp ? `\nParsed as: ${sexp.length > 400 ? `${sexp.slice(0, 400)}…` : sexp}` : "")
   );
 }
@@ -225,7 +288,7 @@ export function describeMissing(
       `the pattern is not complete ${spec.id} code: it parses only with ${token}${where}, which tree-sitter ` +
       `added. Complete the pattern${completed}; it must be one whole expression, statement or ` +
       `declaration of ${spec.id}.` +
-      (clauseHint(original, spec.id) || bodyHint(original, spec.id)),
+      (clauseHint(original, spec.id, true) || bodyHint(original, spec.id)),
     data: { pattern: original, language: spec.id, missing: missing.type },
   });
 }

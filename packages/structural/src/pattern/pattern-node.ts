@@ -19,7 +19,17 @@ export type PatternNode =
       readonly field?: string;
     }
   | { readonly kind: "leaf"; readonly type: string; readonly text: string; readonly named: boolean }
-  | { readonly kind: "inner"; readonly type: string; readonly children: readonly PatternNode[] };
+  | {
+      readonly kind: "inner";
+      readonly type: string;
+      readonly children: readonly PatternNode[];
+      /**
+       * The pattern is only the start of this node (its root only): code may trail its last
+       * child, as in ast-grep. C's `#ifdef $X` without the `#endif` tree-sitter added matches an
+       * `#ifdef` block with its lines and `#endif`.
+       */
+      readonly open?: true;
+    };
 
 /** A pattern ready to match: its root, what it binds, and the literals every match contains. */
 export interface CompiledPattern {

@@ -99,6 +99,23 @@ export function isMetaText(node: Node, expando: string | undefined): boolean {
 }
 
 /**
+ * Whether an ERROR is a switch clause written alone, as ast-grep matches one: `case`, values
+ * holding a metavariable (Go's `case $A, $B:`), `:`; or `default:`. A case whose values are all
+ * code (`case int:`) stays a typo: tree-sitter reads its value as an expression no case holds.
+ */
+function looseClause(node: Node, expando: string | undefined): boolean {
+  const children = node.children;
+  const first = children[0];
+  const last = children.at(-1);
+  if (!first || !last || first.isNamed || last.type !== ":" || last.isNamed) return false;
+  if (first.type === "default") return children.length === 2;
+  if (first.type !== "case" || children.length < 3) return false;
+  const holdsMeta = (inner: Node): boolean =>
+    isMetaText(inner, expando) || inner.children.some((child) => holdsMeta(child));
+  return children.slice(1, -1).some((child) => holdsMeta(child));
+}
+
+/**
  * The first ERROR node a pattern may not keep. As in ast-grep, an ERROR whose whole text is a
  * metavariable is that metavariable (`class $C { $$$B }`: a lone `$$$B` where Java wants a
  * member), and an ERROR with a metavariable among its children is a node of any kind with those
@@ -108,7 +125,8 @@ export function intolerableError(node: Node, expando: string | undefined): Node 
   if (!node.hasError && !node.isError) return undefined;
   if (node.isError) {
     if (isMetaText(node, expando)) return undefined;
-    if (!node.children.some((child) => isMetaText(child, expando))) return node;
+    if (!node.children.some((child) => isMetaText(child, expando)) && !looseClause(node, expando))
+      return node;
   }
   for (const child of node.children) {
     const found = intolerableError(child, expando);

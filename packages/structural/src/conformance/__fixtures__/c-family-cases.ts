@@ -12,6 +12,32 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "A" },
   },
   {
+    // Read with a MISSING `#endif`: an `#ifdef`'s start, its lines and `#endif` trailing, as in
+    // ast-grep; `#ifndef` and `#if` blocks are other nodes. A rewrite leaves such a match alone.
+    name: "c #ifdef with its lines trailing",
+    language: "c",
+    pattern: "#ifdef $X",
+    code: "#ifdef A\nint a;\n#else\nint b;\n#endif\n#ifndef B\n#endif\n#ifdef C\n#endif\n#if D\n#endif\n",
+    matches: ["#ifdef A\nint a;\n#else\nint b;\n#endif", "#ifdef C\n#endif"],
+    bindings: { X: "A" },
+  },
+  {
+    name: "c #ifndef with its lines trailing",
+    language: "c",
+    pattern: "#ifndef $X",
+    code: "#ifdef A\n#endif\n#ifndef B\nint b;\n#endif\n",
+    matches: ["#ifndef B\nint b;\n#endif"],
+    bindings: { X: "B" },
+  },
+  {
+    name: "cpp #ifdef with a first line",
+    language: "cpp",
+    pattern: "#ifdef $X\nint a;",
+    code: "#ifdef A\nint a;\nint b;\n#endif\n#ifdef B\nint b;\n#endif\n",
+    matches: ["#ifdef A\nint a;\nint b;\n#endif"],
+    bindings: { X: "A" },
+  },
+  {
     name: "c free",
     language: "c",
     pattern: "free($P)",

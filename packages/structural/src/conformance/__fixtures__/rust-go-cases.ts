@@ -240,6 +240,26 @@ export const goCases: readonly ConformanceCase[] = [
     },
   },
   {
+    // Read whole as an ERROR with no metavariable: a default clause, of a switch or a select,
+    // its statements trailing, as in ast-grep.
+    name: "go default with its statements trailing",
+    language: "go",
+    pattern: "default:",
+    code: "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\tdefault:\n\t\tg()\n\t}\n\tselect {\n\tcase <-c:\n\tdefault:\n\t}\n}\n",
+    matches: ["default:\n\t\tg()\n", "default:"],
+  },
+  {
+    // The metavariables inside the values' list: a case of two values; ast-grep also takes a
+    // case of more (smart strictness lets the list's other values trail).
+    name: "go case of two values",
+    language: "go",
+    pattern: "case $A, $B:",
+    code: "package p\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\tcase 2, 3:\n\t\tg()\n\tcase 4, 5, 6:\n\t}\n}\n",
+    matches: ["case 2, 3:\n\t\tg()\n"],
+    bindings: { A: "2", B: "3" },
+    differs: { reason: "no trailing children", astGrep: ["case 2, 3:\n\t\tg()\n", "case 4, 5, 6:"] },
+  },
+  {
     name: "go err check",
     language: "go",
     pattern: "if err != nil { return $E }",
