@@ -341,6 +341,25 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("[]");
   });
 
+  it("shows a child given stdout=sys.stdout or stderr=sys.stderr, and sys.stdout.fileno(), as the cell's output", async () => {
+    // ipykernel's fileno() was the kernel's own stream (the harness's stderr): all of it was lost.
+    const result = await cell(
+      [
+        "import os, subprocess, sys",
+        "print('before')",
+        "subprocess.run(['echo', 'to sys.stdout'], stdout=sys.stdout)",
+        "subprocess.run(['echo', 'to sys.stderr'], stdout=sys.stderr)",
+        "subprocess.run(['sh', '-c', 'echo stderr to sys.stdout >&2'], stderr=sys.stdout)",
+        "print('between')",
+        "os.write(sys.stdout.fileno(), b'written to fileno\\n')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe(
+      "before\nto sys.stdout\nto sys.stderr\nstderr to sys.stdout\nbetween\nwritten to fileno",
+    );
+  });
+
   it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
     // The interrupt is made to come inside the opening of the child's description (os.set_blocking
     // and os.open are wrapped for that): the one opened was left open in the kernel.

@@ -12,6 +12,8 @@
  * kernel's own stream (whose stderr the harness keeps for its message should the kernel die).
  * ipykernel's thread is left waiting on its old pipe, which nothing writes to any more. A stream
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
+ * The stream's fileno() is fd 1 or 2 while the thread runs: ipykernel's was its copy of the
+ * kernel's own stream, so a child given stdout=sys.stdout (or stderr=sys.stderr) was lost to the cell.
  *
  * At the end of each cell (post_execute), and before the last expression's echo, a mark is written
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
@@ -191,6 +193,18 @@ def __tools_watch_fds(ip):
         stream.watch_fd_thread = thread
         thread.start()
         watched.append(pipe)
+
+        kernel_stream_fileno = stream.fileno
+
+        def fileno():
+            # ipykernel answers the kernel's own stream (the harness's stderr), so a child given
+            # stdout=sys.stdout or stderr=sys.stderr, or os.write(sys.stdout.fileno(), ...), was
+            # lost to the cell. fd 1 or 2 here, as in a script: our pipe, the cell's output.
+            if thread.is_alive():
+                return fd
+            return kernel_stream_fileno()
+
+        stream.fileno = fileno
 
     watch(sys.stdout, 1)
     watch(sys.stderr, 2)
