@@ -443,6 +443,35 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
     expect(resultText(result)).toBe("(800, 0)");
   }, 300_000);
+
+  it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process before an
+    // os.posix_spawn child started; another thread's child ending put it back on the kernel's first.
+    const result = await cell(
+      [
+        "import fcntl, os, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'spawn-flags')",
+        'script = \'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo "$flags" >> "$0"\'',
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "def spawn():",
+        "    for _ in range(100):",
+        "        os.waitpid(os.posix_spawnp('sh', ['sh', '-c', script, out], os.environ), 0)",
+        "def run():",
+        "    for _ in range(100):\n        subprocess.run(['true'])",
+        "threads = [threading.Thread(target=spawn) for _ in range(4)] + [threading.Thread(target=run) for _ in range(4)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        // The cell's own file actions still apply after ours, and a child left on fd 1 is the cell's output.
+        "redirected = os.path.join(os.getcwd(), 'spawn-redirected')",
+        "os.waitpid(os.posix_spawn('/bin/echo', ['echo', 'into the file'], os.environ, file_actions=[(os.POSIX_SPAWN_OPEN, 1, redirected, os.O_WRONLY | os.O_CREAT, 0o600)]), 0)",
+        "os.waitpid(os.posix_spawnp('echo', ['echo', 'spawned'], os.environ), 0)",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND), open(redirected).read()",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("spawned\n(400, 0, 'into the file\\n')");
+  }, 300_000);
 });
 
 describePython("what a Python cell's children write to fd 1 once our reader has stopped", () => {
