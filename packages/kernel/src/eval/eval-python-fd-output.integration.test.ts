@@ -443,6 +443,32 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
     expect(resultText(result)).toBe("(800, 0)");
   }, 300_000);
+  it("keeps the kernel's fd 1 blocking after a multiprocessing spawn or forkserver child starts Node", async () => {
+    // Started past subprocess, the child (and the Node it starts) shared the kernel's description of
+    // the pipe; Node made it non-blocking, and the kernel's os.write(1, ...) wrote 65536 bytes of 300000.
+    const result = await cell(
+      [
+        "import multiprocessing, os, signal, subprocess, time",
+        'node = \'process.stdout.write("node up\\\\n"); require("fs").writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)\'',
+        "outcomes = []",
+        "for method in ('spawn', 'forkserver'):",
+        "    pid_file = os.path.join(os.getcwd(), f'{method}-node-pid')",
+        "    child = multiprocessing.get_context(method).Process(target=subprocess.Popen, args=(['node', '-e', node, pid_file],))",
+        "    child.start()\n    child.join(30)",
+        "    deadline = time.monotonic() + 20",
+        "    while not os.path.exists(pid_file) and time.monotonic() < deadline:\n        time.sleep(0.05)",
+        "    time.sleep(0.2)",
+        "    try:\n        outcomes.append((method, os.get_blocking(1), os.write(1, b'y' * 300000)))",
+        "    finally:\n        os.kill(int(open(pid_file).read()), signal.SIGKILL)",
+        "outcomes",
+      ].join("\n"),
+    );
+    const text = resultText(result);
+    expect(result.isError, text.slice(-1000)).toBe(false);
+    expect(text.endsWith("\n[('spawn', True, 300000), ('forkserver', True, 300000)]"), text.slice(-300)).toBe(
+      true,
+    );
+  }, 120_000);
 
   it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
     // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process before an

@@ -37,13 +37,14 @@
  * children at once each get their own; the kernel closes them once the child has them, or failed to
  * start, or an interrupt came while they were opened); a forked child (`os.fork`, multiprocessing) opens its own
  * as it starts (after-fork hook); an `os.posix_spawn` child by file actions put before the cell's.
- * For `os.system` (audit event) fd 1 and 2 of the whole process are pointed at a fresh one before
- * the child starts and back on the kernel's own (made blocking) before each cell and each mark;
- * another thread doing that between the swap and the start leaves such a child on the kernel's
- * description. Without /proc the shared one is made blocking at those points instead. A child
- * started where Python does not see it (C code, `ctypes`) shares the kernel's description, made
- * blocking again at the next cell. An interrupt while the audit hook flushes before a child stops
- * the cell (the child does not start).
+ * For `os.system` (audit event) and multiprocessing's "spawn" and "forkserver" (its
+ * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
+ * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
+ * multiprocessing child has started); another thread doing that between the swap and the start
+ * leaves such a child on the kernel's description. Without /proc the shared one is made blocking
+ * at those points instead. A child started where Python does not see it (C code, `ctypes`)
+ * shares the kernel's description, made blocking again at the next cell. An interrupt while the
+ * audit hook flushes before a child stops the cell (the child does not start).
  *
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
  * read it, so a print after `subprocess.run` could come before the child's output. When a child
@@ -454,6 +455,30 @@ def __tools_watch_fds(ip):
         for name in ("posix_spawn", "posix_spawnp"):
             if hasattr(os, name) and hasattr(os, "POSIX_SPAWN_DUP2"):
                 setattr(os, name, spawn_with_own(getattr(os, name)))
+
+        try:
+            import multiprocessing.util as multiprocessing_util
+        except Exception:
+            multiprocessing_util = None
+        spawnv = getattr(multiprocessing_util, "spawnv_passfds", None)
+        if spawnv is not None:
+            @functools.wraps(spawnv)
+            def spawnv_passfds(*args, **kwargs):
+                # multiprocessing's "spawn" and "forkserver" start a Python past subprocess and the
+                # audit hooks: it, and all it starts (a Node child), shared the kernel's description,
+                # so a Node child left the kernel's os.write(1, ...) writing short. fd 1 and 2 on a
+                # fresh one while it starts (for the whole process, as for os.system; a thread's
+                # Popen child gets its own regardless), back on the kernel's once it has started.
+                __tracebackhide__ = "__tools__"
+                if os.getpid() != kernel_pid:
+                    return spawnv(*args, **kwargs)
+                to_fresh()
+                try:
+                    return spawnv(*args, **kwargs)
+                finally:
+                    to_own()
+
+            multiprocessing_util.spawnv_passfds = spawnv_passfds
 
         wait = subprocess.Popen.wait
 
