@@ -423,10 +423,11 @@ def __tools_watch_fds(ip):
             # description of its own, put there by file actions that run before the cell's (which
             # may still point them elsewhere). No process-wide swap another thread could undo.
             @functools.wraps(spawn)
-            def posix_spawn(*args, file_actions=None, **kwargs):
+            def posix_spawn(*args, **kwargs):
                 __tracebackhide__ = "__tools__"
                 if os.getpid() != kernel_pid or getattr(spawning, "inside", False):
-                    return spawn(*args, file_actions=file_actions, **kwargs)
+                    return spawn(*args, **kwargs)
+                file_actions = kwargs.pop("file_actions", None)
                 opened = []
                 try:
                     ours = []
