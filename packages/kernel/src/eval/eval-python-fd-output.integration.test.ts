@@ -341,6 +341,25 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("[]");
   });
 
+  it("shows a child given stdout=sys.stdout or stderr=sys.stderr, and sys.stdout.fileno(), as the cell's output", async () => {
+    // ipykernel's fileno() was the kernel's own stream (the harness's stderr): all of it was lost.
+    const result = await cell(
+      [
+        "import os, subprocess, sys",
+        "print('before')",
+        "subprocess.run(['echo', 'to sys.stdout'], stdout=sys.stdout)",
+        "subprocess.run(['echo', 'to sys.stderr'], stdout=sys.stderr)",
+        "subprocess.run(['sh', '-c', 'echo stderr to sys.stdout >&2'], stderr=sys.stdout)",
+        "print('between')",
+        "os.write(sys.stdout.fileno(), b'written to fileno\\n')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe(
+      "before\nto sys.stdout\nto sys.stderr\nstderr to sys.stdout\nbetween\nwritten to fileno",
+    );
+  });
+
   it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
     // The interrupt is made to come inside the opening of the child's description (os.set_blocking
     // and os.open are wrapped for that): the one opened was left open in the kernel.
@@ -423,6 +442,61 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
       ].join("\n"),
     );
     expect(resultText(result)).toBe("(800, 0)");
+  }, 300_000);
+  it("keeps the kernel's fd 1 blocking after a multiprocessing spawn or forkserver child starts Node", async () => {
+    // Started past subprocess, the child (and the Node it starts) shared the kernel's description of
+    // the pipe; Node made it non-blocking, and the kernel's os.write(1, ...) wrote 65536 bytes of 300000.
+    const result = await cell(
+      [
+        "import multiprocessing, os, signal, subprocess, time",
+        'node = \'process.stdout.write("node up\\\\n"); require("fs").writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)\'',
+        "outcomes = []",
+        "for method in ('spawn', 'forkserver'):",
+        "    pid_file = os.path.join(os.getcwd(), f'{method}-node-pid')",
+        "    child = multiprocessing.get_context(method).Process(target=subprocess.Popen, args=(['node', '-e', node, pid_file],))",
+        "    child.start()\n    child.join(30)",
+        "    deadline = time.monotonic() + 20",
+        "    while not os.path.exists(pid_file) and time.monotonic() < deadline:\n        time.sleep(0.05)",
+        "    time.sleep(0.2)",
+        "    try:\n        outcomes.append((method, os.get_blocking(1), os.write(1, b'y' * 300000)))",
+        "    finally:\n        os.kill(int(open(pid_file).read()), signal.SIGKILL)",
+        "outcomes",
+      ].join("\n"),
+    );
+    const text = resultText(result);
+    expect(result.isError, text.slice(-1000)).toBe(false);
+    expect(text.endsWith("\n[('spawn', True, 300000), ('forkserver', True, 300000)]"), text.slice(-300)).toBe(
+      true,
+    );
+  }, 120_000);
+
+  it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process before an
+    // os.posix_spawn child started; another thread's child ending put it back on the kernel's first.
+    const result = await cell(
+      [
+        "import fcntl, os, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'spawn-flags')",
+        'script = \'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo "$flags" >> "$0"\'',
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "def spawn():",
+        "    for _ in range(100):",
+        "        os.waitpid(os.posix_spawnp('sh', ['sh', '-c', script, out], os.environ), 0)",
+        "def run():",
+        "    for _ in range(100):\n        subprocess.run(['true'])",
+        "threads = [threading.Thread(target=spawn) for _ in range(4)] + [threading.Thread(target=run) for _ in range(4)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        // The cell's own file actions still apply after ours, and a child left on fd 1 is the cell's output.
+        "redirected = os.path.join(os.getcwd(), 'spawn-redirected')",
+        "os.waitpid(os.posix_spawn('/bin/echo', ['echo', 'into the file'], os.environ, file_actions=[(os.POSIX_SPAWN_OPEN, 1, redirected, os.O_WRONLY | os.O_CREAT, 0o600)]), 0)",
+        "os.waitpid(os.posix_spawnp('echo', ['echo', 'spawned'], os.environ), 0)",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND), open(redirected).read()",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("spawned\n(400, 0, 'into the file\\n')");
   }, 300_000);
 });
 

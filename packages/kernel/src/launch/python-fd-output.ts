@@ -12,6 +12,8 @@
  * kernel's own stream (whose stderr the harness keeps for its message should the kernel die).
  * ipykernel's thread is left waiting on its old pipe, which nothing writes to any more. A stream
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
+ * The stream's fileno() is fd 1 or 2 while the thread runs: ipykernel's was its copy of the
+ * kernel's own stream, so a child given stdout=sys.stdout (or stderr=sys.stderr) was lost to the cell.
  *
  * At the end of each cell (post_execute), and before the last expression's echo, a mark is written
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
@@ -34,14 +36,15 @@
  * `_execute_child` puts on the child's 1 and 2 (nothing changes in the kernel, so threads starting
  * children at once each get their own; the kernel closes them once the child has them, or failed to
  * start, or an interrupt came while they were opened); a forked child (`os.fork`, multiprocessing) opens its own
- * as it starts (after-fork hook). For `os.system` and `os.posix_spawn` (audit events) fd 1 and 2
- * of the whole process are pointed at a fresh one before the child starts and back on the
- * kernel's own (made blocking) before each cell and each mark; another thread doing that between
- * the swap and the start leaves such a child on the kernel's description. Without /proc the
- * shared one is made blocking at those points instead. A child started where Python does not see
- * it (C code, `ctypes`) shares the kernel's description, made blocking again at the next cell.
- * An interrupt while the audit hook flushes before a child stops the cell (the child does not
- * start).
+ * as it starts (after-fork hook); an `os.posix_spawn` child by file actions put before the cell's.
+ * For `os.system` (audit event) and multiprocessing's "spawn" and "forkserver" (its
+ * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
+ * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
+ * multiprocessing child has started); another thread doing that between the swap and the start
+ * leaves such a child on the kernel's description. Without /proc the shared one is made blocking
+ * at those points instead. A child started where Python does not see it (C code, `ctypes`)
+ * shares the kernel's description, made blocking again at the next cell. An interrupt while the
+ * audit hook flushes before a child stops the cell (the child does not start).
  *
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
  * read it, so a print after `subprocess.run` could come before the child's output. When a child
@@ -192,6 +195,18 @@ def __tools_watch_fds(ip):
         thread.start()
         watched.append(pipe)
 
+        kernel_stream_fileno = stream.fileno
+
+        def fileno():
+            # ipykernel answers the kernel's own stream (the harness's stderr), so a child given
+            # stdout=sys.stdout or stderr=sys.stderr, or os.write(sys.stdout.fileno(), ...), was
+            # lost to the cell. fd 1 or 2 here, as in a script: our pipe, the cell's output.
+            if thread.is_alive():
+                return fd
+            return kernel_stream_fileno()
+
+        stream.fileno = fileno
+
     watch(sys.stdout, 1)
     watch(sys.stderr, 2)
 
@@ -307,7 +322,8 @@ def __tools_watch_fds(ip):
 
     spawns = frozenset({"subprocess.Popen", "os.system", "os.posix_spawn", "os.fork", "os.forkpty"})
     # Children that inherit the process's fd 1 and 2 as they are: a forked child takes a
-    # description of its own itself (fresh_in_child), a Popen's is given in _execute_child.
+    # description of its own itself (fresh_in_child), a Popen's is given in _execute_child, an
+    # os.posix_spawn's by its file actions (spawn_with_own; this covers one called past it).
     inheriting = frozenset({"os.system", "os.posix_spawn"})
 
     def before_child(event, _args):
@@ -401,6 +417,69 @@ def __tools_watch_fds(ip):
                         os.close(fd)
 
         subprocess.Popen._execute_child = _execute_child
+
+        def spawn_with_own(spawn):
+            # os.posix_spawn and os.posix_spawnp called by the cell: fd 1 and 2 of this child on a
+            # description of its own, put there by file actions that run before the cell's (which
+            # may still point them elsewhere). No process-wide swap another thread could undo.
+            @functools.wraps(spawn)
+            def posix_spawn(*args, **kwargs):
+                __tracebackhide__ = "__tools__"
+                if os.getpid() != kernel_pid or getattr(spawning, "inside", False):
+                    return spawn(*args, **kwargs)
+                file_actions = kwargs.pop("file_actions", None)
+                opened = []
+                try:
+                    ours = []
+                    for pipe in our_pipes():
+                        if pipe.own is None:
+                            try:
+                                os.set_blocking(pipe.fd, True)
+                            except OSError:
+                                pass
+                            continue
+                        new = reopen(pipe.own)
+                        if new is not None:
+                            opened.append(new)
+                            ours.append((os.POSIX_SPAWN_DUP2, new, pipe.fd))
+                    spawning.inside = True
+                    try:
+                        return spawn(*args, file_actions=[*ours, *(file_actions or ())], **kwargs)
+                    finally:
+                        spawning.inside = False
+                finally:
+                    for fd in opened:
+                        os.close(fd)
+
+            return posix_spawn
+
+        for name in ("posix_spawn", "posix_spawnp"):
+            if hasattr(os, name) and hasattr(os, "POSIX_SPAWN_DUP2"):
+                setattr(os, name, spawn_with_own(getattr(os, name)))
+
+        try:
+            import multiprocessing.util as multiprocessing_util
+        except Exception:
+            multiprocessing_util = None
+        spawnv = getattr(multiprocessing_util, "spawnv_passfds", None)
+        if spawnv is not None:
+            @functools.wraps(spawnv)
+            def spawnv_passfds(*args, **kwargs):
+                # multiprocessing's "spawn" and "forkserver" start a Python past subprocess and the
+                # audit hooks: it, and all it starts (a Node child), shared the kernel's description,
+                # so a Node child left the kernel's os.write(1, ...) writing short. fd 1 and 2 on a
+                # fresh one while it starts (for the whole process, as for os.system; a thread's
+                # Popen child gets its own regardless), back on the kernel's once it has started.
+                __tracebackhide__ = "__tools__"
+                if os.getpid() != kernel_pid:
+                    return spawnv(*args, **kwargs)
+                to_fresh()
+                try:
+                    return spawnv(*args, **kwargs)
+                finally:
+                    to_own()
+
+            multiprocessing_util.spawnv_passfds = spawnv_passfds
 
         wait = subprocess.Popen.wait
 
