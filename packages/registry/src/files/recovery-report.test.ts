@@ -50,26 +50,35 @@ it("saves a report under a name no taker reads and renames it whole: no .recover
   ]);
 });
 
-it("takes only the reports of the taker's workspace, leaving another's (and one naming none) for a writer there", async () => {
+it("takes only the reports of the taker's workspace, leaving another's for a writer there", async () => {
   folder = mkdtempSync(join(tmpdir(), "recovery-report-"));
-  await saveRecoveryReports(folder, [
-    report(["/w/a.txt"], "/w"),
-    report(["/v/b.txt"], "/v"),
-    { ...report(["/u/c.txt"]), workspace: undefined },
-  ]);
+  await saveRecoveryReports(folder, [report(["/w/a.txt"], "/w"), report(["/v/b.txt"], "/v")]);
   const names = () => readdirSync(folder!).sort();
   expect(await takeRecoveryReports(folder, names(), "/w")).toEqual([
     expect.objectContaining({ workspace: "/w", restored: ["/w/a.txt"] }),
   ]);
-  // Not taken (nor removed) by a writer of another workspace, or of none.
-  expect(names()).toHaveLength(2);
+  // Not taken (nor removed) by a writer of another workspace, or of none (its folder is gone).
+  expect(names()).toHaveLength(1);
+  expect(await takeRecoveryReports(folder, names(), "/x")).toEqual([]);
   expect(await takeRecoveryReports(folder, names(), undefined)).toEqual([]);
-  expect(names()).toHaveLength(2);
+  expect(names()).toHaveLength(1);
   // Taken by one of its own.
   expect(await takeRecoveryReports(folder, names(), "/v")).toEqual([
     expect.objectContaining({ workspace: "/v", restored: ["/v/b.txt"] }),
   ]);
-  expect(names()).toHaveLength(1);
+  expect(names()).toEqual([]);
+});
+
+it("gives a report naming no workspace (an earlier version's, or a writer's whose folder was gone) to the next writer, as the sweep tells such a set", async () => {
+  folder = mkdtempSync(join(tmpdir(), "recovery-report-"));
+  await saveRecoveryReports(folder, [{ ...report(["/u/c.txt"]), workspace: undefined }]);
+  const names = () => readdirSync(folder!).sort();
+  // No writer's workspace can ever be the one it names: left, it would be told to no one.
+  expect(await takeRecoveryReports(folder, names(), "/x")).toEqual([
+    expect.objectContaining({ pid: 4242, restored: ["/u/c.txt"] }),
+  ]);
+  // Once.
+  expect(names()).toEqual([]);
 });
 
 it("names files by absolute path and ends with what to do", () => {

@@ -160,9 +160,11 @@ function parseReport(text: string): RecoveryReport | undefined {
 
 /**
  * Takes the reports saved in `folder` of sets written in `workspace` (each by one taker only:
- * the one whose removal of it succeeds), oldest roll back first. A report of another workspace,
- * or of none (`workspace` undefined, or a report that names none), is left for a writer there (a
- * week at most: old-leftovers.ts). A file that is not a report is removed and passed by.
+ * the one whose removal of it succeeds), oldest roll back first. A report of another workspace is
+ * left for a writer there (a week at most: old-leftovers.ts), and so is every report naming one
+ * when `workspace` is undefined. A report that names none (saved by an earlier version, or of a
+ * set whose writer's working folder was gone) is taken by any writer, as the sweep tells such a
+ * set itself: no writer could ever match it. A file that is not a report is removed and passed by.
  */
 export async function takeRecoveryReports(
   folder: string,
@@ -180,7 +182,7 @@ export async function takeRecoveryReports(
     if (text === undefined) continue;
     const report = parseReport(text);
     // Another workspace's: not this writer's to tell, nor to take from the one it belongs to.
-    if (report !== undefined && (workspace === undefined || report.workspace !== workspace)) continue;
+    if (report?.workspace !== undefined && report.workspace !== workspace) continue;
     const taken = await fs.unlink(path).then(
       () => true,
       () => false,
