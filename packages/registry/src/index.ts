@@ -79,5 +79,11 @@ export { fileNameMaxBytes } from "./files/temporary-name.js";
 export { openRegularFile, readRegularFile, readRegularFileSync } from "./files/read-regular-file.js";
 export { rejectOnAbort } from "./invoke/reject-on-abort.js";
 export { closestName } from "./invoke/closest-name.js";
-export type { ExpectedContent, FileChange, MovedFile, WriteOutcome } from "./files/write-files.js";
+export type {
+  ExpectedContent,
+  FileChange,
+  MovedFile,
+  WriteFilesOptions,
+  WriteOutcome,
+} from "./files/write-files.js";
 export type { FileOperations, FileStatus } from "./files/file-operations.js";

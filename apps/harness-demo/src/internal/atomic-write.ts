@@ -13,9 +13,13 @@ import { ToolsError, fileNameMaxBytes, warningNotes, writeFiles } from "@tools/r
 export async function writeFileAtomic(
   path: string,
   content: string,
-  options: { expected?: Uint8Array; shown?: string } = {},
+  options: { expected?: Uint8Array; shown?: string; workspace?: string } = {},
 ): Promise<readonly string[]> {
-  const outcome = await writeFiles([{ path, content, expected: options.expected }]);
+  const outcome = await writeFiles(
+    [{ path, content, expected: options.expected }],
+    undefined,
+    options.workspace === undefined ? {} : { workspace: options.workspace },
+  );
   if (outcome.ok) return outcome.warnings ?? [];
   if (outcome.moved) {
     const shown = options.shown ?? path;

@@ -102,6 +102,7 @@ async function applyOperations(operations: PatchOperation[], ctx: ToolContext): 
       content: file.content ?? null,
     })),
     fileOperations,
+    { workspace: ctx.run.workingDirectory },
   );
   if (outcome.ok) {
     return textResult(`applied the patch:\n${plan.summary.join("\n")}${warningNotes(outcome.warnings)}`, {

@@ -112,11 +112,13 @@ async function replaceInFile(
     : text.slice(0, positions[0]) + newString + text.slice((positions[0] as number) + oldString.length);
   // Checked against the bytes read: a shell command or another alias of the file that saved it
   // since is reported, not overwritten.
-  const warnings = await writeFileAtomic(absolute, updated, { expected: bytes, shown }).catch(
-    async (error: unknown) => {
-      throw error instanceof ToolsError ? error : await writeFailure(error, absolute, workingDirectory);
-    },
-  );
+  const warnings = await writeFileAtomic(absolute, updated, {
+    expected: bytes,
+    shown,
+    workspace: workingDirectory,
+  }).catch(async (error: unknown) => {
+    throw error instanceof ToolsError ? error : await writeFailure(error, absolute, workingDirectory);
+  });
   const count = args.replace_all ? positions.length : 1;
   return textResult(
     `edited ${shown}: ${count} ${countNoun(count, "replacements")} (${lines})${warningNotes(warnings)}`,

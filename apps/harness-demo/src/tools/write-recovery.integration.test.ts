@@ -6,9 +6,11 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 
-// A real writer SIGKILLed halfway through a change set (a.txt renamed into place, b.txt not):
-// the registry's writeFiles rolls such a set back before the next write of any process, and
-// the next write tool's answer tells the agent, so that it knows a.txt changed back.
+// A real writer SIGKILLed halfway through a change set (a.txt renamed into place, b.txt not), as
+// a session's write tool in the same workspace (its run's working directory, not the process's
+// working folder): the registry's writeFiles rolls such a set back before the next write of any
+// process, and the next write tool of a run in that workspace tells the agent, so that it knows
+// a.txt changed back.
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const writer = `
@@ -26,7 +28,9 @@ const ops = {
     return nodeFileOperations.rename(from, to);
   },
 };
-await writeFiles([{ path: dir + "/a.txt", content: "A\\n" }, { path: dir + "/b.txt", content: "B\\n" }], ops);
+await writeFiles([{ path: dir + "/a.txt", content: "A\\n" }, { path: dir + "/b.txt", content: "B\\n" }], ops, {
+  workspace: dir,
+});
 `;
 
 let ws: TempWorkspace | undefined;

@@ -46,7 +46,9 @@ export const writeTool = defineTool({
           message: `${shown} is a FIFO, socket or device, not a regular file; write replaces regular files only (remove it with the shell first if it should go)`,
         });
       }
-      const warnings = await writeFileAtomic(absolute, args.content).catch(async (error: unknown) => {
+      const warnings = await writeFileAtomic(absolute, args.content, {
+        workspace: ctx.run.workingDirectory,
+      }).catch(async (error: unknown) => {
         throw error instanceof ToolsError
           ? error
           : await writeFailure(error, absolute, ctx.run.workingDirectory);

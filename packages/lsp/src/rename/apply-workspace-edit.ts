@@ -501,9 +501,11 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, base: EditBase): PlannedE
 export async function writePlannedEdit(
   planned: PlannedEdit,
   ops: FileOperations = nodeFileOperations,
+  /** The run's working directory, named in the write's journal (see `writeFiles`). */
+  workspace?: string,
 ): Promise<AppliedEdit> {
   const { changes, changedFiles, editCounts, moves, emptied } = planned;
-  const outcome = await writeFiles([...changes], ops);
+  const outcome = await writeFiles([...changes], ops, workspace === undefined ? {} : { workspace });
   const notes = warningNotes(outcome.warnings);
   if (outcome.ok) {
     // Best effort: a folder something else wrote into meanwhile stays.

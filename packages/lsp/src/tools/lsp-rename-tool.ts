@@ -214,7 +214,7 @@ export const lspRenameTool = defineTool({
           data: { clashes: clash.clashes },
         });
       }
-      const applied = await writePlannedEdit(planned);
+      const applied = await writePlannedEdit(planned, undefined, ctx.run.workingDirectory);
       // Re-sync what changed so the server's next answers describe the new text, not the old.
       for (const file of applied.changedFiles) {
         if (existsSync(file)) await supervisor.open(file, true).catch(() => undefined);

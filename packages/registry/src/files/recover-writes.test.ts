@@ -19,7 +19,8 @@ import { waitFor } from "../testing/processes.js";
 import { recoverInterruptedWrites, recoverJournal } from "./recover-writes.js";
 import { nodeFileOperations, type FileOperations } from "./file-operations.js";
 import { parseJournal } from "./read-journal.js";
-import { writeFiles, type FileChange } from "./write-files.js";
+import { saveRecoveryReports } from "./recovery-report.js";
+import { writeFiles, type FileChange, type WriteFilesOptions } from "./write-files.js";
 import { journalFolder } from "./write-journal.js";
 
 // A set whose writer stops for good in the middle (as when its process is killed): the real
@@ -75,8 +76,13 @@ describe("rolling back a set whose writer stopped", () => {
   });
 
   /** Starts writing `changes` with `ops` and waits until it has stopped for good at `done`. */
-  async function stopped(changes: FileChange[], ops: FileOperations, done: () => boolean): Promise<void> {
-    void writeFiles(changes, ops);
+  async function stopped(
+    changes: FileChange[],
+    ops: FileOperations,
+    done: () => boolean,
+    options?: WriteFilesOptions,
+  ): Promise<void> {
+    void writeFiles(changes, ops, options);
     expect(await waitFor(done, 5000)).toBe(true);
   }
 
@@ -318,6 +324,34 @@ describe("rolling back a set whose writer stopped", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("names the workspace its writer gives (a run's working directory) and tells its report to a writer of that workspace", async () => {
+    const project = join(root, "project");
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename, { workspace: project });
+    // As the reaper does once the writer's thread ended: rolled back, the report saved.
+    const reports = await recoverInterruptedWrites({ owner: threadPrefix() });
+    expect(reports.map((report) => report.workspace)).toEqual([project]);
+    expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
+    await saveRecoveryReports(journalFolder(), reports);
+    const write = async (options: WriteFilesOptions, later: number) => {
+      // Past this process's once-a-second sweep, whatever wrote before.
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(Date.now() + later);
+      try {
+        return await writeFiles([{ path: at("other.txt"), content: "x\n" }], nodeFileOperations, options);
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    // A writer of the process's working folder is not told; one of the project is, once.
+    // (Past the test before's last sweep, at +4 s, and before the next test's first, at +10 s.)
+    expect((await write({}, 5_000)).warnings).toBeUndefined();
+    const told = await write({ workspace: project }, 6_500);
+    expect(told.warnings).toEqual([
+      expect.stringMatching(/^rolled back a change set that process \d+ left half written/),
+    ]);
+    expect((await write({ workspace: project }, 8_000)).warnings).toBeUndefined();
   });
 
   it("tells a roll back only to a writer of the set's workspace, and saves another workspace's for a writer there", async () => {

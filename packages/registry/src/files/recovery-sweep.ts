@@ -8,7 +8,7 @@ import {
   type RecoveryReport,
 } from "./recovery-report.js";
 import { removeOldLeftovers } from "./old-leftovers.js";
-import { currentWorkspace, journalFolder, journalSuffix, ownFolder } from "./write-journal.js";
+import { journalFolder, journalSuffix, ownFolder } from "./write-journal.js";
 
 /**
  * How often at most `writeFiles` looks for sets that other processes left half written: the
@@ -20,16 +20,15 @@ let nextSweep = 0;
 
 /**
  * Rolls back the sets other processes left half written when they died, before this one reads
- * (at most once a second per process), and takes the reports of those rolled back in this
- * process's workspace: what was done, in words, for the outcome's `warnings`. A set of another
+ * (at most once a second per process), and takes the reports of those rolled back in
+ * `workspace` (the writer's): what was done, in words, for the outcome's `warnings`. A set of another
  * workspace is rolled back all the same, and its report saved for a writer there. Kept journals,
  * their notes and untaken reports over a week old are removed first.
  */
-export async function sweepInterruptedWrites(): Promise<string[]> {
+export async function sweepInterruptedWrites(workspace: string | undefined): Promise<string[]> {
   if (Date.now() < nextSweep) return [];
   nextSweep = Date.now() + sweepIntervalMs;
   const folder = journalFolder();
-  const workspace = currentWorkspace();
   const recovered = await recoverInterruptedWrites({ folder }).catch(() => []);
   // A journal of an earlier version names no workspace: this sweep rolled it back, and tells it.
   const here = recovered.filter((report) => report.workspace === undefined || report.workspace === workspace);

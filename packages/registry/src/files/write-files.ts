@@ -7,7 +7,7 @@ import { nodeFileOperations, type FileOperations } from "./file-operations.js";
 import { keepJournal } from "./recover-writes.js";
 import { sweepInterruptedWrites } from "./recovery-sweep.js";
 import { temporaryName } from "./temporary-name.js";
-import { removeJournal, writeJournal, type JournalEntry } from "./write-journal.js";
+import { currentWorkspace, removeJournal, writeJournal, type JournalEntry } from "./write-journal.js";
 
 /** What a file must hold for a change set to be written. */
 export type ExpectedContent =
@@ -267,7 +267,11 @@ async function missingFolders(ops: FileOperations, targets: readonly string[]): 
  * file is done with its one rename: only its temporary file is recorded. Undefined when no
  * journal could be written.
  */
-async function journalFor(ops: FileOperations, ordered: readonly Before[]): Promise<string | undefined> {
+async function journalFor(
+  ops: FileOperations,
+  ordered: readonly Before[],
+  workspace: string | undefined,
+): Promise<string | undefined> {
   const whole = ordered.length > 1;
   const entries: JournalEntry[] = ordered.map((before) => {
     const { content } = before.change;
@@ -281,7 +285,7 @@ async function journalFor(ops: FileOperations, ordered: readonly Before[]): Prom
     ops,
     created.map((before) => before.target),
   );
-  const journal = await writeJournal(entries, folders);
+  const journal = await writeJournal(entries, folders, workspace);
   if (journal !== undefined) startReaper();
   return journal;
 }
@@ -299,21 +303,38 @@ async function journalFor(ops: FileOperations, ordered: readonly Before[]): Prom
  * from the bytes just read, created files and folders are removed, and the outcome says which
  * file failed and whether everything was restored. Sets other processes left half written when
  * they died are rolled back first, and said so in the outcome's `warnings` when they were
- * written in this process's workspace (its working folder; another's are told to a writer there).
+ * written in this writer's workspace (`options.workspace`, default the process's working folder;
+ * another's are told to a writer there).
  */
 export async function writeFiles(
   changes: readonly FileChange[],
   ops: FileOperations = nodeFileOperations,
+  options: WriteFilesOptions = {},
 ): Promise<WriteOutcome> {
+  const workspace = options.workspace ?? currentWorkspace();
   // A set another process left half written when it died is rolled back before this one reads.
-  const warnings = await sweepInterruptedWrites();
-  const outcome = await writeSet(changes, ops);
+  const warnings = await sweepInterruptedWrites(workspace);
+  const outcome = await writeSet(changes, ops, workspace);
   const all = [...warnings, ...(outcome.warnings ?? [])];
   return all.length === 0 ? outcome : { ...outcome, warnings: all };
 }
 
+/** Options of {@link writeFiles}. */
+export interface WriteFilesOptions {
+  /**
+   * The workspace the set is written for (a run's working directory), as its journal names it:
+   * if this process dies while writing, the report of the set's roll back is told to the next
+   * writer of that workspace only. Default: the process's working folder.
+   */
+  workspace?: string;
+}
+
 /** {@link writeFiles} after the sweep. */
-async function writeSet(changes: readonly FileChange[], ops: FileOperations): Promise<WriteOutcome> {
+async function writeSet(
+  changes: readonly FileChange[],
+  ops: FileOperations,
+  workspace: string | undefined,
+): Promise<WriteOutcome> {
   const befores: Before[] = [];
   const moved: MovedFile[] = [];
   for (const change of changes) {
@@ -347,7 +368,7 @@ async function writeSet(changes: readonly FileChange[], ops: FileOperations): Pr
     ...befores.filter((before) => before.change.content !== null),
     ...befores.filter((before) => before.change.content === null),
   ];
-  const journal = await journalFor(ops, ordered);
+  const journal = await journalFor(ops, ordered, workspace);
   const done: Before[] = [];
   const createdFolders: string[] = [];
   for (const before of ordered) {

@@ -122,6 +122,7 @@ export async function ownFolder(folder: string): Promise<boolean> {
 export async function writeJournal(
   entries: readonly JournalEntry[],
   folders: readonly string[],
+  workspace: string | undefined,
 ): Promise<string | undefined> {
   const data: Uint8Array[] = [];
   let offset = 0;
@@ -135,7 +136,7 @@ export async function writeJournal(
     version: 1,
     host: hostScope(),
     pid: process.pid,
-    workspace: currentWorkspace(),
+    workspace,
     folders,
     entries: entries.map(({ original, ...entry }): StoredEntry => {
       const originalRange = store(original);

@@ -36,6 +36,8 @@ export interface StagedEditWritten {
 export async function writeStagedEdit(
   edit: StagedEdit,
   ops: FileOperations = nodeFileOperations,
+  /** The run's working directory, named in the write's journal (see `writeFiles`). */
+  workspace?: string,
 ): Promise<StagedEditWritten> {
   const outcome = await writeFiles(
     edit.files.map((file) => ({
@@ -45,6 +47,7 @@ export async function writeStagedEdit(
       content: file.newText,
     })),
     ops,
+    workspace === undefined ? {} : { workspace },
   );
   const notes = warningNotes(outcome.warnings);
   if (outcome.ok) return { written: [...outcome.changed], warnings: outcome.warnings ?? [] };

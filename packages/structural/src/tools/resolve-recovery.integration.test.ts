@@ -9,7 +9,8 @@ import { createStructuralParser, structuralParserKey } from "../parser/structura
 import { structuralTools } from "./structural-tools.js";
 
 // Another process SIGKILLed halfway through a change set (x.txt renamed into place, y.txt not):
-// writeFiles rolls it back before the next set it writes, and `resolve accept` says so.
+// writeFiles rolls it back before the next set it writes, and `resolve accept` in a run of the
+// same workspace (the killed writer's, as its journal names it) says so.
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const killedWriter = `
@@ -27,7 +28,9 @@ const ops = {
   },
 };
 const dir = process.argv[1];
-await writeFiles([{ path: dir + "/x.txt", content: "X\\n" }, { path: dir + "/y.txt", content: "Y\\n" }], ops);
+await writeFiles([{ path: dir + "/x.txt", content: "X\\n" }, { path: dir + "/y.txt", content: "Y\\n" }], ops, {
+  workspace: dir,
+});
 `;
 
 const savedTmpdir = process.env.TMPDIR;

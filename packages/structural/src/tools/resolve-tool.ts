@@ -56,7 +56,7 @@ export function createResolveTool(files: FileOperations = nodeFileOperations) {
         return `${edit.id} discarded; nothing was written`;
       }
       try {
-        const { written, warnings } = await writeStagedEdit(edit, files);
+        const { written, warnings } = await writeStagedEdit(edit, files, context.run.workingDirectory);
         ledger.resolved.set(edit.id, "accepted");
         const replacements = edit.files.reduce((sum, file) => sum + file.replacements, 0);
         const list = edit.files.map((file) => `  ${file.relativePath}`).join("\n");
