@@ -498,6 +498,44 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
     expect(resultText(result)).toBe("spawned\n(400, 0, 'into the file\\n')");
   }, 300_000);
+
+  it("gives fd 1 and 2 back to later cells after a cell closed sys.stdout.fileno() and sys.stderr.fileno()", async () => {
+    // fileno() is fd 1 and 2 now: a file opened on it and closed, or os.close, closed the pipe for
+    // good, and every later cell's child failed ("echo: write error: Bad file descriptor").
+    const closing = await cell(
+      [
+        "import os, subprocess, sys",
+        "with open(sys.stdout.fileno(), 'w') as out:\n    out.write('written through fileno\\n')",
+        "os.close(sys.stderr.fileno())",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(closing)).toBe("written through fileno");
+    const later = await cell(
+      [
+        "subprocess.run(['echo', 'a later child'])",
+        "subprocess.run(['sh', '-c', 'echo a later error >&2'])",
+        "os.write(1, b'a later os.write\\n')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(later)).toBe("a later child\na later error\na later os.write");
+    // A file the cell put in the pipe's place stays there.
+    const replaced = await cell(
+      [
+        "path = os.path.join(os.getcwd(), 'in-place-of-fd-1')",
+        "saved = os.dup(1)\nos.close(1)",
+        "placed = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)",
+        "os.set_inheritable(placed, True)",
+        "placed",
+      ].join("\n"),
+    );
+    expect(resultText(replaced)).toBe("1");
+    const back = await cell(
+      "subprocess.run(['echo', 'into the file'])\nos.dup2(saved, 1)\nos.close(saved)\nopen(path).read()",
+    );
+    expect(resultText(back)).toBe("'into the file\\n'");
+  });
 });
 
 describePython("what a Python cell's children write to fd 1 once our reader has stopped", () => {

@@ -14,6 +14,8 @@
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
  * The stream's fileno() is fd 1 or 2 while the thread runs: ipykernel's was its copy of the
  * kernel's own stream, so a child given stdout=sys.stdout (or stderr=sys.stderr) was lost to the cell.
+ * A cell that closes fd 1 or 2 (through that fileno()) has it back on the pipe from its end (and at
+ * the next cell's start), taken only while it is still free: a file the cell put there stays.
  *
  * At the end of each cell (post_execute), and before the last expression's echo, a mark is written
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
@@ -56,7 +58,7 @@
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
-    import codecs, functools, inspect, itertools, os, select, subprocess, sys, threading, time
+    import codecs, errno, fcntl, functools, inspect, itertools, os, select, subprocess, sys, threading, time
 
     kernel_pid = os.getpid()
     watched = []
@@ -290,8 +292,33 @@ def __tools_watch_fds(ip):
             except (OSError, ValueError):
                 return False
 
+    def reclaim_closed():
+        # A cell that closed fd 1 or 2 (os.close(sys.stdout.fileno()), open(sys.stdout.fileno())
+        # closed or collected) left every later cell's children and os.write(1, ...) writing
+        # nowhere: from its end the fd is our pipe again. One the cell put a file on stays; F_DUPFD
+        # takes the fd only if it is still free (another thread may have opened a file on it).
+        if os.getpid() != kernel_pid:
+            return
+        for pipe in watched:
+            if pipe.own is None or not pipe.thread.is_alive():
+                continue
+            try:
+                os.fstat(pipe.fd)
+                continue
+            except OSError as error:
+                if error.errno != errno.EBADF:
+                    continue
+            try:
+                got = fcntl.fcntl(pipe.own, fcntl.F_DUPFD, pipe.fd)
+            except OSError:
+                continue
+            if got != pipe.fd:
+                os.close(got)
+
     def read_up_to_marks(cell_end=True):
         __tracebackhide__ = "__tools__"
+        if cell_end:
+            reclaim_closed()
         pipes = list(our_pipes())
         to_own(pipes)
         number = next(numbers)
@@ -511,7 +538,11 @@ def __tools_watch_fds(ip):
 
         os.system = os_system
 
-    ip.events.register("pre_execute", to_own)
+    def cell_starts():
+        reclaim_closed()
+        to_own()
+
+    ip.events.register("pre_execute", cell_starts)
     ip.events.register("post_execute", read_up_to_marks)
     # The last expression's echo goes out after what was written to the fds before it, too.
     hook = ip.displayhook
