@@ -499,6 +499,34 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("spawned\n(400, 0, 'into the file\\n')");
   }, 300_000);
 
+  it("leaks no fd when an interrupt comes while an os.posix_spawn child is being started", async () => {
+    // The child's file actions wait on a FIFO that a helper opens only after it has sent the kernel
+    // SIGINT, so the interrupt comes inside os.posix_spawn. Python 3.11 raises it at the first check
+    // after that call: after the wrapper had closed the first of the child's two fds, the second was
+    // left open in the kernel, one per interrupted spawn.
+    const result = await cell(
+      [
+        "import os, signal, subprocess",
+        "def count():\n    return len(os.listdir('/proc/self/fd'))",
+        "os.waitpid(os.posix_spawnp('true', ['true'], os.environ), 0)\nbefore = count()",
+        "outcomes = []",
+        "for attempt in range(3):",
+        "    ready, go = (os.path.join(os.getcwd(), f'spawn-{name}-{attempt}') for name in ('ready', 'go'))",
+        "    os.mkfifo(ready)\n    os.mkfifo(go)",
+        "    helper = subprocess.Popen(['sh', '-c', 'exec 3<\"$1\"; kill -INT \"$3\"; exec cat \"$2\" >/dev/null', 'sh', ready, go, str(os.getpid())])",
+        "    actions = [(os.POSIX_SPAWN_OPEN, 50, ready, os.O_WRONLY, 0), (os.POSIX_SPAWN_OPEN, 51, go, os.O_WRONLY, 0)]",
+        "    try:",
+        "        pid = os.posix_spawnp('true', ['true'], os.environ, file_actions=actions)",
+        "        outcomes.append('ran')",
+        "    except KeyboardInterrupt:",
+        "        outcomes.append('interrupted')",
+        "    helper.wait(20)",
+        "outcomes, count() - before",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(['interrupted', 'interrupted', 'interrupted'], 0)");
+  });
+
   it("gives fd 1 and 2 back to later cells after a cell closed sys.stdout.fileno() and sys.stderr.fileno()", async () => {
     // fileno() is fd 1 and 2 now: a file opened on it and closed, or os.close, closed the pipe for
     // good, and every later cell's child failed ("echo: write error: Bad file descriptor").

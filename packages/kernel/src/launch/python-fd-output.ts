@@ -475,8 +475,20 @@ def __tools_watch_fds(ip):
                     finally:
                         spawning.inside = False
                 finally:
+                    # An interrupt that came during the spawn is raised at the first check after it:
+                    # on Python 3.11, after the first close here. The other fd is closed all the
+                    # same, then the interrupt goes on.
+                    interrupted = None
                     for fd in opened:
-                        os.close(fd)
+                        try:
+                            os.close(fd)
+                        except KeyboardInterrupt as error:
+                            interrupted = error
+                    if interrupted is not None:
+                        try:
+                            raise interrupted
+                        finally:
+                            interrupted = None
 
             return posix_spawn
 
