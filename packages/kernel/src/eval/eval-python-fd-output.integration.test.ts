@@ -527,6 +527,24 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("(['interrupted', 'interrupted', 'interrupted'], 0)");
   });
 
+  it("fails an os.posix_spawn given file_actions that are not a sequence with Python's own message", async () => {
+    // The wrapper unpacked them into its own list: "Value after * must be an iterable, not int", or
+    // for 0 nothing at all (0 or () ran the child).
+    const result = await cell(
+      [
+        "import os",
+        "errors = []",
+        "for actions in (5, 0):",
+        "    try:\n        os.waitpid(os.posix_spawnp('true', ['true'], os.environ, file_actions=actions), 0)",
+        "    except TypeError as error:\n        errors.append(str(error))",
+        "print(errors)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe(
+      "['file_actions must be a sequence or None', 'file_actions must be a sequence or None']",
+    );
+  });
+
   it("gives fd 1 and 2 back to later cells after a cell closed sys.stdout.fileno() and sys.stderr.fileno()", async () => {
     // fileno() is fd 1 and 2 now: a file opened on it and closed, or os.close, closed the pipe for
     // good, and every later cell's child failed ("echo: write error: Bad file descriptor").

@@ -469,9 +469,14 @@ def __tools_watch_fds(ip):
                         if new is not None:
                             opened.append(new)
                             ours.append((os.POSIX_SPAWN_DUP2, new, pipe.fd))
+                    try:
+                        actions = [*ours, *(() if file_actions is None else file_actions)]
+                    except TypeError:
+                        # Not a sequence: the spawn fails with Python's own message, which names it.
+                        actions = file_actions
                     spawning.inside = True
                     try:
-                        return spawn(*args, file_actions=[*ours, *(file_actions or ())], **kwargs)
+                        return spawn(*args, file_actions=actions, **kwargs)
                     finally:
                         spawning.inside = False
                 finally:
