@@ -360,6 +360,37 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
   });
 
+  it("shows a forked child's sys.stdout.fileno() and stdout=sys.stdout as the cell's output", async () => {
+    // In a forked child (multiprocessing's default "fork", os.fork) the reader thread is not alive,
+    // so fileno() was ipykernel's copy of the kernel's own stream again: all of this was lost.
+    const result = await cell(
+      [
+        "import multiprocessing, os, subprocess, sys",
+        "def work(name):",
+        "    os.write(sys.stdout.fileno(), f'{name}: os.write to fileno\\n'.encode())",
+        "    subprocess.run(['echo', f'{name}: stdout=sys.stdout'], stdout=sys.stdout)",
+        "    subprocess.run(['sh', '-c', f'echo {name}: stderr=sys.stdout >&2'], stderr=sys.stdout)",
+        "child = multiprocessing.get_context('fork').Process(target=work, args=('multiprocessing',))",
+        "child.start()\nchild.join(30)",
+        "pid = os.fork()",
+        "if pid == 0:",
+        "    try:\n        work('os.fork')",
+        "    finally:\n        os._exit(0)",
+        "os.waitpid(pid, 0)\nNone",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe(
+      [
+        "multiprocessing: os.write to fileno",
+        "multiprocessing: stdout=sys.stdout",
+        "multiprocessing: stderr=sys.stdout",
+        "os.fork: os.write to fileno",
+        "os.fork: stdout=sys.stdout",
+        "os.fork: stderr=sys.stdout",
+      ].join("\n"),
+    );
+  });
+
   it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
     // The interrupt is made to come inside the opening of the child's description (os.set_blocking
     // and os.open are wrapped for that): the one opened was left open in the kernel.

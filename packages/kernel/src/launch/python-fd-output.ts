@@ -12,8 +12,9 @@
  * kernel's own stream (whose stderr the harness keeps for its message should the kernel die).
  * ipykernel's thread is left waiting on its old pipe, which nothing writes to any more. A stream
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
- * The stream's fileno() is fd 1 or 2 while the thread runs: ipykernel's was its copy of the
- * kernel's own stream, so a child given stdout=sys.stdout (or stderr=sys.stderr) was lost to the cell.
+ * The stream's fileno() is fd 1 or 2 while the thread runs (in a forked child: ran at the fork):
+ * ipykernel's was its copy of the kernel's own stream, so a child given stdout=sys.stdout (or
+ * stderr=sys.stderr) was lost to the cell.
  * A cell that closes fd 1 or 2 (through that fileno()) has it back on the pipe from its end (and at
  * the next cell's start), taken only while it is still free: a file the cell put there stays.
  *
@@ -202,8 +203,10 @@ def __tools_watch_fds(ip):
         def fileno():
             # ipykernel answers the kernel's own stream (the harness's stderr), so a child given
             # stdout=sys.stdout or stderr=sys.stderr, or os.write(sys.stdout.fileno(), ...), was
-            # lost to the cell. fd 1 or 2 here, as in a script: our pipe, the cell's output.
-            if thread.is_alive():
+            # lost to the cell. fd 1 or 2 here, as in a script: our pipe, the cell's output. Also in
+            # a forked child (os.fork, multiprocessing's "fork"), where the reader thread is not
+            # alive but the kernel's still reads the pipe: as it was when the child was forked.
+            if not state["stopped"]:
                 return fd
             return kernel_stream_fileno()
 
