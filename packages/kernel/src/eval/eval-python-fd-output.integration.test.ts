@@ -360,6 +360,37 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
   });
 
+  it("shows a forked child's sys.stdout.fileno() and stdout=sys.stdout as the cell's output", async () => {
+    // In a forked child (multiprocessing's default "fork", os.fork) the reader thread is not alive,
+    // so fileno() was ipykernel's copy of the kernel's own stream again: all of this was lost.
+    const result = await cell(
+      [
+        "import multiprocessing, os, subprocess, sys",
+        "def work(name):",
+        "    os.write(sys.stdout.fileno(), f'{name}: os.write to fileno\\n'.encode())",
+        "    subprocess.run(['echo', f'{name}: stdout=sys.stdout'], stdout=sys.stdout)",
+        "    subprocess.run(['sh', '-c', f'echo {name}: stderr=sys.stdout >&2'], stderr=sys.stdout)",
+        "child = multiprocessing.get_context('fork').Process(target=work, args=('multiprocessing',))",
+        "child.start()\nchild.join(30)",
+        "pid = os.fork()",
+        "if pid == 0:",
+        "    try:\n        work('os.fork')",
+        "    finally:\n        os._exit(0)",
+        "os.waitpid(pid, 0)\nNone",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe(
+      [
+        "multiprocessing: os.write to fileno",
+        "multiprocessing: stdout=sys.stdout",
+        "multiprocessing: stderr=sys.stdout",
+        "os.fork: os.write to fileno",
+        "os.fork: stdout=sys.stdout",
+        "os.fork: stderr=sys.stdout",
+      ].join("\n"),
+    );
+  });
+
   it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
     // The interrupt is made to come inside the opening of the child's description (os.set_blocking
     // and os.open are wrapped for that): the one opened was left open in the kernel.
@@ -498,6 +529,90 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
     expect(resultText(result)).toBe("spawned\n(400, 0, 'into the file\\n')");
   }, 300_000);
+
+  it("leaks no fd when an interrupt comes while an os.posix_spawn child is being started", async () => {
+    // The child's file actions wait on a FIFO that a helper opens only after it has sent the kernel
+    // SIGINT, so the interrupt comes inside os.posix_spawn. Python 3.11 raises it at the first check
+    // after that call: after the wrapper had closed the first of the child's two fds, the second was
+    // left open in the kernel, one per interrupted spawn.
+    const result = await cell(
+      [
+        "import os, signal, subprocess",
+        "def count():\n    return len(os.listdir('/proc/self/fd'))",
+        "os.waitpid(os.posix_spawnp('true', ['true'], os.environ), 0)\nbefore = count()",
+        "outcomes = []",
+        "for attempt in range(3):",
+        "    ready, go = (os.path.join(os.getcwd(), f'spawn-{name}-{attempt}') for name in ('ready', 'go'))",
+        "    os.mkfifo(ready)\n    os.mkfifo(go)",
+        "    helper = subprocess.Popen(['sh', '-c', 'exec 3<\"$1\"; kill -INT \"$3\"; exec cat \"$2\" >/dev/null', 'sh', ready, go, str(os.getpid())])",
+        "    actions = [(os.POSIX_SPAWN_OPEN, 50, ready, os.O_WRONLY, 0), (os.POSIX_SPAWN_OPEN, 51, go, os.O_WRONLY, 0)]",
+        "    try:",
+        "        pid = os.posix_spawnp('true', ['true'], os.environ, file_actions=actions)",
+        "        outcomes.append('ran')",
+        "    except KeyboardInterrupt:",
+        "        outcomes.append('interrupted')",
+        "    helper.wait(20)",
+        "outcomes, count() - before",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(['interrupted', 'interrupted', 'interrupted'], 0)");
+  });
+
+  it("fails an os.posix_spawn given file_actions that are not a sequence with Python's own message", async () => {
+    // The wrapper unpacked them into its own list: "Value after * must be an iterable, not int", or
+    // for 0 nothing at all (0 or () ran the child).
+    const result = await cell(
+      [
+        "import os",
+        "errors = []",
+        "for actions in (5, 0):",
+        "    try:\n        os.waitpid(os.posix_spawnp('true', ['true'], os.environ, file_actions=actions), 0)",
+        "    except TypeError as error:\n        errors.append(str(error))",
+        "print(errors)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe(
+      "['file_actions must be a sequence or None', 'file_actions must be a sequence or None']",
+    );
+  });
+
+  it("gives fd 1 and 2 back to later cells after a cell closed sys.stdout.fileno() and sys.stderr.fileno()", async () => {
+    // fileno() is fd 1 and 2 now: a file opened on it and closed, or os.close, closed the pipe for
+    // good, and every later cell's child failed ("echo: write error: Bad file descriptor").
+    const closing = await cell(
+      [
+        "import os, subprocess, sys",
+        "with open(sys.stdout.fileno(), 'w') as out:\n    out.write('written through fileno\\n')",
+        "os.close(sys.stderr.fileno())",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(closing)).toBe("written through fileno");
+    const later = await cell(
+      [
+        "subprocess.run(['echo', 'a later child'])",
+        "subprocess.run(['sh', '-c', 'echo a later error >&2'])",
+        "os.write(1, b'a later os.write\\n')",
+        "None",
+      ].join("\n"),
+    );
+    expect(resultText(later)).toBe("a later child\na later error\na later os.write");
+    // A file the cell put in the pipe's place stays there.
+    const replaced = await cell(
+      [
+        "path = os.path.join(os.getcwd(), 'in-place-of-fd-1')",
+        "saved = os.dup(1)\nos.close(1)",
+        "placed = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)",
+        "os.set_inheritable(placed, True)",
+        "placed",
+      ].join("\n"),
+    );
+    expect(resultText(replaced)).toBe("1");
+    const back = await cell(
+      "subprocess.run(['echo', 'into the file'])\nos.dup2(saved, 1)\nos.close(saved)\nopen(path).read()",
+    );
+    expect(resultText(back)).toBe("'into the file\\n'");
+  });
 });
 
 describePython("what a Python cell's children write to fd 1 once our reader has stopped", () => {

@@ -12,8 +12,11 @@
  * kernel's own stream (whose stderr the harness keeps for its message should the kernel die).
  * ipykernel's thread is left waiting on its old pipe, which nothing writes to any more. A stream
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
- * The stream's fileno() is fd 1 or 2 while the thread runs: ipykernel's was its copy of the
- * kernel's own stream, so a child given stdout=sys.stdout (or stderr=sys.stderr) was lost to the cell.
+ * The stream's fileno() is fd 1 or 2 while the thread runs (in a forked child: ran at the fork):
+ * ipykernel's was its copy of the kernel's own stream, so a child given stdout=sys.stdout (or
+ * stderr=sys.stderr) was lost to the cell.
+ * A cell that closes fd 1 or 2 (through that fileno()) has it back on the pipe from its end (and at
+ * the next cell's start), taken only while it is still free: a file the cell put there stays.
  *
  * At the end of each cell (post_execute), and before the last expression's echo, a mark is written
  * to each pipe and the cell waits, at most 2 s, until the thread has read up to it: what the cell
@@ -56,7 +59,7 @@
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
-    import codecs, functools, inspect, itertools, os, select, subprocess, sys, threading, time
+    import codecs, errno, fcntl, functools, inspect, itertools, os, select, subprocess, sys, threading, time
 
     kernel_pid = os.getpid()
     watched = []
@@ -200,8 +203,10 @@ def __tools_watch_fds(ip):
         def fileno():
             # ipykernel answers the kernel's own stream (the harness's stderr), so a child given
             # stdout=sys.stdout or stderr=sys.stderr, or os.write(sys.stdout.fileno(), ...), was
-            # lost to the cell. fd 1 or 2 here, as in a script: our pipe, the cell's output.
-            if thread.is_alive():
+            # lost to the cell. fd 1 or 2 here, as in a script: our pipe, the cell's output. Also in
+            # a forked child (os.fork, multiprocessing's "fork"), where the reader thread is not
+            # alive but the kernel's still reads the pipe: as it was when the child was forked.
+            if not state["stopped"]:
                 return fd
             return kernel_stream_fileno()
 
@@ -290,8 +295,33 @@ def __tools_watch_fds(ip):
             except (OSError, ValueError):
                 return False
 
+    def reclaim_closed():
+        # A cell that closed fd 1 or 2 (os.close(sys.stdout.fileno()), open(sys.stdout.fileno())
+        # closed or collected) left every later cell's children and os.write(1, ...) writing
+        # nowhere: from its end the fd is our pipe again. One the cell put a file on stays; F_DUPFD
+        # takes the fd only if it is still free (another thread may have opened a file on it).
+        if os.getpid() != kernel_pid:
+            return
+        for pipe in watched:
+            if pipe.own is None or not pipe.thread.is_alive():
+                continue
+            try:
+                os.fstat(pipe.fd)
+                continue
+            except OSError as error:
+                if error.errno != errno.EBADF:
+                    continue
+            try:
+                got = fcntl.fcntl(pipe.own, fcntl.F_DUPFD, pipe.fd)
+            except OSError:
+                continue
+            if got != pipe.fd:
+                os.close(got)
+
     def read_up_to_marks(cell_end=True):
         __tracebackhide__ = "__tools__"
+        if cell_end:
+            reclaim_closed()
         pipes = list(our_pipes())
         to_own(pipes)
         number = next(numbers)
@@ -442,14 +472,31 @@ def __tools_watch_fds(ip):
                         if new is not None:
                             opened.append(new)
                             ours.append((os.POSIX_SPAWN_DUP2, new, pipe.fd))
+                    try:
+                        actions = [*ours, *(() if file_actions is None else file_actions)]
+                    except TypeError:
+                        # Not a sequence: the spawn fails with Python's own message, which names it.
+                        actions = file_actions
                     spawning.inside = True
                     try:
-                        return spawn(*args, file_actions=[*ours, *(file_actions or ())], **kwargs)
+                        return spawn(*args, file_actions=actions, **kwargs)
                     finally:
                         spawning.inside = False
                 finally:
+                    # An interrupt that came during the spawn is raised at the first check after it:
+                    # on Python 3.11, after the first close here. The other fd is closed all the
+                    # same, then the interrupt goes on.
+                    interrupted = None
                     for fd in opened:
-                        os.close(fd)
+                        try:
+                            os.close(fd)
+                        except KeyboardInterrupt as error:
+                            interrupted = error
+                    if interrupted is not None:
+                        try:
+                            raise interrupted
+                        finally:
+                            interrupted = None
 
             return posix_spawn
 
@@ -511,7 +558,11 @@ def __tools_watch_fds(ip):
 
         os.system = os_system
 
-    ip.events.register("pre_execute", to_own)
+    def cell_starts():
+        reclaim_closed()
+        to_own()
+
+    ip.events.register("pre_execute", cell_starts)
     ip.events.register("post_execute", read_up_to_marks)
     # The last expression's echo goes out after what was written to the fds before it, too.
     hook = ip.displayhook
