@@ -244,7 +244,7 @@ describe("compilePattern errors", () => {
   it("refuses a Go case whose value is no metavariable (ast-grep matches nothing), saying which clauses are patterns alone", async () => {
     const spec = parser.spec("go");
     const code =
-      "package p\n\nfunc f(x any, s string) {\n\tswitch x.(type) {\n\tcase int:\n\t\tg()\n\t}\n\tswitch s {\n\tcase \"a:b\":\n\t\th()\n\tcase `c:d`, ':':\n\t}\n}\n";
+      'package p\n\nfunc f(x any, s, t string) {\n\tswitch x.(type) {\n\tcase int:\n\t\tg()\n\t}\n\tswitch s {\n\tcase "a:b":\n\t\th()\n\tcase `c:d`, \':\':\n\t}\n\tswitch t {\n\tcase /* e: */ "e":\n\t}\n}\n';
     const tree = await parser.parse(spec, code);
     try {
       for (const [source, expected, start] of [
@@ -252,6 +252,8 @@ describe("compilePattern errors", () => {
         // A `:` inside a string or a rune is not the clause's.
         ['case "a:b":', 'switch $X { $$$P case "a:b": $$$B $$$Q }', "switch s {"],
         ["case `c:d`, ':':", "switch $X { $$$P case `c:d`, ':': $$$B $$$Q }", "switch s {"],
+        // Nor one inside a comment.
+        ['case /* e: */ "e":', 'switch $X { $$$P case /* e: */ "e": $$$B $$$Q }', "switch t {"],
       ] as const) {
         const message = await parser.compile(spec, source).then(
           () => "",

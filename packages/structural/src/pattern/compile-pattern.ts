@@ -140,6 +140,24 @@ function tryBare(parses: ParseArena, text: string, expando: string | undefined):
   });
 }
 
+/** Whether the pattern's last line is a C or C++ preprocessor directive (`#define $X`). */
+function endsInDirective(text: string, spec: LanguageSpec): boolean {
+  return (spec.id === "c" || spec.id === "cpp") && /(?:^|\n)[ \t]*#[^\n]*$/.test(text);
+}
+
+/**
+ * The fragment parsed alone with the newline that ends its last directive; the newline is no
+ * text of the pattern's (`textEnd` is the fragment's end).
+ */
+function tryDirectiveLine(
+  parses: ParseArena,
+  text: string,
+  expando: string | undefined,
+): Located | undefined {
+  const located = tryBare(parses, `${text}\n`, expando);
+  return located && { ...located, textEnd: text.length };
+}
+
 /**
  * Parses `prefix + text + suffix` (the tree lives in `parses`) and takes the smallest node
  * spanning the text (it may also take the suffix's `;`). Undefined when that has an ERROR or the
@@ -394,6 +412,9 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     const bare: (() => Located | undefined)[] = [
       () => tryBare(parses, fragment, expando),
       () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parses, fragment, "", ";", expando)),
+      // A preprocessor directive ends at its line's end: the pattern lost that newline to the
+      // trim (`#ifndef $X⏎#define $X`, a header guard, is an ERROR without it, as in ast-grep).
+      () => (endsInDirective(fragment, spec) ? tryDirectiveLine(parses, fragment, expando) : undefined),
     ];
     const wrapped = spec.wrappers.map(
       ([prefix, suffix]) =>

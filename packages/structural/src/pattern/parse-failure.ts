@@ -136,13 +136,17 @@ function namesType(value: string): boolean {
 }
 
 /**
- * Where a Go clause's `:` is: not one of `:=`, nor one inside a string (`"a:b"`, `` `a:b` ``) or
- * a rune (`':'`); -1 when there is none.
+ * Where a Go clause's `:` is: not one of `:=`, nor one inside a string (`"a:b"`, `` `a:b` ``), a
+ * rune (`':'`) or a block comment (`/* a:b *\/`); -1 when there is none.
  */
 function clauseColon(text: string): number {
   for (let index = 0; index < text.length; index++) {
     const char = text[index];
-    if (char === '"' || char === "'" || char === "`") {
+    if (text.startsWith("/*", index)) {
+      const end = text.indexOf("*/", index + 2);
+      if (end < 0) return -1;
+      index = end + 1;
+    } else if (char === '"' || char === "'" || char === "`") {
       // Skip to the closing quote; a raw string (`` ` ``) has no escapes.
       for (index++; index < text.length && text[index] !== char; index++)
         if (char !== "`" && text[index] === "\\") index++;

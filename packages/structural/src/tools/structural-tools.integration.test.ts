@@ -642,9 +642,23 @@ describe("keywords the pattern does not write", () => {
       }),
     );
     expect(c).toBe(
-      "nothing staged: 1 match left unchanged: the code there has a line break or `#endif`, which the pattern does not write and a rewrite would drop; write it in the pattern to rewrite that match (c/a.c:4:1); " +
+      "nothing staged: 1 match left unchanged: the code there has `#endif`, which the pattern does not write and a rewrite would drop; write it in the pattern to rewrite that match (c/a.c:4:1); " +
         "1 match left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, to rewrite that match (c/a.c:1:1).",
     );
+    // `#ifdef $X`, read with the `#endif` tree-sitter adds, is an `#ifdef`'s start the same way:
+    // neither its lines nor its `#endif` may be dropped.
+    const ifdef = "#ifdef FOO\nint x;\n#endif\n#ifdef BAR\n#endif\n";
+    write("c/b.c", ifdef);
+    const started = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: { pattern: "#ifdef $X", rewrite: "#ifdef $X\nint y;", path: "c/b.c", language: "c" },
+      }),
+    );
+    expect(started).toContain("nothing staged: ");
+    expect(started).toContain("(c/b.c:1:1)");
+    expect(started).toContain("(c/b.c:4:1)");
+    expect(read("c/b.c")).toBe(ifdef);
   });
 });
 

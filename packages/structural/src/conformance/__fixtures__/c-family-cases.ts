@@ -30,6 +30,26 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "B" },
   },
   {
+    // A header guard: the `#define` line ends at its newline, which the pattern keeps (ast-grep
+    // reads it without the newline as an ERROR that matches nothing).
+    name: "c header guard",
+    language: "c",
+    pattern: "#ifndef $X\n#define $X\n",
+    code: "#ifndef A_H\n#define A_H\nint a;\n#endif\n#ifndef B_H\n#define C_H\n#endif\n",
+    matches: ["#ifndef A_H\n#define A_H\nint a;\n#endif"],
+    bindings: { X: "A_H" },
+  },
+  {
+    // Read with the newline ending its line: an `#if` whose condition is `defined(…)` (without
+    // the newline, tree-sitter puts `#if` and the condition in an ERROR no metavariable is).
+    name: "c #if defined",
+    language: "c",
+    pattern: "#if defined($X)",
+    code: "#if defined(A)\nint a;\n#endif\n#if B\n#endif\n#if !defined(C)\n#endif\n",
+    matches: ["#if defined(A)\nint a;\n#endif"],
+    bindings: { X: "A" },
+  },
+  {
     name: "cpp #ifdef with a first line",
     language: "cpp",
     pattern: "#ifdef $X\nint a;",
