@@ -354,6 +354,15 @@ describe("rolling back a set whose writer stopped", () => {
     expect((await write({ workspace: project }, 8_000)).warnings).toBeUndefined();
   });
 
+  it("names a workspace given relatively by its absolute path, so that its journal stays readable and is rolled back", async () => {
+    await stopped(set(), stoppingAt("rename", 4), beforeCsRename, { workspace: "project" });
+    const reports = await recoverInterruptedWrites({ owner: threadPrefix() });
+    expect(reports).toEqual([
+      expect.objectContaining({ workspace: join(process.cwd(), "project"), rolledBack: true }),
+    ]);
+    expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
+  });
+
   it("tells a roll back only to a writer of the set's workspace, and saves another workspace's for a writer there", async () => {
     await stopped(set(), stoppingAt("rename", 4), beforeCsRename);
     // As the journal of a gone writer that worked in another project of this user's.

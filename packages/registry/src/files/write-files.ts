@@ -311,7 +311,8 @@ export async function writeFiles(
   ops: FileOperations = nodeFileOperations,
   options: WriteFilesOptions = {},
 ): Promise<WriteOutcome> {
-  const workspace = options.workspace ?? currentWorkspace();
+  // Absolute, as a journal must name it (a relative one would make the journal unreadable).
+  const workspace = options.workspace === undefined ? currentWorkspace() : resolve(options.workspace);
   // A set another process left half written when it died is rolled back before this one reads.
   const warnings = await sweepInterruptedWrites(workspace);
   const outcome = await writeSet(changes, ops, workspace);
