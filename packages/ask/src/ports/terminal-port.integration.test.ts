@@ -45,14 +45,14 @@ let counter = 0;
  * typed at an interactive shell (job control, so Ctrl+Z stops it and `fg` brings it back; line
  * editing off, so the shell itself never turns on bracketed paste mode).
  */
-function start(scenario: object, stdoutTo?: string, columns = 220, inShell = false): string {
+function start(scenario: object, stdoutTo?: string, columns = 220, inShell = false, rows = 60): string {
   const resultFile = join(scratch, `result-${++counter}.json`);
   socket = join(scratch, `tmux-${counter}.sock`);
   const command =
     [process.execPath, fixture, JSON.stringify(scenario), resultFile]
       .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
       .join(" ") + (stdoutTo === undefined ? "" : ` > '${stdoutTo}'`);
-  const size = ["-x", String(columns), "-y", "60"];
+  const size = ["-x", String(columns), "-y", String(rows)];
   if (!inShell) {
     tmux("new-session", "-d", "-s", session, ...size, command);
     return resultFile;
@@ -246,6 +246,23 @@ describe("TerminalQuestionPort in tmux", () => {
   );
 
   it.skipIf(!found && !ci)(
+    "writes the no-answer note on a line of its own, after the line being typed, never over it",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true }, timeoutMs: 5_000 });
+      await cardReady();
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      // The cursor moved back into the line: the note must still not be written over it.
+      tmux("send-keys", "-t", session, "Left", "Left", "Left");
+      const [result] = await results(file);
+      expect(result?.code).toBe("ASK_TIMED_OUT");
+      expect(await paneShows("SCENARIO DONE")).toMatch(
+        /\n> 2: a no\n {2}\(no answer recorded: timed out after 5 s with no answer\)\n/,
+      );
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "draws the permission card: allow once asks again, 'for the run' remembers",
     async () => {
       const file = start({ mode: "approve", calls: 3 });
@@ -312,6 +329,50 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
       tmux("send-keys", "-t", session, "Enter");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "draws a card taller than the terminal again from its end on a resize, leaving no copy in the scrollback",
+    async () => {
+      const regions = Array.from({ length: 12 }, (_, index) => ({
+        label: `region-${String(index + 1).padStart(2, "0")}`,
+        description: `datacentre ${index + 1}`,
+      }));
+      const tall = {
+        question: "Which region should the replica run in?",
+        options: regions,
+        allow_free_text: true,
+      };
+      // 33 lines on a 15-row terminal, none wider than 110 columns (so the terminal rewraps none).
+      const file = start({ args: tall }, undefined, 110, false, 15);
+      await cardReady();
+      tmux("send-keys", "-t", session, "-l", "2: a note");
+      await paneShows("> 2: a note");
+      const history = () => tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-");
+      for (const columns of [130, 150, 120]) {
+        tmux("resize-window", "-t", session, "-x", String(columns));
+        await until(`the card drawn again for ${columns} columns`, () => {
+          const rows = screen();
+          const marker = rows.findIndex((row) => row.startsWith("… ("));
+          return marker >= 0 && rows.indexOf("> 2: a note") > marker ? true : undefined;
+        });
+      }
+      const rows = screen();
+      // The card's end and the prompt fit the screen, under a row saying what is not drawn again.
+      expect(rows.find((row) => row.startsWith("… ("))).toMatch(
+        /^… \(\d+ lines above not shown: make the window taller to see the whole card\)$/,
+      );
+      expect(rows).toContain("No time limit: the question waits until you answer.");
+      expect(rows.filter((row) => row === "> 2: a note")).toHaveLength(1);
+      // The top of the card is in the scrollback once, from when it was first drawn: not a copy per redraw.
+      const all = history();
+      expect(all.split("-- Question").length - 1).toBe(1);
+      expect(all.split("Which region should the replica run in?").length - 1).toBe(1);
+      expect(all.split("  12. region-12").length - 1).toBe(1);
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "region-02"\nTheir note: "a note"');
     },
   );
 
@@ -435,6 +496,46 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       const stopped = written();
       expect(stopped).toContain("\u001b[?2004l");
       expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
+      type("fg");
+      const again = await until("paste mode on again and the card drawn anew", () => {
+        const after = written().slice(stopped.length);
+        return after.includes("\u001b[?2004h") && /-- Question[^]*> 2: a no/.test(after) ? after : undefined;
+      });
+      expect(again).toContain("Which database should the new service use?");
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+});
+
+describe("TerminalQuestionPort: stopped from outside", () => {
+  it.skipIf(!found && !ci)(
+    "kill -TSTP gives the shell its terminal back (paste and raw mode off); fg draws the card again",
+    async () => {
+      const pidFile = join(scratch, "pid-SIGTSTP");
+      const bytes = join(scratch, "tstp.txt");
+      const file = start({ args: { ...question, allow_free_text: true }, pidFile }, undefined, 220, true);
+      await cardReady();
+      writeFileSync(bytes, "");
+      tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+      const written = () => readFileSync(bytes, "utf8");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      const id = await until("the fixture's pid", () =>
+        existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
+      );
+      process.kill(id, "SIGTSTP");
+      await paneShows("Stopped");
+      const stopped = written();
+      expect(stopped).toContain("\u001b[?2004l");
+      expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
+      // The shell's terminal reads lines and echoes them again.
+      type(
+        `echo "modes: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e icanon -e -echo -e echo | tr '\\n' ' ')end"`,
+      );
+      const modes = await until("the terminal's modes", () => /modes: [-a-z ]*end/.exec(pane())?.[0]);
+      expect(modes).toBe("modes: icanon echo end");
       type("fg");
       const again = await until("paste mode on again and the card drawn anew", () => {
         const after = written().slice(stopped.length);

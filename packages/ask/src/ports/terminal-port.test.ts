@@ -37,7 +37,7 @@ const first = buildCard({ question: "First?", options: [{ label: "a" }, { label:
 const second = buildCard({ question: "Second?", options: [{ label: "c" }, { label: "d" }] });
 
 /** The signals a card listens for while it is up. */
-const signals = ["SIGTERM", "SIGHUP", "SIGINT", "SIGCONT"] as const;
+const signals = ["SIGTERM", "SIGHUP", "SIGINT", "SIGCONT", "SIGTSTP"] as const;
 
 /** Output marked as a TTY, so the port reads key by key as it does at a terminal; `listeners` counts what a card listens to. */
 function keyed() {
@@ -308,7 +308,9 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     const before = t.written().length;
     t.output.emit("resize");
     await until("the redraw", () => t.written().slice(before).includes("-- Question"));
-    expect(t.written().slice(before)).toContain(`\u001b[${rowsAbove}A`);
+    // Each row up to the card's first is cleared, one at a time, before the card is drawn again.
+    const cleared = t.written().slice(before).split("-- Question")[0] ?? "";
+    expect(cleared.split("\u001b[2K\u001b[A")).toHaveLength(rowsAbove + 1);
     t.input.write("1\r");
     await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
   });
@@ -375,6 +377,74 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     } finally {
       kill.mockRestore();
     }
+  });
+
+  it("on a SIGTSTP from outside nobody else listens for, gives the terminal back, stops, and draws the card again on SIGCONT", async () => {
+    // The real signal is sent in terminal-port.integration.test.ts; here process.kill is caught.
+    const t = keyed();
+    const raw: boolean[] = [];
+    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      process.emit("SIGTSTP", "SIGTSTP");
+      // Stopped by the signal's default action: the card's listener is gone when it is raised again.
+      expect(kill.mock.calls).toEqual([[process.pid, "SIGTSTP"]]);
+      expect(process.listenerCount("SIGTSTP")).toBe(0);
+      expect(raw.at(-1)).toBe(false);
+      expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
+      const before = t.written().length;
+      process.emit("SIGCONT", "SIGCONT");
+      expect(raw.at(-1)).toBe(true);
+      expect(t.written().slice(before)).toContain(pasteOn);
+      expect(t.written().slice(before)).toContain("First?");
+      expect(process.listenerCount("SIGTSTP")).toBe(1);
+      t.input.write("2\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["b"] });
+      expect(process.listenerCount("SIGTSTP")).toBe(0);
+    } finally {
+      kill.mockRestore();
+    }
+  });
+
+  it("leaves a SIGTSTP the host listens for to the host: the card stays up", async () => {
+    const t = keyed();
+    const host = vi.fn();
+    process.on("SIGTSTP", host);
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      const before = t.written().length;
+      process.emit("SIGTSTP", "SIGTSTP");
+      expect(host).toHaveBeenCalledTimes(1);
+      expect(kill).not.toHaveBeenCalled();
+      expect(t.written().slice(before)).not.toContain(pasteOff);
+      t.input.write("1\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    } finally {
+      kill.mockRestore();
+      process.removeListener("SIGTSTP", host);
+    }
+  });
+
+  it("writes the Ctrl+C decline on a line of its own, after the whole line being typed", async () => {
+    const t = keyed();
+    const asked = askCard(t.port, target, buildCard({ question: "Why?", timeoutMs: null }));
+    await until("the prompt", () => t.written().includes("> "));
+    // Typed, then the cursor moved two characters back into the line.
+    const left = "\u001b[1D";
+    t.input.write("a reason\u001b[D\u001b[D");
+    await until("the cursor moved", () => t.written().endsWith(left));
+    t.input.write("\u0003");
+    await expect(asked).resolves.toEqual({ kind: "declined", reason: "dismissed with Ctrl+C" });
+    // Back to the line's end (two columns right), then a line break before the note (paste mode
+    // turned off between them writes nothing on the screen).
+    const drawn = t.written().replaceAll(pasteOff, "");
+    expect(drawn.slice(drawn.lastIndexOf("a reason"))).toBe(
+      `a reason${left}${left}\u001b[2C\n  -> declined (Ctrl+C)\n`,
+    );
   });
 
   it("turns bracketed paste off when the card is taken down by its signal", async () => {

@@ -1,4 +1,4 @@
-import { createInterface, moveCursor } from "node:readline";
+import { createInterface } from "node:readline";
 import { Writable } from "node:stream";
 import { countNoun, errorMessage } from "@tools/registry";
 import { parseReply, type CardReply } from "../card/reply.js";
@@ -15,7 +15,7 @@ export interface TerminalQuestionPortOptions {
    * Where cards are drawn; default `process.stdout`. A TTY's `columns` folds the card's lines at
    * spaces to its width, so the terminal never breaks a word.
    */
-  output?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  output?: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   /**
    * Is a human there? Default: both streams are TTYs and input has not ended. A harness that
    * knows better (an idle timer, a "away" toggle) passes its own.
@@ -48,7 +48,7 @@ export class TerminalQuestionPort implements QuestionPort {
   readonly reportsShown = true;
 
   private readonly input: NodeJS.ReadableStream & { isTTY?: boolean };
-  private readonly output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  private readonly output: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
   private readonly isAttached: (() => boolean) | undefined;
   private ended = false;
   private queue: Promise<unknown> = Promise.resolve();
@@ -93,8 +93,9 @@ export class TerminalQuestionPort implements QuestionPort {
    *   paste in markers. A signal nobody else listens for then kills the process by that signal, as
    *   it would have without the card (raw mode off first); when the host listens for it, the host
    *   decides what happens next. Nothing is listened for while no card is up;
-   * - Ctrl+Z turns paste mode and raw mode off before stopping the process, and `fg` turns them on
-   *   again and draws the card anew by `redraw.continued`, the line being typed kept.
+   * - Ctrl+Z, or a SIGTSTP from outside that nobody else listens for, turns paste mode and raw mode
+   *   off before stopping the process, and `fg` turns them on again and draws the card anew by
+   *   `redraw.continued`, the line being typed kept.
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
@@ -126,6 +127,7 @@ export class TerminalQuestionPort implements QuestionPort {
     };
     const onContinue = () => {
       if (released) return;
+      process.on("SIGTSTP", onOutsideStop);
       setRawMode(true);
       this.output.write(bracketedPaste.on);
       redraw.continued();
@@ -134,13 +136,22 @@ export class TerminalQuestionPort implements QuestionPort {
     const onStop = () => {
       this.output.write(`${bracketedPaste.off}\n`);
       setRawMode(false);
+      // Not listened for by the card while stopping, so the signal stops the process, as by default.
+      process.removeListener("SIGTSTP", onOutsideStop);
       process.once("SIGCONT", onContinue);
       process.kill(process.pid, "SIGTSTP");
+    };
+    // A SIGTSTP from outside (`kill -TSTP`): stopped as by Ctrl+Z, the terminal given back first.
+    // A host that listens for it itself decides what it means.
+    const onOutsideStop = () => {
+      if (process.listenerCount("SIGTSTP") > 1) return;
+      onStop();
     };
     this.output.write(bracketedPaste.on);
     process.once("exit", onExit);
     for (const signal of endingSignals) process.on(signal, onSignal);
     readline.on("SIGTSTP", onStop);
+    process.on("SIGTSTP", onOutsideStop);
     this.output.on("resize", onResize);
     let released = false;
     const release = () => {
@@ -149,6 +160,7 @@ export class TerminalQuestionPort implements QuestionPort {
       clearTimeout(resizing);
       this.output.removeListener("resize", onResize);
       readline.removeListener("SIGTSTP", onStop);
+      process.removeListener("SIGTSTP", onOutsideStop);
       stopPastes();
       process.removeListener("exit", onExit);
       for (const signal of endingSignals) process.removeListener(signal, onSignal);
@@ -239,6 +251,14 @@ export class TerminalQuestionPort implements QuestionPort {
       );
       // Undoes what drawing the card set up on the terminal, on every way the card ends.
       let release = () => {};
+      // A card ended by no Enter (a timeout, a cancel, Ctrl+C): past the line being typed, so what is
+      // written next starts a line of its own, never on the prompt's or over what was typed.
+      const leavePrompt = () => {
+        const echoed = terminal && !hidden;
+        if (!armed && !(echoed && readline.line !== "")) return;
+        if (echoed) readline.write("", { name: "end" });
+        this.output.write("\n");
+      };
       const finish = (line: string) => {
         done = true;
         release();
@@ -251,11 +271,13 @@ export class TerminalQuestionPort implements QuestionPort {
       const onDispose = () => {
         if (done) return;
         const reason = "the card was taken down (the run is ending)";
+        leavePrompt();
         finish(`(no answer recorded: ${reason})`);
         reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
       };
       this.takeDown = onDispose;
       const onAbort = () => {
+        leavePrompt();
         finish(`(no answer recorded: ${errorMessage(signal.reason)})`);
         reject(takenDown(signal));
       };
@@ -288,7 +310,7 @@ export class TerminalQuestionPort implements QuestionPort {
       });
       readline.on("SIGINT", () => {
         if (done) return;
-        if (hidden) this.output.write("\n");
+        leavePrompt();
         finish("-> declined (Ctrl+C)");
         resolve({ kind: "decline", reason: "dismissed with Ctrl+C" });
       });
@@ -311,10 +333,24 @@ export class TerminalQuestionPort implements QuestionPort {
         return columns === undefined ? request.text : wrapLines(request.text, columns);
       };
       let drawn = "";
-      // Draws the card again after `start`, then the prompt with the line being typed.
-      const drawAgain = (start: string, lineRows: number) => {
+      // Draws the card again after `start`, then the prompt with the line being typed. `fit`: on
+      // the screen as it is (a resize), so a card taller than the terminal is drawn from its end,
+      // what is cut said on its first row: drawn whole, its top would go to the scrollback again
+      // on every redraw, a copy each time.
+      const drawAgain = (start: string, lineRows: number, fit = false) => {
         drawn = draw();
-        this.output.write(`${start}${drawn}${below}`);
+        const { columns, rows } = this.output;
+        if (fit && columns !== undefined && rows !== undefined && columns > 0) {
+          const typing = hidden ? "> " : `> ${readline.line}`;
+          // The prompt's rows, and one spare: a line that fills its last row puts the cursor below.
+          const promptRows = rowsOf(`${typing}\n`, columns) + 1;
+          drawn = lastRows(drawn, columns, rows - promptRows - rowsOf(below, columns));
+        }
+        // On a resize, each row is cleared as it is drawn over (what was below is cleared by
+        // readline's redraw of the prompt): a terminal may keep a whole screen cleared at once in
+        // its scrollback (tmux does), a copy of the card each time.
+        const text = fit ? `${drawn}${below}`.replaceAll("\n", "\n\u001b[K") : `${drawn}${below}`;
+        this.output.write(`${start}${text}`);
         if (!armed) return;
         if (hidden) {
           this.output.write("> ");
@@ -330,14 +366,14 @@ export class TerminalQuestionPort implements QuestionPort {
         if (tty)
           release = this.drawnOnTerminal(readline, {
             resized: () => {
-              // Readline has redrawn its line for the new width already: clear from the card's
-              // first row (its rows counted at the new width, as the terminal now wraps them) and
-              // draw it again.
+              // Readline has redrawn its line for the new width already: clear each row up to the
+              // card's first (its rows counted at the new width, as the terminal now wraps them;
+              // a terminal stops at its top row) and draw it again.
               const columns = this.output.columns;
               if (done || columns === undefined || columns < 1) return;
               const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
-              moveCursor(this.output, 0, -(rowsOf(drawn + below, columns) + lineRows));
-              drawAgain("\r\u001b[J", lineRows);
+              const up = rowsOf(drawn + below, columns) + lineRows;
+              drawAgain(`${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
             },
             // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that.
             continued: () => {
@@ -360,6 +396,10 @@ export class TerminalQuestionPort implements QuestionPort {
   }
 }
 
+/** Clears the cursor's row, then moves the cursor one row up (at the top row, it stays). */
+const clearRowAndUp = "\u001b[2K\u001b[A";
+const clearRow = "\u001b[2K";
+
 /** How long (ms) the terminal stays the same size before a resized card is drawn again. */
 export const resizeQuietMs = 50;
 
@@ -368,6 +408,33 @@ export const resizeQuietMs = 50;
  * turn bracketed paste mode off first.
  */
 const endingSignals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
+
+/**
+ * `text` (lines ended by "\n", folded to `columns`) as it fits in `rows` rows of a terminal that
+ * wide: whole when it fits, else its last lines under a first row saying how many lines above are
+ * not drawn again.
+ */
+function lastRows(text: string, columns: number, rows: number): string {
+  if (rowsOf(text, columns) <= rows) return text;
+  const lines = text.split("\n");
+  // What follows the last "\n" (nothing, for a card) stays at the end.
+  const tail = lines.pop() ?? "";
+  const marker = (cut: number) =>
+    wrapLines(
+      `… (${cut} ${countNoun(cut, "lines")} above not shown: make the window taller to see the whole card)\n`,
+      columns,
+    );
+  let kept = 0;
+  let used = rowsOf(marker(lines.length), columns);
+  while (kept < lines.length) {
+    const next = rowsOf(`${lines[lines.length - 1 - kept]}\n`, columns);
+    if (used + next > rows) break;
+    used += next;
+    kept++;
+  }
+  const shown = lines.slice(lines.length - kept);
+  return `${marker(lines.length - kept)}${shown.map((line) => `${line}\n`).join("")}${tail}`;
+}
 
 /** Lines a reply is followed by in the same paste, with a line typed in part counting as one. */
 interface PastedAfter {
