@@ -229,8 +229,16 @@ async function lookWithin(
       carried.add(server.server);
     }
   }
-  // Cancelled or out of time meanwhile: nothing is looked at any more.
+  // Cancelled or out of time meanwhile: nothing is looked at any more. The files open alongside
+  // keep no look from before it (but those an earlier write's check still owes): a change made
+  // outside the tools may not have been learnt of, or sent just now, and a look from before it
+  // would pass that change's breaks off as this write's. Their check lists what is new to the
+  // run, saying some may predate the write.
   if (signal.aborted) {
+    const held = new Set(options.holdBack());
+    for (const file of openAlongside(supervisor, files)) {
+      if (!written.has(file) && !held.has(file) && !looks.pending.has(file)) forgetLooks(looks, file);
+    }
     return { marks, carried, unsettled, opened: new Map(), covered: new Set(), written: new Map(), cut: [] };
   }
   const sentKeys = new Set([...(options.sentAlready?.() ?? [])].map(serverKey));

@@ -11,7 +11,8 @@ import { lspRenameTool } from "./lsp-rename-tool.js";
 
 // Another process SIGKILLed halfway through a change set (x.txt renamed into place, y.txt not):
 // the registry's writeFiles rolls it back before the next set it writes, and lsp_rename's answer
-// says so, so that the agent knows x.txt changed back.
+// in a run of the same workspace (the killed writer's, as its journal names it) says so, so that
+// the agent knows x.txt changed back.
 
 const found = existsSync(join(packageBin, "typescript-language-server"));
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -30,7 +31,9 @@ const ops = {
   },
 };
 const dir = process.argv[1];
-await writeFiles([{ path: dir + "/x.txt", content: "X\\n" }, { path: dir + "/y.txt", content: "Y\\n" }], ops);
+await writeFiles([{ path: dir + "/x.txt", content: "X\\n" }, { path: dir + "/y.txt", content: "Y\\n" }], ops, {
+  workspace: dir,
+});
 `;
 
 describe.skipIf(!found && !ci)("lsp_rename after another process's half-written set", () => {
