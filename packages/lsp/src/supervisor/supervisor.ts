@@ -19,14 +19,13 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
-import { pythonPathOf, serverSetup } from "./server-setup.js";
+import { serverSetup } from "./server-setup.js";
+import { catchUpClients, resyncOpen } from "./document-resync.js";
+import { EnvironmentRefresh } from "./environment-refresh.js";
 import { startServer } from "./start-server.js";
 import { explainMissing, statusReport, type Detection } from "./status-report.js";
 
 export type { Detection } from "./status-report.js";
-
-/** How often, at most, a Python server's environment is looked for again (see `refreshEnvironment`). */
-const environmentCheckMs = 1_000;
 
 /** Options of {@link createLspSupervisor}. */
 export interface LspSupervisorOptions {
@@ -74,8 +73,8 @@ export class LspSupervisor {
   /** Root markers per folder, checked by one `stat` per folder. */
   private readonly roots = new RootCache();
   private disposed = false;
-  /** When each server's Python environment was last looked for (see `refreshEnvironment`). */
-  private readonly environmentChecks = new WeakMap<LanguageClient, number>();
+  /** Hands a Python server an environment made or changed since it started (see `EnvironmentRefresh`). */
+  private readonly environment = new EnvironmentRefresh((root) => this.placeOf(root));
   /** Project checkers (tsc, go vet, cargo, compilers) still running. */
   private readonly checkerProcesses = new Set<ChildProcess>();
 
@@ -425,7 +424,7 @@ export class LspSupervisor {
   ): Promise<{ client: LanguageClient; uri: string; text: string; lines: () => readonly string[] }> {
     // A running server is used without an await (each costs an event-loop microtask per call).
     const client = this.runningClientFor(file) ?? (await this.startClientFor(file, progress));
-    if (client.spec.language === "python") await this.refreshEnvironment(client);
+    if (client.spec.language === "python") await this.environment.refresh(client);
     const uri = this.uriOf(file);
     // A rename's check holds edited text there: the disk's text is read once it is set back.
     const probe = client.probes.settled(uri);
@@ -450,41 +449,12 @@ export class LspSupervisor {
   }
 
   /**
-   * Pyright was given the project's Python environment when it started; one made, changed or
-   * removed since (a `.venv` created after the first question) is handed to it with the other
-   * settings (`changeSettings`). Looked for on use, at most once a second per server.
+   * Brings every other document open on `client` but `except` up to date with the disk, the
+   * files in `held` left as the server has them; returns the documents sent again (see
+   * `resyncOpen` in document-resync.ts).
    */
-  private async refreshEnvironment(client: LanguageClient): Promise<void> {
-    const now = Date.now();
-    if (now - (this.environmentChecks.get(client) ?? 0) < environmentCheckMs) return;
-    this.environmentChecks.set(client, now);
-    const setup = serverSetup(client.spec, client.root, "", this.placeOf(client.root));
-    if (!setup.ok) return;
-    if (pythonPathOf(setup.settings) === pythonPathOf(client.currentSettings())) return;
-    await client.changeSettings(setup.settings);
-  }
-
-  /**
-   * Brings every other document open on `client` up to date with the disk: a file changed since
-   * it was synced (by a shell command, another tool) gets a didChange, a deleted one a didClose.
-   * Answers that reach into those files (references, a rename's edits) then match their text.
-   * Files changed on disk that are not open are told to the server first (its file watchers).
-   * One `stat` per open document when nothing changed, those a search left open (parked)
-   * included: the folder watch can lose events (libuv drops the kernel's queue-overflow event),
-   * and a parked header's old text would be what other files are checked against. On a server
-   * that indexes only its open files (clangd), those last built against a header's old text are
-   * sent again too (`refreshIncluders`). The files in `held` (other writes', theirs to send) are
-   * left as the server has them, their disk events kept for a later flush. Returns the documents
-   * sent again.
-   */
-  async resyncOpen(client: LanguageClient, except?: string, held: readonly string[] = []): Promise<string[]> {
-    if (held.length === 0) {
-      await client.flushFileChanges();
-      return this.resyncDocuments(client, (uri) => uri === except);
-    }
-    await client.flushFileChanges(new Set(held));
-    const heldUris = new Set(held.map((file) => this.uriOf(file)));
-    return this.resyncDocuments(client, (uri) => uri === except || heldUris.has(uri));
+  resyncOpen(client: LanguageClient, except?: string, held: readonly string[] = []): Promise<string[]> {
+    return resyncOpen(this, client, except, held);
   }
 
   /**
@@ -501,40 +471,7 @@ export class LspSupervisor {
     await settleDiskEvents();
     // Read after the settle: a write that landed meanwhile is held back too.
     const held = holdBack();
-    const paths = new Set(held);
-    const uris = new Set(held.map((file) => this.uriOf(file)));
-    const told = new Set<LanguageClient>();
-    for (const client of this.runningClientsOf(files)) {
-      const flushed = await client.flushFileChanges(paths);
-      const resynced = await this.resyncDocuments(client, (uri) => uris.has(uri));
-      if (flushed || resynced.length > 0) told.add(client);
-    }
-    return told;
-  }
-
-  private async resyncDocuments(client: LanguageClient, skip: (uri: string) => boolean): Promise<string[]> {
-    const resynced: string[] = [];
-    for (const uri of client.openUris()) {
-      if (skip(uri)) continue;
-      const probe = client.probes.settled(uri);
-      if (probe) await probe;
-      const file = this.pathOf(uri);
-      let current: FileText;
-      try {
-        current = this.texts.read(file);
-      } catch {
-        await client.close(uri);
-        continue;
-      }
-      if (!client.isSynced(uri, current.text)) {
-        await client.sync(uri, languageIdFor(client.spec, extname(file)), current.text, false);
-        resynced.push(uri);
-      }
-    }
-    if (client.spec.indexScope === "open-files") {
-      for (const uri of await client.refreshIncluders()) if (!resynced.includes(uri)) resynced.push(uri);
-    }
-    return resynced;
+    return catchUpClients(this, held, () => this.runningClientsOf(files));
   }
 
   /**
