@@ -19,14 +19,18 @@ import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
-import { pythonPathOf, serverSetup } from "./server-setup.js";
+import { serverSetup } from "./server-setup.js";
+import { catchUpClients, resyncOpen } from "./document-resync.js";
+import { EnvironmentRefresh } from "./environment-refresh.js";
+import { diagnosticsOf, type FileDiagnostics } from "./file-diagnostics.js";
+import { sentSinceSnapshot, takeSentSnapshot, type SentSnapshot } from "./sent-snapshot.js";
+import { reloadServers } from "./server-reload.js";
 import { startServer } from "./start-server.js";
 import { explainMissing, statusReport, type Detection } from "./status-report.js";
 
 export type { Detection } from "./status-report.js";
-
-/** How often, at most, a Python server's environment is looked for again (see `refreshEnvironment`). */
-const environmentCheckMs = 1_000;
+export type { FileDiagnostics } from "./file-diagnostics.js";
+export type { SentSnapshot } from "./sent-snapshot.js";
 
 /** Options of {@link createLspSupervisor}. */
 export interface LspSupervisorOptions {
@@ -40,18 +44,6 @@ export interface LspSupervisorOptions {
   requestTimeoutMs?: number;
   /** Bound of a wait for fresh diagnostics, in milliseconds; default 5 000. */
   diagnosticsTimeoutMs?: number;
-}
-
-/** Fresh (or, at the bound, possibly incomplete) diagnostics of one file. */
-export interface FileDiagnostics {
-  readonly file: string;
-  readonly diagnostics: readonly Diagnostic[];
-  /** False when the wait hit its bound: the list may be incomplete or stale. */
-  readonly fresh: boolean;
-  /** What the list lacks, when known (a checker run after the save that did not finish): fresh or not. */
-  readonly incomplete?: string;
-  /** The file's text as synced, for quoting lines. */
-  readonly text: string;
 }
 
 /**
@@ -74,8 +66,8 @@ export class LspSupervisor {
   /** Root markers per folder, checked by one `stat` per folder. */
   private readonly roots = new RootCache();
   private disposed = false;
-  /** When each server's Python environment was last looked for (see `refreshEnvironment`). */
-  private readonly environmentChecks = new WeakMap<LanguageClient, number>();
+  /** Hands a Python server an environment made or changed since it started (see `EnvironmentRefresh`). */
+  private readonly environment = new EnvironmentRefresh((root) => this.placeOf(root));
   /** Project checkers (tsc, go vet, cargo, compilers) still running. */
   private readonly checkerProcesses = new Set<ChildProcess>();
 
@@ -137,18 +129,7 @@ export class LspSupervisor {
    * disk told), for {@link sentSince}: taken as a write tool begins, whatever files it changes.
    */
   sentSnapshot(): SentSnapshot {
-    const snapshot = new Map<LanguageClient, { diskMark: number; texts: Map<string, string> }>();
-    for (const record of this.records.values()) {
-      const client = record.client;
-      if (client?.state !== "running") continue;
-      const texts = new Map<string, string>();
-      for (const uri of client.openUris()) {
-        const text = client.syncedText(uri);
-        if (text !== undefined) texts.set(uri, text);
-      }
-      snapshot.set(client, { diskMark: client.diskChangeMark(), texts });
-    }
-    return snapshot;
+    return takeSentSnapshot([...this.records.values()].map((record) => record.client));
   }
 
   /**
@@ -162,15 +143,7 @@ export class LspSupervisor {
     if (!this.specFor(file)) return undefined;
     const client = this.runningClientFor(file);
     if (!client) return undefined;
-    const then = snapshot.get(client);
-    if (!then) return client;
-    const uri = this.uriOf(file);
-    const text = client.syncedText(uri);
-    if (text !== then.texts.get(uri)) return client;
-    // Open then and now with the same text: an event on disk noted for it sent nothing (an open
-    // document's text goes by didChange).
-    if (text !== undefined) return undefined;
-    return client.diskChangesSince(then.diskMark)?.includes(file) ? client : undefined;
+    return sentSinceSnapshot(snapshot, client, file, (path) => this.uriOf(path));
   }
 
   /** The running client for `file` when its server is up (no await, no binary lookup); none is started. */
@@ -285,53 +258,21 @@ export class LspSupervisor {
 
   /**
    * Restarts the servers of the root of `file` (starting one that never ran), or, without a
-   * file, every server that is running, each on its own root. One line per server saying what
-   * was done: restarted (old → new pid), could not be restarted (why), or — for a server that
-   * was not running (crashed, or failed to start) — back-off cleared, starts on next use.
+   * file, every server that is running; one line per server saying what was done (see
+   * `reloadServers` in server-reload.ts).
    */
-  async reload(file?: string): Promise<string[]> {
-    if (file) {
-      const spec = this.specFor(file);
-      const detection = spec ? this.detect(spec, file) : undefined;
-      if (!spec || !detection?.root) {
-        throw new LspError({
-          code: "LSP_NO_SERVER",
-          message: spec
-            ? explainMissing(detection!, this.display(file))
-            : `no language server handles ${this.display(file)}`,
-        });
-      }
-      const record = this.records.get(`${spec.language}\u0000${detection.root}`);
-      const where = `${spec.language} for ${this.display(detection.root)}`;
-      if (!record) {
-        const client = await this.clientFor(file);
-        return [`${where}: started (pid ${client.pid ?? "unknown"})`];
-      }
-      const before = record.client?.pid ?? record.lastPid;
-      const client = await this.restart(record);
-      return [`${where}: restarted (pid ${before ?? "none"} → ${client.pid ?? "unknown"})`];
-    }
-    const records = [...this.records.values()];
-    return Promise.all(records.map((record) => this.reloadRecord(record)));
-  }
-
-  /** What {@link reload} without a file does for one server, as one line. */
-  private async reloadRecord(record: ServerRecord): Promise<string> {
-    await record.starting?.catch(() => undefined);
-    const where = `${record.spec.language} for ${this.display(record.root)}`;
-    const client = record.client;
-    if (client?.state !== "running") {
-      const why = client?.failure ?? record.lastFailure;
-      resetCrashes(record);
-      return `${where}: was not running${why ? ` (${why})` : ""}; not restarted, crash back-off cleared: it starts on its next use`;
-    }
-    try {
-      const restarted = await this.restart(record);
-      return `${where}: restarted (pid ${client.pid ?? "unknown"} → ${restarted.pid ?? "unknown"})`;
-    } catch (error) {
-      const message = (error as Error).message.split("\n")[0] ?? "";
-      return `${where}: stopped, but could not be restarted: ${message}`;
-    }
+  reload(file?: string): Promise<string[]> {
+    return reloadServers(
+      {
+        records: this.records,
+        specFor: (path) => this.specFor(path),
+        detect: (spec, path) => this.detect(spec, path),
+        display: (path) => this.display(path),
+        clientFor: (path) => this.clientFor(path),
+        restart: (record) => this.restart(record),
+      },
+      file,
+    );
   }
 
   /**
@@ -359,56 +300,12 @@ export class LspSupervisor {
     const deadline = Date.now() + timeoutMs;
     const asked: { client?: LanguageClient } = {};
     try {
-      return await this.diagnosticsFrom(file, options, timeoutMs, asked);
+      return await diagnosticsOf(this, file, options, timeoutMs, asked);
     } catch (error) {
       // Reloaded while asked (not the run's end): the restarted server answers, once.
       if (this.disposed || !asked.client?.stopped() || Date.now() >= deadline) throw error;
-      return this.diagnosticsFrom(file, options, deadline - Date.now(), {});
+      return diagnosticsOf(this, file, options, deadline - Date.now(), {});
     }
-  }
-
-  private async diagnosticsFrom(
-    file: string,
-    options: {
-      save?: boolean;
-      progress?: (m: string) => void;
-      keep?: boolean;
-      resync?: boolean;
-      holdBack?: () => readonly string[];
-    },
-    timeoutMs: number,
-    asked: { client?: LanguageClient },
-  ): Promise<FileDiagnostics> {
-    // Other documents open on the server first: the file's diagnostics depend on their text
-    // (an import of a file a shell command changed), and a stale copy would be checked against.
-    const resync = options.resync !== false;
-    if (resync) await settleDiskEvents();
-    const running = this.runningClientFor(file);
-    asked.client = running;
-    const held = options.holdBack?.() ?? [];
-    // Looked at, not written: another write's file is that write's to send (it may have begun
-    // since the caller looked); not sent, so not fresh.
-    if (!(options.save ?? true) && held.includes(file))
-      return { file, diagnostics: [], fresh: false, text: "" };
-    if (running && resync) {
-      await this.resyncOpen(
-        running,
-        this.uriOf(file),
-        held.filter((other) => other !== file),
-      );
-    }
-    const { client, uri, text } = await this.open(
-      file,
-      options.save ?? true,
-      options.progress,
-      options.keep === false,
-    );
-    asked.client = client;
-    const { diagnostics, fresh, incomplete } = await client.freshDiagnostics(uri, timeoutMs, {
-      withCheck: true,
-    });
-    if (!fresh) client.assertAlive();
-    return { file, diagnostics, fresh, text, ...(incomplete ? { incomplete } : {}) };
   }
 
   /**
@@ -425,7 +322,7 @@ export class LspSupervisor {
   ): Promise<{ client: LanguageClient; uri: string; text: string; lines: () => readonly string[] }> {
     // A running server is used without an await (each costs an event-loop microtask per call).
     const client = this.runningClientFor(file) ?? (await this.startClientFor(file, progress));
-    if (client.spec.language === "python") await this.refreshEnvironment(client);
+    if (client.spec.language === "python") await this.environment.refresh(client);
     const uri = this.uriOf(file);
     // A rename's check holds edited text there: the disk's text is read once it is set back.
     const probe = client.probes.settled(uri);
@@ -450,41 +347,12 @@ export class LspSupervisor {
   }
 
   /**
-   * Pyright was given the project's Python environment when it started; one made, changed or
-   * removed since (a `.venv` created after the first question) is handed to it with the other
-   * settings (`changeSettings`). Looked for on use, at most once a second per server.
+   * Brings every other document open on `client` but `except` up to date with the disk, the
+   * files in `held` left as the server has them; returns the documents sent again (see
+   * `resyncOpen` in document-resync.ts).
    */
-  private async refreshEnvironment(client: LanguageClient): Promise<void> {
-    const now = Date.now();
-    if (now - (this.environmentChecks.get(client) ?? 0) < environmentCheckMs) return;
-    this.environmentChecks.set(client, now);
-    const setup = serverSetup(client.spec, client.root, "", this.placeOf(client.root));
-    if (!setup.ok) return;
-    if (pythonPathOf(setup.settings) === pythonPathOf(client.currentSettings())) return;
-    await client.changeSettings(setup.settings);
-  }
-
-  /**
-   * Brings every other document open on `client` up to date with the disk: a file changed since
-   * it was synced (by a shell command, another tool) gets a didChange, a deleted one a didClose.
-   * Answers that reach into those files (references, a rename's edits) then match their text.
-   * Files changed on disk that are not open are told to the server first (its file watchers).
-   * One `stat` per open document when nothing changed, those a search left open (parked)
-   * included: the folder watch can lose events (libuv drops the kernel's queue-overflow event),
-   * and a parked header's old text would be what other files are checked against. On a server
-   * that indexes only its open files (clangd), those last built against a header's old text are
-   * sent again too (`refreshIncluders`). The files in `held` (other writes', theirs to send) are
-   * left as the server has them, their disk events kept for a later flush. Returns the documents
-   * sent again.
-   */
-  async resyncOpen(client: LanguageClient, except?: string, held: readonly string[] = []): Promise<string[]> {
-    if (held.length === 0) {
-      await client.flushFileChanges();
-      return this.resyncDocuments(client, (uri) => uri === except);
-    }
-    await client.flushFileChanges(new Set(held));
-    const heldUris = new Set(held.map((file) => this.uriOf(file)));
-    return this.resyncDocuments(client, (uri) => uri === except || heldUris.has(uri));
+  resyncOpen(client: LanguageClient, except?: string, held: readonly string[] = []): Promise<string[]> {
+    return resyncOpen(this, client, except, held);
   }
 
   /**
@@ -501,40 +369,7 @@ export class LspSupervisor {
     await settleDiskEvents();
     // Read after the settle: a write that landed meanwhile is held back too.
     const held = holdBack();
-    const paths = new Set(held);
-    const uris = new Set(held.map((file) => this.uriOf(file)));
-    const told = new Set<LanguageClient>();
-    for (const client of this.runningClientsOf(files)) {
-      const flushed = await client.flushFileChanges(paths);
-      const resynced = await this.resyncDocuments(client, (uri) => uris.has(uri));
-      if (flushed || resynced.length > 0) told.add(client);
-    }
-    return told;
-  }
-
-  private async resyncDocuments(client: LanguageClient, skip: (uri: string) => boolean): Promise<string[]> {
-    const resynced: string[] = [];
-    for (const uri of client.openUris()) {
-      if (skip(uri)) continue;
-      const probe = client.probes.settled(uri);
-      if (probe) await probe;
-      const file = this.pathOf(uri);
-      let current: FileText;
-      try {
-        current = this.texts.read(file);
-      } catch {
-        await client.close(uri);
-        continue;
-      }
-      if (!client.isSynced(uri, current.text)) {
-        await client.sync(uri, languageIdFor(client.spec, extname(file)), current.text, false);
-        resynced.push(uri);
-      }
-    }
-    if (client.spec.indexScope === "open-files") {
-      for (const uri of await client.refreshIncluders()) if (!resynced.includes(uri)) resynced.push(uri);
-    }
-    return resynced;
+    return catchUpClients(this, held, () => this.runningClientsOf(files));
   }
 
   /**
@@ -781,12 +616,6 @@ export function createLspSupervisor(run: Run, options: LspSupervisorOptions = {}
   run.wire(lspSupervisorKey, supervisor);
   return supervisor;
 }
-
-/** See {@link LspSupervisor.sentSnapshot}. */
-export type SentSnapshot = ReadonlyMap<
-  LanguageClient,
-  { readonly diskMark: number; readonly texts: ReadonlyMap<string, string> }
->;
 
 /**
  * A running server's key, as {@link LspSupervisor.unopenedPublishes} and
