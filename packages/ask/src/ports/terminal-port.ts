@@ -127,6 +127,8 @@ export class TerminalQuestionPort implements QuestionPort {
     };
     const onContinue = () => {
       if (released) return;
+      process.removeListener("SIGCONT", onContinue);
+      process.removeListener("SIGTSTP", onOutsideStop);
       process.on("SIGTSTP", onOutsideStop);
       setRawMode(true);
       this.output.write(bracketedPaste.on);
@@ -138,8 +140,20 @@ export class TerminalQuestionPort implements QuestionPort {
       setRawMode(false);
       // Not listened for by the card while stopping, so the signal stops the process, as by default.
       process.removeListener("SIGTSTP", onOutsideStop);
+      process.removeListener("SIGCONT", onContinue);
       process.once("SIGCONT", onContinue);
+      const byDefault = process.listenerCount("SIGTSTP") === 0;
       process.kill(process.pid, "SIGTSTP");
+      if (!byDefault) return;
+      // The kernel drops a stop signal to an orphaned process group (a program run by tmux, ssh -t,
+      // docker run -it or a terminal directly, with no shell to resume it): not stopped, the card
+      // carries on as on fg, so the terminal is not left echoing and editing nothing. Stopped, the
+      // process sees its SIGCONT in the next poll phase, before the second immediate.
+      setImmediate(() =>
+        setImmediate(() => {
+          if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
+        }),
+      );
     };
     // A SIGTSTP from outside (`kill -TSTP`): stopped as by Ctrl+Z, the terminal given back first.
     // A host that listens for it itself decides what it means.
@@ -340,7 +354,8 @@ export class TerminalQuestionPort implements QuestionPort {
       const drawAgain = (start: string, lineRows: number, fit = false) => {
         drawn = draw();
         const { columns, rows } = this.output;
-        if (fit && columns !== undefined && rows !== undefined && columns > 0) {
+        // A terminal that does not know its height (0 rows) gets the whole card.
+        if (fit && columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
           const typing = hidden ? "> " : `> ${readline.line}`;
           // The prompt's rows, and one spare: a line that fills its last row puts the cursor below.
           const promptRows = rowsOf(`${typing}\n`, columns) + 1;
