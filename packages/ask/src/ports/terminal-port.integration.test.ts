@@ -384,6 +384,39 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
   );
 
   it.skipIf(!found && !ci)(
+    "clears the rows of a typed line below the cursor on a resize: a wrapped note drawn over them keeps none of it",
+    async () => {
+      const file = start({ args: question }, undefined, 100);
+      await cardReady();
+      // A refused reply: its note is wider than 60 columns, so the terminal wraps it after the resize.
+      type(`9 ${"Q".repeat(150)}`);
+      await paneShows("is not an option");
+      // A line over three rows, the cursor moved back to its start (its first row).
+      tmux("send-keys", "-t", session, "-l", "w".repeat(240));
+      await until("the typed line", () => (/w+$/.exec(pane().trimEnd())?.[0].length ?? 0) >= 40 || undefined);
+      tmux("send-keys", "-t", session, "Home");
+      await until("the cursor at the line's start", () =>
+        tmux("display-message", "-p", "-t", session, "#{cursor_x}").trim() === "2" ? true : undefined,
+      );
+      tmux("resize-window", "-t", session, "-x", "60");
+      const rows = await until("the card drawn again for 60 columns, the typed line under it", () => {
+        const shown = screen();
+        const folded = shown.indexOf('     assumption); "0: reason" says why');
+        const typed = shown.findIndex((row) => row.startsWith("> w"));
+        return folded >= 0 && typed > folded ? shown : undefined;
+      });
+      const ends = rows.filter((row) => row.includes("or 0 to decline."));
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toMatch(/or 0 to decline\.$/);
+      // Ctrl+E, Ctrl+U: the line emptied before the answer.
+      tmux("send-keys", "-t", session, "C-e", "C-u");
+      type("2");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "reads a multi-line paste into a free-text answer as one line: nothing is submitted until Enter",
     async () => {
       const file = start({ args: { ...question, allow_free_text: true } });

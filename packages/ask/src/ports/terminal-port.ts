@@ -388,7 +388,12 @@ export class TerminalQuestionPort implements QuestionPort {
               if (done || columns === undefined || columns < 1) return;
               const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
               const up = rowsOf(drawn + below, columns) + lineRows;
-              drawAgain(`${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
+              // The rows of the typed line below the cursor (moved back into a line over several
+              // rows): cleared too, or a redrawn row the terminal wraps would keep their text.
+              const lineEnd = hidden ? 0 : rowsOf(`> ${readline.line}\n`, columns) - 1;
+              const down = Math.max(0, lineEnd - lineRows);
+              const clearBelow = down > 0 ? `${saveCursor}${clearRowBelow.repeat(down)}${restoreCursor}` : "";
+              drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
             },
             // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that.
             continued: () => {
@@ -414,6 +419,10 @@ export class TerminalQuestionPort implements QuestionPort {
 /** Clears the cursor's row, then moves the cursor one row up (at the top row, it stays). */
 const clearRowAndUp = "\u001b[2K\u001b[A";
 const clearRow = "\u001b[2K";
+/** Moves the cursor one row down (at the bottom row, it stays), then clears that row. */
+const clearRowBelow = "\u001b[B\u001b[2K";
+const saveCursor = "\u001b7";
+const restoreCursor = "\u001b8";
 
 /** How long (ms) the terminal stays the same size before a resized card is drawn again. */
 export const resizeQuietMs = 50;
