@@ -533,7 +533,11 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       await paneShows("> 2: a no");
       tmux("send-keys", "-t", session, "C-z");
       await paneShows("Stopped");
-      const stopped = written();
+      // The shell has said so; what the program wrote before it may still be on its way to the file.
+      const stopped = await until("what was written up to the stop", () => {
+        const text = written();
+        return text.includes("Stopped") ? text : undefined;
+      });
       expect(stopped).toContain("\u001b[?2004l");
       expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
       type("fg");
