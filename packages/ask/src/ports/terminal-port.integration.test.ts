@@ -350,12 +350,19 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
       tmux("send-keys", "-t", session, "-l", "2: a note");
       await paneShows("> 2: a note");
       const history = () => tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-");
-      for (const columns of [130, 150, 120]) {
+      const bytes = join(scratch, "tall.txt");
+      writeFileSync(bytes, "");
+      tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+      const redraws = () => readFileSync(bytes, "utf8").split("lines above not shown").length - 1;
+      for (const [index, columns] of [130, 150, 120].entries()) {
         tmux("resize-window", "-t", session, "-x", String(columns));
+        // This resize's own redraw (the screen alone would still show the one before), then the prompt under it.
         await until(`the card drawn again for ${columns} columns`, () => {
           const rows = screen();
           const marker = rows.findIndex((row) => row.startsWith("… ("));
-          return marker >= 0 && rows.indexOf("> 2: a note") > marker ? true : undefined;
+          return redraws() === index + 1 && marker >= 0 && rows.indexOf("> 2: a note") > marker
+            ? true
+            : undefined;
         });
       }
       const rows = screen();
@@ -373,6 +380,39 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
       tmux("send-keys", "-t", session, "Enter");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "region-02"\nTheir note: "a note"');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "clears the rows of a typed line below the cursor on a resize: a wrapped note drawn over them keeps none of it",
+    async () => {
+      const file = start({ args: question }, undefined, 100);
+      await cardReady();
+      // A refused reply: its note is wider than 60 columns, so the terminal wraps it after the resize.
+      type(`9 ${"Q".repeat(150)}`);
+      await paneShows("is not an option");
+      // A line over three rows, the cursor moved back to its start (its first row).
+      tmux("send-keys", "-t", session, "-l", "w".repeat(240));
+      await until("the typed line", () => (/w+$/.exec(pane().trimEnd())?.[0].length ?? 0) >= 40 || undefined);
+      tmux("send-keys", "-t", session, "Home");
+      await until("the cursor at the line's start", () =>
+        tmux("display-message", "-p", "-t", session, "#{cursor_x}").trim() === "2" ? true : undefined,
+      );
+      tmux("resize-window", "-t", session, "-x", "60");
+      const rows = await until("the card drawn again for 60 columns, the typed line under it", () => {
+        const shown = screen();
+        const folded = shown.indexOf('     assumption); "0: reason" says why');
+        const typed = shown.findIndex((row) => row.startsWith("> w"));
+        return folded >= 0 && typed > folded ? shown : undefined;
+      });
+      const ends = rows.filter((row) => row.includes("or 0 to decline."));
+      expect(ends).toHaveLength(1);
+      expect(ends[0]).toMatch(/or 0 to decline\.$/);
+      // Ctrl+E, Ctrl+U: the line emptied before the answer.
+      tmux("send-keys", "-t", session, "C-e", "C-u");
+      type("2");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"');
     },
   );
 
@@ -493,7 +533,11 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       await paneShows("> 2: a no");
       tmux("send-keys", "-t", session, "C-z");
       await paneShows("Stopped");
-      const stopped = written();
+      // The shell has said so; what the program wrote before it may still be on its way to the file.
+      const stopped = await until("what was written up to the stop", () => {
+        const text = written();
+        return text.includes("Stopped") ? text : undefined;
+      });
       expect(stopped).toContain("\u001b[?2004l");
       expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
       type("fg");
@@ -527,7 +571,11 @@ describe("TerminalQuestionPort: stopped from outside", () => {
       );
       process.kill(id, "SIGTSTP");
       await paneShows("Stopped");
-      const stopped = written();
+      // The shell has said so; what the program wrote before it may still be on its way to the file.
+      const stopped = await until("paste mode off in what was written", () => {
+        const text = written();
+        return text.includes("Stopped") ? text : undefined;
+      });
       expect(stopped).toContain("\u001b[?2004l");
       expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
       // The shell's terminal reads lines and echoes them again.
@@ -545,6 +593,49 @@ describe("TerminalQuestionPort: stopped from outside", () => {
       type("te");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+});
+
+describe("TerminalQuestionPort: a stop the kernel drops", () => {
+  it.skipIf(!found && !ci)(
+    "kill -TSTP to a program tmux runs directly (an orphaned process group, never stopped) leaves the card working",
+    async () => {
+      const pidFile = join(scratch, "pid-orphaned");
+      const bytes = join(scratch, "orphaned.txt");
+      // Not at a shell: the session's own process, so the kernel drops a stop signal sent to it.
+      const file = start({ args: { ...question, allow_free_text: true }, pidFile });
+      await cardReady();
+      writeFileSync(bytes, "");
+      tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+      const written = () => readFileSync(bytes, "utf8");
+      const id = await until("the fixture's pid", () =>
+        existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
+      );
+      process.kill(id, "SIGTSTP");
+      // Paste mode turned off for the stop that never came, then on again with the card drawn anew.
+      await until("paste mode on again and the card drawn anew", () => {
+        const after = written();
+        return after.lastIndexOf("\u001b[?2004h") > after.lastIndexOf("\u001b[?2004l") &&
+          after.includes("\u001b[?2004l") &&
+          /-- Question[^]*until you answer\.[^]*> /.test(after.slice(after.lastIndexOf("\u001b[?2004l")))
+          ? true
+          : undefined;
+      });
+      // The terminal still reads key by key without echo, as the card set it up.
+      const tty = tmux("display-message", "-p", "-t", session, "#{pane_tty}").trim();
+      const modes = execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8" }).split(/[\s;]+/);
+      expect(modes).toContain("-icanon");
+      expect(modes).toContain("-echo");
+      // Line editing works: the cursor moved back, a letter put in.
+      tmux("send-keys", "-t", session, "-l", "2: a nte");
+      await paneShows("> 2: a nte");
+      tmux("send-keys", "-t", session, "Left", "Left", "o");
+      await paneShows("> 2: a note");
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+      expect(pane()).not.toContain("^[[D");
     },
   );
 });

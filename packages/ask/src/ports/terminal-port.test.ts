@@ -408,6 +408,82 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     }
   });
 
+  it.each([
+    ["a SIGTSTP from outside", (_t: ReturnType<typeof keyed>) => process.emit("SIGTSTP", "SIGTSTP")],
+    ["Ctrl+Z", (t: ReturnType<typeof keyed>) => t.input.write("\u001a")],
+  ] as const)(
+    "carries on with the terminal set up again when %s stops nothing (the kernel drops it for an orphaned process group)",
+    async (_what, stop) => {
+      // A process run directly by tmux, ssh -t or docker run -it: the stop signal is dropped, no SIGCONT ever comes.
+      const t = keyed();
+      const raw: boolean[] = [];
+      Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+      const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+      try {
+        const asked = askCard(t.port, target, first);
+        await until("the prompt", () => t.written().includes("> "));
+        t.input.write("2");
+        // Readline puts the cursor after the prompt (column 3) before echoing what is typed.
+        const typed = () => t.written().replaceAll("\u001b[3G", "");
+        await until("the typed line", () => typed().endsWith("> 2"));
+        stop(t);
+        await until("the stop", () => kill.mock.calls.length === 1);
+        expect(raw.at(-1)).toBe(false);
+        // Key by key again, in paste mode, the card drawn anew with the typed line; listening as before.
+        await until("raw mode on again", () => raw.at(-1) === true);
+        expect(t.written().lastIndexOf(pasteOn)).toBeGreaterThan(t.written().lastIndexOf(pasteOff));
+        await until("the card drawn again", () => t.written().split("First?").length === 3);
+        expect(typed().slice(typed().lastIndexOf("First?"))).toContain("> 2");
+        expect(process.listenerCount("SIGCONT")).toBe(0);
+        expect(process.listenerCount("SIGTSTP")).toBe(1);
+        t.input.write("\r");
+        await expect(asked).resolves.toEqual({ kind: "answered", selected: ["b"] });
+        expect(process.listenerCount("SIGTSTP")).toBe(0);
+      } finally {
+        kill.mockRestore();
+      }
+    },
+  );
+
+  it("listens for one SIGCONT however often Ctrl+Z stops nothing (the host takes SIGTSTP): drawn again once, nothing left listening", async () => {
+    const t = keyed();
+    const host = vi.fn();
+    process.on("SIGTSTP", host);
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      t.input.write("\u001a");
+      t.input.write("\u001a");
+      await until("both stops", () => kill.mock.calls.length === 2);
+      expect(process.listenerCount("SIGCONT")).toBe(1);
+      process.emit("SIGCONT", "SIGCONT");
+      expect(t.written().split("First?")).toHaveLength(3);
+      t.input.write("1\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+      expect(process.listenerCount("SIGCONT")).toBe(0);
+      expect(process.listeners("SIGTSTP")).toEqual([host]);
+    } finally {
+      kill.mockRestore();
+      process.removeListener("SIGTSTP", host);
+    }
+  });
+
+  it("draws the whole card again on a resize when the terminal does not know its height (0 rows)", async () => {
+    const t = keyed();
+    Object.assign(t.output, { rows: 0 });
+    const asked = askCard(t.port, target, first);
+    await until("the prompt", () => t.written().includes("> "));
+    const before = t.written().length;
+    t.output.emit("resize");
+    // The rows cleared and the card drawn again come in one write.
+    await until("the redraw", () => t.written().slice(before).includes("\u001b[2K"));
+    expect(t.written().slice(before)).toContain("First?");
+    expect(t.written().slice(before)).not.toContain("not shown");
+    t.input.write("1\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
   it("leaves a SIGTSTP the host listens for to the host: the card stays up", async () => {
     const t = keyed();
     const host = vi.fn();

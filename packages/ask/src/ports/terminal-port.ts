@@ -127,6 +127,8 @@ export class TerminalQuestionPort implements QuestionPort {
     };
     const onContinue = () => {
       if (released) return;
+      process.removeListener("SIGCONT", onContinue);
+      process.removeListener("SIGTSTP", onOutsideStop);
       process.on("SIGTSTP", onOutsideStop);
       setRawMode(true);
       this.output.write(bracketedPaste.on);
@@ -138,8 +140,20 @@ export class TerminalQuestionPort implements QuestionPort {
       setRawMode(false);
       // Not listened for by the card while stopping, so the signal stops the process, as by default.
       process.removeListener("SIGTSTP", onOutsideStop);
+      process.removeListener("SIGCONT", onContinue);
       process.once("SIGCONT", onContinue);
+      const byDefault = process.listenerCount("SIGTSTP") === 0;
       process.kill(process.pid, "SIGTSTP");
+      if (!byDefault) return;
+      // The kernel drops a stop signal to an orphaned process group (a program run by tmux, ssh -t,
+      // docker run -it or a terminal directly, with no shell to resume it): not stopped, the card
+      // carries on as on fg, so the terminal is not left echoing and editing nothing. Stopped, the
+      // process sees its SIGCONT in the next poll phase, before the second immediate.
+      setImmediate(() =>
+        setImmediate(() => {
+          if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
+        }),
+      );
     };
     // A SIGTSTP from outside (`kill -TSTP`): stopped as by Ctrl+Z, the terminal given back first.
     // A host that listens for it itself decides what it means.
@@ -340,7 +354,8 @@ export class TerminalQuestionPort implements QuestionPort {
       const drawAgain = (start: string, lineRows: number, fit = false) => {
         drawn = draw();
         const { columns, rows } = this.output;
-        if (fit && columns !== undefined && rows !== undefined && columns > 0) {
+        // A terminal that does not know its height (0 rows) gets the whole card.
+        if (fit && columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
           const typing = hidden ? "> " : `> ${readline.line}`;
           // The prompt's rows, and one spare: a line that fills its last row puts the cursor below.
           const promptRows = rowsOf(`${typing}\n`, columns) + 1;
@@ -373,7 +388,12 @@ export class TerminalQuestionPort implements QuestionPort {
               if (done || columns === undefined || columns < 1) return;
               const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
               const up = rowsOf(drawn + below, columns) + lineRows;
-              drawAgain(`${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
+              // The rows of the typed line below the cursor (moved back into a line over several
+              // rows): cleared too, or a redrawn row the terminal wraps would keep their text.
+              const lineEnd = hidden ? 0 : rowsOf(`> ${readline.line}\n`, columns) - 1;
+              const down = Math.max(0, lineEnd - lineRows);
+              const clearBelow = down > 0 ? `${saveCursor}${clearRowBelow.repeat(down)}${restoreCursor}` : "";
+              drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
             },
             // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that.
             continued: () => {
@@ -399,6 +419,10 @@ export class TerminalQuestionPort implements QuestionPort {
 /** Clears the cursor's row, then moves the cursor one row up (at the top row, it stays). */
 const clearRowAndUp = "\u001b[2K\u001b[A";
 const clearRow = "\u001b[2K";
+/** Moves the cursor one row down (at the bottom row, it stays), then clears that row. */
+const clearRowBelow = "\u001b[B\u001b[2K";
+const saveCursor = "\u001b7";
+const restoreCursor = "\u001b8";
 
 /** How long (ms) the terminal stays the same size before a resized card is drawn again. */
 export const resizeQuietMs = 50;
