@@ -224,6 +224,18 @@ def __tools_watch_fds(ip):
             if (stat.st_dev, stat.st_ino) == pipe.identity:
                 yield pipe
 
+    def shared(pipe):
+        # A pipe the kernel has no description of its own of (it could not be opened): children
+        # share the kernel's, kept blocking for the kernel's writes. True then: nothing is
+        # reopened for it.
+        if pipe.own is not None:
+            return False
+        try:
+            os.set_blocking(pipe.fd, True)
+        except OSError:
+            pass
+        return True
+
     def to_own(pipes=None):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
         # for one) makes the description it was given non-blocking; shared, a later writer that
@@ -250,8 +262,7 @@ def __tools_watch_fds(ip):
         # child's end, a cell's start) leaves the child on the kernel's.
         for pipe in our_pipes():
             try:
-                if pipe.own is None:
-                    os.set_blocking(pipe.fd, True)
+                if shared(pipe):
                     continue
                 new = reopen(pipe.own)
                 if new is not None:
@@ -401,11 +412,7 @@ def __tools_watch_fds(ip):
             pipe = pipes.get(fd)
             if pipe is None:
                 continue
-            if pipe.own is None:
-                try:
-                    os.set_blocking(pipe.fd, True)
-                except OSError:
-                    pass
+            if shared(pipe):
                 continue
             if fd not in opened:
                 opened[fd] = reopen(pipe.own)
@@ -462,11 +469,7 @@ def __tools_watch_fds(ip):
                 try:
                     ours = []
                     for pipe in our_pipes():
-                        if pipe.own is None:
-                            try:
-                                os.set_blocking(pipe.fd, True)
-                            except OSError:
-                                pass
+                        if shared(pipe):
                             continue
                         new = reopen(pipe.own)
                         if new is not None:
