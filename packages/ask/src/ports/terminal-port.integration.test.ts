@@ -248,7 +248,8 @@ describe("TerminalQuestionPort in tmux", () => {
   it.skipIf(!found && !ci)(
     "writes the no-answer note on a line of its own, after the line being typed, never over it",
     async () => {
-      const file = start({ args: { ...question, allow_free_text: true }, timeoutMs: 5_000 });
+      // 10 s: the keys below must reach the card before it times out, also on a loaded machine.
+      const file = start({ args: { ...question, allow_free_text: true }, timeoutMs: 10_000 });
       await cardReady();
       tmux("send-keys", "-t", session, "-l", "2: a no");
       await paneShows("> 2: a no");
@@ -257,7 +258,7 @@ describe("TerminalQuestionPort in tmux", () => {
       const [result] = await results(file);
       expect(result?.code).toBe("ASK_TIMED_OUT");
       expect(await paneShows("SCENARIO DONE")).toMatch(
-        /\n> 2: a no\n {2}\(no answer recorded: timed out after 5 s with no answer\)\n/,
+        /\n> 2: a no\n {2}\(no answer recorded: timed out after 10 s with no answer\)\n/,
       );
     },
   );
