@@ -148,22 +148,6 @@ describe("walkFiles with a .git file (a worktree's, a submodule's)", () => {
 });
 
 describe("walkFiles .ignore files above the folder searched, as ripgrep and ast-grep read them", () => {
-  /** What ast-grep (the @ast-grep/cli devDependency) searches in `cwd`, or undefined without it. */
-  const astGrepFiles = (cwd: string): string[] | undefined => {
-    const binary = astGrepBinary();
-    if (!binary) return undefined;
-    const result = spawnSync(binary, ["run", "-p", "x = 1", "-l", "python", "--json=compact", "."], {
-      cwd,
-      encoding: "utf8",
-    });
-    const matches = JSON.parse(result.stdout) as { file: string }[];
-    return [...new Set(matches.map((m) => relative(dir, join(cwd, m.file))))].sort();
-  };
-  const walkFrom = async (top: string, root = top) =>
-    (
-      await walkFiles(root, (name) => name.endsWith(".py"), undefined, await outerIgnoreLayers(top, root))
-    ).map((path) => relative(dir, path));
-
   it("reads them outside any repository", async () => {
     write(".ignore", "d.py\n");
     write("src/.ignore", "vendor/\n");
