@@ -34,7 +34,7 @@ export type { Disposable, DisposeReport, ResourceEntry, RunOptions } from "./run
 export { resourceKey, stateKey } from "./run/resource-key.js";
 export type { ResourceKey, StateKey } from "./run/resource-key.js";
 export { terminateProcess } from "./run/owned-process.js";
-export { signalGroup } from "./run/process-group.js";
+export { idInUse, signalGroup } from "./run/process-group.js";
 export type { TerminateOptions } from "./run/owned-process.js";
 export { descendantsOf, outputTargets, processStat, signalProcesses, writersOf } from "./run/process-tree.js";
 export type { ProcessIdentity } from "./run/process-tree.js";

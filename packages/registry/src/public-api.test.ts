@@ -36,6 +36,7 @@ describe("public API", () => {
       "errorResult",
       "exportTools",
       "fileNameMaxBytes",
+      "idInUse",
       "imagePart",
       "isTier",
       "markedProcesses",

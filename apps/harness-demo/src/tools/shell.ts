@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import {
   createProcessMark,
   defineTool,
+  idInUse,
   signalGroup,
   terminateProcess,
   textResult,
@@ -214,10 +215,5 @@ async function disownWhenGroupGone(pid: number | undefined, disown: () => void):
 }
 
 function groupExists(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return idInUse(-pid);
 }

@@ -1,9 +1,12 @@
 import type { ChildProcess } from "node:child_process";
 
-/** Whether some process holds `pid` (a zombie too); EPERM means one does, owned by another user. */
-function pidTaken(pid: number): boolean {
+/**
+ * Whether some process holds the id `id` (a zombie too), or for a negative id, whether the
+ * process group `-id` has a member; EPERM means one does, owned by another user.
+ */
+export function idInUse(id: number): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(id, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
@@ -25,7 +28,7 @@ export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): boolea
   const pid = child.pid;
   if (pid === undefined) return false;
   const exited = child.exitCode !== null || child.signalCode !== null;
-  if (exited && pidTaken(pid)) return false;
+  if (exited && idInUse(pid)) return false;
   try {
     process.kill(-pid, signal);
     return true;
