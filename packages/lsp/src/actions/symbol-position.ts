@@ -44,13 +44,13 @@ export async function addressSymbol(input: ActionInput, context: ActionContext):
     // One that answered nothing since its start may still be loading its project: its first
     // call waits on it step by step, each on its own bound, as its start does.
     if (started.hasAnswered()) bound.start();
-    const sending = `to send ${context.supervisor.display(file)} to ${started.spec.command}`;
-    const probe = started.probes.settled(context.supervisor.uriOf(file));
+    const asked = context.supervisor.uriOf(file);
+    const probe = started.probes.settled(asked);
     if (probe) {
-      bound.waiting(renameCheckStep(context, started, [context.supervisor.uriOf(file)]));
+      bound.waiting(renameCheckStep(context, started, [asked]));
       await probe;
     }
-    bound.waiting(sending);
+    bound.waiting(`to send ${context.supervisor.display(file)} to ${started.spec.command}`);
   }
   const { client, uri, text, lines } = await context.supervisor.open(file, false, context.progress);
   // The kernel's events of a write just before (a harness running a write tool and this call in
