@@ -104,6 +104,46 @@ function type(text: string): void {
   tmux("send-keys", "-t", session, "Enter");
 }
 
+/** Everything the program writes to the terminal from now on, read back by the returned function. */
+function recordBytes(name: string): () => string {
+  const bytes = join(scratch, name);
+  writeFileSync(bytes, "");
+  tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+  return () => readFileSync(bytes, "utf8");
+}
+
+/** The pid the fixture wrote to `pidFile` once it started. */
+function fixturePid(pidFile: string): Promise<number> {
+  return until("the fixture's pid", () =>
+    existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
+  );
+}
+
+/**
+ * What was written up to the shell's "Stopped", checked to leave the terminal out of paste mode.
+ * The pane shows the shell's word first; what the program wrote before it may still be on its way.
+ */
+async function writtenUntilStopped(written: () => string): Promise<string> {
+  await paneShows("Stopped");
+  const stopped = await until("what was written up to the stop", () => {
+    const text = written();
+    return text.includes("Stopped") ? text : undefined;
+  });
+  expect(stopped).toContain("\u001b[?2004l");
+  expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
+  return stopped;
+}
+
+/** After `fg`: paste mode on again and the whole card drawn anew with the typed line "2: a no". */
+async function drawnAgainAfterFg(written: () => string, stopped: string): Promise<void> {
+  type("fg");
+  const again = await until("paste mode on again and the card drawn anew", () => {
+    const after = written().slice(stopped.length);
+    return after.includes("\u001b[?2004h") && /-- Question[^]*> 2: a no/.test(after) ? after : undefined;
+  });
+  expect(again).toContain("Which database should the new service use?");
+}
+
 const question = {
   question: "Which database should the new service use?",
   context: "The migration scripts depend on it.",
@@ -351,10 +391,8 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
       tmux("send-keys", "-t", session, "-l", "2: a note");
       await paneShows("> 2: a note");
       const history = () => tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-");
-      const bytes = join(scratch, "tall.txt");
-      writeFileSync(bytes, "");
-      tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
-      const redraws = () => readFileSync(bytes, "utf8").split("lines above not shown").length - 1;
+      const written = recordBytes("tall.txt");
+      const redraws = () => written().split("lines above not shown").length - 1;
       for (const [index, columns] of [130, 150, 120].entries()) {
         tmux("resize-window", "-t", session, "-x", String(columns));
         // This resize's own redraw (the screen alone would still show the one before), then the prompt under it.
@@ -468,19 +506,17 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
 
   it.skipIf(!found && !ci)("turns bracketed paste mode off again when the card times out", async () => {
     const go = join(scratch, "go-paste");
-    const bytes = join(scratch, "bytes.txt");
     const file = start({ args: question, timeoutMs: 1_500, waitFor: go });
     await paneShows("READY");
     // Everything the program writes to the terminal, from before the card is drawn.
-    tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
+    const output = recordBytes("bytes.txt");
     writeFileSync(go, "");
     const [result] = await results(file);
     expect(result?.code).toBe("ASK_TIMED_OUT");
-    const written = await until("the program's output", () =>
-      existsSync(bytes) && readFileSync(bytes, "utf8").includes("SCENARIO DONE")
-        ? readFileSync(bytes, "utf8")
-        : undefined,
-    );
+    const written = await until("the program's output", () => {
+      const text = output();
+      return text.includes("SCENARIO DONE") ? text : undefined;
+    });
     expect(written.split("\u001b[?2004h")).toHaveLength(2);
     expect(written.split("\u001b[?2004l")).toHaveLength(2);
     expect(written.indexOf("\u001b[?2004l")).toBeGreaterThan(written.indexOf("\u001b[?2004h"));
@@ -489,14 +525,6 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
 });
 
 describe("TerminalQuestionPort: the process stopped or killed while a card is up", () => {
-  /** Everything the program writes to the terminal from now on, read back by the returned function. */
-  function recordBytes(name: string): () => string {
-    const bytes = join(scratch, name);
-    writeFileSync(bytes, "");
-    tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
-    return () => readFileSync(bytes, "utf8");
-  }
-
   it.skipIf(!found && !ci).each([
     ["SIGTERM", "Terminated"],
     ["SIGHUP", "Hangup"],
@@ -508,9 +536,7 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       start({ args: question, pidFile }, undefined, 220, true);
       await cardReady();
       const written = recordBytes(`killed-${signal}.txt`);
-      const id = await until("the fixture's pid", () =>
-        existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
-      );
+      const id = await fixturePid(pidFile);
       process.kill(id, signal);
       await paneShows(shellSays);
       type('echo "status=$?"');
@@ -533,20 +559,8 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       tmux("send-keys", "-t", session, "-l", "2: a no");
       await paneShows("> 2: a no");
       tmux("send-keys", "-t", session, "C-z");
-      await paneShows("Stopped");
-      // The shell has said so; what the program wrote before it may still be on its way to the file.
-      const stopped = await until("what was written up to the stop", () => {
-        const text = written();
-        return text.includes("Stopped") ? text : undefined;
-      });
-      expect(stopped).toContain("\u001b[?2004l");
-      expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
-      type("fg");
-      const again = await until("paste mode on again and the card drawn anew", () => {
-        const after = written().slice(stopped.length);
-        return after.includes("\u001b[?2004h") && /-- Question[^]*> 2: a no/.test(after) ? after : undefined;
-      });
-      expect(again).toContain("Which database should the new service use?");
+      const stopped = await writtenUntilStopped(written);
+      await drawnAgainAfterFg(written, stopped);
       type("te");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
@@ -559,38 +573,21 @@ describe("TerminalQuestionPort: stopped from outside", () => {
     "kill -TSTP gives the shell its terminal back (paste and raw mode off); fg draws the card again",
     async () => {
       const pidFile = join(scratch, "pid-SIGTSTP");
-      const bytes = join(scratch, "tstp.txt");
       const file = start({ args: { ...question, allow_free_text: true }, pidFile }, undefined, 220, true);
       await cardReady();
-      writeFileSync(bytes, "");
-      tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
-      const written = () => readFileSync(bytes, "utf8");
+      const written = recordBytes("tstp.txt");
       tmux("send-keys", "-t", session, "-l", "2: a no");
       await paneShows("> 2: a no");
-      const id = await until("the fixture's pid", () =>
-        existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
-      );
+      const id = await fixturePid(pidFile);
       process.kill(id, "SIGTSTP");
-      await paneShows("Stopped");
-      // The shell has said so; what the program wrote before it may still be on its way to the file.
-      const stopped = await until("paste mode off in what was written", () => {
-        const text = written();
-        return text.includes("Stopped") ? text : undefined;
-      });
-      expect(stopped).toContain("\u001b[?2004l");
-      expect(stopped.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(stopped.lastIndexOf("\u001b[?2004h"));
+      const stopped = await writtenUntilStopped(written);
       // The shell's terminal reads lines and echoes them again.
       type(
         `echo "modes: $(stty -a | tr ' ;' '\\n\\n' | grep -x -e -icanon -e icanon -e -echo -e echo | tr '\\n' ' ')end"`,
       );
       const modes = await until("the terminal's modes", () => /modes: [-a-z ]*end/.exec(pane())?.[0]);
       expect(modes).toBe("modes: icanon echo end");
-      type("fg");
-      const again = await until("paste mode on again and the card drawn anew", () => {
-        const after = written().slice(stopped.length);
-        return after.includes("\u001b[?2004h") && /-- Question[^]*> 2: a no/.test(after) ? after : undefined;
-      });
-      expect(again).toContain("Which database should the new service use?");
+      await drawnAgainAfterFg(written, stopped);
       type("te");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
@@ -603,16 +600,11 @@ describe("TerminalQuestionPort: a stop the kernel drops", () => {
     "kill -TSTP to a program tmux runs directly (an orphaned process group, never stopped) leaves the card working",
     async () => {
       const pidFile = join(scratch, "pid-orphaned");
-      const bytes = join(scratch, "orphaned.txt");
       // Not at a shell: the session's own process, so the kernel drops a stop signal sent to it.
       const file = start({ args: { ...question, allow_free_text: true }, pidFile });
       await cardReady();
-      writeFileSync(bytes, "");
-      tmux("pipe-pane", "-o", "-t", session, `cat >> '${bytes}'`);
-      const written = () => readFileSync(bytes, "utf8");
-      const id = await until("the fixture's pid", () =>
-        existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : undefined,
-      );
+      const written = recordBytes("orphaned.txt");
+      const id = await fixturePid(pidFile);
       process.kill(id, "SIGTSTP");
       // Paste mode turned off for the stop that never came, then on again with the card drawn anew.
       await until("paste mode on again and the card drawn anew", () => {
