@@ -420,6 +420,58 @@ describe("rolling back a set whose writer stopped", () => {
     expect(reportsSaved()).toHaveLength(2);
   });
 
+  it("tells each workspace's writer in this process of its set rolled back at its first write, also within the second another workspace's writer swept in", async () => {
+    const first = join(root, "first-project");
+    const second = join(root, "second-project");
+    const third = join(root, "third-project");
+    const tempOf = (name: string) =>
+      listing().some((file) => file.startsWith(`.${name}.`) && file.endsWith(".tmp"));
+    // A set of the third workspace's stops (its writer, this thread, alive) with x.txt renamed
+    // into place and y.txt's temporary file written; then one of the second's, as above.
+    writeFileSync(at("x.txt"), "x.txt\n");
+    writeFileSync(at("y.txt"), "y.txt\n");
+    const pair: FileChange[] = [
+      { path: at("x.txt"), label: "x.txt", expected: "x.txt\n", content: "X\n" },
+      { path: at("y.txt"), label: "y.txt", expected: "y.txt\n", content: "Y\n" },
+    ];
+    await stopped(pair, stoppingAt("rename", 2), () => read("x.txt") === "X\n" && tempOf("y.txt"), {
+      workspace: third,
+    });
+    const [thirdJournal] = journals();
+    await stopped(set(), stoppingAt("rename", 4), () => read("b.txt") === "B\n" && tempOf("c.txt"), {
+      workspace: second,
+    });
+    const secondJournal = journals().find((name) => name !== thirdJournal);
+    // As the journal of a writer that is gone.
+    const leaveGone = (name: string, tag: string) =>
+      renameSync(join(journalFolder(), name), join(journalFolder(), `999999999-1-0-${tag}.journal`));
+    leaveGone(secondJournal!, "second");
+    const rolledBack = expect.stringMatching(/^rolled back a change set that process \d+ left half written/);
+
+    // All at one instant, past every sweep of the tests before.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 100_000);
+    try {
+      const write = (workspace: string) =>
+        writeFiles([{ path: at("other.txt"), content: `${workspace}\n` }], nodeFileOperations, { workspace });
+      // The first workspace's writer sweeps: the second's set is rolled back, its report saved.
+      expect(await write(first)).toEqual({ ok: true, changed: [at("other.txt")] });
+      expect(["a.txt", "b.txt", "c.txt"].map(read)).toEqual(["a.txt\n", "b.txt\n", "c.txt\n"]);
+      // The second's writer is told at its first write, in the same second.
+      expect((await write(second)).warnings).toEqual([rolledBack]);
+      // The third's writer goes; the first's writer, within its second, does not sweep again...
+      leaveGone(thirdJournal!, "third");
+      expect(await write(first)).toEqual({ ok: true, changed: [at("other.txt")] });
+      expect(read("x.txt")).toBe("X\n");
+      // ...but the third's writer, at its first write, rolls its set back and is told.
+      expect((await write(third)).warnings).toEqual([rolledBack]);
+      expect(["x.txt", "y.txt"].map(read)).toEqual(["x.txt\n", "y.txt\n"]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(journals()).toEqual([]);
+  });
+
   it("removes kept journals, their notes and untaken reports over a week old, telling only the fresh report", async () => {
     mkdirSync(journalFolder(), { mode: 0o700, recursive: true });
     const report = (path: string) =>

@@ -1,6 +1,7 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { setOwn } from "../objects/set-own.js";
 import { isPlainObject } from "../objects/plain-object.js";
+import { acceptsOnce, newAcceptance, parses, type Acceptance } from "./accepts.js";
 
 type Schema = z.core.$ZodType;
 
@@ -16,34 +17,16 @@ const wrappers = new Set([
   "promise",
 ]);
 
-function accepts(schema: Schema, value: unknown): boolean {
-  try {
-    return z.safeParse(schema, value).success;
-  } catch {
-    // An asynchronous refinement cannot answer here; the tool's own parse will report it.
-    return false;
-  }
-}
-
 /**
  * What one {@link withoutOmittedNulls} call has worked out, each asked once: a recursive union
  * tries each of its forms on a value, and each form reaches the same values below it, which
  * without this were cleaned and parsed again for every form above them (2^depth for two forms).
+ * Whether a schema took a value (the value as given, or a copy cleaned of nulls) is judged from
+ * what was judged below it ({@link acceptsOnce}): a parse per object, not of all below it.
  */
-interface Walk {
-  /** Whether a schema took a value (the value as given, or a copy cleaned of nulls). */
-  readonly accepted: WeakMap<object, Map<Schema, boolean>>;
+interface Walk extends Acceptance {
   /** A union's cleaned value, and the depth it was cleaned at (the walk stops at 256). */
   readonly cleaned: WeakMap<object, Map<Schema, { readonly depth: number; readonly value: unknown }>>;
-}
-
-function acceptsOnce(walk: Walk, schema: Schema, value: unknown): boolean {
-  if (typeof value !== "object" || value === null) return accepts(schema, value);
-  let known = walk.accepted.get(value);
-  if (known === undefined) walk.accepted.set(value, (known = new Map()));
-  let result = known.get(schema);
-  if (result === undefined) known.set(schema, (result = accepts(schema, value)));
-  return result;
 }
 
 /** The schema zod's input-side JSON Schema export describes for a pipe. */
@@ -67,7 +50,7 @@ function optionalInExport(field: Schema): boolean {
 /** Whether `null` is one of the field's own values (so it must reach the tool as `null`). */
 function acceptsNull(schema: Schema, depth = 0): boolean {
   const def = schema._zod.def;
-  if (depth > 64) return accepts(schema, null);
+  if (depth > 64) return parses(schema, null);
   if (def.type === "null" || def.type === "any" || def.type === "unknown" || def.type === "nullable")
     return true;
   if (wrappers.has(def.type)) return acceptsNull((def as z.core.$ZodOptionalDef).innerType, depth + 1);
@@ -80,7 +63,7 @@ function acceptsNull(schema: Schema, depth = 0): boolean {
     const { left, right } = def as z.core.$ZodIntersectionDef;
     return acceptsNull(left, depth + 1) && acceptsNull(right, depth + 1);
   }
-  return accepts(schema, null);
+  return parses(schema, null);
 }
 
 /**
@@ -162,7 +145,7 @@ function unionCleaned(walk: Walk, def: z.core.$ZodUnionDef, value: object, depth
  */
 export function withoutOmittedNulls(schema: Schema, value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
-  return clean({ accepted: new WeakMap(), cleaned: new WeakMap() }, schema, value, 0);
+  return clean({ ...newAcceptance(), cleaned: new WeakMap() }, schema, value, 0);
 }
 
 function clean(walk: Walk, schema: Schema, value: unknown, depth: number): unknown {

@@ -1,7 +1,8 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { closestName } from "./closest-name.js";
 import { countNoun } from "../result/bounded-output.js";
 import { isPlainObject } from "../objects/plain-object.js";
+import { acceptsOnce, newAcceptance, type Acceptance } from "./accepts.js";
 
 type Schema = z.core.$ZodType;
 
@@ -40,25 +41,8 @@ interface Form {
   readonly otherKeys: ReadonlySet<string>;
 }
 
-interface Walk {
-  /** Whether a schema took a value, asked once per pair. */
-  readonly accepted: WeakMap<object, Map<Schema, boolean>>;
-}
-
-function accepts(walk: Walk, schema: Schema, value: object): boolean {
-  let known = walk.accepted.get(value);
-  if (known === undefined) walk.accepted.set(value, (known = new Map()));
-  let result = known.get(schema);
-  if (result === undefined) {
-    try {
-      result = z.safeParse(schema, value).success;
-    } catch {
-      result = false;
-    }
-    known.set(schema, result);
-  }
-  return result;
-}
+/** Whether a schema took a value, asked once per pair and judged from the answers below it. */
+type Walk = Acceptance;
 
 /** The schema under wrappers, lazy schemas and a pipe's input. */
 function unwrapped(schema: Schema, depth = 0): Schema {
@@ -93,7 +77,7 @@ function unionBranch(walk: Walk, schema: Schema, value: object): Schema | undefi
   }
   const candidates = def.options.filter(takesObjects);
   if (candidates.length <= 1) return candidates[0];
-  return candidates.find((option) => accepts(walk, option, value));
+  return candidates.find((option) => acceptsOnce(walk, option, value));
 }
 
 function where(path: string, key: string | number): string {
@@ -170,7 +154,7 @@ function walkKeys(
  * a `.catch()` is left to zod.
  */
 export function unknownNestedKeys(schema: Schema, value: unknown, path: string): string[] {
-  return walkKeys({ accepted: new WeakMap() }, schema, value, path, 0);
+  return walkKeys(newAcceptance(), schema, value, path, 0);
 }
 
 /** The first few unknown names, and how many more there are. */
