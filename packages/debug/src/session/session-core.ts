@@ -445,21 +445,23 @@ export class SessionCore {
   /**
    * Makes a reference valid for the current stop, with the child counts the adapter gave for it;
    * the holder comes back with the reference to show: the tool's own for the adapters that
-   * number references from the same start at every stop (see {@link renumbersIds}).
+   * number references from the same start at every stop (see {@link renumbersIds}), `known`
+   * when given (one the tool showed for the same thing in this stop), else a new one.
    */
   learnReference<
     T extends { variablesReference: number; indexedVariables?: number; namedVariables?: number },
-  >(holder: T): T {
+  >(holder: T, known?: number): T {
     let reference = holder.variablesReference;
     if (reference <= 0) return holder;
     if (renumbersIds(this.adapterId)) {
-      const own = this.nextReference++;
+      const own = known ?? this.nextReference++;
       this.adapterReferences.set(own, reference);
       reference = own;
     }
     this.validReferences.add(reference);
     if (holder.indexedVariables !== undefined || holder.namedVariables !== undefined)
       this.childCounts.set(reference, { indexed: holder.indexedVariables, named: holder.namedVariables });
+    else this.childCounts.delete(reference);
     return reference === holder.variablesReference ? holder : { ...holder, variablesReference: reference };
   }
 
