@@ -5,16 +5,13 @@ import { handshake, sendBreakpoints, type OnOtherAdapter } from "./handshake.js"
 import * as inspection from "./inspection.js";
 import type { OutputRing } from "./output-ring.js";
 import { describeOtherStops, settledStop } from "./other-stops.js";
-import {
-  SessionCore,
-  type Outcome,
-  type SessionOptions,
-  type SessionState,
-  type StopInfo,
-} from "./session-core.js";
+import { SessionCore } from "./session-core.js";
+import type { SessionOptions } from "./session-options.js";
+import type { Outcome, SessionState, StopInfo } from "./session-state.js";
 import * as stepping from "./stepping.js";
 
-export type { Outcome, SessionOptions, SessionState, StopInfo } from "./session-core.js";
+export type { SessionOptions } from "./session-options.js";
+export type { Outcome, SessionState, StopInfo } from "./session-state.js";
 export type { FramePage, VariableChildren } from "./inspection.js";
 
 /**

@@ -4,7 +4,9 @@ import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
-import { renumbersIds, type ScopeOrigin, type SessionCore, type StopInfo } from "./session-core.js";
+import type { SessionCore } from "./session-core.js";
+import type { StopInfo } from "./session-state.js";
+import { renumbersIds, type ScopeOrigin } from "./stop-ids.js";
 import { displayPath, sourceLine } from "./source-lines.js";
 
 // The inspection requests: answered only while stopped, with frame ids and variable references
