@@ -1,20 +1,18 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { AdapterId } from "../adapters/detect-adapter.js";
+import { descendants, isAlive, startTime } from "../internal/process-tree.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { handshake, sendBreakpoints, type OnOtherAdapter } from "./handshake.js";
 import * as inspection from "./inspection.js";
 import type { OutputRing } from "./output-ring.js";
 import { describeOtherStops, settledStop } from "./other-stops.js";
-import {
-  SessionCore,
-  type Outcome,
-  type SessionOptions,
-  type SessionState,
-  type StopInfo,
-} from "./session-core.js";
+import { SessionCore } from "./session-core.js";
+import type { SessionOptions } from "./session-options.js";
+import type { Outcome, SessionState, StopInfo } from "./session-state.js";
 import * as stepping from "./stepping.js";
 
-export type { Outcome, SessionOptions, SessionState, StopInfo } from "./session-core.js";
+export type { SessionOptions } from "./session-options.js";
+export type { Outcome, SessionState, StopInfo } from "./session-state.js";
 export type { FramePage, VariableChildren } from "./inspection.js";
 
 /**
@@ -22,8 +20,8 @@ export type { FramePage, VariableChildren } from "./inspection.js";
  * inspection requests (answered only while stopped, with references valid for the current stop
  * only), and a terminate that leaves no process or file behind.
  *
- * The face of the session; the work is split by concept: the shared state and events in
- * `session-core`, and `handshake`, `inspection`, `stepping` and `shutdown` working on it.
+ * The face of the session; the work is split by concept: the shared state in `session-core`,
+ * fed by `adapter-events`, and `handshake`, `inspection`, `stepping` and `shutdown` working on it.
  */
 export class DebugSession {
   private readonly core: SessionCore;
@@ -81,6 +79,18 @@ export class DebugSession {
   /** Debuggee pids learnt from `process` events. */
   get debuggeePids(): ReadonlySet<number> {
     return this.core.debuggeePids;
+  }
+
+  /**
+   * The live processes a launched program started (subprocesses, fork children, theirs) under
+   * debugpy, which the session does not follow (the launch turns debugpy's `subProcess` off):
+   * their pids, children first; empty under the other adapters and for an attach.
+   */
+  unfollowedProcesses(): number[] {
+    if (this.core.adapterId !== "debugpy" || this.attached) return [];
+    // A debuggee pid reused since it was learnt is someone else's: its children are not the program's.
+    const own = [...this.core.debuggeePids].filter((pid) => startTime(pid) === this.core.pidStarts.get(pid));
+    return own.flatMap((pid) => descendants(pid)).filter((pid) => isAlive(pid));
   }
 
   /** Pid of the process we spawned (the adapter, or the reaper shim above it), if any. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { exitPhrase, exitSignal } from "./exit-signal.js";
-import type { StopInfo } from "./session-core.js";
+import type { StopInfo } from "./session-state.js";
 
 const stop = (reason: string, description?: string, text?: string): StopInfo => ({
   reason,

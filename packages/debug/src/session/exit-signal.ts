@@ -1,6 +1,6 @@
 import { constants } from "node:os";
 import type { AdapterId } from "../adapters/detect-adapter.js";
-import type { StopInfo } from "./session-core.js";
+import type { StopInfo } from "./session-state.js";
 
 /** A signal's number to its name, for the standard signals (1–31 on Linux). */
 const signalNames = new Map<number, string>(

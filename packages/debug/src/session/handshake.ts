@@ -6,7 +6,8 @@ import { DebugError } from "../errors/debug-error.js";
 import { childrenOf } from "../internal/process-tree.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { lastLines } from "./output-text.js";
-import type { Outcome, SessionCore } from "./session-core.js";
+import type { SessionCore } from "./session-core.js";
+import type { Outcome } from "./session-state.js";
 
 /** The session as another adapter than the one it started as: what it becomes. */
 export interface Relabel {

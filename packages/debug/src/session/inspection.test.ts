@@ -7,7 +7,7 @@ import { DapConnection } from "../dap/dap-connection.js";
 import { encodeFrame, FrameParser } from "../dap/framing.js";
 import { formatFrames } from "../tool/format.js";
 import { BreakpointStore } from "./breakpoint-store.js";
-import { isLengthEntry, stack } from "./inspection.js";
+import { isLengthEntry, scopes, stack, variables } from "./inspection.js";
 import { SessionCore } from "./session-core.js";
 
 /** How an adapter answers `totalFrames` for a page from `start` of `listed` frames. */
@@ -153,5 +153,87 @@ describe("isLengthEntry", () => {
     expect(isLengthEntry({ ...delve, name: '"len()"', evaluateName: 'm["len()"]', value: "7" })).toBe(false);
     expect(isLengthEntry({ ...delve, evaluateName: 'm["len()"]' })).toBe(false);
     expect(isLengthEntry({ name: "len()", value: "120", variablesReference: 0 })).toBe(false);
+  });
+});
+
+/**
+ * A stopped lldb session whose adapter gives every frame's scopes references of their own, as
+ * lldb-dap does from llvm PR #124232 ("Stop using replicated variable ids"); lldb-dap 19, the one
+ * installed here, shares them (the stop-ids integration test covers that), so this one is played
+ * from the PR. Frames 1 and 2; the Locals of frame f are reference 10·f and hold `local_f`.
+ */
+function perFrameReferences() {
+  const toClient = new PassThrough();
+  const fromClient = new PassThrough();
+  const parser = new FrameParser();
+  const asked: string[] = [];
+  fromClient.on("data", (chunk: Buffer) => {
+    for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
+      asked.push(message.command);
+      let body: unknown;
+      if (message.command === "stackTrace") {
+        body = { stackFrames: [1, 2].map((id) => ({ id, name: `f${id}`, line: 1, column: 1 })) };
+      } else if (message.command === "scopes") {
+        const { frameId } = message.arguments as DebugProtocol.ScopesArguments;
+        body = { scopes: [{ name: "Locals", variablesReference: 10 * frameId, expensive: false }] };
+      } else {
+        const { variablesReference } = message.arguments as DebugProtocol.VariablesArguments;
+        body = {
+          variables: [{ name: `local_${variablesReference / 10}`, value: "1", variablesReference: 0 }],
+        };
+      }
+      toClient.write(
+        encodeFrame({
+          seq: 0,
+          type: "response",
+          request_seq: message.seq,
+          command: message.command,
+          success: true,
+          body,
+        }),
+      );
+    }
+  });
+  const adapter: AdapterProcess = {
+    connection: new DapConnection(toClient, fromClient),
+    child: undefined,
+    socket: undefined,
+    exited: new Promise(() => undefined),
+    stderrTail: () => "",
+    reaps: false,
+    adapterPid: () => undefined,
+  };
+  const core = new SessionCore({
+    adapterId: "lldb",
+    description: "lldb: prog",
+    root: "/",
+    adapter,
+    breakpoints: new BreakpointStore(),
+    resumeWaitMs: 1000,
+    terminateDebuggee: true,
+    evaluateContext: "watch",
+  });
+  core.state = "stopped";
+  core.lastStop = {
+    reason: "breakpoint",
+    description: undefined,
+    text: undefined,
+    threadId: 1,
+    hitBreakpointIds: [],
+  };
+  return { core, asked };
+}
+
+describe("lldb scope references", () => {
+  it("reads an earlier frame's scope without asking its scopes again when the adapter gives each frame its own", async () => {
+    const { core, asked } = perFrameReferences();
+    const [top, caller] = (await stack(core)).frames;
+    const topLocals = (await scopes(core, top!.id))[0]!.variablesReference;
+    const callerLocals = (await scopes(core, caller!.id))[0]!.variablesReference;
+    asked.length = 0;
+    expect((await variables(core, topLocals)).variables.map((v) => v.name)).toEqual(["local_1"]);
+    expect((await variables(core, callerLocals)).variables.map((v) => v.name)).toEqual(["local_2"]);
+    // No frame took another's references over: nothing to bind again.
+    expect(asked).toEqual(["variables", "variables"]);
   });
 });

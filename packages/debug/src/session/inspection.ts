@@ -4,7 +4,9 @@ import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
-import { renumbersIds, type SessionCore, type StopInfo } from "./session-core.js";
+import type { SessionCore } from "./session-core.js";
+import type { StopInfo } from "./session-state.js";
+import { renumbersIds, type ScopeOrigin } from "./stop-ids.js";
 import { displayPath, sourceLine } from "./source-lines.js";
 
 // The inspection requests: answered only while stopped, with frame ids and variable references
@@ -145,7 +147,7 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
   core.scopesFrame = frame;
   return (response.body?.scopes ?? []).map((scope) => {
-    const shown = core.learnReference(scope);
+    const shown = core.learnReference(scope, ownScopeReference(core, frame, scope.name));
     if (shown.variablesReference > 0)
       core.scopeFrames.set(shown.variablesReference, { frame, name: scope.name });
     return shown;
@@ -153,14 +155,42 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
 }
 
 /**
+ * The tool's reference already shown for the scope `name` of the adapter's `frame` in this stop
+ * (adapters that renumber, see `renumbersIds`): asking a frame's scopes again answers the same
+ * references, not new ones for the same scopes.
+ */
+function ownScopeReference(core: SessionCore, frame: number, name: string): number | undefined {
+  if (!renumbersIds(core.adapterId)) return undefined;
+  for (const [reference, origin] of core.scopeFrames)
+    if (origin.frame === frame && origin.name === name) return reference;
+  return undefined;
+}
+
+/**
+ * True when the latest `scopes` answer (for another frame than `origin`'s) may have taken the
+ * adapter reference `adapterReference` over: it gave that same reference to a scope of its own
+ * frame (lldb-dap up to 21), or the frame it bound is unknown (a `scopes` that timed out). An
+ * lldb-dap that gives every frame's scopes their own references (llvm PR #124232) never does.
+ */
+function rebound(core: SessionCore, origin: ScopeOrigin, adapterReference: number): boolean {
+  if (origin.frame === core.scopesFrame) return false;
+  if (core.scopesFrame === undefined) return true;
+  for (const [reference, other] of core.scopeFrames)
+    if (other.frame === core.scopesFrame && core.adapterReference(reference) === adapterReference)
+      return true;
+  return false;
+}
+
+/**
  * The adapter's reference of `reference`, a scope's bound again to its frame when a `scopes`
- * request for another frame came since: lldb-dap (19) gives every frame's scopes the same
- * references (Locals 1, Globals 2, Registers 3) and binds them to the frame of its latest
+ * request for another frame took it over since: lldb-dap (19) gives every frame's scopes the
+ * same references (Locals 1, Globals 2, Registers 3) and binds them to the frame of its latest
  * `scopes` request, so a frame's Locals would list the locals of the frame asked about last.
+ * A reference no other frame's scopes were given is read as it is, with no `scopes` again.
  */
 async function rebindScope(core: SessionCore, reference: number): Promise<number> {
   const origin = core.scopeFrames.get(reference);
-  if (core.adapterId !== "lldb" || !origin || origin.frame === core.scopesFrame)
+  if (core.adapterId !== "lldb" || !origin || !rebound(core, origin, core.adapterReference(reference)))
     return core.adapterReference(reference);
   core.scopesFrame = undefined;
   const response = await core

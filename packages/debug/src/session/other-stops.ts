@@ -1,5 +1,6 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
-import type { SessionCore, StopInfo } from "./session-core.js";
+import type { SessionCore } from "./session-core.js";
+import type { StopInfo } from "./session-state.js";
 import { displayPath } from "./source-lines.js";
 
 /** How many other stopped threads a report names; the rest are counted. */

@@ -1,6 +1,7 @@
 import { DebugError } from "../errors/debug-error.js";
 import { defaultThread, threads } from "./inspection.js";
-import type { Outcome, SessionCore, StopInfo } from "./session-core.js";
+import type { SessionCore } from "./session-core.js";
+import type { Outcome, StopInfo } from "./session-state.js";
 
 /**
  * continue / next / stepIn / stepOut: returns at the next stop, the exit, or the bound. A

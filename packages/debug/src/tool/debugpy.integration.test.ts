@@ -214,6 +214,32 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
     }
   });
 
+  it("names a fork child held at a breakpoint when the program does not stop, and terminate ends it", async () => {
+    // Line 5 runs only in the fork child, which the session does not follow: it waits there for
+    // good, and the parent with it (in waitpid), so no stop ever comes.
+    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 8000, resumeWaitMs: 3000 });
+    let pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "forker.py", lines: [5] });
+      const launch = await call({ op: "launch", program: "forker.py" });
+      expect(launch.text).toContain("still running after 8 s (no stop yet)");
+      const child =
+        /the program started 1 process the session does not follow \(pid (\d+)\): debugpy stops only/.exec(
+          launch.text,
+        );
+      expect(child, launch.text).not.toBeNull();
+      pids = sessionPids();
+      expect(pids).toContain(Number(child![1]));
+      const pause = await call({ op: "pause" });
+      expect(pause.text).toContain(`does not follow (pid ${child![1]})`);
+      const ended = await call({ op: "terminate" });
+      expect(ended.isError, ended.text).toBe(false);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+
   it("launches a package folder with __main__.py under debugpy without adapter", async () => {
     const { run, call } = debugRun(dir);
     try {

@@ -83,7 +83,7 @@ describe("formatEvaluation with the output ring", () => {
 });
 
 describe("formatOutcome", () => {
-  const session = {} as DebugSession;
+  const session = { unfollowedProcesses: () => [] } as unknown as DebugSession;
   const timeout = { kind: "timeout" } as const;
 
   it("after a pause that did not stop the program, says so and never tells to pause", async () => {
@@ -100,6 +100,13 @@ describe("formatOutcome", () => {
     );
     expect(await formatOutcome(session, timeout, 1000, "continue")).toBe(
       "still running after 1 s (no stop yet); use op 'pause' to stop it, 'status' to check, or 'terminate'",
+    );
+  });
+
+  it("names at most 5 of the processes the session does not follow, counting the rest", async () => {
+    const started = { unfollowedProcesses: () => [11, 12, 13, 14, 15, 16, 17] } as unknown as DebugSession;
+    expect((await formatOutcome(started, timeout, 1000, "continue")).split("\n")[1]).toMatch(
+      /^ {2}the program started 7 processes the session does not follow \(pids 11, 12, 13, 14, 15 and 2 more\): /,
     );
   });
 });

@@ -53,8 +53,28 @@ export async function formatOutcome(
     case "ended":
       return `the session ended: ${outcome.reason}`;
     case "timeout":
-      return stillRunning(op, Math.round(waitedMs / 1000));
+      return stillRunning(op, Math.round(waitedMs / 1000)) + unfollowed(session.unfollowedProcesses());
   }
+}
+
+/** How many pids of the processes the session does not follow are named; the rest are counted. */
+const maxUnfollowed = 5;
+
+/**
+ * The processes a program under debugpy started, which may be why no stop came: a breakpoint
+ * reached only in one of them does not stop the session, and a fork child that reaches one
+ * waits there for good (it inherits debugpy's tracing but not its connection), and so does a
+ * parent waiting for it. "" when there are none.
+ */
+function unfollowed(pids: readonly number[]): string {
+  if (pids.length === 0) return "";
+  const named = pids.slice(0, maxUnfollowed).join(", ");
+  const more = pids.length > maxUnfollowed ? ` and ${pids.length - maxUnfollowed} more` : "";
+  return (
+    `\n  the program started ${pids.length} ${countNoun(pids.length, "processes")} the session does not follow (${countNoun(pids.length, "pids")} ${named}${more}): ` +
+    "debugpy stops only in the program's own process; a fork child that reaches a breakpoint waits there for good " +
+    "(and a parent waiting for it waits too); 'terminate' ends them all"
+  );
 }
 
 /**

@@ -189,4 +189,24 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: the scopes of two frames"
       expect(mainLocals).not.toMatch(/^n \(int\)/m);
     });
   });
+
+  it("answers a frame's scopes asked again with the references it gave, each still its frame's", async () => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    await atBreakpoint(compiledC(), inSquare, async (call) => {
+      const ids = frameIds((await call({ op: "stack" })).text);
+      const scopes = async (frame: number | undefined) =>
+        (await call({ op: "scopes", frame_id: frame })).text;
+      const square = await scopes(ids.get("#0 square"));
+      const main = await scopes(ids.get("#1 main"));
+      expect(main).not.toBe(square);
+      // Asked again: the same references, not new numbers for the same scopes.
+      expect(await scopes(ids.get("#0 square"))).toBe(square);
+      expect(await scopes(ids.get("#1 main"))).toBe(main);
+      const reference = (text: string) => Number(/^Locals: reference (\d+)/.exec(text)![1]);
+      expect((await call({ op: "variables", reference: reference(square) })).text).toMatch(
+        /^n \(int\) = 0$/m,
+      );
+      expect((await call({ op: "variables", reference: reference(main) })).text).toMatch(/^s \(int\) = 0$/m);
+    });
+  });
 });
