@@ -272,6 +272,46 @@ describe("acceptsOnce", () => {
     }
   });
 
+  it("answers as zod's own parse for a field named __proto__, which zod's object parse passes over", () => {
+    const Proto = z.object({ ["__proto__"]: z.number(), a: z.object({ x: z.number() }) });
+    const StrictProto = z.strictObject({ ["__proto__"]: z.object({ y: z.number() }) });
+    const values = [
+      '{"__proto__": {}, "a": {"x": 1}}',
+      '{"__proto__": {"y": 1}, "a": {"x": 1}}',
+      '{"__proto__": 1, "a": {"x": 1}}',
+      '{"__proto__": {}, "a": {"x": "1"}}',
+      '{"__proto__": {"x": 1}}',
+      '{"a": {"x": 1}}',
+    ].map((text) => JSON.parse(text) as unknown);
+    for (const schema of [Proto, StrictProto, z.union([Proto, z.number()])])
+      for (const value of values)
+        expect(acceptsOnce(newAcceptance(), schema, value), JSON.stringify(value)).toBe(
+          z.safeParse(schema, value).success,
+        );
+  });
+
+  it("answers no, as zod's throwing parse was read, for a discriminated union zod cannot map tags to forms of", () => {
+    // A form whose discriminator has no literal value: zod's parse throws when it builds its map.
+    const Untagged = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("a"), v: z.object({ n: z.number() }) }),
+      z.lazy(() => z.object({ kind: z.string() })),
+    ]);
+    expect(() => z.safeParse(Untagged, { kind: "a", v: { n: 1 } })).toThrow(
+      /Invalid discriminated union option/,
+    );
+    expect(acceptsOnce(newAcceptance(), Untagged, { kind: "a", v: { n: 1 } })).toBe(false);
+    // A form that is such a union itself: reading its tags throws.
+    const Outer = z.discriminatedUnion("kind", [
+      z.object({ kind: z.literal("a"), o: z.object({}) }),
+      z.discriminatedUnion("type", [
+        z.object({ type: z.literal("x"), kind: z.literal("b") }),
+        z.lazy(() => z.object({ other: z.string() })),
+      ]),
+    ]);
+    expect(() => z.safeParse(Outer, { kind: "a", o: {} })).toThrow(/Invalid discriminated union option/);
+    expect(acceptsOnce(newAcceptance(), Outer, { kind: "a", o: {} })).toBe(false);
+  });
+
   it("judges the same object again from its answer, whichever walk above reached it", () => {
     const walk = newAcceptance();
     const shared = { id: 1, child: { name: "x" } };

@@ -46,12 +46,14 @@ const noStandIn = Symbol("no stand-in");
  * The same answer as zod's, kind by kind (anything else, and any schema with checks of its own,
  * is parsed whole): a wrapper (optional, nullable, default, prefault, readonly) hands an object to
  * its inner type as it is; a lazy schema is its inner type; a union takes a value when one of its
- * forms does (an exclusive one is parsed whole), a discriminated union when the one form its
- * discriminator names does; an array when every item is taken; an object without checks when
- * every field takes its value — a field that refuses fails it, and zod then parses the level
- * with each object field found taken replaced by a plain value that field takes (`undefined` for
- * an optional one; else an object holding no objects it took before, such as an expression's
- * literal), so the object's own rules (required keys, unknown keys, catch-all) are zod's.
+ * forms does (an exclusive one is parsed whole), a discriminated union when the one form zod's
+ * map of its tags names does (one zod cannot map is parsed whole: zod throws, so no); an array
+ * when every item is taken; an object without checks when every field takes its value (but one
+ * named `__proto__`, which zod's parse passes over) — a field that refuses fails it, and zod
+ * then parses the level with each object field found taken replaced by a plain value that field
+ * takes (`undefined` for an optional one; else an object holding no objects it took before, such
+ * as an expression's literal), so the object's own rules (required keys, unknown keys, catch-all)
+ * are zod's.
  */
 export function acceptsOnce(walk: Acceptance, schema: Schema, value: unknown, depth = 0): boolean {
   if (typeof value !== "object" || value === null) return parses(schema, value);
@@ -109,17 +111,47 @@ function unionTakes(
 ): boolean {
   const options = def.options;
   if (typeof def.discriminator === "string") {
-    // zod parses with the one form whose discriminator values hold the tag.
+    // zod parses with the one form its map of tags names (a union it cannot map is its to refuse).
     const tag = isPlainObject(value) ? value[def.discriminator] : undefined;
-    const named =
-      tag === undefined
-        ? []
-        : options.filter((option) => option._zod.propValues?.[def.discriminator]?.has(tag as never));
-    return named.length === 1 ? acceptsOnce(walk, named[0]!, value, depth + 1) : parses(schema, value);
+    const named = tag === undefined ? undefined : formsByTag(schema, def)?.get(tag);
+    return named ? acceptsOnce(walk, named, value, depth + 1) : parses(schema, value);
   }
   // An exclusive union (z.xor) fails when two forms take the value.
   if ((def as { inclusive?: boolean }).inclusive === false) return parses(schema, value);
   return options.some((option) => acceptsOnce(walk, option, value, depth + 1));
+}
+
+/** A discriminated union's forms by tag, once per union; its map is zod's. */
+const tagMaps = new WeakMap<Schema, ReadonlyMap<unknown, Schema | null>>();
+
+/**
+ * The form of each tag, as zod's discriminated union maps them (a tag two forms may leave out
+ * names none); `undefined` when zod cannot map them (a form without literal tags, a tag named
+ * twice), and its parse throws.
+ */
+function formsByTag(
+  schema: Schema,
+  def: z.core.$ZodDiscriminatedUnionDef,
+): ReadonlyMap<unknown, Schema | null> | undefined {
+  const known = tagMaps.get(schema);
+  if (known !== undefined) return known;
+  const map = new Map<unknown, Schema | null>();
+  try {
+    for (const option of def.options) {
+      const tags = option._zod.propValues?.[def.discriminator];
+      if (tags === undefined || tags.size === 0) return undefined;
+      for (const tag of tags) {
+        if (!map.has(tag)) map.set(tag, option);
+        else if (tag === undefined) map.set(tag, null);
+        else return undefined;
+      }
+    }
+  } catch {
+    // A form's own tags could not be read (itself a union zod cannot map).
+    return undefined;
+  }
+  tagMaps.set(schema, map);
+  return map;
 }
 
 function objectTakes(
@@ -133,7 +165,8 @@ function objectTakes(
   const shape = def.shape;
   let level: Record<string, unknown> | undefined;
   for (const key of Object.keys(shape)) {
-    if (!Object.hasOwn(value, key)) continue;
+    // zod's parse passes over a field named __proto__ (the level's parse below leaves it to zod).
+    if (key === "__proto__" || !Object.hasOwn(value, key)) continue;
     const inner = value[key];
     if (typeof inner !== "object" || inner === null) continue;
     const field = shape[key]!;

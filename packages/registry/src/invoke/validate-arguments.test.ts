@@ -328,6 +328,23 @@ describe("unknown names inside an argument", () => {
     expect(parsed).toBeLessThanOrEqual(202);
   });
 
+  it("judges a form with a field named __proto__ as zod does, which passes over that field", () => {
+    const proto = tool(
+      "proto",
+      z.object({
+        u: z.union([
+          z.object({ ["__proto__"]: z.number(), a: z.object({ x: z.number() }) }),
+          z.object({ a: z.object({ x: z.number(), y: z.number().optional() }) }),
+        ]),
+      }),
+    );
+    // zod takes the first form (its parse never looks at __proto__): y is unknown there.
+    const outcome = validateArguments(proto, JSON.parse('{"u": {"__proto__": {}, "a": {"x": 1, "y": 2}}}'));
+    expect(outcome.ok ? "(accepted)" : outcome.message).toContain(
+      "- unknown argument 'u.a.y' (did you mean 'x'?)\n",
+    );
+  });
+
   it("says a key belongs to another form than the one the value matched, not what it might mean", () => {
     const pick = tool(
       "pick",
