@@ -501,6 +501,41 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
   }, 120_000);
 
+  it("has a joined multiprocessing child's output in its cell, in order, with fork, spawn and forkserver", async () => {
+    // A forked child's print went to the kernel over ipykernel's own pipe (a ZMQ connection per
+    // write, taken in any order), a spawn or forkserver child's through fd 1: neither was waited
+    // for at join, so a child's output came out of order, after the parent's next print, or after
+    // the cell ended (in the next call's output). The child makes the pipe hold 1 MiB, fills most
+    // of it and ends at once: the kernel's reader has all of it still to read when join returns.
+    await cell("import multiprocessing");
+    try {
+      for (const method of ["fork", "spawn", "forkserver"]) {
+        for (let i = 0; i < 4; i++) {
+          const tag = `${method} ${i}`;
+          const child = [
+            `child = multiprocessing.get_context('${method}').Process(target=exec, args=(`,
+            `    "import fcntl, os, sys\\nfcntl.fcntl(1, 1031, 1 << 20)\\n"`,
+            `    "for j in range(300):\\n    print(j, end=' ', flush=True)\\n"`,
+            `    "sys.stdout.write('x' * 900000 + '\\\\n')\\nprint('${tag} end', flush=True)\\nos._exit(0)", {}))`,
+            "child.start()\nchild.join(60)",
+          ].join("\n");
+          const between = await cell(`print('${tag} before')\n${child}\nprint('${tag} after')`);
+          const text = resultText(between);
+          expect(text.startsWith(`${tag} before\n0 1 2 3 4 5 `), text.slice(0, 200)).toBe(true);
+          expect(text.endsWith(`x\n${tag} end\n${tag} after`), text.slice(-200)).toBe(true);
+          // A join that ends the cell: the child's output is that cell's, not the next call's.
+          const last = resultText(await cell(child));
+          expect(last.startsWith("0 1 2 3 4 5 "), last.slice(0, 200)).toBe(true);
+          expect(last.endsWith(`x\n${tag} end`), last.slice(-200)).toBe(true);
+          expect(resultText(await cell("None"))).toBe("(no output)");
+        }
+      }
+    } finally {
+      // The pipe's usual size again, for the tests after this one.
+      await cell("import fcntl\nfcntl.fcntl(1, 1031, 65536)\nNone");
+    }
+  }, 240_000);
+
   it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
     // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process before an
     // os.posix_spawn child started; another thread's child ending put it back on the kernel's first.

@@ -54,12 +54,16 @@
  * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
  * for the thread to read up to a mark (once per child: `run` waits twice), and before a child
  * starts and after it ends both streams are flushed, so print, child, print come out in that order, also when the child writes to stderr.
+ * multiprocessing's Process.join does the same once the child has ended (any start method), and
+ * Process.start flushes first ("spawn" and "forkserver" start past the audit hooks); a forked
+ * child's sys.stdout and sys.stderr write straight to fd 1 and 2 (ipykernel's sent each write over
+ * a ZMQ connection of its own, taken in any order and never waited for).
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
-    import codecs, errno, fcntl, functools, inspect, itertools, os, select, subprocess, sys, threading, time
+    import codecs, errno, fcntl, functools, inspect, io, itertools, os, select, subprocess, sys, threading, time
 
     kernel_pid = os.getpid()
     watched = []
@@ -72,7 +76,7 @@ def __tools_watch_fds(ip):
     spawning = threading.local()
 
     class Pipe:
-        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd")
+        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd", "stream")
 
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
@@ -104,6 +108,7 @@ def __tools_watch_fds(ip):
         pipe = Pipe()
         pipe.fd = fd
         pipe.own = own
+        pipe.stream = stream
         # Marks go through a non-blocking description of their own: into a full pipe nobody reads
         # (the reader stopped) a mark is not written rather than waiting for good.
         pipe.mark_fd = reopen(write_end)
@@ -380,8 +385,55 @@ def __tools_watch_fds(ip):
             # stops it, as it stops the cell.
             pass
 
+    class ForkedStream(io.TextIOBase):
+        # sys.stdout or sys.stderr of a forked child: written straight to fd 1 or 2, our pipe. As
+        # ipykernel's, it went to the kernel over a socket of its own (a ZMQ connection per write,
+        # taken in any order), so a joined child's output could come after the parent's next
+        # print, or after the cell's end. Through the pipe it is read up to the mark written once
+        # the child is joined (or the cell ends). Unbuffered: a child ending with os._exit loses
+        # nothing it printed.
+
+        def __init__(self, fd, name):
+            super().__init__()
+            self._fd = fd
+            self._name = name
+
+        @property
+        def name(self):
+            return self._name
+
+        @property
+        def encoding(self):
+            return "utf-8"
+
+        @property
+        def errors(self):
+            return "replace"
+
+        def fileno(self):
+            return self._fd
+
+        def writable(self):
+            return True
+
+        def isatty(self):
+            return False
+
+        def write(self, text):
+            if not isinstance(text, str):
+                raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+            data = memoryview(text.encode("utf-8", "replace"))
+            while data:
+                try:
+                    data = data[os.write(self._fd, data):]
+                except BlockingIOError:
+                    # Another process made the description non-blocking: wait for room.
+                    select.select([], [self._fd], [])
+            return len(text)
+
     def fresh_in_child():
-        # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own.
+        # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own,
+        # and sys.stdout and sys.stderr writing to them (if they are still ipykernel's streams).
         for pipe in our_pipes():
             if pipe.own is None:
                 continue
@@ -392,6 +444,9 @@ def __tools_watch_fds(ip):
                 except OSError:
                     pass
                 os.close(new)
+            name = "stdout" if pipe.fd == 1 else "stderr"
+            if getattr(sys, name, None) is pipe.stream:
+                setattr(sys, name, ForkedStream(pipe.fd, f"<{name}>"))
 
     # Where Popen._execute_child takes the fds the child gets as 1 and 2 (-1: inherit ours).
     names = list(inspect.signature(subprocess.Popen._execute_child).parameters)[1:]
@@ -530,6 +585,43 @@ def __tools_watch_fds(ip):
                     to_own()
 
             multiprocessing_util.spawnv_passfds = spawnv_passfds
+
+        try:
+            import multiprocessing.process as multiprocessing_process
+        except Exception:
+            multiprocessing_process = None
+        process_class = getattr(multiprocessing_process, "BaseProcess", None)
+        if process_class is not None:
+            process_start = process_class.start
+            process_join = process_class.join
+
+            @functools.wraps(process_start)
+            def start(self, *args, **kwargs):
+                # What the cell printed goes out before the child's output ("spawn" and
+                # "forkserver" start it past the audit hooks).
+                __tracebackhide__ = "__tools__"
+                if os.getpid() == kernel_pid:
+                    flush_streams()
+                return process_start(self, *args, **kwargs)
+
+            @functools.wraps(process_join)
+            def join(self, *args, **kwargs):
+                # A child that has ended: what it wrote is read before the cell goes on (once per
+                # child), as at Popen.wait.
+                __tracebackhide__ = "__tools__"
+                result = process_join(self, *args, **kwargs)
+                if os.getpid() == kernel_pid and not getattr(self, "_tools_output_read", False):
+                    popen = getattr(self, "_popen", None)
+                    if popen is not None and getattr(popen, "returncode", None) is not None:
+                        try:
+                            self._tools_output_read = True
+                        except Exception:
+                            pass
+                        child_ended()
+                return result
+
+            process_class.start = start
+            process_class.join = join
 
         wait = subprocess.Popen.wait
 
