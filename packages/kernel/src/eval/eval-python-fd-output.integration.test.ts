@@ -474,6 +474,58 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
     expect(resultText(result)).toBe("(800, 0)");
   }, 300_000);
+  it("never gives an os.system child of concurrent threads the kernel's own description", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 is swapped for the whole process before
+    // os.system's child starts; another thread's child ending put it back on the kernel's between
+    // that swap and the start (about 1 child in 100 here).
+    const result = await cell(
+      [
+        "import fcntl, os, threading",
+        "out = os.path.join(os.getcwd(), 'system-flags')",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "def spawn():",
+        "    for _ in range(100):",
+        // The flags of sh's own fd 1, read before any redirection of it.
+        "        os.system(f'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo \"$flags\" >> {out}')",
+        "threads = [threading.Thread(target=spawn) for _ in range(8)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        // Once they have ended, fd 1 is the kernel's own description again.
+        "kernel_own = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND), kernel_own, os.get_blocking(1)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(800, 0, True, True)");
+  }, 300_000);
+
+  it("never gives a multiprocessing spawn child of concurrent threads the kernel's own description", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 is swapped for the whole process while a
+    // "spawn" child starts; another thread's child ending put it back on the kernel's first.
+    const result = await cell(
+      [
+        "import fcntl, multiprocessing, os, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'mp-spawn-flags')",
+        "code = f\"open({out!r}, 'a').write(open('/proc/self/fdinfo/1').read().split()[3] + chr(10))\"",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "context = multiprocessing.get_context('spawn')",
+        "def spawn():",
+        "    for _ in range(15):",
+        "        child = context.Process(target=exec, args=(code, {}))\n        child.start()\n        child.join(60)",
+        "def run():",
+        "    for _ in range(150):\n        subprocess.run(['true'])",
+        "threads = [threading.Thread(target=spawn) for _ in range(4)] + [threading.Thread(target=run) for _ in range(4)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line, 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(60, 0)");
+  }, 300_000);
+
   it("keeps the kernel's fd 1 blocking after a multiprocessing spawn or forkserver child starts Node", async () => {
     // Started past subprocess, the child (and the Node it starts) shared the kernel's description of
     // the pipe; Node made it non-blocking, and the kernel's os.write(1, ...) wrote 65536 bytes of 300000.

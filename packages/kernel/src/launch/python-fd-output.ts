@@ -43,8 +43,10 @@
  * For `os.system` (audit event) and multiprocessing's "spawn" and "forkserver" (its
  * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
  * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
- * multiprocessing child has started); another thread doing that between the swap and the start
- * leaves such a child on the kernel's description. Without /proc the shared one is made blocking
+ * multiprocessing child has started) — but not while such a start (for os.system, until its child
+ * has ended) is in progress in any thread, when the fresh one is made blocking instead: another
+ * thread putting them back between the swap and the start left that child on the kernel's
+ * description. Children started so at the same time may share one. Without /proc the shared one is made blocking
  * at those points instead. A child started where Python does not see it (C code, `ctypes`)
  * shares the kernel's description, made blocking again at the next cell. An interrupt while the
  * audit hook flushes before a child stops the cell (the child does not start).
@@ -241,42 +243,69 @@ def __tools_watch_fds(ip):
             pass
         return True
 
+    # Process-wide swaps in progress (os.system, a multiprocessing "spawn" or "forkserver" start,
+    # a Popen in a form we do not know), one token each, from before the swap until the child has
+    # started (os.system: until it has ended, as libc's system() does not say when it started).
+    # While there is one, fd 1 and 2 are not put back on the kernel's description: another
+    # thread's child ending or a cell starting between the swap and the child's start left that
+    # child on the kernel's. The check and the dup2 are one step against a swap under
+    # "swapping", re-entrant: a signal handler in the thread holding it goes on.
+    swaps = set()
+    swapping = threading.RLock()
+
     def to_own(pipes=None):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
         # for one) makes the description it was given non-blocking; shared, a later writer that
         # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
         # Only in the kernel: a forked child keeps the description it took, not the kernel's,
-        # which its fd of "own" still names.
+        # which its fd of "own" still names. While a swap is in progress, the description fd 1
+        # and 2 are on is made blocking instead.
         if os.getpid() != kernel_pid:
             return
-        for pipe in our_pipes() if pipes is None else pipes:
-            try:
-                if pipe.own is None:
-                    os.set_blocking(pipe.fd, True)
-                else:
-                    os.set_blocking(pipe.own, True)
-                    os.dup2(pipe.own, pipe.fd)
-            except OSError:
-                pass
+        with swapping:
+            busy = bool(swaps)
+            for pipe in our_pipes() if pipes is None else pipes:
+                try:
+                    if pipe.own is None or busy:
+                        os.set_blocking(pipe.fd, True)
+                    else:
+                        os.set_blocking(pipe.own, True)
+                        os.dup2(pipe.own, pipe.fd)
+                except OSError:
+                    pass
 
     def to_fresh():
         # Before a child starts that Python cannot give fds of its own (os.system, os.posix_spawn):
         # fd 1 and 2 on a new description of the pipe, the one it inherits, so what it does to its
         # flags is its own and the kernel's and other children's stay blocking. For the whole
-        # process: another thread putting them back on the kernel's before the child starts (its
-        # child's end, a cell's start) leaves the child on the kernel's.
-        for pipe in our_pipes():
-            try:
-                if shared(pipe):
-                    continue
-                new = reopen(pipe.own)
-                if new is not None:
-                    try:
-                        os.dup2(new, pipe.fd)
-                    finally:
-                        os.close(new)
-            except OSError:
-                pass
+        # process: a child started at the same time may get the same one. Called within a swap
+        # (swapped), no other thread puts them back on the kernel's before the child starts.
+        with swapping:
+            for pipe in our_pipes():
+                try:
+                    if shared(pipe):
+                        continue
+                    new = reopen(pipe.own)
+                    if new is not None:
+                        try:
+                            os.dup2(new, pipe.fd)
+                        finally:
+                            os.close(new)
+                except OSError:
+                    pass
+
+    def swapped(call, *args, **kwargs):
+        # call with fd 1 and 2 on a fresh description, kept there until it returns (the token is
+        # in "swaps" before the swap), then back on the kernel's once no other swap is in progress.
+        __tracebackhide__ = "__tools__"
+        token = object()
+        try:
+            swaps.add(token)
+            to_fresh()
+            return call(*args, **kwargs)
+        finally:
+            swaps.discard(token)
+            to_own()
 
     def flush_streams():
         for stream in (sys.stdout, sys.stderr):
@@ -491,11 +520,7 @@ def __tools_watch_fds(ip):
                 given = own_descriptions(args, opened)
                 if given is None:
                     # Not in this Python's form: fd 1 and 2 swapped for the whole process meanwhile.
-                    to_fresh()
-                    try:
-                        return execute_child(self, *args, **kwargs)
-                    finally:
-                        to_own()
+                    return swapped(execute_child, self, *args, **kwargs)
                 spawning.inside = True
                 try:
                     return execute_child(self, *given, **kwargs)
@@ -578,11 +603,7 @@ def __tools_watch_fds(ip):
                 __tracebackhide__ = "__tools__"
                 if os.getpid() != kernel_pid:
                     return spawnv(*args, **kwargs)
-                to_fresh()
-                try:
-                    return spawnv(*args, **kwargs)
-                finally:
-                    to_own()
+                return swapped(spawnv, *args, **kwargs)
 
             multiprocessing_util.spawnv_passfds = spawnv_passfds
 
@@ -645,9 +666,13 @@ def __tools_watch_fds(ip):
 
         @functools.wraps(system)
         def os_system(command):
+            # The audit hook swaps fd 1 and 2 (before_child, also for a system() called past
+            # this); swapped keeps them so until the child has ended.
             __tracebackhide__ = "__tools__"
             try:
-                return system(command)
+                if os.getpid() != kernel_pid:
+                    return system(command)
+                return swapped(system, command)
             finally:
                 child_ended()
 
