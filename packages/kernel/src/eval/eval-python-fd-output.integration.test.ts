@@ -425,6 +425,31 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("(['interrupted', 'interrupted'], 0)");
   });
 
+  it("leaks no fd when an interrupt comes just as the child's description is opened", async () => {
+    // A profile function raising at the first C call's return in reopen stands for SIGINT's
+    // KeyboardInterrupt raised there: as os.open returned, before its fd was bound to a name,
+    // which left that fd open in the kernel for good (Popen, os.system and os.posix_spawn alike).
+    const result = await cell(
+      [
+        "import os, subprocess, sys",
+        "def count():\n    return len(os.listdir('/proc/self/fd'))",
+        "subprocess.run(['true'])\nos.system('true')\nbefore = count()",
+        "def interrupt_in_reopen(frame, event, arg):",
+        "    if event == 'c_return' and frame.f_code.co_name == 'reopen':\n        raise KeyboardInterrupt",
+        "starts = [lambda: subprocess.run(['true']), lambda: os.system('true'),",
+        "          lambda: os.waitpid(os.posix_spawnp('true', ['true'], os.environ), 0)]",
+        "outcomes = []",
+        "for start in starts * 3:",
+        "    sys.setprofile(interrupt_in_reopen)",
+        "    try:\n        start()\n        outcomes.append('ran')",
+        "    except KeyboardInterrupt:\n        outcomes.append('interrupted')",
+        "    finally:\n        sys.setprofile(None)",
+        "outcomes.count('interrupted'), count() - before",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(9, 0)");
+  });
+
   it("gives a child a description of its own when _execute_child is called by keyword (process-wide swap)", async () => {
     // A Popen subclass passing _execute_child's arguments by name: they are not where this
     // Python puts them, so fd 1 and 2 of the whole process are swapped around the start.

@@ -83,21 +83,26 @@ def __tools_watch_fds(ip):
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
         # (O_NONBLOCK) are its own. None without /proc (not Linux). Closed again on any error,
-        # an interrupt (KeyboardInterrupt) too: a spawn interrupted here leaks no fd.
-        try:
-            new = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-        except OSError:
-            return None
+        # an interrupt (KeyboardInterrupt) too: a spawn interrupted here leaks no fd. The fd goes
+        # into "opened" in C (list.extend over map): an interrupt is raised as a C call returns,
+        # and one raised as os.open returned, before its result had a name, left it open for good.
+        opened = []
         made = False
         try:
-            os.set_blocking(new, True)
+            try:
+                opened.extend(map(os.open, (f"/proc/self/fd/{fd}",),
+                                  (os.O_WRONLY | os.O_CLOEXEC | os.O_NONBLOCK,)))
+            except OSError:
+                return None
+            os.set_blocking(opened[0], True)
             made = True
         except OSError:
             pass
         finally:
             if not made:
-                os.close(new)
-        return new if made else None
+                for new in opened:
+                    os.close(new)
+        return opened[0] if made else None
 
     def watch(stream, fd):
         if not getattr(stream, "_should_watch", False) or getattr(stream, "watch_fd_thread", None) is None:
@@ -472,7 +477,8 @@ def __tools_watch_fds(ip):
                     os.dup2(new, pipe.fd)
                 except OSError:
                     pass
-                os.close(new)
+                finally:
+                    os.close(new)
             name = "stdout" if pipe.fd == 1 else "stderr"
             if getattr(sys, name, None) is pipe.stream:
                 setattr(sys, name, ForkedStream(pipe.fd, f"<{name}>"))
