@@ -425,6 +425,31 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("(['interrupted', 'interrupted'], 0)");
   });
 
+  it("leaks no fd when an interrupt comes just as the child's description is opened", async () => {
+    // A profile function raising at the first C call's return in reopen stands for SIGINT's
+    // KeyboardInterrupt raised there: as os.open returned, before its fd was bound to a name,
+    // which left that fd open in the kernel for good (Popen, os.system and os.posix_spawn alike).
+    const result = await cell(
+      [
+        "import os, subprocess, sys",
+        "def count():\n    return len(os.listdir('/proc/self/fd'))",
+        "subprocess.run(['true'])\nos.system('true')\nbefore = count()",
+        "def interrupt_in_reopen(frame, event, arg):",
+        "    if event == 'c_return' and frame.f_code.co_name == 'reopen':\n        raise KeyboardInterrupt",
+        "starts = [lambda: subprocess.run(['true']), lambda: os.system('true'),",
+        "          lambda: os.waitpid(os.posix_spawnp('true', ['true'], os.environ), 0)]",
+        "outcomes = []",
+        "for start in starts * 3:",
+        "    sys.setprofile(interrupt_in_reopen)",
+        "    try:\n        start()\n        outcomes.append('ran')",
+        "    except KeyboardInterrupt:\n        outcomes.append('interrupted')",
+        "    finally:\n        sys.setprofile(None)",
+        "outcomes.count('interrupted'), count() - before",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(9, 0)");
+  });
+
   it("gives a child a description of its own when _execute_child is called by keyword (process-wide swap)", async () => {
     // A Popen subclass passing _execute_child's arguments by name: they are not where this
     // Python puts them, so fd 1 and 2 of the whole process are swapped around the start.
@@ -474,6 +499,58 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
     expect(resultText(result)).toBe("(800, 0)");
   }, 300_000);
+  it("never gives an os.system child of concurrent threads the kernel's own description", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 is swapped for the whole process before
+    // os.system's child starts; another thread's child ending put it back on the kernel's between
+    // that swap and the start (about 1 child in 100 here).
+    const result = await cell(
+      [
+        "import fcntl, os, threading",
+        "out = os.path.join(os.getcwd(), 'system-flags')",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "def spawn():",
+        "    for _ in range(100):",
+        // The flags of sh's own fd 1, read before any redirection of it.
+        "        os.system(f'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo \"$flags\" >> {out}')",
+        "threads = [threading.Thread(target=spawn) for _ in range(8)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        // Once they have ended, fd 1 is the kernel's own description again.
+        "kernel_own = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND), kernel_own, os.get_blocking(1)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(800, 0, True, True)");
+  }, 300_000);
+
+  it("never gives a multiprocessing spawn child of concurrent threads the kernel's own description", async () => {
+    // O_APPEND tags the kernel's own description. fd 1 is swapped for the whole process while a
+    // "spawn" child starts; another thread's child ending put it back on the kernel's first.
+    const result = await cell(
+      [
+        "import fcntl, multiprocessing, os, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'mp-spawn-flags')",
+        "code = f\"open({out!r}, 'a').write(open('/proc/self/fdinfo/1').read().split()[3] + chr(10))\"",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        "context = multiprocessing.get_context('spawn')",
+        "def spawn():",
+        "    for _ in range(15):",
+        "        child = context.Process(target=exec, args=(code, {}))\n        child.start()\n        child.join(60)",
+        "def run():",
+        "    for _ in range(150):\n        subprocess.run(['true'])",
+        "threads = [threading.Thread(target=spawn) for _ in range(4)] + [threading.Thread(target=run) for _ in range(4)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line, 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(60, 0)");
+  }, 300_000);
+
   it("keeps the kernel's fd 1 blocking after a multiprocessing spawn or forkserver child starts Node", async () => {
     // Started past subprocess, the child (and the Node it starts) shared the kernel's description of
     // the pipe; Node made it non-blocking, and the kernel's os.write(1, ...) wrote 65536 bytes of 300000.
@@ -500,6 +577,41 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
       true,
     );
   }, 120_000);
+
+  it("has a joined multiprocessing child's output in its cell, in order, with fork, spawn and forkserver", async () => {
+    // A forked child's print went to the kernel over ipykernel's own pipe (a ZMQ connection per
+    // write, taken in any order), a spawn or forkserver child's through fd 1: neither was waited
+    // for at join, so a child's output came out of order, after the parent's next print, or after
+    // the cell ended (in the next call's output). The child makes the pipe hold 1 MiB, fills most
+    // of it and ends at once: the kernel's reader has all of it still to read when join returns.
+    await cell("import multiprocessing");
+    try {
+      for (const method of ["fork", "spawn", "forkserver"]) {
+        for (let i = 0; i < 4; i++) {
+          const tag = `${method} ${i}`;
+          const child = [
+            `child = multiprocessing.get_context('${method}').Process(target=exec, args=(`,
+            `    "import fcntl, os, sys\\nfcntl.fcntl(1, 1031, 1 << 20)\\n"`,
+            `    "for j in range(300):\\n    print(j, end=' ', flush=True)\\n"`,
+            `    "sys.stdout.write('x' * 900000 + '\\\\n')\\nprint('${tag} end', flush=True)\\nos._exit(0)", {}))`,
+            "child.start()\nchild.join(60)",
+          ].join("\n");
+          const between = await cell(`print('${tag} before')\n${child}\nprint('${tag} after')`);
+          const text = resultText(between);
+          expect(text.startsWith(`${tag} before\n0 1 2 3 4 5 `), text.slice(0, 200)).toBe(true);
+          expect(text.endsWith(`x\n${tag} end\n${tag} after`), text.slice(-200)).toBe(true);
+          // A join that ends the cell: the child's output is that cell's, not the next call's.
+          const last = resultText(await cell(child));
+          expect(last.startsWith("0 1 2 3 4 5 "), last.slice(0, 200)).toBe(true);
+          expect(last.endsWith(`x\n${tag} end`), last.slice(-200)).toBe(true);
+          expect(resultText(await cell("None"))).toBe("(no output)");
+        }
+      }
+    } finally {
+      // The pipe's usual size again, for the tests after this one.
+      await cell("import fcntl\nfcntl.fcntl(1, 1031, 65536)\nNone");
+    }
+  }, 240_000);
 
   it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
     // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process before an

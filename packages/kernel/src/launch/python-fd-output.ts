@@ -43,8 +43,10 @@
  * For `os.system` (audit event) and multiprocessing's "spawn" and "forkserver" (its
  * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
  * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
- * multiprocessing child has started); another thread doing that between the swap and the start
- * leaves such a child on the kernel's description. Without /proc the shared one is made blocking
+ * multiprocessing child has started) — but not while such a start (for os.system, until its child
+ * has ended) is in progress in any thread, when the fresh one is made blocking instead: another
+ * thread putting them back between the swap and the start left that child on the kernel's
+ * description. Children started so at the same time may share one. Without /proc the shared one is made blocking
  * at those points instead. A child started where Python does not see it (C code, `ctypes`)
  * shares the kernel's description, made blocking again at the next cell. An interrupt while the
  * audit hook flushes before a child stops the cell (the child does not start).
@@ -54,12 +56,16 @@
  * ends (`Popen.wait`, which `run`, `call` and `communicate` use, and `os.system`) the cell waits
  * for the thread to read up to a mark (once per child: `run` waits twice), and before a child
  * starts and after it ends both streams are flushed, so print, child, print come out in that order, also when the child writes to stderr.
+ * multiprocessing's Process.join does the same once the child has ended (any start method), and
+ * Process.start flushes first ("spawn" and "forkserver" start past the audit hooks); a forked
+ * child's sys.stdout and sys.stderr write straight to fd 1 and 2 (ipykernel's sent each write over
+ * a ZMQ connection of its own, taken in any order and never waited for).
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
 export const pythonFdOutputCode = String.raw`
 def __tools_watch_fds(ip):
-    import codecs, errno, fcntl, functools, inspect, itertools, os, select, subprocess, sys, threading, time
+    import codecs, errno, fcntl, functools, inspect, io, itertools, os, select, subprocess, sys, threading, time
 
     kernel_pid = os.getpid()
     watched = []
@@ -72,26 +78,31 @@ def __tools_watch_fds(ip):
     spawning = threading.local()
 
     class Pipe:
-        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd")
+        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd", "stream")
 
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
         # (O_NONBLOCK) are its own. None without /proc (not Linux). Closed again on any error,
-        # an interrupt (KeyboardInterrupt) too: a spawn interrupted here leaks no fd.
-        try:
-            new = os.open(f"/proc/self/fd/{fd}", os.O_WRONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-        except OSError:
-            return None
+        # an interrupt (KeyboardInterrupt) too: a spawn interrupted here leaks no fd. The fd goes
+        # into "opened" in C (list.extend over map): an interrupt is raised as a C call returns,
+        # and one raised as os.open returned, before its result had a name, left it open for good.
+        opened = []
         made = False
         try:
-            os.set_blocking(new, True)
+            try:
+                opened.extend(map(os.open, (f"/proc/self/fd/{fd}",),
+                                  (os.O_WRONLY | os.O_CLOEXEC | os.O_NONBLOCK,)))
+            except OSError:
+                return None
+            os.set_blocking(opened[0], True)
             made = True
         except OSError:
             pass
         finally:
             if not made:
-                os.close(new)
-        return new if made else None
+                for new in opened:
+                    os.close(new)
+        return opened[0] if made else None
 
     def watch(stream, fd):
         if not getattr(stream, "_should_watch", False) or getattr(stream, "watch_fd_thread", None) is None:
@@ -104,6 +115,7 @@ def __tools_watch_fds(ip):
         pipe = Pipe()
         pipe.fd = fd
         pipe.own = own
+        pipe.stream = stream
         # Marks go through a non-blocking description of their own: into a full pipe nobody reads
         # (the reader stopped) a mark is not written rather than waiting for good.
         pipe.mark_fd = reopen(write_end)
@@ -236,42 +248,69 @@ def __tools_watch_fds(ip):
             pass
         return True
 
+    # Process-wide swaps in progress (os.system, a multiprocessing "spawn" or "forkserver" start,
+    # a Popen in a form we do not know), one token each, from before the swap until the child has
+    # started (os.system: until it has ended, as libc's system() does not say when it started).
+    # While there is one, fd 1 and 2 are not put back on the kernel's description: another
+    # thread's child ending or a cell starting between the swap and the child's start left that
+    # child on the kernel's. The check and the dup2 are one step against a swap under
+    # "swapping", re-entrant: a signal handler in the thread holding it goes on.
+    swaps = set()
+    swapping = threading.RLock()
+
     def to_own(pipes=None):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
         # for one) makes the description it was given non-blocking; shared, a later writer that
         # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
         # Only in the kernel: a forked child keeps the description it took, not the kernel's,
-        # which its fd of "own" still names.
+        # which its fd of "own" still names. While a swap is in progress, the description fd 1
+        # and 2 are on is made blocking instead.
         if os.getpid() != kernel_pid:
             return
-        for pipe in our_pipes() if pipes is None else pipes:
-            try:
-                if pipe.own is None:
-                    os.set_blocking(pipe.fd, True)
-                else:
-                    os.set_blocking(pipe.own, True)
-                    os.dup2(pipe.own, pipe.fd)
-            except OSError:
-                pass
+        with swapping:
+            busy = bool(swaps)
+            for pipe in our_pipes() if pipes is None else pipes:
+                try:
+                    if pipe.own is None or busy:
+                        os.set_blocking(pipe.fd, True)
+                    else:
+                        os.set_blocking(pipe.own, True)
+                        os.dup2(pipe.own, pipe.fd)
+                except OSError:
+                    pass
 
     def to_fresh():
         # Before a child starts that Python cannot give fds of its own (os.system, os.posix_spawn):
         # fd 1 and 2 on a new description of the pipe, the one it inherits, so what it does to its
         # flags is its own and the kernel's and other children's stay blocking. For the whole
-        # process: another thread putting them back on the kernel's before the child starts (its
-        # child's end, a cell's start) leaves the child on the kernel's.
-        for pipe in our_pipes():
-            try:
-                if shared(pipe):
-                    continue
-                new = reopen(pipe.own)
-                if new is not None:
-                    try:
-                        os.dup2(new, pipe.fd)
-                    finally:
-                        os.close(new)
-            except OSError:
-                pass
+        # process: a child started at the same time may get the same one. Called within a swap
+        # (swapped), no other thread puts them back on the kernel's before the child starts.
+        with swapping:
+            for pipe in our_pipes():
+                try:
+                    if shared(pipe):
+                        continue
+                    new = reopen(pipe.own)
+                    if new is not None:
+                        try:
+                            os.dup2(new, pipe.fd)
+                        finally:
+                            os.close(new)
+                except OSError:
+                    pass
+
+    def swapped(call, *args, **kwargs):
+        # call with fd 1 and 2 on a fresh description, kept there until it returns (the token is
+        # in "swaps" before the swap), then back on the kernel's once no other swap is in progress.
+        __tracebackhide__ = "__tools__"
+        token = object()
+        try:
+            swaps.add(token)
+            to_fresh()
+            return call(*args, **kwargs)
+        finally:
+            swaps.discard(token)
+            to_own()
 
     def flush_streams():
         for stream in (sys.stdout, sys.stderr):
@@ -380,8 +419,55 @@ def __tools_watch_fds(ip):
             # stops it, as it stops the cell.
             pass
 
+    class ForkedStream(io.TextIOBase):
+        # sys.stdout or sys.stderr of a forked child: written straight to fd 1 or 2, our pipe. As
+        # ipykernel's, it went to the kernel over a socket of its own (a ZMQ connection per write,
+        # taken in any order), so a joined child's output could come after the parent's next
+        # print, or after the cell's end. Through the pipe it is read up to the mark written once
+        # the child is joined (or the cell ends). Unbuffered: a child ending with os._exit loses
+        # nothing it printed.
+
+        def __init__(self, fd, name):
+            super().__init__()
+            self._fd = fd
+            self._name = name
+
+        @property
+        def name(self):
+            return self._name
+
+        @property
+        def encoding(self):
+            return "utf-8"
+
+        @property
+        def errors(self):
+            return "replace"
+
+        def fileno(self):
+            return self._fd
+
+        def writable(self):
+            return True
+
+        def isatty(self):
+            return False
+
+        def write(self, text):
+            if not isinstance(text, str):
+                raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+            data = memoryview(text.encode("utf-8", "replace"))
+            while data:
+                try:
+                    data = data[os.write(self._fd, data):]
+                except BlockingIOError:
+                    # Another process made the description non-blocking: wait for room.
+                    select.select([], [self._fd], [])
+            return len(text)
+
     def fresh_in_child():
-        # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own.
+        # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own,
+        # and sys.stdout and sys.stderr writing to them (if they are still ipykernel's streams).
         for pipe in our_pipes():
             if pipe.own is None:
                 continue
@@ -391,7 +477,11 @@ def __tools_watch_fds(ip):
                     os.dup2(new, pipe.fd)
                 except OSError:
                     pass
-                os.close(new)
+                finally:
+                    os.close(new)
+            name = "stdout" if pipe.fd == 1 else "stderr"
+            if getattr(sys, name, None) is pipe.stream:
+                setattr(sys, name, ForkedStream(pipe.fd, f"<{name}>"))
 
     # Where Popen._execute_child takes the fds the child gets as 1 and 2 (-1: inherit ours).
     names = list(inspect.signature(subprocess.Popen._execute_child).parameters)[1:]
@@ -436,11 +526,7 @@ def __tools_watch_fds(ip):
                 given = own_descriptions(args, opened)
                 if given is None:
                     # Not in this Python's form: fd 1 and 2 swapped for the whole process meanwhile.
-                    to_fresh()
-                    try:
-                        return execute_child(self, *args, **kwargs)
-                    finally:
-                        to_own()
+                    return swapped(execute_child, self, *args, **kwargs)
                 spawning.inside = True
                 try:
                     return execute_child(self, *given, **kwargs)
@@ -523,13 +609,46 @@ def __tools_watch_fds(ip):
                 __tracebackhide__ = "__tools__"
                 if os.getpid() != kernel_pid:
                     return spawnv(*args, **kwargs)
-                to_fresh()
-                try:
-                    return spawnv(*args, **kwargs)
-                finally:
-                    to_own()
+                return swapped(spawnv, *args, **kwargs)
 
             multiprocessing_util.spawnv_passfds = spawnv_passfds
+
+        try:
+            import multiprocessing.process as multiprocessing_process
+        except Exception:
+            multiprocessing_process = None
+        process_class = getattr(multiprocessing_process, "BaseProcess", None)
+        if process_class is not None:
+            process_start = process_class.start
+            process_join = process_class.join
+
+            @functools.wraps(process_start)
+            def start(self, *args, **kwargs):
+                # What the cell printed goes out before the child's output ("spawn" and
+                # "forkserver" start it past the audit hooks).
+                __tracebackhide__ = "__tools__"
+                if os.getpid() == kernel_pid:
+                    flush_streams()
+                return process_start(self, *args, **kwargs)
+
+            @functools.wraps(process_join)
+            def join(self, *args, **kwargs):
+                # A child that has ended: what it wrote is read before the cell goes on (once per
+                # child), as at Popen.wait.
+                __tracebackhide__ = "__tools__"
+                result = process_join(self, *args, **kwargs)
+                if os.getpid() == kernel_pid and not getattr(self, "_tools_output_read", False):
+                    popen = getattr(self, "_popen", None)
+                    if popen is not None and getattr(popen, "returncode", None) is not None:
+                        try:
+                            self._tools_output_read = True
+                        except Exception:
+                            pass
+                        child_ended()
+                return result
+
+            process_class.start = start
+            process_class.join = join
 
         wait = subprocess.Popen.wait
 
@@ -553,9 +672,13 @@ def __tools_watch_fds(ip):
 
         @functools.wraps(system)
         def os_system(command):
+            # The audit hook swaps fd 1 and 2 (before_child, also for a system() called past
+            # this); swapped keeps them so until the child has ended.
             __tracebackhide__ = "__tools__"
             try:
-                return system(command)
+                if os.getpid() != kernel_pid:
+                    return system(command)
+                return swapped(system, command)
             finally:
                 child_ended()
 
