@@ -529,16 +529,28 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
     ["SIGTERM", "Terminated"],
     ["SIGHUP", "Hangup"],
   ] as const)(
-    "turns bracketed paste mode off, then dies by %s as it would without the card",
+    "turns bracketed paste mode off, says the card was cut off after the typed line, then dies by %s as it would without the card",
     async (signal, shellSays) => {
       // At a shell, which reaps it and says how it ended (tmux does not always collect the status).
       const pidFile = join(scratch, `pid-${signal}`);
       start({ args: question, pidFile }, undefined, 220, true);
       await cardReady();
       const written = recordBytes(`killed-${signal}.txt`);
+      // Cut off mid-line, the cursor moved back into what was typed.
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "Left", "Left", "Left");
+      await until("the cursor moved back", () =>
+        tmux("display-message", "-p", "-t", session, "#{cursor_x}").trim() === "6" ? true : undefined,
+      );
       const id = await fixturePid(pidFile);
       process.kill(id, signal);
-      await paneShows(shellSays);
+      // The typed line left whole, then a line saying the question was cut off, then the shell's word.
+      expect(await paneShows(shellSays)).toMatch(
+        new RegExp(
+          `\\n> 2: a no\\n {2}\\(no answer recorded: the process was ended by ${signal} before an answer\\)\\n(\\[\\d+\\]\\+ +)?${shellSays}`,
+        ),
+      );
       type('echo "status=$?"');
       // 128 + the signal's number: the shell saw it killed by that signal.
       await paneShows(`status=${128 + constants.signals[signal]}`);

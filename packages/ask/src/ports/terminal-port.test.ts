@@ -367,9 +367,19 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       expect(process.listenerCount("SIGHUP")).toBe(0);
       const asked = askCard(t.port, target, first);
       await until("the prompt", () => t.written().includes("> "));
+      // Typed, then the cursor moved two characters back into the line.
+      const left = "\u001b[1D";
+      t.input.write("a no\u001b[D\u001b[D");
+      await until("the cursor moved", () => t.written().endsWith(left));
       process.emit("SIGHUP", "SIGHUP");
       expect(kill.mock.calls).toEqual([[process.pid, "SIGHUP"]]);
       expect(raw.at(-1)).toBe(false);
+      // Back to the line's end, then on a line of its own that the card was cut off: never a bare
+      // line break where the cursor was.
+      const drawn = t.written().replaceAll(pasteOff, "");
+      expect(drawn.slice(drawn.lastIndexOf("a no"))).toBe(
+        `a no${left}${left}\u001b[2C\n  (no answer recorded: the process was ended by SIGHUP before an answer)\n`,
+      );
       expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
       expect(process.listenerCount("SIGHUP")).toBe(0);
       t.port.dispose();

@@ -91,15 +91,16 @@ export class TerminalQuestionPort implements QuestionPort {
    * - the process exiting, or a SIGTERM, SIGHUP or SIGINT (from outside: Ctrl+C at the card is a
    *   key, which declines) turns paste mode off, so the shell never gets a terminal that wraps each
    *   paste in markers. A signal nobody else listens for then kills the process by that signal, as
-   *   it would have without the card (raw mode off first); when the host listens for it, the host
-   *   decides what happens next. Nothing is listened for while no card is up;
+   *   it would have without the card (raw mode off first, and the card's end written by
+   *   `redraw.killed`, so the shell's next line starts on a row of its own); when the host listens
+   *   for it, the host decides what happens next. Nothing is listened for while no card is up;
    * - Ctrl+Z, or a SIGTSTP from outside that nobody else listens for, turns paste mode and raw mode
    *   off before stopping the process, and `fg` turns them on again and draws the card anew by
    *   `redraw.continued`, the line being typed kept.
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
-    redraw: { resized: () => void; continued: () => void },
+    redraw: { resized: () => void; continued: () => void; killed: (signal: NodeJS.Signals) => void },
   ): () => void {
     const stopPastes = readPastesAsText(this.input, readline);
     const input = this.input as { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -122,7 +123,7 @@ export class TerminalQuestionPort implements QuestionPort {
       // The host's own handler runs next and decides: Node would not have ended the process.
       if (process.listenerCount(signal) > 0) return;
       setRawMode(false);
-      this.output.write("\n");
+      redraw.killed(signal);
       process.kill(process.pid, signal);
     };
     const onContinue = () => {
@@ -399,6 +400,16 @@ export class TerminalQuestionPort implements QuestionPort {
             continued: () => {
               if (done) return;
               drawAgain("\n", hidden ? 0 : readline.getCursorPos().rows);
+            },
+            // The process is ending by a signal from outside: the line being typed is left whole,
+            // and the card says on a line of its own that it was cut off, so the shell's next line
+            // starts on a row of its own, never in what was typed nor after a stray empty line.
+            killed: (ending) => {
+              if (done) return;
+              leavePrompt();
+              this.output.write(
+                `  (no answer recorded: the process was ended by ${ending} before an answer)\n`,
+              );
             },
           });
         events?.shown();
