@@ -580,6 +580,45 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
   );
 });
 
+describe("TerminalQuestionPort: a card taller than the terminal, stopped and brought back", () => {
+  it.skipIf(!found && !ci)(
+    "fg draws it again from its end, as a resize does: no copy of its top in the scrollback",
+    async () => {
+      const regions = Array.from({ length: 12 }, (_, index) => ({
+        label: `region-${String(index + 1).padStart(2, "0")}`,
+        description: `datacentre ${index + 1}`,
+      }));
+      const tall = {
+        question: "Which region should the replica run in?",
+        options: regions,
+        allow_free_text: true,
+      };
+      // 33 lines on a 15-row terminal, at a shell (job control).
+      const file = start({ args: tall }, undefined, 110, true, 15);
+      await cardReady();
+      const written = recordBytes("tall-fg.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      const stopped = await writtenUntilStopped(written);
+      type("fg");
+      await until("paste mode on again and the card's end drawn anew with the typed line", () => {
+        const after = written().slice(stopped.length);
+        return after.includes("\u001b[?2004h") && /lines above not shown[^]*> 2: a no/.test(after)
+          ? true
+          : undefined;
+      });
+      const history = tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-");
+      // The card's top, in the scrollback once: from when it was first drawn.
+      expect(history.split("-- Question").length - 1).toBe(1);
+      expect(history.split("  1. region-01").length - 1).toBe(1);
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "region-02"\nTheir note: "a note"');
+    },
+  );
+});
+
 describe("TerminalQuestionPort: stopped from outside", () => {
   it.skipIf(!found && !ci)(
     "kill -TSTP gives the shell its terminal back (paste and raw mode off); fg draws the card again",

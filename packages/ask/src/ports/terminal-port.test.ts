@@ -10,6 +10,7 @@ import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
 import { createAskUserTool } from "../tools/ask-user-tool.js";
 import { pasteGapMs } from "./bracketed-paste.js";
 import { TerminalQuestionPort, resizeQuietMs } from "./terminal-port.js";
+import { rowsOf } from "./wrap-lines.js";
 
 // Piped streams stand in for the terminal here, to check queueing and cancellation quickly; the
 // real-terminal behaviour is in terminal-port.integration.test.ts.
@@ -490,6 +491,34 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     await until("the redraw", () => t.written().slice(before).includes("\u001b[2K"));
     expect(t.written().slice(before)).toContain("First?");
     expect(t.written().slice(before)).not.toContain("not shown");
+    t.input.write("1\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
+  it("fits the card's end, the refused replies under it and the prompt in the screen on a resize", async () => {
+    const t = keyed();
+    Object.assign(t.output, { rows: 12 });
+    const asked = askCard(t.port, target, first);
+    await until("the prompt", () => t.written().includes("> "));
+    // Seven refused replies: their lines and notes alone (14 rows) are taller than the screen.
+    for (let reply = 1; reply <= 7; reply++) {
+      t.input.write(`9${reply}\r`);
+      await until(`refusal ${reply}`, () => t.written().split("  ! ").length === reply + 1);
+    }
+    const before = t.written().length;
+    t.output.emit("resize");
+    await until("the redraw", () => t.written().slice(before).includes("lines above not shown"));
+    // From the first row drawn again (after the rows cleared) to the prompt under it.
+    const redraw = t.written().slice(before);
+    const drawn = redraw
+      .slice(redraw.lastIndexOf("\u001b[2K\r") + "\u001b[2K\r".length)
+      .replaceAll("\u001b[K", "");
+    const rows = drawn.slice(0, drawn.lastIndexOf("\n") + 1);
+    // The prompt's row and a spare one under it.
+    expect(rowsOf(rows, 80)).toBeLessThanOrEqual(12 - 2);
+    expect(rows).toMatch(/^… \(\d+ lines above not shown: make the window taller to see the whole card\)\n/);
+    // The latest refusal is the last thing above the prompt.
+    expect(rows).toMatch(/> 97\n {2}! [^\n]+\n$/);
     t.input.write("1\r");
     await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
   });

@@ -244,10 +244,17 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt();
         if (hidden) this.output.write("> ");
       };
-      // What is drawn below the card: notes, and each refused line with why. A resize redraws them.
+      // What is drawn below the card: notes, and each refused line with why. A redraw draws them again.
       let below = "";
-      const note = (text: string) => {
+      // What is on the screen from the card's first row to the prompt: the card and the notes as last
+      // drawn (a card taller than the terminal, from its end), then what was written under them since.
+      let shown = "";
+      const addBelow = (text: string) => {
         below += text;
+        shown += text;
+      };
+      const note = (text: string) => {
+        addBelow(text);
         this.output.write(text);
       };
       let done = false;
@@ -306,7 +313,7 @@ export class TerminalQuestionPort implements QuestionPort {
         if (!armed) {
           // Readline showed the line under the card (a hidden one, only its line break): a redraw
           // moves up over it too.
-          below += `${hidden ? "" : line}\n`;
+          addBelow(`${hidden ? "" : line}\n`);
           if (!warned) note("  (ignored what was typed before the card appeared)\n");
           warned = true;
           return;
@@ -318,7 +325,7 @@ export class TerminalQuestionPort implements QuestionPort {
           pastedAfter = this.countPastedAfter(terminal, secret, () => resolve(reply));
         } catch (error) {
           // The refused line stays on the screen, as typed (a secret's is not drawn).
-          below += `> ${hidden ? "" : line}\n`;
+          addBelow(`> ${hidden ? "" : line}\n`);
           note(`  ! ${errorMessage(error)}\n`);
           prompt();
         }
@@ -347,26 +354,24 @@ export class TerminalQuestionPort implements QuestionPort {
         const columns = tty ? this.output.columns : undefined;
         return columns === undefined ? request.text : wrapLines(request.text, columns);
       };
-      let drawn = "";
-      // Draws the card again after `start`, then the prompt with the line being typed. `fit`: on
-      // the screen as it is (a resize), so a card taller than the terminal is drawn from its end,
-      // what is cut said on its first row: drawn whole, its top would go to the scrollback again
-      // on every redraw, a copy each time.
-      const drawAgain = (start: string, lineRows: number, fit = false) => {
-        drawn = draw();
+      // Draws the card and the notes under it again after `start`, then the prompt with the line being
+      // typed, on the screen as it is: what is taller than the terminal is drawn from its end, what is
+      // cut said on its first row. Drawn whole, its top would go to the scrollback again on every
+      // redraw (a resize, an fg), a copy each time.
+      const drawAgain = (start: string, lineRows: number) => {
+        shown = `${draw()}${below}`;
         const { columns, rows } = this.output;
         // A terminal that does not know its height (0 rows) gets the whole card.
-        if (fit && columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
+        if (columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
           const typing = hidden ? "> " : `> ${readline.line}`;
           // The prompt's rows, and one spare: a line that fills its last row puts the cursor below.
           const promptRows = rowsOf(`${typing}\n`, columns) + 1;
-          drawn = lastRows(drawn, columns, rows - promptRows - rowsOf(below, columns));
+          shown = lastRows(shown, columns, rows - promptRows);
         }
-        // On a resize, each row is cleared as it is drawn over (what was below is cleared by
-        // readline's redraw of the prompt): a terminal may keep a whole screen cleared at once in
-        // its scrollback (tmux does), a copy of the card each time.
-        const text = fit ? `${drawn}${below}`.replaceAll("\n", "\n\u001b[K") : `${drawn}${below}`;
-        this.output.write(`${start}${text}`);
+        // Each row is cleared as it is drawn over (what was below is cleared by readline's redraw of
+        // the prompt): a terminal may keep a whole screen cleared at once in its scrollback (tmux
+        // does), a copy of the card each time.
+        this.output.write(`${start}${shown.replaceAll("\n", "\n\u001b[K")}`);
         if (!armed) return;
         if (hidden) {
           this.output.write("> ");
@@ -377,8 +382,8 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt(true);
       };
       try {
-        drawn = draw();
-        this.output.write(`\n${drawn}`);
+        shown = draw();
+        this.output.write(`\n${shown}`);
         if (tty)
           release = this.drawnOnTerminal(readline, {
             resized: () => {
@@ -388,15 +393,16 @@ export class TerminalQuestionPort implements QuestionPort {
               const columns = this.output.columns;
               if (done || columns === undefined || columns < 1) return;
               const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
-              const up = rowsOf(drawn + below, columns) + lineRows;
+              const up = rowsOf(shown, columns) + lineRows;
               // The rows of the typed line below the cursor (moved back into a line over several
               // rows): cleared too, or a redrawn row the terminal wraps would keep their text.
               const lineEnd = hidden ? 0 : rowsOf(`> ${readline.line}\n`, columns) - 1;
               const down = Math.max(0, lineEnd - lineRows);
               const clearBelow = down > 0 ? `${saveCursor}${clearRowBelow.repeat(down)}${restoreCursor}` : "";
-              drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
+              drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows);
             },
-            // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that.
+            // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that, from its
+            // end when taller than the terminal, as on a resize.
             continued: () => {
               if (done) return;
               drawAgain("\n", hidden ? 0 : readline.getCursorPos().rows);
