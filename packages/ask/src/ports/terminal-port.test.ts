@@ -523,6 +523,34 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
   });
 
+  it.each([
+    [3, 40, "… (15 lines above not shown)\n"],
+    [2, 40, ""],
+    [1, 80, ""],
+  ] as const)(
+    "draws nothing past the screen on a resize to %i rows of %i columns: the saying of what is cut shortened or left out",
+    async (height, width, expected) => {
+      const t = keyed();
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      Object.assign(t.output, { rows: height, columns: width });
+      const before = t.written().length;
+      t.output.emit("resize");
+      // The redraw ends with readline drawing the prompt again.
+      await until("the redraw", () => t.written().slice(before).includes("\u001b[2K\r"));
+      // Readline draws the prompt again and puts the cursor after it (column 3).
+      await until("the prompt drawn again", () => t.written().endsWith("> \u001b[3G"));
+      const redraw = t.written().slice(before);
+      const drawn = redraw
+        .slice(redraw.lastIndexOf("\u001b[2K\r") + "\u001b[2K\r".length)
+        .replaceAll("\u001b[K", "");
+      // The prompt's row and a spare one, and what is left above them.
+      expect(drawn.slice(0, drawn.lastIndexOf("\n") + 1)).toBe(expected);
+      t.input.write("1\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    },
+  );
+
   it("leaves a SIGTSTP the host listens for to the host: the card stays up", async () => {
     const t = keyed();
     const host = vi.fn();

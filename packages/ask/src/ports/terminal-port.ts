@@ -453,18 +453,22 @@ const endingSignals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
 /**
  * `text` (lines ended by "\n", folded to `columns`) as it fits in `rows` rows of a terminal that
  * wide: whole when it fits, else its last lines under a first row saying how many lines above are
- * not drawn again.
+ * not drawn again — in short when the whole saying does not fit, and with no line of the text at
+ * all when not even that fits (a terminal one or two rows high), so nothing drawn overflows it.
  */
 function lastRows(text: string, columns: number, rows: number): string {
   if (rowsOf(text, columns) <= rows) return text;
   const lines = text.split("\n");
   // What follows the last "\n" (nothing, for a card) stays at the end.
   const tail = lines.pop() ?? "";
-  const marker = (cut: number) =>
-    wrapLines(
+  const markers = [
+    (cut: number) =>
       `… (${cut} ${countNoun(cut, "lines")} above not shown: make the window taller to see the whole card)\n`,
-      columns,
-    );
+    (cut: number) => `… (${cut} ${countNoun(cut, "lines")} above not shown)\n`,
+  ].map((marker) => (cut: number) => wrapLines(marker(cut), columns));
+  // The first saying that fits, its rows counted for the most lines it could say.
+  const marker = markers.find((saying) => rowsOf(saying(lines.length), columns) <= rows);
+  if (marker === undefined) return tail;
   let kept = 0;
   let used = rowsOf(marker(lines.length), columns);
   while (kept < lines.length) {
@@ -473,8 +477,8 @@ function lastRows(text: string, columns: number, rows: number): string {
     used += next;
     kept++;
   }
-  const shown = lines.slice(lines.length - kept);
-  return `${marker(lines.length - kept)}${shown.map((line) => `${line}\n`).join("")}${tail}`;
+  const shownLines = lines.slice(lines.length - kept);
+  return `${marker(lines.length - kept)}${shownLines.map((line) => `${line}\n`).join("")}${tail}`;
 }
 
 /** Lines a reply is followed by in the same paste, with a line typed in part counting as one. */
