@@ -646,6 +646,61 @@ describe("TerminalQuestionPort: stopped from outside", () => {
   );
 });
 
+describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", () => {
+  it.skipIf(!found && !ci)(
+    "a host that does not stop: the card is set up again at once, so Ctrl+C still declines",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true }, hostTstp: "ignore" });
+      await cardReady();
+      const written = recordBytes("host-ignores.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      await until("paste mode off for the stop, then on again with the card drawn anew", () => {
+        const after = written();
+        const off = after.lastIndexOf("\u001b[?2004l");
+        return off >= 0 &&
+          after.lastIndexOf("\u001b[?2004h") > off &&
+          /-- Question[^]*> 2: a no/.test(after.slice(off))
+          ? true
+          : undefined;
+      });
+      // Key by key without echo again: a cooked terminal would send Ctrl+C as a SIGINT, killing the process.
+      const tty = tmux("display-message", "-p", "-t", session, "#{pane_tty}").trim();
+      const modes = execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8" }).split(/[\s;]+/);
+      expect(modes).toContain("-icanon");
+      expect(modes).toContain("-echo");
+      expect(modes).toContain("-isig");
+      tmux("send-keys", "-t", session, "C-c");
+      const [result] = await results(file);
+      expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "a host that stops: the shell gets its terminal back, and fg draws the card again once",
+    async () => {
+      const file = start(
+        { args: { ...question, allow_free_text: true }, hostTstp: "stop" },
+        undefined,
+        220,
+        true,
+      );
+      await cardReady();
+      const written = recordBytes("host-stops.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      const stopped = await writtenUntilStopped(written);
+      await drawnAgainAfterFg(written, stopped);
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+      expect(written().slice(stopped.length).split("-- Question")).toHaveLength(2);
+    },
+  );
+});
+
 describe("TerminalQuestionPort: a stop the kernel drops", () => {
   it.skipIf(!found && !ci)(
     "kill -TSTP to a program tmux runs directly (an orphaned process group, never stopped) leaves the card working",

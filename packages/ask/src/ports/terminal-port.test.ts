@@ -480,6 +480,40 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     }
   });
 
+  it("sets the terminal up again and draws the card anew once a host that listens for SIGTSTP has not stopped on Ctrl+Z", async () => {
+    const t = keyed();
+    const raw: boolean[] = [];
+    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+    // The host decides not to stop (a host that stops runs again before its listener returns).
+    const host = vi.fn();
+    process.on("SIGTSTP", host);
+    // The signal raised reaches the listeners at once, as a real one does in the next poll phase.
+    const kill = vi.spyOn(process, "kill").mockImplementation((_pid, signal) => {
+      process.emit("SIGTSTP", signal as "SIGTSTP");
+      return true;
+    });
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      t.input.write("2");
+      await until("the typed line", () => t.written().replaceAll("\u001b[3G", "").endsWith("> 2"));
+      t.input.write("\u001a");
+      await until("the host's listener", () => host.mock.calls.length === 1);
+      // Raw mode and paste mode on again (a cooked terminal would echo keys and send Ctrl+C as a
+      // SIGINT that kills the process), the card drawn anew with the typed line, nothing left over.
+      expect(raw.slice(-2)).toEqual([false, true]);
+      expect(t.written().lastIndexOf(pasteOn)).toBeGreaterThan(t.written().lastIndexOf(pasteOff));
+      expect(t.written().split("First?")).toHaveLength(3);
+      expect(process.listenerCount("SIGCONT")).toBe(0);
+      t.input.write("\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["b"] });
+      expect(process.listeners("SIGTSTP")).toEqual([host]);
+    } finally {
+      kill.mockRestore();
+      process.removeListener("SIGTSTP", host);
+    }
+  });
+
   it("draws the whole card again on a resize when the terminal does not know its height (0 rows)", async () => {
     const t = keyed();
     Object.assign(t.output, { rows: 0 });

@@ -96,7 +96,9 @@ export class TerminalQuestionPort implements QuestionPort {
    *   for it, the host decides what happens next. Nothing is listened for while no card is up;
    * - Ctrl+Z, or a SIGTSTP from outside that nobody else listens for, turns paste mode and raw mode
    *   off before stopping the process, and `fg` turns them on again and draws the card anew by
-   *   `redraw.continued`, the line being typed kept.
+   *   `redraw.continued`, the line being typed kept. Ctrl+Z with a host that listens for SIGTSTP
+   *   raises it to the host the same way, and once the host's listener has run (the process
+   *   stopped and resumed, or not stopped at all) sets the terminal up and draws the card again.
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
@@ -129,6 +131,7 @@ export class TerminalQuestionPort implements QuestionPort {
     const onContinue = () => {
       if (released) return;
       process.removeListener("SIGCONT", onContinue);
+      process.removeListener("SIGTSTP", afterHost);
       process.removeListener("SIGTSTP", onOutsideStop);
       process.on("SIGTSTP", onOutsideStop);
       setRawMode(true);
@@ -144,6 +147,11 @@ export class TerminalQuestionPort implements QuestionPort {
       process.removeListener("SIGCONT", onContinue);
       process.once("SIGCONT", onContinue);
       const byDefault = process.listenerCount("SIGTSTP") === 0;
+      if (!byDefault) {
+        // The host listens for SIGTSTP and decides: called after its listener, once.
+        process.removeListener("SIGTSTP", afterHost);
+        process.once("SIGTSTP", afterHost);
+      }
       process.kill(process.pid, "SIGTSTP");
       if (!byDefault) return;
       // The kernel drops a stop signal to an orphaned process group (a program run by tmux, ssh -t,
@@ -155,6 +163,13 @@ export class TerminalQuestionPort implements QuestionPort {
           if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
         }),
       );
+    };
+    // Ctrl+Z raised to a host that listens for SIGTSTP: its listener has run, and the process runs
+    // again (stopped and resumed by the host, or not stopped at all), so the card carries on as on
+    // fg; left cooked, the terminal would echo keys, send Ctrl+C as a SIGINT that kills the process
+    // rather than declining, and submit a pasted line break. A later SIGCONT finds nothing to do.
+    const afterHost = () => {
+      if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
     };
     // A SIGTSTP from outside (`kill -TSTP`): stopped as by Ctrl+Z, the terminal given back first.
     // A host that listens for it itself decides what it means.
@@ -176,6 +191,7 @@ export class TerminalQuestionPort implements QuestionPort {
       this.output.removeListener("resize", onResize);
       readline.removeListener("SIGTSTP", onStop);
       process.removeListener("SIGTSTP", onOutsideStop);
+      process.removeListener("SIGTSTP", afterHost);
       stopPastes();
       process.removeListener("exit", onExit);
       for (const signal of endingSignals) process.removeListener(signal, onSignal);
