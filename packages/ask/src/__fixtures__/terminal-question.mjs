@@ -28,6 +28,12 @@ const run = createRun({
     [targetSpaceKey, { id: "terminal-test" }],
   ],
 });
+// A host that listens for SIGTSTP itself: "ignore" decides not to stop; "stop" stops at once (by
+// SIGSTOP, which nothing can catch), as a program that tidies up before stopping does.
+if (scenario.hostTstp)
+  process.on("SIGTSTP", () => {
+    if (scenario.hostTstp === "stop") process.kill(process.pid, "SIGSTOP");
+  });
 // For a test that signals this process.
 if (scenario.pidFile) writeFileSync(scenario.pidFile, String(process.pid));
 if (scenario.waitFor) {

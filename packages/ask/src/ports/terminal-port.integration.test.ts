@@ -529,16 +529,28 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
     ["SIGTERM", "Terminated"],
     ["SIGHUP", "Hangup"],
   ] as const)(
-    "turns bracketed paste mode off, then dies by %s as it would without the card",
+    "turns bracketed paste mode off, says the card was cut off after the typed line, then dies by %s as it would without the card",
     async (signal, shellSays) => {
       // At a shell, which reaps it and says how it ended (tmux does not always collect the status).
       const pidFile = join(scratch, `pid-${signal}`);
       start({ args: question, pidFile }, undefined, 220, true);
       await cardReady();
       const written = recordBytes(`killed-${signal}.txt`);
+      // Cut off mid-line, the cursor moved back into what was typed.
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "Left", "Left", "Left");
+      await until("the cursor moved back", () =>
+        tmux("display-message", "-p", "-t", session, "#{cursor_x}").trim() === "6" ? true : undefined,
+      );
       const id = await fixturePid(pidFile);
       process.kill(id, signal);
-      await paneShows(shellSays);
+      // The typed line left whole, then a line saying the question was cut off, then the shell's word.
+      expect(await paneShows(shellSays)).toMatch(
+        new RegExp(
+          `\\n> 2: a no\\n {2}\\(no answer recorded: the process was ended by ${signal} before an answer\\)\\n(\\[\\d+\\]\\+ +)?${shellSays}`,
+        ),
+      );
       type('echo "status=$?"');
       // 128 + the signal's number: the shell saw it killed by that signal.
       await paneShows(`status=${128 + constants.signals[signal]}`);
@@ -568,6 +580,45 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
   );
 });
 
+describe("TerminalQuestionPort: a card taller than the terminal, stopped and brought back", () => {
+  it.skipIf(!found && !ci)(
+    "fg draws it again from its end, as a resize does: no copy of its top in the scrollback",
+    async () => {
+      const regions = Array.from({ length: 12 }, (_, index) => ({
+        label: `region-${String(index + 1).padStart(2, "0")}`,
+        description: `datacentre ${index + 1}`,
+      }));
+      const tall = {
+        question: "Which region should the replica run in?",
+        options: regions,
+        allow_free_text: true,
+      };
+      // 33 lines on a 15-row terminal, at a shell (job control).
+      const file = start({ args: tall }, undefined, 110, true, 15);
+      await cardReady();
+      const written = recordBytes("tall-fg.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      const stopped = await writtenUntilStopped(written);
+      type("fg");
+      await until("paste mode on again and the card's end drawn anew with the typed line", () => {
+        const after = written().slice(stopped.length);
+        return after.includes("\u001b[?2004h") && /lines above not shown[^]*> 2: a no/.test(after)
+          ? true
+          : undefined;
+      });
+      const history = tmux("capture-pane", "-p", "-J", "-t", session, "-S", "-");
+      // The card's top, in the scrollback once: from when it was first drawn.
+      expect(history.split("-- Question").length - 1).toBe(1);
+      expect(history.split("  1. region-01").length - 1).toBe(1);
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "region-02"\nTheir note: "a note"');
+    },
+  );
+});
+
 describe("TerminalQuestionPort: stopped from outside", () => {
   it.skipIf(!found && !ci)(
     "kill -TSTP gives the shell its terminal back (paste and raw mode off); fg draws the card again",
@@ -591,6 +642,61 @@ describe("TerminalQuestionPort: stopped from outside", () => {
       type("te");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+});
+
+describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", () => {
+  it.skipIf(!found && !ci)(
+    "a host that does not stop: the card is set up again at once, so Ctrl+C still declines",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true }, hostTstp: "ignore" });
+      await cardReady();
+      const written = recordBytes("host-ignores.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      await until("paste mode off for the stop, then on again with the card drawn anew", () => {
+        const after = written();
+        const off = after.lastIndexOf("\u001b[?2004l");
+        return off >= 0 &&
+          after.lastIndexOf("\u001b[?2004h") > off &&
+          /-- Question[^]*> 2: a no/.test(after.slice(off))
+          ? true
+          : undefined;
+      });
+      // Key by key without echo again: a cooked terminal would send Ctrl+C as a SIGINT, killing the process.
+      const tty = tmux("display-message", "-p", "-t", session, "#{pane_tty}").trim();
+      const modes = execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8" }).split(/[\s;]+/);
+      expect(modes).toContain("-icanon");
+      expect(modes).toContain("-echo");
+      expect(modes).toContain("-isig");
+      tmux("send-keys", "-t", session, "C-c");
+      const [result] = await results(file);
+      expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "a host that stops: the shell gets its terminal back, and fg draws the card again once",
+    async () => {
+      const file = start(
+        { args: { ...question, allow_free_text: true }, hostTstp: "stop" },
+        undefined,
+        220,
+        true,
+      );
+      await cardReady();
+      const written = recordBytes("host-stops.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      const stopped = await writtenUntilStopped(written);
+      await drawnAgainAfterFg(written, stopped);
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+      expect(written().slice(stopped.length).split("-- Question")).toHaveLength(2);
     },
   );
 });

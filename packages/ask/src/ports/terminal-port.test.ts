@@ -10,6 +10,7 @@ import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
 import { createAskUserTool } from "../tools/ask-user-tool.js";
 import { pasteGapMs } from "./bracketed-paste.js";
 import { TerminalQuestionPort, resizeQuietMs } from "./terminal-port.js";
+import { rowsOf } from "./wrap-lines.js";
 
 // Piped streams stand in for the terminal here, to check queueing and cancellation quickly; the
 // real-terminal behaviour is in terminal-port.integration.test.ts.
@@ -367,9 +368,19 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       expect(process.listenerCount("SIGHUP")).toBe(0);
       const asked = askCard(t.port, target, first);
       await until("the prompt", () => t.written().includes("> "));
+      // Typed, then the cursor moved two characters back into the line.
+      const left = "\u001b[1D";
+      t.input.write("a no\u001b[D\u001b[D");
+      await until("the cursor moved", () => t.written().endsWith(left));
       process.emit("SIGHUP", "SIGHUP");
       expect(kill.mock.calls).toEqual([[process.pid, "SIGHUP"]]);
       expect(raw.at(-1)).toBe(false);
+      // Back to the line's end, then on a line of its own that the card was cut off: never a bare
+      // line break where the cursor was.
+      const drawn = t.written().replaceAll(pasteOff, "");
+      expect(drawn.slice(drawn.lastIndexOf("a no"))).toBe(
+        `a no${left}${left}\u001b[2C\n  (no answer recorded: the process was ended by SIGHUP before an answer)\n`,
+      );
       expect(t.written().lastIndexOf(pasteOff)).toBeGreaterThan(t.written().lastIndexOf(pasteOn));
       expect(process.listenerCount("SIGHUP")).toBe(0);
       t.port.dispose();
@@ -469,6 +480,40 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     }
   });
 
+  it("sets the terminal up again and draws the card anew once a host that listens for SIGTSTP has not stopped on Ctrl+Z", async () => {
+    const t = keyed();
+    const raw: boolean[] = [];
+    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+    // The host decides not to stop (a host that stops runs again before its listener returns).
+    const host = vi.fn();
+    process.on("SIGTSTP", host);
+    // The signal raised reaches the listeners at once, as a real one does in the next poll phase.
+    const kill = vi.spyOn(process, "kill").mockImplementation((_pid, signal) => {
+      process.emit("SIGTSTP", signal as "SIGTSTP");
+      return true;
+    });
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      t.input.write("2");
+      await until("the typed line", () => t.written().replaceAll("\u001b[3G", "").endsWith("> 2"));
+      t.input.write("\u001a");
+      await until("the host's listener", () => host.mock.calls.length === 1);
+      // Raw mode and paste mode on again (a cooked terminal would echo keys and send Ctrl+C as a
+      // SIGINT that kills the process), the card drawn anew with the typed line, nothing left over.
+      expect(raw.slice(-2)).toEqual([false, true]);
+      expect(t.written().lastIndexOf(pasteOn)).toBeGreaterThan(t.written().lastIndexOf(pasteOff));
+      expect(t.written().split("First?")).toHaveLength(3);
+      expect(process.listenerCount("SIGCONT")).toBe(0);
+      t.input.write("\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["b"] });
+      expect(process.listeners("SIGTSTP")).toEqual([host]);
+    } finally {
+      kill.mockRestore();
+      process.removeListener("SIGTSTP", host);
+    }
+  });
+
   it("draws the whole card again on a resize when the terminal does not know its height (0 rows)", async () => {
     const t = keyed();
     Object.assign(t.output, { rows: 0 });
@@ -483,6 +528,62 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     t.input.write("1\r");
     await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
   });
+
+  it("fits the card's end, the refused replies under it and the prompt in the screen on a resize", async () => {
+    const t = keyed();
+    Object.assign(t.output, { rows: 12 });
+    const asked = askCard(t.port, target, first);
+    await until("the prompt", () => t.written().includes("> "));
+    // Seven refused replies: their lines and notes alone (14 rows) are taller than the screen.
+    for (let reply = 1; reply <= 7; reply++) {
+      t.input.write(`9${reply}\r`);
+      await until(`refusal ${reply}`, () => t.written().split("  ! ").length === reply + 1);
+    }
+    const before = t.written().length;
+    t.output.emit("resize");
+    await until("the redraw", () => t.written().slice(before).includes("lines above not shown"));
+    // From the first row drawn again (after the rows cleared) to the prompt under it.
+    const redraw = t.written().slice(before);
+    const drawn = redraw
+      .slice(redraw.lastIndexOf("\u001b[2K\r") + "\u001b[2K\r".length)
+      .replaceAll("\u001b[K", "");
+    const rows = drawn.slice(0, drawn.lastIndexOf("\n") + 1);
+    // The prompt's row and a spare one under it.
+    expect(rowsOf(rows, 80)).toBeLessThanOrEqual(12 - 2);
+    expect(rows).toMatch(/^… \(\d+ lines above not shown: make the window taller to see the whole card\)\n/);
+    // The latest refusal is the last thing above the prompt.
+    expect(rows).toMatch(/> 97\n {2}! [^\n]+\n$/);
+    t.input.write("1\r");
+    await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+  });
+
+  it.each([
+    [3, 40, "… (15 lines above not shown)\n"],
+    [2, 40, ""],
+    [1, 80, ""],
+  ] as const)(
+    "draws nothing past the screen on a resize to %i rows of %i columns: the saying of what is cut shortened or left out",
+    async (height, width, expected) => {
+      const t = keyed();
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      Object.assign(t.output, { rows: height, columns: width });
+      const before = t.written().length;
+      t.output.emit("resize");
+      // The redraw ends with readline drawing the prompt again.
+      await until("the redraw", () => t.written().slice(before).includes("\u001b[2K\r"));
+      // Readline draws the prompt again and puts the cursor after it (column 3).
+      await until("the prompt drawn again", () => t.written().endsWith("> \u001b[3G"));
+      const redraw = t.written().slice(before);
+      const drawn = redraw
+        .slice(redraw.lastIndexOf("\u001b[2K\r") + "\u001b[2K\r".length)
+        .replaceAll("\u001b[K", "");
+      // The prompt's row and a spare one, and what is left above them.
+      expect(drawn.slice(0, drawn.lastIndexOf("\n") + 1)).toBe(expected);
+      t.input.write("1\r");
+      await expect(asked).resolves.toEqual({ kind: "answered", selected: ["a"] });
+    },
+  );
 
   it("leaves a SIGTSTP the host listens for to the host: the card stays up", async () => {
     const t = keyed();

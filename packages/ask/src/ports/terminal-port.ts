@@ -91,15 +91,18 @@ export class TerminalQuestionPort implements QuestionPort {
    * - the process exiting, or a SIGTERM, SIGHUP or SIGINT (from outside: Ctrl+C at the card is a
    *   key, which declines) turns paste mode off, so the shell never gets a terminal that wraps each
    *   paste in markers. A signal nobody else listens for then kills the process by that signal, as
-   *   it would have without the card (raw mode off first); when the host listens for it, the host
-   *   decides what happens next. Nothing is listened for while no card is up;
+   *   it would have without the card (raw mode off first, and the card's end written by
+   *   `redraw.killed`, so the shell's next line starts on a row of its own); when the host listens
+   *   for it, the host decides what happens next. Nothing is listened for while no card is up;
    * - Ctrl+Z, or a SIGTSTP from outside that nobody else listens for, turns paste mode and raw mode
    *   off before stopping the process, and `fg` turns them on again and draws the card anew by
-   *   `redraw.continued`, the line being typed kept.
+   *   `redraw.continued`, the line being typed kept. Ctrl+Z with a host that listens for SIGTSTP
+   *   raises it to the host the same way, and once the host's listener has run (the process
+   *   stopped and resumed, or not stopped at all) sets the terminal up and draws the card again.
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
-    redraw: { resized: () => void; continued: () => void },
+    redraw: { resized: () => void; continued: () => void; killed: (signal: NodeJS.Signals) => void },
   ): () => void {
     const stopPastes = readPastesAsText(this.input, readline);
     const input = this.input as { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -122,12 +125,13 @@ export class TerminalQuestionPort implements QuestionPort {
       // The host's own handler runs next and decides: Node would not have ended the process.
       if (process.listenerCount(signal) > 0) return;
       setRawMode(false);
-      this.output.write("\n");
+      redraw.killed(signal);
       process.kill(process.pid, signal);
     };
     const onContinue = () => {
       if (released) return;
       process.removeListener("SIGCONT", onContinue);
+      process.removeListener("SIGTSTP", afterHost);
       process.removeListener("SIGTSTP", onOutsideStop);
       process.on("SIGTSTP", onOutsideStop);
       setRawMode(true);
@@ -143,6 +147,11 @@ export class TerminalQuestionPort implements QuestionPort {
       process.removeListener("SIGCONT", onContinue);
       process.once("SIGCONT", onContinue);
       const byDefault = process.listenerCount("SIGTSTP") === 0;
+      if (!byDefault) {
+        // The host listens for SIGTSTP and decides: called after its listener, once.
+        process.removeListener("SIGTSTP", afterHost);
+        process.once("SIGTSTP", afterHost);
+      }
       process.kill(process.pid, "SIGTSTP");
       if (!byDefault) return;
       // The kernel drops a stop signal to an orphaned process group (a program run by tmux, ssh -t,
@@ -154,6 +163,13 @@ export class TerminalQuestionPort implements QuestionPort {
           if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
         }),
       );
+    };
+    // Ctrl+Z raised to a host that listens for SIGTSTP: its listener has run, and the process runs
+    // again (stopped and resumed by the host, or not stopped at all), so the card carries on as on
+    // fg; left cooked, the terminal would echo keys, send Ctrl+C as a SIGINT that kills the process
+    // rather than declining, and submit a pasted line break. A later SIGCONT finds nothing to do.
+    const afterHost = () => {
+      if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
     };
     // A SIGTSTP from outside (`kill -TSTP`): stopped as by Ctrl+Z, the terminal given back first.
     // A host that listens for it itself decides what it means.
@@ -175,6 +191,7 @@ export class TerminalQuestionPort implements QuestionPort {
       this.output.removeListener("resize", onResize);
       readline.removeListener("SIGTSTP", onStop);
       process.removeListener("SIGTSTP", onOutsideStop);
+      process.removeListener("SIGTSTP", afterHost);
       stopPastes();
       process.removeListener("exit", onExit);
       for (const signal of endingSignals) process.removeListener(signal, onSignal);
@@ -243,10 +260,17 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt();
         if (hidden) this.output.write("> ");
       };
-      // What is drawn below the card: notes, and each refused line with why. A resize redraws them.
+      // What is drawn below the card: notes, and each refused line with why. A redraw draws them again.
       let below = "";
-      const note = (text: string) => {
+      // What is on the screen from the card's first row to the prompt: the card and the notes as last
+      // drawn (a card taller than the terminal, from its end), then what was written under them since.
+      let shown = "";
+      const addBelow = (text: string) => {
         below += text;
+        shown += text;
+      };
+      const note = (text: string) => {
+        addBelow(text);
         this.output.write(text);
       };
       let done = false;
@@ -305,7 +329,7 @@ export class TerminalQuestionPort implements QuestionPort {
         if (!armed) {
           // Readline showed the line under the card (a hidden one, only its line break): a redraw
           // moves up over it too.
-          below += `${hidden ? "" : line}\n`;
+          addBelow(`${hidden ? "" : line}\n`);
           if (!warned) note("  (ignored what was typed before the card appeared)\n");
           warned = true;
           return;
@@ -317,7 +341,7 @@ export class TerminalQuestionPort implements QuestionPort {
           pastedAfter = this.countPastedAfter(terminal, secret, () => resolve(reply));
         } catch (error) {
           // The refused line stays on the screen, as typed (a secret's is not drawn).
-          below += `> ${hidden ? "" : line}\n`;
+          addBelow(`> ${hidden ? "" : line}\n`);
           note(`  ! ${errorMessage(error)}\n`);
           prompt();
         }
@@ -346,26 +370,24 @@ export class TerminalQuestionPort implements QuestionPort {
         const columns = tty ? this.output.columns : undefined;
         return columns === undefined ? request.text : wrapLines(request.text, columns);
       };
-      let drawn = "";
-      // Draws the card again after `start`, then the prompt with the line being typed. `fit`: on
-      // the screen as it is (a resize), so a card taller than the terminal is drawn from its end,
-      // what is cut said on its first row: drawn whole, its top would go to the scrollback again
-      // on every redraw, a copy each time.
-      const drawAgain = (start: string, lineRows: number, fit = false) => {
-        drawn = draw();
+      // Draws the card and the notes under it again after `start`, then the prompt with the line being
+      // typed, on the screen as it is: what is taller than the terminal is drawn from its end, what is
+      // cut said on its first row. Drawn whole, its top would go to the scrollback again on every
+      // redraw (a resize, an fg), a copy each time.
+      const drawAgain = (start: string, lineRows: number) => {
+        shown = `${draw()}${below}`;
         const { columns, rows } = this.output;
         // A terminal that does not know its height (0 rows) gets the whole card.
-        if (fit && columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
+        if (columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
           const typing = hidden ? "> " : `> ${readline.line}`;
           // The prompt's rows, and one spare: a line that fills its last row puts the cursor below.
           const promptRows = rowsOf(`${typing}\n`, columns) + 1;
-          drawn = lastRows(drawn, columns, rows - promptRows - rowsOf(below, columns));
+          shown = lastRows(shown, columns, rows - promptRows);
         }
-        // On a resize, each row is cleared as it is drawn over (what was below is cleared by
-        // readline's redraw of the prompt): a terminal may keep a whole screen cleared at once in
-        // its scrollback (tmux does), a copy of the card each time.
-        const text = fit ? `${drawn}${below}`.replaceAll("\n", "\n\u001b[K") : `${drawn}${below}`;
-        this.output.write(`${start}${text}`);
+        // Each row is cleared as it is drawn over (what was below is cleared by readline's redraw of
+        // the prompt): a terminal may keep a whole screen cleared at once in its scrollback (tmux
+        // does), a copy of the card each time.
+        this.output.write(`${start}${shown.replaceAll("\n", "\n\u001b[K")}`);
         if (!armed) return;
         if (hidden) {
           this.output.write("> ");
@@ -376,8 +398,8 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt(true);
       };
       try {
-        drawn = draw();
-        this.output.write(`\n${drawn}`);
+        shown = draw();
+        this.output.write(`\n${shown}`);
         if (tty)
           release = this.drawnOnTerminal(readline, {
             resized: () => {
@@ -387,18 +409,29 @@ export class TerminalQuestionPort implements QuestionPort {
               const columns = this.output.columns;
               if (done || columns === undefined || columns < 1) return;
               const { rows: lineRows } = hidden ? { rows: 0 } : readline.getCursorPos();
-              const up = rowsOf(drawn + below, columns) + lineRows;
+              const up = rowsOf(shown, columns) + lineRows;
               // The rows of the typed line below the cursor (moved back into a line over several
               // rows): cleared too, or a redrawn row the terminal wraps would keep their text.
               const lineEnd = hidden ? 0 : rowsOf(`> ${readline.line}\n`, columns) - 1;
               const down = Math.max(0, lineEnd - lineRows);
               const clearBelow = down > 0 ? `${saveCursor}${clearRowBelow.repeat(down)}${restoreCursor}` : "";
-              drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows, true);
+              drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows);
             },
-            // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that.
+            // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that, from its
+            // end when taller than the terminal, as on a resize.
             continued: () => {
               if (done) return;
               drawAgain("\n", hidden ? 0 : readline.getCursorPos().rows);
+            },
+            // The process is ending by a signal from outside: the line being typed is left whole,
+            // and the card says on a line of its own that it was cut off, so the shell's next line
+            // starts on a row of its own, never in what was typed nor after a stray empty line.
+            killed: (ending) => {
+              if (done) return;
+              leavePrompt();
+              this.output.write(
+                `  (no answer recorded: the process was ended by ${ending} before an answer)\n`,
+              );
             },
           });
         events?.shown();
@@ -436,18 +469,22 @@ const endingSignals = ["SIGTERM", "SIGHUP", "SIGINT"] as const;
 /**
  * `text` (lines ended by "\n", folded to `columns`) as it fits in `rows` rows of a terminal that
  * wide: whole when it fits, else its last lines under a first row saying how many lines above are
- * not drawn again.
+ * not drawn again — in short when the whole saying does not fit, and with no line of the text at
+ * all when not even that fits (a terminal one or two rows high), so nothing drawn overflows it.
  */
 function lastRows(text: string, columns: number, rows: number): string {
   if (rowsOf(text, columns) <= rows) return text;
   const lines = text.split("\n");
   // What follows the last "\n" (nothing, for a card) stays at the end.
   const tail = lines.pop() ?? "";
-  const marker = (cut: number) =>
-    wrapLines(
+  const markers = [
+    (cut: number) =>
       `… (${cut} ${countNoun(cut, "lines")} above not shown: make the window taller to see the whole card)\n`,
-      columns,
-    );
+    (cut: number) => `… (${cut} ${countNoun(cut, "lines")} above not shown)\n`,
+  ].map((marker) => (cut: number) => wrapLines(marker(cut), columns));
+  // The first saying that fits, its rows counted for the most lines it could say.
+  const marker = markers.find((saying) => rowsOf(saying(lines.length), columns) <= rows);
+  if (marker === undefined) return tail;
   let kept = 0;
   let used = rowsOf(marker(lines.length), columns);
   while (kept < lines.length) {
@@ -456,8 +493,8 @@ function lastRows(text: string, columns: number, rows: number): string {
     used += next;
     kept++;
   }
-  const shown = lines.slice(lines.length - kept);
-  return `${marker(lines.length - kept)}${shown.map((line) => `${line}\n`).join("")}${tail}`;
+  const shownLines = lines.slice(lines.length - kept);
+  return `${marker(lines.length - kept)}${shownLines.map((line) => `${line}\n`).join("")}${tail}`;
 }
 
 /** Lines a reply is followed by in the same paste, with a line typed in part counting as one. */
