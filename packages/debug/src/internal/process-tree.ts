@@ -16,6 +16,21 @@ export function isAlive(pid: number): boolean {
   return stat !== undefined && stat.state !== "Z";
 }
 
+/**
+ * The command line `pid` runs (/proc/<pid>/cmdline, its arguments), or undefined when it is
+ * gone or not ours to read; empty for a zombie or a kernel thread.
+ */
+export function commandLine(pid: number): string[] | undefined {
+  let raw: string;
+  try {
+    raw = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // NUL-terminated arguments.
+  return raw.length === 0 ? [] : raw.replace(/\0$/, "").split("\0");
+}
+
 /** The children of `pid` (not theirs), read from /proc; empty off Linux. */
 export function childrenOf(pid: number): number[] {
   return descendants(pid, 1);

@@ -1,6 +1,7 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { AdapterId } from "../adapters/detect-adapter.js";
-import { descendants, isAlive, startTime } from "../internal/process-tree.js";
+import { basename } from "node:path";
+import { commandLine, descendants, isAlive, startTime } from "../internal/process-tree.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { handshake, sendBreakpoints, type OnOtherAdapter } from "./handshake.js";
 import * as inspection from "./inspection.js";
@@ -14,6 +15,18 @@ import * as stepping from "./stepping.js";
 export type { SessionOptions } from "./session-options.js";
 export type { Outcome, SessionState, StopInfo } from "./session-state.js";
 export type { FramePage, VariableChildren } from "./inspection.js";
+
+/** A process a launched program started, which the session does not follow (see `unfollowedProcesses`). */
+export interface UnfollowedProcess {
+  readonly pid: number;
+  /** The program it runs (the name of its first argument): the program's own for a fork. */
+  readonly command: string;
+  /**
+   * A fork of the program that did not exec: it carries debugpy's tracing, not its connection,
+   * so a breakpoint it reaches holds it for good.
+   */
+  readonly fork: boolean;
+}
 
 /**
  * One debug session: the handshake, our own stopped/running state, stop normalisation, the
@@ -83,14 +96,24 @@ export class DebugSession {
 
   /**
    * The live processes a launched program started (subprocesses, fork children, theirs) under
-   * debugpy, which the session does not follow (the launch turns debugpy's `subProcess` off):
-   * their pids, children first; empty under the other adapters and for an attach.
+   * debugpy, which the session does not follow (the launch turns debugpy's `subProcess` off),
+   * children first; empty under the other adapters and for an attach.
    */
-  unfollowedProcesses(): number[] {
+  unfollowedProcesses(): UnfollowedProcess[] {
     if (this.core.adapterId !== "debugpy" || this.attached) return [];
     // A debuggee pid reused since it was learnt is someone else's: its children are not the program's.
     const own = [...this.core.debuggeePids].filter((pid) => startTime(pid) === this.core.pidStarts.get(pid));
-    return own.flatMap((pid) => descendants(pid)).filter((pid) => isAlive(pid));
+    return own.flatMap((debuggee) => {
+      const program = commandLine(debuggee)?.join("\0");
+      return descendants(debuggee).flatMap((pid): UnfollowedProcess[] => {
+        const args = commandLine(pid);
+        if (!isAlive(pid) || args === undefined) return [];
+        // A fork that did not exec runs the program's own command line (debugpy's, with its
+        // `--connect`); one that ran another program (`sleep`, `python child.py`) does not.
+        const fork = program !== undefined && program.length > 0 && args.join("\0") === program;
+        return [{ pid, command: basename(args[0] ?? "") || "?", fork }];
+      });
+    });
   }
 
   /** Pid of the process we spawned (the adapter, or the reaper shim above it), if any. */

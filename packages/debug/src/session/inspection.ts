@@ -147,22 +147,23 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
   core.scopesFrame = frame;
   return (response.body?.scopes ?? []).map((scope) => {
-    const shown = core.learnReference(scope, ownScopeReference(core, frame, scope.name));
+    const shown = core.learnReference(scope, ownScopeReference(core, frameId, scope.name));
     if (shown.variablesReference > 0)
-      core.scopeFrames.set(shown.variablesReference, { frame, name: scope.name });
+      core.scopeFrames.set(shown.variablesReference, { frame, shownFrame: frameId, name: scope.name });
     return shown;
   });
 }
 
 /**
- * The tool's reference already shown for the scope `name` of the adapter's `frame` in this stop
- * (adapters that renumber, see `renumbersIds`): asking a frame's scopes again answers the same
- * references, not new ones for the same scopes.
+ * The tool's reference already shown for the scope `name` of the frame the tool showed as
+ * `frameId` in this stop (adapters that renumber, see `renumbersIds`): asking a frame's scopes
+ * again answers the same references, not new ones for the same scopes, also after the stack was
+ * listed again (delve gives the frame a new id of its own at every listing).
  */
-function ownScopeReference(core: SessionCore, frame: number, name: string): number | undefined {
+function ownScopeReference(core: SessionCore, frameId: number, name: string): number | undefined {
   if (!renumbersIds(core.adapterId)) return undefined;
   for (const [reference, origin] of core.scopeFrames)
-    if (origin.frame === frame && origin.name === name) return reference;
+    if (origin.shownFrame === frameId && origin.name === name) return reference;
   return undefined;
 }
 

@@ -17,9 +17,11 @@ export interface StopSnapshot {
   readonly scopesFrame: number | undefined;
 }
 
-/** Where a scope's reference came from: the adapter's frame id and the scope's name. */
+/** Where a scope's reference came from: the frame (the adapter's id and the tool's) and the scope's name. */
 export interface ScopeOrigin {
   readonly frame: number;
+  /** The frame id the tool showed: the same at every listing of the stop, unlike delve's own. */
+  readonly shownFrame: number;
   readonly name: string;
 }
 

@@ -224,14 +224,40 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       const launch = await call({ op: "launch", program: "forker.py" });
       expect(launch.text).toContain("still running after 8 s (no stop yet)");
       const child =
-        /the program started 1 process the session does not follow \(pid (\d+)\): debugpy stops only/.exec(
+        /the program started 1 process the session does not follow \(pid (\d+): a fork of the program\): debugpy stops only in the program's own process; a fork that reaches a breakpoint waits there for good/.exec(
           launch.text,
         );
       expect(child, launch.text).not.toBeNull();
       pids = sessionPids();
       expect(pids).toContain(Number(child![1]));
       const pause = await call({ op: "pause" });
-      expect(pause.text).toContain(`does not follow (pid ${child![1]})`);
+      expect(pause.text).toContain(`does not follow (pid ${child![1]}: a fork of the program)`);
+      const ended = await call({ op: "terminate" });
+      expect(ended.isError, ended.text).toBe(false);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+
+  it("names a program a subprocess runs by its command, without a fork child's hold at a breakpoint", async () => {
+    // `sleep` runs no Python: debugpy does not trace it, so it can hold nothing at a breakpoint.
+    writeFileSync(join(dir, "runs_sleep.py"), "import subprocess\n\nsubprocess.run(['sleep', '60'])\n");
+    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 3000 });
+    let pids: number[] = [];
+    try {
+      const launch = await call({ op: "launch", program: "runs_sleep.py" });
+      const line = launch.text.split("\n").find((text) => text.startsWith("  the program started"));
+      const child =
+        /^ {2}the program started 1 process the session does not follow \(pid (\d+): sleep\): /.exec(
+          line ?? "",
+        );
+      expect(child, launch.text).not.toBeNull();
+      expect(line).toBe(
+        `  the program started 1 process the session does not follow (pid ${child![1]}: sleep): ` +
+          "debugpy stops only in the program's own process; 'terminate' ends them all",
+      );
+      pids = [...sessionPids(), Number(child![1])];
       const ended = await call({ op: "terminate" });
       expect(ended.isError, ended.text).toBe(false);
     } finally {

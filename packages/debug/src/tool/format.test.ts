@@ -104,9 +104,28 @@ describe("formatOutcome", () => {
   });
 
   it("names at most 5 of the processes the session does not follow, counting the rest", async () => {
-    const started = { unfollowedProcesses: () => [11, 12, 13, 14, 15, 16, 17] } as unknown as DebugSession;
-    expect((await formatOutcome(started, timeout, 1000, "continue")).split("\n")[1]).toMatch(
-      /^ {2}the program started 7 processes the session does not follow \(pids 11, 12, 13, 14, 15 and 2 more\): /,
+    const pids = [11, 12, 13, 14, 15, 16, 17];
+    const started = {
+      unfollowedProcesses: () => pids.map((pid) => ({ pid, command: "sleep", fork: false })),
+    } as unknown as DebugSession;
+    expect((await formatOutcome(started, timeout, 1000, "continue")).split("\n")[1]).toBe(
+      "  the program started 7 processes the session does not follow " +
+        "(pid 11: sleep; pid 12: sleep; pid 13: sleep; pid 14: sleep; pid 15: sleep; and 2 more): " +
+        "debugpy stops only in the program's own process; 'terminate' ends them all",
+    );
+  });
+
+  it("says a fork of the program can be held at a breakpoint, naming the others by what they run", async () => {
+    const started = {
+      unfollowedProcesses: () => [
+        { pid: 21, command: "python3", fork: true },
+        { pid: 22, command: "python3", fork: false },
+      ],
+    } as unknown as DebugSession;
+    expect((await formatOutcome(started, timeout, 1000, "continue")).split("\n")[1]).toBe(
+      "  the program started 2 processes the session does not follow (pid 21: a fork of the program; pid 22: python3): " +
+        "debugpy stops only in the program's own process; a fork that reaches a breakpoint waits there for good " +
+        "(it carries debugpy's tracing, not its connection), and a parent waiting for it waits too; 'terminate' ends them all",
     );
   });
 });

@@ -2,7 +2,13 @@ import { dirname } from "node:path";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
 import type { AdapterReport } from "../adapters/detect-adapter.js";
-import type { DebugSession, Outcome, StopInfo, VariableChildren } from "../session/debug-session.js";
+import type {
+  DebugSession,
+  Outcome,
+  StopInfo,
+  UnfollowedProcess,
+  VariableChildren,
+} from "../session/debug-session.js";
 import { exitPhrase } from "../session/exit-signal.js";
 import { displayPath, sourceLine } from "../session/source-lines.js";
 
@@ -57,23 +63,29 @@ export async function formatOutcome(
   }
 }
 
-/** How many pids of the processes the session does not follow are named; the rest are counted. */
+/** How many of the processes the session does not follow are named; the rest are counted. */
 const maxUnfollowed = 5;
 
 /**
  * The processes a program under debugpy started, which may be why no stop came: a breakpoint
- * reached only in one of them does not stop the session, and a fork child that reaches one
- * waits there for good (it inherits debugpy's tracing but not its connection), and so does a
- * parent waiting for it. "" when there are none.
+ * reached only in one of them does not stop the session, and a fork that did not exec and
+ * reaches one waits there for good (it inherits debugpy's tracing but not its connection), and
+ * so does a parent waiting for it. Each is named by what it runs; "" when there are none.
  */
-function unfollowed(pids: readonly number[]): string {
-  if (pids.length === 0) return "";
-  const named = pids.slice(0, maxUnfollowed).join(", ");
-  const more = pids.length > maxUnfollowed ? ` and ${pids.length - maxUnfollowed} more` : "";
+function unfollowed(processes: readonly UnfollowedProcess[]): string {
+  if (processes.length === 0) return "";
+  const named = processes
+    .slice(0, maxUnfollowed)
+    .map(({ pid, command, fork }) => `pid ${pid}: ${fork ? "a fork of the program" : command}`)
+    .join("; ");
+  const more = processes.length > maxUnfollowed ? `; and ${processes.length - maxUnfollowed} more` : "";
+  const held = processes.some((entry) => entry.fork)
+    ? "; a fork that reaches a breakpoint waits there for good (it carries debugpy's tracing, not its connection), " +
+      "and a parent waiting for it waits too"
+    : "";
   return (
-    `\n  the program started ${pids.length} ${countNoun(pids.length, "processes")} the session does not follow (${countNoun(pids.length, "pids")} ${named}${more}): ` +
-    "debugpy stops only in the program's own process; a fork child that reaches a breakpoint waits there for good " +
-    "(and a parent waiting for it waits too); 'terminate' ends them all"
+    `\n  the program started ${processes.length} ${countNoun(processes.length, "processes")} the session does not follow (${named}${more}): ` +
+    `debugpy stops only in the program's own process${held}; 'terminate' ends them all`
   );
 }
 

@@ -148,6 +148,50 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: references across stops", () 
   );
 });
 
+// delve gives a frame a new id at every listing, and new references at every `scopes`: a frame's
+// scopes asked again after the stack was listed again are still the same scopes.
+describe.skipIf(!dlv && !ci)("debug tool on delve: a frame's scopes asked again", () => {
+  it(
+    "answers the reference it gave, also after the stack was listed again",
+    { timeout: 180_000 },
+    async () => {
+      expect(dlv, "dlv and go must be on PATH").toBeTruthy();
+      const dir = goModule("again", [
+        "package main", // 1
+        "",
+        'import "fmt"',
+        "",
+        "func leaf(k int) int {", // 5
+        "\tv := k * 10",
+        "\treturn v",
+        "}",
+        "",
+        "func main() {", // 10
+        "\tn := 5",
+        "\tfmt.Println(leaf(n + 1))",
+        "}",
+        "",
+      ]);
+      await atBreakpoint(
+        dir,
+        { file: "main.go", lines: [6], program: ".", where: "main.go:6 in main.leaf" },
+        async (call) => {
+          const main = frameIds((await call({ op: "stack" })).text).get("#1 main.main");
+          const first = (await call({ op: "scopes", frame_id: main })).text;
+          expect(first).toMatch(/^Locals: reference \d+$/);
+          expect((await call({ op: "scopes", frame_id: main })).text).toBe(first);
+          // Listed again (an evaluate without a frame lists it too): delve's ids are new ones.
+          expect(frameIds((await call({ op: "stack" })).text).get("#1 main.main")).toBe(main);
+          expect((await call({ op: "evaluate", expression: "k" })).text).toBe("6 (int)");
+          expect((await call({ op: "scopes", frame_id: main })).text).toBe(first);
+          const locals = Number(/^Locals: reference (\d+)/.exec(first)![1]);
+          expect((await call({ op: "variables", reference: locals })).text).toBe("n (int) = 5");
+        },
+      );
+    },
+  );
+});
+
 // lldb-dap numbers a frame by its place (thread and depth): #0 has the same id at every stop.
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: frame ids across stops", () => {
   it("refuses an earlier stop's frame id, though lldb numbers the new stop's frame at its place alike", async () => {
