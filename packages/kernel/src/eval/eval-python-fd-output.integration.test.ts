@@ -525,6 +525,48 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("(800, 0, True, True)");
   }, 300_000);
 
+  it("keeps later cells' fd 1 off the description of an os.system child still running in a thread", async () => {
+    // While an os.system child runs, no other thread's child end puts fd 1 and 2 back on the
+    // kernel's own description. For one that kept running (a server started in a thread), every
+    // later cell's fd 1 stayed on the description that child was given: once Node there made it
+    // non-blocking, the kernel's os.write(1, ...) wrote 65536 bytes of 300000.
+    const node = [
+      "const fs = require('fs'), path = require('path');",
+      "const at = (name) => path.join(process.argv[2], name), until = Date.now() + 60000;",
+      "let written = false;",
+      "const tick = setInterval(() => {",
+      "  if (!written && fs.existsSync(at('go'))) {",
+      "    written = true; process.stdout.write('node here\\n'); fs.writeFileSync(at('done'), '');",
+      "  }",
+      "  if (fs.existsSync(at('stop')) || Date.now() > until) clearInterval(tick);",
+      "}, 20);",
+    ].join("\n");
+    await cell(
+      [
+        "import os, threading, time",
+        "here = os.path.join(os.getcwd(), 'system-node')\nos.makedirs(here, exist_ok=True)",
+        "script = os.path.join(here, 'late-stdout.js')",
+        `open(script, 'w').write(${JSON.stringify(node)})`,
+        "server = threading.Thread(target=os.system, args=(f'node {script} {here}',))\nserver.start()",
+        "None",
+      ].join("\n"),
+    );
+    // This cell starts while the child runs; Node makes its stdout non-blocking only now.
+    const result = await cell(
+      [
+        "open(os.path.join(here, 'go'), 'w').close()",
+        "deadline = time.monotonic() + 30",
+        "while not os.path.exists(os.path.join(here, 'done')) and time.monotonic() < deadline:\n    time.sleep(0.05)",
+        "blocking = os.get_blocking(1)",
+        "try:\n    written = os.write(1, b'y' * 300000)\nexcept BlockingIOError:\n    written = 'EAGAIN'",
+        "open(os.path.join(here, 'stop'), 'w').close()\nserver.join(60)",
+        "os.path.exists(os.path.join(here, 'done')), blocking, written, server.is_alive()",
+      ].join("\n"),
+    );
+    const text = resultText(result);
+    expect(text.endsWith("(True, True, 300000, False)"), text.slice(-300)).toBe(true);
+  }, 120_000);
+
   it("never gives a multiprocessing spawn child of concurrent threads the kernel's own description", async () => {
     // O_APPEND tags the kernel's own description. fd 1 is swapped for the whole process while a
     // "spawn" child starts; another thread's child ending put it back on the kernel's first.

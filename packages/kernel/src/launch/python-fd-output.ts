@@ -44,9 +44,10 @@
  * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
  * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
  * multiprocessing child has started) — but not while such a start (for os.system, until its child
- * has ended) is in progress in any thread, when the fresh one is made blocking instead: another
+ * has ended) is in progress in any thread, when they go on another fresh one instead: another
  * thread putting them back between the swap and the start left that child on the kernel's
- * description. Children started so at the same time may share one. Without /proc the shared one is made blocking
+ * description, and one left on the description a child still running took (an os.system server
+ * in a thread) had the kernel's writes made short by a Node child there. Children started so at the same time may share one. Without /proc the shared one is made blocking
  * at those points instead. A child started where Python does not see it (C code, `ctypes`)
  * shares the kernel's description, made blocking again at the next cell. An interrupt while the
  * audit hook flushes before a child stops the cell (the child does not start).
@@ -263,21 +264,37 @@ def __tools_watch_fds(ip):
         # for one) makes the description it was given non-blocking; shared, a later writer that
         # fills the pipe (seq, os.write, the mark) would fail with EAGAIN instead of waiting.
         # Only in the kernel: a forked child keeps the description it took, not the kernel's,
-        # which its fd of "own" still names. While a swap is in progress, the description fd 1
-        # and 2 are on is made blocking instead.
+        # which its fd of "own" still names. While a swap is in progress, on another fresh
+        # description instead: left on the one a child took (an os.system child running on, a
+        # server started in a thread), every later cell shared it, and a Node child there made the
+        # kernel's os.write(1, ...) short again.
         if os.getpid() != kernel_pid:
             return
         with swapping:
             busy = bool(swaps)
             for pipe in our_pipes() if pipes is None else pipes:
                 try:
-                    if pipe.own is None or busy:
+                    if pipe.own is None:
                         os.set_blocking(pipe.fd, True)
+                    elif busy:
+                        fresh(pipe)
                     else:
                         os.set_blocking(pipe.own, True)
                         os.dup2(pipe.own, pipe.fd)
                 except OSError:
                     pass
+
+    def fresh(pipe):
+        # fd 1 or 2 on a new, blocking description of the pipe (closed in the kernel whatever
+        # happens), or made blocking where none can be opened.
+        new = reopen(pipe.own)
+        if new is None:
+            os.set_blocking(pipe.fd, True)
+            return
+        try:
+            os.dup2(new, pipe.fd)
+        finally:
+            os.close(new)
 
     def to_fresh():
         # Before a child starts that Python cannot give fds of its own (os.system, os.posix_spawn):
@@ -288,14 +305,8 @@ def __tools_watch_fds(ip):
         with swapping:
             for pipe in our_pipes():
                 try:
-                    if shared(pipe):
-                        continue
-                    new = reopen(pipe.own)
-                    if new is not None:
-                        try:
-                            os.dup2(new, pipe.fd)
-                        finally:
-                            os.close(new)
+                    if not shared(pipe):
+                        fresh(pipe)
                 except OSError:
                     pass
 
