@@ -40,6 +40,16 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "A_H" },
   },
   {
+    // The pattern is the start of the guard down to its `#define`, whose value may trail, as in
+    // ast-grep: `#ifndef N⏎#define N 4096⏎#endif` (a default value) is matched too.
+    name: "c header guard whose define has a value",
+    language: "c",
+    pattern: "#ifndef $X\n#define $X\n",
+    code: "#ifndef N\n#define N 4096\n#endif\n#ifndef A_H\n#define A_H\n#endif\n#ifndef M\n#define K 1\n#endif\n",
+    matches: ["#ifndef N\n#define N 4096\n#endif", "#ifndef A_H\n#define A_H\n#endif"],
+    bindings: { X: "N" },
+  },
+  {
     // Read with the newline ending its line: an `#if` whose condition is `defined(…)` (without
     // the newline, tree-sitter puts `#if` and the condition in an ERROR no metavariable is).
     name: "c #if defined",
