@@ -50,6 +50,16 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "N" },
   },
   {
+    // An `#ifdef` block whose first lines are another, as ast-grep reads it: inside a function
+    // body tree-sitter makes one ERROR of it, which must not win over this reading.
+    name: "c #ifdef starting with a nested #ifdef",
+    language: "c",
+    pattern: "#ifdef $X\n#ifdef $Y\n$$$B\n#endif",
+    code: "#ifdef A\n#ifdef B\nint b;\n#endif\nint a;\n#endif\n#ifdef C\nint c;\n#endif\n#ifdef D\n#ifdef E\n#endif\n#endif\n",
+    matches: ["#ifdef A\n#ifdef B\nint b;\n#endif\nint a;\n#endif", "#ifdef D\n#ifdef E\n#endif\n#endif"],
+    bindings: { X: "A", Y: "B", B: "int b;" },
+  },
+  {
     // Read with the newline ending its line: an `#if` whose condition is `defined(…)` (without
     // the newline, tree-sitter puts `#if` and the condition in an ERROR no metavariable is).
     name: "c #if defined",
