@@ -36,8 +36,9 @@ const restName = " rest";
 interface Memo {
   failed: Map<Environment, Set<number>> | undefined;
   /**
-   * Named code children may trail the pattern's last child (recorded as passed over): only under
-   * a pattern's root that tree-sitter read as an ERROR (see `TreeMatcher`).
+   * The list is the start of the code's (see `TreeMatcher`): named code children may trail the
+   * pattern's last child (recorded as passed over), and a `$$$` finds no empty run after the
+   * code's last child, as in ast-grep.
    */
   trailingNamed?: boolean;
 }
@@ -90,6 +91,29 @@ function withPassed(env: Environment, token: Node): Environment {
   return next;
 }
 
+const openSpines = new WeakMap<PatternNode, ReadonlySet<PatternNode>>();
+
+/**
+ * The nodes of a pattern that are only the start of the code they match, as in ast-grep: a root
+ * tree-sitter read as an ERROR (Go's `case $A:`) or an `open` one (C's `#ifdef $X`, read with a
+ * MISSING `#endif`), and down from it each last child that is a node, where the pattern's text
+ * ends: `#ifndef $X⏎#define $X` is the start of a guard whose `#define` may have a value.
+ */
+function openSpine(root: PatternNode): ReadonlySet<PatternNode> {
+  let spine = openSpines.get(root);
+  if (!spine) {
+    const nodes = new Set<PatternNode>();
+    let node: PatternNode | undefined =
+      root.kind === "inner" && (root.type === anyType || root.open === true) ? root : undefined;
+    while (node?.kind === "inner") {
+      nodes.add(node);
+      node = node.children[node.children.length - 1];
+    }
+    openSpines.set(root, (spine = nodes));
+  }
+  return spine;
+}
+
 function capturedRun(capture: Capture): NodeRun {
   return capture.kind === "single" ? { list: [capture.node], start: 0, end: 1 } : capture;
 }
@@ -103,8 +127,10 @@ function capturedRun(capture: Capture): NodeRun {
  * passed over too (so a rewrite can never silently drop a statement or a keyword). One exception,
  * as in ast-grep: a pattern tree-sitter read whole as an ERROR is the start of a node it could not
  * read alone (Go's `case $A:`, C's `#if $X`), and so is an `open` root (C's `#ifdef $X`, read
- * with a MISSING `#endif`), so under its root named children may trail too (a case's statements,
- * an `#if`'s lines and `#endif`), recorded as passed over, so a rewrite leaves such a match alone.
+ * with a MISSING `#endif`), so under its root, and under each last child of it that is a node,
+ * named children may trail too (a case's statements, an `#if`'s lines and `#endif`, the value of
+ * the `#define` ending `#ifndef $X⏎#define $X`), recorded as passed over, so a rewrite leaves such
+ * a match alone; there a `$$$` after the code's last child matches nothing, as in ast-grep.
  * `$$$` backtracks, within a work budget per attempt that counts steps and the comparisons of
  * repeated names.
  */
@@ -120,8 +146,11 @@ export class TreeMatcher {
   /** Ids of the children filling a field, by parent id and field name, for this attempt. */
   private readonly fields = new Map<string, Set<number>>();
 
-  /** The pattern `match` was given, whose node alone may have named children trailing. */
-  private root: PatternNode | undefined;
+  /**
+   * The nodes of the pattern `match` was given that are only the start of the code they match
+   * (see {@link openSpine}).
+   */
+  private open: ReadonlySet<PatternNode> = new Set();
 
   constructor(private readonly budget = defaultStepBudget) {}
 
@@ -131,7 +160,7 @@ export class TreeMatcher {
     this.code.reset();
     this.children.clear();
     this.fields.clear();
-    this.root = pattern;
+    this.open = openSpine(pattern);
     try {
       return this.matchNode(pattern, node, new Map());
     } catch (error) {
@@ -152,7 +181,7 @@ export class TreeMatcher {
     this.code.reset();
     this.children.clear();
     this.fields.clear();
-    this.root = undefined;
+    this.open = new Set();
     // The rest of the list goes to an anonymous run whose start is the run's end.
     const rest: PatternNode = { kind: "meta", meta: { kind: "multi", name: restName } };
     try {
@@ -230,7 +259,7 @@ export class TreeMatcher {
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
-          trailingNamed: pattern === this.root && (pattern.type === anyType || pattern.open === true),
+          trailingNamed: this.open.has(pattern),
         });
       }
     }
@@ -272,7 +301,7 @@ export class TreeMatcher {
       // Unnamed tokens may trail, as in ast-grep (`public void $M() {}` matches
       // `public static void m() {}`: Java's `modifiers` end with `static`); those that say
       // something are recorded as passed over, as the leading ones are; named ones only under an
-      // ERROR-read or open root, recorded too.
+      // ERROR-read or open root (its open spine), recorded too.
       let passed = env;
       for (let rest = ci; rest < nodes.length; rest++) {
         const node = nodes[rest];
@@ -283,6 +312,9 @@ export class TreeMatcher {
       return passed;
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
+      // At the start of a node, as in ast-grep: a `$$$` finds nothing after the code's last
+      // child (`default: $$$B` is a `default:` with statements, not an empty one).
+      if (memo.trailingNamed && ci >= nodes.length) return undefined;
       memo.failed ??= new Map();
       const name = pattern.meta.name;
       const earlier = name === undefined ? undefined : env.get(name);

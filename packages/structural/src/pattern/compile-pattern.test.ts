@@ -88,6 +88,29 @@ describe("compilePattern errors", () => {
     }
   });
 
+  it("hints, for a C conditional directive opened inside another, to close it with its #endif", async () => {
+    // tree-sitter reads `#ifdef $X⏎#ifdef $Y` as an ERROR of four tokens, which no code node has
+    // (ast-grep matches nothing); the hinted pattern is a block that starts with the inner one,
+    // read as ast-grep reads it (not as the ERROR a function body around it makes of it).
+    const code =
+      "#ifdef A\n#ifdef B\nint b;\n#endif\nint a;\n#endif\n#ifdef C\nint c;\n#endif\n#ifdef D\n#endif\n";
+    const spec = parser.spec("c");
+    const unparsed = (await parser.compile(spec, "#ifdef $X\n#ifdef $Y")).unparsed ?? "";
+    expect(unparsed).toContain(
+      "Hint: a conditional directive inside another is a block of its own, with its `#endif`: write it, e.g. `#ifdef $X\n#ifdef $Y\n$$$\n#endif`",
+    );
+    const pattern = await parser.compile(spec, "#ifdef $X\n#ifdef $Y\n$$$B\n#endif");
+    expect(pattern.unparsed).toBeUndefined();
+    const tree = await parser.parse(spec, code);
+    try {
+      const { matches } = findMatches(pattern, tree, code);
+      expect(matches.map((m) => m.text)).toEqual(["#ifdef A\n#ifdef B\nint b;\n#endif\nint a;\n#endif"]);
+      expect(matches[0]?.bindings.get("B")?.text).toBe("int b;");
+    } finally {
+      tree.delete();
+    }
+  });
+
   it("rejects a single metavariable missing a token, but not a $$$ or a parameter missing one", async () => {
     // Go's `var $X` is a declaration without its type: its `$X` would take a whole `y = 2`, and a
     // rewrite to `var $X = nil` would give `var y = 2 = nil`.

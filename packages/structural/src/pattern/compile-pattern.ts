@@ -96,6 +96,11 @@ function unfitReading(node: Node, wrapped: boolean): boolean {
   return name !== null && statementWords.has(name.text);
 }
 
+/** Whether a reading is a whole ERROR inside a wrapper, which then did not make it one node. */
+function wrappedError(located: Located): boolean {
+  return located.wholeError && located.wrapper !== undefined;
+}
+
 /** Whether the pattern's node is itself an ERROR (not one standing for a metavariable). */
 function isWholeError(node: Node, expando: string | undefined): boolean {
   return node.isError && !isMetaText(node, expando);
@@ -409,17 +414,23 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
   checkShape(parser, text);
   const locate = (fragment: string): Located | undefined => {
     const { expando } = spec;
+    // A `;` never ends a directive, which ends at its line's end: a fragment ending in one is not
+    // read with a `;` after it (`#endif;` would put an empty statement in the block around).
+    const directive = endsInDirective(fragment, spec);
     const bare: (() => Located | undefined)[] = [
       () => tryBare(parses, fragment, expando),
-      () => (/;\s*$/.test(fragment) ? undefined : tryWrapper(parses, fragment, "", ";", expando)),
+      () =>
+        /;\s*$/.test(fragment) || directive ? undefined : tryWrapper(parses, fragment, "", ";", expando),
       // A preprocessor directive ends at its line's end: the pattern lost that newline to the
       // trim (`#ifndef $X⏎#define $X`, a header guard, is an ERROR without it, as in ast-grep).
-      () => (endsInDirective(fragment, spec) ? tryDirectiveLine(parses, fragment, expando) : undefined),
+      () => (directive ? tryDirectiveLine(parses, fragment, expando) : undefined),
     ];
     const wrapped = spec.wrappers.map(
       ([prefix, suffix]) =>
         () =>
-          tryWrapper(parses, fragment, prefix, suffix, expando),
+          directive && suffix.trimStart().startsWith(";")
+            ? undefined
+            : tryWrapper(parses, fragment, prefix, suffix, expando),
     );
     const attempts = spec.onlyWrapped
       ? wrapped
@@ -427,13 +438,25 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
         ? [...wrapped, ...bare]
         : [...bare, ...wrapped];
     // A parse tree-sitter did not have to repair wins over one with MISSING nodes, which wins
-    // over one with ERRORs taken as metavariables; in order otherwise.
+    // over one with ERRORs taken as metavariables; in order otherwise, but a wrapper that left
+    // the fragment a whole ERROR loses to a reading that is a node without a `;` the user did
+    // not write: C's `#ifdef $X⏎#ifdef $Y⏎$$$B⏎#endif` is two `#ifdef` blocks, as in ast-grep,
+    // not the ERROR a function body makes of it (while C++'s `void $F() $B` stays that ERROR,
+    // as in ast-grep, not a declaration ending in the `;` a wrapper appended).
     let best: Located | undefined;
     for (const attempt of attempts) {
       const candidate = attempt();
       if (!candidate) continue;
       if (candidate.repair === 0) return candidate;
-      if (!best || candidate.repair < best.repair) best = candidate;
+      if (
+        !best ||
+        candidate.repair < best.repair ||
+        (candidate.repair === best.repair &&
+          wrappedError(best) &&
+          !candidate.wholeError &&
+          !candidate.impliedSemicolon)
+      )
+        best = candidate;
     }
     return best;
   };

@@ -30,6 +30,27 @@ export function bodyHint(pattern: string, language: string): string {
   return ` Hint: \`${opened[1]}\` needs its body, e.g. \`${example}\`.`;
 }
 
+/**
+ * A hint for a C pattern opening a conditional directive inside another without closing it
+ * (`#ifdef $X⏎#ifdef $Y`), which tree-sitter reads as an ERROR matching nothing (as in ast-grep):
+ * the inner one closed by its lines and `#endif`, so that the pattern is an outer block whose
+ * first lines are that inner block (the outer `#endif` may stay out, as for `#ifdef $X` alone).
+ * Not in C++, whose grammar reads that pattern as an ERROR too (in ast-grep as well), nor for a
+ * third level, which ast-grep reads as one.
+ */
+export function directiveHint(pattern: string, language: string): string {
+  if (language !== "c") return "";
+  const lines = pattern.split("\n");
+  const opened = lines.filter((line) => /^\s*#\s*if(?:n?def)?\b/.test(line)).length;
+  const closed = lines.filter((line) => /^\s*#\s*endif\b/.test(line)).length;
+  if (opened - closed !== 2) return "";
+  const example = `${pattern.trimEnd()}\n$$$\n#endif`;
+  return (
+    ` Hint: a conditional directive inside another is a block of its own, with its \`#endif\`: ` +
+    `write it, e.g. \`${example}\`, a block whose first lines are the inner one.`
+  );
+}
+
 /** A metavariable name of `base`'s stem that `pattern` does not use (`T`, else `T2`, `T3`, …). */
 function freshName(pattern: string, base: string): string {
   for (let index = 1; ; index++) {
@@ -236,7 +257,9 @@ export function parseFailure(
     `the pattern does not parse as ${language} code${where}. ` +
     `Give one complete expression, statement or declaration of ${language}; ` +
     `metavariables must stand for whole nodes ($X, $$$ARGS), not parts of a name or string.` +
-    (clauseHint(original, language, refused) || bodyHint(original, language)) +
+    (clauseHint(original, language, refused) ||
+      bodyHint(original, language) ||
+      directiveHint(original, language)) +
     (sexp ? `\nParsed as: ${sexp.length > 400 ? `${sexp.slice(0, 400)}…` : sexp}` : "")
   );
 }

@@ -40,6 +40,26 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "A_H" },
   },
   {
+    // The pattern is the start of the guard down to its `#define`, whose value may trail, as in
+    // ast-grep: `#ifndef N⏎#define N 4096⏎#endif` (a default value) is matched too.
+    name: "c header guard whose define has a value",
+    language: "c",
+    pattern: "#ifndef $X\n#define $X\n",
+    code: "#ifndef N\n#define N 4096\n#endif\n#ifndef A_H\n#define A_H\n#endif\n#ifndef M\n#define K 1\n#endif\n",
+    matches: ["#ifndef N\n#define N 4096\n#endif", "#ifndef A_H\n#define A_H\n#endif"],
+    bindings: { X: "N" },
+  },
+  {
+    // An `#ifdef` block whose first lines are another, as ast-grep reads it: inside a function
+    // body tree-sitter makes one ERROR of it, which must not win over this reading.
+    name: "c #ifdef starting with a nested #ifdef",
+    language: "c",
+    pattern: "#ifdef $X\n#ifdef $Y\n$$$B\n#endif",
+    code: "#ifdef A\n#ifdef B\nint b;\n#endif\nint a;\n#endif\n#ifdef C\nint c;\n#endif\n#ifdef D\n#ifdef E\n#endif\n#endif\n",
+    matches: ["#ifdef A\n#ifdef B\nint b;\n#endif\nint a;\n#endif", "#ifdef D\n#ifdef E\n#endif\n#endif"],
+    bindings: { X: "A", Y: "B", B: "int b;" },
+  },
+  {
     // Read with the newline ending its line: an `#if` whose condition is `defined(…)` (without
     // the newline, tree-sitter puts `#if` and the condition in an ERROR no metavariable is).
     name: "c #if defined",

@@ -249,6 +249,16 @@ export const goCases: readonly ConformanceCase[] = [
     matches: ["default:\n\t\tg()\n", "default:"],
   },
   {
+    // As in ast-grep, a `$$$` after the clause's last child matches nothing: an empty `default:`
+    // has no child for `$$$B`, so only a default with statements matches (`default:` finds both).
+    name: "go default with a $$$ of its statements",
+    language: "go",
+    pattern: "default: $$$B",
+    code: "package p\n\nfunc f(x int, c chan int) {\n\tswitch x {\n\tcase 1:\n\tdefault:\n\t\tg()\n\t\th()\n\t}\n\tselect {\n\tcase <-c:\n\tdefault:\n\t}\n}\n",
+    matches: ["default:\n\t\tg()\n\t\th()\n"],
+    bindings: { B: "g()\n\t\th()\n" },
+  },
+  {
     // The metavariables inside the values' list: a case of two values; ast-grep also takes a
     // case of more (smart strictness lets the list's other values trail).
     name: "go case of two values",
