@@ -29,10 +29,14 @@ const run = createRun({
   ],
 });
 // A host that listens for SIGTSTP itself: "ignore" decides not to stop; "stop" stops at once (by
-// SIGSTOP, which nothing can catch), as a program that tidies up before stopping does.
+// SIGSTOP, which nothing can catch), as a program that tidies up before stopping does; "stop-later"
+// stops once its listener has returned and `hostStopAfterMs` have passed, as a program that flushes
+// its logs before stopping does.
 if (scenario.hostTstp)
   process.on("SIGTSTP", () => {
     if (scenario.hostTstp === "stop") process.kill(process.pid, "SIGSTOP");
+    if (scenario.hostTstp === "stop-later")
+      setTimeout(() => process.kill(process.pid, "SIGSTOP"), scenario.hostStopAfterMs ?? 20);
   });
 // For a test that signals this process.
 if (scenario.pidFile) writeFileSync(scenario.pidFile, String(process.pid));

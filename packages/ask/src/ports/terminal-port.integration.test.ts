@@ -144,6 +144,13 @@ async function drawnAgainAfterFg(written: () => string, stopped: string): Promis
   expect(again).toContain("Which database should the new service use?");
 }
 
+/** The pane's terminal modes that raw mode turns off (key by key, no echo, Ctrl+C a key), as they are now. */
+function rawModes(): string[] {
+  const tty = tmux("display-message", "-p", "-t", session, "#{pane_tty}").trim();
+  const modes = execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8" }).split(/[\s;]+/);
+  return ["icanon", "echo", "isig"].map((mode) => (modes.includes(`-${mode}`) ? `-${mode}` : mode));
+}
+
 const question = {
   question: "Which database should the new service use?",
   context: "The migration scripts depend on it.",
@@ -648,7 +655,7 @@ describe("TerminalQuestionPort: stopped from outside", () => {
 
 describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", () => {
   it.skipIf(!found && !ci)(
-    "a host that does not stop: the card is set up again at once, so Ctrl+C still declines",
+    "a host that does not stop: the card is set up again, so Ctrl+C still declines",
     async () => {
       const file = start({ args: { ...question, allow_free_text: true }, hostTstp: "ignore" });
       await cardReady();
@@ -697,6 +704,58 @@ describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", ()
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
       expect(written().slice(stopped.length).split("-- Question")).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "a host that stops a moment after its listener has returned: the shell gets its terminal back, and fg sets the card up again",
+    async () => {
+      const file = start(
+        { args: { ...question, allow_free_text: true }, hostTstp: "stop-later", hostStopAfterMs: 20 },
+        undefined,
+        220,
+        true,
+      );
+      await cardReady();
+      const written = recordBytes("host-stops-later.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      // Stopped with paste mode off, as the shell needs it.
+      const stopped = await writtenUntilStopped(written);
+      await drawnAgainAfterFg(written, stopped);
+      expect(rawModes()).toEqual(["-icanon", "-echo", "-isig"]);
+      tmux("send-keys", "-t", session, "C-c");
+      const [result] = await results(file);
+      expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
+    "a host that stops long after its listener has returned, the card set up again meanwhile: fg sets it up and draws it again",
+    async () => {
+      const file = start(
+        { args: { ...question, allow_free_text: true }, hostTstp: "stop-later", hostStopAfterMs: 1_500 },
+        undefined,
+        220,
+        true,
+      );
+      await cardReady();
+      const written = recordBytes("host-stops-much-later.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      await paneShows("Stopped");
+      const stopped = await until("what was written up to the stop", () => {
+        const text = written();
+        return text.includes("Stopped") ? text : undefined;
+      });
+      // The card was set up again before the host stopped: drawn anew once more on fg, key by key.
+      await drawnAgainAfterFg(written, stopped);
+      expect(rawModes()).toEqual(["-icanon", "-echo", "-isig"]);
+      tmux("send-keys", "-t", session, "C-c");
+      const [result] = await results(file);
+      expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
     },
   );
 });

@@ -97,8 +97,9 @@ export class TerminalQuestionPort implements QuestionPort {
    * - Ctrl+Z, or a SIGTSTP from outside that nobody else listens for, turns paste mode and raw mode
    *   off before stopping the process, and `fg` turns them on again and draws the card anew by
    *   `redraw.continued`, the line being typed kept. Ctrl+Z with a host that listens for SIGTSTP
-   *   raises it to the host the same way, and once the host's listener has run (the process
-   *   stopped and resumed, or not stopped at all) sets the terminal up and draws the card again.
+   *   raises it to the host the same way, and sets the terminal up and draws the card again once
+   *   the process is resumed, or once {@link hostStopWaitMs} have passed after the host's listener
+   *   with the process not stopped.
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
@@ -130,10 +131,15 @@ export class TerminalQuestionPort implements QuestionPort {
     };
     const onContinue = () => {
       if (released) return;
+      clearTimeout(hostWait);
+      hostWait = undefined;
       process.removeListener("SIGCONT", onContinue);
       process.removeListener("SIGTSTP", afterHost);
       process.removeListener("SIGTSTP", onOutsideStop);
       process.on("SIGTSTP", onOutsideStop);
+      // Off first: stopped by a host after the card was set up again (see `afterHost`), the process
+      // finds the terminal as the shell left it, and Node does not set raw mode it thinks is on.
+      setRawMode(false);
       setRawMode(true);
       this.output.write(bracketedPaste.on);
       redraw.continued();
@@ -164,12 +170,22 @@ export class TerminalQuestionPort implements QuestionPort {
         }),
       );
     };
-    // Ctrl+Z raised to a host that listens for SIGTSTP: its listener has run, and the process runs
-    // again (stopped and resumed by the host, or not stopped at all), so the card carries on as on
-    // fg; left cooked, the terminal would echo keys, send Ctrl+C as a SIGINT that kills the process
-    // rather than declining, and submit a pasted line break. A later SIGCONT finds nothing to do.
+    // Ctrl+Z raised to a host that listens for SIGTSTP: its listener has run. Stopped and resumed
+    // in it, or within {@link hostStopWaitMs} after it (a host that flushes its logs first), the
+    // process sees a SIGCONT, and the card carries on as on fg, the terminal given to the shell as
+    // it needs it. Not stopped by then, the card is set up again all the same: left cooked, the
+    // terminal would echo keys, send Ctrl+C as a SIGINT that kills the process rather than
+    // declining, and submit a pasted line break. Should the host stop the process later still, the
+    // shell gets the terminal as the card uses it, and fg sets it up and draws the card again.
+    let hostWait: ReturnType<typeof setTimeout> | undefined;
     const afterHost = () => {
-      if (process.listeners("SIGCONT").includes(onContinue)) onContinue();
+      clearTimeout(hostWait);
+      hostWait = setTimeout(() => {
+        hostWait = undefined;
+        if (!process.listeners("SIGCONT").includes(onContinue)) return;
+        onContinue();
+        process.once("SIGCONT", onContinue);
+      }, hostStopWaitMs);
     };
     // A SIGTSTP from outside (`kill -TSTP`): stopped as by Ctrl+Z, the terminal given back first.
     // A host that listens for it itself decides what it means.
@@ -188,6 +204,7 @@ export class TerminalQuestionPort implements QuestionPort {
       if (released) return;
       released = true;
       clearTimeout(resizing);
+      clearTimeout(hostWait);
       this.output.removeListener("resize", onResize);
       readline.removeListener("SIGTSTP", onStop);
       process.removeListener("SIGTSTP", onOutsideStop);
@@ -459,6 +476,12 @@ const restoreCursor = "\u001b8";
 
 /** How long (ms) the terminal stays the same size before a resized card is drawn again. */
 export const resizeQuietMs = 50;
+
+/**
+ * How long (ms) after its SIGTSTP listener has run a host that listens for SIGTSTP has to stop the
+ * process, on Ctrl+Z, before the card is set up on the terminal again as not stopped.
+ */
+export const hostStopWaitMs = 200;
 
 /**
  * Signals that end the process by default, which send no 'exit' event: while a card is up they
