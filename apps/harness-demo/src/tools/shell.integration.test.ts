@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -223,56 +224,110 @@ describe("shell", () => {
     expect(await ws.read("order.txt")).toBe("a\nb\nc\n");
   });
 
-  describe("when a process that left the group and dropped its environment keeps the output open", () => {
+  describe("a process that left the group and dropped its environment but holds the output", () => {
     // The pid file is written from inside the new session, so once it exists the escape is done.
-    // `env -i` drops the mark too: such a process is out of reach, and the call must still end.
+    // `env -i` drops the mark too: only the output pipe it inherited leads to it.
     const escape =
       "setsid env -i /bin/bash -c 'echo $$ > sleep.pid; exec sleep 25' & while [ ! -s sleep.pid ]; do sleep 0.05; done";
-    let escaped: number | undefined;
+    // The same from a subshell that exits at once: the init process adopts it, so no parent id
+    // leads to it either, also while bash still runs.
+    const doubleForked =
+      "(setsid env -i /bin/bash -c 'echo $$ > sleep.pid; exec sleep 25' &); while [ ! -s sleep.pid ]; do sleep 0.05; done";
+    const escaped: number[] = [];
     afterEach(() => {
-      if (escaped !== undefined && processAlive(escaped)) process.kill(escaped, "SIGKILL");
-      escaped = undefined;
+      for (const pid of escaped.splice(0)) if (processAlive(pid)) process.kill(pid, "SIGKILL");
     });
 
-    it("answers once bash exits, with a note that the output is still held", async () => {
+    it("is ended with the command, which answers with its whole output and no note", async () => {
       ws = await tempWorkspace();
-      const started = Date.now();
       const result = await Promise.race([
-        ws.call("shell", {
-          command: `${escape}; echo started`,
-          timeout_seconds: 2,
-        }),
+        ws.call("shell", { command: `${escape}; echo started`, timeout_seconds: 5 }),
         settleWithin(8000),
       ]);
-      escaped = await pidFrom(join(ws.dir, "sleep.pid"));
+      escaped.push(await pidFrom(join(ws.dir, "sleep.pid")));
       expect(result).not.toBe("pending");
-      const text = ws.text(result as ToolResult);
-      expect(text.split("\n").slice(0, 2)).toEqual(["exit code 0", "started"]);
-      expect(text).toContain("still holds its output open");
-      expect(Date.now() - started).toBeLessThan(2000);
+      expect(ws.text(result as ToolResult)).toBe("exit code 0\nstarted");
+      await waitFor(() => !processAlive(escaped[0]!), `the escaped sleep ${escaped[0]} to end`);
       // The lane is free again.
       expect(ws.text(await ws.call("shell", { command: "echo hi" }))).toBe("exit code 0\nhi");
     });
 
-    it("still times out, and the run's dispose still ends a call, within a bounded time", async () => {
+    it("is ended with its own process group, also one that holds only stderr after a double fork", async () => {
+      ws = await tempWorkspace();
+      // The holder leads a session and group of its own; the sleep it starts holds nothing of
+      // the command's (all redirected), and is reached through the holder's group only.
+      const command =
+        "(setsid env -i /bin/sh -c 'sleep 26 </dev/null >/dev/null 2>&1 & echo $! > inner.pid; echo $$ > outer.pid; exec sleep 27' >/dev/null &); " +
+        "while [ ! -s outer.pid ]; do sleep 0.05; done; echo started";
+      const result = await Promise.race([ws.call("shell", { command }), settleWithin(8000)]);
+      const outer = await pidFrom(join(ws.dir, "outer.pid"));
+      const inner = await pidFrom(join(ws.dir, "inner.pid"));
+      escaped.push(outer, inner);
+      expect(result).not.toBe("pending");
+      expect(ws.text(result as ToolResult)).toBe("exit code 0\nstarted");
+      await waitFor(() => !processAlive(outer) && !processAlive(inner), "both escaped sleeps to end");
+    });
+
+    it("is ended on timeout and when the run is disposed, and both still end the call in bounded time", async () => {
       ws = await tempWorkspace();
       const timedOut = await Promise.race([
-        ws.call("shell", { command: `${escape}; sleep 30`, timeout_seconds: 1 }),
+        ws.call("shell", { command: `${doubleForked}; sleep 30`, timeout_seconds: 1 }),
         settleWithin(8000),
       ]);
-      escaped = await pidFrom(join(ws.dir, "sleep.pid"));
+      escaped.push(await pidFrom(join(ws.dir, "sleep.pid")));
       expect(timedOut).not.toBe("pending");
       expect((timedOut as ToolResult).error?.code).toBe("TIMEOUT");
-      process.kill(escaped, "SIGKILL");
+      await waitFor(
+        () => !processAlive(escaped[0]!),
+        `the escaped sleep ${escaped[0]} to end after the timeout`,
+      );
 
       await rm(join(ws.dir, "sleep.pid"));
-      const pending = ws.call("shell", { command: `${escape}; wait` });
-      escaped = await pidFrom(join(ws.dir, "sleep.pid"));
+      const pending = ws.call("shell", { command: `${doubleForked}; sleep 30` });
+      escaped.push(await pidFrom(join(ws.dir, "sleep.pid")));
       await ws.demo.dispose();
       const disposed = await Promise.race([pending, settleWithin(5000)]);
       expect(disposed).not.toBe("pending");
       expect((disposed as ToolResult).error?.code).toBe("RUN_DISPOSED");
+      // dispose itself ends it: no wait after it.
+      expect(processAlive(escaped[1]!)).toBe(false);
     });
+  });
+
+  it("leaves alone a process that was running before the command, though the command handed it its output", async () => {
+    ws = await tempWorkspace();
+    // A server started before the command (as a shared tmux server is) is given the command's
+    // stdout over a Unix socket (SCM_RIGHTS) and keeps it: it holds the pipe, yet it is not the
+    // command's, and it must survive the call. The call then says the output is still held.
+    const socket = join(ws.dir, "fd.sock");
+    const server = spawn(
+      "python3",
+      [
+        "-c",
+        [
+          "import socket, sys, time",
+          "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1); print('ready', flush=True)",
+          "c, _ = s.accept(); msg, fds, _, _ = socket.recv_fds(c, 16, 4); print('got', len(fds), flush=True)",
+          "time.sleep(60)",
+        ].join("\n"),
+        socket,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    try {
+      const lines: string[] = [];
+      server.stdout.on("data", (chunk: Buffer) => lines.push(...chunk.toString().split("\n")));
+      await waitFor(() => lines.includes("ready"), "the fd server to listen");
+      const send = `python3 -c "import socket, sys; c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1]); socket.send_fds(c, [b'x'], [1])" ${JSON.stringify(socket)}`;
+      const result = await ws.call("shell", { command: `${send}; echo sent` });
+      await waitFor(() => lines.includes("got 1"), "the fd server to get the output");
+      expect(ws.text(result)).toMatch(
+        /^exit code 0\nsent\n\(another process still holds the command's output open and was not ended/,
+      );
+      expect(processAlive(server.pid!)).toBe(true);
+    } finally {
+      server.kill("SIGKILL");
+    }
   });
 
   it("stops owning a command once its process group is gone, so dispose signals no reused pid", async () => {

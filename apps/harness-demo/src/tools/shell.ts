@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type ChildProcessByStdio } from "node:child_process";
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
+import type { Readable } from "node:stream";
 import {
   createProcessMark,
   defineTool,
@@ -13,6 +14,7 @@ import {
 import { z } from "zod";
 import { displayPath } from "../internal/display-path.js";
 import { OutputBuffer } from "../internal/output-buffer.js";
+import { endHolders, outputPipes, startOf } from "./output-holders.js";
 
 /** Seconds a command may run when the call gives no timeout. */
 export const defaultShellTimeoutSeconds = 120;
@@ -27,6 +29,12 @@ export const maxCommandBytes = 100_000;
 const graceMs = 1000;
 /** Milliseconds the output may stay open after bash exited, held by a process outside its group. */
 const pipeGraceMs = 500;
+/**
+ * Runs the command (`$1`, with `$0` as its `$0`) once a line (or the end) comes on fd 3: until
+ * then bash waits, so the pipes its output goes to can be read from /proc before anything runs.
+ * `exec` keeps the process (its id, group and mark); fd 3 is closed for the command.
+ */
+const gateScript = 'read -r _ <&3; exec /bin/bash -c "$1" "$0" 3<&-';
 
 const input = z.object({
   command: z
@@ -51,7 +59,10 @@ const input = z.object({
 /**
  * `shell` (exec tier, one call at a time): runs a command with `/bin/bash -c` in its own process
  * group and with a process mark, owned by the run. When bash exits, on timeout, cancellation or
- * the run's end, the whole group is killed and every process carrying the mark.
+ * the run's end, the whole group is killed, every process carrying the mark, and every process
+ * still holding the command's output pipes (it inherited them from the command). A process that
+ * escaped all three (left the group, dropped the mark with `env -i`, closed or redirected every
+ * inherited file) cannot be told apart from any other and is not ended: the description says so.
  * The result is the exit code and the combined stdout/stderr, bounded (head and tail kept).
  */
 export const shellTool = defineTool({
@@ -61,7 +72,9 @@ export const shellTool = defineTool({
   description:
     "Run a shell command (bash) in the working directory and return its exit code and combined output " +
     `(long output keeps its start and end). Killed after timeout_seconds (default ${defaultShellTimeoutSeconds}). ` +
-    'Background processes it leaves are ended when it exits (a daemon gets SIGTERM, then SIGKILL after 1 s). Not for reading or editing files: use read, grep, edit. Example: {"command": "npm test 2>&1 | tail -20", "timeout_seconds": 300}',
+    "Background processes it leaves are ended when it exits (a daemon gets SIGTERM, then SIGKILL after 1 s); " +
+    "only one that leaves the process group, clears its environment (env -i) and sends all of its input and output elsewhere (`setsid env -i server </dev/null >/dev/null 2>&1 &`) cannot be found and keeps running. " +
+    'Not for reading or editing files: use read, grep, edit. Example: {"command": "npm test 2>&1 | tail -20", "timeout_seconds": 300}',
   input,
   paths: (args) => (args.cwd === undefined ? [] : [args.cwd]),
   // The permission card's question: a long command keeps its end as well as its start (what
@@ -93,21 +106,34 @@ export const shellTool = defineTool({
     // Everything the command starts carries the mark, also a daemon that left the group and
     // session: it is ended with the command, and by the host's reaper should the host die first.
     const mark = createProcessMark();
-    const child = spawn("/bin/bash", ["-c", args.command], {
+    const child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command], {
       cwd,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
       env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...mark.env },
     });
+    // What holds the command's output pipes later inherited them from it: also a process that left
+    // the group and dropped the mark (`setsid env -i …`). Read while bash waits at the gate.
+    const pipes = outputPipes(child.pid);
+    const since = startOf(child.pid);
+    const gate = child.stdio[3] as NodeJS.WritableStream | null;
+    gate?.on("error", () => undefined);
+    gate?.end("\n");
     const disown = ctx.run.ownProcess(child, {
       group: true,
       mark: mark.value,
       graceMs,
       label: `shell ${child.pid ?? "?"}`,
     });
+    const disownHolders = ctx.run.own(
+      () => endHolders(pipes, since, graceMs),
+      `shell ${child.pid ?? "?"} output holders`,
+    );
+    // fd 3 (the gate) makes the typings forget that stdout and stderr are pipes.
+    const { stdout, stderr } = child as unknown as ChildProcessByStdio<null, Readable, Readable>;
     const output = new OutputBuffer();
-    child.stdout.on("data", (chunk: Buffer) => output.push(chunk, "stdout"));
-    child.stderr.on("data", (chunk: Buffer) => output.push(chunk, "stderr"));
+    stdout.on("data", (chunk: Buffer) => output.push(chunk, "stdout"));
+    stderr.on("data", (chunk: Buffer) => output.push(chunk, "stderr"));
 
     let stoppedBy: "timeout" | "abort" | undefined;
     let giveUp: () => void = () => undefined;
@@ -131,18 +157,21 @@ export const shellTool = defineTool({
         child.once("exit", (code, signal) => resolve({ code, signal }));
         giveUp = () => resolve(undefined);
       });
-      // Whatever bash left running ends with it: its group, and what left the group (`setsid`, a
-      // double fork) by its mark. Then the output: `close` waits for every holder of the pipes,
-      // and a process that dropped the mark too (`env -i`) may hold them for good, so the wait
-      // for the rest of the output is bounded.
-      await endLeftovers(child, mark.value);
+      // Whatever bash left running ends with it: its group, what left the group (`setsid`, a
+      // double fork) by its mark, and what dropped the mark too (`env -i`) by the output pipes it
+      // still holds. Then the output: `close` waits for every holder of the pipes, and one out of
+      // reach (not ours to signal) may hold them for good, so the wait for the rest is bounded.
+      await endLeftovers(child, mark.value, pipes, since);
       pipesHeld = !(await closedWithin(child, pipeGraceMs));
       if (pipesHeld) {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
+      } else {
+        disownHolders();
       }
     } catch (error) {
       disown();
+      disownHolders();
       const tooBig = (error as NodeJS.ErrnoException).code === "E2BIG";
       throw new ToolsError({
         code: "SPAWN_FAILED",
@@ -157,7 +186,7 @@ export const shellTool = defineTool({
     // the system has given to another process since.
     if (outcome) void disownWhenGroupGone(child.pid, disown);
     const held = pipesHeld
-      ? "\n(a background process that left the command's process group and environment still holds its output open; what it writes now is not shown)"
+      ? "\n(another process still holds the command's output open and was not ended: one not started by the command, or not ours to signal; what it writes now is not shown)"
       : "";
     const text = (output.empty ? "(no output)" : output.render()) + held;
     if (stoppedBy === "timeout") {
@@ -178,12 +207,18 @@ export const shellTool = defineTool({
 
 /**
  * Ends what the command left running after bash exited: SIGKILL to its process group (its jobs),
- * and to every process carrying `mark` that left the group (a daemon: `setsid`, a double fork)
+ * and to every process carrying `mark` that left the group (a daemon: `setsid`, a double fork) or
+ * still holding the command's output `pipes` (one that dropped the mark too: `setsid env -i …`)
  * SIGTERM first, so that a server or database can shut down cleanly, then SIGKILL after the grace.
  */
-async function endLeftovers(child: ChildProcess, mark: string): Promise<void> {
+async function endLeftovers(
+  child: ChildProcess,
+  mark: string,
+  pipes: readonly string[],
+  since: string | undefined,
+): Promise<void> {
   signalGroup(child, "SIGKILL");
-  await terminateProcess(child, { mark, graceMs });
+  await Promise.all([terminateProcess(child, { mark, graceMs }), endHolders(pipes, since, graceMs)]);
 }
 
 /** True once the child's pipes have closed, false when they are still open after `ms`. */
