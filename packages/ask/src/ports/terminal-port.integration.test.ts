@@ -11,6 +11,7 @@ import { pasteGapMs } from "./bracketed-paste.js";
 const ci = process.env.CI === "true";
 const here = dirname(fileURLToPath(import.meta.url));
 const fixture = join(here, "..", "__fixtures__", "terminal-question.mjs");
+const sighupParent = join(here, "..", "__fixtures__", "sighup-parent.mjs");
 const built = join(here, "..", "..", "dist", "index.js");
 // A private tmux server per test: a server that is still shutting down never meets the next test.
 let socket = "";
@@ -583,6 +584,47 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       type("te");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+});
+
+describe("TerminalQuestionPort: the terminal goes away while a card is up", () => {
+  it.skipIf(!found && !ci)(
+    "ends the card as the terminal closing, with no unhandled error, under a host that takes the SIGHUP",
+    async () => {
+      // The tmux server killed, as an ssh session dropped: the host (the session's leader) gets the
+      // SIGHUP and carries on; the card's process sees only its terminal fail (end of input, and EIO
+      // on setting raw mode back and on every write).
+      const exitFile = join(scratch, "gone-exit.json");
+      const stderrFile = join(scratch, "gone-stderr.txt");
+      const resultFile = join(scratch, "gone-result.json");
+      socket = join(scratch, `tmux-${++counter}.sock`);
+      const command = [
+        process.execPath,
+        sighupParent,
+        exitFile,
+        stderrFile,
+        fixture,
+        JSON.stringify({ args: question, terminalGone: true }),
+        resultFile,
+      ]
+        .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+        .join(" ");
+      tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+      await cardReady();
+      tmux("kill-server");
+      const ended = await until("the card's process to end", () =>
+        existsSync(exitFile) ? (JSON.parse(readFileSync(exitFile, "utf8")) as object) : undefined,
+      );
+      const stderr = readFileSync(stderrFile, "utf8");
+      // Before: "Unhandled 'error' event … setRawMode EIO" from readline's own close, then a SIGSEGV.
+      expect(stderr).toBe("");
+      expect(ended).toEqual({ code: 0, signal: null });
+      const [result] = await results(resultFile);
+      expect(result?.code).toBe("ASK_NO_HUMAN");
+      expect(result?.text).toMatch(
+        /^The question was shown, but the operator's channel closed before an answer \(the terminal closed before an answer\)\./,
+      );
     },
   );
 });

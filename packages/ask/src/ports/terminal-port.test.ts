@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it, vi } from "vitest";
 import { askCard } from "../ask/ask-card.js";
@@ -707,5 +707,115 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     t.input.write("\r");
     await expect(asked).resolves.toEqual({ kind: "answered", selected: [], text: " hunter2 " });
     expect(t.written()).not.toContain("hunter2");
+  });
+});
+
+describe("TerminalQuestionPort: the terminal goes away while a card is up", () => {
+  // A terminal that went away (its tmux server or ssh session killed) cannot be made to fail at a
+  // chosen step, so these streams fail as a tty's do then: setting raw mode emits an EIO 'error'
+  // on the input (from readline's own close too), and every write fails with EIO, emitted as
+  // 'error' on the output a tick later. The real terminal is in terminal-port.integration.test.ts.
+  function gone() {
+    const eio = (syscall: string) => Object.assign(new Error(`${syscall} EIO`), { code: "EIO", syscall });
+    const state = { rawFails: false, writeFails: false };
+    const raw: boolean[] = [];
+    const input = Object.assign(new PassThrough(), {
+      isTTY: true,
+      setRawMode(mode: boolean) {
+        if (state.rawFails) input.emit("error", eio("setRawMode"));
+        else raw.push(mode);
+        return input;
+      },
+    });
+    let written = "";
+    const output = Object.assign(
+      new Writable({
+        write(chunk: Buffer, _encoding, callback) {
+          if (state.writeFails) return callback(eio("write"));
+          written += chunk.toString("utf8");
+          callback();
+        },
+        // As process.stdout's: an error does not end the stream, so each later write fails again.
+        destroy(error, callback) {
+          callback(error);
+          (this as unknown as { _undestroy(): void })._undestroy();
+        },
+      }),
+      { isTTY: true, columns: 80 },
+    );
+    const port = new TerminalQuestionPort({ input, output, attached: () => true });
+    const errorListeners = () => [input.listenerCount("error"), output.listenerCount("error")];
+    return { port, input, output, state, raw, written: () => written, errorListeners };
+  }
+  const closed = { kind: "no_human", reached: "shown", reason: "the terminal closed before an answer" };
+  const nextImmediate = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("ends as the terminal closing when setting raw mode back fails at the end of input, with nothing left listening", async () => {
+    const t = gone();
+    const hostErrors: unknown[] = [];
+    const before = [...t.errorListeners(), ...signals.map((signal) => process.listenerCount(signal))];
+    const asked = askCard(t.port, target, first);
+    await until("the prompt", () => t.written().includes("> "));
+    t.state.rawFails = true;
+    t.state.writeFails = true;
+    // Before: readline's close emitted "setRawMode EIO" with nobody listening, crashing the host.
+    t.input.end();
+    await expect(asked).resolves.toEqual(closed);
+    await nextImmediate();
+    await nextImmediate();
+    expect([...t.errorListeners(), ...signals.map((signal) => process.listenerCount(signal))]).toEqual(
+      before,
+    );
+    // After the card the host's streams are as it left them: their errors are the host's again.
+    t.output.on("error", (error) => hostErrors.push(error));
+    t.output.write("the host's own line\n");
+    await nextImmediate();
+    expect(hostErrors).toHaveLength(1);
+  });
+
+  it("ends as the terminal closing when a write fails while the card is up", async () => {
+    const t = gone();
+    const before = t.errorListeners();
+    const asked = askCard(t.port, target, first);
+    await until("the prompt", () => t.written().includes("> "));
+    t.state.writeFails = true;
+    // Readline echoes the key: that write fails.
+    t.input.write("2");
+    await expect(asked).resolves.toEqual(closed);
+    // Typing on goes nowhere: the card's readline is closed, and its input no longer read by it.
+    t.input.write("\r");
+    await nextImmediate();
+    await nextImmediate();
+    expect(t.errorListeners()).toEqual(before);
+    expect(t.input.listenerCount("keypress")).toBeLessThanOrEqual(1);
+  });
+
+  it("still dies by a SIGHUP nobody else listens for when setting raw mode off then fails", async () => {
+    // The real signal is sent in terminal-port.integration.test.ts; here process.kill is caught.
+    const t = gone();
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => true);
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      t.state.rawFails = true;
+      t.state.writeFails = true;
+      process.emit("SIGHUP", "SIGHUP");
+      expect(kill.mock.calls).toEqual([[process.pid, "SIGHUP"]]);
+      await expect(asked).resolves.toEqual(closed);
+      expect(process.listenerCount("SIGHUP")).toBe(0);
+    } finally {
+      kill.mockRestore();
+    }
+  });
+
+  it("ends a card queued behind one the terminal closed under at once, never shown", async () => {
+    const t = gone();
+    const one = askCard(t.port, target, first);
+    const two = askCard(t.port, target, second);
+    await until("the prompt", () => t.written().includes("> "));
+    t.input.end();
+    await expect(one).resolves.toEqual(closed);
+    await expect(two).resolves.toEqual({ kind: "no_human" });
+    expect(t.written()).not.toContain("Second?");
   });
 });

@@ -108,7 +108,13 @@ export class TerminalQuestionPort implements QuestionPort {
     const stopPastes = readPastesAsText(this.input, readline);
     const input = this.input as { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
     const setRawMode = (mode: boolean) => {
-      if (input.isTTY === true && typeof input.setRawMode === "function") input.setRawMode(mode);
+      if (input.isTTY !== true || typeof input.setRawMode !== "function") return;
+      try {
+        input.setRawMode(mode);
+      } catch {
+        // A terminal that went away: there is no mode left to set. (A tty stream emits its error
+        // instead, which the card handles as the terminal closing.)
+      }
     };
     let resizing: ReturnType<typeof setTimeout> | undefined;
     const onResize = () => {
@@ -259,6 +265,11 @@ export class TerminalQuestionPort implements QuestionPort {
     events: CardEvents | undefined,
   ): Promise<CardReply> {
     if (signal.aborted) return Promise.reject(takenDown(signal));
+    // The terminal closed while this card was queued behind another: nobody will see it.
+    if (this.ended)
+      return Promise.reject(
+        new AskError({ code: "ASK_NO_HUMAN", message: "the terminal closed before the card was shown" }),
+      );
     const secret = request.card.secret === true;
     // A secret typed at a terminal: readline still edits the line (backspace, Ctrl+U, Ctrl+C), but
     // what it draws goes nowhere, so no character of the secret reaches the screen. A terminal as
@@ -267,12 +278,37 @@ export class TerminalQuestionPort implements QuestionPort {
     const hidden = secret && (this.output.isTTY === true || this.input.isTTY === true);
     const terminal = this.output.isTTY === true || hidden;
     return new Promise<CardReply>((resolve, reject) => {
-      const readline = createInterface({
-        input: this.input,
-        output: hidden ? discard() : this.output,
-        terminal,
-        prompt: "> ",
-      });
+      // The terminal gone (its tmux server or ssh session killed): setting raw mode and writing fail
+      // with EIO, emitted as 'error' on the streams — by readline's own close too, which passes the
+      // input's error on to the readline. Unhandled, such an error would crash the host. While the
+      // card is up they are the card's: it ends as the terminal closing. After it, the host's
+      // streams are as the host left them: the listeners go once the card's last write has failed
+      // or not (its error comes in a later tick, before the next immediate). Until the readline is
+      // made, an error is left to it: it throws it, and the card fails (below).
+      let closeCard: (() => void) | undefined;
+      const onStreamError = () => closeCard?.();
+      this.input.on("error", onStreamError);
+      this.output.on("error", onStreamError);
+      const unguard = () =>
+        setImmediate(() => {
+          this.input.removeListener("error", onStreamError);
+          this.output.removeListener("error", onStreamError);
+        });
+      let readline: ReturnType<typeof createInterface>;
+      try {
+        readline = createInterface({
+          input: this.input,
+          output: hidden ? discard() : this.output,
+          terminal,
+          prompt: "> ",
+        });
+      } catch (error) {
+        unguard();
+        reject(error);
+        return;
+      }
+      // The card's own: what readline passes on never reaches the host, during or after the card.
+      readline.on("error", onStreamError);
       const prompt = () => {
         readline.prompt();
         if (hidden) this.output.write("> ");
@@ -314,13 +350,15 @@ export class TerminalQuestionPort implements QuestionPort {
         if (echoed) readline.write("", { name: "end" });
         this.output.write("\n");
       };
-      const finish = (line: string) => {
+      // `answered`: the note on a paste may still be written, and unguards the streams after it.
+      const finish = (line: string, answered = false) => {
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
         this.output.write(`  ${line}\n`);
         readline.close();
         if (this.takeDown === onDispose) this.takeDown = undefined;
+        if (!answered) unguard();
       };
       // The run is ending: the card is taken down, which is not the terminal closing.
       const onDispose = () => {
@@ -353,9 +391,12 @@ export class TerminalQuestionPort implements QuestionPort {
         }
         try {
           const reply = parseReply(request.card, line);
-          finish(`-> ${describeReply(reply, secret)}`);
+          finish(`-> ${describeReply(reply, secret)}`, true);
           // Settled once the read is over, so the note on a paste comes before what follows.
-          pastedAfter = this.countPastedAfter(terminal, secret, () => resolve(reply));
+          pastedAfter = this.countPastedAfter(terminal, secret, () => {
+            unguard();
+            resolve(reply);
+          });
         } catch (error) {
           // The refused line stays on the screen, as typed (a secret's is not drawn).
           addBelow(`> ${hidden ? "" : line}\n`);
@@ -369,17 +410,24 @@ export class TerminalQuestionPort implements QuestionPort {
         finish("-> declined (Ctrl+C)");
         resolve({ kind: "decline", reason: "dismissed with Ctrl+C" });
       });
-      readline.on("close", () => {
+      // Ctrl+D, the end of input, or the terminal gone (an error on its streams).
+      const closed = () => {
         if (done) return;
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
         const reason = "the terminal closed before an answer";
-        // Ctrl+D or the end of input: the card says it ended, as a timeout's does, so what is
-        // written next does not run on from its prompt.
+        // The card says it ended, as a timeout's does, so what is written next does not run on from
+        // its prompt. (Written nowhere, when the terminal is gone.)
         this.output.write(`\n  (no answer recorded: ${reason})\n`);
+        // After this turn: an error raised by readline's own close is followed by its 'close'.
+        process.nextTick(() => readline.close());
+        if (this.takeDown === onDispose) this.takeDown = undefined;
+        unguard();
         reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
-      });
+      };
+      readline.on("close", closed);
+      closeCard = closed;
       signal.addEventListener("abort", onAbort, { once: true });
       // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
       const tty = this.output.isTTY === true;
@@ -460,6 +508,7 @@ export class TerminalQuestionPort implements QuestionPort {
         signal.removeEventListener("abort", onAbort);
         readline.close();
         if (this.takeDown === onDispose) this.takeDown = undefined;
+        unguard();
         reject(error);
       }
     });
