@@ -21,10 +21,20 @@ export interface ServerFixtureOptions {
   tools: Tool[];
   binDirectories?: string[];
   diagnosticsTimeoutMs: number;
+  /** The supervisor's bound on each request; {@link suiteRequestTimeoutMs} unless given. */
+  requestTimeoutMs?: number;
   resultWrappers?: ResultWrapper[];
   /** Assert that the suite started at least one server process. */
   expectProcesses?: boolean;
 }
+
+/**
+ * Requests' bound in these suites: the product's 15 s is what a quiet machine needs many times
+ * over, but the suites share two cores with the other packages' (and CI's) servers, and a cold
+ * server's first answers can then take several times their quiet time. A server that does not
+ * answer still fails the test, within its own 60 s timeout.
+ */
+export const suiteRequestTimeoutMs = 45_000;
 
 /** What a suite reads once `beforeAll` has run. */
 export interface ServerFixture {
@@ -57,6 +67,7 @@ export function useServerFixture(options: ServerFixtureOptions): ServerFixture {
     supervisor = createLspSupervisor(run, {
       ...(options.binDirectories ? { binDirectories: options.binDirectories } : {}),
       diagnosticsTimeoutMs: options.diagnosticsTimeoutMs,
+      requestTimeoutMs: options.requestTimeoutMs ?? suiteRequestTimeoutMs,
     });
     registry = createRegistry({
       tools: options.tools,
