@@ -31,6 +31,10 @@ if (mode === "answer") {
     encoding: "utf8",
   });
   console.log(`final answer: left daemon ${shell.stdout.trim()} running`);
+} else if (mode === "wide") {
+  // One long line of emoji after two letters, then works on until it is stopped.
+  console.log(`ab${"😀".repeat(150)}`);
+  setInterval(() => {}, 1000);
 } else if (mode === "long") {
   // Prints as many short lines of work (a log) as its second argument says, then its final answer.
   for (let i = 0; i < Number(tier); i++) console.log(`step ${i}`);

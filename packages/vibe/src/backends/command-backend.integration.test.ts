@@ -131,6 +131,24 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text.length).toBeLessThan(21_000);
   });
 
+  it("a long progress line is cut between characters, never inside an emoji", async () => {
+    const { call, list } = setUp("wide");
+    const activity = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the script never printed its line")), 10_000);
+      const off = list.on((event) => {
+        if (event.type !== "activity" || !event.worker.activity) return;
+        clearTimeout(timer);
+        off();
+        resolve(event.worker.activity);
+      });
+    });
+    await call("vibe_spawn", { brief: "x", label: "wide" });
+    const line = await activity;
+    expect(line.endsWith("…")).toBe(true);
+    expect(line).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect((await call("vibe_kill", { worker_id: "w1" })).text).toContain("Killed w1");
+  });
+
   it("a command that cannot start fails the worker saying so", async () => {
     const { call } = setUp("", ["/nonexistent/agent-cli-for-vibe-tests"]);
     await call("vibe_spawn", { brief: "x", label: "missing" });

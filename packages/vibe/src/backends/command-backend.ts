@@ -13,6 +13,7 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
+import { headOf } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
 /** Options of {@link createCommandBackend}. */
@@ -318,5 +319,5 @@ function outputEnd(output: TailBuffer): string {
 function lastLine(chunk: string): string {
   const lines = chunk.split("\n").filter((line) => line.trim() !== "");
   const line = lines[lines.length - 1] ?? "";
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return line.length > 200 ? `${headOf(line, 199)}…` : line;
 }

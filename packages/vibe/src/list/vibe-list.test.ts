@@ -273,6 +273,29 @@ describe("VibeList (in-process held backend)", () => {
     expect(listed.text.length).toBeLessThan(600);
   });
 
+  it("vibe_wait and vibe_list cut a long result between characters, never inside an emoji", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 4 });
+    // Each start and end falls on either half of a pair somewhere in vibe_wait's or vibe_list's cuts.
+    const results = ["", "a"].flatMap((start) =>
+      ["", "b"].map((end) => `${start}${"😀".repeat(12_000)}${end}`),
+    );
+    for (const [index, result] of results.entries()) {
+      await kit.call("vibe_spawn", { brief: "x", label: `emoji ${index}` });
+      (await backend.attempt(index)).answer(result);
+      await reachStatus(kit.list, `w${index + 1}`, "done");
+    }
+    const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toContain("of the result left out here");
+    expect(listed.text).not.toMatch(loneHalf);
+    for (const index of results.keys()) {
+      const waited = await kit.call("vibe_wait", { worker_id: `w${index + 1}` });
+      expect(waited.text).toContain("of the result left out here");
+      expect(waited.text).not.toMatch(loneHalf);
+    }
+  });
+
   it("disposing the run kills running and queued workers", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend, concurrency: 1 });
