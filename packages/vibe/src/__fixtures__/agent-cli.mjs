@@ -31,6 +31,11 @@ if (mode === "answer") {
     encoding: "utf8",
   });
   console.log(`final answer: left daemon ${shell.stdout.trim()} running`);
+} else if (mode === "stubborn") {
+  // Ignores SIGTERM: only SIGKILL, after the backend's grace, ends it.
+  process.on("SIGTERM", () => {});
+  console.log(`pids ${process.pid} ${process.pid}`);
+  setInterval(() => {}, 1000);
 } else if (mode === "wide") {
   // One long line of emoji after two letters, then works on until it is stopped.
   console.log(`ab${"😀".repeat(150)}`);

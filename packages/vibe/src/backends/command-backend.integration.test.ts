@@ -253,6 +253,26 @@ describe("command backend with a real agent-CLI script", () => {
     }
   });
 
+  it("disposing the run waits out the backend's grace: a script ignoring SIGTERM is gone once dispose resolves", async () => {
+    // A list's stop bound shorter than the backend's grace between SIGTERM and SIGKILL.
+    kit = createKit({
+      backend: createCommandBackend({ command: [process.execPath, script, "stubborn"], graceMs: 1500 }),
+      stopTimeoutMs: 200,
+    });
+    const { call, list, run } = kit;
+    const pids = printedPids(list, "w1");
+    await call("vibe_spawn", { brief: "x", label: "stubborn" });
+    const [pid] = await pids;
+    try {
+      await run.dispose();
+      expect(alive(pid as number)).toBe(false);
+      expect(list.get("w1").status).toBe("killed");
+      expect(list.get("w1").lastResult).not.toContain("did not stop in time");
+    } finally {
+      if (pid !== undefined && alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("vibe_kill ends the script and the process it started", async () => {
     const { call, list } = setUp("hang");
     const pids = printedPids(list, "w1");

@@ -68,10 +68,13 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
     }
   }
   const maxResultChars = options.maxResultChars ?? 20_000;
+  const graceMs = options.graceMs ?? 2000;
   return {
     // The CLI edits files and runs commands itself: nothing it does passes the registry's gate.
     gated: false,
     description: `command ${options.command.join(" ")}`,
+    // After the grace, SIGKILL; then the rest of the output, its holders and the marked leftovers.
+    stopMs: graceMs + outputGraceMs + 2 * holderKillMs + stopMarginMs,
     perform(task: WorkerTask): Promise<string> {
       const values: Record<string, string> = {
         tier: task.tier,
@@ -84,7 +87,7 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
       const argv = options.command.map((part) =>
         part.replace(/\{(tier|model|label|workerId|cwd)\}/g, (_, name: string) => values[name] ?? ""),
       );
-      return runCommand(argv, task, options, maxResultChars);
+      return runCommand(argv, task, options, maxResultChars, graceMs);
     },
   };
 }
@@ -146,11 +149,15 @@ const outputGraceMs = 500;
 /** How long the holders of the output get to close it once killed, in milliseconds. */
 const holderKillMs = 1000;
 
+/** Room for the process table look-ups and the event loop in a stop's bound, in milliseconds. */
+const stopMarginMs = 1000;
+
 function runCommand(
   argv: string[],
   task: WorkerTask,
   options: CommandBackendOptions,
   maxResultChars: number,
+  graceMs: number,
 ): Promise<string> {
   if (task.signal.aborted) return Promise.reject(abortReason(task.signal));
   const [program, ...args] = argv as [string, ...string[]];
@@ -188,7 +195,7 @@ function runCommand(
 
     let stopping: Promise<void> | undefined;
     const onAbort = (): void => {
-      stopping = terminateProcess(child, { group: true, mark: mark.value, graceMs: options.graceMs ?? 2000 });
+      stopping = terminateProcess(child, { group: true, mark: mark.value, graceMs });
     };
     task.signal.addEventListener("abort", onAbort, { once: true });
 
