@@ -75,12 +75,40 @@ describe("VibeList (in-process held backend)", () => {
 
   it("refuses a label that would read as an option or span lines (it may reach the worker's command line)", async () => {
     kit = createKit({ backend: new HeldBackend() });
-    for (const label of ["--dangerously-skip-permissions", " padded", "two\nlines"]) {
+    for (const label of [
+      "--dangerously-skip-permissions",
+      " padded",
+      "two\nlines",
+      "two\u2028lines",
+      "tab\there",
+    ]) {
       const refused = await kit.call("vibe_spawn", { brief: "b", label });
       expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
       expect(refused.text).toContain("label: one line of text not starting with '-' or a space");
     }
     expect(kit.list.list()).toEqual([]);
+  });
+
+  it("refuses a blank brief or message, saying what to write, and starts nothing", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    const blank = await kit.call("vibe_spawn", { brief: " \n\t ", label: "blank" });
+    expect(blank.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(blank.text).toContain("brief: blank: write the task itself");
+    expect(kit.list.list()).toEqual([]);
+    await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
+    const attempt = await backend.attempt(0);
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "  \n " });
+    expect(sent.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(sent.text).toContain(
+      'message: blank: say what to add to the brief (to rerun it as it is: "Try again.")',
+    );
+    // The attempt in progress goes on untouched.
+    expect(backend.aborted).toEqual([]);
+    expect(kit.list.get("w1").brief).toBe("count the notes");
+    attempt.answer("2 notes");
+    await reachStatus(kit.list, "w1", "done");
+    expect(kit.list.get("w1").attempts).toBe(1);
   });
 
   it("a kill racing a re-brief, both past the stop's bound, stops the attempt the re-brief started", async () => {
