@@ -26,3 +26,14 @@ function isHighSurrogate(code: number): boolean {
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+
+/** Half of a surrogate pair without its other half. */
+const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `text` without the halves of characters a cut elsewhere left alone (another package's bound,
+ * cutting between UTF-16 units): a request carrying one is invalid JSON text to a strict server.
+ */
+export function withoutLoneHalves(text: string): string {
+  return text.replace(loneHalf, "");
+}
