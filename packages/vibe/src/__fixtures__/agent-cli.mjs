@@ -36,6 +36,10 @@ if (mode === "answer") {
   process.on("SIGTERM", () => {});
   console.log(`pids ${process.pid} ${process.pid}`);
   setInterval(() => {}, 1000);
+} else if (mode === "colour") {
+  // What a CLI run with FORCE_COLOR and a progress bar writes: colour codes and \r rewrites.
+  process.stdout.write("\u001b[33mworking\u001b[0m 10%\rworking 50%\rworking 100%\n");
+  console.log(`\u001b[1;32mfinal answer\u001b[0m: ${brief.trim()}`);
 } else if (mode === "wide") {
   // One long line of emoji after two letters, then works on until it is stopped.
   console.log(`ab${"😀".repeat(150)}`);

@@ -131,6 +131,22 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text.length).toBeLessThan(21_000);
   });
 
+  it("colour codes and carriage-return rewrites are left out of the result and the progress line", async () => {
+    const { call, list } = setUp("colour");
+    const activity: string[] = [];
+    list.on((event) => {
+      if (event.worker.activity) activity.push(event.worker.activity);
+    });
+    await call("vibe_spawn", { brief: "paint it", label: "painter" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toMatch(/Its result:\n\nworking 100%\nfinal answer: paint it$/);
+    expect(activity.length).toBeGreaterThan(0);
+    for (const line of activity) {
+      expect(line).not.toContain("\u001b");
+      expect(line).not.toContain("\r");
+    }
+  });
+
   it("a long progress line is cut between characters, never inside an emoji", async () => {
     const { call, list } = setUp("wide");
     const activity = new Promise<string>((resolve, reject) => {

@@ -13,6 +13,7 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
+import { plainOutput } from "../internal/plain-output.js";
 import { headOf } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
@@ -217,7 +218,7 @@ function runCommand(
         if (task.signal.aborted) return reject(abortReason(task.signal));
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
-        const errText = boundText(stderr.text().trim() || stdout.text().trim(), {
+        const errText = boundText(plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(), {
           maxLines: 20,
           keep: "tail",
         }).text;
@@ -316,15 +317,17 @@ async function endOutputHolders(
 function outputEnd(output: TailBuffer): string {
   const text = output.text();
   const dropped = output.dropped();
-  if (dropped === 0) return text.trim();
+  if (dropped === 0) return plainOutput(text).trim();
   const newline = text.indexOf("\n");
   const whole = newline >= 0 && newline < text.length - 1 ? text.slice(newline + 1) : text;
   const left = dropped + text.length - whole.length;
-  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${whole.trim()}`;
+  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${plainOutput(whole).trim()}`;
 }
 
 function lastLine(chunk: string): string {
-  const lines = chunk.split("\n").filter((line) => line.trim() !== "");
+  const lines = plainOutput(chunk)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   const line = lines[lines.length - 1] ?? "";
   return line.length > 200 ? `${headOf(line, 199)}…` : line;
 }
