@@ -324,6 +324,21 @@ describe("VibeList (in-process held backend)", () => {
     }
   });
 
+  it("vibe_list cut at its bound keeps whole characters, never half an emoji", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 4 });
+    for (let index = 0; index < 4; index++) await kit.call("vibe_spawn", { brief: "x", label: `w ${index}` });
+    const attempts = await Promise.all([0, 1, 2, 3].map((index) => backend.attempt(index)));
+    const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    // Progress lines one letter apart: whichever parity the cut has, one of them puts it inside an emoji.
+    for (const start of ["", "a"]) {
+      for (const attempt of attempts) attempt.task.progress(`${start}${"😀".repeat(3000)}`);
+      const listed = await kit.call("vibe_list");
+      expect(listed.text).toContain("more characters");
+      expect(listed.text).not.toMatch(loneHalf);
+    }
+  });
+
   it("disposing the run kills running and queued workers", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend, concurrency: 1 });
