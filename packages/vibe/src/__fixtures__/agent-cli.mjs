@@ -31,6 +31,19 @@ if (mode === "answer") {
     encoding: "utf8",
   });
   console.log(`final answer: left daemon ${shell.stdout.trim()} running`);
+} else if (mode === "stubborn") {
+  // Ignores SIGTERM: only SIGKILL, after the backend's grace, ends it.
+  process.on("SIGTERM", () => {});
+  console.log(`pids ${process.pid} ${process.pid}`);
+  setInterval(() => {}, 1000);
+} else if (mode === "colour") {
+  // What a CLI run with FORCE_COLOR and a progress bar writes: colour codes and \r rewrites.
+  process.stdout.write("\u001b[33mworking\u001b[0m 10%\rworking 50%\rworking 100%\n");
+  console.log(`\u001b[1;32mfinal answer\u001b[0m: ${brief.trim()}`);
+} else if (mode === "wide") {
+  // One long line of emoji after two letters, then works on until it is stopped.
+  console.log(`ab${"😀".repeat(150)}`);
+  setInterval(() => {}, 1000);
 } else if (mode === "long") {
   // Prints as many short lines of work (a log) as its second argument says, then its final answer.
   for (let i = 0; i < Number(tier); i++) console.log(`step ${i}`);

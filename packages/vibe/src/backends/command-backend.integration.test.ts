@@ -131,6 +131,40 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text.length).toBeLessThan(21_000);
   });
 
+  it("colour codes and carriage-return rewrites are left out of the result and the progress line", async () => {
+    const { call, list } = setUp("colour");
+    const activity: string[] = [];
+    list.on((event) => {
+      if (event.worker.activity) activity.push(event.worker.activity);
+    });
+    await call("vibe_spawn", { brief: "paint it", label: "painter" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toMatch(/Its result:\n\nworking 100%\nfinal answer: paint it$/);
+    expect(activity.length).toBeGreaterThan(0);
+    for (const line of activity) {
+      expect(line).not.toContain("\u001b");
+      expect(line).not.toContain("\r");
+    }
+  });
+
+  it("a long progress line is cut between characters, never inside an emoji", async () => {
+    const { call, list } = setUp("wide");
+    const activity = new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the script never printed its line")), 10_000);
+      const off = list.on((event) => {
+        if (event.type !== "activity" || !event.worker.activity) return;
+        clearTimeout(timer);
+        off();
+        resolve(event.worker.activity);
+      });
+    });
+    await call("vibe_spawn", { brief: "x", label: "wide" });
+    const line = await activity;
+    expect(line.endsWith("…")).toBe(true);
+    expect(line).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect((await call("vibe_kill", { worker_id: "w1" })).text).toContain("Killed w1");
+  });
+
   it("a command that cannot start fails the worker saying so", async () => {
     const { call } = setUp("", ["/nonexistent/agent-cli-for-vibe-tests"]);
     await call("vibe_spawn", { brief: "x", label: "missing" });
@@ -232,6 +266,26 @@ describe("command backend with a real agent-CLI script", () => {
     } finally {
       // Should the backend have left it, the test does not.
       if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  it("disposing the run waits out the backend's grace: a script ignoring SIGTERM is gone once dispose resolves", async () => {
+    // A list's stop bound shorter than the backend's grace between SIGTERM and SIGKILL.
+    kit = createKit({
+      backend: createCommandBackend({ command: [process.execPath, script, "stubborn"], graceMs: 1500 }),
+      stopTimeoutMs: 200,
+    });
+    const { call, list, run } = kit;
+    const pids = printedPids(list, "w1");
+    await call("vibe_spawn", { brief: "x", label: "stubborn" });
+    const [pid] = await pids;
+    try {
+      await run.dispose();
+      expect(alive(pid as number)).toBe(false);
+      expect(list.get("w1").status).toBe("killed");
+      expect(list.get("w1").lastResult).not.toContain("did not stop in time");
+    } finally {
+      if (pid !== undefined && alive(pid)) process.kill(pid, "SIGKILL");
     }
   });
 

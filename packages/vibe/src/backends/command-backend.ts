@@ -13,6 +13,8 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
+import { plainOutput } from "../internal/plain-output.js";
+import { headOf } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
 /** Options of {@link createCommandBackend}. */
@@ -67,10 +69,13 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
     }
   }
   const maxResultChars = options.maxResultChars ?? 20_000;
+  const graceMs = options.graceMs ?? 2000;
   return {
     // The CLI edits files and runs commands itself: nothing it does passes the registry's gate.
     gated: false,
     description: `command ${options.command.join(" ")}`,
+    // After the grace, SIGKILL; then the rest of the output, its holders and the marked leftovers.
+    stopMs: graceMs + outputGraceMs + 2 * holderKillMs + stopMarginMs,
     perform(task: WorkerTask): Promise<string> {
       const values: Record<string, string> = {
         tier: task.tier,
@@ -83,7 +88,7 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
       const argv = options.command.map((part) =>
         part.replace(/\{(tier|model|label|workerId|cwd)\}/g, (_, name: string) => values[name] ?? ""),
       );
-      return runCommand(argv, task, options, maxResultChars);
+      return runCommand(argv, task, options, maxResultChars, graceMs);
     },
   };
 }
@@ -145,11 +150,15 @@ const outputGraceMs = 500;
 /** How long the holders of the output get to close it once killed, in milliseconds. */
 const holderKillMs = 1000;
 
+/** Room for the process table look-ups and the event loop in a stop's bound, in milliseconds. */
+const stopMarginMs = 1000;
+
 function runCommand(
   argv: string[],
   task: WorkerTask,
   options: CommandBackendOptions,
   maxResultChars: number,
+  graceMs: number,
 ): Promise<string> {
   if (task.signal.aborted) return Promise.reject(abortReason(task.signal));
   const [program, ...args] = argv as [string, ...string[]];
@@ -187,7 +196,7 @@ function runCommand(
 
     let stopping: Promise<void> | undefined;
     const onAbort = (): void => {
-      stopping = terminateProcess(child, { group: true, mark: mark.value, graceMs: options.graceMs ?? 2000 });
+      stopping = terminateProcess(child, { group: true, mark: mark.value, graceMs });
     };
     task.signal.addEventListener("abort", onAbort, { once: true });
 
@@ -209,7 +218,7 @@ function runCommand(
         if (task.signal.aborted) return reject(abortReason(task.signal));
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
-        const errText = boundText(stderr.text().trim() || stdout.text().trim(), {
+        const errText = boundText(plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(), {
           maxLines: 20,
           keep: "tail",
         }).text;
@@ -308,15 +317,17 @@ async function endOutputHolders(
 function outputEnd(output: TailBuffer): string {
   const text = output.text();
   const dropped = output.dropped();
-  if (dropped === 0) return text.trim();
+  if (dropped === 0) return plainOutput(text).trim();
   const newline = text.indexOf("\n");
   const whole = newline >= 0 && newline < text.length - 1 ? text.slice(newline + 1) : text;
   const left = dropped + text.length - whole.length;
-  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${whole.trim()}`;
+  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${plainOutput(whole).trim()}`;
 }
 
 function lastLine(chunk: string): string {
-  const lines = chunk.split("\n").filter((line) => line.trim() !== "");
+  const lines = plainOutput(chunk)
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   const line = lines[lines.length - 1] ?? "";
-  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+  return line.length > 200 ? `${headOf(line, 199)}…` : line;
 }

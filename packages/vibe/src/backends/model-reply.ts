@@ -1,5 +1,6 @@
 import { VibeError } from "../errors/vibe-error.js";
 import type { CallTally } from "./call-tally.js";
+import { headOf } from "../internal/whole-characters.js";
 
 /** Most characters of an odd reply's body quoted in the error that names it. */
 const quotedChars = 200;
@@ -91,7 +92,7 @@ export function bodyStart(body: unknown): string {
   const text = typeof body === "string" ? body : (JSON.stringify(body) ?? String(body));
   const line = text.replace(/\s+/g, " ").trim();
   if (line === "") return "(an empty body)";
-  return line.length > quotedChars ? `${line.slice(0, quotedChars)}… (${line.length} characters)` : line;
+  return line.length > quotedChars ? `${headOf(line, quotedChars)}… (${line.length} characters)` : line;
 }
 
 /** The message of an `{"error": {"message": …}}` or `{"error": "…"}` body. */

@@ -68,5 +68,12 @@ export interface WorkerBackend {
    * and vibe_send then are exec tools, approved per call and absent from read-capped surfaces.
    */
   readonly gated: boolean;
+  /**
+   * At most how long an attempt takes to stop once its signal aborts, in milliseconds, when that
+   * is longer than usual (a command backend: its `graceMs` between SIGTERM and SIGKILL, and the
+   * wait for its output after). A kill, re-brief or dispose waits at least this long before it
+   * gives up on the attempt, so a run's dispose does not end while a worker's process still runs.
+   */
+  readonly stopMs?: number;
   perform(task: WorkerTask): Promise<string>;
 }

@@ -1,4 +1,6 @@
-/** Keeps the last `maxChars` characters of a stream of text, and counts those it let go. */
+import { tailOf } from "./whole-characters.js";
+
+/** Keeps the last `maxChars` characters (never half of one: an emoji's two halves stay together) of a stream of text, and counts those it let go. */
 export class TailBuffer {
   private chunks: string[] = [];
   private length = 0;
@@ -25,7 +27,7 @@ export class TailBuffer {
 
   private compact(): void {
     const joined = this.chunks.join("");
-    const kept = joined.length > this.maxChars ? joined.slice(-this.maxChars) : joined;
+    const kept = tailOf(joined, this.maxChars);
     this.droppedChars += joined.length - kept.length;
     this.chunks = [kept];
     this.length = kept.length;

@@ -75,12 +75,40 @@ describe("VibeList (in-process held backend)", () => {
 
   it("refuses a label that would read as an option or span lines (it may reach the worker's command line)", async () => {
     kit = createKit({ backend: new HeldBackend() });
-    for (const label of ["--dangerously-skip-permissions", " padded", "two\nlines"]) {
+    for (const label of [
+      "--dangerously-skip-permissions",
+      " padded",
+      "two\nlines",
+      "two\u2028lines",
+      "tab\there",
+    ]) {
       const refused = await kit.call("vibe_spawn", { brief: "b", label });
       expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
       expect(refused.text).toContain("label: one line of text not starting with '-' or a space");
     }
     expect(kit.list.list()).toEqual([]);
+  });
+
+  it("refuses a blank brief or message, saying what to write, and starts nothing", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    const blank = await kit.call("vibe_spawn", { brief: " \n\t ", label: "blank" });
+    expect(blank.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(blank.text).toContain("brief: blank: write the task itself");
+    expect(kit.list.list()).toEqual([]);
+    await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
+    const attempt = await backend.attempt(0);
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "  \n " });
+    expect(sent.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(sent.text).toContain(
+      'message: blank: say what to add to the brief (to rerun it as it is: "Try again.")',
+    );
+    // The attempt in progress goes on untouched.
+    expect(backend.aborted).toEqual([]);
+    expect(kit.list.get("w1").brief).toBe("count the notes");
+    attempt.answer("2 notes");
+    await reachStatus(kit.list, "w1", "done");
+    expect(kit.list.get("w1").attempts).toBe(1);
   });
 
   it("a kill racing a re-brief, both past the stop's bound, stops the attempt the re-brief started", async () => {
@@ -271,6 +299,44 @@ describe("VibeList (in-process held backend)", () => {
     expect(listed.text).toContain("last result: word word");
     expect(listed.text).toMatch(/\n {2}… \d+ characters of the result left out here …\n {2}word word/);
     expect(listed.text.length).toBeLessThan(600);
+  });
+
+  it("vibe_wait and vibe_list cut a long result between characters, never inside an emoji", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 4 });
+    // Each start and end falls on either half of a pair somewhere in vibe_wait's or vibe_list's cuts.
+    const results = ["", "a"].flatMap((start) =>
+      ["", "b"].map((end) => `${start}${"😀".repeat(12_000)}${end}`),
+    );
+    for (const [index, result] of results.entries()) {
+      await kit.call("vibe_spawn", { brief: "x", label: `emoji ${index}` });
+      (await backend.attempt(index)).answer(result);
+      await reachStatus(kit.list, `w${index + 1}`, "done");
+    }
+    const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toContain("of the result left out here");
+    expect(listed.text).not.toMatch(loneHalf);
+    for (const index of results.keys()) {
+      const waited = await kit.call("vibe_wait", { worker_id: `w${index + 1}` });
+      expect(waited.text).toContain("of the result left out here");
+      expect(waited.text).not.toMatch(loneHalf);
+    }
+  });
+
+  it("vibe_list cut at its bound keeps whole characters, never half an emoji", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 4 });
+    for (let index = 0; index < 4; index++) await kit.call("vibe_spawn", { brief: "x", label: `w ${index}` });
+    const attempts = await Promise.all([0, 1, 2, 3].map((index) => backend.attempt(index)));
+    const loneHalf = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    // Progress lines one letter apart: whichever parity the cut has, one of them puts it inside an emoji.
+    for (const start of ["", "a"]) {
+      for (const attempt of attempts) attempt.task.progress(`${start}${"😀".repeat(3000)}`);
+      const listed = await kit.call("vibe_list");
+      expect(listed.text).toContain("more characters");
+      expect(listed.text).not.toMatch(loneHalf);
+    }
   });
 
   it("disposing the run kills running and queued workers", async () => {

@@ -31,7 +31,11 @@ export interface VibeListOptions {
   concurrency?: number;
   /** The surface workers call tools on; default the gated `worker` surface. */
   surface?: Surface;
-  /** How long a kill or re-brief waits for an attempt to stop, in milliseconds; default 5000. */
+  /**
+   * How long a kill, re-brief or dispose waits for an attempt to stop, in milliseconds; default
+   * 5000, and never less than the backend's `stopMs` (a command backend's `graceMs` and the wait
+   * for its output after it), so a run's dispose does not end while a worker's process still runs.
+   */
   stopTimeoutMs?: number;
   /**
    * Most workers queued or running at once (finished ones do not count); a spawn or re-brief
@@ -130,7 +134,7 @@ export class VibeList {
     this.backend = isBackend(options.backend) ? options.backend : createBackend(options.backend);
     this.scheduler = new WorkerScheduler({
       concurrency,
-      stopTimeoutMs: options.stopTimeoutMs ?? 5000,
+      stopTimeoutMs: Math.max(options.stopTimeoutMs ?? 5000, this.backend.stopMs ?? 0),
       context: {
         backend: this.backend,
         registry: options.registry,

@@ -7,6 +7,15 @@ import { z } from "zod";
 import { defaultWorkerInstructions } from "../backends/worker-instructions.js";
 import { createWorkerToolbox } from "./worker-toolbox.js";
 
+const emojiTool = defineTool({
+  name: "emoji",
+  tier: "read",
+  parallelSafe: true,
+  description: "Prints a long line of emoji. Example: {}",
+  input: z.object({}),
+  execute: () => `a${"😀".repeat(15_000)}`,
+});
+
 const askUser = defineTool({
   name: "ask_user",
   tier: "read",
@@ -28,6 +37,25 @@ describe("a worker's toolbox", () => {
       expect(called.isError).toBe(true);
       expect(called.text).toContain("ask_user is not available to a background worker");
       expect(defaultWorkerInstructions).toContain("without asking questions (you have no\nask_user)");
+    } finally {
+      await run.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("cuts a long tool result between characters: no half emoji goes to the model server", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vibe-toolbox-"));
+    const registry = createRegistry({ tools: [emojiTool] });
+    const run = createRun({ workingDirectory: dir });
+    try {
+      const toolbox = createWorkerToolbox(registry, run, surfaces.worker, "exec", run.signal, "worker w1");
+      const called = await toolbox.call("emoji", {});
+      expect(called.isError).toBe(false);
+      expect(called.text).toMatch(/^a😀😀/);
+      expect(called.text).toContain("more characters");
+      expect(called.text).not.toMatch(
+        /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
+      );
     } finally {
       await run.dispose();
       rmSync(dir, { recursive: true, force: true });

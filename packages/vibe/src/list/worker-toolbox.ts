@@ -11,6 +11,7 @@ import {
   tierWithin,
 } from "@tools/registry";
 import type { WorkerToolbox } from "../backends/worker-backend.js";
+import { withoutLoneHalves } from "../internal/whole-characters.js";
 
 /**
  * The vibe_* tools: hidden from a worker's surface, so a worker never starts or steers workers,
@@ -92,7 +93,10 @@ export function createWorkerToolbox(
       } finally {
         off?.();
       }
-      const text = boundText(resultText(result), { maxLines: 2000, maxChars: maxToolResultChars }).text;
+      // The bound cuts between UTF-16 units: half an emoji at the cut would go to the model server.
+      const text = withoutLoneHalves(
+        boundText(resultText(result), { maxLines: 2000, maxChars: maxToolResultChars }).text,
+      );
       return {
         text: result.isError ? `error (${result.error?.code ?? "TOOL_FAILED"}): ${text}` : text,
         isError: result.isError,

@@ -1,5 +1,6 @@
 import { countNoun } from "@tools/registry";
 import { formatDuration } from "../internal/format-duration.js";
+import { headOf, tailOf } from "../internal/whole-characters.js";
 import type { WorkerSnapshot } from "../list/worker.js";
 
 /** One line per worker: `w1 "fix the tests" (fast) running 12.3s — turn 2: calling read`. */
@@ -40,11 +41,9 @@ export function resultStartAndEnd(worker: WorkerSnapshot, maxChars: number): str
   // together they hold fewer characters or lines than the result has.
   const headLines = Math.floor(maxLines / 4);
   const headChars = Math.floor(maxChars / 4);
-  const head = lines.slice(0, headLines).join("\n").slice(0, headChars);
-  const tail = lines
-    .slice(-(maxLines - headLines))
-    .join("\n")
-    .slice(-(maxChars - headChars));
+  // Cut at whole characters: never half of an emoji.
+  const head = headOf(lines.slice(0, headLines).join("\n"), headChars);
+  const tail = tailOf(lines.slice(-(maxLines - headLines)).join("\n"), maxChars - headChars);
   const leftChars = text.length - head.length - tail.length;
   const leftLines = Math.max(0, lines.length - head.split("\n").length - tail.split("\n").length);
   const what =

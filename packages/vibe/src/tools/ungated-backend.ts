@@ -1,5 +1,6 @@
 import type { Run } from "@tools/registry";
 import type { WorkerBackend } from "../backends/worker-backend.js";
+import { headOf } from "../internal/whole-characters.js";
 import { vibeListKey } from "../list/vibe-list.js";
 
 /**
@@ -40,7 +41,9 @@ function clip(text: string, max: number): string {
   if (max <= 0) return "";
   const note = (left: number) => ` …[${left} more characters]`;
   const room = Math.max(0, max - note(text.length).length);
-  return room === 0 ? text.slice(0, max) : `${text.slice(0, room)}${note(text.length - room)}`;
+  if (room === 0) return headOf(text, max);
+  const head = headOf(text, room);
+  return `${head}${note(text.length - head.length)}`;
 }
 
 /** `text` kept to `maxLines` lines and `maxChars` characters, the start kept. */

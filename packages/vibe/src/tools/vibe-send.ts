@@ -1,5 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
+import { hasText } from "../internal/has-text.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
 
@@ -18,7 +19,11 @@ export const vibeSendTool = defineTool({
   description: description.join("\n"),
   input: z.object({
     worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w2."),
-    message: z.string().min(1).describe("What to add to the brief."),
+    message: z
+      .string()
+      .min(1)
+      .refine(hasText, 'blank: say what to add to the brief (to rerun it as it is: "Try again.")')
+      .describe("What to add to the brief."),
   }),
   requires: [vibeListKey],
   available: vibeModeOn,

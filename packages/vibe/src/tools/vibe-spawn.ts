@@ -1,6 +1,7 @@
 import { countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { hasText } from "../internal/has-text.js";
 import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
 
 const example =
@@ -27,13 +28,17 @@ export const vibeSpawnTool = defineTool({
     brief: z
       .string()
       .min(1)
+      .refine(hasText, "blank: write the task itself (goal, files, constraints, how to check it)")
       .describe("The whole task, self-contained: goal, files, constraints, how to check it."),
     label: z
       .string()
       .min(1)
       .max(80)
       // It may be handed to the worker's command as an argument: never an option, one line.
-      .refine(isPlainLabel, "one line of text not starting with '-' or a space, e.g. \"rename getUser\"")
+      .refine(
+        isPlainLabel,
+        "one line of text not starting with '-' or a space, without tabs or other control characters, e.g. \"rename getUser\"",
+      )
       .describe("A short name for the worker, shown in vibe_list."),
     tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
   }),
@@ -84,12 +89,15 @@ export const vibeSpawnTool = defineTool({
   },
 });
 
-/** One line of text that cannot read as a command-line option: no leading '-' or space, no control character. */
+/**
+ * One line of text that cannot read as a command-line option: no leading '-' or space, no
+ * control character (C0, DEL, C1) and no Unicode line or paragraph separator.
+ */
 function isPlainLabel(label: string): boolean {
   if (label.startsWith("-") || /^\s/.test(label)) return false;
   for (const char of label) {
     const code = char.charCodeAt(0);
-    if (code < 0x20 || code === 0x7f) return false;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return false;
   }
   return true;
 }
