@@ -25,6 +25,25 @@ describe("bounded output", () => {
     expect(bounded.text).toBe(`${"x".repeat(10)}\n… 40 more characters`);
   });
 
+  it("cuts between whole characters: never half of an emoji's surrogate pair, the half counted as left out", () => {
+    const head = boundText(`${"x".repeat(9)}😀yy`, { maxChars: 10 });
+    expect(head.text).toBe(`${"x".repeat(9)}\n… 4 more characters`);
+    expect(head.omittedChars).toBe(4);
+    const tail = boundText(`yy😀${"x".repeat(9)}`, { maxChars: 10, keep: "tail" });
+    expect(tail.text).toBe(`… 4 more characters\n${"x".repeat(9)}`);
+    // A cut that falls between two characters keeps the whole pair.
+    expect(boundText(`${"x".repeat(8)}😀yy`, { maxChars: 10 }).text).toBe(
+      `${"x".repeat(8)}😀\n… 2 more characters`,
+    );
+    expect(boundText(`yy😀${"x".repeat(8)}`, { maxChars: 10, keep: "tail" }).text).toBe(
+      `… 2 more characters\n😀${"x".repeat(8)}`,
+    );
+    // A lone half already in the text is cut like any other code unit.
+    expect(boundText(`${"x".repeat(9)}\ud83dyy`, { maxChars: 10 }).text).toBe(
+      `${"x".repeat(9)}\ud83d\n… 2 more characters`,
+    );
+  });
+
   it("bounds lists with a note in the caller's unit", () => {
     expect(boundList([1, 2, 3, 4], 3, "references")).toEqual({
       items: [1, 2, 3],

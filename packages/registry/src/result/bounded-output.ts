@@ -39,8 +39,13 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
   let text = kept.join("\n");
   let omittedChars = 0;
   if (text.length > maxChars) {
-    omittedChars = text.length - maxChars;
-    text = keepTail ? text.slice(-maxChars) : text.slice(0, maxChars);
+    // Between whole characters: half of a pair (an emoji) is not text, and a strict model
+    // server refuses a request carrying one.
+    let cut = keepTail ? text.length - maxChars : maxChars;
+    if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1)) && isLowSurrogate(text.charCodeAt(cut)))
+      cut += keepTail ? 1 : -1;
+    omittedChars = keepTail ? cut : text.length - cut;
+    text = keepTail ? text.slice(cut) : text.slice(0, cut);
   }
   const truncated = omittedLines > 0 || omittedChars > 0;
   if (!truncated) return { text, truncated, omittedLines, omittedChars };
@@ -56,6 +61,9 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
     omittedChars,
   };
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Keeps at most `limit` items and returns the note for the rest ("… 12 more references"), or an
