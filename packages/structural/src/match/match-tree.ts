@@ -41,6 +41,12 @@ interface Memo {
    * code's last child, as in ast-grep.
    */
   trailingNamed?: boolean;
+  /**
+   * A `$$$` finds no empty run after the code's last child: the list is the start of the code's
+   * and the code ends in no MISSING or empty child, which ast-grep's run would take (the
+   * MISSING `#endif` of an `#ifdef` a `}` cut short).
+   */
+  closedEnd?: boolean;
 }
 
 /** Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans. */
@@ -257,9 +263,12 @@ export class TreeMatcher {
       }
       case "inner": {
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
+        const open = this.open.has(pattern);
+        const last = node.lastChild;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
-          trailingNamed: this.open.has(pattern),
+          trailingNamed: open,
+          closedEnd: open && !(last !== null && isIgnorable(last)),
         });
       }
     }
@@ -313,8 +322,9 @@ export class TreeMatcher {
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
       // At the start of a node, as in ast-grep: a `$$$` finds nothing after the code's last
-      // child (`default: $$$B` is a `default:` with statements, not an empty one).
-      if (memo.trailingNamed && ci >= nodes.length) return undefined;
+      // child (`default: $$$B` is a `default:` with statements, not an empty one), unless that
+      // child is MISSING or empty (left out of `nodes`), which ast-grep's run takes.
+      if (memo.closedEnd && ci >= nodes.length) return undefined;
       memo.failed ??= new Map();
       const name = pattern.meta.name;
       const earlier = name === undefined ? undefined : env.get(name);

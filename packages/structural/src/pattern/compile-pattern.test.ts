@@ -135,6 +135,8 @@ describe("compilePattern errors", () => {
       ["python", "class $C", "`class $C: $$$B`"],
       ["python", "if $C", "`if $C: $$$B`"],
       ["typescript", "do $S while ($C);", "`do { $$$B } while ($C);`"],
+      // Not C++'s class member `do S while(C);` (a field of type `do`), which matches nothing.
+      ["cpp", "do $S while ($C);", "`do { $$$B } while ($C);`"],
     ] as const) {
       await expect(parser.compile(parser.spec(language), source)).rejects.toMatchObject({
         code: "PATTERN_INVALID",

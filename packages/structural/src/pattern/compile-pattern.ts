@@ -439,10 +439,12 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
         : [...bare, ...wrapped];
     // A parse tree-sitter did not have to repair wins over one with MISSING nodes, which wins
     // over one with ERRORs taken as metavariables; in order otherwise, but a wrapper that left
-    // the fragment a whole ERROR loses to a reading that is a node without a `;` the user did
-    // not write: C's `#ifdef $X⏎#ifdef $Y⏎$$$B⏎#endif` is two `#ifdef` blocks, as in ast-grep,
-    // not the ERROR a function body makes of it (while C++'s `void $F() $B` stays that ERROR,
-    // as in ast-grep, not a declaration ending in the `;` a wrapper appended).
+    // the fragment a whole ERROR loses to a plain reading (no wrapper, as ast-grep reads it)
+    // that is a node without a `;` the user did not write: C's `#ifdef $X⏎#ifdef $Y⏎$$$B⏎#endif`
+    // is two `#ifdef` blocks, as in ast-grep, not the ERROR a function body makes of it (while
+    // C++'s `void $F() $B` stays that ERROR, as in ast-grep, not a declaration ending in the `;`
+    // a wrapper appended, and C++'s `do $S while ($C);` is refused with its hint, not read as a
+    // class's field of type `do`).
     let best: Located | undefined;
     for (const attempt of attempts) {
       const candidate = attempt();
@@ -453,6 +455,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
         candidate.repair < best.repair ||
         (candidate.repair === best.repair &&
           wrappedError(best) &&
+          candidate.wrapper === undefined &&
           !candidate.wholeError &&
           !candidate.impliedSemicolon)
       )

@@ -50,6 +50,20 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "N" },
   },
   {
+    // A `$$$` ending a node's start finds no empty run after the code's last child, but a MISSING
+    // `#endif` (the `}` closing `extern "C" {` ends the inner `#ifdef`) is one, as in ast-grep,
+    // whose run takes it: the inner `#ifdef` matches with an empty B.
+    name: "c #ifdef with a final $$$ on an #ifdef closed by a MISSING #endif",
+    language: "c",
+    pattern: "#ifdef $X\n$$$B",
+    code: '#ifdef __cplusplus\nextern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif\n',
+    matches: [
+      '#ifdef __cplusplus\nextern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif',
+      "#ifdef __cplusplus",
+    ],
+    bindings: { X: "__cplusplus", B: 'extern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif' },
+  },
+  {
     // An `#ifdef` block whose first lines are another, as ast-grep reads it: inside a function
     // body tree-sitter makes one ERROR of it, which must not win over this reading.
     name: "c #ifdef starting with a nested #ifdef",
