@@ -207,6 +207,15 @@ describe("command backend with a real agent-CLI script", () => {
     expect(createCommandBackend({ command: ["agent", "--model", "{model}"], models }).gated).toBe(false);
   });
 
+  it("refuses a graceMs no timer can wait: before, the kill's wait became a 1 ms one and dispose ended with the CLI running", () => {
+    for (const graceMs of [Number.NaN, -1, Number.POSITIVE_INFINITY, 3_000_000_000]) {
+      expect(() => createCommandBackend({ command: ["agent"], graceMs })).toThrow(
+        `graceMs must be a number of milliseconds from 0 to 2147483647, got ${String(graceMs)}`,
+      );
+    }
+    expect(createCommandBackend({ command: ["agent"], graceMs: 0 }).stopMs).toBeGreaterThan(0);
+  });
+
   it("refuses a misspelt placeholder, which would reach the CLI as written, and leaves the CLI's own braces alone", () => {
     expect(() => createCommandBackend({ command: ["agent", "--model", "{modle}"], models })).toThrow(
       "the command has {modle}, which is no placeholder (it would reach the CLI as written): did you mean {model}? The placeholders are {tier}, {model}, {label}, {workerId}, {cwd}",

@@ -70,6 +70,14 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
   }
   const maxResultChars = options.maxResultChars ?? 20_000;
   const graceMs = options.graceMs ?? 2000;
+  // A timer waits at most 2^31 - 1 ms; past it (or NaN) it fires at once: SIGKILL and a stop's
+  // wait of 1 ms, a dispose ending with the CLI still running.
+  if (!(graceMs >= 0 && graceMs <= maxTimerMs)) {
+    throw new VibeError({
+      code: "INVALID_BACKEND_CONFIG",
+      message: `graceMs must be a number of milliseconds from 0 to ${maxTimerMs}, got ${String(graceMs)}: how long SIGTERM gets before SIGKILL (default 2000)`,
+    });
+  }
   return {
     // The CLI edits files and runs commands itself: nothing it does passes the registry's gate.
     gated: false,
@@ -149,6 +157,9 @@ const outputGraceMs = 500;
 
 /** How long the holders of the output get to close it once killed, in milliseconds. */
 const holderKillMs = 1000;
+
+/** The longest wait a timer takes, in milliseconds. */
+const maxTimerMs = 2 ** 31 - 1;
 
 /** Room for the process table look-ups and the event loop in a stop's bound, in milliseconds. */
 const stopMarginMs = 1000;
