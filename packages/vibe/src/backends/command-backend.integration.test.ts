@@ -81,6 +81,21 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("agent crashed: the brief made no sense");
   });
 
+  it("a failure quoting a long line of its output cuts it between characters, never inside an emoji", async () => {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: [process.execPath, script, "wide-fail"],
+        maxResultChars: 40_000,
+      }),
+    });
+    await kit.call("vibe_spawn", { brief: "x", label: "wide" });
+    await reachStatus(kit.list, "w1", "failed");
+    const message = kit.list.get("w1").lastResult ?? "";
+    expect(message).toContain("exited with code 1; its last output:");
+    expect(message).toMatch(/😀c$/);
+    expect(message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   it("a long output: the result is its end from a whole line, saying the start is left out", async () => {
     kit = createKit({
       backend: createCommandBackend({

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import {
-  boundText,
   countNoun,
   createProcessMark,
   markedProcesses,
@@ -14,7 +13,7 @@ import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
 import { plainOutput } from "../internal/plain-output.js";
-import { headOf } from "../internal/whole-characters.js";
+import { boundWholeText, headOf } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
 /** Options of {@link createCommandBackend}. */
@@ -229,10 +228,15 @@ function runCommand(
         if (task.signal.aborted) return reject(abortReason(task.signal));
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
-        const errText = boundText(plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(), {
-          maxLines: 20,
-          keep: "tail",
-        }).text;
+        // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.
+        const errText = boundWholeText(
+          plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(),
+          {
+            maxLines: 20,
+            maxChars: 20_000,
+            keep: "tail",
+          },
+        );
         reject(
           new VibeError({
             code: "COMMAND_FAILED",
