@@ -44,6 +44,10 @@ if (mode === "answer") {
   // One long line of emoji after two letters, then works on until it is stopped.
   console.log(`ab${"😀".repeat(150)}`);
   setInterval(() => {}, 1000);
+} else if (mode === "wide-fail") {
+  // One line of 30 001 characters on stdout (emoji, then a letter), nothing on stderr, then fails.
+  console.log(`${"😀".repeat(15_000)}c`);
+  process.exitCode = 1;
 } else if (mode === "long") {
   // Prints as many short lines of work (a log) as its second argument says, then its final answer.
   for (let i = 0; i < Number(tier); i++) console.log(`step ${i}`);

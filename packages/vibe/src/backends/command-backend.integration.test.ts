@@ -81,6 +81,21 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("agent crashed: the brief made no sense");
   });
 
+  it("a failure quoting a long line of its output cuts it between characters, never inside an emoji", async () => {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: [process.execPath, script, "wide-fail"],
+        maxResultChars: 40_000,
+      }),
+    });
+    await kit.call("vibe_spawn", { brief: "x", label: "wide" });
+    await reachStatus(kit.list, "w1", "failed");
+    const message = kit.list.get("w1").lastResult ?? "";
+    expect(message).toContain("exited with code 1; its last output:");
+    expect(message).toMatch(/😀c$/);
+    expect(message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+
   it("a long output: the result is its end from a whole line, saying the start is left out", async () => {
     kit = createKit({
       backend: createCommandBackend({
@@ -205,6 +220,15 @@ describe("command backend with a real agent-CLI script", () => {
       createCommandBackend({ command: ["agent", "--model={model}"], models: { fast: "small", good: "" } }),
     ).toThrow("no model is given for good");
     expect(createCommandBackend({ command: ["agent", "--model", "{model}"], models }).gated).toBe(false);
+  });
+
+  it("refuses a graceMs no timer can wait: before, the kill's wait became a 1 ms one and dispose ended with the CLI running", () => {
+    for (const graceMs of [Number.NaN, -1, Number.POSITIVE_INFINITY, 3_000_000_000]) {
+      expect(() => createCommandBackend({ command: ["agent"], graceMs })).toThrow(
+        `graceMs must be a number of milliseconds from 0 to 2147483647, got ${String(graceMs)}`,
+      );
+    }
+    expect(createCommandBackend({ command: ["agent"], graceMs: 0 }).stopMs).toBeGreaterThan(0);
   });
 
   it("refuses a misspelt placeholder, which would reach the CLI as written, and leaves the CLI's own braces alone", () => {

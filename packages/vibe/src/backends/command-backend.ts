@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import {
-  boundText,
   countNoun,
   createProcessMark,
   markedProcesses,
@@ -14,7 +13,7 @@ import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { TailBuffer } from "../internal/tail-buffer.js";
 import { plainOutput } from "../internal/plain-output.js";
-import { headOf } from "../internal/whole-characters.js";
+import { boundWholeText, headOf } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
 /** Options of {@link createCommandBackend}. */
@@ -70,6 +69,14 @@ export function createCommandBackend(options: CommandBackendOptions): WorkerBack
   }
   const maxResultChars = options.maxResultChars ?? 20_000;
   const graceMs = options.graceMs ?? 2000;
+  // A timer waits at most 2^31 - 1 ms; past it (or NaN) it fires at once: SIGKILL and a stop's
+  // wait of 1 ms, a dispose ending with the CLI still running.
+  if (!(graceMs >= 0 && graceMs <= maxTimerMs)) {
+    throw new VibeError({
+      code: "INVALID_BACKEND_CONFIG",
+      message: `graceMs must be a number of milliseconds from 0 to ${maxTimerMs}, got ${String(graceMs)}: how long SIGTERM gets before SIGKILL (default 2000)`,
+    });
+  }
   return {
     // The CLI edits files and runs commands itself: nothing it does passes the registry's gate.
     gated: false,
@@ -150,6 +157,9 @@ const outputGraceMs = 500;
 /** How long the holders of the output get to close it once killed, in milliseconds. */
 const holderKillMs = 1000;
 
+/** The longest wait a timer takes, in milliseconds. */
+const maxTimerMs = 2 ** 31 - 1;
+
 /** Room for the process table look-ups and the event loop in a stop's bound, in milliseconds. */
 const stopMarginMs = 1000;
 
@@ -218,10 +228,15 @@ function runCommand(
         if (task.signal.aborted) return reject(abortReason(task.signal));
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
-        const errText = boundText(plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(), {
-          maxLines: 20,
-          keep: "tail",
-        }).text;
+        // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.
+        const errText = boundWholeText(
+          plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(),
+          {
+            maxLines: 20,
+            maxChars: 20_000,
+            keep: "tail",
+          },
+        );
         reject(
           new VibeError({
             code: "COMMAND_FAILED",

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { surfaces, type ToolContext } from "@tools/registry";
+import { createRegistry, createRun, surfaces, type ToolContext } from "@tools/registry";
 import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
 import { HeldBackend } from "../__fixtures__/held-backend.js";
 import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
@@ -109,6 +109,48 @@ describe("VibeList (in-process held backend)", () => {
     attempt.answer("2 notes");
     await reachStatus(kit.list, "w1", "done");
     expect(kit.list.get("w1").attempts).toBe(1);
+  });
+
+  it("a backend's stopMs beyond what a timer can wait still gives a kill its wait (not a 1 ms one)", async () => {
+    // A custom backend's attempts end 100 ms after they are told to stop; its stopMs is past the
+    // timer's range (a graceMs of weeks): the wait must not overflow into an immediate give-up.
+    const slowToStop: WorkerBackend = {
+      description: "attempts that take 100 ms to stop (test)",
+      gated: true,
+      stopMs: 2 ** 31,
+      perform: (task) =>
+        new Promise<string>((_resolve, reject) => {
+          task.signal.addEventListener("abort", () => setTimeout(() => reject(task.signal.reason), 100), {
+            once: true,
+          });
+        }),
+    };
+    kit = createKit({ backend: slowToStop });
+    await kit.call("vibe_spawn", { brief: "slow", label: "slow" });
+    await reachStatus(kit.list, "w1", "running");
+    const killed = await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(killed.text).toBe('Killed w1 "slow"; it and everything it started have stopped.');
+  });
+
+  it("refuses a stop bound or a backend's stopMs that is no number of milliseconds", async () => {
+    const registry = createRegistry({ tools: [] });
+    const run = createRun({ workingDirectory: process.cwd() });
+    try {
+      expect(() =>
+        createVibeList({ registry, run, backend: new HeldBackend(), stopTimeoutMs: Number.NaN }),
+      ).toThrow("stopTimeoutMs must be a number of milliseconds of at least 0, got NaN");
+      const odd: WorkerBackend = {
+        description: "odd (test)",
+        gated: true,
+        stopMs: -5,
+        perform: () => Promise.resolve(""),
+      };
+      expect(() => createVibeList({ registry, run, backend: odd })).toThrow(
+        "the backend's stopMs must be a number of milliseconds of at least 0, got -5",
+      );
+    } finally {
+      await run.dispose();
+    }
   });
 
   it("a kill racing a re-brief, both past the stop's bound, stops the attempt the re-brief started", async () => {

@@ -127,6 +127,13 @@ export class VibeList {
         message: `maxActive must be a whole number of at least 1, got ${String(maxActive)}`,
       });
     }
+    const stopTimeoutMs = options.stopTimeoutMs ?? 5000;
+    if (!(stopTimeoutMs >= 0)) {
+      throw new VibeError({
+        code: "INVALID_BACKEND_CONFIG",
+        message: `stopTimeoutMs must be a number of milliseconds of at least 0, got ${String(stopTimeoutMs)}`,
+      });
+    }
     this.concurrency = concurrency;
     this.maxActive = maxActive;
     this.surfaceCap = (options.surface ?? surfaces.worker).cap;
@@ -134,7 +141,7 @@ export class VibeList {
     this.backend = isBackend(options.backend) ? options.backend : createBackend(options.backend);
     this.scheduler = new WorkerScheduler({
       concurrency,
-      stopTimeoutMs: Math.max(options.stopTimeoutMs ?? 5000, this.backend.stopMs ?? 0),
+      stopTimeoutMs: stopBound(stopTimeoutMs, this.backend),
       context: {
         backend: this.backend,
         registry: options.registry,
@@ -407,6 +414,21 @@ export function vibeModeOn(run: Run): true | string {
  */
 export function createVibeList(options: VibeListOptions): VibeList {
   return new VibeList(options);
+}
+
+/** The longest wait a timer takes, in milliseconds: past it, it fires at once. */
+const maxTimerMs = 2 ** 31 - 1;
+
+/** How long a stop waits: the list's bound, or the backend's `stopMs` when longer; a wait a timer can take. */
+function stopBound(stopTimeoutMs: number, backend: WorkerBackend): number {
+  const stopMs = backend.stopMs ?? 0;
+  if (!(stopMs >= 0)) {
+    throw new VibeError({
+      code: "INVALID_BACKEND_CONFIG",
+      message: `the backend's stopMs must be a number of milliseconds of at least 0, got ${String(stopMs)}: how long its attempts take to stop`,
+    });
+  }
+  return Math.min(Math.max(stopTimeoutMs, stopMs), maxTimerMs);
 }
 
 function isBackend(value: WorkerBackend | BackendConfig): value is WorkerBackend {

@@ -56,6 +56,10 @@ describe("a worker's toolbox", () => {
       expect(called.text).not.toMatch(
         /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/,
       );
+      // The note counts exactly what is not shown: the half dropped at the cut too.
+      const [, body, left] = /^([^]*)\n… (\d+) more characters$/.exec(called.text) ?? [];
+      expect(body).toBeDefined();
+      expect((body as string).length + Number(left)).toBe(1 + 2 * 15_000);
     } finally {
       await run.dispose();
       rmSync(dir, { recursive: true, force: true });

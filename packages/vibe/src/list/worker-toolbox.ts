@@ -1,5 +1,4 @@
 import {
-  boundText,
   defineSurface,
   resultText,
   type AnthropicToolSchema,
@@ -11,7 +10,7 @@ import {
   tierWithin,
 } from "@tools/registry";
 import type { WorkerToolbox } from "../backends/worker-backend.js";
-import { withoutLoneHalves } from "../internal/whole-characters.js";
+import { boundWholeText } from "../internal/whole-characters.js";
 
 /**
  * The vibe_* tools: hidden from a worker's surface, so a worker never starts or steers workers,
@@ -93,10 +92,8 @@ export function createWorkerToolbox(
       } finally {
         off?.();
       }
-      // The bound cuts between UTF-16 units: half an emoji at the cut would go to the model server.
-      const text = withoutLoneHalves(
-        boundText(resultText(result), { maxLines: 2000, maxChars: maxToolResultChars }).text,
-      );
+      // Cut between whole characters: half an emoji at the cut would go to the model server.
+      const text = boundWholeText(resultText(result), { maxLines: 2000, maxChars: maxToolResultChars });
       return {
         text: result.isError ? `error (${result.error?.code ?? "TOOL_FAILED"}): ${text}` : text,
         isError: result.isError,

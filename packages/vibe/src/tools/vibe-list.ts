@@ -1,7 +1,7 @@
-import { boundList, boundText, countNoun, defineTool } from "@tools/registry";
+import { boundList, countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { withoutLoneHalves } from "../internal/whole-characters.js";
+import { boundWholeText } from "../internal/whole-characters.js";
 import { isFinished, type WorkerSnapshot } from "../list/worker.js";
 import { resultStartAndEnd, workerLine } from "./describe-worker.js";
 
@@ -42,8 +42,8 @@ export const vibeListTool = defineTool({
         `… ${left} older finished ${countNoun(left, "workers")} not shown (${named}${ids.length > 20 ? ", …" : ""}); vibe_wait with one's id gives its status and whole result.`,
       );
     }
-    // The bound cuts between UTF-16 units: half an emoji at the cut would go to the model server.
-    return withoutLoneHalves(boundText(lines.join("\n"), { maxChars: listMaxChars, maxLines: 400 }).text);
+    // Cut between whole characters: half an emoji at the cut would go to the model server.
+    return boundWholeText(lines.join("\n"), { maxChars: listMaxChars, maxLines: 400 });
   },
 });
 
