@@ -7,7 +7,7 @@ export { tiers, tierWithin, isTier } from "./tool/tier.js";
 export type { Tier } from "./tool/tier.js";
 export { defineTool, toolAvailability, toolInRun } from "./tool/define-tool.js";
 export type { Availability, InputSchema, Tool, ToolDefinition, ToolInRun } from "./tool/define-tool.js";
-export type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
+export type { CallOrigin, NestedCallOptions, ToolCheckContext, ToolContext } from "./tool/tool-context.js";
 
 export {
   appendText,

@@ -8,6 +8,7 @@ import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
 import { callSignal } from "./invoke/call-signal.js";
 import { noLanes, reserveLane, type LaneEntry } from "./invoke/enter-lane.js";
+import { rejectOnAbort } from "./invoke/reject-on-abort.js";
 import { cancelledCall, hiddenFromSurface, notWired, tierExceeded, unknownTool } from "./invoke/refusals.js";
 import { validateArguments } from "./invoke/validate-arguments.js";
 import {
@@ -28,7 +29,7 @@ import {
   type ToolDefinition,
 } from "./tool/define-tool.js";
 import { tierWithin } from "./tool/tier.js";
-import type { CallOrigin, NestedCallOptions, ToolContext } from "./tool/tool-context.js";
+import type { CallOrigin, NestedCallOptions, ToolCheckContext, ToolContext } from "./tool/tool-context.js";
 import type { InvokeRequest, RegistryOptions } from "./registry-options.js";
 
 interface Parent {
@@ -47,9 +48,9 @@ let callCounter = 0;
 
 /**
  * The registry: holds tool definitions, decides which tools each surface of a run sees, and runs
- * every call through one chain — validation → guardrails → approval gate → the tool → result
- * wrappers — whether the model or a kernel cell made it. `invoke` never throws: every failure
- * is a result with `isError` and a message the model can act on.
+ * every call through one chain — validation → guardrails → the tool's own check → approval gate →
+ * the tool → result wrappers — whether the model or a kernel cell made it. `invoke` never throws:
+ * every failure is a result with `isError` and a message the model can act on.
  */
 export class Registry {
   private readonly toolsByName = new Map<string, Tool>();
@@ -370,6 +371,18 @@ export class Registry {
       caller,
       resolvedPaths,
     };
+    const resolvePath = (path: string): string =>
+      resolvedPaths.get(path) ?? resolveInside(run.workingDirectory, path);
+    const checkContext: ToolCheckContext = {
+      run,
+      surface,
+      signal,
+      callId,
+      origin,
+      depth,
+      caller,
+      resolvePath,
+    };
 
     // The call's turn in its tool's lane is taken as it arrives: a caller's serial calls run in
     // the order they came, not the order in which their cards are answered (`continue` must not
@@ -383,6 +396,9 @@ export class Registry {
         const checked = guardrail.check(call);
         if (checked) await checked;
       }
+      // The tool's own check: a call that cannot succeed in the run's state fails now with the
+      // tool's error, before the operator is asked to approve it (and before it waits its turn).
+      if (tool.check) await checkCall(tool, input, checkContext);
       judged = waited.ms;
 
       if (needsApproval(call, this.policy)) {
@@ -422,6 +438,8 @@ export class Registry {
       if (waited.ms > judged) {
         resolvedPaths.clear();
         for (const guardrail of this.guardrails) await guardrail.check(call);
+        // The state the tool checked may have changed as well (a worker finished, a limit reached).
+        if (tool.check) await checkCall(tool, input, checkContext);
         if (signal.aborted) throw cancelledCall(tool.name, signal);
       }
       for (const wrapper of this.resultWrappers) {
@@ -459,7 +477,7 @@ export class Registry {
           if (!ended && this.listeners.size > 0)
             this.emit({ type: "call-progress", callId, tool: tool.name, message });
         },
-        resolvePath: (path: string) => resolvedPaths.get(path) ?? resolveInside(run.workingDirectory, path),
+        resolvePath,
       };
       try {
         result = withAbsoluteChanges(toToolResult(await tool.execute(call.input as never, context)), run);
@@ -484,6 +502,30 @@ export class Registry {
       }
     }
     return result;
+  }
+}
+
+/**
+ * Runs the tool's `check` of a call, bounded by the call's signal: a ToolsError it throws refuses
+ * the call as it is; anything else it throws is a `TOOL_FAILED` naming the check, and a call
+ * cancelled meanwhile is cancelled.
+ */
+async function checkCall(
+  tool: Tool,
+  input: Record<string, unknown>,
+  context: ToolCheckContext,
+): Promise<void> {
+  try {
+    const checked = tool.check?.(input as never, context);
+    if (checked) await rejectOnAbort(Promise.resolve(checked), context.signal);
+  } catch (error) {
+    if (context.signal.aborted) throw cancelledCall(tool.name, context.signal);
+    if (ToolsError.isInstance(error)) throw error;
+    throw new ToolsError({
+      code: "TOOL_FAILED",
+      message: `${tool.name} was not called: its check of the call failed (${errorMessage(error)})`,
+      cause: error,
+    });
   }
 }
 

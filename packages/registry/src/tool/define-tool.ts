@@ -3,7 +3,7 @@ import { ToolsError, errorMessage } from "../errors/tools-error.js";
 import type { ToolOutput } from "../result/tool-result.js";
 import type { ResourceKey } from "../run/resource-key.js";
 import type { Run } from "../run/run.js";
-import type { ToolContext } from "./tool-context.js";
+import type { ToolCheckContext, ToolContext } from "./tool-context.js";
 import { isTier, type Tier } from "./tier.js";
 
 /** Any zod object schema: a tool's arguments are always a JSON object. */
@@ -46,6 +46,16 @@ export interface ToolDefinition<S extends InputSchema> {
    * schema and every call.
    */
   inRun?: (run: Run) => ToolInRun<S> | undefined;
+  /**
+   * Refuses, before the operator is asked, a call its arguments allow but the run's state does not
+   * (an unknown worker id, a limit reached): throw a ToolsError saying what is wrong and what to
+   * do, and the call fails with it at once — no approval card, no wait for its lane. Runs after
+   * validation and the guardrails, under the call's signal (a cancel ends the wait for it), and
+   * again, with the guardrails, as a call that waited (its card, its lane) starts. Keep it cheap
+   * and free of side effects; a check that throws anything but a ToolsError fails the call with
+   * `TOOL_FAILED`. The state may change while a card is open: `execute` still checks for itself.
+   */
+  check?: (input: z.output<S>, context: ToolCheckContext) => void | Promise<void>;
   /** Does the work. Throw a ToolsError for a failure the model should read. */
   execute: (input: z.output<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
@@ -81,7 +91,7 @@ export function defineTool<S extends InputSchema>(definition: ToolDefinition<S>)
   if (!(definition.input instanceof z.ZodObject)) problems.push("input must be a zod object schema");
   if (typeof definition.parallelSafe !== "boolean") problems.push("parallelSafe must be true or false");
   if (typeof definition.execute !== "function") problems.push("execute must be a function");
-  for (const hook of ["paths", "summarize", "available", "inRun"] as const) {
+  for (const hook of ["paths", "summarize", "available", "inRun", "check"] as const) {
     if (definition[hook] !== undefined && typeof definition[hook] !== "function") {
       problems.push(`${hook} must be a function`);
     }

@@ -54,3 +54,12 @@ export interface ToolContext {
   /** An argument path resolved inside the working directory (already checked by the guardrail). */
   resolvePath(path: string): string;
 }
+
+/**
+ * What a tool's `check` receives besides its arguments: the call as `execute` would get it, less
+ * what only a running call does (`invoke`, `progress`, `receiveSecret`).
+ */
+export type ToolCheckContext = Pick<
+  ToolContext,
+  "run" | "surface" | "signal" | "callId" | "origin" | "depth" | "caller" | "resolvePath"
+>;

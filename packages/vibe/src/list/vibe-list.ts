@@ -178,20 +178,32 @@ export class VibeList {
   }
 
   /**
+   * Throws what {@link spawn} would throw now (`VIBE_LIST_CLOSED`, `TOO_MANY_WORKERS`), starting
+   * nothing: vibe_spawn's check, which refuses such a call before the operator is asked.
+   */
+  checkSpawn(): void {
+    this.assertOpen();
+    this.assertRoom("no worker was started");
+  }
+
+  /**
+   * Throws what {@link send} would throw now (`UNKNOWN_WORKER`, `WORKER_ABOVE_CAP`,
+   * `TOO_MANY_WORKERS` for a finished worker at the limit, `VIBE_LIST_CLOSED`), changing nothing:
+   * vibe_send's check, which refuses such a call before the operator is asked.
+   */
+  checkSend(id: string, options: SendOptions = {}): void {
+    this.assertOpen();
+    const record = this.sendable(id, options);
+    if (isFinished(record.status)) this.assertRoom(`${record.id} was not rerun`);
+  }
+
+  /**
    * Appends `message` to the worker's brief and runs it again. A running attempt is cancelled
    * first (this waits for it to stop); a queued worker just gets the longer brief.
    */
   send(id: string, message: string, options: SendOptions = {}): Promise<SendOutcome> {
     this.assertOpen();
-    const record = this.lookup(id);
-    const cap = options.cap ?? "exec";
-    if (!tierWithin(record.cap, cap)) {
-      throw new VibeError({
-        code: "WORKER_ABOVE_CAP",
-        message: `${record.id} "${record.label}" has ${record.cap} tools, more than this caller may use (${cap} tools only), so it was not rerun. Spawn a new worker for this (it gets your tools), or re-brief ${record.id} from the main agent.`,
-        data: { id: record.id, workerCap: record.cap, cap },
-      });
-    }
+    const record = this.sendable(id, options);
     // Sends and kills of one worker take effect one after another, in the order they came: a
     // kill and a re-brief in one batch then agree on what became of the worker.
     return this.inTurn(record, async () => {
@@ -359,6 +371,20 @@ export class VibeList {
       message: `${what}: ${active} workers are queued or running, the most this run allows (${this.maxActive}). Wait for one to finish (vibe_wait), or vibe_kill one you no longer need, then try again.`,
       data: { active, maxActive: this.maxActive },
     });
+  }
+
+  /** The worker `send` reruns; throws `UNKNOWN_WORKER`, or `WORKER_ABOVE_CAP` above the sender's cap. */
+  private sendable(id: string, options: SendOptions): WorkerRecord {
+    const record = this.lookup(id);
+    const cap = options.cap ?? "exec";
+    if (!tierWithin(record.cap, cap)) {
+      throw new VibeError({
+        code: "WORKER_ABOVE_CAP",
+        message: `${record.id} "${record.label}" has ${record.cap} tools, more than this caller may use (${cap} tools only), so it was not rerun. Spawn a new worker for this (it gets your tools), or re-brief ${record.id} from the main agent.`,
+        data: { id: record.id, workerCap: record.cap, cap },
+      });
+    }
+    return record;
   }
 
   /** Runs `step` once the worker's earlier sends and kills have taken effect. */

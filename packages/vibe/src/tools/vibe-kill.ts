@@ -16,6 +16,10 @@ export const vibeKillTool = defineTool({
   requires: [vibeListKey],
   available: vibeModeOn,
   summarize: (input) => `kill worker ${input.worker_id}`,
+  // An unknown id is refused before any approval card a gated surface would open.
+  check(input, ctx) {
+    ctx.run.require(vibeListKey).get(input.worker_id);
+  },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const { before, worker, wasFinished, stoppedInTime } = await list.kill(input.worker_id);

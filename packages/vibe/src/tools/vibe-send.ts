@@ -51,6 +51,11 @@ export const vibeSendTool = defineTool({
       },
     };
   },
+  // An unknown id, a worker above the sender's rights, no room to rerun it: refused at once, not
+  // after the operator's card (execute checks again: the list may change while the card is open).
+  check(input, ctx) {
+    ctx.run.require(vibeListKey).checkSend(input.worker_id, { cap: ctx.surface.cap });
+  },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     // A set-up failure (a command not found, a model the server does not have) is the harness's

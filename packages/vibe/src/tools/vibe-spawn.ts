@@ -67,6 +67,10 @@ export const vibeSpawnTool = defineTool({
         ]),
     };
   },
+  // At the worker limit (or with vibe mode off): refused at once, not after the operator's card.
+  check(_input, ctx) {
+    ctx.run.require(vibeListKey).checkSpawn();
+  },
   execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const worker = list.spawn({

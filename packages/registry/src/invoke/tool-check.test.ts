@@ -1,0 +1,258 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ToolsError } from "../errors/tools-error.js";
+import type { CallEvent } from "../events/call-events.js";
+import { createRegistry } from "../registry.js";
+import { resultText } from "../result/tool-result.js";
+import { createRun, type Run } from "../run/run.js";
+import { defineTool } from "../tool/define-tool.js";
+import type { ToolCheckContext } from "../tool/tool-context.js";
+import { tempDir } from "../testing/fixture-tools.js";
+import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval.js";
+
+const runs: Run[] = [];
+function newRun(): Run {
+  const run = createRun({ workingDirectory: tempDir() });
+  runs.push(run);
+  return run;
+}
+afterEach(async () => {
+  await Promise.all(runs.splice(0).map((run) => run.dispose()));
+});
+
+/** An approver whose cards stay open until the test answers them. */
+class HeldApprover implements Approver {
+  readonly requests: ApprovalRequest[] = [];
+  private readonly answers: ((decision: ApprovalDecision) => void)[] = [];
+  private readonly opened: (() => void)[] = [];
+  attached(): boolean {
+    return true;
+  }
+  request(request: ApprovalRequest): Promise<ApprovalDecision> {
+    this.requests.push(request);
+    for (const resolve of this.opened.splice(0)) resolve();
+    return new Promise((resolve) => this.answers.push(resolve));
+  }
+  /** Settles once `count` cards have been opened in all. */
+  async cards(count: number): Promise<void> {
+    while (this.requests.length < count) await new Promise<void>((resolve) => this.opened.push(resolve));
+  }
+  answer(index: number, decision: ApprovalDecision): void {
+    this.answers[index]?.(decision);
+  }
+}
+
+/** The "registry of things": an exec tool whose check refuses names the run does not have. */
+function thingTool(known: Set<string>, options: { parallelSafe?: boolean } = {}) {
+  const executed: string[] = [];
+  const checked: { name: string; context: ToolCheckContext }[] = [];
+  const tool = defineTool({
+    name: "poke_thing",
+    tier: "exec",
+    description: "Pokes a thing by name.",
+    parallelSafe: options.parallelSafe ?? true,
+    input: z.object({ name: z.string(), times: z.number().int().default(1) }),
+    check(input, context) {
+      checked.push({ name: input.name, context });
+      if (!known.has(input.name)) {
+        throw new ToolsError({
+          code: "UNKNOWN_THING",
+          message: `no thing '${input.name}'; known things: ${[...known].join(", ")}`,
+        });
+      }
+    },
+    execute(input) {
+      executed.push(input.name);
+      return `poked ${input.name} ${input.times} time(s)`;
+    },
+  });
+  return { tool, executed, checked };
+}
+
+describe("a tool's own check (defineTool check)", () => {
+  it("refuses a call that cannot succeed with the tool's error, without opening a card", async () => {
+    const { tool, executed } = thingTool(new Set(["a"]));
+    const approver = new HeldApprover();
+    const registry = createRegistry({ tools: [tool], approver });
+    const events: CallEvent[] = [];
+    registry.on((event) => events.push(event));
+
+    const result = await registry.invoke(newRun(), { tool: "poke_thing", args: { name: "b" } });
+
+    expect(result.error).toEqual({ code: "UNKNOWN_THING", message: "no thing 'b'; known things: a" });
+    expect(approver.requests).toHaveLength(0);
+    expect(executed).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(["call-start", "call-end"]);
+    expect(events[1]).toMatchObject({ type: "call-end", isError: true, code: "UNKNOWN_THING" });
+  });
+
+  it("opens the card when the check passes, with the validated arguments and the call's context", async () => {
+    const { tool, executed, checked } = thingTool(new Set(["a"]));
+    const approver = new HeldApprover();
+    const registry = createRegistry({ tools: [tool], approver });
+    const events: string[] = [];
+    registry.on((event) => events.push(event.type));
+
+    const call = registry.invoke(newRun(), { tool: "poke_thing", args: { name: "a" }, caller: "worker w1" });
+    await approver.cards(1);
+    expect(executed).toEqual([]);
+    approver.answer(0, { allow: true });
+    const result = await call;
+
+    expect(resultText(result)).toBe("poked a 1 time(s)");
+    expect(executed).toEqual(["a"]);
+    expect(checked[0]?.context).toMatchObject({ caller: "worker w1", origin: "model", depth: 0 });
+    expect(checked[0]?.context.surface.name).toBe("main");
+    // Checked as the call arrived, and again as it starts after its card.
+    expect(checked.map((entry) => entry.name)).toEqual(["a", "a"]);
+    expect(events).toEqual(["call-start", "call-approval", "call-approval", "call-end"]);
+  });
+
+  it("refuses a call whose state changed while its card was open, when it starts", async () => {
+    const known = new Set(["a"]);
+    const { tool, executed } = thingTool(known);
+    const approver = new HeldApprover();
+    const registry = createRegistry({ tools: [tool], approver });
+
+    const call = registry.invoke(newRun(), { tool: "poke_thing", args: { name: "a" } });
+    await approver.cards(1);
+    known.delete("a");
+    approver.answer(0, { allow: true });
+    const result = await call;
+
+    expect(result.error?.code).toBe("UNKNOWN_THING");
+    expect(executed).toEqual([]);
+  });
+
+  it("gives a refused serial call's lane turn up: the caller's next call runs after the one before", async () => {
+    const { tool, executed } = thingTool(new Set(["a", "c"]), { parallelSafe: false });
+    const approver = new HeldApprover();
+    const registry = createRegistry({ tools: [tool], approver });
+    const run = newRun();
+
+    const first = registry.invoke(run, { tool: "poke_thing", args: { name: "a" } });
+    await approver.cards(1);
+    // Refused at once although the caller's call before it still waits on its card.
+    const refused = await registry.invoke(run, { tool: "poke_thing", args: { name: "b" } });
+    expect(refused.error?.code).toBe("UNKNOWN_THING");
+    expect(approver.requests.map((request) => request.input)).toEqual([{ name: "a", times: 1 }]);
+
+    const third = registry.invoke(run, { tool: "poke_thing", args: { name: "c" } });
+    await approver.cards(2);
+    approver.answer(1, { allow: true });
+    approver.answer(0, { allow: true });
+    expect(resultText(await first)).toBe("poked a 1 time(s)");
+    expect(resultText(await third)).toBe("poked c 1 time(s)");
+    expect(executed).toEqual(["a", "c"]);
+  });
+
+  it("releases the lane when a call that waited for it is refused as it starts", async () => {
+    const known = new Set(["a", "b"]);
+    let releaseFirst!: () => void;
+    const executed: string[] = [];
+    const tool = defineTool({
+      name: "serial_thing",
+      tier: "read",
+      description: "Holds its lane until released.",
+      parallelSafe: false,
+      input: z.object({ name: z.string() }),
+      check(input) {
+        if (!known.has(input.name))
+          throw new ToolsError({ code: "UNKNOWN_THING", message: `no '${input.name}'` });
+      },
+      async execute(input) {
+        executed.push(input.name);
+        if (input.name === "a") await new Promise<void>((resolve) => (releaseFirst = resolve));
+        return `done ${input.name}`;
+      },
+    });
+    const registry = createRegistry({ tools: [tool] });
+    const run = newRun();
+
+    const first = registry.invoke(run, { tool: "serial_thing", args: { name: "a" } });
+    await expect.poll(() => executed).toEqual(["a"]);
+    const second = registry.invoke(run, { tool: "serial_thing", args: { name: "b" } });
+    known.delete("b");
+    releaseFirst();
+    expect(resultText(await first)).toBe("done a");
+    expect((await second).error?.code).toBe("UNKNOWN_THING");
+    known.add("c");
+    expect(resultText(await registry.invoke(run, { tool: "serial_thing", args: { name: "c" } }))).toBe(
+      "done c",
+    );
+    expect(executed).toEqual(["a", "c"]);
+  });
+
+  it("fails a call whose check throws something else than a ToolsError with TOOL_FAILED naming the check", async () => {
+    const approver = new HeldApprover();
+    const tool = defineTool({
+      name: "broken_check",
+      tier: "write",
+      description: "Its check is broken.",
+      parallelSafe: true,
+      input: z.object({}),
+      check: () => Promise.reject(new TypeError("list is undefined")),
+      execute: () => "ran",
+    });
+    const registry = createRegistry({ tools: [tool], approver });
+
+    const result = await registry.invoke(newRun(), { tool: "broken_check", args: {} });
+
+    expect(result.error).toEqual({
+      code: "TOOL_FAILED",
+      message: "broken_check was not called: its check of the call failed (list is undefined)",
+    });
+    expect(approver.requests).toHaveLength(0);
+  });
+
+  it("ends the wait for a check that does not settle when the call is cancelled, leaving the lane usable", async () => {
+    const approver = new HeldApprover();
+    let checking!: () => void;
+    const checkStarted = new Promise<void>((resolve) => (checking = resolve));
+    const tool = defineTool({
+      name: "slow_check",
+      tier: "exec",
+      description: "Its check hangs on its first call.",
+      parallelSafe: false,
+      input: z.object({ hang: z.boolean() }),
+      check(input) {
+        if (!input.hang) return;
+        checking();
+        return new Promise<void>(() => undefined);
+      },
+      execute: () => "ran",
+    });
+    const registry = createRegistry({ tools: [tool], approver });
+    const run = newRun();
+    const controller = new AbortController();
+
+    const hung = registry.invoke(run, {
+      tool: "slow_check",
+      args: { hang: true },
+      signal: controller.signal,
+    });
+    await checkStarted;
+    controller.abort();
+    expect((await hung).error).toMatchObject({ code: "CANCELLED", message: "slow_check was cancelled" });
+    expect(approver.requests).toHaveLength(0);
+
+    const next = registry.invoke(run, { tool: "slow_check", args: { hang: false } });
+    await approver.cards(1);
+    approver.answer(0, { allow: true });
+    expect(resultText(await next)).toBe("ran");
+  });
+
+  it("is refused by defineTool when it is not a function", () => {
+    expect(() =>
+      defineTool({
+        name: "bad_check",
+        tier: "read",
+        description: "A check that is not a function.",
+        parallelSafe: true,
+        input: z.object({}),
+        check: "yes" as never,
+        execute: () => "ran",
+      }),
+    ).toThrow("check must be a function");
+  });
+});
