@@ -41,20 +41,10 @@ export function withoutLoneHalves(text: string): string {
 }
 
 /**
- * {@link boundText}'s text cut between whole characters: when its cut falls inside a surrogate
- * pair, one character less is kept, so its note ("… N more characters") counts what is not
- * shown exactly. Halves a cut elsewhere left alone are dropped too (see {@link withoutLoneHalves}).
+ * {@link boundText}'s text (whose cut falls between whole characters, its note counting what is
+ * not shown exactly), without the halves of characters a cut elsewhere left alone (see
+ * {@link withoutLoneHalves}).
  */
-export function boundWholeText(text: string, bounds: TextBounds & { maxChars: number }): string {
-  const bounded = boundText(text, bounds);
-  if (bounded.omittedChars === 0) return withoutLoneHalves(bounded.text);
-  // The kept characters: the first (or, keeping the tail, the last) maxChars of the text.
-  const tail = bounds.keep === "tail";
-  const edge = tail
-    ? bounded.text.charCodeAt(bounded.text.length - bounds.maxChars)
-    : bounded.text.charCodeAt(bounds.maxChars - 1);
-  const split = tail ? isLowSurrogate(edge) : isHighSurrogate(edge);
-  // (boundText keeps everything of a tail of 0 characters: its one half is dropped then.)
-  if (!split || (tail && bounds.maxChars <= 1)) return withoutLoneHalves(bounded.text);
-  return withoutLoneHalves(boundText(text, { ...bounds, maxChars: bounds.maxChars - 1 }).text);
+export function boundWholeText(text: string, bounds: TextBounds): string {
+  return withoutLoneHalves(boundText(text, bounds).text);
 }
