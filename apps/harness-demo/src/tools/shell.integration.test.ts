@@ -78,6 +78,29 @@ describe("shell", () => {
     expect(outside.error?.code).toBe("GUARDRAIL_REFUSED");
   });
 
+  describe("runs the command as `bash -c` alone would", () => {
+    afterEach(() => vi.unstubAllEnvs());
+
+    it("reads the BASH_ENV file once, and traces only the command under an exported SHELLOPTS=xtrace", async () => {
+      ws = await tempWorkspace({ "env.sh": "echo sourced\n" });
+      vi.stubEnv("BASH_ENV", join(ws.dir, "env.sh"));
+      expect(ws.text(await ws.call("shell", { command: "echo hi" }))).toBe("exit code 0\nsourced\nhi");
+      vi.unstubAllEnvs();
+      vi.stubEnv("SHELLOPTS", "xtrace");
+      const traced = ws.text(await ws.call("shell", { command: "echo hi" })).split("\n");
+      // The trace is on stderr, `hi` on stdout: their order is not asserted.
+      expect(traced[0]).toBe("exit code 0");
+      expect(traced.slice(1).sort()).toEqual(["+ echo hi", "hi"]);
+    });
+
+    it("takes a command that starts with a dash as a command, not as bash's options", async () => {
+      ws = await tempWorkspace();
+      const lines = ws.text(await ws.call("shell", { command: "-v; echo ran" })).split("\n");
+      expect(lines[0]).toBe("exit code 0");
+      expect(lines.slice(1).sort()).toEqual(["/bin/bash: line 1: -v: command not found", "ran"]);
+    });
+  });
+
   it("keeps the head and the tail of long output with a note of what was left out", async () => {
     ws = await tempWorkspace();
     const text = ws.text(await ws.call("shell", { command: "seq 1 5000" }));

@@ -30,11 +30,17 @@ const graceMs = 1000;
 /** Milliseconds the output may stay open after bash exited, held by a process outside its group. */
 const pipeGraceMs = 500;
 /**
- * Runs the command (`$1`, with `$0` as its `$0`) once a line (or the end) comes on fd 3: until
- * then bash waits, so the pipes its output goes to can be read from /proc before anything runs.
- * `exec` keeps the process (its id, group and mark); fd 3 is closed for the command.
+ * Runs the command (`$1`) once a line (or the end) comes on fd 3: until then bash waits, so the
+ * pipes its output goes to can be read from /proc before anything runs. `exec` keeps the process
+ * (its id, group and mark); fd 3 is closed for the command; `--` makes a command that starts with
+ * `-` a command, not bash's options. What bash acts on as it starts ({@link startupVariables}) is
+ * kept from the gate's bash, which would act on it too (source the file twice, trace the gate),
+ * and handed to the command's bash through env(1): `$2…` are `NAME=value`.
  */
-const gateScript = 'read -r _ <&3; exec /bin/bash -c "$1" "$0" 3<&-';
+const gateScript =
+  'read -r _ <&3; exec 3<&-; if [ "$#" -gt 1 ]; then exec /usr/bin/env "${@:2}" /bin/bash -c -- "$1"; fi; exec /bin/bash -c -- "$1"';
+/** Variables bash acts on as it starts: a file it sources (BASH_ENV), options it sets (xtrace…). */
+const startupVariables = ["BASH_ENV", "SHELLOPTS", "BASHOPTS"];
 
 const input = z.object({
   command: z
@@ -106,11 +112,18 @@ export const shellTool = defineTool({
     // Everything the command starts carries the mark, also a daemon that left the group and
     // session: it is ended with the command, and by the host's reaper should the host die first.
     const mark = createProcessMark();
-    const child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command], {
+    const env: NodeJS.ProcessEnv = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...mark.env };
+    const handedOn: string[] = [];
+    for (const name of startupVariables) {
+      if (env[name] === undefined) continue;
+      handedOn.push(`${name}=${env[name]}`);
+      delete env[name];
+    }
+    const child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command, ...handedOn], {
       cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...mark.env },
+      env,
     });
     // What holds the command's output pipes later inherited them from it: also a process that left
     // the group and dropped the mark (`setsid env -i …`). Read while bash waits at the gate.
