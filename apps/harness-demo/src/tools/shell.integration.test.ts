@@ -6,7 +6,14 @@ import type { ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 import { processAlive, waitFor } from "../__fixtures__/wait-for.js";
+import * as outputHolders from "./output-holders.js";
 import { maxCommandBytes } from "./shell.js";
+
+// The real functions, watched: how often /proc is scanned for holders of the output.
+vi.mock("./output-holders.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof outputHolders>();
+  return { ...actual, endHolders: vi.fn(actual.endHolders) };
+});
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -99,6 +106,25 @@ describe("shell", () => {
       expect(lines[0]).toBe("exit code 0");
       expect(lines.slice(1).sort()).toEqual(["/bin/bash: line 1: -v: command not found", "ran"]);
     });
+  });
+
+  it("scans /proc for what holds the output only while the output is still open", async () => {
+    ws = await tempWorkspace();
+    const scans = vi.mocked(outputHolders.endHolders);
+    scans.mockClear();
+    // The output is closed a second before bash exits: nothing can hold it, nothing is looked for.
+    const closed = await ws.call("shell", { command: "exec >/dev/null 2>&1; sleep 1" });
+    expect(ws.text(closed)).toBe("exit code 0\n(no output)");
+    expect(scans).not.toHaveBeenCalled();
+    // A job outside the group that holds it is still looked for, and found.
+    const held = await ws.call("shell", {
+      command:
+        "(setsid env -i /bin/sh -c 'echo $$ > held.pid; exec sleep 28' &); while [ ! -s held.pid ]; do sleep 0.05; done; echo started",
+    });
+    const pid = await pidFrom(join(ws.dir, "held.pid"));
+    expect(ws.text(held)).toBe("exit code 0\nstarted");
+    expect(scans).toHaveBeenCalled();
+    await waitFor(() => !processAlive(pid), `the held sleep ${pid} to end`);
   });
 
   it("keeps the head and the tail of long output with a note of what was left out", async () => {
