@@ -78,6 +78,22 @@ describe("shell", () => {
     expect(ws.text(atLimit)).toBe("exit code 0\nran");
   });
 
+  it("says what to do when the system refuses to start bash (E2BIG: the environment is too large)", async () => {
+    ws = await tempWorkspace();
+    // One variable over 128 KiB: Linux refuses it (MAX_ARG_STRLEN) whatever the command.
+    vi.stubEnv("TOOLS_TEST_HUGE", "x".repeat(200_000));
+    try {
+      const result = await ws.call("shell", { command: "echo hi" });
+      expect(result.error?.code).toBe("SPAWN_FAILED");
+      expect(result.error?.message).toMatch(
+        /^could not start \/bin\/bash \(spawn E2BIG\): the command and the environment together are too large for the system; /,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(ws.text(await ws.call("shell", { command: "echo hi" }))).toBe("exit code 0\nhi");
+  });
+
   it("runs in cwd inside the workspace and refuses one outside", async () => {
     ws = await tempWorkspace({ "sub/file.txt": "x" });
     expect(ws.text(await ws.call("shell", { command: "ls", cwd: "sub" }))).toBe("exit code 0\nfile.txt");

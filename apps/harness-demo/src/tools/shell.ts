@@ -119,12 +119,18 @@ export const shellTool = defineTool({
       handedOn.push(`${name}=${env[name]}`);
       delete env[name];
     }
-    const child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command, ...handedOn], {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env,
-    });
+    let child: ChildProcess;
+    try {
+      child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command, ...handedOn], {
+        cwd,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env,
+      });
+    } catch (error) {
+      // Node throws some refusals (E2BIG) at once and emits the others (ENOENT) as `error`.
+      throw spawnFailed(error);
+    }
     // What holds the command's output pipes later inherited them from it: also a process that left
     // the group and dropped the mark (`setsid env -i …`). Read while bash waits at the gate.
     const pipes = outputPipes(child.pid);
@@ -185,12 +191,7 @@ export const shellTool = defineTool({
     } catch (error) {
       disown();
       disownHolders();
-      const tooBig = (error as NodeJS.ErrnoException).code === "E2BIG";
-      throw new ToolsError({
-        code: "SPAWN_FAILED",
-        message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})${tooBig ? ": the command and the environment together are too large for the system; write the script to a file and run it" : ""}`,
-        cause: error,
-      });
+      throw spawnFailed(error);
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
@@ -217,6 +218,16 @@ export const shellTool = defineTool({
     return textResult(`${status}\n${text}`);
   },
 });
+
+/** The error for a bash the system would not start (`error`: what spawn threw or emitted). */
+function spawnFailed(error: unknown): ToolsError {
+  const tooBig = (error as NodeJS.ErrnoException).code === "E2BIG";
+  return new ToolsError({
+    code: "SPAWN_FAILED",
+    message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})${tooBig ? ": the command and the environment together are too large for the system; write the script to a file and run it" : ""}`,
+    cause: error,
+  });
+}
 
 /**
  * Ends what the command left running after bash exited: SIGKILL to its process group (its jobs),
