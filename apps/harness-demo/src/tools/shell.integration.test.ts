@@ -6,7 +6,14 @@ import type { ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tempWorkspace, type TempWorkspace } from "../__fixtures__/temp-workspace.js";
 import { processAlive, waitFor } from "../__fixtures__/wait-for.js";
+import * as outputHolders from "./output-holders.js";
 import { maxCommandBytes } from "./shell.js";
+
+// The real functions, watched: how often /proc is scanned for holders of the output.
+vi.mock("./output-holders.js", async (importOriginal) => {
+  const actual = await importOriginal<typeof outputHolders>();
+  return { ...actual, endHolders: vi.fn(actual.endHolders) };
+});
 
 let ws: TempWorkspace;
 afterEach(async () => ws.cleanup());
@@ -71,11 +78,69 @@ describe("shell", () => {
     expect(ws.text(atLimit)).toBe("exit code 0\nran");
   });
 
+  it("says what to do when the system refuses to start bash (E2BIG: the environment is too large)", async () => {
+    ws = await tempWorkspace();
+    // One variable over 128 KiB: Linux refuses it (MAX_ARG_STRLEN) whatever the command.
+    vi.stubEnv("TOOLS_TEST_HUGE", "x".repeat(200_000));
+    try {
+      const result = await ws.call("shell", { command: "echo hi" });
+      expect(result.error?.code).toBe("SPAWN_FAILED");
+      expect(result.error?.message).toMatch(
+        /^could not start \/bin\/bash \(spawn E2BIG\): the command and the environment together are too large for the system; /,
+      );
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(ws.text(await ws.call("shell", { command: "echo hi" }))).toBe("exit code 0\nhi");
+  });
+
   it("runs in cwd inside the workspace and refuses one outside", async () => {
     ws = await tempWorkspace({ "sub/file.txt": "x" });
     expect(ws.text(await ws.call("shell", { command: "ls", cwd: "sub" }))).toBe("exit code 0\nfile.txt");
     const outside = await ws.call("shell", { command: "ls", cwd: ".." });
     expect(outside.error?.code).toBe("GUARDRAIL_REFUSED");
+  });
+
+  describe("runs the command as `bash -c` alone would", () => {
+    afterEach(() => vi.unstubAllEnvs());
+
+    it("reads the BASH_ENV file once, and traces only the command under an exported SHELLOPTS=xtrace", async () => {
+      ws = await tempWorkspace({ "env.sh": "echo sourced\n" });
+      vi.stubEnv("BASH_ENV", join(ws.dir, "env.sh"));
+      expect(ws.text(await ws.call("shell", { command: "echo hi" }))).toBe("exit code 0\nsourced\nhi");
+      vi.unstubAllEnvs();
+      vi.stubEnv("SHELLOPTS", "xtrace");
+      const traced = ws.text(await ws.call("shell", { command: "echo hi" })).split("\n");
+      // The trace is on stderr, `hi` on stdout: their order is not asserted.
+      expect(traced[0]).toBe("exit code 0");
+      expect(traced.slice(1).sort()).toEqual(["+ echo hi", "hi"]);
+    });
+
+    it("takes a command that starts with a dash as a command, not as bash's options", async () => {
+      ws = await tempWorkspace();
+      const lines = ws.text(await ws.call("shell", { command: "-v; echo ran" })).split("\n");
+      expect(lines[0]).toBe("exit code 0");
+      expect(lines.slice(1).sort()).toEqual(["/bin/bash: line 1: -v: command not found", "ran"]);
+    });
+  });
+
+  it("scans /proc for what holds the output only while the output is still open", async () => {
+    ws = await tempWorkspace();
+    const scans = vi.mocked(outputHolders.endHolders);
+    scans.mockClear();
+    // The output is closed a second before bash exits: nothing can hold it, nothing is looked for.
+    const closed = await ws.call("shell", { command: "exec >/dev/null 2>&1; sleep 1" });
+    expect(ws.text(closed)).toBe("exit code 0\n(no output)");
+    expect(scans).not.toHaveBeenCalled();
+    // A job outside the group that holds it is still looked for, and found.
+    const held = await ws.call("shell", {
+      command:
+        "(setsid env -i /bin/sh -c 'echo $$ > held.pid; exec sleep 28' &); while [ ! -s held.pid ]; do sleep 0.05; done; echo started",
+    });
+    const pid = await pidFrom(join(ws.dir, "held.pid"));
+    expect(ws.text(held)).toBe("exit code 0\nstarted");
+    expect(scans).toHaveBeenCalled();
+    await waitFor(() => !processAlive(pid), `the held sleep ${pid} to end`);
   });
 
   it("keeps the head and the tail of long output with a note of what was left out", async () => {

@@ -30,11 +30,17 @@ const graceMs = 1000;
 /** Milliseconds the output may stay open after bash exited, held by a process outside its group. */
 const pipeGraceMs = 500;
 /**
- * Runs the command (`$1`, with `$0` as its `$0`) once a line (or the end) comes on fd 3: until
- * then bash waits, so the pipes its output goes to can be read from /proc before anything runs.
- * `exec` keeps the process (its id, group and mark); fd 3 is closed for the command.
+ * Runs the command (`$1`) once a line (or the end) comes on fd 3: until then bash waits, so the
+ * pipes its output goes to can be read from /proc before anything runs. `exec` keeps the process
+ * (its id, group and mark); fd 3 is closed for the command; `--` makes a command that starts with
+ * `-` a command, not bash's options. What bash acts on as it starts ({@link startupVariables}) is
+ * kept from the gate's bash, which would act on it too (source the file twice, trace the gate),
+ * and handed to the command's bash through env(1): `$2…` are `NAME=value`.
  */
-const gateScript = 'read -r _ <&3; exec /bin/bash -c "$1" "$0" 3<&-';
+const gateScript =
+  'read -r _ <&3; exec 3<&-; if [ "$#" -gt 1 ]; then exec /usr/bin/env "${@:2}" /bin/bash -c -- "$1"; fi; exec /bin/bash -c -- "$1"';
+/** Variables bash acts on as it starts: a file it sources (BASH_ENV), options it sets (xtrace…). */
+const startupVariables = ["BASH_ENV", "SHELLOPTS", "BASHOPTS"];
 
 const input = z.object({
   command: z
@@ -106,12 +112,25 @@ export const shellTool = defineTool({
     // Everything the command starts carries the mark, also a daemon that left the group and
     // session: it is ended with the command, and by the host's reaper should the host die first.
     const mark = createProcessMark();
-    const child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command], {
-      cwd,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...mark.env },
-    });
+    const env: NodeJS.ProcessEnv = { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...mark.env };
+    const handedOn: string[] = [];
+    for (const name of startupVariables) {
+      if (env[name] === undefined) continue;
+      handedOn.push(`${name}=${env[name]}`);
+      delete env[name];
+    }
+    let child: ChildProcess;
+    try {
+      child = spawn("/bin/bash", ["-c", gateScript, "/bin/bash", args.command, ...handedOn], {
+        cwd,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env,
+      });
+    } catch (error) {
+      // Node throws some refusals (E2BIG) at once and emits the others (ENOENT) as `error`.
+      throw spawnFailed(error);
+    }
     // What holds the command's output pipes later inherited them from it: also a process that left
     // the group and dropped the mark (`setsid env -i …`). Read while bash waits at the gate.
     const pipes = outputPipes(child.pid);
@@ -172,12 +191,7 @@ export const shellTool = defineTool({
     } catch (error) {
       disown();
       disownHolders();
-      const tooBig = (error as NodeJS.ErrnoException).code === "E2BIG";
-      throw new ToolsError({
-        code: "SPAWN_FAILED",
-        message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})${tooBig ? ": the command and the environment together are too large for the system; write the script to a file and run it" : ""}`,
-        cause: error,
-      });
+      throw spawnFailed(error);
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
@@ -205,6 +219,16 @@ export const shellTool = defineTool({
   },
 });
 
+/** The error for a bash the system would not start (`error`: what spawn threw or emitted). */
+function spawnFailed(error: unknown): ToolsError {
+  const tooBig = (error as NodeJS.ErrnoException).code === "E2BIG";
+  return new ToolsError({
+    code: "SPAWN_FAILED",
+    message: `could not start /bin/bash (${error instanceof Error ? error.message : "?"})${tooBig ? ": the command and the environment together are too large for the system; write the script to a file and run it" : ""}`,
+    cause: error,
+  });
+}
+
 /**
  * Ends what the command left running after bash exited: SIGKILL to its process group (its jobs),
  * and to every process carrying `mark` that left the group (a daemon: `setsid`, a double fork) or
@@ -218,7 +242,13 @@ async function endLeftovers(
   since: string | undefined,
 ): Promise<void> {
   signalGroup(child, "SIGKILL");
-  await Promise.all([terminateProcess(child, { mark, graceMs }), endHolders(pipes, since, graceMs)]);
+  // Only what holds the output can be found by it: once the output has closed (the usual end),
+  // nothing does, and the /proc scan (every process's stat; ~100 ms with 1 500 processes, and it
+  // blocks the event loop) is spared. The group's jobs just killed may take a moment to let go.
+  const holders = closedWithin(child, pipeGraceMs).then((closed) =>
+    closed ? undefined : endHolders(pipes, since, graceMs),
+  );
+  await Promise.all([terminateProcess(child, { mark, graceMs }), holders]);
 }
 
 /** True once the child's pipes have closed, false when they are still open after `ms`. */
