@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
+import { readdirSync, readlinkSync, statSync } from "node:fs";
+import { outputTargets, processStat } from "@tools/registry";
 
 // The processes that still hold a command's output pipe. Each inherited it from the command (the
 // pipe is one Node made for that command alone), so each is what the command left running: also
@@ -15,48 +16,18 @@ export interface Holder {
   readonly pgid: number;
 }
 
-interface Stat {
-  readonly state: string;
-  readonly pgid: number;
-  readonly start: string;
-}
-
-function statOf(pid: number): Stat | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // The command name (field 2) is in brackets and may hold spaces or brackets itself.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const pgid = Number(fields[2]);
-  const start = fields[19];
-  return Number.isInteger(pgid) && start !== undefined ? { state: fields[0] ?? "?", pgid, start } : undefined;
-}
-
 /** The start time (see {@link Holder.start}) of `pid`, or undefined when it is gone. */
 export function startOf(pid: number | undefined): string | undefined {
-  return pid === undefined ? undefined : statOf(pid)?.start;
+  return pid === undefined ? undefined : processStat(pid)?.start;
 }
 
 /**
  * The pipes (or socket pairs: Node's stdio pipes are those) that fds 1 and 2 of `pid` are open
- * on, as /proc names them (`socket:[inode]`). Anything else (a terminal, a file) is left out: it
- * is not the command's alone. Read while `pid` runs.
+ * on, as /proc names them (`socket:[inode]`). A terminal is left out: it is not the command's
+ * alone. Read while `pid` runs.
  */
 export function outputPipes(pid: number | undefined): string[] {
-  if (pid === undefined) return [];
-  const pipes = new Set<string>();
-  for (const fd of [1, 2]) {
-    try {
-      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (/^(pipe|socket):\[\d+\]$/.test(target)) pipes.add(target);
-    } catch {
-      // Gone already.
-    }
-  }
-  return [...pipes];
+  return outputTargets(pid).filter((target) => !target.startsWith("/dev/"));
 }
 
 /**
@@ -81,7 +52,7 @@ export function holdersOf(pipes: readonly string[], since: string | undefined): 
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid) continue;
-    const before = statOf(pid);
+    const before = processStat(pid);
     if (before === undefined || before.state === "Z" || BigInt(before.start) < BigInt(since)) continue;
     try {
       if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) continue;
@@ -102,7 +73,7 @@ export function holdersOf(pipes: readonly string[], since: string | undefined): 
       }
     });
     if (!holds) continue;
-    const after = statOf(pid);
+    const after = processStat(pid);
     if (after?.start !== before.start) continue;
     found.push({ pid, start: before.start, pgid: after.pgid });
   }
@@ -111,7 +82,7 @@ export function holdersOf(pipes: readonly string[], since: string | undefined): 
 
 let ownGroup: number | undefined;
 function ownProcessGroup(): number | undefined {
-  ownGroup ??= statOf(process.pid)?.pgid;
+  ownGroup ??= processStat(process.pid)?.pgid;
   return ownGroup;
 }
 
@@ -125,7 +96,7 @@ function ownProcessGroup(): number | undefined {
 export function signalHolders(holders: readonly Holder[], signal: NodeJS.Signals): number {
   let signalled = 0;
   for (const holder of holders) {
-    const stat = statOf(holder.pid);
+    const stat = processStat(holder.pid);
     const same = stat?.start === holder.start;
     if (same && stat.state !== "Z") {
       try {
@@ -150,7 +121,7 @@ export function signalHolders(holders: readonly Holder[], signal: NodeJS.Signals
 /** Whether any of `holders` still runs under its identity (a zombie has ended). */
 function running(holders: readonly Holder[]): boolean {
   return holders.some((holder) => {
-    const stat = statOf(holder.pid);
+    const stat = processStat(holder.pid);
     return stat?.start === holder.start && stat.state !== "Z";
   });
 }

@@ -385,7 +385,14 @@ describe("shell", () => {
       await waitFor(() => lines.includes("ready"), "the fd server to listen");
       const send = `python3 -c "import socket, sys; c = socket.socket(socket.AF_UNIX); c.connect(sys.argv[1]); socket.send_fds(c, [b'x'], [1])" ${JSON.stringify(socket)}`;
       const result = await ws.call("shell", { command: `${send}; echo sent` });
-      await waitFor(() => lines.includes("got 1"), "the fd server to get the output");
+      // Said how the server ended, should it have: what stopped it is what a failure needs.
+      await waitFor(() => lines.includes("got 1"), "the fd server to get the output", 15_000).catch(
+        (error: Error) => {
+          throw new Error(
+            `${error.message}; it printed ${JSON.stringify(lines)}, exit ${server.exitCode} signal ${server.signalCode}; the call answered ${JSON.stringify(ws.text(result))}`,
+          );
+        },
+      );
       expect(ws.text(result)).toMatch(
         /^exit code 0\nsent\n\(another process still holds the command's output open and was not ended/,
       );

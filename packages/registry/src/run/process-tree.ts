@@ -11,10 +11,12 @@ export interface ProcessIdentity {
 }
 
 /**
- * A process's state letter (`R`, `S`, `Z` …), its parent, and when it started (see
- * {@link ProcessIdentity.start}), or undefined when it is gone.
+ * A process's state letter (`R`, `S`, `Z` …), its parent, its process group, and when it started
+ * (see {@link ProcessIdentity.start}), or undefined when it is gone.
  */
-export function processStat(pid: number): { state: string; ppid: number; start: string } | undefined {
+export function processStat(
+  pid: number,
+): { state: string; ppid: number; pgid: number; start: string } | undefined {
   let stat: string;
   try {
     stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -24,8 +26,11 @@ export function processStat(pid: number): { state: string; ppid: number; start: 
   // The command name (field 2) is in brackets and may hold spaces or brackets itself.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ppid = Number(fields[1]);
+  const pgid = Number(fields[2]);
   const start = fields[19];
-  return Number.isInteger(ppid) && start !== undefined ? { state: fields[0] ?? "?", ppid, start } : undefined;
+  return Number.isInteger(ppid) && Number.isInteger(pgid) && start !== undefined
+    ? { state: fields[0] ?? "?", ppid, pgid, start }
+    : undefined;
 }
 
 /**
