@@ -389,6 +389,7 @@ export class Registry {
     // overtake the `stack` asked before it); another caller's calls do not wait on that card.
     const ticket = reserveLane(run, tool, parent?.lanes ?? noLanes, `${surface.name}\u0000${caller ?? ""}`);
     let judged: number;
+    let checkedEarly = false;
     let entry: LaneEntry;
     try {
       for (const guardrail of this.guardrails) {
@@ -398,7 +399,11 @@ export class Registry {
       }
       // The tool's own check: a call that cannot succeed in the run's state fails now with the
       // tool's error, before the operator is asked to approve it (and before it waits its turn).
-      if (tool.check) await checkCall(tool, input, checkContext);
+      // Not while an earlier call of the same caller to this serial tool has yet to finish: that
+      // call may change what this one finds (they run in the order they came), so it is checked
+      // when its turn comes.
+      checkedEarly = tool.check !== undefined && !ticket.callerAhead;
+      if (checkedEarly) await checkCall(tool, input, checkContext);
       judged = waited.ms;
 
       if (needsApproval(call, this.policy)) {
@@ -435,13 +440,15 @@ export class Registry {
     try {
       // A call that waited (the operator's card, its lane) is judged again as it starts: a path
       // swapped meanwhile for a symlink out of the working directory is refused, not followed.
-      if (waited.ms > judged) {
+      const rejudged = waited.ms > judged;
+      if (rejudged) {
         resolvedPaths.clear();
         for (const guardrail of this.guardrails) await guardrail.check(call);
-        // The state the tool checked may have changed as well (a worker finished, a limit reached).
-        if (tool.check) await checkCall(tool, input, checkContext);
-        if (signal.aborted) throw cancelledCall(tool.name, signal);
       }
+      // The state the tool checked may have changed as well (a worker finished, a limit reached);
+      // a call whose check waited for the caller's earlier calls is checked now, once.
+      if (tool.check && (rejudged || !checkedEarly)) await checkCall(tool, input, checkContext);
+      if (rejudged && signal.aborted) throw cancelledCall(tool.name, signal);
       for (const wrapper of this.resultWrappers) {
         try {
           wrapper.begin?.(call);

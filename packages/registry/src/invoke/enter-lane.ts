@@ -27,16 +27,25 @@ export interface LaneTicket {
   enter(signal: AbortSignal): LaneEntry | Promise<LaneEntry>;
   /** Gives the place up (the call will not run); the next call's turn comes as it would have. */
   cancel(): void;
+  /**
+   * Whether an earlier call of the same caller in this lane has not finished yet: what it does may
+   * change what this call's tool would check now (a `remove` of what the `add` before it creates).
+   */
+  readonly callerAhead: boolean;
 }
 
 /** The ticket of every parallel-safe call from the model: nothing held, nothing to wait for. */
 const freeTicket: LaneTicket = {
   enter: () => ({ lanes: noLanes, release: undefined, waitedMs: 0 }),
   cancel: () => {},
+  callerAhead: false,
 };
 
 /** Per lane and caller: settles once the caller's latest call has entered the lane (or given up). */
 const callerTurnsKey = stateKey("serial lane caller turns", () => new Map<string, Promise<void>>());
+
+/** Per lane and caller: how many of the caller's calls hold a place and have not finished. */
+const callerCallsKey = stateKey("serial lane caller calls", () => new Map<string, number>());
 
 /**
  * Takes a place in a tool's serial lane when it is not parallel-safe: one call at a time per run
@@ -52,7 +61,11 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
   if (tool.parallelSafe) {
     return held === noLanes
       ? freeTicket
-      : { enter: () => ({ lanes: held, release: undefined, waitedMs: 0 }), cancel: () => {} };
+      : {
+          enter: () => ({ lanes: held, release: undefined, waitedMs: 0 }),
+          cancel: () => {},
+          callerAhead: false,
+        };
   }
   const laneId = `${run.conversationId}\u0000${tool.name}`;
   if (held.has(laneId)) {
@@ -77,6 +90,18 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
     passOn = resolve;
   });
   turns.set(turnKey, entered);
+  const calls = run.state(callerCallsKey);
+  const callsBefore = calls.get(turnKey) ?? 0;
+  calls.set(turnKey, callsBefore + 1);
+  let done = false;
+  // Once this call has finished (or given up its place): it is no longer ahead of the next.
+  const finish = (): void => {
+    if (done) return;
+    done = true;
+    const left = (calls.get(turnKey) ?? 1) - 1;
+    if (left > 0) calls.set(turnKey, left);
+    else calls.delete(turnKey);
+  };
   let settled = false;
   const settle = (): void => {
     if (settled) return;
@@ -98,13 +123,27 @@ export function reserveLane(run: Run, tool: Tool, held: ReadonlySet<string>, cal
       try {
         await untilOrCancelled(previous, signal);
         const release = await theLane.acquire(signal);
-        return { lanes: new Set([...held, laneId]), release, waitedMs: performance.now() - queued };
+        return {
+          lanes: new Set([...held, laneId]),
+          release: () => {
+            finish();
+            release();
+          },
+          // With nothing ahead of it, the call did not wait (only for a few microtasks): it is not
+          // judged again as a call that waited is.
+          waitedMs: behind ? performance.now() - queued : 0,
+        };
       } catch (error) {
+        finish();
         throw !behind && signal.aborted ? cancelledCall(tool.name, signal) : error;
       } finally {
         settle();
       }
     },
-    cancel: settle,
+    cancel: () => {
+      settle();
+      finish();
+    },
+    callerAhead: callsBefore > 0,
   };
 }

@@ -124,15 +124,15 @@ describe("a tool's own check (defineTool check)", () => {
     expect(executed).toEqual([]);
   });
 
-  it("gives a refused serial call's lane turn up: the caller's next call runs after the one before", async () => {
+  it("gives a refused serial call's lane turn up: the caller's next call runs, not held by another caller's card", async () => {
     const { tool, executed } = thingTool(new Set(["a", "c"]), { parallelSafe: false });
     const approver = new HeldApprover();
     const registry = createRegistry({ tools: [tool], approver });
     const run = newRun();
 
-    const first = registry.invoke(run, { tool: "poke_thing", args: { name: "a" } });
+    const first = registry.invoke(run, { tool: "poke_thing", args: { name: "a" }, caller: "worker w1" });
     await approver.cards(1);
-    // Refused at once although the caller's call before it still waits on its card.
+    // Refused at once although another caller's call of the tool still waits on its card.
     const refused = await registry.invoke(run, { tool: "poke_thing", args: { name: "b" } });
     expect(refused.error?.code).toBe("UNKNOWN_THING");
     expect(approver.requests.map((request) => request.input)).toEqual([{ name: "a", times: 1 }]);
@@ -140,10 +140,59 @@ describe("a tool's own check (defineTool check)", () => {
     const third = registry.invoke(run, { tool: "poke_thing", args: { name: "c" } });
     await approver.cards(2);
     approver.answer(1, { allow: true });
+    expect(resultText(await third)).toBe("poked c 1 time(s)");
     approver.answer(0, { allow: true });
     expect(resultText(await first)).toBe("poked a 1 time(s)");
-    expect(resultText(await third)).toBe("poked c 1 time(s)");
-    expect(executed).toEqual(["a", "c"]);
+    expect(executed).toEqual(["c", "a"]);
+  });
+
+  it("checks a caller's serial call after the caller's earlier call of the tool has run, which may make it succeed", async () => {
+    const known = new Set<string>();
+    let releaseAdd!: () => void;
+    const checked: string[] = [];
+    const tool = defineTool({
+      name: "things",
+      tier: "read",
+      description: "Adds a thing, or uses one.",
+      parallelSafe: false,
+      input: z.object({ action: z.enum(["add", "use"]), name: z.string() }),
+      check(input) {
+        checked.push(`${input.action} ${input.name}`);
+        if (input.action === "use" && !known.has(input.name))
+          throw new ToolsError({ code: "UNKNOWN_THING", message: `no '${input.name}'` });
+      },
+      async execute(input) {
+        if (input.action === "use") return `used ${input.name}`;
+        await new Promise<void>((resolve) => (releaseAdd = resolve));
+        known.add(input.name);
+        return `added ${input.name}`;
+      },
+    });
+    const registry = createRegistry({ tools: [tool] });
+    const run = newRun();
+
+    const add = registry.invoke(run, { tool: "things", args: { action: "add", name: "b" } });
+    await expect.poll(() => checked).toEqual(["add b"]);
+    // The same caller's next call runs after the add: it is checked then, not against the state before.
+    const use = registry.invoke(run, { tool: "things", args: { action: "use", name: "b" } });
+    await expect.poll(() => typeof releaseAdd).toBe("function");
+    releaseAdd();
+    expect(resultText(await add)).toBe("added b");
+    expect(resultText(await use)).toBe("used b");
+    expect(checked).toEqual(["add b", "use b"]);
+  });
+
+  it("checks a serial call once when nothing was ahead of it in its lane", async () => {
+    const { tool, checked } = thingTool(new Set(["a"]), { parallelSafe: false });
+    const registry = createRegistry({ tools: [tool], approval: "auto" });
+    const events: CallEvent[] = [];
+    registry.on((event) => events.push(event));
+
+    const result = await registry.invoke(newRun(), { tool: "poke_thing", args: { name: "a" } });
+
+    expect(resultText(result)).toBe("poked a 1 time(s)");
+    expect(checked.map((entry) => entry.name)).toEqual(["a"]);
+    expect(events.at(-1)).toMatchObject({ type: "call-end", waitedMs: 0 });
   });
 
   it("releases the lane when a call that waited for it is refused as it starts", async () => {
