@@ -458,13 +458,7 @@ export class Registry {
       }
       const self: Parent = { callId, caller, depth, lanes, signal, tool: tool.name, ended: () => ended };
       const context: ToolContext = {
-        run,
-        surface,
-        signal,
-        callId,
-        origin,
-        depth,
-        caller,
+        ...checkContext,
         ...(receiveSecret === undefined ? {} : { receiveSecret }),
         invoke: (name: string, args: unknown, options: NestedCallOptions = {}) =>
           this.call(
@@ -484,7 +478,6 @@ export class Registry {
           if (!ended && this.listeners.size > 0)
             this.emit({ type: "call-progress", callId, tool: tool.name, message });
         },
-        resolvePath,
       };
       try {
         result = withAbsoluteChanges(toToolResult(await tool.execute(call.input as never, context)), run);
