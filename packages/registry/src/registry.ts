@@ -515,9 +515,13 @@ async function checkCall(
   input: Record<string, unknown>,
   context: ToolCheckContext,
 ): Promise<void> {
+  let answer: unknown;
   try {
-    const checked = tool.check?.(input as never, context);
-    if (checked) await rejectOnAbort(Promise.resolve(checked), context.signal);
+    const checked: unknown = tool.check?.(input as never, context);
+    answer =
+      typeof (checked as PromiseLike<unknown> | undefined)?.then === "function"
+        ? await rejectOnAbort(Promise.resolve(checked), context.signal)
+        : checked;
   } catch (error) {
     if (context.signal.aborted) throw cancelledCall(tool.name, context.signal);
     if (ToolsError.isInstance(error)) throw error;
@@ -525,6 +529,14 @@ async function checkCall(
       code: "TOOL_FAILED",
       message: `${tool.name} was not called: its check of the call failed (${errorMessage(error)})`,
       cause: error,
+    });
+  }
+  // TypeScript lets a check typed to answer true or false stand where nothing is answered: a
+  // `false` read as "go ahead" would let through the very call it meant to refuse.
+  if (answer !== undefined) {
+    throw new ToolsError({
+      code: "TOOL_FAILED",
+      message: `${tool.name} was not called: its check answered ${describeValue(answer)}; a tool's check refuses a call by throwing a ToolsError and answers nothing otherwise`,
     });
   }
 }

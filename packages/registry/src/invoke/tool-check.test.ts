@@ -254,6 +254,42 @@ describe("a tool's own check (defineTool check)", () => {
     expect(approver.requests).toHaveLength(0);
   });
 
+  it.each([
+    ["false", (): unknown => false],
+    ["true", (): unknown => true],
+    ["false, later", (): unknown => Promise.resolve(false)],
+  ] as const)(
+    "fails a call whose check answered %s (a check refuses by throwing) with TOOL_FAILED saying so, asking no one",
+    async (_answered, check) => {
+      const approver = new HeldApprover();
+      const ran: string[] = [];
+      const tool = defineTool({
+        name: "boolean_check",
+        tier: "write",
+        description: "Its check answers a boolean.",
+        parallelSafe: true,
+        input: z.object({}),
+        // As TypeScript lets one be written: a function answering a boolean where nothing is answered.
+        check: check as () => void,
+        execute: () => {
+          ran.push("ran");
+          return "ran";
+        },
+      });
+      const registry = createRegistry({ tools: [tool], approver });
+
+      const result = await registry.invoke(newRun(), { tool: "boolean_check", args: {} });
+
+      expect(result.error).toEqual({
+        code: "TOOL_FAILED",
+        message:
+          "boolean_check was not called: its check answered a boolean; a tool's check refuses a call by throwing a ToolsError and answers nothing otherwise",
+      });
+      expect(approver.requests).toHaveLength(0);
+      expect(ran).toEqual([]);
+    },
+  );
+
   it("ends the wait for a check that does not settle when the call is cancelled, leaving the lane usable", async () => {
     const approver = new HeldApprover();
     let checking!: () => void;
