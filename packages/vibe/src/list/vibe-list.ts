@@ -368,7 +368,7 @@ export class VibeList {
     if (active < this.maxActive) return;
     throw new VibeError({
       code: "TOO_MANY_WORKERS",
-      message: `${what}: ${active} workers are queued or running, the most this run allows (${this.maxActive}). Wait for one to finish (vibe_wait), or vibe_kill one you no longer need, then try again.`,
+      message: `${what}: ${active} ${active === 1 ? "worker is" : "workers are"} queued or running, the most this run allows (${this.maxActive}). Wait for one to finish (vibe_wait), or vibe_kill one you no longer need, then try again.`,
       data: { active, maxActive: this.maxActive },
     });
   }

@@ -42,7 +42,9 @@ describe("vibe_* calls that cannot succeed are refused before the operator's car
 
     const spawned = await kit.call("vibe_spawn", { brief: "echo more", label: "one too many" });
     expect(spawned.error?.code).toBe("TOO_MANY_WORKERS");
-    expect(spawned.text).toContain("no worker was started: 1 workers are queued or running");
+    expect(spawned.text).toContain(
+      "no worker was started: 1 worker is queued or running, the most this run allows (1)",
+    );
     const sent = await kit.call("vibe_send", { worker_id: "w1", message: "echo again" });
     expect(sent.error?.code).toBe("TOO_MANY_WORKERS");
     expect(sent.text).toContain("w1 was not rerun");
