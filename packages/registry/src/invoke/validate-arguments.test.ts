@@ -356,3 +356,18 @@ describe("unknown names inside an argument", () => {
     );
   });
 });
+
+describe("arguments that are not a JSON object", () => {
+  it.each([
+    [new Map([["question", "x"]]), "an object of another kind"],
+    [42, "a number"],
+    [[{ question: "x" }], "an array"],
+    [null, "null"],
+    ["not json", "a string"],
+  ])("names what came instead: %s is %s", (args, named) => {
+    expect(validateArguments(askUser, args)).toEqual({
+      ok: false,
+      message: expect.stringContaining(`arguments must be a JSON object, got ${named}`),
+    });
+  });
+});

@@ -14,7 +14,9 @@ export type ValidationOutcome =
 function describeValue(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  // A Map, a Date, a class instance: an object, but not what JSON gives.
+  if (typeof value === "object") return "an object of another kind";
+  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
