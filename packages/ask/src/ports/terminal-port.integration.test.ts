@@ -162,6 +162,16 @@ const question = {
   ],
 };
 
+/** A question of 33 lines, none wider than 110 columns: taller than a 15-row terminal. */
+const tallQuestion = {
+  question: "Which region should the replica run in?",
+  options: Array.from({ length: 12 }, (_, index) => ({
+    label: `region-${String(index + 1).padStart(2, "0")}`,
+    description: `datacentre ${index + 1}`,
+  })),
+  allow_free_text: true,
+};
+
 beforeAll(() => {
   if (found && !existsSync(built))
     throw new Error(`${built} is missing: run 'pnpm --filter @tools/ask run build' first`);
@@ -384,17 +394,8 @@ describe("TerminalQuestionPort: resize and bracketed paste", () => {
   it.skipIf(!found && !ci)(
     "draws a card taller than the terminal again from its end on a resize, leaving no copy in the scrollback",
     async () => {
-      const regions = Array.from({ length: 12 }, (_, index) => ({
-        label: `region-${String(index + 1).padStart(2, "0")}`,
-        description: `datacentre ${index + 1}`,
-      }));
-      const tall = {
-        question: "Which region should the replica run in?",
-        options: regions,
-        allow_free_text: true,
-      };
       // 33 lines on a 15-row terminal, none wider than 110 columns (so the terminal rewraps none).
-      const file = start({ args: tall }, undefined, 110, false, 15);
+      const file = start({ args: tallQuestion }, undefined, 110, false, 15);
       await cardReady();
       tmux("send-keys", "-t", session, "-l", "2: a note");
       await paneShows("> 2: a note");
@@ -633,17 +634,8 @@ describe("TerminalQuestionPort: a card taller than the terminal, stopped and bro
   it.skipIf(!found && !ci)(
     "fg draws it again from its end, as a resize does: no copy of its top in the scrollback",
     async () => {
-      const regions = Array.from({ length: 12 }, (_, index) => ({
-        label: `region-${String(index + 1).padStart(2, "0")}`,
-        description: `datacentre ${index + 1}`,
-      }));
-      const tall = {
-        question: "Which region should the replica run in?",
-        options: regions,
-        allow_free_text: true,
-      };
       // 33 lines on a 15-row terminal, at a shell (job control).
-      const file = start({ args: tall }, undefined, 110, true, 15);
+      const file = start({ args: tallQuestion }, undefined, 110, true, 15);
       await cardReady();
       const written = recordBytes("tall-fg.txt");
       tmux("send-keys", "-t", session, "-l", "2: a no");
