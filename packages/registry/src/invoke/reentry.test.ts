@@ -1,24 +1,16 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
-import { createRun, type Run } from "../run/run.js";
 import { defineTool } from "../tool/define-tool.js";
 import { appendText, resultText, textResult, type ToolResult } from "../result/tool-result.js";
 import type { CallEvent, CallStartEvent } from "../events/call-events.js";
 import type { ApprovalRequest } from "./approval.js";
 import type { ToolContext } from "../tool/tool-context.js";
-import { echoTool, tempDir, writeNoteTool } from "../testing/fixture-tools.js";
+import { echoTool, writeNoteTool } from "../testing/fixture-tools.js";
+import { trackedRuns } from "../testing/tracked-runs.js";
 
-const runs: Run[] = [];
-function newRun(): Run {
-  const run = createRun({ workingDirectory: tempDir() });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const newRun = trackedRuns();
 
 /** Stands in for eval: a cell that calls other tools through ctx.invoke, as tool("…") does. */
 const cellTool = defineTool({

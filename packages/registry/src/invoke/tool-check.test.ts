@@ -1,24 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ToolsError } from "../errors/tools-error.js";
 import type { CallEvent } from "../events/call-events.js";
 import { createRegistry } from "../registry.js";
 import { resultText } from "../result/tool-result.js";
-import { createRun, type Run } from "../run/run.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { ToolCheckContext } from "../tool/tool-context.js";
-import { tempDir } from "../testing/fixture-tools.js";
+import { trackedRuns } from "../testing/tracked-runs.js";
 import type { ApprovalDecision, ApprovalRequest, Approver } from "./approval.js";
 
-const runs: Run[] = [];
-function newRun(): Run {
-  const run = createRun({ workingDirectory: tempDir() });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const newRun = trackedRuns();
 
 /** An approver whose cards stay open until the test answers them. */
 class HeldApprover implements Approver {
