@@ -3,6 +3,7 @@ import { ToolsError, errorMessage } from "./errors/tools-error.js";
 import type { CallEvent, CallEventListener } from "./events/call-events.js";
 import { exportTools, type SchemaFormat, type ToolSchemaOf } from "./export/provider-formats.js";
 import { resolveInside, workspaceContainment } from "./guardrails/workspace-containment.js";
+import { enterCallerCall } from "./invoke/caller-calls.js";
 import { checkApprovalPolicy, type ApprovalPolicy, type Approver } from "./invoke/approval.js";
 import { needsApproval, requestApproval } from "./invoke/approval-gate.js";
 import type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";
@@ -387,7 +388,10 @@ export class Registry {
     // The call's turn in its tool's lane is taken as it arrives: a caller's serial calls run in
     // the order they came, not the order in which their cards are answered (`continue` must not
     // overtake the `stack` asked before it); another caller's calls do not wait on that card.
-    const ticket = reserveLane(run, tool, parent?.lanes ?? noLanes, `${surface.name}\u0000${caller ?? ""}`);
+    const callerName = `${surface.name}\u0000${caller ?? ""}`;
+    const ticket = reserveLane(run, tool, parent?.lanes ?? noLanes, callerName);
+    // The caller's earlier unfinished calls, which a refused check waits for (see checkCall).
+    const callerCall = enterCallerCall(run, tool, `${callerName}\u0000${parent?.callId ?? ""}`);
     let judged: number;
     let checkedEarly = false;
     let entry: LaneEntry;
@@ -403,7 +407,7 @@ export class Registry {
       // call may change what this one finds (they run in the order they came), so it is checked
       // when its turn comes.
       checkedEarly = tool.check !== undefined && !ticket.callerAhead;
-      if (checkedEarly) await checkCall(tool, input, checkContext);
+      if (checkedEarly) await checkCall(tool, input, checkContext, callerCall.earlier, waited);
       judged = waited.ms;
 
       if (needsApproval(call, this.policy)) {
@@ -430,6 +434,7 @@ export class Registry {
       entry = entered instanceof Promise ? await entered : entered;
     } catch (error) {
       ticket.cancel();
+      callerCall.finish();
       throw error;
     }
     const { lanes, release, waitedMs } = entry;
@@ -489,6 +494,7 @@ export class Registry {
     } finally {
       ended = true;
       release?.();
+      callerCall.finish();
     }
     for (const wrapper of this.resultWrappers) {
       try {
@@ -508,9 +514,33 @@ export class Registry {
 /**
  * Runs the tool's `check` of a call, bounded by the call's signal: a ToolsError it throws refuses
  * the call as it is; anything else it throws is a `TOOL_FAILED` naming the check, and a call
- * cancelled meanwhile is cancelled.
+ * cancelled meanwhile is cancelled. A call refused while `earlier` calls of its caller have yet to
+ * finish is checked again once they have: sent together, a `vibe_kill` makes room for the
+ * `vibe_spawn` after it, as it did when both went to the operator's cards. The wait is added to
+ * `waited`.
  */
 async function checkCall(
+  tool: Tool,
+  input: Record<string, unknown>,
+  context: ToolCheckContext,
+  earlier: readonly Promise<void>[] = [],
+  waited?: { ms: number },
+): Promise<void> {
+  try {
+    await checkOnce(tool, input, context);
+  } catch (error) {
+    if (earlier.length === 0 || !ToolsError.isInstance(error) || context.signal.aborted) throw error;
+    const started = performance.now();
+    await rejectOnAbort(Promise.all(earlier), context.signal).catch(() => {
+      throw cancelledCall(tool.name, context.signal);
+    });
+    if (waited) waited.ms += performance.now() - started;
+    await checkOnce(tool, input, context);
+  }
+}
+
+/** One run of the tool's check (see checkCall). */
+async function checkOnce(
   tool: Tool,
   input: Record<string, unknown>,
   context: ToolCheckContext,

@@ -4,6 +4,7 @@ import { ToolsError } from "../errors/tools-error.js";
 import type { CallEvent } from "../events/call-events.js";
 import { createRegistry } from "../registry.js";
 import { resultText } from "../result/tool-result.js";
+import { resourceKey } from "../run/resource-key.js";
 import { defineTool } from "../tool/define-tool.js";
 import type { ToolCheckContext } from "../tool/tool-context.js";
 import { trackedRuns } from "../testing/tracked-runs.js";
@@ -330,5 +331,174 @@ describe("a tool's own check (defineTool check)", () => {
         execute: () => "ran",
       }),
     ).toThrow("check must be a function");
+  });
+});
+
+/** Workers of a run, at most `limit` at once: what vibe_spawn and vibe_kill check. */
+interface Pool {
+  readonly names: Set<string>;
+  readonly limit: number;
+}
+const poolKey = resourceKey<Pool>("test worker pool");
+
+/** spawn_worker and kill_worker over the pool, with vibe's checks; kill waits for `gate` when set. */
+function poolTools(gate?: Promise<void>) {
+  const spawn = defineTool({
+    name: "spawn_worker",
+    tier: "exec",
+    description: "Starts a worker.",
+    parallelSafe: true,
+    requires: [poolKey],
+    input: z.object({ name: z.string() }),
+    check(_input, ctx) {
+      const pool = ctx.run.require(poolKey);
+      if (pool.names.size >= pool.limit)
+        throw new ToolsError({
+          code: "LIMIT_REACHED",
+          message: `the limit of ${pool.limit} worker is reached; kill one first`,
+        });
+    },
+    execute(input, ctx) {
+      ctx.run.require(poolKey).names.add(input.name);
+      return `started ${input.name}`;
+    },
+  });
+  const kill = defineTool({
+    name: "kill_worker",
+    tier: "exec",
+    description: "Ends a worker.",
+    parallelSafe: true,
+    requires: [poolKey],
+    input: z.object({ name: z.string() }),
+    check(input, ctx) {
+      if (!ctx.run.require(poolKey).names.has(input.name))
+        throw new ToolsError({ code: "UNKNOWN_WORKER", message: `no worker '${input.name}'` });
+    },
+    async execute(input, ctx) {
+      await gate;
+      ctx.run.require(poolKey).names.delete(input.name);
+      return `killed ${input.name}`;
+    },
+  });
+  return [spawn, kill];
+}
+
+describe("a check refused while the caller's earlier calls have not finished", () => {
+  const poolRun = () => newRun({ resources: [[poolKey, { names: new Set(["w1"]), limit: 1 }]] });
+
+  it("is checked again once they have: a batch's kill makes room for the spawn after it", async () => {
+    const approver = new HeldApprover();
+    const registry = createRegistry({ tools: poolTools(), approver });
+    const run = poolRun();
+    const events: CallEvent[] = [];
+    registry.on((event) => events.push(event));
+
+    const kill = registry.invoke(run, { tool: "kill_worker", args: { name: "w1" } });
+    const spawn = registry.invoke(run, { tool: "spawn_worker", args: { name: "w2" } });
+    await approver.cards(1);
+    // The spawn is not refused while the kill before it waits for its card.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(approver.requests.map((request) => request.tool)).toEqual(["kill_worker"]);
+    expect(events.filter((event) => event.type === "call-end")).toEqual([]);
+    approver.answer(0, { allow: true });
+    expect(resultText(await kill)).toBe("killed w1");
+    await approver.cards(2);
+    expect(approver.requests[1]?.tool).toBe("spawn_worker");
+    approver.answer(1, { allow: true });
+    expect(resultText(await spawn)).toBe("started w2");
+    expect([...run.require(poolKey).names]).toEqual(["w2"]);
+  });
+
+  it("is refused once they have when they did not change what it checks (the kill was denied)", async () => {
+    const approver = new HeldApprover();
+    const registry = createRegistry({ tools: poolTools(), approver });
+    const run = poolRun();
+
+    const kill = registry.invoke(run, { tool: "kill_worker", args: { name: "w1" } });
+    const spawn = registry.invoke(run, { tool: "spawn_worker", args: { name: "w2" } });
+    await approver.cards(1);
+    approver.answer(0, { allow: false });
+    expect((await kill).error?.code).toBe("APPROVAL_DENIED");
+    expect((await spawn).error).toEqual({
+      code: "LIMIT_REACHED",
+      message: "the limit of 1 worker is reached; kill one first",
+    });
+    expect(approver.requests).toHaveLength(1);
+  });
+
+  it("is refused at once when the earlier calls share no resource with it, or come from another caller", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = defineTool({
+      name: "slow_command",
+      tier: "exec",
+      description: "Runs until released.",
+      parallelSafe: true,
+      input: z.object({}),
+      execute: async () => {
+        await held;
+        return "done";
+      },
+    });
+    const registry = createRegistry({ tools: [...poolTools(held), slow], approval: "auto" });
+    const run = poolRun();
+
+    const command = registry.invoke(run, { tool: "slow_command", args: {} });
+    const otherKill = registry.invoke(run, {
+      tool: "kill_worker",
+      args: { name: "w1" },
+      caller: "worker-7",
+    });
+    const spawn = await registry.invoke(run, { tool: "spawn_worker", args: { name: "w2" } });
+
+    expect(spawn.error?.code).toBe("LIMIT_REACHED");
+    release();
+    expect(resultText(await command)).toBe("done");
+    expect(resultText(await otherKill)).toBe("killed w1");
+  });
+
+  it("never waits for the call it is made from", async () => {
+    const registry = createRegistry({
+      tools: [
+        ...poolTools(),
+        defineTool({
+          name: "spawn_from_inside",
+          tier: "exec",
+          description: "Spawns a worker from inside its own call.",
+          parallelSafe: true,
+          requires: [poolKey],
+          input: z.object({}),
+          async execute(_input, ctx) {
+            const nested = await ctx.invoke("spawn_worker", { name: "w2" });
+            return nested.error?.code ?? resultText(nested);
+          },
+        }),
+      ],
+      approval: "auto",
+    });
+
+    const result = await registry.invoke(poolRun(), { tool: "spawn_from_inside", args: {} });
+
+    expect(resultText(result)).toBe("LIMIT_REACHED");
+  });
+
+  it("ends the wait when the call is cancelled", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const registry = createRegistry({ tools: poolTools(gate), approval: "auto" });
+    const run = poolRun();
+    const controller = new AbortController();
+
+    const kill = registry.invoke(run, { tool: "kill_worker", args: { name: "w1" } });
+    const spawn = registry.invoke(run, {
+      tool: "spawn_worker",
+      args: { name: "w2" },
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    controller.abort();
+    expect((await spawn).error).toMatchObject({ code: "CANCELLED", message: "spawn_worker was cancelled" });
+    release();
+    expect(resultText(await kill)).toBe("killed w1");
   });
 });

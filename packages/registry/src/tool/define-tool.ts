@@ -51,11 +51,13 @@ export interface ToolDefinition<S extends InputSchema> {
    * (an unknown worker id, a limit reached): throw a ToolsError saying what is wrong and what to
    * do, and the call fails with it at once — no approval card, no wait for its lane. Runs after
    * validation and the guardrails, under the call's signal (a cancel ends the wait for it), and
-   * again, with the guardrails, as a call that waited (its card, its lane) starts. Keep it cheap
-   * and free of side effects; a check that throws anything but a ToolsError fails the call with
+   * again, with the guardrails, as a call that waited (its card, its lane) starts. A call refused
+   * while the same caller's earlier write or exec calls of tools sharing one of its `requires`
+   * resources run is checked again once they have finished (a batch's kill before its spawn).
+   * Keep it cheap and free of side effects; a check that throws anything but a ToolsError fails the call with
    * `TOOL_FAILED`. The state may change while a card is open: `execute` still checks for itself.
    */
-  check?: (input: z.output<S>, context: ToolCheckContext) => void | Promise<void>;
+  check?: (input: Readonly<z.output<S>>, context: ToolCheckContext) => void | Promise<void>;
   /** Does the work. Throw a ToolsError for a failure the model should read. */
   execute: (input: z.output<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
 }
