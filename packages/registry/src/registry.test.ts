@@ -1,32 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trackedRuns } from "./testing/tracked-runs.js";
 import { z } from "zod";
 import { createRegistry } from "./registry.js";
-import { createRun, type Run } from "./run/run.js";
+import type { Run } from "./run/run.js";
 import { defineSurface } from "./surface/surface.js";
 import { defineTool } from "./tool/define-tool.js";
 import { resultText, type ToolResult } from "./result/tool-result.js";
 import type { CallEvent } from "./events/call-events.js";
-import {
-  echoTool,
-  fakeSupervisorKey,
-  runProgramTool,
-  tempDir,
-  writeNoteTool,
-} from "./testing/fixture-tools.js";
+import { echoTool, fakeSupervisorKey, runProgramTool, writeNoteTool } from "./testing/fixture-tools.js";
 
-const runs: Run[] = [];
-function newRun(wired = true): Run {
-  const run = createRun({
-    workingDirectory: tempDir(),
-    conversationId: "c1",
-    resources: wired ? [[fakeSupervisorKey, { name: "fake" }]] : [],
-  });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const trackedRun = trackedRuns();
+const newRun = (wired = true): Run =>
+  trackedRun({ conversationId: "c1", resources: wired ? [[fakeSupervisorKey, { name: "fake" }]] : [] });
 
 const all = [echoTool, writeNoteTool, runProgramTool];
 

@@ -1,10 +1,11 @@
 import { mkdirSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trackedRuns } from "../testing/tracked-runs.js";
 import { z } from "zod";
 import { defineTool } from "../tool/define-tool.js";
 import { createRegistry } from "../registry.js";
-import { createRun, type Run } from "../run/run.js";
+import type { Run } from "../run/run.js";
 import { resultText } from "../result/tool-result.js";
 import { ToolsError } from "../errors/tools-error.js";
 import type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver } from "./approval.js";
@@ -18,15 +19,8 @@ import {
   writeNoteTool,
 } from "../testing/fixture-tools.js";
 
-const runs: Run[] = [];
-function newRun(): Run {
-  const run = createRun({ workingDirectory: tempDir(), resources: [[fakeSupervisorKey, { name: "f" }]] });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const trackedRun = trackedRuns();
+const newRun = (): Run => trackedRun({ resources: [[fakeSupervisorKey, { name: "f" }]] });
 
 class ScriptedApprover implements Approver {
   readonly requests: ApprovalRequest[] = [];

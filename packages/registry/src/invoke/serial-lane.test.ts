@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trackedRuns } from "../testing/tracked-runs.js";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
-import { createRun, type Run } from "../run/run.js";
+import type { Run } from "../run/run.js";
 import { defineTool } from "../tool/define-tool.js";
 import { resultText } from "../result/tool-result.js";
-import { tempDir } from "../testing/fixture-tools.js";
 import { SerialLane } from "./serial-lane.js";
 
-const runs: Run[] = [];
-function newRun(conversationId = "c1"): Run {
-  const run = createRun({ workingDirectory: tempDir(), conversationId });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const trackedRun = trackedRuns();
+const newRun = (conversationId = "c1"): Run => trackedRun({ conversationId });
 
 /** A tool whose calls finish only when the test releases them, recording overlap. */
 function gatedTool(name: string, parallelSafe: boolean) {

@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trackedRuns } from "../testing/tracked-runs.js";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
 import { resultText } from "../result/tool-result.js";
-import { createRun, type Run } from "../run/run.js";
-import { tempDir } from "../testing/fixture-tools.js";
 import { defineTool } from "../tool/define-tool.js";
 import { defineSurface, surfaces } from "./surface.js";
 
-const runs: Run[] = [];
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const newRun = trackedRuns();
 
 const named = (name: string) =>
   defineTool({
@@ -28,8 +24,7 @@ describe("the built-in worker surface", () => {
       named,
     );
     const registry = createRegistry({ tools });
-    const run = createRun({ workingDirectory: tempDir() });
-    runs.push(run);
+    const run = newRun();
     expect(registry.toolsFor(run, surfaces.worker).map((tool) => tool.name)).toEqual(["echo"]);
     expect(registry.toolsFor(run, "main")).toHaveLength(7);
     for (const tool of ["vibe_spawn", "ask_user"]) {

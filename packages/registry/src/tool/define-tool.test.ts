@@ -1,21 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trackedRuns } from "../testing/tracked-runs.js";
 import { z } from "zod";
 import { createRegistry } from "../registry.js";
 import { resultText } from "../result/tool-result.js";
 import { resourceKey } from "../run/resource-key.js";
-import { createRun, type Run } from "../run/run.js";
-import { echoTool, tempDir } from "../testing/fixture-tools.js";
+import { echoTool } from "../testing/fixture-tools.js";
 import { defineTool, type ToolDefinition } from "./define-tool.js";
 
-const runs: Run[] = [];
-function newRun(): Run {
-  const run = createRun({ workingDirectory: tempDir() });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const newRun = trackedRuns();
 
 const base: ToolDefinition<z.ZodObject> = {
   name: "probe",

@@ -1,12 +1,12 @@
 import { getEventListeners } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { trackedRuns } from "../testing/tracked-runs.js";
 import { z } from "zod";
 import type { ApprovalRequest, Approver } from "../invoke/approval.js";
 import { createRegistry } from "../registry.js";
 import { resultText } from "../result/tool-result.js";
 import { resourceKey } from "../run/resource-key.js";
-import { createRun, type Run } from "../run/run.js";
-import { tempDir } from "../testing/fixture-tools.js";
+import type { Run } from "../run/run.js";
 import { defineTool } from "./define-tool.js";
 
 const ungatedKey = resourceKey<{ ungated: boolean }>("backend");
@@ -40,15 +40,8 @@ class Recorder implements Approver {
   }
 }
 
-const runs: Run[] = [];
-function newRun(ungated: boolean): Run {
-  const run = createRun({ workingDirectory: tempDir(), resources: [[ungatedKey, { ungated }]] });
-  runs.push(run);
-  return run;
-}
-afterEach(async () => {
-  await Promise.all(runs.splice(0).map((run) => run.dispose()));
-});
+const trackedRun = trackedRuns();
+const newRun = (ungated: boolean): Run => trackedRun({ resources: [[ungatedKey, { ungated }]] });
 
 describe("a tool's tier, description and card decided per run (inRun)", () => {
   it("keeps the definition where inRun changes nothing", async () => {
