@@ -32,6 +32,7 @@ import {
 import { tierWithin } from "./tool/tier.js";
 import type { CallOrigin, NestedCallOptions, ToolCheckContext, ToolContext } from "./tool/tool-context.js";
 import type { InvokeRequest, RegistryOptions } from "./registry-options.js";
+import { describeValue } from "./objects/describe-value.js";
 
 interface Parent {
   readonly callId: string;
@@ -591,15 +592,6 @@ interface CallMeta {
  */
 export function createRegistry(options: RegistryOptions = {}): Registry {
   return new Registry(options);
-}
-
-/** A wrong value as a message names it: "null", "a string", "an array". */
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (value === undefined) return "undefined";
-  if (Array.isArray(value)) return "an array";
-  const type = typeof value;
-  return type === "object" ? "an object of another kind" : `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 }
 
 /** A run as the chain uses it (duck-typed: a second copy of this package makes its own class). */

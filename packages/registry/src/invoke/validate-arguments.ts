@@ -5,19 +5,12 @@ import { closestName } from "./closest-name.js";
 import { nullMeansOmitted, withoutOmittedNulls } from "./omitted-nulls.js";
 import { listedUnknownNames, unknownNestedKeys } from "./unknown-keys.js";
 import { isPlainObject } from "../objects/plain-object.js";
+import { describeValue } from "../objects/describe-value.js";
 
 /** The validated arguments, or a message saying what was wrong, where, and what was expected. */
 export type ValidationOutcome =
   | { readonly ok: true; readonly input: Record<string, unknown> }
   | { readonly ok: false; readonly message: string };
-
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  // A Map, a Date, a class instance: an object, but not what JSON gives.
-  if (typeof value === "object") return "an object of another kind";
-  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
-}
 
 function formatPath(path: readonly PropertyKey[]): string {
   if (path.length === 0) return "arguments";

@@ -7,7 +7,7 @@ describe("toToolResult", () => {
   it("fails a call whose tool returned something that is not a result, saying what came back", () => {
     const cases: [unknown, string][] = [
       [{ text: "hi" }, "an object that is not a result"],
-      [["hi"], "a list"],
+      [["hi"], "an array"],
       [42, "a number"],
       [
         { content: [{ type: "text", text: 42 }], isError: false, changedFiles: [] },

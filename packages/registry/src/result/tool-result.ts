@@ -1,4 +1,5 @@
 import { ToolsError, errorMessage } from "../errors/tools-error.js";
+import { describeValue } from "../objects/describe-value.js";
 
 /** A text part of a result. */
 export interface TextPart {
@@ -104,7 +105,7 @@ export function toToolResult(output: ToolOutput): ToolResult {
 
 /** What keeps `value` from being a result, or undefined when it is one. */
 function resultProblem(value: unknown): string | undefined {
-  if (!isToolResult(value)) return describeValue(value);
+  if (!isToolResult(value)) return describeValue(value, "an object that is not a result");
   const index = value.content.findIndex((part) => !isContentPart(part));
   if (index >= 0) return `a result whose content[${index}] is no text or image part`;
   if (!value.changedFiles.every((file) => typeof file === "string")) {
@@ -125,13 +126,6 @@ function isContentPart(part: unknown): boolean {
 function isResultError(error: unknown): boolean {
   const candidate = error as Partial<ResultError> | undefined;
   return typeof candidate?.code === "string" && typeof candidate.message === "string";
-}
-
-function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "a list";
-  if (typeof value === "object") return "an object that is not a result";
-  return `a ${typeof value}`;
 }
 
 /** All the text parts of a result, joined by blank lines (images left out). */
