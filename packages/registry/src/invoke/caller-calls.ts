@@ -9,8 +9,8 @@ interface Unfinished {
 }
 
 /**
- * Per run and caller (surface, caller, the call it calls from): its unfinished calls of write and
- * exec tools that require a resource of the run.
+ * Per run and caller (surface, caller, the call it calls from): its unfinished calls of tools that
+ * require a resource of the run (any tier: a read-tier `vibe_kill` frees a worker's place).
  */
 const unfinishedKey = stateKey("a caller's unfinished calls", () => new Map<string, Set<Unfinished>>());
 
@@ -31,11 +31,10 @@ const nothingEarlier: CallerCall = { earlier: [], finish: () => {} };
 /**
  * Enters a call among its caller's calls as it arrives. `caller` names who calls (surface, caller
  * and the parent call, so a nested call never waits on the call it is made from). A call whose
- * tool requires no resource, or a read-tier one without a check, neither waits nor is waited on.
+ * tool requires no resource neither waits nor is waited on.
  */
 export function enterCallerCall(run: Run, tool: Tool, caller: string): CallerCall {
-  const changesState = tool.tier !== "read";
-  if (tool.requires.length === 0 || (!changesState && tool.check === undefined)) return nothingEarlier;
+  if (tool.requires.length === 0) return nothingEarlier;
   const unfinished = run.state(unfinishedKey);
   let calls = unfinished.get(caller);
   const earlier: Promise<void>[] = [];
@@ -45,7 +44,6 @@ export function enterCallerCall(run: Run, tool: Tool, caller: string): CallerCal
         earlier.push(call.ended);
     }
   }
-  if (!changesState) return { earlier, finish: () => {} };
   let settle!: () => void;
   const mine: Unfinished = {
     requires: tool.requires,

@@ -342,10 +342,10 @@ interface Pool {
 const poolKey = resourceKey<Pool>("test worker pool");
 
 /** spawn_worker and kill_worker over the pool, with vibe's checks; kill waits for `gate` when set. */
-function poolTools(gate?: Promise<void>) {
+function poolTools(gate?: Promise<void>, tier: "read" | "exec" = "exec") {
   const spawn = defineTool({
     name: "spawn_worker",
-    tier: "exec",
+    tier,
     description: "Starts a worker.",
     parallelSafe: true,
     requires: [poolKey],
@@ -365,7 +365,7 @@ function poolTools(gate?: Promise<void>) {
   });
   const kill = defineTool({
     name: "kill_worker",
-    tier: "exec",
+    tier,
     description: "Ends a worker.",
     parallelSafe: true,
     requires: [poolKey],
@@ -407,6 +407,20 @@ describe("a check refused while the caller's earlier calls have not finished", (
     approver.answer(1, { allow: true });
     expect(resultText(await spawn)).toBe("started w2");
     expect([...run.require(poolKey).names]).toEqual(["w2"]);
+  });
+
+  it("waits for read-tier calls too (vibe's tools on a model backend): a kill still stopping its worker", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const registry = createRegistry({ tools: poolTools(gate, "read") });
+    const run = poolRun();
+
+    const kill = registry.invoke(run, { tool: "kill_worker", args: { name: "w1" } });
+    const spawn = registry.invoke(run, { tool: "spawn_worker", args: { name: "w2" } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    expect(resultText(await kill)).toBe("killed w1");
+    expect(resultText(await spawn)).toBe("started w2");
   });
 
   it("is refused once they have when they did not change what it checks (the kill was denied)", async () => {

@@ -52,7 +52,7 @@ export interface ToolDefinition<S extends InputSchema> {
    * do, and the call fails with it at once — no approval card, no wait for its lane. Runs after
    * validation and the guardrails, under the call's signal (a cancel ends the wait for it), and
    * again, with the guardrails, as a call that waited (its card, its lane) starts. A call refused
-   * while the same caller's earlier write or exec calls of tools sharing one of its `requires`
+   * while the same caller's earlier calls of tools sharing one of its `requires`
    * resources run is checked again once they have finished (a batch's kill before its spawn).
    * Keep it cheap and free of side effects; a check that throws anything but a ToolsError fails the call with
    * `TOOL_FAILED`. The state may change while a card is open: `execute` still checks for itself.
