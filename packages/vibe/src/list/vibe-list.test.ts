@@ -288,6 +288,44 @@ describe("VibeList (in-process held backend)", () => {
     expect(killedRequeued.text).toBe(
       'Killed w1 "runner" while it was queued: its new run never started (what its earlier runs did stays).',
     );
+    expect((await kit.call("vibe_wait", { worker_id: "w1" })).text).toMatch(
+      /^w1 "runner" \(fast\) was killed before its new run started \(queued for .+\): killed by vibe_kill while it was queued$/,
+    );
+  });
+
+  it("a worker killed while queued is reported as killed before it started, with how long it was queued", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 1 });
+    await kit.call("vibe_spawn", { brief: "a", label: "runner" });
+    await kit.call("vibe_spawn", { brief: "b", label: "waiter" });
+    await backend.attempt(0);
+    await kit.call("vibe_kill", { worker_id: "w2" });
+    expect(kit.list.get("w2").killedWhileQueued).toBe(true);
+    expect(kit.list.get("w2").lastResult).toBe("killed by vibe_kill while it was queued");
+    const waited = await kit.call("vibe_wait", { worker_id: "w2" });
+    expect(waited.text).toMatch(
+      /^w2 "waiter" \(fast\) was killed before it started \(queued for \d+(\.\d)?m?s\): killed by vibe_kill while it was queued$/,
+    );
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toMatch(
+      /\n- w2 "waiter" \(fast\) killed before it started \(queued \d+(\.\d)?m?s\)\n/,
+    );
+    // Re-briefed, it queues again behind w1; killed there, its new run is the one that never started.
+    await kit.call("vibe_send", { worker_id: "w2", message: "now" });
+    await kit.call("vibe_kill", { worker_id: "w2" });
+    expect((await kit.call("vibe_wait", { worker_id: "w2" })).text).toMatch(
+      /^w2 "waiter" \(fast\) was killed before it started \(queued for /,
+    );
+    // A worker killed while it ran is not.
+    (await backend.attempt(0)).answer("a done");
+    await reachStatus(kit.list, "w1", "done");
+    await kit.call("vibe_send", { worker_id: "w1", message: "more" });
+    await backend.attempt(1);
+    await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(kit.list.get("w1").killedWhileQueued).toBeUndefined();
+    expect((await kit.call("vibe_wait", { worker_id: "w1" })).text).toMatch(
+      /^w1 "runner" \(fast\) was killed after /,
+    );
   });
 
   it("a failing attempt is reported as failed with its message", async () => {
@@ -391,7 +429,8 @@ describe("VibeList (in-process held backend)", () => {
     expect(report.failed).toEqual([]);
     expect(backend.aborted).toEqual(["w1"]);
     expect(kit.list.list().map((worker) => worker.status)).toEqual(["killed", "killed"]);
-    expect(kit.list.get("w2").lastResult).toBe("the run ended before it started");
+    expect(kit.list.get("w2").lastResult).toBe("the run ended while it was queued");
+    expect(kit.list.get("w2").killedWhileQueued).toBe(true);
     expect(() => kit?.list.spawn({ brief: "c", label: "late" })).toThrow(/the run has ended/);
   });
 
@@ -415,7 +454,7 @@ describe("VibeList (in-process held backend)", () => {
     expect((await waiting).text).toMatch(
       /^w1 "one" \(fast\) was killed after .+: vibe mode was turned off; it/,
     );
-    expect(kit.list.get("w2").lastResult).toBe("vibe mode was turned off before it started");
+    expect(kit.list.get("w2").lastResult).toBe("vibe mode was turned off while it was queued");
     for (const tool of vibe) {
       const refused = await kit.call(tool, { worker_id: "w1", brief: "c", label: "late", message: "m" });
       expect(refused.error?.code).toBe("TOOL_NOT_WIRED");
