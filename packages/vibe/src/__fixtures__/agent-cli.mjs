@@ -1,6 +1,7 @@
 // A stand-in agent CLI for the command backend's tests: reads the brief on stdin and behaves
 // according to its first argument. A real script in a real process, nothing mocked.
 import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 
 const [mode, tier, model] = process.argv.slice(2);
 let brief = "";
@@ -48,6 +49,25 @@ if (mode === "answer") {
   // One line of 30 001 characters on stdout (emoji, then a letter), nothing on stderr, then fails.
   console.log(`${"😀".repeat(15_000)}c`);
   process.exitCode = 1;
+} else if (mode === "split-escape") {
+  // A colour code cut in two between writes, as a CLI's output can reach its reader: the first
+  // half, then (once the test has seen it, the file its second argument names exists) the rest.
+  process.stdout.write("working \u001b[3");
+  const deadline = Date.now() + 10_000;
+  while (!existsSync(tier) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  process.stdout.write("2mhard\u001b[0m\n");
+  console.log("final answer: done");
+} else if (mode === "controls") {
+  // Backspaces (a spinner drawn in place, a word typed and corrected, man-page bold), NUL, a bell
+  // and a form feed: what a terminal would erase or not show.
+  process.stdout.write("spinning |\b/\b-\b\\\bdone\n");
+  process.stdout.write("teh\b\bhe cat\n");
+  process.stdout.write("b\bbo\bol\bld\u0000 text\u0007\f\n");
+  process.stdout.write("final answer:\tok\u0000\n");
+} else if (mode === "long-colour") {
+  // As "long", each line of work in colour: its escape codes are no characters the model reads.
+  for (let i = 0; i < Number(tier); i++) console.log(`\u001b[32mstep ${i}\u001b[0m`);
+  console.log(`final answer: ${brief.trim()}`);
 } else if (mode === "long") {
   // Prints as many short lines of work (a log) as its second argument says, then its final answer.
   for (let i = 0; i < Number(tier); i++) console.log(`step ${i}`);

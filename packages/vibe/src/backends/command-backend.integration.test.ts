@@ -121,6 +121,28 @@ describe("command backend with a real agent-CLI script", () => {
     expect(left + lines.slice(1).join("\n").length + 1).toBe(printed.length);
   });
 
+  it("a long coloured output: the count of what is left out is of characters the model would have read, escape codes not counted", async () => {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: [process.execPath, script, "long-colour", "300"],
+        maxResultChars: 200,
+      }),
+    });
+    await kit.call("vibe_spawn", { brief: "count the steps", label: "counter" });
+    await reachStatus(kit.list, "w1", "done");
+    const result = kit.list.get("w1").lastResult ?? "";
+    const lines = result.split("\n");
+    expect(lines[1]).toMatch(/^step \d+$/);
+    expect(lines.at(-1)).toBe("final answer: count the steps");
+    // The output as plain text: every character of it is kept or counted, and no more.
+    const plain = [
+      ...Array.from({ length: 300 }, (_, i) => `step ${i}\n`),
+      "final answer: count the steps\n",
+    ].join("");
+    const left = Number(/left out, (\d+) characters/.exec(result)?.[1]);
+    expect(left + lines.slice(1).join("\n").length + 1).toBe(plain.length);
+  });
+
   it("vibe_list shows the end of a long result too: the final answer a CLI prints last", async () => {
     kit = createKit({
       backend: createCommandBackend({ command: [process.execPath, script, "long", "300"] }),
@@ -160,6 +182,52 @@ describe("command backend with a real agent-CLI script", () => {
       expect(line).not.toContain("\u001b");
       expect(line).not.toContain("\r");
     }
+  });
+
+  it("a colour code split between two chunks of output leaves no fragment of it in the progress line", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "vibe-split-"));
+    const go = join(folder, "go");
+    try {
+      const { call, list } = setUp("split-escape", [process.execPath, script, "split-escape", go]);
+      const activity: string[] = [];
+      const first = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("the script never wrote its first half")), 10_000);
+        list.on((event) => {
+          if (event.type !== "activity" || !event.worker.activity) return;
+          activity.push(event.worker.activity);
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      await call("vibe_spawn", { brief: "x", label: "split" });
+      await first;
+      // The script writes the rest of the escape only now: it reaches the backend as another chunk.
+      writeFileSync(go, "");
+      const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+      expect(waited.text).toMatch(/Its result:\n\nworking hard\nfinal answer: done$/);
+      expect(activity[0]).toBe("working ");
+      for (const line of activity) {
+        for (const fragment of ["\u001b", "[3", "2m"]) expect(line).not.toContain(fragment);
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("backspaces erase what they go back over and NUL, bells and other control characters are left out, in the result and the progress line", async () => {
+    const { call, list } = setUp("controls");
+    const activity: string[] = [];
+    list.on((event) => {
+      if (event.worker.activity) activity.push(event.worker.activity);
+    });
+    await call("vibe_spawn", { brief: "x", label: "controls" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+    expect(waited.text).toMatch(/Its result:\n\nspinning done\nthe cat\nbold text\nfinal answer:\tok$/);
+    expect(activity.length).toBeGreaterThan(0);
+    // No control character but tab: no backspace, NUL, bell or form feed.
+    for (const line of activity)
+      expect(line.split("").filter((char) => char < " " && char !== "\t")).toEqual([]);
+    expect(activity.at(-1)).toBe("final answer:\tok");
   });
 
   it("a long progress line is cut between characters, never inside an emoji", async () => {

@@ -11,8 +11,7 @@ import {
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
-import { TailBuffer } from "../internal/tail-buffer.js";
-import { plainOutput } from "../internal/plain-output.js";
+import { PlainOutputTail } from "../internal/plain-output.js";
 import { boundWholeText, headOf } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
@@ -192,12 +191,13 @@ function runCommand(
     // Named now, while the CLI runs: after it exited, what still holds these is what it left.
     const pipes = outputTargets(child.pid);
     const closed = new Promise<void>((resolveClosed) => child.once("close", () => resolveClosed()));
-    const stdout = new TailBuffer(maxResultChars);
-    const stderr = new TailBuffer(4000);
+    // Kept as the plain text the model reads (see plainOutput), as it arrives: an escape split
+    // between chunks never shows as a fragment, and what is counted as left out is plain text.
+    const stdout = new PlainOutputTail(maxResultChars);
+    const stderr = new PlainOutputTail(4000);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout.push(chunk);
-      const line = lastLine(chunk);
-      if (line) task.progress(line);
+      const line = stdout.push(chunk);
+      if (line) task.progress(line.length > 200 ? `${headOf(line, 199)}…` : line);
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => stderr.push(chunk));
     // The CLI may exit without reading its stdin; that is not a failure of ours.
@@ -229,14 +229,11 @@ function runCommand(
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.
-        const errText = boundWholeText(
-          plainOutput(stderr.text()).trim() || plainOutput(stdout.text()).trim(),
-          {
-            maxLines: 20,
-            maxChars: 20_000,
-            keep: "tail",
-          },
-        );
+        const errText = boundWholeText(stderr.text().trim() || stdout.text().trim(), {
+          maxLines: 20,
+          maxChars: 20_000,
+          keep: "tail",
+        });
         reject(
           new VibeError({
             code: "COMMAND_FAILED",
@@ -327,22 +324,15 @@ async function endOutputHolders(
 
 /**
  * The end of the CLI's output, the worker's result: all of it, or when its start was let go (it
- * was longer than `maxResultChars`), from the first whole line kept, after a line saying so.
+ * was longer than `maxResultChars`), from the first whole line kept, after a line saying so: how
+ * many characters of plain text were left out (escape codes are none).
  */
-function outputEnd(output: TailBuffer): string {
+function outputEnd(output: PlainOutputTail): string {
   const text = output.text();
   const dropped = output.dropped();
-  if (dropped === 0) return plainOutput(text).trim();
+  if (dropped === 0) return text.trim();
   const newline = text.indexOf("\n");
   const whole = newline >= 0 && newline < text.length - 1 ? text.slice(newline + 1) : text;
   const left = dropped + text.length - whole.length;
-  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${plainOutput(whole).trim()}`;
-}
-
-function lastLine(chunk: string): string {
-  const lines = plainOutput(chunk)
-    .split("\n")
-    .filter((line) => line.trim() !== "");
-  const line = lines[lines.length - 1] ?? "";
-  return line.length > 200 ? `${headOf(line, 199)}…` : line;
+  return `(the start of the CLI's output is left out, ${left} ${countNoun(left, "characters")}; its end follows)\n${whole.trim()}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainOutput } from "./plain-output.js";
+import { PlainOutputTail, plainOutput } from "./plain-output.js";
 
 describe("plainOutput", () => {
   it("keeps every line of Windows-style output, also lines ending in \\r\\r\\n", () => {
@@ -29,5 +29,76 @@ describe("plainOutput", () => {
     expect(plainOutput("\u001b(Bplain\u001b[m text")).toBe("plain text");
     expect(plainOutput("\u001b7hello\u001b8")).toBe("hello");
     expect(plainOutput("a\u001b\nb\u001b")).toBe("a\nb");
+  });
+
+  it("a backspace erases the character it goes back over; NUL, bells and other control characters are left out", () => {
+    expect(plainOutput("spinning |\b/\b-\b\\\bdone\n")).toBe("spinning done\n");
+    expect(plainOutput("teh\b\bhe cat")).toBe("the cat");
+    // Overstruck bold and underline (man pages): the character struck last.
+    expect(plainOutput("b\bbo\bol\bld _\bu")).toBe("bold u");
+    // A whole emoji goes back, never half of one; nothing before the line's start.
+    expect(plainOutput("ok 😀\b!\nx\b\b\by")).toBe("ok !\ny");
+    expect(plainOutput("a\u0000b\u0007c\u000bd\u000ce\u007ff\u0085g\th")).toBe("abcdefg\th");
+    // NUL is no character the backspace goes back over.
+    expect(plainOutput("ab\u0000\bc")).toBe("ac");
+  });
+});
+
+describe("PlainOutputTail", () => {
+  it("an escape split between chunks is taken whole: no fragment in the progress line or the text", () => {
+    const tail = new PlainOutputTail(1000);
+    expect(tail.push("working \u001b[3")).toBe("working ");
+    expect(tail.push("2mhard\u001b[0m")).toBe("working hard");
+    expect(tail.push("\u001b]8;;https://x.example\u001b")).toBe("working hard");
+    expect(tail.push("\\link\u001b]8;;\u001b\\\n")).toBe("working hardlink");
+    expect(tail.push("\u001b")).toBe("");
+    expect(tail.push("[1mdone\u001b[0m\n")).toBe("done");
+    expect(tail.text()).toBe("working hardlink\ndone\n");
+  });
+
+  it("a line split between chunks is one line: a rewrite and a backspace reach back into the chunk before", () => {
+    const tail = new PlainOutputTail(1000);
+    expect(tail.push("dl 10%")).toBe("dl 10%");
+    expect(tail.push("\rdl 5")).toBe("dl 5");
+    expect(tail.push("0%\r")).toBe("dl 50%");
+    expect(tail.push("dl 100%\r\ndone x")).toBe("done x");
+    expect(tail.push("\b\n")).toBe("done ");
+    expect(tail.text()).toBe("dl 100%\ndone \n");
+  });
+
+  it("a carriage return inside an escape string rewrites nothing: the string is all escape", () => {
+    const tail = new PlainOutputTail(100);
+    expect(tail.push("answer \u001b]0;a\rb")).toBe("answer ");
+    expect(tail.push("\u0007 here\n")).toBe("answer  here");
+  });
+
+  it("counts what it let go in characters of plain text: escape codes are none", () => {
+    const tail = new PlainOutputTail(100);
+    let plain = "";
+    for (let i = 0; i < 200; i++) {
+      tail.push(`\u001b[32mstep ${i}\u001b[0m\n`);
+      plain += `step ${i}\n`;
+    }
+    expect(tail.text().length).toBeLessThanOrEqual(100);
+    expect(tail.dropped() + tail.text().length).toBe(plain.length);
+    expect(plain.endsWith(tail.text())).toBe(true);
+  });
+
+  it("a line never ended stays bounded: a progress bar keeps what it shows last, a long line goes in parts", () => {
+    const bar = new PlainOutputTail(100);
+    for (let i = 0; i < 20_000; i++) bar.push(`\rprogress ${i}`);
+    expect(bar.text()).toBe("progress 19999");
+    expect(bar.dropped()).toBe(0);
+    const long = new PlainOutputTail(100);
+    let plain = "";
+    for (let i = 0; i < 3000; i++) {
+      long.push(`\u001b[1m${i}😀\u001b[0m`);
+      plain += `${i}😀`;
+    }
+    expect(long.text().length).toBeLessThanOrEqual(100 + 4096);
+    for (const fragment of ["\u001b", "[0m", "[1m"]) expect(long.text()).not.toContain(fragment);
+    expect(long.text()).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(plain.endsWith(long.text())).toBe(true);
+    expect(long.dropped() + long.text().length).toBe(plain.length);
   });
 });

@@ -1,3 +1,5 @@
+import { TailBuffer } from "./tail-buffer.js";
+
 // Colour and cursor escapes: CSI sequences, strings (OSC, DCS, …) to their terminator or the end
 // of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
 // FORCE_COLOR or with a spinner writes them; the model reads plain text. A lone ESC goes too.
@@ -6,18 +8,138 @@ const escapes =
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[ -/]*[0-~]|\u001b/g;
 
 /**
- * A CLI's output as the plain text the model reads: escape sequences removed, and of each line
- * rewritten with carriage returns (a progress bar, a spinner) only what it showed last. Line
- * endings of carriage returns (`\r\n`, `\r\r\n`) end a line and rewrite nothing.
+ * An escape begun at the end of a text and not finished yet: the rest may come with the next
+ * chunk of output (`ESC [ 3` … `2 m`), when it is all of an escape, not text.
+ */
+// eslint-disable-next-line no-control-regex
+const unfinishedEscape = /\u001b(?:\[[0-?]*[ -/]*|[\]PX^_][^\u0007\u001b\n]*\u001b?|[ -/]*)$/;
+
+/**
+ * Control characters a terminal shows nothing for: NUL, the bell, vertical tab, form feed, the
+ * rest of C0, DEL and C1. Tab and line feed are text; backspace and carriage return are handled
+ * as the cursor moves they are.
+ */
+// eslint-disable-next-line no-control-regex
+const unseen = /[\u0000-\u0007\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A CLI's output as the plain text the model reads: escape sequences removed; of each line
+ * rewritten with carriage returns (a progress bar, a spinner) only what it showed last; what a
+ * backspace goes back over erased, as a spinner drawn in place (`|\b/\b-\b`), a correction
+ * (`teh\b\bhe`) or overstruck bold (`b\bb`) leave it; NUL, bells and the other control characters
+ * but tab and line feed left out. Line endings of carriage returns (`\r\n`, `\r\r\n`) end a line
+ * and rewrite nothing.
  */
 export function plainOutput(text: string): string {
-  return text
-    .replace(escapes, "")
-    .split("\n")
-    .map((line) => {
-      let end = line.length;
-      while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
-      return line.slice(line.lastIndexOf("\r", end - 1) + 1, end);
-    })
-    .join("\n");
+  return text.replace(escapes, "").split("\n").map(plainLine).join("\n");
 }
+
+/** One line (without its `\n`) of {@link plainOutput}: escapes removed already. */
+function plainLine(line: string): string {
+  let end = line.length;
+  while (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+  const shown = line.slice(line.lastIndexOf("\r", end - 1) + 1, end);
+  const seen = shown.replace(unseen, "");
+  if (!seen.includes("\b")) return seen;
+  // A backspace takes back the character before it (a whole one: both halves of an emoji), never
+  // beyond the start of the line.
+  const kept: string[] = [];
+  for (const char of seen) {
+    if (char === "\b") kept.pop();
+    else kept.push(char);
+  }
+  return kept.join("");
+}
+
+/**
+ * The end of a stream of CLI output as {@link plainOutput}'s plain text, taken line by line as it
+ * arrives (an escape or a line split between chunks is taken whole), so that what it keeps and
+ * counts as left out is what the model reads: the `maxChars` last characters of the plain text,
+ * and how many before them were let go. Of a line not ended yet it holds what it shows since its
+ * last carriage return; one longer than {@link heldMaxChars} without one goes to the plain text
+ * in parts, where a backspace cannot take back what went before its part.
+ */
+export class PlainOutputTail {
+  private readonly plain: TailBuffer;
+  /** The raw text of the line not ended yet. */
+  private pending = "";
+
+  constructor(maxChars: number) {
+    this.plain = new TailBuffer(maxChars);
+  }
+
+  /**
+   * Takes a chunk of output; returns the progress line it makes, the last line with something
+   * in it as it shows now (the line being written, without an escape not finished yet), or ""
+   * when it added nothing to show.
+   */
+  push(chunk: string): string {
+    this.pending += chunk;
+    const newline = this.pending.lastIndexOf("\n");
+    let ended = "";
+    if (newline >= 0) {
+      ended = plainOutput(this.pending.slice(0, newline + 1));
+      this.plain.push(ended);
+      this.pending = this.pending.slice(newline + 1);
+    }
+    if (chunk.includes("\r")) this.dropRewritten();
+    if (this.pending.length > heldMaxChars) this.passStart();
+    const current = this.currentLine();
+    if (current.trim() !== "") return current;
+    const lines = ended.split("\n").filter((line) => line.trim() !== "");
+    return lines[lines.length - 1] ?? "";
+  }
+
+  /** The plain text kept: the end of the output, its line not ended yet included. */
+  text(): string {
+    return this.plain.text() + this.currentLine();
+  }
+
+  /** How many characters of plain text from the start of the output are no longer kept. */
+  dropped(): number {
+    return this.plain.dropped();
+  }
+
+  /** The line being written as plain text, without an escape not finished yet. */
+  private currentLine(): string {
+    const unfinished = unfinishedEscape.exec(this.pending);
+    return plainOutput(unfinished ? this.pending.slice(0, unfinished.index) : this.pending);
+  }
+
+  /**
+   * Lets go of what the line showed before its last carriage return (a progress bar's earlier
+   * states): it is shown no more. Not of a carriage return inside an escape string (an OSC
+   * title may hold one), which is all escape.
+   */
+  private dropRewritten(): void {
+    let end = this.pending.length;
+    while (end > 0 && this.pending.charCodeAt(end - 1) === 13) end--;
+    const rewrite = this.pending.lastIndexOf("\r", end - 1);
+    if (rewrite < 0 || openString.test(this.pending.slice(0, rewrite))) return;
+    this.pending = this.pending.slice(rewrite + 1);
+  }
+
+  /**
+   * Passes the start of a line too long to hold to the plain text, cut before the last escape
+   * near the cut (it may go on past it) and between the halves of no emoji.
+   */
+  private passStart(): void {
+    let cut = this.pending.length - partHeldChars;
+    const escape = this.pending.lastIndexOf("\u001b", cut - 1);
+    if (escape >= 0 && cut - escape < partHeldChars) cut = escape;
+    const code = this.pending.charCodeAt(cut);
+    if (code >= 0xdc00 && code <= 0xdfff) cut--;
+    this.plain.push(plainOutput(this.pending.slice(0, cut)));
+    this.pending = this.pending.slice(cut);
+  }
+}
+
+/** Most characters of a line not ended yet {@link PlainOutputTail} holds before it passes its start on. */
+const heldMaxChars = 4096;
+
+/** How much of a line too long to hold stays held when its start is passed on. */
+const partHeldChars = 1024;
+
+/** An escape string (OSC, DCS, …) not terminated by the end of a text. */
+// eslint-disable-next-line no-control-regex
+const openString = /\u001b[\]PX^_][^\u0007\u001b\n]*$/;

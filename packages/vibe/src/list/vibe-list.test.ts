@@ -89,19 +89,75 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.list()).toEqual([]);
   });
 
+  it("refuses a label with bidi controls or other invisible format characters, which can make it display as another, naming the character", async () => {
+    kit = createKit({ backend: new HeldBackend() });
+    for (const [label, named] of [
+      // Shown as "fix tests ‮…" reversed: "exe.tset" reads as "test.exe".
+      ["fix \u202Eexe.tset", "U+202E (right-to-left override)"],
+      ["fix \u202Atests", "U+202A (left-to-right embedding)"],
+      ["a\u202Cb", "U+202C (pop directional formatting)"],
+      ["\u2067tests\u2069 w1", "U+2067 (right-to-left isolate)"],
+      ["tests\u2069", "U+2069 (pop directional isolate)"],
+      ["fix\u200Btests", "U+200B (zero width space)"],
+      ["fix\u200Ftests", "U+200F (right-to-left mark)"],
+      ["fix\u2060tests", "U+2060 (word joiner)"],
+      ["fix\uFEFFtests", "U+FEFF (zero width no-break space)"],
+      ["fix\u00ADtests", "U+00AD (soft hyphen)"],
+      // Tag characters spell hidden ASCII a model reads and a person does not see.
+      ["fix \u{E0069}\u{E0067}tests", "U+E0069 (tag character)"],
+      ["fix\u200Dtests", "U+200D (zero width joiner)"],
+    ]) {
+      const refused = await kit.call("vibe_spawn", { brief: "b", label });
+      expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
+      expect(refused.text).toContain(`label: has ${named}, an invisible formatting character`);
+    }
+    expect(kit.list.list()).toEqual([]);
+    // Joiners where they join: an emoji sequence, a Persian word written with a non-joiner.
+    for (const label of [
+      "family 👩\u200D👩\u200D👧",
+      "coder 👩🏽\u200D💻",
+      "heart ❤\uFE0F",
+      "می\u200Cخواهم",
+      "café 日本 🇫🇷",
+    ]) {
+      expect((await kit.call("vibe_spawn", { brief: "b", label })).isError).toBe(false);
+    }
+  });
+
+  it("refuses a brief or message of nothing but invisible characters as blank", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    for (const brief of ["\u200B", "\u200B\u200C\u200D", " \u2060 \uFEFF\n", "\u200B\t\u2066\u2069"]) {
+      const blank = await kit.call("vibe_spawn", { brief, label: "blank" });
+      expect(blank.error?.code).toBe("INVALID_ARGUMENTS");
+      expect(blank.text).toContain(
+        "brief: blank (only spaces or invisible characters): write the task itself",
+      );
+    }
+    expect(kit.list.list()).toEqual([]);
+    await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
+    const attempt = await backend.attempt(0);
+    const sent = await kit.call("vibe_send", { worker_id: "w1", message: "\u200B\u200D \uFEFF" });
+    expect(sent.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(sent.text).toContain("message: blank (only spaces or invisible characters): say what to add");
+    expect(backend.aborted).toEqual([]);
+    expect(kit.list.get("w1").brief).toBe("count the notes");
+    attempt.answer("2 notes");
+  });
+
   it("refuses a blank brief or message, saying what to write, and starts nothing", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });
     const blank = await kit.call("vibe_spawn", { brief: " \n\t ", label: "blank" });
     expect(blank.error?.code).toBe("INVALID_ARGUMENTS");
-    expect(blank.text).toContain("brief: blank: write the task itself");
+    expect(blank.text).toContain("brief: blank (only spaces or invisible characters): write the task itself");
     expect(kit.list.list()).toEqual([]);
     await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
     const attempt = await backend.attempt(0);
     const sent = await kit.call("vibe_send", { worker_id: "w1", message: "  \n " });
     expect(sent.error?.code).toBe("INVALID_ARGUMENTS");
     expect(sent.text).toContain(
-      'message: blank: say what to add to the brief (to rerun it as it is: "Try again.")',
+      'message: blank (only spaces or invisible characters): say what to add to the brief (to rerun it as it is: "Try again.")',
     );
     // The attempt in progress goes on untouched.
     expect(backend.aborted).toEqual([]);
@@ -288,6 +344,44 @@ describe("VibeList (in-process held backend)", () => {
     expect(killedRequeued.text).toBe(
       'Killed w1 "runner" while it was queued: its new run never started (what its earlier runs did stays).',
     );
+    expect((await kit.call("vibe_wait", { worker_id: "w1" })).text).toMatch(
+      /^w1 "runner" \(fast\) was killed before its new run started \(queued for .+\): killed by vibe_kill while it was queued$/,
+    );
+  });
+
+  it("a worker killed while queued is reported as killed before it started, with how long it was queued", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 1 });
+    await kit.call("vibe_spawn", { brief: "a", label: "runner" });
+    await kit.call("vibe_spawn", { brief: "b", label: "waiter" });
+    await backend.attempt(0);
+    await kit.call("vibe_kill", { worker_id: "w2" });
+    expect(kit.list.get("w2").killedWhileQueued).toBe(true);
+    expect(kit.list.get("w2").lastResult).toBe("killed by vibe_kill while it was queued");
+    const waited = await kit.call("vibe_wait", { worker_id: "w2" });
+    expect(waited.text).toMatch(
+      /^w2 "waiter" \(fast\) was killed before it started \(queued for \d+(\.\d)?m?s\): killed by vibe_kill while it was queued$/,
+    );
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toMatch(
+      /\n- w2 "waiter" \(fast\) killed before it started \(queued \d+(\.\d)?m?s\)\n/,
+    );
+    // Re-briefed, it queues again behind w1; killed there, its new run is the one that never started.
+    await kit.call("vibe_send", { worker_id: "w2", message: "now" });
+    await kit.call("vibe_kill", { worker_id: "w2" });
+    expect((await kit.call("vibe_wait", { worker_id: "w2" })).text).toMatch(
+      /^w2 "waiter" \(fast\) was killed before it started \(queued for /,
+    );
+    // A worker killed while it ran is not.
+    (await backend.attempt(0)).answer("a done");
+    await reachStatus(kit.list, "w1", "done");
+    await kit.call("vibe_send", { worker_id: "w1", message: "more" });
+    await backend.attempt(1);
+    await kit.call("vibe_kill", { worker_id: "w1" });
+    expect(kit.list.get("w1").killedWhileQueued).toBeUndefined();
+    expect((await kit.call("vibe_wait", { worker_id: "w1" })).text).toMatch(
+      /^w1 "runner" \(fast\) was killed after /,
+    );
   });
 
   it("a failing attempt is reported as failed with its message", async () => {
@@ -391,7 +485,8 @@ describe("VibeList (in-process held backend)", () => {
     expect(report.failed).toEqual([]);
     expect(backend.aborted).toEqual(["w1"]);
     expect(kit.list.list().map((worker) => worker.status)).toEqual(["killed", "killed"]);
-    expect(kit.list.get("w2").lastResult).toBe("the run ended before it started");
+    expect(kit.list.get("w2").lastResult).toBe("the run ended while it was queued");
+    expect(kit.list.get("w2").killedWhileQueued).toBe(true);
     expect(() => kit?.list.spawn({ brief: "c", label: "late" })).toThrow(/the run has ended/);
   });
 
@@ -415,7 +510,7 @@ describe("VibeList (in-process held backend)", () => {
     expect((await waiting).text).toMatch(
       /^w1 "one" \(fast\) was killed after .+: vibe mode was turned off; it/,
     );
-    expect(kit.list.get("w2").lastResult).toBe("vibe mode was turned off before it started");
+    expect(kit.list.get("w2").lastResult).toBe("vibe mode was turned off while it was queued");
     for (const tool of vibe) {
       const refused = await kit.call(tool, { worker_id: "w1", brief: "c", label: "late", message: "m" });
       expect(refused.error?.code).toBe("TOOL_NOT_WIRED");

@@ -280,7 +280,7 @@ export class VibeList {
     let stoppedInTime = true;
     if (before === "queued") {
       this.scheduler.unqueue(record);
-      this.scheduler.finish(record, "killed", "killed before it started");
+      this.scheduler.finish(record, "killed", "killed by vibe_kill while it was queued");
     } else {
       stoppedInTime = await this.scheduler.stop(
         record,

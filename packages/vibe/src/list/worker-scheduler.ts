@@ -78,6 +78,8 @@ export class WorkerScheduler {
     record.controller?.abort(new ToolsError({ code: "CANCELLED", message: `the worker ended (${status})` }));
     record.status = status;
     record.endedAt = Date.now();
+    // A worker finished while queued (killed, or the list closed): its elapsed time is its wait.
+    record.endedQueued = record.startedAt === undefined;
     if (record.startedAt === undefined) record.startedAt = record.queuedAt;
     record.lastResult = result;
     if (status !== "failed") record.failure = undefined;
@@ -99,7 +101,7 @@ export class WorkerScheduler {
   private async close(): Promise<void> {
     // The list closes with its run, or alone: vibe mode turned off while the run goes on.
     const why = this.context.run.disposed ? "the run ended" : "vibe mode was turned off";
-    for (const record of this.queue.splice(0)) this.finish(record, "killed", `${why} before it started`);
+    for (const record of this.queue.splice(0)) this.finish(record, "killed", `${why} while it was queued`);
     const reason = this.context.run.disposed
       ? new ToolsError({ code: "RUN_DISPOSED", message: "the run has ended" })
       : new ToolsError({ code: "CANCELLED", message: why });

@@ -41,6 +41,11 @@ export interface WorkerSnapshot {
   readonly awaitingApproval?: boolean;
   /** Set on a failed worker whose failure was not the task's (see {@link WorkerFailure}). */
   readonly failure?: WorkerFailure;
+  /**
+   * Set on a killed worker whose last run never started: it was killed (or vibe mode or the run
+   * ended) while it was queued. Its `elapsedMs` is how long it was queued.
+   */
+  readonly killedWhileQueued?: true;
 }
 
 /** The mutable record behind a snapshot; internal to the list. */
@@ -61,6 +66,8 @@ export interface WorkerRecord {
   /** Calls of the running attempt waiting for the operator's approval. */
   awaitingApproval: number;
   failure?: WorkerFailure;
+  /** Set when the worker was finished while queued: its last run never started. */
+  endedQueued?: boolean;
   controller?: AbortController;
   attempt?: Promise<void>;
   /** Set by vibe_send on a running worker: when the attempt stops, queue it again. */
@@ -88,5 +95,6 @@ export function snapshot(record: WorkerRecord, now: number): WorkerSnapshot {
     ...(record.activity === undefined || record.status !== "running" ? {} : { activity: record.activity }),
     ...(record.awaitingApproval > 0 && record.status === "running" ? { awaitingApproval: true } : {}),
     ...(record.failure && record.status === "failed" ? { failure: record.failure } : {}),
+    ...(record.endedQueued && record.status === "killed" ? { killedWhileQueued: true as const } : {}),
   };
 }

@@ -8,7 +8,9 @@ export function workerLine(worker: WorkerSnapshot): string {
   const timing =
     worker.status === "queued"
       ? `queued ${formatDuration(worker.elapsedMs)}`
-      : `${worker.status} ${formatDuration(worker.elapsedMs)}`;
+      : worker.killedWhileQueued
+        ? `killed before it started (queued ${formatDuration(worker.elapsedMs)})`
+        : `${worker.status} ${formatDuration(worker.elapsedMs)}`;
   const rerun = worker.attempts > 1 ? `, attempt ${worker.attempts}` : "";
   const waiting = worker.awaitingApproval ? "waiting for the operator's approval" : "";
   const activity = [worker.activity, waiting].filter(Boolean).join("; ");

@@ -22,7 +22,10 @@ export const vibeSendTool = defineTool({
     message: z
       .string()
       .min(1)
-      .refine(hasText, 'blank: say what to add to the brief (to rerun it as it is: "Try again.")')
+      .refine(
+        hasText,
+        'blank (only spaces or invisible characters): say what to add to the brief (to rerun it as it is: "Try again.")',
+      )
       .describe("What to add to the brief."),
   }),
   requires: [vibeListKey],

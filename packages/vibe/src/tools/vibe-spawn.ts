@@ -2,6 +2,7 @@ import { countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import { hasText } from "../internal/has-text.js";
+import { labelProblem } from "../internal/plain-label.js";
 import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
 
 const example =
@@ -28,17 +29,21 @@ export const vibeSpawnTool = defineTool({
     brief: z
       .string()
       .min(1)
-      .refine(hasText, "blank: write the task itself (goal, files, constraints, how to check it)")
+      .refine(
+        hasText,
+        "blank (only spaces or invisible characters): write the task itself (goal, files, constraints, how to check it)",
+      )
       .describe("The whole task, self-contained: goal, files, constraints, how to check it."),
     label: z
       .string()
       .min(1)
       .max(80)
-      // It may be handed to the worker's command as an argument: never an option, one line.
-      .refine(
-        isPlainLabel,
-        "one line of text not starting with '-' or a space, without tabs or other control characters, e.g. \"rename getUser\"",
-      )
+      // It may be handed to the worker's command as an argument: never an option, one line; and
+      // it is shown to the lead and the operator: never text that displays as another label.
+      .superRefine((label, ctx) => {
+        const problem = labelProblem(label);
+        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
+      })
       .describe("A short name for the worker, shown in vibe_list."),
     tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
   }),
@@ -92,16 +97,3 @@ export const vibeSpawnTool = defineTool({
     return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.`;
   },
 });
-
-/**
- * One line of text that cannot read as a command-line option: no leading '-' or space, no
- * control character (C0, DEL, C1) and no Unicode line or paragraph separator.
- */
-function isPlainLabel(label: string): boolean {
-  if (label.startsWith("-") || /^\s/.test(label)) return false;
-  for (const char of label) {
-    const code = char.charCodeAt(0);
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029) return false;
-  }
-  return true;
-}

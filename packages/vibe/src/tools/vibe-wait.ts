@@ -70,7 +70,10 @@ export const vibeWaitTool = defineTool({
       case "failed":
         return `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\n${failureAdvice(worker)}`;
       default:
-        return `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
+        // Killed while queued: it did not run at all, and its elapsed time is its wait.
+        return worker.killedWhileQueued
+          ? `${name} was killed before ${worker.attempts === 0 ? "it" : "its new run"} started (queued for ${formatDuration(worker.elapsedMs)}): ${result}`
+          : `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
     }
   },
 });
