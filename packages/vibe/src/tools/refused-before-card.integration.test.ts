@@ -54,4 +54,27 @@ describe("vibe_* calls that cannot succeed are refused before the operator's car
       "w2 running",
     ]);
   });
+
+  it("checks a vibe_spawn sent together with a vibe_kill at the limit after the kill: the worker starts", async () => {
+    const approver = new RecordingApprover(true);
+    kit = createKit({
+      backend: createCommandBackend({ command: ["sh"] }),
+      approver,
+      approval: "ask",
+      maxActive: 1,
+    });
+    expect((await kit.call("vibe_spawn", { brief: "sleep 30", label: "slow" })).isError).toBe(false);
+    await reachStatus(kit.list, "w1", "running");
+
+    // One batch from the model: the kill makes the room the spawn needs.
+    const [killed, spawned] = await Promise.all([
+      kit.call("vibe_kill", { worker_id: "w1" }),
+      kit.call("vibe_spawn", { brief: "echo after", label: "next" }),
+    ]);
+
+    expect(killed.isError).toBe(false);
+    expect(spawned.text).toMatch(/^Spawned w2 "next" \(fast\); it is running\./);
+    await reachStatus(kit.list, "w2", "done");
+    expect(approver.requests.map((request) => request.tool)).toEqual(["vibe_spawn", "vibe_spawn"]);
+  });
 });
