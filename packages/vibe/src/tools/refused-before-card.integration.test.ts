@@ -5,6 +5,16 @@ import { createCommandBackend } from "../backends/command-backend.js";
 // On a command backend (a real `sh` per worker, the brief on stdin) vibe_spawn and vibe_send are
 // exec calls the operator approves on a card. A call that cannot succeed must say why at once,
 // with its own error, instead of asking the operator first.
+/** A command backend whose run allows one worker at a time, its cards answered by `approver`. */
+function oneWorkerKit(approver: RecordingApprover): Kit {
+  return createKit({
+    backend: createCommandBackend({ command: ["sh"] }),
+    approver,
+    approval: "ask",
+    maxActive: 1,
+  });
+}
+
 describe("vibe_* calls that cannot succeed are refused before the operator's card", () => {
   let kit: Kit | undefined;
   afterEach(async () => {
@@ -29,12 +39,7 @@ describe("vibe_* calls that cannot succeed are refused before the operator's car
 
   it("fails vibe_spawn, and vibe_send rerunning a finished worker, at the worker limit with TOO_MANY_WORKERS, asking no one", async () => {
     const approver = new RecordingApprover(true);
-    kit = createKit({
-      backend: createCommandBackend({ command: ["sh"] }),
-      approver,
-      approval: "ask",
-      maxActive: 1,
-    });
+    kit = oneWorkerKit(approver);
     expect((await kit.call("vibe_spawn", { brief: "echo done", label: "quick" })).isError).toBe(false);
     await reachStatus(kit.list, "w1", "done");
     expect((await kit.call("vibe_spawn", { brief: "sleep 30", label: "slow" })).isError).toBe(false);
@@ -57,12 +62,7 @@ describe("vibe_* calls that cannot succeed are refused before the operator's car
 
   it("checks a vibe_spawn sent together with a vibe_kill at the limit after the kill: the worker starts", async () => {
     const approver = new RecordingApprover(true);
-    kit = createKit({
-      backend: createCommandBackend({ command: ["sh"] }),
-      approver,
-      approval: "ask",
-      maxActive: 1,
-    });
+    kit = oneWorkerKit(approver);
     expect((await kit.call("vibe_spawn", { brief: "sleep 30", label: "slow" })).isError).toBe(false);
     await reachStatus(kit.list, "w1", "running");
 
