@@ -61,6 +61,8 @@ const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
 export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
   core.assertStopped("stack");
   const thread = await defaultThread(core, threadId);
+  // The stop's own set: a resume while the request runs replaces it (see `invalidate`).
+  const stopFramesAsked = core.validFrames;
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
     startFrame,
@@ -83,7 +85,21 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
     : frames;
   for (const frame of shown) core.validFrames.add(frame.id);
   core.listedThreads.add(thread);
-  return { threadId: thread, frames: shown, start: startFrame, total, more };
+  const page = { threadId: thread, frames: shown, start: startFrame, total, more };
+  const stoppedThread = threadId === undefined || thread === core.lastStop?.threadId;
+  if (startFrame === 0 && stoppedThread && core.validFrames === stopFramesAsked) core.stopPage = page;
+  return page;
+}
+
+/**
+ * The first page of the stopped thread's frames: the one listed already in the current stop
+ * (by the stop's report, a `stack`, an earlier evaluate), else listed now. Asked again only when
+ * the stop changed: a resume drops it, and so does another thread taking the stop over.
+ */
+async function stopFrames(core: SessionCore): Promise<FramePage> {
+  const known = core.stopPage;
+  if (known && (core.lastStop?.threadId ?? known.threadId) === known.threadId) return known;
+  return stack(core);
 }
 
 /**
@@ -281,7 +297,7 @@ export async function evaluate(
   core.assertStopped("evaluate");
   let frame = frameId;
   if (frame === undefined) {
-    const { frames } = await stack(core);
+    const { frames } = await stopFrames(core);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
   } else await checkFrame(core, frame);
   let response: DebugProtocol.EvaluateResponse;
