@@ -152,8 +152,15 @@ async function pastTheEnd(core: SessionCore, thread: number, startFrame: number)
   );
 }
 
-/** Scopes of a frame from the current stop. */
-export async function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
+/**
+ * Scopes of a frame from the current stop. At an adapter that binds scope references to the
+ * frame asked about last (lldb-dap), one `scopes` or `variables` at a time (see `scopeTurn`).
+ */
+export function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
+  return scopeTurn(core, () => frameScopes(core, frameId));
+}
+
+async function frameScopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
   await checkFrame(core, frameId);
   const frame = adapterFrameId(core, frameId);
@@ -168,6 +175,24 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
       core.scopeFrames.set(shown.variablesReference, { frame, shownFrame: frameId, name: scope.name });
     return shown;
   });
+}
+
+/**
+ * Runs `work` (a `scopes` or a `variables`) once every earlier one of the session has ended, at
+ * an adapter that shares scope references between frames (lldb-dap 19 binds Locals 1, Globals 2
+ * and Registers 3 to the frame of its latest `scopes`): a `scopes` of another frame sent between
+ * a `scopes` (or `rebindScope`) and the `variables` that reads it would answer that frame's
+ * variables. The public {@link DebugSession} takes calls at once (the tool makes one at a time).
+ * At the other adapters, at once. The checks of the stop run inside the turn, when it comes.
+ */
+function scopeTurn<T>(core: SessionCore, work: () => Promise<T>): Promise<T> {
+  if (core.adapterId !== "lldb") return work();
+  const result = core.scopeQueue.then(work);
+  core.scopeQueue = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
 }
 
 /**
@@ -255,7 +280,11 @@ export interface VariableChildren {
  * entries are not children: its groups ("special variables", …) are left out, its `len()`
  * entry gives the count, and its "more" entry (the items after the first 100) is not an item.
  */
-export async function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
+export function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
+  return scopeTurn(core, () => children(core, reference));
+}
+
+async function children(core: SessionCore, reference: number): Promise<VariableChildren> {
   core.assertStopped("variables");
   if (!core.validReferences.has(reference)) {
     throw new DebugError(

@@ -76,6 +76,11 @@ export class SessionCore {
   scopeFrames = new Map<number, ScopeOrigin>();
   /** The adapter's frame id of the latest `scopes` request of the current stop. */
   scopesFrame: number | undefined;
+  /**
+   * The end of the latest `scopes` or `variables` at an adapter that binds scope references to
+   * the frame asked about last (see `scopeTurn`): the next one starts after it. Never rejects.
+   */
+  scopeQueue: Promise<unknown> = Promise.resolve();
   /** The threads whose frames a `stack` page listed in the current stop. */
   listedThreads = new Set<number>();
   /**
