@@ -7,8 +7,9 @@ import { DapConnection } from "../dap/dap-connection.js";
 import { encodeFrame, FrameParser } from "../dap/framing.js";
 import { formatFrames } from "../tool/format.js";
 import { BreakpointStore } from "./breakpoint-store.js";
-import { isLengthEntry, scopes, stack, variables } from "./inspection.js";
+import { evaluate, isLengthEntry, scopes, stack, variables } from "./inspection.js";
 import { SessionCore } from "./session-core.js";
+import type { StopInfo } from "./session-state.js";
 
 /** How an adapter answers `totalFrames` for a page from `start` of `listed` frames. */
 type TotalRule = (start: number, listed: number, depth: number) => number;
@@ -235,5 +236,104 @@ describe("lldb scope references", () => {
     expect((await variables(core, callerLocals)).variables.map((v) => v.name)).toEqual(["local_2"]);
     // No frame took another's references over: nothing to bind again.
     expect(asked).toEqual(["variables", "variables"]);
+  });
+});
+
+/**
+ * A stopped debugpy session on thread 1 whose adapter lists one frame per thread (id 100 +
+ * thread) and evaluates in the frame asked: the answer names the frame. Played, not real: the
+ * order of lldb-dap's per-thread stopped events (the focus thread's after another's) cannot be
+ * brought about on demand with the real adapter; the debugpy integration test counts the rest.
+ */
+function evaluatingSession() {
+  const toClient = new PassThrough();
+  const fromClient = new PassThrough();
+  const parser = new FrameParser();
+  const asked: string[] = [];
+  fromClient.on("data", (chunk: Buffer) => {
+    for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
+      asked.push(message.command);
+      let body: unknown;
+      if (message.command === "stackTrace") {
+        const { threadId } = message.arguments as DebugProtocol.StackTraceArguments;
+        body = { stackFrames: [{ id: 100 + threadId, name: `t${threadId}`, line: 1, column: 1 }] };
+      } else {
+        const { frameId } = message.arguments as DebugProtocol.EvaluateArguments;
+        body = { result: `in frame ${frameId}`, variablesReference: 0 };
+      }
+      toClient.write(
+        encodeFrame({
+          seq: 0,
+          type: "response",
+          request_seq: message.seq,
+          command: message.command,
+          success: true,
+          body,
+        }),
+      );
+    }
+  });
+  const adapter: AdapterProcess = {
+    connection: new DapConnection(toClient, fromClient),
+    child: undefined,
+    socket: undefined,
+    exited: new Promise(() => undefined),
+    stderrTail: () => "",
+    reaps: false,
+    adapterPid: () => undefined,
+  };
+  const core = new SessionCore({
+    adapterId: "debugpy",
+    description: "debugpy: app.py",
+    root: "/",
+    adapter,
+    breakpoints: new BreakpointStore(),
+    resumeWaitMs: 1000,
+    terminateDebuggee: true,
+    evaluateContext: "repl",
+  });
+  const stopAt = (threadId: number): StopInfo => ({
+    reason: "breakpoint",
+    description: undefined,
+    text: undefined,
+    threadId,
+    hitBreakpointIds: [],
+  });
+  core.state = "stopped";
+  core.lastStop = stopAt(1);
+  return { core, asked, stopAt };
+}
+
+describe("evaluate without a frame", () => {
+  it("lists the stopped thread's stack again only when the stop changed", async () => {
+    const { core, asked, stopAt } = evaluatingSession();
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 101");
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 101");
+    expect(asked).toEqual(["stackTrace", "evaluate", "evaluate"]);
+
+    // Another thread's page listed: not where the stop is.
+    asked.length = 0;
+    await stack(core, 2);
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 101");
+    expect(asked).toEqual(["stackTrace", "evaluate"]);
+
+    // Another thread takes the stop over (lldb-dap's focus thread reporting after another).
+    asked.length = 0;
+    core.lastStop = stopAt(2);
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 102");
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 102");
+    expect(asked).toEqual(["stackTrace", "evaluate", "evaluate"]);
+
+    // A resume the adapter refused gives the stop back with its stack; a new stop drops it.
+    asked.length = 0;
+    const kept = core.snapshotStop();
+    core.invalidate();
+    core.restoreStop(kept);
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 102");
+    expect(asked).toEqual(["evaluate"]);
+    asked.length = 0;
+    core.invalidate();
+    expect((await evaluate(core, "x"))?.result).toBe("in frame 102");
+    expect(asked).toEqual(["stackTrace", "evaluate"]);
   });
 });

@@ -61,6 +61,8 @@ const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
 export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
   core.assertStopped("stack");
   const thread = await defaultThread(core, threadId);
+  // The stop's own set: a resume while the request runs replaces it (see `invalidate`).
+  const stopFramesAsked = core.validFrames;
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
     startFrame,
@@ -83,7 +85,21 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
     : frames;
   for (const frame of shown) core.validFrames.add(frame.id);
   core.listedThreads.add(thread);
-  return { threadId: thread, frames: shown, start: startFrame, total, more };
+  const page = { threadId: thread, frames: shown, start: startFrame, total, more };
+  const stoppedThread = threadId === undefined || thread === core.lastStop?.threadId;
+  if (startFrame === 0 && stoppedThread && core.validFrames === stopFramesAsked) core.stopPage = page;
+  return page;
+}
+
+/**
+ * The first page of the stopped thread's frames: the one listed already in the current stop
+ * (by the stop's report, a `stack`, an earlier evaluate), else listed now. Asked again only when
+ * the stop changed: a resume drops it, and so does another thread taking the stop over.
+ */
+async function stopFrames(core: SessionCore): Promise<FramePage> {
+  const known = core.stopPage;
+  if (known && (core.lastStop?.threadId ?? known.threadId) === known.threadId) return known;
+  return stack(core);
 }
 
 /**
@@ -136,8 +152,15 @@ async function pastTheEnd(core: SessionCore, thread: number, startFrame: number)
   );
 }
 
-/** Scopes of a frame from the current stop. */
-export async function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
+/**
+ * Scopes of a frame from the current stop. At an adapter that binds scope references to the
+ * frame asked about last (lldb-dap), one `scopes` or `variables` at a time (see `scopeTurn`).
+ */
+export function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
+  return scopeTurn(core, () => frameScopes(core, frameId));
+}
+
+async function frameScopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
   await checkFrame(core, frameId);
   const frame = adapterFrameId(core, frameId);
@@ -152,6 +175,24 @@ export async function scopes(core: SessionCore, frameId: number): Promise<DebugP
       core.scopeFrames.set(shown.variablesReference, { frame, shownFrame: frameId, name: scope.name });
     return shown;
   });
+}
+
+/**
+ * Runs `work` (a `scopes` or a `variables`) once every earlier one of the session has ended, at
+ * an adapter that shares scope references between frames (lldb-dap 19 binds Locals 1, Globals 2
+ * and Registers 3 to the frame of its latest `scopes`): a `scopes` of another frame sent between
+ * a `scopes` (or `rebindScope`) and the `variables` that reads it would answer that frame's
+ * variables. The public {@link DebugSession} takes calls at once (the tool makes one at a time).
+ * At the other adapters, at once. The checks of the stop run inside the turn, when it comes.
+ */
+function scopeTurn<T>(core: SessionCore, work: () => Promise<T>): Promise<T> {
+  if (core.adapterId !== "lldb") return work();
+  const result = core.scopeQueue.then(work);
+  core.scopeQueue = result.then(
+    () => undefined,
+    () => undefined,
+  );
+  return result;
 }
 
 /**
@@ -239,7 +280,11 @@ export interface VariableChildren {
  * entries are not children: its groups ("special variables", …) are left out, its `len()`
  * entry gives the count, and its "more" entry (the items after the first 100) is not an item.
  */
-export async function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
+export function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
+  return scopeTurn(core, () => children(core, reference));
+}
+
+async function children(core: SessionCore, reference: number): Promise<VariableChildren> {
   core.assertStopped("variables");
   if (!core.validReferences.has(reference)) {
     throw new DebugError(
@@ -281,7 +326,7 @@ export async function evaluate(
   core.assertStopped("evaluate");
   let frame = frameId;
   if (frame === undefined) {
-    const { frames } = await stack(core);
+    const { frames } = await stopFrames(core);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
   } else await checkFrame(core, frame);
   let response: DebugProtocol.EvaluateResponse;

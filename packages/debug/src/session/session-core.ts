@@ -12,6 +12,7 @@ import type { SessionOptions } from "./session-options.js";
 import type { Outcome, SessionState, StopInfo } from "./session-state.js";
 import { shutdown } from "./shutdown.js";
 import { forgetSourceLines } from "./source-lines.js";
+import type { FramePage } from "./inspection.js";
 import { renumbersIds, type ChildCount, type ScopeOrigin, type StopSnapshot } from "./stop-ids.js";
 
 type Waiter = (outcome: Outcome) => void;
@@ -75,8 +76,18 @@ export class SessionCore {
   scopeFrames = new Map<number, ScopeOrigin>();
   /** The adapter's frame id of the latest `scopes` request of the current stop. */
   scopesFrame: number | undefined;
+  /**
+   * The end of the latest `scopes` or `variables` at an adapter that binds scope references to
+   * the frame asked about last (see `scopeTurn`): the next one starts after it. Never rejects.
+   */
+  scopeQueue: Promise<unknown> = Promise.resolve();
   /** The threads whose frames a `stack` page listed in the current stop. */
   listedThreads = new Set<number>();
+  /**
+   * The first page of the stopped thread's frames, once listed in the current stop: where an
+   * `evaluate` without a frame is answered, without asking the adapter again (see `evaluate`).
+   */
+  stopPage: FramePage | undefined;
   validReferences = new Set<number>();
   /** How many children the adapter said a reference of the current stop has, when it said. */
   childCounts = new Map<number, ChildCount>();
@@ -216,6 +227,7 @@ export class SessionCore {
     this.scopeFrames = new Map();
     this.scopesFrame = undefined;
     this.listedThreads = new Set();
+    this.stopPage = undefined;
     this.validReferences = new Set();
     this.childCounts = new Map();
     this.alsoStopped = new Map();
@@ -227,6 +239,7 @@ export class SessionCore {
     return {
       validFrames: this.validFrames,
       listedThreads: this.listedThreads,
+      stopPage: this.stopPage,
       validReferences: this.validReferences,
       childCounts: this.childCounts,
       alsoStopped: this.alsoStopped,
@@ -243,6 +256,7 @@ export class SessionCore {
     this.state = "stopped";
     this.validFrames = snapshot.validFrames;
     this.listedThreads = snapshot.listedThreads;
+    this.stopPage = snapshot.stopPage;
     this.validReferences = snapshot.validReferences;
     this.childCounts = snapshot.childCounts;
     this.alsoStopped = snapshot.alsoStopped;

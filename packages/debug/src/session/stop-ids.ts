@@ -1,4 +1,5 @@
 import type { AdapterId } from "../adapters/detect-adapter.js";
+import type { FramePage } from "./inspection.js";
 import type { StopInfo } from "./session-state.js";
 
 // The ids and references of one stop: what a resume drops and a refused resume gives back.
@@ -7,6 +8,7 @@ import type { StopInfo } from "./session-state.js";
 export interface StopSnapshot {
   readonly validFrames: Set<number>;
   readonly listedThreads: Set<number>;
+  readonly stopPage: FramePage | undefined;
   readonly validReferences: Set<number>;
   readonly childCounts: Map<number, ChildCount>;
   readonly alsoStopped: Map<number, StopInfo>;

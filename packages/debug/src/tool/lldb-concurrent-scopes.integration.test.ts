@@ -1,0 +1,86 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { findOnPath, findVersioned } from "../adapters/find-binary.js";
+import type { DebugSession } from "../session/debug-session.js";
+import { ci, debugRun, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+
+const searchPath = process.env.PATH ?? "";
+const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+
+/** The names of a reference's children. */
+async function names(session: DebugSession, reference: number): Promise<string[]> {
+  return (await session.variables(reference)).variables.map((variable) => variable.name);
+}
+
+/** The reference of a frame's Locals scope. */
+async function locals(session: DebugSession, frame: number): Promise<number> {
+  const scope = (await session.scopes(frame)).find((one) => one.name === "Locals");
+  expect(scope, `frame ${frame} has a Locals scope`).toBeDefined();
+  return scope!.variablesReference;
+}
+
+// lldb-dap 19 gives every frame's scopes the same references (Locals 1, Globals 2, Registers 3),
+// bound to the frame of its latest `scopes`; the public DebugSession takes calls at once (the tool
+// makes one at a time), so a `scopes` of one frame sent between another frame's `scopes` (or its
+// binding again) and `variables` would answer the other frame's locals.
+describe.skipIf(!lldb && !ci)("DebugSession on lldb-dap: scopes and variables of two frames at once", () => {
+  it("answers each call with the frame it asked about, however the calls interleave", async () => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+    const dir = workspace("c");
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
+    const { run, supervisor, call, sessionPids } = debugRun(dir);
+    let pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
+      const launch = await call({ op: "launch", program: "prog" });
+      expect(launch.text, launch.text).toContain("prog.c:4 in square");
+      pids = sessionPids();
+      const session = supervisor.conversation("conv-1").session!;
+      const [square, main] = (await session.stack()).frames;
+      expect([square?.name, main?.name]).toEqual(["square", "main"]);
+
+      // Each frame's scopes then its locals, both frames at once.
+      const both = async () => {
+        const [inSquare, inMain] = await Promise.all([
+          locals(session, square!.id).then((reference) => names(session, reference)),
+          locals(session, main!.id).then((reference) => names(session, reference)),
+        ]);
+        return { inSquare, inMain };
+      };
+      const checkSquare = (listed: string[]) => {
+        expect(listed).toContain("n");
+        expect(listed).not.toContain("s");
+      };
+      const checkMain = (listed: string[]) => {
+        expect(listed).toContain("s");
+        expect(listed).not.toContain("n");
+      };
+      for (let round = 0; round < 3; round++) {
+        const { inSquare, inMain } = await both();
+        checkSquare(inSquare);
+        checkMain(inMain);
+      }
+
+      // References known, then read at once with scopes asked meanwhile, in both orders.
+      const squareLocals = await locals(session, square!.id);
+      const mainLocals = await locals(session, main!.id);
+      const [a, , b, , c, d] = await Promise.all([
+        names(session, squareLocals),
+        session.scopes(main!.id),
+        names(session, mainLocals),
+        session.scopes(square!.id),
+        names(session, squareLocals),
+        names(session, mainLocals),
+      ]);
+      checkSquare(a!);
+      checkMain(b!);
+      checkSquare(c!);
+      checkMain(d!);
+    } finally {
+      await run.dispose();
+      removeWorkspace(dir);
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
