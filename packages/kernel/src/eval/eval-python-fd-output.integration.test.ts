@@ -6,6 +6,15 @@ import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspa
 
 const describePython = describe.skipIf(!pythonFound && !ci);
 
+/** True while the process exists and is not a zombie. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 describePython("what a Python cell's child processes and C code write to fd 1 and 2", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
   let registry: Registry;
@@ -811,5 +820,44 @@ describePython("what a Python cell's children write to fd 1 once our reader has 
       },
     });
     expect(resultText(result)).toContain("False 0 False True");
+  });
+});
+
+describePython("a forked child printing when its kernel dies", () => {
+  it("gets an error writing (its own copy of the pipe's read end is closed), not blocked for good on a pipe nobody reads", async () => {
+    // A forked child inherited the read end of the kernel's output pipe. Once the kernel was gone
+    // (a crash, killed on its own) the child held the only read end: its print filled the pipe and
+    // blocked for good, an orphan until the run ended. It now gets EPIPE and ends.
+    const workspace = makeWorkspace();
+    const { registry, run } = makeRun(workspace.directory);
+    const pidFile = join(workspace.directory, "child.pid");
+    let child = 0;
+    try {
+      const cell = (code: string) =>
+        registry.invoke(run, { tool: "eval", args: { code, description: "fork a printer and exit" } });
+      const kernel = Number(resultText(await cell("import os\nos.getpid()")));
+      await cell(
+        [
+          "import time",
+          "pid = os.fork()",
+          "if pid == 0:",
+          "    try:\n        while True:\n            print('y' * 1000)",
+          "    finally:\n        os._exit(0)",
+          `open(${JSON.stringify(pidFile)}, 'w').write(str(pid))`,
+          "time.sleep(0.2)",
+          // The kernel dies (a crash); exit() cannot end it from a cell.
+          "os._exit(3)",
+        ].join("\n"),
+      );
+      child = Number(readFileSync(pidFile, "utf8"));
+      expect(child).toBeGreaterThan(0);
+      await expect.poll(() => running(kernel), { timeout: 10_000 }).toBe(false);
+      // Before the run ends (which would end it by its process mark).
+      await expect.poll(() => running(child), { timeout: 10_000 }).toBe(false);
+    } finally {
+      if (child > 0 && running(child)) process.kill(child, "SIGKILL");
+      await run.dispose();
+      workspace.remove();
+    }
   });
 });

@@ -14,7 +14,9 @@
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
  * The stream's fileno() is fd 1 or 2 while the thread runs (in a forked child: ran at the fork):
  * ipykernel's was its copy of the kernel's own stream, so a child given stdout=sys.stdout (or
- * stderr=sys.stderr) was lost to the cell.
+ * stderr=sys.stderr) was lost to the cell. A forked child closes its copy of the pipes' read ends:
+ * once the kernel is gone (a crash) its writes fail (EPIPE) instead of filling a pipe only it
+ * holds and waiting for good.
  * A cell that closes fd 1 or 2 (through that fileno()) has it back on the pipe from its end (and at
  * the next cell's start), taken only while it is still free: a file the cell put there stays.
  *
@@ -79,7 +81,7 @@ def __tools_watch_fds(ip):
     spawning = threading.local()
 
     class Pipe:
-        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd", "stream")
+        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd", "stream", "read_end", "read_open")
 
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
@@ -117,6 +119,10 @@ def __tools_watch_fds(ip):
         pipe.fd = fd
         pipe.own = own
         pipe.stream = stream
+        # Open in this process until a forked child closes its copy (fresh_in_child); its
+        # children inherit False, so none closes an fd the number now names something else.
+        pipe.read_end = read_end
+        pipe.read_open = True
         # Marks go through a non-blocking description of their own: into a full pipe nobody reads
         # (the reader stopped) a mark is not written rather than waiting for good.
         pipe.mark_fd = reopen(write_end)
@@ -479,6 +485,16 @@ def __tools_watch_fds(ip):
     def fresh_in_child():
         # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own,
         # and sys.stdout and sys.stderr writing to them (if they are still ipykernel's streams).
+        # The pipes' read ends closed: only the kernel's reader reads them. Kept open, a child
+        # still writing once the kernel was gone held the last read end, filled the pipe and
+        # waited for good; now its write fails (EPIPE) once no reader is left.
+        for pipe in watched:
+            if pipe.read_open:
+                pipe.read_open = False
+                try:
+                    os.close(pipe.read_end)
+                except OSError:
+                    pass
         for pipe in our_pipes():
             if pipe.own is None:
                 continue
