@@ -400,6 +400,52 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
   });
 
+  it("sends what a forked child writes through a handler holding ipykernel's stream to fd 1, in order with its prints", async () => {
+    // A logging handler set up in the kernel keeps ipykernel's sys.stdout. In a forked child that
+    // stream sent each write as a message of the kernel's own session (its key, its cell's header)
+    // over a ZMQ connection made from the kernel's context copied by fork: out of order with the
+    // child's prints, which go through fd 1. The session's send is watched for a call from a child.
+    const result = await cell(
+      [
+        "import logging, multiprocessing, os, sys",
+        "log = logging.getLogger('forked-child-test')",
+        "log.addHandler(logging.StreamHandler(sys.stdout))",
+        "log.setLevel(logging.INFO)",
+        "log.propagate = False",
+        "kernel, session = os.getpid(), sys.stdout.session",
+        "send, sent_by_child = session.send, os.path.join(os.getcwd(), 'sent-by-child')",
+        "def watched_send(*args, **kwargs):",
+        "    if os.getpid() != kernel:\n        open(sent_by_child, 'a').write('sent\\n')",
+        "    return send(*args, **kwargs)",
+        "session.send = watched_send",
+        "def work(tag):",
+        "    for i in range(20):\n        print(f'{tag} print {i}')\n        log.info(f'{tag} log {i}')",
+        "    sys.stdout.flush()",
+        "try:",
+        "    for tag in ('fork', 'os.fork'):",
+        "        if tag == 'fork':",
+        "            child = multiprocessing.get_context('fork').Process(target=work, args=(tag,))",
+        "            child.start()\n            child.join(30)",
+        "        else:",
+        "            pid = os.fork()",
+        "            if pid == 0:",
+        "                try:\n                    work(tag)\n                finally:\n                    os._exit(0)",
+        // os.waitpid waits for no output: the child's is read before the echo (the cell's end).
+        "            os.waitpid(pid, 0)",
+        "        if tag == 'fork':\n            print(f'{tag} joined')",
+        "finally:",
+        "    session.send = send",
+        "    log.handlers.clear()",
+        "os.path.exists(sent_by_child)",
+      ].join("\n"),
+    );
+    const lines = (tag: string) =>
+      Array.from({ length: 20 }, (_, i) => [`${tag} print ${i}`, `${tag} log ${i}`]).flat();
+    expect(resultText(result)).toBe(
+      [...lines("fork"), "fork joined", ...lines("os.fork"), "False"].join("\n"),
+    );
+  });
+
   it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
     // The interrupt is made to come inside the opening of the child's description (os.set_blocking
     // and os.open are wrapped for that): the one opened was left open in the kernel.

@@ -62,7 +62,10 @@
  * multiprocessing's Process.join does the same once the child has ended (any start method), and
  * Process.start flushes first ("spawn" and "forkserver" start past the audit hooks); a forked
  * child's sys.stdout and sys.stderr write straight to fd 1 and 2 (ipykernel's sent each write over
- * a ZMQ connection of its own, taken in any order and never waited for).
+ * a ZMQ connection of its own, taken in any order and never waited for). ipykernel's stream
+ * object itself writes to the fd there too (a logging handler made in the kernel holds it): it
+ * sent each write as a message of the kernel's session, over a connection made from the kernel's
+ * ZMQ context copied by fork.
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
@@ -507,8 +510,20 @@ def __tools_watch_fds(ip):
                 finally:
                     os.close(new)
             name = "stdout" if pipe.fd == 1 else "stderr"
+            forked = ForkedStream(pipe.fd, f"<{name}>")
             if getattr(sys, name, None) is pipe.stream:
-                setattr(sys, name, ForkedStream(pipe.fd, f"<{name}>"))
+                setattr(sys, name, forked)
+            # ipykernel's stream itself, which a logging handler (or anything else) set up in the
+            # kernel still holds: sent each write as a message of the kernel's session, over a
+            # ZMQ connection made from the kernel's context copied by fork, out of order with the
+            # child's writes to the fd. Here it writes to the fd, and its flush sends nothing (what
+            # it holds is text the kernel buffered before the fork: the kernel's to send).
+            try:
+                pipe.stream.write = forked.write
+                pipe.stream.writelines = forked.writelines
+                pipe.stream.flush = forked.flush
+            except Exception:
+                pass
 
     # Where Popen._execute_child takes the fds the child gets as 1 and 2 (-1: inherit ours).
     names = list(inspect.signature(subprocess.Popen._execute_child).parameters)[1:]
