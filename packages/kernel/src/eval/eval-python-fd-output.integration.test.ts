@@ -580,6 +580,36 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("(800, 0, True, True)");
   }, 300_000);
 
+  it("never gives a posix.system or raw os.system child of concurrent threads the kernel's own description", async () => {
+    // O_APPEND tags the kernel's own description. posix.system (the builtin os.system wraps) and a
+    // reference to the builtin taken before the wrapping (__wrapped__ stands for one) swapped fd 1
+    // as their audit event came but held no swap: another thread's child ending put it back on the
+    // kernel's before their child started (125 of 600 here, with libc's system() through ctypes).
+    const result = await cell(
+      [
+        "import fcntl, os, posix, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'raw-system-flags')",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        // The flags of sh's own fd 1, read before any redirection of it.
+        "command = f'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo \"$flags\" >> {out}'",
+        "def spawn(system):",
+        "    for _ in range(100):\n        system(command)",
+        "def others():",
+        "    for _ in range(100):\n        subprocess.run(['true'])",
+        "threads = [threading.Thread(target=spawn, args=(posix.system,)) for _ in range(3)]",
+        "threads += [threading.Thread(target=spawn, args=(os.system.__wrapped__,)) for _ in range(3)]",
+        "threads += [threading.Thread(target=others) for _ in range(2)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "kernel_own = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND), kernel_own, os.get_blocking(1)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(600, 0, True, True)");
+  }, 300_000);
+
   it("keeps later cells' fd 1 off the description of an os.system child still running in a thread", async () => {
     // While an os.system child runs, no other thread's child end puts fd 1 and 2 back on the
     // kernel's own description. For one that kept running (a server started in a thread), every

@@ -42,7 +42,7 @@
  * children at once each get their own; the kernel closes them once the child has them, or failed to
  * start, or an interrupt came while they were opened); a forked child (`os.fork`, multiprocessing) opens its own
  * as it starts (after-fork hook); an `os.posix_spawn` child by file actions put before the cell's.
- * For `os.system` (audit event) and multiprocessing's "spawn" and "forkserver" (its
+ * For `os.system` (also `posix.system`; audit event) and multiprocessing's "spawn" and "forkserver" (its
  * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
  * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
  * multiprocessing child has started) — but not while such a start (for os.system, until its child
@@ -50,8 +50,11 @@
  * thread putting them back between the swap and the start left that child on the kernel's
  * description, and one left on the description a child still running took (an os.system server
  * in a thread) had the kernel's writes made short by a Node child there. Children started so at the same time may share one. Without /proc the shared one is made blocking
- * at those points instead. A child started where Python does not see it (C code, `ctypes`)
- * shares the kernel's description, made blocking again at the next cell. An interrupt while the
+ * at those points instead. The builtin os.system called through a reference taken before it
+ * was wrapped holds its swap from its audit event until its thread runs Python again. A child
+ * started where Python does not see it (C code, libc's `system()` through `ctypes`, whose foreign
+ * calls raise no audit event) shares the kernel's description, made blocking again at the next
+ * cell. An interrupt while the
  * audit hook flushes before a child stops the cell (the child does not start).
  *
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
@@ -267,6 +270,29 @@ def __tools_watch_fds(ip):
     # "swapping", re-entrant: a signal handler in the thread holding it goes on.
     swaps = set()
     swapping = threading.RLock()
+    # os.system's builtin called past our wrapper (a reference taken before it was wrapped): its
+    # audit event is all that is seen of it. It holds a swap from that event until its thread is
+    # seen in Python again: its next audit event, a to_own in it, or its end. Nothing in that
+    # thread runs Python between the event and system()'s fork, nor until system() returns, so
+    # no other thread puts fd 1 and 2 back on the kernel's description before its child started.
+    # By thread id: (thread, token).
+    raw_systems = {}
+
+    def hold_raw_system():
+        token = object()
+        swaps.add(token)
+        previous = raw_systems.get(threading.get_ident())
+        raw_systems[threading.get_ident()] = (threading.current_thread(), token)
+        if previous is not None:
+            swaps.discard(previous[1])
+
+    def release_raw_systems():
+        # Those of this thread (it runs Python: the call returned) and of threads that ended.
+        for ident, (thread, token) in list(raw_systems.items()):
+            if ident == threading.get_ident() or not thread.is_alive():
+                if raw_systems.get(ident, (None, None))[1] is token:
+                    raw_systems.pop(ident, None)
+                swaps.discard(token)
 
     def to_own(pipes=None):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
@@ -280,6 +306,8 @@ def __tools_watch_fds(ip):
         if os.getpid() != kernel_pid:
             return
         with swapping:
+            if raw_systems:
+                release_raw_systems()
             busy = bool(swaps)
             for pipe in our_pipes() if pipes is None else pipes:
                 try:
@@ -427,17 +455,27 @@ def __tools_watch_fds(ip):
     inheriting = frozenset({"os.system", "os.posix_spawn"})
 
     def before_child(event, _args):
+        if raw_systems and not getattr(spawning, "hooking", False):
+            # This thread runs Python again: a raw os.system it was in has returned.
+            raw = raw_systems.pop(threading.get_ident(), None)
+            if raw is not None:
+                swaps.discard(raw[1])
         if event not in spawns or os.getpid() != kernel_pid:
             return
+        spawning.hooking = True
         try:
             # What the cell printed before the child goes out before what the child writes.
             flush_streams()
             if event in inheriting and not getattr(spawning, "inside", False):
+                if event == "os.system" and not getattr(spawning, "system", False):
+                    hold_raw_system()
                 to_fresh()
         except Exception:
             # An audit hook that raises stops the call it audits. An interrupt (KeyboardInterrupt)
             # stops it, as it stops the cell.
             pass
+        finally:
+            spawning.hooking = False
 
     class ForkedStream(io.TextIOBase):
         # sys.stdout or sys.stderr of a forked child: written straight to fd 1 or 2, our pipe. As
@@ -717,14 +755,24 @@ def __tools_watch_fds(ip):
             # The audit hook swaps fd 1 and 2 (before_child, also for a system() called past
             # this); swapped keeps them so until the child has ended.
             __tracebackhide__ = "__tools__"
+            inside = getattr(spawning, "system", False)
             try:
                 if os.getpid() != kernel_pid:
                     return system(command)
+                spawning.system = True
                 return swapped(system, command)
             finally:
+                spawning.system = inside
                 child_ended()
 
         os.system = os_system
+        # posix.system is the same builtin: a call through it went past the wrapper.
+        try:
+            import posix
+            if getattr(posix, "system", None) is system:
+                posix.system = os_system
+        except ImportError:
+            pass
 
     def cell_starts():
         reclaim_closed()
