@@ -69,6 +69,8 @@
  * object itself writes to the fd there too (a logging handler made in the kernel holds it): it
  * sent each write as a message of the kernel's session, over a connection made from the kernel's
  * ZMQ context copied by fork.
+ * None of these waits is taken in a reader thread itself (a Pool's finalizer run there by the
+ * garbage collector joins its workers), where no mark could be read while it waited.
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
@@ -422,6 +424,11 @@ def __tools_watch_fds(ip):
             reclaim_closed()
         pipes = list(our_pipes())
         to_own(pipes)
+        if any(pipe.thread is threading.current_thread() for pipe in watched):
+            # A reader itself (a finalizer the garbage collector ran as it wrote, a Pool's joining
+            # its workers): no reader could read its mark while it waits, so each join waited the
+            # whole 2 s, and held that pipe's output meanwhile.
+            return
         number = next(numbers)
         deadline = time.monotonic() + 2
         kind = b"c" if cell_end else b"p"
