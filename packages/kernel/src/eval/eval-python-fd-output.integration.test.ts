@@ -6,6 +6,15 @@ import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspa
 
 const describePython = describe.skipIf(!pythonFound && !ci);
 
+/** True while the process exists and is not a zombie. */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
 describePython("what a Python cell's child processes and C code write to fd 1 and 2", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
   let registry: Registry;
@@ -391,6 +400,52 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     );
   });
 
+  it("sends what a forked child writes through a handler holding ipykernel's stream to fd 1, in order with its prints", async () => {
+    // A logging handler set up in the kernel keeps ipykernel's sys.stdout. In a forked child that
+    // stream sent each write as a message of the kernel's own session (its key, its cell's header)
+    // over a ZMQ connection made from the kernel's context copied by fork: out of order with the
+    // child's prints, which go through fd 1. The session's send is watched for a call from a child.
+    const result = await cell(
+      [
+        "import logging, multiprocessing, os, sys",
+        "log = logging.getLogger('forked-child-test')",
+        "log.addHandler(logging.StreamHandler(sys.stdout))",
+        "log.setLevel(logging.INFO)",
+        "log.propagate = False",
+        "kernel, session = os.getpid(), sys.stdout.session",
+        "send, sent_by_child = session.send, os.path.join(os.getcwd(), 'sent-by-child')",
+        "def watched_send(*args, **kwargs):",
+        "    if os.getpid() != kernel:\n        open(sent_by_child, 'a').write('sent\\n')",
+        "    return send(*args, **kwargs)",
+        "session.send = watched_send",
+        "def work(tag):",
+        "    for i in range(20):\n        print(f'{tag} print {i}')\n        log.info(f'{tag} log {i}')",
+        "    sys.stdout.flush()",
+        "try:",
+        "    for tag in ('fork', 'os.fork'):",
+        "        if tag == 'fork':",
+        "            child = multiprocessing.get_context('fork').Process(target=work, args=(tag,))",
+        "            child.start()\n            child.join(30)",
+        "        else:",
+        "            pid = os.fork()",
+        "            if pid == 0:",
+        "                try:\n                    work(tag)\n                finally:\n                    os._exit(0)",
+        // os.waitpid waits for no output: the child's is read before the echo (the cell's end).
+        "            os.waitpid(pid, 0)",
+        "        if tag == 'fork':\n            print(f'{tag} joined')",
+        "finally:",
+        "    session.send = send",
+        "    log.handlers.clear()",
+        "os.path.exists(sent_by_child)",
+      ].join("\n"),
+    );
+    const lines = (tag: string) =>
+      Array.from({ length: 20 }, (_, i) => [`${tag} print ${i}`, `${tag} log ${i}`]).flat();
+    expect(resultText(result)).toBe(
+      [...lines("fork"), "fork joined", ...lines("os.fork"), "False"].join("\n"),
+    );
+  });
+
   it("leaks no fd over failed starts, timeouts and an interrupt while a child's fds are opened", async () => {
     // The interrupt is made to come inside the opening of the child's description (os.set_blocking
     // and os.open are wrapped for that): the one opened was left open in the kernel.
@@ -525,6 +580,36 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     expect(resultText(result)).toBe("(800, 0, True, True)");
   }, 300_000);
 
+  it("never gives a posix.system or raw os.system child of concurrent threads the kernel's own description", async () => {
+    // O_APPEND tags the kernel's own description. posix.system (the builtin os.system wraps) and a
+    // reference to the builtin taken before the wrapping (__wrapped__ stands for one) swapped fd 1
+    // as their audit event came but held no swap: another thread's child ending put it back on the
+    // kernel's before their child started (125 of 600 here, with libc's system() through ctypes).
+    const result = await cell(
+      [
+        "import fcntl, os, posix, subprocess, threading",
+        "out = os.path.join(os.getcwd(), 'raw-system-flags')",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_APPEND)",
+        // The flags of sh's own fd 1, read before any redirection of it.
+        "command = f'flags=$(grep ^flags: /proc/$$/fdinfo/1); echo \"$flags\" >> {out}'",
+        "def spawn(system):",
+        "    for _ in range(100):\n        system(command)",
+        "def others():",
+        "    for _ in range(100):\n        subprocess.run(['true'])",
+        "threads = [threading.Thread(target=spawn, args=(posix.system,)) for _ in range(3)]",
+        "threads += [threading.Thread(target=spawn, args=(os.system.__wrapped__,)) for _ in range(3)]",
+        "threads += [threading.Thread(target=others) for _ in range(2)]",
+        "for thread in threads:\n    thread.start()",
+        "for thread in threads:\n    thread.join(240)",
+        "kernel_own = bool(fcntl.fcntl(1, fcntl.F_GETFL) & os.O_APPEND)",
+        "fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) & ~os.O_APPEND)",
+        "flags = [int(line.split()[1], 8) for line in open(out)]",
+        "len(flags), sum(1 for flag in flags if flag & os.O_APPEND), kernel_own, os.get_blocking(1)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("(600, 0, True, True)");
+  }, 300_000);
+
   it("keeps later cells' fd 1 off the description of an os.system child still running in a thread", async () => {
     // While an os.system child runs, no other thread's child end puts fd 1 and 2 back on the
     // kernel's own description. For one that kept running (a server started in a thread), every
@@ -654,6 +739,42 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
       await cell("import fcntl\nfcntl.fcntl(1, 1031, 65536)\nNone");
     }
   }, 240_000);
+
+  it("takes no wait for a joined child's output in the reader thread itself (a Pool's finalizer run there)", async () => {
+    // The garbage collector runs a Pool's finalizer in whatever thread allocates: here the fd 1
+    // reader, as it passes what it read to the stream. The finalizer joins the Pool's workers; each
+    // join wrote a mark and waited for a reader to read it, which the reader itself never could
+    // while it waited: 2 s per join (measured 2.2 s), that pipe's output held meanwhile. Counted:
+    // marks written from a reader thread.
+    const result = await cell(
+      [
+        "import gc, multiprocessing, os, sys, threading, time",
+        "stream, os_write = sys.stdout, os.write",
+        "write, marks, collected = stream.write, [], threading.Event()",
+        "def counting_write(fd, data):",
+        "    if b'tools-fd-mark' in bytes(data) and threading.current_thread().name.startswith('tools-fd'):",
+        "        marks.append(fd)",
+        "    return os_write(fd, data)",
+        "def reader_write(text):",
+        "    if threading.current_thread().name.startswith('tools-fd') and not collected.is_set():",
+        "        gc.collect()\n        collected.set()",
+        "    return write(text)",
+        "pool = multiprocessing.get_context('fork').Pool(2)",
+        "pool.map(abs, range(4))",
+        // Garbage only the collector finds (a cycle), collected nowhere else meanwhile.
+        "pool.cycle = pool\ndel pool",
+        "gc.disable()",
+        "os.write, stream.write = counting_write, reader_write",
+        "try:",
+        "    os.write(1, b'wake the reader\\n')",
+        "    collected.wait(20)",
+        "finally:",
+        "    os.write = os_write\n    del stream.write\n    gc.enable()",
+        "collected.is_set(), len(marks)",
+      ].join("\n"),
+    );
+    expect(resultText(result)).toBe("wake the reader\n(True, 0)");
+  });
 
   it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
     // O_APPEND tags the kernel's own description. fd 1 was swapped for the whole process before an
@@ -811,5 +932,44 @@ describePython("what a Python cell's children write to fd 1 once our reader has 
       },
     });
     expect(resultText(result)).toContain("False 0 False True");
+  });
+});
+
+describePython("a forked child printing when its kernel dies", () => {
+  it("gets an error writing (its own copy of the pipe's read end is closed), not blocked for good on a pipe nobody reads", async () => {
+    // A forked child inherited the read end of the kernel's output pipe. Once the kernel was gone
+    // (a crash, killed on its own) the child held the only read end: its print filled the pipe and
+    // blocked for good, an orphan until the run ended. It now gets EPIPE and ends.
+    const workspace = makeWorkspace();
+    const { registry, run } = makeRun(workspace.directory);
+    const pidFile = join(workspace.directory, "child.pid");
+    let child = 0;
+    try {
+      const cell = (code: string) =>
+        registry.invoke(run, { tool: "eval", args: { code, description: "fork a printer and exit" } });
+      const kernel = Number(resultText(await cell("import os\nos.getpid()")));
+      await cell(
+        [
+          "import time",
+          "pid = os.fork()",
+          "if pid == 0:",
+          "    try:\n        while True:\n            print('y' * 1000)",
+          "    finally:\n        os._exit(0)",
+          `open(${JSON.stringify(pidFile)}, 'w').write(str(pid))`,
+          "time.sleep(0.2)",
+          // The kernel dies (a crash); exit() cannot end it from a cell.
+          "os._exit(3)",
+        ].join("\n"),
+      );
+      child = Number(readFileSync(pidFile, "utf8"));
+      expect(child).toBeGreaterThan(0);
+      await expect.poll(() => running(kernel), { timeout: 10_000 }).toBe(false);
+      // Before the run ends (which would end it by its process mark).
+      await expect.poll(() => running(child), { timeout: 10_000 }).toBe(false);
+    } finally {
+      if (child > 0 && running(child)) process.kill(child, "SIGKILL");
+      await run.dispose();
+      workspace.remove();
+    }
   });
 });

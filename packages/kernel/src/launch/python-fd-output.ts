@@ -14,7 +14,9 @@
  * that ipykernel does not watch (another version, or capture turned off) is left as it is.
  * The stream's fileno() is fd 1 or 2 while the thread runs (in a forked child: ran at the fork):
  * ipykernel's was its copy of the kernel's own stream, so a child given stdout=sys.stdout (or
- * stderr=sys.stderr) was lost to the cell.
+ * stderr=sys.stderr) was lost to the cell. A forked child closes its copy of the pipes' read ends:
+ * once the kernel is gone (a crash) its writes fail (EPIPE) instead of filling a pipe only it
+ * holds and waiting for good.
  * A cell that closes fd 1 or 2 (through that fileno()) has it back on the pipe from its end (and at
  * the next cell's start), taken only while it is still free: a file the cell put there stays.
  *
@@ -40,7 +42,7 @@
  * children at once each get their own; the kernel closes them once the child has them, or failed to
  * start, or an interrupt came while they were opened); a forked child (`os.fork`, multiprocessing) opens its own
  * as it starts (after-fork hook); an `os.posix_spawn` child by file actions put before the cell's.
- * For `os.system` (audit event) and multiprocessing's "spawn" and "forkserver" (its
+ * For `os.system` (also `posix.system`; audit event) and multiprocessing's "spawn" and "forkserver" (its
  * spawnv_passfds) fd 1 and 2 of the whole process are pointed at a fresh one before the child
  * starts and back on the kernel's own (made blocking) before each cell and each mark (and once a
  * multiprocessing child has started) — but not while such a start (for os.system, until its child
@@ -48,8 +50,11 @@
  * thread putting them back between the swap and the start left that child on the kernel's
  * description, and one left on the description a child still running took (an os.system server
  * in a thread) had the kernel's writes made short by a Node child there. Children started so at the same time may share one. Without /proc the shared one is made blocking
- * at those points instead. A child started where Python does not see it (C code, `ctypes`)
- * shares the kernel's description, made blocking again at the next cell. An interrupt while the
+ * at those points instead. The builtin os.system called through a reference taken before it
+ * was wrapped holds its swap from its audit event until its thread runs Python again. A child
+ * started where Python does not see it (C code, libc's `system()` through `ctypes`, whose foreign
+ * calls raise no audit event) shares the kernel's description, made blocking again at the next
+ * cell. An interrupt while the
  * audit hook flushes before a child stops the cell (the child does not start).
  *
  * Order: a print goes into ipykernel's buffer at once, a child's output only when the thread has
@@ -60,7 +65,12 @@
  * multiprocessing's Process.join does the same once the child has ended (any start method), and
  * Process.start flushes first ("spawn" and "forkserver" start past the audit hooks); a forked
  * child's sys.stdout and sys.stderr write straight to fd 1 and 2 (ipykernel's sent each write over
- * a ZMQ connection of its own, taken in any order and never waited for).
+ * a ZMQ connection of its own, taken in any order and never waited for). ipykernel's stream
+ * object itself writes to the fd there too (a logging handler made in the kernel holds it): it
+ * sent each write as a message of the kernel's session, over a connection made from the kernel's
+ * ZMQ context copied by fork.
+ * None of these waits is taken in a reader thread itself (a Pool's finalizer run there by the
+ * garbage collector joins its workers), where no mark could be read while it waited.
  * A child whose end Python does not wait for there (asyncio's, `os.posix_spawn` with
  * `os.waitpid`, one left running) is not waited for: its output comes when the thread reads it.
  */
@@ -79,7 +89,7 @@ def __tools_watch_fds(ip):
     spawning = threading.local()
 
     class Pipe:
-        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd", "stream")
+        __slots__ = ("fd", "identity", "mark", "state", "own", "thread", "mark_fd", "stream", "read_end", "read_open")
 
     def reopen(fd):
         # A new open file description of the same pipe, blocking and not inherited: its flags
@@ -117,6 +127,10 @@ def __tools_watch_fds(ip):
         pipe.fd = fd
         pipe.own = own
         pipe.stream = stream
+        # Open in this process until a forked child closes its copy (fresh_in_child); its
+        # children inherit False, so none closes an fd the number now names something else.
+        pipe.read_end = read_end
+        pipe.read_open = True
         # Marks go through a non-blocking description of their own: into a full pipe nobody reads
         # (the reader stopped) a mark is not written rather than waiting for good.
         pipe.mark_fd = reopen(write_end)
@@ -258,6 +272,29 @@ def __tools_watch_fds(ip):
     # "swapping", re-entrant: a signal handler in the thread holding it goes on.
     swaps = set()
     swapping = threading.RLock()
+    # os.system's builtin called past our wrapper (a reference taken before it was wrapped): its
+    # audit event is all that is seen of it. It holds a swap from that event until its thread is
+    # seen in Python again: its next audit event, a to_own in it, or its end. Nothing in that
+    # thread runs Python between the event and system()'s fork, nor until system() returns, so
+    # no other thread puts fd 1 and 2 back on the kernel's description before its child started.
+    # By thread id: (thread, token).
+    raw_systems = {}
+
+    def hold_raw_system():
+        token = object()
+        swaps.add(token)
+        previous = raw_systems.get(threading.get_ident())
+        raw_systems[threading.get_ident()] = (threading.current_thread(), token)
+        if previous is not None:
+            swaps.discard(previous[1])
+
+    def release_raw_systems():
+        # Those of this thread (it runs Python: the call returned) and of threads that ended.
+        for ident, (thread, token) in list(raw_systems.items()):
+            if ident == threading.get_ident() or not thread.is_alive():
+                if raw_systems.get(ident, (None, None))[1] is token:
+                    raw_systems.pop(ident, None)
+                swaps.discard(token)
 
     def to_own(pipes=None):
         # fd 1 and 2 back on the kernel's own description of the pipe, blocking. A child (node,
@@ -271,6 +308,8 @@ def __tools_watch_fds(ip):
         if os.getpid() != kernel_pid:
             return
         with swapping:
+            if raw_systems:
+                release_raw_systems()
             busy = bool(swaps)
             for pipe in our_pipes() if pipes is None else pipes:
                 try:
@@ -385,6 +424,11 @@ def __tools_watch_fds(ip):
             reclaim_closed()
         pipes = list(our_pipes())
         to_own(pipes)
+        if any(pipe.thread is threading.current_thread() for pipe in watched):
+            # A reader itself (a finalizer the garbage collector ran as it wrote, a Pool's joining
+            # its workers): no reader could read its mark while it waits, so each join waited the
+            # whole 2 s, and held that pipe's output meanwhile.
+            return
         number = next(numbers)
         deadline = time.monotonic() + 2
         kind = b"c" if cell_end else b"p"
@@ -418,17 +462,27 @@ def __tools_watch_fds(ip):
     inheriting = frozenset({"os.system", "os.posix_spawn"})
 
     def before_child(event, _args):
+        if raw_systems and not getattr(spawning, "hooking", False):
+            # This thread runs Python again: a raw os.system it was in has returned.
+            raw = raw_systems.pop(threading.get_ident(), None)
+            if raw is not None:
+                swaps.discard(raw[1])
         if event not in spawns or os.getpid() != kernel_pid:
             return
+        spawning.hooking = True
         try:
             # What the cell printed before the child goes out before what the child writes.
             flush_streams()
             if event in inheriting and not getattr(spawning, "inside", False):
+                if event == "os.system" and not getattr(spawning, "system", False):
+                    hold_raw_system()
                 to_fresh()
         except Exception:
             # An audit hook that raises stops the call it audits. An interrupt (KeyboardInterrupt)
             # stops it, as it stops the cell.
             pass
+        finally:
+            spawning.hooking = False
 
     class ForkedStream(io.TextIOBase):
         # sys.stdout or sys.stderr of a forked child: written straight to fd 1 or 2, our pipe. As
@@ -479,6 +533,16 @@ def __tools_watch_fds(ip):
     def fresh_in_child():
         # In a forked child (os.fork, multiprocessing): fd 1 and 2 on a description of its own,
         # and sys.stdout and sys.stderr writing to them (if they are still ipykernel's streams).
+        # The pipes' read ends closed: only the kernel's reader reads them. Kept open, a child
+        # still writing once the kernel was gone held the last read end, filled the pipe and
+        # waited for good; now its write fails (EPIPE) once no reader is left.
+        for pipe in watched:
+            if pipe.read_open:
+                pipe.read_open = False
+                try:
+                    os.close(pipe.read_end)
+                except OSError:
+                    pass
         for pipe in our_pipes():
             if pipe.own is None:
                 continue
@@ -491,8 +555,20 @@ def __tools_watch_fds(ip):
                 finally:
                     os.close(new)
             name = "stdout" if pipe.fd == 1 else "stderr"
+            forked = ForkedStream(pipe.fd, f"<{name}>")
             if getattr(sys, name, None) is pipe.stream:
-                setattr(sys, name, ForkedStream(pipe.fd, f"<{name}>"))
+                setattr(sys, name, forked)
+            # ipykernel's stream itself, which a logging handler (or anything else) set up in the
+            # kernel still holds: sent each write as a message of the kernel's session, over a
+            # ZMQ connection made from the kernel's context copied by fork, out of order with the
+            # child's writes to the fd. Here it writes to the fd, and its flush sends nothing (what
+            # it holds is text the kernel buffered before the fork: the kernel's to send).
+            try:
+                pipe.stream.write = forked.write
+                pipe.stream.writelines = forked.writelines
+                pipe.stream.flush = forked.flush
+            except Exception:
+                pass
 
     # Where Popen._execute_child takes the fds the child gets as 1 and 2 (-1: inherit ours).
     names = list(inspect.signature(subprocess.Popen._execute_child).parameters)[1:]
@@ -686,14 +762,24 @@ def __tools_watch_fds(ip):
             # The audit hook swaps fd 1 and 2 (before_child, also for a system() called past
             # this); swapped keeps them so until the child has ended.
             __tracebackhide__ = "__tools__"
+            inside = getattr(spawning, "system", False)
             try:
                 if os.getpid() != kernel_pid:
                     return system(command)
+                spawning.system = True
                 return swapped(system, command)
             finally:
+                spawning.system = inside
                 child_ended()
 
         os.system = os_system
+        # posix.system is the same builtin: a call through it went past the wrapper.
+        try:
+            import posix
+            if getattr(posix, "system", None) is system:
+                posix.system = os_system
+        except ImportError:
+            pass
 
     def cell_starts():
         reclaim_closed()
