@@ -1,7 +1,7 @@
 import { ToolsError, type ToolsErrorOptions } from "@tools/registry";
 
 /**
- * The codes @tools/ask raises. `ASK_TIMED_OUT` and `ASK_NO_HUMAN` are outcomes the model reads
+ * The codes `@tools/ask` raises. `ASK_TIMED_OUT` and `ASK_NO_HUMAN` are outcomes the model reads
  * (never answers); the rest are mistakes in a question, a reply, a port or (`ASK_INVALID_OPTION`,
  * thrown at creation) the harness's options.
  */

@@ -642,7 +642,7 @@ describePython("eval's !cmd and %%bash: the shell tool's time limit and the kern
 });
 
 /**
- * An ask_user as @tools/ask's (read tier; its result's text in that form): it records each card's
+ * An ask_user as `@tools/ask`'s (read tier; its result's text in that form): it records each card's
  * arguments and answers with the next of `answers` — a string is typed text, `null` a decline —
  * after `delayMs`.
  */

@@ -1,7 +1,7 @@
 const marker = Symbol.for("@tools/registry.ToolsError");
 
 /**
- * The codes @tools/registry itself raises. Packages add their own string codes
+ * The codes `@tools/registry` itself raises. Packages add their own string codes
  * (`LSP_SERVER_NOT_FOUND`, `DEBUG_SESSION_EXISTS`, …) on subclasses of {@link ToolsError}.
  */
 export type RegistryErrorCode =
@@ -43,7 +43,7 @@ export interface ToolsErrorOptions {
 }
 
 /**
- * The one base error of the @tools packages. Check with {@link ToolsError.isInstance}, which works
+ * The one base error of the `@tools` packages. Check with {@link ToolsError.isInstance}, which works
  * across duplicated copies of the package, rather than `instanceof`.
  */
 export class ToolsError extends Error {

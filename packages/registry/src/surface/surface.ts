@@ -97,7 +97,7 @@ export function isSurface(value: unknown): value is Surface {
 }
 
 /**
- * What the built-in `worker` surface hides, as @tools/vibe's worker toolbox does: the vibe_*
+ * What the built-in `worker` surface hides, as `@tools/vibe`'s worker toolbox does: the vibe_*
  * tools (a worker never starts or steers workers: no nested fan-out) and `ask_user` (a worker
  * works from its brief and reports what it assumed; it does not question the operator).
  */

@@ -14,7 +14,7 @@ export type VibeErrorCode =
   | "MODEL_UNAVAILABLE";
 
 /**
- * An error of @tools/vibe. It is a {@link ToolsError}: `invoke` turns it into an error result whose
+ * An error of `@tools/vibe`. It is a {@link ToolsError}: `invoke` turns it into an error result whose
  * message says what was wrong and what to do next.
  */
 export class VibeError extends ToolsError {
