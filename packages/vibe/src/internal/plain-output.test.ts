@@ -66,6 +66,14 @@ describe("PlainOutputTail", () => {
     expect(tail.text()).toBe("dl 100%\ndone \n");
   });
 
+  it("keeps maxChars at most, also of a line not ended yet that is longer, and counts the rest", () => {
+    const tail = new PlainOutputTail(100);
+    tail.push("first line\n");
+    tail.push("x".repeat(4000));
+    expect(tail.text()).toBe("x".repeat(100));
+    expect(tail.dropped()).toBe(11 + 3900);
+  });
+
   it("a carriage return inside an escape string rewrites nothing: the string is all escape", () => {
     const tail = new PlainOutputTail(100);
     expect(tail.push("answer \u001b]0;a\rb")).toBe("answer ");
@@ -95,7 +103,7 @@ describe("PlainOutputTail", () => {
       long.push(`\u001b[1m${i}😀\u001b[0m`);
       plain += `${i}😀`;
     }
-    expect(long.text().length).toBeLessThanOrEqual(100 + 4096);
+    expect(long.text().length).toBeLessThanOrEqual(100);
     for (const fragment of ["\u001b", "[0m", "[1m"]) expect(long.text()).not.toContain(fragment);
     expect(long.text()).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     expect(plain.endsWith(long.text())).toBe(true);

@@ -1,4 +1,5 @@
 import { TailBuffer } from "./tail-buffer.js";
+import { tailOf } from "./whole-characters.js";
 
 // Colour and cursor escapes: CSI sequences, strings (OSC, DCS, …) to their terminator or the end
 // of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
@@ -64,7 +65,7 @@ export class PlainOutputTail {
   /** The raw text of the line not ended yet. */
   private pending = "";
 
-  constructor(maxChars: number) {
+  constructor(private readonly maxChars: number) {
     this.plain = new TailBuffer(maxChars);
   }
 
@@ -90,14 +91,23 @@ export class PlainOutputTail {
     return lines[lines.length - 1] ?? "";
   }
 
-  /** The plain text kept: the end of the output, its line not ended yet included. */
+  /**
+   * The plain text kept: the end of the output, its line not ended yet included, `maxChars` at
+   * most (also when that line is longer).
+   */
   text(): string {
-    return this.plain.text() + this.currentLine();
+    return this.kept().text;
   }
 
   /** How many characters of plain text from the start of the output are no longer kept. */
   dropped(): number {
-    return this.plain.dropped();
+    return this.kept().dropped;
+  }
+
+  private kept(): { text: string; dropped: number } {
+    const whole = this.plain.text() + this.currentLine();
+    const text = tailOf(whole, this.maxChars);
+    return { text, dropped: this.plain.dropped() + whole.length - text.length };
   }
 
   /** The line being written as plain text, without an escape not finished yet. */
