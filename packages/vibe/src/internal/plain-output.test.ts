@@ -66,6 +66,16 @@ describe("PlainOutputTail", () => {
     expect(tail.text()).toBe("dl 100%\ndone \n");
   });
 
+  it("a carriage return followed by nothing but an escape rewrites nothing, also when the line ends in the next chunk", () => {
+    const tail = new PlainOutputTail(100);
+    expect(tail.push("\u001b[32mok\r\u001b[0m")).toBe("ok");
+    expect(tail.push("\n")).toBe("ok");
+    expect(tail.push("50%\r\u001b[2K")).toBe("50%");
+    expect(tail.push("\u001b[1mdone\n")).toBe("done");
+    expect(tail.text()).toBe(plainOutput("\u001b[32mok\r\u001b[0m\n50%\r\u001b[2K\u001b[1mdone\n"));
+    expect(tail.text()).toBe("ok\ndone\n");
+  });
+
   it("keeps maxChars at most, also of a line not ended yet that is longer, and counts the rest", () => {
     const tail = new PlainOutputTail(100);
     tail.push("first line\n");

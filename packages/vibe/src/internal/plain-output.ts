@@ -117,16 +117,22 @@ export class PlainOutputTail {
   }
 
   /**
-   * Lets go of what the line showed before its last carriage return (a progress bar's earlier
-   * states): it is shown no more. Not of a carriage return inside an escape string (an OSC
-   * title may hold one), which is all escape.
+   * Lets go of what the line showed before its last carriage return that something follows (a
+   * progress bar's earlier states): it is shown no more. As in {@link plainOutput}, a carriage
+   * return followed by nothing but escapes and other carriage returns rewrites nothing yet (a
+   * line ending in `\r`, then a colour reset, then `\n`), and one inside an escape string (an OSC
+   * title may hold one) is all escape.
    */
   private dropRewritten(): void {
-    let end = this.pending.length;
-    while (end > 0 && this.pending.charCodeAt(end - 1) === 13) end--;
-    const rewrite = this.pending.lastIndexOf("\r", end - 1);
-    if (rewrite < 0 || openString.test(this.pending.slice(0, rewrite))) return;
-    this.pending = this.pending.slice(rewrite + 1);
+    const unfinished = unfinishedEscape.exec(this.pending);
+    const end = unfinished ? unfinished.index : this.pending.length;
+    let rewrite = -1;
+    let lastReturn = -1;
+    for (const token of this.pending.slice(0, end).matchAll(rewriteTokens)) {
+      if (token[0] === "\r") lastReturn = token.index;
+      else if (token[1] === undefined && lastReturn >= 0) rewrite = lastReturn;
+    }
+    if (rewrite >= 0) this.pending = this.pending.slice(rewrite + 1);
   }
 
   /**
@@ -150,6 +156,5 @@ const heldMaxChars = 4096;
 /** How much of a line too long to hold stays held when its start is passed on. */
 const partHeldChars = 1024;
 
-/** An escape string (OSC, DCS, …) not terminated by the end of a text. */
-// eslint-disable-next-line no-control-regex
-const openString = /\u001b[\]PX^_][^\u0007\u001b\n]*$/;
+/** A line as {@link PlainOutputTail.dropRewritten} reads it: escapes (group 1), carriage returns, and text. */
+const rewriteTokens = new RegExp(`(${escapes.source})|\r|[^\r\u001b]+`, "g");
