@@ -64,6 +64,11 @@ export class PlainOutputTail {
   private readonly plain: TailBuffer;
   /** The raw text of the line not ended yet. */
   private pending = "";
+  /**
+   * The line not ended yet as plain text, while text that moves no cursor can be added to it as
+   * it is (no escape unfinished, no carriage return in it); else undefined.
+   */
+  private shown: string | undefined = "";
 
   constructor(private readonly maxChars: number) {
     this.plain = new TailBuffer(maxChars);
@@ -75,7 +80,19 @@ export class PlainOutputTail {
    * when it added nothing to show.
    */
   push(chunk: string): string {
+    // A chunk of text alone, on a line that is held (a model's answer streamed a few characters
+    // at a time): added to what the line shows, without reading the line again.
+    if (
+      this.shown !== undefined &&
+      this.pending.length + chunk.length <= heldMaxChars &&
+      !cursorMoves.test(chunk)
+    ) {
+      this.pending += chunk;
+      this.shown += chunk.replace(unseen, "");
+      return this.shown.trim() === "" ? "" : this.shown;
+    }
     this.pending += chunk;
+    this.shown = undefined;
     const newline = this.pending.lastIndexOf("\n");
     let ended = "";
     if (newline >= 0) {
@@ -112,8 +129,11 @@ export class PlainOutputTail {
 
   /** The line being written as plain text, without an escape not finished yet. */
   private currentLine(): string {
+    if (this.shown !== undefined) return this.shown;
     const unfinished = unfinishedEscape.exec(this.pending);
-    return plainOutput(unfinished ? this.pending.slice(0, unfinished.index) : this.pending);
+    const line = plainOutput(unfinished ? this.pending.slice(0, unfinished.index) : this.pending);
+    if (!unfinished && !this.pending.includes("\r")) this.shown = line;
+    return line;
   }
 
   /**
@@ -155,6 +175,10 @@ const heldMaxChars = 4096;
 
 /** How much of a line too long to hold stays held when its start is passed on. */
 const partHeldChars = 1024;
+
+/** What may move the cursor or end an escape: a chunk with none of these only adds to its line. */
+// eslint-disable-next-line no-control-regex
+const cursorMoves = /[\n\r\b\u001b]/;
 
 /** A line as {@link PlainOutputTail.dropRewritten} reads it: escapes (group 1), carriage returns, and text. */
 const rewriteTokens = new RegExp(`(${escapes.source})|\r|[^\r\u001b]+`, "g");
