@@ -408,7 +408,10 @@ export class Registry {
       // call may change what this one finds (they run in the order they came), so it is checked
       // when its turn comes.
       checkedEarly = tool.check !== undefined && !ticket.callerAhead;
-      if (checkedEarly) await checkCall(tool, input, checkContext, callerCall.earlier, waited);
+      // A serial call refused is refused at once: waiting, it would hold its caller's turn in the
+      // lane, where a call nested in the earlier one it waits for would wait behind it forever.
+      if (checkedEarly)
+        await checkCall(tool, input, checkContext, tool.parallelSafe ? callerCall.earlier : [], waited);
       judged = waited.ms;
 
       if (needsApproval(call, this.policy)) {

@@ -341,13 +341,16 @@ interface Pool {
 }
 const poolKey = resourceKey<Pool>("test worker pool");
 
-/** spawn_worker and kill_worker over the pool, with vibe's checks; kill waits for `gate` when set. */
-function poolTools(gate?: Promise<void>, tier: "read" | "exec" = "exec") {
+/**
+ * spawn_worker and kill_worker over the pool, with vibe's checks; kill waits for `gate` when set;
+ * spawn runs one call at a time when `serialSpawn`.
+ */
+function poolTools(gate?: Promise<void>, tier: "read" | "exec" = "exec", serialSpawn = false) {
   const spawn = defineTool({
     name: "spawn_worker",
     tier,
     description: "Starts a worker.",
-    parallelSafe: true,
+    parallelSafe: !serialSpawn,
     requires: [poolKey],
     input: z.object({ name: z.string() }),
     check(_input, ctx) {
@@ -494,6 +497,39 @@ describe("a check refused while the caller's earlier calls have not finished", (
     const result = await registry.invoke(poolRun(), { tool: "spawn_from_inside", args: {} });
 
     expect(resultText(result)).toBe("LIMIT_REACHED");
+  });
+
+  it("a serial tool's call is refused at once: waiting, it would hold its turn in the lane a call nested in the earlier one needs", async () => {
+    const registry = createRegistry({
+      tools: [
+        ...poolTools(undefined, "exec", true),
+        defineTool({
+          name: "restart_worker",
+          tier: "exec",
+          description: "Ends a worker and starts it again (spawn_worker, from inside its call).",
+          parallelSafe: true,
+          requires: [poolKey],
+          input: z.object({ name: z.string() }),
+          async execute(input, ctx) {
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            ctx.run.require(poolKey).names.delete(input.name);
+            const nested = await ctx.invoke("spawn_worker", { name: input.name });
+            return nested.error?.code ?? resultText(nested);
+          },
+        }),
+      ],
+      approval: "auto",
+    });
+    const run = poolRun();
+
+    const restart = registry.invoke(run, { tool: "restart_worker", args: { name: "w1" } });
+    const spawned = registry.invoke(run, { tool: "spawn_worker", args: { name: "w2" } });
+    const outcome = await Promise.race([
+      Promise.all([restart, spawned]).then((results) => results.map((r) => r.error?.code ?? resultText(r))),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting after 2 s"), 2000)),
+    ]);
+
+    expect(outcome).toEqual(["started w1", "LIMIT_REACHED"]);
   });
 
   it("ends the wait when the call is cancelled", async () => {

@@ -121,6 +121,20 @@ describe("command backend with a real agent-CLI script", () => {
     expect(left + lines.slice(1).join("\n").length + 1).toBe(printed.length);
   });
 
+  it("a long last line without a newline: the result is still maxResultChars at most, saying how much is left out", async () => {
+    kit = createKit({
+      backend: createCommandBackend({
+        command: [process.execPath, "-e", "process.stdout.write('x'.repeat(3000))"],
+        maxResultChars: 200,
+      }),
+    });
+    await kit.call("vibe_spawn", { brief: "one long line", label: "wide" });
+    await reachStatus(kit.list, "w1", "done");
+    expect(kit.list.get("w1").lastResult).toBe(
+      `(the start of the CLI's output is left out, 2800 characters; its end follows)\n${"x".repeat(200)}`,
+    );
+  });
+
   it("a long coloured output: the count of what is left out is of characters the model would have read, escape codes not counted", async () => {
     kit = createKit({
       backend: createCommandBackend({

@@ -2,21 +2,55 @@
  * Invisible characters that can make a label display as another one: bidi controls (a right-to-left
  * override shows "exe.tset" as "test.exe"), zero-width spaces and joiners, tag characters (hidden
  * ASCII a model reads), the other format characters and those no font draws (a Hangul filler).
- * Variation selectors are left alone: they choose how the character before them looks (❤️).
+ * Variation selectors are taken apart (see {@link variationSelector}).
  */
 const invisibleFormat =
   /(?![\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F])[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * A variation selector: it chooses how the character before it looks (❤️, an ideograph's variant),
+ * one to a character; a run of them draws nothing and can carry hidden bytes a model reads.
+ */
+const variationSelector = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]/u;
+
+/** The characters a variation selector may follow: the ideographic ones an ideograph only, the Mongolian ones a Mongolian letter. */
+function selects(selector: number, before: string | undefined): boolean {
+  if (before === undefined || variationSelector.test(before) || /[\s\p{Cc}\p{Cf}]/u.test(before))
+    return false;
+  if (selector >= 0xe0100) return /\p{Script=Han}/u.test(before);
+  if (selector < 0xfe00) return /\p{Script=Mongolian}/u.test(before);
+  return true;
+}
+
+/**
+ * The flags of England, Scotland and Wales: a black flag and tag characters spelling the region
+ * (the only tag sequences drawn as emoji); their tags are part of the picture.
+ */
+const subdivisionFlag =
+  /\u{1F3F4}\u{E0067}\u{E0062}(?:\u{E0065}\u{E006E}\u{E0067}|\u{E0073}\u{E0063}\u{E0074}|\u{E0077}\u{E006C}\u{E0073})\u{E007F}/gu;
 
 /** A zero-width joiner inside an emoji sequence (👩‍👩‍👧), which draws one picture of several. */
 const emojiJoiner =
   /(?<=[\p{Extended_Pictographic}\p{Emoji_Modifier}\uFE0F])\u200D(?=\p{Extended_Pictographic})/u;
 
 /**
+ * A letter or mark of a script other than Latin, Greek or Cyrillic, where joiners are spelling,
+ * with the marks on it (an Arabic vowel sign, of no script of its own; not an accent on a Latin letter).
+ */
+const joiningLetter =
+  "(?![\\p{Script=Latin}\\p{Script=Greek}\\p{Script=Cyrillic}\\p{Script=Inherited}\\p{Script=Common}])[\\p{L}\\p{M}]\\p{M}*";
+
+/**
  * A zero-width non-joiner between the letters of a script whose letters join (Persian, Hindi, …),
  * where it is spelling, not decoration.
  */
-const letterNonJoiner =
-  /(?<=(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}])[\p{L}\p{M}])\u200C(?=[\p{L}\p{M}])/u;
+const letterNonJoiner = new RegExp(`(?<=${joiningLetter})\u200C(?=[\\p{L}\\p{M}])`, "u");
+
+/**
+ * A zero-width joiner after a letter or a virama of such a script: a conjunct or half form
+ * (Sinhala ශ්‍රී, Devanagari क्‍ष), a Malayalam chillu at the end of a word (അവന്‍).
+ */
+const letterJoiner = new RegExp(`(?<=${joiningLetter})\u200D`, "u");
 
 /** The names of the invisible characters a label is most often refused for. */
 const names: Readonly<Record<number, string>> = {
@@ -58,24 +92,37 @@ export const plainLabelRule =
  */
 export function labelProblem(label: string): string | undefined {
   if (label.startsWith("-") || /^\s/.test(label)) return plainLabelRule;
+  // A flag's tags are its picture: the flag is checked as the black flag it is drawn on.
+  const shown = label.replace(subdivisionFlag, "\u{1F3F4}");
   let index = 0;
-  for (const char of label) {
+  let before: string | undefined;
+  for (const char of shown) {
     const code = char.codePointAt(0) as number;
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029)
       return plainLabelRule;
-    if (invisibleFormat.test(char) && !joinsAt(label, index)) {
+    const hidden = variationSelector.test(char)
+      ? !selects(code, before)
+      : invisibleFormat.test(char) && !joinsAt(shown, index);
+    if (hidden) {
       const hex = code.toString(16).toUpperCase().padStart(4, "0");
-      const name = names[code] ?? (code >= 0xe0000 && code <= 0xe007f ? "tag character" : "format character");
+      const name =
+        names[code] ??
+        (code >= 0xe0000 && code <= 0xe007f
+          ? "tag character"
+          : variationSelector.test(char)
+            ? "variation selector, here selecting nothing"
+            : "format character");
       return `has U+${hex} (${name}), an invisible formatting character that can make a label display as another one (reordering or hiding its text): write it in plain visible text, e.g. "rename getUser"`;
     }
+    before = char;
     index += char.length;
   }
   return undefined;
 }
 
-/** True when the character at `index` is a joiner that joins (see {@link emojiJoiner}, {@link letterNonJoiner}). */
+/** True when the character at `index` is a joiner that joins (see {@link emojiJoiner}, {@link letterNonJoiner}, {@link letterJoiner}). */
 function joinsAt(label: string, index: number): boolean {
-  return [emojiJoiner, letterNonJoiner].some((pattern) => {
+  return [emojiJoiner, letterNonJoiner, letterJoiner].some((pattern) => {
     const sticky = new RegExp(pattern.source, "uy");
     sticky.lastIndex = index;
     return sticky.test(label);

@@ -66,6 +66,24 @@ describe("PlainOutputTail", () => {
     expect(tail.text()).toBe("dl 100%\ndone \n");
   });
 
+  it("a carriage return followed by nothing but an escape rewrites nothing, also when the line ends in the next chunk", () => {
+    const tail = new PlainOutputTail(100);
+    expect(tail.push("\u001b[32mok\r\u001b[0m")).toBe("ok");
+    expect(tail.push("\n")).toBe("ok");
+    expect(tail.push("50%\r\u001b[2K")).toBe("50%");
+    expect(tail.push("\u001b[1mdone\n")).toBe("done");
+    expect(tail.text()).toBe(plainOutput("\u001b[32mok\r\u001b[0m\n50%\r\u001b[2K\u001b[1mdone\n"));
+    expect(tail.text()).toBe("ok\ndone\n");
+  });
+
+  it("keeps maxChars at most, also of a line not ended yet that is longer, and counts the rest", () => {
+    const tail = new PlainOutputTail(100);
+    tail.push("first line\n");
+    tail.push("x".repeat(4000));
+    expect(tail.text()).toBe("x".repeat(100));
+    expect(tail.dropped()).toBe(11 + 3900);
+  });
+
   it("a carriage return inside an escape string rewrites nothing: the string is all escape", () => {
     const tail = new PlainOutputTail(100);
     expect(tail.push("answer \u001b]0;a\rb")).toBe("answer ");
@@ -95,10 +113,25 @@ describe("PlainOutputTail", () => {
       long.push(`\u001b[1m${i}😀\u001b[0m`);
       plain += `${i}😀`;
     }
-    expect(long.text().length).toBeLessThanOrEqual(100 + 4096);
+    expect(long.text().length).toBeLessThanOrEqual(100);
     for (const fragment of ["\u001b", "[0m", "[1m"]) expect(long.text()).not.toContain(fragment);
     expect(long.text()).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
     expect(plain.endsWith(long.text())).toBe(true);
     expect(long.dropped() + long.text().length).toBe(plain.length);
+  });
+
+  it("reads a long line streamed a few characters at a time once, not again with each chunk", () => {
+    // 4 MB in 8-character chunks, no newline: a model's answer streamed token by token. Read again
+    // with each chunk (4096 characters held), it took seconds; added to what the line shows, milliseconds.
+    const tail = new PlainOutputTail(20_000);
+    const chunk = "abcd efg";
+    const started = performance.now();
+    let line = "";
+    for (let i = 0; i < 524_288; i++) line = tail.push(chunk);
+    const ms = performance.now() - started;
+    expect(line.endsWith("abcd efg")).toBe(true);
+    expect(tail.text()).toBe(chunk.repeat(2500));
+    expect(tail.dropped()).toBe(524_288 * 8 - 20_000);
+    expect(ms).toBeLessThan(2000);
   });
 });

@@ -1,4 +1,5 @@
 import { TailBuffer } from "./tail-buffer.js";
+import { tailOf } from "./whole-characters.js";
 
 // Colour and cursor escapes: CSI sequences, strings (OSC, DCS, …) to their terminator or the end
 // of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
@@ -63,8 +64,13 @@ export class PlainOutputTail {
   private readonly plain: TailBuffer;
   /** The raw text of the line not ended yet. */
   private pending = "";
+  /**
+   * The line not ended yet as plain text, while text that moves no cursor can be added to it as
+   * it is (no escape unfinished, no carriage return in it); else undefined.
+   */
+  private shown: string | undefined = "";
 
-  constructor(maxChars: number) {
+  constructor(private readonly maxChars: number) {
     this.plain = new TailBuffer(maxChars);
   }
 
@@ -74,7 +80,19 @@ export class PlainOutputTail {
    * when it added nothing to show.
    */
   push(chunk: string): string {
+    // A chunk of text alone, on a line that is held (a model's answer streamed a few characters
+    // at a time): added to what the line shows, without reading the line again.
+    if (
+      this.shown !== undefined &&
+      this.pending.length + chunk.length <= heldMaxChars &&
+      !cursorMoves.test(chunk)
+    ) {
+      this.pending += chunk;
+      this.shown += chunk.replace(unseen, "");
+      return this.shown.trim() === "" ? "" : this.shown;
+    }
     this.pending += chunk;
+    this.shown = undefined;
     const newline = this.pending.lastIndexOf("\n");
     let ended = "";
     if (newline >= 0) {
@@ -90,33 +108,51 @@ export class PlainOutputTail {
     return lines[lines.length - 1] ?? "";
   }
 
-  /** The plain text kept: the end of the output, its line not ended yet included. */
+  /**
+   * The plain text kept: the end of the output, its line not ended yet included, `maxChars` at
+   * most (also when that line is longer).
+   */
   text(): string {
-    return this.plain.text() + this.currentLine();
+    return this.kept().text;
   }
 
   /** How many characters of plain text from the start of the output are no longer kept. */
   dropped(): number {
-    return this.plain.dropped();
+    return this.kept().dropped;
+  }
+
+  private kept(): { text: string; dropped: number } {
+    const whole = this.plain.text() + this.currentLine();
+    const text = tailOf(whole, this.maxChars);
+    return { text, dropped: this.plain.dropped() + whole.length - text.length };
   }
 
   /** The line being written as plain text, without an escape not finished yet. */
   private currentLine(): string {
+    if (this.shown !== undefined) return this.shown;
     const unfinished = unfinishedEscape.exec(this.pending);
-    return plainOutput(unfinished ? this.pending.slice(0, unfinished.index) : this.pending);
+    const line = plainOutput(unfinished ? this.pending.slice(0, unfinished.index) : this.pending);
+    if (!unfinished && !this.pending.includes("\r")) this.shown = line;
+    return line;
   }
 
   /**
-   * Lets go of what the line showed before its last carriage return (a progress bar's earlier
-   * states): it is shown no more. Not of a carriage return inside an escape string (an OSC
-   * title may hold one), which is all escape.
+   * Lets go of what the line showed before its last carriage return that something follows (a
+   * progress bar's earlier states): it is shown no more. As in {@link plainOutput}, a carriage
+   * return followed by nothing but escapes and other carriage returns rewrites nothing yet (a
+   * line ending in `\r`, then a colour reset, then `\n`), and one inside an escape string (an OSC
+   * title may hold one) is all escape.
    */
   private dropRewritten(): void {
-    let end = this.pending.length;
-    while (end > 0 && this.pending.charCodeAt(end - 1) === 13) end--;
-    const rewrite = this.pending.lastIndexOf("\r", end - 1);
-    if (rewrite < 0 || openString.test(this.pending.slice(0, rewrite))) return;
-    this.pending = this.pending.slice(rewrite + 1);
+    const unfinished = unfinishedEscape.exec(this.pending);
+    const end = unfinished ? unfinished.index : this.pending.length;
+    let rewrite = -1;
+    let lastReturn = -1;
+    for (const token of this.pending.slice(0, end).matchAll(rewriteTokens)) {
+      if (token[0] === "\r") lastReturn = token.index;
+      else if (token[1] === undefined && lastReturn >= 0) rewrite = lastReturn;
+    }
+    if (rewrite >= 0) this.pending = this.pending.slice(rewrite + 1);
   }
 
   /**
@@ -140,6 +176,9 @@ const heldMaxChars = 4096;
 /** How much of a line too long to hold stays held when its start is passed on. */
 const partHeldChars = 1024;
 
-/** An escape string (OSC, DCS, …) not terminated by the end of a text. */
+/** What may move the cursor or end an escape: a chunk with none of these only adds to its line. */
 // eslint-disable-next-line no-control-regex
-const openString = /\u001b[\]PX^_][^\u0007\u001b\n]*$/;
+const cursorMoves = /[\n\r\b\u001b]/;
+
+/** A line as {@link PlainOutputTail.dropRewritten} reads it: escapes (group 1), carriage returns, and text. */
+const rewriteTokens = new RegExp(`(${escapes.source})|\r|[^\r\u001b]+`, "g");

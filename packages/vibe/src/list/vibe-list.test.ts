@@ -106,6 +106,17 @@ describe("VibeList (in-process held backend)", () => {
       // Tag characters spell hidden ASCII a model reads and a person does not see.
       ["fix \u{E0069}\u{E0067}tests", "U+E0069 (tag character)"],
       ["fix\u200Dtests", "U+200D (zero width joiner)"],
+      // Joiners after an accent on a Latin letter join nothing either.
+      ["cafe\u0301\u200Dtests", "U+200D (zero width joiner)"],
+      // A run of variation selectors draws nothing and can carry hidden bytes; one selects nothing alone.
+      [`ok 😀${"\u{E0100}\u{E0101}\u{E0102}"}`, "U+E0100 (variation selector, here selecting nothing)"],
+      ["ok ❤\uFE0F\uFE0F", "U+FE0F (variation selector, here selecting nothing)"],
+      ["\uFE0Fok", "U+FE0F (variation selector, here selecting nothing)"],
+      // Tags beyond the flag they draw.
+      [
+        "flag \u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}\u{E0069}",
+        "U+E0069 (tag character)",
+      ],
     ]) {
       const refused = await kit.call("vibe_spawn", { brief: "b", label });
       expect(refused.error?.code).toBe("INVALID_ARGUMENTS");
@@ -119,6 +130,16 @@ describe("VibeList (in-process held backend)", () => {
       "heart ❤\uFE0F",
       "می\u200Cخواهم",
       "café 日本 🇫🇷",
+      // Joiners of scripts that join: Sri Lanka in Sinhala, a Devanagari half form, a Malayalam
+      // chillu at a word's end, a Persian non-joiner after a vowel sign.
+      "ශ්\u200Dරී ලංකා",
+      "क्\u200Dष",
+      "അവന്\u200D test",
+      "مَ\u200Cن",
+      // Emoji drawn with tags and selectors: the flag of England, a keycap, an ideograph's variant.
+      "docs \u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}",
+      "1\uFE0F\u20E3 first",
+      "葛\u{E0100}飾",
     ]) {
       expect((await kit.call("vibe_spawn", { brief: "b", label })).isError).toBe(false);
     }
