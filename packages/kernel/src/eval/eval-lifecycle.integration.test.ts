@@ -135,6 +135,38 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(after)).toMatch(/previous python kernel exited with code 3[\s\S]*False$/);
   });
 
+  it.each(["os._exit", "SIGKILL"])(
+    "ends what a kernel that died (%s) had started once the next cell runs on a fresh kernel",
+    async (death) => {
+      // The pool replaced a dead kernel without disposing of it: a child its cell started (in the
+      // kernel's process group, carrying its mark) ran on until the run ended.
+      const { cell } = setup();
+      const started = resultText(
+        await cell(
+          "import os, subprocess\nchild = subprocess.Popen(['sleep', '600'])\nprint(os.getpid(), child.pid)",
+        ),
+      );
+      const [kernel, child] = started.trim().split(" ").map(Number) as [number, number];
+      try {
+        expect(running(child)).toBe(true);
+        if (death === "SIGKILL") {
+          process.kill(kernel, "SIGKILL");
+          await expect.poll(() => running(kernel), { timeout: 5_000 }).toBe(false);
+        } else {
+          expect((await cell("os._exit(3)")).error?.code).toBe("KERNEL_DIED");
+        }
+        expect(running(child)).toBe(true);
+        const after = await cell("import os\nos.getpid()");
+        expect(resultText(after)).toMatch(
+          /previous python kernel (exited with code 3|was killed by SIGKILL)/,
+        );
+        await expect.poll(() => running(child), { timeout: 5_000 }).toBe(false);
+      } finally {
+        if (running(child)) process.kill(child, "SIGKILL");
+      }
+    },
+  );
+
   it("says a dead JavaScript kernel's state is lost in one sentence, its stderr's tail after it", async () => {
     const { cell } = setup();
     const crash = await cell("process.exit(3)", { language: "javascript" });

@@ -741,39 +741,42 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
   }, 240_000);
 
   it("takes no wait for a joined child's output in the reader thread itself (a Pool's finalizer run there)", async () => {
-    // The garbage collector runs a Pool's finalizer in whatever thread allocates: here the fd 1
-    // reader, as it passes what it read to the stream. The finalizer joins the Pool's workers; each
-    // join wrote a mark and waited for a reader to read it, which the reader itself never could
-    // while it waited: 2 s per join (measured 2.2 s), that pipe's output held meanwhile. Counted:
-    // marks written from a reader thread.
+    // The garbage collector runs a Pool's finalizer in whatever thread allocates: the fd 1 reader,
+    // as it passes what it read to the stream. The finalizer joins the Pool's workers; each join
+    // wrote a mark and waited for a reader to read it, which the reader itself never could while
+    // it waited: 2 s per join (measured 2.2 s), that pipe's output held meanwhile. A Pool's
+    // finalizer joins only workers still alive then, which made a test through it pass on the
+    // old code now and then: the reader joins a child itself here, and waits for one with
+    // Popen.wait and os.system. Counted: marks written in a reader thread.
     const result = await cell(
       [
-        "import gc, multiprocessing, os, sys, threading, time",
+        "import multiprocessing, os, subprocess, sys, threading, time",
         "stream, os_write = sys.stdout, os.write",
-        "write, marks, collected = stream.write, [], threading.Event()",
+        "write, marks, done = stream.write, [], threading.Event()",
         "def counting_write(fd, data):",
         "    if b'tools-fd-mark' in bytes(data) and threading.current_thread().name.startswith('tools-fd'):",
         "        marks.append(fd)",
         "    return os_write(fd, data)",
+        "child = multiprocessing.get_context('fork').Process(target=int)",
+        "child.start()",
+        "while child.is_alive():\n    time.sleep(0.01)",
         "def reader_write(text):",
-        "    if threading.current_thread().name.startswith('tools-fd') and not collected.is_set():",
-        "        gc.collect()\n        collected.set()",
+        "    if threading.current_thread().name.startswith('tools-fd') and not done.is_set():",
+        "        try:",
+        "            child.join()\n            subprocess.Popen(['true']).wait()\n            os.system('true')",
+        "        finally:\n            done.set()",
         "    return write(text)",
-        "pool = multiprocessing.get_context('fork').Pool(2)",
-        "pool.map(abs, range(4))",
-        // Garbage only the collector finds (a cycle), collected nowhere else meanwhile.
-        "pool.cycle = pool\ndel pool",
-        "gc.disable()",
         "os.write, stream.write = counting_write, reader_write",
+        "started = time.monotonic()",
         "try:",
         "    os.write(1, b'wake the reader\\n')",
-        "    collected.wait(20)",
+        "    done.wait(20)",
         "finally:",
-        "    os.write = os_write\n    del stream.write\n    gc.enable()",
-        "collected.is_set(), len(marks)",
+        "    os.write = os_write\n    del stream.write",
+        "done.is_set(), len(marks), time.monotonic() - started < 1.5",
       ].join("\n"),
     );
-    expect(resultText(result)).toBe("wake the reader\n(True, 0)");
+    expect(resultText(result)).toBe("wake the reader\n(True, 0, True)");
   });
 
   it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {

@@ -33,6 +33,9 @@ export class KernelPool {
       if (kernel && kernel.exited === undefined) return { kernel };
       if (kernel) {
         note = `(the previous ${language} kernel ${kernel.exited}; this is a fresh kernel — variables and imports from earlier cells are gone)`;
+        // Dead on its own (a crash, killed): what its cells started (a child in its process
+        // group, a daemon carrying its mark) ends with it now, not when the run ends.
+        void kernel.dispose();
       }
       this.current.delete(language);
     }
@@ -41,7 +44,10 @@ export class KernelPool {
     let starting = spare ?? this.start(language);
     if (spare) {
       const ready = await spare.catch(() => undefined);
-      if (!ready || ready.exited !== undefined) starting = this.start(language);
+      if (!ready || ready.exited !== undefined) {
+        void ready?.dispose();
+        starting = this.start(language);
+      }
     }
     this.current.set(language, starting);
     try {
