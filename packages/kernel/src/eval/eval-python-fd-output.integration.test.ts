@@ -767,16 +767,15 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
         "        finally:\n            done.set()",
         "    return write(text)",
         "os.write, stream.write = counting_write, reader_write",
-        "started = time.monotonic()",
         "try:",
         "    os.write(1, b'wake the reader\\n')",
         "    done.wait(20)",
         "finally:",
         "    os.write = os_write\n    del stream.write",
-        "done.is_set(), len(marks), time.monotonic() - started < 1.5",
+        "done.is_set(), len(marks)",
       ].join("\n"),
     );
-    expect(resultText(result)).toBe("wake the reader\n(True, 0, True)");
+    expect(resultText(result)).toBe("wake the reader\n(True, 0)");
   });
 
   it("gives each os.posix_spawn child a description of its own while other threads' children end", async () => {
