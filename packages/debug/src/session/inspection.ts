@@ -60,14 +60,17 @@ const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
  */
 export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
   core.assertStopped("stack");
-  const thread = await defaultThread(core, threadId);
-  // The stop's own set: a resume while the request runs replaces it (see `invalidate`).
+  // The stop's own set: a resume while the requests run replaces it (see `invalidate`).
   const stopFramesAsked = core.validFrames;
+  const thread = await defaultThread(core, threadId);
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
     startFrame,
     levels: limits.frames + 1,
   });
+  // An answer that came after a resume lists a stop that is gone: none of its ids may pass for
+  // the current stop's (lldb-dap numbers frames by depth: its top frame would read the new top's).
+  if (core.validFrames !== stopFramesAsked) throw resumedMeanwhile(core, thread);
   const listed = response.body?.stackFrames ?? [];
   const frames = listed.slice(0, limits.frames);
   const more = listed.length > limits.frames;
@@ -87,8 +90,26 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
   core.listedThreads.add(thread);
   const page = { threadId: thread, frames: shown, start: startFrame, total, more };
   const stoppedThread = threadId === undefined || thread === core.lastStop?.threadId;
-  if (startFrame === 0 && stoppedThread && core.validFrames === stopFramesAsked) core.stopPage = page;
+  if (startFrame === 0 && stoppedThread) core.stopPage = page;
   return page;
+}
+
+/**
+ * The refusal of a stack listing answered after the program resumed: it is running now, or
+ * stopped again (the listing's frames are of a stop that is gone), or has ended.
+ */
+function resumedMeanwhile(core: SessionCore, thread: number): DebugError {
+  const resumed = `the program resumed while its stack was listed (thread ${thread}), so the listing is of a stop that is gone`;
+  if (core.state === "running")
+    return new DebugError(
+      "DEBUG_NOT_STOPPED",
+      `${resumed}; it is running now: use op 'pause' (or wait for a breakpoint) first`,
+    );
+  core.assertStopped("stack");
+  return new DebugError(
+    "DEBUG_STALE_REFERENCE",
+    `${resumed}; it has stopped again since: list this stop's with op 'stack'`,
+  );
 }
 
 /**
