@@ -63,6 +63,15 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
   // The stop's own set: a resume while the requests run replaces it (see `invalidate`).
   const stopFramesAsked = core.validFrames;
   const thread = await defaultThread(core, threadId);
+  const resumed = () =>
+    sameStop(
+      core,
+      stopFramesAsked,
+      "stack",
+      `its stack was listed (thread ${thread})`,
+      "list this stop's with op 'stack'",
+    );
+  resumed();
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
     startFrame,
@@ -70,7 +79,7 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
   });
   // An answer that came after a resume lists a stop that is gone: none of its ids may pass for
   // the current stop's (lldb-dap numbers frames by depth: its top frame would read the new top's).
-  if (core.validFrames !== stopFramesAsked) throw resumedMeanwhile(core, thread);
+  resumed();
   const listed = response.body?.stackFrames ?? [];
   const frames = listed.slice(0, limits.frames);
   const more = listed.length > limits.frames;
@@ -95,21 +104,27 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
 }
 
 /**
- * The refusal of a stack listing answered after the program resumed: it is running now, or
- * stopped again (the listing's frames are of a stop that is gone), or has ended.
+ * Refuses an answer to `command` that came after the program resumed (`asked`: the stop's frame
+ * set when the request went out; a resume replaces it, a refused one gives it back): its ids and
+ * references are of a stop that is gone. Says whether the program runs now or stopped again
+ * (`again`: what to do then).
  */
-function resumedMeanwhile(core: SessionCore, thread: number): DebugError {
-  const resumed = `the program resumed while its stack was listed (thread ${thread}), so the listing is of a stop that is gone`;
+function sameStop(
+  core: SessionCore,
+  asked: ReadonlySet<number>,
+  command: string,
+  what: string,
+  again: string,
+): void {
+  if (core.validFrames === asked) return;
+  const resumed = `the program resumed while ${what}: the stop asked about is gone`;
   if (core.state === "running")
-    return new DebugError(
+    throw new DebugError(
       "DEBUG_NOT_STOPPED",
       `${resumed}; it is running now: use op 'pause' (or wait for a breakpoint) first`,
     );
-  core.assertStopped("stack");
-  return new DebugError(
-    "DEBUG_STALE_REFERENCE",
-    `${resumed}; it has stopped again since: list this stop's with op 'stack'`,
-  );
+  core.assertStopped(command);
+  throw new DebugError("DEBUG_STALE_REFERENCE", `${resumed}; it has stopped again since: ${again}`);
 }
 
 /**
@@ -183,12 +198,23 @@ export function scopes(core: SessionCore, frameId: number): Promise<DebugProtoco
 
 async function frameScopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
+  const stop = core.validFrames;
   await checkFrame(core, frameId);
+  const resumed = () =>
+    sameStop(
+      core,
+      stop,
+      "scopes",
+      `frame ${frameId}'s scopes were asked`,
+      "get fresh frame ids with op 'stack'",
+    );
+  resumed();
   const frame = adapterFrameId(core, frameId);
   // Unknown until this answer is in: one that timed out or was cancelled may still be handled
   // by the adapter later, binding the references to this frame after all.
   core.scopesFrame = undefined;
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
+  resumed();
   core.scopesFrame = frame;
   return (response.body?.scopes ?? []).map((scope) => {
     const shown = core.learnReference(scope, ownScopeReference(core, frameId, scope.name));
@@ -307,6 +333,7 @@ export function variables(core: SessionCore, reference: number): Promise<Variabl
 
 async function children(core: SessionCore, reference: number): Promise<VariableChildren> {
   core.assertStopped("variables");
+  const stop = core.validFrames;
   if (!core.validReferences.has(reference)) {
     throw new DebugError(
       "DEBUG_STALE_REFERENCE",
@@ -314,9 +341,20 @@ async function children(core: SessionCore, reference: number): Promise<VariableC
         "get fresh ones with op 'scopes' (or 'evaluate')",
     );
   }
+  const adapterReference = await rebindScope(core, reference);
+  const resumed = () =>
+    sameStop(
+      core,
+      stop,
+      "variables",
+      `reference ${reference} was read`,
+      "get fresh references with op 'scopes' (or 'evaluate')",
+    );
+  resumed();
   const response = await core.request<DebugProtocol.VariablesResponse>("variables", {
-    variablesReference: await rebindScope(core, reference),
+    variablesReference: adapterReference,
   });
+  resumed();
   const listed = (response.body?.variables ?? []).filter((variable) => !hiddenVariable(variable.name));
   const length = listed.find(isLengthEntry);
   const items = listed.filter((variable) => variable !== length && variable.type !== "MoreItemsRange");
