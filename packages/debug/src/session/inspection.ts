@@ -60,14 +60,26 @@ const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
  */
 export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
   core.assertStopped("stack");
-  const thread = await defaultThread(core, threadId);
-  // The stop's own set: a resume while the request runs replaces it (see `invalidate`).
+  // The stop's own set: a resume while the requests run replaces it (see `invalidate`).
   const stopFramesAsked = core.validFrames;
+  const thread = await defaultThread(core, threadId);
+  const resumed = () =>
+    sameStop(
+      core,
+      stopFramesAsked,
+      "stack",
+      `its stack was listed (thread ${thread})`,
+      "list this stop's with op 'stack'",
+    );
+  resumed();
   const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
     threadId: thread,
     startFrame,
     levels: limits.frames + 1,
   });
+  // An answer that came after a resume lists a stop that is gone: none of its ids may pass for
+  // the current stop's (lldb-dap numbers frames by depth: its top frame would read the new top's).
+  resumed();
   const listed = response.body?.stackFrames ?? [];
   const frames = listed.slice(0, limits.frames);
   const more = listed.length > limits.frames;
@@ -87,8 +99,32 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
   core.listedThreads.add(thread);
   const page = { threadId: thread, frames: shown, start: startFrame, total, more };
   const stoppedThread = threadId === undefined || thread === core.lastStop?.threadId;
-  if (startFrame === 0 && stoppedThread && core.validFrames === stopFramesAsked) core.stopPage = page;
+  if (startFrame === 0 && stoppedThread) core.stopPage = page;
   return page;
+}
+
+/**
+ * Refuses an answer to `command` that came after the program resumed (`asked`: the stop's frame
+ * set when the request went out; a resume replaces it, a refused one gives it back): its ids and
+ * references are of a stop that is gone. Says whether the program runs now or stopped again
+ * (`again`: what to do then).
+ */
+function sameStop(
+  core: SessionCore,
+  asked: ReadonlySet<number>,
+  command: string,
+  what: string,
+  again: string,
+): void {
+  if (core.validFrames === asked) return;
+  const resumed = `the program resumed while ${what}: the stop asked about is gone`;
+  if (core.state === "running")
+    throw new DebugError(
+      "DEBUG_NOT_STOPPED",
+      `${resumed}; it is running now: use op 'pause' (or wait for a breakpoint) first`,
+    );
+  core.assertStopped(command);
+  throw new DebugError("DEBUG_STALE_REFERENCE", `${resumed}; it has stopped again since: ${again}`);
 }
 
 /**
@@ -162,12 +198,23 @@ export function scopes(core: SessionCore, frameId: number): Promise<DebugProtoco
 
 async function frameScopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
+  const stop = core.validFrames;
   await checkFrame(core, frameId);
+  const resumed = () =>
+    sameStop(
+      core,
+      stop,
+      "scopes",
+      `frame ${frameId}'s scopes were asked`,
+      "get fresh frame ids with op 'stack'",
+    );
+  resumed();
   const frame = adapterFrameId(core, frameId);
   // Unknown until this answer is in: one that timed out or was cancelled may still be handled
   // by the adapter later, binding the references to this frame after all.
   core.scopesFrame = undefined;
   const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
+  resumed();
   core.scopesFrame = frame;
   return (response.body?.scopes ?? []).map((scope) => {
     const shown = core.learnReference(scope, ownScopeReference(core, frameId, scope.name));
@@ -286,6 +333,7 @@ export function variables(core: SessionCore, reference: number): Promise<Variabl
 
 async function children(core: SessionCore, reference: number): Promise<VariableChildren> {
   core.assertStopped("variables");
+  const stop = core.validFrames;
   if (!core.validReferences.has(reference)) {
     throw new DebugError(
       "DEBUG_STALE_REFERENCE",
@@ -293,9 +341,20 @@ async function children(core: SessionCore, reference: number): Promise<VariableC
         "get fresh ones with op 'scopes' (or 'evaluate')",
     );
   }
+  const adapterReference = await rebindScope(core, reference);
+  const resumed = () =>
+    sameStop(
+      core,
+      stop,
+      "variables",
+      `reference ${reference} was read`,
+      "get fresh references with op 'scopes' (or 'evaluate')",
+    );
+  resumed();
   const response = await core.request<DebugProtocol.VariablesResponse>("variables", {
-    variablesReference: await rebindScope(core, reference),
+    variablesReference: adapterReference,
   });
+  resumed();
   const listed = (response.body?.variables ?? []).filter((variable) => !hiddenVariable(variable.name));
   const length = listed.find(isLengthEntry);
   const items = listed.filter((variable) => variable !== length && variable.type !== "MoreItemsRange");
