@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { extname } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
@@ -366,7 +367,7 @@ export class LanguageClient {
   refreshIncluders(): Promise<string[]> {
     return this.documents.refreshIncluders(async (changed) => {
       await this.watched.ready;
-      if (!this.watched.complete) return () => true;
+      if (!this.watched.complete || this.forcesIncludes()) return () => true;
       // A file is included by its real name, or by that of a symlink to it.
       const paths = changed.map((uri) => fileURLToPath(uri));
       const reals = new Set(paths.map((path) => canonicalPath(path)));
@@ -381,6 +382,29 @@ export class LanguageClient {
         },
       });
     });
+  }
+
+  /**
+   * Whether the root's compile flags (its compilation database, compile_flags.txt, a .clangd)
+   * may name a file every file includes without an `#include` line (`-include`, `-imacros`,
+   * `/FI`), or cannot be read: a change to that file reaches every document.
+   */
+  private forcesIncludes(): boolean {
+    const flagFiles = [
+      ...this.spec.markers.map((marker) => join(this.root, marker)),
+      ...[...this.watched.files].filter((file) => basename(file) === ".clangd"),
+    ];
+    for (const file of new Set(flagFiles)) {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        return true;
+      }
+      if (/(?:^|[\s"',[])(?:--?include|-imacros|[-/]FI)/m.test(text)) return true;
+    }
+    return false;
   }
 
   /** Closes a document (after a rename moved or deleted it). */

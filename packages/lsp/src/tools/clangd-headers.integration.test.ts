@@ -26,25 +26,22 @@ const files: Record<string, string> = {
 
 /** A run on the project with `lsp`; `use` gets a call, the folder, the supervisor; all disposed after. */
 async function withProject(
+  tree: Record<string, string>,
   use: (
     lsp: (args: Record<string, unknown>) => Promise<string>,
     dir: string,
     supervisor: LspSupervisor,
   ) => Promise<void>,
 ): Promise<void> {
-  const tree = tempTree("clangd-headers", files);
-  const run = createRun({ workingDirectory: tree.dir });
+  const { dir, remove } = tempTree("clangd-headers", tree);
+  const run = createRun({ workingDirectory: dir });
   const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
   const registry = createRegistry({ tools: [lspTool] });
   try {
-    await use(
-      async (args) => resultText(await registry.invoke(run, { tool: "lsp", args })),
-      tree.dir,
-      supervisor,
-    );
+    await use(async (args) => resultText(await registry.invoke(run, { tool: "lsp", args })), dir, supervisor);
   } finally {
     await run.dispose();
-    tree.remove();
+    remove();
   }
 }
 
@@ -64,7 +61,7 @@ function recordChanges(client: LanguageClient): string[] {
 
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a header changes on disk", () => {
   it("sends again only the open files that include the header, directly or through another", async () => {
-    await withProject(async (lsp, dir, supervisor) => {
+    await withProject(files, async (lsp, dir, supervisor) => {
       for (const file of ["a.c", "b.c", "c.c", "d.c", "e.c"])
         expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
       const [client] = supervisor.runningClients();
@@ -77,7 +74,7 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
   });
 
   it("an open file including the header through another sees its new text", async () => {
-    await withProject(async (lsp, dir) => {
+    await withProject(files, async (lsp, dir) => {
       for (const file of ["a.c", "b.c", "c.c"])
         expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
       expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "twice" })).toContain(
@@ -93,6 +90,24 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
       );
       expect(await lsp({ action: "diagnostics", file: "b.c" })).toMatch(
         /b\.c:2:\d+ error .*[Tt]oo few arguments/,
+      );
+    });
+  });
+
+  it("sends every open file again when the compile flags include a file without an #include line", async () => {
+    const forced = {
+      ...files,
+      "compile_flags.txt": "-std=c11\n-include\ntwice.h\n",
+      "e.c": "int e(void) { return twice(5); }\n",
+    };
+    await withProject(forced, async (lsp, dir) => {
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "twice" })).toContain(
+        "twice.h:2:5",
+      );
+      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "twice" })).toContain(
+        "twice.h:3:5",
       );
     });
   });
