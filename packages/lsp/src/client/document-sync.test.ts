@@ -342,6 +342,24 @@ describe("DocumentSync on a server that rebuilds only new text (clangd's forceRe
     expect(sent.sort()).toEqual(["didChange a.c v3 forced", "didChange b.c v3 forced"]);
   });
 
+  it("sends again only the documents whose text includes a changed file, when told which do", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", '#include "u.h"\nint a;\n', false);
+    await sync.sync(b, "c", "int b;\n", false);
+    sync.noteChanges([h]);
+    sent.length = 0;
+    const asked: (readonly string[])[] = [];
+    const refreshed = await sync.refreshIncluders(async (changed) => {
+      asked.push(changed);
+      return (text) => text.includes("u.h");
+    });
+    expect(asked).toEqual([[h]]);
+    expect(refreshed).toEqual([a]);
+    expect(sent).toEqual(["didChange a.c v2 forced"]);
+    // b.c counts as up to date: nothing more to send.
+    expect(await sync.refreshIncluders(async () => () => true)).toEqual([]);
+  });
+
   it("closes a document on the server only once it published its last version, without holding the call", async () => {
     const { sent, sync } = recording();
     await sync.sync(a, "c", "int a;\n", false);

@@ -93,6 +93,15 @@ interface OpenDocument {
 /** Most text prints kept per document for `spec.rebuild` (see `OpenDocument.sentForgotten`). */
 const builtTextsKept = 64;
 
+/** Most changes of included files remembered by name (see `DocumentSync.includedChanged`). */
+const includedKept = 1_000;
+
+/**
+ * A test of whether an open document's text includes one of `changed` (uris of files others
+ * include that changed), directly or through other files (see `includeReach`).
+ */
+export type IncludeTest = (changed: readonly string[]) => Promise<(text: string) => boolean>;
+
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
 export interface CheckAnswer {
   /** The pushed diagnostics once `checked`; empty otherwise (an older run's would be stale). */
@@ -118,6 +127,8 @@ export class DocumentSync {
   private unopenedDropped = false;
   /** How many times a file others include changed (see {@link refreshIncluders}). */
   private includedChanges = 0;
+  /** The uri of each of the last {@link includedKept} such changes, the latest last. */
+  private readonly includedChanged: string[] = [];
   /**
    * With `spec.rebuild` `force-rebuild`: documents closed here whose didClose waits for the
    * server's publish of this version, their last (see {@link close}).
@@ -312,7 +323,7 @@ export class DocumentSync {
       // A change the other documents' diagnostics may depend on (an open, a save or a reopen
       // with the same text is none).
       this.changes += 1;
-      if (this.isIncluded(uri)) this.includedChanges += 1;
+      if (this.isIncluded(uri)) this.noteIncluded(uri);
       if (this.spec.freshness === "reopen" || changeCuts) {
         // This server publishes no version and stays silent when a clean file stays clean, so a
         // change could go unanswered: close and reopen, which always yields a publish. Or its
@@ -357,25 +368,52 @@ export class DocumentSync {
   }
 
   /**
-   * Sends again (close and reopen, or a forced change, as {@link sync} does for diagnostics) each open document
-   * last sent before a file others include changed (`spec.includedExtensions`), so that the
-   * server builds it anew against that file's text now. Returns their uris.
+   * Sends again (close and reopen, or a forced change, as {@link sync} does for diagnostics) each
+   * open document last sent before a file others include changed (`spec.includedExtensions`), so
+   * that the server builds it anew against that file's text now. With `includes`, only those
+   * whose text includes a file changed since (directly or through others; see {@link IncludeTest}):
+   * the others are counted as up to date, not sent. Returns the uris of those sent.
    */
-  async refreshIncluders(): Promise<string[]> {
-    const stale = [...this.documents.values()]
-      .filter((document) => document.includedSeen < this.includedChanges)
-      .map((document) => document.uri);
+  async refreshIncluders(includes?: IncludeTest): Promise<string[]> {
+    const upTo = this.includedChanges;
+    const stale = [...this.documents.values()].filter((document) => document.includedSeen < upTo);
+    if (stale.length === 0) return [];
+    const since = Math.min(...stale.map((document) => document.includedSeen));
+    const changed = this.includedSince(since);
+    // Which changed is known only for the last ones: the documents sent before them all go.
+    const reaches = includes && changed ? await includes(changed) : undefined;
+    const sent: string[] = [];
     await Promise.all(
-      stale.map((uri) =>
+      stale.map(({ uri }) =>
         this.inTurn(uri, async () => {
           const document = this.documents.get(uri);
           if (!document || document.includedSeen >= this.includedChanges) return;
+          // Another file changed since the test was made: sent, as without one.
+          if (reaches && this.includedChanges === upTo && !reaches(document.text)) {
+            document.includedSeen = upTo;
+            return;
+          }
           await this.reopen(document);
           this.markSent(document);
+          sent.push(uri);
         }),
       ),
     );
-    return stale.filter((uri) => this.documents.has(uri));
+    return sent.filter((uri) => this.documents.has(uri));
+  }
+
+  /** The uris of the included files changed after the count `since`; undefined when no longer known. */
+  private includedSince(since: number): string[] | undefined {
+    const known = this.includedChanged.length;
+    if (this.includedChanges - since > known) return undefined;
+    return [...new Set(this.includedChanged.slice(known - (this.includedChanges - since)))];
+  }
+
+  /** Counts a change of the included file `uri` (see {@link refreshIncluders}). */
+  private noteIncluded(uri: string): void {
+    this.includedChanges += 1;
+    this.includedChanged.push(uri);
+    if (this.includedChanged.length > includedKept) this.includedChanged.shift();
   }
 
   /** Whether other files include the file at `uri` (see `spec.includedExtensions`). */
@@ -398,11 +436,12 @@ export class DocumentSync {
   /**
    * Records that files changed on disk (told to the server, or read by it on its next build):
    * a document whose text did not change is checked again by its next diagnostics sync, and
-   * when `included` (a header among them) sent again by {@link refreshIncluders}.
+   * one that includes a file of `included` (headers among them, as uris) sent again by
+   * {@link refreshIncluders}.
    */
-  noteChanges(included = false): void {
+  noteChanges(included: readonly string[] = []): void {
     this.changes += 1;
-    if (included) this.includedChanges += 1;
+    for (const uri of included) this.noteIncluded(uri);
   }
 
   /** Closes a document (after a rename moved or deleted it). */

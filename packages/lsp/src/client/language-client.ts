@@ -1,6 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { extname } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, extname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
@@ -40,6 +41,8 @@ import { CreatedFiles } from "./created-files.js";
 import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
+import { includeReach } from "./include-reach.js";
+import { canonicalPath } from "../files/canonical-path.js";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
@@ -355,9 +358,53 @@ export class LanguageClient {
     return this.documents.unopenedComplete();
   }
 
-  /** See {@link DocumentSync.refreshIncluders}. */
+  /**
+   * Sends again the open documents built against an included file's old text (see
+   * `DocumentSync.refreshIncluders`): those whose text includes a file changed since, directly or
+   * through the root's other files, by their `#include` directives (see `includeReach`); all of
+   * them when the folder watch does not cover the root (a header it missed could be the link).
+   */
   refreshIncluders(): Promise<string[]> {
-    return this.documents.refreshIncluders();
+    return this.documents.refreshIncluders(async (changed) => {
+      await this.watched.ready;
+      if (!this.watched.complete || this.forcesIncludes()) return () => true;
+      // A file is included by its real name, or by that of a symlink to it.
+      const paths = changed.map((uri) => fileURLToPath(uri));
+      const reals = new Set(paths.map((path) => canonicalPath(path)));
+      const links = [...this.watched.links].filter((link) => reals.has(canonicalPath(link)));
+      return includeReach([...paths, ...reals, ...links], {
+        files: this.watched.files,
+        texts: (path) => {
+          // clangd builds with an included file's text on disk; one open here may differ.
+          const open = this.documents.syncedText(pathToFileURL(path).href);
+          const onDisk = this.rootText(path);
+          return open === undefined || open === onDisk ? [onDisk] : [onDisk, open];
+        },
+      });
+    });
+  }
+
+  /**
+   * Whether the root's compile flags (its compilation database, compile_flags.txt, a .clangd)
+   * may name a file every file includes without an `#include` line (`-include`, `-imacros`,
+   * `/FI`), or cannot be read: a change to that file reaches every document.
+   */
+  private forcesIncludes(): boolean {
+    const flagFiles = [
+      ...this.spec.markers.map((marker) => join(this.root, marker)),
+      ...[...this.watched.files].filter((file) => basename(file) === ".clangd"),
+    ];
+    for (const file of new Set(flagFiles)) {
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        return true;
+      }
+      if (/(?:^|[\s"',[])(?:--?include|-imacros|[-/]FI)/m.test(text)) return true;
+    }
+    return false;
   }
 
   /** Closes a document (after a rename moved or deleted it). */
@@ -419,7 +466,7 @@ export class LanguageClient {
     if ((!this.watched.pending && !this.diskChanges.holding()) || this.state !== "running") return false;
     const events = this.diskChanges.release(this.watched.take(), except, this.watched.links);
     let relevant = false;
-    let included = false;
+    const included: string[] = [];
     const changes: { uri: string; type: number }[] = [];
     for (const event of events) {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
@@ -430,7 +477,7 @@ export class LanguageClient {
       const uri = pathToFileURL(event.path).href;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
-      included ||= !open && this.documents.isIncluded(uri);
+      if (!open && this.documents.isIncluded(uri)) included.push(uri);
       if (this.spec.createdFiles && ofLanguage)
         this.created.note(event.path, event.type === FileChangeType.Created && !open);
       if (watched && !open) changes.push({ uri, type: event.type });

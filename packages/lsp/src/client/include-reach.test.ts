@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { includedNames, includeReach, includeReadLimit } from "./include-reach.js";
+
+/** A root of `files` (path → text; undefined: unreadable) for {@link includeReach}. */
+function root(files: Record<string, string | undefined>) {
+  return { files: Object.keys(files), texts: (path: string) => [files[path]] };
+}
+
+describe("includedNames", () => {
+  it("lists the names of the included files, whatever the folder, and none for other text", () => {
+    expect(
+      includedNames('#include "sub/a.h"\n  #  include <b.h>\n#import "c.h"\n#include_next <d/e.h>\nint x;\n'),
+    ).toEqual(["a.h", "b.h", "c.h", "e.h"]);
+    expect(includedNames("int x; /* # */\n")).toEqual([]);
+    expect(includedNames('#inc\\\nlude "split.h"\n')).toEqual(["split.h"]);
+  });
+
+  it("is undefined when a directive names its file through a macro", () => {
+    expect(includedNames('#include "a.h"\n#include HEADER\n')).toBeUndefined();
+  });
+});
+
+describe("includeReach", () => {
+  const files = {
+    "/r/h.h": "int h;\n",
+    "/r/mid.h": '#include "h.h"\n',
+    "/r/top.h": "#include <mid.h>\n",
+    "/r/other.h": "#include <stdio.h>\n",
+    "/r/x.h": '#include "y.h"\n#include "h.h"\n',
+    "/r/y.h": '#include "x.h"\n',
+  };
+
+  it("reaches the changed file directly, through other files, and through a cycle", () => {
+    const reaches = includeReach(["/r/h.h"], root(files));
+    expect(reaches('#include "h.h"\n')).toBe(true);
+    expect(reaches('#include "top.h"\n')).toBe(true);
+    expect(reaches('#include "other.h"\n#include <stdlib.h>\n')).toBe(false);
+    expect(reaches("int main(void) { return 0; }\n")).toBe(false);
+    // y.h, followed from x.h, reaches h.h only through x.h, still being followed then.
+    expect(reaches('#include "x.h"\n')).toBe(true);
+    expect(reaches('#include "y.h"\n')).toBe(true);
+  });
+
+  it("counts a macro include, an unreadable file and a root past the read bound as reaching", () => {
+    expect(includeReach(["/r/h.h"], root(files))("#include CONFIG\n")).toBe(true);
+    expect(includeReach(["/r/h.h"], root({ ...files, "/r/gone.h": undefined }))('#include "gone.h"\n')).toBe(
+      true,
+    );
+    const many: Record<string, string> = {};
+    for (let i = 0; i <= includeReadLimit; i++) many[`/r/${i}/same.h`] = "int x;\n";
+    expect(includeReach(["/r/h.h"], root(many))('#include "same.h"\n')).toBe(true);
+  });
+});

@@ -1,0 +1,114 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { describe, expect, it } from "vitest";
+import type { LanguageClient } from "../client/language-client.js";
+import { settleDiskEvents } from "../files/disk-events.js";
+import { findBinary } from "../servers/find-binary.js";
+import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
+import { ci, tempTree } from "../test-support/fixtures.js";
+import { lspTool } from "./lsp-tool.js";
+
+/**
+ * A project where only some files include the header: a.c directly, b.c through mid.h; the
+ * others include nothing of the project.
+ */
+const files: Record<string, string> = {
+  "compile_flags.txt": "-std=c11\n",
+  "twice.h": "#pragma once\nint twice(int v);\n",
+  "mid.h": '#pragma once\n#include "twice.h"\n',
+  "a.c": '#include "twice.h"\nint a(void) { return twice(1); }\n',
+  "b.c": '#include "mid.h"\nint b(void) { return twice(2); }\n',
+  "c.c": "#include <stdio.h>\nint c(void) { return 3; }\n",
+  "d.c": "int d(void) { return 4; }\n",
+  "e.c": "int e(void) { return 5; }\n",
+};
+
+/** A run on the project with `lsp`; `use` gets a call, the folder, the supervisor; all disposed after. */
+async function withProject(
+  tree: Record<string, string>,
+  use: (
+    lsp: (args: Record<string, unknown>) => Promise<string>,
+    dir: string,
+    supervisor: LspSupervisor,
+  ) => Promise<void>,
+): Promise<void> {
+  const { dir, remove } = tempTree("clangd-headers", tree);
+  const run = createRun({ workingDirectory: dir });
+  const supervisor = createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+  const registry = createRegistry({ tools: [lspTool] });
+  try {
+    await use(async (args) => resultText(await registry.invoke(run, { tool: "lsp", args })), dir, supervisor);
+  } finally {
+    await run.dispose();
+    remove();
+  }
+}
+
+/** Records the names of the documents `client` sends a didChange for, from now on. */
+function recordChanges(client: LanguageClient): string[] {
+  const changed: string[] = [];
+  const notify = client.notify.bind(client);
+  client.notify = (method, params) => {
+    if (method === "textDocument/didChange") {
+      const uri = (params as { textDocument: { uri: string } }).textDocument.uri;
+      changed.push(uri.slice(uri.lastIndexOf("/") + 1));
+    }
+    return notify(method, params);
+  };
+  return changed;
+}
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a header changes on disk", () => {
+  it("sends again only the open files that include the header, directly or through another", async () => {
+    await withProject(files, async (lsp, dir, supervisor) => {
+      for (const file of ["a.c", "b.c", "c.c", "d.c", "e.c"])
+        expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
+      const [client] = supervisor.runningClients();
+      const changed = recordChanges(client!);
+      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(long v);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "e" })).toContain("e.c:1:5");
+      expect(changed.sort()).toEqual(["a.c", "b.c"]);
+    });
+  });
+
+  it("an open file including the header through another sees its new text", async () => {
+    await withProject(files, async (lsp, dir) => {
+      for (const file of ["a.c", "b.c", "c.c"])
+        expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
+      expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "twice" })).toContain(
+        "twice.h:2:5",
+      );
+      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "twice" })).toContain(
+        "twice.h:3:5",
+      );
+      expect(await lsp({ action: "diagnostics", file: "a.c" })).toMatch(
+        /a\.c:2:\d+ error .*[Tt]oo few arguments/,
+      );
+      expect(await lsp({ action: "diagnostics", file: "b.c" })).toMatch(
+        /b\.c:2:\d+ error .*[Tt]oo few arguments/,
+      );
+    });
+  });
+
+  it("sends every open file again when the compile flags include a file without an #include line", async () => {
+    const forced = {
+      ...files,
+      "compile_flags.txt": "-std=c11\n-include\ntwice.h\n",
+      "e.c": "int e(void) { return twice(5); }\n",
+    };
+    await withProject(forced, async (lsp, dir) => {
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "twice" })).toContain(
+        "twice.h:2:5",
+      );
+      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "twice" })).toContain(
+        "twice.h:3:5",
+      );
+    });
+  });
+});
