@@ -155,13 +155,15 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       const launch = await call({ op: "launch", program: "daemon.py" });
       left = Number(/left (\d+)/.exec(launch.text)?.[1]);
       expect(launch.isError, launch.text).toBe(false);
-      expect(launch.text).toContain(
-        "the program exited; the session has ended, and with it 1 background process the program had left running",
+      // Its exit code is told when the adapter's exit event or the process's own end was seen
+      // before the session ended, which the daemon holding its output makes a race.
+      expect(launch.text).toMatch(
+        /the program exited(?: with code 0)?; the session has ended, and with it 1 background process the program had left running/,
       );
       expect(alive([left])).toEqual([]);
       const status = await call({ op: "status" });
-      expect(status.text).toContain(
-        "ended because the program exited (it left 1 background process running, ended with the session)",
+      expect(status.text).toMatch(
+        /ended because the program exited(?: with code 0)? \(it left 1 background process running, ended with the session\)/,
       );
       const pause = await call({ op: "pause" });
       expect(pause.code).toBe("DEBUG_NO_SESSION");
