@@ -3,7 +3,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Node, Tree } from "web-tree-sitter";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
-import { passedOver, TreeMatcher, type Capture, type Environment } from "./match-tree.js";
+import { missingTokens, passedOver, TreeMatcher, type Capture, type Environment } from "./match-tree.js";
 
 /** A captured piece of code, copied out of the syntax tree. */
 export interface CapturedText {
@@ -40,6 +40,14 @@ export interface StructuralMatch {
    * other; a rewrite leaves it alone, as it would drop that code.
    */
   readonly trailingCode?: true;
+  /**
+   * Tokens the pattern writes that the code lacks there, in source order: tree-sitter supplied
+   * them (MISSING) to read code that does not parse, and the pattern's token matched one, as in
+   * ast-grep (`)` for `f($A)` on `f(1;`, `#endif` for `#ifdef $X⏎$$$B⏎#endif` on an `#ifdef` a `}`
+   * cuts short); absent when none. Search reports such a match like any other; a rewrite leaves
+   * it alone, as it would write the token where the code lacks it.
+   */
+  readonly missing?: readonly string[];
 }
 
 /**
@@ -168,7 +176,9 @@ function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): I
     const namedOnly = root.kind !== "meta" || root.meta.kind !== "single" || root.meta.namedOnly;
     return everyNode(tree.rootNode, namedOnly);
   }
-  const rare = rarestLiteral(pattern.literals, source);
+  // In a tree with an error, a token the pattern writes may be one tree-sitter supplied (MISSING,
+  // see `StructuralMatch.missing`), which no occurrence of its text leads to.
+  const rare = tree.rootNode.hasError ? undefined : rarestLiteral(pattern.literals, source);
   if (rare) return ancestorsOfType(tree, pattern.rootType, rare.at, rare.length);
   return tree.rootNode.descendantsOfType(pattern.rootType);
 }
@@ -271,6 +281,7 @@ function* matchSteps(
     }
     const passed = passedOver(env);
     const tokens = passed.filter((token) => !token.isNamed);
+    const missing = missingTokens(env);
     matches.push({
       start: first.startIndex,
       end: last.endIndex,
@@ -280,6 +291,7 @@ function* matchSteps(
       bindings,
       ...(tokens.length > 0 ? { passedOver: tokens.map((token) => token.type) } : {}),
       ...(tokens.length < passed.length ? { trailingCode: true as const } : {}),
+      ...(missing.length > 0 ? { missing: missing.map((token) => token.type) } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

@@ -49,9 +49,15 @@ interface Memo {
   closedEnd?: boolean;
 }
 
-/** Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans. */
+/**
+ * Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans.
+ * MISSING tokens (which tree-sitter supplied to read code that does not parse) are kept, as in
+ * ast-grep: a pattern's token may match one (see {@link missingTokens}), and a run may span one;
+ * anything else passes over them silently. Other empty children (Go's zero-width terminator)
+ * are left out.
+ */
 function codeChildren(node: Node): Node[] {
-  return node.children.filter((child) => !isIgnorable(child));
+  return node.children.filter((child) => child.isMissing || !isIgnorable(child));
 }
 
 /**
@@ -94,6 +100,29 @@ export function passedOver(env: Environment): readonly Node[] {
 function withPassed(env: Environment, token: Node): Environment {
   const next = new Map(env);
   next.set(passedName, { kind: "multi", list: [...passedOver(env), token], start: 0, end: 0 });
+  return next;
+}
+
+/**
+ * The binding under which a match records the MISSING tokens its pattern's tokens matched (no
+ * metavariable can be named so), as an empty run over a list of them.
+ */
+const missingName = " missing";
+
+/**
+ * The tokens the pattern writes that the code lacks: tree-sitter supplied them (MISSING) to read
+ * code that does not parse, and the pattern's token matched one, as in ast-grep (the `)` of
+ * `f(1;`, the `#endif` of an `#ifdef` a `}` cuts short). A rewrite of such a match would write
+ * the token where the code lacks it.
+ */
+export function missingTokens(env: Environment): readonly Node[] {
+  const missing = env.get(missingName);
+  return missing?.kind === "multi" ? missing.list : [];
+}
+
+function withMissing(env: Environment, token: Node): Environment {
+  const next = new Map(env);
+  next.set(missingName, { kind: "multi", list: [...missingTokens(env), token], start: 0, end: 0 });
   return next;
 }
 
@@ -251,6 +280,8 @@ export class TreeMatcher {
   private matchNode(pattern: PatternNode, node: Node, env: Environment): Environment | undefined {
     switch (pattern.kind) {
       case "meta": {
+        // A MISSING token is no code a metavariable could stand for.
+        if (node.isMissing) return undefined;
         if (pattern.meta.kind === "multi")
           return this.bind(env, pattern.meta.name, { kind: "multi", list: [node], start: 0, end: 1 });
         if (pattern.meta.namedOnly && !node.isNamed) return undefined;
@@ -259,9 +290,10 @@ export class TreeMatcher {
       case "leaf": {
         if (node.type !== pattern.type) return undefined;
         if (pattern.named && node.text !== pattern.text) return undefined;
-        return env;
+        return node.isMissing ? withMissing(env, node) : env;
       }
       case "inner": {
+        if (node.isMissing) return undefined;
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
         const open = this.open.has(pattern);
         const last = node.lastChild;
@@ -314,7 +346,7 @@ export class TreeMatcher {
       let passed = env;
       for (let rest = ci; rest < nodes.length; rest++) {
         const node = nodes[rest];
-        if (!node || node.isExtra) continue;
+        if (!node || node.isExtra || node.isMissing) continue;
         if (node.isNamed && !memo.trailingNamed) return undefined;
         if (node.isNamed || saysSomething(node)) passed = withPassed(passed, node);
       }
@@ -367,6 +399,8 @@ export class TreeMatcher {
       // it): `$A[$B:$C]` must not take the step of `xs[1::2]` for C.
       return this.matchChildren(patterns, nodes, pi + 1, at + 1, matched, memo);
     }
+    // A MISSING token the pattern does not match is no code: passed over silently.
+    if (node.isMissing) return this.matchChildren(patterns, nodes, pi, at + 1, env, memo);
     if (!skippable(node, pattern)) return undefined;
     return this.matchChildren(
       patterns,

@@ -17,7 +17,7 @@ export interface FileRewrite {
   /**
    * Matches that passed over a keyword or marker the pattern does not write (`async` for
    * `function $F() {}`), left as they are: replacing one would drop it. Matches inside one are
-   * rewritten.
+   * rewritten. So are matches on a token the code lacks (see `StructuralMatch.missing`).
    */
   readonly leftUnchanged: readonly StructuralMatch[];
 }
@@ -32,7 +32,8 @@ function heldByCapture(match: StructuralMatch, index: number): boolean {
 /**
  * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
  * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`) or code after
- * the pattern (see `StructuralMatch.trailingCode`).
+ * the pattern (see `StructuralMatch.trailingCode`) or matched a token the code lacks (see
+ * `StructuralMatch.missing`).
  */
 export function rewriteFile(
   source: string,
@@ -52,7 +53,10 @@ export function rewriteFile(
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
   for (const match of sorted) {
-    if (match.start >= coveredTo && (match.passedOver !== undefined || match.trailingCode)) {
+    if (
+      match.start >= coveredTo &&
+      (match.passedOver !== undefined || match.trailingCode || match.missing !== undefined)
+    ) {
       leftUnchanged.push(match);
       continue;
     }

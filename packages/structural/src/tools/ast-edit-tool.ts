@@ -42,9 +42,9 @@ function places(left: readonly { relativePath: string; match: StructuralMatch }[
 }
 
 /**
- * What became of the matches that passed over a keyword or marker the pattern does not write, or
- * ran on over code after the pattern: how many were left unchanged, why, how to rewrite them, and
- * where a few of them are.
+ * What became of the matches that passed over a keyword or marker the pattern does not write, ran
+ * on over code after the pattern, or matched a token the code lacks: how many were left
+ * unchanged, why, how to rewrite them, and where a few of them are.
  */
 function leftUnchangedNote(
   left: readonly { relativePath: string; match: StructuralMatch }[],
@@ -52,7 +52,8 @@ function leftUnchangedNote(
   clause: string,
 ): string {
   const trailing = left.filter(({ match }) => match.trailingCode);
-  const passing = left.filter(({ match }) => !match.trailingCode);
+  const lacking = left.filter(({ match }) => !match.trailingCode && match.missing !== undefined);
+  const passing = left.filter(({ match }) => !match.trailingCode && match.missing === undefined);
   const notes: string[] = [];
   if (passing.length > 0) {
     const keywords = [...new Set(passing.flatMap(({ match }) => match.passedOver ?? []))];
@@ -60,6 +61,14 @@ function leftUnchangedNote(
     notes.push(
       `${count} left unchanged: the code there has ${either(keywords.map(spell))}, which the pattern does not write and a rewrite would drop; ` +
         `write it in the pattern to rewrite ${passing.length === 1 ? "that match" : "those"} (${places(passing)})`,
+    );
+  }
+  if (lacking.length > 0) {
+    const tokens = [...new Set(lacking.flatMap(({ match }) => match.missing ?? []))];
+    const count = lacking.length === 1 ? "1 match" : `${lacking.length} matches`;
+    notes.push(
+      `${count} left unchanged: the code there lacks ${either(tokens.map(spell))}, which the pattern writes and tree-sitter supplied to read code that does not parse there, ` +
+        `and a rewrite would write it where the code lacks it; fix the code there, or rewrite it by hand (${places(lacking)})`,
     );
   }
   if (trailing.length > 0) {

@@ -598,6 +598,31 @@ describe("keywords the pattern does not write", () => {
     );
   });
 
+  it("ast_edit leaves a match on a token tree-sitter supplied (the #endif a } cuts off), and says so", async () => {
+    // The `#ifdef` ends at the `}` closing `extern "C" {`: tree-sitter reads it with a MISSING
+    // `#endif`, which the pattern's `#endif` matches, as in ast-grep (whose rewrite writes an
+    // `#endif` before the `}`, the real one left after it).
+    const source = 'extern "C" {\nint a;\n#ifdef __cplusplus\n}\n#endif\n#ifdef B\nint b;\n#endif\n';
+    write("c/h.h", source);
+    const reg = registry();
+    const pattern = "#ifdef $X\n$$$B\n#endif";
+    const found = resultText(await reg.invoke(run, { tool: "ast_grep", args: { pattern, path: "c/h.h" } }));
+    expect(found).toContain("2 matches in 1 file");
+    expect(found).toContain("c/h.h:3:1\n  #ifdef __cplusplus");
+    const text = resultText(
+      await reg.invoke(run, {
+        tool: "ast_edit",
+        args: { pattern, rewrite: "#if defined($X)\n$$$B\n#endif", path: "c/h.h" },
+      }),
+    );
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).toContain(
+      "1 match left unchanged: the code there lacks `#endif`, which the pattern writes and tree-sitter supplied to read code that does not parse there, and a rewrite would write it where the code lacks it; fix the code there, or rewrite it by hand (c/h.h:3:1).",
+    );
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("c/h.h")).toBe(source.replace("#ifdef B", "#if defined(B)"));
+  });
+
   it("ast_edit leaves a match that runs on past a pattern read as an ERROR (Go's case $A:), and says so in plain words", async () => {
     const source = "package a\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t}\n}\n";
     write("go/a.go", source);

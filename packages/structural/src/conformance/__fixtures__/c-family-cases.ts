@@ -64,6 +64,25 @@ export const cCases: readonly ConformanceCase[] = [
     bindings: { X: "__cplusplus", B: 'extern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif' },
   },
   {
+    // The pattern's `#endif` matches the MISSING `#endif` tree-sitter ends the inner `#ifdef`
+    // with (the `}` closing `extern "C" {` cuts it short), as in ast-grep: the inner `#ifdef`
+    // matches with B empty, its text ending before the `}`. Nested in the outer one, it is not
+    // rewritten.
+    name: "c #ifdef block written whole on an #ifdef closed by a MISSING #endif",
+    language: "c",
+    pattern: "#ifdef $X\n$$$B\n#endif",
+    code: '#ifdef __cplusplus\nextern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif\n',
+    matches: [
+      '#ifdef __cplusplus\nextern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif',
+      "#ifdef __cplusplus",
+    ],
+    bindings: { X: "__cplusplus", B: 'extern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}' },
+    rewrite: [
+      "#if defined($X)\n$$$B\n#endif",
+      '#if defined(__cplusplus)\nextern "C" {\n#endif\nint a;\n#ifdef __cplusplus\n}\n#endif\n',
+    ],
+  },
+  {
     // An `#ifdef` block whose first lines are another, as ast-grep reads it: inside a function
     // body tree-sitter makes one ERROR of it, which must not win over this reading.
     name: "c #ifdef starting with a nested #ifdef",

@@ -24,6 +24,8 @@ export const differenceReasons = {
     "PHP's superglobals ($_GET, $_POST, $_SESSION, $GLOBALS, …) are the language's variables in a pattern and a rewrite; ast-grep reads $_GET as a wildcard (matching $_POST too) and drops an unbound $_SESSION from a rewrite",
   "a match that passed over a keyword is not rewritten":
     "a rewrite leaves unchanged (and says so) a match that passed over a keyword or marker the pattern does not write (`function $F() {}` on `async function f() {}`): replacing it would drop the keyword; ast-grep rewrites it and drops `async`",
+  "a match on a token the code lacks is not rewritten":
+    "a pattern's token matches one tree-sitter supplied (MISSING) to read code that does not parse, as in ast-grep (`f($A)` finds `f(1;`, an `#ifdef $X⏎$$$B⏎#endif` an `#ifdef` a `}` cuts short), but a rewrite leaves that match unchanged (and says so), as it would write the token where the code lacks it; ast-grep rewrites it",
   "an empty $$$ takes its separator":
     "a rewrite drops the `,` after an empty `$$$X` (or before it at the end of a list): `bar($$$A, $B)` gives `bar(x)`; ast-grep writes `bar(, x)`",
   "rewrites re-indent with tabs":

@@ -38,8 +38,10 @@ const tsLib = typescriptLib();
 const commentBeforeReturn = /\{\s*(?:(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)+return\b/;
 
 /**
- * Debian python3's standard library, golang-go's standard library (net/, encoding/, go/) and the
- * typescript npm package's lib folder.
+ * Debian python3's standard library, golang-go's standard library (net/, encoding/, go/), the
+ * typescript npm package's lib folder and the Linux kernel's user-space headers
+ * (/usr/include/linux, from linux-libc-dev: libc6-dev depends on it, and golang-go, which
+ * scripts/system-backends.json installs, recommends libc6-dev).
  */
 export const corpora: readonly Corpus[] = [
   {
@@ -96,6 +98,29 @@ export const corpora: readonly Corpus[] = [
       },
       { pattern: "make([]byte, $N)" },
       { pattern: "$A == nil" },
+    ],
+  },
+  {
+    name: "linux-libc-dev headers (/usr/include/linux)",
+    language: "c",
+    root: "/usr/include",
+    paths: () => ["linux"],
+    patterns: [
+      // Header guards, also those whose #define has a value (read as the guard's start).
+      { pattern: "#ifndef $X\n#define $X\n" },
+      // The #ifdef __cplusplus that a } closing extern "C" { cuts short: tree-sitter supplies its
+      // #endif, which the pattern's matches, as in ast-grep.
+      { pattern: "#ifdef $X\n$$$B\n#endif" },
+      { pattern: "#ifdef $X" },
+      { pattern: "static __inline__ $T $F($$$P) { $$$B }" },
+      { pattern: "return $X;" },
+      // Also `# include <…>` (blanks after the #), which ast-grep's `run` misses in a file with no
+      // `#include` (its literal prefilter), but its `scan` finds.
+      { pattern: "#include $H" },
+      {
+        pattern: "if ($C) $S",
+        differs: { reason: "no trailing children", onlyTheirs: /[};]\s*else\b/ },
+      },
     ],
   },
   {

@@ -445,6 +445,33 @@ export const goCases: readonly ConformanceCase[] = [
     },
   },
   {
+    // A multi-line `$$$B` put on the template's one line: with spaces our bytes are ast-grep's
+    // (B's later lines and the template's ` }` after it take the match's indent) ...
+    name: "go rewrite of a multi-line $$$ body onto one template line, space-indented",
+    language: "go",
+    pattern: "if $C { $$$B }",
+    code: "package p\nfunc f(x int) {\n    if x > 0 {\n        x++\n        g()\n    }\n}\n",
+    matches: ["if x > 0 {\n        x++\n        g()\n    }"],
+    bindings: { C: "x > 0", B: "x++\n        g()\n" },
+    rewrite: ["if !($C) { $$$B }", "package p\nfunc f(x int) {\n    if !(x > 0) { x++\n    g()\n     }\n}\n"],
+  },
+  {
+    // ... and with tabs ours are the same with a tab for each 4 spaces, where ast-grep indents
+    // nothing: B's lines keep their two tabs and the ` }` after B gets no tab.
+    name: "go rewrite of a multi-line $$$ body onto one template line, tab-indented",
+    language: "go",
+    pattern: "if $C { $$$B }",
+    code: "package p\nfunc f(x int) {\n\tif x > 0 {\n\t\tx++\n\t\tg()\n\t}\n}\n",
+    matches: ["if x > 0 {\n\t\tx++\n\t\tg()\n\t}"],
+    bindings: { C: "x > 0", B: "x++\n\t\tg()\n" },
+    rewrite: ["if !($C) { $$$B }", "package p\nfunc f(x int) {\n\tif !(x > 0) { x++\n\tg()\n\t }\n}\n"],
+    differs: {
+      reason: "rewrites re-indent with tabs",
+      astGrep: ["if x > 0 {\n\t\tx++\n\t\tg()\n\t}"],
+      astGrepRewrite: "package p\nfunc f(x int) {\n\tif !(x > 0) { x++\n\t\tg()\n }\n}\n",
+    },
+  },
+  {
     name: "go $$$ body keeps a leading comment",
     language: "go",
     pattern: "for $I := range $X { $$$B }",

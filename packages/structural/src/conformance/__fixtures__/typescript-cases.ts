@@ -10,6 +10,22 @@ export const typescriptCases: readonly ConformanceCase[] = [
     bindings: { A: "1, 2" },
   },
   {
+    // `f(1;` lacks its `)`: tree-sitter reads it with a MISSING one, which the pattern's `)`
+    // matches, as in ast-grep. The rewrite leaves that match alone (it would write the `)`).
+    name: "ts call whose ) tree-sitter supplied",
+    language: "typescript",
+    pattern: "f($A)",
+    code: "const a = f(1;\nf(2);\n",
+    matches: ["f(1", "f(2)"],
+    bindings: { A: "1" },
+    rewrite: ["g($A)", "const a = f(1;\ng(2);\n"],
+    differs: {
+      reason: "a match on a token the code lacks is not rewritten",
+      astGrep: ["f(1", "f(2)"],
+      astGrepRewrite: "const a = g(1);\ng(2);\n",
+    },
+  },
+  {
     name: "ts rewrite of a $$$ sequence",
     language: "typescript",
     pattern: "console.log($$$A)",
