@@ -81,7 +81,11 @@ function hasPythonModule(module) {
 function ensureBackends() {
   const { backends } = JSON.parse(readFileSync(join(root, "scripts", "system-backends.json"), "utf8"));
   const missing = backends.filter((backend) =>
-    backend.python ? !hasPythonModule(backend.python) : !backend.bin.some(hasBinary),
+    backend.python
+      ? !hasPythonModule(backend.python)
+      : backend.file
+        ? !existsSync(backend.file)
+        : !backend.bin.some(hasBinary),
   );
   if (missing.length === 0) return;
   const names = missing.map((backend) => backend.apt);

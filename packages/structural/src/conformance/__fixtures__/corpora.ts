@@ -40,8 +40,7 @@ const commentBeforeReturn = /\{\s*(?:(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)\s*)+retur
 /**
  * Debian python3's standard library, golang-go's standard library (net/, encoding/, go/), the
  * typescript npm package's lib folder and the Linux kernel's user-space headers
- * (/usr/include/linux, from linux-libc-dev: libc6-dev depends on it, and golang-go, which
- * scripts/system-backends.json installs, recommends libc6-dev).
+ * (/usr/include/linux, from linux-libc-dev, which scripts/system-backends.json installs).
  */
 export const corpora: readonly Corpus[] = [
   {
