@@ -630,6 +630,54 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
   );
 });
 
+describe("TerminalQuestionPort: the terminal already gone when a card opens", () => {
+  it.skipIf(!found && !ci)(
+    "ends the card as the terminal closed, never shown, with no unhandled error, and the host carries on",
+    async () => {
+      // The tmux server killed while the program waits to ask (the host, the session's leader, takes
+      // the SIGHUP): the card then opens on a hung-up terminal, where setting raw mode, as readline
+      // does when it is made, fails with EIO, and so does every write.
+      const go = join(scratch, "go-gone");
+      const exitFile = join(scratch, "gone-before-exit.json");
+      const stderrFile = join(scratch, "gone-before-stderr.txt");
+      const resultFile = join(scratch, "gone-before-result.json");
+      socket = join(scratch, `tmux-${++counter}.sock`);
+      const command = [
+        process.execPath,
+        sighupParent,
+        exitFile,
+        stderrFile,
+        fixture,
+        JSON.stringify({ args: question, terminalGone: true, waitFor: go, calls: 2, hostUsesTerminal: true }),
+        resultFile,
+      ]
+        .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+        .join(" ");
+      tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+      await paneShows("READY");
+      tmux("kill-server");
+      writeFileSync(go, "");
+      const ended = await until("the card's process to end", () =>
+        existsSync(exitFile) ? (JSON.parse(readFileSync(exitFile, "utf8")) as object) : undefined,
+      );
+      // Before: the card failed as the port failing (ASK_PORT_FAILED, "setRawMode EIO"), the
+      // half-made readline left listening on the terminal.
+      expect(readFileSync(stderrFile, "utf8")).toBe("");
+      expect(ended).toEqual({ code: 0, signal: null });
+      const [one, two, host] = (await results(resultFile)) as [CallResult, CallResult, object];
+      for (const call of [one, two])
+        expect(call).toMatchObject({
+          code: "ASK_NO_HUMAN",
+          text: expect.stringMatching(
+            /^No human is attached to answer \(the terminal closed before the card was shown\), so the question was not asked\. Carry on/,
+          ),
+        });
+      // The host, going on with its terminal, meets only its own error: nothing of the card listens.
+      expect(host).toEqual({ host: ["handled: setRawMode EIO"], keypressListeners: 0 });
+    },
+  );
+});
+
 describe("TerminalQuestionPort: a card taller than the terminal, stopped and brought back", () => {
   it.skipIf(!found && !ci)(
     "fg draws it again from its end, as a resize does: no copy of its top in the scrollback",

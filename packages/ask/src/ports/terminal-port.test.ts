@@ -748,6 +748,7 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
     return { port, input, output, state, raw, written: () => written, errorListeners };
   }
   const closed = { kind: "no_human", reached: "shown", reason: "the terminal closed before an answer" };
+  const neverShown = { kind: "no_human", reason: "the terminal closed before the card was shown" };
   const nextImmediate = () => new Promise((resolve) => setImmediate(resolve));
 
   it("ends as the terminal closing when setting raw mode back fails at the end of input, with nothing left listening", async () => {
@@ -815,7 +816,27 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
     await until("the prompt", () => t.written().includes("> "));
     t.input.end();
     await expect(one).resolves.toEqual(closed);
-    await expect(two).resolves.toEqual({ kind: "no_human" });
+    await expect(two).resolves.toEqual(neverShown);
     expect(t.written()).not.toContain("Second?");
+  });
+
+  it("ends a card opened on a terminal already gone as never shown, leaving nothing of readline listening", async () => {
+    const t = gone();
+    t.state.rawFails = true;
+    const before = [...t.errorListeners(), t.input.listenerCount("keypress"), t.input.listenerCount("end")];
+    // Before: readline, setting raw mode as it is made, threw the EIO (the card failed as the port
+    // failing, ASK_PORT_FAILED) and left its listeners on the input.
+    await expect(askCard(t.port, target, first)).resolves.toEqual(neverShown);
+    await expect(askCard(t.port, target, second)).resolves.toEqual(neverShown);
+    expect(t.written()).toBe("");
+    await nextImmediate();
+    expect([...t.errorListeners(), t.input.listenerCount("keypress"), t.input.listenerCount("end")]).toEqual(
+      before,
+    );
+    // A host that handles its input's errors itself gets them, and nothing throws them at it.
+    const hostErrors: unknown[] = [];
+    t.input.on("error", (error) => hostErrors.push(error));
+    expect(() => t.input.setRawMode(true)).not.toThrow();
+    expect(hostErrors).toHaveLength(1);
   });
 });

@@ -283,10 +283,14 @@ export class TerminalQuestionPort implements QuestionPort {
       // input's error on to the readline. Unhandled, such an error would crash the host. While the
       // card is up they are the card's: it ends as the terminal closing. After it, the host's
       // streams are as the host left them: the listeners go once the card's last write has failed
-      // or not (its error comes in a later tick, before the next immediate). Until the readline is
-      // made, an error is left to it: it throws it, and the card fails (below).
+      // or not (its error comes in a later tick, before the next immediate).
       let closeCard: (() => void) | undefined;
-      const onStreamError = () => closeCard?.();
+      // An error before the card is up: the terminal was gone already (see below).
+      let goneBefore = false;
+      const onStreamError = () => {
+        if (closeCard) closeCard();
+        else goneBefore = true;
+      };
       this.input.on("error", onStreamError);
       this.output.on("error", onStreamError);
       const unguard = () =>
@@ -294,6 +298,7 @@ export class TerminalQuestionPort implements QuestionPort {
           this.input.removeListener("error", onStreamError);
           this.output.removeListener("error", onStreamError);
         });
+      const before = new Map(readlineEvents.map((event) => [event, this.input.listeners(event)]));
       let readline: ReturnType<typeof createInterface>;
       try {
         readline = createInterface({
@@ -303,8 +308,20 @@ export class TerminalQuestionPort implements QuestionPort {
           prompt: "> ",
         });
       } catch (error) {
+        // Readline sets raw mode as it is made, passing the input's error on as its own, with
+        // nobody listening yet: it throws. What the half-made readline left on the input goes, or
+        // it would throw each later error of the input at the host, which may handle them itself.
+        for (const [event, listeners] of before)
+          for (const listener of this.input.listeners(event))
+            if (!listeners.includes(listener)) this.input.removeListener(event, listener as () => void);
         unguard();
-        reject(error);
+        // A terminal gone before the card opened (its tmux server or ssh session killed): setting
+        // raw mode failed (EIO), and nothing was drawn.
+        reject(
+          goneBefore
+            ? new AskError({ code: "ASK_NO_HUMAN", message: "the terminal closed before the card was shown" })
+            : error,
+        );
         return;
       }
       // The card's own: what readline passes on never reaches the host, during or after the card.
@@ -514,6 +531,9 @@ export class TerminalQuestionPort implements QuestionPort {
     });
   }
 }
+
+/** The input's events a readline listens to while it is open (its keys come through 'keypress'). */
+const readlineEvents = ["error", "keypress", "end"] as const;
 
 /** Clears the cursor's row, then moves the cursor one row up (at the top row, it stays). */
 const clearRowAndUp = "\u001b[2K\u001b[A";
