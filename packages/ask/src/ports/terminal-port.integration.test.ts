@@ -572,6 +572,29 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
   );
 
   it.skipIf(!found && !ci)(
+    "folds the note on a narrow terminal at spaces, as the card is: what stays on the screen breaks no word",
+    async () => {
+      const pidFile = join(scratch, "pid-narrow");
+      start({ args: question, pidFile }, undefined, 40, true);
+      await cardReady();
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      process.kill(await fixturePid(pidFile), "SIGTERM");
+      await paneShows("Terminated");
+      // As the terminal shows it, its own line breaks kept (capture-pane without -J).
+      const rows = tmux("capture-pane", "-p", "-t", session, "-S", "-2000").split("\n");
+      const typed = rows.lastIndexOf("> 2: a no");
+      // Before: "  (no answer recorded: the process was e" / "nded by SIGTERM before an answer)".
+      expect(rows.slice(typed, typed + 3)).toEqual([
+        "> 2: a no",
+        "  (no answer recorded: the process was",
+        "  ended by SIGTERM before an answer)",
+      ]);
+      expect(rows[typed + 3]).toMatch(/^(\[\d+\]\+ +)?Terminated/);
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "Ctrl+Z leaves the shell a terminal out of paste mode; fg draws the card again, the typed line kept",
     async () => {
       const file = start({ args: { ...question, allow_free_text: true } }, undefined, 220, true);

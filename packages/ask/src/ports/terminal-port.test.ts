@@ -641,6 +641,20 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     expect(t.output.listenerCount("resize")).toBe(0);
   });
 
+  it("folds the note a card ends with at spaces to a narrow terminal's width, as the card is", async () => {
+    const t = keyed();
+    t.output.columns = 40;
+    const controller = new AbortController();
+    const asked = askCard(t.port, target, first, controller.signal);
+    await until("the prompt", () => t.written().includes("> "));
+    controller.abort(new Error("call cancelled"));
+    await expect(asked).resolves.toEqual({ kind: "cancelled", reason: "call cancelled" });
+    // Before: one line of 47 columns, which the terminal broke after "cal".
+    expect(t.written().replaceAll(pasteOff, "")).toContain(
+      "\n  (no answer recorded: cancelled by the\n  caller)\n",
+    );
+  });
+
   it("reads a paste as text: its line breaks are spaces and never submit, its markers and keys are not kept", async () => {
     const t = keyed();
     const asked = askCard(t.port, target, freeText);

@@ -251,12 +251,23 @@ export class TerminalQuestionPort implements QuestionPort {
       if (ignored > 0) {
         const what = `${ignored} more ${countNoun(ignored, "lines")}`;
         this.output.write(
-          `  (${what} pasted after the ${secret ? "secret" : "reply"} went nowhere: a reply is one line)\n`,
+          this.folded(
+            `  (${what} pasted after the ${secret ? "secret" : "reply"} went nowhere: a reply is one line)\n`,
+          ),
         );
       }
       then();
     });
     return counted;
+  }
+
+  /**
+   * `text` folded at spaces to the terminal's width, as the card is: what the card writes stays in
+   * the scrollback after it ends (how it ended, a note), and the terminal would break its words.
+   */
+  private folded(text: string): string {
+    const columns = this.output.isTTY === true ? this.output.columns : undefined;
+    return columns === undefined ? text : wrapLines(text, columns);
   }
 
   private show(
@@ -372,7 +383,7 @@ export class TerminalQuestionPort implements QuestionPort {
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
-        this.output.write(`  ${line}\n`);
+        this.output.write(this.folded(`  ${line}\n`));
         readline.close();
         if (this.takeDown === onDispose) this.takeDown = undefined;
         if (!answered) unguard();
@@ -436,7 +447,7 @@ export class TerminalQuestionPort implements QuestionPort {
         const reason = "the terminal closed before an answer";
         // The card says it ended, as a timeout's does, so what is written next does not run on from
         // its prompt. (Written nowhere, when the terminal is gone.)
-        this.output.write(`\n  (no answer recorded: ${reason})\n`);
+        this.output.write(this.folded(`\n  (no answer recorded: ${reason})\n`));
         // After this turn: an error raised by readline's own close is followed by its 'close'.
         process.nextTick(() => readline.close());
         if (this.takeDown === onDispose) this.takeDown = undefined;
@@ -448,10 +459,7 @@ export class TerminalQuestionPort implements QuestionPort {
       signal.addEventListener("abort", onAbort, { once: true });
       // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
       const tty = this.output.isTTY === true;
-      const draw = () => {
-        const columns = tty ? this.output.columns : undefined;
-        return columns === undefined ? request.text : wrapLines(request.text, columns);
-      };
+      const draw = () => this.folded(request.text);
       // Draws the card and the notes under it again after `start`, then the prompt with the line being
       // typed, on the screen as it is: what is taller than the terminal is drawn from its end, what is
       // cut said on its first row. Drawn whole, its top would go to the scrollback again on every
@@ -512,7 +520,7 @@ export class TerminalQuestionPort implements QuestionPort {
               if (done) return;
               leavePrompt();
               this.output.write(
-                `  (no answer recorded: the process was ended by ${ending} before an answer)\n`,
+                this.folded(`  (no answer recorded: the process was ended by ${ending} before an answer)\n`),
               );
             },
           });
