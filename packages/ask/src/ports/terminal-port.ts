@@ -99,7 +99,8 @@ export class TerminalQuestionPort implements QuestionPort {
    *   `redraw.continued`, the line being typed kept. Ctrl+Z with a host that listens for SIGTSTP
    *   raises it to the host the same way, and sets the terminal up and draws the card again once
    *   the process is resumed, or once {@link hostStopWaitMs} have passed after the host's listener
-   *   with the process not stopped.
+   *   with the process not stopped (then paste mode only at the card's next read: the host may
+   *   stop the process later still).
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
@@ -135,10 +136,42 @@ export class TerminalQuestionPort implements QuestionPort {
       redraw.killed(signal);
       process.kill(process.pid, signal);
     };
-    const onContinue = () => {
+    // Paste mode turned on again by the next read of the input, not yet (see `afterHost`).
+    let pasteOnRead: { first: (chunk: unknown) => void; after: () => void } | undefined;
+    const stopWaitingForRead = () => {
+      if (!pasteOnRead) return;
+      this.input.removeListener("data", pasteOnRead.first);
+      this.input.removeListener("data", pasteOnRead.after);
+      pasteOnRead = undefined;
+    };
+    // The keys that reach the card before paste mode is on again: typed, they come one a read (an
+    // arrow's escape sequence is one key); several in one read with a line break among them are a
+    // paste the terminal sent unmarked, read as a paste all the same (its end is its read's end), so
+    // its line breaks never submit the reply.
+    const waitForRead = () => {
+      stopWaitingForRead();
+      let marked = false;
+      const first = (chunk: unknown) => {
+        this.output.write(bracketedPaste.on);
+        const text = String(chunk);
+        marked = text.length > 1 && /[\r\n]/.test(text);
+        // Before readline's decoder (listening on 'data' since it was made) reads the chunk's keys.
+        if (marked) this.input.emit("keypress", undefined, { name: "paste-start", sequence: "\u001b[200~" });
+      };
+      const after = () => {
+        stopWaitingForRead();
+        if (marked) this.input.emit("keypress", undefined, { name: "paste-end", sequence: "\u001b[201~" });
+      };
+      pasteOnRead = { first, after };
+      this.input.prependListener("data", first);
+      this.input.on("data", after);
+    };
+    // `pasteNow` false: paste mode waits for the next read of the input (see `afterHost`).
+    const setUp = (pasteNow: boolean) => {
       if (released) return;
       clearTimeout(hostWait);
       hostWait = undefined;
+      stopWaitingForRead();
       process.removeListener("SIGCONT", onContinue);
       process.removeListener("SIGTSTP", afterHost);
       process.removeListener("SIGTSTP", onOutsideStop);
@@ -147,11 +180,14 @@ export class TerminalQuestionPort implements QuestionPort {
       // finds the terminal as the shell left it, and Node does not set raw mode it thinks is on.
       setRawMode(false);
       setRawMode(true);
-      this.output.write(bracketedPaste.on);
+      if (pasteNow) this.output.write(bracketedPaste.on);
+      else waitForRead();
       redraw.continued();
     };
+    const onContinue = () => setUp(true);
     // Readline calls this on Ctrl+Z instead of stopping the process itself.
     const onStop = () => {
+      stopWaitingForRead();
       this.output.write(`${bracketedPaste.off}\n`);
       setRawMode(false);
       // Not listened for by the card while stopping, so the signal stops the process, as by default.
@@ -179,17 +215,19 @@ export class TerminalQuestionPort implements QuestionPort {
     // Ctrl+Z raised to a host that listens for SIGTSTP: its listener has run. Stopped and resumed
     // in it, or within {@link hostStopWaitMs} after it (a host that flushes its logs first), the
     // process sees a SIGCONT, and the card carries on as on fg, the terminal given to the shell as
-    // it needs it. Not stopped by then, the card is set up again all the same: left cooked, the
-    // terminal would echo keys, send Ctrl+C as a SIGINT that kills the process rather than
-    // declining, and submit a pasted line break. Should the host stop the process later still, the
-    // shell gets the terminal as the card uses it, and fg sets it up and draws the card again.
+    // it needs it. Not stopped by then, raw mode is set again and the card drawn anew: left cooked,
+    // the terminal would echo keys and send Ctrl+C as a SIGINT that kills the process rather than
+    // declining. Paste mode waits for the card's next read (a key, or a paste read as one
+    // unmarked): the host may still stop the process later, and a shell sets its terminal's modes
+    // back for a stopped job (bash, zsh and fish do) but not paste mode, which would wrap its
+    // pastes in markers until fg. fg sets the card up and draws it again.
     let hostWait: ReturnType<typeof setTimeout> | undefined;
     const afterHost = () => {
       clearTimeout(hostWait);
       hostWait = setTimeout(() => {
         hostWait = undefined;
         if (!process.listeners("SIGCONT").includes(onContinue)) return;
-        onContinue();
+        setUp(false);
         process.once("SIGCONT", onContinue);
       }, hostStopWaitMs);
     };
@@ -211,6 +249,7 @@ export class TerminalQuestionPort implements QuestionPort {
       released = true;
       clearTimeout(resizing);
       clearTimeout(hostWait);
+      stopWaitingForRead();
       this.output.removeListener("resize", onResize);
       readline.removeListener("SIGTSTP", onStop);
       process.removeListener("SIGTSTP", onOutsideStop);
@@ -556,7 +595,8 @@ export const resizeQuietMs = 50;
 
 /**
  * How long (ms) after its SIGTSTP listener has run a host that listens for SIGTSTP has to stop the
- * process, on Ctrl+Z, before the card is set up on the terminal again as not stopped.
+ * process, on Ctrl+Z, before the card is set up on the terminal again as not stopped (raw mode,
+ * and paste mode once the card reads its next key).
  */
 export const hostStopWaitMs = 200;
 
