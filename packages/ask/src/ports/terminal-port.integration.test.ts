@@ -272,6 +272,19 @@ describe("TerminalQuestionPort in tmux", () => {
       ]);
       expect(card).toContain("  0. Decline to answer (the agent");
       expect(card).toContain("     carries on with a stated");
+      // A refused reply's note too: folded at spaces, its rows under its indentation.
+      type("1,3");
+      await paneShows("takes one choice");
+      const below = tmux("capture-pane", "-p", "-t", session, "-S", "-2000").split("\n");
+      const refused = below.lastIndexOf("> 1,3");
+      // Before: as the terminal wrapped it at the 40th column, "2: type…" and " answer, or 0…" at
+      // the rows' starts.
+      expect(below.slice(refused + 1, refused + 5)).toEqual([
+        "  ! This question takes one choice, not",
+        "  2: type a number from 1 to 3 or your",
+        "  own answer, or 0 to decline.",
+        ">",
+      ]);
       type("2");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"');

@@ -380,18 +380,22 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt();
         if (hidden) this.output.write("> ");
       };
-      // What is drawn below the card: notes, and each refused line with why. A redraw draws them again.
-      let below = "";
+      // What is drawn below the card: notes, and each refused line with why. A redraw draws them again,
+      // a note folded for the terminal's width then (a line readline echoed, as the terminal wraps it).
+      const below: { text: string; folded: boolean }[] = [];
+      const drawnBelow = () => below.map(({ text, folded }) => (folded ? this.folded(text) : text)).join("");
       // What is on the screen from the card's first row to the prompt: the card and the notes as last
       // drawn (a card taller than the terminal, from its end), then what was written under them since.
       let shown = "";
       const addBelow = (text: string) => {
-        below += text;
+        below.push({ text, folded: false });
         shown += text;
       };
       const note = (text: string) => {
-        addBelow(text);
-        this.output.write(text);
+        below.push({ text, folded: true });
+        const drawn = this.folded(text);
+        shown += drawn;
+        this.output.write(drawn);
       };
       let done = false;
       // Lines typed before the card was drawn sit in the terminal's buffer and arrive on the first
@@ -504,7 +508,7 @@ export class TerminalQuestionPort implements QuestionPort {
       // cut said on its first row. Drawn whole, its top would go to the scrollback again on every
       // redraw (a resize, an fg), a copy each time.
       const drawAgain = (start: string, lineRows: number) => {
-        shown = `${draw()}${below}`;
+        shown = `${draw()}${drawnBelow()}`;
         const { columns, rows } = this.output;
         // A terminal that does not know its height (0 rows) gets the whole card.
         if (columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
