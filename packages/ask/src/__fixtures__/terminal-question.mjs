@@ -82,9 +82,23 @@ if (scenario.mode === "approve") {
   results.push({ ...result, received });
 } else {
   const registry = createRegistry({ tools: [createAskUserTool({ timeoutMs: scenario.timeoutMs ?? null })] });
-  results.push(summarise(await registry.invoke(run, { tool: "ask_user", args: scenario.args })));
+  for (let call = 0; call < (scenario.calls ?? 1); call++) {
+    results.push(summarise(await registry.invoke(run, { tool: "ask_user", args: scenario.args })));
+  }
 }
 await run.dispose();
+if (scenario.hostUsesTerminal) {
+  // A host that goes on using its terminal after the cards, handling its errors itself: what it
+  // meets is its own, nothing a card left behind.
+  const seen = [];
+  process.stdin.on("error", (error) => seen.push(`handled: ${error.message}`));
+  try {
+    process.stdin.setRawMode(true);
+  } catch (error) {
+    seen.push(`thrown: ${error.message}`);
+  }
+  results.push({ host: seen, keypressListeners: process.stdin.listenerCount("keypress") });
+}
 // Written whole, then renamed: the test never reads half a file.
 writeFileSync(`${resultFile}.partial`, JSON.stringify(results));
 renameSync(`${resultFile}.partial`, resultFile);

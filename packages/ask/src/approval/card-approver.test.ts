@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createRegistry, createRun, defineTool, resultText, type Run } from "@tools/registry";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { AskError } from "../errors/ask-error.js";
 import type { QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort, type ShownCard } from "../ports/memory-port.js";
 import { createCardApprover } from "./card-approver.js";
@@ -244,6 +245,23 @@ describe("the card approver through a real registry", () => {
     // The card was in front of the human: not "no human is attached".
     expect(resultText(await result)).toContain(
       "the permission card was shown, but the operator's channel closed before an answer",
+    );
+    expect(executed).toEqual([]);
+  });
+
+  it("denies a card its port could not show, saying why (a terminal gone before it opened)", async () => {
+    // As the terminal port on a terminal that closed before the card could be drawn.
+    const port: QuestionPort = {
+      attached: () => true,
+      reportsShown: true,
+      ask: () =>
+        Promise.reject(
+          new AskError({ code: "ASK_NO_HUMAN", message: "the terminal closed before the card was shown" }),
+        ),
+    };
+    const { call, executed } = setup(port, null);
+    expect(resultText(await call())).toContain(
+      "no human is attached to answer the permission card (the terminal closed before the card was shown)",
     );
     expect(executed).toEqual([]);
   });

@@ -94,7 +94,7 @@ function decide(outcome: AskOutcome): ApprovalDecision {
         allow: false,
         reason:
           outcome.reached === undefined
-            ? "no human is attached to answer the permission card"
+            ? `no human is attached to answer the permission card${outcome.reason ? ` (${outcome.reason})` : ""}`
             : `the permission card was ${outcome.reached === "shown" ? "shown" : "sent"}, but the operator's channel closed before an answer`,
       };
     case "cancelled":

@@ -33,7 +33,10 @@ export type AskOutcome =
        * drawn, `sent` when the port cannot tell (it does not report it, {@link QuestionPort.reportsShown}).
        */
       readonly reached?: "shown" | "sent";
-      /** The port's word on how the channel closed ("the terminal closed before an answer"). */
+      /**
+       * The port's word on how the channel closed ("the terminal closed before an answer"; never
+       * shown: "the terminal closed before the card was shown"). Absent when nobody was attached.
+       */
       readonly reason?: string;
     }
   | { readonly kind: "cancelled"; readonly reason: string };
@@ -134,7 +137,9 @@ export async function askCard(
     if (ToolsError.isInstance(error) && error.code === "ASK_NO_HUMAN") {
       // The card was handed to the port: its human's channel closed before an answer.
       const reached = reportedShown ? "shown" : port.reportsShown === true ? undefined : "sent";
-      return reached ? { kind: "no_human", reached, reason: error.message } : { kind: "no_human" };
+      return reached
+        ? { kind: "no_human", reached, reason: error.message }
+        : { kind: "no_human", reason: error.message };
     }
     if (ToolsError.isInstance(error) && error.code === "ASK_INVALID_REPLY") throw error;
     throw new AskError({

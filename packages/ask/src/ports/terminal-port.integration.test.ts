@@ -272,6 +272,19 @@ describe("TerminalQuestionPort in tmux", () => {
       ]);
       expect(card).toContain("  0. Decline to answer (the agent");
       expect(card).toContain("     carries on with a stated");
+      // A refused reply's note too: folded at spaces, its rows under its indentation.
+      type("1,3");
+      await paneShows("takes one choice");
+      const below = tmux("capture-pane", "-p", "-t", session, "-S", "-2000").split("\n");
+      const refused = below.lastIndexOf("> 1,3");
+      // Before: as the terminal wrapped it at the 40th column, "2: type…" and " answer, or 0…" at
+      // the rows' starts.
+      expect(below.slice(refused + 1, refused + 5)).toEqual([
+        "  ! This question takes one choice, not",
+        "  2: type a number from 1 to 3 or your",
+        "  own answer, or 0 to decline.",
+        ">",
+      ]);
       type("2");
       const [result] = await results(file);
       expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"');
@@ -572,6 +585,29 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
   );
 
   it.skipIf(!found && !ci)(
+    "folds the note on a narrow terminal at spaces, as the card is: what stays on the screen breaks no word",
+    async () => {
+      const pidFile = join(scratch, "pid-narrow");
+      start({ args: question, pidFile }, undefined, 40, true);
+      await cardReady();
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      process.kill(await fixturePid(pidFile), "SIGTERM");
+      await paneShows("Terminated");
+      // As the terminal shows it, its own line breaks kept (capture-pane without -J).
+      const rows = tmux("capture-pane", "-p", "-t", session, "-S", "-2000").split("\n");
+      const typed = rows.lastIndexOf("> 2: a no");
+      // Before: "  (no answer recorded: the process was e" / "nded by SIGTERM before an answer)".
+      expect(rows.slice(typed, typed + 3)).toEqual([
+        "> 2: a no",
+        "  (no answer recorded: the process was",
+        "  ended by SIGTERM before an answer)",
+      ]);
+      expect(rows[typed + 3]).toMatch(/^(\[\d+\]\+ +)?Terminated/);
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "Ctrl+Z leaves the shell a terminal out of paste mode; fg draws the card again, the typed line kept",
     async () => {
       const file = start({ args: { ...question, allow_free_text: true } }, undefined, 220, true);
@@ -626,6 +662,54 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
       expect(result?.text).toMatch(
         /^The question was shown, but the operator's channel closed before an answer \(the terminal closed before an answer\)\./,
       );
+    },
+  );
+});
+
+describe("TerminalQuestionPort: the terminal already gone when a card opens", () => {
+  it.skipIf(!found && !ci)(
+    "ends the card as the terminal closed, never shown, with no unhandled error, and the host carries on",
+    async () => {
+      // The tmux server killed while the program waits to ask (the host, the session's leader, takes
+      // the SIGHUP): the card then opens on a hung-up terminal, where setting raw mode, as readline
+      // does when it is made, fails with EIO, and so does every write.
+      const go = join(scratch, "go-gone");
+      const exitFile = join(scratch, "gone-before-exit.json");
+      const stderrFile = join(scratch, "gone-before-stderr.txt");
+      const resultFile = join(scratch, "gone-before-result.json");
+      socket = join(scratch, `tmux-${++counter}.sock`);
+      const command = [
+        process.execPath,
+        sighupParent,
+        exitFile,
+        stderrFile,
+        fixture,
+        JSON.stringify({ args: question, terminalGone: true, waitFor: go, calls: 2, hostUsesTerminal: true }),
+        resultFile,
+      ]
+        .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+        .join(" ");
+      tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+      await paneShows("READY");
+      tmux("kill-server");
+      writeFileSync(go, "");
+      const ended = await until("the card's process to end", () =>
+        existsSync(exitFile) ? (JSON.parse(readFileSync(exitFile, "utf8")) as object) : undefined,
+      );
+      // Before: the card failed as the port failing (ASK_PORT_FAILED, "setRawMode EIO"), the
+      // half-made readline left listening on the terminal.
+      expect(readFileSync(stderrFile, "utf8")).toBe("");
+      expect(ended).toEqual({ code: 0, signal: null });
+      const [one, two, host] = (await results(resultFile)) as [CallResult, CallResult, object];
+      for (const call of [one, two])
+        expect(call).toMatchObject({
+          code: "ASK_NO_HUMAN",
+          text: expect.stringMatching(
+            /^No human is attached to answer \(the terminal closed before the card was shown\), so the question was not asked\. Carry on/,
+          ),
+        });
+      // The host, going on with its terminal, meets only its own error: nothing of the card listens.
+      expect(host).toEqual({ host: ["handled: setRawMode EIO"], keypressListeners: 0 });
     },
   );
 });
@@ -697,14 +781,10 @@ describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", ()
       tmux("send-keys", "-t", session, "-l", "2: a no");
       await paneShows("> 2: a no");
       tmux("send-keys", "-t", session, "C-z");
-      await until("paste mode off for the stop, then on again with the card drawn anew", () => {
+      await until("paste mode off for the stop, then the card drawn anew", () => {
         const after = written();
         const off = after.lastIndexOf("\u001b[?2004l");
-        return off >= 0 &&
-          after.lastIndexOf("\u001b[?2004h") > off &&
-          /-- Question[^]*> 2: a no/.test(after.slice(off))
-          ? true
-          : undefined;
+        return off >= 0 && /-- Question[^]*> 2: a no/.test(after.slice(off)) ? true : undefined;
       });
       // Key by key without echo again: a cooked terminal would send Ctrl+C as a SIGINT, killing the process.
       const tty = tmux("display-message", "-p", "-t", session, "#{pane_tty}").trim();
@@ -712,6 +792,15 @@ describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", ()
       expect(modes).toContain("-icanon");
       expect(modes).toContain("-echo");
       expect(modes).toContain("-isig");
+      // Paste mode waits for the next key, so a paste before it comes unmarked: read as a paste all
+      // the same, its line break submits nothing.
+      expect(written().lastIndexOf("\u001b[?2004h")).toBeLessThan(written().lastIndexOf("\u001b[?2004l"));
+      tmux("set-buffer", "-b", "paste", "te\nmore");
+      tmux("paste-buffer", "-b", "paste", "-t", session);
+      await paneShows("> 2: a note more");
+      await until("paste mode on again", () =>
+        written().lastIndexOf("\u001b[?2004h") > written().lastIndexOf("\u001b[?2004l") ? true : undefined,
+      );
       tmux("send-keys", "-t", session, "C-c");
       const [result] = await results(file);
       expect(result?.text).toContain('The operator declined to answer ("dismissed with Ctrl+C")');
@@ -779,12 +868,16 @@ describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", ()
       tmux("send-keys", "-t", session, "-l", "2: a no");
       await paneShows("> 2: a no");
       tmux("send-keys", "-t", session, "C-z");
-      await paneShows("Stopped");
-      const stopped = await until("what was written up to the stop", () => {
-        const text = written();
-        return text.includes("Stopped") ? text : undefined;
-      });
-      // The card was set up again before the host stopped: drawn anew once more on fg, key by key.
+      // Before: the card set up again 200 ms after the host's listener turned paste mode on, and the
+      // shell got it: its pastes came wrapped in markers ("$'\E[200~echo': command not found").
+      const stopped = await writtenUntilStopped(written);
+      // The card drawn anew meanwhile, in raw mode, which the shell sets back for a stopped job.
+      expect(stopped.slice(stopped.lastIndexOf("\u001b[?2004l"))).toMatch(/-- Question[^]*> 2: a no/);
+      tmux("set-buffer", "-b", "paste", 'echo "pasted-$((6 * 7))"');
+      tmux("paste-buffer", "-p", "-b", "paste", "-t", session);
+      tmux("send-keys", "-t", session, "Enter");
+      await paneShows("\npasted-42\n");
+      // fg sets the card up and draws it anew, key by key.
       await drawnAgainAfterFg(written, stopped);
       expect(rawModes()).toEqual(["-icanon", "-echo", "-isig"]);
       tmux("send-keys", "-t", session, "C-c");

@@ -502,14 +502,29 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       // Not stopped yet: the host may still stop the process a moment later.
       expect(raw.at(-1)).toBe(false);
       await until("the card set up again", () => raw.at(-1) === true);
-      // Raw mode and paste mode on again (a cooked terminal would echo keys and send Ctrl+C as a
-      // SIGINT that kills the process), the card drawn anew with the typed line.
-      expect(t.written().lastIndexOf(pasteOn)).toBeGreaterThan(t.written().lastIndexOf(pasteOff));
+      // Raw mode on again (a cooked terminal would echo keys and send Ctrl+C as a SIGINT that kills
+      // the process), the card drawn anew with the typed line; paste mode waits for the next key
+      // (the host may still stop the process, and the shell would get it).
+      expect(t.written().lastIndexOf(pasteOn)).toBeLessThan(t.written().lastIndexOf(pasteOff));
       expect(t.written().split("First?")).toHaveLength(3);
       // A SIGCONT still to come (the host stopped the process later still) sets it up and draws it again.
       expect(process.listenerCount("SIGCONT")).toBe(1);
+      // A paste the terminal sent unmarked, in one read: read as a paste, its line break submits nothing.
+      t.input.write("1\r2");
+      await until(
+        "paste mode on again",
+        () => t.written().lastIndexOf(pasteOn) > t.written().lastIndexOf(pasteOff),
+      );
+      // As drawn, with the escape sequences (paste mode, cursor moves) left out.
+      // eslint-disable-next-line no-control-regex -- the escape sequences to leave out
+      const drawn = () => t.written().replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+      await until("the pasted line", () => drawn().endsWith("> 21 2"));
+      // Ctrl+U empties the line; typed keys, one a read, submit.
+      t.input.write("\u0015");
+      t.input.write("2");
       t.input.write("\r");
       await expect(asked).resolves.toEqual({ kind: "answered", selected: ["b"] });
+      expect(t.input.listenerCount("data")).toBe(1);
       expect(process.listenerCount("SIGCONT")).toBe(0);
       expect(process.listeners("SIGTSTP")).toEqual([host]);
     } finally {
@@ -641,6 +656,20 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     expect(t.output.listenerCount("resize")).toBe(0);
   });
 
+  it("folds the note a card ends with at spaces to a narrow terminal's width, as the card is", async () => {
+    const t = keyed();
+    t.output.columns = 40;
+    const controller = new AbortController();
+    const asked = askCard(t.port, target, first, controller.signal);
+    await until("the prompt", () => t.written().includes("> "));
+    controller.abort(new Error("call cancelled"));
+    await expect(asked).resolves.toEqual({ kind: "cancelled", reason: "call cancelled" });
+    // Before: one line of 47 columns, which the terminal broke after "cal".
+    expect(t.written().replaceAll(pasteOff, "")).toContain(
+      "\n  (no answer recorded: cancelled by the\n  caller)\n",
+    );
+  });
+
   it("reads a paste as text: its line breaks are spaces and never submit, its markers and keys are not kept", async () => {
     const t = keyed();
     const asked = askCard(t.port, target, freeText);
@@ -748,6 +777,7 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
     return { port, input, output, state, raw, written: () => written, errorListeners };
   }
   const closed = { kind: "no_human", reached: "shown", reason: "the terminal closed before an answer" };
+  const neverShown = { kind: "no_human", reason: "the terminal closed before the card was shown" };
   const nextImmediate = () => new Promise((resolve) => setImmediate(resolve));
 
   it("ends as the terminal closing when setting raw mode back fails at the end of input, with nothing left listening", async () => {
@@ -815,7 +845,27 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
     await until("the prompt", () => t.written().includes("> "));
     t.input.end();
     await expect(one).resolves.toEqual(closed);
-    await expect(two).resolves.toEqual({ kind: "no_human" });
+    await expect(two).resolves.toEqual(neverShown);
     expect(t.written()).not.toContain("Second?");
+  });
+
+  it("ends a card opened on a terminal already gone as never shown, leaving nothing of readline listening", async () => {
+    const t = gone();
+    t.state.rawFails = true;
+    const before = [...t.errorListeners(), t.input.listenerCount("keypress"), t.input.listenerCount("end")];
+    // Before: readline, setting raw mode as it is made, threw the EIO (the card failed as the port
+    // failing, ASK_PORT_FAILED) and left its listeners on the input.
+    await expect(askCard(t.port, target, first)).resolves.toEqual(neverShown);
+    await expect(askCard(t.port, target, second)).resolves.toEqual(neverShown);
+    expect(t.written()).toBe("");
+    await nextImmediate();
+    expect([...t.errorListeners(), t.input.listenerCount("keypress"), t.input.listenerCount("end")]).toEqual(
+      before,
+    );
+    // A host that handles its input's errors itself gets them, and nothing throws them at it.
+    const hostErrors: unknown[] = [];
+    t.input.on("error", (error) => hostErrors.push(error));
+    expect(() => t.input.setRawMode(true)).not.toThrow();
+    expect(hostErrors).toHaveLength(1);
   });
 });

@@ -99,7 +99,8 @@ export class TerminalQuestionPort implements QuestionPort {
    *   `redraw.continued`, the line being typed kept. Ctrl+Z with a host that listens for SIGTSTP
    *   raises it to the host the same way, and sets the terminal up and draws the card again once
    *   the process is resumed, or once {@link hostStopWaitMs} have passed after the host's listener
-   *   with the process not stopped.
+   *   with the process not stopped (then paste mode only at the card's next read: the host may
+   *   stop the process later still).
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
@@ -135,10 +136,42 @@ export class TerminalQuestionPort implements QuestionPort {
       redraw.killed(signal);
       process.kill(process.pid, signal);
     };
-    const onContinue = () => {
+    // Paste mode turned on again by the next read of the input, not yet (see `afterHost`).
+    let pasteOnRead: { first: (chunk: unknown) => void; after: () => void } | undefined;
+    const stopWaitingForRead = () => {
+      if (!pasteOnRead) return;
+      this.input.removeListener("data", pasteOnRead.first);
+      this.input.removeListener("data", pasteOnRead.after);
+      pasteOnRead = undefined;
+    };
+    // The keys that reach the card before paste mode is on again: typed, they come one a read (an
+    // arrow's escape sequence is one key); several in one read with a line break among them are a
+    // paste the terminal sent unmarked, read as a paste all the same (its end is its read's end), so
+    // its line breaks never submit the reply.
+    const waitForRead = () => {
+      stopWaitingForRead();
+      let marked = false;
+      const first = (chunk: unknown) => {
+        this.output.write(bracketedPaste.on);
+        const text = String(chunk);
+        marked = text.length > 1 && /[\r\n]/.test(text);
+        // Before readline's decoder (listening on 'data' since it was made) reads the chunk's keys.
+        if (marked) this.input.emit("keypress", undefined, { name: "paste-start", sequence: "\u001b[200~" });
+      };
+      const after = () => {
+        stopWaitingForRead();
+        if (marked) this.input.emit("keypress", undefined, { name: "paste-end", sequence: "\u001b[201~" });
+      };
+      pasteOnRead = { first, after };
+      this.input.prependListener("data", first);
+      this.input.on("data", after);
+    };
+    // `pasteNow` false: paste mode waits for the next read of the input (see `afterHost`).
+    const setUp = (pasteNow: boolean) => {
       if (released) return;
       clearTimeout(hostWait);
       hostWait = undefined;
+      stopWaitingForRead();
       process.removeListener("SIGCONT", onContinue);
       process.removeListener("SIGTSTP", afterHost);
       process.removeListener("SIGTSTP", onOutsideStop);
@@ -147,11 +180,14 @@ export class TerminalQuestionPort implements QuestionPort {
       // finds the terminal as the shell left it, and Node does not set raw mode it thinks is on.
       setRawMode(false);
       setRawMode(true);
-      this.output.write(bracketedPaste.on);
+      if (pasteNow) this.output.write(bracketedPaste.on);
+      else waitForRead();
       redraw.continued();
     };
+    const onContinue = () => setUp(true);
     // Readline calls this on Ctrl+Z instead of stopping the process itself.
     const onStop = () => {
+      stopWaitingForRead();
       this.output.write(`${bracketedPaste.off}\n`);
       setRawMode(false);
       // Not listened for by the card while stopping, so the signal stops the process, as by default.
@@ -179,17 +215,19 @@ export class TerminalQuestionPort implements QuestionPort {
     // Ctrl+Z raised to a host that listens for SIGTSTP: its listener has run. Stopped and resumed
     // in it, or within {@link hostStopWaitMs} after it (a host that flushes its logs first), the
     // process sees a SIGCONT, and the card carries on as on fg, the terminal given to the shell as
-    // it needs it. Not stopped by then, the card is set up again all the same: left cooked, the
-    // terminal would echo keys, send Ctrl+C as a SIGINT that kills the process rather than
-    // declining, and submit a pasted line break. Should the host stop the process later still, the
-    // shell gets the terminal as the card uses it, and fg sets it up and draws the card again.
+    // it needs it. Not stopped by then, raw mode is set again and the card drawn anew: left cooked,
+    // the terminal would echo keys and send Ctrl+C as a SIGINT that kills the process rather than
+    // declining. Paste mode waits for the card's next read (a key, or a paste read as one
+    // unmarked): the host may still stop the process later, and a shell sets its terminal's modes
+    // back for a stopped job (bash, zsh and fish do) but not paste mode, which would wrap its
+    // pastes in markers until fg. fg sets the card up and draws it again.
     let hostWait: ReturnType<typeof setTimeout> | undefined;
     const afterHost = () => {
       clearTimeout(hostWait);
       hostWait = setTimeout(() => {
         hostWait = undefined;
         if (!process.listeners("SIGCONT").includes(onContinue)) return;
-        onContinue();
+        setUp(false);
         process.once("SIGCONT", onContinue);
       }, hostStopWaitMs);
     };
@@ -211,6 +249,7 @@ export class TerminalQuestionPort implements QuestionPort {
       released = true;
       clearTimeout(resizing);
       clearTimeout(hostWait);
+      stopWaitingForRead();
       this.output.removeListener("resize", onResize);
       readline.removeListener("SIGTSTP", onStop);
       process.removeListener("SIGTSTP", onOutsideStop);
@@ -251,12 +290,23 @@ export class TerminalQuestionPort implements QuestionPort {
       if (ignored > 0) {
         const what = `${ignored} more ${countNoun(ignored, "lines")}`;
         this.output.write(
-          `  (${what} pasted after the ${secret ? "secret" : "reply"} went nowhere: a reply is one line)\n`,
+          this.folded(
+            `  (${what} pasted after the ${secret ? "secret" : "reply"} went nowhere: a reply is one line)\n`,
+          ),
         );
       }
       then();
     });
     return counted;
+  }
+
+  /**
+   * `text` folded at spaces to the terminal's width, as the card is: what the card writes stays in
+   * the scrollback after it ends (how it ended, a note), and the terminal would break its words.
+   */
+  private folded(text: string): string {
+    const columns = this.output.isTTY === true ? this.output.columns : undefined;
+    return columns === undefined ? text : wrapLines(text, columns);
   }
 
   private show(
@@ -283,10 +333,14 @@ export class TerminalQuestionPort implements QuestionPort {
       // input's error on to the readline. Unhandled, such an error would crash the host. While the
       // card is up they are the card's: it ends as the terminal closing. After it, the host's
       // streams are as the host left them: the listeners go once the card's last write has failed
-      // or not (its error comes in a later tick, before the next immediate). Until the readline is
-      // made, an error is left to it: it throws it, and the card fails (below).
+      // or not (its error comes in a later tick, before the next immediate).
       let closeCard: (() => void) | undefined;
-      const onStreamError = () => closeCard?.();
+      // An error before the card is up: the terminal was gone already (see below).
+      let goneBefore = false;
+      const onStreamError = () => {
+        if (closeCard) closeCard();
+        else goneBefore = true;
+      };
       this.input.on("error", onStreamError);
       this.output.on("error", onStreamError);
       const unguard = () =>
@@ -294,6 +348,7 @@ export class TerminalQuestionPort implements QuestionPort {
           this.input.removeListener("error", onStreamError);
           this.output.removeListener("error", onStreamError);
         });
+      const before = new Map(readlineEvents.map((event) => [event, this.input.listeners(event)]));
       let readline: ReturnType<typeof createInterface>;
       try {
         readline = createInterface({
@@ -303,8 +358,20 @@ export class TerminalQuestionPort implements QuestionPort {
           prompt: "> ",
         });
       } catch (error) {
+        // Readline sets raw mode as it is made, passing the input's error on as its own, with
+        // nobody listening yet: it throws. What the half-made readline left on the input goes, or
+        // it would throw each later error of the input at the host, which may handle them itself.
+        for (const [event, listeners] of before)
+          for (const listener of this.input.listeners(event))
+            if (!listeners.includes(listener)) this.input.removeListener(event, listener as () => void);
         unguard();
-        reject(error);
+        // A terminal gone before the card opened (its tmux server or ssh session killed): setting
+        // raw mode failed (EIO), and nothing was drawn.
+        reject(
+          goneBefore
+            ? new AskError({ code: "ASK_NO_HUMAN", message: "the terminal closed before the card was shown" })
+            : error,
+        );
         return;
       }
       // The card's own: what readline passes on never reaches the host, during or after the card.
@@ -313,18 +380,22 @@ export class TerminalQuestionPort implements QuestionPort {
         readline.prompt();
         if (hidden) this.output.write("> ");
       };
-      // What is drawn below the card: notes, and each refused line with why. A redraw draws them again.
-      let below = "";
+      // What is drawn below the card: notes, and each refused line with why. A redraw draws them again,
+      // a note folded for the terminal's width then (a line readline echoed, as the terminal wraps it).
+      const below: { text: string; folded: boolean }[] = [];
+      const drawnBelow = () => below.map(({ text, folded }) => (folded ? this.folded(text) : text)).join("");
       // What is on the screen from the card's first row to the prompt: the card and the notes as last
       // drawn (a card taller than the terminal, from its end), then what was written under them since.
       let shown = "";
       const addBelow = (text: string) => {
-        below += text;
+        below.push({ text, folded: false });
         shown += text;
       };
       const note = (text: string) => {
-        addBelow(text);
-        this.output.write(text);
+        below.push({ text, folded: true });
+        const drawn = this.folded(text);
+        shown += drawn;
+        this.output.write(drawn);
       };
       let done = false;
       // Lines typed before the card was drawn sit in the terminal's buffer and arrive on the first
@@ -355,7 +426,7 @@ export class TerminalQuestionPort implements QuestionPort {
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
-        this.output.write(`  ${line}\n`);
+        this.output.write(this.folded(`  ${line}\n`));
         readline.close();
         if (this.takeDown === onDispose) this.takeDown = undefined;
         if (!answered) unguard();
@@ -419,7 +490,7 @@ export class TerminalQuestionPort implements QuestionPort {
         const reason = "the terminal closed before an answer";
         // The card says it ended, as a timeout's does, so what is written next does not run on from
         // its prompt. (Written nowhere, when the terminal is gone.)
-        this.output.write(`\n  (no answer recorded: ${reason})\n`);
+        this.output.write(this.folded(`\n  (no answer recorded: ${reason})\n`));
         // After this turn: an error raised by readline's own close is followed by its 'close'.
         process.nextTick(() => readline.close());
         if (this.takeDown === onDispose) this.takeDown = undefined;
@@ -431,16 +502,13 @@ export class TerminalQuestionPort implements QuestionPort {
       signal.addEventListener("abort", onAbort, { once: true });
       // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
       const tty = this.output.isTTY === true;
-      const draw = () => {
-        const columns = tty ? this.output.columns : undefined;
-        return columns === undefined ? request.text : wrapLines(request.text, columns);
-      };
+      const draw = () => this.folded(request.text);
       // Draws the card and the notes under it again after `start`, then the prompt with the line being
       // typed, on the screen as it is: what is taller than the terminal is drawn from its end, what is
       // cut said on its first row. Drawn whole, its top would go to the scrollback again on every
       // redraw (a resize, an fg), a copy each time.
       const drawAgain = (start: string, lineRows: number) => {
-        shown = `${draw()}${below}`;
+        shown = `${draw()}${drawnBelow()}`;
         const { columns, rows } = this.output;
         // A terminal that does not know its height (0 rows) gets the whole card.
         if (columns !== undefined && rows !== undefined && columns > 0 && rows > 0) {
@@ -495,7 +563,7 @@ export class TerminalQuestionPort implements QuestionPort {
               if (done) return;
               leavePrompt();
               this.output.write(
-                `  (no answer recorded: the process was ended by ${ending} before an answer)\n`,
+                this.folded(`  (no answer recorded: the process was ended by ${ending} before an answer)\n`),
               );
             },
           });
@@ -515,6 +583,9 @@ export class TerminalQuestionPort implements QuestionPort {
   }
 }
 
+/** The input's events a readline listens to while it is open (its keys come through 'keypress'). */
+const readlineEvents = ["error", "keypress", "end"] as const;
+
 /** Clears the cursor's row, then moves the cursor one row up (at the top row, it stays). */
 const clearRowAndUp = "\u001b[2K\u001b[A";
 const clearRow = "\u001b[2K";
@@ -528,7 +599,8 @@ export const resizeQuietMs = 50;
 
 /**
  * How long (ms) after its SIGTSTP listener has run a host that listens for SIGTSTP has to stop the
- * process, on Ctrl+Z, before the card is set up on the terminal again as not stopped.
+ * process, on Ctrl+Z, before the card is set up on the terminal again as not stopped (raw mode,
+ * and paste mode once the card reads its next key).
  */
 export const hostStopWaitMs = 200;
 

@@ -48,6 +48,34 @@ describe("ask_user through the registry", () => {
     expect(registry.toolsFor(wiredRun(port), "plan").map((tool) => tool.name)).toEqual(["ask_user"]);
   });
 
+  it("takes the SPEC's arguments and is read tier, so plan mode and a read-only subagent see it too", () => {
+    const schema = toolJsonSchema(askUserTool) as {
+      properties: Record<string, { items?: { properties: object; required: string[] } }>;
+      required: string[];
+    };
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      "allow_free_text",
+      "context",
+      "multi_select",
+      "options",
+      "question",
+    ]);
+    expect(schema.required).toEqual(["question"]);
+    expect(Object.keys(schema.properties["options"]?.items?.properties ?? {})).toEqual([
+      "label",
+      "description",
+    ]);
+    expect(schema.properties["options"]?.items?.required).toEqual(["label"]);
+    // The SPEC's instruction to the model: a question written as a chat message ends the turn.
+    expect(askUserTool.description).toContain(
+      "never to write the question as a chat message, which ends your turn",
+    );
+    const registry = createRegistry({ tools: [askUserTool] });
+    const run = wiredRun(new MemoryQuestionPort());
+    for (const surface of ["main", "plan", "readonly"])
+      expect(registry.toolsFor(run, surface).map((tool) => tool.name)).toEqual(["ask_user"]);
+  });
+
   it("returns the answer: chosen labels and the typed note", async () => {
     const port = new MemoryQuestionPort({ respond: (card) => card.reply("2: only for tests") });
     const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {

@@ -53,7 +53,7 @@ export function outcomeResult(outcome: AskOutcome): ToolResult {
             ? `The question was shown, but the operator's channel closed before an answer${why}. This is not an answer. ${carryOn}`
             : outcome.reached === "sent"
               ? `The question was sent to the operator, but their channel closed before an answer${why}; they may have seen it. This is not an answer. ${carryOn}`
-              : `No human is attached to answer, so the question was not asked. ${carryOn}`,
+              : `No human is attached to answer${why}, so the question was not asked. ${carryOn}`,
         data: { shown: outcome.reached ?? "never" },
       });
     }
