@@ -15,7 +15,24 @@ describe("includedNames", () => {
     expect(includedNames('#inc\\\nlude "split.h"\n')).toEqual(["split.h"]);
   });
 
+  it("finds a directive after a byte order mark or a comment, before a comment, or written with a digraph", () => {
+    expect(includedNames('\uFEFF#include "bom.h"\n')).toEqual(["bom.h"]);
+    expect(includedNames('/* lead */ #include "lead.h"\n')).toEqual(["lead.h"]);
+    expect(includedNames('%:include "digraph.h"\n')).toEqual(["digraph.h"]);
+    expect(includedNames('#include \\ \n"spaced.h"\r\n#include "cr.h"\r')).toEqual(["spaced.h", "cr.h"]);
+    // A trailing comment or space is no macro: the file is known.
+    expect(includedNames('#include "a.h"  // for a()\n#include <b.h> /* b */\n#include "c.h" \n')).toEqual([
+      "a.h",
+      "b.h",
+      "c.h",
+    ]);
+    // Prose in a comment is no directive.
+    expect(includedNames("/*\n   #include's protect themselves\n */\n")).toEqual([]);
+  });
+
   it("is undefined when a directive names its file through a macro", () => {
+    expect(includedNames('#include /* which */ "a.h"\n')).toBeUndefined();
+    expect(includedNames("  %:  include_next CONFIG\n")).toBeUndefined();
     expect(includedNames('#include "a.h"\n#include HEADER\n')).toBeUndefined();
   });
 });

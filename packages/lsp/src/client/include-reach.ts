@@ -3,26 +3,44 @@ import { basename } from "node:path";
 /** Most files of the root one {@link includeReach} test reads; past it, every text counts as reaching. */
 export const includeReadLimit = 5_000;
 
-/** One `#include` (or `#include_next`, `#import`) directive per match: the named file, or a macro. */
-const directive =
-  /^[ \t]*#[ \t]*(?:include|include_next|import)\b[ \t]*(?:"([^"\n]*)"|<([^>\n]*)>|(\S.*))?$/gm;
+/** Starts a directive: `#`, or its digraph `%:`. */
+const hash = String.raw`(?:#|%:)[ \t\f\v]*(?:include|include_next|import)`;
+
+/**
+ * An `#include` (or `#include_next`, `#import`) naming its file, wherever on its line: after a
+ * byte order mark or a comment (`/* … *\/ #include "a.h"` is a directive too), and followed by
+ * anything (a comment, spaces). One in a comment or a string counts as well: more is sent again.
+ */
+const named = new RegExp(String.raw`${hash}[ \t\f\v]*(?:"([^"\r\n]*)"|<([^>\r\n]*)>)`, "g");
+
+/**
+ * A directive at a line's start naming its file by a macro (`#include HEADER`) or after a
+ * comment (`#include /* … *\/ "a.h"`): what follows `include` starts a name or a comment.
+ */
+const computed = new RegExp(String.raw`^(?:\uFEFF|[ \t\f\v]|/\*.*?\*/)*${hash}\b[ \t\f\v]*[A-Za-z_/]`, "m");
+
+/** A backslash ending a line (spaces may follow it) joins it with the next. */
+const continuation = /\\[ \t\f\v]*(?:\r\n|\r|\n)/g;
 
 /**
  * The names (last path part) of the files `text` includes, by its `#include` directives; undefined
  * when one names its file through a macro (`#include HEADER`), which could be any file.
  */
 export function includedNames(text: string): string[] | undefined {
-  if (!text.includes("#")) return [];
+  return includedPaths(text)?.map((path) => path.slice(path.lastIndexOf("/") + 1));
+}
+
+/**
+ * The files `text` includes as its `#include` directives write them (`sys/a.h`); undefined when
+ * one names its file through a macro.
+ */
+export function includedPaths(text: string): string[] | undefined {
+  if (!text.includes("#") && !text.includes("%:")) return [];
   // A directive may be split over lines by a backslash at a line's end.
-  const joined = text.includes("\\") ? text.replace(/\\\r?\n/g, "") : text;
-  if (!/#[ \t]*(?:include|import)/.test(joined)) return [];
-  const names: string[] = [];
-  for (const match of joined.matchAll(directive)) {
-    const named = match[1] ?? match[2];
-    if (named === undefined) return undefined;
-    names.push(named.slice(named.lastIndexOf("/") + 1));
-  }
-  return names;
+  const joined = text.includes("\\") ? text.replace(continuation, "") : text;
+  if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(joined)) return [];
+  if (computed.test(joined)) return undefined;
+  return [...joined.matchAll(named)].map((match) => (match[1] ?? match[2])!);
 }
 
 /** What {@link includeReach} reads of the root. */

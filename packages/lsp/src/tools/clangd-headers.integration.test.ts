@@ -111,4 +111,17 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
       );
     });
   });
+
+  it("an open file starting with a byte order mark, including the header, sees its new text", async () => {
+    await withProject({ ...files, "a.c": `\uFEFF${files["a.c"]}` }, async (lsp, dir) => {
+      expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
+        "twice.h:2:5",
+      );
+      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
+        "twice.h:3:5",
+      );
+    });
+  });
 });
