@@ -67,4 +67,25 @@ describe("includeReach", () => {
     for (let i = 0; i <= includeReadLimit; i++) many[`/r/${i}/same.h`] = "int x;\n";
     expect(includeReach(["/r/h.h"], root(many))('#include "same.h"\n')).toBe(true);
   });
+
+  it("follows a file the watch does not list, found from the including file's folder or an include folder", () => {
+    const outside: Record<string, string> = {
+      "/lib/kernel.h": '#include "port/port.h"\n',
+      "/lib/port/port.h": '#include "kconfig.h"\n',
+      "/lib/other.h": "#include <stdio.h>\n",
+      "/r/.hidden/wrap.h": '#include "h.h"\n',
+    };
+    const tree = {
+      files: Object.keys(files),
+      texts: (path: string) => [files[path as keyof typeof files] ?? outside[path]],
+      includeDirs: ["/lib"],
+      isFile: (path: string) => path in outside,
+    };
+    const reaches = includeReach(["/r/kconfig.h"], tree);
+    expect(reaches("#include <kernel.h>\n", "/r/main.c")).toBe(true);
+    expect(reaches('#include "../lib/kernel.h"\n', "/r/main.c")).toBe(true);
+    expect(reaches('#include "/lib/port/port.h"\n', "/r/main.c")).toBe(true);
+    expect(reaches("#include <other.h>\n", "/r/main.c")).toBe(false);
+    expect(includeReach(["/r/h.h"], tree)('#include ".hidden/wrap.h"\n', "/r/main.c")).toBe(true);
+  });
 });
