@@ -97,10 +97,11 @@ const builtTextsKept = 64;
 const includedKept = 1_000;
 
 /**
- * A test of whether an open document's text includes one of `changed` (uris of files others
- * include that changed), directly or through other files (see `includeReach`).
+ * A test of whether an open document's text (the document at `uri`) includes one of `changed`
+ * (uris of files others include that changed), directly or through other files (see
+ * `includeReach`).
  */
-export type IncludeTest = (changed: readonly string[]) => Promise<(text: string) => boolean>;
+export type IncludeTest = (changed: readonly string[]) => Promise<(text: string, uri: string) => boolean>;
 
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
 export interface CheckAnswer {
@@ -389,7 +390,7 @@ export class DocumentSync {
           const document = this.documents.get(uri);
           if (!document || document.includedSeen >= this.includedChanges) return;
           // Another file changed since the test was made: sent, as without one.
-          if (reaches && this.includedChanges === upTo && !reaches(document.text)) {
+          if (reaches && this.includedChanges === upTo && !reaches(document.text, uri)) {
             document.includedSeen = upTo;
             return;
           }

@@ -15,7 +15,24 @@ describe("includedNames", () => {
     expect(includedNames('#inc\\\nlude "split.h"\n')).toEqual(["split.h"]);
   });
 
+  it("finds a directive after a byte order mark or a comment, before a comment, or written with a digraph", () => {
+    expect(includedNames('\uFEFF#include "bom.h"\n')).toEqual(["bom.h"]);
+    expect(includedNames('/* lead */ #include "lead.h"\n')).toEqual(["lead.h"]);
+    expect(includedNames('%:include "digraph.h"\n')).toEqual(["digraph.h"]);
+    expect(includedNames('#include \\ \n"spaced.h"\r\n#include "cr.h"\r')).toEqual(["spaced.h", "cr.h"]);
+    // A trailing comment or space is no macro: the file is known.
+    expect(includedNames('#include "a.h"  // for a()\n#include <b.h> /* b */\n#include "c.h" \n')).toEqual([
+      "a.h",
+      "b.h",
+      "c.h",
+    ]);
+    // Prose in a comment is no directive.
+    expect(includedNames("/*\n   #include's protect themselves\n */\n")).toEqual([]);
+  });
+
   it("is undefined when a directive names its file through a macro", () => {
+    expect(includedNames('#include /* which */ "a.h"\n')).toBeUndefined();
+    expect(includedNames("  %:  include_next CONFIG\n")).toBeUndefined();
     expect(includedNames('#include "a.h"\n#include HEADER\n')).toBeUndefined();
   });
 });
@@ -49,5 +66,26 @@ describe("includeReach", () => {
     const many: Record<string, string> = {};
     for (let i = 0; i <= includeReadLimit; i++) many[`/r/${i}/same.h`] = "int x;\n";
     expect(includeReach(["/r/h.h"], root(many))('#include "same.h"\n')).toBe(true);
+  });
+
+  it("follows a file the watch does not list, found from the including file's folder or an include folder", () => {
+    const outside: Record<string, string> = {
+      "/lib/kernel.h": '#include "port/port.h"\n',
+      "/lib/port/port.h": '#include "kconfig.h"\n',
+      "/lib/other.h": "#include <stdio.h>\n",
+      "/r/.hidden/wrap.h": '#include "h.h"\n',
+    };
+    const tree = {
+      files: Object.keys(files),
+      texts: (path: string) => [files[path as keyof typeof files] ?? outside[path]],
+      includeDirs: ["/lib"],
+      isFile: (path: string) => path in outside,
+    };
+    const reaches = includeReach(["/r/kconfig.h"], tree);
+    expect(reaches("#include <kernel.h>\n", "/r/main.c")).toBe(true);
+    expect(reaches('#include "../lib/kernel.h"\n', "/r/main.c")).toBe(true);
+    expect(reaches('#include "/lib/port/port.h"\n', "/r/main.c")).toBe(true);
+    expect(reaches("#include <other.h>\n", "/r/main.c")).toBe(false);
+    expect(includeReach(["/r/h.h"], tree)('#include ".hidden/wrap.h"\n', "/r/main.c")).toBe(true);
   });
 });

@@ -1,28 +1,46 @@
-import { basename } from "node:path";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
 
 /** Most files of the root one {@link includeReach} test reads; past it, every text counts as reaching. */
 export const includeReadLimit = 5_000;
 
-/** One `#include` (or `#include_next`, `#import`) directive per match: the named file, or a macro. */
-const directive =
-  /^[ \t]*#[ \t]*(?:include|include_next|import)\b[ \t]*(?:"([^"\n]*)"|<([^>\n]*)>|(\S.*))?$/gm;
+/** Starts a directive: `#`, or its digraph `%:`. */
+const hash = String.raw`(?:#|%:)[ \t\f\v]*(?:include|include_next|import)`;
+
+/**
+ * An `#include` (or `#include_next`, `#import`) naming its file, wherever on its line: after a
+ * byte order mark or a comment (`/* … *\/ #include "a.h"` is a directive too), and followed by
+ * anything (a comment, spaces). One in a comment or a string counts as well: more is sent again.
+ */
+const named = new RegExp(String.raw`${hash}[ \t\f\v]*(?:"([^"\r\n]*)"|<([^>\r\n]*)>)`, "g");
+
+/**
+ * A directive at a line's start naming its file by a macro (`#include HEADER`) or after a
+ * comment (`#include /* … *\/ "a.h"`): what follows `include` starts a name or a comment.
+ */
+const computed = new RegExp(String.raw`^(?:\uFEFF|[ \t\f\v]|/\*.*?\*/)*${hash}\b[ \t\f\v]*[A-Za-z_/]`, "m");
+
+/** A backslash ending a line (spaces may follow it) joins it with the next. */
+const continuation = /\\[ \t\f\v]*(?:\r\n|\r|\n)/g;
 
 /**
  * The names (last path part) of the files `text` includes, by its `#include` directives; undefined
  * when one names its file through a macro (`#include HEADER`), which could be any file.
  */
 export function includedNames(text: string): string[] | undefined {
-  if (!text.includes("#")) return [];
+  return includedPaths(text)?.map((path) => path.slice(path.lastIndexOf("/") + 1));
+}
+
+/**
+ * The files `text` includes as its `#include` directives write them (`sys/a.h`); undefined when
+ * one names its file through a macro.
+ */
+export function includedPaths(text: string): string[] | undefined {
+  if (!text.includes("#") && !text.includes("%:")) return [];
   // A directive may be split over lines by a backslash at a line's end.
-  const joined = text.includes("\\") ? text.replace(/\\\r?\n/g, "") : text;
-  if (!/#[ \t]*(?:include|import)/.test(joined)) return [];
-  const names: string[] = [];
-  for (const match of joined.matchAll(directive)) {
-    const named = match[1] ?? match[2];
-    if (named === undefined) return undefined;
-    names.push(named.slice(named.lastIndexOf("/") + 1));
-  }
-  return names;
+  const joined = text.includes("\\") ? text.replace(continuation, "") : text;
+  if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(joined)) return [];
+  if (computed.test(joined)) return undefined;
+  return [...joined.matchAll(named)].map((match) => (match[1] ?? match[2])!);
 }
 
 /** What {@link includeReach} reads of the root. */
@@ -31,24 +49,38 @@ export interface IncludeRoot {
   readonly files: Iterable<string>;
   /** A file's text on disk (and, when open, the one sent too); undefined when unreadable. */
   texts(path: string): (string | undefined)[];
+  /**
+   * The folders the compile flags search for included files (`-I`, `-isystem`, `-iquote`,
+   * `-idirafter`), absolute: a file found there that the folder watch does not list (outside the
+   * root, or in a folder it skips) is read too.
+   */
+  readonly includeDirs?: readonly string[];
+  /** Whether a regular file is at `path`; without it, files the watch does not list are not read. */
+  isFile?(path: string): boolean;
 }
 
 /**
- * A test of whether a text (a document open on clangd) includes, directly or through the root's
+ * A test of whether a text (a document open on clangd, at `path`) includes, directly or through
  * other files, one of `changed` (files that changed): by name, as `#include "…/name.h"` names a
- * file (a file of another folder with the same name counts too: more is sent again, never less).
- * A directive naming its file through a macro, a file of the root that cannot be read, and a
- * root of more than {@link includeReadLimit} files to read count as reaching. A name no file of
- * the root has (a system header) reaches nothing: a file outside the root is taken to include
- * none of it.
+ * file (a file of the root in another folder with the same name counts too: more is sent again,
+ * never less). A file the watch does not list is followed too when the directive's path leads
+ * to it, from the including file's folder or one of `root.includeDirs` (a header of a library
+ * beside the root including the root's configuration header). A directive naming its file
+ * through a macro, a file that cannot be read, and more than {@link includeReadLimit} files to
+ * read count as reaching. A name found neither way (a system header) reaches nothing: the
+ * compiler's own folders are taken to include none of the root's files.
  */
-export function includeReach(changed: readonly string[], root: IncludeRoot): (text: string) => boolean {
+export function includeReach(
+  changed: readonly string[],
+  root: IncludeRoot,
+): (text: string, path?: string) => boolean {
   const changedNames = new Set(changed.map((path) => basename(path)));
+  const listed = new Set(root.files);
   let byName: Map<string, string[]> | undefined;
   const filesNamed = (name: string): string[] => {
     if (!byName) {
       byName = new Map();
-      for (const file of root.files) {
+      for (const file of listed) {
         const each = basename(file);
         const list = byName.get(each);
         if (list) list.push(file);
@@ -57,44 +89,67 @@ export function includeReach(changed: readonly string[], root: IncludeRoot): (te
     }
     return byName.get(name) ?? [];
   };
-  /** Per name: whether a file so named reaches a changed one; `following` while being followed. */
+  const isFile = new Map<string, boolean>();
+  /** The files not listed that `written`, included from the file at `from`, may be. */
+  const unlisted = (written: string, from: string | undefined): string[] => {
+    if (!root.isFile) return [];
+    const candidates = isAbsolute(written)
+      ? [resolve(written)]
+      : [...(from === undefined ? [] : [dirname(from)]), ...(root.includeDirs ?? [])].map((folder) =>
+          resolve(folder, written),
+        );
+    return candidates.filter((candidate) => {
+      if (listed.has(candidate)) return false;
+      let found = isFile.get(candidate);
+      if (found === undefined) isFile.set(candidate, (found = root.isFile!(candidate)));
+      return found;
+    });
+  };
+  /**
+   * Per name (`name:` key) or unlisted file (`path:` key): whether it reaches a changed file;
+   * `following` while being followed.
+   */
   const known = new Map<string, boolean | "following">();
-  /** Set when an answer of false rests on a name still being followed (a cycle): it is not kept. */
+  /** Set when an answer of false rests on a key still being followed (a cycle): it is not kept. */
   let partial = false;
   let read = 0;
-  const reaches = (names: readonly string[] | undefined): boolean => {
-    if (names === undefined) return true;
-    for (const name of names) if (nameReaches(name)) return true;
+  const reaches = (text: string, from: string | undefined): boolean => {
+    const paths = includedPaths(text);
+    if (paths === undefined) return true;
+    for (const written of paths) {
+      const name = written.slice(written.lastIndexOf("/") + 1);
+      if (changedNames.has(name) || follow(`name:${name}`, () => filesNamed(name))) return true;
+      for (const file of unlisted(written, from)) if (follow(`path:${file}`, () => [file])) return true;
+    }
     return false;
   };
-  const nameReaches = (name: string): boolean => {
-    if (changedNames.has(name)) return true;
-    const seen = known.get(name);
+  const follow = (key: string, files: () => readonly string[]): boolean => {
+    const seen = known.get(key);
     if (seen === "following") {
       // Headers including each other: this one reaches through its other includes, or not.
       partial = true;
       return false;
     }
     if (seen !== undefined) return seen;
-    known.set(name, "following");
+    known.set(key, "following");
     const outer = partial;
     partial = false;
     let found = false;
-    for (const file of filesNamed(name)) {
+    for (const file of files()) {
       if (++read > includeReadLimit) {
         found = true;
         break;
       }
-      if (root.texts(file).some((text) => text === undefined || reaches(includedNames(text)))) {
+      if (root.texts(file).some((text) => text === undefined || reaches(text, file))) {
         found = true;
         break;
       }
     }
-    // False only for now while a name it reached was still being followed: asked again later.
-    if (found || !partial) known.set(name, found);
-    else known.delete(name);
+    // False only for now while a key it reached was still being followed: asked again later.
+    if (found || !partial) known.set(key, found);
+    else known.delete(key);
     partial ||= outer;
     return found;
   };
-  return (text) => reaches(includedNames(text));
+  return (text, path) => reaches(text, path);
 }

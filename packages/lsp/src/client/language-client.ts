@@ -1,7 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { readFileSync } from "node:fs";
-import { basename, extname, join } from "node:path";
+import { statSync } from "node:fs";
+import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
@@ -41,6 +41,7 @@ import { CreatedFiles } from "./created-files.js";
 import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
+import { compileFlagFacts } from "./compile-flags.js";
 import { includeReach } from "./include-reach.js";
 import { canonicalPath } from "../files/canonical-path.js";
 
@@ -361,18 +362,22 @@ export class LanguageClient {
   /**
    * Sends again the open documents built against an included file's old text (see
    * `DocumentSync.refreshIncluders`): those whose text includes a file changed since, directly or
-   * through the root's other files, by their `#include` directives (see `includeReach`); all of
-   * them when the folder watch does not cover the root (a header it missed could be the link).
+   * through other files (the root's, or found through the compile flags' include folders), by
+   * their `#include` directives (see `includeReach`); all of them when the folder watch does not
+   * cover the root (a header it missed could be the link), or the compile flags may include a file
+   * without an `#include` line (see `compileFlagFacts`).
    */
   refreshIncluders(): Promise<string[]> {
     return this.documents.refreshIncluders(async (changed) => {
       await this.watched.ready;
-      if (!this.watched.complete || this.forcesIncludes()) return () => true;
+      if (!this.watched.complete) return () => true;
+      const flags = compileFlagFacts(this.root, this.watched.files);
+      if (flags.forcesIncludes) return () => true;
       // A file is included by its real name, or by that of a symlink to it.
       const paths = changed.map((uri) => fileURLToPath(uri));
       const reals = new Set(paths.map((path) => canonicalPath(path)));
       const links = [...this.watched.links].filter((link) => reals.has(canonicalPath(link)));
-      return includeReach([...paths, ...reals, ...links], {
+      const reaches = includeReach([...paths, ...reals, ...links], {
         files: this.watched.files,
         texts: (path) => {
           // clangd builds with an included file's text on disk; one open here may differ.
@@ -380,31 +385,17 @@ export class LanguageClient {
           const onDisk = this.rootText(path);
           return open === undefined || open === onDisk ? [onDisk] : [onDisk, open];
         },
+        includeDirs: flags.includeDirs,
+        isFile: (path) => {
+          try {
+            return statSync(path).isFile();
+          } catch {
+            return false;
+          }
+        },
       });
+      return (text, uri) => reaches(text, fileURLToPath(uri));
     });
-  }
-
-  /**
-   * Whether the root's compile flags (its compilation database, compile_flags.txt, a .clangd)
-   * may name a file every file includes without an `#include` line (`-include`, `-imacros`,
-   * `/FI`), or cannot be read: a change to that file reaches every document.
-   */
-  private forcesIncludes(): boolean {
-    const flagFiles = [
-      ...this.spec.markers.map((marker) => join(this.root, marker)),
-      ...[...this.watched.files].filter((file) => basename(file) === ".clangd"),
-    ];
-    for (const file of new Set(flagFiles)) {
-      let text: string;
-      try {
-        text = readFileSync(file, "utf8");
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-        return true;
-      }
-      if (/(?:^|[\s"',[])(?:--?include|-imacros|[-/]FI)/m.test(text)) return true;
-    }
-    return false;
   }
 
   /** Closes a document (after a rename moved or deleted it). */

@@ -111,4 +111,88 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
       );
     });
   });
+
+  it("an open file starting with a byte order mark, including the header, sees its new text", async () => {
+    await withProject({ ...files, "a.c": `\uFEFF${files["a.c"]}` }, async (lsp, dir) => {
+      expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
+        "twice.h:2:5",
+      );
+      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
+        "twice.h:3:5",
+      );
+    });
+  });
+
+  it("an open file including the header through a library's header outside the root sees its new text", async () => {
+    // lib/kernel.h (outside the root app/, found through -I../lib) includes the root's kconfig.h.
+    const tree = {
+      "lib/kernel.h": '#pragma once\n#include "kconfig.h"\n',
+      "app/compile_flags.txt": "-std=c11\n-I../lib\n-I.\n",
+      "app/kconfig.h": "#pragma once\nint cfg(void);\n",
+      "app/main.c": "#include <kernel.h>\nint m(void) { return cfg(); }\n",
+      "app/other.c": "#include <stdio.h>\nint o(void) { return 0; }\n",
+    };
+    await withProject(tree, async (lsp, dir, supervisor) => {
+      expect(await lsp({ action: "diagnostics", file: "app/other.c" })).toBe("no diagnostics in app/other.c");
+      expect(await lsp({ action: "definition", file: "app/main.c", line: 2, symbol: "cfg" })).toContain(
+        "kconfig.h:2:5",
+      );
+      const [client] = supervisor.runningClients();
+      const changed = recordChanges(client!);
+      writeFileSync(join(dir, "app/kconfig.h"), "#pragma once\n\nint cfg(void);\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "app/main.c", line: 2, symbol: "cfg" })).toContain(
+        "kconfig.h:3:5",
+      );
+      expect(changed).toEqual(["main.c"]);
+    });
+  });
+
+  it("sends every open file again when the compile flags include a file by --imacros", async () => {
+    const forced = {
+      ...files,
+      "compile_flags.txt": "-std=c11\n--imacros\nmacros.h\n",
+      "macros.h": "#define FIVE 5\n",
+      "e.c": "int e(void) { return FIVE; }\n",
+    };
+    await withProject(forced, async (lsp, dir) => {
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
+        "macros.h:1:9",
+      );
+      writeFileSync(join(dir, "macros.h"), "\n\n#define FIVE 5\n");
+      await settleDiskEvents();
+      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
+        "macros.h:3:9",
+      );
+    });
+  });
+
+  it("sends every open file again when the compilation database includes a file through a response file", async () => {
+    await withProject(
+      {
+        ...files,
+        "flags.rsp": "-include macros.h\n",
+        "macros.h": "#define FIVE 5\n",
+        "e.c": "int e(void) { return FIVE; }\n",
+      },
+      async (lsp, dir) => {
+        writeFileSync(
+          join(dir, "compile_commands.json"),
+          JSON.stringify([
+            { directory: dir, file: join(dir, "e.c"), arguments: ["cc", "@flags.rsp", "-c", "e.c"] },
+          ]),
+        );
+        expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
+          "macros.h:1:9",
+        );
+        writeFileSync(join(dir, "macros.h"), "\n\n#define FIVE 5\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
+          "macros.h:3:9",
+        );
+      },
+    );
+  });
 });

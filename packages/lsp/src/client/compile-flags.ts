@@ -1,0 +1,178 @@
+import { statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { readTextFile } from "../files/file-texts.js";
+
+/** What the compile flags clangd reads for a root's files tell about what those files include. */
+export interface CompileFlagFacts {
+  /**
+   * Some flag may include a file into every file without an `#include` line (`-include`,
+   * `-imacros`, `/FI`), or a flag file could not be read or names another file of flags (a
+   * response file `@…`): a change to any header may reach every file.
+   */
+  readonly forcesIncludes: boolean;
+  /** The folders searched for included files (`-I`, `-isystem`, `-iquote`, `-idirafter`, `/I`), absolute. */
+  readonly includeDirs: readonly string[];
+}
+
+/** A flag forcing an include: `-include`/`--include`, `-imacros`/`--imacros`, clang-cl's `/FI`. */
+const forcing = /(?:^|[\s"',[=])(?:--?include|--?imacros|[-/]FI)/m;
+
+/** A response file (`@flags.rsp`), whose flags clangd reads as if written in its place. */
+const responseFile = /(?:^|[\s"',[])@[^\s"',\]]/m;
+
+/** A flag naming a folder searched for included files, with its folder joined or next. */
+const searchFlag =
+  /^(?:-I|-isystem|-iquote|-idirafter|--include-directory=?|-cxx-isystem|[-/]I|\/external:I)(.*)$/;
+
+/** The files of flags clangd reads for a file under `root`, as paths with the folder their relative paths start from. */
+function flagFiles(
+  root: string,
+  watched: Iterable<string>,
+): { path: string; kind: "database" | "flags" | "config" }[] {
+  const found: { path: string; kind: "database" | "flags" | "config" }[] = [];
+  // clangd takes the compilation database (or compile_flags.txt) of the nearest folder holding
+  // one, from the file's up: the root's, or an ancestor's when the root was found by its .clangd.
+  let databaseFound = false;
+  for (let folder = root; ; folder = dirname(folder)) {
+    if (!databaseFound) {
+      for (const [name, kind] of [
+        ["compile_commands.json", "database"],
+        ["build/compile_commands.json", "database"],
+        ["compile_flags.txt", "flags"],
+      ] as const) {
+        const path = join(folder, name);
+        if (isFile(path)) {
+          found.push({ path, kind });
+          databaseFound = true;
+        }
+      }
+    }
+    // Every .clangd of an ancestor applies.
+    if (folder !== root && isFile(join(folder, ".clangd")))
+      found.push({ path: join(folder, ".clangd"), kind: "config" });
+    if (dirname(folder) === folder) break;
+  }
+  for (const file of watched) if (basename(file) === ".clangd") found.push({ path: file, kind: "config" });
+  return found;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Splits a shell command line into its words (quotes and backslashes as a POSIX shell reads them). */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | undefined;
+  let quote: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const char = command[i]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+      else if (char === "\\" && quote === '"' && i + 1 < command.length) word = (word ?? "") + command[++i];
+      else word = (word ?? "") + char;
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) words.push(word);
+      word = undefined;
+    } else if (char === '"' || char === "'") {
+      quote = char;
+      word ??= "";
+    } else if (char === "\\" && i + 1 < command.length) {
+      word = (word ?? "") + command[++i];
+    } else {
+      word = (word ?? "") + char;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
+}
+
+/** The folders `args` (a compile command's words) name for included files, resolved from `directory`. */
+function searchedFolders(args: readonly string[], directory: string, into: Set<string>): void {
+  for (let i = 0; i < args.length; i++) {
+    const match = searchFlag.exec(args[i]!);
+    if (!match) continue;
+    const folder = match[1] !== "" ? match[1]! : args[++i];
+    if (folder !== undefined && folder !== "")
+      into.add(isAbsolute(folder) ? resolve(folder) : resolve(directory, folder));
+  }
+}
+
+/** Compile commands of a compilation database's text; undefined when it is not one. */
+function databaseCommands(text: string): { directory: string; args: string[] }[] | undefined {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(entries)) return undefined;
+  const commands: { directory: string; args: string[] }[] = [];
+  for (const entry of entries as { directory?: unknown; arguments?: unknown; command?: unknown }[]) {
+    if (typeof entry?.directory !== "string") continue;
+    const args = Array.isArray(entry.arguments)
+      ? entry.arguments.filter((arg): arg is string => typeof arg === "string")
+      : typeof entry.command === "string"
+        ? shellWords(entry.command)
+        : [];
+    commands.push({ directory: entry.directory, args });
+  }
+  return commands;
+}
+
+/**
+ * What the compile flags clangd reads for the files under `root` tell (see
+ * {@link CompileFlagFacts}): its compilation database or compile_flags.txt (the root's, or the
+ * nearest ancestor's), and every .clangd of the root (`watched`: its files) and its ancestors.
+ */
+export function compileFlagFacts(root: string, watched: Iterable<string>): CompileFlagFacts {
+  const folders = new Set<string>();
+  const files = flagFiles(root, watched);
+  for (let index = 0; index < files.length; index++) {
+    const { path, kind } = files[index]!;
+    let text: string;
+    try {
+      text = readTextFile(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+      return { forcesIncludes: true, includeDirs: [] };
+    }
+    if (forcing.test(text) || responseFile.test(text)) return { forcesIncludes: true, includeDirs: [] };
+    const folder = dirname(path);
+    if (kind === "database") {
+      const commands = databaseCommands(text);
+      if (!commands) return { forcesIncludes: true, includeDirs: [] };
+      for (const { directory, args } of commands) searchedFolders(args, resolve(folder, directory), folders);
+    } else if (kind === "flags") {
+      searchedFolders(
+        text.split(/\r?\n/).map((line) => line.trim()),
+        folder,
+        folders,
+      );
+    } else {
+      // A .clangd's flags (YAML: `Add: [-I../lib]`, `- -I../lib`): relative paths start from the
+      // compile command's folder, here taken as the .clangd's and the root.
+      const words = text.split(/[\s,[\]"']+/).filter((word) => word !== "");
+      searchedFolders(words, folder, folders);
+      searchedFolders(words, root, folders);
+      // Its own compilation database (`CompilationDatabase: out`) is read too.
+      const database = /^\s*CompilationDatabase:\s*["']?([^\s"'#]+)/m.exec(text)?.[1];
+      if (database !== undefined && database !== "None" && database !== "Ancestors") {
+        const databaseFolder = resolve(folder, database);
+        for (const [name, fileKind] of [
+          ["compile_commands.json", "database"],
+          ["compile_flags.txt", "flags"],
+        ] as const) {
+          const candidate = join(databaseFolder, name);
+          if (!files.some((file) => file.path === candidate) && isFile(candidate))
+            files.push({ path: candidate, kind: fileKind });
+        }
+      }
+    }
+  }
+  return { forcesIncludes: false, includeDirs: [...folders] };
+}
