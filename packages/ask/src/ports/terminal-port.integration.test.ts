@@ -808,6 +808,40 @@ describe("TerminalQuestionPort: Ctrl+Z with a host that listens for SIGTSTP", ()
   );
 
   it.skipIf(!found && !ci)(
+    "a host that does not stop: a paste longer than one read before paste mode is on again submits nothing",
+    async () => {
+      const file = start({ args: { ...question, allow_free_text: true }, hostTstp: "ignore" });
+      await cardReady();
+      const written = recordBytes("host-ignores-long-paste.txt");
+      tmux("send-keys", "-t", session, "C-z");
+      await until("paste mode off for the stop, then the card drawn anew", () => {
+        const after = written();
+        const off = after.lastIndexOf("\u001b[?2004l");
+        return off >= 0 && /-- Question[^]*> /.test(after.slice(off)) ? true : undefined;
+      });
+      // 200 lines, 8 KiB: more than the terminal's input buffer, so the card reads it in several
+      // reads, all sent unmarked (the terminal not yet back in paste mode).
+      const lines = Array.from({ length: 200 }, (_, index) => `line ${index} of a pasted log`);
+      tmux("set-buffer", "-b", "paste", lines.join("\n"));
+      tmux("paste-buffer", "-p", "-b", "paste", "-t", session);
+      await until("the whole paste on the prompt's line, the reply not submitted", () => {
+        // Before: the paste's first read was read as a paste, and the next one's first line break
+        // submitted the reply, cut off there.
+        if (existsSync(file)) throw new Error(`submitted: ${readFileSync(file, "utf8").slice(0, 200)}`);
+        return pane().includes("line 199 of a pasted log") ? true : undefined;
+      });
+      await until("paste mode on again", () =>
+        written().lastIndexOf("\u001b[?2004h") > written().lastIndexOf("\u001b[?2004l") ? true : undefined,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(existsSync(file)).toBe(false);
+      tmux("send-keys", "-t", session, "Enter");
+      const [result] = await results(file);
+      expect(result?.text).toBe(`The operator answered.\nTheir answer: "${lines.join(" ")}"`);
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "a host that stops: the shell gets its terminal back, and fg draws the card again once",
     async () => {
       const file = start(

@@ -519,7 +519,12 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       // eslint-disable-next-line no-control-regex -- the escape sequences to leave out
       const drawn = () => t.written().replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
       await until("the pasted line", () => drawn().endsWith("> 21 2"));
-      // Ctrl+U empties the line; typed keys, one a read, submit.
+      // A paste longer than one read: the reads that follow it at once are the paste's too.
+      t.input.write("3\r4");
+      await until("the rest of the paste", () => drawn().endsWith("> 21 23 4"));
+      // Once the reads have stopped for unmarkedPasteGapMs, the paste is over: Ctrl+U empties the
+      // line; typed keys, one a read, submit.
+      await until("the paste over", () => t.input.listenerCount("data") === 1);
       t.input.write("\u0015");
       t.input.write("2");
       t.input.write("\r");

@@ -136,33 +136,53 @@ export class TerminalQuestionPort implements QuestionPort {
       redraw.killed(signal);
       process.kill(process.pid, signal);
     };
-    // Paste mode turned on again by the next read of the input, not yet (see `afterHost`).
-    let pasteOnRead: { first: (chunk: unknown) => void; after: () => void } | undefined;
+    // Paste mode turned on again by the next read of the input, not yet (see `afterHost`); then,
+    // when that read was a paste sent unmarked, the rest of it still to come.
+    let pasteOnRead: { first: (chunk: unknown) => void; after: () => void; end: () => void } | undefined;
     const stopWaitingForRead = () => {
       if (!pasteOnRead) return;
-      this.input.removeListener("data", pasteOnRead.first);
-      this.input.removeListener("data", pasteOnRead.after);
+      const { first, after, end } = pasteOnRead;
+      this.input.removeListener("data", first);
+      this.input.removeListener("data", after);
       pasteOnRead = undefined;
+      end();
     };
     // The keys that reach the card before paste mode is on again: typed, they come one a read (an
     // arrow's escape sequence is one key); several in one read with a line break among them are a
-    // paste the terminal sent unmarked, read as a paste all the same (its end is its read's end), so
-    // its line breaks never submit the reply.
+    // paste the terminal sent unmarked, read as a paste all the same, so its line breaks never
+    // submit the reply. A paste longer than one read (a terminal's input buffer holds 4 KiB) goes
+    // on in the reads that follow it within {@link unmarkedPasteGapMs}: sent before paste mode
+    // was on, they are unmarked too.
     const waitForRead = () => {
       stopWaitingForRead();
-      let marked = false;
+      let read = false;
+      let pasting = false;
+      let quiet: ReturnType<typeof setTimeout> | undefined;
       const first = (chunk: unknown) => {
+        // A later read within the unmarked paste: its keys are the paste's.
+        if (read) return;
+        read = true;
         this.output.write(bracketedPaste.on);
         const text = String(chunk);
-        marked = text.length > 1 && /[\r\n]/.test(text);
+        pasting = text.length > 1 && /[\r\n]/.test(text);
         // Before readline's decoder (listening on 'data' since it was made) reads the chunk's keys.
-        if (marked) this.input.emit("keypress", undefined, { name: "paste-start", sequence: "\u001b[200~" });
+        if (pasting) this.input.emit("keypress", undefined, { name: "paste-start", sequence: "\u001b[200~" });
       };
       const after = () => {
-        stopWaitingForRead();
-        if (marked) this.input.emit("keypress", undefined, { name: "paste-end", sequence: "\u001b[201~" });
+        if (!pasting) {
+          stopWaitingForRead();
+          return;
+        }
+        clearTimeout(quiet);
+        quiet = setTimeout(stopWaitingForRead, unmarkedPasteGapMs);
       };
-      pasteOnRead = { first, after };
+      const end = () => {
+        clearTimeout(quiet);
+        if (!pasting) return;
+        pasting = false;
+        this.input.emit("keypress", undefined, { name: "paste-end", sequence: "\u001b[201~" });
+      };
+      pasteOnRead = { first, after, end };
       this.input.prependListener("data", first);
       this.input.on("data", after);
     };
@@ -603,6 +623,14 @@ export const resizeQuietMs = 50;
  * and paste mode once the card reads its next key).
  */
 export const hostStopWaitMs = 200;
+
+/**
+ * After Ctrl+Z under a host that did not stop (see {@link hostStopWaitMs}), a paste the terminal
+ * sent unmarked, before paste mode was on again, is read as one paste over the reads that follow
+ * each other within this many ms (a paste longer than the terminal's input buffer comes in
+ * several); a key typed after such a gap is typing again.
+ */
+export const unmarkedPasteGapMs = 50;
 
 /**
  * Signals that end the process by default, which send no 'exit' event: while a card is up they
