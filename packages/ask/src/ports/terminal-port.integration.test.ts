@@ -625,6 +625,40 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
   );
 });
 
+/**
+ * Starts the fixture in a fresh tmux session under a host that takes the SIGHUP (the session's
+ * leader) and records how it ended, its stderr and the card's results in files named for `name`.
+ */
+function startUnderSighupHost(
+  name: string,
+  scenario: object,
+): { stderrFile: string; resultFile: string; ended: () => Promise<object> } {
+  const exitFile = join(scratch, `${name}-exit.json`);
+  const stderrFile = join(scratch, `${name}-stderr.txt`);
+  const resultFile = join(scratch, `${name}-result.json`);
+  socket = join(scratch, `tmux-${++counter}.sock`);
+  const command = [
+    process.execPath,
+    sighupParent,
+    exitFile,
+    stderrFile,
+    fixture,
+    JSON.stringify(scenario),
+    resultFile,
+  ]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(" ");
+  tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+  return {
+    stderrFile,
+    resultFile,
+    ended: () =>
+      until("the card's process to end", () =>
+        existsSync(exitFile) ? (JSON.parse(readFileSync(exitFile, "utf8")) as object) : undefined,
+      ),
+  };
+}
+
 describe("TerminalQuestionPort: the terminal goes away while a card is up", () => {
   it.skipIf(!found && !ci)(
     "ends the card as the terminal closing, with no unhandled error, under a host that takes the SIGHUP",
@@ -632,27 +666,17 @@ describe("TerminalQuestionPort: the terminal goes away while a card is up", () =
       // The tmux server killed, as an ssh session dropped: the host (the session's leader) gets the
       // SIGHUP and carries on; the card's process sees only its terminal fail (end of input, and EIO
       // on setting raw mode back and on every write).
-      const exitFile = join(scratch, "gone-exit.json");
-      const stderrFile = join(scratch, "gone-stderr.txt");
-      const resultFile = join(scratch, "gone-result.json");
-      socket = join(scratch, `tmux-${++counter}.sock`);
-      const command = [
-        process.execPath,
-        sighupParent,
-        exitFile,
+      const {
         stderrFile,
-        fixture,
-        JSON.stringify({ args: question, terminalGone: true }),
         resultFile,
-      ]
-        .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
-        .join(" ");
-      tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+        ended: hostEnded,
+      } = startUnderSighupHost("gone", {
+        args: question,
+        terminalGone: true,
+      });
       await cardReady();
       tmux("kill-server");
-      const ended = await until("the card's process to end", () =>
-        existsSync(exitFile) ? (JSON.parse(readFileSync(exitFile, "utf8")) as object) : undefined,
-      );
+      const ended = await hostEnded();
       const stderr = readFileSync(stderrFile, "utf8");
       // Before: "Unhandled 'error' event … setRawMode EIO" from readline's own close, then a SIGSEGV.
       expect(stderr).toBe("");
@@ -674,28 +698,21 @@ describe("TerminalQuestionPort: the terminal already gone when a card opens", ()
       // the SIGHUP): the card then opens on a hung-up terminal, where setting raw mode, as readline
       // does when it is made, fails with EIO, and so does every write.
       const go = join(scratch, "go-gone");
-      const exitFile = join(scratch, "gone-before-exit.json");
-      const stderrFile = join(scratch, "gone-before-stderr.txt");
-      const resultFile = join(scratch, "gone-before-result.json");
-      socket = join(scratch, `tmux-${++counter}.sock`);
-      const command = [
-        process.execPath,
-        sighupParent,
-        exitFile,
+      const {
         stderrFile,
-        fixture,
-        JSON.stringify({ args: question, terminalGone: true, waitFor: go, calls: 2, hostUsesTerminal: true }),
         resultFile,
-      ]
-        .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
-        .join(" ");
-      tmux("new-session", "-d", "-s", session, "-x", "220", "-y", "60", command);
+        ended: hostEnded,
+      } = startUnderSighupHost("gone-before", {
+        args: question,
+        terminalGone: true,
+        waitFor: go,
+        calls: 2,
+        hostUsesTerminal: true,
+      });
       await paneShows("READY");
       tmux("kill-server");
       writeFileSync(go, "");
-      const ended = await until("the card's process to end", () =>
-        existsSync(exitFile) ? (JSON.parse(readFileSync(exitFile, "utf8")) as object) : undefined,
-      );
+      const ended = await hostEnded();
       // Before: the card failed as the port failing (ASK_PORT_FAILED, "setRawMode EIO"), the
       // half-made readline left listening on the terminal.
       expect(readFileSync(stderrFile, "utf8")).toBe("");
