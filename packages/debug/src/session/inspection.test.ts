@@ -158,12 +158,13 @@ describe("isLengthEntry", () => {
 });
 
 /**
- * A stopped lldb session whose adapter gives every frame's scopes references of their own, as
- * lldb-dap does from llvm PR #124232 ("Stop using replicated variable ids"); lldb-dap 19, the one
- * installed here, shares them (the stop-ids integration test covers that), so this one is played
- * from the PR. Frames 1 and 2; the Locals of frame f are reference 10·f and hold `local_f`.
+ * A session core on a played adapter: `answer` gives the body of each request's response; every
+ * request's command is recorded in `asked`.
  */
-function perFrameReferences() {
+function playedSession(
+  options: { adapterId: AdapterId; description: string; evaluateContext: "watch" | "repl" },
+  answer: (message: DebugProtocol.Request) => unknown,
+) {
   const toClient = new PassThrough();
   const fromClient = new PassThrough();
   const parser = new FrameParser();
@@ -171,18 +172,6 @@ function perFrameReferences() {
   fromClient.on("data", (chunk: Buffer) => {
     for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
       asked.push(message.command);
-      let body: unknown;
-      if (message.command === "stackTrace") {
-        body = { stackFrames: [1, 2].map((id) => ({ id, name: `f${id}`, line: 1, column: 1 })) };
-      } else if (message.command === "scopes") {
-        const { frameId } = message.arguments as DebugProtocol.ScopesArguments;
-        body = { scopes: [{ name: "Locals", variablesReference: 10 * frameId, expensive: false }] };
-      } else {
-        const { variablesReference } = message.arguments as DebugProtocol.VariablesArguments;
-        body = {
-          variables: [{ name: `local_${variablesReference / 10}`, value: "1", variablesReference: 0 }],
-        };
-      }
       toClient.write(
         encodeFrame({
           seq: 0,
@@ -190,7 +179,7 @@ function perFrameReferences() {
           request_seq: message.seq,
           command: message.command,
           success: true,
-          body,
+          body: answer(message),
         }),
       );
     }
@@ -205,15 +194,36 @@ function perFrameReferences() {
     adapterPid: () => undefined,
   };
   const core = new SessionCore({
-    adapterId: "lldb",
-    description: "lldb: prog",
+    ...options,
     root: "/",
     adapter,
     breakpoints: new BreakpointStore(),
     resumeWaitMs: 1000,
     terminateDebuggee: true,
-    evaluateContext: "watch",
   });
+  return { core, asked };
+}
+
+/**
+ * A stopped lldb session whose adapter gives every frame's scopes references of their own, as
+ * lldb-dap does from llvm PR #124232 ("Stop using replicated variable ids"); lldb-dap 19, the one
+ * installed here, shares them (the stop-ids integration test covers that), so this one is played
+ * from the PR. Frames 1 and 2; the Locals of frame f are reference 10·f and hold `local_f`.
+ */
+function perFrameReferences() {
+  const { core, asked } = playedSession(
+    { adapterId: "lldb", description: "lldb: prog", evaluateContext: "watch" },
+    (message) => {
+      if (message.command === "stackTrace")
+        return { stackFrames: [1, 2].map((id) => ({ id, name: `f${id}`, line: 1, column: 1 })) };
+      if (message.command === "scopes") {
+        const { frameId } = message.arguments as DebugProtocol.ScopesArguments;
+        return { scopes: [{ name: "Locals", variablesReference: 10 * frameId, expensive: false }] };
+      }
+      const { variablesReference } = message.arguments as DebugProtocol.VariablesArguments;
+      return { variables: [{ name: `local_${variablesReference / 10}`, value: "1", variablesReference: 0 }] };
+    },
+  );
   core.state = "stopped";
   core.lastStop = {
     reason: "breakpoint",
@@ -246,52 +256,17 @@ describe("lldb scope references", () => {
  * brought about on demand with the real adapter; the debugpy integration test counts the rest.
  */
 function evaluatingSession() {
-  const toClient = new PassThrough();
-  const fromClient = new PassThrough();
-  const parser = new FrameParser();
-  const asked: string[] = [];
-  fromClient.on("data", (chunk: Buffer) => {
-    for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
-      asked.push(message.command);
-      let body: unknown;
+  const { core, asked } = playedSession(
+    { adapterId: "debugpy", description: "debugpy: app.py", evaluateContext: "repl" },
+    (message) => {
       if (message.command === "stackTrace") {
         const { threadId } = message.arguments as DebugProtocol.StackTraceArguments;
-        body = { stackFrames: [{ id: 100 + threadId, name: `t${threadId}`, line: 1, column: 1 }] };
-      } else {
-        const { frameId } = message.arguments as DebugProtocol.EvaluateArguments;
-        body = { result: `in frame ${frameId}`, variablesReference: 0 };
+        return { stackFrames: [{ id: 100 + threadId, name: `t${threadId}`, line: 1, column: 1 }] };
       }
-      toClient.write(
-        encodeFrame({
-          seq: 0,
-          type: "response",
-          request_seq: message.seq,
-          command: message.command,
-          success: true,
-          body,
-        }),
-      );
-    }
-  });
-  const adapter: AdapterProcess = {
-    connection: new DapConnection(toClient, fromClient),
-    child: undefined,
-    socket: undefined,
-    exited: new Promise(() => undefined),
-    stderrTail: () => "",
-    reaps: false,
-    adapterPid: () => undefined,
-  };
-  const core = new SessionCore({
-    adapterId: "debugpy",
-    description: "debugpy: app.py",
-    root: "/",
-    adapter,
-    breakpoints: new BreakpointStore(),
-    resumeWaitMs: 1000,
-    terminateDebuggee: true,
-    evaluateContext: "repl",
-  });
+      const { frameId } = message.arguments as DebugProtocol.EvaluateArguments;
+      return { result: `in frame ${frameId}`, variablesReference: 0 };
+    },
+  );
   const stopAt = (threadId: number): StopInfo => ({
     reason: "breakpoint",
     description: undefined,
