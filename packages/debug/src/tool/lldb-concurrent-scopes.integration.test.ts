@@ -1,12 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import type { DebugSession } from "../session/debug-session.js";
-import { ci, debugRun, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+import { ci } from "../__fixtures__/harness.js";
+import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
 
 /** The names of a reference's children. */
 async function names(session: DebugSession, reference: number): Promise<string[]> {
@@ -26,17 +21,7 @@ async function locals(session: DebugSession, frame: number): Promise<number> {
 // binding again) and `variables` would answer the other frame's locals.
 describe.skipIf(!lldb && !ci)("DebugSession on lldb-dap: scopes and variables of two frames at once", () => {
   it("answers each call with the frame it asked about, however the calls interleave", async () => {
-    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
-    const dir = workspace("c");
-    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
-    const { run, supervisor, call, sessionPids } = debugRun(dir);
-    let pids: number[] = [];
-    try {
-      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
-      const launch = await call({ op: "launch", program: "prog" });
-      expect(launch.text, launch.text).toContain("prog.c:4 in square");
-      pids = sessionPids();
-      const session = supervisor.conversation("conv-1").session!;
+    await inLldbSquare(async (session) => {
       const [square, main] = (await session.stack()).frames;
       expect([square?.name, main?.name]).toEqual(["square", "main"]);
 
@@ -77,10 +62,6 @@ describe.skipIf(!lldb && !ci)("DebugSession on lldb-dap: scopes and variables of
       checkMain(b!);
       checkSquare(c!);
       checkMain(d!);
-    } finally {
-      await run.dispose();
-      removeWorkspace(dir);
-    }
-    expect(remaining(pids)).toEqual([]);
+    });
   });
 });

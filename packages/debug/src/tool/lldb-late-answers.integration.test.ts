@@ -1,13 +1,8 @@
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { DebugError } from "../errors/debug-error.js";
 import type { DebugSession } from "../session/debug-session.js";
-import { ci, debugRun, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+import { ci } from "../__fixtures__/harness.js";
+import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
 
 /** What a call sent together with a resume came back with: its answer, or its refusal. */
 function settled<T>(promise: Promise<T>): Promise<T | DebugError> {
@@ -38,27 +33,8 @@ async function topLocals(session: DebugSession): Promise<string[]> {
 // locals of the new stop's top frame, main), and an answer given while running (no locals, no
 // children) would stand for the stop asked about.
 describe.skipIf(!lldb && !ci)("DebugSession on lldb-dap: answers that come after a resume", () => {
-  async function session(body: (session: DebugSession) => Promise<void>): Promise<void> {
-    expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
-    const dir = workspace("c");
-    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
-    const { run, supervisor, call, sessionPids } = debugRun(dir);
-    let pids: number[] = [];
-    try {
-      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
-      const launch = await call({ op: "launch", program: "prog" });
-      expect(launch.text, launch.text).toContain("prog.c:4 in square");
-      pids = sessionPids();
-      await body(supervisor.conversation("conv-1").session!);
-    } finally {
-      await run.dispose();
-      removeWorkspace(dir);
-    }
-    expect(remaining(pids)).toEqual([]);
-  }
-
   it("refuses a stack listed across a step, and gives its ids to no later stop", async () => {
-    await session(async (session) => {
+    await inLldbSquare(async (session) => {
       const late = settled(session.stack());
       expect((await session.resume("stepOut")).kind).toBe("stopped");
       expectResumedMeanwhile(await late, /its stack was listed \(thread \d+\)/);
@@ -71,7 +47,7 @@ describe.skipIf(!lldb && !ci)("DebugSession on lldb-dap: answers that come after
   });
 
   it("refuses scopes and variables read across a step", async () => {
-    await session(async (session) => {
+    await inLldbSquare(async (session) => {
       const square = (await session.stack()).frames[0]!;
       const lateScopes = settled(session.scopes(square.id));
       expect((await session.resume("stepOut")).kind).toBe("stopped");

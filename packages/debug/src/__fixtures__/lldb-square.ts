@@ -1,0 +1,36 @@
+// A real lldb-dap session on the C fixture, stopped at prog.c:4 in `square` (main below it).
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { findOnPath, findVersioned } from "../adapters/find-binary.js";
+import type { DebugSession } from "../session/debug-session.js";
+import { debugRun, remaining, removeWorkspace, workspace } from "./harness.js";
+
+const searchPath = process.env.PATH ?? "";
+
+/** Whether lldb-dap and a C compiler are on PATH. */
+export const lldb = Boolean(findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath));
+
+/**
+ * Builds the C fixture, launches it under lldb-dap stopped in `square`, runs `body` with the
+ * session (the public DebugSession, which takes calls at once), then ends the run and checks that
+ * no process of the session is left.
+ */
+export async function inLldbSquare(body: (session: DebugSession) => Promise<void>): Promise<void> {
+  expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
+  const dir = workspace("c");
+  execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
+  const { run, supervisor, call, sessionPids } = debugRun(dir);
+  let pids: number[] = [];
+  try {
+    await call({ op: "breakpoints", file: "prog.c", lines: [4] });
+    const launch = await call({ op: "launch", program: "prog" });
+    expect(launch.text, launch.text).toContain("prog.c:4 in square");
+    pids = sessionPids();
+    await body(supervisor.conversation("conv-1").session!);
+  } finally {
+    await run.dispose();
+    removeWorkspace(dir);
+  }
+  expect(remaining(pids)).toEqual([]);
+}
