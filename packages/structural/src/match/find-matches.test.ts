@@ -1,6 +1,7 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { findMatches } from "./find-matches.js";
+import { TreeMatcher } from "./match-tree.js";
 
 const parser = createStructuralParser({ workers: 0 });
 afterAll(() => parser.dispose());
@@ -76,5 +77,21 @@ describe("findMatches with a pattern that is one metavariable", () => {
     const found = await matchTexts("javascript", "$A", code);
     expect(found).toHaveLength(27);
     expect(found).not.toContain("=");
+  });
+});
+
+describe("findMatches in a tree with errors", () => {
+  it("tries only the calls around the pattern's name, and still finds a `)` tree-sitter supplied", async () => {
+    // One error (`foo(1;` lacks its `)`) in a file of 2,000 other calls: `foo($A)` is looked for
+    // around `foo`, which every match holds, not in every call. Only the pattern's `)` may be one
+    // tree-sitter supplied, which no occurrence of `)` leads to.
+    const text = `${Array.from({ length: 2000 }, (_, i) => `g(${i});`).join("\n")}\nconst a = foo(1;\nfoo(2);\n`;
+    const tried = vi.spyOn(TreeMatcher.prototype, "match");
+    try {
+      expect(await matchTexts("typescript", "foo($A)", text)).toEqual(["foo(1", "foo(2)"]);
+      expect(tried.mock.calls.length).toBeLessThanOrEqual(4);
+    } finally {
+      tried.mockRestore();
+    }
   });
 });

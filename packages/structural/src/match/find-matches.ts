@@ -177,8 +177,12 @@ function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): I
     return everyNode(tree.rootNode, namedOnly);
   }
   // In a tree with an error, a token the pattern writes may be one tree-sitter supplied (MISSING,
-  // see `StructuralMatch.missing`), which no occurrence of its text leads to.
-  const rare = tree.rootNode.hasError ? undefined : rarestLiteral(pattern.literals, source);
+  // see `StructuralMatch.missing`), which no occurrence of its text leads to: only the text of a
+  // named leaf (`f` of `f($A)`), which every match holds, leads to the candidates there.
+  const rare = rarestLiteral(
+    tree.rootNode.hasError ? (pattern.namedLiterals ?? []) : pattern.literals,
+    source,
+  );
   if (rare) return ancestorsOfType(tree, pattern.rootType, rare.at, rare.length);
   return tree.rootNode.descendantsOfType(pattern.rootType);
 }

@@ -580,9 +580,13 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
       ? flatChain(root)
       : undefined;
   // A run inside an expression holds no `;`: only the run's literals are required.
-  const literals = requiredLiterals(
-    chain ? { kind: "inner", type: anyType, children: chain } : root,
-    literalLeaves,
+  const literalRoot: PatternNode = chain ? { kind: "inner", type: anyType, children: chain } : root;
+  const literals = requiredLiterals(literalRoot, literalLeaves);
+  // A named leaf never matches a token tree-sitter supplied (MISSING, whose text is empty): each
+  // match holds its text, also in a tree with errors.
+  const namedLiterals = requiredLiterals(
+    literalRoot,
+    new Map([...literalLeaves].filter(([leaf]) => leaf.kind === "leaf" && leaf.named)),
   );
   if (root.kind === "meta" && root.meta.kind === "multi") {
     throw new StructuralError({
@@ -608,6 +612,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     singleNames,
     multiNames,
     literals: [...literals],
+    namedLiterals: [...namedLiterals],
     context: contextKeywords(spec.id, rootType).filter((word) => !literals.has(word)),
     wrapper: located.wrapper,
     impliedSemicolon,

@@ -45,6 +45,13 @@ export interface CompiledPattern {
   /** Texts every matching code must contain (prefilter before parsing). */
   readonly literals: readonly string[];
   /**
+   * Those of `literals` that are the text of a named leaf (an identifier, a number), which no
+   * token tree-sitter supplied (MISSING) matches: in a tree with errors, matches are looked for
+   * around the rarest of these only (a `)` or `#endif` the pattern writes may match a MISSING
+   * one, which no occurrence of its text leads to).
+   */
+  readonly namedLiterals?: readonly string[];
+  /**
    * Words that the top-level statement around every match contains, though the match may not:
    * `class` for a class member in JavaScript and TypeScript (see `contextKeywords`). Prefilter
    * and parse plans require them; matching does not.

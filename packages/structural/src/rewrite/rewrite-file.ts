@@ -17,7 +17,8 @@ export interface FileRewrite {
   /**
    * Matches that passed over a keyword or marker the pattern does not write (`async` for
    * `function $F() {}`), left as they are: replacing one would drop it. Matches inside one are
-   * rewritten. So are matches on a token the code lacks (see `StructuralMatch.missing`).
+   * rewritten. Matches on a token the code lacks (see `StructuralMatch.missing`) are left too:
+   * replacing one would write that token.
    */
   readonly leftUnchanged: readonly StructuralMatch[];
 }
