@@ -93,13 +93,23 @@ const passedName = " passed";
  * source order.
  */
 export function passedOver(env: Environment): readonly Node[] {
-  const passed = env.get(passedName);
-  return passed?.kind === "multi" ? passed.list : [];
+  return recorded(env, passedName);
 }
 
 function withPassed(env: Environment, token: Node): Environment {
+  return withRecorded(env, passedName, token);
+}
+
+/** The tokens a match recorded under `name` (an empty run over their list). */
+function recorded(env: Environment, name: string): readonly Node[] {
+  const list = env.get(name);
+  return list?.kind === "multi" ? list.list : [];
+}
+
+/** `env` with `token` added to the tokens recorded under `name`. */
+function withRecorded(env: Environment, name: string, token: Node): Environment {
   const next = new Map(env);
-  next.set(passedName, { kind: "multi", list: [...passedOver(env), token], start: 0, end: 0 });
+  next.set(name, { kind: "multi", list: [...recorded(env, name), token], start: 0, end: 0 });
   return next;
 }
 
@@ -116,14 +126,11 @@ const missingName = " missing";
  * the token where the code lacks it.
  */
 export function missingTokens(env: Environment): readonly Node[] {
-  const missing = env.get(missingName);
-  return missing?.kind === "multi" ? missing.list : [];
+  return recorded(env, missingName);
 }
 
 function withMissing(env: Environment, token: Node): Environment {
-  const next = new Map(env);
-  next.set(missingName, { kind: "multi", list: [...missingTokens(env), token], start: 0, end: 0 });
-  return next;
+  return withRecorded(env, missingName, token);
 }
 
 const openSpines = new WeakMap<PatternNode, ReadonlySet<PatternNode>>();
