@@ -360,6 +360,28 @@ describe("DocumentSync on a server that rebuilds only new text (clangd's forceRe
     expect(await sync.refreshIncluders(async () => () => true)).toEqual([]);
   });
 
+  it("sends every stale document again when the include test fails, as without one", async () => {
+    const { sent, sync } = recording();
+    await sync.sync(a, "c", '#include "u.h"\nint a;\n', false);
+    await sync.sync(b, "c", "int b;\n", false);
+    sync.noteChanges([h]);
+    sent.length = 0;
+    // The test throws while made, or while run on one document.
+    await expect(
+      sync.refreshIncluders(async () => {
+        throw new RangeError("Maximum call stack size exceeded");
+      }),
+    ).resolves.toEqual([a, b]);
+    sync.noteChanges([h]);
+    sent.length = 0;
+    const refreshed = await sync.refreshIncluders(async () => (text) => {
+      if (text.includes("u.h")) throw new Error("unreadable");
+      return false;
+    });
+    expect(refreshed).toEqual([a]);
+    expect(sent).toEqual(["didChange a.c v3 forced"]);
+  });
+
   it("closes a document on the server only once it published its last version, without holding the call", async () => {
     const { sent, sync } = recording();
     await sync.sync(a, "c", "int a;\n", false);

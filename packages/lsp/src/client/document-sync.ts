@@ -103,6 +103,15 @@ const includedKept = 1_000;
  */
 export type IncludeTest = (changed: readonly string[]) => Promise<(text: string, uri: string) => boolean>;
 
+/** Whether `reaches` holds for the document at `uri` of `text`; true when it throws. */
+function reachesSafely(reaches: (text: string, uri: string) => boolean, text: string, uri: string): boolean {
+  try {
+    return reaches(text, uri);
+  } catch {
+    return true;
+  }
+}
+
 /** Where the checker run after a save stands for a document (see {@link DocumentSync.awaitCheck}). */
 export interface CheckAnswer {
   /** The pushed diagnostics once `checked`; empty otherwise (an older run's would be stale). */
@@ -382,7 +391,8 @@ export class DocumentSync {
     const since = Math.min(...stale.map((document) => document.includedSeen));
     const changed = this.includedSince(since);
     // Which changed is known only for the last ones: the documents sent before them all go.
-    const reaches = includes && changed ? await includes(changed) : undefined;
+    // A test that fails (a file it reads, a bug) tells nothing: every document is sent again.
+    const reaches = includes && changed ? await includes(changed).catch(() => undefined) : undefined;
     const sent: string[] = [];
     await Promise.all(
       stale.map(({ uri }) =>
@@ -390,7 +400,7 @@ export class DocumentSync {
           const document = this.documents.get(uri);
           if (!document || document.includedSeen >= this.includedChanges) return;
           // Another file changed since the test was made: sent, as without one.
-          if (reaches && this.includedChanges === upTo && !reaches(document.text, uri)) {
+          if (reaches && this.includedChanges === upTo && !reachesSafely(reaches, document.text, uri)) {
             document.includedSeen = upTo;
             return;
           }

@@ -30,10 +30,57 @@ describe("includedNames", () => {
     expect(includedNames("/*\n   #include's protect themselves\n */\n")).toEqual([]);
   });
 
+  it("finds a directive a comment splits, or on the line a comment of several lines ends on", () => {
+    expect(includedNames('# /* c */ include "inside.h"\n')).toEqual(["inside.h"]);
+    expect(includedNames('/* a\n b */ #include "after.h"\n')).toEqual(["after.h"]);
+    expect(includedNames("/* a\n b */ #include HEADER\n")).toBeUndefined();
+    // A `/*` in a string is no comment: the directive after it still counts.
+    expect(includedNames('char *s = "/*";\n#include "real.h"\n/* */\n')).toEqual(["real.h"]);
+  });
+
+  it("reads a line of many comments in a time linear in its length", () => {
+    const text = `#include "a.h"\n${"/**/ ".repeat(40)}int x;\n${"/* a */ ".repeat(5_000)}\n`;
+    const start = performance.now();
+    expect(includedNames(text)).toEqual(["a.h"]);
+    expect(performance.now() - start).toBeLessThan(1_000);
+  });
+
   it("is undefined when a directive names its file through a macro", () => {
     expect(includedNames('#include /* which */ "a.h"\n')).toBeUndefined();
     expect(includedNames("  %:  include_next CONFIG\n")).toBeUndefined();
     expect(includedNames('#include "a.h"\n#include HEADER\n')).toBeUndefined();
+  });
+});
+
+describe("includeReach on many files", () => {
+  it("reads each file of headers including each other once, and knows they reach nothing", () => {
+    // 40 headers each including all the others (guarded, as system headers are).
+    const names = Array.from({ length: 40 }, (_, i) => `h${i}.h`);
+    const files = Object.fromEntries(
+      names.map((name) => [`/r/${name}`, names.map((other) => `#include <${other}>\n`).join("")]),
+    );
+    let reads = 0;
+    const reaches = includeReach(["/r/changed.h"], {
+      files: Object.keys(files),
+      texts: (path) => (reads++, [files[path]]),
+    });
+    expect(reaches('#include "h0.h"\n')).toBe(false);
+    expect(reaches('#include "h7.h"\n')).toBe(false);
+    expect(reads).toBe(40);
+    files["/r/h39.h"] += '#include "changed.h"\n';
+    expect(includeReach(["/r/changed.h"], root(files))('#include "h0.h"\n')).toBe(true);
+  });
+
+  it("follows a chain of thousands of headers without overflowing the stack", () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 4_000 }, (_, i) => [
+        `/r/c${i}.h`,
+        i < 3_999 ? `#include "c${i + 1}.h"\n` : "int x;\n",
+      ]),
+    );
+    expect(includeReach(["/r/changed.h"], root(files))('#include "c0.h"\n')).toBe(false);
+    files["/r/c3999.h"] = '#include "changed.h"\n';
+    expect(includeReach(["/r/changed.h"], root(files))('#include "c0.h"\n')).toBe(true);
   });
 });
 

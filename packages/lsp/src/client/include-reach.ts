@@ -17,7 +17,12 @@ const named = new RegExp(String.raw`${hash}[ \t\f\v]*(?:"([^"\r\n]*)"|<([^>\r\n]
  * A directive at a line's start naming its file by a macro (`#include HEADER`) or after a
  * comment (`#include /* … *\/ "a.h"`): what follows `include` starts a name or a comment.
  */
-const computed = new RegExp(String.raw`^(?:\uFEFF|[ \t\f\v]|/\*.*?\*/)*${hash}\b[ \t\f\v]*[A-Za-z_/]`, "m");
+const computed = new RegExp(
+  // A comment cannot hold `*/`: each way to read the line is one (no backtracking through the
+  // ways to split `/**/ /**/ …` into comments, exponential in their count).
+  String.raw`^(?:\uFEFF|[ \t\f\v]|/\*(?:[^*\r\n]|\*(?!/))*\*/)*${hash}\b[ \t\f\v]*[A-Za-z_/]`,
+  "m",
+);
 
 /** A backslash ending a line (spaces may follow it) joins it with the next. */
 const continuation = /\\[ \t\f\v]*(?:\r\n|\r|\n)/g;
@@ -38,9 +43,28 @@ export function includedPaths(text: string): string[] | undefined {
   if (!text.includes("#") && !text.includes("%:")) return [];
   // A directive may be split over lines by a backslash at a line's end.
   const joined = text.includes("\\") ? text.replace(continuation, "") : text;
-  if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(joined)) return [];
-  if (computed.test(joined)) return undefined;
-  return [...joined.matchAll(named)].map((match) => (match[1] ?? match[2])!);
+  // A comment is a space to the preprocessor: `# /* … */ include "a.h"`, or a directive on the
+  // line a comment of several lines ends on, is one too. Read both with and without comments
+  // (a `/*` in a string is no comment): a directive either reading shows counts.
+  const paths = new Set<string>();
+  for (const each of joined.includes("/*") ? [joined, withoutComments(joined)] : [joined]) {
+    if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(each)) continue;
+    if (computed.test(each)) return undefined;
+    for (const match of each.matchAll(named)) paths.add((match[1] ?? match[2])!);
+  }
+  return [...paths];
+}
+
+/** `text` with each block comment (`/* … *\/`, or an unclosed one to the end) made a space. */
+function withoutComments(text: string): string {
+  let out = "";
+  let from = 0;
+  for (let start = text.indexOf("/*"); start !== -1; start = text.indexOf("/*", from)) {
+    const end = text.indexOf("*/", start + 2);
+    out += `${text.slice(from, start)} `;
+    from = end === -1 ? text.length : end + 2;
+  }
+  return out + text.slice(from);
 }
 
 /** What {@link includeReach} reads of the root. */
@@ -106,50 +130,61 @@ export function includeReach(
     });
   };
   /**
-   * Per name (`name:` key) or unlisted file (`path:` key): whether it reaches a changed file;
-   * `following` while being followed.
+   * Per name (`name:` key: the listed files so named) or unlisted file (`path:` key): those known
+   * to reach a changed file, and those known not to.
    */
-  const known = new Map<string, boolean | "following">();
-  /** Set when an answer of false rests on a key still being followed (a cycle): it is not kept. */
-  let partial = false;
+  const reaching = new Set<string>();
+  const notReaching = new Set<string>();
   let read = 0;
-  const reaches = (text: string, from: string | undefined): boolean => {
+  /**
+   * The keys of what `text` (of the file at `from`) includes, each passed to `next`; true when one
+   * reaches a changed file for sure (it names one, names its file through a macro, or is known to).
+   */
+  const includes = (text: string, from: string | undefined, next: (key: string) => void): boolean => {
     const paths = includedPaths(text);
     if (paths === undefined) return true;
     for (const written of paths) {
       const name = written.slice(written.lastIndexOf("/") + 1);
-      if (changedNames.has(name) || follow(`name:${name}`, () => filesNamed(name))) return true;
-      for (const file of unlisted(written, from)) if (follow(`path:${file}`, () => [file])) return true;
+      if (changedNames.has(name)) return true;
+      const keys = [`name:${name}`, ...unlisted(written, from).map((file) => `path:${file}`)];
+      for (const key of keys) {
+        if (reaching.has(key)) return true;
+        if (!notReaching.has(key)) next(key);
+      }
     }
     return false;
   };
-  const follow = (key: string, files: () => readonly string[]): boolean => {
-    const seen = known.get(key);
-    if (seen === "following") {
-      // Headers including each other: this one reaches through its other includes, or not.
-      partial = true;
-      return false;
-    }
-    if (seen !== undefined) return seen;
-    known.set(key, "following");
-    const outer = partial;
-    partial = false;
-    let found = false;
-    for (const file of files()) {
-      if (++read > includeReadLimit) {
-        found = true;
-        break;
+  /**
+   * Whether a text reaches a changed file: a walk of everything it includes, without recursion
+   * (a chain of headers may be long) and reading each file once. Headers including each other
+   * are walked once: when nothing reached reaches a changed file, none of it does (the answer
+   * kept for the next text); when one does, so do those it was reached through.
+   */
+  const reaches = (text: string, from: string | undefined): boolean => {
+    /** Per key reached: the key it was reached from (undefined: from the text). */
+    const via = new Map<string, string | undefined>();
+    const queue: string[] = [];
+    let current: string | undefined;
+    const next = (key: string): void => {
+      if (via.has(key)) return;
+      via.set(key, current);
+      queue.push(key);
+    };
+    const found = (): true => {
+      for (let key = current; key !== undefined; key = via.get(key)) reaching.add(key);
+      return true;
+    };
+    if (includes(text, from, next)) return true;
+    while ((current = queue.pop()) !== undefined) {
+      const files = current.startsWith("name:") ? filesNamed(current.slice(5)) : [current.slice(5)];
+      for (const file of files) {
+        if (++read > includeReadLimit) return found();
+        for (const each of root.texts(file))
+          if (each === undefined || includes(each, file, next)) return found();
       }
-      if (root.texts(file).some((text) => text === undefined || reaches(text, file))) {
-        found = true;
-        break;
-      }
     }
-    // False only for now while a key it reached was still being followed: asked again later.
-    if (found || !partial) known.set(key, found);
-    else known.delete(key);
-    partial ||= outer;
-    return found;
+    for (const key of via.keys()) notReaching.add(key);
+    return false;
   };
   return (text, path) => reaches(text, path);
 }

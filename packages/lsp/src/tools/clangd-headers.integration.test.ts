@@ -125,6 +125,22 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
     });
   });
 
+  it("an open file including the header by a directive a comment splits sees its new text", async () => {
+    await withProject(
+      { ...files, "a.c": `# /* the header */ include "twice.h"\nint a(void) { return twice(1); }\n` },
+      async (lsp, dir) => {
+        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
+          "twice.h:2:5",
+        );
+        writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
+          "twice.h:3:5",
+        );
+      },
+    );
+  });
+
   it("an open file including the header through a library's header outside the root sees its new text", async () => {
     // lib/kernel.h (outside the root app/, found through -I../lib) includes the root's kconfig.h.
     const tree = {
