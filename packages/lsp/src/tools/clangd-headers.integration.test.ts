@@ -59,6 +59,22 @@ function recordChanges(client: LanguageClient): string[] {
   return changed;
 }
 
+/**
+ * Asks `definition` at `at`, expecting `from` in the answer; writes `write` (path, text) on disk;
+ * asks again once the change is seen, expecting `to`: the answer follows the header's new text.
+ */
+async function definitionMoves(
+  lsp: (args: Record<string, unknown>) => Promise<string>,
+  dir: string,
+  at: { file: string; line: number; symbol: string },
+  change: { write: [string, string]; from: string; to: string },
+): Promise<void> {
+  expect(await lsp({ action: "definition", ...at })).toContain(change.from);
+  writeFileSync(join(dir, change.write[0]), change.write[1]);
+  await settleDiskEvents();
+  expect(await lsp({ action: "definition", ...at })).toContain(change.to);
+}
+
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a header changes on disk", () => {
   it("sends again only the open files that include the header, directly or through another", async () => {
     await withProject(files, async (lsp, dir, supervisor) => {
@@ -77,13 +93,15 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
     await withProject(files, async (lsp, dir) => {
       for (const file of ["a.c", "b.c", "c.c"])
         expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
-      expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "twice" })).toContain(
-        "twice.h:2:5",
-      );
-      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
-      await settleDiskEvents();
-      expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "twice" })).toContain(
-        "twice.h:3:5",
+      await definitionMoves(
+        lsp,
+        dir,
+        { file: "b.c", line: 2, symbol: "twice" },
+        {
+          write: ["twice.h", "#pragma once\n\nint twice(int v, int w);\n"],
+          from: "twice.h:2:5",
+          to: "twice.h:3:5",
+        },
       );
       expect(await lsp({ action: "diagnostics", file: "a.c" })).toMatch(
         /a\.c:2:\d+ error .*[Tt]oo few arguments/,
@@ -101,26 +119,30 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
       "e.c": "int e(void) { return twice(5); }\n",
     };
     await withProject(forced, async (lsp, dir) => {
-      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "twice" })).toContain(
-        "twice.h:2:5",
-      );
-      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v);\n");
-      await settleDiskEvents();
-      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "twice" })).toContain(
-        "twice.h:3:5",
+      await definitionMoves(
+        lsp,
+        dir,
+        { file: "e.c", line: 1, symbol: "twice" },
+        {
+          write: ["twice.h", "#pragma once\n\nint twice(int v);\n"],
+          from: "twice.h:2:5",
+          to: "twice.h:3:5",
+        },
       );
     });
   });
 
   it("an open file starting with a byte order mark, including the header, sees its new text", async () => {
     await withProject({ ...files, "a.c": `\uFEFF${files["a.c"]}` }, async (lsp, dir) => {
-      expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
-        "twice.h:2:5",
-      );
-      writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
-      await settleDiskEvents();
-      expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
-        "twice.h:3:5",
+      await definitionMoves(
+        lsp,
+        dir,
+        { file: "a.c", line: 2, symbol: "twice" },
+        {
+          write: ["twice.h", "#pragma once\n\nint twice(int v, int w);\n"],
+          from: "twice.h:2:5",
+          to: "twice.h:3:5",
+        },
       );
     });
   });
@@ -129,13 +151,15 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
     await withProject(
       { ...files, "a.c": `# /* the header */ include "twice.h"\nint a(void) { return twice(1); }\n` },
       async (lsp, dir) => {
-        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
-          "twice.h:2:5",
-        );
-        writeFileSync(join(dir, "twice.h"), "#pragma once\n\nint twice(int v, int w);\n");
-        await settleDiskEvents();
-        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "twice" })).toContain(
-          "twice.h:3:5",
+        await definitionMoves(
+          lsp,
+          dir,
+          { file: "a.c", line: 2, symbol: "twice" },
+          {
+            write: ["twice.h", "#pragma once\n\nint twice(int v, int w);\n"],
+            from: "twice.h:2:5",
+            to: "twice.h:3:5",
+          },
         );
       },
     );
@@ -174,13 +198,15 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
       "e.c": "int e(void) { return FIVE; }\n",
     };
     await withProject(forced, async (lsp, dir) => {
-      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
-        "macros.h:1:9",
-      );
-      writeFileSync(join(dir, "macros.h"), "\n\n#define FIVE 5\n");
-      await settleDiskEvents();
-      expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
-        "macros.h:3:9",
+      await definitionMoves(
+        lsp,
+        dir,
+        { file: "e.c", line: 1, symbol: "FIVE" },
+        {
+          write: ["macros.h", "\n\n#define FIVE 5\n"],
+          from: "macros.h:1:9",
+          to: "macros.h:3:9",
+        },
       );
     });
   });
@@ -200,13 +226,15 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
             { directory: dir, file: join(dir, "e.c"), arguments: ["cc", "@flags.rsp", "-c", "e.c"] },
           ]),
         );
-        expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
-          "macros.h:1:9",
-        );
-        writeFileSync(join(dir, "macros.h"), "\n\n#define FIVE 5\n");
-        await settleDiskEvents();
-        expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "FIVE" })).toContain(
-          "macros.h:3:9",
+        await definitionMoves(
+          lsp,
+          dir,
+          { file: "e.c", line: 1, symbol: "FIVE" },
+          {
+            write: ["macros.h", "\n\n#define FIVE 5\n"],
+            from: "macros.h:1:9",
+            to: "macros.h:3:9",
+          },
         );
       },
     );
