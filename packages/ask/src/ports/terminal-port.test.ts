@@ -538,6 +538,31 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
     }
   });
 
+  it("declines on Ctrl+C pressed right after a paste sent unmarked: a control key alone ends the paste", async () => {
+    const t = keyed();
+    const raw: boolean[] = [];
+    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+    const host = vi.fn();
+    process.on("SIGTSTP", host);
+    const kill = vi.spyOn(process, "kill").mockImplementation((_pid, signal) => {
+      process.emit("SIGTSTP", signal as "SIGTSTP");
+      return true;
+    });
+    try {
+      const asked = askCard(t.port, target, first);
+      await until("the prompt", () => t.written().includes("> "));
+      t.input.write("\u001a");
+      await until("the card set up again", () => raw.length > 2 && raw.at(-1) === true);
+      // The paste, then Ctrl+C well within unmarkedPasteGapMs of it (the same tick).
+      t.input.write("1\r2");
+      t.input.write("\u0003");
+      await expect(asked).resolves.toEqual({ kind: "declined", reason: "dismissed with Ctrl+C" });
+    } finally {
+      kill.mockRestore();
+      process.removeListener("SIGTSTP", host);
+    }
+  });
+
   it("draws the whole card again on a resize when the terminal does not know its height (0 rows)", async () => {
     const t = keyed();
     Object.assign(t.output, { rows: 0 });

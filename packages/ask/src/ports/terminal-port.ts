@@ -159,8 +159,12 @@ export class TerminalQuestionPort implements QuestionPort {
       let pasting = false;
       let quiet: ReturnType<typeof setTimeout> | undefined;
       const first = (chunk: unknown) => {
-        // A later read within the unmarked paste: its keys are the paste's.
-        if (read) return;
+        if (read) {
+          // A later read within the unmarked paste: its keys are the paste's, but for a control
+          // key alone (Ctrl+C, Ctrl+D, Ctrl+Z), which is typed, never pasted: the paste has ended.
+          if (pasting && controlKeyAlone.test(String(chunk))) stopWaitingForRead();
+          return;
+        }
         read = true;
         this.output.write(bracketedPaste.on);
         const text = String(chunk);
@@ -631,6 +635,10 @@ export const hostStopWaitMs = 200;
  * several); a key typed after such a gap is typing again.
  */
 export const unmarkedPasteGapMs = 50;
+
+/** A read of one control key that a human types and a paste never is: Ctrl+C, Ctrl+D, Ctrl+Z. */
+// eslint-disable-next-line no-control-regex -- the control keys themselves
+const controlKeyAlone = /^[\u0003\u0004\u001a]$/;
 
 /**
  * Signals that end the process by default, which send no 'exit' event: while a card is up they
