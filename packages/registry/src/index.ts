@@ -27,6 +27,7 @@ export type {
   ToolResult,
 } from "./result/tool-result.js";
 export { boundList, boundText, countNoun } from "./result/bounded-output.js";
+export { headOf, tailOf } from "./result/whole-characters.js";
 export type { BoundedText, TextBounds } from "./result/bounded-output.js";
 
 export { Run, createRun } from "./run/run.js";

@@ -1,4 +1,4 @@
-import { imagePart, type ContentPart } from "@tools/registry";
+import { headOf, imagePart, type ContentPart } from "@tools/registry";
 import type { KernelOutput, MimeBundle } from "../client/kernel-output.js";
 import { LateOutput } from "../client/late-output.js";
 import { countLines, describeOmitted, headLength, tailLength } from "./cut-text.js";
@@ -415,8 +415,6 @@ export const errorMessageChars = 2_000;
  */
 function errorLine(text: string): string {
   if (text.length <= errorMessageChars) return text;
-  let end = errorMessageChars;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}… (${text.length - end} more characters; the output's traceback has the error)`;
+  const shown = headOf(text, errorMessageChars);
+  return `${shown}… (${text.length - shown.length} more characters; the output's traceback has the error)`;
 }

@@ -23,6 +23,7 @@ const writerModules = [
   "files/old-leftovers",
   "errors/tools-error",
   "result/bounded-output",
+  "result/whole-characters",
 ];
 
 /**

@@ -1,3 +1,5 @@
+import { headOf, tailOf } from "./whole-characters.js";
+
 /** Limits of {@link boundText}. */
 export interface TextBounds {
   /** Most lines kept; default 200. */
@@ -39,13 +41,10 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
   let text = kept.join("\n");
   let omittedChars = 0;
   if (text.length > maxChars) {
-    // Between whole characters: half of a pair (an emoji) is not text, and a strict model
-    // server refuses a request carrying one.
-    let cut = keepTail ? text.length - maxChars : maxChars;
-    if (cut > 0 && isHighSurrogate(text.charCodeAt(cut - 1)) && isLowSurrogate(text.charCodeAt(cut)))
-      cut += keepTail ? 1 : -1;
-    omittedChars = keepTail ? cut : text.length - cut;
-    text = keepTail ? text.slice(cut) : text.slice(0, cut);
+    // Between whole characters (see headOf).
+    const shown = keepTail ? tailOf(text, maxChars) : headOf(text, maxChars);
+    omittedChars = text.length - shown.length;
+    text = shown;
   }
   const truncated = omittedLines > 0 || omittedChars > 0;
   if (!truncated) return { text, truncated, omittedLines, omittedChars };
@@ -61,9 +60,6 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
     omittedChars,
   };
 }
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /**
  * Keeps at most `limit` items and returns the note for the rest ("… 12 more references"), or an

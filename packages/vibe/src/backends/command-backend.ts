@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import {
   countNoun,
   createProcessMark,
+  headOf,
   markedProcesses,
   outputTargets,
   signalProcesses,
@@ -12,7 +13,7 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { settleWithin } from "../internal/settle-within.js";
 import { PlainOutputTail } from "../internal/plain-output.js";
-import { boundWholeText, headOf } from "../internal/whole-characters.js";
+import { boundWholeText } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
 /** Options of {@link createCommandBackend}. */

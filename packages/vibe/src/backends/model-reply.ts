@@ -1,6 +1,6 @@
+import { headOf } from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import type { CallTally } from "./call-tally.js";
-import { headOf } from "../internal/whole-characters.js";
 
 /** Most characters of an odd reply's body quoted in the error that names it. */
 const quotedChars = 200;

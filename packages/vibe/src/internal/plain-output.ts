@@ -1,5 +1,5 @@
 import { TailBuffer } from "./tail-buffer.js";
-import { tailOf } from "./whole-characters.js";
+import { tailOf } from "@tools/registry";
 
 // Colour and cursor escapes: CSI sequences, strings (OSC, DCS, …) to their terminator or the end
 // of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under

@@ -1,4 +1,4 @@
-import { tailOf } from "./whole-characters.js";
+import { tailOf } from "@tools/registry";
 
 /** Keeps the last `maxChars` characters (never half of one: an emoji's two halves stay together) of a stream of text, and counts those it let go. */
 export class TailBuffer {

@@ -1,6 +1,5 @@
-import { countNoun } from "@tools/registry";
+import { countNoun, headOf, tailOf } from "@tools/registry";
 import { formatDuration } from "../internal/format-duration.js";
-import { headOf, tailOf } from "../internal/whole-characters.js";
 import type { WorkerSnapshot } from "../list/worker.js";
 
 /** One line per worker: `w1 "fix the tests" (fast) running 12.3s — turn 2: calling read`. */

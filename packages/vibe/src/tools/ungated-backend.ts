@@ -1,6 +1,5 @@
-import type { Run } from "@tools/registry";
+import { headOf, type Run } from "@tools/registry";
 import type { WorkerBackend } from "../backends/worker-backend.js";
-import { headOf } from "../internal/whole-characters.js";
 import { vibeListKey } from "../list/vibe-list.js";
 
 /**
