@@ -1,6 +1,5 @@
-import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { readTextFile } from "../files/file-texts.js";
+import { isFile, readTextFile } from "../files/file-texts.js";
 
 /** What the compile flags clangd reads for a root's files tell about what those files include. */
 export interface CompileFlagFacts {
@@ -54,14 +53,6 @@ function flagFiles(
   }
   for (const file of watched) if (basename(file) === ".clangd") found.push({ path: file, kind: "config" });
   return found;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Splits a shell command line into its words (quotes and backslashes as a POSIX shell reads them). */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { includedNames, includeReach, includeReadLimit } from "./include-reach.js";
+import { includedPaths, includeReach, includeReadLimit } from "./include-reach.js";
+
+/** The names (last path part) of the files `text` includes; undefined for a macro include. */
+const includedNames = (text: string): string[] | undefined =>
+  includedPaths(text)?.map((path) => path.slice(path.lastIndexOf("/") + 1));
 
 /** A root of `files` (path → text; undefined: unreadable) for {@link includeReach}. */
 function root(files: Record<string, string | undefined>) {

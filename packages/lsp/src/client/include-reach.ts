@@ -28,14 +28,6 @@ const computed = new RegExp(
 const continuation = /\\[ \t\f\v]*(?:\r\n|\r|\n)/g;
 
 /**
- * The names (last path part) of the files `text` includes, by its `#include` directives; undefined
- * when one names its file through a macro (`#include HEADER`), which could be any file.
- */
-export function includedNames(text: string): string[] | undefined {
-  return includedPaths(text)?.map((path) => path.slice(path.lastIndexOf("/") + 1));
-}
-
-/**
  * The files `text` includes as its `#include` directives write them (`sys/a.h`); undefined when
  * one names its file through a macro.
  */

@@ -1,6 +1,5 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { statSync } from "node:fs";
 import { extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
@@ -44,6 +43,7 @@ import { RootTexts } from "./root-texts.js";
 import { compileFlagFacts } from "./compile-flags.js";
 import { includeReach } from "./include-reach.js";
 import { canonicalPath } from "../files/canonical-path.js";
+import { isFile } from "../files/file-texts.js";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
@@ -386,13 +386,7 @@ export class LanguageClient {
           return open === undefined || open === onDisk ? [onDisk] : [onDisk, open];
         },
         includeDirs: flags.includeDirs,
-        isFile: (path) => {
-          try {
-            return statSync(path).isFile();
-          } catch {
-            return false;
-          }
-        },
+        isFile,
       });
       return (text, uri) => reaches(text, fileURLToPath(uri));
     });

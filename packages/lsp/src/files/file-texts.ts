@@ -153,3 +153,12 @@ function notRegular(path: string, folder: boolean): NodeJS.ErrnoException {
     : "it is a FIFO, socket or device, not a regular file";
   return Object.assign(new Error(message), { code: folder ? "EISDIR" : "EINVAL", path });
 }
+
+/** Whether a regular file is at `path` (a link followed); false when nothing is, or it cannot be told. */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
