@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { createRegistry, createRun, resultText } from "@tools/registry";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi, type Mock } from "vitest";
 import { askCard } from "../ask/ask-card.js";
 import { buildCard } from "../card/card.js";
 import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
@@ -56,6 +56,32 @@ function keyed() {
     ...signals.map((signal) => process.listenerCount(signal)),
   ];
   return { port, input, output, written: () => written, listeners };
+}
+
+/**
+ * Runs `body` on a keyed terminal (its raw-mode settings recorded in `raw`) under a host that
+ * listens for SIGTSTP and does not stop (a host that stops runs again before its listener
+ * returns); the signal raised reaches the listeners at once, as a real one does in the next poll
+ * phase.
+ */
+async function underHostThatDoesNotStop(
+  body: (t: ReturnType<typeof keyed>, raw: boolean[], host: Mock<() => void>) => Promise<void>,
+): Promise<void> {
+  const t = keyed();
+  const raw: boolean[] = [];
+  Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
+  const host = vi.fn<() => void>();
+  process.on("SIGTSTP", host);
+  const kill = vi.spyOn(process, "kill").mockImplementation((_pid, signal) => {
+    process.emit("SIGTSTP", signal as "SIGTSTP");
+    return true;
+  });
+  try {
+    await body(t, raw, host);
+  } finally {
+    kill.mockRestore();
+    process.removeListener("SIGTSTP", host);
+  }
 }
 
 describe("TerminalQuestionPort (piped streams)", () => {
@@ -481,18 +507,7 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
   });
 
   it("sets the terminal up again and draws the card anew once a host that listens for SIGTSTP has not stopped on Ctrl+Z", async () => {
-    const t = keyed();
-    const raw: boolean[] = [];
-    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
-    // The host decides not to stop (a host that stops runs again before its listener returns).
-    const host = vi.fn();
-    process.on("SIGTSTP", host);
-    // The signal raised reaches the listeners at once, as a real one does in the next poll phase.
-    const kill = vi.spyOn(process, "kill").mockImplementation((_pid, signal) => {
-      process.emit("SIGTSTP", signal as "SIGTSTP");
-      return true;
-    });
-    try {
+    await underHostThatDoesNotStop(async (t, raw, host) => {
       const asked = askCard(t.port, target, first);
       await until("the prompt", () => t.written().includes("> "));
       t.input.write("2");
@@ -532,23 +547,11 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       expect(t.input.listenerCount("data")).toBe(1);
       expect(process.listenerCount("SIGCONT")).toBe(0);
       expect(process.listeners("SIGTSTP")).toEqual([host]);
-    } finally {
-      kill.mockRestore();
-      process.removeListener("SIGTSTP", host);
-    }
+    });
   });
 
   it("declines on Ctrl+C pressed right after a paste sent unmarked: a control key alone ends the paste", async () => {
-    const t = keyed();
-    const raw: boolean[] = [];
-    Object.assign(t.input, { isTTY: true, setRawMode: (mode: boolean) => raw.push(mode) });
-    const host = vi.fn();
-    process.on("SIGTSTP", host);
-    const kill = vi.spyOn(process, "kill").mockImplementation((_pid, signal) => {
-      process.emit("SIGTSTP", signal as "SIGTSTP");
-      return true;
-    });
-    try {
+    await underHostThatDoesNotStop(async (t, raw) => {
       const asked = askCard(t.port, target, first);
       await until("the prompt", () => t.written().includes("> "));
       t.input.write("\u001a");
@@ -557,10 +560,7 @@ describe("TerminalQuestionPort on a terminal: bracketed paste and resize are set
       t.input.write("1\r2");
       t.input.write("\u0003");
       await expect(asked).resolves.toEqual({ kind: "declined", reason: "dismissed with Ctrl+C" });
-    } finally {
-      kill.mockRestore();
-      process.removeListener("SIGTSTP", host);
-    }
+    });
   });
 
   it("draws the whole card again on a resize when the terminal does not know its height (0 rows)", async () => {
