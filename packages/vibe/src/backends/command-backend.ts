@@ -11,7 +11,7 @@ import {
 } from "@tools/registry";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
-import { settleWithin } from "../internal/settle-within.js";
+import { maxTimerMs, settleWithin } from "../internal/settle-within.js";
 import { PlainOutputTail } from "../internal/plain-output.js";
 import { boundWholeText } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
@@ -156,9 +156,6 @@ const outputGraceMs = 500;
 
 /** How long the holders of the output get to close it once killed, in milliseconds. */
 const holderKillMs = 1000;
-
-/** The longest wait a timer takes, in milliseconds. */
-const maxTimerMs = 2 ** 31 - 1;
 
 /** Room for the process table look-ups and the event loop in a stop's bound, in milliseconds. */
 const stopMarginMs = 1000;

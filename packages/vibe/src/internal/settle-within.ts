@@ -16,3 +16,6 @@ export async function settleWithin(promise: Promise<unknown>, ms: number): Promi
     clearTimeout(timer);
   }
 }
+
+/** The longest wait a timer takes, in milliseconds: past it (or NaN), it fires at once. */
+export const maxTimerMs = 2 ** 31 - 1;

@@ -13,6 +13,7 @@ import { createBackend, type BackendConfig } from "../backends/backend-config.js
 import type { WorkerBackend, WorkerTier } from "../backends/worker-backend.js";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
+import { maxTimerMs } from "../internal/settle-within.js";
 import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
 import { WorkerScheduler } from "./worker-scheduler.js";
@@ -441,9 +442,6 @@ export function vibeModeOn(run: Run): true | string {
 export function createVibeList(options: VibeListOptions): VibeList {
   return new VibeList(options);
 }
-
-/** The longest wait a timer takes, in milliseconds: past it, it fires at once. */
-const maxTimerMs = 2 ** 31 - 1;
 
 /** How long a stop waits: the list's bound, or the backend's `stopMs` when longer; a wait a timer can take. */
 function stopBound(stopTimeoutMs: number, backend: WorkerBackend): number {
