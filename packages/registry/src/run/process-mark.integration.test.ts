@@ -201,9 +201,12 @@ describe("process marks", () => {
     const mine = spawn("sleep", ["30"], { stdio: "ignore", env: { ...process.env, ...mark.env } });
     leftovers.push(mine.pid!);
     const worker = new Worker(join(hostFolder(), "worker.js"));
+    // Both listeners go on at once: a thread that ends before its message is read has the message
+    // and then "exit" emitted in one go, before an "exit" listener added after the message.
+    const exited = new Promise((resolve) => worker.once("exit", resolve));
     const reaper = await new Promise<number>((resolve) => worker.once("message", resolve));
     leftovers.push(reaper);
-    await new Promise((resolve) => worker.once("exit", resolve));
+    await exited;
     // The thread's reaper saw its pipe close, swept, and exited; what this thread marked is left.
     expect(await waitFor(() => dead(reaper), 5000)).toBe(true);
     expect(dead(mine.pid!)).toBe(false);
