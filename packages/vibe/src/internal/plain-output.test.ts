@@ -132,4 +132,94 @@ describe("PlainOutputTail", () => {
     expect(tail.text()).toBe(chunk.repeat(2500));
     expect(tail.dropped()).toBe(524_288 * 8 - 20_000);
   });
+
+  /** The chunks' output as {@link PlainOutputTail} keeps it agrees with cleaning it whole. */
+  function agreesWithWhole(chunks: string[], maxChars: number): void {
+    const tail = new PlainOutputTail(maxChars);
+    for (const chunk of chunks) tail.push(chunk);
+    const whole = plainOutput(chunks.join(""));
+    expect(whole.endsWith(tail.text())).toBe(true);
+    expect(tail.dropped() + tail.text().length).toBe(whole.length);
+  }
+
+  it("a line longer than it holds, rewritten by a carriage return, shows only what follows the return: its passed start goes", () => {
+    const long = "A".repeat(5000);
+    for (const chunks of [
+      [long, "\rdone\n"],
+      [long, "\r", "done\n"],
+      [`${long}\r`, "done"],
+      [long, "\r\u001b[2K", "done\nnext\n"],
+      [`first\n${long}`, "B".repeat(5000), "\rdone"],
+    ]) {
+      const tail = new PlainOutputTail(20_000);
+      for (const chunk of chunks) tail.push(chunk);
+      expect(tail.text()).not.toContain("A");
+      expect(tail.text()).not.toContain("B");
+      expect(tail.text()).toMatch(/done/);
+      agreesWithWhole(chunks, 20_000);
+      // Kept to less than the line: what was let go of it is not counted as left out either.
+      agreesWithWhole(chunks, 100);
+    }
+    // A return ending the line (\r\n) rewrites nothing: the whole line stays.
+    const ended = new PlainOutputTail(20_000);
+    ended.push(long);
+    ended.push("\r\n");
+    expect(ended.text()).toBe(`${long}\n`);
+  });
+
+  it("an escape string longer than a line's held part (a long hyperlink or title) is left out whole: none of it shows as text", () => {
+    const url = `https://x.example/${"u".repeat(3500)}`;
+    for (const chunks of [
+      [`see \u001b]8;;${url}\u001b\\the docs\u001b]8;;\u001b\\ now\n`],
+      [`see \u001b]8;;${url}`, "\u001b\\the docs", "\u001b]8;;\u001b\\ now\n"],
+      [`see \u001b]0;${"t".repeat(10_000)}\u0007the docs now\n`],
+    ]) {
+      const tail = new PlainOutputTail(20_000);
+      for (const chunk of chunks) tail.push(chunk);
+      expect(tail.text()).toBe("see the docs now\n");
+      agreesWithWhole(chunks, 20_000);
+    }
+    // Streamed 100 characters at a time, 1 MB of title never terminated until its line ends.
+    const tail = new PlainOutputTail(1000);
+    tail.push("answer \u001b]2;");
+    // The progress line: "answer " or nothing new to show, never the title.
+    for (let i = 0; i < 10_000; i++) expect(tail.push("t".repeat(100))).not.toContain("t");
+    tail.push("\nnext line\n");
+    expect(tail.text()).toBe("answer \nnext line\n");
+  });
+
+  it("agrees with cleaning the whole output, for long lines, returns, escape strings and chunks of every size (seeded)", () => {
+    const pieces = [
+      "a",
+      "bc",
+      "😀",
+      "\r",
+      "\n",
+      "\r\n",
+      "\u001b[31m",
+      "\u001b]0;",
+      "\u001b]8;;",
+      "\u0007",
+      "\u001b\\",
+    ];
+    pieces.push("\u001b", "x".repeat(700), "y".repeat(2000), "\u202E", "\u0000", " ");
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let round = 0; round < 1500; round++) {
+      let text = "";
+      for (let count = 1 + next(40); count > 0; count--) text += pieces[next(pieces.length)];
+      // Ended by a newline: an escape still unfinished at the very end is held, not cleaned.
+      text += "\n";
+      const chunks: string[] = [];
+      for (let at = 0; at < text.length;) {
+        const length = 1 + next(next(2) === 0 ? 3000 : 40);
+        chunks.push(text.slice(at, at + length));
+        at += length;
+      }
+      agreesWithWhole(chunks, [50, 1000, 20_000][next(3)]!);
+    }
+  });
 });

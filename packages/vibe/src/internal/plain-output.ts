@@ -58,7 +58,10 @@ function plainLine(line: string): string {
  * counts as left out is what the model reads: the `maxChars` last characters of the plain text,
  * and how many before them were let go. Of a line not ended yet it holds what it shows since its
  * last carriage return; one longer than {@link heldMaxChars} without one goes to the plain text
- * in parts, where a backspace cannot take back what went before its part.
+ * in parts, where a backspace cannot take back what went before its part (a carriage return that
+ * rewrites it takes back all of its parts). Memory stays bounded: of the line, `heldMaxChars` and
+ * the chunk being added at most (an escape string however long is let go as it comes); of the
+ * plain text, twice `maxChars`.
  */
 export class PlainOutputTail {
   private readonly plain: TailBuffer;
@@ -69,6 +72,17 @@ export class PlainOutputTail {
    * it is (no escape unfinished, no carriage return in it); else undefined.
    */
   private shown: string | undefined = "";
+  /**
+   * How many characters of plain text the line not ended yet has passed on already (the start of
+   * a line too long to hold, see {@link passStart}): the last ones pushed to {@link plain}, taken
+   * back when a carriage return rewrites the line.
+   */
+  private linePassed = 0;
+  /**
+   * True when what the line passed on ends in a carriage return nothing shown has followed yet
+   * (only escapes: `50%\r` and a colour reset, or a long title): text after it rewrites the line.
+   */
+  private returnPassed = false;
 
   constructor(private readonly maxChars: number) {
     this.plain = new TailBuffer(maxChars);
@@ -96,11 +110,18 @@ export class PlainOutputTail {
     const newline = this.pending.lastIndexOf("\n");
     let ended = "";
     if (newline >= 0) {
+      // The line whose start was passed on ends here: rewritten on its way, that start goes.
+      const first = this.pending.slice(0, this.pending.indexOf("\n"));
+      if (this.linePassed > 0 && readReturns(first, this.returnPassed).from >= 0) this.takeBackPassed();
+      this.linePassed = 0;
+      this.returnPassed = false;
       ended = plainOutput(this.pending.slice(0, newline + 1));
       this.plain.push(ended);
       this.pending = this.pending.slice(newline + 1);
     }
-    if (chunk.includes("\r")) this.dropRewritten();
+    // A return held from an earlier chunk may rewrite a line whose start was passed on.
+    if (chunk.includes("\r") || this.returnPassed || (this.linePassed > 0 && this.pending.includes("\r")))
+      this.dropRewritten();
     if (this.pending.length > heldMaxChars) this.passStart();
     const current = this.currentLine();
     if (current.trim() !== "") return current;
@@ -145,30 +166,74 @@ export class PlainOutputTail {
    */
   private dropRewritten(): void {
     const unfinished = unfinishedEscape.exec(this.pending);
-    const end = unfinished ? unfinished.index : this.pending.length;
-    let rewrite = -1;
-    let lastReturn = -1;
-    for (const token of this.pending.slice(0, end).matchAll(rewriteTokens)) {
-      if (token[0] === "\r") lastReturn = token.index;
-      else if (token[1] === undefined && lastReturn >= 0) rewrite = lastReturn;
-    }
-    if (rewrite >= 0) this.pending = this.pending.slice(rewrite + 1);
+    const line = unfinished ? this.pending.slice(0, unfinished.index) : this.pending;
+    const { from } = readReturns(line, this.returnPassed);
+    if (from < 0) return;
+    this.pending = this.pending.slice(from);
+    this.takeBackPassed();
+  }
+
+  /** Takes back what the line not ended yet passed on: a carriage return rewrote it. */
+  private takeBackPassed(): void {
+    this.plain.takeBack(this.linePassed);
+    this.linePassed = 0;
+    this.returnPassed = false;
   }
 
   /**
    * Passes the start of a line too long to hold to the plain text, cut before the last escape
-   * near the cut (it may go on past it) and between the halves of no emoji.
+   * near the cut (it may go on past it) and between the halves of no emoji. An escape string
+   * begun before the cut and not ended by it (a long hyperlink, a title) is all escape: its
+   * content before the cut is let go, and the held part starts with its introducer again, so
+   * what follows up to its end is still read as escape. The held part stays {@link partHeldChars}
+   * (and two) characters, however long the string.
    */
   private passStart(): void {
     let cut = this.pending.length - partHeldChars;
+    let held = "";
     const escape = this.pending.lastIndexOf("\u001b", cut - 1);
-    if (escape >= 0 && cut - escape < partHeldChars) cut = escape;
-    const code = this.pending.charCodeAt(cut);
-    if (code >= 0xdc00 && code <= 0xdfff) cut--;
-    this.plain.push(plainOutput(this.pending.slice(0, cut)));
-    this.pending = this.pending.slice(cut);
+    let passEnd: number;
+    if (escape >= 0 && openString.test(this.pending.slice(escape, cut))) {
+      passEnd = escape;
+      held = this.pending.slice(escape, escape + 2);
+    } else {
+      if (escape >= 0 && cut - escape < partHeldChars) cut = escape;
+      const code = this.pending.charCodeAt(cut);
+      if (code >= 0xdc00 && code <= 0xdfff) cut--;
+      passEnd = cut;
+    }
+    const raw = this.pending.slice(0, passEnd);
+    this.returnPassed = readReturns(raw, this.returnPassed).held;
+    const passed = plainOutput(raw);
+    this.plain.push(passed);
+    this.linePassed += passed.length;
+    this.pending = held + this.pending.slice(cut);
   }
 }
+
+/**
+ * The carriage returns of `line` (one line or part of one, without its `\n` and without an escape
+ * not finished yet), after a return passed on before it when `returnBefore`: `from`, where what
+ * the line shows starts, after its last return that rewrites it (one followed by text, not only
+ * by escapes and other returns; see {@link PlainOutputTail.dropRewritten}), or -1 when none does;
+ * `held`, whether it ends in a return nothing shown has followed yet.
+ */
+function readReturns(line: string, returnBefore: boolean): { from: number; held: boolean } {
+  let from = -1;
+  let lastReturn: number | undefined = returnBefore ? -1 : undefined;
+  for (const token of line.matchAll(rewriteTokens)) {
+    if (token[0] === "\r") lastReturn = token.index;
+    else if (token[1] === undefined && lastReturn !== undefined) {
+      from = lastReturn + 1;
+      lastReturn = undefined;
+    }
+  }
+  return { from, held: lastReturn !== undefined };
+}
+
+/** An escape string (OSC, DCS, …) begun and not ended: what {@link escapes} takes to its terminator. */
+// eslint-disable-next-line no-control-regex
+const openString = /^\u001b[\]PX^_][^\u0007\u001b\n]*$/;
 
 /** Most characters of a line not ended yet {@link PlainOutputTail} holds before it passes its start on. */
 const heldMaxChars = 4096;

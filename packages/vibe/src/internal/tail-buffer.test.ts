@@ -26,4 +26,18 @@ describe("TailBuffer", () => {
     expect(buffer.text().length + buffer.dropped()).toBe(pushed);
     expect(buffer.text().endsWith("line 499 😀\n")).toBe(true);
   });
+
+  it("takes back the last characters pushed, also those let go already, which are no longer counted", () => {
+    const buffer = new TailBuffer(4);
+    buffer.push("ab");
+    buffer.push("cdef");
+    expect(buffer.text()).toBe("cdef");
+    expect(buffer.dropped()).toBe(2);
+    buffer.takeBack(5);
+    expect(buffer.text()).toBe("");
+    expect(buffer.dropped()).toBe(1);
+    buffer.push("xy");
+    buffer.takeBack(1);
+    expect(buffer.text()).toBe("x");
+  });
 });

@@ -19,6 +19,19 @@ export class TailBuffer {
     return this.chunks.join("");
   }
 
+  /**
+   * Takes back the last `chars` characters pushed: they are no part of the stream any more (a
+   * line a carriage return rewrote). Those of them let go already are no longer counted as left out.
+   */
+  takeBack(chars: number): void {
+    if (chars <= 0) return;
+    const kept = this.text();
+    const taken = Math.min(chars, kept.length);
+    this.chunks = [kept.slice(0, kept.length - taken)];
+    this.length = kept.length - taken;
+    this.droppedChars -= chars - taken;
+  }
+
   /** How many characters from the start of the stream are no longer kept. */
   dropped(): number {
     this.compact();
