@@ -58,11 +58,13 @@ if (mode === "answer") {
   process.stdout.write("2mhard\u001b[0m\n");
   console.log("final answer: done");
 } else if (mode === "controls") {
-  // Backspaces (a spinner drawn in place, a word typed and corrected, man-page bold), NUL, a bell
-  // and a form feed: what a terminal would erase or not show.
+  // Backspaces (a spinner drawn in place, a word typed and corrected, man-page bold), NUL, a bell,
+  // a form feed and bidi controls: what a terminal would erase or not show, or show reordered.
   process.stdout.write("spinning |\b/\b-\b\\\bdone\n");
   process.stdout.write("teh\b\bhe cat\n");
   process.stdout.write("b\bbo\bol\bld\u0000 text\u0007\f\n");
+  // A right-to-left override: "exe.tset" shown as "test.exe".
+  process.stdout.write("run \u202Eexe.tset\u202C now\n");
   process.stdout.write("final answer:\tok\u0000\n");
 } else if (mode === "long-colour") {
   // As "long", each line of work in colour: its escape codes are no characters the model reads.

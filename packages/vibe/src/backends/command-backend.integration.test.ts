@@ -228,7 +228,7 @@ describe("command backend with a real agent-CLI script", () => {
     }
   });
 
-  it("backspaces erase what they go back over and NUL, bells and other control characters are left out, in the result and the progress line", async () => {
+  it("backspaces erase what they go back over and NUL, bells, other control characters and bidi overrides are left out, in the result and the progress line", async () => {
     const { call, list } = setUp("controls");
     const activity: string[] = [];
     list.on((event) => {
@@ -236,11 +236,14 @@ describe("command backend with a real agent-CLI script", () => {
     });
     await call("vibe_spawn", { brief: "x", label: "controls" });
     const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
-    expect(waited.text).toMatch(/Its result:\n\nspinning done\nthe cat\nbold text\nfinal answer:\tok$/);
+    expect(waited.text).toMatch(
+      /Its result:\n\nspinning done\nthe cat\nbold text\nrun exe.tset now\nfinal answer:\tok$/,
+    );
     expect(activity.length).toBeGreaterThan(0);
     // No control character but tab: no backspace, NUL, bell or form feed.
     for (const line of activity)
       expect(line.split("").filter((char) => char < " " && char !== "\t")).toEqual([]);
+    expect(activity.join("\n")).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
     expect(activity.at(-1)).toBe("final answer:\tok");
   });
 

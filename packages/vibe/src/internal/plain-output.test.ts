@@ -42,6 +42,14 @@ describe("plainOutput", () => {
     // NUL is no character the backspace goes back over.
     expect(plainOutput("ab\u0000\bc")).toBe("ac");
   });
+
+  it("leaves out bidi embeddings, overrides and isolates, which reorder what a person sees; marks stay", () => {
+    // Shown as "fix tset.exe" reversed: the model and the operator would read different text.
+    expect(plainOutput("run \u202Eexe.tset\u202C now\n")).toBe("run exe.tset now\n");
+    expect(plainOutput("\u202A\u202B\u202D a \u2066b\u2069 \u2067c\u2068d\u2069")).toBe(" a b cd");
+    // A right-to-left mark between Hebrew and digits is spelling, not a reordering of the line.
+    expect(plainOutput("\u05E9\u05DC\u05D5\u05DD\u200F 42")).toBe("\u05E9\u05DC\u05D5\u05DD\u200F 42");
+  });
 });
 
 describe("PlainOutputTail", () => {

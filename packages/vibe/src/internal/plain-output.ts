@@ -18,18 +18,22 @@ const unfinishedEscape = /\u001b(?:\[[0-?]*[ -/]*|[\]PX^_][^\u0007\u001b\n]*\u00
 /**
  * Control characters a terminal shows nothing for: NUL, the bell, vertical tab, form feed, the
  * rest of C0, DEL and C1. Tab and line feed are text; backspace and carriage return are handled
- * as the cursor moves they are.
+ * as the cursor moves they are. With them the bidi embeddings, overrides and isolates (U+202A–
+ * U+202E, U+2066–U+2069), which reorder the text around them (a right-to-left override shows
+ * "exe.tset" as "test.exe"): the model and the operator would read it differently. The marks
+ * (U+200E, U+200F, U+061C) stay: they spell right-to-left text and reorder nothing around them.
  */
 // eslint-disable-next-line no-control-regex
-const unseen = /[\u0000-\u0007\u000b-\u001f\u007f-\u009f]/g;
+const unseen = /[\u0000-\u0007\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
- * A CLI's output as the plain text the model reads: escape sequences removed; of each line
- * rewritten with carriage returns (a progress bar, a spinner) only what it showed last; what a
- * backspace goes back over erased, as a spinner drawn in place (`|\b/\b-\b`), a correction
- * (`teh\b\bhe`) or overstruck bold (`b\bb`) leave it; NUL, bells and the other control characters
- * but tab and line feed left out. Line endings of carriage returns (`\r\n`, `\r\r\n`) end a line
- * and rewrite nothing.
+ * A CLI's output (or any worker's text: a model's answer, a failure quoting one) as the plain text
+ * the model and the operator read: escape sequences removed; of each line rewritten with carriage
+ * returns (a progress bar, a spinner) only what it showed last; what a backspace goes back over
+ * erased, as a spinner drawn in place (`|\b/\b-\b`), a correction (`teh\b\bhe`) or overstruck
+ * bold (`b\bb`) leave it; NUL, bells, the other control characters but tab and line feed, and the
+ * bidi controls that reorder text (see {@link unseen}) left out. Line endings of carriage returns
+ * (`\r\n`, `\r\r\n`) end a line and rewrite nothing.
  */
 export function plainOutput(text: string): string {
   return text.replace(escapes, "").split("\n").map(plainLine).join("\n");

@@ -1,5 +1,6 @@
 import type { Registry, Run, Surface } from "@tools/registry";
 import type { WorkerBackend } from "../backends/worker-backend.js";
+import { plainOutput } from "../internal/plain-output.js";
 import { settleWithin } from "../internal/settle-within.js";
 import type { WorkerEvents } from "./worker-events.js";
 import type { WorkerRecord } from "./worker.js";
@@ -14,7 +15,11 @@ export interface AttemptContext {
   readonly events: WorkerEvents;
 }
 
-/** How an attempt ended: the backend's answer, or what it threw. */
+/**
+ * How an attempt ended: the backend's answer, or what it threw. The answer, as its progress lines,
+ * is the plain text a terminal shows ({@link plainOutput}), whatever the backend: a model's answer
+ * with escapes or bidi overrides in it reaches the lead and the operator as a CLI's output does.
+ */
 export type AttemptOutcome = { ok: true; answer: string } | { ok: false; error: unknown };
 
 /**
@@ -59,7 +64,7 @@ export function startAttempt(
     ),
     progress: (message: string) => {
       if (record.controller !== controller) return;
-      record.activity = message;
+      record.activity = plainOutput(String(message));
       events.emit(record, "activity");
     },
   };
@@ -73,7 +78,7 @@ export function startAttempt(
   record.attempt = Promise.resolve()
     .then(() => context.backend.perform(task))
     .then(
-      (answer) => settle({ ok: true, answer }),
+      (answer) => settle({ ok: true, answer: plainOutput(String(answer)) }),
       (error: unknown) => settle({ ok: false, error }),
     );
 }

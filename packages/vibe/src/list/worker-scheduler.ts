@@ -1,4 +1,5 @@
 import { errorMessage, ToolsError } from "@tools/registry";
+import { plainOutput } from "../internal/plain-output.js";
 import { startAttempt, stopAttempt, type AttemptContext, type AttemptOutcome } from "./worker-attempt.js";
 import type { WorkerFailure, WorkerRecord } from "./worker.js";
 
@@ -139,7 +140,8 @@ export class WorkerScheduler {
       this.finish(record, "done", outcome.answer);
     } else {
       record.failure = failureKind(outcome.error);
-      this.finish(record, "failed", errorMessage(outcome.error));
+      // A failure may quote the worker's model (a refusal, a reply cut short): plain text too.
+      this.finish(record, "failed", plainOutput(errorMessage(outcome.error)));
     }
     this.schedule();
   }
