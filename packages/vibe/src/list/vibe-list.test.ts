@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createRegistry, createRun, surfaces, type ToolContext } from "@tools/registry";
+import { createRegistry, createRun, surfaces, ToolsError, type ToolContext } from "@tools/registry";
 import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
 import { HeldBackend } from "../__fixtures__/held-backend.js";
 import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
@@ -186,6 +186,52 @@ describe("VibeList (in-process held backend)", () => {
     attempt.answer("2 notes");
     await reachStatus(kit.list, "w1", "done");
     expect(kit.list.get("w1").attempts).toBe(1);
+  });
+
+  it("the list's own API (a harness calling spawn and send) refuses what vibe_spawn and vibe_send refuse, with the same code and problem", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    const refusals: [{ brief: string; label: string }, string][] = [
+      [{ brief: "b", label: "" }, "label: "],
+      [{ brief: "b", label: "x".repeat(81) }, "label: "],
+      [{ brief: "b", label: "--dangerously-skip-permissions" }, "label: one line of text"],
+      [{ brief: "b", label: "two\nlines" }, "label: one line of text"],
+      [{ brief: "b", label: "fix \u202Eexe.tset" }, "label: has U+202E (right-to-left override)"],
+      [{ brief: "", label: "empty" }, "brief: "],
+      [{ brief: " \n\t ", label: "blank" }, "brief: blank (only spaces or invisible characters)"],
+      [{ brief: "\u200B\u2060", label: "blank" }, "brief: blank (only spaces or invisible characters)"],
+    ];
+    for (const [request, problem] of refusals) {
+      const viaTool = await kit.call("vibe_spawn", request);
+      expect(viaTool.error?.code).toBe("INVALID_ARGUMENTS");
+      const line = viaTool.text.split("\n").find((text) => text.startsWith(`- ${problem}`));
+      expect(line).toBeDefined();
+      let thrown: unknown;
+      try {
+        kit.list.spawn(request);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ToolsError.isInstance(thrown) && thrown.code).toBe("INVALID_ARGUMENTS");
+      expect((thrown as Error).message).toContain(line!);
+    }
+    expect(kit.list.list()).toEqual([]);
+    // A harness without types: a tier that is none.
+    expect(() => kit!.list.spawn({ brief: "b", label: "l", tier: "turbo" as "fast" })).toThrow(/tier: /);
+    expect(kit.list.list()).toEqual([]);
+
+    kit.list.spawn({ brief: "count the notes", label: "counter" });
+    const attempt = await backend.attempt(0);
+    const viaTool = await kit.call("vibe_send", { worker_id: "w1", message: "\u200B " });
+    const line = viaTool.text.split("\n").find((text) => text.startsWith("- message: blank"));
+    expect(line).toBeDefined();
+    // Refused at once, as a send to a closed list is: nothing is cancelled.
+    expect(() => kit!.list.send("w1", "\u200B ")).toThrow(
+      expect.objectContaining({ code: "INVALID_ARGUMENTS", message: expect.stringContaining(line!) }),
+    );
+    expect(backend.aborted).toEqual([]);
+    expect(kit.list.get("w1").brief).toBe("count the notes");
+    attempt.answer("2 notes");
   });
 
   it("a backend's stopMs beyond what a timer can wait still gives a kill its wait (not a 1 ms one)", async () => {

@@ -16,6 +16,7 @@ import { abortReason } from "../internal/abort.js";
 import { maxTimerMs } from "../internal/settle-within.js";
 import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
+import { checkSendInput, checkSpawnInput } from "./worker-input.js";
 import { WorkerScheduler } from "./worker-scheduler.js";
 
 export type { WorkerEvent, WorkerEventListener } from "./worker-events.js";
@@ -154,8 +155,13 @@ export class VibeList {
     options.run.own(this, "vibe list");
   }
 
-  /** Starts a worker (or queues it at the concurrency limit) and returns it at once. */
+  /**
+   * Starts a worker (or queues it at the concurrency limit) and returns it at once. A brief, label
+   * or tier vibe_spawn would refuse (a blank brief, a label that reads as an option or displays as
+   * another) is refused here too, with the same `INVALID_ARGUMENTS`.
+   */
   spawn(request: SpawnRequest): WorkerSnapshot {
+    checkSpawnInput(request);
     this.assertOpen();
     this.assertRoom("no worker was started");
     const id = `w${++this.counter}`;
@@ -200,9 +206,11 @@ export class VibeList {
 
   /**
    * Appends `message` to the worker's brief and runs it again. A running attempt is cancelled
-   * first (this waits for it to stop); a queued worker just gets the longer brief.
+   * first (this waits for it to stop); a queued worker just gets the longer brief. A blank
+   * message is refused (`INVALID_ARGUMENTS`, as vibe_send refuses it), changing nothing.
    */
   send(id: string, message: string, options: SendOptions = {}): Promise<SendOutcome> {
+    checkSendInput(id, message);
     this.assertOpen();
     const record = this.sendable(id, options);
     // Sends and kills of one worker take effect one after another, in the order they came: a

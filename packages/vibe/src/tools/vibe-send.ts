@@ -1,7 +1,7 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
-import { hasText } from "../internal/has-text.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { messageInput } from "../list/worker-input.js";
 import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
 
 const description = [
@@ -19,14 +19,7 @@ export const vibeSendTool = defineTool({
   description: description.join("\n"),
   input: z.object({
     worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w2."),
-    message: z
-      .string()
-      .min(1)
-      .refine(
-        hasText,
-        'blank (only spaces or invisible characters): say what to add to the brief (to rerun it as it is: "Try again.")',
-      )
-      .describe("What to add to the brief."),
+    message: messageInput.describe("What to add to the brief."),
   }),
   requires: [vibeListKey],
   available: vibeModeOn,

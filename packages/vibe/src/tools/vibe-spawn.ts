@@ -1,8 +1,7 @@
 import { countNoun, defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { hasText } from "../internal/has-text.js";
-import { labelProblem } from "../internal/plain-label.js";
+import { briefInput, labelInput, tierInput } from "../list/worker-input.js";
 import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
 
 const example =
@@ -26,26 +25,9 @@ export const vibeSpawnTool = defineTool({
     example,
   ].join("\n"),
   input: z.object({
-    brief: z
-      .string()
-      .min(1)
-      .refine(
-        hasText,
-        "blank (only spaces or invisible characters): write the task itself (goal, files, constraints, how to check it)",
-      )
-      .describe("The whole task, self-contained: goal, files, constraints, how to check it."),
-    label: z
-      .string()
-      .min(1)
-      .max(80)
-      // It may be handed to the worker's command as an argument: never an option, one line; and
-      // it is shown to the lead and the operator: never text that displays as another label.
-      .superRefine((label, ctx) => {
-        const problem = labelProblem(label);
-        if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
-      })
-      .describe("A short name for the worker, shown in vibe_list."),
-    tier: z.enum(["fast", "good"]).optional().describe("fast (default) or good."),
+    brief: briefInput.describe("The whole task, self-contained: goal, files, constraints, how to check it."),
+    label: labelInput.describe("A short name for the worker, shown in vibe_list."),
+    tier: tierInput.optional().describe("fast (default) or good."),
   }),
   requires: [vibeListKey],
   available: vibeModeOn,
