@@ -13,13 +13,18 @@ const invisibleFormat =
  */
 const variationSelector = /[\uFE00-\uFE0F\u{E0100}-\u{E01EF}\u180B-\u180D\u180F]/u;
 
-/** The characters a variation selector may follow: the ideographic ones an ideograph only, the Mongolian ones a Mongolian letter. */
-function selects(selector: number, before: string | undefined): boolean {
-  if (before === undefined || variationSelector.test(before) || /[\s\p{Cc}\p{Cf}]/u.test(before))
+/**
+ * Whether `selector` after `before` (and before `after`) is kept in a label: U+FE0E or U+FE0F
+ * after a character with an emoji form, choosing it as text or emoji (❤︎, ❤️); after `#`, `*` or a
+ * digit only in a keycap (1️⃣). Any other selector draws the same as none wherever a font does not
+ * know the pair (after a letter, 16 of them hid 4 bits a letter), and the pairs that do change a
+ * glyph (an ideograph's variants, Mongolian forms, math symbols) are registries of thousands no
+ * worker's label needs: the character without it reads the same.
+ */
+function selects(selector: number, before: string | undefined, after: number | undefined): boolean {
+  if (before === undefined || (selector !== 0xfe0e && selector !== 0xfe0f) || !/\p{Emoji}/u.test(before))
     return false;
-  if (selector >= 0xe0100) return /\p{Script=Han}/u.test(before);
-  if (selector < 0xfe00) return /\p{Script=Mongolian}/u.test(before);
-  return true;
+  return before > "\u007f" || (selector === 0xfe0f && after === 0x20e3);
 }
 
 /**
@@ -101,7 +106,7 @@ export function labelProblem(label: string): string | undefined {
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029)
       return plainLabelRule;
     const hidden = variationSelector.test(char)
-      ? !selects(code, before)
+      ? !selects(code, before, shown.codePointAt(index + char.length))
       : invisibleFormat.test(char) && !joinsAt(shown, index);
     if (hidden) {
       const hex = code.toString(16).toUpperCase().padStart(4, "0");
@@ -110,7 +115,7 @@ export function labelProblem(label: string): string | undefined {
         (code >= 0xe0000 && code <= 0xe007f
           ? "tag character"
           : variationSelector.test(char)
-            ? "variation selector, here selecting nothing"
+            ? "variation selector, kept in a label only after an emoji"
             : "format character");
       return `has U+${hex} (${name}), an invisible formatting character that can make a label display as another one (reordering or hiding its text): write it in plain visible text, e.g. "rename getUser"`;
     }
