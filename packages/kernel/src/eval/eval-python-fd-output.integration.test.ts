@@ -274,7 +274,7 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
     const lines = Array.from({ length: 20 }, (_, i) => [`print ${i}`, `child ${i}`]).flat();
     const result = await cell(
       [
-        "import os, signal, subprocess",
+        "import os, signal, subprocess, sys",
         "write, interrupted = os.write, []",
         "def write_then_interrupt(fd, data):",
         "    written = write(fd, data)",
@@ -283,7 +283,9 @@ describePython("what a Python cell's child processes and C code write to fd 1 an
         "    return written",
         "os.write = write_then_interrupt",
         "try:\n    subprocess.run(['echo', 'interrupted child'])",
-        "except KeyboardInterrupt:\n    print('interrupted')",
+        // One write: print() writes the text and its line break apart, and the interrupted
+        // child's line, read once the interrupt skipped the wait for it, can come between them.
+        "except KeyboardInterrupt:\n    sys.stdout.write('interrupted\\n')",
         "finally:\n    os.write = write",
         "for i in range(20):",
         "    print(f'print {i}')",
