@@ -96,8 +96,9 @@ export function debugRun(dir: string, options: DebugSupervisorOptions = {}, conv
   const supervisor = createDebugSupervisor(options);
   const run: Run = createRun({ workingDirectory: dir, conversationId, resources: [[debugSupervisorKey, supervisor]] });
   const registry = createRegistry({ tools: [debugTool], approval: "auto" });
-  const call = async (args: Record<string, unknown>): Promise<Call> => {
-    const result = await registry.invoke(run, { tool: "debug", args });
+  /** One call of the tool, as a model makes it; `signal` cancels it. */
+  const call = async (args: Record<string, unknown>, signal?: AbortSignal): Promise<Call> => {
+    const result = await registry.invoke(run, { tool: "debug", args, signal });
     return { text: resultText(result), isError: result.isError, code: result.error?.code };
   };
   /** Pids of the session's adapter, its whole tree, and the debuggee pids it learnt. */
