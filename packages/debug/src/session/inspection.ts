@@ -455,11 +455,14 @@ export async function evaluate(
   frameId?: number,
 ): Promise<DebugProtocol.EvaluateResponse["body"]> {
   core.assertStopped("evaluate");
+  const stop = core.validFrames;
   let frame = frameId;
   if (frame === undefined) {
     const { frames } = await stopFrames(core);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
   } else await checkFrame(core, frame);
+  const shown = JSON.stringify(expression.length > 60 ? `${expression.slice(0, 60)}…` : expression);
+  sameStop(core, stop, "evaluate", `${shown} was to be evaluated (it was not sent)`, "evaluate it again");
   let response: DebugProtocol.EvaluateResponse;
   try {
     response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
@@ -470,6 +473,15 @@ export async function evaluate(
   } catch (error) {
     throw callStopped(core, error) ?? error;
   }
+  // An answer that came after a resume is of a stop that is gone: its value may no longer hold,
+  // and its reference would pass for the current stop's. The expression did run (any effect stays).
+  sameStop(
+    core,
+    stop,
+    "evaluate",
+    `${shown} was evaluated (it ran in the stop asked about, and any effect it had stays)`,
+    "evaluate it again in this stop",
+  );
   const body = core.learnReference(response.body);
   return { ...body, result: clipValue(body.result) };
 }
