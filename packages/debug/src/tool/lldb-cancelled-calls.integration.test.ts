@@ -2,7 +2,8 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DapConnection } from "../dap/dap-connection.js";
 import type { DebugSession } from "../session/debug-session.js";
-import { ci } from "../__fixtures__/harness.js";
+import { signalProcesses } from "@tools/registry";
+import { ci, identify } from "../__fixtures__/harness.js";
 import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
 
 /** What went over the wire, in order: requests written and responses read. */
@@ -76,10 +77,11 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled scopes or var
       const { main, squareLocals } = await squareAndMain(session);
       expect(session.capabilities.supportsCancelRequest ?? false).toBe(false);
       const wire = recordWire();
-      const adapter = session.adapterPid!;
+      const adapter = identify([session.adapterPid!]);
+      expect(adapter, "lldb-dap runs").toHaveLength(1);
       // lldb-dap held (SIGSTOP) stands for an adapter slow to answer: the cancelled call's request
       // stays unanswered, for certain, until it is let go on.
-      process.kill(adapter, "SIGSTOP");
+      expect(signalProcesses(adapter, "SIGSTOP")).toBe(1);
       try {
         const cancel = new AbortController();
         const cancelled = call({ op: "scopes", frame_id: main.id }, cancel.signal);
@@ -102,7 +104,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled scopes or var
               .some((event) => event.way === "sent"),
           5000,
         );
-        process.kill(adapter, "SIGCONT");
+        signalProcesses(adapter, "SIGCONT");
         const read = await next;
         expect(read.isError, read.text).toBe(false);
         expect(read.text).toMatch(/^n \(int\) = /m);
@@ -122,7 +124,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled scopes or var
         expect(events[nextSent]?.command).toBe("scopes");
         expect(events[nextSent]?.args).not.toEqual(mainScopes.args);
       } finally {
-        process.kill(adapter, "SIGCONT");
+        signalProcesses(adapter, "SIGCONT");
       }
     });
   });
