@@ -4,10 +4,17 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import {
+  createRegistry,
+  createRun,
+  resultText,
+  signalProcesses,
+  type ProcessIdentity,
+  type Run,
+} from "@tools/registry";
 import { debugTool } from "../tool/debug-tool.js";
 import { createDebugSupervisor, debugSupervisorKey, type DebugSupervisorOptions } from "../supervisor/debug-supervisor.js";
-import { descendants, isAlive, processStat } from "../internal/process-tree.js";
+import { commandLine, descendants, isAlive, processStat } from "../internal/process-tree.js";
 
 export const ci = process.env.CI === "true";
 const here = new URL(".", import.meta.url).pathname;
@@ -96,8 +103,9 @@ export function debugRun(dir: string, options: DebugSupervisorOptions = {}, conv
   const supervisor = createDebugSupervisor(options);
   const run: Run = createRun({ workingDirectory: dir, conversationId, resources: [[debugSupervisorKey, supervisor]] });
   const registry = createRegistry({ tools: [debugTool], approval: "auto" });
-  const call = async (args: Record<string, unknown>): Promise<Call> => {
-    const result = await registry.invoke(run, { tool: "debug", args });
+  /** One call of the tool, as a model makes it; `signal` cancels it. */
+  const call = async (args: Record<string, unknown>, signal?: AbortSignal): Promise<Call> => {
+    const result = await registry.invoke(run, { tool: "debug", args, signal });
     return { text: resultText(result), isError: result.isError, code: result.error?.code };
   };
   /** Pids of the session's adapter, its whole tree, and the debuggee pids it learnt. */
@@ -122,4 +130,42 @@ export function remaining(pids: readonly number[]): string[] {
     const stat = processStat(pid);
     return stat ? [`${pid} (${stat.state}, parent ${stat.ppid})`] : [];
   });
+}
+
+/**
+ * Who `pids` are now: each live one with its start time (/proc/<pid>/stat), to be ended later
+ * only while it is still that process (see {@link killLeftovers}); the gone ones are left out.
+ */
+export function identify(pids: readonly number[]): ProcessIdentity[] {
+  return pids.flatMap((pid) => {
+    const stat = processStat(pid);
+    return stat && stat.state !== "Z" ? [{ pid, start: stat.start }] : [];
+  });
+}
+
+/**
+ * The identity of a process a program reported by number ("left 4242"), read when the report is
+ * read: only if it runs `command` (what the program started), since by then it may have ended
+ * and its pid gone to another process. Undefined when it is gone or runs something else.
+ */
+export function identifyReported(pid: number, command: readonly string[]): ProcessIdentity | undefined {
+  const [identity] = identify([pid]);
+  const runs = commandLine(pid);
+  return identity && runs?.join("\0") === command.join("\0") ? identity : undefined;
+}
+
+/** Those of `processes` still running as the same process (pid and start time). */
+export function stillRunning(processes: readonly (ProcessIdentity | undefined)[]): ProcessIdentity[] {
+  return processes.filter(
+    (one): one is ProcessIdentity => one !== undefined && isAlive(one.pid) && processStat(one.pid)?.start === one.start,
+  );
+}
+
+/**
+ * SIGKILLs those of `processes` still running as the same process (pid and start time): a pid
+ * given to another process since (reused under heavy churn) is left alone. Returns how many
+ * were signalled.
+ */
+export function killLeftovers(processes: readonly (ProcessIdentity | undefined)[]): number {
+  return signalProcesses(stillRunning(processes), "SIGKILL");
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import type { DebugSession } from "../session/debug-session.js";
-import { debugRun, remaining, removeWorkspace, workspace } from "./harness.js";
+import { debugRun, remaining, removeWorkspace, workspace, type Call } from "./harness.js";
 
 const searchPath = process.env.PATH ?? "";
 
@@ -13,10 +13,15 @@ export const lldb = Boolean(findVersioned("lldb-dap", searchPath) && findOnPath(
 
 /**
  * Builds the C fixture, launches it under lldb-dap stopped in `square`, runs `body` with the
- * session (the public DebugSession, which takes calls at once), then ends the run and checks that
- * no process of the session is left.
+ * session (the public DebugSession, which takes calls at once) and the run's tool `call`, then
+ * ends the run and checks that no process of the session is left.
  */
-export async function inLldbSquare(body: (session: DebugSession) => Promise<void>): Promise<void> {
+export async function inLldbSquare(
+  body: (
+    session: DebugSession,
+    call: (args: Record<string, unknown>, signal?: AbortSignal) => Promise<Call>,
+  ) => Promise<void>,
+): Promise<void> {
   expect(lldb, "lldb-dap and cc must be on PATH").toBeTruthy();
   const dir = workspace("c");
   execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
@@ -27,7 +32,7 @@ export async function inLldbSquare(body: (session: DebugSession) => Promise<void
     const launch = await call({ op: "launch", program: "prog" });
     expect(launch.text, launch.text).toContain("prog.c:4 in square");
     pids = sessionPids();
-    await body(supervisor.conversation("conv-1").session!);
+    await body(supervisor.conversation("conv-1").session!, call);
   } finally {
     await run.dispose();
     removeWorkspace(dir);

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
-import { descendants, isAlive, signalPid, waitGone } from "../internal/process-tree.js";
+import { descendantsOf, signalProcesses, type ProcessIdentity } from "@tools/registry";
+import { isAlive, waitGone } from "../internal/process-tree.js";
 import { startListeningAdapter } from "./adapter-process.js";
 import { findOnPath } from "./find-binary.js";
 import { reaperPython } from "./launch-plan.js";
@@ -29,19 +30,28 @@ describe.skipIf(process.platform !== "linux")("startListeningAdapter under the r
       () => "listening",
       (error: unknown) => String(error),
     );
-    let adapter: number[] = [];
+    // Found with their start times: ended at the end only while still the same processes.
+    let adapter: ProcessIdentity[] = [];
     try {
       // The shim (our child) and the adapter under it, found while the wait for the address runs.
       const deadline = Date.now() + 1000;
       while (adapter.length === 0 && Date.now() < deadline) {
-        adapter = descendants(process.pid).filter((pid) => commandOf(pid) === "sleep");
+        adapter = descendantsOf(process.pid).filter(({ pid }) => commandOf(pid) === "sleep");
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(adapter, "the adapter under the shim").toHaveLength(1);
       expect(await outcome).toContain("printed no listen address within 1500 ms");
-      expect(await waitGone(adapter, 5000)).toBe(true);
+      expect(
+        await waitGone(
+          adapter.map(({ pid }) => pid),
+          5000,
+        ),
+      ).toBe(true);
     } finally {
-      for (const pid of adapter) if (isAlive(pid)) signalPid(pid, "SIGKILL");
+      signalProcesses(
+        adapter.filter(({ pid }) => isAlive(pid)),
+        "SIGKILL",
+      );
     }
   });
 });

@@ -2,12 +2,15 @@ import type { Readable, Writable } from "node:stream";
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { encodeFrame, FrameParser } from "./framing.js";
 
-/** A request the adapter answered with `success: false`, or that never got an answer. */
+/**
+ * A request the adapter answered with `success: false`, that never got an answer, or that its
+ * caller gave up (`cancelled`: its signal aborted; an answer that comes later is dropped).
+ */
 export class DapRequestError extends Error {
   constructor(
     readonly command: string,
     message: string,
-    readonly kind: "failed" | "timeout" | "closed",
+    readonly kind: "failed" | "timeout" | "closed" | "cancelled",
   ) {
     super(message);
     this.name = "DapRequestError";
@@ -22,6 +25,19 @@ interface Pending {
   readonly resolve: (response: DebugProtocol.Response) => void;
   readonly reject: (error: DapRequestError) => void;
   readonly timer: NodeJS.Timeout;
+  /** Stops listening to the request's signal (once it is answered or has failed). */
+  readonly unlisten: () => void;
+}
+
+/** How a request may be given up (see {@link DapConnection.request}). */
+export interface DapRequestOptions {
+  /** Gives the request up when it aborts: not sent if not sent yet, else its answer is not waited for. */
+  readonly signal?: AbortSignal;
+  /**
+   * Sends a DAP `cancel` for a request given up after it was sent, so the adapter can stop
+   * working on it; only for an adapter that declared `supportsCancelRequest`.
+   */
+  readonly cancel?: boolean;
 }
 
 /**
@@ -61,30 +77,55 @@ export class DapConnection {
 
   /**
    * Sends a request and resolves with its successful response. Rejects with a
-   * {@link DapRequestError} when the adapter refuses it, after `timeoutMs`, or when the connection
-   * closes first. The returned promise never rejects unhandled: callers that do not await at once
+   * {@link DapRequestError} when the adapter refuses it, after `timeoutMs`, when the connection
+   * closes first, or at once when `options.signal` aborts (`cancelled`: not sent if it had not
+   * been, its answer dropped if it comes; with `options.cancel` the adapter is sent a `cancel`
+   * for it). The returned promise never rejects unhandled: callers that do not await at once
    * (launch during the handshake) still get the failure when they do.
    */
   request<R extends DebugProtocol.Response = DebugProtocol.Response>(
     command: string,
     args?: unknown,
     timeoutMs = 10_000,
+    options: DapRequestOptions = {},
   ): Promise<R> {
+    const { signal } = options;
     const promise = new Promise<R>((resolve, reject) => {
       if (this.closedReason !== undefined) {
         reject(new DapRequestError(command, `${command} was not sent: ${this.closedReason}`, "closed"));
         return;
       }
+      if (signal?.aborted) {
+        reject(new DapRequestError(command, `${command} was not sent: its caller gave it up`, "cancelled"));
+        return;
+      }
       const seq = this.seq++;
+      const onAbort = (): void => {
+        const pending = this.pending.get(seq);
+        if (!pending) return;
+        this.pending.delete(seq);
+        clearTimeout(pending.timer);
+        if (options.cancel) this.notify("cancel", { requestId: seq });
+        reject(
+          new DapRequestError(
+            command,
+            `${command} was given up by its caller before its answer`,
+            "cancelled",
+          ),
+        );
+      };
       const timer = setTimeout(() => {
+        this.pending.get(seq)?.unlisten();
         this.pending.delete(seq);
         reject(new DapRequestError(command, `${command} got no answer within ${timeoutMs} ms`, "timeout"));
       }, timeoutMs);
+      signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(seq, {
         command,
         resolve: resolve as (response: DebugProtocol.Response) => void,
         reject,
         timer,
+        unlisten: () => signal?.removeEventListener("abort", onAbort),
       });
       const message: DebugProtocol.Request = { seq, type: "request", command, arguments: args };
       this.write(message);
@@ -93,12 +134,20 @@ export class DapConnection {
     return promise;
   }
 
+  /** Sends a request whose answer nobody waits for (a `cancel`): a late answer is dropped as any unknown one. */
+  private notify(command: string, args: unknown): void {
+    if (this.closedReason !== undefined) return;
+    const message: DebugProtocol.Request = { seq: this.seq++, type: "request", command, arguments: args };
+    this.write(message);
+  }
+
   /** Ends the connection: every pending request fails with `reason`. */
   close(reason: string): void {
     if (this.closedReason !== undefined) return;
     this.closedReason = reason;
     for (const [seq, pending] of this.pending) {
       clearTimeout(pending.timer);
+      pending.unlisten();
       pending.reject(new DapRequestError(pending.command, `${pending.command} failed: ${reason}`, "closed"));
       this.pending.delete(seq);
     }
@@ -115,6 +164,7 @@ export class DapConnection {
       if (!pending) return;
       this.pending.delete(response.request_seq);
       clearTimeout(pending.timer);
+      pending.unlisten();
       if (response.success) pending.resolve(response);
       else {
         const detail = (response.body as { error?: DebugProtocol.Message } | undefined)?.error;

@@ -28,10 +28,13 @@ describe("firstChildOf", () => {
       expect(descendants(parent.pid!)).toEqual([later]);
       expect(adapterPid()).toBeUndefined();
     } finally {
-      try {
-        process.kill(-parent.pid!, "SIGKILL");
-      } catch {
-        // Already gone.
+      // Only while the shell is our unreaped child: its pid, the group's id, is not anyone else's.
+      if (parent.exitCode === null && parent.signalCode === null) {
+        try {
+          process.kill(-parent.pid!, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
       }
       if (parent.exitCode === null && parent.signalCode === null) await once(parent, "exit");
     }

@@ -8,17 +8,27 @@ import type { SessionCore } from "./session-core.js";
 /** How long a refused request waits for the adapter to report the exit of a program that is gone, in ms. */
 const exitReportMs = 3000;
 
-/** A request to the adapter; a refusal becomes a DebugError the model can read. */
+/**
+ * A request to the adapter; a refusal becomes a DebugError the model can read. When `signal`
+ * aborts (its caller is gone) the request is given up at once: not sent if it was not yet, else
+ * its answer is not waited for, and an adapter that supports `cancel` is told; the rejection is
+ * the signal's reason.
+ */
 export async function adapterRequest<R extends DebugProtocol.Response>(
   core: SessionCore,
   command: string,
   args: unknown,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<R> {
   core.assertLive();
   try {
-    return await core.options.adapter.connection.request<R>(command, args, timeoutMs);
+    return await core.options.adapter.connection.request<R>(command, args, timeoutMs, {
+      signal,
+      cancel: core.capabilities.supportsCancelRequest === true,
+    });
   } catch (error) {
+    if (error instanceof DapRequestError && error.kind === "cancelled" && signal) throw abortReason(signal);
     if (error instanceof DapRequestError && error.kind === "timeout") {
       const within = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
       throw new DebugError(
@@ -73,4 +83,9 @@ async function endedMeanwhile(core: SessionCore): Promise<boolean> {
 /** The program has exited (the session may still be ending) or the session has ended. */
 function programOver(core: SessionCore): boolean {
   return core.state === "exited" || core.state === "ended";
+}
+
+/** What a call given up through `signal` rejects with: the signal's reason, as `rejectOnAbort` does. */
+export function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("cancelled");
 }

@@ -178,14 +178,20 @@ export class DebugSession {
     return inspection.stack(this.core, threadId, startFrame);
   }
 
-  /** Scopes of a frame from the current stop. */
-  scopes(frameId: number): Promise<DebugProtocol.Scope[]> {
-    return inspection.scopes(this.core, frameId);
+  /**
+   * Scopes of a frame from the current stop. `signal` gives the call up: it rejects at once with
+   * the signal's reason, and its request holds up no later call.
+   */
+  scopes(frameId: number, signal?: AbortSignal): Promise<DebugProtocol.Scope[]> {
+    return inspection.scopes(this.core, frameId, signal);
   }
 
-  /** Children of a reference (at most 50, values clipped). */
-  variables(reference: number): Promise<inspection.VariableChildren> {
-    return inspection.variables(this.core, reference);
+  /**
+   * Children of a reference (at most 50, values clipped). `signal` gives the call up: it
+   * rejects at once with the signal's reason, and its request holds up no later call.
+   */
+  variables(reference: number, signal?: AbortSignal): Promise<inspection.VariableChildren> {
+    return inspection.variables(this.core, reference, signal);
   }
 
   /** Evaluates in a frame of the current stop (default: the frame the stop is reported at). */

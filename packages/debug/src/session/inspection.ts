@@ -2,6 +2,7 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
+import { abortReason } from "./adapter-request.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
 import type { SessionCore } from "./session-core.js";
@@ -13,16 +14,20 @@ import { displayPath, sourceLine } from "./source-lines.js";
 // valid for the current stop only; and the normalised description of a stop.
 
 /** Thread ids and names. */
-export async function threads(core: SessionCore): Promise<DebugProtocol.Thread[]> {
-  const response = await core.request<DebugProtocol.ThreadsResponse>("threads");
+export async function threads(core: SessionCore, signal?: AbortSignal): Promise<DebugProtocol.Thread[]> {
+  const response = await core.request<DebugProtocol.ThreadsResponse>("threads", undefined, undefined, signal);
   return response.body?.threads ?? [];
 }
 
 /** The thread a request without one is about: the last stop's, else the first one. */
-export async function defaultThread(core: SessionCore, threadId: number | undefined): Promise<number> {
+export async function defaultThread(
+  core: SessionCore,
+  threadId: number | undefined,
+  signal?: AbortSignal,
+): Promise<number> {
   if (threadId !== undefined) return threadId;
   if (core.lastStop?.threadId !== undefined) return core.lastStop.threadId;
-  const all = await threads(core);
+  const all = await threads(core, signal);
   const first = all.find((thread) => thread.id > 0) ?? all[0];
   if (!first) throw new DebugError("DEBUG_ADAPTER_ERROR", "the adapter reports no threads");
   return first.id;
@@ -191,15 +196,24 @@ async function pastTheEnd(core: SessionCore, thread: number, startFrame: number)
 /**
  * Scopes of a frame from the current stop. At an adapter that binds scope references to the
  * frame asked about last (lldb-dap), one `scopes` or `variables` at a time (see `scopeTurn`).
+ * `signal` gives the call up (see `scopeTurn`).
  */
-export function scopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
-  return scopeTurn(core, () => frameScopes(core, frameId));
+export function scopes(
+  core: SessionCore,
+  frameId: number,
+  signal?: AbortSignal,
+): Promise<DebugProtocol.Scope[]> {
+  return scopeTurn(core, () => frameScopes(core, frameId, signal), signal);
 }
 
-async function frameScopes(core: SessionCore, frameId: number): Promise<DebugProtocol.Scope[]> {
+async function frameScopes(
+  core: SessionCore,
+  frameId: number,
+  signal: AbortSignal | undefined,
+): Promise<DebugProtocol.Scope[]> {
   core.assertStopped("scopes");
   const stop = core.validFrames;
-  await checkFrame(core, frameId);
+  await checkFrame(core, frameId, signal);
   const resumed = () =>
     sameStop(
       core,
@@ -213,7 +227,12 @@ async function frameScopes(core: SessionCore, frameId: number): Promise<DebugPro
   // Unknown until this answer is in: one that timed out or was cancelled may still be handled
   // by the adapter later, binding the references to this frame after all.
   core.scopesFrame = undefined;
-  const response = await core.request<DebugProtocol.ScopesResponse>("scopes", { frameId: frame });
+  const response = await core.request<DebugProtocol.ScopesResponse>(
+    "scopes",
+    { frameId: frame },
+    undefined,
+    signal,
+  );
   resumed();
   core.scopesFrame = frame;
   return (response.body?.scopes ?? []).map((scope) => {
@@ -231,15 +250,53 @@ async function frameScopes(core: SessionCore, frameId: number): Promise<DebugPro
  * a `scopes` (or `rebindScope`) and the `variables` that reads it would answer that frame's
  * variables. The public {@link DebugSession} takes calls at once (the tool makes one at a time).
  * At the other adapters, at once. The checks of the stop run inside the turn, when it comes.
+ *
+ * A call given up (`signal` aborts; the tool's call was cancelled) rejects at once and holds
+ * nobody up: waiting, it leaves the queue and sends nothing; running, it lets the next one go
+ * (its requests, given the same signal, are given up too: an answer that comes later is dropped
+ * and sets nothing). The adapter handles requests in the order they came, so one it still works
+ * on delays the next one's answer but binds nothing unseen: a `scopes` given up leaves the frame
+ * of the latest `scopes` unknown, and the next `variables` of a scope asks its scopes again.
  */
-function scopeTurn<T>(core: SessionCore, work: () => Promise<T>): Promise<T> {
+function scopeTurn<T>(core: SessionCore, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
   if (core.adapterId !== "lldb") return work();
-  const result = core.scopeQueue.then(work);
-  core.scopeQueue = result.then(
-    () => undefined,
-    () => undefined,
-  );
-  return result;
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  const before = core.scopeQueue;
+  let free!: () => void;
+  // Settles once this call has ended or was given up, and never before the calls ahead of it.
+  const done = new Promise<void>((resolve) => {
+    free = resolve;
+  });
+  core.scopeQueue = done;
+  return new Promise<T>((resolve, reject) => {
+    let started = false;
+    const giveUp = (): void => {
+      reject(abortReason(signal!));
+      // Waiting: the next call waits for the ones ahead of this one only. Running: for nothing more.
+      if (started) free();
+      else void before.then(free);
+    };
+    signal?.addEventListener("abort", giveUp, { once: true });
+    void before.then(() => {
+      if (signal?.aborted) return;
+      started = true;
+      // The turn is passed on before the answer is given: a call made on it comes after.
+      const end = (): void => {
+        signal?.removeEventListener("abort", giveUp);
+        free();
+      };
+      work().then(
+        (value) => {
+          end();
+          resolve(value);
+        },
+        (error: unknown) => {
+          end();
+          reject(error);
+        },
+      );
+    });
+  });
 }
 
 /**
@@ -277,13 +334,17 @@ function rebound(core: SessionCore, origin: ScopeOrigin, adapterReference: numbe
  * `scopes` request, so a frame's Locals would list the locals of the frame asked about last.
  * A reference no other frame's scopes were given is read as it is, with no `scopes` again.
  */
-async function rebindScope(core: SessionCore, reference: number): Promise<number> {
+async function rebindScope(
+  core: SessionCore,
+  reference: number,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   const origin = core.scopeFrames.get(reference);
   if (core.adapterId !== "lldb" || !origin || !rebound(core, origin, core.adapterReference(reference)))
     return core.adapterReference(reference);
   core.scopesFrame = undefined;
   const response = await core
-    .request<DebugProtocol.ScopesResponse>("scopes", { frameId: origin.frame })
+    .request<DebugProtocol.ScopesResponse>("scopes", { frameId: origin.frame }, undefined, signal)
     .catch((error: unknown) => {
       // A refusal of a request the caller never made, said as what it was for; a timeout, a
       // cancel or the session's end stay what they are.
@@ -327,11 +388,19 @@ export interface VariableChildren {
  * entries are not children: its groups ("special variables", …) are left out, its `len()`
  * entry gives the count, and its "more" entry (the items after the first 100) is not an item.
  */
-export function variables(core: SessionCore, reference: number): Promise<VariableChildren> {
-  return scopeTurn(core, () => children(core, reference));
+export function variables(
+  core: SessionCore,
+  reference: number,
+  signal?: AbortSignal,
+): Promise<VariableChildren> {
+  return scopeTurn(core, () => children(core, reference, signal), signal);
 }
 
-async function children(core: SessionCore, reference: number): Promise<VariableChildren> {
+async function children(
+  core: SessionCore,
+  reference: number,
+  signal: AbortSignal | undefined,
+): Promise<VariableChildren> {
   core.assertStopped("variables");
   const stop = core.validFrames;
   if (!core.validReferences.has(reference)) {
@@ -341,7 +410,7 @@ async function children(core: SessionCore, reference: number): Promise<VariableC
         "get fresh ones with op 'scopes' (or 'evaluate')",
     );
   }
-  const adapterReference = await rebindScope(core, reference);
+  const adapterReference = await rebindScope(core, reference, signal);
   const resumed = () =>
     sameStop(
       core,
@@ -351,9 +420,12 @@ async function children(core: SessionCore, reference: number): Promise<VariableC
       "get fresh references with op 'scopes' (or 'evaluate')",
     );
   resumed();
-  const response = await core.request<DebugProtocol.VariablesResponse>("variables", {
-    variablesReference: adapterReference,
-  });
+  const response = await core.request<DebugProtocol.VariablesResponse>(
+    "variables",
+    { variablesReference: adapterReference },
+    undefined,
+    signal,
+  );
   resumed();
   const listed = (response.body?.variables ?? []).filter((variable) => !hiddenVariable(variable.name));
   const length = listed.find(isLengthEntry);
@@ -383,11 +455,14 @@ export async function evaluate(
   frameId?: number,
 ): Promise<DebugProtocol.EvaluateResponse["body"]> {
   core.assertStopped("evaluate");
+  const stop = core.validFrames;
   let frame = frameId;
   if (frame === undefined) {
     const { frames } = await stopFrames(core);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
   } else await checkFrame(core, frame);
+  const shown = JSON.stringify(expression.length > 60 ? `${expression.slice(0, 60)}…` : expression);
+  sameStop(core, stop, "evaluate", `${shown} was to be evaluated (it was not sent)`, "evaluate it again");
   let response: DebugProtocol.EvaluateResponse;
   try {
     response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
@@ -398,6 +473,15 @@ export async function evaluate(
   } catch (error) {
     throw callStopped(core, error) ?? error;
   }
+  // An answer that came after a resume is of a stop that is gone: its value may no longer hold,
+  // and its reference would pass for the current stop's. The expression did run (any effect stays).
+  sameStop(
+    core,
+    stop,
+    "evaluate",
+    `${shown} was evaluated (it ran in the stop asked about, and any effect it had stays)`,
+    "evaluate it again in this stop",
+  );
   const body = core.learnReference(response.body);
   return { ...body, result: clipValue(body.result) };
 }
@@ -428,12 +512,12 @@ const frameSearchDepth = 1000;
  * Refuses a frame id no `stack` page of this stop listed, saying which it is: one of this stop
  * not listed yet (and the page that lists it), or none of this stop's (an earlier stop's).
  */
-async function checkFrame(core: SessionCore, frameId: number): Promise<void> {
+async function checkFrame(core: SessionCore, frameId: number, signal?: AbortSignal): Promise<void> {
   if (core.validFrames.has(frameId)) return;
   // The tool's own ids: one no page of this stop listed is an earlier stop's (or none at all).
   if (renumbersIds(core.adapterId)) throw staleFrame(frameId, "");
   const stopThread = core.lastStop?.threadId;
-  const { found, complete } = await findFrame(core, frameId);
+  const { found, complete } = await findFrame(core, frameId, signal);
   if (found) {
     const page = Math.floor(found.index / limits.frames) * limits.frames;
     const call = {
@@ -465,21 +549,24 @@ function staleFrame(frameId: number, searched: string): DebugError {
 async function findFrame(
   core: SessionCore,
   frameId: number,
+  signal: AbortSignal | undefined,
 ): Promise<{ found?: { threadId: number; index: number }; complete: boolean }> {
   const threads = new Set(core.listedThreads);
   try {
-    threads.add(await defaultThread(core, undefined));
+    threads.add(await defaultThread(core, undefined, signal));
   } catch {
     // No thread to search beyond those listed.
   }
   let complete = true;
   for (const threadId of threads) {
+    if (signal?.aborted) throw abortReason(signal);
     try {
-      const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
-        threadId,
-        startFrame: 0,
-        levels: frameSearchDepth,
-      });
+      const response = await core.request<DebugProtocol.StackTraceResponse>(
+        "stackTrace",
+        { threadId, startFrame: 0, levels: frameSearchDepth },
+        undefined,
+        signal,
+      );
       const frames = response.body?.stackFrames ?? [];
       const index = frames.findIndex((frame) => frame.id === frameId);
       if (index >= 0) return { found: { threadId, index }, complete };

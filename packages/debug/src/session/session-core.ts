@@ -341,9 +341,17 @@ export class SessionCore {
     });
   }
 
-  /** A request to the adapter; a refusal becomes a DebugError the model can read (see `adapterRequest`). */
-  request<R extends DebugProtocol.Response>(command: string, args?: unknown, timeoutMs = 10_000): Promise<R> {
-    return adapterRequest<R>(this, command, args, timeoutMs);
+  /**
+   * A request to the adapter; a refusal becomes a DebugError the model can read, and `signal`
+   * gives it up (see `adapterRequest`).
+   */
+  request<R extends DebugProtocol.Response>(
+    command: string,
+    args?: unknown,
+    timeoutMs = 10_000,
+    signal?: AbortSignal,
+  ): Promise<R> {
+    return adapterRequest<R>(this, command, args, timeoutMs, signal);
   }
 
   assertLive(): void {

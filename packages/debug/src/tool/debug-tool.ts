@@ -193,10 +193,14 @@ async function executeOp(args: DebugInput, context: ToolContext) {
     }
     case "scopes":
       return textResult(
-        formatScopes(await supervisor.require(run.conversationId).scopes(need(args, "frame_id"))),
+        formatScopes(
+          await supervisor.require(run.conversationId).scopes(need(args, "frame_id"), context.signal),
+        ),
       );
     case "variables": {
-      const children = await supervisor.require(run.conversationId).variables(need(args, "reference"));
+      const children = await supervisor
+        .require(run.conversationId)
+        .variables(need(args, "reference"), context.signal);
       return textResult(formatVariables(children));
     }
     case "evaluate": {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath } from "../adapters/find-binary.js";
-import { descendants } from "../internal/process-tree.js";
+import { descendantsOf, signalProcesses } from "@tools/registry";
 import { ci, debugRun, remaining, removeWorkspace, type Call } from "../__fixtures__/harness.js";
 
 const searchPath = process.env.PATH ?? "";
@@ -100,9 +100,9 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: maps, and a program killed wh
         pids = sessionPids();
         const adapter = supervisor.conversation("conv-1").session!.adapterPid!;
         // The program is delve's child (delve sends no `process` event naming it).
-        const program = descendants(adapter, 1);
+        const program = descendantsOf(adapter, 1);
         expect(program).toHaveLength(1);
-        process.kill(program[0]!, "SIGKILL");
+        expect(signalProcesses(program, "SIGKILL")).toBe(1);
 
         // Until the session notices (it looks every 250 ms, then gives the adapter 1 s to say it).
         const status = await statusUntil(call, (text) => text.startsWith("no debug session"), 15_000);

@@ -9,10 +9,14 @@ import {
   remaining,
   ci,
   debugRun,
+  identify,
+  identifyReported,
+  killLeftovers,
   makeVenv,
   removeWorkspace,
   workspace,
 } from "../__fixtures__/harness.js";
+import type { ProcessIdentity } from "@tools/registry";
 import { descendants, isAlive } from "../internal/process-tree.js";
 
 const found = existsSync("/usr/bin/python3");
@@ -151,16 +155,18 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   it("reports a program that exits leaving a process on its output, and ends that process", async () => {
     const { run, call } = debugRun(dir);
     let left: number | undefined;
+    let leftover: ProcessIdentity | undefined;
     try {
       const launch = await call({ op: "launch", program: "daemon.py" });
       left = Number(/left (\d+)/.exec(launch.text)?.[1]);
+      leftover = identifyReported(left, ["sleep", "600"]);
       expect(launch.isError, launch.text).toBe(false);
       // Its exit code is told when the adapter's exit event or the process's own end was seen
       // before the session ended, which the daemon holding its output makes a race.
       expect(launch.text).toMatch(
         /the program exited(?: with code 0)?; the session has ended, and with it 1 background process the program had left running/,
       );
-      expect(alive([left])).toEqual([]);
+      expect(leftover, `the process it left (${left}) still runs`).toBeUndefined();
       const status = await call({ op: "status" });
       expect(status.text).toMatch(
         /ended because the program exited(?: with code 0)? \(it left 1 background process running, ended with the session\)/,
@@ -168,8 +174,8 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       const pause = await call({ op: "pause" });
       expect(pause.code).toBe("DEBUG_NO_SESSION");
     } finally {
-      // Should the session have left it, the test does not.
-      if (left && alive([left]).length > 0) process.kill(left, "SIGKILL");
+      // Should the session have left it, the test does not (the process it reported, not its pid's next owner).
+      killLeftovers([leftover]);
       await run.dispose();
     }
   });
@@ -212,7 +218,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
       pids = sessionPids();
       const session = supervisor.conversation("conv-1").session!;
       const ended = new Promise<string>((resolve) => session.onEnd(resolve));
-      process.kill(session.adapterPid!, "SIGKILL");
+      expect(killLeftovers(identify([session.adapterPid!]))).toBe(1);
       expect(await ended).toContain("the debug adapter exited unexpectedly (SIGKILL)");
       const after = await call({ op: "continue" });
       expect(after.code).toBe("DEBUG_NO_SESSION");

@@ -4,7 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath, findVersioned } from "../adapters/find-binary.js";
-import { ci, debugRun, remaining, removeWorkspace } from "../__fixtures__/harness.js";
+import {
+  ci,
+  debugRun,
+  identify,
+  killLeftovers,
+  remaining,
+  removeWorkspace,
+} from "../__fixtures__/harness.js";
 import { processStat } from "../internal/process-tree.js";
 
 // A program killed from outside (SIGKILL: lldb stops on every other signal first). lldb-dap
@@ -54,7 +61,10 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program killed by SIGKI
     expect(launch.text, launch.text).toContain("stopped (breakpoint)");
     const [debuggee] = [...(session()?.debuggeePids ?? [])];
     expect(debuggee, "the debuggee's pid").toBeDefined();
-    return { debuggee: debuggee!, pids: sessionPids() };
+    // Who it is now: killed later only while it is still that process.
+    const [identity] = identify([debuggee!]);
+    expect(identity, "the debuggee runs").toBeDefined();
+    return { debuggee: debuggee!, identity: identity!, pids: sessionPids() };
   }
 
   it("says a program killed while stopped was killed by SIGKILL, not that it exited with code -1", async () => {
@@ -64,7 +74,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program killed by SIGKI
     try {
       const started = await launched(call, sessionPids, session);
       pids = started.pids;
-      process.kill(started.debuggee, "SIGKILL");
+      expect(killLeftovers([started.identity])).toBe(1);
       await until(() => session() === undefined, "the session ends");
       const status = await call({ op: "status" });
       expect(status.text).toContain(
@@ -88,7 +98,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program killed by SIGKI
       const resumed = call({ op: "continue" });
       // Running again: sleeping in sleep(), no longer in a tracing stop ("t").
       await until(() => processStat(started.debuggee)?.state === "S", "the program runs again");
-      process.kill(started.debuggee, "SIGKILL");
+      expect(killLeftovers([started.identity])).toBe(1);
       const done = await resumed;
       expect(done.text).toContain(
         "the program exited with code 9 (or was killed by signal SIGKILL (9), which the adapter reports the same); the session has ended",

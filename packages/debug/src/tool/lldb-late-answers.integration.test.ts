@@ -26,7 +26,7 @@ async function topLocals(session: DebugSession): Promise<string[]> {
   return (await session.variables(locals!.variablesReference)).variables.map((one) => one.name);
 }
 
-// A stack, scopes or variables call sent together with a resume through the public DebugSession
+// A stack, scopes, variables or evaluate call sent together with a resume through the public DebugSession
 // (the request goes out first, or just after; the resume drops the stop before any answer can
 // come): its answer is of a stop that is gone, or of a running program. Taken, lldb-dap's ids
 // would pass for the next stop's (it numbers frames by depth: the listing's `square` read the
@@ -65,6 +65,20 @@ describe.skipIf(!lldb && !ci)("DebugSession on lldb-dap: answers that come after
       const names = await topLocals(session);
       expect(names).toContain("n");
       expect(names).not.toContain("s");
+    });
+  });
+
+  it("refuses an evaluate answered across a step, whose value and reference are of the stop that is gone", async () => {
+    await inLldbSquare(async (session) => {
+      // Sent while stopped in square (lldb-dap answers it: it refuses evaluate only while running).
+      const late = settled(session.evaluate("n * 10"));
+      expect((await session.resume("stepOut")).kind).toBe("stopped");
+      expectResumedMeanwhile(
+        await late,
+        /"n \* 10" was evaluated \(it ran in the stop asked about, and any effect it had stays\)/,
+      );
+      // Asked again in the new stop (main): its own frame's answer.
+      expect((await session.evaluate("s")).result).toMatch(/^\d+$/);
     });
   });
 });

@@ -12,9 +12,14 @@ import {
   ci,
   debugRun,
   expectStep,
+  identify,
+  identifyReported,
+  killLeftovers,
   removeWorkspace,
+  stillRunning,
   workspace,
 } from "../__fixtures__/harness.js";
+import type { ProcessIdentity } from "@tools/registry";
 
 const searchPath = process.env.PATH ?? "";
 const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
@@ -740,6 +745,8 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program's children end 
   it("terminate ends the program and the process it started", async () => {
     const { run, call, supervisor } = debugRun(dir);
     let children: number[] = [];
+    // Who they were when found: a pid reused after they ended is someone else's to leave alone.
+    let started: ProcessIdentity[] = [];
     try {
       // Stopped first before the fork: the session learns the program's tree at its first stop.
       await call({ op: "breakpoints", file: "spawner.c", lines: [5, 10] });
@@ -749,13 +756,14 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a program's children end 
       expect((await call({ op: "continue" })).text).toContain("10 | int waiting = 1;");
       const session = supervisor.conversation("conv-1").session!;
       children = [...session.debuggeePids].flatMap((pid) => descendants(pid));
+      started = identify(children);
       expect(children.length, "the sleep the program started").toBeGreaterThan(0);
       expect(alive(children)).toEqual(children);
       const ended = await call({ op: "terminate" });
       expect(ended.text).toContain("terminated");
-      expect(alive(children)).toEqual([]);
+      expect(stillRunning(started)).toEqual([]);
     } finally {
-      for (const pid of alive(children)) process.kill(pid, "SIGKILL");
+      killLeftovers(started);
       await run.dispose();
     }
   });
@@ -820,19 +828,21 @@ const leaverGo = [
 async function expectLeaverEnded(dir: string, program: string): Promise<void> {
   const { run, call } = debugRun(dir);
   let left: number | undefined;
+  let leftover: ProcessIdentity | undefined;
   try {
     const launch = await call({ op: "launch", program });
     left = Number(/left (\d+)/.exec(launch.text)?.[1]);
+    leftover = identifyReported(left, ["sleep", "600"]);
     expect(launch.isError, launch.text).toBe(false);
     // The code comes with the adapter's exit event; when the watch of the program's pid sees the
     // exit first (the adapter late under load), no code is claimed.
     expect(launch.text).toMatch(
       /the program exited( with code 0)?; the session has ended, and with it 1 background process the program had left running/,
     );
-    expect(alive([left])).toEqual([]);
+    expect(leftover, `the process it left (${left}) still runs`).toBeUndefined();
   } finally {
-    // Should the session have left it, the test does not.
-    if (left && alive([left]).length > 0) process.kill(left, "SIGKILL");
+    // Should the session have left it, the test does not (the process it reported, not its pid's next owner).
+    killLeftovers([leftover]);
     await run.dispose();
   }
 }
