@@ -1,5 +1,7 @@
+import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readTextFile } from "../files/file-texts.js";
 import { tempTree } from "../test-support/fixtures.js";
 import { compileFlagFacts } from "./compile-flags.js";
 
@@ -52,5 +54,64 @@ describe("compileFlagFacts", () => {
         ]),
       }).forcesIncludes,
     ).toBe(true);
+  });
+
+  it("reads an unchanged compilation database once, and again each time it changes on disk", () => {
+    const { dir, remove } = tempTree("compile-flags-cache", {});
+    try {
+      const database = join(dir, "compile_commands.json");
+      const flags = join(dir, "sub", "compile_flags.txt");
+      const reads: string[] = [];
+      const read = (path: string): string => {
+        reads.push(path.slice(dir.length + 1));
+        return readTextFile(path);
+      };
+      /** Writes `text` to `path` dated a minute ago (older than the racy margin: its facts can be kept). */
+      const write = (path: string, text: string, agoMs = 60_000): void => {
+        writeFileSync(path, text);
+        const at = new Date(Date.now() - agoMs);
+        utimesSync(path, at, at);
+      };
+      const entry = (include: string) =>
+        JSON.stringify([{ directory: dir, file: "a.c", arguments: ["cc", `-I${include}`, "-c", "a.c"] }]);
+      write(database, entry("one"));
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "one")]);
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "one")]);
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "one")]);
+      expect(reads).toEqual(["compile_commands.json"]);
+      // Changed (another size): read again, its new folder reported.
+      write(database, entry("three"));
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "three")]);
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "three")]);
+      expect(reads).toEqual(["compile_commands.json", "compile_commands.json"]);
+      // Changed to a text of the same size: read again too.
+      write(database, entry("four"));
+      write(database, entry("five"), 30_000);
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "five")]);
+      expect(reads).toHaveLength(3);
+      // Written just now: read again at each call until older than a timestamp tick.
+      write(database, entry("six"), 0);
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "six")]);
+      expect(compileFlagFacts(dir, [], read).includeDirs).toEqual([join(dir, "six")]);
+      expect(reads).toHaveLength(5);
+      // Replaced by a file now forcing an include: reported.
+      write(database, JSON.stringify([{ directory: dir, file: "a.c", command: "cc -include f.h -c a.c" }]));
+      expect(compileFlagFacts(dir, [], read).forcesIncludes).toBe(true);
+      expect(compileFlagFacts(dir, [], read).forcesIncludes).toBe(true);
+      expect(reads).toHaveLength(6);
+      // compile_flags.txt is kept the same way.
+      reads.length = 0;
+      const sub = join(dir, "sub");
+      mkdirSync(sub);
+      write(flags, "-Iinc\n");
+      expect(compileFlagFacts(sub, [], read).includeDirs).toEqual([join(sub, "inc")]);
+      expect(compileFlagFacts(sub, [], read).includeDirs).toEqual([join(sub, "inc")]);
+      expect(reads).toEqual(["sub/compile_flags.txt"]);
+      write(flags, "-Iother\n");
+      expect(compileFlagFacts(sub, [], read).includeDirs).toEqual([join(sub, "other")]);
+      expect(reads).toEqual(["sub/compile_flags.txt", "sub/compile_flags.txt"]);
+    } finally {
+      remove();
+    }
   });
 });

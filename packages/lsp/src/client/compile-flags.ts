@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { isFile, readTextFile } from "../files/file-texts.js";
 
@@ -115,53 +116,138 @@ function databaseCommands(text: string): { directory: string; args: string[] }[]
   return commands;
 }
 
+/** What one compilation database or compile_flags.txt tells: see {@link CompileFlagFacts}. */
+interface FlagFileFacts {
+  readonly forcesIncludes: boolean;
+  readonly includeDirs: readonly string[];
+}
+
+/**
+ * A file's identity on disk (device, inode, size, modification and change times in nanoseconds)
+ * and its modification time in milliseconds; undefined when it cannot be told.
+ */
+function identityOf(path: string): { key: string; modifiedMs: number } | undefined {
+  try {
+    const stat = statSync(path, { bigint: true });
+    return {
+      key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
+      modifiedMs: Number(stat.mtimeNs) / 1e6,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file modified this close to our read could be modified again within the same timestamp
+ * tick (Linux takes file times from a coarse clock) without its identity changing: what was read
+ * then is not reused (git's "racily clean" rule, as for the file texts).
+ */
+const racyMarginMs = 100;
+
+/** Most compilation databases and flag files whose facts are kept (see {@link flagFileFacts}). */
+const flagFilesKept = 64;
+
+/** Per path of a compilation database or compile_flags.txt: its facts, the identity and time they were read at. */
+const flagFileCache = new Map<string, { identity: string; readAt: number; facts: FlagFileFacts }>();
+
+/**
+ * What the compilation database or compile_flags.txt at `path` tells; undefined when it is gone.
+ * Kept per file and read again only when its identity on disk changed: a database generated for
+ * a large tree (tens of MB) would otherwise be read and parsed again at each header change.
+ */
+function flagFileFacts(
+  path: string,
+  kind: "database" | "flags",
+  read: (path: string) => string,
+): FlagFileFacts | undefined {
+  const readAt = Date.now();
+  const identity = identityOf(path);
+  const kept = flagFileCache.get(path);
+  if (kept && identity && kept.identity === identity.key && identity.modifiedMs < kept.readAt - racyMarginMs)
+    return kept.facts;
+  flagFileCache.delete(path);
+  let facts: FlagFileFacts;
+  try {
+    facts = factsOfText(read(path), path, kind);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    return { forcesIncludes: true, includeDirs: [] };
+  }
+  if (identity) {
+    flagFileCache.set(path, { identity: identity.key, readAt, facts });
+    if (flagFileCache.size > flagFilesKept) flagFileCache.delete(flagFileCache.keys().next().value!);
+  }
+  return facts;
+}
+
+/** What the text of a compilation database or compile_flags.txt at `path` tells. */
+function factsOfText(text: string, path: string, kind: "database" | "flags"): FlagFileFacts {
+  if (forcing.test(text) || responseFile.test(text)) return { forcesIncludes: true, includeDirs: [] };
+  const folder = dirname(path);
+  const folders = new Set<string>();
+  if (kind === "database") {
+    const commands = databaseCommands(text);
+    if (!commands) return { forcesIncludes: true, includeDirs: [] };
+    for (const { directory, args } of commands) searchedFolders(args, resolve(folder, directory), folders);
+  } else {
+    searchedFolders(
+      text.split(/\r?\n/).map((line) => line.trim()),
+      folder,
+      folders,
+    );
+  }
+  return { forcesIncludes: false, includeDirs: [...folders] };
+}
+
 /**
  * What the compile flags clangd reads for the files under `root` tell (see
  * {@link CompileFlagFacts}): its compilation database or compile_flags.txt (the root's, or the
  * nearest ancestor's), and every .clangd of the root (`watched`: its files) and its ancestors.
+ * A compilation database or compile_flags.txt is read again only when it changed on disk
+ * (`read` reads a file's text; tests count its calls).
  */
-export function compileFlagFacts(root: string, watched: Iterable<string>): CompileFlagFacts {
+export function compileFlagFacts(
+  root: string,
+  watched: Iterable<string>,
+  read: (path: string) => string = readTextFile,
+): CompileFlagFacts {
   const folders = new Set<string>();
   const files = flagFiles(root, watched);
   for (let index = 0; index < files.length; index++) {
     const { path, kind } = files[index]!;
+    if (kind !== "config") {
+      const facts = flagFileFacts(path, kind, read);
+      if (!facts) continue;
+      if (facts.forcesIncludes) return { forcesIncludes: true, includeDirs: [] };
+      for (const folder of facts.includeDirs) folders.add(folder);
+      continue;
+    }
     let text: string;
     try {
-      text = readTextFile(path);
+      text = read(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
       return { forcesIncludes: true, includeDirs: [] };
     }
     if (forcing.test(text) || responseFile.test(text)) return { forcesIncludes: true, includeDirs: [] };
     const folder = dirname(path);
-    if (kind === "database") {
-      const commands = databaseCommands(text);
-      if (!commands) return { forcesIncludes: true, includeDirs: [] };
-      for (const { directory, args } of commands) searchedFolders(args, resolve(folder, directory), folders);
-    } else if (kind === "flags") {
-      searchedFolders(
-        text.split(/\r?\n/).map((line) => line.trim()),
-        folder,
-        folders,
-      );
-    } else {
-      // A .clangd's flags (YAML: `Add: [-I../lib]`, `- -I../lib`): relative paths start from the
-      // compile command's folder, here taken as the .clangd's and the root.
-      const words = text.split(/[\s,[\]"']+/).filter((word) => word !== "");
-      searchedFolders(words, folder, folders);
-      searchedFolders(words, root, folders);
-      // Its own compilation database (`CompilationDatabase: out`) is read too.
-      const database = /^\s*CompilationDatabase:\s*["']?([^\s"'#]+)/m.exec(text)?.[1];
-      if (database !== undefined && database !== "None" && database !== "Ancestors") {
-        const databaseFolder = resolve(folder, database);
-        for (const [name, fileKind] of [
-          ["compile_commands.json", "database"],
-          ["compile_flags.txt", "flags"],
-        ] as const) {
-          const candidate = join(databaseFolder, name);
-          if (!files.some((file) => file.path === candidate) && isFile(candidate))
-            files.push({ path: candidate, kind: fileKind });
-        }
+    // A .clangd's flags (YAML: `Add: [-I../lib]`, `- -I../lib`): relative paths start from the
+    // compile command's folder, here taken as the .clangd's and the root.
+    const words = text.split(/[\s,[\]"']+/).filter((word) => word !== "");
+    searchedFolders(words, folder, folders);
+    searchedFolders(words, root, folders);
+    // Its own compilation database (`CompilationDatabase: out`) is read too.
+    const database = /^\s*CompilationDatabase:\s*["']?([^\s"'#]+)/m.exec(text)?.[1];
+    if (database !== undefined && database !== "None" && database !== "Ancestors") {
+      const databaseFolder = resolve(folder, database);
+      for (const [name, fileKind] of [
+        ["compile_commands.json", "database"],
+        ["compile_flags.txt", "flags"],
+      ] as const) {
+        const candidate = join(databaseFolder, name);
+        if (!files.some((file) => file.path === candidate) && isFile(candidate))
+          files.push({ path: candidate, kind: fileKind });
       }
     }
   }

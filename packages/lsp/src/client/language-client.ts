@@ -368,28 +368,51 @@ export class LanguageClient {
    * without an `#include` line (see `compileFlagFacts`).
    */
   refreshIncluders(): Promise<string[]> {
-    return this.documents.refreshIncluders(async (changed) => {
-      await this.watched.ready;
-      if (!this.watched.complete) return () => true;
-      const flags = compileFlagFacts(this.root, this.watched.files);
-      if (flags.forcesIncludes) return () => true;
-      // A file is included by its real name, or by that of a symlink to it.
-      const paths = changed.map((uri) => fileURLToPath(uri));
-      const reals = new Set(paths.map((path) => canonicalPath(path)));
-      const links = [...this.watched.links].filter((link) => reals.has(canonicalPath(link)));
-      const reaches = includeReach([...paths, ...reals, ...links], {
-        files: this.watched.files,
-        texts: (path) => {
-          // clangd builds with an included file's text on disk; one open here may differ.
-          const open = this.documents.syncedText(pathToFileURL(path).href);
-          const onDisk = this.rootText(path);
-          return open === undefined || open === onDisk ? [onDisk] : [onDisk, open];
-        },
-        includeDirs: flags.includeDirs,
-        isFile,
-      });
-      return (text, uri) => reaches(text, fileURLToPath(uri));
+    return this.documents.refreshIncluders((changed) => this.includeTest(changed));
+  }
+
+  /**
+   * A test of whether an open document (its text, its uri) includes one of `changed` (uris),
+   * directly or through other files: see {@link refreshIncluders}.
+   */
+  private async includeTest(changed: readonly string[]): Promise<(text: string, uri: string) => boolean> {
+    await this.watched.ready;
+    if (!this.watched.complete) return () => true;
+    const flags = compileFlagFacts(this.root, this.watched.files);
+    if (flags.forcesIncludes) return () => true;
+    // A file is included by its real name, or by that of a symlink to it.
+    const paths = changed.map((uri) => fileURLToPath(uri));
+    const reals = new Set(paths.map((path) => canonicalPath(path)));
+    const links = [...this.watched.links].filter((link) => reals.has(canonicalPath(link)));
+    const reaches = includeReach([...paths, ...reals, ...links], {
+      files: this.watched.files,
+      texts: (path) => {
+        // clangd builds with an included file's text on disk; one open here may differ.
+        const open = this.documents.syncedText(pathToFileURL(path).href);
+        const onDisk = this.rootText(path);
+        return open === undefined || open === onDisk ? [onDisk] : [onDisk, open];
+      },
+      includeDirs: flags.includeDirs,
+      isFile,
     });
+    return (text, uri) => reaches(text, fileURLToPath(uri));
+  }
+
+  /**
+   * Whether an open document includes one of `changed` (uris of files changed on disk that are
+   * not headers by their extension: a `.def`, `.inc`, or `.c` file included as text), directly or
+   * through other files (see {@link includeTest}); true when that cannot be told.
+   */
+  private async includedByOpen(changed: readonly string[]): Promise<boolean> {
+    try {
+      const reaches = await this.includeTest(changed);
+      return this.documents.openUris().some((uri) => {
+        const text = this.documents.syncedText(uri);
+        return text === undefined || reaches(text, uri);
+      });
+    } catch {
+      return true;
+    }
   }
 
   /** Closes a document (after a rename moved or deleted it). */
@@ -452,20 +475,31 @@ export class LanguageClient {
     const events = this.diskChanges.release(this.watched.take(), except, this.watched.links);
     let relevant = false;
     const included: string[] = [];
+    /** Files not open, of no included extension, that other files may include as text all the same. */
+    const maybeIncluded: string[] = [];
     const changes: { uri: string; type: number }[] = [];
     for (const event of events) {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
       const ofLanguage = this.spec.extensions.includes(extname(event.path).toLowerCase());
-      if (!watched && !ofLanguage) continue;
-      relevant = true;
-      if (ofLanguage) this.diskChanges.note(event.path);
       const uri = pathToFileURL(event.path).href;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
-      if (!open && this.documents.isIncluded(uri)) included.push(uri);
+      const isIncluded = !open && this.documents.isIncluded(uri);
+      // A server building files with those they include (clangd) reads any file an `#include`
+      // names, whatever its extension (a .def table, a .c file): one changed counts when an open
+      // document includes it (tested below).
+      if (!open && !isIncluded && this.spec.includedExtensions) maybeIncluded.push(uri);
+      if (!watched && !ofLanguage && !isIncluded) continue;
+      relevant = true;
+      if (ofLanguage) this.diskChanges.note(event.path);
+      if (isIncluded) included.push(uri);
       if (this.spec.createdFiles && ofLanguage)
         this.created.note(event.path, event.type === FileChangeType.Created && !open);
       if (watched && !open) changes.push({ uri, type: event.type });
+    }
+    if (maybeIncluded.length > 0 && (await this.includedByOpen(maybeIncluded))) {
+      relevant = true;
+      included.push(...maybeIncluded);
     }
     if (!relevant) return false;
     this.documents.noteChanges(included);

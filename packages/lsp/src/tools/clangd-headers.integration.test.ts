@@ -240,3 +240,77 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
     );
   });
 });
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "clangd after a file included by any extension changes on disk",
+  () => {
+    for (const name of ["table.def", "table.inc", "table.c", "table.txt"]) {
+      it(`an open file including ${name} (directly or through a header) sees its new text`, async () => {
+        const tree = {
+          "compile_flags.txt": "-std=c11\n",
+          [name]: "int from_table(void);\n",
+          "wrap.h": `#pragma once\n#include "${name}"\n`,
+          "a.c": `#include "${name}"\nint a(void) { return from_table(); }\n`,
+          "b.c": '#include "wrap.h"\nint b(void) { return from_table(); }\n',
+          "e.c": "int e(void) { return 5; }\n",
+        };
+        await withProject(tree, async (lsp, dir, supervisor) => {
+          expect(await lsp({ action: "diagnostics", file: "e.c" })).toBe("no diagnostics in e.c");
+          expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "from_table" })).toContain(
+            `${name}:1:5`,
+          );
+          await definitionMoves(
+            lsp,
+            dir,
+            { file: "a.c", line: 2, symbol: "from_table" },
+            { write: [name, "\n\nint from_table(void);\n"], from: `${name}:1:5`, to: `${name}:3:5` },
+          );
+          expect(await lsp({ action: "definition", file: "b.c", line: 2, symbol: "from_table" })).toContain(
+            `${name}:3:5`,
+          );
+          // The file including nothing is not sent again.
+          const [client] = supervisor.runningClients();
+          const changed = recordChanges(client!);
+          writeFileSync(join(dir, name), "\n\n\nint from_table(void);\n");
+          await settleDiskEvents();
+          expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "from_table" })).toContain(
+            `${name}:4:5`,
+          );
+          expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "e" })).toContain("e.c:1:5");
+          expect(changed.sort()).toEqual(["a.c", "b.c"]);
+        });
+      });
+    }
+
+    it("sends nothing again when a file no open document includes changes, whatever its extension", async () => {
+      const tree = {
+        "compile_flags.txt": "-std=c11\n",
+        "table.def": "int from_table(void);\n",
+        "unused.def": "int unused(void);\n",
+        "notes.txt": "notes\n",
+        "other.c": "int other(void) { return 1; }\n",
+        "a.c": '#include "table.def"\nint a(void) { return from_table(); }\n',
+      };
+      await withProject(tree, async (lsp, dir, supervisor) => {
+        expect(await lsp({ action: "diagnostics", file: "a.c" })).toBe("no diagnostics in a.c");
+        const [client] = supervisor.runningClients();
+        const changed = recordChanges(client!);
+        // Nothing of the server's: not even counted as a change (open documents are not checked again).
+        const mark = client!.changesMark();
+        writeFileSync(join(dir, "unused.def"), "\nint unused(void);\n");
+        writeFileSync(join(dir, "notes.txt"), "more notes\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:1:5",
+        );
+        expect(client!.changesMark()).toBe(mark);
+        writeFileSync(join(dir, "other.c"), "\nint other(void) { return 1; }\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:1:5",
+        );
+        expect(changed).toEqual([]);
+      });
+    });
+  },
+);
