@@ -194,9 +194,17 @@ export class DebugSession {
     return inspection.variables(this.core, reference, signal);
   }
 
-  /** Evaluates in a frame of the current stop (default: the frame the stop is reported at). */
-  evaluate(expression: string, frameId?: number): Promise<DebugProtocol.EvaluateResponse["body"]> {
-    return inspection.evaluate(this.core, expression, frameId);
+  /**
+   * Evaluates in a frame of the current stop (default: the frame the stop is reported at).
+   * `signal` gives the call up: it rejects at once with the signal's reason, and an expression
+   * not sent yet is never sent (it runs no code).
+   */
+  evaluate(
+    expression: string,
+    frameId?: number,
+    signal?: AbortSignal,
+  ): Promise<DebugProtocol.EvaluateResponse["body"]> {
+    return inspection.evaluate(this.core, expression, frameId, signal);
   }
 
   /** continue / next / stepIn / stepOut: returns at the next stop, the exit, or the bound. */

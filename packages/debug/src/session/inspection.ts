@@ -63,11 +63,16 @@ const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
  * past the page is asked for, to learn whether more exist whatever total the adapter gives. A
  * start past the last frame is refused, saying how many there are when that is known.
  */
-export async function stack(core: SessionCore, threadId?: number, startFrame = 0): Promise<FramePage> {
+export async function stack(
+  core: SessionCore,
+  threadId?: number,
+  startFrame = 0,
+  signal?: AbortSignal,
+): Promise<FramePage> {
   core.assertStopped("stack");
   // The stop's own set: a resume while the requests run replaces it (see `invalidate`).
   const stopFramesAsked = core.validFrames;
-  const thread = await defaultThread(core, threadId);
+  const thread = await defaultThread(core, threadId, signal);
   const resumed = () =>
     sameStop(
       core,
@@ -77,11 +82,12 @@ export async function stack(core: SessionCore, threadId?: number, startFrame = 0
       "list this stop's with op 'stack'",
     );
   resumed();
-  const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
-    threadId: thread,
-    startFrame,
-    levels: limits.frames + 1,
-  });
+  const response = await core.request<DebugProtocol.StackTraceResponse>(
+    "stackTrace",
+    { threadId: thread, startFrame, levels: limits.frames + 1 },
+    undefined,
+    signal,
+  );
   // An answer that came after a resume lists a stop that is gone: none of its ids may pass for
   // the current stop's (lldb-dap numbers frames by depth: its top frame would read the new top's).
   resumed();
@@ -137,10 +143,10 @@ function sameStop(
  * (by the stop's report, a `stack`, an earlier evaluate), else listed now. Asked again only when
  * the stop changed: a resume drops it, and so does another thread taking the stop over.
  */
-async function stopFrames(core: SessionCore): Promise<FramePage> {
+async function stopFrames(core: SessionCore, signal?: AbortSignal): Promise<FramePage> {
   const known = core.stopPage;
   if (known && (core.lastStop?.threadId ?? known.threadId) === known.threadId) return known;
-  return stack(core);
+  return stack(core, undefined, 0, signal);
 }
 
 /**
@@ -448,28 +454,38 @@ async function children(
   };
 }
 
-/** Evaluates in a frame of the current stop (default: the frame the stop is reported at). */
+/**
+ * Evaluates in a frame of the current stop (default: the frame the stop is reported at).
+ * `signal` gives the call up: an expression not sent yet (the stop's frames still being listed)
+ * is never sent, so a cancelled call runs no code; one sent already has its answer dropped.
+ */
 export async function evaluate(
   core: SessionCore,
   expression: string,
   frameId?: number,
+  signal?: AbortSignal,
 ): Promise<DebugProtocol.EvaluateResponse["body"]> {
   core.assertStopped("evaluate");
   const stop = core.validFrames;
   let frame = frameId;
   if (frame === undefined) {
-    const { frames } = await stopFrames(core);
+    const { frames } = await stopFrames(core, signal);
     frame = reportFrame(frames, core.options.root, core.lastStop?.reason)?.frame.id;
-  } else await checkFrame(core, frame);
+  } else await checkFrame(core, frame, signal);
   const shown = JSON.stringify(expression.length > 60 ? `${expression.slice(0, 60)}…` : expression);
   sameStop(core, stop, "evaluate", `${shown} was to be evaluated (it was not sent)`, "evaluate it again");
   let response: DebugProtocol.EvaluateResponse;
   try {
-    response = await core.request<DebugProtocol.EvaluateResponse>("evaluate", {
-      expression,
-      frameId: frame === undefined ? undefined : adapterFrameId(core, frame),
-      context: core.options.evaluateContext,
-    });
+    response = await core.request<DebugProtocol.EvaluateResponse>(
+      "evaluate",
+      {
+        expression,
+        frameId: frame === undefined ? undefined : adapterFrameId(core, frame),
+        context: core.options.evaluateContext,
+      },
+      undefined,
+      signal,
+    );
   } catch (error) {
     throw callStopped(core, error) ?? error;
   }

@@ -206,7 +206,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
     case "evaluate": {
       const session = supervisor.require(run.conversationId);
       const mark = session.output.mark();
-      const body = await session.evaluate(need(args, "expression"), args.frame_id);
+      const body = await session.evaluate(need(args, "expression"), args.frame_id, context.signal);
       // Output that went on a line left open (print(…, end="")) is read from that line's entry.
       return textResult(formatEvaluation(body, session.output.cursorSince(mark), session.output.end));
     }

@@ -153,3 +153,39 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled scopes or var
     });
   });
 });
+
+// An evaluate lists the stop's frames first when no call has yet (a stop that came with nobody
+// waiting: after "still running", or a resume through the public DebugSession). Cancelled then,
+// its expression was still sent once the listing came back, and ran: the model was told
+// "cancelled" and the program's state changed all the same.
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled evaluate", () => {
+  it("never sends an expression cancelled while the stop's frames were listed", async () => {
+    await inLldbSquare(async (session, call) => {
+      // In main, a stop nobody has listed the frames of.
+      expect((await session.resume("stepOut")).kind).toBe("stopped");
+      const wire = recordWire();
+      const adapter = identify([session.adapterPid!]);
+      expect(signalProcesses(adapter, "SIGSTOP")).toBe(1);
+      try {
+        const cancel = new AbortController();
+        const cancelled = call({ op: "evaluate", expression: "s = 4242" }, cancel.signal);
+        const listing = (event: WireEvent) => event.way === "sent" && event.command === "stackTrace";
+        expect(await until(() => wire().some(listing), 5000), "the stop's frames are listed").toBe(true);
+        cancel.abort(new Error("the user cancelled it"));
+        const answer = await cancelled;
+        expect(answer.code).toBe("CANCELLED");
+      } finally {
+        signalProcesses(adapter, "SIGCONT");
+      }
+      // The listing's answer comes; the expression must not follow it.
+      expect(await until(() => wire().some((event) => event.way === "answered"), 5000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(
+        wire()
+          .filter((event) => event.way === "sent")
+          .map((event) => event.command),
+      ).toEqual(["stackTrace"]);
+      expect((await session.evaluate("s")).result).not.toBe("4242");
+    });
+  });
+});
