@@ -496,7 +496,7 @@ export async function evaluate(
     stop,
     "evaluate",
     `${shown} was evaluated (it ran in the stop asked about, and any effect it had stays)`,
-    "evaluate it again in this stop",
+    "evaluate it again in this stop for its value now (it runs again: an assignment or a call in it takes effect a second time)",
   );
   const body = core.learnReference(response.body);
   return { ...body, result: clipValue(body.result) };
