@@ -42,7 +42,10 @@ function detachedSleep(seconds: number): ChildProcess {
  * when other processes of the machine kept taking it (a few tries).
  */
 async function strangerWithPid(pid: number): Promise<ChildProcess | undefined> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  // Any process or thread another program starts between the write and the fork takes the pid
+  // first: under a busy machine (the other packages' suites forking beside this one) 50 tries
+  // were not always enough.
+  for (let attempt = 0; attempt < 500; attempt++) {
     writeFileSync(lastPid, String(pid - 1));
     const child = detachedSleep(30);
     await new Promise((resolve) => child.once("spawn", resolve));
