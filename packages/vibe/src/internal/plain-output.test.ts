@@ -175,6 +175,21 @@ describe("PlainOutputTail", () => {
     expect(ended.text()).toBe(`${long}\n`);
   });
 
+  it("a return passed on with a line's start, then text in a chunk of its own, rewrites the line before it ends", () => {
+    // "50%" and a return passed on ahead of a long hyperlink; its end and the text that follows the
+    // return come as chunks of their own, the line not ended when the CLI exits.
+    const link = `\u001b]8;;https://x.example/${"u".repeat(5000)}`;
+    for (const chunks of [
+      [`50%\r${link}`, "\u001b\\", "done"],
+      ["A".repeat(5000) + "\r" + "\u001b[0m".repeat(300), "done"],
+    ]) {
+      const tail = new PlainOutputTail(20_000);
+      for (const chunk of chunks) tail.push(chunk);
+      expect(tail.text()).toBe("done");
+      expect(tail.dropped()).toBe(0);
+    }
+  });
+
   it("an escape string longer than a line's held part (a long hyperlink or title) is left out whole: none of it shows as text", () => {
     const url = `https://x.example/${"u".repeat(3500)}`;
     for (const chunks of [

@@ -99,9 +99,11 @@ export class PlainOutputTail {
    */
   push(chunk: string): string {
     // A chunk of text alone, on a line that is held (a model's answer streamed a few characters
-    // at a time): added to what the line shows, without reading the line again.
+    // at a time): added to what the line shows, without reading the line again. Not after a
+    // return passed on with the line's start: text after it rewrites the line.
     if (
       this.shown !== undefined &&
+      !this.returnPassed &&
       this.pending.length + chunk.length <= heldMaxChars &&
       !cursorMoves.test(chunk)
     ) {
