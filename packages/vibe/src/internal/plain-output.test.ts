@@ -202,6 +202,22 @@ describe("PlainOutputTail", () => {
       expect(tail.text()).toBe("see the docs now\n");
       agreesWithWhole(chunks, 20_000);
     }
+    // A control sequence (CSI) or an escape with intermediates as long, streamed in parts.
+    for (const text of [
+      `see \u001b[${"1;".repeat(3000)}31mthe docs now\n`,
+      `see \u001b${" ".repeat(6000)}Bthe docs now\n`,
+    ]) {
+      const parts = new PlainOutputTail(20_000);
+      for (let at = 0; at < text.length; at += 100) parts.push(text.slice(at, at + 100));
+      expect(parts.text()).toBe("see the docs now\n");
+    }
+    // One cut short by a line's end or another escape shows none of its parameters either.
+    for (const end of ["\n", "\u001b[0m"]) {
+      const text = `see \u001b[${"1;".repeat(3000)}${end}the docs now\n`;
+      const chunks = text.match(/[^]{1,100}/g)!;
+      agreesWithWhole(chunks, 20_000);
+      expect(plainOutput(text)).toBe(`see ${end === "\n" ? "\n" : ""}the docs now\n`);
+    }
     // Streamed 100 characters at a time, 1 MB of title never terminated until its line ends.
     const tail = new PlainOutputTail(1000);
     tail.push("answer \u001b]2;");

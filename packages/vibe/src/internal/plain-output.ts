@@ -1,12 +1,13 @@
 import { TailBuffer } from "./tail-buffer.js";
 import { tailOf } from "@tools/registry";
 
-// Colour and cursor escapes: CSI sequences, strings (OSC, DCS, …) to their terminator or the end
-// of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
+// Colour and cursor escapes: CSI sequences (one cut short by a line's end or another escape with
+// its parameters, as a terminal shows none of them), strings (OSC, DCS, …) to their terminator or
+// the end of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
 // FORCE_COLOR or with a spinner writes them; the model reads plain text. A lone ESC goes too.
 const escapes =
   // eslint-disable-next-line no-control-regex
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[ -/]*[0-~]|\u001b/g;
+  /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[ -/]*[0-~]|\u001b/g;
 
 /**
  * An escape begun at the end of a text and not finished yet: the rest may come with the next
@@ -199,9 +200,13 @@ export class PlainOutputTail {
     let held = "";
     const escape = this.pending.lastIndexOf("\u001b", cut - 1);
     let passEnd: number;
-    if (escape >= 0 && openString.test(this.pending.slice(escape, cut))) {
+    if (escape >= 0 && openEscape.test(this.pending.slice(escape, cut))) {
       passEnd = escape;
-      held = this.pending.slice(escape, escape + 2);
+      // Its introducer before the cut: ESC and the bracket or letter after it, or ESC alone.
+      held = this.pending.slice(
+        escape,
+        escape + 1 < cut && /[\]PX^_[]/.test(this.pending[escape + 1]!) ? escape + 2 : escape + 1,
+      );
     } else {
       if (escape >= 0 && cut - escape < partHeldChars) cut = escape;
       const code = this.pending.charCodeAt(cut);
@@ -237,9 +242,13 @@ function readReturns(line: string, returnBefore: boolean): { from: number; held:
   return { from, held: lastReturn !== undefined };
 }
 
-/** An escape string (OSC, DCS, …) begun and not ended: what {@link escapes} takes to its terminator. */
+/**
+ * An escape begun and not ended, which {@link escapes} takes whole however long it is: a string
+ * (OSC, DCS, …) to its terminator, a control sequence (CSI) over its parameters, an escape over its
+ * intermediates. Its introducer followed by what is left of it is still all of an escape.
+ */
 // eslint-disable-next-line no-control-regex
-const openString = /^\u001b[\]PX^_][^\u0007\u001b\n]*$/;
+const openEscape = /^\u001b(?:[\]PX^_][^\u0007\u001b\n]*|\[[0-?]*[ -/]*|[ -/]*)$/;
 
 /** Most characters of a line not ended yet {@link PlainOutputTail} holds before it passes its start on. */
 const heldMaxChars = 4096;
