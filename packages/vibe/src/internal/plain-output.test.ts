@@ -175,13 +175,16 @@ describe("PlainOutputTail", () => {
     expect(ended.text()).toBe(`${long}\n`);
   });
 
-  it("a return passed on with a line's start, then text in a chunk of its own, rewrites the line before it ends", () => {
+  it("a return passed on with a line's start, then text (in a chunk of its own, or held with the rest of a long escape), rewrites the line before it ends", () => {
     // "50%" and a return passed on ahead of a long hyperlink; its end and the text that follows the
     // return come as chunks of their own, the line not ended when the CLI exits.
     const link = `\u001b]8;;https://x.example/${"u".repeat(5000)}`;
     for (const chunks of [
       [`50%\r${link}`, "\u001b\\", "done"],
       ["A".repeat(5000) + "\r" + "\u001b[0m".repeat(300), "done"],
+      // The return passed on with the line's start as the rest of a title arrives, text after it.
+      [`50%\r\u001b]0;${"t".repeat(100)}`, `${"t".repeat(5000)}\u0007done`],
+      [`50%\r\u001b[${"1;".repeat(100)}`, `${"1;".repeat(2500)}mdone`],
     ]) {
       const tail = new PlainOutputTail(20_000);
       for (const chunk of chunks) tail.push(chunk);

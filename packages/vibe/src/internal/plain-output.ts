@@ -129,7 +129,11 @@ export class PlainOutputTail {
     // A return held from an earlier chunk may rewrite a line whose start was passed on.
     if (chunk.includes("\r") || this.returnPassed || (this.linePassed > 0 && this.pending.includes("\r")))
       this.dropRewritten();
-    if (this.pending.length > heldMaxChars) this.passStart();
+    if (this.pending.length > heldMaxChars) {
+      this.passStart();
+      // A return it passed on may be followed by text already held: that rewrites the line.
+      if (this.returnPassed) this.dropRewritten();
+    }
     const current = this.currentLine();
     if (current.trim() !== "") return current;
     const lines = ended.split("\n").filter((line) => line.trim() !== "");
