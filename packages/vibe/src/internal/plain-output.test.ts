@@ -1,3 +1,4 @@
+import { tailOf } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import { PlainOutputTail, plainOutput } from "./plain-output.js";
 
@@ -146,7 +147,7 @@ describe("PlainOutputTail", () => {
     const tail = new PlainOutputTail(maxChars);
     for (const chunk of chunks) tail.push(chunk);
     const whole = plainOutput(chunks.join(""));
-    expect(whole.endsWith(tail.text())).toBe(true);
+    expect(tail.text()).toBe(tailOf(whole, maxChars));
     expect(tail.dropped() + tail.text().length).toBe(whole.length);
   }
 
@@ -189,6 +190,20 @@ describe("PlainOutputTail", () => {
       const tail = new PlainOutputTail(20_000);
       for (const chunk of chunks) tail.push(chunk);
       expect(tail.text()).toBe("done");
+      expect(tail.dropped()).toBe(0);
+    }
+  });
+
+  it("a line longer than it keeps, rewritten by a carriage return, leaves the lines before it kept (they fit)", () => {
+    // stderr as kept for a failure: 4 000 characters; the error before a long line a return rewrote.
+    for (const chunks of [
+      ["error: the build failed\n", "x".repeat(9000), "\rdone\n"],
+      ["error: the build failed\n", "x".repeat(9000), "\rdone"],
+      ["error: the build failed\n", ..."x".repeat(9000).match(/[^]{1,500}/g)!, "\r", "done"],
+    ]) {
+      const tail = new PlainOutputTail(4000);
+      for (const chunk of chunks) tail.push(chunk);
+      expect(tail.text()).toBe(plainOutput(chunks.join("")));
       expect(tail.dropped()).toBe(0);
     }
   });
@@ -245,6 +260,14 @@ describe("PlainOutputTail", () => {
       "\u001b\\",
     ];
     pieces.push("\u001b", "x".repeat(700), "y".repeat(2000), "\u202E", "\u0000", " ");
+    // A combining mark, an emoji of joined ones, a DCS string, and long escapes cut across parts.
+    pieces.push(
+      "e\u0301",
+      "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}",
+      "\u001bPq#0;1\u001b\\",
+      "\u{1F600}".repeat(2500),
+    );
+    pieces.push(`\u001b[${"1;".repeat(1500)}m`, `\u001b]0;${"t\u{1F600}".repeat(1500)}`, "\u0007");
     let seed = 12345;
     const next = (n: number): number => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

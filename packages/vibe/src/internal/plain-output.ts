@@ -66,10 +66,17 @@ function plainLine(line: string): string {
  * in parts, where a backspace cannot take back what went before its part (a carriage return that
  * rewrites it takes back all of its parts). Memory stays bounded: of the line, `heldMaxChars` and
  * the chunk being added at most (an escape string however long is let go as it comes); of the
- * plain text, twice `maxChars`.
+ * plain text, twice `maxChars`, and as much again of a line passed on in parts.
  */
 export class PlainOutputTail {
+  /** The plain text of the lines ended. */
   private readonly plain: TailBuffer;
+  /**
+   * The plain text the line not ended yet has passed on already (the start of a line too long to
+   * hold, see {@link passStart}): apart from {@link plain} until the line ends, so that a carriage
+   * return rewriting the line lets go of it and leaves the lines before it kept.
+   */
+  private passedLine: TailBuffer;
   /** The raw text of the line not ended yet. */
   private pending = "";
   /**
@@ -77,11 +84,7 @@ export class PlainOutputTail {
    * it is (no escape unfinished, no carriage return in it); else undefined.
    */
   private shown: string | undefined = "";
-  /**
-   * How many characters of plain text the line not ended yet has passed on already (the start of
-   * a line too long to hold, see {@link passStart}): the last ones pushed to {@link plain}, taken
-   * back when a carriage return rewrites the line.
-   */
+  /** How many characters of plain text the line not ended yet has passed on ({@link passedLine}). */
   private linePassed = 0;
   /**
    * True when what the line passed on ends in a carriage return nothing shown has followed yet
@@ -91,6 +94,7 @@ export class PlainOutputTail {
 
   constructor(private readonly maxChars: number) {
     this.plain = new TailBuffer(maxChars);
+    this.passedLine = new TailBuffer(maxChars);
   }
 
   /**
@@ -120,6 +124,8 @@ export class PlainOutputTail {
       // The line whose start was passed on ends here: rewritten on its way, that start goes.
       const first = this.pending.slice(0, this.pending.indexOf("\n"));
       if (this.linePassed > 0 && readReturns(first, this.returnPassed).from >= 0) this.takeBackPassed();
+      this.plain.append(this.passedLine);
+      this.passedLine = new TailBuffer(this.maxChars);
       this.linePassed = 0;
       this.returnPassed = false;
       ended = plainOutput(this.pending.slice(0, newline + 1));
@@ -154,9 +160,14 @@ export class PlainOutputTail {
   }
 
   private kept(): { text: string; dropped: number } {
-    const whole = this.plain.text() + this.currentLine();
+    // What the line passed on and let go lay between the lines ended and what it kept: of those
+    // lines, none is kept then.
+    const ended = this.plain.text();
+    const gap = this.passedLine.dropped() > 0;
+    const whole = (gap ? "" : ended) + this.passedLine.text() + this.currentLine();
     const text = tailOf(whole, this.maxChars);
-    return { text, dropped: this.plain.dropped() + whole.length - text.length };
+    const dropped = this.plain.dropped() + (gap ? ended.length : 0) + this.passedLine.dropped();
+    return { text, dropped: dropped + whole.length - text.length };
   }
 
   /** The line being written as plain text, without an escape not finished yet. */
@@ -184,9 +195,9 @@ export class PlainOutputTail {
     this.takeBackPassed();
   }
 
-  /** Takes back what the line not ended yet passed on: a carriage return rewrote it. */
+  /** Lets go of what the line not ended yet passed on: a carriage return rewrote it. */
   private takeBackPassed(): void {
-    this.plain.takeBack(this.linePassed);
+    this.passedLine = new TailBuffer(this.maxChars);
     this.linePassed = 0;
     this.returnPassed = false;
   }
@@ -220,7 +231,7 @@ export class PlainOutputTail {
     const raw = this.pending.slice(0, passEnd);
     this.returnPassed = readReturns(raw, this.returnPassed).held;
     const passed = plainOutput(raw);
-    this.plain.push(passed);
+    this.passedLine.push(passed);
     this.linePassed += passed.length;
     this.pending = held + this.pending.slice(cut);
   }
