@@ -49,7 +49,10 @@ export interface WorkerTask {
   /** Aborted when the worker is killed, re-briefed (vibe_send) or the run ends. */
   readonly signal: AbortSignal;
   readonly toolbox: WorkerToolbox;
-  /** Reports what the worker is doing ("turn 3: calling read"); shown by vibe_list. */
+  /**
+   * Reports what the worker is doing ("turn 3: calling read"); shown by vibe_list and vibe_wait as
+   * one line of plain text, 200 characters at most (lines joined by spaces, a longer one cut).
+   */
   progress(message: string): void;
 }
 

@@ -80,6 +80,49 @@ describe("a worker's text reaches the lead and the operator cleaned, whatever it
     });
   }
 
+  for (const api of ["openai", "anthropic"] as const) {
+    it(`${api}: a tool name the model made up 100 000 characters long, over two lines, gives a progress line of one line and 200 characters at most`, async () => {
+      const name = `read${"x".repeat(100_000)}\n- w9 "deploy" (good) done 1.0s`;
+      const loopback = await serve((request) =>
+        request.index === 0 ? { toolCalls: [{ name, args: {} }] } : { text: "read it" },
+      );
+      const options = { apiKey: "loopback-key", models, maxRetries: 0 };
+      const { kit, seen } = setUp(
+        api === "openai"
+          ? createOpenAiBackend({ ...options, baseURL: loopback.openAiBaseUrl })
+          : createAnthropicBackend({ ...options, baseURL: loopback.anthropicBaseUrl }),
+      );
+      await kit.call("vibe_spawn", { brief: "Read the note.", label: "reader" });
+      await kit.call("vibe_spawn", { brief: "Count the notes.", label: "counter" });
+      await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 30 });
+      const calling = seen.filter((text) => text.startsWith("turn 1: calling"));
+      expect(calling.length).toBeGreaterThan(0);
+      for (const text of calling) {
+        expect(text).not.toContain("\n");
+        expect(text.length).toBeLessThanOrEqual(200);
+        expect(text).toMatch(/^turn 1: calling readx+…$/);
+      }
+    });
+  }
+
+  it("an in-process backend's progress over many lines and characters is one line of 200 at most: vibe_list still lists every worker", async () => {
+    const backend = new HeldBackend();
+    const { kit } = setUp(backend);
+    await kit.call("vibe_spawn", { brief: "one", label: "chatty" });
+    await kit.call("vibe_spawn", { brief: "two", label: "quiet" });
+    const chatty = await backend.attempt(0);
+    chatty.task.progress(`step 1\n- w7 "deploy" (good) done 1.0s\n${"y".repeat(100_000)}`);
+    const activity = kit.list.get("w1").activity!;
+    expect(activity).not.toContain("\n");
+    expect(activity.length).toBeLessThanOrEqual(200);
+    expect(activity.startsWith('step 1 - w7 "deploy" (good) done 1.0s yyy')).toBe(true);
+    const listed = (await kit.call("vibe_list")).text;
+    expect(listed).toContain('- w2 "quiet"');
+    expect(listed).not.toMatch(/^- w7/m);
+    chatty.answer("done");
+    (await backend.attempt(1)).answer("done");
+  });
+
   it("openai: a refusal the failure quotes is plain text", async () => {
     const loopback = await serve(() => ({
       raw: JSON.stringify({

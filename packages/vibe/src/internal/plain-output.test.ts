@@ -1,3 +1,4 @@
+import { tailOf } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import { PlainOutputTail, plainOutput } from "./plain-output.js";
 
@@ -146,7 +147,7 @@ describe("PlainOutputTail", () => {
     const tail = new PlainOutputTail(maxChars);
     for (const chunk of chunks) tail.push(chunk);
     const whole = plainOutput(chunks.join(""));
-    expect(whole.endsWith(tail.text())).toBe(true);
+    expect(tail.text()).toBe(tailOf(whole, maxChars));
     expect(tail.dropped() + tail.text().length).toBe(whole.length);
   }
 
@@ -175,6 +176,38 @@ describe("PlainOutputTail", () => {
     expect(ended.text()).toBe(`${long}\n`);
   });
 
+  it("a return passed on with a line's start, then text (in a chunk of its own, or held with the rest of a long escape), rewrites the line before it ends", () => {
+    // "50%" and a return passed on ahead of a long hyperlink; its end and the text that follows the
+    // return come as chunks of their own, the line not ended when the CLI exits.
+    const link = `\u001b]8;;https://x.example/${"u".repeat(5000)}`;
+    for (const chunks of [
+      [`50%\r${link}`, "\u001b\\", "done"],
+      ["A".repeat(5000) + "\r" + "\u001b[0m".repeat(300), "done"],
+      // The return passed on with the line's start as the rest of a title arrives, text after it.
+      [`50%\r\u001b]0;${"t".repeat(100)}`, `${"t".repeat(5000)}\u0007done`],
+      [`50%\r\u001b[${"1;".repeat(100)}`, `${"1;".repeat(2500)}mdone`],
+    ]) {
+      const tail = new PlainOutputTail(20_000);
+      for (const chunk of chunks) tail.push(chunk);
+      expect(tail.text()).toBe("done");
+      expect(tail.dropped()).toBe(0);
+    }
+  });
+
+  it("a line longer than it keeps, rewritten by a carriage return, leaves the lines before it kept (they fit)", () => {
+    // stderr as kept for a failure: 4 000 characters; the error before a long line a return rewrote.
+    for (const chunks of [
+      ["error: the build failed\n", "x".repeat(9000), "\rdone\n"],
+      ["error: the build failed\n", "x".repeat(9000), "\rdone"],
+      ["error: the build failed\n", ..."x".repeat(9000).match(/[^]{1,500}/g)!, "\r", "done"],
+    ]) {
+      const tail = new PlainOutputTail(4000);
+      for (const chunk of chunks) tail.push(chunk);
+      expect(tail.text()).toBe(plainOutput(chunks.join("")));
+      expect(tail.dropped()).toBe(0);
+    }
+  });
+
   it("an escape string longer than a line's held part (a long hyperlink or title) is left out whole: none of it shows as text", () => {
     const url = `https://x.example/${"u".repeat(3500)}`;
     for (const chunks of [
@@ -186,6 +219,22 @@ describe("PlainOutputTail", () => {
       for (const chunk of chunks) tail.push(chunk);
       expect(tail.text()).toBe("see the docs now\n");
       agreesWithWhole(chunks, 20_000);
+    }
+    // A control sequence (CSI) or an escape with intermediates as long, streamed in parts.
+    for (const text of [
+      `see \u001b[${"1;".repeat(3000)}31mthe docs now\n`,
+      `see \u001b${" ".repeat(6000)}Bthe docs now\n`,
+    ]) {
+      const parts = new PlainOutputTail(20_000);
+      for (let at = 0; at < text.length; at += 100) parts.push(text.slice(at, at + 100));
+      expect(parts.text()).toBe("see the docs now\n");
+    }
+    // One cut short by a line's end or another escape shows none of its parameters either.
+    for (const end of ["\n", "\u001b[0m"]) {
+      const text = `see \u001b[${"1;".repeat(3000)}${end}the docs now\n`;
+      const chunks = text.match(/[^]{1,100}/g)!;
+      agreesWithWhole(chunks, 20_000);
+      expect(plainOutput(text)).toBe(`see ${end === "\n" ? "\n" : ""}the docs now\n`);
     }
     // Streamed 100 characters at a time, 1 MB of title never terminated until its line ends.
     const tail = new PlainOutputTail(1000);
@@ -211,6 +260,14 @@ describe("PlainOutputTail", () => {
       "\u001b\\",
     ];
     pieces.push("\u001b", "x".repeat(700), "y".repeat(2000), "\u202E", "\u0000", " ");
+    // A combining mark, an emoji of joined ones, a DCS string, and long escapes cut across parts.
+    pieces.push(
+      "e\u0301",
+      "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}",
+      "\u001bPq#0;1\u001b\\",
+      "\u{1F600}".repeat(2500),
+    );
+    pieces.push(`\u001b[${"1;".repeat(1500)}m`, `\u001b]0;${"t\u{1F600}".repeat(1500)}`, "\u0007");
     let seed = 12345;
     const next = (n: number): number => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

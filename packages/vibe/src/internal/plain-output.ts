@@ -1,12 +1,13 @@
 import { TailBuffer } from "./tail-buffer.js";
 import { tailOf } from "@tools/registry";
 
-// Colour and cursor escapes: CSI sequences, strings (OSC, DCS, …) to their terminator or the end
-// of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
+// Colour and cursor escapes: CSI sequences (one cut short by a line's end or another escape with
+// its parameters, as a terminal shows none of them), strings (OSC, DCS, …) to their terminator or
+// the end of their line at most, and the other escapes (ESC ( B, ESC 7, …); an agent CLI run under
 // FORCE_COLOR or with a spinner writes them; the model reads plain text. A lone ESC goes too.
 const escapes =
   // eslint-disable-next-line no-control-regex
-  /\u001b\[[0-?]*[ -/]*[@-~]|\u001b[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[ -/]*[0-~]|\u001b/g;
+  /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b[\]PX^_][^\u0007\u001b\n]*(?:\u0007|\u001b\\)?|\u001b[ -/]*[0-~]|\u001b/g;
 
 /**
  * An escape begun at the end of a text and not finished yet: the rest may come with the next
@@ -65,10 +66,17 @@ function plainLine(line: string): string {
  * in parts, where a backspace cannot take back what went before its part (a carriage return that
  * rewrites it takes back all of its parts). Memory stays bounded: of the line, `heldMaxChars` and
  * the chunk being added at most (an escape string however long is let go as it comes); of the
- * plain text, twice `maxChars`.
+ * plain text, twice `maxChars`, and as much again of a line passed on in parts.
  */
 export class PlainOutputTail {
+  /** The plain text of the lines ended. */
   private readonly plain: TailBuffer;
+  /**
+   * The plain text the line not ended yet has passed on already (the start of a line too long to
+   * hold, see {@link passStart}): apart from {@link plain} until the line ends, so that a carriage
+   * return rewriting the line lets go of it and leaves the lines before it kept.
+   */
+  private passedLine: TailBuffer;
   /** The raw text of the line not ended yet. */
   private pending = "";
   /**
@@ -76,11 +84,7 @@ export class PlainOutputTail {
    * it is (no escape unfinished, no carriage return in it); else undefined.
    */
   private shown: string | undefined = "";
-  /**
-   * How many characters of plain text the line not ended yet has passed on already (the start of
-   * a line too long to hold, see {@link passStart}): the last ones pushed to {@link plain}, taken
-   * back when a carriage return rewrites the line.
-   */
+  /** How many characters of plain text the line not ended yet has passed on ({@link passedLine}). */
   private linePassed = 0;
   /**
    * True when what the line passed on ends in a carriage return nothing shown has followed yet
@@ -90,6 +94,7 @@ export class PlainOutputTail {
 
   constructor(private readonly maxChars: number) {
     this.plain = new TailBuffer(maxChars);
+    this.passedLine = new TailBuffer(maxChars);
   }
 
   /**
@@ -99,9 +104,11 @@ export class PlainOutputTail {
    */
   push(chunk: string): string {
     // A chunk of text alone, on a line that is held (a model's answer streamed a few characters
-    // at a time): added to what the line shows, without reading the line again.
+    // at a time): added to what the line shows, without reading the line again. Not after a
+    // return passed on with the line's start: text after it rewrites the line.
     if (
       this.shown !== undefined &&
+      !this.returnPassed &&
       this.pending.length + chunk.length <= heldMaxChars &&
       !cursorMoves.test(chunk)
     ) {
@@ -117,6 +124,8 @@ export class PlainOutputTail {
       // The line whose start was passed on ends here: rewritten on its way, that start goes.
       const first = this.pending.slice(0, this.pending.indexOf("\n"));
       if (this.linePassed > 0 && readReturns(first, this.returnPassed).from >= 0) this.takeBackPassed();
+      this.plain.append(this.passedLine);
+      this.passedLine = new TailBuffer(this.maxChars);
       this.linePassed = 0;
       this.returnPassed = false;
       ended = plainOutput(this.pending.slice(0, newline + 1));
@@ -126,7 +135,11 @@ export class PlainOutputTail {
     // A return held from an earlier chunk may rewrite a line whose start was passed on.
     if (chunk.includes("\r") || this.returnPassed || (this.linePassed > 0 && this.pending.includes("\r")))
       this.dropRewritten();
-    if (this.pending.length > heldMaxChars) this.passStart();
+    if (this.pending.length > heldMaxChars) {
+      this.passStart();
+      // A return it passed on may be followed by text already held: that rewrites the line.
+      if (this.returnPassed) this.dropRewritten();
+    }
     const current = this.currentLine();
     if (current.trim() !== "") return current;
     const lines = ended.split("\n").filter((line) => line.trim() !== "");
@@ -147,9 +160,14 @@ export class PlainOutputTail {
   }
 
   private kept(): { text: string; dropped: number } {
-    const whole = this.plain.text() + this.currentLine();
+    // What the line passed on and let go lay between the lines ended and what it kept: of those
+    // lines, none is kept then.
+    const ended = this.plain.text();
+    const gap = this.passedLine.dropped() > 0;
+    const whole = (gap ? "" : ended) + this.passedLine.text() + this.currentLine();
     const text = tailOf(whole, this.maxChars);
-    return { text, dropped: this.plain.dropped() + whole.length - text.length };
+    const dropped = this.plain.dropped() + (gap ? ended.length : 0) + this.passedLine.dropped();
+    return { text, dropped: dropped + whole.length - text.length };
   }
 
   /** The line being written as plain text, without an escape not finished yet. */
@@ -177,9 +195,9 @@ export class PlainOutputTail {
     this.takeBackPassed();
   }
 
-  /** Takes back what the line not ended yet passed on: a carriage return rewrote it. */
+  /** Lets go of what the line not ended yet passed on: a carriage return rewrote it. */
   private takeBackPassed(): void {
-    this.plain.takeBack(this.linePassed);
+    this.passedLine = new TailBuffer(this.maxChars);
     this.linePassed = 0;
     this.returnPassed = false;
   }
@@ -197,9 +215,13 @@ export class PlainOutputTail {
     let held = "";
     const escape = this.pending.lastIndexOf("\u001b", cut - 1);
     let passEnd: number;
-    if (escape >= 0 && openString.test(this.pending.slice(escape, cut))) {
+    if (escape >= 0 && openEscape.test(this.pending.slice(escape, cut))) {
       passEnd = escape;
-      held = this.pending.slice(escape, escape + 2);
+      // Its introducer before the cut: ESC and the bracket or letter after it, or ESC alone.
+      held = this.pending.slice(
+        escape,
+        escape + 1 < cut && /[\]PX^_[]/.test(this.pending[escape + 1]!) ? escape + 2 : escape + 1,
+      );
     } else {
       if (escape >= 0 && cut - escape < partHeldChars) cut = escape;
       const code = this.pending.charCodeAt(cut);
@@ -209,7 +231,7 @@ export class PlainOutputTail {
     const raw = this.pending.slice(0, passEnd);
     this.returnPassed = readReturns(raw, this.returnPassed).held;
     const passed = plainOutput(raw);
-    this.plain.push(passed);
+    this.passedLine.push(passed);
     this.linePassed += passed.length;
     this.pending = held + this.pending.slice(cut);
   }
@@ -235,9 +257,13 @@ function readReturns(line: string, returnBefore: boolean): { from: number; held:
   return { from, held: lastReturn !== undefined };
 }
 
-/** An escape string (OSC, DCS, …) begun and not ended: what {@link escapes} takes to its terminator. */
+/**
+ * An escape begun and not ended, which {@link escapes} takes whole however long it is: a string
+ * (OSC, DCS, …) to its terminator, a control sequence (CSI) over its parameters, an escape over its
+ * intermediates. Its introducer followed by what is left of it is still all of an escape.
+ */
 // eslint-disable-next-line no-control-regex
-const openString = /^\u001b[\]PX^_][^\u0007\u001b\n]*$/;
+const openEscape = /^\u001b(?:[\]PX^_][^\u0007\u001b\n]*|\[[0-?]*[ -/]*|[ -/]*)$/;
 
 /** Most characters of a line not ended yet {@link PlainOutputTail} holds before it passes its start on. */
 const heldMaxChars = 4096;

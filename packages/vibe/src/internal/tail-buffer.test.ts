@@ -27,17 +27,21 @@ describe("TailBuffer", () => {
     expect(buffer.text().endsWith("line 499 😀\n")).toBe(true);
   });
 
-  it("takes back the last characters pushed, also those let go already, which are no longer counted", () => {
+  it("appends what another kept of the stream after it, counting what that one let go", () => {
     const buffer = new TailBuffer(4);
     buffer.push("ab");
-    buffer.push("cdef");
-    expect(buffer.text()).toBe("cdef");
-    expect(buffer.dropped()).toBe(2);
-    buffer.takeBack(5);
-    expect(buffer.text()).toBe("");
-    expect(buffer.dropped()).toBe(1);
-    buffer.push("xy");
-    buffer.takeBack(1);
-    expect(buffer.text()).toBe("x");
+    const after = new TailBuffer(4);
+    after.push("cdefgh");
+    buffer.append(after);
+    expect(buffer.text()).toBe("efgh");
+    expect(buffer.dropped()).toBe(4);
+    // Kept short of its most by an emoji's halves, the other's gap still lets go of all before.
+    const emoji = new TailBuffer(4);
+    emoji.push("a");
+    const emojis = new TailBuffer(4);
+    emojis.push("😀😀x😀");
+    emoji.append(emojis);
+    expect(emoji.text()).toBe("x😀");
+    expect(emoji.dropped()).toBe(5);
   });
 });

@@ -20,16 +20,22 @@ export class TailBuffer {
   }
 
   /**
-   * Takes back the last `chars` characters pushed: they are no part of the stream any more (a
-   * line a carriage return rewrote). Those of them let go already are no longer counted as left out.
+   * Adds what `other` kept of the stream that follows this one, and counts what it let go as left
+   * out here (the parts of a line passed on one by one, once the line ended).
    */
-  takeBack(chars: number): void {
-    if (chars <= 0) return;
-    const kept = this.text();
-    const taken = Math.min(chars, kept.length);
-    this.chunks = [kept.slice(0, kept.length - taken)];
-    this.length = kept.length - taken;
-    this.droppedChars -= chars - taken;
+  append(other: TailBuffer): void {
+    const dropped = other.dropped();
+    // What it let go lay between what this keeps and what it kept: this keeps none of it either.
+    if (dropped > 0) this.letGoAll();
+    this.droppedChars += dropped;
+    this.push(other.text());
+  }
+
+  /** Lets go of all it keeps, counted as left out. */
+  private letGoAll(): void {
+    this.droppedChars += this.length;
+    this.chunks = [];
+    this.length = 0;
   }
 
   /** How many characters from the start of the stream are no longer kept. */

@@ -1,4 +1,4 @@
-import type { Registry, Run, Surface } from "@tools/registry";
+import { headOf, type Registry, type Run, type Surface } from "@tools/registry";
 import type { WorkerBackend } from "../backends/worker-backend.js";
 import { plainOutput } from "../internal/plain-output.js";
 import { settleWithin } from "../internal/settle-within.js";
@@ -64,7 +64,7 @@ export function startAttempt(
     ),
     progress: (message: string) => {
       if (record.controller !== controller) return;
-      record.activity = plainOutput(String(message));
+      record.activity = progressLine(message);
       events.emit(record, "activity");
     },
   };
@@ -98,4 +98,17 @@ export async function stopAttempt(record: WorkerRecord, reason: Error, timeoutMs
     record.attempt = undefined;
   }
   return stopped;
+}
+
+/** Most characters of a worker's progress line (a command worker's is cut to it already). */
+const progressMaxChars = 200;
+
+/**
+ * A backend's progress message as the one line vibe_list and vibe_wait show: plain text, its lines
+ * joined by spaces, {@link progressMaxChars} at most. A model backend's names the tool the model
+ * called, whatever the model made up (100 KB over lines read as other workers' lines in vibe_list).
+ */
+function progressLine(message: unknown): string {
+  const line = plainOutput(String(message)).replace(/\s*\n\s*/g, " ");
+  return line.length > progressMaxChars ? `${headOf(line, progressMaxChars - 1)}…` : line;
 }
