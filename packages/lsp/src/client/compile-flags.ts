@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { isFile, readTextFile } from "../files/file-texts.js";
+import { isFile, readTextFile, settledBefore } from "../files/file-texts.js";
 
 /** What the compile flags clangd reads for a root's files tell about what those files include. */
 export interface CompileFlagFacts {
@@ -124,26 +124,20 @@ interface FlagFileFacts {
 
 /**
  * A file's identity on disk (device, inode, size, modification and change times in nanoseconds)
- * and its modification time in milliseconds; undefined when it cannot be told.
+ * and those times; undefined when it cannot be told.
  */
-function identityOf(path: string): { key: string; modifiedMs: number } | undefined {
+function identityOf(path: string): { key: string; mtimeNs: bigint; ctimeNs: bigint } | undefined {
   try {
     const stat = statSync(path, { bigint: true });
     return {
       key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
-      modifiedMs: Number(stat.mtimeNs) / 1e6,
+      mtimeNs: stat.mtimeNs,
+      ctimeNs: stat.ctimeNs,
     };
   } catch {
     return undefined;
   }
 }
-
-/**
- * A file modified this close to our read could be modified again within the same timestamp
- * tick (Linux takes file times from a coarse clock) without its identity changing: what was read
- * then is not reused (git's "racily clean" rule, as for the file texts).
- */
-const racyMarginMs = 100;
 
 /** Most compilation databases and flag files whose facts are kept (see {@link flagFileFacts}). */
 const flagFilesKept = 64;
@@ -164,7 +158,14 @@ function flagFileFacts(
   const readAt = Date.now();
   const identity = identityOf(path);
   const kept = flagFileCache.get(path);
-  if (kept && identity && kept.identity === identity.key && identity.modifiedMs < kept.readAt - racyMarginMs)
+  // A file changed within a timestamp tick of the read could change again unseen: read again
+  // (git's "racily clean" rule, as for the file texts).
+  if (
+    kept &&
+    identity &&
+    kept.identity === identity.key &&
+    settledBefore(identity.mtimeNs, identity.ctimeNs, kept.readAt)
+  )
     return kept.facts;
   flagFileCache.delete(path);
   let facts: FlagFileFacts;

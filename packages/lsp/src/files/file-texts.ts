@@ -27,6 +27,25 @@ interface Entry {
  */
 const racyMarginMs = 100;
 
+/**
+ * The margin for a file whose times are whole seconds: a filesystem keeping no fraction (ext4
+ * with 128-byte inodes, ext3, HFS+; FAT's mtime even in 2 s steps) gives every write of the same
+ * second (or two) the same times.
+ */
+const wholeSecondMarginMs = 2_000;
+
+/**
+ * Whether what was read of a file at `readAt` (Date.now(), taken before its stat) may be reused
+ * while its identity (inode, size, mtime and ctime in ns) stays the one seen then: only when its
+ * mtime is older than the read by more than a timestamp tick, {@link racyMarginMs}, or
+ * {@link wholeSecondMarginMs} when both times are whole seconds.
+ */
+export function settledBefore(mtimeNs: bigint, ctimeNs: bigint, readAt: number): boolean {
+  const margin =
+    mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n ? wholeSecondMarginMs : racyMarginMs;
+  return Number(mtimeNs) / 1e6 < readAt - margin;
+}
+
 /** Bounds of a {@link FileTexts} cache. */
 export interface FileTextsOptions {
   /** Most files kept; default 256. */
@@ -93,7 +112,7 @@ export class FileTexts {
       cached.size === size &&
       cached.mtimeNs === mtimeNs &&
       cached.ctimeNs === ctimeNs &&
-      Number(mtimeNs) / 1e6 < cached.readAt - racyMarginMs
+      settledBefore(mtimeNs, ctimeNs, cached.readAt)
     ) {
       return cached.view;
     }
