@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { basename, extname, isAbsolute, join, resolve } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
 
-/** The largest compile_commands.json read, in bytes. */
-const compileDatabaseBytes = 64 * 1024 * 1024;
+/** The largest compile_commands.json read, in bytes (here and for the include folders of its flags). */
+export const compileDatabaseBytes = 64 * 1024 * 1024;
 
 /** One translation unit of a compilation database. */
 export interface CompileEntry {

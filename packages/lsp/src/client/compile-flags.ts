@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
+import { compileDatabaseBytes } from "../checkers/compile-commands.js";
 import { isFile, readTextFile, settledBefore } from "../files/file-texts.js";
 
 /** What the compile flags clangd reads for a root's files tell about what those files include. */
@@ -153,7 +154,7 @@ const flagFileCache = new Map<string, { identity: string; readAt: number; facts:
 function flagFileFacts(
   path: string,
   kind: "database" | "flags",
-  read: (path: string) => string,
+  read: (path: string, maxBytes: number) => string,
 ): FlagFileFacts | undefined {
   const readAt = Date.now();
   const identity = identityOf(path);
@@ -170,7 +171,9 @@ function flagFileFacts(
   flagFileCache.delete(path);
   let facts: FlagFileFacts;
   try {
-    facts = factsOfText(read(path), path, kind);
+    // Bounded as for the project check: a larger one (hundreds of MB for a large tree) would
+    // stall the event loop for seconds and take GBs to parse; its folders then count as unknown.
+    facts = factsOfText(read(path, compileDatabaseBytes), path, kind);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { forcesIncludes: true, includeDirs: [] };
@@ -205,13 +208,14 @@ function factsOfText(text: string, path: string, kind: "database" | "flags"): Fl
  * What the compile flags clangd reads for the files under `root` tell (see
  * {@link CompileFlagFacts}): its compilation database or compile_flags.txt (the root's, or the
  * nearest ancestor's), and every .clangd of the root (`watched`: its files) and its ancestors.
- * A compilation database or compile_flags.txt is read again only when it changed on disk
- * (`read` reads a file's text; tests count its calls).
+ * A compilation database or compile_flags.txt is read again only when it changed on disk, and
+ * not when over `compileDatabaseBytes` (then everything may be included: too large to tell).
+ * `read` reads a file's text, up to a size; tests count its calls.
  */
 export function compileFlagFacts(
   root: string,
   watched: Iterable<string>,
-  read: (path: string) => string = readTextFile,
+  read: (path: string, maxBytes?: number) => string = readTextFile,
 ): CompileFlagFacts {
   const folders = new Set<string>();
   const files = flagFiles(root, watched);
