@@ -1,7 +1,6 @@
-import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { compileDatabaseBytes } from "../checkers/compile-commands.js";
-import { isFile, readTextFile, settledBefore } from "../files/file-texts.js";
+import { DerivedFromFiles, isFile, readTextFile } from "../files/file-texts.js";
 
 /** What the compile flags clangd reads for a root's files tell about what those files include. */
 export interface CompileFlagFacts {
@@ -123,28 +122,11 @@ interface FlagFileFacts {
   readonly includeDirs: readonly string[];
 }
 
-/**
- * A file's identity on disk (device, inode, size, modification and change times in nanoseconds)
- * and those times; undefined when it cannot be told.
- */
-function identityOf(path: string): { key: string; mtimeNs: bigint; ctimeNs: bigint } | undefined {
-  try {
-    const stat = statSync(path, { bigint: true });
-    return {
-      key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
-      mtimeNs: stat.mtimeNs,
-      ctimeNs: stat.ctimeNs,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Most compilation databases and flag files whose facts are kept (see {@link flagFileFacts}). */
 const flagFilesKept = 64;
 
-/** Per path of a compilation database or compile_flags.txt: its facts, the identity and time they were read at. */
-const flagFileCache = new Map<string, { identity: string; readAt: number; facts: FlagFileFacts }>();
+/** Per path of a compilation database or compile_flags.txt: its facts, while it is unchanged on disk. */
+const flagFileCache = new DerivedFromFiles<FlagFileFacts>(flagFilesKept);
 
 /**
  * What the compilation database or compile_flags.txt at `path` tells; undefined when it is gone.
@@ -156,33 +138,14 @@ function flagFileFacts(
   kind: "database" | "flags",
   read: (path: string, maxBytes: number) => string,
 ): FlagFileFacts | undefined {
-  const readAt = Date.now();
-  const identity = identityOf(path);
-  const kept = flagFileCache.get(path);
-  // A file changed within a timestamp tick of the read could change again unseen: read again
-  // (git's "racily clean" rule, as for the file texts).
-  if (
-    kept &&
-    identity &&
-    kept.identity === identity.key &&
-    settledBefore(identity.mtimeNs, identity.ctimeNs, kept.readAt)
-  )
-    return kept.facts;
-  flagFileCache.delete(path);
-  let facts: FlagFileFacts;
   try {
     // Bounded as for the project check: a larger one (hundreds of MB for a large tree) would
     // stall the event loop for seconds and take GBs to parse; its folders then count as unknown.
-    facts = factsOfText(read(path, compileDatabaseBytes), path, kind);
+    return flagFileCache.get(path, () => factsOfText(read(path, compileDatabaseBytes), path, kind));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { forcesIncludes: true, includeDirs: [] };
   }
-  if (identity) {
-    flagFileCache.set(path, { identity: identity.key, readAt, facts });
-    if (flagFileCache.size > flagFilesKept) flagFileCache.delete(flagFileCache.keys().next().value!);
-  }
-  return facts;
 }
 
 /** What the text of a compilation database or compile_flags.txt at `path` tells. */

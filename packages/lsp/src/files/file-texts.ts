@@ -181,3 +181,49 @@ export function isFile(path: string): boolean {
     return false;
   }
 }
+
+/**
+ * What is derived from files (a compilation database's facts, parsed once per version on disk):
+ * per path, the value `derive` gave, reused while the file's identity (device, inode, size, mtime
+ * and ctime in ns) is the one seen before that read and settled before it ({@link settledBefore}).
+ * The oldest entry goes past `capacity`.
+ */
+export class DerivedFromFiles<T> {
+  private readonly entries = new Map<string, { identity: string; readAt: number; value: T }>();
+
+  constructor(private readonly capacity: number) {}
+
+  /**
+   * `derive(path)`, or the value it gave for the same file on disk. When `derive` throws, nothing
+   * is kept and the error is thrown; a file that cannot be looked at is derived at each call.
+   */
+  get(path: string, derive: (path: string) => T): T {
+    const readAt = Date.now();
+    let identity: { key: string; mtimeNs: bigint; ctimeNs: bigint } | undefined;
+    try {
+      const stat = statSync(path, { bigint: true });
+      identity = {
+        key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
+        mtimeNs: stat.mtimeNs,
+        ctimeNs: stat.ctimeNs,
+      };
+    } catch {
+      identity = undefined;
+    }
+    const kept = this.entries.get(path);
+    if (
+      kept &&
+      identity &&
+      kept.identity === identity.key &&
+      settledBefore(identity.mtimeNs, identity.ctimeNs, kept.readAt)
+    )
+      return kept.value;
+    this.entries.delete(path);
+    const value = derive(path);
+    if (identity) {
+      this.entries.set(path, { identity: identity.key, readAt, value });
+      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return value;
+  }
+}
