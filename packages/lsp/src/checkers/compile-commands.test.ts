@@ -1,5 +1,9 @@
+import { mkdtempSync, realpathSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { splitCommand, syntaxOnlyCommand } from "./compile-commands.js";
+import { readTextFile } from "../files/file-texts.js";
+import { relativeDirectoriesOf, splitCommand, syntaxOnlyCommand } from "./compile-commands.js";
 
 describe("compile commands", () => {
   it("splits a shell-quoted command line", () => {
@@ -43,5 +47,39 @@ describe("compile commands", () => {
     // Not gcc or clang: their flags would not be understood.
     expect(syntaxOnlyCommand(entry(["cl.exe", "/c", "main.c"]))).toBeUndefined();
     expect(syntaxOnlyCommand(entry(["nvcc", "-c", "main.c"]))).toBeUndefined();
+  });
+});
+
+describe("relativeDirectoriesOf", () => {
+  it("reads an unchanged database once, and again when it changes on disk", () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "lsp-relative-dirs-")));
+    try {
+      const path = join(dir, "compile_commands.json");
+      const reads: string[] = [];
+      const read = (file: string, maxBytes: number): string => {
+        reads.push(file);
+        return readTextFile(file, maxBytes);
+      };
+      /** Writes entries with these directories, dated a minute ago (its facts can be kept). */
+      const write = (...directories: string[]): void => {
+        writeFileSync(
+          path,
+          JSON.stringify(directories.map((directory) => ({ directory, file: "a.c", command: "cc -c a.c" }))),
+        );
+        const past = new Date(Date.now() - 60_000);
+        utimesSync(path, past, past);
+      };
+      write("out", dir);
+      for (let i = 0; i < 3; i++) expect(relativeDirectoriesOf(dir, read)).toEqual({ path, count: 1 });
+      expect(reads).toEqual([path]);
+      write("out", "rel");
+      expect(relativeDirectoriesOf(dir, read)).toEqual({ path, count: 2 });
+      expect(relativeDirectoriesOf(dir, read)).toEqual({ path, count: 2 });
+      expect(reads).toEqual([path, path]);
+      writeFileSync(path, "{ not a database");
+      expect(relativeDirectoriesOf(dir, read)).toEqual({ path, count: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

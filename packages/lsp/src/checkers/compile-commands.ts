@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { basename, extname, isAbsolute, join, resolve } from "node:path";
-import { readTextFile } from "../files/file-texts.js";
+import { DerivedFromFiles, readTextFile } from "../files/file-texts.js";
 
-/** The largest compile_commands.json read, in bytes. */
-const compileDatabaseBytes = 64 * 1024 * 1024;
+/** The largest compile_commands.json read, in bytes (here and for the include folders of its flags). */
+export const compileDatabaseBytes = 64 * 1024 * 1024;
 
 /** One translation unit of a compilation database. */
 export interface CompileEntry {
@@ -41,12 +41,49 @@ const sourceExtensions = new Set([".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".m
  * a JSON array.
  */
 export function readCompileDatabase(root: string): CompileDatabase | undefined {
-  const path = compileDatabaseFolders
+  const path = compileDatabasePath(root);
+  return path === undefined ? undefined : readCompileDatabaseAt(path);
+}
+
+/** The compile_commands.json clangd reads for `root` (its own, or that of `root/build`); undefined when none. */
+function compileDatabasePath(root: string): string | undefined {
+  return compileDatabaseFolders
     .map((folder) => join(root, folder, "compile_commands.json"))
     .find((candidate) => existsSync(candidate));
+}
+
+/** Per compile_commands.json: how many of its entries have a relative directory, while it is unchanged on disk. */
+const relativeCounts = new DerivedFromFiles<number>(16);
+
+/**
+ * The compile_commands.json of `root` (see {@link readCompileDatabase}) and how many of its
+ * entries have a relative `directory` (0 when it cannot be read); undefined when there is none.
+ * Read again only when it changed on disk: `status` asks at each call, and a database generated
+ * for a large tree takes a second to parse. `read` reads a file's text (tests count its calls).
+ */
+export function relativeDirectoriesOf(
+  root: string,
+  read: (path: string, maxBytes: number) => string = readTextFile,
+): { path: string; count: number } | undefined {
+  const path = compileDatabasePath(root);
   if (path === undefined) return undefined;
+  const count = relativeCounts.get(path, () => {
+    try {
+      return readCompileDatabaseAt(path, read).relativeDirectories;
+    } catch {
+      return 0;
+    }
+  });
+  return { path, count };
+}
+
+/** The compilation database at `path`, parsed (see {@link readCompileDatabase}). */
+function readCompileDatabaseAt(
+  path: string,
+  read: (path: string, maxBytes: number) => string = readTextFile,
+): CompileDatabase {
   // Bounded: generated for large trees it can reach hundreds of MB, parsed on the event loop.
-  const parsed = JSON.parse(readTextFile(path, compileDatabaseBytes)) as unknown;
+  const parsed = JSON.parse(read(path, compileDatabaseBytes)) as unknown;
   if (!Array.isArray(parsed)) throw new Error(`${path} is not a JSON array of compile commands`);
   const base = resolve(path, "..");
   const entries: CompileEntry[] = [];

@@ -2,6 +2,7 @@ import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTextFile } from "../files/file-texts.js";
+import { compileDatabaseBytes } from "../checkers/compile-commands.js";
 import { tempTree } from "../test-support/fixtures.js";
 import { compileFlagFacts } from "./compile-flags.js";
 
@@ -110,6 +111,18 @@ describe("compileFlagFacts", () => {
       write(flags, "-Iother\n");
       expect(compileFlagFacts(sub, [], read).includeDirs).toEqual([join(sub, "other")]);
       expect(reads).toEqual(["sub/compile_flags.txt", "sub/compile_flags.txt"]);
+    } finally {
+      remove();
+    }
+  });
+
+  it("does not parse a compilation database over the bound the project check reads (too large to tell)", () => {
+    const { dir, remove } = tempTree("compile-flags-large", {});
+    try {
+      const entry = JSON.stringify({ directory: dir, file: "a.c", arguments: ["cc", "-Ione", "-c", "a.c"] });
+      const padding = " ".repeat(compileDatabaseBytes);
+      writeFileSync(join(dir, "compile_commands.json"), `[${entry}${padding}]`);
+      expect(compileFlagFacts(dir, [])).toEqual({ forcesIncludes: true, includeDirs: [] });
     } finally {
       remove();
     }

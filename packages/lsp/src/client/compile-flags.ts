@@ -1,6 +1,6 @@
-import { statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { isFile, readTextFile } from "../files/file-texts.js";
+import { compileDatabaseBytes } from "../checkers/compile-commands.js";
+import { DerivedFromFiles, isFile, readTextFile } from "../files/file-texts.js";
 
 /** What the compile flags clangd reads for a root's files tell about what those files include. */
 export interface CompileFlagFacts {
@@ -122,34 +122,11 @@ interface FlagFileFacts {
   readonly includeDirs: readonly string[];
 }
 
-/**
- * A file's identity on disk (device, inode, size, modification and change times in nanoseconds)
- * and its modification time in milliseconds; undefined when it cannot be told.
- */
-function identityOf(path: string): { key: string; modifiedMs: number } | undefined {
-  try {
-    const stat = statSync(path, { bigint: true });
-    return {
-      key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
-      modifiedMs: Number(stat.mtimeNs) / 1e6,
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A file modified this close to our read could be modified again within the same timestamp
- * tick (Linux takes file times from a coarse clock) without its identity changing: what was read
- * then is not reused (git's "racily clean" rule, as for the file texts).
- */
-const racyMarginMs = 100;
-
 /** Most compilation databases and flag files whose facts are kept (see {@link flagFileFacts}). */
 const flagFilesKept = 64;
 
-/** Per path of a compilation database or compile_flags.txt: its facts, the identity and time they were read at. */
-const flagFileCache = new Map<string, { identity: string; readAt: number; facts: FlagFileFacts }>();
+/** Per path of a compilation database or compile_flags.txt: its facts, while it is unchanged on disk. */
+const flagFileCache = new DerivedFromFiles<FlagFileFacts>(flagFilesKept);
 
 /**
  * What the compilation database or compile_flags.txt at `path` tells; undefined when it is gone.
@@ -159,26 +136,16 @@ const flagFileCache = new Map<string, { identity: string; readAt: number; facts:
 function flagFileFacts(
   path: string,
   kind: "database" | "flags",
-  read: (path: string) => string,
+  read: (path: string, maxBytes: number) => string,
 ): FlagFileFacts | undefined {
-  const readAt = Date.now();
-  const identity = identityOf(path);
-  const kept = flagFileCache.get(path);
-  if (kept && identity && kept.identity === identity.key && identity.modifiedMs < kept.readAt - racyMarginMs)
-    return kept.facts;
-  flagFileCache.delete(path);
-  let facts: FlagFileFacts;
   try {
-    facts = factsOfText(read(path), path, kind);
+    // Bounded as for the project check: a larger one (hundreds of MB for a large tree) would
+    // stall the event loop for seconds and take GBs to parse; its folders then count as unknown.
+    return flagFileCache.get(path, () => factsOfText(read(path, compileDatabaseBytes), path, kind));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { forcesIncludes: true, includeDirs: [] };
   }
-  if (identity) {
-    flagFileCache.set(path, { identity: identity.key, readAt, facts });
-    if (flagFileCache.size > flagFilesKept) flagFileCache.delete(flagFileCache.keys().next().value!);
-  }
-  return facts;
 }
 
 /** What the text of a compilation database or compile_flags.txt at `path` tells. */
@@ -204,13 +171,14 @@ function factsOfText(text: string, path: string, kind: "database" | "flags"): Fl
  * What the compile flags clangd reads for the files under `root` tell (see
  * {@link CompileFlagFacts}): its compilation database or compile_flags.txt (the root's, or the
  * nearest ancestor's), and every .clangd of the root (`watched`: its files) and its ancestors.
- * A compilation database or compile_flags.txt is read again only when it changed on disk
- * (`read` reads a file's text; tests count its calls).
+ * A compilation database or compile_flags.txt is read again only when it changed on disk, and
+ * not when over `compileDatabaseBytes` (then everything may be included: too large to tell).
+ * `read` reads a file's text, up to a size; tests count its calls.
  */
 export function compileFlagFacts(
   root: string,
   watched: Iterable<string>,
-  read: (path: string) => string = readTextFile,
+  read: (path: string, maxBytes?: number) => string = readTextFile,
 ): CompileFlagFacts {
   const folders = new Set<string>();
   const files = flagFiles(root, watched);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { includedPaths, includeReach, includeReadLimit } from "./include-reach.js";
+import {
+  includedNames as namesIncluded,
+  includedPaths,
+  includeReach,
+  includeReadLimit,
+} from "./include-reach.js";
 
 /** The names (last path part) of the files `text` includes; undefined for a macro include. */
 const includedNames = (text: string): string[] | undefined =>
@@ -138,5 +143,36 @@ describe("includeReach", () => {
     expect(reaches('#include "/lib/port/port.h"\n', "/r/main.c")).toBe(true);
     expect(reaches("#include <other.h>\n", "/r/main.c")).toBe(false);
     expect(includeReach(["/r/h.h"], tree)('#include ".hidden/wrap.h"\n', "/r/main.c")).toBe(true);
+  });
+});
+
+describe("includedNames of open documents", () => {
+  it("names what they include through other files, by name, include folder, or the including file's folder", () => {
+    const files: Record<string, string | undefined> = {
+      "/r/a.c": '#include "wrap.h"\n#include CONFIG\n',
+      "/r/wrap.h": '#include_next <gen/table.def>\n#include "rel/local.h"\n',
+      "/r/rel/local.h": '#include "items.inc"\n',
+      "/r/unread.h": undefined,
+      "/r/other.c": '#include "unrelated.txt"\n',
+    };
+    const extra: Record<string, string> = {
+      "/out/gen/table.def": '#include "row.x"\n',
+      "/r/rel/items.inc": '#include "deep.txt"\n',
+    };
+    const names = namesIncluded([{ text: files["/r/a.c"]!, path: "/r/a.c" }], {
+      files: Object.keys(files),
+      texts: (path) => [files[path] ?? extra[path]],
+      includeDirs: ["/out"],
+      isFile: (path) => path in extra,
+    });
+    // A directive naming its file through a macro names nothing here: the others are followed.
+    expect([...names].sort()).toEqual(["deep.txt", "items.inc", "local.h", "row.x", "table.def", "wrap.h"]);
+  });
+
+  it("stops reading past the read limit", () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i <= includeReadLimit + 10; i++) files[`/r/h${i}.h`] = `#include "h${i + 1}.h"\n`;
+    const names = namesIncluded([{ text: '#include "h0.h"\n', path: "/r/a.c" }], root(files));
+    expect(names.size).toBe(includeReadLimit + 1);
   });
 });

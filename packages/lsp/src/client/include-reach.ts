@@ -32,19 +32,29 @@ const continuation = /\\[ \t\f\v]*(?:\r\n|\r|\n)/g;
  * one names its file through a macro.
  */
 export function includedPaths(text: string): string[] | undefined {
-  if (!text.includes("#") && !text.includes("%:")) return [];
+  const { paths, byMacro } = directives(text);
+  return byMacro ? undefined : paths;
+}
+
+/**
+ * The files `text` includes as its `#include` directives write them (`sys/a.h`), and whether one
+ * names its file through a macro (its file then unknown, not among `paths`).
+ */
+function directives(text: string): { paths: string[]; byMacro: boolean } {
+  if (!text.includes("#") && !text.includes("%:")) return { paths: [], byMacro: false };
   // A directive may be split over lines by a backslash at a line's end.
   const joined = text.includes("\\") ? text.replace(continuation, "") : text;
   // A comment is a space to the preprocessor: `# /* … */ include "a.h"`, or a directive on the
   // line a comment of several lines ends on, is one too. Read both with and without comments
   // (a `/*` in a string is no comment): a directive either reading shows counts.
   const paths = new Set<string>();
+  let byMacro = false;
   for (const each of joined.includes("/*") ? [joined, withoutComments(joined)] : [joined]) {
     if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(each)) continue;
-    if (computed.test(each)) return undefined;
+    if (computed.test(each)) byMacro = true;
     for (const match of each.matchAll(named)) paths.add((match[1] ?? match[2])!);
   }
-  return [...paths];
+  return { paths: [...paths], byMacro };
 }
 
 /** `text` with each block comment (`/* … *\/`, or an unclosed one to the end) made a space. */
@@ -76,21 +86,13 @@ export interface IncludeRoot {
 }
 
 /**
- * A test of whether a text (a document open on clangd, at `path`) includes, directly or through
- * other files, one of `changed` (files that changed): by name, as `#include "…/name.h"` names a
- * file (a file of the root in another folder with the same name counts too: more is sent again,
- * never less). A file the watch does not list is followed too when the directive's path leads
- * to it, from the including file's folder or one of `root.includeDirs` (a header of a library
- * beside the root including the root's configuration header). A directive naming its file
- * through a macro, a file that cannot be read, and more than {@link includeReadLimit} files to
- * read count as reaching. A name found neither way (a system header) reaches nothing: the
- * compiler's own folders are taken to include none of the root's files.
+ * Lookups into a root for a walk of what files include: the listed files of a name, and the files
+ * not listed that a directive may name from the including file's folder or an include folder.
  */
-export function includeReach(
-  changed: readonly string[],
-  root: IncludeRoot,
-): (text: string, path?: string) => boolean {
-  const changedNames = new Set(changed.map((path) => basename(path)));
+function rootIndex(root: IncludeRoot): {
+  filesNamed: (name: string) => string[];
+  unlisted: (written: string, from: string | undefined) => string[];
+} {
   const listed = new Set(root.files);
   let byName: Map<string, string[]> | undefined;
   const filesNamed = (name: string): string[] => {
@@ -121,6 +123,26 @@ export function includeReach(
       return found;
     });
   };
+  return { filesNamed, unlisted };
+}
+
+/**
+ * A test of whether a text (a document open on clangd, at `path`) includes, directly or through
+ * other files, one of `changed` (files that changed): by name, as `#include "…/name.h"` names a
+ * file (a file of the root in another folder with the same name counts too: more is sent again,
+ * never less). A file the watch does not list is followed too when the directive's path leads
+ * to it, from the including file's folder or one of `root.includeDirs` (a header of a library
+ * beside the root including the root's configuration header). A directive naming its file
+ * through a macro, a file that cannot be read, and more than {@link includeReadLimit} files to
+ * read count as reaching. A name found neither way (a system header) reaches nothing: the
+ * compiler's own folders are taken to include none of the root's files.
+ */
+export function includeReach(
+  changed: readonly string[],
+  root: IncludeRoot,
+): (text: string, path?: string) => boolean {
+  const changedNames = new Set(changed.map((path) => basename(path)));
+  const { filesNamed, unlisted } = rootIndex(root);
   /**
    * Per name (`name:` key: the listed files so named) or unlisted file (`path:` key): those known
    * to reach a changed file, and those known not to.
@@ -179,4 +201,41 @@ export function includeReach(
     return false;
   };
   return (text, path) => reaches(text, path);
+}
+
+/**
+ * The names (`table.def`) of the files that `texts` (open documents: their text and path) include
+ * by an `#include` directive naming its file, directly or through other files, followed as
+ * {@link includeReach} follows them (by name among the root's files, or by the directive's path
+ * to a file the watch does not list). Unlike {@link includeReach}, what cannot be told counts as
+ * including nothing: a directive naming its file through a macro, a file that cannot be read.
+ * Reads at most {@link includeReadLimit} files: the names found by then.
+ */
+export function includedNames(
+  texts: Iterable<{ text: string; path: string }>,
+  root: IncludeRoot,
+): Set<string> {
+  const { filesNamed, unlisted } = rootIndex(root);
+  const names = new Set<string>();
+  /** The names (`name:` keys) and unlisted files (`path:` keys) already walked or queued. */
+  const seen = new Set<string>();
+  const queue: { text: string; path: string }[] = [...texts];
+  let read = 0;
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+    for (const written of directives(next.text).paths) {
+      const name = written.slice(written.lastIndexOf("/") + 1);
+      names.add(name);
+      const files = [
+        ...(seen.has(`name:${name}`) ? [] : (seen.add(`name:${name}`), filesNamed(name))),
+        ...unlisted(written, next.path).filter(
+          (file) => !seen.has(`path:${file}`) && seen.add(`path:${file}`),
+        ),
+      ];
+      for (const file of files) {
+        if (++read > includeReadLimit) return names;
+        for (const text of root.texts(file)) if (text !== undefined) queue.push({ text, path: file });
+      }
+    }
+  }
+  return names;
 }

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
-import { extname } from "node:path";
+import { basename, extname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, type MessageConnection } from "vscode-jsonrpc/node";
 import {
@@ -41,7 +41,7 @@ import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
 import { compileFlagFacts } from "./compile-flags.js";
-import { includeReach } from "./include-reach.js";
+import { includedNames, includeReach } from "./include-reach.js";
 import { canonicalPath } from "../files/canonical-path.js";
 import { isFile } from "../files/file-texts.js";
 
@@ -399,19 +399,48 @@ export class LanguageClient {
   }
 
   /**
-   * Whether an open document includes one of `changed` (uris of files changed on disk that are
-   * not headers by their extension: a `.def`, `.inc`, or `.c` file included as text), directly or
-   * through other files (see {@link includeTest}); true when that cannot be told.
+   * Those of `changed` (uris of files changed on disk that are not headers by their extension: a
+   * `.def`, `.inc`, or `.c` file included as text) that an open document includes, directly or
+   * through other files, by an `#include` naming them (see `includedNames`). Unlike a header's,
+   * a change that cannot be told to reach one (a directive naming its file through a macro, a
+   * flag including a file, a folder watch not covering the root) counts as reaching none: a build
+   * writing a thousand object files must not send every open document again.
    */
-  private async includedByOpen(changed: readonly string[]): Promise<boolean> {
+  private async includedByOpen(changed: readonly string[]): Promise<string[]> {
     try {
-      const reaches = await this.includeTest(changed);
-      return this.documents.openUris().some((uri) => {
+      await this.watched.ready;
+      const open = this.documents.openUris().flatMap((uri) => {
         const text = this.documents.syncedText(uri);
-        return text === undefined || reaches(text, uri);
+        return text === undefined ? [] : [{ text, path: fileURLToPath(uri) }];
+      });
+      if (open.length === 0) return [];
+      const names = includedNames(open, {
+        files: this.watched.files,
+        texts: (path) => {
+          // clangd builds with an included file's text on disk; one open here may differ.
+          const synced = this.documents.syncedText(pathToFileURL(path).href);
+          const onDisk = this.rootText(path);
+          return synced === undefined || synced === onDisk ? [onDisk] : [onDisk, synced];
+        },
+        includeDirs: compileFlagFacts(this.root, this.watched.files).includeDirs,
+        isFile,
+      });
+      // A file is included by its real name, or by that of a symlink to it.
+      const linked = new Set(
+        [...this.watched.links]
+          .filter((link) => names.has(basename(link)))
+          .map((link) => canonicalPath(link)),
+      );
+      return changed.filter((uri) => {
+        const path = fileURLToPath(uri);
+        if (names.has(basename(path))) return true;
+        if (linked.size === 0) return false;
+        const real = canonicalPath(path);
+        return linked.has(real) || names.has(basename(real));
       });
     } catch {
-      return true;
+      // A failed walk (a bug) tells nothing: those files count as before they were followed.
+      return [];
     }
   }
 
@@ -497,9 +526,10 @@ export class LanguageClient {
         this.created.note(event.path, event.type === FileChangeType.Created && !open);
       if (watched && !open) changes.push({ uri, type: event.type });
     }
-    if (maybeIncluded.length > 0 && (await this.includedByOpen(maybeIncluded))) {
-      relevant = true;
-      included.push(...maybeIncluded);
+    if (maybeIncluded.length > 0) {
+      const reached = await this.includedByOpen(maybeIncluded);
+      if (reached.length > 0) relevant = true;
+      included.push(...reached);
     }
     if (!relevant) return false;
     this.documents.noteChanges(included);

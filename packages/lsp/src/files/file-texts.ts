@@ -27,6 +27,25 @@ interface Entry {
  */
 const racyMarginMs = 100;
 
+/**
+ * The margin for a file whose times are whole seconds: a filesystem keeping no fraction (ext4
+ * with 128-byte inodes, ext3, HFS+; FAT's mtime even in 2 s steps) gives every write of the same
+ * second (or two) the same times.
+ */
+const wholeSecondMarginMs = 2_000;
+
+/**
+ * Whether what was read of a file at `readAt` (Date.now(), taken before its stat) may be reused
+ * while its identity (inode, size, mtime and ctime in ns) stays the one seen then: only when its
+ * mtime is older than the read by more than a timestamp tick, {@link racyMarginMs}, or
+ * {@link wholeSecondMarginMs} when both times are whole seconds.
+ */
+export function settledBefore(mtimeNs: bigint, ctimeNs: bigint, readAt: number): boolean {
+  const margin =
+    mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n ? wholeSecondMarginMs : racyMarginMs;
+  return Number(mtimeNs) / 1e6 < readAt - margin;
+}
+
 /** Bounds of a {@link FileTexts} cache. */
 export interface FileTextsOptions {
   /** Most files kept; default 256. */
@@ -93,7 +112,7 @@ export class FileTexts {
       cached.size === size &&
       cached.mtimeNs === mtimeNs &&
       cached.ctimeNs === ctimeNs &&
-      Number(mtimeNs) / 1e6 < cached.readAt - racyMarginMs
+      settledBefore(mtimeNs, ctimeNs, cached.readAt)
     ) {
       return cached.view;
     }
@@ -160,5 +179,51 @@ export function isFile(path: string): boolean {
     return statSync(path).isFile();
   } catch {
     return false;
+  }
+}
+
+/**
+ * What is derived from files (a compilation database's facts, parsed once per version on disk):
+ * per path, the value `derive` gave, reused while the file's identity (device, inode, size, mtime
+ * and ctime in ns) is the one seen before that read and settled before it ({@link settledBefore}).
+ * The oldest entry goes past `capacity`.
+ */
+export class DerivedFromFiles<T> {
+  private readonly entries = new Map<string, { identity: string; readAt: number; value: T }>();
+
+  constructor(private readonly capacity: number) {}
+
+  /**
+   * `derive(path)`, or the value it gave for the same file on disk. When `derive` throws, nothing
+   * is kept and the error is thrown; a file that cannot be looked at is derived at each call.
+   */
+  get(path: string, derive: (path: string) => T): T {
+    const readAt = Date.now();
+    let identity: { key: string; mtimeNs: bigint; ctimeNs: bigint } | undefined;
+    try {
+      const stat = statSync(path, { bigint: true });
+      identity = {
+        key: `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`,
+        mtimeNs: stat.mtimeNs,
+        ctimeNs: stat.ctimeNs,
+      };
+    } catch {
+      identity = undefined;
+    }
+    const kept = this.entries.get(path);
+    if (
+      kept &&
+      identity &&
+      kept.identity === identity.key &&
+      settledBefore(identity.mtimeNs, identity.ctimeNs, kept.readAt)
+    )
+      return kept.value;
+    this.entries.delete(path);
+    const value = derive(path);
+    if (identity) {
+      this.entries.set(path, { identity: identity.key, readAt, value });
+      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    }
+    return value;
   }
 }

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { processStat } from "@tools/registry";
 import { extname, join } from "node:path";
-import { readCompileDatabase } from "../checkers/compile-commands.js";
+import { relativeDirectoriesOf } from "../checkers/compile-commands.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
 import type { ServerSpec } from "../servers/server-table.js";
@@ -174,14 +174,9 @@ export function explainMissing(detection: Detection, display: string): string {
  * symbols are not those of the sources (a rename, or references, miss them).
  */
 function describeCompileDatabase(root: string, view: StatusView): string {
-  let database: ReturnType<typeof readCompileDatabase>;
-  try {
-    database = readCompileDatabase(root);
-  } catch {
-    return "";
-  }
-  if (!database || database.relativeDirectories === 0) return "";
-  const count = database.relativeDirectories;
+  const database = relativeDirectoriesOf(root);
+  if (!database || database.count === 0) return "";
+  const count = database.count;
   return `; ${view.display(database.path)}: ${count} entr${count === 1 ? "y has" : "ies have"} a relative "directory", which clangd does not use (it builds those files with guessed flags): make ${count === 1 ? "it" : "them"} absolute`;
 }
 

@@ -314,3 +314,63 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
     });
   },
 );
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "clangd after files no #include names change",
+  () => {
+    for (const [what, tree] of [
+      ["the compile flags force an include", { "compile_flags.txt": "-std=c11\n-include\nconfig.h\n" }],
+      ["an open file includes through a macro", { "compile_flags.txt": '-std=c11\n-DCONFIG="config.h"\n' }],
+    ] as const) {
+      it(`sends nothing again when a build writes 1 000 object files (${what})`, async () => {
+        const project = {
+          ...tree,
+          "config.h": "#pragma once\n#define ANSWER 42\n",
+          "a.c": `#include ${what.includes("macro") ? "CONFIG" : '"config.h"'}\nint a(void) { return ANSWER; }\n`,
+          "e.c": "int e(void) { return 5; }\n",
+          "build/keep": "",
+        };
+        await withProject(project, async (lsp, dir, supervisor) => {
+          expect(await lsp({ action: "diagnostics", file: "a.c" })).toBe("no diagnostics in a.c");
+          expect(await lsp({ action: "diagnostics", file: "e.c" })).toBe("no diagnostics in e.c");
+          const [client] = supervisor.runningClients();
+          const changed = recordChanges(client!);
+          for (let i = 0; i < 1_000; i++) writeFileSync(join(dir, "build", `f${i}.o`), "\0object");
+          writeFileSync(join(dir, "notes.txt"), "notes\n");
+          await settleDiskEvents();
+          const start = performance.now();
+          expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "e" })).toContain("e.c:1:5");
+          expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "a" })).toContain("a.c:2:5");
+          console.log(`${what}: ${(performance.now() - start).toFixed(0)} ms`);
+          expect(changed).toEqual([]);
+        });
+      });
+    }
+
+    it("sends again only the file including a table changed with 1 000 object files at once", async () => {
+      const project = {
+        "compile_flags.txt": "-std=c11\n",
+        "table.def": "int from_table(void);\n",
+        "a.c": '#include "table.def"\nint a(void) { return from_table(); }\n',
+        "e.c": "int e(void) { return 5; }\n",
+        "build/keep": "",
+      };
+      await withProject(project, async (lsp, dir, supervisor) => {
+        expect(await lsp({ action: "diagnostics", file: "e.c" })).toBe("no diagnostics in e.c");
+        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:1:5",
+        );
+        const [client] = supervisor.runningClients();
+        const changed = recordChanges(client!);
+        writeFileSync(join(dir, "table.def"), "\nint from_table(void);\n");
+        for (let i = 0; i < 1_000; i++) writeFileSync(join(dir, "build", `f${i}.o`), "\0object");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:2:5",
+        );
+        expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "e" })).toContain("e.c:1:5");
+        expect(changed).toEqual(["a.c"]);
+      });
+    });
+  },
+);
