@@ -52,8 +52,8 @@ interface Memo {
 /**
  * Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans.
  * MISSING tokens (which tree-sitter supplied to read code that does not parse) are kept, as in
- * ast-grep: a pattern's token may match one (see {@link missingTokens}), and a run may span one;
- * anything else passes over them silently. Other empty children (Go's zero-width terminator)
+ * ast-grep: a pattern's token or a metavariable may match one (see {@link missingTokens}), and a
+ * run may span one; anything else passes over them silently. Other empty children (Go's zero-width terminator)
  * are left out.
  */
 function codeChildren(node: Node): Node[] {
@@ -114,16 +114,17 @@ function withRecorded(env: Environment, name: string, token: Node): Environment 
 }
 
 /**
- * The binding under which a match records the MISSING tokens its pattern's tokens matched (no
- * metavariable can be named so), as an empty run over a list of them.
+ * The binding under which a match records the MISSING tokens its pattern's tokens or metavariables
+ * matched (no metavariable can be named so), as an empty run over a list of them.
  */
 const missingName = " missing";
 
 /**
- * The tokens the pattern writes that the code lacks: tree-sitter supplied them (MISSING) to read
- * code that does not parse, and the pattern's token matched one, as in ast-grep (the `)` of
- * `f(1;`, the `#endif` of an `#ifdef` a `}` cuts short). A rewrite of such a match would write
- * the token where the code lacks it.
+ * The tokens the code lacks that the pattern matched: tree-sitter supplied them (MISSING) to read
+ * code that does not parse, and a pattern's token or a metavariable matched one, as in ast-grep
+ * (the `)` of `f(1;`, the `#endif` of an `#ifdef` a `}` cuts short, the identifier `$B` of
+ * `$A + $B` binds in `a + )`). A rewrite of such a match would write the token where the code
+ * lacks it, or build on the gap.
  */
 export function missingTokens(env: Environment): readonly Node[] {
   return recorded(env, missingName);
@@ -287,12 +288,14 @@ export class TreeMatcher {
   private matchNode(pattern: PatternNode, node: Node, env: Environment): Environment | undefined {
     switch (pattern.kind) {
       case "meta": {
-        // A MISSING token is no code a metavariable could stand for.
-        if (node.isMissing) return undefined;
         if (pattern.meta.kind === "multi")
           return this.bind(env, pattern.meta.name, { kind: "multi", list: [node], start: 0, end: 1 });
         if (pattern.meta.namedOnly && !node.isNamed) return undefined;
-        return this.bind(env, pattern.meta.name, { kind: "single", node });
+        const bound = this.bind(env, pattern.meta.name, { kind: "single", node });
+        // A token tree-sitter supplied (MISSING) is bound as any other, as in ast-grep (`$B` of
+        // `$A + $B` on `a + ;` is the MISSING identifier, its text empty), and recorded: a
+        // rewrite of the match would stand on code that is not there.
+        return bound && node.isMissing ? withMissing(bound, node) : bound;
       }
       case "leaf": {
         if (node.type !== pattern.type) return undefined;
