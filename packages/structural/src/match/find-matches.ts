@@ -220,7 +220,8 @@ interface MatchState {
 
 /**
  * The runs of siblings matching a flat-chain pattern (see `CompiledPattern.sequence`), in the
- * children of the ancestors of the rarest literal's occurrences (of every node without one). A
+ * children of the ancestors of the rarest literal's occurrences (of every node without one; in a
+ * tree with an error, of the rarest named literal, see `CompiledPattern.namedLiterals`). A
  * run starts a chain (not at a selector) and is not a whole expression statement, which the
  * statement pattern already matches. Yields `undefined` after each parent so the caller can
  * pause or stop.
@@ -233,7 +234,12 @@ function* runMatches(
   matcher: TreeMatcher,
   statements: ReadonlySet<number>,
 ): Generator<{ first: Node; last: Node; env: Environment } | undefined> {
-  const rare = rarestLiteral(pattern.literals, source);
+  // As for candidates (see `candidateNodes`): in a tree with an error, a token the run writes may
+  // be one tree-sitter supplied, so only a named leaf's text leads to the runs there.
+  const rare = rarestLiteral(
+    tree.rootNode.hasError ? (pattern.namedLiterals ?? []) : pattern.literals,
+    source,
+  );
   const parents = new Map<number, Node>();
   if (rare) {
     for (const offset of rare.at) {
