@@ -41,12 +41,6 @@ interface Memo {
    * code's last child, as in ast-grep.
    */
   trailingNamed?: boolean;
-  /**
-   * A `$$$` finds no empty run after the code's last child: the list is the start of the code's
-   * and the code ends in no MISSING or empty child, which ast-grep's run would take (the
-   * MISSING `#endif` of an `#ifdef` a `}` cut short).
-   */
-  closedEnd?: boolean;
 }
 
 /**
@@ -303,14 +297,14 @@ export class TreeMatcher {
         return node.isMissing ? withMissing(env, node) : env;
       }
       case "inner": {
-        if (node.isMissing) return undefined;
+        // A node without children (a token, one tree-sitter supplied included) is matched by no
+        // inner pattern, as in ast-grep, whose matching of children needs a child: an ERROR kept
+        // around a `$$$` (JSON's `{"k": [$$$A,]}`) does not match the number of `{"k": [1]}`.
+        if (node.childCount === 0) return undefined;
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
-        const open = this.open.has(pattern);
-        const last = node.lastChild;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
-          trailingNamed: open,
-          closedEnd: open && !(last !== null && isIgnorable(last)),
+          trailingNamed: this.open.has(pattern),
         });
       }
     }
@@ -364,9 +358,10 @@ export class TreeMatcher {
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
       // At the start of a node, as in ast-grep: a `$$$` finds nothing after the code's last
-      // child (`default: $$$B` is a `default:` with statements, not an empty one), unless that
-      // child is MISSING or empty (left out of `nodes`), which ast-grep's run takes.
-      if (memo.closedEnd && ci >= nodes.length) return undefined;
+      // child (`default: $$$B` is a `default:` with statements, not an empty one). A MISSING last
+      // child is in `nodes`, so the run takes it, as ast-grep's does (an `#ifdef` a `}` cuts
+      // short matches `#ifdef $X⏎$$$B`, B the supplied `#endif`, its text empty).
+      if (memo.trailingNamed && ci >= nodes.length) return undefined;
       memo.failed ??= new Map();
       const name = pattern.meta.name;
       const earlier = name === undefined ? undefined : env.get(name);
