@@ -37,7 +37,7 @@ export const differenceReasons = {
   "trailing blanks are no code":
     "blanks ending a line of the pattern outside a string's text are not compared (`#define FOO 1  ` matches `#define FOO 1`); ast-grep compares a C preprocessor line's value with its blanks and matches nothing",
   "an empty $$$ run matches nothing there":
-    "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, as `$$$` matches an empty run anywhere; ast-grep 0.51.1 requires a value there (in TypeScript it matches a bare return too)",
+    "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, and Go's `switch $X { $$$P case $A: $$$B $$$Q }` a case with no statements, as `$$$` matches an empty run anywhere (ast-grep's docs: zero or more nodes); ast-grep 0.51.1's `$$$` ending a node never matches after the code's last child, so it requires a value, or a statement, there (in TypeScript it matches a bare return too)",
 } as const;
 
 /** One key of {@link differenceReasons}. */
