@@ -1,10 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Node } from "web-tree-sitter";
 import { afterAll, describe, expect, it } from "vitest";
 import { astGrepBinary } from "../__fixtures__/ast-grep-cli.js";
 import { findLanguage } from "../grammars/languages.js";
+import { findMatches } from "../match/find-matches.js";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { excludedLanguages, type ConformanceCase } from "./__fixtures__/conformance-case.js";
 import { conformanceCases } from "./__fixtures__/conformance-cases.js";
@@ -118,5 +120,96 @@ describe("conformance cases against the ast-grep CLI", () => {
         }
       },
     );
+  });
+});
+
+// Code that does not parse: tree-sitter reads it with the tokens it lacks supplied (MISSING,
+// zero-width). ast-grep binds a metavariable to such a token as to any other; so do we, and a
+// match's text, offsets and bindings (text and offsets) are ast-grep's. The code is ASCII, so
+// ast-grep's byte offsets are our UTF-16 offsets.
+describe("a metavariable on a token tree-sitter supplied (MISSING), against the ast-grep CLI", () => {
+  interface Span {
+    readonly text: string;
+    readonly start: number;
+    readonly end: number;
+  }
+  interface Found extends Span {
+    readonly bindings: Readonly<Record<string, Span>>;
+  }
+  const byPlace = (a: Found, b: Found) => a.start - b.start || a.end - b.end || a.text.localeCompare(b.text);
+
+  function theirs(language: string, pattern: string, code: string, file: string): Found[] {
+    writeFileSync(join(dir, file), code);
+    const result = spawnSync(binary!, ["run", "-p", pattern, "-l", language, "--json=compact", file], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+    if (result.status !== 0) throw new Error(`ast-grep exited with ${result.status}: ${result.stderr}`);
+    type Range = { byteOffset: { start: number; end: number } };
+    const json = JSON.parse(result.stdout) as {
+      text: string;
+      range: Range;
+      metaVariables: { single: Record<string, { text: string; range: Range }> };
+    }[];
+    const span = (text: string, range: Range): Span => ({
+      text,
+      start: range.byteOffset.start,
+      end: range.byteOffset.end,
+    });
+    return json
+      .map((m) => ({
+        ...span(m.text, m.range),
+        bindings: Object.fromEntries(
+          Object.entries(m.metaVariables.single).map(([name, v]) => [name, span(v.text, v.range)]),
+        ),
+      }))
+      .sort(byPlace);
+  }
+
+  async function ours(language: string, pattern: string, code: string) {
+    const spec = parser.spec(language);
+    const compiled = await parser.compile(spec, pattern);
+    const tree = await parser.parse(spec, code);
+    try {
+      return findMatches(compiled, tree, code).matches;
+    } finally {
+      tree.delete();
+    }
+  }
+
+  it.skipIf(skip).each([
+    // `$B` is the identifier tree-sitter supplied after `+`: the match is `a +`, B empty at its end.
+    ["typescript", "$A + $B", "f(a + );\nx = b + c;\n"],
+    ["rust", "$A + $B", "fn f() { let x = a + ; }\n"],
+    ["java", "$A + $B", "class C { int f() { return a + ; } }\n"],
+    // The number a JSON pair lacks.
+    ["json", '{"k": $V}', '{"k": }\n'],
+    // A pattern that is one metavariable matches the supplied identifier too (`$A`), or the
+    // supplied `)` (`$$OP`, any node): an empty match.
+    ["typescript", "$A", "a + ;\n"],
+    ["typescript", "$$OP", "foo(1;\n"],
+  ] as const)("%s %s on %j", async (language, pattern, code) => {
+    const extension = findLanguage(language)?.extensions[0] ?? ".txt";
+    const expected = theirs(language, pattern, code, `missing-${language}${extension}`);
+    const found = await ours(language, pattern, code);
+    const mine = found
+      .map((m) => ({
+        text: m.text,
+        start: m.start,
+        end: m.end,
+        bindings: Object.fromEntries(
+          [...m.bindings].map(([name, c]) => [name, { text: c.text, start: c.start, end: c.end }]),
+        ),
+      }))
+      .sort(byPlace);
+    // ast-grep does bind one: some binding (or a bare metavariable's match) is empty.
+    expect(expected.some((m) => m.text === "" || Object.values(m.bindings).some((b) => b.text === ""))).toBe(
+      true,
+    );
+    expect(mine).toEqual(expected);
+    // Each such match says so (a rewrite leaves it unchanged).
+    for (const m of found)
+      if (m.text === "" || [...m.bindings.values()].some((b) => b.text === ""))
+        expect(m.missing).toBeDefined();
   });
 });

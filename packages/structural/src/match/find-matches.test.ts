@@ -94,4 +94,12 @@ describe("findMatches in a tree with errors", () => {
       tried.mockRestore();
     }
   });
+
+  it("finds a Dart run whose `)` tree-sitter supplied, though `)` is the pattern's rarest literal", async () => {
+    // `await foo(1;` lacks its `)`: the run `foo(1` (inside the await, so no statement match)
+    // holds a MISSING one. The file holds `foo` four times and `)` twice (`f()`, `g(2)`), neither
+    // inside the run: runs are looked for around the rarest named literal, `foo`.
+    const text = "// foo foo foo\nvoid f() async {\n  await foo(1;\n  g(2);\n}\n";
+    expect(await matchTexts("dart", "foo($A)", text)).toEqual(["foo(1"]);
+  });
 });

@@ -41,11 +41,13 @@ export interface StructuralMatch {
    */
   readonly trailingCode?: true;
   /**
-   * Tokens the pattern writes that the code lacks there, in source order: tree-sitter supplied
-   * them (MISSING) to read code that does not parse, and the pattern's token matched one, as in
-   * ast-grep (`)` for `f($A)` on `f(1;`, `#endif` for `#ifdef $X⏎$$$B⏎#endif` on an `#ifdef` a `}`
-   * cuts short); absent when none. Search reports such a match like any other; a rewrite leaves
-   * it alone, as it would write the token where the code lacks it.
+   * Tokens the code lacks there that the pattern matched, in source order: tree-sitter supplied
+   * them (MISSING) to read code that does not parse, and a token the pattern writes, or a
+   * metavariable, matched one, as in ast-grep (`)` for `f($A)` on `f(1;`, `#endif` for
+   * `#ifdef $X⏎$$$B⏎#endif` on an `#ifdef` a `}` cuts short, `identifier` for `$A + $B` on
+   * `a + )`, B bound to it with empty text); absent when none. Search reports such a match like
+   * any other; a rewrite leaves it alone, as it would write the token where the code lacks it or
+   * build on the gap.
    */
   readonly missing?: readonly string[];
 }
@@ -94,7 +96,8 @@ function captured(capture: Capture, source: string): CapturedText {
 /**
  * The nodes a bare metavariable may match, in source order (outer first), handed out one at a
  * time so a search that stops early has not built a node object per token: named ones only for
- * `$A`, unnamed tokens too for `$$A` (as ast-grep); never a missing or zero-width node.
+ * `$A`, unnamed tokens too for `$$A` (as ast-grep); a token tree-sitter supplied (MISSING) too,
+ * as in ast-grep, but no other zero-width node.
  */
 function* everyNode(root: Node, namedOnly: boolean): Generator<Node> {
   const cursor = root.walk();
@@ -102,8 +105,7 @@ function* everyNode(root: Node, namedOnly: boolean): Generator<Node> {
     for (;;) {
       if (
         (!namedOnly || cursor.nodeIsNamed) &&
-        !cursor.nodeIsMissing &&
-        cursor.startIndex !== cursor.endIndex
+        (cursor.nodeIsMissing || cursor.startIndex !== cursor.endIndex)
       )
         yield cursor.currentNode;
       if (cursor.gotoFirstChild()) continue;
@@ -218,7 +220,8 @@ interface MatchState {
 
 /**
  * The runs of siblings matching a flat-chain pattern (see `CompiledPattern.sequence`), in the
- * children of the ancestors of the rarest literal's occurrences (of every node without one). A
+ * children of the ancestors of the rarest literal's occurrences (of every node without one; in a
+ * tree with an error, of the rarest named literal, see `CompiledPattern.namedLiterals`). A
  * run starts a chain (not at a selector) and is not a whole expression statement, which the
  * statement pattern already matches. Yields `undefined` after each parent so the caller can
  * pause or stop.
@@ -231,7 +234,12 @@ function* runMatches(
   matcher: TreeMatcher,
   statements: ReadonlySet<number>,
 ): Generator<{ first: Node; last: Node; env: Environment } | undefined> {
-  const rare = rarestLiteral(pattern.literals, source);
+  // As for candidates (see `candidateNodes`): in a tree with an error, a token the run writes may
+  // be one tree-sitter supplied, so only a named leaf's text leads to the runs there.
+  const rare = rarestLiteral(
+    tree.rootNode.hasError ? (pattern.namedLiterals ?? []) : pattern.literals,
+    source,
+  );
   const parents = new Map<number, Node>();
   if (rare) {
     for (const offset of rare.at) {

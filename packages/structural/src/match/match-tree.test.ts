@@ -3,7 +3,8 @@ import type { Tree } from "web-tree-sitter";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { findMatches } from "./find-matches.js";
-import { TreeMatcher } from "./match-tree.js";
+import type { PatternNode } from "../pattern/pattern-node.js";
+import { missingTokens, passedOver, TreeMatcher } from "./match-tree.js";
 
 const parser = createStructuralParser({ workers: 0 });
 afterAll(() => parser.dispose());
@@ -322,6 +323,62 @@ describe("a $$$ standing for a block", () => {
         language,
         bindings: [expected],
       });
+    }
+  });
+});
+
+describe("tokens tree-sitter supplied (MISSING)", () => {
+  // The `#ifdef __cplusplus` closing an `extern "C" {`: its `}` cuts the `#ifdef` short, and
+  // tree-sitter ends it with a MISSING `#endif`.
+  const header = '#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n';
+
+  it("passes over a supplied token after the pattern's last child as no code: `#ifdef $X` on an #ifdef cut short is rewritten", async () => {
+    const c = parser.spec("c");
+    const pattern = await parser.compile(c, "#ifdef $X");
+    const tree = await parser.parse(c, header);
+    try {
+      const matches = findMatches(pattern, tree, header).matches;
+      const short = matches.find((m) => m.text === "#ifdef __cplusplus");
+      // Nothing passed over (the supplied `#endif` is no `#endif` of the code's), nothing lacking.
+      expect(short).toMatchObject({ start: 52, end: 70 });
+      expect(short?.passedOver).toBeUndefined();
+      expect(short?.trailingCode).toBeUndefined();
+      expect(short?.missing).toBeUndefined();
+      // The whole guard (its lines and `#endif` trailing) is left; the one cut short is rewritten.
+      const { newText } = rewriteFile(header, matches, "#if defined($X)");
+      expect(newText).toBe(header.replace("\n#ifdef __cplusplus\n}", "\n#if defined(__cplusplus)\n}"));
+    } finally {
+      tree.delete();
+    }
+  });
+
+  it("passes over a supplied token the pattern's element does not match, in front of code it does", async () => {
+    // tree-sitter reads `{  : [1, 2] }` as a pair whose key it supplied. No pattern compiled from
+    // text has been found to leave out a token tree-sitter supplies in the middle of a node (it
+    // supplies only what the grammar requires there, which a pattern of that node writes too, and
+    // a metavariable there binds it): this pattern, a pair without its key, is built by hand.
+    const ts = parser.spec("typescript");
+    const code = "const x = {  : [1, 2] };\n";
+    const tree = await parser.parse(ts, code);
+    try {
+      const pair = tree.rootNode.descendantsOfType("pair")[0];
+      expect(pair?.child(0)?.isMissing).toBe(true);
+      const keyless: PatternNode = {
+        kind: "inner",
+        type: "pair",
+        children: [
+          { kind: "leaf", type: ":", text: ":", named: false },
+          { kind: "meta", meta: { kind: "single", name: "V", namedOnly: true } },
+        ],
+      };
+      const env = new TreeMatcher().match(keyless, pair!);
+      const value = env?.get("V");
+      expect(value?.kind === "single" ? value.node.text : undefined).toBe("[1, 2]");
+      // Passed over silently: neither a keyword passed over nor a token the pattern matched.
+      expect(passedOver(env!)).toEqual([]);
+      expect(missingTokens(env!)).toEqual([]);
+    } finally {
+      tree.delete();
     }
   });
 });

@@ -41,19 +41,13 @@ interface Memo {
    * code's last child, as in ast-grep.
    */
   trailingNamed?: boolean;
-  /**
-   * A `$$$` finds no empty run after the code's last child: the list is the start of the code's
-   * and the code ends in no MISSING or empty child, which ast-grep's run would take (the
-   * MISSING `#endif` of an `#ifdef` a `}` cut short).
-   */
-  closedEnd?: boolean;
 }
 
 /**
  * Children that hold code, comments (extras) included: a `$$$X` run keeps the comments it spans.
  * MISSING tokens (which tree-sitter supplied to read code that does not parse) are kept, as in
- * ast-grep: a pattern's token may match one (see {@link missingTokens}), and a run may span one;
- * anything else passes over them silently. Other empty children (Go's zero-width terminator)
+ * ast-grep: a pattern's token or a metavariable may match one (see {@link missingTokens}), and a
+ * run may span one; anything else passes over them silently. Other empty children (Go's zero-width terminator)
  * are left out.
  */
 function codeChildren(node: Node): Node[] {
@@ -114,16 +108,17 @@ function withRecorded(env: Environment, name: string, token: Node): Environment 
 }
 
 /**
- * The binding under which a match records the MISSING tokens its pattern's tokens matched (no
- * metavariable can be named so), as an empty run over a list of them.
+ * The binding under which a match records the MISSING tokens its pattern's tokens or metavariables
+ * matched (no metavariable can be named so), as an empty run over a list of them.
  */
 const missingName = " missing";
 
 /**
- * The tokens the pattern writes that the code lacks: tree-sitter supplied them (MISSING) to read
- * code that does not parse, and the pattern's token matched one, as in ast-grep (the `)` of
- * `f(1;`, the `#endif` of an `#ifdef` a `}` cuts short). A rewrite of such a match would write
- * the token where the code lacks it.
+ * The tokens the code lacks that the pattern matched: tree-sitter supplied them (MISSING) to read
+ * code that does not parse, and a pattern's token or a metavariable matched one, as in ast-grep
+ * (the `)` of `f(1;`, the `#endif` of an `#ifdef` a `}` cuts short, the identifier `$B` of
+ * `$A + $B` binds in `a + )`). A rewrite of such a match would write the token where the code
+ * lacks it, or build on the gap.
  */
 export function missingTokens(env: Environment): readonly Node[] {
   return recorded(env, missingName);
@@ -287,12 +282,14 @@ export class TreeMatcher {
   private matchNode(pattern: PatternNode, node: Node, env: Environment): Environment | undefined {
     switch (pattern.kind) {
       case "meta": {
-        // A MISSING token is no code a metavariable could stand for.
-        if (node.isMissing) return undefined;
         if (pattern.meta.kind === "multi")
           return this.bind(env, pattern.meta.name, { kind: "multi", list: [node], start: 0, end: 1 });
         if (pattern.meta.namedOnly && !node.isNamed) return undefined;
-        return this.bind(env, pattern.meta.name, { kind: "single", node });
+        const bound = this.bind(env, pattern.meta.name, { kind: "single", node });
+        // A token tree-sitter supplied (MISSING) is bound as any other, as in ast-grep (`$B` of
+        // `$A + $B` on `a + ;` is the MISSING identifier, its text empty), and recorded: a
+        // rewrite of the match would stand on code that is not there.
+        return bound && node.isMissing ? withMissing(bound, node) : bound;
       }
       case "leaf": {
         if (node.type !== pattern.type) return undefined;
@@ -300,14 +297,14 @@ export class TreeMatcher {
         return node.isMissing ? withMissing(env, node) : env;
       }
       case "inner": {
-        if (node.isMissing) return undefined;
+        // A node without children (a token, one tree-sitter supplied included) is matched by no
+        // inner pattern, as in ast-grep, whose matching of children needs a child: an ERROR kept
+        // around a `$$$` (JSON's `{"k": [$$$A,]}`) does not match the number of `{"k": [1]}`.
+        if (node.childCount === 0) return undefined;
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
-        const open = this.open.has(pattern);
-        const last = node.lastChild;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
-          trailingNamed: open,
-          closedEnd: open && !(last !== null && isIgnorable(last)),
+          trailingNamed: this.open.has(pattern),
         });
       }
     }
@@ -361,9 +358,10 @@ export class TreeMatcher {
     }
     if (pattern.kind === "meta" && pattern.meta.kind === "multi") {
       // At the start of a node, as in ast-grep: a `$$$` finds nothing after the code's last
-      // child (`default: $$$B` is a `default:` with statements, not an empty one), unless that
-      // child is MISSING or empty (left out of `nodes`), which ast-grep's run takes.
-      if (memo.closedEnd && ci >= nodes.length) return undefined;
+      // child (`default: $$$B` is a `default:` with statements, not an empty one). A MISSING last
+      // child is in `nodes`, so the run takes it, as ast-grep's does (an `#ifdef` a `}` cuts
+      // short matches `#ifdef $X⏎$$$B`, B the supplied `#endif`, its text empty).
+      if (memo.trailingNamed && ci >= nodes.length) return undefined;
       memo.failed ??= new Map();
       const name = pattern.meta.name;
       const earlier = name === undefined ? undefined : env.get(name);

@@ -67,8 +67,9 @@ function leftUnchangedNote(
     const tokens = [...new Set(lacking.flatMap(({ match }) => match.missing ?? []))];
     const count = lacking.length === 1 ? "1 match" : `${lacking.length} matches`;
     notes.push(
-      `${count} left unchanged: the code there lacks ${either(tokens.map(spell))}, which the pattern writes and tree-sitter supplied to read code it cannot parse there ` +
-        `(broken code, or valid code it misreads, as preprocessor lines that cut a { … } short), and a rewrite would write it where the code lacks it; ` +
+      `${count} left unchanged: the code there lacks ${either(tokens.map(spell))}, which tree-sitter supplied to read code it cannot parse there ` +
+        `(broken code, or valid code it misreads, as preprocessor lines that cut a { … } short) and the pattern matched (a token it writes, or a metavariable standing for it), ` +
+        `so a rewrite would write the token where the code lacks it or build on the gap; ` +
         `rewrite ${lacking.length === 1 ? "that match" : "those"} by hand (${places(lacking)})`,
     );
   }

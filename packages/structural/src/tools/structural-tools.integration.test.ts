@@ -617,7 +617,7 @@ describe("keywords the pattern does not write", () => {
     );
     expect(text).toContain("(proposed) 1 replacement in 1 file");
     expect(text).toContain(
-      "1 match left unchanged: the code there lacks `#endif`, which the pattern writes and tree-sitter supplied to read code it cannot parse there (broken code, or valid code it misreads, as preprocessor lines that cut a { … } short), and a rewrite would write it where the code lacks it; rewrite that match by hand (c/h.h:3:1).",
+      "1 match left unchanged: the code there lacks `#endif`, which tree-sitter supplied to read code it cannot parse there (broken code, or valid code it misreads, as preprocessor lines that cut a { … } short) and the pattern matched (a token it writes, or a metavariable standing for it), so a rewrite would write the token where the code lacks it or build on the gap; rewrite that match by hand (c/h.h:3:1).",
     );
     await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
     expect(read("c/h.h")).toBe(source.replace("#ifdef B", "#if defined(B)"));

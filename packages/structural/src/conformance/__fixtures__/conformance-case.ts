@@ -25,7 +25,7 @@ export const differenceReasons = {
   "a match that passed over a keyword is not rewritten":
     "a rewrite leaves unchanged (and says so) a match that passed over a keyword or marker the pattern does not write (`function $F() {}` on `async function f() {}`): replacing it would drop the keyword; ast-grep rewrites it and drops `async`",
   "a match on a token the code lacks is not rewritten":
-    "a pattern's token matches one tree-sitter supplied (MISSING) to read code that does not parse, as in ast-grep (`f($A)` finds `f(1;`, an `#ifdef $X⏎$$$B⏎#endif` an `#ifdef` a `}` cuts short), but a rewrite leaves that match unchanged (and says so), as it would write the token where the code lacks it; ast-grep rewrites it",
+    "a pattern's token or metavariable matches one tree-sitter supplied (MISSING) to read code that does not parse, as in ast-grep (`f($A)` finds `f(1;`, an `#ifdef $X⏎$$$B⏎#endif` an `#ifdef` a `}` cuts short, `$A + $B` finds `a + )` with B empty), but a rewrite leaves that match unchanged (and says so), as it would write the token where the code lacks it or build on the gap; ast-grep rewrites it",
   "an empty $$$ takes its separator":
     "a rewrite drops the `,` after an empty `$$$X` (or before it at the end of a list): `bar($$$A, $B)` gives `bar(x)`; ast-grep writes `bar(, x)`",
   "rewrites re-indent with tabs":
@@ -37,7 +37,7 @@ export const differenceReasons = {
   "trailing blanks are no code":
     "blanks ending a line of the pattern outside a string's text are not compared (`#define FOO 1  ` matches `#define FOO 1`); ast-grep compares a C preprocessor line's value with its blanks and matches nothing",
   "an empty $$$ run matches nothing there":
-    "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, as `$$$` matches an empty run anywhere; ast-grep 0.51.1 requires a value there (in TypeScript it matches a bare return too)",
+    "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, and Go's `switch $X { $$$P case $A: $$$B $$$Q }` a case with no statements, as `$$$` matches an empty run anywhere (ast-grep's docs: zero or more nodes); ast-grep 0.51.1's `$$$` ending a node never matches after the code's last child, so it requires a value, or a statement, there (in TypeScript it matches a bare return too)",
 } as const;
 
 /** One key of {@link differenceReasons}. */

@@ -13,6 +13,11 @@ export interface CorpusPattern {
     readonly reason: DifferenceReason;
     readonly onlyOurs?: RegExp;
     readonly onlyTheirs?: RegExp;
+    /**
+     * A match both find may bind differently where our binding of `name` looks like `ours` (the
+     * difference the reason names, seen in a match both sides have).
+     */
+    readonly bindings?: { readonly name: string; readonly ours: RegExp };
   };
 }
 
@@ -97,6 +102,29 @@ export const corpora: readonly Corpus[] = [
       },
       { pattern: "make([]byte, $N)" },
       { pattern: "$A == nil" },
+    ],
+  },
+  {
+    // The switch form the `case $A: $$$B` hint suggests. `$$$B` ending a case matches an empty
+    // run too (a case with no statements: `$$$` is zero or more nodes); ast-grep's never matches
+    // after the code's last child, so where the only case is empty (a `default:` after it) it
+    // finds nothing: 171 matches here, ast-grep's 164; where an empty case comes before one
+    // with statements, both match, binding different cases.
+    name: "golang-go stdlib (sync/, encoding/, net/http/)",
+    language: "go",
+    root: "/usr/lib/go/src",
+    paths: () => ["sync", "encoding", "net/http"],
+    patterns: [
+      {
+        pattern: "switch $X { $$$P case $A: $$$B $$$Q }",
+        differs: {
+          reason: "an empty $$$ run matches nothing there",
+          onlyOurs: /:\s*(?:\/\/[^\n]*\s*)*default:/,
+          // Both match where an empty case comes before one with statements: ours takes the
+          // first case (B empty), ast-grep's the first with statements (P holds the empty one).
+          bindings: { name: "B", ours: /^$/ },
+        },
+      },
     ],
   },
   {

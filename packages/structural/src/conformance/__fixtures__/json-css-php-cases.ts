@@ -32,6 +32,15 @@ export const jsonCases: readonly ConformanceCase[] = [
     matches: ["[]"],
   },
   {
+    // `[$$$A,]` is an ERROR kept around the `$$$` (a node of any kind with those children): a
+    // token, such as the number, has no children to match them, as in ast-grep.
+    name: "json ERROR around a $$$ matches no token",
+    language: "json",
+    pattern: '{"k": [$$$A,]}',
+    code: '{"k": [1]}\n',
+    matches: [],
+  },
+  {
     name: "json metavariable as a value",
     language: "json",
     pattern: "{\"version\": $V}",

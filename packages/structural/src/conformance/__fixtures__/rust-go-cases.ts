@@ -495,4 +495,24 @@ export const goCases: readonly ConformanceCase[] = [
     matches: ["return", "return 1"],
     differs: { reason: "an empty $$$ run matches nothing there", astGrep: ["return 1"] },
   },
+  {
+    // The switch form the `case $A: $$$B` hint suggests: `$$$B` is zero or more statements, so
+    // the first case matches even when it has none. ast-grep's `$$$` ending a node never matches
+    // after the code's last child: it skips an empty case (into P), and finds nothing in a switch
+    // whose only case is empty.
+    name: "go switch form matches a case with no statements",
+    language: "go",
+    pattern: "switch $X { $$$P case $A: $$$B $$$Q }",
+    code: "package p\n\nfunc f(b int) {\n\tswitch b {\n\tcase 1, 2:\n\tdefault:\n\t\tg()\n\t}\n\tswitch b {\n\tcase 1:\n\tcase 2:\n\t\th()\n\t}\n}\n",
+    matches: [
+      "switch b {\n\tcase 1, 2:\n\tdefault:\n\t\tg()\n\t}",
+      "switch b {\n\tcase 1:\n\tcase 2:\n\t\th()\n\t}",
+    ],
+    bindings: { X: "b", A: "1, 2", P: "", B: "", Q: "default:\n\t\tg()\n" },
+    differs: {
+      reason: "an empty $$$ run matches nothing there",
+      astGrep: ["switch b {\n\tcase 1:\n\tcase 2:\n\t\th()\n\t}"],
+      astGrepBindings: { X: "b", A: "2", P: "case 1:", B: "h()\n", Q: "" },
+    },
+  },
 ];

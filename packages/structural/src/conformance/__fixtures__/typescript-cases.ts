@@ -26,6 +26,22 @@ export const typescriptCases: readonly ConformanceCase[] = [
     },
   },
   {
+    // `a + )` lacks its right operand: tree-sitter supplies a MISSING identifier, which `$B`
+    // binds, as in ast-grep (its text empty). The rewrite leaves that match alone.
+    name: "ts metavariable bound to an identifier tree-sitter supplied",
+    language: "typescript",
+    pattern: "$A + $B",
+    code: "f(a + );\nx = b + c;\n",
+    matches: ["a +", "b + c"],
+    bindings: { A: "a", B: "" },
+    rewrite: ["add($A, $B)", "f(a + );\nx = add(b, c);\n"],
+    differs: {
+      reason: "a match on a token the code lacks is not rewritten",
+      astGrep: ["a +", "b + c"],
+      astGrepRewrite: "f(add(a, ) );\nx = add(b, c);\n",
+    },
+  },
+  {
     name: "ts rewrite of a $$$ sequence",
     language: "typescript",
     pattern: "console.log($$$A)",
