@@ -41,9 +41,16 @@ const wholeSecondMarginMs = 2_000;
  * {@link wholeSecondMarginMs} when both times are whole seconds.
  */
 export function settledBefore(mtimeNs: bigint, ctimeNs: bigint, readAt: number): boolean {
-  const margin =
-    mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n ? wholeSecondMarginMs : racyMarginMs;
+  const margin = racyMarginOf(mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n);
   return Number(mtimeNs) / 1e6 < readAt - margin;
+}
+
+/**
+ * How long (ms) after a change what was seen may still change without the times moving:
+ * {@link racyMarginMs}, or {@link wholeSecondMarginMs} when the times are whole seconds.
+ */
+export function racyMarginOf(wholeSeconds: boolean): number {
+  return wholeSeconds ? wholeSecondMarginMs : racyMarginMs;
 }
 
 /** Bounds of a {@link FileTexts} cache. */

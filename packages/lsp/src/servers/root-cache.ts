@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { FileTexts } from "../files/file-texts.js";
+import { FileTexts, racyMarginOf } from "../files/file-texts.js";
 import { lookUpRoot, type FoundMarker, type RootMarkers } from "./find-root.js";
 
 /** One folder's markers as last probed. */
@@ -13,12 +13,6 @@ interface FolderEntry {
   /** Marker name → present; a marker that is a symlink (or could not be lstat'ed) is absent here. */
   readonly markers: Map<string, boolean>;
 }
-
-/**
- * A folder changed this close to our probe could get a marker within the same timestamp tick
- * without its mtime changing; its entry is then probed again (git's "racily clean" rule).
- */
-const racyMarginMs = 100;
 
 /** Most folders (and, apart, most tested marker files) kept. */
 const capacity = 1024;
@@ -87,7 +81,10 @@ export class RootCache {
       cached.ino === stats.ino &&
       cached.mtimeMs === stats.mtimeMs &&
       cached.ctimeMs === stats.ctimeMs &&
-      stats.ctimeMs < cached.probedAt - racyMarginMs
+      // A folder changed this close to the probe could get a marker within the same timestamp
+      // tick (a whole second on some filesystems) without its times moving: probed again then
+      // (git's "racily clean" rule).
+      stats.ctimeMs < cached.probedAt - racyMarginOf(stats.mtimeMs % 1000 === 0 && stats.ctimeMs % 1000 === 0)
     ) {
       return cached;
     }
