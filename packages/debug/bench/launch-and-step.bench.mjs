@@ -85,7 +85,9 @@ async function bare(command, args, launchArgs, file, line) {
   const stepMs = performance.now() - t;
   await connection.request("disconnect", { terminateDebuggee: true }, 2000).catch(() => undefined);
   try {
-    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+    // Only while the adapter is our unreaped child: its pid (and so its group's id) is not reused.
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+      process.kill(-child.pid, "SIGKILL");
   } catch {}
   return { launchMs, stepMs };
 }
