@@ -5,7 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistry, createRun } from "@tools/registry";
+import { createRegistry, createRun, signalGroup } from "@tools/registry";
 import { createDebugSupervisor, DapConnection, debugSupervisorKey, debugTool } from "../dist/index.js";
 
 const rounds = Number(process.env.ROUNDS ?? 5);
@@ -84,11 +84,8 @@ async function bare(command, args, launchArgs, file, line) {
   await connection.request("stackTrace", { threadId: step.body.threadId, levels: 30 });
   const stepMs = performance.now() - t;
   await connection.request("disconnect", { terminateDebuggee: true }, 2000).catch(() => undefined);
-  try {
-    // Only while the adapter is our unreaped child: its pid (and so its group's id) is not reused.
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
-      process.kill(-child.pid, "SIGKILL");
-  } catch {}
+  // What is left of the adapter's group; a group gone whose id a stranger took is left alone.
+  signalGroup(child, "SIGKILL");
   return { launchMs, stepMs };
 }
 
