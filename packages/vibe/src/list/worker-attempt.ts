@@ -109,6 +109,9 @@ const progressMaxChars = 200;
  * called, whatever the model made up (100 KB over lines read as other workers' lines in vibe_list).
  */
 function progressLine(message: unknown): string {
-  const line = plainOutput(String(message)).replace(/\s*\n\s*/g, " ");
+  // Each run of white space with a line break in it becomes one space. Matched as whole runs:
+  // /\s*\n\s*/ tried each space of a long run without one over the rest of it (a tool name of
+  // 50 000 spaces held the event loop for seconds).
+  const line = plainOutput(String(message)).replace(/\s+/g, (run) => (run.includes("\n") ? " " : run));
   return line.length > progressMaxChars ? `${headOf(line, progressMaxChars - 1)}…` : line;
 }
