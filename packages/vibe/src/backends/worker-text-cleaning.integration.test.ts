@@ -123,15 +123,15 @@ describe("a worker's text reaches the lead and the operator cleaned, whatever it
     (await backend.attempt(1)).answer("done");
   });
 
-  it("a progress message of a long run of spaces (a tool name the model made up) is made one line at once, not in time growing with its square", async () => {
+  it("a progress message of a long run of spaces (a tool name the model made up) is made one line, cut to its bound", async () => {
     const backend = new HeldBackend();
     const { kit } = setUp(backend);
     await kit.call("vibe_spawn", { brief: "one", label: "spacey" });
     const attempt = await backend.attempt(0);
-    // 50 000 spaces took seconds (the host's event loop stalled, every worker and tool with it).
-    const started = performance.now();
+    // 50 000 spaces took seconds through the old joining pattern (5.4 s measured; the host's event
+    // loop stalled, every worker and tool with it). Speed is not asserted here (no timed tests):
+    // what is checked is the line it makes.
     attempt.task.progress(`turn 1: calling read${" ".repeat(50_000)}x`);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(kit.list.get("w1").activity).toMatch(/^turn 1: calling read {179}…$/);
     // Lines are still joined by one space, whatever whitespace is around their ends; other runs stay.
     attempt.task.progress("a \t\n \r\n\n  b  c\t\nd\n");
