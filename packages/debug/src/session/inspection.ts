@@ -571,7 +571,7 @@ async function findFrame(
   try {
     threads.add(await defaultThread(core, undefined, signal));
   } catch {
-    // No thread to search beyond those listed.
+    // No thread to search beyond those listed (a call given up stops below).
   }
   let complete = true;
   for (const threadId of threads) {
@@ -588,9 +588,12 @@ async function findFrame(
       if (index >= 0) return { found: { threadId, index }, complete };
       if (frames.length >= frameSearchDepth) complete = false;
     } catch {
+      // A call given up is not a search that found nothing: its id was not looked for.
+      if (signal?.aborted) throw abortReason(signal);
       // A thread that ended meanwhile has no frames to search.
     }
   }
+  if (signal?.aborted) throw abortReason(signal);
   return { complete };
 }
 
