@@ -221,3 +221,22 @@ describe("files not listed, looked up in many include folders", () => {
     expect(includeReach(["/elsewhere/none.x"], tree)('#include "h0.h"\n', "/r/a.c")).toBe(false);
   });
 });
+
+describe("a symlink outside the root to a root file of another name", () => {
+  // /out/table.def (found through -I/out, not listed by the watch) leads to /r/data/real.src.
+  const tree = {
+    ...root({ "/r/a.c": "#include <table.def>\n", "/r/data/real.src": "int from_table(void);\n" }),
+    texts: () => ["int from_table(void);\n"],
+    includeDirs: ["/out"],
+    isFile: (path: string) => path === "/out/table.def",
+    realPath: (path: string) => (path === "/out/table.def" ? "/r/data/real.src" : path),
+  };
+
+  it("names the file it leads to as included, and counts its change as reaching", () => {
+    expect(namesIncluded([{ text: "#include <table.def>\n", path: "/r/a.c" }], tree).has("real.src")).toBe(
+      true,
+    );
+    expect(includeReach(["/r/data/real.src"], tree)("#include <table.def>\n", "/r/a.c")).toBe(true);
+    expect(includeReach(["/r/data/other.src"], tree)("#include <table.def>\n", "/r/a.c")).toBe(false);
+  });
+});

@@ -89,6 +89,11 @@ export interface IncludeRoot {
    * seconds (2 000 headers, 500 include folders); undefined when it cannot be listed.
    */
   entriesOf?(folder: string): readonly string[] | undefined;
+  /**
+   * The real path of a file the watch does not list (a symlink in an include folder outside the
+   * root may lead to a root file of another name, changed under that name).
+   */
+  realPath?(path: string): string;
 }
 
 /**
@@ -224,7 +229,10 @@ export function includeReach(
     for (const written of paths) {
       const name = written.slice(written.lastIndexOf("/") + 1);
       if (changedNames.has(name)) return true;
-      const keys = [`name:${name}`, ...unlisted(written, from).map((file) => `path:${file}`)];
+      const outside = unlisted(written, from);
+      if (root.realPath && outside.some((file) => changedNames.has(basename(root.realPath!(file)))))
+        return true;
+      const keys = [`name:${name}`, ...outside.map((file) => `path:${file}`)];
       for (const key of keys) {
         if (reaching.has(key)) return true;
         if (!notReaching.has(key)) next(key);
@@ -289,11 +297,14 @@ export function includedNames(
     for (const written of directives(next.text).paths) {
       const name = written.slice(written.lastIndexOf("/") + 1);
       names.add(name);
+      const outside = unlisted(written, next.path).filter(
+        (file) => !seen.has(`path:${file}`) && seen.add(`path:${file}`),
+      );
+      // A symlink the watch does not list: the file it leads to is included too, by its name.
+      if (root.realPath) for (const file of outside) names.add(basename(root.realPath(file)));
       const files = [
         ...(seen.has(`name:${name}`) ? [] : (seen.add(`name:${name}`), filesNamed(name))),
-        ...unlisted(written, next.path).filter(
-          (file) => !seen.has(`path:${file}`) && seen.add(`path:${file}`),
-        ),
+        ...outside,
       ];
       for (const file of files) {
         if (++read > includeReadLimit) return names;

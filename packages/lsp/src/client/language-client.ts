@@ -395,6 +395,7 @@ export class LanguageClient {
       includeDirs: flags.includeDirs,
       isFile,
       entriesOf: folderEntries,
+      realPath: canonicalPath,
     });
     return (text, uri) => reaches(text, fileURLToPath(uri));
   }
@@ -426,6 +427,7 @@ export class LanguageClient {
         includeDirs: compileFlagFacts(this.root, this.watched.files).includeDirs,
         isFile,
         entriesOf: folderEntries,
+        realPath: canonicalPath,
       });
       // A file is included by its real name, or by that of a symlink to it.
       const linked = new Set(
