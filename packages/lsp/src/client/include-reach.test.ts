@@ -176,3 +176,67 @@ describe("includedNames of open documents", () => {
     expect(names.size).toBe(includeReadLimit + 1);
   });
 });
+
+describe("files not listed, looked up in many include folders", () => {
+  /** 200 include folders (one holding gen/table.def and up/Case.H), 100 headers of the root including each other and <stdio.h>. */
+  function manyFolders() {
+    const files: Record<string, string> = { "/r/a.c": '#include "h0.h"\n' };
+    for (let i = 0; i < 100; i++) files[`/r/h${i}.h`] = `#include "h${i + 1}.h"\n#include <stdio.h>\n`;
+    files["/r/h100.h"] = '#include <gen/table.def>\n#include "../up/case.h"\n';
+    const includeDirs = Array.from({ length: 200 }, (_, i) => `/out/m${i}/include`);
+    const extra: Record<string, string> = {
+      "/out/m150/include/gen/table.def": '#include "row.x"\n',
+      "/out/m150/up/Case.H": '#include "deep.txt"\n',
+    };
+    const folders: Record<string, string[]> = {
+      "/out/m150/include": ["gen"],
+      "/out/m150/include/gen": ["table.def"],
+      "/out/m150/up": ["Case.H"],
+    };
+    let stats = 0;
+    const tree = {
+      ...root(files),
+      texts: (path: string) => [files[path] ?? extra[path]],
+      includeDirs,
+      // A folder ignoring case (macOS): up/case.h is up/Case.H.
+      isFile: (path: string) => (stats++, path in extra || path === "/out/m150/up/case.h"),
+      entriesOf: (folder: string) => folders[folder] ?? [],
+    };
+    (extra as Record<string, string>)["/out/m150/up/case.h"] = extra["/out/m150/up/Case.H"]!;
+    return { tree, stats: () => stats };
+  }
+
+  it("lists each folder once instead of a stat per folder and name (200 folders, 100 headers)", () => {
+    const { tree, stats } = manyFolders();
+    const names = namesIncluded([{ text: '#include "h0.h"\n', path: "/r/a.c" }], tree);
+    expect(["table.def", "row.x", "case.h", "deep.txt"].every((name) => names.has(name))).toBe(true);
+    // Before: 200 stats per name written (h1.h … h100.h, stdio.h, …), over 20 000.
+    expect(stats()).toBeLessThan(10);
+  });
+
+  it("finds through the listings what a stat per folder finds", () => {
+    const { tree } = manyFolders();
+    expect(includeReach(["/elsewhere/deep.txt"], tree)('#include "h0.h"\n', "/r/a.c")).toBe(true);
+    expect(includeReach(["/elsewhere/row.x"], tree)('#include "h0.h"\n', "/r/a.c")).toBe(true);
+    expect(includeReach(["/elsewhere/none.x"], tree)('#include "h0.h"\n', "/r/a.c")).toBe(false);
+  });
+});
+
+describe("a symlink outside the root to a root file of another name", () => {
+  // /out/table.def (found through -I/out, not listed by the watch) leads to /r/data/real.src.
+  const tree = {
+    ...root({ "/r/a.c": "#include <table.def>\n", "/r/data/real.src": "int from_table(void);\n" }),
+    texts: () => ["int from_table(void);\n"],
+    includeDirs: ["/out"],
+    isFile: (path: string) => path === "/out/table.def",
+    realPath: (path: string) => (path === "/out/table.def" ? "/r/data/real.src" : path),
+  };
+
+  it("names the file it leads to as included, and counts its change as reaching", () => {
+    expect(namesIncluded([{ text: "#include <table.def>\n", path: "/r/a.c" }], tree).has("real.src")).toBe(
+      true,
+    );
+    expect(includeReach(["/r/data/real.src"], tree)("#include <table.def>\n", "/r/a.c")).toBe(true);
+    expect(includeReach(["/r/data/other.src"], tree)("#include <table.def>\n", "/r/a.c")).toBe(false);
+  });
+});

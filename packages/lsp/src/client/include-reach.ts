@@ -83,6 +83,17 @@ export interface IncludeRoot {
   readonly includeDirs?: readonly string[];
   /** Whether a regular file is at `path`; without it, files the watch does not list are not read. */
   isFile?(path: string): boolean;
+  /**
+   * The names of the entries of `folder` (empty when there is none), looked in before
+   * {@link isFile} is asked: one listing per folder, where a stat per folder and name tried cost
+   * seconds (2 000 headers, 500 include folders); undefined when it cannot be listed.
+   */
+  entriesOf?(folder: string): readonly string[] | undefined;
+  /**
+   * The real path of a file the watch does not list (a symlink in an include folder outside the
+   * root may lead to a root file of another name, changed under that name).
+   */
+  realPath?(path: string): string;
 }
 
 /**
@@ -108,20 +119,78 @@ function rootIndex(root: IncludeRoot): {
     return byName.get(name) ?? [];
   };
   const isFile = new Map<string, boolean>();
+  /** Per folder: its entries' names, and those in lower case; undefined when it cannot be listed. */
+  const folders = new Map<string, { names: Set<string>; lower: Set<string> } | undefined>();
+  /** Whether `path` may be a file: its folder lists its name (in any case: a folder may ignore it), or cannot be listed. */
+  const mayBeFile = (path: string): boolean => {
+    if (!root.entriesOf) return true;
+    const folder = dirname(path);
+    let entries = folders.get(folder);
+    if (!folders.has(folder)) {
+      const names = root.entriesOf(folder);
+      entries = names && { names: new Set(names), lower: new Set(names.map((name) => name.toLowerCase())) };
+      folders.set(folder, entries);
+    }
+    if (!entries) return true;
+    const name = basename(path);
+    return entries.names.has(name) || entries.lower.has(name.toLowerCase());
+  };
   /** The files not listed that `written`, included from the file at `from`, may be. */
   const unlisted = (written: string, from: string | undefined): string[] => {
     if (!root.isFile) return [];
-    const candidates = isAbsolute(written)
-      ? [resolve(written)]
-      : [...(from === undefined ? [] : [dirname(from)]), ...(root.includeDirs ?? [])].map((folder) =>
-          resolve(folder, written),
-        );
-    return candidates.filter((candidate) => {
+    if (isAbsolute(written)) return existing([resolve(written)]);
+    const inFolders = fromIncludeDirs(written);
+    if (from === undefined) return inFolders;
+    const beside = existing([resolve(dirname(from), written)]);
+    return beside.length === 0 || inFolders.includes(beside[0]!) ? inFolders : [...beside, ...inFolders];
+  };
+  /** Those of `candidates` that are files the watch does not list. */
+  const existing = (candidates: string[]): string[] =>
+    candidates.filter((candidate) => {
       if (listed.has(candidate)) return false;
       let found = isFile.get(candidate);
-      if (found === undefined) isFile.set(candidate, (found = root.isFile!(candidate)));
+      if (found === undefined)
+        isFile.set(candidate, (found = mayBeFile(candidate) && root.isFile!(candidate)));
       return found;
     });
+  /** Per written path: the files not listed it names in the include folders. */
+  const inIncludeDirs = new Map<string, string[]>();
+  const fromIncludeDirs = (written: string): string[] => {
+    let found = inIncludeDirs.get(written);
+    if (found === undefined) {
+      found = existing(includeDirsFor(written).map((folder) => resolve(folder, written)));
+      inIncludeDirs.set(written, found);
+    }
+    return found;
+  };
+  /**
+   * Per first part of a written path (`sys` of `sys/a.h`, in lower case): the include folders
+   * having an entry so named; and the include folders that cannot be listed.
+   */
+  let byFirstPart: Map<string, string[]> | undefined;
+  const unlistable: string[] = [];
+  /** The include folders where `written` may name a file (each of them, for one starting with `.` or `..`). */
+  const includeDirsFor = (written: string): readonly string[] => {
+    const all = root.includeDirs ?? [];
+    const first = written.slice(0, written.indexOf("/") === -1 ? undefined : written.indexOf("/"));
+    if (!root.entriesOf || first === "." || first === ".." || first === "") return all;
+    if (!byFirstPart) {
+      byFirstPart = new Map();
+      for (const folder of new Set(all)) {
+        const names = root.entriesOf(folder);
+        if (names === undefined) {
+          unlistable.push(folder);
+          continue;
+        }
+        for (const name of new Set(names.map((each) => each.toLowerCase()))) {
+          const folders = byFirstPart.get(name);
+          if (folders) folders.push(folder);
+          else byFirstPart.set(name, [folder]);
+        }
+      }
+    }
+    const found = byFirstPart.get(first.toLowerCase()) ?? [];
+    return unlistable.length === 0 ? found : [...found, ...unlistable];
   };
   return { filesNamed, unlisted };
 }
@@ -160,7 +229,10 @@ export function includeReach(
     for (const written of paths) {
       const name = written.slice(written.lastIndexOf("/") + 1);
       if (changedNames.has(name)) return true;
-      const keys = [`name:${name}`, ...unlisted(written, from).map((file) => `path:${file}`)];
+      const outside = unlisted(written, from);
+      if (root.realPath && outside.some((file) => changedNames.has(basename(root.realPath!(file)))))
+        return true;
+      const keys = [`name:${name}`, ...outside.map((file) => `path:${file}`)];
       for (const key of keys) {
         if (reaching.has(key)) return true;
         if (!notReaching.has(key)) next(key);
@@ -225,11 +297,14 @@ export function includedNames(
     for (const written of directives(next.text).paths) {
       const name = written.slice(written.lastIndexOf("/") + 1);
       names.add(name);
+      const outside = unlisted(written, next.path).filter(
+        (file) => !seen.has(`path:${file}`) && seen.add(`path:${file}`),
+      );
+      // A symlink the watch does not list: the file it leads to is included too, by its name.
+      if (root.realPath) for (const file of outside) names.add(basename(root.realPath(file)));
       const files = [
         ...(seen.has(`name:${name}`) ? [] : (seen.add(`name:${name}`), filesNamed(name))),
-        ...unlisted(written, next.path).filter(
-          (file) => !seen.has(`path:${file}`) && seen.add(`path:${file}`),
-        ),
+        ...outside,
       ];
       for (const file of files) {
         if (++read > includeReadLimit) return names;

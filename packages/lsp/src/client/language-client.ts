@@ -43,7 +43,7 @@ import { RootTexts } from "./root-texts.js";
 import { compileFlagFacts } from "./compile-flags.js";
 import { includedNames, includeReach } from "./include-reach.js";
 import { canonicalPath } from "../files/canonical-path.js";
-import { isFile } from "../files/file-texts.js";
+import { folderEntries, isFile } from "../files/file-texts.js";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
@@ -394,6 +394,8 @@ export class LanguageClient {
       },
       includeDirs: flags.includeDirs,
       isFile,
+      entriesOf: folderEntries,
+      realPath: canonicalPath,
     });
     return (text, uri) => reaches(text, fileURLToPath(uri));
   }
@@ -424,6 +426,8 @@ export class LanguageClient {
         },
         includeDirs: compileFlagFacts(this.root, this.watched.files).includeDirs,
         isFile,
+        entriesOf: folderEntries,
+        realPath: canonicalPath,
       });
       // A file is included by its real name, or by that of a symlink to it.
       const linked = new Set(

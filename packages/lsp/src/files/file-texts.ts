@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { readRegularFileSync } from "@tools/registry";
 import { splitLines } from "../positions/line-ends.js";
 
@@ -232,5 +232,18 @@ export class DerivedFromFiles<T> {
       if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     }
     return value;
+  }
+}
+
+/**
+ * The names of the entries of the folder at `path` (a link followed); none when nothing or a file
+ * is there; undefined when it cannot be listed otherwise (no permission to read it).
+ */
+export function folderEntries(path: string): string[] | undefined {
+  try {
+    return readdirSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? [] : undefined;
   }
 }

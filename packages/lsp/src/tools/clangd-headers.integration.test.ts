@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
@@ -281,6 +281,29 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         });
       });
     }
+
+    it("an open file including, through -I, a symlink outside the root to a root file of another name sees its new text", async () => {
+      // out/table.def (not under the root app/, found through -I../out) leads to app/data/real.src.
+      const tree = {
+        "app/compile_flags.txt": "-std=c11\n-I../out\n",
+        "app/data/real.src": "int from_table(void);\n",
+        "app/a.c": "#include <table.def>\nint a(void) { return from_table(); }\n",
+        "out/keep": "",
+      };
+      await withProject(tree, async (lsp, dir) => {
+        symlinkSync(join(dir, "app/data/real.src"), join(dir, "out/table.def"));
+        await definitionMoves(
+          lsp,
+          dir,
+          { file: "app/a.c", line: 2, symbol: "from_table" },
+          {
+            write: ["app/data/real.src", "\n\nint from_table(void);\n"],
+            from: "table.def:1:5",
+            to: "table.def:3:5",
+          },
+        );
+      });
+    });
 
     it("sends nothing again when a file no open document includes changes, whatever its extension", async () => {
       const tree = {
