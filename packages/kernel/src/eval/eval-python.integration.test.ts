@@ -340,6 +340,28 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/no ask_user tool\)\. .*tool\('ask_user', \{'question': '\.\.\.'\}\)/);
   });
 
+  it("shows what each sub-exception of an ExceptionGroup was (asyncio.TaskGroup), with its frames", async () => {
+    const result = await cell(
+      "import asyncio\nasync def fetch(i):\n    if i == 2:\n        raise ConnectionError(f'host {i} refused')\n    return i\n" +
+        "async def main():\n    async with asyncio.TaskGroup() as tg:\n        for i in range(4):\n            tg.create_task(fetch(i))\n" +
+        "await main()",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    // IPython 8.5 stopped at "(1 sub-exception)": what failed was nowhere.
+    expect(text).toMatch(/\nExceptionGroup: unhandled errors in a TaskGroup \(1 sub-exception\)\n/);
+    expect(text).toMatch(/sub-exception 1 of 1[\s\S]*, in fetch\(i\)\n[\s\S]*raise ConnectionError[\s\S]*\nConnectionError: host 2 refused$/);
+    const nested = await cell(
+      "raise ExceptionGroup('outer', [ValueError('a'), ExceptionGroup('inner', [TypeError('b')]), *[KeyError(i) for i in range(20)]])",
+    );
+    const nestedText = resultText(nested);
+    expect(nestedText).toMatch(/\nExceptionGroup: outer \(22 sub-exceptions\)\n/);
+    expect(nestedText).toMatch(/\nValueError: a\n[\s\S]*\nExceptionGroup: inner \(1 sub-exception\)\n[\s\S]*\nTypeError: b\n/);
+    expect(nestedText).toContain("KeyError: 12");
+    expect(nestedText).not.toContain("KeyError: 13");
+    expect(nestedText).toMatch(/… and 7 more sub-exceptions$/);
+  });
+
   it("leaves the helpers' frames out of a traceback: input() and a failing tool() show the cell's line", async () => {
     const input = await cell("x = 1\nname = input('name? ')");
     expect(input.isError).toBe(true);
