@@ -102,8 +102,32 @@ describePython("eval on a real ipykernel", () => {
       "from IPython.display import Image, display\ndisplay(Image(data=b'\\x89PNG\\r\\n\\x1a\\n' + bytes(6 * 1024 * 1024), format='png'))",
     );
     expect(resultText(result)).toBe(
-      "[image/png, 6,291,464 bytes, not shown: over the size limit of 5 MB per image]\n\n… 1 image was left out (over the size limit of 5 MB per image).",
+      "[image/png, 6,291,464 bytes, not shown: over the size limit of 5 MB per image (8,388,620 bytes as base64, as the model gets it)]\n\n" +
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
     );
+  });
+
+  it("leaves out an image whose base64 is over 5 MB, or a side over 8000 pixels: the model's API refuses either", async () => {
+    // 4 MiB of PNG is 5.6 MB as base64, which is what the model gets (and what the 5 MB limit of
+    // its API counts): a request holding it fails, and so does every later one of the conversation.
+    const heavy = await cell(
+      "from IPython.display import Image, display\ndisplay(Image(data=b'\\x89PNG\\r\\n\\x1a\\n' + bytes(4 * 1024 * 1024), format='png'))",
+    );
+    expect(heavy.content.filter((part) => part.type === "image")).toHaveLength(0);
+    expect(resultText(heavy)).toBe(
+      "[image/png, 4,194,312 bytes, not shown: over the size limit of 5 MB per image (5,592,416 bytes as base64, as the model gets it)]\n\n" +
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
+    );
+    // A long time series drawn wide: a few KB, over 9 000 pixels across.
+    const wide = await cell(
+      "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(120, 2), dpi=100)\nplt.plot(range(10))\nplt.close(fig)\ndisplay(fig)",
+    );
+    expect(wide.content.filter((part) => part.type === "image")).toHaveLength(0);
+    expect(resultText(wide)).toMatch(
+      /^\[image\/png, [\d,]+ bytes, not shown: over the size limit of 8000 pixels a side \(\d{4,}×\d+\)\]\n/,
+    );
+    const fits = await cell("fig = plt.figure(figsize=(70, 2), dpi=100)\nplt.plot(range(10))\nplt.close(fig)\ndisplay(fig)");
+    expect(fits.content.filter((part) => part.type === "image")).toHaveLength(1);
   });
 
   it("keeps the raising frame and the exception's start in a deep traceback with a long message", async () => {
