@@ -402,6 +402,15 @@ describePython("eval on a real ipykernel", () => {
       expect(shown).not.toMatch(/__tools_install|no_input|in tool|hidden|kernel\._input_request/);
   });
 
+  it("leaves %%timeit's own frames (the timeit module's) out of a traceback: the cell's line, then the code timed", async () => {
+    await cell("def slow_parse(text):\n    return int(text)");
+    const result = await cell("%%timeit -n1 -r1\nslow_parse('x')");
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text).toMatch(/, in slow_parse\(text\)\n[\s\S]*return int\(text\)\n\nValueError: invalid literal for int\(\) with base 10: 'x'$/);
+    expect(text).not.toMatch(/timeit\.py|Timer\.repeat|Timer\.timeit|<timeit-src>/);
+  });
+
   it("exit(), quit() and sys.exit() say the interpreter keeps running and how to get a fresh one", async () => {
     await cell("kept = 'still here'");
     // IPython calls a bare exit or quit only when it is the whole cell.

@@ -381,11 +381,26 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     def timeit(statement, setup="pass", number=0, repeat=0):
         __tracebackhide__ = ours
         import timeit as timing
-        timer = timing.Timer(statement, setup, globals=ip.user_ns)
-        if number <= 0:
-            number, total = timer.autorange()
-            repeat = repeat or (1 if total > 2 else 5)
-        runs = timer.repeat(repeat=repeat or 5, number=number)
+        try:
+            timer = timing.Timer(statement, setup, globals=ip.user_ns)
+            if number <= 0:
+                number, total = timer.autorange()
+                repeat = repeat or (1 if total > 2 else 5)
+            runs = timer.repeat(repeat=repeat or 5, number=number)
+        except BaseException as error:
+            # The timeit module's frames (Timer.repeat, Timer.timeit, its generated inner()) are
+            # this helper's workings: the traceback goes from the cell's line to the code timed.
+            timing_files = {timing.__file__, "<timeit-src>"}
+            entries = []
+            tb = error.__traceback__
+            while tb is not None:
+                if tb.tb_frame.f_code.co_filename not in timing_files:
+                    entries.append(tb)
+                tb = tb.tb_next
+            trimmed = None
+            for entry in reversed(entries):
+                trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+            raise error.with_traceback(trimmed)
         best = min(runs) / number
         for unit, scale in (("s", 1), ("ms", 1e3), ("µs", 1e6), ("ns", 1e9)):
             if best * scale >= 1 or unit == "ns":
