@@ -126,7 +126,9 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(wide)).toMatch(
       /^\[image\/png, [\d,]+ bytes, not shown: over the size limit of 8000 pixels a side \(\d{4,}×\d+\)\]\n/,
     );
-    const fits = await cell("fig = plt.figure(figsize=(70, 2), dpi=100)\nplt.plot(range(10))\nplt.close(fig)\ndisplay(fig)");
+    const fits = await cell(
+      "fig = plt.figure(figsize=(70, 2), dpi=100)\nplt.plot(range(10))\nplt.close(fig)\ndisplay(fig)",
+    );
     expect(fits.content.filter((part) => part.type === "image")).toHaveLength(1);
   });
 
@@ -374,13 +376,17 @@ describePython("eval on a real ipykernel", () => {
     const text = resultText(result);
     // IPython 8.5 stopped at "(1 sub-exception)": what failed was nowhere.
     expect(text).toMatch(/\nExceptionGroup: unhandled errors in a TaskGroup \(1 sub-exception\)\n/);
-    expect(text).toMatch(/sub-exception 1 of 1[\s\S]*, in fetch\(i\)\n[\s\S]*raise ConnectionError[\s\S]*\nConnectionError: host 2 refused$/);
+    expect(text).toMatch(
+      /sub-exception 1 of 1[\s\S]*, in fetch\(i\)\n[\s\S]*raise ConnectionError[\s\S]*\nConnectionError: host 2 refused$/,
+    );
     const nested = await cell(
       "raise ExceptionGroup('outer', [ValueError('a'), ExceptionGroup('inner', [TypeError('b')]), *[KeyError(i) for i in range(20)]])",
     );
     const nestedText = resultText(nested);
     expect(nestedText).toMatch(/\nExceptionGroup: outer \(22 sub-exceptions\)\n/);
-    expect(nestedText).toMatch(/\nValueError: a\n[\s\S]*\nExceptionGroup: inner \(1 sub-exception\)\n[\s\S]*\nTypeError: b\n/);
+    expect(nestedText).toMatch(
+      /\nValueError: a\n[\s\S]*\nExceptionGroup: inner \(1 sub-exception\)\n[\s\S]*\nTypeError: b\n/,
+    );
     expect(nestedText).toContain("KeyError: 12");
     expect(nestedText).not.toContain("KeyError: 13");
     expect(nestedText).toMatch(/… and 7 more sub-exceptions$/);
@@ -407,7 +413,9 @@ describePython("eval on a real ipykernel", () => {
     const result = await cell("%%timeit -n1 -r1\nslow_parse('x')");
     expect(result.error?.code).toBe("CELL_ERROR");
     const text = resultText(result);
-    expect(text).toMatch(/, in slow_parse\(text\)\n[\s\S]*return int\(text\)\n\nValueError: invalid literal for int\(\) with base 10: 'x'$/);
+    expect(text).toMatch(
+      /, in slow_parse\(text\)\n[\s\S]*return int\(text\)\n\nValueError: invalid literal for int\(\) with base 10: 'x'$/,
+    );
     expect(text).not.toMatch(/timeit\.py|Timer\.repeat|Timer\.timeit|<timeit-src>/);
   });
 

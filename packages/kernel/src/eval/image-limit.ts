@@ -85,7 +85,8 @@ export function overImageLimitText(
 ): string {
   const limit =
     why === "too large"
-      ? (overSizeLimit(bytes, limits) ?? `over the size limit of ${describeBytes(limits.maxImageBytes)} per image`)
+      ? (overSizeLimit(bytes, limits) ??
+        `over the size limit of ${describeBytes(limits.maxImageBytes)} per image`)
       : `over the limit of ${limits.maxImages} image${limits.maxImages === 1 ? "" : "s"} per cell`;
   return `[${mimeType}, ${bytes.length.toLocaleString("en-US")} bytes, not shown: ${limit}]\n`;
 }

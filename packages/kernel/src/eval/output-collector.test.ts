@@ -90,15 +90,43 @@ describe("OutputCollector", () => {
     };
     // SOI, an APP0 segment of 16 bytes, then SOF2 (progressive): length, precision, height, width.
     const jpeg = Buffer.from([
-      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, ...Buffer.alloc(14), 0xff, 0xc2, 0x00, 0x11, 0x08, 0x01, 0x90, 0x2e, 0xe0,
+      0xff,
+      0xd8,
+      0xff,
+      0xe0,
+      0x00,
+      0x10,
+      ...Buffer.alloc(14),
+      0xff,
+      0xc2,
+      0x00,
+      0x11,
+      0x08,
+      0x01,
+      0x90,
+      0x2e,
+      0xe0,
     ]);
     expect(imageSize(png(9338, 197))).toEqual({ width: 9338, height: 197 });
     expect(imageSize(jpeg)).toEqual({ width: 12000, height: 400 });
     expect(imageSize(Buffer.from("GIF89a"))).toBeUndefined();
-    const collector = new OutputCollector({ maxChars: 1000, maxLines: 50, maxImages: 8, maxImageBytes: 1 << 20 });
-    collector.add({ type: "display", kind: "display", data: { "image/png": png(9338, 197).toString("base64") } });
+    const collector = new OutputCollector({
+      maxChars: 1000,
+      maxLines: 50,
+      maxImages: 8,
+      maxImageBytes: 1 << 20,
+    });
+    collector.add({
+      type: "display",
+      kind: "display",
+      data: { "image/png": png(9338, 197).toString("base64") },
+    });
     collector.add({ type: "display", kind: "display", data: { "image/jpeg": jpeg.toString("base64") } });
-    collector.add({ type: "display", kind: "display", data: { "image/png": png(8000, 8000).toString("base64") } });
+    collector.add({
+      type: "display",
+      kind: "display",
+      data: { "image/png": png(8000, 8000).toString("base64") },
+    });
     expect(collector.parts().filter((part) => part.type === "image")).toHaveLength(1);
     expect(text(collector)).toBe(
       "[image/png, 33 bytes, not shown: over the size limit of 8000 pixels a side (9338×197)]\n" +

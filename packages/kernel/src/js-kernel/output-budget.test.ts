@@ -189,7 +189,12 @@ describe("OutputBudget", () => {
       {
         type: "display",
         kind: "display",
-        data: { "text/plain": line(9, "the size limit of 8 bytes per image (12 bytes as base64, as the model gets it)") },
+        data: {
+          "text/plain": line(
+            9,
+            "the size limit of 8 bytes per image (12 bytes as base64, as the model gets it)",
+          ),
+        },
       },
       { type: "display", kind: "display", data: { "text/plain": line(5, "the limit of 2 images per cell") } },
       { type: "omitted", chars: 0, lines: 0, images: 2, largeImages: 1 },
