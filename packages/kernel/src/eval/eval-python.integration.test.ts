@@ -102,8 +102,34 @@ describePython("eval on a real ipykernel", () => {
       "from IPython.display import Image, display\ndisplay(Image(data=b'\\x89PNG\\r\\n\\x1a\\n' + bytes(6 * 1024 * 1024), format='png'))",
     );
     expect(resultText(result)).toBe(
-      "[image/png, 6,291,464 bytes, not shown: over the size limit of 5 MB per image]\n\n… 1 image was left out (over the size limit of 5 MB per image).",
+      "[image/png, 6,291,464 bytes, not shown: over the size limit of 5 MB per image (8,388,620 bytes as base64, as the model gets it)]\n\n" +
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
     );
+  });
+
+  it("leaves out an image whose base64 is over 5 MB, or a side over 8000 pixels: the model's API refuses either", async () => {
+    // 4 MiB of PNG is 5.6 MB as base64, which is what the model gets (and what the 5 MB limit of
+    // its API counts): a request holding it fails, and so does every later one of the conversation.
+    const heavy = await cell(
+      "from IPython.display import Image, display\ndisplay(Image(data=b'\\x89PNG\\r\\n\\x1a\\n' + bytes(4 * 1024 * 1024), format='png'))",
+    );
+    expect(heavy.content.filter((part) => part.type === "image")).toHaveLength(0);
+    expect(resultText(heavy)).toBe(
+      "[image/png, 4,194,312 bytes, not shown: over the size limit of 5 MB per image (5,592,416 bytes as base64, as the model gets it)]\n\n" +
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
+    );
+    // A long time series drawn wide: a few KB, over 9 000 pixels across.
+    const wide = await cell(
+      "import matplotlib.pyplot as plt\nfig = plt.figure(figsize=(120, 2), dpi=100)\nplt.plot(range(10))\nplt.close(fig)\ndisplay(fig)",
+    );
+    expect(wide.content.filter((part) => part.type === "image")).toHaveLength(0);
+    expect(resultText(wide)).toMatch(
+      /^\[image\/png, [\d,]+ bytes, not shown: over the size limit of 8000 pixels a side \(\d{4,}×\d+\)\]\n/,
+    );
+    const fits = await cell(
+      "fig = plt.figure(figsize=(70, 2), dpi=100)\nplt.plot(range(10))\nplt.close(fig)\ndisplay(fig)",
+    );
+    expect(fits.content.filter((part) => part.type === "image")).toHaveLength(1);
   });
 
   it("keeps the raising frame and the exception's start in a deep traceback with a long message", async () => {
@@ -340,6 +366,32 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/no ask_user tool\)\. .*tool\('ask_user', \{'question': '\.\.\.'\}\)/);
   });
 
+  it("shows what each sub-exception of an ExceptionGroup was (asyncio.TaskGroup), with its frames", async () => {
+    const result = await cell(
+      "import asyncio\nasync def fetch(i):\n    if i == 2:\n        raise ConnectionError(f'host {i} refused')\n    return i\n" +
+        "async def main():\n    async with asyncio.TaskGroup() as tg:\n        for i in range(4):\n            tg.create_task(fetch(i))\n" +
+        "await main()",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    // IPython 8.5 stopped at "(1 sub-exception)": what failed was nowhere.
+    expect(text).toMatch(/\nExceptionGroup: unhandled errors in a TaskGroup \(1 sub-exception\)\n/);
+    expect(text).toMatch(
+      /sub-exception 1 of 1[\s\S]*, in fetch\(i\)\n[\s\S]*raise ConnectionError[\s\S]*\nConnectionError: host 2 refused$/,
+    );
+    const nested = await cell(
+      "raise ExceptionGroup('outer', [ValueError('a'), ExceptionGroup('inner', [TypeError('b')]), *[KeyError(i) for i in range(20)]])",
+    );
+    const nestedText = resultText(nested);
+    expect(nestedText).toMatch(/\nExceptionGroup: outer \(22 sub-exceptions\)\n/);
+    expect(nestedText).toMatch(
+      /\nValueError: a\n[\s\S]*\nExceptionGroup: inner \(1 sub-exception\)\n[\s\S]*\nTypeError: b\n/,
+    );
+    expect(nestedText).toContain("KeyError: 12");
+    expect(nestedText).not.toContain("KeyError: 13");
+    expect(nestedText).toMatch(/… and 7 more sub-exceptions$/);
+  });
+
   it("leaves the helpers' frames out of a traceback: input() and a failing tool() show the cell's line", async () => {
     const input = await cell("x = 1\nname = input('name? ')");
     expect(input.isError).toBe(true);
@@ -354,6 +406,17 @@ describePython("eval on a real ipykernel", () => {
     );
     for (const shown of [resultText(input), text])
       expect(shown).not.toMatch(/__tools_install|no_input|in tool|hidden|kernel\._input_request/);
+  });
+
+  it("leaves %%timeit's own frames (the timeit module's) out of a traceback: the cell's line, then the code timed", async () => {
+    await cell("def slow_parse(text):\n    return int(text)");
+    const result = await cell("%%timeit -n1 -r1\nslow_parse('x')");
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text).toMatch(
+      /, in slow_parse\(text\)\n[\s\S]*return int\(text\)\n\nValueError: invalid literal for int\(\) with base 10: 'x'$/,
+    );
+    expect(text).not.toMatch(/timeit\.py|Timer\.repeat|Timer\.timeit|<timeit-src>/);
   });
 
   it("exit(), quit() and sys.exit() say the interpreter keeps running and how to get a fresh one", async () => {

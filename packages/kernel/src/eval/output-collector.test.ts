@@ -1,5 +1,6 @@
 import { resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
+import { imageSize } from "./image-limit.js";
 import { errorMessageChars, OutputCollector } from "./output-collector.js";
 import { bundleText, plainText } from "./output-text.js";
 
@@ -66,13 +67,71 @@ describe("OutputCollector", () => {
     const png = (bytes: number, fill: number) => Buffer.alloc(bytes, fill).toString("base64");
     collector.add({ type: "display", kind: "display", data: { "image/png": png(17_258_313, 1) } });
     expect(text(collector)).toBe(
-      "[image/png, 17,258,313 bytes, not shown: over the size limit of 5 MB per image]\n\n… 1 image was left out (over the size limit of 5 MB per image).",
+      "[image/png, 17,258,313 bytes, not shown: over the size limit of 5 MB per image (23,011,084 bytes as base64, as the model gets it)]\n\n" +
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
     );
     collector.add({ type: "display", kind: "display", data: { "image/png": png(10, 2) } });
     collector.add({ type: "display", kind: "display", data: { "image/png": png(10, 3) } });
     expect(text(collector)).toContain("[image/png, 10 bytes, not shown: over the limit of 1 image per cell]");
     expect(text(collector)).toMatch(
-      /… 2 images were left out \(1 over the size limit of 5 MB per image, 1 over the limit of 1 image per cell\)\.$/,
+      /… 2 images were left out \(1 over the size limits of 5 MB per image as base64 and 8000 pixels a side, 1 over the limit of 1 image per cell\)\.$/,
+    );
+  });
+
+  it("reads a PNG's and a JPEG's pixel size from its header, and leaves out one with a side over 8000", () => {
+    const png = (width: number, height: number) => {
+      const bytes = Buffer.alloc(33);
+      Buffer.from("\x89PNG\r\n\x1a\n", "latin1").copy(bytes, 0);
+      bytes.writeUInt32BE(13, 8);
+      bytes.write("IHDR", 12, "latin1");
+      bytes.writeUInt32BE(width, 16);
+      bytes.writeUInt32BE(height, 20);
+      return bytes;
+    };
+    // SOI, an APP0 segment of 16 bytes, then SOF2 (progressive): length, precision, height, width.
+    const jpeg = Buffer.from([
+      0xff,
+      0xd8,
+      0xff,
+      0xe0,
+      0x00,
+      0x10,
+      ...Buffer.alloc(14),
+      0xff,
+      0xc2,
+      0x00,
+      0x11,
+      0x08,
+      0x01,
+      0x90,
+      0x2e,
+      0xe0,
+    ]);
+    expect(imageSize(png(9338, 197))).toEqual({ width: 9338, height: 197 });
+    expect(imageSize(jpeg)).toEqual({ width: 12000, height: 400 });
+    expect(imageSize(Buffer.from("GIF89a"))).toBeUndefined();
+    const collector = new OutputCollector({
+      maxChars: 1000,
+      maxLines: 50,
+      maxImages: 8,
+      maxImageBytes: 1 << 20,
+    });
+    collector.add({
+      type: "display",
+      kind: "display",
+      data: { "image/png": png(9338, 197).toString("base64") },
+    });
+    collector.add({ type: "display", kind: "display", data: { "image/jpeg": jpeg.toString("base64") } });
+    collector.add({
+      type: "display",
+      kind: "display",
+      data: { "image/png": png(8000, 8000).toString("base64") },
+    });
+    expect(collector.parts().filter((part) => part.type === "image")).toHaveLength(1);
+    expect(text(collector)).toBe(
+      "[image/png, 33 bytes, not shown: over the size limit of 8000 pixels a side (9338×197)]\n" +
+        "[image/jpeg, 29 bytes, not shown: over the size limit of 8000 pixels a side (12000×400)]\n\n" +
+        "… 2 images were left out (over the size limits of 1 MB per image as base64 and 8000 pixels a side).",
     );
   });
 

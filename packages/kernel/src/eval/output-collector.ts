@@ -232,14 +232,14 @@ export class OutputCollector {
       let bytes = Buffer.alloc(0);
       const verdict = this.imageLimit.admit(image.encoded, () => {
         bytes = Buffer.from(image.encoded, "base64");
-        return bytes.length;
+        return bytes;
       });
       if (verdict === "shown") {
         this.entries.push({ kind: "image", mimeType: image.mimeType, data: new Uint8Array(bytes) });
       } else if (verdict !== "repeat") {
         this.droppedImages++;
         if (verdict === "too large") this.droppedLargeImages++;
-        this.addOutput("block", overImageLimitText(image.mimeType, bytes.length, verdict, this.limits));
+        this.addOutput("block", overImageLimitText(image.mimeType, bytes, verdict, this.limits));
       }
       return;
     }

@@ -6,7 +6,7 @@ export interface OutputLimits {
   readonly maxLines: number;
   /** Most images per cell; default 8. */
   readonly maxImages: number;
-  /** Largest image kept, in bytes (decoded); default 5 MB. */
+  /** Largest image kept, in bytes of its base64 (what the model gets); default 5 MB. */
   readonly maxImageBytes: number;
 }
 

@@ -174,7 +174,7 @@ describe("OutputBudget", () => {
   });
 
   it("sends only the images the result shows: a repeat not at all, one over the limits as its line", () => {
-    const { budget, posted } = harness({ maxChars: 1000, maxLines: 40, maxImages: 2, maxImageBytes: 6 });
+    const { budget, posted } = harness({ maxChars: 1000, maxLines: 40, maxImages: 2, maxImageBytes: 8 });
     const png = (text: string) => ({
       type: "display" as const,
       kind: "display" as const,
@@ -189,7 +189,12 @@ describe("OutputBudget", () => {
       {
         type: "display",
         kind: "display",
-        data: { "text/plain": line(9, "the size limit of 6 bytes per image") },
+        data: {
+          "text/plain": line(
+            9,
+            "the size limit of 8 bytes per image (12 bytes as base64, as the model gets it)",
+          ),
+        },
       },
       { type: "display", kind: "display", data: { "text/plain": line(5, "the limit of 2 images per cell") } },
       { type: "omitted", chars: 0, lines: 0, images: 2, largeImages: 1 },

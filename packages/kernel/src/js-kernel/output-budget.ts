@@ -131,9 +131,9 @@ export class OutputBudget {
     this.endLine();
     const image = bundleImage(message.data);
     if (image) {
-      let bytes = 0;
+      let bytes = new Uint8Array(0);
       const verdict = this.images.admit(image.encoded, () => {
-        bytes = Buffer.from(image.encoded, "base64").length;
+        bytes = Buffer.from(image.encoded, "base64");
         return bytes;
       });
       if (verdict === "shown") this.send(message);

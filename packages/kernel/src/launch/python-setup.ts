@@ -60,11 +60,43 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     structured_traceback = formatter.structured_traceback
 
     def traceback_without_our_frames(etype=None, value=None, tb=None, *args, **kwargs):
+        return formatted_traceback(etype, value, tb, 0, *args, **kwargs)
+
+    def formatted_traceback(etype, value, tb, depth, *args, **kwargs):
         try:
             tb = without_our_frames(tb)
         except Exception:
             pass
-        return structured_traceback(etype, value, tb, *args, **kwargs)
+        lines = structured_traceback(etype, value, tb, *args, **kwargs)
+        try:
+            return with_sub_exceptions(lines, value, depth)
+        except Exception:
+            return lines
+
+    # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
+    # sub-exception)"): what failed was nowhere. Each sub-exception follows the group's line, with
+    # its own traceback, at most 15 per group and 10 groups deep, as Python's own traceback does.
+    group_width, group_depth = 15, 10
+
+    def with_sub_exceptions(lines, value, depth):
+        subs = getattr(value, "exceptions", None) if isinstance(value, BaseExceptionGroup) else None
+        if not subs or not lines or depth >= group_depth:
+            return lines
+        parts = [lines[-1].rstrip("\n")]
+        for index, sub in enumerate(subs[:group_width], 1):
+            parts.append(f"\n+---------------- sub-exception {index} of {len(subs)} ----------------")
+            if sub.__traceback__ is None:
+                # Made, never raised (ExceptionGroup("…", [ValueError("a")])): its line alone.
+                import traceback
+                shown = [line.rstrip("\n") for line in traceback.format_exception_only(type(sub), sub)]
+                parts.append("\n".join(with_sub_exceptions(["\n".join(shown)], sub, depth + 1)))
+            else:
+                # Its traceback starts at its own frame: none to skip (the cell's runner is not in it).
+                sub_lines = formatted_traceback(type(sub), sub, sub.__traceback__, depth + 1, tb_offset=0)
+                parts.append("\n".join(sub_lines).rstrip("\n"))
+        if len(subs) > group_width:
+            parts.append(f"\n… and {len(subs) - group_width} more sub-exceptions")
+        return [*lines[:-1], "\n".join(parts)]
 
     formatter.structured_traceback = traceback_without_our_frames
 
@@ -349,11 +381,26 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     def timeit(statement, setup="pass", number=0, repeat=0):
         __tracebackhide__ = ours
         import timeit as timing
-        timer = timing.Timer(statement, setup, globals=ip.user_ns)
-        if number <= 0:
-            number, total = timer.autorange()
-            repeat = repeat or (1 if total > 2 else 5)
-        runs = timer.repeat(repeat=repeat or 5, number=number)
+        try:
+            timer = timing.Timer(statement, setup, globals=ip.user_ns)
+            if number <= 0:
+                number, total = timer.autorange()
+                repeat = repeat or (1 if total > 2 else 5)
+            runs = timer.repeat(repeat=repeat or 5, number=number)
+        except BaseException as error:
+            # The timeit module's frames (Timer.repeat, Timer.timeit, its generated inner()) are
+            # this helper's workings: the traceback goes from the cell's line to the code timed.
+            timing_files = {timing.__file__, "<timeit-src>"}
+            entries = []
+            tb = error.__traceback__
+            while tb is not None:
+                if tb.tb_frame.f_code.co_filename not in timing_files:
+                    entries.append(tb)
+                tb = tb.tb_next
+            trimmed = None
+            for entry in reversed(entries):
+                trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+            raise error.with_traceback(trimmed)
         best = min(runs) / number
         for unit, scale in (("s", 1), ("ms", 1e3), ("µs", 1e6), ("ns", 1e9)):
             if best * scale >= 1 or unit == "ns":
