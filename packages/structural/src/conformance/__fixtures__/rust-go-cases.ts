@@ -515,4 +515,15 @@ export const goCases: readonly ConformanceCase[] = [
       astGrepBindings: { X: "b", A: "2", P: "case 1:", B: "h()\n", Q: "" },
     },
   },
+  {
+    // A Go file ending without a newline ends in a zero-width token, which the `$$$B` ending a
+    // pattern read as an ERROR (the start of a node) stands for: an empty run there, as ast-grep's
+    // run takes the token. Valid code, no error in the tree.
+    name: "go trailing $$$ of an ERROR-read pattern at the end of a file without a final newline",
+    language: "go",
+    pattern: "$$$A var $X = $V $$$B",
+    code: "package p\n\nvar x = 1",
+    matches: ["package p\n\nvar x = 1"],
+    bindings: { A: "package p", X: "x", V: "1", B: "" },
+  },
 ];
