@@ -103,3 +103,20 @@ describe("findMatches in a tree with errors", () => {
     expect(await matchTexts("dart", "foo($A)", text)).toEqual(["foo(1"]);
   });
 });
+
+describe("findMatches on two nodes spanning the same code", () => {
+  const go = "package p\n\nvar x = f(1)\n";
+
+  it("lists a match of both with the same bindings once (Go's expression_list around its one call)", async () => {
+    // `ast-grep run -p '$$$A $$$B' -l go` lists `f(1)` once; both the expression_list and the
+    // call match here (the list's `$$$B` takes the call), with A empty and B `f(1)` each time.
+    const texts = await matchTexts("go", "$$$A $$$B", go);
+    expect(texts.filter((text) => text === "f(1)")).toEqual(["f(1)"]);
+  });
+
+  it("still lists each node a bare metavariable matches, as ast-grep does", async () => {
+    // `ast-grep run -p '$A' -l go` lists `f(1)` twice: the expression_list and the call.
+    const texts = await matchTexts("go", "$A", go);
+    expect(texts.filter((text) => text === "f(1)")).toEqual(["f(1)", "f(1)"]);
+  });
+});

@@ -285,6 +285,11 @@ function* matchSteps(
   let sliceEnd = pause ? performance.now() + sliceMs : Infinity;
   let next = Math.min(deadline, sliceEnd);
   const order = [...pattern.singleNames, ...pattern.multiNames];
+  // Two nodes may span the same code (Go's `expression_list` around its one expression): a match
+  // of both with the same bindings is one match to the reader and to a rewrite, listed once (Go's
+  // `$$$A $$$B` on `var x = f(1)` lists `f(1)` once, as ast-grep). A bare metavariable still
+  // matches each node, as ast-grep lists them (`$A` there finds `f(1)` twice).
+  const seen = pattern.root.kind === "meta" ? undefined : new Set<string>();
   const add = (first: Node, last: Node, env: Environment): boolean => {
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
@@ -294,6 +299,14 @@ function* matchSteps(
     const passed = passedOver(env);
     const tokens = passed.filter((token) => !token.isNamed);
     const missing = missingTokens(env);
+    if (seen) {
+      let key = `${first.startIndex} ${last.endIndex}`;
+      for (const { start, end } of bindings.values()) key += ` ${start} ${end}`;
+      for (const token of passed) key += ` p${token.startIndex}`;
+      for (const token of missing) key += ` m${token.startIndex}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+    }
     matches.push({
       start: first.startIndex,
       end: last.endIndex,

@@ -41,6 +41,13 @@ interface Memo {
    * code's last child, as in ast-grep.
    */
   trailingNamed?: boolean;
+  /**
+   * A `$$$` finds no empty run after the code's last child: the list is the start of the code's
+   * and the code's last child is in it. An empty last child that is not MISSING (Go's zero-width
+   * end of a file without a final newline) is left out of the list, and ast-grep's run takes it,
+   * so there an empty run does match (`$$$A var $X = $V $$$B` on `package p⏎⏎var x = 1`, B empty).
+   */
+  closedEnd?: boolean;
 }
 
 /**
@@ -302,9 +309,12 @@ export class TreeMatcher {
         // around a `$$$` (JSON's `{"k": [$$$A,]}`) does not match the number of `{"k": [1]}`.
         if (node.childCount === 0) return undefined;
         if (node.type !== pattern.type && pattern.type !== anyType) return undefined;
+        const open = this.open.has(pattern);
+        const last = node.lastChild;
         return this.matchChildren(pattern.children, this.codeChildren(node), 0, 0, env, {
           failed: undefined,
-          trailingNamed: this.open.has(pattern),
+          trailingNamed: open,
+          closedEnd: open && !(last !== null && !last.isMissing && isIgnorable(last)),
         });
       }
     }
@@ -360,8 +370,9 @@ export class TreeMatcher {
       // At the start of a node, as in ast-grep: a `$$$` finds nothing after the code's last
       // child (`default: $$$B` is a `default:` with statements, not an empty one). A MISSING last
       // child is in `nodes`, so the run takes it, as ast-grep's does (an `#ifdef` a `}` cuts
-      // short matches `#ifdef $X⏎$$$B`, B the supplied `#endif`, its text empty).
-      if (memo.trailingNamed && ci >= nodes.length) return undefined;
+      // short matches `#ifdef $X⏎$$$B`, B the supplied `#endif`, its text empty); another empty
+      // one is not, and an empty run stands for it (see `Memo.closedEnd`).
+      if (memo.closedEnd && ci >= nodes.length) return undefined;
       memo.failed ??= new Map();
       const name = pattern.meta.name;
       const earlier = name === undefined ? undefined : env.get(name);

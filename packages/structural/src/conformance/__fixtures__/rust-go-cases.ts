@@ -515,4 +515,32 @@ export const goCases: readonly ConformanceCase[] = [
       astGrepBindings: { X: "b", A: "2", P: "case 1:", B: "h()\n", Q: "" },
     },
   },
+  {
+    // A Go file ending without a newline ends in a zero-width token, which the `$$$B` ending a
+    // pattern read as an ERROR (the start of a node) stands for: an empty run there, as ast-grep's
+    // run takes the token. Valid code, no error in the tree.
+    name: "go trailing $$$ of an ERROR-read pattern at the end of a file without a final newline",
+    language: "go",
+    pattern: "$$$A var $X = $V $$$B",
+    code: "package p\n\nvar x = 1",
+    matches: ["package p\n\nvar x = 1"],
+    bindings: { A: "package p", X: "x", V: "1", B: "" },
+  },
+  {
+    // The expression_list holding the one call and the call span the same code, and both match
+    // with A empty and B `f(1)`: one match to the reader, listed once, as ast-grep lists it.
+    // (ast-grep's `$$$B` ending the node never matches after its last child, so its A takes
+    // all but the last child; the list's A would be empty, and ast-grep does not match it.)
+    name: "go match of two nodes spanning the same code listed once",
+    language: "go",
+    pattern: "$$$A $$$B",
+    code: "package p\n\nvar x = f(1)\n",
+    matches: ["package p\n\nvar x = f(1)\n", "package p", "var x = f(1)", "x = f(1)", "f(1)", "(1)"],
+    bindings: { A: "", B: "package p\n\nvar x = f(1)" },
+    differs: {
+      reason: "an empty $$$ run matches nothing there",
+      astGrep: ["package p\n\nvar x = f(1)\n", "package p", "var x = f(1)", "x = f(1)", "f(1)", "(1)"],
+      astGrepBindings: { A: "package p", B: "var x = f(1)" },
+    },
+  },
 ];
