@@ -436,6 +436,13 @@ describePython("eval on a real ipykernel", () => {
     expect(text).not.toMatch(/timeit\.py|Timer\.repeat|Timer\.timeit|<timeit-src>/);
   });
 
+  it("leaves %%timeit's frames out of a SyntaxError in the code timed (IPython shows it apart)", async () => {
+    const result = await cell("%%timeit -n1 -r1\nx = (\n");
+    const text = resultText(result);
+    expect(text).toMatch(/__tools__\.timeit\([\s\S]*\nSyntaxError: '\(' was never closed$/);
+    expect(text).not.toMatch(/in timeit\n|timing\.Timer|with_traceback|timeit\.py/);
+  });
+
   it("exit(), quit() and sys.exit() say the interpreter keeps running and how to get a fresh one", async () => {
     await cell("kept = 'still here'");
     // IPython calls a bare exit or quit only when it is the whole cell.

@@ -440,6 +440,13 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             else:
                 ip._showtraceback(etype, value, [still_running(value.code)])
             return None
+        if exc_tuple is None and isinstance(value, SyntaxError) and value.__traceback__ is not None:
+            # IPython shows a SyntaxError raised at run time (%%timeit's compile of its code) with
+            # SyntaxTB, from sys.exc_info(), past the wrapper above: our frames go here.
+            try:
+                value.__traceback__ = without_our_frames(value.__traceback__)
+            except Exception:
+                pass
         return show_traceback(exc_tuple, *args, **kwargs)
 
     ip.showtraceback = showtraceback
