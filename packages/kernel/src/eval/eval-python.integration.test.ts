@@ -392,6 +392,23 @@ describePython("eval on a real ipykernel", () => {
     expect(nestedText).toMatch(/… and 7 more sub-exceptions$/);
   });
 
+  it("bounds the sub-exceptions of nested groups in all, and says a group too deep has some", async () => {
+    // 15 groups of 15, 4 deep: 50 625 tracebacks (4 MB) were made and sent, to be cut to 20 000 characters.
+    const wide = await cell(
+      "def mk(d):\n    return ValueError('x') if d == 0 else ExceptionGroup(f'd{d}', [mk(d - 1) for _ in range(15)])\nraise mk(4)",
+    );
+    const omitted = /… [\d,]+ lines \(([\d,]+) characters\) of the message omitted here …/.exec(
+      resultText(wide),
+    );
+    expect(Number((omitted?.[1] ?? "0").replaceAll(",", ""))).toBeLessThan(100_000);
+    const deep = await cell(
+      "e = ValueError('leaf')\nfor i in range(12):\n    e = ExceptionGroup(f'lvl{i}', [e])\nraise e",
+    );
+    expect(resultText(deep)).toMatch(
+      /\nExceptionGroup: lvl1 \(1 sub-exception\)\n… its 1 sub-exception not shown \(groups nested over 10 deep\)$/,
+    );
+  });
+
   it("leaves the helpers' frames out of a traceback: input() and a failing tool() show the cell's line", async () => {
     const input = await cell("x = 1\nname = input('name? ')");
     expect(input.isError).toBe(true);
@@ -417,6 +434,13 @@ describePython("eval on a real ipykernel", () => {
       /, in slow_parse\(text\)\n[\s\S]*return int\(text\)\n\nValueError: invalid literal for int\(\) with base 10: 'x'$/,
     );
     expect(text).not.toMatch(/timeit\.py|Timer\.repeat|Timer\.timeit|<timeit-src>/);
+  });
+
+  it("leaves %%timeit's frames out of a SyntaxError in the code timed (IPython shows it apart)", async () => {
+    const result = await cell("%%timeit -n1 -r1\nx = (\n");
+    const text = resultText(result);
+    expect(text).toMatch(/__tools__\.timeit\([\s\S]*\nSyntaxError: '\(' was never closed$/);
+    expect(text).not.toMatch(/in timeit\n|timing\.Timer|with_traceback|timeit\.py/);
   });
 
   it("exit(), quit() and sys.exit() say the interpreter keeps running and how to get a fresh one", async () => {

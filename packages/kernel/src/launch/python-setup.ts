@@ -60,42 +60,54 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     structured_traceback = formatter.structured_traceback
 
     def traceback_without_our_frames(etype=None, value=None, tb=None, *args, **kwargs):
-        return formatted_traceback(etype, value, tb, 0, *args, **kwargs)
+        return formatted_traceback(etype, value, tb, 0, [group_total, group_chars], *args, **kwargs)
 
-    def formatted_traceback(etype, value, tb, depth, *args, **kwargs):
+    def formatted_traceback(etype, value, tb, depth, budget, *args, **kwargs):
         try:
             tb = without_our_frames(tb)
         except Exception:
             pass
         lines = structured_traceback(etype, value, tb, *args, **kwargs)
         try:
-            return with_sub_exceptions(lines, value, depth)
+            return with_sub_exceptions(lines, value, depth, budget)
         except Exception:
             return lines
 
     # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
     # sub-exception)"): what failed was nowhere. Each sub-exception follows the group's line, with
-    # its own traceback, at most 15 per group and 10 groups deep, as Python's own traceback does.
-    group_width, group_depth = 15, 10
+    # its own traceback, at most 15 per group and 10 groups deep, as Python's own traceback does;
+    # at most 100 sub-exceptions and about 100 000 characters in all (15 groups of 15, 5 deep, would
+    # be 760 000 tracebacks: minutes of formatting, to be cut to the output limits).
+    group_width, group_depth, group_total, group_chars = 15, 10, 100, 100_000
 
-    def with_sub_exceptions(lines, value, depth):
+    def with_sub_exceptions(lines, value, depth, budget):
         subs = getattr(value, "exceptions", None) if isinstance(value, BaseExceptionGroup) else None
-        if not subs or not lines or depth >= group_depth:
+        if not subs or not lines:
             return lines
         parts = [lines[-1].rstrip("\n")]
+        if depth >= group_depth:
+            parts.append(f"… its {len(subs)} sub-exception{'' if len(subs) == 1 else 's'} not shown (groups nested over {group_depth} deep)")
+            return [*lines[:-1], "\n".join(parts)]
+        shown = 0
         for index, sub in enumerate(subs[:group_width], 1):
+            if budget[0] <= 0 or budget[1] <= 0:
+                break
+            budget[0] -= 1
             parts.append(f"\n+---------------- sub-exception {index} of {len(subs)} ----------------")
             if sub.__traceback__ is None:
                 # Made, never raised (ExceptionGroup("…", [ValueError("a")])): its line alone.
                 import traceback
-                shown = [line.rstrip("\n") for line in traceback.format_exception_only(type(sub), sub)]
-                parts.append("\n".join(with_sub_exceptions(["\n".join(shown)], sub, depth + 1)))
+                text = "\n".join(line.rstrip("\n") for line in traceback.format_exception_only(type(sub), sub))
+                text = "\n".join(with_sub_exceptions([text], sub, depth + 1, budget))
             else:
                 # Its traceback starts at its own frame: none to skip (the cell's runner is not in it).
-                sub_lines = formatted_traceback(type(sub), sub, sub.__traceback__, depth + 1, tb_offset=0)
-                parts.append("\n".join(sub_lines).rstrip("\n"))
-        if len(subs) > group_width:
-            parts.append(f"\n… and {len(subs) - group_width} more sub-exceptions")
+                sub_lines = formatted_traceback(type(sub), sub, sub.__traceback__, depth + 1, budget, tb_offset=0)
+                text = "\n".join(sub_lines).rstrip("\n")
+            budget[1] -= len(text)
+            parts.append(text)
+            shown += 1
+        if len(subs) > shown:
+            parts.append(f"\n… and {len(subs) - shown} more sub-exceptions")
         return [*lines[:-1], "\n".join(parts)]
 
     formatter.structured_traceback = traceback_without_our_frames
@@ -428,6 +440,13 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             else:
                 ip._showtraceback(etype, value, [still_running(value.code)])
             return None
+        if exc_tuple is None and isinstance(value, SyntaxError) and value.__traceback__ is not None:
+            # IPython shows a SyntaxError raised at run time (%%timeit's compile of its code) with
+            # SyntaxTB, from sys.exc_info(), past the wrapper above: our frames go here.
+            try:
+                value.__traceback__ = without_our_frames(value.__traceback__)
+            except Exception:
+                pass
         return show_traceback(exc_tuple, *args, **kwargs)
 
     ip.showtraceback = showtraceback
