@@ -390,6 +390,8 @@ describePython("eval on a real ipykernel", () => {
     expect(nestedText).toContain("KeyError: 12");
     expect(nestedText).not.toContain("KeyError: 13");
     expect(nestedText).toMatch(/… and 7 more sub-exceptions$/);
+    const sixteen = await cell("raise ExceptionGroup('sixteen', [KeyError(i) for i in range(16)])");
+    expect(resultText(sixteen)).toMatch(/KeyError: 14\n\n… and 1 more sub-exception$/);
   });
 
   it("bounds the sub-exceptions of nested groups in all, and says a group too deep has some", async () => {

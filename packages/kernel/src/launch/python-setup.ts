@@ -107,7 +107,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             parts.append(text)
             shown += 1
         if len(subs) > shown:
-            parts.append(f"\n… and {len(subs) - shown} more sub-exceptions")
+            more = len(subs) - shown
+            parts.append(f"\n… and {more} more sub-exception{'' if more == 1 else 's'}")
         return [*lines[:-1], "\n".join(parts)]
 
     formatter.structured_traceback = traceback_without_our_frames
