@@ -120,6 +120,23 @@ export const cCases: readonly ConformanceCase[] = [
     differs: { reason: "fragment retried in a body", astGrep: [] },
   },
   {
+    // /usr/include/linux: `$F($$$A)` finds its calls (426, the calls ast-grep finds with the
+    // pattern in a function body and selector call_expression); ast-grep's `run -p` reads the
+    // bare pattern as a macro type (an ERROR at the top level) and finds only the macros used
+    // as a field's type (28: `__bpf_md_ptr(void *, data)`, `__DECLARE_FLEX_ARRAY(…)`).
+    name: "c call pattern finds calls, not a macro used as a field's type",
+    language: "c",
+    pattern: "$F($$$A)",
+    code: "struct s {\n\t__bpf_md_ptr(void *, data);\n};\nvoid f(void) { g(1, 2); }\n",
+    matches: ["g(1, 2)"],
+    bindings: { F: "g", A: "1, 2" },
+    differs: {
+      reason: "fragment retried in a body",
+      astGrep: ["__bpf_md_ptr(void *, data)"],
+      astGrepBindings: { F: "__bpf_md_ptr", A: "void *, data" },
+    },
+  },
+  {
     name: "c free statement",
     language: "c",
     pattern: "free($P);",

@@ -93,6 +93,11 @@ export const corpora: readonly Corpus[] = [
         differs: { reason: "comments are skipped anywhere", onlyOurs: commentBeforeReturn },
       },
       {
+        // ast-grep's 36 more (encoding/json/encode_test.go:1137 among them) all have an `else`.
+        pattern: "if err != nil { $$$B }",
+        differs: { reason: "no trailing children", onlyTheirs: /\}\s*else\b/ },
+      },
+      {
         pattern: "$X, err := $C",
         differs: { reason: "no trailing children", onlyTheirs: /^[^\n:=]+, err, [^\n]+:=/ },
       },

@@ -164,6 +164,20 @@ export const typescriptCases: readonly ConformanceCase[] = [
     differs: { reason: "no trailing children", astGrep: ["if (a) { b(); } else { c(); }"] },
   },
   {
+    // The monorepo's `try … catch` rows: the 8 ast-grep finds and ours not all have a `finally`.
+    name: "ts try/catch without finally does not match a try with one",
+    language: "typescript",
+    pattern: "try { $$$A } catch ($E) { $$$B }",
+    code: "try { a(); } catch (e) { b(e); } finally { c(); }\ntry { d(); } catch (e) { f(e); }\n",
+    matches: ["try { d(); } catch (e) { f(e); }"],
+    bindings: { A: "d();", E: "e", B: "f(e);" },
+    differs: {
+      reason: "no trailing children",
+      astGrep: ["try { a(); } catch (e) { b(e); } finally { c(); }", "try { d(); } catch (e) { f(e); }"],
+      astGrepBindings: { A: "a();", E: "e", B: "b(e);" },
+    },
+  },
+  {
     name: "ts rewrite of an interface body keeps its last ;",
     language: "typescript",
     pattern: "interface $I { $$$B }",
