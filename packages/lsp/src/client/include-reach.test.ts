@@ -240,3 +240,24 @@ describe("a symlink outside the root to a root file of another name", () => {
     expect(includeReach(["/r/data/other.src"], tree)("#include <table.def>\n", "/r/a.c")).toBe(false);
   });
 });
+
+describe("a path going up (`..`) out of a symlinked folder", () => {
+  // /out/sub (found through -I/out) is a symlink to /lib/real: sub/../kernel.h is /lib/kernel.h,
+  // as the compiler opens it, not /out/kernel.h.
+  const tree = {
+    ...root({ "/r/a.c": "#include <sub/../kernel.h>\n", "/r/kconfig.h": "int cfg(void);\n" }),
+    texts: (path: string) => [path === "/lib/kernel.h" ? '#include "kconfig.h"\n' : undefined],
+    includeDirs: ["/out"],
+    isFile: (path: string) => path === "/lib/kernel.h",
+    entriesOf: (folder: string) => ({ "/out": ["sub"], "/lib": ["kernel.h", "real"] })[folder] ?? [],
+    realPath: (path: string) =>
+      (path.startsWith("/out/sub") ? `/lib/real${path.slice(8)}` : path).replace(/\/[^/]+\/\.\.(?=\/|$)/, ""),
+  };
+
+  it("follows the folder the symlink leads to, as the compiler does", () => {
+    expect(includeReach(["/r/kconfig.h"], tree)("#include <sub/../kernel.h>\n", "/r/a.c")).toBe(true);
+    expect(
+      namesIncluded([{ text: "#include <sub/../kernel.h>\n", path: "/r/a.c" }], tree).has("kconfig.h"),
+    ).toBe(true);
+  });
+});

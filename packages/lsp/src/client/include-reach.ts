@@ -91,7 +91,8 @@ export interface IncludeRoot {
   entriesOf?(folder: string): readonly string[] | undefined;
   /**
    * The real path of a file the watch does not list (a symlink in an include folder outside the
-   * root may lead to a root file of another name, changed under that name).
+   * root may lead to a root file of another name, changed under that name), or of a path ending
+   * in `..` (where `sub/../a.h` leads when `sub` is a symlink).
    */
   realPath?(path: string): string;
 }
@@ -135,13 +136,31 @@ function rootIndex(root: IncludeRoot): {
     const name = basename(path);
     return entries.names.has(name) || entries.lower.has(name.toLowerCase());
   };
+  /**
+   * The path `written` names from `folder`. A `..` goes up from where the part before it leads,
+   * as the system opens `sub/../a.h` (the compiler does not tidy it up first): out of a symlinked
+   * `sub`, into the folder holding the one it leads to, not back to `folder`. The tidied path when
+   * both are in one folder (a symlinked root's files keep the names the watch lists).
+   */
+  const at = (folder: string, written: string): string => {
+    const tidied = resolve(folder, written);
+    const parts = written.split("/");
+    const up = parts.lastIndexOf("..");
+    if (!root.realPath || up === -1) return tidied;
+    const before = parts.slice(0, up + 1).join("/");
+    const opened = resolve(
+      root.realPath(isAbsolute(written) ? before : `${folder}/${before}`),
+      ...parts.slice(up + 1),
+    );
+    return root.realPath(dirname(tidied)) === root.realPath(dirname(opened)) ? tidied : opened;
+  };
   /** The files not listed that `written`, included from the file at `from`, may be. */
   const unlisted = (written: string, from: string | undefined): string[] => {
     if (!root.isFile) return [];
-    if (isAbsolute(written)) return existing([resolve(written)]);
+    if (isAbsolute(written)) return existing([at("/", written)]);
     const inFolders = fromIncludeDirs(written);
     if (from === undefined) return inFolders;
-    const beside = existing([resolve(dirname(from), written)]);
+    const beside = existing([at(dirname(from), written)]);
     return beside.length === 0 || inFolders.includes(beside[0]!) ? inFolders : [...beside, ...inFolders];
   };
   /** Those of `candidates` that are files the watch does not list. */
@@ -158,7 +177,7 @@ function rootIndex(root: IncludeRoot): {
   const fromIncludeDirs = (written: string): string[] => {
     let found = inIncludeDirs.get(written);
     if (found === undefined) {
-      found = existing(includeDirsFor(written).map((folder) => resolve(folder, written)));
+      found = existing(includeDirsFor(written).map((folder) => at(folder, written)));
       inIncludeDirs.set(written, found);
     }
     return found;

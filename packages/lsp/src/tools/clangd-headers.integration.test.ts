@@ -190,6 +190,32 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)("clangd after a head
     });
   });
 
+  it("an open file including a header through `..` out of a symlinked folder outside the root sees its new text", async () => {
+    // out/sub (found through -I../out) leads to lib/real: sub/../kernel.h is lib/kernel.h, which
+    // includes the root's kconfig.h (there is no out/kernel.h).
+    const tree = {
+      "lib/kernel.h": '#pragma once\n#include "kconfig.h"\n',
+      "lib/real/keep": "",
+      "out/keep": "",
+      "app/compile_flags.txt": "-std=c11\n-I../out\n-I.\n",
+      "app/kconfig.h": "#pragma once\nint cfg(void);\n",
+      "app/main.c": "#include <sub/../kernel.h>\nint m(void) { return cfg(); }\n",
+    };
+    await withProject(tree, async (lsp, dir) => {
+      symlinkSync(join(dir, "lib/real"), join(dir, "out/sub"));
+      await definitionMoves(
+        lsp,
+        dir,
+        { file: "app/main.c", line: 2, symbol: "cfg" },
+        {
+          write: ["app/kconfig.h", "#pragma once\n\nint cfg(void);\n"],
+          from: "kconfig.h:2:5",
+          to: "kconfig.h:3:5",
+        },
+      );
+    });
+  });
+
   it("sends every open file again when the compile flags include a file by --imacros", async () => {
     const forced = {
       ...files,
