@@ -169,3 +169,13 @@ export function stillRunning(processes: readonly (ProcessIdentity | undefined)[]
 export function killLeftovers(processes: readonly (ProcessIdentity | undefined)[]): number {
   return signalProcesses(stillRunning(processes), "SIGKILL");
 }
+
+/** Waits (at most `ms`) until `check` holds; says whether it did. */
+export async function until(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return true;
+}

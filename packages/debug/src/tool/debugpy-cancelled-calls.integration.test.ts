@@ -10,6 +10,7 @@ import {
   makeVenv,
   remaining,
   removeWorkspace,
+  until,
   workspace,
 } from "../__fixtures__/harness.js";
 
@@ -20,16 +21,6 @@ function sentCommands(): () => string[] {
   const wire = DapConnection.prototype as unknown as { write(message: DebugProtocol.ProtocolMessage): void };
   const write = vi.spyOn(wire, "write");
   return () => write.mock.calls.map(([message]) => (message as DebugProtocol.Request).command);
-}
-
-/** Waits (at most `ms`) until `check` holds; says whether it did. */
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
 }
 
 afterEach(() => {

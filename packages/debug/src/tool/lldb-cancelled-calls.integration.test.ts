@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DapConnection } from "../dap/dap-connection.js";
 import type { DebugSession } from "../session/debug-session.js";
 import { signalProcesses } from "@tools/registry";
-import { ci, identify } from "../__fixtures__/harness.js";
+import { ci, identify, until } from "../__fixtures__/harness.js";
 import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
 
 /** What went over the wire, in order: requests written and responses read. */
@@ -42,16 +42,6 @@ function recordWire(): () => WireEvent[] {
     });
     return events.sort((a, b) => a.order - b.order).map(({ event }) => event);
   };
-}
-
-/** Waits (at most `ms`) until `check` holds; says whether it did. */
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
 }
 
 /** square's and main's frames, and the reference of square's Locals. */
