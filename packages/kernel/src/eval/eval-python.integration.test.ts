@@ -394,6 +394,42 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(sixteen)).toMatch(/KeyError: 14\n\n… and 1 more sub-exception$/);
   });
 
+  it("shows every sub-exception of a group whose messages are long, each message cut on its own", async () => {
+    // Three sub-exceptions of 1 MB each: the group's line kept only the first message's start, and
+    // sub-exceptions 2 and 3 were lost in "… 32 lines (2,996,542 characters) of the message omitted here …".
+    const result = await cell(
+      "def fail(i):\n    raise ValueError(f'sub {i} ' + 'x' * 1_000_000)\nerrors = []\nfor i in range(1, 4):\n" +
+        "    try:\n        fail(i)\n    except ValueError as e:\n        errors.append(e)\nraise ExceptionGroup('three big', errors)",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    const text = resultText(result);
+    expect(text).toMatch(/\nExceptionGroup: three big \(3 sub-exceptions\)\n/);
+    for (const i of [1, 2, 3]) {
+      expect(text).toContain(`sub-exception ${i} of 3`);
+      const line = new RegExp(
+        `\\nValueError: sub ${i} (x+) … \\(([\\d,]+) more characters of this line omitted\\)(\\n|$)`,
+      ).exec(text);
+      expect(line).not.toBeNull();
+      const kept = line?.[1]?.length ?? 0;
+      expect(kept).toBeGreaterThan(100);
+      expect(kept).toBeLessThan(1_000);
+      expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + kept).toBe(1_000_000);
+    }
+    expect(text).not.toContain("of the message omitted here");
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(400);
+  });
+
+  it("shows the sub-exceptions of a group that is the cause of the exception raised", async () => {
+    const result = await cell(
+      "try:\n    raise ExceptionGroup('tasks', [ValueError('a'), TypeError('b')])\nexcept ExceptionGroup as g:\n    raise RuntimeError('wrapped') from g",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    expect(resultText(result)).toMatch(
+      /\nExceptionGroup: tasks \(2 sub-exceptions\)\n\n\+-+ sub-exception 1 of 2 -+\nValueError: a\n\n\+-+ sub-exception 2 of 2 -+\nTypeError: b\n\nThe above exception was the direct cause of the following exception:\n\nRuntimeError {2,}Traceback[\s\S]*\nRuntimeError: wrapped$/,
+    );
+  });
+
   it("bounds the sub-exceptions of nested groups in all, and says a group too deep has some", async () => {
     // 15 groups of 15, 4 deep: 50 625 tracebacks (4 MB) were made and sent, to be cut to 20 000 characters.
     const wide = await cell(

@@ -69,9 +69,54 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
             pass
         lines = structured_traceback(etype, value, tb, *args, **kwargs)
         try:
+            lines = with_causes_expanded(lines, value, depth, budget)
+        except Exception:
+            pass
+        try:
             return with_sub_exceptions(lines, value, depth, budget)
         except Exception:
             return lines
+
+    def with_causes_expanded(lines, value, depth, budget):
+        # A group that is the cause (or the context) of the exception raised is one of the earlier
+        # links of IPython's chain: its line is the element before a separator. Its sub-exceptions
+        # follow its line as the last exception's do.
+        chain, seen, link = [value], set(), formatter.get_parts_of_chained_exception(value)
+        while link is not None:
+            chain.append(link[1])
+            link = formatter.get_parts_of_chained_exception(link[1])
+            if link is not None and id(link[1]) in seen:
+                break
+            if link is not None:
+                seen.add(id(link[1]))
+        if not any(isinstance(earlier, BaseExceptionGroup) for earlier in chain[1:]):
+            return lines
+        separators = [index for index, line in enumerate(lines)
+                      if index > 0 and index < len(lines) - 1 and line.strip() in chain_separators]
+        if len(separators) != len(chain) - 1:
+            return lines
+        lines = list(lines)
+        # Earliest first in the lines, latest first in the chain.
+        for index, earlier in zip(separators, reversed(chain[1:])):
+            lines[index - 1] = with_sub_exceptions([lines[index - 1]], earlier, depth, budget)[0]
+        return lines
+
+    chain_separators = (
+        "The above exception was the direct cause of the following exception:",
+        "During handling of the above exception, another exception occurred:",
+    )
+
+    # A sub-exception's line longer than this (a message of 1 MB) keeps its start and says how much
+    # was left out, as a long line in a frame is cut: each sub-exception's header and type line stay
+    # within the part of the output limits the group's line gets. A line already cut (its start and
+    # the note, under 100 characters) is not cut again.
+    sub_line_chars = 500
+
+    def short_lines(text):
+        return "\n".join(
+            line if len(line) <= sub_line_chars + 100
+            else f"{line[:sub_line_chars]} … ({len(line) - sub_line_chars:,} more characters of this line omitted)"
+            for line in text.split("\n"))
 
     # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
     # sub-exception)"): what failed was nowhere. Each sub-exception follows the group's line, with
@@ -84,7 +129,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
         subs = getattr(value, "exceptions", None) if isinstance(value, BaseExceptionGroup) else None
         if not subs or not lines:
             return lines
-        parts = [lines[-1].rstrip("\n")]
+        parts = [short_lines(lines[-1].rstrip("\n"))]
         if depth >= group_depth:
             parts.append(f"… its {len(subs)} sub-exception{'' if len(subs) == 1 else 's'} not shown (groups nested over {group_depth} deep)")
             return [*lines[:-1], "\n".join(parts)]
@@ -103,6 +148,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
                 # Its traceback starts at its own frame: none to skip (the cell's runner is not in it).
                 sub_lines = formatted_traceback(type(sub), sub, sub.__traceback__, depth + 1, budget, tb_offset=0)
                 text = "\n".join(sub_lines).rstrip("\n")
+            text = short_lines(text)
             budget[1] -= len(text)
             parts.append(text)
             shown += 1
