@@ -1,5 +1,5 @@
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import { compileDatabaseBytes } from "../checkers/compile-commands.js";
+import { compileDatabaseBytes, splitCommand } from "../checkers/compile-commands.js";
 import { DerivedFromFiles, isFile, readTextFile } from "../files/file-texts.js";
 
 /** What the compile flags clangd reads for a root's files tell about what those files include. */
@@ -56,33 +56,6 @@ function flagFiles(
   return found;
 }
 
-/** Splits a shell command line into its words (quotes and backslashes as a POSIX shell reads them). */
-function shellWords(command: string): string[] {
-  const words: string[] = [];
-  let word: string | undefined;
-  let quote: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const char = command[i]!;
-    if (quote) {
-      if (char === quote) quote = undefined;
-      else if (char === "\\" && quote === '"' && i + 1 < command.length) word = (word ?? "") + command[++i];
-      else word = (word ?? "") + char;
-    } else if (/\s/.test(char)) {
-      if (word !== undefined) words.push(word);
-      word = undefined;
-    } else if (char === '"' || char === "'") {
-      quote = char;
-      word ??= "";
-    } else if (char === "\\" && i + 1 < command.length) {
-      word = (word ?? "") + command[++i];
-    } else {
-      word = (word ?? "") + char;
-    }
-  }
-  if (word !== undefined) words.push(word);
-  return words;
-}
-
 /** The folders `args` (a compile command's words) name for included files, resolved from `directory`. */
 function searchedFolders(args: readonly string[], directory: string, into: Set<string>): void {
   for (let i = 0; i < args.length; i++) {
@@ -109,7 +82,7 @@ function databaseCommands(text: string): { directory: string; args: string[] }[]
     const args = Array.isArray(entry.arguments)
       ? entry.arguments.filter((arg): arg is string => typeof arg === "string")
       : typeof entry.command === "string"
-        ? shellWords(entry.command)
+        ? splitCommand(entry.command)
         : [];
     commands.push({ directory: entry.directory, args });
   }
