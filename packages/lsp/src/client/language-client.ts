@@ -41,7 +41,7 @@ import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
 import { compileFlagFacts } from "./compile-flags.js";
-import { includedNames, includeReach } from "./include-reach.js";
+import { includedNames, includeReach, type IncludeRoot } from "./include-reach.js";
 import { canonicalPath } from "../files/canonical-path.js";
 import { folderEntries, isFile } from "../files/file-texts.js";
 
@@ -384,20 +384,25 @@ export class LanguageClient {
     const paths = changed.map((uri) => fileURLToPath(uri));
     const reals = new Set(paths.map((path) => canonicalPath(path)));
     const links = [...this.watched.links].filter((link) => reals.has(canonicalPath(link)));
-    const reaches = includeReach([...paths, ...reals, ...links], {
+    const reaches = includeReach([...paths, ...reals, ...links], this.includeRoot(flags.includeDirs));
+    return (text, uri) => reaches(text, fileURLToPath(uri));
+  }
+
+  /** The root as the walks of what files include read it (see `IncludeRoot`), with the compile flags' include folders. */
+  private includeRoot(includeDirs: readonly string[]): IncludeRoot {
+    return {
       files: this.watched.files,
       texts: (path) => {
         // clangd builds with an included file's text on disk; one open here may differ.
-        const open = this.documents.syncedText(pathToFileURL(path).href);
+        const synced = this.documents.syncedText(pathToFileURL(path).href);
         const onDisk = this.rootText(path);
-        return open === undefined || open === onDisk ? [onDisk] : [onDisk, open];
+        return synced === undefined || synced === onDisk ? [onDisk] : [onDisk, synced];
       },
-      includeDirs: flags.includeDirs,
+      includeDirs,
       isFile,
       entriesOf: folderEntries,
       realPath: canonicalPath,
-    });
-    return (text, uri) => reaches(text, fileURLToPath(uri));
+    };
   }
 
   /**
@@ -416,19 +421,10 @@ export class LanguageClient {
         return text === undefined ? [] : [{ text, path: fileURLToPath(uri) }];
       });
       if (open.length === 0) return [];
-      const names = includedNames(open, {
-        files: this.watched.files,
-        texts: (path) => {
-          // clangd builds with an included file's text on disk; one open here may differ.
-          const synced = this.documents.syncedText(pathToFileURL(path).href);
-          const onDisk = this.rootText(path);
-          return synced === undefined || synced === onDisk ? [onDisk] : [onDisk, synced];
-        },
-        includeDirs: compileFlagFacts(this.root, this.watched.files).includeDirs,
-        isFile,
-        entriesOf: folderEntries,
-        realPath: canonicalPath,
-      });
+      const names = includedNames(
+        open,
+        this.includeRoot(compileFlagFacts(this.root, this.watched.files).includeDirs),
+      );
       // A file is included by its real name, or by that of a symlink to it.
       const linked = new Set(
         [...this.watched.links]
