@@ -5,16 +5,30 @@ import type { KernelFactory } from "./kernel-factory.js";
 /** A kernel handed to a cell, and what the agent should be told about it. */
 export interface PooledKernel {
   readonly kernel: KernelClient;
-  /** Set when an earlier kernel died and this one is fresh: its state is lost. */
+  /** Set when this kernel is fresh and the caller's state is lost: an earlier one died, or another call's reset. */
   readonly note?: string;
+}
+
+/** The pool's kernel for a language: being started (no cell has run in it yet), or started. */
+interface Entry {
+  readonly starting: Promise<KernelClient>;
+  /** Set once the start succeeded (an entry whose start failed leaves the pool). */
+  kernel?: KernelClient;
+  /** Why it was started, for every caller handed it (the previous kernel died, or a reset). */
+  readonly note?: string;
+  readonly reset: boolean;
 }
 
 /**
  * One kernel per (run, language), plus an optional warm spare. Every kernel is owned by the run,
  * so `run.dispose()` kills its process group and removes its socket directory.
+ *
+ * `get` decides without awaiting anything: callers that come while a kernel is being started
+ * (after a death, a reset or for the first cell) wait for that one, so one kernel is started
+ * however many calls come at once, and none replaces another's.
  */
 export class KernelPool {
-  private readonly current = new Map<KernelLanguage, Promise<KernelClient>>();
+  private readonly current = new Map<KernelLanguage, Entry>();
   private readonly spares = new Map<KernelLanguage, Promise<KernelClient>>();
 
   constructor(
@@ -24,39 +38,35 @@ export class KernelPool {
 
   /** The run's kernel for `language`; with `reset`, a clean one (the spare, when warm). */
   async get(language: KernelLanguage, options: { reset?: boolean } = {}): Promise<PooledKernel> {
-    let note: string | undefined;
-    const existing = this.current.get(language);
-    if (existing && options.reset) {
-      this.discard(language);
-    } else if (existing) {
-      const kernel = await existing.catch(() => undefined);
-      if (kernel && kernel.exited === undefined) return { kernel };
-      if (kernel) {
-        note = `(the previous ${language} kernel ${kernel.exited}; this is a fresh kernel — variables and imports from earlier cells are gone)`;
+    let entry = this.current.get(language);
+    if (entry?.kernel !== undefined) {
+      const kernel = entry.kernel;
+      if (options.reset) {
+        this.discard(language);
+        entry = this.replace(language, undefined, true);
+      } else if (kernel.exited === undefined) {
+        return { kernel };
+      } else {
         // Dead on its own (a crash, killed): what its cells started (a child in its process
         // group, a daemon carrying its mark) ends with it now, not when the run ends.
         void kernel.dispose();
+        entry = this.replace(
+          language,
+          `(the previous ${language} kernel ${kernel.exited}; this is a fresh kernel — variables and imports from earlier cells are gone)`,
+          false,
+        );
       }
-      this.current.delete(language);
+    } else if (entry === undefined) {
+      entry = this.replace(language, undefined, options.reset ?? false);
     }
-    const spare = this.spares.get(language);
-    this.spares.delete(language);
-    let starting = spare ?? this.start(language);
-    if (spare) {
-      const ready = await spare.catch(() => undefined);
-      if (!ready || ready.exited !== undefined) {
-        void ready?.dispose();
-        starting = this.start(language);
-      }
-    }
-    this.current.set(language, starting);
-    try {
-      const kernel = await starting;
-      return note === undefined ? { kernel } : { kernel, note };
-    } catch (error) {
-      if (this.current.get(language) === starting) this.current.delete(language);
-      throw error;
-    }
+    // Still starting, nothing has run in it: clean, so a reset takes it too.
+    const kernel = await entry.starting;
+    const note =
+      entry.note ??
+      (entry.reset && !options.reset
+        ? `(a reset asked for by another call started this clean ${language} kernel: variables and imports from earlier cells are gone)`
+        : undefined);
+    return note === undefined ? { kernel } : { kernel, note };
   }
 
   /** Starts a spare for `language` in the background, if the factory keeps spares and none exists. */
@@ -73,10 +83,35 @@ export class KernelPool {
   discard(language: KernelLanguage): void {
     const existing = this.current.get(language);
     this.current.delete(language);
-    void existing?.then(
+    void existing?.starting.then(
       (kernel) => kernel.dispose(),
       () => undefined,
     );
+  }
+
+  /** Puts a kernel being started in the pool at once: the spare when it is (or becomes) ready. */
+  private replace(language: KernelLanguage, note: string | undefined, reset: boolean): Entry {
+    const spare = this.spares.get(language);
+    this.spares.delete(language);
+    const starting = spare === undefined ? this.start(language) : this.fromSpare(language, spare);
+    const entry: Entry = { starting, reset, ...(note === undefined ? {} : { note }) };
+    this.current.set(language, entry);
+    starting.then(
+      (kernel) => {
+        entry.kernel = kernel;
+      },
+      () => {
+        if (this.current.get(language) === entry) this.current.delete(language);
+      },
+    );
+    return entry;
+  }
+
+  private async fromSpare(language: KernelLanguage, spare: Promise<KernelClient>): Promise<KernelClient> {
+    const ready = await spare.catch(() => undefined);
+    if (ready !== undefined && ready.exited === undefined) return ready;
+    void ready?.dispose();
+    return this.start(language);
   }
 
   private start(language: KernelLanguage): Promise<KernelClient> {
