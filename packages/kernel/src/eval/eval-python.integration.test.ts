@@ -481,6 +481,44 @@ describePython("eval on a real ipykernel", () => {
     expect(text).not.toMatch(/in timeit\n|timing\.Timer|with_traceback|timeit\.py/);
   });
 
+  it("a SyntaxError raised while the cell runs (exec, compile, an import) starts at the cell's line, not IPython's run_code", async () => {
+    // IPython shows these with SyntaxTB and the whole traceback: its own run_code frame came first
+    // ("File …/IPython/core/interactiveshell.py:3378 in run_code", "exec(code_obj, …)").
+    writeFileSync(join(workspace.directory, "broken_module.py"), "def f(:\n    pass\n");
+    const cases: [string, RegExp][] = [
+      [
+        "exec('y = (')",
+        /^Traceback \(most recent call last\):\n\n {2}Cell In \[\d+\], line 1\n {4}exec\('y = \('\)\n\n {2}File <string>:1\n {4}y = \(\n {8}\^\nSyntaxError: '\(' was never closed$/,
+      ],
+      [
+        "compile('y = (', 'x', 'exec')",
+        /^Traceback \(most recent call last\):\n\n {2}Cell In \[\d+\], line 1\n {4}compile\('y = \(', 'x', 'exec'\)\n\n {2}File x:1\n[\s\S]*\nSyntaxError: '\(' was never closed$/,
+      ],
+      [
+        "import broken_module",
+        /^Traceback \(most recent call last\):\n\n {2}Cell In \[\d+\], line 1\n {4}import broken_module\n\n {2}File \S+broken_module\.py:1\n[\s\S]*\nSyntaxError: invalid syntax$/,
+      ],
+      [
+        "raise SyntaxError('by hand')",
+        /^Traceback \(most recent call last\):\n\n {2}Cell In \[\d+\], line 1\n {4}raise SyntaxError\('by hand'\)\n[\s\S]*\nSyntaxError: by hand$/,
+      ],
+      [
+        "try:\n    1/0\nexcept ZeroDivisionError:\n    exec('y = (')",
+        /\nZeroDivisionError: division by zero\n[\s\S]*another exception occurred:\n\nTraceback \(most recent call last\):\n\n {2}Cell In \[\d+\], line 4\n {4}exec\('y = \('\)\n[\s\S]*\nSyntaxError: '\(' was never closed$/,
+      ],
+      [
+        "import asyncio\nawait asyncio.sleep(0)\nexec('y = (')",
+        /^Traceback \(most recent call last\):\n\n {2}Cell In \[\d+\], line 3\n {4}exec\('y = \('\)\n[\s\S]*\nSyntaxError: '\(' was never closed$/,
+      ],
+    ];
+    for (const [code, shape] of cases) {
+      const result = await cell(code);
+      expect(result.error?.code).toBe("CELL_ERROR");
+      expect(resultText(result)).toMatch(shape);
+      expect(resultText(result)).not.toMatch(/run_code|interactiveshell\.py|exec\(code_obj/);
+    }
+  });
+
   it("exit(), quit() and sys.exit() say the interpreter keeps running and how to get a fresh one", async () => {
     await cell("kept = 'still here'");
     // IPython calls a bare exit or quit only when it is the whole cell.

@@ -477,6 +477,11 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
                 "variables and imports; to start a fresh one, call eval with reset: true")
 
     show_traceback = ip.showtraceback
+    try:
+        from IPython.core.interactiveshell import InteractiveShell
+        run_code = InteractiveShell.run_code.__code__
+    except Exception:
+        run_code = None
 
     def showtraceback(exc_tuple=None, *args, **kwargs):
         etype, value = (sys.exc_info() if exc_tuple is None else exc_tuple)[:2]
@@ -488,10 +493,15 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
                 ip._showtraceback(etype, value, [still_running(value.code)])
             return None
         if exc_tuple is None and isinstance(value, SyntaxError) and value.__traceback__ is not None:
-            # IPython shows a SyntaxError raised at run time (%%timeit's compile of its code) with
-            # SyntaxTB, from sys.exc_info(), past the wrapper above: our frames go here.
+            # IPython shows a SyntaxError raised at run time (exec, compile, an import, %%timeit's
+            # compile of its code) with SyntaxTB, from sys.exc_info(), past the wrapper above, and
+            # with the whole traceback: our frames go here, and so does its own run_code frame
+            # ("exec(code_obj, self.user_global_ns, self.user_ns)"), which InteractiveTB skips.
             try:
-                value.__traceback__ = without_our_frames(value.__traceback__)
+                tb = without_our_frames(value.__traceback__)
+                if tb is not None and tb.tb_next is not None and tb.tb_frame.f_code is run_code:
+                    tb = tb.tb_next
+                value.__traceback__ = tb
             except Exception:
                 pass
         return show_traceback(exc_tuple, *args, **kwargs)
