@@ -5,7 +5,7 @@ import { countLines, describeOmitted, headLength, tailLength } from "./cut-text.
 import { bundleImage, ImageLimit, leftOutImagesText, overImageLimitText } from "./image-limit.js";
 import { defaultOutputLimits, type OutputLimits } from "./output-limits.js";
 import { bundleText, CarriageReturns, plainText } from "./output-text.js";
-import { tracebackText } from "./traceback-text.js";
+import { tracebackShare, tracebackText } from "./traceback-text.js";
 
 type Entry =
   // Output: cut in the middle when the cell prints too much. Stream text runs on; a block is whole
@@ -86,7 +86,7 @@ export class OutputCollector {
       case "error": {
         this.errorText = errorLine(plainText(`${output.ename}: ${output.evalue}`));
         const { maxChars, maxLines } = this.limits;
-        this.pin(tracebackText(output, Math.floor(maxChars / 2), Math.floor(maxLines / 2)));
+        this.pin(tracebackText(output, tracebackShare(maxChars), tracebackShare(maxLines)));
         return;
       }
       case "omitted":

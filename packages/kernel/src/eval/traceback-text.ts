@@ -152,12 +152,22 @@ function startOf(text: string, chars: number, lines: number): string {
   return `${shown}${shown.endsWith("\n") ? "" : "\n"}${marker(omitted)}`;
 }
 
+/** The part of a cell's characters (or lines) its error's traceback may take: half. */
+export function tracebackShare(limit: number): number {
+  return Math.floor(limit / 2);
+}
+
+/** The longest line a traceback of `chars` characters shows whole: an eighth of it, at least 200. */
+export function longLineChars(chars: number): number {
+  return Math.max(200, Math.floor(chars / 8));
+}
+
 /**
  * Lines longer than an eighth of `chars` (at least 200) cut after their start, with what was left
  * out of each said on it: a long source line or message in a frame does not crowd out the others.
  */
 function cutLongLines(text: string, chars: number): string {
-  const longest = Math.max(200, Math.floor(chars / 8));
+  const longest = longLineChars(chars);
   return text
     .split("\n")
     .map((line) =>

@@ -1,3 +1,5 @@
+import { defaultOutputLimits, type OutputLimits } from "../eval/output-limits.js";
+import { longLineChars, tracebackShare } from "../eval/traceback-text.js";
 import { pythonFdOutputCode } from "./python-fd-output.js";
 
 /** The prompt prefix that marks an input_request as a bridged tool call, not a user's input(). */
@@ -23,11 +25,19 @@ export function pythonSetupCode(options: {
   parentPid: number;
   shellTool: string;
   shellTimeoutSeconds?: number | null;
+  /** The result's output limits: how much of an ExceptionGroup the kernel formats; default the defaults. */
+  outputLimits?: Partial<OutputLimits>;
 }): string {
   const timeout =
     options.shellTimeoutSeconds === undefined ? shellTimeoutSeconds : options.shellTimeoutSeconds;
+  const maxChars = options.outputLimits?.maxChars ?? defaultOutputLimits.maxChars;
+  // A sub-exception's line (its message) is cut where the harness cuts a long line of a traceback,
+  // less room for the note saying what was left out, so the harness never cuts it again; the
+  // group's sub-exceptions stop after five times the cell's characters (100 000 by default).
+  const subLineChars = Math.max(100, longLineChars(tracebackShare(maxChars)) - 100);
+  const groupChars = 5 * maxChars;
   return String.raw`
-def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
+def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_chars, group_chars):
     import builtins, json, os, re, sys, threading, time, types
     from IPython import get_ipython
     from IPython.core.error import StdinNotImplementedError
@@ -62,12 +72,19 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     def traceback_without_our_frames(etype=None, value=None, tb=None, *args, **kwargs):
         return formatted_traceback(etype, value, tb, 0, [group_total, group_chars], *args, **kwargs)
 
-    def formatted_traceback(etype, value, tb, depth, budget, *args, **kwargs):
+    def formatted_traceback(etype, value, tb, depth, budget, *args, shown=None, **kwargs):
         try:
             tb = without_our_frames(tb)
         except Exception:
             pass
-        lines = structured_traceback(etype, value, tb, *args, **kwargs)
+        lines = None
+        if shown is not None and shown is not value:
+            try:
+                lines = structured_traceback(etype, shown, tb, *args, **kwargs)
+            except Exception:
+                lines = None
+        if lines is None:
+            lines = structured_traceback(etype, value, tb, *args, **kwargs)
         try:
             lines = with_causes_expanded(lines, value, depth, budget)
         except Exception:
@@ -106,24 +123,47 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
         "During handling of the above exception, another exception occurred:",
     )
 
-    # A sub-exception's line longer than this (a message of 1 MB) keeps its start and says how much
-    # was left out, as a long line in a frame is cut: each sub-exception's header and type line stay
-    # within the part of the output limits the group's line gets. A line already cut (its start and
-    # the note, under 100 characters) is not cut again.
-    sub_line_chars = 500
-
+    # A sub-exception's line longer than sub_line_chars (a long source line) keeps its start and
+    # says how much was left out, as the harness cuts a long line of a traceback; sub_line_chars is
+    # where the harness cuts one, less room for that note, so it is never cut twice. A line already
+    # cut (its start and the note, under 100 characters) is not cut again.
     def short_lines(text):
         return "\n".join(
             line if len(line) <= sub_line_chars + 100
             else f"{line[:sub_line_chars]} … ({len(line) - sub_line_chars:,} more characters of this line omitted)"
             for line in text.split("\n"))
 
+    class Shown(Exception):
+        """What IPython formats in a long message's place: its start and what was left out."""
+        def __init__(self, text):
+            super().__init__(text)
+            self.text = text
+
+        def __str__(self):
+            return self.text
+
+    def bounded(etype, value):
+        # A message longer than a line is shown (1 MB) is not formatted in full to be cut: IPython
+        # gets a stand-in with its start, and the chain (cause, context) of the exception itself.
+        try:
+            message = str(value)
+        except Exception:
+            return value
+        room = max(0, sub_line_chars - len(getattr(etype, "__name__", "")) - 2)
+        if len(message) <= room + 100 or isinstance(value, SyntaxError):
+            return value
+        shown = Shown(f"{message[:room]} … ({len(message) - room:,} more characters of the message omitted)")
+        shown.__cause__ = value.__cause__
+        shown.__context__ = value.__context__
+        shown.__suppress_context__ = value.__suppress_context__
+        return shown
+
     # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
     # sub-exception)"): what failed was nowhere. Each sub-exception follows the group's line, with
     # its own traceback, at most 15 per group and 10 groups deep, as Python's own traceback does;
-    # at most 100 sub-exceptions and about 100 000 characters in all (15 groups of 15, 5 deep, would
-    # be 760 000 tracebacks: minutes of formatting, to be cut to the output limits).
-    group_width, group_depth, group_total, group_chars = 15, 10, 100, 100_000
+    # at most 100 sub-exceptions and about group_chars characters in all (15 groups of 15, 5 deep,
+    # would be 760 000 tracebacks: minutes of formatting, to be cut to the output limits).
+    group_width, group_depth, group_total = 15, 10, 100
 
     def with_sub_exceptions(lines, value, depth, budget):
         subs = getattr(value, "exceptions", None) if isinstance(value, BaseExceptionGroup) else None
@@ -139,14 +179,15 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
                 break
             budget[0] -= 1
             parts.append(f"\n+---------------- sub-exception {index} of {len(subs)} ----------------")
+            stand_in = bounded(type(sub), sub)
             if sub.__traceback__ is None:
                 # Made, never raised (ExceptionGroup("…", [ValueError("a")])): its line alone.
                 import traceback
-                text = "\n".join(line.rstrip("\n") for line in traceback.format_exception_only(type(sub), sub))
+                text = "\n".join(line.rstrip("\n") for line in traceback.format_exception_only(type(sub), stand_in))
                 text = "\n".join(with_sub_exceptions([text], sub, depth + 1, budget))
             else:
                 # Its traceback starts at its own frame: none to skip (the cell's runner is not in it).
-                sub_lines = formatted_traceback(type(sub), sub, sub.__traceback__, depth + 1, budget, tb_offset=0)
+                sub_lines = formatted_traceback(type(sub), sub, sub.__traceback__, depth + 1, budget, tb_offset=0, shown=stand_in)
                 text = "\n".join(sub_lines).rstrip("\n")
             text = short_lines(text)
             budget[1] -= len(text)
@@ -542,7 +583,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout):
     except Exception:
         pass
 
-__tools_install(${options.parentPid}, ${JSON.stringify(bridgeMarker)}, ${JSON.stringify(options.shellTool)}, ${timeout === null ? "None" : String(timeout)})
+__tools_install(${options.parentPid}, ${JSON.stringify(bridgeMarker)}, ${JSON.stringify(options.shellTool)}, ${timeout === null ? "None" : String(timeout)}, ${subLineChars}, ${groupChars})
 del __tools_install
 ${pythonFdOutputCode}`;
 }

@@ -109,7 +109,11 @@ export async function startKernel(options: StartKernelOptions): Promise<KernelCl
       // eval call and its lane for good.
       const outcome = await Promise.race([
         client.execute(
-          pythonSetupCode({ parentPid: process.pid, shellTool: options.shellTool }),
+          pythonSetupCode({
+            parentPid: process.pid,
+            shellTool: options.shellTool,
+            ...(options.outputLimits ? { outputLimits: options.outputLimits } : {}),
+          }),
           {},
           { silent: true },
         ),

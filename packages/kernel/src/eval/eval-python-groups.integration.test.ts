@@ -1,0 +1,90 @@
+import { resultText, type ToolResult } from "@tools/registry";
+import { afterEach, describe, expect, it } from "vitest";
+import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
+import type { KernelFactoryOptions } from "../factory/kernel-factory.js";
+
+const describePython = describe.skipIf(!pythonFound && !ci);
+
+/** A group of `count` ValueErrors, each `message` (Python), each raised `depth` calls deep. */
+function groupCell(count: number, message: string, depth: number): string {
+  return (
+    `def dive(n, i):\n    if n == 0:\n        raise ValueError(${message})\n    return dive(n - 1, i)\n` +
+    `errors = []\nfor i in range(1, ${count + 1}):\n    try:\n        dive(${depth}, i)\n    except ValueError as e:\n        errors.append(e)\n` +
+    `raise ExceptionGroup('many', errors)`
+  );
+}
+
+describePython("ExceptionGroups on a real ipykernel, within the configured output limits", () => {
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function setup(options: KernelFactoryOptions = {}) {
+    expect(pythonFound).toBe(true);
+    const workspace = makeWorkspace();
+    const made = makeRun(workspace.directory, options);
+    cleanups.push(workspace.remove, () => made.run.dispose());
+    return (code: string): Promise<ToolResult> =>
+      made.registry.invoke(made.run, {
+        tool: "eval",
+        args: { code, description: "run a python exception group cell" },
+      });
+  }
+
+  it.each([
+    { maxChars: 80_000, maxLines: 1_600, shownWhole: true },
+    { maxChars: 20_000, maxLines: 400, shownWhole: false },
+    { maxChars: 4_000, maxLines: 100, shownWhole: false },
+  ])(
+    "cuts a sub-exception's long message by the output limits ($maxChars characters), with the exact count",
+    async ({ maxChars, maxLines, shownWhole }) => {
+      // Before: cut at 500 characters whatever the limits, so 80 000 characters of room showed
+      // 500 of a 3 000-character message.
+      const cell = setup({ limits: { maxChars, maxLines } });
+      const text = resultText(await cell(groupCell(2, "f'sub {i} ' + 'x' * 3_000", 0)));
+      expect(text.length).toBeLessThanOrEqual(maxChars);
+      expect(text.split("\n").length).toBeLessThanOrEqual(maxLines);
+      for (const i of [1, 2]) {
+        expect(text).toContain(`sub-exception ${i} of 2`);
+        if (shownWhole) {
+          expect(text).toMatch(new RegExp(`\\nValueError: sub ${i} x{3000}(\\n|$)`));
+          continue;
+        }
+        const line = new RegExp(
+          `\\nValueError: sub ${i} (x+) … \\(([\\d,]+) more characters of (?:this line|the message) omitted\\)(\\n|$)`,
+        ).exec(text);
+        expect(line).not.toBeNull();
+        const kept = line?.[1]?.length ?? 0;
+        expect(kept).toBeGreaterThan(50);
+        // Never more than an eighth of the traceback's half of the limits.
+        expect(kept).toBeLessThanOrEqual(Math.max(200, maxChars / 16));
+        expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + kept).toBe(3_000);
+      }
+    },
+  );
+
+  it("formats a bounded start of a sub-exception's 1 MB message in the kernel, not all of it", async () => {
+    // Before: IPython formatted "ValueError: " + the whole 1 MB message, which was then cut to 500.
+    const cell = setup();
+    const watch = await cell(
+      "ip = get_ipython()\nwidest = [0]\nreal_format = ip.InteractiveTB.format_exception\n" +
+        "def counting(etype, evalue):\n    lines = real_format(etype, evalue)\n    widest[0] = max(widest[0], *(len(line) for line in lines))\n    return lines\n" +
+        "ip.InteractiveTB.format_exception = counting",
+    );
+    expect(watch.isError).toBe(false);
+    const group = await cell(groupCell(3, "f'sub {i} ' + 'x' * 1_000_000", 0));
+    expect(group.error?.code).toBe("CELL_ERROR");
+    const widest = Number(
+      resultText(await cell("ip.InteractiveTB.format_exception = real_format\nwidest[0]")),
+    );
+    expect(widest).toBeGreaterThan(0);
+    expect(widest).toBeLessThan(2_000);
+    for (const i of [1, 2, 3]) {
+      const line = new RegExp(
+        `\\nValueError: sub ${i} (x+) … \\(([\\d,]+) more characters of the message omitted\\)(\\n|$)`,
+      ).exec(resultText(group));
+      expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + (line?.[1]?.length ?? 0)).toBe(1_000_000);
+    }
+  });
+});
