@@ -87,4 +87,52 @@ describePython("ExceptionGroups on a real ipykernel, within the configured outpu
       expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + (line?.[1]?.length ?? 0)).toBe(1_000_000);
     }
   });
+
+  it("keeps every sub-exception's header and exception line when their frames are over the limits", async () => {
+    // Before: 15 sub-exceptions raised 30 calls deep kept the start of the group's text only:
+    // "sub-exception 3 of 15" was the last header and "ValueError: task 2 …" the last line.
+    const cell = setup();
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 20", 30)));
+    expect(text.length).toBeLessThanOrEqual(20_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(400);
+    expect(text).toMatch(/\nExceptionGroup: many \(15 sub-exceptions\)\n/);
+    for (let i = 1; i <= 15; i++) {
+      expect(text).toContain(`\n+---------------- sub-exception ${i} of 15 ----------------\n`);
+      expect(text).toMatch(new RegExp(`\\nValueError: task ${i} failed: (detail ){20}(\\n|$)`));
+    }
+    // The frames are what was cut, each sub-exception's on its own, keeping the line that raised.
+    expect(text.match(/\n… \d+ lines \([\d,]+ characters\) of the traceback omitted here …\n/g)).toHaveLength(
+      15,
+    );
+    expect(text.match(/\n----> 3 +raise ValueError\(f'task \{i\} failed: '/g)).toHaveLength(15);
+  });
+
+  it("keeps every header with small limits too, cutting long exception lines to share the room", async () => {
+    const cell = setup({ limits: { maxChars: 12_000, maxLines: 300 } });
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 200", 30)));
+    expect(text.length).toBeLessThanOrEqual(12_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(300);
+    for (let i = 1; i <= 15; i++) {
+      expect(text).toContain(`sub-exception ${i} of 15`);
+      const line = new RegExp(
+        `\\nValueError: task ${i} failed: ([a-z ]*) … \\(([\\d,]+) more characters of the message omitted\\)(\\n|$)`,
+      ).exec(text);
+      // Cut where the room is shared, the count still that of the whole message.
+      expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + (line?.[1]?.length ?? 0)).toBe(1_400);
+    }
+  });
+
+  it("says how many sub-exceptions it left out when even their headers are over the limits", async () => {
+    const cell = setup({ limits: { maxChars: 4_000, maxLines: 100 } });
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 200", 30)));
+    expect(text.length).toBeLessThanOrEqual(4_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(100);
+    expect(text).toContain("sub-exception 1 of 15");
+    const left =
+      /\n… (\d+) more sub-exceptions left out here: their headers and lines are over the output limits …/.exec(
+        text,
+      );
+    expect(Number(left?.[1])).toBeGreaterThan(0);
+    expect(text).toContain(`sub-exception ${15 - Number(left?.[1])} of 15`);
+  });
 });

@@ -98,4 +98,41 @@ describe("tracebackText", () => {
     expect(text).toMatch(/at f299 \(cell-1\.js:300:1\)$/);
     expect(text.length).toBeLessThanOrEqual(10_000);
   });
+
+  it("keeps every sub-exception's header and exception line of a group over the limits, cutting frames", () => {
+    const sub = (i: number) =>
+      [
+        "",
+        `+---------------- sub-exception ${i} of 15 ----------------`,
+        "-".repeat(75),
+        `ValueError${" ".repeat(32)}Traceback (most recent call last)`,
+        ...Array.from(
+          { length: 40 },
+          (_, f) => `Cell In [3], line ${f + 1}, in dive(n, i)\n----> ${f + 1} return dive(n - 1, i)\n`,
+        ),
+        `ValueError: task ${i} failed: ${"x".repeat(900)} … (99,100 more characters of the message omitted)`,
+      ].join("\n");
+    const group = `ExceptionGroup: many (15 sub-exceptions)\n${Array.from({ length: 15 }, (_, i) => sub(i + 1)).join("\n")}`;
+    const traceback = [
+      "-".repeat(75),
+      "Cell In [3], line 9\n----> 9 raise ExceptionGroup('many', errors)\n",
+      group,
+    ];
+    const text = tracebackText(
+      { ename: "ExceptionGroup", evalue: "many (15 sub-exceptions)", traceback },
+      10_000,
+      200,
+    );
+    expect(text.length).toBeLessThanOrEqual(10_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(201);
+    for (let i = 1; i <= 15; i++) {
+      expect(text).toContain(`\n+---------------- sub-exception ${i} of 15 ----------------\n`);
+      const line = new RegExp(
+        `\\nValueError: task ${i} failed: (x+) … \\(([\\d,]+) more characters of the message omitted\\)`,
+      ).exec(text);
+      // Cut again by the harness: the count is still that of the whole message.
+      expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + (line?.[1]?.length ?? 0)).toBe(100_000);
+    }
+    expect(text.match(/of the traceback omitted here …/g)).toHaveLength(15);
+  });
 });

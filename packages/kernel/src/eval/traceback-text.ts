@@ -24,8 +24,11 @@ export function tracebackText(error: ErrorOutput, chars: number, lines: number):
   if (elements.length < 2 || !startsWithName(last, error.ename)) {
     return headAndTail(cutLongLines(whole, chars), chars, lines, "the traceback");
   }
-  // The exception takes up to half of the budget, from its start.
-  const exception = startOf(last, Math.floor(chars / 2), Math.max(1, Math.floor(lines / 2)));
+  // The exception takes up to half of the budget, from its start; an ExceptionGroup with its
+  // sub-exceptions up to three quarters, each sub-exception's header and line kept.
+  const exception =
+    groupText(last, Math.floor(chars * 0.75), Math.max(1, Math.floor(lines * 0.75))) ??
+    startOf(last, Math.floor(chars / 2), Math.max(1, Math.floor(lines / 2)));
   const chained = chainedText(elements, exception, chars, lines);
   if (chained !== undefined) return chained;
   const frames = cutLongLines(elements.slice(0, -1).join("\n"), chars);
@@ -83,11 +86,16 @@ function chainedText(
 ): string | undefined {
   const links = chainLinks(elements);
   if (links === undefined) return undefined;
-  const pinned = links.map((link, i) =>
-    i === links.length - 1
-      ? exception
-      : `${startOf(link.exception, Math.max(200, Math.floor(chars / 8)), Math.max(1, Math.floor(lines / 10)))}\n${link.separator ?? ""}`,
-  );
+  const pinned = links.map((link, i) => {
+    if (i === links.length - 1) return exception;
+    const [linkChars, linkLines] = [
+      Math.max(200, Math.floor(chars / 8)),
+      Math.max(1, Math.floor(lines / 10)),
+    ];
+    const shown =
+      groupText(link.exception, linkChars, linkLines) ?? startOf(link.exception, linkChars, linkLines);
+    return `${shown}\n${link.separator ?? ""}`;
+  });
   const frames = links.map((link) => cutLongLines(link.frames.join("\n"), chars));
   // Pieces are joined by a line break each: frames, pinned, frames, pinned…
   const joins = links.length * 2 - 1;
@@ -170,10 +178,212 @@ function cutLongLines(text: string, chars: number): string {
   const longest = longLineChars(chars);
   return text
     .split("\n")
-    .map((line) =>
-      line.length <= longest
-        ? line
-        : `${line.slice(0, longest)} … (${(line.length - longest).toLocaleString("en-US")} more characters of this line omitted)`,
-    )
+    .map((line) => cutLine(line, longest))
     .join("\n");
+}
+
+/** The note a cut line ends with; the kernel cuts a sub-exception's long message with it too. */
+const cutNote = /^([\s\S]*) … \(([\d,]+) more characters of (this line|the message) omitted\)$/;
+
+/**
+ * `line` cut after `room` characters, saying how many were left out. A line already cut (by the
+ * kernel) is cut again before its note, the count adding up; one whose start fits is left as it is.
+ */
+function cutLine(line: string, room: number): string {
+  if (line.length <= room) return line;
+  const cut = cutNote.exec(line);
+  const body = cut?.[1] ?? line;
+  if (body.length <= room && cut !== null) return line;
+  const before = cut === null ? 0 : Number((cut[2] ?? "0").replaceAll(",", ""));
+  const omitted = (body.length - room + before).toLocaleString("en-US");
+  return `${body.slice(0, room)} … (${omitted} more characters of ${cut?.[3] ?? "this line"} omitted)`;
+}
+
+/** The line the kernel puts before each sub-exception of an ExceptionGroup. */
+const subExceptionHeader = /^\+-+ sub-exception \d+ of \d+ -+$/;
+
+/** The kernel's lines after a group's last sub-exception shown: what it left out. */
+const groupEnd = /^… (and \d+ more sub-exceptions?|its \d+ sub-exceptions? not shown \(.*\))$/;
+
+/** One sub-exception of a group's text: its header line, its frames, its exception line(s). */
+interface SubException {
+  readonly header: string;
+  readonly frames: readonly string[];
+  /** The exception line and the message's other lines, then blank lines and a group's end lines. */
+  readonly message: readonly string[];
+  readonly end: readonly string[];
+}
+
+/** Where a sub-exception's exception line is among the lines after its header. */
+function exceptionRow(body: readonly string[]): number {
+  // IPython's verbose traceback: "ValueError    Traceback (most recent call last)", frames, then
+  // "ValueError: …" (a chain has one such header per exception; the last is the one raised).
+  for (let i = body.length - 1; i >= 0; i--) {
+    const name = /^(\S+) +Traceback \(most recent call last\)$/.exec(body[i] ?? "")?.[1];
+    if (name === undefined) continue;
+    const row = body.findIndex((line, j) => j > i && (line === name || line.startsWith(`${name}:`)));
+    return row < 0 ? body.length : row;
+  }
+  // A short traceback (a SyntaxError): indented frames, then the exception line in column 0.
+  const list = body.lastIndexOf("Traceback (most recent call last):");
+  if (list >= 0) {
+    const row = body.findIndex((line, j) => j > list && line !== "" && !line.startsWith(" "));
+    return row < 0 ? body.length : row;
+  }
+  // Made, never raised: the exception line alone.
+  return Math.max(
+    0,
+    body.findIndex((line) => line !== ""),
+  );
+}
+
+/** A group's text split at its sub-exceptions' headers; undefined when it has none. */
+function subExceptions(text: string): { head: string; subs: SubException[] } | undefined {
+  const rows = text.split("\n");
+  const starts = rows.flatMap((row, i) => (subExceptionHeader.test(row) ? [i] : []));
+  if (starts.length === 0) return undefined;
+  const subs = starts.map((start, k) => {
+    const body = rows.slice(start + 1, starts[k + 1] ?? rows.length);
+    const at = exceptionRow(body);
+    let endAt = body.length;
+    while (endAt > at + 1 && (body[endAt - 1] === "" || groupEnd.test(body[endAt - 1] ?? ""))) endAt--;
+    return {
+      header: rows[start] ?? "",
+      frames: body.slice(0, at),
+      message: body.slice(at, endAt),
+      end: body.slice(endAt),
+    };
+  });
+  return { head: rows.slice(0, starts[0]).join("\n"), subs };
+}
+
+/** Characters of `rows` joined by line breaks, one more for the break joining them to the next. */
+function rowsSize(rows: readonly string[]): number {
+  return rows.reduce((sum, row) => sum + row.length + 1, 0);
+}
+
+/** The line saying what a frame list lost takes at most about this many characters. */
+const frameNote = 70;
+
+/**
+ * An ExceptionGroup's text (its line, then each sub-exception: header, frames, exception line)
+ * within `chars` and `lines`: every sub-exception's header and exception line stay (long ones cut
+ * to share the room), and its frames are what is cut, each sub-exception's keeping its innermost
+ * whole lines. When even the headers and lines do not fit, the last ones are left out, saying how
+ * many. Undefined when the text has no sub-exceptions.
+ */
+function groupText(text: string, chars: number, lines: number): string | undefined {
+  if (text.length <= chars && countLines(text) <= lines) return text;
+  const group = subExceptions(text);
+  if (group === undefined) return undefined;
+  const head = startOf(group.head, Math.max(200, Math.floor(chars / 8)), Math.max(1, Math.floor(lines / 10)));
+  // Rows: the text's lines, so `lines` line breaks are `lines + 1` rows.
+  const rowBudget = lines + 1;
+  const charBudget = chars + 1;
+  let room = longLineChars(chars);
+  let messageRows = Math.max(1, Math.floor(lines / 10));
+  for (;;) {
+    const pinned = group.subs.map((sub) => [
+      sub.header,
+      ...shortMessage(sub.message, room, messageRows),
+      ...sub.end,
+    ]);
+    // A sub-exception with frames keeps a line for them at least: what was left out of them.
+    const notes = group.subs.filter((sub) => sub.frames.length > 0).length;
+    const pinnedChars =
+      head.length + 1 + pinned.reduce((sum, rows) => sum + rowsSize(rows), 0) + notes * (frameNote + 1);
+    const pinnedRows = countLines(head) + 1 + pinned.reduce((sum, rows) => sum + rows.length, 0) + notes;
+    if (pinnedChars <= charBudget && pinnedRows <= rowBudget) {
+      const charShares = evenShares(
+        group.subs.map((sub) => Math.max(0, rowsSize(sub.frames) - frameNote - 1)),
+        charBudget - pinnedChars,
+      );
+      const rowShares = evenShares(
+        group.subs.map((sub) => Math.max(0, sub.frames.length - 1)),
+        rowBudget - pinnedRows,
+      );
+      const shown = [
+        head,
+        ...pinned.flatMap((rows, i) => [
+          rows[0] ?? "",
+          ...cutFrameRows(
+            group.subs[i]?.frames ?? [],
+            (charShares[i] ?? 0) + frameNote + 1,
+            (rowShares[i] ?? 0) + 1,
+          ),
+          ...rows.slice(1),
+        ]),
+      ].join("\n");
+      return shown.length <= chars && countLines(shown) <= lines ? shown : startOf(shown, chars, lines);
+    }
+    if (room > 80 || messageRows > 1) {
+      room = Math.max(80, Math.floor(room / 2));
+      messageRows = Math.max(1, Math.floor(messageRows / 2));
+      continue;
+    }
+    return firstSubExceptions(head, pinned, chars, lines);
+  }
+}
+
+/** A sub-exception's exception line(s): at most `rows` lines, each cut after `room` characters. */
+function shortMessage(message: readonly string[], room: number, rows: number): string[] {
+  const kept = message
+    .slice(0, message.length > rows ? Math.max(1, rows - 1) : rows)
+    .map((line) => cutLine(line, room));
+  const left = message.slice(kept.length);
+  if (left.length === 0) return kept;
+  return [...kept, `… ${describeOmitted(rowsSize(left) - 1, left.length)} of the message omitted here …`];
+}
+
+/**
+ * A sub-exception's frame lines within `chars` characters (each line counting its break) and
+ * `rows` lines: whole lines, the innermost first (where it was raised), a few outermost when there
+ * is room, and a line saying what was left out between them.
+ */
+function cutFrameRows(frames: readonly string[], chars: number, rows: number): string[] {
+  if (frames.length <= rows && rowsSize(frames) <= chars) return [...frames];
+  const room = chars - frameNote - 1;
+  const roomRows = rows - 1;
+  const headShare = roomRows >= 12 ? 0.25 : 0;
+  const head: string[] = [];
+  while (
+    head.length < Math.floor(roomRows * headShare) &&
+    rowsSize([...head, frames[head.length] ?? ""]) <= room * headShare
+  ) {
+    head.push(frames[head.length] ?? "");
+  }
+  const tail: string[] = [];
+  for (let i = frames.length - 1; i >= head.length; i--) {
+    const row = frames[i] ?? "";
+    if (head.length + tail.length + 1 > roomRows || rowsSize(head) + rowsSize(tail) + row.length + 1 > room)
+      break;
+    tail.unshift(row);
+  }
+  const omitted = frames.slice(head.length, frames.length - tail.length);
+  const note = `… ${describeOmitted(Math.max(0, rowsSize(omitted) - 1), omitted.length)} of the traceback omitted here …`;
+  return [...head, note, ...tail];
+}
+
+/** The group's line and as many sub-exceptions' headers and lines as fit, then how many did not. */
+function firstSubExceptions(head: string, pinned: readonly string[][], chars: number, lines: number): string {
+  const shown = [head];
+  let used = head.length;
+  let usedLines = countLines(head);
+  let count = 0;
+  for (const rows of pinned) {
+    const text = rows.join("\n");
+    // Room for this one and for the line saying what was left out.
+    if (used + text.length + 1 + 120 > chars || usedLines + rows.length + 1 > lines) break;
+    shown.push(text);
+    used += text.length + 1;
+    usedLines += rows.length;
+    count++;
+  }
+  const left = pinned.length - count;
+  if (left > 0) {
+    shown.push(
+      `… ${left} more sub-exception${left === 1 ? "" : "s"} left out here: their headers and lines are over the output limits …`,
+    );
+  }
+  return shown.join("\n");
 }
