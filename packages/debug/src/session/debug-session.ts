@@ -165,17 +165,18 @@ export class DebugSession {
     return this.core.request<R>(command, args, timeoutMs);
   }
 
-  /** Thread ids and names. */
-  threads(): Promise<DebugProtocol.Thread[]> {
-    return inspection.threads(this.core);
+  /** Thread ids and names. `signal` gives the call up: it rejects at once with the signal's reason. */
+  threads(signal?: AbortSignal): Promise<DebugProtocol.Thread[]> {
+    return inspection.threads(this.core, signal);
   }
 
   /**
    * A page of a thread's frames from `#startFrame` (at most 30); the ids of every page are valid
-   * until the next resume.
+   * until the next resume. `signal` gives the call up: it rejects at once with the signal's
+   * reason, and sends nothing more.
    */
-  stack(threadId?: number, startFrame = 0): Promise<inspection.FramePage> {
-    return inspection.stack(this.core, threadId, startFrame);
+  stack(threadId?: number, startFrame = 0, signal?: AbortSignal): Promise<inspection.FramePage> {
+    return inspection.stack(this.core, threadId, startFrame, signal);
   }
 
   /**

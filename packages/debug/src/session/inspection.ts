@@ -96,7 +96,7 @@ export async function stack(
   const more = listed.length > limits.frames;
   const end = startFrame + frames.length;
   const given = response.body?.totalFrames;
-  if (frames.length === 0 && startFrame > 0) throw await pastTheEnd(core, thread, startFrame);
+  if (frames.length === 0 && startFrame > 0) throw await pastTheEnd(core, thread, startFrame, signal);
   // Fewer frames than asked for: the stack ends with the page (the DAP's word for the bottom).
   const total = !more
     ? end
@@ -175,18 +175,26 @@ function adapterFrameId(core: SessionCore, frameId: number): number {
  * themselves (fewer than `startFrame` of them), not from any adapter's total; without a count
  * when the stack is deeper than the search ({@link frameSearchDepth}).
  */
-async function pastTheEnd(core: SessionCore, thread: number, startFrame: number): Promise<DebugError> {
+async function pastTheEnd(
+  core: SessionCore,
+  thread: number,
+  startFrame: number,
+  signal: AbortSignal | undefined,
+): Promise<Error> {
   let depth = 0;
   // No frame #startFrame: the frames before it are all there are, unless the search stops short.
   const levels = Math.min(startFrame, frameSearchDepth);
   try {
-    const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
-      threadId: thread,
-      startFrame: 0,
-      levels,
-    });
+    const response = await core.request<DebugProtocol.StackTraceResponse>(
+      "stackTrace",
+      { threadId: thread, startFrame: 0, levels },
+      undefined,
+      signal,
+    );
     depth = response.body?.stackFrames?.length ?? 0;
   } catch {
+    // A call given up has no refusal to give: it ends with the signal's reason.
+    if (signal?.aborted) return abortReason(signal);
     // No count to give: the refusal says so.
   }
   return new DebugError(

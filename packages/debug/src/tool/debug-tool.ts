@@ -173,7 +173,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, "pause"));
     }
     case "threads": {
-      const threads = await supervisor.require(run.conversationId).threads();
+      const threads = await supervisor.require(run.conversationId).threads(context.signal);
       return textResult(
         threads.length === 0
           ? "no threads"
@@ -181,7 +181,9 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       );
     }
     case "stack": {
-      const page = await supervisor.require(run.conversationId).stack(args.thread_id, args.start_frame);
+      const page = await supervisor
+        .require(run.conversationId)
+        .stack(args.thread_id, args.start_frame, context.signal);
       return textResult(
         formatFrames(
           page.threadId,
