@@ -80,6 +80,22 @@ export class DebugSession {
     return this.core.endReason;
   }
 
+  /**
+   * Why the session is ending while its end runs (a cancelled launch, the TTL, a terminate, a
+   * program that exited), else undefined: before it began, and once it has ended.
+   */
+  get ending(): string | undefined {
+    const reason = this.core.endingReason;
+    if (reason === undefined || this.core.state === "ended") return undefined;
+    return typeof reason === "function" ? reason() : reason;
+  }
+
+  /** Settles once the session has ended (at once when it has); never rejects. */
+  ended(): Promise<void> {
+    if (this.core.state === "ended") return Promise.resolve();
+    return new Promise((resolve) => this.onEnd(() => resolve()));
+  }
+
   get capabilities(): DebugProtocol.Capabilities {
     return this.core.capabilities;
   }

@@ -83,11 +83,13 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       }
       const age = Math.round((Date.now() - session.startedAt) / 1000);
       const where =
-        session.state === "stopped" && session.lastStop
-          ? await session.describeStop(session.lastStop)
-          : session.state === "exited"
-            ? `${session.exitText}; the session is ending`
-            : session.state;
+        session.state === "exited"
+          ? `${session.exitText}; the session is ending`
+          : session.ending !== undefined
+            ? `ending: ${session.ending}`
+            : session.state === "stopped" && session.lastStop
+              ? await session.describeStop(session.lastStop)
+              : session.state;
       return textResult(
         `session ${session.description}, ${age} s old\n${where}\nbreakpoints:\n${breakpoints}`,
       );
