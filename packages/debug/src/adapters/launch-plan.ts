@@ -20,6 +20,7 @@ import {
 } from "./adapter-process.js";
 import type { AdapterId, AdapterReport } from "./detect-adapter.js";
 import { findAllOnPath } from "./find-binary.js";
+import { sourceLanguage } from "./source-language.js";
 
 /** How to start one adapter for one session, and what to send it. */
 export interface SessionPlan {
@@ -64,6 +65,20 @@ export function adapterForProgram(program: string): AdapterId {
   return "lldb";
 }
 
+/** True for an ELF file (a compiled program or library), by its first four bytes. */
+function isElf(file: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const head = Buffer.alloc(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && head.toString("latin1") === "\x7fELF";
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function isPythonPackage(folder: string): boolean {
   if (!existsSync(join(folder, "__main__.py"))) return false;
   try {
@@ -86,6 +101,10 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
     // A missing program is reported by the launch itself.
   }
   const source = [".py", ".go", ".dart"].includes(extension);
+  // Another language's source, or a compiled binary: a file without extension may be a script.
+  const language = folder ? undefined : sourceLanguage(program)?.name;
+  const binary = !folder && language === undefined && isElf(program);
+  const python = "debugpy runs Python: give a .py file or a folder with __main__.py";
   const misfit =
     id === "delve"
       ? !folder && extension !== ".go"
@@ -93,7 +112,13 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
         : undefined
       : id === "lldb" && (folder || source)
         ? "lldb-dap runs a compiled binary: build it first and give the binary"
-        : undefined;
+        : id === "debugpy" && language !== undefined && language !== "Python"
+          ? python
+          : id === "debugpy" && binary
+            ? `it is a compiled binary, and ${python}`
+            : id === "dart" && !folder && extension !== ".dart" && (language !== undefined || binary)
+              ? "dart runs a .dart file: give the .dart file to run (its main)"
+              : undefined;
   if (misfit) {
     throw new DebugError(
       "DEBUG_BAD_ARGUMENTS",

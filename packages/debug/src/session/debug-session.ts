@@ -80,6 +80,22 @@ export class DebugSession {
     return this.core.endReason;
   }
 
+  /**
+   * Why the session is ending while its end runs (a cancelled launch, the TTL, a terminate, a
+   * program that exited), else undefined: before it began, and once it has ended.
+   */
+  get ending(): string | undefined {
+    const reason = this.core.endingReason;
+    if (reason === undefined || this.core.state === "ended") return undefined;
+    return typeof reason === "function" ? reason() : reason;
+  }
+
+  /** Settles once the session has ended (at once when it has); never rejects. */
+  ended(): Promise<void> {
+    if (this.core.state === "ended") return Promise.resolve();
+    return new Promise((resolve) => this.onEnd(() => resolve()));
+  }
+
   get capabilities(): DebugProtocol.Capabilities {
     return this.core.capabilities;
   }
@@ -165,17 +181,18 @@ export class DebugSession {
     return this.core.request<R>(command, args, timeoutMs);
   }
 
-  /** Thread ids and names. */
-  threads(): Promise<DebugProtocol.Thread[]> {
-    return inspection.threads(this.core);
+  /** Thread ids and names. `signal` gives the call up: it rejects at once with the signal's reason. */
+  threads(signal?: AbortSignal): Promise<DebugProtocol.Thread[]> {
+    return inspection.threads(this.core, signal);
   }
 
   /**
    * A page of a thread's frames from `#startFrame` (at most 30); the ids of every page are valid
-   * until the next resume.
+   * until the next resume. `signal` gives the call up: it rejects at once with the signal's
+   * reason, and sends nothing more.
    */
-  stack(threadId?: number, startFrame = 0): Promise<inspection.FramePage> {
-    return inspection.stack(this.core, threadId, startFrame);
+  stack(threadId?: number, startFrame = 0, signal?: AbortSignal): Promise<inspection.FramePage> {
+    return inspection.stack(this.core, threadId, startFrame, signal);
   }
 
   /**

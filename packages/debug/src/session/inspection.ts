@@ -33,6 +33,30 @@ export async function defaultThread(
   return first.id;
 }
 
+/**
+ * The refusal of a thread id the program does not list, naming the ones it does (`consequence`:
+ * what follows, "so continue was not sent"); undefined when it lists it, or lists none.
+ */
+export async function unknownThread(
+  core: SessionCore,
+  threadId: number,
+  consequence: string,
+  signal?: AbortSignal,
+): Promise<DebugError | undefined> {
+  const all = await threads(core, signal);
+  if (all.length === 0 || all.some((thread) => thread.id === threadId)) return undefined;
+  const listed = all
+    .slice(0, 20)
+    .map((thread) => `${thread.id} (${thread.name})`)
+    .join(", ");
+  const more = all.length > 20 ? `, … ${all.length - 20} more` : "";
+  return new DebugError(
+    "DEBUG_BAD_ARGUMENTS",
+    `thread ${threadId} is not a thread of the program, ${consequence}; its threads: ${listed}${more}. ` +
+      "Give one of them as thread_id, or leave it out for the thread that stopped",
+  );
+}
+
 /** One page of a thread's frames. */
 export interface FramePage {
   readonly threadId: number;
@@ -61,7 +85,9 @@ const exactTotals: ReadonlySet<AdapterId> = new Set<AdapterId>(["debugpy"]);
  * A page of a thread's frames, from `#startFrame` (at most {@link limits.frames}); their ids
  * are valid until the next resume, like those of every other page of the same stop. One frame
  * past the page is asked for, to learn whether more exist whatever total the adapter gives. A
- * start past the last frame is refused, saying how many there are when that is known.
+ * start past the last frame is refused, saying how many there are when that is known; a
+ * `threadId` the program does not have, naming the ones it has (adapters answer it with an
+ * empty stack, lldb-dap, or a refusal in their own words).
  */
 export async function stack(
   core: SessionCore,
@@ -82,12 +108,20 @@ export async function stack(
       "list this stop's with op 'stack'",
     );
   resumed();
-  const response = await core.request<DebugProtocol.StackTraceResponse>(
-    "stackTrace",
-    { threadId: thread, startFrame, levels: limits.frames + 1 },
-    undefined,
-    signal,
-  );
+  // Asked only when the answer is empty or refused: a thread the stop's threads do not list.
+  const notListed = async (): Promise<DebugError | undefined> =>
+    threadId === undefined ? undefined : unknownThread(core, threadId, "so it has no stack", signal);
+  const response = await core
+    .request<DebugProtocol.StackTraceResponse>(
+      "stackTrace",
+      { threadId: thread, startFrame, levels: limits.frames + 1 },
+      undefined,
+      signal,
+    )
+    .catch(async (error: unknown) => {
+      if (!DebugError.isInstance(error) || error.code !== "DEBUG_ADAPTER_ERROR") throw error;
+      throw (await notListed().catch(() => undefined)) ?? error;
+    });
   // An answer that came after a resume lists a stop that is gone: none of its ids may pass for
   // the current stop's (lldb-dap numbers frames by depth: its top frame would read the new top's).
   resumed();
@@ -96,7 +130,11 @@ export async function stack(
   const more = listed.length > limits.frames;
   const end = startFrame + frames.length;
   const given = response.body?.totalFrames;
-  if (frames.length === 0 && startFrame > 0) throw await pastTheEnd(core, thread, startFrame);
+  if (frames.length === 0) {
+    const unknown = await notListed();
+    if (unknown) throw unknown;
+    if (startFrame > 0) throw await pastTheEnd(core, thread, startFrame, signal);
+  }
   // Fewer frames than asked for: the stack ends with the page (the DAP's word for the bottom).
   const total = !more
     ? end
@@ -175,18 +213,26 @@ function adapterFrameId(core: SessionCore, frameId: number): number {
  * themselves (fewer than `startFrame` of them), not from any adapter's total; without a count
  * when the stack is deeper than the search ({@link frameSearchDepth}).
  */
-async function pastTheEnd(core: SessionCore, thread: number, startFrame: number): Promise<DebugError> {
+async function pastTheEnd(
+  core: SessionCore,
+  thread: number,
+  startFrame: number,
+  signal: AbortSignal | undefined,
+): Promise<Error> {
   let depth = 0;
   // No frame #startFrame: the frames before it are all there are, unless the search stops short.
   const levels = Math.min(startFrame, frameSearchDepth);
   try {
-    const response = await core.request<DebugProtocol.StackTraceResponse>("stackTrace", {
-      threadId: thread,
-      startFrame: 0,
-      levels,
-    });
+    const response = await core.request<DebugProtocol.StackTraceResponse>(
+      "stackTrace",
+      { threadId: thread, startFrame: 0, levels },
+      undefined,
+      signal,
+    );
     depth = response.body?.stackFrames?.length ?? 0;
   } catch {
+    // A call given up has no refusal to give: it ends with the signal's reason.
+    if (signal?.aborted) return abortReason(signal);
     // No count to give: the refusal says so.
   }
   return new DebugError(

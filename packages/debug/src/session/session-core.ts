@@ -58,6 +58,8 @@ export class SessionCore {
   leftBehind = 0;
   configured = false;
   terminating: Promise<void> | undefined;
+  /** Why the session is ending, from the first {@link terminate} (its reason, read when asked). */
+  endingReason: string | (() => string) | undefined;
   validFrames = new Set<number>();
   /**
    * The tool's own frame ids of the current stop, by place (`thread:index`), for the adapters
@@ -200,6 +202,7 @@ export class SessionCore {
 
   /** Ends the session once (see {@link shutdown}); idempotent, never throws. */
   terminate(reason: string | (() => string)): Promise<void> {
+    this.endingReason ??= reason;
     this.terminating ??= shutdown(this, reason);
     return this.terminating;
   }

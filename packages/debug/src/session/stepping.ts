@@ -1,5 +1,5 @@
 import { DebugError } from "../errors/debug-error.js";
-import { defaultThread, threads } from "./inspection.js";
+import { defaultThread, threads, unknownThread } from "./inspection.js";
 import type { SessionCore } from "./session-core.js";
 import type { Outcome, StopInfo } from "./session-state.js";
 
@@ -15,7 +15,10 @@ export async function resume(
 ): Promise<Outcome> {
   const what = command === "continue" ? "continue" : "a step";
   core.assertStopped(what);
-  if (threadId !== undefined) await checkThread(core, threadId, what);
+  if (threadId !== undefined) {
+    const unknown = await unknownThread(core, threadId, `so ${what} was not sent`);
+    if (unknown) throw unknown;
+  }
   const thread = await defaultThread(core, threadId);
   // The stop's ids are dropped before the request (a stop may come before its answer) and given
   // back if it is refused: the program never resumed.
@@ -35,22 +38,6 @@ export async function resume(
     throw error;
   }
   return outcome;
-}
-
-/** Refuses a thread id the program does not list, naming the ones it does. */
-async function checkThread(core: SessionCore, threadId: number, what: string): Promise<void> {
-  const all = await threads(core);
-  if (all.length === 0 || all.some((thread) => thread.id === threadId)) return;
-  const listed = all
-    .slice(0, 20)
-    .map((thread) => `${thread.id} (${thread.name})`)
-    .join(", ");
-  const more = all.length > 20 ? `, … ${all.length - 20} more` : "";
-  throw new DebugError(
-    "DEBUG_BAD_ARGUMENTS",
-    `thread ${threadId} is not a thread of the program, so ${what} was not sent; its threads: ${listed}${more}. ` +
-      "Give one of them as thread_id, or leave it out for the thread that stopped",
-  );
 }
 
 /** Pauses; idempotent: an already-stopped program is reported as such without asking. */

@@ -94,9 +94,21 @@ export class DebugSupervisor {
     return detectAdapters({ root, searchPath: this.searchPath });
   }
 
-  /** The live session of a conversation, or a DEBUG_NO_SESSION error that says why there is none. */
+  /**
+   * The live session of a conversation, or a DEBUG_NO_SESSION error that says why there is none:
+   * also while its end runs (a cancelled launch, the TTL), unless the program exited (its ops
+   * say so themselves).
+   */
   require(conversationId: string): DebugSession {
     const state = this.conversation(conversationId);
+    const ending = state.session && state.session.state !== "exited" ? state.session.ending : undefined;
+    if (state.session && ending !== undefined) {
+      throw new DebugError(
+        "DEBUG_NO_SESSION",
+        `no debug session is running: the last one (${state.session.description}) is ending because ${ending}; ` +
+          "start one with op 'launch' or 'attach' (it waits for that end)",
+      );
+    }
     if (state.session) return state.session;
     const last = state.last;
     throw new DebugError(
@@ -113,7 +125,7 @@ export class DebugSupervisor {
     request: { program: string; args: readonly string[]; adapter?: AdapterId },
     signal?: AbortSignal,
   ): Promise<SessionStart> {
-    this.assertFree(run.conversationId);
+    await this.whenFree(run.conversationId);
     const id = request.adapter ?? adapterForProgram(request.program);
     const shown =
       request.program === run.workingDirectory ? "." : displayPath(request.program, run.workingDirectory);
@@ -159,7 +171,7 @@ export class DebugSupervisor {
     request: { port: number; adapter?: AdapterId },
     signal?: AbortSignal,
   ): Promise<SessionStart> {
-    this.assertFree(run.conversationId);
+    await this.whenFree(run.conversationId);
     let id = request.adapter;
     const reports = await this.adapters(run.workingDirectory);
     if (!id) {
@@ -215,6 +227,16 @@ export class DebugSupervisor {
       // lldb's plan runs our own lldb-dap (gdb-remote to the port): its answer names only that.
       plan.connectsToPort ? onOtherAdapter : undefined,
     );
+  }
+
+  /**
+   * Refuses a second session (see {@link assertFree}), once a session whose end has begun (a
+   * cancelled launch, an exited program) has ended: its end is bounded, and nobody can use it.
+   */
+  private async whenFree(conversationId: string): Promise<void> {
+    const running = this.conversation(conversationId).session;
+    if (running?.ending !== undefined) await running.ended();
+    this.assertFree(conversationId);
   }
 
   private assertFree(conversationId: string): void {

@@ -66,6 +66,28 @@ describe("debug tool arguments", () => {
       expect(lldb.text).toBe(
         "cannot launch pkg with lldb: lldb-dap runs a compiled binary: build it first and give the binary, or leave adapter out to use delve",
       );
+      // debugpy and dart forced on another language's program: before, debugpy ran a Go file
+      // as Python (a SyntaxError under 14 lines of debugpy's own traceback) or said its root
+      // marker was missing, and dart was started on a .py file.
+      writeFileSync(join(dir, "main.go"), "package main\n\nfunc main() {}\n");
+      const goAsPython = await call({ op: "launch", program: "main.go", adapter: "debugpy" });
+      expect(goAsPython.code).toBe("DEBUG_BAD_ARGUMENTS");
+      expect(goAsPython.text).toBe(
+        "cannot launch main.go with debugpy: debugpy runs Python: give a .py file or a folder with __main__.py, or leave adapter out to use delve",
+      );
+      writeFileSync(join(dir, "native"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), { mode: 0o755 });
+      const binaryAsPython = await call({ op: "launch", program: "native", adapter: "debugpy" });
+      expect(binaryAsPython.text).toBe(
+        "cannot launch native with debugpy: it is a compiled binary, and debugpy runs Python: give a .py file or a folder with __main__.py, or leave adapter out to use lldb",
+      );
+      const pythonAsDart = await call({ op: "launch", program: "app.py", adapter: "dart" });
+      expect(pythonAsDart.text).toBe(
+        "cannot launch app.py with dart: dart runs a .dart file: give the .dart file to run (its main), or leave adapter out to use debugpy",
+      );
+      // A Python script without an extension is still Python's to run.
+      writeFileSync(join(dir, "tool"), "#!/usr/bin/env python3\nprint(1)\n");
+      const script = await call({ op: "launch", program: "tool", adapter: "debugpy" });
+      expect(script.code).not.toBe("DEBUG_BAD_ARGUMENTS");
     } finally {
       await run.dispose();
     }

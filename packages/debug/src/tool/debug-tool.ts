@@ -83,11 +83,13 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       }
       const age = Math.round((Date.now() - session.startedAt) / 1000);
       const where =
-        session.state === "stopped" && session.lastStop
-          ? await session.describeStop(session.lastStop)
-          : session.state === "exited"
-            ? `${session.exitText}; the session is ending`
-            : session.state;
+        session.state === "exited"
+          ? `${session.exitText}; the session is ending`
+          : session.ending !== undefined
+            ? `ending: ${session.ending}`
+            : session.state === "stopped" && session.lastStop
+              ? await session.describeStop(session.lastStop)
+              : session.state;
       return textResult(
         `session ${session.description}, ${age} s old\n${where}\nbreakpoints:\n${breakpoints}`,
       );
@@ -173,7 +175,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, "pause"));
     }
     case "threads": {
-      const threads = await supervisor.require(run.conversationId).threads();
+      const threads = await supervisor.require(run.conversationId).threads(context.signal);
       return textResult(
         threads.length === 0
           ? "no threads"
@@ -181,7 +183,9 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       );
     }
     case "stack": {
-      const page = await supervisor.require(run.conversationId).stack(args.thread_id, args.start_frame);
+      const page = await supervisor
+        .require(run.conversationId)
+        .stack(args.thread_id, args.start_frame, context.signal);
       return textResult(
         formatFrames(
           page.threadId,

@@ -179,3 +179,62 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled evaluate", ()
     });
   });
 });
+
+// `stack` took no signal (every other inspection did): a stack call given up (a cancelled or
+// timeboxed tool call) through the public DebugSession waited for the adapter's answer (up to
+// its 10 s bound), and through the tool its work went on after the cancel: a start past the end
+// still sent a second stackTrace to count the frames, for nobody.
+describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a cancelled stack", () => {
+  it("rejects at once with the signal's reason, sends nothing more, and the session goes on", async () => {
+    await inLldbSquare(async (session, call) => {
+      const adapter = identify([session.adapterPid!]);
+      expect(adapter, "lldb-dap runs").toHaveLength(1);
+      const listing = (event: WireEvent) => event.way === "sent" && event.command === "stackTrace";
+      for (const cancelled of [
+        // Through the public DebugSession: its promise settles on the cancel.
+        (signal: AbortSignal) =>
+          session.stack(undefined, 100, signal).then(
+            (page) => ({ answered: page }),
+            (error: unknown) => ({ refused: error }),
+          ),
+        // Through the tool, as a timeboxed call of a model.
+        (signal: AbortSignal) => call({ op: "stack", start_frame: 100 }, signal),
+      ]) {
+        const wire = recordWire();
+        // lldb-dap held (SIGSTOP): the stackTrace stays unanswered, for certain, until let go on.
+        expect(signalProcesses(adapter, "SIGSTOP")).toBe(1);
+        let settled = false;
+        try {
+          const cancel = new AbortController();
+          const given = cancelled(cancel.signal).finally(() => {
+            settled = true;
+          });
+          expect(await until(() => wire().some(listing), 5000), "the stack's frames are asked").toBe(true);
+          cancel.abort(new Error("the call took too long"));
+          // Before: the session's promise settled only once lldb-dap answered (here: let go on).
+          expect(await until(() => settled, 5000), "settled while lldb-dap is held").toBe(true);
+          const answer = await given;
+          if ("code" in answer) expect(answer.code).toBe("CANCELLED");
+          else expect(answer).toEqual({ refused: new Error("the call took too long") });
+        } finally {
+          signalProcesses(adapter, "SIGCONT");
+        }
+        // The held stackTrace's answer comes; no request of the cancelled call follows it.
+        expect(await until(() => wire().some((event) => event.way === "answered"), 5000)).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Before: a second stackTrace (counting the frames for the refusal) went out after the cancel.
+        expect(
+          wire()
+            .filter((event) => event.way === "sent")
+            .map((event) => event.command),
+        ).toEqual(["stackTrace"]);
+        vi.restoreAllMocks();
+      }
+      // The session goes on: the stop's frames are listed and read as before.
+      const listed = await call({ op: "stack" });
+      expect(listed.isError, listed.text).toBe(false);
+      expect(listed.text).toMatch(/#0 frame \d+ square at prog\.c:4/);
+      expect((await session.evaluate("n")).result).toBe("0");
+    });
+  });
+});
