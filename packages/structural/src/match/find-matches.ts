@@ -12,6 +12,11 @@ export interface CapturedText {
   /** UTF-16 offsets in the file's text. */
   readonly start: number;
   readonly end: number;
+  /**
+   * The node type of the token a single metavariable bound when tree-sitter supplied it (MISSING:
+   * the code lacks it, its text is empty), e.g. `identifier` for `$B` of `$A + $B` on `a + ;`.
+   */
+  readonly missing?: string;
 }
 
 /** One match, in plain data (valid after the tree is freed). */
@@ -85,7 +90,10 @@ export interface MatchLimits {
 function captured(capture: Capture, source: string): CapturedText {
   if (capture.kind === "single") {
     const { startIndex, endIndex } = capture.node;
-    return { text: source.slice(startIndex, endIndex), start: startIndex, end: endIndex };
+    const text = source.slice(startIndex, endIndex);
+    return capture.node.isMissing
+      ? { text, start: startIndex, end: endIndex, missing: capture.node.type }
+      : { text, start: startIndex, end: endIndex };
   }
   const first = capture.list[capture.start];
   const last = capture.list[capture.end - 1];
