@@ -1,8 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Node, Tree } from "web-tree-sitter";
+import { findLanguage } from "../grammars/languages.js";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
+import { leftOpenAt } from "./left-open.js";
 import { missingTokens, passedOver, TreeMatcher, type Capture, type Environment } from "./match-tree.js";
 
 /** A captured piece of code, copied out of the syntax tree. */
@@ -298,7 +300,11 @@ function* matchSteps(
   // `$$$A $$$B` on `var x = f(1)` lists `f(1)` once, as ast-grep). A bare metavariable still
   // matches each node, as ast-grep lists them (`$A` there finds `f(1)` twice).
   const seen = pattern.root.kind === "meta" ? undefined : new Set<string>();
+  // In a file cut off inside a block comment or string, what follows its opening is that text,
+  // read as code only to recover: no match starts there (see `leftOpenAt`).
+  const textFrom = leftOpenAt(findLanguage(pattern.language), tree, source) ?? Infinity;
   const add = (first: Node, last: Node, env: Environment): boolean => {
+    if (first.startIndex >= textFrom) return false;
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
       const capture = env.get(name);
