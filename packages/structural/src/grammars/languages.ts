@@ -66,6 +66,13 @@ export interface LanguageSpec {
    * folder when this language is given (C++ headers named `.h`, which infer C).
    */
   readonly sharedExtensions?: readonly string[];
+  /**
+   * Openings of a block comment or a string that, never closed, make the rest of the file comment
+   * or string text (`/*`, Python's triple quotes, PHP's quotes): in a file cut off inside one, no
+   * match starts there (see `leftOpenAt`). A string that ends at its line's end (C's `"`) is not
+   * one.
+   */
+  readonly leftOpen?: readonly string[];
 }
 
 const cLike = [
@@ -82,6 +89,9 @@ const jsLike = [
 
 /** TypeScript adds interface members and types (`Array<$T>`, `keyof $T`) to the JS wrappers. */
 const tsLike = [...jsLike, ["interface __I {\n", "\n}"], ["type __T =\n", ";\n"]] as const;
+
+/** A block comment's opening, the one opening left open in most grammars (see `leftOpen`). */
+const blockComment = ["/*"] as const;
 
 const repomix = (name: string): string => `@repomix/tree-sitter-wasms/out/tree-sitter-${name}.wasm`;
 
@@ -109,6 +119,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "c",
+    leftOpen: blockComment,
     preferWrapped: true,
     extensions: [".c", ".h"],
     wasm: "tree-sitter-c/tree-sitter-c.wasm",
@@ -117,6 +128,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "cpp",
+    leftOpen: blockComment,
     preferWrapped: true,
     extensions: [".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"],
     wasm: "tree-sitter-cpp/tree-sitter-cpp.wasm",
@@ -126,6 +138,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "csharp",
+    leftOpen: blockComment,
     extensions: [".cs"],
     wasm: repomix("c_sharp"),
     expando: "µ",
@@ -138,9 +151,17 @@ export const languages: readonly LanguageSpec[] = [
     ],
     rereadIn: { local_function_statement: 2 },
   },
-  { id: "css", extensions: [".css"], wasm: repomix("css"), expando: "_", wrappers: [["__x {\n", "\n}"]] },
+  {
+    id: "css",
+    extensions: [".css"],
+    wasm: repomix("css"),
+    expando: "_",
+    wrappers: [["__x {\n", "\n}"]],
+    leftOpen: blockComment,
+  },
   {
     id: "dart",
+    leftOpen: blockComment,
     dollarNames: true,
     preferWrapped: true,
     flatChains: true,
@@ -150,6 +171,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "go",
+    leftOpen: ["/*", "`"],
     preferWrapped: true,
     extensions: [".go"],
     wasm: "tree-sitter-go/tree-sitter-go.wasm",
@@ -164,6 +186,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "java",
+    leftOpen: blockComment,
     extensions: [".java"],
     wasm: "tree-sitter-java/tree-sitter-java.wasm",
     wrappers: [
@@ -180,6 +203,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "javascript",
+    leftOpen: blockComment,
     extensions: [".js", ".mjs", ".cjs", ".jsx"],
     wasm: "tree-sitter-javascript/tree-sitter-javascript.wasm",
     wrappers: jsLike,
@@ -192,6 +216,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "php",
+    leftOpen: ["/*", '"', "'"],
     dollarNames: true,
     extensions: [".php"],
     wasm: repomix("php"),
@@ -209,6 +234,7 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "python",
+    leftOpen: ['"""', "'''"],
     extensions: [".py", ".pyi"],
     wasm: "tree-sitter-python/tree-sitter-python.wasm",
     expando: "µ",
@@ -217,6 +243,7 @@ export const languages: readonly LanguageSpec[] = [
   { id: "ruby", extensions: [".rb"], wasm: repomix("ruby"), expando: "µ", wrappers: [], dollarNames: true },
   {
     id: "rust",
+    leftOpen: ["/*", '"'],
     extensions: [".rs"],
     wasm: "tree-sitter-rust/tree-sitter-rust.wasm",
     expando: "µ",
@@ -226,16 +253,25 @@ export const languages: readonly LanguageSpec[] = [
       ["impl __C {\n", "\n}"],
     ],
   },
-  { id: "solidity", extensions: [".sol"], wasm: repomix("solidity"), wrappers: [] },
-  { id: "swift", extensions: [".swift"], wasm: repomix("swift"), expando: "µ", wrappers: [] },
+  { id: "solidity", extensions: [".sol"], wasm: repomix("solidity"), wrappers: [], leftOpen: blockComment },
+  {
+    id: "swift",
+    extensions: [".swift"],
+    wasm: repomix("swift"),
+    expando: "µ",
+    wrappers: [],
+    leftOpen: blockComment,
+  },
   {
     id: "tsx",
+    leftOpen: blockComment,
     extensions: [".tsx"],
     wasm: "tree-sitter-typescript/tree-sitter-tsx.wasm",
     wrappers: tsLike,
   },
   {
     id: "typescript",
+    leftOpen: blockComment,
     extensions: [".ts", ".mts", ".cts"],
     wasm: "tree-sitter-typescript/tree-sitter-typescript.wasm",
     wrappers: tsLike,

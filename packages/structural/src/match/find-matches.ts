@@ -1,8 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Node, Tree } from "web-tree-sitter";
+import { findLanguage } from "../grammars/languages.js";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
+import { leftOpenAt } from "./left-open.js";
 import { missingTokens, passedOver, TreeMatcher, type Capture, type Environment } from "./match-tree.js";
 
 /** A captured piece of code, copied out of the syntax tree. */
@@ -12,6 +14,11 @@ export interface CapturedText {
   /** UTF-16 offsets in the file's text. */
   readonly start: number;
   readonly end: number;
+  /**
+   * The node type of the token a single metavariable bound when tree-sitter supplied it (MISSING:
+   * the code lacks it, its text is empty), e.g. `identifier` for `$B` of `$A + $B` on `a + ;`.
+   */
+  readonly missing?: string;
 }
 
 /** One match, in plain data (valid after the tree is freed). */
@@ -85,7 +92,10 @@ export interface MatchLimits {
 function captured(capture: Capture, source: string): CapturedText {
   if (capture.kind === "single") {
     const { startIndex, endIndex } = capture.node;
-    return { text: source.slice(startIndex, endIndex), start: startIndex, end: endIndex };
+    const text = source.slice(startIndex, endIndex);
+    return capture.node.isMissing
+      ? { text, start: startIndex, end: endIndex, missing: capture.node.type }
+      : { text, start: startIndex, end: endIndex };
   }
   const first = capture.list[capture.start];
   const last = capture.list[capture.end - 1];
@@ -290,7 +300,11 @@ function* matchSteps(
   // `$$$A $$$B` on `var x = f(1)` lists `f(1)` once, as ast-grep). A bare metavariable still
   // matches each node, as ast-grep lists them (`$A` there finds `f(1)` twice).
   const seen = pattern.root.kind === "meta" ? undefined : new Set<string>();
+  // In a file cut off inside a block comment or string, what follows its opening is that text,
+  // read as code only to recover: no match starts there (see `leftOpenAt`).
+  const textFrom = leftOpenAt(findLanguage(pattern.language), tree, source) ?? Infinity;
   const add = (first: Node, last: Node, env: Environment): boolean => {
+    if (first.startIndex >= textFrom) return false;
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
       const capture = env.get(name);

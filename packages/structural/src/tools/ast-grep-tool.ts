@@ -245,10 +245,38 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
   return parts.join(" ");
 }
 
-function formatMatch(relativePath: string, match: StructuralMatch): string {
+/** "a `;`", "an `identifier`". */
+function aToken(type: string): string {
+  return `${/^[aeiou]/i.test(type) ? "an" : "a"} \`${type}\``;
+}
+
+/** The line of `source` holding `offset`, without its line break. */
+function lineAt(source: string, offset: number): string {
+  const start = source.lastIndexOf("\n", offset - 1) + 1;
+  const end = source.indexOf("\n", offset);
+  return source.slice(start, end < 0 ? source.length : end).replace(/\r$/, "");
+}
+
+/**
+ * A match as listed: `path:line:col`, its code, each binding. A match with no code (a bare `$A`
+ * on a token tree-sitter supplied, as ast-grep lists it) says so and shows the line around it,
+ * and a binding of such a token says it is missing, instead of blank lines.
+ */
+function formatMatch(relativePath: string, match: StructuralMatch, source: string): string {
   const lines = [`${relativePath}:${match.line + 1}:${match.column + 1}`];
-  for (const line of trimCode(match.text, match.column).split("\n")) lines.push(`  ${line}`);
-  for (const [name, capture] of match.bindings) lines.push(`  $${name} = ${oneLine(capture.text)}`);
+  const supplied = match.missing?.[0];
+  if (match.text === "" && supplied !== undefined) {
+    const line = oneLine(trimLine(lineAt(source, match.start)).trim());
+    lines.push(
+      `  (no code: the code lacks ${aToken(supplied)} here, which tree-sitter supplied to read the line \`${line}\`)`,
+    );
+  } else {
+    for (const line of trimCode(match.text, match.column).split("\n")) lines.push(`  ${line}`);
+  }
+  for (const [name, capture] of match.bindings)
+    lines.push(
+      `  $${name} = ${capture.missing === undefined ? oneLine(capture.text) : `(missing \`${capture.missing}\`: the code lacks it)`}`,
+    );
   return lines.join("\n");
 }
 
@@ -319,7 +347,7 @@ export const astGrepTool = defineTool({
     for (const file of outcome.files) {
       for (const match of file.matches) {
         if (blocks.length >= limit) break;
-        const block = formatMatch(file.relativePath, match);
+        const block = formatMatch(file.relativePath, match, file.text);
         // The first match is always listed, whatever its size (it is bounded per line).
         if (blocks.length > 0 && listedChars + block.length + 2 > maxListedChars) {
           full = true;

@@ -234,6 +234,28 @@ describe("ast_grep through the registry", () => {
     }
   });
 
+  it("lists a match on a token tree-sitter supplied (as ast-grep does) saying so, not as a blank line", async () => {
+    // `a + ;` lacks the right operand: tree-sitter supplies a MISSING identifier there, which a
+    // bare `$A` matches (empty), as ast-grep lists it (its text "", at 1:21); `$B` binds it.
+    write("rs/m.rs", "fn f() { let x = a + ; }\n");
+    const bare = resultText(
+      await registry().invoke(run, { tool: "ast_grep", args: { pattern: "$A", path: "rs/m.rs" } }),
+    );
+    expect(bare).toContain(
+      [
+        "rs/m.rs:1:21",
+        "  (no code: the code lacks an `identifier` here, which tree-sitter supplied to read the line `fn f() { let x = a + ; }`)",
+        "  $A = (missing `identifier`: the code lacks it)",
+      ].join("\n"),
+    );
+    const sum = resultText(
+      await registry().invoke(run, { tool: "ast_grep", args: { pattern: "$A + $B", path: "rs/m.rs" } }),
+    );
+    expect(sum).toContain(
+      ["rs/m.rs:1:18", "  a +", "  $A = a", "  $B = (missing `identifier`: the code lacks it)"].join("\n"),
+    );
+  });
+
   it("finds TypeScript statements split over lines, whatever was searched before", async () => {
     write(
       "ts/f.ts",

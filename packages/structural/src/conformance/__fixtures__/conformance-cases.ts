@@ -8,6 +8,7 @@ import { cssCases, jsonCases, phpCases } from "./json-css-php-cases.js";
 import { pythonCases } from "./python-cases.js";
 import { goCases, rustCases } from "./rust-go-cases.js";
 import { javascriptCases, tsxCases, typescriptCases } from "./typescript-cases.js";
+import { truncatedFileCases } from "./truncated-file-cases.js";
 import { wrappedFragmentCases } from "./wrapped-fragment-cases.js";
 
 /** Every conformance case, by language. */
@@ -35,4 +36,5 @@ export const conformanceCases: readonly ConformanceCase[] = [
   ...pythonDecoratorCases,
   ...interpolationCases,
   ...wrappedFragmentCases,
+  ...truncatedFileCases,
 ];

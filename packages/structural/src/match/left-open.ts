@@ -1,0 +1,57 @@
+import type { Tree } from "web-tree-sitter";
+import type { LanguageSpec } from "../grammars/languages.js";
+
+/** Node types holding comment or string text (a comment, a string and its content, a char, HTML). */
+const textTypes = /comment|string|char|text|heredoc|regex|template/i;
+
+/** The token that opens such a node (Python's `string_start`): the opening itself. */
+const openingTypes = /(start|begin)$/i;
+
+// A block comment's opening and closing; a quote's closing is the same quote.
+const blockOpen = "/*";
+const blockClose = "*/";
+
+/**
+ * Whether `offset` lies inside comment or string text the tree has (a block comment's opening in
+ * a string, a quote in a comment, the closing quote of a string): a node of such a type starting
+ * before it covers it.
+ */
+function insideText(tree: Tree, offset: number): boolean {
+  for (let node = tree.rootNode.descendantForIndex(offset, offset + 1); node; node = node.parent) {
+    if (node.startIndex < offset && textTypes.test(node.type) && !openingTypes.test(node.type)) return true;
+  }
+  return false;
+}
+
+/**
+ * Where a file that ends inside a block comment or a string never closed (cut off, mid-edit)
+ * opens it, as a UTF-16 offset: from there on the file is comment or string text, which
+ * tree-sitter reads as code to recover (a PHP licence header cut off before its end, `foo(bar)`
+ * in it read as a call), so no match may start there. Undefined when the tree has no error
+ * (tree-sitter read every comment and string), or when no opening of `spec.leftOpen` is left open.
+ *
+ * An opening is left open when its closing occurs nowhere after it (the first closing after a
+ * block comment's opening ends it, whatever lies between; a quote's closing is the same quote, so
+ * only its last occurrence can be one) and the tree does not have it inside comment or string
+ * text.
+ */
+export function leftOpenAt(spec: LanguageSpec | undefined, tree: Tree, source: string): number | undefined {
+  const openers = spec?.leftOpen;
+  if (!openers || !tree.rootNode.hasError) return undefined;
+  let first: number | undefined;
+  for (const opener of openers) {
+    const closer = opener === blockOpen ? blockClose : opener;
+    const last = source.lastIndexOf(closer);
+    // Only openings from here on can have no closing after them.
+    const from = opener === closer ? last : Math.max(0, last - opener.length + 1);
+    if (from < 0) continue;
+    for (let at = source.indexOf(opener, from); at >= 0; at = source.indexOf(opener, at + 1)) {
+      if (first !== undefined && at >= first) break;
+      if (opener !== closer && source.includes(closer, at + opener.length)) continue;
+      if (insideText(tree, at)) continue;
+      first = at;
+      break;
+    }
+  }
+  return first;
+}
