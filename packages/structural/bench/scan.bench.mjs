@@ -114,7 +114,8 @@ const parser = createStructuralParser({ maxCachedTrees: 0, workers });
 if (corpora[0]) {
   const warm = realpathSync(corpora[0].root);
   const spec = parser.spec(corpora[0].language);
-  const pattern = await parser.compile(spec, corpora[0].patterns[0]);
+  const first = corpora[0].patterns[0];
+  const pattern = await parser.compile(spec, typeof first === "string" ? first : first.pattern);
   await searchFiles({ parser, spec, pattern, workingDirectory: warm, target: warm });
 }
 const rows = [];
