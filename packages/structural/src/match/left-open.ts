@@ -1,8 +1,11 @@
 import type { Tree } from "web-tree-sitter";
 import type { LanguageSpec } from "../grammars/languages.js";
 
-/** Node types holding comment or string text (a comment, a string and its content, a char, HTML). */
-const textTypes = /comment|string|char|text|heredoc|regex|template/i;
+/**
+ * Node types holding comment or string text (a comment, a string and its content, a char or Go's
+ * rune, HTML).
+ */
+const textTypes = /comment|string|char|rune|text|heredoc|regex|template/i;
 
 /** The token that opens such a node (Python's `string_start`): the opening itself. */
 const openingTypes = /(start|begin)$/i;
@@ -47,7 +50,9 @@ export function leftOpenAt(spec: LanguageSpec | undefined, tree: Tree, source: s
     if (from < 0) continue;
     for (let at = source.indexOf(opener, from); at >= 0; at = source.indexOf(opener, at + 1)) {
       if (first !== undefined && at >= first) break;
-      if (opener !== closer && source.includes(closer, at + opener.length)) continue;
+      // A closing after the opening: the last one lies after it (not a scan per opening, which
+      // made a large file with many `"src/*"` after its last `*/` quadratic).
+      if (opener !== closer && last >= at + opener.length) continue;
       if (insideText(tree, at)) continue;
       first = at;
       break;

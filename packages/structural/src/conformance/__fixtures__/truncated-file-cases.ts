@@ -82,4 +82,11 @@ export const truncatedFileCases: readonly ConformanceCase[] = [
     code: 'const s = "/*";\n// a /* here\nf(1);\n/* closed */ g(2);\n',
     matches: ["f(1)", "g(2)"],
   },
+  {
+    name: "a go rune holding a backquote opens no raw string (a parse error elsewhere)",
+    language: "go",
+    pattern: "$F($$$A)",
+    code: "package main\n\nfunc f() { x := '`'; g(1) }\n\nfunc h() { k(2) }\nfunc bad( { }\n",
+    matches: ["g(1)", "k(2)"],
+  },
 ];
