@@ -301,14 +301,19 @@ function* matchSteps(
   // matches each node, as ast-grep lists them (`$A` there finds `f(1)` twice).
   const seen = pattern.root.kind === "meta" ? undefined : new Set<string>();
   // In a file cut off inside a block comment or string, what follows its opening is that text,
-  // read as code only to recover: no match starts there (see `leftOpenAt`).
+  // read as code only to recover: no match starts there or binds a node of it (see `leftOpenAt`).
   const textFrom = leftOpenAt(findLanguage(pattern.language), tree, source) ?? Infinity;
   const add = (first: Node, last: Node, env: Environment): boolean => {
     if (first.startIndex >= textFrom) return false;
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
       const capture = env.get(name);
-      if (capture) bindings.set(name, captured(capture, source));
+      if (!capture) continue;
+      const text = captured(capture, source);
+      // Nor does a match that binds that text (`$A + $B` on `a + """doc`, B the `doc` of a
+      // docstring left open): a rewrite would move it out of its comment or string.
+      if (text.end > text.start && text.start >= textFrom) return false;
+      bindings.set(name, text);
     }
     const passed = passedOver(env);
     const tokens = passed.filter((token) => !token.isNamed);

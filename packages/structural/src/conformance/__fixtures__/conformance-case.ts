@@ -39,7 +39,7 @@ export const differenceReasons = {
   "an empty $$$ run matches nothing there":
     "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, and Go's `switch $X { $$$P case $A: $$$B $$$Q }` a case with no statements, as `$$$` matches an empty run anywhere (ast-grep's docs: zero or more nodes); ast-grep 0.51.1's `$$$` ending a node never matches after the code's last child, so it requires a value, or a statement, there (in TypeScript it matches a bare return too)",
   "no match in a comment or string left open":
-    "in a file that ends inside a block comment or a string never closed (cut off, mid-edit), the rest is comment or string text, which tree-sitter reads as code to recover: no match starts there; ast-grep matches in it (`$F($$$A)` finds `Copyright (c)` in a PHP licence header cut off before its `*/`)",
+    "in a file that ends inside a block comment or a string never closed (cut off, mid-edit), the rest is comment or string text, which tree-sitter reads as code to recover: no match starts there or binds a metavariable to it; ast-grep matches in it (`$F($$$A)` finds `Copyright (c)` in a PHP licence header cut off before its `*/`; `$A + $B` → `$B + $A` turns `a + \"\"\"doc` into `doc + a`, dropping the `\"\"\"`)",
 } as const;
 
 /** One key of {@link differenceReasons}. */

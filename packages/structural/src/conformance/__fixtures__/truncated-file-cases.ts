@@ -83,6 +83,32 @@ export const truncatedFileCases: readonly ConformanceCase[] = [
     matches: ["f(1)", "g(2)"],
   },
   {
+    name: "a binding in a docstring left open: no match, and no rewrite of its text",
+    language: "python",
+    pattern: "$A + $B",
+    code: 'x = a + """doc\nbar(2)\n',
+    matches: [],
+    rewrite: ["$B + $A", 'x = a + """doc\nbar(2)\n'],
+    differs: {
+      reason: "no match in a comment or string left open",
+      astGrep: ['a + """doc'],
+      astGrepRewrite: "x = doc + a\nbar(2)\n",
+    },
+  },
+  {
+    name: "a binding in a rust string left open: no match, and no rewrite of its text",
+    language: "rust",
+    pattern: "$A + $B",
+    code: 'fn f() { let x = a + "doc\nbar(2)\n',
+    matches: [],
+    rewrite: ["$B + $A", 'fn f() { let x = a + "doc\nbar(2)\n'],
+    differs: {
+      reason: "no match in a comment or string left open",
+      astGrep: ['a + "doc\nbar(2)'],
+      astGrepRewrite: "fn f() { let x = bar(2) + a\n",
+    },
+  },
+  {
     name: "a go rune holding a backquote opens no raw string (a parse error elsewhere)",
     language: "go",
     pattern: "$F($$$A)",
