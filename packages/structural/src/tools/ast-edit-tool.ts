@@ -8,7 +8,13 @@ import { rewriteFile } from "../rewrite/rewrite-file.js";
 import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
-import { noMatchMessage, rejectUnparsedWithoutMatches, searchedLine, tooDeepNote } from "./ast-grep-tool.js";
+import {
+  noMatchMessage,
+  rejectUnparsedWithoutMatches,
+  searchedLine,
+  tooDeepNote,
+  typeReadingHint,
+} from "./ast-grep-tool.js";
 import { compileInScope, plural, resolveScope } from "./scope.js";
 
 const previewLines = 60;
@@ -127,7 +133,7 @@ export const astEditTool = defineTool({
     });
     if (outcome.files.length === 0) {
       rejectUnparsedWithoutMatches(pattern, outcome, scope);
-      return `nothing staged: ${noMatchMessage(pattern, outcome, scope)}`;
+      return `nothing staged: ${noMatchMessage(pattern, outcome, scope, await typeReadingHint(parser, scope.spec, pattern))}`;
     }
     const files: StagedFile[] = [];
     const previews: string[] = [];

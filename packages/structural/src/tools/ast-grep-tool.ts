@@ -2,9 +2,10 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { StructuralError } from "../errors/structural-error.js";
 import type { StructuralMatch } from "../match/find-matches.js";
-import { structuralParserKey } from "../parser/structural-parser.js";
+import type { LanguageSpec } from "../grammars/languages.js";
+import { structuralParserKey, type StructuralParser } from "../parser/structural-parser.js";
 import { gluedMetaVariables } from "../pattern/metavariable.js";
-import type { CompiledPattern } from "../pattern/pattern-node.js";
+import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
 import { byteSize } from "../search/byte-size.js";
 import { defaultTimeBudgetMs, searchFiles, type SearchOutcome } from "../search/search.js";
 import { compileInScope, plural, resolveScope, type SearchScope } from "./scope.js";
@@ -212,8 +213,57 @@ function stoppedNote(outcome: SearchOutcome): string | undefined {
   return `The search stopped after ${defaultTimeBudgetMs / 1000} s, its time budget, before it was done: the results are partial. Narrow the pattern (a literal name or keyword) or the path.`;
 }
 
+/** Whether a pattern tree holds a node of this type. */
+function holdsType(node: PatternNode, type: string): boolean {
+  return (
+    node.kind === "inner" && (node.type === type || node.children.some((child) => holdsType(child, type)))
+  );
+}
+
+/**
+ * For a pattern that matched nothing, how it reads as a type where that is another kind of node
+ * (TypeScript's `Array<$T>` reads as an `instantiation_expression`, as in ast-grep, and as a type
+ * is a `generic_type`; `($A: $T) => $R` an `arrow_function`, as a type a `function_type`): a
+ * hint saying so, with a pattern that holds the type reading where one does (checked: it compiles
+ * and holds a node of that kind), or undefined. Only for languages with a `type __T =` wrapper; it changes
+ * no match, as ast-grep reads the fragment the same way.
+ */
+export async function typeReadingHint(
+  parser: StructuralParser,
+  spec: LanguageSpec,
+  pattern: CompiledPattern,
+): Promise<string | undefined> {
+  const wrapper = spec.wrappers.find(([prefix]) => /^type __T\b/.test(prefix));
+  if (!wrapper || pattern.rootType === undefined || pattern.wrapper !== undefined) return undefined;
+  const asTypeSpec: LanguageSpec = { ...spec, wrappers: [wrapper], onlyWrapped: true, rereadIn: {} };
+  let asType: CompiledPattern;
+  try {
+    asType = await parser.compile(asTypeSpec, pattern.source);
+  } catch {
+    return undefined;
+  }
+  const type = asType.rootType;
+  if (asType.unparsed !== undefined || type === undefined || type === pattern.rootType) return undefined;
+  const hint =
+    `Hint: if you meant a type, \`${pattern.source}\` as a type (after \`${wrapper[0].trim()}\`) is ${/^[aeiou]/i.test(type) ? "an" : "a"} ${type}, ` +
+    `which a pattern read as ${pattern.rootType} (as ast-grep reads it) does not match: put it in the code around it`;
+  const alias = `${wrapper[0].replace("__T", "$_").trim()} ${pattern.source}`;
+  let aliasHolds = false;
+  try {
+    aliasHolds = holdsType((await parser.compile(spec, alias)).root, type);
+  } catch {
+    aliasHolds = false;
+  }
+  return `${hint}${aliasHolds ? ` (\`${alias}\` finds it in a type alias)` : ""}, or search its text.`;
+}
+
 /** The plain "nothing matched" message, with the file count and how the pattern was read. */
-export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome, scope: SearchScope): string {
+export function noMatchMessage(
+  pattern: CompiledPattern,
+  outcome: SearchOutcome,
+  scope: SearchScope,
+  typeHint?: string,
+): string {
   const stopped = stoppedNote(outcome);
   const ignored = ignoredNote(outcome);
   const parts = [
@@ -226,6 +276,7 @@ export function noMatchMessage(pattern: CompiledPattern, outcome: SearchOutcome,
     parts.push(`${outcome.exhausted} candidate(s) were abandoned at the $$$ step budget.`);
   const deep = tooDeepNote(outcome);
   if (deep) parts.push(deep);
+  if (typeHint !== undefined) parts.push(typeHint);
   const glued = gluedMetaVariables(pattern.source);
   if (glued.length > 0) {
     const words = glued.map((word) => `\`${word}\``).join(", ");
@@ -339,7 +390,7 @@ export const astGrepTool = defineTool({
     if (total === 0) {
       // A search cut short by its budget says so; it is no proof that the pattern cannot match.
       if (outcome.stopped !== "deadline") rejectUnparsedWithoutMatches(pattern, outcome, scope);
-      return noMatchMessage(pattern, outcome, scope);
+      return noMatchMessage(pattern, outcome, scope, await typeReadingHint(parser, scope.spec, pattern));
     }
     const blocks: string[] = [];
     let listedChars = 0;

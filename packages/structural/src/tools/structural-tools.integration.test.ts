@@ -234,6 +234,30 @@ describe("ast_grep through the registry", () => {
     }
   });
 
+  it("says how a TypeScript pattern that found nothing reads as a type, with a pattern that finds the type", async () => {
+    // `Array<$T>` reads as an expression (`f<string>`), as in ast-grep, and finds no type: the
+    // answer says so, and the alias it suggests does find one.
+    write("ts/t.ts", "type B = Array<number>;\ntype F = (v: number) => void;\nconst h = (v: number) => v;\n");
+    const ask = async (pattern: string) =>
+      resultText(await registry().invoke(run, { tool: "ast_grep", args: { pattern, path: "ts/t.ts" } }));
+    expect(await ask("Array<$T>")).toContain(
+      "Hint: if you meant a type, `Array<$T>` as a type (after `type __T =`) is a generic_type, which a pattern read as instantiation_expression (as ast-grep reads it) does not match: put it in the code around it (`type $_ = Array<$T>` finds it in a type alias), or search its text.",
+    );
+    expect(await ask("type $_ = Array<$T>")).toContain(
+      "ts/t.ts:1:1\n  type B = Array<number>;\n  $T = number",
+    );
+    const fn = await ask("($A: $T) => $R");
+    expect(fn).toContain("ts/t.ts:3:11");
+    expect(fn).not.toContain("Hint");
+    write("ts/t.ts", "type F = (v: number) => void;\n");
+    expect(await ask("($A: $T) => $R")).toContain(
+      "is a function_type, which a pattern read as arrow_function (as ast-grep reads it) does not match: put it in the code around it (`type $_ = ($A: $T) => $R` finds it in a type alias)",
+    );
+    expect(await ask("type $_ = ($A: $T) => $R")).toContain("1 match in 1 file");
+    // A call has no type reading: no hint.
+    expect(await ask("zzz($A)")).not.toContain("Hint");
+  });
+
   it("lists a match on a token tree-sitter supplied (as ast-grep does) saying so, not as a blank line", async () => {
     // `a + ;` lacks the right operand: tree-sitter supplies a MISSING identifier there, which a
     // bare `$A` matches (empty), as ast-grep lists it (its text "", at 1:21); `$B` binds it.
