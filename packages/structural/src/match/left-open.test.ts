@@ -5,13 +5,11 @@ import { leftOpenAt } from "./left-open.js";
 const parser = createStructuralParser({ workers: 0 });
 afterAll(() => parser.dispose());
 
-async function openAt(language: string, source: string): Promise<{ at: number | undefined; ms: number }> {
+async function openAt(language: string, source: string): Promise<{ at: number | undefined }> {
   const spec = parser.spec(language);
   const tree = await parser.parse(spec, source);
   try {
-    const start = performance.now();
-    const at = leftOpenAt(spec, tree, source);
-    return { at, ms: performance.now() - start };
+    return { at: leftOpenAt(spec, tree, source) };
   } finally {
     tree.delete();
   }
@@ -29,12 +27,11 @@ describe("leftOpenAt", () => {
     ).toBeUndefined();
   });
 
-  it("stays linear on a file with an error and many block-comment openings in strings", async () => {
-    // 20,000 `"src/*.N"` after the last `*/`: each opening once looked for a `*/` after it
-    // through the rest of the file (over 1 s here; now a few ms).
+  it("takes block-comment openings inside strings after the last `*/` for no comment", async () => {
+    // 20,000 `"src/*.N"` after the last `*/` (each once looked for a `*/` through the rest of
+    // the file: over 1 s for this file; the time is the bench's to measure, not this test's).
     const globs = Array.from({ length: 20_000 }, (_, index) => `const g${index} = "src/*.${index}";`);
-    const { at, ms } = await openAt("typescript", `/* ok */\nconst x = (;\n${globs.join("\n")}\n`);
+    const { at } = await openAt("typescript", `/* ok */\nconst x = (;\n${globs.join("\n")}\n`);
     expect(at).toBeUndefined();
-    expect(ms).toBeLessThan(500);
   });
 });
