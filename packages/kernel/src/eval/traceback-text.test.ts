@@ -171,4 +171,18 @@ describe("tracebackText", () => {
     expect(Number(left?.[1])).toBe(15 - shown);
     expect(text).not.toContain("and 6 more");
   });
+  it("gives an exception that is not a group half of the budget, as before groups got three quarters", () => {
+    // Before: a message between half and three quarters of the budget was kept whole, and the
+    // frames (where it was raised) got what was left.
+    const frames = Array.from(
+      { length: 60 },
+      (_, i) => `File "/app/mod.py", line ${i}, in f${i}\n    f${i + 1}()\n`,
+    );
+    const traceback = ["Traceback (most recent call last):", ...frames, `ValueError: ${"m".repeat(2_800)}`];
+    const text = tracebackText({ ename: "ValueError", evalue: "m", traceback }, 4_000, 80);
+    const exception = text.slice(text.indexOf("\nValueError: ") + 1);
+    expect(exception.length).toBeLessThanOrEqual(2_000);
+    expect(exception).toMatch(/^ValueError: m+\n… [\d,]+ characters of the message omitted here …$/);
+    expect(text.length).toBeLessThanOrEqual(4_000);
+  });
 });

@@ -279,9 +279,10 @@ const frameNote = 70;
  * many. Undefined when the text has no sub-exceptions.
  */
 function groupText(text: string, chars: number, lines: number): string | undefined {
-  if (text.length <= chars && countLines(text) <= lines) return text;
+  // Not a group: the caller gives it the share of any exception, not a group's.
   const group = subExceptions(text);
   if (group === undefined) return undefined;
+  if (text.length <= chars && countLines(text) <= lines) return text;
   const head = startOf(group.head, Math.max(200, Math.floor(chars / 8)), Math.max(1, Math.floor(lines / 10)));
   // Rows: the text's lines, so `lines` line breaks are `lines + 1` rows.
   const rowBudget = lines + 1;
