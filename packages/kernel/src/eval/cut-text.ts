@@ -54,10 +54,14 @@ export function headAndTail(
   if (text.length <= chars && countLines(text) <= lines) return text;
   const head = text.slice(0, headLength(text, Math.floor(chars * headShare), Math.floor(lines * headShare)));
   const rest = text.slice(head.length);
+  // A start cut inside a line gets a line break of its own before the marker.
+  const joint = head.endsWith("\n") || head === "" ? "" : "\n";
   // The marker takes a line and up to about 100 characters of the budget.
-  const tailChars = chars - head.length - 100;
-  const tail = rest.slice(rest.length - tailLength(rest, tailChars, lines - countLines(head) - 1));
+  const tailChars = chars - head.length - joint.length - 100;
+  const tail = rest.slice(
+    rest.length - tailLength(rest, tailChars, lines - countLines(head) - joint.length - 1),
+  );
   const omitted = rest.slice(0, rest.length - tail.length);
   const marker = `… ${describeOmitted(omitted.length, countLines(omitted))} of ${what} omitted here …\n`;
-  return `${head}${head.endsWith("\n") || head === "" ? "" : "\n"}${marker}${tail}`;
+  return `${head}${joint}${marker}${tail}`;
 }

@@ -135,4 +135,33 @@ describePython("ExceptionGroups on a real ipykernel, within the configured outpu
     expect(Number(left?.[1])).toBeGreaterThan(0);
     expect(text).toContain(`sub-exception ${15 - Number(left?.[1])} of 15`);
   });
+  it("names a made (never raised) sub-exception with a long message by its own type, with its notes", async () => {
+    // Before: its line was formatted from the kernel's stand-in for the long message:
+    // "__tools_install.<locals>.Shown: xxx…", and its note was gone.
+    const cell = setup();
+    const text = resultText(
+      await cell(
+        "e = ValueError('x' * 5_000)\ne.add_note('checked on the second pass')\nraise ExceptionGroup('made', [e, KeyError('k')])",
+      ),
+    );
+    expect(text).not.toContain("Shown");
+    const line =
+      /\nValueError: (x+) … \(([\d,]+) more characters of the message omitted\)\nchecked on the second pass\n/.exec(
+        text,
+      );
+    expect(Number((line?.[2] ?? "0").replaceAll(",", "")) + (line?.[1]?.length ?? 0)).toBe(5_000);
+    expect(text).toMatch(/\nKeyError: 'k'(\n|$)/);
+  });
+
+  it("counts the sub-exceptions the kernel did not format among those it says it left out", async () => {
+    // At 1 500 characters the kernel formats 9 of 15 (five times maxChars) and says "… and 6
+    // more"; the harness kept 4 and said "5 more sub-exceptions left out": 6 were nowhere.
+    const cell = setup({ limits: { maxChars: 1_500, maxLines: 40 } });
+    const text = resultText(await cell(groupCell(15, "f'sub {i}'", 30)));
+    expect(text.length).toBeLessThanOrEqual(1_500);
+    const shown = text.match(/\n\+-+ sub-exception \d+ of 15 -+\n/g)?.length ?? 0;
+    expect(shown).toBeGreaterThan(0);
+    const left = /\n… (\d+) more sub-exceptions? left out here/.exec(text);
+    expect(shown + Number(left?.[1] ?? 0)).toBe(15);
+  });
 });

@@ -135,4 +135,54 @@ describe("tracebackText", () => {
     }
     expect(text.match(/of the traceback omitted here …/g)).toHaveLength(15);
   });
+  it("counts the sub-exceptions the kernel left out with those it leaves out itself", () => {
+    // The kernel formatted 9 of 15 sub-exceptions (its budget of characters) and said so on the
+    // line after the 9th: "… and 6 more sub-exceptions". Before, when the 9th was left out here
+    // too, that line went with it and the result said "5 more" of a group showing 4 of 15.
+    const sub = (i: number) =>
+      [
+        "",
+        `+---------------- sub-exception ${i} of 15 ----------------`,
+        `ValueError${" ".repeat(32)}Traceback (most recent call last)`,
+        ...Array.from(
+          { length: 30 },
+          () => `Cell In [1], line 4, in dive(n, i)\n----> 4 return dive(n - 1, i)\n`,
+        ),
+        `ValueError: sub ${i}`,
+      ].join("\n");
+    const group =
+      `ExceptionGroup: many (15 sub-exceptions)\n${Array.from({ length: 9 }, (_, i) => sub(i + 1)).join("\n")}` +
+      "\n\n… and 6 more sub-exceptions";
+    const traceback = [
+      "-".repeat(75),
+      "Cell In [1], line 11\n---> 11 raise ExceptionGroup('many', errors)\n",
+      group,
+    ];
+    const text = tracebackText(
+      { ename: "ExceptionGroup", evalue: "many (15 sub-exceptions)", traceback },
+      750,
+      20,
+    );
+    expect(text.length).toBeLessThanOrEqual(750);
+    const shown = text.match(/\n\+-+ sub-exception \d+ of 15 -+\n/g)?.length ?? 0;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(9);
+    const left = /\n… (\d+) more sub-exceptions left out here/.exec(text);
+    expect(Number(left?.[1])).toBe(15 - shown);
+    expect(text).not.toContain("and 6 more");
+  });
+  it("gives an exception that is not a group half of the budget, as before groups got three quarters", () => {
+    // Before: a message between half and three quarters of the budget was kept whole, and the
+    // frames (where it was raised) got what was left.
+    const frames = Array.from(
+      { length: 60 },
+      (_, i) => `File "/app/mod.py", line ${i}, in f${i}\n    f${i + 1}()\n`,
+    );
+    const traceback = ["Traceback (most recent call last):", ...frames, `ValueError: ${"m".repeat(2_800)}`];
+    const text = tracebackText({ ename: "ValueError", evalue: "m", traceback }, 4_000, 80);
+    const exception = text.slice(text.indexOf("\nValueError: ") + 1);
+    expect(exception.length).toBeLessThanOrEqual(2_000);
+    expect(exception).toMatch(/^ValueError: m+\n… [\d,]+ characters of the message omitted here …$/);
+    expect(text.length).toBeLessThanOrEqual(4_000);
+  });
 });

@@ -205,6 +205,12 @@ const subExceptionHeader = /^\+-+ sub-exception \d+ of \d+ -+$/;
 /** The kernel's lines after a group's last sub-exception shown: what it left out. */
 const groupEnd = /^… (and \d+ more sub-exceptions?|its \d+ sub-exceptions? not shown \(.*\))$/;
 
+/** How many sub-exceptions a kernel's line after a group's last one shown says it left out. */
+function keptOut(row: string): number {
+  if (!groupEnd.test(row)) return 0;
+  return Number(/^… (?:and|its) (\d+)/.exec(row)?.[1] ?? 0);
+}
+
 /** One sub-exception of a group's text: its header line, its frames, its exception line(s). */
 interface SubException {
   readonly header: string;
@@ -273,9 +279,10 @@ const frameNote = 70;
  * many. Undefined when the text has no sub-exceptions.
  */
 function groupText(text: string, chars: number, lines: number): string | undefined {
-  if (text.length <= chars && countLines(text) <= lines) return text;
+  // Not a group: the caller gives it the share of any exception, not a group's.
   const group = subExceptions(text);
   if (group === undefined) return undefined;
+  if (text.length <= chars && countLines(text) <= lines) return text;
   const head = startOf(group.head, Math.max(200, Math.floor(chars / 8)), Math.max(1, Math.floor(lines / 10)));
   // Rows: the text's lines, so `lines` line breaks are `lines + 1` rows.
   const rowBudget = lines + 1;
@@ -379,7 +386,11 @@ function firstSubExceptions(head: string, pinned: readonly string[][], chars: nu
     usedLines += rows.length;
     count++;
   }
-  const left = pinned.length - count;
+  // A sub-exception left out here takes along the kernel's lines after it saying how many it
+  // left out itself ("… and 6 more sub-exceptions"): those count too.
+  const left = pinned
+    .slice(count)
+    .reduce((sum, rows) => sum + 1 + rows.reduce((more, row) => more + keptOut(row), 0), 0);
   if (left > 0) {
     shown.push(
       `… ${left} more sub-exception${left === 1 ? "" : "s"} left out here: their headers and lines are over the output limits …`,

@@ -30,6 +30,11 @@ interface Entry {
 export class KernelPool {
   private readonly current = new Map<KernelLanguage, Entry>();
   private readonly spares = new Map<KernelLanguage, Promise<KernelClient>>();
+  /**
+   * Why the state was lost, when the start that was to replace a kernel (after a death or a
+   * reset) failed: the next kernel's callers are told it, as that start's callers would have been.
+   */
+  private readonly lost = new Map<KernelLanguage, Pick<Entry, "note" | "reset">>();
 
   constructor(
     private readonly run: Run,
@@ -57,7 +62,9 @@ export class KernelPool {
         );
       }
     } else if (entry === undefined) {
-      entry = this.replace(language, undefined, options.reset ?? false);
+      // No kernel to lose (the first cell, or one killed and said so): a reset here leaves the
+      // calls waiting with it nothing to be told.
+      entry = this.replace(language, undefined, false);
     }
     // Still starting, nothing has run in it: clean, so a reset takes it too.
     const kernel = await entry.starting;
@@ -90,10 +97,14 @@ export class KernelPool {
   }
 
   /** Puts a kernel being started in the pool at once: the spare when it is (or becomes) ready. */
-  private replace(language: KernelLanguage, note: string | undefined, reset: boolean): Entry {
+  private replace(language: KernelLanguage, why: string | undefined, byReset: boolean): Entry {
     const spare = this.spares.get(language);
     this.spares.delete(language);
     const starting = spare === undefined ? this.start(language) : this.fromSpare(language, spare);
+    const lost = this.lost.get(language);
+    this.lost.delete(language);
+    const note = why ?? lost?.note;
+    const reset = byReset || (lost?.reset ?? false);
     const entry: Entry = { starting, reset, ...(note === undefined ? {} : { note }) };
     this.current.set(language, entry);
     starting.then(
@@ -101,7 +112,13 @@ export class KernelPool {
         entry.kernel = kernel;
       },
       () => {
-        if (this.current.get(language) === entry) this.current.delete(language);
+        if (this.current.get(language) !== entry) return;
+        this.current.delete(language);
+        if (entry.note === undefined && !entry.reset) return;
+        this.lost.set(language, {
+          reset: entry.reset,
+          ...(entry.note === undefined ? {} : { note: entry.note }),
+        });
       },
     );
     return entry;

@@ -156,6 +156,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         shown.__cause__ = value.__cause__
         shown.__context__ = value.__context__
         shown.__suppress_context__ = value.__suppress_context__
+        notes = getattr(value, "__notes__", None)
+        if notes is not None:
+            shown.__notes__ = notes
         return shown
 
     # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
@@ -181,9 +184,11 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             parts.append(f"\n+---------------- sub-exception {index} of {len(subs)} ----------------")
             stand_in = bounded(type(sub), sub)
             if sub.__traceback__ is None:
-                # Made, never raised (ExceptionGroup("…", [ValueError("a")])): its line alone.
+                # Made, never raised (ExceptionGroup("…", [ValueError("a")])): its line alone (and
+                # its notes), named by its own type, not the stand-in's.
                 import traceback
-                text = "\n".join(line.rstrip("\n") for line in traceback.format_exception_only(type(sub), stand_in))
+                only = traceback.TracebackException(type(sub), stand_in, None, compact=True).format_exception_only()
+                text = "\n".join(line.rstrip("\n") for line in only)
                 text = "\n".join(with_sub_exceptions([text], sub, depth + 1, budget))
             else:
                 # Its traceback starts at its own frame: none to skip (the cell's runner is not in it).
