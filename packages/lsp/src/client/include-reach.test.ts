@@ -261,3 +261,28 @@ describe("a path going up (`..`) out of a symlinked folder", () => {
     ).toBe(true);
   });
 });
+
+describe("folders listed in one walk", () => {
+  it("lists an include folder once, though a file in it is looked up too", () => {
+    // /out/a.h (not listed by the watch, found through -I/out) includes /out/b.h.
+    const outside: Record<string, string> = { "/out/a.h": '#include "b.h"\n', "/out/b.h": "int b;\n" };
+    const listings = new Map<string, number>();
+    const tree = {
+      ...root({ "/r/a.c": "#include <a.h>\n" }),
+      texts: (path: string) => [outside[path]],
+      includeDirs: ["/out"],
+      isFile: (path: string) => path in outside,
+      entriesOf: (folder: string) => {
+        listings.set(folder, (listings.get(folder) ?? 0) + 1);
+        return folder === "/out" ? ["a.h", "b.h"] : [];
+      },
+    };
+    expect(namesIncluded([{ text: "#include <a.h>\n", path: "/r/a.c" }], tree).has("b.h")).toBe(true);
+    // Before: twice, for the names the include folders hold and for the file looked up in it.
+    expect(listings.get("/out")).toBe(1);
+    expect([...listings.values()].every((count) => count === 1)).toBe(true);
+    listings.clear();
+    expect(includeReach(["/r/b.h"], tree)("#include <a.h>\n", "/r/a.c")).toBe(true);
+    expect(listings.get("/out")).toBe(1);
+  });
+});
