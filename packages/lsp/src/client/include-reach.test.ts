@@ -286,3 +286,42 @@ describe("folders listed in one walk", () => {
     expect(listings.get("/out")).toBe(1);
   });
 });
+
+describe("a <…> include of a name the compiler's own folders hold", () => {
+  // A build's executable named `vector` in the root and its build folder; /sys holds the C++ `vector`.
+  const files = {
+    "/r/a.cpp": "#include <vector>\n",
+    "/r/vector": "\u007fELF",
+    "/r/build/vector": "\u007fELF",
+    "/r/inc/vector": "int mine;\n",
+  };
+  const folders: Record<string, string[]> = { "/sys": ["vector", "bits"], "/r": ["a.cpp", "vector"] };
+  const tree = (includeDirs: string[]) => ({
+    ...root(files),
+    includeDirs,
+    systemFolders: ["/sys"],
+    isFile: () => false,
+    entriesOf: (folder: string) => folders[folder] ?? (folder === "/r/inc" ? ["vector"] : []),
+  });
+
+  it("is the system header: no root file of that name is included through it", () => {
+    expect(namesIncluded([{ text: files["/r/a.cpp"], path: "/r/a.cpp" }], tree([])).has("vector")).toBe(
+      false,
+    );
+    expect(includeReach(["/r/vector", "/r/build/vector"], tree([]))(files["/r/a.cpp"], "/r/a.cpp")).toBe(
+      false,
+    );
+  });
+
+  it("is the include folder's file when one of the compile flags' folders, searched first, holds it", () => {
+    expect(
+      namesIncluded([{ text: files["/r/a.cpp"], path: "/r/a.cpp" }], tree(["/r/inc"])).has("vector"),
+    ).toBe(true);
+    expect(includeReach(["/r/inc/vector"], tree(["/r/inc"]))(files["/r/a.cpp"], "/r/a.cpp")).toBe(true);
+  });
+
+  it("is a root file as before when written in quotes, or when no system folder holds it", () => {
+    expect(includeReach(["/r/vector"], tree([]))('#include "vector"\n', "/r/a.cpp")).toBe(true);
+    expect(includeReach(["/r/build/vector"], tree([]))("#include <build/vector>\n", "/r/a.cpp")).toBe(true);
+  });
+});

@@ -41,12 +41,14 @@ export function includedPaths(text: string): string[] | undefined {
 export interface Directives {
   /** The files included as the directives write them (`sys/a.h`), each once. */
   readonly paths: readonly string[];
+  /** Those of {@link paths} written only between `<` and `>` (searched for in include folders only). */
+  readonly angled: ReadonlySet<string>;
   /** Whether one names its file through a macro (its file then unknown, not among {@link paths}). */
   readonly byMacro: boolean;
 }
 
 /** Nothing included. */
-const none: Directives = { paths: [], byMacro: false };
+const none: Directives = { paths: [], angled: new Set(), byMacro: false };
 
 /** What the `#include` directives of `text` name: see {@link Directives}. */
 export function directivesIn(text: string): Directives {
@@ -57,14 +59,19 @@ export function directivesIn(text: string): Directives {
   // line a comment of several lines ends on, is one too. Read both with and without comments
   // (a `/*` in a string is no comment): a directive either reading shows counts.
   const paths = new Set<string>();
+  const quoted = new Set<string>();
   let byMacro = false;
   for (const each of joined.includes("/*") ? [joined, withoutComments(joined)] : [joined]) {
     if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(each)) continue;
     if (computed.test(each)) byMacro = true;
-    for (const match of each.matchAll(named)) paths.add((match[1] ?? match[2])!);
+    for (const match of each.matchAll(named)) {
+      paths.add((match[1] ?? match[2])!);
+      if (match[1] !== undefined) quoted.add(match[1]);
+    }
   }
   if (paths.size === 0 && !byMacro) return none;
-  return { paths: [...paths], byMacro };
+  const angled = new Set([...paths].filter((path) => !quoted.has(path)));
+  return { paths: [...paths], angled, byMacro };
 }
 
 /** `text` with each block comment (`/* … *\/`, or an unclosed one to the end) made a space. */
@@ -96,6 +103,13 @@ export interface IncludeRoot {
    * root, or in a folder it skips) is read too.
    */
   readonly includeDirs?: readonly string[];
+  /**
+   * The compiler's own include folders (`/usr/include`, the C++ library's), searched for a
+   * `<…>` include after {@link includeDirs}: a name written so that one of them holds and no
+   * include folder does is a system header, whatever the root's files of that name (a build's
+   * executable named `vector`). Needs {@link entriesOf} or {@link listingOf}.
+   */
+  readonly systemFolders?: readonly string[];
   /** Whether a regular file is at `path`; without it, files the watch does not list are not read. */
   isFile?(path: string): boolean;
   /**
@@ -121,12 +135,14 @@ export interface IncludeRoot {
 /**
  * Lookups into a root for a walk of what files include: the listed files of a name, the files
  * not listed that a directive may name from the including file's folder or an include folder,
- * the name a file not listed is included by, and what a file includes.
+ * the name a file not listed is included by, whether a `<…>` directive names a system header,
+ * and what a file includes.
  */
 function rootIndex(root: IncludeRoot): {
   filesNamed: (name: string) => string[];
   unlisted: (written: string, from: string | undefined) => string[];
   realName: (file: string) => string;
+  systemHeader: (written: string) => boolean;
   directivesOf: (file: string) => (Directives | undefined)[];
 } {
   const listed = new Set(root.files);
@@ -251,11 +267,38 @@ function rootIndex(root: IncludeRoot): {
     const found = byFirstPart.get(first.toLowerCase()) ?? [];
     return unlistable.length === 0 ? found : [...found, ...unlistable];
   };
+  /** Per written path: whether a `<…>` directive writing it names a system header. */
+  const system = new Map<string, boolean>();
+  const systemHeader = (written: string): boolean => {
+    const folders = root.systemFolders;
+    if (!folders || folders.length === 0 || !listable) return false;
+    let found = system.get(written);
+    if (found !== undefined) return found;
+    const first = firstPart(written);
+    found =
+      !isAbsolute(written) &&
+      first !== "." &&
+      first !== ".." &&
+      folders.some((folder) => {
+        // Its first part first: the folders a written path goes through are listed only where they are.
+        if (listing(folder)?.names.has(first) !== true) return false;
+        const path = resolve(folder, written);
+        return first === written || listing(dirname(path))?.names.has(basename(path)) === true;
+      }) &&
+      // An include folder holding it (searched first: its file is the one opened), or that
+      // cannot be listed, leaves it as other names are.
+      !includeDirsFor(written).some((folder) => {
+        const path = at(folder, written);
+        return listed.has(path) || mayBeFile(path);
+      });
+    system.set(written, found);
+    return found;
+  };
   const directivesOf = (file: string): (Directives | undefined)[] =>
     root.directives
       ? root.directives(file)
       : root.texts(file).map((text) => (text === undefined ? undefined : directivesIn(text)));
-  return { filesNamed, unlisted, realName, directivesOf };
+  return { filesNamed, unlisted, realName, systemHeader, directivesOf };
 }
 
 /** The folder of an absolute, tidy `path` (as `dirname`, without its checks: once per file and directive of a walk). */
@@ -291,14 +334,15 @@ function firstPart(written: string): string {
  * beside the root including the root's configuration header). A directive naming its file
  * through a macro, a file that cannot be read, and more than {@link includeReadLimit} files to
  * read count as reaching. A name found neither way (a system header) reaches nothing: the
- * compiler's own folders are taken to include none of the root's files.
+ * compiler's own folders are taken to include none of the root's files; nor does a `<…>` name
+ * that one of `root.systemFolders` holds and no include folder does, whatever root files share it.
  */
 export function includeReach(
   changed: readonly string[],
   root: IncludeRoot,
 ): (text: string, path?: string) => boolean {
   const changedNames = new Set(changed.map((path) => basename(path)));
-  const { filesNamed, unlisted, realName, directivesOf } = rootIndex(root);
+  const { filesNamed, unlisted, realName, systemHeader, directivesOf } = rootIndex(root);
   /**
    * Per name (`name:` key: the listed files so named) or unlisted file (`path:` key): those known
    * to reach a changed file, and those known not to.
@@ -314,6 +358,7 @@ export function includeReach(
   const includes = (found: Directives, from: string | undefined, next: (key: string) => void): boolean => {
     if (found.byMacro) return true;
     for (const written of found.paths) {
+      if (found.angled.has(written) && systemHeader(written)) continue;
       const name = written.slice(written.lastIndexOf("/") + 1);
       if (changedNames.has(name)) return true;
       const outside = unlisted(written, from);
@@ -373,7 +418,7 @@ export function includedNames(
   texts: Iterable<{ text: string; path: string }>,
   root: IncludeRoot,
 ): Set<string> {
-  const { filesNamed, unlisted, realName, directivesOf } = rootIndex(root);
+  const { filesNamed, unlisted, realName, systemHeader, directivesOf } = rootIndex(root);
   const names = new Set<string>();
   /** The names (`name:` keys) and unlisted files (`path:` keys) already walked or queued. */
   const seen = new Set<string>();
@@ -384,6 +429,7 @@ export function includedNames(
   let read = 0;
   for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
     for (const written of next.found.paths) {
+      if (next.found.angled.has(written) && systemHeader(written)) continue;
       const name = written.slice(written.lastIndexOf("/") + 1);
       names.add(name);
       const outside = unlisted(written, next.path).filter(

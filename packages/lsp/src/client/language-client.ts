@@ -42,6 +42,7 @@ import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
 import { compileFlagFacts } from "./compile-flags.js";
 import { directivesIn, includedNames, includeReach, type IncludeRoot } from "./include-reach.js";
+import { environmentIncludeFolders, systemIncludeFolders } from "./system-includes.js";
 import { canonicalPath } from "../files/canonical-path.js";
 import { FolderListings, isFile } from "../files/file-texts.js";
 
@@ -104,6 +105,8 @@ export class LanguageClient {
   private readonly rootTexts = new RootTexts();
   /** Listings of the folders the walks of what files include look in, kept while each is unchanged. */
   private readonly folderListings = new FolderListings();
+  /** The include folders the environment adds and the compiler's own, found on first use (see `includeRoot`). */
+  private includeFolders: { environment: string[] | undefined; system: string[] } | undefined;
   /** How the server's positions map to the user's, per document (see `spec.text`). */
   private readonly positions: ServerPositions;
   /** What {@link freshDiagnostics} and {@link currentDiagnostics} read from. */
@@ -392,6 +395,13 @@ export class LanguageClient {
 
   /** The root as the walks of what files include read it (see `IncludeRoot`), with the compile flags' include folders. */
   private includeRoot(includeDirs: readonly string[]): IncludeRoot {
+    // The environment's include folders come before the compiler's own; one not known (relative)
+    // leaves every `<…>` include a possible root file.
+    this.includeFolders ??= {
+      environment: environmentIncludeFolders(this.options.env ?? process.env),
+      system: systemIncludeFolders(this.options.binary),
+    };
+    const { environment, system } = this.includeFolders;
     // Per path, for this walk (a uri per file read would cost more than its scan).
     let open: Map<string, string> | undefined;
     const syncedText = (path: string): string | undefined => {
@@ -413,7 +423,8 @@ export class LanguageClient {
           ? [onDisk?.directives]
           : [onDisk?.directives, directivesIn(synced)];
       },
-      includeDirs,
+      includeDirs: environment ? [...includeDirs, ...environment] : includeDirs,
+      systemFolders: environment ? system : undefined,
       isFile,
       listingOf: (folder) => this.folderListings.get(folder),
       realPath: canonicalPath,

@@ -531,3 +531,36 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
     });
   },
 );
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "clangd after a build writes a file named like a system header",
+  () => {
+    it("sends nothing again when an executable named vector, in the root and its build folder, is rewritten", async () => {
+      const tree = {
+        "compile_flags.txt": "-std=c++17\n",
+        "a.cpp": "#include <vector>\nint a() { std::vector<int> v; return int(v.size()); }\n",
+        "b.cpp": "#include <vector>\nint b() { std::vector<int> v{1}; return int(v.size()); }\n",
+        "e.cpp": "int e() { return 5; }\n",
+        vector: "\u007fELF build 1\n",
+        "build/vector": "\u007fELF build 1\n",
+      };
+      await withProject(tree, async (lsp, dir, supervisor) => {
+        for (const file of ["a.cpp", "b.cpp", "e.cpp"])
+          expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
+        const [client] = supervisor.runningClients();
+        const sent = recordChanges(client!, true);
+        writeFileSync(join(dir, "vector"), "\u007fELF build 2\n");
+        writeFileSync(join(dir, "build/vector"), "\u007fELF build 2\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "e.cpp", line: 1, symbol: "e" })).toContain(
+          "e.cpp:1:5",
+        );
+        expect(await lsp({ action: "definition", file: "a.cpp", line: 2, symbol: "a" })).toContain(
+          "a.cpp:2:5",
+        );
+        // Before: a.cpp and b.cpp, built again for a file the compiler does not open.
+        expect(sent).toEqual([]);
+      });
+    });
+  },
+);
