@@ -186,6 +186,11 @@ export class DocumentSync {
     return this.documents.get(uri) ?? this.documents.get(canonicalFileUri(uri));
   }
 
+  /** The text the server has of each open document, as last sent, by uri. */
+  syncedTexts(): Map<string, string> {
+    return new Map([...this.documents].map(([uri, document]) => [uri, document.text]));
+  }
+
   /** True when the document is open on this server. */
   isOpen(uri: string): boolean {
     return this.find(uri) !== undefined;

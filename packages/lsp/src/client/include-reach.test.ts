@@ -261,3 +261,67 @@ describe("a path going up (`..`) out of a symlinked folder", () => {
     ).toBe(true);
   });
 });
+
+describe("folders listed in one walk", () => {
+  it("lists an include folder once, though a file in it is looked up too", () => {
+    // /out/a.h (not listed by the watch, found through -I/out) includes /out/b.h.
+    const outside: Record<string, string> = { "/out/a.h": '#include "b.h"\n', "/out/b.h": "int b;\n" };
+    const listings = new Map<string, number>();
+    const tree = {
+      ...root({ "/r/a.c": "#include <a.h>\n" }),
+      texts: (path: string) => [outside[path]],
+      includeDirs: ["/out"],
+      isFile: (path: string) => path in outside,
+      entriesOf: (folder: string) => {
+        listings.set(folder, (listings.get(folder) ?? 0) + 1);
+        return folder === "/out" ? ["a.h", "b.h"] : [];
+      },
+    };
+    expect(namesIncluded([{ text: "#include <a.h>\n", path: "/r/a.c" }], tree).has("b.h")).toBe(true);
+    // Before: twice, for the names the include folders hold and for the file looked up in it.
+    expect(listings.get("/out")).toBe(1);
+    expect([...listings.values()].every((count) => count === 1)).toBe(true);
+    listings.clear();
+    expect(includeReach(["/r/b.h"], tree)("#include <a.h>\n", "/r/a.c")).toBe(true);
+    expect(listings.get("/out")).toBe(1);
+  });
+});
+
+describe("a <…> include of a name the compiler's own folders hold", () => {
+  // A build's executable named `vector` in the root and its build folder; /sys holds the C++ `vector`.
+  const files = {
+    "/r/a.cpp": "#include <vector>\n",
+    "/r/vector": "\u007fELF",
+    "/r/build/vector": "\u007fELF",
+    "/r/inc/vector": "int mine;\n",
+  };
+  const folders: Record<string, string[]> = { "/sys": ["vector", "bits"], "/r": ["a.cpp", "vector"] };
+  const tree = (includeDirs: string[]) => ({
+    ...root(files),
+    includeDirs,
+    systemFolders: ["/sys"],
+    isFile: () => false,
+    entriesOf: (folder: string) => folders[folder] ?? (folder === "/r/inc" ? ["vector"] : []),
+  });
+
+  it("is the system header: no root file of that name is included through it", () => {
+    expect(namesIncluded([{ text: files["/r/a.cpp"], path: "/r/a.cpp" }], tree([])).has("vector")).toBe(
+      false,
+    );
+    expect(includeReach(["/r/vector", "/r/build/vector"], tree([]))(files["/r/a.cpp"], "/r/a.cpp")).toBe(
+      false,
+    );
+  });
+
+  it("is the include folder's file when one of the compile flags' folders, searched first, holds it", () => {
+    expect(
+      namesIncluded([{ text: files["/r/a.cpp"], path: "/r/a.cpp" }], tree(["/r/inc"])).has("vector"),
+    ).toBe(true);
+    expect(includeReach(["/r/inc/vector"], tree(["/r/inc"]))(files["/r/a.cpp"], "/r/a.cpp")).toBe(true);
+  });
+
+  it("is a root file as before when written in quotes, or when no system folder holds it", () => {
+    expect(includeReach(["/r/vector"], tree([]))('#include "vector"\n', "/r/a.cpp")).toBe(true);
+    expect(includeReach(["/r/build/vector"], tree([]))("#include <build/vector>\n", "/r/a.cpp")).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
 import { basename, dirname, isAbsolute, resolve } from "node:path";
+import { listingOf, type FolderListing } from "../files/file-texts.js";
 
 /** Most files of the root one {@link includeReach} test reads; past it, every text counts as reaching. */
 export const includeReadLimit = 5_000;
@@ -32,29 +33,45 @@ const continuation = /\\[ \t\f\v]*(?:\r\n|\r|\n)/g;
  * one names its file through a macro.
  */
 export function includedPaths(text: string): string[] | undefined {
-  const { paths, byMacro } = directives(text);
-  return byMacro ? undefined : paths;
+  const { paths, byMacro } = directivesIn(text);
+  return byMacro ? undefined : [...paths];
 }
 
-/**
- * The files `text` includes as its `#include` directives write them (`sys/a.h`), and whether one
- * names its file through a macro (its file then unknown, not among `paths`).
- */
-function directives(text: string): { paths: string[]; byMacro: boolean } {
-  if (!text.includes("#") && !text.includes("%:")) return { paths: [], byMacro: false };
+/** What the `#include` directives of a text name (see {@link directivesIn}). */
+export interface Directives {
+  /** The files included as the directives write them (`sys/a.h`), each once. */
+  readonly paths: readonly string[];
+  /** Those of {@link paths} written only between `<` and `>` (searched for in include folders only). */
+  readonly angled: ReadonlySet<string>;
+  /** Whether one names its file through a macro (its file then unknown, not among {@link paths}). */
+  readonly byMacro: boolean;
+}
+
+/** Nothing included. */
+const none: Directives = { paths: [], angled: new Set(), byMacro: false };
+
+/** What the `#include` directives of `text` name: see {@link Directives}. */
+export function directivesIn(text: string): Directives {
+  if (!text.includes("#") && !text.includes("%:")) return none;
   // A directive may be split over lines by a backslash at a line's end.
   const joined = text.includes("\\") ? text.replace(continuation, "") : text;
   // A comment is a space to the preprocessor: `# /* … */ include "a.h"`, or a directive on the
   // line a comment of several lines ends on, is one too. Read both with and without comments
   // (a `/*` in a string is no comment): a directive either reading shows counts.
   const paths = new Set<string>();
+  const quoted = new Set<string>();
   let byMacro = false;
   for (const each of joined.includes("/*") ? [joined, withoutComments(joined)] : [joined]) {
     if (!/(?:#|%:)[ \t\f\v]*(?:include|import)/.test(each)) continue;
     if (computed.test(each)) byMacro = true;
-    for (const match of each.matchAll(named)) paths.add((match[1] ?? match[2])!);
+    for (const match of each.matchAll(named)) {
+      paths.add((match[1] ?? match[2])!);
+      if (match[1] !== undefined) quoted.add(match[1]);
+    }
   }
-  return { paths: [...paths], byMacro };
+  if (paths.size === 0 && !byMacro) return none;
+  const angled = new Set([...paths].filter((path) => !quoted.has(path)));
+  return { paths: [...paths], angled, byMacro };
 }
 
 /** `text` with each block comment (`/* … *\/`, or an unclosed one to the end) made a space. */
@@ -76,11 +93,23 @@ export interface IncludeRoot {
   /** A file's text on disk (and, when open, the one sent too); undefined when unreadable. */
   texts(path: string): (string | undefined)[];
   /**
+   * What each of {@link texts} includes ({@link directivesIn}), kept between walks while the file
+   * is unchanged on disk; without it, each text is read and scanned at every walk.
+   */
+  directives?(path: string): (Directives | undefined)[];
+  /**
    * The folders the compile flags search for included files (`-I`, `-isystem`, `-iquote`,
    * `-idirafter`), absolute: a file found there that the folder watch does not list (outside the
    * root, or in a folder it skips) is read too.
    */
   readonly includeDirs?: readonly string[];
+  /**
+   * The compiler's own include folders (`/usr/include`, the C++ library's), searched for a
+   * `<…>` include after {@link includeDirs}: a name written so that one of them holds and no
+   * include folder does is a system header, whatever the root's files of that name (a build's
+   * executable named `vector`). Needs {@link entriesOf} or {@link listingOf}.
+   */
+  readonly systemFolders?: readonly string[];
   /** Whether a regular file is at `path`; without it, files the watch does not list are not read. */
   isFile?(path: string): boolean;
   /**
@@ -90,6 +119,12 @@ export interface IncludeRoot {
    */
   entriesOf?(folder: string): readonly string[] | undefined;
   /**
+   * What `folder` holds, as {@link entriesOf} tells and which entries are regular files (taken
+   * as files without {@link isFile}, and as their own real names without {@link realPath});
+   * used instead of {@link entriesOf} when given.
+   */
+  listingOf?(folder: string): FolderListing | undefined;
+  /**
    * The real path of a file the watch does not list (a symlink in an include folder outside the
    * root may lead to a root file of another name, changed under that name), or of a path ending
    * in `..` (where `sub/../a.h` leads when `sub` is a symlink).
@@ -98,12 +133,17 @@ export interface IncludeRoot {
 }
 
 /**
- * Lookups into a root for a walk of what files include: the listed files of a name, and the files
- * not listed that a directive may name from the including file's folder or an include folder.
+ * Lookups into a root for a walk of what files include: the listed files of a name, the files
+ * not listed that a directive may name from the including file's folder or an include folder,
+ * the name a file not listed is included by, whether a `<…>` directive names a system header,
+ * and what a file includes.
  */
 function rootIndex(root: IncludeRoot): {
   filesNamed: (name: string) => string[];
   unlisted: (written: string, from: string | undefined) => string[];
+  realName: (file: string) => string;
+  systemHeader: (written: string) => boolean;
+  directivesOf: (file: string) => (Directives | undefined)[];
 } {
   const listed = new Set(root.files);
   let byName: Map<string, string[]> | undefined;
@@ -120,22 +160,34 @@ function rootIndex(root: IncludeRoot): {
     return byName.get(name) ?? [];
   };
   const isFile = new Map<string, boolean>();
-  /** Per folder: its entries' names, and those in lower case; undefined when it cannot be listed. */
-  const folders = new Map<string, { names: Set<string>; lower: Set<string> } | undefined>();
+  const listable = root.listingOf !== undefined || root.entriesOf !== undefined;
+  /** Per folder, listed once a walk: what it holds; undefined when it cannot be listed. */
+  const folders = new Map<string, FolderListing | undefined>();
+  const listing = (folder: string): FolderListing | undefined => {
+    if (folders.has(folder)) return folders.get(folder);
+    let found: FolderListing | undefined;
+    if (root.listingOf) found = root.listingOf(folder);
+    else {
+      const names = root.entriesOf?.(folder);
+      found = names && listingOf(names);
+    }
+    folders.set(folder, found);
+    return found;
+  };
   /** Whether `path` may be a file: its folder lists its name (in any case: a folder may ignore it), or cannot be listed. */
   const mayBeFile = (path: string): boolean => {
-    if (!root.entriesOf) return true;
-    const folder = dirname(path);
-    let entries = folders.get(folder);
-    if (!folders.has(folder)) {
-      const names = root.entriesOf(folder);
-      entries = names && { names: new Set(names), lower: new Set(names.map((name) => name.toLowerCase())) };
-      folders.set(folder, entries);
-    }
+    if (!listable) return true;
+    const entries = listing(folderOf(path));
     if (!entries) return true;
-    const name = basename(path);
+    const name = nameOf(path);
     return entries.names.has(name) || entries.lower.has(name.toLowerCase());
   };
+  /** Whether its folder's listing shows `path` a regular file (not a symlink). */
+  const regular = (path: string): boolean =>
+    root.listingOf !== undefined && listing(folderOf(path))?.regular.has(nameOf(path)) === true;
+  /** The name `file` (not listed) is included by: its real path's (a symlink's target's). */
+  const realName = (file: string): string =>
+    !root.realPath || regular(file) ? nameOf(file) : basename(root.realPath(file));
   /**
    * The path `written` names from `folder`. A `..` goes up from where the part before it leads,
    * as the system opens `sub/../a.h` (the compiler does not tidy it up first): out of a symlinked
@@ -143,6 +195,7 @@ function rootIndex(root: IncludeRoot): {
    * both are in one folder (a symlinked root's files keep the names the watch lists).
    */
   const at = (folder: string, written: string): string => {
+    if (plain(written)) return folder === "/" ? `/${written}` : `${folder}/${written}`;
     const tidied = resolve(folder, written);
     const parts = written.split("/");
     const up = parts.lastIndexOf("..");
@@ -160,7 +213,7 @@ function rootIndex(root: IncludeRoot): {
     if (isAbsolute(written)) return existing([at("/", written)]);
     const inFolders = fromIncludeDirs(written);
     if (from === undefined) return inFolders;
-    const beside = existing([at(dirname(from), written)]);
+    const beside = existing([at(folderOf(from), written)]);
     return beside.length === 0 || inFolders.includes(beside[0]!) ? inFolders : [...beside, ...inFolders];
   };
   /** Those of `candidates` that are files the watch does not list. */
@@ -169,7 +222,10 @@ function rootIndex(root: IncludeRoot): {
       if (listed.has(candidate)) return false;
       let found = isFile.get(candidate);
       if (found === undefined)
-        isFile.set(candidate, (found = mayBeFile(candidate) && root.isFile!(candidate)));
+        isFile.set(
+          candidate,
+          (found = regular(candidate) || (mayBeFile(candidate) && root.isFile!(candidate))),
+        );
       return found;
     });
   /** Per written path: the files not listed it names in the include folders. */
@@ -191,17 +247,17 @@ function rootIndex(root: IncludeRoot): {
   /** The include folders where `written` may name a file (each of them, for one starting with `.` or `..`). */
   const includeDirsFor = (written: string): readonly string[] => {
     const all = root.includeDirs ?? [];
-    const first = written.slice(0, written.indexOf("/") === -1 ? undefined : written.indexOf("/"));
-    if (!root.entriesOf || first === "." || first === ".." || first === "") return all;
+    const first = firstPart(written);
+    if (!listable || first === "." || first === ".." || first === "") return all;
     if (!byFirstPart) {
       byFirstPart = new Map();
       for (const folder of new Set(all)) {
-        const names = root.entriesOf(folder);
-        if (names === undefined) {
+        const entries = listing(folder);
+        if (entries === undefined) {
           unlistable.push(folder);
           continue;
         }
-        for (const name of new Set(names.map((each) => each.toLowerCase()))) {
+        for (const name of entries.lower) {
           const folders = byFirstPart.get(name);
           if (folders) folders.push(folder);
           else byFirstPart.set(name, [folder]);
@@ -211,7 +267,62 @@ function rootIndex(root: IncludeRoot): {
     const found = byFirstPart.get(first.toLowerCase()) ?? [];
     return unlistable.length === 0 ? found : [...found, ...unlistable];
   };
-  return { filesNamed, unlisted };
+  /** Per written path: whether a `<…>` directive writing it names a system header. */
+  const system = new Map<string, boolean>();
+  const systemHeader = (written: string): boolean => {
+    const folders = root.systemFolders;
+    if (!folders || folders.length === 0 || !listable) return false;
+    let found = system.get(written);
+    if (found !== undefined) return found;
+    const first = firstPart(written);
+    found =
+      !isAbsolute(written) &&
+      first !== "." &&
+      first !== ".." &&
+      folders.some((folder) => {
+        // Its first part first: the folders a written path goes through are listed only where they are.
+        if (listing(folder)?.names.has(first) !== true) return false;
+        const path = resolve(folder, written);
+        return first === written || listing(dirname(path))?.names.has(basename(path)) === true;
+      }) &&
+      // An include folder holding it (searched first: its file is the one opened), or that
+      // cannot be listed, leaves it as other names are.
+      !includeDirsFor(written).some((folder) => {
+        const path = at(folder, written);
+        return listed.has(path) || mayBeFile(path);
+      });
+    system.set(written, found);
+    return found;
+  };
+  const directivesOf = (file: string): (Directives | undefined)[] =>
+    root.directives
+      ? root.directives(file)
+      : root.texts(file).map((text) => (text === undefined ? undefined : directivesIn(text)));
+  return { filesNamed, unlisted, realName, systemHeader, directivesOf };
+}
+
+/** The folder of an absolute, tidy `path` (as `dirname`, without its checks: once per file and directive of a walk). */
+function folderOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash <= 0 ? "/" : path.slice(0, slash);
+}
+
+/** The name of an absolute, tidy `path` (as `basename`). */
+function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf("/") + 1);
+}
+
+/** Whether a written path has no part that `resolve` would tidy (`.`, `..`, an empty one). */
+const plain = (written: string): boolean =>
+  !written.startsWith("/") &&
+  !written.endsWith("/") &&
+  !written.includes("//") &&
+  !/(?:^|\/)\.\.?(?:\/|$)/.test(written);
+
+/** The first part of a written path: `sys` of `sys/a.h`, `a.h` of `a.h`. */
+function firstPart(written: string): string {
+  const slash = written.indexOf("/");
+  return slash === -1 ? written : written.slice(0, slash);
 }
 
 /**
@@ -223,14 +334,15 @@ function rootIndex(root: IncludeRoot): {
  * beside the root including the root's configuration header). A directive naming its file
  * through a macro, a file that cannot be read, and more than {@link includeReadLimit} files to
  * read count as reaching. A name found neither way (a system header) reaches nothing: the
- * compiler's own folders are taken to include none of the root's files.
+ * compiler's own folders are taken to include none of the root's files; nor does a `<…>` name
+ * that one of `root.systemFolders` holds and no include folder does, whatever root files share it.
  */
 export function includeReach(
   changed: readonly string[],
   root: IncludeRoot,
 ): (text: string, path?: string) => boolean {
   const changedNames = new Set(changed.map((path) => basename(path)));
-  const { filesNamed, unlisted } = rootIndex(root);
+  const { filesNamed, unlisted, realName, systemHeader, directivesOf } = rootIndex(root);
   /**
    * Per name (`name:` key: the listed files so named) or unlisted file (`path:` key): those known
    * to reach a changed file, and those known not to.
@@ -239,18 +351,18 @@ export function includeReach(
   const notReaching = new Set<string>();
   let read = 0;
   /**
-   * The keys of what `text` (of the file at `from`) includes, each passed to `next`; true when one
-   * reaches a changed file for sure (it names one, names its file through a macro, or is known to).
+   * The keys of what a text (of the file at `from`) includes, as `found` tells, each passed to
+   * `next`; true when one reaches a changed file for sure (it names one, names its file through a
+   * macro, or is known to).
    */
-  const includes = (text: string, from: string | undefined, next: (key: string) => void): boolean => {
-    const paths = includedPaths(text);
-    if (paths === undefined) return true;
-    for (const written of paths) {
+  const includes = (found: Directives, from: string | undefined, next: (key: string) => void): boolean => {
+    if (found.byMacro) return true;
+    for (const written of found.paths) {
+      if (found.angled.has(written) && systemHeader(written)) continue;
       const name = written.slice(written.lastIndexOf("/") + 1);
       if (changedNames.has(name)) return true;
       const outside = unlisted(written, from);
-      if (root.realPath && outside.some((file) => changedNames.has(basename(root.realPath!(file)))))
-        return true;
+      if (root.realPath && outside.some((file) => changedNames.has(realName(file)))) return true;
       const keys = [`name:${name}`, ...outside.map((file) => `path:${file}`)];
       for (const key of keys) {
         if (reaching.has(key)) return true;
@@ -279,12 +391,12 @@ export function includeReach(
       for (let key = current; key !== undefined; key = via.get(key)) reaching.add(key);
       return true;
     };
-    if (includes(text, from, next)) return true;
+    if (includes(directivesIn(text), from, next)) return true;
     while ((current = queue.pop()) !== undefined) {
       const files = current.startsWith("name:") ? filesNamed(current.slice(5)) : [current.slice(5)];
       for (const file of files) {
         if (++read > includeReadLimit) return found();
-        for (const each of root.texts(file))
+        for (const each of directivesOf(file))
           if (each === undefined || includes(each, file, next)) return found();
       }
     }
@@ -306,28 +418,32 @@ export function includedNames(
   texts: Iterable<{ text: string; path: string }>,
   root: IncludeRoot,
 ): Set<string> {
-  const { filesNamed, unlisted } = rootIndex(root);
+  const { filesNamed, unlisted, realName, systemHeader, directivesOf } = rootIndex(root);
   const names = new Set<string>();
   /** The names (`name:` keys) and unlisted files (`path:` keys) already walked or queued. */
   const seen = new Set<string>();
-  const queue: { text: string; path: string }[] = [...texts];
+  const queue: { found: Directives; path: string }[] = [...texts].map(({ text, path }) => ({
+    found: directivesIn(text),
+    path,
+  }));
   let read = 0;
   for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
-    for (const written of directives(next.text).paths) {
+    for (const written of next.found.paths) {
+      if (next.found.angled.has(written) && systemHeader(written)) continue;
       const name = written.slice(written.lastIndexOf("/") + 1);
       names.add(name);
       const outside = unlisted(written, next.path).filter(
         (file) => !seen.has(`path:${file}`) && seen.add(`path:${file}`),
       );
       // A symlink the watch does not list: the file it leads to is included too, by its name.
-      if (root.realPath) for (const file of outside) names.add(basename(root.realPath(file)));
+      if (root.realPath) for (const file of outside) names.add(realName(file));
       const files = [
         ...(seen.has(`name:${name}`) ? [] : (seen.add(`name:${name}`), filesNamed(name))),
         ...outside,
       ];
       for (const file of files) {
         if (++read > includeReadLimit) return names;
-        for (const text of root.texts(file)) if (text !== undefined) queue.push({ text, path: file });
+        for (const found of directivesOf(file)) if (found !== undefined) queue.push({ found, path: file });
       }
     }
   }

@@ -41,9 +41,10 @@ import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
 import { compileFlagFacts } from "./compile-flags.js";
-import { includedNames, includeReach, type IncludeRoot } from "./include-reach.js";
+import { directivesIn, includedNames, includeReach, type IncludeRoot } from "./include-reach.js";
+import { environmentIncludeFolders, systemIncludeFolders } from "./system-includes.js";
 import { canonicalPath } from "../files/canonical-path.js";
-import { folderEntries, isFile } from "../files/file-texts.js";
+import { FolderListings, isFile } from "../files/file-texts.js";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "running" | "crashed" | "stopped";
@@ -102,6 +103,10 @@ export class LanguageClient {
   private readonly created = new CreatedFiles();
   /** Texts of the root's files for scans by name, and whether each changed since its close. */
   private readonly rootTexts = new RootTexts();
+  /** Listings of the folders the walks of what files include look in, kept while each is unchanged. */
+  private readonly folderListings = new FolderListings();
+  /** The include folders the environment adds and the compiler's own, found on first use (see `includeRoot`). */
+  private includeFolders: { environment: string[] | undefined; system: string[] } | undefined;
   /** How the server's positions map to the user's, per document (see `spec.text`). */
   private readonly positions: ServerPositions;
   /** What {@link freshDiagnostics} and {@link currentDiagnostics} read from. */
@@ -390,17 +395,38 @@ export class LanguageClient {
 
   /** The root as the walks of what files include read it (see `IncludeRoot`), with the compile flags' include folders. */
   private includeRoot(includeDirs: readonly string[]): IncludeRoot {
+    // The environment's include folders come before the compiler's own; one not known (relative)
+    // leaves every `<…>` include a possible root file.
+    this.includeFolders ??= {
+      environment: environmentIncludeFolders(this.options.env ?? process.env),
+      system: systemIncludeFolders(this.options.binary),
+    };
+    const { environment, system } = this.includeFolders;
+    // Per path, for this walk (a uri per file read would cost more than its scan).
+    let open: Map<string, string> | undefined;
+    const syncedText = (path: string): string | undefined => {
+      open ??= new Map([...this.documents.syncedTexts()].map(([uri, text]) => [fileURLToPath(uri), text]));
+      return open.get(path);
+    };
     return {
       files: this.watched.files,
       texts: (path) => {
         // clangd builds with an included file's text on disk; one open here may differ.
-        const synced = this.documents.syncedText(pathToFileURL(path).href);
+        const synced = syncedText(path);
         const onDisk = this.rootText(path);
         return synced === undefined || synced === onDisk ? [onDisk] : [onDisk, synced];
       },
-      includeDirs,
+      directives: (path) => {
+        const synced = syncedText(path);
+        const onDisk = this.rootTexts.directives(path);
+        return synced === undefined || synced === onDisk?.text
+          ? [onDisk?.directives]
+          : [onDisk?.directives, directivesIn(synced)];
+      },
+      includeDirs: environment ? [...includeDirs, ...environment] : includeDirs,
+      systemFolders: environment ? system : undefined,
       isFile,
-      entriesOf: folderEntries,
+      listingOf: (folder) => this.folderListings.get(folder),
       realPath: canonicalPath,
     };
   }

@@ -1,5 +1,6 @@
 import { FileTexts, type FileText } from "../files/file-texts.js";
 import { printOf, samePrint, type TextPrint } from "./document-sync.js";
+import { directivesIn, type Directives } from "./include-reach.js";
 
 /** Files past this size (bytes) are not scanned by name. */
 const largestScanned = 1_000_000;
@@ -12,6 +13,12 @@ const largestScanned = 1_000_000;
 export class RootTexts {
   /** Per text read from disk: whether it differs from its file's text at its last close. */
   private readonly closedChecks = new WeakMap<FileText, { print: TextPrint; changed: boolean }>();
+  /**
+   * Per text read from disk: what its `#include` directives name. Kept as long as the text is
+   * (while its file is unchanged on disk, within the bounds below): a walk of what the open files
+   * include, at each flush, scans only the files that changed since the last.
+   */
+  private readonly included = new WeakMap<FileText, Directives>();
   /**
    * Texts of the root's files for scans by name: a repeated scan reads only the files whose
    * identity changed (one `stat` each: the folder watch can lose events when the kernel's queue
@@ -26,6 +33,18 @@ export class RootTexts {
   /** The text of `path`, read again only when the file changed; undefined when unreadable or over 1 MB. */
   read(path: string): string | undefined {
     return this.texts.tryRead(path, largestScanned)?.text;
+  }
+
+  /**
+   * The text of `path` (as {@link read}) and what its `#include` directives name (see
+   * `directivesIn`), scanned again only when the file changed; undefined when unreadable or over 1 MB.
+   */
+  directives(path: string): { text: string; directives: Directives } | undefined {
+    const entry = this.texts.tryRead(path, largestScanned);
+    if (!entry) return undefined;
+    let directives = this.included.get(entry);
+    if (!directives) this.included.set(entry, (directives = directivesIn(entry.text)));
+    return { text: entry.text, directives };
   }
 
   /**

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileTexts, readTextFile } from "./file-texts.js";
+import { FileTexts, FolderListings, readTextFile } from "./file-texts.js";
 
 describe("FileTexts", () => {
   const dirs: string[] = [];
@@ -87,5 +87,67 @@ describe("FileTexts", () => {
     );
     expect(() => readTextFile(dir)).toThrow(expect.objectContaining({ code: "EISDIR" }));
     expect(() => readTextFile(join(dir, "Cargo.toml"), 4)).toThrow("it is 12 bytes, over 4");
+  });
+});
+
+describe("FolderListings", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  /** A folder holding `a.h` and `sub/`, last changed a minute ago (settled). */
+  function folder(): string {
+    const dir = mkdtempSync(join(tmpdir(), "lsp-listings-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "a.h"), "int a;\n");
+    mkdirSync(join(dir, "sub"));
+    settle(dir);
+    return dir;
+  }
+  const settle = (path: string): void => {
+    const past = Date.now() / 1000 - 60;
+    utimesSync(path, past, past);
+  };
+
+  it("reuses the listing of an unchanged folder, and lists it again once a file is added, removed or replaced", () => {
+    const dir = folder();
+    const listings = new FolderListings();
+    const first = listings.get(dir)!;
+    expect([...first.names].sort()).toEqual(["a.h", "sub"]);
+    expect([...first.regular]).toEqual(["a.h"]);
+    expect(listings.get(dir)).toBe(first);
+    writeFileSync(join(dir, "b.h"), "int b;\n");
+    expect([...listings.get(dir)!.names].sort()).toEqual(["a.h", "b.h", "sub"]);
+    settle(dir);
+    unlinkSync(join(dir, "a.h"));
+    expect([...listings.get(dir)!.names].sort()).toEqual(["b.h", "sub"]);
+    // b.h made a symlink: no longer a regular file, though its folder's times were set back.
+    settle(dir);
+    const kept = listings.get(dir)!;
+    unlinkSync(join(dir, "b.h"));
+    symlinkSync(join(dir, "sub"), join(dir, "b.h"));
+    settle(dir);
+    const relisted = listings.get(dir)!;
+    expect(relisted).not.toBe(kept);
+    expect([...relisted.regular]).toEqual([]);
+  });
+
+  it("never reuses a listing of a folder changed just before it", () => {
+    const dir = folder();
+    writeFileSync(join(dir, "new.h"), "");
+    const listings = new FolderListings();
+    const first = listings.get(dir)!;
+    expect(listings.get(dir)).not.toBe(first);
+  });
+
+  it("lists nothing for a missing folder or a file, and is bounded", () => {
+    const dir = folder();
+    const listings = new FolderListings(1);
+    expect(listings.get(join(dir, "missing"))!.names.size).toBe(0);
+    expect(listings.get(join(dir, "a.h"))!.names.size).toBe(0);
+    const kept = listings.get(dir)!;
+    expect(listings.get(dir)).toBe(kept);
+    listings.get(join(dir, "sub"));
+    expect(listings.get(dir)).not.toBe(kept);
   });
 });

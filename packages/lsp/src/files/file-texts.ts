@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import { readRegularFileSync } from "@tools/registry";
 import { splitLines } from "../positions/line-ends.js";
 
@@ -10,6 +10,7 @@ export interface FileText {
 }
 
 interface Entry {
+  readonly dev: bigint;
   readonly ino: bigint;
   readonly size: bigint;
   readonly mtimeNs: bigint;
@@ -64,8 +65,8 @@ export interface FileTextsOptions {
 }
 
 /**
- * Text of files read for navigation, reused while the file's identity (inode, size, mtime and
- * ctime in nanoseconds) is unchanged and its last change is older than the timestamp
+ * Text of files read for navigation, reused while the file's identity (device, inode, size,
+ * mtime and ctime in nanoseconds) is unchanged and its last change is older than the timestamp
  * granularity, so repeated questions about a file cost one `stat` instead of a read and a split.
  */
 export class FileTexts {
@@ -107,7 +108,7 @@ export class FileTexts {
   private load(path: string, force: boolean, largestRead = Infinity): FileText | undefined {
     const readAt = Date.now();
     // A folder or a FIFO is refused by the read below (never cached, so always read).
-    const { ino, size, mtimeNs, ctimeNs } = statSync(path, { bigint: true });
+    const { dev, ino, size, mtimeNs, ctimeNs } = statSync(path, { bigint: true });
     if (Number(size) > largestRead) return undefined;
     const cached = this.entries.get(path);
     // A write sets mtime and ctime to the same coarse time; mtime alone also covers a file whose
@@ -115,6 +116,7 @@ export class FileTexts {
     if (
       !force &&
       cached !== undefined &&
+      cached.dev === dev &&
       cached.ino === ino &&
       cached.size === size &&
       cached.mtimeNs === mtimeNs &&
@@ -123,7 +125,7 @@ export class FileTexts {
     ) {
       return cached.view;
     }
-    const entry: Entry = { ino, size, mtimeNs, ctimeNs, readAt, view: view(readTextFile(path)) };
+    const entry: Entry = { dev, ino, size, mtimeNs, ctimeNs, readAt, view: view(readTextFile(path)) };
     this.forget(path);
     const length = entry.view.text.length;
     if (length > this.largestKept) return entry.view;
@@ -235,15 +237,62 @@ export class DerivedFromFiles<T> {
   }
 }
 
+/** What a folder holds, as {@link folderListing} reads it. */
+export interface FolderListing {
+  /** The names of its entries. */
+  readonly names: ReadonlySet<string>;
+  /** Those names in lower case (a folder may ignore case). */
+  readonly lower: ReadonlySet<string>;
+  /**
+   * Those of its entries that are regular files, not symlinks: while the folder is unchanged
+   * (its identity: an entry replaced changes its times), each stays the same regular file.
+   */
+  readonly regular: ReadonlySet<string>;
+}
+
+/** The listing of entries named `names`, of which `regular` are regular files (see {@link FolderListing}). */
+export function listingOf(names: readonly string[], regular: Iterable<string> = []): FolderListing {
+  return {
+    names: new Set(names),
+    lower: new Set(names.map((name) => name.toLowerCase())),
+    regular: new Set(regular),
+  };
+}
+
 /**
- * The names of the entries of the folder at `path` (a link followed); none when nothing or a file
- * is there; undefined when it cannot be listed otherwise (no permission to read it).
+ * What the folder at `path` holds (a link followed); nothing when nothing or a file is there;
+ * undefined when it cannot be listed otherwise (no permission to read it).
  */
-export function folderEntries(path: string): string[] | undefined {
+export function folderListing(path: string): FolderListing | undefined {
+  let entries: Dirent[];
   try {
-    return readdirSync(path);
+    entries = readdirSync(path, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" || code === "ENOTDIR" ? [] : undefined;
+    return code === "ENOENT" || code === "ENOTDIR" ? listingOf([]) : undefined;
+  }
+  return listingOf(
+    entries.map((entry) => entry.name),
+    entries.filter((entry) => entry.isFile()).map((entry) => entry.name),
+  );
+}
+
+/**
+ * Listings of folders ({@link folderListing}) kept between calls: one is listed again only when
+ * its identity (device, inode, size, mtime and ctime in ns: creating, removing or renaming an
+ * entry changes its times) is not the one seen before it was listed, or its last change was
+ * within the timestamp granularity of that listing ({@link settledBefore}). A folder that cannot
+ * be looked at is listed at each call. At most `capacity` kept, the oldest dropped first.
+ */
+export class FolderListings {
+  private readonly kept: DerivedFromFiles<FolderListing | undefined>;
+
+  constructor(capacity = 4_096) {
+    this.kept = new DerivedFromFiles(capacity);
+  }
+
+  /** What the folder at `path` holds now (see {@link folderListing}). */
+  get(path: string): FolderListing | undefined {
+    return this.kept.get(path, folderListing);
   }
 }

@@ -1,4 +1,4 @@
-import { symlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
@@ -45,12 +45,23 @@ async function withProject(
   }
 }
 
-/** Records the names of the documents `client` sends a didChange for, from now on. */
-function recordChanges(client: LanguageClient): string[] {
+/**
+ * Sets the times of every file and folder under `dir` a minute back: what the walks of what files
+ * include learned of them is then kept between flushes (not within the timestamp granularity).
+ */
+function settleTree(dir: string): void {
+  const past = Date.now() / 1000 - 60;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    utimesSync(join(entry.parentPath, entry.name), past, past);
+  utimesSync(dir, past, past);
+}
+
+/** Records the names of the documents `client` sends a didChange (or, with `opens`, a didOpen) for, from now on. */
+function recordChanges(client: LanguageClient, opens = false): string[] {
   const changed: string[] = [];
   const notify = client.notify.bind(client);
   client.notify = (method, params) => {
-    if (method === "textDocument/didChange") {
+    if (method === "textDocument/didChange" || (opens && method === "textDocument/didOpen")) {
       const uri = (params as { textDocument: { uri: string } }).textDocument.uri;
       changed.push(uri.slice(uri.lastIndexOf("/") + 1));
     }
@@ -417,6 +428,138 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
         );
         expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "e" })).toContain("e.c:1:5");
         expect(changed).toEqual(["a.c"]);
+      });
+    });
+  },
+);
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "clangd after included files change between flushes (what the walks keep is checked)",
+  () => {
+    it("an open file including a header edited to include another, then that one changed, sees its new text", async () => {
+      const tree = {
+        "compile_flags.txt": "-std=c11\n",
+        "twice.h": "#pragma once\nint twice(int v);\n",
+        "mid.h": "#pragma once\nint mid(void);\n",
+        "other.h": "int other(void);\n",
+        "b.c": '#include "mid.h"\nint b(void) { return mid(); }\nint b2(void) { return twice(2); }\n',
+        "e.c": "int e(void) { return 5; }\n",
+      };
+      await withProject(tree, async (lsp, dir) => {
+        settleTree(dir);
+        expect(await lsp({ action: "diagnostics", file: "e.c" })).toBe("no diagnostics in e.c");
+        await lsp({ action: "diagnostics", file: "b.c" });
+        // A header no one includes changed: the walk reads mid.h (including nothing yet).
+        writeFileSync(join(dir, "other.h"), "\nint other(void);\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "e.c", line: 1, symbol: "e" })).toContain("e.c:1:5");
+        writeFileSync(join(dir, "mid.h"), '#pragma once\n#include "twice.h"\nint mid(void);\n');
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "b.c", line: 3, symbol: "twice" })).toContain(
+          "twice.h:2:5",
+        );
+        // mid.h is read again (its identity changed), now including twice.h.
+        await definitionMoves(
+          lsp,
+          dir,
+          { file: "b.c", line: 3, symbol: "twice" },
+          {
+            write: ["twice.h", "#pragma once\n\n\nint twice(int v);\n"],
+            from: "twice.h:2:5",
+            to: "twice.h:4:5",
+          },
+        );
+      });
+    });
+
+    it("an open file including a header added to an include folder outside the root sees the text it includes", async () => {
+      const tree = {
+        "app/compile_flags.txt": "-std=c11\n-I../out\n-I.\n",
+        "app/table.def": "int from_table(void);\n",
+        "app/a.c": "#include <wrap.h>\nint a(void) { return from_table(); }\n",
+        "app/e.c": "int e(void) { return 5; }\n",
+        "out/keep": "",
+      };
+      await withProject(tree, async (lsp, dir) => {
+        settleTree(dir);
+        expect(await lsp({ action: "diagnostics", file: "app/e.c" })).toBe("no diagnostics in app/e.c");
+        expect(await lsp({ action: "diagnostics", file: "app/a.c" })).toContain("wrap.h");
+        // The walk lists out/ (no wrap.h yet): a.c includes nothing of the root.
+        writeFileSync(join(dir, "app/table.def"), "\nint from_table(void);\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "app/e.c", line: 1, symbol: "e" })).toContain(
+          "e.c:1:5",
+        );
+        // Not watched (outside the root): seen through out/'s listing, taken again as out/ changed.
+        writeFileSync(join(dir, "out/wrap.h"), '#pragma once\n#include "table.def"\n');
+        writeFileSync(join(dir, "app/table.def"), "\n\nint from_table(void);\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "app/a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:3:5",
+        );
+      });
+    });
+
+    it("an open file including a header of an include folder removed and made a symlink to a root file sees that file's new text", async () => {
+      const tree = {
+        "app/compile_flags.txt": "-std=c11\n-I../out\n",
+        "app/data/real.src": "int from_table(void);\n",
+        "app/a.c": "#include <table.def>\nint a(void) { return from_table(); }\n",
+        "app/e.c": "int e(void) { return 5; }\n",
+        "out/table.def": "int from_table(void);\n",
+      };
+      await withProject(tree, async (lsp, dir) => {
+        settleTree(dir);
+        expect(await lsp({ action: "diagnostics", file: "app/e.c" })).toBe("no diagnostics in app/e.c");
+        expect(await lsp({ action: "definition", file: "app/a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:1:5",
+        );
+        // The walk lists out/ (table.def a regular file there): real.src is included by no one.
+        writeFileSync(join(dir, "app/data/real.src"), "\nint from_table(void);\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "app/e.c", line: 1, symbol: "e" })).toContain(
+          "e.c:1:5",
+        );
+        unlinkSync(join(dir, "out/table.def"));
+        symlinkSync(join(dir, "app/data/real.src"), join(dir, "out/table.def"));
+        writeFileSync(join(dir, "app/data/real.src"), "\n\n\nint from_table(void);\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "app/a.c", line: 2, symbol: "from_table" })).toContain(
+          "table.def:4:5",
+        );
+      });
+    });
+  },
+);
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "clangd after a build writes a file named like a system header",
+  () => {
+    it("sends nothing again when an executable named vector, in the root and its build folder, is rewritten", async () => {
+      const tree = {
+        "compile_flags.txt": "-std=c++17\n",
+        "a.cpp": "#include <vector>\nint a() { std::vector<int> v; return int(v.size()); }\n",
+        "b.cpp": "#include <vector>\nint b() { std::vector<int> v{1}; return int(v.size()); }\n",
+        "e.cpp": "int e() { return 5; }\n",
+        vector: "\u007fELF build 1\n",
+        "build/vector": "\u007fELF build 1\n",
+      };
+      await withProject(tree, async (lsp, dir, supervisor) => {
+        for (const file of ["a.cpp", "b.cpp", "e.cpp"])
+          expect(await lsp({ action: "diagnostics", file })).toBe(`no diagnostics in ${file}`);
+        const [client] = supervisor.runningClients();
+        const sent = recordChanges(client!, true);
+        writeFileSync(join(dir, "vector"), "\u007fELF build 2\n");
+        writeFileSync(join(dir, "build/vector"), "\u007fELF build 2\n");
+        await settleDiskEvents();
+        expect(await lsp({ action: "definition", file: "e.cpp", line: 1, symbol: "e" })).toContain(
+          "e.cpp:1:5",
+        );
+        expect(await lsp({ action: "definition", file: "a.cpp", line: 2, symbol: "a" })).toContain(
+          "a.cpp:2:5",
+        );
+        // Before: a.cpp and b.cpp, built again for a file the compiler does not open.
+        expect(sent).toEqual([]);
       });
     });
   },
