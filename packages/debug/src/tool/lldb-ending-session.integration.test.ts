@@ -81,4 +81,41 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch'
     await until(() => remaining(pids).length === 0, 5000);
     expect(remaining(pids)).toEqual([]);
   });
+
+  it("a breakpoints call is kept for the next launch, not sent to the session that is ending", async () => {
+    const dir = workspace("c");
+    writeFileSync(
+      join(dir, "wait.c"),
+      "#include <unistd.h>\n\nint main(void) {\n    for (int i = 0; i < 600; i++)\n        sleep(1);\n    return 0;\n}\n",
+    );
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "wait"), join(dir, "wait.c")]);
+    const { run, supervisor, call, sessionPids } = debugRun(dir, { firstStopMs: 20_000 });
+    const sent = sentCommands();
+    const pids: number[] = [];
+    try {
+      const cancel = new AbortController();
+      const launching = call({ op: "launch", program: "wait" }, cancel.signal);
+      // Configured, the program runs: the launch waits for a first stop that does not come.
+      expect(await until(() => sent().includes("configurationDone"), 10_000)).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const first = supervisor.conversation("conv-1").session!;
+      pids.push(...sessionPids());
+      expect(signalProcesses(identify([first.adapterPid!]), "SIGSTOP")).toBe(1);
+      cancel.abort(new Error("the operator pressed stop"));
+      expect((await launching).code).toBe("CANCELLED");
+      const status = await call({ op: "status" });
+      expect(status.text).toContain("ending: its launch call was cancelled");
+      const count = sent().length;
+      const breakpoints = await call({ op: "breakpoints", file: "wait.c", lines: [5] });
+      expect(breakpoints.isError, breakpoints.text).toBe(false);
+      expect(breakpoints.text).toBe("wait.c: lines 5 pending; they are sent when the program is launched or attached");
+      expect(sent().slice(count)).not.toContain("setBreakpoints");
+    } finally {
+      await run.dispose();
+      removeWorkspace(dir);
+    }
+    // The program, killed while lldb-dap was held, is reaped by PID 1 once lldb-dap is gone.
+    await until(() => remaining(pids).length === 0, 5000);
+    expect(remaining(pids)).toEqual([]);
+  });
 });
