@@ -127,7 +127,10 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
       usual === "lldb" && !binary && language !== undefined
         ? `build ${shown} and give its binary (lldb runs it)`
         : `leave adapter out to use ${usual}`;
-    throw new DebugError("DEBUG_BAD_ARGUMENTS", `cannot launch ${shown} with ${id}: ${misfit}, or ${instead}`);
+    throw new DebugError(
+      "DEBUG_BAD_ARGUMENTS",
+      `cannot launch ${shown} with ${id}: ${misfit}, or ${instead}`,
+    );
   }
 }
 

@@ -6,7 +6,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { signalProcesses } from "@tools/registry";
 import { DapConnection } from "../dap/dap-connection.js";
 import { commandLine, processStat } from "../internal/process-tree.js";
-import { ci, debugRun, identify, remaining, removeWorkspace, until, workspace } from "../__fixtures__/harness.js";
+import {
+  ci,
+  debugRun,
+  identify,
+  remaining,
+  removeWorkspace,
+  until,
+  workspace,
+} from "../__fixtures__/harness.js";
 import { lldb } from "../__fixtures__/lldb-square.js";
 
 afterEach(() => {
@@ -46,7 +54,8 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch'
     let watching = true;
     const watch = (async () => {
       while (watching) {
-        for (const pid of debugpyAdapters()) if (!before.has(pid) && !started.includes(pid)) started.push(pid);
+        for (const pid of debugpyAdapters())
+          if (!before.has(pid) && !started.includes(pid)) started.push(pid);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
@@ -108,7 +117,9 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch'
       const count = sent().length;
       const breakpoints = await call({ op: "breakpoints", file: "wait.c", lines: [5] });
       expect(breakpoints.isError, breakpoints.text).toBe(false);
-      expect(breakpoints.text).toBe("wait.c: lines 5 pending; they are sent when the program is launched or attached");
+      expect(breakpoints.text).toBe(
+        "wait.c: lines 5 pending; they are sent when the program is launched or attached",
+      );
       expect(sent().slice(count)).not.toContain("setBreakpoints");
     } finally {
       await run.dispose();
