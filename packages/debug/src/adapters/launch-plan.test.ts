@@ -27,6 +27,8 @@ describe("adapterForProgram", () => {
 
   it("goes by the extension for files", () => {
     expect(adapterForProgram(join(dir, "app.py"))).toBe("debugpy");
+    expect(adapterForProgram(join(dir, "gui.pyw"))).toBe("debugpy");
+    expect(adapterForProgram(join(dir, "GUI.PYW"))).toBe("debugpy");
     expect(adapterForProgram(join(dir, "main.go"))).toBe("delve");
     expect(adapterForProgram(join(dir, "main.dart"))).toBe("dart");
     expect(adapterForProgram(join(dir, "prog"))).toBe("lldb");

@@ -49,12 +49,13 @@ export function startDebugpyAdapter(python: string, cwd: string): AdapterProcess
 }
 
 /**
- * The adapter a program calls for, from its extension; a folder is a Python package when it
- * holds `__main__.py` and no `.go` file (python runs the folder), else a Go package.
+ * The adapter a program calls for, from its extension (`.py` and `.pyw` are Python's); a folder
+ * is a Python package when it holds `__main__.py` and no `.go` file (python runs the folder),
+ * else a Go package.
  */
 export function adapterForProgram(program: string): AdapterId {
   const extension = extname(program).toLowerCase();
-  if (extension === ".py") return "debugpy";
+  if (extension === ".py" || extension === ".pyw") return "debugpy";
   if (extension === ".go") return "delve";
   if (extension === ".dart") return "dart";
   try {
@@ -100,7 +101,7 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
   } catch {
     // A missing program is reported by the launch itself.
   }
-  const source = [".py", ".go", ".dart"].includes(extension);
+  const source = [".py", ".pyw", ".go", ".dart"].includes(extension);
   // Another language's source, or a compiled binary: a file without extension may be a script.
   const language = folder ? undefined : sourceLanguage(program)?.name;
   const binary = !folder && language === undefined && isElf(program);
@@ -120,9 +121,15 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
               ? "dart runs a .dart file: give the .dart file to run (its main)"
               : undefined;
   if (misfit) {
+    // A native source (C, Rust, …) is not lldb's to run as it is: its binary is.
+    const usual = adapterForProgram(program);
+    const instead =
+      usual === "lldb" && !binary && language !== undefined
+        ? `build ${shown} and give its binary (lldb runs it)`
+        : `leave adapter out to use ${usual}`;
     throw new DebugError(
       "DEBUG_BAD_ARGUMENTS",
-      `cannot launch ${shown} with ${id}: ${misfit}, or leave adapter out to use ${adapterForProgram(program)}`,
+      `cannot launch ${shown} with ${id}: ${misfit}, or ${instead}`,
     );
   }
 }

@@ -171,9 +171,18 @@ export class DebugSession {
     return sendBreakpoints(this.core, file);
   }
 
-  /** True once configurationDone was sent: breakpoints go to the adapter at once. */
+  /**
+   * True once configurationDone was sent: breakpoints go to the adapter at once. False again
+   * once the session's end has begun: they are for the next session, not for an adapter that
+   * is being disconnected (its refusal read as the program's exit).
+   */
   get isConfigured(): boolean {
-    return this.core.configured && this.core.state !== "ended" && this.core.state !== "exited";
+    return (
+      this.core.configured &&
+      this.core.endingReason === undefined &&
+      this.core.state !== "ended" &&
+      this.core.state !== "exited"
+    );
   }
 
   /** A request to the adapter; a refusal becomes a DebugError the model can read. */

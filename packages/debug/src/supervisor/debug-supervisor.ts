@@ -1,7 +1,7 @@
 import { rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Run } from "@tools/registry";
-import { resourceKey } from "@tools/registry";
+import { rejectOnAbort, resourceKey } from "@tools/registry";
 import { discardAdapter, type AdapterProcess } from "../adapters/adapter-process.js";
 import {
   adapterForProgram,
@@ -125,7 +125,7 @@ export class DebugSupervisor {
     request: { program: string; args: readonly string[]; adapter?: AdapterId },
     signal?: AbortSignal,
   ): Promise<SessionStart> {
-    await this.whenFree(run.conversationId);
+    await this.whenFree(run.conversationId, signal);
     const id = request.adapter ?? adapterForProgram(request.program);
     const shown =
       request.program === run.workingDirectory ? "." : displayPath(request.program, run.workingDirectory);
@@ -171,7 +171,7 @@ export class DebugSupervisor {
     request: { port: number; adapter?: AdapterId },
     signal?: AbortSignal,
   ): Promise<SessionStart> {
-    await this.whenFree(run.conversationId);
+    await this.whenFree(run.conversationId, signal);
     let id = request.adapter;
     const reports = await this.adapters(run.workingDirectory);
     if (!id) {
@@ -232,10 +232,15 @@ export class DebugSupervisor {
   /**
    * Refuses a second session (see {@link assertFree}), once a session whose end has begun (a
    * cancelled launch, an exited program) has ended: its end is bounded, and nobody can use it.
+   * A call given up meanwhile (`signal`: cancelled, its run disposed) stops waiting at once with
+   * the signal's reason and starts nothing, also not once that end comes.
    */
-  private async whenFree(conversationId: string): Promise<void> {
+  private async whenFree(conversationId: string, signal: AbortSignal | undefined): Promise<void> {
     const running = this.conversation(conversationId).session;
-    if (running?.ending !== undefined) await running.ended();
+    if (running?.ending !== undefined) {
+      const ended = running.ended();
+      await (signal ? rejectOnAbort(ended, signal) : ended);
+    }
     this.assertFree(conversationId);
   }
 

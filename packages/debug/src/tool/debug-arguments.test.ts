@@ -84,6 +84,22 @@ describe("debug tool arguments", () => {
       expect(pythonAsDart.text).toBe(
         "cannot launch app.py with dart: dart runs a .dart file: give the .dart file to run (its main), or leave adapter out to use debugpy",
       );
+      // A .pyw file is Python's too (it went to lldb, which refused it as a binary not built
+      // yet), and a C source is built for lldb, not given to it: both pointed at lldb before.
+      writeFileSync(join(dir, "gui.pyw"), "print(1)\n");
+      const pywAsDart = await call({ op: "launch", program: "gui.pyw", adapter: "dart" });
+      expect(pywAsDart.text).toBe(
+        "cannot launch gui.pyw with dart: dart runs a .dart file: give the .dart file to run (its main), or leave adapter out to use debugpy",
+      );
+      const pywAsLldb = await call({ op: "launch", program: "gui.pyw", adapter: "lldb" });
+      expect(pywAsLldb.text).toBe(
+        "cannot launch gui.pyw with lldb: lldb-dap runs a compiled binary: build it first and give the binary, or leave adapter out to use debugpy",
+      );
+      writeFileSync(join(dir, "main.c"), "int main(void) { return 0; }\n");
+      const cAsPython = await call({ op: "launch", program: "main.c", adapter: "debugpy" });
+      expect(cAsPython.text).toBe(
+        "cannot launch main.c with debugpy: debugpy runs Python: give a .py file or a folder with __main__.py, or build main.c and give its binary (lldb runs it)",
+      );
       // A Python script without an extension is still Python's to run.
       writeFileSync(join(dir, "tool"), "#!/usr/bin/env python3\nprint(1)\n");
       const script = await call({ op: "launch", program: "tool", adapter: "debugpy" });
