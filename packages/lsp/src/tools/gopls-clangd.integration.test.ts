@@ -230,6 +230,59 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   },
 );
 
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "lsp_rename of a Go interface method gopls renames alone",
+  () => {
+    // gopls (Debian's, for Go 1.19) renames an interface method and its uses, not the methods of
+    // the types implementing it: every new name then breaks the build. That is no clash, and
+    // "pick another name" would have the agent try name after name.
+    const files = {
+      "go.mod": "module example.com/app\n\ngo 1.19\n",
+      "main.go":
+        'package main\n\nimport "fmt"\n\ntype Shape interface {\n\tArea() float64\n}\n\ntype Circle struct{ R float64 }\n\nfunc (c Circle) Area() float64 { return 3 * c.R * c.R }\n\nfunc describe(s Shape) string { return fmt.Sprint(s.Area()) }\n\nfunc main() { fmt.Println(describe(Circle{R: 1})) }\n',
+    };
+    it("refuses saying which declarations the edit leaves out, asked at the interface method", async () => {
+      const tree = tempTree("go-rename-interface", files);
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspTool, lspRenameTool], approval: "auto" });
+      const rename = async (line: number) => {
+        const result = await registry.invoke(run, {
+          tool: "lsp_rename",
+          args: { file: "main.go", line, symbol: "Area", new_name: "Size" },
+        });
+        return { code: result.error?.code, lines: resultText(result).split("\n") };
+      };
+      try {
+        const atInterface = await rename(6);
+        expect(atInterface.code, atInterface.lines.join("\n")).toBe("LSP_RENAME_FAILED");
+        expect(atInterface.lines[0]).toBe(
+          "renaming 'Area' to 'Size' would break the code whatever the new name (this is no name clash): gopls's edit renames 'Area' here and its uses, but not the 1 declaration tied to it through an interface (implementations of it, or the interface method it implements), which would then no longer match (checked on the server in memory; nothing was written):",
+        );
+        expect(atInterface.lines[1]).toBe(
+          "- main.go:11:17 (func (c Circle) Area() float64 { return 3 * c.R * c.R })",
+        );
+        expect(atInterface.lines[2]).toBe("The errors the edit would bring:");
+        expect(atInterface.lines[3]).toMatch(
+          /^- main\.go:15:\d+ error .*does not implement Shape \(missing method Size\)/,
+        );
+        expect(atInterface.lines.at(-1)).toBe(
+          "Rename 'Area' to 'Size' at each of these declarations and at this one together with edit (or apply_patch); lsp references on each lists its uses.",
+        );
+        // Asked at the implementation, gopls refuses by itself (naming the interface method to
+        // rename), which the refusal above then answers.
+        const atImplementation = await rename(11);
+        expect(atImplementation.code, atImplementation.lines.join("\n")).toBe("LSP_RENAME_FAILED");
+        expect(atImplementation.lines.join("\n")).toContain("no longer assignable to interface Shape");
+        expect(readFileSync(join(tree.dir, "main.go"), "utf8")).toBe(files["main.go"]);
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 serverSuite({
   command: "clangd",
   fixture: "c-project",

@@ -15,6 +15,7 @@ import { LspError } from "../errors/lsp-error.js";
 import { planWorkspaceEdit, touchedUris, writePlannedEdit } from "../rename/apply-workspace-edit.js";
 import { checkClashes, clashMessage, importsMissingName } from "../rename/clash-check.js";
 import { declarationLeftOut, declarationLeftOutMessage } from "../rename/declaration-left-out.js";
+import { implementationsLeftOut, implementationsLeftOutMessage } from "../rename/implementations-left-out.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -204,6 +205,25 @@ export const lspRenameTool = defineTool({
               display: (path) => supervisor.display(path),
               command: client.spec.command,
               root: supervisor.display(client.root),
+            }),
+            data: { clashes: clash.clashes },
+          });
+        }
+        // The edit renames an interface method but not the methods implementing it (gopls), or
+        // the other way round: the types then no longer implement the interface, whatever the
+        // new name; no clash, and "pick another name" would send the agent round in circles.
+        const implementing = clash.clashes.filter((line) => /\bimplement/i.test(line));
+        const leftOut =
+          implementing.length > 0
+            ? await implementationsLeftOut(client, supervisor, edit, uri, at, focus.name, 5_000, ctx.signal)
+            : [];
+        ctx.signal.throwIfAborted();
+        if (leftOut.length > 0) {
+          throw new LspError({
+            code: "LSP_RENAME_FAILED",
+            message: implementationsLeftOutMessage(focus.name, args.new_name, leftOut, clash.clashes, {
+              display: (path) => supervisor.display(path),
+              command: client.spec.command,
             }),
             data: { clashes: clash.clashes },
           });

@@ -1,0 +1,112 @@
+import type {
+  Location,
+  LocationLink,
+  Position,
+  TextEdit,
+  WorkspaceEdit,
+} from "vscode-languageserver-protocol";
+import type { LanguageClient } from "../client/language-client.js";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
+import { textEditsByUri } from "./edited-text.js";
+
+/** Most declarations a refusal names. */
+const shownAtMost = 10;
+
+/** A declaration tied to the renamed one through an interface that the server's edit leaves alone. */
+export interface LeftOutImplementation {
+  readonly path: string;
+  /** 0-based. */
+  readonly position: Position;
+  readonly lineText: string;
+}
+
+/**
+ * The declarations `textDocument/implementation` ties to the symbol renamed at `at` of `uri`
+ * (the methods implementing an interface method; with gopls, asked at a concrete method, the
+ * interface methods it implements) that read the old name and that the server's edit does not
+ * rename: gopls renames an interface method and its uses, not the methods of the types
+ * implementing it, which then no longer implement it, whatever the new name. Asked of the texts
+ * as on disk (the clash check has set them back). Empty when the server offers no implementation,
+ * or on any failure within `timeoutMs`.
+ */
+export async function implementationsLeftOut(
+  client: LanguageClient,
+  supervisor: LspSupervisor,
+  edit: WorkspaceEdit,
+  uri: string,
+  at: Position,
+  oldName: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<LeftOutImplementation[]> {
+  if (!client.capabilities.implementationProvider) return [];
+  const answer = await client
+    .request<Location | Location[] | LocationLink[] | null>(
+      "textDocument/implementation",
+      { textDocument: { uri }, position: at },
+      timeoutMs,
+      signal,
+    )
+    .catch(() => null);
+  const locations = (Array.isArray(answer) ? answer : answer ? [answer] : []).map((location) =>
+    "targetUri" in location
+      ? { uri: location.targetUri, start: location.targetSelectionRange.start }
+      : { uri: location.uri, start: location.range.start },
+  );
+  const edits = textEditsByUri(edit) ?? new Map<string, TextEdit[]>();
+  const editedIn = (path: string): TextEdit[] =>
+    [...edits].flatMap(([edited, list]) =>
+      edited.startsWith("file:") && supervisor.pathOf(edited) === path ? list : [],
+    );
+  const left: LeftOutImplementation[] = [];
+  const seen = new Set<string>();
+  for (const location of locations) {
+    if (!location.uri.startsWith("file:")) continue;
+    const path = supervisor.pathOf(location.uri);
+    const key = `${path}:${location.start.line}:${location.start.character}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const lineText = supervisor.texts.tryRead(path)?.lines()[location.start.line] ?? "";
+    // Only a declaration of the old name (not a type the server lists, such as gopls's answer
+    // at an interface type) that no edit renames.
+    if (!lineText.startsWith(oldName, location.start.character)) continue;
+    const covered = editedIn(path).some(
+      (change) => before(change.range.start, location.start) && before(location.start, change.range.end),
+    );
+    if (!covered) left.push({ path, position: location.start, lineText });
+  }
+  return left;
+}
+
+/** `a` is at or before `b`. */
+function before(a: Position, b: Position): boolean {
+  return a.line < b.line || (a.line === b.line && a.character <= b.character);
+}
+
+/**
+ * The refusal's text when the edit leaves out declarations tied to the renamed one through an
+ * interface and the probe found the errors that follow: another name would fail the same way
+ * (this is no clash), so it names the declarations to rename with it by hand.
+ */
+export function implementationsLeftOutMessage(
+  oldName: string,
+  newName: string,
+  left: readonly LeftOutImplementation[],
+  errors: readonly string[],
+  about: { display: (path: string) => string; command: string },
+): string {
+  const where = (item: LeftOutImplementation): string =>
+    `- ${about.display(item.path)}:${item.position.line + 1}:${item.position.character + 1} (${item.lineText.trim()})`;
+  const listed = left.slice(0, shownAtMost).map(where);
+  if (left.length > shownAtMost) listed.push(`- … and ${left.length - shownAtMost} more`);
+  const shownErrors = errors.slice(0, 3).map((error) => `- ${error}`);
+  if (errors.length > 3) shownErrors.push(`- … and ${errors.length - 3} more`);
+  const count = left.length === 1 ? "1 declaration" : `${left.length} declarations`;
+  return [
+    `renaming '${oldName}' to '${newName}' would break the code whatever the new name (this is no name clash): ${about.command}'s edit renames '${oldName}' here and its uses, but not the ${count} tied to it through an interface (implementations of it, or the interface method it implements), which would then no longer match (checked on the server in memory; nothing was written):`,
+    ...listed,
+    `The errors the edit would bring:`,
+    ...shownErrors,
+    `Rename '${oldName}' to '${newName}' at each of these declarations and at this one together with edit (or apply_patch); lsp references on each lists its uses.`,
+  ].join("\n");
+}
