@@ -41,7 +41,7 @@ export async function codeActions(input: ActionInput, context: ActionContext): P
   if (actions.length === 0)
     return `${header}no code actions offered for '${input.symbol}' on line ${position.line + 1}`;
   const { items, note } = boundList(actions, 50, "code actions");
-  return `${header}${actions.length} code actions for '${input.symbol}' on line ${position.line + 1}:\n${items
+  return `${header}${actions.length} code action${actions.length === 1 ? "" : "s"} for '${input.symbol}' on line ${position.line + 1}:\n${items
     .map((action) => `${action.title} [${action.kind}]`)
     .join("\n")}${note ? `\n${note}` : ""}`;
 }

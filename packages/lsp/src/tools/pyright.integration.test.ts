@@ -210,7 +210,7 @@ describe.skipIf((!found || !python.found) && !ci)("pyright with the project's .v
       symbol: "venvonly",
     });
     expect(answer).toBe(
-      "1 code actions for 'venvonly' on line 1:\nCreate Type Stub For \"venvonly\" [quickfix]",
+      "1 code action for 'venvonly' on line 1:\nCreate Type Stub For \"venvonly\" [quickfix]",
     );
   });
 });
