@@ -13,6 +13,7 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { maxTimerMs, settleWithin } from "../internal/settle-within.js";
 import { PlainOutputTail } from "../internal/plain-output.js";
+import { stoppedError } from "../internal/stopped.js";
 import { boundWholeText } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
@@ -223,7 +224,11 @@ function runCommand(
         // Whatever the CLI left running in its process group ends with it.
         await (stopping ?? terminateProcess(child, { group: true, graceMs: 0 }));
         const note = await endLeftovers(child, closed, pipes, mark.value);
-        if (task.signal.aborted) return reject(abortReason(task.signal));
+        // Stopped (killed, re-briefed, the run ended): its output until then says what it did.
+        if (task.signal.aborted) {
+          const output = outputEnd(stdout);
+          return reject(stoppedError(task.signal, output ? `Its output until then:\n${output}` : ""));
+        }
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.

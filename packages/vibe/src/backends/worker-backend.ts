@@ -59,7 +59,9 @@ export interface WorkerTask {
 /**
  * Runs workers: a model backend (an agent loop over the worker surface's tools) or a command
  * backend (an external agent CLI). `perform` resolves with the worker's final answer and must
- * settle soon after `task.signal` aborts, having stopped everything it started.
+ * settle soon after `task.signal` aborts, having stopped everything it started. Stopped, it may
+ * reject with a `ToolsError` whose `data.soFar` (a string) says what the attempt had done by then
+ * (a CLI's output until then): a killed worker's result and vibe_kill's answer show it.
  */
 export interface WorkerBackend {
   /** How the backend reads in messages: "openai-compatible API (fast: m1, good: m2)". */

@@ -82,6 +82,11 @@ export interface KillOutcome {
   readonly wasFinished: boolean;
   /** False when it was told to stop but had not stopped within the list's `stopTimeoutMs`. */
   readonly stoppedInTime: boolean;
+  /**
+   * What it had done when it stopped, as its backend said (a CLI's output until then, a model's
+   * turn and tool calls); its edits stay. Unset when it was not running or said nothing.
+   */
+  readonly soFar?: string;
 }
 
 /** What {@link VibeList.wait} returns: the worker, and whether it finished before the timeout. */
@@ -308,7 +313,14 @@ export class VibeList {
           stoppedInTime ? "killed" : "killed (it did not stop in time)",
         );
     }
-    return { before, worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
+    const soFar = before === "running" && record.status === "killed" ? record.soFar : undefined;
+    return {
+      before,
+      worker: snapshot(record, Date.now()),
+      wasFinished: false,
+      stoppedInTime,
+      ...(soFar === undefined ? {} : { soFar }),
+    };
   }
 
   /** Every worker, in spawn order. */

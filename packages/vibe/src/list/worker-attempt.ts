@@ -40,6 +40,7 @@ export function startAttempt(
   record.endedAt = undefined;
   record.attempts++;
   record.activity = undefined;
+  record.soFar = undefined;
   record.awaitingApproval = 0;
   record.controller = controller;
   const task = {

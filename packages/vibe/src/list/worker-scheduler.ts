@@ -1,5 +1,6 @@
 import { errorMessage, ToolsError } from "@tools/registry";
 import { plainOutput } from "../internal/plain-output.js";
+import { soFarOf } from "../internal/stopped.js";
 import { startAttempt, stopAttempt, type AttemptContext, type AttemptOutcome } from "./worker-attempt.js";
 import type { WorkerFailure, WorkerRecord } from "./worker.js";
 
@@ -49,6 +50,7 @@ export class WorkerScheduler {
   /** Queues a worker again, at the front: it had a slot (or a turn) already. */
   requeue(record: WorkerRecord): void {
     record.rerun = false;
+    record.soFar = undefined;
     record.status = "queued";
     record.queuedAt = Date.now();
     record.startedAt = undefined;
@@ -135,7 +137,11 @@ export class WorkerScheduler {
     const run = this.context.run;
     if (controller.signal.aborted || run.signal.aborted) {
       const reason = controller.signal.aborted ? controller.signal.reason : run.signal.reason;
-      this.finish(record, "killed", `${errorMessage(reason)}; it was stopped before it finished`);
+      // What it had done by then (a CLI's output, a model's turn and calls): its edits stay.
+      const soFar = outcome.ok ? undefined : soFarOf(outcome.error);
+      record.soFar = soFar === undefined ? undefined : plainOutput(soFar);
+      const stopped = `${errorMessage(reason)}; it was stopped before it finished`;
+      this.finish(record, "killed", record.soFar ? `${stopped}. ${record.soFar}` : stopped);
     } else if (outcome.ok) {
       this.finish(record, "done", outcome.answer);
     } else {

@@ -66,6 +66,11 @@ export interface WorkerRecord {
   /** Calls of the running attempt waiting for the operator's approval. */
   awaitingApproval: number;
   failure?: WorkerFailure;
+  /**
+   * What its last attempt had done when it was stopped (a CLI's output, a model's turn and calls),
+   * as the backend said; part of `lastResult` too.
+   */
+  soFar?: string;
   /** Set when the worker was finished while queued: its last run never started. */
   endedQueued?: boolean;
   controller?: AbortController;
