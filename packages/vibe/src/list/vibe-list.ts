@@ -422,8 +422,22 @@ export class VibeList {
     const workers = this.scheduler.workers;
     const record = workers.get(id.trim());
     if (record) return record;
-    // The most recent ones, so that a run with hundreds of workers does not answer with them all.
     const all = [...workers.values()];
+    // A label where the id goes: the worker (or workers, labels may clash) that carry it.
+    const labelled = all.filter((worker) => worker.label === id.trim());
+    if (labelled.length > 0) {
+      const named = labelled
+        .slice(-knownShown)
+        .map((worker) => `${worker.id} (${worker.status})`)
+        .join(", ");
+      const one = labelled.length === 1;
+      throw new VibeError({
+        code: "UNKNOWN_WORKER",
+        message: `no worker '${id}': that is a label, not an id; ${one ? "the worker labelled so is" : "the workers labelled so are"} ${named}. Pass ${one ? "its" : "one's"} id: {"worker_id": "${labelled[0]?.id}"}.`,
+        data: { id, labelled: labelled.map((worker) => worker.id), known: [...workers.keys()] },
+      });
+    }
+    // The most recent ones, so that a run with hundreds of workers does not answer with them all.
     const known = all.slice(-knownShown).map((worker) => `${worker.id} (${worker.label}, ${worker.status})`);
     const older = all.length - known.length;
     throw new VibeError({
