@@ -232,15 +232,22 @@ function runCommand(
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.
-        const errText = boundWholeText(stderr.text().trim() || stdout.text().trim(), {
-          maxLines: 20,
-          maxChars: 20_000,
-          keep: "tail",
-        });
+        const tail = (text: string, maxChars: number) =>
+          boundWholeText(text.trim(), { maxLines: 20, maxChars, keep: "tail" });
+        const errText = tail(stderr.text(), 20_000);
+        // Beside stderr, stdout's end is what it did: a shorter part.
+        const outText = tail(stdout.text(), errText ? 4000 : 20_000);
+        // Why it failed (stderr), and what it did before (the end of stdout): its edits stay.
+        const output =
+          errText && outText
+            ? `; its last output (stderr):\n${errText}\nIts stdout ended with:\n${outText}`
+            : errText || outText
+              ? `; its last output:\n${errText || outText}`
+              : "";
         reject(
           new VibeError({
             code: "COMMAND_FAILED",
-            message: `'${argv.join(" ")}' ${why}${errText ? `; its last output:\n${errText}` : ""}${note ? `\n${note}` : ""}`,
+            message: `'${argv.join(" ")}' ${why}${output}${note ? `\n${note}` : ""}`,
           }),
         );
       })();
