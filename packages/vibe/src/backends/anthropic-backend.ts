@@ -4,7 +4,6 @@ import { VibeError } from "../errors/vibe-error.js";
 import { anthropicApiKey, anthropicCredentialError } from "./api-key.js";
 import { throwIfAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
-import { stoppedError } from "../internal/stopped.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import {
   argumentsText,
@@ -65,103 +64,100 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
       const tools = task.toolbox.anthropicTools() as Anthropic.Messages.Tool[];
       const messages: Anthropic.Messages.MessageParam[] = [{ role: "user", content: task.brief }];
       const tally = new CallTally();
+      // What it did so far, for vibe_wait while it runs and for the result of a kill.
+      task.soFar?.((stopped) => tally.soFar(stopped));
       /** The turn whose empty reply the model was told about (once per attempt). */
       let nudgedAt: number | undefined;
-      try {
-        for (let turn = 1; turn <= maxTurns; turn++) {
-          throwIfAborted(task.signal);
-          tally.turns = turn;
-          task.progress(`turn ${turn}: waiting for ${model}`);
-          watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
-          let reply;
-          try {
-            reply = await rejectOnAbort(
-              client.messages
-                .create(
-                  {
-                    model,
-                    max_tokens: maxTokens,
-                    system: instructions,
-                    messages,
-                    ...(tools.length > 0 ? { tools } : {}),
-                  },
-                  { signal: task.signal },
-                )
-                .withResponse(),
-              task.signal,
-            );
-          } catch (error) {
-            throw (
-              (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??
-              modelError(
-                error,
-                task.signal,
-                model,
-                watch,
-                "the backend's apiKey (or ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN)",
-                baseURL,
+      for (let turn = 1; turn <= maxTurns; turn++) {
+        throwIfAborted(task.signal);
+        tally.turns = turn;
+        task.progress(`turn ${turn}: waiting for ${model}`);
+        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
+        let reply;
+        try {
+          reply = await rejectOnAbort(
+            client.messages
+              .create(
+                {
+                  model,
+                  max_tokens: maxTokens,
+                  system: instructions,
+                  messages,
+                  ...(tools.length > 0 ? { tools } : {}),
+                },
+                { signal: task.signal },
               )
-            );
-          }
-          const seen = replySeen(baseURL, model, reply);
-          const body = seen.body;
-          if (!isRecord(body) || !Array.isArray(body["content"]))
-            throw notAReply(seen, "a message of the Messages API");
-          const content = (body["content"] as unknown[]).filter(
-            isRecord,
-          ) as unknown as Anthropic.Messages.ContentBlock[];
-          const stop = body["stop_reason"];
-          messages.push({ role: "assistant", content: content as Anthropic.Messages.ContentBlockParam[] });
-          // The server paused a long turn of its own; sending the history back lets it go on.
-          if (stop === "pause_turn") continue;
-          const uses = content.filter(
-            (block): block is Anthropic.Messages.ToolUseBlock => block.type === "tool_use",
+              .withResponse(),
+            task.signal,
           );
-          if (uses.length === 0) {
-            const answer = finalAnswer(seen, content, stop, tally, maxTokens);
-            if (answer !== undefined) return answer;
-            const empty = `${model} answered with an empty reply (stop_reason ${JSON.stringify(stop ?? null)}, no text and no tool use)`;
-            if (nudgedAt !== undefined || turn === maxTurns) throw emptyReplyError(empty, nudgedAt, tally);
-            // Once. The empty turn leaves the history (the API refuses an assistant turn with no
-            // content), so the nudge joins the user turn before it: the brief or the tool results.
-            nudgedAt = turn;
-            messages.pop();
-            appendUserText(messages, emptyReplyNudge);
-            task.progress(`turn ${turn}: ${model} sent an empty reply; asking it once for its final answer`);
-            continue;
-          }
-          const results: Anthropic.Messages.ToolResultBlockParam[] = [];
-          for (const [index, use] of uses.entries()) {
-            throwIfAborted(task.signal);
-            task.progress(`turn ${turn}: calling ${use.name}`);
-            let outcome: WorkerToolOutcome;
-            if (cutShort.has(String(stop)) && index === uses.length - 1) {
-              // The reply ended inside this call: its input may be incomplete (a write cut short).
-              const text = `error (INCOMPLETE_CALL): your reply was cut at the token limit (stop_reason "${String(stop)}", max_tokens ${maxTokens}) inside this call, so it was not run; send it again with less in it (e.g. split a long write)`;
-              task.toolbox.refused?.(use.name, argumentsText(use.input), text);
-              outcome = { text, isError: true };
-            } else {
-              tally.calling = use.name;
-              outcome = await task.toolbox.call(use.name, use.input);
-              // A call cut short by a stop is no call made: where it was says it was in it.
-              throwIfAborted(task.signal);
-              tally.calling = undefined;
-            }
-            tally.count(use.name, outcome.isError);
-            results.push({
-              type: "tool_result",
-              tool_use_id: use.id,
-              content: outcome.text,
-              is_error: outcome.isError,
-            });
-          }
-          messages.push({ role: "user", content: results });
+        } catch (error) {
+          throw (
+            (task.signal.aborted ? undefined : anthropicCredentialError(error)) ??
+            modelError(
+              error,
+              task.signal,
+              model,
+              watch,
+              "the backend's apiKey (or ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN)",
+              baseURL,
+            )
+          );
         }
-        throw turnLimitError(maxTurns, task.label, tally);
-      } catch (error) {
-        // Stopped (killed, re-briefed, the run ended): where it was, and the calls it had made.
-        throw task.signal.aborted ? stoppedError(task.signal, tally.stoppedAt()) : error;
+        const seen = replySeen(baseURL, model, reply);
+        const body = seen.body;
+        if (!isRecord(body) || !Array.isArray(body["content"]))
+          throw notAReply(seen, "a message of the Messages API");
+        const content = (body["content"] as unknown[]).filter(
+          isRecord,
+        ) as unknown as Anthropic.Messages.ContentBlock[];
+        const stop = body["stop_reason"];
+        messages.push({ role: "assistant", content: content as Anthropic.Messages.ContentBlockParam[] });
+        // The server paused a long turn of its own; sending the history back lets it go on.
+        if (stop === "pause_turn") continue;
+        const uses = content.filter(
+          (block): block is Anthropic.Messages.ToolUseBlock => block.type === "tool_use",
+        );
+        if (uses.length === 0) {
+          const answer = finalAnswer(seen, content, stop, tally, maxTokens);
+          if (answer !== undefined) return answer;
+          const empty = `${model} answered with an empty reply (stop_reason ${JSON.stringify(stop ?? null)}, no text and no tool use)`;
+          if (nudgedAt !== undefined || turn === maxTurns) throw emptyReplyError(empty, nudgedAt, tally);
+          // Once. The empty turn leaves the history (the API refuses an assistant turn with no
+          // content), so the nudge joins the user turn before it: the brief or the tool results.
+          nudgedAt = turn;
+          messages.pop();
+          appendUserText(messages, emptyReplyNudge);
+          task.progress(`turn ${turn}: ${model} sent an empty reply; asking it once for its final answer`);
+          continue;
+        }
+        const results: Anthropic.Messages.ToolResultBlockParam[] = [];
+        for (const [index, use] of uses.entries()) {
+          throwIfAborted(task.signal);
+          task.progress(`turn ${turn}: calling ${use.name}`);
+          let outcome: WorkerToolOutcome;
+          if (cutShort.has(String(stop)) && index === uses.length - 1) {
+            // The reply ended inside this call: its input may be incomplete (a write cut short).
+            const text = `error (INCOMPLETE_CALL): your reply was cut at the token limit (stop_reason "${String(stop)}", max_tokens ${maxTokens}) inside this call, so it was not run; send it again with less in it (e.g. split a long write)`;
+            task.toolbox.refused?.(use.name, argumentsText(use.input), text);
+            outcome = { text, isError: true };
+          } else {
+            tally.calling = use.name;
+            outcome = await task.toolbox.call(use.name, use.input);
+            // A call cut short by a stop is no call made: what it did says it was in it.
+            throwIfAborted(task.signal);
+            tally.calling = undefined;
+          }
+          tally.count(use.name, outcome.isError);
+          results.push({
+            type: "tool_result",
+            tool_use_id: use.id,
+            content: outcome.text,
+            is_error: outcome.isError,
+          });
+        }
+        messages.push({ role: "user", content: results });
       }
+      throw turnLimitError(maxTurns, task.label, tally);
     },
   };
 }

@@ -20,15 +20,17 @@ export class CallTally {
   }
 
   /**
-   * Where a stopped attempt was: "It was in model turn 2, having made 1 tool call (write ×1)."
-   * or "It was in model turn 2, in a call of bash (cut short), having made 1 tool call before
-   * it (write ×1)." (its edits stay, so the lead must know what it called); "" before its first turn.
+   * What the attempt has done so far, or had done when it was `stopped` (its edits stay, so the
+   * lead must know what it called): "It was in model turn 2, having made 1 tool call (write ×1)."
+   * or "It is in model turn 2, in a call of bash, having made 1 tool call before it (write ×1)."
+   * (a call a stop cut short: "(cut short)"); "" before its first turn.
    */
-  stoppedAt(): string {
+  soFar(stopped: boolean): string {
     if (this.turns === 0) return "";
-    const where = `It was in model turn ${this.turns}`;
+    const where = `It ${stopped ? "was" : "is"} in model turn ${this.turns}`;
     if (this.calling === undefined) return `${where}, having made ${this.calls()}.`;
-    return `${where}, in a call of ${this.calling} (cut short), having made ${this.calls()} before it.`;
+    const call = `in a call of ${this.calling}${stopped ? " (cut short)" : ""}`;
+    return `${where}, ${call}, having made ${this.calls()} before it.`;
   }
 
   /** "41 tool calls (read ×30, grep ×11; 3 of them errors)", or "no tool calls". */

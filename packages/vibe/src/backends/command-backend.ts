@@ -13,7 +13,6 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { maxTimerMs, settleWithin } from "../internal/settle-within.js";
 import { PlainOutputTail } from "../internal/plain-output.js";
-import { stoppedError } from "../internal/stopped.js";
 import { boundWholeText } from "../internal/whole-characters.js";
 import type { TierModels, WorkerBackend, WorkerTask } from "./worker-backend.js";
 
@@ -199,6 +198,11 @@ function runCommand(
       if (line) task.progress(line.length > 200 ? `${headOf(line, 199)}…` : line);
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => stderr.push(chunk));
+    // What it did so far: the end of its output, for vibe_wait while it runs and a kill's result.
+    task.soFar?.((stopped) => {
+      const output = outputEnd(stdout);
+      return output ? `Its output ${stopped ? "until then" : "so far"}:\n${output}` : "";
+    });
     // The CLI may exit without reading its stdin; that is not a failure of ours.
     child.stdin.on("error", () => undefined);
     child.stdin.end(task.brief);
@@ -224,11 +228,7 @@ function runCommand(
         // Whatever the CLI left running in its process group ends with it.
         await (stopping ?? terminateProcess(child, { group: true, graceMs: 0 }));
         const note = await endLeftovers(child, closed, pipes, mark.value);
-        // Stopped (killed, re-briefed, the run ended): its output until then says what it did.
-        if (task.signal.aborted) {
-          const output = outputEnd(stdout);
-          return reject(stoppedError(task.signal, output ? `Its output until then:\n${output}` : ""));
-        }
+        if (task.signal.aborted) return reject(abortReason(task.signal));
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.

@@ -8,7 +8,6 @@ import { VibeError } from "../errors/vibe-error.js";
 import { openAiApiKey } from "./api-key.js";
 import { throwIfAborted } from "../internal/abort.js";
 import { CallTally } from "./call-tally.js";
-import { stoppedError } from "../internal/stopped.js";
 import { modelError } from "./model-error.js";
 import { noPooling, type ModelBackendOptions } from "./model-backend-options.js";
 import {
@@ -69,93 +68,90 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         { role: "user", content: task.brief },
       ];
       const tally = new CallTally();
+      // What it did so far, for vibe_wait while it runs and for the result of a kill.
+      task.soFar?.((stopped) => tally.soFar(stopped));
       /** The turn whose empty reply the model was told about (once per attempt). */
       let nudgedAt: number | undefined;
-      try {
-        for (let turn = 1; turn <= maxTurns; turn++) {
-          throwIfAborted(task.signal);
-          tally.turns = turn;
-          task.progress(`turn ${turn}: waiting for ${model}`);
-          watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
-          let reply;
-          try {
-            // A server's retry-after is waited out in the watch's fetch, where a kill ends it; the
-            // SDK's own short backoff (no retry-after) ignores the signal: a kill does not wait for it.
-            reply = await rejectOnAbort(
-              client.chat.completions
-                .create(
-                  {
-                    model,
-                    messages,
-                    ...(tools.length > 0
-                      ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
-                      : {}),
-                    ...(options.maxTokens === undefined ? {} : { max_completion_tokens: options.maxTokens }),
-                  },
-                  { signal: task.signal },
-                )
-                .withResponse(),
-              task.signal,
-            );
-          } catch (error) {
-            throw modelError(
-              error,
-              task.signal,
-              model,
-              watch,
-              "the backend's apiKey (or OPENAI_API_KEY)",
-              baseURL,
-            );
-          }
-          const seen = replySeen(baseURL, model, reply);
-          const { message, finish } = readCompletion(seen);
-          const calls = readToolCalls(message["tool_calls"], turn);
-          const content = messageText(message["content"]);
-          messages.push({
-            role: "assistant",
-            content: content === "" ? null : content,
-            ...(calls.length > 0 ? { tool_calls: calls.map(toHistory) } : {}),
-          });
-          if (calls.length === 0) {
-            const answer = finalAnswer(seen, message, finish, content, tally, options.maxTokens);
-            if (answer !== undefined) return answer;
-            const empty = `${model} answered with an empty reply (finish_reason ${JSON.stringify(finish ?? null)}, no text and no tool calls)`;
-            if (nudgedAt !== undefined || turn === maxTurns) throw emptyReplyError(empty, nudgedAt, tally);
-            // Once: the empty turn leaves the history (an assistant message needs content or calls).
-            nudgedAt = turn;
-            messages.pop();
-            messages.push({ role: "user", content: emptyReplyNudge });
-            task.progress(`turn ${turn}: ${model} sent an empty reply; asking it once for its final answer`);
-            continue;
-          }
-          for (const call of calls) {
-            throwIfAborted(task.signal);
-            task.progress(`turn ${turn}: calling ${call.name}`);
-            const parsed = parseArguments(call.rawArguments);
-            let outcome: WorkerToolOutcome;
-            if (parsed.ok) {
-              tally.calling = call.name;
-              outcome = await task.toolbox.call(call.name, parsed.value);
-              // A call cut short by a stop is no call made: where it was says it was in it.
-              throwIfAborted(task.signal);
-              tally.calling = undefined;
-            } else {
-              const text =
-                finish === "length"
-                  ? `${parsed.message} (your reply was cut at the token limit: send the call again with less in it)`
-                  : parsed.message;
-              task.toolbox.refused?.(call.name, argumentsText(call.rawArguments), text);
-              outcome = { text, isError: true };
-            }
-            tally.count(call.name, outcome.isError);
-            messages.push({ role: "tool", tool_call_id: call.id, content: outcome.text });
-          }
+      for (let turn = 1; turn <= maxTurns; turn++) {
+        throwIfAborted(task.signal);
+        tally.turns = turn;
+        task.progress(`turn ${turn}: waiting for ${model}`);
+        watch.begin((note) => task.progress(`turn ${turn}: ${model}: ${note}`), task.signal);
+        let reply;
+        try {
+          // A server's retry-after is waited out in the watch's fetch, where a kill ends it; the
+          // SDK's own short backoff (no retry-after) ignores the signal: a kill does not wait for it.
+          reply = await rejectOnAbort(
+            client.chat.completions
+              .create(
+                {
+                  model,
+                  messages,
+                  ...(tools.length > 0
+                    ? { tools: tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
+                    : {}),
+                  ...(options.maxTokens === undefined ? {} : { max_completion_tokens: options.maxTokens }),
+                },
+                { signal: task.signal },
+              )
+              .withResponse(),
+            task.signal,
+          );
+        } catch (error) {
+          throw modelError(
+            error,
+            task.signal,
+            model,
+            watch,
+            "the backend's apiKey (or OPENAI_API_KEY)",
+            baseURL,
+          );
         }
-        throw turnLimitError(maxTurns, task.label, tally);
-      } catch (error) {
-        // Stopped (killed, re-briefed, the run ended): where it was, and the calls it had made.
-        throw task.signal.aborted ? stoppedError(task.signal, tally.stoppedAt()) : error;
+        const seen = replySeen(baseURL, model, reply);
+        const { message, finish } = readCompletion(seen);
+        const calls = readToolCalls(message["tool_calls"], turn);
+        const content = messageText(message["content"]);
+        messages.push({
+          role: "assistant",
+          content: content === "" ? null : content,
+          ...(calls.length > 0 ? { tool_calls: calls.map(toHistory) } : {}),
+        });
+        if (calls.length === 0) {
+          const answer = finalAnswer(seen, message, finish, content, tally, options.maxTokens);
+          if (answer !== undefined) return answer;
+          const empty = `${model} answered with an empty reply (finish_reason ${JSON.stringify(finish ?? null)}, no text and no tool calls)`;
+          if (nudgedAt !== undefined || turn === maxTurns) throw emptyReplyError(empty, nudgedAt, tally);
+          // Once: the empty turn leaves the history (an assistant message needs content or calls).
+          nudgedAt = turn;
+          messages.pop();
+          messages.push({ role: "user", content: emptyReplyNudge });
+          task.progress(`turn ${turn}: ${model} sent an empty reply; asking it once for its final answer`);
+          continue;
+        }
+        for (const call of calls) {
+          throwIfAborted(task.signal);
+          task.progress(`turn ${turn}: calling ${call.name}`);
+          const parsed = parseArguments(call.rawArguments);
+          let outcome: WorkerToolOutcome;
+          if (parsed.ok) {
+            tally.calling = call.name;
+            outcome = await task.toolbox.call(call.name, parsed.value);
+            // A call cut short by a stop is no call made: what it did says it was in it.
+            throwIfAborted(task.signal);
+            tally.calling = undefined;
+          } else {
+            const text =
+              finish === "length"
+                ? `${parsed.message} (your reply was cut at the token limit: send the call again with less in it)`
+                : parsed.message;
+            task.toolbox.refused?.(call.name, argumentsText(call.rawArguments), text);
+            outcome = { text, isError: true };
+          }
+          tally.count(call.name, outcome.isError);
+          messages.push({ role: "tool", tool_call_id: call.id, content: outcome.text });
+        }
       }
+      throw turnLimitError(maxTurns, task.label, tally);
     },
   };
 }

@@ -54,14 +54,20 @@ export interface WorkerTask {
    * one line of plain text, 200 characters at most (lines joined by spaces, a longer one cut).
    */
   progress(message: string): void;
+  /**
+   * Gives the list a way to read what the attempt has done so far (a CLI's output until now, a
+   * model's turn and tool calls), as plain text saying what it is; `stopped` is true once the
+   * attempt was stopped (killed, re-briefed, the run ended): its past tense. vibe_wait shows it
+   * while the worker runs, and a killed worker's result and vibe_kill's answer once it stopped
+   * (its edits stay). Optional for a backend to call, and for a host calling `perform` itself.
+   */
+  soFar?(read: (stopped: boolean) => string): void;
 }
 
 /**
  * Runs workers: a model backend (an agent loop over the worker surface's tools) or a command
  * backend (an external agent CLI). `perform` resolves with the worker's final answer and must
- * settle soon after `task.signal` aborts, having stopped everything it started. Stopped, it may
- * reject with a `ToolsError` whose `data.soFar` (a string) says what the attempt had done by then
- * (a CLI's output until then): a killed worker's result and vibe_kill's answer show it.
+ * settle soon after `task.signal` aborts, having stopped everything it started.
  */
 export interface WorkerBackend {
   /** How the backend reads in messages: "openai-compatible API (fast: m1, good: m2)". */

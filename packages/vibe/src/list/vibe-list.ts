@@ -18,6 +18,7 @@ import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type Work
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
 import { checkSendInput, checkSpawnInput } from "./worker-input.js";
 import { WorkerScheduler } from "./worker-scheduler.js";
+import { readSoFar } from "./worker-attempt.js";
 
 export type { WorkerEvent, WorkerEventListener } from "./worker-events.js";
 
@@ -95,6 +96,11 @@ export interface WaitOutcome {
   readonly worker: WorkerSnapshot;
   /** Set when the wait was ended early by {@link VibeList.endWaits}: why ("the run is ending"). */
   readonly endedBecause?: string;
+  /**
+   * When it has not finished: what it has done so far, as its backend says (the end of a CLI's
+   * output, a model's turn and tool calls); unset when the backend says nothing of it.
+   */
+  readonly soFar?: string;
 }
 
 /**
@@ -257,10 +263,12 @@ export class VibeList {
       };
       const finish = (finished: boolean, endedBecause?: string): void => {
         settle();
+        const soFar = !finished && record.readSoFar ? readSoFar(record.readSoFar, false) : "";
         resolve({
           finished,
           worker: snapshot(record, Date.now()),
           ...(endedBecause === undefined ? {} : { endedBecause }),
+          ...(soFar ? { soFar } : {}),
         });
       };
       const onFinished = (): void => finish(true);

@@ -1,6 +1,5 @@
 import { errorMessage, ToolsError } from "@tools/registry";
 import { plainOutput } from "../internal/plain-output.js";
-import { soFarOf } from "../internal/stopped.js";
 import { startAttempt, stopAttempt, type AttemptContext, type AttemptOutcome } from "./worker-attempt.js";
 import type { WorkerFailure, WorkerRecord } from "./worker.js";
 
@@ -88,6 +87,7 @@ export class WorkerScheduler {
     if (status !== "failed") record.failure = undefined;
     record.awaitingApproval = 0;
     record.activity = undefined;
+    record.readSoFar = undefined;
     record.controller = undefined;
     record.attempt = undefined;
     this.context.events.emit(record);
@@ -138,8 +138,7 @@ export class WorkerScheduler {
     if (controller.signal.aborted || run.signal.aborted) {
       const reason = controller.signal.aborted ? controller.signal.reason : run.signal.reason;
       // What it had done by then (a CLI's output, a model's turn and calls): its edits stay.
-      const soFar = outcome.ok ? undefined : soFarOf(outcome.error);
-      record.soFar = soFar === undefined ? undefined : plainOutput(soFar);
+      record.soFar = outcome.soFar || undefined;
       const stopped = `${errorMessage(reason)}; it was stopped before it finished`;
       this.finish(record, "killed", record.soFar ? `${stopped}. ${record.soFar}` : stopped);
     } else if (outcome.ok) {

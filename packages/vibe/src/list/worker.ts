@@ -71,6 +71,8 @@ export interface WorkerRecord {
    * as the backend said; part of `lastResult` too.
    */
   soFar?: string;
+  /** Reads what the running attempt has done so far, when its backend gave a way (`task.soFar`). */
+  readSoFar?: (stopped: boolean) => string;
   /** Set when the worker was finished while queued: its last run never started. */
   endedQueued?: boolean;
   controller?: AbortController;
