@@ -13,7 +13,7 @@ import { createBackend, type BackendConfig } from "../backends/backend-config.js
 import type { WorkerBackend, WorkerTier } from "../backends/worker-backend.js";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
-import { maxTimerMs } from "../internal/settle-within.js";
+import { maxTimerMs, settleWithin } from "../internal/settle-within.js";
 import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
 import { checkSendInput, checkSpawnInput } from "./worker-input.js";
@@ -124,6 +124,10 @@ export class VibeList {
   private readonly surfaceCap: Tier;
   /** Ends the waits in progress (see {@link endWaits}). */
   private readonly waitEnders = new Set<(reason: string) => void>();
+  /** vibe_send calls checked but not over yet, by call id: the worker each re-briefs. */
+  private readonly sendsOnTheWay = new Map<string, { id: string; done: Promise<void>; end: () => void }>();
+  /** Stops listening for the end of those calls. */
+  private readonly stopWatchingCalls: () => void;
 
   constructor(options: VibeListOptions) {
     const concurrency = options.concurrency ?? 2;
@@ -162,6 +166,10 @@ export class VibeList {
         surface: options.surface ?? surfaces.worker,
         events: this.events,
       },
+    });
+    // A vibe_send on its way ends with its call, however it ends (done, refused, denied).
+    this.stopWatchingCalls = options.registry.on((event) => {
+      if (event.type === "call-end") this.sendsOnTheWay.get(event.callId)?.end();
     });
     options.run.own(this, "vibe list");
   }
@@ -216,6 +224,25 @@ export class VibeList {
   }
 
   /**
+   * Tells the list that call `callId`, a vibe_send its check let through, is on its way to
+   * re-brief worker `id` (its approval card may be open yet): a wait of that worker that comes
+   * meanwhile waits for the send to take effect (or to fail) first, at most its own timeout, so a
+   * "follow up and wait" batch never answers with the old result. Over when the call ends.
+   */
+  expectSend(id: string, callId: string): void {
+    const record = this.lookup(id);
+    if (this.sendsOnTheWay.has(callId)) return;
+    let end: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      end = () => {
+        this.sendsOnTheWay.delete(callId);
+        resolve();
+      };
+    });
+    this.sendsOnTheWay.set(callId, { id: record.id, done, end });
+  }
+
+  /**
    * Appends `message` to the worker's brief and runs it again. A running attempt is cancelled
    * first (this waits for it to stop); a queued worker just gets the longer brief. A blank
    * message is refused (`INVALID_ARGUMENTS`, as vibe_send refuses it), changing nothing.
@@ -251,6 +278,29 @@ export class VibeList {
    */
   wait(id: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<WaitOutcome> {
     const record = this.lookup(id);
+    const deadline = Date.now() + Math.max(0, options.timeoutMs);
+    // A wait that came after a send or kill of this worker (a "follow up and wait" batch) sees
+    // what it made of it: never the old result of a worker being rerun. Bounded by the wait's
+    // own timeout (a send's card may stay open), counted from the call.
+    const sends = [...this.sendsOnTheWay.values()].filter((send) => send.id === record.id);
+    const sent =
+      sends.length === 0
+        ? Promise.resolve(true)
+        : settleWithin(Promise.all(sends.map((send) => send.done)), Math.min(options.timeoutMs, maxTimerMs));
+    return sent
+      .then(() => record.control)
+      .then(() =>
+        this.waitNow(record, {
+          timeoutMs: deadline - Date.now(),
+          ...(options.signal ? { signal: options.signal } : {}),
+        }),
+      );
+  }
+
+  private waitNow(
+    record: WorkerRecord,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<WaitOutcome> {
     if (isFinished(record.status))
       return Promise.resolve({ finished: true, worker: snapshot(record, Date.now()) });
     const signal = options.signal;
@@ -375,6 +425,9 @@ export class VibeList {
    * while the run goes on, it turns vibe mode off: the vibe_* tools leave the run's surfaces.
    */
   dispose(): Promise<void> {
+    this.stopWatchingCalls();
+    // Each end removes itself; a Map iterates on past a deleted entry.
+    for (const send of this.sendsOnTheWay.values()) send.end();
     return this.scheduler.dispose();
   }
 

@@ -21,7 +21,8 @@ export const vibeWaitTool = defineTool({
   tier: "read",
   parallelSafe: true,
   description: [
-    "Wait until a worker finishes and get its result; returns at once if it already has. Each wait",
+    "Wait until a worker finishes and get its result; returns at once if it already has (after a",
+    "vibe_send, also one in the same batch, the result of the new run). Each wait",
     `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max} (vibe_list checks without waiting). If the worker is not done by then,`,
     "the wait ends but the worker keeps working: the result says so and what it has done so far; vibe_wait again, or vibe_kill it.",
     `Example: {"worker_id": "w1", "timeout_seconds": ${waitSeconds.max}}`,
