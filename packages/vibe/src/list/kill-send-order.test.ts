@@ -104,4 +104,29 @@ describe("vibe_kill and vibe_send on one worker in the same batch", () => {
       expect(waited.text.endsWith(allow ? "first  second" : "first")).toBe(true);
     });
   }
+
+  it("a wait that times out while a send's card is still open says the result is from before the send", async () => {
+    // The operator has not answered the send's card (the spawn's is approved at once).
+    const cards: (() => void)[] = [];
+    kit = createKit({
+      backend: createCommandBackend({ command: ["sh", "-c", "tr '\\n' ' '"] }),
+      approver: {
+        attached: () => true,
+        request: (request) =>
+          request.tool === "vibe_spawn"
+            ? Promise.resolve({ allow: true })
+            : new Promise((resolve) => cards.push(() => resolve({ allow: false, reason: "later" }))),
+      },
+      approval: "ask",
+    });
+    await kit.call("vibe_spawn", { brief: "first", label: "echo" });
+    await reachStatus(kit.list, "w1", "done");
+    const sending = kit.call("vibe_send", { worker_id: "w1", message: "second" });
+    const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 0.1 });
+    expect(waited.text).toMatch(
+      /^w1 "echo" \(fast\) is done after .+\. A vibe_send to it still waits for the operator's approval: this result is from before it\. Its result:\n\nfirst$/,
+    );
+    for (const answer of cards) answer();
+    expect((await sending).isError).toBe(true);
+  });
 });

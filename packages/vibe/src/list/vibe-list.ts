@@ -101,6 +101,11 @@ export interface WaitOutcome {
    * output, a model's turn and tool calls); unset when the backend says nothing of it.
    */
   readonly soFar?: string;
+  /**
+   * True when a vibe_send to the worker still waits for the operator's approval as the wait ends:
+   * the result is from before it.
+   */
+  readonly sendPending?: true;
 }
 
 /**
@@ -287,14 +292,15 @@ export class VibeList {
       sends.length === 0
         ? Promise.resolve(true)
         : settleWithin(Promise.all(sends.map((send) => send.done)), Math.min(options.timeoutMs, maxTimerMs));
-    return sent
-      .then(() => record.control)
-      .then(() =>
-        this.waitNow(record, {
-          timeoutMs: deadline - Date.now(),
-          ...(options.signal ? { signal: options.signal } : {}),
-        }),
-      );
+    return sent.then(async (arrived) => {
+      await record.control;
+      const outcome = await this.waitNow(record, {
+        timeoutMs: deadline - Date.now(),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const pending = !arrived && [...this.sendsOnTheWay.values()].some((send) => send.id === record.id);
+      return pending ? { ...outcome, sendPending: true as const } : outcome;
+    });
   }
 
   private waitNow(

@@ -44,7 +44,7 @@ export const vibeWaitTool = defineTool({
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const seconds = input.timeout_seconds ?? waitSeconds.default;
-    const { finished, worker, endedBecause, soFar } = await list.wait(input.worker_id, {
+    const { finished, worker, endedBecause, soFar, sendPending } = await list.wait(input.worker_id, {
       timeoutMs: seconds * 1000,
       signal: ctx.signal,
     });
@@ -72,16 +72,20 @@ export const vibeWaitTool = defineTool({
         : answer;
     }
     const result = resultStartAndEnd(worker, 20_000);
+    // A re-brief not approved yet: the result below is the one it was sent after.
+    const before = sendPending
+      ? ". A vibe_send to it still waits for the operator's approval: this result is from before it"
+      : "";
     switch (worker.status) {
       case "done":
-        return `${name} is done after ${formatDuration(worker.elapsedMs)}. Its result:\n\n${result}`;
+        return `${name} is done after ${formatDuration(worker.elapsedMs)}${before}. Its result:\n\n${result}`;
       case "failed":
-        return `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\n${failureAdvice(worker)}`;
+        return `${name} failed after ${formatDuration(worker.elapsedMs)}${before}: ${result}\n${failureAdvice(worker)}`;
       default:
         // Killed while queued: it did not run at all, and its elapsed time is its wait.
         return worker.killedWhileQueued
-          ? `${name} was killed before ${worker.attempts === 0 ? "it" : "its new run"} started (queued for ${formatDuration(worker.elapsedMs)}): ${result}`
-          : `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
+          ? `${name} was killed before ${worker.attempts === 0 ? "it" : "its new run"} started (queued for ${formatDuration(worker.elapsedMs)})${before}: ${result}`
+          : `${name} was killed after ${formatDuration(worker.elapsedMs)}${before}: ${result}`;
     }
   },
 });
