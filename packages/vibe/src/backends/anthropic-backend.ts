@@ -64,6 +64,8 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
       const tools = task.toolbox.anthropicTools() as Anthropic.Messages.Tool[];
       const messages: Anthropic.Messages.MessageParam[] = [{ role: "user", content: task.brief }];
       const tally = new CallTally();
+      // What it did so far, for vibe_wait while it runs and for the result of a kill.
+      task.soFar?.((stopped) => tally.soFar(stopped));
       /** The turn whose empty reply the model was told about (once per attempt). */
       let nudgedAt: number | undefined;
       for (let turn = 1; turn <= maxTurns; turn++) {
@@ -139,7 +141,11 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
             task.toolbox.refused?.(use.name, argumentsText(use.input), text);
             outcome = { text, isError: true };
           } else {
+            tally.calling = use.name;
             outcome = await task.toolbox.call(use.name, use.input);
+            // A call cut short by a stop is no call made: what it did says it was in it.
+            throwIfAborted(task.signal);
+            tally.calling = undefined;
           }
           tally.count(use.name, outcome.isError);
           results.push({

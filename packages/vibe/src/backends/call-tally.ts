@@ -3,6 +3,8 @@ import { countNoun } from "@tools/registry";
 /** What one worker attempt of a model backend did: its turns and its tool calls, per tool. */
 export class CallTally {
   turns = 0;
+  /** The tool of the call in progress, if any. */
+  calling: string | undefined;
   #calls = new Map<string, number>();
   #errors = 0;
 
@@ -14,9 +16,27 @@ export class CallTally {
 
   /** "30 model turns, 41 tool calls (read ×30, grep ×11; 3 of them errors)". */
   summary(): string {
+    return `${this.turns} ${countNoun(this.turns, "model turns")}, ${this.calls()}`;
+  }
+
+  /**
+   * What the attempt has done so far, or had done when it was `stopped` (its edits stay, so the
+   * lead must know what it called): "It was in model turn 2, having made 1 tool call (write ×1)."
+   * or "It is in model turn 2, in a call of bash, having made 1 tool call before it (write ×1)."
+   * (a call a stop cut short: "(cut short)"); "" before its first turn.
+   */
+  soFar(stopped: boolean): string {
+    if (this.turns === 0) return "";
+    const where = `It ${stopped ? "was" : "is"} in model turn ${this.turns}`;
+    if (this.calling === undefined) return `${where}, having made ${this.calls()}.`;
+    const call = `in a call of ${this.calling}${stopped ? " (cut short)" : ""}`;
+    return `${where}, ${call}, having made ${this.calls()} before it.`;
+  }
+
+  /** "41 tool calls (read ×30, grep ×11; 3 of them errors)", or "no tool calls". */
+  private calls(): string {
     const total = [...this.#calls.values()].reduce((sum, n) => sum + n, 0);
-    const turns = `${this.turns} ${countNoun(this.turns, "model turns")}`;
-    if (total === 0) return `${turns}, no tool calls`;
+    if (total === 0) return "no tool calls";
     const byTool = [...this.#calls.entries()]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([tool, n]) => `${tool} ×${n}`)
@@ -25,6 +45,6 @@ export class CallTally {
       this.#errors === 0
         ? ""
         : `; ${this.#errors === 1 ? "1 of them an error" : `${this.#errors} of them errors`}`;
-    return `${turns}, ${total} ${countNoun(total, "tool calls")} (${byTool}${errors})`;
+    return `${total} ${countNoun(total, "tool calls")} (${byTool}${errors})`;
   }
 }

@@ -81,6 +81,19 @@ describe("command backend with a real agent-CLI script", () => {
     expect(waited.text).toContain("agent crashed: the brief made no sense");
   });
 
+  it("a CLI that did work, then failed with an error on stderr: the failure keeps the end of its stdout too", async () => {
+    // A real `sh` standing in for an agent CLI: it edits and reports on stdout, then fails.
+    const cli =
+      "cat > /dev/null; echo 'edited src/api.ts'; echo '3 of 5 tests fixed'; echo 'Error: rate limited by the model API' >&2; exit 1";
+    kit = createKit({ backend: createCommandBackend({ command: ["sh", "-c", cli] }) });
+    await kit.call("vibe_spawn", { brief: "Fix the tests.", label: "fixer" });
+    await reachStatus(kit.list, "w1", "failed");
+    const waited = await kit.call("vibe_wait", { worker_id: "w1" });
+    expect(waited.text).toContain(
+      "exited with code 1; its last output (stderr):\nError: rate limited by the model API\nIts stdout ended with:\nedited src/api.ts\n3 of 5 tests fixed",
+    );
+  });
+
   it("a failure quoting a long line of its output cuts it between characters, never inside an emoji", async () => {
     kit = createKit({
       backend: createCommandBackend({

@@ -198,6 +198,11 @@ function runCommand(
       if (line) task.progress(line.length > 200 ? `${headOf(line, 199)}…` : line);
     });
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => stderr.push(chunk));
+    // What it did so far: the end of its output, for vibe_wait while it runs and a kill's result.
+    task.soFar?.((stopped) => {
+      const output = outputEnd(stdout);
+      return output ? `Its output ${stopped ? "until then" : "so far"}:\n${output}` : "";
+    });
     // The CLI may exit without reading its stdin; that is not a failure of ours.
     child.stdin.on("error", () => undefined);
     child.stdin.end(task.brief);
@@ -227,15 +232,22 @@ function runCommand(
         if (code === 0) return resolve(`${outputEnd(stdout)}${note ? `\n\n${note}` : ""}`);
         const why = signal ? `was ended by ${signal}` : `exited with code ${String(code)}`;
         // Cut between whole characters: stdout kept to a longer maxResultChars may be quoted.
-        const errText = boundWholeText(stderr.text().trim() || stdout.text().trim(), {
-          maxLines: 20,
-          maxChars: 20_000,
-          keep: "tail",
-        });
+        const tail = (text: string, maxChars: number) =>
+          boundWholeText(text.trim(), { maxLines: 20, maxChars, keep: "tail" });
+        const errText = tail(stderr.text(), 20_000);
+        // Beside stderr, stdout's end is what it did: a shorter part.
+        const outText = tail(stdout.text(), errText ? 4000 : 20_000);
+        // Why it failed (stderr), and what it did before (the end of stdout): its edits stay.
+        const output =
+          errText && outText
+            ? `; its last output (stderr):\n${errText}\nIts stdout ended with:\n${outText}`
+            : errText || outText
+              ? `; its last output:\n${errText || outText}`
+              : "";
         reject(
           new VibeError({
             code: "COMMAND_FAILED",
-            message: `'${argv.join(" ")}' ${why}${errText ? `; its last output:\n${errText}` : ""}${note ? `\n${note}` : ""}`,
+            message: `'${argv.join(" ")}' ${why}${output}${note ? `\n${note}` : ""}`,
           }),
         );
       })();

@@ -266,8 +266,12 @@ describe("a failed model request, as vibe_wait tells it", () => {
           "turn 1: loopback-fast: the server answered status 429; trying again in 1h 00m, as it asked (try 2 of 2)",
         );
         const killed = await kit.call("vibe_kill", { worker_id: "w1" });
-        expect(killed.text).toBe('Killed w1 "greeter"; it and everything it started have stopped.');
-        expect(kit.list.get("w1").lastResult).toBe("killed by vibe_kill; it was stopped before it finished");
+        expect(killed.text).toBe(
+          'Killed w1 "greeter"; it and everything it started have stopped. It was in model turn 1, having made no tool calls.',
+        );
+        expect(kit.list.get("w1").lastResult).toBe(
+          "killed by vibe_kill; it was stopped before it finished. It was in model turn 1, having made no tool calls.",
+        );
         // No timer of the request is left: none keeps the process alive for the hour, and none can
         // send the retry later (bounded wait: a kill ends the wait when its abort runs).
         await timers.settled(5000);

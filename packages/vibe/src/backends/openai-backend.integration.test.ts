@@ -144,7 +144,9 @@ describe("OpenAI-compatible backend through the openai SDK (loopback server, no 
     await call("vibe_spawn", { brief: "wait forever", label: "stuck" });
     await entered;
     const killed = await call("vibe_kill", { worker_id: "w1" });
-    expect(killed.text).toBe('Killed w1 "stuck"; it and everything it started have stopped.');
+    expect(killed.text).toBe(
+      'Killed w1 "stuck"; it and everything it started have stopped. It was in model turn 1, in a call of hang (cut short), having made no tool calls before it.',
+    );
     await aborted;
     expect(list.get("w1").status).toBe("killed");
     expect(list.get("w1").lastResult).toContain("killed by vibe_kill");

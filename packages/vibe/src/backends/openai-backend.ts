@@ -68,6 +68,8 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
         { role: "user", content: task.brief },
       ];
       const tally = new CallTally();
+      // What it did so far, for vibe_wait while it runs and for the result of a kill.
+      task.soFar?.((stopped) => tally.soFar(stopped));
       /** The turn whose empty reply the model was told about (once per attempt). */
       let nudgedAt: number | undefined;
       for (let turn = 1; turn <= maxTurns; turn++) {
@@ -132,7 +134,11 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
           const parsed = parseArguments(call.rawArguments);
           let outcome: WorkerToolOutcome;
           if (parsed.ok) {
+            tally.calling = call.name;
             outcome = await task.toolbox.call(call.name, parsed.value);
+            // A call cut short by a stop is no call made: what it did says it was in it.
+            throwIfAborted(task.signal);
+            tally.calling = undefined;
           } else {
             const text =
               finish === "length"

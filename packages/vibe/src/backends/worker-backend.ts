@@ -54,6 +54,14 @@ export interface WorkerTask {
    * one line of plain text, 200 characters at most (lines joined by spaces, a longer one cut).
    */
   progress(message: string): void;
+  /**
+   * Gives the list a way to read what the attempt has done so far (a CLI's output until now, a
+   * model's turn and tool calls), as plain text saying what it is; `stopped` is true once the
+   * attempt was stopped (killed, re-briefed, the run ended): its past tense. vibe_wait shows it
+   * while the worker runs, and a killed worker's result and vibe_kill's answer once it stopped
+   * (its edits stay). Optional for a backend to call, and for a host calling `perform` itself.
+   */
+  soFar?(read: (stopped: boolean) => string): void;
 }
 
 /**

@@ -13,11 +13,12 @@ import { createBackend, type BackendConfig } from "../backends/backend-config.js
 import type { WorkerBackend, WorkerTier } from "../backends/worker-backend.js";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
-import { maxTimerMs } from "../internal/settle-within.js";
+import { maxTimerMs, settleWithin } from "../internal/settle-within.js";
 import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
 import { checkSendInput, checkSpawnInput } from "./worker-input.js";
 import { WorkerScheduler } from "./worker-scheduler.js";
+import { readSoFar } from "./worker-attempt.js";
 
 export type { WorkerEvent, WorkerEventListener } from "./worker-events.js";
 
@@ -82,6 +83,11 @@ export interface KillOutcome {
   readonly wasFinished: boolean;
   /** False when it was told to stop but had not stopped within the list's `stopTimeoutMs`. */
   readonly stoppedInTime: boolean;
+  /**
+   * What it had done when it stopped, as its backend said (a CLI's output until then, a model's
+   * turn and tool calls); its edits stay. Unset when it was not running or said nothing.
+   */
+  readonly soFar?: string;
 }
 
 /** What {@link VibeList.wait} returns: the worker, and whether it finished before the timeout. */
@@ -90,6 +96,16 @@ export interface WaitOutcome {
   readonly worker: WorkerSnapshot;
   /** Set when the wait was ended early by {@link VibeList.endWaits}: why ("the run is ending"). */
   readonly endedBecause?: string;
+  /**
+   * When it has not finished: what it has done so far, as its backend says (the end of a CLI's
+   * output, a model's turn and tool calls); unset when the backend says nothing of it.
+   */
+  readonly soFar?: string;
+  /**
+   * True when a vibe_send to the worker still waits for the operator's approval as the wait ends:
+   * the result is from before it.
+   */
+  readonly sendPending?: true;
 }
 
 /**
@@ -113,6 +129,10 @@ export class VibeList {
   private readonly surfaceCap: Tier;
   /** Ends the waits in progress (see {@link endWaits}). */
   private readonly waitEnders = new Set<(reason: string) => void>();
+  /** vibe_send calls checked but not over yet, by call id: the worker each re-briefs. */
+  private readonly sendsOnTheWay = new Map<string, { id: string; done: Promise<void>; end: () => void }>();
+  /** Stops listening for the end of those calls. */
+  private readonly stopWatchingCalls: () => void;
 
   constructor(options: VibeListOptions) {
     const concurrency = options.concurrency ?? 2;
@@ -151,6 +171,10 @@ export class VibeList {
         surface: options.surface ?? surfaces.worker,
         events: this.events,
       },
+    });
+    // A vibe_send on its way ends with its call, however it ends (done, refused, denied).
+    this.stopWatchingCalls = options.registry.on((event) => {
+      if (event.type === "call-end") this.sendsOnTheWay.get(event.callId)?.end();
     });
     options.run.own(this, "vibe list");
   }
@@ -205,6 +229,25 @@ export class VibeList {
   }
 
   /**
+   * Tells the list that call `callId`, a vibe_send its check let through, is on its way to
+   * re-brief worker `id` (its approval card may be open yet): a wait of that worker that comes
+   * meanwhile waits for the send to take effect (or to fail) first, at most its own timeout, so a
+   * "follow up and wait" batch never answers with the old result. Over when the call ends.
+   */
+  expectSend(id: string, callId: string): void {
+    const record = this.lookup(id);
+    if (this.sendsOnTheWay.has(callId)) return;
+    let end: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      end = () => {
+        this.sendsOnTheWay.delete(callId);
+        resolve();
+      };
+    });
+    this.sendsOnTheWay.set(callId, { id: record.id, done, end });
+  }
+
+  /**
    * Appends `message` to the worker's brief and runs it again. A running attempt is cancelled
    * first (this waits for it to stop); a queued worker just gets the longer brief. A blank
    * message is refused (`INVALID_ARGUMENTS`, as vibe_send refuses it), changing nothing.
@@ -240,6 +283,30 @@ export class VibeList {
    */
   wait(id: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<WaitOutcome> {
     const record = this.lookup(id);
+    const deadline = Date.now() + Math.max(0, options.timeoutMs);
+    // A wait that came after a send or kill of this worker (a "follow up and wait" batch) sees
+    // what it made of it: never the old result of a worker being rerun. Bounded by the wait's
+    // own timeout (a send's card may stay open), counted from the call.
+    const sends = [...this.sendsOnTheWay.values()].filter((send) => send.id === record.id);
+    const sent =
+      sends.length === 0
+        ? Promise.resolve(true)
+        : settleWithin(Promise.all(sends.map((send) => send.done)), Math.min(options.timeoutMs, maxTimerMs));
+    return sent.then(async (arrived) => {
+      await record.control;
+      const outcome = await this.waitNow(record, {
+        timeoutMs: deadline - Date.now(),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const pending = !arrived && [...this.sendsOnTheWay.values()].some((send) => send.id === record.id);
+      return pending ? { ...outcome, sendPending: true as const } : outcome;
+    });
+  }
+
+  private waitNow(
+    record: WorkerRecord,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<WaitOutcome> {
     if (isFinished(record.status))
       return Promise.resolve({ finished: true, worker: snapshot(record, Date.now()) });
     const signal = options.signal;
@@ -252,10 +319,12 @@ export class VibeList {
       };
       const finish = (finished: boolean, endedBecause?: string): void => {
         settle();
+        const soFar = !finished && record.readSoFar ? readSoFar(record.readSoFar, false) : "";
         resolve({
           finished,
           worker: snapshot(record, Date.now()),
           ...(endedBecause === undefined ? {} : { endedBecause }),
+          ...(soFar ? { soFar } : {}),
         });
       };
       const onFinished = (): void => finish(true);
@@ -308,7 +377,14 @@ export class VibeList {
           stoppedInTime ? "killed" : "killed (it did not stop in time)",
         );
     }
-    return { before, worker: snapshot(record, Date.now()), wasFinished: false, stoppedInTime };
+    const soFar = before === "running" && record.status === "killed" ? record.soFar : undefined;
+    return {
+      before,
+      worker: snapshot(record, Date.now()),
+      wasFinished: false,
+      stoppedInTime,
+      ...(soFar === undefined ? {} : { soFar }),
+    };
   }
 
   /** Every worker, in spawn order. */
@@ -355,6 +431,9 @@ export class VibeList {
    * while the run goes on, it turns vibe mode off: the vibe_* tools leave the run's surfaces.
    */
   dispose(): Promise<void> {
+    this.stopWatchingCalls();
+    // Each end removes itself; a Map iterates on past a deleted entry.
+    for (const send of this.sendsOnTheWay.values()) send.end();
     return this.scheduler.dispose();
   }
 
@@ -410,8 +489,22 @@ export class VibeList {
     const workers = this.scheduler.workers;
     const record = workers.get(id.trim());
     if (record) return record;
-    // The most recent ones, so that a run with hundreds of workers does not answer with them all.
     const all = [...workers.values()];
+    // A label where the id goes: the worker (or workers, labels may clash) that carry it.
+    const labelled = all.filter((worker) => worker.label === id.trim());
+    if (labelled.length > 0) {
+      const named = labelled
+        .slice(-knownShown)
+        .map((worker) => `${worker.id} (${worker.status})`)
+        .join(", ");
+      const one = labelled.length === 1;
+      throw new VibeError({
+        code: "UNKNOWN_WORKER",
+        message: `no worker '${id}': that is a label, not an id; ${one ? "the worker labelled so is" : "the workers labelled so are"} ${named}. Pass ${one ? "its" : "one's"} id: {"worker_id": "${labelled[0]?.id}"}.`,
+        data: { id, labelled: labelled.map((worker) => worker.id), known: [...workers.keys()] },
+      });
+    }
+    // The most recent ones, so that a run with hundreds of workers does not answer with them all.
     const known = all.slice(-knownShown).map((worker) => `${worker.id} (${worker.label}, ${worker.status})`);
     const older = all.length - known.length;
     throw new VibeError({

@@ -20,7 +20,10 @@ export interface AttemptContext {
  * is the plain text a terminal shows ({@link plainOutput}), whatever the backend: a model's answer
  * with escapes or bidi overrides in it reaches the lead and the operator as a CLI's output does.
  */
-export type AttemptOutcome = { ok: true; answer: string } | { ok: false; error: unknown };
+export type AttemptOutcome = ({ ok: true; answer: string } | { ok: false; error: unknown }) & {
+  /** What a stopped attempt had done by then, as its backend said (see `WorkerTask.soFar`). */
+  soFar?: string;
+};
 
 /**
  * Starts one attempt of `record` on the backend: marks it running, gives it a controller (also
@@ -40,6 +43,8 @@ export function startAttempt(
   record.endedAt = undefined;
   record.attempts++;
   record.activity = undefined;
+  record.soFar = undefined;
+  record.readSoFar = undefined;
   record.awaitingApproval = 0;
   record.controller = controller;
   const task = {
@@ -67,13 +72,20 @@ export function startAttempt(
       record.activity = progressLine(message);
       events.emit(record, "activity");
     },
+    soFar: (read: (stopped: boolean) => string) => {
+      if (record.controller === controller) record.readSoFar = read;
+    },
   };
   events.emit(record);
   const settle = (outcome: AttemptOutcome): void => {
     if (record.controller !== controller) return; // detached after a stop that timed out
+    const read = record.readSoFar;
     record.controller = undefined;
     record.attempt = undefined;
-    settled(controller, outcome);
+    record.readSoFar = undefined;
+    // Stopped: what it had done by then (its edits stay), for the killed worker's result.
+    const soFar = signal.aborted && read ? readSoFar(read, true) : "";
+    settled(controller, soFar ? { ...outcome, soFar } : outcome);
   };
   record.attempt = Promise.resolve()
     .then(() => context.backend.perform(task))
@@ -96,6 +108,7 @@ export async function stopAttempt(record: WorkerRecord, reason: Error, timeoutMs
   if (!stopped && record.controller === controller) {
     record.controller = undefined;
     record.attempt = undefined;
+    record.readSoFar = undefined;
   }
   return stopped;
 }
@@ -114,4 +127,16 @@ function progressLine(message: unknown): string {
   // 50 000 spaces held the event loop for seconds).
   const line = plainOutput(String(message)).replace(/\s+/g, (run) => (run.includes("\n") ? " " : run));
   return line.length > progressMaxChars ? `${headOf(line, progressMaxChars - 1)}…` : line;
+}
+
+/**
+ * What an attempt has done so far (or had, once `stopped`), as its backend's reader says: plain
+ * text, "" when it says nothing or fails (a host's reader must not break the list).
+ */
+export function readSoFar(read: (stopped: boolean) => string, stopped: boolean): string {
+  try {
+    return plainOutput(String(read(stopped))).trim();
+  } catch {
+    return "";
+  }
 }

@@ -49,6 +49,7 @@ export class WorkerScheduler {
   /** Queues a worker again, at the front: it had a slot (or a turn) already. */
   requeue(record: WorkerRecord): void {
     record.rerun = false;
+    record.soFar = undefined;
     record.status = "queued";
     record.queuedAt = Date.now();
     record.startedAt = undefined;
@@ -86,6 +87,7 @@ export class WorkerScheduler {
     if (status !== "failed") record.failure = undefined;
     record.awaitingApproval = 0;
     record.activity = undefined;
+    record.readSoFar = undefined;
     record.controller = undefined;
     record.attempt = undefined;
     this.context.events.emit(record);
@@ -135,7 +137,10 @@ export class WorkerScheduler {
     const run = this.context.run;
     if (controller.signal.aborted || run.signal.aborted) {
       const reason = controller.signal.aborted ? controller.signal.reason : run.signal.reason;
-      this.finish(record, "killed", `${errorMessage(reason)}; it was stopped before it finished`);
+      // What it had done by then (a CLI's output, a model's turn and calls): its edits stay.
+      record.soFar = outcome.soFar || undefined;
+      const stopped = `${errorMessage(reason)}; it was stopped before it finished`;
+      this.finish(record, "killed", record.soFar ? `${stopped}. ${record.soFar}` : stopped);
     } else if (outcome.ok) {
       this.finish(record, "done", outcome.answer);
     } else {

@@ -66,6 +66,13 @@ export interface WorkerRecord {
   /** Calls of the running attempt waiting for the operator's approval. */
   awaitingApproval: number;
   failure?: WorkerFailure;
+  /**
+   * What its last attempt had done when it was stopped (a CLI's output, a model's turn and calls),
+   * as the backend said; part of `lastResult` too.
+   */
+  soFar?: string;
+  /** Reads what the running attempt has done so far, when its backend gave a way (`task.soFar`). */
+  readSoFar?: (stopped: boolean) => string;
   /** Set when the worker was finished while queued: its last run never started. */
   endedQueued?: boolean;
   controller?: AbortController;

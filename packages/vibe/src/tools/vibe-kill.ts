@@ -1,6 +1,10 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { resultStartAndEnd } from "./describe-worker.js";
+
+/** Most characters of what a killed worker had done that vibe_kill shows (vibe_wait shows more). */
+const killSoFarChars = 4000;
 
 /** vibe_kill: stops a worker and everything it started. */
 export const vibeKillTool = defineTool({
@@ -22,7 +26,7 @@ export const vibeKillTool = defineTool({
   },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
-    const { before, worker, wasFinished, stoppedInTime } = await list.kill(input.worker_id);
+    const { before, worker, wasFinished, stoppedInTime, soFar } = await list.kill(input.worker_id);
     const name = `${worker.id} "${worker.label}"`;
     if (before === "queued")
       return `Killed ${name} while it was queued: ${worker.attempts === 0 ? "it never started, so it changed nothing" : "its new run never started (what its earlier runs did stays)"}.`;
@@ -30,6 +34,8 @@ export const vibeKillTool = defineTool({
       return `${name} had already ${worker.status === "killed" ? "been killed" : `finished (${worker.status})`}; nothing to stop.`;
     if (!stoppedInTime)
       return `Killed ${name}: it was told to stop but had not stopped when the wait ended; what it started may still be ending. It counts as killed, and ends with the run at the latest.`;
-    return `Killed ${name}; it and everything it started have stopped.`;
+    // What it had done until now (edits stay), bounded: its start and its end.
+    const done = soFar ? ` ${resultStartAndEnd({ ...worker, lastResult: soFar }, killSoFarChars)}` : "";
+    return `Killed ${name}; it and everything it started have stopped.${done}`;
   },
 });

@@ -14,7 +14,7 @@ export const vibeListTool = defineTool({
   tier: "read",
   parallelSafe: true,
   description: [
-    `List every background worker: id, label, tier, status (queued, running, done, failed, killed), elapsed time and its last result (at most ${listResultChars} characters: of a longer one its start and its end; vibe_wait gives the whole result). With many workers, the older finished ones are only counted.`,
+    `List every background worker: id, label, tier, status (queued, running, done, failed, killed), elapsed time and its last result (at most ${listResultChars} characters: of a longer one its start and its end; vibe_wait gives the whole result; while a rerun of it runs, its previous run's, named so). With many workers, the older finished ones are only counted.`,
     "Example: {}",
   ].join("\n"),
   input: z.object({}),
@@ -32,7 +32,7 @@ export const vibeListTool = defineTool({
     for (const worker of shown) {
       lines.push(`- ${workerLine(worker)}`);
       const result = resultStartAndEnd(worker, listResultChars);
-      if (result) lines.push(`  last result: ${result.replace(/\n/g, "\n  ")}`);
+      if (result) lines.push(`  ${resultName(worker)}: ${result.replace(/\n/g, "\n  ")}`);
     }
     const left = workers.length - shown.length;
     if (left > 0) {
@@ -62,4 +62,14 @@ function pickShown(workers: WorkerSnapshot[]): WorkerSnapshot[] {
   const finished = workers.filter((worker) => isFinished(worker.status));
   const keep = new Set([...active, ...(room > 0 ? finished.slice(-room) : [])]);
   return workers.filter((worker) => keep.has(worker));
+}
+
+/**
+ * What a worker's result is called in the list: its last result once it finished; while a rerun
+ * (vibe_send) is queued or running, the result of its previous run, which the rerun may change.
+ */
+function resultName(worker: WorkerSnapshot): string {
+  if (isFinished(worker.status)) return "last result";
+  const previous = worker.status === "running" ? worker.attempts - 1 : worker.attempts;
+  return `result of its previous run (attempt ${previous})`;
 }

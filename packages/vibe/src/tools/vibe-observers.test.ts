@@ -44,6 +44,23 @@ describe("watching workers: vibe_list and vibe_wait", () => {
     attempt.answer("wrote it");
   });
 
+  it("vibe_list shows a re-briefed worker's earlier result as its previous run's, not as its last result", async () => {
+    // A real `sh` standing in for an agent CLI: its first run finishes, its rerun works on.
+    const cli =
+      'brief=$(cat); case "$brief" in *again*) echo "second run working"; sleep 1000;; *) echo "first run: 3 tests fixed";; esac';
+    kit = createKit({ backend: createCommandBackend({ command: ["sh", "-c", cli], graceMs: 200 }) });
+    await kit.call("vibe_spawn", { brief: "Fix the tests.", label: "fixer" });
+    await reachStatus(kit.list, "w1", "done");
+    expect((await kit.call("vibe_list")).text).toContain("  last result: first run: 3 tests fixed");
+
+    await kit.call("vibe_send", { worker_id: "w1", message: "Do it again for the e2e tests." });
+    await reachStatus(kit.list, "w1", "running");
+    const listed = await kit.call("vibe_list");
+    expect(listed.text).toContain('- w1 "fixer" (fast, attempt 2) running');
+    expect(listed.text).not.toContain("last result:");
+    expect(listed.text).toContain("  result of its previous run (attempt 1): first run: 3 tests fixed");
+  });
+
   it("endWaits answers a wait in flight at once: the run is ending", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

@@ -50,7 +50,10 @@ export const vibeSendTool = defineTool({
   // An unknown id, a worker above the sender's rights, no room to rerun it: refused at once, not
   // after the operator's card (execute checks again: the list may change while the card is open).
   check(input, ctx) {
-    ctx.run.require(vibeListKey).checkSend(input.worker_id, { cap: ctx.surface.cap });
+    const list = ctx.run.require(vibeListKey);
+    list.checkSend(input.worker_id, { cap: ctx.surface.cap });
+    // A vibe_wait of this worker in the same batch waits for this re-brief, not the old result.
+    list.expectSend(input.worker_id, ctx.callId);
   },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);

@@ -76,6 +76,15 @@ export const vibeSpawnTool = defineTool({
               ? "; it starts when one finishes"
               : ` and ${ahead} queued ${ahead === 1 ? "worker starts" : "workers start"} before it; it starts when ${ahead + 1} ${countNoun(ahead + 1, "workers")} have finished`
           }`;
-    return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.`;
+    // Labels may clash: said, so the lead calls them by id (the operator sees two alike).
+    const alike = list
+      .list()
+      .filter((other) => other.label === worker.label && other.id !== worker.id)
+      .map((other) => other.id);
+    const clash =
+      alike.length === 0
+        ? ""
+        : ` ${alike.slice(0, 10).join(", ")}${alike.length > 10 ? ` and ${alike.length - 10} more` : ""} ${alike.length === 1 ? "is" : "are"} labelled "${worker.label}" too: call the workers by their ids (${worker.id} is this one).`;
+    return `Spawned ${worker.id} "${worker.label}" (${worker.tier}); it ${where}. Carry on with your own work; vibe_wait ${worker.id} for its result.${clash}`;
   },
 });

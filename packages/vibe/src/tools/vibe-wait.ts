@@ -5,6 +5,9 @@ import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import type { WorkerSnapshot } from "../list/worker.js";
 import { resultStartAndEnd } from "./describe-worker.js";
 
+/** Most characters of what a running worker has done so far that a wait which timed out shows. */
+const soFarChars = 4000;
+
 /** Default and longest wait of vibe_wait, in seconds. */
 export const waitSeconds = { default: 60, max: 600 } as const;
 
@@ -18,9 +21,10 @@ export const vibeWaitTool = defineTool({
   tier: "read",
   parallelSafe: true,
   description: [
-    "Wait until a worker finishes and get its result; returns at once if it already has. Each wait",
+    "Wait until a worker finishes and get its result; returns at once if it already has (after a",
+    "vibe_send, also one in the same batch, the result of the new run). Each wait",
     `is bounded: timeout_seconds, default ${waitSeconds.default}, at most ${waitSeconds.max} (vibe_list checks without waiting). If the worker is not done by then,`,
-    "the wait ends but the worker keeps working: the result says so; vibe_wait again, or vibe_kill it.",
+    "the wait ends but the worker keeps working: the result says so and what it has done so far; vibe_wait again, or vibe_kill it.",
     `Example: {"worker_id": "w1", "timeout_seconds": ${waitSeconds.max}}`,
   ].join("\n"),
   input: z.object({
@@ -40,7 +44,7 @@ export const vibeWaitTool = defineTool({
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
     const seconds = input.timeout_seconds ?? waitSeconds.default;
-    const { finished, worker, endedBecause } = await list.wait(input.worker_id, {
+    const { finished, worker, endedBecause, soFar, sendPending } = await list.wait(input.worker_id, {
       timeoutMs: seconds * 1000,
       signal: ctx.signal,
     });
@@ -57,23 +61,31 @@ export const vibeWaitTool = defineTool({
       const waited = `${formatDuration(seconds * 1000)}${input.timeout_seconds === undefined ? ", the default wait" : ""}`;
       const activity = worker.activity ? ` (${worker.activity})` : "";
       const again = JSON.stringify({ worker_id: worker.id, timeout_seconds: waitSeconds.max });
-      return [
+      const answer = [
         `${name} ${state}: only this wait ended (after ${waited}); the worker keeps working in the background.`,
         `Elapsed ${formatDuration(worker.elapsedMs)}${activity}.`,
         `To wait longer: vibe_wait ${again} (${waitSeconds.max} s is the most one call waits). Or carry on and check with vibe_list, or vibe_kill ${worker.id} to stop it.`,
       ].join(" ");
+      // How far it is: what it has done so far (its start and end when long).
+      return soFar
+        ? `${answer}\n\n${resultStartAndEnd({ ...worker, lastResult: soFar }, soFarChars)}`
+        : answer;
     }
     const result = resultStartAndEnd(worker, 20_000);
+    // A re-brief not approved yet: the result below is the one it was sent after.
+    const before = sendPending
+      ? ". A vibe_send to it still waits for the operator's approval: this result is from before it"
+      : "";
     switch (worker.status) {
       case "done":
-        return `${name} is done after ${formatDuration(worker.elapsedMs)}. Its result:\n\n${result}`;
+        return `${name} is done after ${formatDuration(worker.elapsedMs)}${before}. Its result:\n\n${result}`;
       case "failed":
-        return `${name} failed after ${formatDuration(worker.elapsedMs)}: ${result}\n${failureAdvice(worker)}`;
+        return `${name} failed after ${formatDuration(worker.elapsedMs)}${before}: ${result}\n${failureAdvice(worker)}`;
       default:
         // Killed while queued: it did not run at all, and its elapsed time is its wait.
         return worker.killedWhileQueued
-          ? `${name} was killed before ${worker.attempts === 0 ? "it" : "its new run"} started (queued for ${formatDuration(worker.elapsedMs)}): ${result}`
-          : `${name} was killed after ${formatDuration(worker.elapsedMs)}: ${result}`;
+          ? `${name} was killed before ${worker.attempts === 0 ? "it" : "its new run"} started (queued for ${formatDuration(worker.elapsedMs)})${before}: ${result}`
+          : `${name} was killed after ${formatDuration(worker.elapsedMs)}${before}: ${result}`;
     }
   },
 });
