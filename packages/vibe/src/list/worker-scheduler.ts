@@ -84,6 +84,8 @@ export class WorkerScheduler {
     record.endedQueued = record.startedAt === undefined;
     if (record.startedAt === undefined) record.startedAt = record.queuedAt;
     record.lastResult = result;
+    // A rerun cut short by another vibe_send leaves no result: this one stays its attempt's.
+    record.resultAttempt = record.endedQueued ? 0 : record.attempts;
     if (status !== "failed") record.failure = undefined;
     record.awaitingApproval = 0;
     record.activity = undefined;

@@ -35,6 +35,11 @@ export interface WorkerSnapshot {
   readonly attempts: number;
   /** The final answer of the last attempt, or why it failed or was killed; unbounded. */
   readonly lastResult?: string;
+  /**
+   * The attempt `lastResult` ended (1 for the first); unset when it has none, or when the run it
+   * ended never started (killed, or the list closed, while it was queued).
+   */
+  readonly resultAttempt?: number;
   /** The latest progress line of a running attempt ("turn 2: calling read"). */
   readonly activity?: string;
   /** True while a call of the running attempt waits for the operator's approval (its card is open). */
@@ -62,6 +67,8 @@ export interface WorkerRecord {
   endedAt?: number;
   attempts: number;
   lastResult?: string;
+  /** The attempt `lastResult` ended; 0 when that run never started (see the snapshot's). */
+  resultAttempt?: number;
   activity?: string;
   /** Calls of the running attempt waiting for the operator's approval. */
   awaitingApproval: number;
@@ -99,6 +106,9 @@ export function snapshot(record: WorkerRecord, now: number): WorkerSnapshot {
     elapsedMs,
     attempts: record.attempts,
     ...(record.lastResult === undefined ? {} : { lastResult: record.lastResult }),
+    ...(record.lastResult === undefined || !record.resultAttempt
+      ? {}
+      : { resultAttempt: record.resultAttempt }),
     ...(record.activity === undefined || record.status !== "running" ? {} : { activity: record.activity }),
     ...(record.awaitingApproval > 0 && record.status === "running" ? { awaitingApproval: true } : {}),
     ...(record.failure && record.status === "failed" ? { failure: record.failure } : {}),

@@ -70,6 +70,8 @@ function pickShown(workers: WorkerSnapshot[]): WorkerSnapshot[] {
  */
 function resultName(worker: WorkerSnapshot): string {
   if (isFinished(worker.status)) return "last result";
-  const previous = worker.status === "running" ? worker.attempts - 1 : worker.attempts;
-  return `result of its previous run (attempt ${previous})`;
+  // The attempt that ended with it: a rerun cut short by another vibe_send left none of its own.
+  return worker.resultAttempt === undefined
+    ? "result of its previous run (which never started)"
+    : `result of its previous run (attempt ${worker.resultAttempt})`;
 }
