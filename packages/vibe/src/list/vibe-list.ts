@@ -236,7 +236,8 @@ export class VibeList {
    */
   expectSend(id: string, callId: string): void {
     const record = this.lookup(id);
-    if (this.sendsOnTheWay.has(callId)) return;
+    // Closed, nothing ends it (the call's end is no longer watched) and no send can take effect.
+    if (this.closed || this.sendsOnTheWay.has(callId)) return;
     let end: () => void = () => undefined;
     const done = new Promise<void>((resolve) => {
       end = () => {

@@ -51,9 +51,12 @@ export const vibeSendTool = defineTool({
   // after the operator's card (execute checks again: the list may change while the card is open).
   check(input, ctx) {
     const list = ctx.run.require(vibeListKey);
-    list.checkSend(input.worker_id, { cap: ctx.surface.cap });
     // A vibe_wait of this worker in the same batch waits for this re-brief, not the old result.
-    list.expectSend(input.worker_id, ctx.callId);
+    // Told before the check: a send it refuses now (no room) is checked again once the caller's
+    // earlier calls are over (a vibe_kill making room), and may go ahead then; refused for good,
+    // its call ends at once, and with it the wait's.
+    if (list.find(input.worker_id)) list.expectSend(input.worker_id, ctx.callId);
+    list.checkSend(input.worker_id, { cap: ctx.surface.cap });
   },
   async execute(input, ctx) {
     const list = ctx.run.require(vibeListKey);
