@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
+import { createCommandBackend } from "../backends/command-backend.js";
 import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
 
 /** A backend whose attempts answer "<brief> done" when told, and take 200 ms to stop when aborted. */
@@ -17,6 +18,23 @@ class SlowStopBackend implements WorkerBackend {
       this.started.push({ task, answer: () => resolve(`${task.brief.replace(/\n+/g, " ")} done`) });
     });
   }
+}
+
+/** An approver that holds vibe_send's cards until the test answers them; everything else is allowed. */
+function heldSendCards() {
+  const cards: ((allow: boolean) => void)[] = [];
+  return {
+    cards,
+    approver: {
+      attached: () => true,
+      request: (request: { tool: string }) =>
+        request.tool === "vibe_send"
+          ? new Promise<{ allow: true } | { allow: false; reason: string }>((resolve) =>
+              cards.push((allow) => resolve(allow ? { allow: true } : { allow: false, reason: "no" })),
+            )
+          : Promise.resolve({ allow: true as const }),
+    },
+  };
 }
 
 describe("a vibe_wait sent with a vibe_send of its worker", () => {
@@ -46,5 +64,49 @@ describe("a vibe_wait sent with a vibe_send of its worker", () => {
     await killing;
     const waited = await waiting;
     expect(waited.text).toMatch(/Its result:\n\nfirst second done$/);
+  });
+
+  it("endWaits ends a wait that waits for a send's card", async () => {
+    const { cards, approver } = heldSendCards();
+    // A command worker: each vibe_send to it asks the operator (a real `sh` stands in for the CLI).
+    kit = createKit({
+      backend: createCommandBackend({ command: ["sh", "-c", "cat"] }),
+      approver,
+      approval: "ask",
+    });
+    await kit.call("vibe_spawn", { brief: "first", label: "a" });
+    await reachStatus(kit.list, "w1", "done");
+    const sending = kit.call("vibe_send", { worker_id: "w1", message: "second" });
+    const waiting = kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 3 });
+    await new Promise((resolve) => setImmediate(resolve));
+    kit.list.endWaits("the run is ending (end of input)");
+    const waited = await waiting;
+    for (const answer of cards) answer(false);
+    await sending;
+    expect(waited.text).toContain("this wait ended early: the run is ending (end of input)");
+  });
+
+  it("a wait cancelled while it waits for a send's card is cancelled", async () => {
+    const { cards, approver } = heldSendCards();
+    // A command worker: each vibe_send to it asks the operator (a real `sh` stands in for the CLI).
+    kit = createKit({
+      backend: createCommandBackend({ command: ["sh", "-c", "cat"] }),
+      approver,
+      approval: "ask",
+    });
+    await kit.call("vibe_spawn", { brief: "first", label: "a" });
+    await reachStatus(kit.list, "w1", "done");
+    const sending = kit.call("vibe_send", { worker_id: "w1", message: "second" });
+    await new Promise((resolve) => setImmediate(resolve));
+    const controller = new AbortController();
+    const waiting = kit.list.wait("w1", { timeoutMs: 3000, signal: controller.signal });
+    controller.abort(new Error("the lead pressed Esc"));
+    const outcome = await waiting.then(
+      (value) => ({ resolved: value }),
+      (error: unknown) => ({ rejected: error }),
+    );
+    for (const answer of cards) answer(false);
+    await sending;
+    expect(outcome).toHaveProperty("rejected");
   });
 });

@@ -13,7 +13,7 @@ import { createBackend, type BackendConfig } from "../backends/backend-config.js
 import type { WorkerBackend, WorkerTier } from "../backends/worker-backend.js";
 import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
-import { maxTimerMs, settleWithin } from "../internal/settle-within.js";
+import { maxTimerMs } from "../internal/settle-within.js";
 import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
 import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
 import { checkSendInput, checkSpawnInput } from "./worker-input.js";
@@ -288,19 +288,62 @@ export class VibeList {
     // A wait that came after a send or kill of this worker (a "follow up and wait" batch) sees
     // what it made of it: never the old result of a worker being rerun. Bounded by the wait's
     // own timeout (a send's card may stay open), counted from the call.
+    // As the wait itself, that part ends with the wait's signal and with endWaits.
     const sends = [...this.sendsOnTheWay.values()].filter((send) => send.id === record.id);
-    const sent =
-      sends.length === 0
-        ? Promise.resolve(true)
-        : settleWithin(Promise.all(sends.map((send) => send.done)), Math.min(options.timeoutMs, maxTimerMs));
-    return sent.then(async (arrived) => {
-      await record.control;
+    const signal = options.signal;
+    return (async (): Promise<WaitOutcome> => {
+      let arrived = true;
+      const ended = (reason: string): WaitOutcome => ({
+        finished: false,
+        worker: snapshot(record, Date.now()),
+        endedBecause: reason,
+      });
+      if (sends.length > 0) {
+        const all = Promise.all(sends.map((send) => send.done));
+        const got = await this.waitEnding(all, Math.min(Math.max(0, options.timeoutMs), maxTimerMs), signal);
+        if (typeof got === "string") return ended(got);
+        arrived = got;
+      }
+      // The sends and kills of it that came before take effect (each bounded by a stop's wait).
+      const turn = await this.waitEnding(record.control, maxTimerMs, signal);
+      if (typeof turn === "string") return ended(turn);
       const outcome = await this.waitNow(record, {
         timeoutMs: deadline - Date.now(),
-        ...(options.signal ? { signal: options.signal } : {}),
+        ...(signal ? { signal } : {}),
       });
       const pending = !arrived && [...this.sendsOnTheWay.values()].some((send) => send.id === record.id);
       return pending ? { ...outcome, sendPending: true as const } : outcome;
+    })();
+  }
+
+  /**
+   * Waits for `promise`, at most `ms`: true once it settled, false past `ms`, the reason when
+   * {@link endWaits} ended the waits meanwhile; rejects when `signal` aborts.
+   */
+  private waitEnding(promise: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<boolean | string> {
+    return new Promise<boolean | string>((resolve, reject) => {
+      const settle = (): void => {
+        clearTimeout(timer);
+        this.waitEnders.delete(onEnded);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const end = (value: boolean | string): void => {
+        settle();
+        resolve(value);
+      };
+      const onEnded = (reason: string): void => end(reason);
+      const onAbort = (): void => {
+        settle();
+        reject(abortReason(signal as AbortSignal));
+      };
+      const timer = setTimeout(() => end(false), ms);
+      promise.then(
+        () => end(true),
+        () => end(true),
+      );
+      this.waitEnders.add(onEnded);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener("abort", onAbort, { once: true });
     });
   }
 
