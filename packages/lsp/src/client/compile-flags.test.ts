@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTextFile } from "../files/file-texts.js";
 import { compileDatabaseBytes } from "../checkers/compile-commands.js";
-import { tempTree } from "../test-support/fixtures.js";
+import { pastRacyMargin, tempTree } from "../test-support/fixtures.js";
 import { compileFlagFacts } from "./compile-flags.js";
 
 /** `compileFlagFacts` of `files` laid out in a temporary folder, with `root` under it. */
@@ -72,6 +72,7 @@ describe("compileFlagFacts", () => {
         writeFileSync(path, text);
         const at = new Date(Date.now() - agoMs);
         utimesSync(path, at, at);
+        if (agoMs > 0) pastRacyMargin();
       };
       const entry = (include: string) =>
         JSON.stringify([{ directory: dir, file: "a.c", arguments: ["cc", `-I${include}`, "-c", "a.c"] }]);
