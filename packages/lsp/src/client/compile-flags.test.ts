@@ -25,6 +25,7 @@ describe("compileFlagFacts", () => {
     expect(factsOf({ "app/compile_flags.txt": "-std=c11\n-I../lib\n-isystem\n/opt/x\n" })).toEqual({
       forcesIncludes: false,
       includeDirs: ["<dir>/lib", "/opt/x"],
+      movesSystemFolders: false,
     });
     const database = [{ directory: "/w/build", file: "a.c", command: 'cc -I../inc -iquote "q d" -c a.c' }];
     expect(factsOf({ "app/compile_commands.json": JSON.stringify(database) }).includeDirs).toEqual([
@@ -32,6 +33,32 @@ describe("compileFlagFacts", () => {
       "/w/build/q d",
     ]);
     expect(factsOf({ "app/.clangd": "CompileFlags:\n  Add: [-I/opt/y]\n" }).includeDirs).toEqual(["/opt/y"]);
+  });
+
+  it("tells a flag moving the compiler's own include folders (a sysroot, a toolchain, frameworks)", () => {
+    for (const flags of [
+      "--sysroot=sysroot\n",
+      "--sysroot\nsysroot\n",
+      "-isysroot\n/sdk\n",
+      "--gcc-toolchain=/opt/gcc\n",
+      "-iwithsysroot\n/inc\n",
+      "-isystem-after\n/inc\n",
+      "-F/Library/Frameworks\n",
+      "-iframework\n/f\n",
+    ])
+      expect(factsOf({ "app/compile_flags.txt": `-std=c11\n${flags}` }).movesSystemFolders, flags).toBe(true);
+    const database = [
+      { directory: "/w", file: "a.c", arguments: ["cc", "--sysroot=/w/sysroot", "-c", "a.c"] },
+    ];
+    expect(factsOf({ "app/compile_commands.json": JSON.stringify(database) }).movesSystemFolders).toBe(true);
+    expect(factsOf({ "app/.clangd": "CompileFlags:\n  Add: [--sysroot=/s]\n" }).movesSystemFolders).toBe(
+      true,
+    );
+    expect(factsOf({ "app/compile_flags.txt": "-std=c11\n-Iinc\n-isystem\n/opt/x\n-fno-rtti\n" })).toEqual({
+      forcesIncludes: false,
+      includeDirs: ["<dir>/app/inc", "/opt/x"],
+      movesSystemFolders: false,
+    });
   });
 
   it("counts -include, --imacros and a response file as forcing an include", () => {
@@ -123,7 +150,7 @@ describe("compileFlagFacts", () => {
       const entry = JSON.stringify({ directory: dir, file: "a.c", arguments: ["cc", "-Ione", "-c", "a.c"] });
       const padding = " ".repeat(compileDatabaseBytes);
       writeFileSync(join(dir, "compile_commands.json"), `[${entry}${padding}]`);
-      expect(compileFlagFacts(dir, [])).toEqual({ forcesIncludes: true, includeDirs: [] });
+      expect(compileFlagFacts(dir, []).forcesIncludes).toBe(true);
     } finally {
       remove();
     }
