@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTextFile } from "../files/file-texts.js";
+import { pastRacyMargin } from "../test-support/fixtures.js";
 import { relativeDirectoriesOf, splitCommand, syntaxOnlyCommand } from "./compile-commands.js";
 
 describe("compile commands", () => {
@@ -68,6 +69,7 @@ describe("relativeDirectoriesOf", () => {
         );
         const past = new Date(Date.now() - 60_000);
         utimesSync(path, past, past);
+        pastRacyMargin();
       };
       write("out", dir);
       for (let i = 0; i < 3; i++) expect(relativeDirectoriesOf(dir, read)).toEqual({ path, count: 1 });

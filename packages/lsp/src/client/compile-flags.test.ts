@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readTextFile } from "../files/file-texts.js";
 import { compileDatabaseBytes } from "../checkers/compile-commands.js";
-import { tempTree } from "../test-support/fixtures.js";
+import { pastRacyMargin, tempTree } from "../test-support/fixtures.js";
 import { compileFlagFacts } from "./compile-flags.js";
 
 /** `compileFlagFacts` of `files` laid out in a temporary folder, with `root` under it. */
@@ -25,6 +25,7 @@ describe("compileFlagFacts", () => {
     expect(factsOf({ "app/compile_flags.txt": "-std=c11\n-I../lib\n-isystem\n/opt/x\n" })).toEqual({
       forcesIncludes: false,
       includeDirs: ["<dir>/lib", "/opt/x"],
+      movesSystemFolders: false,
     });
     const database = [{ directory: "/w/build", file: "a.c", command: 'cc -I../inc -iquote "q d" -c a.c' }];
     expect(factsOf({ "app/compile_commands.json": JSON.stringify(database) }).includeDirs).toEqual([
@@ -32,6 +33,32 @@ describe("compileFlagFacts", () => {
       "/w/build/q d",
     ]);
     expect(factsOf({ "app/.clangd": "CompileFlags:\n  Add: [-I/opt/y]\n" }).includeDirs).toEqual(["/opt/y"]);
+  });
+
+  it("tells a flag moving the compiler's own include folders (a sysroot, a toolchain, frameworks)", () => {
+    for (const flags of [
+      "--sysroot=sysroot\n",
+      "--sysroot\nsysroot\n",
+      "-isysroot\n/sdk\n",
+      "--gcc-toolchain=/opt/gcc\n",
+      "-iwithsysroot\n/inc\n",
+      "-isystem-after\n/inc\n",
+      "-F/Library/Frameworks\n",
+      "-iframework\n/f\n",
+    ])
+      expect(factsOf({ "app/compile_flags.txt": `-std=c11\n${flags}` }).movesSystemFolders, flags).toBe(true);
+    const database = [
+      { directory: "/w", file: "a.c", arguments: ["cc", "--sysroot=/w/sysroot", "-c", "a.c"] },
+    ];
+    expect(factsOf({ "app/compile_commands.json": JSON.stringify(database) }).movesSystemFolders).toBe(true);
+    expect(factsOf({ "app/.clangd": "CompileFlags:\n  Add: [--sysroot=/s]\n" }).movesSystemFolders).toBe(
+      true,
+    );
+    expect(factsOf({ "app/compile_flags.txt": "-std=c11\n-Iinc\n-isystem\n/opt/x\n-fno-rtti\n" })).toEqual({
+      forcesIncludes: false,
+      includeDirs: ["<dir>/app/inc", "/opt/x"],
+      movesSystemFolders: false,
+    });
   });
 
   it("counts -include, --imacros and a response file as forcing an include", () => {
@@ -72,6 +99,7 @@ describe("compileFlagFacts", () => {
         writeFileSync(path, text);
         const at = new Date(Date.now() - agoMs);
         utimesSync(path, at, at);
+        if (agoMs > 0) pastRacyMargin();
       };
       const entry = (include: string) =>
         JSON.stringify([{ directory: dir, file: "a.c", arguments: ["cc", `-I${include}`, "-c", "a.c"] }]);
@@ -122,7 +150,7 @@ describe("compileFlagFacts", () => {
       const entry = JSON.stringify({ directory: dir, file: "a.c", arguments: ["cc", "-Ione", "-c", "a.c"] });
       const padding = " ".repeat(compileDatabaseBytes);
       writeFileSync(join(dir, "compile_commands.json"), `[${entry}${padding}]`);
-      expect(compileFlagFacts(dir, [])).toEqual({ forcesIncludes: true, includeDirs: [] });
+      expect(compileFlagFacts(dir, []).forcesIncludes).toBe(true);
     } finally {
       remove();
     }

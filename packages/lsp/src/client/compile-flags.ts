@@ -12,17 +12,32 @@ export interface CompileFlagFacts {
   readonly forcesIncludes: boolean;
   /** The folders searched for included files (`-I`, `-isystem`, `-iquote`, `-idirafter`, `/I`), absolute. */
   readonly includeDirs: readonly string[];
+  /**
+   * Some flag moves the compiler's own include folders or adds folders not among
+   * {@link includeDirs} (a sysroot, a toolchain, frameworks: see `systemMoving`): a `<…>` include
+   * of a name `/usr/include` holds may then be a file of the root (a sysroot in the tree).
+   */
+  readonly movesSystemFolders: boolean;
 }
 
 /** A flag forcing an include: `-include`/`--include`, `-imacros`/`--imacros`, clang-cl's `/FI`. */
 const forcing = /(?:^|[\s"',[=])(?:--?include|--?imacros|[-/]FI)/m;
+
+/**
+ * A flag moving the compiler's own include folders or adding folders {@link searchFlag} does not
+ * read: a sysroot (`--sysroot`, `-isysroot`, `/winsysroot`), a toolchain (`--gcc-toolchain`,
+ * `--gcc-install-dir`, `-resource-dir`), folders under a prefix or the sysroot (`-iwithprefix`,
+ * `-iwithsysroot`), `-isystem-after`, MSVC's `-imsvc`, frameworks (`-F`, `-iframework`).
+ */
+const systemMoving =
+  /(?:^|[\s"',[=])(?:--?sysroot|-isysroot|[-/]winsysroot|--gcc-toolchain|--gcc-install-dir|-resource-dir|-iwithprefix|-iwithsysroot|-iprefix|-isystem-after|[-/]imsvc|-iframework|-F(?=[\s"',\]/.]|$))/m;
 
 /** A response file (`@flags.rsp`), whose flags clangd reads as if written in its place. */
 const responseFile = /(?:^|[\s"',[])@[^\s"',\]]/m;
 
 /** A flag naming a folder searched for included files, with its folder joined or next. */
 const searchFlag =
-  /^(?:-I|-isystem|-iquote|-idirafter|--include-directory=?|-cxx-isystem|[-/]I|\/external:I)(.*)$/;
+  /^(?:-I|-isystem(?!-after)|-iquote|-idirafter|--include-directory=?|-cxx-isystem|[-/]I|\/external:I)(.*)$/;
 
 /** The files of flags clangd reads for a file under `root`, as paths with the folder their relative paths start from. */
 function flagFiles(
@@ -93,6 +108,7 @@ function databaseCommands(text: string): { directory: string; args: string[] }[]
 interface FlagFileFacts {
   readonly forcesIncludes: boolean;
   readonly includeDirs: readonly string[];
+  readonly movesSystemFolders: boolean;
 }
 
 /** Most compilation databases and flag files whose facts are kept (see {@link flagFileFacts}). */
@@ -117,18 +133,19 @@ function flagFileFacts(
     return flagFileCache.get(path, () => factsOfText(read(path, compileDatabaseBytes), path, kind));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    return { forcesIncludes: true, includeDirs: [] };
+    return { forcesIncludes: true, includeDirs: [], movesSystemFolders: true };
   }
 }
 
 /** What the text of a compilation database or compile_flags.txt at `path` tells. */
 function factsOfText(text: string, path: string, kind: "database" | "flags"): FlagFileFacts {
-  if (forcing.test(text) || responseFile.test(text)) return { forcesIncludes: true, includeDirs: [] };
+  if (forcing.test(text) || responseFile.test(text))
+    return { forcesIncludes: true, includeDirs: [], movesSystemFolders: true };
   const folder = dirname(path);
   const folders = new Set<string>();
   if (kind === "database") {
     const commands = databaseCommands(text);
-    if (!commands) return { forcesIncludes: true, includeDirs: [] };
+    if (!commands) return { forcesIncludes: true, includeDirs: [], movesSystemFolders: true };
     for (const { directory, args } of commands) searchedFolders(args, resolve(folder, directory), folders);
   } else {
     searchedFolders(
@@ -137,7 +154,7 @@ function factsOfText(text: string, path: string, kind: "database" | "flags"): Fl
       folders,
     );
   }
-  return { forcesIncludes: false, includeDirs: [...folders] };
+  return { forcesIncludes: false, includeDirs: [...folders], movesSystemFolders: systemMoving.test(text) };
 }
 
 /**
@@ -154,14 +171,16 @@ export function compileFlagFacts(
   read: (path: string, maxBytes?: number) => string = readTextFile,
 ): CompileFlagFacts {
   const folders = new Set<string>();
+  let movesSystemFolders = false;
   const files = flagFiles(root, watched);
   for (let index = 0; index < files.length; index++) {
     const { path, kind } = files[index]!;
     if (kind !== "config") {
       const facts = flagFileFacts(path, kind, read);
       if (!facts) continue;
-      if (facts.forcesIncludes) return { forcesIncludes: true, includeDirs: [] };
+      if (facts.forcesIncludes) return { forcesIncludes: true, includeDirs: [], movesSystemFolders: true };
       for (const folder of facts.includeDirs) folders.add(folder);
+      if (facts.movesSystemFolders) movesSystemFolders = true;
       continue;
     }
     let text: string;
@@ -169,9 +188,11 @@ export function compileFlagFacts(
       text = read(path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
-      return { forcesIncludes: true, includeDirs: [] };
+      return { forcesIncludes: true, includeDirs: [], movesSystemFolders: true };
     }
-    if (forcing.test(text) || responseFile.test(text)) return { forcesIncludes: true, includeDirs: [] };
+    if (forcing.test(text) || responseFile.test(text))
+      return { forcesIncludes: true, includeDirs: [], movesSystemFolders: true };
+    if (systemMoving.test(text)) movesSystemFolders = true;
     const folder = dirname(path);
     // A .clangd's flags (YAML: `Add: [-I../lib]`, `- -I../lib`): relative paths start from the
     // compile command's folder, here taken as the .clangd's and the root.
@@ -192,5 +213,5 @@ export function compileFlagFacts(
       }
     }
   }
-  return { forcesIncludes: false, includeDirs: [...folders] };
+  return { forcesIncludes: false, includeDirs: [...folders], movesSystemFolders };
 }

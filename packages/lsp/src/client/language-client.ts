@@ -40,7 +40,7 @@ import { CreatedFiles } from "./created-files.js";
 import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
 import { RootTexts } from "./root-texts.js";
-import { compileFlagFacts } from "./compile-flags.js";
+import { compileFlagFacts, type CompileFlagFacts } from "./compile-flags.js";
 import { directivesIn, includedNames, includeReach, type IncludeRoot } from "./include-reach.js";
 import { environmentIncludeFolders, systemIncludeFolders } from "./system-includes.js";
 import { canonicalPath } from "../files/canonical-path.js";
@@ -389,14 +389,15 @@ export class LanguageClient {
     const paths = changed.map((uri) => fileURLToPath(uri));
     const reals = new Set(paths.map((path) => canonicalPath(path)));
     const links = [...this.watched.links].filter((link) => reals.has(canonicalPath(link)));
-    const reaches = includeReach([...paths, ...reals, ...links], this.includeRoot(flags.includeDirs));
+    const reaches = includeReach([...paths, ...reals, ...links], this.includeRoot(flags));
     return (text, uri) => reaches(text, fileURLToPath(uri));
   }
 
   /** The root as the walks of what files include read it (see `IncludeRoot`), with the compile flags' include folders. */
-  private includeRoot(includeDirs: readonly string[]): IncludeRoot {
-    // The environment's include folders come before the compiler's own; one not known (relative)
-    // leaves every `<…>` include a possible root file.
+  private includeRoot({ includeDirs, movesSystemFolders }: CompileFlagFacts): IncludeRoot {
+    // The environment's include folders come before the compiler's own; one not known (relative),
+    // or a flag moving the compiler's own (a sysroot in the root), leaves every `<…>` include a
+    // possible root file.
     this.includeFolders ??= {
       environment: environmentIncludeFolders(this.options.env ?? process.env),
       system: systemIncludeFolders(this.options.binary),
@@ -424,7 +425,7 @@ export class LanguageClient {
           : [onDisk?.directives, directivesIn(synced)];
       },
       includeDirs: environment ? [...includeDirs, ...environment] : includeDirs,
-      systemFolders: environment ? system : undefined,
+      systemFolders: environment && !movesSystemFolders ? system : undefined,
       isFile,
       listingOf: (folder) => this.folderListings.get(folder),
       realPath: canonicalPath,
@@ -447,10 +448,7 @@ export class LanguageClient {
         return text === undefined ? [] : [{ text, path: fileURLToPath(uri) }];
       });
       if (open.length === 0) return [];
-      const names = includedNames(
-        open,
-        this.includeRoot(compileFlagFacts(this.root, this.watched.files).includeDirs),
-      );
+      const names = includedNames(open, this.includeRoot(compileFlagFacts(this.root, this.watched.files)));
       // A file is included by its real name, or by that of a symlink to it.
       const linked = new Set(
         [...this.watched.links]

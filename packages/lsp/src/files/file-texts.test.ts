@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, utimesSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FileTexts, FolderListings, readTextFile } from "./file-texts.js";
+import { pastRacyMargin } from "../test-support/fixtures.js";
+import { FileTexts, FolderListings, readTextFile, settledBefore } from "./file-texts.js";
 
 describe("FileTexts", () => {
   const dirs: string[] = [];
@@ -17,6 +18,7 @@ describe("FileTexts", () => {
     writeFileSync(path, content);
     const past = Date.now() / 1000 - ageSeconds;
     utimesSync(path, past, past);
+    if (ageSeconds > 0) pastRacyMargin();
     return path;
   }
 
@@ -36,6 +38,25 @@ describe("FileTexts", () => {
     expect(texts.read(path).text).toBe("alpha\n");
     writeFileSync(path, "omega\n");
     expect(texts.read(path).text).toBe("omega\n");
+  });
+
+  it("never reuses a read just after a rewrite that put an old mtime back (cp -p, tar x), whose ctime is recent", () => {
+    // On a whole-second filesystem a second such rewrite within the same second leaves the
+    // identity (inode, size, mtime, ctime) as it was: only the ctime tells the first was recent.
+    const second = 1_700_000_000_000_000_000n;
+    expect(settledBefore(second - 60_000_000_000n, second, 1_700_000_000_500)).toBe(false);
+    expect(settledBefore(second - 60_000_000_000n, second - 3_000_000_000n, 1_700_000_000_500)).toBe(true);
+    const path = file("int v = 1;\n", 60);
+    const texts = new FileTexts();
+    const past = Date.now() / 1000 - 60;
+    writeFileSync(path, "int v = 2;\n");
+    utimesSync(path, past, past);
+    const first = texts.read(path);
+    expect(first.text).toBe("int v = 2;\n");
+    expect(texts.read(path)).not.toBe(first);
+    pastRacyMargin();
+    const settled = texts.read(path);
+    expect(texts.read(path)).toBe(settled);
   });
 
   it("reread always goes to disk", () => {
@@ -107,6 +128,7 @@ describe("FolderListings", () => {
   const settle = (path: string): void => {
     const past = Date.now() / 1000 - 60;
     utimesSync(path, past, past);
+    pastRacyMargin();
   };
 
   it("reuses the listing of an unchanged folder, and lists it again once a file is added, removed or replaced", () => {
@@ -130,6 +152,16 @@ describe("FolderListings", () => {
     const relisted = listings.get(dir)!;
     expect(relisted).not.toBe(kept);
     expect([...relisted.regular]).toEqual([]);
+  });
+
+  it("never reuses a listing taken just after an entry was added and the folder's mtime put back (tar x)", () => {
+    const dir = folder();
+    const listings = new FolderListings();
+    writeFileSync(join(dir, "b.h"), "");
+    const past = Date.now() / 1000 - 60;
+    utimesSync(dir, past, past);
+    const first = listings.get(dir)!;
+    expect(listings.get(dir)).not.toBe(first);
   });
 
   it("never reuses a listing of a folder changed just before it", () => {

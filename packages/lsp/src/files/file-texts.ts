@@ -38,12 +38,16 @@ const wholeSecondMarginMs = 2_000;
 /**
  * Whether what was read of a file at `readAt` (Date.now(), taken before its stat) may be reused
  * while its identity (inode, size, mtime and ctime in ns) stays the one seen then: only when its
- * mtime is older than the read by more than a timestamp tick, {@link racyMarginMs}, or
- * {@link wholeSecondMarginMs} when both times are whole seconds.
+ * last change, the later of its mtime and ctime, is older than the read by more than a timestamp
+ * tick, {@link racyMarginMs}, or {@link wholeSecondMarginMs} when both times are whole seconds.
+ * The ctime counts: a file rewritten in place with its old mtime put back (`cp -p`, `tar x`,
+ * `touch -r`) has an mtime long past, and a second such rewrite within the same tick (the same
+ * second on a whole-second filesystem) leaves every part of its identity as it was.
  */
 export function settledBefore(mtimeNs: bigint, ctimeNs: bigint, readAt: number): boolean {
   const margin = racyMarginOf(mtimeNs % 1_000_000_000n === 0n && ctimeNs % 1_000_000_000n === 0n);
-  return Number(mtimeNs) / 1e6 < readAt - margin;
+  const changedNs = mtimeNs > ctimeNs ? mtimeNs : ctimeNs;
+  return Number(changedNs) / 1e6 < readAt - margin;
 }
 
 /**

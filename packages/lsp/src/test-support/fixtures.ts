@@ -20,6 +20,14 @@ export const packageBin = join(here, "..", "..", "node_modules", ".bin");
 /** True on CI, where a missing backend fails instead of skipping. */
 export const ci = process.env.CI === "true";
 
+/**
+ * Blocks a little past the racy margin of `settledBefore` (100 ms): a file whose times a test set
+ * back (`utimesSync`) is settled only once that change, its ctime (now), is older than the margin.
+ */
+export function pastRacyMargin(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 120);
+}
+
 /** Copies `src/__fixtures__/<name>` into a fresh temp folder; returns its real path and a remover. */
 export function copyFixture(name: string): { dir: string; remove: () => void } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), `lsp-${name}-`)));

@@ -535,6 +535,27 @@ describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
 describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
   "clangd after a build writes a file named like a system header",
   () => {
+    it("an open file including <stdio.h> of a sysroot in the root sees its new text", async () => {
+      const tree = {
+        "sysroot/usr/include/stdio.h": "int from_sysroot(void);\n",
+        "a.c": "#include <stdio.h>\nint a(void) { return from_sysroot(); }\n",
+      };
+      await withProject(tree, async (lsp, dir) => {
+        // clangd searches the sysroot's usr/include, not /usr/include (which holds a stdio.h too).
+        writeFileSync(join(dir, "compile_flags.txt"), `-std=c11\n--sysroot=${dir}/sysroot\n`);
+        await definitionMoves(
+          lsp,
+          dir,
+          { file: "a.c", line: 2, symbol: "from_sysroot" },
+          {
+            write: ["sysroot/usr/include/stdio.h", "\n\nint from_sysroot(void);\n"],
+            from: "sysroot/usr/include/stdio.h:1:5",
+            to: "sysroot/usr/include/stdio.h:3:5",
+          },
+        );
+      });
+    });
+
     it("sends nothing again when an executable named vector, in the root and its build folder, is rewritten", async () => {
       const tree = {
         "compile_flags.txt": "-std=c++17\n",
