@@ -12,12 +12,17 @@ import { textEditsByUri } from "./edited-text.js";
 /** Most declarations a refusal names. */
 const shownAtMost = 10;
 
-/** A declaration tied to the renamed one through an interface that the server's edit leaves alone. */
+/**
+ * A declaration tied to the renamed one (through an interface, or by overriding) that the
+ * server's edit leaves alone.
+ */
 export interface LeftOutImplementation {
   readonly path: string;
   /** 0-based. */
   readonly position: Position;
   readonly lineText: string;
+  /** Why it must be renamed with it, said after it in a refusal (`overrides Base.describe`). */
+  readonly reason?: string;
 }
 
 /**
@@ -53,11 +58,7 @@ export async function implementationsLeftOut(
       ? { uri: location.targetUri, start: location.targetSelectionRange.start }
       : { uri: location.uri, start: location.range.start },
   );
-  const edits = textEditsByUri(edit) ?? new Map<string, TextEdit[]>();
-  const editedIn = (path: string): TextEdit[] =>
-    [...edits].flatMap(([edited, list]) =>
-      edited.startsWith("file:") && supervisor.pathOf(edited) === path ? list : [],
-    );
+  const renames = editRenames(edit, supervisor);
   const left: LeftOutImplementation[] = [];
   const seen = new Set<string>();
   for (const location of locations) {
@@ -70,12 +71,29 @@ export async function implementationsLeftOut(
     // Only a declaration of the old name (not a type the server lists, such as gopls's answer
     // at an interface type) that no edit renames.
     if (!lineText.startsWith(oldName, location.start.character)) continue;
-    const covered = editedIn(path).some(
-      (change) => before(change.range.start, location.start) && before(location.start, change.range.end),
-    );
-    if (!covered) left.push({ path, position: location.start, lineText });
+    if (!renames(path, location.start)) left.push({ path, position: location.start, lineText });
   }
   return left;
+}
+
+/**
+ * Whether the edit rewrites the text at `position` of `path` (a name starting there is renamed
+ * by it); edits of non-file documents are not counted.
+ */
+export function editRenames(
+  edit: WorkspaceEdit,
+  supervisor: Pick<LspSupervisor, "pathOf">,
+): (path: string, position: Position) => boolean {
+  const byPath = new Map<string, TextEdit[]>();
+  for (const [uri, list] of textEditsByUri(edit) ?? new Map<string, TextEdit[]>()) {
+    if (!uri.startsWith("file:")) continue;
+    const path = supervisor.pathOf(uri);
+    byPath.set(path, [...(byPath.get(path) ?? []), ...list]);
+  }
+  return (path, position) =>
+    (byPath.get(path) ?? []).some(
+      (change) => before(change.range.start, position) && before(position, change.range.end),
+    );
 }
 
 /** `a` is at or before `b`. */
@@ -95,10 +113,7 @@ export function implementationsLeftOutMessage(
   errors: readonly string[],
   about: { display: (path: string) => string; command: string },
 ): string {
-  const where = (item: LeftOutImplementation): string =>
-    `- ${about.display(item.path)}:${item.position.line + 1}:${item.position.character + 1} (${item.lineText.trim()})`;
-  const listed = left.slice(0, shownAtMost).map(where);
-  if (left.length > shownAtMost) listed.push(`- … and ${left.length - shownAtMost} more`);
+  const listed = leftOutLines(left, about.display);
   const shownErrors = errors.slice(0, 3).map((error) => `- ${error}`);
   if (errors.length > 3) shownErrors.push(`- … and ${errors.length - 3} more`);
   const count = left.length === 1 ? "1 declaration" : `${left.length} declarations`;
@@ -107,6 +122,26 @@ export function implementationsLeftOutMessage(
     ...listed,
     `The errors the edit would bring:`,
     ...shownErrors,
-    `Rename '${oldName}' to '${newName}' at each of these declarations and at this one together with edit (or apply_patch); lsp references on each lists its uses.`,
+    renameTogether(oldName, newName),
   ].join("\n");
+}
+
+/**
+ * A refusal's list of declarations left out, one a line (`- path:line:column (text)`, then
+ * `: reason` when it has one), at most {@link shownAtMost} and how many more.
+ */
+export function leftOutLines(
+  left: readonly LeftOutImplementation[],
+  display: (path: string) => string,
+): string[] {
+  const where = (item: LeftOutImplementation): string =>
+    `- ${display(item.path)}:${item.position.line + 1}:${item.position.character + 1} (${item.lineText.trim()})${item.reason ? `: ${item.reason}` : ""}`;
+  const listed = left.slice(0, shownAtMost).map(where);
+  if (left.length > shownAtMost) listed.push(`- … and ${left.length - shownAtMost} more`);
+  return listed;
+}
+
+/** A refusal's last line: what to do when the server's rename cannot rename them all. */
+export function renameTogether(oldName: string, newName: string): string {
+  return `Rename '${oldName}' to '${newName}' at each of these declarations and at this one together with edit (or apply_patch); lsp references on each lists its uses.`;
 }

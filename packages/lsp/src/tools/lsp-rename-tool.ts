@@ -16,6 +16,11 @@ import { planWorkspaceEdit, touchedUris, writePlannedEdit } from "../rename/appl
 import { checkClashes, clashMessage, importsMissingName } from "../rename/clash-check.js";
 import { declarationLeftOut, declarationLeftOutMessage } from "../rename/declaration-left-out.js";
 import { implementationsLeftOut, implementationsLeftOutMessage } from "../rename/implementations-left-out.js";
+import {
+  overridesLeftOut,
+  overridesLeftOutMessage,
+  overridesUncheckedNote,
+} from "../rename/overrides-left-out.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -150,20 +155,21 @@ export const lspRenameTool = defineTool({
           });
         }
       }
+      const inside = (path: string): boolean => {
+        try {
+          resolveInside(ctx.run.workingDirectory, path);
+          return true;
+        } catch {
+          return false;
+        }
+      };
       const planned = planWorkspaceEdit(edit, {
         versionOf: (documentUri) => (openAtEdit.has(documentUri) ? client.versionOf(documentUri) : undefined),
         isOpen: (documentUri) => client.isOpen(documentUri),
         isSynced: (documentUri, text) => client.isSynced(documentUri, text),
         display: (path) => supervisor.display(path),
         oldName: focus.name,
-        writable: (path) => {
-          try {
-            resolveInside(ctx.run.workingDirectory, path);
-            return true;
-          } catch {
-            return false;
-          }
-        },
+        writable: inside,
       });
       // The state before the edit, for the clash check below and for the diagnostics-on-write
       // check, which compares with it but can no longer read it: the edit is sent to the
@@ -234,6 +240,36 @@ export const lspRenameTool = defineTool({
           data: { clashes: clash.clashes },
         });
       }
+      // pyright renames a method and the calls it resolves to it, not the methods overriding it
+      // or the one it overrides: calls through the base would then run another method, and no
+      // error says so.
+      const overrides = await overridesLeftOut({
+        client,
+        supervisor,
+        edit,
+        uri,
+        at,
+        oldName: focus.name,
+        inside,
+        signal: ctx.signal,
+      });
+      ctx.signal.throwIfAborted();
+      if (overrides.left.length > 0) {
+        throw new LspError({
+          code: "LSP_RENAME_FAILED",
+          message: overridesLeftOutMessage(focus.name, args.new_name, overrides, {
+            display: (path) => supervisor.display(path),
+            command: client.spec.command,
+          }),
+          data: {
+            leftOut: overrides.left.map((item) => ({
+              file: supervisor.display(item.path),
+              line: item.position.line + 1,
+              reason: item.reason,
+            })),
+          },
+        });
+      }
       const applied = await writePlannedEdit(planned, undefined, ctx.run.workingDirectory);
       // Re-sync what changed so the server's next answers describe the new text, not the old.
       for (const file of applied.changedFiles) {
@@ -266,7 +302,12 @@ export const lspRenameTool = defineTool({
         clash.unchecked.length > 0
           ? `(not fully checked for a clash of '${args.new_name}' with names already there: ${clash.unchecked.join("; ")}; check the changed files' diagnostics)`
           : "";
-      const header = [position.note, ...search.notes, unchecked]
+      const header = [
+        position.note,
+        ...search.notes,
+        unchecked,
+        overridesUncheckedNote(focus.name, overrides),
+      ]
         .map((note) => (note ? `${note}\n` : ""))
         .join("");
       // Only where files of the language can lie outside the server's root: it is not the
