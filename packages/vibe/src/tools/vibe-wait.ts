@@ -3,7 +3,7 @@ import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import type { WorkerSnapshot } from "../list/worker.js";
-import { resultStartAndEnd } from "./describe-worker.js";
+import { resultStartAndEnd, startAndEnd } from "./describe-worker.js";
 
 /** Most characters of what a running worker has done so far that a wait which timed out shows. */
 const soFarChars = 4000;
@@ -68,7 +68,7 @@ export const vibeWaitTool = defineTool({
       ].join(" ");
       // How far it is: what it has done so far (its start and end when long).
       return soFar
-        ? `${answer}\n\n${resultStartAndEnd({ ...worker, lastResult: soFar }, soFarChars)}`
+        ? `${answer}\n\n${startAndEnd(soFar, soFarChars, "what it has done so far")}`
         : answer;
     }
     const result = resultStartAndEnd(worker, 20_000);
