@@ -30,7 +30,9 @@ describe("a long so-far cut to its start and its end", () => {
     await until(() => kit?.list.get("w1").activity === "all lines written");
     const waited = await kit.call("vibe_wait", { worker_id: "w1", timeout_seconds: 0.1 });
     expect(waited.text).toContain("Its output so far:\n1\n2\n");
-    expect(waited.text).toMatch(/\n… \d+ lines \(\d+ characters\) of what it has done so far left out here …\n/);
+    expect(waited.text).toMatch(
+      /\n… \d+ lines \(\d+ characters\) of what it has done so far left out here …\n/,
+    );
     expect(waited.text).not.toContain("of the result");
     expect(waited.text).toMatch(/\n3000\nall lines written$/);
   });
@@ -42,7 +44,9 @@ describe("a long so-far cut to its start and its end", () => {
     await until(() => kit?.list.get("w1").activity === "all lines written");
     const killed = await kit.call("vibe_kill", { worker_id: "w1" });
     expect(killed.text).toContain("Its output until then:\n1\n2\n");
-    expect(killed.text).toMatch(/\n… \d+ lines \(\d+ characters\) of what it had done by then left out here …\n/);
+    expect(killed.text).toMatch(
+      /\n… \d+ lines \(\d+ characters\) of what it had done by then left out here …\n/,
+    );
     expect(killed.text).not.toContain("of the result");
   });
 });

@@ -67,9 +67,7 @@ export const vibeWaitTool = defineTool({
         `To wait longer: vibe_wait ${again} (${waitSeconds.max} s is the most one call waits). Or carry on and check with vibe_list, or vibe_kill ${worker.id} to stop it.`,
       ].join(" ");
       // How far it is: what it has done so far (its start and end when long).
-      return soFar
-        ? `${answer}\n\n${startAndEnd(soFar, soFarChars, "what it has done so far")}`
-        : answer;
+      return soFar ? `${answer}\n\n${startAndEnd(soFar, soFarChars, "what it has done so far")}` : answer;
     }
     const result = resultStartAndEnd(worker, 20_000);
     // A re-brief not approved yet: the result below is the one it was sent after.
