@@ -106,10 +106,12 @@ export interface WaitOutcome {
    */
   readonly soFar?: string;
   /**
-   * True when a vibe_send to the worker still waits for the operator's approval as the wait ends:
-   * the result is from before it.
+   * Set when a vibe_send to the worker, sent before the wait, has not taken effect as the wait
+   * ends: the result (or the run in progress) is from before it. `"approval"` while its approval
+   * card is open; `"other"` when it waits for something else (its check for the caller's earlier
+   * calls, a stop of the worker's run).
    */
-  readonly sendPending?: true;
+  readonly sendPending?: "approval" | "other";
 }
 
 /**
@@ -136,10 +138,11 @@ export class VibeList {
   /** vibe_send calls checked but not over yet, by call id: the worker each re-briefs. */
   private readonly sendsOnTheWay = new Map<string, { id: string; done: Promise<void>; end: () => void }>();
   /**
-   * vibe_send calls of the list's registry not over yet, by call id. A call it does not see
-   * (another registry's) is never expected, since its end would not be seen either.
+   * vibe_send calls of the list's registry not over yet, by call id: true while the call's
+   * approval card is open. A call it does not see (another registry's) is never expected, since
+   * its end would not be seen either.
    */
-  private readonly sendCalls = new Set<string>();
+  private readonly sendCalls = new Map<string, boolean>();
   /** Stops listening for the end of those calls. */
   private readonly stopWatchingCalls: () => void;
 
@@ -184,7 +187,9 @@ export class VibeList {
     // A vibe_send on its way ends with its call, however it ends (done, refused, denied).
     this.stopWatchingCalls = options.registry.on((event) => {
       if (event.type === "call-start") {
-        if (event.tool === vibeSendName) this.sendCalls.add(event.callId);
+        if (event.tool === vibeSendName) this.sendCalls.set(event.callId, false);
+      } else if (event.type === "call-approval") {
+        if (this.sendCalls.has(event.callId)) this.sendCalls.set(event.callId, event.state === "asked");
       } else if (event.type === "call-end") {
         this.sendCalls.delete(event.callId);
         this.sendsOnTheWay.get(event.callId)?.end();
@@ -327,8 +332,12 @@ export class VibeList {
         timeoutMs: deadline - Date.now(),
         ...(signal ? { signal } : {}),
       });
-      const pending = !arrived && [...this.sendsOnTheWay.values()].some((send) => send.id === record.id);
-      return pending ? { ...outcome, sendPending: true as const } : outcome;
+      if (arrived) return outcome;
+      const pending = [...this.sendsOnTheWay.entries()].filter(([, send]) => send.id === record.id);
+      if (pending.length === 0) return outcome;
+      // Its card open, or waiting for something else: the lead is told which.
+      const card = pending.some(([callId]) => this.sendCalls.get(callId) === true);
+      return { ...outcome, sendPending: card ? "approval" : "other" };
     })();
   }
 
