@@ -24,7 +24,11 @@ export type { WorkerEvent, WorkerEventListener } from "./worker-events.js";
 
 /** Options of {@link createVibeList}. */
 export interface VibeListOptions {
-  /** The registry the workers call their tools through. */
+  /**
+   * The registry the workers call their tools through. The vibe_* tools are best called through
+   * it too: a vibe_wait sent with a vibe_send in one batch waits for the send only when the list
+   * sees the send's call (through this registry's call events).
+   */
   registry: Registry;
   /** The run the workers belong to: they use its tools and end with it. */
   run: Run;
@@ -102,10 +106,12 @@ export interface WaitOutcome {
    */
   readonly soFar?: string;
   /**
-   * True when a vibe_send to the worker still waits for the operator's approval as the wait ends:
-   * the result is from before it.
+   * Set when a vibe_send to the worker, sent before the wait, has not taken effect as the wait
+   * ends: the result (or the run in progress) is from before it. `"approval"` while its approval
+   * card is open; `"other"` when it waits for something else (its check for the caller's earlier
+   * calls, a stop of the worker's run).
    */
-  readonly sendPending?: true;
+  readonly sendPending?: "approval" | "other";
 }
 
 /**
@@ -131,6 +137,12 @@ export class VibeList {
   private readonly waitEnders = new Set<(reason: string) => void>();
   /** vibe_send calls checked but not over yet, by call id: the worker each re-briefs. */
   private readonly sendsOnTheWay = new Map<string, { id: string; done: Promise<void>; end: () => void }>();
+  /**
+   * vibe_send calls of the list's registry not over yet, by call id: true while the call's
+   * approval card is open. A call it does not see (another registry's) is never expected, since
+   * its end would not be seen either.
+   */
+  private readonly sendCalls = new Map<string, boolean>();
   /** Stops listening for the end of those calls. */
   private readonly stopWatchingCalls: () => void;
 
@@ -174,7 +186,14 @@ export class VibeList {
     });
     // A vibe_send on its way ends with its call, however it ends (done, refused, denied).
     this.stopWatchingCalls = options.registry.on((event) => {
-      if (event.type === "call-end") this.sendsOnTheWay.get(event.callId)?.end();
+      if (event.type === "call-start") {
+        if (event.tool === vibeSendName) this.sendCalls.set(event.callId, false);
+      } else if (event.type === "call-approval") {
+        if (this.sendCalls.has(event.callId)) this.sendCalls.set(event.callId, event.state === "asked");
+      } else if (event.type === "call-end") {
+        this.sendCalls.delete(event.callId);
+        this.sendsOnTheWay.get(event.callId)?.end();
+      }
     });
     options.run.own(this, "vibe list");
   }
@@ -232,12 +251,14 @@ export class VibeList {
    * Tells the list that call `callId`, a vibe_send its check let through, is on its way to
    * re-brief worker `id` (its approval card may be open yet): a wait of that worker that comes
    * meanwhile waits for the send to take effect (or to fail) first, at most its own timeout, so a
-   * "follow up and wait" batch never answers with the old result. Over when the call ends.
+   * "follow up and wait" batch never answers with the old result. Over when the call ends; a call
+   * the list's registry did not start (its end would never be seen) is ignored.
    */
   expectSend(id: string, callId: string): void {
     const record = this.lookup(id);
-    // Closed, nothing ends it (the call's end is no longer watched) and no send can take effect.
-    if (this.closed || this.sendsOnTheWay.has(callId)) return;
+    // Closed, nothing ends it (the call's end is no longer watched) and no send can take effect;
+    // a call of another registry than the list's (the workers'): its end is never seen.
+    if (this.closed || this.sendsOnTheWay.has(callId) || !this.sendCalls.has(callId)) return;
     let end: () => void = () => undefined;
     const done = new Promise<void>((resolve) => {
       end = () => {
@@ -311,8 +332,12 @@ export class VibeList {
         timeoutMs: deadline - Date.now(),
         ...(signal ? { signal } : {}),
       });
-      const pending = !arrived && [...this.sendsOnTheWay.values()].some((send) => send.id === record.id);
-      return pending ? { ...outcome, sendPending: true as const } : outcome;
+      if (arrived) return outcome;
+      const pending = [...this.sendsOnTheWay.entries()].filter(([, send]) => send.id === record.id);
+      if (pending.length === 0) return outcome;
+      // Its card open, or waiting for something else: the lead is told which.
+      const card = pending.some(([callId]) => this.sendCalls.get(callId) === true);
+      return { ...outcome, sendPending: card ? "approval" : "other" };
     })();
   }
 
@@ -476,6 +501,7 @@ export class VibeList {
    */
   dispose(): Promise<void> {
     this.stopWatchingCalls();
+    this.sendCalls.clear();
     // Each end removes itself; a Map iterates on past a deleted entry.
     for (const send of this.sendsOnTheWay.values()) send.end();
     return this.scheduler.dispose();
@@ -564,6 +590,9 @@ export class VibeList {
 
 /** Most known workers an unknown id's error names (the most recent ones). */
 const knownShown = 20;
+
+/** The tool whose calls may re-brief a worker that a vibe_wait then waits for (vibe_send). */
+const vibeSendName = "vibe_send";
 
 /** The resource key of the vibe list: the five vibe_* tools are registered only when it is wired. */
 export const vibeListKey = resourceKey<VibeList>("vibe list");

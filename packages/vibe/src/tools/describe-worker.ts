@@ -34,12 +34,20 @@ function linesFor(maxChars: number): number {
  */
 export function resultStartAndEnd(worker: WorkerSnapshot, maxChars: number): string {
   const text = resultText(worker);
-  if (text === undefined) return "";
+  return text === undefined ? "" : startAndEnd(text, maxChars, "the result");
+}
+
+/**
+ * `text` whole when it fits `maxChars` (and `maxChars / 50` lines), else its start and its end
+ * with a line between them counting what was left out "of `what`" (the result, what a running
+ * worker has done so far).
+ */
+export function startAndEnd(text: string, maxChars: number, what: string): string {
   const maxLines = linesFor(maxChars);
   const lines = text.split("\n");
   if (text.length <= maxChars && lines.length <= maxLines) return text;
   // A quarter of the room for the start, the rest for the end; the two never overlap, since
-  // together they hold fewer characters or lines than the result has.
+  // together they hold fewer characters or lines than the text has.
   const headLines = Math.floor(maxLines / 4);
   const headChars = Math.floor(maxChars / 4);
   // Cut at whole characters: never half of an emoji.
@@ -47,9 +55,9 @@ export function resultStartAndEnd(worker: WorkerSnapshot, maxChars: number): str
   const tail = tailOf(lines.slice(-(maxLines - headLines)).join("\n"), maxChars - headChars);
   const leftChars = text.length - head.length - tail.length;
   const leftLines = Math.max(0, lines.length - head.split("\n").length - tail.split("\n").length);
-  const what =
+  const left =
     leftLines > 0
       ? `${leftLines} ${countNoun(leftLines, "lines")} (${leftChars} ${countNoun(leftChars, "characters")})`
       : `${leftChars} ${countNoun(leftChars, "characters")}`;
-  return `${head}\n… ${what} of the result left out here …\n${tail}`;
+  return `${head}\n… ${left} of ${what} left out here …\n${tail}`;
 }

@@ -1,7 +1,7 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { resultStartAndEnd } from "./describe-worker.js";
+import { startAndEnd } from "./describe-worker.js";
 
 /** Most characters of what a killed worker had done that vibe_kill shows (vibe_wait shows more). */
 const killSoFarChars = 4000;
@@ -35,7 +35,7 @@ export const vibeKillTool = defineTool({
     if (!stoppedInTime)
       return `Killed ${name}: it was told to stop but had not stopped when the wait ended; what it started may still be ending. It counts as killed, and ends with the run at the latest.`;
     // What it had done until now (edits stay), bounded: its start and its end.
-    const done = soFar ? ` ${resultStartAndEnd({ ...worker, lastResult: soFar }, killSoFarChars)}` : "";
+    const done = soFar ? ` ${startAndEnd(soFar, killSoFarChars, "what it had done by then")}` : "";
     return `Killed ${name}; it and everything it started have stopped.${done}`;
   },
 });

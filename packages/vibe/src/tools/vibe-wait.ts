@@ -3,7 +3,7 @@ import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
 import type { WorkerSnapshot } from "../list/worker.js";
-import { resultStartAndEnd } from "./describe-worker.js";
+import { resultStartAndEnd, startAndEnd } from "./describe-worker.js";
 
 /** Most characters of what a running worker has done so far that a wait which timed out shows. */
 const soFarChars = 4000;
@@ -66,16 +66,18 @@ export const vibeWaitTool = defineTool({
         `Elapsed ${formatDuration(worker.elapsedMs)}${activity}.`,
         `To wait longer: vibe_wait ${again} (${waitSeconds.max} s is the most one call waits). Or carry on and check with vibe_list, or vibe_kill ${worker.id} to stop it.`,
       ].join(" ");
+      // A re-brief not in effect yet: what it is doing is the run it was sent to change.
+      const pending = sendPending
+        ? ` ${sendNotInEffect(sendPending)}: what is said here is from before it.`
+        : "";
       // How far it is: what it has done so far (its start and end when long).
       return soFar
-        ? `${answer}\n\n${resultStartAndEnd({ ...worker, lastResult: soFar }, soFarChars)}`
-        : answer;
+        ? `${answer}${pending}\n\n${startAndEnd(soFar, soFarChars, "what it has done so far")}`
+        : `${answer}${pending}`;
     }
     const result = resultStartAndEnd(worker, 20_000);
     // A re-brief not approved yet: the result below is the one it was sent after.
-    const before = sendPending
-      ? ". A vibe_send to it still waits for the operator's approval: this result is from before it"
-      : "";
+    const before = sendPending ? `. ${sendNotInEffect(sendPending)}: this result is from before it` : "";
     switch (worker.status) {
       case "done":
         return `${name} is done after ${formatDuration(worker.elapsedMs)}${before}. Its result:\n\n${result}`;
@@ -89,6 +91,13 @@ export const vibeWaitTool = defineTool({
     }
   },
 });
+
+/** A vibe_send sent before the wait and not in effect as it ends, and what it waits for. */
+function sendNotInEffect(pending: "approval" | "other"): string {
+  return pending === "approval"
+    ? "A vibe_send to it still waits for the operator's approval"
+    : "A vibe_send to it has not taken effect yet";
+}
 
 /** What the lead can do about a failed worker, by what failed: the set-up, the model server, or the task. */
 function failureAdvice(worker: WorkerSnapshot): string {
