@@ -161,7 +161,8 @@ export const languages: readonly LanguageSpec[] = [
   },
   {
     id: "dart",
-    leftOpen: blockComment,
+    // Dart's triple-quoted strings span lines; its `'` and `"` strings end at their line's end.
+    leftOpen: ["/*", "'''", '"""'],
     dollarNames: true,
     preferWrapped: true,
     flatChains: true,

@@ -301,10 +301,13 @@ function* matchSteps(
   // matches each node, as ast-grep lists them (`$A` there finds `f(1)` twice).
   const seen = pattern.root.kind === "meta" ? undefined : new Set<string>();
   // In a file cut off inside a block comment or string, what follows its opening is that text,
-  // read as code only to recover: no match starts there or binds a node of it (see `leftOpenAt`).
+  // read as code only to recover: no match starts there, runs into it or binds a node of it (see
+  // `leftOpenAt`).
   const textFrom = leftOpenAt(findLanguage(pattern.language), tree, source) ?? Infinity;
   const add = (first: Node, last: Node, env: Environment): boolean => {
-    if (first.startIndex >= textFrom) return false;
+    // Nor one running into it (`foo($$$A)` on `foo(a, /* doc⏎bar(2)`, whose `)` is comment
+    // text): a rewrite would write in the comment (`baz($$$A, 9)` put its `, 9` there).
+    if (first.startIndex >= textFrom || last.endIndex > textFrom) return false;
     const bindings = new Map<string, CapturedText>();
     for (const name of order) {
       const capture = env.get(name);

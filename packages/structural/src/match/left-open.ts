@@ -5,7 +5,13 @@ import type { LanguageSpec } from "../grammars/languages.js";
  * Node types holding comment or string text (a comment, a string and its content, a char or Go's
  * rune, HTML).
  */
-const textTypes = /comment|string|char|rune|text|heredoc|regex|template/i;
+const textTypes = /comment|string|char|rune|text|heredoc|nowdoc|regex|template/i;
+
+/**
+ * Node types of the text inside such a node, never its opening: one starting at an opening's
+ * offset holds it as text (JSX's `<p>/* x</p>`, whose `jsx_text` starts with the `/*`).
+ */
+const contentTypes = /text$|content$|fragment$/i;
 
 /** The token that opens such a node (Python's `string_start`): the opening itself. */
 const openingTypes = /(start|begin)$/i;
@@ -16,11 +22,12 @@ const blockClose = "*/";
 
 /**
  * Whether `offset` lies inside comment or string text the tree has (a block comment's opening in
- * a string, a quote in a comment, the closing quote of a string): a node of such a type starting
- * before it covers it.
+ * a string, a quote in a comment, the closing quote of a string, the quotes of a PHP nowdoc's
+ * label): a node of such a type starting before it covers it, or text content starting at it.
  */
 function insideText(tree: Tree, offset: number): boolean {
   for (let node = tree.rootNode.descendantForIndex(offset, offset + 1); node; node = node.parent) {
+    if (node.startIndex === offset && node.endIndex > offset && contentTypes.test(node.type)) return true;
     if (node.startIndex < offset && textTypes.test(node.type) && !openingTypes.test(node.type)) return true;
   }
   return false;

@@ -220,12 +220,15 @@ function holdsType(node: PatternNode, type: string): boolean {
   );
 }
 
+/** Languages whose patterns get the type-reading hint (see `typeReadingHint`). */
+const typeHintLanguages: ReadonlySet<string> = new Set(["typescript", "tsx"]);
+
 /**
  * For a pattern that matched nothing, how it reads as a type where that is another kind of node
  * (TypeScript's `Array<$T>` reads as an `instantiation_expression`, as in ast-grep, and as a type
  * is a `generic_type`; `($A: $T) => $R` an `arrow_function`, as a type a `function_type`): a
  * hint saying so, with a pattern that holds the type reading where one does (checked: it compiles
- * and holds a node of that kind), or undefined. Only for languages with a `type __T =` wrapper; it changes
+ * and holds a node of that kind), or undefined. Only for TypeScript and TSX; it changes
  * no match, as ast-grep reads the fragment the same way.
  */
 export async function typeReadingHint(
@@ -233,7 +236,11 @@ export async function typeReadingHint(
   spec: LanguageSpec,
   pattern: CompiledPattern,
 ): Promise<string | undefined> {
-  const wrapper = spec.wrappers.find(([prefix]) => /^type __T\b/.test(prefix));
+  // TypeScript's alone: Go's `type __T = ` reads `func $F()` as a function_type around an ERROR
+  // (the name), and `type $_ = func $F()` finds no `type H = func()`.
+  const wrapper = typeHintLanguages.has(spec.id)
+    ? spec.wrappers.find(([prefix]) => /^type __T\b/.test(prefix))
+    : undefined;
   if (!wrapper || pattern.rootType === undefined || pattern.wrapper !== undefined) return undefined;
   const asTypeSpec: LanguageSpec = { ...spec, wrappers: [wrapper], onlyWrapped: true, rereadIn: {} };
   let asType: CompiledPattern;
@@ -244,8 +251,13 @@ export async function typeReadingHint(
   }
   const type = asType.rootType;
   if (asType.unparsed !== undefined || type === undefined || type === pattern.rootType) return undefined;
+  // A keyword token (`string` in `type __T = string`) is named as one, not as "a string".
+  const reading =
+    asType.root.kind === "leaf" && !asType.root.named
+      ? `the keyword \`${type}\``
+      : `${/^[aeiou]/i.test(type) ? "an" : "a"} ${type}`;
   const hint =
-    `Hint: if you meant a type, \`${pattern.source}\` as a type (after \`${wrapper[0].trim()}\`) is ${/^[aeiou]/i.test(type) ? "an" : "a"} ${type}, ` +
+    `Hint: if you meant a type, \`${pattern.source}\` as a type (after \`${wrapper[0].trim()}\`) is ${reading}, ` +
     `which a pattern read as ${pattern.rootType} (as ast-grep reads it) does not match: put it in the code around it`;
   const alias = `${wrapper[0].replace("__T", "$_").trim()} ${pattern.source}`;
   let aliasHolds = false;

@@ -254,8 +254,22 @@ describe("ast_grep through the registry", () => {
       "is a function_type, which a pattern read as arrow_function (as ast-grep reads it) does not match: put it in the code around it (`type $_ = ($A: $T) => $R` finds it in a type alias)",
     );
     expect(await ask("type $_ = ($A: $T) => $R")).toContain("1 match in 1 file");
+    // A keyword as a type is named as one, not as a string literal.
+    const keyword = await ask("string");
+    expect(keyword).toContain("`string` as a type (after `type __T =`) is the keyword `string`,");
+    expect(keyword).not.toContain("is a string,");
     // A call has no type reading: no hint.
     expect(await ask("zzz($A)")).not.toContain("Hint");
+  });
+
+  it("gives the TypeScript type-reading hint in no other language (Go's `func $F()` has no type alias to find)", async () => {
+    // Go has a `type __T = ` wrapper too, but there `func $F()` as a type is a function_type
+    // around an ERROR (the name): `type $_ = func $F()` finds no `type H = func()`.
+    write("go/h.go", "package main\n\ntype H = func()\nfunc F() {}\n");
+    const ask = async (pattern: string) =>
+      resultText(await registry().invoke(run, { tool: "ast_grep", args: { pattern, path: "go/h.go" } }));
+    expect(await ask("type $_ = func $F()")).toContain("no matches");
+    expect(await ask("func $F()")).not.toContain("Hint");
   });
 
   it("lists a match on a token tree-sitter supplied (as ast-grep does) saying so, not as a blank line", async () => {
