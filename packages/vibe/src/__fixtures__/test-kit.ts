@@ -156,3 +156,29 @@ export async function nextEvent(emitter: EventEmitter, name: string, ms = 10_000
   return await once(emitter, name, { signal: AbortSignal.timeout(ms) });
 }
 
+
+/** Resolves once `predicate` holds (checked every 10 ms); rejects after `ms`. */
+export async function until(predicate: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`condition not reached in ${ms / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** An approver that holds vibe_send's cards until the test answers them; everything else is allowed. */
+export function heldSendCards() {
+  const cards: ((allow: boolean) => void)[] = [];
+  return {
+    cards,
+    approver: {
+      attached: () => true,
+      request: (request: { tool: string }) =>
+        request.tool === "vibe_send"
+          ? new Promise<{ allow: true } | { allow: false; reason: string }>((resolve) =>
+              cards.push((allow) => resolve(allow ? { allow: true } : { allow: false, reason: "no" })),
+            )
+          : Promise.resolve({ allow: true as const }),
+    },
+  };
+}

@@ -1,35 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createRegistry, resultText } from "@tools/registry";
-import { createKit, reachStatus, readNoteTool, type Kit } from "../__fixtures__/test-kit.js";
+import {
+  createKit,
+  reachStatus,
+  readNoteTool,
+  until,
+  heldSendCards,
+  type Kit,
+} from "../__fixtures__/test-kit.js";
 import { HeldBackend } from "../__fixtures__/held-backend.js";
 import { createCommandBackend } from "../backends/command-backend.js";
 import { vibeTools } from "../tools/vibe-tools.js";
-
-/** An approver that holds vibe_send's cards until the test answers them; everything else is allowed. */
-function heldSendCards() {
-  const cards: ((allow: boolean) => void)[] = [];
-  return {
-    cards,
-    approver: {
-      attached: () => true,
-      request: (request: { tool: string }) =>
-        request.tool === "vibe_send"
-          ? new Promise<{ allow: true } | { allow: false; reason: string }>((resolve) =>
-              cards.push((allow) => resolve(allow ? { allow: true } : { allow: false, reason: "no" })),
-            )
-          : Promise.resolve({ allow: true as const }),
-    },
-  };
-}
-
-/** Resolves once `predicate` holds (checked every 10 ms, at most 10 s). */
-async function until(predicate: () => boolean): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error("condition not reached in 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("a vibe_wait and a vibe_send of its worker not yet in effect", () => {
   let kit: Kit | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
+import { createKit, reachStatus, heldSendCards, type Kit } from "../__fixtures__/test-kit.js";
 import { createCommandBackend } from "../backends/command-backend.js";
 import type { WorkerBackend, WorkerTask } from "../backends/worker-backend.js";
 
@@ -18,23 +18,6 @@ class SlowStopBackend implements WorkerBackend {
       this.started.push({ task, answer: () => resolve(`${task.brief.replace(/\n+/g, " ")} done`) });
     });
   }
-}
-
-/** An approver that holds vibe_send's cards until the test answers them; everything else is allowed. */
-function heldSendCards() {
-  const cards: ((allow: boolean) => void)[] = [];
-  return {
-    cards,
-    approver: {
-      attached: () => true,
-      request: (request: { tool: string }) =>
-        request.tool === "vibe_send"
-          ? new Promise<{ allow: true } | { allow: false; reason: string }>((resolve) =>
-              cards.push((allow) => resolve(allow ? { allow: true } : { allow: false, reason: "no" })),
-            )
-          : Promise.resolve({ allow: true as const }),
-    },
-  };
 }
 
 describe("a vibe_wait sent with a vibe_send of its worker", () => {

@@ -1,15 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createKit, reachStatus, type Kit } from "../__fixtures__/test-kit.js";
+import { createKit, reachStatus, until, type Kit } from "../__fixtures__/test-kit.js";
 import { createCommandBackend } from "../backends/command-backend.js";
-
-/** Resolves once `predicate` holds (checked every 10 ms, at most 10 s). */
-async function until(predicate: () => boolean): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!predicate()) {
-    if (Date.now() > end) throw new Error("condition not reached in 10 s");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 // What a running worker has done so far is no result: a long one cut to its start and its end
 // says what was left out of it, not "of the result".
