@@ -1,8 +1,6 @@
-import type { DebugProtocol } from "@vscode/debugprotocol";
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { signalProcesses } from "@tools/registry";
-import { DapConnection } from "../dap/dap-connection.js";
 import {
   ci,
   debugRun,
@@ -13,15 +11,9 @@ import {
   until,
   workspace,
 } from "../__fixtures__/harness.js";
+import { sentCommands } from "../__fixtures__/sent-commands.js";
 
 const found = existsSync("/usr/bin/python3");
-
-/** The commands of the requests the session wrote, in order. */
-function sentCommands(): () => string[] {
-  const wire = DapConnection.prototype as unknown as { write(message: DebugProtocol.ProtocolMessage): void };
-  const write = vi.spyOn(wire, "write");
-  return () => write.mock.calls.map(([message]) => (message as DebugProtocol.Request).command);
-}
 
 afterEach(() => {
   vi.restoreAllMocks();

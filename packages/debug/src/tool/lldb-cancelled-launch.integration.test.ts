@@ -1,9 +1,7 @@
-import type { DebugProtocol } from "@vscode/debugprotocol";
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { signalProcesses } from "@tools/registry";
-import { DapConnection } from "../dap/dap-connection.js";
 import {
   ci,
   debugRun,
@@ -14,6 +12,7 @@ import {
   workspace,
 } from "../__fixtures__/harness.js";
 import { lldb } from "../__fixtures__/lldb-square.js";
+import { sentCommands } from "../__fixtures__/sent-commands.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -30,12 +29,8 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a launch cancelled during
     const dir = workspace("c");
     execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
     const { run, supervisor, call, sessionPids } = debugRun(dir);
-    const wire = DapConnection.prototype as unknown as {
-      write(message: DebugProtocol.ProtocolMessage): void;
-    };
-    const write = vi.spyOn(wire, "write");
-    const sent = (command: string) =>
-      write.mock.calls.some(([message]) => (message as DebugProtocol.Request).command === command);
+    const commands = sentCommands();
+    const sent = (command: string) => commands().includes(command);
     const pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "prog.c", lines: [4] });

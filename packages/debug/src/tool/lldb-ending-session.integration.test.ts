@@ -1,10 +1,8 @@
-import type { DebugProtocol } from "@vscode/debugprotocol";
 import { execFileSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { signalProcesses } from "@tools/registry";
-import { DapConnection } from "../dap/dap-connection.js";
 import { commandLine, processStat } from "../internal/process-tree.js";
 import {
   ci,
@@ -16,21 +14,11 @@ import {
   workspace,
 } from "../__fixtures__/harness.js";
 import { lldb } from "../__fixtures__/lldb-square.js";
+import { sentCommands } from "../__fixtures__/sent-commands.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-/** Requests written to any adapter, by command, in order. */
-function sentCommands(): () => string[] {
-  const wire = DapConnection.prototype as unknown as { write(message: DebugProtocol.ProtocolMessage): void };
-  const write = vi.spyOn(wire, "write");
-  return () =>
-    write.mock.calls
-      .map(([message]) => message)
-      .filter((message) => message.type === "request")
-      .map((message) => (message as DebugProtocol.Request).command);
-}
 
 /** Pids of the processes this test process started that run debugpy's adapter. */
 function debugpyAdapters(): number[] {
