@@ -45,34 +45,53 @@ export async function implementationsLeftOut(
   signal?: AbortSignal,
 ): Promise<LeftOutImplementation[]> {
   if (!client.capabilities.implementationProvider) return [];
-  const answer = await client
-    .request<Location | Location[] | LocationLink[] | null>(
-      "textDocument/implementation",
-      { textDocument: { uri }, position: at },
-      timeoutMs,
-      signal,
-    )
-    .catch(() => null);
-  const locations = (Array.isArray(answer) ? answer : answer ? [answer] : []).map((location) =>
-    "targetUri" in location
-      ? { uri: location.targetUri, start: location.targetSelectionRange.start }
-      : { uri: location.uri, start: location.range.start },
-  );
+  const deadline = Date.now() + timeoutMs;
+  const ask = async (askedUri: string, position: Position) => {
+    const answer = await client
+      .request<Location | Location[] | LocationLink[] | null>(
+        "textDocument/implementation",
+        { textDocument: { uri: askedUri }, position },
+        Math.max(1, deadline - Date.now()),
+        signal,
+      )
+      .catch(() => null);
+    return (Array.isArray(answer) ? answer : answer ? [answer] : []).map((location) =>
+      "targetUri" in location
+        ? { uri: location.targetUri, start: location.targetSelectionRange.start }
+        : { uri: location.uri, start: location.range.start },
+    );
+  };
   const renames = editRenames(edit, supervisor);
   const left: LeftOutImplementation[] = [];
   const seen = new Set<string>();
-  for (const location of locations) {
-    if (!location.uri.startsWith("file:")) continue;
-    const path = supervisor.pathOf(location.uri);
-    const key = `${path}:${location.start.line}:${location.start.character}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const lineText = supervisor.texts.tryRead(path)?.lines()[location.start.line] ?? "";
-    // Only a declaration of the old name (not a type the server lists, such as gopls's answer
-    // at an interface type) that no edit renames.
-    if (!lineText.startsWith(oldName, location.start.character)) continue;
-    if (!renames(path, location.start)) left.push({ path, position: location.start, lineText });
+  const take = (
+    locations: ReadonlyArray<{ uri: string; start: Position }>,
+  ): Array<LeftOutImplementation & { uri: string }> => {
+    const taken: Array<LeftOutImplementation & { uri: string }> = [];
+    for (const location of locations) {
+      if (!location.uri.startsWith("file:")) continue;
+      const path = supervisor.pathOf(location.uri);
+      const key = `${path}:${location.start.line}:${location.start.character}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const lineText = supervisor.texts.tryRead(path)?.lines()[location.start.line] ?? "";
+      // Only a declaration of the old name (not a type the server lists, such as gopls's answer
+      // at an interface type) that no edit renames.
+      if (!lineText.startsWith(oldName, location.start.character)) continue;
+      if (!renames(path, location.start))
+        taken.push({ uri: location.uri, path, position: location.start, lineText });
+    }
+    return taken;
+  };
+  const first = take(await ask(uri, at));
+  left.push(...first.map(({ uri: _, ...item }) => item));
+  // A method left out may implement another interface's method too (Circle.Area implements
+  // Shape.Area and Sizer.Area): renamed with this one only, it would no longer match that one.
+  for (const item of first) {
+    if (Date.now() >= deadline || signal?.aborted) break;
+    left.push(...take(await ask(item.uri, item.position)).map(({ uri: _, ...each }) => each));
   }
+  left.sort((a, b) => a.path.localeCompare(b.path) || a.position.line - b.position.line);
   return left;
 }
 

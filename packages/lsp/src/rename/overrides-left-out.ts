@@ -43,6 +43,11 @@ export interface OverridesLeftOut {
   readonly left: readonly LeftOutImplementation[];
   /** Why the look stopped short, when it did. */
   readonly unchecked?: string;
+  /**
+   * The nearest library class (outside the project) the renamed member's class inherits a member
+   * of the old name from, which the rename stops it overriding, and the module it is in.
+   */
+  readonly library?: { readonly cls: string; readonly module: string };
 }
 
 /** One member of the old name found in a class tied to the renamed one's. */
@@ -95,6 +100,7 @@ export async function overridesLeftOut(question: OverridesQuestion): Promise<Ove
   const queue: PythonClass[] = [start.cls];
   const tie = (cls: PythonClass, reason: string): void => {
     if (linked.has(cls.key)) return;
+    if (cls.library) return;
     const member = cls.members.find((symbol) => symbol.name === oldName);
     if (!member) return;
     linked.set(cls.key, { cls, member, reason });
@@ -120,10 +126,13 @@ export async function overridesLeftOut(question: OverridesQuestion): Promise<Ove
   }
   // By file and line: the server's references come in no set order.
   left.sort((a, b) => a.path.localeCompare(b.path) || a.position.line - b.position.line);
+  // A library's method it overrides (`Thread.run`): the library's own calls stop reaching it.
+  const library = left.length === 0 ? await classes.libraryDeclaring(start.cls, oldName) : undefined;
   return {
     renamed: `${start.cls.name}.${oldName}`,
     left,
     ...(classes.stopped ? { unchecked: classes.stopped } : {}),
+    ...(library ? { library: { cls: library.name, module: moduleOf(library.path) } } : {}),
   };
 }
 
@@ -142,6 +151,11 @@ export function overridesLeftOutMessage(
     `renaming '${oldName}' to '${newName}' would change what the code does whatever the new name (this is no name clash): ${about.command}'s edit renames ${found.renamed ?? `'${oldName}'`} and its uses, but not the ${count} of '${oldName}' in classes inherited with it, which would then no longer override it or be overridden by it: calls would run another class's method, and no error would say so (nothing was written):`,
     ...leftOutLines(found.left, about.display),
     renameTogether(oldName, newName),
+    ...(found.unchecked
+      ? [
+          `The look for them stopped short (${found.unchecked}): more of them may be left out; lsp references on a class lists its subclasses.`,
+        ]
+      : []),
   ].join("\n");
 }
 
@@ -149,4 +163,34 @@ export function overridesLeftOutMessage(
 export function overridesUncheckedNote(oldName: string, found: OverridesLeftOut): string {
   if (!found.unchecked || !found.renamed) return "";
   return `(not fully checked for methods '${oldName}' overriding ${found.renamed} or overridden by it in classes inherited with it: ${found.unchecked}; lsp references on the class lists its subclasses)`;
+}
+
+/**
+ * The note of a rename written when the renamed member overrode a library class's (the library
+ * calls it no more), or "".
+ */
+export function overridesLibraryNote(oldName: string, newName: string, found: OverridesLeftOut): string {
+  if (!found.library || !found.renamed) return "";
+  const { cls, module } = found.library;
+  const renamedClass = found.renamed.slice(0, found.renamed.length - oldName.length - 1);
+  return `(${found.renamed} overrides ${cls}.${oldName} of ${module}, outside the project: renamed, it no longer does, and what calls ${oldName} there (${module}'s own code too) runs ${cls}.${oldName}, not ${renamedClass}.${newName})`;
+}
+
+/**
+ * The module a library file is (`threading` for typeshed's stdlib/threading.pyi, `pkg.sub` for
+ * site-packages/pkg/sub/__init__.py), or its file name when it is in no known library folder.
+ */
+export function moduleOf(path: string): string {
+  const parts = path.split(/[\\/]/u).filter((part) => part !== "");
+  let from = -1;
+  for (let index = parts.length - 2; index >= 0 && from < 0; index--) {
+    const part = parts[index]!;
+    if (part === "site-packages" || part === "dist-packages" || part === "stdlib") from = index + 1;
+    // typeshed's third-party stubs: stubs/<distribution>/<package>/….
+    else if (part === "stubs" && index + 2 < parts.length - 1) from = index + 2;
+  }
+  const module = parts.slice(from < 0 ? parts.length - 1 : from);
+  module[module.length - 1] = module.at(-1)!.replace(/\.pyi?$/u, "");
+  if (module.length > 1 && module.at(-1) === "__init__") module.pop();
+  return module.join(".");
 }

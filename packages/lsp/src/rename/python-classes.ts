@@ -11,7 +11,7 @@ import type { LanguageClient } from "../client/language-client.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 import { baseNamePositions } from "./python-class-bases.js";
 
-/** A class of the project as its server's document symbols tell it. */
+/** A class as its server's document symbols tell it. */
 export interface PythonClass {
   /** `path:line:character` of its name. */
   readonly key: string;
@@ -22,6 +22,8 @@ export interface PythonClass {
   readonly selection: Range;
   /** What its body declares (methods, class variables), not what nested classes do. */
   readonly members: readonly DocumentSymbol[];
+  /** A class of a file that is not the project's (a library's, a stub's). */
+  readonly library: boolean;
 }
 
 /** What a {@link PythonClasses} asks of the server, and within what. */
@@ -30,7 +32,10 @@ export interface PythonClassesOptions {
   readonly deadline: number;
   /** Most classes whose bases or subclasses are asked. */
   readonly maxClasses: number;
-  /** Whether a file is the project's (a class elsewhere, in a library, is not looked at). */
+  /**
+   * Whether a file is the project's: a class elsewhere (a library's) is a base this tells, but
+   * its subclasses are not looked for.
+   */
   readonly inside: (path: string) => boolean;
   readonly signal?: AbortSignal;
 }
@@ -45,7 +50,8 @@ interface Found {
  * The inheritance between a Python project's classes, as a server without a type hierarchy
  * (pyright) tells it: the bases of a class from the definitions of the names in its header, its
  * subclasses from the references to it that sit in another class's header (following an
- * `import … as` alias once). Asked lazily and remembered; bounded by the options, past which it
+ * `import … as` alias or a name bound to it, `B = Base`, once). The bases of a project class
+ * may be a library's classes; a library class's subclasses are not looked for. Asked lazily and remembered; bounded by the options, past which it
  * answers nothing more and says why in {@link stopped}. Asked of the texts as on disk.
  */
 export class PythonClasses {
@@ -68,13 +74,14 @@ export class PythonClasses {
     position: Position,
   ): Promise<{ cls: PythonClass; member: DocumentSymbol } | undefined> {
     for (const { cls } of await this.classesIn(uri)) {
+      if (cls.library) continue;
       const member = cls.members.find((symbol) => contains(symbol.selectionRange, position));
       if (member) return { cls, member };
     }
     return undefined;
   }
 
-  /** The classes named in the header of `cls` that are the project's. */
+  /** The classes named in the header of `cls`, a library's too. */
   basesOf(cls: PythonClass): Promise<PythonClass[]> {
     let found = this.baseCache.get(cls.key);
     if (!found) {
@@ -84,8 +91,9 @@ export class PythonClasses {
     return found;
   }
 
-  /** The classes naming `cls` in their header, in any file of the project. */
+  /** The classes naming `cls` in their header, in any file of the project; none of a library class. */
   subclassesOf(cls: PythonClass): Promise<PythonClass[]> {
+    if (cls.library) return Promise.resolve([]);
     let found = this.subclassCache.get(cls.key);
     if (!found) {
       found = this.visit(cls) ? this.findSubclasses(cls) : Promise.resolve([]);
@@ -94,9 +102,27 @@ export class PythonClasses {
     return found;
   }
 
-  /** Every class `cls` inherits from, nearest first. */
+  /** Every class of the project `cls` inherits from, and the library classes it names, nearest first. */
   async ancestors(cls: PythonClass): Promise<PythonClass[]> {
-    return this.closure(cls, (each) => this.basesOf(each));
+    return this.closure(cls, (each) => (each.library ? Promise.resolve([]) : this.basesOf(each)));
+  }
+
+  /**
+   * The nearest library class `cls` inherits a member `name` from (`threading.Thread` for `run`),
+   * climbing through library classes that do not declare it; undefined when none does.
+   */
+  async libraryDeclaring(cls: PythonClass, name: string): Promise<PythonClass | undefined> {
+    const seen = new Set<string>([cls.key]);
+    const queue = [cls];
+    for (let each = queue.shift(); each; each = queue.shift()) {
+      for (const base of await this.basesOf(each)) {
+        if (seen.has(base.key)) continue;
+        seen.add(base.key);
+        if (base.library && base.members.some((member) => member.name === name)) return base;
+        queue.push(base);
+      }
+    }
+    return undefined;
   }
 
   /** Every class inheriting from `cls`, nearest first. */
@@ -141,7 +167,7 @@ export class PythonClasses {
         position: at,
       });
       for (const target of locations(answer)) {
-        const base = await this.classAt(target.uri, target.range.start);
+        const base = await this.classAt(target.uri, target.range.start, 3);
         if (base && base.key !== cls.key) found.push(base);
       }
     }
@@ -156,11 +182,11 @@ export class PythonClasses {
       const subclass = await this.headerNaming(reference);
       if (subclass) found.set(subclass.key, subclass);
       else {
-        const alias = this.aliasAt(reference);
+        const alias = this.aliasAt(reference) ?? this.boundNameAt(reference);
         if (alias) aliases.push(alias);
       }
     }
-    // `from pkg.base import Base as B`: the references to Base do not list the uses of B.
+    // `from pkg.base import Base as B`, `B = Base`: the references to Base do not list the uses of B.
     for (const alias of aliases) {
       for (const reference of await this.references(alias.uri, alias.range.start)) {
         const subclass = await this.headerNaming(reference);
@@ -199,6 +225,20 @@ export class PythonClasses {
     return { uri: reference.uri, range: { start: position, end: position } };
   }
 
+  /** Where `B = Base` (or `B: TypeAlias = mod.Base`) names B, when the reference is such a Base. */
+  private boundNameAt(reference: Location): Location | undefined {
+    const line = this.lineAt(reference.uri, reference.range.start.line);
+    const bound = boundName.exec(line.slice(0, reference.range.start.character));
+    if (!bound || !/^\s*(?:#.*)?$/u.test(line.slice(reference.range.end.character))) return undefined;
+    const position = { line: reference.range.start.line, character: bound[1]!.length };
+    return { uri: reference.uri, range: { start: position, end: position } };
+  }
+
+  private lineAt(uri: string, line: number): string {
+    if (!uri.startsWith("file:")) return "";
+    return this.supervisor.texts.tryRead(this.supervisor.pathOf(uri))?.lines()[line] ?? "";
+  }
+
   private async references(uri: string, position: Position): Promise<Location[]> {
     return locations(
       await this.request<Location[]>("textDocument/references", {
@@ -209,12 +249,29 @@ export class PythonClasses {
     );
   }
 
-  /** The class named at `position` of `uri` (a definition's target), if it is the project's. */
-  private async classAt(uri: string, position: Position): Promise<PythonClass | undefined> {
-    return (await this.classesIn(uri)).find((each) => contains(each.cls.selection, position))?.cls;
+  /**
+   * The class named at `position` of `uri` (a definition's target); at a name bound to a class
+   * (`B = Base`), the class it is bound to, following at most `hops` such names.
+   */
+  private async classAt(uri: string, position: Position, hops = 0): Promise<PythonClass | undefined> {
+    const cls = (await this.classesIn(uri)).find((each) => contains(each.cls.selection, position))?.cls;
+    if (cls || hops <= 0) return cls;
+    const line = this.lineAt(uri, position.line);
+    const bound = boundValue.exec(line);
+    if (!bound || bound[1]!.length !== position.character) return undefined;
+    const at = { line: position.line, character: bound[0].length - bound[2]!.length };
+    const answer = await this.request<Location | Location[] | LocationLink[]>("textDocument/definition", {
+      textDocument: { uri },
+      position: at,
+    });
+    for (const target of locations(answer)) {
+      const found = await this.classAt(target.uri, target.range.start, hops - 1);
+      if (found) return found;
+    }
+    return undefined;
   }
 
-  /** The classes a file of the project declares, nested ones too; none for another file. */
+  /** The classes a file declares, nested ones too (a library's marked so). */
   private classesIn(uri: string): Promise<Found[]> {
     let found = this.files.get(uri);
     if (!found) {
@@ -227,7 +284,7 @@ export class PythonClasses {
   private async readClasses(uri: string): Promise<Found[]> {
     if (!uri.startsWith("file:")) return [];
     const path = this.supervisor.pathOf(uri);
-    if (!this.options.inside(path)) return [];
+    const library = !this.options.inside(path);
     const lines = this.supervisor.texts.tryRead(path)?.lines();
     if (!lines) return [];
     const symbols = await this.request<DocumentSymbol[] | SymbolInformation[]>(
@@ -250,6 +307,7 @@ export class PythonClasses {
               name: symbol.name,
               selection: symbol.selectionRange,
               members: symbol.children ?? [],
+              library,
             },
             bases: baseNamePositions(lines, symbol.selectionRange.end),
           });
@@ -274,6 +332,18 @@ export class PythonClasses {
     });
   }
 }
+
+const identifier = String.raw`[\p{ID_Start}_][\p{ID_Continue}]*`;
+/** The start of a line binding a name to a (dotted) name: `B = `, `B: TypeAlias = mod.`. */
+const boundName = new RegExp(
+  String.raw`^(\s*)${identifier}\s*(?::[^=]*)?=\s*(?:${identifier}\s*\.\s*)*$`,
+  "u",
+);
+/** A line binding a name to a (dotted) name, the last name captured: `B = mod.Base`. */
+const boundValue = new RegExp(
+  String.raw`^(\s*)${identifier}\s*(?::[^=]*)?=\s*(?:${identifier}\s*\.\s*)*(${identifier})(?=\s*(?:#.*)?$)`,
+  "u",
+);
 
 /** The locations of a definition's or references' answer. */
 function locations(answer: Location | Location[] | LocationLink[] | null): Location[] {

@@ -283,6 +283,65 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
   },
 );
 
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "lsp_rename of a Go interface method whose implementations implement another interface",
+  () => {
+    // Circle.Area implements Shape.Area and Sizer.Area: renaming Shape.Area, Circle.Area and
+    // nothing else still breaks the code (Circle no longer implements Sizer), so the refusal
+    // names Sizer.Area too.
+    const files = {
+      "go.mod": "module example.com/app\n\ngo 1.19\n",
+      "main.go": [
+        "package main",
+        "",
+        'import "fmt"',
+        "",
+        "type Shape interface {",
+        "\tArea() float64",
+        "}",
+        "",
+        "type Sizer interface {",
+        "\tArea() float64",
+        "}",
+        "",
+        "type Circle struct{ R float64 }",
+        "",
+        "func (c Circle) Area() float64 { return 3 * c.R * c.R }",
+        "",
+        "func describe(s Shape) string { return fmt.Sprint(s.Area()) }",
+        "",
+        "func size(s Sizer) float64 { return s.Area() }",
+        "",
+        "func main() { fmt.Println(describe(Circle{R: 1}), size(Circle{})) }",
+        "",
+      ].join("\n"),
+    };
+    it("names the other interface's method with the implementation", async () => {
+      const tree = tempTree("go-rename-two-interfaces", files);
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
+      const registry = createRegistry({ tools: [lspTool, lspRenameTool], approval: "auto" });
+      try {
+        const result = await registry.invoke(run, {
+          tool: "lsp_rename",
+          args: { file: "main.go", line: 6, symbol: "Area", new_name: "Size" },
+        });
+        const lines = resultText(result).split("\n");
+        expect(result.error?.code, lines.join("\n")).toBe("LSP_RENAME_FAILED");
+        expect(lines[0]).toContain("but not the 2 declarations tied to it through an interface");
+        expect(lines.slice(1, 3)).toEqual([
+          "- main.go:10:2 (Area() float64)",
+          "- main.go:15:17 (func (c Circle) Area() float64 { return 3 * c.R * c.R })",
+        ]);
+        expect(readFileSync(join(tree.dir, "main.go"), "utf8")).toBe(files["main.go"]);
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 serverSuite({
   command: "clangd",
   fixture: "c-project",

@@ -19,6 +19,7 @@ import { implementationsLeftOut, implementationsLeftOutMessage } from "../rename
 import {
   overridesLeftOut,
   overridesLeftOutMessage,
+  overridesLibraryNote,
   overridesUncheckedNote,
 } from "../rename/overrides-left-out.js";
 import { requestRenameEdit } from "../rename/request-rename.js";
@@ -250,7 +251,9 @@ export const lspRenameTool = defineTool({
         uri,
         at,
         oldName: focus.name,
-        inside,
+        // A library installed in the working directory (.venv) is no more the project's than
+        // one outside it: its classes are not renamed with the project's.
+        inside: (path) => inside(path) && !inLibraryFolder(path),
         signal: ctx.signal,
       });
       ctx.signal.throwIfAborted();
@@ -307,6 +310,7 @@ export const lspRenameTool = defineTool({
         ...search.notes,
         unchecked,
         overridesUncheckedNote(focus.name, overrides),
+        overridesLibraryNote(focus.name, args.new_name, overrides),
       ]
         .map((note) => (note ? `${note}\n` : ""))
         .join("");
@@ -469,4 +473,9 @@ function refuseAmbiguous(
     code: "LSP_SYMBOL_NOT_FOUND",
     message: `'${symbol}' occurs ${others.length + 1} times on line ${position.line + 1}, and they are different symbols: renaming the one at column ${position.character + 1} would leave the one at column ${left[0]! + 1}. Give text around the one meant${example}; nothing was written.`,
   });
+}
+
+/** Whether a path lies in a folder packages are installed in (site-packages, dist-packages). */
+function inLibraryFolder(path: string): boolean {
+  return path.split(/[\\/]/u).some((part) => part === "site-packages" || part === "dist-packages");
 }

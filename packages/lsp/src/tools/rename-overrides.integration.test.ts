@@ -3,7 +3,11 @@ import { join } from "node:path";
 import { createRegistry, createRun, resultText } from "@tools/registry";
 import { describe, expect, it } from "vitest";
 import type { WorkspaceEdit } from "vscode-languageserver-protocol";
-import { overridesLeftOut, overridesUncheckedNote } from "../rename/overrides-left-out.js";
+import {
+  overridesLeftOut,
+  overridesLeftOutMessage,
+  overridesUncheckedNote,
+} from "../rename/overrides-left-out.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspRenameTool } from "./lsp-rename-tool.js";
@@ -194,6 +198,97 @@ describe.skipIf(!found && !ci)("lsp_rename of a Python method others override, w
   });
 });
 
+describe.skipIf(!found && !ci)("lsp_rename of a Python method and the classes around it", () => {
+  it("refuses renaming a method a subclass overrides through a name bound to the base (B = Base), from either side", async () => {
+    const files = {
+      "shapes.py": [
+        "class Shape:",
+        "    def describe(self) -> str:",
+        '        return "shape"',
+        "",
+        "",
+        "Base = Shape",
+        "",
+        "",
+        "class Square(Base):",
+        "    def describe(self) -> str:",
+        '        return "square"',
+        "",
+        "",
+        "print(Square().describe())",
+        "",
+      ].join("\n"),
+    };
+    await withProject("py-overrides-alias", files, async (rename, dir) => {
+      const atBase = await rename({ file: "shapes.py", line: 2, symbol: "describe", new_name: "summary" });
+      expect(atBase.code, atBase.lines.join("\n")).toBe("LSP_RENAME_FAILED");
+      expect(atBase.lines.slice(1, -1)).toEqual([
+        "- shapes.py:10:9 (def describe(self) -> str:): Square.describe overrides Shape.describe",
+      ]);
+      const atSubclass = await rename({
+        file: "shapes.py",
+        line: 10,
+        symbol: "describe",
+        new_name: "summary",
+      });
+      expect(atSubclass.code, atSubclass.lines.join("\n")).toBe("LSP_RENAME_FAILED");
+      expect(atSubclass.lines.slice(1, -1)).toEqual([
+        "- shapes.py:2:9 (def describe(self) -> str:): Shape.describe is overridden by Square.describe",
+      ]);
+      expect(read(dir, "shapes.py")).toBe(files["shapes.py"]);
+    });
+  });
+
+  it("renames a method overriding a library class's (threading.Thread.run), saying the library no longer calls it", async () => {
+    const files = {
+      "worker.py": [
+        "import threading",
+        "",
+        "",
+        "class Worker(threading.Thread):",
+        "    def run(self) -> None:",
+        '        print("working")',
+        "",
+        "",
+        "Worker().start()",
+        "",
+      ].join("\n"),
+    };
+    await withProject("py-overrides-library", files, async (rename, dir) => {
+      const answer = await rename({ file: "worker.py", line: 5, symbol: "run", new_name: "work" });
+      expect(answer.code, answer.lines.join("\n")).toBeUndefined();
+      expect(answer.lines[0]).toBe(
+        "(Worker.run overrides Thread.run of threading, outside the project: renamed, it no longer does, and what calls run there (threading's own code too) runs Thread.run, not Worker.work)",
+      );
+      expect(answer.lines[1]).toBe("renamed 'run' to 'work': 1 edit in 1 file");
+      expect(read(dir, "worker.py")).toContain("    def work(self) -> None:");
+    });
+  });
+
+  it("takes a library installed in the working directory (.venv) for a library: renames, with the note, and does not ask to rename it", async () => {
+    const files = {
+      ".venv/pyvenv.cfg": "home = /usr/bin\n",
+      ".venv/lib/python3.11/site-packages/worklib/__init__.py":
+        "class Task:\n    def run(self) -> None:\n        pass\n\n    def start(self) -> None:\n        self.run()\n",
+      "app.py":
+        'from worklib import Task\n\n\nclass Job(Task):\n    def run(self) -> None:\n        print("job")\n\n\nJob().start()\n',
+    };
+    const pyproject =
+      '[project]\nname = "shop"\nversion = "0"\n\n[tool.pyright]\nvenvPath = "."\nvenv = ".venv"\n';
+    await withProject("py-overrides-venv", { ...files, "pyproject.toml": pyproject }, async (rename, dir) => {
+      const answer = await rename({ file: "app.py", line: 5, symbol: "run", new_name: "work" });
+      expect(answer.code, answer.lines.join("\n")).toBeUndefined();
+      expect(answer.lines[0]).toBe(
+        "(Job.run overrides Task.run of worklib, outside the project: renamed, it no longer does, and what calls run there (worklib's own code too) runs Task.run, not Job.work)",
+      );
+      expect(read(dir, "app.py")).toContain("    def work(self) -> None:");
+      expect(read(dir, ".venv/lib/python3.11/site-packages/worklib/__init__.py")).toBe(
+        files[".venv/lib/python3.11/site-packages/worklib/__init__.py"],
+      );
+    });
+  });
+});
+
 describe.skipIf(!found && !ci)("the look for overrides, bounded", () => {
   it("stops at its class bound and says so, and finds the override past it when the bound allows", async () => {
     const chain = [
@@ -253,6 +348,72 @@ describe.skipIf(!found && !ci)("the look for overrides, bounded", () => {
       expect(whole.left.map((item) => [item.position.line + 1, item.reason])).toEqual([
         [15, "C.describe overrides Base.describe"],
       ]);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+
+  it("says in a refusal from a look cut short that more may be left out", async () => {
+    const tree = tempTree("py-overrides-bound-refusal", {
+      "pyproject.toml": '[project]\nname = "chain"\nversion = "0"\n',
+      "chain.py": [
+        "class Base:",
+        "    def describe(self) -> str:",
+        '        return "base"',
+        "",
+        "",
+        "class A(Base):",
+        "    pass",
+        "",
+        "",
+        "class Direct(Base):",
+        "    def describe(self) -> str:",
+        '        return "direct"',
+        "",
+        "",
+        "class A2(A):",
+        "    pass",
+        "",
+        "",
+        "class B(A2):",
+        "    def describe(self) -> str:",
+        '        return "b"',
+        "",
+      ].join("\n"),
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    const supervisor = createLspSupervisor(run, {
+      binDirectories: [packageBin],
+      diagnosticsTimeoutMs: 20_000,
+    });
+    try {
+      const { client, uri } = await supervisor.open(join(tree.dir, "chain.py"));
+      const at = { line: 1, character: 8 };
+      const edit = await client.request<WorkspaceEdit>(
+        "textDocument/rename",
+        { textDocument: { uri }, position: at, newName: "summary" },
+        20_000,
+      );
+      const found = await overridesLeftOut({
+        client,
+        supervisor,
+        edit,
+        uri,
+        at,
+        oldName: "describe",
+        inside: () => true,
+        maxClasses: 2,
+      });
+      // B.describe, past the bound, is not found.
+      expect(found.left.map((item) => item.reason)).toEqual(["Direct.describe overrides Base.describe"]);
+      const message = overridesLeftOutMessage("describe", "summary", found, {
+        display: (path) => path,
+        command: "pyright-langserver",
+      });
+      expect(message.split("\n").at(-1)).toBe(
+        "The look for them stopped short (the bound of 2 classes was reached): more of them may be left out; lsp references on a class lists its subclasses.",
+      );
     } finally {
       await run.dispose();
       tree.remove();
