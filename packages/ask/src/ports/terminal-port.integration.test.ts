@@ -1050,6 +1050,24 @@ describe("TerminalQuestionPort type-ahead", () => {
   );
 });
 
+describe("TerminalQuestionPort under a host that reads its terminal itself", () => {
+  it.skipIf(!found && !ci)(
+    "leaves the terminal and the input as it found them: raw mode on and still read after the card",
+    async () => {
+      const file = start({ args: question, hostReads: true });
+      await cardReady();
+      type("2");
+      await paneShows("HOST READS");
+      tmux("send-keys", "-t", session, "-l", "h");
+      const [answer, after] = (await results(file)) as unknown as [CallResult, { host: object }];
+      expect(answer?.text).toBe('The operator answered.\nChosen option: "SQLite"');
+      // Before: the card's readline set raw mode off and paused the input as it closed, so the
+      // host's keys were echoed by the terminal and never reached it.
+      expect(after.host).toEqual({ sttySame: true, isRaw: true, flowing: true, gotKeyAfterCard: true });
+    },
+  );
+});
+
 describe("TerminalQuestionPort without a terminal", () => {
   it("fails at once when stdin is not a TTY, never blocking", async () => {
     const file = join(scratch, "headless.json");

@@ -373,6 +373,23 @@ export class TerminalQuestionPort implements QuestionPort {
           this.output.removeListener("error", onStreamError);
         });
       const before = new Map(readlineEvents.map((event) => [event, this.input.listeners(event)]));
+      // The input as the host has it before the card: a host that reads its terminal itself (a TUI,
+      // a chat prompt) keeps its raw mode and its reading after the card. Readline, as it closes,
+      // sets raw mode off and pauses the input.
+      const host = this.input as { isRaw?: boolean; readableFlowing?: boolean | null };
+      const hostRaw = host.isRaw === true;
+      const hostReading = host.readableFlowing === true;
+      const closeReadline = () => {
+        readline.close();
+        if (hostRaw) {
+          try {
+            (this.input as { setRawMode?: (mode: boolean) => unknown }).setRawMode?.(true);
+          } catch {
+            // The terminal is gone: there is no mode left to set.
+          }
+        }
+        if (hostReading) this.input.resume();
+      };
       let readline: ReturnType<typeof createInterface>;
       try {
         readline = createInterface({
@@ -451,7 +468,7 @@ export class TerminalQuestionPort implements QuestionPort {
         release();
         signal.removeEventListener("abort", onAbort);
         this.output.write(this.folded(`  ${line}\n`));
-        readline.close();
+        closeReadline();
         if (this.takeDown === onDispose) this.takeDown = undefined;
         if (!answered) unguard();
       };
@@ -516,7 +533,7 @@ export class TerminalQuestionPort implements QuestionPort {
         // its prompt. (Written nowhere, when the terminal is gone.)
         this.output.write(this.folded(`\n  (no answer recorded: ${reason})\n`));
         // After this turn: an error raised by readline's own close is followed by its 'close'.
-        process.nextTick(() => readline.close());
+        process.nextTick(closeReadline);
         if (this.takeDown === onDispose) this.takeDown = undefined;
         unguard();
         reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
@@ -598,7 +615,7 @@ export class TerminalQuestionPort implements QuestionPort {
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
-        readline.close();
+        closeReadline();
         if (this.takeDown === onDispose) this.takeDown = undefined;
         unguard();
         reject(error);
