@@ -239,6 +239,25 @@ describe("TerminalQuestionPort in tmux", () => {
   });
 
   it.skipIf(!found && !ci)(
+    "says Ctrl+D ended the card, not that the terminal closed: the next card is shown and answered",
+    async () => {
+      const file = start({ args: question, calls: 2 });
+      await cardReady();
+      tmux("send-keys", "-t", session, "C-d");
+      await cardReady(2);
+      type("1");
+      const [pressed, next] = await results(file);
+      expect(pressed?.code).toBe("ASK_NO_HUMAN");
+      // Before: "(the terminal closed before an answer)", with the terminal still there.
+      expect(pressed?.text).toMatch(
+        /^The question was shown, but the operator's channel closed before an answer \(the input was ended with Ctrl\+D at the card\)\./,
+      );
+      expect(pane()).toContain("(no answer recorded: the input was ended with Ctrl+D at the card)");
+      expect(next?.text).toBe('The operator answered.\nChosen option: "Postgres"');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "takes the first line of a multi-line paste and says the rest went nowhere",
     async () => {
       const file = start({ args: { ...question, allow_free_text: true } });

@@ -523,12 +523,15 @@ export class TerminalQuestionPort implements QuestionPort {
         resolve({ kind: "decline", reason: "dismissed with Ctrl+C" });
       });
       // Ctrl+D, the end of input, or the terminal gone (an error on its streams).
-      const closed = () => {
+      // `pressed`: readline closed itself on Ctrl+D at an empty line, the terminal still there.
+      const closed = (pressed = false) => {
         if (done) return;
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
-        const reason = "the terminal closed before an answer";
+        const reason = pressed
+          ? "the input was ended with Ctrl+D at the card"
+          : "the terminal closed before an answer";
         // The card says it ended, as a timeout's does, so what is written next does not run on from
         // its prompt. (Written nowhere, when the terminal is gone.)
         this.output.write(this.folded(`\n  (no answer recorded: ${reason})\n`));
@@ -538,8 +541,10 @@ export class TerminalQuestionPort implements QuestionPort {
         unguard();
         reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
       };
-      readline.on("close", closed);
-      closeCard = closed;
+      // Readline closes on the end of input (the port saw it end first) and on Ctrl+D; an error on the
+      // streams closes the card through `closeCard`.
+      readline.on("close", () => closed(terminal && !this.ended));
+      closeCard = () => closed();
       signal.addEventListener("abort", onAbort, { once: true });
       // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
       const tty = this.output.isTTY === true;
