@@ -644,6 +644,33 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
   );
 });
 
+describe("TerminalQuestionPort: the card's time while the process is stopped", () => {
+  it.skipIf(!found && !ci)(
+    "does not count the time stopped: fg after longer than the card's timeout draws it again, and it is answered",
+    async () => {
+      const file = start(
+        { args: { ...question, allow_free_text: true }, timeoutMs: 4_000 },
+        undefined,
+        220,
+        true,
+      );
+      await cardReady();
+      const written = recordBytes("stopped-long.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      const stopped = await writtenUntilStopped(written);
+      // Stopped longer than the card's whole time: the shell has the terminal, the card is not shown.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      // Before: fg ended the card at once, "(no answer recorded: timed out after 4 s with no answer)".
+      await drawnAgainAfterFg(written, stopped);
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+});
+
 /**
  * Starts the fixture in a fresh tmux session under a host that takes the SIGHUP (the session's
  * leader) and records how it ended, its stderr and the card's results in files named for `name`.

@@ -104,7 +104,12 @@ export class TerminalQuestionPort implements QuestionPort {
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
-    redraw: { resized: () => void; continued: () => void; killed: (signal: NodeJS.Signals) => void },
+    redraw: {
+      resized: () => void;
+      stopped: () => void;
+      continued: () => void;
+      killed: (signal: NodeJS.Signals) => void;
+    },
   ): () => void {
     const stopPastes = readPastesAsText(this.input, readline);
     const input = this.input as { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -211,6 +216,7 @@ export class TerminalQuestionPort implements QuestionPort {
     const onContinue = () => setUp(true);
     // Readline calls this on Ctrl+Z instead of stopping the process itself.
     const onStop = () => {
+      redraw.stopped();
       stopWaitingForRead();
       this.output.write(`${bracketedPaste.off}\n`);
       setRawMode(false);
@@ -596,10 +602,13 @@ export class TerminalQuestionPort implements QuestionPort {
               const clearBelow = down > 0 ? `${saveCursor}${clearRowBelow.repeat(down)}${restoreCursor}` : "";
               drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows);
             },
+            // Ctrl+Z: the shell gets the terminal, and the card's time waits until it is back.
+            stopped: () => events?.stopped?.(),
             // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that, from its
             // end when taller than the terminal, as on a resize.
             continued: () => {
               if (done) return;
+              events?.continued?.();
               drawAgain("\n", hidden ? 0 : readline.getCursorPos().rows);
             },
             // The process is ending by a signal from outside: the line being typed is left whole,
