@@ -1,5 +1,6 @@
 // Runs one scenario against the built package on this process's terminal, then writes the results
 // as JSON to the file named by argv[3]. Used by terminal-port.integration.test.ts inside tmux.
+import { execFileSync } from "node:child_process";
 import { closeSync, existsSync, renameSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
@@ -46,6 +47,17 @@ if (scenario.waitFor) {
   const deadline = Date.now() + 10_000;
   while (!existsSync(scenario.waitFor) && Date.now() < deadline) await sleep(20);
 }
+// A host with key handling of its own, as a TUI or a chat prompt has: its terminal in raw mode and
+// its input read (flowing) before the card; how the terminal and the input are after it.
+const sttyNow = () => execFileSync("stty", ["-g"], { stdio: ["inherit", "pipe", "pipe"], encoding: "utf8" }).trim();
+const hostKeys = [];
+let sttyBefore = "";
+if (scenario.hostReads) {
+  process.stdin.setRawMode(true);
+  process.stdin.on("data", (chunk) => hostKeys.push(String(chunk)));
+  process.stdin.resume();
+  sttyBefore = sttyNow();
+}
 const results = [];
 if (scenario.mode === "approve") {
   const edit = defineTool({
@@ -87,6 +99,16 @@ if (scenario.mode === "approve") {
   }
 }
 await run.dispose();
+if (scenario.hostReads) {
+  const after = { sttySame: sttyNow() === sttyBefore, isRaw: process.stdin.isRaw, flowing: process.stdin.readableFlowing };
+  // The test types "h" now: the host, still reading, gets it (bounded, like every wait).
+  const keysBefore = hostKeys.length;
+  process.stdout.write("\nHOST READS\n");
+  const deadline = Date.now() + 5_000;
+  while (!hostKeys.slice(keysBefore).join("").includes("h") && Date.now() < deadline) await sleep(20);
+  results.push({ host: { ...after, gotKeyAfterCard: hostKeys.slice(keysBefore).join("").includes("h") } });
+  process.stdin.setRawMode(false);
+}
 if (scenario.hostUsesTerminal) {
   // A host that goes on using its terminal after the cards, handling its errors itself: what it
   // meets is its own, nothing a card left behind.

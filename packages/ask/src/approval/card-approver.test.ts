@@ -243,8 +243,9 @@ describe("the card approver through a real registry", () => {
     await port.nextCard();
     port.detach();
     // The card was in front of the human: not "no human is attached".
+    // With the port's word on how (the terminal's: "the input was ended with Ctrl+D at the card").
     expect(resultText(await result)).toContain(
-      "the permission card was shown, but the operator's channel closed before an answer",
+      "the permission card was shown, but the operator's channel closed before an answer (the human left before answering)",
     );
     expect(executed).toEqual([]);
   });

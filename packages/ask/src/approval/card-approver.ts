@@ -95,7 +95,7 @@ function decide(outcome: AskOutcome): ApprovalDecision {
         reason:
           outcome.reached === undefined
             ? `no human is attached to answer the permission card${outcome.reason ? ` (${outcome.reason})` : ""}`
-            : `the permission card was ${outcome.reached === "shown" ? "shown" : "sent"}, but the operator's channel closed before an answer`,
+            : `the permission card was ${outcome.reached === "shown" ? "shown" : "sent"}, but the operator's channel closed before an answer${outcome.reason ? ` (${outcome.reason})` : ""}`,
       };
     case "cancelled":
       return { allow: false, reason: `the permission card was cancelled (${outcome.reason})` };

@@ -129,7 +129,13 @@ describe("askCard: the timeout counts from when the card is shown", () => {
           signal.addEventListener("abort", () => reject(new Error("taken down")), { once: true });
         }),
     };
-    return { port, draw: () => events?.shown(), answer: () => answer?.() };
+    return {
+      port,
+      draw: () => events?.shown(),
+      answer: () => answer?.(),
+      stop: () => events?.stopped?.(),
+      resume: () => events?.continued?.(),
+    };
   }
   const timed = buildCard({ question: "Which?", options: [{ label: "Postgres" }], timeoutMs: 1_000 });
 
@@ -162,6 +168,35 @@ describe("askCard: the timeout counts from when the card is shown", () => {
     const outcome = askCard(port, target, timed);
     await vi.advanceTimersByTimeAsync(1_000);
     await expect(outcome).resolves.toEqual({ kind: "timed_out", timeoutMs: 1_000, neverShown: true });
+  });
+
+  it("stops a drawn card's time while the port says it is stopped, and goes on from there", async () => {
+    vi.useFakeTimers();
+    const { port, draw, stop, resume, answer } = queueingPort(true);
+    const outcome = askCard(port, target, timed);
+    await vi.advanceTimersByTimeAsync(0); // the port has the card
+    draw();
+    await vi.advanceTimersByTimeAsync(600);
+    stop(); // Ctrl+Z: the shell has the terminal
+    await vi.advanceTimersByTimeAsync(5_000);
+    resume(); // fg: 0.4 s left
+    await vi.advanceTimersByTimeAsync(300);
+    answer();
+    await expect(outcome).resolves.toEqual({ kind: "answered", selected: ["Postgres"] });
+  });
+
+  it("times a card out once its time left after a stop has passed", async () => {
+    vi.useFakeTimers();
+    const { port, draw, stop, resume } = queueingPort(true);
+    const outcome = askCard(port, target, timed);
+    await vi.advanceTimersByTimeAsync(0); // the port has the card
+    draw();
+    await vi.advanceTimersByTimeAsync(600);
+    stop();
+    await vi.advanceTimersByTimeAsync(5_000);
+    resume();
+    await vi.advanceTimersByTimeAsync(400);
+    await expect(outcome).resolves.toEqual({ kind: "timed_out", timeoutMs: 1_000 });
   });
 
   it("counts from the call when the port cannot tell when it drew the card", async () => {

@@ -71,10 +71,14 @@ export async function askCard(
   let reportedShown = false;
   let expired: Phase | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const arm = (): void => {
+  // When the armed timer fires, and, while the card is stopped (off the screen), the time it had left.
+  let deadline = 0;
+  let left: number | undefined;
+  const arm = (ms = card.timeoutMs): void => {
     clearTimeout(timer);
-    if (card.timeoutMs === null) return;
+    if (card.timeoutMs === null || ms === null) return;
     const during = phase;
+    deadline = performance.now() + ms;
     timer = setTimeout(() => {
       expired = during;
       const after = formatDuration(card.timeoutMs ?? 0);
@@ -88,7 +92,7 @@ export async function askCard(
           data: { cause: "timed_out" },
         }),
       );
-    }, card.timeoutMs);
+    }, ms);
   };
   arm();
   const events: CardEvents = {
@@ -97,6 +101,20 @@ export async function askCard(
       if (phase === "shown" || controller.signal.aborted) return;
       phase = "shown";
       arm();
+    },
+    // Stopped (Ctrl+Z), the card is not in front of the human: its time waits, and a stop longer than
+    // the timeout does not end it the moment the process is continued.
+    stopped: () => {
+      if (phase !== "shown" || left !== undefined || card.timeoutMs === null || controller.signal.aborted)
+        return;
+      clearTimeout(timer);
+      left = Math.max(0, deadline - performance.now());
+    },
+    continued: () => {
+      if (left === undefined || controller.signal.aborted) return;
+      const rest = left;
+      left = undefined;
+      arm(rest);
     },
   };
   // The port is told why its card goes (a JSON-lines peer reads it): the run ended, or the caller

@@ -57,6 +57,17 @@ describe("buildCard", () => {
     expect(buildCard({ question: "Why?", options: [{ label: "a" }] }).allowFreeText).toBe(false);
   });
 
+  it("says where a question over its limit can go: context's limit, and a file beyond it", () => {
+    // Before: "move background into context" alone, and a 10 000-character question moved there
+    // was refused again, at 4 000.
+    expect(problemsOf({ question: "x".repeat(10_001) })).toMatch(
+      /question is 10001 characters, at most 2000: .*context \(at most 4000 characters; put longer material in a file and give its path\)/,
+    );
+    expect(problemsOf({ question: "Q", context: "x".repeat(4_001) })).toMatch(
+      /context is 4001 characters, at most 4000: .*put longer material in a file and give its path/,
+    );
+  });
+
   it("requires at least one option or free text", () => {
     expect(problemsOf({ question: "Why?", allowFreeText: false })).toMatch(
       /no options and allow_free_text is false: offer at least one option or allow a typed answer/,

@@ -141,13 +141,13 @@ export function buildCard(input: CardInput): Card {
   if (question === "") problems.push("question is empty: write the question you want answered");
   if (question.length > cardLimits.question) {
     problems.push(
-      `question is ${question.length} characters, at most ${cardLimits.question}: move background into context`,
+      `question is ${question.length} characters, at most ${cardLimits.question}: ask it in a sentence or two and move background into context (at most ${cardLimits.context} characters; put longer material in a file and give its path)`,
     );
   }
   const context = input.context?.trim() || undefined;
   if (context && context.length > cardLimits.context) {
     problems.push(
-      `context is ${context.length} characters, at most ${cardLimits.context}: keep what the answer changes`,
+      `context is ${context.length} characters, at most ${cardLimits.context}: keep what the answer changes (put longer material in a file and give its path)`,
     );
   }
   const wholeCaller = input.caller ? oneLine(input.caller) : "";

@@ -103,6 +103,31 @@ describe("parseReply: declining with a reason", () => {
   it('keeps a time such as "0:30" as typed text where free text is allowed', () => {
     expect(parseReply(textOnly, "0:30")).toEqual({ kind: "answer", selected: [], text: "0:30" });
   });
+
+  it('keeps a time or a ratio such as "2:30" as typed text, never option 2 with the note "30"', () => {
+    const when = buildCard({
+      question: "When should the deploy run?",
+      options: [{ label: "now" }, { label: "tonight" }],
+      allowFreeText: true,
+    });
+    // Before: option 2 ("tonight") with the note "30" / "30 pm" / "1".
+    expect(parseReply(when, "2:30")).toEqual({ kind: "answer", selected: [], text: "2:30" });
+    expect(parseReply(when, "2:30 pm")).toEqual({ kind: "answer", selected: [], text: "2:30 pm" });
+    expect(parseReply(multi, "2:1")).toEqual({ kind: "answer", selected: [], text: "2:1" });
+    // A note after a colon and a space, or starting with a letter, is still a note.
+    expect(parseReply(when, "2: 30 minutes after the backup")).toEqual({
+      kind: "answer",
+      selected: ["tonight"],
+      text: "30 minutes after the backup",
+    });
+    expect(parseReply(when, "2:after the backup")).toEqual({
+      kind: "answer",
+      selected: ["tonight"],
+      text: "after the backup",
+    });
+    // Where no typed text is taken, refused and asked again, as any reply that is not a choice.
+    expect(() => parseReply(single, "2:30")).toThrow("'2:30' is not an option");
+  });
 });
 
 describe("parseReply: numbers and labels", () => {

@@ -67,11 +67,13 @@ export function parseReply(card: Card, line: string): CardReply {
   const typed = text.replace(/\s+/g, " ").toLowerCase();
   const byLabel = card.options.find((option) => option.label.toLowerCase() === typed);
   if (byLabel) return { kind: "answer", selected: [byLabel.label] };
-  // Several numbers are separated by commas; on a multi-select card by spaces too ("1 3").
+  // Several numbers are separated by commas; on a multi-select card by spaces too ("1 3"). A colon
+  // followed at once by a digit is a time or a ratio ("2:30", "2:1"), not a note after a number, as
+  // "0:30" is no decline.
   const numbered = (
     card.multiSelect
-      ? /^(\d+(?:\s*,\s*\d+|\s+\d+)*)\s*(?::\s*([\s\S]*))?$/
-      : /^(\d+(?:\s*,\s*\d+)*)\s*(?::\s*([\s\S]*))?$/
+      ? /^(\d+(?:\s*,\s*\d+|\s+\d+)*)\s*(?::(?!\d)\s*([\s\S]*))?$/
+      : /^(\d+(?:\s*,\s*\d+)*)\s*(?::(?!\d)\s*([\s\S]*))?$/
   ).exec(text);
   const parts = numbered ? (numbered[1] ?? "").split(/\s*,\s*|\s+/) : [];
   const picks = parts.map(Number);

@@ -30,6 +30,13 @@ export interface CardRequest {
 export interface CardEvents {
   /** The card is now in front of the human (drawn, not merely queued). Later calls are ignored. */
   shown(): void;
+  /**
+   * The card is off the screen for a while, the human unable to answer it (the process stopped by
+   * Ctrl+Z, the shell given the terminal): its time to answer stops until {@link continued}.
+   */
+  stopped?(): void;
+  /** The card is in front of the human again after {@link stopped}: its time goes on from where it stopped. */
+  continued?(): void;
 }
 
 /**

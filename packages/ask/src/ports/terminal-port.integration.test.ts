@@ -239,6 +239,25 @@ describe("TerminalQuestionPort in tmux", () => {
   });
 
   it.skipIf(!found && !ci)(
+    "says Ctrl+D ended the card, not that the terminal closed: the next card is shown and answered",
+    async () => {
+      const file = start({ args: question, calls: 2 });
+      await cardReady();
+      tmux("send-keys", "-t", session, "C-d");
+      await cardReady(2);
+      type("1");
+      const [pressed, next] = await results(file);
+      expect(pressed?.code).toBe("ASK_NO_HUMAN");
+      // Before: "(the terminal closed before an answer)", with the terminal still there.
+      expect(pressed?.text).toMatch(
+        /^The question was shown, but the operator's channel closed before an answer \(the input was ended with Ctrl\+D at the card\)\./,
+      );
+      expect(pane()).toContain("(no answer recorded: the input was ended with Ctrl+D at the card)");
+      expect(next?.text).toBe('The operator answered.\nChosen option: "Postgres"');
+    },
+  );
+
+  it.skipIf(!found && !ci)(
     "takes the first line of a multi-line paste and says the rest went nowhere",
     async () => {
       const file = start({ args: { ...question, allow_free_text: true } });
@@ -617,6 +636,33 @@ describe("TerminalQuestionPort: the process stopped or killed while a card is up
       await paneShows("> 2: a no");
       tmux("send-keys", "-t", session, "C-z");
       const stopped = await writtenUntilStopped(written);
+      await drawnAgainAfterFg(written, stopped);
+      type("te");
+      const [result] = await results(file);
+      expect(result?.text).toBe('The operator answered.\nChosen option: "SQLite"\nTheir note: "a note"');
+    },
+  );
+});
+
+describe("TerminalQuestionPort: the card's time while the process is stopped", () => {
+  it.skipIf(!found && !ci)(
+    "does not count the time stopped: fg after longer than the card's timeout draws it again, and it is answered",
+    async () => {
+      const file = start(
+        { args: { ...question, allow_free_text: true }, timeoutMs: 4_000 },
+        undefined,
+        220,
+        true,
+      );
+      await cardReady();
+      const written = recordBytes("stopped-long.txt");
+      tmux("send-keys", "-t", session, "-l", "2: a no");
+      await paneShows("> 2: a no");
+      tmux("send-keys", "-t", session, "C-z");
+      const stopped = await writtenUntilStopped(written);
+      // Stopped longer than the card's whole time: the shell has the terminal, the card is not shown.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      // Before: fg ended the card at once, "(no answer recorded: timed out after 4 s with no answer)".
       await drawnAgainAfterFg(written, stopped);
       type("te");
       const [result] = await results(file);
@@ -1046,6 +1092,24 @@ describe("TerminalQuestionPort type-ahead", () => {
       type("1");
       const [result] = await results(file);
       expect(result).toEqual({ isError: false, code: null, text: "staged" });
+    },
+  );
+});
+
+describe("TerminalQuestionPort under a host that reads its terminal itself", () => {
+  it.skipIf(!found && !ci)(
+    "leaves the terminal and the input as it found them: raw mode on and still read after the card",
+    async () => {
+      const file = start({ args: question, hostReads: true });
+      await cardReady();
+      type("2");
+      await paneShows("HOST READS");
+      tmux("send-keys", "-t", session, "-l", "h");
+      const [answer, after] = (await results(file)) as unknown as [CallResult, { host: object }];
+      expect(answer?.text).toBe('The operator answered.\nChosen option: "SQLite"');
+      // Before: the card's readline set raw mode off and paused the input as it closed, so the
+      // host's keys were echoed by the terminal and never reached it.
+      expect(after.host).toEqual({ sttySame: true, isRaw: true, flowing: true, gotKeyAfterCard: true });
     },
   );
 });

@@ -104,7 +104,12 @@ export class TerminalQuestionPort implements QuestionPort {
    */
   private drawnOnTerminal(
     readline: ReturnType<typeof createInterface>,
-    redraw: { resized: () => void; continued: () => void; killed: (signal: NodeJS.Signals) => void },
+    redraw: {
+      resized: () => void;
+      stopped: () => void;
+      continued: () => void;
+      killed: (signal: NodeJS.Signals) => void;
+    },
   ): () => void {
     const stopPastes = readPastesAsText(this.input, readline);
     const input = this.input as { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -211,6 +216,7 @@ export class TerminalQuestionPort implements QuestionPort {
     const onContinue = () => setUp(true);
     // Readline calls this on Ctrl+Z instead of stopping the process itself.
     const onStop = () => {
+      redraw.stopped();
       stopWaitingForRead();
       this.output.write(`${bracketedPaste.off}\n`);
       setRawMode(false);
@@ -373,6 +379,23 @@ export class TerminalQuestionPort implements QuestionPort {
           this.output.removeListener("error", onStreamError);
         });
       const before = new Map(readlineEvents.map((event) => [event, this.input.listeners(event)]));
+      // The input as the host has it before the card: a host that reads its terminal itself (a TUI,
+      // a chat prompt) keeps its raw mode and its reading after the card. Readline, as it closes,
+      // sets raw mode off and pauses the input.
+      const host = this.input as { isRaw?: boolean; readableFlowing?: boolean | null };
+      const hostRaw = host.isRaw === true;
+      const hostReading = host.readableFlowing === true;
+      const closeReadline = () => {
+        readline.close();
+        if (hostRaw) {
+          try {
+            (this.input as { setRawMode?: (mode: boolean) => unknown }).setRawMode?.(true);
+          } catch {
+            // The terminal is gone: there is no mode left to set.
+          }
+        }
+        if (hostReading) this.input.resume();
+      };
       let readline: ReturnType<typeof createInterface>;
       try {
         readline = createInterface({
@@ -451,7 +474,7 @@ export class TerminalQuestionPort implements QuestionPort {
         release();
         signal.removeEventListener("abort", onAbort);
         this.output.write(this.folded(`  ${line}\n`));
-        readline.close();
+        closeReadline();
         if (this.takeDown === onDispose) this.takeDown = undefined;
         if (!answered) unguard();
       };
@@ -506,23 +529,28 @@ export class TerminalQuestionPort implements QuestionPort {
         resolve({ kind: "decline", reason: "dismissed with Ctrl+C" });
       });
       // Ctrl+D, the end of input, or the terminal gone (an error on its streams).
-      const closed = () => {
+      // `pressed`: readline closed itself on Ctrl+D at an empty line, the terminal still there.
+      const closed = (pressed = false) => {
         if (done) return;
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
-        const reason = "the terminal closed before an answer";
+        const reason = pressed
+          ? "the input was ended with Ctrl+D at the card"
+          : "the terminal closed before an answer";
         // The card says it ended, as a timeout's does, so what is written next does not run on from
         // its prompt. (Written nowhere, when the terminal is gone.)
         this.output.write(this.folded(`\n  (no answer recorded: ${reason})\n`));
         // After this turn: an error raised by readline's own close is followed by its 'close'.
-        process.nextTick(() => readline.close());
+        process.nextTick(closeReadline);
         if (this.takeDown === onDispose) this.takeDown = undefined;
         unguard();
         reject(new AskError({ code: "ASK_NO_HUMAN", message: reason }));
       };
-      readline.on("close", closed);
-      closeCard = closed;
+      // Readline closes on the end of input (the port saw it end first) and on Ctrl+D; an error on the
+      // streams closes the card through `closeCard`.
+      readline.on("close", () => closed(terminal && !this.ended));
+      closeCard = () => closed();
       signal.addEventListener("abort", onAbort, { once: true });
       // Folded at spaces to the terminal's width (a narrow one would break words, and the rule).
       const tty = this.output.isTTY === true;
@@ -574,10 +602,13 @@ export class TerminalQuestionPort implements QuestionPort {
               const clearBelow = down > 0 ? `${saveCursor}${clearRowBelow.repeat(down)}${restoreCursor}` : "";
               drawAgain(`${clearBelow}${clearRowAndUp.repeat(up)}${clearRow}\r`, lineRows);
             },
+            // Ctrl+Z: the shell gets the terminal, and the card's time waits until it is back.
+            stopped: () => events?.stopped?.(),
             // Back from Ctrl+Z: the shell wrote below the card; it is drawn again under that, from its
             // end when taller than the terminal, as on a resize.
             continued: () => {
               if (done) return;
+              events?.continued?.();
               drawAgain("\n", hidden ? 0 : readline.getCursorPos().rows);
             },
             // The process is ending by a signal from outside: the line being typed is left whole,
@@ -598,7 +629,7 @@ export class TerminalQuestionPort implements QuestionPort {
         done = true;
         release();
         signal.removeEventListener("abort", onAbort);
-        readline.close();
+        closeReadline();
         if (this.takeDown === onDispose) this.takeDown = undefined;
         unguard();
         reject(error);

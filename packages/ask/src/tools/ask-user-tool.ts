@@ -30,8 +30,13 @@ function unknownOptionKeys(keys: readonly string[]): string {
 }
 
 const askUserInput = z.object({
-  question: z.string().describe("What to ask, as one clear question."),
-  context: z.string().optional().describe("Why you ask, and what depends on the answer."),
+  question: z
+    .string()
+    .describe(`What to ask, as one clear question; at most ${cardLimits.question} characters.`),
+  context: z
+    .string()
+    .optional()
+    .describe(`Why you ask, and what depends on the answer; at most ${cardLimits.context} characters.`),
   options: z
     .array(
       // Strict: a misspelt key (`desc`) is refused, not dropped with what it carried.
