@@ -649,7 +649,8 @@ describe("TerminalQuestionPort: the card's time while the process is stopped", (
     "does not count the time stopped: fg after longer than the card's timeout draws it again, and it is answered",
     async () => {
       const file = start(
-        { args: { ...question, allow_free_text: true }, timeoutMs: 4_000 },
+        // Long enough that the steps before the stop and after fg fit in it on a loaded machine.
+        { args: { ...question, allow_free_text: true }, timeoutMs: 8_000 },
         undefined,
         220,
         true,
@@ -661,8 +662,8 @@ describe("TerminalQuestionPort: the card's time while the process is stopped", (
       tmux("send-keys", "-t", session, "C-z");
       const stopped = await writtenUntilStopped(written);
       // Stopped longer than the card's whole time: the shell has the terminal, the card is not shown.
-      await new Promise((resolve) => setTimeout(resolve, 5_000));
-      // Before: fg ended the card at once, "(no answer recorded: timed out after 4 s with no answer)".
+      await new Promise((resolve) => setTimeout(resolve, 9_000));
+      // Before: fg ended the card at once, "(no answer recorded: timed out after 8 s with no answer)".
       await drawnAgainAfterFg(written, stopped);
       type("te");
       const [result] = await results(file);
