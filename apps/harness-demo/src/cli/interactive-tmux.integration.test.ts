@@ -101,6 +101,36 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
   );
 
   it(
+    "keeps the tool calls out of a card's up arrow, and a card's answers out of the tool prompt's",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      await type("read path=hello.txt");
+      await waitForScreen(/2\s+world\ntool>/);
+      await type('ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]');
+      await waitForScreen(/Reply with one number \(1-2\)\.[\s\S]*\n> ?$/m);
+      // Before: the up arrow brought back the ask_user call, and Enter sent it as the answer.
+      await tmux("send-keys", "-t", "demo", "Up");
+      await tmux("send-keys", "-t", "demo", "-l", "2");
+      await waitForScreen(/^> 2$/m);
+      expect(await screen()).not.toMatch(/^> .*ask_user/m);
+      await tmux("send-keys", "-t", "demo", "Enter");
+      await waitForScreen('Chosen option: "south"');
+      await waitForScreen(/"south"\ntool>/);
+      // At the tool prompt the up arrow goes back through the calls, never the card's "2".
+      await tmux("send-keys", "-t", "demo", "Up");
+      await waitForScreen(/"south"\ntool> ask_user question=/);
+      await tmux("send-keys", "-t", "demo", "Up");
+      await waitForScreen(/"south"\ntool> read path=hello\.txt$/m);
+      await tmux("send-keys", "-t", "demo", "C-u");
+      await type("exit");
+      await waitForExit();
+    },
+  );
+
+  it(
     "runs every line of a paste, in order, and a card opened by one answers the next typed line",
     { timeout: 60_000 },
     async () => {

@@ -28,6 +28,8 @@ export class SessionLines {
   private ended = false;
   /** While a secret card is open: what readline draws (the typed characters) goes nowhere. */
   private hidden = false;
+  /** While a card is open: the tool calls' history, put back when the last card ends. */
+  private toolHistory: string[] = [];
 
   constructor(
     input: NodeJS.ReadableStream,
@@ -145,13 +147,34 @@ export class SessionLines {
    * dropped: else the next prompt would show it and Enter would run it as a tool call.
    */
   async duringCard<T>(work: () => Promise<T>): Promise<T> {
-    if (this.openCards++ === 0) this.readline.setPrompt(cardPrompt);
+    if (this.openCards++ === 0) {
+      this.readline.setPrompt(cardPrompt);
+      // The up arrow at a card must not bring back a tool call (Enter would send it as the
+      // answer), nor a card's answer come back at the tool prompt: a card has a history of its own.
+      this.toolHistory = this.history.splice(0);
+      this.historyState.historyIndex = -1;
+    }
     try {
       return await work();
     } finally {
       if (this.readline.terminal && this.readline.line !== "") this.clearLine();
-      if (--this.openCards === 0) this.readline.setPrompt(toolPrompt);
+      if (--this.openCards === 0) {
+        this.readline.setPrompt(toolPrompt);
+        this.history.splice(0, this.history.length, ...this.toolHistory);
+        this.historyState.historyIndex = -1;
+        this.toolHistory = [];
+      }
     }
+  }
+
+  /** The readline's history list, newest first. */
+  private get history(): string[] {
+    return this.historyState.history;
+  }
+
+  /** Where Node keeps the history and the up arrow's place in it: on the interface, not in its types. */
+  private get historyState(): { history: string[]; historyIndex: number } {
+    return this.readline as unknown as { history: string[]; historyIndex: number };
   }
 
   /**
