@@ -403,6 +403,7 @@ export class LanguageClient {
       system: systemIncludeFolders(this.options.binary),
     };
     const { environment, system } = this.includeFolders;
+    this.folderListings.startWalk();
     // Per path, for this walk (a uri per file read would cost more than its scan).
     let open: Map<string, string> | undefined;
     const syncedText = (path: string): string | undefined => {

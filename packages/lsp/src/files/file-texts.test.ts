@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -177,9 +179,57 @@ describe("FolderListings", () => {
     const listings = new FolderListings(1);
     expect(listings.get(join(dir, "missing"))!.names.size).toBe(0);
     expect(listings.get(join(dir, "a.h"))!.names.size).toBe(0);
+    listings.startWalk();
+    listings.startWalk();
     const kept = listings.get(dir)!;
     expect(listings.get(dir)).toBe(kept);
+    listings.startWalk();
+    // Used in the walk before: kept, the new listing is not.
+    listings.get(join(dir, "sub"));
+    expect(listings.get(dir)).toBe(kept);
+    listings.startWalk();
+    listings.startWalk();
     listings.get(join(dir, "sub"));
     expect(listings.get(dir)).not.toBe(kept);
+  });
+
+  it("looks for a missing folder with one stat, not a stat and a listing", () => {
+    const dir = folder();
+    const listings = new FolderListings();
+    const calls = { stat: 0, readdir: 0 };
+    const { statSync, readdirSync } = fs;
+    Object.assign(fs, {
+      statSync: (...args: Parameters<typeof statSync>) => (calls.stat++, statSync(...args)),
+      readdirSync: (...args: Parameters<typeof readdirSync>) => (calls.readdir++, readdirSync(...args)),
+    });
+    syncBuiltinESMExports();
+    try {
+      expect(listings.get(join(dir, "missing", "sys"))!.names.size).toBe(0);
+      expect(listings.get(join(dir, "a.h", "sys"))!.names.size).toBe(0);
+      expect(listings.get(join(dir, "a.h"))!.names.size).toBe(0);
+    } finally {
+      Object.assign(fs, { statSync, readdirSync });
+      syncBuiltinESMExports();
+    }
+    expect(calls).toEqual({ stat: 3, readdir: 0 });
+  });
+
+  it("keeps the folders a walk listed first when the walk lists more than it keeps (none listed again each walk)", () => {
+    const dir = folder();
+    const subs = Array.from({ length: 6 }, (_, i) => join(dir, `d${i}`));
+    for (const sub of subs) mkdirSync(sub);
+    for (const path of [...subs, dir]) settle(path);
+    const listings = new FolderListings(4);
+    listings.startWalk();
+    const first = subs.map((sub) => listings.get(sub));
+    for (let walk = 0; walk < 4; walk++) {
+      listings.startWalk();
+      // The walks of a flush alternate: of what files include, and of what reaches a changed file.
+      const order = walk % 2 === 0 ? [...subs.keys()] : [...subs.keys()].reverse();
+      const again = order.map((i) => listings.get(subs[i]!) === first[i]);
+      // Before: kept in the order first listed, each walk of 6 folders dropped every one of them
+      // before it came round again.
+      expect(again.filter(Boolean).length, `walk ${walk}`).toBe(4);
+    }
   });
 });

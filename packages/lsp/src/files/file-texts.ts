@@ -1,4 +1,4 @@
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync, type BigIntStats, type Dirent } from "node:fs";
 import { readRegularFileSync } from "@tools/registry";
 import { splitLines } from "../positions/line-ends.js";
 
@@ -281,22 +281,69 @@ export function folderListing(path: string): FolderListing | undefined {
   );
 }
 
+/** What nothing, or a file, holds. */
+const noListing = listingOf([]);
+
+/** A kept listing: the folder's identity before it was listed, when, and the walk that last used it. */
+interface KeptListing {
+  readonly identity: string;
+  readonly readAt: number;
+  readonly listing: FolderListing | undefined;
+  walk: number;
+}
+
 /**
  * Listings of folders ({@link folderListing}) kept between calls: one is listed again only when
  * its identity (device, inode, size, mtime and ctime in ns: creating, removing or renaming an
  * entry changes its times) is not the one seen before it was listed, or its last change was
  * within the timestamp granularity of that listing ({@link settledBefore}). A folder that cannot
- * be looked at is listed at each call. At most `capacity` kept, the oldest dropped first.
+ * be looked at is listed at each call; nothing there (or a file) costs its `stat` alone.
+ *
+ * At most `capacity` kept, the least recently used dropped first, but only one unused in the
+ * current walk and the one before (see {@link startWalk}): walks listing more folders than are
+ * kept keep those listed first, and each lists only the rest again. (Dropping the least recently
+ * used whatever it is would drop every folder before a walk over them in the same order came
+ * round to it again, and a flush's two walks go in different orders: every folder was listed
+ * again at every walk.)
  */
 export class FolderListings {
-  private readonly kept: DerivedFromFiles<FolderListing | undefined>;
+  private readonly kept = new Map<string, KeptListing>();
+  private walk = 0;
 
-  constructor(capacity = 4_096) {
-    this.kept = new DerivedFromFiles(capacity);
+  constructor(private readonly capacity = 4_096) {}
+
+  /** Begins a walk: the listings unused in it and the walk before may make room for those it lists. */
+  startWalk(): void {
+    this.walk++;
   }
 
   /** What the folder at `path` holds now (see {@link folderListing}). */
   get(path: string): FolderListing | undefined {
-    return this.kept.get(path, folderListing);
+    const readAt = Date.now();
+    let stat: BigIntStats;
+    try {
+      stat = statSync(path, { bigint: true });
+    } catch (error) {
+      this.kept.delete(path);
+      const code = (error as NodeJS.ErrnoException).code;
+      // Nothing there (a folder included files are looked for beside, as `sys/` of `<sys/a.h>`).
+      return code === "ENOENT" || code === "ENOTDIR" ? noListing : folderListing(path);
+    }
+    const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    const kept = this.kept.get(path);
+    this.kept.delete(path);
+    if (kept && kept.identity === identity && settledBefore(stat.mtimeNs, stat.ctimeNs, kept.readAt)) {
+      kept.walk = this.walk;
+      this.kept.set(path, kept);
+      return kept.listing;
+    }
+    const listing = stat.isDirectory() ? folderListing(path) : noListing;
+    if (this.kept.size >= this.capacity) {
+      const [oldest, entry] = this.kept.entries().next().value!;
+      if (entry.walk >= this.walk - 1) return listing;
+      this.kept.delete(oldest);
+    }
+    this.kept.set(path, { identity, readAt, listing, walk: this.walk });
+    return listing;
   }
 }
