@@ -40,6 +40,14 @@ export interface InvokeRequest {
   /** Cancels the call. */
   signal?: AbortSignal;
   /**
+   * The call's id in its events, its approval request and its tool's context: pass the model's
+   * tool call id (`toolu_…`, `call_…`) to tie a card or a progress line to the call a transcript
+   * shows. A non-empty string of at most 256 characters that no call of this process which has not
+   * ended holds (else the call is refused, `INVALID_REQUEST`); default a generated `call_<n>`.
+   * Calls a tool makes get ids of their own, with this one as their `parentCallId`.
+   */
+  callId?: string;
+  /**
    * Who is calling, in words, when the surface alone does not say ("worker w2 \"rename\"").
    * Shown on approval cards and in events; nested calls inherit it.
    */

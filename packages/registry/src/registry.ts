@@ -48,6 +48,31 @@ interface Parent {
 
 let callCounter = 0;
 
+/** Ids of the calls of this process that have not ended: a harness's id is refused while one holds it. */
+const liveCallIds = new Set<string>();
+
+/** A harness's call id (the model's tool call id) is at most this long. */
+const maxCallIdLength = 256;
+
+/** A fresh id, never one a call that has not ended holds (a harness may name its calls `call_…` too). */
+function generatedCallId(): string {
+  let id = `call_${++callCounter}`;
+  while (liveCallIds.has(id)) id = `call_${++callCounter}`;
+  return id;
+}
+
+/** Why the harness's call id cannot be used, or undefined when it can (or none was given). */
+function callIdProblem(callId: unknown): string | undefined {
+  if (callId === undefined) return undefined;
+  if (typeof callId !== "string" || callId === "" || callId.length > maxCallIdLength) {
+    return `callId must be a non-empty string of at most ${maxCallIdLength} characters (the model's tool call id), not ${describeValue(callId)}`;
+  }
+  if (liveCallIds.has(callId)) {
+    return `callId '${callId}' is the id of a call that has not ended; give each call its own id (the model's tool call id)`;
+  }
+  return undefined;
+}
+
 /**
  * The registry: holds tool definitions, decides which tools each surface of a run sees, and runs
  * every call through one chain — validation → guardrails → the tool's own check → approval gate →
@@ -239,7 +264,11 @@ export class Registry {
 
   private async call(run: Run, request: InvokeRequest, parent: Parent | undefined): Promise<ToolResult> {
     const started = performance.now();
-    const callId = `call_${++callCounter}`;
+    // Only a call the harness made names its id; a nested call's options carry none.
+    const given = parent === undefined ? request.callId : undefined;
+    const callIdRefused = callIdProblem(given);
+    const callId = given !== undefined && callIdRefused === undefined ? given : generatedCallId();
+    liveCallIds.add(callId);
     const origin: CallOrigin = request.origin ?? (parent ? "tool" : "model");
     const depth = parent ? parent.depth + 1 : 0;
     const toolName = typeof request.tool === "string" ? request.tool : String(request.tool);
@@ -264,6 +293,12 @@ export class Registry {
     const waited = { ms: 0 };
     let result: ToolResult;
     try {
+      if (callIdRefused !== undefined) {
+        throw new ToolsError({
+          code: "INVALID_REQUEST",
+          message: `${toolName} was not called: ${callIdRefused}`,
+        });
+      }
       const surface = this.surface(request.surface ?? "main");
       surfaceName = surface.name;
       result = await this.chain(run, request, parent, {
@@ -279,6 +314,7 @@ export class Registry {
     } catch (error) {
       result = errorResult(error);
     }
+    liveCallIds.delete(callId);
     if (observed) {
       this.emit({
         type: "call-end",

@@ -6,6 +6,30 @@ export type JsonSchema = { [key: string]: unknown };
 
 const cache = new WeakMap<Tool, JsonSchema>();
 
+type Metadata = Record<string, unknown>;
+
+/**
+ * A schema's `.describe()` / `.meta()` texts, wherever its zod copy keeps them. zod 4 up to 4.1
+ * keeps them in a registry of its own module, so a harness whose zod is another copy than ours
+ * (another version, installed beside this package's) would export its tools without a single
+ * field description if only our copy's registry were read; such a schema's own `meta()` reads its
+ * copy's. Ours first: zod/mini schemas have no `meta()`.
+ */
+const schemaMetadata = {
+  get(schema: z.core.$ZodType): Metadata | undefined {
+    const ours = z.globalRegistry.get(schema) as Metadata | undefined;
+    if (ours !== undefined) return ours;
+    const meta = (schema as { meta?: unknown }).meta;
+    if (typeof meta !== "function") return undefined;
+    try {
+      const theirs: unknown = meta.call(schema);
+      return typeof theirs === "object" && theirs !== null ? (theirs as Metadata) : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -26,6 +50,7 @@ export function sharedJsonSchema(tool: Tool): JsonSchema {
     target: "draft-07",
     io: "input",
     unrepresentable: "any",
+    metadata: schemaMetadata as unknown as z.core.$ZodRegistry<z.core.JSONSchemaMeta>,
   }) as JsonSchema;
   delete schema["$schema"];
   // The registry refuses unknown argument names (with a did-you-mean), so say so in the schema.

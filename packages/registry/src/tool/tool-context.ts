@@ -29,7 +29,10 @@ export interface ToolContext {
   readonly surface: Surface;
   /** Aborted when the call is cancelled or the run ends. */
   readonly signal: AbortSignal;
-  /** Unique per call in this process. */
+  /**
+   * Unique among the calls of this process that have not ended: the harness's id for the call
+   * (`InvokeRequest.callId`, the model's tool call id) or a generated `call_<n>`.
+   */
   readonly callId: string;
   readonly origin: CallOrigin;
   /** 0 for a call from the model; one more for each re-entry. */
