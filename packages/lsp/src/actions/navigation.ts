@@ -9,7 +9,7 @@ import {
 } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
-import { endSearch, openForSearch, prepareSearch } from "./cross-file-search.js";
+import { endSearch, openForSearch, prepareSearch, searchOpenLimit } from "./cross-file-search.js";
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
@@ -139,6 +139,34 @@ export async function navigate(
   }
   // One read per file answers both whether it is still there and its lines.
   const reader = new LineReader(context.supervisor.texts).prime(file, lines);
+  // tsserver reads a file not open here from disk when its own watch tells it of a change, which
+  // can come after the question (right after a `git checkout`): its answer then names where the
+  // definition was. One whose range, read in the text on disk now, is not the name it should be
+  // is asked again with its files opened (their text now), once.
+  if (input.action !== "references" && client.spec.readsFromDisk === "files-not-open") {
+    const suspect = (locations: readonly PlainLocation[]) =>
+      locations.filter(
+        (location) =>
+          !client.isOpen(context.supervisor.uriOf(location.file)) &&
+          reader.exists(location.file) &&
+          !namesAt(reader, location, at.identifier, input.action === "definition"),
+      );
+    const outdated = [...new Set(suspect(found).map((location) => location.file))];
+    if (outdated.length > 0) {
+      const reopened = await openForSearch(client, outdated.slice(0, searchOpenLimit), context);
+      try {
+        found = await askAt(at.line, character);
+      } finally {
+        await endSearch(client, reopened);
+      }
+      const past = found.filter((location) => reader.exists(location.file) && !withinText(reader, location));
+      if (past.length > 0) {
+        notes.push(
+          `${client.spec.command} answered with ${past.length === 1 ? "a place" : `${past.length} places`} past the text on disk now (${past.map((location) => `${context.supervisor.display(location.file)}:${location.range.start.line + 1}`).join(", ")}): the file changed while it was asked; ask again`,
+        );
+      }
+    }
+  }
   const { present: locations, gone } = presentLocations(found, (target) => reader.exists(target));
   if (gone > 0) {
     notes.push(
@@ -232,4 +260,33 @@ function isAt(location: PlainLocation, file: string, line: number, character: nu
     start.character <= character &&
     (end.line > line || end.character >= character)
   );
+}
+
+/** A name: the range text a definition's location should cover. */
+const wholeName = /^[\p{L}\p{Nl}_$][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]*$/u;
+
+/**
+ * Whether `location`'s range, read in the text `reader` has of its file, is `identifier`
+ * (`exact`: a definition), or else any whole name (a type definition's, an implementation's).
+ * A range over several lines only has to start inside the text.
+ */
+function namesAt(reader: LineReader, location: PlainLocation, identifier: string, exact: boolean): boolean {
+  const { start, end } = location.range;
+  const text = reader.text(location.file, start.line);
+  if (text === undefined) return false;
+  if (end.line !== start.line) return start.character <= text.length;
+  const named = text.slice(start.character, end.character);
+  if (named === identifier) return true;
+  return (
+    !exact &&
+    wholeName.test(named) &&
+    !wholeName.test(named + text.charAt(end.character)) &&
+    !wholeName.test(text.charAt(start.character - 1) + named)
+  );
+}
+
+/** Whether `location`'s start is inside the text `reader` has of its file. */
+function withinText(reader: LineReader, location: PlainLocation): boolean {
+  const text = reader.text(location.file, location.range.start.line);
+  return text !== undefined && location.range.start.character <= text.length;
 }

@@ -75,6 +75,11 @@ export class LineReader {
     return clipped;
   }
 
+  /** The whole text of 0-based `line` of `file`, untrimmed; undefined when unreadable or past its end. */
+  text(file: string, line: number): string | undefined {
+    return this.lines(file)?.[line];
+  }
+
   /**
    * Whether `file` is still on disk (read for its lines at the same time: one `stat` through the
    * cache, not a second). A file there but unreadable counts as there.
