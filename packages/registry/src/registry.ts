@@ -61,6 +61,15 @@ function generatedCallId(): string {
   return id;
 }
 
+/** A tool name that is no string, as a message names it (`String` throws for an object without a prototype). */
+function toolNameOf(tool: unknown): string {
+  try {
+    return String(tool);
+  } catch {
+    return describeValue(tool);
+  }
+}
+
 /** Why the harness's call id cannot be used, or undefined when it can (or none was given). */
 function callIdProblem(callId: unknown): string | undefined {
   if (callId === undefined) return undefined;
@@ -268,13 +277,14 @@ export class Registry {
     const given = parent === undefined ? request.callId : undefined;
     const callIdRefused = callIdProblem(given);
     const callId = given !== undefined && callIdRefused === undefined ? given : generatedCallId();
-    liveCallIds.add(callId);
     const origin: CallOrigin = request.origin ?? (parent ? "tool" : "model");
     const depth = parent ? parent.depth + 1 : 0;
-    const toolName = typeof request.tool === "string" ? request.tool : String(request.tool);
+    const toolName = typeof request.tool === "string" ? request.tool : toolNameOf(request.tool);
     const caller = typeof request.caller === "string" ? request.caller : parent?.caller;
     let surfaceName =
       typeof request.surface === "string" ? request.surface : (request.surface?.name ?? "main");
+    // Held from here: every way on to the end of this function releases it.
+    liveCallIds.add(callId);
     const observed = this.listeners.size > 0;
     if (observed) {
       this.emit({
