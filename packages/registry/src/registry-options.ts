@@ -43,7 +43,9 @@ export interface InvokeRequest {
    * The call's id in its events, its approval request and its tool's context: pass the model's
    * tool call id (`toolu_…`, `call_…`) to tie a card or a progress line to the call a transcript
    * shows. A non-empty string of at most 256 characters that no call of this process which has not
-   * ended holds (else the call is refused, `INVALID_REQUEST`); default a generated `call_<n>`.
+   * ended holds (else the call is refused, `INVALID_REQUEST`); default a generated `call_<n>`. The
+   * generated ones are held too: a harness numbering its own ids `call_1`, `call_2`, … can meet one
+   * of them (a nested call's, a worker's) and be refused; give ids of another form.
    * Calls a tool makes get ids of their own, with this one as their `parentCallId`.
    */
   callId?: string;
