@@ -142,18 +142,24 @@ export async function navigate(
   // tsserver reads a file not open here from disk when its own watch tells it of a change, which
   // can come after the question (right after a `git checkout`): its answer then names where the
   // definition was. One whose range, read in the text on disk now, is not the name it should be
-  // is asked again with its files opened (their text now), once.
+  // is asked again with its files opened (their text now), once. Only files this server owns can
+  // be opened on it: one of another root (a sibling package) or of none (TypeScript's lib files, a
+  // pnpm store) would start another server, or fail, and the question be asked twice for nothing.
   if (input.action !== "references" && client.spec.readsFromDisk === "files-not-open") {
     const suspect = (locations: readonly PlainLocation[]) =>
       locations.filter(
         (location) =>
           !client.isOpen(context.supervisor.uriOf(location.file)) &&
           reader.exists(location.file) &&
-          !namesAt(reader, location, at.identifier, input.action === "definition"),
+          !namesAt(reader, location, at.identifier, input.action === "definition") &&
+          context.supervisor.runningClientFor(location.file) === client,
       );
     const outdated = [...new Set(suspect(found).map((location) => location.file))];
-    if (outdated.length > 0) {
-      const reopened = await openForSearch(client, outdated.slice(0, searchOpenLimit), context);
+    const reopened =
+      outdated.length > 0
+        ? await openForSearch(client, outdated.slice(0, searchOpenLimit), context)
+        : undefined;
+    if (reopened && reopened.opened.length > 0) {
       try {
         found = await askAt(at.line, character);
       } finally {

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { ci, packageBin } from "../test-support/fixtures.js";
-import { useServerFixture } from "../test-support/server-suite.js";
+import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { LanguageClient } from "../client/language-client.js";
+import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
+import { ci, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
+import { suiteRequestTimeoutMs, useServerFixture } from "../test-support/server-suite.js";
 import { lspTool } from "./lsp-tool.js";
 
 const found = existsSync(join(packageBin, "typescript-language-server"));
@@ -66,5 +69,80 @@ describe.skipIf(!found && !ci)("definitions in a file replaced on disk just befo
       if (!type.includes(wantType)) wrong.push(`round ${i}: want ${wantType}, got ${type}`);
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+// The answer is checked only where asking again with the file opened can change it: a file of
+// another server's root (a sibling package of a monorepo) or outside every root (TypeScript's
+// lib files, a pnpm store) cannot be opened on the server asked. Opening it started a second
+// server, and every such question was asked twice.
+describe.skipIf(!found && !ci)("definitions in files the server asked does not own", () => {
+  let tree: ReturnType<typeof tempTree>;
+  let run: Run;
+  let supervisor: LspSupervisor;
+  const registry = createRegistry({ tools: [lspTool], resultWrappers: [], approval: "auto" });
+  const config = JSON.stringify({
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      types: [],
+    },
+    include: ["src"],
+  });
+  beforeAll(() => {
+    tree = tempTree("definition-other-root", {
+      "a/package.json": `{ "name": "a", "private": true, "type": "module" }`,
+      "a/tsconfig.json": config,
+      "a/src/app.ts": [
+        `import { Widget } from "../../b/src/lib.js";`,
+        `export const widget = new Widget(3);`,
+        `export const seen = new Map<string, number>();`,
+        ``,
+      ].join("\n"),
+      "b/package.json": `{ "name": "b", "private": true, "type": "module" }`,
+      "b/tsconfig.json": config,
+      "b/src/lib.ts": `export class Widget {\n  constructor(readonly size: number) {}\n}\n`,
+    });
+    run = createRun({ workingDirectory: tree.dir });
+    supervisor = createLspSupervisor(run, {
+      binDirectories: [packageBin],
+      diagnosticsTimeoutMs: 15_000,
+      requestTimeoutMs: suiteRequestTimeoutMs,
+    });
+  });
+  afterAll(async () => {
+    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+    await run.dispose();
+    for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
+    tree.remove();
+  });
+
+  it("asks once, and starts no server for the other root", async () => {
+    const request = vi.spyOn(LanguageClient.prototype, "request");
+    const ask = async (line: number, symbol: string) => {
+      request.mockClear();
+      const text = resultText(
+        await registry.invoke(run, {
+          tool: "lsp",
+          args: { action: "definition", file: "a/src/app.ts", line, symbol },
+        }),
+      );
+      const asked = request.mock.calls.filter(([method]) => method === "textDocument/definition").length;
+      return { text, asked };
+    };
+    try {
+      const widget = await ask(2, "Widget");
+      expect(widget.text).toContain("b/src/lib.ts:1:14  export class Widget {");
+      expect(widget.asked).toBe(1);
+      const map = await ask(3, "Map");
+      expect(map.text).toContain("interface Map<K, V>");
+      expect(map.asked).toBe(1);
+      expect(supervisor.processes().map((p) => p.root)).toEqual([join(tree.dir, "a")]);
+    } finally {
+      request.mockRestore();
+    }
   });
 });
