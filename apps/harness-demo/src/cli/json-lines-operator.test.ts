@@ -116,6 +116,37 @@ describe("JsonLinesOperatorPort", () => {
     expect(await reply).toEqual({ kind: "answer", selected: ["north"] });
   });
 
+  it("refuses a reply with a field it does not take, naming it, and keeps the card open", async () => {
+    const events: CardEvent[] = [];
+    const port = new JsonLinesOperatorPort((event) => events.push(event));
+    const card = buildCard({
+      question: "Which region?",
+      options: [{ label: "north" }, { label: "south" }],
+      allowFreeText: true,
+    });
+    const reply = port.ask(
+      { id: "card_1", target: { id: "c1" }, card, text: renderCard(card) },
+      new AbortController().signal,
+    );
+    // Before: each was taken, the note or the reason dropped unseen.
+    port.handleLine({ card_id: "card_1", answer: "2", note: "it is closer" });
+    expect(events.at(-1)).toMatchObject({ event: "card_error", card_id: "card_1" });
+    expect(events.at(-1)).toHaveProperty("error", expect.stringMatching(/no field "note".*"2: a note"/));
+    port.handleLine({ card_id: "card_1", answer: "2", reason: "it is closer" });
+    expect(events.at(-1)).toHaveProperty(
+      "error",
+      expect.stringMatching(/"reason" goes with "decline": true/),
+    );
+    port.handleLine({ card_id: "card_1", answer: { selected: ["south"], note: "x" } });
+    expect(events.at(-1)).toHaveProperty("error", expect.stringMatching(/"answer" has no field "note"/));
+    port.handleLine({ card_id: "card_1", decline: true, reasn: "busy" });
+    expect(events.at(-1)).toHaveProperty("error", expect.stringMatching(/no field "reasn"/));
+    expect(events.filter((event) => event.event === "card_error")).toHaveLength(4);
+    // A peer's own line id is let be, as before.
+    port.handleLine({ id: 7, card_id: "card_1", answer: "2: it is closer" });
+    expect(await reply).toEqual({ kind: "answer", selected: ["south"], text: "it is closer" });
+  });
+
   it("refuses an answer over the length limit with a card_error naming the limit, and keeps the card open", async () => {
     const events: CardEvent[] = [];
     const port = new JsonLinesOperatorPort((event) => events.push(event));

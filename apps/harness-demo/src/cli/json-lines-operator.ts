@@ -157,16 +157,40 @@ export class JsonLinesOperatorPort implements QuestionPort {
   }
 }
 
+/** The fields a card reply line takes (an `id` a peer numbers its lines with is let be, as before). */
+const replyFields: ReadonlySet<string> = new Set(["card_id", "answer", "decline", "reason", "id"]);
+
 /** The reply a card-answer line carries, checked against the card; throws with a message for the peer. */
 function readReply(card: Card, record: Record<string, unknown>): CardReply {
   const answer = record["answer"];
   const decline = record["decline"];
+  // A field the reply does not take would be dropped unseen (a "note" meant for the agent, a
+  // misspelt "reasn"): refused, naming it, and the card stays open, as request lines are.
+  const unknown = Object.keys(record).filter((field) => !replyFields.has(field));
+  if (unknown.length > 0) {
+    throw new Error(
+      `a card reply has no field ${unknown.map((field) => JSON.stringify(field)).join(", ")}: it takes "card_id" with "answer", or with "decline": true and an optional "reason" (a note on an answer goes in it as typed: "2: a note")`,
+    );
+  }
+  if (typeof answer === "object" && answer !== null && !Array.isArray(answer)) {
+    const extra = Object.keys(answer).filter((field) => field !== "selected" && field !== "text");
+    if (extra.length > 0) {
+      throw new Error(
+        `"answer" has no field ${extra.map((field) => JSON.stringify(field)).join(", ")}: it takes "selected" (option labels) and "text"`,
+      );
+    }
+  }
   if (decline !== undefined && typeof decline !== "boolean") {
     throw new Error('"decline" must be true (to decline) or left out');
   }
   if (decline === true && answer !== undefined) {
     throw new Error(
       'the reply has both "answer" and "decline": true; send one: the answer, or the decline (with an optional "reason")',
+    );
+  }
+  if (decline !== true && record["reason"] !== undefined) {
+    throw new Error(
+      '"reason" goes with "decline": true; a note on an answer goes in it as typed ("2: a note")',
     );
   }
   if (decline === true) {
