@@ -1,4 +1,4 @@
-import { ToolsError, errorMessage } from "../errors/tools-error.js";
+import { ToolsError, type ToolsErrorCode, errorMessage } from "../errors/tools-error.js";
 import { describeValue } from "../objects/describe-value.js";
 
 /** A text part of a result. */
@@ -17,9 +17,13 @@ export interface ImagePart {
 /** One part of a tool's result, in the order the transcript shows them. */
 export type ContentPart = TextPart | ImagePart;
 
-/** Why a call failed, when it did: the code is for harnesses, the message for the model. */
+/**
+ * Why a call failed, when it did: the code is for harnesses, the message for the model. The code is
+ * one of the registry's own (`RegistryErrorCode`, offered by the editor) or a tool package's
+ * (`LSP_TIMEOUT`, `DEBUG_NO_SESSION`, …), so a harness compares it as text.
+ */
 export interface ResultError {
-  readonly code: string;
+  readonly code: ToolsErrorCode;
   readonly message: string;
 }
 
