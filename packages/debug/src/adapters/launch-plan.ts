@@ -5,6 +5,7 @@ import {
   openSync,
   readSync,
   readdirSync,
+  realpathSync,
   statSync,
   type Stats,
 } from "node:fs";
@@ -54,7 +55,7 @@ export function startDebugpyAdapter(python: string, cwd: string): AdapterProcess
  * else a Go package.
  */
 export function adapterForProgram(program: string): AdapterId {
-  const extension = extname(program).toLowerCase();
+  const extension = extname(namedProgram(program)).toLowerCase();
   if (extension === ".py" || extension === ".pyw") return "debugpy";
   if (extension === ".go") return "delve";
   if (extension === ".dart") return "dart";
@@ -64,6 +65,19 @@ export function adapterForProgram(program: string): AdapterId {
     // A missing program is reported by the launch itself.
   }
   return "lldb";
+}
+
+/**
+ * The path whose extension tells a program's kind: the program itself, or, for a name without an
+ * extension that is a symlink (`run` → `main.go`), the file it leads to.
+ */
+function namedProgram(program: string): string {
+  if (extname(program) !== "") return program;
+  try {
+    return realpathSync(program);
+  } catch {
+    return program;
+  }
 }
 
 /** True for an ELF file (a compiled program or library), by its first four bytes. */
@@ -94,7 +108,8 @@ function isPythonPackage(folder: string): boolean {
  * launch would otherwise fail deep in the adapter ("spawn ENOTDIR" for a .py file given to delve).
  */
 export function checkProgramFits(id: AdapterId, program: string, shown: string): void {
-  const extension = extname(program).toLowerCase();
+  const named = namedProgram(program);
+  const extension = extname(named).toLowerCase();
   let folder = false;
   try {
     folder = statSync(program).isDirectory();
@@ -103,7 +118,7 @@ export function checkProgramFits(id: AdapterId, program: string, shown: string):
   }
   const source = [".py", ".pyw", ".go", ".dart"].includes(extension);
   // Another language's source, or a compiled binary: a file without extension may be a script.
-  const language = folder ? undefined : sourceLanguage(program)?.name;
+  const language = folder ? undefined : sourceLanguage(named)?.name;
   const binary = !folder && language === undefined && isElf(program);
   const python = "debugpy runs Python: give a .py file or a folder with __main__.py";
   const misfit =
@@ -238,7 +253,9 @@ export function launchPlan(
     case "delve": {
       // A temporary output path: delve's default `__debug_bin` would be left in the project.
       const buildDir = mkdtempSync(join(tmpdir(), "tools-debug-dlv-"));
-      const packageDir = extname(program).toLowerCase() === ".go" ? dirname(program) : program;
+      // A .go file's package is its folder (a link `run` → `cmd/main.go` builds cmd).
+      const named = namedProgram(program);
+      const packageDir = extname(named).toLowerCase() === ".go" ? dirname(named) : program;
       return {
         request: "launch",
         args: {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -99,6 +99,13 @@ describe("debug tool arguments", () => {
       const cAsPython = await call({ op: "launch", program: "main.c", adapter: "debugpy" });
       expect(cAsPython.text).toBe(
         "cannot launch main.c with debugpy: debugpy runs Python: give a .py file or a folder with __main__.py, or build main.c and give its binary (lldb runs it)",
+      );
+      // A name without an extension leading to a Go file (a link `run` → main.go) is Go's: it
+      // was taken as a script and debugpy ran the Go source as Python.
+      symlinkSync("main.go", join(dir, "run"));
+      const linkAsPython = await call({ op: "launch", program: "run", adapter: "debugpy" });
+      expect(linkAsPython.text).toBe(
+        "cannot launch run with debugpy: debugpy runs Python: give a .py file or a folder with __main__.py, or leave adapter out to use delve",
       );
       // A Python script without an extension is still Python's to run.
       writeFileSync(join(dir, "tool"), "#!/usr/bin/env python3\nprint(1)\n");

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,24 @@ describe.skipIf(!dlv && !ci)("debug tool on delve: maps, and a program killed wh
     writeFileSync(join(dir, "main.go"), source);
   });
   afterAll(() => removeWorkspace(dir));
+
+  it(
+    "launches a link without an extension to a .go file by building the file's package",
+    { timeout: 180_000 },
+    async () => {
+      // Before, delve was given the link itself as the package to build, and the build failed.
+      symlinkSync("main.go", join(dir, "run"));
+      const { run, call } = debugRun(dir);
+      try {
+        await call({ op: "breakpoints", file: "main.go", lines: [11] });
+        const launch = await call({ op: "launch", program: "run" });
+        expect(launch.isError, launch.text).toBe(false);
+        expect(launch.text).toContain("main.go:11 in main.main");
+      } finally {
+        await run.dispose();
+      }
+    },
+  );
 
   it(
     "counts a map by its length, without delve's len() entry as an item; a key named len() is an item",
