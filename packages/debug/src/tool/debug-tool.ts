@@ -220,6 +220,15 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       return textResult(formatOutput(session.output, args.cursor ?? 0));
     }
     case "terminate": {
+      const current = supervisor.conversation(run.conversationId).session;
+      const ending = current && current.state !== "exited" ? current.ending : undefined;
+      if (current && ending !== undefined) {
+        // Already ending (a cancelled launch, the TTL): what terminate asks is under way.
+        await current.ended();
+        return textResult(
+          `${current.description} was already ending because ${ending}; it has ended: the adapter and the program are gone`,
+        );
+      }
       const session = supervisor.require(run.conversationId);
       if (session.attached) {
         // Attach leaves the program running (disconnect without terminateDebuggee).

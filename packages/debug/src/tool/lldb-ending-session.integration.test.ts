@@ -79,6 +79,40 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch'
     expect(remaining(pids)).toEqual([]);
   });
 
+  it("terminate while the session ends waits for that end and says so", async () => {
+    const dir = workspace("c");
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
+    const { run, supervisor, call, sessionPids } = debugRun(dir);
+    const sent = sentCommands();
+    const pids: number[] = [];
+    try {
+      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
+      const cancel = new AbortController();
+      const launching = call({ op: "launch", program: "prog" }, cancel.signal);
+      expect(await until(() => sent().includes("launch"), 10_000)).toBe(true);
+      const first = supervisor.conversation("conv-1").session!;
+      pids.push(...sessionPids());
+      expect(signalProcesses(identify([first.adapterPid!]), "SIGSTOP")).toBe(1);
+      cancel.abort(new Error("the operator pressed stop"));
+      expect((await launching).code).toBe("CANCELLED");
+      expect(first.state).not.toBe("ended");
+      // Before: DEBUG_NO_SESSION, "no debug session is running", while the adapter still ran.
+      const terminate = await call({ op: "terminate" });
+      expect(terminate.isError, terminate.text).toBe(false);
+      expect(terminate.text).toMatch(
+        /^.+ was already ending because its launch call was cancelled.*; it has ended: the adapter and the program are gone$/,
+      );
+      expect(first.state).toBe("ended");
+      const after = await call({ op: "terminate" });
+      expect(after.code).toBe("DEBUG_NO_SESSION");
+    } finally {
+      await run.dispose();
+      removeWorkspace(dir);
+    }
+    await until(() => remaining(pids).length === 0, 5000);
+    expect(remaining(pids)).toEqual([]);
+  });
+
   it("a breakpoints call is kept for the next launch, not sent to the session that is ending", async () => {
     const dir = workspace("c");
     writeFileSync(
