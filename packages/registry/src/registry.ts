@@ -460,7 +460,7 @@ export class Registry {
         await checkCall(tool, input, checkContext, tool.parallelSafe ? callerCall.earlier : [], waited);
       judged = waited.ms;
 
-      if (needsApproval(call, this.policy)) {
+      if (needsApproval(call, this.policy, this)) {
         const asked = performance.now();
         const approval = (state: "asked" | "answered"): void => {
           if (this.listeners.size > 0)
@@ -469,7 +469,7 @@ export class Registry {
         // Told only when a card is open: a call refused for want of an approver never waited.
         let opened = false;
         try {
-          await requestApproval(call, this.approver, this.noApproverHint, () => {
+          await requestApproval(call, this, this.approver, this.noApproverHint, () => {
             opened = true;
             approval("asked");
           });

@@ -268,6 +268,22 @@ describe("approval gate", () => {
     expect(approver.requests).toHaveLength(2);
   });
 
+  it("remembers 'allow for the run' in the registry that asked, not in another on the same run", async () => {
+    // Another registry's tool of that name is its own definition under its own approver: before,
+    // an answer given to the first opened the second's write_note on the same run unasked.
+    const first = new ScriptedApprover([{ allow: true, remember: "run" }]);
+    const second = new ScriptedApprover([{ allow: false, reason: "not here" }]);
+    const one = createRegistry({ tools, approver: first });
+    const two = createRegistry({ tools, approver: second });
+    const run = newRun();
+    expect((await one.invoke(run, write)).isError).toBe(false);
+    const other = await two.invoke(run, write);
+    expect(other.error?.code).toBe("APPROVAL_DENIED");
+    expect(second.requests).toHaveLength(1);
+    expect((await one.invoke(run, write)).isError).toBe(false);
+    expect(first.requests).toHaveLength(1);
+  });
+
   it("remembers 'allow for the run' for the surface and caller it was given to, not for a worker", async () => {
     const approver = new ScriptedApprover([
       { allow: true, remember: "run" },
@@ -407,8 +423,8 @@ describe("approval policy", () => {
       resolvedPaths: new Map(),
     };
     for (const policy of ["ask", "Ask", "deny", "never"]) {
-      expect(needsApproval(call, policy as ApprovalPolicy), policy).toBe(true);
+      expect(needsApproval(call, policy as ApprovalPolicy, registry), policy).toBe(true);
     }
-    expect(needsApproval(call, "auto")).toBe(false);
+    expect(needsApproval(call, "auto", registry)).toBe(false);
   });
 });

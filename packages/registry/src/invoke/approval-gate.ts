@@ -7,22 +7,34 @@ import { cancelledCall } from "./refusals.js";
 import { rejectOnAbort } from "./reject-on-abort.js";
 
 /**
- * Tools the approver allowed "for this run", per run, each for the surface and caller it was
- * allowed to: the main agent's "allow for the run" does not open the tool to a background worker,
- * nor one worker's to another.
+ * Tools the approver allowed "for this run", per run and per registry that asked, each for the
+ * surface and caller it was allowed to: the main agent's "allow for the run" does not open the
+ * tool to a background worker, nor one worker's to another, nor another registry's tool of that
+ * name (its own definition, approver and policy) on the same run.
  */
-const allowedForRun = stateKey("approvals remembered for the run", () => new Set<string>());
+const allowedForRun = stateKey("approvals remembered for the run", () => new WeakMap<object, Set<string>>());
+
+/** The approvals `registry` remembers for the call's run. */
+function remembered(call: CallInfo, registry: object): Set<string> {
+  const byRegistry = call.run.state(allowedForRun);
+  let allowed = byRegistry.get(registry);
+  if (allowed === undefined) {
+    allowed = new Set();
+    byRegistry.set(registry, allowed);
+  }
+  return allowed;
+}
 
 function rememberKey(call: CallInfo): string {
   return `${call.surface.name}\u0000${call.caller ?? ""}\u0000${call.tool.name}`;
 }
 
-/** True when this call must be approved before it runs. */
-export function needsApproval(call: CallInfo, policy: ApprovalPolicy): boolean {
+/** True when this call must be approved before it runs (`registry`: the one running it). */
+export function needsApproval(call: CallInfo, policy: ApprovalPolicy, registry: object): boolean {
   if (call.tool.tier === "read") return false;
   // Only `auto` lifts the gate, and never on a gated surface: any other value asks (fails closed).
   if (policy === "auto" && !call.surface.gated) return false;
-  return !call.run.state(allowedForRun).has(rememberKey(call));
+  return !remembered(call, registry).has(rememberKey(call));
 }
 
 function summarize(tool: Tool, input: Record<string, unknown>): string {
@@ -50,6 +62,7 @@ function summarize(tool: Tool, input: Record<string, unknown>): string {
  */
 export async function requestApproval(
   call: CallInfo,
+  registry: object,
   approver: Approver | undefined,
   noApproverHint: string,
   onAsked: () => void = () => undefined,
@@ -100,7 +113,7 @@ export async function requestApproval(
       data: { tool: call.tool.name },
     });
   }
-  if (decision.remember === "run") call.run.state(allowedForRun).add(rememberKey(call));
+  if (decision.remember === "run") remembered(call, registry).add(rememberKey(call));
 }
 
 /** `attached()` of an approver, false when it has none (fails closed) or it throws. */
