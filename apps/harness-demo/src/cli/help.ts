@@ -13,9 +13,12 @@ Usage:
                                       model turns (default 30), each request waiting SECONDS (default
                                       120) for its reply before it is retried (at most 3 tries)
   harness-demo interactive [--workdir DIR] [--approval ask|auto] [--python PATH]
+                           [--vibe [--vibe-command CMD]]
                                       (or --interactive) type tool calls (read path=a.ts limit=5,
                                       lsp hover file=src/a.ts line=3 symbol=foo, or JSON) in one run;
-                                      ask_user and permission cards are answered in the terminal
+                                      ask_user and permission cards are answered in the terminal;
+                                      --vibe: background workers, each shown as it starts, works
+                                      and ends
   harness-demo serve --workdir DIR [--approval auto|ask] [--conversation ID] [--python PATH]
                     [--operator none|jsonl] [--vibe [--vibe-command CMD]]
                                       JSON-lines mode: one request per line on stdin,
@@ -46,6 +49,9 @@ JSON-lines mode:
   "text": "…"}) or {"card_id": "…", "decline": true}; other requests keep flowing meanwhile.
   A reply that does not fit gets {"event": "card_error", …}; a card taken down (timeout, end of
   input) gets {"event": "card_closed", …}. Without it nobody is attached: cards fail closed.
+  With --vibe it also gets {"event": "worker", "kind": "started" | "progress" | "done" | …,
+  "worker_id": "w1", …, "text": "…"} as each background worker starts, works (at most one
+  progress line per worker per 200 ms) and ends.
   --vibe turns vibe mode on (vibe_spawn, …): workers run on --vibe-command CMD (an agent CLI;
   the brief on stdin; {tier} {model} {label} {workerId} {cwd} placeholders; it acts ungated, so
   vibe_spawn and vibe_send are exec tools there, asked per call) or on the model

@@ -207,6 +207,37 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
       await waitForExit();
     },
   );
+
+  it(
+    "--vibe-command: a background worker's start, progress and end show above the prompt, what was typed at it kept",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto --vibe-command sh`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      // A real `sh` as the agent CLI: it works until the test creates `go` (30 s at most).
+      const brief =
+        "echo step one; for i in $(seq 1 300); do [ -e go ] && break; sleep 0.1; done; echo all done";
+      await type(`vibe_spawn brief="${brief}" label=tester`);
+      await waitForScreen('  worker w1 "tester" (fast) started');
+      await waitForScreen('  worker w1 "tester" (fast) … step one');
+      await waitForScreen(/Spawned w1[^\n]*\n(.*\n)*tool>$/m);
+      // The operator is typing the next call when the worker ends.
+      await tmux("send-keys", "-t", "demo", "-l", "read path=hel");
+      await waitForScreen(/^tool> read path=hel$/m);
+      await writeFile(join(dir, "go"), "");
+      const ended = await waitForScreen(
+        /  worker w1 "tester" \(fast\) is done after \d+\.\d s: step one …\ntool> read path=hel$/m,
+      );
+      expect(count(ended, "is done after")).toBe(1);
+      expect(count(ended, '"tester" (fast) started')).toBe(1);
+      // What was typed is still the line being edited: finishing it runs it.
+      await type("lo.txt");
+      await waitForScreen(/tool> read path=hello.txt\nok\n1\s+hello/);
+      await type("exit");
+      await waitForExit();
+    },
+  );
 });
 
 /** Waits (bounded) until the program exited and tmux closed its session with it. */

@@ -1,14 +1,18 @@
 import { declineToken, TerminalQuestionPort, type QuestionPort } from "@tools/ask";
 import { resultText, type ApprovalPolicy } from "@tools/registry";
+import { vibeListKey, type WorkerBackend } from "@tools/vibe";
 import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { SessionLines } from "./session-lines.js";
 import { argTypesFrom, parseTypedCall, type TypedCall } from "./typed-call.js";
+import { followWorkers } from "./worker-notices.js";
 
 /** Options of {@link interactive}. */
 export interface InteractiveOptions {
   readonly workingDirectory: string;
   readonly approval: ApprovalPolicy;
   readonly pythonPath?: string;
+  /** Turns vibe mode on: the backend background workers run on (`--vibe`, `--vibe-command`). */
+  readonly vibeBackend?: WorkerBackend;
 }
 
 /** The banner's example calls: each one runs as typed (and finds something) on the sample workspace. */
@@ -64,9 +68,10 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
       ],
     }),
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
+    ...(options.vibeBackend === undefined ? {} : { vibeBackend: options.vibeBackend }),
   });
   out.write(
-    `harness-demo interactive: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval})\n` +
+    `harness-demo interactive: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}${options.vibeBackend ? `, vibe on ${options.vibeBackend.description}` : ""})\n` +
       `Type a call: ${bannerExamples[0]}, or ${bannerExamples[1]}; "tools" lists them; "exit" ends.\n`,
   );
   // Typed values become numbers or booleans only where the tool's schema takes one.
@@ -74,6 +79,11 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
   const off = demo.registry.on((event) => {
     if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
   });
+  // Background workers (vibe mode) show as they start, work and end, between calls and prompts.
+  const list = demo.run.get(vibeListKey);
+  const stopFollowing = list
+    ? followWorkers(list, (notice) => lines.notice(`  ${notice.text}`))
+    : () => undefined;
   let running: AbortController | undefined;
   lines.onInterrupt((dropped) => {
     if (lines.cardOpen) {
@@ -122,6 +132,7 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
     }
   } finally {
     off();
+    stopFollowing();
     terminal.dispose();
     lines.close();
     await demo.dispose();

@@ -78,12 +78,19 @@ export async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       case "interactive": {
-        allowOnly(args, ["workdir", "approval", "python", "conversation"], ["interactive"]);
+        allowOnly(
+          args,
+          ["workdir", "approval", "python", "conversation", "vibe-command"],
+          ["interactive", "vibe"],
+        );
         const python = args.options.get("python");
+        const vibeCommand = args.options.get("vibe-command");
+        const vibe = args.flags.has("vibe") || vibeCommand !== undefined;
         await interactive({
           workingDirectory: args.options.get("workdir") ?? process.cwd(),
           approval: choice(args, "approval", ["auto", "ask"], "ask"),
           ...(python === undefined ? {} : { pythonPath: python }),
+          ...(vibe ? { vibeBackend: vibeBackend(vibeCommand) } : {}),
         });
         return 0;
       }

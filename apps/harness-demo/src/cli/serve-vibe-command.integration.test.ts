@@ -89,6 +89,74 @@ describe("serve --vibe-command (an ungated worker backend)", () => {
       expect(Date.now() - started).toBeLessThan(15_000);
       const waited = await session.response((response) => response["id"] === 2, 1000);
       expect(text(waited)).toContain("the run is ending (end of input)");
+      // No operator attached: stdout carries responses only, no worker events.
+      expect(session.responses.filter((response) => response["event"] === "worker")).toEqual([]);
+    },
+  );
+
+  it(
+    "--operator jsonl: the peer sees each worker start, its progress and how it ended, as worker events",
+    { timeout: 30_000 },
+    async () => {
+      dir = mkdtempSync(join(tmpdir(), "serve-vibe-cmd-"));
+      session = new ServeSession([
+        "--workdir",
+        dir,
+        "--approval",
+        "auto",
+        "--operator",
+        "jsonl",
+        "--vibe-command",
+        "sh",
+      ]);
+      const worker = (id: string) => (response: Record<string, unknown>) =>
+        response["event"] === "worker" && response["worker_id"] === id;
+      const spawned = await session.call({
+        id: 1,
+        tool: "vibe_spawn",
+        args: { brief: "echo reading the tests; sleep 0.5; echo all 3 tests pass", label: "tester" },
+      });
+      expect(spawned["ok"]).toBe(true);
+      const done = await session.response(
+        (response) => worker("w1")(response) && response["kind"] === "done",
+        20_000,
+      );
+      expect(done).toMatchObject({ status: "done", attempt: 1, label: "tester", tier: "fast" });
+      expect(done["result"]).toContain("all 3 tests pass");
+      expect(done["text"]).toMatch(
+        /^worker w1 "tester" \(fast\) is done after \d+\.\d s: reading the tests …$/,
+      );
+      const events = session.responses.filter(worker("w1"));
+      expect(events.map((event) => event["kind"])).toEqual(["started", "progress", "progress", "done"]);
+      expect(events[0]?.["text"]).toBe('worker w1 "tester" (fast) started');
+      expect(events[1]).toMatchObject({ activity: "reading the tests", awaiting_approval: false });
+      expect(events[2]).toMatchObject({ activity: "all 3 tests pass" });
+
+      await session.call({
+        id: 2,
+        tool: "vibe_spawn",
+        args: { brief: "echo no such file >&2; exit 3", label: "broken" },
+      });
+      const failed = await session.response(
+        (response) => worker("w2")(response) && response["kind"] === "failed",
+        20_000,
+      );
+      expect(failed["result"]).toContain("no such file");
+      expect(failed["text"]).toMatch(/^worker w2 "broken" \(fast\) failed after \d+\.\d s: /);
+
+      await session.call({
+        id: 3,
+        tool: "vibe_spawn",
+        args: { brief: "echo working; sleep 60", label: "slow" },
+      });
+      await session.response((response) => worker("w3")(response) && response["kind"] === "progress", 20_000);
+      const killed = await session.call({ id: 4, tool: "vibe_kill", args: { worker_id: "w3" } });
+      expect(killed["ok"]).toBe(true);
+      const ended = await session.response(
+        (response) => worker("w3")(response) && response["kind"] === "killed",
+      );
+      expect(ended["text"]).toMatch(/^worker w3 "slow" \(fast\) killed after /);
+      expect(session.stray).toEqual([]);
     },
   );
 });

@@ -5,6 +5,7 @@ import { createDemoRun } from "../create-demo-run.js";
 import { CallsInFlight, handleCancelLine } from "./calls-in-flight.js";
 import { JsonLinesOperatorPort, type CardEvent, type DetachReason } from "./json-lines-operator.js";
 import { errorResponse, parseRequestLine, resultResponse, type JsonLinesResponse } from "./json-lines.js";
+import { followWorkers, workerEventLine, type WorkerEventLine } from "./worker-notices.js";
 
 /** Who answers cards in `serve`: nobody (cards fail closed) or the peer over JSON lines. */
 export type ServeOperator = "none" | "jsonl";
@@ -33,7 +34,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   let outputOpen = true;
-  const send = (response: JsonLinesResponse | CardEvent) => {
+  const send = (response: JsonLinesResponse | CardEvent | WorkerEventLine) => {
     if (outputOpen) output.write(`${JSON.stringify(response)}\n`);
   };
   const operator = options.operator === "jsonl" ? new JsonLinesOperatorPort(send) : undefined;
@@ -48,6 +49,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   process.stderr.write(
     `harness-demo serve: run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}, operator ${options.operator ?? "none"}${options.vibeBackend ? `, vibe on ${options.vibeBackend.description}` : ""}); one JSON request per line\n`,
   );
+  // The operator sees the background workers: started, progress (coalesced), how each ended.
+  const list = demo.run.get(vibeListKey);
+  const stopFollowing =
+    operator && list ? followWorkers(list, (notice) => send(workerEventLine(notice))) : () => undefined;
   const pending = new Set<Promise<void>>();
   const calls = new CallsInFlight();
   const handle = (line: string) => {
@@ -120,6 +125,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     }
   }
   const report = await demo.dispose();
+  stopFollowing();
   // Calls still running were ended with the run; their (refusal) answers go out before exit.
   await Promise.all(pending);
   for (const failure of report.failed)

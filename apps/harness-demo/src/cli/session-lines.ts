@@ -1,4 +1,4 @@
-import { createInterface, type Interface } from "node:readline";
+import { clearScreenDown, createInterface, cursorTo, moveCursor, type Interface } from "node:readline";
 import { PassThrough, Writable } from "node:stream";
 
 /** The prompt of a tool call. */
@@ -30,6 +30,10 @@ export class SessionLines {
   private hidden = false;
   /** While a card is open: the tool calls' history, put back when the last card ends. */
   private toolHistory: string[] = [];
+  /** True while the tool prompt is drawn and waits for its line. */
+  private prompted = false;
+  /** Notices that came while a card was open: shown when it ends, so none breaks into a card. */
+  private heldNotices: string[] = [];
 
   constructor(
     input: NodeJS.ReadableStream,
@@ -62,6 +66,7 @@ export class SessionLines {
         this.cardInput.write(`${line}\n`);
         return;
       }
+      this.prompted = false;
       this.queue.push(line);
       this.wake?.();
     });
@@ -84,9 +89,34 @@ export class SessionLines {
 
   /** Shows the prompt (after the previous call's output), keeping what was typed ahead. */
   prompt(): void {
+    this.prompted = !this.ended;
     if (!this.ended) this.readline.prompt(true);
     // Input ended with lines still queued (a pipe): each still gets its prompt, as typed ones do.
     else if (this.queue.length > 0) this.output.write(toolPrompt);
+  }
+
+  /**
+   * Shows a line of its own (a background worker's notice) whatever the session is doing: at the
+   * tool prompt, above it, the prompt and what was typed at it drawn again below, the cursor where
+   * it was; while a call runs, after its output so far; while a card is open, once the card ends.
+   */
+  notice(text: string): void {
+    if (this.openCards > 0) {
+      this.heldNotices.push(text);
+      return;
+    }
+    if (!this.prompted || this.ended || !this.readline.terminal) {
+      this.output.write(`${text}\n`);
+      return;
+    }
+    // Back to where the prompt starts (typing may have wrapped it over rows), cleared from there.
+    moveCursor(this.output, 0, -this.readline.getCursorPos().rows);
+    cursorTo(this.output, 0);
+    clearScreenDown(this.output);
+    this.output.write(`${text}\n`);
+    // Node's readline moves up by the rows it drew last before it draws the line again: none now.
+    (this.readline as unknown as { prevRows: number }).prevRows = 0;
+    this.readline.prompt(true);
   }
 
   /** The next line typed at the prompt, in order; undefined once input ended and none is left. */
@@ -163,6 +193,7 @@ export class SessionLines {
         this.history.splice(0, this.history.length, ...this.toolHistory);
         this.historyState.historyIndex = -1;
         this.toolHistory = [];
+        for (const text of this.heldNotices.splice(0)) this.notice(text);
       }
     }
   }

@@ -296,6 +296,8 @@ describe("a failed model request, as vibe_wait tells it", () => {
         maxRetries: 1,
         baseURL: server.openAiBaseUrl,
       }),
+      // Every progress line as an event: the retry's line is followed at once by the next.
+      activityIntervalMs: 0,
     });
     const waiting = activity(kit, /trying again/);
     await kit.call("vibe_spawn", { brief: "Say hi", label: "greeter" });

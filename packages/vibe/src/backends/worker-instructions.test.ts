@@ -12,6 +12,18 @@ describe("modelTurnLimit", () => {
     );
   });
 
+  it("tells the lead what it can do, and that only the operator can raise the limit", () => {
+    const text = modelTurnLimit(30, "fixer", "30 model turns, 40 tool calls (read ×40)");
+    expect(text).toContain(
+      "re-brief it with a narrower task or a smaller first step (vibe_send), or split the work between workers.",
+    );
+    expect(text).toContain(
+      "The turn limit is the harness's setting (the backend's maxTurns), which only the operator can raise: if the task needs more turns, say so in your answer",
+    );
+    // Not advice the lead cannot follow: it has no way to change the backend's configuration.
+    expect(text).not.toContain("or raise the backend's maxTurns");
+  });
+
   it("says what the worker did: turns and calls per tool, errors counted", () => {
     const tally = new CallTally();
     tally.turns = 3;

@@ -19,7 +19,7 @@ export const defaultWorkerInstructions = [
  * `{ maxTurns, done }`, so a host that is not a vibe worker can say it its own way.
  */
 export function modelTurnLimit(maxTurns: number, label: string, done: string): string {
-  return `worker '${label}' stopped after ${maxTurns} ${countNoun(maxTurns, "model turns")} without a final answer (it did ${done}); re-brief it with a narrower task (vibe_send) or raise the backend's maxTurns`;
+  return `worker '${label}' stopped after ${maxTurns} ${countNoun(maxTurns, "model turns")} without a final answer (it did ${done}); re-brief it with a narrower task or a smaller first step (vibe_send), or split the work between workers. The turn limit is the harness's setting (the backend's maxTurns), which only the operator can raise: if the task needs more turns, say so in your answer`;
 }
 
 /** The `TURN_LIMIT` error of a model backend, with `data` `{ maxTurns, done }`. */

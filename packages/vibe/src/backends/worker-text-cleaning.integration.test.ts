@@ -41,7 +41,8 @@ describe("a worker's text reaches the lead and the operator cleaned, whatever it
 
   /** The list's kit on `backend`, recording every activity line and result it shows. */
   function setUp(backend: WorkerBackend): { kit: Kit; seen: string[] } {
-    kit = createKit({ backend });
+    // Every progress line as an event (none coalesced): each one must be clean.
+    kit = createKit({ backend, activityIntervalMs: 0 });
     const seen: string[] = [];
     kit.list.on((event) => {
       const worker: WorkerSnapshot = event.worker;

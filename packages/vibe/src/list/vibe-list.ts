@@ -15,7 +15,11 @@ import { VibeError } from "../errors/vibe-error.js";
 import { abortReason } from "../internal/abort.js";
 import { maxTimerMs } from "../internal/settle-within.js";
 import { isFinished, snapshot, type WorkerRecord, type WorkerSnapshot, type WorkerStatus } from "./worker.js";
-import { WorkerEvents, type WorkerEventListener } from "./worker-events.js";
+import {
+  activityIntervalMs as defaultActivityIntervalMs,
+  WorkerEvents,
+  type WorkerEventListener,
+} from "./worker-events.js";
 import { checkSendInput, checkSpawnInput } from "./worker-input.js";
 import { WorkerScheduler } from "./worker-scheduler.js";
 import { readSoFar } from "./worker-attempt.js";
@@ -49,6 +53,14 @@ export interface VibeListOptions {
    * beyond it is refused (`TOO_MANY_WORKERS`). Default 16.
    */
   maxActive?: number;
+  /**
+   * Fewest milliseconds between two progress (`activity`) events of one worker seen by
+   * {@link VibeList.on}: a worker's first progress line goes out at once, the lines after it
+   * within this interval only as the latest of them when it is over (and always just before the
+   * worker's next status event). Status events are never held back. Default 200; 0 sends every
+   * progress line (an agent CLI's output makes one per chunk, hundreds a second).
+   */
+  activityIntervalMs?: number;
 }
 
 /** What {@link VibeList.spawn} takes. */
@@ -129,7 +141,7 @@ export class VibeList {
   readonly maxActive: number;
 
   private readonly run: Run;
-  private readonly events = new WorkerEvents();
+  private readonly events: WorkerEvents;
   private readonly scheduler: WorkerScheduler;
   private counter = 0;
   private readonly surfaceCap: Tier;
@@ -168,6 +180,14 @@ export class VibeList {
         message: `stopTimeoutMs must be a number of milliseconds of at least 0, got ${String(stopTimeoutMs)}`,
       });
     }
+    const activityIntervalMs = options.activityIntervalMs ?? defaultActivityIntervalMs;
+    if (!(activityIntervalMs >= 0 && activityIntervalMs <= maxTimerMs)) {
+      throw new VibeError({
+        code: "INVALID_BACKEND_CONFIG",
+        message: `activityIntervalMs must be a number of milliseconds from 0 to ${maxTimerMs}, got ${String(activityIntervalMs)}: the fewest between two progress events of a worker (default 200; 0 sends each)`,
+      });
+    }
+    this.events = new WorkerEvents(activityIntervalMs);
     this.concurrency = concurrency;
     this.maxActive = maxActive;
     this.surfaceCap = (options.surface ?? surfaces.worker).cap;

@@ -70,7 +70,8 @@ export function startAttempt(
     progress: (message: string) => {
       if (record.controller !== controller) return;
       record.activity = progressLine(message);
-      events.emit(record, "activity");
+      // Coalesced: a CLI's output comes in hundreds of chunks a second (see WorkerEvents).
+      events.progress(record);
     },
     soFar: (read: (stopped: boolean) => string) => {
       if (record.controller === controller) record.readSoFar = read;
