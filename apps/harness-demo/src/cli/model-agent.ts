@@ -80,11 +80,13 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
   const toolbox: WorkerToolbox = {
     openAiTools: () => demo.registry.schema(demo.run, "main", "openai") as OpenAiToolSchema[],
     anthropicTools: () => demo.registry.schema(demo.run, "main", "anthropic") as AnthropicToolSchema[],
-    async call(tool, args) {
+    async call(tool, args, callId) {
       out.write(`→ ${tool} ${fold(JSON.stringify(args) ?? "")}\n`);
       const result = await demo.registry.invoke(demo.run, {
         tool,
         args,
+        // The model's id of the call: events and the approval card name the call it made.
+        ...(callId === undefined ? {} : { callId }),
         surface: "main",
         signal: controller.signal,
         caller: `the ${options.provider} model`,

@@ -142,7 +142,11 @@ export function createAnthropicBackend(options: ModelBackendOptions): WorkerBack
             outcome = { text, isError: true };
           } else {
             tally.calling = use.name;
-            outcome = await task.toolbox.call(use.name, use.input);
+            outcome = await task.toolbox.call(
+              use.name,
+              use.input,
+              typeof use.id === "string" && use.id !== "" ? use.id : undefined,
+            );
             // A call cut short by a stop is no call made: what it did says it was in it.
             throwIfAborted(task.signal);
             tally.calling = undefined;

@@ -25,6 +25,8 @@ afterEach(async () => {
 
 interface Recorded {
   calls: { tool: string; args: unknown }[];
+  /** The model's id of each call the toolbox ran, as the backend gave it. */
+  callIds: (string | undefined)[];
   refused: { tool: string; args: string; error: string }[];
   progress: string[];
 }
@@ -44,7 +46,7 @@ async function perform(
     ...extra,
   };
   const backend = api === "openai" ? createOpenAiBackend(options) : createAnthropicBackend(options);
-  const seen: Recorded = { calls: [], refused: [], progress: [] };
+  const seen: Recorded = { calls: [], callIds: [], refused: [], progress: [] };
   const task: WorkerTask = {
     workerId: "w1",
     label: "odd",
@@ -55,8 +57,9 @@ async function perform(
     toolbox: {
       openAiTools: () => [],
       anthropicTools: () => [],
-      call: (tool, args) => {
+      call: (tool, args, callId) => {
         seen.calls.push({ tool, args });
+        seen.callIds.push(callId);
         return Promise.resolve({ text: `ran ${tool}`, isError: false });
       },
       refused: (tool, args, error) => seen.refused.push({ tool, args, error }),
@@ -115,6 +118,30 @@ async function failure(answer: Promise<string>): Promise<ToolsError> {
   if (!ToolsError.isInstance(error)) throw error;
   return error;
 }
+
+describe("the model's id of each call", () => {
+  it.each(["openai", "anthropic"] as const)(
+    "%s: reaches the toolbox with the call, as the id the reply is sent back under",
+    async (api) => {
+      const { answer, seen } = await perform(api, (request) =>
+        request.index === 0
+          ? {
+              toolCalls: [
+                { name: "read", args: { path: "a" } },
+                { name: "read", args: { path: "b" } },
+              ],
+            }
+          : { text: "done" },
+      );
+      expect(await answer).toBe("done");
+      // The scripted server numbers its ids by request and call, as the two APIs' ids look.
+      expect(seen.callIds).toEqual(api === "openai" ? ["call_0_0", "call_0_1"] : ["toolu_0_0", "toolu_0_1"]);
+      const replies = server!.requests[1]?.body["messages"] as Record<string, unknown>[];
+      const sentBack = JSON.stringify(replies);
+      for (const id of seen.callIds) expect(sentBack).toContain(id!);
+    },
+  );
+});
 
 describe("OpenAI-compatible tool calls in the shapes compatible servers send", () => {
   it("takes arguments sent as an object, and calls without a type that name a function", async () => {

@@ -135,7 +135,7 @@ export function createOpenAiBackend(options: ModelBackendOptions): WorkerBackend
           let outcome: WorkerToolOutcome;
           if (parsed.ok) {
             tally.calling = call.name;
-            outcome = await task.toolbox.call(call.name, parsed.value);
+            outcome = await task.toolbox.call(call.name, parsed.value, call.id);
             // A call cut short by a stop is no call made: what it did says it was in it.
             throwIfAborted(task.signal);
             tally.calling = undefined;

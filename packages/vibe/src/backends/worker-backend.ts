@@ -27,8 +27,13 @@ export interface WorkerToolbox {
   openAiTools(): OpenAiToolSchema[];
   /** The surface's tools in Anthropic's Messages API format. */
   anthropicTools(): AnthropicToolSchema[];
-  /** Calls a tool through the registry; cancelled with the worker. Never throws. */
-  call(tool: string, args: unknown): Promise<WorkerToolOutcome>;
+  /**
+   * Calls a tool through the registry; cancelled with the worker. Never throws. `callId` is the
+   * model's own id of the call (OpenAI's tool call id, Anthropic's tool_use id) when it sent one:
+   * a host driving its own agent with a backend passes it on as the registry call's `callId`, so
+   * events and approval cards name the call its transcript shows.
+   */
+  call(tool: string, args: unknown, callId?: string): Promise<WorkerToolOutcome>;
   /**
    * Told of a call the backend answered itself without running it (its arguments are not valid
    * JSON, or were cut at the token limit): `args` is the text the model sent, `error` what the
