@@ -141,17 +141,19 @@ export async function navigate(
   const reader = new LineReader(context.supervisor.texts).prime(file, lines);
   // tsserver reads a file not open here from disk when its own watch tells it of a change, which
   // can come after the question (right after a `git checkout`): its answer then names where the
-  // definition was. One whose range, read in the text on disk now, is not the name it should be
-  // is asked again with its files opened (their text now), once. Only files this server owns can
-  // be opened on it: one of another root (a sibling package) or of none (TypeScript's lib files, a
-  // pnpm store) would start another server, or fail, and the question be asked twice for nothing.
-  if (input.action !== "references" && client.spec.readsFromDisk === "files-not-open") {
+  // definition (the uses) were. One whose range, read in the text on disk now, is not the name it
+  // should be is asked again with its files opened (their text now), once. Only files this server
+  // owns can be opened on it: one of another root (a sibling package) or of none (TypeScript's lib
+  // files, a pnpm store) would start another server, or fail, and the question be asked twice for
+  // nothing.
+  if (client.spec.readsFromDisk === "files-not-open") {
+    const exact = input.action === "definition" || input.action === "references";
     const suspect = (locations: readonly PlainLocation[]) =>
       locations.filter(
         (location) =>
           !client.isOpen(context.supervisor.uriOf(location.file)) &&
           reader.exists(location.file) &&
-          !namesAt(reader, location, at.identifier, input.action === "definition") &&
+          !namesAt(reader, location, at.identifier, exact) &&
           context.supervisor.runningClientFor(location.file) === client,
       );
     const outdated = [...new Set(suspect(found).map((location) => location.file))];
@@ -273,8 +275,9 @@ const wholeName = /^[\p{L}\p{Nl}_$][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]*$/u;
 
 /**
  * Whether `location`'s range, read in the text `reader` has of its file, is `identifier`
- * (`exact`: a definition), or else any whole name (a type definition's, an implementation's).
- * A range over several lines only has to start inside the text.
+ * (`exact`: a definition, a reference; a private name's `#` on either side aside), or else any
+ * whole name (a type definition's, an implementation's). A range over several lines only has to
+ * start inside the text.
  */
 function namesAt(reader: LineReader, location: PlainLocation, identifier: string, exact: boolean): boolean {
   const { start, end } = location.range;
@@ -282,7 +285,7 @@ function namesAt(reader: LineReader, location: PlainLocation, identifier: string
   if (text === undefined) return false;
   if (end.line !== start.line) return start.character <= text.length;
   const named = text.slice(start.character, end.character);
-  if (named === identifier) return true;
+  if (named === identifier || named === `#${identifier}` || `#${named}` === identifier) return true;
   return (
     !exact &&
     wholeName.test(named) &&

@@ -278,6 +278,19 @@ export class DocumentSync {
   }
 
   /**
+   * The latest publish of each document, open here (since its open) or not open
+   * (`spec.publishesWorkspace`), with its mark (see {@link publishMark}).
+   */
+  latestPublishes(): { uri: string; diagnostics: Diagnostic[]; mark: number }[] {
+    const open = [...this.documents].flatMap(([uri, document]) =>
+      document.lastPublish
+        ? [{ uri, diagnostics: document.lastPublish.diagnostics, mark: document.lastPublish.seq }]
+        : [],
+    );
+    return [...open, ...this.unopenedPublishes()];
+  }
+
+  /**
    * False once a publish for a document not open was dropped (more than 20 000 such documents):
    * a document missing from {@link unopenedPublishes} may then have had diagnostics.
    */

@@ -354,6 +354,11 @@ export class LanguageClient {
     return this.documents.unopenedPublishes();
   }
 
+  /** See {@link DocumentSync.latestPublishes}. */
+  latestPublishes(): { uri: string; diagnostics: Diagnostic[]; mark: number }[] {
+    return this.documents.latestPublishes();
+  }
+
   /** See {@link DocumentSync.changesMark}. */
   changesMark(): number {
     return this.documents.changesMark();

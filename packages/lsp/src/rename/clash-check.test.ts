@@ -120,7 +120,7 @@ describe("checkClashes on a server that diagnoses pass by pass", () => {
   it("reads the edited files' errors once every change's pass ended, not from the first file's own pass", async () => {
     const { client, texts } = fakeGopls();
     const check = await renameSquare(client);
-    expect(check).toEqual({ clashes: [], unchecked: [] });
+    expect(check).toEqual({ clashes: [], unchecked: [], elsewhere: [] });
     // Set back to the disk's text afterwards.
     expect(texts.get(uri(mainPath))).toBe(mainBefore);
     expect(texts.get(uri(shapesPath))).toBe(shapesBefore);
@@ -221,6 +221,7 @@ describe("checkClashes on errors whose range holds an edited place", () => {
         "calc.ts:4:14 error [TS2349] Callee flagged up to its end. (typescript) — the line would read: export const a = size(2) + 1;",
       ],
       unchecked: [],
+      elsewhere: [],
     });
     expect(text()).toBe(calcBefore);
   });
@@ -236,5 +237,124 @@ describe("checkClashes on errors whose range holds an edited place", () => {
     expect(check.unchecked).toEqual([
       "2 new errors naming neither 'area' nor 'size', away from the edited places, were not counted as a clash (calc.ts:5:1 error [TS2349] Statement flagged as a whole. (typescript), calc.ts:4:22 error [TS2349] Arguments flagged. (typescript))",
     ]);
+  });
+});
+
+// A method renamed alone (gopls) can break a package the edit does not touch, one using the type
+// as an interface it then no longer implements: the check reads what gopls publishes for the
+// other files with the probe's text. The real case is in rename-go-satisfied's tests; this fake
+// shows what is counted: only errors new to a file since the probe began, naming a name.
+
+const circlePath = "/w/circle/circle.go";
+const circleBefore = "package circle\n\ntype Circle struct{}\n\nfunc (Circle) Area() float64 { return 1 }\n";
+const usePath = "/w/use/use.go";
+const useText = 'package use\n\nimport "example.com/app/circle"\n\nvar s Shape = circle.Circle{}\n';
+
+const goError = (line: number, code: string, message: string, severity = 1): Diagnostic => ({
+  range: range(line, 14, 29),
+  severity: severity as Diagnostic["severity"],
+  code,
+  source: "compiler",
+  message,
+});
+const stillThere = goError(4, "InvalidIfaceAssign", "x does not implement Shape (missing method Area)");
+
+/** A fake gopls publishing for files not open; `checked` false: its first check never ends. */
+function fakeWorkspace(checked = true) {
+  let text = circleBefore;
+  let seq = 5;
+  const publishes = new Map<string, { diagnostics: Diagnostic[]; mark: number }>([
+    [uri(usePath), { diagnostics: [stillThere], mark: 4 }],
+    // Published before the probe, never again: not the probe's.
+    ["file:///w/stale/stale.go", { diagnostics: [goError(0, "X", "Area is old")], mark: 3 }],
+  ]);
+  const client = {
+    spec: { language: "go", command: "gopls", publishesWorkspace: true },
+    isSynced: (_at: string, expected: string) => text === expected,
+    sync: (_at: string, _languageId: string, next: string) => {
+      text = next;
+      const probing = next !== circleBefore;
+      publishes.set(uri(usePath), {
+        diagnostics: probing
+          ? [
+              stillThere,
+              goError(
+                4,
+                "InvalidIfaceAssign",
+                "cannot use circle.Circle{} as Shape value: circle.Circle does not implement Shape (missing method Area)",
+              ),
+              goError(4, "Warn", "Area is shadowed", 2),
+              goError(2, "UnusedImport", '"fmt" imported and not used'),
+            ]
+          : [stillThere],
+        mark: ++seq,
+      });
+      // The edited file's own errors are the edited files' check's, not this one's.
+      publishes.set(uri(circlePath), {
+        diagnostics: probing ? [goError(4, "X", "Area again")] : [],
+        mark: ++seq,
+      });
+      return Promise.resolve(true);
+    },
+    awaitWorkDone: () => Promise.resolve(checked),
+    publishMark: () => (checked ? seq : undefined),
+    latestPublishes: () => [...publishes].map(([at, publish]) => ({ uri: at, ...publish })),
+    freshDiagnostics: () => Promise.resolve({ diagnostics: [], fresh: true }),
+    request: () => Promise.resolve(null),
+    close: () => Promise.resolve(),
+    probes: new ProbedDocuments(),
+  } as unknown as LanguageClient;
+  return { client, text: () => text };
+}
+
+function renameCircleArea(client: LanguageClient) {
+  const after = circleBefore.replace("Area", "Size");
+  return checkClashes({
+    client,
+    supervisor: {
+      workingDirectory: "/w",
+      pathOf: (at: string) => fileURLToPath(at),
+      uriOf: uri,
+      display: (path: string) => path.slice("/w/".length),
+      texts: {
+        tryRead: (path: string) => {
+          const text = path === usePath ? useText : circleBefore;
+          return { text, lines: () => text.split("\n") };
+        },
+      },
+    } as unknown as LspSupervisor,
+    edit: { changes: { [uri(circlePath)]: [{ range: range(4, 14, 18), newText: "Size" }] } },
+    planned: {
+      texts: new Map([[circlePath, { before: circleBefore, after }]]),
+    } as unknown as PlannedEdit,
+    uri: uri(circlePath),
+    at: { line: 4, character: 14 },
+    oldName: "Area",
+    newName: "Size",
+    before: new Map([[circlePath, []]]),
+    elsewhere: true,
+    timeoutMs: 2_000,
+  });
+}
+
+describe("checkClashes on the files the edit does not touch", () => {
+  it("lists the errors new there since the probe began that name a name, nothing else", async () => {
+    const { client, text } = fakeWorkspace();
+    const check = await renameCircleArea(client);
+    expect(check.elsewhere).toEqual([
+      "use/use.go:5:15 error [InvalidIfaceAssign] cannot use circle.Circle{} as Shape value: circle.Circle does not implement Shape (missing method Area) (compiler) — the line: var s Shape = circle.Circle{}",
+    ]);
+    // The edited file's errors are read as its fresh diagnostics (none here), not as "elsewhere".
+    expect(check.clashes).toEqual([]);
+    expect(text()).toBe(circleBefore);
+  });
+
+  it("says they were not checked when the server's first check of the workspace has not ended", async () => {
+    const { client } = fakeWorkspace(false);
+    const check = await renameCircleArea(client);
+    expect(check.elsewhere).toEqual([]);
+    expect(check.unchecked).toContain(
+      "gopls was still checking the workspace: the files the edit does not touch were not checked",
+    );
   });
 });

@@ -43,6 +43,13 @@ export interface ClashQuestion {
    * `readPreEditDiagnostics`); a file missing could not be read, and its errors are not compared.
    */
   readonly before: ReadonlyMap<string, readonly Diagnostic[]>;
+  /**
+   * Also read the errors the edit brings into the files it does not touch, as the server
+   * publishes them (`spec.publishesWorkspace`: gopls): a method renamed alone, tied to others
+   * through an interface, makes a type that another package uses as that interface no longer
+   * implement it, an error only that package shows.
+   */
+  readonly elsewhere?: boolean;
   readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
 }
@@ -51,6 +58,11 @@ export interface ClashQuestion {
 export interface ClashCheck {
   readonly clashes: readonly string[];
   readonly unchecked: readonly string[];
+  /**
+   * With {@link ClashQuestion.elsewhere}: the errors the edit brings into files it does not
+   * touch that name the old or the new name, each as `path:line:col error … — the line: …`.
+   */
+  readonly elsewhere: readonly string[];
 }
 
 /** One file of the edit as the check sends it. */
@@ -83,7 +95,7 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
   const deadline = Date.now() + (question.timeoutMs ?? clashCheckMs);
   const left = (): number => Math.max(0, deadline - Date.now());
   const byUri = textEditsByUri(question.edit);
-  if (!byUri) return { clashes: [], unchecked: ["the edit creates, moves or deletes files"] };
+  if (!byUri) return { clashes: [], unchecked: ["the edit creates, moves or deletes files"], elsewhere: [] };
   const unchecked: string[] = [];
   const files = new Map<string, Checked>();
   for (const [uri, edits] of byUri) {
@@ -93,7 +105,7 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
     if (!planned) continue;
     const text = new EditedText(planned.before, edits);
     if (text.after !== planned.after)
-      return { clashes: [], unchecked: ["the edit's text could not be followed"] };
+      return { clashes: [], unchecked: ["the edit's text could not be followed"], elsewhere: [] };
     files.set(path, {
       path,
       uri: supervisor.uriOf(path),
@@ -113,7 +125,9 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
       )} not open on the server`,
     );
   const clashes: string[] = [];
+  const elsewhere: string[] = [];
   let captured: Capture[] = [];
+  const others = question.elsewhere ? await publishesBefore(client, deadline, unchecked) : undefined;
   // Other calls reaching these documents wait until they are set back (bounded: the check's
   // time left, and as long again for setting them back).
   const endProbe = client.probes.begin(
@@ -122,11 +136,13 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
   );
   try {
     await Promise.all(sent.map((file) => client.sync(file.uri, file.languageId, file.text.after, false)));
-    const [found, errors] = await Promise.all([
+    const [found, errors, outside] = await Promise.all([
       findCaptures(question, files, left, unchecked),
       newErrors(question, sent, left, unchecked),
+      others ? errorsElsewhere(question, new Set(files.keys()), others, left, unchecked) : [],
     ]);
     captured = found;
+    elsewhere.push(...outside);
     // A file of the edit this server was not sent (another root's: a package a TypeScript
     // project references) still exports the old name here: the import of the new one fails in
     // the probe only. Written, both sides change.
@@ -167,7 +183,90 @@ export async function checkClashes(question: ClashQuestion): Promise<ClashCheck>
     ).finally(endProbe);
   }
   const shown = await Promise.all(captured.map((capture) => describeCapture(question, files, capture, left)));
-  return { clashes: [...shown, ...clashes], unchecked };
+  return { clashes: [...shown, ...clashes], unchecked, elsewhere };
+}
+
+/** The publishes of a server's documents before a probe (see {@link publishesBefore}). */
+interface PublishesBefore {
+  /** The publish mark then: a later publish is the probe's. */
+  readonly mark: number;
+  readonly byUri: ReadonlyMap<string, readonly Diagnostic[]>;
+}
+
+/**
+ * The diagnostics the server last published for each document, once the passes of the changes
+ * sent before have ended (a pass still running would publish after the mark as if for the probe);
+ * undefined, said in `unchecked`, when the server does not publish for files not open, or is still
+ * checking by `deadline` (gopls's first check of the workspace: a file it did not publish for yet
+ * is not known to be clean).
+ */
+async function publishesBefore(
+  client: LanguageClient,
+  deadline: number,
+  unchecked: string[],
+): Promise<PublishesBefore | undefined> {
+  const what = "the files the edit does not touch were not checked";
+  if (!client.spec.publishesWorkspace) {
+    unchecked.push(`${client.spec.command} publishes no diagnostics of files not open: ${what}`);
+    return undefined;
+  }
+  const settled = await client.awaitWorkDone(deadline);
+  const mark = client.publishMark();
+  if (!settled || mark === undefined) {
+    unchecked.push(`${client.spec.command} was still checking the workspace: ${what}`);
+    return undefined;
+  }
+  return {
+    mark,
+    byUri: new Map(client.latestPublishes().map((publish) => [publish.uri, publish.diagnostics])),
+  };
+}
+
+/**
+ * The errors the probe brought into files the edit does not touch (`edited`): those of a
+ * publish after `before`'s mark that the file's publish before did not have (by code and
+ * message, each earlier one answering for one), naming the old or the new name. Read once every
+ * pass of the probe's changes ended.
+ */
+async function errorsElsewhere(
+  question: ClashQuestion,
+  edited: ReadonlySet<string>,
+  before: PublishesBefore,
+  left: () => number,
+  unchecked: string[],
+): Promise<string[]> {
+  const { client, supervisor } = question;
+  if (!(await client.awaitWorkDone(Date.now() + left()))) {
+    unchecked.push(
+      "the diagnostics the edit brings into the files it does not touch did not come within the check's bound",
+    );
+    return [];
+  }
+  const oldName = wholeName(question.oldName);
+  const newName = wholeName(question.newName);
+  const found: Array<{ path: string; line: number; text: string }> = [];
+  for (const publish of client.latestPublishes()) {
+    if (publish.mark <= before.mark || !publish.uri.startsWith("file:")) continue;
+    const path = supervisor.pathOf(publish.uri);
+    if (edited.has(path)) continue;
+    const earlier = (before.byUri.get(publish.uri) ?? [])
+      .filter(isError)
+      .map((diagnostic) => keyOf(diagnostic, (message) => message));
+    for (const diagnostic of publish.diagnostics.filter(isError)) {
+      const same = earlier.indexOf(keyOf(diagnostic, (message) => message));
+      if (same >= 0) {
+        earlier.splice(same, 1);
+        continue;
+      }
+      const message = messageText(diagnostic);
+      if (!oldName.test(message) && !newName.test(message)) continue;
+      const shown = formatDiagnostic(supervisor.display(path), diagnostic, supervisor.workingDirectory);
+      const line = lineOnDisk(supervisor.texts, path, diagnostic.range.start.line).trim();
+      found.push({ path, line: diagnostic.range.start.line, text: `${shown} — the line: ${line}` });
+    }
+  }
+  found.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
+  return found.map((error) => error.text);
 }
 
 /**

@@ -74,12 +74,21 @@ export async function implementationsLeftOut(
       const key = `${path}:${location.start.line}:${location.start.character}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const lineText = supervisor.texts.tryRead(path)?.lines()[location.start.line] ?? "";
+      const lines = supervisor.texts.tryRead(path)?.lines() ?? [];
+      const lineText = lines[location.start.line] ?? "";
       // Only a declaration of the old name (not a type the server lists, such as gopls's answer
       // at an interface type) that no edit renames.
       if (!lineText.startsWith(oldName, location.start.character)) continue;
-      if (!renames(path, location.start))
-        taken.push({ uri: location.uri, path, position: location.start, lineText });
+      if (renames(path, location.start)) continue;
+      // An interface's method is said with its interface: the one the type would stop implementing.
+      const owner = enclosingInterface(lines, location.start.line);
+      taken.push({
+        uri: location.uri,
+        path,
+        position: location.start,
+        lineText,
+        ...(owner ? { reason: `method of interface ${owner}` } : {}),
+      });
     }
     return taken;
   };
@@ -93,6 +102,28 @@ export async function implementationsLeftOut(
   }
   left.sort((a, b) => a.path.localeCompare(b.path) || a.position.line - b.position.line);
   return left;
+}
+
+/**
+ * The name of the Go interface type whose body holds line `line` of `lines` (`type Shape
+ * interface {`, or `Shape interface {` in a `type (…)` group), read upwards to the brace that
+ * opens the block the line is in; undefined when that block is no interface's (a method with a
+ * body). Braces in strings and comments are not told apart: only a label of the refusal.
+ */
+export function enclosingInterface(lines: readonly string[], line: number): string | undefined {
+  let depth = 0;
+  for (let index = line - 1; index >= 0 && index >= line - 500; index--) {
+    const text = lines[index]!;
+    for (let at = text.length - 1; at >= 0; at--) {
+      if (text[at] === "}") depth++;
+      else if (text[at] === "{" && depth-- === 0) {
+        return /^\s*(?:type\s+)?([\p{L}_][\p{L}\p{N}_]*)(?:\[[^\]]*\])?\s+interface\s*$/u.exec(
+          text.slice(0, at),
+        )?.[1];
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -122,15 +122,15 @@ describe.skipIf(!found && !ci)("definitions in files the server asked does not o
 
   it("asks once, and starts no server for the other root", async () => {
     const request = vi.spyOn(LanguageClient.prototype, "request");
-    const ask = async (line: number, symbol: string) => {
+    const ask = async (line: number, symbol: string, action = "definition") => {
       request.mockClear();
       const text = resultText(
         await registry.invoke(run, {
           tool: "lsp",
-          args: { action: "definition", file: "a/src/app.ts", line, symbol },
+          args: { action, file: "a/src/app.ts", line, symbol },
         }),
       );
-      const asked = request.mock.calls.filter(([method]) => method === "textDocument/definition").length;
+      const asked = request.mock.calls.filter(([method]) => method === `textDocument/${action}`).length;
       return { text, asked };
     };
     try {
@@ -140,6 +140,10 @@ describe.skipIf(!found && !ci)("definitions in files the server asked does not o
       const map = await ask(3, "Map");
       expect(map.text).toContain("interface Map<K, V>");
       expect(map.asked).toBe(1);
+      // References too: those in the other root's file are not checked against it.
+      const references = await ask(2, "Widget", "references");
+      expect(references.text).toContain("b/src/lib.ts:1:14  export class Widget {");
+      expect(references.asked).toBe(1);
       expect(supervisor.processes().map((p) => p.root)).toEqual([join(tree.dir, "a")]);
     } finally {
       request.mockRestore();

@@ -330,7 +330,7 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         expect(result.error?.code, lines.join("\n")).toBe("LSP_RENAME_FAILED");
         expect(lines[0]).toContain("but not the 2 declarations tied to it through an interface");
         expect(lines.slice(1, 3)).toEqual([
-          "- main.go:10:2 (Area() float64)",
+          "- main.go:10:2 (Area() float64): method of interface Sizer",
           "- main.go:15:17 (func (c Circle) Area() float64 { return 3 * c.R * c.R })",
         ]);
         expect(readFileSync(join(tree.dir, "main.go"), "utf8")).toBe(files["main.go"]);

@@ -179,6 +179,16 @@ export const lspRenameTool = defineTool({
       await readPreEditDiagnostics(supervisor, edit, beforeEdit);
       const before = ctx.run.state(preEditDiagnosticsKey).get(ctx.callId);
       for (const [path, diagnostics] of beforeEdit) before?.set(path, diagnostics);
+      // gopls renames a method alone, not those an interface ties it to (the interface method a
+      // concrete one implements, or the methods implementing an interface method): the type then
+      // no longer implements the interface, which breaks the code only where it is used as one,
+      // maybe in a package the edit does not touch. Asked first, so that the check below reads
+      // the errors of the files it does not touch too.
+      const tied =
+        client.spec.language === "go" && goMethodAt(lines[position.line]!, at.character, focus.name)
+          ? await implementationsLeftOut(client, supervisor, edit, uri, at, focus.name, 5_000, ctx.signal)
+          : undefined;
+      ctx.signal.throwIfAborted();
       // typescript-language-server renames into a name already in scope without a word (the
       // outer `limit` a function used is now its renamed local): tried on the server first.
       const clash = await checkClashes({
@@ -191,6 +201,7 @@ export const lspRenameTool = defineTool({
         oldName: focus.name,
         newName: args.new_name,
         before: beforeEdit,
+        elsewhere: tied !== undefined && tied.length > 0,
         signal: ctx.signal,
       });
       // Cancelled meanwhile (the probe's requests end early then): nothing is written.
@@ -222,23 +233,47 @@ export const lspRenameTool = defineTool({
         const implementing = clash.clashes.filter((line) => /\bimplement/i.test(line));
         const leftOut =
           implementing.length > 0
-            ? await implementationsLeftOut(client, supervisor, edit, uri, at, focus.name, 5_000, ctx.signal)
+            ? (tied ??
+              (await implementationsLeftOut(
+                client,
+                supervisor,
+                edit,
+                uri,
+                at,
+                focus.name,
+                5_000,
+                ctx.signal,
+              )))
             : [];
         ctx.signal.throwIfAborted();
         if (leftOut.length > 0) {
           throw new LspError({
             code: "LSP_RENAME_FAILED",
-            message: implementationsLeftOutMessage(focus.name, args.new_name, leftOut, clash.clashes, {
-              display: (path) => supervisor.display(path),
-              command: client.spec.command,
-            }),
-            data: { clashes: clash.clashes },
+            message: implementationsLeftOutMessage(
+              focus.name,
+              args.new_name,
+              leftOut,
+              [...clash.clashes, ...clash.elsewhere],
+              { display: (path) => supervisor.display(path), command: client.spec.command },
+            ),
+            data: { clashes: clash.clashes, elsewhere: clash.elsewhere },
           });
         }
         throw new LspError({
           code: "LSP_RENAME_CLASH",
           message: clashMessage(focus.name, args.new_name, clash.clashes),
           data: { clashes: clash.clashes },
+        });
+      }
+      // The type no longer implements the interface where another package uses it as one.
+      if (tied && tied.length > 0 && clash.elsewhere.length > 0) {
+        throw new LspError({
+          code: "LSP_RENAME_FAILED",
+          message: implementationsLeftOutMessage(focus.name, args.new_name, tied, clash.elsewhere, {
+            display: (path) => supervisor.display(path),
+            command: client.spec.command,
+          }),
+          data: { elsewhere: clash.elsewhere },
         });
       }
       // pyright renames a method and the calls it resolves to it, not the methods overriding it
@@ -478,4 +513,14 @@ function refuseAmbiguous(
 /** Whether a path lies in a folder packages are installed in (site-packages, dist-packages). */
 function inLibraryFolder(path: string): boolean {
   return path.split(/[\\/]/u).some((part) => part === "site-packages" || part === "dist-packages");
+}
+
+/**
+ * Whether the Go name at `character` of `line` can be a method: declared with a receiver
+ * (`func (c Circle) Area(`), in an interface (`Area() float64`), or selected (`c.Area`); not a
+ * function declared (`func area(`).
+ */
+function goMethodAt(line: string, character: number, name: string): boolean {
+  if (line.charAt(character - 1) === ".") return true;
+  return /^\s*\(/.test(line.slice(character + name.length)) && !/^\s*func\s+$/.test(line.slice(0, character));
 }
