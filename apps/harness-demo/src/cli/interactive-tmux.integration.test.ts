@@ -157,6 +157,32 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
   );
 
   it(
+    "declines a card at Ctrl+D on its empty line and goes on; Ctrl+D at an empty tool prompt ends the session",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      await type('ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]');
+      await waitForScreen(/Reply with one number \(1-2\)\.[\s\S]*\n> ?$/m);
+      // Typed text on the card's line: Ctrl+D deletes right, as in any line editor (nothing here).
+      await tmux("send-keys", "-t", "demo", "-l", "2");
+      await waitForScreen(/^> 2$/m);
+      await tmux("send-keys", "-t", "demo", "C-a");
+      await tmux("send-keys", "-t", "demo", "C-d");
+      await waitForScreen(/^> ?$/m);
+      // Before: the whole session ended here (readline closed on the end of input).
+      await tmux("send-keys", "-t", "demo", "C-d");
+      const declined = await waitForScreen(/^> \^D$[\s\S]*declined[\s\S]*\ntool>$/m);
+      expect(declined).not.toContain("error ASK_NO_HUMAN");
+      await type("read path=hello.txt");
+      await waitForScreen(/2\s+world\ntool>/);
+      await tmux("send-keys", "-t", "demo", "C-d");
+      await waitForExit();
+    },
+  );
+
+  it(
     "drops a line typed in part at Ctrl+C, as a shell does, and ends the session at Ctrl+C on an empty prompt",
     { timeout: 60_000 },
     async () => {

@@ -27,7 +27,8 @@ const bannerExamples = [
  * One reader of the terminal serves the whole session, so lines pasted (or piped) together each
  * run in turn; while a card is open, what is typed answers the card, and on a secret card (a cell's
  * `getpass()`) nothing of it is drawn. Ctrl+C declines an open card, cancels a running call, drops
- * what was typed at the prompt, and at an empty prompt ends the session.
+ * what was typed at the prompt, and at an empty prompt ends the session. Ctrl+D on a card's empty
+ * line declines it too; at an empty prompt it ends the session.
  */
 export async function interactive(options: InteractiveOptions): Promise<void> {
   const out = process.stdout;
@@ -85,6 +86,8 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
     ? followWorkers(list, (notice) => lines.notice(`  ${notice.text}`))
     : () => undefined;
   let running: AbortController | undefined;
+  // Ctrl+D at a card declines it, as Ctrl+C does; the session goes on.
+  lines.onEndAtCard(() => lines.cardInput.write(`${declineToken}\n`));
   lines.onInterrupt((dropped) => {
     if (lines.cardOpen) {
       // The card reads the session's lines: "0" is its decline.

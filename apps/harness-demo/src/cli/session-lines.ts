@@ -34,6 +34,8 @@ export class SessionLines {
   private prompted = false;
   /** Notices that came while a card was open: shown when it ends, so none breaks into a card. */
   private heldNotices: string[] = [];
+  /** Told of Ctrl+D on a card's empty line. */
+  private readonly cardEndListeners: (() => void)[] = [];
 
   constructor(
     input: NodeJS.ReadableStream,
@@ -70,6 +72,26 @@ export class SessionLines {
       this.queue.push(line);
       this.wake?.();
     });
+    if (this.readline.terminal) {
+      // Ctrl+D on a card's empty line ends that card, declined, and the session goes on: Node's
+      // readline closes on it, and the whole session went with it. This runs before readline's
+      // own handler, which on a line that is not empty deletes right instead of closing.
+      input.prependListener(
+        "keypress",
+        (_text: unknown, key?: { ctrl?: boolean; meta?: boolean; name?: string }) => {
+          if (this.openCards === 0 || key?.ctrl !== true || key.meta === true || key.name !== "d") return;
+          const editor = this.readline as unknown as { line: string; cursor: number };
+          if (editor.line !== "") return;
+          editor.line = " ";
+          editor.cursor = 0;
+          setImmediate(() => {
+            if (this.openCards === 0 || this.ended) return;
+            this.output.write("^D\n");
+            for (const listener of this.cardEndListeners) listener();
+          });
+        },
+      );
+    }
     this.readline.on("close", () => {
       this.ended = true;
       this.cardInput.end();
@@ -219,6 +241,14 @@ export class SessionLines {
       this.output.write("^C\n");
       listener(dropped);
     });
+  }
+
+  /**
+   * Listens for Ctrl+D typed on a card's empty line (at the tool prompt it ends the input, and the
+   * session, as before).
+   */
+  onEndAtCard(listener: () => void): void {
+    this.cardEndListeners.push(listener);
   }
 
   /** Stops reading the terminal; lines still queued are still served by {@link next}. */
