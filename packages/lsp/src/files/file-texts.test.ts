@@ -193,6 +193,33 @@ describe("FolderListings", () => {
     expect(listings.get(dir)).not.toBe(kept);
   });
 
+  it("keeps at most its bound of names in all, dropping the least recently used folders first", () => {
+    const dir = folder();
+    const subs = Array.from({ length: 3 }, (_, i) => join(dir, `d${i}`));
+    for (const [i, sub] of subs.entries()) {
+      mkdirSync(sub);
+      for (let n = 0; n < 4 + i; n++) writeFileSync(join(sub, `f${n}.h`), "");
+      settle(sub);
+    }
+    settle(dir);
+    // Room for 100 folders but 10 names: d0 (4 names) and d1 (5) fit, d2 (6) pushes d0 out.
+    const listings = new FolderListings(100, 10);
+    listings.startWalk();
+    const d0 = listings.get(subs[0]!)!;
+    const d1 = listings.get(subs[1]!)!;
+    for (let walk = 0; walk < 2; walk++) listings.startWalk();
+    expect(listings.get(subs[1]!)).toBe(d1);
+    expect(listings.get(subs[2]!)!.names.size).toBe(6);
+    expect(listings.get(subs[1]!)).toBe(d1);
+    // Before, only the folder count bounded them: d0 stayed kept beside the others.
+    expect(listings.get(subs[0]!)).not.toBe(d0);
+    // A folder of more names than the whole bound is listed, never kept.
+    const small = new FolderListings(100, 3);
+    const big = small.get(subs[0]!)!;
+    expect(big.names.size).toBe(4);
+    expect(small.get(subs[0]!)).not.toBe(big);
+  });
+
   it("looks for a missing folder with one stat, not a stat and a listing", () => {
     const dir = folder();
     const listings = new FolderListings();

@@ -299,7 +299,8 @@ interface KeptListing {
  * within the timestamp granularity of that listing ({@link settledBefore}). A folder that cannot
  * be looked at is listed at each call; nothing there (or a file) costs its `stat` alone.
  *
- * At most `capacity` kept, the least recently used dropped first, but only one unused in the
+ * At most `capacity` folders and `maxEntries` names in all kept (a folder of more names than that is
+ * never kept), the least recently used dropped first, but only one unused in the
  * current walk and the one before (see {@link startWalk}): walks listing more folders than are
  * kept keep those listed first, and each lists only the rest again. (Dropping the least recently
  * used whatever it is would drop every folder before a walk over them in the same order came
@@ -309,8 +310,13 @@ interface KeptListing {
 export class FolderListings {
   private readonly kept = new Map<string, KeptListing>();
   private walk = 0;
+  /** The names the kept listings hold, in all. */
+  private entries = 0;
 
-  constructor(private readonly capacity = 4_096) {}
+  constructor(
+    private readonly capacity = 4_096,
+    private readonly maxEntries = 131_072,
+  ) {}
 
   /** Begins a walk: the listings unused in it and the walk before may make room for those it lists. */
   startWalk(): void {
@@ -324,26 +330,42 @@ export class FolderListings {
     try {
       stat = statSync(path, { bigint: true });
     } catch (error) {
-      this.kept.delete(path);
+      this.drop(path);
       const code = (error as NodeJS.ErrnoException).code;
       // Nothing there (a folder included files are looked for beside, as `sys/` of `<sys/a.h>`).
       return code === "ENOENT" || code === "ENOTDIR" ? noListing : folderListing(path);
     }
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-    const kept = this.kept.get(path);
-    this.kept.delete(path);
+    const kept = this.drop(path);
     if (kept && kept.identity === identity && settledBefore(stat.mtimeNs, stat.ctimeNs, kept.readAt)) {
       kept.walk = this.walk;
-      this.kept.set(path, kept);
+      this.keep(path, kept);
       return kept.listing;
     }
     const listing = stat.isDirectory() ? folderListing(path) : noListing;
-    if (this.kept.size >= this.capacity) {
+    const size = listing?.names.size ?? 0;
+    if (size > this.maxEntries) return listing;
+    while (this.kept.size >= this.capacity || this.entries + size > this.maxEntries) {
       const [oldest, entry] = this.kept.entries().next().value!;
       if (entry.walk >= this.walk - 1) return listing;
-      this.kept.delete(oldest);
+      this.drop(oldest);
     }
-    this.kept.set(path, { identity, readAt, listing, walk: this.walk });
+    this.keep(path, { identity, readAt, listing, walk: this.walk });
     return listing;
+  }
+
+  /** Keeps `listing` as the most recently used. */
+  private keep(path: string, listing: KeptListing): void {
+    this.kept.set(path, listing);
+    this.entries += listing.listing?.names.size ?? 0;
+  }
+
+  /** Forgets the listing of `path`, and returns it. */
+  private drop(path: string): KeptListing | undefined {
+    const kept = this.kept.get(path);
+    if (kept === undefined) return undefined;
+    this.kept.delete(path);
+    this.entries -= kept.listing?.names.size ?? 0;
+    return kept;
   }
 }
