@@ -1,9 +1,10 @@
-import type {
-  DocumentSymbol,
-  Location,
-  LocationLink,
-  Position,
-  WorkspaceEdit,
+import {
+  SymbolKind,
+  type DocumentSymbol,
+  type Location,
+  type LocationLink,
+  type Position,
+  type WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
@@ -20,6 +21,13 @@ export const overridesLookMs = 10_000;
 
 /** Most classes whose bases or subclasses the look asks about. */
 export const overridesLookClasses = 40;
+
+/** Symbol kinds of a member that is called (the rest are read: class variables, properties). */
+const callable: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  SymbolKind.Method,
+  SymbolKind.Function,
+  SymbolKind.Constructor,
+]);
 
 /** What the rename is and where it was asked (the texts as on disk). */
 export interface OverridesQuestion {
@@ -40,6 +48,8 @@ export interface OverridesQuestion {
 export interface OverridesLeftOut {
   /** The renamed member's class, `Base.describe`, when it is a class member. */
   readonly renamed?: string;
+  /** Whether the renamed member is a method (called) or another attribute (read), when known. */
+  readonly memberKind?: "method" | "attribute";
   readonly left: readonly LeftOutImplementation[];
   /** Why the look stopped short, when it did. */
   readonly unchecked?: string;
@@ -119,10 +129,13 @@ export async function overridesLeftOut(question: OverridesQuestion): Promise<Ove
   }
   const left: LeftOutImplementation[] = [];
   for (const { cls, member, reason } of linked.values()) {
-    const position = member.selectionRange.start;
-    if (cls.key === start.cls.key || renames(cls.path, position)) continue;
-    const lineText = supervisor.texts.tryRead(cls.path)?.lines()[position.line] ?? "";
-    left.push({ path: cls.path, position, lineText, reason: `${cls.name}.${oldName} ${reason}` });
+    if (cls.key === start.cls.key || renames(cls.path, member.selectionRange.start)) continue;
+    const lines = supervisor.texts.tryRead(cls.path)?.lines();
+    for (const position of await declarationsOf(question, cls, member, deadline)) {
+      if (renames(cls.path, position)) continue;
+      const lineText = lines?.[position.line] ?? "";
+      left.push({ path: cls.path, position, lineText, reason: `${cls.name}.${oldName} ${reason}` });
+    }
   }
   // By file and line: the server's references come in no set order.
   left.sort((a, b) => a.path.localeCompare(b.path) || a.position.line - b.position.line);
@@ -130,10 +143,39 @@ export async function overridesLeftOut(question: OverridesQuestion): Promise<Ove
   const library = left.length === 0 ? await classes.libraryDeclaring(start.cls, oldName) : undefined;
   return {
     renamed: `${start.cls.name}.${oldName}`,
+    memberKind: callable.has(start.member.kind) ? "method" : "attribute",
     left,
     ...(classes.stopped ? { unchecked: classes.stopped } : {}),
     ...(library ? { library: { cls: library.name, module: moduleOf(library.path) } } : {}),
   };
+}
+
+/**
+ * Where a class declares its member: every declaration of it (a property's getter and setter: the
+ * document symbols list only the last), as the server's definition of the member tells them; the
+ * symbol's own place when it tells none.
+ */
+async function declarationsOf(
+  question: OverridesQuestion,
+  cls: PythonClass,
+  member: DocumentSymbol,
+  deadline: number,
+): Promise<Position[]> {
+  const own = member.selectionRange.start;
+  const answer = await question.client
+    .request<Location | Location[] | LocationLink[] | null>(
+      "textDocument/definition",
+      { textDocument: { uri: cls.uri }, position: own },
+      Math.max(1, deadline - Date.now()),
+      question.signal,
+    )
+    .catch(() => null);
+  const found = (Array.isArray(answer) ? answer : answer ? [answer] : [])
+    .map((each) => ("targetUri" in each ? { uri: each.targetUri, range: each.targetSelectionRange } : each))
+    .filter((each) => each.uri === cls.uri)
+    .map((each) => each.range.start);
+  if (!found.some((each) => each.line === own.line && each.character === own.character)) found.push(own);
+  return found.sort((a, b) => a.line - b.line || a.character - b.character);
 }
 
 /**
@@ -147,8 +189,12 @@ export function overridesLeftOutMessage(
   about: { display: (path: string) => string; command: string },
 ): string {
   const count = found.left.length === 1 ? "1 declaration" : `${found.left.length} declarations`;
+  const effect =
+    found.memberKind === "attribute"
+      ? "reads would find another class's value"
+      : "calls would run another class's method";
   return [
-    `renaming '${oldName}' to '${newName}' would change what the code does whatever the new name (this is no name clash): ${about.command}'s edit renames ${found.renamed ?? `'${oldName}'`} and its uses, but not the ${count} of '${oldName}' in classes inherited with it, which would then no longer override it or be overridden by it: calls would run another class's method, and no error would say so (nothing was written):`,
+    `renaming '${oldName}' to '${newName}' would change what the code does whatever the new name (this is no name clash): ${about.command}'s edit renames ${found.renamed ?? `'${oldName}'`} and its uses, but not the ${count} of '${oldName}' in classes inherited with it, which would then no longer override it or be overridden by it: ${effect}, and no error would say so (nothing was written):`,
     ...leftOutLines(found.left, about.display),
     renameTogether(oldName, newName),
     ...(found.unchecked
@@ -162,7 +208,7 @@ export function overridesLeftOutMessage(
 /** The note of a rename written when the look for overrides stopped short, or "". */
 export function overridesUncheckedNote(oldName: string, found: OverridesLeftOut): string {
   if (!found.unchecked || !found.renamed) return "";
-  return `(not fully checked for methods '${oldName}' overriding ${found.renamed} or overridden by it in classes inherited with it: ${found.unchecked}; lsp references on the class lists its subclasses)`;
+  return `(not fully checked for members '${oldName}' overriding ${found.renamed} or overridden by it in classes inherited with it: ${found.unchecked}; lsp references on the class lists its subclasses)`;
 }
 
 /**
