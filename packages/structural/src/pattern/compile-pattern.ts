@@ -2,7 +2,7 @@ import type { Node, Parser, Tree } from "web-tree-sitter";
 import { StructuralError } from "../errors/structural-error.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { contextKeywords } from "./context-keywords.js";
-import { substituteExpando } from "./metavariable.js";
+import { restoreSigils, substituteExpando } from "./metavariable.js";
 import { ParseArena } from "./parse-arena.js";
 import { bodyHint, describeError, describeMissing, parseFailure } from "./parse-failure.js";
 import { anyType, isSeparator, type CompiledPattern, type PatternNode } from "./pattern-node.js";
@@ -523,6 +523,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
   const unparsed = located.wholeError
     ? parseFailure(parser, text, spec, trimmed, lineOffset, false)
     : undefined;
+  let keptError: CompiledPattern["keptError"];
 
   const singleNames = new Set<string>();
   const multiNames = new Set<string>();
@@ -571,6 +572,14 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     }
     // An ERROR kept (see intolerableError) matches a node of any kind, as in ast-grep.
     const type = node.isError ? anyType : node.type;
+    if (node.isError && unparsed === undefined && keptError === undefined)
+      keptError = {
+        text: restoreSigils(ownText, spec.expando).trim(),
+        metaVariables: children.flatMap((child) => {
+          const meta = metaOf(child.text, spec.expando);
+          return meta?.kind === "single" && meta.name !== undefined ? [meta.name] : [];
+        }),
+      };
     return { kind: "inner", type, children: children.map(convert) };
   };
   const converted = convert(located.node);
@@ -618,6 +627,7 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
     impliedSemicolon,
     keepsSemicolon: impliedSemicolon || endsWithoutSemicolon(root),
     ...(unparsed === undefined ? {} : { unparsed }),
+    ...(keptError === undefined ? {} : { keptError }),
     ...(chain === undefined ? {} : { sequence: chain }),
     codeNames: spec.codeNames ?? [],
   };

@@ -85,6 +85,15 @@ export interface CompiledPattern {
    * a node of any kind with its children): a search that finds nothing reports this as an error.
    */
   readonly unparsed?: string;
+  /**
+   * Part of the pattern tree-sitter read as an ERROR, kept (matched as a node of any kind with its
+   * children; see `intolerableError`) though the pattern as a whole parsed: its text (with `$`
+   * sigils) and the single metavariables among its children. JavaScript's `export * from $M`,
+   * where only a string can follow `from`, is an expression statement holding such an ERROR and
+   * matches nothing; a search that finds nothing says so (ast-grep warns the same). Unset when
+   * the pattern is itself an ERROR (see `unparsed`).
+   */
+  readonly keptError?: { readonly text: string; readonly metaVariables: readonly string[] };
 }
 
 /**

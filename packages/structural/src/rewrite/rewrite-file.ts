@@ -1,5 +1,5 @@
 import type { StructuralMatch } from "../match/find-matches.js";
-import { fillTemplate, lineEnding } from "./template.js";
+import { fillTemplate, lineEnding, SourceLines } from "./template.js";
 
 /** One replacement in a file's text (UTF-16 offsets). */
 export interface Replacement {
@@ -53,6 +53,7 @@ export function rewriteFile(
   let coveredTo = -1;
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
+  const lines = new SourceLines(source);
   for (const match of sorted) {
     if (
       match.start >= coveredTo &&
@@ -74,7 +75,7 @@ export function rewriteFile(
     replacements.push({
       start: match.start,
       end,
-      text: fillTemplate(template, match, source, options.codeNames, eol, end),
+      text: fillTemplate(template, match, source, options.codeNames, eol, end, lines),
     });
     coveredTo = match.end;
   }

@@ -55,6 +55,68 @@ export function lineIndent(text: string, offset: number): string {
   return /^[ \t]*/.exec(text.slice(lineStart, offset))?.[0] ?? "";
 }
 
+/** Blanks as `String.prototype.trim` takes them off (white space and line terminators). */
+const blank = /\s/;
+
+/**
+ * A file's lines, read once for all the matches of a rewrite: where each starts and where its
+ * last code is. Finding them per match from its offset would scan the line back to its start
+ * (and on to its end) for every match, which on a minified file's one line of 50,000 matches is
+ * 50,000 scans of half a megabyte each.
+ */
+export class SourceLines {
+  private starts: number[] | undefined;
+  /** Per line: the index of its last character that is no blank, -1 when none, undefined when not read yet. */
+  private readonly lastCode: (number | undefined)[] = [];
+
+  constructor(readonly text: string) {}
+
+  /** Offsets at which each line starts (also the end of a text ending in a newline). */
+  private lineStarts(): number[] {
+    if (this.starts) return this.starts;
+    const starts = [0];
+    for (let index = this.text.indexOf("\n"); index >= 0; index = this.text.indexOf("\n", index + 1))
+      starts.push(index + 1);
+    return (this.starts = starts);
+  }
+
+  /** The 0-based line holding `offset` (a `\n` belongs to the line it ends). */
+  private lineOf(offset: number): number {
+    const starts = this.lineStarts();
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+
+  /** Leading spaces and tabs of the line containing `offset`, up to `offset` (as {@link lineIndent}). */
+  indent(offset: number): string {
+    const start = this.lineStarts()[this.lineOf(offset)] ?? 0;
+    let end = start;
+    while (end < offset && (this.text[end] === " " || this.text[end] === "\t")) end++;
+    return this.text.slice(start, end);
+  }
+
+  /** Whether code (anything but blanks) follows `offset` on its line. */
+  codeAfter(offset: number): boolean {
+    const line = this.lineOf(offset);
+    let last = this.lastCode[line];
+    if (last === undefined) {
+      const starts = this.lineStarts();
+      const start = starts[line] ?? 0;
+      last = (starts[line + 1] ?? this.text.length + 1) - 2;
+      while (last >= start && blank.test(this.text[last] ?? "")) last--;
+      if (last < start) last = -1;
+      this.lastCode[line] = last;
+    }
+    return last >= offset;
+  }
+}
+
 /** The dominant line ending of a text. */
 export function lineEnding(text: string): "\r\n" | "\n" {
   const crlf = text.split("\r\n").length - 1;
@@ -80,7 +142,7 @@ function dedent(value: string, indent: string): string {
  * caller computed `lineEnding(source)` once for many matches: finding it reads the whole file).
  * `end` is where the replacement ends in `source` (before a `;` it keeps): code after it on its
  * line goes on the template's last line, indented like the match's when the template ends in a
- * newline.
+ * newline. `lines` are `source`'s (see {@link SourceLines}), read once for all a file's matches.
  */
 export function fillTemplate(
   template: string,
@@ -89,6 +151,8 @@ export function fillTemplate(
   codeNames: readonly string[] = [],
   eol: "\r\n" | "\n" = lineEnding(source),
   end: number = match.end,
+  /** The lines of `source`, when the caller read them once for many matches. */
+  lines: SourceLines = new SourceLines(source),
 ): string {
   const normalized = template.replace(/\r\n/g, "\n");
   let out = "";
@@ -115,15 +179,13 @@ export function fillTemplate(
     // As ast-grep does: the capture keeps its layout relative to its own first line, and its
     // later lines take the indent of the template line it sits on, wherever on that line it sits
     // (`  it($NAME, $FN);` indents the body of $FN by two more).
-    const value = dedent(capture.text.replace(/\r\n/g, "\n"), lineIndent(source, capture.start));
+    const value = dedent(capture.text.replace(/\r\n/g, "\n"), lines.indent(capture.start));
     out += indentLater(value, lineIndent(normalized, index));
   }
   out += normalized.slice(last);
   // A rewrite ending in a newline leaves the rest of the match's line (its `;`) on a line of its
   // own, which takes the match's indent too, as in ast-grep (a line left empty stays blank).
-  const lineEnd = source.indexOf("\n", end);
-  const rest = source.slice(end, lineEnd < 0 ? source.length : lineEnd).trim() !== "";
-  return indentLater(out, lineIndent(source, match.start), rest).replace(/\n/g, eol);
+  return indentLater(out, lines.indent(match.start), lines.codeAfter(end)).replace(/\n/g, eol);
 }
 
 /**

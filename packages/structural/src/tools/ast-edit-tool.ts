@@ -12,8 +12,8 @@ import {
   noMatchMessage,
   rejectUnparsedWithoutMatches,
   searchedLine,
+  noMatchHints,
   tooDeepNote,
-  typeReadingHint,
 } from "./ast-grep-tool.js";
 import { compileInScope, plural, resolveScope } from "./scope.js";
 
@@ -133,7 +133,7 @@ export const astEditTool = defineTool({
     });
     if (outcome.files.length === 0) {
       rejectUnparsedWithoutMatches(pattern, outcome, scope);
-      return `nothing staged: ${noMatchMessage(pattern, outcome, scope, await typeReadingHint(parser, scope.spec, pattern))}`;
+      return `nothing staged: ${noMatchMessage(pattern, outcome, scope, await noMatchHints(parser, scope.spec, pattern))}`;
     }
     const files: StagedFile[] = [];
     const previews: string[] = [];

@@ -269,6 +269,58 @@ export async function typeReadingHint(
   return `${hint}${aliasHolds ? ` (\`${alias}\` finds it in a type alias)` : ""}, or search its text.`;
 }
 
+/**
+ * For a pattern that matched nothing and holds an ERROR tree-sitter made of part of it (see
+ * `CompiledPattern.keptError`): a note that this part did not parse, as ast-grep warns, and where
+ * a metavariable in it written as a string's text makes the pattern parse, that pattern
+ * (JavaScript's `export * from $M`, its `$M` written `"$M"`). Undefined for any other pattern.
+ */
+export async function keptErrorHint(
+  parser: StructuralParser,
+  spec: LanguageSpec,
+  pattern: CompiledPattern,
+): Promise<string | undefined> {
+  const kept = pattern.keptError;
+  if (kept === undefined) return undefined;
+  const note =
+    `Part of the pattern did not parse: tree-sitter read \`${kept.text}\` as an ERROR, which is matched as a node ` +
+    `of any kind with the same children, so the pattern may not say what you meant (ast-grep warns the same).`;
+  const at = pattern.source.indexOf(kept.text);
+  /** The pattern with `$name` in the ERROR written in `quote`s, if that parses whole; else undefined. */
+  const quoted = async (name: string, quote: string): Promise<string | undefined> => {
+    const written = new RegExp(`(?<![\\w$"'\`])\\$${name}(?![\\w"'\`])`);
+    const part = kept.text.replace(written, () => `${quote}$${name}${quote}`);
+    if (at < 0 || part === kept.text) return undefined;
+    const source = pattern.source.slice(0, at) + part + pattern.source.slice(at + kept.text.length);
+    try {
+      const reread = await parser.compile(spec, source);
+      return reread.unparsed === undefined && reread.keptError === undefined ? source : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  for (const name of kept.metaVariables) {
+    const double = await quoted(name, '"');
+    if (double === undefined) continue;
+    const single = (await quoted(name, "'")) === undefined ? "" : `; write '$${name}' for single quotes`;
+    return `${note} Written as a string's text, $${name} parses: \`${double}\` (it matches strings in double quotes${single}).`;
+  }
+  return note;
+}
+
+/** The hints for a pattern that matched nothing (see `typeReadingHint`, `keptErrorHint`), or undefined. */
+export async function noMatchHints(
+  parser: StructuralParser,
+  spec: LanguageSpec,
+  pattern: CompiledPattern,
+): Promise<string | undefined> {
+  const hints = [
+    await keptErrorHint(parser, spec, pattern),
+    await typeReadingHint(parser, spec, pattern),
+  ].filter((hint) => hint !== undefined);
+  return hints.length > 0 ? hints.join(" ") : undefined;
+}
+
 /** The plain "nothing matched" message, with the file count and how the pattern was read. */
 export function noMatchMessage(
   pattern: CompiledPattern,
@@ -402,7 +454,7 @@ export const astGrepTool = defineTool({
     if (total === 0) {
       // A search cut short by its budget says so; it is no proof that the pattern cannot match.
       if (outcome.stopped !== "deadline") rejectUnparsedWithoutMatches(pattern, outcome, scope);
-      return noMatchMessage(pattern, outcome, scope, await typeReadingHint(parser, scope.spec, pattern));
+      return noMatchMessage(pattern, outcome, scope, await noMatchHints(parser, scope.spec, pattern));
     }
     const blocks: string[] = [];
     let listedChars = 0;

@@ -262,6 +262,39 @@ describe("ast_grep through the registry", () => {
     expect(await ask("zzz($A)")).not.toContain("Hint");
   });
 
+  it("says that part of a pattern that found nothing did not parse, with the string reading that finds the code", async () => {
+    // Only a string can follow `from`: `export * from $M` is an expression statement `export`
+    // holding an ERROR (`* from $M`), which matched nothing silently; ast-grep refuses it. The
+    // answer says so, and the pattern it suggests finds the re-exports.
+    write("js/index.js", 'export * from "./a.js";\nexport { b, c } from "./b.js";\n');
+    const ask = async (tool: string, pattern: string, path = "js/index.js") => {
+      const args = tool === "ast_grep" ? { pattern, path } : { pattern, path, rewrite: "x" };
+      return resultText(await registry().invoke(run, { tool, args }));
+    };
+    for (const tool of ["ast_grep", "ast_edit"])
+      expect(await ask(tool, "export * from $M")).toContain(
+        "no matches for `export * from $M` (searched 1 javascript file). The pattern parsed as expression_statement. " +
+          "Part of the pattern did not parse: tree-sitter read `* from $M` as an ERROR, which is matched as a node of any kind " +
+          "with the same children, so the pattern may not say what you meant (ast-grep warns the same). " +
+          "Written as a string's text, $M parses: `export * from \"$M\"` (it matches strings in double quotes; write '$M' for single quotes).",
+      );
+    expect(await ask("ast_grep", 'export * from "$M"')).toContain(
+      'js/index.js:1:1\n  export * from "./a.js";\n  $M = ./a.js',
+    );
+    expect(await ask("ast_grep", "export { $$$A } from $M")).toContain(
+      "tree-sitter read `from $M` as an ERROR",
+    );
+    expect(await ask("ast_grep", 'export { $$$A } from "$M"')).toContain("$M = ./b.js\n  $A = b, c");
+    // JSON has no single quotes; a key no object has, in a pattern whose ERROR finds pairs.
+    write("data/d.json", '{"n": 1}\n');
+    const json = await ask("ast_grep", '{"missing": $V}', "data/d.json");
+    expect(json).toContain('tree-sitter read `"missing": $V` as an ERROR');
+    expect(json).toContain('`{"missing": "$V"}` (it matches strings in double quotes).');
+    expect(await ask("ast_grep", '{"n": $V}', "data/d.json")).toContain("$V = 1");
+    // A pattern that parses says nothing of the kind.
+    expect(await ask("ast_grep", "zzz($A)")).not.toContain("did not parse");
+  });
+
   it("gives the TypeScript type-reading hint in no other language (Go's `func $F()` has no type alias to find)", async () => {
     // Go has a `type __T = ` wrapper too, but there `func $F()` as a type is a function_type
     // around an ERROR (the name): `type $_ = func $F()` finds no `type H = func()`.
