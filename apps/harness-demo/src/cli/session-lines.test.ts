@@ -137,3 +137,29 @@ describe("SessionLines: a card, a notice and what is typed", () => {
     }
   });
 });
+
+describe("SessionLines.notice while a card is open", () => {
+  it("holds the notices until the card ends, of those with one key only the latest, in the order they came", async () => {
+    const { input, output, drawn } = terminal();
+    const lines = new SessionLines(input, output);
+    try {
+      let shownDuringCard = "";
+      await lines.duringCard(async () => {
+        const before = drawn().length;
+        lines.notice("w1 started");
+        for (let i = 1; i <= 300; i++) lines.notice(`w1 … tick ${i}`, "w1 attempt 1");
+        lines.notice("w2 … first", "w2 attempt 1");
+        lines.notice("w1 is done");
+        lines.notice("w1 started again");
+        lines.notice("w1 … again", "w1 attempt 2");
+        shownDuringCard = drawn().slice(before);
+      });
+      expect(shownDuringCard).toBe("");
+      expect(drawn()).toBe(
+        "w1 started\nw1 … tick 300\nw2 … first\nw1 is done\nw1 started again\nw1 … again\n",
+      );
+    } finally {
+      lines.close();
+    }
+  });
+});

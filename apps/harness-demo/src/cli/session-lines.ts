@@ -38,8 +38,11 @@ export class SessionLines {
   private prompted = false;
   /** What was typed at the tool prompt (or ahead) when a card opened: put back when it ends. */
   private typedAside = "";
-  /** Notices that came while a card was open: shown when it ends, so none breaks into a card. */
-  private heldNotices: string[] = [];
+  /**
+   * Notices that came while a card was open: shown when it ends, so none breaks into a card. One
+   * with a key is the latest of its kind (a worker's progress): it takes the place of the one held.
+   */
+  private heldNotices: { text: string; key?: string }[] = [];
 
   constructor(
     input: NodeJS.ReadableStream,
@@ -109,11 +112,14 @@ export class SessionLines {
    * Shows a line of its own (a background worker's notice) whatever the session is doing: at the
    * tool prompt, above it, the prompt and what was typed at it drawn again below, the cursor where
    * it was; while a call runs, after its output so far (above what was typed ahead, drawn again
-   * below it); while a card is open, once the card ends.
+   * below it); while a card is open, once the card ends. A notice with a `key` held for a card
+   * replaces the one with that key held before it (a worker's progress line: a card open for
+   * minutes would else leave hundreds of stale ones to scroll past when it ends).
    */
-  notice(text: string): void {
+  notice(text: string, key?: string): void {
     if (this.openCards > 0) {
-      this.heldNotices.push(text);
+      if (key !== undefined) this.heldNotices = this.heldNotices.filter((held) => held.key !== key);
+      this.heldNotices.push(key === undefined ? { text } : { text, key });
       return;
     }
     if (this.ended || !this.readline.terminal || (!this.prompted && this.readline.line === "")) {
@@ -219,7 +225,7 @@ export class SessionLines {
           }
           if (aside !== "") this.readline.write(aside);
         }
-        for (const text of this.heldNotices.splice(0)) this.notice(text);
+        for (const held of this.heldNotices.splice(0)) this.notice(held.text);
       }
     }
   }
