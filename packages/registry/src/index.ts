@@ -45,7 +45,7 @@ export type { ProcessMark } from "./run/process-mark.js";
 export { defineSurface, surfaces } from "./surface/surface.js";
 export type { Surface } from "./surface/surface.js";
 
-export { Registry, createRegistry } from "./registry.js";
+export { Registry, createRegistry, maxCallIdLength } from "./registry.js";
 export type { InvokeRequest, RegistryOptions } from "./registry-options.js";
 export type { ApprovalDecision, ApprovalPolicy, ApprovalRequest, Approver } from "./invoke/approval.js";
 export type { CallInfo, Guardrail, ResultWrapper } from "./invoke/guardrail.js";

@@ -41,6 +41,7 @@ describe("public API", () => {
       "imagePart",
       "isTier",
       "markedProcesses",
+      "maxCallIdLength",
       "nodeFileOperations",
       "openRegularFile",
       "outputTargets",

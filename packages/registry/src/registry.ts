@@ -51,8 +51,8 @@ let callCounter = 0;
 /** Ids of the calls of this process that have not ended: a harness's id is refused while one holds it. */
 const liveCallIds = new Set<string>();
 
-/** A harness's call id (the model's tool call id) is at most this long. */
-const maxCallIdLength = 256;
+/** A harness's call id (the model's tool call id) is at most this long; a longer one is refused. */
+export const maxCallIdLength = 256;
 
 /** A fresh id, never one a call that has not ended holds (a harness may name its calls `call_…` too). */
 function generatedCallId(): string {

@@ -264,6 +264,35 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
       await waitForExit();
     },
   );
+
+  it(
+    "--vibe-command: a worker's line while a call runs goes above what is typed ahead, not onto it",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto --vibe-command sh`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      // A line every 0.3 s until the test creates `go` (30 s at most).
+      const brief =
+        "for i in $(seq 1 100); do echo line $i; [ -e go ] && break; sleep 0.3; done; echo all done";
+      await type(`vibe_spawn brief="${brief}" label=tester`);
+      await waitForScreen(/Spawned w1[^\n]*\n(.*\n)*tool>$/m);
+      // A call that runs while the worker works; the operator types the next one ahead.
+      await type("vibe_wait worker_id=w1 timeout_seconds=60");
+      await waitForScreen(/^tool> vibe_wait worker_id=w1 timeout_seconds=60$/m);
+      await tmux("send-keys", "-t", "demo", "-l", "read path=hel");
+      await waitForScreen(/^read path=hel$/m);
+      // The worker's next lines (three or so in a second) go above what was typed, which stays
+      // the last line, drawn again below them.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const shown = (await screen()).trimEnd().split("\n");
+      expect(shown.at(-1)).toBe("read path=hel");
+      expect(shown.at(-2)).toMatch(/^ {2}worker w1 "tester" \(fast\) … line \d+$/);
+      expect(shown.join("\n")).not.toMatch(/read path=hel\s*worker/);
+      await writeFile(join(dir, "go"), "");
+      await waitForScreen("is done after");
+    },
+  );
 });
 
 /** Waits (bounded) until the program exited and tmux closed its session with it. */

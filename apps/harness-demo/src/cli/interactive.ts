@@ -80,10 +80,16 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
   const off = demo.registry.on((event) => {
     if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
   });
-  // Background workers (vibe mode) show as they start, work and end, between calls and prompts.
+  // Background workers (vibe mode) show as they start, work and end, between calls and prompts;
+  // of the progress lines that wait for a card to end, the latest of each worker's run only.
   const list = demo.run.get(vibeListKey);
   const stopFollowing = list
-    ? followWorkers(list, (notice) => lines.notice(`  ${notice.text}`))
+    ? followWorkers(list, (notice) =>
+        lines.notice(
+          `  ${notice.text}`,
+          notice.kind === "progress" ? `${notice.worker.id} attempt ${notice.worker.attempts}` : undefined,
+        ),
+      )
     : () => undefined;
   let running: AbortController | undefined;
   // Ctrl+D at a card declines it, as Ctrl+C does; the session goes on.

@@ -105,6 +105,21 @@ describe(
       expect(result.code).toBe(0);
     });
 
+    it("runs a call whose id is longer than the registry takes, under an id of the registry's", async () => {
+      // The model's id is the registry call's id; one over 256 characters (a server's own
+      // scheme) was refused as INVALID_REQUEST, and the call never ran.
+      const result = await runModel("openai", [
+        chatCompletion(
+          { tool_calls: [readCall({ path: "a.txt" }, `call_${"x".repeat(300)}`)] },
+          "tool_calls",
+        ),
+        done,
+      ]);
+      expect(result.stdout).toContain('→ read {"path":"a.txt"}\n← ok\n');
+      expect(result.stdout).not.toContain("INVALID_REQUEST");
+      expect(result.code).toBe(0);
+    });
+
     it("folds a call's long arguments on the terminal as it folds results", async () => {
       const big = "q".repeat(200_000);
       const result = await runModel("openai", [

@@ -2,6 +2,7 @@ import { TerminalQuestionPort } from "@tools/ask";
 import {
   boundText,
   errorMessage,
+  maxCallIdLength,
   resultText,
   ToolsError,
   type AnthropicToolSchema,
@@ -85,8 +86,9 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
       const result = await demo.registry.invoke(demo.run, {
         tool,
         args,
-        // The model's id of the call: events and the approval card name the call it made.
-        ...(callId === undefined ? {} : { callId }),
+        // The model's id of the call: events and the approval card name the call it made. One
+        // longer than the registry takes (a server's own scheme) leaves the registry to name it.
+        ...(callId === undefined || callId.length > maxCallIdLength ? {} : { callId }),
         surface: "main",
         signal: controller.signal,
         caller: `the ${options.provider} model`,

@@ -29,12 +29,12 @@ export const modelTimeoutRange = { min: 0.1, max: 86_400 } as const;
 export const maxTurnsRange = { min: 1, max: 10_000 } as const;
 
 /** The environment variables the model backends read, as `--help` lists them. */
-export const modelEnvironmentHelp = `Model environment (--model, and serve --vibe without --vibe-command):
+export const modelEnvironmentHelp = `Model environment (--model, and serve or interactive --vibe without --vibe-command):
   openai      OPENAI_API_KEY, OPENAI_BASE_URL (any OpenAI-compatible server), OPENAI_MODEL
               (default gpt-5-mini), OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL for vibe's tiers
   anthropic   ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL (default claude-sonnet-4-5),
               ANTHROPIC_FAST_MODEL / ANTHROPIC_GOOD_MODEL for vibe's tiers
-  serve --vibe picks openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else anthropic when
+  --vibe picks openai when OPENAI_API_KEY or OPENAI_BASE_URL is set, else anthropic when
   ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set (a base URL alone: a local server that needs no key).
   --vibe-command's {model} is the tier's model from OPENAI_FAST_MODEL / OPENAI_GOOD_MODEL (each
   falling back to OPENAI_MODEL), else the ANTHROPIC_ ones; with none set, {model} is refused.

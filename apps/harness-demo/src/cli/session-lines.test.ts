@@ -84,3 +84,82 @@ describe("SessionLines.hideTyping", () => {
     }
   });
 });
+
+/** What was drawn without readline's cursor moves and erases (`ESC [ 1 G`, `ESC [ 0 J`). */
+function withoutMoves(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "");
+}
+
+describe("SessionLines: a card, a notice and what is typed", () => {
+  it("a card that opens while a call is typed at the prompt gets only its own answer; the typed call comes back when it ends", async () => {
+    const { input, output, type, drawn } = terminal();
+    const lines = new SessionLines(input, output);
+    try {
+      lines.prompt();
+      await type("read path=hel");
+      // A background worker's card opens at the tool prompt.
+      const answer = await lines.duringCard(async () => {
+        const read = once(lines.cardInput, "data");
+        await type("1\r");
+        const [chunk] = (await read) as [Buffer];
+        return chunk.toString();
+      });
+      expect(answer).toBe("1\n");
+      // The tool prompt is drawn again below the card, with what was typed on it.
+      expect(withoutMoves(drawn()).endsWith("\ntool> read path=hel")).toBe(true);
+      await type("lo.txt\r");
+      expect(await lines.next()).toBe("read path=hello.txt");
+    } finally {
+      lines.close();
+    }
+  });
+
+  it("a notice while a call runs goes above what was typed ahead, which is drawn again below it", async () => {
+    const { input, output, type, drawn } = terminal();
+    const lines = new SessionLines(input, output);
+    try {
+      lines.prompt();
+      await type("vibe_wait worker_id=w1\r");
+      expect(await lines.next()).toBe("vibe_wait worker_id=w1");
+      // The call runs; the operator types the next one ahead.
+      await type("read path=hel");
+      const before = drawn().length;
+      lines.notice('  worker w1 "t" (fast) … line 5');
+      const after = drawn().slice(before);
+      // Erased from the start of its row, the notice on a row of its own, the typing again below.
+      expect(after.startsWith("\x1b[1G\x1b[0J  worker w1")).toBe(true);
+      expect(withoutMoves(after)).toBe('  worker w1 "t" (fast) … line 5\nread path=hel');
+      await type("lo.txt\r");
+      expect(await lines.next()).toBe("read path=hello.txt");
+    } finally {
+      lines.close();
+    }
+  });
+});
+
+describe("SessionLines.notice while a card is open", () => {
+  it("holds the notices until the card ends, of those with one key only the latest, in the order they came", async () => {
+    const { input, output, drawn } = terminal();
+    const lines = new SessionLines(input, output);
+    try {
+      let shownDuringCard = "";
+      await lines.duringCard(async () => {
+        const before = drawn().length;
+        lines.notice("w1 started");
+        for (let i = 1; i <= 300; i++) lines.notice(`w1 … tick ${i}`, "w1 attempt 1");
+        lines.notice("w2 … first", "w2 attempt 1");
+        lines.notice("w1 is done");
+        lines.notice("w1 started again");
+        lines.notice("w1 … again", "w1 attempt 2");
+        shownDuringCard = drawn().slice(before);
+      });
+      expect(shownDuringCard).toBe("");
+      expect(drawn()).toBe(
+        "w1 started\nw1 … tick 300\nw2 … first\nw1 is done\nw1 started again\nw1 … again\n",
+      );
+    } finally {
+      lines.close();
+    }
+  });
+});

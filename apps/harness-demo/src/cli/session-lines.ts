@@ -30,10 +30,19 @@ export class SessionLines {
   private hidden = false;
   /** While a card is open: the tool calls' history, put back when the last card ends. */
   private toolHistory: string[] = [];
-  /** True while the tool prompt is drawn and waits for its line. */
+  /**
+   * True while the tool prompt is drawn and waits for its line. The readline's prompt is
+   * {@link toolPrompt} only then: while a call runs, what is typed ahead shows without one, and
+   * the readline draws it (and its notices are drawn over it) as it is on the screen.
+   */
   private prompted = false;
-  /** Notices that came while a card was open: shown when it ends, so none breaks into a card. */
-  private heldNotices: string[] = [];
+  /** What was typed at the tool prompt (or ahead) when a card opened: put back when it ends. */
+  private typedAside = "";
+  /**
+   * Notices that came while a card was open: shown when it ends, so none breaks into a card. One
+   * with a key is the latest of its kind (a worker's progress): it takes the place of the one held.
+   */
+  private heldNotices: { text: string; key?: string }[] = [];
   /** Told of Ctrl+D on a card's empty line. */
   private readonly cardEndListeners: (() => void)[] = [];
 
@@ -53,7 +62,7 @@ export class SessionLines {
       input,
       output: this.echo(),
       terminal: output.isTTY === true,
-      prompt: toolPrompt,
+      prompt: "",
       crlfDelay: Infinity,
     });
     // A secret typed at a card must not come back with the up arrow at the next tool prompt
@@ -69,6 +78,7 @@ export class SessionLines {
         return;
       }
       this.prompted = false;
+      this.readline.setPrompt("");
       this.queue.push(line);
       this.wake?.();
     });
@@ -112,7 +122,10 @@ export class SessionLines {
   /** Shows the prompt (after the previous call's output), keeping what was typed ahead. */
   prompt(): void {
     this.prompted = !this.ended;
-    if (!this.ended) this.readline.prompt(true);
+    if (!this.ended) {
+      this.readline.setPrompt(toolPrompt);
+      this.readline.prompt(true);
+    }
     // Input ended with lines still queued (a pipe): each still gets its prompt, as typed ones do.
     else if (this.queue.length > 0) this.output.write(toolPrompt);
   }
@@ -120,18 +133,23 @@ export class SessionLines {
   /**
    * Shows a line of its own (a background worker's notice) whatever the session is doing: at the
    * tool prompt, above it, the prompt and what was typed at it drawn again below, the cursor where
-   * it was; while a call runs, after its output so far; while a card is open, once the card ends.
+   * it was; while a call runs, after its output so far (above what was typed ahead, drawn again
+   * below it); while a card is open, once the card ends. A notice with a `key` held for a card
+   * replaces the one with that key held before it (a worker's progress line: a card open for
+   * minutes would else leave hundreds of stale ones to scroll past when it ends).
    */
-  notice(text: string): void {
+  notice(text: string, key?: string): void {
     if (this.openCards > 0) {
-      this.heldNotices.push(text);
+      if (key !== undefined) this.heldNotices = this.heldNotices.filter((held) => held.key !== key);
+      this.heldNotices.push(key === undefined ? { text } : { text, key });
       return;
     }
-    if (!this.prompted || this.ended || !this.readline.terminal) {
+    if (this.ended || !this.readline.terminal || (!this.prompted && this.readline.line === "")) {
       this.output.write(`${text}\n`);
       return;
     }
-    // Back to where the prompt starts (typing may have wrapped it over rows), cleared from there.
+    // Back to where the prompt (or what was typed ahead) starts, typing may have wrapped it over
+    // rows; cleared from there.
     moveCursor(this.output, 0, -this.readline.getCursorPos().rows);
     cursorTo(this.output, 0);
     clearScreenDown(this.output);
@@ -200,6 +218,10 @@ export class SessionLines {
    */
   async duringCard<T>(work: () => Promise<T>): Promise<T> {
     if (this.openCards++ === 0) {
+      // What was typed at the tool prompt (a background worker's card opens at it), or ahead
+      // while a call runs, is no answer to the card: kept aside, off the line, until it ends.
+      this.typedAside = this.readline.terminal ? this.readline.line : "";
+      if (this.typedAside !== "") this.clearLine();
       this.readline.setPrompt(cardPrompt);
       // The up arrow at a card must not bring back a tool call (Enter would send it as the
       // answer), nor a card's answer come back at the tool prompt: a card has a history of its own.
@@ -211,11 +233,21 @@ export class SessionLines {
     } finally {
       if (this.readline.terminal && this.readline.line !== "") this.clearLine();
       if (--this.openCards === 0) {
-        this.readline.setPrompt(toolPrompt);
+        this.readline.setPrompt(this.prompted ? toolPrompt : "");
         this.history.splice(0, this.history.length, ...this.toolHistory);
         this.historyState.historyIndex = -1;
         this.toolHistory = [];
-        for (const text of this.heldNotices.splice(0)) this.notice(text);
+        const aside = this.typedAside;
+        this.typedAside = "";
+        if (!this.ended && this.readline.terminal) {
+          // A card that opened at the tool prompt: the prompt again below it, what was typed on it.
+          if (this.prompted) {
+            (this.readline as unknown as { prevRows: number }).prevRows = 0;
+            this.readline.prompt(true);
+          }
+          if (aside !== "") this.readline.write(aside);
+        }
+        for (const held of this.heldNotices.splice(0)) this.notice(held.text);
       }
     }
   }
