@@ -119,6 +119,16 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("console.log('and then')"))).toBe("and then");
   });
 
+  it("echoes an anonymous function or class as Node's REPL does, not named after the echo's wrapper", async () => {
+    // Before: the echo was a property `__echo: (…)`, which names an anonymous function after it:
+    // `input => 1` showed as `[Function: __echo]`, a name the cell never wrote.
+    expect(resultText(await cell("input => 1"))).toBe("[Function (anonymous)]");
+    expect(resultText(await cell("(function () {})"))).toBe("[Function (anonymous)]");
+    expect(resultText(await cell("(class {})"))).toBe("[class (anonymous)]");
+    expect(resultText(await cell("const named = () => 2\nnamed"))).toBe("[Function: named]");
+    expect(resultText(await cell("1, 2"))).toBe("2");
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for (let i = 0; i < 20000; i++) process.stdout.write(`\\r${i}`)");
     expect(resultText(progress)).toBe("19999");
