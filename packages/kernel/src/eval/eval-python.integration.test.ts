@@ -70,6 +70,27 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(await cell("print('and then')"))).toBe("and then");
   });
 
+  it("keeps prints and stderr (a warning, a log line) in the order the cell wrote them", async () => {
+    // Before: each stream was sent on its own timer, so stderr came out wherever its flush fell
+    // ("a c d b", a warning after the prints that followed it, a log line before the prints
+    // that came first).
+    const mixed = await cell(
+      "import sys, warnings, logging\nprint('a')\nsys.stderr.write('b\\n')\nprint('c')\n" +
+        "warnings.warn('careful')\nprint('d')\nlogging.getLogger('order').error('logged')\nprint('e')",
+    );
+    expect(mixed.isError).toBe(false);
+    expect(resultText(mixed)).toMatch(
+      /^a\nb\nc\n\S+: UserWarning: careful\n {2}warnings\.warn\('careful'\)\nd\nlogged\ne$/,
+    );
+    const many = await cell("for i in range(20_000):\n    sys.stderr.write(f'warn {i}\\n')\nprint('done')");
+    expect(resultText(many)).toMatch(/\nwarn 19999\ndone$/);
+    // A child's output to both is sent as before: stdout's first once it has ended, then the rest.
+    const child = await cell(
+      "import os\nos.system('echo fd-out; echo fd-err >&2')\nprint('p')\n_ = sys.stderr.write('s\\n')",
+    );
+    expect(resultText(child)).toBe("fd-out\nfd-err\np\ns");
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for i in range(20000): print(f'\\r{i}', end='')");
     expect(resultText(progress)).toBe("19999");

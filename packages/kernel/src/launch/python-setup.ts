@@ -576,6 +576,76 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     builtins.ToolError = ToolError
     builtins.__tools__ = types.SimpleNamespace(sh=sh, pip=pip, cd=cd, timeit=timeit)
 
+    # ipykernel sends each stream on a timer of its own (0.2 s after a write), so stderr came out
+    # wherever its flush fell: a warning after the prints that followed it, a log line before the
+    # prints before it. A write to one stream takes out what the other holds first (only when it
+    # holds something: a stream written alone is sent as before) and queues it to be sent, and
+    # every send of a stream (its timer, a flush, the cell's end) sends that queue first, in the
+    # IO thread, without the writer waiting for it: they come out in the order written. Not in a
+    # forked child, whose writes go to the fd (see fresh_in_child).
+    import collections
+    install_pid = os.getpid()
+    order_lock = threading.Lock()
+    taken_out = collections.deque()
+
+    def send_taken_out():
+        while True:
+            with order_lock:
+                if not taken_out:
+                    return
+                stream, parent, data = taken_out.popleft()
+            stream.session.pid = os.getpid()
+            stream.session.send(Direct(stream.pub_thread), "stream", content={"name": stream.name, "text": data},
+                                parent=parent, ident=stream.topic)
+
+    class Direct:
+        """The IO thread's socket, sent on at once: the pub thread's own send_multipart schedules
+        each message on the IO thread's queue, which the IO thread itself cannot wait on (a
+        thousand sends from it filled the queue, and it waited for good)."""
+        def __init__(self, pub_thread):
+            self.pub_thread = pub_thread
+
+        def send_multipart(self, *args, **kwargs):
+            self.pub_thread._really_send(*args, **kwargs)
+
+    def in_order(stream, other):
+        write, flush = stream.write, stream._flush
+
+        def ordered_write(string):
+            if os.getpid() != install_pid:
+                return write(string)
+            first = False
+            # Only the taking out is under the lock: scheduling waits for the IO thread when its
+            # queue is full, and the IO thread takes the lock to send.
+            with order_lock:
+                try:
+                    if other._buffer.tell() > 0:
+                        data = other._flush_buffer()
+                        if data:
+                            first = not taken_out
+                            taken_out.append((other, other.parent_header, data))
+                except Exception:
+                    pass
+            if first:
+                # One send is scheduled while the queue has any: it sends until the queue is empty.
+                other.pub_thread.schedule(send_taken_out)
+            return write(string)
+
+        def ordered_flush():
+            if os.getpid() == install_pid:
+                send_taken_out()
+            return flush()
+        return ordered_write, ordered_flush
+
+    streams = (sys.stdout, sys.stderr)
+    needed = ("write", "_flush", "_flush_buffer", "_buffer", "session", "pub_thread", "parent_header", "topic", "name")
+    if (all(hasattr(stream, name) for stream in streams for name in needed)
+            and all(hasattr(stream.pub_thread, "_really_send") for stream in streams)):
+        for stream in streams:
+            stream._tools_unordered_write = stream.write
+        sys.stdout.write, sys.stdout._flush = in_order(sys.stdout, sys.stderr)
+        sys.stderr.write, sys.stderr._flush = in_order(sys.stderr, sys.stdout)
+
     def watchdog():
         while True:
             time.sleep(1)
