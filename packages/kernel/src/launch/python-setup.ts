@@ -142,23 +142,80 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def __str__(self):
             return self.text
 
-    def bounded(etype, value):
+    named_kinds = {}
+
+    def named(etype):
+        # A stand-in's class, named as the exception it stands in for: IPython names an exception
+        # of the chain (a cause, a context) by its class.
+        kind = named_kinds.get(etype)
+        if kind is None:
+            kind = type(etype.__name__, (Shown,), {"__qualname__": etype.__qualname__, "__module__": etype.__module__})
+            named_kinds[etype] = kind
+        return kind
+
+    def cut_message(message, room):
+        return f"{message[:room]} … ({len(message) - room:,} more characters of the message omitted)"
+
+    def own_stand_in(etype, value, whole=False):
+        # The exception with its message cut (None when it is short enough), or with it whole.
+        room = max(0, sub_line_chars - len(getattr(etype, "__name__", "")) - 2)
+        if isinstance(value, SyntaxError):
+            # Formatted from its fields (message, source line, caret), so the stand-in is a
+            # SyntaxError of the same class with the long ones cut.
+            message, text, offset = value.msg, value.text, value.offset
+            long_message = isinstance(message, str) and len(message) > room + 100
+            long_text = isinstance(text, str) and len(text) > room + 100
+            if not (whole or long_message or long_text):
+                return None
+            if long_message:
+                message = cut_message(message, room)
+            if long_text:
+                text = f"{text[:room]} …"
+                if isinstance(offset, int) and offset > room:
+                    offset = None
+            details = (value.filename, value.lineno, offset, text, value.end_lineno, value.end_offset)
+            try:
+                return type(value)(message, details)
+            except Exception:
+                return SyntaxError(message, details)
+        message = str(value)
+        if not whole and len(message) <= room + 100:
+            return None
+        return named(etype)(message if whole else cut_message(message, room))
+
+    def bounded(etype, value, made=None):
         # A message longer than a line is shown (1 MB) is not formatted in full to be cut: IPython
-        # gets a stand-in with its start, and the chain (cause, context) of the exception itself.
+        # gets a stand-in with its start, named as the exception, with its traceback and notes,
+        # and its chain (cause, context) bounded the same way; the exception itself when nothing
+        # in its chain is long. The exception and its chain are not changed.
+        made = {} if made is None else made
+        if id(value) in made:
+            return made[id(value)]
+        # While its chain is looked at: a chain that loops back keeps the exception itself.
+        made[id(value)] = value
         try:
-            message = str(value)
+            shown = own_stand_in(etype, value)
         except Exception:
             return value
-        room = max(0, sub_line_chars - len(getattr(etype, "__name__", "")) - 2)
-        if len(message) <= room + 100 or isinstance(value, SyntaxError):
-            return value
-        shown = Shown(f"{message[:room]} … ({len(message) - room:,} more characters of the message omitted)")
-        shown.__cause__ = value.__cause__
-        shown.__context__ = value.__context__
+        links = {}
+        for name in ("__cause__", "__context__"):
+            link = getattr(value, name, None)
+            links[name] = bounded(type(link), link, made) if isinstance(link, BaseException) else link
+        if shown is None:
+            if all(links[name] is getattr(value, name, None) for name in links):
+                return value
+            try:
+                shown = own_stand_in(etype, value, whole=True)
+            except Exception:
+                return value
+        shown.__cause__ = links["__cause__"]
+        shown.__context__ = links["__context__"]
         shown.__suppress_context__ = value.__suppress_context__
+        shown.__traceback__ = value.__traceback__
         notes = getattr(value, "__notes__", None)
         if notes is not None:
             shown.__notes__ = notes
+        made[id(value)] = shown
         return shown
 
     # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
