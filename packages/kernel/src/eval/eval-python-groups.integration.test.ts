@@ -202,11 +202,29 @@ describePython("ExceptionGroups on a real ipykernel, within the configured outpu
     }
   });
 
-  it("says how many sub-exceptions it left out when even their headers are over the limits", async () => {
+  it("keeps every header and line, with one note for all their frames, when a note each is over the limits", async () => {
+    // Before: each sub-exception kept a line for its frames' note (and a blank line), and at
+    // 4 000 characters and 100 lines 4 of the 15 were left out for those.
     const cell = setup({ limits: { maxChars: 4_000, maxLines: 100 } });
-    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 200", 30)));
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed'", 30)));
     expect(text.length).toBeLessThanOrEqual(4_000);
     expect(text.split("\n").length).toBeLessThanOrEqual(100);
+    for (let i = 1; i <= 15; i++) {
+      expect(text).toContain(
+        `\n+---------------- sub-exception ${i} of 15 ----------------\nValueError: task ${i} failed\n`,
+      );
+    }
+    expect(text).not.toContain("left out here");
+    expect(text).toMatch(
+      /\n… \d+ lines \([\d,]+ characters\) of the sub-exceptions' tracebacks omitted here …$/,
+    );
+  });
+
+  it("says how many sub-exceptions it left out when even their headers are over the limits", async () => {
+    const cell = setup({ limits: { maxChars: 2_000, maxLines: 50 } });
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 200", 30)));
+    expect(text.length).toBeLessThanOrEqual(2_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(50);
     expect(text).toContain("sub-exception 1 of 15");
     const left =
       /\n… (\d+) more sub-exceptions left out here: their headers and lines are over the output limits …/.exec(
