@@ -164,10 +164,7 @@ def __tools_watch_fds(ip):
             # still running may be in the middle of one: the decoder keeps its start.
             text = decoder.decode(data, final=final)
             if text:
-                # Not the write that takes out the other stream's text first (see in_order): the
-                # two pipes are read by two threads, in any order, so what a child wrote to both is
-                # sent as before, stdout's first at the flush after it ends.
-                getattr(stream, "_tools_unordered_write", stream.write)(text)
+                stream.write(text)
 
         def mark_number(digits):
             try:

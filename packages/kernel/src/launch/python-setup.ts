@@ -669,7 +669,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         write, flush = stream.write, stream._flush
 
         def ordered_write(string):
-            if os.getpid() != install_pid:
+            # Not for the readers of fd 1 and 2 (see pythonFdOutputCode): the two pipes are read by
+            # two threads, in any order, so what a child wrote to both is sent as before, stdout's
+            # first at the flush after it ends.
+            if os.getpid() != install_pid or threading.current_thread().name.startswith("tools-fd-"):
                 return write(string)
             first = False
             # Only the taking out is under the lock: scheduling waits for the IO thread when its
@@ -698,8 +701,6 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     needed = ("write", "_flush", "_flush_buffer", "_buffer", "session", "pub_thread", "parent_header", "topic", "name")
     if (all(hasattr(stream, name) for stream in streams for name in needed)
             and all(hasattr(stream.pub_thread, "_really_send") for stream in streams)):
-        for stream in streams:
-            stream._tools_unordered_write = stream.write
         sys.stdout.write, sys.stdout._flush = in_order(sys.stdout, sys.stderr)
         sys.stderr.write, sys.stderr._flush = in_order(sys.stderr, sys.stdout)
 
