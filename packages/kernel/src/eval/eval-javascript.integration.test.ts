@@ -129,6 +129,16 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("1, 2"))).toBe("2");
   });
 
+  it("shows a failing tool() call at the cell's line, without the kernel's own frames", async () => {
+    // Before: `at tool (file:///…/executor.js:169:15)` and `at process.processTicksAndRejections
+    // (node:internal/process/task_queues…)` came before the cell's line.
+    const failed = await cell("const before = 1\nawait tool('nope', {})");
+    expect(failed.isError).toBe(true);
+    expect(resultText(failed)).toMatch(
+      /^ToolError: unknown tool 'nope'[^\n]*\n {4}at (async )?cell-\d+\.js:2:1$/,
+    );
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for (let i = 0; i < 20000; i++) process.stdout.write(`\\r${i}`)");
     expect(resultText(progress)).toBe("19999");
