@@ -139,6 +139,18 @@ describe("eval on the JavaScript kernel", () => {
     );
   });
 
+  it("%%bash in a run without the shell tool says which tool it needs and what works instead", async () => {
+    const bare = makeRun(workspace.directory, { shellTool: "terminal" });
+    try {
+      const text = resultText(await cellIn(bare, "%%bash\necho hi"));
+      expect(text).toMatch(
+        /^%%bash runs the command through the harness's shell tool 'terminal', which this run does not have \(unknown tool 'terminal'[^\n]*\)\. Run it from the cell instead: require\('child_process'\)\.execSync\(command, \{ encoding: 'utf8' \}\)$/,
+      );
+    } finally {
+      await bare.run.dispose();
+    }
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for (let i = 0; i < 20000; i++) process.stdout.write(`\\r${i}`)");
     expect(resultText(progress)).toBe("19999");

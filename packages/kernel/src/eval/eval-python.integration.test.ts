@@ -684,6 +684,27 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
     expect(refused).toMatch(/this command is refused here[\s\S]*\nSList \[\]$/);
   });
 
+  it("!cmd and %%bash in a run without the shell tool say which tool they need and what works instead", async () => {
+    // Before: "unknown tool 'shell'; tools for the main agent: eval, read, shell" — a tool the
+    // cell never named, and nothing on what to do.
+    const bare = makeRun(workspace.directory, { shellTool: "terminal" });
+    try {
+      const result = await bare.registry.invoke(bare.run, {
+        tool: "eval",
+        args: { code: "!echo hi\nx = !echo hi\nprint(x)", description: "run a shell command from python" },
+      });
+      const text = resultText(result);
+      expect(
+        text.match(
+          /^!cmd and %%bash run the command through the harness's shell tool 'terminal', which this run does not have \(unknown tool 'terminal'[^\n]*\)\. Run it from the cell instead: subprocess\.run\(command, shell=True, capture_output=True, text=True\)$/gm,
+        ),
+      ).toHaveLength(2);
+      expect(text).toMatch(/\n\[\]$/);
+    } finally {
+      await bare.run.dispose();
+    }
+  });
+
   it("!cmd and %%bash print the shell tool's text, so the exit code shows", async () => {
     expect(resultText(await cell("!echo hi"))).toBe("exit code 0\nhi");
     expect(resultText(await cell("!exit 3"))).toBe("exit code 3\n(no output)");

@@ -378,6 +378,11 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     timeout_sent[0] = smaller if smaller is not None and 0 < smaller < timeout_sent[0] else None
             return tool(shell_tool, {"command": command})
         except ToolError as error:
+            if error.code == "UNKNOWN_TOOL":
+                # The cell never named the shell tool: say which tool !cmd needs, and what works without it.
+                raise ToolError(f"!cmd and %%bash run the command through the harness's shell tool {shell_tool!r}, "
+                                f"which this run does not have ({error}). Run it from the cell instead: "
+                                "subprocess.run(command, shell=True, capture_output=True, text=True)", error.code) from None
             if error.code != "TIMEOUT":
                 raise
             limit = f"{timeout_sent[0]} s, " if timeout_sent[0] is not None else ""
