@@ -119,6 +119,38 @@ describe("eval on the JavaScript kernel", () => {
     expect(resultText(await cell("console.log('and then')"))).toBe("and then");
   });
 
+  it("echoes an anonymous function or class as Node's REPL does, not named after the echo's wrapper", async () => {
+    // Before: the echo was a property `__echo: (…)`, which names an anonymous function after it:
+    // `input => 1` showed as `[Function: __echo]`, a name the cell never wrote.
+    expect(resultText(await cell("input => 1"))).toBe("[Function (anonymous)]");
+    expect(resultText(await cell("(function () {})"))).toBe("[Function (anonymous)]");
+    expect(resultText(await cell("(class {})"))).toBe("[class (anonymous)]");
+    expect(resultText(await cell("const named = () => 2\nnamed"))).toBe("[Function: named]");
+    expect(resultText(await cell("1, 2"))).toBe("2");
+  });
+
+  it("shows a failing tool() call at the cell's line, without the kernel's own frames", async () => {
+    // Before: `at tool (file:///…/executor.js:169:15)` and `at process.processTicksAndRejections
+    // (node:internal/process/task_queues…)` came before the cell's line.
+    const failed = await cell("const before = 1\nawait tool('nope', {})");
+    expect(failed.isError).toBe(true);
+    expect(resultText(failed)).toMatch(
+      /^ToolError: unknown tool 'nope'[^\n]*\n {4}at (async )?cell-\d+\.js:2:1$/,
+    );
+  });
+
+  it("%%bash in a run without the shell tool says which tool it needs and what works instead", async () => {
+    const bare = makeRun(workspace.directory, { shellTool: "terminal" });
+    try {
+      const text = resultText(await cellIn(bare, "%%bash\necho hi"));
+      expect(text).toMatch(
+        /^%%bash runs the command through the harness's shell tool 'terminal', which this run does not have \(unknown tool 'terminal'[^\n]*\)\. Run it from the cell instead: require\('child_process'\)\.execSync\(command, \{ encoding: 'utf8' \}\)$/,
+      );
+    } finally {
+      await bare.run.dispose();
+    }
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for (let i = 0; i < 20000; i++) process.stdout.write(`\\r${i}`)");
     expect(resultText(progress)).toBe("19999");

@@ -88,6 +88,86 @@ describePython("ExceptionGroups on a real ipykernel, within the configured outpu
     }
   });
 
+  /** Widest line IPython's format_exception made while `code` ran (a cell that raises). */
+  async function widestFormatted(cell: (code: string) => Promise<ToolResult>, code: string) {
+    const watch = await cell(
+      "ip = get_ipython()\nwidest = [0]\nreal_format = ip.InteractiveTB.format_exception\n" +
+        "def counting(etype, evalue):\n    lines = real_format(etype, evalue)\n    widest[0] = max(widest[0], *(len(line) for line in lines))\n    return lines\n" +
+        "ip.InteractiveTB.format_exception = counting",
+    );
+    expect(watch.isError).toBe(false);
+    const result = await cell(code);
+    const widest = Number(
+      resultText(await cell("ip.InteractiveTB.format_exception = real_format\nwidest[0]")),
+    );
+    return { text: resultText(result), widest };
+  }
+
+  it("formats a bounded start of a sub-exception's cause's and context's 1 MB messages, named by their types", async () => {
+    // Before: the stand-in kept the sub-exception's own chain, whose 1 MB messages IPython
+    // formatted in full (widest line 1 000 008 characters), once per sub-exception. Room for
+    // every line: at the default limits the chain's lines are among the frames the harness cuts.
+    const cell = setup({ limits: { maxChars: 80_000, maxLines: 1_600 } });
+    const { text, widest } = await widestFormatted(
+      cell,
+      "class Slow(KeyError): pass\ndef dive(i):\n    try:\n        try:\n            raise OSError('context ' + 'c' * 1_000_000)\n" +
+        "        except OSError:\n            raise Slow('cause ' + 'y' * 1_000_000)\n    except KeyError as c:\n        raise ValueError(f'sub {i} ' + 'x' * 1_000_000) from c\n" +
+        "errors = []\nfor i in range(1, 3):\n    try:\n        dive(i)\n    except ValueError as e:\n        errors.append(e)\nraise ExceptionGroup('many', errors)",
+    );
+    expect(widest).toBeGreaterThan(0);
+    // A line of a traceback is cut at an eighth of its half of the limits (5 000 characters here).
+    expect(widest).toBeLessThanOrEqual(80_000 / 16 + 100);
+    expect(text).not.toContain("Shown");
+    for (const [name, start, whole] of [
+      ["OSError", "context c", 1_000_008],
+      ["Slow", "'cause y", 1_000_008],
+    ] as const) {
+      const lines = [
+        ...text.matchAll(
+          new RegExp(
+            `\\n${name}: ${start}([a-z]+) … \\(([\\d,]+) more characters of (?:this line|the message) omitted\\)\\n`,
+            "g",
+          ),
+        ),
+      ];
+      expect(lines).toHaveLength(2);
+      for (const line of lines) {
+        expect(start.length + (line[1]?.length ?? 0) + Number((line[2] ?? "0").replaceAll(",", ""))).toBe(
+          whole,
+        );
+      }
+    }
+    expect(text).toContain("The above exception was the direct cause of the following exception:");
+    expect(text).toContain("During handling of the above exception, another exception occurred:");
+  });
+
+  it("formats a bounded start of a SyntaxError sub-exception's 1 MB message, raised or made", async () => {
+    // Before: a SyntaxError was left out of the bounded formatting: IPython formatted its whole
+    // message (and source line), then the line was cut.
+    const cell = setup();
+    const { text, widest } = await widestFormatted(
+      cell,
+      "def bad(i):\n    raise SyntaxError(f'bad {i} ' + 'z' * 1_000_000, ('gen.py', 3, 2, 'x = (' + 'q' * 1_000_000, 3, 4))\n" +
+        "errors = []\nfor i in range(1, 3):\n    try:\n        bad(i)\n    except SyntaxError as e:\n        errors.append(e)\n" +
+        "errors.append(IndentationError('made ' + 'm' * 1_000_000, ('made.py', 1, 1, 'y', 1, 2)))\nraise ExceptionGroup('syntax', errors)",
+    );
+    expect(widest).toBeGreaterThan(0);
+    expect(widest).toBeLessThan(2_000);
+    for (const [name, start, whole] of [
+      ["SyntaxError", "bad 1 ", 1_000_006],
+      ["SyntaxError", "bad 2 ", 1_000_006],
+      ["IndentationError", "made ", 1_000_005],
+    ] as const) {
+      const line = new RegExp(
+        `\\n${name}: ${start}([a-z]+) … \\(([\\d,]+) more characters of (?:this line|the message) omitted\\)`,
+      ).exec(text);
+      expect(line).not.toBeNull();
+      expect(start.length + (line?.[1]?.length ?? 0) + Number((line?.[2] ?? "0").replaceAll(",", ""))).toBe(
+        whole,
+      );
+    }
+  });
+
   it("keeps every sub-exception's header and exception line when their frames are over the limits", async () => {
     // Before: 15 sub-exceptions raised 30 calls deep kept the start of the group's text only:
     // "sub-exception 3 of 15" was the last header and "ValueError: task 2 …" the last line.
@@ -122,11 +202,29 @@ describePython("ExceptionGroups on a real ipykernel, within the configured outpu
     }
   });
 
-  it("says how many sub-exceptions it left out when even their headers are over the limits", async () => {
+  it("keeps every header and line, with one note for all their frames, when a note each is over the limits", async () => {
+    // Before: each sub-exception kept a line for its frames' note (and a blank line), and at
+    // 4 000 characters and 100 lines 4 of the 15 were left out for those.
     const cell = setup({ limits: { maxChars: 4_000, maxLines: 100 } });
-    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 200", 30)));
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed'", 30)));
     expect(text.length).toBeLessThanOrEqual(4_000);
     expect(text.split("\n").length).toBeLessThanOrEqual(100);
+    for (let i = 1; i <= 15; i++) {
+      expect(text).toContain(
+        `\n+---------------- sub-exception ${i} of 15 ----------------\nValueError: task ${i} failed\n`,
+      );
+    }
+    expect(text).not.toContain("left out here");
+    expect(text).toMatch(
+      /\n… \d+ lines \([\d,]+ characters\) of the sub-exceptions' tracebacks omitted here …$/,
+    );
+  });
+
+  it("says how many sub-exceptions it left out when even their headers are over the limits", async () => {
+    const cell = setup({ limits: { maxChars: 2_000, maxLines: 50 } });
+    const text = resultText(await cell(groupCell(15, "f'task {i} failed: ' + 'detail ' * 200", 30)));
+    expect(text.length).toBeLessThanOrEqual(2_000);
+    expect(text.split("\n").length).toBeLessThanOrEqual(50);
     expect(text).toContain("sub-exception 1 of 15");
     const left =
       /\n… (\d+) more sub-exceptions left out here: their headers and lines are over the output limits …/.exec(

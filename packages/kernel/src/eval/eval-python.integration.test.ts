@@ -70,6 +70,27 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(await cell("print('and then')"))).toBe("and then");
   });
 
+  it("keeps prints and stderr (a warning, a log line) in the order the cell wrote them", async () => {
+    // Before: each stream was sent on its own timer, so stderr came out wherever its flush fell
+    // ("a c d b", a warning after the prints that followed it, a log line before the prints
+    // that came first).
+    const mixed = await cell(
+      "import sys, warnings, logging\nprint('a')\nsys.stderr.write('b\\n')\nprint('c')\n" +
+        "warnings.warn('careful')\nprint('d')\nlogging.getLogger('order').error('logged')\nprint('e')",
+    );
+    expect(mixed.isError).toBe(false);
+    expect(resultText(mixed)).toMatch(
+      /^a\nb\nc\n\S+: UserWarning: careful\n {2}warnings\.warn\('careful'\)\nd\nlogged\ne$/,
+    );
+    const many = await cell("for i in range(20_000):\n    sys.stderr.write(f'warn {i}\\n')\nprint('done')");
+    expect(resultText(many)).toMatch(/\nwarn 19999\ndone$/);
+    // A child's output to both is sent as before: stdout's first once it has ended, then the rest.
+    const child = await cell(
+      "import os\nos.system('echo fd-out; echo fd-err >&2')\nprint('p')\n_ = sys.stderr.write('s\\n')",
+    );
+    expect(resultText(child)).toBe("fd-out\nfd-err\np\ns");
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for i in range(20000): print(f'\\r{i}', end='')");
     expect(resultText(progress)).toBe("19999");
@@ -661,6 +682,27 @@ describePython("eval's !cmd through a shell tool whose text is the harness's own
   it("x = !cmd refused says why on stderr and is empty", async () => {
     const refused = resultText(await cell("r = !echo refuse-me\nprint(type(r).__name__, r)"));
     expect(refused).toMatch(/this command is refused here[\s\S]*\nSList \[\]$/);
+  });
+
+  it("!cmd and %%bash in a run without the shell tool say which tool they need and what works instead", async () => {
+    // Before: "unknown tool 'shell'; tools for the main agent: eval, read, shell" — a tool the
+    // cell never named, and nothing on what to do.
+    const bare = makeRun(workspace.directory, { shellTool: "terminal" });
+    try {
+      const result = await bare.registry.invoke(bare.run, {
+        tool: "eval",
+        args: { code: "!echo hi\nx = !echo hi\nprint(x)", description: "run a shell command from python" },
+      });
+      const text = resultText(result);
+      expect(
+        text.match(
+          /^!cmd and %%bash run the command through the harness's shell tool 'terminal', which this run does not have \(unknown tool 'terminal'[^\n]*\)\. Run it from the cell instead: subprocess\.run\(command, shell=True, capture_output=True, text=True\)$/gm,
+        ),
+      ).toHaveLength(2);
+      expect(text).toMatch(/\n\[\]$/);
+    } finally {
+      await bare.run.dispose();
+    }
   });
 
   it("!cmd and %%bash print the shell tool's text, so the exit code shows", async () => {

@@ -276,7 +276,8 @@ const frameNote = 70;
  * within `chars` and `lines`: every sub-exception's header and exception line stay (long ones cut
  * to share the room), and its frames are what is cut, each sub-exception's keeping its innermost
  * whole lines. When even the headers and lines do not fit, the last ones are left out, saying how
- * many. Undefined when the text has no sub-exceptions.
+ * many (with no room for a note each on what their frames lost, they lose all their frames and one
+ * note at the end says so, before any is left out). Undefined when the text has no sub-exceptions.
  */
 function groupText(text: string, chars: number, lines: number): string | undefined {
   // Not a group: the caller gives it the share of any exception, not a group's.
@@ -327,6 +328,16 @@ function groupText(text: string, chars: number, lines: number): string | undefin
       room = Math.max(80, Math.floor(room / 2));
       messageRows = Math.max(1, Math.floor(messageRows / 2));
       continue;
+    }
+    // No room for a note each: every header and line with no frames nor the blank line between
+    // them, and one note for them all, before any sub-exception is left out.
+    const framed = group.subs.filter((sub) => sub.frames.length > 0);
+    if (framed.length > 0) {
+      const omittedRows = framed.reduce((sum, sub) => sum + sub.frames.length, 0);
+      const omittedChars = framed.reduce((sum, sub) => sum + rowsSize(sub.frames), 0) - 1;
+      const note = `… ${describeOmitted(omittedChars, omittedRows)} of the sub-exceptions' tracebacks omitted here …`;
+      const bare = [head, ...pinned.flatMap((rows) => rows.filter((row) => row !== "")), note].join("\n");
+      if (bare.length <= chars && countLines(bare) <= lines) return bare;
     }
     return firstSubExceptions(head, pinned, chars, lines);
   }

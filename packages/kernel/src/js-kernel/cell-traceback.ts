@@ -9,12 +9,15 @@ export type CellsByFile = ReadonlyMap<string, Pick<CompiledCell, "cellLine" | "c
 const cellPosition = /(cell-\d+\.js):(\d+)(?::(\d+))?/;
 // Frames of the kernel itself, for a stack with no frame in a cell to cut at.
 const machinery = /executor\.js|node:vm|node:internal|node:events|\(native\)/;
+// Frames above a cell's that are the kernel's and not the cell's doing: our helpers (`tool()`)
+// and the microtask queue an `await` resumes from.
+const helpers = /executor\.js|node:internal\/process\/task_queues/;
 
 /**
  * A JavaScript error's stack as the cell's author reads it: positions are the cell's own lines
  * (the compiled source has a wrapper line before them, and an echo line before the last
  * expression); frames below the outermost cell frame — the executor, vm, `process.emit` — are
- * dropped. A syntax error's header shows the cell's line, or says it is at the end of the cell
+ * dropped, and so are our helpers' frames above them (`tool()`, the microtask queue). A syntax error's header shows the cell's line, or says it is at the end of the cell
  * (an unclosed bracket found by the wrapper's closing lines); its frames are all the kernel's.
  */
 export function cellTraceback(stack: string, cells: CellsByFile): string[] {
@@ -66,7 +69,9 @@ export function cellTraceback(stack: string, cells: CellsByFile): string[] {
   const kept = header
     ? []
     : lastUser >= 0
-      ? frames.slice(0, lastUser + 1).filter((frame) => !frame.wrapper)
+      ? frames
+          .slice(0, lastUser + 1)
+          .filter((frame) => !frame.wrapper && (frame.user || !helpers.test(frame.text)))
       : frames.filter((frame) => !frame.wrapper && !machinery.test(frame.text));
   while (message.length > 0 && (message[message.length - 1] ?? "").trim() === "") message.pop();
   return [...message, ...kept.map((frame) => frame.text)];

@@ -61,10 +61,12 @@ export function compileCell(code: string): CompiledCell {
     const start = last.start;
     const end = code[last.end - 1] === ";" ? last.end - 1 : last.end;
     const { line, column } = position(code, start);
+    // `(0, …)`: a property's value that is an anonymous function or class takes the property's
+    // name, so `input => 1` would echo as `[Function: __echo]`; a comma expression names nothing.
     edits.push({
       start,
       end: start,
-      insert: [{ line: undefined }, "return { __echo: (", { line }, " ".repeat(column)],
+      insert: [{ line: undefined }, "return { __echo: (0, ", { line }, " ".repeat(column)],
     });
     edits.push({ start: end, end, insert: [") };"] });
   }

@@ -285,6 +285,9 @@ const helpers = {
           /raise timeout_seconds \(at most \d+\) or run it in smaller steps/,
           `%%bash already runs with the shell tool's longest time limit (${timeoutSent === undefined ? "" : `${timeoutSent} s, `}no way to raise it from a cell): split the work into shorter commands, one cell each`,
         );
+      // The cell never named the shell tool: say which tool %%bash needs, and what works without it.
+      if (error instanceof ToolError && error.code === "UNKNOWN_TOOL")
+        message = `%%bash runs the command through the harness's shell tool '${shellTool}', which this run does not have (${message}). Run it from the cell instead: require('child_process').execSync(command, { encoding: 'utf8' })`;
       process.stderr.write(`${message}\n`);
     } finally {
       // The command deletes it once read; not when it was refused, failed or never ran.

@@ -142,23 +142,80 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def __str__(self):
             return self.text
 
-    def bounded(etype, value):
+    named_kinds = {}
+
+    def named(etype):
+        # A stand-in's class, named as the exception it stands in for: IPython names an exception
+        # of the chain (a cause, a context) by its class.
+        kind = named_kinds.get(etype)
+        if kind is None:
+            kind = type(etype.__name__, (Shown,), {"__qualname__": etype.__qualname__, "__module__": etype.__module__})
+            named_kinds[etype] = kind
+        return kind
+
+    def cut_message(message, room):
+        return f"{message[:room]} … ({len(message) - room:,} more characters of the message omitted)"
+
+    def own_stand_in(etype, value, whole=False):
+        # The exception with its message cut (None when it is short enough), or with it whole.
+        room = max(0, sub_line_chars - len(getattr(etype, "__name__", "")) - 2)
+        if isinstance(value, SyntaxError):
+            # Formatted from its fields (message, source line, caret), so the stand-in is a
+            # SyntaxError of the same class with the long ones cut.
+            message, text, offset = value.msg, value.text, value.offset
+            long_message = isinstance(message, str) and len(message) > room + 100
+            long_text = isinstance(text, str) and len(text) > room + 100
+            if not (whole or long_message or long_text):
+                return None
+            if long_message:
+                message = cut_message(message, room)
+            if long_text:
+                text = f"{text[:room]} …"
+                if isinstance(offset, int) and offset > room:
+                    offset = None
+            details = (value.filename, value.lineno, offset, text, value.end_lineno, value.end_offset)
+            try:
+                return type(value)(message, details)
+            except Exception:
+                return SyntaxError(message, details)
+        message = str(value)
+        if not whole and len(message) <= room + 100:
+            return None
+        return named(etype)(message if whole else cut_message(message, room))
+
+    def bounded(etype, value, made=None):
         # A message longer than a line is shown (1 MB) is not formatted in full to be cut: IPython
-        # gets a stand-in with its start, and the chain (cause, context) of the exception itself.
+        # gets a stand-in with its start, named as the exception, with its traceback and notes,
+        # and its chain (cause, context) bounded the same way; the exception itself when nothing
+        # in its chain is long. The exception and its chain are not changed.
+        made = {} if made is None else made
+        if id(value) in made:
+            return made[id(value)]
+        # While its chain is looked at: a chain that loops back keeps the exception itself.
+        made[id(value)] = value
         try:
-            message = str(value)
+            shown = own_stand_in(etype, value)
         except Exception:
             return value
-        room = max(0, sub_line_chars - len(getattr(etype, "__name__", "")) - 2)
-        if len(message) <= room + 100 or isinstance(value, SyntaxError):
-            return value
-        shown = Shown(f"{message[:room]} … ({len(message) - room:,} more characters of the message omitted)")
-        shown.__cause__ = value.__cause__
-        shown.__context__ = value.__context__
+        links = {}
+        for name in ("__cause__", "__context__"):
+            link = getattr(value, name, None)
+            links[name] = bounded(type(link), link, made) if isinstance(link, BaseException) else link
+        if shown is None:
+            if all(links[name] is getattr(value, name, None) for name in links):
+                return value
+            try:
+                shown = own_stand_in(etype, value, whole=True)
+            except Exception:
+                return value
+        shown.__cause__ = links["__cause__"]
+        shown.__context__ = links["__context__"]
         shown.__suppress_context__ = value.__suppress_context__
+        shown.__traceback__ = value.__traceback__
         notes = getattr(value, "__notes__", None)
         if notes is not None:
             shown.__notes__ = notes
+        made[id(value)] = shown
         return shown
 
     # IPython 8.5 shows an ExceptionGroup as its line alone ("unhandled errors in a TaskGroup (1
@@ -321,6 +378,11 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     timeout_sent[0] = smaller if smaller is not None and 0 < smaller < timeout_sent[0] else None
             return tool(shell_tool, {"command": command})
         except ToolError as error:
+            if error.code == "UNKNOWN_TOOL":
+                # The cell never named the shell tool: say which tool !cmd needs, and what works without it.
+                raise ToolError(f"!cmd and %%bash run the command through the harness's shell tool {shell_tool!r}, "
+                                f"which this run does not have ({error}). Run it from the cell instead: "
+                                "subprocess.run(command, shell=True, capture_output=True, text=True)", error.code) from None
             if error.code != "TIMEOUT":
                 raise
             limit = f"{timeout_sent[0]} s, " if timeout_sent[0] is not None else ""
@@ -575,6 +637,77 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     builtins.tool = tool
     builtins.ToolError = ToolError
     builtins.__tools__ = types.SimpleNamespace(sh=sh, pip=pip, cd=cd, timeit=timeit)
+
+    # ipykernel sends each stream on a timer of its own (0.2 s after a write), so stderr came out
+    # wherever its flush fell: a warning after the prints that followed it, a log line before the
+    # prints before it. A write to one stream takes out what the other holds first (only when it
+    # holds something: a stream written alone is sent as before) and queues it to be sent, and
+    # every send of a stream (its timer, a flush, the cell's end) sends that queue first, in the
+    # IO thread, without the writer waiting for it: they come out in the order written. Not in a
+    # forked child, whose writes go to the fd (see fresh_in_child).
+    import collections
+    install_pid = os.getpid()
+    order_lock = threading.Lock()
+    taken_out = collections.deque()
+
+    def send_taken_out():
+        while True:
+            with order_lock:
+                if not taken_out:
+                    return
+                stream, parent, data = taken_out.popleft()
+            stream.session.pid = os.getpid()
+            stream.session.send(Direct(stream.pub_thread), "stream", content={"name": stream.name, "text": data},
+                                parent=parent, ident=stream.topic)
+
+    class Direct:
+        """The IO thread's socket, sent on at once: the pub thread's own send_multipart schedules
+        each message on the IO thread's queue, which the IO thread itself cannot wait on (a
+        thousand sends from it filled the queue, and it waited for good)."""
+        def __init__(self, pub_thread):
+            self.pub_thread = pub_thread
+
+        def send_multipart(self, *args, **kwargs):
+            self.pub_thread._really_send(*args, **kwargs)
+
+    def in_order(stream, other):
+        write, flush = stream.write, stream._flush
+
+        def ordered_write(string):
+            # Not for the readers of fd 1 and 2 (see pythonFdOutputCode): the two pipes are read by
+            # two threads, in any order, so what a child wrote to both is sent as before, stdout's
+            # first at the flush after it ends.
+            if os.getpid() != install_pid or threading.current_thread().name.startswith("tools-fd-"):
+                return write(string)
+            first = False
+            # Only the taking out is under the lock: scheduling waits for the IO thread when its
+            # queue is full, and the IO thread takes the lock to send.
+            with order_lock:
+                try:
+                    if other._buffer.tell() > 0:
+                        data = other._flush_buffer()
+                        if data:
+                            first = not taken_out
+                            taken_out.append((other, other.parent_header, data))
+                except Exception:
+                    pass
+            if first:
+                # One send is scheduled while the queue has any: it sends until the queue is empty.
+                other.pub_thread.schedule(send_taken_out)
+            return write(string)
+
+        def ordered_flush():
+            if os.getpid() == install_pid:
+                send_taken_out()
+            return flush()
+        return ordered_write, ordered_flush
+
+    streams = (sys.stdout, sys.stderr)
+    needed = ("write", "_flush", "_flush_buffer", "_buffer", "session", "pub_thread", "parent_header", "topic", "name")
+    if (all(hasattr(stream, name) for stream in streams for name in needed)
+            and all(hasattr(stream.pub_thread, "_really_send") for stream in streams)):
+        sys.stdout.write, sys.stdout._flush = in_order(sys.stdout, sys.stderr)
+        sys.stderr.write, sys.stderr._flush = in_order(sys.stderr, sys.stdout)
 
     def watchdog():
         while True:
