@@ -271,9 +271,10 @@ export async function typeReadingHint(
 
 /**
  * For a pattern that matched nothing and holds an ERROR tree-sitter made of part of it (see
- * `CompiledPattern.keptError`): a note that this part did not parse, as ast-grep warns, and where
- * a metavariable in it written as a string's text makes the pattern parse, that pattern
- * (JavaScript's `export * from $M`, its `$M` written `"$M"`). Undefined for any other pattern.
+ * `CompiledPattern.keptError`): a note that this part did not parse (ast-grep's warning is only
+ * for a pattern that is an ERROR whole), and where a metavariable in it written as a string's
+ * text makes the pattern parse, that pattern (JavaScript's `export * from $M`, its `$M` written
+ * `"$M"`). Undefined for any other pattern, and where the pattern finds that string reading.
  */
 export async function keptErrorHint(
   parser: StructuralParser,
@@ -284,7 +285,7 @@ export async function keptErrorHint(
   if (kept === undefined) return undefined;
   const note =
     `Part of the pattern did not parse: tree-sitter read \`${kept.text}\` as an ERROR, which is matched as a node ` +
-    `of any kind with the same children, so the pattern may not say what you meant (ast-grep warns the same).`;
+    `of any kind with the same children, so the pattern may not say what you meant.`;
   const at = pattern.source.indexOf(kept.text);
   /** The pattern with `$name` in the ERROR written in `quote`s, if that parses whole; else undefined. */
   const quoted = async (name: string, quote: string): Promise<string | undefined> => {
