@@ -90,8 +90,8 @@ export interface CompiledPattern {
    * children; see `intolerableError`) though the pattern as a whole parsed: its text (with `$`
    * sigils) and the single metavariables among its children. JavaScript's `export * from $M`,
    * where only a string can follow `from`, is an expression statement holding such an ERROR and
-   * matches nothing; a search that finds nothing says so (ast-grep warns the same). Unset when
-   * the pattern is itself an ERROR (see `unparsed`).
+   * matches nothing; a search that finds nothing says so (ast-grep's warning is only for a
+   * pattern that is an ERROR whole). Unset when the pattern is itself an ERROR (see `unparsed`).
    */
   readonly keptError?: { readonly text: string; readonly metaVariables: readonly string[] };
 }

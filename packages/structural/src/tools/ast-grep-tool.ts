@@ -1,7 +1,7 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { StructuralError } from "../errors/structural-error.js";
-import type { StructuralMatch } from "../match/find-matches.js";
+import { findMatches, type StructuralMatch } from "../match/find-matches.js";
 import type { LanguageSpec } from "../grammars/languages.js";
 import { structuralParserKey, type StructuralParser } from "../parser/structural-parser.js";
 import { gluedMetaVariables } from "../pattern/metavariable.js";
@@ -271,9 +271,10 @@ export async function typeReadingHint(
 
 /**
  * For a pattern that matched nothing and holds an ERROR tree-sitter made of part of it (see
- * `CompiledPattern.keptError`): a note that this part did not parse, as ast-grep warns, and where
- * a metavariable in it written as a string's text makes the pattern parse, that pattern
- * (JavaScript's `export * from $M`, its `$M` written `"$M"`). Undefined for any other pattern.
+ * `CompiledPattern.keptError`): a note that this part did not parse (ast-grep's warning is only
+ * for a pattern that is an ERROR whole), and where a metavariable in it written as a string's
+ * text makes the pattern parse, that pattern (JavaScript's `export * from $M`, its `$M` written
+ * `"$M"`). Undefined for any other pattern, and where the pattern finds that string reading.
  */
 export async function keptErrorHint(
   parser: StructuralParser,
@@ -284,7 +285,7 @@ export async function keptErrorHint(
   if (kept === undefined) return undefined;
   const note =
     `Part of the pattern did not parse: tree-sitter read \`${kept.text}\` as an ERROR, which is matched as a node ` +
-    `of any kind with the same children, so the pattern may not say what you meant (ast-grep warns the same).`;
+    `of any kind with the same children, so the pattern may not say what you meant.`;
   const at = pattern.source.indexOf(kept.text);
   /** The pattern with `$name` in the ERROR written in `quote`s, if that parses whole; else undefined. */
   const quoted = async (name: string, quote: string): Promise<string | undefined> => {
@@ -302,10 +303,34 @@ export async function keptErrorHint(
   for (const name of kept.metaVariables) {
     const double = await quoted(name, '"');
     if (double === undefined) continue;
+    // Where the pattern as written finds the code its string reading writes (JSON's
+    // `{"k": $V}` finds `{"k": "$V"}`: its ERROR is the pair, whatever the value), the ERROR
+    // reading does what it says, and the string reading finds no more: the pattern found nothing
+    // because the code has none (ast-grep says nothing either).
+    if (await findsOwnCode(parser, spec, pattern, double)) return undefined;
     const single = (await quoted(name, "'")) === undefined ? "" : `; write '$${name}' for single quotes`;
     return `${note} Written as a string's text, $${name} parses: \`${double}\` (it matches strings in double quotes${single}).`;
   }
   return note;
+}
+
+/** Whether `pattern` matches `code` (a pattern's text read as code); false where that fails. */
+async function findsOwnCode(
+  parser: StructuralParser,
+  spec: LanguageSpec,
+  pattern: CompiledPattern,
+  code: string,
+): Promise<boolean> {
+  try {
+    const tree = await parser.parse(spec, code);
+    try {
+      return findMatches(pattern, tree, code).matches.length > 0;
+    } finally {
+      tree.delete();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /** The hints for a pattern that matched nothing (see `typeReadingHint`, `keptErrorHint`), or undefined. */
