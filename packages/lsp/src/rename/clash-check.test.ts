@@ -259,12 +259,18 @@ const goError = (line: number, code: string, message: string, severity = 1): Dia
 });
 const stillThere = goError(4, "InvalidIfaceAssign", "x does not implement Shape (missing method Area)");
 
+const squarePath = "/w/square/square.go";
+const squareMissing = (name: string) =>
+  goError(6, "InvalidIfaceAssign", `Square does not implement Shape (missing method ${name})`);
+
 /** A fake gopls publishing for files not open; `checked` false: its first check never ends. */
 function fakeWorkspace(checked = true) {
   let text = circleBefore;
   let seq = 5;
   const publishes = new Map<string, { diagnostics: Diagnostic[]; mark: number }>([
     [uri(usePath), { diagnostics: [stillThere], mark: 4 }],
+    // Broken before the rename: the probe words its error with the new name.
+    [uri(squarePath), { diagnostics: [squareMissing("Area")], mark: 4 }],
     // Published before the probe, never again: not the probe's.
     ["file:///w/stale/stale.go", { diagnostics: [goError(0, "X", "Area is old")], mark: 3 }],
   ]);
@@ -287,6 +293,10 @@ function fakeWorkspace(checked = true) {
               goError(2, "UnusedImport", '"fmt" imported and not used'),
             ]
           : [stillThere],
+        mark: ++seq,
+      });
+      publishes.set(uri(squarePath), {
+        diagnostics: [squareMissing(probing ? "Size" : "Area")],
         mark: ++seq,
       });
       // The edited file's own errors are the edited files' check's, not this one's.
@@ -318,7 +328,7 @@ function renameCircleArea(client: LanguageClient) {
       display: (path: string) => path.slice("/w/".length),
       texts: {
         tryRead: (path: string) => {
-          const text = path === usePath ? useText : circleBefore;
+          const text = path === usePath ? useText : path === squarePath ? "" : circleBefore;
           return { text, lines: () => text.split("\n") };
         },
       },
@@ -339,6 +349,7 @@ function renameCircleArea(client: LanguageClient) {
 
 describe("checkClashes on the files the edit does not touch", () => {
   it("lists the errors new there since the probe began that name a name, nothing else", async () => {
+    // Not square.go's: it lacked the method before, under its old name.
     const { client, text } = fakeWorkspace();
     const check = await renameCircleArea(client);
     expect(check.elsewhere).toEqual([

@@ -225,8 +225,8 @@ async function publishesBefore(
 /**
  * The errors the probe brought into files the edit does not touch (`edited`): those of a
  * publish after `before`'s mark that the file's publish before did not have (by code and
- * message, each earlier one answering for one), naming the old or the new name. Read once every
- * pass of the probe's changes ended.
+ * message, as printed or with the old name read as the new one, each earlier one answering for
+ * one), naming the old or the new name. Read once every pass of the probe's changes ended.
  */
 async function errorsElsewhere(
   question: ClashQuestion,
@@ -243,17 +243,23 @@ async function errorsElsewhere(
     return [];
   }
   const oldName = wholeName(question.oldName);
+  const global = new RegExp(oldName.source, "gu");
   const newName = wholeName(question.newName);
   const found: Array<{ path: string; line: number; text: string }> = [];
   for (const publish of client.latestPublishes()) {
     if (publish.mark <= before.mark || !publish.uri.startsWith("file:")) continue;
     const path = supervisor.pathOf(publish.uri);
     if (edited.has(path)) continue;
-    const earlier = (before.byUri.get(publish.uri) ?? [])
-      .filter(isError)
-      .map((diagnostic) => keyOf(diagnostic, (message) => message));
+    // An error there before, as printed or naming the renamed symbol by its new name (a type
+    // already missing the interface method renamed is now missing it under the new name), is no
+    // new one. Each error before answers for one after.
+    const earlier = (before.byUri.get(publish.uri) ?? []).filter(isError).map((diagnostic) => ({
+      asPrinted: keyOf(diagnostic, (message) => message),
+      renamed: keyOf(diagnostic, (message) => message.replace(global, () => question.newName)),
+    }));
     for (const diagnostic of publish.diagnostics.filter(isError)) {
-      const same = earlier.indexOf(keyOf(diagnostic, (message) => message));
+      const key = keyOf(diagnostic, (message) => message);
+      const same = earlier.findIndex((entry) => entry.asPrinted === key || entry.renamed === key);
       if (same >= 0) {
         earlier.splice(same, 1);
         continue;

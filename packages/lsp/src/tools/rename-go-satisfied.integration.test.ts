@@ -94,13 +94,15 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         ) => Promise<{ code?: string; lines: string[] }>,
         dir: string,
       ) => Promise<void>,
+      treeFiles: Record<string, string> = files,
     ) => {
-      const tree = tempTree("go-rename-satisfied", files);
+      const tree = tempTree("go-rename-satisfied", treeFiles);
+      const brokenBefore = goBroken(tree.dir);
       const run = createRun({ workingDirectory: tree.dir });
       createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000 });
       const registry = createRegistry({ tools: [lspTool, lspRenameTool], approval: "auto" });
       try {
-        expect(goBroken(tree.dir)).toBe("");
+        if (treeFiles === files) expect(brokenBefore).toBe("");
         await use(async (file, line, symbol, newName) => {
           const result = await registry.invoke(run, {
             tool: "lsp_rename",
@@ -164,6 +166,48 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
         expect(perimeter.lines[0]).toBe("renamed 'Perimeter' to 'Around': 2 edits in 1 file");
         expect(goBroken(dir)).toBe("");
       });
+    });
+
+    it("renames the interface method when only a type already missing it is used as one", async () => {
+      // square.go was broken before (Square lacks Area); renamed, it lacks Size: the same error,
+      // worded with the new name, is no new one. circle.Circle is never used as a Shape.
+      const broken = {
+        ...files,
+        "square/square.go": [
+          "package square",
+          "",
+          'import "example.com/app/shapes"',
+          "",
+          "// Square is used as a Shape, and never had an area.",
+          "type Square struct{}",
+          "",
+          "var _ shapes.Shape = Square{}",
+          "",
+        ].join("\n"),
+        "main.go": [
+          "package main",
+          "",
+          "import (",
+          '\t"fmt"',
+          "",
+          '\t"example.com/app/circle"',
+          ")",
+          "",
+          "func main() { fmt.Println(circle.Circle{R: 1}.Diameter()) }",
+          "",
+        ].join("\n"),
+      };
+      await withTree(async (rename, dir) => {
+        expect(goBroken(dir)).toMatch(
+          /Square does not implement shapes\.Shape \(missing (?:method Area|Area method)\)/,
+        );
+        const { code, lines } = await rename("shapes/shapes.go", 5, "Area", "Size");
+        expect(code, lines.join("\n")).toBeUndefined();
+        expect(lines[0]).toBe("renamed 'Area' to 'Size': 2 edits in 1 file");
+        expect(goBroken(dir)).toMatch(
+          /Square does not implement shapes\.Shape \(missing (?:method Size|Size method)\)/,
+        );
+      }, broken);
     });
   },
 );
