@@ -28,13 +28,36 @@ function debugpyAdapters(): number[] {
     .filter((pid) => processStat(pid)?.ppid === process.pid && commandLine(pid)?.includes("debugpy.adapter"));
 }
 
+/**
+ * Launches `prog` (a breakpoint at line 4), stops lldb-dap once the launch is sent and cancels
+ * the launch: the session's end has begun and is held there (its disconnect waits out its bound).
+ * Returns the session; its processes are added to `pids`.
+ */
+async function cancelledLaunchHeldEnding(
+  { call, supervisor, sessionPids }: ReturnType<typeof debugRun>,
+  sent: () => string[],
+  pids: number[],
+) {
+  await call({ op: "breakpoints", file: "prog.c", lines: [4] });
+  const cancel = new AbortController();
+  const launching = call({ op: "launch", program: "prog" }, cancel.signal);
+  expect(await until(() => sent().includes("launch"), 10_000)).toBe(true);
+  const session = supervisor.conversation("conv-1").session!;
+  pids.push(...sessionPids());
+  expect(signalProcesses(identify([session.adapterPid!]), "SIGSTOP")).toBe(1);
+  cancel.abort(new Error("the operator pressed stop"));
+  expect((await launching).code).toBe("CANCELLED");
+  return session;
+}
+
 // A session whose end has begun, held there (lldb-dap stopped: its disconnect waits out its bound).
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch's session ends", () => {
   it("a launch waiting for that end whose run is disposed starts nothing once it has ended", async () => {
     const dir = workspace("c");
     execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
     writeFileSync(join(dir, "app.py"), "print(1)\n");
-    const { run, supervisor, call, sessionPids } = debugRun(dir);
+    const debug = debugRun(dir);
+    const { run, supervisor, call } = debug;
     const sent = sentCommands();
     const pids: number[] = [];
     const before = new Set(debugpyAdapters());
@@ -48,15 +71,7 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch'
       }
     })();
     try {
-      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
-      const cancel = new AbortController();
-      const launching = call({ op: "launch", program: "prog" }, cancel.signal);
-      expect(await until(() => sent().includes("launch"), 10_000)).toBe(true);
-      const first = supervisor.conversation("conv-1").session!;
-      pids.push(...sessionPids());
-      expect(signalProcesses(identify([first.adapterPid!]), "SIGSTOP")).toBe(1);
-      cancel.abort(new Error("the operator pressed stop"));
-      expect((await launching).code).toBe("CANCELLED");
+      const first = await cancelledLaunchHeldEnding(debug, sent, pids);
       // A launch made now waits for that end; the run ends while it waits.
       const waiting = call({ op: "launch", program: "app.py", adapter: "debugpy" });
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -82,19 +97,12 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: while a cancelled launch'
   it("terminate while the session ends waits for that end and says so", async () => {
     const dir = workspace("c");
     execFileSync("cc", ["-g", "-O0", "-o", join(dir, "prog"), join(dir, "prog.c")]);
-    const { run, supervisor, call, sessionPids } = debugRun(dir);
+    const debug = debugRun(dir);
+    const { run, call } = debug;
     const sent = sentCommands();
     const pids: number[] = [];
     try {
-      await call({ op: "breakpoints", file: "prog.c", lines: [4] });
-      const cancel = new AbortController();
-      const launching = call({ op: "launch", program: "prog" }, cancel.signal);
-      expect(await until(() => sent().includes("launch"), 10_000)).toBe(true);
-      const first = supervisor.conversation("conv-1").session!;
-      pids.push(...sessionPids());
-      expect(signalProcesses(identify([first.adapterPid!]), "SIGSTOP")).toBe(1);
-      cancel.abort(new Error("the operator pressed stop"));
-      expect((await launching).code).toBe("CANCELLED");
+      const first = await cancelledLaunchHeldEnding(debug, sent, pids);
       expect(first.state).not.toBe("ended");
       // Before: DEBUG_NO_SESSION, "no debug session is running", while the adapter still ran.
       const terminate = await call({ op: "terminate" });
