@@ -1,11 +1,22 @@
 // Scan time of ast_grep's search against the native `ast-grep run` on the same corpora and
 // patterns, measured in one run and printed as ratios (ours / ast-grep; ≤ 1.0 means as fast).
 // Also checks that both find the same match set (path:line:col). Not part of `npm test`.
-// Run after `pnpm run build`: node bench/scan.bench.mjs [--runs N] [--workers N] [--language L]
+// Run after `pnpm run build`:
+//   node bench/scan.bench.mjs [--runs N] [--workers N] [--language L] [--corpus NAME-PART]
 // Each (corpus, pattern) is timed N times (default 5), ours and ast-grep alternating, and the
 // medians are compared. Trees are not cached between runs (maxCachedTrees: 0); the worker pool
 // is started by a warm-up search first, as it is once per process in real use.
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import { createRequire } from "node:module";
@@ -23,9 +34,38 @@ const binary = astGrepBinary();
 
 const onlyIndex = process.argv.indexOf("--language");
 const only = onlyIndex > 0 ? process.argv[onlyIndex + 1] : undefined;
+const corpusIndex = process.argv.indexOf("--corpus");
+const onlyCorpus = corpusIndex > 0 ? process.argv[corpusIndex + 1] : undefined;
 const tsLib = dirname(
   createRequire(join(process.cwd(), "../../package.json")).resolve("typescript/package.json"),
 );
+// The .js files of the packages this monorepo installed (the real folders of
+// node_modules/.pnpm, ~2,300 files), copied out of the repository, whose .gitignore leaves
+// node_modules out of both searches. Made only when the JavaScript corpus is run.
+function nodeModulesCorpus() {
+  const store = join(process.cwd(), "../../node_modules/.pnpm");
+  if (!existsSync(store)) return "/nonexistent";
+  const out = mkdtempSync(join(tmpdir(), "scan-bench-js-"));
+  process.on("exit", () => rmSync(out, { recursive: true, force: true }));
+  const copy = (dir, to) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const from = join(dir, entry.name);
+      if (entry.isDirectory()) copy(from, join(to, entry.name));
+      else if (entry.isFile() && entry.name.endsWith(".js") && !lstatSync(from).isSymbolicLink()) {
+        mkdirSync(to, { recursive: true });
+        copyFileSync(from, join(to, entry.name));
+      }
+    }
+  };
+  for (const pkg of readdirSync(store, { withFileTypes: true })) {
+    const modules = join(store, pkg.name, "node_modules");
+    // `.pnpm/node_modules` holds only links to the others.
+    if (pkg.isDirectory() && pkg.name !== "node_modules" && existsSync(modules))
+      copy(modules, join(out, pkg.name));
+  }
+  return out;
+}
+
 const corpora = [
   {
     name: "python stdlib",
@@ -69,24 +109,52 @@ const corpora = [
     root: join(process.cwd(), "../../packages"),
     patterns: ["if ($C) return $V;", "await $X", "$A.push($B)", "try { $$$A } catch ($E) { $$$B }"],
   },
-].filter((c) => existsSync(c.root) && (!only || c.language === only));
+  // Patterns tree-sitter reads whole as an ERROR (a node of any type with those children).
+  {
+    name: "javascript node_modules",
+    language: "javascript",
+    root: () => nodeModulesCorpus(),
+    patterns: ["import $X from $M", "import { $$$N } from $M"],
+  },
+  {
+    name: "go net/http",
+    language: "go",
+    root: "/usr/lib/go/src/net/http",
+    patterns: ["import $M", "case $A:"],
+  },
+  {
+    name: "c node headers",
+    language: "c",
+    root: "/usr/include/node",
+    patterns: ["#define $N($$$A) $B"],
+  },
+]
+  .filter((c) => (!only || c.language === only) && (!onlyCorpus || c.name.includes(onlyCorpus)))
+  .map((c) => ({ ...c, root: typeof c.root === "function" ? c.root() : c.root }))
+  .filter((c) => existsSync(c.root));
 
 // CPU time of the ast-grep child (user + system, all its threads) through GNU time, when there.
 const gnuTime = existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 const timeFile = join(mkdtempSync(join(tmpdir(), "scan-bench-")), "time");
+// ast-grep's memory (4 GB of address space, through the shell's ulimit) and time (120 s) are
+// bounded: one run over a large tree once grew to 23 GB on a shared machine.
+const shell = existsSync("/bin/sh") ? "/bin/sh" : undefined;
 function runAstGrep(pattern, language, root) {
   const [context, selector] = pattern.astGrep ?? [pattern.pattern];
   const args = ["run", "-p", context, ...(selector ? ["--selector", selector] : [])];
   args.push("-l", language, "--json=compact", ".");
+  let command = gnuTime ? [gnuTime, "-f", "%U %S", "-o", timeFile, binary, ...args] : [binary, ...args];
+  if (shell) command = [shell, "-c", 'ulimit -v 4000000 && exec "$@"', "sh", ...command];
+  const [file, ...rest] = command;
   let out;
   try {
-    out = gnuTime
-      ? execFileSync(gnuTime, ["-f", "%U %S", "-o", timeFile, binary, ...args], {
-          cwd: root,
-          encoding: "utf8",
-          maxBuffer: 1 << 30,
-        })
-      : execFileSync(binary, args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
+    out = execFileSync(file, rest, {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+      timeout: 120_000,
+      killSignal: "SIGKILL",
+    });
   } catch (error) {
     if (error.status !== 1) throw error;
     out = error.stdout || "[]";

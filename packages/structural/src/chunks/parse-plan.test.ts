@@ -25,7 +25,7 @@ async function compare(language: string, text: string, source: string) {
   const tree = await parser.parse(spec, text, plan.ranges);
   try {
     expect(tree.rootNode.hasError).toBe(false);
-    const holds = planHolds(plan, tree, pattern.rootType);
+    const holds = planHolds(plan, tree, pattern, text);
     return { expected, planned: plain(findMatches(pattern, tree, text).matches), parsedChars, holds };
   } finally {
     tree.delete();
@@ -255,5 +255,46 @@ describe("parsePlan (Go)", () => {
     expect(expected).toHaveLength(2);
     expect(planned).toEqual(expected);
     expect(parsedChars).toBeLessThan(text.length * 0.8);
+  });
+});
+
+describe("parsePlan (a pattern read whole as an ERROR)", () => {
+  const go = [
+    "package p",
+    "",
+    'import "errors"',
+    "",
+    "func a(x int) error {",
+    "\tswitch x {",
+    "\tcase 1:",
+    '\t\treturn errors.New("a")',
+    "\tdefault:",
+    "\t}",
+    "\treturn nil",
+    "}",
+    "",
+    "func b() int { return 1 }",
+    "",
+    "var c = map[string]int{}",
+    "",
+  ].join("\n");
+
+  it("parses only the declarations holding the tokens it writes, with the same matches", async () => {
+    for (const source of ["import $M", "case $A:", "default:"]) {
+      const { expected, planned, parsedChars, holds } = await compare("go", go, source);
+      expect(expected, source).toHaveLength(1);
+      expect(holds, source).toBe(true);
+      expect(planned, source).toEqual(expected);
+      expect(parsedChars, source).toBeLessThan(go.length * 0.8);
+    }
+  });
+
+  it("parses the whole file when a token it writes lies outside the plan", async () => {
+    // `case` is in a comment of a declaration without `:`, and `:` in one without `case`: a node
+    // spanning declarations (the file's root) could hold both, so no plan is made.
+    const text = `package p\n\n// case\nvar d = 1\n\nvar s = "a:b"\n\n${go.slice(go.indexOf("func a"))}`;
+    const { expected, planned } = await compare("go", text, "case $A:");
+    expect(expected).toHaveLength(1);
+    expect(planned).toBeUndefined();
   });
 });

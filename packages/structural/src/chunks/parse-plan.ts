@@ -1,5 +1,5 @@
 import type { Node, Range, Tree } from "web-tree-sitter";
-import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { anyType, spelledChildren, type CompiledPattern } from "../pattern/pattern-node.js";
 import { isIdentifierPart, lineFeeds, wordAt, type ChunkStarts } from "./chunk-starts.js";
 import { goChunkStarts } from "./go-chunks.js";
 import { pythonStatementLines, type PythonStatementLines } from "./python-chunks.js";
@@ -36,15 +36,63 @@ export interface ParsePlan {
 /**
  * Whether the plan's tree can be trusted for the pattern: no node of the pattern root's type is
  * a body that was parsed member by member, or encloses one (the whole tree has the same nodes
- * there: a body's header and footer are always parsed).
+ * there: a body's header and footer are always parsed). For a pattern read whole as an ERROR,
+ * which matches a node of any type with a child of each of its written children's types (see
+ * `spelledChildren`): every token of one of those types is in the plan (`whole`, the file's plan
+ * when `plan` is a share of it), and neither the tree's root nor a node holding a body parsed
+ * member by member (the nodes a piece does not hold whole) has a child of its type.
  */
-export function planHolds(plan: ParsePlan, tree: Tree, rootType: string | undefined): boolean {
-  for (const opener of plan.splitBodies) {
-    for (let node: Node | null = tree.rootNode.descendantForIndex(opener); node; node = node.parent) {
-      if (node.type === rootType) return false;
+export function planHolds(
+  plan: ParsePlan,
+  tree: Tree,
+  pattern: CompiledPattern,
+  text: string,
+  whole: ParsePlan = plan,
+): boolean {
+  const { rootType } = pattern;
+  const spanning = (visit: (node: Node) => boolean): boolean => {
+    for (const opener of plan.splitBodies) {
+      for (let node: Node | null = tree.rootNode.descendantForIndex(opener); node; node = node.parent) {
+        if (!visit(node)) return false;
+      }
     }
+    return true;
+  };
+  if (rootType !== undefined) return spanning((node) => node.type !== rootType);
+  const anchor = plannedAnchor(pattern, whole, text);
+  if (!anchor) return false;
+  return (
+    !hasChildOfType(tree.rootNode, anchor.type) && spanning((node) => !hasChildOfType(node, anchor.type))
+  );
+}
+
+/** The first of the pattern's spelled children (see `spelledChildren`) whose every occurrence the plan holds. */
+function plannedAnchor(pattern: CompiledPattern, plan: ParsePlan, text: string) {
+  return spelledChildren(pattern).find((child) => allPlanned(plan, text, child.text));
+}
+
+/** Whether every occurrence of `needle` in the text lies inside one of the plan's ranges. */
+function allPlanned(plan: ParsePlan, text: string, needle: string): boolean {
+  let range = 0;
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    while (range < plan.ranges.length && (plan.ranges[range]?.endIndex ?? 0) < at + needle.length) range++;
+    const holding = plan.ranges[range];
+    if (!holding || holding.startIndex > at) return false;
   }
   return true;
+}
+
+function hasChildOfType(node: Node, type: string): boolean {
+  const cursor = node.walk();
+  try {
+    if (!cursor.gotoFirstChild()) return false;
+    do {
+      if (cursor.nodeType === type) return true;
+    } while (cursor.gotoNextSibling());
+    return false;
+  } finally {
+    cursor.delete();
+  }
 }
 
 /** What a piece must hold to be parsed: the pattern's literals and its context words. */
@@ -389,12 +437,16 @@ const chunkers: ReadonlyMap<string, Chunker> = new Map<string, Chunker>([
 /**
  * The chunker to plan a parse with for this pattern, or undefined when the whole file must be
  * parsed: the pattern has no literal token to pick pieces by, matches any node (`$X`), is rooted
- * at the grammar's root or at an error, or the language has no lexer.
+ * at the grammar's root, is read whole as an ERROR and writes no token that tells where its
+ * matches are, or the language has no lexer.
  */
 function chunkerFor(languageId: string, pattern: CompiledPattern): Chunker | undefined {
   const chunker = chunkers.get(languageId);
   const { rootType, literals } = pattern;
-  if (!chunker || literals.length === 0 || rootType === undefined) return undefined;
+  if (!chunker || literals.length === 0) return undefined;
+  // A pattern read whole as an ERROR: planned when a token it writes tells where its matches are
+  // (see `planHolds`).
+  if (rootType === undefined) return spelledChildren(pattern).length > 0 ? chunker : undefined;
   const rootSpansTopLevel = rootType === "module" || rootType === "source_file" || rootType === "program";
   return rootSpansTopLevel || rootType === "ERROR" ? undefined : chunker;
 }
@@ -419,6 +471,10 @@ export function plannable(languageId: string, pattern: CompiledPattern): boolean
  */
 export function parsePlan(languageId: string, pattern: CompiledPattern, text: string): ParsePlan | undefined {
   const chunker = chunkerFor(languageId, pattern);
-  if (!chunker || pattern.rootType === undefined) return undefined;
-  return chunker.plan(text, pattern, chunker.insideMember(pattern.rootType));
+  if (!chunker) return undefined;
+  const plan = chunker.plan(text, pattern, chunker.insideMember(pattern.rootType ?? anyType));
+  // A pattern read whole as an ERROR: every token of one of its written types is in the plan
+  // (see `planHolds`), or the file is parsed whole.
+  if (plan && pattern.rootType === undefined && !plannedAnchor(pattern, plan, text)) return undefined;
+  return plan;
 }

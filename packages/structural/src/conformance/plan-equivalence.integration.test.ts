@@ -53,7 +53,16 @@ const corpora: readonly Corpus[] = [
     root: "/usr/lib/go/src",
     paths: ["net/http", "encoding/json", "go/ast"],
     extension: ".go",
-    patterns: ["errors.New($M)", "if err != nil { return $E }", "$A == nil", "for $I := range $X { $$$B }"],
+    patterns: [
+      "errors.New($M)",
+      "if err != nil { return $E }",
+      "$A == nil",
+      "for $I := range $X { $$$B }",
+      // Read whole as an ERROR: planned by the tokens they write.
+      "import $M",
+      "case $A:",
+      "default:",
+    ],
   },
   {
     name: "typescript lib",
@@ -87,6 +96,9 @@ const corpora: readonly Corpus[] = [
       "const $A = $B;",
       "throw new $E($$$A);",
       "for (const $X of $Y) $S",
+      // Read whole as an ERROR (a module is a string): planned by the tokens they write.
+      "import { $$$N } from $M",
+      "import $X from $M",
     ],
   },
 ];
@@ -138,7 +150,7 @@ describe("planned parses find what whole-file parses find", () => {
             const tree = await parser.parse(spec, text, plan.ranges);
             // A plan that does not parse cleanly, or where a match could span skipped members,
             // is not used (the search parses the file whole).
-            const used = !tree.rootNode.hasError && planHolds(plan, tree, pattern.rootType);
+            const used = !tree.rootNode.hasError && planHolds(plan, tree, pattern, text);
             if (used) planned = plain(findMatches(pattern, tree, text).matches);
             tree.delete();
             if (!used) continue;

@@ -3,7 +3,13 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Node, Tree } from "web-tree-sitter";
 import { findLanguage } from "../grammars/languages.js";
 import { isIgnorable } from "../pattern/pattern-tree.js";
-import type { CompiledPattern, PatternNode } from "../pattern/pattern-node.js";
+import {
+  anyType,
+  spelledChildren,
+  writtenChildren,
+  type CompiledPattern,
+  type PatternNode,
+} from "../pattern/pattern-node.js";
 import { leftOpenAt } from "./left-open.js";
 import { missingTokens, passedOver, TreeMatcher, type Capture, type Environment } from "./match-tree.js";
 
@@ -181,10 +187,122 @@ function ancestorsOfType(tree: Tree, type: string, at: readonly number[], length
   return out;
 }
 
+/**
+ * A child every match of a pattern read whole as an ERROR (matched as a node of any type, see
+ * `anyType`) has among its own children (see `writtenChildren`). An unnamed token is preferred,
+ * the one whose text the source holds least often (`import` of `import $X from $M`), with where
+ * the source holds that text (`at`, when every token of the type spells it, see
+ * `spelledChildren`, and it is not too common); else a node of a given type. Undefined when there
+ * is none (`$A $B`).
+ */
+function anchorOf(
+  pattern: CompiledPattern,
+  source: string,
+): { type: string; at?: number[]; length: number } | undefined {
+  const spelled = new Set<PatternNode>(spelledChildren(pattern));
+  let best: { type: string; at?: number[]; length: number; count: number } | undefined;
+  for (const child of writtenChildren(pattern.root)) {
+    if (child.kind === "inner") {
+      if (child.type !== anyType && !best) best = { type: child.type, length: 0, count: Infinity };
+      continue;
+    }
+    if (child.kind !== "leaf" || child.named) continue;
+    // Occurrences of the token's text, counted up to the best so far.
+    const limit = best?.count ?? Infinity;
+    const at: number[] = [];
+    for (let index = source.indexOf(child.text); index >= 0 && at.length < limit;) {
+      at.push(index);
+      index = source.indexOf(child.text, index + 1);
+    }
+    if (best && at.length >= best.count) continue;
+    best = {
+      type: child.type,
+      length: child.text.length,
+      count: at.length,
+      ...(spelled.has(child) && at.length <= maxLiteralOccurrences ? { at } : {}),
+    };
+  }
+  return best;
+}
+
+/** Sorts nodes as `everyNode` walks them: outer first, in source order. */
+function inWalkOrder(nodes: Iterable<Node>): Node[] {
+  const depths = new Map<number, number>();
+  const depth = (node: Node): number => {
+    let found = depths.get(node.id);
+    if (found === undefined) {
+      found = 0;
+      for (let up = node.parent; up; up = up.parent) found++;
+      depths.set(node.id, found);
+    }
+    return found;
+  };
+  return [...nodes].sort(
+    (a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex || depth(a) - depth(b),
+  );
+}
+
+/** Whether `everyNode` hands out the node for a pattern that is not a bare metavariable. */
+function walkedNamed(node: Node): boolean {
+  return node.isNamed && (node.isMissing || node.startIndex !== node.endIndex);
+}
+
+/**
+ * The named nodes (non-empty, or MISSING) with a child of `type`, in the order `everyNode` walks
+ * them. Found inside WASM: only the children of the type and their parents are handed to
+ * JavaScript.
+ */
+function parentsOfType(tree: Tree, type: string): Node[] {
+  const parents = new Map<number, Node>();
+  for (const child of tree.rootNode.descendantsOfType(type)) {
+    const parent = child.parent;
+    if (parent && !parents.has(parent.id) && walkedNamed(parent)) parents.set(parent.id, parent);
+  }
+  return inWalkOrder(parents.values());
+}
+
+/**
+ * {@link parentsOfType} in a tree without errors for a token that spells its text: a cursor
+ * descends to each occurrence of the text (see `ancestorsOfType`), and the parent of a token of
+ * the type found there is a candidate. No other token of the type exists (no MISSING one in a
+ * tree without errors).
+ */
+function parentsOfTokenAt(tree: Tree, type: string, at: readonly number[], length: number): Node[] {
+  const parents = new Map<number, Node>();
+  const root = tree.rootNode;
+  const cursor = tree.walk();
+  try {
+    for (const offset of at) {
+      const end = offset + length;
+      cursor.reset(root);
+      for (;;) {
+        if (cursor.startIndex > offset || cursor.endIndex < end) break;
+        if (!cursor.gotoFirstChildForIndex(offset)) break;
+        if (cursor.nodeType === type && cursor.startIndex === offset && cursor.endIndex === end) {
+          // Its parent is a candidate (and so is this node if a token of the type lies under it).
+          cursor.gotoParent();
+          const parent = cursor.currentNode;
+          if (!parents.has(parent.id) && walkedNamed(parent)) parents.set(parent.id, parent);
+          cursor.gotoFirstChildForIndex(offset);
+        }
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  return inWalkOrder(parents.values());
+}
+
 /** The nodes a match may start at: of the root's type, and holding the rarest literal. */
 function candidateNodes(pattern: CompiledPattern, tree: Tree, source: string): Iterable<Node | null> {
   if (!pattern.rootType) {
     const { root } = pattern;
+    // A pattern read whole as an ERROR matches a node of any type whose children match its
+    // children: only the parents of a node of one of its written children's types can.
+    const anchor = anchorOf(pattern, source);
+    if (anchor?.at && !tree.rootNode.hasError)
+      return parentsOfTokenAt(tree, anchor.type, anchor.at, anchor.length);
+    if (anchor) return parentsOfType(tree, anchor.type);
     const namedOnly = root.kind !== "meta" || root.meta.kind !== "single" || root.meta.namedOnly;
     return everyNode(tree.rootNode, namedOnly);
   }

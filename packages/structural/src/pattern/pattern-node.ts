@@ -104,3 +104,38 @@ export interface CompiledPattern {
 export function isSeparator(node: PatternNode | undefined): boolean {
   return node?.kind === "leaf" && !node.named && (node.text === "," || node.text === ";");
 }
+
+/**
+ * The children of a pattern's root that every match has among its own children, each matching
+ * one of them: written code, not a metavariable, nor a separator that may match nothing after an
+ * empty `$$$` (see {@link isSeparator}). For a root read whole as an ERROR (see `anyType`), a
+ * node can only match if it has a child of the type of each.
+ */
+export function writtenChildren(root: PatternNode): PatternNode[] {
+  if (root.kind !== "inner") return [];
+  const out: PatternNode[] = [];
+  let afterRun = false;
+  for (const child of root.children) {
+    const optional: boolean = afterRun && isSeparator(child);
+    afterRun = optional || (child.kind === "meta" && child.meta.kind === "multi");
+    if (!optional && child.kind !== "meta") out.push(child);
+  }
+  return out;
+}
+
+/**
+ * Those of {@link writtenChildren} that are tokens every token of whose type spells their text
+ * (the literals the prefilter asks for: not `#define`, which may be written `# define`, nor a
+ * keyword of a grammar that takes any case): in a tree without errors, each one of the code is at
+ * an occurrence of that text.
+ */
+export function spelledChildren(pattern: CompiledPattern): Extract<PatternNode, { kind: "leaf" }>[] {
+  return writtenChildren(pattern.root).flatMap((child) =>
+    child.kind === "leaf" &&
+    !child.named &&
+    child.text === child.type &&
+    pattern.literals.includes(child.text)
+      ? [child]
+      : [],
+  );
+}

@@ -86,7 +86,7 @@ async function matchPlanned(
   const lease = await parser.rangesTree(path, spec, text, plan.ranges, hash);
   try {
     const { tree } = lease;
-    if (tree.rootNode.hasError || !planHolds(plan, tree, pattern.rootType)) return undefined;
+    if (tree.rootNode.hasError || !planHolds(plan, tree, pattern, text, whole)) return undefined;
     return await findMatchesAsync(pattern, tree, text, limits);
   } finally {
     lease.release();

@@ -39,24 +39,27 @@ function trimLine(line: string): string {
 
 /**
  * A match's first {@link maxCodeLines} lines, each cut at {@link maxLineChars}, as they stand
- * relative to one another (see {@link dedentLines}), and how many more it has.
+ * relative to one another (see {@link dedentLines}; `indent` is that of the line the match starts
+ * on), and how many more it has.
  */
-function trimCode(text: string, column: number): string {
+function trimCode(text: string, indent: number): string {
   const lines = text.replace(/\r\n/g, "\n").split("\n");
-  const shown = dedentLines(lines.slice(0, maxCodeLines), column).map(trimLine).join("\n");
+  const shown = dedentLines(lines.slice(0, maxCodeLines), indent).map(trimLine).join("\n");
   if (lines.length <= maxCodeLines) return shown;
   return `${shown}\n… (${plural(lines.length - maxCodeLines, "more line")})`;
 }
 
 /**
- * A match's lines as they stand in the file, relative to one another: its first line starts at
- * `column` and the others at the file's indentation, so the indentation they all share (the
- * first's counted from `column`) is taken off — `try:` at column 4 shows its body one level in,
- * not two. Blank lines do not count.
+ * A match's lines as they stand in the file, relative to one another: its first line lies on a
+ * line of the file indented by `indent` (where it starts, or further on: `compute(` of
+ * `    x = compute(`) and the others at the file's indentation, so the indentation they all share
+ * (the first's counted as its line's) is taken off — `try:` at column 4 shows its body one level
+ * in, not two, and the arguments of a call that starts mid-line one level in, as the code reads.
+ * Blank lines do not count.
  */
-export function dedentLines(lines: readonly string[], column: number): string[] {
+export function dedentLines(lines: readonly string[], indent: number): string[] {
   if (lines.length < 2) return [...lines];
-  let common = column;
+  let common = indent;
   for (const line of lines.slice(1)) {
     if (line.trim() === "") continue;
     common = Math.min(common, /^[ \t]*/.exec(line)![0].length);
@@ -411,7 +414,9 @@ function formatMatch(relativePath: string, match: StructuralMatch, source: strin
       `  (no code: the code lacks ${aToken(supplied)} here, which tree-sitter supplied to read the line \`${line}\`)`,
     );
   } else {
-    for (const line of trimCode(match.text, match.column).split("\n")) lines.push(`  ${line}`);
+    // The indentation of the line the match starts on (never past the match's start).
+    const indent = Math.min(match.column, /^[ \t]*/.exec(lineAt(source, match.start))![0].length);
+    for (const line of trimCode(match.text, indent).split("\n")) lines.push(`  ${line}`);
   }
   for (const [name, capture] of match.bindings)
     lines.push(

@@ -67,6 +67,19 @@ describe("ast_grep through the registry", () => {
     );
   });
 
+  it("shows a match that starts mid-line with its later lines indented as the code reads", async () => {
+    // `compute(` starts at column 9 of a line indented by 4: its arguments are one level in
+    // from that line, not flush with `compute(` (which the shown lines alone would suggest).
+    write("py/c.py", "def f():\n    x = compute(\n        1,\n        2)\n");
+    const text = resultText(
+      await registry().invoke(run, {
+        tool: "ast_grep",
+        args: { pattern: "compute($$$A)", language: "python", path: "py/c.py" },
+      }),
+    );
+    expect(text).toContain(["py/c.py:2:9", "  compute(", "      1,", "      2)"].join("\n"));
+  });
+
   it("finds the spec's dart example, honouring .gitignore and skipping binaries", async () => {
     const result = await registry().invoke(run, {
       tool: "ast_grep",
