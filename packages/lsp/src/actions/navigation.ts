@@ -1,6 +1,7 @@
 import { boundList } from "@tools/registry";
 import type { Location, LocationLink } from "vscode-languageserver-protocol";
 import {
+  distinctPlaces,
   formatLocation,
   LineReader,
   presentLocations,
@@ -175,7 +176,9 @@ export async function navigate(
       }
     }
   }
-  const { present: locations, gone } = presentLocations(found, (target) => reader.exists(target));
+  const { present, gone } = presentLocations(found, (target) => reader.exists(target));
+  // Each place once (a specifier `add as plus` is one place, not two), before the count and the bound.
+  const locations = distinctPlaces(present, reader);
   if (gone > 0) {
     notes.push(
       `${gone === 1 ? `1 ${noun}` : `${gone} ${noun}s`} in files that no longer exist left out (${client.spec.command}'s index is older than the disk)`,

@@ -7,6 +7,7 @@ import { tempTree } from "../test-support/fixtures.js";
 import { writeFileSync } from "node:fs";
 import {
   clipAround,
+  distinctPlaces,
   formatLocation,
   LineReader,
   presentLocations,
@@ -149,5 +150,48 @@ describe("clipAround and the rows of a long line", () => {
     } finally {
       tree.remove();
     }
+  });
+});
+
+describe("distinctPlaces", () => {
+  const span = (line: number, character: number, length: number) => ({
+    start: { line, character },
+    end: { line, character: character + length },
+  });
+  const lines = [
+    'import { add as plus, type Shape as Form } from "./math.js";',
+    "export { add as addAgain };",
+    "export const p = plus(add(1, 2), 3);",
+    "  add as again,",
+    "const v = (add as typeof add)(1, 2);",
+  ];
+  const reader = new LineReader().prime("/w/a.ts", lines);
+  const of = (...ranges: ReturnType<typeof span>[]) => ranges.map((range) => ({ file: "/w/a.ts", range }));
+
+  it("keeps a specifier's renamed name and drops its alias, the alias alone and its uses kept", () => {
+    const all = of(
+      span(0, 9, 3), // add
+      span(0, 16, 4), // plus: the alias of add, listed
+      span(1, 9, 3), // add
+      span(1, 16, 8), // addAgain
+      span(2, 17, 4), // plus(
+      span(2, 22, 3), // add(
+      span(3, 9, 5), // again: its add is not listed
+    );
+    expect(distinctPlaces(all, reader)).toEqual(
+      of(span(0, 9, 3), span(1, 9, 3), span(2, 17, 4), span(2, 22, 3), span(3, 9, 5)),
+    );
+    // `type Shape as Form` and a line's start (a specifier list over several lines) alike.
+    expect(distinctPlaces(of(span(0, 27, 5), span(0, 36, 4)), reader)).toEqual(of(span(0, 27, 5)));
+    expect(distinctPlaces(of(span(3, 2, 3), span(3, 9, 5)), reader)).toEqual(of(span(3, 2, 3)));
+  });
+
+  it("drops a range listed twice, and keeps a type assertion's two names", () => {
+    expect(distinctPlaces(of(span(2, 22, 3), span(2, 22, 3), span(2, 22, 4)), reader)).toEqual(
+      of(span(2, 22, 3), span(2, 22, 4)),
+    );
+    expect(distinctPlaces(of(span(4, 11, 3), span(4, 25, 3)), reader)).toEqual(
+      of(span(4, 11, 3), span(4, 25, 3)),
+    );
   });
 });

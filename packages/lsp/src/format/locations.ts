@@ -157,6 +157,47 @@ export function sortedLocations(
 }
 
 /**
+ * An import or export specifier's alias up to the name it renames, read backwards from the
+ * alias: `{ add as `, `, type add as `, `import add as `, `import (add as ` (Python's `from m import add as plus`).
+ */
+const aliasOf =
+  /(?:^|[{,]|\bimport\s*\(?|\bexport\b)\s*(?:type\s+)?([\p{L}\p{Nl}_$][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]*)\s+as\s+$/du;
+
+/**
+ * `locations` (sorted, see {@link sortedLocations}) with each place once: a location repeating
+ * another's range is dropped, and so is the alias of an import or export specifier (`plus` in
+ * `import { add as plus }`, `addAgain` in `export { add as addAgain }`) when the name it renames
+ * on the same line is listed too: typescript-language-server lists both ranges of the one
+ * specifier, which shown would be the same line twice, the alias adding no use. The alias alone
+ * (its own references) and the later uses of it are kept. `reader` gives the lines.
+ */
+export function distinctPlaces(locations: readonly PlainLocation[], reader: LineReader): PlainLocation[] {
+  const starts = new Set<string>();
+  const key = (file: string, line: number, character: number) => `${line}:${character}:${file}`;
+  for (const { file, range } of locations) starts.add(key(file, range.start.line, range.start.character));
+  const kept: PlainLocation[] = [];
+  let last: PlainLocation | undefined;
+  for (const location of locations) {
+    const { start, end } = location.range;
+    const same =
+      last !== undefined &&
+      last.file === location.file &&
+      last.range.start.line === start.line &&
+      last.range.start.character === start.character &&
+      last.range.end.line === end.line &&
+      last.range.end.character === end.character;
+    if (same) continue;
+    last = location;
+    const text = start.line === end.line ? reader.text(location.file, start.line) : undefined;
+    const renamed = text === undefined ? null : aliasOf.exec(text.slice(0, start.character));
+    const from = renamed?.indices?.[1]?.[0];
+    if (from !== undefined && starts.has(key(location.file, start.line, from))) continue;
+    kept.push(location);
+  }
+  return kept;
+}
+
+/**
  * `path:line:col  text` with a 1-based line and column, the path relative to the working
  * directory, and the line's text clipped around the column (see {@link LineReader.shown}).
  */

@@ -152,9 +152,25 @@ function before(a: Position, b: Position): boolean {
 }
 
 /**
+ * Whether an error line says the new name clashes with one already there (Go's type checker:
+ * `[AmbiguousSelector]`, a duplicate declaration, method or field): an error another name could
+ * avoid, unlike those of declarations left out (a type no longer implementing an interface).
+ */
+export function namesClash(error: string): boolean {
+  return (
+    /\[(?:AmbiguousSelector|DuplicateDecl|DuplicateMethod|DuplicateFieldAndMethod)\]/.test(error) ||
+    /\bambiguous selector\b|\bredeclared\b|\balready declared\b|\bduplicate (?:method|field)\b|\bfield and method with the same name\b/i.test(
+      error,
+    )
+  );
+}
+
+/**
  * The refusal's text when the edit leaves out declarations tied to the renamed one through an
- * interface and the probe found the errors that follow: another name would fail the same way
- * (this is no clash), so it names the declarations to rename with it by hand.
+ * interface and the probe found the errors that follow: another name would fail the same way,
+ * so it names the declarations to rename with it by hand. When some errors are the new name's
+ * own clashes (see {@link namesClash}), it says so and lists them apart: another name could
+ * avoid those, not the others.
  */
 export function implementationsLeftOutMessage(
   oldName: string,
@@ -164,15 +180,34 @@ export function implementationsLeftOutMessage(
   about: { display: (path: string) => string; command: string },
 ): string {
   const listed = leftOutLines(left, about.display);
-  const shownErrors = errors.slice(0, 3).map((error) => `- ${error}`);
-  if (errors.length > 3) shownErrors.push(`- … and ${errors.length - 3} more`);
+  const shown = (list: readonly string[]): string[] => {
+    const lines = list.slice(0, 3).map((error) => `- ${error}`);
+    if (list.length > 3) lines.push(`- … and ${list.length - 3} more`);
+    return lines;
+  };
   const count = left.length === 1 ? "1 declaration" : `${left.length} declarations`;
+  const tied = `${about.command}'s edit renames '${oldName}' here and its uses, but not the ${count} tied to it through an interface (implementations of it, or the interface method it implements), which would then no longer match`;
+  const clashing = errors.filter(namesClash);
+  if (clashing.length === 0) {
+    return [
+      `renaming '${oldName}' to '${newName}' would break the code whatever the new name (this is no name clash): ${tied} (checked on the server in memory; nothing was written):`,
+      ...listed,
+      `The errors the edit would bring:`,
+      ...shown(errors),
+      renameTogether(oldName, newName),
+    ].join("\n");
+  }
+  const rest = errors.filter((error) => !namesClash(error));
+  const clashes = clashing.length === 1 ? "1 error" : `${clashing.length} errors`;
   return [
-    `renaming '${oldName}' to '${newName}' would break the code whatever the new name (this is no name clash): ${about.command}'s edit renames '${oldName}' here and its uses, but not the ${count} tied to it through an interface (implementations of it, or the interface method it implements), which would then no longer match (checked on the server in memory; nothing was written):`,
+    `renaming '${oldName}' to '${newName}' would break the code: ${tied}, whatever the new name; and '${newName}' also clashes with a name already there (${clashes}, which another name could avoid) (checked on the server in memory; nothing was written):`,
     ...listed,
-    `The errors the edit would bring:`,
-    ...shownErrors,
-    renameTogether(oldName, newName),
+    ...(rest.length > 0
+      ? [`The errors the declarations left out would bring, whatever the new name:`, ...shown(rest)]
+      : []),
+    `The errors of '${newName}' clashing with a name already there:`,
+    ...shown(clashing),
+    `Pick another name, one not declared in or visible from those places, and rename '${oldName}' to it at each of these declarations and at this one together with edit (or apply_patch); lsp references on each lists its uses.`,
   ].join("\n");
 }
 

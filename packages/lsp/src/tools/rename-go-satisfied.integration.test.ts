@@ -138,6 +138,61 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
       });
     });
 
+    it("says which errors the new name's own clash brings, which another name could avoid", async () => {
+      // Both embeds Circle and Sizer: Circle.Area renamed Size makes circle.B.Size ambiguous, a
+      // clash of the new name besides the interface Circle would no longer implement.
+      const clashing = {
+        ...files,
+        "circle/circle.go": [
+          ...files["circle/circle.go"].split("\n").slice(0, -1),
+          "// Sizer has a size.",
+          "type Sizer struct{}",
+          "",
+          "// Size is one.",
+          "func (Sizer) Size() float64 { return 1 }",
+          "",
+          "// Both is a Circle and a Sizer.",
+          "type Both struct {",
+          "\tCircle",
+          "\tSizer",
+          "}",
+          "",
+          "// B is one.",
+          "var B = Both{}",
+          "",
+        ].join("\n"),
+        "main.go": files["main.go"].replace(
+          "fmt.Println(shapes.Total(circle.Circle{R: 1}))",
+          "fmt.Println(shapes.Total(circle.Circle{R: 1}), circle.B.Size())",
+        ),
+      };
+      await withTree(async (rename, dir) => {
+        expect(goBroken(dir)).toBe("");
+        const { code, lines } = await rename("circle/circle.go", 7, "Area", "Size");
+        expect({ code, broken: goBroken(dir) }, lines.join("\n")).toEqual({
+          code: "LSP_RENAME_FAILED",
+          broken: "",
+        });
+        const text = lines.join("\n");
+        expect(text).not.toContain("this is no name clash");
+        expect(lines[0]).toBe(
+          "renaming 'Area' to 'Size' would break the code: gopls's edit renames 'Area' here and its uses, but not the 1 declaration tied to it through an interface (implementations of it, or the interface method it implements), which would then no longer match, whatever the new name; and 'Size' also clashes with a name already there (1 error, which another name could avoid) (checked on the server in memory; nothing was written):",
+        );
+        expect(lines[1]).toBe("- shapes/shapes.go:5:2 (Area() float64): method of interface Shape");
+        expect(lines[2]).toBe("The errors the declarations left out would bring, whatever the new name:");
+        expect(lines[3]).toMatch(
+          /^- main\.go:10:\d+ error .*circle\.Circle does not implement shapes\.Shape/,
+        );
+        expect(lines[4]).toBe("The errors of 'Size' clashing with a name already there:");
+        expect(lines[5]).toMatch(
+          /^- main\.go:10:\d+ error \[AmbiguousSelector\] ambiguous selector circle\.B\.Size/,
+        );
+        expect(lines.at(-1)).toBe(
+          "Pick another name, one not declared in or visible from those places, and rename 'Area' to it at each of these declarations and at this one together with edit (or apply_patch); lsp references on each lists its uses.",
+        );
+      }, clashing);
+    });
+
     it("refuses renaming the interface method, naming the implementation left out and where", async () => {
       // The edit renames the interface method and its call in shapes.go, not circle.Circle's
       // method: main.go breaks alike.

@@ -1,0 +1,144 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { describe, expect, it } from "vitest";
+import { findBinary } from "../servers/find-binary.js";
+import { createLspSupervisor } from "../supervisor/supervisor.js";
+import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
+import { lspTool } from "./lsp-tool.js";
+
+/** The references answer for `symbol` on `line` of `file` in a fresh tree of `files`. */
+async function references(
+  name: string,
+  files: Record<string, string>,
+  asks: ReadonlyArray<{ file: string; line: number; symbol: string }>,
+): Promise<string[]> {
+  const tree = tempTree(name, files);
+  const run = createRun({ workingDirectory: tree.dir });
+  createLspSupervisor(run, { binDirectories: [packageBin], diagnosticsTimeoutMs: 20_000 });
+  const registry = createRegistry({ tools: [lspTool], approval: "auto" });
+  try {
+    const answers: string[] = [];
+    for (const args of asks) {
+      answers.push(
+        resultText(await registry.invoke(run, { tool: "lsp", args: { action: "references", ...args } })),
+      );
+    }
+    return answers;
+  } finally {
+    await run.dispose();
+    tree.remove();
+  }
+}
+
+/** The rows (`path:line:col  text`) of an answer. */
+function rowsOf(answer: string): string[] {
+  return answer.split("\n").filter((row) => /^\S+:\d+:\d+ {2}/.test(row));
+}
+
+const tsFound = existsSync(join(packageBin, "typescript-language-server"));
+
+// tsserver lists both names of an import or export specifier (`add` and `plus` of
+// `import { add as plus }`): shown, each such line came twice, counted twice in the header.
+describe.skipIf(!tsFound && !ci)(
+  "references of a TypeScript function imported and re-exported under aliases",
+  () => {
+    it("lists each alias line once, at the name it renames, and counts what it lists", async () => {
+      const [fromDeclaration, fromAlias] = await references(
+        "ts-alias-refs",
+        {
+          "package.json": '{ "name": "alias-refs", "private": true, "type": "module" }\n',
+          "tsconfig.json":
+            '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "NodeNext", "moduleResolution": "NodeNext", "types": [] }, "include": ["src"] }\n',
+          "src/math.ts":
+            "export function add(a: number, b: number): number {\n  return a + b;\n}\nexport { add as addAgain };\n",
+          "src/alias.ts": 'import { add as plus } from "./math.js";\nexport const p = plus(1, 2);\n',
+          "src/again.ts": 'export { add as addThird } from "./math.js";\n',
+        },
+        [
+          { file: "src/math.ts", line: 1, symbol: "add" },
+          { file: "src/alias.ts", line: 1, symbol: "add" },
+        ],
+      );
+      const want = [
+        "5 references of 'add':",
+        'src/again.ts:1:10  export { add as addThird } from "./math.js";',
+        'src/alias.ts:1:10  import { add as plus } from "./math.js";',
+        "src/alias.ts:2:18  export const p = plus(1, 2);",
+        "src/math.ts:1:17  export function add(a: number, b: number): number {",
+        "src/math.ts:4:10  export { add as addAgain };",
+      ];
+      expect(fromDeclaration!.split("\n")).toEqual(want);
+      expect(fromAlias!.split("\n")).toEqual(want);
+    });
+  },
+);
+
+const pyFound = existsSync(join(packageBin, "pyright-langserver"));
+
+describe.skipIf(!pyFound && !ci)("references of a Python function imported under an alias", () => {
+  it("lists each line once (pyright lists the imported name, not the alias)", async () => {
+    const [answer] = await references(
+      "py-alias-refs",
+      {
+        "pyproject.toml": '[project]\nname = "alias-refs"\n',
+        "pkg/__init__.py": "",
+        "pkg/m.py": "def add(a: int, b: int) -> int:\n    return a + b\n",
+        "pkg/alias.py": "from pkg.m import add as plus\nimport pkg.m as mm\np = plus(1, 2) + mm.add(1, 2)\n",
+      },
+      [{ file: "pkg/m.py", line: 1, symbol: "add" }],
+    );
+    const rows = rowsOf(answer!);
+    expect(rows).toContain("pkg/alias.py:1:19  from pkg.m import add as plus");
+    expect(rows).toContain("pkg/m.py:1:5  def add(a: int, b: int) -> int:");
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(answer!.split("\n")[0]).toBe(`${rows.length} references of 'add':`);
+  });
+});
+
+describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
+  "references of a Go function through an import alias",
+  () => {
+    it("lists each use once", async () => {
+      const [answer] = await references(
+        "go-alias-refs",
+        {
+          "go.mod": "module example.com/x\n\ngo 1.19\n",
+          "m/m.go":
+            "package m\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n\n// Plus is Add.\nvar Plus = Add\n",
+          "main.go":
+            'package main\n\nimport mm "example.com/x/m"\n\nfunc main() { _ = mm.Add(1, 2) + mm.Plus(3, 4) }\n',
+        },
+        [{ file: "m/m.go", line: 4, symbol: "Add" }],
+      );
+      expect(answer!.split("\n")).toEqual([
+        "3 references of 'Add':",
+        "m/m.go:4:6  func Add(a, b int) int { return a + b }",
+        "m/m.go:7:12  var Plus = Add",
+        "main.go:5:22  func main() { _ = mm.Add(1, 2) + mm.Plus(3, 4) }",
+      ]);
+    });
+  },
+);
+
+describe.skipIf(!findBinary("clangd", [], []).found && !ci)(
+  "references of a C function named through a macro",
+  () => {
+    it("lists each use once, the macro's expansions at their place", async () => {
+      const [answer] = await references(
+        "c-alias-refs",
+        {
+          "compile_flags.txt": "-std=c11\n",
+          "main.c":
+            "int add(int a, int b) { return a + b; }\n#define plus add\n#define PLUS(a, b) add(a, b)\nint main(void) { return plus(1, 2) + PLUS(3, 4) + add(5, 6); }\n",
+        },
+        [{ file: "main.c", line: 1, symbol: "add" }],
+      );
+      const rows = rowsOf(answer!);
+      expect(rows[0]).toBe("main.c:1:5  int add(int a, int b) { return a + b; }");
+      expect(rows).toContain("main.c:4:51  int main(void) { return plus(1, 2) + PLUS(3, 4) + add(5, 6); }");
+      expect(new Set(rows).size).toBe(rows.length);
+      expect(answer!.split("\n")[0]).toBe(`${rows.length} references of 'add':`);
+    });
+  },
+);
