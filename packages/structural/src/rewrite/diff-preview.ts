@@ -1,5 +1,6 @@
 import { cutLine } from "./cut-line.js";
 import { lineOps } from "./line-diff.js";
+import { lineHolding } from "./line-search.js";
 import type { Replacement } from "./rewrite-file.js";
 
 /** Unchanged lines shown around each change. */
@@ -13,18 +14,6 @@ function lineStarts(text: string): number[] {
   for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", index + 1))
     if (index + 1 < text.length) starts.push(index + 1);
   return starts;
-}
-
-/** The 0-based line holding `offset` (the last line for an offset at the end). */
-function lineAt(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((starts[middle] ?? 0) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return Math.max(low, 0);
 }
 
 /** The text's lines, each with its `\n` (the last one without, when the text does not end in one). */
@@ -82,9 +71,9 @@ function blocks(
 ): { from: number; to: number; replacements: Replacement[] }[] {
   const out: { from: number; to: number; replacements: Replacement[] }[] = [];
   for (const replacement of replacements) {
-    const from = lineAt(starts, replacement.start);
+    const from = lineHolding(starts, replacement.start);
     // The line holding `end` is taken too: a replacement that drops a line end joins it to the next.
-    const to = Math.max(from, lineAt(starts, replacement.end));
+    const to = Math.max(from, lineHolding(starts, replacement.end));
     const last = out.at(-1);
     if (last && from <= last.to) {
       last.to = Math.max(last.to, to);

@@ -1,6 +1,7 @@
 import { StructuralError } from "../errors/structural-error.js";
 import type { StructuralMatch } from "../match/find-matches.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import { lineHolding } from "./line-search.js";
 
 /** `$$$NAME` (group 1), `$NAME` / `$$NAME` (group 2), or an anonymous `$$$` (no group). */
 const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)|\$\$\$(?![A-Z0-9_])/g;
@@ -82,15 +83,7 @@ export class SourceLines {
 
   /** The 0-based line holding `offset` (a `\n` belongs to the line it ends). */
   private lineOf(offset: number): number {
-    const starts = this.lineStarts();
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return lineHolding(this.lineStarts(), offset);
   }
 
   /** Leading spaces and tabs of the line containing `offset`, up to `offset` (as {@link lineIndent}). */
