@@ -1,10 +1,11 @@
-import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LanguageClient } from "../client/language-client.js";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
 import { ci, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
+import { lineOf, replaceOnDisk } from "../test-support/replaced-on-disk.js";
 import { suiteRequestTimeoutMs, useServerFixture } from "../test-support/server-suite.js";
 import { lspTool } from "./lsp-tool.js";
 
@@ -30,33 +31,10 @@ describe.skipIf(!found && !ci)("definitions in a file replaced on disk just befo
   });
 
   it("names the line the definition is on now, the file removed and written again (git checkout) or written with an old mtime", async () => {
-    const math = join(server.dir, "src/math.ts");
-    const original = readFileSync(math, "utf8");
-    const lineOf = (text: string, needle: string) =>
-      text.split("\n").findIndex((line) => line.includes(needle)) + 1;
     const wrong: string[] = [];
-    for (let i = 0; i < rounds; i++) {
-      // Asked first: tsserver has math.ts as it is before the change.
-      await server.text({ action: "definition", file: "src/app.ts", line: 3, symbol: "add" });
-      // Settled a while, or not.
-      if (i % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 300));
-      const text = "\n".repeat(i < 8 ? (i % 2 ? 3 : 7) : 10 + (i % 2)) + original;
-      if (i >= 8) {
-        // cp -p: written in place, its mtime an hour back.
-        writeFileSync(math, text);
-        const then = Date.now() / 1000 - 3600;
-        utimesSync(math, then, then);
-      } else {
-        // git checkout: the file removed, then written anew.
-        unlinkSync(math);
-        writeFileSync(math, text);
-      }
-      const definition = await server.text({
-        action: "definition",
-        file: "src/app.ts",
-        line: 3,
-        symbol: "add",
-      });
+    const ask = () => server.text({ action: "definition", file: "src/app.ts", line: 3, symbol: "add" });
+    await replaceOnDisk(join(server.dir, "src/math.ts"), rounds, ask, async (text, i) => {
+      const definition = await ask();
       const want = `src/math.ts:${lineOf(text, "export function add")}:17  export function add(`;
       if (!definition.includes(want)) wrong.push(`round ${i}: want ${want}, got ${definition}`);
       const type = await server.text({
@@ -67,7 +45,7 @@ describe.skipIf(!found && !ci)("definitions in a file replaced on disk just befo
       });
       const wantType = `src/math.ts:${lineOf(text, "export class Square")}:14  export class Square`;
       if (!type.includes(wantType)) wrong.push(`round ${i}: want ${wantType}, got ${type}`);
-    }
+    });
     expect(wrong).toEqual([]);
   });
 });
