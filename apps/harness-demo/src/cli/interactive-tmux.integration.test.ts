@@ -266,6 +266,28 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
   );
 
   it(
+    "writes a call's result above what was typed ahead while it ran, and keeps that for the next prompt",
+    { timeout: 60_000 },
+    async () => {
+      const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto`;
+      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await waitForScreen(/^tool>/m);
+      await type('shell command="while [ ! -e go ]; do sleep 0.1; done; echo finished"');
+      await waitForScreen(/^tool> shell command=.*$/m);
+      await tmux("send-keys", "-t", "demo", "-l", "read path=hel");
+      await waitForScreen(/^read path=hel$/m);
+      await writeFile(join(dir, "go"), "");
+      // Before: "read path=helok" and the result ran on from the typed text.
+      const shown = await waitForScreen(/^tool> read path=hel$/m);
+      expect(shown).not.toContain("read path=helok");
+      expect(shown).toMatch(/^ok\n[\s\S]*finished[\s\S]*\ntool> read path=hel$/m);
+      await tmux("send-keys", "-t", "demo", "-l", "lo.txt");
+      await tmux("send-keys", "-t", "demo", "Enter");
+      await waitForScreen(/1\s+hello\n2\s+world/);
+    },
+  );
+
+  it(
     "--vibe-command: a worker's line while a call runs goes above what is typed ahead, not onto it",
     { timeout: 60_000 },
     async () => {

@@ -78,7 +78,7 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
   // Typed values become numbers or booleans only where the tool's schema takes one.
   const argTypes = argTypesFrom(demo.registry.schema(demo.run, "main", "json"));
   const off = demo.registry.on((event) => {
-    if (event.type === "call-progress" && event.tool !== "eval") out.write(`  … ${event.message}\n`);
+    if (event.type === "call-progress" && event.tool !== "eval") lines.print(`  … ${event.message}\n`);
   });
   // Background workers (vibe mode) show as they start, work and end, between calls and prompts;
   // of the progress lines that wait for a card to end, the latest of each worker's run only.
@@ -134,10 +134,13 @@ export async function interactive(options: InteractiveOptions): Promise<void> {
       const result = await demo.registry
         .invoke(demo.run, { ...call, signal: running.signal })
         .finally(() => (running = undefined));
-      out.write(`${result.isError ? `error ${result.error?.code ?? ""}` : "ok"}\n${resultText(result)}\n`);
-      for (const part of result.content) {
-        if (part.type === "image") out.write(`[figure: ${part.mimeType}, ${part.data.length} bytes]\n`);
-      }
+      // One write above what was typed ahead while the call ran (drawn again below it).
+      const figures = result.content
+        .filter((part) => part.type === "image")
+        .map((part) => `[figure: ${part.mimeType}, ${part.data.length} bytes]\n`);
+      lines.print(
+        `${result.isError ? `error ${result.error?.code ?? ""}` : "ok"}\n${resultText(result)}\n${figures.join("")}`,
+      );
     }
   } finally {
     off();

@@ -144,8 +144,22 @@ export class SessionLines {
       this.heldNotices.push(key === undefined ? { text } : { text, key });
       return;
     }
-    if (this.ended || !this.readline.terminal || (!this.prompted && this.readline.line === "")) {
-      this.output.write(`${text}\n`);
+    this.print(`${text}\n`);
+  }
+
+  /**
+   * Writes `text` (whole lines: a call's result, its progress) above the tool prompt and what was
+   * typed at it, or above what is typed ahead while a call runs, drawing that again below it: it
+   * was written onto the typed text (`read path=helok`). While a card is open, as it comes.
+   */
+  print(text: string): void {
+    if (
+      this.openCards > 0 ||
+      this.ended ||
+      !this.readline.terminal ||
+      (!this.prompted && this.readline.line === "")
+    ) {
+      this.output.write(text);
       return;
     }
     // Back to where the prompt (or what was typed ahead) starts, typing may have wrapped it over
@@ -153,7 +167,7 @@ export class SessionLines {
     moveCursor(this.output, 0, -this.readline.getCursorPos().rows);
     cursorTo(this.output, 0);
     clearScreenDown(this.output);
-    this.output.write(`${text}\n`);
+    this.output.write(text);
     // Node's readline moves up by the rows it drew last before it draws the line again: none now.
     (this.readline as unknown as { prevRows: number }).prevRows = 0;
     this.readline.prompt(true);
