@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cutMetadata, toKernelOutput } from "./kernel-output.js";
+import { cutMetadata, streamRunsKey, toKernelOutput, toKernelOutputs } from "./kernel-output.js";
 
 describe("toKernelOutput", () => {
   const cut = { data: { "text/plain": "a" }, metadata: { [cutMetadata]: true } };
@@ -22,5 +22,26 @@ describe("toKernelOutput", () => {
       data: { "text/plain": "a" },
     });
     expect(toKernelOutput("output_omitted", omitted, false)).toBeUndefined();
+  });
+});
+
+describe("toKernelOutputs", () => {
+  it("splits a stream message's runs of stdout and stderr into outputs, in order", () => {
+    const runs = [
+      ["stdout", "a\n"],
+      ["stderr", "b\n"],
+      ["stdout", "c\n"],
+    ];
+    expect(toKernelOutputs("stream", { name: "stdout", text: "", [streamRunsKey]: runs }, false)).toEqual([
+      { type: "stream", name: "stdout", text: "a\n" },
+      { type: "stream", name: "stderr", text: "b\n" },
+      { type: "stream", name: "stdout", text: "c\n" },
+    ]);
+  });
+
+  it("reads a message without well-formed runs as one output, and bookkeeping as none", () => {
+    const plain = { name: "stderr", text: "x", [streamRunsKey]: [["stdout", 3]] };
+    expect(toKernelOutputs("stream", plain, false)).toEqual([{ type: "stream", name: "stderr", text: "x" }]);
+    expect(toKernelOutputs("status", { execution_state: "idle" }, false)).toEqual([]);
   });
 });

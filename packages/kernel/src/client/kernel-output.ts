@@ -73,6 +73,36 @@ export interface ExecuteHandlers {
 /** The display metadata key that marks a display as cut (KernelOutput's `cut`); our own, not Jupyter's. */
 export const cutMetadata = "tools/cut";
 
+/** The stream content key of our Python kernel's runs of stdout and stderr in one message. */
+export const streamRunsKey = "tools/runs";
+
+/**
+ * Turns an iopub message into its outputs (none for status and bookkeeping messages). A stream
+ * message of our Python kernel's ordering of prints and stderr carries runs of both streams in
+ * the order written (`tools/runs`: `[name, text]` pairs, see pythonSetupCode): one output each.
+ * A cell that sends one itself only names its own text's streams.
+ */
+export function toKernelOutputs(
+  msgType: string,
+  content: Record<string, unknown>,
+  ownKernel: boolean,
+): KernelOutput[] {
+  const runs = msgType === "stream" ? streamRuns(content[streamRunsKey]) : undefined;
+  if (runs !== undefined) return runs;
+  const output = toKernelOutput(msgType, content, ownKernel);
+  return output === undefined ? [] : [output];
+}
+
+function streamRuns(value: unknown): KernelOutput[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const outputs: KernelOutput[] = [];
+  for (const run of value) {
+    if (!Array.isArray(run) || typeof run[1] !== "string") return undefined;
+    outputs.push({ type: "stream", name: run[0] === "stderr" ? "stderr" : "stdout", text: run[1] });
+  }
+  return outputs;
+}
+
 /**
  * Turns an iopub message into an output, or undefined for status and bookkeeping messages. Our
  * own marks — the `tools/cut` display metadata and the `output_omitted` message — are read only

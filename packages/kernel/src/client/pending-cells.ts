@@ -1,6 +1,6 @@
 import type { JupyterMessage } from "../protocol/wire.js";
 import {
-  toKernelOutput,
+  toKernelOutputs,
   type ExecuteHandlers,
   type ExecuteOutcome,
   type KernelOutput,
@@ -86,13 +86,13 @@ export class PendingCells {
     const cell = this.cells.get(parentId);
     const type = message.header.msg_type;
     if (!cell) {
-      const late = toKernelOutput(type, message.content, this.ownKernel);
-      if (!late) return;
+      const late = toKernelOutputs(type, message.content, this.ownKernel);
+      if (late.length === 0) return;
       // Sent before the running cell began (the sockets are not ordered with each other): its own.
       const running = [...this.cells.values()].at(-1);
       if (running?.handlers.onOutput)
-        running.handlers.onOutput({ type: "late", outputs: [late], left: { outputs: 0, chars: 0 } });
-      else this.onLate(late);
+        running.handlers.onOutput({ type: "late", outputs: late, left: { outputs: 0, chars: 0 } });
+      else for (const output of late) this.onLate(output);
       return;
     }
     cell.handlers.onActivity?.();
@@ -110,8 +110,8 @@ export class PendingCells {
       }
       return;
     }
-    const output = toKernelOutput(type, message.content, this.ownKernel);
-    if (output) cell.handlers.onOutput?.(output);
+    for (const output of toKernelOutputs(type, message.content, this.ownKernel))
+      cell.handlers.onOutput?.(output);
   }
 
   /** Rejects every pending cell with `error` and forgets them. */

@@ -91,6 +91,50 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(child)).toBe("fd-out\nfd-err\np\ns");
   });
 
+  it("sends a cell switching between prints and stderr 20 000 times whole and in order, in a few messages", async () => {
+    // Before: each switch was a message of its own, sent at once: 40 times slower than one
+    // stream, and what the iopub socket could not queue (1 000 messages) was dropped, lines
+    // missing from the middle; an interrupt's flush waited 10 s behind them.
+    const wide = makeRun(workspace.directory, { limits: { maxChars: 1_000_000, maxLines: 100_000 } });
+    try {
+      const count = (code: string) =>
+        wide.registry.invoke(wide.run, {
+          tool: "eval",
+          args: { code, description: "switch between stdout and stderr" },
+        });
+      await count(
+        "import sys\nsent = [0]\nreally_send = sys.stdout.pub_thread._really_send\n" +
+          "def counting(*args, **kwargs):\n    sent[0] += 1\n    return really_send(*args, **kwargs)\n" +
+          "sys.stdout.pub_thread._really_send = counting",
+      );
+      const switching = await count(
+        "sent[0] = 0\nfor i in range(20_000):\n    print(i)\n    print(-i, file=sys.stderr)",
+      );
+      const expected = Array.from({ length: 20_000 }, (_, i) => `${i}\n${-i}`).join("\n");
+      expect(resultText(switching) === expected).toBe(true);
+      // Four threads writing both at once: each one's lines all there, in its order.
+      const threads = await count(
+        "messages = sent[0]\nimport threading\ndef write(k):\n    for i in range(3000):\n" +
+          "        sys.stdout.write(f'o{k} {i}\\n')\n        sys.stderr.write(f'e{k} {i}\\n')\n" +
+          "workers = [threading.Thread(target=write, args=(k,)) for k in range(4)]\n" +
+          "for worker in workers: worker.start()\nfor worker in workers: worker.join()",
+      );
+      const lines = resultText(threads).split("\n");
+      for (const name of ["o0", "o1", "o2", "o3", "e0", "e1", "e2", "e3"]) {
+        const own = lines.filter((line) => line.startsWith(`${name} `));
+        expect(own.join("\n") === Array.from({ length: 3000 }, (_, i) => `${name} ${i}`).join("\n")).toBe(
+          true,
+        );
+      }
+      // The cell's messages (its streams, idle, the next cell's busy and input): a few, not 40 000.
+      expect(
+        Number(resultText(await count("sys.stdout.pub_thread._really_send = really_send\nmessages"))),
+      ).toBeLessThan(100);
+    } finally {
+      await wide.run.dispose();
+    }
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for i in range(20000): print(f'\\r{i}', end='')");
     expect(resultText(progress)).toBe("19999");
