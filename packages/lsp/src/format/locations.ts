@@ -178,18 +178,14 @@ export function distinctPlaces(locations: readonly PlainLocation[], reader: Line
   const key = (file: string, line: number, character: number) => `${line}:${character}:${file}`;
   for (const { file, range } of locations) starts.add(key(file, range.start.line, range.start.character));
   const kept: PlainLocation[] = [];
-  let last: PlainLocation | undefined;
+  // Every range seen, not only the last: the sort is by start alone, so a range repeated can
+  // come after another of the same start and a different end.
+  const seen = new Set<string>();
   for (const location of locations) {
     const { start, end } = location.range;
-    const same =
-      last !== undefined &&
-      last.file === location.file &&
-      last.range.start.line === start.line &&
-      last.range.start.character === start.character &&
-      last.range.end.line === end.line &&
-      last.range.end.character === end.character;
-    if (same) continue;
-    last = location;
+    const whole = `${key(location.file, start.line, start.character)}:${end.line}:${end.character}`;
+    if (seen.has(whole)) continue;
+    seen.add(whole);
     const text = start.line === end.line ? reader.text(location.file, start.line) : undefined;
     const renamed = text === undefined ? null : aliasOf.exec(text.slice(0, start.character));
     const from = renamed?.indices?.[1]?.[0];
