@@ -53,6 +53,23 @@ describe("namesClash", () => {
       ),
     ).toBe(false);
   });
+
+  it("reads the error's words alone, not its file's path nor the line of code shown after it", () => {
+    const missing =
+      "error [InvalidIfaceAssign] circle.Circle does not implement shapes.Shape (missing method Area)";
+    expect(namesClash(`redeclared/main.go:10:40 ${missing}`)).toBe(false);
+    expect(
+      namesClash(`main.go:10:40 ${missing} — the line: fmt.Println("a shape already declared:", c)`),
+    ).toBe(false);
+    expect(namesClash(`main.go:10:40 ${missing} — the line would read: x := c // redeclared below`)).toBe(
+      false,
+    );
+    expect(
+      namesClash(
+        "c.go:3:6 error [DuplicateDecl] Size redeclared in this block — the line would read: var Size = 1",
+      ),
+    ).toBe(true);
+  });
 });
 
 describe("implementationsLeftOutMessage", () => {

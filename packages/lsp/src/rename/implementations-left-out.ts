@@ -157,10 +157,13 @@ function before(a: Position, b: Position): boolean {
  * avoid, unlike those of declarations left out (a type no longer implementing an interface).
  */
 export function namesClash(error: string): boolean {
+  // Only the error's own words: not its file's path before them, nor the line of code shown
+  // after them (` — the line: …`), whose comments and strings are the user's.
+  const said = error.replace(/^.*?:\d+:\d+ /, "").replace(/ — the line(?: would read)?: .*$/, "");
   return (
-    /\[(?:AmbiguousSelector|DuplicateDecl|DuplicateMethod|DuplicateFieldAndMethod)\]/.test(error) ||
+    /\[(?:AmbiguousSelector|DuplicateDecl|DuplicateMethod|DuplicateFieldAndMethod)\]/.test(said) ||
     /\bambiguous selector\b|\bredeclared\b|\balready declared\b|\bduplicate (?:method|field)\b|\bfield and method with the same name\b/i.test(
-      error,
+      said,
     )
   );
 }

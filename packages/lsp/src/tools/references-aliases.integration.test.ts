@@ -71,6 +71,38 @@ describe.skipIf(!tsFound && !ci)(
       expect(fromDeclaration!.split("\n")).toEqual(want);
       expect(fromAlias!.split("\n")).toEqual(want);
     });
+
+    it("keeps both names of a value cast to its type of the same name, each a use", async () => {
+      const [answer] = await references(
+        "ts-cast-refs",
+        {
+          "package.json": '{ "name": "cast-refs", "private": true, "type": "module" }\n',
+          "tsconfig.json":
+            '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "NodeNext", "moduleResolution": "NodeNext", "types": [] }, "include": ["src"] }\n',
+          "src/color.ts": "export const Color = 1;\nexport type Color = number;\n",
+          "src/use.ts": [
+            "import {",
+            "  Color,",
+            "  Color as Hue,",
+            '} from "./color.js";',
+            "export const all = [Hue, Color as Color];",
+            "",
+          ].join("\n"),
+        },
+        [{ file: "src/use.ts", line: 5, symbol: "Color" }],
+      );
+      expect(answer!.split("\n")).toEqual([
+        "'Color' occurs 2 times on line 5; answered for the one at column 26; for another, give text around it as symbol (e.g. 'Color]' for the one at column 35)",
+        "7 references of 'Color':",
+        "src/color.ts:1:14  export const Color = 1;",
+        "src/color.ts:2:13  export type Color = number;",
+        "src/use.ts:2:3  Color,",
+        "src/use.ts:3:3  Color as Hue,",
+        "src/use.ts:5:21  export const all = [Hue, Color as Color];",
+        "src/use.ts:5:26  export const all = [Hue, Color as Color];",
+        "src/use.ts:5:35  export const all = [Hue, Color as Color];",
+      ]);
+    });
   },
 );
 

@@ -193,6 +193,29 @@ describe.skipIf(!findBinary("gopls", [], []).found && !ci)(
       }, clashing);
     });
 
+    it("takes no error for a clash for the words of the line it is on", async () => {
+      // The line of the error (shown after it) says "already declared": words of the code, not
+      // the error's, which is the interface Circle would no longer implement, whatever the name.
+      const worded = {
+        ...files,
+        "main.go": files["main.go"].replace(
+          "fmt.Println(shapes.Total(circle.Circle{R: 1}))",
+          'fmt.Println("a shape already declared:", shapes.Total(circle.Circle{R: 1}))',
+        ),
+      };
+      await withTree(async (rename, dir) => {
+        expect(goBroken(dir)).toBe("");
+        const { code, lines } = await rename("circle/circle.go", 7, "Area", "Size");
+        expect(code, lines.join("\n")).toBe("LSP_RENAME_FAILED");
+        expect(lines[0]).toContain("whatever the new name (this is no name clash)");
+        expect(lines[2]).toBe("The errors the edit would bring:");
+        expect(lines[3]).toMatch(
+          /circle\.Circle does not implement shapes\.Shape.* — the line: .*already declared/,
+        );
+        expect(lines.join("\n")).not.toContain("Pick another name");
+      }, worded);
+    });
+
     it("refuses renaming the interface method, naming the implementation left out and where", async () => {
       // The edit renames the interface method and its call in shapes.go, not circle.Circle's
       // method: main.go breaks alike.
