@@ -135,6 +135,46 @@ describePython("eval on a real ipykernel", () => {
     }
   });
 
+  it("finishes a cell whose signal handler writes while the cell switches between prints and stderr", async () => {
+    // Before: a handler that ran while the cell's own write held the lock of the ordering of
+    // prints and stderr waited for that lock for good (a plain Lock, held by the frame it
+    // interrupted), and the cell hung.
+    const own = makeRun(workspace.directory, { inactivityMs: 10_000 });
+    try {
+      const handled = await own.registry.invoke(own.run, {
+        tool: "eval",
+        args: {
+          description: "a signal handler writes while the cell prints",
+          code:
+            "import signal, sys\nhits = [0]\ndef handler(signum, frame):\n    hits[0] += 1\n" +
+            "    sys.stderr.write('tick\\n')\nsignal.signal(signal.SIGALRM, handler)\n" +
+            "signal.setitimer(signal.ITIMER_REAL, 0.0005, 0.0005)\ntry:\n    for i in range(30_000):\n" +
+            "        sys.stdout.write(f'{i}\\n')\n        sys.stderr.write(f'-{i}\\n')\n" +
+            "finally:\n    signal.setitimer(signal.ITIMER_REAL, 0, 0)\n" +
+            "print('done', hits[0] > 0)",
+        },
+      });
+      expect(resultText(handled)).toMatch(/done True$/);
+      // A handler's print(..., flush=True) there waited 10 s for the IO thread, which waited for
+      // that lock; the handlers that came meanwhile piled up to a RecursionError.
+      const flushed = await own.registry.invoke(own.run, {
+        tool: "eval",
+        args: {
+          description: "a signal handler flushes while the cell prints",
+          code:
+            "def handler(signum, frame):\n    hits[0] += 1\n    print('tick', file=sys.stderr, flush=True)\n" +
+            "hits[0] = 0\nsignal.signal(signal.SIGALRM, handler)\nsignal.setitimer(signal.ITIMER_REAL, 0.005, 0.005)\n" +
+            "try:\n    for i in range(100_000):\n        sys.stdout.write(f'{i}\\n')\n        sys.stderr.write(f'-{i}\\n')\n" +
+            "finally:\n    signal.setitimer(signal.ITIMER_REAL, 0, 0)\nprint('done', hits[0] > 0)",
+        },
+      });
+      expect(flushed.isError).toBe(false);
+      expect(resultText(flushed)).toMatch(/done True$/);
+    } finally {
+      await own.run.dispose();
+    }
+  });
+
   it("applies carriage returns before bounding: 20 000 progress updates are the last one", async () => {
     const progress = await cell("for i in range(20000): print(f'\\r{i}', end='')");
     expect(resultText(progress)).toBe("19999");

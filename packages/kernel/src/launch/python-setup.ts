@@ -652,6 +652,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     install_pid = os.getpid()
     order_lock = threading.Lock()
     taken_out = collections.deque()
+    inside = threading.local()
 
     class Direct:
         """The IO thread's socket, sent on at once: the pub thread's own send_multipart schedules
@@ -689,26 +690,34 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             send_runs(stream, parent, runs)
 
     def in_order(stream, other, take_out_other):
-        write, take_out = stream.write, stream._flush_buffer
+        write, take_out, flush = stream.write, stream._flush_buffer, stream.flush
 
         def ordered_write(string):
             # Not for the readers of fd 1 and 2 (see pythonFdOutputCode): the two pipes are read by
             # two threads, in any order, so what a child wrote to both is sent as before, stdout's
             # first at the flush after it ends.
-            if os.getpid() != install_pid or threading.current_thread().name.startswith("tools-fd-"):
+            # Nor for a write made inside one of ours on the same thread (a signal handler, a
+            # __del__ run by the collector): the lock is held by the frame it interrupted, or
+            # ipykernel's buffer lock is, which the IO thread may be waiting for under ours.
+            if (os.getpid() != install_pid or threading.current_thread().name.startswith("tools-fd-")
+                    or getattr(inside, "ours", False)):
                 return write(string)
-            # Only the taking out is under the lock: scheduling waits for the IO thread when its
-            # queue is full, and the IO thread takes the lock to send. The stream's own write
-            # schedules its flush, which sends what was taken out (see ordered_flush_buffer).
-            with order_lock:
-                try:
-                    if other._buffer.tell() > 0:
-                        data = take_out_other()
-                        if data:
-                            taken_out.append((other.name, other.parent_header, data))
-                except Exception:
-                    pass
-            return write(string)
+            inside.ours = True
+            try:
+                # Only the taking out is under the lock: scheduling waits for the IO thread when its
+                # queue is full, and the IO thread takes the lock to send. The stream's own write
+                # schedules its flush, which sends what was taken out (see ordered_flush_buffer).
+                with order_lock:
+                    try:
+                        if other._buffer.tell() > 0:
+                            data = take_out_other()
+                            if data:
+                                taken_out.append((other.name, other.parent_header, data))
+                    except Exception:
+                        pass
+                return write(string)
+            finally:
+                inside.ours = False
 
         def ordered_flush_buffer():
             # Called by the stream's flush (its timer, flush(), the cell's end) after it cleared its
@@ -716,24 +725,40 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             # together, so a write to either stream meanwhile goes after both; all is sent here.
             if os.getpid() != install_pid:
                 return take_out()
-            with order_lock:
-                entries = list(taken_out)
-                taken_out.clear()
-                data = take_out()
-            if data:
-                entries.append((stream.name, stream.parent_header, data))
-            if entries:
-                send_in_order(stream, entries)
-            return ""
-        return ordered_write, ordered_flush_buffer
+            # Nested in one of ours on this thread (a __del__ run by the collector flushing): not
+            # the lock again; ipykernel's _flush sends what the stream holds as it would.
+            if getattr(inside, "ours", False):
+                return take_out()
+            inside.ours = True
+            try:
+                with order_lock:
+                    entries = list(taken_out)
+                    taken_out.clear()
+                    data = take_out()
+                if data:
+                    entries.append((stream.name, stream.parent_header, data))
+                if entries:
+                    send_in_order(stream, entries)
+                return ""
+            finally:
+                inside.ours = False
+        def ordered_flush():
+            # Nested in one of ours on this thread (print(..., flush=True) in a signal handler):
+            # the flush is sent without waiting for it, since the IO thread may be waiting for the
+            # lock this thread holds (ipykernel's flush waits 10 s, then goes on unsent).
+            if os.getpid() == install_pid and getattr(inside, "ours", False):
+                stream.pub_thread.schedule(stream._flush)
+                return None
+            return flush()
+        return ordered_write, ordered_flush_buffer, ordered_flush
 
     streams = (sys.stdout, sys.stderr)
-    needed = ("write", "_flush", "_flush_buffer", "_buffer", "session", "pub_thread", "parent_header", "topic", "name")
+    needed = ("write", "flush", "_flush", "_flush_buffer", "_buffer", "session", "pub_thread", "parent_header", "topic", "name")
     if (all(hasattr(stream, name) for stream in streams for name in needed)
             and all(hasattr(stream.pub_thread, "_really_send") for stream in streams)):
         stdout_take_out, stderr_take_out = sys.stdout._flush_buffer, sys.stderr._flush_buffer
-        sys.stdout.write, sys.stdout._flush_buffer = in_order(sys.stdout, sys.stderr, stderr_take_out)
-        sys.stderr.write, sys.stderr._flush_buffer = in_order(sys.stderr, sys.stdout, stdout_take_out)
+        sys.stdout.write, sys.stdout._flush_buffer, sys.stdout.flush = in_order(sys.stdout, sys.stderr, stderr_take_out)
+        sys.stderr.write, sys.stderr._flush_buffer, sys.stderr.flush = in_order(sys.stderr, sys.stdout, stdout_take_out)
 
     def watchdog():
         while True:
