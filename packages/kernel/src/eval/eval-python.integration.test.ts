@@ -208,7 +208,7 @@ describePython("eval on a real ipykernel", () => {
     );
     expect(resultText(result)).toBe(
       "[image/png, 6,291,464 bytes, not shown: over the size limit of 5 MB per image (8,388,620 bytes as base64, as the model gets it)]\n\n" +
-        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side); draw smaller images (a smaller figure size or dpi), or save them to files.",
     );
   });
 
@@ -221,7 +221,7 @@ describePython("eval on a real ipykernel", () => {
     expect(heavy.content.filter((part) => part.type === "image")).toHaveLength(0);
     expect(resultText(heavy)).toBe(
       "[image/png, 4,194,312 bytes, not shown: over the size limit of 5 MB per image (5,592,416 bytes as base64, as the model gets it)]\n\n" +
-        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side); draw smaller images (a smaller figure size or dpi), or save them to files.",
     );
     // A long time series drawn wide: a few KB, over 9 000 pixels across.
     const wide = await cell(

@@ -101,7 +101,13 @@ export function leftOutImagesText(
   const size = `over the size limits of ${describeBytes(limits.maxImageBytes)} per image as base64 and ${maxImageSide} pixels a side`;
   const count = `over the limit of ${limits.maxImages} image${limits.maxImages === 1 ? "" : "s"} per cell`;
   const why = tooMany === 0 ? size : tooLarge === 0 ? count : `${tooLarge} ${size}, ${tooMany} ${count}`;
-  return `… ${total} image${total === 1 ? " was" : "s were"} left out (${why}).`;
+  const advice = [
+    ...(tooLarge > 0 ? ["draw smaller images (a smaller figure size or dpi), or save them to files"] : []),
+    ...(tooMany > 0
+      ? ["show fewer images per cell (close the ones not needed, or show the rest in later cells)"]
+      : []),
+  ];
+  return `… ${total} image${total === 1 ? " was" : "s were"} left out (${why}); ${advice.join("; ")}.`;
 }
 
 /**

@@ -54,7 +54,9 @@ describe("OutputCollector", () => {
     expect(seen.size).toBe(200);
     expect(Math.max(...[...seen].map((key) => key.length))).toBeLessThanOrEqual(64);
     expect(collector.parts().filter((part) => part.type === "image")).toHaveLength(2);
-    expect(text(collector)).toContain("198 images were left out (over the limit of 2 images per cell).");
+    expect(text(collector)).toContain(
+      "198 images were left out (over the limit of 2 images per cell); show fewer images per cell (close the ones not needed, or show the rest in later cells).",
+    );
   });
 
   it("says an image too large is over the size limit, and one past the count is over the count", () => {
@@ -68,13 +70,13 @@ describe("OutputCollector", () => {
     collector.add({ type: "display", kind: "display", data: { "image/png": png(17_258_313, 1) } });
     expect(text(collector)).toBe(
       "[image/png, 17,258,313 bytes, not shown: over the size limit of 5 MB per image (23,011,084 bytes as base64, as the model gets it)]\n\n" +
-        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side).",
+        "… 1 image was left out (over the size limits of 5 MB per image as base64 and 8000 pixels a side); draw smaller images (a smaller figure size or dpi), or save them to files.",
     );
     collector.add({ type: "display", kind: "display", data: { "image/png": png(10, 2) } });
     collector.add({ type: "display", kind: "display", data: { "image/png": png(10, 3) } });
     expect(text(collector)).toContain("[image/png, 10 bytes, not shown: over the limit of 1 image per cell]");
     expect(text(collector)).toMatch(
-      /… 2 images were left out \(1 over the size limits of 5 MB per image as base64 and 8000 pixels a side, 1 over the limit of 1 image per cell\)\.$/,
+      /… 2 images were left out \(1 over the size limits of 5 MB per image as base64 and 8000 pixels a side, 1 over the limit of 1 image per cell\); draw smaller images \(a smaller figure size or dpi\), or save them to files; show fewer images per cell \(close the ones not needed, or show the rest in later cells\)\.$/,
     );
   });
 
@@ -131,7 +133,7 @@ describe("OutputCollector", () => {
     expect(text(collector)).toBe(
       "[image/png, 33 bytes, not shown: over the size limit of 8000 pixels a side (9338×197)]\n" +
         "[image/jpeg, 29 bytes, not shown: over the size limit of 8000 pixels a side (12000×400)]\n\n" +
-        "… 2 images were left out (over the size limits of 1 MB per image as base64 and 8000 pixels a side).",
+        "… 2 images were left out (over the size limits of 1 MB per image as base64 and 8000 pixels a side); draw smaller images (a smaller figure size or dpi), or save them to files.",
     );
   });
 

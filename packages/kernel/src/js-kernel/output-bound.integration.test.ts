@@ -78,7 +78,9 @@ describe("the JavaScript kernel's output channel", () => {
     const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
     expect(text).toMatch(/^\[image\/png, 48,000 bytes, not shown: over the limit of 8 images per cell\]\n/);
     expect(text).toContain("'done'");
-    expect(text).toMatch(/… 292 images were left out \(over the limit of 8 images per cell\)\.$/);
+    expect(text).toMatch(
+      /… 292 images were left out \(over the limit of 8 images per cell\); show fewer images per cell \(close the ones not needed, or show the rest in later cells\)\.$/,
+    );
   });
 
   it("sends a cut echo as one execute_result, rendered as the whole echo is", async () => {
