@@ -14,6 +14,8 @@ import {
   targetSpaceKey,
 } from "../../dist/index.js";
 
+// First thing once running: the test starts a fixture that has not written this once more.
+if (process.argv[4]) writeFileSync(process.argv[4], String(process.pid));
 const scenario = JSON.parse(process.argv[2] ?? "{}");
 const resultFile = process.argv[3];
 
