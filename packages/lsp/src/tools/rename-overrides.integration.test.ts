@@ -7,6 +7,7 @@ import {
   overridesLeftOut,
   overridesLeftOutMessage,
   overridesUncheckedNote,
+  type OverridesQuestion,
 } from "../rename/overrides-left-out.js";
 import { createLspSupervisor } from "../supervisor/supervisor.js";
 import { ci, packageBin, tempTree } from "../test-support/fixtures.js";
@@ -337,6 +338,40 @@ describe.skipIf(!found && !ci)("lsp_rename of a Python method and the classes ar
   });
 });
 
+/**
+ * A project of `chain.py` (its `describe` on line 2) with pyright, and what the look for overrides
+ * is asked of a rename of that `describe` to `summary` (the server's edit, where it was asked);
+ * the run ends and the project is removed after `body`.
+ */
+async function withChainRename(
+  name: string,
+  chain: string,
+  body: (question: Omit<OverridesQuestion, "maxClasses">) => Promise<void>,
+): Promise<void> {
+  const tree = tempTree(name, {
+    "pyproject.toml": '[project]\nname = "chain"\nversion = "0"\n',
+    "chain.py": chain,
+  });
+  const run = createRun({ workingDirectory: tree.dir });
+  const supervisor = createLspSupervisor(run, {
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 20_000,
+  });
+  try {
+    const { client, uri } = await supervisor.open(join(tree.dir, "chain.py"));
+    const at = { line: 1, character: 8 };
+    const edit = await client.request<WorkspaceEdit>(
+      "textDocument/rename",
+      { textDocument: { uri }, position: at, newName: "summary" },
+      20_000,
+    );
+    await body({ client, supervisor, edit, uri, at, oldName: "describe", inside: () => true });
+  } finally {
+    await run.dispose();
+    tree.remove();
+  }
+}
+
 describe.skipIf(!found && !ci)("the look for overrides, bounded", () => {
   it("stops at its class bound and says so, and finds the override past it when the bound allows", async () => {
     const chain = [
@@ -358,34 +393,8 @@ describe.skipIf(!found && !ci)("the look for overrides, bounded", () => {
       '        return "c"',
       "",
     ].join("\n");
-    const tree = tempTree("py-overrides-bound", {
-      "pyproject.toml": '[project]\nname = "chain"\nversion = "0"\n',
-      "chain.py": chain,
-    });
-    const run = createRun({ workingDirectory: tree.dir });
-    const supervisor = createLspSupervisor(run, {
-      binDirectories: [packageBin],
-      diagnosticsTimeoutMs: 20_000,
-    });
-    try {
-      const { client, uri } = await supervisor.open(join(tree.dir, "chain.py"));
-      const at = { line: 1, character: 8 };
-      const edit = await client.request<WorkspaceEdit>(
-        "textDocument/rename",
-        { textDocument: { uri }, position: at, newName: "summary" },
-        20_000,
-      );
-      const look = (maxClasses: number) =>
-        overridesLeftOut({
-          client,
-          supervisor,
-          edit,
-          uri,
-          at,
-          oldName: "describe",
-          inside: () => true,
-          maxClasses,
-        });
+    await withChainRename("py-overrides-bound", chain, async (question) => {
+      const look = (maxClasses: number) => overridesLeftOut({ ...question, maxClasses });
       const bounded = await look(2);
       expect(bounded.left).toEqual([]);
       expect(overridesUncheckedNote("describe", bounded)).toBe(
@@ -396,63 +405,36 @@ describe.skipIf(!found && !ci)("the look for overrides, bounded", () => {
       expect(whole.left.map((item) => [item.position.line + 1, item.reason])).toEqual([
         [15, "C.describe overrides Base.describe"],
       ]);
-    } finally {
-      await run.dispose();
-      tree.remove();
-    }
+    });
   });
 
   it("says in a refusal from a look cut short that more may be left out", async () => {
-    const tree = tempTree("py-overrides-bound-refusal", {
-      "pyproject.toml": '[project]\nname = "chain"\nversion = "0"\n',
-      "chain.py": [
-        "class Base:",
-        "    def describe(self) -> str:",
-        '        return "base"',
-        "",
-        "",
-        "class A(Base):",
-        "    pass",
-        "",
-        "",
-        "class Direct(Base):",
-        "    def describe(self) -> str:",
-        '        return "direct"',
-        "",
-        "",
-        "class A2(A):",
-        "    pass",
-        "",
-        "",
-        "class B(A2):",
-        "    def describe(self) -> str:",
-        '        return "b"',
-        "",
-      ].join("\n"),
-    });
-    const run = createRun({ workingDirectory: tree.dir });
-    const supervisor = createLspSupervisor(run, {
-      binDirectories: [packageBin],
-      diagnosticsTimeoutMs: 20_000,
-    });
-    try {
-      const { client, uri } = await supervisor.open(join(tree.dir, "chain.py"));
-      const at = { line: 1, character: 8 };
-      const edit = await client.request<WorkspaceEdit>(
-        "textDocument/rename",
-        { textDocument: { uri }, position: at, newName: "summary" },
-        20_000,
-      );
-      const found = await overridesLeftOut({
-        client,
-        supervisor,
-        edit,
-        uri,
-        at,
-        oldName: "describe",
-        inside: () => true,
-        maxClasses: 2,
-      });
+    const chain = [
+      "class Base:",
+      "    def describe(self) -> str:",
+      '        return "base"',
+      "",
+      "",
+      "class A(Base):",
+      "    pass",
+      "",
+      "",
+      "class Direct(Base):",
+      "    def describe(self) -> str:",
+      '        return "direct"',
+      "",
+      "",
+      "class A2(A):",
+      "    pass",
+      "",
+      "",
+      "class B(A2):",
+      "    def describe(self) -> str:",
+      '        return "b"',
+      "",
+    ].join("\n");
+    await withChainRename("py-overrides-bound-refusal", chain, async (question) => {
+      const found = await overridesLeftOut({ ...question, maxClasses: 2 });
       // B.describe, past the bound, is not found.
       expect(found.left.map((item) => item.reason)).toEqual(["Direct.describe overrides Base.describe"]);
       const message = overridesLeftOutMessage("describe", "summary", found, {
@@ -462,9 +444,6 @@ describe.skipIf(!found && !ci)("the look for overrides, bounded", () => {
       expect(message.split("\n").at(-1)).toBe(
         "The look for them stopped short (the bound of 2 classes was reached): more of them may be left out; lsp references on a class lists its subclasses.",
       );
-    } finally {
-      await run.dispose();
-      tree.remove();
-    }
+    });
   });
 });
