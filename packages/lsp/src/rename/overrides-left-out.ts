@@ -92,17 +92,9 @@ export async function overridesLeftOut(question: OverridesQuestion): Promise<Ove
   });
   const renames = editRenames(question.edit, supervisor);
   // The declaration renamed: asked at a use (`item.describe()`), the one that use resolves to.
-  const answer = await client
-    .request<Location | Location[] | LocationLink[] | null>(
-      "textDocument/definition",
-      { textDocument: { uri: question.uri }, position: question.at },
-      Math.max(1, deadline - Date.now()),
-      question.signal,
-    )
-    .catch(() => null);
-  const declaration = (Array.isArray(answer) ? answer : answer ? [answer] : [])
-    .map((each) => ("targetUri" in each ? { uri: each.targetUri, range: each.targetSelectionRange } : each))
-    .find((each) => each.uri.startsWith("file:") && renames(supervisor.pathOf(each.uri), each.range.start));
+  const declaration = (await definitionsAt(question, question.uri, question.at, deadline)).find(
+    (each) => each.uri.startsWith("file:") && renames(supervisor.pathOf(each.uri), each.range.start),
+  );
   if (!declaration) return { left: [] };
   const start = await classes.memberAt(declaration.uri, declaration.range.start);
   if (!start || start.member.name !== oldName) return { left: [] };
@@ -151,6 +143,29 @@ export async function overridesLeftOut(question: OverridesQuestion): Promise<Ove
 }
 
 /**
+ * The server's definitions of what is at `position` in `uri` (links as their targets' names), none
+ * when it answers nothing or fails by `deadline`.
+ */
+async function definitionsAt(
+  question: OverridesQuestion,
+  uri: string,
+  position: Position,
+  deadline: number,
+): Promise<Location[]> {
+  const answer = await question.client
+    .request<Location | Location[] | LocationLink[] | null>(
+      "textDocument/definition",
+      { textDocument: { uri }, position },
+      Math.max(1, deadline - Date.now()),
+      question.signal,
+    )
+    .catch(() => null);
+  return (Array.isArray(answer) ? answer : answer ? [answer] : []).map((each) =>
+    "targetUri" in each ? { uri: each.targetUri, range: each.targetSelectionRange } : each,
+  );
+}
+
+/**
  * Where a class declares its member: every declaration of it (a property's getter and setter: the
  * document symbols list only the last), as the server's definition of the member tells them; the
  * symbol's own place when it tells none.
@@ -162,16 +177,7 @@ async function declarationsOf(
   deadline: number,
 ): Promise<Position[]> {
   const own = member.selectionRange.start;
-  const answer = await question.client
-    .request<Location | Location[] | LocationLink[] | null>(
-      "textDocument/definition",
-      { textDocument: { uri: cls.uri }, position: own },
-      Math.max(1, deadline - Date.now()),
-      question.signal,
-    )
-    .catch(() => null);
-  const found = (Array.isArray(answer) ? answer : answer ? [answer] : [])
-    .map((each) => ("targetUri" in each ? { uri: each.targetUri, range: each.targetSelectionRange } : each))
+  const found = (await definitionsAt(question, cls.uri, own, deadline))
     .filter((each) => each.uri === cls.uri)
     .map((each) => each.range.start);
   if (!found.some((each) => each.line === own.line && each.character === own.character)) found.push(own);
