@@ -94,7 +94,9 @@ describePython("kernel lifecycle on a real ipykernel", () => {
   it("a cell running when the run ends answers that the run ended, not that the cell would not stop", async () => {
     const { run, cell, workspace } = setup();
     const flag = join(workspace.directory, "sleeping.flag");
-    const sleeping = cell(`import time\nopen(${JSON.stringify(flag)}, "w").close()\ntime.sleep(300)`);
+    const sleeping = cell(
+      `import time\nprint("loaded", flush=True)\nopen(${JSON.stringify(flag)}, "w").close()\ntime.sleep(300)`,
+    );
     await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
     await run.dispose();
     const result = await sleeping;
@@ -103,6 +105,8 @@ describePython("kernel lifecycle on a real ipykernel", () => {
       "eval was stopped: the run has ended, and its python kernel with it",
     );
     expect(resultText(result)).not.toContain("did not stop");
+    // What the cell printed before the run ended is in the result, as for a cancel or a timeout.
+    expect(resultText(result)).toMatch(/^loaded\n/);
   });
 
   it("a kernel that never starts the cell (stopped with SIGSTOP) is killed after the acknowledge bound, not the 5-minute one", async () => {
@@ -227,6 +231,45 @@ describePython("kernel lifecycle on a real ipykernel", () => {
       args: { code: "21 * 2", description: "the next cell, on the kernel that went on starting" },
     });
     expect(resultText(next)).toBe("42");
+  });
+
+  it("a cancelled cell's result keeps what it printed so far and says it was cancelled, as a timed-out one does", async () => {
+    const { registry, run, workspace } = setup();
+    const invoke = (code: string, language: string, signal?: AbortSignal): Promise<ToolResult> =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: { code, language, description: "run a cell that is cancelled midway" },
+        ...(signal === undefined ? {} : { signal }),
+      });
+    for (const [language, code] of [
+      [
+        "python",
+        (flag: string) =>
+          `x = 7\nprint('step 1 done', flush=True)\nopen(${JSON.stringify(flag)}, 'w').close()\nimport time\ntime.sleep(300)`,
+      ],
+      [
+        "javascript",
+        (flag: string) =>
+          `var x = 7\nconsole.log('step 1 done')\nrequire('fs').writeFileSync(${JSON.stringify(flag)}, '')\nawait new Promise(() => {})`,
+      ],
+    ] as const) {
+      const flag = join(workspace.directory, `${language}-cancelled.flag`);
+      const controller = new AbortController();
+      const cancelled = invoke(code(flag), language, controller.signal);
+      await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+      controller.abort(new Error("the operator pressed stop"));
+      const result = await cancelled;
+      expect(result.error?.code).toBe("CANCELLED");
+      const text = resultText(result);
+      expect(text).toMatch(/^step 1 done\n/);
+      expect(text).toMatch(
+        /eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept\.$/,
+      );
+      expect(result.error?.message).toBe(
+        "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.",
+      );
+      expect(resultText(await invoke("x * 6", language))).toBe("42");
+    }
   });
 
   it("interrupts a cell that is silent past the inactivity budget and keeps the namespace", async () => {

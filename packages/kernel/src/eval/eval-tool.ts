@@ -155,12 +155,15 @@ async function runCell(
   context.signal.removeEventListener("abort", onAbort);
   let interruptNote: string | undefined;
   if (ending.kind === "cancelled" && runEnded(context.signal)) {
-    // The run's end takes its kernels down with it: nothing to interrupt, and the cell is not to blame.
+    // The run's end takes its kernels down with it: nothing to interrupt, and the cell is not to
+    // blame. What it printed until then is kept, as for a cancel.
     bridgeAbort.abort();
-    throw new ToolsError({
-      code: "RUN_DISPOSED",
-      message: `eval was stopped: the run has ended, and its ${language} kernel with it`,
-    });
+    return failure(
+      collector,
+      "RUN_DISPOSED",
+      `eval was stopped: the run has ended, and its ${language} kernel with it`,
+      changedFiles,
+    );
   }
   if (
     ending.kind === "stalled" ||
@@ -199,8 +202,10 @@ async function runCell(
         cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
       }[why];
     }
-    if (why === "cancelled" && context.signal.aborted) {
-      throw new ToolsError({ code: "CANCELLED", message: `eval was cancelled: ${interruptNote}` });
+    // A cancelled call's result keeps the output so far (and the files its bridged calls changed),
+    // as a timed-out one does: the registry returns what the tool returns, also once cancelled.
+    if (why === "cancelled") {
+      return failure(collector, "CANCELLED", `eval was cancelled: ${interruptNote}`, changedFiles);
     }
     return failure(collector, "KERNEL_TIMEOUT", interruptNote, changedFiles);
   }
