@@ -57,6 +57,8 @@ interface BridgedCall {
   readonly tool?: unknown;
   readonly input?: unknown;
   readonly password?: unknown;
+  /** How the cell read: `sys.stdin.readline()`, `sys.stdin.read()` (absent for input() and getpass()). */
+  readonly via?: unknown;
   readonly main?: unknown;
 }
 
@@ -72,8 +74,11 @@ function bridgedCall(prompt: string): BridgedCall | undefined {
   }
 }
 
-/** `input()`, `getpass()` or `tool("read")`, as the cell wrote the call. */
+/** `input()`, `getpass()`, `sys.stdin.readline()` or `tool("read")`, as the cell wrote the call. */
 function callNamed(asked: BridgedCall): string {
-  if (typeof asked.input === "string") return asked.password === true ? "getpass()" : "input()";
+  if (typeof asked.input === "string") {
+    if (typeof asked.via === "string") return asked.via;
+    return asked.password === true ? "getpass()" : "input()";
+  }
   return `tool(${typeof asked.tool === "string" ? JSON.stringify(asked.tool) : ""})`;
 }

@@ -28,9 +28,16 @@ export async function answerBridgeCall(
       args?: unknown;
       input?: unknown;
       password?: unknown;
+      via?: unknown;
+      reads?: unknown;
     };
     if (typeof request.input === "string") {
-      reply = await answerInput(request.input, request.password === true, context, signal);
+      const reads = request.reads === "line" || request.reads === "all" ? request.reads : undefined;
+      const asking: Asking =
+        typeof request.via === "string" && reads !== undefined
+          ? { via: request.via, reads }
+          : { via: request.password === true ? "getpass()" : "input()", password: request.password === true };
+      reply = await answerInput(request.input, asking, context, signal);
     } else if (typeof request.tool !== "string") {
       reply = {
         ok: false,
@@ -70,32 +77,59 @@ const nobodyToAsk: Readonly<Record<string, string>> = {
 };
 
 /**
- * Answers the cell's `input()` / `getpass()` with an ask_user card, a nested call as a bridged one
- * (approval and guardrails apply): the prompt is the question, the answer free text. `getpass()`'s
- * call passes `receiveSecret`, so its card is secret and the password comes back out of band, never
- * in ask_user's result (an ask_user that ignores it answers in its text, as for input()). Without an
- * ask_user this call may use, or a human to answer it, the reply is `NO_OPERATOR` (the cell raises
- * StdinNotImplementedError); a declined, timed-out or cancelled card is an error (EOFError).
+ * What a cell's request reads: `input()` or `getpass()` (`password`), or Python's `sys.stdin`
+ * (`reads`: a line, or the whole text), named as the cell called it (`via`).
  */
-async function answerInput(
-  prompt: string,
-  password: boolean,
-  context: ToolContext,
-  signal: AbortSignal,
-): Promise<BridgeReply> {
+type Asking =
+  | { readonly via: string; readonly password: boolean; readonly reads?: undefined }
+  | { readonly via: string; readonly reads: "line" | "all"; readonly password?: undefined };
+
+/** The card's question and context for a request with no prompt of its own, or with one. */
+function cardText(prompt: string, asking: Asking): { question: string; context: string } {
   const asked = prompt.trim();
-  const args = {
+  if (asking.reads !== undefined) {
+    return {
+      question:
+        asking.reads === "line"
+          ? `A running cell reads a line of its standard input (${asking.via}).`
+          : `A running cell reads all of its standard input (${asking.via}).`,
+      context:
+        (asking.reads === "line"
+          ? "A Python cell reads sys.stdin: your answer is the line it gets (each line it reads asks again)."
+          : "A Python cell reads sys.stdin to its end: your answer is the whole text it gets.") +
+        " Decline to end its input (end of file).",
+    };
+  }
+  return {
     question:
       asked !== ""
         ? asked
-        : password
+        : asking.password
           ? "A running cell asks for a password."
           : "A running cell asks for input.",
-    context: password
+    context: asking.password
       ? "A Python cell called getpass(): your answer is the password it gets; it is not shown as you type, nor in any result."
       : "A Python cell called input(): your answer is the line it gets.",
-    allow_free_text: true,
   };
+}
+
+/**
+ * Answers the cell's `input()` / `getpass()` / `sys.stdin` read with an ask_user card, a nested call
+ * as a bridged one (approval and guardrails apply): the prompt is the question, the answer free
+ * text. `getpass()`'s call passes `receiveSecret`, so its card is secret and the password comes back
+ * out of band, never in ask_user's result (an ask_user that ignores it answers in its text, as for
+ * input()). Without an ask_user this call may use, or a human to answer it, the reply is
+ * `NO_OPERATOR` (the cell raises StdinNotImplementedError); a declined card is `DECLINED` (EOFError
+ * from input(), the end of the input for sys.stdin), a timed-out or cancelled one an error (EOFError).
+ */
+async function answerInput(
+  prompt: string,
+  asking: Asking,
+  context: ToolContext,
+  signal: AbortSignal,
+): Promise<BridgeReply> {
+  const password = asking.password === true;
+  const args = { ...cardText(prompt, asking), allow_free_text: true };
   // A password is taken out of band: ask_user then draws a secret card (typed without echo, never
   // shown back) and its result only says it was answered, so no transcript or log holds it.
   let secret: string | undefined;
@@ -119,22 +153,20 @@ async function answerInput(
         ok: false,
         code: "NO_OPERATOR",
         error:
-          `${password ? "getpass()" : "input()"} is not available in eval: nobody is there to type an answer (${why}).` +
-          ` Put the value in the code instead; when a run has an operator, ask them with` +
-          ` tool('${askUserTool}', {'question': '...'}).`,
+          `${asking.via} is not available in eval: nobody is there to type an answer (${why}).` +
+          (asking.reads === undefined
+            ? " Put the value in the code instead"
+            : " Put the data in the code or read it from a file instead") +
+          `; when a run has an operator, ask them with tool('${askUserTool}', {'question': '...'}).`,
       };
     }
-    return { ok: false, code, error: `${password ? "getpass()" : "input()"} got no answer: ${message}` };
+    return { ok: false, code, error: `${asking.via} got no answer: ${message}` };
   }
   if (secret !== undefined) return { ok: true, text: secret };
   const text = resultText(result);
   const answer = answerOf(text);
   if (answer === undefined) {
-    return {
-      ok: false,
-      code: "DECLINED",
-      error: `${password ? "getpass()" : "input()"} got no answer: ${text}`,
-    };
+    return { ok: false, code: "DECLINED", error: `${asking.via} got no answer: ${text}` };
   }
   return { ok: true, text: answer };
 }

@@ -471,6 +471,20 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/no ask_user tool\)\. .*tool\('ask_user', \{'question': '\.\.\.'\}\)/);
   });
 
+  it("gives sys.stdin's readline(), read() and iteration the same clear error as input(), not an empty string", async () => {
+    for (const [code, via] of [
+      ["import sys\nsys.stdin.readline()", "sys.stdin.readline()"],
+      ["import sys\nsys.stdin.read()", "sys.stdin.read()"],
+      ["import sys\n[line for line in sys.stdin]", "sys.stdin.readline()"],
+    ] as const) {
+      const result = await cell(code);
+      expect(result.error?.code).toBe("CELL_ERROR");
+      expect(resultText(result)).toContain(
+        `StdinNotImplementedError: ${via} is not available in eval: nobody is there to type an answer (this run has no ask_user tool).`,
+      );
+    }
+  });
+
   it("shows what each sub-exception of an ExceptionGroup was (asyncio.TaskGroup), with its frames", async () => {
     const result = await cell(
       "import asyncio\nasync def fetch(i):\n    if i == 2:\n        raise ConnectionError(f'host {i} refused')\n    return i\n" +
@@ -1001,6 +1015,28 @@ describePython("eval's input() and getpass() with an operator to ask (ask_user)"
     expect(String(ask.cards[1]?.context)).toMatch(
       /getpass\(\).*password.*not shown as you type, nor in any result/,
     );
+  });
+
+  it("asks each line sys.stdin.readline() and iteration read on a card; a declined card ends the input", async () => {
+    const ask = askUserLike(["first", "two\nlines", null, "whole\ntext"]);
+    const cell = start(ask);
+    const result = await cell(
+      "import sys\nlines = [sys.stdin.readline()]\nlines += list(sys.stdin)\nlines.append(sys.stdin.readline())\nprint(repr(lines))",
+    );
+    expect(result.isError).toBe(false);
+    // Each line read is echoed as a terminal shows it; the third card's decline is the end of input.
+    expect(resultText(result)).toBe("first\ntwo\nlines\n['first\\n', 'two\\n', 'lines\\n', '']");
+    expect(ask.cards).toHaveLength(3);
+    expect(ask.cards[0]).toMatchObject({ allow_free_text: true });
+    expect(String(ask.cards[0]?.question)).toContain("sys.stdin.readline()");
+    expect(String(ask.cards[2]?.context)).toMatch(/Decline to end its input \(end of file\)\.$/);
+    // The next cell's stdin starts again: read() asks once for the whole text.
+    const whole = await cell(
+      "import sys\ntext = sys.stdin.read()\nprint(repr(text), repr(sys.stdin.read()))",
+    );
+    expect(resultText(whole)).toBe("whole\ntext\n'whole\\ntext\\n' ''");
+    expect(String(ask.cards[3]?.question)).toContain("sys.stdin.read()");
+    expect(ask.origins).toEqual(["cell", "cell", "cell", "cell"]);
   });
 
   it("a declined card is an EOFError in the cell, saying so", async () => {

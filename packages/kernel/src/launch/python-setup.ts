@@ -38,7 +38,7 @@ export function pythonSetupCode(options: {
   const groupChars = 5 * maxChars;
   return String.raw`
 def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_chars, group_chars):
-    import builtins, json, os, re, sys, threading, time, types
+    import builtins, io, json, os, re, sys, threading, time, types
     from IPython import get_ipython
     from IPython.core.error import StdinNotImplementedError
 
@@ -273,12 +273,17 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # call in flight at once, with an error, instead of dropping its reply (bridge "main").
         return threading.current_thread() is threading.main_thread()
 
-    def ask_operator(prompt="", password=False):
+    def ask_operator(prompt="", password=False, via=None, reads=None):
         # input() and getpass(): the harness turns the request into an ask_user card for the
-        # operator, when there is one, and the answer comes back as the line typed.
+        # operator, when there is one, and the answer comes back as the line typed. sys.stdin's
+        # reads too ("via" names the call, "reads" says "line" or "all"): a declined card is then
+        # the end of the input (None), not an error.
         __tracebackhide__ = ours
         prompt = str(prompt)
-        payload = marker + json.dumps({"input": prompt, "password": bool(password), "main": on_main_thread()})
+        request = {"input": prompt, "password": bool(password), "main": on_main_thread()}
+        if via is not None:
+            request.update(via=via, reads=reads)
+        payload = marker + json.dumps(request)
         with lock:
             reply = kernel._input_request(
                 payload, kernel._parent_ident["shell"], kernel.get_parent("shell"), password=False)
@@ -286,11 +291,175 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         if data.get("ok"):
             answer = data.get("text", "")
             # As a terminal shows it; a password is not echoed.
-            print(prompt if password else prompt + answer, flush=True)
+            if via is None:
+                print(prompt if password else prompt + answer, flush=True)
             return answer
+        named = via or "input()"
         if data.get("code") == "NO_OPERATOR":
-            raise StdinNotImplementedError(data.get("error", "input() is not available in eval"))
-        raise EOFError(data.get("error", "no answer to input()"))
+            raise StdinNotImplementedError(data.get("error", f"{named} is not available in eval"))
+        if via is not None and data.get("code") == "DECLINED":
+            return None
+        raise EOFError(data.get("error", f"no answer to {named}"))
+
+    class OperatorStdin(io.TextIOBase):
+        # sys.stdin of the kernel: its fd 0 is /dev/null, so readline() returned "" and a cell
+        # reading its input went on with nothing, while input() asked. Each line read is asked as
+        # input() asks (an ask_user card; with nobody to ask, StdinNotImplementedError saying so),
+        # read() asks once for the whole text, and a declined card is the end of the input. What
+        # the operator typed is echoed, as a terminal shows it. Each cell's input starts again.
+
+        def __init__(self, original):
+            super().__init__()
+            self._original = original
+            self._text = ""
+            self._ended = False
+            self.buffer = OperatorStdinBytes(self)
+
+        def restart(self):
+            self._text = ""
+            self._ended = False
+            self.buffer.restart()
+
+        @property
+        def name(self):
+            return "<stdin>"
+
+        @property
+        def encoding(self):
+            return "utf-8"
+
+        @property
+        def errors(self):
+            return "strict"
+
+        @property
+        def newlines(self):
+            return None
+
+        def fileno(self):
+            # The kernel's own fd 0 (/dev/null), for code that only asks for it (os.isatty).
+            return self._original.fileno()
+
+        def isatty(self):
+            return False
+
+        def readable(self):
+            return True
+
+        def _ask(self, reads):
+            # One card: a line (readline, iteration) or the whole text (read, readlines). False at
+            # the end of the input.
+            __tracebackhide__ = ours
+            if self._ended:
+                return False
+            via = "sys.stdin.readline()" if reads == "line" else "sys.stdin.read()"
+            answer = ask_operator("", via=via, reads=reads)
+            if answer is None:
+                self._ended = True
+                return False
+            text = answer if answer.endswith("\n") else answer + "\n"
+            print(text, end="", flush=True)
+            self._text += text
+            if reads == "all":
+                self._ended = True
+            return True
+
+        def readline(self, size=-1):
+            __tracebackhide__ = ours
+            self._checkClosed()
+            size = -1 if size is None else size.__index__()
+            while "\n" not in self._text and (size < 0 or len(self._text) < size) and self._ask("line"):
+                pass
+            end = self._text.find("\n") + 1 or len(self._text)
+            if size >= 0:
+                end = min(end, size)
+            line, self._text = self._text[:end], self._text[end:]
+            return line
+
+        def read(self, size=-1):
+            __tracebackhide__ = ours
+            self._checkClosed()
+            size = -1 if size is None else size.__index__()
+            if size < 0:
+                self._ask("all")
+                text, self._text = self._text, ""
+                return text
+            while len(self._text) < size and self._ask("line"):
+                pass
+            text, self._text = self._text[:size], self._text[size:]
+            return text
+
+        def readlines(self, hint=-1):
+            __tracebackhide__ = ours
+            if hint is None or hint <= 0:
+                return self.read().splitlines(keepends=True)
+            return super().readlines(hint)
+
+    class OperatorStdinBytes(io.BufferedIOBase):
+        # sys.stdin.buffer: the same cards, the text encoded as UTF-8.
+
+        def __init__(self, text):
+            super().__init__()
+            self._stdin = text
+            self._bytes = b""
+
+        def restart(self):
+            self._bytes = b""
+
+        def fileno(self):
+            return self._stdin.fileno()
+
+        def isatty(self):
+            return False
+
+        def readable(self):
+            return True
+
+        def _more(self, whole=False):
+            __tracebackhide__ = ours
+            text = self._stdin.read() if whole else self._stdin.readline()
+            self._bytes += text.encode("utf-8")
+            return text != ""
+
+        def readline(self, size=-1):
+            __tracebackhide__ = ours
+            size = -1 if size is None else size.__index__()
+            while b"\n" not in self._bytes and (size < 0 or len(self._bytes) < size) and self._more():
+                pass
+            end = self._bytes.find(b"\n") + 1 or len(self._bytes)
+            if size >= 0:
+                end = min(end, size)
+            line, self._bytes = self._bytes[:end], self._bytes[end:]
+            return line
+
+        def read(self, size=-1):
+            __tracebackhide__ = ours
+            size = -1 if size is None else size.__index__()
+            if size < 0:
+                self._more(whole=True)
+                data, self._bytes = self._bytes, b""
+                return data
+            while len(self._bytes) < size and self._more():
+                pass
+            data, self._bytes = self._bytes[:size], self._bytes[size:]
+            return data
+
+        def read1(self, size=-1):
+            __tracebackhide__ = ours
+            if not self._bytes:
+                self._more()
+            size = len(self._bytes) if size is None or size < 0 else size
+            data, self._bytes = self._bytes[:size], self._bytes[size:]
+            return data
+
+    stdin = OperatorStdin(sys.stdin)
+    sys.stdin = stdin
+
+    def stdin_starts():
+        if sys.stdin is stdin:
+            stdin.restart()
+
+    ip.events.register("pre_execute", stdin_starts)
 
     def raw_input(prompt=""):
         __tracebackhide__ = ours
