@@ -485,6 +485,27 @@ describePython("eval on a real ipykernel", () => {
     }
   });
 
+  it("names the read a sys.stdin error comes from: read(n), sys.stdin.buffer's, as the cell called it", async () => {
+    // Before, read(10) (and pandas' read_csv(sys.stdin), which reads in chunks) said readline().
+    for (const [code, via] of [
+      ["import sys\nsys.stdin.read(10)", "sys.stdin.read(10)"],
+      ["import sys\nsys.stdin.buffer.read()", "sys.stdin.buffer.read()"],
+      ["import sys\nsys.stdin.buffer.readline()", "sys.stdin.buffer.readline()"],
+    ] as const) {
+      const result = await cell(code);
+      expect(resultText(result)).toContain(`StdinNotImplementedError: ${via} is not available in eval`);
+    }
+  });
+
+  it("keeps what a script does with sys.stdin before reading it: reconfigure(), mode, encoding", async () => {
+    // A script's sys.stdin.reconfigure(encoding="utf-8") raised AttributeError on the stand-in.
+    const result = await cell(
+      "import sys\nsys.stdin.reconfigure(encoding='utf-8', errors='replace')\nprint(sys.stdin.mode, sys.stdin.encoding, sys.stdin.errors, sys.stdin.isatty())",
+    );
+    expect(result.isError).toBe(false);
+    expect(resultText(result)).toBe("r utf-8 replace False");
+  });
+
   it("shows what each sub-exception of an ExceptionGroup was (asyncio.TaskGroup), with its frames", async () => {
     const result = await cell(
       "import asyncio\nasync def fetch(i):\n    if i == 2:\n        raise ConnectionError(f'host {i} refused')\n    return i\n" +
@@ -1037,6 +1058,17 @@ describePython("eval's input() and getpass() with an operator to ask (ask_user)"
     expect(resultText(whole)).toBe("whole\ntext\n'whole\\ntext\\n' ''");
     expect(String(ask.cards[3]?.question)).toContain("sys.stdin.read()");
     expect(ask.origins).toEqual(["cell", "cell", "cell", "cell"]);
+  });
+
+  it("reads a large pasted answer line by line in linear time", async () => {
+    // Each line read copied the rest of the text: 50 000 lines pasted took seconds to iterate.
+    const pasted = Array.from({ length: 50_000 }, (_, i) => `row ${i} ${"x".repeat(90)}`).join("\n");
+    const cell = start(askUserLike([pasted, null]));
+    const result = await cell(
+      "import sys, time\nfirst = sys.stdin.readline()\nstarted = time.perf_counter()\nrest = sum(1 for _ in sys.stdin)\n" +
+        "elapsed = time.perf_counter() - started\nprint('lines', 1 + rest, 'fast' if elapsed < 1.5 else f'slow {elapsed:.1f} s')",
+    );
+    expect(resultText(result).split("\n").at(-1)).toBe("lines 50000 fast");
   });
 
   it("a declined card is an EOFError in the cell, saying so", async () => {

@@ -301,22 +301,67 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             return None
         raise EOFError(data.get("error", f"no answer to {named}"))
 
+    class Pending:
+        # What was read ahead and not yet returned (text, or bytes for sys.stdin.buffer), taken from
+        # a position: reading a large pasted answer line by line does not copy the rest of it at
+        # each line (50 000 lines took seconds).
+
+        def __init__(self, empty):
+            self._empty = empty
+            self._newline = "\n" if isinstance(empty, str) else b"\n"
+            self._data = empty
+            self._at = 0
+
+        def clear(self):
+            self._data, self._at = self._empty, 0
+
+        def add(self, data):
+            self._data, self._at = self._data[self._at:] + data, 0
+
+        def __len__(self):
+            return len(self._data) - self._at
+
+        def has_line(self):
+            return self._data.find(self._newline, self._at) >= 0
+
+        def take_line(self, size):
+            end = self._data.find(self._newline, self._at) + 1 or len(self._data)
+            return self._take_to(end if size < 0 else min(end, self._at + size))
+
+        def take(self, size):
+            return self._take_to(len(self._data) if size < 0 else min(len(self._data), self._at + size))
+
+        def _take_to(self, end):
+            chunk = self._data[self._at:end]
+            self._at = end
+            if self._at == len(self._data):
+                self.clear()
+            return chunk
+
+    def size_of(size):
+        return -1 if size is None else size.__index__()
+
     class OperatorStdin(io.TextIOBase):
         # sys.stdin of the kernel: its fd 0 is /dev/null, so readline() returned "" and a cell
         # reading its input went on with nothing, while input() asked. Each line read is asked as
         # input() asks (an ask_user card; with nobody to ask, StdinNotImplementedError saying so),
         # read() asks once for the whole text, and a declined card is the end of the input. What
         # the operator typed is echoed, as a terminal shows it. Each cell's input starts again.
+        # Each card and error names the read as the cell called it (read(10), not readline()).
+
+        mode = "r"
+        line_buffering = False
 
         def __init__(self, original):
             super().__init__()
             self._original = original
-            self._text = ""
+            self._pending = Pending("")
             self._ended = False
+            self._encoding, self._errors = "utf-8", "strict"
             self.buffer = OperatorStdinBytes(self)
 
         def restart(self):
-            self._text = ""
+            self._pending.clear()
             self._ended = False
             self.buffer.restart()
 
@@ -326,15 +371,27 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
 
         @property
         def encoding(self):
-            return "utf-8"
+            return self._encoding
 
         @property
         def errors(self):
-            return "strict"
+            return self._errors
 
         @property
         def newlines(self):
             return None
+
+        def reconfigure(self, *, encoding=None, errors=None, newline=None, line_buffering=None, write_through=None):
+            # As a script does before reading (reconfigure(encoding="utf-8")): what the operator
+            # types is text already, so the encoding is only that of sys.stdin.buffer's bytes.
+            if encoding is not None:
+                import codecs
+                codecs.lookup(encoding)
+                self._encoding, self._errors = encoding, "strict"
+            if errors is not None:
+                import codecs
+                codecs.lookup_error(errors)
+                self._errors = errors
 
         def fileno(self):
             # The kernel's own fd 0 (/dev/null), for code that only asks for it (os.isatty).
@@ -346,65 +403,72 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def readable(self):
             return True
 
-        def _ask(self, reads):
-            # One card: a line (readline, iteration) or the whole text (read, readlines). False at
-            # the end of the input.
+        def _ask(self, reads, via):
+            # One card: a line (readline, iteration, read(n)) or the whole text (read, readlines).
+            # False at the end of the input.
             __tracebackhide__ = ours
             if self._ended:
                 return False
-            via = "sys.stdin.readline()" if reads == "line" else "sys.stdin.read()"
             answer = ask_operator("", via=via, reads=reads)
             if answer is None:
                 self._ended = True
                 return False
             text = answer if answer.endswith("\n") else answer + "\n"
             print(text, end="", flush=True)
-            self._text += text
+            self._pending.add(text)
             if reads == "all":
                 self._ended = True
             return True
 
-        def readline(self, size=-1):
+        def _readline(self, size, via):
             __tracebackhide__ = ours
             self._checkClosed()
-            size = -1 if size is None else size.__index__()
-            while "\n" not in self._text and (size < 0 or len(self._text) < size) and self._ask("line"):
+            while not self._pending.has_line() and (size < 0 or len(self._pending) < size) and self._ask("line", via):
                 pass
-            end = self._text.find("\n") + 1 or len(self._text)
-            if size >= 0:
-                end = min(end, size)
-            line, self._text = self._text[:end], self._text[end:]
-            return line
+            return self._pending.take_line(size)
+
+        def _read(self, size, via):
+            __tracebackhide__ = ours
+            self._checkClosed()
+            if size < 0:
+                self._ask("all", via)
+            else:
+                while len(self._pending) < size and self._ask("line", via):
+                    pass
+            return self._pending.take(size)
+
+        def readline(self, size=-1):
+            __tracebackhide__ = ours
+            size = size_of(size)
+            return self._readline(size, "sys.stdin.readline()" if size < 0 else f"sys.stdin.readline({size})")
 
         def read(self, size=-1):
             __tracebackhide__ = ours
-            self._checkClosed()
-            size = -1 if size is None else size.__index__()
-            if size < 0:
-                self._ask("all")
-                text, self._text = self._text, ""
-                return text
-            while len(self._text) < size and self._ask("line"):
-                pass
-            text, self._text = self._text[:size], self._text[size:]
-            return text
+            size = size_of(size)
+            return self._read(size, "sys.stdin.read()" if size < 0 else f"sys.stdin.read({size})")
 
         def readlines(self, hint=-1):
             __tracebackhide__ = ours
             if hint is None or hint <= 0:
-                return self.read().splitlines(keepends=True)
+                return self._read(-1, "sys.stdin.readlines()").splitlines(keepends=True)
             return super().readlines(hint)
 
     class OperatorStdinBytes(io.BufferedIOBase):
-        # sys.stdin.buffer: the same cards, the text encoded as UTF-8.
+        # sys.stdin.buffer: the same cards, the text encoded as sys.stdin's encoding says (UTF-8).
+
+        mode = "rb"
 
         def __init__(self, text):
             super().__init__()
             self._stdin = text
-            self._bytes = b""
+            self._pending = Pending(b"")
 
         def restart(self):
-            self._bytes = b""
+            self._pending.clear()
+
+        @property
+        def name(self):
+            return "<stdin>"
 
         def fileno(self):
             return self._stdin.fileno()
@@ -415,42 +479,36 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def readable(self):
             return True
 
-        def _more(self, whole=False):
+        def _more(self, via, whole=False):
             __tracebackhide__ = ours
-            text = self._stdin.read() if whole else self._stdin.readline()
-            self._bytes += text.encode("utf-8")
+            text = self._stdin._read(-1, via) if whole else self._stdin._readline(-1, via)
+            self._pending.add(text.encode(self._stdin.encoding, self._stdin.errors))
             return text != ""
 
         def readline(self, size=-1):
             __tracebackhide__ = ours
-            size = -1 if size is None else size.__index__()
-            while b"\n" not in self._bytes and (size < 0 or len(self._bytes) < size) and self._more():
+            size = size_of(size)
+            via = "sys.stdin.buffer.readline()" if size < 0 else f"sys.stdin.buffer.readline({size})"
+            while not self._pending.has_line() and (size < 0 or len(self._pending) < size) and self._more(via):
                 pass
-            end = self._bytes.find(b"\n") + 1 or len(self._bytes)
-            if size >= 0:
-                end = min(end, size)
-            line, self._bytes = self._bytes[:end], self._bytes[end:]
-            return line
+            return self._pending.take_line(size)
 
         def read(self, size=-1):
             __tracebackhide__ = ours
-            size = -1 if size is None else size.__index__()
+            size = size_of(size)
             if size < 0:
-                self._more(whole=True)
-                data, self._bytes = self._bytes, b""
-                return data
-            while len(self._bytes) < size and self._more():
-                pass
-            data, self._bytes = self._bytes[:size], self._bytes[size:]
-            return data
+                self._more("sys.stdin.buffer.read()", whole=True)
+            else:
+                while len(self._pending) < size and self._more(f"sys.stdin.buffer.read({size})"):
+                    pass
+            return self._pending.take(size)
 
         def read1(self, size=-1):
             __tracebackhide__ = ours
-            if not self._bytes:
-                self._more()
-            size = len(self._bytes) if size is None or size < 0 else size
-            data, self._bytes = self._bytes[:size], self._bytes[size:]
-            return data
+            size = size_of(size)
+            if len(self._pending) == 0 and size != 0:
+                self._more("sys.stdin.buffer.read1()")
+            return self._pending.take(size)
 
     stdin = OperatorStdin(sys.stdin)
     sys.stdin = stdin
