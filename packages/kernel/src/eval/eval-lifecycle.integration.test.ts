@@ -272,6 +272,33 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     }
   });
 
+  it("a cancel the cell never felt (it came before the cell started, or SIGINT was ignored) says the cell ran to its end", async () => {
+    // Before: "the cell was interrupted", while it had run to its end (a cancel that reaches
+    // ipykernel before it runs the cell is ignored, as SIGINT is here): run again, it ran twice.
+    const { registry, run, workspace } = setup();
+    const flag = join(workspace.directory, "ignores-sigint.flag");
+    const controller = new AbortController();
+    const cancelled = registry.invoke(run, {
+      tool: "eval",
+      args: {
+        code:
+          `import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nruns = 1\n` +
+          `open(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(1)\nprint('ran to its end')\n` +
+          `_ = signal.signal(signal.SIGINT, signal.default_int_handler)`,
+        description: "run a cell that ignores the interrupt",
+      },
+      signal: controller.signal,
+    });
+    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+    controller.abort(new Error("the operator pressed stop"));
+    const result = await cancelled;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled, but the cell ran to its end (the interrupt did not reach it); the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^ran to its end\neval was cancelled: /);
+  });
+
   it("interrupts a cell that is silent past the inactivity budget and keeps the namespace", async () => {
     const { cell } = setup({ inactivityMs: 2000 });
     await cell("y = 7");
