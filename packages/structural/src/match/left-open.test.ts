@@ -35,3 +35,17 @@ describe("leftOpenAt", () => {
     expect(at).toBeUndefined();
   });
 });
+
+describe("leftOpenAt in CSS", () => {
+  it("takes a `/*` in an unquoted url() for no comment, and finds one left open after it", async () => {
+    // `url(/*.png)` is a URL (no comment opens inside an unquoted url), which tree-sitter-css
+    // reads with an error: taken for a comment left open, it hid every rule after it.
+    const url = "a { background: url(/*.png); }\nb { color: red }\n";
+    expect((await openAt("css", url)).at).toBeUndefined();
+    expect(
+      (await openAt("css", "a { background: URL( /x/*.png ); }\nb { color: red }\n")).at,
+    ).toBeUndefined();
+    const cut = `${url}c { color: blue }\n/* licence\nd { color: red }\n`;
+    expect((await openAt("css", cut)).at).toBe(cut.lastIndexOf("/*"));
+  });
+});

@@ -34,6 +34,20 @@ function insideText(tree: Tree, offset: number): boolean {
 }
 
 /**
+ * CSS's unquoted `url(` up to an offset: what follows is the URL, where no comment opens
+ * (`url(/*.png)`, which tree-sitter-css reads with an error).
+ */
+const unquotedUrl = /(?<![\w-])url\(\s*[^\s"'()]*$/i;
+
+/** How far before an opening an unquoted `url(` is looked for (a minified line can be megabytes). */
+const urlLookBehind = 4096;
+
+/** Whether `offset` lies in the URL of a CSS `url( … )` written without quotes. */
+function inUnquotedUrl(source: string, offset: number): boolean {
+  return unquotedUrl.test(source.slice(Math.max(0, offset - urlLookBehind), offset));
+}
+
+/**
  * Where a file that ends inside a block comment or a string never closed (cut off, mid-edit)
  * opens it, as a UTF-16 offset: from there on the file is comment or string text, which
  * tree-sitter reads as code to recover (a PHP licence header cut off before its end, `foo(bar)`
@@ -61,6 +75,7 @@ export function leftOpenAt(spec: LanguageSpec | undefined, tree: Tree, source: s
       // made a large file with many `"src/*"` after its last `*/` quadratic).
       if (opener !== closer && last >= at + opener.length) continue;
       if (insideText(tree, at)) continue;
+      if (spec?.id === "css" && inUnquotedUrl(source, at)) continue;
       first = at;
       break;
     }

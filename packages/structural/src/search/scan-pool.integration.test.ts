@@ -193,3 +193,116 @@ describe("the worker pool", () => {
     }
   });
 });
+
+describe("a bounded search on the worker pool", () => {
+  /** The listing as the tool shows it: path, place and text of each match, in order. */
+  const listing = (outcome: Api.SearchOutcome) =>
+    outcome.files.flatMap((file) =>
+      file.matches.map((m) => `${file.relativePath}:${m.line}:${m.column} ${m.text}`),
+    );
+  const bounded = async (parser: Api.StructuralParser, root: string, maxMatches?: number) => {
+    const api = (await import(distUrl.href)) as typeof Api;
+    const spec = parser.spec("python");
+    const pattern = await parser.compile(spec, "$A.append($B)");
+    return api.searchFiles({
+      parser,
+      spec,
+      pattern,
+      workingDirectory: root,
+      target: root,
+      ...(maxMatches === undefined ? {} : { maxMatches }),
+    });
+  };
+  /** What a run gives that must not change from run to run. */
+  const answer = (outcome: Api.SearchOutcome) => ({
+    listing: listing(outcome),
+    files: outcome.files.length,
+    stopped: outcome.stopped,
+    searched: outcome.searched,
+    parsed: outcome.parsed,
+  });
+
+  it.skipIf(!built && !ci)(
+    "lists the first matches in path order, the same every run and with one worker or two, though a slow file comes first",
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), "structural-bounded-"));
+      // A large, slow file first in order (its 3 matches at its end; under the size at which a
+      // file is searched in shares), then many small ones with 2 matches each: a second worker is
+      // done with small files well before the first is done with the large one.
+      const slow: string[] = [];
+      for (let index = 0; index < 2500; index++)
+        slow.push(`def g${index}(a, b):\n    return [a + b * ${index} for _ in range(b)]\n`);
+      slow.push("def tail(xs):\n    xs.append(1)\n    xs.append(2)\n    xs.append(3)\n");
+      writeFileSync(join(root, "a_slow.py"), slow.join("\n"));
+      expect(statSync(join(root, "a_slow.py")).size).toBeLessThan(256 * 1024);
+      for (let index = 0; index < 60; index++)
+        writeFileSync(
+          join(root, `b${String(index).padStart(2, "0")}.py`),
+          `def f(xs):\n    xs.append(${index})\n    xs.append(-${index})\n`,
+        );
+      const api = (await import(distUrl.href)) as typeof Api;
+      const inThread = api.createStructuralParser({ workers: 0 });
+      const parsers = [1, 2].map((workers) => api.createStructuralParser({ workers, parallelMinBytes: 0 }));
+      try {
+        const whole = listing(await bounded(inThread, root));
+        expect(whole).toHaveLength(3 + 60 * 2);
+        const expected = await bounded(inThread, root, 7);
+        expect(listing(expected)).toEqual(whole.slice(0, 7));
+        for (const parser of parsers) {
+          // The first search starts the pool; the next ones run on it.
+          await bounded(parser, root, 7);
+          for (let run = 0; run < 4; run++) {
+            const outcome = await bounded(parser, root, 7);
+            expect(listing(outcome)).toEqual(listing(expected));
+            expect(answer(outcome)).toEqual(answer(expected));
+          }
+        }
+        expect(parsers.every((parser) => parser.scanPoolStarted)).toBe(true);
+        // The files counted stop at the one holding the last match kept, as the matches do.
+        expect(answer(expected)).toMatchObject({ files: 3, stopped: "max-matches", searched: 3, parsed: 3 });
+      } finally {
+        for (const parser of [inThread, ...parsers]) parser.dispose();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!built && !ci)(
+    "keeps a large file's first matches when it is searched in shares",
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), "structural-bounded-shares-"));
+      const parts: string[] = [];
+      for (let index = 0; index < 3200; index++)
+        parts.push(
+          `class C${index}:\n    def add(self, item):\n        self.items.append(item)\n        return item\n`,
+        );
+      writeFileSync(join(root, "a_large.py"), parts.join("\n"));
+      expect(statSync(join(root, "a_large.py")).size).toBeGreaterThan(256 * 1024);
+      writeFileSync(join(root, "b.py"), "xs.append(1)\n");
+      const api = (await import(distUrl.href)) as typeof Api;
+      const inThread = api.createStructuralParser({ workers: 0 });
+      const pooled = api.createStructuralParser({ workers: 2, parallelMinBytes: 0 });
+      try {
+        const whole = listing(await bounded(inThread, root));
+        expect(whole).toHaveLength(3201);
+        for (const bound of [300, 2500]) {
+          const expected = await bounded(inThread, root, bound);
+          expect(listing(expected)).toEqual(whole.slice(0, bound));
+          await bounded(pooled, root, bound);
+          for (let run = 0; run < 2; run++) {
+            const outcome = await bounded(pooled, root, bound);
+            expect(listing(outcome)).toEqual(listing(expected));
+            expect(answer(outcome)).toEqual(answer(expected));
+          }
+        }
+      } finally {
+        inThread.dispose();
+        pooled.dispose();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    // Parses a large file several times over (see the shares test above).
+    90_000,
+  );
+});

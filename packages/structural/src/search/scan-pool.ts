@@ -13,6 +13,11 @@ export interface PoolFile {
   readonly size: number;
   /** Only this share of the file (a large one, searched on every worker at once). */
   readonly share?: FileShare;
+  /**
+   * The file's place in the search's order (a job is given its files in this order, each share
+   * of a file with the same place): a bounded job keeps the matches that come first in it.
+   */
+  readonly order: number;
 }
 
 /** Each worker's tree cache bounds. */
@@ -70,7 +75,10 @@ export interface ScanJobResult {
 export interface ScanJob {
   add(file: PoolFile): void;
   close(): void;
-  /** Whether the job stopped early (files added since are not searched). */
+  /**
+   * Whether the job stopped early, or has all it needs of the files added so far (files added
+   * since are not searched).
+   */
   stopped(): boolean;
   readonly done: Promise<ScanJobResult>;
 }
@@ -174,9 +182,13 @@ export class ScanPool {
 
   /**
    * Starts a scan that files are added to while they are read (`add`, then `close`); `done`
-   * resolves with the results in no particular order, or rejects if a worker fails. The job
-   * stops handing out files once `limits.maxMatches` matches are in or the deadline passed
-   * (`stopped`), and when a worker does not answer in time (`timedOut`).
+   * resolves with the results in no particular order, or rejects if a worker fails. Files are
+   * added in their order (`PoolFile.order`). With `limits.maxMatches`, the job stops once the
+   * files before the first one not yet searched hold that many matches (the first matches in
+   * the files' order are then in, whichever worker was fast), and it does not hand out files past
+   * the one where the searched files' matches reach the bound (they cannot be among the first).
+   * It also stops when the deadline passed (`stopped`), and when a worker does not answer in time
+   * (`timedOut`).
    */
   start(language: string, pattern: CompiledPattern, signal?: AbortSignal, limits: MatchLimits = {}): ScanJob {
     if (this.owners.size > maxOwners) this.owners.clear();
@@ -189,21 +201,64 @@ export class ScanPool {
       wake = [];
       for (const resolve of waiting) resolve();
     };
+    /**
+     * The place of the file where the searched files' matches, in order, reach `maxMatches`: the
+     * first matches are in the files up to it, whatever the files before it not yet searched hold.
+     */
+    let last: number | undefined;
     const take = (queue: PoolFile[]): PoolFile[] | undefined => {
-      if (queue.length === 0) return undefined;
       let bytes = 0;
       let count = 0;
       while (count < queue.length && count < batchFiles && bytes < batchBytes) {
-        bytes += queue[count]?.bytes.byteLength ?? 0;
+        const file = queue[count];
+        // Files come in order: this one and those after it are past the bound, not needed.
+        if (!file || (last !== undefined && file.order > last)) {
+          queue.length = count;
+          break;
+        }
+        bytes += file.bytes.byteLength;
         count++;
       }
-      return queue.splice(0, count);
+      return count === 0 ? undefined : queue.splice(0, count);
     };
     const results: FileScan[] = [];
+    /** Each file added, in order, with its shares not yet searched and the matches found in it. */
+    const files: { readonly order: number; waiting: number; matches: number }[] = [];
+    const byPath = new Map<string, (typeof files)[number]>();
+    /** Index in `files` of the first file not yet searched (every file before it is). */
+    let cut = 0;
     let found = 0;
     let stopped: StopReason | undefined;
     let timedOut = false;
     const maxMatches = limits.maxMatches ?? Infinity;
+    /** Notes a scan in. */
+    const settle = (scan: FileScan): void => {
+      const file = byPath.get(scan.path);
+      if (file) {
+        file.waiting--;
+        file.matches += scan.matches.length;
+      }
+      found += scan.matches.length;
+    };
+    /** Whether the files before the cut hold the first `maxMatches` matches (sets `last`). */
+    const enough = (): boolean => {
+      while (cut < files.length && (files[cut]?.waiting ?? 0) <= 0) cut++;
+      if (found < maxMatches) return false;
+      // The first searched file where the searched files' matches add up to the bound. A file that
+      // stopped at its own bound (the bound less what its batch found before it) makes the sum
+      // with the files before it in its batch, so none of those is left waiting.
+      let sum = 0;
+      for (const file of files) {
+        if (last !== undefined && file.order > last) break;
+        if (file.waiting > 0) continue;
+        sum += file.matches;
+        if (sum >= maxMatches) {
+          last = file.order;
+          break;
+        }
+      }
+      return last !== undefined && (cut >= files.length || (files[cut]?.order ?? Infinity) > last);
+    };
     const drive = async (index: number, worker: PoolWorker): Promise<void> => {
       for (;;) {
         signal?.throwIfAborted();
@@ -234,10 +289,10 @@ export class ScanPool {
         if (response.error !== undefined) throw new Error(response.error);
         for (const scan of response.scans) {
           results.push(scan);
-          found += scan.matches.length;
+          settle(scan);
           if (scan.stopped === "deadline") stopped = "deadline";
         }
-        if (!stopped && found >= maxMatches) stopped = "max-matches";
+        if (!stopped && enough()) stopped = "max-matches";
         // A stopped job wakes the waiting workers, which then return.
         if (stopped) notify();
       }
@@ -254,6 +309,12 @@ export class ScanPool {
     done.catch(() => undefined);
     return {
       add: (file) => {
+        if (!byPath.has(file.path)) {
+          const entry = { order: file.order, waiting: file.share?.count ?? 1, matches: 0 };
+          files.push(entry);
+          byPath.set(file.path, entry);
+        }
+        if (last !== undefined && file.order > last) return;
         // Share k of a file always goes to worker k, so its cached trees are found again.
         const owner = file.share ? file.share.index % this.workers.length : this.owners.get(file.path);
         (owner === undefined ? shared : (own[owner] ?? shared)).push(file);
@@ -263,7 +324,7 @@ export class ScanPool {
         closed = true;
         notify();
       },
-      stopped: () => stopped !== undefined,
+      stopped: () => stopped !== undefined || last !== undefined,
       done,
     };
   }

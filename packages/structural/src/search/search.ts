@@ -133,7 +133,9 @@ export interface SearchOutcome {
   readonly considered: number;
   /**
    * Files read and searched: `considered` less the binary, too large and unreadable ones (a file
-   * ruled out by its bytes lacking a literal of the pattern counts as searched).
+   * ruled out by its bytes lacking a literal of the pattern counts as searched). When the search
+   * stopped at `maxMatches`, this and the other counts of files (not `considered`) stop at the
+   * file holding the last match kept.
    */
   readonly searched: number;
   /** Files parsed (the rest lacked one of the pattern's literal tokens). */
@@ -172,8 +174,11 @@ export interface SearchOptions {
    */
   readonly maxFileBytes?: number;
   /**
-   * Stop once this many matches are found (`stopped: "max-matches"`); no bound by default. Which
-   * ones are kept is the order the files were searched in, the first in each file.
+   * Stop once this many matches are found (`stopped: "max-matches"`); no bound by default. The
+   * ones kept are the first in the search's order (files by path, then position in the file):
+   * the first of an unbounded search's list, the same from run to run and whatever the number of
+   * workers. (In the file where the bound falls, a flat-chain pattern's runs of siblings are tried
+   * after its other matches, so one of them may be left out for a match after it.)
    */
   readonly maxMatches?: number;
   /** Wall-clock time the whole search may take, in ms; default 60 s (`defaultTimeBudgetMs`). */
@@ -185,6 +190,12 @@ export interface SearchOptions {
    */
   readonly partial?: boolean;
 }
+
+/**
+ * What became of a path of a search: searched (its bytes lacking a literal of the pattern),
+ * parsed (searched and handed to the parser), skipped as binary or as too large.
+ */
+type Fate = "searched" | "parsed" | "binary" | "large";
 
 /** A file with a NUL byte among its first this many bytes is binary (as git decides). */
 const binaryProbeBytes = 8000;
@@ -294,7 +305,9 @@ async function search(
   };
   // Reads are synchronous (an awaited read costs several thread-pool round trips per file, more
   // than the read itself), in slices between which the event loop runs.
-  const readOne = (path: string): void => {
+  /** What became of each path read, by its place, to count only the files up to a bounded search's stop. */
+  const fates: (Fate | undefined)[] = [];
+  const readOne = (path: string, order: number): void => {
     let fd: number;
     try {
       // Without blocking: a FIFO named as the search path (or swapped in since the walk) would
@@ -318,6 +331,7 @@ async function search(
       }
       if (!named && fileStat.size > maxBytes) {
         skippedLarge++;
+        fates[order] = "large";
         return;
       }
       const bytes = readFileSync(fd);
@@ -331,11 +345,14 @@ async function search(
           return;
         }
         skippedBinary++;
+        fates[order] = "binary";
         return;
       }
       searched++;
+      fates[order] = "searched";
       if (!hasLiterals(bytes, literals)) return;
-      accept({ path, bytes, size: fileStat.size });
+      fates[order] = "parsed";
+      accept({ path, bytes, size: fileStat.size, order });
     } catch {
       // Unreadable (vanished, permission): not searched.
     } finally {
@@ -344,11 +361,11 @@ async function search(
   };
   try {
     let sliceStart = performance.now();
-    for (const path of paths) {
+    for (const [order, path] of paths.entries()) {
       signal?.throwIfAborted();
       // The workers found enough (or ran out of time): reading on would only fill their queues.
       if (job?.stopped()) break;
-      readOne(path);
+      readOne(path, order);
       if (performance.now() - sliceStart > readSliceMs) {
         await yieldToEventLoop();
         sliceStart = performance.now();
@@ -402,6 +419,32 @@ async function search(
         await yieldToEventLoop();
         sliceStart = performance.now();
       }
+    }
+  }
+  // Bounded: the first `maxMatches` matches in the files' order (that of `paths`, by path), the
+  // same whichever worker finished first or how many there are; what was searched past the file
+  // holding the last of them is dropped, and the counts stop at that file.
+  const orderOf = new Map(paths.map((path, order) => [path, order]));
+  scans.sort((a, b) => (orderOf.get(a.path) ?? 0) - (orderOf.get(b.path) ?? 0));
+  if (stopped !== "deadline" && maxMatches < Infinity) {
+    let kept = 0;
+    for (const [index, scan] of scans.entries()) {
+      if (kept + scan.matches.length < maxMatches) {
+        kept += scan.matches.length;
+        continue;
+      }
+      scans[index] = { ...scan, matches: scan.matches.slice(0, maxMatches - kept), stopped: "max-matches" };
+      scans.length = index + 1;
+      stopped = "max-matches";
+      const through = orderOf.get(scan.path) ?? paths.length - 1;
+      const upTo = fates.slice(0, through + 1);
+      const count = (...fate: Fate[]): number =>
+        upTo.reduce((sum, f) => sum + (f !== undefined && fate.includes(f) ? 1 : 0), 0);
+      searched = count("searched", "parsed");
+      parsed = count("parsed");
+      skippedBinary = count("binary");
+      skippedLarge = count("large");
+      break;
     }
   }
   const files: FileMatches[] = [];
