@@ -189,12 +189,7 @@ async function workspaceSymbols(input: ActionInput, context: ActionContext): Pro
           if (late.length > 0) unindexed[index] = unindexedNote(client, late, supervisor);
           reopened.push(...refreshed.notes, ...holding.notes);
           lane?.waiting(`for ${command} to answer workspace/symbol`);
-          return await client.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
-            "workspace/symbol",
-            { query: input.query },
-            undefined,
-            context.signal,
-          );
+          return await client.workspaceSymbols(input.query!, context.signal);
         } finally {
           await endSearch(client, holding);
           await endSearch(client, refreshed);

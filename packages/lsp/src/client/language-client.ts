@@ -9,6 +9,8 @@ import {
   type InitializeResult,
   type PublishDiagnosticsParams,
   type ServerCapabilities,
+  type SymbolInformation,
+  type WorkspaceSymbol,
 } from "vscode-languageserver-protocol";
 import { LspError } from "../errors/lsp-error.js";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -26,6 +28,8 @@ import {
   type FreshDiagnostics,
 } from "./fresh-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
+import { tsserverPullAvailable } from "./tsserver-diagnostics.js";
+import { tsserverWorkspaceSymbols } from "./tsserver-navto.js";
 import {
   answerServerRequest,
   newServerRequestState,
@@ -254,6 +258,30 @@ export class LanguageClient {
       return convertPositions(answer, uri, this.positions.converter("toUser"));
     }
     return this.send<R>(method, params, timeoutMs, signal);
+  }
+
+  /**
+   * `workspace/symbol` for `query`; of typescript-language-server, tsserver's `navto` without a
+   * file (see {@link tsserverWorkspaceSymbols}), each location converted as a request's answer is.
+   */
+  async workspaceSymbols(
+    query: string,
+    signal?: AbortSignal,
+  ): Promise<(SymbolInformation | WorkspaceSymbol)[] | null> {
+    if (tsserverPullAvailable(this.capabilities)) {
+      const found = await tsserverWorkspaceSymbols(
+        <R>(method: string, params: unknown) =>
+          this.send<R>(method, params, this.options.requestTimeoutMs, signal),
+        query,
+      );
+      if (found !== undefined) return this.positions.fromServer("", found);
+    }
+    return this.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
+      "workspace/symbol",
+      { query },
+      undefined,
+      signal,
+    );
   }
 
   private async send<R>(

@@ -154,13 +154,23 @@ function describeBinary(binary: BinaryLookup): string {
   return binary.found ? `found (${binary.path})` : `missing (${binary.reason})`;
 }
 
-/** Why a server cannot start for a file: the missing marker, binary or both. */
+/**
+ * How to make a root marker, per language, where the marker's name does not say what goes in it
+ * (C/C++) or a command makes it (Go).
+ */
+const markerHints: Readonly<Record<string, string>> = {
+  c: "a compile_flags.txt in the project's top folder holding its compiler flags, one per line, such as -Iinclude; or a compile_commands.json from cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make",
+  go: "go mod init <module path> in the module's top folder",
+};
+
+/** Why a server cannot start for a file: the missing marker (and how to make one), binary or both. */
 export function explainMissing(detection: Detection, display: string): string {
   const { spec } = detection;
   const parts: string[] = [];
   if (!detection.root) {
+    const hint = Object.hasOwn(markerHints, spec.language) ? markerHints[spec.language] : undefined;
     parts.push(
-      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory`,
+      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${hint ? ` (to make one: ${hint})` : ""}`,
     );
   }
   if (!detection.binary.found)

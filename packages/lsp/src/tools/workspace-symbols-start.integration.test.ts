@@ -138,6 +138,54 @@ describe.skipIf(!servers && !ci)("symbols by query before any server runs", () =
     }
   });
 
+  it("searches the whole project whichever file it last looked at (a script outside the tsconfig)", async () => {
+    expect(servers, `typescript-language-server missing in ${packageBin}`).toBe(true);
+    // typescript-language-server asks tsserver's navto for the projects of the document it
+    // touched last: the tsconfig's project, or the inferred one of bench/run.mjs, never both; one
+    // of the two names below was "no workspace symbols match".
+    const tree = tempTree("symbols-last-file", {
+      "web/package.json": '{ "name": "web", "private": true, "type": "module" }\n',
+      "web/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
+      // A U+2028 ends a line for tsserver, not for `read`: navto's positions are converted too.
+      "web/src/rates.ts":
+        "// rate\u2028table\nexport function convertRate(value: number): number {\n  return value * 2;\n}\n",
+      "web/bench/run.mjs": "const startedAt = Date.now();\nconsole.log(startedAt);\n",
+    });
+    const run = createRun({ workingDirectory: tree.dir });
+    createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000, binDirectories: [packageBin] });
+    const registry = createRegistry({ tools: [lspTool] });
+    const text = async (args: Record<string, unknown>) =>
+      resultText(await registry.invoke(run, { tool: "lsp", args }));
+    const both = async () => [
+      await text({ action: "symbols", query: "convertRate" }),
+      await text({ action: "symbols", query: "startedAt" }),
+    ];
+    const found = [
+      [
+        "1 symbol matches 'convertRate':",
+        "function convertRate  web/src/rates.ts:2:17  export function convertRate(value: number): number {",
+      ].join("\n"),
+      [
+        "1 symbol matches 'startedAt':",
+        "constant startedAt  web/bench/run.mjs:1:7  const startedAt = Date.now();",
+      ].join("\n"),
+    ];
+    try {
+      expect(
+        await text({ action: "hover", file: "web/src/rates.ts", line: 2, symbol: "convertRate" }),
+      ).toContain("function convertRate(value: number): number");
+      expect(
+        await text({ action: "hover", file: "web/bench/run.mjs", line: 1, symbol: "startedAt" }),
+      ).toContain("const startedAt: number");
+      expect(await both()).toEqual(found);
+      await text({ action: "hover", file: "web/src/rates.ts", line: 3, symbol: "value" });
+      expect(await both()).toEqual(found);
+    } finally {
+      await run.dispose();
+      tree.remove();
+    }
+  });
+
   it("says what is missing when the working directory has no project root", async () => {
     const tree = tempTree("symbols-none", { "notes.txt": "nothing here\n" });
     const run = createRun({ workingDirectory: tree.dir });

@@ -1,0 +1,72 @@
+import { pathToFileURL } from "node:url";
+import { SymbolKind, type SymbolInformation } from "vscode-languageserver-protocol";
+import { tsserverRequestCommand } from "./tsserver-diagnostics.js";
+
+/** One item of tsserver's `navto` answer (1-based line and offset). */
+interface NavtoItem {
+  name: string;
+  kind: string;
+  file: string;
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+}
+
+/** tsserver's element kinds as typescript-language-server maps them (its `toSymbolKind`). */
+const symbolKinds: Readonly<Record<string, SymbolKind>> = {
+  "enum member": SymbolKind.Constant,
+  "JSX attribute": SymbolKind.Property,
+  "local class": SymbolKind.Class,
+  "local function": SymbolKind.Function,
+  "local var": SymbolKind.Variable,
+  "type parameter": SymbolKind.Variable,
+  alias: SymbolKind.Variable,
+  class: SymbolKind.Class,
+  const: SymbolKind.Constant,
+  constructor: SymbolKind.Constructor,
+  enum: SymbolKind.Enum,
+  field: SymbolKind.Field,
+  file: SymbolKind.File,
+  function: SymbolKind.Function,
+  getter: SymbolKind.Method,
+  interface: SymbolKind.Interface,
+  let: SymbolKind.Variable,
+  method: SymbolKind.Method,
+  module: SymbolKind.Module,
+  parameter: SymbolKind.Variable,
+  property: SymbolKind.Property,
+  setter: SymbolKind.Method,
+  var: SymbolKind.Variable,
+};
+
+const position = (location: { line: number; offset: number }) => ({
+  line: location.line - 1,
+  character: location.offset - 1,
+});
+
+/**
+ * Workspace symbols from tsserver's `navto` without a file, through the pass-through, as
+ * typescript-language-server answers `workspace/symbol` (its kinds, no container). The server's
+ * own `workspace/symbol` passes tsserver the document it touched last, and tsserver then searches
+ * only that file's projects: after a look at a script outside the tsconfig (an inferred project of
+ * its own), the tsconfig's symbols were not found. Without a file tsserver searches every project
+ * it has loaded (and the configured projects above the open files). `undefined` when tsserver
+ * refused the request, for the caller to ask `workspace/symbol` instead.
+ */
+export async function tsserverWorkspaceSymbols(
+  request: <R>(method: string, params: unknown) => Promise<R>,
+  query: string,
+): Promise<SymbolInformation[] | undefined> {
+  const answer = await request<{ success?: boolean; body?: NavtoItem[] } | null>("workspace/executeCommand", {
+    command: tsserverRequestCommand,
+    arguments: ["navto", { searchValue: query }],
+  });
+  if (!answer?.success || !Array.isArray(answer.body)) return undefined;
+  return answer.body.map((item) => ({
+    name: item.name,
+    kind: Object.hasOwn(symbolKinds, item.kind) ? symbolKinds[item.kind]! : SymbolKind.Variable,
+    location: {
+      uri: pathToFileURL(item.file).href,
+      range: { start: position(item.start), end: position(item.end) },
+    },
+  }));
+}

@@ -1,0 +1,46 @@
+import { createRegistry, createRun, resultText } from "@tools/registry";
+import { afterAll, describe, expect, it } from "vitest";
+import { packageBin, tempTree } from "../test-support/fixtures.js";
+import { lspTool } from "../tools/lsp-tool.js";
+import { createLspSupervisor } from "./supervisor.js";
+
+/**
+ * A file with no root marker above it: the answer says how to make one. Before, a C project
+ * without a compilation database was told the marker's names only ("A server needs both a root
+ * marker and its binary"), not what goes in compile_flags.txt or how to generate the database.
+ */
+describe("a file with no root marker", () => {
+  const tree = tempTree("missing-marker", {
+    "c/src/main.c": '#include "list.h"\nint main(void) { return 0; }\n',
+    "go/main.go": "package main\n\nfunc main() {}\n",
+  });
+  const run = createRun({ workingDirectory: tree.dir });
+  createLspSupervisor(run, { binDirectories: [packageBin] });
+  const registry = createRegistry({ tools: [lspTool] });
+  afterAll(async () => {
+    await run.dispose();
+    tree.remove();
+  });
+
+  it("says how to make a C project's compile_flags.txt or compilation database", async () => {
+    const result = await registry.invoke(run, {
+      tool: "lsp",
+      args: { action: "definition", file: "c/src/main.c", line: 2, symbol: "main" },
+    });
+    expect(result.error?.code).toBe("LSP_NO_SERVER");
+    expect(resultText(result)).toContain(
+      "no root marker for c (compile_commands.json, compile_flags.txt, .clangd, build/compile_commands.json) in any folder from c/src/main.c up to the working directory (to make one: a compile_flags.txt in the project's top folder holding its compiler flags, one per line, such as -Iinclude; or a compile_commands.json from cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make)",
+    );
+  });
+
+  it("says how to make a Go module", async () => {
+    const result = await registry.invoke(run, {
+      tool: "lsp",
+      args: { action: "diagnostics", file: "go/main.go" },
+    });
+    expect(result.error?.code).toBe("LSP_NO_SERVER");
+    expect(resultText(result)).toContain(
+      "in any folder from go/main.go up to the working directory (to make one: go mod init <module path> in the module's top folder)",
+    );
+  });
+});
