@@ -48,4 +48,12 @@ describe("leftOpenAt in CSS", () => {
     const cut = `${url}c { color: blue }\n/* licence\nd { color: red }\n`;
     expect((await openAt("css", cut)).at).toBe(cut.lastIndexOf("/*"));
   });
+
+  it("takes a `url(` in a comment for no URL: the comment left open after it is one", async () => {
+    // The `url(` is comment text, and no whitespace comes between it and the opening left open.
+    const source = "/* url(*/b{color:red}/* licence\nc{color:blue}\n";
+    expect((await openAt("css", source)).at).toBe(source.lastIndexOf("/*"));
+    const quoted = 'a{content:"url("}b{color:red}/* licence\nc{color:blue}\n';
+    expect((await openAt("css", quoted)).at).toBe(quoted.lastIndexOf("/*"));
+  });
 });

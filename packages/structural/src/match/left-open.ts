@@ -42,9 +42,14 @@ const unquotedUrl = /(?<![\w-])url\(\s*[^\s"'()]*$/i;
 /** How far before an opening an unquoted `url(` is looked for (a minified line can be megabytes). */
 const urlLookBehind = 4096;
 
-/** Whether `offset` lies in the URL of a CSS `url( … )` written without quotes. */
-function inUnquotedUrl(source: string, offset: number): boolean {
-  return unquotedUrl.test(source.slice(Math.max(0, offset - urlLookBehind), offset));
+/**
+ * Whether `offset` lies in the URL of a CSS `url( … )` written without quotes (a `url(` that is
+ * itself comment or string text opens none).
+ */
+function inUnquotedUrl(tree: Tree, source: string, offset: number): boolean {
+  const from = Math.max(0, offset - urlLookBehind);
+  const url = unquotedUrl.exec(source.slice(from, offset));
+  return url !== null && !insideText(tree, from + url.index);
 }
 
 /**
@@ -75,7 +80,7 @@ export function leftOpenAt(spec: LanguageSpec | undefined, tree: Tree, source: s
       // made a large file with many `"src/*"` after its last `*/` quadratic).
       if (opener !== closer && last >= at + opener.length) continue;
       if (insideText(tree, at)) continue;
-      if (spec?.id === "css" && inUnquotedUrl(source, at)) continue;
+      if (spec?.id === "css" && inUnquotedUrl(tree, source, at)) continue;
       first = at;
       break;
     }

@@ -306,3 +306,58 @@ describe("a bounded search on the worker pool", () => {
     90_000,
   );
 });
+
+describe("a bounded search of a flat-chain pattern", () => {
+  it.skipIf(!built && !ci)(
+    "keeps the same matches of the file where the bound falls, on this thread and with one worker or two",
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), "structural-bounded-chain-"));
+      // Dart's `$A.add($B)` also matches runs of a chain's siblings (`a.add(1)` in a call), which
+      // are tried after the statements: a file's matching stopped at the bound gives other
+      // matches for another bound. One match first, then 15 files with none (one batch of the
+      // pool), then the file where a bound of 3 falls, in a batch of its own.
+      writeFileSync(join(root, "a00.dart"), "void g() {\n  z.add(0);\n}\n");
+      for (let index = 1; index < 16; index++)
+        writeFileSync(join(root, `a${String(index).padStart(2, "0")}.dart`), "// x.add(y)\nvoid h() {}\n");
+      writeFileSync(join(root, "b.dart"), "void f() {\n  print(a.add(1));\n  b.add(2);\n  c.add(3);\n}\n");
+      const api = (await import(distUrl.href)) as typeof Api;
+      const parsers = [
+        api.createStructuralParser({ workers: 0 }),
+        ...[1, 2].map((workers) => api.createStructuralParser({ workers, parallelMinBytes: 0 })),
+      ];
+      const listing = async (parser: Api.StructuralParser, maxMatches?: number): Promise<string[]> => {
+        const spec = parser.spec("dart");
+        const pattern = await parser.compile(spec, "$A.add($B)");
+        const outcome = await api.searchFiles({
+          parser,
+          spec,
+          pattern,
+          workingDirectory: root,
+          target: root,
+          ...(maxMatches === undefined ? {} : { maxMatches }),
+        });
+        return outcome.files.flatMap((file) =>
+          file.matches.map((m) => `${file.relativePath}:${m.line} ${m.text}`),
+        );
+      };
+      try {
+        const whole = await listing(parsers[0]!);
+        expect(whole).toEqual([
+          "a00.dart:1 z.add(0);",
+          "b.dart:1 a.add(1)",
+          "b.dart:2 b.add(2);",
+          "b.dart:3 c.add(3);",
+        ]);
+        for (const parser of parsers) {
+          await listing(parser, 3);
+          expect(await listing(parser, 3)).toEqual(whole.slice(0, 3));
+        }
+        expect(parsers.slice(1).every((parser) => parser.scanPoolStarted)).toBe(true);
+      } finally {
+        for (const parser of parsers) parser.dispose();
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});

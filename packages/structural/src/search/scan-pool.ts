@@ -244,9 +244,9 @@ export class ScanPool {
     const enough = (): boolean => {
       while (cut < files.length && (files[cut]?.waiting ?? 0) <= 0) cut++;
       if (found < maxMatches) return false;
-      // The first searched file where the searched files' matches add up to the bound. A file that
-      // stopped at its own bound (the bound less what its batch found before it) makes the sum
-      // with the files before it in its batch, so none of those is left waiting.
+      // The first searched file where the searched files' matches add up to the bound. A batch is
+      // cut where its matches reach the bound, so the files left out of it (waiting for good)
+      // come after that file.
       let sum = 0;
       for (const file of files) {
         if (last !== undefined && file.order > last) break;

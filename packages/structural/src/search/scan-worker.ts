@@ -21,7 +21,8 @@ async function handle(request: ScanRequest): Promise<ScanResponse> {
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
       const scan = await scanBytes(parser, spec, request.pattern, file.path, bytes, {
         ...(file.share ? { share: file.share } : {}),
-        limits: { ...request.limits, maxMatches: maxMatches - found },
+        // The whole bound (see the search's own loop): what a file gives must not depend on its batch.
+        limits: request.limits,
       });
       scans.push(scan);
       found += scan.matches.length;

@@ -406,10 +406,13 @@ async function search(
     let sliceStart = performance.now();
     for (const file of candidates) {
       signal?.throwIfAborted();
-      if (stopped) break;
+      if (stopped || found >= maxMatches) break;
       const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+      // Each file to the whole bound, not what is left of it: what a file's matching stopped at
+      // the bound gives depends on the bound (a flat-chain pattern's runs are tried last), so
+      // the matches kept would depend on what came before the file (on the pool, in its batch).
       const scan = await scanBytes(parser, spec, pattern, file.path, bytes, {
-        limits: { ...limits, maxMatches: maxMatches - found, signal },
+        limits: { ...limits, signal },
       });
       scans.push(scan);
       found += scan.matches.length;
