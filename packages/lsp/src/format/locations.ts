@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
 import type { FileTexts } from "../files/file-texts.js";
+import { answerLocations } from "../positions/answer-locations.js";
 import { splitLines } from "../positions/line-ends.js";
 
 /** Most characters of a source line shown in a result row (see {@link clipAround}). */
@@ -126,13 +127,8 @@ export function sortedLocations(
   answer: Location | Location[] | LocationLink[] | null | undefined,
   pathOf: (uri: string) => string = fileURLToPath,
 ): PlainLocation[] {
-  if (!answer) return [];
-  const list: readonly (Location | LocationLink)[] = Array.isArray(answer) ? answer : [answer];
   const byUri = new Map<string, Range[]>();
-  for (const item of list) {
-    const link = "targetUri" in item;
-    const uri = link ? item.targetUri : item.uri;
-    const range = link ? item.targetSelectionRange : item.range;
+  for (const { uri, range } of answerLocations(answer)) {
     const ranges = byUri.get(uri);
     if (ranges) ranges.push(range);
     else if (uri.startsWith("file:")) byUri.set(uri, [range]);
