@@ -1,5 +1,6 @@
 // Benchmarks of @tools/lsp against real servers (never part of `npm test`):
-//  1. our `lsp definition` / `references` vs the same raw LSP request on the same warm server;
+//  1. our `lsp definition` / `references` / `hover` vs the same raw LSP request on the same warm
+//     server (hover on the fixtures only);
 //  2. time from a write to its diagnostics vs the server's own (last) publish for that version;
 //  3. cold start per server (spawn → initialize → first answer).
 //  4. with --real: 1 on real code bases instead of the fixtures (Go standard library, this
@@ -130,7 +131,11 @@ function benchRegistry() {
   return createRegistry({ tools: [lspTool, chainOnly] });
 }
 
-const methods = { definition: "textDocument/definition", references: "textDocument/references" };
+const methods = {
+  definition: "textDocument/definition",
+  references: "textDocument/references",
+  hover: "textDocument/hover",
+};
 
 function paramsOf(action, uri, position) {
   return {
@@ -308,7 +313,7 @@ for (const c of real ? [] : cases) {
     const lineText = text.split("\n")[c.line - 1];
     const position = { line: c.line - 1, character: lineText.indexOf(c.symbol) };
     const row = [`${c.fixture} (${client.spec.command}): cold start + first definition ${ms(cold)}`];
-    for (const action of ["definition", "references"]) {
+    for (const action of ["definition", "references", "hover"]) {
       row.push(
         describeComparison(
           await compareNavigation({ registry, run, client, c, uri, position, action, iterations }),

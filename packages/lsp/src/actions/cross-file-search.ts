@@ -1,6 +1,10 @@
+import { existsSync } from "node:fs";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { LanguageClient } from "../client/language-client.js";
+import { tsserverPullAvailable } from "../client/tsserver-diagnostics.js";
+import { tsserverReload } from "../client/tsserver-reload.js";
+import { someOf } from "../format/some-of.js";
 import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
 import { wholeName } from "../positions/identifier-chars.js";
@@ -151,17 +155,40 @@ export async function openForSearch(
 }
 
 /**
- * On a server that keeps the symbols of a file closed on it as they were at the close (clangd,
- * `spec.indexScope: "open-files"`), opens again the files closed here and changed on disk since
- * (at most {@link searchOpenLimit}), so that an answer taken from its index (hover's doc comment,
- * workspace symbols) comes from their text now, once analysed: before, clangd's hover gave a doc
- * comment a shell command had replaced. Let go of with {@link endSearch}. Elsewhere does nothing.
- * Never throws: what could not be done is in `notes`.
+ * Gets a server's answers from an index or from files it read itself (hover's signature and doc
+ * comment, workspace symbols) to come from the files' text now:
+ *
+ * - A server that keeps the symbols of a file closed on it as they were at the close (clangd,
+ *   `spec.indexScope: "open-files"`): the files closed here and changed on disk since are opened
+ *   again (at most {@link searchOpenLimit}; let go of with {@link endSearch}), and answer once
+ *   analysed: before, clangd's hover gave a doc comment a shell command had replaced.
+ * - A server that reads the files not open on it from disk when its own watch tells it of a
+ *   change, which can come seconds after the question (tsserver, `spec.reloadChanged`): the
+ *   files of its root the folder watch saw change since the last such look (a `git checkout`, a
+ *   shell command) are read again (see `tsserverReload`); nothing is opened. Before, a hover right
+ *   after a checkout named the signature and doc comment the declaring file had before it.
+ *   Nothing is sent when nothing changed (one comparison of counts); what changed past the
+ *   record's bound (see `LanguageClient.diskChangesSince`) is not known, and left to its watch.
+ *
+ * Elsewhere does nothing. Never throws: what could not be done is in `notes`.
  */
 export async function reopenOutdated(
   client: LanguageClient,
   context: ActionContext,
 ): Promise<PreparedSearch> {
+  if (client.spec.reloadChanged === "tsserver" && tsserverPullAvailable(client.capabilities)) {
+    const changed = changedOnDiskSinceLastLook(client, context);
+    if (changed.length > 0) {
+      context.bound?.waiting(
+        `for ${client.spec.command} to read ${someOf(
+          changed.map((file) => context.supervisor.display(file)),
+          3,
+        )} again`,
+      );
+      await tsserverReload(client.request.bind(client), changed, context.signal);
+    }
+    return { notes: [], opened: [] };
+  }
   if (client.spec.indexScope !== "open-files") return { notes: [], opened: [] };
   const outdated = client.outdatedClosed();
   const { opened } = await openForSearch(client, outdated.slice(0, searchOpenLimit), context);
@@ -172,6 +199,31 @@ export async function reopenOutdated(
         ]
       : [];
   return { notes, opened };
+}
+
+/**
+ * Per server re-reading changed files (`spec.reloadChanged`), the count of changes on disk (see
+ * `LanguageClient.diskChangeMark`) up to which {@link reopenOutdated} has had them read again.
+ */
+const lookedThrough = new WeakMap<LanguageClient, number>();
+
+/**
+ * The files of `client`'s root and its languages that changed on disk since the last call (since
+ * its start at the first), still there, not open here (an open one's text goes by didChange) and
+ * its own (not a nested root's), in the order they changed; none when that is not known.
+ */
+function changedOnDiskSinceLastLook(client: LanguageClient, context: ActionContext): string[] {
+  const mark = client.diskChangeMark();
+  const last = lookedThrough.get(client) ?? 0;
+  if (mark === last) return [];
+  lookedThrough.set(client, mark);
+  const { supervisor } = context;
+  return (client.diskChangesSince(last) ?? []).filter(
+    (file) =>
+      !client.isOpen(supervisor.uriOf(file)) &&
+      supervisor.runningClientFor(file) === client &&
+      existsSync(file),
+  );
 }
 
 /**

@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
 import type { FileTexts } from "../files/file-texts.js";
+import { answerLocations } from "../positions/answer-locations.js";
+import { specifierAliasOf } from "./specifier-alias.js";
 import { splitLines } from "../positions/line-ends.js";
 
 /** Most characters of a source line shown in a result row (see {@link clipAround}). */
@@ -126,13 +128,8 @@ export function sortedLocations(
   answer: Location | Location[] | LocationLink[] | null | undefined,
   pathOf: (uri: string) => string = fileURLToPath,
 ): PlainLocation[] {
-  if (!answer) return [];
-  const list: readonly (Location | LocationLink)[] = Array.isArray(answer) ? answer : [answer];
   const byUri = new Map<string, Range[]>();
-  for (const item of list) {
-    const link = "targetUri" in item;
-    const uri = link ? item.targetUri : item.uri;
-    const range = link ? item.targetSelectionRange : item.range;
+  for (const { uri, range } of answerLocations(answer)) {
     const ranges = byUri.get(uri);
     if (ranges) ranges.push(range);
     else if (uri.startsWith("file:")) byUri.set(uri, [range]);
@@ -157,18 +154,12 @@ export function sortedLocations(
 }
 
 /**
- * An import or export specifier's alias up to the name it renames, read backwards from the
- * alias: `{ add as `, `, type add as `, `import add as `, `import (add as ` (Python's `from m import add as plus`).
- */
-const aliasOf =
-  /(?:^|[{,]|\bimport\s*\(?|\bexport\b)\s*(?:type\s+)?([\p{L}\p{Nl}_$][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]*)\s+as\s+$/du;
-
-/**
  * `locations` (sorted, see {@link sortedLocations}) with each place once: a location repeating
  * another's range is dropped, and so is the alias of an import or export specifier (`plus` in
- * `import { add as plus }`, `addAgain` in `export { add as addAgain }`) when the name it renames
- * on the same line is listed too: typescript-language-server lists both ranges of the one
- * specifier, which shown would be the same line twice, the alias adding no use. The alias alone
+ * `import { add as plus }`, `addAgain` in `export { add as addAgain }`, in a list over several
+ * lines too; see {@link specifierAliasOf}) when the name it renames is listed too:
+ * typescript-language-server lists both ranges of the one specifier, which shown would be the
+ * same line twice, the alias adding no use. The alias alone
  * (its own references) and the later uses of it are kept, and so is a name after `as` outside an
  * import or export list (`[Shape, Color as Color]`: a value cast to its type of the same name,
  * two uses). `reader` gives the lines.
@@ -186,45 +177,14 @@ export function distinctPlaces(locations: readonly PlainLocation[], reader: Line
     const whole = `${key(location.file, start.line, start.character)}:${end.line}:${end.character}`;
     if (seen.has(whole)) continue;
     seen.add(whole);
-    const text = start.line === end.line ? reader.text(location.file, start.line) : undefined;
-    const renamed = text === undefined ? null : aliasOf.exec(text.slice(0, start.character));
-    const from = renamed?.indices?.[1]?.[0];
-    if (
-      from !== undefined &&
-      starts.has(key(location.file, start.line, from)) &&
-      inSpecifierList(reader, location.file, start.line, from)
-    ) {
-      continue;
-    }
+    const renamed =
+      start.line === end.line
+        ? specifierAliasOf((line) => reader.text(location.file, line), start)
+        : undefined;
+    if (renamed && starts.has(key(location.file, renamed.line, renamed.character))) continue;
     kept.push(location);
   }
   return kept;
-}
-
-/** Lines read back for the `import {` or `export {` a specifier list opens with. */
-const specifierListLines = 100;
-
-/**
- * The text up to a specifier's name ends in an import or export specifier list: `import {`,
- * `import X, {`, `export type {` with no brace after it, Python's `import (` with no parenthesis
- * after it, or `import` on the same line. Not a cast of a value to its type of the same name
- * (`[Shape, Color as Color]`, `f(a, Color as Color)`, `{Color as Color}` in JSX): both names are
- * references there, and each is a use.
- */
-const specifierList =
-  /(?:\b(?:import|export)\s+(?:type\s+)?(?:[\p{L}\p{Nl}_$][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]*\s*,\s*)?\{[^{}]*|\bimport\s*\([^()]*|\bimport\b[^\n(){}]*)$/u;
-
-/** Whether 0-based `character` of `line` of `file` is inside an import or export specifier list. */
-function inSpecifierList(reader: LineReader, file: string, line: number, character: number): boolean {
-  const before: string[] = [reader.text(file, line)?.slice(0, character) ?? ""];
-  for (let at = line - 1; at >= 0 && at >= line - specifierListLines; at--) {
-    const text = reader.text(file, at);
-    if (text === undefined) break;
-    before.unshift(text);
-    // A line with a brace or parenthesis ends the search once the list's opening is passed.
-    if (/[{}()]/.test(text)) break;
-  }
-  return specifierList.test(before.join("\n"));
 }
 
 /**

@@ -11,6 +11,7 @@ import { nothingHere } from "../actions/ask-nearby.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { codeText, formatDiagnostic, messageText } from "../format/diagnostics.js";
 import { someOf } from "../format/some-of.js";
+import { answerLocations } from "../positions/answer-locations.js";
 import { wholeName } from "../positions/identifier-chars.js";
 import { languageIdFor } from "../servers/server-table.js";
 import type { FileTexts } from "../files/file-texts.js";
@@ -380,7 +381,7 @@ async function findCaptures(
   if (looked.some(({ definition }) => definition === undefined))
     unchecked.push("some renamed uses were not looked up within the check's bound");
   for (const { file, edit, definition } of looked) {
-    const target = firstLocation(definition);
+    const target = answerLocations(definition)[0];
     if (!target || !target.uri.startsWith("file:")) continue;
     const path = supervisor.pathOf(target.uri);
     const targetFile = files.get(path);
@@ -511,7 +512,7 @@ async function describeCapture(
       question.signal,
     )
     .catch(() => undefined);
-  const target = firstLocation(definition);
+  const target = answerLocations(definition)[0];
   if (!target || !target.uri.startsWith("file:"))
     return `${where(capture.path, capture.position)}: this '${newName}' is an existing one, and would mean the renamed '${oldName}' instead`;
   const path = supervisor.pathOf(target.uri);
@@ -532,16 +533,6 @@ function isError(diagnostic: Diagnostic): boolean {
 /** An error's key as the ledger has it (pyright's varying inferred types left out), its message mapped. */
 function keyOf(diagnostic: Diagnostic, message: (text: string) => string): string {
   return `${codeText(diagnostic)}\u0000${message(ledgerMessage(diagnostic))}`;
-}
-
-function firstLocation(
-  answer: Location | Location[] | LocationLink[] | null | undefined,
-): Location | undefined {
-  const first = Array.isArray(answer) ? answer[0] : answer;
-  if (!first) return undefined;
-  return "targetUri" in first
-    ? { uri: first.targetUri, range: first.targetSelectionRange }
-    : { uri: first.uri, range: first.range };
 }
 
 /** A line of a file the edit does not touch, through the run's text cache ("" when unreadable). */

@@ -6,6 +6,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
+import { answerLocations } from "../positions/answer-locations.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 import { textEditsByUri } from "./edited-text.js";
 
@@ -41,12 +42,9 @@ export async function declarationLeftOut(
       signal,
     )
     .catch(() => undefined);
-  const first = Array.isArray(answer) ? answer[0] : answer;
+  const first = answerLocations(answer)[0];
   if (!first) return undefined;
-  const target =
-    "targetUri" in first
-      ? { uri: first.targetUri, start: first.targetSelectionRange.start }
-      : { uri: first.uri, start: first.range.start };
+  const target = { uri: first.uri, start: first.range.start };
   if (!target.uri.startsWith("file:")) return undefined;
   const path = supervisor.pathOf(target.uri);
   const edits = [...(textEditsByUri(edit) ?? new Map<string, TextEdit[]>())].filter(

@@ -6,6 +6,7 @@ import type {
   WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
+import { answerLocations } from "../positions/answer-locations.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 import { textEditsByUri } from "./edited-text.js";
 
@@ -55,11 +56,7 @@ export async function implementationsLeftOut(
         signal,
       )
       .catch(() => null);
-    return (Array.isArray(answer) ? answer : answer ? [answer] : []).map((location) =>
-      "targetUri" in location
-        ? { uri: location.targetUri, start: location.targetSelectionRange.start }
-        : { uri: location.uri, start: location.range.start },
-    );
+    return answerLocations(answer).map(({ uri: found, range }) => ({ uri: found, start: range.start }));
   };
   const renames = editRenames(edit, supervisor);
   const left: LeftOutImplementation[] = [];

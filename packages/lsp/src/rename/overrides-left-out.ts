@@ -7,6 +7,7 @@ import {
   type WorkspaceEdit,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
+import { answerLocations } from "../positions/answer-locations.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 import {
   editRenames,
@@ -160,9 +161,7 @@ async function definitionsAt(
       question.signal,
     )
     .catch(() => null);
-  return (Array.isArray(answer) ? answer : answer ? [answer] : []).map((each) =>
-    "targetUri" in each ? { uri: each.targetUri, range: each.targetSelectionRange } : each,
-  );
+  return answerLocations(answer);
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type SymbolInformation,
 } from "vscode-languageserver-protocol";
 import type { LanguageClient } from "../client/language-client.js";
+import { answerLocations } from "../positions/answer-locations.js";
 import type { LspSupervisor } from "../supervisor/supervisor.js";
 import { baseNamePositions } from "./python-class-bases.js";
 
@@ -166,7 +167,7 @@ export class PythonClasses {
         textDocument: { uri: cls.uri },
         position: at,
       });
-      for (const target of locations(answer)) {
+      for (const target of answerLocations(answer)) {
         const base = await this.classAt(target.uri, target.range.start, 3);
         if (base && base.key !== cls.key) found.push(base);
       }
@@ -240,7 +241,7 @@ export class PythonClasses {
   }
 
   private async references(uri: string, position: Position): Promise<Location[]> {
-    return locations(
+    return answerLocations(
       await this.request<Location[]>("textDocument/references", {
         textDocument: { uri },
         position,
@@ -264,7 +265,7 @@ export class PythonClasses {
       textDocument: { uri },
       position: at,
     });
-    for (const target of locations(answer)) {
+    for (const target of answerLocations(answer)) {
       const found = await this.classAt(target.uri, target.range.start, hops - 1);
       if (found) return found;
     }
@@ -344,14 +345,6 @@ const boundValue = new RegExp(
   String.raw`^(\s*)${identifier}\s*(?::[^=]*)?=\s*(?:${identifier}\s*\.\s*)*(${identifier})(?=\s*(?:#.*)?$)`,
   "u",
 );
-
-/** The locations of a definition's or references' answer. */
-function locations(answer: Location | Location[] | LocationLink[] | null): Location[] {
-  const list = Array.isArray(answer) ? answer : answer ? [answer] : [];
-  return list.map((each) =>
-    "targetUri" in each ? { uri: each.targetUri, range: each.targetSelectionRange } : each,
-  );
-}
 
 /** Whether `position` lies in `range` (its end included). */
 function contains(range: Range, position: Position): boolean {

@@ -114,6 +114,14 @@ export interface ServerSpec {
    */
   readonly readsFromDisk?: "files-not-open" | "included-files";
   /**
+   * `tsserver`: before an answer the server takes from files not open on it as it last read them
+   * (hover's signature and doc comment, workspace symbols), those the folder watch saw change
+   * since are read again through tsserver's `reload` request (see `tsserverReload`), when the
+   * server offers typescript-language-server's pass-through: tsserver's own watch can tell it of
+   * a `git checkout` seconds after the question.
+   */
+  readonly reloadChanged?: "tsserver";
+  /**
    * How the server sees a file's text (its line ends, a byte order mark): what is sent to it and
    * every position to and from it go through it (see `positions/text-view.ts`). Default: as the
    * user sees it (lines end at `\n` only, a byte order mark is a character).
@@ -158,6 +166,7 @@ export const defaultServers: readonly ServerSpec[] = [
     // full-text didChange with LSP's line ends (no U+2028/U+2029), cutting tsserver's copy.
     text: { lineBreaks: ["\r", "\u2028", "\u2029"], bom: "stripped", changeUnsafe: /[\u2028\u2029]/ },
     readsFromDisk: "files-not-open",
+    reloadChanged: "tsserver",
     createdFiles: "open-for-search",
     searchReady: "on-request",
     languageIds: {

@@ -36,6 +36,15 @@ function rowsOf(answer: string): string[] {
   return answer.split("\n").filter((row) => /^\S+:\d+:\d+ {2}/.test(row));
 }
 
+/** The package.json and tsconfig.json of a strict NodeNext TypeScript project named `name`. */
+function tsProject(name: string): Record<string, string> {
+  return {
+    "package.json": `{ "name": "${name}", "private": true, "type": "module" }\n`,
+    "tsconfig.json":
+      '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "NodeNext", "moduleResolution": "NodeNext", "types": [] }, "include": ["src"] }\n',
+  };
+}
+
 const tsFound = existsSync(join(packageBin, "typescript-language-server"));
 
 // tsserver lists both names of an import or export specifier (`add` and `plus` of
@@ -47,9 +56,7 @@ describe.skipIf(!tsFound && !ci)(
       const [fromDeclaration, fromAlias] = await references(
         "ts-alias-refs",
         {
-          "package.json": '{ "name": "alias-refs", "private": true, "type": "module" }\n',
-          "tsconfig.json":
-            '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "NodeNext", "moduleResolution": "NodeNext", "types": [] }, "include": ["src"] }\n',
+          ...tsProject("alias-refs"),
           "src/math.ts":
             "export function add(a: number, b: number): number {\n  return a + b;\n}\nexport { add as addAgain };\n",
           "src/alias.ts": 'import { add as plus } from "./math.js";\nexport const p = plus(1, 2);\n',
@@ -72,13 +79,72 @@ describe.skipIf(!tsFound && !ci)(
       expect(fromAlias!.split("\n")).toEqual(want);
     });
 
+    // A list over several lines: each specifier read across its lines, comments (with their
+    // parentheses) and all, not only the alias's own line.
+    it("lists each specifier of a multi-line import or export list once, its alias on a line of its own too", async () => {
+      const [fromDeclaration, fromAlias] = await references(
+        "ts-alias-lines-refs",
+        {
+          ...tsProject("alias-lines-refs"),
+          "src/math.ts": [
+            "export function add(a: number, b: number): number {",
+            "  return a + b;",
+            "}",
+            "export function sub(a: number, b: number): number {",
+            "  return a - b;",
+            "}",
+            "export {",
+            "  sub as minus, // (a - b)",
+            "  add as addAgain,",
+            "};",
+            "export {",
+            "  add",
+            "    as addThird,",
+            "};",
+            "",
+          ].join("\n"),
+          "src/alias.ts": [
+            "import {",
+            "  add as plus,",
+            '} from "./math.js";',
+            "import {",
+            "  sub, // subtraction (a - b)",
+            "  add as more,",
+            '} from "./math.js";',
+            "import {",
+            "  add as",
+            "    twice,",
+            '} from "./math.js";',
+            "export const p = plus(1, 2) + more(sub(1, 1), 2) + twice(3, 4);",
+            "",
+          ].join("\n"),
+        },
+        [
+          { file: "src/math.ts", line: 1, symbol: "add" },
+          { file: "src/alias.ts", line: 2, symbol: "add" },
+        ],
+      );
+      const want = [
+        "9 references of 'add':",
+        "src/alias.ts:2:3  add as plus,",
+        "src/alias.ts:6:3  add as more,",
+        "src/alias.ts:9:3  add as",
+        "src/alias.ts:12:18  export const p = plus(1, 2) + more(sub(1, 1), 2) + twice(3, 4);",
+        "src/alias.ts:12:31  export const p = plus(1, 2) + more(sub(1, 1), 2) + twice(3, 4);",
+        "src/alias.ts:12:52  export const p = plus(1, 2) + more(sub(1, 1), 2) + twice(3, 4);",
+        "src/math.ts:1:17  export function add(a: number, b: number): number {",
+        "src/math.ts:9:3  add as addAgain,",
+        "src/math.ts:12:3  add",
+      ];
+      expect(fromDeclaration!.split("\n")).toEqual(want);
+      expect(fromAlias!.split("\n")).toEqual(want);
+    });
+
     it("keeps both names of a value cast to its type of the same name, each a use", async () => {
       const [answer] = await references(
         "ts-cast-refs",
         {
-          "package.json": '{ "name": "cast-refs", "private": true, "type": "module" }\n',
-          "tsconfig.json":
-            '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "NodeNext", "moduleResolution": "NodeNext", "types": [] }, "include": ["src"] }\n',
+          ...tsProject("cast-refs"),
           "src/color.ts": "export const Color = 1;\nexport type Color = number;\n",
           "src/use.ts": [
             "import {",

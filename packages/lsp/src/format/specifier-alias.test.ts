@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { specifierAliasOf } from "./specifier-alias.js";
+
+/** The renamed name's place for the alias at 0-based `line`, `character` of `lines`. */
+function renamedAt(lines: readonly string[], line: number, character: number) {
+  return specifierAliasOf((at) => lines[at], { line, character });
+}
+
+describe("the name a specifier's alias renames", () => {
+  it("reads a specifier on one line, in a list over several, and one split over lines", () => {
+    expect(renamedAt(['import { add as plus } from "./m";'], 0, 16)).toEqual({ line: 0, character: 9 });
+    const list = ["import {", "  sub,", "  add as plus,", '} from "./m";'];
+    expect(renamedAt(list, 2, 9)).toEqual({ line: 2, character: 2 });
+    const split = ["export {", "  add as", "    twice,", "  sub", "    as minus,", "};"];
+    expect(renamedAt(split, 2, 4)).toEqual({ line: 1, character: 2 });
+    expect(renamedAt(split, 4, 7)).toEqual({ line: 3, character: 2 });
+  });
+
+  it("reads past comments in the list, their parentheses and braces too", () => {
+    const lines = [
+      "import type {",
+      "  Shape, // a shape (any {kind})",
+      "  /* the color",
+      "     (of the shape) */",
+      "  Color as /* hue */ Hue,",
+      '} from "./m";',
+    ];
+    expect(renamedAt(lines, 4, 21)).toEqual({ line: 4, character: 2 });
+  });
+
+  it("finds none at a name after `as` outside a list, at a use, or past the lines read back", () => {
+    expect(renamedAt(["const c = [Shape, Color as Color];"], 0, 27)).toBeUndefined();
+    expect(renamedAt(["f(", "  Color as", "  Color,", ");"], 2, 2)).toBeUndefined();
+    expect(renamedAt(["import {", "  add as plus,", '} from "./m";', "plus(1, 2);"], 3, 0)).toBeUndefined();
+    expect(renamedAt(["export * as ns from './m';"], 0, 12)).toBeUndefined();
+    const long = [
+      "import {",
+      ...Array.from({ length: 100 }, (_, i) => `  a${i},`),
+      "  add as plus,",
+      "} from './m';",
+    ];
+    expect(renamedAt(long, 101, 9)).toBeUndefined();
+    expect(renamedAt(long.slice(2), 99, 9)).toBeUndefined();
+  });
+});

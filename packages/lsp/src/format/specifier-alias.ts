@@ -1,0 +1,135 @@
+import type { Position } from "vscode-languageserver-protocol";
+
+/** Lines read back for the `import {` or `export {` a specifier list opens with. */
+const specifierListLines = 100;
+
+const name = String.raw`[\p{L}\p{Nl}_$][\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]*`;
+
+/**
+ * An import or export specifier's alias up to the name it renames, read backwards from the
+ * alias, over lines: `{ add as `, `,\n  add as `, `, type add as `, `import add as `, `import (add as `
+ * (Python's `from m import add as plus`), `add\n  as `.
+ */
+const aliasOf = new RegExp(
+  String.raw`(?:^|[{,]|\bimport\s*\(?|\bexport\b)\s*(?:type\s+)?(${name})\s+as\s+$`,
+  "du",
+);
+
+/**
+ * The text up to a specifier's name ends in an import or export specifier list: `import {`,
+ * `import X, {`, `export type {` with no brace or parenthesis after it, Python's `import (` with
+ * no parenthesis after it, or `import` on the same line. Not a cast of a value to its type of the
+ * same name (`[Shape, Color as Color]`, `f(a, Color as Color)`, `{Color as Color}` in JSX): both
+ * names are references there, and each is a use.
+ */
+const specifierList = new RegExp(
+  String.raw`(?:\b(?:import|export)\s+(?:type\s+)?(?:${name}\s*,\s*)?\{[^{}()]*|\bimport\s*\([^()]*|\bimport\b[^\n(){}]*)$`,
+  "u",
+);
+
+/**
+ * The text before a place may end in `as` and an alias (a quick look before reading back): only
+ * spaces, `as `, or a comment's end.
+ */
+const mayBeAlias = /(?:^\s*|\bas\s+|\*\/\s*)$/u;
+/** The text read back ends in a name and `as`: the alias's specifier. */
+const endsInAs = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]\s+as\s+$/u;
+/** A trailing `as` (of `add\n  as plus`), left out when seeing whether a name came before it yet. */
+const trailingAs = /(?:^|\s)as\s+$/u;
+
+/**
+ * Where the name an import or export specifier renames starts, when `at` (0-based, in the lines
+ * `lineAt` gives) is the specifier's alias (`plus` of `import { add as plus }`, `addAgain` of
+ * `export {\n  add as addAgain,\n}`, `twice` of `add as\n    twice`); undefined at anything else,
+ * a name after `as` outside such a list included (a cast, see {@link specifierList}). The list
+ * may span lines and hold comments, with parentheses or braces in them (`// (legacy)`); read back
+ * at most {@link specifierListLines} lines.
+ */
+export function specifierAliasOf(
+  lineAt: (line: number) => string | undefined,
+  at: Position,
+): Position | undefined {
+  const own = lineAt(at.line)?.slice(0, at.character);
+  if (own === undefined || !mayBeAlias.test(own)) return undefined;
+  // The lines from the alias's up (the first cut at the alias), comments as spaces (columns kept),
+  // to the one with a brace or parenthesis (the list's opening, or code before the place).
+  let scan = blankComments(own);
+  const code = [scan.code];
+  let top = at.line;
+  let inComment = scan.closesAbove;
+  // Set once a name has come before the `as`: the place is no alias unless it is `<name> as`.
+  let settled = false;
+  const settles = (): boolean => {
+    const text = code.join("\n");
+    if (!/\S/.test(text.replace(trailingAs, ""))) return true;
+    settled = true;
+    return endsInAs.test(text);
+  };
+  if (!settles()) return undefined;
+  while (!/[{}()]/.test(code[0]!) && top > 0 && top > at.line - specifierListLines) {
+    const text = lineAt(top - 1);
+    if (text === undefined) break;
+    top--;
+    scan = blankComments(text);
+    if (inComment) {
+      // In a block comment closed below: this line opens it, or is wholly in it.
+      if (scan.endsInComment) inComment = false;
+      else scan = { code: " ".repeat(text.length), closesAbove: false, endsInComment: false };
+    } else {
+      inComment = scan.closesAbove;
+    }
+    code.unshift(scan.code);
+    if (!settled && !settles()) return undefined;
+  }
+  if (!settled) return undefined;
+  const before = code.join("\n");
+  const from = aliasOf.exec(before)?.indices?.[1]?.[0];
+  if (from === undefined || !specifierList.test(before.slice(0, from))) return undefined;
+  let line = top;
+  for (let i = before.indexOf("\n"); i !== -1 && i < from; i = before.indexOf("\n", i + 1)) line++;
+  return { line, character: from - (before.lastIndexOf("\n", from - 1) + 1) };
+}
+
+/**
+ * One line with its comments as spaces (its length kept): `// …`, `/* … *\/`, a `/*` left open to
+ * the end; quoted strings skipped. `closesAbove`: a `*\/` closes a comment opened on a line
+ * above (all before it blanked); `endsInComment`: a `/*` is left open.
+ */
+function blankComments(text: string): { code: string; closesAbove: boolean; endsInComment: boolean } {
+  let code = "";
+  let inComment = false;
+  let closesAbove = false;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    const pair = text.slice(i, i + 2);
+    if (inComment) {
+      if (pair === "*/") {
+        inComment = false;
+        code += "  ";
+        i++;
+      } else code += " ";
+    } else if (quote) {
+      code += char;
+      if (char === "\\") {
+        code += text[i + 1] ?? "";
+        i++;
+      } else if (char === quote) quote = "";
+    } else if (pair === "//") {
+      return { code: code + " ".repeat(text.length - i), closesAbove, endsInComment: false };
+    } else if (pair === "/*") {
+      inComment = true;
+      code += "  ";
+      i++;
+    } else if (pair === "*/") {
+      // A comment opened above ends here: what came before on this line was in it.
+      closesAbove = true;
+      code = " ".repeat(i + 2);
+      i++;
+    } else {
+      if (char === '"' || char === "'" || char === "`") quote = char;
+      code += char;
+    }
+  }
+  return { code, closesAbove, endsInComment: inComment };
+}

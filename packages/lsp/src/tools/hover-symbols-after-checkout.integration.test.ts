@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ci, packageBin } from "../test-support/fixtures.js";
+import { useServerFixture } from "../test-support/server-suite.js";
+import { lspTool } from "./lsp-tool.js";
+
+const found = existsSync(join(packageBin, "typescript-language-server"));
+
+/** Times the declaring file is rewritten and its use hovered at once. */
+const rounds = 12;
+
+// A file not open here is read by tsserver when its own watch tells it of a change, which can
+// come after the question: right after a `git checkout` (or any write not through our tools) a
+// hover of a use named the signature and doc comment the file had before.
+describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten on disk just before", () => {
+  beforeAll(() => {
+    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
+  });
+  const server = useServerFixture({
+    fixture: "ts-project",
+    server: "typescript-language-server",
+    tools: [lspTool],
+    binDirectories: [packageBin],
+    diagnosticsTimeoutMs: 15_000,
+    expectProcesses: true,
+  });
+
+  it("shows the signature and doc comment on disk now, the file removed and written again (git checkout) or written with an old mtime", async () => {
+    const path = join(server.dir, "src/math.ts");
+    const original = readFileSync(path, "utf8");
+    const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    const wrong: string[] = [];
+    // Nothing changed on disk yet; the asked file alone is open.
+    await hover();
+    const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"));
+    expect(client?.openUris().map((uri) => server.supervisor.pathOf(uri))).toEqual([
+      join(server.dir, "src/app.ts"),
+    ]);
+    try {
+      for (let i = 0; i < rounds; i++) {
+        await hover();
+        if (i % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 300));
+        const text = original
+          .replace("/** Adds two numbers. */", `/** Adds two numbers, round ${i}. */`)
+          .replace("add(a: number, b: number)", `add(a: number, b: number, c${i}?: number)`);
+        if (i >= 8) {
+          // As `cp -p` does: written in place, its mtime an hour back.
+          writeFileSync(path, text);
+          const then = Date.now() / 1000 - 3600;
+          utimesSync(path, then, then);
+        } else {
+          // As `git checkout` does: removed, then written anew.
+          unlinkSync(path);
+          writeFileSync(path, text);
+        }
+        const answer = await hover();
+        if (!answer.includes(`c${i}?: number`) || !answer.includes(`Adds two numbers, round ${i}.`))
+          wrong.push(`round ${i}: got ${answer}`);
+      }
+    } finally {
+      writeFileSync(path, original);
+    }
+    expect(wrong).toEqual([]);
+    // Read again by the server, not opened here.
+    expect(client?.openUris().map((uri) => server.supervisor.pathOf(uri))).toEqual([
+      join(server.dir, "src/app.ts"),
+    ]);
+  });
+
+  it("finds a workspace symbol the file has on disk now, right after a checkout", async () => {
+    const path = join(server.dir, "src/math.ts");
+    const original = readFileSync(path, "utf8");
+    const search = (query: string) => server.text({ action: "symbols", query, file: "src/app.ts" });
+    const wrong: string[] = [];
+    try {
+      for (let i = 0; i < 6; i++) {
+        await search("add");
+        unlinkSync(path);
+        writeFileSync(path, `${original}export function checkedOut${i}(): number {\n  return ${i};\n}\n`);
+        const answer = await search(`checkedOut${i}`);
+        if (!answer.includes(`checkedOut${i}`) || answer.startsWith("no "))
+          wrong.push(`round ${i}: got ${answer}`);
+      }
+    } finally {
+      writeFileSync(path, original);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
