@@ -53,13 +53,26 @@ describe("bounded output", () => {
   });
 });
 
+describe("one line over the bound", () => {
+  it("shows the line itself, not a note standing in its place", () => {
+    for (const keep of ["head", "tail"] as const) {
+      const bounded = boundText(lines(201), { maxLines: 200, keep });
+      expect(bounded).toEqual({ text: lines(201), truncated: false, omittedLines: 0, omittedChars: 0 });
+    }
+    expect(boundText(lines(202), { maxLines: 200 }).text.split("\n").at(-1)).toBe("… 2 more lines");
+  });
+
+  it("still holds the character bound when that line is long", () => {
+    const text = `${lines(2)}\n${"x".repeat(50)}`;
+    const bounded = boundText(text, { maxLines: 2, maxChars: 20 });
+    expect(bounded.omittedLines).toBe(0);
+    expect(bounded.text).toBe(`${text.slice(0, 20)}\n… ${text.length - 20} more characters`);
+  });
+});
+
 describe("counts of one", () => {
-  it("says '1 more line', '1 more character' and '1 more reference', not the plural", () => {
-    expect(boundText(lines(201), { maxLines: 200 }).text.split("\n").at(-1)).toBe("… 1 more line");
+  it("says '1 more character' and '1 more reference', not the plural", () => {
     expect(boundText("abcdef", { maxChars: 5 }).text.split("\n").at(-1)).toBe("… 1 more character");
-    expect(boundText(lines(201), { maxLines: 200, keep: "tail" }).text.split("\n")[0]).toBe(
-      "… 1 earlier line",
-    );
     expect(boundList([1, 2, 3], 2, "references").note).toBe("… 1 more reference");
     expect(boundList([1, 2, 3], 1, "references").note).toBe("… 2 more references");
   });

@@ -2,7 +2,10 @@ import { headOf, tailOf } from "./whole-characters.js";
 
 /** Limits of {@link boundText}. */
 export interface TextBounds {
-  /** Most lines kept; default 200. */
+  /**
+   * Most lines kept; default 200. One line over is shown rather than cut: its note would take
+   * that line's place and say less.
+   */
   maxLines?: number;
   /** Most characters kept (after the line cut); default 20 000. */
   maxChars?: number;
@@ -34,7 +37,9 @@ export function boundText(input: string, bounds: TextBounds = {}): BoundedText {
   if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   let kept = lines;
   let omittedLines = 0;
-  if (lines.length > maxLines) {
+  // A note "… 1 more line" costs the line it stands for: show the line itself (the character
+  // bound below still applies).
+  if (lines.length > maxLines && !(lines.length === maxLines + 1 && maxLines > 0)) {
     omittedLines = lines.length - maxLines;
     kept = keepTail ? lines.slice(-maxLines) : lines.slice(0, maxLines);
   }
