@@ -94,6 +94,21 @@ export function textMatches(path: string, pattern: RegExp): boolean {
   }
 }
 
+/**
+ * The path of the nearest of `spec.markers` in a folder above `workingDirectory` (its parent up
+ * to the filesystem's root), or undefined: a root there is not used (roots are found only inside
+ * the working directory), and the file a "no root marker" answer would have the user make exists.
+ */
+export function markerAbove(spec: Pick<ServerSpec, "markers">, workingDirectory: string): string | undefined {
+  let directory = workingDirectory;
+  for (let parent = dirname(directory); parent !== directory; parent = dirname(directory)) {
+    directory = parent;
+    const marker = spec.markers.find((candidate) => existsSync(join(directory, candidate)));
+    if (marker !== undefined) return join(directory, marker);
+  }
+  return undefined;
+}
+
 /** `root`, then each parent up to and including `workingDirectory` (only `root` outside it). */
 export function foldersUp(root: string, workingDirectory: string | undefined): string[] {
   if (workingDirectory === undefined || !isInside(workingDirectory, root)) return [root];

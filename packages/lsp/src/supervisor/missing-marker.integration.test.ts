@@ -1,4 +1,5 @@
 import { createRegistry, createRun, resultText } from "@tools/registry";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { packageBin, tempTree } from "../test-support/fixtures.js";
 import { lspTool } from "../tools/lsp-tool.js";
@@ -42,5 +43,38 @@ describe("a file with no root marker", () => {
     expect(resultText(result)).toContain(
       "in any folder from go/main.go up to the working directory (to make one: go mod init <module path> in the module's top folder)",
     );
+  });
+
+  it("does not say to make a marker that is above the working directory", async () => {
+    // A run started in a Go module's subfolder: go.mod is there, only above the working
+    // directory, and `go mod init` would fail there (or, run in the subfolder, nest a module).
+    const above = tempTree("marker-above", {
+      "mod/go.mod": "module example.com/mod\n\ngo 1.19\n",
+      "mod/cmd/tool/main.go": "package main\n\nfunc main() {}\n",
+      "proj/compile_flags.txt": "-Iinclude\n",
+      "proj/src/main.c": "int main(void) { return 0; }\n",
+    });
+    try {
+      for (const [dir, file, marker] of [
+        ["mod/cmd", "tool/main.go", "mod/go.mod"],
+        ["proj/src", "main.c", "proj/compile_flags.txt"],
+      ] as const) {
+        const inner = createRun({ workingDirectory: join(above.dir, dir) });
+        createLspSupervisor(inner, { binDirectories: [packageBin] });
+        try {
+          const result = await registry.invoke(inner, { tool: "lsp", args: { action: "diagnostics", file } });
+          expect(result.error?.code).toBe("LSP_NO_SERVER");
+          const text = resultText(result);
+          expect(text).not.toContain("to make one");
+          expect(text).toContain(
+            `(there is one above it, ${join(above.dir, marker)}: a server is rooted only inside the working directory, so start the run in ${dirname(join(above.dir, marker))} or below it)`,
+          );
+        } finally {
+          await inner.dispose();
+        }
+      }
+    } finally {
+      above.remove();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { processStat } from "@tools/registry";
-import { extname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { relativeDirectoriesOf } from "../checkers/compile-commands.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
@@ -14,6 +14,11 @@ export interface Detection {
   readonly root: string | undefined;
   readonly marker: string | undefined;
   readonly binary: BinaryLookup;
+  /**
+   * Without a root: the nearest marker in a folder above the working directory, where no root
+   * is looked for (see `markerAbove` of find-root).
+   */
+  readonly markerAbove?: string;
 }
 
 /** What {@link statusReport} reads from the supervisor. */
@@ -168,9 +173,17 @@ export function explainMissing(detection: Detection, display: string): string {
   const { spec } = detection;
   const parts: string[] = [];
   if (!detection.root) {
+    // One above the working directory exists: making another (`go mod init` in the module's
+    // top folder) would fail, or nest a second module below the first.
+    const above = detection.markerAbove;
     const hint = Object.hasOwn(markerHints, spec.language) ? markerHints[spec.language] : undefined;
+    const how = above
+      ? ` (there is one above it, ${above}: a server is rooted only inside the working directory, so start the run in ${dirname(above)} or below it)`
+      : hint
+        ? ` (to make one: ${hint})`
+        : "";
     parts.push(
-      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${hint ? ` (to make one: ${hint})` : ""}`,
+      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${how}`,
     );
   }
   if (!detection.binary.found)

@@ -6,7 +6,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol";
 import { LanguageClient } from "../client/language-client.js";
 import { LspError } from "../errors/lsp-error.js";
 import { findBinary, type BinaryLookup } from "../servers/find-binary.js";
-import { foldersUp } from "../servers/find-root.js";
+import { foldersUp, markerAbove } from "../servers/find-root.js";
 import { defaultRootSearch, findProjectRoots, type RootSearch } from "../servers/project-folders.js";
 import { RootCache } from "../servers/root-cache.js";
 import {
@@ -108,7 +108,14 @@ export class LspSupervisor {
     const found = this.roots.find(file, spec, this.workingDirectory);
     const localRoots = found ? foldersUp(found.root, this.workingDirectory) : [this.workingDirectory];
     const binary = findBinary(spec.command, localRoots, this.options.binDirectories ?? [], this.options.path);
-    return { spec, root: found?.root, marker: found?.marker, binary };
+    const above = found ? undefined : markerAbove(spec, this.workingDirectory);
+    return {
+      spec,
+      root: found?.root,
+      marker: found?.marker,
+      binary,
+      ...(above ? { markerAbove: above } : {}),
+    };
   }
 
   /**
