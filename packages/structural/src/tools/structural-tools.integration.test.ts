@@ -467,6 +467,18 @@ describe("ast_edit and resolve", () => {
     expect(resultText(again)).toContain("already accepted");
   });
 
+  it("rewrites a CSS declaration with or without its optional last `;`, keeping the `;` it has", async () => {
+    write("css/s.css", "a { color: red; }\nb { color: red }\n");
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "color: $V", rewrite: "background: $V", path: "css/s.css" },
+    });
+    expect(resultText(staged)).toContain("(proposed) 2 replacements in 1 file");
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("css/s.css")).toBe("a { background: red; }\nb { background: red }\n");
+  });
+
   it("discard drops the change and writes nothing", async () => {
     const reg = registry();
     await reg.invoke(run, {
