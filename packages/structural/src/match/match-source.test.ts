@@ -54,3 +54,33 @@ describe("matchSource", () => {
     expect(matches.map(bindings)).toEqual([{ A: "1, 2" }]);
   });
 });
+
+describe("a `;` the pattern did not write and the code may leave out", () => {
+  // CSS's last declaration in a block may end without its `;`. The pattern `color: red` is only
+  // a declaration with a `;` appended; that `;` is not the pattern's, so it matches the
+  // declaration either way (ast-grep 0.51.1 reads `color: red` as an ERROR and finds neither).
+  it("matches a CSS declaration with or without its optional last `;`", async () => {
+    const code = "a { color: red; }\nb { color: red }\nc { margin: 0; color: red }\nd { color: blue }\n";
+    const matches = await matchSource(parser, "css", "color: red", code);
+    expect(matches.map((m) => [m.text, m.start])).toEqual([
+      ["color: red;", code.indexOf("color: red;")],
+      ["color: red", code.indexOf("b {") + 4],
+      ["color: red", code.indexOf("c {") + 15],
+    ]);
+    const values = await matchSource(parser, "css", "color: $V", code);
+    expect(values.map(bindings)).toEqual([{ V: "red" }, { V: "red" }, { V: "red" }, { V: "blue" }]);
+    const runs = await matchSource(
+      parser,
+      "css",
+      "margin: $$$V",
+      "a { margin: 0 auto; }\nb { margin: 0 auto }\n",
+    );
+    expect(runs.map(bindings)).toEqual([{ V: "0 auto" }, { V: "0 auto" }]);
+  });
+
+  it("still requires a `;` the pattern writes, as in ast-grep and in JavaScript", async () => {
+    const code = "a { color: red; }\nb { color: red }\n";
+    const matches = await matchSource(parser, "css", "color: red;", code);
+    expect(matches.map((m) => m.text)).toEqual(["color: red;"]);
+  });
+});

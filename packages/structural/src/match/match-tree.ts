@@ -407,7 +407,13 @@ export class TreeMatcher {
       this.charge(1);
     }
     const node = nodes[at];
-    if (node === undefined) return undefined;
+    if (node === undefined) {
+      // The `;` a wrapper appended, which the code's node ends without (CSS's last declaration
+      // of a block): the user did not write it (see `implied`).
+      return pattern.kind === "leaf" && pattern.implied === true
+        ? this.matchChildren(patterns, nodes, pi + 1, at, env, memo)
+        : undefined;
+    }
     const matched = this.matchNode(pattern, node, env);
     if (matched) {
       // A token the pattern's token matched is never passed over to match a later one of the
@@ -450,6 +456,8 @@ export class TreeMatcher {
     if (pattern.kind === "meta" && pattern.meta.kind === "multi")
       return this.matchChildren(patterns, nodes, pi, ci, env, memo);
     const node = nodes[ci];
+    if (node === undefined && pattern.kind === "leaf" && pattern.implied === true)
+      return this.afterRun(patterns, nodes, pi + 1, ci, env, memo, emptyRun);
     const skipSeparator = () =>
       emptyRun && isSeparator(pattern)
         ? this.afterRun(patterns, nodes, pi + 1, ci, env, memo, true)

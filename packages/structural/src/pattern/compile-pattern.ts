@@ -559,13 +559,19 @@ function compileIn(parses: ParseArena, spec: LanguageSpec, source: string): Comp
       // leaves lose them (the `1  ` of a C `#define FOO 1  ` is the `1` of the code's).
       const cut = node.endIndex > textEnd || node.isExtra || !inStringText(node);
       const leafText = node.startIndex < textEnd ? (cut ? ownText.trimEnd() : ownText) : node.text;
-      if (node.startIndex >= textEnd) keptImpliedSemicolon = true;
-      const leaf: PatternNode = { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
-      const literal = node.isNamed
-        ? leafText
-        : node.type === leafText
-          ? fixedText(leafText, spec)
-          : undefined;
+      const implied = node.startIndex >= textEnd;
+      if (implied) keptImpliedSemicolon = true;
+      const leaf: PatternNode = implied
+        ? { kind: "leaf", type: node.type, text: leafText, named: node.isNamed, implied }
+        : { kind: "leaf", type: node.type, text: leafText, named: node.isNamed };
+      // A token the user did not write is no text every match holds (see `implied`).
+      const literal = implied
+        ? undefined
+        : node.isNamed
+          ? leafText
+          : node.type === leafText
+            ? fixedText(leafText, spec)
+            : undefined;
       if (literal !== undefined && literal.trim() !== "" && !literal.includes(spec.expando ?? "$$$$"))
         literalLeaves.set(leaf, literal);
       return leaf;

@@ -18,7 +18,18 @@ export type PatternNode =
        */
       readonly field?: string;
     }
-  | { readonly kind: "leaf"; readonly type: string; readonly text: string; readonly named: boolean }
+  | {
+      readonly kind: "leaf";
+      readonly type: string;
+      readonly text: string;
+      readonly named: boolean;
+      /**
+       * The token is the `;` a wrapper appended, which the user did not write (CSS's `color: red`
+       * is a declaration only with it): it matches nothing where the code's node ends without
+       * one (the last declaration of a CSS block may leave out its `;`).
+       */
+      readonly implied?: true;
+    }
   | {
       readonly kind: "inner";
       readonly type: string;

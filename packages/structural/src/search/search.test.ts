@@ -128,3 +128,11 @@ describe("searchFiles bounds", () => {
     await expect(searching).rejects.toThrow("cancelled by the caller");
   });
 });
+
+describe("searchFiles and a `;` the pattern did not write", () => {
+  it("finds a CSS declaration in a file without any `;` (the appended `;` is no required literal)", async () => {
+    const path = join(dir, "no-semicolon.css");
+    writeFileSync(path, "b { color: red }\n");
+    expect(texts(await search("color: red", path, "css"))).toEqual(["color: red"]);
+  });
+});

@@ -16,8 +16,9 @@ const maxCodeLines = 3;
 const defaultMaxResults = 50;
 /**
  * Matches counted, listed or not: the total is exact up to here ("1 043 matches … showing 50"),
- * a lower bound past it ("at least 10 000"), so a pattern that matches every node of a large
- * file (`$A`) does not collect millions.
+ * and past it only said to be more ("more than 10 000"), so a pattern that matches every node of
+ * a large file (`$A`) does not collect millions. The search looks for one more than this, so
+ * exactly this many is still an exact count.
  */
 const countedMatches = 10_000;
 const maxMaxResults = 1000;
@@ -164,13 +165,18 @@ export function ignoredNote(outcome: SearchOutcome): string | undefined {
  */
 export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string {
   const skipped: string[] = [];
+  // Stopped at a bound on the matches: the counts are of the files up to the one where it stopped.
+  const reached = outcome.searched + outcome.skippedBinary + outcome.skippedLarge;
   if (outcome.skippedBinary > 0) skipped.push(`${outcome.skippedBinary} binary`);
   if (outcome.skippedLarge > 0)
     skipped.push(`${outcome.skippedLarge} over ${byteSize(outcome.maxFileBytes)}`);
   const ignored = ignoredPart(outcome, scope);
   if (ignored) skipped.push(ignored);
-  const files = plural(outcome.searched, `${scope.spec.id} file`);
-  return `searched ${files}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
+  const done =
+    outcome.stopped === "max-matches"
+      ? `the count stopped after ${reached} of ${plural(outcome.considered, `${scope.spec.id} file`)}`
+      : `searched ${plural(outcome.searched, `${scope.spec.id} file`)}`;
+  return `${done}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
 }
 
 /**
@@ -458,7 +464,9 @@ export const astGrepTool = defineTool({
       .min(1)
       .max(maxMaxResults)
       .optional()
-      .describe(`Matches to list (the search stops once it has found more), default ${defaultMaxResults}`),
+      .describe(
+        `Matches to list, default ${defaultMaxResults}; all are counted up to ${countedMatches}, where the search stops`,
+      ),
   }),
   requires: [structuralParserKey],
   paths: (input) => (input.path === undefined ? [] : [input.path]),
@@ -475,8 +483,9 @@ export const astGrepTool = defineTool({
       workingDirectory: context.run.workingDirectory,
       target: scope.target,
       signal: context.signal,
-      // Enough to give an exact total for an ordinary search, without collecting millions.
-      maxMatches: Math.max(limit + 1, countedMatches),
+      // Enough to give an exact total for an ordinary search, without collecting millions; one
+      // more than the count's bound says whether there are more than it.
+      maxMatches: Math.max(limit, countedMatches) + 1,
       timeBudgetMs: defaultTimeBudgetMs,
       partial: true,
     });
@@ -503,16 +512,22 @@ export const astGrepTool = defineTool({
       }
       if (full) break;
     }
-    // Stopped at the count's bound (or at the time budget): the total is a lower bound.
-    const partial = outcome.stopped !== undefined;
-    const count = `${partial ? "at least " : ""}${total} ${total === 1 ? "match" : "matches"}`;
+    // Past the count's bound there are more than it (one more was found); at the time budget the
+    // total is a lower bound.
+    const past = outcome.stopped === "max-matches";
+    const partial = outcome.stopped === "deadline";
+    const bound = Math.max(limit, countedMatches);
+    /** `n` matches of the total (all of it, or all but the listed ones), as the search knows it. */
+    const howMany = (listed: number): string =>
+      past ? `more than ${bound - listed}` : `${partial ? "at least " : ""}${total - listed}`;
+    const count = `${howMany(0)} ${total === 1 && !past ? "match" : "matches"}`;
     const header = `${count} in ${plural(outcome.files.length, "file")} (${searchedLine(outcome, scope)})`;
     const more =
       total > blocks.length
         ? full
-          ? `\n\n… showing ${blocks.length} of ${partial ? "at least " : ""}${total}: the listing stops at ${maxListedChars} characters (${partial ? "at least " : ""}${total - blocks.length} more not shown; narrow path or the pattern, or lower max_results)`
-          : partial
-            ? `\n\n… showing ${blocks.length} of at least ${total}; the search stopped there (raise max_results or narrow path)`
+          ? `\n\n… showing ${blocks.length} of ${howMany(0)}: the listing stops at ${maxListedChars} characters (${howMany(blocks.length)} more not shown; narrow path or the pattern, or lower max_results)`
+          : past || partial
+            ? `\n\n… showing ${blocks.length} of ${howMany(0)}; the ${past ? "count" : "search"} stopped there (raise max_results or narrow path)`
             : `\n\n… and ${total - blocks.length} more (showing ${blocks.length}; raise max_results or narrow path)`
         : "";
     const notes = [tooDeepNote(outcome), stoppedNote(outcome), ignoredNote(outcome)].filter(

@@ -179,8 +179,46 @@ describe("ast_grep through the registry", () => {
       args: { pattern: "$A", path: "big.ts", max_results: 1 },
     });
     const text = resultText(result);
-    expect(text).toContain("at least 10000 matches in 1 file");
-    expect(text).toContain("… showing 1 of at least 10000; the search stopped there");
+    expect(text).toContain(
+      "more than 10000 matches in 1 file (the count stopped after 1 of 1 typescript file)",
+    );
+    expect(text).toContain("… showing 1 of more than 10000; the count stopped there");
+  });
+
+  it("gives the exact count when the matches are exactly the count's bound: no 'at least'", async () => {
+    // 10 000 matches in two files: the count is exact, and every file was searched.
+    const calls = Array.from({ length: 5000 }, () => "f(1);").join("\n");
+    write("exact/a.ts", `${calls}\n`);
+    write("exact/b.ts", `${calls}\n`);
+    const text = resultText(
+      await registry().invoke(run, {
+        tool: "ast_grep",
+        args: { pattern: "f($A)", path: "exact", language: "typescript", max_results: 1 },
+      }),
+    );
+    expect(text).toContain("10000 matches in 2 files (searched 2 typescript files)");
+    expect(text).toContain("… and 9999 more (showing 1; raise max_results or narrow path)");
+    expect(text).not.toContain("at least");
+    expect(text).not.toContain("more than");
+  });
+
+  it("past the count's bound says there are more, and after how many of the files it stopped", async () => {
+    // 4000 matches in each of 5 files: the count passes 10 000 in the third file.
+    const calls = Array.from({ length: 4000 }, () => "f(1);").join("\n");
+    for (const name of ["a", "b", "c", "d", "e"]) write(`many/${name}.ts`, `${calls}\n`);
+    const text = resultText(
+      await registry().invoke(run, {
+        tool: "ast_grep",
+        args: { pattern: "f($A)", path: "many", language: "typescript", max_results: 1 },
+      }),
+    );
+    expect(text).toContain(
+      "more than 10000 matches in 3 files (the count stopped after 3 of 5 typescript files)",
+    );
+    expect(text).toContain(
+      "… showing 1 of more than 10000; the count stopped there (raise max_results or narrow path)",
+    );
+    expect(text).not.toContain("at least");
   });
 
   it("bounds the listing at 24 000 characters over all matches, saying how many were left out", async () => {
@@ -465,6 +503,18 @@ describe("ast_edit and resolve", () => {
     const again = await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
     expect(again.error?.code).toBe("UNKNOWN_EDIT");
     expect(resultText(again)).toContain("already accepted");
+  });
+
+  it("rewrites a CSS declaration with or without its optional last `;`, keeping the `;` it has", async () => {
+    write("css/s.css", "a { color: red; }\nb { color: red }\n");
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "color: $V", rewrite: "background: $V", path: "css/s.css" },
+    });
+    expect(resultText(staged)).toContain("(proposed) 2 replacements in 1 file");
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("css/s.css")).toBe("a { background: red; }\nb { background: red }\n");
   });
 
   it("discard drops the change and writes nothing", async () => {
@@ -899,7 +949,7 @@ describe("code nested deeper than the stack", () => {
     const runs = await search("[$$$A]");
     expect(runs.isError).toBe(false);
     // 50 002 arrays: the search stops at the count's bound.
-    expect(resultText(runs)).toContain("at least 10000 matches");
+    expect(resultText(runs)).toContain("more than 10000 matches");
     const commented = await search("function $F() { foo(1) }");
     expect(commented.isError).toBe(false);
     expect(resultText(commented)).toContain("1 match in 1 file");
