@@ -365,6 +365,16 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             self._ended = False
             self.buffer.restart()
 
+        # Closed (with sys.stdin:, close()) as a file is, its reads raising ValueError, for the rest
+        # of the cell only: the next cell's input starts again, open (restart). As a text file's,
+        # its state is its buffer's.
+        @property
+        def closed(self):
+            return self.buffer.closed
+
+        def close(self):
+            self.buffer.close()
+
         @property
         def name(self):
             return "<stdin>"
@@ -462,9 +472,18 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             super().__init__()
             self._stdin = text
             self._pending = Pending(b"")
+            self._closed = False
 
         def restart(self):
             self._pending.clear()
+            self._closed = False
+
+        @property
+        def closed(self):
+            return self._closed
+
+        def close(self):
+            self._closed = True
 
         @property
         def name(self):
@@ -488,6 +507,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def readline(self, size=-1):
             __tracebackhide__ = ours
             size = size_of(size)
+            self._checkClosed()
             via = "sys.stdin.buffer.readline()" if size < 0 else f"sys.stdin.buffer.readline({size})"
             while not self._pending.has_line() and (size < 0 or len(self._pending) < size) and self._more(via):
                 pass
@@ -496,6 +516,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def read(self, size=-1):
             __tracebackhide__ = ours
             size = size_of(size)
+            self._checkClosed()
             if size < 0:
                 self._more("sys.stdin.buffer.read()", whole=True)
             else:
@@ -506,6 +527,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def read1(self, size=-1):
             __tracebackhide__ = ours
             size = size_of(size)
+            self._checkClosed()
             if len(self._pending) == 0 and size != 0:
                 self._more("sys.stdin.buffer.read1()")
             return self._pending.take(size)
