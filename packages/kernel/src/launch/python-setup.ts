@@ -13,6 +13,16 @@ export const bridgeMarker = "\u0001tools-bridge\u0001";
 export const shellTimeoutSeconds = 600;
 
 /**
+ * The KeyboardInterrupt's message when an interrupt landed while ipykernel was preparing the cell,
+ * before its first statement: none of the cell ran.
+ */
+export const interruptedBeforeStart = "the interrupt came before the cell's code started, so none of it ran";
+
+/** The KeyboardInterrupt's message when an interrupt landed between two of the cell's statements. */
+export const interruptedBetweenStatements =
+  "the interrupt came between two of the cell's statements: those before it ran, the rest did not";
+
+/**
  * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
  * the stdin channel carries one request at a time), `input()` and `getpass()` over the same
  * channel (the harness asks the operator, or refuses), the helpers
@@ -849,6 +859,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             else:
                 ip._showtraceback(etype, value, [still_running(value.code)])
             return None
+        if isinstance(value, KeyboardInterrupt) and getattr(value, "between_statements", False):
+            # Raised between the cell's statements (see run_statement): no frame of the cell's.
+            ip._showtraceback(etype, value, [f"KeyboardInterrupt: {value}"])
+            return None
         if exc_tuple is None and isinstance(value, SyntaxError) and value.__traceback__ is not None:
             # IPython shows a SyntaxError raised at run time (exec, compile, an import, %%timeit's
             # compile of its code) with SyntaxTB, from sys.exc_info(), past the wrapper above, and
@@ -1008,6 +1022,55 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         stdout_take_out, stderr_take_out = sys.stdout._flush_buffer, sys.stderr._flush_buffer
         sys.stdout.write, sys.stdout._flush_buffer, sys.stdout.flush = in_order(sys.stdout, sys.stderr, stderr_take_out)
         sys.stderr.write, sys.stderr._flush_buffer, sys.stderr.flush = in_order(sys.stderr, sys.stdout, stdout_take_out)
+
+    # An interrupt (SIGINT) reaches the cell's code only. ipykernel raises KeyboardInterrupt
+    # wherever the main thread is while it handles a request: one landing in its own code before
+    # the cell's code starts (while it prepares the cell) or after it ends left the request
+    # without a reply, and the harness killed the kernel, its variables lost. Here one landing
+    # outside the cell's statements is raised before the next one, in the cell (saying which ran),
+    # and one landing after the last is dropped with the request: the cell ran to its end. (The
+    # harness sends it once the kernel has started the cell: before that ipykernel ignores it.)
+    import signal
+    interrupts = types.SimpleNamespace(depth=0, pending=False, statements=0)
+
+    def on_interrupt(signum, frame):
+        if interrupts.depth > 0:
+            raise KeyboardInterrupt
+        interrupts.pending = True
+
+    def pre_handler_hook():
+        interrupts.depth, interrupts.pending, interrupts.statements = 0, False, 0
+        kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
+
+    def post_handler_hook():
+        signal.signal(signal.SIGINT, kernel.saved_sigint_handler)
+        interrupts.pending = False
+
+    shell_run_code = ip.run_code
+
+    async def run_statement(code_obj, result=None, *, async_=False):
+        # IPython runs each of the cell's top-level statements here, inside a try that takes any
+        # exception as the cell's: a KeyboardInterrupt raised anywhere in it is the cell's.
+        __tracebackhide__ = ours
+        if threading.current_thread() is not threading.main_thread():
+            return await shell_run_code(code_obj, result, async_=async_)
+        interrupts.depth += 1
+        try:
+            if interrupts.pending:
+                interrupts.pending = False
+                interrupt = KeyboardInterrupt(
+                    ${JSON.stringify(interruptedBeforeStart)} if interrupts.statements == 0
+                    else ${JSON.stringify(interruptedBetweenStatements)})
+                interrupt.between_statements = True
+                raise interrupt
+            interrupts.statements += 1
+            return await shell_run_code(code_obj, result, async_=async_)
+        finally:
+            interrupts.depth -= 1
+
+    ip.run_code = run_statement
+    kernel.pre_handler_hook = pre_handler_hook
+    kernel.post_handler_hook = post_handler_hook
 
     def watchdog():
         while True:
