@@ -367,6 +367,17 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(await cell("kept"))).toBe("41");
   });
 
+  it("a cell finds Python's own SIGINT handler in place while it runs, as under ipykernel", async () => {
+    // The kernel keeps an interrupt landing outside the cell's statements for the next one; a
+    // library checking for Python's handler (asyncio's Runner does) still finds it in the cell.
+    const { cell } = setup();
+    const result = await cell(
+      "import signal\nprint(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n" +
+        "def inner():\n    return signal.getsignal(signal.SIGINT) is signal.default_int_handler\ninner()",
+    );
+    expect(resultText(result)).toBe("True\nTrue");
+  });
+
   it("cancels sent 1–5 ms after short and long cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // Before (on this machine, 60 such cancels): 8 killed the kernel and lost its variables, and
     // 3 of the 30 long cells ran to their end as if never cancelled. A statistical check of the

@@ -1026,20 +1026,19 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # An interrupt (SIGINT) reaches the cell's code only. ipykernel raises KeyboardInterrupt
     # wherever the main thread is while it handles a request: one landing in its own code before
     # the cell's code starts (while it prepares the cell) or after it ends left the request
-    # without a reply, and the harness killed the kernel, its variables lost. Here one landing
-    # outside the cell's statements is raised before the next one, in the cell (saying which ran),
-    # and one landing after the last is dropped with the request: the cell ran to its end. (The
-    # harness sends it once the kernel has started the cell: before that ipykernel ignores it.)
+    # without a reply, and the harness killed the kernel, its variables lost. Here Python's own
+    # handler is in place while a statement of the cell runs (as the cell expects to find it);
+    # outside them one is kept and raised before the next statement, in the cell (saying which
+    # ran), and one landing after the last is dropped with the request: the cell ran to its end.
+    # (The harness sends it once the kernel has started the cell: before that ipykernel ignores it.)
     import signal
-    interrupts = types.SimpleNamespace(depth=0, pending=False, statements=0)
+    interrupts = types.SimpleNamespace(pending=False, statements=0)
 
     def on_interrupt(signum, frame):
-        if interrupts.depth > 0:
-            raise KeyboardInterrupt
         interrupts.pending = True
 
     def pre_handler_hook():
-        interrupts.depth, interrupts.pending, interrupts.statements = 0, False, 0
+        interrupts.pending, interrupts.statements = False, 0
         kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
 
     def post_handler_hook():
@@ -1054,7 +1053,11 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         __tracebackhide__ = ours
         if threading.current_thread() is not threading.main_thread():
             return await shell_run_code(code_obj, result, async_=async_)
-        interrupts.depth += 1
+        # Not when the cell set a handler of its own, or ipykernel did (a cell with top-level
+        # await cancels on SIGINT), or in a cell run from a statement.
+        ours_now = signal.getsignal(signal.SIGINT) is on_interrupt
+        if ours_now:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             if interrupts.pending:
                 interrupts.pending = False
@@ -1066,7 +1069,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             interrupts.statements += 1
             return await shell_run_code(code_obj, result, async_=async_)
         finally:
-            interrupts.depth -= 1
+            if ours_now and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                signal.signal(signal.SIGINT, on_interrupt)
 
     ip.run_code = run_statement
     kernel.pre_handler_hook = pre_handler_hook
