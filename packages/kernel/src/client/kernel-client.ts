@@ -149,7 +149,8 @@ export class KernelClient {
     const late = this.late.take();
     if (late) handlers.onOutput?.(late);
     return new Promise((resolve, reject) => {
-      this.cells.add(header.msg_id, handlers, resolve, reject);
+      // A silent cell has no execute_input: an interrupt does not wait for it.
+      this.cells.add(header.msg_id, handlers, resolve, reject, !(options.silent ?? false));
       this.channels.send(
         this.channels.shell,
         codec.encode({
@@ -171,8 +172,12 @@ export class KernelClient {
 
   /**
    * Interrupts the running cell: SIGINT to the kernel process (an interrupt_request on the control
-   * channel when the signal cannot be sent). Input replies still being computed are dropped; a
-   * call from another thread than the main one (which SIGINT does not reach) gets an error at once.
+   * channel when the signal cannot be sent), once the kernel has started the cell (its
+   * execute_input came): ipykernel ignores SIGINT until it begins handling a request, so one sent
+   * earlier was lost and the cell ran to its end. A cell that ends without starting gets none,
+   * nor does the next one; a kernel that never starts it is for the caller to give up on. Input
+   * replies still being computed are dropped; a call from another thread than the main one (which
+   * SIGINT does not reach) gets an error at once.
    */
   interrupt(): void {
     this.epoch++;
@@ -182,6 +187,18 @@ export class KernelClient {
     }
     this.threadCalls.clear();
     if (this.kernel.exited !== undefined) return;
+    const waiting = this.cells.unstarted();
+    if (waiting === undefined) {
+      this.signalInterrupt();
+      return;
+    }
+    this.cells.whenStarted(waiting, (started) => {
+      if (started) this.signalInterrupt();
+    });
+  }
+
+  private signalInterrupt(): void {
+    if (this.kernel.exited !== undefined || this.disposing) return;
     // One mechanism only: a second interrupt could land in the next cell.
     try {
       const pid = this.kernel.pid;

@@ -12,6 +12,10 @@ interface PendingCell {
   idle: boolean;
   /** Set once idle came without a reply: ends the wait for one. */
   noReplyTimer: NodeJS.Timeout | undefined;
+  /** Its execute_input came: the kernel is running the cell. */
+  started: boolean;
+  /** Told once whether the cell started (true) or ended without starting (false). */
+  onStart: ((started: boolean) => void) | undefined;
   readonly resolve: (outcome: ExecuteOutcome) => void;
   readonly reject: (error: Error) => void;
 }
@@ -43,14 +47,47 @@ export class PendingCells {
     private readonly onLate: (output: KernelOutput) => void = () => undefined,
   ) {}
 
-  /** Tracks the cell sent as `id` until it settles or {@link failAll} rejects it. */
+  /**
+   * Tracks the cell sent as `id` until it settles or {@link failAll} rejects it. `announced`: the
+   * kernel sends an execute_input when it starts the cell (not for a silent one).
+   */
   add(
     id: string,
     handlers: ExecuteHandlers,
     resolve: (outcome: ExecuteOutcome) => void,
     reject: (error: Error) => void,
+    announced = true,
   ): void {
-    this.cells.set(id, { handlers, reply: undefined, idle: false, noReplyTimer: undefined, resolve, reject });
+    this.cells.set(id, {
+      handlers,
+      reply: undefined,
+      idle: false,
+      noReplyTimer: undefined,
+      started: !announced,
+      onStart: undefined,
+      resolve,
+      reject,
+    });
+  }
+
+  /**
+   * The id of the last pending cell when the kernel has not said it started it yet (no
+   * execute_input), or undefined.
+   */
+  unstarted(): string | undefined {
+    const last = [...this.cells].at(-1);
+    return last !== undefined && !last[1].started ? last[0] : undefined;
+  }
+
+  /**
+   * Calls `listener(true)` once the pending cell `id` starts (its execute_input comes), or
+   * `listener(false)` if it settles or fails first; it replaces one set before.
+   */
+  whenStarted(id: string, listener: (started: boolean) => void): void {
+    const cell = this.cells.get(id);
+    if (!cell) listener(false);
+    else if (cell.started) listener(true);
+    else cell.onStart = listener;
   }
 
   /** True while the cell sent as `id` is pending. */
@@ -96,6 +133,11 @@ export class PendingCells {
       return;
     }
     cell.handlers.onActivity?.();
+    if (type === "execute_input") {
+      cell.started = true;
+      this.tellStart(cell, true);
+      return;
+    }
     if (type === "status") {
       if (message.content.execution_state === "idle" && !cell.idle) {
         cell.idle = true;
@@ -104,6 +146,7 @@ export class PendingCells {
           cell.noReplyTimer = setTimeout(() => {
             if (this.cells.get(parentId) !== cell) return;
             this.cells.delete(parentId);
+            this.tellStart(cell, false);
             cell.reject(this.noReply(this.replyGraceMs));
           }, this.replyGraceMs);
         }
@@ -120,6 +163,7 @@ export class PendingCells {
     this.cells.clear();
     for (const cell of cells) {
       clearTimeout(cell.noReplyTimer);
+      this.tellStart(cell, false);
       cell.reject(error);
     }
   }
@@ -128,6 +172,13 @@ export class PendingCells {
     if (cell.reply === undefined || !cell.idle) return;
     clearTimeout(cell.noReplyTimer);
     this.cells.delete(id);
+    this.tellStart(cell, false);
     cell.resolve(cell.reply);
+  }
+
+  private tellStart(cell: PendingCell, started: boolean): void {
+    const listener = cell.onStart;
+    cell.onStart = undefined;
+    listener?.(started);
   }
 }

@@ -506,6 +506,31 @@ describePython("eval on a real ipykernel", () => {
     expect(resultText(result)).toBe("r utf-8 replace False");
   });
 
+  it("closes sys.stdin (with sys.stdin:, close()) for the rest of its cell only: the next cell's is open again", async () => {
+    // Before, a `with sys.stdin:` closed it for good: every later read, in any cell, raised
+    // "I/O operation on closed file", though each cell's input is meant to start again.
+    const closing = await cell(
+      "import sys\nwith sys.stdin as f:\n    pass\nprint(sys.stdin.closed, sys.stdin.buffer.closed)\n" +
+        "try:\n    sys.stdin.readline()\nexcept ValueError as e:\n    print('text:', e)\n" +
+        "try:\n    sys.stdin.buffer.read()\nexcept ValueError as e:\n    print('bytes:', e)",
+    );
+    expect(resultText(closing)).toBe(
+      "True True\ntext: I/O operation on closed file.\nbytes: I/O operation on closed file.",
+    );
+    const buffer = await cell(
+      "import sys\nprint(sys.stdin.closed)\nsys.stdin.buffer.close()\nprint(sys.stdin.buffer.closed)",
+    );
+    expect(resultText(buffer)).toBe("False\nTrue");
+    const next = await cell(
+      "import sys\nprint(sys.stdin.closed, sys.stdin.buffer.closed)\nsys.stdin.readline()",
+    );
+    expect(next.error?.code).toBe("CELL_ERROR");
+    expect(resultText(next)).toMatch(/^False False\n/);
+    expect(resultText(next)).toContain(
+      "StdinNotImplementedError: sys.stdin.readline() is not available in eval",
+    );
+  });
+
   it("shows what each sub-exception of an ExceptionGroup was (asyncio.TaskGroup), with its frames", async () => {
     const result = await cell(
       "import asyncio\nasync def fetch(i):\n    if i == 2:\n        raise ConnectionError(f'host {i} refused')\n    return i\n" +

@@ -14,6 +14,7 @@ import { kernelPool, type KernelPool } from "../factory/kernel-pool.js";
 import { answerBridgeCall, isBridgeCall } from "./bridge.js";
 import { describeBudget, InactivityTimer, RunningTimeLimit } from "./inactivity-timer.js";
 import { OutputCollector } from "./output-collector.js";
+import { interruptedBeforeStart } from "../launch/python-setup.js";
 import { assertSendablePython } from "./python-source-check.js";
 import { rewriteCell } from "./rewrite-cell.js";
 
@@ -195,18 +196,21 @@ async function runCell(
             : `${reason} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`;
     } else {
       ending = after;
-      // A cancel that reaches ipykernel before it runs the cell (SIGINT is ignored between
-      // messages), or a cell that ignores SIGINT, leaves it to run to its end: not "interrupted",
-      // or the caller runs it again and it has run twice.
+      // A cancel that lands after the cell's last statement, or a cell that ignores SIGINT, leaves
+      // it to run to its end: not "interrupted", or the caller runs it again and it has run twice.
       const ranToEnd = why === "cancelled" && after.kind === "done" && after.outcome.status === "ok";
+      // One that landed while the kernel prepared the cell is raised before its first statement.
+      const noneRan = collector.error === `KeyboardInterrupt: ${interruptedBeforeStart}`;
       interruptNote = ranToEnd
         ? `${reason}, but the cell ran to its end (the interrupt did not reach it); the kernel's state is kept.`
-        : {
-            stalled: `${reason} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`,
-            overtime: `${reason} and was interrupted; the kernel's state is kept. Split the work into shorter cells, or run it in the background writing to a file.`,
-            unacknowledged: `${reason}; it answered once interrupted, and its state is kept. Whether any of the cell ran is unknown: check, then run it again.`,
-            cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
-          }[why];
+        : noneRan && why === "cancelled"
+          ? `${reason} before the cell's code started, so none of it ran; the kernel's state is kept.`
+          : {
+              stalled: `${reason} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`,
+              overtime: `${reason} and was interrupted; the kernel's state is kept. Split the work into shorter cells, or run it in the background writing to a file.`,
+              unacknowledged: `${reason}; it answered once interrupted, and its state is kept. Whether any of the cell ran is unknown: check, then run it again.`,
+              cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
+            }[why];
     }
     // A cancelled call's result keeps the output so far (and the files its bridged calls changed),
     // as a timed-out one does: the registry returns what the tool returns, also once cancelled.

@@ -13,6 +13,16 @@ export const bridgeMarker = "\u0001tools-bridge\u0001";
 export const shellTimeoutSeconds = 600;
 
 /**
+ * The KeyboardInterrupt's message when an interrupt landed while ipykernel was preparing the cell,
+ * before its first statement: none of the cell ran.
+ */
+export const interruptedBeforeStart = "the interrupt came before the cell's code started, so none of it ran";
+
+/** The KeyboardInterrupt's message when an interrupt landed between two of the cell's statements. */
+export const interruptedBetweenStatements =
+  "the interrupt came between two of the cell's statements: those before it ran, the rest did not";
+
+/**
  * Python run silently in every new kernel: the `tool()` bridge (a lock serialises threads, since
  * the stdin channel carries one request at a time), `input()` and `getpass()` over the same
  * channel (the harness asks the operator, or refuses), the helpers
@@ -365,6 +375,16 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             self._ended = False
             self.buffer.restart()
 
+        # Closed (with sys.stdin:, close()) as a file is, its reads raising ValueError, for the rest
+        # of the cell only: the next cell's input starts again, open (restart). As a text file's,
+        # its state is its buffer's.
+        @property
+        def closed(self):
+            return self.buffer.closed
+
+        def close(self):
+            self.buffer.close()
+
         @property
         def name(self):
             return "<stdin>"
@@ -462,9 +482,18 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             super().__init__()
             self._stdin = text
             self._pending = Pending(b"")
+            self._closed = False
 
         def restart(self):
             self._pending.clear()
+            self._closed = False
+
+        @property
+        def closed(self):
+            return self._closed
+
+        def close(self):
+            self._closed = True
 
         @property
         def name(self):
@@ -488,6 +517,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def readline(self, size=-1):
             __tracebackhide__ = ours
             size = size_of(size)
+            self._checkClosed()
             via = "sys.stdin.buffer.readline()" if size < 0 else f"sys.stdin.buffer.readline({size})"
             while not self._pending.has_line() and (size < 0 or len(self._pending) < size) and self._more(via):
                 pass
@@ -496,6 +526,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def read(self, size=-1):
             __tracebackhide__ = ours
             size = size_of(size)
+            self._checkClosed()
             if size < 0:
                 self._more("sys.stdin.buffer.read()", whole=True)
             else:
@@ -506,6 +537,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         def read1(self, size=-1):
             __tracebackhide__ = ours
             size = size_of(size)
+            self._checkClosed()
             if len(self._pending) == 0 and size != 0:
                 self._more("sys.stdin.buffer.read1()")
             return self._pending.take(size)
@@ -827,6 +859,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             else:
                 ip._showtraceback(etype, value, [still_running(value.code)])
             return None
+        if isinstance(value, KeyboardInterrupt) and getattr(value, "between_statements", False):
+            # Raised between the cell's statements (see run_statement): no frame of the cell's.
+            ip._showtraceback(etype, value, [f"KeyboardInterrupt: {value}"])
+            return None
         if exc_tuple is None and isinstance(value, SyntaxError) and value.__traceback__ is not None:
             # IPython shows a SyntaxError raised at run time (exec, compile, an import, %%timeit's
             # compile of its code) with SyntaxTB, from sys.exc_info(), past the wrapper above, and
@@ -986,6 +1022,59 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         stdout_take_out, stderr_take_out = sys.stdout._flush_buffer, sys.stderr._flush_buffer
         sys.stdout.write, sys.stdout._flush_buffer, sys.stdout.flush = in_order(sys.stdout, sys.stderr, stderr_take_out)
         sys.stderr.write, sys.stderr._flush_buffer, sys.stderr.flush = in_order(sys.stderr, sys.stdout, stdout_take_out)
+
+    # An interrupt (SIGINT) reaches the cell's code only. ipykernel raises KeyboardInterrupt
+    # wherever the main thread is while it handles a request: one landing in its own code before
+    # the cell's code starts (while it prepares the cell) or after it ends left the request
+    # without a reply, and the harness killed the kernel, its variables lost. Here Python's own
+    # handler is in place while a statement of the cell runs (as the cell expects to find it);
+    # outside them one is kept and raised before the next statement, in the cell (saying which
+    # ran), and one landing after the last is dropped with the request: the cell ran to its end.
+    # (The harness sends it once the kernel has started the cell: before that ipykernel ignores it.)
+    import signal
+    interrupts = types.SimpleNamespace(pending=False, statements=0)
+
+    def on_interrupt(signum, frame):
+        interrupts.pending = True
+
+    def pre_handler_hook():
+        interrupts.pending, interrupts.statements = False, 0
+        kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
+
+    def post_handler_hook():
+        signal.signal(signal.SIGINT, kernel.saved_sigint_handler)
+        interrupts.pending = False
+
+    shell_run_code = ip.run_code
+
+    async def run_statement(code_obj, result=None, *, async_=False):
+        # IPython runs each of the cell's top-level statements here, inside a try that takes any
+        # exception as the cell's: a KeyboardInterrupt raised anywhere in it is the cell's.
+        __tracebackhide__ = ours
+        if threading.current_thread() is not threading.main_thread():
+            return await shell_run_code(code_obj, result, async_=async_)
+        # Not when the cell set a handler of its own, or ipykernel did (a cell with top-level
+        # await cancels on SIGINT), or in a cell run from a statement.
+        ours_now = signal.getsignal(signal.SIGINT) is on_interrupt
+        if ours_now:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            if interrupts.pending:
+                interrupts.pending = False
+                interrupt = KeyboardInterrupt(
+                    ${JSON.stringify(interruptedBeforeStart)} if interrupts.statements == 0
+                    else ${JSON.stringify(interruptedBetweenStatements)})
+                interrupt.between_statements = True
+                raise interrupt
+            interrupts.statements += 1
+            return await shell_run_code(code_obj, result, async_=async_)
+        finally:
+            if ours_now and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                signal.signal(signal.SIGINT, on_interrupt)
+
+    ip.run_code = run_statement
+    kernel.pre_handler_hook = pre_handler_hook
+    kernel.post_handler_hook = post_handler_hook
 
     def watchdog():
         while True:
