@@ -1,6 +1,5 @@
 import type { Hover, MarkedString, MarkupContent } from "vscode-languageserver-protocol";
-import { boundText } from "@tools/registry";
-import { plainHoverText } from "../format/hover-text.js";
+import { boundHoverText, plainHoverText } from "../format/hover-text.js";
 import type { ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
@@ -76,5 +75,5 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   if (text === "") {
     return `${header}no hover information for '${input.symbol}' at ${display(file)}:${at.line + 1}`;
   }
-  return header + boundText(text, { maxLines: 80, maxChars: 6000 }).text;
+  return header + boundHoverText(text, { maxLines: 80, maxChars: 6000 });
 }
