@@ -1,6 +1,6 @@
 import type { Hover, MarkedString, MarkupContent } from "vscode-languageserver-protocol";
 import { boundHoverText, plainHoverText } from "../format/hover-text.js";
-import type { ResolvedPosition } from "../positions/resolve-position.js";
+import { answeredName, type ResolvedPosition } from "../positions/resolve-position.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
@@ -73,7 +73,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   const header = notes.map((note) => `${note}\n`).join("");
   const text = hoverText(answer, display);
   if (text === "") {
-    return `${header}no hover information for '${input.symbol}' at ${display(file)}:${at.line + 1}`;
+    return `${header}no hover information for '${answeredName(input.symbol!, at)}' at ${display(file)}:${at.line + 1}`;
   }
   return header + boundHoverText(text, { maxLines: 80, maxChars: 6000 });
 }

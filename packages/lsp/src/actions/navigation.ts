@@ -14,7 +14,7 @@ import { endSearch, openForSearch, prepareSearch, searchOpenLimit } from "./cros
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
-import type { ResolvedPosition } from "../positions/resolve-position.js";
+import { answeredName, type ResolvedPosition } from "../positions/resolve-position.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
 import { linkOf, throughLink } from "../files/canonical-path.js";
 
@@ -201,7 +201,7 @@ export async function navigate(
     const itself = onlyItself
       ? `; the server listed only the string literal asked at, which is no use of it`
       : "";
-    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}${itself}${tail}`;
+    return `${header}no ${noun} found for '${answeredName(input.symbol!, at)}' at ${display(file)}:${position.line + 1}:${position.character + 1}${itself}${tail}`;
   }
   const limit = input.action === "references" ? referencesLimit : 50;
   // gopls answers both ways: for a concrete type or method, with the interfaces it implements.
@@ -223,9 +223,8 @@ export async function navigate(
   const plural = (what: string) => (locations.length === 1 ? `1 ${what}` : `${locations.length} ${what}s`);
   const { items, note } = boundList(locations, limit, `${implemented ?? noun}s`);
   const rows = items.map((location) => formatLocation(location, display, reader));
-  const title = implemented
-    ? `${plural(implemented)} '${input.symbol}' implements`
-    : `${plural(noun)} of '${input.symbol}'`;
+  const name = answeredName(input.symbol!, at);
+  const title = implemented ? `${plural(implemented)} '${name}' implements` : `${plural(noun)} of '${name}'`;
   return `${header}${title}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${tail}`;
 }
 
