@@ -1,9 +1,12 @@
 import type { Hover, MarkedString, MarkupContent } from "vscode-languageserver-protocol";
 import { boundHoverText, plainHoverText } from "../format/hover-text.js";
+import { extname } from "node:path";
 import { answeredName, type ResolvedPosition } from "../positions/resolve-position.js";
+import { languageIdFor } from "../servers/server-table.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
+import { noNameAnswer, noNameAt } from "./no-name.js";
 import { endSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
@@ -32,6 +35,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   const notes = [...refreshed.notes];
   let answer: Hover | null;
   let at: ResolvedPosition;
+  let character: number;
   try {
     const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
     const late =
@@ -64,7 +68,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
       isEmpty: (hover) => hoverText(hover, display) === "",
       noun: "hover information",
     });
-    ({ answer, at } = asked);
+    ({ answer, at, character } = asked);
     if (asked.lead) notes.unshift(asked.lead);
     if (asked.note) notes.push(asked.note);
   } finally {
@@ -73,6 +77,15 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   const header = notes.map((note) => `${note}\n`).join("");
   const text = hoverText(answer, display);
   if (text === "") {
+    // A keyword or an operator: no name to tell about (see `noNameAt`).
+    const noName = noNameAt(
+      lines[at.line]!,
+      code(at.line),
+      character,
+      client.spec.language,
+      languageIdFor(client.spec, extname(file)),
+    );
+    if (noName) return `${header}${noNameAnswer(noName, `${display(file)}:${at.line + 1}:${character + 1}`)}`;
     return `${header}no hover information for '${answeredName(input.symbol!, at)}' at ${display(file)}:${at.line + 1}`;
   }
   return header + boundHoverText(text, { maxLines: 80, maxChars: 6000 });
