@@ -2,6 +2,7 @@ import { boundList } from "@tools/registry";
 import type { CodeAction, Command } from "vscode-languageserver-protocol";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { requireCapability } from "./require-capability.js";
+import { answeredName } from "../positions/resolve-position.js";
 import { addressSymbol } from "./symbol-position.js";
 
 /** code_actions: titles and kinds of what the server offers at the symbol (quick fixes first). */
@@ -39,9 +40,9 @@ export async function codeActions(input: ActionInput, context: ActionContext): P
   }));
   actions.sort((a, b) => Number(b.kind.startsWith("quickfix")) - Number(a.kind.startsWith("quickfix")));
   if (actions.length === 0)
-    return `${header}no code actions offered for '${input.symbol}' on line ${position.line + 1}`;
+    return `${header}no code actions offered for '${answeredName(input.symbol!, position)}' on line ${position.line + 1}`;
   const { items, note } = boundList(actions, 50, "code actions");
-  return `${header}${actions.length} code action${actions.length === 1 ? "" : "s"} for '${input.symbol}' on line ${position.line + 1}:\n${items
+  return `${header}${actions.length} code action${actions.length === 1 ? "" : "s"} for '${answeredName(input.symbol!, position)}' on line ${position.line + 1}:\n${items
     .map((action) => `${action.title} [${action.kind}]`)
     .join("\n")}${note ? `\n${note}` : ""}`;
 }

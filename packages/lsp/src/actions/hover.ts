@@ -1,10 +1,12 @@
 import type { Hover, MarkedString, MarkupContent } from "vscode-languageserver-protocol";
-import { boundText } from "@tools/registry";
-import { plainHoverText } from "../format/hover-text.js";
-import type { ResolvedPosition } from "../positions/resolve-position.js";
+import { boundHoverText, plainHoverText } from "../format/hover-text.js";
+import { extname } from "node:path";
+import { answeredName, type ResolvedPosition } from "../positions/resolve-position.js";
+import { languageIdFor } from "../servers/server-table.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
+import { noNameAnswer, noNameAt } from "./no-name.js";
 import { endSearch, reopenOutdated } from "./cross-file-search.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
@@ -33,6 +35,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   const notes = [...refreshed.notes];
   let answer: Hover | null;
   let at: ResolvedPosition;
+  let character: number;
   try {
     const analysed = [...refreshed.opened, ...reindexing(client, resynced)];
     const late =
@@ -65,7 +68,7 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
       isEmpty: (hover) => hoverText(hover, display) === "",
       noun: "hover information",
     });
-    ({ answer, at } = asked);
+    ({ answer, at, character } = asked);
     if (asked.lead) notes.unshift(asked.lead);
     if (asked.note) notes.push(asked.note);
   } finally {
@@ -74,7 +77,16 @@ export async function hover(input: ActionInput, context: ActionContext): Promise
   const header = notes.map((note) => `${note}\n`).join("");
   const text = hoverText(answer, display);
   if (text === "") {
-    return `${header}no hover information for '${input.symbol}' at ${display(file)}:${at.line + 1}`;
+    // A keyword or an operator: no name to tell about (see `noNameAt`).
+    const noName = noNameAt(
+      lines[at.line]!,
+      code(at.line),
+      character,
+      client.spec.language,
+      languageIdFor(client.spec, extname(file)),
+    );
+    if (noName) return `${header}${noNameAnswer(noName, `${display(file)}:${at.line + 1}:${character + 1}`)}`;
+    return `${header}no hover information for '${answeredName(input.symbol!, at)}' at ${display(file)}:${at.line + 1}`;
   }
-  return header + boundText(text, { maxLines: 80, maxChars: 6000 }).text;
+  return header + boundHoverText(text, { maxLines: 80, maxChars: 6000 });
 }

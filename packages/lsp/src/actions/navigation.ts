@@ -14,9 +14,12 @@ import { endSearch, openForSearch, prepareSearch, searchOpenLimit } from "./cros
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
-import type { ResolvedPosition } from "../positions/resolve-position.js";
+import { answeredName, type ResolvedPosition } from "../positions/resolve-position.js";
+import { languageIdFor } from "../servers/server-table.js";
 import { askNearby, nothingHere } from "./ask-nearby.js";
 import { linkOf, throughLink } from "../files/canonical-path.js";
+import { extname } from "node:path";
+import { noNameAt, noNameAnswer } from "./no-name.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -68,6 +71,10 @@ export async function navigate(
     ? (target: string) => throughLink(context.supervisor.pathOf(target), [link])
     : (target: string) => context.supervisor.pathOf(target);
   const inText = (line: number, character: number) => code(line)[character] === " ";
+  const dialect = languageIdFor(client.spec, extname(file));
+  /** A keyword or an operator at the position: no name (see `noNameAt`). */
+  const noNameOf = (line: number, character: number) =>
+    noNameAt(lines[line]!, code(line), character, client.spec.language, dialect);
   /** Set when a references answer was only the string literal asked at (see below). */
   let onlyItself = false;
   const askAt = async (line: number, character: number) => {
@@ -81,8 +88,8 @@ export async function navigate(
         context.signal,
       );
     } catch (error) {
-      // gopls answers a position in a comment with an error: nothing found there.
-      if (nothingHere(error) && inText(line, character)) return [];
+      // gopls answers a position in a comment, or a keyword, with an error: nothing found there.
+      if (nothingHere(error) && (inText(line, character) || noNameOf(line, character))) return [];
       throw error;
     }
     const found = sortedLocations(answer, pathOf);
@@ -185,23 +192,41 @@ export async function navigate(
     );
   }
   const display = (path: string) => context.supervisor.display(path);
+  // A keyword or an operator asked about: where the server found nothing, that is the answer
+  // (its mentions in other roots are no uses of a symbol); where it answered for the name the
+  // keyword introduces (tsserver: `export function greet` gives greet's), that name is said.
+  const noName = noNameOf(at.line, character);
+  if (noName && locations.length === 0) {
+    const where = `${display(file)}:${at.line + 1}:${character + 1}`;
+    return `${[...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("")}${noNameAnswer(noName, where)}`;
+  }
+  const answered = noName ? answeredNameOf(locations, reader) : undefined;
+  const named = answered !== undefined && answered !== noName?.word ? answered : undefined;
+  if (noName && named) {
+    notes.push(
+      `'${noName.word}' is ${noName.kind === "keyword" ? `a keyword of ${noName.language}` : "an operator"}, not a name; ${client.spec.command} answered for '${named}'`,
+    );
+  }
   const header = [...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("");
+  // The name searched for elsewhere: none for a keyword's own occurrences.
+  const searched = noName ? named : at.identifier;
   // A server sees only its own root: the packages of a monorepo importing this one are not searched.
-  if (acrossFiles.has(input.action))
-    context.bound?.waiting(`for the look for '${at.identifier}' in other roots`);
-  const elsewhere = acrossFiles.has(input.action)
-    ? await otherRootsNote(context.supervisor, client, {
-        name: at.identifier,
-        listed: new Set(locations.map((location) => location.file)),
-        signal: context.signal,
-      })
-    : "";
+  if (acrossFiles.has(input.action) && searched !== undefined)
+    context.bound?.waiting(`for the look for '${searched}' in other roots`);
+  const elsewhere =
+    acrossFiles.has(input.action) && searched !== undefined
+      ? await otherRootsNote(context.supervisor, client, {
+          name: searched,
+          listed: new Set(locations.map((location) => location.file)),
+          signal: context.signal,
+        })
+      : "";
   const tail = elsewhere ? `\n${elsewhere}` : "";
   if (locations.length === 0) {
     const itself = onlyItself
       ? `; the server listed only the string literal asked at, which is no use of it`
       : "";
-    return `${header}no ${noun} found for '${input.symbol}' at ${display(file)}:${position.line + 1}:${position.character + 1}${itself}${tail}`;
+    return `${header}no ${noun} found for '${answeredName(input.symbol!, at)}' at ${display(file)}:${position.line + 1}:${position.character + 1}${itself}${tail}`;
   }
   const limit = input.action === "references" ? referencesLimit : 50;
   // gopls answers both ways: for a concrete type or method, with the interfaces it implements.
@@ -223,9 +248,8 @@ export async function navigate(
   const plural = (what: string) => (locations.length === 1 ? `1 ${what}` : `${locations.length} ${what}s`);
   const { items, note } = boundList(locations, limit, `${implemented ?? noun}s`);
   const rows = items.map((location) => formatLocation(location, display, reader));
-  const title = implemented
-    ? `${plural(implemented)} '${input.symbol}' implements`
-    : `${plural(noun)} of '${input.symbol}'`;
+  const name = named ?? answeredName(input.symbol!, at);
+  const title = implemented ? `${plural(implemented)} '${name}' implements` : `${plural(noun)} of '${name}'`;
   return `${header}${title}:\n${rows.join("\n")}${note ? `\n${note}` : ""}${tail}`;
 }
 
@@ -260,6 +284,24 @@ async function implementedInterfaces(
   }
   if (noBodies && new RegExp(`^func\\s*\\([^)]*\\)\\s*${name}\\b`, "u").test(text)) return "interface method";
   return undefined;
+}
+
+/**
+ * The one name every location's range reads in the text `reader` has of its file (the name a
+ * server answered for), or undefined when they read different names, something else than a
+ * name, or a range over several lines.
+ */
+function answeredNameOf(locations: readonly PlainLocation[], reader: LineReader): string | undefined {
+  const names = new Set<string>();
+  for (const location of locations) {
+    const { start, end } = location.range;
+    const text = reader.text(location.file, start.line);
+    if (text === undefined || end.line !== start.line) return undefined;
+    const named = text.slice(start.character, end.character).replace(/^#/, "");
+    if (!wholeName.test(named)) return undefined;
+    names.add(named);
+  }
+  return names.size === 1 ? [...names][0] : undefined;
 }
 
 /** Whether `location` is in `file` on `line` and covers `character`. */

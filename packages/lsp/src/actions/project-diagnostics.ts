@@ -4,6 +4,7 @@ import { formatFinding, isCounted, type Finding } from "../checkers/finding.js";
 import { projectCheckers } from "../checkers/project-checkers.js";
 import { isInside } from "../servers/find-root.js";
 import { describeRootSearch } from "../servers/project-folders.js";
+import { missingMarker } from "../supervisor/status-report.js";
 import type { ActionContext } from "./action-context.js";
 
 /** Most project diagnostics listed, over all checkers. */
@@ -31,8 +32,19 @@ export async function projectDiagnostics(
   const { supervisor } = context;
   const deadline = Date.now() + budgetMs;
   const { roots, search } = supervisor.projectRoots();
+  // Languages whose files were found with no root of theirs at all: what marker to make.
+  const unrooted = supervisor.servers.flatMap((spec) => {
+    const file = search.unrooted.get(spec);
+    if (file === undefined || roots.some((found) => found.spec === spec)) return [];
+    return [
+      `${spec.language}: not checked: ${missingMarker(supervisor.detect(spec, file), supervisor.display(file))}`,
+    ];
+  });
   if (roots.length === 0) {
-    return `no project root found ${describeRootSearch(search)} (no root marker of any language); nothing to check`;
+    return [
+      `no project root found ${describeRootSearch(search)} (no root marker of any language); nothing to check`,
+      ...unrooted,
+    ].join("\n");
   }
   const order = new Map(supervisor.servers.map((spec, index) => [spec.language, index]));
   roots.sort(
@@ -104,6 +116,7 @@ export async function projectDiagnostics(
     );
     found.push(counted);
   }
+  sections.push(...unrooted);
   if (search.truncated) sections.push(`(roots searched ${describeRootSearch(search)})`);
   // Every root's errors before any root's warnings (a root's many warnings never push another's
   // errors past the bound), each severity by root, then by file, line and column: a checker

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { plainHoverText } from "./hover-text.js";
+import { boundHoverText, openFence, plainHoverText } from "./hover-text.js";
 
 describe("plainHoverText", () => {
   it("decodes entities and escapes outside code fences, and leaves the fences as they are", () => {
@@ -27,5 +27,53 @@ describe("plainHoverText", () => {
 
   it("leaves text without markdown escapes alone", () => {
     expect(plainHoverText("const a: number")).toBe("const a: number");
+  });
+});
+
+describe("boundHoverText", () => {
+  const fenced = [
+    "intro",
+    "```ts",
+    ...Array.from({ length: 20 }, (_, index) => `step(${index});`),
+    "```",
+    "after",
+  ];
+
+  it("closes a fence the line bound cut open, before the note, within the bound", () => {
+    const lines = boundHoverText(fenced.join("\n"), { maxLines: 10, maxChars: 6000 }).split("\n");
+    expect(lines).toEqual([
+      "intro",
+      "```ts",
+      ...Array.from({ length: 7 }, (_, index) => `step(${index});`),
+      "```",
+      "… 15 more lines",
+    ]);
+  });
+
+  it("closes a fence the character bound cut open, with the fence's own marks", () => {
+    const text = ["~~~~", "a".repeat(50), "b".repeat(50), "~~~~"].join("\n");
+    const lines = boundHoverText(text, { maxLines: 80, maxChars: 60 }).split("\n");
+    expect(lines.at(-2)).toBe("~~~~");
+    expect(lines.at(-1)).toMatch(/^… \d+ more characters$/);
+    expect(lines.slice(0, -1).join("\n").length).toBeLessThanOrEqual(60);
+  });
+
+  it("leaves a cut outside a fence, and an uncut text, as boundText gives them", () => {
+    expect(boundHoverText(fenced.join("\n"), { maxLines: 80, maxChars: 6000 })).toBe(fenced.join("\n"));
+    const closed = [...fenced, ...Array.from({ length: 20 }, (_, index) => `line ${index}`)];
+    expect(boundHoverText(closed.join("\n"), { maxLines: 30, maxChars: 6000 }).split("\n").at(-2)).toBe(
+      "line 5",
+    );
+  });
+});
+
+describe("openFence", () => {
+  it("reads fences as CommonMark does", () => {
+    expect(openFence(["```ts", "x"])).toBe("```");
+    expect(openFence(["````", "```", "x"])).toBe("````");
+    expect(openFence(["````", "x", "`````"])).toBeUndefined();
+    expect(openFence(["~~~", "```", "~~~"])).toBeUndefined();
+    expect(openFence(["``` a ` b", "x"])).toBeUndefined();
+    expect(openFence(["    ```", "x"])).toBeUndefined();
   });
 });

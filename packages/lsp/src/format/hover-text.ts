@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { boundText, type TextBounds } from "@tools/registry";
 
 /** HTML entities servers write into hover markdown (pyright: `&nbsp;` for a docstring's indent). */
 const entities: Readonly<Record<string, string>> = {
@@ -56,4 +57,51 @@ function fileLink(link: string, text: string, href: string, display: (path: stri
   const where = `${shown}${line ? `:${line}` : ""}`;
   // A link whose text is the path itself says it once.
   return text && text !== shown && text !== path ? `${text} (${where})` : where;
+}
+
+/**
+ * `text` bounded as `boundText` bounds it, a code fence left open by the cut closed before the
+ * note saying what was cut (a model reading on would take the note, and all after it, for
+ * code). The closing fence counts within the bounds: the text is cut one line (and the fence's
+ * characters) earlier then.
+ */
+export function boundHoverText(text: string, bounds: { maxLines: number; maxChars: number }): string {
+  const cut = (within: TextBounds) => {
+    const bounded = boundText(text, within);
+    const lines = bounded.text.split("\n");
+    const note = bounded.truncated ? lines.pop() : undefined;
+    return { lines, note };
+  };
+  const first = cut(bounds);
+  if (first.note === undefined) return first.lines.join("\n");
+  const open = openFence(first.lines);
+  if (open === undefined) return [...first.lines, first.note].join("\n");
+  const again = cut({ maxLines: bounds.maxLines - 1, maxChars: bounds.maxChars - open.length - 1 });
+  const still = openFence(again.lines);
+  return [
+    ...again.lines,
+    ...(still !== undefined ? [still] : []),
+    ...(again.note !== undefined ? [again.note] : []),
+  ].join("\n");
+}
+
+/**
+ * The fence (``` or ~~~, as long as it was opened) that closes the code block `lines` leave open,
+ * read as CommonMark reads fences (at most 3 spaces before; a closing one at least as long, with
+ * nothing after it); undefined when none is open.
+ */
+export function openFence(lines: readonly string[]): string | undefined {
+  let open: string | undefined;
+  for (const line of lines) {
+    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+    if (!fence) continue;
+    const [, marks, rest] = fence as unknown as [string, string, string];
+    if (open === undefined) {
+      // A backtick fence's info string holds no backtick.
+      if (marks[0] === "~" || !rest.includes("`")) open = marks;
+    } else if (marks[0] === open[0] && marks.length >= open.length && rest.trim() === "") {
+      open = undefined;
+    }
+  }
+  return open;
 }

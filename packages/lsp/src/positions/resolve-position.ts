@@ -182,3 +182,12 @@ export function resolvePosition(
     )}${suggestion ? `; did you mean '${suggestion}'?` : ""}. Give the line number where the symbol appears and a substring of that line.`,
   });
 }
+
+/**
+ * The name an answer about `position` is for, as its header says it: the longer identifier used
+ * when the symbol was only part of one (`lo` on a line holding `load`: `load`, as the position's
+ * note says), else the symbol as asked (`config.port`, `= count`).
+ */
+export function answeredName(symbol: string, position: ResolvedPosition): string {
+  return position.identifier.length > position.length ? position.identifier : symbol;
+}

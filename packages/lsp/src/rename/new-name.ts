@@ -93,9 +93,23 @@ export function reservedWordIsFine(language: string, name: string, use: NameUse 
   return reservedMembersAllowed.has(language) && reservedIn(language, name, use.dialect);
 }
 
-function reservedIn(language: string, name: string, dialect: string | undefined): boolean {
+/**
+ * Whether `name` is a reserved word of `language` (of its `dialect`, the file's LSP language id:
+ * `cpp` picks C++'s words for a file of the `c` server). A language without a list has none.
+ */
+export function reservedIn(language: string, name: string, dialect: string | undefined): boolean {
   const list = (dialect !== undefined ? keywordsOf[dialect] : undefined) ?? language;
   return keywords[list]?.has(name) ?? false;
+}
+
+/** The language as messages about its reserved words name it: "c++" for a C++ file of the `c` server. */
+export function reservedWordsOf(language: string, dialect: string | undefined): string {
+  return dialect === "cpp" ? "c++" : language;
+}
+
+/** Whether a member of `language` may be named by a reserved word (see {@link reservedMembersAllowed}). */
+export function membersMayBeReserved(language: string): boolean {
+  return reservedMembersAllowed.has(language);
 }
 
 /**
@@ -107,7 +121,7 @@ function reservedIn(language: string, name: string, dialect: string | undefined)
  */
 export function newNameProblem(language: string, name: string, use: NameUse = {}): string | undefined {
   if (reservedIn(language, name, use.dialect) && !(use.member && reservedMembersAllowed.has(language))) {
-    const where = use.dialect === "cpp" ? "c++" : language;
+    const where = reservedWordsOf(language, use.dialect);
     const only = reservedMembersAllowed.has(language) ? " (only a property or method may be named so)" : "";
     return `'${name}' is a reserved word in ${where}${only}: every file using the name would stop parsing; give another name`;
   }

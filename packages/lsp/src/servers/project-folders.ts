@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { isInside, textMatches, workspaceMarkerIn, type FolderMarkers } from "./find-root.js";
 import type { ServerSpec } from "./server-table.js";
 
@@ -55,6 +55,11 @@ export interface RootSearch {
   /** True when the folder bound stopped the search: deeper or later folders were not seen. */
   readonly truncated: boolean;
   readonly limits: RootSearchLimits;
+  /**
+   * Per language with source files in the folders searched but no root found for them: the
+   * first such file (breadth first), for saying how to make the marker its server needs.
+   */
+  readonly unrooted: ReadonlyMap<ServerSpec, string>;
 }
 
 /**
@@ -71,6 +76,7 @@ export function findProjectRoots(
   limits: RootSearchLimits = defaultRootSearch,
 ): RootSearch {
   const roots: FoundRoot[] = [];
+  const unrooted = new Map<ServerSpec, string>();
   // Per spec, the workspace roots found so far: breadth first, every ancestor comes first.
   const workspaces = new Map<ServerSpec, string[]>();
   let level = [workingDirectory];
@@ -110,6 +116,20 @@ export function findProjectRoots(
           ...(workspace !== undefined && workspaceMarker === undefined ? { workspace } : {}),
         });
       }
+      // A source file of a language none of whose roots found so far (this folder's, and every
+      // folder above it: breadth first) holds it.
+      const rootless = servers.filter(
+        (spec) =>
+          !unrooted.has(spec) && !roots.some((found) => found.spec === spec && isInside(found.root, folder)),
+      );
+      for (const entry of rootless.length > 0 ? entries : []) {
+        if (!entry.isFile()) continue;
+        const extension = extname(entry.name).toLowerCase();
+        for (const spec of rootless) {
+          if (!unrooted.has(spec) && spec.extensions.includes(extension))
+            unrooted.set(spec, join(folder, entry.name));
+        }
+      }
       for (const entry of entries) {
         if (!entry.isDirectory() || entry.name.startsWith(".") || skippedFolders.has(entry.name)) continue;
         next.push(join(folder, entry.name));
@@ -119,7 +139,7 @@ export function findProjectRoots(
     next.sort();
     level = next;
   }
-  return { roots, folders, truncated, limits };
+  return { roots, folders, truncated, limits, unrooted };
 }
 
 /**

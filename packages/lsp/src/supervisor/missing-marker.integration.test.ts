@@ -45,6 +45,35 @@ describe("a file with no root marker", () => {
     );
   });
 
+  it('says how to make a marker when diagnostics("*") finds C files and no root', async () => {
+    const result = await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "*" } });
+    expect(resultText(result).split("\n")).toEqual([
+      "no project root found within 4 folder levels below the working directory (hidden, dependency and build-output folders skipped) (no root marker of any language); nothing to check",
+      "go: not checked: no root marker for go (go.work, go.mod) in any folder from go/main.go up to the working directory (to make one: go mod init <module path> in the module's top folder)",
+      "c: not checked: no root marker for c (compile_commands.json, compile_flags.txt, .clangd, build/compile_commands.json) in any folder from c/src/main.c up to the working directory (to make one: a compile_flags.txt in the project's top folder holding its compiler flags, one per line, such as -Iinclude; or a compile_commands.json from cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make)",
+    ]);
+  });
+
+  it('says which languages have files but no root when diagnostics("*") checks other roots', async () => {
+    const mixed = tempTree("marker-mixed", {
+      "web/package.json": '{ "name": "web", "private": true }\n',
+      "native/main.c": "int main(void) { return 0; }\n",
+    });
+    const inner = createRun({ workingDirectory: mixed.dir });
+    createLspSupervisor(inner, { binDirectories: [packageBin] });
+    try {
+      const text = resultText(
+        await registry.invoke(inner, { tool: "lsp", args: { action: "diagnostics", file: "*" } }),
+      );
+      expect(text).toContain(
+        "c: not checked: no root marker for c (compile_commands.json, compile_flags.txt, .clangd, build/compile_commands.json) in any folder from native/main.c up to the working directory (to make one: a compile_flags.txt",
+      );
+    } finally {
+      await inner.dispose();
+      mixed.remove();
+    }
+  });
+
   it("does not say to make a marker that is above the working directory", async () => {
     // A run started in a Go module's subfolder: go.mod is there, only above the working
     // directory, and `go mod init` would fail there (or, run in the subfolder, nest a module).

@@ -172,23 +172,29 @@ const markerHints: Readonly<Record<string, string>> = {
 export function explainMissing(detection: Detection, display: string): string {
   const { spec } = detection;
   const parts: string[] = [];
-  if (!detection.root) {
-    // One above the working directory exists: making another (`go mod init` in the module's
-    // top folder) would fail, or nest a second module below the first.
-    const above = detection.markerAbove;
-    const hint = Object.hasOwn(markerHints, spec.language) ? markerHints[spec.language] : undefined;
-    const how = above
-      ? ` (there is one above it, ${above}: a server is rooted only inside the working directory, so start the run in ${dirname(above)} or below it)`
-      : hint
-        ? ` (to make one: ${hint})`
-        : "";
-    parts.push(
-      `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${how}`,
-    );
-  }
+  if (!detection.root) parts.push(missingMarker(detection, display));
   if (!detection.binary.found)
     parts.push(`the ${spec.language} server is missing: ${detection.binary.reason}`);
   return `${spec.command} cannot start: ${parts.join("; and ")}. A server needs both a root marker and its binary; action "status" shows what is found.`;
+}
+
+/**
+ * That a file (`display`) has no root marker of its language in any folder up to the working
+ * directory, and how to make one (or, where there is one above the working directory, where to
+ * start the run instead). Every answer about a missing marker says it so.
+ */
+export function missingMarker(detection: Detection, display: string): string {
+  const { spec } = detection;
+  // One above the working directory exists: making another (`go mod init` in the module's
+  // top folder) would fail, or nest a second module below the first.
+  const above = detection.markerAbove;
+  const hint = Object.hasOwn(markerHints, spec.language) ? markerHints[spec.language] : undefined;
+  const how = above
+    ? ` (there is one above it, ${above}: a server is rooted only inside the working directory, so start the run in ${dirname(above)} or below it)`
+    : hint
+      ? ` (to make one: ${hint})`
+      : "";
+  return `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${how}`;
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from "../servers/server-table.js";
 import { settleDiskEvents } from "../files/disk-events.js";
 import { FileTexts, type FileText } from "../files/file-texts.js";
+import { isMissing, missingFileError } from "../files/missing-file.js";
 import { PathNames } from "./path-names.js";
 import { checkBackoff, countCrash, resetCrashes, type ServerRecord } from "./server-record.js";
 import { serverSetup } from "./server-setup.js";
@@ -338,6 +339,8 @@ export class LspSupervisor {
     try {
       current = save ? this.texts.reread(file) : this.texts.read(file);
     } catch (error) {
+      // Deleted since the action began.
+      if (isMissing(error)) throw missingFileError(file, (path) => this.display(path), error);
       throw new LspError({
         code: "LSP_BAD_ARGUMENTS",
         message: `cannot read ${this.display(file)}: ${(error as Error).message}`,

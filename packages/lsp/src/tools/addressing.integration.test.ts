@@ -69,4 +69,48 @@ describe.skipIf(!found && !ci)("addressing a symbol, against typescript-language
     });
     expect(references).toContain("src/accents.ts:3:14  export const cr\u00e8me = k2;");
   });
+
+  it("names the identifier it used in the answer's header when the symbol is only part of it", async () => {
+    writeFileSync(
+      join(server.dir, "src", "loader.ts"),
+      [
+        "export function load(path: string): string {",
+        "  return path;",
+        "}",
+        'export const read = load("a");',
+        "declare const loose: any;",
+        "export const v = loose.missingThing;",
+        "",
+      ].join("\n"),
+    );
+    const definition = await server.text({
+      action: "definition",
+      file: "src/loader.ts",
+      line: 4,
+      symbol: "lo",
+    });
+    expect(definition.split("\n")).toEqual([
+      "no identifier is exactly 'lo' there; used 'load', which contains it",
+      "1 definition of 'load':",
+      "src/loader.ts:1:17  export function load(path: string): string {",
+    ]);
+    const references = await server.text({
+      action: "references",
+      file: "src/loader.ts",
+      line: 4,
+      symbol: "lo",
+    });
+    expect(references.split("\n").slice(0, 2)).toEqual([
+      "no identifier is exactly 'lo' there; used 'load', which contains it",
+      "2 references of 'load':",
+    ]);
+    // Nothing found for the longer identifier: the answer names it too.
+    const unknown = await server.text({
+      action: "definition",
+      file: "src/loader.ts",
+      line: 6,
+      symbol: "missing",
+    });
+    expect(unknown.split("\n").at(-1)).toBe("no definition found for 'missingThing' at src/loader.ts:6:24");
+  });
 });

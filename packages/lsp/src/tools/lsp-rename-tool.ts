@@ -25,6 +25,7 @@ import {
 import { requestRenameEdit } from "../rename/request-rename.js";
 import { preEditDiagnosticsKey, readPreEditDiagnostics } from "../rename/pre-edit-diagnostics.js";
 import { settleDiskEvents } from "../files/disk-events.js";
+import { requireExistingFile } from "../files/missing-file.js";
 import { newNameProblem, reservedWordIsFine } from "../rename/new-name.js";
 import { isMemberKind, renamedKind } from "../rename/renames-member.js";
 import { languageIdFor } from "../servers/server-table.js";
@@ -75,6 +76,7 @@ export const lspRenameTool = defineTool({
       progress: (message: string) => ctx.progress(message),
       signal: ctx.signal,
     };
+    requireExistingFile(ctx.resolvePath(args.file), (path) => supervisor.display(path));
     // Edits computed from a server's stale copy of a file a shell command changed would land at
     // the wrong offsets: every change event already queued is read before asking.
     await settleDiskEvents();

@@ -15,6 +15,7 @@ import {
 } from "../diagnostics/diagnostics-ledger.js";
 import { checkedText } from "../diagnostics/look-lines.js";
 import { LspError } from "../errors/lsp-error.js";
+import { requireExistingFile } from "../files/missing-file.js";
 import { lspSupervisorKey, type LspSupervisor } from "../supervisor/supervisor.js";
 import { CallBound } from "../actions/call-bound.js";
 
@@ -124,6 +125,10 @@ async function answer(
       }
     },
   };
+  // A file that does not exist is said so before a server is started for it (or its missing
+  // root marker reported); status and reload are about its folder's server, which may be there.
+  if (args.file !== undefined && args.file !== "*" && args.action !== "status" && args.action !== "reload")
+    requireExistingFile(ctx.resolvePath(args.file), (path) => supervisor.display(path));
   /** Within the call's bound, failing with the step it waited on when the bound is reached. */
   const bounded = <T>(work: Promise<T>): Promise<T> => (bound ? bound.run(work) : work);
   switch (args.action) {

@@ -48,6 +48,32 @@ describe.skipIf(!found && !ci)("lsp against typescript-language-server", () => {
     expect(answer).toContain("Adds two numbers.");
   });
 
+  it("closes a code fence that the hover's bound cut open", async () => {
+    const doc = Array.from({ length: 120 }, (_, index) => ` * step(${index});`);
+    writeFileSync(
+      join(server.dir, "src", "long-doc.ts"),
+      [
+        "/**",
+        " * Runs every step.",
+        " * ```ts",
+        ...doc,
+        " * ```",
+        " */",
+        "export function runAll(): void {}",
+        "",
+      ].join("\n"),
+    );
+    const answer = await text({ action: "hover", file: "src/long-doc.ts", line: 126, symbol: "runAll" });
+    const lines = answer.split("\n");
+    expect(lines.at(-1)).toMatch(/^… \d+ more lines$/);
+    // Every fence opened is closed before the note saying what was cut.
+    expect(lines.filter((line) => line.startsWith("```")).length % 2).toBe(0);
+    expect(lines.at(-2)).toBe("```");
+    expect(lines.at(-3)).toMatch(/^step\(\d+\);$/);
+    // Within the bound: 80 lines of the hover, then the note.
+    expect(lines.length).toBe(81);
+  });
+
   it("finds implementations and type definitions", async () => {
     const impl = await text({ action: "implementation", file: "src/math.ts", line: 6, symbol: "Shape" });
     expect(impl).toContain("src/math.ts:10:14  export class Square implements Shape {");
