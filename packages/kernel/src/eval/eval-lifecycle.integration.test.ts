@@ -299,6 +299,31 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^ran to its end\neval was cancelled: /);
   });
 
+  it("a cancel that interrupts a %%time cell (which shows the KeyboardInterrupt and ends ok) says the cell was interrupted", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)" under the interrupt's
+    // traceback, since %%time catches it and its reply is ok: run again, it ran twice in part.
+    const { registry, run, workspace } = setup();
+    const flag = join(workspace.directory, "timed.flag");
+    const controller = new AbortController();
+    const cancelled = registry.invoke(run, {
+      tool: "eval",
+      args: {
+        code: `%%time\nimport time\nopen(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(20)\nprint('the cell ' + 'ran')`,
+        description: "run a timed cell that is cancelled",
+      },
+      signal: controller.signal,
+    });
+    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+    controller.abort(new Error("the operator pressed stop"));
+    const result = await cancelled;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toContain("KeyboardInterrupt");
+    expect(resultText(result)).not.toContain("the cell ran");
+  });
+
   it("a cancel that lands while ipykernel prepares the cell (an input transformer runs) keeps the kernel; none of the cell runs", async () => {
     // Before: the SIGINT raised KeyboardInterrupt in ipykernel's own code, which sent no reply,
     // so the kernel was killed ("did not stop when interrupted") and its variables were lost. The

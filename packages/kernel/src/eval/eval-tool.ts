@@ -198,7 +198,10 @@ async function runCell(
       ending = after;
       // A cancel that lands after the cell's last statement, or a cell that ignores SIGINT, leaves
       // it to run to its end: not "interrupted", or the caller runs it again and it has run twice.
-      const ranToEnd = why === "cancelled" && after.kind === "done" && after.outcome.status === "ok";
+      // A cell whose code showed the interrupt and went on (%%time, %%capture) ends ok but did not.
+      const interruptShown = collector.error?.startsWith("KeyboardInterrupt") ?? false;
+      const ranToEnd =
+        why === "cancelled" && after.kind === "done" && after.outcome.status === "ok" && !interruptShown;
       // One that landed while the kernel prepared the cell is raised before its first statement.
       const noneRan = collector.error === `KeyboardInterrupt: ${interruptedBeforeStart}`;
       interruptNote = ranToEnd
