@@ -97,6 +97,9 @@ describe("a `;` the pattern did not write and the code may leave out", () => {
       "template <typename T> void f() {}",
       "template <typename T> class D;",
     ]);
+    // A PHP statement before `?>`, which ends it without a `;`, as in ast-grep.
+    const echoes = await matchSource(parser, "php", "echo $X", "<?php echo $x ?>\n<?php echo $y; ?>\n");
+    expect(echoes.map((m) => m.text)).toEqual(["echo $x", "echo $y;"]);
   });
 
   it("still requires a `;` the pattern writes, as in ast-grep and in JavaScript", async () => {
