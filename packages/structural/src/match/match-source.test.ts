@@ -78,6 +78,30 @@ describe("a `;` the pattern did not write and the code may leave out", () => {
     expect(runs.map(bindings)).toEqual([{ V: "0 auto" }, { V: "0 auto" }]);
   });
 
+  it("matches no node that ends in a body instead of the `;` (PHP's `namespace { … }`, as in ast-grep)", async () => {
+    // `namespace $N` is `namespace N;`: the global namespace's block is no name for N.
+    const code = "<?php\nnamespace {\n  function f() {}\n}\nnamespace A\\B;\nnamespace C {\n}\n";
+    const matches = await matchSource(parser, "php", "namespace $N", code);
+    expect(matches.map(bindings)).toEqual([{ N: "A\\B" }]);
+    const runs = await matchSource(parser, "php", "namespace $$$N", code);
+    expect(runs.map(bindings)).toEqual([{ N: "A\\B" }]);
+    // Where the other form holds no body, the `;` may still be left out: a C++ template's
+    // declaration (`template <typename T> void f() {}`), as in ast-grep.
+    const templates = await matchSource(
+      parser,
+      "cpp",
+      "template <typename $T> $D",
+      "template <typename T> void f() {}\ntemplate <typename T> class D;\n",
+    );
+    expect(templates.map((m) => m.text)).toEqual([
+      "template <typename T> void f() {}",
+      "template <typename T> class D;",
+    ]);
+    // A PHP statement before `?>`, which ends it without a `;`, as in ast-grep.
+    const echoes = await matchSource(parser, "php", "echo $X", "<?php echo $x ?>\n<?php echo $y; ?>\n");
+    expect(echoes.map((m) => m.text)).toEqual(["echo $x", "echo $y;"]);
+  });
+
   it("still requires a `;` the pattern writes, as in ast-grep and in JavaScript", async () => {
     const code = "a { color: red; }\nb { color: red }\n";
     const matches = await matchSource(parser, "css", "color: red;", code);

@@ -83,6 +83,18 @@ function skippable(node: Node, pattern: PatternNode): boolean {
 }
 
 /**
+ * Whether a pattern element is the `;` a wrapper appended (see `implied`) that may match nothing
+ * after the last of `nodes`, the children of a code node ending without one (CSS's last
+ * declaration of a block). Not where that node has a body: that is the form of the construct
+ * without the `;` (PHP's `namespace { … }` is no `namespace $N;`, whose metavariable would take
+ * the block for a name, as it does not in ast-grep).
+ */
+function endsWithoutImplied(pattern: PatternNode, nodes: readonly Node[]): boolean {
+  if (pattern.kind !== "leaf" || pattern.implied !== true) return false;
+  return (nodes.at(-1)?.parent?.childForFieldName("body") ?? null) === null;
+}
+
+/**
  * The binding under which a match records the tokens it passed over that say something (no
  * metavariable can be named so), as an empty run over a list of them so that it is no capture's
  * text: a rewrite of such a match would drop them.
@@ -410,7 +422,7 @@ export class TreeMatcher {
     if (node === undefined) {
       // The `;` a wrapper appended, which the code's node ends without (CSS's last declaration
       // of a block): the user did not write it (see `implied`).
-      return pattern.kind === "leaf" && pattern.implied === true
+      return endsWithoutImplied(pattern, nodes)
         ? this.matchChildren(patterns, nodes, pi + 1, at, env, memo)
         : undefined;
     }
@@ -456,7 +468,7 @@ export class TreeMatcher {
     if (pattern.kind === "meta" && pattern.meta.kind === "multi")
       return this.matchChildren(patterns, nodes, pi, ci, env, memo);
     const node = nodes[ci];
-    if (node === undefined && pattern.kind === "leaf" && pattern.implied === true)
+    if (node === undefined && endsWithoutImplied(pattern, nodes))
       return this.afterRun(patterns, nodes, pi + 1, ci, env, memo, emptyRun);
     const skipSeparator = () =>
       emptyRun && isSeparator(pattern)

@@ -517,6 +517,19 @@ describe("ast_edit and resolve", () => {
     expect(read("css/s.css")).toBe("a { background: red; }\nb { background: red }\n");
   });
 
+  it("leaves a PHP `namespace { … }` alone when rewriting `namespace $N` (its block is no name)", async () => {
+    const code = "<?php\nnamespace {\n  function f() {}\n}\nnamespace Old;\n";
+    write("php/ns.php", code);
+    const staged = await registry().invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "namespace $N", rewrite: "namespace Vendor$N", path: "php/ns.php" },
+    });
+    expect(resultText(staged)).toContain("(proposed) 1 replacement in 1 file");
+    // The global namespace's block stays global: it is not the name `Vendor{ … }` would make of it.
+    expect(resultText(staged)).toContain("+namespace VendorOld;");
+    expect(resultText(staged)).not.toContain("Vendor{");
+  });
+
   it("discard drops the change and writes nothing", async () => {
     const reg = registry();
     await reg.invoke(run, {
