@@ -41,7 +41,7 @@ describe("tsserver reload of the files changed on disk", () => {
         signal?.addEventListener("abort", onAbort);
         setImmediate(() => {
           signal?.removeEventListener("abort", onAbort);
-          resolve({ success: true });
+          resolve({ success: true } as never);
         });
       })) as PassThroughRequest;
     const warnings: Error[] = [];
