@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { diskChangesKept } from "../client/disk-changes.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { tsserverPullAvailable } from "../client/tsserver-diagnostics.js";
 import { tsserverReload } from "../client/tsserver-reload.js";
@@ -168,7 +169,8 @@ export async function openForSearch(
  *   shell command) are read again (see `tsserverReload`); nothing is opened. Before, a hover right
  *   after a checkout named the signature and doc comment the declaring file had before it.
  *   Nothing is sent when nothing changed (one comparison of counts); what changed past the
- *   record's bound (see `LanguageClient.diskChangesSince`) is not known, and left to its watch.
+ *   record's bound (see `LanguageClient.diskChangesSince`) is not known, and left to its watch:
+ *   a note says the answer may come from the old text.
  *
  * Elsewhere does nothing. Never throws: what could not be done is in `notes`.
  */
@@ -178,6 +180,14 @@ export async function reopenOutdated(
 ): Promise<PreparedSearch> {
   if (client.spec.reloadChanged === "tsserver" && tsserverPullAvailable(client.capabilities)) {
     const changed = changedOnDiskSinceLastLook(client, context);
+    if (typeof changed === "number") {
+      return {
+        notes: [
+          `${changed} changes on disk since the last look, more than are remembered (a checkout of another branch?): ${client.spec.command} reads the files again when its own watch tells it, and what it says of them may come from their old text`,
+        ],
+        opened: [],
+      };
+    }
     if (changed.length > 0) {
       context.bound?.waiting(
         `for ${client.spec.command} to read ${someOf(
@@ -210,15 +220,20 @@ const lookedThrough = new WeakMap<LanguageClient, number>();
 /**
  * The files of `client`'s root and its languages that changed on disk since the last call (since
  * its start at the first), still there, not open here (an open one's text goes by didChange) and
- * its own (not a nested root's), in the order they changed; none when that is not known.
+ * its own (not a nested root's), in the order they changed. Past the record's bound (see
+ * `LanguageClient.diskChangesSince`) the count of changes since; none when the watch does not
+ * cover the root (what changed is then left to the server's own watch, silently: it would be
+ * said after every change).
  */
-function changedOnDiskSinceLastLook(client: LanguageClient, context: ActionContext): string[] {
+function changedOnDiskSinceLastLook(client: LanguageClient, context: ActionContext): string[] | number {
   const mark = client.diskChangeMark();
   const last = lookedThrough.get(client) ?? 0;
   if (mark === last) return [];
   lookedThrough.set(client, mark);
   const { supervisor } = context;
-  return (client.diskChangesSince(last) ?? []).filter(
+  const changed = client.diskChangesSince(last);
+  if (changed === undefined) return mark - last > diskChangesKept ? mark - last : [];
+  return changed.filter(
     (file) =>
       !client.isOpen(supervisor.uriOf(file)) &&
       supervisor.runningClientFor(file) === client &&

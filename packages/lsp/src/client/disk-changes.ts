@@ -2,7 +2,7 @@ import { heldWith, mergeFileEvents } from "./merge-file-events.js";
 import type { FileEvent } from "./watched-folders.js";
 
 /** Most changes on disk remembered (see {@link DiskChanges.since}). */
-const diskChangesKept = 1_000;
+export const diskChangesKept = 1_000;
 
 /**
  * What a client remembers of the changes on disk its folder watch told: the changes to files of

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { tsserverRequestCommand } from "./tsserver-diagnostics.js";
 
 /** What {@link tsserverReload} sends its requests through (`LanguageClient.request`). */
@@ -22,15 +23,26 @@ export async function tsserverReload(
   files: readonly string[],
   signal?: AbortSignal,
 ): Promise<number> {
-  const answers = await Promise.all(
-    files.map((file) =>
-      request<{ success?: boolean } | null>(
-        "workspace/executeCommand",
-        { command: tsserverRequestCommand, arguments: ["reload", { file, tmpfile: file }] },
-        undefined,
-        signal,
-      ).catch(() => null),
-    ),
-  );
-  return answers.filter((answer) => answer?.success === true).length;
+  // Each request listens to the signal it is given: the hundreds of files a checkout changes
+  // listen to one of their own, tied once to the caller's (on which Node would warn of a leak).
+  const own = new AbortController();
+  setMaxListeners(0, own.signal);
+  const abort = (): void => own.abort(signal?.reason);
+  if (signal?.aborted) abort();
+  else signal?.addEventListener("abort", abort, { once: true });
+  try {
+    const answers = await Promise.all(
+      files.map((file) =>
+        request<{ success?: boolean } | null>(
+          "workspace/executeCommand",
+          { command: tsserverRequestCommand, arguments: ["reload", { file, tmpfile: file }] },
+          undefined,
+          own.signal,
+        ).catch(() => null),
+      ),
+    );
+    return answers.filter((answer) => answer?.success === true).length;
+  } finally {
+    signal?.removeEventListener("abort", abort);
+  }
 }

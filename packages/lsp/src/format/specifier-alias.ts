@@ -32,8 +32,6 @@ const specifierList = new RegExp(
  * spaces, `as `, or a comment's end.
  */
 const mayBeAlias = /(?:^\s*|\bas\s+|\*\/\s*)$/u;
-/** The text read back ends in a name and `as`: the alias's specifier. */
-const endsInAs = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}_$]\s+as\s+$/u;
 /** A trailing `as` (of `add\n  as plus`), left out when seeing whether a name came before it yet. */
 const trailingAs = /(?:^|\s)as\s+$/u;
 
@@ -57,13 +55,15 @@ export function specifierAliasOf(
   const code = [scan.code];
   let top = at.line;
   let inComment = scan.closesAbove;
-  // Set once a name has come before the `as`: the place is no alias unless it is `<name> as`.
+  // Set once a name has come before the `as`: the place is no alias unless it is `<name> as`
+  // after the line's start, a `{` or `,`, `import` or `export` (seen before reading further back,
+  // `^` standing for what the lines above end in: `key: value as Foo` needs no look above).
   let settled = false;
   const settles = (): boolean => {
     const text = code.join("\n");
     if (!/\S/.test(text.replace(trailingAs, ""))) return true;
     settled = true;
-    return endsInAs.test(text);
+    return aliasOf.test(text);
   };
   if (!settles()) return undefined;
   while (!/[{}()]/.test(code[0]!) && top > 0 && top > at.line - specifierListLines) {

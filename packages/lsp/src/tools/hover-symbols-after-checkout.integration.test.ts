@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ci, packageBin } from "../test-support/fixtures.js";
@@ -86,5 +86,35 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
       writeFileSync(path, original);
     }
     expect(wrong).toEqual([]);
+  });
+
+  // Past the bound of the changes remembered (a checkout of another branch), which files changed
+  // is not known and nothing is read again: the answer may come from the old text, and says so,
+  // as clangd's does past the files it opens again.
+  it("says the answer may come from the old text when more files changed than are remembered", async () => {
+    const path = join(server.dir, "src/math.ts");
+    const original = readFileSync(path, "utf8");
+    const out = join(server.dir, "out");
+    const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    await hover();
+    try {
+      mkdirSync(out, { recursive: true });
+      for (let i = 0; i < 1_100; i++) writeFileSync(join(out, `f${i}.ts`), `export const f${i} = ${i};\n`);
+      unlinkSync(path);
+      writeFileSync(
+        path,
+        original.replace("/** Adds two numbers. */", "/** Adds two numbers, checked out. */"),
+      );
+      const answer = await hover();
+      if (!answer.includes("checked out."))
+        expect(answer).toMatch(/changes on disk since the last look[^\n]*may come from their old text/);
+      expect(answer).toMatch(/^\d+ changes on disk since the last look, more than are remembered/);
+      // The next look knows again: nothing more to say.
+      expect(await hover()).not.toMatch(/changes on disk since the last look/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+      writeFileSync(path, original);
+      await hover();
+    }
   });
 });
