@@ -1,5 +1,5 @@
 import { boundList } from "@tools/registry";
-import type { Location, LocationLink } from "vscode-languageserver-protocol";
+import type { Hover, Location, LocationLink } from "vscode-languageserver-protocol";
 import {
   distinctPlaces,
   formatLocation,
@@ -20,6 +20,8 @@ import { askNearby, nothingHere } from "./ask-nearby.js";
 import { linkOf, throughLink } from "../files/canonical-path.js";
 import { extname } from "node:path";
 import { noNameAt, noNameAnswer } from "./no-name.js";
+import { membersMayBeReserved } from "../rename/new-name.js";
+import type { LanguageClient } from "../client/language-client.js";
 
 /** Actions that search across files. */
 const acrossFiles = new Set(["references", "implementation"]);
@@ -195,7 +197,17 @@ export async function navigate(
   // A keyword or an operator asked about: where the server found nothing, that is the answer
   // (its mentions in other roots are no uses of a symbol); where it answered for the name the
   // keyword introduces (tsserver: `export function greet` gives greet's), that name is said.
-  const noName = noNameOf(at.line, character);
+  let noName = noNameOf(at.line, character);
+  // A member named by a reserved word (`delete(key: string): void` in an interface, `default = 1`
+  // in a class): a name, whatever the server found (none of a property's type definition, no
+  // implementation of an interface's method), and searched for in other roots as any name.
+  if (
+    noName?.kind === "keyword" &&
+    membersMayBeReserved(client.spec.language) &&
+    (locations.length === 0 || answeredNameOf(locations, reader) === noName.word) &&
+    (await namesMember(client, uri, at.line, character, noName.word, context.signal))
+  )
+    noName = undefined;
   if (noName && locations.length === 0) {
     const where = `${display(file)}:${at.line + 1}:${character + 1}`;
     return `${[...notes, ...(search?.notes ?? [])].map((note) => `${note}\n`).join("")}${noNameAnswer(noName, where)}`;
@@ -302,6 +314,50 @@ function answeredNameOf(locations: readonly PlainLocation[], reader: LineReader)
     names.add(named);
   }
   return names.size === 1 ? [...names][0] : undefined;
+}
+
+/** How tsserver's hover starts for a member: `(method) Store.delete(`, `(property) default:`. */
+const memberHover =
+  /^\((?:method|property|enum member|getter|setter|accessor)\) (?:[^\s(:]*\.)?(#?[\p{ID_Continue}$\u200C\u200D]+)[?!]?[(:<=]/u;
+
+/**
+ * Whether `client`'s hover at `line`/`character` tells of a member named `word` (tsserver:
+ * `(property) Store.default: number`): a reserved word there names a property or a method.
+ * False when the server tells of something else or of nothing, or fails.
+ */
+async function namesMember(
+  client: LanguageClient,
+  uri: string,
+  line: number,
+  character: number,
+  word: string,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  let answer: Hover | null;
+  try {
+    answer = await client.request<Hover | null>(
+      "textDocument/hover",
+      { textDocument: { uri }, position: { line, character } },
+      undefined,
+      signal,
+    );
+  } catch {
+    return false;
+  }
+  const contents = answer?.contents;
+  const text =
+    contents === undefined
+      ? ""
+      : typeof contents === "string"
+        ? contents
+        : Array.isArray(contents)
+          ? contents.map((part) => (typeof part === "string" ? part : part.value)).join("\n")
+          : contents.value;
+  const first = text
+    .split("\n")
+    .map((row) => row.trim())
+    .find((row) => row !== "" && !row.startsWith("```"));
+  return memberHover.exec(first ?? "")?.[1] === word;
 }
 
 /** Whether `location` is in `file` on `line` and covers `character`. */

@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { LspError } from "../errors/lsp-error.js";
 
 /** Most names of the file's folder listed in {@link missingFileError}. */
@@ -33,6 +33,7 @@ export function missingFileError(file: string, display: (path: string) => string
   const shown = display(folder);
   const named = shown === "." || shown === "" ? "the working directory" : `${shown}/`;
   let there: string;
+  const folderLink = danglingLink(folder);
   try {
     const names = readdirSync(folder, { withFileTypes: true })
       .filter((entry) => !entry.name.startsWith("."))
@@ -44,11 +45,30 @@ export function missingFileError(file: string, display: (path: string) => string
         ? `${named} is empty`
         : `${named} holds ${names.slice(0, listedNames).join(", ")}${more}`;
   } catch {
-    there = `there is no folder ${named} either`;
+    there =
+      folderLink !== undefined
+        ? `${display(folder)} is a symbolic link to ${display(folderLink)}, which does not exist`
+        : `there is no folder ${named} either`;
   }
+  // A link whose target is gone is listed in its folder: "does not exist" alone would contradict it.
+  const link = danglingLink(file);
+  const what =
+    link !== undefined
+      ? `${display(file)} is a symbolic link to ${display(link)}, which does not exist`
+      : `${display(file)} does not exist (deleted or never created)`;
   return new LspError({
     code: "LSP_FILE_NOT_FOUND",
-    message: `${display(file)} does not exist (deleted or never created): give the path of an existing file, relative to the working directory; ${there}`,
+    message: `${what}: give the path of an existing file, relative to the working directory; ${there}`,
     ...(cause !== undefined ? { cause } : {}),
   });
+}
+
+/** The target `path` links to, when `path` is a symbolic link (whose target is then missing); else undefined. */
+function danglingLink(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined;
+    return resolve(dirname(path), readlinkSync(path));
+  } catch {
+    return undefined;
+  }
 }

@@ -58,6 +58,20 @@ describe("boundHoverText", () => {
     expect(lines.slice(0, -1).join("\n").length).toBeLessThanOrEqual(60);
   });
 
+  it("keeps the fence within the line bound where the character bound cut a text of just that many lines", () => {
+    // boundText shows a line its note would stand for: cut one line earlier, it kept all 10.
+    const text = [
+      "```ts",
+      ...Array.from({ length: 8 }, (_, index) => `step(${index});`),
+      "x".repeat(100),
+    ].join("\n");
+    const lines = boundHoverText(text, { maxLines: 10, maxChars: 100 }).split("\n");
+    expect(lines.length - 1).toBeLessThanOrEqual(10);
+    expect(lines.at(-2)).toBe("```");
+    expect(lines.at(-1)).toBe("… 2 more lines");
+    expect(lines.slice(0, -1).join("\n").length).toBeLessThanOrEqual(100);
+  });
+
   it("leaves a cut outside a fence, and an uncut text, as boundText gives them", () => {
     expect(boundHoverText(fenced.join("\n"), { maxLines: 80, maxChars: 6000 })).toBe(fenced.join("\n"));
     const closed = [...fenced, ...Array.from({ length: 20 }, (_, index) => `line ${index}`)];

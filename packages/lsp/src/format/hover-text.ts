@@ -76,7 +76,11 @@ export function boundHoverText(text: string, bounds: { maxLines: number; maxChar
   if (first.note === undefined) return first.lines.join("\n");
   const open = openFence(first.lines);
   if (open === undefined) return [...first.lines, first.note].join("\n");
-  const again = cut({ maxLines: bounds.maxLines - 1, maxChars: bounds.maxChars - open.length - 1 });
+  const within = { maxLines: bounds.maxLines - 1, maxChars: bounds.maxChars - open.length - 1 };
+  let again = cut(within);
+  // boundText shows the one line a note would stand for ("… 1 more line"): cut one line
+  // earlier still then, or the fence would be the line over the bound.
+  if (again.lines.length > within.maxLines) again = cut({ ...within, maxLines: within.maxLines - 1 });
   const still = openFence(again.lines);
   return [
     ...again.lines,

@@ -72,6 +72,52 @@ describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !
   },
 );
 
+describe.skipIf(!existsSync(join(packageBin, "typescript-language-server")) && !ci)(
+  "a member named by a reserved word, against typescript-language-server",
+  () => {
+    it("answers for the member as for any name: no keyword refusal, the other packages searched", async () => {
+      const tree = tempTree("keyword-members", {
+        "package.json": '{ "name": "mono", "private": true }\n',
+        "packages/a/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+        "packages/a/src/store.ts":
+          "export interface Store {\n  delete(key: string): void;\n  default: number;\n}\nexport class Box {\n  new = 1;\n}\n",
+        "packages/b/tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true } }\n',
+        "packages/b/src/main.ts": 'declare const s: any;\ns.delete("k");\n',
+      });
+      const run = createRun({ workingDirectory: tree.dir });
+      createLspSupervisor(run, { diagnosticsTimeoutMs: 20_000, binDirectories: [packageBin] });
+      const registry = createRegistry({ tools: [lspTool], approval: "auto" });
+      const ask = async (args: Record<string, unknown>) =>
+        resultText(
+          await registry.invoke(run, { tool: "lsp", args: { file: "packages/a/src/store.ts", ...args } }),
+        );
+      try {
+        // No implementation of an interface's method, no type definition of a number property:
+        // nothing found for a name, not "a keyword of typescript".
+        expect(await ask({ action: "implementation", line: 2, symbol: "delete" })).toMatch(
+          /^no implementation found for 'delete' at packages\/a\/src\/store.ts:2:3/,
+        );
+        expect(await ask({ action: "type_definition", line: 3, symbol: "default" })).toBe(
+          "no type definition found for 'default' at packages/a/src/store.ts:3:3",
+        );
+        expect(await ask({ action: "type_definition", line: 6, symbol: "new" })).toBe(
+          "no type definition found for 'new' at packages/a/src/store.ts:6:3",
+        );
+        // The other package writing `.delete` is listed as not searched, as for any member.
+        expect((await ask({ action: "references", line: 2, symbol: "delete" })).split("\n")).toEqual([
+          "1 reference of 'delete':",
+          "packages/a/src/store.ts:2:3  delete(key: string): void;",
+          "not searched: 'delete' is also named in 1 file that the server which answered (root packages/a) does not search; if they use this symbol, ask from one of them:",
+          'packages/b/src/main.ts:2  s.delete("k");',
+        ]);
+      } finally {
+        await run.dispose();
+        tree.remove();
+      }
+    });
+  },
+);
+
 describe.skipIf(!existsSync(join(packageBin, "pyright-langserver")) && !ci)(
   "a keyword asked about, against pyright",
   () => {

@@ -1,4 +1,4 @@
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultText } from "@tools/registry";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +68,31 @@ describe.skipIf(!found && !ci)("a file that does not exist, against typescript-l
     expect(resultText(await server.invoke("lsp", { action: "diagnostics", file: "nowhere/never.ts" }))).toBe(
       "nowhere/never.ts does not exist (deleted or never created): give the path of an existing file, relative to the working directory; there is no folder nowhere/ either",
     );
+  });
+
+  it("says a link whose target is gone is one, not that the file listed in its folder does not exist", async () => {
+    symlinkSync(join(server.dir, "src", "moved.ts"), join(server.dir, "src", "link.ts"));
+    mkdirSync(join(server.dir, "gone"));
+    symlinkSync(join(server.dir, "gone"), join(server.dir, "linked"));
+    rmSync(join(server.dir, "gone"), { recursive: true });
+    try {
+      const result = await server.invoke("lsp", {
+        action: "hover",
+        file: "src/link.ts",
+        line: 1,
+        symbol: "x",
+      });
+      expect(result.error?.code).toBe("LSP_FILE_NOT_FOUND");
+      expect(resultText(result)).toBe(
+        "src/link.ts is a symbolic link to src/moved.ts, which does not exist: give the path of an existing file, relative to the working directory; src/ holds app.ts, link.ts, math.ts",
+      );
+      expect(await server.text({ action: "diagnostics", file: "linked/a.ts" })).toBe(
+        "linked/a.ts does not exist (deleted or never created): give the path of an existing file, relative to the working directory; linked is a symbolic link to gone, which does not exist",
+      );
+    } finally {
+      rmSync(join(server.dir, "src", "link.ts"));
+      rmSync(join(server.dir, "linked"));
+    }
   });
 
   it("says a file deleted after it was asked about does not exist", async () => {
