@@ -163,6 +163,13 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const mark = session.output.mark();
       const outcome = await session.resume(command, args.thread_id);
       const text = await formatOutcome(session, outcome, supervisor.resumeWaitMs, args.op);
+      if (args.op === "continue" && outcome.kind === "stopped" && outcome.stop.reason === "step") {
+        // lldb keeps a step that a breakpoint interrupted, and a continue finishes it (delve and
+        // debugpy drop it).
+        return textResult(
+          `${text}\n(a continue that stopped on a step: the adapter finished the step that an earlier stop interrupted; continue again to run on)`,
+        );
+      }
       if (outcome.kind !== "exited" && outcome.kind !== "ended") return textResult(text);
       // The program ended on the way: what it wrote meanwhile likely says why.
       const what = args.op === "continue" ? "the continue" : "the step";
