@@ -38,6 +38,19 @@ describe("labelOutput", () => {
     expect(texts.join("")).toBe("out1\n[stderr] e1\nout2\n\n");
   });
 
+  it("adds no blank line when both streams write their newlines apart and interleave (debugpy's two pipes)", () => {
+    // print("starting") then print("warn", file=sys.stderr): each newline comes apart, and
+    // debugpy's readers of the two pipes sent them crossed (seen on a real run).
+    const texts = labelOutput([
+      entry("stdout", "starting"),
+      entry("stderr", "warn: something"),
+      entry("stdout", "\n"),
+      entry("stderr", "\n"),
+      entry("stdout", "from eval\n"),
+    ]);
+    expect(texts.join("")).toBe("starting\n[stderr] warn: something\nfrom eval\n");
+  });
+
   it("labels a blank stderr line too", () => {
     const texts = labelOutput([
       entry("stdout", "out1\n"),

@@ -12,20 +12,20 @@ import type { OutputEntry } from "./output-ring.js";
 export function labelOutput(entries: readonly Pick<OutputEntry, "category" | "text">[]): string[] {
   // The stream whose line is open (its last text did not end with a newline), if any.
   let open: string | undefined;
-  // The stream whose open line another stream ended, with the newline inserted above.
-  let interrupted: string | undefined;
+  // The streams whose open line another stream ended, with the newline inserted above: each
+  // until its own next text (both can be: stdout's newline may end stderr's open line in turn).
+  const interrupted = new Set<string>();
   return entries.map(({ category, text }) => {
     let out = "";
     if (open !== undefined && open !== category) {
       out += "\n";
-      interrupted = open;
+      interrupted.add(open);
       open = undefined;
     }
     let pieces = text.split(/(?<=\n)/);
-    if (interrupted === category) {
+    if (interrupted.delete(category)) {
       // The newline that ends the interrupted line (print writes it apart) was given already.
       if (pieces[0] === "\n" || pieces[0] === "\r\n") pieces = pieces.slice(1);
-      interrupted = undefined;
     }
     for (const piece of pieces) {
       if (open === undefined && category !== "stdout")

@@ -17,7 +17,7 @@ import {
 import { checkBreakpoints } from "./check-breakpoints.js";
 import { debugInput, need, refuseStrayArguments, type DebugInput } from "./debug-arguments.js";
 import { formatBreakpointResults, formatBreakpointStore, lineRanges } from "./format-breakpoints.js";
-import { formatOutput } from "./format-output.js";
+import { formatOutput, formatOutputSince } from "./format-output.js";
 
 /**
  * The `debug` tool: one Debug Adapter Protocol session per conversation (debugpy, lldb-dap,
@@ -160,8 +160,22 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const command = (
         { continue: "continue", step_over: "next", step_in: "stepIn", step_out: "stepOut" } as const
       )[args.op];
+      const mark = session.output.mark();
       const outcome = await session.resume(command, args.thread_id);
-      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, args.op));
+      const text = await formatOutcome(session, outcome, supervisor.resumeWaitMs, args.op);
+      if (args.op === "continue" && outcome.kind === "stopped" && outcome.stop.reason === "step") {
+        // lldb keeps a step that a breakpoint interrupted, and a continue finishes it (delve and
+        // debugpy drop it).
+        return textResult(
+          `${text}\n(a continue that stopped on a step: the adapter finished the step that an earlier stop interrupted; continue again to run on)`,
+        );
+      }
+      if (outcome.kind !== "exited" && outcome.kind !== "ended") return textResult(text);
+      // The program ended on the way: what it wrote meanwhile likely says why.
+      const what = args.op === "continue" ? "the continue" : "the step";
+      return textResult(
+        `${text}\n${formatOutputSince(session.output, session.output.cursorSince(mark), what)}`,
+      );
     }
     case "pause": {
       const session = supervisor.require(run.conversationId);

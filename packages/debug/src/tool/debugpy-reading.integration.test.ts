@@ -165,6 +165,36 @@ describe.skipIf(!found && !ci)(
       }
     });
 
+    it("shows, with an exit a continue or step ends in, what the program wrote on the way (the why of the exit)", async () => {
+      writeFileSync(
+        join(dir, "quits.py"),
+        [
+          "import os, sys",
+          "print('before', flush=True)",
+          "print('checking config', flush=True)",
+          "print('fatal: missing config file', file=sys.stderr, flush=True)",
+          "os._exit(4)",
+          "",
+        ].join("\n"),
+      );
+      const { run, call } = debugRun(dir);
+      try {
+        await call({ op: "breakpoints", file: "quits.py", lines: [3] });
+        const launch = await call({ op: "launch", program: "quits.py" });
+        expect(launch.text, launch.text).toContain("quits.py:3");
+        const done = await call({ op: "continue" });
+        // The exit, then only what the continue let the program write (not 'before'), and the
+        // cursor that reads it all.
+        expect(done.text).toBe(
+          "the program exited with code 4; the session has ended\n" +
+            'output since the continue (read it with {"op":"output","cursor":1}):\n' +
+            "checking config\n[stderr] fatal: missing config file",
+        );
+      } finally {
+        await run.dispose();
+      }
+    });
+
     it("lists breakpoints by file, then line, before and after launch", async () => {
       const { run, call } = debugRun(dir);
       try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { OutputRing } from "../session/output-ring.js";
-import { formatOutput } from "./format-output.js";
+import { formatOutput, formatOutputSince } from "./format-output.js";
 
 describe("formatOutput", () => {
   it("counts what is left after the answer in agreement with the numbers", () => {
@@ -69,5 +69,25 @@ describe("formatOutput", () => {
     );
     ring.push("stdout", "o\nthree\n");
     expect(formatOutput(ring, 1)).toBe("two\nthree\n(next cursor: 3; no more output yet)");
+  });
+});
+
+describe("formatOutputSince", () => {
+  it("shows the last whole lines since the cursor, counting the earlier ones left out, and says when there were none", () => {
+    const ring = new OutputRing();
+    ring.push("stdout", "before\n");
+    expect(formatOutputSince(ring, 1, "the continue")).toBe(
+      "(the program wrote no output since the continue)",
+    );
+    for (let i = 0; i < 300; i++)
+      ring.push("stdout", `line ${String(i).padStart(3, "0")} ${"x".repeat(20)}\n`);
+    ring.push("stderr", "fatal: gone\n");
+    const text = formatOutputSince(ring, 1, "the step");
+    expect(text.length).toBeLessThan(1700);
+    expect(text).toMatch(
+      /^output since the step \(read it with \{"op":"output","cursor":1\}\):\n\(\d+ earlier lines left out\)\nline \d{3} x+\n/,
+    );
+    expect(text.endsWith("line 299 xxxxxxxxxxxxxxxxxxxx\n[stderr] fatal: gone")).toBe(true);
+    expect(text).not.toContain("before");
   });
 });

@@ -1,7 +1,7 @@
 import { boundText, countNoun } from "@tools/registry";
 import { limits } from "../session/limits.js";
 import type { OutputRing } from "../session/output-ring.js";
-import { labelOutput } from "../session/output-text.js";
+import { labelOutput, lastLines } from "../session/output-text.js";
 
 /** Lines of one `output` answer, beside {@link limits.outputChars}. */
 const outputLines = 400;
@@ -58,4 +58,19 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
     );
   } else parts.push(`(next cursor: ${next}; no more output yet)`);
   return parts.join("\n");
+}
+
+/**
+ * What the program wrote from `cursor` (where the output stood when a `continue` or step began)
+ * to the exit that wait ended in: the likeliest why of the exit (a traceback, a panic, an error
+ * line), its last whole lines up to about 1500 characters, after the cursor that reads it all.
+ */
+export function formatOutputSince(ring: OutputRing, cursor: number, what: string): string {
+  const { entries, dropped } = ring.read(cursor);
+  const text = labelOutput(entries).join("").replace(/\n$/, "");
+  if (text === "") return `(the program wrote no output since ${what})`;
+  const start = entries[0]?.seq ?? cursor;
+  const lost =
+    dropped > 0 ? `; ${dropped} earlier ${countNoun(dropped, "lines")} dropped from the buffer` : "";
+  return `output since ${what} (read it with {"op":"output","cursor":${start}}${lost}):\n${lastLines(text, 1500)}`;
 }

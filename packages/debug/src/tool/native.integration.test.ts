@@ -399,6 +399,30 @@ describe.skipIf(!lldb && !ci)("debug tool on lldb-dap", () => {
     }
     expect(remaining(pids)).toEqual([]);
   });
+
+  it("says why a continue stopped on a step: lldb finishes the step a breakpoint interrupted", async () => {
+    const { run, call } = debugRun(dir);
+    try {
+      await call({ op: "breakpoints", file: "prog.c", lines: [4, 11] });
+      const launch = await call({ op: "launch", program: "prog" });
+      expect(launch.text, launch.text).toContain("prog.c:11 in main");
+      // The step over the call stops at the breakpoint inside it; lldb keeps the step pending.
+      const over = await call({ op: "step_over" });
+      expect(over.text).toContain("stopped (breakpoint)");
+      expect(over.text).toContain("prog.c:4 in square");
+      await call({ op: "breakpoints", file: "prog.c", lines: [] });
+      const resumed = await call({ op: "continue" });
+      expect(resumed.text).toContain("stopped (step)");
+      expect(resumed.text).toContain("prog.c:10 in main");
+      expect(resumed.text).toContain(
+        "(a continue that stopped on a step: the adapter finished the step that an earlier stop interrupted; continue again to run on)",
+      );
+      const done = await call({ op: "continue" });
+      expect(done.text).toContain("exited with code 5");
+    } finally {
+      await run.dispose();
+    }
+  });
 });
 
 /**
