@@ -17,6 +17,16 @@ export interface CompiledCell {
 const opening = "(async () => { void 0;";
 
 /**
+ * Global functions the compiled cell calls around its wrapper, inside the script's run: `enter()`
+ * before the cell's first statement, `leave(promise)` with the wrapper's promise once its
+ * synchronous part has run (its value is the script's).
+ */
+export interface CellGuard {
+  readonly enter: string;
+  readonly leave: string;
+}
+
+/**
  * Turns a JavaScript cell into the body of an async function so top-level `await` works, while
  * keeping its bindings global for later cells, as parsed by acorn (so `;` in a string or a
  * comment, or several statements on a line, read as JavaScript does). What persists is what a
@@ -38,7 +48,7 @@ const opening = "(async () => { void 0;";
  * {@link CompiledCell.cellLine}. A cell acorn cannot parse runs as written inside the wrapper, so
  * V8 reports the syntax error at the cell's own line.
  */
-export function compileCell(code: string): CompiledCell {
+export function compileCell(code: string, guard?: CellGuard): CompiledCell {
   const cellLines = code.split("\n");
   let program: Program | undefined;
   try {
@@ -74,7 +84,9 @@ export function compileCell(code: string): CompiledCell {
   const functions = rangeLines(code, declarations.functions);
   // A script's `var`, outside the wrapper: declares a global without resetting one that exists.
   const vars = declarations.varNames.length > 0 ? `var ${declarations.varNames.join(", ")}; ` : "";
-  const lines = [...functions.lines, vars + opening, ...body.lines, "})()"];
+  const lines = guard
+    ? [...functions.lines, `${vars}${guard.enter}(), ${guard.leave}(${opening}`, ...body.lines, "})())"]
+    : [...functions.lines, vars + opening, ...body.lines, "})()"];
   const origin = [...functions.origin, undefined, ...body.origin, undefined];
   return { source: lines.join("\n"), cellLines, cellLine: (line) => origin[line - 1] };
 }

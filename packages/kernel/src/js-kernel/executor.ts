@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { inspect } from "node:util";
 import { Script, constants } from "node:vm";
-import { bridgeMarker, shellTimeoutSeconds } from "../launch/python-setup.js";
+import { Worker } from "node:worker_threads";
+import { bridgeMarker, interruptedBeforeStart, shellTimeoutSeconds } from "../launch/python-setup.js";
 import { cellTraceback } from "./cell-traceback.js";
 import { CdError, changeDirectory } from "./change-directory.js";
 import { compileCell, type CompiledCell } from "./compile-cell.js";
@@ -333,18 +334,135 @@ Object.assign(globalThis, {
 
 /** The interrupt, as the cell sees it (thrown where the cell was waiting). */
 class KeyboardInterrupt extends Error {
-  constructor() {
-    super("Interrupted by user");
+  constructor(message = "Interrupted by user") {
+    super(message);
     this.name = "KeyboardInterrupt";
   }
 }
 
+/**
+ * The interrupt: the kernel writes the id of the cell it is meant for, a line each, to fd 4, read
+ * by a thread of ours (the cell may hold the main thread in a loop). An interrupt never reaches
+ * another cell, and SIGINT never reaches the executor where it kills it: vm takes SIGINT to stop
+ * a cell's synchronous part only while the script runs, and in the moments it swaps the handlers
+ * around that, SIGINT's default (the executor's end, its state lost) is in place. So the thread
+ * sends SIGINT to this process only while the cell it is meant for is inside its script's run
+ * (between `enter` and `leave`, which the compiled cell calls), under a lock `leave` takes too:
+ * - before the cell's code starts, the interrupt is kept and raised at its start: none of it ran;
+ * - while its synchronous part runs, SIGINT stops it (vm's breakOnSigint);
+ * - while it awaits (a promise, a tool() call), the main thread rejects its wait;
+ * - once it has ended, or for another cell, it is dropped: the cell ran to its end.
+ */
+const interruptState = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+/** The indexes of {@link interruptState}: the lock, and three cell ids (0: none). */
+const [lockAt, insideAt, askedAt, signalledAt] = [0, 1, 2, 3] as const;
+const interruptFd = 4;
+
+const interruptThreadCode = `
+const { workerData, parentPort } = require("node:worker_threads");
+const { Socket } = require("node:net");
+const state = workerData.state;
+const input = new Socket({ fd: workerData.fd, readable: true, writable: false });
+let text = "";
+input.setEncoding("utf8");
+input.on("data", (chunk) => {
+  text += chunk;
+  for (let end = text.indexOf("\\n"); end >= 0; end = text.indexOf("\\n")) {
+    const id = Number(text.slice(0, end));
+    text = text.slice(end + 1);
+    if (!(id > 0)) continue;
+    while (Atomics.compareExchange(state, ${lockAt}, 0, 1) !== 0);
+    try {
+      Atomics.store(state, ${askedAt}, id);
+      if (Atomics.load(state, ${insideAt}) === id && Atomics.load(state, ${signalledAt}) !== id) {
+        Atomics.store(state, ${signalledAt}, id);
+        process.kill(process.pid, "SIGINT");
+      }
+    } finally {
+      Atomics.store(state, ${lockAt}, 0);
+    }
+    parentPort.postMessage(id);
+  }
+});
+input.on("error", () => input.destroy());
+`;
+
+/** Runs `change` on {@link interruptState} under its lock (the interrupt thread holds it for a kill() at most). */
+function underLock<T>(change: () => T): T {
+  while (Atomics.compareExchange(interruptState, lockAt, 0, 1) !== 0);
+  try {
+    return change();
+  } finally {
+    Atomics.store(interruptState, lockAt, 0);
+  }
+}
+
+/** Without fd 4 (an executor started by hand), no interrupts but SIGINT's. */
+if (fileIdentity(interruptFd) !== undefined) {
+  const thread = new Worker(interruptThreadCode, {
+    eval: true,
+    workerData: { state: interruptState, fd: interruptFd },
+  });
+  thread.on("message", (id: number) => interruptCell(id));
+  thread.on("error", (error) => process.stderr.write(`the interrupt thread failed: ${error.message}\n`));
+  thread.unref();
+}
+
+/** The cell running now (its id, 0 when none), and how an interrupt ends its wait. */
+let runningId = 0;
 let interruptCurrent: ((error: Error) => void) | undefined;
-process.on("SIGINT", () => {
+
+/** An interrupt meant for cell `id`: it stops the cell's wait if it is the one running, else nothing. */
+function interruptCell(id: number): void {
+  if (id !== runningId || interruptCurrent === undefined) return;
   // Bridged calls in flight are abandoned: their late replies are dropped.
   pendingReplies.clear();
-  interruptCurrent?.(new KeyboardInterrupt());
+  interruptCurrent(new KeyboardInterrupt());
+}
+
+// A SIGINT from elsewhere, outside a cell's script run: it does not end the executor.
+process.on("SIGINT", () => undefined);
+
+/** The wrapper's promise once the cell's synchronous part has run (see `leave`), for the running cell. */
+let leftWith: Promise<unknown> | undefined;
+
+const cellGuard = {
+  enter: "__tools__.enter",
+  leave: "__tools__.leave",
+};
+Object.assign(helpers, {
+  /** The cell's code starts: an interrupt that came for it before is raised here, none of it run. */
+  enter() {
+    const id = runningId;
+    const asked = underLock(() => {
+      if (Atomics.load(interruptState, askedAt) === id) return true;
+      Atomics.store(interruptState, insideAt, id);
+      return false;
+    });
+    if (asked) throw new KeyboardInterrupt(interruptedBeforeStart);
+  },
+  /** The cell's synchronous part has run: no SIGINT is sent past here, and one on its way is waited for. */
+  leave(promise: Promise<unknown>) {
+    const id = runningId;
+    leftWith = promise;
+    const signalled = underLock(() => {
+      Atomics.store(interruptState, insideAt, 0);
+      return Atomics.load(interruptState, signalledAt) === id;
+    });
+    // SIGINT was sent while the cell was inside: it ends the script right here (vm's handler is
+    // in place until the script returns), bounded should it never come.
+    if (signalled) {
+      const until = Date.now() + 5000;
+      while (Date.now() < until);
+    }
+    return promise;
+  },
 });
+
+/** True for the error vm throws when SIGINT stopped a script. */
+function scriptInterrupted(caught: unknown): boolean {
+  return caught instanceof Error && /Script execution (was )?interrupted/.test(caught.message);
+}
 
 /** Every cell run so far by its file name, so a stack through an earlier cell's function maps too. */
 const cells = new Map<string, Pick<CompiledCell, "cellLine" | "cellLines">>();
@@ -352,18 +470,33 @@ const cells = new Map<string, Pick<CompiledCell, "cellLine" | "cellLines">>();
 async function execute(id: number, code: string): Promise<"ok" | "error"> {
   output.startCell();
   keepPipesBlocking();
+  runningId = id;
+  leftWith = undefined;
   try {
     const interrupted = new Promise<never>((_, reject) => {
       interruptCurrent = reject;
     });
     const filename = `cell-${id}.js`;
-    const compiled = compileCell(code);
+    const compiled = compileCell(code, cellGuard);
     cells.set(filename, { cellLine: compiled.cellLine, cellLines: compiled.cellLines });
     const script = new Script(compiled.source, {
       filename,
       importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     });
-    const completion = script.runInThisContext({ breakOnSigint: true }) as Promise<unknown>;
+    let completion: Promise<unknown>;
+    try {
+      completion = script.runInThisContext({ breakOnSigint: true }) as Promise<unknown>;
+    } catch (caught) {
+      // SIGINT came as the synchronous part ended: the cell is where one during its awaits finds it.
+      if (!scriptInterrupted(caught) || leftWith === undefined) throw caught;
+      completion = leftWith;
+    } finally {
+      // Should the script have been stopped inside (a SIGINT from elsewhere), it is out now.
+      underLock(() => Atomics.store(interruptState, insideAt, 0));
+    }
+    // An interrupt that came while the synchronous part ran: the wait ends at once. One for a
+    // cell that has already ended (its promise settled) loses the race below: dropped.
+    if (Atomics.load(interruptState, askedAt) === id) interruptCell(id);
     // Anything else came from a `return` of the cell's own (`return null` at top level).
     const value = await Promise.race([completion, interrupted]);
     // A promise the cell left rejected is reported at the end of this turn: in this cell's output.
@@ -377,11 +510,9 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
     }
     return "ok";
   } catch (caught) {
-    const interrupted =
-      caught instanceof KeyboardInterrupt ||
-      (caught instanceof Error && /Script execution (was )?interrupted/.test(caught.message));
-    if (interrupted) {
-      send({ type: "error", ename: "KeyboardInterrupt", evalue: "Interrupted by user", traceback: [] });
+    if (caught instanceof KeyboardInterrupt || scriptInterrupted(caught)) {
+      const evalue = caught instanceof KeyboardInterrupt ? caught.message : "Interrupted by user";
+      send({ type: "error", ename: "KeyboardInterrupt", evalue, traceback: [] });
     } else if (caught instanceof CdError) {
       // Its line says it all; the stack is the rewritten line's.
       send({ type: "error", ename: caught.name, evalue: caught.message, traceback: [] });
@@ -402,6 +533,8 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
     return "error";
   } finally {
     interruptCurrent = undefined;
+    runningId = 0;
+    leftWith = undefined;
   }
 }
 

@@ -51,7 +51,8 @@ const markKey = randomBytes(12).toString("hex");
 // The protocol has a channel of its own (ipc).
 const executor = fork(fileURLToPath(new URL("./executor.js", import.meta.url)), [], {
   execArgv: ["--disable-warning=ExperimentalWarning"],
-  stdio: ["ignore", "pipe", "pipe", "ipc"],
+  // fd 4: the interrupts, each the id of the cell it is meant for (see the executor).
+  stdio: ["ignore", "pipe", "pipe", "ipc", "pipe"],
   env: { ...process.env, [cellEndMarkVariable]: markKey },
 });
 executor.on("exit", (code, signal) => {
@@ -82,10 +83,17 @@ process.on("SIGTERM", () => shutdown(0));
 const bridgeCalls = new Map<string, number>();
 process.on("SIGINT", () => interrupt());
 
-/** Interrupts the executor; replies to its abandoned bridged calls are dropped. */
+/**
+ * Interrupts the running cell: the executor is told which cell the interrupt is for, and drops it
+ * once that cell has ended; replies to its abandoned bridged calls are dropped. None is running:
+ * the cell it was meant for has ended, and the interrupt is dropped with it (the client sends one
+ * once the cell has started, see KernelClient.interrupt).
+ */
 function interrupt(): void {
+  if (!running) return;
   bridgeCalls.clear();
-  executor.kill("SIGINT");
+  const interrupts = executor.stdio[4];
+  if (interrupts && "write" in interrupts) interrupts.write(`${running.id}\n`);
 }
 
 function reply(
@@ -314,7 +322,10 @@ function onShell(request: JupyterMessage): void {
   switch (request.header.msg_type) {
     case "execute_request":
       queue.push(request);
-      startNext();
+      // Not before the loop has polled once more: a SIGINT sent before this request (for the
+      // cell before, ended by now) is taken first, and dropped. Its signal is ready by then, not
+      // always in the poll that read the request.
+      setImmediate(() => setImmediate(startNext));
       return;
     case "kernel_info_request":
       publish(request.header, "status", { execution_state: "busy" });
