@@ -1119,6 +1119,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 interrupts.pending = True
 
         def on_async_interrupt(signum, frame):
+            # Its frame is not the cell's (Python's own handler, in C, has none): left out of the
+            # traceback.
+            __tracebackhide__ = ours
             if task.done():
                 return
             if not interrupts.inside:
