@@ -4,7 +4,7 @@ export { evalTool } from "./eval/eval-tool.js";
 export { createKernelFactory, kernelFactoryKey } from "./factory/kernel-factory.js";
 export type { KernelFactory, KernelFactoryOptions, KernelSettings } from "./factory/kernel-factory.js";
 export { KernelClient } from "./client/kernel-client.js";
-export type { KernelConnectOptions, KernelLanguage } from "./client/kernel-client.js";
+export type { InterruptAttempt, KernelConnectOptions, KernelLanguage } from "./client/kernel-client.js";
 export type { ExecuteHandlers, ExecuteOutcome, KernelOutput, MimeBundle } from "./client/kernel-output.js";
 export { defaultOutputLimits } from "./eval/output-limits.js";
 export type { OutputLimits } from "./eval/output-limits.js";

@@ -13,6 +13,15 @@ import { PendingCells } from "./pending-cells.js";
 /** Which interpreter a kernel runs. */
 export type KernelLanguage = "python" | "javascript";
 
+/** One {@link KernelClient.interrupt}: whether its signal has gone to the kernel yet. */
+export interface InterruptAttempt {
+  /**
+   * True once SIGINT (or an interrupt_request) was sent; false while the kernel has not started
+   * the cell, and for good when the cell ends without starting or the kernel is gone.
+   */
+  readonly sent: boolean;
+}
+
 /** Options of {@link KernelClient.connect}. */
 export interface KernelConnectOptions {
   readonly language: KernelLanguage;
@@ -177,28 +186,32 @@ export class KernelClient {
    * earlier was lost and the cell ran to its end. A cell that ends without starting gets none,
    * nor does the next one; a kernel that never starts it is for the caller to give up on. Input
    * replies still being computed are dropped; a call from another thread than the main one (which
-   * SIGINT does not reach) gets an error at once.
+   * SIGINT does not reach) gets an error at once. The attempt returned says whether the signal
+   * has gone yet, so a caller giving up on the kernel can say whether it was interrupted at all.
    */
-  interrupt(): void {
+  interrupt(): InterruptAttempt {
+    const attempt = { sent: false };
     this.epoch++;
     for (const request of this.threadCalls) {
       const prompt = typeof request.content.prompt === "string" ? request.content.prompt : "";
       this.sendInputReply(request, interruptedInputReply(prompt));
     }
     this.threadCalls.clear();
-    if (this.kernel.exited !== undefined) return;
+    if (this.kernel.exited !== undefined) return attempt;
     const waiting = this.cells.unstarted();
     if (waiting === undefined) {
-      this.signalInterrupt();
-      return;
+      attempt.sent = this.signalInterrupt();
+      return attempt;
     }
     this.cells.whenStarted(waiting, (started) => {
-      if (started) this.signalInterrupt();
+      if (started) attempt.sent = this.signalInterrupt();
     });
+    return attempt;
   }
 
-  private signalInterrupt(): void {
-    if (this.kernel.exited !== undefined || this.disposing) return;
+  /** Sends the interrupt; false when the kernel is gone or going, and nothing was sent. */
+  private signalInterrupt(): boolean {
+    if (this.kernel.exited !== undefined || this.disposing) return false;
     // One mechanism only: a second interrupt could land in the next cell.
     try {
       const pid = this.kernel.pid;
@@ -207,6 +220,7 @@ export class KernelClient {
     } catch {
       this.channels.request(this.channels.control, "interrupt_request", {}, 2000).catch(() => undefined);
     }
+    return true;
   }
 
   /** Ends the kernel's process group and removes its socket directory. Idempotent. */

@@ -116,8 +116,10 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     try {
       const hung = await cell("kept + 1");
       expect(hung.error?.code).toBe("KERNEL_TIMEOUT");
-      expect(resultText(hung)).toContain(
-        "the python kernel did not start the cell within 1 s (it sent no busy status: it is hung or stopped) and did not answer an interrupt, so it was killed: it never said it started the cell",
+      // Before: "and did not answer an interrupt", while none was sent (a cell gets one once it
+      // has started).
+      expect(hung.error?.message).toBe(
+        "the python kernel did not start the cell within 1 s (it sent no busy status: it is hung or stopped), nor within the 0.5 s grace period after, so it was killed (no interrupt was sent: one goes only to a cell that has started): variables and imports are lost. The next call starts a fresh kernel.",
       );
       await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
       const fresh = await cell("'kept' in globals()");
@@ -390,6 +392,37 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     );
     expect(resultText(result)).not.toContain("the cell ran");
     expect(resultText(await cell("kept"))).toBe("41");
+  });
+
+  it("a cancel whose cell the kernel does not start within the grace period says so, not that an interrupt failed", async () => {
+    // Before: "the cell did not stop when interrupted", while no interrupt was sent: the kernel,
+    // held between two requests (here by a callback on its event loop), never started the cell.
+    const { registry, run, workspace, cell } = setup({ interruptGraceMs: 500 });
+    const held = join(workspace.directory, "held-past-grace.flag");
+    const pid = Number(
+      resultText(
+        await cell(
+          `import os, time\ndef hold():\n    open(${JSON.stringify(held)}, 'w').close()\n    time.sleep(20)\n` +
+            `get_ipython().kernel.io_loop.add_callback(hold)\nos.getpid()`,
+        ),
+      ).trim(),
+    );
+    await expect.poll(() => existsSync(held), { timeout: 30_000 }).toBe(true);
+    const controller = new AbortController();
+    const cancelled = registry.invoke(run, {
+      tool: "eval",
+      args: { code: "print('the cell ' + 'ran')", description: "run a cell the held kernel never starts" },
+      signal: controller.signal,
+    });
+    // The request is sent and waits for the kernel (nothing outside it shows that); then the cancel.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort(new Error("the operator pressed stop"));
+    const result = await cancelled;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled, and the python kernel did not start the cell within the 0.5 s grace period, so it was killed (no interrupt was sent: one goes only to a cell that has started): its state is lost.",
+    );
+    await expect.poll(() => running(pid), { timeout: 5_000 }).toBe(false);
   });
 
   it("a cell finds Python's own SIGINT handler in place while it runs, as under ipykernel", async () => {

@@ -174,7 +174,7 @@ async function runCell(
   ) {
     const why = ending.kind;
     bridgeAbort.abort();
-    kernel.interrupt();
+    const interrupt = kernel.interrupt();
     const grace = new Promise<"grace">((resolve) =>
       setTimeout(() => resolve("grace"), settings.interruptGraceMs).unref(),
     );
@@ -188,12 +188,7 @@ async function runCell(
     }[why];
     if (after === "grace" || after.kind === "died") {
       pool.discard(language);
-      interruptNote =
-        why === "cancelled"
-          ? `${reason} and the cell did not stop when interrupted, so its ${language} kernel was killed: its state is lost.`
-          : why === "unacknowledged"
-            ? `${reason} and did not answer an interrupt, so it was killed: it never said it started the cell, and variables and imports are lost. The next call starts a fresh kernel.`
-            : `${reason} and did not stop when interrupted, so its ${language} kernel was killed: variables and imports are lost. The next call starts a fresh kernel.`;
+      interruptNote = killedNote(why, reason, language, interrupt.sent, settings.interruptGraceMs);
     } else {
       ending = after;
       // A cancel that lands after the cell's last statement, or a cell that ignores SIGINT, leaves
@@ -259,6 +254,36 @@ async function runCell(
     isError: false,
     changedFiles: [...changedFiles],
   };
+}
+
+/**
+ * What a result says when the kernel was killed after `reason` (an interrupted cell did not stop
+ * within the grace period). `sent`: whether the interrupt went at all; it goes once the kernel has
+ * started the cell, so a kernel that never did was killed without one.
+ */
+function killedNote(
+  why: "stalled" | "overtime" | "unacknowledged" | "cancelled",
+  reason: string,
+  language: KernelLanguage,
+  sent: boolean,
+  graceMs: number,
+): string {
+  const lost =
+    why === "cancelled"
+      ? "its state is lost."
+      : "variables and imports are lost. The next call starts a fresh kernel.";
+  if (!sent) {
+    const noInterrupt = "(no interrupt was sent: one goes only to a cell that has started)";
+    const grace = `the ${describeBudget(graceMs)} grace period`;
+    return why === "unacknowledged"
+      ? `${reason}, nor within ${grace} after, so it was killed ${noInterrupt}: ${lost}`
+      : `${reason}, and the ${language} kernel did not start the cell within ${grace}, so it was killed ${noInterrupt}: ${lost}`;
+  }
+  if (why === "cancelled")
+    return `${reason} and the cell did not stop when interrupted, so its ${language} kernel was killed: ${lost}`;
+  if (why === "unacknowledged")
+    return `${reason}; it started the cell late, then did not stop when interrupted, so it was killed: ${lost}`;
+  return `${reason} and did not stop when interrupted, so its ${language} kernel was killed: ${lost}`;
 }
 
 /** An error result that keeps the cell's output before the failure. */

@@ -48,7 +48,7 @@ export function pythonSetupCode(options: {
   const groupChars = 5 * maxChars;
   return String.raw`
 def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_chars, group_chars):
-    import builtins, io, json, os, re, sys, threading, time, types
+    import asyncio, builtins, contextlib, io, json, os, re, sys, threading, time, types
     from IPython import get_ipython
     from IPython.core.error import StdinNotImplementedError
 
@@ -859,6 +859,14 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             else:
                 ip._showtraceback(etype, value, [still_running(value.code)])
             return None
+        if isinstance(value, asyncio.CancelledError) and interrupts.cancelled is not None:
+            # The cancel an interrupt made (see interrupt_on_sigint): shown as the interrupt it
+            # was, where the cell waited, as a sync cell's is.
+            interrupts.cancelled = None
+            interrupt = KeyboardInterrupt()
+            interrupt.__suppress_context__ = True
+            interrupts.replaced = (value, interrupt)
+            return show_traceback((KeyboardInterrupt, interrupt, value.__traceback__), *args, **kwargs)
         if isinstance(value, KeyboardInterrupt) and getattr(value, "between_statements", False):
             # Raised between the cell's statements (see run_statement): no frame of the cell's.
             ip._showtraceback(etype, value, [f"KeyboardInterrupt: {value}"])
@@ -1032,13 +1040,17 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # ran), and one landing after the last is dropped with the request: the cell ran to its end.
     # (The harness sends it once the kernel has started the cell: before that ipykernel ignores it.)
     import signal
-    interrupts = types.SimpleNamespace(pending=False, statements=0)
+    # inside: how many of the cell's statements are running (one suspended at an await counts);
+    # cancelled: the async cell's task an interrupt cancelled; replaced: the CancelledError shown
+    # as a KeyboardInterrupt, and that KeyboardInterrupt (see showtraceback).
+    interrupts = types.SimpleNamespace(pending=False, statements=0, inside=0, cancelled=None, replaced=None)
 
     def on_interrupt(signum, frame):
         interrupts.pending = True
 
     def pre_handler_hook():
         interrupts.pending, interrupts.statements = False, 0
+        interrupts.cancelled = interrupts.replaced = None
         kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
 
     def post_handler_hook():
@@ -1053,8 +1065,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         __tracebackhide__ = ours
         if threading.current_thread() is not threading.main_thread():
             return await shell_run_code(code_obj, result, async_=async_)
-        # Not when the cell set a handler of its own, or ipykernel did (a cell with top-level
-        # await cancels on SIGINT), or in a cell run from a statement.
+        # Not when the cell set a handler of its own, or a cell with top-level await runs (its
+        # handler is interrupt_on_sigint's), or in a cell run from a statement.
         ours_now = signal.getsignal(signal.SIGINT) is on_interrupt
         if ours_now:
             signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -1067,12 +1079,75 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 interrupt.between_statements = True
                 raise interrupt
             interrupts.statements += 1
-            return await shell_run_code(code_obj, result, async_=async_)
+            interrupts.inside += 1
+            try:
+                failed = await shell_run_code(code_obj, result, async_=async_)
+            finally:
+                interrupts.inside -= 1
+            replaced = interrupts.replaced
+            if replaced is not None and result is not None and result.error_in_exec is replaced[0]:
+                # The reply names the KeyboardInterrupt shown, not the cancel behind it.
+                result.error_in_exec = replaced[1]
+                interrupts.replaced = None
+            return failed
         finally:
             if ours_now and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 signal.signal(signal.SIGINT, on_interrupt)
 
+    @contextlib.contextmanager
+    def interrupt_on_sigint(task):
+        # ipykernel runs a cell with top-level await as a task on its event loop, under a SIGINT
+        # handler of its own (_cancel_on_sigint) that asks the loop to cancel the task without
+        # waking it: the loop, asleep in its selector, went on sleeping until some event came (the
+        # end of the cell's sleep, or never), the cell was not stopped, and the harness killed the
+        # kernel, its variables lost (ipykernel#881); a sync call in the task (time.sleep) was not
+        # interrupted either. Here, as in a sync cell, an interrupt landing while one of the
+        # cell's statements runs raises KeyboardInterrupt there; one landing while the cell waits
+        # at an await (the loop asleep, or another task running) cancels the task through the
+        # loop, woken, at the await it waits in, and is shown as a KeyboardInterrupt (see
+        # showtraceback). One landing before the cell's first statement or between two is raised
+        # before the next (run_statement), and one after the last is dropped with the request.
+        loop = task.get_loop()
+
+        def interrupt_task():
+            if task.done():
+                return
+            if interrupts.inside:
+                interrupts.cancelled = task
+                task.cancel()
+            else:
+                interrupts.pending = True
+
+        def on_async_interrupt(signum, frame):
+            # Its frame is not the cell's (Python's own handler, in C, has none): left out of the
+            # traceback.
+            __tracebackhide__ = ours
+            if task.done():
+                return
+            if not interrupts.inside:
+                # Not started, or in IPython's code between two statements (a task waits only
+                # inside a statement).
+                interrupts.pending = True
+                return
+            try:
+                running = asyncio.current_task(loop)
+            except RuntimeError:
+                running = None
+            if running is task:
+                raise KeyboardInterrupt
+            # Never raised in the loop's own code or another task's: it would end the loop, and
+            # the kernel with it.
+            loop.call_soon_threadsafe(interrupt_task)
+
+        saved = signal.signal(signal.SIGINT, on_async_interrupt)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, saved)
+
     ip.run_code = run_statement
+    if hasattr(kernel, "_cancel_on_sigint"):
+        kernel._cancel_on_sigint = interrupt_on_sigint
     kernel.pre_handler_hook = pre_handler_hook
     kernel.post_handler_hook = post_handler_hook
 

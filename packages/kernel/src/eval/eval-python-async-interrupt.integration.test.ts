@@ -1,0 +1,163 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { resultText, type ToolResult } from "@tools/registry";
+import { afterEach, describe, expect, it } from "vitest";
+import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
+
+const describePython = describe.skipIf(!pythonFound && !ci);
+
+// A cell with top-level await runs as a task on ipykernel's event loop, under ipykernel's own
+// SIGINT handler, which only asked the loop to cancel it: the loop, asleep until its next event,
+// did not wake, so the cell went on (to the end of its sleep, or for good), and the harness
+// killed the kernel after the grace period, its variables lost (ipykernel#881).
+describePython("interrupting a Python cell with top-level await, on a real ipykernel", () => {
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  function setup(options: Parameters<typeof makeRun>[1] = {}) {
+    expect(pythonFound).toBe(true);
+    const workspace = makeWorkspace();
+    const made = makeRun(workspace.directory, options);
+    cleanups.push(workspace.remove, () => made.run.dispose());
+    const cell = (code: string, signal?: AbortSignal): Promise<ToolResult> =>
+      made.registry.invoke(made.run, {
+        tool: "eval",
+        args: { code, description: "run a python async interrupt test cell" },
+        ...(signal === undefined ? {} : { signal }),
+      });
+    /** Runs `code`, cancels it once it created `flag`, and returns the cancelled call's result. */
+    const cancelOnce = async (code: (flag: string) => string, name: string): Promise<ToolResult> => {
+      const flag = join(workspace.directory, `${name}.flag`);
+      const controller = new AbortController();
+      const call = cell(code(JSON.stringify(flag)), controller.signal);
+      await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+      controller.abort(new Error("the operator pressed stop"));
+      return call;
+    };
+    return { workspace, cell, cancelOnce };
+  }
+
+  const interrupted =
+    "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.";
+
+  it("a cancelled cell awaiting asyncio.sleep is interrupted and answers; the kernel keeps its state for sync and async cells", async () => {
+    const { cell, cancelOnce } = setup();
+    await cell("kept = 41");
+    const result = await cancelOnce(
+      (flag) =>
+        `import asyncio\nprint('before', flush=True)\nopen(${flag}, 'w').close()\nawait asyncio.sleep(300)\nprint('the cell ' + 'ran')`,
+      "sleeping",
+    );
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(interrupted);
+    const text = resultText(result);
+    expect(text).toMatch(/^before\n/);
+    expect(text).toContain("----> 4 await asyncio.sleep(300)");
+    expect(text).toMatch(/\nKeyboardInterrupt: \n/);
+    expect(text).not.toContain("the cell ran");
+    expect(resultText(await cell("kept"))).toBe("41");
+    expect(resultText(await cell("import asyncio\nawait asyncio.sleep(0.01)\nkept + 1"))).toBe("42");
+  });
+
+  it("cancelling a cell awaiting asyncio.gather cancels the tasks it gathered, and a task it awaits", async () => {
+    const { cell, cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        "import asyncio\nended = []\n" +
+        "async def worker(i):\n    try:\n        await asyncio.sleep(300)\n    finally:\n        ended.append(i)\n" +
+        "tasks = [asyncio.create_task(worker(i)) for i in range(3)]\n" +
+        `open(${flag}, 'w').close()\nawait asyncio.gather(*tasks)\nprint('the cell ' + 'ran')`,
+      "gathering",
+    );
+    expect(result.error?.message).toBe(interrupted);
+    expect(resultText(result)).toContain("KeyboardInterrupt");
+    expect(resultText(result)).not.toContain("the cell ran");
+    expect(resultText(await cell("sorted(ended), [t.cancelled() for t in tasks]"))).toBe(
+      "([0, 1, 2], [True, True, True])",
+    );
+
+    const awaited = await cancelOnce(
+      (flag) =>
+        "import asyncio\nasync def child():\n    await asyncio.sleep(300)\n" +
+        `task = asyncio.create_task(child())\nopen(${flag}, 'w').close()\nawait task\nprint('the cell ' + 'ran')`,
+      "awaiting",
+    );
+    expect(awaited.error?.message).toBe(interrupted);
+    expect(resultText(awaited)).not.toContain("the cell ran");
+    expect(resultText(await cell("await asyncio.sleep(0)\ntask.cancelled()"))).toBe("True");
+  });
+
+  it("a cancelled async cell blocked in a sync time.sleep is interrupted there, as a sync cell is", async () => {
+    const { cell, cancelOnce } = setup();
+    await cell("kept = 41");
+    const result = await cancelOnce(
+      (flag) =>
+        `import asyncio, time\nawait asyncio.sleep(0)\nopen(${flag}, 'w').close()\ntime.sleep(300)\nprint('the cell ' + 'ran')`,
+      "blocked",
+    );
+    expect(result.error?.message).toBe(interrupted);
+    const text = resultText(result);
+    expect(text).toContain("----> 4 time.sleep(300)");
+    expect(text).toMatch(/\nKeyboardInterrupt: \n/);
+    // The handler that raised it is not the cell's code.
+    expect(text).not.toContain("raise KeyboardInterrupt");
+    expect(text).not.toContain("the cell ran");
+    expect(resultText(await cell("kept"))).toBe("41");
+  });
+
+  it("an interrupt landing while another task of the loop runs waits for it, then stops the cell; that task is not hit", async () => {
+    // Raised in another task's code, the KeyboardInterrupt would end the event loop and the kernel.
+    const { cell, cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        "import asyncio, time\nhog_ran = []\n" +
+        `async def hog():\n    open(${flag}, 'w').close()\n    time.sleep(1)\n    hog_ran.append('to its end')\n` +
+        "hogging = asyncio.create_task(hog())\nawait asyncio.sleep(300)\nprint('the cell ' + 'ran')",
+      "hogging",
+    );
+    expect(result.error?.message).toBe(interrupted);
+    expect(resultText(result)).toContain("----> 8 await asyncio.sleep(300)");
+    expect(resultText(await cell("hog_ran, hogging.done() and not hogging.cancelled()"))).toBe(
+      "(['to its end'], True)",
+    );
+  });
+
+  it("cancels sent 1–5 ms after short and long async cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
+    // The interrupt lands before the cell's first statement, between two, at an await, or after
+    // the last: each is raised in the cell, or dropped with its request, never in the loop.
+    const { cell } = setup();
+    await cell("import asyncio\nx = 0");
+    let expected = 0;
+    for (let round = 0; round < 20; round++) {
+      const long = round % 2 === 1;
+      const controller = new AbortController();
+      const call = cell(
+        long ? "await asyncio.sleep(0.3)\nx += 1" : "await asyncio.sleep(0)\nx += 1",
+        controller.signal,
+      );
+      setTimeout(() => controller.abort(new Error("stop")), 1 + (Math.floor(round / 2) % 5));
+      const result = await call;
+      const message = result.error?.message ?? "";
+      expect(message, `round ${round}`).not.toMatch(/killed/);
+      if (long) expect(message, `round ${round}`).not.toMatch(/ran to its end/);
+      // A short cell may finish before the cancel (ok, or "ran to its end"): it counts then.
+      if (result.error === undefined || /ran to its end/.test(message)) expected++;
+      expect(resultText(await cell("x")), `round ${round}`).toBe(String(expected));
+    }
+  });
+
+  it("an async cell silent past the inactivity budget is interrupted and keeps the namespace", async () => {
+    const { cell } = setup({ inactivityMs: 2000 });
+    await cell("y = 7");
+    const stuck = await cell(
+      "import asyncio\nprint('start', flush=True)\nawait asyncio.Event().wait()\nprint('the cell ' + 'ran')",
+    );
+    expect(stuck.error?.code).toBe("KERNEL_TIMEOUT");
+    expect(resultText(stuck)).toMatch(
+      /^start\n[\s\S]*KeyboardInterrupt[\s\S]*produced no output for 2 s and was interrupted; the kernel's state is kept/,
+    );
+    expect(resultText(await cell("y * 6"))).toBe("42");
+  });
+});
