@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ci, packageBin } from "../test-support/fixtures.js";
+import { replaceOnDisk } from "../test-support/replaced-on-disk.js";
 import { useServerFixture } from "../test-support/server-suite.js";
 import { lspTool } from "./lsp-tool.js";
 
@@ -28,7 +29,6 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
 
   it("shows the signature and doc comment on disk now, the file removed and written again (git checkout) or written with an old mtime", async () => {
     const path = join(server.dir, "src/math.ts");
-    const original = readFileSync(path, "utf8");
     const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
     const wrong: string[] = [];
     // Nothing changed on disk yet; the asked file alone is open.
@@ -37,30 +37,20 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     expect(client?.openUris().map((uri) => server.supervisor.pathOf(uri))).toEqual([
       join(server.dir, "src/app.ts"),
     ]);
-    try {
-      for (let i = 0; i < rounds; i++) {
-        await hover();
-        if (i % 2 === 0) await new Promise((resolve) => setTimeout(resolve, 300));
-        const text = original
-          .replace("/** Adds two numbers. */", `/** Adds two numbers, round ${i}. */`)
-          .replace("add(a: number, b: number)", `add(a: number, b: number, c${i}?: number)`);
-        if (i >= 8) {
-          // As `cp -p` does: written in place, its mtime an hour back.
-          writeFileSync(path, text);
-          const then = Date.now() / 1000 - 3600;
-          utimesSync(path, then, then);
-        } else {
-          // As `git checkout` does: removed, then written anew.
-          unlinkSync(path);
-          writeFileSync(path, text);
-        }
+    await replaceOnDisk(
+      path,
+      rounds,
+      hover,
+      async (_text, i) => {
         const answer = await hover();
         if (!answer.includes(`c${i}?: number`) || !answer.includes(`Adds two numbers, round ${i}.`))
           wrong.push(`round ${i}: got ${answer}`);
-      }
-    } finally {
-      writeFileSync(path, original);
-    }
+      },
+      (text, i) =>
+        text
+          .replace("/** Adds two numbers. */", `/** Adds two numbers, round ${i}. */`)
+          .replace("add(a: number, b: number)", `add(a: number, b: number, c${i}?: number)`),
+    );
     expect(wrong).toEqual([]);
     // Read again by the server, not opened here.
     expect(client?.openUris().map((uri) => server.supervisor.pathOf(uri))).toEqual([
