@@ -148,6 +148,22 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     }
   });
 
+  it("a cell that catches the cancel goes on, and a CancelledError of its own later is not shown as the interrupt", async () => {
+    // Before: the interrupt's cancel, caught in one statement, stayed marked as the interrupt's,
+    // and the cell's own cancelled task in a later statement was shown as a KeyboardInterrupt.
+    const { cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        `import asyncio\nopen(${flag}, 'w').close()\ntry:\n    await asyncio.sleep(300)\nexcept asyncio.CancelledError:\n    print('caught', flush=True)\n` +
+        "own = asyncio.ensure_future(asyncio.sleep(10))\nown.cancel()\nawait own",
+      "caught",
+    );
+    const text = resultText(result);
+    expect(text).toMatch(/^caught\n/);
+    expect(text).toContain("CancelledError");
+    expect(text).not.toContain("KeyboardInterrupt");
+  });
+
   it("an async cell silent past the inactivity budget is interrupted and keeps the namespace", async () => {
     const { cell } = setup({ inactivityMs: 2000 });
     await cell("y = 7");

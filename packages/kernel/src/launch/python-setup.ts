@@ -1084,6 +1084,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 failed = await shell_run_code(code_obj, result, async_=async_)
             finally:
                 interrupts.inside -= 1
+            if not failed and interrupts.inside == 0:
+                # The statement ended without an error: the cell caught the cancel an interrupt
+                # made, and goes on; a CancelledError later is its own, not the interrupt's.
+                interrupts.cancelled = None
             replaced = interrupts.replaced
             if replaced is not None and result is not None and result.error_in_exec is replaced[0]:
                 # The reply names the KeyboardInterrupt shown, not the cancel behind it.
