@@ -20,6 +20,7 @@ import {
 } from "./executor-protocol.js";
 import { cellEndMark, cellEndMarkVariable } from "./marked-stream.js";
 import { OutputBudget } from "./output-budget.js";
+import { SharedLock } from "./shared-lock.js";
 import { bytesOfWriteSync, writeAllSync } from "./write-all-sync.js";
 
 /**
@@ -387,15 +388,9 @@ input.on("data", (chunk) => {
 input.on("error", () => input.destroy());
 `;
 
-/** Runs `change` on {@link interruptState} under its lock (the interrupt thread holds it for a kill() at most). */
-function underLock<T>(change: () => T): T {
-  while (Atomics.compareExchange(interruptState, lockAt, 0, 1) !== 0);
-  try {
-    return change();
-  } finally {
-    Atomics.store(interruptState, lockAt, 0);
-  }
-}
+/** The lock of {@link interruptState}, as this (the main) thread takes it; the interrupt thread's value is 1. */
+const interruptLock = new SharedLock(interruptState, lockAt, 2);
+const underLock = <T>(change: () => T): T => interruptLock.run(change);
 
 /** Without fd 4 (an executor started by hand), no interrupts but SIGINT's. */
 if (fileIdentity(interruptFd) !== undefined) {
@@ -491,6 +486,9 @@ async function execute(id: number, code: string): Promise<"ok" | "error"> {
       if (!scriptInterrupted(caught) || leftWith === undefined) throw caught;
       completion = leftWith;
     } finally {
+      // SIGINT ends the script wherever it is, inside `enter` or `leave` under the lock too (sent
+      // just before `leave` took it): V8 runs no `finally` there, and the lock stays held.
+      interruptLock.releaseAbandoned();
       // Should the script have been stopped inside (a SIGINT from elsewhere), it is out now.
       underLock(() => Atomics.store(interruptState, insideAt, 0));
     }

@@ -49,6 +49,8 @@ describe("interrupts of the JavaScript kernel reach the cell they were meant for
     ];
     expect(resultText(await invoke(target, "var x = 0, late = 0"))).toBe("(no output)");
     const tally: Tally = { killed: 0, longNotStopped: 0, nextHit: 0, wrongState: 0 };
+    // What each kill said (the cell's result, or the next cell's), for the log should one come.
+    const kills: string[] = [];
     let expected = 0;
     const rounds = 48;
     for (let round = 0; round < rounds; round++) {
@@ -61,6 +63,7 @@ describe("interrupts of the JavaScript kernel reach the cell they were meant for
       const message = result.error?.message ?? "";
       if (/killed|KERNEL_DIED|state is lost/.test(message)) {
         tally.killed++;
+        kills.push(`round ${round}: ${message}`);
         // A fresh kernel: start over.
         await invoke(target, "var x = 0, late = 0");
         expected = 0;
@@ -74,6 +77,7 @@ describe("interrupts of the JavaScript kernel reach the cell they were meant for
       const next = await invoke(target, "x");
       if (/exited|killed|fresh kernel/.test(resultText(next))) {
         tally.killed++;
+        kills.push(`round ${round}, the next cell: ${resultText(next)}`);
         await invoke(target, "var x = 0, late = 0");
         expected = 0;
         continue;
@@ -88,6 +92,7 @@ describe("interrupts of the JavaScript kernel reach the cell they were meant for
       expected = now;
     }
     console.log(`js interrupt race over ${rounds} cancels: ${JSON.stringify(tally)}`);
+    for (const kill of kills) console.log(kill);
     expect(tally).toEqual({ killed: 0, longNotStopped: 0, nextHit: 0, wrongState: 0 });
   });
 });
