@@ -32,7 +32,8 @@ export function tsserverPullAvailable(capabilities: ServerCapabilities): boolean
   return capabilities.executeCommandProvider?.commands.includes(tsserverRequestCommand) ?? false;
 }
 
-const position = (location: { line: number; offset: number }) => ({
+/** An LSP position (0-based) of tsserver's 1-based line and offset. */
+export const tsserverPosition = (location: { line: number; offset: number }) => ({
   line: location.line - 1,
   character: location.offset - 1,
 });
@@ -51,7 +52,7 @@ export function toLspDiagnostic(diagnostic: TsserverDiagnostic): Diagnostic {
           {
             location: {
               uri: pathToFileURL(info.span.file).href,
-              range: { start: position(info.span.start), end: position(info.span.end) },
+              range: { start: tsserverPosition(info.span.start), end: tsserverPosition(info.span.end) },
             },
             message: info.message,
           },
@@ -59,7 +60,7 @@ export function toLspDiagnostic(diagnostic: TsserverDiagnostic): Diagnostic {
       : [],
   );
   return {
-    range: { start: position(diagnostic.start), end: position(diagnostic.end) },
+    range: { start: tsserverPosition(diagnostic.start), end: tsserverPosition(diagnostic.end) },
     message: diagnostic.text,
     severity: severity(diagnostic.category),
     code: diagnostic.code,

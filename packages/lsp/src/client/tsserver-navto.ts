@@ -1,6 +1,6 @@
 import { pathToFileURL } from "node:url";
 import { SymbolKind, type SymbolInformation } from "vscode-languageserver-protocol";
-import { tsserverRequestCommand } from "./tsserver-diagnostics.js";
+import { tsserverPosition, tsserverRequestCommand } from "./tsserver-diagnostics.js";
 
 /** One item of tsserver's `navto` answer (1-based line and offset). */
 interface NavtoItem {
@@ -38,11 +38,6 @@ const symbolKinds: Readonly<Record<string, SymbolKind>> = {
   var: SymbolKind.Variable,
 };
 
-const position = (location: { line: number; offset: number }) => ({
-  line: location.line - 1,
-  character: location.offset - 1,
-});
-
 /**
  * Workspace symbols from tsserver's `navto` without a file, through the pass-through, as
  * typescript-language-server answers `workspace/symbol` (its kinds, no container). The server's
@@ -66,7 +61,7 @@ export async function tsserverWorkspaceSymbols(
     kind: Object.hasOwn(symbolKinds, item.kind) ? symbolKinds[item.kind]! : SymbolKind.Variable,
     location: {
       uri: pathToFileURL(item.file).href,
-      range: { start: position(item.start), end: position(item.end) },
+      range: { start: tsserverPosition(item.start), end: tsserverPosition(item.end) },
     },
   }));
 }
