@@ -82,4 +82,33 @@ describe("a worker's rights and the number of workers", () => {
     expect(listed.text).toContain("vibe_wait with one's id gives its status and whole result");
     expect(listed.text).toContain('w300 "worker number 299"');
   });
+  it("vibe_list over its 16 000 characters leaves out the oldest finished workers, never the newest or a running one", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend, concurrency: 16, maxActive: 16 });
+    const label = (i: number) => `worker number ${i} `.padEnd(80, "x");
+    const result = Array.from({ length: 10 }, (_, line) => `${line}`.padStart(200, "0")).join("\n");
+    // 30 finished workers with long labels and results (16 at most at once)...
+    for (const batch of [
+      [1, 16],
+      [17, 30],
+    ] as const) {
+      for (let i = batch[0]; i <= batch[1]; i++)
+        await kit.call("vibe_spawn", { brief: "b", label: label(i) });
+      for (let i = batch[0]; i <= batch[1]; i++) (await backend.attempt(i - 1)).answer(result);
+      for (let i = batch[0]; i <= batch[1]; i++) await reachStatus(kit.list, `w${i}`, "done");
+    }
+    // ...15 of them rerun and still running, each with a long progress line, and a newest one running.
+    for (let i = 1; i <= 15; i++) await kit.call("vibe_send", { worker_id: `w${i}`, message: "more" });
+    await kit.call("vibe_spawn", { brief: "b", label: "the newest" });
+    for (let n = 30; n < 46; n++) (await backend.attempt(n)).task.progress(`working on ${"7".repeat(250)}`);
+    const listed = await kit.call("vibe_list");
+    expect(listed.text.length).toBeLessThanOrEqual(16_000);
+    expect(listed.text).toContain('w31 "the newest" (fast) running');
+    for (let i = 1; i <= 15; i++)
+      expect(listed.text).toContain(`w${i} "${label(i)}" (fast, attempt 2) running`);
+    expect(listed.text).toContain(`w30 "${label(30)}" (fast) done`);
+    expect(listed.text).toMatch(
+      /\n… \d+ older finished workers not shown \(w16, w17, [^)]*\); vibe_wait with one's id gives its status and whole result\.$/,
+    );
+  });
 });

@@ -25,31 +25,45 @@ export const vibeListTool = defineTool({
     const workers = list.list();
     if (workers.length === 0) return "No workers yet. Start one with vibe_spawn.";
     const running = workers.filter((worker) => worker.status === "running").length;
-    const shown = pickShown(workers);
-    const lines = [
-      `${workers.length} ${countNoun(workers.length, "workers")}, ${running} running (at most ${list.concurrency} at once, ${list.maxActive} queued or running):`,
-    ];
-    for (const worker of shown) {
-      lines.push(`- ${workerLine(worker)}`);
-      const result = resultStartAndEnd(worker, listResultChars);
-      if (result) lines.push(`  ${resultName(worker)}: ${result.replace(/\n/g, "\n  ")}`);
-    }
-    const left = workers.length - shown.length;
-    if (left > 0) {
-      const ids = workers.filter((worker) => !shown.includes(worker)).map((worker) => worker.id);
-      const named = boundList(ids, 20, "more").items.join(", ");
-      lines.push(
-        `… ${left} older finished ${countNoun(left, "workers")} not shown (${named}${ids.length > 20 ? ", …" : ""}); vibe_wait with one's id gives its status and whole result.`,
-      );
+    const header = `${workers.length} ${countNoun(workers.length, "workers")}, ${running} running (at most ${list.concurrency} at once, ${list.maxActive} queued or running):`;
+    const blocks = new Map(pickShown(workers).map((worker) => [worker, workerBlock(worker)]));
+    const answer = (): string => {
+      const lines = [header, ...blocks.values()];
+      const left = workers.filter((worker) => !blocks.has(worker)).map((worker) => worker.id);
+      if (left.length > 0) {
+        const named = boundList(left, 20, "more").items.join(", ");
+        lines.push(
+          `… ${left.length} older finished ${countNoun(left.length, "workers")} not shown (${named}${left.length > 20 ? ", …" : ""}); vibe_wait with one's id gives its status and whole result.`,
+        );
+      }
+      return lines.join("\n");
+    };
+    // Over the bound, the oldest finished workers give way, counted in the last line: a cut at the
+    // end would lose the newest workers (running ones too) and that count.
+    let text = answer();
+    while (text.length > listMaxChars || text.split("\n").length > listMaxLines) {
+      const oldest = [...blocks.keys()].find((worker) => isFinished(worker.status));
+      if (oldest === undefined) break;
+      blocks.delete(oldest);
+      text = answer();
     }
     // Cut between whole characters: half an emoji at the cut would go to the model server.
-    return boundWholeText(lines.join("\n"), { maxChars: listMaxChars, maxLines: 400 });
+    return boundWholeText(text, { maxChars: listMaxChars, maxLines: listMaxLines });
   },
 });
 
-/** Most workers vibe_list shows, and most characters of its whole answer. */
+/** Most workers vibe_list shows, and most characters and lines of its whole answer. */
 const listMaxWorkers = 30;
 const listMaxChars = 16_000;
+const listMaxLines = 400;
+
+/** A worker's lines in the list: its line, and its last result under it. */
+function workerBlock(worker: WorkerSnapshot): string {
+  const result = resultStartAndEnd(worker, listResultChars);
+  return result
+    ? `- ${workerLine(worker)}\n  ${resultName(worker)}: ${result.replace(/\n/g, "\n  ")}`
+    : `- ${workerLine(worker)}`;
+}
 
 /**
  * The workers vibe_list shows, in spawn order: every queued or running one, then the most recent
