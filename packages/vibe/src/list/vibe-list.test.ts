@@ -203,6 +203,40 @@ describe("VibeList (in-process held backend)", () => {
     expect(kit.list.get("w1").attempts).toBe(1);
   });
 
+  it("refuses an empty brief, label, message or worker id with one line saying what to give, not a bare length", async () => {
+    const backend = new HeldBackend();
+    kit = createKit({ backend });
+    const problems = (text: string) => text.split("\n").filter((line) => line.startsWith("- "));
+    const emptyBrief = await kit.call("vibe_spawn", { brief: "", label: "empty" });
+    expect(problems(emptyBrief.text)).toEqual([
+      "- brief: empty: write the task itself (goal, files, constraints, how to check it)",
+    ]);
+    const emptyLabel = await kit.call("vibe_spawn", { brief: "b", label: "" });
+    expect(problems(emptyLabel.text)).toEqual([
+      '- label: empty: name the worker in a few words (e.g. "fix login test")',
+    ]);
+    expect(kit.list.list()).toEqual([]);
+    await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
+    const attempt = await backend.attempt(0);
+    const emptyMessage = await kit.call("vibe_send", { worker_id: "w1", message: "" });
+    expect(problems(emptyMessage.text)).toEqual([
+      '- message: empty: say what to add to the brief (to rerun it as it is: "Try again.")',
+    ]);
+    for (const [tool, more] of [
+      ["vibe_wait", {}],
+      ["vibe_kill", {}],
+      ["vibe_send", { message: "more" }],
+    ] as const) {
+      const emptyId = await kit.call(tool, { worker_id: "", ...more });
+      expect(emptyId.error?.code).toBe("INVALID_ARGUMENTS");
+      expect(problems(emptyId.text)).toEqual([
+        "- worker_id: empty: give the id vibe_spawn answered (e.g. w1; vibe_list shows every worker's id)",
+      ]);
+    }
+    expect(kit.list.get("w1").brief).toBe("count the notes");
+    attempt.answer("2 notes");
+  });
+
   it("the list's own API (a harness calling spawn and send) refuses what vibe_spawn and vibe_send refuse, with the same code and problem", async () => {
     const backend = new HeldBackend();
     kit = createKit({ backend });

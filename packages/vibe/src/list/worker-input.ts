@@ -10,7 +10,10 @@ import { labelProblem } from "../internal/plain-label.js";
 /** A worker's brief: the task itself, never blank. */
 export const briefInput = z
   .string()
-  .min(1)
+  .min(1, {
+    message: "empty: write the task itself (goal, files, constraints, how to check it)",
+    abort: true,
+  })
   .refine(
     hasText,
     "blank (only spaces or invisible characters): write the task itself (goal, files, constraints, how to check it)",
@@ -22,12 +25,17 @@ export const briefInput = z
  */
 export const labelInput = z
   .string()
-  .min(1)
+  .min(1, { message: 'empty: name the worker in a few words (e.g. "fix login test")', abort: true })
   .max(80)
   .superRefine((label, ctx) => {
     const problem = labelProblem(label);
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
   });
+
+/** A worker's id as vibe_spawn answered it (`w1`): never empty. */
+export const workerIdInput = z
+  .string()
+  .min(1, "empty: give the id vibe_spawn answered (e.g. w1; vibe_list shows every worker's id)");
 
 /** A worker's tier. */
 export const tierInput = z.enum(["fast", "good"]);
@@ -35,7 +43,10 @@ export const tierInput = z.enum(["fast", "good"]);
 /** What vibe_send adds to a brief: never blank. */
 export const messageInput = z
   .string()
-  .min(1)
+  .min(1, {
+    message: 'empty: say what to add to the brief (to rerun it as it is: "Try again.")',
+    abort: true,
+  })
   .refine(
     hasText,
     'blank (only spaces or invisible characters): say what to add to the brief (to rerun it as it is: "Try again.")',

@@ -1,6 +1,7 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { workerIdInput } from "../list/worker-input.js";
 import { startAndEnd } from "./describe-worker.js";
 
 /** Most characters of what a killed worker had done that vibe_kill shows (vibe_wait shows more). */
@@ -16,7 +17,7 @@ export const vibeKillTool = defineTool({
     "it already made stay. A queued worker never starts. vibe_send can start it again later.",
     'Example: {"worker_id": "w3"}',
   ].join("\n"),
-  input: z.object({ worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w3.") }),
+  input: z.object({ worker_id: workerIdInput.describe("The id from vibe_spawn, e.g. w3.") }),
   requires: [vibeListKey],
   available: vibeModeOn,
   summarize: (input) => `kill worker ${input.worker_id}`,

@@ -1,7 +1,7 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
-import { messageInput } from "../list/worker-input.js";
+import { messageInput, workerIdInput } from "../list/worker-input.js";
 import { ungatedBackend, ungatedCardText } from "./ungated-backend.js";
 
 const description = [
@@ -18,7 +18,7 @@ export const vibeSendTool = defineTool({
   parallelSafe: true,
   description: description.join("\n"),
   input: z.object({
-    worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w2."),
+    worker_id: workerIdInput.describe("The id from vibe_spawn, e.g. w2."),
     message: messageInput.describe("What to add to the brief."),
   }),
   requires: [vibeListKey],

@@ -2,6 +2,7 @@ import { defineTool } from "@tools/registry";
 import { z } from "zod";
 import { formatDuration } from "../internal/format-duration.js";
 import { vibeListKey, vibeModeOn } from "../list/vibe-list.js";
+import { workerIdInput } from "../list/worker-input.js";
 import type { WorkerSnapshot } from "../list/worker.js";
 import { resultStartAndEnd, startAndEnd } from "./describe-worker.js";
 
@@ -28,7 +29,7 @@ export const vibeWaitTool = defineTool({
     `Example: {"worker_id": "w1", "timeout_seconds": ${waitSeconds.max}}`,
   ].join("\n"),
   input: z.object({
-    worker_id: z.string().min(1).describe("The id from vibe_spawn, e.g. w1."),
+    worker_id: workerIdInput.describe("The id from vibe_spawn, e.g. w1."),
     timeout_seconds: z
       .number()
       .positive("must be more than 0: to check on a worker without waiting, call vibe_list")
