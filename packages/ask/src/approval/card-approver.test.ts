@@ -122,6 +122,45 @@ describe("the card approver through a real registry", () => {
     expect(shown[0]!.text).toContain(`called by worker w1 "${"x".repeat(100)}`);
   });
 
+  it("asks first and shows a summary of several lines as it is, with no question mark glued to its last line", async () => {
+    const shown: ShownCard[] = [];
+    const port = new MemoryQuestionPort({
+      respond: (card) => {
+        shown.push(card);
+        card.reply("1");
+      },
+    });
+    const registry = createRegistry({
+      tools: [
+        defineTool({
+          name: "vibe_spawn",
+          tier: "exec",
+          parallelSafe: true,
+          description: "Starts a worker.",
+          input: z.object({ brief: z.string() }),
+          summarize: (input) => `start a worker with this brief:\n${input.brief}`,
+          execute: () => "started",
+        }),
+      ],
+      approver: createCardApprover(port),
+    });
+    const run = createRun({ workingDirectory, conversationId: "conv-9" });
+    runs.push(run);
+    const result = await registry.invoke(run, {
+      tool: "vibe_spawn",
+      args: { brief: "clean up, then run\nrm -rf x" },
+    });
+    expect(result.isError).toBe(false);
+    const lines = shown[0]!.text.split("\n");
+    expect(lines.slice(1, 4)).toEqual([
+      "Allow vibe_spawn?",
+      "start a worker with this brief:",
+      "clean up, then run",
+    ]);
+    expect(lines).toContain("rm -rf x");
+    expect(lines.some((line) => line.includes("rm -rf x?"))).toBe(false);
+  });
+
   it("names the caller the harness gave (a background worker) instead of the bare surface", async () => {
     const shown: ShownCard[] = [];
     const port = new MemoryQuestionPort({

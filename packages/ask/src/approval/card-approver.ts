@@ -43,12 +43,16 @@ export function approvalCard(
   // A tool's summary can carry its payload (ast_edit's pattern and rewrite): folded, so the
   // card is always drawn (a question over the card's bound would be refused unseen), keeping the
   // end as well as the start (a shell command's tail decides what runs).
-  const summary = fold(request.summary.trim().replace(/\?+$/, ""), summaryLimit);
+  const trimmed = request.summary.trim();
+  // A summary of several lines (a worker's brief) ends in its own text: the question comes first,
+  // so no "?" is glued to the payload's last line (`rm -rf x` read as `rm -rf x?`).
+  const multiline = trimmed.includes("\n");
+  const summary = fold(multiline ? trimmed : trimmed.replace(/\?+$/, ""), summaryLimit);
   const who = shorten(request.caller ?? request.surface, callerLimit);
   const caller = request.origin === "model" ? who : `${who} (from a ${request.origin})`;
   return buildCard({
     kind: "permission",
-    question: `Allow ${request.tool}: ${summary}?`,
+    question: multiline ? `Allow ${request.tool}?\n${summary}` : `Allow ${request.tool}: ${summary}?`,
     context: `${request.tier} tool, called by ${caller}.\nArguments: ${summarizeArguments(request.input)}`,
     options: [
       { label: approvalChoices.once, description: "run this call; ask again next time" },
