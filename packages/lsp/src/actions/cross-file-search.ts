@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { diskChangesKept } from "../client/disk-changes.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { tsserverPullAvailable } from "../client/tsserver-diagnostics.js";
-import { tsserverReload } from "../client/tsserver-reload.js";
+import { tsserverProjectFiles, tsserverReload } from "../client/tsserver-reload.js";
 import { someOf } from "../format/some-of.js";
 import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
@@ -166,7 +166,8 @@ export async function openForSearch(
  * - A server that reads the files not open on it from disk when its own watch tells it of a
  *   change, which can come seconds after the question (tsserver, `spec.reloadChanged`): the
  *   files of its root the folder watch saw change since the last such look (a `git checkout`, a
- *   shell command) are read again (see `tsserverReload`); nothing is opened. Before, a hover right
+ *   shell command) and that tsserver's projects hold are read again (see `reloadKnown`), and
+ *   those a cancelled call left unread on the next call; nothing is opened. Before, a hover right
  *   after a checkout named the signature and doc comment the declaring file had before it.
  *   Nothing is sent when nothing changed (one comparison of counts); what changed past the
  *   record's bound (see `LanguageClient.diskChangesSince`) is not known, and left to its watch:
@@ -180,6 +181,11 @@ export async function reopenOutdated(
 ): Promise<PreparedSearch> {
   if (client.spec.reloadChanged === "tsserver" && tsserverPullAvailable(client.capabilities)) {
     const changed = changedOnDiskSinceLastLook(client, context);
+    // First those whose reload a cancelled call cut short, if still the server's to read.
+    const earlier = (cutShort.get(client) ?? []).filter((file) => readFromDisk(client, context, file));
+    cutShort.delete(client);
+    const pending = [...new Set([...earlier, ...(typeof changed === "number" ? [] : changed)])];
+    if (pending.length > 0) await reloadKnown(client, pending, context);
     if (typeof changed === "number") {
       return {
         notes: [
@@ -187,15 +193,6 @@ export async function reopenOutdated(
         ],
         opened: [],
       };
-    }
-    if (changed.length > 0) {
-      context.bound?.waiting(
-        `for ${client.spec.command} to read ${someOf(
-          changed.map((file) => context.supervisor.display(file)),
-          3,
-        )} again`,
-      );
-      await tsserverReload(client.request.bind(client), changed, context.signal);
     }
     return { notes: [], opened: [] };
   }
@@ -209,6 +206,59 @@ export async function reopenOutdated(
         ]
       : [];
   return { notes, opened };
+}
+
+/**
+ * Per server re-reading changed files (`spec.reloadChanged`), the files whose reload the last
+ * call's cancel cut short: {@link reopenOutdated} sends them again on the next call.
+ */
+const cutShort = new WeakMap<LanguageClient, readonly string[]>();
+
+/**
+ * Has tsserver read again those of `files` it knows (see `tsserverProjectFiles`: the files of the
+ * projects of the documents open on it), all of them when it does not say which it knows. A file
+ * it does not know (a build's output, a file outside the tsconfig's include) is not sent: each
+ * `reload` is a round trip, and 500 files a build wrote added a quarter of a second to a hover.
+ * What a cancel cut short is kept for the next call.
+ */
+async function reloadKnown(
+  client: LanguageClient,
+  files: readonly string[],
+  context: ActionContext,
+): Promise<void> {
+  const { supervisor, signal } = context;
+  const request = client.request.bind(client);
+  context.bound?.waiting(`for ${client.spec.command} to list the files of its projects`);
+  const knows = await tsserverProjectFiles(
+    request,
+    client.openUris().map((uri) => supervisor.pathOf(uri)),
+    signal,
+  );
+  if (signal.aborted) {
+    cutShort.set(client, files);
+    return;
+  }
+  const known = knows ? files.filter(knows) : files;
+  if (known.length === 0) return;
+  context.bound?.waiting(
+    `for ${client.spec.command} to read ${someOf(
+      known.map((file) => supervisor.display(file)),
+      3,
+    )} again`,
+  );
+  const outcome = await tsserverReload(request, known, signal);
+  if (outcome.cutShort.length > 0) cutShort.set(client, outcome.cutShort);
+}
+
+/**
+ * Whether tsserver reads `file` from disk for `client`: not open here (an open one's text goes by
+ * didChange), its own (not a nested root's), and still there.
+ */
+function readFromDisk(client: LanguageClient, context: ActionContext, file: string): boolean {
+  const { supervisor } = context;
+  return (
+    !client.isOpen(supervisor.uriOf(file)) && supervisor.runningClientFor(file) === client && existsSync(file)
+  );
 }
 
 /**
@@ -230,15 +280,9 @@ function changedOnDiskSinceLastLook(client: LanguageClient, context: ActionConte
   const last = lookedThrough.get(client) ?? 0;
   if (mark === last) return [];
   lookedThrough.set(client, mark);
-  const { supervisor } = context;
   const changed = client.diskChangesSince(last);
   if (changed === undefined) return mark - last > diskChangesKept ? mark - last : [];
-  return changed.filter(
-    (file) =>
-      !client.isOpen(supervisor.uriOf(file)) &&
-      supervisor.runningClientFor(file) === client &&
-      existsSync(file),
-  );
+  return changed.filter((file) => readFromDisk(client, context, file));
 }
 
 /**

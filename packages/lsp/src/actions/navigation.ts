@@ -187,7 +187,7 @@ export async function navigate(
   }
   const { present, gone } = presentLocations(found, (target) => reader.exists(target));
   // Each place once (a specifier `add as plus` is one place, not two), before the count and the bound.
-  const locations = distinctPlaces(present, reader);
+  const locations = distinctPlaces(present, reader, client.spec.language);
   if (gone > 0) {
     notes.push(
       `${gone === 1 ? `1 ${noun}` : `${gone} ${noun}s`} in files that no longer exist left out (${client.spec.command}'s index is older than the disk)`,

@@ -1,6 +1,6 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { tsserverReload, type PassThroughRequest } from "./tsserver-reload.js";
+import { tsserverProjectFiles, tsserverReload, type PassThroughRequest } from "./tsserver-reload.js";
 
 describe("tsserver reload of the files changed on disk", () => {
   it("sends one reload per file, the file as its own text, and counts the answers", async () => {
@@ -11,7 +11,10 @@ describe("tsserver reload of the files changed on disk", () => {
         ? null
         : { success: true };
     }) as PassThroughRequest;
-    expect(await tsserverReload(request, ["/p/a b ü.ts", "/p/gone.ts"])).toBe(1);
+    expect(await tsserverReload(request, ["/p/a b ü.ts", "/p/gone.ts"])).toEqual({
+      answered: 1,
+      cutShort: [],
+    });
     expect(sent).toEqual([
       [
         "workspace/executeCommand",
@@ -51,7 +54,7 @@ describe("tsserver reload of the files changed on disk", () => {
     process.on("warning", onWarning);
     try {
       const files = Array.from({ length: 300 }, (_, i) => `/p/f${i}.ts`);
-      expect(await tsserverReload(request, files, caller.signal)).toBe(300);
+      expect((await tsserverReload(request, files, caller.signal)).answered).toBe(300);
       await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off("warning", onWarning);
@@ -69,7 +72,31 @@ describe("tsserver reload of the files changed on disk", () => {
       })) as PassThroughRequest;
     const answered = tsserverReload(request, ["/p/a.ts", "/p/b.ts"], caller.signal);
     caller.abort(new Error("cancelled"));
-    expect(await answered).toBe(0);
-    expect(await tsserverReload(request, ["/p/a.ts"], caller.signal)).toBe(0);
+    expect(await answered).toEqual({ answered: 0, cutShort: ["/p/a.ts", "/p/b.ts"] });
+    expect(await tsserverReload(request, ["/p/a.ts"], caller.signal)).toEqual({
+      answered: 0,
+      cutShort: ["/p/a.ts"],
+    });
+  });
+
+  it("lists the files of the open files' projects, one projectInfo per project, none when tsserver does not say", async () => {
+    const asked: string[] = [];
+    const projects: Record<string, string[]> = {
+      "/p/src/app.ts": ["/lib/lib.d.ts", "/p/src/app.ts", "/p/src/math.ts"],
+      "/p/tools/run.ts": ["/p/tools/run.ts"],
+    };
+    const request = (async (_method: string, params: unknown) => {
+      const file = (params as { arguments: [string, { file: string }] }).arguments[1].file;
+      asked.push(file);
+      return projects[file] ? { success: true, body: { fileNames: projects[file] } } : { success: false };
+    }) as PassThroughRequest;
+    const knows = await tsserverProjectFiles(request, ["/p/src/app.ts", "/p/src/math.ts", "/p/tools/run.ts"]);
+    expect(asked).toEqual(["/p/src/app.ts", "/p/tools/run.ts"]);
+    expect(["/p/src/math.ts", "/p/tools/run.ts", "/p/dist/app.js"].map((file) => knows?.(file))).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(await tsserverProjectFiles(request, ["/p/src/app.ts", "/p/old.ts"])).toBeUndefined();
   });
 });

@@ -1,4 +1,6 @@
 import { setMaxListeners } from "node:events";
+import { realpathSync } from "node:fs";
+import { sep } from "node:path";
 import { tsserverRequestCommand } from "./tsserver-diagnostics.js";
 
 /** What {@link tsserverReload} sends its requests through (`LanguageClient.request`). */
@@ -9,20 +11,28 @@ export type PassThroughRequest = <R>(
   signal?: AbortSignal,
 ) => Promise<R>;
 
+/** What {@link tsserverReload} did: how many files it answered for, and those a cancel cut short. */
+export interface ReloadOutcome {
+  readonly answered: number;
+  /** The files with no answer when the caller's signal aborted: to send again on the next call. */
+  readonly cutShort: readonly string[];
+}
+
 /**
  * Has tsserver read `files` (paths of files not open on it) from disk now, through
  * typescript-language-server's pass-through: tsserver's `reload` request, the file itself as the
  * text to read. tsserver otherwise reads such a file again only when its own watch tells it of
  * the change, which can come seconds later (after a `git checkout`). It handles requests in
  * order: one sent after these answers from the text read. A file it does not know is left
- * alone; a failure (a timeout, an old server) leaves the file to tsserver's watch. Returns how
- * many it answered for.
+ * alone (but answered for: send only those it knows, see {@link tsserverProjectFiles}); a failure
+ * (a timeout, an old server) leaves the file to tsserver's watch; those left unanswered because
+ * `signal` aborted are returned as cut short.
  */
 export async function tsserverReload(
   request: PassThroughRequest,
   files: readonly string[],
   signal?: AbortSignal,
-): Promise<number> {
+): Promise<ReloadOutcome> {
   // Each request listens to the signal it is given: the hundreds of files a checkout changes
   // listen to one of their own, tied once to the caller's (on which Node would warn of a leak).
   const own = new AbortController();
@@ -41,8 +51,50 @@ export async function tsserverReload(
         ).catch(() => null),
       ),
     );
-    return answers.filter((answer) => answer?.success === true).length;
+    const answered = answers.filter((answer) => answer?.success === true).length;
+    const cutShort = own.signal.aborted ? files.filter((_, index) => answers[index] === null) : [];
+    return { answered, cutShort };
   } finally {
     signal?.removeEventListener("abort", abort);
   }
+}
+
+/**
+ * The files of the projects tsserver holds `openFiles` in (its `projectInfo` with the file list:
+ * the project's sources, the lib and declaration files it reads), as a test of a path: the files a
+ * `reload` reads again; another (a build's output beside the sources, a file outside the
+ * tsconfig's include) it does not know. One request per project: an open file already listed
+ * asks nothing. Undefined when tsserver did not say for one of them (an old server, a failure, a
+ * cancel): the caller then cannot tell which files it knows.
+ */
+export async function tsserverProjectFiles(
+  request: PassThroughRequest,
+  openFiles: readonly string[],
+  signal?: AbortSignal,
+): Promise<((file: string) => boolean) | undefined> {
+  // tsserver's names have `/` separators (Windows too).
+  const key = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
+  const known = new Set<string>();
+  for (const file of openFiles) {
+    if (known.has(key(file))) continue;
+    const answer = await request<{ success?: boolean; body?: { fileNames?: unknown } } | null>(
+      "workspace/executeCommand",
+      { command: tsserverRequestCommand, arguments: ["projectInfo", { file, needFileNameList: true }] },
+      undefined,
+      signal,
+    ).catch(() => null);
+    const names = answer?.success === true ? answer.body?.fileNames : undefined;
+    if (!Array.isArray(names)) return undefined;
+    for (const name of names) if (typeof name === "string") known.add(name);
+    known.add(key(file));
+  }
+  return (file) => {
+    if (known.has(key(file))) return true;
+    // A file reached through a symlink is known by its target's path.
+    try {
+      return known.has(key(realpathSync.native(file)));
+    } catch {
+      return false;
+    }
+  };
 }

@@ -178,22 +178,24 @@ describe("distinctPlaces", () => {
       span(2, 22, 3), // add(
       span(3, 9, 5), // again: its add is not listed
     );
-    expect(distinctPlaces(all, reader)).toEqual(
+    expect(distinctPlaces(all, reader, "typescript")).toEqual(
       of(span(0, 9, 3), span(1, 9, 3), span(2, 17, 4), span(2, 22, 3), span(3, 9, 5)),
     );
     // `type Shape as Form` alike (a line's start in a specifier list over several lines: below).
-    expect(distinctPlaces(of(span(0, 27, 5), span(0, 36, 4)), reader)).toEqual(of(span(0, 27, 5)));
+    expect(distinctPlaces(of(span(0, 27, 5), span(0, 36, 4)), reader, "typescript")).toEqual(
+      of(span(0, 27, 5)),
+    );
   });
 
   it("drops a range listed twice, and keeps a type assertion's two names", () => {
-    expect(distinctPlaces(of(span(2, 22, 3), span(2, 22, 3), span(2, 22, 4)), reader)).toEqual(
+    expect(distinctPlaces(of(span(2, 22, 3), span(2, 22, 3), span(2, 22, 4)), reader, "typescript")).toEqual(
       of(span(2, 22, 3), span(2, 22, 4)),
     );
     // Sorted by start alone: the repeat can follow another range of the same start.
-    expect(distinctPlaces(of(span(2, 22, 3), span(2, 22, 4), span(2, 22, 3)), reader)).toEqual(
+    expect(distinctPlaces(of(span(2, 22, 3), span(2, 22, 4), span(2, 22, 3)), reader, "typescript")).toEqual(
       of(span(2, 22, 3), span(2, 22, 4)),
     );
-    expect(distinctPlaces(of(span(4, 11, 3), span(4, 25, 3)), reader)).toEqual(
+    expect(distinctPlaces(of(span(4, 11, 3), span(4, 25, 3)), reader, "typescript")).toEqual(
       of(span(4, 11, 3), span(4, 25, 3)),
     );
   });
@@ -217,15 +219,19 @@ describe("distinctPlaces", () => {
     ]);
     const at = (...ranges: ReturnType<typeof span>[]) => ranges.map((range) => ({ file: "/w/b.ts", range }));
     const uses = at(span(0, 25, 5), span(0, 34, 5), span(1, 5, 5), span(1, 14, 5));
-    expect(distinctPlaces(uses, casts)).toEqual(uses);
-    expect(distinctPlaces(at(span(2, 14, 5), span(2, 23, 5)), casts)).toEqual(
+    expect(distinctPlaces(uses, casts, "typescript")).toEqual(uses);
+    expect(distinctPlaces(at(span(2, 14, 5), span(2, 23, 5)), casts, "typescript")).toEqual(
       at(span(2, 14, 5), span(2, 23, 5)),
     );
-    expect(distinctPlaces(at(span(4, 2, 5), span(4, 11, 5)), casts)).toEqual(
+    expect(distinctPlaces(at(span(4, 2, 5), span(4, 11, 5)), casts, "typescript")).toEqual(
       at(span(4, 2, 5), span(4, 11, 5)),
     );
-    expect(distinctPlaces(at(span(8, 2, 5), span(8, 11, 3)), casts)).toEqual(at(span(8, 2, 5)));
-    expect(distinctPlaces(at(span(10, 18, 5), span(10, 27, 4)), casts)).toEqual(at(span(10, 18, 5)));
-    expect(distinctPlaces(at(span(12, 4, 3), span(12, 11, 4)), casts)).toEqual(at(span(12, 4, 3)));
+    expect(distinctPlaces(at(span(8, 2, 5), span(8, 11, 3)), casts, "typescript")).toEqual(at(span(8, 2, 5)));
+    expect(distinctPlaces(at(span(10, 18, 5), span(10, 27, 4)), casts, "typescript")).toEqual(
+      at(span(10, 18, 5)),
+    );
+    expect(distinctPlaces(at(span(12, 4, 3), span(12, 11, 4)), casts, "typescript")).toEqual(
+      at(span(12, 4, 3)),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Location, LocationLink, Range } from "vscode-languageserver-protocol";
 import type { FileTexts } from "../files/file-texts.js";
+import { sharedCodeOnlyLines } from "../actions/code-only.js";
 import { answerLocations } from "../positions/answer-locations.js";
 import { specifierAliasOf } from "./specifier-alias.js";
 import { splitLines } from "../positions/line-ends.js";
@@ -80,6 +81,16 @@ export class LineReader {
   /** The whole text of 0-based `line` of `file`, untrimmed; undefined when unreadable or past its end. */
   text(file: string, line: number): string | undefined {
     return this.lines(file)?.[line];
+  }
+
+  /**
+   * The code of 0-based `line` of `file` in `language` (the server table's): its comments and
+   * literals blanked, columns kept, the file read over lines from its start once per text (see
+   * `sharedCodeOnlyLines`); empty when unreadable.
+   */
+  code(file: string, line: number, language: string): string {
+    const lines = this.lines(file);
+    return lines === undefined ? "" : sharedCodeOnlyLines(lines, language)(line);
   }
 
   /**
@@ -162,9 +173,14 @@ export function sortedLocations(
  * same line twice, the alias adding no use. The alias alone
  * (its own references) and the later uses of it are kept, and so is a name after `as` outside an
  * import or export list (`[Shape, Color as Color]`: a value cast to its type of the same name,
- * two uses). `reader` gives the lines.
+ * two uses). `reader` gives the lines, read as code of `language` (the server table's: a brace
+ * in a comment or a literal is no list's opening).
  */
-export function distinctPlaces(locations: readonly PlainLocation[], reader: LineReader): PlainLocation[] {
+export function distinctPlaces(
+  locations: readonly PlainLocation[],
+  reader: LineReader,
+  language: string,
+): PlainLocation[] {
   const starts = new Set<string>();
   const key = (file: string, line: number, character: number) => `${line}:${character}:${file}`;
   for (const { file, range } of locations) starts.add(key(file, range.start.line, range.start.character));
@@ -179,7 +195,13 @@ export function distinctPlaces(locations: readonly PlainLocation[], reader: Line
     seen.add(whole);
     const renamed =
       start.line === end.line
-        ? specifierAliasOf((line) => reader.text(location.file, line), start)
+        ? specifierAliasOf(
+            {
+              text: (line) => reader.text(location.file, line),
+              code: (line) => reader.code(location.file, line, language),
+            },
+            start,
+          )
         : undefined;
     if (renamed && starts.has(key(location.file, renamed.line, renamed.character))) continue;
     kept.push(location);

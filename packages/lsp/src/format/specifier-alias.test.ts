@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { codeOnlyLines } from "../actions/code-only.js";
 import { specifierAliasOf } from "./specifier-alias.js";
 
-/** The renamed name's place for the alias at 0-based `line`, `character` of `lines`. */
+/** The renamed name's place for the alias at 0-based `line`, `character` of TypeScript `lines`. */
 function renamedAt(lines: readonly string[], line: number, character: number) {
-  return specifierAliasOf((at) => lines[at], { line, character });
+  const code = codeOnlyLines(lines, "typescript");
+  return specifierAliasOf({ text: (at) => lines[at], code }, { line, character });
 }
 
 describe("the name a specifier's alias renames", () => {
@@ -43,6 +45,39 @@ describe("the name a specifier's alias renames", () => {
     expect(renamedAt(long.slice(2), 99, 9)).toBeUndefined();
   });
 
+  // Read a line at a time, a template literal's `import {` over lines, or a regular expression's
+  // `*/` (taken for the end of a comment the JSDoc in the list above opened), made an array
+  // below an import list: the cast's type was dropped as the alias of the value.
+  it("reads a template literal over lines, a regular expression and a string as no code", () => {
+    const template = [
+      "export const doc = `",
+      "import {",
+      "`;",
+      "export const all = [",
+      "  doc,",
+      "  Color as Color,",
+      "];",
+    ];
+    expect(renamedAt(template, 5, 11)).toBeUndefined();
+    const regex = [
+      "import {",
+      "  /**",
+      "   * The color.",
+      "   */",
+      "  Color,",
+      '} from "./color.js";',
+      "export const re = /a*/;",
+      "export const all = [",
+      "  re,",
+      "  Color as Color,",
+      "];",
+    ];
+    expect(renamedAt(regex, 9, 11)).toBeUndefined();
+    // A brace in a string within the list is no list's end.
+    const quoted = ['import { "}" as brace,', "  add as plus,", '} from "./m";'];
+    expect(renamedAt(quoted, 1, 9)).toEqual({ line: 1, character: 2 });
+  });
+
   // `lsp references` of a type cast to in a generated table (`key: values[i] as Foo,` on lines
   // with no brace) read 100 lines back at each of them: ~0.4 ms a reference, a second for 3000.
   it("reads no line above a name after `as` whose own line shows it is no specifier's alias", () => {
@@ -52,13 +87,17 @@ describe("the name a specifier's alias renames", () => {
       "};",
     ];
     const read: number[] = [];
+    const code = codeOnlyLines(lines, "typescript");
     const at = (line: number) => lines[line]!.indexOf("as Foo") + 3;
     for (let line = 1; line <= 200; line++) {
       expect(
         specifierAliasOf(
-          (asked) => {
-            read.push(asked);
-            return lines[asked];
+          {
+            text: (asked) => lines[asked],
+            code: (asked) => {
+              read.push(asked);
+              return code(asked);
+            },
           },
           { line, character: at(line) },
         ),

@@ -35,26 +35,35 @@ const mayBeAlias = /(?:^\s*|\bas\s+|\*\/\s*)$/u;
 /** A trailing `as` (of `add\n  as plus`), left out when seeing whether a name came before it yet. */
 const trailingAs = /(?:^|\s)as\s+$/u;
 
+/** The lines {@link specifierAliasOf} reads back: as they are, and as code. */
+export interface AliasLines {
+  /** The whole text of 0-based `line`; undefined past the file's end. */
+  text(line: number): string | undefined;
+  /**
+   * The code of 0-based `line`: its comments and literals blanked (columns kept), read over
+   * lines from the file's start (`sharedCodeOnlyLines`): a block comment, a template literal,
+   * a regular expression literal holding `*\/` each read as what it is.
+   */
+  code(line: number): string;
+}
+
 /**
- * Where the name an import or export specifier renames starts, when `at` (0-based, in the lines
- * `lineAt` gives) is the specifier's alias (`plus` of `import { add as plus }`, `addAgain` of
+ * Where the name an import or export specifier renames starts, when `at` (0-based, in `lines`) is
+ * the specifier's alias (`plus` of `import { add as plus }`, `addAgain` of
  * `export {\n  add as addAgain,\n}`, `twice` of `add as\n    twice`); undefined at anything else,
  * a name after `as` outside such a list included (a cast, see {@link specifierList}). The list
  * may span lines and hold comments, with parentheses or braces in them (`// (legacy)`); read back
- * at most {@link specifierListLines} lines.
+ * at most {@link specifierListLines} lines, as code (see {@link AliasLines.code}): a brace in a
+ * string, a comment or a template literal over lines is no list's opening.
  */
-export function specifierAliasOf(
-  lineAt: (line: number) => string | undefined,
-  at: Position,
-): Position | undefined {
-  const own = lineAt(at.line)?.slice(0, at.character);
+export function specifierAliasOf(lines: AliasLines, at: Position): Position | undefined {
+  const own = lines.text(at.line)?.slice(0, at.character);
+  // A quick look at the text as it is, before the file is scanned for its code.
   if (own === undefined || !mayBeAlias.test(own)) return undefined;
-  // The lines from the alias's up (the first cut at the alias), comments as spaces (columns kept),
-  // to the one with a brace or parenthesis (the list's opening, or code before the place).
-  let scan = blankComments(own);
-  const code = [scan.code];
+  // The lines from the alias's up (the first cut at the alias), as code, to the one with a brace
+  // or parenthesis (the list's opening, or code before the place).
+  const code = [lines.code(at.line).slice(0, at.character)];
   let top = at.line;
-  let inComment = scan.closesAbove;
   // Set once a name has come before the `as`: the place is no alias unless it is `<name> as`
   // after the line's start, a `{` or `,`, `import` or `export` (seen before reading further back,
   // `^` standing for what the lines above end in: `key: value as Foo` needs no look above).
@@ -67,18 +76,9 @@ export function specifierAliasOf(
   };
   if (!settles()) return undefined;
   while (!/[{}()]/.test(code[0]!) && top > 0 && top > at.line - specifierListLines) {
-    const text = lineAt(top - 1);
-    if (text === undefined) break;
+    if (lines.text(top - 1) === undefined) break;
     top--;
-    scan = blankComments(text);
-    if (inComment) {
-      // In a block comment closed below: this line opens it, or is wholly in it.
-      if (scan.endsInComment) inComment = false;
-      else scan = { code: " ".repeat(text.length), closesAbove: false, endsInComment: false };
-    } else {
-      inComment = scan.closesAbove;
-    }
-    code.unshift(scan.code);
+    code.unshift(lines.code(top));
     if (!settled && !settles()) return undefined;
   }
   if (!settled) return undefined;
@@ -88,48 +88,4 @@ export function specifierAliasOf(
   let line = top;
   for (let i = before.indexOf("\n"); i !== -1 && i < from; i = before.indexOf("\n", i + 1)) line++;
   return { line, character: from - (before.lastIndexOf("\n", from - 1) + 1) };
-}
-
-/**
- * One line with its comments as spaces (its length kept): `// …`, `/* … *\/`, a `/*` left open to
- * the end; quoted strings skipped. `closesAbove`: a `*\/` closes a comment opened on a line
- * above (all before it blanked); `endsInComment`: a `/*` is left open.
- */
-function blankComments(text: string): { code: string; closesAbove: boolean; endsInComment: boolean } {
-  let code = "";
-  let inComment = false;
-  let closesAbove = false;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    const pair = text.slice(i, i + 2);
-    if (inComment) {
-      if (pair === "*/") {
-        inComment = false;
-        code += "  ";
-        i++;
-      } else code += " ";
-    } else if (quote) {
-      code += char;
-      if (char === "\\") {
-        code += text[i + 1] ?? "";
-        i++;
-      } else if (char === quote) quote = "";
-    } else if (pair === "//") {
-      return { code: code + " ".repeat(text.length - i), closesAbove, endsInComment: false };
-    } else if (pair === "/*") {
-      inComment = true;
-      code += "  ";
-      i++;
-    } else if (pair === "*/") {
-      // A comment opened above ends here: what came before on this line was in it.
-      closesAbove = true;
-      code = " ".repeat(i + 2);
-      i++;
-    } else {
-      if (char === '"' || char === "'" || char === "`") quote = char;
-      code += char;
-    }
-  }
-  return { code, closesAbove, endsInComment: inComment };
 }

@@ -45,6 +45,32 @@ describe("a file with no root marker", () => {
     );
   });
 
+  // The calls on a file said how to make a marker, and status (with or without a file) did not:
+  // it listed the marker names only.
+  it("status says how to make a marker, with a file and without", async () => {
+    const status = (args: Record<string, unknown>) =>
+      registry.invoke(run, { tool: "lsp", args: { action: "status", ...args } }).then(resultText);
+    const go = "to make one: go mod init <module path> in the module's top folder";
+    const c =
+      "to make one: a compile_flags.txt in the project's top folder holding its compiler flags, one per line, such as -Iinclude; or a compile_commands.json from cmake -B build -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, or bear -- make";
+    const all = (await status({})).split("\n");
+    expect(all.find((line) => line.startsWith("go: "))).toMatch(
+      /^go: no root marker \(go\.work, go\.mod\) within 4 folder levels .*, state not started \(cannot start without a root marker; to make one: go mod init <module path> in the module's top folder\)$/,
+    );
+    expect(all.find((line) => line.startsWith("go: "))).toContain(go);
+    expect(all.find((line) => line.startsWith("c: "))).toContain(
+      `(cannot start without a root marker; ${c})`,
+    );
+    // Where the marker's name says what goes in it, nothing more.
+    expect(all.find((line) => line.startsWith("python: "))).toMatch(
+      /\(cannot start without a root marker\)$/,
+    );
+    expect(await status({ file: "go/main.go" })).toMatch(
+      /^go: no root \(none of go\.work, go\.mod between go\/main\.go and the working directory\), binary .*; to make one: go mod init <module path> in the module's top folder\)$/,
+    );
+    expect(await status({ file: "c/src/main.c" })).toContain(`; ${c})`);
+  });
+
   it('says how to make a marker when diagnostics("*") finds C files and no root', async () => {
     const result = await registry.invoke(run, { tool: "lsp", args: { action: "diagnostics", file: "*" } });
     expect(resultText(result).split("\n")).toEqual([
@@ -97,6 +123,16 @@ describe("a file with no root marker", () => {
           expect(text).not.toContain("to make one");
           expect(text).toContain(
             `(there is one above it, ${join(above.dir, marker)}: a server is rooted only inside the working directory, so start the run in ${dirname(join(above.dir, marker))} or below it)`,
+          );
+          // status without a file says so too, not how to make one.
+          const status = resultText(
+            await registry.invoke(inner, { tool: "lsp", args: { action: "status" } }),
+          );
+          const line = status
+            .split("\n")
+            .find((each) => each.startsWith(file.endsWith(".go") ? "go: " : "c: "));
+          expect(line).toContain(
+            `(cannot start without a root marker; there is one above it, ${join(above.dir, marker)}: a server is rooted only inside the working directory, so start the run in ${dirname(join(above.dir, marker))} or below it)`,
           );
         } finally {
           await inner.dispose();

@@ -76,7 +76,8 @@ export function statusReport(view: StatusView, file?: string): string {
     const where = detection.root
       ? `root ${view.display(detection.root)} (marker ${detection.marker})`
       : `no root (none of ${spec.markers.join(", ")} between ${view.display(probe)} and the working directory)`;
-    let state = "(cannot start: needs a root marker AND the binary)";
+    const how = detection.root ? undefined : markerHint(detection);
+    let state = `(cannot start: needs a root marker AND the binary${how ? `; ${how}` : ""})`;
     if (detection.root && detection.binary.found) {
       const problem = view.setupProblem(spec, detection.root, detection.binary.path);
       state = problem ? `(cannot start: ${problem})` : "(starts on first use)";
@@ -121,9 +122,10 @@ export function statusReport(view: StatusView, file?: string): string {
       notStarted(spec, view.detect(spec, probe), probe);
     }
     if (!reported) {
-      const binary = view.detect(spec, join(view.workingDirectory, "_")).binary;
+      const detection = view.detect(spec, join(view.workingDirectory, "_"));
+      const how = detection.root ? undefined : markerHint(detection);
       lines.push(
-        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(binary)}, state not started (cannot start without a root marker)`,
+        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(detection.binary)}, state not started (cannot start without a root marker${how ? `; ${how}` : ""})`,
       );
     }
   }
@@ -181,20 +183,27 @@ export function explainMissing(detection: Detection, display: string): string {
 /**
  * That a file (`display`) has no root marker of its language in any folder up to the working
  * directory, and how to make one (or, where there is one above the working directory, where to
- * start the run instead). Every answer about a missing marker says it so.
+ * start the run instead; see {@link markerHint}). Every answer about a missing marker says it so.
  */
 export function missingMarker(detection: Detection, display: string): string {
   const { spec } = detection;
-  // One above the working directory exists: making another (`go mod init` in the module's
-  // top folder) would fail, or nest a second module below the first.
+  const how = markerHint(detection);
+  return `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${how ? ` (${how})` : ""}`;
+}
+
+/**
+ * What to do about a missing root marker, said by every answer about one (the calls on a file,
+ * `status` with a file and without): where there is one above the working directory, to start
+ * the run there (making another, `go mod init` in the module's top folder, would fail, or nest a
+ * second module below the first); else how to make one where the marker's name does not say
+ * what goes in it (see {@link markerHints}); else undefined.
+ */
+function markerHint(detection: Detection): string | undefined {
+  const { spec } = detection;
   const above = detection.markerAbove;
-  const hint = Object.hasOwn(markerHints, spec.language) ? markerHints[spec.language] : undefined;
-  const how = above
-    ? ` (there is one above it, ${above}: a server is rooted only inside the working directory, so start the run in ${dirname(above)} or below it)`
-    : hint
-      ? ` (to make one: ${hint})`
-      : "";
-  return `no root marker for ${spec.language} (${spec.markers.join(", ")}) in any folder from ${display} up to the working directory${how}`;
+  if (above)
+    return `there is one above it, ${above}: a server is rooted only inside the working directory, so start the run in ${dirname(above)} or below it`;
+  return Object.hasOwn(markerHints, spec.language) ? `to make one: ${markerHints[spec.language]}` : undefined;
 }
 
 /**

@@ -169,6 +169,57 @@ describe.skipIf(!tsFound && !ci)(
         "src/use.ts:5:35  export const all = [Hue, Color as Color];",
       ]);
     });
+
+    // The lines above a cast were read back by a scan of each line alone: a template literal's
+    // `import {` over lines, or a regular expression's `*/` (taken for a comment's end, the JSDoc
+    // in the list above for its start), made the array look like an import list, and the cast's
+    // second name (its type) was dropped as a specifier's alias.
+    it("keeps both names of a cast below a multi-line template literal or a regular expression holding `*/`", async () => {
+      const [answer] = await references(
+        "ts-cast-literals-refs",
+        {
+          ...tsProject("cast-literals-refs"),
+          "src/color.ts": "export const Color = 1;\nexport type Color = number;\n",
+          "src/template.ts": [
+            'import { Color } from "./color.js";',
+            "export const doc = `",
+            "import {",
+            "`;",
+            "export const all = [",
+            "  doc,",
+            "  Color as Color,",
+            "];",
+            "",
+          ].join("\n"),
+          "src/regex.ts": [
+            "import {",
+            "  /**",
+            "   * The color.",
+            "   */",
+            "  Color,",
+            '} from "./color.js";',
+            "export const re = /a*/;",
+            "export const all = [",
+            "  re,",
+            "  Color as Color,",
+            "];",
+            "",
+          ].join("\n"),
+        },
+        [{ file: "src/template.ts", line: 1, symbol: "Color" }],
+      );
+      expect(answer!.split("\n")).toEqual([
+        "8 references of 'Color':",
+        "src/color.ts:1:14  export const Color = 1;",
+        "src/color.ts:2:13  export type Color = number;",
+        "src/regex.ts:5:3  Color,",
+        "src/regex.ts:10:3  Color as Color,",
+        "src/regex.ts:10:12  Color as Color,",
+        'src/template.ts:1:10  import { Color } from "./color.js";',
+        "src/template.ts:7:3  Color as Color,",
+        "src/template.ts:7:12  Color as Color,",
+      ]);
+    });
   },
 );
 

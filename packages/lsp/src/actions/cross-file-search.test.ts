@@ -1,0 +1,70 @@
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { LanguageClient } from "../client/language-client.js";
+import type { LspSupervisor } from "../supervisor/supervisor.js";
+import { tempTree } from "../test-support/fixtures.js";
+import type { ActionContext } from "./action-context.js";
+import { reopenOutdated } from "./cross-file-search.js";
+
+// A fake of typescript-language-server's pass-through: the real one answers a `reload` in well
+// under a millisecond, so a cancel cannot be made to land between its requests and answers.
+describe("reading changed files again on tsserver", () => {
+  it("sends again on the next call the reloads a cancel cut short", async () => {
+    const tree = tempTree("reload-cut-short", { "src/app.ts": "", "src/a.ts": "", "src/b.ts": "" });
+    const [app, a, b] = ["src/app.ts", "src/a.ts", "src/b.ts"].map((path) => join(tree.dir, path)) as [
+      string,
+      string,
+      string,
+    ];
+    try {
+      const reloads: string[][] = [[], []];
+      let round = 0;
+      let sent: () => void = () => undefined;
+      const allSent = new Promise<void>((resolve) => (sent = resolve));
+      const request = (_method: string, params: unknown, _timeout: undefined, signal?: AbortSignal) => {
+        const [command, args] = (params as { arguments: [string, { file: string }] }).arguments;
+        if (command === "projectInfo")
+          return Promise.resolve({ success: true, body: { fileNames: [app, a, b] } });
+        reloads[round]!.push(args.file);
+        if (round > 0) return Promise.resolve({ success: true });
+        if (reloads[0]!.length === 2) sent();
+        // The first call's reloads wait for its cancel.
+        return new Promise((_resolve, reject) =>
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true }),
+        );
+      };
+      const client = {
+        spec: { reloadChanged: "tsserver", command: "typescript-language-server" },
+        capabilities: { executeCommandProvider: { commands: ["typescript.tsserverRequest"] } },
+        diskChangeMark: () => 2,
+        diskChangesSince: (mark: number) => (mark === 0 ? [a, b] : []),
+        isOpen: (uri: string) => uri === pathToFileURL(app).href,
+        openUris: () => [pathToFileURL(app).href],
+        request,
+      } as unknown as LanguageClient;
+      const supervisor = {
+        uriOf: (path: string) => pathToFileURL(path).href,
+        pathOf: (uri: string) => fileURLToPath(uri),
+        runningClientFor: () => client,
+        display: (path: string) => path,
+      } as unknown as LspSupervisor;
+      const contextWith = (signal: AbortSignal) => ({ supervisor, signal }) as unknown as ActionContext;
+      const cancel = new AbortController();
+      const first = reopenOutdated(client, contextWith(cancel.signal));
+      await allSent;
+      cancel.abort(new Error("cancelled"));
+      await first;
+      round = 1;
+      // Nothing changed on disk since: what the cancel left unread is sent, once.
+      await reopenOutdated(client, contextWith(new AbortController().signal));
+      await reopenOutdated(client, contextWith(new AbortController().signal));
+      expect(reloads).toEqual([
+        [a, b],
+        [a, b],
+      ]);
+    } finally {
+      tree.remove();
+    }
+  });
+});
