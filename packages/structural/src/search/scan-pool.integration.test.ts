@@ -70,6 +70,24 @@ describe("the worker pool", () => {
         expect(shape(appends)).toEqual(shape(expected));
         expect(shape(calls)).toEqual(shape(await search(inThread, "g($X)")));
         expect(calls.files.flatMap((f) => f.matches)).toHaveLength(24 * 40);
+        // Where each match's statement ends (for a rewrite to nothing) comes back from the workers.
+        const statements = async (parser: typeof pooled) => {
+          const spec = parser.spec("python");
+          const pattern = await parser.compile(spec, "g($X)");
+          const outcome = await api.searchFiles({
+            parser,
+            spec,
+            pattern,
+            workingDirectory: dir,
+            target: dir,
+            statements: true,
+          });
+          return outcome.files.flatMap((file) => file.matches.map((m) => [m.end, m.statementEnd]));
+        };
+        const ends = await statements(pooled);
+        expect(ends).toHaveLength(24 * 40);
+        expect(ends.every(([end, statementEnd]) => statementEnd === end)).toBe(true);
+        expect(ends).toEqual(await statements(inThread));
       } finally {
         pooled.dispose();
         inThread.dispose();
