@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createStructuralParser } from "../parser/structural-parser.js";
 import { leftOpenAt } from "./left-open.js";
+import { matchSource } from "./match-source.js";
 
 const parser = createStructuralParser({ workers: 0 });
 afterAll(() => parser.dispose());
@@ -47,6 +48,25 @@ describe("leftOpenAt in CSS", () => {
     ).toBeUndefined();
     const cut = `${url}c { color: blue }\n/* licence\nd { color: red }\n`;
     expect((await openAt("css", cut)).at).toBe(cut.lastIndexOf("/*"));
+  });
+
+  it("takes a `/*` after blanks in an unquoted url() for no comment either", async () => {
+    // CSS reads `url(a b/*.png)` as one bad URL up to its `)`: the blank ends the URL's text but
+    // not the token, and no comment opens before the `)` (CSS Syntax 3, "consume the remnants
+    // of a bad url"). Taken for a comment left open, it hid every rule after it.
+    const spaced = "a { background: url(a b/*.png); }\nb { color: red }\n";
+    expect((await openAt("css", spaced)).at).toBeUndefined();
+    expect(
+      (await openAt("css", "a { background: url( x\\) y/*.png ); }\nb { color: red }\n")).at,
+    ).toBeUndefined();
+    expect(await matchSource(parser, "css", "color: $V", spaced)).toHaveLength(1);
+    // After the URL's `)`, a `/*` opens a comment again; a quoted url( holds a string, not a URL.
+    const cut = `${spaced}c { color: blue }\n/* licence\nd { color: red }\n`;
+    expect((await openAt("css", cut)).at).toBe(cut.lastIndexOf("/*"));
+    const after = "a { background: url(a b) } /* licence\nd { color: red }\n";
+    expect((await openAt("css", after)).at).toBe(after.indexOf("/*"));
+    const quoted = 'a { background: url( "a b" /* licence\nd { color: red }\n';
+    expect((await openAt("css", quoted)).at).toBe(quoted.indexOf("/*"));
   });
 
   it("takes a `url(` in a comment for no URL: the comment left open after it is one", async () => {

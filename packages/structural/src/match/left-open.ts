@@ -35,9 +35,11 @@ function insideText(tree: Tree, offset: number): boolean {
 
 /**
  * CSS's unquoted `url(` up to an offset: what follows is the URL, where no comment opens
- * (`url(/*.png)`, which tree-sitter-css reads with an error).
+ * (`url(/*.png)`, which tree-sitter-css reads with an error), up to its `)` (an escaped `\)`
+ * aside), blanks and all: `url(a b/*.png)` is one bad URL, whose rest is read up to the `)`
+ * (CSS Syntax 3, "consume the remnants of a bad url"). A quote first makes it a string instead.
  */
-const unquotedUrl = /(?<![\w-])url\(\s*[^\s"'()]*$/i;
+const unquotedUrl = /(?<![\w-])url\(\s*(?:(?:[^\s"'()\\]|\\[^])(?:[^)\\]|\\[^])*)?$/i;
 
 /** How far before an opening an unquoted `url(` is looked for (a minified line can be megabytes). */
 const urlLookBehind = 4096;

@@ -30,11 +30,32 @@ function heldByCapture(match: StructuralMatch, index: number): boolean {
   return false;
 }
 
+/** Whether the character at `index` is a space or a tab. */
+function isBlank(source: string, index: number): boolean {
+  const code = source.charCodeAt(index);
+  return code === 32 || code === 9;
+}
+
+/**
+ * `end`, moved past the spaces and tabs after it when one precedes `start` (or `start` begins
+ * its line) and code follows them on the line: deleting `b: 1;` from `{ a: 0; b: 1; c: 2 }`
+ * leaves `{ a: 0; c: 2 }`, not two blanks.
+ */
+function blanksAfter(source: string, start: number, end: number): number {
+  const before = source.charCodeAt(start - 1);
+  if (start > 0 && !isBlank(source, start - 1) && before !== 10 && before !== 13) return end;
+  let after = end;
+  while (isBlank(source, after)) after++;
+  const next = source.charCodeAt(after);
+  return after > end && after < source.length && next !== 10 && next !== 13 ? after : end;
+}
+
 /**
  * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
  * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`) or code after
  * the pattern (see `StructuralMatch.trailingCode`) or matched a token the code lacks (see
- * `StructuralMatch.missing`).
+ * `StructuralMatch.missing`). An empty template deletes a whole statement or declaration with
+ * its own `;` (see `StructuralMatch.statementEnd`).
  */
 export function rewriteFile(
   source: string,
@@ -54,6 +75,8 @@ export function rewriteFile(
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
   const lines = new SourceLines(source);
+  // A template of nothing (or blanks) deletes what it matched.
+  const deletes = template.trim() === "";
   for (const match of sorted) {
     if (
       match.start >= coveredTo &&
@@ -64,6 +87,14 @@ export function rewriteFile(
     }
     if (match.start < coveredTo) {
       nestedSkipped++;
+      continue;
+    }
+    if (deletes && match.statementEnd !== undefined) {
+      // A deleted statement takes its `;` (see `StructuralMatch.statementEnd`), and the blanks
+      // after it when code follows on its line and blanks precede it: one gap stays, not two.
+      const end = blanksAfter(source, match.start, match.statementEnd);
+      replacements.push({ start: match.start, end, text: template });
+      coveredTo = Math.max(match.end, end);
       continue;
     }
     const keep =

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createStructuralParser } from "../parser/structural-parser.js";
+import { searchedLine } from "../tools/ast-grep-tool.js";
 import { searchFiles } from "./search.js";
 
 const dir = mkdtempSync(join(tmpdir(), "structural-search-"));
@@ -77,6 +78,11 @@ describe("searchFiles bounds", () => {
     const partial = await searchFiles({ ...options, partial: true });
     expect(partial.stopped).toBe("deadline");
     expect(partial.files).toEqual([]);
+    // Read and handed on, but never matched: not searched.
+    expect(partial).toMatchObject({ considered: 1, searched: 0, parsed: 0 });
+    expect(searchedLine(partial, { spec, target: path, isFile: true })).toBe(
+      "searched 0 of 1 typescript file before the time budget ran out",
+    );
     // With time left, the same search runs through.
     const whole = await searchFiles({ ...options, timeBudgetMs: 60_000 });
     expect(whole.stopped).toBeUndefined();

@@ -20,6 +20,15 @@ import {
   walkFiles,
 } from "./walk-files.js";
 
+/** Why a file could not be read, in words (see `UnreadableFile.reason`). */
+function readError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "ENOENT") return "gone since the folder was listed";
+  if (code === "EISDIR") return "not a regular file";
+  return code ?? (error instanceof Error ? error.message : String(error));
+}
+
 /** How many times `parallelMinBytes` a search needs to wait for a pool that is not running yet. */
 const coldPoolFactor = 8;
 
@@ -28,12 +37,14 @@ const shareMinBytes = 256 * 1024;
 
 /**
  * The scans with each shared file's shares joined into one scan; a file with a share that could
- * not be searched through its plan is scanned whole by `rescan`.
+ * not be searched through its plan is scanned whole by `rescan`. A file some of whose shares the
+ * job stopped before (`stopped`) is marked stopped so: it was not searched whole.
  */
 async function joinShares(
   scans: readonly FileScan[],
   shared: ReadonlyMap<string, PoolFile>,
   rescan: (file: PoolFile) => Promise<FileScan>,
+  stopped: StopReason | undefined,
 ): Promise<FileScan[]> {
   const out: FileScan[] = [];
   const parts = new Map<string, FileScan[]>();
@@ -53,8 +64,17 @@ async function joinShares(
     if (!withText) continue;
     const exhausted = shares.reduce((sum, share) => sum + share.exhausted, 0);
     const tooDeep = shares.reduce((sum, share) => sum + share.tooDeep, 0);
-    const stopped = shares.find((share) => share.stopped)?.stopped;
-    out.push({ ...withText, share: undefined, matches, exhausted, tooDeep, ...(stopped ? { stopped } : {}) });
+    const count = shares[0]?.share?.count ?? shares.length;
+    const cut = shares.length < count ? (stopped ?? "deadline") : undefined;
+    const shareStopped = cut ?? shares.find((share) => share.stopped)?.stopped;
+    out.push({
+      ...withText,
+      share: undefined,
+      matches,
+      exhausted,
+      tooDeep,
+      ...(shareStopped ? { stopped: shareStopped } : {}),
+    });
   }
   return out;
 }
@@ -125,6 +145,14 @@ export interface IgnoredSummary {
   readonly root?: IgnoreRuleRef;
 }
 
+/** A file a search could not read. */
+export interface UnreadableFile {
+  /** Relative to the working directory when inside it, `/`-separated. */
+  readonly path: string;
+  /** Why, in words: "permission denied", "not a regular file", or the system's error code. */
+  readonly reason: string;
+}
+
 /** What a search saw. */
 export interface SearchOutcome {
   /** Files with at least one match, by path. */
@@ -132,17 +160,24 @@ export interface SearchOutcome {
   /** Files of the language considered (after .gitignore), skipped ones included. */
   readonly considered: number;
   /**
-   * Files read and searched: `considered` less the binary, too large and unreadable ones (a file
-   * ruled out by its bytes lacking a literal of the pattern counts as searched). When the search
-   * stopped at `maxMatches`, this and the other counts of files (not `considered`) stop at the
-   * file holding the last match kept.
+   * Files read and searched through: `considered` less the binary, too large and unreadable ones
+   * (a file ruled out by its bytes lacking a literal of the pattern counts as searched). When the
+   * search stopped at `maxMatches`, this and the other counts of files (not `considered`) stop at
+   * the file holding the last match kept. When it ran out of time, only files whose matching was
+   * done count (not those read and handed on, nor one cut short); the skipped ones read count.
    */
   readonly searched: number;
-  /** Files parsed (the rest lacked one of the pattern's literal tokens). */
+  /** Files parsed and matched through (the rest of `searched` lacked one of the pattern's literal tokens). */
   readonly parsed: number;
   readonly skippedBinary: number;
   /** Files of a walked folder skipped for being larger than `maxFileBytes`. */
   readonly skippedLarge: number;
+  /**
+   * Files that could not be read (permission, vanished since the folder was listed, not a
+   * regular file), and the first of them with why.
+   */
+  readonly unreadable: number;
+  readonly unreadableExample?: UnreadableFile;
   /** What ignore rules left out (nothing for a named file, which is searched whatever ignores it). */
   readonly ignored: IgnoredSummary;
   /** The size above which a walked folder's files were skipped (the option, or its default). */
@@ -189,13 +224,18 @@ export interface SearchOptions {
    * found with `stopped: "deadline"`.
    */
   readonly partial?: boolean;
+  /**
+   * Also find where the statement each match is ends (`StructuralMatch.statementEnd`), for a
+   * rewrite to nothing; off by default (it reads a few more nodes per match).
+   */
+  readonly statements?: boolean;
 }
 
 /**
  * What became of a path of a search: searched (its bytes lacking a literal of the pattern),
- * parsed (searched and handed to the parser), skipped as binary or as too large.
+ * parsed (searched and handed to the parser), skipped as binary or as too large, unreadable.
  */
-type Fate = "searched" | "parsed" | "binary" | "large";
+type Fate = "searched" | "parsed" | "binary" | "large" | "unreadable";
 
 /** A file with a NUL byte among its first this many bytes is binary (as git decides). */
 const binaryProbeBytes = 8000;
@@ -218,6 +258,7 @@ export async function searchFiles(options: SearchOptions): Promise<SearchOutcome
   const limits: MatchLimits = {
     deadline: Date.now() + budgetMs,
     ...(options.maxMatches === undefined ? {} : { maxMatches: options.maxMatches }),
+    ...(options.statements === true ? { statements: true } : {}),
   };
   const outcome = await search(options, limits, true);
   if (outcome.stopped === "deadline" && !options.partial)
@@ -225,7 +266,7 @@ export async function searchFiles(options: SearchOptions): Promise<SearchOutcome
       code: "SEARCH_TIMEOUT",
       message:
         `the search for \`${options.pattern.source}\` stopped after ${budgetMs / 1000} s, its time budget, before it was done ` +
-        `(${outcome.searched} file(s) read, ${outcome.parsed} parsed); narrow the pattern (a literal name or keyword) or the path`,
+        `(${outcome.searched} of ${outcome.considered} file(s) searched through, ${outcome.parsed} of them parsed); narrow the pattern (a literal name or keyword) or the path`,
       data: { pattern: options.pattern.source, timeBudgetMs: budgetMs },
     });
   return outcome;
@@ -268,6 +309,9 @@ async function search(
   let refused: StructuralError | undefined;
   let skippedBinary = 0;
   let skippedLarge = 0;
+  let unreadable = 0;
+  /** The first file that could not be read (absolute path) and why. */
+  let unreadableFirst: { path: string; reason: string } | undefined;
   let searched = 0;
   const candidates: PoolFile[] = [];
   let candidateBytes = 0;
@@ -307,18 +351,23 @@ async function search(
   // than the read itself), in slices between which the event loop runs.
   /** What became of each path read, by its place, to count only the files up to a bounded search's stop. */
   const fates: (Fate | undefined)[] = [];
+  const cannotRead = (path: string, order: number, reason: string): void => {
+    unreadable++;
+    unreadableFirst ??= { path, reason };
+    fates[order] = "unreadable";
+  };
   const readOne = (path: string, order: number): void => {
     let fd: number;
     try {
       // Without blocking: a FIFO named as the search path (or swapped in since the walk) would
       // otherwise block the event loop, every run in the process, on the open and the read.
       fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch {
-      return;
+    } catch (error) {
+      return cannotRead(path, order, readError(error));
     }
     try {
       const fileStat = fstatSync(fd);
-      if (!fileStat.isFile()) return;
+      if (!fileStat.isFile()) return cannotRead(path, order, "not a regular file");
       if (named && fileStat.size > maxNamedFileBytes) {
         refused = new StructuralError({
           code: "FILE_TOO_LARGE",
@@ -353,8 +402,9 @@ async function search(
       if (!hasLiterals(bytes, literals)) return;
       fates[order] = "parsed";
       accept({ path, bytes, size: fileStat.size, order });
-    } catch {
-      // Unreadable (vanished, permission): not searched.
+    } catch (error) {
+      // Unreadable (vanished, permission): not searched, and said so.
+      if (fates[order] === undefined) cannotRead(path, order, readError(error));
     } finally {
       closeSync(fd);
     }
@@ -396,10 +446,15 @@ async function search(
     // here (it would take as long, on the thread that serves every other call).
     if (result.timedOut) parser.resetScanPool();
     stopped ??= result.stopped;
-    scans = await joinShares(result.scans, shared, (file) => {
-      const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-      return scanBytes(parser, spec, pattern, file.path, bytes, { limits: { ...limits, signal } });
-    });
+    scans = await joinShares(
+      result.scans,
+      shared,
+      (file) => {
+        const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+        return scanBytes(parser, spec, pattern, file.path, bytes, { limits: { ...limits, signal } });
+      },
+      result.stopped,
+    );
   } else {
     scans = [];
     let found = 0;
@@ -429,9 +484,16 @@ async function search(
   // holding the last of them is dropped, and the counts stop at that file.
   const orderOf = new Map(paths.map((path, order) => [path, order]));
   scans.sort((a, b) => (orderOf.get(a.path) ?? 0) - (orderOf.get(b.path) ?? 0));
+  // A file cut short by the time budget before the bound is reached (the large file searched
+  // again whole on this thread after the workers were done, as the budget ran out) leaves the
+  // search partial: the matches after it are not the first ones.
   if (stopped !== "deadline" && maxMatches < Infinity) {
     let kept = 0;
     for (const [index, scan] of scans.entries()) {
+      if (scan.stopped === "deadline") {
+        stopped = "deadline";
+        break;
+      }
       if (kept + scan.matches.length < maxMatches) {
         kept += scan.matches.length;
         continue;
@@ -447,8 +509,22 @@ async function search(
       parsed = count("parsed");
       skippedBinary = count("binary");
       skippedLarge = count("large");
+      unreadable = count("unreadable");
+      // Files are read in order: the first unreadable one is in or past the files counted.
+      if (unreadable === 0) unreadableFirst = undefined;
       break;
     }
+  }
+  if (!stopped && scans.some((scan) => scan.stopped === "deadline")) stopped = "deadline";
+  if (stopped === "deadline") {
+    // Searched are the files read and ruled out by their bytes, and those whose matching was done:
+    // not those read and handed on but never matched, nor one cut short.
+    const done = new Set(scans.filter((scan) => scan.stopped !== "deadline").map((scan) => scan.path));
+    parsed = paths.reduce(
+      (sum, path, order) => sum + (fates[order] === "parsed" && done.has(path) ? 1 : 0),
+      0,
+    );
+    searched = parsed + fates.reduce((sum, fate) => sum + (fate === "searched" ? 1 : 0), 0);
   }
   const files: FileMatches[] = [];
   let exhausted = 0;
@@ -507,6 +583,10 @@ async function search(
     parsed,
     skippedBinary,
     skippedLarge,
+    unreadable,
+    ...(unreadableFirst
+      ? { unreadableExample: { path: shown(unreadableFirst.path), reason: unreadableFirst.reason } }
+      : {}),
     ignored,
     maxFileBytes: maxBytes,
     exhausted,

@@ -130,6 +130,8 @@ export const astEditTool = defineTool({
       workingDirectory: context.run.workingDirectory,
       target: scope.target,
       signal: context.signal,
+      // A rewrite to nothing deletes a statement with its `;` (see `StructuralMatch.statementEnd`).
+      ...(input.rewrite.trim() === "" ? { statements: true } : {}),
     });
     if (outcome.files.length === 0) {
       rejectUnparsedWithoutMatches(pattern, outcome, scope);

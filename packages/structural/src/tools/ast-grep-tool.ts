@@ -166,16 +166,24 @@ export function ignoredNote(outcome: SearchOutcome): string | undefined {
 export function searchedLine(outcome: SearchOutcome, scope: SearchScope): string {
   const skipped: string[] = [];
   // Stopped at a bound on the matches: the counts are of the files up to the one where it stopped.
-  const reached = outcome.searched + outcome.skippedBinary + outcome.skippedLarge;
+  const reached = outcome.searched + outcome.skippedBinary + outcome.skippedLarge + outcome.unreadable;
   if (outcome.skippedBinary > 0) skipped.push(`${outcome.skippedBinary} binary`);
   if (outcome.skippedLarge > 0)
     skipped.push(`${outcome.skippedLarge} over ${byteSize(outcome.maxFileBytes)}`);
+  const example = outcome.unreadableExample;
+  if (outcome.unreadable > 0 && example)
+    skipped.push(
+      `${outcome.unreadable} that could not be read (${outcome.unreadable > 1 ? "e.g. " : ""}${example.path}: ${example.reason})`,
+    );
   const ignored = ignoredPart(outcome, scope);
   if (ignored) skipped.push(ignored);
+  const files = plural(outcome.considered, `${scope.spec.id} file`);
   const done =
     outcome.stopped === "max-matches"
-      ? `the count stopped after ${reached} of ${plural(outcome.considered, `${scope.spec.id} file`)}`
-      : `searched ${plural(outcome.searched, `${scope.spec.id} file`)}`;
+      ? `the count stopped after ${reached} of ${files}`
+      : outcome.stopped === "deadline"
+        ? `searched ${outcome.searched} of ${files} before the time budget ran out`
+        : `searched ${plural(outcome.searched, `${scope.spec.id} file`)}`;
   return `${done}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`;
 }
 

@@ -530,6 +530,22 @@ describe("ast_edit and resolve", () => {
     expect(resultText(staged)).not.toContain("Vendor{");
   });
 
+  it("an empty rewrite deletes a CSS declaration with its `;`, leaving no `;` on its own", async () => {
+    write(
+      "css/d.css",
+      "a { color: red; margin: 0; padding: 1px; }\n.b {\n  margin: 0 auto;\n  color: blue;\n}\n",
+    );
+    const reg = registry();
+    const staged = await reg.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "margin: $$$V", rewrite: "", path: "css/d.css" },
+    });
+    expect(resultText(staged)).toContain("(proposed) 2 replacements in 1 file");
+    expect(resultText(staged)).not.toMatch(/^\+\s*;/m);
+    await reg.invoke(run, { tool: "resolve", args: { edit_id: "edit_1", action: "accept" } });
+    expect(read("css/d.css")).toBe("a { color: red; padding: 1px; }\n.b {\n  \n  color: blue;\n}\n");
+  });
+
   it("discard drops the change and writes nothing", async () => {
     const reg = registry();
     await reg.invoke(run, {

@@ -40,6 +40,8 @@ export const differenceReasons = {
     "`return $$$R` matches a bare `return` (an empty run of values) in Go, Python and Rust, and Go's `switch $X { $$$P case $A: $$$B $$$Q }` a case with no statements, as `$$$` matches an empty run anywhere (ast-grep's docs: zero or more nodes); ast-grep 0.51.1's `$$$` ending a node never matches after the code's last child, so it requires a value, or a statement, there (in TypeScript it matches a bare return too)",
   "no match in a comment or string left open":
     "in a file that ends inside a block comment or a string never closed (cut off, mid-edit), the rest is comment or string text, which tree-sitter reads as code to recover: no match starts there or binds a metavariable to it; ast-grep matches in it (`$F($$$A)` finds `Copyright (c)` in a PHP licence header cut off before its `*/`; `$A + $B` → `$B + $A` turns `a + \"\"\"doc` into `doc + a`, dropping the `\"\"\"`)",
+  "a deletion takes its statement's ;":
+    "an empty rewrite of a statement's expression (`console.log($$$A)`, Python's `print($$$A)`) deletes the `;` that ends the statement or separates it from the next, and one of the blanks around it; ast-grep leaves that `;` on its own (Python's `print(1); x = 2` becomes `; x = 2`, which does not parse)",
 } as const;
 
 /** One key of {@link differenceReasons}. */

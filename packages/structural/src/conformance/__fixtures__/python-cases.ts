@@ -295,4 +295,18 @@ export const pythonCases: readonly ConformanceCase[] = [
     matches: ['match cmd:\n        case "go":\n            go()\n        case _:\n            pass'],
     bindings: { X: "cmd", C: 'case "go":\n            go()\n        case _:\n            pass' },
   },
+  {
+    name: "python empty rewrite deletes a statement with the ; after it",
+    language: "python",
+    pattern: "print($$$A)",
+    code: "print(1); x = 2\nx = 1; print(4)\n",
+    matches: ["print(1)", "print(4)"],
+    bindings: { A: "1" },
+    rewrite: ["", "x = 2\nx = 1; \n"],
+    differs: {
+      reason: "a deletion takes its statement's ;",
+      astGrep: ["print(1)", "print(4)"],
+      astGrepRewrite: "; x = 2\nx = 1; \n",
+    },
+  },
 ];

@@ -21,7 +21,10 @@ export async function runOurs(parser: StructuralParser, testCase: ConformanceCas
   const pattern = await parser.compile(spec, testCase.pattern);
   const tree = await parser.parse(spec, testCase.code);
   try {
-    const { matches } = findMatches(pattern, tree, testCase.code);
+    // As ast_edit: a rewrite to nothing looks for the statements its matches are.
+    const { matches } = findMatches(pattern, tree, testCase.code, {
+      statements: testCase.rewrite?.[0].trim() === "",
+    });
     const outcome = matches.map((m) => ({
       text: m.text,
       bindings: Object.fromEntries([...m.bindings].map(([name, captured]) => [name, captured.text])),

@@ -1,0 +1,96 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { findMatches } from "../match/find-matches.js";
+import { createStructuralParser } from "../parser/structural-parser.js";
+import { rewriteFile } from "./rewrite-file.js";
+
+const parser = createStructuralParser({ workers: 0 });
+afterAll(() => parser.dispose());
+
+/** The file after `ast_edit`'s rewrite of every match of `pattern` to `template`. */
+async function rewritten(language: string, pattern: string, code: string, template = ""): Promise<string> {
+  const spec = parser.spec(language);
+  const compiled = await parser.compile(spec, pattern);
+  const tree = await parser.parse(spec, code);
+  // As ast_edit searches for a rewrite to nothing.
+  const { matches } = findMatches(compiled, tree, code, { statements: template.trim() === "" });
+  tree.delete();
+  expect(matches.length).toBeGreaterThan(0);
+  return rewriteFile(code, matches, template, {
+    keepTrailingSemicolon: compiled.keepsSemicolon,
+    codeNames: compiled.codeNames,
+  }).newText;
+}
+
+describe("an empty rewrite deletes a statement or declaration with its own terminator", () => {
+  // A deletion left the `;` of what it deleted on its own (`a { color: red; ; padding: 1px; }`,
+  // Python's `; x = 2`, which does not parse). Lines a deletion leaves blank stay, as ast-grep
+  // leaves them.
+  it("takes a CSS declaration's `;` (the pattern does not write it) and one of the blanks around it", async () => {
+    const code =
+      "a { color: red; margin: 0; padding: 1px; }\n.b {\n  margin: 0 auto;\n  color: blue;\n}\nc { color: red; margin: 0 }\n";
+    expect(await rewritten("css", "margin: $$$V", code)).toBe(
+      "a { color: red; padding: 1px; }\n.b {\n  \n  color: blue;\n}\nc { color: red; }\n",
+    );
+    // Written with its `;`, as ast-grep reads it: the same deletion.
+    expect(await rewritten("css", "margin: $$$V;", code)).toBe(
+      "a { color: red; padding: 1px; }\n.b {\n  \n  color: blue;\n}\nc { color: red; margin: 0 }\n",
+    );
+  });
+
+  it("takes the `;` of a TypeScript, Rust, C or Dart statement whose expression the pattern is", async () => {
+    expect(
+      await rewritten("typescript", "console.log($$$A)", "function f() {\n  console.log(1);\n  g();\n}\n"),
+    ).toBe("function f() {\n  \n  g();\n}\n");
+    expect(await rewritten("typescript", "const $A = $B", "const a = 1; const b = 2\nlet c = 3;\n")).toBe(
+      "\nlet c = 3;\n",
+    );
+    expect(await rewritten("rust", "println!($$$A)", 'fn f() {\n    println!("a"); g();\n}\n')).toBe(
+      "fn f() {\n    g();\n}\n",
+    );
+    expect(await rewritten("c", "free($P)", "void f() {\n  free(p);\n  g();\n}\n")).toBe(
+      "void f() {\n  \n  g();\n}\n",
+    );
+    expect(await rewritten("dart", "print($X)", "void f() {\n  print(x);\n  g();\n}\n")).toBe(
+      "void f() {\n  \n  g();\n}\n",
+    );
+  });
+
+  it("takes the `;` that separates a Python or Go statement from the next on its line", async () => {
+    expect(await rewritten("python", "print($$$A)", "print(1); x = 2\nprint(3)\nx = 1; print(4);\n")).toBe(
+      "x = 2\n\nx = 1; \n",
+    );
+    expect(
+      await rewritten(
+        "go",
+        "fmt.Println($$$A)",
+        "package m\n\nfunc f() {\n\tfmt.Println(1); g()\n\tfmt.Println(2)\n}\n",
+      ),
+    ).toBe("package m\n\nfunc f() {\n\tg()\n\t\n}\n");
+  });
+
+  it("keeps a `;` that is not the deleted statement's alone: a loop header's, or one that is the whole body left", async () => {
+    // `if (x) ;` still does nothing when x holds; `if (x)` alone would take the next statement
+    // as its body.
+    expect(await rewritten("typescript", "console.log($$$A)", "if (x) console.log(1);\ng();\n")).toBe(
+      "if (x) ;\ng();\n",
+    );
+    expect(await rewritten("c", "free($P)", "void f() {\n  while (x) free(p);\n}\n")).toBe(
+      "void f() {\n  while (x) ;\n}\n",
+    );
+    expect(await rewritten("dart", "print($X)", "void f() {\n  if (c) print(x);\n}\n")).toBe(
+      "void f() {\n  if (c) ;\n}\n",
+    );
+    expect(await rewritten("typescript", "i = 0", "for (i = 0; i < n; i++) {}\n")).toBe(
+      "for (; i < n; i++) {}\n",
+    );
+  });
+
+  it("leaves a non-empty rewrite's `;` as before", async () => {
+    expect(await rewritten("css", "margin: $$$V", "a { margin: 0; }\n", "padding: $$$V")).toBe(
+      "a { padding: 0; }\n",
+    );
+    expect(await rewritten("typescript", "console.log($$$A)", "console.log(1); g();\n", "log($$$A)")).toBe(
+      "log(1); g();\n",
+    );
+  });
+});
