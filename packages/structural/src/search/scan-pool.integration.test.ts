@@ -427,14 +427,6 @@ describe("a search whose time budget runs out while a large file is searched aga
           return cachedFileTree(...args);
         };
         const late = await search();
-        console.log(
-          "DBG",
-          late.stopped,
-          late.searched,
-          late.parsed,
-          late.considered,
-          late.files.map((f) => [f.relativePath, f.matches.length]),
-        );
         expect(late.stopped).toBe("deadline");
         // Searched are the small files the workers went through (each has matches, so each is
         // listed), not the large one cut short, nor files read but never matched.
