@@ -174,7 +174,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       // The program ended on the way: what it wrote meanwhile likely says why.
       const what = args.op === "continue" ? "the continue" : "the step";
       return textResult(
-        `${text}\n${formatOutputSince(session.output, session.output.cursorSince(mark), what)}`,
+        `${text}\n${formatOutputSince(session.output, session.output.cursorSince(mark), what, failedEnd(outcome))}`,
       );
     }
     case "pause": {
@@ -257,6 +257,11 @@ async function executeOp(args: DebugInput, context: ToolContext) {
   }
 }
 
+/** An end of the program other than a clean exit with code 0: its stderr likely says why. */
+function failedEnd(outcome: Outcome): boolean {
+  return !(outcome.kind === "exited" && outcome.exitCode === 0 && outcome.signal === undefined);
+}
+
 async function startText(
   session: DebugSession,
   outcome: Outcome,
@@ -272,7 +277,7 @@ async function startText(
   parts.push(await formatOutcome(session, outcome, waitMs, op));
   if (outcome.kind === "exited" || outcome.kind === "ended") {
     // It ended before any stop: what it printed is the likeliest explanation.
-    const recent = session.output.tail(1500, "op 'output' reads them").trim();
+    const recent = session.output.tail(1500, "op 'output' reads them", failedEnd(outcome)).trim();
     parts.push(recent ? `recent output:\n${recent}` : "(the program wrote no output)");
   }
   return parts.join("\n");
