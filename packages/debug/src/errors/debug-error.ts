@@ -10,6 +10,8 @@ export type DebugErrorCode =
   | "DEBUG_ADAPTER_UNUSABLE"
   | "DEBUG_LAUNCH_FAILED"
   | "DEBUG_ADAPTER_ERROR"
+  /** An `evaluate` whose expression failed in the program (the program stays stopped). */
+  | "DEBUG_EVALUATE_FAILED"
   /** A request the adapter did not answer in time (it may still be working on it). */
   | "DEBUG_TIMEOUT"
   | "DEBUG_SESSION_ENDED";

@@ -164,6 +164,15 @@ export class DebugSession {
   }
 
   /**
+   * The next stop, the program's exit or the session's end, or a timeout after `ms`; at once
+   * when the program is stopped or over already. Waiting starts at the call: a stop that a
+   * request made next brings about is not missed.
+   */
+  waitOutcome(ms: number): Promise<Outcome> {
+    return this.core.waitOutcome(ms);
+  }
+
+  /**
    * Sends one file's breakpoints (the session is configured) and stores the answer; undefined
    * for a file of another language than the adapter's, which is not sent.
    */

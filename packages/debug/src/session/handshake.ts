@@ -127,13 +127,8 @@ export async function sendBreakpoints(
   }
   const entry = core.options.breakpoints.files.get(file);
   const lines = entry?.lines ?? [];
-  const response = await core.request<DebugProtocol.SetBreakpointsResponse>("setBreakpoints", {
-    source: { path: file },
-    breakpoints: lines.map((line) => ({ line })),
-    lines: [...lines],
-  } satisfies DebugProtocol.SetBreakpointsArguments);
-  const answered = response.body?.breakpoints ?? [];
-  const results = lines.map((requested, index): BreakpointResult => {
+  const answered = await setBreakpoints(core, file, lines);
+  let results = lines.map((requested, index): BreakpointResult => {
     const breakpoint = answered[index];
     const verified = breakpoint?.verified ?? false;
     return {
@@ -144,7 +139,90 @@ export async function sendBreakpoints(
       id: breakpoint?.id,
     };
   });
+  if (results.some(noStatement)) results = await withNearestStatements(core, file, lines, results);
   return core.options.breakpoints.store(file, results);
+}
+
+function setBreakpoints(
+  core: SessionCore,
+  file: string,
+  lines: readonly number[],
+): Promise<DebugProtocol.Breakpoint[]> {
+  return core
+    .request<DebugProtocol.SetBreakpointsResponse>("setBreakpoints", {
+      source: { path: file },
+      breakpoints: lines.map((line) => ({ line })),
+      lines: [...lines],
+    } satisfies DebugProtocol.SetBreakpointsArguments)
+    .then((response) => response.body?.breakpoints ?? []);
+}
+
+/** delve's refusal of a line without code (it does not move a breakpoint, as the others do). */
+function noStatement(result: BreakpointResult): boolean {
+  return !result.verified && /could not find statement/.test(result.message ?? "");
+}
+
+/** How far from a line without code its nearest lines with code are looked for, each way. */
+const statementSearch = 5;
+
+/**
+ * delve's refusals of lines without code, each with the nearest lines within
+ * {@link statementSearch} above and below that have code, as delve itself says: it is asked
+ * once with those lines added, then the file's own lines are set again (the answer kept is that
+ * one's). Only while the program cannot run into the added lines: a launched one before
+ * configurationDone, or one stopped; a running program's refusals stay as delve gave them.
+ */
+async function withNearestStatements(
+  core: SessionCore,
+  file: string,
+  lines: readonly number[],
+  results: BreakpointResult[],
+): Promise<BreakpointResult[]> {
+  // A launched program is held until configurationDone; an attached one may run meanwhile.
+  const halted = core.state === "stopped" || (core.state === "starting" && core.options.terminateDebuggee);
+  if (core.adapterId !== "delve" || !halted) return results;
+  const asked = new Set(lines);
+  const candidates = new Set<number>();
+  for (const result of results.filter(noStatement)) {
+    for (let distance = 1; distance <= statementSearch; distance++) {
+      for (const line of [result.requested - distance, result.requested + distance])
+        if (line >= 1 && !asked.has(line)) candidates.add(line);
+    }
+  }
+  const probe = [...new Set([...lines, ...candidates])].sort((a, b) => a - b);
+  let withCode: number[];
+  try {
+    const answered = await setBreakpoints(core, file, probe);
+    withCode = probe.filter((line, index) => answered[index]?.verified === true && !asked.has(line));
+  } catch {
+    withCode = [];
+  }
+  // The added lines go again whatever happened: the program must not stop at them. The answer
+  // of the file's own lines is the one kept (its ids are the breakpoints that stay).
+  const answered = await setBreakpoints(core, file, lines);
+  return results.map((result, index) => {
+    const now = answered[index];
+    const kept = now
+      ? {
+          ...result,
+          verified: now.verified,
+          line: now.line,
+          message: now.message ?? result.message,
+          id: now.id,
+        }
+      : result;
+    if (!noStatement(kept)) return kept;
+    const above = withCode.filter((line) => line < result.requested).at(-1);
+    const below = withCode.find((line) => line > result.requested);
+    const near = [above, below].filter((line): line is number => line !== undefined);
+    const hint =
+      near.length === 0
+        ? `no line within ${statementSearch} of it has one`
+        : near.length === 1
+          ? `the nearest line with one is ${near[0]}`
+          : `the nearest lines with one are ${near[0]} and ${near[1]}`;
+    return { ...kept, message: `${kept.message}; ${hint}` };
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import { DapConnection } from "../dap/dap-connection.js";
 import { encodeFrame, FrameParser } from "../dap/framing.js";
 import { formatFrames } from "../tool/format.js";
 import { BreakpointStore } from "./breakpoint-store.js";
+import type { DebugError } from "../errors/debug-error.js";
 import { evaluate, isLengthEntry, scopes, stack, variables } from "./inspection.js";
 import { SessionCore } from "./session-core.js";
 import type { StopInfo } from "./session-state.js";
@@ -157,9 +158,14 @@ describe("isLengthEntry", () => {
   });
 });
 
+/** An answer of a played adapter that refuses the request with `message`. */
+class Refusal {
+  constructor(readonly message: string) {}
+}
+
 /**
- * A session core on a played adapter: `answer` gives the body of each request's response; every
- * request's command is recorded in `asked`.
+ * A session core on a played adapter: `answer` gives the body of each request's response (a
+ * {@link Refusal}: the request is refused); every request's command is recorded in `asked`.
  */
 function playedSession(
   options: { adapterId: AdapterId; description: string; evaluateContext: "watch" | "repl" },
@@ -172,15 +178,27 @@ function playedSession(
   fromClient.on("data", (chunk: Buffer) => {
     for (const message of parser.push(chunk) as DebugProtocol.Request[]) {
       asked.push(message.command);
+      const body = answer(message);
       toClient.write(
-        encodeFrame({
-          seq: 0,
-          type: "response",
-          request_seq: message.seq,
-          command: message.command,
-          success: true,
-          body: answer(message),
-        }),
+        encodeFrame(
+          body instanceof Refusal
+            ? {
+                seq: 0,
+                type: "response",
+                request_seq: message.seq,
+                command: message.command,
+                success: false,
+                message: body.message,
+              }
+            : {
+                seq: 0,
+                type: "response",
+                request_seq: message.seq,
+                command: message.command,
+                success: true,
+                body,
+              },
+        ),
       );
     }
   });
@@ -310,5 +328,69 @@ describe("evaluate without a frame", () => {
     core.invalidate();
     expect((await evaluate(core, "x"))?.result).toBe("in frame 102");
     expect(asked).toEqual(["stackTrace", "evaluate"]);
+  });
+});
+
+/**
+ * A stopped session whose adapter refuses every `evaluate` with `message`. Played: a refusal of
+ * another shape than a failed expression does not come from the real adapters on demand while
+ * stopped in a frame of the stop (the tool sends evaluate only then); their failed expressions
+ * are covered by the evaluate-failures integration test.
+ */
+function refusingSession(adapterId: AdapterId, message: string) {
+  const { core } = playedSession(
+    { adapterId, description: `${adapterId}: prog`, evaluateContext: "repl" },
+    (request) =>
+      request.command === "stackTrace"
+        ? { stackFrames: [{ id: 7, name: "work", line: 3, column: 1, source: { path: "/app.py" } }] }
+        : new Refusal(message),
+  );
+  core.state = "stopped";
+  core.lastStop = {
+    reason: "breakpoint",
+    description: undefined,
+    text: undefined,
+    threadId: 1,
+    hitBreakpointIds: [],
+  };
+  return core;
+}
+
+/** The error an evaluate was refused with (an answer fails the test). */
+async function refusal(answer: Promise<unknown>): Promise<DebugError> {
+  return answer.then(
+    (body) => {
+      throw new Error(`answered: ${JSON.stringify(body)}`);
+    },
+    (error: unknown) => error as DebugError,
+  );
+}
+
+describe("evaluate refused", () => {
+  it("is the expression's failure only in the shape the adapter gives one; any other stays the adapter's refusal", async () => {
+    const failed = await refusal(
+      evaluate(
+        refusingSession(
+          "debugpy",
+          "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nNameError: name 'y' is not defined",
+        ),
+        "y",
+      ),
+    );
+    expect(failed.code).toBe("DEBUG_EVALUATE_FAILED");
+    expect(failed.message.split("\n")[0]).toBe(
+      `the expression "y" failed in work (app.py:3): NameError: name 'y' is not defined`,
+    );
+
+    for (const [adapterId, message] of [
+      ["debugpy", "Unable to find thread to evaluate"],
+      ["lldb", "invalid frame"],
+      ["delve", "unknown goroutine 9"],
+      ["dart", "Expression evaluation failed: x"],
+    ] as const) {
+      const refused = await refusal(evaluate(refusingSession(adapterId, message), "y"));
+      expect(refused.code, adapterId).toBe("DEBUG_ADAPTER_ERROR");
+      expect(refused.message).toBe(`the adapter refused evaluate: ${message}`);
+    }
   });
 });

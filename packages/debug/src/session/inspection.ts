@@ -2,7 +2,10 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import { countNoun } from "@tools/registry";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import { DebugError } from "../errors/debug-error.js";
+import { DapRequestError } from "../dap/dap-connection.js";
+import { withoutAdapterFrames } from "./adapter-frames.js";
 import { abortReason } from "./adapter-request.js";
+import { expressionError } from "./expression-error.js";
 import { clipValue, limits } from "./limits.js";
 import { reportFrame } from "./report-frame.js";
 import type { SessionCore } from "./session-core.js";
@@ -533,7 +536,7 @@ export async function evaluate(
       signal,
     );
   } catch (error) {
-    throw callStopped(core, error) ?? error;
+    throw callStopped(core, error) ?? failedExpression(core, error, stop, shown, frame) ?? error;
   }
   // An answer that came after a resume is of a stop that is gone: its value may no longer hold,
   // and its reference would pass for the current stop's. The expression did run (any effect stays).
@@ -564,6 +567,44 @@ function callStopped(core: SessionCore, error: unknown): DebugError | undefined 
       "so the frame ids and references of this stop are no longer valid; op 'stack' shows where it is now. " +
       "Clear that breakpoint (op 'breakpoints') before calling it again",
     { cause: error },
+  );
+}
+
+/**
+ * The adapter's refusal of an expression that failed in the program's language (see
+ * `expressionError`) as that failure: the expression, the frame it ran in, the language's
+ * error, and that the program is still stopped where it was. Undefined for anything else (a
+ * refusal of another shape stays the adapter's refusal), and when the stop asked about is gone.
+ */
+function failedExpression(
+  core: SessionCore,
+  error: unknown,
+  stop: ReadonlySet<number>,
+  shown: string,
+  frameId: number | undefined,
+): DebugError | undefined {
+  if (!DebugError.isInstance(error) || error.code !== "DEBUG_ADAPTER_ERROR") return;
+  const refusal = error.cause;
+  if (!(refusal instanceof DapRequestError) || refusal.kind !== "failed") return;
+  // Said only of the stop asked about: after a resume, the resume is what to tell.
+  if (core.state !== "stopped" || core.validFrames !== stop) return;
+  const said = expressionError(core.adapterId, withoutAdapterFrames(refusal.message));
+  if (!said) return;
+  const frame = frameId === undefined ? undefined : core.stopPage?.frames.find((one) => one.id === frameId);
+  const place = frame
+    ? ` in ${frame.name} (${displayPath(frame.source?.path, core.options.root)}:${frame.line})`
+    : frameId === undefined
+      ? ""
+      : ` in frame ${frameId}`;
+  return new DebugError(
+    "DEBUG_EVALUATE_FAILED",
+    [
+      `the expression ${shown} failed${place}: ${said.error}`,
+      ...said.detail.map((line) => `  ${line}`),
+      "The program is still stopped where it was, and this stop's frame ids and references still hold: " +
+        "correct the expression and evaluate it again, or step or continue.",
+    ].join("\n"),
+    { data: { error: said.error }, cause: error },
   );
 }
 

@@ -1,5 +1,5 @@
 import { isAdapterEcho } from "./adapter-echo.js";
-import { labelOutput, lastLines } from "./output-text.js";
+import { exitTail } from "./output-text.js";
 
 /** One line of debuggee output (or a piece of one, see {@link OutputRing}). */
 export interface OutputEntry {
@@ -135,9 +135,10 @@ export class OutputRing {
   /**
    * The end of the output kept, for launch reports: whole lines of about `maxChars` characters
    * at most, labelled as `output` labels them, after a line that counts the earlier lines left
-   * out (with `hint`, where to read them).
+   * out (with `hint`, where to read them); when the program failed (`failed`), stderr's last
+   * lines too if later stdout pushed them out (see {@link exitTail}).
    */
-  tail(maxChars = 2000, hint?: string): string {
-    return lastLines(labelOutput(this.read().entries).join(""), maxChars, hint);
+  tail(maxChars = 2000, hint?: string, failed = true): string {
+    return exitTail(this.read().entries, maxChars, hint, failed);
   }
 }

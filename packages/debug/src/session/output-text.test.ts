@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelOutput, lastLines } from "./output-text.js";
+import { exitTail, labelOutput, lastLines } from "./output-text.js";
 
 const entry = (category: string, text: string) => ({ seq: 0, category, text });
 
@@ -104,5 +104,44 @@ describe("lastLines", () => {
     expect(lastLines("x".repeat(20), 10, "op 'output' reads it")).toBe(
       `(the line's start left out; op 'output' reads it)\n…${"x".repeat(10)}`,
     );
+  });
+});
+
+describe("exitTail", () => {
+  const out = (count: number) =>
+    Array.from({ length: count }, (_, i) => ({ category: "stdout", text: `step ${i}\n` }));
+  const err = (text: string) => ({ category: "stderr", text });
+
+  it("is the plain tail when stderr's last line is in it, or there is none", () => {
+    const entries = [...out(300), err("fatal: late\n"), ...out(3)];
+    expect(exitTail(entries, 200)).toBe(lastLines(labelOutput(entries).join("").replace(/\n$/, ""), 200));
+    expect(exitTail(entries, 200)).toContain("[stderr] fatal: late");
+    expect(exitTail(out(300), 200)).toBe(lastLines(labelOutput(out(300)).join("").replace(/\n$/, ""), 200));
+  });
+
+  it("adds stderr's last lines when later stdout pushed them out, within the bound", () => {
+    const tail = exitTail([err("fatal: early\n"), ...out(300)], 200, "op 'output' reads them");
+    const lines = tail.split("\n");
+    expect(lines[0]).toMatch(/^\(\d+ earlier lines left out; op 'output' reads them\)$/);
+    expect(lines.slice(-3)).toEqual([
+      "step 299",
+      "(the program's last lines on stderr, written before the lines above:)",
+      "[stderr] fatal: early",
+    ]);
+    expect(tail.length).toBeLessThan(200 + 60);
+    // A clean exit: the plain tail.
+    const clean = [err("note: early\n"), ...out(300)];
+    expect(exitTail(clean, 200, undefined, false)).toBe(
+      lastLines(labelOutput(clean).join("").replace(/\n$/, ""), 200),
+    );
+  });
+
+  it("keeps a long traceback's end (the error) within its share", () => {
+    const traceback = Array.from({ length: 100 }, (_, i) => err(`  File "x.py", line ${i}\n`));
+    const tail = exitTail([...traceback, err("ValueError: boom\n"), ...out(500)], 1500);
+    expect(tail.endsWith("[stderr] ValueError: boom")).toBe(true);
+    const stderrPart = tail.slice(tail.indexOf("(the program's last lines on stderr"));
+    expect(stderrPart.length).toBeLessThan(700);
+    expect(tail.length).toBeLessThan(1600);
   });
 });

@@ -56,3 +56,39 @@ export function lastLines(text: string, maxChars: number, hint?: string): string
   const note = `(${what} left out${hint ? `; ${hint}` : ""})`;
   return `${note}\n${kept}`;
 }
+
+/** At most this many characters of an exit report's output go to stderr's own last lines. */
+const stderrShare = 600;
+
+/** The line before stderr's own last lines in {@link exitTail}. */
+const stderrHeading = "(the program's last lines on stderr, written before the lines above:)";
+
+/**
+ * The end of `entries`' output for a report of how the program ended: its last whole lines,
+ * about `maxChars` characters (see {@link lastLines}, `hint` where to read the rest), labelled as
+ * `output` labels them, without the final newline. When the program failed (`failed`: not a
+ * clean exit with code 0) and stdout written after its last stderr line pushed that line out of
+ * them (a traceback or an error line, then a cleanup that logs), stderr's own last lines follow
+ * within the same bound, at most {@link stderrShare} characters of it.
+ */
+export function exitTail(
+  entries: readonly Pick<OutputEntry, "category" | "text">[],
+  maxChars: number,
+  hint?: string,
+  failed = true,
+): string {
+  const labelled = labelOutput(entries);
+  const text = labelled.join("").replace(/\n$/, "");
+  const lastStderr = entries.findLastIndex((entry) => entry.category === "stderr");
+  if (!failed || text.length <= maxChars || lastStderr < 0) return lastLines(text, maxChars, hint);
+  // Where the last stderr entry starts, and where the tail's first whole line would start.
+  const stderrAt = labelled.slice(0, lastStderr).join("").length;
+  const shownFrom = text.indexOf("\n", text.length - maxChars - 1) + 1;
+  if (shownFrom > 0 && stderrAt >= shownFrom) return lastLines(text, maxChars, hint);
+  const stderr = labelOutput(entries.filter((entry) => entry.category === "stderr"))
+    .join("")
+    .replace(/\n$/, "");
+  const reason = lastLines(stderr, Math.min(stderrShare, Math.floor(maxChars / 2)));
+  const rest = Math.max(0, maxChars - reason.length - stderrHeading.length - 2);
+  return `${lastLines(text, rest, hint)}\n${stderrHeading}\n${reason}`;
+}

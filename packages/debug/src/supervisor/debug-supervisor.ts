@@ -38,6 +38,11 @@ export interface DebugSupervisorOptions {
   firstStopMs?: number;
   /** Handshake bound (initialized event, launch response), in ms; default 30 s (delve: 120 s). */
   launchMs?: number;
+  /**
+   * How long breakpoints set while the program runs wait for it to stop at one (a line it runs
+   * all the time), so that their answer reports the stop, in ms; default 1 s.
+   */
+  breakpointHitMs?: number;
   /** The PATH adapters are searched on; default `process.env.PATH`. */
   searchPath?: string;
 }
@@ -67,6 +72,8 @@ export class DebugSupervisor {
   readonly resumeWaitMs: number;
   /** How long launch and attach wait for the first stop before saying "still running", in ms. */
   readonly firstStopMs: number;
+  /** How long breakpoints set while the program runs wait for a stop at one, in ms. */
+  readonly breakpointHitMs: number;
   private readonly launchMs: number;
   private readonly searchPath: string | undefined;
   private readonly conversations = new Map<string, ConversationDebug>();
@@ -76,6 +83,7 @@ export class DebugSupervisor {
     this.resumeWaitMs = options.resumeWaitMs ?? 15_000;
     this.firstStopMs = options.firstStopMs ?? 15_000;
     this.launchMs = options.launchMs ?? 30_000;
+    this.breakpointHitMs = options.breakpointHitMs ?? 1000;
     this.searchPath = options.searchPath;
   }
 

@@ -102,9 +102,19 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const session = state.session;
       const path = displayPath(file, root);
       if (session?.isConfigured) {
+        // A running program may reach a new breakpoint at once (a line it runs all the time):
+        // its stop, waited for from before the request (it can come before the answer), is said.
+        const hit =
+          session.state === "running" && lines.length > 0
+            ? session.waitOutcome(supervisor.breakpointHitMs)
+            : undefined;
         const results = await session.sendBreakpoints(file);
         if (lines.length === 0) return textResult(`cleared the breakpoints of ${path}`);
-        if (results) return textResult(formatBreakpointResults(file, results, root));
+        if (results) {
+          const listed = formatBreakpointResults(file, results, root);
+          if (!hit || !results.some((result) => result.verified)) return textResult(listed);
+          return textResult(`${listed}\n${await hitText(session, await hit, supervisor.breakpointHitMs)}`);
+        }
         // A file the session's adapter cannot use (a .py file for lldb): not sent, kept for a session of its own.
         const why = state.breakpoints.files.get(file)?.skipped ?? "not sent";
         return textResult(`${path}: lines ${lineRanges(lines)} pending: ${why}`);
@@ -174,7 +184,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       // The program ended on the way: what it wrote meanwhile likely says why.
       const what = args.op === "continue" ? "the continue" : "the step";
       return textResult(
-        `${text}\n${formatOutputSince(session.output, session.output.cursorSince(mark), what)}`,
+        `${text}\n${formatOutputSince(session.output, session.output.cursorSince(mark), what, failedEnd(outcome))}`,
       );
     }
     case "pause": {
@@ -257,6 +267,24 @@ async function executeOp(args: DebugInput, context: ToolContext) {
   }
 }
 
+/**
+ * What became of a running program after breakpoints were set in it, within `waitedMs`: it
+ * stopped (at one of them, the report says where), ended, or runs on.
+ */
+async function hitText(session: DebugSession, outcome: Outcome, waitedMs: number): Promise<string> {
+  if (outcome.kind === "timeout") {
+    const within = waitedMs >= 1000 ? `${Math.round(waitedMs / 1000)} s` : `${waitedMs} ms`;
+    return `the program is running and did not stop within ${within}: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now`;
+  }
+  const text = await formatOutcome(session, outcome, waitedMs, "continue");
+  return outcome.kind === "stopped" ? `the program has ${text}` : text;
+}
+
+/** An end of the program other than a clean exit with code 0: its stderr likely says why. */
+function failedEnd(outcome: Outcome): boolean {
+  return !(outcome.kind === "exited" && outcome.exitCode === 0 && outcome.signal === undefined);
+}
+
 async function startText(
   session: DebugSession,
   outcome: Outcome,
@@ -272,7 +300,7 @@ async function startText(
   parts.push(await formatOutcome(session, outcome, waitMs, op));
   if (outcome.kind === "exited" || outcome.kind === "ended") {
     // It ended before any stop: what it printed is the likeliest explanation.
-    const recent = session.output.tail(1500, "op 'output' reads them").trim();
+    const recent = session.output.tail(1500, "op 'output' reads them", failedEnd(outcome)).trim();
     parts.push(recent ? `recent output:\n${recent}` : "(the program wrote no output)");
   }
   return parts.join("\n");

@@ -56,7 +56,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy: refusals within a stop", 
       await call({ op: "breakpoints", file: "app.py", lines: [6] });
       await call({ op: "launch", program: "app.py" });
       const evaluated = await call({ op: "evaluate", expression: "def g(:" });
-      expect(evaluated.code).toBe("DEBUG_ADAPTER_ERROR");
+      expect(evaluated.code).toBe("DEBUG_EVALUATE_FAILED");
       expect(evaluated.text).toContain("SyntaxError");
       expect(evaluated.text).not.toMatch(/pydevd|debugpy/);
       expect(evaluated.text.split("\n").length).toBeLessThan(8);

@@ -1,7 +1,7 @@
 import { boundText, countNoun } from "@tools/registry";
 import { limits } from "../session/limits.js";
 import type { OutputRing } from "../session/output-ring.js";
-import { labelOutput, lastLines } from "../session/output-text.js";
+import { exitTail, labelOutput } from "../session/output-text.js";
 
 /** Lines of one `output` answer, beside {@link limits.outputChars}. */
 const outputLines = 400;
@@ -63,14 +63,16 @@ export function formatOutput(ring: OutputRing, cursor: number): string {
 /**
  * What the program wrote from `cursor` (where the output stood when a `continue` or step began)
  * to the exit that wait ended in: the likeliest why of the exit (a traceback, a panic, an error
- * line), its last whole lines up to about 1500 characters, after the cursor that reads it all.
+ * line), its last whole lines up to about 1500 characters, after the cursor that reads it all;
+ * when the program failed (`failed`: not a clean exit with code 0), stderr's last lines too if
+ * later stdout pushed them out (see `exitTail`).
  */
-export function formatOutputSince(ring: OutputRing, cursor: number, what: string): string {
+export function formatOutputSince(ring: OutputRing, cursor: number, what: string, failed = true): string {
   const { entries, dropped } = ring.read(cursor);
   const text = labelOutput(entries).join("").replace(/\n$/, "");
   if (text === "") return `(the program wrote no output since ${what})`;
   const start = entries[0]?.seq ?? cursor;
   const lost =
     dropped > 0 ? `; ${dropped} earlier ${countNoun(dropped, "lines")} dropped from the buffer` : "";
-  return `output since ${what} (read it with {"op":"output","cursor":${start}}${lost}):\n${lastLines(text, 1500)}`;
+  return `output since ${what} (read it with {"op":"output","cursor":${start}}${lost}):\n${exitTail(entries, 1500, undefined, failed)}`;
 }
