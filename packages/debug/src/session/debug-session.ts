@@ -67,6 +67,16 @@ export class DebugSession {
     return this.core.lastStop;
   }
 
+  /**
+   * The stop the program is at when no answer has described it yet (see {@link describeStop}):
+   * it came while nobody waited for it (after a "still running", or after the wait of
+   * breakpoints set while it ran); else undefined.
+   */
+  get unreportedStop(): StopInfo | undefined {
+    const stop = this.core.lastStop;
+    return this.core.state === "stopped" && stop !== this.core.reportedStop ? stop : undefined;
+  }
+
   get exitCode(): number | undefined {
     return this.core.exitCode;
   }
@@ -255,11 +265,14 @@ export class DebugSession {
   /**
    * Where a stop is: the first frame in the working directory, its line's text, the exception if
    * any; then the other threads stopped with a reason of their own in the same stop (lldb).
+   * The current stop counts as reported from then on (see {@link unreportedStop}).
    */
   async describeStop(stop: StopInfo): Promise<string> {
     const settled = await settledStop(this.core, stop);
     const text = await inspection.describeStop(this.core, settled);
-    return text + (await describeOtherStops(this.core, settled));
+    const others = await describeOtherStops(this.core, settled);
+    if (this.core.state === "stopped" && settled === this.core.lastStop) this.core.reportedStop = settled;
+    return text + others;
   }
 
   /**

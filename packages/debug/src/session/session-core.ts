@@ -33,6 +33,12 @@ export class SessionCore {
   options: SessionOptions;
   state: SessionState = "starting";
   lastStop: StopInfo | undefined;
+  /**
+   * The last stop an answer described (see `DebugSession.describeStop`): a {@link lastStop}
+   * other than it came while nobody waited (after a "still running", after the breakpoints'
+   * wait), and a continue or step reports it instead of resuming past it.
+   */
+  reportedStop: StopInfo | undefined;
   exitCode: number | undefined;
   /** The signal that killed the program (see `exitSignal`), set with {@link exitCode}. */
   exitSignal: ExitSignal | undefined;

@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findOnPath } from "../adapters/find-binary.js";
 import {
@@ -8,6 +9,7 @@ import {
   makeVenv,
   remaining,
   removeWorkspace,
+  until,
   workspace,
 } from "../__fixtures__/harness.js";
 
@@ -62,6 +64,70 @@ describe.skipIf(!python && !ci)("breakpoints set while the program runs, on debu
         "  line 3: verified  | n = 0",
         "the program is running and did not stop within 300 ms: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now",
       ]);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
+
+// A stop that came after every answer (after the breakpoints' wait, or a "still running") was
+// said by nobody, and the next continue resumed past it: the program ran on from a breakpoint
+// the user never learnt it reached. A continue or step now reports such a stop, as status shows
+// it, and resumes nothing; once an answer said it (that one, or status), they resume.
+describe.skipIf(!python && !ci)("a stop no answer reported, on debugpy", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(python, "python3-debugpy must be installed").toBe(true);
+    dir = workspace("python");
+    makeVenv(dir);
+    // Line 3 is reached once, 1.5 s after the start: after the breakpoints' wait.
+    const late = ["import time", "time.sleep(1.5)", "x = 1", "y = 2", "print('after', flush=True)", ""];
+    writeFileSync(join(dir, "late.py"), late.join("\n"));
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  async function stoppedUnseen(options: { resumeWaitMs: number }) {
+    const harness = debugRun(dir, { firstStopMs: 300, breakpointHitMs: 300, ...options });
+    const launch = await harness.call({ op: "launch", program: "late.py" });
+    expect(launch.text).toContain("still running");
+    const set = await harness.call({ op: "breakpoints", file: "late.py", lines: [3] });
+    expect(set.text).toContain("did not stop within 300 ms");
+    const session = harness.supervisor.conversation("conv-1").session!;
+    expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
+    return harness;
+  }
+
+  it("a continue reports it and resumes nothing; the next one runs on", { timeout: 120_000 }, async () => {
+    const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
+    const pids = sessionPids();
+    try {
+      const first = await call({ op: "continue" });
+      const lines = first.text.split("\n");
+      expect(lines[0]).toMatch(
+        /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 in <module> \(frame \d+\)$/,
+      );
+      expect(lines[1]).toBe("  3 | x = 1");
+      expect(lines.at(-1)).toBe("nothing was resumed: inspect it here, or continue again to run on");
+      // It is still there, with its ids valid.
+      expect((await call({ op: "evaluate", expression: "'x' in dir()" })).text).toBe("False (bool)");
+      const second = await call({ op: "continue" });
+      expect(second.text).toMatch(/^the program exited with code 0/);
+      expect(second.text).toContain("after");
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+
+  it("a step after status showed it steps from there", { timeout: 120_000 }, async () => {
+    const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
+    const pids = sessionPids();
+    try {
+      const status = await call({ op: "status" });
+      expect(status.text).toMatch(/\nstopped \(breakpoint\) in thread \d+ at late\.py:3 in <module>/);
+      const step = await call({ op: "step_over" });
+      expect(step.text).toMatch(/^stopped \(step\) in thread \d+ at late\.py:4 in <module>/);
     } finally {
       await run.dispose();
     }

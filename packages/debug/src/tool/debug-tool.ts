@@ -31,7 +31,7 @@ export const debugTool = defineTool({
     "Drive a debugger (Debug Adapter Protocol: debugpy for Python, delve for Go, lldb-dap for C/C++/Rust binaries, dart).",
     "One session per conversation (30 min limit). Set breakpoints (before or after launch), launch, then inspect while stopped:",
     `stack → frame ids (${limits.frames} a page; start_frame lists the next), scopes(frame_id) → references, variables(reference), evaluate(expression, frame_id?).`,
-    "Ids and references are valid only until the program resumes. continue/step_* return at the next stop, at exit, or say 'still running'.",
+    "Ids and references are valid only until the program resumes. continue/step_* return at the next stop, at exit, or say 'still running' (a stop reached after that is reported by status or the next continue/step, which then resumes nothing).",
     "Ops: adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate.",
     'Example: {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py","args":["--fast"]}.',
   ].join("\n"),
@@ -167,6 +167,16 @@ async function executeOp(args: DebugInput, context: ToolContext) {
     case "step_in":
     case "step_out": {
       const session = supervisor.require(run.conversationId);
+      const unseen = session.unreportedStop;
+      if (unseen) {
+        // A stop that came while nobody waited (after "still running", after the breakpoints'
+        // wait): resuming would run past a place the user never learnt the program reached.
+        const where = await session.describeStop(unseen);
+        return textResult(
+          `the program had stopped before this ${args.op}, and no answer had said so: ${where}\n` +
+            `nothing was resumed: inspect it here, or ${args.op} again to run on`,
+        );
+      }
       const command = (
         { continue: "continue", step_over: "next", step_in: "stepIn", step_out: "stepOut" } as const
       )[args.op];
