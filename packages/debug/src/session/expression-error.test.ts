@@ -37,6 +37,36 @@ describe("expressionError", () => {
     expect(expressionError("debugpy", multi.join("\n"))?.error).toBe("ValueError: first\nsecond");
   });
 
+  it("takes an exception message with indented lines whole, as debugpy gives it", () => {
+    // pydantic's ValidationError, a message of several lines with indented ones (as debugpy sent
+    // it): the error was cut at the last indented line, or the failure read as the adapter's refusal.
+    const validation = [
+      "Traceback (most recent call last):",
+      '  File "<string>", line 1, in <module>',
+      '  File "<string>", line 1, in <genexpr>',
+      "ValueError: 1 validation error for M",
+      "x",
+      "  field required (type=value_error.missing)",
+    ];
+    expect(expressionError("debugpy", validation.join("\n"))).toEqual({
+      error: "ValueError: 1 validation error for M\nx\n  field required (type=value_error.missing)",
+      detail: ['  File "<string>", line 1, in <genexpr>'],
+    });
+    const called = [
+      "Traceback (most recent call last):",
+      '  File "<string>", line 1, in <module>',
+      '  File "/w/app.py", line 5, in check',
+      "    raise ValueError(report)",
+      "ValueError: first",
+      "  indented",
+      "last",
+    ];
+    expect(expressionError("debugpy", called.join("\n"))).toEqual({
+      error: "ValueError: first\n  indented\nlast",
+      detail: ['  File "/w/app.py", line 5, in check', "    raise ValueError(report)"],
+    });
+  });
+
   it("keeps the frames nearest the error of a deep traceback, counting the rest", () => {
     const frames = Array.from({ length: 20 }, (_, i) => [
       `  File "/w/r.py", line ${i + 1}, in f`,

@@ -46,9 +46,12 @@ function pythonError(text: string): ExpressionError | undefined {
   const lines = text.split("\n");
   const header = lines.indexOf("Traceback (most recent call last):");
   if (header < 0) return undefined;
-  // The exception: the lines after the last indented one (a frame or its quoted code).
-  let last = lines.length - 1;
-  while (last > header && !/^\s/.test(lines[last]!)) last--;
+  // The exception: the lines after the last frame and the indented lines it quotes (its code,
+  // a caret). Its message may have indented lines of its own (pydantic's ValidationError): the
+  // exception's first line never is.
+  let last = lines.findLastIndex((line) => /^\s*File "[^"]*", line \d+/.test(line));
+  if (last < header) last = header;
+  while (last + 1 < lines.length && /^\s/.test(lines[last + 1]!)) last++;
   const error = lines
     .slice(last + 1)
     .filter((line) => line.trim() !== "")

@@ -60,6 +60,16 @@ describe.skipIf(!python && !ci)("evaluate of a failing expression on debugpy", (
         expect(syntax.text).toContain("def g(:\n");
         expect(syntax.text).not.toContain("<string>");
 
+        // An exception whose message has indented lines of its own is taken whole, not cut at them.
+        const several = await call({
+          op: "evaluate",
+          expression: "(_ for _ in ()).throw(ValueError('first\\n  indented\\nlast'))",
+        });
+        expect(several.code).toBe("DEBUG_EVALUATE_FAILED");
+        expect(several.text).toMatch(
+          / failed in compute \(app\.py:6\): ValueError: first\n {2}indented\nlast\n/,
+        );
+
         // It is so: the stop's frame ids still answer, and the next evaluate too.
         const stack = await call({ op: "stack" });
         const frame = Number(/#0 frame (\d+)/.exec(stack.text)![1]);
