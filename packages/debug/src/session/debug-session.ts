@@ -265,13 +265,15 @@ export class DebugSession {
   /**
    * Where a stop is: the first frame in the working directory, its line's text, the exception if
    * any; then the other threads stopped with a reason of their own in the same stop (lldb).
-   * The current stop counts as reported from then on (see {@link unreportedStop}).
+   * The current stop counts as reported from then on (see {@link unreportedStop}), unless
+   * `answer` (the signal of the call that answers with it) was aborted: that answer went nowhere.
    */
-  async describeStop(stop: StopInfo): Promise<string> {
+  async describeStop(stop: StopInfo, answer?: AbortSignal): Promise<string> {
     const settled = await settledStop(this.core, stop);
     const text = await inspection.describeStop(this.core, settled);
     const others = await describeOtherStops(this.core, settled);
-    if (this.core.state === "stopped" && settled === this.core.lastStop) this.core.reportedStop = settled;
+    if (this.core.state === "stopped" && settled === this.core.lastStop && !answer?.aborted)
+      this.core.reportedStop = settled;
     return text + others;
   }
 

@@ -120,6 +120,39 @@ describe.skipIf(!python && !ci)("a stop no answer reported, on debugpy", () => {
     expect(remaining(pids)).toEqual([]);
   });
 
+  it(
+    "a continue cancelled before its stop came leaves that stop unreported",
+    { timeout: 120_000 },
+    async () => {
+      const { run, call, sessionPids, supervisor } = debugRun(dir, {
+        firstStopMs: 10_000,
+        resumeWaitMs: 10_000,
+      });
+      let pids: number[] = [];
+      try {
+        await call({ op: "breakpoints", file: "late.py", lines: [1, 3] });
+        expect((await call({ op: "launch", program: "late.py" })).text).toContain("late.py:1 in <module>");
+        pids = sessionPids();
+        // The continue is cancelled at once: the stop at line 3 comes 1.5 s later, in no answer.
+        const cancel = new AbortController();
+        const continued = call({ op: "continue" }, cancel.signal);
+        setTimeout(() => cancel.abort(new Error("the user cancelled it")), 100);
+        expect((await continued).isError).toBe(true);
+        const session = supervisor.conversation("conv-1").session!;
+        expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
+        // The cancelled call's own wait ends at the stop meanwhile; what it made of it went nowhere.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const next = await call({ op: "continue" });
+        expect(next.text).toMatch(
+          /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 /,
+        );
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
+
   it("a step after status showed it steps from there", { timeout: 120_000 }, async () => {
     const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
     const pids = sessionPids();

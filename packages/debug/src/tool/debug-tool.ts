@@ -88,7 +88,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
           : session.ending !== undefined
             ? `ending: ${session.ending}`
             : session.state === "stopped" && session.lastStop
-              ? await session.describeStop(session.lastStop)
+              ? await session.describeStop(session.lastStop, context.signal)
               : session.state;
       return textResult(
         `session ${session.description}, ${age} s old\n${where}\nbreakpoints:\n${breakpoints}`,
@@ -113,7 +113,9 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         if (results) {
           const listed = formatBreakpointResults(file, results, root);
           if (!hit || !results.some((result) => result.verified)) return textResult(listed);
-          return textResult(`${listed}\n${await hitText(session, await hit, supervisor.breakpointHitMs)}`);
+          return textResult(
+            `${listed}\n${await hitText(session, await hit, supervisor.breakpointHitMs, context.signal)}`,
+          );
         }
         // A file the session's adapter cannot use (a .py file for lldb): not sent, kept for a session of its own.
         const why = state.breakpoints.files.get(file)?.skipped ?? "not sent";
@@ -141,6 +143,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
           state.breakpoints,
           root,
           "launch",
+          context.signal,
         ),
       );
     }
@@ -159,6 +162,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
           state.breakpoints,
           root,
           "attach",
+          context.signal,
         ),
       );
     }
@@ -171,7 +175,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       if (unseen) {
         // A stop that came while nobody waited (after "still running", after the breakpoints'
         // wait): resuming would run past a place the user never learnt the program reached.
-        const where = await session.describeStop(unseen);
+        const where = await session.describeStop(unseen, context.signal);
         return textResult(
           `the program had stopped before this ${args.op}, and no answer had said so: ${where}\n` +
             `nothing was resumed: inspect it here, or ${args.op} again to run on`,
@@ -182,7 +186,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       )[args.op];
       const mark = session.output.mark();
       const outcome = await session.resume(command, args.thread_id);
-      const text = await formatOutcome(session, outcome, supervisor.resumeWaitMs, args.op);
+      const text = await formatOutcome(session, outcome, supervisor.resumeWaitMs, args.op, context.signal);
       if (args.op === "continue" && outcome.kind === "stopped" && outcome.stop.reason === "step") {
         // lldb keeps a step that a breakpoint interrupted, and a continue finishes it (delve and
         // debugpy drop it).
@@ -202,11 +206,15 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const outcome = await session.pause(args.thread_id);
       if (outcome.kind === "already") {
         // The same normalised stop report as every other stop: reason, thread, location, line text.
-        const where = outcome.stop ? await session.describeStop(outcome.stop) : formatStopShort(undefined);
+        const where = outcome.stop
+          ? await session.describeStop(outcome.stop, context.signal)
+          : formatStopShort(undefined);
         // Its own line after the quoted source line, not glued onto it.
         return textResult(`already ${where}\nnothing to pause: continue or step from here`);
       }
-      return textResult(await formatOutcome(session, outcome, supervisor.resumeWaitMs, "pause"));
+      return textResult(
+        await formatOutcome(session, outcome, supervisor.resumeWaitMs, "pause", context.signal),
+      );
     }
     case "threads": {
       const threads = await supervisor.require(run.conversationId).threads(context.signal);
@@ -281,12 +289,17 @@ async function executeOp(args: DebugInput, context: ToolContext) {
  * What became of a running program after breakpoints were set in it, within `waitedMs`: it
  * stopped (at one of them, the report says where), ended, or runs on.
  */
-async function hitText(session: DebugSession, outcome: Outcome, waitedMs: number): Promise<string> {
+async function hitText(
+  session: DebugSession,
+  outcome: Outcome,
+  waitedMs: number,
+  answer: AbortSignal,
+): Promise<string> {
   if (outcome.kind === "timeout") {
     const within = waitedMs >= 1000 ? `${Math.round(waitedMs / 1000)} s` : `${waitedMs} ms`;
     return `the program is running and did not stop within ${within}: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now`;
   }
-  const text = await formatOutcome(session, outcome, waitedMs, "continue");
+  const text = await formatOutcome(session, outcome, waitedMs, "continue", answer);
   return outcome.kind === "stopped" ? `the program has ${text}` : text;
 }
 
@@ -303,11 +316,12 @@ async function startText(
   breakpoints: BreakpointStore,
   root: string,
   op: "launch" | "attach",
+  answer: AbortSignal,
 ): Promise<string> {
   const parts = [`started ${session.description}`];
   for (const warning of warnings) parts.push(`warning: ${warning}`);
   if (breakpoints.files.size > 0) parts.push(`breakpoints:\n${formatBreakpointStore(breakpoints, root)}`);
-  parts.push(await formatOutcome(session, outcome, waitMs, op));
+  parts.push(await formatOutcome(session, outcome, waitMs, op, answer));
   if (outcome.kind === "exited" || outcome.kind === "ended") {
     // It ended before any stop: what it printed is the likeliest explanation.
     const recent = session.output.tail(1500, "op 'output' reads them", failedEnd(outcome)).trim();

@@ -44,10 +44,11 @@ export async function formatOutcome(
   outcome: Outcome,
   waitedMs: number,
   op: WaitingOp,
+  answer?: AbortSignal,
 ): Promise<string> {
   switch (outcome.kind) {
     case "stopped":
-      return session.describeStop(outcome.stop);
+      return session.describeStop(outcome.stop, answer);
     case "exited": {
       const left = outcome.leftBehind ?? 0;
       const ended =
