@@ -52,6 +52,35 @@ describe.skipIf(!python && !ci)("breakpoints set while the program runs, on debu
     expect(remaining(pids)).toEqual([]);
   });
 
+  it("say why the program exited when it ends during the wait", { timeout: 120_000 }, async () => {
+    // It exits 0.6 s after the start, failing, the reason on stderr: the answer said only the
+    // exit code, where every other answer that reports an exit shows what the program wrote.
+    const quick = [
+      "import os, sys, time",
+      "time.sleep(0.6)",
+      "sys.stderr.write('fatal: gone\\n')",
+      "os._exit(3)",
+      "x = 1",
+      "",
+    ];
+    writeFileSync(join(dir, "quick.py"), quick.join("\n"));
+    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 200, breakpointHitMs: 10_000 });
+    let pids: number[] = [];
+    try {
+      await call({ op: "launch", program: "quick.py" });
+      pids = sessionPids();
+      const set = await call({ op: "breakpoints", file: "quick.py", lines: [5] });
+      expect(set.text.split("\n").slice(2)).toEqual([
+        "the program exited with code 3; the session has ended",
+        "recent output:",
+        "[stderr] fatal: gone",
+      ]);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+
   it("say the program runs on when it reaches none within the wait", { timeout: 120_000 }, async () => {
     const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 500, breakpointHitMs: 300 });
     let pids: number[] = [];

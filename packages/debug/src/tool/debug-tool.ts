@@ -300,7 +300,15 @@ async function hitText(
     return `the program is running and did not stop within ${within}: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now`;
   }
   const text = await formatOutcome(session, outcome, waitedMs, "continue", answer);
-  return outcome.kind === "stopped" ? `the program has ${text}` : text;
+  if (outcome.kind === "stopped") return `the program has ${text}`;
+  // It ended meanwhile: what it wrote says why, as for an end a launch or continue reports.
+  return `${text}\n${recentOutput(session, outcome)}`;
+}
+
+/** What the program wrote last, for an answer that reports its end (see `OutputRing.tail`). */
+function recentOutput(session: DebugSession, outcome: Outcome): string {
+  const recent = session.output.tail(1500, "op 'output' reads them", failedEnd(outcome)).trim();
+  return recent ? `recent output:\n${recent}` : "(the program wrote no output)";
 }
 
 /** An end of the program other than a clean exit with code 0: its stderr likely says why. */
@@ -324,8 +332,7 @@ async function startText(
   parts.push(await formatOutcome(session, outcome, waitMs, op, answer));
   if (outcome.kind === "exited" || outcome.kind === "ended") {
     // It ended before any stop: what it printed is the likeliest explanation.
-    const recent = session.output.tail(1500, "op 'output' reads them", failedEnd(outcome)).trim();
-    parts.push(recent ? `recent output:\n${recent}` : "(the program wrote no output)");
+    parts.push(recentOutput(session, outcome));
   }
   return parts.join("\n");
 }
