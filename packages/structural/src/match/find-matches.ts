@@ -141,10 +141,37 @@ function inStatementList(node: Node): boolean {
 }
 
 /**
- * Where the statement the match from `first` to `last` is (or is but for its `;`) ends, with its
- * terminator: see `StructuralMatch.statementEnd`.
+ * Languages whose statements may end at a line break without a `;` (automatic semicolon
+ * insertion): there a `;` may be what keeps the next line from continuing the line before.
  */
-function statementEnd(first: Node, last: Node): number | undefined {
+const semicolonInserted = new Set(["javascript", "typescript", "tsx"]);
+
+/**
+ * A statement may open with this and still continue the one before, were no `;` between them:
+ * `let a = b` and a next line `[1, 2].forEach(g)` read as `b[1, 2].forEach(g)` (a `(`, a template,
+ * a sign, a regex or a TypeScript `<T>` too).
+ */
+const continuesLine = /[([`+\-/<]/y;
+
+/**
+ * Whether the statement after `statement` opens with what could continue the code before it
+ * (see {@link continuesLine}): its `;` is not deleted, as what comes before could end without
+ * one once deleted itself or, the `;` being the only separator, the two lines would join.
+ */
+function nextContinues(statement: Node, source: string): boolean {
+  let next = statement.nextSibling;
+  while (next?.isExtra) next = next.nextSibling;
+  if (!next?.isNamed) return false;
+  continuesLine.lastIndex = next.startIndex;
+  return continuesLine.test(source);
+}
+
+/**
+ * Where the statement the match from `first` to `last` is (or is but for its `;`) ends, with its
+ * terminator: see `StructuralMatch.statementEnd`. In JavaScript and TypeScript a `;` before a
+ * statement opening with `(`, `[` or the like (see {@link continuesLine}) stays: undefined.
+ */
+function statementEnd(first: Node, last: Node, source: string, language: string): number | undefined {
   let node: Node | null = first.id === last.id ? first : null;
   // Up from the match through nodes spanning just what it spans (Python's `expression_statement`
   // around its `call`) to the first that is in a list of statements, short of the file's root.
@@ -158,6 +185,7 @@ function statementEnd(first: Node, last: Node): number | undefined {
     parent = node.parent
   )
     node = parent;
+  const asi = semicolonInserted.has(language);
   const end = node ?? last;
   const next = end.nextSibling;
   const parent = end.parent;
@@ -170,10 +198,13 @@ function statementEnd(first: Node, last: Node): number | undefined {
     parent.startIndex === first.startIndex &&
     /statement/.test(parent.type)
   )
-    return inStatementList(parent) ? parent.endIndex : undefined;
+    return inStatementList(parent) && !(asi && nextContinues(parent, source)) ? parent.endIndex : undefined;
   if (!node || node.isExtra || !node.isNamed || !inStatementList(node)) return undefined;
+  // A statement ending in its `;` (JavaScript's `const c = 1;`) whose next line needs it keeps it.
+  if (asi && source.charCodeAt(node.endIndex - 1) === 59 && nextContinues(node, source)) return undefined;
   // A `;` separating it from the next statement (Python's, Go's) goes with it.
-  return next?.type === ";" ? next.endIndex : node.endIndex;
+  if (next?.type !== ";") return node.endIndex;
+  return asi && nextContinues(next, source) ? undefined : next.endIndex;
 }
 
 /**
@@ -506,7 +537,8 @@ function* matchSteps(
     const passed = passedOver(env);
     const tokens = passed.filter((token) => !token.isNamed);
     const missing = missingTokens(env);
-    const statement = limits.statements === true ? statementEnd(first, last) : undefined;
+    const statement =
+      limits.statements === true ? statementEnd(first, last, source, pattern.language) : undefined;
     if (seen) {
       let key = `${first.startIndex} ${last.endIndex}`;
       for (const { start, end } of bindings.values()) key += ` ${start} ${end}`;

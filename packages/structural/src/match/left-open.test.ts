@@ -69,6 +69,21 @@ describe("leftOpenAt in CSS", () => {
     expect((await openAt("css", quoted)).at).toBe(quoted.indexOf("/*"));
   });
 
+  it("takes a `/*` in an unquoted url() for no comment when a `url(` without its `)` came before in a comment or string", async () => {
+    // The URL the `/*` is in is the last `url(` before it; one that is comment or string text
+    // further back (`/* url( */`) neither opens a URL nor hides the one after it.
+    for (const source of [
+      "/* url( */\na { background: url(/*.png); }\nb { color: red }\n",
+      'a { content: "url(x"; background: url(/*.png); }\nb { color: red }\n',
+    ]) {
+      expect((await openAt("css", source)).at).toBeUndefined();
+      expect(await matchSource(parser, "css", "color: $V", source)).toHaveLength(1);
+    }
+    // After a URL closed, a `/*` opens a comment, whatever `url(` in a comment came before.
+    const closed = "/* url( */\na { background: url(a.png) } /* licence\nb { color: red }\n";
+    expect((await openAt("css", closed)).at).toBe(closed.lastIndexOf("/*"));
+  });
+
   it("takes a `url(` in a comment for no URL: the comment left open after it is one", async () => {
     // The `url(` is comment text, and no whitespace comes between it and the opening left open.
     const source = "/* url(*/b{color:red}/* licence\nc{color:blue}\n";

@@ -34,24 +34,35 @@ function insideText(tree: Tree, offset: number): boolean {
 }
 
 /**
- * CSS's unquoted `url(` up to an offset: what follows is the URL, where no comment opens
+ * What follows CSS's unquoted `url(` up to an offset: the URL, where no comment opens
  * (`url(/*.png)`, which tree-sitter-css reads with an error), up to its `)` (an escaped `\)`
  * aside), blanks and all: `url(a b/*.png)` is one bad URL, whose rest is read up to the `)`
  * (CSS Syntax 3, "consume the remnants of a bad url"). A quote first makes it a string instead.
  */
-const unquotedUrl = /(?<![\w-])url\(\s*(?:(?:[^\s"'()\\]|\\[^])(?:[^)\\]|\\[^])*)?$/i;
+const unquotedUrl = /\s*(?:(?:[^\s"'()\\]|\\[^])(?:[^)\\]|\\[^])*)?$/y;
+
+/** A `url(` (not the end of a longer name). */
+const urlOpening = /(?<![\w-])url\(/gi;
 
 /** How far before an opening an unquoted `url(` is looked for (a minified line can be megabytes). */
 const urlLookBehind = 4096;
 
 /**
- * Whether `offset` lies in the URL of a CSS `url( … )` written without quotes (a `url(` that is
- * itself comment or string text opens none).
+ * Whether `offset` lies in the URL of a CSS `url( … )` written without quotes: that of the last
+ * `url(` before it that is not itself comment or string text (one in a comment opens no URL, nor
+ * hides the `url(` after it).
  */
 function inUnquotedUrl(tree: Tree, source: string, offset: number): boolean {
   const from = Math.max(0, offset - urlLookBehind);
-  const url = unquotedUrl.exec(source.slice(from, offset));
-  return url !== null && !insideText(tree, from + url.index);
+  const before = source.slice(from, offset);
+  const openings = [...before.matchAll(urlOpening)];
+  for (let index = openings.length - 1; index >= 0; index--) {
+    const at = openings[index]?.index ?? 0;
+    if (insideText(tree, from + at)) continue;
+    unquotedUrl.lastIndex = at + "url(".length;
+    return unquotedUrl.test(before);
+  }
+  return false;
 }
 
 /**

@@ -85,6 +85,33 @@ describe("an empty rewrite deletes a statement or declaration with its own termi
     );
   });
 
+  it("keeps a JavaScript `;` the next line needs, where the statement before ends without one", async () => {
+    // Without the `;`, `let a = b` and a next line opening with `[` or `(` read as one statement
+    // (`b[1, 2].forEach(g)`): the deletion leaves the `;` there, as ast-grep does.
+    const code = "let a = b\nconsole.log(1);\n[1, 2].forEach(g)\n";
+    expect(await rewritten("javascript", "console.log($$$A)", code)).toBe(
+      "let a = b\n;\n[1, 2].forEach(g)\n",
+    );
+    // A leading `;` guarding the next line, and a deletion right before another one.
+    expect(
+      await rewritten("typescript", "console.log($$$A)", "let a = b\nconsole.log(1)\n;(f || g)()\n"),
+    ).toBe("let a = b\n\n;(f || g)()\n");
+    expect(
+      await rewritten(
+        "javascript",
+        "console.log($$$A)",
+        "let a = b\nconsole.log(1);\nconsole.log(2);\n`t`.length\n",
+      ),
+    ).toBe("let a = b\n\n;\n`t`.length\n");
+    expect(await rewritten("tsx", "const $A = $B", "let a = b\nconst c = 1;\n[c].map(f)\n")).toBe(
+      "let a = b\n;\n[c].map(f)\n",
+    );
+    // A next line that cannot continue the one before: the `;` goes.
+    expect(await rewritten("javascript", "console.log($$$A)", "let a = b\nconsole.log(1);\ng()\n")).toBe(
+      "let a = b\n\ng()\n",
+    );
+  });
+
   it("leaves a non-empty rewrite's `;` as before", async () => {
     expect(await rewritten("css", "margin: $$$V", "a { margin: 0; }\n", "padding: $$$V")).toBe(
       "a { padding: 0; }\n",
