@@ -215,8 +215,18 @@ export async function reopenOutdated(
 const cutShort = new WeakMap<LanguageClient, readonly string[]>();
 
 /**
+ * Per server re-reading changed files, the files its projects held when last asked (see
+ * `tsserverProjectFiles`): asked again only when a changed file is not among them (a file new to
+ * a project, a project newly opened, a build's output), not after every edit: the list of a
+ * project of 5 000 files took ~15 ms, a reload ~0.5 ms. One listed that a project no longer
+ * holds is sent a reload tsserver answers doing nothing; none it holds is left out.
+ */
+const projectFiles = new WeakMap<LanguageClient, (file: string) => boolean>();
+
+/**
  * Has tsserver read again those of `files` it knows (see `tsserverProjectFiles`: the files of the
- * projects of the documents open on it), all of them when it does not say which it knows. A file
+ * projects of the documents open on it, kept while they list every changed file: see
+ * {@link projectFiles}), all of them when it does not say which it knows. A file
  * it does not know (a build's output, a file outside the tsconfig's include) is not sent: each
  * `reload` is a round trip, and 500 files a build wrote added a quarter of a second to a hover.
  * What a cancel cut short is kept for the next call.
@@ -228,15 +238,20 @@ async function reloadKnown(
 ): Promise<void> {
   const { supervisor, signal } = context;
   const request = client.request.bind(client);
-  context.bound?.waiting(`for ${client.spec.command} to list the files of its projects`);
-  const knows = await tsserverProjectFiles(
-    request,
-    client.openUris().map((uri) => supervisor.pathOf(uri)),
-    signal,
-  );
-  if (signal.aborted) {
-    cutShort.set(client, files);
-    return;
+  let knows = projectFiles.get(client);
+  if (knows === undefined || !files.every(knows)) {
+    context.bound?.waiting(`for ${client.spec.command} to list the files of its projects`);
+    knows = await tsserverProjectFiles(
+      request,
+      client.openUris().map((uri) => supervisor.pathOf(uri)),
+      signal,
+    );
+    if (signal.aborted) {
+      cutShort.set(client, files);
+      return;
+    }
+    if (knows) projectFiles.set(client, knows);
+    else projectFiles.delete(client);
   }
   const known = knows ? files.filter(knows) : files;
   if (known.length === 0) return;

@@ -98,5 +98,7 @@ describe("tsserver reload of the files changed on disk", () => {
       false,
     ]);
     expect(await tsserverProjectFiles(request, ["/p/src/app.ts", "/p/old.ts"])).toBeUndefined();
+    // None open: tsserver may still hold the projects of the files closed on it.
+    expect(await tsserverProjectFiles(request, [])).toBeUndefined();
   });
 });

@@ -65,7 +65,8 @@ export async function tsserverReload(
  * `reload` reads again; another (a build's output beside the sources, a file outside the
  * tsconfig's include) it does not know. One request per project: an open file already listed
  * asks nothing. Undefined when tsserver did not say for one of them (an old server, a failure, a
- * cancel): the caller then cannot tell which files it knows.
+ * cancel), or when none is open (tsserver keeps the projects of the files closed on it until
+ * another opens, and there is no file to ask by): the caller then cannot tell which files it knows.
  */
 export async function tsserverProjectFiles(
   request: PassThroughRequest,
@@ -74,6 +75,7 @@ export async function tsserverProjectFiles(
 ): Promise<((file: string) => boolean) | undefined> {
   // tsserver's names have `/` separators (Windows too).
   const key = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
+  if (openFiles.length === 0) return undefined;
   const known = new Set<string>();
   for (const file of openFiles) {
     if (known.has(key(file))) continue;

@@ -76,8 +76,15 @@ export function statusReport(view: StatusView, file?: string): string {
     const where = detection.root
       ? `root ${view.display(detection.root)} (marker ${detection.marker})`
       : `no root (none of ${spec.markers.join(", ")} between ${view.display(probe)} and the working directory)`;
+    // Only what is missing: the marker (with how to make one), the binary, or both.
     const how = detection.root ? undefined : markerHint(detection);
-    let state = `(cannot start: needs a root marker AND the binary${how ? `; ${how}` : ""})`;
+    const missing = [
+      detection.root ? undefined : "a root marker",
+      detection.binary.found ? undefined : "the binary",
+    ]
+      .filter((each) => each !== undefined)
+      .join(" and ");
+    let state = `(cannot start without ${missing}${how ? `; ${how}` : ""})`;
     if (detection.root && detection.binary.found) {
       const problem = view.setupProblem(spec, detection.root, detection.binary.path);
       state = problem ? `(cannot start: ${problem})` : "(starts on first use)";

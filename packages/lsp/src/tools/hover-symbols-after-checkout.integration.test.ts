@@ -111,6 +111,37 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     }
   });
 
+  // With no document open on it, tsserver still holds the project of the files it closed (until
+  // another opens): there is no open file to ask its project's files by, and the changed files
+  // are all sent. Before, none was, and a symbol a checkout added was not found until tsserver's
+  // own watch told it (seen: "no workspace symbols match"). Counted, not timed: the reloads sent.
+  it("reads a changed file again with no file open on the server", async () => {
+    const path = join(server.dir, "src/math.ts");
+    const original = readFileSync(path, "utf8");
+    await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
+    const reloaded: string[] = [];
+    const request = client.request.bind(client);
+    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
+      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
+      if (method === "workspace/executeCommand" && args?.[0] === "reload")
+        reloaded.push((args[1] as { file: string }).file);
+      return request<R>(method, params, timeoutMs, signal);
+    }) as typeof client.request;
+    try {
+      for (const uri of client.openUris()) await client.close(uri);
+      unlinkSync(path);
+      writeFileSync(path, `${original}export function closedAll(): number {\n  return 1;\n}\n`);
+      expect(await server.text({ action: "symbols", query: "closedAll" })).toContain(
+        "function closedAll  src/math.ts:",
+      );
+      expect(reloaded).toEqual([path]);
+    } finally {
+      client.request = request;
+      writeFileSync(path, original);
+    }
+  });
+
   // Past the bound of the changes remembered (a checkout of another branch), which files changed
   // is not known and nothing is read again: the answer may come from the old text, and says so,
   // as clangd's does past the files it opens again.
