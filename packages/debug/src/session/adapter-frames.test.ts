@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withoutAdapterFrames } from "./adapter-frames.js";
+import { withoutAdapterFrames, withoutDebuggerFrames } from "./adapter-frames.js";
 
 const pydevd = "/usr/lib/python3/dist-packages/debugpy/_vendored/pydevd/_pydevd_bundle";
 
@@ -90,5 +90,151 @@ describe("withoutAdapterFrames", () => {
     const user =
       'Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nZeroDivisionError: division by zero\n';
     expect(withoutAdapterFrames(user)).toBe(user);
+  });
+});
+
+describe("withoutDebuggerFrames", () => {
+  const debugpy = "/usr/lib/python3/dist-packages/debugpy";
+  const note = (count: number) => `  (${count} left out)`;
+  const stderr = (...lines: string[]) => lines.map((text) => ({ category: "stderr", text: `${text}\n` }));
+  const texts = (entries: readonly { category: string; text: string }[]) =>
+    entries.map(
+      (entry) => `${entry.category === "stderr" ? "" : `${entry.category}: `}${entry.text.trimEnd()}`,
+    );
+  // What debugpy 1.6 on Python 3.11 writes for an uncaught exception (8 frames before the user's).
+  const started = [
+    '  File "/usr/lib/python3.11/runpy.py", line 198, in _run_module_as_main',
+    "    return _run_code(code, main_globals, None,",
+    "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    '  File "/usr/lib/python3.11/runpy.py", line 88, in _run_code',
+    "    exec(code, run_globals)",
+    `  File "${debugpy}/launcher/../../debugpy/__main__.py", line 39, in <module>`,
+    "    cli.main()",
+    `  File "${debugpy}/launcher/../../debugpy/../debugpy/server/cli.py", line 284, in run_file`,
+    '    runpy.run_path(target, run_name="__main__")',
+    `  File "${debugpy}/_vendored/pydevd/_pydevd_bundle/pydevd_runpy.py", line 123, in _run_code`,
+    "    exec(code, run_globals)",
+  ];
+  const user = ['  File "/home/me/app/crash.py", line 5, in <module>', "    divide(1, 0)"];
+
+  it("leaves out the frames before the user's, with the lines they quote, saying how many", () => {
+    const entries = [
+      { category: "stdout", text: "before the crash\n" },
+      ...stderr(
+        "Traceback (most recent call last):",
+        ...started,
+        ...user,
+        "ZeroDivisionError: division by zero",
+      ),
+    ];
+    expect(texts(withoutDebuggerFrames(entries, note))).toEqual([
+      "stdout: before the crash",
+      "Traceback (most recent call last):",
+      "  (5 left out)",
+      ...user,
+      "ZeroDivisionError: division by zero",
+    ]);
+  });
+
+  it("does so in each traceback of a chained exception, and for Python 3.12's frozen runpy", () => {
+    const frozen = [
+      '  File "<frozen runpy>", line 198, in _run_module_as_main',
+      '  File "<frozen runpy>", line 88, in _run_code',
+      `  File "${debugpy}/__main__.py", line 39, in <module>`,
+      "    cli.main()",
+    ];
+    const entries = stderr(
+      "Traceback (most recent call last):",
+      '  File "/home/me/app/chained.py", line 3, in f',
+      "    {}['k']",
+      "KeyError: 'k'",
+      "",
+      "The above exception was the direct cause of the following exception:",
+      "",
+      "Traceback (most recent call last):",
+      ...frozen,
+      ...user,
+      "ValueError: wrapped",
+    );
+    expect(texts(withoutDebuggerFrames(entries, note))).toEqual([
+      "Traceback (most recent call last):",
+      '  File "/home/me/app/chained.py", line 3, in f',
+      "    {}['k']",
+      "KeyError: 'k'",
+      "",
+      "The above exception was the direct cause of the following exception:",
+      "",
+      "Traceback (most recent call last):",
+      "  (3 left out)",
+      ...user,
+      "ValueError: wrapped",
+    ]);
+  });
+
+  it("keeps runpy's frames with no debugpy frame after them, and debugpy's after a user's frame", () => {
+    const runpyOnly = stderr(
+      "Traceback (most recent call last):",
+      '  File "/usr/lib/python3.11/runpy.py", line 88, in _run_code',
+      "    exec(code, run_globals)",
+      ...user,
+      "ValueError: x",
+    );
+    expect(withoutDebuggerFrames(runpyOnly, note)).toBe(runpyOnly);
+    const later = stderr(
+      "Traceback (most recent call last):",
+      ...user,
+      `  File "${debugpy}/_vendored/pydevd/pydevd.py", line 1, in settrace`,
+      "    x()",
+      "ValueError: x",
+    );
+    expect(withoutDebuggerFrames(later, note)).toBe(later);
+    // Of the leading frames, runpy's after debugpy's last stay too.
+    const after = stderr(
+      "Traceback (most recent call last):",
+      `  File "${debugpy}/server/cli.py", line 284, in run_file`,
+      "    runpy.run_path(target)",
+      '  File "/usr/lib/python3.11/runpy.py", line 291, in run_path',
+      "    return _run_module_code(code)",
+      ...user,
+      "ValueError: x",
+    );
+    expect(texts(withoutDebuggerFrames(after, note))).toEqual([
+      "Traceback (most recent call last):",
+      "  (1 left out)",
+      '  File "/usr/lib/python3.11/runpy.py", line 291, in run_path',
+      "    return _run_module_code(code)",
+      ...user,
+      "ValueError: x",
+    ]);
+  });
+
+  it("keeps text that only mentions those frames, outside a traceback, and a clone of debugpy", () => {
+    const mention = stderr(...started, "Traceback: see above");
+    expect(withoutDebuggerFrames(mention, note)).toBe(mention);
+    const indented = stderr("  Traceback (most recent call last):", ...started);
+    expect(withoutDebuggerFrames(indented, note)).toBe(indented);
+    const clone = stderr(
+      "Traceback (most recent call last):",
+      '  File "/home/me/src/debugpy/src/debugpy/server/cli.py", line 284, in run_file',
+      "    run()",
+      "ValueError: x",
+    );
+    expect(withoutDebuggerFrames(clone, note)).toBe(clone);
+  });
+
+  it("stops at a line of another stream inside the frames, and keeps that line", () => {
+    const entries = [
+      ...stderr("Traceback (most recent call last):", ...started.slice(0, 7)),
+      { category: "stdout", text: "tick\n" },
+      ...stderr(...started.slice(7), ...user, "ValueError: x"),
+    ];
+    expect(texts(withoutDebuggerFrames(entries, note))).toEqual([
+      "Traceback (most recent call last):",
+      "  (3 left out)",
+      "stdout: tick",
+      ...started.slice(7),
+      ...user,
+      "ValueError: x",
+    ]);
   });
 });

@@ -42,3 +42,78 @@ export function withoutAdapterFrames(message: string): string {
   );
   return result.join("\n").trim();
 }
+
+/** The first line of a Python traceback, as the interpreter writes it (at the line's start). */
+const tracebackHeader = /^Traceback \(most recent call last\):\r?\n?$/;
+
+/** A frame line as a traceback writes it: two spaces, then `File "…", line N`. */
+const tracebackFrame = /^ {2}File "([^"]+)", line \d+/;
+
+/** A line a frame quotes under its `File` line: its code, a caret under a part of it. */
+const frameQuote = /^ {4,}\S/;
+
+/**
+ * The standard library's runpy, which starts debugpy (`python -m debugpy`) and runs the
+ * program for it: its frames come before debugpy's own.
+ */
+const runpyFile = /(?:^<frozen runpy>$|[/\\](?:python\d+(?:\.\d+)?|Lib)[/\\]runpy\.py$)/i;
+
+/** One line of the program's output (see `OutputRing`). */
+interface OutputLine {
+  readonly category: string;
+  readonly text: string;
+}
+
+/**
+ * The output without the frames of the debugger in its Python tracebacks: a program run under
+ * debugpy that dies of an uncaught exception writes, before the user's frames, those of runpy,
+ * debugpy's `__main__` and `cli.py`, and pydevd's runpy (about ten). Only such frames go, each
+ * with the lines it quotes (its code, a caret), and only in a traceback: the leading frames
+ * under a "Traceback (most recent call last):" line, up to the last one of debugpy's files
+ * before a frame of any other file (a runpy frame with no debugpy frame after it stays). A line
+ * in their place, in the same stream, says how many went (`note`). The program's frames, its
+ * other text and any other stream's lines stay as written; where nothing goes, `entries` is
+ * returned itself.
+ */
+export function withoutDebuggerFrames<T extends OutputLine>(
+  entries: readonly T[],
+  note: (count: number) => string,
+): readonly (T | OutputLine)[] {
+  let kept: (T | OutputLine)[] | undefined;
+  let copied = 0;
+  for (let at = 0; at < entries.length; at++) {
+    const header = entries[at]!;
+    if (!tracebackHeader.test(header.text)) continue;
+    // The frames right under the header, in its stream, while each is runpy's or debugpy's.
+    let frames = 0;
+    let dropTo = -1;
+    let dropped = 0;
+    let next = at + 1;
+    while (next < entries.length && entries[next]!.category === header.category) {
+      const file = tracebackFrame.exec(entries[next]!.text)?.[1];
+      if (file === undefined) break;
+      const ours = adapterFile.test(file);
+      if (!ours && !runpyFile.test(file)) break;
+      next++;
+      while (
+        next < entries.length &&
+        entries[next]!.category === header.category &&
+        frameQuote.test(entries[next]!.text)
+      )
+        next++;
+      frames++;
+      if (ours) {
+        dropTo = next;
+        dropped = frames;
+      }
+    }
+    if (dropped === 0) continue;
+    kept ??= [];
+    kept.push(...entries.slice(copied, at + 1), { category: header.category, text: `${note(dropped)}\n` });
+    copied = dropTo;
+    at = dropTo - 1;
+  }
+  if (!kept) return entries;
+  kept.push(...entries.slice(copied));
+  return kept;
+}

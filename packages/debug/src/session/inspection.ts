@@ -600,11 +600,23 @@ function failedExpression(
     "DEBUG_EVALUATE_FAILED",
     [
       `the expression ${shown} failed${place}: ${said.error}`,
-      ...said.detail.map((line) => `  ${line}`),
+      ...said.detail.map((line) => `  ${withFramePathShown(line, core.options.root)}`),
       "The program is still stopped where it was, and this stop's frame ids and references still hold: " +
         "correct the expression and evaluate it again, or step or continue.",
     ].join("\n"),
     { data: { error: said.error }, cause: error },
+  );
+}
+
+/**
+ * A traceback frame line (`File "/abs/app.py", line 5, in compute`) with its path shown as the
+ * tool shows frames elsewhere: relative to the working directory when it lies inside it. Any
+ * other line is returned as it is.
+ */
+function withFramePathShown(line: string, root: string): string {
+  return line.replace(
+    /^(\s*File ")([^"]+)(", line \d+)/,
+    (_all, before: string, path: string, after: string) => `${before}${displayPath(path, root)}${after}`,
   );
 }
 

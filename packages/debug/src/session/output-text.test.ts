@@ -144,4 +144,28 @@ describe("exitTail", () => {
     expect(stderrPart.length).toBeLessThan(700);
     expect(tail.length).toBeLessThan(1600);
   });
+
+  it("leaves out debugpy's frames of a traceback, in the tail and in stderr's share, saying so", () => {
+    const traceback = [
+      err("Traceback (most recent call last):\n"),
+      err('  File "/usr/lib/python3/dist-packages/debugpy/server/cli.py", line 284, in run_file\n'),
+      err("    runpy.run_path(target)\n"),
+      err('  File "/home/me/app.py", line 2, in <module>\n'),
+      err("    boom()\n"),
+      err("ValueError: boom\n"),
+    ];
+    const shown = [
+      "[stderr] Traceback (most recent call last):",
+      "[stderr]   … 1 debugger frame left out (op 'output' shows them)",
+      '[stderr]   File "/home/me/app.py", line 2, in <module>',
+      "[stderr]     boom()",
+      "[stderr] ValueError: boom",
+    ];
+    expect(exitTail(traceback, 1500).split("\n")).toEqual(shown);
+    const tail = exitTail([...traceback, ...out(500)], 1500);
+    expect(tail.split("\n").slice(-6)).toEqual([
+      "(the program's last lines on stderr, written before the lines above:)",
+      ...shown,
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import { countNoun } from "@tools/registry";
+import { withoutDebuggerFrames } from "./adapter-frames.js";
 import type { OutputEntry } from "./output-ring.js";
 
 /**
@@ -63,8 +64,15 @@ const stderrShare = 600;
 /** The line before stderr's own last lines in {@link exitTail}. */
 const stderrHeading = "(the program's last lines on stderr, written before the lines above:)";
 
+/** The line in place of the debugger's frames a traceback's tail leaves out. */
+function debuggerFramesNote(count: number): string {
+  return `  … ${count} debugger ${countNoun(count, "frames")} left out (op 'output' shows them)`;
+}
+
 /**
- * The end of `entries`' output for a report of how the program ended: its last whole lines,
+ * The end of `output` for a report of how the program ended, without the debugger's own frames
+ * in its Python tracebacks (a line says how many went, see {@link withoutDebuggerFrames}; op
+ * `output` reads them): its last whole lines,
  * about `maxChars` characters (see {@link lastLines}, `hint` where to read the rest), labelled as
  * `output` labels them, without the final newline. When the program failed (`failed`: not a
  * clean exit with code 0) and stdout written after its last stderr line pushed that line out of
@@ -72,11 +80,12 @@ const stderrHeading = "(the program's last lines on stderr, written before the l
  * within the same bound, at most {@link stderrShare} characters of it.
  */
 export function exitTail(
-  entries: readonly Pick<OutputEntry, "category" | "text">[],
+  output: readonly Pick<OutputEntry, "category" | "text">[],
   maxChars: number,
   hint?: string,
   failed = true,
 ): string {
+  const entries = withoutDebuggerFrames(output, debuggerFramesNote);
   const labelled = labelOutput(entries);
   const text = labelled.join("").replace(/\n$/, "");
   const lastStderr = entries.findLastIndex((entry) => entry.category === "stderr");

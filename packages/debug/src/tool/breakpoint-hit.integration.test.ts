@@ -1,6 +1,6 @@
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { findOnPath } from "../adapters/find-binary.js";
 import {
   ci,
@@ -12,10 +12,15 @@ import {
   until,
   workspace,
 } from "../__fixtures__/harness.js";
+import { sentCommands } from "../__fixtures__/sent-commands.js";
 
 const python = existsSync("/usr/bin/python3");
 const searchPath = process.env.PATH ?? "";
 const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 // A breakpoint set while the program runs, on a line it runs all the time, was answered
 // "line 5: verified" only: the stop that came a moment later was said by nobody (a `continue`
@@ -153,27 +158,45 @@ describe.skipIf(!python && !ci)("a stop no answer reported, on debugpy", () => {
     "a continue cancelled before its stop came leaves that stop unreported",
     { timeout: 120_000 },
     async () => {
+      // The stop (line 4) comes only once the test opens the gate, after the cancel: the race
+      // is staged however late a starved machine runs the test's timers (a stop 1.5 s after a
+      // cancel timed at 100 ms was not, and came first on a loaded machine).
+      const gate = join(dir, "gate");
+      rmSync(gate, { force: true });
+      const gated = [
+        "import os, time",
+        `while not os.path.exists(${JSON.stringify(gate)}):`,
+        "    time.sleep(0.02)",
+        "x = 1",
+        "print('after', flush=True)",
+        "",
+      ];
+      writeFileSync(join(dir, "gated.py"), gated.join("\n"));
       const { run, call, sessionPids, supervisor } = debugRun(dir, {
         firstStopMs: 10_000,
         resumeWaitMs: 10_000,
       });
       let pids: number[] = [];
       try {
-        await call({ op: "breakpoints", file: "late.py", lines: [1, 3] });
-        expect((await call({ op: "launch", program: "late.py" })).text).toContain("late.py:1 in <module>");
+        await call({ op: "breakpoints", file: "gated.py", lines: [1, 4] });
+        expect((await call({ op: "launch", program: "gated.py" })).text).toContain("gated.py:1 in <module>");
         pids = sessionPids();
-        // The continue is cancelled at once: the stop at line 3 comes 1.5 s later, in no answer.
+        // Cancelled once the continue went to the adapter (the program runs, waiting at the gate).
+        const sent = sentCommands();
         const cancel = new AbortController();
         const continued = call({ op: "continue" }, cancel.signal);
-        setTimeout(() => cancel.abort(new Error("the user cancelled it")), 100);
+        expect(await until(() => sent().includes("continue"), 10_000)).toBe(true);
+        cancel.abort(new Error("the user cancelled it"));
         expect((await continued).isError).toBe(true);
         const session = supervisor.conversation("conv-1").session!;
+        expect(session.state).toBe("running");
+        writeFileSync(gate, "");
         expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
         // The cancelled call's own wait ends at the stop meanwhile; what it made of it went nowhere.
         await new Promise((resolve) => setTimeout(resolve, 500));
         const next = await call({ op: "continue" });
         expect(next.text).toMatch(
-          /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 /,
+          /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at gated\.py:4 /,
         );
       } finally {
         await run.dispose();

@@ -1,0 +1,143 @@
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ci, debugRun, makeVenv, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
+
+const python = existsSync("/usr/bin/python3");
+
+/** The part of an answer from its line that starts with `starts` to the end. */
+function outputPart(text: string, starts: string): string {
+  const at = text.indexOf(starts);
+  expect(at, text).toBeGreaterThanOrEqual(0);
+  return text.slice(at);
+}
+
+/** Frame lines of debugpy's own files, and of the runpy that starts it. */
+const debuggerFrame = /File "[^"]*(?:debugpy|pydevd|runpy)[^"]*"/;
+
+/** How many frames of the first traceback in a whole `output` come before `file`'s first frame. */
+function framesBefore(whole: string, file: string): number {
+  const lines = whole.split("\n");
+  const header = lines.indexOf("[stderr] Traceback (most recent call last):");
+  const user = lines.findIndex((line) => line.includes(`${file}", line`));
+  expect(header, whole).toBeGreaterThanOrEqual(0);
+  expect(user, whole).toBeGreaterThan(header);
+  return lines.slice(header + 1, user).filter((line) => /^\[stderr\] {3}File "/.test(line)).length;
+}
+
+// A program that died of an uncaught exception under debugpy was shown (in the launch, continue
+// and exit answers) with ~10 frames of debugpy itself (runpy, debugpy's cli.py, pydevd_runpy.py)
+// before the user's frames: 1500 characters of them, which pushed the exception's cause out of
+// a chained traceback. The answers leave those frames out and say how many; op 'output' keeps
+// the output whole.
+describe.skipIf(!python && !ci)("a Python traceback in the output debugpy answers show", () => {
+  let dir: string;
+  beforeAll(() => {
+    expect(python, "python3-debugpy must be installed").toBe(true);
+    dir = workspace("python");
+    makeVenv(dir);
+    writeFileSync(join(dir, "bad_syntax.py"), ["x = 1", "def f(:", "    pass", ""].join("\n"));
+    writeFileSync(
+      join(dir, "chained.py"),
+      [
+        "import atexit, sys",
+        "# Text that only mentions a debugpy frame, after the traceback but in none, is the program's.",
+        "atexit.register(lambda: sys.stderr.write('  File \"/usr/lib/python3/dist-packages/debugpy/server/cli.py\", line 1, in main\\n    cli.main()\\n'))",
+        "def f():",
+        "    try:",
+        "        {}['k']",
+        "    except KeyError as e:",
+        "        raise ValueError('wrapped') from e",
+        "f()",
+        "",
+      ].join("\n"),
+    );
+  });
+  afterAll(() => removeWorkspace(dir));
+
+  it(
+    "of a continue shows the user's frames and the exception, saying how many were left out",
+    { timeout: 120_000 },
+    async () => {
+      const { run, call, sessionPids } = debugRun(dir);
+      let pids: number[] = [];
+      try {
+        const launch = await call({ op: "launch", program: "crash.py" });
+        expect(launch.text).toContain("stopped on an exception");
+        pids = sessionPids();
+        const done = await call({ op: "continue" });
+        expect(done.text).toContain("exited with code 1");
+        // op 'output' reads the output whole, debugpy's frames too.
+        const whole = (await call({ op: "output" })).text;
+        expect(whole).toContain("pydevd_runpy.py");
+        const count = framesBefore(whole, "crash.py");
+        expect(count).toBeGreaterThan(3);
+        const since = outputPart(done.text, "output since the continue");
+        expect(since.split("\n").slice(1)).toEqual([
+          "[stderr] Traceback (most recent call last):",
+          `[stderr]   … ${count} debugger frames left out (op 'output' shows them)`,
+          `[stderr]   File "${join(dir, "crash.py")}", line 5, in <module>`,
+          "[stderr]     divide(1, 0)",
+          `[stderr]   File "${join(dir, "crash.py")}", line 2, in divide`,
+          "[stderr]     return a / b",
+          ...since.split("\n").filter((line) => /^\[stderr\] +~~\^~~$/.test(line)),
+          "[stderr] ZeroDivisionError: division by zero",
+        ]);
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
+
+  it(
+    "of a launch that ends in a syntax error shows the error's place without debugpy's frames",
+    { timeout: 120_000 },
+    async () => {
+      const { run, call } = debugRun(dir);
+      try {
+        const launch = await call({ op: "launch", program: "bad_syntax.py" });
+        expect(launch.text).toContain("exited with code 1");
+        const recent = outputPart(launch.text, "recent output:\n");
+        expect(recent).not.toMatch(debuggerFrame);
+        expect(recent).toMatch(/\n\[stderr\] {3}… \d+ debugger frames left out \(op 'output' shows them\)\n/);
+        expect(recent).toContain(
+          `[stderr]   File "${join(dir, "bad_syntax.py")}", line 2\n[stderr]     def f(:\n`,
+        );
+        expect(recent).toContain("[stderr] SyntaxError: ");
+        expect((await call({ op: "output" })).text).toMatch(debuggerFrame);
+      } finally {
+        await run.dispose();
+      }
+    },
+  );
+
+  it(
+    "of a chained exception shows both tracebacks, and leaves the program's own text as written",
+    { timeout: 120_000 },
+    async () => {
+      const { run, call } = debugRun(dir);
+      try {
+        const launch = await call({ op: "launch", program: "chained.py" });
+        expect(launch.text).toContain("stopped on an exception");
+        const done = await call({ op: "continue" });
+        const since = outputPart(done.text, "output since the continue");
+        // Whole: nothing was cut to fit once debugpy's frames are out.
+        expect(since).not.toContain("earlier lines left out");
+        expect(since).toContain("[stderr] KeyError: 'k'\n");
+        expect(since).toContain("The above exception was the direct cause of the following exception:");
+        expect(since).toContain(`[stderr]   File "${join(dir, "chained.py")}", line 9, in <module>\n`);
+        // The program's own text after the traceback stays as it wrote it.
+        expect(since.split("\n").slice(-3)).toEqual([
+          "[stderr] ValueError: wrapped",
+          '[stderr]   File "/usr/lib/python3/dist-packages/debugpy/server/cli.py", line 1, in main',
+          "[stderr]     cli.main()",
+        ]);
+        // Before it, no debugpy frame is left.
+        expect(since.slice(0, since.indexOf("ValueError: wrapped"))).not.toMatch(debuggerFrame);
+      } finally {
+        await run.dispose();
+      }
+    },
+  );
+});
