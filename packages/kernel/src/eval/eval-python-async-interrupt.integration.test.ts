@@ -125,6 +125,22 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     );
   });
 
+  it("cancelling a cell that loops on await asyncio.sleep(0) interrupts it each time and never kills the kernel", async () => {
+    // Before: an interrupt landing in the loop's call_soon, which the task's step runs once the
+    // cell yields (the task is current there), was raised there: it ended the loop and the kernel.
+    const { cell, cancelOnce } = setup();
+    await cell("kept = 41");
+    for (let round = 0; round < 12; round++) {
+      const result = await cancelOnce(
+        (flag) =>
+          `import asyncio\nopen(${flag}, 'w').close()\nfor i in range(10**9):\n    await asyncio.sleep(0)\nprint('the cell ' + 'ran')`,
+        `yielding-${round}`,
+      );
+      expect(result.error?.message, `round ${round}`).toBe(interrupted);
+      expect(resultText(await cell("kept")), `round ${round}`).toBe("41");
+    }
+  });
+
   it("cancels sent 1–5 ms after short and long async cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // The interrupt lands before the cell's first statement, between two, at an await, or after
     // the last: each is raised in the cell, or dropped with its request, never in the loop.

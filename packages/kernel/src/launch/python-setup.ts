@@ -1113,6 +1113,18 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # before the next (run_statement), and one after the last is dropped with the request.
         loop = task.get_loop()
 
+        def in_cell_code(frame):
+            # Whether the interrupted frame runs the cell's code, or code the cell called: IPython's
+            # run_code, which awaits the cell's statement, is one of its callers (not itself).
+            if run_code is None:
+                return True
+            caller = frame.f_back if frame is not None else None
+            while caller is not None:
+                if caller.f_code is run_code:
+                    return True
+                caller = caller.f_back
+            return False
+
         def interrupt_task():
             if task.done():
                 return
@@ -1137,10 +1149,12 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 running = asyncio.current_task(loop)
             except RuntimeError:
                 running = None
-            if running is task:
+            if running is task and in_cell_code(frame):
                 raise KeyboardInterrupt
             # Never raised in the loop's own code or another task's: it would end the loop, and
-            # the kernel with it.
+            # the kernel with it. Nor in the loop's code that the task's step runs once the cell
+            # has yielded (call_soon, which a bare yield, asyncio.sleep(0), reschedules the task
+            # with): the task is current there too, but no frame of the cell's is below it.
             loop.call_soon_threadsafe(interrupt_task)
 
         saved = signal.signal(signal.SIGINT, on_async_interrupt)
