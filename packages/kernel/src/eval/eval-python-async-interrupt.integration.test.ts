@@ -141,6 +141,35 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     }
   });
 
+  it("a coroutine an interrupted cell made and never started is not reported as never awaited in later cells", async () => {
+    // As asyncio.wait_for(asyncio.sleep(300), 600) interrupted before it wraps its argument in a
+    // task: the frame holds the coroutine until the next error drops the traceback. Before, a
+    // later cell's output got "RuntimeWarning: coroutine 'sleep' was never awaited", or, collected
+    // inside a namedtuple's __new__, "Exception ignored in: <coroutine object sleep …>
+    // KeyError: '__import__'" twice.
+    const { cell, cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        "import asyncio, time\nasync def later(coroutine):\n" +
+        `    open(${flag}, 'w').close()\n    time.sleep(300)\n    await coroutine\n` +
+        "await later(asyncio.sleep(300))",
+      "abandoned",
+    );
+    expect(result.error?.message).toBe(interrupted);
+    const later = [
+      await cell("raise ValueError('a later error')"),
+      await cell("import gc\ngc.collect()\nprint('collected')"),
+      await cell(
+        "import collections, gc\nPoint = collections.namedtuple('Point', 'x y')\ngc.collect()\nlen([Point(i, i) for i in range(100000)])",
+      ),
+    ].map((r) => resultText(r));
+    expect(later[1]).toBe("collected");
+    expect(later[2]).toBe("100000");
+    for (const text of later) {
+      expect(text).not.toMatch(/never awaited|Exception ignored/);
+    }
+  });
+
   it("cancels sent 1–5 ms after short and long async cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // The interrupt lands before the cell's first statement, between two, at an await, or after
     // the last: each is raised in the cell, or dropped with its request, never in the loop.

@@ -850,8 +850,31 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     except Exception:
         run_code = None
 
+    def close_abandoned(tb):
+        # Coroutines that the frames an interrupt unwound had made and not started (the argument
+        # of asyncio.wait_for interrupted before it wraps it in a task): the traceback holds them
+        # until the next error drops it, and each was then collected with "coroutine ... was never
+        # awaited" in a later cell's output (or, collected inside a namedtuple's __new__, whose
+        # builtins have no __import__, "Exception ignored in: <coroutine ...> KeyError:
+        # '__import__'" twice). Closed here, they say nothing. Function frames only: the cell's
+        # own namespace (a coroutine kept to await in a later cell) is left alone.
+        import inspect
+        try:
+            while tb is not None:
+                frame = tb.tb_frame
+                if frame.f_code.co_flags & inspect.CO_NEWLOCALS:
+                    for value in list(frame.f_locals.values()):
+                        if inspect.iscoroutine(value) and inspect.getcoroutinestate(value) == inspect.CORO_CREATED:
+                            value.close()
+                tb = tb.tb_next
+        except Exception:
+            pass
+
     def showtraceback(exc_tuple=None, *args, **kwargs):
         etype, value = (sys.exc_info() if exc_tuple is None else exc_tuple)[:2]
+        if isinstance(value, KeyboardInterrupt) or (
+                isinstance(value, asyncio.CancelledError) and interrupts.cancelled is not None):
+            close_abandoned(getattr(value, "__traceback__", None))
         if kwargs.get("exception_only") and isinstance(value, SystemExit):
             if value.code is None or value.code == 0:
                 # A clean exit is not an error: one line of output, and the cell's status stays ok.
