@@ -302,6 +302,32 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^ran to its end\neval was cancelled: /);
   });
 
+  it("a cell that catches the KeyboardInterrupt and ends ok says the interrupt reached it, not that it ran to its end", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)": the cell's sleep was cut
+    // short, which the caller could not tell from a cancel that came too late to matter.
+    const { registry, run, workspace } = setup();
+    const flag = join(workspace.directory, "catches.flag");
+    const controller = new AbortController();
+    const cancelled = registry.invoke(run, {
+      tool: "eval",
+      args: {
+        code:
+          `import time\ntry:\n    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\n` +
+          `except KeyboardInterrupt:\n    print('caught', flush=True)\nprint('went on')`,
+        description: "run a cell that catches the interrupt",
+      },
+      signal: controller.signal,
+    });
+    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+    controller.abort(new Error("the operator pressed stop"));
+    const result = await cancelled;
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^caught\nwent on\n/);
+  });
+
   it("a cancel that interrupts a %%time cell (which shows the KeyboardInterrupt and ends ok) says the cell was interrupted", async () => {
     // Before: "the cell ran to its end (the interrupt did not reach it)" under the interrupt's
     // traceback, since %%time catches it and its reply is ok: run again, it ran twice in part.

@@ -42,6 +42,8 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
 
   const interrupted =
     "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.";
+  const caughtAndWentOn =
+    "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.";
 
   it("a cancelled cell awaiting asyncio.sleep is interrupted and answers; the kernel keeps its state for sync and async cells", async () => {
     const { cell, cancelOnce } = setup();
@@ -208,6 +210,20 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     expect(text).toMatch(/^caught\n/);
     expect(text).toContain("CancelledError");
     expect(text).not.toContain("KeyboardInterrupt");
+  });
+
+  it("a cell that catches the interrupt's cancel and ends ok says the interrupt reached it, not that it ran to its end", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)", while it had stopped the
+    // await and only the cell's own except clause let it go on.
+    const { cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        `import asyncio\nopen(${flag}, 'w').close()\ntry:\n    await asyncio.sleep(300)\nexcept asyncio.CancelledError:\n    print('caught', flush=True)\nprint('went on')`,
+      "caught-ok",
+    );
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(caughtAndWentOn);
+    expect(resultText(result)).toMatch(/^caught\nwent on\n/);
   });
 
   it("an async cell silent past the inactivity budget is interrupted and keeps the namespace", async () => {
