@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resultText, type ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { cancelSoon, staged } from "../__fixtures__/cancel-soon.js";
+import { cancelWhenFlagged } from "../__fixtures__/cancel-when-flagged.js";
 import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
@@ -29,13 +29,9 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
         ...(signal === undefined ? {} : { signal }),
       });
     /** Runs `code`, cancels it once it created `flag`, and returns the cancelled call's result. */
-    const cancelOnce = async (code: (flag: string) => string, name: string): Promise<ToolResult> => {
+    const cancelOnce = (code: (flag: string) => string, name: string): Promise<ToolResult> => {
       const flag = join(workspace.directory, `${name}.flag`);
-      const controller = new AbortController();
-      const call = cell(code(JSON.stringify(flag)), controller.signal);
-      await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
-      controller.abort(new Error("the operator pressed stop"));
-      return call;
+      return cancelWhenFlagged(flag, (signal) => cell(code(JSON.stringify(flag)), signal));
     };
     return { workspace, cell, cancelOnce };
   }
