@@ -53,6 +53,11 @@ export type KernelOutput =
 export interface ExecuteOutcome {
   readonly status: "ok" | "error" | "aborted";
   readonly executionCount?: number;
+  /**
+   * True when the kernel says an interrupt reached one of the cell's statements (raised there, or
+   * cancelled its await): with an ok status, the cell caught it and went on to its end.
+   */
+  readonly interruptDelivered?: boolean;
 }
 
 /** What a cell's caller handles while it runs. */

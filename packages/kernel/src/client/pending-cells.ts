@@ -111,6 +111,7 @@ export class PendingCells {
     cell.reply = {
       status: status === "ok" || status === "aborted" ? status : "error",
       ...(typeof count === "number" ? { executionCount: count } : {}),
+      ...(message.metadata["tools/interrupt_delivered"] === true ? { interruptDelivered: true } : {}),
     };
     cell.handlers.onActivity?.();
     this.settle(parentId, cell);

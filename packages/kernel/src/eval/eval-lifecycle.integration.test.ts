@@ -12,6 +12,7 @@ import {
 import { evalTool } from "./eval-tool.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { cancelSoon, staged } from "../__fixtures__/cancel-soon.js";
+import { cancelWhenFlagged } from "../__fixtures__/cancel-when-flagged.js";
 import { z } from "zod";
 import { ci, makeRun, makeWorkspace, pythonFound, systemPython } from "../__fixtures__/workspace.js";
 import { createKernelFactory, kernelFactoryKey, type KernelFactory } from "../factory/kernel-factory.js";
@@ -257,11 +258,7 @@ describePython("kernel lifecycle on a real ipykernel", () => {
       ],
     ] as const) {
       const flag = join(workspace.directory, `${language}-cancelled.flag`);
-      const controller = new AbortController();
-      const cancelled = invoke(code(flag), language, controller.signal);
-      await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
-      controller.abort(new Error("the operator pressed stop"));
-      const result = await cancelled;
+      const result = await cancelWhenFlagged(flag, (signal) => invoke(code(flag), language, signal));
       expect(result.error?.code).toBe("CANCELLED");
       const text = resultText(result);
       expect(text).toMatch(/^step 1 done\n/);
@@ -280,21 +277,19 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     // ipykernel before it runs the cell is ignored, as SIGINT is here): run again, it ran twice.
     const { registry, run, workspace } = setup();
     const flag = join(workspace.directory, "ignores-sigint.flag");
-    const controller = new AbortController();
-    const cancelled = registry.invoke(run, {
-      tool: "eval",
-      args: {
-        code:
-          `import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nruns = 1\n` +
-          `open(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(1)\nprint('ran to its end')\n` +
-          `_ = signal.signal(signal.SIGINT, signal.default_int_handler)`,
-        description: "run a cell that ignores the interrupt",
-      },
-      signal: controller.signal,
-    });
-    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
-    controller.abort(new Error("the operator pressed stop"));
-    const result = await cancelled;
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            `import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nruns = 1\n` +
+            `open(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(1)\nprint('ran to its end')\n` +
+            `_ = signal.signal(signal.SIGINT, signal.default_int_handler)`,
+          description: "run a cell that ignores the interrupt",
+        },
+        signal,
+      }),
+    );
     expect(result.error?.code).toBe("CANCELLED");
     expect(result.error?.message).toBe(
       "eval was cancelled: the call was cancelled, but the cell ran to its end (the interrupt did not reach it); the kernel's state is kept.",
@@ -302,23 +297,45 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^ran to its end\neval was cancelled: /);
   });
 
+  it("a cell that catches the KeyboardInterrupt and ends ok says the interrupt reached it, not that it ran to its end", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)": the cell's sleep was cut
+    // short, which the caller could not tell from a cancel that came too late to matter.
+    const { registry, run, workspace } = setup();
+    const flag = join(workspace.directory, "catches.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            `import time\ntry:\n    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\n` +
+            `except KeyboardInterrupt:\n    print('caught', flush=True)\nprint('went on')`,
+          description: "run a cell that catches the interrupt",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^caught\nwent on\n/);
+  });
+
   it("a cancel that interrupts a %%time cell (which shows the KeyboardInterrupt and ends ok) says the cell was interrupted", async () => {
     // Before: "the cell ran to its end (the interrupt did not reach it)" under the interrupt's
     // traceback, since %%time catches it and its reply is ok: run again, it ran twice in part.
     const { registry, run, workspace } = setup();
     const flag = join(workspace.directory, "timed.flag");
-    const controller = new AbortController();
-    const cancelled = registry.invoke(run, {
-      tool: "eval",
-      args: {
-        code: `%%time\nimport time\nopen(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(20)\nprint('the cell ' + 'ran')`,
-        description: "run a timed cell that is cancelled",
-      },
-      signal: controller.signal,
-    });
-    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
-    controller.abort(new Error("the operator pressed stop"));
-    const result = await cancelled;
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code: `%%time\nimport time\nopen(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(20)\nprint('the cell ' + 'ran')`,
+          description: "run a timed cell that is cancelled",
+        },
+        signal,
+      }),
+    );
     expect(result.error?.code).toBe("CANCELLED");
     expect(result.error?.message).toBe(
       "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.",
@@ -338,18 +355,16 @@ describePython("kernel lifecycle on a real ipykernel", () => {
         `        open(${JSON.stringify(flag)}, 'w').close()\n        time.sleep(0.5)\n    return lines\n` +
         `get_ipython().input_transformers_post.append(slow_transform)\nkept = 41`,
     );
-    const controller = new AbortController();
-    const cancelled = registry.invoke(run, {
-      tool: "eval",
-      args: {
-        code: "kept += 1\nprint('the cell ' + 'ran')",
-        description: "run a cell cancelled while it is prepared",
-      },
-      signal: controller.signal,
-    });
-    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
-    controller.abort(new Error("the operator pressed stop"));
-    const result = await cancelled;
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code: "kept += 1\nprint('the cell ' + 'ran')",
+          description: "run a cell cancelled while it is prepared",
+        },
+        signal,
+      }),
+    );
     expect(result.error?.code).toBe("CANCELLED");
     expect(result.error?.message).toBe(
       "eval was cancelled: the call was cancelled before the cell's code started, so none of it ran; the kernel's state is kept.",

@@ -1,8 +1,8 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { resultText, type ToolResult } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
 import { cancelSoon, staged } from "../__fixtures__/cancel-soon.js";
+import { cancelWhenFlagged } from "../__fixtures__/cancel-when-flagged.js";
 import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
@@ -29,19 +29,17 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
         ...(signal === undefined ? {} : { signal }),
       });
     /** Runs `code`, cancels it once it created `flag`, and returns the cancelled call's result. */
-    const cancelOnce = async (code: (flag: string) => string, name: string): Promise<ToolResult> => {
+    const cancelOnce = (code: (flag: string) => string, name: string): Promise<ToolResult> => {
       const flag = join(workspace.directory, `${name}.flag`);
-      const controller = new AbortController();
-      const call = cell(code(JSON.stringify(flag)), controller.signal);
-      await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
-      controller.abort(new Error("the operator pressed stop"));
-      return call;
+      return cancelWhenFlagged(flag, (signal) => cell(code(JSON.stringify(flag)), signal));
     };
     return { workspace, cell, cancelOnce };
   }
 
   const interrupted =
     "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.";
+  const caughtAndWentOn =
+    "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.";
 
   it("a cancelled cell awaiting asyncio.sleep is interrupted and answers; the kernel keeps its state for sync and async cells", async () => {
     const { cell, cancelOnce } = setup();
@@ -125,6 +123,51 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     );
   });
 
+  it("cancelling a cell that loops on await asyncio.sleep(0) interrupts it each time and never kills the kernel", async () => {
+    // Before: an interrupt landing in the loop's call_soon, which the task's step runs once the
+    // cell yields (the task is current there), was raised there: it ended the loop and the kernel.
+    const { cell, cancelOnce } = setup();
+    await cell("kept = 41");
+    for (let round = 0; round < 12; round++) {
+      const result = await cancelOnce(
+        (flag) =>
+          `import asyncio\nopen(${flag}, 'w').close()\nfor i in range(10**9):\n    await asyncio.sleep(0)\nprint('the cell ' + 'ran')`,
+        `yielding-${round}`,
+      );
+      expect(result.error?.message, `round ${round}`).toBe(interrupted);
+      expect(resultText(await cell("kept")), `round ${round}`).toBe("41");
+    }
+  });
+
+  it("a coroutine an interrupted cell made and never started is not reported as never awaited in later cells", async () => {
+    // As asyncio.wait_for(asyncio.sleep(300), 600) interrupted before it wraps its argument in a
+    // task: the frame holds the coroutine until the next error drops the traceback. Before, a
+    // later cell's output got "RuntimeWarning: coroutine 'sleep' was never awaited", or, collected
+    // inside a namedtuple's __new__, "Exception ignored in: <coroutine object sleep …>
+    // KeyError: '__import__'" twice.
+    const { cell, cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        "import asyncio, time\nasync def later(coroutine):\n" +
+        `    open(${flag}, 'w').close()\n    time.sleep(300)\n    await coroutine\n` +
+        "await later(asyncio.sleep(300))",
+      "abandoned",
+    );
+    expect(result.error?.message).toBe(interrupted);
+    const later = [
+      await cell("raise ValueError('a later error')"),
+      await cell("import gc\ngc.collect()\nprint('collected')"),
+      await cell(
+        "import collections, gc\nPoint = collections.namedtuple('Point', 'x y')\ngc.collect()\nlen([Point(i, i) for i in range(100000)])",
+      ),
+    ].map((r) => resultText(r));
+    expect(later[1]).toBe("collected");
+    expect(later[2]).toBe("100000");
+    for (const text of later) {
+      expect(text).not.toMatch(/never awaited|Exception ignored/);
+    }
+  });
+
   it("cancels sent 1–5 ms after short and long async cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // The interrupt lands before the cell's first statement, between two, at an await, or after
     // the last: each is raised in the cell, or dropped with its request, never in the loop.
@@ -163,6 +206,20 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     expect(text).toMatch(/^caught\n/);
     expect(text).toContain("CancelledError");
     expect(text).not.toContain("KeyboardInterrupt");
+  });
+
+  it("a cell that catches the interrupt's cancel and ends ok says the interrupt reached it, not that it ran to its end", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)", while it had stopped the
+    // await and only the cell's own except clause let it go on.
+    const { cancelOnce } = setup();
+    const result = await cancelOnce(
+      (flag) =>
+        `import asyncio\nopen(${flag}, 'w').close()\ntry:\n    await asyncio.sleep(300)\nexcept asyncio.CancelledError:\n    print('caught', flush=True)\nprint('went on')`,
+      "caught-ok",
+    );
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(caughtAndWentOn);
+    expect(resultText(result)).toMatch(/^caught\nwent on\n/);
   });
 
   it("an async cell silent past the inactivity budget is interrupted and keeps the namespace", async () => {

@@ -850,8 +850,31 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     except Exception:
         run_code = None
 
+    def close_abandoned(tb):
+        # Coroutines that the frames an interrupt unwound had made and not started (the argument
+        # of asyncio.wait_for interrupted before it wraps it in a task): the traceback holds them
+        # until the next error drops it, and each was then collected with "coroutine ... was never
+        # awaited" in a later cell's output (or, collected inside a namedtuple's __new__, whose
+        # builtins have no __import__, "Exception ignored in: <coroutine ...> KeyError:
+        # '__import__'" twice). Closed here, they say nothing. Function frames only: the cell's
+        # own namespace (a coroutine kept to await in a later cell) is left alone.
+        import inspect
+        try:
+            while tb is not None:
+                frame = tb.tb_frame
+                if frame.f_code.co_flags & inspect.CO_NEWLOCALS:
+                    for value in list(frame.f_locals.values()):
+                        if inspect.iscoroutine(value) and inspect.getcoroutinestate(value) == inspect.CORO_CREATED:
+                            value.close()
+                tb = tb.tb_next
+        except Exception:
+            pass
+
     def showtraceback(exc_tuple=None, *args, **kwargs):
         etype, value = (sys.exc_info() if exc_tuple is None else exc_tuple)[:2]
+        if isinstance(value, KeyboardInterrupt) or (
+                isinstance(value, asyncio.CancelledError) and interrupts.cancelled is not None):
+            close_abandoned(getattr(value, "__traceback__", None))
         if kwargs.get("exception_only") and isinstance(value, SystemExit):
             if value.code is None or value.code == 0:
                 # A clean exit is not an error: one line of output, and the cell's status stays ok.
@@ -1042,14 +1065,63 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     import signal
     # inside: how many of the cell's statements are running (one suspended at an await counts);
     # cancelled: the async cell's task an interrupt cancelled; replaced: the CancelledError shown
-    # as a KeyboardInterrupt, and that KeyboardInterrupt (see showtraceback).
-    interrupts = types.SimpleNamespace(pending=False, statements=0, inside=0, cancelled=None, replaced=None)
+    # as a KeyboardInterrupt, and that KeyboardInterrupt (see showtraceback); delivered: an
+    # interrupt reached one of the cell's statements (raised there, or cancelled its await), told
+    # to the harness in the reply's metadata, so a cell that caught it and ended ok is not
+    # reported as one the interrupt never reached.
+    interrupts = types.SimpleNamespace(
+        pending=False, statements=0, inside=0, cancelled=None, replaced=None, delivered=False)
+
+    # Python's own handler raises KeyboardInterrupt in a sync statement without a trace the cell
+    # cannot erase (it may catch it): the signal's arrival is seen through the wakeup fd instead,
+    # set to this pipe while a statement runs, on which Python's C handler writes the signal's
+    # number as it arrives.
+    try:
+        arrivals = os.pipe()
+        for end in arrivals:
+            os.set_blocking(end, False)
+    except OSError:
+        arrivals = None
+
+    def watch_arrivals():
+        if arrivals is None:
+            return None
+        try:
+            return signal.set_wakeup_fd(arrivals[1], warn_on_full_buffer=False)
+        except (ValueError, OSError):
+            return None
+
+    def handlers_run():
+        # Entering a Python function runs the signal handlers still pending.
+        pass
+
+    def arrived(previous):
+        # Whether SIGINT arrived since watch_arrivals; the wakeup fd goes back to what it was,
+        # unless the statement set one of its own (asyncio's add_signal_handler), which stays.
+        if previous is None:
+            return False
+        try:
+            current = signal.set_wakeup_fd(previous)
+            if current != arrivals[1]:
+                signal.set_wakeup_fd(current)
+        except (ValueError, OSError):
+            pass
+        seen = b""
+        try:
+            while True:
+                chunk = os.read(arrivals[0], 512)
+                if not chunk:
+                    break
+                seen += chunk
+        except (BlockingIOError, OSError):
+            pass
+        return bytes([signal.SIGINT]) in seen
 
     def on_interrupt(signum, frame):
         interrupts.pending = True
 
     def pre_handler_hook():
-        interrupts.pending, interrupts.statements = False, 0
+        interrupts.pending, interrupts.statements, interrupts.delivered = False, 0, False
         interrupts.cancelled = interrupts.replaced = None
         kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
 
@@ -1068,7 +1140,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # Not when the cell set a handler of its own, or a cell with top-level await runs (its
         # handler is interrupt_on_sigint's), or in a cell run from a statement.
         ours_now = signal.getsignal(signal.SIGINT) is on_interrupt
+        watching = None
         if ours_now:
+            watching = watch_arrivals()
             signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             if interrupts.pending:
@@ -1097,6 +1171,13 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         finally:
             if ours_now and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
                 signal.signal(signal.SIGINT, on_interrupt)
+            if arrived(watching):
+                # Arrived while the statement ran; raised in it only if Python's handler ran it
+                # there: one whose handler runs only now is ours (on_interrupt), which keeps it
+                # (pending) and drops it after the last statement.
+                handlers_run()
+                if not interrupts.pending:
+                    interrupts.delivered = True
 
     @contextlib.contextmanager
     def interrupt_on_sigint(task):
@@ -1113,11 +1194,24 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # before the next (run_statement), and one after the last is dropped with the request.
         loop = task.get_loop()
 
+        def in_cell_code(frame):
+            # Whether the interrupted frame runs the cell's code, or code the cell called: IPython's
+            # run_code, which awaits the cell's statement, is one of its callers (not itself).
+            if run_code is None:
+                return True
+            caller = frame.f_back if frame is not None else None
+            while caller is not None:
+                if caller.f_code is run_code:
+                    return True
+                caller = caller.f_back
+            return False
+
         def interrupt_task():
             if task.done():
                 return
             if interrupts.inside:
                 interrupts.cancelled = task
+                interrupts.delivered = True
                 task.cancel()
             else:
                 interrupts.pending = True
@@ -1137,10 +1231,13 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 running = asyncio.current_task(loop)
             except RuntimeError:
                 running = None
-            if running is task:
+            if running is task and in_cell_code(frame):
+                interrupts.delivered = True
                 raise KeyboardInterrupt
             # Never raised in the loop's own code or another task's: it would end the loop, and
-            # the kernel with it.
+            # the kernel with it. Nor in the loop's code that the task's step runs once the cell
+            # has yielded (call_soon, which a bare yield, asyncio.sleep(0), reschedules the task
+            # with): the task is current there too, but no frame of the cell's is below it.
             loop.call_soon_threadsafe(interrupt_task)
 
         saved = signal.signal(signal.SIGINT, on_async_interrupt)
@@ -1149,7 +1246,16 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         finally:
             signal.signal(signal.SIGINT, saved)
 
+    finish_metadata = kernel.finish_metadata
+
+    def finish_with_interrupt(parent, metadata, reply_content):
+        metadata = finish_metadata(parent, metadata, reply_content)
+        if interrupts.delivered and isinstance(metadata, dict):
+            metadata["tools/interrupt_delivered"] = True
+        return metadata
+
     ip.run_code = run_statement
+    kernel.finish_metadata = finish_with_interrupt
     if hasattr(kernel, "_cancel_on_sigint"):
         kernel._cancel_on_sigint = interrupt_on_sigint
     kernel.pre_handler_hook = pre_handler_hook
