@@ -64,6 +64,12 @@ interface OutputLine {
   readonly text: string;
 }
 
+/** The line {@link withoutDebuggerFrames} puts in place of the frames it left out. */
+export interface LeftOutNote extends OutputLine {
+  /** How many lines of the output it stands for (the frames and the lines they quote). */
+  readonly replaces: number;
+}
+
 /**
  * The output without the frames of the debugger in its Python tracebacks: a program run under
  * debugpy that dies of an uncaught exception writes, before the user's frames, those of runpy,
@@ -71,15 +77,15 @@ interface OutputLine {
  * with the lines it quotes (its code, a caret), and only in a traceback: the leading frames
  * under a "Traceback (most recent call last):" line, up to the last one of debugpy's files
  * before a frame of any other file (a runpy frame with no debugpy frame after it stays). A line
- * in their place, in the same stream, says how many went (`note`). The program's frames, its
- * other text and any other stream's lines stay as written; where nothing goes, `entries` is
- * returned itself.
+ * in their place, in the same stream, says how many went (`note`), and carries how many lines
+ * of the output it stands for. The program's frames, its other text and any other stream's
+ * lines stay as written; where nothing goes, `entries` is returned itself.
  */
 export function withoutDebuggerFrames<T extends OutputLine>(
   entries: readonly T[],
   note: (count: number) => string,
-): readonly (T | OutputLine)[] {
-  let kept: (T | OutputLine)[] | undefined;
+): readonly (T | LeftOutNote)[] {
+  let kept: (T | LeftOutNote)[] | undefined;
   let copied = 0;
   for (let at = 0; at < entries.length; at++) {
     const header = entries[at]!;
@@ -109,7 +115,14 @@ export function withoutDebuggerFrames<T extends OutputLine>(
     }
     if (dropped === 0) continue;
     kept ??= [];
-    kept.push(...entries.slice(copied, at + 1), { category: header.category, text: `${note(dropped)}\n` });
+    const replaces = entries
+      .slice(at + 1, dropTo)
+      .reduce((lines, entry) => lines + (entry.text.endsWith("\n") ? 1 : 0), 0);
+    kept.push(...entries.slice(copied, at + 1), {
+      category: header.category,
+      text: `${note(dropped)}\n`,
+      replaces,
+    });
     copied = dropTo;
     at = dropTo - 1;
   }

@@ -168,4 +168,32 @@ describe("exitTail", () => {
       ...shown,
     ]);
   });
+
+  it("counts the lines it left out as op 'output' has them, debugpy's frames too", () => {
+    const debugpy = "/usr/lib/python3/dist-packages/debugpy";
+    const traceback = [
+      err("Traceback (most recent call last):\n"),
+      err('  File "/usr/lib/python3.11/runpy.py", line 88, in _run_code\n'),
+      err("    exec(code, run_globals)\n"),
+      err(`  File "${debugpy}/__main__.py", line 39, in <module>\n`),
+      err("    cli.main()\n"),
+      err(`  File "${debugpy}/server/cli.py", line 284, in run_file\n`),
+      err("    runpy.run_path(target)\n"),
+      err('  File "/home/me/app.py", line 2, in <module>\n'),
+      err("    boom()\n"),
+      err("ValueError: boom\n"),
+    ];
+    // 10 lines of the traceback, then 300 of stdout; the tail shows the last of them only.
+    const entries = [...traceback, ...out(300)];
+    const tail = exitTail(entries, 200, "op 'output' reads them", false);
+    const shown = tail.split("\n").length - 1;
+    expect(tail.split("\n")[0]).toBe(`(${310 - shown} earlier lines left out; op 'output' reads them)`);
+    // Failed: stderr's share is counted so too, when the cut falls inside the traceback.
+    const share = exitTail([...traceback, ...out(300)], 260);
+    const stderrPart = share.split(
+      "(the program's last lines on stderr, written before the lines above:)\n",
+    )[1]!;
+    const stderrShown = stderrPart.split("\n").length - 1;
+    expect(stderrPart.split("\n")[0]).toBe(`(${10 - stderrShown} earlier lines left out)`);
+  });
 });

@@ -43,8 +43,15 @@ export function labelOutput(entries: readonly Pick<OutputEntry, "category" | "te
  * fall inside is left out, and a first line saying how many earlier lines were left out (and
  * `hint`, where to read them) takes its place; a line that starts exactly at the bound is
  * kept. A last line longer than `maxChars` alone is cut at its start, marked with "…".
+ * `moreLines`, when `text` has lines standing for several (see {@link withoutDebuggerFrames}),
+ * tells how many more lines than it has its first `chars` characters stand for.
  */
-export function lastLines(text: string, maxChars: number, hint?: string): string {
+export function lastLines(
+  text: string,
+  maxChars: number,
+  hint?: string,
+  moreLines?: (chars: number) => number,
+): string {
   if (text.length <= maxChars) return text;
   const cut = text.length - maxChars;
   // The first line that starts inside the window, or at its start (after the newline just before it).
@@ -52,7 +59,7 @@ export function lastLines(text: string, maxChars: number, hint?: string): string
   const whole = lineStart > 0 && lineStart < text.length;
   const kept = whole ? text.slice(lineStart) : `…${text.slice(cut)}`;
   const dropped = text.slice(0, whole ? lineStart : cut);
-  const lines = dropped.split("\n").length - 1;
+  const lines = dropped.split("\n").length - 1 + (moreLines?.(dropped.length) ?? 0);
   const what = lines > 0 ? `${lines} earlier ${countNoun(lines, "lines")}` : "the line's start";
   const note = `(${what} left out${hint ? `; ${hint}` : ""})`;
   return `${note}\n${kept}`;
@@ -88,16 +95,42 @@ export function exitTail(
   const entries = withoutDebuggerFrames(output, debuggerFramesNote);
   const labelled = labelOutput(entries);
   const text = labelled.join("").replace(/\n$/, "");
+  const more = notedLines(entries, labelled);
   const lastStderr = entries.findLastIndex((entry) => entry.category === "stderr");
-  if (!failed || text.length <= maxChars || lastStderr < 0) return lastLines(text, maxChars, hint);
+  if (!failed || text.length <= maxChars || lastStderr < 0) return lastLines(text, maxChars, hint, more);
   // Where the last stderr entry starts, and where the tail's first whole line would start.
   const stderrAt = labelled.slice(0, lastStderr).join("").length;
   const shownFrom = text.indexOf("\n", text.length - maxChars - 1) + 1;
-  if (shownFrom > 0 && stderrAt >= shownFrom) return lastLines(text, maxChars, hint);
-  const stderr = labelOutput(entries.filter((entry) => entry.category === "stderr"))
-    .join("")
-    .replace(/\n$/, "");
-  const reason = lastLines(stderr, Math.min(stderrShare, Math.floor(maxChars / 2)));
+  if (shownFrom > 0 && stderrAt >= shownFrom) return lastLines(text, maxChars, hint, more);
+  const stderrEntries = entries.filter((entry) => entry.category === "stderr");
+  const stderrLabelled = labelOutput(stderrEntries);
+  const stderr = stderrLabelled.join("").replace(/\n$/, "");
+  const reason = lastLines(
+    stderr,
+    Math.min(stderrShare, Math.floor(maxChars / 2)),
+    undefined,
+    notedLines(stderrEntries, stderrLabelled),
+  );
   const rest = Math.max(0, maxChars - reason.length - stderrHeading.length - 2);
-  return `${lastLines(text, rest, hint)}\n${stderrHeading}\n${reason}`;
+  return `${lastLines(text, rest, hint, more)}\n${stderrHeading}\n${reason}`;
+}
+
+/**
+ * For {@link lastLines}: how many more lines of the output than their own the first `chars`
+ * characters of `labelled` (the text of `entries`) stand for, a note of left-out frames counting
+ * as the lines it replaced, so that "N earlier lines left out" counts what op `output` shows.
+ */
+function notedLines(
+  entries: readonly { readonly text: string; readonly replaces?: number }[],
+  labelled: readonly string[],
+): ((chars: number) => number) | undefined {
+  // Where each note's line ends (it ends with its newline), and how many lines more it counts.
+  const notes: { end: number; more: number }[] = [];
+  let end = 0;
+  entries.forEach((entry, index) => {
+    end += labelled[index]!.length;
+    if (entry.replaces !== undefined) notes.push({ end, more: entry.replaces - 1 });
+  });
+  if (notes.length === 0) return undefined;
+  return (chars) => notes.reduce((sum, note) => sum + (note.end <= chars ? note.more : 0), 0);
 }
