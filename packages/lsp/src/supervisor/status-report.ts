@@ -78,13 +78,7 @@ export function statusReport(view: StatusView, file?: string): string {
       : `no root (none of ${spec.markers.join(", ")} between ${view.display(probe)} and the working directory)`;
     // Only what is missing: the marker (with how to make one), the binary, or both.
     const how = detection.root ? undefined : markerHint(detection);
-    const missing = [
-      detection.root ? undefined : "a root marker",
-      detection.binary.found ? undefined : "the binary",
-    ]
-      .filter((each) => each !== undefined)
-      .join(" and ");
-    let state = `(cannot start without ${missing}${how ? `; ${how}` : ""})`;
+    let state = `(cannot start without ${missingParts(detection.root === undefined, detection)}${how ? `; ${how}` : ""})`;
     if (detection.root && detection.binary.found) {
       const problem = view.setupProblem(spec, detection.root, detection.binary.path);
       state = problem ? `(cannot start: ${problem})` : "(starts on first use)";
@@ -132,11 +126,18 @@ export function statusReport(view: StatusView, file?: string): string {
       const detection = view.detect(spec, join(view.workingDirectory, "_"));
       const how = detection.root ? undefined : markerHint(detection);
       lines.push(
-        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(detection.binary)}, state not started (cannot start without a root marker${how ? `; ${how}` : ""})`,
+        `${spec.language}: no root marker (${spec.markers.join(", ")}) ${describeRootSearch(search)}, binary ${describeBinary(detection.binary)}, state not started (cannot start without ${missingParts(true, detection)}${how ? `; ${how}` : ""})`,
       );
     }
   }
   return lines.join("\n");
+}
+
+/** What a server that cannot start lacks: "a root marker", "the binary", or both. */
+function missingParts(noMarker: boolean, detection: Detection): string {
+  return [noMarker ? "a root marker" : undefined, detection.binary.found ? undefined : "the binary"]
+    .filter((each) => each !== undefined)
+    .join(" and ");
 }
 
 function isFolder(path: string): boolean {

@@ -74,7 +74,7 @@ describe("supervisor status and failures", () => {
       `typescript: root web (marker package.json), binary found (${server}), state not started (cannot start: typescript is not resolvable from web (no node_modules/typescript/lib/tsserver.js there or in a parent folder, nor next to ${server}); install it in the project (npm install --save-dev typescript`,
     );
     expect(status).toMatch(
-      /python: no root marker \(pyproject\.toml.*\) within 4 folder levels below the working directory \(hidden, dependency and build-output folders skipped\), binary missing \(.*\), state not started \(cannot start without a root marker\)$/m,
+      /python: no root marker \(pyproject\.toml.*\) within 4 folder levels below the working directory \(hidden, dependency and build-output folders skipped\), binary missing \(.*\), state not started \(cannot start without a root marker and the binary\)$/m,
     );
     // Only what is missing: the marker (the binary is found), or both (the next file's).
     expect(resultText(await lsp({ action: "status", file: "scripts/loose.ts" }))).toBe(
