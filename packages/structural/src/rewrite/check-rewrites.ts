@@ -2,7 +2,13 @@ import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { LanguageSpec } from "../grammars/languages.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
-import { errorSites, introducedSites, type ErrorSite, type ReplacedSpan } from "./syntax-errors.js";
+import {
+  errorSites,
+  introducedSites,
+  rewriteWindows,
+  type ErrorSite,
+  type ReplacedSpan,
+} from "./syntax-errors.js";
 
 /** A rewritten file to check for syntax errors its original did not have; plain data. */
 export interface RewriteToCheck {
@@ -35,7 +41,9 @@ export async function checkRewrite(
   const tree = await parser.parse(spec, file.newText);
   let sites: ErrorSite[];
   try {
-    sites = errorSites(tree, spec.id);
+    // A body read empty is looked for only where the rewrite wrote: the original is consulted
+    // whole, and any it had there excuses the new one.
+    sites = errorSites(tree, spec.id, rewriteWindows(file.newText, file.spans));
   } finally {
     tree.delete();
   }
