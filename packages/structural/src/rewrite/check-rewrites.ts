@@ -2,31 +2,10 @@ import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { LanguageSpec } from "../grammars/languages.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
-import {
-  errorSites,
-  introducedSites,
-  rewriteWindows,
-  type ErrorSite,
-  type ReplacedSpan,
-} from "./syntax-errors.js";
+import type { ErrorSite, RewriteCheck, RewriteToCheck } from "./rewrite-check.js";
+import { errorSites, introducedSites, rewriteWindows } from "./syntax-errors.js";
 
-/** A rewritten file to check for syntax errors its original did not have; plain data. */
-export interface RewriteToCheck {
-  /** Absolute path (finds the original's tree in the cache of the thread that searched it). */
-  readonly path: string;
-  /** sha256 of the original bytes. */
-  readonly hash: string;
-  readonly originalText: string;
-  readonly newText: string;
-  /** The replacements, in order. */
-  readonly spans: readonly ReplacedSpan[];
-}
-
-/** What the check of one file found: the error sites the rewrite introduced (none for most). */
-export interface RewriteCheck {
-  readonly path: string;
-  readonly sites: readonly ErrorSite[];
-}
+export type { RewriteCheck, RewriteToCheck } from "./rewrite-check.js";
 
 /**
  * The error sites of a rewritten file that its original did not have (see `introducedSites`).

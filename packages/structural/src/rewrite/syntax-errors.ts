@@ -1,18 +1,7 @@
 import { Query, type Language, type Node, type Tree } from "web-tree-sitter";
+import type { ErrorSite, ReplacedSpan } from "./rewrite-check.js";
 
-/**
- * Where a tree does not parse: an ERROR node (code tree-sitter could not read, not descended
- * into) or a MISSING one (a token it supplied, zero width). UTF-16 offsets; plain data, so it
- * crosses a worker boundary.
- */
-export interface ErrorSite {
-  readonly start: number;
-  readonly end: number;
-  /** The type of the token tree-sitter supplied (`)`, `identifier`), for a MISSING node. */
-  readonly missing?: string;
-  /** The type of a body read with nothing in it (Python's `block`: see `emptyBody`). */
-  readonly empty?: string;
-}
+export type { ErrorSite, ReplacedSpan } from "./rewrite-check.js";
 
 /** A syntax error of a rewritten file that its original text did not have, as reported. */
 export interface IntroducedError {
@@ -102,13 +91,6 @@ export function errorSites(tree: Tree, language: string, windows?: readonly Wind
   if (tree.rootNode.isError) sites.push({ start: tree.rootNode.startIndex, end: tree.rootNode.endIndex });
   else visit(tree.rootNode);
   return bodies ? sites.sort((a, b) => a.start - b.start) : sites;
-}
-
-/** A replacement's span in the original and the length of the text put there (UTF-16). */
-export interface ReplacedSpan {
-  readonly start: number;
-  readonly end: number;
-  readonly length: number;
 }
 
 /**

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { MatchLimits, StopReason } from "../match/find-matches.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
-import type { RewriteCheck, RewriteToCheck } from "../rewrite/check-rewrites.js";
+import type { RewriteCheck, RewriteToCheck } from "../rewrite/rewrite-check.js";
 import type { FileScan, FileShare } from "./scan-file.js";
 
 /** A file the main thread read and prefiltered, handed to a worker to parse and match. */
