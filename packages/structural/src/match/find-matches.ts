@@ -127,11 +127,12 @@ function captured(capture: Capture, source: string): CapturedText {
 
 /**
  * Node types that hold a list of statements or declarations (a block, a body, a case's
- * statements): one of them can be deleted with its `;`. A statement that is another's whole body
- * (`if (x) f();`, `while (x) f();`) has a statement as its parent, whose type is none of these.
+ * statements, Swift's `statements` of a body, a case or a closure): one of them can be deleted
+ * with its `;`. A statement that is another's whole body (`if (x) f();`, `while (x) f();`) has a
+ * statement as its parent, whose type is none of these.
  */
 const statementList =
-  /block|body|compound_statement|statement_list|declaration_list|case|default|section|program|module|source_file|translation_unit/;
+  /block|body|compound_statement|statement_list|declaration_list|case|default|section|program|module|source_file|translation_unit|^statements$/;
 
 /** Whether `node` is among the statements of a list (see {@link statementList}), or of the file. */
 function inStatementList(node: Node): boolean {
@@ -164,6 +165,23 @@ function nextContinues(statement: Node, source: string): boolean {
   if (!next?.isNamed) return false;
   continuesLine.lastIndex = next.startIndex;
   return continuesLine.test(source);
+}
+
+/**
+ * The end of a `;` right after `node` (blanks between) that no node of the tree holds: a
+ * separator the grammar hides (tree-sitter-swift keeps no node for the `;` between statements).
+ */
+function hiddenSemicolonEnd(node: Node, source: string): number | undefined {
+  const semicolon = /[ \t]*;/y;
+  semicolon.lastIndex = node.endIndex;
+  if (!semicolon.test(source)) return undefined;
+  const at = semicolon.lastIndex - 1;
+  const holder = node.tree.rootNode.descendantForIndex(at, at + 1);
+  // Between the children of the node around it, not in a token of its own.
+  if (!holder || holder.childCount === 0) return undefined;
+  for (const child of holder.children)
+    if (child && child.startIndex <= at && at < child.endIndex) return undefined;
+  return semicolon.lastIndex;
 }
 
 /**
@@ -202,8 +220,9 @@ function statementEnd(first: Node, last: Node, source: string, language: string)
   if (!node || node.isExtra || !node.isNamed || !inStatementList(node)) return undefined;
   // A statement ending in its `;` (JavaScript's `const c = 1;`) whose next line needs it keeps it.
   if (asi && source.charCodeAt(node.endIndex - 1) === 59 && nextContinues(node, source)) return undefined;
-  // A `;` separating it from the next statement (Python's, Go's) goes with it.
-  if (next?.type !== ";") return node.endIndex;
+  // A `;` separating it from the next statement (Python's, Go's; Swift's, which no node holds)
+  // goes with it.
+  if (next?.type !== ";") return hiddenSemicolonEnd(node, source) ?? node.endIndex;
   return asi && nextContinues(next, source) ? undefined : next.endIndex;
 }
 

@@ -112,6 +112,23 @@ describe("an empty rewrite deletes a statement or declaration with its own termi
     );
   });
 
+  it("takes the `;` that separates a Swift statement from the next (a token its tree does not hold)", async () => {
+    // tree-sitter-swift's `statements` holds the statements but not the `;` between them: the
+    // deletion left `; g()`.
+    expect(await rewritten("swift", "print($$$A)", "print(1); g()\nprint(2)\n")).toBe("g()\n\n");
+    expect(
+      await rewritten("swift", "print($$$A)", "func f() {\n  print(1); g()\n  if x { print(2); h() }\n}\n"),
+    ).toBe("func f() {\n  g()\n  if x { h() }\n}\n");
+    expect(
+      await rewritten("swift", "print($$$A)", "switch x {\ncase 1: print(1); g()\ndefault: h()\n}\n"),
+    ).toBe("switch x {\ncase 1: g()\ndefault: h()\n}\n");
+    expect(await rewritten("swift", "print($$$A)", "let c = { print(1); g() }\n")).toBe("let c = { g() }\n");
+    // The last statement: nothing after it to take.
+    expect(await rewritten("swift", "print($$$A)", "func f() {\n  g(); print(1)\n}\n")).toBe(
+      "func f() {\n  g(); \n}\n",
+    );
+  });
+
   it("leaves a non-empty rewrite's `;` as before", async () => {
     expect(await rewritten("css", "margin: $$$V", "a { margin: 0; }\n", "padding: $$$V")).toBe(
       "a { padding: 0; }\n",

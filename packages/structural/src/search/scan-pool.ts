@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { MatchLimits, StopReason } from "../match/find-matches.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
+import type { RewriteCheck, RewriteToCheck } from "../rewrite/rewrite-check.js";
 import type { FileScan, FileShare } from "./scan-file.js";
 
 /** A file the main thread read and prefiltered, handed to a worker to parse and match. */
@@ -26,8 +27,9 @@ export interface WorkerCache {
   readonly maxCachedChars: number;
 }
 
-/** Main thread → worker. */
+/** Main thread → worker: search files. */
 export interface ScanRequest {
+  readonly kind?: undefined;
   readonly id: number;
   readonly language: string;
   readonly pattern: CompiledPattern;
@@ -40,6 +42,24 @@ export interface ScanRequest {
 export type ScanResponse =
   | { readonly id: number; readonly scans: readonly FileScan[]; readonly error?: undefined }
   | { readonly id: number; readonly error: string };
+
+/** Main thread → worker: check rewritten files for syntax errors (see `checkRewrite`). */
+export interface CheckRequest {
+  readonly kind: "check";
+  readonly id: number;
+  readonly language: string;
+  readonly files: readonly RewriteToCheck[];
+  readonly limits?: undefined;
+}
+
+/** Worker → main thread, for a `CheckRequest`. */
+export type CheckResponse =
+  | { readonly id: number; readonly checks: readonly RewriteCheck[]; readonly error?: undefined }
+  | { readonly id: number; readonly error: string };
+
+/** Any request, and any answer. */
+export type WorkerRequest = ScanRequest | CheckRequest;
+type WorkerResponse = ScanResponse | CheckResponse;
 
 /** Files per message, and bytes per message, handed to a worker at a time. */
 const batchFiles = 16;
@@ -88,14 +108,14 @@ class PoolWorker {
   /** Requests in flight, by id (concurrent searches share the pool). */
   private readonly pending = new Map<
     number,
-    { resolve: (r: ScanResponse) => void; reject: (e: Error) => void }
+    { resolve: (r: WorkerResponse) => void; reject: (e: Error) => void }
   >();
   private failure: Error | undefined;
 
   constructor(url: URL, cache: WorkerCache) {
     this.worker = new Worker(url, { workerData: cache });
     this.worker.unref();
-    this.worker.on("message", (response: ScanResponse) => {
+    this.worker.on("message", (response: WorkerResponse) => {
       const pending = this.pending.get(response.id);
       this.pending.delete(response.id);
       if (this.pending.size === 0) this.worker.unref();
@@ -111,11 +131,13 @@ class PoolWorker {
     this.worker.on("exit", (code) => fail(new Error(`scan worker exited with code ${code}`)));
   }
 
-  request(request: ScanRequest): Promise<ScanResponse> {
+  request(request: ScanRequest): Promise<ScanResponse>;
+  request(request: CheckRequest): Promise<CheckResponse>;
+  request(request: WorkerRequest): Promise<WorkerResponse> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       const transfer: ArrayBuffer[] = [];
-      for (const file of request.files) {
+      for (const file of request.kind === "check" ? [] : request.files) {
         const { buffer, byteOffset, byteLength } = file.bytes;
         // A buffer already handed to a worker (detached) cannot go again: the message would be
         // lost without an error.
@@ -133,7 +155,7 @@ class PoolWorker {
       }
       // Bounded: a worker that never answers stops the scan (the pool is then reset); the wait
       // ends soon after the search's deadline, whatever is left of the request timeout.
-      const { deadline } = request.limits;
+      const deadline = request.limits?.deadline;
       const timeoutMs =
         deadline === undefined
           ? requestTimeoutMs
@@ -341,6 +363,52 @@ export class ScanPool {
     for (const file of files) job.add(file);
     job.close();
     return job.done;
+  }
+
+  /**
+   * Checks rewritten files for syntax errors their originals did not have (see `checkRewrite`),
+   * each on the worker that searched it last (its cache may hold the original's tree), the others
+   * spread by size. Rejects if a worker fails or does not answer in time.
+   */
+  async check(
+    language: string,
+    files: readonly RewriteToCheck[],
+    signal?: AbortSignal,
+  ): Promise<RewriteCheck[]> {
+    const queues: RewriteToCheck[][] = this.workers.map(() => []);
+    const load = this.workers.map(() => 0);
+    const unowned: RewriteToCheck[] = [];
+    for (const file of files) {
+      const owner = this.owners.get(file.path);
+      if (owner === undefined || !queues[owner]) unowned.push(file);
+      else {
+        queues[owner].push(file);
+        load[owner] = (load[owner] ?? 0) + file.newText.length;
+      }
+    }
+    for (const file of unowned) {
+      const least = load.indexOf(Math.min(...load));
+      queues[least]?.push(file);
+      load[least] = (load[least] ?? 0) + file.newText.length;
+    }
+    const checks: RewriteCheck[] = [];
+    await Promise.all(
+      this.workers.map(async (worker, index) => {
+        const queue = queues[index] ?? [];
+        while (queue.length > 0) {
+          signal?.throwIfAborted();
+          let bytes = 0;
+          let count = 0;
+          while (count < queue.length && count < batchFiles && bytes < batchBytes)
+            bytes += (queue[count++]?.newText.length ?? 0) * 2;
+          const batch = queue.splice(0, count);
+          const response = await worker.request({ kind: "check", id: this.nextId++, language, files: batch });
+          if (response.error !== undefined) throw new Error(response.error);
+          checks.push(...response.checks);
+        }
+      }),
+    );
+    return checks;
   }
 
   dispose(): void {

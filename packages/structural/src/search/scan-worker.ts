@@ -2,8 +2,16 @@
 // thread read and prefiltered, keeping its own tree cache by (path, content hash).
 import { parentPort, workerData } from "node:worker_threads";
 import { StructuralParser } from "../parser/structural-parser.js";
+import { checkRewrite, type RewriteCheck } from "../rewrite/check-rewrites.js";
 import { scanBytes, type FileScan } from "./scan-file.js";
-import type { ScanRequest, ScanResponse, WorkerCache } from "./scan-pool.js";
+import type {
+  CheckRequest,
+  CheckResponse,
+  ScanRequest,
+  ScanResponse,
+  WorkerCache,
+  WorkerRequest,
+} from "./scan-pool.js";
 
 const port = parentPort;
 const cache = workerData as WorkerCache;
@@ -33,8 +41,22 @@ async function handle(request: ScanRequest): Promise<ScanResponse> {
   }
 }
 
+async function check(request: CheckRequest): Promise<CheckResponse> {
+  try {
+    const spec = parser.spec(request.language);
+    const checks: RewriteCheck[] = [];
+    for (const file of request.files)
+      checks.push({ path: file.path, sites: await checkRewrite(parser, spec, file) });
+    return { id: request.id, checks };
+  } catch (error) {
+    return { id: request.id, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 // One request at a time, in arrival order (concurrent searches interleave their batches).
 let queue: Promise<void> = Promise.resolve();
-port?.on("message", (request: ScanRequest) => {
-  queue = queue.then(async () => port.postMessage(await handle(request)));
+port?.on("message", (request: WorkerRequest) => {
+  queue = queue.then(async () =>
+    port.postMessage(request.kind === "check" ? await check(request) : await handle(request)),
+  );
 });

@@ -3,8 +3,10 @@ import { z } from "zod";
 import type { StructuralMatch } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
 import { clauseHint } from "../pattern/parse-failure.js";
+import { checkRewrites, type RewriteToCheck } from "../rewrite/check-rewrites.js";
 import { diffPreview } from "../rewrite/diff-preview.js";
 import { rewriteFile } from "../rewrite/rewrite-file.js";
+import { describeSite, type ErrorSite } from "../rewrite/syntax-errors.js";
 import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
@@ -27,6 +29,44 @@ const listedLeft = 5;
 
 /** Matching files listed that were skipped for not being valid UTF-8. */
 const listedNotUtf8 = 5;
+
+/** Places listed where a rewrite leaves code that does not parse: per file, and in all. */
+const listedBrokenPerFile = 3;
+const listedBroken = 10;
+
+/**
+ * The warning for rewritten files that have syntax errors their originals did not have, one line
+ * per place (`path:line:column`, what is wrong, the new line's text), or undefined when none has.
+ */
+function brokenNote(
+  broken: readonly { relativePath: string; text: string; sites: readonly ErrorSite[] }[],
+): string | undefined {
+  if (broken.length === 0) return undefined;
+  const places = broken.reduce((sum, file) => sum + file.sites.length, 0);
+  const lines = [
+    `Warning: this rewrite leaves ${plural(broken.length, "file")} with syntax errors ${broken.length === 1 ? "it" : "they"} did not have ` +
+      `(${plural(places, "place")}, below: the rewrite caused ${places === 1 ? "it" : "them"}); ` +
+      `change the pattern or rewrite and discard this edit, or accept it and fix ${places === 1 ? "it" : "them"} by hand.`,
+  ];
+  let listed = 0;
+  for (const file of broken) {
+    for (const site of file.sites.slice(0, listedBrokenPerFile)) {
+      if (listed >= listedBroken) break;
+      const where = describeSite(file.text, site);
+      const what =
+        where.empty !== undefined
+          ? `leaves an empty ${where.empty}`
+          : where.missing === undefined
+            ? "does not parse"
+            : `lacks ${where.missing.trim() === "" ? "a token" : `\`${where.missing}\``}`;
+      const shown = where.lineText.length > 0 ? where.lineText.trim() : "(an empty line)";
+      lines.push(`  ${file.relativePath}:${where.line}:${where.column} ${what}: ${shown}`);
+      listed++;
+    }
+  }
+  if (listed < places) lines.push(`  … ${places - listed} more`);
+  return lines.join("\n");
+}
 
 /** A list of words as prose: `a`, `a or b`, `a, b or c`. */
 function either(words: readonly string[]): string {
@@ -102,6 +142,7 @@ export const astEditTool = defineTool({
     "call resolve to accept or discard it. Nested matches inside a rewritten match are left alone (run again to reach them).",
     "A match that passed over a keyword or marker the pattern does not write (function $F() {} on async function f() {}) is",
     "not rewritten, as that would drop it: the result says how many and where; write the keyword in the pattern to rewrite them.",
+    "A rewrite that leaves code the grammar cannot read where it could before is staged with a warning naming each place.",
     'Example: ast_edit(pattern: "dispose($X)", rewrite: "$X.dispose()", language: "dart").',
   ].join(" "),
   input: z.object({
@@ -146,6 +187,7 @@ export const astEditTool = defineTool({
     let charBudget = previewChars;
     let omittedLines = 0;
     const notUtf8: string[] = [];
+    const toCheck: (RewriteToCheck & { relativePath: string })[] = [];
     for (const file of outcome.files) {
       if (file.notUtf8) {
         notUtf8.push(file.relativePath);
@@ -166,6 +208,14 @@ export const astEditTool = defineTool({
         originalHash: file.hash,
         newText: rewrite.newText,
         replacements: rewrite.replacements.length,
+      });
+      toCheck.push({
+        path: file.path,
+        relativePath: file.relativePath,
+        hash: file.hash,
+        originalText: file.text,
+        newText: rewrite.newText,
+        spans: rewrite.replacements.map(({ start, end, text }) => ({ start, end, length: text.length })),
       });
       const preview = diffPreview(file.relativePath, file.text, rewrite.replacements, {
         maxLines: Math.max(budget, 0),
@@ -189,12 +239,32 @@ export const astEditTool = defineTool({
         return `nothing staged: ${[skippedNote, leftNote].filter(Boolean).join("; ")}`;
       return `nothing staged: the rewrite leaves all ${plural(outcome.files.length, "matching file")} unchanged`;
     }
+    // Warned, not refused: the agent sees where and decides (tree-sitter may misread valid code,
+    // and a change made in steps may pass through code that does not parse).
+    let checkNote: string | undefined;
+    try {
+      const checks = await checkRewrites(parser, scope.spec, toCheck, context.signal);
+      const sitesOf = new Map(checks.map((check) => [check.path, check.sites]));
+      checkNote = brokenNote(
+        toCheck
+          .map((file) => ({
+            relativePath: file.relativePath,
+            text: file.newText,
+            sites: sitesOf.get(file.path) ?? [],
+          }))
+          .filter((file) => file.sites.length > 0),
+      );
+    } catch (error) {
+      context.signal?.throwIfAborted();
+      checkNote = `The staged text was not checked for syntax errors (${error instanceof Error ? error.message : String(error)}).`;
+    }
     const ledger = context.run.state(stagedEditsKey);
     const id = `edit_${ledger.next++}`;
     ledger.pending.set(id, { id, pattern: pattern.source, rewrite: input.rewrite, files });
     const lines = [
       `(proposed) ${plural(replacements, "replacement")} in ${plural(files.length, "file")} (${searchedLine(outcome, scope)}) — nothing written yet; call resolve with edit_id "${id}" and action "accept" or "discard".`,
     ];
+    if (checkNote) lines.push(checkNote);
     if (skippedNote) lines.push(`${skippedNote.charAt(0).toUpperCase()}${skippedNote.slice(1)}.`);
     const deep = tooDeepNote(outcome);
     if (deep) lines.push(deep);

@@ -1,0 +1,114 @@
+// Cost of ast_edit's syntax check of the staged text (`checkRewrites`: one parse of each changed
+// file's new text, the original read again only where the new text has errors) against the
+// search and the rewrite it follows, on a large rewrite. Not part of `npm test`. Run after
+// `pnpm run build`: node bench/syntax-check.bench.mjs [--runs N] [--workers N]
+// Corpora: Debian's Python 3.11 stdlib (/usr/lib/python3.11) and golang-go's net/ (/usr/lib/go/src/net).
+// Each rewrite: a clean one (no warning) and one whose template drops a `)` (every file warned,
+// so every original is parsed again too). Medians of N runs; trees are not cached between runs.
+import { performance } from "node:perf_hooks";
+import { createStructuralParser, rewriteFile, searchFiles } from "../dist/index.js";
+import { checkRewrites } from "../dist/rewrite/check-rewrites.js";
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const runs = argument("--runs", 3);
+const workers = argument("--workers", 2);
+const cases = [
+  {
+    language: "python",
+    corpus: "/usr/lib/python3.11",
+    pattern: "$A.append($B)",
+    clean: "$A.push($B)",
+    broken: "$A.push($B",
+  },
+  {
+    language: "go",
+    corpus: "/usr/lib/go/src/net",
+    pattern: "errors.New($M)",
+    clean: "fmt.Errorf($M)",
+    broken: "fmt.Errorf($M",
+  },
+];
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const rows = [];
+for (const { language, corpus, pattern: source, clean, broken } of cases) {
+  for (const [kind, template] of [
+    ["clean", clean],
+    ["broken", broken],
+  ]) {
+    const times = { search: [], rewrite: [], check: [], searchCpu: [], checkCpu: [] };
+    const cpu = () => {
+      const { user, system } = process.cpuUsage();
+      return (user + system) / 1000;
+    };
+    let facts;
+    for (let run = 0; run < runs; run++) {
+      // A fresh parser per run: no tree cached from the run before (the pool is warmed first).
+      const parser = createStructuralParser({ workers, maxCachedTrees: 0 });
+      const spec = parser.spec(language);
+      const pattern = await parser.compile(spec, source);
+      if (workers > 0) await searchFiles({ parser, spec, pattern, workingDirectory: corpus, target: corpus });
+      let start = performance.now();
+      let cpuStart = cpu();
+      const outcome = await searchFiles({ parser, spec, pattern, workingDirectory: corpus, target: corpus });
+      times.search.push(performance.now() - start);
+      times.searchCpu.push(cpu() - cpuStart);
+      start = performance.now();
+      const files = [];
+      for (const file of outcome.files) {
+        const rewrite = rewriteFile(file.text, file.matches, template, {
+          keepTrailingSemicolon: pattern.keepsSemicolon,
+          codeNames: pattern.codeNames,
+        });
+        if (rewrite.newText === file.text) continue;
+        files.push({
+          path: file.path,
+          hash: file.hash,
+          originalText: file.text,
+          newText: rewrite.newText,
+          spans: rewrite.replacements.map(({ start: s, end, text }) => ({
+            start: s,
+            end,
+            length: text.length,
+          })),
+        });
+      }
+      times.rewrite.push(performance.now() - start);
+      start = performance.now();
+      cpuStart = cpu();
+      const checks = await checkRewrites(parser, spec, files);
+      times.check.push(performance.now() - start);
+      times.checkCpu.push(cpu() - cpuStart);
+      facts = {
+        files: files.length,
+        chars: files.reduce((sum, file) => sum + file.newText.length, 0),
+        warned: checks.filter((check) => check.sites.length > 0).length,
+        pooled: parser.scanPoolStarted,
+      };
+      parser.dispose();
+    }
+    rows.push({
+      language,
+      kind,
+      ...facts,
+      search: median(times.search),
+      rewrite: median(times.rewrite),
+      check: median(times.check),
+      searchCpu: median(times.searchCpu),
+      checkCpu: median(times.checkCpu),
+    });
+  }
+}
+console.log(`workers ${workers}, medians of ${runs} runs`);
+console.log(
+  "| corpus | rewrite | files changed | new text (MB) | files warned | search (ms) | rewrite (ms) | check (ms) | check / search | CPU (ms) search → check | CPU check / search |",
+);
+console.log(
+  "| ------ | ------- | ------------- | ------------- | ------------ | ----------- | ------------ | ---------- | -------------- | ------------------------ | ------------------ |",
+);
+for (const row of rows)
+  console.log(
+    `| ${row.language} | ${row.kind} | ${row.files} | ${(row.chars / 1e6).toFixed(2)} | ${row.warned} | ${row.search.toFixed(0)} | ${row.rewrite.toFixed(0)} | ${row.check.toFixed(0)} | ${(row.check / row.search).toFixed(2)} | ${row.searchCpu.toFixed(0)} → ${row.checkCpu.toFixed(0)} | ${(row.checkCpu / row.searchCpu).toFixed(2)} |`,
+  );

@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createStructuralParser, structuralParserKey } from "../parser/structural-parser.js";
+import { structuralTools } from "../tools/structural-tools.js";
+
+const parser = createStructuralParser({ workers: 0 });
+afterAll(() => parser.dispose());
+
+let dir: string;
+let run: Run;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "structural-syntax-check-"));
+  run = createRun({ workingDirectory: dir, resources: [[structuralParserKey, parser]] });
+});
+afterEach(async () => {
+  await run.dispose();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const registry = createRegistry({ tools: [...structuralTools], approval: "auto" });
+
+/** ast_edit's answer for a rewrite of `file` (written with `code`), and the staged edit's id. */
+async function stage(
+  file: string,
+  code: string,
+  pattern: string,
+  rewrite: string,
+): Promise<{ text: string; id: string | undefined }> {
+  writeFileSync(join(dir, file), code);
+  const result = await registry.invoke(run, { tool: "ast_edit", args: { pattern, rewrite, path: file } });
+  const text = resultText(result);
+  expect(result.isError, text).toBe(false);
+  return { text, id: /edit_id "([^"]+)"/.exec(text)?.[1] };
+}
+
+describe("ast_edit warns where the rewritten text no longer parses", () => {
+  // The staged text was never parsed: a rewrite that leaves code the grammar cannot read was
+  // proposed like any other, and the agent learned of it only from a build after accepting.
+  it("Python: deleting the only statement of an `if` leaves `if x: ` (line, column, the new line)", async () => {
+    const { text, id } = await stage("a.py", "if x: print(1)\ny = 2\n", "print($$$A)", "");
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors it did not have/m);
+    expect(text).toMatch(/\(1 place, below: the rewrite caused it\)/);
+    // tree-sitter-python reads the `if` with an empty block, without an error.
+    expect(text).toMatch(/^ {2}a\.py:1:6 leaves an empty block: if x:$/m);
+    // Warned, not refused: the edit is staged whole, and accepting writes it as proposed.
+    const accepted = await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(accepted.isError).toBe(false);
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe("if x: \ny = 2\n");
+  });
+
+  it("Bash: deleting a loop's only command leaves `do ; done`", async () => {
+    const { text } = await stage("a.sh", "for i in 1 2; do echo a; done\necho b\n", "echo a", "");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors/m);
+    expect(text).toMatch(/^ {2}a\.sh:1:\d+ (does not parse|lacks .*): for i in 1 2; do ; done$/m);
+  });
+
+  it("TypeScript: a template with an unbalanced bracket, placed on the line it breaks", async () => {
+    const code = "function f() {\n  log(1);\n  return 2;\n}\n";
+    const { text } = await stage("a.ts", code, "log($A)", "debug($A");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors/m);
+    expect(text).toMatch(/^ {2}a\.ts:2:\d+ (does not parse|lacks `\)`): debug\(1;$/m);
+  });
+
+  it("Go: a metavariable pasted where its text does not fit", async () => {
+    const code = "package p\n\nfunc f() {\n\tx := g(1)\n\t_ = x\n}\n";
+    const { text } = await stage("a.go", code, "$A := $B", "var $B = $A");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors/m);
+    expect(text).toMatch(/^ {2}a\.go:4:\d+ (does not parse|lacks .*): var g\(1\) = x$/m);
+  });
+
+  it("CSS: a rewrite that drops a declaration's value and colon", async () => {
+    const { text } = await stage("a.css", "a {\n  color: red;\n  margin: 0;\n}\n", "color: $V", "$V");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors/m);
+    expect(text).toMatch(/^ {2}a\.css:2:\d+ (does not parse|lacks .*): red;$/m);
+  });
+
+  it("lists each file with its places, the files that still parse not at all", async () => {
+    writeFileSync(join(dir, "ok.py"), "def g():\n    print(1)\n    return 2\n");
+    writeFileSync(join(dir, "b.py"), "while y: print(2)\n");
+    const { text } = await stage("a.py", "if x: print(1)\n", "print($$$A)", "");
+    // Staged on a.py only (its path): the folder next.
+    expect(text).toMatch(/leaves 1 file/);
+    const result = await registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "print($$$A)", rewrite: "", language: "python" },
+    });
+    const folder = resultText(result);
+    expect(folder).toContain("(proposed) 3 replacements in 3 files");
+    expect(folder).toMatch(/^Warning: this rewrite leaves 2 files with syntax errors they did not have/m);
+    expect(folder).toMatch(/^ {2}a\.py:1:\d+ .*: if x:$/m);
+    expect(folder).toMatch(/^ {2}b\.py:1:\d+ .*: while y:$/m);
+    expect(folder).not.toMatch(/^ {2}ok\.py:/m);
+  });
+
+  it("does not blame the rewrite for a file already broken elsewhere", async () => {
+    // The `(` left open on line 4 is the original's; the rewrite on line 1 is clean.
+    const code = "def f():\n    log(1)\n\ndef g(:\n    return 2\n";
+    const { text } = await stage("a.py", code, "log($A)", "debug($A)");
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).not.toMatch(/Warning|syntax error/);
+  });
+
+  it("still blames it for a break of its own in a file already broken elsewhere", async () => {
+    const code = "if x: print(1)\n\ndef g(:\n    return 2\n";
+    const { text } = await stage("a.py", code, "print($$$A)", "");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors it did not have/m);
+    expect(text).toMatch(/^ {2}a\.py:1:\d+ .*: if x:$/m);
+    expect(text).not.toMatch(/^ {2}a\.py:3:/m);
+  });
+
+  it("says nothing for a clean rewrite", async () => {
+    const { text, id } = await stage("a.ts", "function f() {\n  log(1);\n}\n", "log($A)", "debug($A)");
+    expect(id).toBeDefined();
+    expect(text).not.toMatch(/Warning|syntax error/);
+    const python = await stage("b.py", "if x:\n    print(1)\n    y = 2\n", "print($$$A)", "");
+    expect(python.text).toContain("(proposed) 1 replacement in 1 file");
+    expect(python.text).not.toMatch(/Warning|syntax error/);
+  });
+});
