@@ -452,6 +452,23 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toBe("True\nTrue");
   });
 
+  it("a wakeup fd the cell set gets the signals of its later statements and cells, as under ipykernel", async () => {
+    // The kernel watches for the interrupt's arrival on a wakeup fd of its own while a statement
+    // runs. Before, it took the place of the cell's one (asyncio's add_signal_handler sets one)
+    // in every statement after the one that set it: the signals went to the kernel's pipe.
+    const { cell } = setup();
+    const text = (code: string) => cell(code).then((result) => resultText(result));
+    expect(
+      await text(
+        "import os, signal\nr, w = os.pipe()\nos.set_blocking(r, False)\nos.set_blocking(w, False)\n" +
+          "signal.signal(signal.SIGUSR2, lambda *a: None)\nsignal.set_wakeup_fd(w)\n" +
+          "signal.raise_signal(signal.SIGUSR2)\nos.read(r, 16)",
+      ),
+    ).toBe("b'\\x0c'");
+    expect(await text("signal.raise_signal(signal.SIGUSR2)\nos.read(r, 16)")).toBe("b'\\x0c'");
+    expect(await text("signal.set_wakeup_fd(-1) == w")).toBe("True");
+  });
+
   it("cancels sent 1–5 ms after short and long cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // Before (on this machine, 60 such cancels): 8 killed the kernel and lost its variables, and
     // 3 of the 30 long cells ran to their end as if never cancelled. A statistical check of the

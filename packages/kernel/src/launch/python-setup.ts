@@ -1084,12 +1084,21 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         arrivals = None
 
     def watch_arrivals():
+        # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
+        # signals of the statement go there, as the cell expects.
         if arrivals is None:
             return None
         try:
-            return signal.set_wakeup_fd(arrivals[1], warn_on_full_buffer=False)
+            previous = signal.set_wakeup_fd(arrivals[1], warn_on_full_buffer=False)
         except (ValueError, OSError):
             return None
+        if previous != -1:
+            try:
+                signal.set_wakeup_fd(previous)
+            except (ValueError, OSError):
+                pass
+            return None
+        return previous
 
     def handlers_run():
         # Entering a Python function runs the signal handlers still pending.
