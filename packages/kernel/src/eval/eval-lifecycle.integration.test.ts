@@ -321,6 +321,30 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^caught\nwent on\n/);
   });
 
+  it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
+    // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
+    // had stopped, by exiting on its own.
+    const { registry, run, workspace, cell } = setup();
+    const flag = join(workspace.directory, "exits.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            `import os, signal, time\nsignal.signal(signal.SIGINT, lambda *a: os._exit(7))\n` +
+            `open(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(300)`,
+          description: "run a cell that exits when interrupted",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled, and the python kernel exited with code 7 once interrupted: its state is lost.",
+    );
+    expect(resultText(await cell("'flag' in globals()"))).toMatch(/False$/);
+  });
+
   it("a cancel that interrupts a %%time cell (which shows the KeyboardInterrupt and ends ok) says the cell was interrupted", async () => {
     // Before: "the cell ran to its end (the interrupt did not reach it)" under the interrupt's
     // traceback, since %%time catches it and its reply is ok: run again, it ran twice in part.
