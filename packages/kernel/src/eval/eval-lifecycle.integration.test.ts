@@ -94,12 +94,17 @@ describePython("kernel lifecycle on a real ipykernel", () => {
   });
 
   it("a cell running when the run ends answers that the run ended, not that the cell would not stop", async () => {
-    const { run, cell, workspace } = setup();
-    const flag = join(workspace.directory, "sleeping.flag");
-    const sleeping = cell(
-      `import time\nprint("loaded", flush=True)\nopen(${JSON.stringify(flag)}, "w").close()\ntime.sleep(300)`,
+    const { run, cell, registry } = setup();
+    // The run ends once "loaded" has reached the call (its progress), not once the cell went past
+    // it: a flag file the cell wrote after printing could be there before the output arrived.
+    let loaded = false;
+    cleanups.push(
+      registry.on((event) => {
+        if (event.type === "call-progress" && event.message.includes("loaded")) loaded = true;
+      }),
     );
-    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+    const sleeping = cell(`import time\nprint("loaded", flush=True)\ntime.sleep(300)`);
+    await expect.poll(() => loaded, { timeout: 30_000 }).toBe(true);
     await run.dispose();
     const result = await sleeping;
     expect(result.error?.code).toBe("RUN_DISPOSED");
