@@ -94,12 +94,17 @@ describePython("kernel lifecycle on a real ipykernel", () => {
   });
 
   it("a cell running when the run ends answers that the run ended, not that the cell would not stop", async () => {
-    const { run, cell, workspace } = setup();
-    const flag = join(workspace.directory, "sleeping.flag");
-    const sleeping = cell(
-      `import time\nprint("loaded", flush=True)\nopen(${JSON.stringify(flag)}, "w").close()\ntime.sleep(300)`,
+    const { run, cell, registry } = setup();
+    // The run ends once "loaded" has reached the call (its progress), not once the cell went past
+    // it: a flag file the cell wrote after printing could be there before the output arrived.
+    let loaded = false;
+    cleanups.push(
+      registry.on((event) => {
+        if (event.type === "call-progress" && event.message.includes("loaded")) loaded = true;
+      }),
     );
-    await expect.poll(() => existsSync(flag), { timeout: 30_000 }).toBe(true);
+    const sleeping = cell(`import time\nprint("loaded", flush=True)\ntime.sleep(300)`);
+    await expect.poll(() => loaded, { timeout: 30_000 }).toBe(true);
     await run.dispose();
     const result = await sleeping;
     expect(result.error?.code).toBe("RUN_DISPOSED");
@@ -321,6 +326,30 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^caught\nwent on\n/);
   });
 
+  it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
+    // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
+    // had stopped, by exiting on its own.
+    const { registry, run, workspace, cell } = setup();
+    const flag = join(workspace.directory, "exits.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            `import os, signal, time\nsignal.signal(signal.SIGINT, lambda *a: os._exit(7))\n` +
+            `open(${JSON.stringify(flag)}, 'w').close()\ntime.sleep(300)`,
+          description: "run a cell that exits when interrupted",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.code).toBe("CANCELLED");
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled, and the python kernel exited with code 7 once interrupted: its state is lost.",
+    );
+    expect(resultText(await cell("'flag' in globals()"))).toMatch(/False$/);
+  });
+
   it("a cancel that interrupts a %%time cell (which shows the KeyboardInterrupt and ends ok) says the cell was interrupted", async () => {
     // Before: "the cell ran to its end (the interrupt did not reach it)" under the interrupt's
     // traceback, since %%time catches it and its reply is ok: run again, it ran twice in part.
@@ -450,6 +479,23 @@ describePython("kernel lifecycle on a real ipykernel", () => {
         "def inner():\n    return signal.getsignal(signal.SIGINT) is signal.default_int_handler\ninner()",
     );
     expect(resultText(result)).toBe("True\nTrue");
+  });
+
+  it("a wakeup fd the cell set gets the signals of its later statements and cells, as under ipykernel", async () => {
+    // The kernel watches for the interrupt's arrival on a wakeup fd of its own while a statement
+    // runs. Before, it took the place of the cell's one (asyncio's add_signal_handler sets one)
+    // in every statement after the one that set it: the signals went to the kernel's pipe.
+    const { cell } = setup();
+    const text = (code: string) => cell(code).then((result) => resultText(result));
+    expect(
+      await text(
+        "import os, signal\nr, w = os.pipe()\nos.set_blocking(r, False)\nos.set_blocking(w, False)\n" +
+          "signal.signal(signal.SIGUSR2, lambda *a: None)\nsignal.set_wakeup_fd(w)\n" +
+          "signal.raise_signal(signal.SIGUSR2)\nos.read(r, 16)",
+      ),
+    ).toBe("b'\\x0c'");
+    expect(await text("signal.raise_signal(signal.SIGUSR2)\nos.read(r, 16)")).toBe("b'\\x0c'");
+    expect(await text("signal.set_wakeup_fd(-1) == w")).toBe("True");
   });
 
   it("cancels sent 1–5 ms after short and long cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {

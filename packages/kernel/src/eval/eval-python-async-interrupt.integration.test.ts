@@ -168,6 +168,25 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     }
   });
 
+  it("a coroutine the cell keeps (a global, a closure's) is not closed when a function holding it is interrupted", async () => {
+    // Only a coroutine nothing else holds is abandoned. Before, one the interrupted function had
+    // as an argument or a default was closed too: awaiting it later raised "cannot reuse already
+    // awaited coroutine".
+    const { cell, cancelOnce } = setup();
+    await cell(
+      "import asyncio\nasync def job(n):\n    return n\nkept = job(41)\n" +
+        "def holder():\n    held = job(42)\n    def use():\n        return held\n    return use\nuse = holder()",
+    );
+    const result = await cancelOnce(
+      (flag) =>
+        `import time\ndef hold(by_default=kept, given=None):\n    open(${flag}, 'w').close()\n    time.sleep(300)\n` +
+        "hold(given=use())",
+      "kept",
+    );
+    expect(result.error?.message).toBe(interrupted);
+    expect(resultText(await cell("[await kept, await use()]"))).toBe("[41, 42]");
+  });
+
   it("cancels sent 1–5 ms after short and long async cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // The interrupt lands before the cell's first statement, between two, at an await, or after
     // the last: each is raised in the cell, or dropped with its request, never in the loop.

@@ -186,7 +186,11 @@ async function runCell(
       unacknowledged: `the ${language} kernel did not start the cell within ${describeBudget(settings.acknowledgeMs)} (it sent no busy status: it is hung or stopped)`,
       cancelled: "the call was cancelled",
     }[why];
-    if (after === "grace" || after.kind === "died") {
+    if (after !== "grace" && after.kind === "died" && kernel.exited !== undefined) {
+      // It stopped, by dying (its own handler exited, a crash): nothing killed it.
+      pool.discard(language);
+      interruptNote = `${reason}, and the ${language} kernel ${kernel.exited} once interrupted: ${lostState(why)}`;
+    } else if (after === "grace" || after.kind === "died") {
       pool.discard(language);
       interruptNote = killedNote(why, reason, language, interrupt.sent, settings.interruptGraceMs);
     } else {
@@ -261,6 +265,13 @@ async function runCell(
   };
 }
 
+/** What a result says was lost with a kernel that ended after a cancel or a timeout. */
+function lostState(why: "stalled" | "overtime" | "unacknowledged" | "cancelled"): string {
+  return why === "cancelled"
+    ? "its state is lost."
+    : "variables and imports are lost. The next call starts a fresh kernel.";
+}
+
 /**
  * What a result says when the kernel was killed after `reason` (an interrupted cell did not stop
  * within the grace period). `sent`: whether the interrupt went at all; it goes once the kernel has
@@ -273,10 +284,7 @@ function killedNote(
   sent: boolean,
   graceMs: number,
 ): string {
-  const lost =
-    why === "cancelled"
-      ? "its state is lost."
-      : "variables and imports are lost. The next call starts a fresh kernel.";
+  const lost = lostState(why);
   if (!sent) {
     const noInterrupt = "(no interrupt was sent: one goes only to a cell that has started)";
     const grace = `the ${describeBudget(graceMs)} grace period`;

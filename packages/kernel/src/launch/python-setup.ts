@@ -856,17 +856,31 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # until the next error drops it, and each was then collected with "coroutine ... was never
         # awaited" in a later cell's output (or, collected inside a namedtuple's __new__, whose
         # builtins have no __import__, "Exception ignored in: <coroutine ...> KeyError:
-        # '__import__'" twice). Closed here, they say nothing. Function frames only: the cell's
-        # own namespace (a coroutine kept to await in a later cell) is left alone.
-        import inspect
+        # '__import__'" twice). Closed here, they say nothing. Only those nothing but these frames
+        # holds: one the cell keeps (in its namespace, a closure, a default argument) is left for
+        # it to await later.
+        import gc, inspect
         try:
+            frames, held, found = [], [], []
             while tb is not None:
                 frame = tb.tb_frame
+                frames.append(frame)
                 if frame.f_code.co_flags & inspect.CO_NEWLOCALS:
-                    for value in list(frame.f_locals.values()):
-                        if inspect.iscoroutine(value) and inspect.getcoroutinestate(value) == inspect.CORO_CREATED:
-                            value.close()
+                    held.append(frame.f_locals)
+                    found.extend(value for value in held[-1].values() if inspect.iscoroutine(value)
+                                 and inspect.getcoroutinestate(value) == inspect.CORO_CREATED)
                 tb = tb.tb_next
+            if not found:
+                return
+            # The frames, their locals, and the coroutines and generators they are the frames of.
+            known = {id(frame) for frame in frames}
+            known.update(id(owner) for owner in gc.get_referrers(*frames) if inspect.iscoroutine(owner)
+                         or inspect.isgenerator(owner) or inspect.isasyncgen(owner))
+            known.update(id(local) for local in held)
+            known.add(id(found))
+            for index in range(len(found)):
+                if all(id(referrer) in known for referrer in gc.get_referrers(found[index])):
+                    found[index].close()
         except Exception:
             pass
 
@@ -1084,12 +1098,21 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         arrivals = None
 
     def watch_arrivals():
+        # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
+        # signals of the statement go there, as the cell expects.
         if arrivals is None:
             return None
         try:
-            return signal.set_wakeup_fd(arrivals[1], warn_on_full_buffer=False)
+            previous = signal.set_wakeup_fd(arrivals[1], warn_on_full_buffer=False)
         except (ValueError, OSError):
             return None
+        if previous != -1:
+            try:
+                signal.set_wakeup_fd(previous)
+            except (ValueError, OSError):
+                pass
+            return None
+        return previous
 
     def handlers_run():
         # Entering a Python function runs the signal handlers still pending.
