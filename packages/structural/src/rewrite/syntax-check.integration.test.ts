@@ -112,6 +112,18 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     expect(text).not.toMatch(/^ {2}a\.py:3:/m);
   });
 
+  it("still blames a break of its own that error recovery reads together with an old one", async () => {
+    // The `(` left open on line 4 is the original's; the one the template leaves open on line 2
+    // made a single ERROR with it, excused as the original's: no warning.
+    const code = "def f():\n    x.append(1)\n    y = 2\n    z = (\n\ndef g():\n    return 3\n";
+    const { text } = await stage("a.py", code, "$A.append($B)", "$A.push($B");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors it did not have/m);
+    expect(text).toMatch(/^ {2}a\.py:2:5 does not parse: x\.push\(1$/m);
+    // The same rewrite, balanced: the old break alone, not blamed.
+    const clean = await stage("b.py", code, "$A.append($B)", "$A.push($B)");
+    expect(clean.text).not.toMatch(/Warning|syntax error/);
+  });
+
   it("says nothing for a clean rewrite", async () => {
     const { text, id } = await stage("a.ts", "function f() {\n  log(1);\n}\n", "log($A)", "debug($A)");
     expect(id).toBeDefined();

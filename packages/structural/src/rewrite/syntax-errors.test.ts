@@ -38,6 +38,19 @@ describe("introducedSites", () => {
     ]);
   });
 
+  it("blames a new error that error recovery read together with an old one when it reaches the rewrite's text", () => {
+    // The rewrite wrote 10..12; the new ERROR runs from there into the original's (moved: 22..24).
+    // It was excused for touching it.
+    expect(introducedSites([{ start: 30, end: 32 }], spans, [{ start: 10, end: 24 }])).toEqual([
+      { start: 10, end: 24 },
+    ]);
+    // The original's error, read the same (or narrower) after the rewrite, is still excused.
+    expect(introducedSites([{ start: 30, end: 32 }], spans, [{ start: 22, end: 24 }])).toEqual([]);
+    expect(introducedSites([{ start: 5, end: 40 }], spans, [{ start: 8, end: 30 }])).toEqual([]);
+    // A zero-width one at the end of the rewrite's text that the original had there too.
+    expect(introducedSites([{ start: 20, end: 20 }], spans, [{ start: 12, end: 12 }])).toEqual([]);
+  });
+
   it("counts an original error inside the replaced code as the whole replacement's", () => {
     expect(introducedSites([{ start: 15, end: 16 }], spans, [{ start: 11, end: 12 }])).toEqual([]);
     expect(introducedSites([{ start: 5, end: 6 }], spans, [{ start: 6, end: 6 }])).toEqual([]);

@@ -125,13 +125,20 @@ function mapOffset(offset: number, spans: readonly ReplacedSpan[], side: "start"
   return offset + delta;
 }
 
+/** Whether two spans share a character, or one of zero width lies in (or at an end of) the other. */
+function meets(a: Window, b: Window): boolean {
+  if (a.start === a.end || b.start === b.end) return a.start <= b.end && b.start <= a.end;
+  return a.start < b.end && b.start < a.end;
+}
+
 /**
  * The error sites of the new text that no error of the original accounts for: one is the
  * original's when an original site, moved through the replacements (sorted, not overlapping),
  * overlaps or touches it, whatever its kind (error recovery may read the same broken code
- * differently once code near it changed). So a file already broken is not blamed on the edit
- * where it was broken; an error the edit adds inside or next to such a site is not reported
- * either.
+ * differently once code near it changed), unless it is larger than each and reaches text the
+ * rewrite wrote outside every such site: error recovery often reads a new break and an old one apart as one ERROR, which
+ * must not hide the new. So a file already broken is not blamed on the edit where it was broken;
+ * an error the edit adds inside such a site is not reported either.
  */
 export function introducedSites(
   original: readonly ErrorSite[],
@@ -143,7 +150,19 @@ export function introducedSites(
     start: mapOffset(site.start, spans, "start"),
     end: mapOffset(site.end, spans, "end"),
   }));
-  return rewritten.filter((site) => !moved.some((old) => site.start <= old.end && old.start <= site.end));
+  const written: Window[] = [];
+  let delta = 0;
+  for (const span of spans) {
+    written.push({ start: span.start + delta, end: span.start + delta + span.length });
+    delta += span.length - (span.end - span.start);
+  }
+  const within = (inner: Window, outer: Window) => outer.start <= inner.start && inner.end <= outer.end;
+  return rewritten.filter((site) => {
+    const old = moved.filter((o) => site.start <= o.end && o.start <= site.end);
+    if (old.length === 0) return true;
+    if (old.some((o) => within(site, o))) return false;
+    return written.some((text) => meets(site, text) && !old.some((o) => within(text, o)));
+  });
 }
 
 /**
