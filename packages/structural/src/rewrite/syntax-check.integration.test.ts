@@ -65,6 +65,18 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     expect(text).toMatch(/^ {2}a\.ts:2:\d+ (does not parse|lacks `\)`): debug\(1;$/m);
   });
 
+  it("names the rewritten line a break far from it comes from (an opened brace reported at the file's end)", async () => {
+    const code = "function f(x: boolean) {\n  guard(x);\n  return 1;\n}\n\nfunction g() {\n  return 2;\n}\n";
+    const { text } = await stage("a.ts", code, "guard($A)", "if ($A) {");
+    expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors/m);
+    const places = text.split("\n").filter((line) => line.startsWith("  a.ts:"));
+    expect(places.length).toBeGreaterThan(0);
+    // Each place away from line 2 says the rewrite there is where it comes from.
+    for (const place of places.filter((line) => !line.startsWith("  a.ts:2:")))
+      expect(place).toMatch(/ \(from the rewrite at line 2: if \(x\) \{;\)$/);
+    expect(places.some((line) => !line.startsWith("  a.ts:2:"))).toBe(true);
+  });
+
   it("Go: a metavariable pasted where its text does not fit", async () => {
     const code = "package p\n\nfunc f() {\n\tx := g(1)\n\t_ = x\n}\n";
     const { text } = await stage("a.go", code, "$A := $B", "var $B = $A");

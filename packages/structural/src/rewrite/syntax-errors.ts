@@ -131,6 +131,32 @@ function meets(a: Window, b: Window): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
+/** Where each replacement's text lies in the rewritten text (sorted spans, as replaced). */
+export function writtenWindows(spans: readonly ReplacedSpan[]): Window[] {
+  const written: Window[] = [];
+  let delta = 0;
+  for (const span of spans) {
+    written.push({ start: span.start + delta, end: span.start + delta + span.length });
+    delta += span.length - (span.end - span.start);
+  }
+  return written;
+}
+
+/**
+ * The replacement an error site away from every replacement most likely comes from: the last one
+ * before it (a bracket the rewrite opened is reported where the file ends), else the first after
+ * it; undefined when the site meets one (it is shown there already) or there is none.
+ */
+export function nearestWritten(site: ErrorSite, written: readonly Window[]): Window | undefined {
+  if (written.some((text) => meets(site, text))) return undefined;
+  let before: Window | undefined;
+  for (const text of written) {
+    if (text.end <= site.start) before = text;
+    else return before ?? text;
+  }
+  return before;
+}
+
 /**
  * The error sites of the new text that no error of the original accounts for: one is the
  * original's when an original site, moved through the replacements (sorted, not overlapping),
@@ -150,12 +176,7 @@ export function introducedSites(
     start: mapOffset(site.start, spans, "start"),
     end: mapOffset(site.end, spans, "end"),
   }));
-  const written: Window[] = [];
-  let delta = 0;
-  for (const span of spans) {
-    written.push({ start: span.start + delta, end: span.start + delta + span.length });
-    delta += span.length - (span.end - span.start);
-  }
+  const written = writtenWindows(spans);
   const within = (inner: Window, outer: Window) => outer.start <= inner.start && inner.end <= outer.end;
   return rewritten.filter((site) => {
     const old = moved.filter((o) => site.start <= o.end && o.start <= site.end);

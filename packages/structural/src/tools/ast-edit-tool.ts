@@ -6,7 +6,14 @@ import { clauseHint } from "../pattern/parse-failure.js";
 import { checkRewrites, type RewriteToCheck } from "../rewrite/check-rewrites.js";
 import { diffPreview } from "../rewrite/diff-preview.js";
 import { rewriteFile } from "../rewrite/rewrite-file.js";
-import { describeSite, type ErrorSite } from "../rewrite/syntax-errors.js";
+import {
+  describeSite,
+  nearestWritten,
+  writtenWindows,
+  type ErrorSite,
+  type ReplacedSpan,
+  type Window,
+} from "../rewrite/syntax-errors.js";
 import { checkTemplate } from "../rewrite/template.js";
 import { searchFiles } from "../search/search.js";
 import { stagedEditsKey, type StagedFile } from "../staging/staged-edits.js";
@@ -35,11 +42,31 @@ const listedBrokenPerFile = 3;
 const listedBroken = 10;
 
 /**
+ * For a site away from every replacement (a bracket the rewrite opened, reported where the file
+ * ends), the rewritten line it most likely comes from; "" otherwise. A body read empty is found
+ * only next to a replacement and placed after the code before it: never given one.
+ */
+function causeNote(text: string, site: ErrorSite, written: readonly Window[], line: number): string {
+  const source = site.empty === undefined ? nearestWritten(site, written) : undefined;
+  if (source === undefined) return "";
+  const from = describeSite(text, { start: source.start, end: source.end });
+  if (from.line === line) return "";
+  return source.start === source.end
+    ? ` (from the deletion at line ${from.line})`
+    : ` (from the rewrite at line ${from.line}: ${from.lineText.trim()})`;
+}
+
+/**
  * The warning for rewritten files that have syntax errors their originals did not have, one line
  * per place (`path:line:column`, what is wrong, the new line's text), or undefined when none has.
  */
 function brokenNote(
-  broken: readonly { relativePath: string; text: string; sites: readonly ErrorSite[] }[],
+  broken: readonly {
+    relativePath: string;
+    text: string;
+    spans: readonly ReplacedSpan[];
+    sites: readonly ErrorSite[];
+  }[],
 ): string | undefined {
   if (broken.length === 0) return undefined;
   const places = broken.reduce((sum, file) => sum + file.sites.length, 0);
@@ -50,6 +77,7 @@ function brokenNote(
   ];
   let listed = 0;
   for (const file of broken) {
+    const written = writtenWindows(file.spans);
     for (const site of file.sites.slice(0, listedBrokenPerFile)) {
       if (listed >= listedBroken) break;
       const where = describeSite(file.text, site);
@@ -60,7 +88,8 @@ function brokenNote(
             ? "does not parse"
             : `lacks ${where.missing.trim() === "" ? "a token" : `\`${where.missing}\``}`;
       const shown = where.lineText.length > 0 ? where.lineText.trim() : "(an empty line)";
-      lines.push(`  ${file.relativePath}:${where.line}:${where.column} ${what}: ${shown}`);
+      const cause = causeNote(file.text, site, written, where.line);
+      lines.push(`  ${file.relativePath}:${where.line}:${where.column} ${what}: ${shown}${cause}`);
       listed++;
     }
   }
@@ -250,6 +279,7 @@ export const astEditTool = defineTool({
           .map((file) => ({
             relativePath: file.relativePath,
             text: file.newText,
+            spans: file.spans,
             sites: sitesOf.get(file.path) ?? [],
           }))
           .filter((file) => file.sites.length > 0),
