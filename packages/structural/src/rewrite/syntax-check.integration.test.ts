@@ -77,6 +77,18 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     expect(places.some((line) => !line.startsWith("  a.ts:2:"))).toBe(true);
   });
 
+  it("names each rewrite whose brace is left open once, not the last one for every missing brace", async () => {
+    const code =
+      "function f(x: boolean) {\n  guard(x);\n  return 1;\n}\n\nfunction g(y: boolean) {\n  guard(y);\n  return 2;\n}\n";
+    const { text } = await stage("a.ts", code, "guard($A)", "if ($A) {");
+    const places = text.split("\n").filter((line) => line.startsWith("  a.ts:"));
+    // Two braces opened (lines 2 and 7), both missing where the file ends: the innermost first.
+    expect(places).toEqual([
+      "  a.ts:9:2 lacks `}`: } (from the rewrite at line 7: if (y) {;)",
+      "  a.ts:9:2 lacks `}`: } (from the rewrite at line 2: if (x) {;)",
+    ]);
+  });
+
   it("Go: a metavariable pasted where its text does not fit", async () => {
     const code = "package p\n\nfunc f() {\n\tx := g(1)\n\t_ = x\n}\n";
     const { text } = await stage("a.go", code, "$A := $B", "var $B = $A");

@@ -158,6 +158,23 @@ export function nearestWritten(site: ErrorSite, written: readonly Window[]): Win
 }
 
 /**
+ * {@link nearestWritten} of each site (in source order), except that a site at the same place as
+ * the one before it, after a replacement, names the replacement before that one's: brackets several
+ * replacements opened are all reported missing where the file ends, the innermost (the last
+ * opened) first, so each is named once rather than the last for all.
+ */
+export function sourcesOf(sites: readonly ErrorSite[], written: readonly Window[]): (Window | undefined)[] {
+  let repeat = 0;
+  return sites.map((site, index) => {
+    const previous = sites[index - 1];
+    repeat = previous && previous.start === site.start && previous.end === site.end ? repeat + 1 : 0;
+    const nearest = nearestWritten(site, written);
+    if (nearest === undefined || nearest.end > site.start) return nearest;
+    return written[Math.max(0, written.indexOf(nearest) - repeat)];
+  });
+}
+
+/**
  * The error sites of the new text that no error of the original accounts for: one is the
  * original's when an original site, moved through the replacements (sorted, not overlapping),
  * overlaps or touches it, whatever its kind (error recovery may read the same broken code

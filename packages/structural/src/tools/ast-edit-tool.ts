@@ -8,7 +8,7 @@ import { diffPreview } from "../rewrite/diff-preview.js";
 import { rewriteFile } from "../rewrite/rewrite-file.js";
 import {
   describeSite,
-  nearestWritten,
+  sourcesOf,
   writtenWindows,
   type ErrorSite,
   type ReplacedSpan,
@@ -43,12 +43,11 @@ const listedBroken = 10;
 
 /**
  * For a site away from every replacement (a bracket the rewrite opened, reported where the file
- * ends), the rewritten line it most likely comes from; "" otherwise. A body read empty is found
+ * ends), the rewritten line it most likely comes from (`source`, see sourcesOf); "" otherwise. A body read empty is found
  * only next to a replacement and placed after the code before it: never given one.
  */
-function causeNote(text: string, site: ErrorSite, written: readonly Window[], line: number): string {
-  const source = site.empty === undefined ? nearestWritten(site, written) : undefined;
-  if (source === undefined) return "";
+function causeNote(text: string, site: ErrorSite, source: Window | undefined, line: number): string {
+  if (site.empty !== undefined || source === undefined) return "";
   const from = describeSite(text, { start: source.start, end: source.end });
   if (from.line === line) return "";
   return source.start === source.end
@@ -77,8 +76,9 @@ function brokenNote(
   ];
   let listed = 0;
   for (const file of broken) {
-    const written = writtenWindows(file.spans);
-    for (const site of file.sites.slice(0, listedBrokenPerFile)) {
+    const shownSites = file.sites.slice(0, listedBrokenPerFile);
+    const sources = sourcesOf(shownSites, writtenWindows(file.spans));
+    for (const [index, site] of shownSites.entries()) {
       if (listed >= listedBroken) break;
       const where = describeSite(file.text, site);
       const what =
@@ -88,7 +88,7 @@ function brokenNote(
             ? "does not parse"
             : `lacks ${where.missing.trim() === "" ? "a token" : `\`${where.missing}\``}`;
       const shown = where.lineText.length > 0 ? where.lineText.trim() : "(an empty line)";
-      const cause = causeNote(file.text, site, written, where.line);
+      const cause = causeNote(file.text, site, sources[index], where.line);
       lines.push(`  ${file.relativePath}:${where.line}:${where.column} ${what}: ${shown}${cause}`);
       listed++;
     }
