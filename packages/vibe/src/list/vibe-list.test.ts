@@ -215,6 +215,10 @@ describe("VibeList (in-process held backend)", () => {
     expect(problems(emptyLabel.text)).toEqual([
       '- label: empty: name the worker in a few words (e.g. "fix login test")',
     ]);
+    const longLabel = await kit.call("vibe_spawn", { brief: "b", label: "x".repeat(81) });
+    expect(problems(longLabel.text)).toEqual([
+      "- label: longer than 80 characters: name the worker in a few words; the task itself goes in the brief",
+    ]);
     expect(kit.list.list()).toEqual([]);
     await kit.call("vibe_spawn", { brief: "count the notes", label: "counter" });
     const attempt = await backend.attempt(0);

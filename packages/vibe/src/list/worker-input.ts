@@ -26,7 +26,7 @@ export const briefInput = z
 export const labelInput = z
   .string()
   .min(1, { message: 'empty: name the worker in a few words (e.g. "fix login test")', abort: true })
-  .max(80)
+  .max(80, "longer than 80 characters: name the worker in a few words; the task itself goes in the brief")
   .superRefine((label, ctx) => {
     const problem = labelProblem(label);
     if (problem !== undefined) ctx.addIssue({ code: "custom", message: problem });
