@@ -64,10 +64,14 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     const { cell, cancelOnce } = setup();
     const result = await cancelOnce(
       (flag) =>
+        // The last worker makes the flag once it runs: the workers run only once the cell waits in
+        // the gather, so the cancel cannot land in the statement before it (where a
+        // KeyboardInterrupt leaves the tasks running, as in Jupyter).
         "import asyncio\nended = []\n" +
-        "async def worker(i):\n    try:\n        await asyncio.sleep(300)\n    finally:\n        ended.append(i)\n" +
+        `async def worker(i):\n    try:\n        if i == 2:\n            open(${flag}, 'w').close()\n` +
+        "        await asyncio.sleep(300)\n    finally:\n        ended.append(i)\n" +
         "tasks = [asyncio.create_task(worker(i)) for i in range(3)]\n" +
-        `open(${flag}, 'w').close()\nawait asyncio.gather(*tasks)\nprint('the cell ' + 'ran')`,
+        "await asyncio.gather(*tasks)\nprint('the cell ' + 'ran')",
       "gathering",
     );
     expect(result.error?.message).toBe(interrupted);
@@ -79,8 +83,8 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
 
     const awaited = await cancelOnce(
       (flag) =>
-        "import asyncio\nasync def child():\n    await asyncio.sleep(300)\n" +
-        `task = asyncio.create_task(child())\nopen(${flag}, 'w').close()\nawait task\nprint('the cell ' + 'ran')`,
+        `import asyncio\nasync def child():\n    open(${flag}, 'w').close()\n    await asyncio.sleep(300)\n` +
+        "task = asyncio.create_task(child())\nawait task\nprint('the cell ' + 'ran')",
       "awaiting",
     );
     expect(awaited.error?.message).toBe(interrupted);
