@@ -46,7 +46,10 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     await cell("kept = 41");
     const result = await cancelOnce(
       (flag) =>
-        `import asyncio\nprint('before', flush=True)\nopen(${flag}, 'w').close()\nawait asyncio.sleep(300)\nprint('the cell ' + 'ran')`,
+        // The flag is made by the loop once the cell waits in the sleep (call_soon runs only then),
+        // so the cancel cannot land in the statement before it.
+        `import asyncio\nprint('before', flush=True)\nasyncio.get_running_loop().call_soon(lambda: open(${flag}, 'w').close())\n` +
+        "await asyncio.sleep(300)\nprint('the cell ' + 'ran')",
       "sleeping",
     );
     expect(result.error?.code).toBe("CANCELLED");
