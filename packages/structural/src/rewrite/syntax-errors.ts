@@ -93,21 +93,27 @@ export function errorSites(tree: Tree, language: string, windows?: readonly Wind
   return bodies ? sites.sort((a, b) => a.start - b.start) : sites;
 }
 
+/** Where each replacement's text lies in the rewritten text (sorted spans, as replaced). */
+export function writtenWindows(spans: readonly ReplacedSpan[]): Window[] {
+  const written: Window[] = [];
+  let delta = 0;
+  for (const span of spans) {
+    written.push({ start: span.start + delta, end: span.start + delta + span.length });
+    delta += span.length - (span.end - span.start);
+  }
+  return written;
+}
+
 /**
  * Where in a rewritten text a body read empty can be the rewrite's doing: each replacement's new
  * text and the blanks before it (a body read empty sits right after the token before it).
  */
 export function rewriteWindows(text: string, spans: readonly ReplacedSpan[]): Window[] {
-  const windows: Window[] = [];
-  let delta = 0;
-  for (const span of spans) {
-    const start = span.start + delta;
+  return writtenWindows(spans).map(({ start, end }) => {
     let from = start;
     while (from > 0 && /\s/.test(text.charAt(from - 1))) from--;
-    windows.push({ start: from, end: start + span.length });
-    delta += span.length - (span.end - span.start);
-  }
-  return windows;
+    return { start: from, end };
+  });
 }
 
 /**
@@ -129,17 +135,6 @@ function mapOffset(offset: number, spans: readonly ReplacedSpan[], side: "start"
 function meets(a: Window, b: Window): boolean {
   if (a.start === a.end || b.start === b.end) return a.start <= b.end && b.start <= a.end;
   return a.start < b.end && b.start < a.end;
-}
-
-/** Where each replacement's text lies in the rewritten text (sorted spans, as replaced). */
-export function writtenWindows(spans: readonly ReplacedSpan[]): Window[] {
-  const written: Window[] = [];
-  let delta = 0;
-  for (const span of spans) {
-    written.push({ start: span.start + delta, end: span.start + delta + span.length });
-    delta += span.length - (span.end - span.start);
-  }
-  return written;
 }
 
 /**

@@ -43,8 +43,9 @@ const listedBroken = 10;
 
 /**
  * For a site away from every replacement (a bracket the rewrite opened, reported where the file
- * ends), the rewritten line it most likely comes from (`source`, see sourcesOf); "" otherwise. A body read empty is found
- * only next to a replacement and placed after the code before it: never given one.
+ * ends), the rewritten line it most likely comes from (`source`, see sourcesOf); "" otherwise. A
+ * body read empty is found only next to a replacement and placed after the code before it: never
+ * given one.
  */
 function causeNote(text: string, site: ErrorSite, source: Window | undefined, line: number): string {
   if (site.empty !== undefined || source === undefined) return "";
