@@ -50,6 +50,9 @@ type Ending =
   | { readonly kind: "unacknowledged" }
   | { readonly kind: "cancelled" };
 
+/** Why a cell was interrupted: the endings that stop it rather than end it. */
+type InterruptReason = Exclude<Ending["kind"], "done" | "died">;
+
 /**
  * `eval`: runs a Python or JavaScript cell in the run's persistent kernel. Output in order:
  * streams, display() calls, the last expression's echo, errors with their traceback; figures come
@@ -266,7 +269,7 @@ async function runCell(
 }
 
 /** What a result says was lost with a kernel that ended after a cancel or a timeout. */
-function lostState(why: "stalled" | "overtime" | "unacknowledged" | "cancelled"): string {
+function lostState(why: InterruptReason): string {
   return why === "cancelled"
     ? "its state is lost."
     : "variables and imports are lost. The next call starts a fresh kernel.";
@@ -278,7 +281,7 @@ function lostState(why: "stalled" | "overtime" | "unacknowledged" | "cancelled")
  * started the cell, so a kernel that never did was killed without one.
  */
 function killedNote(
-  why: "stalled" | "overtime" | "unacknowledged" | "cancelled",
+  why: InterruptReason,
   reason: string,
   language: KernelLanguage,
   sent: boolean,
