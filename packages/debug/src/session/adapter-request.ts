@@ -1,6 +1,7 @@
 import type { DebugProtocol } from "@vscode/debugprotocol";
 import { DapRequestError } from "../dap/dap-connection.js";
 import { DebugError } from "../errors/debug-error.js";
+import { formatWait } from "../internal/format-wait.js";
 import { isAlive, startTime } from "../internal/process-tree.js";
 import { withoutAdapterFrames } from "./adapter-frames.js";
 import type { SessionCore } from "./session-core.js";
@@ -30,7 +31,7 @@ export async function adapterRequest<R extends DebugProtocol.Response>(
   } catch (error) {
     if (error instanceof DapRequestError && error.kind === "cancelled" && signal) throw abortReason(signal);
     if (error instanceof DapRequestError && error.kind === "timeout") {
-      const within = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
+      const within = formatWait(timeoutMs);
       throw new DebugError(
         "DEBUG_TIMEOUT",
         command === "evaluate"

@@ -1,4 +1,5 @@
 import { defineTool, rejectOnAbort, textResult, type ToolContext } from "@tools/registry";
+import { formatWait } from "../internal/format-wait.js";
 import { shellWords } from "../internal/shell-quote.js";
 import type { BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome } from "../session/debug-session.js";
@@ -296,7 +297,7 @@ async function hitText(
   answer: AbortSignal,
 ): Promise<string> {
   if (outcome.kind === "timeout") {
-    const within = waitedMs >= 1000 ? `${Math.round(waitedMs / 1000)} s` : `${waitedMs} ms`;
+    const within = formatWait(waitedMs);
     return `the program is running and did not stop within ${within}: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now`;
   }
   const text = await formatOutcome(session, outcome, waitedMs, "continue", answer);
