@@ -68,6 +68,27 @@ describe("buildCard", () => {
     );
   });
 
+  it("counts characters, not UTF-16 units, and shortens a caller between whole characters", () => {
+    // Before: a question of 1 500 emoji (3 000 units) was "3000 characters, at most 2000".
+    expect(buildCard({ question: "🙂".repeat(cardLimits.question) }).question).toHaveLength(
+      2 * cardLimits.question,
+    );
+    expect(problemsOf({ question: "🙂".repeat(cardLimits.question + 1) })).toMatch(
+      /question is 2001 characters/,
+    );
+    expect(problemsOf({ question: "Q", context: "🙂".repeat(cardLimits.context + 1) })).toMatch(
+      /context is 4001 characters/,
+    );
+    expect(
+      buildCard({ question: "Q", options: [{ label: "🙂".repeat(cardLimits.label) }] }).options,
+    ).toHaveLength(1);
+    expect(problemsOf({ question: "Q", options: [{ label: "🙂".repeat(cardLimits.label + 1) }] })).toMatch(
+      /options\[0\]\.label is 201 characters/,
+    );
+    const caller = buildCard({ question: "Q", caller: `a${"🙂".repeat(cardLimits.caller)}` }).caller ?? "";
+    expect(caller).toBe(`a${"🙂".repeat(cardLimits.caller - 2)}…`);
+  });
+
   it("requires at least one option or free text", () => {
     expect(problemsOf({ question: "Why?", allowFreeText: false })).toMatch(
       /no options and allow_free_text is false: offer at least one option or allow a typed answer/,

@@ -1,4 +1,5 @@
 import { AskError } from "../errors/ask-error.js";
+import { characterCount, firstCharacters } from "../internal/characters.js";
 import { numberedListLines } from "./numbered-lines.js";
 
 /** One choice on a card. */
@@ -139,20 +140,22 @@ export function buildCard(input: CardInput): Card {
   const problems: string[] = [];
   const question = input.question.trim();
   if (question === "") problems.push("question is empty: write the question you want answered");
-  if (question.length > cardLimits.question) {
+  if (characterCount(question) > cardLimits.question) {
     problems.push(
-      `question is ${question.length} characters, at most ${cardLimits.question}: ask it in a sentence or two and move background into context (at most ${cardLimits.context} characters; put longer material in a file and give its path)`,
+      `question is ${characterCount(question)} characters, at most ${cardLimits.question}: ask it in a sentence or two and move background into context (at most ${cardLimits.context} characters; put longer material in a file and give its path)`,
     );
   }
   const context = input.context?.trim() || undefined;
-  if (context && context.length > cardLimits.context) {
+  if (context && characterCount(context) > cardLimits.context) {
     problems.push(
-      `context is ${context.length} characters, at most ${cardLimits.context}: keep what the answer changes (put longer material in a file and give its path)`,
+      `context is ${characterCount(context)} characters, at most ${cardLimits.context}: keep what the answer changes (put longer material in a file and give its path)`,
     );
   }
   const wholeCaller = input.caller ? oneLine(input.caller) : "";
   const caller =
-    wholeCaller.length > cardLimits.caller ? `${wholeCaller.slice(0, cardLimits.caller - 1)}…` : wholeCaller;
+    characterCount(wholeCaller) > cardLimits.caller
+      ? `${firstCharacters(wholeCaller, cardLimits.caller - 1)}…`
+      : wholeCaller;
   const rawOptions = input.options ?? [];
   if (rawOptions.length > cardLimits.options) {
     problems.push(
@@ -166,14 +169,14 @@ export function buildCard(input: CardInput): Card {
     const description = raw.description ? oneLine(raw.description) || undefined : undefined;
     const where = `options[${index}]`;
     if (label === "") problems.push(`${where}.label is empty: give every option a label`);
-    if (label.length > cardLimits.label) {
+    if (characterCount(label) > cardLimits.label) {
       problems.push(
-        `${where}.label is ${label.length} characters, at most ${cardLimits.label}: move detail into description`,
+        `${where}.label is ${characterCount(label)} characters, at most ${cardLimits.label}: move detail into description`,
       );
     }
-    if (description && description.length > cardLimits.description) {
+    if (description && characterCount(description) > cardLimits.description) {
       problems.push(
-        `${where}.description is ${description.length} characters, at most ${cardLimits.description}`,
+        `${where}.description is ${characterCount(description)} characters, at most ${cardLimits.description}`,
       );
     }
     const key = label.toLowerCase();
@@ -211,7 +214,7 @@ export function buildCard(input: CardInput): Card {
         problems.push(
           `${field} has a numbered list (${listed
             .slice(0, 3)
-            .map((line) => `'${line.length > 40 ? `${line.slice(0, 39)}…` : line}'`)
+            .map((line) => `'${characterCount(line) > 40 ? `${firstCharacters(line, 39)}…` : line}'`)
             .join(
               ", ",
             )}${listed.length > 3 ? ", …" : ""}) while options are given: the card numbers the options itself, so a number typed picks an option, not that line. Put the choices only in options (a label each, detail in description) and take the list out of ${field}, or write it with "-" bullets`,

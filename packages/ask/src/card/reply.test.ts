@@ -206,6 +206,26 @@ describe("typed text is bounded", () => {
     const most = "y".repeat(cardLimits.answer);
     expect(parseReply(textOnly, most)).toEqual({ kind: "answer", selected: [], text: most });
   });
+
+  it("counts characters, not UTF-16 units: an emoji is one character", () => {
+    // Before: 5 001 emoji were "10002 characters, at most 10000" and the limit's own text refused.
+    const emoji = "😀".repeat(cardLimits.answer);
+    expect(parseReply(textOnly, emoji)).toEqual({ kind: "answer", selected: [], text: emoji });
+    expect(() => parseReply(textOnly, `${emoji}😀`)).toThrow(
+      `The answer is ${cardLimits.answer + 1} characters, at most ${cardLimits.answer}`,
+    );
+  });
+
+  it("folds a quoted reply between whole characters and counts it in characters", () => {
+    let message = "";
+    try {
+      parseReply(single, "😀".repeat(100));
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^'(😀)+…(😀)+' \(100 characters\) is not an option/);
+    expect(message).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
 });
 
 describe("checkReply", () => {

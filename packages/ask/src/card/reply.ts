@@ -1,4 +1,5 @@
 import { AskError } from "../errors/ask-error.js";
+import { characterCount, firstCharacters, lastCharacters } from "../internal/characters.js";
 import { cardLimits, type Card } from "./card.js";
 import { declineToken } from "./render-card.js";
 
@@ -16,9 +17,10 @@ function invalid(message: string): AskError {
 
 /** Refuses typed text over {@link cardLimits}.answer, so the human can shorten it and reply again. */
 function bounded(text: string, what: "answer" | "note" | "reason"): string {
-  if (text.length > cardLimits.answer) {
+  const length = characterCount(text);
+  if (length > cardLimits.answer) {
     throw invalid(
-      `The ${what} is ${text.length} characters, at most ${cardLimits.answer}: shorten it (put long material in a file and give its path), then reply again.`,
+      `The ${what} is ${length} characters, at most ${cardLimits.answer}: shorten it (put long material in a file and give its path), then reply again.`,
     );
   }
   return text;
@@ -29,9 +31,10 @@ const quotedChars = 80;
 
 /** `text` in quotes for a refusal, folded to {@link quotedChars} (a pasted megabyte is not echoed back). */
 function quoted(text: string): string {
-  if (text.length <= quotedChars) return `'${text}'`;
+  const length = characterCount(text);
+  if (length <= quotedChars) return `'${text}'`;
   const half = Math.floor((quotedChars - 1) / 2);
-  return `'${text.slice(0, half)}…${text.slice(-half)}' (${text.length.toLocaleString("en-US")} characters)`;
+  return `'${firstCharacters(text, half)}…${lastCharacters(text, half)}' (${length.toLocaleString("en-US")} characters)`;
 }
 
 function choose(card: Card): string {
