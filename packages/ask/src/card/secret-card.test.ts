@@ -157,6 +157,20 @@ describe("ask_user asked for a secret (receiveSecret)", () => {
     expect(received).toEqual([]);
   });
 
+  it("asks a secret card again after a decline: the next program's prompt may be the same words", async () => {
+    const port = new MemoryQuestionPort({
+      respond: (card) => card.reply(port.shown.length === 1 ? "0" : "pw"),
+    });
+    const received: string[] = [];
+    const registry = createRegistry({ tools: [askUserTool, getpassTool(received)] });
+    const run = wiredRun(port);
+    await registry.invoke(run, { tool: "getpass_cell", args: { secret: true } });
+    const again = await registry.invoke(run, { tool: "getpass_cell", args: { secret: true } });
+    expect(again.isError).toBe(false);
+    expect(port.shown).toHaveLength(2);
+    expect(received).toEqual(["pw"]);
+  });
+
   it("asks an ordinary card when the caller takes no secret, and a model has no argument to make one secret", async () => {
     const port = new MemoryQuestionPort({ respond: (card) => card.reply("plain") });
     const registry = createRegistry({ tools: [askUserTool, getpassTool([])] });

@@ -1,7 +1,7 @@
 import { ToolsError, type ToolsErrorOptions } from "@tools/registry";
 
 /**
- * The codes `@tools/ask` raises. `ASK_TIMED_OUT` and `ASK_NO_HUMAN` are outcomes the model reads
+ * The codes `@tools/ask` raises. `ASK_TIMED_OUT`, `ASK_NO_HUMAN` and `ASK_DECLINED_BEFORE` are outcomes the model reads
  * (never answers); the rest are mistakes in a question, a reply, a port or (`ASK_INVALID_OPTION`,
  * thrown at creation) the harness's options.
  */
@@ -11,6 +11,7 @@ export type AskErrorCode =
   | "ASK_TIMED_OUT"
   | "ASK_NO_HUMAN"
   | "ASK_CANCELLED"
+  | "ASK_DECLINED_BEFORE"
   | "ASK_PORT_FAILED"
   | "ASK_INVALID_OPTION";
 

@@ -113,6 +113,38 @@ describe("ask_user through the registry", () => {
     expect(resultText(result)).not.toContain("answered");
   });
 
+  it("does not show a declined question again in the run: the asker gets the decline back", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("0: not now") });
+    const registry = createRegistry({ tools: [askUserTool] });
+    const run = wiredRun(port);
+    await registry.invoke(run, { tool: "ask_user", args: question });
+    // The same question, spaced and cased otherwise, with other options.
+    const again = await registry.invoke(run, {
+      tool: "ask_user",
+      args: { question: "  which   DATABASE? ", options: [{ label: "MySQL" }] },
+    });
+    expect(again.error?.code).toBe("ASK_DECLINED_BEFORE");
+    expect(resultText(again)).toMatch(
+      /^The operator already declined this question in this run \("not now"\), so it was not shown again\. This is not an answer\. Carry on under an assumption/,
+    );
+    expect(port.shown).toHaveLength(1);
+    // Another question, another asker's same question and another run's are asked.
+    await registry.invoke(run, { tool: "ask_user", args: { question: "Which port?" } });
+    await registry.invoke(run, { tool: "ask_user", args: question, caller: 'worker w2 "writer"' });
+    await registry.invoke(wiredRun(port), { tool: "ask_user", args: question });
+    expect(port.shown).toHaveLength(4);
+  });
+
+  it("asks an answered question again when asked (only a decline says not to)", async () => {
+    const port = new MemoryQuestionPort({ respond: (card) => card.reply("1") });
+    const registry = createRegistry({ tools: [askUserTool] });
+    const run = wiredRun(port);
+    await registry.invoke(run, { tool: "ask_user", args: question });
+    const again = await registry.invoke(run, { tool: "ask_user", args: question });
+    expect(resultText(again)).toBe('The operator answered.\nChosen option: "Postgres"');
+    expect(port.shown).toHaveLength(2);
+  });
+
   it("refuses a question whose text numbers its own choices while options are given, showing nothing", async () => {
     const port = new MemoryQuestionPort();
     const result = await createRegistry({ tools: [askUserTool] }).invoke(wiredRun(port), {

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { askCard } from "../ask/ask-card.js";
 import { buildCard, cardLimits, timeoutOption } from "../card/card.js";
 import { questionPortKey, targetSpaceKey } from "../port/question-port.js";
-import { outcomeResult } from "./format-outcome.js";
+import { earlierDecline, rememberDecline } from "./declined-questions.js";
+import { askedAgain, outcomeResult } from "./format-outcome.js";
 
 /** ask_user's default wait: 15 minutes. Shown on every card; configure it with {@link createAskUserTool}. */
 export const defaultAskTimeoutMs = 15 * 60_000;
@@ -60,7 +61,7 @@ const askUserInput = z.object({
 });
 
 const description = `Ask the human operator a question and wait for the reply. Shows a numbered card in the conversation; blocks until they answer, decline, or the question times out. Use it when a decision is theirs to make (a trade-off, a missing requirement), never to write the question as a chat message, which ends your turn. One question per call; offer likely choices as options.
-Outcomes: an answer (chosen option labels and/or their text); declined (carry on under a stated assumption, do not ask again); an error when it times out or nobody is attached (the same: carry on, do not ask again).
+Outcomes: an answer (chosen option labels and/or their text); declined (carry on under a stated assumption, do not ask again: the same question asked again in this run is not shown and fails); an error when it times out or nobody is attached (the same: carry on, do not ask again).
 Example: {"question": "Which database should the new service use?", "context": "The migration scripts depend on it.", "options": [{"label": "Postgres", "description": "what production runs"}, {"label": "SQLite"}], "allow_free_text": true}`;
 
 /**
@@ -96,12 +97,19 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
         // cannot ask for one, having no argument for it.
         secret: context.receiveSecret !== undefined,
       });
+      // Asked again after the operator declined it: they are not asked twice (a secret card is a
+      // program's prompt, such as getpass()'s "Password: ", and may be the next program's too).
+      const declined = card.secret ? undefined : earlierDecline(context.run, card.question, card.caller);
+      if (declined) throw askedAgain(declined.reason);
       const port = context.run.require(questionPortKey);
       const target = context.run.require(targetSpaceKey);
       const outcome = await askCard(port, target, card, context.signal);
       if (card.secret && outcome.kind === "answered") {
         context.receiveSecret?.(outcome.text ?? "");
         return outcomeResult({ kind: "answered", selected: [], secret: true });
+      }
+      if (outcome.kind === "declined" && !card.secret) {
+        rememberDecline(context.run, card.question, card.caller, { reason: outcome.reason });
       }
       return outcomeResult(outcome);
     },

@@ -64,3 +64,14 @@ export function outcomeResult(outcome: AskOutcome): ToolResult {
       });
   }
 }
+
+/**
+ * `ASK_DECLINED_BEFORE`: the question was asked again after the operator declined it in this run,
+ * and was not shown again.
+ */
+export function askedAgain(reason: string | undefined): AskError {
+  return new AskError({
+    code: "ASK_DECLINED_BEFORE",
+    message: `The operator already declined this question in this run${reason ? ` (${quote(reason)})` : ""}, so it was not shown again. This is not an answer. ${carryOn}`,
+  });
+}
