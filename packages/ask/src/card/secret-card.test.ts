@@ -157,9 +157,9 @@ describe("ask_user asked for a secret (receiveSecret)", () => {
     expect(received).toEqual([]);
   });
 
-  it("asks a secret card again after a decline: the next program's prompt may be the same words", async () => {
+  it("asks a cell's prompt again after a decline: a rerun or the next program asks in the same words", async () => {
     const port = new MemoryQuestionPort({
-      respond: (card) => card.reply(port.shown.length === 1 ? "0" : "pw"),
+      respond: (card) => card.reply(port.shown.length % 2 === 1 ? "0" : "pw"),
     });
     const received: string[] = [];
     const registry = createRegistry({ tools: [askUserTool, getpassTool(received)] });
@@ -167,8 +167,11 @@ describe("ask_user asked for a secret (receiveSecret)", () => {
     await registry.invoke(run, { tool: "getpass_cell", args: { secret: true } });
     const again = await registry.invoke(run, { tool: "getpass_cell", args: { secret: true } });
     expect(again.isError).toBe(false);
-    expect(port.shown).toHaveLength(2);
     expect(received).toEqual(["pw"]);
+    await registry.invoke(run, { tool: "getpass_cell", args: { secret: false } });
+    const plainAgain = await registry.invoke(run, { tool: "getpass_cell", args: { secret: false } });
+    expect(resultText(plainAgain)).toBe('The operator answered.\nTheir answer: "pw"');
+    expect(port.shown).toHaveLength(4);
   });
 
   it("asks an ordinary card when the caller takes no secret, and a model has no argument to make one secret", async () => {

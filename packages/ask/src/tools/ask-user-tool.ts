@@ -97,9 +97,11 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
         // cannot ask for one, having no argument for it.
         secret: context.receiveSecret !== undefined,
       });
-      // Asked again after the operator declined it: they are not asked twice (a secret card is a
-      // program's prompt, such as getpass()'s "Password: ", and may be the next program's too).
-      const declined = card.secret ? undefined : earlierDecline(context.run, card.question, card.caller);
+      // Asked again after the operator declined it: they are not asked twice. A cell's question is
+      // a program's prompt (input()'s "Name: ", getpass()'s "Password: "), which a rerun of the
+      // cell or the next program asks in the same words: the operator is asked each time.
+      const fromProgram = context.origin === "cell";
+      const declined = fromProgram ? undefined : earlierDecline(context.run, card.question, card.caller);
       if (declined) throw askedAgain(declined.reason);
       const port = context.run.require(questionPortKey);
       const target = context.run.require(targetSpaceKey);
@@ -108,7 +110,7 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
         context.receiveSecret?.(outcome.text ?? "");
         return outcomeResult({ kind: "answered", selected: [], secret: true });
       }
-      if (outcome.kind === "declined" && !card.secret) {
+      if (outcome.kind === "declined" && !fromProgram) {
         rememberDecline(context.run, card.question, card.caller, { reason: outcome.reason });
       }
       return outcomeResult(outcome);
