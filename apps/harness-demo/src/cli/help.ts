@@ -7,11 +7,14 @@ Usage:
   harness-demo [tour] [--out DIR]     a scripted tour of real tool calls on a sample workspace (default);
                                       writes transcript.md and transcript.html into DIR (default .)
   harness-demo --model openai|anthropic "task" [--workdir DIR] [--approval ask|auto] [--python PATH]
-               [--max-turns N] [--model-timeout SECONDS]
+               [--max-turns N] [--model-timeout SECONDS] [--vibe [--vibe-command CMD]]
                                       an agent loop with a real model (API key and base URL from the
                                       environment, below) working on the task in one run; at most N
                                       model turns (default 30), each request waiting SECONDS (default
-                                      120) for its reply before it is retried (at most 3 tries)
+                                      120) for its reply before it is retried (at most 3 tries);
+                                      --vibe: the model may start background workers (on the same
+                                      provider, or on --vibe-command CMD), each shown as it starts,
+                                      works and ends; those still running at its answer are stopped
   harness-demo interactive [--workdir DIR] [--approval ask|auto] [--python PATH]
                            [--vibe [--vibe-command CMD]]
                                       (or --interactive) type tool calls (read path=a.ts limit=5,

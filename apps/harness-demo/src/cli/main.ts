@@ -2,7 +2,7 @@ import { errorMessage, ToolsError } from "@tools/registry";
 import { helpText } from "./help.js";
 import { interactive } from "./interactive.js";
 import { runModelAgent } from "./model-agent.js";
-import { vibeBackend } from "./model-env.js";
+import { modelBackend, vibeBackend } from "./model-env.js";
 import { allowOnly, choice, parseArgs } from "./parse-args.js";
 import { serve, type ServeOperator } from "./serve.js";
 import { surfaceSchemas } from "./tools-command.js";
@@ -19,11 +19,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (args.options.has("model")) {
       allowOnly(
         args,
-        ["model", "workdir", "approval", "python", "max-turns", "model-timeout"],
-        [],
+        ["model", "workdir", "approval", "python", "max-turns", "model-timeout", "vibe-command"],
+        ["vibe"],
         "--model",
       );
       const provider = choice(args, "model", ["openai", "anthropic"], "openai");
+      // Vibe mode: workers on --vibe-command's agent CLI, or on the same provider as the model.
+      const vibeCommand = args.options.get("vibe-command");
+      const vibe = args.flags.has("vibe") || vibeCommand !== undefined;
       const task = args.command;
       if (task === undefined || task.trim() === "") {
         throw new ToolsError({
@@ -42,6 +45,9 @@ export async function main(argv: readonly string[]): Promise<number> {
         ...(python === undefined ? {} : { pythonPath: python }),
         ...(maxTurns === undefined ? {} : { maxTurns }),
         ...(timeout === undefined ? {} : { timeoutSeconds: timeout }),
+        ...(vibe
+          ? { vibeBackend: vibeCommand === undefined ? modelBackend(provider) : vibeBackend(vibeCommand) }
+          : {}),
       });
     }
     const command = args.flags.has("interactive")

@@ -1,11 +1,12 @@
 // harness-demo --model against a CANNED model server on 127.0.0.1 (not a model): the odd replies
-// compatible servers and proxies really send, a server that hangs, and the turn limit.
+// compatible servers and proxies really send, a server that hangs, the turn limit, and vibe mode.
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "node:child_process";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliPath } from "../__fixtures__/cli-process.js";
+import { commandLine, descendants } from "../__fixtures__/process-tree.js";
 import {
   chatCompletion,
   readCall,
@@ -238,6 +239,89 @@ describe(
         "stopped after 1 model turn without a final answer (it did 1 model turn, 1 tool call (read ×1))",
       );
       expect(server!.requests.length).toBe(1);
+    });
+  },
+);
+
+/** The names of the tools a request to the canned server offered. */
+function offeredTools(request: Record<string, unknown> | undefined): string[] {
+  const tools = (request?.["tools"] ?? []) as { function?: { name?: string } }[];
+  return tools.map((tool) => tool.function?.name ?? "");
+}
+
+/** Whether a live process's command line holds `marker`. */
+function processWith(marker: string): boolean {
+  return descendants(1).some((pid) => commandLine(pid).includes(marker));
+}
+
+describe(
+  "harness-demo --model --vibe (background workers) against a CANNED server, not a model",
+  { timeout: 70_000 },
+  () => {
+    const call = (id: string, name: string, args: unknown) => ({
+      id,
+      type: "function",
+      function: { name, arguments: JSON.stringify(args) },
+    });
+
+    it("lets the model start a worker on --vibe-command and wait for it, showing the worker as it starts and ends", async () => {
+      const result = await runModel(
+        "openai",
+        [
+          chatCompletion(
+            { tool_calls: [call("c1", "vibe_spawn", { brief: "echo built-ok", label: "build" })] },
+            "tool_calls",
+          ),
+          chatCompletion({ tool_calls: [call("c2", "vibe_wait", { worker_id: "w1" })] }, "tool_calls"),
+          done,
+        ],
+        ["--vibe-command", "sh"],
+      );
+      expect(result.stderr).not.toContain("harness-demo --model:");
+      expect(result.stdout).toMatch(/; vibe on command sh\)\n/);
+      expect(result.stdout).toMatch(/\n {2}worker w1 "build" \(\w+\) started\n/);
+      expect(result.stdout).toMatch(/\n {2}worker w1 "build" \(\w+\) is done after \d+\.\d s: built-ok\n/);
+      expect(result.stdout).toContain("built-ok");
+      expect(offeredTools(server!.requests[0])).toEqual(
+        expect.arrayContaining(["vibe_spawn", "vibe_wait", "vibe_list"]),
+      );
+      // The wait's result went back to the model.
+      expect(JSON.stringify(server!.requests[2])).toContain("built-ok");
+      expect(result.stdout).not.toContain("stopped with the run");
+      expect(result.code).toBe(0);
+    });
+
+    it("stops the workers still running when the model answers, and says which", async () => {
+      const marker = `sleep 61.${process.pid}`;
+      const result = await runModel(
+        "openai",
+        [
+          chatCompletion(
+            { tool_calls: [call("c1", "vibe_spawn", { brief: `exec ${marker}`, label: "sleeper" })] },
+            "tool_calls",
+          ),
+          done,
+        ],
+        ["--vibe-command", "sh"],
+      );
+      expect(result.stdout).toContain(
+        '\n1 background worker was still running at the answer and is stopped with the run: w1 "sleeper"\n',
+      );
+      expect(result.code).toBe(0);
+      expect(processWith(marker)).toBe(false);
+    });
+
+    it("offers the vibe tools only with --vibe, whose workers run on the same provider", async () => {
+      const plain = await runModel("openai", [done]);
+      expect(offeredTools(server!.requests[0])).not.toContain("vibe_spawn");
+      expect(plain.code).toBe(0);
+      await server?.close();
+      const vibe = await runModel("openai", [done], ["--vibe"]);
+      expect(vibe.stdout).toMatch(
+        /; vibe on OpenAI-compatible API at http:\/\/127\.0\.0\.1:\d+\/v1 \(fast: canned-model, good: canned-model\)\)\n/,
+      );
+      expect(offeredTools(server!.requests[0])).toContain("vibe_spawn");
+      expect(vibe.code).toBe(0);
     });
   },
 );

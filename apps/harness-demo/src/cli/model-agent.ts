@@ -9,9 +9,10 @@ import {
   type ApprovalPolicy,
   type OpenAiToolSchema,
 } from "@tools/registry";
-import type { WorkerToolbox } from "@tools/vibe";
+import { vibeListKey, type WorkerBackend, type WorkerToolbox } from "@tools/vibe";
 import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { modelBackend, modelLimits, modelSettings, type Provider } from "./model-env.js";
+import { followWorkers } from "./worker-notices.js";
 
 /** Options of {@link runModelAgent}. */
 export interface ModelAgentOptions {
@@ -25,6 +26,8 @@ export interface ModelAgentOptions {
   /** `--model-timeout` in seconds as given (over `HARNESS_DEMO_MODEL_TIMEOUT`, default 120). */
   readonly timeoutSeconds?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Turns vibe mode on (`--vibe`, `--vibe-command`): the backend the model's background workers run on. */
+  readonly vibeBackend?: WorkerBackend;
 }
 
 /** What the model is told about its situation. */
@@ -69,11 +72,15 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     ...(port === undefined ? {} : { questionPort: port }),
     noApproverHint: noApproverHintFor({ mode: "model" }),
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
+    ...(options.vibeBackend === undefined ? {} : { vibeBackend: options.vibeBackend }),
   });
   const out = process.stdout;
   out.write(
-    `harness-demo --model ${options.provider}: ${settings.model} at ${settings.baseURL ?? "the provider's API"}; run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}; at most ${limits.maxTurns} turns, ${limits.requestTimeoutMs / 1000} s per request)\n`,
+    `harness-demo --model ${options.provider}: ${settings.model} at ${settings.baseURL ?? "the provider's API"}; run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}; at most ${limits.maxTurns} turns, ${limits.requestTimeoutMs / 1000} s per request${options.vibeBackend ? `; vibe on ${options.vibeBackend.description}` : ""})\n`,
   );
+  // Background workers (vibe mode) show as they start, work and end, between the model's calls.
+  const list = demo.run.get(vibeListKey);
+  const unfollow = list ? followWorkers(list, (notice) => out.write(`  ${notice.text}\n`)) : undefined;
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSignal);
@@ -118,6 +125,14 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
       progress: (message) => process.stderr.write(`  … ${message}\n`),
     });
     out.write(`\n${answer}\n`);
+    const left =
+      list?.list().filter((worker) => worker.status === "running" || worker.status === "queued") ?? [];
+    if (left.length > 0) {
+      // The model answered without waiting for them: they end with the run, and the operator is told.
+      out.write(
+        `${left.length} background ${left.length === 1 ? "worker was" : "workers were"} still ${left.every((worker) => worker.status === "queued") ? "queued" : "running"} at the answer and ${left.length === 1 ? "is" : "are"} stopped with the run: ${left.map((worker) => `${worker.id} "${worker.label}"`).join(", ")}\n`,
+      );
+    }
     return 0;
   } catch (error) {
     process.stderr.write(`harness-demo --model: ${failureText(error, limits.maxTurns)}\n`);
@@ -125,6 +140,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    unfollow?.();
     port?.dispose();
     await demo.dispose();
   }
