@@ -5,7 +5,17 @@
 // Corpora: Debian's Python 3.11 stdlib (/usr/lib/python3.11) and golang-go's net/ (/usr/lib/go/src/net).
 // Each rewrite: a clean one (no warning) and one whose template drops a `)` (every file warned,
 // so every original is parsed again too). Medians of N runs; trees are not cached between runs.
+// --keep-trees: the parser keeps the trees the search built, as ast_edit's does (default cache),
+// so the check reparses incrementally where the search parsed a file whole; the pool is then
+// warmed on another folder (`warm`), not the corpus. Adds a JavaScript corpus (JavaScript has no
+// parse plan: the search parses each file whole): .js files of 2-400 KB under this monorepo's
+// node_modules/.pnpm, four of five copied to one temporary folder (6 MB), the fifth to the
+// warm-up's (the repository's .gitignore leaves node_modules out of a search).
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import { createStructuralParser, rewriteFile, searchFiles } from "../dist/index.js";
 import { checkRewrites } from "../dist/rewrite/check-rewrites.js";
 
@@ -15,10 +25,44 @@ const argument = (name, fallback) => {
 };
 const runs = argument("--runs", 3);
 const workers = argument("--workers", 2);
+const keepTrees = process.argv.includes("--keep-trees");
+let jsCorpus;
+let jsWarm;
+if (keepTrees) {
+  const pnpm = fileURLToPath(new URL("../../../node_modules/.pnpm", import.meta.url));
+  const sources = readdirSync(pnpm, { recursive: true })
+    .filter((name) => name.endsWith(".js"))
+    .map((name) => join(pnpm, name))
+    .filter((path) => {
+      const { size } = statSync(path);
+      return size > 2048 && size < 400 * 1024;
+    })
+    .sort();
+  jsCorpus = mkdtempSync(join(tmpdir(), "syntax-check-js-"));
+  jsWarm = mkdtempSync(join(tmpdir(), "syntax-check-js-warm-"));
+  // Up to 6 MB in the corpus (the tree cache's default 8 Mi characters holds all of it) and 1.5 MB
+  // to warm up on.
+  const filled = new Map([
+    [jsCorpus, 0],
+    [jsWarm, 0],
+  ]);
+  sources.forEach((path, index) => {
+    const folder = index % 5 === 4 ? jsWarm : jsCorpus;
+    const size = statSync(path).size;
+    if ((filled.get(folder) ?? 0) + size > (folder === jsWarm ? 1.5e6 : 6e6)) return;
+    filled.set(folder, (filled.get(folder) ?? 0) + size);
+    copyFileSync(path, join(folder, `${index}.js`));
+  });
+  process.on("exit", () => {
+    rmSync(jsCorpus, { recursive: true, force: true });
+    rmSync(jsWarm, { recursive: true, force: true });
+  });
+}
 const cases = [
   {
     language: "python",
     corpus: "/usr/lib/python3.11",
+    warm: "/usr/lib/python3/dist-packages/pip",
     pattern: "$A.append($B)",
     clean: "$A.push($B)",
     broken: "$A.push($B",
@@ -26,14 +70,27 @@ const cases = [
   {
     language: "go",
     corpus: "/usr/lib/go/src/net",
+    warm: "/usr/lib/go/src/crypto",
     pattern: "errors.New($M)",
     clean: "fmt.Errorf($M)",
     broken: "fmt.Errorf($M",
   },
+  ...(keepTrees
+    ? [
+        {
+          language: "javascript",
+          corpus: jsCorpus,
+          warm: jsWarm,
+          pattern: "$A.push($B)",
+          clean: "$A.add($B)",
+          broken: "$A.add($B",
+        },
+      ]
+    : []),
 ];
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rows = [];
-for (const { language, corpus, pattern: source, clean, broken } of cases) {
+for (const { language, corpus, warm, pattern: source, clean, broken } of cases) {
   for (const [kind, template] of [
     ["clean", clean],
     ["broken", broken],
@@ -46,10 +103,11 @@ for (const { language, corpus, pattern: source, clean, broken } of cases) {
     let facts;
     for (let run = 0; run < runs; run++) {
       // A fresh parser per run: no tree cached from the run before (the pool is warmed first).
-      const parser = createStructuralParser({ workers, maxCachedTrees: 0 });
+      const parser = createStructuralParser(keepTrees ? { workers } : { workers, maxCachedTrees: 0 });
       const spec = parser.spec(language);
       const pattern = await parser.compile(spec, source);
-      if (workers > 0) await searchFiles({ parser, spec, pattern, workingDirectory: corpus, target: corpus });
+      const warmOn = keepTrees ? warm : corpus;
+      if (workers > 0) await searchFiles({ parser, spec, pattern, workingDirectory: warmOn, target: warmOn });
       let start = performance.now();
       let cpuStart = cpu();
       const outcome = await searchFiles({ parser, spec, pattern, workingDirectory: corpus, target: corpus });
@@ -101,7 +159,7 @@ for (const { language, corpus, pattern: source, clean, broken } of cases) {
     });
   }
 }
-console.log(`workers ${workers}, medians of ${runs} runs`);
+console.log(`workers ${workers}, medians of ${runs} runs${keepTrees ? ", trees kept" : ""}`);
 console.log(
   "| corpus | rewrite | files changed | new text (MB) | files warned | search (ms) | rewrite (ms) | check (ms) | check / search | CPU (ms) search → check | CPU check / search |",
 );

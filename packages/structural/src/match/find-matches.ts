@@ -73,6 +73,28 @@ export interface StructuralMatch {
    * make the next statement that body. Found only when asked (`MatchLimits.statements`).
    */
   readonly statementEnd?: number;
+  /**
+   * Set when the match is whole statements of a body that must hold one (see {@link BodyOf}):
+   * a rewrite to nothing that deletes every statement of the body writes the language's no-op
+   * there. Found only when asked (`MatchLimits.statements`).
+   */
+  readonly body?: BodyOf;
+}
+
+/**
+ * The body a match is statements of, where the language reads a body with none as a syntax error
+ * and has a statement that does nothing: Python's `block` (`pass`), Bash's `do … done`,
+ * `{ … }`, `( … )` and the branches of an `if` (`:`).
+ */
+export interface BodyOf {
+  /** Where the body's statements start (UTF-16): one key per body of a file. */
+  readonly start: number;
+  /** Statements the body holds, comments not counted. */
+  readonly statements: number;
+  /** Of those, the ones the match is. */
+  readonly matched: number;
+  /** The statement that does nothing (`pass`, `:`). */
+  readonly noOp: string;
 }
 
 /**
@@ -224,6 +246,60 @@ function statementEnd(first: Node, last: Node, source: string, language: string)
   // goes with it.
   if (next?.type !== ";") return hiddenSemicolonEnd(node, source) ?? node.endIndex;
   return asi && nextContinues(next, source) ? undefined : next.endIndex;
+}
+
+/** The statement that does nothing, per language whose bodies may not be empty (see {@link BodyOf}). */
+const noOps: Readonly<Record<string, string>> = { python: "pass", bash: ":" };
+
+/** Bash's bodies whose every named child is a statement; an `if` and `elif` hold theirs after `then`. */
+const bashBodies = new Set(["do_group", "compound_statement", "subshell", "else_clause"]);
+const bashBranches = new Set(["if_statement", "elif_clause"]);
+
+/**
+ * The statements of `parent` if it is a body (see {@link BodyOf}) in `language`, in order,
+ * comments not among them; undefined when it is none.
+ */
+function bodyStatements(parent: Node, language: string): Node[] | undefined {
+  const named = (node: Node | null): node is Node => node !== null && node.isNamed && !node.isExtra;
+  if (language === "python") return parent.type === "block" ? parent.children.filter(named) : undefined;
+  if (language !== "bash") return undefined;
+  if (bashBodies.has(parent.type)) return parent.children.filter(named);
+  if (!bashBranches.has(parent.type)) return undefined;
+  const children = parent.children;
+  const then = children.findIndex((child) => child?.type === "then");
+  if (then < 0) return undefined;
+  return children
+    .slice(then + 1)
+    .filter(named)
+    .filter((child) => child.type !== "elif_clause" && child.type !== "else_clause");
+}
+
+/**
+ * The body the match from `first` to `last` is whole statements of (see {@link BodyOf}): each
+ * end is taken up through nodes spanning just what it spans (Python's `expression_statement`
+ * around its `call`) to a statement of a body, the same one for both.
+ */
+function bodyOf(first: Node, last: Node, language: string): BodyOf | undefined {
+  const noOp = noOps[language];
+  if (noOp === undefined) return undefined;
+  const statementOf = (from: Node): [Node, Node[]] | undefined => {
+    for (let node: Node | null = from; node?.parent; node = node.parent) {
+      const parent: Node = node.parent;
+      const statements = bodyStatements(parent, language);
+      if (statements) return statements.some((s) => s.id === node?.id) ? [node, statements] : undefined;
+      if (parent.startIndex !== node.startIndex || parent.endIndex !== node.endIndex) return undefined;
+    }
+    return undefined;
+  };
+  const head = statementOf(first);
+  const tail = first.id === last.id ? head : statementOf(last);
+  if (!head || !tail || head[0].parent?.id !== tail[0].parent?.id) return undefined;
+  const statements = head[1];
+  const from = statements.findIndex((s) => s.id === head[0].id);
+  const to = statements.findIndex((s) => s.id === tail[0].id);
+  const start = statements[0]?.startIndex;
+  if (from < 0 || to < from || start === undefined) return undefined;
+  return { start, statements: statements.length, matched: to - from + 1, noOp };
 }
 
 /**
@@ -558,6 +634,7 @@ function* matchSteps(
     const missing = missingTokens(env);
     const statement =
       limits.statements === true ? statementEnd(first, last, source, pattern.language) : undefined;
+    const body = limits.statements === true ? bodyOf(first, last, pattern.language) : undefined;
     if (seen) {
       let key = `${first.startIndex} ${last.endIndex}`;
       for (const { start, end } of bindings.values()) key += ` ${start} ${end}`;
@@ -577,6 +654,7 @@ function* matchSteps(
       ...(tokens.length < passed.length ? { trailingCode: true as const } : {}),
       ...(missing.length > 0 ? { missing: missing.map((token) => token.type) } : {}),
       ...(statement !== undefined ? { statementEnd: statement } : {}),
+      ...(body !== undefined ? { body } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

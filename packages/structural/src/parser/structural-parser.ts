@@ -200,14 +200,15 @@ export class StructuralParser {
 
   /**
    * Parses text (only `ranges` of it when given); the caller owns the tree and must `delete()`
-   * it.
+   * it. `oldTree`, edited to match `text` (see `Tree.edit`), lets tree-sitter reuse its unchanged
+   * parts (incremental reparse); it is not changed, and stays the caller's.
    * @internal Hands out web-tree-sitter objects: not in the published types.
    */
-  async parse(spec: LanguageSpec, text: string, ranges?: readonly Range[]): Promise<Tree> {
+  async parse(spec: LanguageSpec, text: string, ranges?: readonly Range[], oldTree?: Tree): Promise<Tree> {
     const parser = await this.parser(spec);
     const tree = ranges
-      ? parser.parse(rangeReader(text, ranges), null, { includedRanges: [...ranges] })
-      : parser.parse(text);
+      ? parser.parse(rangeReader(text, ranges), oldTree ?? null, { includedRanges: [...ranges] })
+      : parser.parse(text, oldTree ?? null);
     if (!tree)
       throw new StructuralError({
         code: "GRAMMAR_LOAD_FAILED",

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import { findMatches } from "../match/find-matches.js";
 import { createStructuralParser } from "../parser/structural-parser.js";
@@ -136,5 +137,84 @@ describe("an empty rewrite deletes a statement or declaration with its own termi
     expect(await rewritten("typescript", "console.log($$$A)", "console.log(1); g();\n", "log($$$A)")).toBe(
       "log(1); g();\n",
     );
+  });
+});
+
+/**
+ * Whether the language's own tool reads the text without a syntax error: CPython's compiler
+ * (`compile`, which also rejects an empty block tree-sitter reads without an error), `bash -n`.
+ */
+function compiles(language: "python" | "bash", text: string): boolean {
+  const [command, args] =
+    language === "python"
+      ? ["python3", ["-c", "import sys; compile(sys.stdin.read(), 'f.py', 'exec')"]]
+      : ["bash", ["-n"]];
+  const result = spawnSync(command, args, { input: text, timeout: 10_000, encoding: "utf8" });
+  if (result.error) throw result.error;
+  return result.status === 0;
+}
+
+describe("an empty rewrite that empties a body puts the language's no-op statement there", () => {
+  // Deleting a body's only statement wrote `if x:\n    ` (Python) or `do ; done` (Bash), which
+  // do not parse; the edit was only warned about.
+  const python: [string, string, string][] = [
+    ["an indented block", "if x:\n    print(1)\ny = 2\n", "if x:\n    pass\ny = 2\n"],
+    ["a body on the header's line", "def f(): print(1)\n", "def f(): pass\n"],
+    [
+      "a block whose statements all go",
+      "if x:\n    print(1)\n    print(2)\ny = 2\n",
+      "if x:\n    pass\n    \ny = 2\n",
+    ],
+    ["a one-line body of two statements", "while x: print(1); print(2)\n", "while x: pass; \n"],
+    ["a block holding a comment besides", "if x:\n    # why\n    print(1)\n", "if x:\n    # why\n    pass\n"],
+    [
+      "a nested block, the outer keeping a statement",
+      "def f():\n    if x:\n        print(1)\n    return 2\n",
+      "def f():\n    if x:\n        pass\n    return 2\n",
+    ],
+    ["an else branch", "if x:\n    g()\nelse:\n    print(1)\n", "if x:\n    g()\nelse:\n    pass\n"],
+    ["a class body", "class A:\n    print(1)\n", "class A:\n    pass\n"],
+  ];
+  for (const [what, code, expected] of python)
+    it(`Python: ${what}`, async () => {
+      const text = await rewritten("python", "print($$$A)", code);
+      expect(text).toBe(expected);
+      expect(compiles("python", text)).toBe(true);
+    });
+
+  it("Python: a block that keeps a statement, or a module left empty, gets none", async () => {
+    expect(await rewritten("python", "print($$$A)", "if x:\n    print(1)\n    y = 2\n")).toBe(
+      "if x:\n    \n    y = 2\n",
+    );
+    expect(await rewritten("python", "print($$$A)", "print(1)\n")).toBe("\n");
+    // A rewrite to something is the template's: no `pass` added.
+    expect(await rewritten("python", "print($$$A)", "if x:\n    print(1)\n", "log($$$A)")).toBe(
+      "if x:\n    log(1)\n",
+    );
+  });
+
+  const bash: [string, string, string][] = [
+    ["a loop's do … done", "for i in a; do echo a; done\n", "for i in a; do :; done\n"],
+    ["a multi-line loop", "while x; do\n  echo a\ndone\n", "while x; do\n  :\ndone\n"],
+    ["a function's { … }", "f() { echo a; }\n", "f() { :; }\n"],
+    ["a subshell", "( echo a )\n", "( : )\n"],
+    [
+      "each branch of an if",
+      "if x; then echo a; elif y; then echo b; else echo c; fi\n",
+      "if x; then :; elif y; then :; else :; fi\n",
+    ],
+  ];
+  for (const [what, code, expected] of bash)
+    it(`Bash: ${what}`, async () => {
+      const text = await rewritten("bash", "echo $A", code);
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+
+  it("Bash: a body that keeps a command gets none", async () => {
+    expect(await rewritten("bash", "echo $A", "while x; do\n  echo a\n  g\ndone\n")).toBe(
+      "while x; do\n  \n  g\ndone\n",
+    );
+    expect(await rewritten("bash", "echo $A", "f() {\n  echo a\n  g\n}\n")).toBe("f() {\n  \n  g\n}\n");
   });
 });

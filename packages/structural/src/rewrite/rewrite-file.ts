@@ -51,11 +51,37 @@ function blanksAfter(source: string, start: number, end: number): number {
 }
 
 /**
+ * Where deletions leave a body with no statement that the language needs one in (see
+ * `StructuralMatch.body`), the first of them writes the no-op instead, over the match alone: the
+ * `;` and blanks after it stay (`do echo a; done` → `do :; done`, `{ echo a; }` → `{ :; }`).
+ */
+function fillEmptiedBodies(replacements: Replacement[], replaced: readonly StructuralMatch[]): void {
+  const deleted = new Map<number, number>();
+  for (const match of replaced)
+    if (match.body) deleted.set(match.body.start, (deleted.get(match.body.start) ?? 0) + match.body.matched);
+  const filled = new Set<number>();
+  for (const [index, match] of replaced.entries()) {
+    const body = match.body;
+    const replacement = replacements[index];
+    if (!body || !replacement || filled.has(body.start) || deleted.get(body.start) !== body.statements)
+      continue;
+    filled.add(body.start);
+    replacements[index] = {
+      start: replacement.start,
+      end: Math.min(match.end, replacement.end),
+      text: body.noOp,
+    };
+  }
+}
+
+/**
  * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
  * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`) or code after
  * the pattern (see `StructuralMatch.trailingCode`) or matched a token the code lacks (see
  * `StructuralMatch.missing`). An empty template deletes a whole statement or declaration with
- * its own `;` (see `StructuralMatch.statementEnd`).
+ * its own `;` (see `StructuralMatch.statementEnd`); one that deletes every statement of a body
+ * that may not be empty writes the language's no-op in the first one's place (see
+ * `StructuralMatch.body`: `if x:⏎    pass`, `do :; done`).
  */
 export function rewriteFile(
   source: string,
@@ -69,6 +95,8 @@ export function rewriteFile(
 ): FileRewrite {
   const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
   const replacements: Replacement[] = [];
+  /** The match each replacement rewrites (same index). */
+  const replaced: StructuralMatch[] = [];
   const leftUnchanged: StructuralMatch[] = [];
   let nestedSkipped = 0;
   let coveredTo = -1;
@@ -94,6 +122,7 @@ export function rewriteFile(
       // after it when code follows on its line and blanks precede it: one gap stays, not two.
       const end = blanksAfter(source, match.start, match.statementEnd);
       replacements.push({ start: match.start, end, text: template });
+      replaced.push(match);
       coveredTo = Math.max(match.end, end);
       continue;
     }
@@ -108,8 +137,10 @@ export function rewriteFile(
       end,
       text: fillTemplate(template, match, source, options.codeNames, eol, end, lines),
     });
+    replaced.push(match);
     coveredTo = match.end;
   }
+  if (deletes) fillEmptiedBodies(replacements, replaced);
   let newText = "";
   let last = 0;
   for (const replacement of replacements) {

@@ -39,23 +39,46 @@ async function stage(
 describe("ast_edit warns where the rewritten text no longer parses", () => {
   // The staged text was never parsed: a rewrite that leaves code the grammar cannot read was
   // proposed like any other, and the agent learned of it only from a build after accepting.
-  it("Python: deleting the only statement of an `if` leaves `if x: ` (line, column, the new line)", async () => {
-    const { text, id } = await stage("a.py", "if x: print(1)\ny = 2\n", "print($$$A)", "");
+  it("Python: a rewrite to a comment leaves `if x: # gone`, an empty block (line, column, the new line)", async () => {
+    const { text, id } = await stage("a.py", "if x: print(1)\ny = 2\n", "print($$$A)", "# gone");
     expect(text).toContain("(proposed) 1 replacement in 1 file");
     expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors it did not have/m);
     expect(text).toMatch(/\(1 place, below: the rewrite caused it\)/);
     // tree-sitter-python reads the `if` with an empty block, without an error.
-    expect(text).toMatch(/^ {2}a\.py:1:6 leaves an empty block: if x:$/m);
+    expect(text).toMatch(/^ {2}a\.py:1:13 leaves an empty block: if x: # gone$/m);
     // Warned, not refused: the edit is staged whole, and accepting writes it as proposed.
     const accepted = await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
     expect(accepted.isError).toBe(false);
-    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe("if x: \ny = 2\n");
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe("if x: # gone\ny = 2\n");
   });
 
-  it("Bash: deleting a loop's only command leaves `do ; done`", async () => {
-    const { text } = await stage("a.sh", "for i in 1 2; do echo a; done\necho b\n", "echo a", "");
+  it("Bash: a rewrite to a comment that swallows the loop's `; done`", async () => {
+    const { text } = await stage("a.sh", "for i in 1 2; do echo a; done\necho b\n", "echo a", "# a");
     expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors/m);
-    expect(text).toMatch(/^ {2}a\.sh:1:\d+ (does not parse|lacks .*): for i in 1 2; do ; done$/m);
+    expect(text).toMatch(/^ {2}a\.sh:\d+:\d+ (does not parse|lacks .*): /m);
+  });
+
+  // Deleting a body's only statement wrote `if x: ` and `do ; done`, which do not parse, and
+  // warned; it now writes the language's no-op there, and the preview shows what is written.
+  it("deleting a body's only statement writes `pass` or `:` there, as previewed, with no warning", async () => {
+    const python = await stage(
+      "a.py",
+      "if x:\n    print(1)\ny = 2\n\ndef f(): print(2)\n",
+      "print($$$A)",
+      "",
+    );
+    expect(python.text).toContain("(proposed) 2 replacements in 1 file");
+    expect(python.text).toMatch(/^\+ {4}pass$/m);
+    expect(python.text).toMatch(/^\+def f\(\): pass$/m);
+    expect(python.text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: python.id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe("if x:\n    pass\ny = 2\n\ndef f(): pass\n");
+
+    const bash = await stage("a.sh", "for i in 1 2; do echo a; done\necho b\n", "echo a", "");
+    expect(bash.text).toMatch(/^\+for i in 1 2; do :; done$/m);
+    expect(bash.text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: bash.id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.sh"), "utf8")).toBe("for i in 1 2; do :; done\necho b\n");
   });
 
   it("TypeScript: a template with an unbalanced bracket, placed on the line it breaks", async () => {
@@ -105,18 +128,18 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
   it("lists each file with its places, the files that still parse not at all", async () => {
     writeFileSync(join(dir, "ok.py"), "def g():\n    print(1)\n    return 2\n");
     writeFileSync(join(dir, "b.py"), "while y: print(2)\n");
-    const { text } = await stage("a.py", "if x: print(1)\n", "print($$$A)", "");
+    const { text } = await stage("a.py", "if x: print(1)\n", "print($$$A)", "# gone");
     // Staged on a.py only (its path): the folder next.
     expect(text).toMatch(/leaves 1 file/);
     const result = await registry.invoke(run, {
       tool: "ast_edit",
-      args: { pattern: "print($$$A)", rewrite: "", language: "python" },
+      args: { pattern: "print($$$A)", rewrite: "# gone", language: "python" },
     });
     const folder = resultText(result);
     expect(folder).toContain("(proposed) 3 replacements in 3 files");
     expect(folder).toMatch(/^Warning: this rewrite leaves 2 files with syntax errors they did not have/m);
-    expect(folder).toMatch(/^ {2}a\.py:1:\d+ .*: if x:$/m);
-    expect(folder).toMatch(/^ {2}b\.py:1:\d+ .*: while y:$/m);
+    expect(folder).toMatch(/^ {2}a\.py:1:\d+ .*: if x: # gone$/m);
+    expect(folder).toMatch(/^ {2}b\.py:1:\d+ .*: while y: # gone$/m);
     expect(folder).not.toMatch(/^ {2}ok\.py:/m);
   });
 
@@ -130,9 +153,9 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
 
   it("still blames it for a break of its own in a file already broken elsewhere", async () => {
     const code = "if x: print(1)\n\ndef g(:\n    return 2\n";
-    const { text } = await stage("a.py", code, "print($$$A)", "");
+    const { text } = await stage("a.py", code, "print($$$A)", "# gone");
     expect(text).toMatch(/^Warning: this rewrite leaves 1 file with syntax errors it did not have/m);
-    expect(text).toMatch(/^ {2}a\.py:1:\d+ .*: if x:$/m);
+    expect(text).toMatch(/^ {2}a\.py:1:\d+ .*: if x: # gone$/m);
     expect(text).not.toMatch(/^ {2}a\.py:3:/m);
   });
 
