@@ -1,7 +1,8 @@
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
+import { execFileSync } from "node:child_process";
+import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import {
   ci,
   debugRun,
@@ -17,6 +18,7 @@ import { sentCommands } from "../__fixtures__/sent-commands.js";
 const python = existsSync("/usr/bin/python3");
 const searchPath = process.env.PATH ?? "";
 const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+const lldb = Boolean(findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -205,6 +207,30 @@ describe.skipIf(!python && !ci)("a stop no answer reported, on debugpy", () => {
     },
   );
 
+  it("a breakpoints call reports it; a continue after that runs on", { timeout: 120_000 }, async () => {
+    // The breakpoints' wait is short: a stop after it must be said by whatever call comes next.
+    const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
+    const pids = sessionPids();
+    try {
+      const set = await call({ op: "breakpoints", file: "late.py", lines: [3, 4] });
+      const lines = set.text.split("\n");
+      expect(lines.slice(0, 3)).toEqual([
+        "late.py",
+        "  line 3: verified  | x = 1",
+        "  line 4: verified  | y = 2",
+      ]);
+      expect(lines[3]).toMatch(
+        /^the program had stopped before this call, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 in <module> \(frame \d+\)$/,
+      );
+      expect(lines[4]).toBe("  3 | x = 1");
+      const next = await call({ op: "continue" });
+      expect(next.text).toMatch(/^stopped \(breakpoint\) in thread \d+ at late\.py:4 in <module>/);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+
   it("a step after status showed it steps from there", { timeout: 120_000 }, async () => {
     const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
     const pids = sessionPids();
@@ -245,6 +271,42 @@ describe.skipIf(!dlv && !ci)("breakpoints set while the program runs, on delve",
       expect(set.text).toContain("line 8: verified");
       expect(set.text).toMatch(
         /\nthe program has stopped \(breakpoint\) in thread \d+ at main\.go:8 in main\.main \(frame \d+\)\n {2}8 \| n\+\+/,
+      );
+    } finally {
+      await run.dispose();
+      removeWorkspace(dir);
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
+
+describe.skipIf(!lldb && !ci)("breakpoints set while the program runs, on lldb-dap", () => {
+  it("report the stop at one the program reaches at once", { timeout: 120_000 }, async () => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBe(true);
+    const dir = workspace("c");
+    const spin = [
+      "#include <unistd.h>",
+      "int main(void) {",
+      "  volatile long n = 0;",
+      "  for (;;) {",
+      "    n++;",
+      "    usleep(10000);",
+      "  }",
+      "}",
+      "",
+    ];
+    writeFileSync(join(dir, "spin.c"), spin.join("\n"));
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "spin"), join(dir, "spin.c")]);
+    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 500, breakpointHitMs: 20_000 });
+    let pids: number[] = [];
+    try {
+      const launch = await call({ op: "launch", program: "spin" });
+      expect(launch.text, launch.text).toContain("still running");
+      pids = sessionPids();
+      const set = await call({ op: "breakpoints", file: "spin.c", lines: [5] });
+      expect(set.text).toContain("line 5: verified");
+      expect(set.text).toMatch(
+        /\nthe program has stopped \(breakpoint\) in thread \d+ at spin\.c:5 in main \(frame \d+\)\n {2}5 \| n\+\+;/,
       );
     } finally {
       await run.dispose();
