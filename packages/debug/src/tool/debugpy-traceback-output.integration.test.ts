@@ -56,6 +56,65 @@ describe.skipIf(!python && !ci)("a Python traceback in the output debugpy answer
   afterAll(() => removeWorkspace(dir));
 
   it(
+    "keeps a line another thread wrote between debugpy's frames, indented like a frame's code",
+    { timeout: 120_000 },
+    async () => {
+      // The program stages the race: once the traceback's first debugpy frame line is written,
+      // a second thread writes its own indented line and ends, then the traceback goes on.
+      writeFileSync(
+        join(dir, "interleaved.py"),
+        [
+          "import sys, threading",
+          "real = sys.stderr",
+          "class Staged:",
+          "    done = False",
+          "    def write(self, text):",
+          "        written = real.write(text)",
+          "        if not Staged.done and text.startswith('  File \"') and 'debugpy' in text:",
+          "            Staged.done = True",
+          "            real.flush()",
+          "            worker = threading.Thread(target=lambda: (real.write('    worker: 3 of 5 done\\n'), real.flush()))",
+          "            worker.start()",
+          "            worker.join()",
+          "        return written",
+          "    def flush(self):",
+          "        real.flush()",
+          "    def __getattr__(self, name):",
+          "        return getattr(real, name)",
+          "sys.stderr = Staged()",
+          "raise RuntimeError('boom')",
+          "",
+        ].join("\n"),
+      );
+      const { run, call, sessionPids } = debugRun(dir);
+      let pids: number[] = [];
+      try {
+        const launch = await call({ op: "launch", program: "interleaved.py" });
+        expect(launch.text).toContain("stopped on an exception");
+        pids = sessionPids();
+        const done = await call({ op: "continue" });
+        expect(done.text).toContain("exited with code 1");
+        // op 'output' has it between debugpy's frames, as written.
+        const whole = (await call({ op: "output" })).text.split("\n");
+        const worker = whole.indexOf("[stderr]     worker: 3 of 5 done");
+        expect(whole[worker - 1], whole.join("\n")).toMatch(/^\[stderr\] {3}File "[^"]*debugpy[^"]*"/);
+        const since = outputPart(done.text, "output since the continue");
+        expect(since.split("\n").slice(1)).toEqual([
+          "[stderr] Traceback (most recent call last):",
+          `[stderr]   … ${framesBefore(whole.join("\n"), "interleaved.py")} debugger frames left out (op 'output' shows them)`,
+          "[stderr]     worker: 3 of 5 done",
+          `[stderr]   File "${join(dir, "interleaved.py")}", line 19, in <module>`,
+          "[stderr]     raise RuntimeError('boom')",
+          "[stderr] RuntimeError: boom",
+        ]);
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
+
+  it(
     "of a continue shows the user's frames and the exception, saying how many were left out",
     { timeout: 120_000 },
     async () => {
