@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { findOnPath } from "../adapters/find-binary.js";
 import {
@@ -10,9 +9,9 @@ import {
   removeWorkspace,
   workspace,
 } from "../__fixtures__/harness.js";
+import { python } from "../__fixtures__/describe-debugpy.js";
 import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
 
-const python = existsSync("/usr/bin/python3");
 const searchPath = process.env.PATH ?? "";
 const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
 
