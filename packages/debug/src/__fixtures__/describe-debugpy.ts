@@ -1,11 +1,8 @@
 // The shared set-up of the debugpy integration tests: one copy of the python fixture with its
 // .venv per describe block.
-import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { ci, makeVenv, removeWorkspace, workspace } from "./harness.js";
-
-/** Whether /usr/bin/python3 is there (with Debian's python3-debugpy, which the .venv sees). */
-export const python = existsSync("/usr/bin/python3");
+import { python } from "./backends.js";
 
 /** The workspace of a {@link describeDebugpy} block: set before its first test, removed after its last. */
 export interface DebugpyProject {

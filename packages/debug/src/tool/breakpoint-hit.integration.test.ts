@@ -2,7 +2,6 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { execFileSync } from "node:child_process";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import {
   ci,
   debugRun,
@@ -14,10 +13,7 @@ import {
 } from "../__fixtures__/harness.js";
 import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 import { sentCommands } from "../__fixtures__/sent-commands.js";
-
-const searchPath = process.env.PATH ?? "";
-const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
-const lldb = Boolean(findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath));
+import { dlv, lldb } from "../__fixtures__/backends.js";
 
 afterEach(() => {
   vi.restoreAllMocks();

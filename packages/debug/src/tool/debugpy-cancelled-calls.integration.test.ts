@@ -10,8 +10,8 @@ import {
   until,
   workspace,
 } from "../__fixtures__/harness.js";
-import { python } from "../__fixtures__/describe-debugpy.js";
 import { sentCommands } from "../__fixtures__/sent-commands.js";
+import { python } from "../__fixtures__/backends.js";
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
 import { DapConnection, DapRequestError } from "../dap/dap-connection.js";
 import { atBreakpoint, ci, workspace } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+import { dlv } from "../__fixtures__/backends.js";
 
 afterEach(() => {
   vi.restoreAllMocks();

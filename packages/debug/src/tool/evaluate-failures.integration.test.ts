@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
 import {
   atBreakpoint,
   ci,
@@ -9,11 +8,8 @@ import {
   removeWorkspace,
   workspace,
 } from "../__fixtures__/harness.js";
-import { python } from "../__fixtures__/describe-debugpy.js";
-import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
-
-const searchPath = process.env.PATH ?? "";
-const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+import { inLldbSquare } from "../__fixtures__/lldb-square.js";
+import { dlv, lldb, python } from "../__fixtures__/backends.js";
 
 const stillStopped =
   "The program is still stopped where it was, and this stop's frame ids and references still hold: " +

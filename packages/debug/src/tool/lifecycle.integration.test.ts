@@ -15,9 +15,10 @@ import {
   removeWorkspace,
   workspace,
 } from "../__fixtures__/harness.js";
-import { describeDebugpy, python } from "../__fixtures__/describe-debugpy.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 import type { ProcessIdentity } from "@tools/registry";
 import { descendants, isAlive } from "../internal/process-tree.js";
+import { python } from "../__fixtures__/backends.js";
 
 /** The processes under this one running debugpy or a fixture program (adapters and debuggees). */
 function ownDebugProcesses(): number[] {
