@@ -2,14 +2,9 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import type { DebugSession } from "../session/debug-session.js";
 import { debugRun, remaining, removeWorkspace, workspace, type Call } from "./harness.js";
-
-const searchPath = process.env.PATH ?? "";
-
-/** Whether lldb-dap and a C compiler are on PATH. */
-export const lldb = Boolean(findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath));
+import { lldb } from "./backends.js";
 
 /**
  * Builds the C fixture, launches it under lldb-dap stopped in `square`, runs `body` with the

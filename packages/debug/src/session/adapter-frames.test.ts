@@ -222,7 +222,7 @@ describe("withoutDebuggerFrames", () => {
     expect(withoutDebuggerFrames(clone, note)).toBe(clone);
   });
 
-  it("stops at a line of another stream inside the frames, and keeps that line", () => {
+  it("keeps a line of another stream inside the frames, after the note, and leaves out the frames around it", () => {
     const entries = [
       ...stderr("Traceback (most recent call last):", ...started.slice(0, 7)),
       { category: "stdout", text: "tick\n" },
@@ -230,9 +230,61 @@ describe("withoutDebuggerFrames", () => {
     ];
     expect(texts(withoutDebuggerFrames(entries, note))).toEqual([
       "Traceback (most recent call last):",
-      "  (3 left out)",
+      "  (5 left out)",
       "stdout: tick",
-      ...started.slice(7),
+      ...user,
+      "ValueError: x",
+    ]);
+  });
+
+  // Another thread's line, indented like a frame's code, written between debugpy's frames: it
+  // was taken for a line the frame quotes and left out with it.
+  it("keeps a line of another thread indented like a frame's code, told from the code by the file", () => {
+    const main = `${debugpy}/launcher/../../debugpy/__main__.py`;
+    const files: Record<string, string[]> = {
+      [main]: Array.from({ length: 39 }, () => "").fill("cli.main()", 38),
+    };
+    const source = (path: string, line: number) => files[path]?.[line - 1];
+    const worker = "    worker: 3 of 5 done";
+    // Right under the frame's `File` line, and under its code.
+    for (const at of [6, 7]) {
+      const entries = stderr(
+        "Traceback (most recent call last):",
+        ...started.slice(0, at),
+        worker,
+        ...started.slice(at),
+        ...user,
+        "ValueError: x",
+      );
+      expect(texts(withoutDebuggerFrames(entries, note, source))).toEqual([
+        "Traceback (most recent call last):",
+        "  (5 left out)",
+        worker,
+        ...user,
+        "ValueError: x",
+      ]);
+      // Where the file cannot be read, neither line is known to be the code: both stay.
+      expect(texts(withoutDebuggerFrames(entries, note))).toEqual([
+        "Traceback (most recent call last):",
+        "  (5 left out)",
+        ...(at === 6 ? [worker, "    cli.main()"] : ["    cli.main()", worker]),
+        ...user,
+        "ValueError: x",
+      ]);
+    }
+    // After a frozen runpy frame, which quotes nothing.
+    const frozen = stderr(
+      "Traceback (most recent call last):",
+      '  File "<frozen runpy>", line 198, in _run_module_as_main',
+      worker,
+      ...started.slice(5),
+      ...user,
+      "ValueError: x",
+    );
+    expect(texts(withoutDebuggerFrames(frozen, note))).toEqual([
+      "Traceback (most recent call last):",
+      "  (4 left out)",
+      worker,
       ...user,
       "ValueError: x",
     ]);

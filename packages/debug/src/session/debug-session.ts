@@ -176,10 +176,11 @@ export class DebugSession {
   /**
    * The next stop, the program's exit or the session's end, or a timeout after `ms`; at once
    * when the program is stopped or over already. Waiting starts at the call: a stop that a
-   * request made next brings about is not missed.
+   * request made next brings about is not missed. The `ms` count from the call, or from when
+   * `from` settles (a request's answer, however long the adapter took to give it).
    */
-  waitOutcome(ms: number): Promise<Outcome> {
-    return this.core.waitOutcome(ms);
+  waitOutcome(ms: number, from?: Promise<unknown>): Promise<Outcome> {
+    return this.core.waitOutcome(ms, from);
   }
 
   /**

@@ -2,10 +2,11 @@ import type { DebugProtocol } from "@vscode/debugprotocol";
 import type { AdapterId } from "../adapters/detect-adapter.js";
 import { identifyAdapter } from "../adapters/identify-adapter.js";
 import { otherLanguage } from "../adapters/source-language.js";
-import { DebugError } from "../errors/debug-error.js";
+import { DebugError, type DebugErrorCode } from "../errors/debug-error.js";
 import { childrenOf } from "../internal/process-tree.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { lastLines } from "./output-text.js";
+import { displayPath } from "./source-lines.js";
 import type { SessionCore } from "./session-core.js";
 import type { Outcome } from "./session-state.js";
 
@@ -199,7 +200,8 @@ async function withNearestStatements(
   }
   // The added lines go again whatever happened: the program must not stop at them. The answer
   // of the file's own lines is the one kept (its ids are the breakpoints that stay).
-  const answered = await setBreakpoints(core, file, lines);
+  const refused = results.filter(noStatement).map((result) => result.requested);
+  const answered = await restoreLines(core, file, lines, refused);
   return results.map((result, index) => {
     const now = answered[index];
     const kept = now
@@ -223,6 +225,43 @@ async function withNearestStatements(
           : `the nearest lines with one are ${near[0]} and ${near[1]}`;
     return { ...kept, message: `${kept.message}; ${hint}` };
   });
+}
+
+/**
+ * Sets the file's own `lines` again after lines near those delve `refused` were set a moment: a refusal is asked once
+ * more (setBreakpoints replaces the file's whole set, so asking again is safe); a second one
+ * clears the file, so that the program stops at no line the user did not ask for, and throws
+ * an error that says what is set.
+ */
+async function restoreLines(
+  core: SessionCore,
+  file: string,
+  lines: readonly number[],
+  refused: readonly number[],
+): Promise<DebugProtocol.Breakpoint[]> {
+  try {
+    return await setBreakpoints(core, file, lines);
+  } catch {
+    try {
+      return await setBreakpoints(core, file, lines);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      const cleared = await setBreakpoints(core, file, []).then(
+        () => true,
+        () => false,
+      );
+      const near = `within ${statementSearch} of line${refused.length === 1 ? "" : "s"} ${refused.join(", ")}`;
+      const where = displayPath(file, core.options.root);
+      throw new DebugError(
+        error instanceof DebugError ? (error.code as DebugErrorCode) : "DEBUG_ADAPTER_ERROR",
+        `setting the breakpoints of ${where} failed after lines ${near} were set a moment to find lines with code (${why}); ` +
+          (cleared
+            ? "the file's breakpoints are cleared, so the program stops at none of those lines: set them again with op 'breakpoints'"
+            : "clearing them failed too, so the program may stop at those lines: set this file's breakpoints again with op 'breakpoints' (it replaces them), or op 'terminate'"),
+        { cause: error },
+      );
+    }
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { countNoun } from "@tools/registry";
 import { withoutDebuggerFrames } from "./adapter-frames.js";
+import { sourceLine } from "./source-lines.js";
 import type { OutputEntry } from "./output-ring.js";
 
 /**
@@ -92,7 +93,7 @@ export function exitTail(
   hint?: string,
   failed = true,
 ): string {
-  const entries = withoutDebuggerFrames(output, debuggerFramesNote);
+  const entries = withoutDebuggerFrames(output, debuggerFramesNote, sourceLine);
   const labelled = labelOutput(entries);
   const text = labelled.join("").replace(/\n$/, "");
   const more = notedLines(entries, labelled);

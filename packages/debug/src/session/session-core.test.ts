@@ -88,6 +88,48 @@ describe("SessionCore stops", () => {
   });
 });
 
+describe("SessionCore waits", () => {
+  // The breakpoints' wait for a hit: its bound counts from the adapter's answer (the breakpoint
+  // is set then), not from the request: a slow answer (lldb takes ~100 ms) does not eat it, and
+  // the bound can be short.
+  it("counts a wait's bound from when `from` settles, waiting from the call", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const core = new SessionCore({
+        adapterId: "lldb",
+        description: "lldb: prog",
+        root: "/tmp",
+        adapter: silentAdapter(),
+        breakpoints: new BreakpointStore(),
+        resumeWaitMs: 1000,
+        terminateDebuggee: true,
+        evaluateContext: "watch",
+      });
+      core.state = "running";
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      let outcome: string | undefined;
+      void core.waitOutcome(100, answered).then((done) => (outcome = done.kind));
+      await vi.advanceTimersByTimeAsync(500);
+      expect(outcome).toBeUndefined();
+      answer();
+      await vi.advanceTimersByTimeAsync(99);
+      expect(outcome).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(outcome).toBe("timeout");
+      // A refused request ends the wait the same way, and a wait without `from` counts from the call.
+      let refused: string | undefined;
+      void core.waitOutcome(100, Promise.reject(new Error("refused"))).then((done) => (refused = done.kind));
+      let plain: string | undefined;
+      void core.waitOutcome(100).then((done) => (plain = done.kind));
+      await vi.advanceTimersByTimeAsync(100);
+      expect([refused, plain]).toEqual(["timeout", "timeout"]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 /** A debugpy session stopped at a breakpoint on thread 1, with frame 2 and reference 5 known. */
 function stoppedCore(adapter: AdapterProcess): SessionCore {
   const core = new SessionCore({

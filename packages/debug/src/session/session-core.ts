@@ -304,8 +304,11 @@ export class SessionCore {
     return this.adapterReferences.get(reference) ?? reference;
   }
 
-  /** Waits for the next stop, the exit, the end of the session, or `ms`. */
-  waitOutcome(ms: number): Promise<Outcome> {
+  /**
+   * Waits for the next stop, the exit, the end of the session, or `ms`: counted from the call,
+   * or from when `from` settles (the wait itself starts at the call either way).
+   */
+  waitOutcome(ms: number, from?: Promise<unknown>): Promise<Outcome> {
     if (this.state === "stopped" && this.lastStop)
       return Promise.resolve({ kind: "stopped", stop: this.lastStop });
     if (this.state === "exited") {
@@ -317,11 +320,11 @@ export class SessionCore {
       }));
     }
     if (this.state === "ended") return Promise.resolve({ kind: "ended", reason: this.endReason ?? "ended" });
-    return this.nextOutcome(ms);
+    return this.nextOutcome(ms, from);
   }
 
-  async nextOutcome(ms: number): Promise<Outcome> {
-    const outcome = await this.rawOutcome(ms);
+  async nextOutcome(ms: number, from?: Promise<unknown>): Promise<Outcome> {
+    const outcome = await this.rawOutcome(ms, from);
     // An exit ends the session: let the clean-up finish so the next call sees no session.
     if (outcome.kind === "exited" && this.terminating) {
       await this.terminating;
@@ -335,18 +338,29 @@ export class SessionCore {
     return outcome;
   }
 
-  /** The next outcome or a timeout after `ms`, as it comes (an exit not waited to the end of the session). */
-  rawOutcome(ms: number): Promise<Outcome> {
+  /**
+   * The next outcome or a timeout after `ms` (from the call, or from when `from` settles), as it
+   * comes (an exit not waited to the end of the session).
+   */
+  rawOutcome(ms: number, from?: Promise<unknown>): Promise<Outcome> {
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.waiters = this.waiters.filter((waiter) => waiter !== settle);
-        resolve({ kind: "timeout" });
-      }, ms);
+      let timer: NodeJS.Timeout | undefined;
+      let settled = false;
       const settle: Waiter = (outcome) => {
+        settled = true;
         clearTimeout(timer);
         resolve(outcome);
       };
+      const arm = () => {
+        if (settled) return;
+        timer = setTimeout(() => {
+          this.waiters = this.waiters.filter((waiter) => waiter !== settle);
+          settle({ kind: "timeout" });
+        }, ms);
+      };
       this.waiters.push(settle);
+      if (from) from.then(arm, arm);
+      else arm();
     });
   }
 

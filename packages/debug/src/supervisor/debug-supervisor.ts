@@ -39,8 +39,10 @@ export interface DebugSupervisorOptions {
   /** Handshake bound (initialized event, launch response), in ms; default 30 s (delve: 120 s). */
   launchMs?: number;
   /**
-   * How long breakpoints set while the program runs wait for it to stop at one (a line it runs
-   * all the time), so that their answer reports the stop, in ms; default 1 s.
+   * How long breakpoints set while the program runs wait, once the adapter answered, for it to
+   * stop at one (a line it runs all the time), so that their answer reports the stop, in ms;
+   * default 200 ms. A stop after that is reported by the next call (status, continue, a step,
+   * breakpoints).
    */
   breakpointHitMs?: number;
   /** The PATH adapters are searched on; default `process.env.PATH`. */
@@ -72,7 +74,7 @@ export class DebugSupervisor {
   readonly resumeWaitMs: number;
   /** How long launch and attach wait for the first stop before saying "still running", in ms. */
   readonly firstStopMs: number;
-  /** How long breakpoints set while the program runs wait for a stop at one, in ms. */
+  /** How long breakpoints set while the program runs wait for a stop at one after the adapter's answer, in ms. */
   readonly breakpointHitMs: number;
   private readonly launchMs: number;
   private readonly searchPath: string | undefined;
@@ -83,7 +85,7 @@ export class DebugSupervisor {
     this.resumeWaitMs = options.resumeWaitMs ?? 15_000;
     this.firstStopMs = options.firstStopMs ?? 15_000;
     this.launchMs = options.launchMs ?? 30_000;
-    this.breakpointHitMs = options.breakpointHitMs ?? 1000;
+    this.breakpointHitMs = options.breakpointHitMs ?? 200;
     this.searchPath = options.searchPath;
   }
 

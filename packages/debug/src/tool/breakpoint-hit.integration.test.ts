@@ -1,22 +1,19 @@
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { execFileSync } from "node:child_process";
 import {
   ci,
   debugRun,
   goModule,
-  makeVenv,
   remaining,
   removeWorkspace,
   until,
   workspace,
 } from "../__fixtures__/harness.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 import { sentCommands } from "../__fixtures__/sent-commands.js";
-
-const python = existsSync("/usr/bin/python3");
-const searchPath = process.env.PATH ?? "";
-const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+import { dlv, lldb } from "../__fixtures__/backends.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -26,17 +23,9 @@ afterEach(() => {
 // "line 5: verified" only: the stop that came a moment later was said by nobody (a `continue`
 // next would run past it). The answer waits a moment for a stop and reports it. The wait here
 // is long (20 s): it ends at the stop, which comes at once.
-describe.skipIf(!python && !ci)("breakpoints set while the program runs, on debugpy", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(python, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-  });
-  afterAll(() => removeWorkspace(dir));
-
+describeDebugpy("breakpoints set while the program runs, on debugpy", (project) => {
   it("report the stop at one the program reaches at once", { timeout: 120_000 }, async () => {
-    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 500, breakpointHitMs: 20_000 });
+    const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 500, breakpointHitMs: 20_000 });
     let pids: number[] = [];
     try {
       const launch = await call({ op: "launch", program: "loop.py" });
@@ -68,8 +57,8 @@ describe.skipIf(!python && !ci)("breakpoints set while the program runs, on debu
       "x = 1",
       "",
     ];
-    writeFileSync(join(dir, "quick.py"), quick.join("\n"));
-    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 200, breakpointHitMs: 10_000 });
+    writeFileSync(join(project.dir, "quick.py"), quick.join("\n"));
+    const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 200, breakpointHitMs: 10_000 });
     let pids: number[] = [];
     try {
       await call({ op: "launch", program: "quick.py" });
@@ -87,7 +76,7 @@ describe.skipIf(!python && !ci)("breakpoints set while the program runs, on debu
   });
 
   it("say the program runs on when it reaches none within the wait", { timeout: 120_000 }, async () => {
-    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 500, breakpointHitMs: 300 });
+    const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 500, breakpointHitMs: 300 });
     let pids: number[] = [];
     try {
       await call({ op: "launch", program: "loop.py" });
@@ -109,116 +98,139 @@ describe.skipIf(!python && !ci)("breakpoints set while the program runs, on debu
 // said by nobody, and the next continue resumed past it: the program ran on from a breakpoint
 // the user never learnt it reached. A continue or step now reports such a stop, as status shows
 // it, and resumes nothing; once an answer said it (that one, or status), they resume.
-describe.skipIf(!python && !ci)("a stop no answer reported, on debugpy", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(python, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-    // Line 3 is reached once, 1.5 s after the start: after the breakpoints' wait.
-    const late = ["import time", "time.sleep(1.5)", "x = 1", "y = 2", "print('after', flush=True)", ""];
-    writeFileSync(join(dir, "late.py"), late.join("\n"));
-  });
-  afterAll(() => removeWorkspace(dir));
-
-  async function stoppedUnseen(options: { resumeWaitMs: number }) {
-    const harness = debugRun(dir, { firstStopMs: 300, breakpointHitMs: 300, ...options });
-    const launch = await harness.call({ op: "launch", program: "late.py" });
-    expect(launch.text).toContain("still running");
-    const set = await harness.call({ op: "breakpoints", file: "late.py", lines: [3] });
-    expect(set.text).toContain("did not stop within 300 ms");
-    const session = harness.supervisor.conversation("conv-1").session!;
-    expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
-    return harness;
-  }
-
-  it("a continue reports it and resumes nothing; the next one runs on", { timeout: 120_000 }, async () => {
-    const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
-    const pids = sessionPids();
-    try {
-      const first = await call({ op: "continue" });
-      const lines = first.text.split("\n");
-      expect(lines[0]).toMatch(
-        /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 in <module> \(frame \d+\)$/,
-      );
-      expect(lines[1]).toBe("  3 | x = 1");
-      expect(lines.at(-1)).toBe("nothing was resumed: inspect it here, or continue again to run on");
-      // It is still there, with its ids valid.
-      expect((await call({ op: "evaluate", expression: "'x' in dir()" })).text).toBe("False (bool)");
-      const second = await call({ op: "continue" });
-      expect(second.text).toMatch(/^the program exited with code 0/);
-      expect(second.text).toContain("after");
-    } finally {
-      await run.dispose();
+describeDebugpy(
+  "a stop no answer reported, on debugpy",
+  (project) => {
+    async function stoppedUnseen(options: { resumeWaitMs: number }) {
+      const harness = debugRun(project.dir, { firstStopMs: 300, breakpointHitMs: 300, ...options });
+      const launch = await harness.call({ op: "launch", program: "late.py" });
+      expect(launch.text).toContain("still running");
+      const set = await harness.call({ op: "breakpoints", file: "late.py", lines: [3] });
+      expect(set.text).toContain("did not stop within 300 ms");
+      const session = harness.supervisor.conversation("conv-1").session!;
+      expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
+      return harness;
     }
-    expect(remaining(pids)).toEqual([]);
-  });
 
-  it(
-    "a continue cancelled before its stop came leaves that stop unreported",
-    { timeout: 120_000 },
-    async () => {
-      // The stop (line 4) comes only once the test opens the gate, after the cancel: the race
-      // is staged however late a starved machine runs the test's timers (a stop 1.5 s after a
-      // cancel timed at 100 ms was not, and came first on a loaded machine).
-      const gate = join(dir, "gate");
-      rmSync(gate, { force: true });
-      const gated = [
-        "import os, time",
-        `while not os.path.exists(${JSON.stringify(gate)}):`,
-        "    time.sleep(0.02)",
-        "x = 1",
-        "print('after', flush=True)",
-        "",
-      ];
-      writeFileSync(join(dir, "gated.py"), gated.join("\n"));
-      const { run, call, sessionPids, supervisor } = debugRun(dir, {
-        firstStopMs: 10_000,
-        resumeWaitMs: 10_000,
-      });
-      let pids: number[] = [];
+    it("a continue reports it and resumes nothing; the next one runs on", { timeout: 120_000 }, async () => {
+      const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
+      const pids = sessionPids();
       try {
-        await call({ op: "breakpoints", file: "gated.py", lines: [1, 4] });
-        expect((await call({ op: "launch", program: "gated.py" })).text).toContain("gated.py:1 in <module>");
-        pids = sessionPids();
-        // Cancelled once the continue went to the adapter (the program runs, waiting at the gate).
-        const sent = sentCommands();
-        const cancel = new AbortController();
-        const continued = call({ op: "continue" }, cancel.signal);
-        expect(await until(() => sent().includes("continue"), 10_000)).toBe(true);
-        cancel.abort(new Error("the user cancelled it"));
-        expect((await continued).isError).toBe(true);
-        const session = supervisor.conversation("conv-1").session!;
-        expect(session.state).toBe("running");
-        writeFileSync(gate, "");
-        expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
-        // The cancelled call's own wait ends at the stop meanwhile; what it made of it went nowhere.
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        const next = await call({ op: "continue" });
-        expect(next.text).toMatch(
-          /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at gated\.py:4 /,
+        const first = await call({ op: "continue" });
+        const lines = first.text.split("\n");
+        expect(lines[0]).toMatch(
+          /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 in <module> \(frame \d+\)$/,
         );
+        expect(lines[1]).toBe("  3 | x = 1");
+        expect(lines.at(-1)).toBe("nothing was resumed: inspect it here, or continue again to run on");
+        // It is still there, with its ids valid.
+        expect((await call({ op: "evaluate", expression: "'x' in dir()" })).text).toBe("False (bool)");
+        const second = await call({ op: "continue" });
+        expect(second.text).toMatch(/^the program exited with code 0/);
+        expect(second.text).toContain("after");
       } finally {
         await run.dispose();
       }
       expect(remaining(pids)).toEqual([]);
-    },
-  );
+    });
 
-  it("a step after status showed it steps from there", { timeout: 120_000 }, async () => {
-    const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
-    const pids = sessionPids();
-    try {
-      const status = await call({ op: "status" });
-      expect(status.text).toMatch(/\nstopped \(breakpoint\) in thread \d+ at late\.py:3 in <module>/);
-      const step = await call({ op: "step_over" });
-      expect(step.text).toMatch(/^stopped \(step\) in thread \d+ at late\.py:4 in <module>/);
-    } finally {
-      await run.dispose();
-    }
-    expect(remaining(pids)).toEqual([]);
-  });
-});
+    it(
+      "a continue cancelled before its stop came leaves that stop unreported",
+      { timeout: 120_000 },
+      async () => {
+        // The stop (line 4) comes only once the test opens the gate, after the cancel: the race
+        // is staged however late a starved machine runs the test's timers (a stop 1.5 s after a
+        // cancel timed at 100 ms was not, and came first on a loaded machine).
+        const gate = join(project.dir, "gate");
+        rmSync(gate, { force: true });
+        const gated = [
+          "import os, time",
+          `while not os.path.exists(${JSON.stringify(gate)}):`,
+          "    time.sleep(0.02)",
+          "x = 1",
+          "print('after', flush=True)",
+          "",
+        ];
+        writeFileSync(join(project.dir, "gated.py"), gated.join("\n"));
+        const { run, call, sessionPids, supervisor } = debugRun(project.dir, {
+          firstStopMs: 10_000,
+          resumeWaitMs: 10_000,
+        });
+        let pids: number[] = [];
+        try {
+          await call({ op: "breakpoints", file: "gated.py", lines: [1, 4] });
+          expect((await call({ op: "launch", program: "gated.py" })).text).toContain(
+            "gated.py:1 in <module>",
+          );
+          pids = sessionPids();
+          // Cancelled once the continue went to the adapter (the program runs, waiting at the gate).
+          const sent = sentCommands();
+          const cancel = new AbortController();
+          const continued = call({ op: "continue" }, cancel.signal);
+          expect(await until(() => sent().includes("continue"), 10_000)).toBe(true);
+          cancel.abort(new Error("the user cancelled it"));
+          expect((await continued).isError).toBe(true);
+          const session = supervisor.conversation("conv-1").session!;
+          expect(session.state).toBe("running");
+          writeFileSync(gate, "");
+          expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
+          // The cancelled call's own wait ends at the stop meanwhile; what it made of it went nowhere.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          const next = await call({ op: "continue" });
+          expect(next.text).toMatch(
+            /^the program had stopped before this continue, and no answer had said so: stopped \(breakpoint\) in thread \d+ at gated\.py:4 /,
+          );
+        } finally {
+          await run.dispose();
+        }
+        expect(remaining(pids)).toEqual([]);
+      },
+    );
+
+    it("a breakpoints call reports it; a continue after that runs on", { timeout: 120_000 }, async () => {
+      // The breakpoints' wait is short: a stop after it must be said by whatever call comes next.
+      const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
+      const pids = sessionPids();
+      try {
+        const set = await call({ op: "breakpoints", file: "late.py", lines: [3, 4] });
+        const lines = set.text.split("\n");
+        expect(lines.slice(0, 3)).toEqual([
+          "late.py",
+          "  line 3: verified  | x = 1",
+          "  line 4: verified  | y = 2",
+        ]);
+        expect(lines[3]).toMatch(
+          /^the program had stopped before this call, and no answer had said so: stopped \(breakpoint\) in thread \d+ at late\.py:3 in <module> \(frame \d+\)$/,
+        );
+        expect(lines[4]).toBe("  3 | x = 1");
+        const next = await call({ op: "continue" });
+        expect(next.text).toMatch(/^stopped \(breakpoint\) in thread \d+ at late\.py:4 in <module>/);
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    });
+
+    it("a step after status showed it steps from there", { timeout: 120_000 }, async () => {
+      const { run, call, sessionPids } = await stoppedUnseen({ resumeWaitMs: 10_000 });
+      const pids = sessionPids();
+      try {
+        const status = await call({ op: "status" });
+        expect(status.text).toMatch(/\nstopped \(breakpoint\) in thread \d+ at late\.py:3 in <module>/);
+        const step = await call({ op: "step_over" });
+        expect(step.text).toMatch(/^stopped \(step\) in thread \d+ at late\.py:4 in <module>/);
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    });
+  },
+  (dir) => {
+    // Line 3 is reached once, 1.5 s after the start: after the breakpoints' wait.
+    const late = ["import time", "time.sleep(1.5)", "x = 1", "y = 2", "print('after', flush=True)", ""];
+    writeFileSync(join(dir, "late.py"), late.join("\n"));
+  },
+);
 
 describe.skipIf(!dlv && !ci)("breakpoints set while the program runs, on delve", () => {
   it("report the stop at one the program reaches at once", { timeout: 180_000 }, async () => {
@@ -245,6 +257,42 @@ describe.skipIf(!dlv && !ci)("breakpoints set while the program runs, on delve",
       expect(set.text).toContain("line 8: verified");
       expect(set.text).toMatch(
         /\nthe program has stopped \(breakpoint\) in thread \d+ at main\.go:8 in main\.main \(frame \d+\)\n {2}8 \| n\+\+/,
+      );
+    } finally {
+      await run.dispose();
+      removeWorkspace(dir);
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+});
+
+describe.skipIf(!lldb && !ci)("breakpoints set while the program runs, on lldb-dap", () => {
+  it("report the stop at one the program reaches at once", { timeout: 120_000 }, async () => {
+    expect(lldb, "lldb-dap and cc must be on PATH").toBe(true);
+    const dir = workspace("c");
+    const spin = [
+      "#include <unistd.h>",
+      "int main(void) {",
+      "  volatile long n = 0;",
+      "  for (;;) {",
+      "    n++;",
+      "    usleep(10000);",
+      "  }",
+      "}",
+      "",
+    ];
+    writeFileSync(join(dir, "spin.c"), spin.join("\n"));
+    execFileSync("cc", ["-g", "-O0", "-o", join(dir, "spin"), join(dir, "spin.c")]);
+    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 500, breakpointHitMs: 20_000 });
+    let pids: number[] = [];
+    try {
+      const launch = await call({ op: "launch", program: "spin" });
+      expect(launch.text, launch.text).toContain("still running");
+      pids = sessionPids();
+      const set = await call({ op: "breakpoints", file: "spin.c", lines: [5] });
+      expect(set.text).toContain("line 5: verified");
+      expect(set.text).toMatch(
+        /\nthe program has stopped \(breakpoint\) in thread \d+ at spin\.c:5 in main \(frame \d+\)\n {2}5 \| n\+\+;/,
       );
     } finally {
       await run.dispose();

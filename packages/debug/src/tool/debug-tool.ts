@@ -103,24 +103,35 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const session = state.session;
       const path = displayPath(file, root);
       if (session?.isConfigured) {
+        // A stop no answer said yet (one that came after an earlier wait): this answer says it.
+        const unseen = session.unreportedStop;
         // A running program may reach a new breakpoint at once (a line it runs all the time):
-        // its stop, waited for from before the request (it can come before the answer), is said.
+        // its stop is said. The wait starts with the request (the stop can come before the
+        // answer; nothing runs between these two statements), its bound once the adapter has
+        // answered (the breakpoint is set then): a stop after it is said by the next call.
+        const sent = session.sendBreakpoints(file);
         const hit =
           session.state === "running" && lines.length > 0
-            ? session.waitOutcome(supervisor.breakpointHitMs)
+            ? session.waitOutcome(supervisor.breakpointHitMs, sent)
             : undefined;
-        const results = await session.sendBreakpoints(file);
-        if (lines.length === 0) return textResult(`cleared the breakpoints of ${path}`);
-        if (results) {
-          const listed = formatBreakpointResults(file, results, root);
-          if (!hit || !results.some((result) => result.verified)) return textResult(listed);
+        const results = await sent;
+        // Undefined: a file the session's adapter cannot use (a .py file for lldb), not sent, kept for a session of its own.
+        const listed =
+          lines.length === 0
+            ? `cleared the breakpoints of ${path}`
+            : results
+              ? formatBreakpointResults(file, results, root)
+              : `${path}: lines ${lineRanges(lines)} pending: ${state.breakpoints.files.get(file)?.skipped ?? "not sent"}`;
+        if (unseen && session.unreportedStop === unseen) {
+          const where = await session.describeStop(unseen, context.signal);
           return textResult(
-            `${listed}\n${await hitText(session, await hit, supervisor.breakpointHitMs, context.signal)}`,
+            `${listed}\nthe program had stopped before this call, and no answer had said so: ${where}`,
           );
         }
-        // A file the session's adapter cannot use (a .py file for lldb): not sent, kept for a session of its own.
-        const why = state.breakpoints.files.get(file)?.skipped ?? "not sent";
-        return textResult(`${path}: lines ${lineRanges(lines)} pending: ${why}`);
+        if (!hit || !results?.some((result) => result.verified)) return textResult(listed);
+        return textResult(
+          `${listed}\n${await hitText(session, await hit, supervisor.breakpointHitMs, context.signal)}`,
+        );
       }
       if (lines.length === 0) return textResult(`cleared the breakpoints of ${path}`);
       return textResult(

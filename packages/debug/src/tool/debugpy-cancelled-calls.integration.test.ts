@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { signalProcesses } from "@tools/registry";
 import {
@@ -12,8 +11,7 @@ import {
   workspace,
 } from "../__fixtures__/harness.js";
 import { sentCommands } from "../__fixtures__/sent-commands.js";
-
-const found = existsSync("/usr/bin/python3");
+import { python } from "../__fixtures__/backends.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -23,11 +21,11 @@ afterEach(() => {
 // the adapter's own ids). A call given up during that search rejected with "frame N is not a
 // frame of the current stop" (DEBUG_STALE_REFERENCE): the search took the cancelled stackTrace
 // for a thread that had ended, and the id for one searched and not found.
-describe.skipIf(!found && !ci)(
+describe.skipIf(!python && !ci)(
   "debug session on debugpy: a call given up while a frame id is searched",
   () => {
     it("rejects with the signal's reason, not as a frame of another stop", { timeout: 120_000 }, async () => {
-      expect(found, "python3-debugpy must be installed").toBe(true);
+      expect(python, "python3-debugpy must be installed").toBe(true);
       const dir = workspace("python");
       makeVenv(dir);
       const { run, supervisor, call, sessionPids } = debugRun(dir);

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
-import { ci, debugRun, makeVenv, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
-
-const found = existsSync("/usr/bin/python3");
-if (!found && !ci)
-  console.warn("SKIPPING debugpy tests: /usr/bin/python3 with debugpy (python3-debugpy) is missing");
+import { expect, it } from "vitest";
+import { debugRun, remaining } from "../__fixtures__/harness.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 
 /** Refusals and ends in the middle of a stop: what they say, and what they leave of the stop. */
-describe.skipIf(!found && !ci)("debug tool on debugpy: refusals within a stop", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(found, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-  });
-  afterAll(() => removeWorkspace(dir));
-
+describeDebugpy("debug tool on debugpy: refusals within a stop", (project) => {
   it("refuses a step on a thread the program lacks, naming its threads, and the stop's ids stay valid", async () => {
-    const { run, call, sessionPids } = debugRun(dir);
+    const { run, call, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });
@@ -51,7 +39,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy: refusals within a stop", 
   });
 
   it("gives a syntax error in an expression without the adapter's own frames", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });
       await call({ op: "launch", program: "app.py" });
@@ -66,7 +54,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy: refusals within a stop", 
   });
 
   it("says the pause found the program stopped on a line of its own, after the quoted source line", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });
       await call({ op: "launch", program: "app.py" });
@@ -82,7 +70,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy: refusals within a stop", 
   });
 
   it("says the program exited during an evaluate, and gives no pause advice after", async () => {
-    const { run, call, sessionPids } = debugRun(dir);
+    const { run, call, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });

@@ -1,32 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  remaining,
-  ci,
-  debugRun,
-  expectStep,
-  makeVenv,
-  removeWorkspace,
-  workspace,
-} from "../__fixtures__/harness.js";
+import { remaining, debugRun, expectStep } from "../__fixtures__/harness.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 
-const found = existsSync("/usr/bin/python3");
-if (!found && !ci)
-  console.warn("SKIPPING debugpy tests: /usr/bin/python3 with debugpy (python3-debugpy) is missing");
-
-describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(found, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-  });
-  afterAll(() => removeWorkspace(dir));
-
+describeDebugpy("debug tool on debugpy", (project) => {
   it("stops on a breakpoint set before launch, inspects, steps and runs to the exit code", async () => {
-    const { run, call, sessionPids } = debugRun(dir);
+    const { run, call, sessionPids } = debugRun(project.dir);
     try {
       const before = await call({ op: "stack" });
       expect(before.code).toBe("DEBUG_NO_SESSION");
@@ -98,7 +79,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("says a statement or a call without a value was evaluated, and points to what it printed", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });
       const launch = await call({ op: "launch", program: "app.py" });
@@ -122,7 +103,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("counts a large container's items by its len(), not by the adapter's partial list", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });
       const launch = await call({ op: "launch", program: "app.py" });
@@ -143,7 +124,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("says so when it stops on an exception, and dispose leaves no process", async () => {
-    const { run, call, sessionPids } = debugRun(dir);
+    const { run, call, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       const launch = await call({ op: "launch", program: "crash.py" });
@@ -163,10 +144,10 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("refuses to launch a program that is missing, a FIFO or a folder debugpy cannot run, starting nothing", async () => {
-    const { run, call, supervisor } = debugRun(dir);
+    const { run, call, supervisor } = debugRun(project.dir);
     try {
-      execFileSync("mkfifo", [join(dir, "fifo.py")]);
-      mkdirSync(join(dir, "plain"));
+      execFileSync("mkfifo", [join(project.dir, "fifo.py")]);
+      mkdirSync(join(project.dir, "plain"));
       const missing = await call({ op: "launch", program: "python/nonexist.py" });
       expect(missing.code).toBe("DEBUG_BAD_ARGUMENTS");
       expect(missing.text).toBe(
@@ -186,7 +167,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
       expect(supervisor.conversation("conv-1").session).toBeUndefined();
       expect(supervisor.conversation("conv-1").last).toBeUndefined();
       // A folder with __main__.py is a program python runs.
-      writeFileSync(join(dir, "plain", "__main__.py"), "print('main ran')\n");
+      writeFileSync(join(project.dir, "plain", "__main__.py"), "print('main ran')\n");
       const runs = await call({ op: "launch", program: "plain", adapter: "debugpy" });
       expect(runs.isError, runs.text).toBe(false);
       expect(runs.text).toContain("the program exited with code 0");
@@ -197,7 +178,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("lets a program's python subprocess and fork child run free to the program's exit", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       // With debugpy's subProcess on, the child waits for good for a debugger to attach.
       const spawned = await call({ op: "launch", program: "parent.py" });
@@ -217,7 +198,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   it("names a fork child held at a breakpoint when the program does not stop, and terminate ends it", async () => {
     // Line 5 runs only in the fork child, which the session does not follow: it waits there for
     // good, and the parent with it (in waitpid), so no stop ever comes.
-    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 8000, resumeWaitMs: 3000 });
+    const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 8000, resumeWaitMs: 3000 });
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "forker.py", lines: [5] });
@@ -242,8 +223,11 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
 
   it("names a program a subprocess runs by its command, without a fork child's hold at a breakpoint", async () => {
     // `sleep` runs no Python: debugpy does not trace it, so it can hold nothing at a breakpoint.
-    writeFileSync(join(dir, "runs_sleep.py"), "import subprocess\n\nsubprocess.run(['sleep', '60'])\n");
-    const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 3000 });
+    writeFileSync(
+      join(project.dir, "runs_sleep.py"),
+      "import subprocess\n\nsubprocess.run(['sleep', '60'])\n",
+    );
+    const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 3000 });
     let pids: number[] = [];
     try {
       const launch = await call({ op: "launch", program: "runs_sleep.py" });
@@ -267,7 +251,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("launches a package folder with __main__.py under debugpy without adapter", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       const launch = await call({ op: "launch", program: "pkg" });
       expect(launch.isError, launch.text).toBe(false);
@@ -280,7 +264,7 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("says a program killed by a signal was killed, not that it exited with code 247", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       const launch = await call({ op: "launch", program: "killed.py" });
       expect(launch.isError, launch.text).toBe(false);
@@ -296,10 +280,10 @@ describe.skipIf(!found && !ci)("debug tool on debugpy", () => {
   });
 
   it("bounds the breakpoint listing of launch, status and breakpoints, counting what is left out", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       writeFileSync(
-        join(dir, "long.py"),
+        join(project.dir, "long.py"),
         Array.from({ length: 120 }, (_, i) => `x${i} = ${i}`).join("\n") + "\n",
       );
       const lines = Array.from({ length: 100 }, (_, i) => i + 1);

@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
 import { atBreakpoint, ci, goModule } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
+import { dlv } from "../__fixtures__/backends.js";
 
 describe.skipIf(!dlv && !ci)("debug tool on delve: a call that stops at a breakpoint", () => {
   it(

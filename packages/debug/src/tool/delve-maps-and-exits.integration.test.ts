@@ -2,12 +2,10 @@ import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
 import { descendantsOf, signalProcesses } from "@tools/registry";
 import { ci, debugRun, remaining, removeWorkspace, type Call } from "../__fixtures__/harness.js";
+import { dlv } from "../__fixtures__/backends.js";
 
-const searchPath = process.env.PATH ?? "";
-const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
 if (!dlv && !ci) console.warn("SKIPPING delve tests: dlv or go is not on PATH (apt install delve golang-go)");
 
 /** Asks `status` until `done` holds for its text, at most `ms` (every 100 ms); returns the last text. */

@@ -1,9 +1,42 @@
-import { describe, expect, it } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DapConnection, DapRequestError } from "../dap/dap-connection.js";
 import { atBreakpoint, ci, workspace } from "../__fixtures__/harness.js";
+import { dlv } from "../__fixtures__/backends.js";
 
-const searchPath = process.env.PATH ?? "";
-const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/**
+ * Makes the adapter's answer to `setBreakpoints` of exactly `lines` a refusal, `times` times,
+ * once a longer set (the lines with code looked for) went to delve: the refusal is staged (delve
+ * refuses no such request on its own), the added lines are set in the real delve.
+ */
+function refuseRestore(lines: readonly number[], times: number): { refused: () => number } {
+  // The real method, called with the connection as `this`.
+  const request = Reflect.get(DapConnection.prototype, "request") as (...all: unknown[]) => Promise<never>;
+  let probed = false;
+  let refused = 0;
+  vi.spyOn(DapConnection.prototype, "request").mockImplementation(function (
+    this: DapConnection,
+    command: string,
+    args?: unknown,
+    ...rest: unknown[]
+  ) {
+    if (command === "setBreakpoints") {
+      const sent = (args as { lines: number[] }).lines;
+      if (sent.length > lines.length) probed = true;
+      else if (probed && refused < times && sent.join() === lines.join()) {
+        refused++;
+        return Promise.reject(
+          new DapRequestError(command, "staged refusal of the restoring request", "failed"),
+        );
+      }
+    }
+    return Reflect.apply(request, this, [command, args, ...rest]);
+  } as DapConnection["request"]);
+  return { refused: () => refused };
+}
 
 /** The line of a breakpoint listing about `line`. */
 function about(text: string, line: number): string {
@@ -44,3 +77,45 @@ describe.skipIf(!dlv && !ci)("a delve breakpoint on a line without code", () => 
     });
   });
 });
+
+// The lines with code are looked for by setting them a moment; the request that set the file's
+// own lines again could fail, and then they stayed set: the program stopped at a line nobody
+// asked for. Now that request is made again, and if it fails again the file is cleared.
+describe.skipIf(!dlv && !ci)(
+  "a delve breakpoint on a line without code, when setting the lines again fails",
+  () => {
+    const stop = { file: "main.go", lines: [11], program: ".", where: "main.go:11 in main.total" };
+
+    it(
+      "sets them again, and the program stops at none of the added lines",
+      { timeout: 180_000 },
+      async () => {
+        await atBreakpoint(workspace("go"), stop, async (call) => {
+          const staged = refuseRestore([15], 1);
+          // Line 15 is blank; lines of the loop (10–13) and of main are set a moment.
+          const set = await call({ op: "breakpoints", file: "main.go", lines: [15] });
+          expect(staged.refused()).toBe(1);
+          expect(set.isError, set.text).toBe(false);
+          expect(about(set.text, 15)).toMatch(/; the nearest lines with one are \d+ and \d+$/);
+          const next = await call({ op: "continue" });
+          expect(next.text).toMatch(/^the program exited with code 4/);
+        });
+      },
+    );
+
+    it("clears the file when it fails again, and says so", { timeout: 180_000 }, async () => {
+      await atBreakpoint(workspace("go"), stop, async (call) => {
+        const staged = refuseRestore([15], 2);
+        const set = await call({ op: "breakpoints", file: "main.go", lines: [15] });
+        expect(staged.refused()).toBe(2);
+        expect(set.isError).toBe(true);
+        expect(set.code).toBe("DEBUG_ADAPTER_ERROR");
+        expect(set.text).toMatch(
+          /^setting the breakpoints of main\.go failed after lines within 5 of line 15 were set a moment to find lines with code \(the adapter refused setBreakpoints: staged refusal of the restoring request\); the file's breakpoints are cleared, so the program stops at none of those lines: set them again with op 'breakpoints'$/,
+        );
+        const next = await call({ op: "continue" });
+        expect(next.text).toMatch(/^the program exited with code 4/);
+      });
+    });
+  },
+);

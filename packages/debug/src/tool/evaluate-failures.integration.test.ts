@@ -1,6 +1,4 @@
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
 import {
   atBreakpoint,
   ci,
@@ -10,11 +8,8 @@ import {
   removeWorkspace,
   workspace,
 } from "../__fixtures__/harness.js";
-import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
-
-const python = existsSync("/usr/bin/python3");
-const searchPath = process.env.PATH ?? "";
-const dlv = Boolean(findOnPath("dlv", searchPath) && findOnPath("go", searchPath));
+import { inLldbSquare } from "../__fixtures__/lldb-square.js";
+import { dlv, lldb, python } from "../__fixtures__/backends.js";
 
 const stillStopped =
   "The program is still stopped where it was, and this stop's frame ids and references still hold: " +

@@ -1,28 +1,19 @@
-import { existsSync } from "node:fs";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { DapConnection } from "../dap/dap-connection.js";
-import { ci, debugRun, makeVenv, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
-
-const found = existsSync("/usr/bin/python3");
+import { debugRun, remaining } from "../__fixtures__/harness.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 
 // An evaluate without a frame is answered in the frame the stop is reported at: the stack of the
 // stopped thread the stop already listed, not a new `stackTrace` at every evaluate; a new stop
 // lists it again.
-describe.skipIf(!found && !ci)("debug on debugpy: evaluate without a frame", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(found, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-  });
-  afterAll(() => removeWorkspace(dir));
+describeDebugpy("debug on debugpy: evaluate without a frame", (project) => {
   afterEach(() => vi.restoreAllMocks());
 
   it("asks the stopped thread's stack once per stop, however many evaluates follow", async () => {
     // Counts the requests sent to the adapter (every connection's, only this session's here).
     const sent = vi.spyOn(DapConnection.prototype, "request");
     const stackTraces = () => sent.mock.calls.filter(([command]) => command === "stackTrace").length;
-    const { run, supervisor, call, sessionPids } = debugRun(dir);
+    const { run, supervisor, call, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "app.py", lines: [6] });

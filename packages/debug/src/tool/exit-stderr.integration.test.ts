@@ -1,8 +1,6 @@
-import { existsSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ci, debugRun, makeVenv, remaining, removeWorkspace, workspace } from "../__fixtures__/harness.js";
-
-const found = existsSync("/usr/bin/python3");
+import { expect, it } from "vitest";
+import { debugRun, remaining } from "../__fixtures__/harness.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 
 const reason = "[stderr] fatal: settings.toml not found";
 
@@ -16,17 +14,9 @@ function outputPart(text: string, starts: string): string {
 // A program that says why it exits on stderr and then writes much stdout (flood_crash.py: 400
 // lines of cleanup log after the reason) was reported at its exit with only the last ~1500
 // characters of output: all stdout, the reason gone. The exit answer keeps stderr's last lines.
-describe.skipIf(!found && !ci)("the exit answer on debugpy after a flood of stdout", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(found, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-  });
-  afterAll(() => removeWorkspace(dir));
-
+describeDebugpy("the exit answer on debugpy after a flood of stdout", (project) => {
   it("of a launch shows the stderr line that says why, bounded", { timeout: 120_000 }, async () => {
-    const { run, call, sessionPids } = debugRun(dir);
+    const { run, call, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       const launch = await call({ op: "launch", program: "flood_crash.py" });
@@ -44,7 +34,7 @@ describe.skipIf(!found && !ci)("the exit answer on debugpy after a flood of stdo
   });
 
   it("of a continue shows the stderr line that says why, bounded", { timeout: 120_000 }, async () => {
-    const { run, call, sessionPids } = debugRun(dir);
+    const { run, call, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "flood_crash.py", lines: [7] });

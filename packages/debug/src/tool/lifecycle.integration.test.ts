@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { resultText } from "@tools/registry";
@@ -12,15 +12,13 @@ import {
   identify,
   identifyReported,
   killLeftovers,
-  makeVenv,
   removeWorkspace,
   workspace,
 } from "../__fixtures__/harness.js";
+import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
 import type { ProcessIdentity } from "@tools/registry";
 import { descendants, isAlive } from "../internal/process-tree.js";
-
-const found = existsSync("/usr/bin/python3");
-if (!found && !ci) console.warn("SKIPPING debug lifecycle tests: /usr/bin/python3 with debugpy is missing");
+import { python } from "../__fixtures__/backends.js";
 
 /** The processes under this one running debugpy or a fixture program (adapters and debuggees). */
 function ownDebugProcesses(): number[] {
@@ -68,17 +66,9 @@ async function listening(port: number, timeoutMs: number): Promise<void> {
   }
 }
 
-describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
-  let dir: string;
-  beforeAll(() => {
-    expect(found, "python3-debugpy must be installed").toBe(true);
-    dir = workspace("python");
-    makeVenv(dir);
-  });
-  afterAll(() => removeWorkspace(dir));
-
+describeDebugpy("debug session lifecycle (debugpy)", (project) => {
   it("reports a program that exits before any breakpoint", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     try {
       const launch = await call({ op: "launch", program: "early.py" });
       expect(launch.isError, launch.text).toBe(false);
@@ -94,7 +84,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("a launch cancelled while it starts answers at once and leaves no session nor process", async () => {
-    const { run, registry, supervisor } = debugRun(dir);
+    const { run, registry, supervisor } = debugRun(project.dir);
     try {
       const controller = new AbortController();
       // Cancelled as soon as the tool says it is launching (the call has reached the tool).
@@ -134,7 +124,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("ends the session at the TTL and says why on the next call", async () => {
-    const { run, call, supervisor, sessionPids } = debugRun(dir, { ttlMs: 4000 });
+    const { run, call, supervisor, sessionPids } = debugRun(project.dir, { ttlMs: 4000 });
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "loop.py", lines: [5] });
@@ -153,7 +143,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("reports a program that exits leaving a process on its output, and ends that process", async () => {
-    const { run, call } = debugRun(dir);
+    const { run, call } = debugRun(project.dir);
     let left: number | undefined;
     let leftover: ProcessIdentity | undefined;
     try {
@@ -181,7 +171,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("a pause that cannot stop a program blocked in a call says so, and does not tell to pause", async () => {
-    const { run, call } = debugRun(dir, { firstStopMs: 1000, resumeWaitMs: 2000 });
+    const { run, call } = debugRun(project.dir, { firstStopMs: 1000, resumeWaitMs: 2000 });
     try {
       const launch = await call({ op: "launch", program: "sleeper.py" });
       expect(launch.isError, launch.text).toBe(false);
@@ -198,7 +188,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("a TTL reached while launch waits for a stop is the reason launch gives", async () => {
-    const { run, call } = debugRun(dir, { ttlMs: 10_000, firstStopMs: 50_000 });
+    const { run, call } = debugRun(project.dir, { ttlMs: 10_000, firstStopMs: 50_000 });
     try {
       const launch = await call({ op: "launch", program: "loop.py" });
       expect(launch.isError, launch.text).toBe(false);
@@ -210,7 +200,7 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("ends the session cleanly when the adapter crashes", async () => {
-    const { run, call, supervisor, sessionPids } = debugRun(dir);
+    const { run, call, supervisor, sessionPids } = debugRun(project.dir);
     let pids: number[] = [];
     try {
       await call({ op: "breakpoints", file: "loop.py", lines: [5] });
@@ -230,13 +220,13 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 
   it("attaches to `python -m debugpy --listen`, pauses a running program and leaves it running", async () => {
-    const { run, call } = debugRun(dir, { resumeWaitMs: 1000 });
+    const { run, call } = debugRun(project.dir, { resumeWaitMs: 1000 });
     const port = await freePort();
     const target = spawn(
       "/usr/bin/python3",
-      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(dir, "loop.py")],
+      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(project.dir, "loop.py")],
       {
-        cwd: dir,
+        cwd: project.dir,
         detached: true,
         stdio: "ignore",
       },
@@ -281,10 +271,10 @@ describe.skipIf(!found && !ci)("debug session lifecycle (debugpy)", () => {
   });
 });
 
-describe.skipIf(!found && !ci)("debug attach to a port that is not the root marker's adapter", () => {
+describe.skipIf(!python && !ci)("debug attach to a port that is not the root marker's adapter", () => {
   let dir: string;
   beforeAll(() => {
-    expect(found, "python3-debugpy must be installed").toBe(true);
+    expect(python, "python3-debugpy must be installed").toBe(true);
     // go.mod names delve; the port is debugpy's.
     dir = workspace("go");
     copyFileSync(new URL("../__fixtures__/python/loop.py", import.meta.url), join(dir, "loop.py"));

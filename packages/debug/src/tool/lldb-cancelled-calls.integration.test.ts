@@ -4,7 +4,8 @@ import { DapConnection } from "../dap/dap-connection.js";
 import type { DebugSession } from "../session/debug-session.js";
 import { signalProcesses } from "@tools/registry";
 import { ci, identify, until } from "../__fixtures__/harness.js";
-import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
+import { inLldbSquare } from "../__fixtures__/lldb-square.js";
+import { lldb } from "../__fixtures__/backends.js";
 
 /** What went over the wire, in order: requests written and responses read. */
 interface WireEvent {

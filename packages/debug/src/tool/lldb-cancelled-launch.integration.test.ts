@@ -11,8 +11,8 @@ import {
   until,
   workspace,
 } from "../__fixtures__/harness.js";
-import { lldb } from "../__fixtures__/lldb-square.js";
 import { sentCommands } from "../__fixtures__/sent-commands.js";
+import { lldb } from "../__fixtures__/backends.js";
 
 afterEach(() => {
   vi.restoreAllMocks();

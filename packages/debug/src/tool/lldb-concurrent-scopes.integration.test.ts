@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { DebugSession } from "../session/debug-session.js";
 import { ci } from "../__fixtures__/harness.js";
-import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
+import { inLldbSquare } from "../__fixtures__/lldb-square.js";
+import { lldb } from "../__fixtures__/backends.js";
 
 /** The names of a reference's children. */
 async function names(session: DebugSession, reference: number): Promise<string[]> {

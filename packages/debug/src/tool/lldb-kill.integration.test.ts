@@ -3,7 +3,6 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import {
   ci,
   debugRun,
@@ -13,11 +12,10 @@ import {
   removeWorkspace,
 } from "../__fixtures__/harness.js";
 import { processStat } from "../internal/process-tree.js";
+import { lldb } from "../__fixtures__/backends.js";
 
 // A program killed from outside (SIGKILL: lldb stops on every other signal first). lldb-dap
 // reports -1 for one killed while stopped and 9 for one killed while running, as for exit(9).
-const searchPath = process.env.PATH ?? "";
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
 
 /** Waits (bounded) until `check` holds. */
 async function until(check: () => boolean, what: string): Promise<void> {

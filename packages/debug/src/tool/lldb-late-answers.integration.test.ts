@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { DebugError } from "../errors/debug-error.js";
 import type { DebugSession } from "../session/debug-session.js";
 import { ci } from "../__fixtures__/harness.js";
-import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
+import { inLldbSquare } from "../__fixtures__/lldb-square.js";
+import { lldb } from "../__fixtures__/backends.js";
 
 /** What a call sent together with a resume came back with: its answer, or its refusal. */
 function settled<T>(promise: Promise<T>): Promise<T | DebugError> {

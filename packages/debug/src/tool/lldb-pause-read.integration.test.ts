@@ -3,11 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { ci, debugRun, remaining, removeWorkspace } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+import { lldb } from "../__fixtures__/backends.js";
 
 // A program paused while blocked in read(2): lldb-dap 19 unwinds out of the system call (libc's
 // CFI, with or without its debug info), so the stack reaches the program's frames and _start.

@@ -2,11 +2,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { ci, debugRun, removeWorkspace, workspace } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+import { lldb } from "../__fixtures__/backends.js";
 
 describe.skipIf(!lldb && !ci)("debug tool on lldb-dap: a breakpoint lldb cannot place", () => {
   it("says why it is not verified (lldb-dap gives no message)", async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
+import { findVersioned } from "../adapters/find-binary.js";
 import { reaperShim } from "../adapters/reaper-shim.js";
 import { descendants } from "../internal/process-tree.js";
 import {
@@ -20,10 +20,9 @@ import {
   workspace,
 } from "../__fixtures__/harness.js";
 import type { ProcessIdentity } from "@tools/registry";
+import { dlv, lldb } from "../__fixtures__/backends.js";
 
 const searchPath = process.env.PATH ?? "";
-const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
 // Debian's lldb-19 ships lldb-server-19 (gdb-remote server) next to lldb-dap-19.
 const lldbServer = findVersioned("lldb-server", searchPath);
 if (lldb && !lldbServer && !ci)

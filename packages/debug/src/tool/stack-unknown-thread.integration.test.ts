@@ -1,12 +1,7 @@
-import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findOnPath } from "../adapters/find-binary.js";
 import { atBreakpoint, ci, goModule, makeVenv, workspace, type Call } from "../__fixtures__/harness.js";
-import { inLldbSquare, lldb } from "../__fixtures__/lldb-square.js";
-
-const searchPath = process.env.PATH ?? "";
-const debugpy = existsSync("/usr/bin/python3");
-const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
+import { inLldbSquare } from "../__fixtures__/lldb-square.js";
+import { dlv, lldb, python } from "../__fixtures__/backends.js";
 
 /** A `stack` of a thread id the program does not have, refused naming the program's threads. */
 async function expectRefused(call: (args: Record<string, unknown>) => Promise<Call>, threads: RegExp) {
@@ -35,7 +30,7 @@ describe("debug tool: a stack of a thread the program does not have", () => {
     },
   );
 
-  it.skipIf(!debugpy && !ci)("is refused naming the threads on debugpy", { timeout: 120_000 }, async () => {
+  it.skipIf(!python && !ci)("is refused naming the threads on debugpy", { timeout: 120_000 }, async () => {
     const dir = workspace("python");
     makeVenv(dir);
     await atBreakpoint(

@@ -3,14 +3,11 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { ci, debugRun, remaining, removeWorkspace } from "../__fixtures__/harness.js";
+import { dlv, lldb } from "../__fixtures__/backends.js";
 
 // A program reading its stdin: nobody can type into it, so it must get end of file at once
 // (as under debugpy), not wait for good while every launch and continue says "still running".
-const searchPath = process.env.PATH ?? "";
-const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
 
 async function launchReader(dir: string, program: string): Promise<void> {
   const { run, call, sessionPids } = debugRun(dir, { firstStopMs: 10_000 });

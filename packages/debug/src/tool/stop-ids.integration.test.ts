@@ -1,12 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findOnPath, findVersioned } from "../adapters/find-binary.js";
 import { atBreakpoint, ci, goModule, workspace, type FirstStop } from "../__fixtures__/harness.js";
-
-const searchPath = process.env.PATH ?? "";
-const dlv = findOnPath("dlv", searchPath) && findOnPath("go", searchPath);
-const lldb = findVersioned("lldb-dap", searchPath) && findOnPath("cc", searchPath);
+import { dlv, lldb } from "../__fixtures__/backends.js";
 
 /** The C fixture in a temporary folder, compiled with its debug information. */
 function compiledC(): string {
