@@ -41,6 +41,10 @@ describe("reading changed files again on tsserver", () => {
         diskChangesSince: (mark: number) => (mark === 0 ? [a, b] : []),
         isOpen: (uri: string) => uri === pathToFileURL(app).href,
         openUris: () => [pathToFileURL(app).href],
+        outsideChanges: () => Promise.resolve([]),
+        watchOutside: () => undefined,
+        projectConfigMark: () => 0,
+        root: tree.dir,
         request,
       } as unknown as LanguageClient;
       const supervisor = {
@@ -78,15 +82,23 @@ describe("the files tsserver's projects hold", () => {
       "src/a.ts": "",
       "src/b.ts": "",
       "src/new.ts": "",
+      "src/fresh.ts": "",
       "dist/a.js": "",
     });
-    const [app, a, b, added, built] = ["src/app.ts", "src/a.ts", "src/b.ts", "src/new.ts", "dist/a.js"].map(
-      (path) => join(tree.dir, path),
-    ) as [string, string, string, string, string];
+    const [app, a, b, added, built, fresh] = [
+      "src/app.ts",
+      "src/a.ts",
+      "src/b.ts",
+      "src/new.ts",
+      "dist/a.js",
+      "src/fresh.ts",
+    ].map((path) => join(tree.dir, path)) as [string, string, string, string, string, string];
     try {
       const sent: string[] = [];
       let project = [app, a, b];
       let changes: string[][] = [];
+      let configChanges = 0;
+      let open = [app];
       const request = (_method: string, params: unknown) => {
         const [command, args] = (params as { arguments: [string, { file: string }] }).arguments;
         sent.push(`${command} ${args.file}`);
@@ -99,8 +111,12 @@ describe("the files tsserver's projects hold", () => {
         capabilities: { executeCommandProvider: { commands: ["typescript.tsserverRequest"] } },
         diskChangeMark: () => changes.length,
         diskChangesSince: (mark: number) => changes.slice(mark).flat(),
-        isOpen: (uri: string) => uri === pathToFileURL(app).href,
-        openUris: () => [pathToFileURL(app).href],
+        isOpen: (uri: string) => open.some((file) => pathToFileURL(file).href === uri),
+        openUris: () => open.map((file) => pathToFileURL(file).href),
+        outsideChanges: () => Promise.resolve([]),
+        watchOutside: () => undefined,
+        projectConfigMark: () => configChanges,
+        root: tree.dir,
         request,
       } as unknown as LanguageClient;
       const supervisor = {
@@ -125,6 +141,24 @@ describe("the files tsserver's projects hold", () => {
       expect(await change(added, b)).toEqual([`projectInfo ${app}`, `reload ${added}`, `reload ${b}`]);
       expect(await change(built)).toEqual([`projectInfo ${app}`]);
       expect(await change(added)).toEqual([`reload ${added}`]);
+      // Found not held (a build's output, in a folder of no held file): not asked about again
+      // while a build keeps writing it. Before, each call asked for the lists again.
+      expect(await change(built)).toEqual([]);
+      expect(await change(built, a)).toEqual([`reload ${a}`]);
+      // Until the projects can have changed: a tsconfig changed, a document opened (or closed).
+      configChanges += 1;
+      expect(await change(built)).toEqual([`projectInfo ${app}`]);
+      expect(await change(built)).toEqual([]);
+      open = [app, a];
+      expect(await change(built)).toEqual([`projectInfo ${app}`]);
+      expect(await change(built)).toEqual([]);
+      // A file not held in a folder of held files (a source file tsserver has yet to see) is
+      // asked about each time, until it is held.
+      expect(await change(fresh)).toEqual([`projectInfo ${app}`]);
+      expect(await change(fresh)).toEqual([`projectInfo ${app}`]);
+      project = [app, a, b, added, fresh];
+      expect(await change(fresh)).toEqual([`projectInfo ${app}`, `reload ${fresh}`]);
+      expect(await change(fresh)).toEqual([`reload ${fresh}`]);
     } finally {
       tree.remove();
     }

@@ -1,10 +1,16 @@
 import { existsSync } from "node:fs";
-import { extname } from "node:path";
+import { dirname, extname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { diskChangesKept } from "../client/disk-changes.js";
 import type { LanguageClient } from "../client/language-client.js";
 import { tsserverPullAvailable } from "../client/tsserver-diagnostics.js";
-import { tsserverProjectFiles, tsserverReload } from "../client/tsserver-reload.js";
+import {
+  heldFiles,
+  tsserverName,
+  tsserverProjectFiles,
+  tsserverReload,
+  type HeldFiles,
+} from "../client/tsserver-reload.js";
 import { someOf } from "../format/some-of.js";
 import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
@@ -57,6 +63,9 @@ export async function prepareSearch(
   const { supervisor } = context;
   const notes: string[] = [];
   const opened: string[] = [];
+  // tsserver may load more projects for a search across files (those of a solution's other
+  // packages): the files its projects hold may change.
+  if (client.spec.reloadChanged === "tsserver") searches.set(client, (searches.get(client) ?? 0) + 1);
   if (client.spec.createdFiles === "open-for-search") {
     // Files created since the server started: it would not search them yet.
     const word = wholeName(name);
@@ -180,12 +189,20 @@ export async function reopenOutdated(
   context: ActionContext,
 ): Promise<PreparedSearch> {
   if (client.spec.reloadChanged === "tsserver" && tsserverPullAvailable(client.capabilities)) {
+    const { supervisor } = context;
     const changed = changedOnDiskSinceLastLook(client, context);
+    // The files changed outside the root that tsserver's projects read (another package of a
+    // solution-style tsconfig), open here or not: its copy of an open one is ours.
+    const outside = (await client.outsideChanges()).filter(
+      (file) => !client.isOpen(supervisor.uriOf(file)) && existsSync(file),
+    );
     // First those whose reload a cancelled call cut short, if still the server's to read.
-    const earlier = (cutShort.get(client) ?? []).filter((file) => readFromDisk(client, context, file));
+    const earlier = (cutShort.get(client) ?? []).filter(
+      (file) => !client.isOpen(supervisor.uriOf(file)) && existsSync(file),
+    );
     cutShort.delete(client);
     const pending = [...new Set([...earlier, ...(typeof changed === "number" ? [] : changed)])];
-    if (pending.length > 0) await reloadKnown(client, pending, context);
+    await reloadKnown(client, pending, outside, context);
     if (typeof changed === "number") {
       return {
         notes: [
@@ -215,45 +232,128 @@ export async function reopenOutdated(
 const cutShort = new WeakMap<LanguageClient, readonly string[]>();
 
 /**
- * Per server re-reading changed files, the files its projects held when last asked (see
- * `tsserverProjectFiles`): asked again only when a changed file is not among them (a file new to
- * a project, a project newly opened, a build's output), not after every edit: the list of a
- * project of 5 000 files took ~15 ms, a reload ~0.5 ms. One listed that a project no longer
- * holds is sent a reload tsserver answers doing nothing; none it holds is left out.
+ * Per server re-reading changed files, the count of searches across files (see
+ * {@link prepareSearch}): tsserver may load projects for one.
  */
-const projectFiles = new WeakMap<LanguageClient, (file: string) => boolean>();
+const searches = new WeakMap<LanguageClient, number>();
+
+/** What is known, per server re-reading changed files, of the files its projects hold. */
+interface ProjectView {
+  /**
+   * The files its projects held when last asked (see `tsserverProjectFiles`), with the projects
+   * of the files opened since added: asked again only when a changed file is neither among them
+   * nor known not to be held, not after every edit: the list of a project of 5 000 files took
+   * ~15 ms, a reload ~0.5 ms. One listed that a project no longer holds is sent a reload tsserver
+   * answers doing nothing; none it holds is left out.
+   */
+  held: HeldFiles | undefined;
+  /** The folders of the files in {@link held}. */
+  heldFolders: ReadonlySet<string>;
+  /**
+   * The state of what can change the set of projects when {@link notHeld} was begun: the
+   * project files changed, the searches across files, the documents open.
+   */
+  epoch: string;
+  /**
+   * Changed files found not held by a listing made since {@link epoch} (a build's output),
+   * outside every folder of a file held: not asked about again until the projects can have
+   * changed. Before, each call while a build kept writing dist/ asked for the lists again.
+   * A file in a folder of held files (a new source file) is asked about until tsserver holds it.
+   */
+  notHeld: Set<string>;
+  /** tsserver did not say (an old server, a failure) since {@link epoch}: not asked unprompted. */
+  unlisted: boolean;
+}
+
+const projectViews = new WeakMap<LanguageClient, ProjectView>();
+
+/** The server's {@link ProjectView}, what can be known only since the projects last could change kept. */
+function projectView(client: LanguageClient): ProjectView {
+  const epoch = `${client.projectConfigMark()} ${searches.get(client) ?? 0} ${client.openUris().join(" ")}`;
+  const view = projectViews.get(client);
+  if (view === undefined) {
+    const fresh: ProjectView = {
+      held: undefined,
+      heldFolders: new Set(),
+      epoch,
+      notHeld: new Set(),
+      unlisted: false,
+    };
+    projectViews.set(client, fresh);
+    return fresh;
+  }
+  if (view.epoch !== epoch) {
+    view.epoch = epoch;
+    view.notHeld.clear();
+    view.unlisted = false;
+  }
+  return view;
+}
+
+/** The folders of `names` (tsserver's) outside `root` and every node_modules: to watch. */
+function foldersOutside(names: Iterable<string>, root: string): Set<string> {
+  const inside = `${tsserverName(root)}/`;
+  const folders = new Set<string>();
+  for (const name of names) {
+    if (name.startsWith(inside) || name.includes("/node_modules/")) continue;
+    folders.add(dirname(name));
+  }
+  return folders;
+}
 
 /**
- * Has tsserver read again those of `files` it knows (see `tsserverProjectFiles`: the files of the
- * projects of the documents open on it, kept while they list every changed file: see
- * {@link projectFiles}), all of them when it does not say which it knows. A file
- * it does not know (a build's output, a file outside the tsconfig's include) is not sent: each
- * `reload` is a round trip, and 500 files a build wrote added a quarter of a second to a hover.
- * What a cancel cut short is kept for the next call.
+ * Has tsserver read again those of `files` (changed in the root) it knows (see
+ * `tsserverProjectFiles`: the files of the projects of the documents open on it, see
+ * {@link ProjectView}), all of them when it does not say which it knows, and every one of
+ * `outside` (changed in the folders outside the root its projects read: those of the projects
+ * a search across files loaded as well). A file it does not know (a build's output, a file
+ * outside the tsconfig's include) is not sent: each `reload` is a round trip, and 500 files a
+ * build wrote added a quarter of a second to a hover. The projects of documents opened since the
+ * last listing are listed, for the folders outside the root they read, watched from then on
+ * (before, a `git checkout` in another package of a solution went unseen). What a cancel cut
+ * short is kept for the next call.
  */
 async function reloadKnown(
   client: LanguageClient,
   files: readonly string[],
+  outside: readonly string[],
   context: ActionContext,
 ): Promise<void> {
   const { supervisor, signal } = context;
   const request = client.request.bind(client);
-  let knows = projectFiles.get(client);
-  if (knows === undefined || !files.every(knows)) {
+  const view = projectView(client);
+  const open = client.openUris().map((uri) => supervisor.pathOf(uri));
+  const unknown = files.filter((file) => view.held?.(file) !== true && !view.notHeld.has(file));
+  // All listed again when a changed file is not among those listed (a file new to a project);
+  // else those open whose projects were not listed yet (the folders outside the root they read).
+  const toList =
+    unknown.length > 0 ? open : view.unlisted ? [] : open.filter((file) => view.held?.(file) !== true);
+  let sure = unknown.length === 0;
+  if (toList.length > 0) {
     context.bound?.waiting(`for ${client.spec.command} to list the files of its projects`);
-    knows = await tsserverProjectFiles(
-      request,
-      client.openUris().map((uri) => supervisor.pathOf(uri)),
-      signal,
-    );
+    const listed = await tsserverProjectFiles(request, toList, signal);
     if (signal.aborted) {
-      cutShort.set(client, files);
+      cutShort.set(client, [...new Set([...files, ...outside])]);
       return;
     }
-    if (knows) projectFiles.set(client, knows);
-    else projectFiles.delete(client);
+    if (listed) {
+      const names =
+        unknown.length > 0 || !view.held ? listed.names : new Set([...view.held.names, ...listed.names]);
+      view.held = heldFiles(names);
+      view.heldFolders = new Set([...names].map((name) => dirname(name)));
+      client.watchOutside(foldersOutside(listed.names, client.root));
+      for (const file of unknown) {
+        if (!view.held(file) && !view.heldFolders.has(dirname(tsserverName(file)))) view.notHeld.add(file);
+      }
+      sure = true;
+    } else {
+      view.unlisted = true;
+      if (unknown.length > 0) view.held = undefined;
+    }
   }
-  const known = knows ? files.filter(knows) : files;
+  const known = [
+    ...new Set([...(sure ? files.filter((file) => view.held?.(file) === true) : files), ...outside]),
+  ];
   if (known.length === 0) return;
   context.bound?.waiting(
     `for ${client.spec.command} to read ${someOf(

@@ -10,7 +10,13 @@ import {
 } from "../format/locations.js";
 import type { ActionContext, ActionInput } from "./action-context.js";
 import { awaitAnalysed, reindexing } from "./analysed-documents.js";
-import { endSearch, openForSearch, prepareSearch, searchOpenLimit } from "./cross-file-search.js";
+import {
+  endSearch,
+  openForSearch,
+  prepareSearch,
+  reopenOutdated,
+  searchOpenLimit,
+} from "./cross-file-search.js";
 import { otherRootsNote } from "./other-roots.js";
 import { requireCapability } from "./require-capability.js";
 import { addressSymbol } from "./symbol-position.js";
@@ -56,6 +62,10 @@ export async function navigate(
     ...(input.action === "references" ? { context: { includeDeclaration: true } } : {}),
   });
   const notes: string[] = [];
+  // tsserver is first made to read again the files changed on disk it reads (see
+  // reopenOutdated): those of another package of a solution-style tsconfig cannot be opened on it
+  // to ask again (below), and a definition named where it was before a `git checkout` there.
+  if (client.spec.reloadChanged === "tsserver") notes.push(...(await reopenOutdated(client, context)).notes);
   // On clangd, a definition in a file sent again came from its old text until it was analysed.
   const reindexed = reindexing(client, resynced);
   // Searches across files need the server to have seen them (see prepareSearch).

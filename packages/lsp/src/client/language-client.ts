@@ -40,6 +40,7 @@ import { ProbedDocuments } from "./probed-documents.js";
 import { SearchHolds } from "./search-holds.js";
 import { WatchedFolders } from "./watched-folders.js";
 import { DiskChanges } from "./disk-changes.js";
+import { OutsideFolders } from "./outside-folders.js";
 import { CreatedFiles } from "./created-files.js";
 import { ServerPositions } from "./server-positions.js";
 import { ServerProcess } from "./server-process.js";
@@ -122,6 +123,10 @@ export class LanguageClient {
   private settings: Record<string, unknown>;
   /** Changes on disk to files of this server's languages, and those held back (see {@link diskChangesSince}). */
   private readonly diskChanges = new DiskChanges();
+  /** Folders outside the root whose files the server reads (see {@link watchOutside}). */
+  private readonly outside = new OutsideFolders();
+  /** Changes on disk to the server's project files (`spec.projectConfigs`), counted. */
+  private projectConfigChanges = 0;
   /** See {@link hasAnswered}. */
   private answeredOnce = false;
   /** Set once the connection closed (the process ended): nothing more can be sent. */
@@ -569,6 +574,7 @@ export class LanguageClient {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
       const ofLanguage = this.spec.extensions.includes(extname(event.path).toLowerCase());
       const uri = pathToFileURL(event.path).href;
+      if (this.spec.projectConfigs?.test(basename(event.path))) this.projectConfigChanges += 1;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
       const isIncluded = !open && this.documents.isIncluded(uri);
@@ -593,6 +599,39 @@ export class LanguageClient {
     this.documents.noteChanges(included);
     if (changes.length > 0) await this.documents.changedOnDisk({ changes });
     return true;
+  }
+
+  /**
+   * Watches `folders`, outside the root, each on its own (not its subfolders): their files that
+   * change are then given by {@link outsideChanges}. Those already watched are left as they are.
+   */
+  watchOutside(folders: Iterable<string>): void {
+    if (this.state !== "stopped" && !this.stopping) this.outside.add(folders);
+  }
+
+  /**
+   * The files of this server's languages changed in the folders of {@link watchOutside} since the
+   * last call; the changes there to its project files (`spec.projectConfigs`) are counted in
+   * {@link projectConfigMark}. The events the kernel queued are read first (a write just before).
+   */
+  async outsideChanges(): Promise<string[]> {
+    if (this.outside.size === 0) return [];
+    await settleDiskEvents();
+    const files: string[] = [];
+    for (const path of this.outside.take()) {
+      if (this.spec.projectConfigs?.test(basename(path))) this.projectConfigChanges += 1;
+      else if (this.spec.extensions.includes(extname(path).toLowerCase())) files.push(path);
+    }
+    return files;
+  }
+
+  /**
+   * Counts the changes on disk to the files that say which files the server's projects hold
+   * (`spec.projectConfigs`: a tsconfig.json), in the root and in the folders of {@link watchOutside}
+   * (the latter as of the last {@link outsideChanges}).
+   */
+  projectConfigMark(): number {
+    return this.projectConfigChanges;
   }
 
   /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */
@@ -676,6 +715,7 @@ export class LanguageClient {
   private async shutdown(): Promise<void> {
     this.stopping = true;
     this.watched.close();
+    this.outside.close();
     // Requests and waits in flight end now, not after the shutdown below.
     this.events.emit("stop");
     this.documents.events.emit("change");
@@ -730,6 +770,7 @@ export class LanguageClient {
   private markCrashed(reason: string): void {
     if (this.state === "crashed" || this.stopping) return;
     this.watched.close();
+    this.outside.close();
     this.crashedAt = Date.now();
     this.uptimeMs = this.state === "running" ? this.crashedAt - this.startedAt : 0;
     this.state = "crashed";

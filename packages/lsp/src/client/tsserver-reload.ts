@@ -60,25 +60,47 @@ export async function tsserverReload(
 }
 
 /**
+ * Whether tsserver holds a file (see {@link tsserverProjectFiles}), with the names it listed
+ * (tsserver's, `/` separators).
+ */
+export type HeldFiles = ((file: string) => boolean) & { readonly names: ReadonlySet<string> };
+
+/** tsserver's name of `path` (`/` separators, Windows too). */
+export const tsserverName = (path: string): string => (sep === "/" ? path : path.replaceAll(sep, "/"));
+
+/** The files `listed` hold, as a test of a path (see {@link HeldFiles}). */
+export function heldFiles(listed: ReadonlySet<string>): HeldFiles {
+  const holds = (file: string): boolean => {
+    if (listed.has(tsserverName(file))) return true;
+    // A file reached through a symlink is known by its target's path.
+    try {
+      return listed.has(tsserverName(realpathSync.native(file)));
+    } catch {
+      return false;
+    }
+  };
+  return Object.assign(holds, { names: listed });
+}
+
+/**
  * The files of the projects tsserver holds `openFiles` in (its `projectInfo` with the file list:
- * the project's sources, the lib and declaration files it reads), as a test of a path: the files a
- * `reload` reads again; another (a build's output beside the sources, a file outside the
- * tsconfig's include) it does not know. One request per project: an open file already listed
- * asks nothing. Undefined when tsserver did not say for one of them (an old server, a failure, a
- * cancel), or when none is open (tsserver keeps the projects of the files closed on it until
- * another opens, and there is no file to ask by): the caller then cannot tell which files it knows.
+ * the project's sources, the lib and declaration files it reads, the sources of the projects its
+ * tsconfig's `references` name), as a test of a path: the files a `reload` reads again; another
+ * (a build's output beside the sources, a file outside the tsconfig's include) it does not know.
+ * One request per project: an open file already listed asks nothing. Undefined when tsserver did
+ * not say for one of them (an old server, a failure, a cancel), or when none is open (tsserver
+ * keeps the projects of the files closed on it until another opens, and there is no file to ask
+ * by): the caller then cannot tell which files it knows.
  */
 export async function tsserverProjectFiles(
   request: PassThroughRequest,
   openFiles: readonly string[],
   signal?: AbortSignal,
-): Promise<((file: string) => boolean) | undefined> {
-  // tsserver's names have `/` separators (Windows too).
-  const key = (path: string) => (sep === "/" ? path : path.replaceAll(sep, "/"));
+): Promise<HeldFiles | undefined> {
   if (openFiles.length === 0) return undefined;
   const known = new Set<string>();
   for (const file of openFiles) {
-    if (known.has(key(file))) continue;
+    if (known.has(tsserverName(file))) continue;
     const answer = await request<{ success?: boolean; body?: { fileNames?: unknown } } | null>(
       "workspace/executeCommand",
       { command: tsserverRequestCommand, arguments: ["projectInfo", { file, needFileNameList: true }] },
@@ -88,15 +110,7 @@ export async function tsserverProjectFiles(
     const names = answer?.success === true ? answer.body?.fileNames : undefined;
     if (!Array.isArray(names)) return undefined;
     for (const name of names) if (typeof name === "string") known.add(name);
-    known.add(key(file));
+    known.add(tsserverName(file));
   }
-  return (file) => {
-    if (known.has(key(file))) return true;
-    // A file reached through a symlink is known by its target's path.
-    try {
-      return known.has(key(realpathSync.native(file)));
-    } catch {
-      return false;
-    }
-  };
+  return heldFiles(known);
 }

@@ -122,6 +122,11 @@ export interface ServerSpec {
    */
   readonly reloadChanged?: "tsserver";
   /**
+   * The names of the files that say which files the server's projects hold (tsserver: a
+   * tsconfig.json or jsconfig.json, its `extends` too): a change to one may change that set.
+   */
+  readonly projectConfigs?: RegExp;
+  /**
    * How the server sees a file's text (its line ends, a byte order mark): what is sent to it and
    * every position to and from it go through it (see `positions/text-view.ts`). Default: as the
    * user sees it (lines end at `\n` only, a byte order mark is a character).
@@ -167,6 +172,7 @@ export const defaultServers: readonly ServerSpec[] = [
     text: { lineBreaks: ["\r", "\u2028", "\u2029"], bom: "stripped", changeUnsafe: /[\u2028\u2029]/ },
     readsFromDisk: "files-not-open",
     reloadChanged: "tsserver",
+    projectConfigs: /^[jt]sconfig.*\.json$/i,
     createdFiles: "open-for-search",
     searchReady: "on-request",
     languageIds: {

@@ -111,6 +111,59 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     }
   });
 
+  // While a build keeps writing files tsserver does not hold (dist/, outside the tsconfig's
+  // include), each hover asked for the projects' file lists again (one `projectInfo` per call):
+  // which changed files are not held is now kept until the projects can have changed (a
+  // tsconfig changed, a file opened or closed). Counted, not timed: the requests sent.
+  it("asks for the projects' files once while a build keeps writing dist/, again after a tsconfig change", async () => {
+    const dist = join(server.dir, "dist");
+    const config = join(server.dir, "tsconfig.json");
+    const configText = readFileSync(config, "utf8");
+    const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    await hover();
+    const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
+    const sent: string[] = [];
+    const request = client.request.bind(client);
+    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
+      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
+      if (method === "workspace/executeCommand" && typeof args?.[0] === "string") sent.push(args[0]);
+      return request<R>(method, params, timeoutMs, signal);
+    }) as typeof client.request;
+    const build = (round: number) => {
+      for (let i = 0; i < 20; i++)
+        writeFileSync(join(dist, `built${i}.js`), `export const b${i} = ${round};\n`);
+    };
+    const count = (command: string) => sent.filter((name) => name === command).length;
+    try {
+      mkdirSync(dist, { recursive: true });
+      const perHover: number[] = [];
+      for (let round = 0; round < 5; round++) {
+        sent.length = 0;
+        build(round);
+        expect(await hover()).toContain("Adds two numbers.");
+        perHover.push(count("projectInfo"));
+      }
+      // The first look lists the files (and finds dist/ not held); the build's next writes ask nothing.
+      expect(perHover).toEqual([1, 0, 0, 0, 0]);
+      expect(count("reload")).toBe(0);
+      // A tsconfig changed: the projects may hold other files; listed again, once.
+      writeFileSync(config, `${configText}\n`);
+      const afterConfig: number[] = [];
+      for (let round = 5; round < 7; round++) {
+        sent.length = 0;
+        build(round);
+        await hover();
+        afterConfig.push(count("projectInfo"));
+      }
+      expect(afterConfig).toEqual([1, 0]);
+    } finally {
+      client.request = request;
+      rmSync(dist, { recursive: true, force: true });
+      writeFileSync(config, configText);
+      await hover();
+    }
+  });
+
   // With no document open on it, tsserver still holds the project of the files it closed (until
   // another opens): there is no open file to ask its project's files by, and the changed files
   // are all sent. Before, none was, and a symbol a checkout added was not found until tsserver's

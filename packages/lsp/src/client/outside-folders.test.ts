@@ -1,0 +1,45 @@
+import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { settleDiskEvents } from "../files/disk-events.js";
+import { tempTree } from "../test-support/fixtures.js";
+import { OutsideFolders } from "./outside-folders.js";
+
+/** Reads the events the kernel queued, a few turns at most (each bounded). */
+async function takeSoon(folders: OutsideFolders, want: number): Promise<string[]> {
+  const seen = new Set<string>();
+  for (let turn = 0; turn < 50 && seen.size < want; turn++) {
+    await settleDiskEvents();
+    for (const file of folders.take()) seen.add(file);
+    if (seen.size < want) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return [...seen].sort();
+}
+
+describe("folders outside a root, watched each on its own", () => {
+  it("gives the files changed in them (a checkout: removed and written anew), not in their subfolders", async () => {
+    const tree = tempTree("outside-folders", { "b/src/lib.ts": "", "b/src/deep/x.ts": "" });
+    const folders = new OutsideFolders();
+    try {
+      folders.add([join(tree.dir, "b/src"), join(tree.dir, "b/src"), join(tree.dir, "missing")]);
+      expect(folders.size).toBe(1);
+      unlinkSync(join(tree.dir, "b/src/lib.ts"));
+      writeFileSync(join(tree.dir, "b/src/lib.ts"), "export const a = 1;\n");
+      writeFileSync(join(tree.dir, "b/src/deep/x.ts"), "export const x = 1;\n");
+      mkdirSync(join(tree.dir, "b/src/new"));
+      expect(await takeSoon(folders, 2)).toEqual([
+        join(tree.dir, "b/src/lib.ts"),
+        join(tree.dir, "b/src/new"),
+      ]);
+      // Taken once.
+      expect(folders.take()).toEqual([]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+    expect(folders.size).toBe(0);
+    // Closed: nothing more is watched.
+    folders.add([tree.dir]);
+    expect(folders.size).toBe(0);
+  });
+});
