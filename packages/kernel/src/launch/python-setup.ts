@@ -48,7 +48,7 @@ export function pythonSetupCode(options: {
   const groupChars = 5 * maxChars;
   return String.raw`
 def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_chars, group_chars):
-    import asyncio, builtins, contextlib, io, json, os, re, sys, threading, time, types
+    import asyncio, builtins, contextlib, functools, io, json, os, re, sys, threading, time, types
     from IPython import get_ipython
     from IPython.core.error import StdinNotImplementedError
 
@@ -1083,8 +1083,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # interrupt reached one of the cell's statements (raised there, or cancelled its await), told
     # to the harness in the reply's metadata, so a cell that caught it and ended ok is not
     # reported as one the interrupt never reached.
+    # redeliver: while an async cell runs, delivers an interrupt again (see interrupt_not_lost).
     interrupts = types.SimpleNamespace(
-        pending=False, statements=0, inside=0, cancelled=None, replaced=None, delivered=False)
+        pending=False, statements=0, inside=0, cancelled=None, replaced=None, delivered=False,
+        redeliver=None)
 
     # Python's own handler raises KeyboardInterrupt in a sync statement without a trace the cell
     # cannot erase (it may catch it): the signal's arrival is seen through the wakeup fd instead,
@@ -1264,10 +1266,54 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             loop.call_soon_threadsafe(interrupt_task)
 
         saved = signal.signal(signal.SIGINT, on_async_interrupt)
+        interrupts.redeliver = lambda: loop.call_soon_threadsafe(interrupt_task)
         try:
             yield
         finally:
+            interrupts.redeliver = None
             signal.signal(signal.SIGINT, saved)
+
+    unraisable_hook = sys.unraisablehook
+
+    def interrupt_not_lost(unraisable):
+        # The KeyboardInterrupt raised in the cell's code can land in code Python runs on its own
+        # while the cell runs (a __del__, a weakref callback: WeakSet's _remove as an object the
+        # cell dropped dies), whose exceptions Python prints ("Exception ignored in …") and drops:
+        # the cell went on, and the harness killed the kernel. In an async cell it is delivered
+        # again, as a cancel of the cell's task at its next await, and not printed.
+        redeliver = interrupts.redeliver
+        if (redeliver is not None and isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt)
+                and threading.current_thread() is threading.main_thread()):
+            try:
+                redeliver()
+                return None
+            except Exception:
+                pass
+        return unraisable_hook(unraisable)
+
+    sys.unraisablehook = interrupt_not_lost
+
+    # Python 3.11's asyncio.wait_for loses a cancel that comes as the awaited future completes: it
+    # catches the CancelledError, sees the future done, and returns its result (CPython gh-86296;
+    # 3.12's wait_for, built on asyncio.timeout, does not). An interrupt's cancel is one: a cell
+    # looping on wait_for went on with its task "cancelling", and the harness killed the kernel
+    # after the grace period, its variables lost (17 of 24 cancels of a wait_for(sleep(0)) loop).
+    # Here a wait_for during which its task's cancel was asked for and that returned anyway raises
+    # the CancelledError it lost, for any cancel (a worker task's too, or an asyncio.timeout's), as
+    # 3.12 does; task.cancelling() (3.11) counts the cancels asked for.
+    original_wait_for = asyncio.tasks.wait_for
+    if sys.version_info < (3, 12) and hasattr(asyncio.Task, "cancelling"):
+        @functools.wraps(original_wait_for)
+        async def wait_for_keeping_cancel(fut, timeout):
+            __tracebackhide__ = ours
+            task = asyncio.current_task()
+            asked = task.cancelling() if task is not None else 0
+            result = await original_wait_for(fut, timeout)
+            if task is not None and task.cancelling() > asked:
+                raise asyncio.CancelledError()
+            return result
+
+        asyncio.tasks.wait_for = asyncio.wait_for = wait_for_keeping_cancel
 
     finish_metadata = kernel.finish_metadata
 
