@@ -326,6 +326,33 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^caught\nwent on\n/);
   });
 
+  it("a cell that caught more signals than the arrival pipe holds (64 KiB) still says the interrupt reached it", async () => {
+    // Before: each signal caught in a statement takes a byte of the pipe the interrupt's arrival
+    // is seen through; after 65 536 the interrupt's byte found no room, and the cell that caught
+    // the KeyboardInterrupt was said to have run to its end, "the interrupt did not reach it".
+    const { registry, run, workspace } = setup();
+    const flag = join(workspace.directory, "many-signals.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            "import signal, time\ncaught = []\nprevious = signal.signal(signal.SIGUSR1, lambda *args: caught.append(1))\n" +
+            `try:\n    for _ in range(70_000):\n        signal.raise_signal(signal.SIGUSR1)\n` +
+            `    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\n` +
+            "except KeyboardInterrupt:\n    print('caught', len(caught), flush=True)\n" +
+            "finally:\n    signal.signal(signal.SIGUSR1, previous)",
+          description: "run a cell that catches many signals, then the interrupt",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^caught 70000\n/);
+  });
+
   it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
     // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
     // had stopped, by exiting on its own.

@@ -1090,14 +1090,44 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
 
     # Python's own handler raises KeyboardInterrupt in a sync statement without a trace the cell
     # cannot erase (it may catch it): the signal's arrival is seen through the wakeup fd instead,
-    # set to this pipe while a statement runs, on which Python's C handler writes the signal's
-    # number as it arrives.
+    # set to this pipe while a statement runs, on which Python's C handler writes the number of
+    # each signal caught as it arrives. A thread empties the pipe as it fills (arrivals_seen:
+    # SIGINT was read since the last arrived, which empties it too): a full pipe (64 KiB, as many
+    # signals caught in one statement) took no more, SIGINT's too.
+    arrivals_lock = threading.Lock()
+    arrivals_seen = [False]
     try:
         arrivals = os.pipe()
         for end in arrivals:
             os.set_blocking(end, False)
     except OSError:
         arrivals = None
+
+    def read_arrivals():
+        # Under arrivals_lock.
+        try:
+            while True:
+                chunk = os.read(arrivals[0], 4096)
+                if not chunk:
+                    break
+                if bytes([signal.SIGINT]) in chunk:
+                    arrivals_seen[0] = True
+        except (BlockingIOError, OSError):
+            pass
+
+    def empty_arrivals():
+        import select
+        poller = select.poll()
+        poller.register(arrivals[0], select.POLLIN)
+        while True:
+            events = poller.poll()
+            if any(event & (select.POLLERR | select.POLLNVAL) for _, event in events):
+                return
+            with arrivals_lock:
+                read_arrivals()
+
+    if arrivals is not None:
+        threading.Thread(target=empty_arrivals, name="tools-signal-arrivals", daemon=True).start()
 
     def watch_arrivals():
         # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
@@ -1131,16 +1161,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 signal.set_wakeup_fd(current)
         except (ValueError, OSError):
             pass
-        seen = b""
-        try:
-            while True:
-                chunk = os.read(arrivals[0], 512)
-                if not chunk:
-                    break
-                seen += chunk
-        except (BlockingIOError, OSError):
-            pass
-        return bytes([signal.SIGINT]) in seen
+        with arrivals_lock:
+            read_arrivals()
+            seen, arrivals_seen[0] = arrivals_seen[0], False
+        return seen
 
     def on_interrupt(signum, frame):
         interrupts.pending = True
