@@ -58,6 +58,8 @@ export interface ExecuteOutcome {
    * cancelled its await): with an ok status, the cell caught it and went on to its end.
    */
   readonly interruptDelivered?: boolean;
+  /** True when the interrupt that reached the cell went to a SIGINT handler the cell set itself. */
+  readonly interruptOwnHandler?: boolean;
 }
 
 /** What a cell's caller handles while it runs. */

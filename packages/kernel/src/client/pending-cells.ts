@@ -112,6 +112,7 @@ export class PendingCells {
       status: status === "ok" || status === "aborted" ? status : "error",
       ...(typeof count === "number" ? { executionCount: count } : {}),
       ...(message.metadata["tools/interrupt_delivered"] === true ? { interruptDelivered: true } : {}),
+      ...(message.metadata["tools/interrupt_own_handler"] === true ? { interruptOwnHandler: true } : {}),
     };
     cell.handlers.onActivity?.();
     this.settle(parentId, cell);

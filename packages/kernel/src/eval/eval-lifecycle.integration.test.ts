@@ -326,6 +326,78 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     expect(resultText(result)).toMatch(/^caught\nwent on\n/);
   });
 
+  it("a cell that caught more signals than the arrival pipe holds (64 KiB) still says the interrupt reached it", async () => {
+    // Before: each signal caught in a statement takes a byte of the pipe the interrupt's arrival
+    // is seen through; after 65 536 the interrupt's byte found no room, and the cell that caught
+    // the KeyboardInterrupt was said to have run to its end, "the interrupt did not reach it".
+    const { registry, run, workspace } = setup();
+    const flag = join(workspace.directory, "many-signals.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            "import signal, time\ncaught = []\nprevious = signal.signal(signal.SIGUSR1, lambda *args: caught.append(1))\n" +
+            `try:\n    for _ in range(70_000):\n        signal.raise_signal(signal.SIGUSR1)\n` +
+            `    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\n` +
+            "except KeyboardInterrupt:\n    print('caught', len(caught), flush=True)\n" +
+            "finally:\n    signal.signal(signal.SIGUSR1, previous)",
+          description: "run a cell that catches many signals, then the interrupt",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^caught 70000\n/);
+  });
+
+  it("a cell whose own SIGINT handler takes the interrupt says so, and whether the cell went on or ended with an error", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)", while the interrupt had
+    // reached the cell and its own handler had taken it (and ended the wait for it).
+    const { registry, run, workspace } = setup();
+    const invoke = (code: string, signal: AbortSignal): Promise<ToolResult> =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: { code, description: "run a cell with its own interrupt handler" },
+        signal,
+      });
+    const taken =
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, whose own SIGINT handler took it";
+    const waits = (flag: string, handler: string, awaits: boolean) =>
+      `import asyncio, signal, time
+taken = []
+${handler}
+signal.signal(signal.SIGINT, handler)
+` +
+      `open(${JSON.stringify(flag)}, 'w').close()
+deadline = time.monotonic() + 300
+` +
+      `while not taken and time.monotonic() < deadline:
+    ${awaits ? "await asyncio.sleep(0.01)" : "time.sleep(0.01)"}
+` +
+      "print('went on', taken)";
+    const appends = "def handler(*args):\n    taken.append('handler')";
+    for (const awaits of [false, true]) {
+      const flag = join(workspace.directory, `own-handler-${awaits}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) => invoke(waits(flag, appends, awaits), signal));
+      expect(result.error?.code, `awaits ${awaits}`).toBe("CANCELLED");
+      expect(result.error?.message, `awaits ${awaits}`).toBe(
+        `${taken}; the cell went on to its end; the kernel's state is kept.`,
+      );
+      expect(resultText(result)).toMatch(/^went on \['handler'\]\n/);
+    }
+    const flag = join(workspace.directory, "own-handler-raises.flag");
+    const raises = "def handler(*args):\n    raise RuntimeError('the handler stops the cell')";
+    const result = await cancelWhenFlagged(flag, (signal) => invoke(waits(flag, raises, false), signal));
+    expect(result.error?.message).toBe(
+      `${taken}, and the cell ended with an error; the kernel's state is kept.`,
+    );
+    expect(resultText(result)).toContain("RuntimeError: the handler stops the cell");
+    expect(resultText(result)).not.toMatch(/^went on/m);
+  });
+
   it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
     // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
     // had stopped, by exiting on its own.

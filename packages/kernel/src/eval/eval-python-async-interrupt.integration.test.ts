@@ -146,6 +146,60 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     }
   });
 
+  it("cancelling a cell that loops on asyncio.wait_for (or shield, timeout, TaskGroup) interrupts it each time and never kills the kernel", async () => {
+    // Before: Python 3.11's wait_for lost the interrupt's cancel when it came as the awaited
+    // sleep(0) completed (CPython gh-86296): it returned the result, the cell looped on with its
+    // task "cancelling", and the kernel was killed after the grace period (17 of 24 cancels).
+    const { cell, cancelOnce } = setup();
+    await cell("kept = 41");
+    const shapes = [
+      ...Array.from({ length: 12 }, () => "await asyncio.wait_for(asyncio.sleep(0), 600)"),
+      "await asyncio.shield(asyncio.sleep(0))",
+      "async with asyncio.timeout(600):\n        await asyncio.sleep(0)",
+      "async with asyncio.TaskGroup() as group:\n        group.create_task(asyncio.sleep(0))",
+    ];
+    for (const [round, shape] of shapes.entries()) {
+      const result = await cancelOnce(
+        (flag) =>
+          `import asyncio\nopen(${flag}, 'w').close()\nfor i in range(10**9):\n    ${shape}\nprint('the cell ' + 'ran')`,
+        `looping-${round}`,
+      );
+      expect(result.error?.message, `round ${round}: ${shape}`).toBe(interrupted);
+      expect(resultText(result), `round ${round}`).toMatch(/\nKeyboardInterrupt: \n/);
+      expect(resultText(await cell("kept")), `round ${round}`).toBe("41");
+    }
+    // A cancel of the cell's own reaching a wait_for stays a CancelledError, and a wait_for that no
+    // cancel reached returns its result.
+    expect(
+      resultText(
+        await cell(
+          "async def inner():\n    await asyncio.sleep(300)\n" +
+            "async def outer():\n    return await asyncio.wait_for(inner(), 600)\n" +
+            "task = asyncio.ensure_future(outer())\nawait asyncio.sleep(0.05)\ntask.cancel()\n" +
+            "try:\n    await task\nexcept asyncio.CancelledError:\n    print('own cancel')\n" +
+            "await asyncio.wait_for(asyncio.sleep(0, 'result'), 600)",
+        ),
+      ),
+    ).toBe("own cancel\n'result'");
+  });
+
+  it("an interrupt landing in a __del__ the cell's code runs stops the cell instead of being dropped with Python's 'Exception ignored'", async () => {
+    // Before: the KeyboardInterrupt was raised in the finalizer, which Python runs on its own and
+    // whose exceptions it prints and drops: the cell went on, and the kernel was killed (6 of 6).
+    const { cell, cancelOnce } = setup();
+    await cell("import time\nclass Slow:\n    def __del__(self):\n        time.sleep(0.05)\nkept = 41");
+    for (let round = 0; round < 3; round++) {
+      const result = await cancelOnce(
+        (flag) =>
+          `import asyncio\nopen(${flag}, 'w').close()\nfor i in range(10**9):\n    Slow()\n    await asyncio.sleep(0)\nprint('the cell ' + 'ran')`,
+        `finalizer-${round}`,
+      );
+      expect(result.error?.message, `round ${round}`).toBe(interrupted);
+      expect(resultText(result), `round ${round}`).not.toContain("Exception ignored");
+      expect(resultText(await cell("kept")), `round ${round}`).toBe("41");
+    }
+  });
+
   it("a coroutine an interrupted cell made and never started is not reported as never awaited in later cells", async () => {
     // As asyncio.wait_for(asyncio.sleep(300), 600) interrupted before it wraps its argument in a
     // task: the frame holds the coroutine until the next error drops the traceback. Before, a

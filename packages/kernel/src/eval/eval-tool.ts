@@ -209,18 +209,30 @@ async function runCell(
       // One that reached a statement, which caught it (except KeyboardInterrupt, or CancelledError
       // around an await) and went on: the cell was cut short where it caught it, not untouched.
       const caught = ranToEnd && after.outcome.interruptDelivered === true;
-      interruptNote = caught
-        ? `${reason} and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.`
-        : ranToEnd
-          ? `${reason}, but the cell ran to its end (the interrupt did not reach it); the kernel's state is kept.`
-          : noneRan && why === "cancelled"
-            ? `${reason} before the cell's code started, so none of it ran; the kernel's state is kept.`
-            : {
-                stalled: `${reason} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`,
-                overtime: `${reason} and was interrupted; the kernel's state is kept. Split the work into shorter cells, or run it in the background writing to a file.`,
-                unacknowledged: `${reason}; it answered once interrupted, and its state is kept. Whether any of the cell ran is unknown: check, then run it again.`,
-                cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
-              }[why];
+      // One that the cell's own SIGINT handler took: the cell went on, or it ended with an error
+      // (its handler raised one, or what followed did).
+      const ownHandler =
+        why === "cancelled" &&
+        after.kind === "done" &&
+        after.outcome.interruptDelivered === true &&
+        after.outcome.interruptOwnHandler === true;
+      const tookIt = `${reason} and the interrupt reached the cell, whose own SIGINT handler took it`;
+      interruptNote = ownHandler
+        ? ranToEnd
+          ? `${tookIt}; the cell went on to its end; the kernel's state is kept.`
+          : `${tookIt}, and the cell ended with an error; the kernel's state is kept.`
+        : caught
+          ? `${reason} and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.`
+          : ranToEnd
+            ? `${reason}, but the cell ran to its end (the interrupt did not reach it); the kernel's state is kept.`
+            : noneRan && why === "cancelled"
+              ? `${reason} before the cell's code started, so none of it ran; the kernel's state is kept.`
+              : {
+                  stalled: `${reason} and was interrupted; the kernel's state is kept. Print progress in long loops, or split the work.`,
+                  overtime: `${reason} and was interrupted; the kernel's state is kept. Split the work into shorter cells, or run it in the background writing to a file.`,
+                  unacknowledged: `${reason}; it answered once interrupted, and its state is kept. Whether any of the cell ran is unknown: check, then run it again.`,
+                  cancelled: `${reason} and the cell was interrupted; the kernel's state is kept.`,
+                }[why];
     }
     // A cancelled call's result keeps the output so far (and the files its bridged calls changed),
     // as a timed-out one does: the registry returns what the tool returns, also once cancelled.

@@ -48,7 +48,7 @@ export function pythonSetupCode(options: {
   const groupChars = 5 * maxChars;
   return String.raw`
 def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_chars, group_chars):
-    import asyncio, builtins, contextlib, io, json, os, re, sys, threading, time, types
+    import asyncio, builtins, contextlib, functools, io, json, os, re, sys, threading, time, types
     from IPython import get_ipython
     from IPython.core.error import StdinNotImplementedError
 
@@ -1082,20 +1082,55 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # as a KeyboardInterrupt, and that KeyboardInterrupt (see showtraceback); delivered: an
     # interrupt reached one of the cell's statements (raised there, or cancelled its await), told
     # to the harness in the reply's metadata, so a cell that caught it and ended ok is not
-    # reported as one the interrupt never reached.
+    # reported as one the interrupt never reached; own_handler: the cell's own SIGINT handler
+    # took it (told in the metadata too). redeliver: while an async cell runs, delivers an
+    # interrupt again (see interrupt_not_lost); async_handler: that cell's SIGINT handler (ours);
+    # taken: how many SIGINTs our handlers took.
     interrupts = types.SimpleNamespace(
-        pending=False, statements=0, inside=0, cancelled=None, replaced=None, delivered=False)
+        pending=False, statements=0, inside=0, cancelled=None, replaced=None, delivered=False,
+        own_handler=False, redeliver=None, async_handler=None, taken=0)
 
     # Python's own handler raises KeyboardInterrupt in a sync statement without a trace the cell
-    # cannot erase (it may catch it): the signal's arrival is seen through the wakeup fd instead,
-    # set to this pipe while a statement runs, on which Python's C handler writes the signal's
-    # number as it arrives.
+    # cannot erase (it may catch it), and the cell's own handler, when it set one, leaves none: the
+    # signal's arrival is seen through the wakeup fd instead, set to this pipe while a statement
+    # runs, on which Python's C handler writes the number of each signal caught as it arrives. A
+    # thread empties the pipe as it fills (arrivals_seen: SIGINT was read since the last arrived,
+    # which empties it too): a full pipe (64 KiB, as many signals caught in one statement) took no
+    # more, SIGINT's too.
+    arrivals_lock = threading.Lock()
+    arrivals_seen = [False]
     try:
         arrivals = os.pipe()
         for end in arrivals:
             os.set_blocking(end, False)
     except OSError:
         arrivals = None
+
+    def read_arrivals():
+        # Under arrivals_lock.
+        try:
+            while True:
+                chunk = os.read(arrivals[0], 4096)
+                if not chunk:
+                    break
+                if bytes([signal.SIGINT]) in chunk:
+                    arrivals_seen[0] = True
+        except (BlockingIOError, OSError):
+            pass
+
+    def empty_arrivals():
+        import select
+        poller = select.poll()
+        poller.register(arrivals[0], select.POLLIN)
+        while True:
+            events = poller.poll()
+            if any(event & (select.POLLERR | select.POLLNVAL) for _, event in events):
+                return
+            with arrivals_lock:
+                read_arrivals()
+
+    if arrivals is not None:
+        threading.Thread(target=empty_arrivals, name="tools-signal-arrivals", daemon=True).start()
 
     def watch_arrivals():
         # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
@@ -1129,22 +1164,24 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 signal.set_wakeup_fd(current)
         except (ValueError, OSError):
             pass
-        seen = b""
-        try:
-            while True:
-                chunk = os.read(arrivals[0], 512)
-                if not chunk:
-                    break
-                seen += chunk
-        except (BlockingIOError, OSError):
-            pass
-        return bytes([signal.SIGINT]) in seen
+        with arrivals_lock:
+            read_arrivals()
+            seen, arrivals_seen[0] = arrivals_seen[0], False
+        return seen
+
+    def cells_own(handler):
+        # A SIGINT handler the cell set, not ours nor Python's own (SIG_IGN and SIG_DFL are no
+        # function: the signal never reaches Python's code).
+        return (callable(handler) and handler is not on_interrupt and handler is not signal.default_int_handler
+                and handler is not interrupts.async_handler)
 
     def on_interrupt(signum, frame):
+        interrupts.taken += 1
         interrupts.pending = True
 
     def pre_handler_hook():
         interrupts.pending, interrupts.statements, interrupts.delivered = False, 0, False
+        interrupts.own_handler = False
         interrupts.cancelled = interrupts.replaced = None
         kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
 
@@ -1160,12 +1197,15 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         __tracebackhide__ = ours
         if threading.current_thread() is not threading.main_thread():
             return await shell_run_code(code_obj, result, async_=async_)
-        # Not when the cell set a handler of its own, or a cell with top-level await runs (its
-        # handler is interrupt_on_sigint's), or in a cell run from a statement.
+        # Python's own handler runs the statement only when ours is in place: not when the cell
+        # set a handler of its own, or a cell with top-level await runs (its handler is
+        # interrupt_on_sigint's), or in a cell run from a statement. The arrivals are watched
+        # whoever's handler is in place (not in a cell run from a statement: the wakeup fd is
+        # ours already, for the statement that runs it).
         ours_now = signal.getsignal(signal.SIGINT) is on_interrupt
-        watching = None
+        watching = watch_arrivals()
+        taken = interrupts.taken
         if ours_now:
-            watching = watch_arrivals()
             signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             if interrupts.pending:
@@ -1197,9 +1237,12 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             if arrived(watching):
                 # Arrived while the statement ran; raised in it only if Python's handler ran it
                 # there: one whose handler runs only now is ours (on_interrupt), which keeps it
-                # (pending) and drops it after the last statement.
+                # (pending) and drops it after the last statement. One that none of ours took,
+                # with the cell's own handler in place, went to that handler.
                 handlers_run()
-                if not interrupts.pending:
+                if interrupts.taken == taken and cells_own(signal.getsignal(signal.SIGINT)):
+                    interrupts.delivered = interrupts.own_handler = True
+                elif ours_now and not interrupts.pending:
                     interrupts.delivered = True
 
     @contextlib.contextmanager
@@ -1243,6 +1286,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             # Its frame is not the cell's (Python's own handler, in C, has none): left out of the
             # traceback.
             __tracebackhide__ = ours
+            interrupts.taken += 1
             if task.done():
                 return
             if not interrupts.inside:
@@ -1264,10 +1308,55 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             loop.call_soon_threadsafe(interrupt_task)
 
         saved = signal.signal(signal.SIGINT, on_async_interrupt)
+        interrupts.async_handler = on_async_interrupt
+        interrupts.redeliver = lambda: loop.call_soon_threadsafe(interrupt_task)
         try:
             yield
         finally:
+            interrupts.redeliver = interrupts.async_handler = None
             signal.signal(signal.SIGINT, saved)
+
+    unraisable_hook = sys.unraisablehook
+
+    def interrupt_not_lost(unraisable):
+        # The KeyboardInterrupt raised in the cell's code can land in code Python runs on its own
+        # while the cell runs (a __del__, a weakref callback: WeakSet's _remove as an object the
+        # cell dropped dies), whose exceptions Python prints ("Exception ignored in …") and drops:
+        # the cell went on, and the harness killed the kernel. In an async cell it is delivered
+        # again, as a cancel of the cell's task at its next await, and not printed.
+        redeliver = interrupts.redeliver
+        if (redeliver is not None and isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt)
+                and threading.current_thread() is threading.main_thread()):
+            try:
+                redeliver()
+                return None
+            except Exception:
+                pass
+        return unraisable_hook(unraisable)
+
+    sys.unraisablehook = interrupt_not_lost
+
+    # Python 3.11's asyncio.wait_for loses a cancel that comes as the awaited future completes: it
+    # catches the CancelledError, sees the future done, and returns its result (CPython gh-86296;
+    # 3.12's wait_for, built on asyncio.timeout, does not). An interrupt's cancel is one: a cell
+    # looping on wait_for went on with its task "cancelling", and the harness killed the kernel
+    # after the grace period, its variables lost (17 of 24 cancels of a wait_for(sleep(0)) loop).
+    # Here a wait_for during which its task's cancel was asked for and that returned anyway raises
+    # the CancelledError it lost, for any cancel (a worker task's too, or an asyncio.timeout's), as
+    # 3.12 does; task.cancelling() (3.11) counts the cancels asked for.
+    original_wait_for = asyncio.tasks.wait_for
+    if sys.version_info < (3, 12) and hasattr(asyncio.Task, "cancelling"):
+        @functools.wraps(original_wait_for)
+        async def wait_for_keeping_cancel(fut, timeout):
+            __tracebackhide__ = ours
+            task = asyncio.current_task()
+            asked = task.cancelling() if task is not None else 0
+            result = await original_wait_for(fut, timeout)
+            if task is not None and task.cancelling() > asked:
+                raise asyncio.CancelledError()
+            return result
+
+        asyncio.tasks.wait_for = asyncio.wait_for = wait_for_keeping_cancel
 
     finish_metadata = kernel.finish_metadata
 
@@ -1275,6 +1364,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         metadata = finish_metadata(parent, metadata, reply_content)
         if interrupts.delivered and isinstance(metadata, dict):
             metadata["tools/interrupt_delivered"] = True
+            if interrupts.own_handler:
+                metadata["tools/interrupt_own_handler"] = True
         return metadata
 
     ip.run_code = run_statement
