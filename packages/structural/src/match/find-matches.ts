@@ -212,6 +212,12 @@ function hiddenSemicolonEnd(node: Node, source: string): number | undefined {
  * statement opening with `(`, `[` or the like (see {@link continuesLine}) stays: undefined.
  */
 function statementEnd(first: Node, last: Node, source: string, language: string): number | undefined {
+  // Bash's bodies are lists too though their types are not (`do … done`, `( … )`, an `if`'s branches).
+  const listed = (node: Node): boolean =>
+    inStatementList(node) ||
+    (language === "bash" &&
+      node.parent !== null &&
+      (bodyStatements(node.parent, language)?.some((statement) => statement.id === node.id) ?? false));
   let node: Node | null = first.id === last.id ? first : null;
   // Up from the match through nodes spanning just what it spans (Python's `expression_statement`
   // around its `call`) to the first that is in a list of statements, short of the file's root.
@@ -219,7 +225,7 @@ function statementEnd(first: Node, last: Node, source: string, language: string)
     let parent = node?.parent;
     node &&
     parent?.parent &&
-    !inStatementList(node) &&
+    !listed(node) &&
     parent.startIndex === node.startIndex &&
     parent.endIndex === node.endIndex;
     parent = node.parent
@@ -239,12 +245,13 @@ function statementEnd(first: Node, last: Node, source: string, language: string)
     /statement/.test(parent.type)
   )
     return inStatementList(parent) && !(asi && nextContinues(parent, source)) ? parent.endIndex : undefined;
-  if (!node || node.isExtra || !node.isNamed || !inStatementList(node)) return undefined;
+  if (!node || node.isExtra || !node.isNamed || !listed(node)) return undefined;
   // A statement ending in its `;` (JavaScript's `const c = 1;`) whose next line needs it keeps it.
   if (asi && source.charCodeAt(node.endIndex - 1) === 59 && nextContinues(node, source)) return undefined;
-  // A `;` separating it from the next statement (Python's, Go's; Swift's, which no node holds)
-  // goes with it.
-  if (next?.type !== ";") return hiddenSemicolonEnd(node, source) ?? node.endIndex;
+  // A `;` separating it from the next statement (Python's, Go's; Swift's, which no node holds;
+  // Bash's `;` or `&`, without which a `;` or `&` alone is left: `do ; g; done`) goes with it.
+  if (next?.type !== ";" && !(language === "bash" && next?.type === "&"))
+    return hiddenSemicolonEnd(node, source) ?? node.endIndex;
   return asi && nextContinues(next, source) ? undefined : next.endIndex;
 }
 

@@ -217,4 +217,24 @@ describe("an empty rewrite that empties a body puts the language's no-op stateme
     );
     expect(await rewritten("bash", "echo $A", "f() {\n  echo a\n  g\n}\n")).toBe("f() {\n  \n  g\n}\n");
   });
+
+  // A command of a `do … done`, a subshell or an `if`'s branch was deleted without its `;` (or
+  // `&`): `do ; g; done`, `then g; ; fi`, and `do :; ; done` when the body's every command went,
+  // which bash rejects. It goes with its terminator, as in a `{ … }` or at the top level.
+  const terminated: [string, string, string][] = [
+    ["a loop's first command", "for i in a; do echo a; g; done\n", "for i in a; do g; done\n"],
+    ["a loop's commands, all", "while x; do echo a; echo b; done\n", "while x; do :; done\n"],
+    ["a loop's command on its own line", "while x; do\n  echo a; g\ndone\n", "while x; do\n  g\ndone\n"],
+    ["a then branch's first command", "if x; then echo a; g; fi\n", "if x; then g; fi\n"],
+    ["a then branch's last command", "if x; then g; echo a; fi\n", "if x; then g; fi\n"],
+    ["an else branch's command", "if x; then g; else echo a; h; fi\n", "if x; then g; else h; fi\n"],
+    ["a subshell's command", "( echo a; g )\n", "( g )\n"],
+    ["a command run in the background", "while x; do echo a & g; done\n", "while x; do g; done\n"],
+  ];
+  for (const [what, code, expected] of terminated)
+    it(`Bash: ${what} goes with its terminator`, async () => {
+      const text = await rewritten("bash", "echo $A", code);
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
 });
