@@ -87,6 +87,8 @@ describe("the syntax check's incremental reparse finds what a parse from scratch
   for (const { language, corpus, pattern, to, ...rest } of cases)
     it.skipIf(!existsSync(corpus))(
       `${language}: ${pattern} → ${JSON.stringify(to)} in ${corpus}`,
+      // Up to 150 files, each parsed four to six ways (a broken one twice on the incremental path).
+      { timeout: 120_000 },
       async () => {
         const { spec, files } = await rewrites(language, corpus, pattern, to);
         expect(files.length).toBeGreaterThan(10);
@@ -112,4 +114,33 @@ describe("the syntax check's incremental reparse finds what a parse from scratch
         if ("breaks" in rest) expect(warned).toBe(files.length);
       },
     );
+});
+
+describe("on broken text the incremental reparse's error recovery can differ", () => {
+  it("parses a rewritten file with errors again from scratch, so its warnings are a fresh parse's", async () => {
+    // Found by random destructive edits: tree-sitter, reusing the old tree's nodes, recovered
+    // from this error elsewhere (two error sites, 18–60 and 101–102) than a fresh parse (18–158).
+    const originalText =
+      "const s = 'abcd';\nfunction f(a, b) {\n  if (a) { return b + 1; }\n  for (let i = 0; i < 3; i++) { g(i); }\n}\nclass C { m() { return [1, 2, 3].map((x) => x * 2); } }\n";
+    const [start, end, text] = [28, 34, "};("];
+    const file: RewriteToCheck = {
+      path: "/virtual/broken.js",
+      hash: "broken-js-1",
+      originalText,
+      newText: originalText.slice(0, start) + text + originalText.slice(end),
+      spans: [{ start, end, length: text.length }],
+    };
+    const spec = incremental.spec("javascript");
+    (await incremental.fileTree(file.path, spec, originalText, file.hash)).release();
+    const fromScratch = await full.parse(spec, file.newText);
+    const reparsed = await parseRewritten(incremental, spec, file);
+    try {
+      expect(errorSites(reparsed, spec.id)).toEqual(errorSites(fromScratch, spec.id));
+      expect(errorSites(fromScratch, spec.id)).toEqual([{ start: 18, end: 158 }]);
+    } finally {
+      fromScratch.delete();
+      reparsed.delete();
+    }
+    expect(await checkRewrite(incremental, spec, file)).toEqual(await checkRewrite(full, spec, file));
+  });
 });
