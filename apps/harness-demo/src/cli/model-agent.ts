@@ -70,7 +70,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     workingDirectory: options.workingDirectory,
     approval: options.approval,
     ...(port === undefined ? {} : { questionPort: port }),
-    noApproverHint: noApproverHintFor({ mode: "model" }),
+    noApproverHint: noApproverHintFor({ mode: "model", approval: options.approval }),
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
     ...(options.vibeBackend === undefined ? {} : { vibeBackend: options.vibeBackend }),
   });
