@@ -147,7 +147,8 @@ export type DemoMode =
   | { readonly mode: "serve"; readonly approval: ApprovalPolicy }
   /** `notTerminal`: which of stdin and stdout is not a terminal (cards need both). */
   | { readonly mode: "interactive"; readonly notTerminal: readonly ("stdin" | "stdout")[] }
-  | { readonly mode: "model" };
+  /** `approval`: under auto, only a background worker's write and exec calls can lack an approver. */
+  | { readonly mode: "model"; readonly approval: ApprovalPolicy };
 
 /**
  * The fail-closed hint that fits the mode: `serve` names the flags that attach an approver;
@@ -170,6 +171,16 @@ export function noApproverHintFor(mode: DemoMode): string {
       );
     }
     case "model":
+      if (mode.approval === "auto") {
+        // Auto is on already: the denied call is a background worker's (--vibe), which still asks.
+        return (
+          "Nobody can approve it: a background worker's write and exec calls ask for approval even " +
+          "under --approval auto, and the harness's input is not a terminal, so no permission card " +
+          "can be shown to the user. Do not retry this call; go on with read tools where you can, " +
+          "and say in your answer which calls were denied and that running the harness in a " +
+          "terminal would let the user approve them."
+        );
+      }
       return (
         "Nobody can approve it: the harness was started with --approval ask and its input is not a " +
         "terminal, so no permission card can be shown to the user. Do not retry this call; go on " +

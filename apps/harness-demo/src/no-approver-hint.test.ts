@@ -39,10 +39,15 @@ describe("the fail-closed hint fits the mode", () => {
   });
 
   it("--model speaks to the model: no retry, and what to tell the user", async () => {
-    const text = await denial(noApproverHintFor({ mode: "model" }));
+    const text = await denial(noApproverHintFor({ mode: "model", approval: "ask" }));
     expect(text).toContain("Do not retry this call");
     expect(text).toContain("say in your answer which calls were denied");
     expect(text).not.toContain("harness-demo interactive");
     expect(text).not.toContain("serve --operator jsonl");
+    // Under auto only a background worker's call is denied so: auto is not the way out.
+    const auto = noApproverHintFor({ mode: "model", approval: "auto" });
+    expect(auto).toContain("even under --approval auto");
+    expect(auto).not.toContain("started with --approval ask");
+    expect(auto).toContain("Do not retry this call");
   });
 });

@@ -311,6 +311,39 @@ describe(
       expect(processWith(marker)).toBe(false);
     });
 
+    it("tells a worker whose write finds no approver under --approval auto why, not to restart with auto", async () => {
+      // The lead spawns a worker on the same (canned) provider and waits; the worker writes a file.
+      // Before: the denial said "started with --approval ask" and "--approval auto would allow them".
+      const result = await runModel(
+        "openai",
+        [
+          chatCompletion(
+            {
+              tool_calls: [
+                call("c1", "vibe_spawn", { brief: "write b.txt", label: "writer" }),
+                call("c2", "vibe_wait", { worker_id: "w1" }),
+              ],
+            },
+            "tool_calls",
+          ),
+          chatCompletion(
+            { tool_calls: [call("d1", "write", { path: "b.txt", content: "x\n" })] },
+            "tool_calls",
+          ),
+          chatCompletion({ content: "[canned] the write was denied" }, "stop"),
+          done,
+        ],
+        ["--vibe"],
+      );
+      expect(result.code).toBe(0);
+      const sent = (server!.requests[2]?.["messages"] ?? []) as { role: string; content: string }[];
+      const denial = sent.find((message) => message.role === "tool")?.content ?? "";
+      expect(denial).toContain("error (NO_APPROVER)");
+      expect(denial).toContain("even under --approval auto");
+      expect(denial).not.toContain("started with --approval ask");
+      expect(denial).not.toMatch(/or with --approval auto/);
+    });
+
     it("offers the vibe tools only with --vibe, whose workers run on the same provider", async () => {
       const plain = await runModel("openai", [done]);
       expect(offeredTools(server!.requests[0])).not.toContain("vibe_spawn");

@@ -12,6 +12,7 @@ import {
 import { vibeListKey, type WorkerBackend, type WorkerToolbox } from "@tools/vibe";
 import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { modelBackend, modelLimits, modelSettings, type Provider } from "./model-env.js";
+import { HeldLines } from "./held-lines.js";
 import { followWorkers } from "./worker-notices.js";
 
 /** Options of {@link runModelAgent}. */
@@ -66,21 +67,31 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     requestTimeoutMs: limits.requestTimeoutMs,
   });
   const port = process.stdin.isTTY ? new TerminalQuestionPort() : undefined;
+  // What is written while a card is open (a worker's notice, the model's next call) waits for it.
+  const lines = new HeldLines();
   const demo = createDemoRun({
     workingDirectory: options.workingDirectory,
     approval: options.approval,
-    ...(port === undefined ? {} : { questionPort: port }),
-    noApproverHint: noApproverHintFor({ mode: "model" }),
+    ...(port === undefined ? {} : { questionPort: lines.port(port) }),
+    noApproverHint: noApproverHintFor({ mode: "model", approval: options.approval }),
     ...(options.pythonPath === undefined ? {} : { pythonPath: options.pythonPath }),
     ...(options.vibeBackend === undefined ? {} : { vibeBackend: options.vibeBackend }),
   });
-  const out = process.stdout;
+  const out = { write: (text: string) => lines.write(process.stdout, text) };
   out.write(
     `harness-demo --model ${options.provider}: ${settings.model} at ${settings.baseURL ?? "the provider's API"}; run ${demo.run.id} in ${demo.run.workingDirectory} (approval ${options.approval}; at most ${limits.maxTurns} turns, ${limits.requestTimeoutMs / 1000} s per request${options.vibeBackend ? `; vibe on ${options.vibeBackend.description}` : ""})\n`,
   );
   // Background workers (vibe mode) show as they start, work and end, between the model's calls.
   const list = demo.run.get(vibeListKey);
-  const unfollow = list ? followWorkers(list, (notice) => out.write(`  ${notice.text}\n`)) : undefined;
+  const unfollow = list
+    ? followWorkers(list, (notice) =>
+        lines.write(
+          process.stdout,
+          `  ${notice.text}\n`,
+          notice.kind === "progress" ? `${notice.worker.id} attempt ${notice.worker.attempts}` : undefined,
+        ),
+      )
+    : undefined;
   const controller = new AbortController();
   const onSignal = () => controller.abort(new Error("interrupted"));
   process.once("SIGINT", onSignal);
@@ -122,7 +133,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
       workingDirectory: demo.run.workingDirectory,
       signal: controller.signal,
       toolbox,
-      progress: (message) => process.stderr.write(`  … ${message}\n`),
+      progress: (message) => lines.write(process.stderr, `  … ${message}\n`),
     });
     out.write(`\n${answer}\n`);
     const left =
@@ -135,6 +146,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     }
     return 0;
   } catch (error) {
+    lines.flush();
     process.stderr.write(`harness-demo --model: ${failureText(error, limits.maxTurns)}\n`);
     return 1;
   } finally {
@@ -142,6 +154,7 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     process.off("SIGTERM", onSignal);
     unfollow?.();
     port?.dispose();
+    lines.flush();
     await demo.dispose();
   }
 }

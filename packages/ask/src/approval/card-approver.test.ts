@@ -1,14 +1,27 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRegistry, createRun, defineTool, resultText, type Run } from "@tools/registry";
+import {
+  createRegistry,
+  createRun,
+  defineTool,
+  resultText,
+  type ApprovalRequest,
+  type Run,
+} from "@tools/registry";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AskError } from "../errors/ask-error.js";
 import type { QuestionPort } from "../port/question-port.js";
 import { MemoryQuestionPort, type ShownCard } from "../ports/memory-port.js";
-import { createCardApprover } from "./card-approver.js";
-import { approvalArguments, fold, summarizeArguments } from "./summarize-arguments.js";
+import { approvalCard, createCardApprover } from "./card-approver.js";
+import {
+  approvalArguments,
+  fold,
+  shorten,
+  summarizeArguments,
+  wholeStringLimit,
+} from "./summarize-arguments.js";
 
 const workingDirectory = mkdtempSync(join(tmpdir(), "ask-approver-"));
 const runs: Run[] = [];
@@ -403,5 +416,42 @@ describe("the permission card of a long command", () => {
     expect(content.startsWith("head z")).toBe(true);
     expect(content.endsWith("z tail")).toBe(true);
     expect(content).toContain(`characters left out`);
+  });
+});
+
+describe("a permission card of emoji", () => {
+  /** A surrogate half without its other half: what a cut through an emoji leaves. */
+  const halfCharacter = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+  it("cuts the summary, caller and arguments between whole characters, and counts characters left out as characters", () => {
+    // Before: the question and context held half an emoji (drawn as U+FFFD; a lone \ud83d in a
+    // JSON line), and the fold below said "3032 characters left out" of 2 002 characters.
+    for (const count of [300, 301, 2_000, 2_001]) {
+      const card = approvalCard({
+        tool: "shell",
+        tier: "exec",
+        summary: `run ${"😀".repeat(count)}`,
+        input: { command: "😀".repeat(count) },
+        surface: "main",
+        origin: "model",
+        caller: `w ${"😀".repeat(count)}`,
+        callId: "call_1",
+        runId: "run_1",
+        conversationId: "conv_1",
+      } satisfies ApprovalRequest);
+      expect(card.question).not.toMatch(halfCharacter);
+      expect(card.context).not.toMatch(halfCharacter);
+    }
+    const folded = fold(`"${"😀".repeat(2_000)}"`, 1_000);
+    expect(folded).toMatch(/…\[1032 characters left out\]…/);
+    expect(folded).not.toMatch(halfCharacter);
+    expect(shorten("a😀😀", 2)).toBe("a…");
+    expect(shorten("😀😀", 2)).toBe("😀😀");
+    // 60 000 characters (120 000 UTF-16 units) are within the 100 000 kept whole.
+    const content = "😀".repeat(60_000);
+    expect(approvalArguments({ content })?.["content"]).toBe(content);
+    const over = String(approvalArguments({ content: `a${"😀".repeat(wholeStringLimit)}` })?.["content"]);
+    expect(over).toMatch(/…\[\d+ characters left out\]…/);
+    expect(over).not.toMatch(halfCharacter);
   });
 });

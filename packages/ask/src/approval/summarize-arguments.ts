@@ -1,3 +1,5 @@
+import { characterCount, firstCharacters, lastCharacters } from "../internal/characters.js";
+
 /** Bounds of {@link summarizeArguments}, in characters: the values together, and the whole line. */
 const valuesBudget = 3_000;
 const lineLimit = 3_500;
@@ -9,9 +11,9 @@ const minPerValue = 120;
  */
 export const wholeStringLimit = 100_000;
 
-/** `text` cut to at most `max` characters, ending in "…" when cut. */
+/** `text` cut to at most `max` characters (never half of one), ending in "…" when cut. */
 export function shorten(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max && characterCount(text) > max ? `${firstCharacters(text, max - 1)}…` : text;
 }
 
 /**
@@ -20,13 +22,17 @@ export function shorten(text: string, max: number): string {
  * permission needs (`npm test … ; rm -rf ./important`).
  */
 export function fold(text: string, max: number): string {
+  // No more units than the bound: no more characters either (a file's content is not counted).
   if (text.length <= max) return text;
+  const length = characterCount(text);
+  if (length <= max) return text;
   const marker = (left: number) => ` …[${left} characters left out]… `;
-  const room = max - marker(text.length).length;
+  const room = max - marker(length).length;
   if (room < 2) return shorten(text, max);
   const head = Math.ceil(room / 2);
   const tail = room - head;
-  return `${text.slice(0, head)}${marker(text.length - room)}${text.slice(text.length - tail)}`;
+  // Cut between whole characters, and count them as the card's limits do (an emoji is one).
+  return `${firstCharacters(text, head)}${marker(length - room)}${lastCharacters(text, tail)}`;
 }
 
 function show(value: unknown, max: number): string {
