@@ -73,7 +73,7 @@ describe.skipIf(!tmuxFound)(
             {
               tool_calls: [
                 call("c1", "vibe_spawn", {
-                  brief: `cd ${dir} && while [ ! -e go ]; do sleep 0.05; done; echo built-ok`,
+                  brief: `cd ${dir} && while [ ! -e go ]; do sleep 0.05; done; echo built-ok; touch ended`,
                   label: "build",
                 }),
               ],
@@ -101,7 +101,11 @@ describe.skipIf(!tmuxFound)(
         await tmux("send-keys", "-t", "demo", "-l", "blue is");
         await waitForScreen(/^> blue is/m);
         await writeFile(join(dir, "go"), "");
-        // Time for the worker to end and its notice to be written (before: onto the typed line).
+        // The worker's last command ran; then time for its end to be noticed and its notice
+        // written (before: onto the typed line). Absence is checked: a slow machine cannot fail it.
+        for (let polls = 0; !existsSync(join(dir, "ended")) && polls < 400; polls++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(existsSync(join(dir, "ended"))).toBe(true);
         await new Promise((resolve) => setTimeout(resolve, 2_000));
         const typing = await screen();
         expect(typing).toMatch(/^> blue is\s*$/m);

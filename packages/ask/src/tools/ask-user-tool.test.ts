@@ -118,21 +118,30 @@ describe("ask_user through the registry", () => {
     const registry = createRegistry({ tools: [askUserTool] });
     const run = wiredRun(port);
     await registry.invoke(run, { tool: "ask_user", args: question });
-    // The same question, spaced and cased otherwise, with other options.
+    // The same question and context, spaced and cased otherwise, with other options.
     const again = await registry.invoke(run, {
       tool: "ask_user",
-      args: { question: "  which   DATABASE? ", options: [{ label: "MySQL" }] },
+      args: {
+        question: "  which   DATABASE? ",
+        context: "the migrations  depend on it.",
+        options: [{ label: "MySQL" }],
+      },
     });
     expect(again.error?.code).toBe("ASK_DECLINED_BEFORE");
     expect(resultText(again)).toMatch(
       /^The operator already declined this question in this run \("not now"\), so it was not shown again\. This is not an answer\. Carry on under an assumption/,
     );
     expect(port.shown).toHaveLength(1);
-    // Another question, another asker's same question and another run's are asked.
+    // Another question, the same one in another context (a generic "Proceed?" for another
+    // step), another asker's same question and another run's are asked.
     await registry.invoke(run, { tool: "ask_user", args: { question: "Which port?" } });
+    await registry.invoke(run, {
+      tool: "ask_user",
+      args: { ...question, context: "For the test suite only." },
+    });
     await registry.invoke(run, { tool: "ask_user", args: question, caller: 'worker w2 "writer"' });
     await registry.invoke(wiredRun(port), { tool: "ask_user", args: question });
-    expect(port.shown).toHaveLength(4);
+    expect(port.shown).toHaveLength(5);
   });
 
   it("asks an answered question again when asked (only a decline says not to)", async () => {

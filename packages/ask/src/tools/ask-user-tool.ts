@@ -101,7 +101,7 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
       // a program's prompt (input()'s "Name: ", getpass()'s "Password: "), which a rerun of the
       // cell or the next program asks in the same words: the operator is asked each time.
       const fromProgram = context.origin === "cell";
-      const declined = fromProgram ? undefined : earlierDecline(context.run, card.question, card.caller);
+      const declined = fromProgram ? undefined : earlierDecline(context.run, card);
       if (declined) throw askedAgain(declined.reason);
       const port = context.run.require(questionPortKey);
       const target = context.run.require(targetSpaceKey);
@@ -111,7 +111,7 @@ export function createAskUserTool(options: AskUserToolOptions = {}): Tool<typeof
         return outcomeResult({ kind: "answered", selected: [], secret: true });
       }
       if (outcome.kind === "declined" && !fromProgram) {
-        rememberDecline(context.run, card.question, card.caller, { reason: outcome.reason });
+        rememberDecline(context.run, card, { reason: outcome.reason });
       }
       return outcomeResult(outcome);
     },

@@ -1,4 +1,5 @@
 import { stateKey, type Run } from "@tools/registry";
+import type { Card } from "../card/card.js";
 
 /** What a decline left: its reason, if the operator gave one. */
 interface Decline {
@@ -6,27 +7,29 @@ interface Decline {
 }
 
 /**
- * The questions the operator declined in a run, by asker and question. A decline tells the model
- * not to ask again; one that asks anyway gets the decline back, and the operator is not asked twice.
+ * The questions the operator declined in a run, by asker, question and context. A decline tells
+ * the model not to ask again; one that asks anyway gets the decline back, and the operator is not
+ * asked twice. The context is part of the question: a generic "Proceed?" declined for one step is
+ * asked for the next.
  */
 const declinedKey = stateKey("questions the operator declined", () => new Map<string, Decline>());
 
-/** One key for the same question, however its spaces and letter case were written. */
-function questionKey(question: string, caller: string | undefined): string {
-  return `${caller ?? ""}\u0000${question.trim().replace(/\s+/g, " ").toLowerCase()}`;
+/** The same text, however its spaces and letter case were written. */
+function normalized(text: string | undefined): string {
+  return (text ?? "").trim().replace(/\s+/g, " ").toLowerCase();
 }
 
-/** The earlier decline of this question by this asker in the run, if there was one. */
-export function earlierDecline(run: Run, question: string, caller?: string): Decline | undefined {
-  return run.state(declinedKey).get(questionKey(question, caller));
+/** One key for the same question from the same asker (its options aside). */
+function questionKey(card: Card): string {
+  return [card.caller ?? "", normalized(card.question), normalized(card.context)].join("\u0000");
 }
 
-/** Remembers that the operator declined this question from this asker. */
-export function rememberDecline(
-  run: Run,
-  question: string,
-  caller: string | undefined,
-  decline: Decline,
-): void {
-  run.state(declinedKey).set(questionKey(question, caller), decline);
+/** The earlier decline of this card's question in the run, if there was one. */
+export function earlierDecline(run: Run, card: Card): Decline | undefined {
+  return run.state(declinedKey).get(questionKey(card));
+}
+
+/** Remembers that the operator declined this card's question. */
+export function rememberDecline(run: Run, card: Card, decline: Decline): void {
+  run.state(declinedKey).set(questionKey(card), decline);
 }
