@@ -13,6 +13,7 @@ import { vibeListKey, type WorkerBackend, type WorkerToolbox } from "@tools/vibe
 import { createDemoRun, noApproverHintFor } from "../create-demo-run.js";
 import { modelBackend, modelLimits, modelSettings, type Provider } from "./model-env.js";
 import { HeldLines } from "./held-lines.js";
+import { holdSignals } from "./hold-signals.js";
 import { followWorkers } from "./worker-notices.js";
 
 /** Options of {@link runModelAgent}. */
@@ -93,9 +94,10 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
       )
     : undefined;
   const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error("interrupted"));
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
+  // Held until the run has ended (see holdSignals): a second Ctrl+C does not cut its shutdown short.
+  const releaseSignals = holdSignals("harness-demo --model", () =>
+    controller.abort(new Error("interrupted")),
+  );
   const toolbox: WorkerToolbox = {
     openAiTools: () => demo.registry.schema(demo.run, "main", "openai") as OpenAiToolSchema[],
     anthropicTools: () => demo.registry.schema(demo.run, "main", "anthropic") as AnthropicToolSchema[],
@@ -150,12 +152,14 @@ export async function runModelAgent(options: ModelAgentOptions): Promise<number>
     process.stderr.write(`harness-demo --model: ${failureText(error, limits.maxTurns)}\n`);
     return 1;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
     unfollow?.();
     port?.dispose();
     lines.flush();
-    await demo.dispose();
+    try {
+      await demo.dispose();
+    } finally {
+      releaseSignals();
+    }
   }
 }
 

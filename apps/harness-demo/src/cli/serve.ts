@@ -3,6 +3,7 @@ import type { ApprovalPolicy } from "@tools/registry";
 import { vibeListKey, type WorkerBackend } from "@tools/vibe";
 import { createDemoRun } from "../create-demo-run.js";
 import { CallsInFlight, handleCancelLine } from "./calls-in-flight.js";
+import { holdSignals } from "./hold-signals.js";
 import { JsonLinesOperatorPort, type CardEvent, type DetachReason } from "./json-lines-operator.js";
 import { errorResponse, parseRequestLine, resultResponse, type JsonLinesResponse } from "./json-lines.js";
 import { followWorkers, workerEventLine, type WorkerEventLine } from "./worker-notices.js";
@@ -95,8 +96,9 @@ export async function serve(options: ServeOptions): Promise<void> {
   const stopped = new Promise<DetachReason>((resolve) => {
     stop = resolve;
   });
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  // Held until the run has ended: a second Ctrl+C while its processes get their grace would kill
+  // serve before their SIGKILL, leaving one that ignores SIGTERM running.
+  const releaseSignals = holdSignals("harness-demo serve", stop);
   // The peer closed our stdout (EPIPE): nobody can read answers any more, so end like a signal.
   output.on("error", () => {
     outputOpen = false;
@@ -131,6 +133,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   for (const failure of report.failed)
     process.stderr.write(`harness-demo serve: cleanup failed: ${failure}\n`);
   process.stderr.write(`harness-demo serve: ${reason}; run ended\n`);
+  releaseSignals();
 }
 
 /** The line's object when it is a card reply (`card_id` and no `tool`), else undefined. */
