@@ -188,6 +188,25 @@ describe("withoutDebuggerFrames", () => {
       "ValueError: x",
     );
     expect(withoutDebuggerFrames(later, note)).toBe(later);
+    // Also after the leading ones: the user's frame was taken for another thread's line between
+    // debugpy's frames, and the one under it left out with them, counted as leading.
+    const monkey = `  File "${debugpy}/_vendored/pydevd/_pydev_bundle/pydev_monkey.py", line 620, in new_execv`;
+    const inner = stderr(
+      "Traceback (most recent call last):",
+      ...started,
+      ...user,
+      monkey,
+      "    return getattr(os, original_name)(path, patch_args(args))",
+      "FileNotFoundError: x",
+    );
+    expect(texts(withoutDebuggerFrames(inner, note))).toEqual([
+      "Traceback (most recent call last):",
+      "  (5 left out)",
+      ...user,
+      monkey,
+      "    return getattr(os, original_name)(path, patch_args(args))",
+      "FileNotFoundError: x",
+    ]);
     // Of the leading frames, runpy's after debugpy's last stay too.
     const after = stderr(
       "Traceback (most recent call last):",

@@ -195,6 +195,8 @@ export function withoutDebuggerFrames<T extends OutputLine>(
         if (ours) dropTo = next;
         continue;
       }
+      // A frame of any other file (the user's) ends the leading frames: debugpy's after it stay.
+      if (entry.category === stream && tracebackFrame.test(entry.text)) break;
       // Another line: kept, and the frames go on after it when the stream's next line that is
       // not indented (past the frame's quoted lines and other such lines) is one of them.
       if (goesOnAt <= next) {

@@ -12,6 +12,7 @@ import {
   workspace,
 } from "../__fixtures__/harness.js";
 import { describeDebugpy } from "../__fixtures__/describe-debugpy.js";
+import { DapConnection } from "../dap/dap-connection.js";
 import { sentCommands } from "../__fixtures__/sent-commands.js";
 import { dlv, lldb } from "../__fixtures__/backends.js";
 
@@ -92,6 +93,42 @@ describeDebugpy("breakpoints set while the program runs, on debugpy", (project) 
     }
     expect(remaining(pids)).toEqual([]);
   });
+
+  // The bound counts from the adapter's answer (the breakpoint is set then), not from the
+  // request: a slow adapter (lldb-dap interrupts the program first) does not eat the wait.
+  it(
+    "count the wait's bound from the adapter's answer, however late it comes",
+    { timeout: 120_000 },
+    async () => {
+      const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 500, breakpointHitMs: 300 });
+      let pids: number[] = [];
+      try {
+        await call({ op: "launch", program: "loop.py" });
+        pids = sessionPids();
+        // setBreakpoints reaches debugpy 1 s late: the breakpoint is set, and the program stops
+        // at it, well after 300 ms from the request, a moment after the answer.
+        const request = Reflect.get(DapConnection.prototype, "request") as (
+          ...all: unknown[]
+        ) => Promise<unknown>;
+        vi.spyOn(DapConnection.prototype, "request").mockImplementation(function (
+          this: DapConnection,
+          ...all: unknown[]
+        ) {
+          if (all[0] !== "setBreakpoints") return Reflect.apply(request, this, all);
+          return new Promise((resolve) => setTimeout(resolve, 1000)).then(() =>
+            Reflect.apply(request, this, all),
+          );
+        } as DapConnection["request"]);
+        const set = await call({ op: "breakpoints", file: "loop.py", lines: [5] });
+        expect(set.text.split("\n")[2], set.text).toMatch(
+          /^the program has stopped \(breakpoint\) in thread \d+ at loop\.py:5 in <module> \(frame \d+\)$/,
+        );
+      } finally {
+        await run.dispose();
+      }
+      expect(remaining(pids)).toEqual([]);
+    },
+  );
 });
 
 // A stop that came after every answer (after the breakpoints' wait, or a "still running") was
