@@ -183,6 +183,31 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     ).toBe("own cancel\n'result'");
   });
 
+  it("an interrupt landing on an instruction of the cell that has no line (a loop's jump back) shows the cell's traceback", async () => {
+    // Python 3.11 gives some instructions it adds itself no line: the jump back of a loop whose
+    // body ends in a with or async with. An interrupt raised there (the loop's jump checks for
+    // signals) made IPython's formatter fail: "Unexpected exception formatting exception", with
+    // the kernel's own frames, instead of the cell's traceback (1 in 5 runs of the wait_for loop
+    // test above, on its async with asyncio.timeout round). A trace function raises it there here.
+    const { cell } = setup();
+    const result = await cell(
+      "import dis, sys, threading\nlock = threading.Lock()\n" +
+        "def local(frame, event, arg):\n    frame.f_trace_opcodes = True\n" +
+        "    if event == 'opcode':\n" +
+        "        ins = {i.offset: i for i in dis.get_instructions(frame.f_code)}.get(frame.f_lasti)\n" +
+        "        if ins is not None and ins.opname == 'JUMP_BACKWARD' and ins.positions.lineno is None:\n" +
+        "            sys.settrace(None)\n            frame.f_trace = None\n            raise KeyboardInterrupt\n" +
+        "    return local\n" +
+        "sys.settrace(lambda frame, event, arg: local if frame.f_code.co_name == '<module>' else None)\n" +
+        "for i in range(3):\n    with lock:\n        pass\nprint('the cell ' + 'ran')",
+    );
+    const text = resultText(result);
+    expect(text).not.toContain("Unexpected exception formatting exception");
+    expect(text).toContain("---> 14     with lock:");
+    expect(text).toMatch(/\nKeyboardInterrupt: $/);
+    expect(text).not.toContain("the cell ran");
+  });
+
   it("an interrupt landing in a __del__ the cell's code runs stops the cell instead of being dropped with Python's 'Exception ignored'", async () => {
     // Before: the KeyboardInterrupt was raised in the finalizer, which Python runs on its own and
     // whose exceptions it prints and drops: the cell went on, and the kernel was killed (6 of 6).

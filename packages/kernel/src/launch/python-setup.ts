@@ -69,12 +69,35 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
         if not kept:
             kept = entries[:1]
-        if len(kept) == len(entries):
+        if len(kept) == len(entries) and all(has_line(entry) for entry in kept):
             return entries[0] if entries else None
         trimmed = None
         for entry in reversed(kept):
-            trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+            trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, line_of(entry))
         return trimmed
+
+    # Python 3.11 gives some instructions it adds itself no line (the jump back of a loop whose
+    # body ends in a with or an async with, which checks for signals: an interrupt lands there),
+    # and IPython fails to format a traceback through one ("Unexpected exception formatting
+    # exception", with our frames). Such an entry gets the line of the last instruction before it
+    # that has one.
+    def has_line(entry):
+        return isinstance(entry.tb_lineno, int) and entry.tb_lineno > 0
+
+    def line_of(entry):
+        if has_line(entry):
+            return entry.tb_lineno
+        code = entry.tb_frame.f_code
+        line = code.co_firstlineno
+        try:
+            for start, _end, number in code.co_lines():
+                if start > entry.tb_lasti:
+                    break
+                if number is not None and number > 0:
+                    line = number
+        except Exception:
+            pass
+        return line
 
     formatter = ip.InteractiveTB
     structured_traceback = formatter.structured_traceback
