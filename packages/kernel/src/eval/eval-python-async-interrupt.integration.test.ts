@@ -183,6 +183,24 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     ).toBe("own cancel\n'result'");
   });
 
+  it("a wait_for with no timeout whose coroutine swallows its task's cancel returns its result, as Python's own does", async () => {
+    // Before: the wait_for the kernel puts in place of Python 3.11's raised a CancelledError here,
+    // where Python 3.11, 3.12 and 3.13 return the coroutine's result: with no timeout, wait_for
+    // awaits the coroutine in its task, so a cancel reaches it and is its own to swallow.
+    const { cell } = setup();
+    expect(
+      resultText(
+        await cell(
+          "import asyncio\nasync def inner():\n    try:\n        await asyncio.sleep(300)\n" +
+            "    except asyncio.CancelledError:\n        return 'swallowed'\n" +
+            "async def outer():\n    return await asyncio.wait_for(inner(), None)\n" +
+            "task = asyncio.ensure_future(outer())\nawait asyncio.sleep(0.05)\ntask.cancel()\n" +
+            "try:\n    print(await task)\nexcept asyncio.CancelledError:\n    print('CancelledError')",
+        ),
+      ),
+    ).toBe("swallowed");
+  });
+
   it("an interrupt landing on an instruction of the cell that has no line (a loop's jump back) shows the cell's traceback", async () => {
     // Python 3.11 gives some instructions it adds itself no line: the jump back of a loop whose
     // body ends in a with or async with. An interrupt raised there (the loop's jump checks for

@@ -1366,12 +1366,16 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # after the grace period, its variables lost (17 of 24 cancels of a wait_for(sleep(0)) loop).
     # Here a wait_for during which its task's cancel was asked for and that returned anyway raises
     # the CancelledError it lost, for any cancel (a worker task's too, or an asyncio.timeout's), as
-    # 3.12 does; task.cancelling() (3.11) counts the cancels asked for.
+    # 3.12 does; task.cancelling() (3.11) counts the cancels asked for. Not one with no timeout:
+    # wait_for awaits its argument in its task then, and loses no cancel; a coroutine that caught
+    # the cancel and returned (without uncancel) returns its result, as in 3.12.
     original_wait_for = asyncio.tasks.wait_for
     if sys.version_info < (3, 12) and hasattr(asyncio.Task, "cancelling"):
         @functools.wraps(original_wait_for)
         async def wait_for_keeping_cancel(fut, timeout):
             __tracebackhide__ = ours
+            if timeout is None:
+                return await original_wait_for(fut, timeout)
             task = asyncio.current_task()
             asked = task.cancelling() if task is not None else 0
             result = await original_wait_for(fut, timeout)
