@@ -243,6 +243,21 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     }
   });
 
+  it("a KeyboardInterrupt of the cell's own in a __del__ (no interrupt) is printed and dropped as Python does, and the cell goes on", async () => {
+    // Before: the hook that delivers an interrupt lost in a __del__ again took any KeyboardInterrupt
+    // there for one: the cell was cancelled, shown as interrupted, with no cancel asked for.
+    const { cell } = setup();
+    const result = await cell(
+      "import asyncio\nclass Raises:\n    def __del__(self):\n        raise KeyboardInterrupt('from __del__')\n" +
+        "Raises()\nawait asyncio.sleep(0.1)\nprint('went on')",
+    );
+    expect(result.error).toBeUndefined();
+    const text = resultText(result);
+    expect(text).toContain("Exception ignored in");
+    expect(text).toContain("KeyboardInterrupt: from __del__");
+    expect(text).toMatch(/went on$/);
+  });
+
   it("a coroutine an interrupted cell made and never started is not reported as never awaited in later cells", async () => {
     // As asyncio.wait_for(asyncio.sleep(300), 600) interrupted before it wraps its argument in a
     // task: the frame holds the coroutine until the next error drops the traceback. Before, a

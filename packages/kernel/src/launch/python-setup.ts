@@ -1323,7 +1323,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 running = None
             if running is task and in_cell_code(frame):
                 interrupts.delivered = True
-                raise KeyboardInterrupt
+                # Marked, for interrupt_not_lost: a KeyboardInterrupt of the cell's own is not one.
+                interrupt = KeyboardInterrupt()
+                interrupt.tools_interrupt = True
+                raise interrupt
             # Never raised in the loop's own code or another task's: it would end the loop, and
             # the kernel with it. Nor in the loop's code that the task's step runs once the cell
             # has yielded (call_soon, which a bare yield, asyncio.sleep(0), reschedules the task
@@ -1346,9 +1349,12 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # while the cell runs (a __del__, a weakref callback: WeakSet's _remove as an object the
         # cell dropped dies), whose exceptions Python prints ("Exception ignored in …") and drops:
         # the cell went on, and the harness killed the kernel. In an async cell it is delivered
-        # again, as a cancel of the cell's task at its next await, and not printed.
+        # again, as a cancel of the cell's task at its next await, and not printed. Only the one an
+        # interrupt raised (marked so): one the cell's __del__ raises itself is printed and dropped.
         redeliver = interrupts.redeliver
-        if (redeliver is not None and isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt)
+        value = getattr(unraisable, "exc_value", None)
+        if (redeliver is not None and isinstance(value, KeyboardInterrupt)
+                and getattr(value, "tools_interrupt", False) is True
                 and threading.current_thread() is threading.main_thread()):
             try:
                 redeliver()
