@@ -183,6 +183,49 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
     ).toBe("own cancel\n'result'");
   });
 
+  it("a wait_for with no timeout whose coroutine swallows its task's cancel returns its result, as Python's own does", async () => {
+    // Before: the wait_for the kernel puts in place of Python 3.11's raised a CancelledError here,
+    // where Python 3.11, 3.12 and 3.13 return the coroutine's result: with no timeout, wait_for
+    // awaits the coroutine in its task, so a cancel reaches it and is its own to swallow.
+    const { cell } = setup();
+    expect(
+      resultText(
+        await cell(
+          "import asyncio\nasync def inner():\n    try:\n        await asyncio.sleep(300)\n" +
+            "    except asyncio.CancelledError:\n        return 'swallowed'\n" +
+            "async def outer():\n    return await asyncio.wait_for(inner(), None)\n" +
+            "task = asyncio.ensure_future(outer())\nawait asyncio.sleep(0.05)\ntask.cancel()\n" +
+            "try:\n    print(await task)\nexcept asyncio.CancelledError:\n    print('CancelledError')",
+        ),
+      ),
+    ).toBe("swallowed");
+  });
+
+  it("an interrupt landing on an instruction of the cell that has no line (a loop's jump back) shows the cell's traceback", async () => {
+    // Python 3.11 gives some instructions it adds itself no line: the jump back of a loop whose
+    // body ends in a with or async with. An interrupt raised there (the loop's jump checks for
+    // signals) made IPython's formatter fail: "Unexpected exception formatting exception", with
+    // the kernel's own frames, instead of the cell's traceback (1 in 5 runs of the wait_for loop
+    // test above, on its async with asyncio.timeout round). A trace function raises it there here.
+    const { cell } = setup();
+    const result = await cell(
+      "import dis, sys, threading\nlock = threading.Lock()\n" +
+        "def local(frame, event, arg):\n    frame.f_trace_opcodes = True\n" +
+        "    if event == 'opcode':\n" +
+        "        ins = {i.offset: i for i in dis.get_instructions(frame.f_code)}.get(frame.f_lasti)\n" +
+        "        if ins is not None and ins.opname == 'JUMP_BACKWARD' and ins.positions.lineno is None:\n" +
+        "            sys.settrace(None)\n            frame.f_trace = None\n            raise KeyboardInterrupt\n" +
+        "    return local\n" +
+        "sys.settrace(lambda frame, event, arg: local if frame.f_code.co_name == '<module>' else None)\n" +
+        "for i in range(3):\n    with lock:\n        pass\nprint('the cell ' + 'ran')",
+    );
+    const text = resultText(result);
+    expect(text).not.toContain("Unexpected exception formatting exception");
+    expect(text).toContain("---> 14     with lock:");
+    expect(text).toMatch(/\nKeyboardInterrupt: $/);
+    expect(text).not.toContain("the cell ran");
+  });
+
   it("an interrupt landing in a __del__ the cell's code runs stops the cell instead of being dropped with Python's 'Exception ignored'", async () => {
     // Before: the KeyboardInterrupt was raised in the finalizer, which Python runs on its own and
     // whose exceptions it prints and drops: the cell went on, and the kernel was killed (6 of 6).
@@ -198,6 +241,21 @@ describePython("interrupting a Python cell with top-level await, on a real ipyke
       expect(resultText(result), `round ${round}`).not.toContain("Exception ignored");
       expect(resultText(await cell("kept")), `round ${round}`).toBe("41");
     }
+  });
+
+  it("a KeyboardInterrupt of the cell's own in a __del__ (no interrupt) is printed and dropped as Python does, and the cell goes on", async () => {
+    // Before: the hook that delivers an interrupt lost in a __del__ again took any KeyboardInterrupt
+    // there for one: the cell was cancelled, shown as interrupted, with no cancel asked for.
+    const { cell } = setup();
+    const result = await cell(
+      "import asyncio\nclass Raises:\n    def __del__(self):\n        raise KeyboardInterrupt('from __del__')\n" +
+        "Raises()\nawait asyncio.sleep(0.1)\nprint('went on')",
+    );
+    expect(result.error).toBeUndefined();
+    const text = resultText(result);
+    expect(text).toContain("Exception ignored in");
+    expect(text).toContain("KeyboardInterrupt: from __del__");
+    expect(text).toMatch(/went on$/);
   });
 
   it("a coroutine an interrupted cell made and never started is not reported as never awaited in later cells", async () => {

@@ -69,12 +69,35 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
         if not kept:
             kept = entries[:1]
-        if len(kept) == len(entries):
+        if len(kept) == len(entries) and all(has_line(entry) for entry in kept):
             return entries[0] if entries else None
         trimmed = None
         for entry in reversed(kept):
-            trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+            trimmed = types.TracebackType(trimmed, entry.tb_frame, entry.tb_lasti, line_of(entry))
         return trimmed
+
+    # Python 3.11 gives some instructions it adds itself no line (the jump back of a loop whose
+    # body ends in a with or an async with, which checks for signals: an interrupt lands there),
+    # and IPython fails to format a traceback through one ("Unexpected exception formatting
+    # exception", with our frames). Such an entry gets the line of the last instruction before it
+    # that has one.
+    def has_line(entry):
+        return isinstance(entry.tb_lineno, int) and entry.tb_lineno > 0
+
+    def line_of(entry):
+        if has_line(entry):
+            return entry.tb_lineno
+        code = entry.tb_frame.f_code
+        line = code.co_firstlineno
+        try:
+            for start, _end, number in code.co_lines():
+                if start > entry.tb_lasti:
+                    break
+                if number is not None and number > 0:
+                    line = number
+        except Exception:
+            pass
+        return line
 
     formatter = ip.InteractiveTB
     structured_traceback = formatter.structured_traceback
@@ -1300,7 +1323,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 running = None
             if running is task and in_cell_code(frame):
                 interrupts.delivered = True
-                raise KeyboardInterrupt
+                # Marked, for interrupt_not_lost: a KeyboardInterrupt of the cell's own is not one.
+                interrupt = KeyboardInterrupt()
+                interrupt.tools_interrupt = True
+                raise interrupt
             # Never raised in the loop's own code or another task's: it would end the loop, and
             # the kernel with it. Nor in the loop's code that the task's step runs once the cell
             # has yielded (call_soon, which a bare yield, asyncio.sleep(0), reschedules the task
@@ -1323,9 +1349,12 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # while the cell runs (a __del__, a weakref callback: WeakSet's _remove as an object the
         # cell dropped dies), whose exceptions Python prints ("Exception ignored in …") and drops:
         # the cell went on, and the harness killed the kernel. In an async cell it is delivered
-        # again, as a cancel of the cell's task at its next await, and not printed.
+        # again, as a cancel of the cell's task at its next await, and not printed. Only the one an
+        # interrupt raised (marked so): one the cell's __del__ raises itself is printed and dropped.
         redeliver = interrupts.redeliver
-        if (redeliver is not None and isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt)
+        value = getattr(unraisable, "exc_value", None)
+        if (redeliver is not None and isinstance(value, KeyboardInterrupt)
+                and getattr(value, "tools_interrupt", False) is True
                 and threading.current_thread() is threading.main_thread()):
             try:
                 redeliver()
@@ -1343,12 +1372,16 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # after the grace period, its variables lost (17 of 24 cancels of a wait_for(sleep(0)) loop).
     # Here a wait_for during which its task's cancel was asked for and that returned anyway raises
     # the CancelledError it lost, for any cancel (a worker task's too, or an asyncio.timeout's), as
-    # 3.12 does; task.cancelling() (3.11) counts the cancels asked for.
+    # 3.12 does; task.cancelling() (3.11) counts the cancels asked for. Not one with no timeout:
+    # wait_for awaits its argument in its task then, and loses no cancel; a coroutine that caught
+    # the cancel and returned (without uncancel) returns its result, as in 3.12.
     original_wait_for = asyncio.tasks.wait_for
     if sys.version_info < (3, 12) and hasattr(asyncio.Task, "cancelling"):
         @functools.wraps(original_wait_for)
         async def wait_for_keeping_cancel(fut, timeout):
             __tracebackhide__ = ours
+            if timeout is None:
+                return await original_wait_for(fut, timeout)
             task = asyncio.current_task()
             asked = task.cancelling() if task is not None else 0
             result = await original_wait_for(fut, timeout)
