@@ -35,7 +35,11 @@ describe("reading changed files again on tsserver", () => {
         );
       };
       const client = {
-        spec: { reloadChanged: "tsserver", command: "typescript-language-server" },
+        spec: {
+          reloadChanged: "tsserver",
+          command: "typescript-language-server",
+          extensions: [".ts", ".js"],
+        },
         capabilities: { executeCommandProvider: { commands: ["typescript.tsserverRequest"] } },
         diskChangeMark: () => 2,
         diskChangesSince: (mark: number) => (mark === 0 ? [a, b] : []),
@@ -83,8 +87,10 @@ describe("the files tsserver's projects hold", () => {
       "src/b.ts": "",
       "src/new.ts": "",
       "src/fresh.ts": "",
+      "src/feature/lib.ts": "",
       "dist/a.js": "",
     });
+    const inNewFolder = join(tree.dir, "src/feature/lib.ts");
     const [app, a, b, added, built, fresh] = [
       "src/app.ts",
       "src/a.ts",
@@ -95,7 +101,9 @@ describe("the files tsserver's projects hold", () => {
     ].map((path) => join(tree.dir, path)) as [string, string, string, string, string, string];
     try {
       const sent: string[] = [];
-      let project = [app, a, b];
+      // tsserver lists the project's tsconfig.json too (its folder holds no source).
+      const config = join(tree.dir, "tsconfig.json");
+      let project = [app, a, b, config];
       let changes: string[][] = [];
       let configChanges = 0;
       let open = [app];
@@ -107,7 +115,11 @@ describe("the files tsserver's projects hold", () => {
         );
       };
       const client = {
-        spec: { reloadChanged: "tsserver", command: "typescript-language-server" },
+        spec: {
+          reloadChanged: "tsserver",
+          command: "typescript-language-server",
+          extensions: [".ts", ".js"],
+        },
         capabilities: { executeCommandProvider: { commands: ["typescript.tsserverRequest"] } },
         diskChangeMark: () => changes.length,
         diskChangesSince: (mark: number) => changes.slice(mark).flat(),
@@ -137,7 +149,7 @@ describe("the files tsserver's projects hold", () => {
       // Listed last time: no second list.
       expect(await change(a, b)).toEqual([`reload ${a}`, `reload ${b}`]);
       // One not listed (a file new to the project, a build's output): asked again.
-      project = [app, a, b, added];
+      project = [app, a, b, added, config];
       expect(await change(added, b)).toEqual([`projectInfo ${app}`, `reload ${added}`, `reload ${b}`]);
       expect(await change(built)).toEqual([`projectInfo ${app}`]);
       expect(await change(added)).toEqual([`reload ${added}`]);
@@ -156,9 +168,15 @@ describe("the files tsserver's projects hold", () => {
       // asked about each time, until it is held.
       expect(await change(fresh)).toEqual([`projectInfo ${app}`]);
       expect(await change(fresh)).toEqual([`projectInfo ${app}`]);
-      project = [app, a, b, added, fresh];
+      project = [app, a, b, added, fresh, config];
       expect(await change(fresh)).toEqual([`projectInfo ${app}`, `reload ${fresh}`]);
       expect(await change(fresh)).toEqual([`reload ${fresh}`]);
+      // So is one in a new folder under a folder of held files (src/feature/): before, it was
+      // remembered as not held, and never read again once tsserver held it.
+      expect(await change(inNewFolder)).toEqual([`projectInfo ${app}`]);
+      project = [app, a, b, added, fresh, inNewFolder, config];
+      expect(await change(inNewFolder)).toEqual([`projectInfo ${app}`, `reload ${inNewFolder}`]);
+      expect(await change(inNewFolder)).toEqual([`reload ${inNewFolder}`]);
     } finally {
       tree.remove();
     }

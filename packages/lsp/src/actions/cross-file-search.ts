@@ -247,7 +247,7 @@ interface ProjectView {
    * answers doing nothing; none it holds is left out.
    */
   held: HeldFiles | undefined;
-  /** The folders of the files in {@link held}. */
+  /** The folders of the source files in {@link held}. */
   heldFolders: ReadonlySet<string>;
   /**
    * The state of what can change the set of projects when {@link notHeld} was begun: the
@@ -256,9 +256,11 @@ interface ProjectView {
   epoch: string;
   /**
    * Changed files found not held by a listing made since {@link epoch} (a build's output),
-   * outside every folder of a file held: not asked about again until the projects can have
-   * changed. Before, each call while a build kept writing dist/ asked for the lists again.
-   * A file in a folder of held files (a new source file) is asked about until tsserver holds it.
+   * under no folder of a file held: not asked about again until the projects can have changed.
+   * Before, each call while a build kept writing dist/ asked for the lists again. A file in or
+   * under a folder of held files (a new source file, in a new folder of src/ too) is asked about
+   * until tsserver holds it: its own watch adds it to the project a moment after, and a file
+   * remembered was then never read again (a hover of its use named its old text).
    */
   notHeld: Set<string>;
   /** tsserver did not say (an old server, a failure) since {@link epoch}: not asked unprompted. */
@@ -288,6 +290,16 @@ function projectView(client: LanguageClient): ProjectView {
     view.unlisted = false;
   }
   return view;
+}
+
+/** Whether `file` is in one of `folders` (tsserver's names) or under one. */
+function underHeldFolder(folders: ReadonlySet<string>, file: string): boolean {
+  for (let folder = dirname(tsserverName(file)); ;) {
+    if (folders.has(folder)) return true;
+    const parent = dirname(folder);
+    if (parent === folder) return false;
+    folder = parent;
+  }
 }
 
 /** The folders of `names` (tsserver's) outside `root` and every node_modules: to watch. */
@@ -340,10 +352,15 @@ async function reloadKnown(
       const names =
         unknown.length > 0 || !view.held ? listed.names : new Set([...view.held.names, ...listed.names]);
       view.held = heldFiles(names);
-      view.heldFolders = new Set([...names].map((name) => dirname(name)));
+      // Of the sources (the project's tsconfig.json is listed too: its folder held nothing else).
+      view.heldFolders = new Set(
+        [...names]
+          .filter((name) => client.spec.extensions.includes(extname(name).toLowerCase()))
+          .map((name) => dirname(name)),
+      );
       client.watchOutside(foldersOutside(listed.names, client.root));
       for (const file of unknown) {
-        if (!view.held(file) && !view.heldFolders.has(dirname(tsserverName(file)))) view.notHeld.add(file);
+        if (!view.held(file) && !underHeldFolder(view.heldFolders, file)) view.notHeld.add(file);
       }
       sure = true;
     } else {

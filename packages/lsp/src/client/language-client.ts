@@ -615,7 +615,7 @@ export class LanguageClient {
    * {@link projectConfigMark}. The events the kernel queued are read first (a write just before).
    */
   async outsideChanges(): Promise<string[]> {
-    if (this.outside.size === 0) return [];
+    if (this.outside.empty) return [];
     await settleDiskEvents();
     const files: string[] = [];
     for (const path of this.outside.take()) {

@@ -1,4 +1,4 @@
-import { mkdirSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { settleDiskEvents } from "../files/disk-events.js";
@@ -41,5 +41,36 @@ describe("folders outside a root, watched each on its own", () => {
     // Closed: nothing more is watched.
     folders.add([tree.dir]);
     expect(folders.size).toBe(0);
+  });
+
+  // The kernel drops the watch of a removed folder: it was kept as watched all the same, a
+  // later listing did not watch it again, and what a checkout wrote there after was never seen.
+  it("watches a folder removed and written again (a checkout of a branch without it, then back)", async () => {
+    const tree = tempTree("outside-folders-gone", { "b/src/lib.ts": "", "c/src/x.ts": "" });
+    const src = join(tree.dir, "b/src");
+    const lib = join(src, "lib.ts");
+    const folders = new OutsideFolders();
+    try {
+      folders.add([src]);
+      rmSync(src, { recursive: true });
+      await takeSoon(folders, 1);
+      mkdirSync(src);
+      writeFileSync(lib, "export const a = 1;\n");
+      writeFileSync(join(src, "use.ts"), "export const b = 1;\n");
+      // What was written while it was not watched: its files, all of them.
+      expect(await takeSoon(folders, 2)).toEqual([lib, join(src, "use.ts")]);
+      folders.add([src]);
+      expect(folders.size).toBe(1);
+      writeFileSync(lib, "export const a = 2;\n");
+      expect(await takeSoon(folders, 1)).toEqual([lib]);
+      // Moved away: its watch would follow the folder to its new name.
+      renameSync(src, join(tree.dir, "b/old"));
+      await takeSoon(folders, 1);
+      writeFileSync(join(tree.dir, "b/old/lib.ts"), "export const a = 3;\n");
+      expect(await takeSoon(folders, 1)).toEqual([]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { basename, join } from "node:path";
 
 /** Most folders outside the root watched per server (see {@link OutsideFolders}). */
 export const outsideFoldersLimit = 500;
@@ -12,35 +12,51 @@ export const outsideFoldersLimit = 500;
  * {@link OutsideFolders.take} are kept, in the order they changed. Past
  * {@link outsideFoldersLimit} folders, later ones are not watched (their changes are left to the
  * server's own watch).
+ *
+ * A folder removed or moved away (a checkout of a branch without it) ends its watch: the kernel
+ * drops it, and a folder written again under the same name was not seen. It is then watched
+ * again by the first {@link OutsideFolders.take} that finds it there, its files all given as
+ * changed (what was written meanwhile is not known).
  */
 export class OutsideFolders {
   private readonly watchers = new Map<string, FSWatcher>();
+  /** Folders whose watch ended (removed, moved, unreadable): watched again once back. */
+  private readonly gone = new Set<string>();
   private readonly changed = new Set<string>();
   private closed = false;
 
   /** Watches `folders` (those already watched, or past the limit, are left as they are). */
   add(folders: Iterable<string>): void {
     for (const folder of folders) {
-      if (this.closed || this.watchers.size >= outsideFoldersLimit) return;
-      if (this.watchers.has(folder)) continue;
-      try {
-        const watcher = watch(folder, { persistent: false }, (_event, name) => {
-          if (typeof name === "string" && name !== "") this.changed.add(join(folder, name));
-        });
-        // A folder removed (or unreadable) is no longer watched; a later listing adds it again.
-        watcher.on("error", () => this.forget(folder));
-        this.watchers.set(folder, watcher);
-      } catch {
-        // Gone or unreadable now: not watched.
-      }
+      if (this.closed) return;
+      if (this.watchers.has(folder) || this.gone.has(folder)) continue;
+      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) return;
+      this.watch(folder);
     }
   }
 
-  /** The files changed in the watched folders since the last call. */
+  /**
+   * The files changed in the watched folders since the last call; those of a folder watched again
+   * (see {@link OutsideFolders}) all of them.
+   */
   take(): string[] {
+    for (const folder of this.gone) {
+      if (!isFolder(folder) || !this.watch(folder)) continue;
+      this.gone.delete(folder);
+      try {
+        for (const name of readdirSync(folder)) this.changed.add(join(folder, name));
+      } catch {
+        // Gone again: its next event says so.
+      }
+    }
     const files = [...this.changed];
     this.changed.clear();
     return files;
+  }
+
+  /** Whether no folder is watched or to be watched again once back. */
+  get empty(): boolean {
+    return this.watchers.size === 0 && this.gone.size === 0;
   }
 
   /** How many folders are watched. */
@@ -52,10 +68,41 @@ export class OutsideFolders {
     this.closed = true;
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
+    this.gone.clear();
   }
 
-  private forget(folder: string): void {
-    this.watchers.get(folder)?.close();
+  /** Watches `folder`; false when it cannot be (gone or unreadable now: not watched). */
+  private watch(folder: string): boolean {
+    try {
+      const self = basename(folder);
+      const watcher = watch(folder, { persistent: false }, (event, name) => {
+        if (typeof name === "string" && name !== "") this.changed.add(join(folder, name));
+        // The folder itself removed or moved (its name: a file of that name alike, watched
+        // again at once): the kernel has dropped the watch, which sees nothing more.
+        if (event === "rename" && name === self) this.lose(folder);
+      });
+      watcher.on("error", () => this.lose(folder));
+      this.watchers.set(folder, watcher);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Ends `folder`'s watch, to be watched again once it is there (see {@link take}). */
+  private lose(folder: string): void {
+    const watcher = this.watchers.get(folder);
+    if (watcher === undefined) return;
+    watcher.close();
     this.watchers.delete(folder);
+    if (!this.closed) this.gone.add(folder);
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

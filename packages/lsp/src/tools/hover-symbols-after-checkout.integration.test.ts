@@ -164,6 +164,54 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     }
   });
 
+  // A source file created in a new folder under the include, before tsserver's own watch added it
+  // to the project, was found not held and, having no held file beside it, remembered so until a
+  // tsconfig changed or a document opened: once an open file imported it, each rewrite of it (a
+  // checkout) was sent no `reload`, and a hover of its use named its old text.
+  it("reads again a source file created in a new folder, once the project holds it", async () => {
+    const app = join(server.dir, "src/app.ts");
+    const appText = readFileSync(app, "utf8");
+    const feature = join(server.dir, "src/feature");
+    const lib = join(feature, "lib.ts");
+    const libText = (i: number) =>
+      `/** Scales, round ${i}. */\nexport function scale(a: number, k${i}?: number): number {\n  return a;\n}\n`;
+    const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "scale" });
+    await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    const client = server.supervisor.runningClientFor(app)!;
+    const reloaded: string[] = [];
+    const request = client.request.bind(client);
+    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
+      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
+      if (method === "workspace/executeCommand" && args?.[0] === "reload")
+        reloaded.push((args[1] as { file: string }).file);
+      return request<R>(method, params, timeoutMs, signal);
+    }) as typeof client.request;
+    const wrong: string[] = [];
+    try {
+      mkdirSync(feature, { recursive: true });
+      writeFileSync(lib, libText(0));
+      // Looked at before tsserver's own watch adds the new file to the project.
+      await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+      writeFileSync(app, `import { scale } from "./feature/lib.js";\n\nexport const s = scale(2);\n`);
+      expect(await hover()).toContain("Scales, round 0.");
+      for (let i = 1; i < 4; i++) {
+        reloaded.length = 0;
+        unlinkSync(lib);
+        writeFileSync(lib, libText(i));
+        const answer = await hover();
+        if (!reloaded.includes(lib)) wrong.push(`round ${i}: not read again`);
+        if (!answer.includes(`Scales, round ${i}.`) || !answer.includes(`k${i}?: number`))
+          wrong.push(`round ${i}: got ${answer}`);
+      }
+    } finally {
+      client.request = request;
+      writeFileSync(app, appText);
+      rmSync(feature, { recursive: true, force: true });
+      await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    }
+    expect(wrong).toEqual([]);
+  });
+
   // With no document open on it, tsserver still holds the project of the files it closed (until
   // another opens): there is no open file to ask its project's files by, and the changed files
   // are all sent. Before, none was, and a symbol a checkout added was not found until tsserver's

@@ -1,4 +1,4 @@
-import { existsSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -117,5 +117,47 @@ describe.skipIf(!found && !ci)("a solution-style tsconfig, a referenced package 
     expect(client?.openUris().map((uri) => supervisor.pathOf(uri))).toEqual([
       join(tree.dir, "packages/a/src/app.ts"),
     ]);
+  });
+
+  // A checkout that removes a folder and writes it again (a branch without it, then back) ended
+  // the folder's watch for good: the watch of a removed folder is gone, yet it was kept as
+  // watched, so a later listing did not watch it again, and every later rewrite there went unseen.
+  it("sees packages/b rewritten after its folder was removed and written again", async () => {
+    const src = join(tree.dir, "packages/b/src");
+    const lib = join(src, "lib.ts");
+    const use = join(src, "use.ts");
+    const app = { file: "packages/a/src/app.ts", line: 3, symbol: "add" };
+    await text({ action: "hover", ...app });
+    const client = supervisor.runningClientFor(join(tree.dir, "packages/a/src/app.ts"))!;
+    const reloaded: string[] = [];
+    const request = client.request.bind(client);
+    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
+      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
+      if (method === "workspace/executeCommand" && args?.[0] === "reload")
+        reloaded.push((args[1] as { file: string }).file);
+      return request<R>(method, params, timeoutMs, signal);
+    }) as typeof client.request;
+    const wrong: string[] = [];
+    try {
+      rmSync(src, { recursive: true });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      mkdirSync(src);
+      writeFileSync(lib, libText.replace("Adds two numbers.", "Adds two numbers, back."));
+      writeFileSync(use, `import { add } from "./lib.js";\n\nexport const three = add(1, 2);\n`);
+      const back = await text({ action: "hover", ...app });
+      if (!back.includes("Adds two numbers, back.")) wrong.push(`back: ${back}`);
+      for (let i = 0; i < 3; i++) {
+        reloaded.length = 0;
+        unlinkSync(lib);
+        writeFileSync(lib, libText.replace("Adds two numbers.", `Adds two numbers, again ${i}.`));
+        const hover = await text({ action: "hover", ...app });
+        if (!reloaded.includes(lib)) wrong.push(`round ${i}: not read again`);
+        if (!hover.includes(`again ${i}.`)) wrong.push(`round ${i}: ${hover}`);
+      }
+    } finally {
+      client.request = request;
+      writeFileSync(lib, libText);
+    }
+    expect(wrong).toEqual([]);
   });
 });
