@@ -79,6 +79,36 @@ export interface StructuralMatch {
    * there. Found only when asked (`MatchLimits.statements`).
    */
   readonly body?: BodyOf;
+  /**
+   * Set when the match is commands of a Bash list (`a && b || c`): a rewrite to nothing deletes
+   * them with their operators, or the list whole when all its commands go (see {@link ListOf}).
+   * Found only when asked (`MatchLimits.statements`).
+   */
+  readonly list?: ListOf;
+  /**
+   * Set when the match is one command of a Bash pipeline (`a | b`), not all of it: a rewrite to
+   * nothing leaves it alone, as deleting it, `|` and all, would change what the next command
+   * reads or where the previous one's output goes. Found only when asked (`MatchLimits.statements`).
+   */
+  readonly pipeline?: true;
+}
+
+/**
+ * The Bash list (`a && b || c`, commands joined by `&&` and `||`) a match is commands of: where
+ * they are, which of them the match is, and how the list ends as a whole command.
+ */
+export interface ListOf {
+  /** Where the list starts (UTF-16): one key per list of a file. */
+  readonly start: number;
+  /** Each command's start and end, in order. */
+  readonly commands: readonly (readonly [number, number])[];
+  /** The first and last of them the match is (indexes into `commands`). */
+  readonly from: number;
+  readonly to: number;
+  /** The list's end with its `;` or `&` when it is a whole statement (see `StructuralMatch.statementEnd`). */
+  readonly statementEnd?: number;
+  /** The body the list is a statement of (see {@link BodyOf}), for the match of it whole. */
+  readonly body?: BodyOf;
 }
 
 /**
@@ -307,6 +337,66 @@ function bodyOf(first: Node, last: Node, language: string): BodyOf | undefined {
   const start = statements[0]?.startIndex;
   if (from < 0 || to < from || start === undefined) return undefined;
   return { start, statements: statements.length, matched: to - from + 1, noOp };
+}
+
+/** Bash nodes whose children are commands joined by operators: a list and a pipeline. */
+const bashJoined = new Set(["list", "pipeline"]);
+
+/**
+ * The Bash list or pipeline the match from `first` to `last` is commands of (see
+ * `StructuralMatch.list` and `pipeline`): the match is taken up through nodes spanning just what
+ * it spans (a `command` around its name) to a child of a list or pipeline. A list nested as the
+ * first command of another (`a && b || c` is `(a && b) || c`) is commands of the outer one.
+ */
+function joinedOf(
+  first: Node,
+  last: Node,
+  source: string,
+  language: string,
+): { list: ListOf } | { pipeline: true } | undefined {
+  if (language !== "bash" || first.id !== last.id) return undefined;
+  let node = first;
+  for (
+    let parent = node.parent;
+    parent &&
+    !bashJoined.has(parent.type) &&
+    parent.startIndex === node.startIndex &&
+    parent.endIndex === node.endIndex;
+    parent = node.parent
+  )
+    node = parent;
+  const parent = node.parent;
+  if (!parent || !bashJoined.has(parent.type) || !node.isNamed || node.isExtra) return undefined;
+  if (parent.type === "pipeline") return { pipeline: true };
+  let list = parent;
+  while (list.parent?.type === "list") list = list.parent;
+  // The commands, the nested lists' flattened, and the match's among them.
+  const commands: (readonly [number, number])[] = [];
+  let from = -1;
+  let to = -1;
+  const flatten = (of: Node): void => {
+    for (const child of of.children) {
+      if (!child?.isNamed || child.isExtra) continue;
+      const at = commands.length;
+      if (child.type === "list") flatten(child);
+      else commands.push([child.startIndex, child.endIndex]);
+      if (child.id === node.id) [from, to] = [at, commands.length - 1];
+    }
+  };
+  flatten(list);
+  if (from < 0 || commands.length < 2) return undefined;
+  const statement = statementEnd(list, list, source, language);
+  const body = bodyOf(list, list, language);
+  return {
+    list: {
+      start: list.startIndex,
+      commands,
+      from,
+      to,
+      ...(statement !== undefined ? { statementEnd: statement } : {}),
+      ...(body !== undefined ? { body } : {}),
+    },
+  };
 }
 
 /**
@@ -642,6 +732,7 @@ function* matchSteps(
     const statement =
       limits.statements === true ? statementEnd(first, last, source, pattern.language) : undefined;
     const body = limits.statements === true ? bodyOf(first, last, pattern.language) : undefined;
+    const joined = limits.statements === true ? joinedOf(first, last, source, pattern.language) : undefined;
     if (seen) {
       let key = `${first.startIndex} ${last.endIndex}`;
       for (const { start, end } of bindings.values()) key += ` ${start} ${end}`;
@@ -662,6 +753,7 @@ function* matchSteps(
       ...(missing.length > 0 ? { missing: missing.map((token) => token.type) } : {}),
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
+      ...joined,
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

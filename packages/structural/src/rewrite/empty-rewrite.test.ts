@@ -238,3 +238,120 @@ describe("an empty rewrite that empties a body puts the language's no-op stateme
       expect(compiles("bash", text)).toBe(true);
     });
 });
+
+describe("an empty rewrite that deletes commands of a Bash list (`a && b`, `a || b`) takes their operators", () => {
+  /** `rewriteFile`'s whole answer for an empty rewrite of `pattern`'s matches in Bash `code`. */
+  async function deletion(pattern: string, code: string) {
+    const compiled = await parser.compile(parser.spec("bash"), pattern);
+    const tree = await parser.parse(parser.spec("bash"), code);
+    const { matches } = findMatches(compiled, tree, code, { statements: true });
+    tree.delete();
+    return rewriteFile(code, matches, "", { codeNames: compiled.codeNames });
+  }
+
+  // Deleting one side of a list left its operator: `do  && echo b; done`, `do echo a && ; done`,
+  // which bash rejects. The operator goes with the command, and a list whose every command goes
+  // is deleted as one command (with its `;`, and a body so emptied gets its `:`).
+  const lists: [string, string, string, string][] = [
+    [
+      "a loop's list, its first command",
+      "echo a",
+      "while x; do echo a && echo b; done\n",
+      "while x; do echo b; done\n",
+    ],
+    [
+      "a loop's list, its last command",
+      "echo b",
+      "while x; do echo a && echo b; done\n",
+      "while x; do echo a; done\n",
+    ],
+    ["a top-level `||`, its first command", "echo a", "echo a || echo b\n", "echo b\n"],
+    ["a top-level `||`, its last command", "echo b", "echo a || echo b\n", "echo a\n"],
+    [
+      "a middle command, with the operator before it",
+      "echo a",
+      "if x; then g && echo a || h; fi\n",
+      "if x; then g || h; fi\n",
+    ],
+    ["the first two of three", "echo $A", "echo a && echo b || g\n", "g\n"],
+    ["the last two of three", "echo $A", "g && echo a || echo b; h\n", "g; h\n"],
+    ["the first and last of three", "echo $A", "echo a && g || echo b\n", "g\n"],
+    [
+      "a list's every command, the loop's only one",
+      "echo $A",
+      "while x; do echo a && echo b; done\n",
+      "while x; do :; done\n",
+    ],
+    ["a list's every command, among others", "echo $A", "echo a || echo b; g\n", "g\n"],
+    [
+      "a list's every command, a body's line",
+      "echo $A",
+      "f() {\n  echo a && echo b\n  g\n}\n",
+      "f() {\n  \n  g\n}\n",
+    ],
+    [
+      "a list over two lines",
+      "echo a",
+      "while x; do\n  echo a &&\n    g\ndone\n",
+      "while x; do\n  g\ndone\n",
+    ],
+    ["a list that a pattern matches part of", "$A && $B", "echo a && echo b || g\n", "g\n"],
+    ["a list in an if's condition", "echo a", "if echo a && g; then h; fi\n", "if g; then h; fi\n"],
+    ["a list before a comment", "echo a", "while x; do g && echo a # c\ndone\n", "while x; do g # c\ndone\n"],
+    [
+      "a list run in the background",
+      "echo a",
+      "while x; do echo a && g & h; done\n",
+      "while x; do g & h; done\n",
+    ],
+  ];
+  for (const [what, pattern, code, expected] of lists)
+    it(`${what}: ${JSON.stringify(code)}`, async () => {
+      const text = (await deletion(pattern, code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+
+  // Deleting one command of a pipeline wrote ` | grep b`, which bash rejects; with its `|` it
+  // would parse but silently change what the next command reads (`grep b` would read the
+  // script's input) or where the previous one's output goes. It is left unchanged, and said so.
+  it("leaves a command of a pipeline unchanged; a pattern of the whole pipeline deletes it", async () => {
+    const stage = await deletion(
+      "echo $A",
+      "echo a | grep b\nwhile x; do echo c | tr c d; g; done\necho e\n",
+    );
+    expect(stage.newText).toBe("echo a | grep b\nwhile x; do echo c | tr c d; g; done\n\n");
+    expect(stage.leftUnchanged.map((match) => [match.text, match.pipeline])).toEqual([
+      ["echo a", true],
+      ["echo c", true],
+    ]);
+    const whole = await deletion(
+      "echo $A | $B $$$C",
+      "echo a | grep b\nwhile x; do echo c | tr c d; g; done\n",
+    );
+    expect(whole.newText).toBe("\nwhile x; do g; done\n");
+    expect(compiles("bash", whole.newText)).toBe(true);
+  });
+
+  // A `case` item's command goes with nothing after it (`a) ;;` is valid), and one last on its
+  // line before a comment leaves the comment.
+  const kept: [string, string, string][] = [
+    ["a case item's only command", "case x in a) echo a;; b) g;; esac\n", "case x in a) ;; b) g;; esac\n"],
+    ["a case item's first command", "case x in a) echo a; g;; esac\n", "case x in a) g;; esac\n"],
+    ["a case item's last command", "case x in a) g; echo a;; esac\n", "case x in a) g; ;; esac\n"],
+    ["a case item falling through", "case x in a) echo a ;& b) g;; esac\n", "case x in a) ;& b) g;; esac\n"],
+    [
+      "a loop's last command before a comment",
+      "while x; do g; echo a # c\ndone\n",
+      "while x; do g; # c\ndone\n",
+    ],
+    ["a loop's only command before a comment", "while x; do echo a # c\ndone\n", "while x; do : # c\ndone\n"],
+    ["a top-level command before a comment", "echo a; # c\ng\n", "# c\ng\n"],
+  ];
+  for (const [what, code, expected] of kept)
+    it(`${what}: ${JSON.stringify(code)}`, async () => {
+      const text = (await deletion("echo a", code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+});

@@ -75,6 +75,62 @@ function fillEmptiedBodies(replacements: Replacement[], replaced: readonly Struc
 }
 
 /**
+ * For a rewrite to nothing, each match that is commands of a Bash list (see
+ * `StructuralMatch.list`) as the span it deletes, so no operator is left without a command on
+ * either side (`do  && echo b; done`): those before the list's first kept command go with the
+ * operator after them, those after it with the operator before them (`g && echo a || h` → `g || h`).
+ * A list whose every command goes is one match of the list whole, deleted as a statement is (with
+ * its `;`, and its body's no-op written if that empties it). Other matches are as they were.
+ */
+function joinListDeletions(matches: readonly StructuralMatch[]): StructuralMatch[] {
+  const deleted = new Map<number, Set<number>>();
+  const joins = (match: StructuralMatch): boolean =>
+    match.list !== undefined &&
+    match.passedOver === undefined &&
+    !match.trailingCode &&
+    match.missing === undefined;
+  for (const match of matches) {
+    if (!match.list || !joins(match)) continue;
+    const indexes = deleted.get(match.list.start) ?? new Set<number>();
+    for (let index = match.list.from; index <= match.list.to; index++) indexes.add(index);
+    deleted.set(match.list.start, indexes);
+  }
+  const whole = new Set<number>();
+  const joined: StructuralMatch[] = [];
+  for (const match of matches) {
+    const list = match.list;
+    if (!list || !joins(match)) {
+      joined.push(match);
+      continue;
+    }
+    const indexes = deleted.get(list.start) ?? new Set<number>();
+    const kept = list.commands.findIndex((_, index) => !indexes.has(index));
+    const { list: _list, body: _body, statementEnd: _end, ...rest } = match;
+    if (kept < 0) {
+      // The list whole, once.
+      if (whole.has(list.start)) continue;
+      whole.add(list.start);
+      const end = list.commands.at(-1)?.[1] ?? match.end;
+      joined.push({
+        ...rest,
+        start: list.start,
+        end,
+        ...(list.statementEnd !== undefined ? { statementEnd: list.statementEnd } : {}),
+        ...(list.body !== undefined ? { body: list.body } : {}),
+      });
+      continue;
+    }
+    const [start, end] =
+      list.to < kept
+        ? [list.commands[list.from]?.[0], list.commands[list.to + 1]?.[0]]
+        : [list.commands[list.from - 1]?.[1], list.commands[list.to]?.[1]];
+    if (start === undefined || end === undefined) joined.push(match);
+    else joined.push({ ...rest, start, end, statementEnd: end });
+  }
+  return joined;
+}
+
+/**
  * Rewrites the outermost matches of a file; nested ones are counted, not rewritten, and so are
  * matches that passed over a keyword or marker (see `StructuralMatch.passedOver`) or code after
  * the pattern (see `StructuralMatch.trailingCode`) or matched a token the code lacks (see
@@ -93,7 +149,11 @@ export function rewriteFile(
    */
   options: { keepTrailingSemicolon?: boolean; codeNames?: readonly string[] } = {},
 ): FileRewrite {
-  const sorted = [...matches].sort((a, b) => a.start - b.start || b.end - a.end);
+  // A template of nothing (or blanks) deletes what it matched.
+  const deletes = template.trim() === "";
+  const sorted = (deletes ? joinListDeletions(matches) : [...matches]).sort(
+    (a, b) => a.start - b.start || b.end - a.end,
+  );
   const replacements: Replacement[] = [];
   /** The match each replacement rewrites (same index). */
   const replaced: StructuralMatch[] = [];
@@ -103,12 +163,13 @@ export function rewriteFile(
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
   const lines = new SourceLines(source);
-  // A template of nothing (or blanks) deletes what it matched.
-  const deletes = template.trim() === "";
   for (const match of sorted) {
     if (
       match.start >= coveredTo &&
-      (match.passedOver !== undefined || match.trailingCode || match.missing !== undefined)
+      (match.passedOver !== undefined ||
+        match.trailingCode ||
+        match.missing !== undefined ||
+        (deletes && match.pipeline))
     ) {
       leftUnchanged.push(match);
       continue;

@@ -81,6 +81,34 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     expect(readFileSync(join(dir, "a.sh"), "utf8")).toBe("for i in 1 2; do :; done\necho b\n");
   });
 
+  // Deleting one side of a Bash list wrote `do  && g; done` and `echo b || ` and warned; the
+  // operator now goes with the command, and a list whose every command goes is one deletion.
+  it("Bash: deleting commands of a list takes their operators, as previewed, with no warning", async () => {
+    const code = "while x; do echo a && g; done\necho b || h\nif x; then echo c && echo d; fi\n";
+    const { text, id } = await stage("a.sh", code, "echo $A", "");
+    expect(text).toContain("(proposed) 3 replacements in 1 file");
+    expect(text).toMatch(/^\+while x; do g; done$/m);
+    expect(text).toMatch(/^\+h$/m);
+    expect(text).toMatch(/^\+if x; then :; fi$/m);
+    expect(text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.sh"), "utf8")).toBe("while x; do g; done\nh\nif x; then :; fi\n");
+  });
+
+  // Deleting one command of a pipeline wrote ` | grep b`; with its `|` it would parse but change
+  // what `grep b` reads. It is left unchanged, and the answer says why and where.
+  it("Bash: a command of a pipeline is left unchanged by a deletion, and said so", async () => {
+    writeFileSync(join(dir, "a.sh"), "echo a | grep b\n");
+    const result = await registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "echo $A", rewrite: "", path: "a.sh" },
+    });
+    expect(resultText(result)).toBe(
+      "nothing staged: 1 match left unchanged: it is one command of a pipeline (`a | b`), and deleting it would change what the next command reads " +
+        "or where the previous one's output goes; write the whole pipeline in the pattern to delete it (a.sh:1:1).",
+    );
+  });
+
   it("TypeScript: a template with an unbalanced bracket, placed on the line it breaks", async () => {
     const code = "function f() {\n  log(1);\n  return 2;\n}\n";
     const { text } = await stage("a.ts", code, "log($A)", "debug($A");

@@ -119,7 +119,8 @@ function places(left: readonly { relativePath: string; match: StructuralMatch }[
 
 /**
  * What became of the matches that passed over a keyword or marker the pattern does not write, ran
- * on over code after the pattern, or matched a token the code lacks: how many were left
+ * on over code after the pattern, matched a token the code lacks, or were one command of a Bash
+ * pipeline a rewrite to nothing would delete (see `StructuralMatch.pipeline`): how many were left
  * unchanged, why, how to rewrite them, and where a few of them are.
  */
 function leftUnchangedNote(
@@ -129,7 +130,12 @@ function leftUnchangedNote(
 ): string {
   const trailing = left.filter(({ match }) => match.trailingCode);
   const lacking = left.filter(({ match }) => !match.trailingCode && match.missing !== undefined);
-  const passing = left.filter(({ match }) => !match.trailingCode && match.missing === undefined);
+  const passing = left.filter(
+    ({ match }) => !match.trailingCode && match.missing === undefined && match.passedOver !== undefined,
+  );
+  const piped = left.filter(
+    ({ match }) => !match.trailingCode && match.missing === undefined && match.passedOver === undefined,
+  );
   const notes: string[] = [];
   if (passing.length > 0) {
     const keywords = [...new Set(passing.flatMap(({ match }) => match.passedOver ?? []))];
@@ -155,6 +161,14 @@ function leftUnchangedNote(
       `${count} left unchanged: the pattern is only the start of the code matched there (it does not parse on its own), ` +
         `and a rewrite would drop the code after it; write the whole statement or block in the pattern, with $$$ for the code inside, ` +
         `to rewrite ${trailing.length === 1 ? "that match" : "those"} (${places(trailing)})${clause ? `.${clause.replace(/\.$/, "")}` : ""}`,
+    );
+  }
+  if (piped.length > 0) {
+    const count = piped.length === 1 ? "1 match" : `${piped.length} matches`;
+    notes.push(
+      `${count} left unchanged: ${piped.length === 1 ? "it is" : "each is"} one command of a pipeline (\`a | b\`), and deleting it would change what the next command reads ` +
+        `or where the previous one's output goes; write the whole pipeline in the pattern to delete it ` +
+        `(${places(piped)})`,
     );
   }
   return `${notes.join("; ")}.`;
