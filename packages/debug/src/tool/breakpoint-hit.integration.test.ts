@@ -48,11 +48,17 @@ describeDebugpy("breakpoints set while the program runs, on debugpy", (project) 
   });
 
   it("say why the program exited when it ends during the wait", { timeout: 120_000 }, async () => {
-    // It exits 0.6 s after the start, failing, the reason on stderr: the answer said only the
-    // exit code, where every other answer that reports an exit shows what the program wrote.
+    // It exits failing, the reason on stderr: the answer said only the exit code, where every
+    // other answer that reports an exit shows what the program wrote. It exits once the test
+    // opens the gate, right after the breakpoints request went to the adapter: inside the wait
+    // (10 s from the answer) however slowly the launch went (a program exiting 0.6 s after its
+    // start ended before the call on a loaded machine).
+    const gate = join(project.dir, "quick-gate");
+    rmSync(gate, { force: true });
     const quick = [
       "import os, sys, time",
-      "time.sleep(0.6)",
+      `while not os.path.exists(${JSON.stringify(gate)}):`,
+      "    time.sleep(0.02)",
       "sys.stderr.write('fatal: gone\\n')",
       "os._exit(3)",
       "x = 1",
@@ -62,10 +68,14 @@ describeDebugpy("breakpoints set while the program runs, on debugpy", (project) 
     const { run, call, sessionPids } = debugRun(project.dir, { firstStopMs: 200, breakpointHitMs: 10_000 });
     let pids: number[] = [];
     try {
-      await call({ op: "launch", program: "quick.py" });
+      expect((await call({ op: "launch", program: "quick.py" })).text).toContain("still running");
       pids = sessionPids();
-      const set = await call({ op: "breakpoints", file: "quick.py", lines: [5] });
-      expect(set.text.split("\n").slice(2)).toEqual([
+      const sent = sentCommands();
+      const setting = call({ op: "breakpoints", file: "quick.py", lines: [6] });
+      expect(await until(() => sent().includes("setBreakpoints"), 10_000)).toBe(true);
+      writeFileSync(gate, "");
+      const set = await setting;
+      expect(set.text.split("\n").slice(2), set.text).toEqual([
         "the program exited with code 3; the session has ended",
         "recent output:",
         "[stderr] fatal: gone",
