@@ -96,7 +96,8 @@ describeDebugpy("breakpoints set while the program runs, on debugpy", (project) 
       const set = await call({ op: "breakpoints", file: "loop.py", lines: [3] });
       expect(set.text.split("\n").slice(1)).toEqual([
         "  line 3: verified  | n = 0",
-        "the program is running and did not stop within 300 ms: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now",
+        "the program is running and did not stop within 300 ms of the adapter's answer: it stops when it reaches one; " +
+          "op 'status', or the next 'breakpoints', 'continue' or step, reports that stop; 'pause' stops it now",
       ]);
     } finally {
       await run.dispose();
@@ -153,7 +154,7 @@ describeDebugpy(
       const launch = await harness.call({ op: "launch", program: "late.py" });
       expect(launch.text).toContain("still running");
       const set = await harness.call({ op: "breakpoints", file: "late.py", lines: [3] });
-      expect(set.text).toContain("did not stop within 300 ms");
+      expect(set.text).toContain("did not stop within 300 ms of the adapter's answer");
       const session = harness.supervisor.conversation("conv-1").session!;
       expect(await until(() => session.state === "stopped", 10_000)).toBe(true);
       return harness;
