@@ -27,6 +27,11 @@ export interface FileBreakpoints {
    * pending for a session of their own language.
    */
   skipped?: string | undefined;
+  /**
+   * What the running session holds of them when sending them failed (cleared, or not known):
+   * they were sent, so they are not pending, and no answer lists them. Sent again to the next session.
+   */
+  failed?: string | undefined;
 }
 
 /**
@@ -47,6 +52,12 @@ export class BreakpointStore {
   skip(file: string, why: string): void {
     const entry = this.files.get(file);
     if (entry) entry.skipped = why;
+  }
+
+  /** Marks a file's breakpoints as not set as asked in the running session, saying what it holds and why. */
+  fail(file: string, what: string): void {
+    const entry = this.files.get(file);
+    if (entry) entry.failed = what;
   }
 
   /**
@@ -83,6 +94,7 @@ export class BreakpointStore {
     for (const entry of this.files.values()) {
       entry.results = undefined;
       entry.skipped = undefined;
+      entry.failed = undefined;
     }
   }
 }

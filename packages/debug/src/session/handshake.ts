@@ -128,7 +128,18 @@ export async function sendBreakpoints(
   }
   const entry = core.options.breakpoints.files.get(file);
   const lines = entry?.lines ?? [];
-  const answered = await setBreakpoints(core, file, lines);
+  let answered: DebugProtocol.Breakpoint[];
+  try {
+    answered = await setBreakpoints(core, file, lines);
+  } catch (error) {
+    // The adapter may hold them or not: they are not pending (status said "sent at launch").
+    const why = error instanceof Error ? error.message : String(error);
+    core.options.breakpoints.fail(
+      file,
+      `not confirmed in this session: setting them failed (${why}); op 'breakpoints' sends them again`,
+    );
+    throw error;
+  }
   let results = lines.map((requested, index): BreakpointResult => {
     const breakpoint = answered[index];
     const verified = breakpoint?.verified ?? false;
@@ -252,6 +263,14 @@ async function restoreLines(
       );
       const near = `within ${statementSearch} of line${refused.length === 1 ? "" : "s"} ${refused.join(", ")}`;
       const where = displayPath(file, core.options.root);
+      const failure = `setting them again failed (${why}) after lines ${near} were set a moment to find lines with code`;
+      core.options.breakpoints.fail(
+        file,
+        cleared
+          ? `cleared in this session, so the program stops at none of them: ${failure}; op 'breakpoints' sets them again`
+          : `not known in this session (the program may stop at them or at the lines near them): ${failure}, and clearing them failed too; ` +
+              "op 'breakpoints' sets them again (it replaces them), or op 'terminate'",
+      );
       throw new DebugError(
         error instanceof DebugError ? (error.code as DebugErrorCode) : "DEBUG_ADAPTER_ERROR",
         `setting the breakpoints of ${where} failed after lines ${near} were set a moment to find lines with code (${why}); ` +

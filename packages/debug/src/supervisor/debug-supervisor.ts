@@ -28,6 +28,9 @@ import { OutputRing } from "../session/output-ring.js";
 import { displayPath } from "../session/source-lines.js";
 import { formatDuration } from "./format-duration.js";
 
+/** How long breakpoints set while the program runs wait for a stop at one after the adapter's answer, unless told. */
+export const defaultBreakpointHitMs = 200;
+
 /** Options of {@link createDebugSupervisor}. */
 export interface DebugSupervisorOptions {
   /** Hard limit on a session's life, in ms; default 30 minutes. Then it is terminated. */
@@ -85,7 +88,7 @@ export class DebugSupervisor {
     this.resumeWaitMs = options.resumeWaitMs ?? 15_000;
     this.firstStopMs = options.firstStopMs ?? 15_000;
     this.launchMs = options.launchMs ?? 30_000;
-    this.breakpointHitMs = options.breakpointHitMs ?? 200;
+    this.breakpointHitMs = options.breakpointHitMs ?? defaultBreakpointHitMs;
     this.searchPath = options.searchPath;
   }
 

@@ -5,7 +5,7 @@ import type { BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome } from "../session/debug-session.js";
 import { limits } from "../session/limits.js";
 import { displayPath } from "../session/source-lines.js";
-import { debugSupervisorKey } from "../supervisor/debug-supervisor.js";
+import { debugSupervisorKey, defaultBreakpointHitMs } from "../supervisor/debug-supervisor.js";
 import {
   formatAdapters,
   formatEvaluation,
@@ -32,7 +32,9 @@ export const debugTool = defineTool({
     "Drive a debugger (Debug Adapter Protocol: debugpy for Python, delve for Go, lldb-dap for C/C++/Rust binaries, dart).",
     "One session per conversation (30 min limit). Set breakpoints (before or after launch), launch, then inspect while stopped:",
     `stack → frame ids (${limits.frames} a page; start_frame lists the next), scopes(frame_id) → references, variables(reference), evaluate(expression, frame_id?).`,
-    "Ids and references are valid only until the program resumes. continue/step_* return at the next stop, at exit, or say 'still running' (a stop reached after that is reported by status or the next continue/step, which then resumes nothing).",
+    "Ids and references are valid only until the program resumes. continue/step_* return at the next stop, at exit, or say 'still running'; " +
+      `breakpoints set while the program runs wait a moment (${formatWait(defaultBreakpointHitMs)} by default, counted from the adapter's answer) for a stop at one.`,
+    "A stop reached after an answer is reported by status or the next breakpoints/continue/step call (a continue/step then resumes nothing).",
     "Ops: adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate.",
     'Example: {"op":"breakpoints","file":"app.py","lines":[12]} then {"op":"launch","program":"app.py","args":["--fast"]}.',
   ].join("\n"),
@@ -298,8 +300,8 @@ async function executeOp(args: DebugInput, context: ToolContext) {
 }
 
 /**
- * What became of a running program after breakpoints were set in it, within `waitedMs`: it
- * stopped (at one of them, the report says where), ended, or runs on.
+ * What became of a running program after breakpoints were set in it, within `waitedMs` of the
+ * adapter's answer: it stopped (at one of them, the report says where), ended, or runs on.
  */
 async function hitText(
   session: DebugSession,
@@ -309,7 +311,10 @@ async function hitText(
 ): Promise<string> {
   if (outcome.kind === "timeout") {
     const within = formatWait(waitedMs);
-    return `the program is running and did not stop within ${within}: it stops when it reaches one; op 'status' shows the stop then, or 'pause' stops it now`;
+    return (
+      `the program is running and did not stop within ${within} of the adapter's answer: it stops when it reaches one; ` +
+      "op 'status', or the next 'breakpoints', 'continue' or step, reports that stop; 'pause' stops it now"
+    );
   }
   const text = await formatOutcome(session, outcome, waitedMs, "continue", answer);
   if (outcome.kind === "stopped") return `the program has ${text}`;

@@ -51,4 +51,38 @@ describe("breakpoint listings", () => {
       "go/main.go: lines 8 (pending: sent at launch or attach)",
     );
   });
+
+  // A file whose setting failed in the live session was listed "pending: sent at launch or attach".
+  it("says what the live session holds of a file whose setting failed, and counts such lines apart", () => {
+    const store = new BreakpointStore();
+    store.set("/nowhere/main.go", [15]);
+    store.fail("/nowhere/main.go", "cleared in this session, so the program stops at none of them: why");
+    expect(formatBreakpointStore(store, "/nowhere")).toBe(
+      "main.go: lines 15 (cleared in this session, so the program stops at none of them: why)",
+    );
+    // Sent again to the next session: pending once this one has ended, and after a reset.
+    expect(formatBreakpointStore(store, "/nowhere", { ended: true })).toBe(
+      "main.go: lines 15 (pending: sent at launch or attach)",
+    );
+    // Past the listing's 30 lines they are counted as what they are, not as pending.
+    const full = new BreakpointStore();
+    full.set(
+      "/nowhere/a.py",
+      Array.from({ length: 30 }, (_, index) => index + 1),
+    );
+    full.store(
+      "/nowhere/a.py",
+      Array.from({ length: 30 }, (_, index) => result(index + 1, true)),
+    );
+    full.set("/nowhere/b.go", [4, 8]);
+    full.fail("/nowhere/b.go", "cleared in this session: why");
+    full.set("/nowhere/c.go", [2]);
+    expect(formatBreakpointStore(full, "/nowhere").split("\n").at(-1)).toBe(
+      "… 3 more breakpoints in 2 files not shown: 1 pending, 2 whose setting failed",
+    );
+    store.resetResults();
+    expect(formatBreakpointStore(store, "/nowhere")).toBe(
+      "main.go: lines 15 (pending: sent at launch or attach)",
+    );
+  });
 });

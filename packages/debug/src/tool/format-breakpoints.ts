@@ -29,11 +29,13 @@ interface LeftOut {
   verified: number;
   unverified: number[];
   pending: number;
+  /** Lines whose setting failed in the running session (cleared, or not known). */
+  failed: number;
   files: Set<string>;
 }
 
 function describeLeftOut(left: LeftOut, { files }: { files: boolean }): string {
-  const total = left.verified + left.unverified.length + left.pending;
+  const total = left.verified + left.unverified.length + left.pending + left.failed;
   const kinds: string[] = [];
   if (left.verified > 0) kinds.push(`${left.verified} verified`);
   if (left.unverified.length > 0) {
@@ -44,12 +46,13 @@ function describeLeftOut(left: LeftOut, { files }: { files: boolean }): string {
     );
   }
   if (left.pending > 0) kinds.push(`${left.pending} pending`);
+  if (left.failed > 0) kinds.push(`${left.failed} whose setting failed`);
   const where = files ? ` in ${left.files.size} file${left.files.size === 1 ? "" : "s"}` : "";
   return `… ${total} more breakpoint${total === 1 ? "" : "s"}${where} not shown: ${kinds.join(", ")}`;
 }
 
 function leftOut(): LeftOut {
-  return { verified: 0, unverified: [], pending: 0, files: new Set() };
+  return { verified: 0, unverified: [], pending: 0, failed: 0, files: new Set() };
 }
 
 function countResult(left: LeftOut, file: string, result: BreakpointResult): void {
@@ -98,9 +101,16 @@ export function formatBreakpointStore(
   for (const { file, entry, path } of files) {
     if (!entry.results) {
       if (budget > 0) {
-        const why = entry.skipped && !ended ? entry.skipped : "sent at launch or attach";
-        parts.push(`${path}: lines ${lineRanges(entry.lines)} (pending: ${why})`);
+        // A live session's failure to set them says what it holds; after it, they are pending again.
+        const state =
+          entry.failed && !ended
+            ? entry.failed
+            : `pending: ${entry.skipped && !ended ? entry.skipped : "sent at launch or attach"}`;
+        parts.push(`${path}: lines ${lineRanges(entry.lines)} (${state})`);
         budget--;
+      } else if (entry.failed && !ended) {
+        left.failed += entry.lines.length;
+        left.files.add(file);
       } else {
         left.pending += entry.lines.length;
         left.files.add(file);
