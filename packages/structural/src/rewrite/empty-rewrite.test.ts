@@ -316,6 +316,9 @@ describe("an empty rewrite that deletes commands of a Bash list (`a && b`, `a ||
       "g &&  <<EOF\nhi\nEOF\nh\n",
     ],
     ["a redirected list's first command", "echo a", "echo a && g > f\n", "g > f\n"],
+    // A command after `!` left the `!` without one (`!  && g`, which bash rejects): it goes too.
+    ["a list's negated first command", "echo a", "! echo a && g\n", "g\n"],
+    ["a list's negated middle command", "echo a", "g && ! echo a || h\n", "g || h\n"],
     ["a redirected list's middle command", "echo a", "g && echo a && h 2>&1\n", "g && h 2>&1\n"],
   ];
   for (const [what, pattern, code, expected] of lists)
