@@ -345,8 +345,11 @@ const bashJoined = new Set(["list", "pipeline"]);
 /**
  * The Bash list or pipeline the match from `first` to `last` is commands of (see
  * `StructuralMatch.list` and `pipeline`): the match is taken up through nodes spanning just what
- * it spans (a `command` around its name) to a child of a list or pipeline. A list nested as the
- * first command of another (`a && b || c` is `(a && b) || c`) is commands of the outer one.
+ * it spans (a `command` around its name) and a `!` before it (`! a && b` goes as `! a`) to a child
+ * of a list or pipeline. A list nested as the first command of another (`a && b || c` is
+ * `(a && b) || c`) is commands of the outer one. tree-sitter reads a redirect after a list's last
+ * command as the list's (`a && b > f`), which Bash gives that command: the last is not joined, as
+ * deleting it with its operator would hand the redirect to the command before (`a > f`).
  */
 function joinedOf(
   first: Node,
@@ -360,8 +363,8 @@ function joinedOf(
     let parent = node.parent;
     parent &&
     !bashJoined.has(parent.type) &&
-    parent.startIndex === node.startIndex &&
-    parent.endIndex === node.endIndex;
+    ((parent.startIndex === node.startIndex && parent.endIndex === node.endIndex) ||
+      parent.type === "negated_command");
     parent = node.parent
   )
     node = parent;
@@ -385,6 +388,9 @@ function joinedOf(
   };
   flatten(list);
   if (from < 0 || commands.length < 2) return undefined;
+  const redirected =
+    list.parent?.type === "redirected_statement" && list.parent.childForFieldName("body")?.id === list.id;
+  if (redirected && to === commands.length - 1) return undefined;
   const statement = statementEnd(list, list, source, language);
   const body = bodyOf(list, list, language);
   return {

@@ -304,6 +304,22 @@ describe("an empty rewrite that deletes commands of a Bash list (`a && b`, `a ||
       "while x; do echo a && g & h; done\n",
       "while x; do g & h; done\n",
     ],
+    // tree-sitter reads a redirect after the last command as the list's, which Bash gives that
+    // command: deleting it with its operator handed the redirect to the command before
+    // (`g > f`, `g &>/dev/null`, `g <<EOF`). It goes alone, as a command of no list does.
+    ["a list's last command with a redirect", "echo a", "g && echo a > f\n", "g &&  > f\n"],
+    ["a list's last command silenced", "echo a", "g || echo a &>/dev/null\n", "g ||  &>/dev/null\n"],
+    [
+      "a list's last command with a here-doc",
+      "cat",
+      "g && cat <<EOF\nhi\nEOF\nh\n",
+      "g &&  <<EOF\nhi\nEOF\nh\n",
+    ],
+    ["a redirected list's first command", "echo a", "echo a && g > f\n", "g > f\n"],
+    // A command after `!` left the `!` without one (`!  && g`, which bash rejects): it goes too.
+    ["a list's negated first command", "echo a", "! echo a && g\n", "g\n"],
+    ["a list's negated middle command", "echo a", "g && ! echo a || h\n", "g || h\n"],
+    ["a redirected list's middle command", "echo a", "g && echo a && h 2>&1\n", "g && h 2>&1\n"],
   ];
   for (const [what, pattern, code, expected] of lists)
     it(`${what}: ${JSON.stringify(code)}`, async () => {
