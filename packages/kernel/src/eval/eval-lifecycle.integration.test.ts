@@ -398,6 +398,164 @@ deadline = time.monotonic() + 300
     expect(resultText(result)).not.toMatch(/^went on/m);
   });
 
+  it("a cell's own handler that took the interrupt and was removed in the same statement says so; a caught KeyboardInterrupt followed by an own handler does not", async () => {
+    // Before: the handler in place when the statement ended was taken for the one that had taken
+    // the interrupt: a cell that caught the KeyboardInterrupt, then set a handler of its own, was
+    // said to have had "its own SIGINT handler" take it; one whose own handler took it and was put
+    // back within the statement was said to have caught it.
+    const { registry, run, workspace } = setup();
+    const invoke = (code: string, signal: AbortSignal): Promise<ToolResult> =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: { code, description: "run a cell that changes its interrupt handler" },
+        signal,
+      });
+    const cancelled = "eval was cancelled: the call was cancelled and the interrupt reached the cell";
+    const caughtThenOwn = join(workspace.directory, "caught-then-own.flag");
+    const first = await cancelWhenFlagged(caughtThenOwn, (signal) =>
+      invoke(
+        `import signal, time\ntry:\n    open(${JSON.stringify(caughtThenOwn)}, 'w').close()\n    time.sleep(300)\n` +
+          "except KeyboardInterrupt:\n    signal.signal(signal.SIGINT, lambda *args: None)\n    print('caught')",
+        signal,
+      ),
+    );
+    expect(first.error?.message).toBe(
+      `${cancelled}, which caught it and went on to its end; the kernel's state is kept.`,
+    );
+    expect(resultText(first)).toMatch(/^caught\n/);
+    const ownRemoved = join(workspace.directory, "own-removed.flag");
+    const second = await cancelWhenFlagged(ownRemoved, (signal) =>
+      invoke(
+        "import signal, time\ndef wait_for_it():\n    taken = []\n" +
+          "    previous = signal.signal(signal.SIGINT, lambda *args: taken.append('handler'))\n" +
+          `    open(${JSON.stringify(ownRemoved)}, 'w').close()\n    deadline = time.monotonic() + 300\n` +
+          "    while not taken and time.monotonic() < deadline:\n        time.sleep(0.01)\n" +
+          "    signal.signal(signal.SIGINT, previous)\n    print('went on', taken)\nwait_for_it()",
+        signal,
+      ),
+    );
+    expect(second.error?.message).toBe(
+      `${cancelled}, whose own SIGINT handler took it; the cell went on to its end; the kernel's state is kept.`,
+    );
+    expect(resultText(second)).toMatch(/^went on \['handler'\]\n/);
+  });
+
+  it("a SIGINT a forked child took (os.fork, multiprocessing's fork) is not the parent's interrupt", async () => {
+    // Before: the child inherited the kernel's wakeup fd, and wrote the SIGINT it caught into the
+    // pipe the kernel watches for the interrupt: a later cancel landing after the cell's last
+    // statement was said to have "reached the cell, which caught it", as if the cell had been cut
+    // short.
+    const { registry, run, workspace } = setup();
+    const children: Record<string, string> = {
+      "os.fork": `pid = os.fork()
+if pid == 0:
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    except KeyboardInterrupt:
+        pass
+    os._exit(0)
+os.waitpid(pid, 0)
+`,
+      multiprocessing: `def child():
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    except KeyboardInterrupt:
+        pass
+process = multiprocessing.get_context('fork').Process(target=child)
+process.start()
+process.join()
+`,
+    };
+    for (const [how, child] of Object.entries(children)) {
+      const flag = join(workspace.directory, `child-${how}.flag`);
+      // The cancel lands in a post_run_cell hook, after the cell's last statement: dropped.
+      const code = `import multiprocessing, os, signal, time
+from IPython import get_ipython
+${child}def after_the_cell(*args):
+    get_ipython().events.unregister('post_run_cell', after_the_cell)
+    previous = signal.getsignal(signal.SIGINT)
+    taken = []
+    def noting(*args):
+        taken.append(1)
+        previous(*args)
+    signal.signal(signal.SIGINT, noting)
+    open(${JSON.stringify(flag)}, 'w').close()
+    deadline = time.monotonic() + 300
+    while not taken and time.monotonic() < deadline:
+        time.sleep(0.01)
+    signal.signal(signal.SIGINT, previous)
+get_ipython().events.register('post_run_cell', after_the_cell)
+print('last statement')`;
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: { code, description: "fork a child that catches its own SIGINT" },
+          signal,
+        }),
+      );
+      expect(result.error?.message, how).toBe(
+        "eval was cancelled: the call was cancelled, but the cell ran to its end (the interrupt did not reach it); the kernel's state is kept.",
+      );
+      expect(resultText(result), how).toMatch(/^last statement\n/);
+    }
+  });
+
+  it("a cell that closes the kernel's interrupt-watching pipe leaves no thread spinning, and later cancels are still told right", async () => {
+    // Before: with the pipe's write end closed, the thread emptying it woke at once from poll
+    // (POLLHUP) forever: 87 % of a CPU (174 ticks in 2 s); and as the pipe was gone, a cancelled
+    // cell that caught the KeyboardInterrupt was said not to have been reached by it.
+    const { registry, run, workspace, cell } = setup();
+    const spin =
+      "import threading, time\ndef arrival_ticks():\n    total = 0\n    for thread in threading.enumerate():\n" +
+      "        if thread.name == 'tools-signal-arrivals':\n            try:\n" +
+      "                with open(f'/proc/self/task/{thread.native_id}/stat') as stat:\n" +
+      "                    fields = stat.read().rsplit(')', 1)[1].split()\n" +
+      "            except OSError:\n                continue\n            total += int(fields[11]) + int(fields[12])\n" +
+      "    return total\nstart = arrival_ticks()\ntime.sleep(1)\nticks = arrival_ticks() - start\n" +
+      // The thread of a pipe replaced wakes within a second (its poll's bound) and ends.
+      "def arrival_threads():\n    return sum(thread.name == 'tools-signal-arrivals' for thread in threading.enumerate())\n" +
+      "deadline = time.monotonic() + 10\nwhile arrival_threads() > 1 and time.monotonic() < deadline:\n    time.sleep(0.05)\n" +
+      "print(arrival_threads(), ticks)";
+    // The wakeup fd a statement finds set is the pipe's write end; its read end has the same inode.
+    const ends: Record<string, string> = {
+      "write end": "[write]",
+      "read end": "[read]",
+      "both ends": "[read, write]",
+    };
+    for (const [which, closed] of Object.entries(ends)) {
+      const closing = await cell(
+        "import os, signal\nwrite = signal.set_wakeup_fd(-1)\nsignal.set_wakeup_fd(write)\n" +
+          "read = next(int(fd) for fd in os.listdir('/proc/self/fd') if int(fd) != write and " +
+          "os.readlink(f'/proc/self/fd/{fd}') == os.readlink(f'/proc/self/fd/{write}'))\n" +
+          `for fd in ${closed}:\n    os.close(fd)\nprint('closed')`,
+      );
+      expect(resultText(closing), which).toBe("closed");
+      const [threads, ticks] = resultText(await cell(spin))
+        .split(" ")
+        .map(Number);
+      expect(threads, which).toBe(1);
+      // A spinning thread takes about 90 ticks a second (a whole CPU); a waiting one none.
+      expect(ticks, which).toBeLessThan(20);
+      const flag = join(workspace.directory, `closed-${which.replace(" ", "-")}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: {
+            code: `import time\ntry:\n    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('caught')`,
+            description: "wait until the interrupt comes, and catch it",
+          },
+          signal,
+        }),
+      );
+      expect(result.error?.message, which).toBe(
+        "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+      );
+      expect(resultText(result), which).toMatch(/^caught\n/);
+    }
+  });
+
   it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
     // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
     // had stopped, by exiting on its own.

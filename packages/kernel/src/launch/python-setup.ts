@@ -1115,53 +1115,127 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
 
     # Python's own handler raises KeyboardInterrupt in a sync statement without a trace the cell
     # cannot erase (it may catch it), and the cell's own handler, when it set one, leaves none: the
-    # signal's arrival is seen through the wakeup fd instead, set to this pipe while a statement
-    # runs, on which Python's C handler writes the number of each signal caught as it arrives. A
-    # thread empties the pipe as it fills (arrivals_seen: SIGINT was read since the last arrived,
-    # which empties it too): a full pipe (64 KiB, as many signals caught in one statement) took no
-    # more, SIGINT's too.
-    arrivals_lock = threading.Lock()
-    arrivals_seen = [False]
-    try:
-        arrivals = os.pipe()
-        for end in arrivals:
-            os.set_blocking(end, False)
-    except OSError:
-        arrivals = None
+    # signal's arrival is seen through the wakeup fd instead, set to a pipe of ours while a
+    # statement runs, on which Python's C handler writes the number of each signal caught as it
+    # arrives. A thread empties the pipe as it fills (arrivals.seen: SIGINT was read since the last
+    # arrived, which empties it too): a full pipe (64 KiB, as many signals caught in one statement)
+    # took no more, SIGINT's too.
+    # The cell may close the pipe's ends (code that closes the fds it did not open) and open others
+    # under their numbers: the pipe serves while both its ends are still it, else the next
+    # statement makes a new one, with a thread of its own; the thread of one whose write end is
+    # closed ends (its poll says POLLHUP at once, forever: it spun on a CPU). A forked child
+    # (os.fork, multiprocessing's fork) inherits the wakeup fd: the signals it caught landed in the
+    # kernel's pipe, taken for the kernel's interrupt. The child forgets the pipe.
+    # The signal's handler is the one in place when it arrived: the cell may change it within a
+    # statement (set its own after catching the KeyboardInterrupt, or put back the one it found
+    # after its own took the interrupt), so a change of SIGINT's handler while a statement is
+    # watched notes the arrivals until then, with the handler they found (arrivals.handlers).
+    import fcntl
+    real_signal, real_getsignal = signal.signal, signal.getsignal
+    # pipe: (read end, write end, (device, inode)), None until made or when none can be; watched:
+    # the pipe of the statement being watched, on the main thread.
+    arrivals = types.SimpleNamespace(lock=threading.Lock(), seen=False, pipe=None, watched=None, handlers=[])
 
-    def read_arrivals():
-        # Under arrivals_lock.
+    def still_ours(pipe, end):
+        # Whether that end's fd is still that end of the pipe (not closed, nor another file since).
+        try:
+            stat = os.fstat(pipe[end])
+            mode = fcntl.fcntl(pipe[end], fcntl.F_GETFL) & os.O_ACCMODE
+        except OSError:
+            return False
+        return (stat.st_dev, stat.st_ino) == pipe[2] and mode == (os.O_RDONLY, os.O_WRONLY)[end]
+
+    def close_ours(pipe):
+        for end in (1, 0):
+            if still_ours(pipe, end):
+                try:
+                    os.close(pipe[end])
+                except OSError:
+                    pass
+
+    def arrivals_pipe():
+        # Under arrivals.lock: the pipe, while both its ends are; else a new one (None when none
+        # can be made). The old one's ends still ours are closed: its thread, waiting in poll,
+        # sees its write end go, and ends.
+        pipe = arrivals.pipe
+        if pipe is not None and still_ours(pipe, 0) and still_ours(pipe, 1):
+            return pipe
+        if pipe is not None:
+            close_ours(pipe)
+            arrivals.pipe = None
+        ends = ()
+        try:
+            ends = os.pipe()
+            for end in ends:
+                os.set_blocking(end, False)
+            stat = os.fstat(ends[0])
+        except OSError:
+            for end in ends:
+                os.close(end)
+            return None
+        pipe = arrivals.pipe = (ends[0], ends[1], (stat.st_dev, stat.st_ino))
+        threading.Thread(target=empty_arrivals, args=(pipe,), name="tools-signal-arrivals", daemon=True).start()
+        return pipe
+
+    def read_arrivals(pipe):
+        # Under arrivals.lock.
+        if not still_ours(pipe, 0):
+            return
         try:
             while True:
-                chunk = os.read(arrivals[0], 4096)
+                chunk = os.read(pipe[0], 4096)
                 if not chunk:
                     break
                 if bytes([signal.SIGINT]) in chunk:
-                    arrivals_seen[0] = True
+                    arrivals.seen = True
         except (BlockingIOError, OSError):
             pass
 
-    def empty_arrivals():
+    def empty_arrivals(pipe):
         import select
         poller = select.poll()
-        poller.register(arrivals[0], select.POLLIN)
+        poller.register(pipe[0], select.POLLIN)
         while True:
-            events = poller.poll()
-            if any(event & (select.POLLERR | select.POLLNVAL) for _, event in events):
+            # A second at most: a thread whose pipe's read end the cell closed waits in poll on the
+            # number, which a new pipe may take (the next one's read end), and nothing wakes it.
+            try:
+                events = poller.poll(1000)
+            except OSError:
                 return
-            with arrivals_lock:
-                read_arrivals()
+            with arrivals.lock:
+                if arrivals.pipe is not pipe:
+                    return
+                read_arrivals(pipe)
+                if not still_ours(pipe, 0) or any(
+                        event & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, event in events):
+                    # Its write end is closed (or its read end): the next statement makes a new pipe.
+                    return
 
-    if arrivals is not None:
-        threading.Thread(target=empty_arrivals, name="tools-signal-arrivals", daemon=True).start()
+    def forget_arrivals_in_child():
+        # In a child forked from the kernel: its signals are its own, not the kernel's interrupt.
+        pipe, arrivals.pipe, arrivals.watched = arrivals.pipe, None, None
+        arrivals.lock, arrivals.seen, arrivals.handlers = threading.Lock(), False, []
+        if pipe is None:
+            return
+        try:
+            current = signal.set_wakeup_fd(-1)
+            if current != pipe[1]:
+                signal.set_wakeup_fd(current)
+        except (ValueError, OSError):
+            pass
+        close_ours(pipe)
+
+    os.register_at_fork(after_in_child=forget_arrivals_in_child)
 
     def watch_arrivals():
         # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
         # signals of the statement go there, as the cell expects.
-        if arrivals is None:
+        with arrivals.lock:
+            pipe = arrivals_pipe()
+        if pipe is None:
             return None
         try:
-            previous = signal.set_wakeup_fd(arrivals[1], warn_on_full_buffer=False)
+            previous = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
         except (ValueError, OSError):
             return None
         if previous != -1:
@@ -1170,27 +1244,51 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             except (ValueError, OSError):
                 pass
             return None
-        return previous
+        arrivals.watched, arrivals.handlers = pipe, []
+        return pipe
 
     def handlers_run():
         # Entering a Python function runs the signal handlers still pending.
         pass
 
-    def arrived(previous):
-        # Whether SIGINT arrived since watch_arrivals; the wakeup fd goes back to what it was,
-        # unless the statement set one of its own (asyncio's add_signal_handler), which stays.
-        if previous is None:
-            return False
+    def note_arrivals(pipe, handler):
+        # The SIGINT arrived since the last noted found handler in place.
+        with arrivals.lock:
+            read_arrivals(pipe)
+            seen, arrivals.seen = arrivals.seen, False
+        if seen:
+            arrivals.handlers.append(handler)
+
+    @functools.wraps(real_signal)
+    def signal_noting_arrivals(signalnum, handler, /):
+        __tracebackhide__ = ours
+        pipe = arrivals.watched
+        if (pipe is not None and signalnum == signal.SIGINT
+                and threading.current_thread() is threading.main_thread()):
+            before = real_getsignal(signal.SIGINT)
+            try:
+                handlers_run()
+            finally:
+                note_arrivals(pipe, before)
+        return real_signal(signalnum, handler)
+
+    signal.signal = signal_noting_arrivals
+
+    def arrived(pipe, handler):
+        # The SIGINT handlers in place when a SIGINT arrived since watch_arrivals (handler: the one
+        # in place at the statement's end); the wakeup fd goes back to what it was, unless the
+        # statement set one of its own (asyncio's add_signal_handler), which stays.
+        if pipe is None:
+            return []
         try:
-            current = signal.set_wakeup_fd(previous)
-            if current != arrivals[1]:
+            current = signal.set_wakeup_fd(-1)
+            if current != pipe[1]:
                 signal.set_wakeup_fd(current)
         except (ValueError, OSError):
             pass
-        with arrivals_lock:
-            read_arrivals()
-            seen, arrivals_seen[0] = arrivals_seen[0], False
-        return seen
+        note_arrivals(pipe, handler)
+        handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
+        return handlers
 
     def cells_own(handler):
         # A SIGINT handler the cell set, not ours nor Python's own (SIG_IGN and SIG_DFL are no
@@ -1206,10 +1304,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         interrupts.pending, interrupts.statements, interrupts.delivered = False, 0, False
         interrupts.own_handler = False
         interrupts.cancelled = interrupts.replaced = None
-        kernel.saved_sigint_handler = signal.signal(signal.SIGINT, on_interrupt)
+        kernel.saved_sigint_handler = real_signal(signal.SIGINT, on_interrupt)
 
     def post_handler_hook():
-        signal.signal(signal.SIGINT, kernel.saved_sigint_handler)
+        real_signal(signal.SIGINT, kernel.saved_sigint_handler)
         interrupts.pending = False
 
     shell_run_code = ip.run_code
@@ -1229,7 +1327,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         watching = watch_arrivals()
         taken = interrupts.taken
         if ours_now:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            real_signal(signal.SIGINT, signal.default_int_handler)
         try:
             if interrupts.pending:
                 interrupts.pending = False
@@ -1255,15 +1353,17 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 interrupts.replaced = None
             return failed
         finally:
-            if ours_now and signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-                signal.signal(signal.SIGINT, on_interrupt)
-            if arrived(watching):
+            handler = real_getsignal(signal.SIGINT)
+            if ours_now and handler is signal.default_int_handler:
+                real_signal(signal.SIGINT, on_interrupt)
+            handlers = arrived(watching, handler)
+            if handlers:
                 # Arrived while the statement ran; raised in it only if Python's handler ran it
                 # there: one whose handler runs only now is ours (on_interrupt), which keeps it
                 # (pending) and drops it after the last statement. One that none of ours took,
-                # with the cell's own handler in place, went to that handler.
+                # with the cell's own handler in place when it arrived, went to that handler.
                 handlers_run()
-                if interrupts.taken == taken and cells_own(signal.getsignal(signal.SIGINT)):
+                if interrupts.taken == taken and any(cells_own(each) for each in handlers):
                     interrupts.delivered = interrupts.own_handler = True
                 elif ours_now and not interrupts.pending:
                     interrupts.delivered = True
@@ -1333,14 +1433,14 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             # with): the task is current there too, but no frame of the cell's is below it.
             loop.call_soon_threadsafe(interrupt_task)
 
-        saved = signal.signal(signal.SIGINT, on_async_interrupt)
+        saved = real_signal(signal.SIGINT, on_async_interrupt)
         interrupts.async_handler = on_async_interrupt
         interrupts.redeliver = lambda: loop.call_soon_threadsafe(interrupt_task)
         try:
             yield
         finally:
             interrupts.redeliver = interrupts.async_handler = None
-            signal.signal(signal.SIGINT, saved)
+            real_signal(signal.SIGINT, saved)
 
     unraisable_hook = sys.unraisablehook
 
