@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname, extname } from "node:path";
+import { dirname, extname, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
 import { diskChangesKept } from "../client/disk-changes.js";
 import type { LanguageClient } from "../client/language-client.js";
@@ -359,6 +359,13 @@ async function reloadKnown(
           .map((name) => dirname(name)),
       );
       client.watchOutside(foldersOutside(listed.names, client.root));
+      // tsserver lists its projects' tsconfig and the bases their `extends` name, whatever their
+      // names (JSON modules a source imports too: a change to one lists the files again, no more).
+      client.noteProjectConfigs(
+        [...listed.names]
+          .filter((name) => extname(name).toLowerCase() === ".json")
+          .map((name) => normalize(name)),
+      );
       for (const file of unknown) {
         if (!view.held(file) && !underHeldFolder(view.heldFolders, file)) view.notHeld.add(file);
       }

@@ -125,8 +125,10 @@ export class LanguageClient {
   private readonly diskChanges = new DiskChanges();
   /** Folders outside the root whose files the server reads (see {@link watchOutside}). */
   private readonly outside = new OutsideFolders();
-  /** Changes on disk to the server's project files (`spec.projectConfigs`), counted. */
+  /** Changes on disk to the server's project files (see {@link isProjectConfig}), counted. */
   private projectConfigChanges = 0;
+  /** See {@link noteProjectConfigs}. */
+  private readonly projectConfigFiles = new Set<string>();
   /** See {@link hasAnswered}. */
   private answeredOnce = false;
   /** Set once the connection closed (the process ended): nothing more can be sent. */
@@ -574,7 +576,7 @@ export class LanguageClient {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
       const ofLanguage = this.spec.extensions.includes(extname(event.path).toLowerCase());
       const uri = pathToFileURL(event.path).href;
-      if (this.spec.projectConfigs?.test(basename(event.path))) this.projectConfigChanges += 1;
+      if (this.isProjectConfig(event.path)) this.projectConfigChanges += 1;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
       const isIncluded = !open && this.documents.isIncluded(uri);
@@ -611,7 +613,7 @@ export class LanguageClient {
 
   /**
    * The files of this server's languages changed in the folders of {@link watchOutside} since the
-   * last call; the changes there to its project files (`spec.projectConfigs`) are counted in
+   * last call; the changes there to its project files (see {@link isProjectConfig}) are counted in
    * {@link projectConfigMark}. The events the kernel queued are read first (a write just before).
    */
   async outsideChanges(): Promise<string[]> {
@@ -619,7 +621,7 @@ export class LanguageClient {
     await settleDiskEvents();
     const files: string[] = [];
     for (const path of this.outside.take()) {
-      if (this.spec.projectConfigs?.test(basename(path))) this.projectConfigChanges += 1;
+      if (this.isProjectConfig(path)) this.projectConfigChanges += 1;
       else if (this.spec.extensions.includes(extname(path).toLowerCase())) files.push(path);
     }
     return files;
@@ -627,11 +629,27 @@ export class LanguageClient {
 
   /**
    * Counts the changes on disk to the files that say which files the server's projects hold
-   * (`spec.projectConfigs`: a tsconfig.json), in the root and in the folders of {@link watchOutside}
-   * (the latter as of the last {@link outsideChanges}).
+   * (see {@link isProjectConfig}), in the root and in the folders of {@link watchOutside} (the
+   * latter as of the last {@link outsideChanges}).
    */
   projectConfigMark(): number {
     return this.projectConfigChanges;
+  }
+
+  /**
+   * Adds `paths` to the files that say which files the server's projects hold, whatever their
+   * names (a base tsconfig an `extends` names, `shared/base.json`): see {@link isProjectConfig}.
+   */
+  noteProjectConfigs(paths: Iterable<string>): void {
+    for (const path of paths) this.projectConfigFiles.add(path);
+  }
+
+  /**
+   * Whether `path` says which files the server's projects hold: named so (`spec.projectConfigs`,
+   * a tsconfig.json) or given to {@link noteProjectConfigs}.
+   */
+  private isProjectConfig(path: string): boolean {
+    return this.spec.projectConfigs?.test(basename(path)) === true || this.projectConfigFiles.has(path);
   }
 
   /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */
