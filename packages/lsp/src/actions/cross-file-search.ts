@@ -12,6 +12,7 @@ import {
   type HeldFiles,
 } from "../client/tsserver-reload.js";
 import { someOf } from "../format/some-of.js";
+import { outsideUnwatchedText } from "../client/outside-folders.js";
 import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
 import { wholeName } from "../positions/identifier-chars.js";
@@ -203,15 +204,17 @@ export async function reopenOutdated(
     cutShort.delete(client);
     const pending = [...new Set([...earlier, ...(typeof changed === "number" ? [] : changed)])];
     await reloadKnown(client, pending, outside, context);
+    const unwatched = unwatchedNote(client, context);
     if (typeof changed === "number") {
       return {
         notes: [
           `${changed} changes on disk since the last look, more than are remembered (a checkout of another branch?): ${client.spec.command} reads the files again when its own watch tells it, and what it says of them may come from their old text`,
+          ...unwatched,
         ],
         opened: [],
       };
     }
-    return { notes: [], opened: [] };
+    return { notes: unwatched, opened: [] };
   }
   if (client.spec.indexScope !== "open-files") return { notes: [], opened: [] };
   const outdated = client.outdatedClosed();
@@ -223,6 +226,24 @@ export async function reopenOutdated(
         ]
       : [];
   return { notes, opened };
+}
+
+/**
+ * Per server re-reading changed files, the count of folders outside its root not watched (see
+ * `LanguageClient.outsideUnwatched`) last said in an answer.
+ */
+const unwatchedSaid = new WeakMap<LanguageClient, number>();
+
+/**
+ * The note, said once (again only when more are left out), that folders outside the root the
+ * server's projects read are not watched, past the bound: a change there (a checkout) is left to
+ * tsserver's own watch. `status` says it every time.
+ */
+function unwatchedNote(client: LanguageClient, context: ActionContext): string[] {
+  const count = client.outsideUnwatched();
+  if (count <= (unwatchedSaid.get(client) ?? 0)) return [];
+  unwatchedSaid.set(client, count);
+  return [outsideUnwatchedText(count, client.spec.command, context.supervisor.display(client.root))];
 }
 
 /**

@@ -652,6 +652,11 @@ export class LanguageClient {
     return this.spec.projectConfigs?.test(basename(path)) === true || this.projectConfigFiles.has(path);
   }
 
+  /** How many folders outside the root its projects read are not watched (past the bound). */
+  outsideUnwatched(): number {
+    return this.outside.unwatched;
+  }
+
   /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */
   diskChangeMark(): number {
     return this.diskChanges.mark();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { settleDiskEvents } from "../files/disk-events.js";
 import { tempTree } from "../test-support/fixtures.js";
-import { OutsideFolders } from "./outside-folders.js";
+import { OutsideFolders, outsideFoldersLimit } from "./outside-folders.js";
 
 /** Reads the events the kernel queued, a few turns at most (each bounded). */
 async function takeSoon(folders: OutsideFolders, want: number): Promise<string[]> {
@@ -68,6 +68,24 @@ describe("folders outside a root, watched each on its own", () => {
       await takeSoon(folders, 1);
       writeFileSync(join(tree.dir, "b/old/lib.ts"), "export const a = 3;\n");
       expect(await takeSoon(folders, 1)).toEqual([]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
+
+  // Past the bound, folders were left unwatched silently: nothing could say so.
+  it("counts the folders past the bound, each once", () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < outsideFoldersLimit + 3; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-bound", files);
+    const all = Array.from({ length: outsideFoldersLimit + 3 }, (_, i) => join(tree.dir, `d${i}`));
+    const folders = new OutsideFolders();
+    try {
+      folders.add(all);
+      folders.add(all);
+      expect(folders.size).toBe(outsideFoldersLimit);
+      expect(folders.unwatched).toBe(3);
     } finally {
       folders.close();
       tree.remove();

@@ -5,13 +5,25 @@ import { basename, join } from "node:path";
 export const outsideFoldersLimit = 500;
 
 /**
+ * What to say when `count` folders outside the root (`root`, shown) that `command`'s projects read
+ * are not watched (see {@link OutsideFolders.unwatched}): in `status`, and once in an answer.
+ */
+export function outsideUnwatchedText(count: number, command: string, root: string): string {
+  return `${count} folder${count === 1 ? "" : "s"} outside ${root} that ${command}'s projects read ${
+    count === 1 ? "is" : "are"
+  } not watched (past the bound of ${outsideFoldersLimit}): a change there (a checkout) is left to ${command}'s own watch, and what it says of ${
+    count === 1 ? "its" : "their"
+  } files right after may come from the old text`;
+}
+
+/**
  * Folders outside a server's root whose files the server reads all the same (tsserver: a
  * package a solution-style tsconfig's `references` name, its sources read in place of its
  * build), each watched on its own (not its subfolders): the root's folder watch does not see
  * them, and a `git checkout` there went unseen. The files changed since the last
  * {@link OutsideFolders.take} are kept, in the order they changed. Past
  * {@link outsideFoldersLimit} folders, later ones are not watched (their changes are left to the
- * server's own watch).
+ * server's own watch), and counted: see {@link OutsideFolders.unwatched}.
  *
  * A folder removed or moved away (a checkout of a branch without it) ends its watch: the kernel
  * drops it, and a folder written again under the same name was not seen. It is then watched
@@ -22,17 +34,27 @@ export class OutsideFolders {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Folders whose watch ended (removed, moved, unreadable): watched again once back. */
   private readonly gone = new Set<string>();
+  /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
+  private readonly refused = new Set<string>();
   private readonly changed = new Set<string>();
   private closed = false;
 
-  /** Watches `folders` (those already watched, or past the limit, are left as they are). */
+  /**
+   * Watches `folders` (those already watched are left as they are; those past the limit are not
+   * watched, and counted in {@link unwatched}).
+   */
   add(folders: Iterable<string>): void {
     for (const folder of folders) {
       if (this.closed) return;
-      if (this.watchers.has(folder) || this.gone.has(folder)) continue;
-      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) return;
-      this.watch(folder);
+      if (this.watchers.has(folder) || this.gone.has(folder) || this.refused.has(folder)) continue;
+      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(folder);
+      else this.watch(folder);
     }
+  }
+
+  /** How many folders were not watched, past {@link outsideFoldersLimit}. */
+  get unwatched(): number {
+    return this.refused.size;
   }
 
   /**
@@ -43,11 +65,7 @@ export class OutsideFolders {
     for (const folder of this.gone) {
       if (!isFolder(folder) || !this.watch(folder)) continue;
       this.gone.delete(folder);
-      try {
-        for (const name of readdirSync(folder)) this.changed.add(join(folder, name));
-      } catch {
-        // Gone again: its next event says so.
-      }
+      this.addEntries(folder);
     }
     const files = [...this.changed];
     this.changed.clear();
@@ -69,6 +87,17 @@ export class OutsideFolders {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.gone.clear();
+  }
+
+  /** Gives every entry of `folder`, just watched, as changed (what was written before is not known). */
+  private addEntries(folder: string): void {
+    try {
+      for (const name of readdirSync(folder)) {
+        this.changed.add(join(folder, name));
+      }
+    } catch {
+      // Gone again: its next event says so.
+    }
   }
 
   /** Watches `folder`; false when it cannot be (gone or unreadable now: not watched). */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LanguageClient } from "../client/language-client.js";
+import { outsideFoldersLimit } from "../client/outside-folders.js";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
 import { ci, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
 import { suiteRequestTimeoutMs } from "../test-support/server-suite.js";
@@ -107,5 +108,53 @@ describe.skipIf(!found && !ci)("a tsconfig extending a base outside the server's
       stop();
       writeFileSync(baseFile, base(["../packages/a/src", "../lib"]));
     }
+  });
+});
+
+/** Folders of one file each outside the root, past the bound of those watched. */
+const overBound = outsideFoldersLimit + 7;
+
+describe.skipIf(!found && !ci)("more folders outside the root than are watched", () => {
+  let tree: ReturnType<typeof tempTree>;
+  let run: Run;
+  let supervisor: LspSupervisor;
+  const registry = createRegistry({ tools: [lspTool], resultWrappers: [], approval: "auto" });
+  const text = async (args: Record<string, unknown>) =>
+    resultText(await registry.invoke(run, { tool: "lsp", args }));
+  beforeAll(() => {
+    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
+    const files: Record<string, string> = {
+      "packages/a/package.json": `{ "name": "a", "private": true, "type": "module" }`,
+      "packages/a/tsconfig.json": JSON.stringify({ compilerOptions, include: ["src", "../../shared"] }),
+      "packages/a/src/app.ts": `export const one = 1;\n`,
+    };
+    for (let i = 0; i < overBound; i++) files[`shared/d${i}/m.ts`] = `export const v${i} = ${i};\n`;
+    tree = tempTree("outside-over-bound", files);
+    run = createRun({ workingDirectory: tree.dir });
+    supervisor = createLspSupervisor(run, {
+      binDirectories: [packageBin],
+      diagnosticsTimeoutMs: 15_000,
+      requestTimeoutMs: suiteRequestTimeoutMs,
+    });
+  });
+  afterAll(async () => {
+    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
+    await run.dispose();
+    for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
+    tree.remove();
+  });
+
+  // Past the bound, folders were left unwatched and nothing said so: a checkout there was left
+  // to tsserver's own watch, and an answer right after could name the old text, unexplained.
+  it("says how many are not watched, once in an answer and in status", async () => {
+    const app = { file: "packages/a/src/app.ts", line: 1, symbol: "one" };
+    const said =
+      /(\d+) folders outside packages\/a that typescript-language-server's projects read are not watched \(past the bound of 500\): a change there \(a checkout\) is left to typescript-language-server's own watch/;
+    const first = await text({ action: "hover", ...app });
+    expect(first).toMatch(said);
+    expect(Number(said.exec(first)?.[1])).toBe(overBound - outsideFoldersLimit);
+    expect(await text({ action: "hover", ...app })).not.toMatch(said);
+    const status = await text({ action: "status" });
+    expect(status).toMatch(new RegExp(`^typescript: root packages/a .*state running.*; ${said.source}`, "m"));
   });
 });
