@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname, extname, normalize } from "node:path";
+import { dirname, extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
 import { diskChangesKept } from "../client/disk-changes.js";
 import type { LanguageClient } from "../client/language-client.js";
@@ -194,7 +194,12 @@ export async function reopenOutdated(
     const changed = changedOnDiskSinceLastLook(client, context);
     // The files changed outside the root that tsserver's projects read (another package of a
     // solution-style tsconfig), open here or not: its copy of an open one is ours.
-    const outside = (await client.outsideChanges()).filter(
+    // A folder created in a watched one outside the root (a checkout adding src/feature/) is
+    // watched when in or under a folder of the sources its projects hold (not a build's dist/).
+    const heldFolders = projectViews.get(client)?.heldFolders;
+    const watchCreated = (folder: string): boolean =>
+      heldFolders !== undefined && underHeldFolder(heldFolders, join(folder, "_"));
+    const outside = (await client.outsideChanges(watchCreated)).filter(
       (file) => !client.isOpen(supervisor.uriOf(file)) && existsSync(file),
     );
     // First those whose reload a cancelled call cut short, if still the server's to read.

@@ -615,12 +615,14 @@ export class LanguageClient {
    * The files of this server's languages changed in the folders of {@link watchOutside} since the
    * last call; the changes there to its project files (see {@link isProjectConfig}) are counted in
    * {@link projectConfigMark}. The events the kernel queued are read first (a write just before).
+   * A folder created in a watched one is watched from now on when `watchCreated` says so (see
+   * `OutsideFolders.take`), its files given as changed.
    */
-  async outsideChanges(): Promise<string[]> {
+  async outsideChanges(watchCreated?: (folder: string) => boolean): Promise<string[]> {
     if (this.outside.empty) return [];
     await settleDiskEvents();
     const files: string[] = [];
-    for (const path of this.outside.take()) {
+    for (const path of this.outside.take(watchCreated)) {
       if (this.isProjectConfig(path)) this.projectConfigChanges += 1;
       else if (this.spec.extensions.includes(extname(path).toLowerCase())) files.push(path);
     }

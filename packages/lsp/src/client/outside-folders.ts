@@ -1,4 +1,4 @@
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, join } from "node:path";
 
 /** Most folders outside the root watched per server (see {@link OutsideFolders}). */
@@ -21,7 +21,10 @@ export function outsideUnwatchedText(count: number, command: string, root: strin
  * package a solution-style tsconfig's `references` name, its sources read in place of its
  * build), each watched on its own (not its subfolders): the root's folder watch does not see
  * them, and a `git checkout` there went unseen. The files changed since the last
- * {@link OutsideFolders.take} are kept, in the order they changed. Past
+ * {@link OutsideFolders.take} are kept, in the order they changed. A folder created in a watched
+ * one (a checkout adding `src/feature/`) is watched too from the next {@link OutsideFolders.take},
+ * its files all given as changed: before, it went unseen until the server's projects were listed
+ * again, which only a change in the root, or a document opened, brings. Past
  * {@link outsideFoldersLimit} folders, later ones are not watched (their changes are left to the
  * server's own watch), and counted: see {@link OutsideFolders.unwatched}.
  *
@@ -37,6 +40,8 @@ export class OutsideFolders {
   /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
   private readonly refused = new Set<string>();
   private readonly changed = new Set<string>();
+  /** Of {@link changed}, those created, removed or renamed: a folder among them is watched. */
+  private readonly renamed = new Set<string>();
   private closed = false;
 
   /**
@@ -59,14 +64,23 @@ export class OutsideFolders {
 
   /**
    * The files changed in the watched folders since the last call; those of a folder watched again
-   * (see {@link OutsideFolders}) all of them.
+   * or newly (see {@link OutsideFolders}) all of them. A folder created in a watched one is
+   * watched when `watchCreated` says so (not a symlink, nor past the limit).
    */
-  take(): string[] {
+  take(watchCreated: (folder: string) => boolean = () => true): string[] {
     for (const folder of this.gone) {
       if (!isFolder(folder) || !this.watch(folder)) continue;
       this.gone.delete(folder);
       this.addEntries(folder);
     }
+    // Folders created in watched ones (those in a folder created too are added as met).
+    for (const path of this.renamed) {
+      if (this.closed || this.watchers.has(path) || this.gone.has(path) || this.refused.has(path)) continue;
+      if (!isRealFolder(path) || !watchCreated(path)) continue;
+      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(path);
+      else if (this.watch(path)) this.addEntries(path);
+    }
+    this.renamed.clear();
     const files = [...this.changed];
     this.changed.clear();
     return files;
@@ -87,6 +101,7 @@ export class OutsideFolders {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.gone.clear();
+    this.renamed.clear();
   }
 
   /** Gives every entry of `folder`, just watched, as changed (what was written before is not known). */
@@ -94,6 +109,7 @@ export class OutsideFolders {
     try {
       for (const name of readdirSync(folder)) {
         this.changed.add(join(folder, name));
+        this.renamed.add(join(folder, name));
       }
     } catch {
       // Gone again: its next event says so.
@@ -105,7 +121,10 @@ export class OutsideFolders {
     try {
       const self = basename(folder);
       const watcher = watch(folder, { persistent: false }, (event, name) => {
-        if (typeof name === "string" && name !== "") this.changed.add(join(folder, name));
+        if (typeof name === "string" && name !== "") {
+          this.changed.add(join(folder, name));
+          if (event === "rename") this.renamed.add(join(folder, name));
+        }
         // The folder itself removed or moved (its name: a file of that name alike, watched
         // again at once): the kernel has dropped the watch, which sees nothing more.
         if (event === "rename" && name === self) this.lose(folder);
@@ -125,6 +144,15 @@ export class OutsideFolders {
     watcher.close();
     this.watchers.delete(folder);
     if (!this.closed) this.gone.add(folder);
+  }
+}
+
+/** Whether `path` is a folder, not a symlink to one (a link to anywhere is not followed). */
+function isRealFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

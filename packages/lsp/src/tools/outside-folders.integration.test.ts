@@ -1,4 +1,4 @@
-import { existsSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -108,6 +108,46 @@ describe.skipIf(!found && !ci)("a tsconfig extending a base outside the server's
       stop();
       writeFileSync(baseFile, base(["../packages/a/src", "../lib"]));
     }
+  });
+
+  // lib/ (outside the root, in the base's include) is watched, not its subfolders: a folder a
+  // checkout added there (lib/feature/) was not watched until the projects were listed again,
+  // which only a change in the root or a document opened brings, and every rewrite of its files
+  // was left to tsserver's own watch (symbols named their old text).
+  it("reads again the files of a folder created in a watched folder outside the root", async () => {
+    const feature = join(tree.dir, "lib/feature");
+    const file = join(feature, "x.ts");
+    const app = { file: "packages/a/src/app.ts", line: 1, symbol: "one" };
+    await text({ action: "hover", ...app });
+    const client = supervisor.runningClientFor(join(tree.dir, "packages/a/src/app.ts"))!;
+    const { sent, stop } = recordCommands(client);
+    const wrong: string[] = [];
+    try {
+      mkdirSync(feature);
+      writeFileSync(file, `export function feature0(): number {\n  return 0;\n}\n`);
+      // tsserver's own watch adds it to the project (bounded).
+      let held = false;
+      for (let turn = 0; turn < 50 && !held; turn++) {
+        held = (await text({ action: "symbols", query: "feature0", file: app.file })).includes(
+          "feature0  lib/feature/x.ts:",
+        );
+        if (!held) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(held).toBe(true);
+      for (let i = 1; i < 4; i++) {
+        sent.length = 0;
+        unlinkSync(file);
+        writeFileSync(file, `export function feature${i}(): number {\n  return ${i};\n}\n`);
+        const answer = await text({ action: "symbols", query: `feature${i}`, file: app.file });
+        if (!sent.some(([command, path]) => command === "reload" && path === file))
+          wrong.push(`round ${i}: not read again (${JSON.stringify(sent)})`);
+        if (!answer.includes(`feature${i}  lib/feature/x.ts:`)) wrong.push(`round ${i}: ${answer}`);
+      }
+    } finally {
+      stop();
+      rmSync(feature, { recursive: true, force: true });
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
