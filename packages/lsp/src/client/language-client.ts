@@ -29,7 +29,7 @@ import {
 } from "./fresh-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
 import { tsserverPullAvailable } from "./tsserver-diagnostics.js";
-import { tsserverWorkspaceSymbols } from "./tsserver-navto.js";
+import { tsserverSingleProject, tsserverWorkspaceSymbols, type KnownProjects } from "./tsserver-navto.js";
 import {
   answerServerRequest,
   newServerRequestState,
@@ -129,6 +129,8 @@ export class LanguageClient {
   private projectConfigChanges = 0;
   /** See {@link noteProjectConfigs}. */
   private readonly projectConfigFiles = new Set<string>();
+  /** The projects tsserver last listed (see {@link workspaceSymbols}). */
+  private readonly knownProjects: KnownProjects = { projects: [] };
   /** See {@link hasAnswered}. */
   private answeredOnce = false;
   /** Set once the connection closed (the process ended): nothing more can be sent. */
@@ -269,19 +271,25 @@ export class LanguageClient {
 
   /**
    * `workspace/symbol` for `query`; of typescript-language-server, tsserver's `navto` without a
-   * file (see {@link tsserverWorkspaceSymbols}), each location converted as a request's answer is.
+   * file (see {@link tsserverWorkspaceSymbols}), each location converted as a request's answer is,
+   * unless tsserver holds one project (see {@link tsserverSingleProject}): then its own
+   * `workspace/symbol`, whose cancel reaches tsserver (the pass-through takes no token: a
+   * cancelled search of a large project kept tsserver busy, and the next call waited for it).
    */
   async workspaceSymbols(
     query: string,
     signal?: AbortSignal,
   ): Promise<(SymbolInformation | WorkspaceSymbol)[] | null> {
     if (tsserverPullAvailable(this.capabilities)) {
-      const found = await tsserverWorkspaceSymbols(
-        <R>(method: string, params: unknown) =>
-          this.send<R>(method, params, this.options.requestTimeoutMs, signal),
-        query,
-      );
-      if (found !== undefined) return this.positions.fromServer("", found);
+      const send = <R>(method: string, params: unknown) =>
+        this.send<R>(method, params, this.options.requestTimeoutMs, signal);
+      // One project, holding the documents open: its own search is the same, and cancellable.
+      const single =
+        this.documents.openUris().length > 0 && (await tsserverSingleProject(send, this.knownProjects));
+      if (!single) {
+        const found = await tsserverWorkspaceSymbols(send, query);
+        if (found !== undefined) return this.positions.fromServer("", found);
+      }
     }
     return this.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
       "workspace/symbol",
