@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { dirname, extname } from "node:path";
+import { dirname, extname, join, normalize } from "node:path";
 import { pathToFileURL } from "node:url";
 import { diskChangesKept } from "../client/disk-changes.js";
 import type { LanguageClient } from "../client/language-client.js";
@@ -12,6 +12,7 @@ import {
   type HeldFiles,
 } from "../client/tsserver-reload.js";
 import { someOf } from "../format/some-of.js";
+import { outsideUnwatchedText } from "../client/outside-folders.js";
 import { awaitAnalysed } from "./analysed-documents.js";
 import type { ActionContext } from "./action-context.js";
 import { wholeName } from "../positions/identifier-chars.js";
@@ -193,7 +194,12 @@ export async function reopenOutdated(
     const changed = changedOnDiskSinceLastLook(client, context);
     // The files changed outside the root that tsserver's projects read (another package of a
     // solution-style tsconfig), open here or not: its copy of an open one is ours.
-    const outside = (await client.outsideChanges()).filter(
+    // A folder created in a watched one outside the root (a checkout adding src/feature/) is
+    // watched when in or under a folder of the sources its projects hold (not a build's dist/).
+    const heldFolders = projectViews.get(client)?.heldFolders;
+    const watchCreated = (folder: string): boolean =>
+      heldFolders !== undefined && underHeldFolder(heldFolders, join(folder, "_"));
+    const outside = (await client.outsideChanges(watchCreated)).filter(
       (file) => !client.isOpen(supervisor.uriOf(file)) && existsSync(file),
     );
     // First those whose reload a cancelled call cut short, if still the server's to read.
@@ -203,15 +209,17 @@ export async function reopenOutdated(
     cutShort.delete(client);
     const pending = [...new Set([...earlier, ...(typeof changed === "number" ? [] : changed)])];
     await reloadKnown(client, pending, outside, context);
+    const unwatched = unwatchedNote(client, context);
     if (typeof changed === "number") {
       return {
         notes: [
           `${changed} changes on disk since the last look, more than are remembered (a checkout of another branch?): ${client.spec.command} reads the files again when its own watch tells it, and what it says of them may come from their old text`,
+          ...unwatched,
         ],
         opened: [],
       };
     }
-    return { notes: [], opened: [] };
+    return { notes: unwatched, opened: [] };
   }
   if (client.spec.indexScope !== "open-files") return { notes: [], opened: [] };
   const outdated = client.outdatedClosed();
@@ -223,6 +231,24 @@ export async function reopenOutdated(
         ]
       : [];
   return { notes, opened };
+}
+
+/**
+ * Per server re-reading changed files, the count of folders outside its root not watched (see
+ * `LanguageClient.outsideUnwatched`) last said in an answer.
+ */
+const unwatchedSaid = new WeakMap<LanguageClient, number>();
+
+/**
+ * The note, said once (again only when more are left out), that folders outside the root the
+ * server's projects read are not watched, past the bound: a change there (a checkout) is left to
+ * tsserver's own watch. `status` says it every time.
+ */
+function unwatchedNote(client: LanguageClient, context: ActionContext): string[] {
+  const count = client.outsideUnwatched();
+  if (count <= (unwatchedSaid.get(client) ?? 0)) return [];
+  unwatchedSaid.set(client, count);
+  return [outsideUnwatchedText(count, client.spec.command, context.supervisor.display(client.root))];
 }
 
 /**
@@ -359,6 +385,13 @@ async function reloadKnown(
           .map((name) => dirname(name)),
       );
       client.watchOutside(foldersOutside(listed.names, client.root));
+      // tsserver lists its projects' tsconfig and the bases their `extends` name, whatever their
+      // names (JSON modules a source imports too: a change to one lists the files again, no more).
+      client.noteProjectConfigs(
+        [...listed.names]
+          .filter((name) => extname(name).toLowerCase() === ".json")
+          .map((name) => normalize(name)),
+      );
       for (const file of unknown) {
         if (!view.held(file) && !underHeldFolder(view.heldFolders, file)) view.notHeld.add(file);
       }

@@ -29,7 +29,7 @@ import {
 } from "./fresh-diagnostics.js";
 import { SingleWriteMessageWriter } from "./single-write-writer.js";
 import { tsserverPullAvailable } from "./tsserver-diagnostics.js";
-import { tsserverWorkspaceSymbols } from "./tsserver-navto.js";
+import { tsserverSingleProject, tsserverWorkspaceSymbols, type KnownProjects } from "./tsserver-navto.js";
 import {
   answerServerRequest,
   newServerRequestState,
@@ -125,8 +125,12 @@ export class LanguageClient {
   private readonly diskChanges = new DiskChanges();
   /** Folders outside the root whose files the server reads (see {@link watchOutside}). */
   private readonly outside = new OutsideFolders();
-  /** Changes on disk to the server's project files (`spec.projectConfigs`), counted. */
+  /** Changes on disk to the server's project files (see {@link isProjectConfig}), counted. */
   private projectConfigChanges = 0;
+  /** See {@link noteProjectConfigs}. */
+  private readonly projectConfigFiles = new Set<string>();
+  /** The projects tsserver last listed (see {@link workspaceSymbols}). */
+  private readonly knownProjects: KnownProjects = { projects: [] };
   /** See {@link hasAnswered}. */
   private answeredOnce = false;
   /** Set once the connection closed (the process ended): nothing more can be sent. */
@@ -267,19 +271,25 @@ export class LanguageClient {
 
   /**
    * `workspace/symbol` for `query`; of typescript-language-server, tsserver's `navto` without a
-   * file (see {@link tsserverWorkspaceSymbols}), each location converted as a request's answer is.
+   * file (see {@link tsserverWorkspaceSymbols}), each location converted as a request's answer is,
+   * unless tsserver holds one project (see {@link tsserverSingleProject}): then its own
+   * `workspace/symbol`, whose cancel reaches tsserver (the pass-through takes no token: a
+   * cancelled search of a large project kept tsserver busy, and the next call waited for it).
    */
   async workspaceSymbols(
     query: string,
     signal?: AbortSignal,
   ): Promise<(SymbolInformation | WorkspaceSymbol)[] | null> {
     if (tsserverPullAvailable(this.capabilities)) {
-      const found = await tsserverWorkspaceSymbols(
-        <R>(method: string, params: unknown) =>
-          this.send<R>(method, params, this.options.requestTimeoutMs, signal),
-        query,
-      );
-      if (found !== undefined) return this.positions.fromServer("", found);
+      const send = <R>(method: string, params: unknown) =>
+        this.send<R>(method, params, this.options.requestTimeoutMs, signal);
+      // One project, holding the documents open: its own search is the same, and cancellable.
+      const single =
+        this.documents.openUris().length > 0 && (await tsserverSingleProject(send, this.knownProjects));
+      if (!single) {
+        const found = await tsserverWorkspaceSymbols(send, query);
+        if (found !== undefined) return this.positions.fromServer("", found);
+      }
     }
     return this.request<(SymbolInformation | WorkspaceSymbol)[] | null>(
       "workspace/symbol",
@@ -574,7 +584,7 @@ export class LanguageClient {
       const watched = watchedBy(this.requestState, this.root, event.path, event.type);
       const ofLanguage = this.spec.extensions.includes(extname(event.path).toLowerCase());
       const uri = pathToFileURL(event.path).href;
-      if (this.spec.projectConfigs?.test(basename(event.path))) this.projectConfigChanges += 1;
+      if (this.isProjectConfig(event.path)) this.projectConfigChanges += 1;
       const open = this.documents.isOpen(uri);
       // An open one's new text counts once it is sent.
       const isIncluded = !open && this.documents.isIncluded(uri);
@@ -611,15 +621,17 @@ export class LanguageClient {
 
   /**
    * The files of this server's languages changed in the folders of {@link watchOutside} since the
-   * last call; the changes there to its project files (`spec.projectConfigs`) are counted in
+   * last call; the changes there to its project files (see {@link isProjectConfig}) are counted in
    * {@link projectConfigMark}. The events the kernel queued are read first (a write just before).
+   * A folder created in a watched one is watched from now on when `watchCreated` says so (see
+   * `OutsideFolders.take`), its files given as changed.
    */
-  async outsideChanges(): Promise<string[]> {
+  async outsideChanges(watchCreated?: (folder: string) => boolean): Promise<string[]> {
     if (this.outside.empty) return [];
     await settleDiskEvents();
     const files: string[] = [];
-    for (const path of this.outside.take()) {
-      if (this.spec.projectConfigs?.test(basename(path))) this.projectConfigChanges += 1;
+    for (const path of this.outside.take(watchCreated)) {
+      if (this.isProjectConfig(path)) this.projectConfigChanges += 1;
       else if (this.spec.extensions.includes(extname(path).toLowerCase())) files.push(path);
     }
     return files;
@@ -627,11 +639,32 @@ export class LanguageClient {
 
   /**
    * Counts the changes on disk to the files that say which files the server's projects hold
-   * (`spec.projectConfigs`: a tsconfig.json), in the root and in the folders of {@link watchOutside}
-   * (the latter as of the last {@link outsideChanges}).
+   * (see {@link isProjectConfig}), in the root and in the folders of {@link watchOutside} (the
+   * latter as of the last {@link outsideChanges}).
    */
   projectConfigMark(): number {
     return this.projectConfigChanges;
+  }
+
+  /**
+   * Adds `paths` to the files that say which files the server's projects hold, whatever their
+   * names (a base tsconfig an `extends` names, `shared/base.json`): see {@link isProjectConfig}.
+   */
+  noteProjectConfigs(paths: Iterable<string>): void {
+    for (const path of paths) this.projectConfigFiles.add(path);
+  }
+
+  /**
+   * Whether `path` says which files the server's projects hold: named so (`spec.projectConfigs`,
+   * a tsconfig.json) or given to {@link noteProjectConfigs}.
+   */
+  private isProjectConfig(path: string): boolean {
+    return this.spec.projectConfigs?.test(basename(path)) === true || this.projectConfigFiles.has(path);
+  }
+
+  /** How many folders outside the root its projects read are not watched (past the bound). */
+  outsideUnwatched(): number {
+    return this.outside.unwatched;
   }
 
   /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */

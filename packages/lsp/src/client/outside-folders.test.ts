@@ -1,16 +1,20 @@
-import { mkdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { settleDiskEvents } from "../files/disk-events.js";
 import { tempTree } from "../test-support/fixtures.js";
-import { OutsideFolders } from "./outside-folders.js";
+import { OutsideFolders, outsideFoldersLimit } from "./outside-folders.js";
 
 /** Reads the events the kernel queued, a few turns at most (each bounded). */
-async function takeSoon(folders: OutsideFolders, want: number): Promise<string[]> {
+async function takeSoon(
+  folders: OutsideFolders,
+  want: number,
+  watchCreated?: (folder: string) => boolean,
+): Promise<string[]> {
   const seen = new Set<string>();
   for (let turn = 0; turn < 50 && seen.size < want; turn++) {
     await settleDiskEvents();
-    for (const file of folders.take()) seen.add(file);
+    for (const file of folders.take(watchCreated)) seen.add(file);
     if (seen.size < want) await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return [...seen].sort();
@@ -68,6 +72,62 @@ describe("folders outside a root, watched each on its own", () => {
       await takeSoon(folders, 1);
       writeFileSync(join(tree.dir, "b/old/lib.ts"), "export const a = 3;\n");
       expect(await takeSoon(folders, 1)).toEqual([]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
+
+  // Past the bound, folders were left unwatched silently: nothing could say so.
+  it("counts the folders past the bound, each once, those created past it too", async () => {
+    const files: Record<string, string> = { "new/.keep": "" };
+    for (let i = 0; i < outsideFoldersLimit + 3; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-bound", files);
+    const all = Array.from({ length: outsideFoldersLimit + 3 }, (_, i) => join(tree.dir, `d${i}`));
+    const folders = new OutsideFolders();
+    try {
+      folders.add(all);
+      folders.add(all);
+      expect(folders.size).toBe(outsideFoldersLimit);
+      expect(folders.unwatched).toBe(3);
+      mkdirSync(join(tree.dir, "d0/sub"));
+      await takeSoon(folders, 1);
+      expect(folders.size).toBe(outsideFoldersLimit);
+      expect(folders.unwatched).toBe(4);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
+
+  // A folder created in a watched one was not watched: its files' changes went unseen until the
+  // server's projects were listed again.
+  it("watches a folder created in a watched one when asked to, not a symlink to one", async () => {
+    const tree = tempTree("outside-folders-new", { "b/src/lib.ts": "", "elsewhere/y.ts": "" });
+    const src = join(tree.dir, "b/src");
+    const folders = new OutsideFolders();
+    try {
+      folders.add([src]);
+      mkdirSync(join(src, "feature/deeper"), { recursive: true });
+      writeFileSync(join(src, "feature/x.ts"), "");
+      writeFileSync(join(src, "feature/deeper/z.ts"), "");
+      mkdirSync(join(src, "dist"));
+      symlinkSync(join(tree.dir, "elsewhere"), join(src, "linked"));
+      const taken = await takeSoon(folders, 4, (folder) => !folder.endsWith("dist"));
+      // Its files (those written before its watch too), and those of a folder made in it.
+      expect(taken).toEqual(
+        expect.arrayContaining([join(src, "feature/x.ts"), join(src, "feature/deeper/z.ts")]),
+      );
+      expect(folders.size).toBe(3);
+      writeFileSync(join(src, "feature/x.ts"), "export const x = 1;\n");
+      writeFileSync(join(src, "feature/deeper/z.ts"), "export const z = 1;\n");
+      writeFileSync(join(src, "dist/built.js"), "");
+      writeFileSync(join(tree.dir, "elsewhere/y.ts"), "export const y = 1;\n");
+      expect(await takeSoon(folders, 2)).toEqual([
+        join(src, "feature/deeper/z.ts"),
+        join(src, "feature/x.ts"),
+      ]);
+      expect(folders.size).toBe(3);
     } finally {
       folders.close();
       tree.remove();

@@ -1,17 +1,32 @@
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, join } from "node:path";
 
 /** Most folders outside the root watched per server (see {@link OutsideFolders}). */
 export const outsideFoldersLimit = 500;
 
 /**
+ * What to say when `count` folders outside the root (`root`, shown) that `command`'s projects read
+ * are not watched (see {@link OutsideFolders.unwatched}): in `status`, and once in an answer.
+ */
+export function outsideUnwatchedText(count: number, command: string, root: string): string {
+  return `${count} folder${count === 1 ? "" : "s"} outside ${root} that ${command}'s projects read ${
+    count === 1 ? "is" : "are"
+  } not watched (past the bound of ${outsideFoldersLimit}): a change there (a checkout) is left to ${command}'s own watch, and what it says of ${
+    count === 1 ? "its" : "their"
+  } files right after may come from the old text`;
+}
+
+/**
  * Folders outside a server's root whose files the server reads all the same (tsserver: a
  * package a solution-style tsconfig's `references` name, its sources read in place of its
  * build), each watched on its own (not its subfolders): the root's folder watch does not see
  * them, and a `git checkout` there went unseen. The files changed since the last
- * {@link OutsideFolders.take} are kept, in the order they changed. Past
+ * {@link OutsideFolders.take} are kept, in the order they changed. A folder created in a watched
+ * one (a checkout adding `src/feature/`) is watched too from the next {@link OutsideFolders.take},
+ * its files all given as changed: before, it went unseen until the server's projects were listed
+ * again, which only a change in the root, or a document opened, brings. Past
  * {@link outsideFoldersLimit} folders, later ones are not watched (their changes are left to the
- * server's own watch).
+ * server's own watch), and counted: see {@link OutsideFolders.unwatched}.
  *
  * A folder removed or moved away (a checkout of a branch without it) ends its watch: the kernel
  * drops it, and a folder written again under the same name was not seen. It is then watched
@@ -22,33 +37,50 @@ export class OutsideFolders {
   private readonly watchers = new Map<string, FSWatcher>();
   /** Folders whose watch ended (removed, moved, unreadable): watched again once back. */
   private readonly gone = new Set<string>();
+  /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
+  private readonly refused = new Set<string>();
   private readonly changed = new Set<string>();
+  /** Of {@link changed}, those created, removed or renamed: a folder among them is watched. */
+  private readonly renamed = new Set<string>();
   private closed = false;
 
-  /** Watches `folders` (those already watched, or past the limit, are left as they are). */
+  /**
+   * Watches `folders` (those already watched are left as they are; those past the limit are not
+   * watched, and counted in {@link unwatched}).
+   */
   add(folders: Iterable<string>): void {
     for (const folder of folders) {
       if (this.closed) return;
-      if (this.watchers.has(folder) || this.gone.has(folder)) continue;
-      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) return;
-      this.watch(folder);
+      if (this.watchers.has(folder) || this.gone.has(folder) || this.refused.has(folder)) continue;
+      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(folder);
+      else this.watch(folder);
     }
+  }
+
+  /** How many folders were not watched, past {@link outsideFoldersLimit}. */
+  get unwatched(): number {
+    return this.refused.size;
   }
 
   /**
    * The files changed in the watched folders since the last call; those of a folder watched again
-   * (see {@link OutsideFolders}) all of them.
+   * or newly (see {@link OutsideFolders}) all of them. A folder created in a watched one is
+   * watched when `watchCreated` says so (not a symlink, nor past the limit).
    */
-  take(): string[] {
+  take(watchCreated: (folder: string) => boolean = () => true): string[] {
     for (const folder of this.gone) {
       if (!isFolder(folder) || !this.watch(folder)) continue;
       this.gone.delete(folder);
-      try {
-        for (const name of readdirSync(folder)) this.changed.add(join(folder, name));
-      } catch {
-        // Gone again: its next event says so.
-      }
+      this.addEntries(folder);
     }
+    // Folders created in watched ones (those in a folder created too are added as met).
+    for (const path of this.renamed) {
+      if (this.closed || this.watchers.has(path) || this.gone.has(path) || this.refused.has(path)) continue;
+      if (!isRealFolder(path) || !watchCreated(path)) continue;
+      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(path);
+      else if (this.watch(path)) this.addEntries(path);
+    }
+    this.renamed.clear();
     const files = [...this.changed];
     this.changed.clear();
     return files;
@@ -69,6 +101,19 @@ export class OutsideFolders {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.gone.clear();
+    this.renamed.clear();
+  }
+
+  /** Gives every entry of `folder`, just watched, as changed (what was written before is not known). */
+  private addEntries(folder: string): void {
+    try {
+      for (const name of readdirSync(folder)) {
+        this.changed.add(join(folder, name));
+        this.renamed.add(join(folder, name));
+      }
+    } catch {
+      // Gone again: its next event says so.
+    }
   }
 
   /** Watches `folder`; false when it cannot be (gone or unreadable now: not watched). */
@@ -76,7 +121,10 @@ export class OutsideFolders {
     try {
       const self = basename(folder);
       const watcher = watch(folder, { persistent: false }, (event, name) => {
-        if (typeof name === "string" && name !== "") this.changed.add(join(folder, name));
+        if (typeof name === "string" && name !== "") {
+          this.changed.add(join(folder, name));
+          if (event === "rename") this.renamed.add(join(folder, name));
+        }
         // The folder itself removed or moved (its name: a file of that name alike, watched
         // again at once): the kernel has dropped the watch, which sees nothing more.
         if (event === "rename" && name === self) this.lose(folder);
@@ -96,6 +144,15 @@ export class OutsideFolders {
     watcher.close();
     this.watchers.delete(folder);
     if (!this.closed) this.gone.add(folder);
+  }
+}
+
+/** Whether `path` is a folder, not a symlink to one (a link to anywhere is not followed). */
+function isRealFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { SymbolKind, type SymbolInformation } from "vscode-languageserver-protocol";
 import { tsserverPosition, tsserverRequestCommand } from "./tsserver-diagnostics.js";
@@ -64,4 +65,50 @@ export async function tsserverWorkspaceSymbols(
       range: { start: tsserverPosition(item.start), end: tsserverPosition(item.end) },
     },
   }));
+}
+
+/** One project of tsserver's `synchronizeProjectList` answer (its `info`). */
+interface ProjectVersion {
+  projectName: string;
+  version: number;
+  isInferred?: boolean;
+  languageServiceDisabled?: boolean;
+}
+
+/** The projects tsserver last listed for {@link tsserverSingleProject}: passed again, it lists no files. */
+export interface KnownProjects {
+  projects: { projectName: string; version: number }[];
+}
+
+/**
+ * Whether tsserver holds exactly one project (its `synchronizeProjectList`, the projects known
+ * last passed so that an unchanged one lists no files), with its language service on, an inferred
+ * one or a tsconfig naming no other project (`references`: `navto` without a file loads those).
+ * Its `workspace/symbol` (`navto` in the projects of the document it touched last, which one
+ * project holds) then answers as {@link tsserverWorkspaceSymbols} does, and its cancel reaches
+ * tsserver. False when tsserver did not say (an old server, a failure).
+ */
+export async function tsserverSingleProject(
+  request: <R>(method: string, params: unknown) => Promise<R>,
+  known: KnownProjects,
+): Promise<boolean> {
+  const answer = await request<{ success?: boolean; body?: { info?: ProjectVersion }[] } | null>(
+    "workspace/executeCommand",
+    {
+      command: tsserverRequestCommand,
+      arguments: ["synchronizeProjectList", { knownProjects: known.projects }],
+    },
+  ).catch(() => null);
+  if (!answer?.success || !Array.isArray(answer.body)) return false;
+  const infos = answer.body.flatMap((each) => (each.info ? [each.info] : []));
+  known.projects = infos.map(({ projectName, version }) => ({ projectName, version }));
+  const only = infos[0];
+  if (infos.length !== 1 || answer.body.length !== 1 || only === undefined) return false;
+  if (only.languageServiceDisabled === true) return false;
+  if (only.isInferred === true) return true;
+  try {
+    return !/"references"\s*:/.test(readFileSync(only.projectName, "utf8"));
+  } catch {
+    return false;
+  }
 }

@@ -123,7 +123,10 @@ export interface ServerSpec {
   readonly reloadChanged?: "tsserver";
   /**
    * The names of the files that say which files the server's projects hold (tsserver: a
-   * tsconfig.json or jsconfig.json, its `extends` too): a change to one may change that set.
+   * tsconfig.json or jsconfig.json, its `extends` too when so named): a change to one may change
+   * that set. For tsserver, the configs its projects' file lists name count too, whatever their
+   * names and wherever they are (a base `shared/base.json` outside the root; not one in a
+   * node_modules folder, which is not watched): see `LanguageClient.noteProjectConfigs`.
    */
   readonly projectConfigs?: RegExp;
   /**

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { processStat } from "@tools/registry";
 import { dirname, extname, join } from "node:path";
 import { relativeDirectoriesOf } from "../checkers/compile-commands.js";
+import { outsideUnwatchedText } from "../client/outside-folders.js";
 import type { BinaryLookup } from "../servers/find-binary.js";
 import { describeRootSearch, type RootSearch } from "../servers/project-folders.js";
 import type { ServerSpec } from "../servers/server-table.js";
@@ -64,7 +65,7 @@ export function statusReport(view: StatusView, file?: string): string {
         reason && state !== "running"
           ? `, reason: ${reason}${tail ? `; stderr: ${tail.split("\n").slice(-5).join(" | ")}` : ""}`
           : ""
-      }${problem ? `; cannot start now: ${problem}` : ""}${state === "running" ? describeWatching(client) : ""}${
+      }${problem ? `; cannot start now: ${problem}` : ""}${state === "running" ? describeWatching(client, view) : ""}${
         record.spec.language === "c" ? describeCompileDatabase(record.root, view) : ""
       }`,
     );
@@ -148,12 +149,20 @@ function isFolder(path: string): boolean {
   }
 }
 
-/** A running server's folder watch, when it does not cover the whole root. */
-function describeWatching(client: ServerRecord["client"]): string {
-  const watching = client?.watching();
-  return watching === undefined || watching.complete
+/**
+ * A running server's folder watch, when it does not cover the whole root; and the folders outside
+ * the root its projects read that are not watched (past the bound), when there are.
+ */
+function describeWatching(client: ServerRecord["client"], view: StatusView): string {
+  if (client === undefined) return "";
+  const watching = client.watching();
+  const root = watching.complete
     ? ""
     : `; changes on disk watched in ${watching.folders} folder${watching.folders === 1 ? "" : "s"} only (the folder bound, or a symlinked folder not followed): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
+  const unwatched = client.outsideUnwatched();
+  return unwatched === 0
+    ? root
+    : `${root}; ${outsideUnwatchedText(unwatched, client.spec.command, view.display(client.root))}`;
 }
 
 /** For pyright: the interpreter it resolves imports with (the one given, or none). */
