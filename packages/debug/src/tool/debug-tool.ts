@@ -102,6 +102,9 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const file = context.resolvePath(need(args, "file"));
       const lines = need(args, "lines");
       await checkBreakpoints(file, lines, displayPath(file, root), state.breakpoints);
+      // What the session holds of the file before this call (or may, after a clear that failed).
+      const before = state.breakpoints.files.get(file);
+      const held = before?.lines.length ? before.lines : before?.held;
       state.breakpoints.set(file, lines);
       const session = state.session;
       const path = displayPath(file, root);
@@ -121,6 +124,16 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         try {
           results = await sent;
         } catch (error) {
+          if (lines.length === 0 && held?.length) {
+            // Not cleared for sure: status says the lines the session may still stop at.
+            const why = error instanceof Error ? error.message : String(error);
+            state.breakpoints.failClear(
+              file,
+              held,
+              `not cleared in this session: clearing them failed (${why}), so the program may still stop at them; ` +
+                "op 'breakpoints' with lines [] clears them again",
+            );
+          }
           // The program ended while the request ran, inside the wait: its end is the answer, with
           // what it wrote, as for an end after the adapter's answer (it said only "no answer").
           const end =
