@@ -32,6 +32,11 @@ export interface FileBreakpoints {
    * they were sent, so they are not pending, and no answer lists them. Sent again to the next session.
    */
   failed?: string | undefined;
+  /**
+   * A file whose clearing failed in the running session (`lines` is empty): the lines it may
+   * still hold, said with `failed`. Dropped at the next session, which gets none of them.
+   */
+  held?: readonly number[] | undefined;
 }
 
 /**
@@ -58,6 +63,11 @@ export class BreakpointStore {
   fail(file: string, what: string): void {
     const entry = this.files.get(file);
     if (entry) entry.failed = what;
+  }
+
+  /** Keeps a file whose clearing failed in the running session, with the lines it may still hold, saying why. */
+  failClear(file: string, held: readonly number[], what: string): void {
+    this.files.set(file, { lines: [], results: undefined, failed: what, held });
   }
 
   /**
@@ -91,7 +101,12 @@ export class BreakpointStore {
   /** Forgets what the adapter said (a new session answers afresh). */
   resetResults(): void {
     this.early.clear();
-    for (const entry of this.files.values()) {
+    for (const [file, entry] of this.files) {
+      // A clear that failed in the last session: this one gets none of those lines.
+      if (entry.lines.length === 0) {
+        this.files.delete(file);
+        continue;
+      }
       entry.results = undefined;
       entry.skipped = undefined;
       entry.failed = undefined;

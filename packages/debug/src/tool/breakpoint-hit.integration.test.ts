@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { execFileSync } from "node:child_process";
 import {
+  alive,
   ci,
   debugRun,
   goModule,
@@ -75,11 +76,69 @@ describeDebugpy("breakpoints set while the program runs, on debugpy", (project) 
       expect(await until(() => sent().includes("setBreakpoints"), 10_000)).toBe(true);
       writeFileSync(gate, "");
       const set = await setting;
-      expect(set.text.split("\n").slice(2), set.text).toEqual([
+      // The adapter answers before the exit, or (a loaded machine) the exit comes first: the
+      // end is said either way (see the next test).
+      expect(set.text.split("\n").slice(-3), set.text).toEqual([
         "the program exited with code 3; the session has ended",
         "recent output:",
         "[stderr] fatal: gone",
       ]);
+    } finally {
+      await run.dispose();
+    }
+    expect(remaining(pids)).toEqual([]);
+  });
+
+  // An exit after the request went out but before the adapter answered (inside the wait, which
+  // starts with the request) was answered as an error that said the exit code only:
+  // "... during setBreakpoints, so setBreakpoints has no answer", without what the program wrote.
+  it("say why the program exited when it ends before the adapter answers", { timeout: 120_000 }, async () => {
+    const gate = join(project.dir, "early-gate");
+    rmSync(gate, { force: true });
+    const early = [
+      "import os, sys, time",
+      `while not os.path.exists(${JSON.stringify(gate)}):`,
+      "    time.sleep(0.02)",
+      "sys.stderr.write('fatal: gone early\\n')",
+      "os._exit(3)",
+      "x = 1",
+      "",
+    ];
+    writeFileSync(join(project.dir, "early.py"), early.join("\n"));
+    const { run, call, sessionPids, supervisor } = debugRun(project.dir, {
+      firstStopMs: 200,
+      breakpointHitMs: 10_000,
+    });
+    let pids: number[] = [];
+    try {
+      expect((await call({ op: "launch", program: "early.py" })).text).toContain("still running");
+      pids = sessionPids();
+      const debuggee = [...supervisor.conversation("conv-1").session!.debuggeePids];
+      expect(debuggee.length).toBeGreaterThan(0);
+      // Staged: the program is gone by the time setBreakpoints reaches debugpy.
+      const request = Reflect.get(DapConnection.prototype, "request") as (
+        ...all: unknown[]
+      ) => Promise<unknown>;
+      vi.spyOn(DapConnection.prototype, "request").mockImplementation(async function (
+        this: DapConnection,
+        ...all: unknown[]
+      ) {
+        if (all[0] === "setBreakpoints") {
+          writeFileSync(gate, "");
+          await until(() => alive(debuggee).length === 0, 10_000);
+        }
+        return Reflect.apply(request, this, all);
+      } as DapConnection["request"]);
+      const set = await call({ op: "breakpoints", file: "early.py", lines: [6] });
+      expect({ isError: set.isError, lines: set.text.split("\n") }).toEqual({
+        isError: false,
+        lines: [
+          "early.py: lines 6 pending: the program ended before the adapter answered; they are sent when the program is launched or attached",
+          "the program exited with code 3; the session has ended",
+          "recent output:",
+          "[stderr] fatal: gone early",
+        ],
+      });
     } finally {
       await run.dispose();
     }

@@ -1,7 +1,8 @@
 import { defineTool, rejectOnAbort, textResult, type ToolContext } from "@tools/registry";
+import { DebugError } from "../errors/debug-error.js";
 import { formatWait } from "../internal/format-wait.js";
 import { shellWords } from "../internal/shell-quote.js";
-import type { BreakpointStore } from "../session/breakpoint-store.js";
+import type { BreakpointResult, BreakpointStore } from "../session/breakpoint-store.js";
 import type { DebugSession, Outcome } from "../session/debug-session.js";
 import { limits } from "../session/limits.js";
 import { displayPath } from "../session/source-lines.js";
@@ -101,6 +102,9 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       const file = context.resolvePath(need(args, "file"));
       const lines = need(args, "lines");
       await checkBreakpoints(file, lines, displayPath(file, root), state.breakpoints);
+      // What the session holds of the file before this call (or may, after a clear that failed).
+      const before = state.breakpoints.files.get(file);
+      const held = before?.lines.length ? before.lines : before?.held;
       state.breakpoints.set(file, lines);
       const session = state.session;
       const path = displayPath(file, root);
@@ -116,7 +120,33 @@ async function executeOp(args: DebugInput, context: ToolContext) {
           session.state === "running" && lines.length > 0
             ? session.waitOutcome(supervisor.breakpointHitMs, sent)
             : undefined;
-        const results = await sent;
+        let results: BreakpointResult[] | undefined;
+        try {
+          results = await sent;
+        } catch (error) {
+          if (lines.length === 0 && held?.length) {
+            // Not cleared for sure: status says the lines the session may still stop at.
+            const why = error instanceof Error ? error.message : String(error);
+            state.breakpoints.failClear(
+              file,
+              held,
+              `not cleared in this session: clearing them failed (${why}), so the program may still stop at them; ` +
+                "op 'breakpoints' with lines [] clears them again",
+            );
+          }
+          // The program ended while the request ran, inside the wait: its end is the answer, with
+          // what it wrote, as for an end after the adapter's answer (it said only "no answer").
+          const end =
+            hit && error instanceof DebugError && error.code === "DEBUG_SESSION_ENDED"
+              ? await hit
+              : undefined;
+          if (end?.kind !== "exited" && end?.kind !== "ended") throw error;
+          return textResult(
+            `${path}: lines ${lineRanges(lines)} pending: the program ended before the adapter answered; ` +
+              "they are sent when the program is launched or attached\n" +
+              (await hitText(session, end, supervisor.breakpointHitMs, context.signal)),
+          );
+        }
         // Undefined: a file the session's adapter cannot use (a .py file for lldb), not sent, kept for a session of its own.
         const listed =
           lines.length === 0

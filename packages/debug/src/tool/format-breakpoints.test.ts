@@ -85,4 +85,21 @@ describe("breakpoint listings", () => {
       "main.go: lines 15 (pending: sent at launch or attach)",
     );
   });
+  // A clear whose request failed dropped the file: status said nothing of the lines the live
+  // session may still stop at.
+  it("says the lines a failed clear may have left in the live session, and drops them after it", () => {
+    const store = new BreakpointStore();
+    store.failClear("/nowhere/main.go", [11, 12], "not cleared in this session: why");
+    expect(formatBreakpointStore(store, "/nowhere")).toBe(
+      "main.go: lines 11–12 (not cleared in this session: why)",
+    );
+    expect(formatBreakpointStore(store, "/nowhere", { ended: true })).toBe("no breakpoints");
+    store.resetResults();
+    expect(store.files.size).toBe(0);
+    store.failClear("/nowhere/main.go", [11], "not cleared in this session: why");
+    store.set("/nowhere/main.go", [3]);
+    expect(formatBreakpointStore(store, "/nowhere")).toBe(
+      "main.go: lines 3 (pending: sent at launch or attach)",
+    );
+  });
 });

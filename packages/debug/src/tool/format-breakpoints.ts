@@ -92,27 +92,30 @@ export function formatBreakpointStore(
   root: string,
   { ended = false }: { ended?: boolean } = {},
 ): string {
-  if (store.files.size === 0) return "no breakpoints";
+  // A file whose clearing failed is said only while that session runs (the next gets none of it).
+  const kept = [...store.files].filter(([, entry]) => entry.lines.length > 0 || (entry.held && !ended));
+  if (kept.length === 0) return "no breakpoints";
   let budget = limits.breakpointLines;
   const parts: string[] = [];
   const left = leftOut();
-  const files = [...store.files].map(([file, entry]) => ({ file, entry, path: displayPath(file, root) }));
+  const files = kept.map(([file, entry]) => ({ file, entry, path: displayPath(file, root) }));
   files.sort((a, b) => byPath.compare(a.path, b.path));
   for (const { file, entry, path } of files) {
     if (!entry.results) {
+      const lines = entry.lines.length > 0 ? entry.lines : (entry.held ?? []);
       if (budget > 0) {
         // A live session's failure to set them says what it holds; after it, they are pending again.
         const state =
           entry.failed && !ended
             ? entry.failed
             : `pending: ${entry.skipped && !ended ? entry.skipped : "sent at launch or attach"}`;
-        parts.push(`${path}: lines ${lineRanges(entry.lines)} (${state})`);
+        parts.push(`${path}: lines ${lineRanges(lines)} (${state})`);
         budget--;
       } else if (entry.failed && !ended) {
-        left.failed += entry.lines.length;
+        left.failed += lines.length;
         left.files.add(file);
       } else {
-        left.pending += entry.lines.length;
+        left.pending += lines.length;
         left.files.add(file);
       }
       continue;
