@@ -556,6 +556,24 @@ print('last statement')`;
     }
   });
 
+  it("signal.signal called from a signal handler while a statement is watched neither recurses nor hangs", async () => {
+    // Before: the SIGINT arrivals were noted under a lock the main thread held; a handler (here a
+    // timer's, every millisecond) calling signal.signal(SIGINT, ...) meanwhile waited for it on
+    // the same thread, each next signal one level deeper: a RecursionError, or a hung cell.
+    const { cell } = setup();
+    const result = await cell(
+      "import signal, time\ncount = [0]\ndef on_alarm(*args):\n    count[0] += 1\n" +
+        "    signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))\n" +
+        "previous = signal.signal(signal.SIGALRM, on_alarm)\nsignal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)\n" +
+        "try:\n    deadline = time.monotonic() + 3\n    while time.monotonic() < deadline:\n" +
+        "        signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))\n" +
+        "finally:\n    signal.setitimer(signal.ITIMER_REAL, 0)\n    signal.signal(signal.SIGALRM, previous)\n" +
+        "print('done', count[0] > 100)",
+    );
+    expect(result.error).toBeUndefined();
+    expect(resultText(result)).toBe("done True");
+  });
+
   it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
     // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
     // had stopped, by exiting on its own.
