@@ -574,6 +574,32 @@ print('last statement')`;
     expect(resultText(result)).toBe("done True");
   });
 
+  it("signal.signal takes its arguments by keyword, as Python's does, and fails with Python's own messages", async () => {
+    // Before: the wrapper noting SIGINT's handler changes took them by position only: a TypeError
+    // ("got some positional-only arguments passed as keyword arguments") where Python's works.
+    const { cell } = setup();
+    const probe = `import signal
+def error(call):
+    try:
+        call()
+    except Exception as failure:
+        return f"{type(failure).__name__}: {failure}"
+    return "ok"
+def handler(*args):
+    pass
+print(error(lambda: signal.signal(signalnum=signal.SIGINT, handler=handler)), signal.getsignal(signal.SIGINT) is handler)
+print(error(lambda: signal.signal(signal.SIGINT, handler=signal.default_int_handler)))
+print(error(lambda: signal.signal(signal.SIGINT)))
+print(error(lambda: signal.signal(signal.SIGINT, handler, 3)))
+print(error(lambda: signal.signal(signal.SIGINT, sig=handler)))
+print(error(lambda: signal.signal(signal.SIGINT, 5)))`;
+    const own = execFileSync(systemPython, ["-c", probe], { encoding: "utf8" }).trim();
+    expect(own.split("\n")[0]).toBe("ok True");
+    const result = await cell(probe);
+    expect(result.error).toBeUndefined();
+    expect(resultText(result)).toBe(own);
+  });
+
   it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
     // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
     // had stopped, by exiting on its own.

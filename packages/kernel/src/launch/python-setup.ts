@@ -1263,17 +1263,19 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             arrivals.handlers.append(handler)
 
     @functools.wraps(real_signal)
-    def signal_noting_arrivals(signalnum, handler, /):
+    def signal_noting_arrivals(*args, **kwargs):
+        # The arguments go to Python's own as given (by position or keyword), for its errors.
         __tracebackhide__ = ours
         pipe = arrivals.watched
-        if (pipe is not None and signalnum == signal.SIGINT
+        signalnum = args[0] if args else kwargs.get("signalnum")
+        if (pipe is not None and isinstance(signalnum, int) and signalnum == signal.SIGINT
                 and threading.current_thread() is threading.main_thread()):
             before = real_getsignal(signal.SIGINT)
             try:
                 handlers_run()
             finally:
                 note_arrivals(pipe, before)
-        return real_signal(signalnum, handler)
+        return real_signal(*args, **kwargs)
 
     signal.signal = signal_noting_arrivals
 
