@@ -556,6 +556,50 @@ print('last statement')`;
     }
   });
 
+  it("signal.signal called from a signal handler while a statement is watched neither recurses nor hangs", async () => {
+    // Before: the SIGINT arrivals were noted under a lock the main thread held; a handler (here a
+    // timer's, every millisecond) calling signal.signal(SIGINT, ...) meanwhile waited for it on
+    // the same thread, each next signal one level deeper: a RecursionError, or a hung cell.
+    const { cell } = setup();
+    const result = await cell(
+      "import signal, time\ncount = [0]\ndef on_alarm(*args):\n    count[0] += 1\n" +
+        "    signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))\n" +
+        "previous = signal.signal(signal.SIGALRM, on_alarm)\nsignal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)\n" +
+        "try:\n    deadline = time.monotonic() + 3\n    while time.monotonic() < deadline:\n" +
+        "        signal.signal(signal.SIGINT, signal.getsignal(signal.SIGINT))\n" +
+        "finally:\n    signal.setitimer(signal.ITIMER_REAL, 0)\n    signal.signal(signal.SIGALRM, previous)\n" +
+        "print('done', count[0] > 100)",
+    );
+    expect(result.error).toBeUndefined();
+    expect(resultText(result)).toBe("done True");
+  });
+
+  it("signal.signal takes its arguments by keyword, as Python's does, and fails with Python's own messages", async () => {
+    // Before: the wrapper noting SIGINT's handler changes took them by position only: a TypeError
+    // ("got some positional-only arguments passed as keyword arguments") where Python's works.
+    const { cell } = setup();
+    const probe = `import signal
+def error(call):
+    try:
+        call()
+    except Exception as failure:
+        return f"{type(failure).__name__}: {failure}"
+    return "ok"
+def handler(*args):
+    pass
+print(error(lambda: signal.signal(signalnum=signal.SIGINT, handler=handler)), signal.getsignal(signal.SIGINT) is handler)
+print(error(lambda: signal.signal(signal.SIGINT, handler=signal.default_int_handler)))
+print(error(lambda: signal.signal(signal.SIGINT)))
+print(error(lambda: signal.signal(signal.SIGINT, handler, 3)))
+print(error(lambda: signal.signal(signal.SIGINT, sig=handler)))
+print(error(lambda: signal.signal(signal.SIGINT, 5)))`;
+    const own = execFileSync(systemPython, ["-c", probe], { encoding: "utf8" }).trim();
+    expect(own.split("\n")[0]).toBe("ok True");
+    const result = await cell(probe);
+    expect(result.error).toBeUndefined();
+    expect(resultText(result)).toBe(own);
+  });
+
   it("a kernel that dies when interrupted says it died and how, not that it was killed for not stopping", async () => {
     // Before: "the cell did not stop when interrupted, so its python kernel was killed", while it
     // had stopped, by exiting on its own.

@@ -1133,8 +1133,11 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     import fcntl
     real_signal, real_getsignal = signal.signal, signal.getsignal
     # pipe: (read end, write end, (device, inode)), None until made or when none can be; watched:
-    # the pipe of the statement being watched, on the main thread.
-    arrivals = types.SimpleNamespace(lock=threading.Lock(), seen=False, pipe=None, watched=None, handlers=[])
+    # the pipe of the statement being watched, on the main thread. The lock is reentrant: a signal
+    # handler run on the main thread while it holds the lock (noting arrivals) may change SIGINT's
+    # handler, which notes them too; a plain lock waited for itself there, forever, or one level
+    # deeper at each next signal (a RecursionError).
+    arrivals = types.SimpleNamespace(lock=threading.RLock(), seen=False, pipe=None, watched=None, handlers=[])
 
     def still_ours(pipe, end):
         # Whether that end's fd is still that end of the pipe (not closed, nor another file since).
@@ -1214,7 +1217,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     def forget_arrivals_in_child():
         # In a child forked from the kernel: its signals are its own, not the kernel's interrupt.
         pipe, arrivals.pipe, arrivals.watched = arrivals.pipe, None, None
-        arrivals.lock, arrivals.seen, arrivals.handlers = threading.Lock(), False, []
+        arrivals.lock, arrivals.seen, arrivals.handlers = threading.RLock(), False, []
         if pipe is None:
             return
         try:
@@ -1260,17 +1263,19 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             arrivals.handlers.append(handler)
 
     @functools.wraps(real_signal)
-    def signal_noting_arrivals(signalnum, handler, /):
+    def signal_noting_arrivals(*args, **kwargs):
+        # The arguments go to Python's own as given (by position or keyword), for its errors.
         __tracebackhide__ = ours
         pipe = arrivals.watched
-        if (pipe is not None and signalnum == signal.SIGINT
+        signalnum = args[0] if args else kwargs.get("signalnum")
+        if (pipe is not None and isinstance(signalnum, int) and signalnum == signal.SIGINT
                 and threading.current_thread() is threading.main_thread()):
             before = real_getsignal(signal.SIGINT)
             try:
                 handlers_run()
             finally:
                 note_arrivals(pipe, before)
-        return real_signal(signalnum, handler)
+        return real_signal(*args, **kwargs)
 
     signal.signal = signal_noting_arrivals
 
