@@ -1214,18 +1214,22 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     # Its write end is closed (or its read end): the next statement makes a new pipe.
                     return
 
-    def forget_arrivals_in_child():
-        # In a child forked from the kernel: its signals are its own, not the kernel's interrupt.
-        pipe, arrivals.pipe, arrivals.watched = arrivals.pipe, None, None
-        arrivals.lock, arrivals.seen, arrivals.handlers = threading.RLock(), False, []
-        if pipe is None:
-            return
+    def release_wakeup_fd(pipe):
+        # The wakeup fd goes back to none when it is the pipe's write end; one the cell set stays.
         try:
             current = signal.set_wakeup_fd(-1)
             if current != pipe[1]:
                 signal.set_wakeup_fd(current)
         except (ValueError, OSError):
             pass
+
+    def forget_arrivals_in_child():
+        # In a child forked from the kernel: its signals are its own, not the kernel's interrupt.
+        pipe, arrivals.pipe, arrivals.watched = arrivals.pipe, None, None
+        arrivals.lock, arrivals.seen, arrivals.handlers = threading.RLock(), False, []
+        if pipe is None:
+            return
+        release_wakeup_fd(pipe)
         close_ours(pipe)
 
     os.register_at_fork(after_in_child=forget_arrivals_in_child)
@@ -1285,12 +1289,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # statement set one of its own (asyncio's add_signal_handler), which stays.
         if pipe is None:
             return []
-        try:
-            current = signal.set_wakeup_fd(-1)
-            if current != pipe[1]:
-                signal.set_wakeup_fd(current)
-        except (ValueError, OSError):
-            pass
+        release_wakeup_fd(pipe)
         note_arrivals(pipe, handler)
         handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
         return handlers
