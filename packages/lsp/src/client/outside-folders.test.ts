@@ -133,4 +133,69 @@ describe("folders outside a root, watched each on its own", () => {
       tree.remove();
     }
   });
+  // An npm install in a package outside the root whose sources are at its top (held, so watched)
+  // created node_modules/: each of its folders was watched, up to the bound (later folders the
+  // projects read then refused, and counted as not watched), and each .d.ts there sent to
+  // tsserver as changed. tsserver reads neither it nor a dot-folder of an include.
+  it("does not watch a created node_modules or dot-folder, nor what is in them", async () => {
+    const tree = tempTree("outside-folders-nm", { "b/index.ts": "" });
+    const b = join(tree.dir, "b");
+    const folders = new OutsideFolders();
+    try {
+      folders.add([b]);
+      for (let i = 0; i < 20; i++) {
+        mkdirSync(join(b, `node_modules/p${i}/lib`), { recursive: true });
+        writeFileSync(join(b, `node_modules/p${i}/index.d.ts`), "");
+      }
+      mkdirSync(join(b, ".turbo/cache"), { recursive: true });
+      mkdirSync(join(b, "feature"));
+      writeFileSync(join(b, "feature/x.ts"), "");
+      const taken = await takeSoon(folders, 4);
+      expect(taken).toContain(join(b, "feature/x.ts"));
+      expect(taken.filter((file) => file.includes("/node_modules/p"))).toEqual([]);
+      expect(folders.size).toBe(2);
+      expect(folders.unwatched).toBe(0);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
+
+  // A folder created then removed (a checkout of a branch with it, then back) was kept among
+  // those to watch again once back, for good: each took a place under the bound, and after a few
+  // checkouts folders that exist were refused and said not watched.
+  it("forgets a created folder once removed: it takes no place under the bound", async () => {
+    const tree = tempTree("outside-folders-churn", { "b/src/lib.ts": "" });
+    const src = join(tree.dir, "b/src");
+    const half = Math.floor(outsideFoldersLimit * 0.6);
+    const folders = new OutsideFolders();
+    try {
+      folders.add([src]);
+      for (let i = 0; i < half; i++) mkdirSync(join(src, `d${i}`));
+      await takeSoon(folders, half);
+      expect(folders.size).toBe(half + 1);
+      for (let i = 0; i < half; i++) rmSync(join(src, `d${i}`), { recursive: true });
+      await takeSoon(folders, half);
+      for (let i = 0; i < half; i++) mkdirSync(join(src, `e${i}`));
+      await takeSoon(folders, half);
+      expect(folders.size).toBe(half + 1);
+      expect(folders.unwatched).toBe(0);
+      // Back: watched again (seen in its parent).
+      mkdirSync(join(src, "d0"));
+      writeFileSync(join(src, "d0/x.ts"), "");
+      expect(await takeSoon(folders, 2)).toEqual([join(src, "d0"), join(src, "d0/x.ts")]);
+      writeFileSync(join(src, "d0/x.ts"), "export const x = 1;\n");
+      expect(await takeSoon(folders, 1)).toEqual([join(src, "d0/x.ts")]);
+      // Past the bound, refused, then removed: no longer said not watched.
+      for (let i = 0; i < half; i++) mkdirSync(join(src, `g${i}`));
+      await takeSoon(folders, half);
+      expect(folders.unwatched).toBeGreaterThan(0);
+      for (let i = 0; i < half; i++) rmSync(join(src, `g${i}`), { recursive: true });
+      await takeSoon(folders, half);
+      expect(folders.unwatched).toBe(0);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
 });

@@ -39,6 +39,12 @@ export class OutsideFolders {
   private readonly gone = new Set<string>();
   /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
   private readonly refused = new Set<string>();
+  /**
+   * Of the folders watched or {@link refused}, those watched because created in a watched one:
+   * once removed they are forgotten (their parent's watch sees them back), taking no place under
+   * the bound and not counted as unwatched.
+   */
+  private readonly created = new Set<string>();
   private readonly changed = new Set<string>();
   /** Of {@link changed}, those created, removed or renamed: a folder among them is watched. */
   private readonly renamed = new Set<string>();
@@ -73,12 +79,22 @@ export class OutsideFolders {
       this.gone.delete(folder);
       this.addEntries(folder);
     }
-    // Folders created in watched ones (those in a folder created too are added as met).
+    // Created folders refused past the bound, removed since: no longer to say.
+    for (const folder of this.created) {
+      if (this.refused.has(folder) && !isRealFolder(folder)) {
+        this.refused.delete(folder);
+        this.created.delete(folder);
+      }
+    }
+    // Folders created in watched ones (those in a folder created too are added as met); not a
+    // node_modules nor a dot-folder (.git, .turbo), whose files a tsconfig's include does not take.
     for (const path of this.renamed) {
       if (this.closed || this.watchers.has(path) || this.gone.has(path) || this.refused.has(path)) continue;
-      if (!isRealFolder(path) || !watchCreated(path)) continue;
+      if (notRead(basename(path)) || !isRealFolder(path) || !watchCreated(path)) continue;
+      this.created.add(path);
       if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(path);
       else if (this.watch(path)) this.addEntries(path);
+      else this.created.delete(path);
     }
     this.renamed.clear();
     const files = [...this.changed];
@@ -102,6 +118,7 @@ export class OutsideFolders {
     this.watchers.clear();
     this.gone.clear();
     this.renamed.clear();
+    this.created.clear();
   }
 
   /** Gives every entry of `folder`, just watched, as changed (what was written before is not known). */
@@ -143,8 +160,18 @@ export class OutsideFolders {
     if (watcher === undefined) return;
     watcher.close();
     this.watchers.delete(folder);
+    // A created one, removed, is seen again in its parent (a change there), if ever back.
+    if (this.created.has(folder) && !isRealFolder(folder)) {
+      this.created.delete(folder);
+      return;
+    }
     if (!this.closed) this.gone.add(folder);
   }
+}
+
+/** Whether a folder named `name` is one a tsconfig's include does not take: not watched once created. */
+function notRead(name: string): boolean {
+  return name === "node_modules" || name.startsWith(".");
 }
 
 /** Whether `path` is a folder, not a symlink to one (a link to anywhere is not followed). */
