@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { readdirSync, watch, type FSWatcher } from "node:fs";
 import { basename, join } from "node:path";
+import { isFolder, isRealFolder } from "../files/is-folder.js";
 
 /** Most folders outside the root watched per server (see {@link OutsideFolders}). */
 export const outsideFoldersLimit = 500;
@@ -172,21 +173,4 @@ export class OutsideFolders {
 /** Whether a folder named `name` is one a tsconfig's include does not take: not watched once created. */
 function notRead(name: string): boolean {
   return name === "node_modules" || name.startsWith(".");
-}
-
-/** Whether `path` is a folder, not a symlink to one (a link to anywhere is not followed). */
-function isRealFolder(path: string): boolean {
-  try {
-    return lstatSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

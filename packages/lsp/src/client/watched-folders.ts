@@ -2,6 +2,7 @@ import { existsSync, lstatSync, readdirSync, statSync, watch, type Dirent, type 
 import { basename, dirname, join } from "node:path";
 import { FileChangeType } from "vscode-languageserver-protocol";
 import { canonicalPath } from "../files/canonical-path.js";
+import { isFolder } from "../files/is-folder.js";
 
 /** A file created, changed or deleted on disk since the last {@link WatchedFolders.take}. */
 export interface FileEvent {
@@ -51,14 +52,6 @@ function modifiedAt(folder: string): number | undefined {
     return statSync(folder).mtimeMs;
   } catch {
     return undefined;
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }
 

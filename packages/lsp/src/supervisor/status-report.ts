@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { isFolder } from "../files/is-folder.js";
 import { processStat } from "@tools/registry";
 import { dirname, extname, join } from "node:path";
 import { relativeDirectoriesOf } from "../checkers/compile-commands.js";
@@ -139,14 +139,6 @@ function missingParts(noMarker: boolean, detection: Detection): string {
   return [noMarker ? "a root marker" : undefined, detection.binary.found ? undefined : "the binary"]
     .filter((each) => each !== undefined)
     .join(" and ");
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /**

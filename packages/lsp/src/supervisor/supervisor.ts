@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { isFolder } from "../files/is-folder.js";
 import { extname, join, sep } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { resourceKey, terminateProcess, type Run } from "@tools/registry";
@@ -633,13 +633,4 @@ export function createLspSupervisor(run: Run, options: LspSupervisorOptions = {}
  */
 export function serverKey(client: Pick<LanguageClient, "spec" | "root">): string {
   return `${client.spec.language}\u0000${client.root}`;
-}
-
-/** True when `path` is a folder (a symlink to one too). */
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }
