@@ -4,18 +4,10 @@ import { Edit, type Point, type Tree } from "web-tree-sitter";
 import type { LanguageSpec } from "../grammars/languages.js";
 import type { StructuralParser } from "../parser/structural-parser.js";
 import type { ErrorSite, RewriteCheck, RewriteToCheck } from "./rewrite-check.js";
-import { lineHolding } from "./line-search.js";
+import { lineHolding, lineStarts } from "./line-search.js";
 import { errorSites, introducedSites, rewriteWindows, writtenWindows } from "./syntax-errors.js";
 
 export type { RewriteCheck, RewriteToCheck } from "./rewrite-check.js";
-
-/** Offsets at which each line of a text starts. */
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", index + 1))
-    starts.push(index + 1);
-  return starts;
-}
 
 /** tree-sitter's point (row, UTF-16 column) of an offset, given the text's line starts. */
 function pointAt(starts: readonly number[], offset: number): Point {

@@ -12,3 +12,14 @@ export function lineHolding(starts: readonly number[], offset: number): number {
   }
   return Math.max(low, 0);
 }
+
+/**
+ * Offsets at which each line of `text` starts: 0, and after each `\n` (also the end of a text
+ * ending in a newline, an empty last line).
+ */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let index = text.indexOf("\n"); index >= 0; index = text.indexOf("\n", index + 1))
+    starts.push(index + 1);
+  return starts;
+}

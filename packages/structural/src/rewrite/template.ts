@@ -1,7 +1,7 @@
 import { StructuralError } from "../errors/structural-error.js";
 import type { StructuralMatch } from "../match/find-matches.js";
 import type { CompiledPattern } from "../pattern/pattern-node.js";
-import { lineHolding } from "./line-search.js";
+import { lineHolding, lineStarts } from "./line-search.js";
 
 /** `$$$NAME` (group 1), `$NAME` / `$$NAME` (group 2), or an anonymous `$$$` (no group). */
 const reference = /\$\$\$([A-Z_][A-Z0-9_]*)|\$\$?([A-Z_][A-Z0-9_]*)|\$\$\$(?![A-Z0-9_])/g;
@@ -74,11 +74,7 @@ export class SourceLines {
 
   /** Offsets at which each line starts (also the end of a text ending in a newline). */
   private lineStarts(): number[] {
-    if (this.starts) return this.starts;
-    const starts = [0];
-    for (let index = this.text.indexOf("\n"); index >= 0; index = this.text.indexOf("\n", index + 1))
-      starts.push(index + 1);
-    return (this.starts = starts);
+    return (this.starts ??= lineStarts(this.text));
   }
 
   /** The 0-based line holding `offset` (a `\n` belongs to the line it ends). */
