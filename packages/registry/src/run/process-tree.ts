@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs";
 
 // Linux's /proc, read to find the processes a child left behind. Everything here is empty (or
 // undefined) where /proc is not there.
@@ -141,8 +141,11 @@ export function signalProcesses(processes: readonly ProcessIdentity[], signal: N
 
 /**
  * What the standard output and error of process `pid` are open on, as /proc names it
- * (`pipe:[inode]`, `socket:[inode]` — Node's stdio pipes are socket pairs —, `/dev/pts/N`): the
- * processes it starts inherit them and keep them open after it exited. Read while it runs.
+ * (`pipe:[inode]`, `socket:[inode]` — Node's stdio pipes are socket pairs —), or a terminal
+ * (`/dev/pts/N@<made>`): the processes it starts inherit them and keep them open after it
+ * exited. Read while it runs. A terminal's name goes to the next terminal opened once it is
+ * closed (another program's, a tmux pane's), so its identity adds when it was made (see
+ * {@link terminalIdentity}); a pipe's or socket's inode is never given out again.
  */
 export function outputTargets(pid: number | undefined): string[] {
   if (pid === undefined) return [];
@@ -150,12 +153,32 @@ export function outputTargets(pid: number | undefined): string[] {
   for (const fd of [1, 2]) {
     try {
       const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      if (/^(pipe|socket):\[\d+\]$|^\/dev\/pts\/\d+$/.test(target)) targets.add(target);
+      if (/^(pipe|socket):\[\d+\]$/.test(target)) targets.add(target);
+      else if (terminalName.test(target)) {
+        const identity = terminalIdentity(target, `/proc/${pid}/fd/${fd}`);
+        if (identity !== undefined) targets.add(identity);
+      }
     } catch {
       // Gone already.
     }
   }
   return [...targets];
+}
+
+/** A pseudo-terminal's name as /proc shows an open one. */
+const terminalName = /^\/dev\/pts\/\d+$/;
+
+/**
+ * `name@<made>` for the terminal `name` open at `openPath` (a /proc/<pid>/fd entry): `made` is
+ * its devpts node's change time, in nanoseconds, set when the terminal is opened and not by
+ * reads or writes. Undefined when the entry is gone.
+ */
+function terminalIdentity(name: string, openPath: string): string | undefined {
+  try {
+    return `${name}@${statSync(openPath, { bigint: true }).ctimeNs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when the open file `fd` of `pid` can be written (O_WRONLY or O_RDWR in its fdinfo flags). */
@@ -181,11 +204,16 @@ export function otherProcessIds(): string[] {
  * Every process other than this one that has one of `targets` (see {@link outputTargets}) open
  * for writing: who can still write to a child's output after it exited — what it started and
  * left running, also outside its process group or session and after the init process adopted
- * it. A reader of the output is not one.
+ * it. A reader of the output is not one, nor a writer of another terminal given a listed one's
+ * name since.
  */
 export function writersOf(targets: readonly string[]): ProcessIdentity[] {
   if (targets.length === 0) return [];
   const wanted = new Set(targets);
+  // Terminals by name: only an open one of those names is looked at again for when it was made.
+  const terminals = new Set(
+    targets.filter((target) => target.startsWith("/dev/pts/")).map((target) => target.split("@")[0]),
+  );
   const found: ProcessIdentity[] = [];
   for (const entry of otherProcessIds()) {
     let fds: string[];
@@ -196,7 +224,9 @@ export function writersOf(targets: readonly string[]): ProcessIdentity[] {
     }
     const writes = fds.some((fd) => {
       try {
-        return wanted.has(readlinkSync(`/proc/${entry}/fd/${fd}`)) && writable(entry, fd);
+        const link = readlinkSync(`/proc/${entry}/fd/${fd}`);
+        const target = terminals.has(link) ? terminalIdentity(link, `/proc/${entry}/fd/${fd}`) : link;
+        return target !== undefined && wanted.has(target) && writable(entry, fd);
       } catch {
         return false;
       }
