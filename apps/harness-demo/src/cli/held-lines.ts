@@ -1,4 +1,5 @@
 import type { CardEvents, CardReply, CardRequest, QuestionPort } from "@tools/ask";
+import { HeldQueue } from "./held-queue.js";
 
 /** A stream lines are written to (stdout, stderr). */
 type LineStream = Pick<NodeJS.WritableStream, "write">;
@@ -12,7 +13,7 @@ type LineStream = Pick<NodeJS.WritableStream, "write">;
  */
 export class HeldLines {
   private openCards = 0;
-  private held: { stream: LineStream; text: string; key?: string }[] = [];
+  private readonly held = new HeldQueue<{ stream: LineStream; text: string }>();
 
   /** Writes `text` (whole lines) to `stream`, or holds it while a card is open. */
   write(stream: LineStream, text: string, key?: string): void {
@@ -20,8 +21,7 @@ export class HeldLines {
       stream.write(text);
       return;
     }
-    if (key !== undefined) this.held = this.held.filter((line) => line.key !== key);
-    this.held.push(key === undefined ? { stream, text } : { stream, text, key });
+    this.held.hold({ stream, text }, key);
   }
 
   /** `port`, with the lines written while one of its cards is asked held until it is settled. */
@@ -44,6 +44,6 @@ export class HeldLines {
 
   /** Writes what was held, in order. */
   flush(): void {
-    for (const { stream, text } of this.held.splice(0)) stream.write(text);
+    for (const { stream, text } of this.held.take()) stream.write(text);
   }
 }

@@ -1,5 +1,6 @@
 import { clearScreenDown, createInterface, cursorTo, moveCursor, type Interface } from "node:readline";
 import { PassThrough, Writable } from "node:stream";
+import { HeldQueue } from "./held-queue.js";
 
 /** The prompt of a tool call. */
 export const toolPrompt = "tool> ";
@@ -42,7 +43,7 @@ export class SessionLines {
    * Notices that came while a card was open: shown when it ends, so none breaks into a card. One
    * with a key is the latest of its kind (a worker's progress): it takes the place of the one held.
    */
-  private heldNotices: { text: string; key?: string }[] = [];
+  private readonly heldNotices = new HeldQueue<string>();
   /** Told of Ctrl+D on a card's empty line. */
   private readonly cardEndListeners: (() => void)[] = [];
 
@@ -140,8 +141,7 @@ export class SessionLines {
    */
   notice(text: string, key?: string): void {
     if (this.openCards > 0) {
-      if (key !== undefined) this.heldNotices = this.heldNotices.filter((held) => held.key !== key);
-      this.heldNotices.push(key === undefined ? { text } : { text, key });
+      this.heldNotices.hold(text, key);
       return;
     }
     this.print(`${text}\n`);
@@ -261,7 +261,7 @@ export class SessionLines {
           }
           if (aside !== "") this.readline.write(aside);
         }
-        for (const held of this.heldNotices.splice(0)) this.notice(held.text);
+        for (const text of this.heldNotices.take()) this.notice(text);
       }
     }
   }
