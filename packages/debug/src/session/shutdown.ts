@@ -1,5 +1,13 @@
 import { rmSync } from "node:fs";
-import { markedProcesses, signalGroup, writersOf } from "@tools/registry";
+import {
+  descendantsOf,
+  markedProcesses,
+  processStat,
+  signalGroup,
+  signalProcesses,
+  writersOf,
+  type ProcessIdentity,
+} from "@tools/registry";
 import {
   childrenOf,
   descendants,
@@ -27,9 +35,11 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
     const started = core.pidStarts.get(pid);
     return started !== undefined && startTime(pid) === started;
   };
+  // Each with its start time: one that ends during the disconnect (up to 3 s) frees its pid,
+  // which another process may have by the time the kills below come.
   const before = options.terminateDebuggee
     ? [...[...core.debuggeePids].filter(same), ...(child?.pid ? [child.pid] : [])].flatMap((pid) =>
-        descendants(pid),
+        descendantsOf(pid),
       )
     : [];
   // What the program left running: what still writes to its output, also after it left its
@@ -68,24 +78,37 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   if (exited)
     core.leftBehind = new Set([...aliveBefore, ...[...strays.keys()].filter((pid) => isAlive(pid))]).size;
   // Kill the deepest processes first, while their parents still live to reap them.
-  const tree = child?.pid ? descendants(child.pid) : [];
+  const tree = child?.pid ? descendantsOf(child.pid) : [];
   // Learnt earlier (up to the session's 30 minutes): only those still the same process.
-  const owned = options.terminateDebuggee ? [...core.debuggeePids, ...core.knownPids].filter(same) : [];
-  const victims = [...new Set([...tree.reverse(), ...before.reverse(), ...owned])].filter((pid) =>
-    isAlive(pid),
-  );
+  const owned: ProcessIdentity[] = options.terminateDebuggee
+    ? [...core.debuggeePids, ...core.knownPids]
+        .filter(same)
+        .map((pid) => ({ pid, start: core.pidStarts.get(pid)! }))
+    : [];
+  // Each killed only while it is still the process it was when found (see signalProcesses): the
+  // kills wait up to 500 ms each, and a pid freed meanwhile may be another's.
+  const victims = [
+    ...new Map(
+      [...tree.reverse(), ...before.reverse(), ...owned].map((found) => [
+        `${found.pid}:${found.start}`,
+        found,
+      ]),
+    ).values(),
+  ].filter(({ pid, start }) => {
+    const stat = processStat(pid);
+    return stat?.start === start && stat.state !== "Z";
+  });
   // One at a time, deepest first, each reaped by its still-living parent (a launcher, the
   // adapter) before that parent dies: an unreaped child is reparented to PID 1 and, where
   // PID 1 does not reap (containers), stays a zombie for good.
   if (adapter.reaps) {
     // The shim reaps the whole tree: kill it all at once and let the shim exit.
-    for (const pid of victims) signalPid(pid, "SIGKILL");
+    signalProcesses(victims, "SIGKILL");
     if (child && !exitedNow())
       await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
   } else {
-    for (const pid of victims) {
-      signalPid(pid, "SIGKILL");
-      await waitGone([pid], 500, true);
+    for (const victim of victims) {
+      if (signalProcesses([victim], "SIGKILL") > 0) await waitGone([victim.pid], 500, true);
     }
   }
   // Orphans: PID 1 (or the reaper shim) reaps them, not a parent of ours.
