@@ -170,8 +170,10 @@ const terminalName = /^\/dev\/pts\/\d+$/;
 
 /**
  * `name@<made>` for the terminal `name` open at `openPath` (a /proc/<pid>/fd entry): `made` is
- * its devpts node's change time, in nanoseconds, set when the terminal is opened and not by
- * reads or writes. Undefined when the entry is gone.
+ * its devpts node's change time, set when the terminal is opened and not by reads or writes. It
+ * moves by the kernel's clock tick (4 ms at HZ=250): a terminal closed and the next opened within
+ * one tick look alike (a program's terminal outlives its launch under a debugger by far).
+ * Undefined when the entry is gone.
  */
 function terminalIdentity(name: string, openPath: string): string | undefined {
   try {
