@@ -25,6 +25,16 @@ if (mode === "answer") {
   const holder = spawn("sleep", ["600"], { stdio: ["ignore", "inherit", "inherit"], detached: true });
   holder.unref();
   console.log(`final answer: left holder ${holder.pid} running`);
+} else if (mode === "holdout-trap") {
+  // As holdout, but the process left cleans up on SIGTERM (writes holder-cleaned in the working
+  // directory, a moment later) and exits: what a tool that ends it must give it the time to do.
+  const holder = spawn(
+    "sh",
+    ["-c", `trap 'sleep 0.2; echo cleaned > "${process.cwd()}/holder-cleaned"; exit 0' TERM; sleep 600 & wait`],
+    { stdio: ["ignore", "inherit", "inherit"], detached: true },
+  );
+  holder.unref();
+  console.log(`final answer: left holder ${holder.pid} running`);
 } else if (mode === "daemon") {
   // Leaves a daemon by a double fork: in a session of its own, adopted by init, its output on
   // /dev/null. Nothing but the environment it inherited leads back to this script.

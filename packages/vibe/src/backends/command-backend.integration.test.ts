@@ -375,6 +375,24 @@ describe("command backend with a real agent-CLI script", () => {
     }
   });
 
+  it("a process the script left holding its output gets SIGTERM and the time to clean up before SIGKILL", async () => {
+    const { call, run } = setUp("holdout-trap");
+    await call("vibe_spawn", { brief: "x", label: "holdout" });
+    const waited = await call("vibe_wait", { worker_id: "w1", timeout_seconds: 15 });
+    const pid = Number(/left holder (\d+)/.exec(waited.text)?.[1]);
+    try {
+      expect(pid).toBeGreaterThan(0);
+      expect(waited.text).toMatch(
+        /leaving \d background process(es)? that held its output open; (it was|they were) ended/,
+      );
+      expect(readFileSync(join(run.workingDirectory, "holder-cleaned"), "utf8")).toBe("cleaned\n");
+      expect(await gone([pid])).toEqual([]);
+    } finally {
+      // Should the backend have left it, the test does not.
+      if (pid > 0 && alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
   it("a daemon the script double-forked onto /dev/null ends when the script exits, found by its mark", async () => {
     const { call, list } = setUp("daemon");
     await call("vibe_spawn", { brief: "x", label: "daemon" });

@@ -154,7 +154,10 @@ function slipOf(name: string, placeholder: string): boolean {
  */
 const outputGraceMs = 500;
 
-/** How long the holders of the output get to close it once killed, in milliseconds. */
+/**
+ * How long the holders of the output get to close it, in milliseconds: half after SIGTERM (to
+ * clean up and exit), the rest after SIGKILL for those still there.
+ */
 const holderKillMs = 1000;
 
 /** Room for the process table look-ups and the event loop in a stop's bound, in milliseconds. */
@@ -320,8 +323,10 @@ async function endOutputHolders(
   const holders = writersOf(pipes);
   const ended = new Set(holders.map(({ pid }) => pid));
   const signalled = signalProcesses(holders, "SIGTERM");
-  signalProcesses(holders, "SIGKILL");
-  if (signalled > 0 && (await settleWithin(closed, holderKillMs))) {
+  // SIGKILL (only to those still the processes found) once the SIGTERM's half is up.
+  const closedOnTerm = signalled > 0 && (await settleWithin(closed, holderKillMs / 2));
+  if (!closedOnTerm) signalProcesses(holders, "SIGKILL");
+  if (signalled > 0 && (closedOnTerm || (await settleWithin(closed, holderKillMs / 2)))) {
     const note = `(the CLI exited, leaving ${signalled} ${countNoun(signalled, "background processes")} that held its output open; ${signalled === 1 ? "it was" : "they were"} ended)`;
     return { note, ended };
   }
