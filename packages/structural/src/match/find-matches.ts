@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Node, Tree } from "web-tree-sitter";
+import type { Language, Node, Tree } from "web-tree-sitter";
 import { findLanguage } from "../grammars/languages.js";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import {
@@ -99,6 +99,13 @@ export interface StructuralMatch {
    * condition's last is deleted with its `;`. Found only when asked (`MatchLimits.statements`).
    */
   readonly condition?: true;
+  /**
+   * Set when the match is a Python expression in code that needs one there (`lambda: print(1)`,
+   * `f(a=print(1))`, `[print(i) for i in y]`): a rewrite to nothing writes this (`None`, the
+   * value such a call gave and Python's "no value") instead of leaving `lambda: `, which does not
+   * parse. Found only when asked (`MatchLimits.statements`).
+   */
+  readonly placeholder?: string;
 }
 
 /**
@@ -207,7 +214,8 @@ const statementList =
 function inStatementList(node: Node): boolean {
   const parent = node.parent;
   if (!parent) return false;
-  return parent.parent === null || statementList.test(parent.type);
+  // Not a parameter's default value (Python's `default_parameter`).
+  return parent.parent === null || (statementList.test(parent.type) && !parent.type.includes("parameter"));
 }
 
 /**
@@ -421,6 +429,44 @@ function bodyOf(first: Node, last: Node, language: string): BodyOf | undefined {
   const start = statements[0]?.startIndex;
   if (from < 0 || to < from || start === undefined) return undefined;
   return { start, statements: statements.length, matched: to - from + 1, noOp };
+}
+
+/** Per grammar, the node types of its `expression` supertype (with those of the supertypes under it). */
+const expressionTypes = new WeakMap<Language, ReadonlySet<string>>();
+
+/** The types of `language`'s expressions (see {@link expressionTypes}). */
+function expressionsOf(language: Language): ReadonlySet<string> {
+  let types = expressionTypes.get(language);
+  if (types) return types;
+  const found = new Set<string>();
+  const supertypes = new Set(language.supertypes);
+  const expand = (id: number): void => {
+    for (const subtype of language.subtypes(id)) {
+      if (supertypes.has(subtype)) expand(subtype);
+      else {
+        const type = language.nodeTypeForId(subtype);
+        if (type) found.add(type);
+      }
+    }
+  };
+  for (const id of supertypes) if (language.nodeTypeForId(id) === "expression") expand(id);
+  types = found;
+  expressionTypes.set(language, types);
+  return types;
+}
+
+/**
+ * What a rewrite to nothing writes for the match from `first` to `last` (see
+ * `StructuralMatch.placeholder`): `None` for a Python expression that is not a whole statement,
+ * nor a name (`identifier`, which is also a parameter's, an import's or an attribute's name) nor
+ * a string of a concatenation (`"a" "b"`, which reads the same without it).
+ */
+function placeholderOf(first: Node, last: Node, language: string): string | undefined {
+  if (language !== "python" || first.id !== last.id) return undefined;
+  if (first.type === "identifier" || first.parent?.type === "concatenated_string") return undefined;
+  if (!expressionsOf(first.tree.language).has(first.type)) return undefined;
+  if (statementAround(first, language).type === "expression_statement") return undefined;
+  return "None";
 }
 
 /** Bash nodes whose children are commands joined by operators: a list and a pipeline. */
@@ -863,6 +909,10 @@ function* matchSteps(
       pattern.language === "bash" &&
       first.id === last.id &&
       testedBy(statementAround(first, pattern.language, undefined, true));
+    const placeholder =
+      limits.statements === true && statement === undefined
+        ? placeholderOf(first, last, pattern.language)
+        : undefined;
     if (seen) {
       let key = `${first.startIndex} ${last.endIndex}`;
       for (const { start, end } of bindings.values()) key += ` ${start} ${end}`;
@@ -885,6 +935,7 @@ function* matchSteps(
       ...(body !== undefined ? { body } : {}),
       ...joined,
       ...(tested ? { condition: true as const } : {}),
+      ...(placeholder !== undefined ? { placeholder } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

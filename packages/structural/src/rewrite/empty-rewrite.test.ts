@@ -369,7 +369,7 @@ describe("an empty rewrite that deletes commands of a Bash list (`a && b`, `a ||
     });
 });
 
-describe("an empty rewrite leaves no redirect or condition without its command", () => {
+describe("an empty rewrite leaves no redirect, condition or expression without its command", () => {
   /** `rewriteFile`'s whole answer for an empty rewrite of `pattern`'s matches in `code`. */
   async function deletion(language: string, pattern: string, code: string) {
     const compiled = await parser.compile(parser.spec(language), pattern);
@@ -439,6 +439,34 @@ describe("an empty rewrite leaves no redirect or condition without its command",
     const text = (await deletion("bash", "echo a", "if g && echo a; then x; fi\n")).newText;
     expect(text).toBe("if g; then x; fi\n");
     expect(compiles("bash", text)).toBe(true);
+  });
+
+  // A Python expression deleted where the code needs one left `lambda: `, `def f(a=):`,
+  // `[ for i in y]`, which do not parse. `None` goes there: the value a deleted call like
+  // `print(1)` gave, and Python's "no value".
+  const expressions: [string, string, string][] = [
+    ["a lambda's body", "f = lambda: print(1)\n", "f = lambda: None\n"],
+    ["a default argument", "def f(a=print(1)):\n    g()\n", "def f(a=None):\n    g()\n"],
+    ["a return value", "def f():\n    return print(1)\n", "def f():\n    return None\n"],
+    ["a comprehension's element", "x = [print(i) for i in y]\n", "x = [None for i in y]\n"],
+    ["a dict comprehension's value", "d = {k: print(k) for k in y}\n", "d = {k: None for k in y}\n"],
+    ["an assigned value", "x = print(1)\n", "x = None\n"],
+    ["an argument", "f(print(1), 2)\n", "f(None, 2)\n"],
+    ["a keyword argument's value", "f(a=print(1))\n", "f(a=None)\n"],
+    ["a condition", "if print(1):\n    g()\n", "if None:\n    g()\n"],
+    ["an operand", "x = 1 + print(1)\n", "x = 1 + None\n"],
+  ];
+  for (const [what, code, expected] of expressions)
+    it(`Python: ${what} becomes None`, async () => {
+      const text = (await deletion("python", "print($A)", code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("python", text)).toBe(true);
+    });
+  it("Python: a statement still goes whole, and a string of a concatenation alone", async () => {
+    expect((await deletion("python", "print($A)", "print(1)\nlambda: g\n")).newText).toBe("\nlambda: g\n");
+    const text = (await deletion("python", '"a"', 'x = ("a" "b")\n')).newText;
+    expect(text).toBe('x = ( "b")\n');
+    expect(compiles("python", text)).toBe(true);
   });
 
   // A comment between a list's operator and the deleted command went with it.

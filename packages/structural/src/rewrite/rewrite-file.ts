@@ -256,7 +256,11 @@ export function rewriteFile(
     replacements.push({
       start: match.start,
       end,
-      text: fillTemplate(template, match, source, options.codeNames, eol, end, lines),
+      // A Python expression the code needs there is replaced by its placeholder (`None`).
+      text:
+        deletes && match.placeholder !== undefined
+          ? match.placeholder
+          : fillTemplate(template, match, source, options.codeNames, eol, end, lines),
     });
     replaced.push(match);
     coveredTo = match.end;

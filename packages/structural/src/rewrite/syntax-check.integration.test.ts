@@ -142,6 +142,18 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     );
   });
 
+  // A Python expression deleted where the code needs one left `lambda: ` and `def f(a=):` (warned).
+  it("Python: a deleted expression the code needs becomes None, as previewed, with no warning", async () => {
+    const code = "f = lambda: print(1)\ndef g(a=print(2)):\n    print(3)\n";
+    const { text, id } = await stage("a.py", code, "print($A)", "");
+    expect(text).toContain("(proposed) 3 replacements in 1 file");
+    expect(text).toMatch(/^\+f = lambda: None$/m);
+    expect(text).toMatch(/^\+def g\(a=None\):$/m);
+    expect(text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe("f = lambda: None\ndef g(a=None):\n    pass\n");
+  });
+
   it("TypeScript: a template with an unbalanced bracket, placed on the line it breaks", async () => {
     const code = "function f() {\n  log(1);\n  return 2;\n}\n";
     const { text } = await stage("a.ts", code, "log($A)", "debug($A");
