@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type { Node, Tree } from "web-tree-sitter";
+import type { Language, Node, Tree } from "web-tree-sitter";
 import { findLanguage } from "../grammars/languages.js";
 import { isIgnorable } from "../pattern/pattern-tree.js";
 import {
@@ -91,6 +91,21 @@ export interface StructuralMatch {
    * reads or where the previous one's output goes. Found only when asked (`MatchLimits.statements`).
    */
   readonly pipeline?: true;
+  /**
+   * Set when the match is the command a Bash `if`, `elif`, `while` or `until` tests: the last of
+   * its condition, whose exit status decides the branch. A rewrite to nothing leaves it alone:
+   * deleting it leaves `if ; then`, which does not parse, and no command in its place keeps what
+   * it tested (`:` would take every branch, and never end a `while`). A command before the
+   * condition's last is deleted with its `;`. Found only when asked (`MatchLimits.statements`).
+   */
+  readonly condition?: true;
+  /**
+   * Set when the match is a Python expression in code that needs one there (`lambda: print(1)`,
+   * `f(a=print(1))`, `[print(i) for i in y]`): a rewrite to nothing writes this (`None`, the
+   * value such a call gave and Python's "no value") instead of leaving `lambda: `, which does not
+   * parse. Found only when asked (`MatchLimits.statements`).
+   */
+  readonly placeholder?: string;
 }
 
 /**
@@ -105,10 +120,19 @@ export interface ListOf {
   /** The first and last of them the match is (indexes into `commands`). */
   readonly from: number;
   readonly to: number;
+  /**
+   * Where the list ends as a command: past its last command's redirects, which tree-sitter reads
+   * as the list's (`a && b > f`); the last command's end otherwise.
+   */
+  readonly end: number;
+  /** The comments between its commands (start, end): a deletion that spans one keeps it. */
+  readonly comments: readonly (readonly [number, number])[];
   /** The list's end with its `;` or `&` when it is a whole statement (see `StructuralMatch.statementEnd`). */
   readonly statementEnd?: number;
   /** The body the list is a statement of (see {@link BodyOf}), for the match of it whole. */
   readonly body?: BodyOf;
+  /** Set when the list is what a condition tests (see `StructuralMatch.condition`), for the match of it whole. */
+  readonly condition?: true;
 }
 
 /**
@@ -190,7 +214,8 @@ const statementList =
 function inStatementList(node: Node): boolean {
   const parent = node.parent;
   if (!parent) return false;
-  return parent.parent === null || statementList.test(parent.type);
+  // Not a parameter's default value (Python's `default_parameter`).
+  return parent.parent === null || (statementList.test(parent.type) && !parent.type.includes("parameter"));
 }
 
 /**
@@ -237,30 +262,96 @@ function hiddenSemicolonEnd(node: Node, source: string): number | undefined {
 }
 
 /**
+ * Whether a Bash here-doc redirect of `statement` (a `redirected_statement`) holds code after its
+ * start that is not the here-doc's: tree-sitter reads `cat <<EOF && g` with `&& g` in the
+ * redirect (`right`), `cat <<EOF | g` with the pipeline there, and `cat <<EOF; g` as a word.
+ */
+function heredocHoldsCode(statement: Node): boolean {
+  for (const redirect of statement.childrenForFieldName("redirect")) {
+    if (redirect?.type !== "heredoc_redirect") continue;
+    if (redirect.childForFieldName("right") || redirect.childForFieldName("argument")) return true;
+    if (redirect.children.some((child) => child?.type === "pipeline")) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether Bash's `parent` is `node` with the redirects after it, which go with it when it is
+ * deleted (`echo a > f`, whose `> f` alone would still truncate f; a here-doc with its text,
+ * unless code follows its start, see {@link heredocHoldsCode}).
+ */
+function bashWraps(parent: Node, node: Node): boolean {
+  return (
+    parent.type === "redirected_statement" &&
+    parent.childForFieldName("body")?.id === node.id &&
+    !heredocHoldsCode(parent)
+  );
+}
+
+/**
+ * `node` taken up through the nodes around it that go with it when it is deleted: those spanning
+ * just what it spans (Python's `expression_statement` around its `call`) and, in Bash, its
+ * redirects (see {@link bashWraps}) and, with `negated`, the `!` before it (which a deletion from
+ * the match's start would leave: only a list's command goes from its `!`); not past `stop`, nor
+ * to the file's root.
+ */
+function statementAround(
+  node: Node,
+  language: string,
+  stop?: (node: Node) => boolean,
+  negated = false,
+): Node {
+  for (
+    let parent = node.parent;
+    parent?.parent &&
+    !stop?.(node) &&
+    ((parent.startIndex === node.startIndex && parent.endIndex === node.endIndex) ||
+      (language === "bash" && (bashWraps(parent, node) || (negated && parent.type === "negated_command"))));
+    parent = node.parent
+  )
+    node = parent;
+  return node;
+}
+
+/** Bash statements that test a condition: the commands before `then` or `do` are it. */
+const bashTests = new Set(["if_statement", "elif_clause", "while_statement"]);
+
+/** The statements of a Bash `if`'s, `elif`'s, `while`'s or `until`'s condition, in order; undefined for another node. */
+function conditionStatements(parent: Node): Node[] | undefined {
+  if (!bashTests.has(parent.type)) return undefined;
+  const statements: Node[] = [];
+  for (const child of parent.children) {
+    if (!child || child.type === "then" || child.type === "do_group") break;
+    if (child.isNamed && !child.isExtra) statements.push(child);
+  }
+  return statements;
+}
+
+/** Whether Bash's `node` is the last statement of a condition (see `StructuralMatch.condition`). */
+function testedBy(node: Node): boolean {
+  const statements = node.parent ? conditionStatements(node.parent) : undefined;
+  return statements?.at(-1)?.id === node.id;
+}
+
+/**
  * Where the statement the match from `first` to `last` is (or is but for its `;`) ends, with its
  * terminator: see `StructuralMatch.statementEnd`. In JavaScript and TypeScript a `;` before a
  * statement opening with `(`, `[` or the like (see {@link continuesLine}) stays: undefined.
  */
 function statementEnd(first: Node, last: Node, source: string, language: string): number | undefined {
-  // Bash's bodies are lists too though their types are not (`do … done`, `( … )`, an `if`'s branches).
-  const listed = (node: Node): boolean =>
-    inStatementList(node) ||
-    (language === "bash" &&
-      node.parent !== null &&
-      (bodyStatements(node.parent, language)?.some((statement) => statement.id === node.id) ?? false));
-  let node: Node | null = first.id === last.id ? first : null;
+  // Bash's bodies are lists too though their types are not (`do … done`, `( … )`, an `if`'s
+  // branches and its condition's commands).
+  const listed = (node: Node): boolean => {
+    if (inStatementList(node)) return true;
+    if (language !== "bash" || !node.parent) return false;
+    const among = (statements: Node[] | undefined): boolean =>
+      statements?.some((statement) => statement.id === node.id) ?? false;
+    return among(bodyStatements(node.parent, language)) || among(conditionStatements(node.parent));
+  };
   // Up from the match through nodes spanning just what it spans (Python's `expression_statement`
-  // around its `call`) to the first that is in a list of statements, short of the file's root.
-  for (
-    let parent = node?.parent;
-    node &&
-    parent?.parent &&
-    !listed(node) &&
-    parent.startIndex === node.startIndex &&
-    parent.endIndex === node.endIndex;
-    parent = node.parent
-  )
-    node = parent;
+  // around its `call`) and a Bash command's redirects to the first that is in a list of
+  // statements, short of the file's root.
+  const node: Node | null = first.id === last.id ? statementAround(first, language, listed) : null;
   const asi = semicolonInserted.has(language);
   const end = node ?? last;
   const next = end.nextSibling;
@@ -324,7 +415,8 @@ function bodyOf(first: Node, last: Node, language: string): BodyOf | undefined {
       const parent: Node = node.parent;
       const statements = bodyStatements(parent, language);
       if (statements) return statements.some((s) => s.id === node?.id) ? [node, statements] : undefined;
-      if (parent.startIndex !== node.startIndex || parent.endIndex !== node.endIndex) return undefined;
+      const same = parent.startIndex === node.startIndex && parent.endIndex === node.endIndex;
+      if (!same && !(language === "bash" && bashWraps(parent, node))) return undefined;
     }
     return undefined;
   };
@@ -339,17 +431,66 @@ function bodyOf(first: Node, last: Node, language: string): BodyOf | undefined {
   return { start, statements: statements.length, matched: to - from + 1, noOp };
 }
 
+/** Per grammar, the node types of its `expression` supertype (with those of the supertypes under it). */
+const expressionTypes = new WeakMap<Language, ReadonlySet<string>>();
+
+/** The types of `language`'s expressions (see {@link expressionTypes}). */
+function expressionsOf(language: Language): ReadonlySet<string> {
+  let types = expressionTypes.get(language);
+  if (types) return types;
+  const found = new Set<string>();
+  const supertypes = new Set(language.supertypes);
+  const expand = (id: number): void => {
+    for (const subtype of language.subtypes(id)) {
+      if (supertypes.has(subtype)) expand(subtype);
+      else {
+        const type = language.nodeTypeForId(subtype);
+        if (type) found.add(type);
+      }
+    }
+  };
+  for (const id of supertypes) if (language.nodeTypeForId(id) === "expression") expand(id);
+  types = found;
+  expressionTypes.set(language, types);
+  return types;
+}
+
+/**
+ * What a rewrite to nothing writes for the match from `first` to `last` (see
+ * `StructuralMatch.placeholder`): `None` for a Python expression that is not a whole statement,
+ * nor a name (`identifier`, which is also a parameter's, an import's or an attribute's name) nor
+ * a string of a concatenation (`"a" "b"`, which reads the same without it).
+ */
+function placeholderOf(first: Node, last: Node, language: string): string | undefined {
+  if (language !== "python" || first.id !== last.id) return undefined;
+  if (first.type === "identifier" || first.parent?.type === "concatenated_string") return undefined;
+  if (!expressionsOf(first.tree.language).has(first.type)) return undefined;
+  if (statementAround(first, language).type === "expression_statement") return undefined;
+  return "None";
+}
+
 /** Bash nodes whose children are commands joined by operators: a list and a pipeline. */
 const bashJoined = new Set(["list", "pipeline"]);
+
+/** Bash's list operators. */
+const listOperators = new Set(["&&", "||"]);
+
+/** The `redirected_statement` around Bash's list `list`, giving its last command the redirects after it (`a && b > f`). */
+function listRedirected(list: Node): Node | undefined {
+  const parent = list.parent;
+  return parent?.type === "redirected_statement" && bashWraps(parent, list) ? parent : undefined;
+}
 
 /**
  * The Bash list or pipeline the match from `first` to `last` is commands of (see
  * `StructuralMatch.list` and `pipeline`): the match is taken up through nodes spanning just what
- * it spans (a `command` around its name) and a `!` before it (`! a && b` goes as `! a`) to a child
- * of a list or pipeline. A list nested as the first command of another (`a && b || c` is
- * `(a && b) || c`) is commands of the outer one. tree-sitter reads a redirect after a list's last
- * command as the list's (`a && b > f`), which Bash gives that command: the last is not joined, as
- * deleting it with its operator would hand the redirect to the command before (`a > f`).
+ * it spans (a `command` around its name), its redirects and a `!` before it (`! a && b` goes as
+ * `! a`) to a child of a list or pipeline. A list nested as the first command of another (`a && b
+ * || c` is `(a && b) || c`) is commands of the outer one. tree-sitter reads a redirect after a
+ * list's last command as the list's (`a && b > f`), which Bash gives that command: it is that
+ * command's, and goes with it. It reads `&& g` after a here-doc's start (`cat <<EOF && g`) in the
+ * here-doc's redirect: `g` is a command of a list whose first is `cat <<EOF` (which is not
+ * joined: deleting it with its operator would leave the here-doc's text to be read as code).
  */
 function joinedOf(
   first: Node,
@@ -358,49 +499,73 @@ function joinedOf(
   language: string,
 ): { list: ListOf } | { pipeline: true } | undefined {
   if (language !== "bash" || first.id !== last.id) return undefined;
-  let node = first;
-  for (
-    let parent = node.parent;
-    parent &&
-    !bashJoined.has(parent.type) &&
-    ((parent.startIndex === node.startIndex && parent.endIndex === node.endIndex) ||
-      parent.type === "negated_command");
-    parent = node.parent
-  )
-    node = parent;
+  const node = statementAround(first, language, (node) => bashJoined.has(node.parent?.type ?? ""), true);
   const parent = node.parent;
-  if (!parent || !bashJoined.has(parent.type) || !node.isNamed || node.isExtra) return undefined;
+  if (!parent || !node.isNamed || node.isExtra) return undefined;
   if (parent.type === "pipeline") return { pipeline: true };
-  let list = parent;
-  while (list.parent?.type === "list") list = list.parent;
-  // The commands, the nested lists' flattened, and the match's among them.
-  const commands: (readonly [number, number])[] = [];
+  let list: Node;
+  if (parent.type === "list") list = parent;
+  else if (parent.type === "heredoc_redirect" && listOperators.has(node.previousSibling?.type ?? ""))
+    list = node;
+  else return undefined;
+  // Up to the outermost list, through a redirect of an inner one (`a && b > f && c`).
+  for (;;) {
+    const up = list.parent;
+    if (up?.type === "list") list = up;
+    else if (up && listRedirected(list) && up.parent?.type === "list") list = up.parent;
+    else break;
+  }
+  // `cat <<EOF && g`: the here-doc's statement, whose first command is `cat <<EOF`.
+  const heredoc =
+    list.parent?.type === "heredoc_redirect" && listOperators.has(list.previousSibling?.type ?? "")
+      ? list.parent
+      : undefined;
+  const whole = heredoc?.parent ?? listRedirected(list) ?? list;
+  // The commands, the nested lists' flattened (a redirect after one's last command its), and the
+  // match's among them.
+  const commands: [number, number][] = [];
+  const comments: [number, number][] = [];
   let from = -1;
   let to = -1;
+  const heredocStart = heredoc?.children.find((child) => child?.type === "heredoc_start");
+  if (heredoc && heredocStart) commands.push([whole.startIndex, heredocStart.endIndex]);
   const flatten = (of: Node): void => {
     for (const child of of.children) {
+      if (child?.isExtra) comments.push([child.startIndex, child.endIndex]);
       if (!child?.isNamed || child.isExtra) continue;
       const at = commands.length;
-      if (child.type === "list") flatten(child);
-      else commands.push([child.startIndex, child.endIndex]);
+      const body = child.type === "redirected_statement" ? child.childForFieldName("body") : null;
+      const inner =
+        child.type === "list" ? child : body?.type === "list" && listRedirected(body) ? body : null;
+      if (inner) {
+        flatten(inner);
+        const lastCommand = commands.at(-1);
+        if (lastCommand) lastCommand[1] = child.endIndex;
+      } else commands.push([child.startIndex, child.endIndex]);
       if (child.id === node.id) [from, to] = [at, commands.length - 1];
     }
   };
-  flatten(list);
+  if (list.type === "list") flatten(list);
+  else {
+    if (list.id === node.id) from = to = commands.length;
+    commands.push([list.startIndex, list.endIndex]);
+  }
   if (from < 0 || commands.length < 2) return undefined;
-  const redirected =
-    list.parent?.type === "redirected_statement" && list.parent.childForFieldName("body")?.id === list.id;
-  if (redirected && to === commands.length - 1) return undefined;
-  const statement = statementEnd(list, list, source, language);
-  const body = bodyOf(list, list, language);
+  const lastCommand = commands.at(-1);
+  if (lastCommand && !heredoc) lastCommand[1] = whole.endIndex;
+  const statement = statementEnd(whole, whole, source, language);
+  const body = bodyOf(whole, whole, language);
   return {
     list: {
-      start: list.startIndex,
+      start: whole.startIndex,
       commands,
       from,
       to,
+      end: whole.endIndex,
+      comments,
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
+      ...(testedBy(statementAround(whole, language, undefined, true)) ? { condition: true as const } : {}),
     },
   };
 }
@@ -739,6 +904,15 @@ function* matchSteps(
       limits.statements === true ? statementEnd(first, last, source, pattern.language) : undefined;
     const body = limits.statements === true ? bodyOf(first, last, pattern.language) : undefined;
     const joined = limits.statements === true ? joinedOf(first, last, source, pattern.language) : undefined;
+    const tested =
+      limits.statements === true &&
+      pattern.language === "bash" &&
+      first.id === last.id &&
+      testedBy(statementAround(first, pattern.language, undefined, true));
+    const placeholder =
+      limits.statements === true && statement === undefined
+        ? placeholderOf(first, last, pattern.language)
+        : undefined;
     if (seen) {
       let key = `${first.startIndex} ${last.endIndex}`;
       for (const { start, end } of bindings.values()) key += ` ${start} ${end}`;
@@ -760,6 +934,8 @@ function* matchSteps(
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
       ...joined,
+      ...(tested ? { condition: true as const } : {}),
+      ...(placeholder !== undefined ? { placeholder } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

@@ -307,18 +307,15 @@ describe("an empty rewrite that deletes commands of a Bash list (`a && b`, `a ||
     // tree-sitter reads a redirect after the last command as the list's, which Bash gives that
     // command: deleting it with its operator handed the redirect to the command before
     // (`g > f`, `g &>/dev/null`, `g <<EOF`). It goes alone, as a command of no list does.
-    ["a list's last command with a redirect", "echo a", "g && echo a > f\n", "g &&  > f\n"],
-    ["a list's last command silenced", "echo a", "g || echo a &>/dev/null\n", "g ||  &>/dev/null\n"],
-    [
-      "a list's last command with a here-doc",
-      "cat",
-      "g && cat <<EOF\nhi\nEOF\nh\n",
-      "g &&  <<EOF\nhi\nEOF\nh\n",
-    ],
+    // It left the redirect (`g &&  > f`), which still truncated f: it now goes with the command.
+    ["a list's last command with a redirect", "echo a", "g && echo a > f\n", "g\n"],
+    ["a list's last command silenced", "echo a", "g || echo a &>/dev/null\n", "g\n"],
+    ["a list's last command with a here-doc", "cat", "g && cat <<EOF\nhi\nEOF\nh\n", "g\nh\n"],
     ["a redirected list's first command", "echo a", "echo a && g > f\n", "g > f\n"],
     // A command after `!` left the `!` without one (`!  && g`, which bash rejects): it goes too.
     ["a list's negated first command", "echo a", "! echo a && g\n", "g\n"],
     ["a list's negated middle command", "echo a", "g && ! echo a || h\n", "g || h\n"],
+    ["a list's negated command with a redirect", "echo a", "g && ! echo a > f\n", "g\n"],
     ["a redirected list's middle command", "echo a", "g && echo a && h 2>&1\n", "g && h 2>&1\n"],
   ];
   for (const [what, pattern, code, expected] of lists)
@@ -367,6 +364,159 @@ describe("an empty rewrite that deletes commands of a Bash list (`a && b`, `a ||
   for (const [what, code, expected] of kept)
     it(`${what}: ${JSON.stringify(code)}`, async () => {
       const text = (await deletion("echo a", code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+});
+
+describe("an empty rewrite leaves no redirect, condition or expression without its command", () => {
+  /** `rewriteFile`'s whole answer for an empty rewrite of `pattern`'s matches in `code`. */
+  async function deletion(language: string, pattern: string, code: string) {
+    const compiled = await parser.compile(parser.spec(language), pattern);
+    const tree = await parser.parse(parser.spec(language), code);
+    const { matches } = findMatches(compiled, tree, code, { statements: true });
+    tree.delete();
+    expect(matches.length).toBeGreaterThan(0);
+    return rewriteFile(code, matches, "", { codeNames: compiled.codeNames });
+  }
+
+  // A deleted command kept its redirect: `echo a > f` became ` > f`, which still truncates f
+  // (bash reads a redirect alone as a command). The redirected statement goes whole.
+  const redirects: [string, string, string, string][] = [
+    ["a top-level command", "echo $A", "echo a > f\ng\n", "\ng\n"],
+    ["a command with two redirects, before another", "echo $A", "echo a 2>&1 >f; g\n", "g\n"],
+    ["a loop's only command", "echo $A", "while x; do echo a >&2; done\n", "while x; do :; done\n"],
+    ["a list's first command", "echo $A", "echo a > f && g\n", "g\n"],
+    ["a list's middle command", "echo a", "g && echo a > f && h\n", "g && h\n"],
+    ["a command with its here-doc", "cat", "cat <<EOF\nhi\nEOF\ng\n", "\ng\n"],
+    ["a here-doc's command with a redirect", "cat", "x; cat <<EOF > f\nhi\nEOF\n", "x; \n"],
+  ];
+  for (const [what, pattern, code, expected] of redirects)
+    it(`Bash: ${what} goes with its redirect: ${JSON.stringify(code)}`, async () => {
+      const text = (await deletion("bash", pattern, code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+
+  // A command of a condition left `if ; then`, which bash rejects. One before the condition's
+  // last goes with its `;` (the last still decides); the last is what the `if`, `while` or
+  // `until` tests, and nothing in its place keeps that (`:` would take every branch and never end
+  // a while loop): it is left unchanged, and the match says why.
+  const conditions: [string, string, string][] = [
+    ["an if's first of two", "if echo a; g; then x; fi\n", "if g; then x; fi\n"],
+    ["a while's first of two", "while echo a; read l; do x; done\n", "while read l; do x; done\n"],
+    [
+      "an elif's first of two",
+      "if y; then z; elif echo a; g; then x; fi\n",
+      "if y; then z; elif g; then x; fi\n",
+    ],
+  ];
+  for (const [what, code, expected] of conditions)
+    it(`Bash: a condition's command before its last goes with its \`;\` (${what})`, async () => {
+      const text = (await deletion("bash", "echo $A", code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+  const tested = [
+    "if echo a; then x; fi\n",
+    "while echo a; do x; done\n",
+    "until echo a; do x; done\n",
+    "if g; echo a; then x; fi\n",
+    "if y; then z; elif echo a; then x; fi\n",
+    "if echo a > f; then x; fi\n",
+    "if ! echo a; then x; fi\n",
+    "if # why\n  echo a; then x; fi\n",
+    "if echo a && echo b; then x; fi\n",
+  ];
+  for (const code of tested)
+    it(`Bash: the command a condition tests is left unchanged: ${JSON.stringify(code)}`, async () => {
+      const result = await deletion("bash", "echo $A", code);
+      expect(result.newText).toBe(code);
+      expect(result.leftUnchanged.length).toBeGreaterThan(0);
+      expect(result.leftUnchanged.every((match) => match.condition === true)).toBe(true);
+    });
+  it("Bash: a list's last command in a condition still goes with its operator", async () => {
+    const text = (await deletion("bash", "echo a", "if g && echo a; then x; fi\n")).newText;
+    expect(text).toBe("if g; then x; fi\n");
+    expect(compiles("bash", text)).toBe(true);
+  });
+
+  // A Python expression deleted where the code needs one left `lambda: `, `def f(a=):`,
+  // `[ for i in y]`, which do not parse. `None` goes there: the value a deleted call like
+  // `print(1)` gave, and Python's "no value".
+  const expressions: [string, string, string][] = [
+    ["a lambda's body", "f = lambda: print(1)\n", "f = lambda: None\n"],
+    ["a default argument", "def f(a=print(1)):\n    g()\n", "def f(a=None):\n    g()\n"],
+    ["a return value", "def f():\n    return print(1)\n", "def f():\n    return None\n"],
+    ["a comprehension's element", "x = [print(i) for i in y]\n", "x = [None for i in y]\n"],
+    ["a dict comprehension's value", "d = {k: print(k) for k in y}\n", "d = {k: None for k in y}\n"],
+    ["an assigned value", "x = print(1)\n", "x = None\n"],
+    ["an argument", "f(print(1), 2)\n", "f(None, 2)\n"],
+    ["a keyword argument's value", "f(a=print(1))\n", "f(a=None)\n"],
+    ["a condition", "if print(1):\n    g()\n", "if None:\n    g()\n"],
+    ["an operand", "x = 1 + print(1)\n", "x = 1 + None\n"],
+  ];
+  for (const [what, code, expected] of expressions)
+    it(`Python: ${what} becomes None`, async () => {
+      const text = (await deletion("python", "print($A)", code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("python", text)).toBe(true);
+    });
+  it("Python: a statement still goes whole, and a string of a concatenation alone", async () => {
+    expect((await deletion("python", "print($A)", "print(1)\nlambda: g\n")).newText).toBe("\nlambda: g\n");
+    const text = (await deletion("python", '"a"', 'x = ("a" "b")\n')).newText;
+    expect(text).toBe('x = ( "b")\n');
+    expect(compiles("python", text)).toBe(true);
+  });
+
+  // A comment between a list's operator and the deleted command went with it.
+  const comments: [string, string, string, string][] = [
+    ["the last command", "echo a", "g && # why\n  echo a\n", "g # why\n  \n"],
+    [
+      "the last command, a `;` and a command after it",
+      "echo a",
+      "g && # why\n  echo a; h\n",
+      "g # why\n   h\n",
+    ],
+    ["the first command", "echo a", "echo a && # why\n  g\n", "# why\n  g\n"],
+    [
+      "a middle command, with the operator after it",
+      "echo a",
+      "g && # why\n  echo a || h\n",
+      "g && # why\n  h\n",
+    ],
+    ["a whole list", "echo $A", "echo a && # why\n  echo b\ng\n", "# why\n  \ng\n"],
+  ];
+  for (const [what, pattern, code, expected] of comments)
+    it(`Bash: a comment in a list stays when ${what} goes: ${JSON.stringify(code)}`, async () => {
+      const text = (await deletion("bash", pattern, code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+
+  // tree-sitter reads `&& g` after a here-doc's start (`cat <<EOF && g`) inside the here-doc's
+  // redirect: deleting g left `cat <<EOF && ⏎hi⏎EOF`, and `||` before a next line made that line
+  // the list's (bash -n accepts it: a silent change of meaning).
+  const heredocs: [string, string, string, string][] = [
+    ["its list's last command", "g", "cat <<EOF && g\nhi\nEOF\n", "cat <<EOF\nhi\nEOF\n"],
+    [
+      "its list's last command before a next line",
+      "g",
+      "cat <<EOF || g\nhi\nEOF\nx\n",
+      "cat <<EOF\nhi\nEOF\nx\n",
+    ],
+    ["its list's first of two after it", "g", "cat <<EOF && g && h\nhi\nEOF\n", "cat <<EOF && h\nhi\nEOF\n"],
+    [
+      "its list's two after it",
+      "echo $A",
+      "cat <<EOF && echo g && echo h\nhi\nEOF\n",
+      "cat <<EOF\nhi\nEOF\n",
+    ],
+    ["the here-doc's command", "cat", "cat <<EOF && g\nhi\nEOF\n", " <<EOF && g\nhi\nEOF\n"],
+  ];
+  for (const [what, pattern, code, expected] of heredocs)
+    it(`Bash: after a here-doc's start, ${what}: ${JSON.stringify(code)}`, async () => {
+      const text = (await deletion("bash", pattern, code)).newText;
       expect(text).toBe(expected);
       expect(compiles("bash", text)).toBe(true);
     });

@@ -55,7 +55,11 @@ function blanksAfter(source: string, start: number, end: number): number {
  * `StructuralMatch.body`), the first of them writes the no-op instead, over the match alone: the
  * `;` and blanks after it stay (`do echo a; done` → `do :; done`, `{ echo a; }` → `{ :; }`).
  */
-function fillEmptiedBodies(replacements: Replacement[], replaced: readonly StructuralMatch[]): void {
+function fillEmptiedBodies(
+  source: string,
+  replacements: Replacement[],
+  replaced: readonly StructuralMatch[],
+): void {
   const deleted = new Map<number, number>();
   for (const match of replaced)
     if (match.body) deleted.set(match.body.start, (deleted.get(match.body.start) ?? 0) + match.body.matched);
@@ -66,23 +70,55 @@ function fillEmptiedBodies(replacements: Replacement[], replaced: readonly Struc
     if (!body || !replacement || filled.has(body.start) || deleted.get(body.start) !== body.statements)
       continue;
     filled.add(body.start);
+    // Over the statement, with what goes with it (a Bash command's redirects), but not its `;`.
+    const terminated = /[ \t]*[;&]?[ \t]*$/.exec(source.slice(match.end, replacement.end));
     replacements[index] = {
       start: replacement.start,
-      end: Math.min(match.end, replacement.end),
+      end: Math.min(replacement.end, Math.max(match.end, replacement.end - (terminated?.[0].length ?? 0))),
       text: body.noOp,
     };
   }
+}
+
+/** A match a rewrite to nothing deletes, with the comments it spans (see {@link keptComments}) to write in its place. */
+type Deletion = StructuralMatch & { readonly kept?: string };
+
+/**
+ * The comments (see `ListOf.comments`) that lie in `[start, end)`, to write in that span's
+ * place: each with the blanks before it and the line break and indentation after it, so the
+ * code around stays apart from it (`g && # why⏎  echo a` → `g # why⏎  `). None at a line's start.
+ */
+function keptComments(
+  source: string,
+  start: number,
+  end: number,
+  comments: readonly (readonly [number, number])[],
+): string {
+  let kept = "";
+  for (const [from, to] of comments) {
+    if (from < start || to > end) continue;
+    let before = from;
+    while (before > start && isBlank(source, before - 1)) before--;
+    let after = to;
+    while (after < end && /\s/.test(source.charAt(after))) after++;
+    kept += source.slice(before, after);
+  }
+  const lineStart = start === 0 || /[\s]/.test(source.charAt(start - 1));
+  return lineStart ? kept.replace(/^[ \t]+/, "") : kept;
 }
 
 /**
  * For a rewrite to nothing, each match that is commands of a Bash list (see
  * `StructuralMatch.list`) as the span it deletes, so no operator is left without a command on
  * either side (`do  && echo b; done`): those before the list's first kept command go with the
- * operator after them, those after it with the operator before them (`g && echo a || h` → `g || h`).
- * A list whose every command goes is one match of the list whole, deleted as a statement is (with
- * its `;`, and its body's no-op written if that empties it). Other matches are as they were.
+ * operator after them, those after it with the operator before them (`g && echo a || h` → `g || h`),
+ * or after them when a comment is before them and the command after them is kept. A comment in
+ * what goes stays (see {@link keptComments}). A list whose every command goes is one match of the
+ * list whole, deleted as a statement is (with its `;`, and its body's no-op written if that
+ * empties it), or left as it is when it is what a condition tests (see `ListOf.condition`). Other
+ * matches are as they were.
  */
-function joinListDeletions(matches: readonly StructuralMatch[]): StructuralMatch[] {
+function joinListDeletions(matches: readonly StructuralMatch[], source: string): Deletion[] {
   const deleted = new Map<number, Set<number>>();
   const joins = (match: StructuralMatch): boolean =>
     match.list !== undefined &&
@@ -96,7 +132,7 @@ function joinListDeletions(matches: readonly StructuralMatch[]): StructuralMatch
     deleted.set(match.list.start, indexes);
   }
   const whole = new Set<number>();
-  const joined: StructuralMatch[] = [];
+  const joined: Deletion[] = [];
   for (const match of matches) {
     const list = match.list;
     if (!list || !joins(match)) {
@@ -110,22 +146,46 @@ function joinListDeletions(matches: readonly StructuralMatch[]): StructuralMatch
       // The list whole, once.
       if (whole.has(list.start)) continue;
       whole.add(list.start);
-      const end = list.commands.at(-1)?.[1] ?? match.end;
+      const end = list.statementEnd ?? list.end;
+      const kept = keptComments(source, list.start, end, list.comments);
       joined.push({
         ...rest,
         start: list.start,
-        end,
+        end: list.end,
         ...(list.statementEnd !== undefined ? { statementEnd: list.statementEnd } : {}),
         ...(list.body !== undefined ? { body: list.body } : {}),
+        ...(list.condition ? { condition: true as const } : {}),
+        ...(kept !== "" ? { kept } : {}),
       });
       continue;
     }
-    const [start, end] =
-      list.to < kept
-        ? [list.commands[list.from]?.[0], list.commands[list.to + 1]?.[0]]
-        : [list.commands[list.from - 1]?.[1], list.commands[list.to]?.[1]];
+    const after = (): [number | undefined, number | undefined] => [
+      list.commands[list.from]?.[0],
+      list.commands[list.to + 1]?.[0],
+    ];
+    let [start, end] =
+      list.to < kept ? after() : [list.commands[list.from - 1]?.[1], list.commands[list.to]?.[1]];
+    // `g && # why⏎  echo a || h`: with the `||` after it, the comment stays where it is.
+    const commented = (from = start, to = end): boolean =>
+      from !== undefined && to !== undefined && list.comments.some(([at, stop]) => from <= at && stop <= to);
+    if (list.to >= kept && commented() && list.to + 1 < list.commands.length && !indexes.has(list.to + 1))
+      [start, end] = after();
+    // `g && # why⏎  echo a; h`: the list ends at the comment's line break now, and its `;` left
+    // on the next line would not parse (`⏎  ; h`): it goes too.
+    const last = list.commands.length - 1;
+    if (
+      list.to === last &&
+      end === list.commands[last]?.[1] &&
+      list.statementEnd !== undefined &&
+      commented() &&
+      /^[ \t]*;$/.test(source.slice(end, list.statementEnd))
+    )
+      end = list.statementEnd;
     if (start === undefined || end === undefined) joined.push(match);
-    else joined.push({ ...rest, start, end, statementEnd: end });
+    else {
+      const kept = commented() ? keptComments(source, start, end, list.comments) : "";
+      joined.push({ ...rest, start, end, statementEnd: end, ...(kept !== "" ? { kept } : {}) });
+    }
   }
   return joined;
 }
@@ -151,7 +211,7 @@ export function rewriteFile(
 ): FileRewrite {
   // A template of nothing (or blanks) deletes what it matched.
   const deletes = template.trim() === "";
-  const sorted = (deletes ? joinListDeletions(matches) : [...matches]).sort(
+  const sorted: Deletion[] = (deletes ? joinListDeletions(matches, source) : [...matches]).sort(
     (a, b) => a.start - b.start || b.end - a.end,
   );
   const replacements: Replacement[] = [];
@@ -169,7 +229,7 @@ export function rewriteFile(
       (match.passedOver !== undefined ||
         match.trailingCode ||
         match.missing !== undefined ||
-        (deletes && match.pipeline))
+        (deletes && (match.pipeline || match.condition)))
     ) {
       leftUnchanged.push(match);
       continue;
@@ -182,7 +242,7 @@ export function rewriteFile(
       // A deleted statement takes its `;` (see `StructuralMatch.statementEnd`), and the blanks
       // after it when code follows on its line and blanks precede it: one gap stays, not two.
       const end = blanksAfter(source, match.start, match.statementEnd);
-      replacements.push({ start: match.start, end, text: template });
+      replacements.push({ start: match.start, end, text: match.kept ?? template });
       replaced.push(match);
       coveredTo = Math.max(match.end, end);
       continue;
@@ -196,12 +256,16 @@ export function rewriteFile(
     replacements.push({
       start: match.start,
       end,
-      text: fillTemplate(template, match, source, options.codeNames, eol, end, lines),
+      // A Python expression the code needs there is replaced by its placeholder (`None`).
+      text:
+        deletes && match.placeholder !== undefined
+          ? match.placeholder
+          : fillTemplate(template, match, source, options.codeNames, eol, end, lines),
     });
     replaced.push(match);
     coveredTo = match.end;
   }
-  if (deletes) fillEmptiedBodies(replacements, replaced);
+  if (deletes) fillEmptiedBodies(source, replacements, replaced);
   let newText = "";
   let last = 0;
   for (const replacement of replacements) {

@@ -109,6 +109,51 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     );
   });
 
+  // A deleted command kept its redirect (` > f`, still truncating f), a here-doc's `&& g` left
+  // `cat <<EOF && ` (warned), a comment between an operator and the deleted command went with it,
+  // and a condition's first command left `if ; g; then` (warned).
+  it("Bash: a deletion takes a command's redirect and a condition's `;`, keeps a list's comment, as previewed, with no warning", async () => {
+    const code =
+      "echo a > f\nwhile x; do echo b >&2; done\ncat <<EOF && echo c\nhi\nEOF\ng && # why\n  echo d\nif echo e; g; then h; fi\n";
+    const { text, id } = await stage("a.sh", code, "echo $A", "");
+    expect(text).toContain("(proposed) 5 replacements in 1 file");
+    expect(text).toMatch(/^\+while x; do :; done$/m);
+    expect(text).toMatch(/^\+cat <<EOF$/m);
+    expect(text).toMatch(/^\+g # why$/m);
+    expect(text).toMatch(/^\+if g; then h; fi$/m);
+    expect(text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.sh"), "utf8")).toBe(
+      "\nwhile x; do :; done\ncat <<EOF\nhi\nEOF\ng # why\n  \nif g; then h; fi\n",
+    );
+  });
+
+  // Deleting the command a condition tests wrote `if ; then` and `while ; do` (warned).
+  it("Bash: the command a condition tests is left unchanged by a deletion, and said so", async () => {
+    writeFileSync(join(dir, "a.sh"), "if echo a; then x; fi\nwhile echo b && echo c; do y; done\n");
+    const result = await registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "echo $A", rewrite: "", path: "a.sh" },
+    });
+    expect(resultText(result)).toBe(
+      "nothing staged: 2 matches left unchanged: each is the command an `if`, `elif`, `while` or `until` tests (the last of its condition), " +
+        "and deleting it would leave `if ; then`, which does not parse, while `:` in its place would take every branch and never end a loop; " +
+        "rewrite the condition, or the whole statement, by hand (a.sh:1:4, a.sh:2:7).",
+    );
+  });
+
+  // A Python expression deleted where the code needs one left `lambda: ` and `def f(a=):` (warned).
+  it("Python: a deleted expression the code needs becomes None, as previewed, with no warning", async () => {
+    const code = "f = lambda: print(1)\ndef g(a=print(2)):\n    print(3)\n";
+    const { text, id } = await stage("a.py", code, "print($A)", "");
+    expect(text).toContain("(proposed) 3 replacements in 1 file");
+    expect(text).toMatch(/^\+f = lambda: None$/m);
+    expect(text).toMatch(/^\+def g\(a=None\):$/m);
+    expect(text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe("f = lambda: None\ndef g(a=None):\n    pass\n");
+  });
+
   it("TypeScript: a template with an unbalanced bracket, placed on the line it breaks", async () => {
     const code = "function f() {\n  log(1);\n  return 2;\n}\n";
     const { text } = await stage("a.ts", code, "log($A)", "debug($A");

@@ -120,7 +120,8 @@ function places(left: readonly { relativePath: string; match: StructuralMatch }[
 /**
  * What became of the matches that passed over a keyword or marker the pattern does not write, ran
  * on over code after the pattern, matched a token the code lacks, or were one command of a Bash
- * pipeline a rewrite to nothing would delete (see `StructuralMatch.pipeline`): how many were left
+ * pipeline or the command a condition tests that a rewrite to nothing would delete (see
+ * `StructuralMatch.pipeline` and `condition`): how many were left
  * unchanged, why, how to rewrite them, and where a few of them are.
  */
 function leftUnchangedNote(
@@ -133,9 +134,11 @@ function leftUnchangedNote(
   const passing = left.filter(
     ({ match }) => !match.trailingCode && match.missing === undefined && match.passedOver !== undefined,
   );
-  const piped = left.filter(
+  const others = left.filter(
     ({ match }) => !match.trailingCode && match.missing === undefined && match.passedOver === undefined,
   );
+  const piped = others.filter(({ match }) => match.condition === undefined);
+  const tested = others.filter(({ match }) => match.condition !== undefined);
   const notes: string[] = [];
   if (passing.length > 0) {
     const keywords = [...new Set(passing.flatMap(({ match }) => match.passedOver ?? []))];
@@ -169,6 +172,14 @@ function leftUnchangedNote(
       `${count} left unchanged: ${piped.length === 1 ? "it is" : "each is"} one command of a pipeline (\`a | b\`), and deleting it would change what the next command reads ` +
         `or where the previous one's output goes; write the whole pipeline in the pattern to delete it ` +
         `(${places(piped)})`,
+    );
+  }
+  if (tested.length > 0) {
+    const count = tested.length === 1 ? "1 match" : `${tested.length} matches`;
+    notes.push(
+      `${count} left unchanged: ${tested.length === 1 ? "it is" : "each is"} the command an \`if\`, \`elif\`, \`while\` or \`until\` tests (the last of its condition), ` +
+        `and deleting it would leave \`if ; then\`, which does not parse, while \`:\` in its place would take every branch and never end a loop; ` +
+        `rewrite the condition, or the whole statement, by hand (${places(tested)})`,
     );
   }
   return `${notes.join("; ")}.`;
