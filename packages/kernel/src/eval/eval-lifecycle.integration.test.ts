@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { cancelSoon, staged } from "../__fixtures__/cancel-soon.js";
 import { cancelWhenFlagged } from "../__fixtures__/cancel-when-flagged.js";
 import { z } from "zod";
+import { identify, killStill, running } from "../__fixtures__/processes.js";
 import { ci, makeRun, makeWorkspace, pythonFound, systemPython } from "../__fixtures__/workspace.js";
 import { createKernelFactory, kernelFactoryKey, type KernelFactory } from "../factory/kernel-factory.js";
 
@@ -23,15 +24,6 @@ function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
-  } catch {
-    return false;
-  }
-}
-
-/** True while the process exists and is not a zombie. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return false;
   }
@@ -84,12 +76,13 @@ describePython("kernel lifecycle on a real ipykernel", () => {
     );
     expect(resultText(started)).toContain("started");
     const daemon = Number(readFileSync(pidFile, "utf8").trim());
+    const left = identify(daemon);
     try {
-      expect(running(daemon)).toBe(true);
+      expect(left).toBeDefined();
       await run.dispose();
       await expect.poll(() => running(daemon), { timeout: 5_000 }).toBe(false);
     } finally {
-      if (running(daemon)) process.kill(daemon, "SIGKILL");
+      killStill(left);
     }
   });
 
@@ -119,6 +112,7 @@ describePython("kernel lifecycle on a real ipykernel", () => {
   it("a kernel that never starts the cell (stopped with SIGSTOP) is killed after the acknowledge bound, not the 5-minute one", async () => {
     const { cell } = setup({ acknowledgeMs: 1_000, interruptGraceMs: 500 });
     const pid = Number(resultText(await cell("import os\nkept = 1\nos.getpid()")).trim());
+    const kernel = identify(pid);
     process.kill(pid, "SIGSTOP");
     try {
       const hung = await cell("kept + 1");
@@ -132,7 +126,7 @@ describePython("kernel lifecycle on a real ipykernel", () => {
       const fresh = await cell("'kept' in globals()");
       expect(resultText(fresh)).toMatch(/False$/);
     } finally {
-      if (running(pid)) process.kill(pid, "SIGKILL");
+      killStill(kernel);
     }
   });
 
@@ -160,6 +154,7 @@ describePython("kernel lifecycle on a real ipykernel", () => {
         ),
       );
       const [kernel, child] = started.trim().split(" ").map(Number) as [number, number];
+      const childProcess = identify(child);
       try {
         expect(running(child)).toBe(true);
         if (death === "SIGKILL") {
@@ -185,7 +180,7 @@ describePython("kernel lifecycle on a real ipykernel", () => {
         }
         await expect.poll(() => running(child), { timeout: 5_000 }).toBe(false);
       } finally {
-        if (running(child)) process.kill(child, "SIGKILL");
+        killStill(childProcess);
       }
     },
   );
@@ -901,15 +896,6 @@ print(error(lambda: signal.signal(signal.SIGINT, 5)))`;
 });
 
 describe("an interpreter that does not answer", () => {
-  /** True while the process exists and is not a zombie (PID 1 may never reap an orphan here). */
-  function running(pid: number): boolean {
-    try {
-      return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-    } catch {
-      return false;
-    }
-  }
-
   it(
     "is reported as a timeout naming it, and is stopped with what it started",
     { timeout: 40_000 },
@@ -921,12 +907,14 @@ describe("an interpreter that does not answer", () => {
       writeFileSync(hung, `#!/bin/bash\nsleep 9876 &\necho "$$ $!" > ${pidFile}\nwait\n`, { mode: 0o755 });
       const { registry, run } = makeRun(workspace.directory, { pythonPath: hung });
       let pids: number[] = [];
+      let started: ReturnType<typeof identify>[] = [];
       try {
         const result = await registry.invoke(run, {
           tool: "eval",
           args: { code: "1", description: "try an interpreter that hangs" },
         });
         pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+        started = pids.map(identify);
         expect(result.error?.code).toBe("KERNEL_TIMEOUT");
         expect(resultText(result)).toContain(
           `the Python interpreter ${hung} (from the configured interpreter) did not answer within 15 s`,
@@ -934,7 +922,7 @@ describe("an interpreter that does not answer", () => {
         expect(resultText(result)).not.toContain("pip install");
         expect(pids.filter(running)).toEqual([]);
       } finally {
-        for (const pid of pids.filter(running)) process.kill(pid, "SIGKILL");
+        killStill(...started);
         await run.dispose();
         workspace.remove();
       }

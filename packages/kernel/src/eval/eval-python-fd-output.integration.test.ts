@@ -2,18 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultText, type Registry, type Run, type ToolResult } from "@tools/registry";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { identify, killStill, running } from "../__fixtures__/processes.js";
 import { ci, makeRun, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
-
-/** True while the process exists and is not a zombie. */
-function running(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.[0] !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 describePython("what a Python cell's child processes and C code write to fd 1 and 2", () => {
   let workspace: ReturnType<typeof makeWorkspace>;
@@ -948,6 +940,7 @@ describePython("a forked child printing when its kernel dies", () => {
     const { registry, run } = makeRun(workspace.directory);
     const pidFile = join(workspace.directory, "child.pid");
     let child = 0;
+    let childProcess: ReturnType<typeof identify>;
     try {
       const cell = (code: string) =>
         registry.invoke(run, { tool: "eval", args: { code, description: "fork a printer and exit" } });
@@ -966,12 +959,13 @@ describePython("a forked child printing when its kernel dies", () => {
         ].join("\n"),
       );
       child = Number(readFileSync(pidFile, "utf8"));
+      childProcess = identify(child);
       expect(child).toBeGreaterThan(0);
       await expect.poll(() => running(kernel), { timeout: 10_000 }).toBe(false);
       // Before the run ends (which would end it by its process mark).
       await expect.poll(() => running(child), { timeout: 10_000 }).toBe(false);
     } finally {
-      if (child > 0 && running(child)) process.kill(child, "SIGKILL");
+      killStill(childProcess);
       await run.dispose();
       workspace.remove();
     }

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
 import { afterEach, describe, expect, it } from "vitest";
+import { running } from "../__fixtures__/processes.js";
 import { ci, makeWorkspace, pythonFound } from "../__fixtures__/workspace.js";
 import type { KernelClient } from "../client/kernel-client.js";
 import { evalTool } from "../eval/eval-tool.js";
@@ -8,15 +8,6 @@ import { createKernelFactory, kernelFactoryKey, type KernelFactory } from "./ker
 import { kernelPool } from "./kernel-pool.js";
 
 const describePython = describe.skipIf(!pythonFound && !ci);
-
-/** True while the process exists and is not a zombie. */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The real factory, counting the kernels it starts (real ipykernel processes). `hold(n)` keeps

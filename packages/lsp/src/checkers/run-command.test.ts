@@ -3,9 +3,26 @@ import { describe, expect, it, vi } from "vitest";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processStat, signalProcesses, type ProcessIdentity } from "@tools/registry";
 import { LspSupervisor } from "../supervisor/supervisor.js";
 import { running } from "../test-support/fixtures.js";
 import { runCommand } from "./run-command.js";
+
+/**
+ * The daemon whose pid the test's script wrote to `pidFile`, as the process it is now (pid and
+ * start time), or undefined when it is not there: the test's clean-up kills only that process,
+ * never another that got its pid after it ended.
+ */
+function daemonIn(pidFile: string): ProcessIdentity | undefined {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(pidFile, "utf8"));
+  } catch {
+    return undefined;
+  }
+  const start = processStat(pid)?.start;
+  return start === undefined ? undefined : { pid, start };
+}
 
 /** Whether a process (or, with a negative pid, any process of a group) is alive. */
 function alive(pid: number): boolean {
@@ -60,6 +77,7 @@ describe("runCommand", () => {
   it("ends at the timeout a daemon that left the group holding its output, by its process mark", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
     const pidFile = join(dir, "daemon.pid");
+    let daemon: ProcessIdentity | undefined;
     try {
       // The daemon (its own session, its parent gone: a double fork, which the init process
       // adopts, so it is not found among the checker's descendants) would keep stdout open long
@@ -72,14 +90,11 @@ describe("runCommand", () => {
         name: "checker",
       });
       await expect(run).rejects.toThrow(/^checker was stopped \(still running at its 1\.5 s bound\)$/);
-      const daemon = Number(readFileSync(pidFile, "utf8"));
-      await expect.poll(() => running(daemon), { timeout: 3_000 }).toBe(false);
+      daemon = daemonIn(pidFile);
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      await expect.poll(() => running(pid), { timeout: 3_000 }).toBe(false);
     } finally {
-      try {
-        process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-      } catch {
-        // not started, or gone
-      }
+      if (daemon) signalProcesses([daemon], "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });
@@ -87,6 +102,7 @@ describe("runCommand", () => {
   it("ends its wait at the timeout even when a process that dropped its environment holds its output", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
     const pidFile = join(dir, "daemon.pid");
+    let daemon: ProcessIdentity | undefined;
     try {
       // As above, but `env -i` drops the mark too: out of reach, the wait still ends at the bound.
       const script = `(setsid env -i /bin/sh -c 'echo $$ > ${pidFile}; exec sleep 60' &); while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
@@ -99,12 +115,10 @@ describe("runCommand", () => {
       await expect(run).rejects.toThrow(
         "checker was stopped (still running at its 1.5 s bound); a process it started still held its output",
       );
+      daemon = daemonIn(pidFile);
+      expect(daemon, "the daemon that dropped its environment still runs").toBeDefined();
     } finally {
-      try {
-        process.kill(Number(readFileSync(pidFile, "utf8")), "SIGKILL");
-      } catch {
-        // not started, or gone
-      }
+      if (daemon) signalProcesses([daemon], "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });
