@@ -440,6 +440,47 @@ deadline = time.monotonic() + 300
     expect(resultText(second)).toMatch(/^went on \['handler'\]\n/);
   });
 
+  it("a cell whose asyncio loop took the interrupt (loop.add_signal_handler) says its own handler took it", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)": add_signal_handler sets
+    // the signal's wakeup fd to the loop's own, so the kernel, watching for the interrupt on one of
+    // its own, never saw it arrive, while the loop's callback had run and ended the cell's wait.
+    const { registry, run, workspace } = setup();
+    // The kernel's own loop (a cell with top-level await runs on it) is the one a cell can use.
+    const body = (flag: string, indent: string) =>
+      [
+        "loop = asyncio.get_running_loop()",
+        "done = loop.create_future()",
+        "got = []",
+        "loop.add_signal_handler(signal.SIGINT, lambda: (got.append('callback'), done.done() or done.set_result(None)))",
+        `loop.call_soon(lambda: open(${JSON.stringify(flag)}, 'w').close())`,
+        "await asyncio.wait_for(done, 300)",
+        "loop.remove_signal_handler(signal.SIGINT)",
+      ]
+        .map((line) => indent + line)
+        .join("\n");
+    const cells: Record<string, (flag: string) => string> = {
+      // The loop takes the wakeup fd in one statement and waits in a later one.
+      statements: (flag) => `import asyncio, signal\n${body(flag, "")}\nprint('went on', got)`,
+      // It takes it inside the statement the kernel watches.
+      "one statement": (flag) =>
+        `import asyncio, signal\nasync def main():\n${body(flag, "    ")}\n    return got\nprint('went on', await main())`,
+    };
+    for (const [how, code] of Object.entries(cells)) {
+      const flag = join(workspace.directory, `loop-${how.replace(" ", "-")}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: { code: code(flag), description: "wait in an asyncio loop that handles SIGINT" },
+          signal,
+        }),
+      );
+      expect(result.error?.message, how).toBe(
+        "eval was cancelled: the call was cancelled and the interrupt reached the cell, whose own SIGINT handler took it; the cell went on to its end; the kernel's state is kept.",
+      );
+      expect(resultText(result), how).toMatch(/^went on \['callback'\]\n/);
+    }
+  });
+
   it("a SIGINT a forked child took (os.fork, multiprocessing's fork) is not the parent's interrupt", async () => {
     // Before: the child inherited the kernel's wakeup fd, and wrote the SIGINT it caught into the
     // pipe the kernel watches for the interrupt: a later cancel landing after the cell's last
@@ -526,7 +567,8 @@ print('last statement')`;
     };
     for (const [which, closed] of Object.entries(ends)) {
       const closing = await cell(
-        "import os, signal\nwrite = signal.set_wakeup_fd(-1)\nsignal.set_wakeup_fd(write)\n" +
+        // The real set_wakeup_fd: the cell's own says the cell's wakeup fd, not the kernel's pipe.
+        "import os, signal\nwrite = signal.set_wakeup_fd.__wrapped__(-1)\nsignal.set_wakeup_fd.__wrapped__(write)\n" +
           "read = next(int(fd) for fd in os.listdir('/proc/self/fd') if int(fd) != write and " +
           "os.readlink(f'/proc/self/fd/{fd}') == os.readlink(f'/proc/self/fd/{write}'))\n" +
           `for fd in ${closed}:\n    os.close(fd)\nprint('closed')`,

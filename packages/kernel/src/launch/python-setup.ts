@@ -1130,14 +1130,24 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # statement (set its own after catching the KeyboardInterrupt, or put back the one it found
     # after its own took the interrupt), so a change of SIGINT's handler while a statement is
     # watched notes the arrivals until then, with the handler they found (arrivals.handlers).
+    # A wakeup fd of the cell's own (asyncio's add_signal_handler sets the loop's; a cell may set
+    # one) does not take the pipe's place: the cell's signal.set_wakeup_fd keeps it as the cell's
+    # (arrivals.target, what the cell's calls return), the pipe stays the one Python writes to while
+    # a statement runs, and what arrives on it is written on to the cell's fd as it is read (by the
+    # pipe's thread, within a few ms; all of it by the statement's end); between statements the
+    # cell's is Python's again. Before, the loop's fd replaced the pipe: an interrupt its handler
+    # took was told to the harness as one that "did not reach" the cell.
     import fcntl
-    real_signal, real_getsignal = signal.signal, signal.getsignal
+    real_signal, real_getsignal, real_set_wakeup_fd = signal.signal, signal.getsignal, signal.set_wakeup_fd
     # pipe: (read end, write end, (device, inode)), None until made or when none can be; watched:
-    # the pipe of the statement being watched, on the main thread. The lock is reentrant: a signal
-    # handler run on the main thread while it holds the lock (noting arrivals) may change SIGINT's
-    # handler, which notes them too; a plain lock waited for itself there, forever, or one level
-    # deeper at each next signal (a RecursionError).
-    arrivals = types.SimpleNamespace(lock=threading.RLock(), seen=False, pipe=None, watched=None, handlers=[])
+    # the pipe of the statement being watched, on the main thread; target: the cell's own wakeup fd
+    # while the pipe stands in for it (-1: none); warns: the warn_on_full_buffer the cell gave with
+    # an fd (the last it set through ours), kept across statements. The lock
+    # is reentrant: a signal handler run on the main thread while it holds the lock (noting
+    # arrivals) may change SIGINT's handler, which notes them too; a plain lock waited for itself
+    # there, forever, or one level deeper at each next signal (a RecursionError).
+    arrivals = types.SimpleNamespace(lock=threading.RLock(), seen=False, pipe=None, watched=None, handlers=[],
+                                     target=-1, warns=(-1, True))
 
     def still_ours(pipe, end):
         # Whether that end's fd is still that end of the pipe (not closed, nor another file since).
@@ -1191,6 +1201,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     break
                 if bytes([signal.SIGINT]) in chunk:
                     arrivals.seen = True
+                if arrivals.target != -1 and arrivals.watched is pipe:
+                    forward(chunk)
         except (BlockingIOError, OSError):
             pass
 
@@ -1214,12 +1226,26 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     # Its write end is closed (or its read end): the next statement makes a new pipe.
                     return
 
-    def release_wakeup_fd(pipe):
-        # The wakeup fd goes back to none when it is the pipe's write end; one the cell set stays.
+    def forward(chunk):
+        # Under arrivals.lock: what arrived, written on to the cell's wakeup fd as Python would
+        # have (a full one drops it, as Python's does).
         try:
-            current = signal.set_wakeup_fd(-1)
+            os.write(arrivals.target, chunk)
+        except OSError:
+            pass
+
+    def release_wakeup_fd(pipe):
+        # The wakeup fd goes back to the cell's own (or none) when it is the pipe's write end; one
+        # set past our signal.set_wakeup_fd stays. What the pipe still holds is forwarded after
+        # (arrived, note_arrivals), then arrivals.target is forgotten.
+        target = arrivals.target
+        warns = arrivals.warns[1] if arrivals.warns[0] == target else True
+        try:
+            current = real_set_wakeup_fd(-1)
             if current != pipe[1]:
-                signal.set_wakeup_fd(current)
+                real_set_wakeup_fd(current)
+            elif target != -1:
+                real_set_wakeup_fd(target, warn_on_full_buffer=warns)
         except (ValueError, OSError):
             pass
 
@@ -1230,29 +1256,47 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         if pipe is None:
             return
         release_wakeup_fd(pipe)
+        arrivals.target = -1
         close_ours(pipe)
 
     os.register_at_fork(after_in_child=forget_arrivals_in_child)
 
     def watch_arrivals():
-        # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
-        # signals of the statement go there, as the cell expects.
+        # A wakeup fd set already (the cell's, or asyncio's add_signal_handler's) gets what the
+        # pipe reads (see forward), and is put back at the statement's end.
         with arrivals.lock:
             pipe = arrivals_pipe()
         if pipe is None:
             return None
         try:
-            previous = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+            previous = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
         except (ValueError, OSError):
             return None
-        if previous != -1:
-            try:
-                signal.set_wakeup_fd(previous)
-            except (ValueError, OSError):
-                pass
-            return None
+        arrivals.target = previous
         arrivals.watched, arrivals.handlers = pipe, []
         return pipe
+
+    @functools.wraps(real_set_wakeup_fd)
+    def set_wakeup_fd_beside_ours(*args, **kwargs):
+        # While a statement is watched: the cell's fd is checked by Python's own (its errors), then
+        # kept as the cell's, the pipe put back in its place; it returns the cell's previous one.
+        __tracebackhide__ = ours
+        pipe = arrivals.watched
+        if pipe is None or threading.current_thread() is not threading.main_thread():
+            return real_set_wakeup_fd(*args, **kwargs)
+        with arrivals.lock:
+            # What arrived for the cell's previous fd goes there first.
+            read_arrivals(pipe)
+            previous = real_set_wakeup_fd(*args, **kwargs)
+            if previous != pipe[1]:
+                # The pipe was not in place (set past this function): the cell's is, as in Python.
+                return previous
+            fd = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+            previous, arrivals.target = arrivals.target, fd
+            arrivals.warns = (fd, bool(kwargs.get("warn_on_full_buffer", True)))
+            return previous
+
+    signal.set_wakeup_fd = set_wakeup_fd_beside_ours
 
     def handlers_run():
         # Entering a Python function runs the signal handlers still pending.
@@ -1285,13 +1329,13 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
 
     def arrived(pipe, handler):
         # The SIGINT handlers in place when a SIGINT arrived since watch_arrivals (handler: the one
-        # in place at the statement's end); the wakeup fd goes back to what it was, unless the
-        # statement set one of its own (asyncio's add_signal_handler), which stays.
+        # in place at the statement's end); the wakeup fd goes back to the cell's own (set before
+        # or in the statement: asyncio's add_signal_handler), or none.
         if pipe is None:
             return []
         release_wakeup_fd(pipe)
         note_arrivals(pipe, handler)
-        handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
+        handlers, arrivals.handlers, arrivals.watched, arrivals.target = arrivals.handlers, [], None, -1
         return handlers
 
     def cells_own(handler):
