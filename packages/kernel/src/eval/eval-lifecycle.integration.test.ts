@@ -481,6 +481,54 @@ deadline = time.monotonic() + 300
     }
   });
 
+  it("an interrupt landing in a __del__ a sync cell's code runs stops the cell instead of being dropped with Python's 'Exception ignored'", async () => {
+    // Before: the KeyboardInterrupt was raised in the finalizer, whose exceptions Python prints
+    // ("Exception ignored in") and drops: the cell went on, and the kernel was killed after the
+    // grace period, its variables lost.
+    const { registry, run, workspace, cell } = setup();
+    await cell("import time\nclass Slow:\n    def __del__(self):\n        time.sleep(0.05)\nkept = 41");
+    const loops: Record<string, string> = {
+      "the cell's loop": "for i in range(10**9):\n    Slow()",
+      "a function it calls": "def make():\n    while True:\n        Slow()\nmake()",
+    };
+    for (const [where, loop] of Object.entries(loops)) {
+      const flag = join(workspace.directory, `sync-finalizer-${where.replaceAll(" ", "-")}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: {
+            code: `open(${JSON.stringify(flag)}, 'w').close()\n${loop}\nprint('the cell ' + 'ran')`,
+            description: "drop objects whose finalizer sleeps, in a loop",
+          },
+          signal,
+        }),
+      );
+      expect(result.error?.message, where).toBe(
+        "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.",
+      );
+      const text = resultText(result);
+      expect(text, where).not.toContain("Exception ignored");
+      expect(text, where).toMatch(/\nKeyboardInterrupt: \n/);
+      // Raised at the next instruction the cell's code runs (the loop's jump back), each frame
+      // shown once: the cell's, and the function's it calls.
+      expect(text.match(/\nCell In \[\d+\], line \d+/g)?.length, text).toBe(
+        where === "the cell's loop" ? 1 : 2,
+      );
+      expect(text, where).toMatch(
+        where === "the cell's loop" ? /----> 3 {5}Slow\(\)/ : /----> (3 {5}while True:|4 {9}Slow\(\))/,
+      );
+      expect(text, where).not.toContain("the cell ran");
+      expect(resultText(await cell("kept")), where).toBe("41");
+    }
+    // A KeyboardInterrupt a __del__ raises itself, with no interrupt, is printed and dropped.
+    const own = await cell(
+      "class Raises:\n    def __del__(self):\n        raise KeyboardInterrupt('from __del__')\nRaises()\nprint('went on')",
+    );
+    expect(own.error).toBeUndefined();
+    expect(resultText(own)).toContain("Exception ignored in");
+    expect(resultText(own)).toMatch(/went on$/);
+  });
+
   it("a SIGINT a forked child took (os.fork, multiprocessing's fork) is not the parent's interrupt", async () => {
     // Before: the child inherited the kernel's wakeup fd, and wrote the SIGINT it caught into the
     // pipe the kernel watches for the interrupt: a later cancel landing after the cell's last

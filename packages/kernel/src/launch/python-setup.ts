@@ -69,6 +69,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
         if not kept:
             kept = entries[:1]
+        # A frame twice in a row (an exception a trace function of ours raised in it: see
+        # arm_lost) is shown once.
+        kept = [entry for index, entry in enumerate(kept)
+                if index + 1 == len(kept) or kept[index + 1].tb_frame is not entry.tb_frame]
         if len(kept) == len(entries) and all(has_line(entry) for entry in kept):
             return entries[0] if entries else None
         trimmed = None
@@ -1404,6 +1408,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             handler = real_getsignal(signal.SIGINT)
             if ours_now and handler is signal.default_int_handler:
                 real_signal(signal.SIGINT, on_interrupt)
+            lost_statement_ends()
             handlers = arrived(watching, handler)
             if handlers:
                 # Arrived while the statement ran; raised in it only if Python's handler ran it
@@ -1492,21 +1497,96 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
 
     unraisable_hook = sys.unraisablehook
 
+    # In a sync statement the interrupt lost in a __del__ is raised again at the next instruction
+    # Python runs in one of the frames of the cell's code that were running then (the one that
+    # dropped the object, or those that called it), through a trace function on those frames alone
+    # (set for that instruction: none runs otherwise). previous_tracer: the one in place before
+    # (a debugger's), put back at the statement's end.
+    lost = types.SimpleNamespace(frames=[], previous_tracer=None, armed=False)
+
+    def trace_nothing(frame, event, arg):
+        return None
+
+    def raise_lost_interrupt(frame, event, arg):
+        __tracebackhide__ = ours
+        if not lost.armed:
+            return None
+        disarm_lost()
+        raise KeyboardInterrupt()
+
+    def arm_lost(frame):
+        # False when no frame of the cell's code is there (the __del__ ran in IPython's).
+        frames = []
+        while frame is not None and frame.f_code is not run_code:
+            frames.append(frame)
+            frame = frame.f_back
+        if frame is None or not frames or lost.armed:
+            return False
+        lost.previous_tracer = sys.gettrace()
+        if lost.previous_tracer is None:
+            sys.settrace(trace_nothing)
+        for each in frames:
+            each.f_trace = raise_lost_interrupt
+            each.f_trace_opcodes = True
+        lost.frames, lost.armed = frames, True
+        return True
+
+    def disarm_lost():
+        frames, lost.frames, lost.armed = lost.frames, [], False
+        for each in frames:
+            try:
+                each.f_trace_opcodes = False
+                each.f_trace = None
+            except Exception:
+                pass
+        sys.settrace(lost.previous_tracer)
+
+    def lost_statement_ends():
+        # At the end of a sync statement: one not raised (no frame ran an instruction more) is
+        # raised before the next statement; the tracer found is back (Python drops it once a trace
+        # function raises).
+        if lost.armed:
+            disarm_lost()
+            interrupts.pending = True
+        previous, lost.previous_tracer = lost.previous_tracer, None
+        if previous is not None and sys.gettrace() is not previous:
+            sys.settrace(previous)
+
+    def sigint_arrived_unnoted():
+        # Whether a SIGINT arrived on the watched pipe since the last noted, with Python's own
+        # handler in place: then noted as one that handler took.
+        pipe = arrivals.watched
+        if pipe is None or real_getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return False
+        with arrivals.lock:
+            read_arrivals(pipe)
+            if not arrivals.seen:
+                return False
+            arrivals.seen = False
+            arrivals.handlers.append(signal.default_int_handler)
+        return True
+
     def interrupt_not_lost(unraisable):
         # The KeyboardInterrupt raised in the cell's code can land in code Python runs on its own
         # while the cell runs (a __del__, a weakref callback: WeakSet's _remove as an object the
         # cell dropped dies), whose exceptions Python prints ("Exception ignored in …") and drops:
         # the cell went on, and the harness killed the kernel. In an async cell it is delivered
-        # again, as a cancel of the cell's task at its next await, and not printed. Only the one an
-        # interrupt raised (marked so): one the cell's __del__ raises itself is printed and dropped.
+        # again, as a cancel of the cell's task at its next await, and not printed; in a sync
+        # statement, raised at its next instruction (see arm_lost). Only the one an interrupt
+        # raised (an async cell's is marked so; in a sync statement, a SIGINT arrived with Python's
+        # handler in place): one the cell's __del__ raises itself is printed and dropped.
         redeliver = interrupts.redeliver
         value = getattr(unraisable, "exc_value", None)
-        if (redeliver is not None and isinstance(value, KeyboardInterrupt)
-                and getattr(value, "tools_interrupt", False) is True
-                and threading.current_thread() is threading.main_thread()):
+        if isinstance(value, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
             try:
-                redeliver()
-                return None
+                if redeliver is not None:
+                    if getattr(value, "tools_interrupt", False) is True:
+                        redeliver()
+                        return None
+                elif interrupts.inside and sigint_arrived_unnoted():
+                    if not arm_lost(sys._getframe(1)):
+                        interrupts.pending = True
+                    return None
             except Exception:
                 pass
         return unraisable_hook(unraisable)
