@@ -435,6 +435,95 @@ deadline = time.monotonic() + 300
     expect(resultText(second)).toMatch(/^went on \['handler'\]\n/);
   });
 
+  it("a cell whose asyncio loop took the interrupt (loop.add_signal_handler) says its own handler took it", async () => {
+    // Before: "the cell ran to its end (the interrupt did not reach it)": add_signal_handler sets
+    // the signal's wakeup fd to the loop's own, so the kernel, watching for the interrupt on one of
+    // its own, never saw it arrive, while the loop's callback had run and ended the cell's wait.
+    const { registry, run, workspace } = setup();
+    // The kernel's own loop (a cell with top-level await runs on it) is the one a cell can use.
+    const body = (flag: string, indent: string) =>
+      [
+        "loop = asyncio.get_running_loop()",
+        "done = loop.create_future()",
+        "got = []",
+        "loop.add_signal_handler(signal.SIGINT, lambda: (got.append('callback'), done.done() or done.set_result(None)))",
+        `loop.call_soon(lambda: open(${JSON.stringify(flag)}, 'w').close())`,
+        "await asyncio.wait_for(done, 300)",
+        "loop.remove_signal_handler(signal.SIGINT)",
+      ]
+        .map((line) => indent + line)
+        .join("\n");
+    const cells: Record<string, (flag: string) => string> = {
+      // The loop takes the wakeup fd in one statement and waits in a later one.
+      statements: (flag) => `import asyncio, signal\n${body(flag, "")}\nprint('went on', got)`,
+      // It takes it inside the statement the kernel watches.
+      "one statement": (flag) =>
+        `import asyncio, signal\nasync def main():\n${body(flag, "    ")}\n    return got\nprint('went on', await main())`,
+    };
+    for (const [how, code] of Object.entries(cells)) {
+      const flag = join(workspace.directory, `loop-${how.replace(" ", "-")}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: { code: code(flag), description: "wait in an asyncio loop that handles SIGINT" },
+          signal,
+        }),
+      );
+      expect(result.error?.message, how).toBe(
+        "eval was cancelled: the call was cancelled and the interrupt reached the cell, whose own SIGINT handler took it; the cell went on to its end; the kernel's state is kept.",
+      );
+      expect(resultText(result), how).toMatch(/^went on \['callback'\]\n/);
+    }
+  });
+
+  it("an interrupt landing in a __del__ a sync cell's code runs stops the cell instead of being dropped with Python's 'Exception ignored'", async () => {
+    // Before: the KeyboardInterrupt was raised in the finalizer, whose exceptions Python prints
+    // ("Exception ignored in") and drops: the cell went on, and the kernel was killed after the
+    // grace period, its variables lost.
+    const { registry, run, workspace, cell } = setup();
+    await cell("import time\nclass Slow:\n    def __del__(self):\n        time.sleep(0.05)\nkept = 41");
+    const loops: Record<string, string> = {
+      "the cell's loop": "for i in range(10**9):\n    Slow()",
+      "a function it calls": "def make():\n    while True:\n        Slow()\nmake()",
+    };
+    for (const [where, loop] of Object.entries(loops)) {
+      const flag = join(workspace.directory, `sync-finalizer-${where.replaceAll(" ", "-")}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: {
+            code: `open(${JSON.stringify(flag)}, 'w').close()\n${loop}\nprint('the cell ' + 'ran')`,
+            description: "drop objects whose finalizer sleeps, in a loop",
+          },
+          signal,
+        }),
+      );
+      expect(result.error?.message, where).toBe(
+        "eval was cancelled: the call was cancelled and the cell was interrupted; the kernel's state is kept.",
+      );
+      const text = resultText(result);
+      expect(text, where).not.toContain("Exception ignored");
+      expect(text, where).toMatch(/\nKeyboardInterrupt: \n/);
+      // Raised at the next instruction the cell's code runs (the loop's jump back), each frame
+      // shown once: the cell's, and the function's it calls.
+      expect(text.match(/\nCell In \[\d+\], line \d+/g)?.length, text).toBe(
+        where === "the cell's loop" ? 1 : 2,
+      );
+      expect(text, where).toMatch(
+        where === "the cell's loop" ? /----> 3 {5}Slow\(\)/ : /----> (3 {5}while True:|4 {9}Slow\(\))/,
+      );
+      expect(text, where).not.toContain("the cell ran");
+      expect(resultText(await cell("kept")), where).toBe("41");
+    }
+    // A KeyboardInterrupt a __del__ raises itself, with no interrupt, is printed and dropped.
+    const own = await cell(
+      "class Raises:\n    def __del__(self):\n        raise KeyboardInterrupt('from __del__')\nRaises()\nprint('went on')",
+    );
+    expect(own.error).toBeUndefined();
+    expect(resultText(own)).toContain("Exception ignored in");
+    expect(resultText(own)).toMatch(/went on$/);
+  });
+
   it("a SIGINT a forked child took (os.fork, multiprocessing's fork) is not the parent's interrupt", async () => {
     // Before: the child inherited the kernel's wakeup fd, and wrote the SIGINT it caught into the
     // pipe the kernel watches for the interrupt: a later cancel landing after the cell's last
@@ -521,7 +610,8 @@ print('last statement')`;
     };
     for (const [which, closed] of Object.entries(ends)) {
       const closing = await cell(
-        "import os, signal\nwrite = signal.set_wakeup_fd(-1)\nsignal.set_wakeup_fd(write)\n" +
+        // The real set_wakeup_fd: the cell's own says the cell's wakeup fd, not the kernel's pipe.
+        "import os, signal\nwrite = signal.set_wakeup_fd.__wrapped__(-1)\nsignal.set_wakeup_fd.__wrapped__(write)\n" +
           "read = next(int(fd) for fd in os.listdir('/proc/self/fd') if int(fd) != write and " +
           "os.readlink(f'/proc/self/fd/{fd}') == os.readlink(f'/proc/self/fd/{write}'))\n" +
           `for fd in ${closed}:\n    os.close(fd)\nprint('closed')`,

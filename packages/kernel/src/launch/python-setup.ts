@@ -69,6 +69,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
         if not kept:
             kept = entries[:1]
+        # A frame twice in a row (an exception a trace function of ours raised in it: see
+        # arm_lost) is shown once.
+        kept = [entry for index, entry in enumerate(kept)
+                if index + 1 == len(kept) or kept[index + 1].tb_frame is not entry.tb_frame]
         if len(kept) == len(entries) and all(has_line(entry) for entry in kept):
             return entries[0] if entries else None
         trimmed = None
@@ -1130,14 +1134,33 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # statement (set its own after catching the KeyboardInterrupt, or put back the one it found
     # after its own took the interrupt), so a change of SIGINT's handler while a statement is
     # watched notes the arrivals until then, with the handler they found (arrivals.handlers).
+    # A wakeup fd of the cell's own (asyncio's add_signal_handler sets the loop's; a cell may set
+    # one) does not take the pipe's place: the cell's signal.set_wakeup_fd keeps it as the cell's
+    # (arrivals.target, what the cell's calls return), the pipe stays the one Python writes to while
+    # a statement runs, and what arrives on it is written on to the cell's fd as it is read (by the
+    # pipe's thread, within a few ms; all of it by the statement's end); between statements the
+    # cell's is Python's again. Before, the loop's fd replaced the pipe: an interrupt its handler
+    # took was told to the harness as one that "did not reach" the cell.
     import fcntl
-    real_signal, real_getsignal = signal.signal, signal.getsignal
+    real_signal, real_set_wakeup_fd = signal.signal, signal.set_wakeup_fd
+    # Each statement changes and reads SIGINT's handler with the C functions: signal.signal and
+    # getsignal turn a handler into an enum member where they can, failing (ValueError) for a
+    # function, 3–7 µs a call, four times a statement (10 000 statements: ~200 ms). The cell's
+    # calls get Python's, and so do the hooks around each request: the handler they put back may
+    # be an enum member (ipykernel's own hook saved SIG_IGN as one for the request that installs
+    # ours), which the C function refuses (TypeError): SIGINT then kept Python's handler between
+    # requests, and an interrupt landing there ended the kernel.
+    import _signal
+    raw_signal, raw_getsignal = _signal.signal, _signal.getsignal
     # pipe: (read end, write end, (device, inode)), None until made or when none can be; watched:
-    # the pipe of the statement being watched, on the main thread. The lock is reentrant: a signal
-    # handler run on the main thread while it holds the lock (noting arrivals) may change SIGINT's
-    # handler, which notes them too; a plain lock waited for itself there, forever, or one level
-    # deeper at each next signal (a RecursionError).
-    arrivals = types.SimpleNamespace(lock=threading.RLock(), seen=False, pipe=None, watched=None, handlers=[])
+    # the pipe of the statement being watched, on the main thread; target: the cell's own wakeup fd
+    # while the pipe stands in for it (-1: none); warns: the warn_on_full_buffer the cell gave with
+    # an fd (the last it set through ours), kept across statements. The lock
+    # is reentrant: a signal handler run on the main thread while it holds the lock (noting
+    # arrivals) may change SIGINT's handler, which notes them too; a plain lock waited for itself
+    # there, forever, or one level deeper at each next signal (a RecursionError).
+    arrivals = types.SimpleNamespace(lock=threading.RLock(), seen=False, pipe=None, watched=None, handlers=[],
+                                     target=-1, warns=(-1, True))
 
     def still_ours(pipe, end):
         # Whether that end's fd is still that end of the pipe (not closed, nor another file since).
@@ -1191,6 +1214,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     break
                 if bytes([signal.SIGINT]) in chunk:
                     arrivals.seen = True
+                if arrivals.target != -1 and arrivals.watched is pipe:
+                    forward(chunk)
         except (BlockingIOError, OSError):
             pass
 
@@ -1214,12 +1239,26 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     # Its write end is closed (or its read end): the next statement makes a new pipe.
                     return
 
-    def release_wakeup_fd(pipe):
-        # The wakeup fd goes back to none when it is the pipe's write end; one the cell set stays.
+    def forward(chunk):
+        # Under arrivals.lock: what arrived, written on to the cell's wakeup fd as Python would
+        # have (a full one drops it, as Python's does).
         try:
-            current = signal.set_wakeup_fd(-1)
+            os.write(arrivals.target, chunk)
+        except OSError:
+            pass
+
+    def release_wakeup_fd(pipe):
+        # The wakeup fd goes back to the cell's own (or none) when it is the pipe's write end; one
+        # set past our signal.set_wakeup_fd stays. What the pipe still holds is forwarded after
+        # (arrived, note_arrivals), then arrivals.target is forgotten.
+        target = arrivals.target
+        warns = arrivals.warns[1] if arrivals.warns[0] == target else True
+        try:
+            current = real_set_wakeup_fd(-1)
             if current != pipe[1]:
-                signal.set_wakeup_fd(current)
+                real_set_wakeup_fd(current)
+            elif target != -1:
+                real_set_wakeup_fd(target, warn_on_full_buffer=warns)
         except (ValueError, OSError):
             pass
 
@@ -1230,29 +1269,47 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         if pipe is None:
             return
         release_wakeup_fd(pipe)
+        arrivals.target = -1
         close_ours(pipe)
 
     os.register_at_fork(after_in_child=forget_arrivals_in_child)
 
     def watch_arrivals():
-        # Not when a wakeup fd is set already (the cell's, or asyncio's add_signal_handler's): the
-        # signals of the statement go there, as the cell expects.
+        # A wakeup fd set already (the cell's, or asyncio's add_signal_handler's) gets what the
+        # pipe reads (see forward), and is put back at the statement's end.
         with arrivals.lock:
             pipe = arrivals_pipe()
         if pipe is None:
             return None
         try:
-            previous = signal.set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+            previous = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
         except (ValueError, OSError):
             return None
-        if previous != -1:
-            try:
-                signal.set_wakeup_fd(previous)
-            except (ValueError, OSError):
-                pass
-            return None
+        arrivals.target = previous
         arrivals.watched, arrivals.handlers = pipe, []
         return pipe
+
+    @functools.wraps(real_set_wakeup_fd)
+    def set_wakeup_fd_beside_ours(*args, **kwargs):
+        # While a statement is watched: the cell's fd is checked by Python's own (its errors), then
+        # kept as the cell's, the pipe put back in its place; it returns the cell's previous one.
+        __tracebackhide__ = ours
+        pipe = arrivals.watched
+        if pipe is None or threading.current_thread() is not threading.main_thread():
+            return real_set_wakeup_fd(*args, **kwargs)
+        with arrivals.lock:
+            # What arrived for the cell's previous fd goes there first.
+            read_arrivals(pipe)
+            previous = real_set_wakeup_fd(*args, **kwargs)
+            if previous != pipe[1]:
+                # The pipe was not in place (set past this function): the cell's is, as in Python.
+                return previous
+            fd = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+            previous, arrivals.target = arrivals.target, fd
+            arrivals.warns = (fd, bool(kwargs.get("warn_on_full_buffer", True)))
+            return previous
+
+    signal.set_wakeup_fd = set_wakeup_fd_beside_ours
 
     def handlers_run():
         # Entering a Python function runs the signal handlers still pending.
@@ -1274,7 +1331,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         signalnum = args[0] if args else kwargs.get("signalnum")
         if (pipe is not None and isinstance(signalnum, int) and signalnum == signal.SIGINT
                 and threading.current_thread() is threading.main_thread()):
-            before = real_getsignal(signal.SIGINT)
+            before = raw_getsignal(signal.SIGINT)
             try:
                 handlers_run()
             finally:
@@ -1285,13 +1342,13 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
 
     def arrived(pipe, handler):
         # The SIGINT handlers in place when a SIGINT arrived since watch_arrivals (handler: the one
-        # in place at the statement's end); the wakeup fd goes back to what it was, unless the
-        # statement set one of its own (asyncio's add_signal_handler), which stays.
+        # in place at the statement's end); the wakeup fd goes back to the cell's own (set before
+        # or in the statement: asyncio's add_signal_handler), or none.
         if pipe is None:
             return []
         release_wakeup_fd(pipe)
         note_arrivals(pipe, handler)
-        handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
+        handlers, arrivals.handlers, arrivals.watched, arrivals.target = arrivals.handlers, [], None, -1
         return handlers
 
     def cells_own(handler):
@@ -1327,12 +1384,19 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # interrupt_on_sigint's), or in a cell run from a statement. The arrivals are watched
         # whoever's handler is in place (not in a cell run from a statement: the wakeup fd is
         # ours already, for the statement that runs it).
-        ours_now = signal.getsignal(signal.SIGINT) is on_interrupt
+        ours_now = raw_getsignal(signal.SIGINT) is on_interrupt
         watching = watch_arrivals()
         taken = interrupts.taken
-        if ours_now:
-            real_signal(signal.SIGINT, signal.default_int_handler)
         try:
+            if ours_now:
+                # Python checks for signals right after a call of a C function: one that arrived
+                # just before is raised here, by the handler just put in place (outside this try,
+                # the finally below did not run: Python's handler, and the pipe as the wakeup fd,
+                # stayed for the rest of the request). It came before the statement: kept for it.
+                try:
+                    raw_signal(signal.SIGINT, signal.default_int_handler)
+                except KeyboardInterrupt:
+                    interrupts.pending = True
             if interrupts.pending:
                 interrupts.pending = False
                 interrupt = KeyboardInterrupt(
@@ -1357,9 +1421,18 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 interrupts.replaced = None
             return failed
         finally:
-            handler = real_getsignal(signal.SIGINT)
-            if ours_now and handler is signal.default_int_handler:
-                real_signal(signal.SIGINT, on_interrupt)
+            # Ours back first, whatever lands meanwhile: one raised here by Python's handler came
+            # after the statement's code, and is kept (pending), not raised out of the statement
+            # with Python's handler left in place.
+            while True:
+                try:
+                    handler = raw_getsignal(signal.SIGINT)
+                    if ours_now and handler is signal.default_int_handler:
+                        raw_signal(signal.SIGINT, on_interrupt)
+                    break
+                except KeyboardInterrupt:
+                    interrupts.pending = True
+            lost_statement_ends()
             handlers = arrived(watching, handler)
             if handlers:
                 # Arrived while the statement ran; raised in it only if Python's handler ran it
@@ -1437,32 +1510,107 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             # with): the task is current there too, but no frame of the cell's is below it.
             loop.call_soon_threadsafe(interrupt_task)
 
-        saved = real_signal(signal.SIGINT, on_async_interrupt)
+        saved = raw_signal(signal.SIGINT, on_async_interrupt)
         interrupts.async_handler = on_async_interrupt
         interrupts.redeliver = lambda: loop.call_soon_threadsafe(interrupt_task)
         try:
             yield
         finally:
             interrupts.redeliver = interrupts.async_handler = None
-            real_signal(signal.SIGINT, saved)
+            raw_signal(signal.SIGINT, saved)
 
     unraisable_hook = sys.unraisablehook
+
+    # In a sync statement the interrupt lost in a __del__ is raised again at the next instruction
+    # Python runs in one of the frames of the cell's code that were running then (the one that
+    # dropped the object, or those that called it), through a trace function on those frames alone
+    # (set for that instruction: none runs otherwise). previous_tracer: the one in place before
+    # (a debugger's), put back at the statement's end.
+    lost = types.SimpleNamespace(frames=[], previous_tracer=None, armed=False)
+
+    def trace_nothing(frame, event, arg):
+        return None
+
+    def raise_lost_interrupt(frame, event, arg):
+        __tracebackhide__ = ours
+        if not lost.armed:
+            return None
+        disarm_lost()
+        raise KeyboardInterrupt()
+
+    def arm_lost(frame):
+        # False when no frame of the cell's code is there (the __del__ ran in IPython's).
+        frames = []
+        while frame is not None and frame.f_code is not run_code:
+            frames.append(frame)
+            frame = frame.f_back
+        if frame is None or not frames or lost.armed:
+            return False
+        lost.previous_tracer = sys.gettrace()
+        if lost.previous_tracer is None:
+            sys.settrace(trace_nothing)
+        for each in frames:
+            each.f_trace = raise_lost_interrupt
+            each.f_trace_opcodes = True
+        lost.frames, lost.armed = frames, True
+        return True
+
+    def disarm_lost():
+        frames, lost.frames, lost.armed = lost.frames, [], False
+        for each in frames:
+            try:
+                each.f_trace_opcodes = False
+                each.f_trace = None
+            except Exception:
+                pass
+        sys.settrace(lost.previous_tracer)
+
+    def lost_statement_ends():
+        # At the end of a sync statement: one not raised (no frame ran an instruction more) is
+        # raised before the next statement; the tracer found is back (Python drops it once a trace
+        # function raises).
+        if lost.armed:
+            disarm_lost()
+            interrupts.pending = True
+        previous, lost.previous_tracer = lost.previous_tracer, None
+        if previous is not None and sys.gettrace() is not previous:
+            sys.settrace(previous)
+
+    def sigint_arrived_unnoted():
+        # Whether a SIGINT arrived on the watched pipe since the last noted, with Python's own
+        # handler in place: then noted as one that handler took.
+        pipe = arrivals.watched
+        if pipe is None or raw_getsignal(signal.SIGINT) is not signal.default_int_handler:
+            return False
+        with arrivals.lock:
+            read_arrivals(pipe)
+            if not arrivals.seen:
+                return False
+            arrivals.seen = False
+            arrivals.handlers.append(signal.default_int_handler)
+        return True
 
     def interrupt_not_lost(unraisable):
         # The KeyboardInterrupt raised in the cell's code can land in code Python runs on its own
         # while the cell runs (a __del__, a weakref callback: WeakSet's _remove as an object the
         # cell dropped dies), whose exceptions Python prints ("Exception ignored in …") and drops:
         # the cell went on, and the harness killed the kernel. In an async cell it is delivered
-        # again, as a cancel of the cell's task at its next await, and not printed. Only the one an
-        # interrupt raised (marked so): one the cell's __del__ raises itself is printed and dropped.
+        # again, as a cancel of the cell's task at its next await, and not printed; in a sync
+        # statement, raised at its next instruction (see arm_lost). Only the one an interrupt
+        # raised (an async cell's is marked so; in a sync statement, a SIGINT arrived with Python's
+        # handler in place): one the cell's __del__ raises itself is printed and dropped.
         redeliver = interrupts.redeliver
         value = getattr(unraisable, "exc_value", None)
-        if (redeliver is not None and isinstance(value, KeyboardInterrupt)
-                and getattr(value, "tools_interrupt", False) is True
-                and threading.current_thread() is threading.main_thread()):
+        if isinstance(value, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
             try:
-                redeliver()
-                return None
+                if redeliver is not None:
+                    if getattr(value, "tools_interrupt", False) is True:
+                        redeliver()
+                        return None
+                elif interrupts.inside and sigint_arrived_unnoted():
+                    if not arm_lost(sys._getframe(1)):
+                        interrupts.pending = True
+                    return None
             except Exception:
                 pass
         return unraisable_hook(unraisable)
