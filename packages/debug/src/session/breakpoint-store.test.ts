@@ -31,4 +31,13 @@ describe("BreakpointStore", () => {
     store.set("/p/a.py", [16, 9, 16]);
     expect(store.files.get("/p/a.py")!.lines).toEqual([9, 16]);
   });
+
+  it("forgets the lines a failed request left in a session when the next session starts", () => {
+    const store = new BreakpointStore();
+    store.set("/p/main.go", [15]);
+    store.fail("/p/main.go", "not known in this session", [11, 15, 16]);
+    expect(store.files.get("/p/main.go")).toMatchObject({ lines: [15], held: [11, 15, 16] });
+    store.resetResults();
+    expect(store.files.get("/p/main.go")).toMatchObject({ lines: [15], held: undefined, failed: undefined });
+  });
 });

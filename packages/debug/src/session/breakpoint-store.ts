@@ -33,8 +33,9 @@ export interface FileBreakpoints {
    */
   failed?: string | undefined;
   /**
-   * A file whose clearing failed in the running session (`lines` is empty): the lines it may
-   * still hold, said with `failed`. Dropped at the next session, which gets none of them.
+   * The lines the running session may hold of the file when setting or clearing them failed,
+   * said with `failed` (after a failed clear `lines` is empty). The next session gets none of
+   * them: a cleared file is dropped, and the held lines are forgotten.
    */
   held?: readonly number[] | undefined;
 }
@@ -59,10 +60,15 @@ export class BreakpointStore {
     if (entry) entry.skipped = why;
   }
 
-  /** Marks a file's breakpoints as not set as asked in the running session, saying what it holds and why. */
-  fail(file: string, what: string): void {
+  /**
+   * Marks a file's breakpoints as not set as asked in the running session, saying what it holds
+   * and why; `held`: the lines it may hold, when more than those asked for.
+   */
+  fail(file: string, what: string, held?: readonly number[]): void {
     const entry = this.files.get(file);
-    if (entry) entry.failed = what;
+    if (!entry) return;
+    entry.failed = what;
+    entry.held = held;
   }
 
   /** Keeps a file whose clearing failed in the running session, with the lines it may still hold, saying why. */
@@ -110,6 +116,7 @@ export class BreakpointStore {
       entry.results = undefined;
       entry.skipped = undefined;
       entry.failed = undefined;
+      entry.held = undefined;
     }
   }
 }

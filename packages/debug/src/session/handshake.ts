@@ -3,6 +3,7 @@ import type { AdapterId } from "../adapters/detect-adapter.js";
 import { identifyAdapter } from "../adapters/identify-adapter.js";
 import { otherLanguage } from "../adapters/source-language.js";
 import { DebugError, type DebugErrorCode } from "../errors/debug-error.js";
+import { lineRanges } from "../internal/line-ranges.js";
 import { childrenOf } from "../internal/process-tree.js";
 import type { BreakpointResult } from "./breakpoint-store.js";
 import { lastLines } from "./output-text.js";
@@ -212,7 +213,7 @@ async function withNearestStatements(
   // The added lines go again whatever happened: the program must not stop at them. The answer
   // of the file's own lines is the one kept (its ids are the breakpoints that stay).
   const refused = results.filter(noStatement).map((result) => result.requested);
-  const answered = await restoreLines(core, file, lines, refused);
+  const answered = await restoreLines(core, file, lines, refused, withCode);
   return results.map((result, index) => {
     const now = answered[index];
     const kept = now
@@ -239,16 +240,18 @@ async function withNearestStatements(
 }
 
 /**
- * Sets the file's own `lines` again after lines near those delve `refused` were set a moment: a refusal is asked once
- * more (setBreakpoints replaces the file's whole set, so asking again is safe); a second one
- * clears the file, so that the program stops at no line the user did not ask for, and throws
- * an error that says what is set.
+ * Sets the file's own `lines` again after lines near those delve `refused` were set a moment
+ * (`added`: those delve verified): a refusal is asked once more (setBreakpoints replaces the
+ * file's whole set, so asking again is safe); a second one clears the file, so that the program
+ * stops at no line the user did not ask for, and throws an error that says what is set. When
+ * the clear fails too, the session may hold the added lines: the error and status name them.
  */
 async function restoreLines(
   core: SessionCore,
   file: string,
   lines: readonly number[],
   refused: readonly number[],
+  added: readonly number[],
 ): Promise<DebugProtocol.Breakpoint[]> {
   try {
     return await setBreakpoints(core, file, lines);
@@ -264,19 +267,32 @@ async function restoreLines(
       const near = `within ${statementSearch} of line${refused.length === 1 ? "" : "s"} ${refused.join(", ")}`;
       const where = displayPath(file, core.options.root);
       const failure = `setting them again failed (${why}) after lines ${near} were set a moment to find lines with code`;
-      core.options.breakpoints.fail(
-        file,
-        cleared
-          ? `cleared in this session, so the program stops at none of them: ${failure}; op 'breakpoints' sets them again`
-          : `not known in this session (the program may stop at them or at the lines near them): ${failure}, and clearing them failed too; ` +
-              "op 'breakpoints' sets them again (it replaces them), or op 'terminate'",
-      );
+      // What the session may hold when nothing went through: the lines set a moment, by number
+      // (a stop at one of them is no line the user asked for).
+      const mayHold =
+        added.length === 0
+          ? "the lines near them"
+          : `line${added.length === 1 ? "" : "s"} ${lineRanges(added)}, set a moment to find lines with code`;
+      if (cleared) {
+        core.options.breakpoints.fail(
+          file,
+          `cleared in this session, so the program stops at none of them: ${failure}; op 'breakpoints' sets them again`,
+        );
+      } else {
+        core.options.breakpoints.fail(
+          file,
+          `not known in this session: the program may stop at them or at ${mayHold}; ${failure}, and clearing them failed too; ` +
+            "op 'breakpoints' sets them again (it replaces them), or op 'terminate'",
+          [...new Set([...lines, ...added])].sort((a, b) => a - b),
+        );
+      }
       throw new DebugError(
         error instanceof DebugError ? (error.code as DebugErrorCode) : "DEBUG_ADAPTER_ERROR",
         `setting the breakpoints of ${where} failed after lines ${near} were set a moment to find lines with code (${why}); ` +
           (cleared
             ? "the file's breakpoints are cleared, so the program stops at none of those lines: set them again with op 'breakpoints'"
-            : "clearing them failed too, so the program may stop at those lines: set this file's breakpoints again with op 'breakpoints' (it replaces them), or op 'terminate'"),
+            : `clearing them failed too, so the program may stop at ${mayHold}: ` +
+              "set this file's breakpoints again with op 'breakpoints' (it replaces them), or op 'terminate'"),
         { cause: error },
       );
     }

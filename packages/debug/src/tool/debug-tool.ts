@@ -18,7 +18,8 @@ import {
 } from "./format.js";
 import { checkBreakpoints } from "./check-breakpoints.js";
 import { debugInput, need, refuseStrayArguments, type DebugInput } from "./debug-arguments.js";
-import { formatBreakpointResults, formatBreakpointStore, lineRanges } from "./format-breakpoints.js";
+import { formatBreakpointResults, formatBreakpointStore } from "./format-breakpoints.js";
+import { lineRanges } from "../internal/line-ranges.js";
 import { formatOutput, formatOutputSince } from "./format-output.js";
 
 /**
@@ -104,7 +105,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
       await checkBreakpoints(file, lines, displayPath(file, root), state.breakpoints);
       // What the session holds of the file before this call (or may, after a clear that failed).
       const before = state.breakpoints.files.get(file);
-      const held = before?.lines.length ? before.lines : before?.held;
+      const held = before && [...new Set([...before.lines, ...(before.held ?? [])])].sort((a, b) => a - b);
       state.breakpoints.set(file, lines);
       const session = state.session;
       const path = displayPath(file, root);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DapConnection, DapRequestError } from "../dap/dap-connection.js";
 import { atBreakpoint, ci, workspace } from "../__fixtures__/harness.js";
 import { dlv } from "../__fixtures__/backends.js";
+import { lineRanges } from "../internal/line-ranges.js";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -12,7 +13,11 @@ afterEach(() => {
  * once a longer set (the lines with code looked for) went to delve: the refusal is staged (delve
  * refuses no such request on its own), the added lines are set in the real delve.
  */
-function refuseRestore(lines: readonly number[], times: number): { refused: () => number } {
+function refuseRestore(
+  lines: readonly number[],
+  times: number,
+  { clear = false }: { clear?: boolean } = {},
+): { refused: () => number } {
   // The real method, called with the connection as `this`.
   const request = Reflect.get(DapConnection.prototype, "request") as (...all: unknown[]) => Promise<never>;
   let probed = false;
@@ -26,7 +31,7 @@ function refuseRestore(lines: readonly number[], times: number): { refused: () =
     if (command === "setBreakpoints") {
       const sent = (args as { lines: number[] }).lines;
       if (sent.length > lines.length) probed = true;
-      else if (probed && refused < times && sent.join() === lines.join()) {
+      else if (probed && refused < times && (sent.join() === lines.join() || (clear && sent.length === 0))) {
         refused++;
         return Promise.reject(
           new DapRequestError(command, "staged refusal of the restoring request", "failed"),
@@ -36,6 +41,14 @@ function refuseRestore(lines: readonly number[], times: number): { refused: () =
     return Reflect.apply(request, this, [command, args, ...rest]);
   } as DapConnection["request"]);
   return { refused: () => refused };
+}
+
+/** The lines of a listing of ranges (`10–11, 13`). */
+function numbers(ranges: string): number[] {
+  return ranges.split(", ").flatMap((range) => {
+    const [first, last = first] = range.split("–").map(Number) as [number, number?];
+    return Array.from({ length: last! - first + 1 }, (_, index) => first + index);
+  });
 }
 
 /** The line of a breakpoint listing about `line`. */
@@ -124,6 +137,82 @@ describe.skipIf(!dlv && !ci)(
         expect(next.text).toMatch(/^the program exited with code 4/);
       });
     });
+
+    // Three refusals in a row (the restore, its retry, the clear) are staged at the connection:
+    // delve refuses none of these requests on its own, and no fake adapter is needed for that.
+    it(
+      "names the lines the session may hold when clearing the file fails too",
+      { timeout: 180_000 },
+      async () => {
+        await atBreakpoint(workspace("go"), stop, async (call) => {
+          const staged = refuseRestore([15], 3, { clear: true });
+          const set = await call({ op: "breakpoints", file: "main.go", lines: [15] });
+          expect(staged.refused()).toBe(3);
+          expect(set.isError, set.text).toBe(true);
+          expect(set.code).toBe("DEBUG_ADAPTER_ERROR");
+          // It said "the program may stop at those lines" without naming them.
+          const named =
+            /clearing them failed too, so the program may stop at lines ([\d–, ]+), set a moment to find lines with code: set this file's breakpoints again with op 'breakpoints' \(it replaces them\), or op 'terminate'$/.exec(
+              set.text,
+            );
+          expect(named, set.text).not.toBeNull();
+          const added = named![1]!;
+          // Lines of the loop (10–13) and of main (16–20) may have code (line 11's does); 14 and 15 have none.
+          const addedLines = numbers(added);
+          expect(addedLines).toContain(11);
+          expect(
+            addedLines.every((line) => (line >= 10 && line <= 13) || (line >= 16 && line <= 20)),
+            added,
+          ).toBe(true);
+          // status said "lines 15 (… may stop at them or at the lines near them)": the program can
+          // never stop at 15, and the lines it stops at next were named nowhere.
+          const status = await call({ op: "status" });
+          expect(status.text.split("\nbreakpoints:\n")[1], status.text).toBe(
+            `main.go: lines 15 (not known in this session: the program may stop at them or at lines ${added}, set a moment to ` +
+              "find lines with code; setting them again failed (the adapter refused setBreakpoints: staged refusal of the " +
+              "restoring request) after lines within 5 of line 15 were set a moment to find lines with code, and clearing " +
+              "them failed too; op 'breakpoints' sets them again (it replaces them), or op 'terminate')",
+          );
+          vi.restoreAllMocks();
+          // delve holds the added lines: the program stops at one of them (in the loop, at 11 again).
+          const next = await call({ op: "continue" });
+          const at = /^stopped \(breakpoint\) in thread \d+ at main\.go:(\d+) /.exec(next.text);
+          expect(at, next.text).not.toBeNull();
+          expect(Number(at![1])).toBeGreaterThanOrEqual(10);
+          expect(Number(at![1])).toBeLessThanOrEqual(13);
+
+          // A clear that fails now leaves status listing every line the session may hold.
+          const request = Reflect.get(DapConnection.prototype, "request") as (
+            ...all: unknown[]
+          ) => Promise<never>;
+          vi.spyOn(DapConnection.prototype, "request").mockImplementation(function (
+            this: DapConnection,
+            command: string,
+            ...rest: unknown[]
+          ) {
+            if (command === "setBreakpoints")
+              return Promise.reject(new DapRequestError(command, "staged refusal", "failed"));
+            return Reflect.apply(request, this, [command, ...rest]);
+          } as DapConnection["request"]);
+          const failed = await call({ op: "breakpoints", file: "main.go", lines: [] });
+          expect(failed.isError, failed.text).toBe(true);
+          vi.restoreAllMocks();
+          const held = await call({ op: "status" });
+          expect(held.text.split("\nbreakpoints:\n")[1], held.text).toMatch(
+            new RegExp(
+              `^main\\.go: lines ${lineRanges([...addedLines, 15])} \\(not cleared in this session: clearing them failed`,
+            ),
+          );
+
+          // A clear that goes through ends it: the program runs to its exit.
+          const cleared = await call({ op: "breakpoints", file: "main.go", lines: [] });
+          expect(cleared.text).toBe("cleared the breakpoints of main.go");
+          expect((await call({ op: "status" })).text.split("\nbreakpoints:\n")[1]).toBe("no breakpoints");
+          const end = await call({ op: "continue" });
+          expect(end.text).toMatch(/^the program exited with code 4/);
+        });
+      },
+    );
   },
 );
 

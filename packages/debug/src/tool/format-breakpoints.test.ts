@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BreakpointStore, type BreakpointResult } from "../session/breakpoint-store.js";
-import { formatBreakpointResults, formatBreakpointStore, lineRanges } from "./format-breakpoints.js";
+import { formatBreakpointResults, formatBreakpointStore } from "./format-breakpoints.js";
+import { lineRanges } from "../internal/line-ranges.js";
 
 function result(requested: number, verified: boolean): BreakpointResult {
   return { requested, line: requested, verified, message: undefined, id: requested };
