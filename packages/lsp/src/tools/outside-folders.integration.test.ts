@@ -138,4 +138,31 @@ describeTypescript("more folders outside the root than are watched", () => {
     const status = await text({ action: "status" });
     expect(status).toMatch(new RegExp(`^typescript: root packages/a .*state running.*; ${said.source}`, "m"));
   });
+
+  // A folder the projects read, removed (a checkout of a branch without it), was counted as not
+  // watched for good, and kept its place under the bound: `status` said folders were not watched
+  // while every one there was.
+  it("says none is not watched once folders are removed, and how many once they are back", async () => {
+    const app = { file: "packages/a/src/app.ts", line: 1, symbol: "one" };
+    const said =
+      / folders? outside packages\/a that typescript-language-server's projects read (?:is|are) not watched/;
+    const count = (answer: string) =>
+      Number(/(\d+) folders? outside packages\/a that/.exec(answer)?.[1] ?? 0);
+    const removed = Array.from({ length: 20 }, (_, i) => join(server.dir, `shared/d${i}`));
+    await text({ action: "hover", ...app });
+    expect(count(await text({ action: "status" }))).toBe(overBound - outsideFoldersLimit);
+    try {
+      for (const folder of removed) rmSync(folder, { recursive: true });
+      expect(await text({ action: "status" })).not.toMatch(said);
+      expect(await text({ action: "hover", ...app })).not.toMatch(said);
+    } finally {
+      for (const [i, folder] of removed.entries()) {
+        mkdirSync(folder);
+        writeFileSync(join(folder, "m.ts"), `export const v${i} = ${i};\n`);
+      }
+    }
+    // Back: past the bound again, said again.
+    expect(count(await text({ action: "hover", ...app }))).toBe(overBound - outsideFoldersLimit);
+    expect(count(await text({ action: "status" }))).toBe(overBound - outsideFoldersLimit);
+  });
 });
