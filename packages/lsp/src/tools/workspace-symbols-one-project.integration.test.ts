@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { tsserverWorkspaceSymbols } from "../client/tsserver-navto.js";
@@ -43,6 +44,40 @@ describeTypescript("workspace symbols on tsserver holding one project", () => {
       );
     } finally {
       log.stop();
+    }
+  });
+
+  // The tsconfig was read for `"references"` by a pattern on its text: one in a comment (the
+  // tsconfig is JSON with comments, as tsserver reads it) counted as naming other projects, and
+  // the search went through the pass-through, which cannot be cancelled inside tsserver.
+  it("reads the tsconfig as tsserver does: a commented references names no other project", async () => {
+    const config = join(server.dir, "tsconfig.json");
+    const original = readFileSync(config, "utf8");
+    await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
+    const log = recordRequests(client);
+    const asked = async () => {
+      log.clear();
+      await client.workspaceSymbols("add");
+      return log.sent.map((each) => each.command ?? each.method);
+    };
+    try {
+      const include = `"include": ["src"]`;
+      expect(original).toContain(include);
+      writeFileSync(
+        config,
+        original.replace(
+          include,
+          `// "references": [{ "path": "../other" }],\n  /* "references": [{ "path": "../more" }], */\n  ${include},\n`,
+        ),
+      );
+      expect(await asked()).toContain("workspace/symbol");
+      // Named outside a comment: the pass-through, whose navto loads the projects named.
+      writeFileSync(config, original.replace(include, `"references": [{ "path": "../other" }], ${include}`));
+      expect(await asked()).not.toContain("workspace/symbol");
+    } finally {
+      log.stop();
+      writeFileSync(config, original);
     }
   });
 });
