@@ -240,13 +240,18 @@ export async function reopenOutdated(
 const unwatchedSaid = new WeakMap<LanguageClient, number>();
 
 /**
- * The note, said once (again only when more are left out), that folders outside the root the
- * server's projects read are not watched, past the bound: a change there (a checkout) is left to
- * tsserver's own watch. `status` says it every time.
+ * The note, said once (again only when more are left out than when last said, or than since
+ * then: folders removed, then back), that folders outside the root the server's projects read are
+ * not watched, past the bound: a change there (a checkout) is left to tsserver's own watch.
+ * `status` says it every time.
  */
 function unwatchedNote(client: LanguageClient, context: ActionContext): string[] {
   const count = client.outsideUnwatched();
-  if (count <= (unwatchedSaid.get(client) ?? 0)) return [];
+  const said = unwatchedSaid.get(client) ?? 0;
+  if (count <= said) {
+    if (count < said) unwatchedSaid.set(client, count);
+    return [];
+  }
   unwatchedSaid.set(client, count);
   return [outsideUnwatchedText(count, client.spec.command, context.supervisor.display(client.root))];
 }

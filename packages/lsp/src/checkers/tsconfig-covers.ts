@@ -1,5 +1,6 @@
 import { join, relative, sep } from "node:path";
 import { readTextFile } from "../files/file-texts.js";
+import { parseJsonc } from "../files/jsonc.js";
 
 /**
  * Whether `tsc -p root` reads the files of `member` (a folder inside `root`), by the `include`,
@@ -12,9 +13,7 @@ import { readTextFile } from "../files/file-texts.js";
 export function tsconfigCovers(root: string, member: string): boolean {
   let config: { include?: unknown; files?: unknown; exclude?: unknown; extends?: unknown };
   try {
-    config = JSON.parse(
-      withoutComments(readTextFile(join(root, "tsconfig.json"), 4 * 1024 * 1024)),
-    ) as typeof config;
+    config = parseJsonc(readTextFile(join(root, "tsconfig.json"), 4 * 1024 * 1024)) as typeof config;
   } catch {
     return false;
   }
@@ -58,26 +57,4 @@ function segmentMatches(segment: string, name: string): boolean {
     .replaceAll("*", "[^/]*")
     .replaceAll("?", "[^/]");
   return new RegExp(`^${source}$`).test(name);
-}
-
-/** JSON with comments and trailing commas (tsconfig.json) made plain JSON; strings kept. */
-function withoutComments(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (char === '"') {
-      let end = i + 1;
-      while (end < text.length && text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
-      out += text.slice(i, end + 1);
-      i = end;
-    } else if (char === "/" && text[i + 1] === "/") {
-      while (i < text.length && text[i] !== "\n") i++;
-      out += "\n";
-    } else if (char === "/" && text[i + 1] === "*") {
-      const end = text.indexOf("*/", i + 2);
-      i = end === -1 ? text.length : end + 1;
-      out += " ";
-    } else out += char;
-  }
-  return out.replace(/,(\s*[}\]])/g, "$1");
 }

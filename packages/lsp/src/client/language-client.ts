@@ -662,9 +662,13 @@ export class LanguageClient {
     return this.spec.projectConfigs?.test(basename(path)) === true || this.projectConfigFiles.has(path);
   }
 
-  /** How many folders outside the root its projects read are not watched (past the bound). */
-  outsideUnwatched(): number {
-    return this.outside.unwatched;
+  /**
+   * How many folders outside the root its projects read, there on disk, are not watched (past the
+   * bound): as of the last {@link outsideChanges}, or looked at again now when `recount` (status:
+   * a few microseconds a folder watched or not).
+   */
+  outsideUnwatched(recount = false): number {
+    return recount ? this.outside.recount() : this.outside.unwatched;
   }
 
   /** Counts the changes on disk to files of this server's languages (see {@link diskChangesSince}). */

@@ -198,4 +198,84 @@ describe("folders outside a root, watched each on its own", () => {
       tree.remove();
     }
   });
+
+  // A folder the projects read, watched, then removed for good (a package deleted) kept its place
+  // under the bound, and one past the bound, removed, was still counted: after a few such
+  // removals in a long session, folders that exist were refused, and `status` said more were not
+  // watched than there are.
+  it("frees a removed folder's place under the bound, watches one past the bound in it, and stops counting one removed", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < outsideFoldersLimit + 3; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-freed", files);
+    const folder = (i: number) => join(tree.dir, `d${i}`);
+    const all = Array.from({ length: outsideFoldersLimit + 3 }, (_, i) => folder(i));
+    const [past0, past1, past2] = [
+      folder(outsideFoldersLimit),
+      folder(outsideFoldersLimit + 1),
+      folder(outsideFoldersLimit + 2),
+    ];
+    const folders = new OutsideFolders();
+    try {
+      folders.add(all);
+      expect(folders.size).toBe(outsideFoldersLimit);
+      expect(folders.unwatched).toBe(3);
+      // Five watched folders removed for good, one past the bound too.
+      for (let i = 0; i < 5; i++) rmSync(folder(i), { recursive: true });
+      rmSync(past1, { recursive: true });
+      const taken = new Set<string>();
+      for (let turn = 0; turn < 50 && folders.unwatched > 0; turn++) {
+        await settleDiskEvents();
+        for (const file of folders.take()) taken.add(file);
+        if (folders.unwatched > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(folders.unwatched).toBe(0);
+      expect(folders.size).toBe(outsideFoldersLimit - 5 + 2);
+      // Watched in the places freed, their files given as changed (what changed before is not known).
+      expect([...taken]).toEqual(expect.arrayContaining([join(past0, "m.ts"), join(past2, "m.ts")]));
+      writeFileSync(join(past2, "m.ts"), "export const m = 1;\n");
+      expect(await takeSoon(folders, 1)).toEqual([join(past2, "m.ts")]);
+      // New folders the projects read take the places left.
+      const added = [0, 1, 2].map((i) => join(tree.dir, `n${i}`));
+      for (const path of added) mkdirSync(path);
+      folders.add(added);
+      expect(folders.size).toBe(outsideFoldersLimit);
+      expect(folders.unwatched).toBe(0);
+      // The removed ones back: no place left, counted.
+      for (let i = 0; i < 5; i++) mkdirSync(folder(i));
+      mkdirSync(past1);
+      await settleDiskEvents();
+      folders.take();
+      expect(folders.size).toBe(outsideFoldersLimit);
+      expect(folders.unwatched).toBe(6);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
+
+  // A folder past the bound is not watched: its removal (a checkout) brings no event, and it was
+  // counted as not watched for good.
+  it("recounts the folders past the bound as they are on disk, without any event", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < outsideFoldersLimit + 3; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-recount", files);
+    const folder = (i: number) => join(tree.dir, `d${i}`);
+    const folders = new OutsideFolders();
+    try {
+      folders.add(Array.from({ length: outsideFoldersLimit + 3 }, (_, i) => folder(i)));
+      expect(folders.recount()).toBe(3);
+      for (let i = 0; i < 3; i++) rmSync(folder(outsideFoldersLimit + i), { recursive: true });
+      expect(folders.recount()).toBe(0);
+      expect(folders.unwatched).toBe(0);
+      mkdirSync(folder(outsideFoldersLimit));
+      expect(folders.recount()).toBe(1);
+      // A watched one removed (its event not read yet): its place goes to the one past the bound.
+      rmSync(folder(0), { recursive: true });
+      expect(folders.recount()).toBe(0);
+      expect(folders.size).toBe(outsideFoldersLimit);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
 });

@@ -32,11 +32,20 @@ export function outsideUnwatchedText(count: number, command: string, root: strin
  * A folder removed or moved away (a checkout of a branch without it) ends its watch: the kernel
  * drops it, and a folder written again under the same name was not seen. It is then watched
  * again by the first {@link OutsideFolders.take} that finds it there, its files all given as
- * changed (what was written meanwhile is not known).
+ * changed (what was written meanwhile is not known), or refused when no place is left. A folder
+ * not there takes no place under the bound and is not counted as unwatched (it was, for good: a
+ * long session's removed folders filled the bound, and `status` said more were not watched than
+ * there are); the place it left goes to a folder refused before, watched from then on (its files
+ * all given as changed).
  */
 export class OutsideFolders {
   private readonly watchers = new Map<string, FSWatcher>();
-  /** Folders whose watch ended (removed, moved, unreadable): watched again once back. */
+  /**
+   * Folders the projects read that are not there now (their watch ended: removed, moved,
+   * unreadable; or refused, then removed): watched again once back, if a place is left. At most
+   * {@link outsideFoldersLimit}, the oldest forgotten past it (a later listing of the projects
+   * names it again, if they still read it).
+   */
   private readonly gone = new Set<string>();
   /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
   private readonly refused = new Set<string>();
@@ -49,6 +58,8 @@ export class OutsideFolders {
   private readonly changed = new Set<string>();
   /** Of {@link changed}, those created, removed or renamed: a folder among them is watched. */
   private readonly renamed = new Set<string>();
+  /** Whether a watched folder told of a change since the last {@link take}. */
+  private stirred = false;
   private closed = false;
 
   /**
@@ -59,13 +70,28 @@ export class OutsideFolders {
     for (const folder of folders) {
       if (this.closed) return;
       if (this.watchers.has(folder) || this.gone.has(folder) || this.refused.has(folder)) continue;
-      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(folder);
+      if (this.full) this.refused.add(folder);
       else this.watch(folder);
     }
   }
 
-  /** How many folders were not watched, past {@link outsideFoldersLimit}. */
+  /**
+   * How many folders there are not watched, past {@link outsideFoldersLimit}, as of the last
+   * {@link take} (which looks again when a watched folder told of a change) or {@link recount}.
+   */
   get unwatched(): number {
+    return this.refused.size;
+  }
+
+  /**
+   * {@link unwatched} as the folders are on disk now (for `status`): a refused folder's removal
+   * brings no event, nor does a watched one's before its event is read. Looks at each folder
+   * watched or refused (a few microseconds each); a place freed goes to a refused folder.
+   */
+  recount(): number {
+    for (const folder of this.watchers.keys()) if (!isFolder(folder)) this.lose(folder);
+    this.comeBack();
+    this.followRefused();
     return this.refused.size;
   }
 
@@ -75,25 +101,18 @@ export class OutsideFolders {
    * watched when `watchCreated` says so (not a symlink, nor past the limit).
    */
   take(watchCreated: (folder: string) => boolean = () => true): string[] {
-    for (const folder of this.gone) {
-      if (!isFolder(folder) || !this.watch(folder)) continue;
-      this.gone.delete(folder);
-      this.addEntries(folder);
-    }
-    // Created folders refused past the bound, removed since: no longer to say.
-    for (const folder of this.created) {
-      if (this.refused.has(folder) && !isRealFolder(folder)) {
-        this.refused.delete(folder);
-        this.created.delete(folder);
-      }
-    }
+    this.comeBack();
+    // Folders refused past the bound, removed since (a checkout: a watched folder told of it) no
+    // longer to say, and a place freed given to one of them.
+    if (this.stirred) this.followRefused();
+    this.stirred = false;
     // Folders created in watched ones (those in a folder created too are added as met); not a
     // node_modules nor a dot-folder (.git, .turbo), whose files a tsconfig's include does not take.
     for (const path of this.renamed) {
       if (this.closed || this.watchers.has(path) || this.gone.has(path) || this.refused.has(path)) continue;
       if (notRead(basename(path)) || !isRealFolder(path) || !watchCreated(path)) continue;
       this.created.add(path);
-      if (this.watchers.size + this.gone.size >= outsideFoldersLimit) this.refused.add(path);
+      if (this.full) this.refused.add(path);
       else if (this.watch(path)) this.addEntries(path);
       else this.created.delete(path);
     }
@@ -103,14 +122,61 @@ export class OutsideFolders {
     return files;
   }
 
-  /** Whether no folder is watched or to be watched again once back. */
+  /** Whether no folder is watched, to be watched again once back, or refused. */
   get empty(): boolean {
-    return this.watchers.size === 0 && this.gone.size === 0;
+    return this.watchers.size === 0 && this.gone.size === 0 && this.refused.size === 0;
   }
 
   /** How many folders are watched. */
   get size(): number {
     return this.watchers.size;
+  }
+
+  /** Whether no place is left under {@link outsideFoldersLimit}: only folders there take one. */
+  private get full(): boolean {
+    return this.watchers.size >= outsideFoldersLimit;
+  }
+
+  /** Watches the {@link gone} folders back there, or refuses them when no place is left. */
+  private comeBack(): void {
+    for (const folder of this.gone) {
+      if (!isFolder(folder)) continue;
+      if (this.full) {
+        this.gone.delete(folder);
+        this.refused.add(folder);
+      } else if (this.watch(folder)) {
+        this.gone.delete(folder);
+        this.addEntries(folder);
+      }
+    }
+  }
+
+  /**
+   * Of the {@link refused} folders, forgets those created that are not there now (their parent's
+   * watch sees them back), keeps the others not there among the {@link gone}, and watches those
+   * there while places are left (their files all given as changed).
+   */
+  private followRefused(): void {
+    for (const folder of this.refused) {
+      const created = this.created.has(folder);
+      if (created ? !isRealFolder(folder) : !isFolder(folder)) {
+        this.refused.delete(folder);
+        if (created) this.created.delete(folder);
+        else this.keepGone(folder);
+      } else if (!this.full && this.watch(folder)) {
+        this.refused.delete(folder);
+        this.addEntries(folder);
+      }
+    }
+  }
+
+  /** Adds `folder` to the {@link gone}, forgetting the oldest past {@link outsideFoldersLimit}. */
+  private keepGone(folder: string): void {
+    this.gone.delete(folder);
+    this.gone.add(folder);
+    if (this.gone.size <= outsideFoldersLimit) return;
+    const oldest = this.gone.values().next().value;
+    if (oldest !== undefined) this.gone.delete(oldest);
   }
 
   close(): void {
@@ -139,6 +205,7 @@ export class OutsideFolders {
     try {
       const self = basename(folder);
       const watcher = watch(folder, { persistent: false }, (event, name) => {
+        this.stirred = true;
         if (typeof name === "string" && name !== "") {
           this.changed.add(join(folder, name));
           if (event === "rename") this.renamed.add(join(folder, name));
@@ -161,12 +228,13 @@ export class OutsideFolders {
     if (watcher === undefined) return;
     watcher.close();
     this.watchers.delete(folder);
+    this.stirred = true;
     // A created one, removed, is seen again in its parent (a change there), if ever back.
     if (this.created.has(folder) && !isRealFolder(folder)) {
       this.created.delete(folder);
       return;
     }
-    if (!this.closed) this.gone.add(folder);
+    if (!this.closed) this.keepGone(folder);
   }
 }
 

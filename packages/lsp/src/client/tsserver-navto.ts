@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { SymbolKind, type SymbolInformation } from "vscode-languageserver-protocol";
+import { parseJsonc } from "../files/jsonc.js";
 import { tsserverPosition, tsserverRequestCommand } from "./tsserver-diagnostics.js";
 
 /** One item of tsserver's `navto` answer (1-based line and offset). */
@@ -106,9 +107,22 @@ export async function tsserverSingleProject(
   if (infos.length !== 1 || answer.body.length !== 1 || only === undefined) return false;
   if (only.languageServiceDisabled === true) return false;
   if (only.isInferred === true) return true;
+  return !namesReferences(only.projectName);
+}
+
+/**
+ * Whether the tsconfig at `path` names other projects (a non-empty `references`), read as
+ * tsserver reads it (comments and trailing commas: see `parseJsonc`; `references` is not taken
+ * from an `extends`). True when it cannot be read or parsed: not known to name none.
+ */
+function namesReferences(path: string): boolean {
+  let config: unknown;
   try {
-    return !/"references"\s*:/.test(readFileSync(only.projectName, "utf8"));
+    config = parseJsonc(readFileSync(path, "utf8"));
   } catch {
-    return false;
+    return true;
   }
+  if (typeof config !== "object" || config === null) return true;
+  const references = (config as { references?: unknown }).references;
+  return references !== undefined && !(Array.isArray(references) && references.length === 0);
 }

@@ -151,7 +151,7 @@ function describeWatching(client: ServerRecord["client"], view: StatusView): str
   const root = watching.complete
     ? ""
     : `; changes on disk watched in ${watching.folders} folder${watching.folders === 1 ? "" : "s"} only (the folder bound, or a symlinked folder not followed): a file changed elsewhere by a shell command is seen once opened, or after "reload"`;
-  const unwatched = client.outsideUnwatched();
+  const unwatched = client.outsideUnwatched(true);
   return unwatched === 0
     ? root
     : `${root}; ${outsideUnwatchedText(unwatched, client.spec.command, view.display(client.root))}`;

@@ -10,12 +10,14 @@ import {
 } from "@tools/registry";
 import { afterAll, beforeAll, expect } from "vitest";
 import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
-import { copyFixture, groupGoneWithin } from "./fixtures.js";
+import { copyFixture, groupGoneWithin, tempTree } from "./fixtures.js";
 
 /** Options of {@link useServerFixture}. */
 export interface ServerFixtureOptions {
-  /** Folder under src/__fixtures__ copied for the suite. */
+  /** Folder under src/__fixtures__ copied for the suite; with {@link files}, the temp folder's name. */
   fixture: string;
+  /** The suite's files (relative path → content), written in place of a copied fixture. */
+  files?: Readonly<Record<string, string>>;
   /** Names the server in failure messages. */
   server: string;
   tools: Tool[];
@@ -48,11 +50,11 @@ export interface ServerFixture {
 }
 
 /**
- * Registers the suite's `beforeAll` (copy the fixture, create the run, supervisor and registry)
+ * Registers the suite's `beforeAll` (copy the fixture or write its files, create the run, supervisor and registry)
  * and `afterAll` (dispose the run and check every server's process group is gone).
  */
 export function useServerFixture(options: ServerFixtureOptions): ServerFixture {
-  let fixture: ReturnType<typeof copyFixture> | undefined;
+  let fixture: { dir: string; remove: () => void } | undefined;
   let run: Run | undefined;
   let supervisor: LspSupervisor | undefined;
   let registry: Registry | undefined;
@@ -62,7 +64,7 @@ export function useServerFixture(options: ServerFixtureOptions): ServerFixture {
   };
 
   beforeAll(() => {
-    fixture = copyFixture(options.fixture);
+    fixture = options.files ? tempTree(options.fixture, options.files) : copyFixture(options.fixture);
     run = createRun({ workingDirectory: fixture.dir });
     supervisor = createLspSupervisor(run, {
       ...(options.binDirectories ? { binDirectories: options.binDirectories } : {}),

@@ -1,15 +1,8 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { LanguageClient } from "../client/language-client.js";
-import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
-import { ci, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
 import { lineOf, replaceOnDisk } from "../test-support/replaced-on-disk.js";
-import { suiteRequestTimeoutMs, useServerFixture } from "../test-support/server-suite.js";
-import { lspTool } from "./lsp-tool.js";
-
-const found = existsSync(join(packageBin, "typescript-language-server"));
+import { describeTypescript, useTypescriptServer } from "../test-support/typescript-server.js";
 
 /** Times the file is replaced and asked about at once: tsserver lagged in 2 to 4 of 12 before. */
 const rounds = 12;
@@ -17,18 +10,8 @@ const rounds = 12;
 // A file not open here is read by tsserver when its own watch tells it of a change: right after
 // a `git checkout` (the file removed, then written anew) its answer named where the definition was,
 // shown with the line now on disk there.
-describe.skipIf(!found && !ci)("definitions in a file replaced on disk just before the question", () => {
-  beforeAll(() => {
-    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
-  });
-  const server = useServerFixture({
-    fixture: "ts-project",
-    server: "typescript-language-server",
-    tools: [lspTool],
-    binDirectories: [packageBin],
-    diagnosticsTimeoutMs: 15_000,
-    expectProcesses: true,
-  });
+describeTypescript("definitions in a file replaced on disk just before the question", () => {
+  const server = useTypescriptServer("ts-project");
 
   it("names the line the definition is on now, the file removed and written again (git checkout) or written with an old mtime", async () => {
     const wrong: string[] = [];
@@ -54,11 +37,7 @@ describe.skipIf(!found && !ci)("definitions in a file replaced on disk just befo
 // another server's root (a sibling package of a monorepo) or outside every root (TypeScript's
 // lib files, a pnpm store) cannot be opened on the server asked. Opening it started a second
 // server, and every such question was asked twice.
-describe.skipIf(!found && !ci)("definitions in files the server asked does not own", () => {
-  let tree: ReturnType<typeof tempTree>;
-  let run: Run;
-  let supervisor: LspSupervisor;
-  const registry = createRegistry({ tools: [lspTool], resultWrappers: [], approval: "auto" });
+describeTypescript("definitions in files the server asked does not own", () => {
   const config = JSON.stringify({
     compilerOptions: {
       strict: true,
@@ -70,44 +49,25 @@ describe.skipIf(!found && !ci)("definitions in files the server asked does not o
     },
     include: ["src"],
   });
-  beforeAll(() => {
-    tree = tempTree("definition-other-root", {
-      "a/package.json": `{ "name": "a", "private": true, "type": "module" }`,
-      "a/tsconfig.json": config,
-      "a/src/app.ts": [
-        `import { Widget } from "../../b/src/lib.js";`,
-        `export const widget = new Widget(3);`,
-        `export const seen = new Map<string, number>();`,
-        ``,
-      ].join("\n"),
-      "b/package.json": `{ "name": "b", "private": true, "type": "module" }`,
-      "b/tsconfig.json": config,
-      "b/src/lib.ts": `export class Widget {\n  constructor(readonly size: number) {}\n}\n`,
-    });
-    run = createRun({ workingDirectory: tree.dir });
-    supervisor = createLspSupervisor(run, {
-      binDirectories: [packageBin],
-      diagnosticsTimeoutMs: 15_000,
-      requestTimeoutMs: suiteRequestTimeoutMs,
-    });
-  });
-  afterAll(async () => {
-    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
-    await run.dispose();
-    for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
-    tree.remove();
+  const server = useTypescriptServer("definition-other-root", {
+    "a/package.json": `{ "name": "a", "private": true, "type": "module" }`,
+    "a/tsconfig.json": config,
+    "a/src/app.ts": [
+      `import { Widget } from "../../b/src/lib.js";`,
+      `export const widget = new Widget(3);`,
+      `export const seen = new Map<string, number>();`,
+      ``,
+    ].join("\n"),
+    "b/package.json": `{ "name": "b", "private": true, "type": "module" }`,
+    "b/tsconfig.json": config,
+    "b/src/lib.ts": `export class Widget {\n  constructor(readonly size: number) {}\n}\n`,
   });
 
   it("asks once, and starts no server for the other root", async () => {
     const request = vi.spyOn(LanguageClient.prototype, "request");
     const ask = async (line: number, symbol: string, action = "definition") => {
       request.mockClear();
-      const text = resultText(
-        await registry.invoke(run, {
-          tool: "lsp",
-          args: { action, file: "a/src/app.ts", line, symbol },
-        }),
-      );
+      const text = await server.text({ action, file: "a/src/app.ts", line, symbol });
       const asked = request.mock.calls.filter(([method]) => method === `textDocument/${action}`).length;
       return { text, asked };
     };
@@ -122,7 +82,7 @@ describe.skipIf(!found && !ci)("definitions in files the server asked does not o
       const references = await ask(2, "Widget", "references");
       expect(references.text).toContain("b/src/lib.ts:1:14  export class Widget {");
       expect(references.asked).toBe(1);
-      expect(supervisor.processes().map((p) => p.root)).toEqual([join(tree.dir, "a")]);
+      expect(server.supervisor.processes().map((p) => p.root)).toEqual([join(server.dir, "a")]);
     } finally {
       request.mockRestore();
     }

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { ci, packageBin } from "../test-support/fixtures.js";
+import { expect, it } from "vitest";
 import { replaceOnDisk } from "../test-support/replaced-on-disk.js";
-import { useServerFixture } from "../test-support/server-suite.js";
-import { lspTool } from "./lsp-tool.js";
-
-const found = existsSync(join(packageBin, "typescript-language-server"));
+import {
+  describeTypescript,
+  recordRequests,
+  useTypescriptServer,
+} from "../test-support/typescript-server.js";
 
 /** Times the declaring file is rewritten and its use hovered at once. */
 const rounds = 12;
@@ -14,18 +14,8 @@ const rounds = 12;
 // A file not open here is read by tsserver when its own watch tells it of a change, which can
 // come after the question: right after a `git checkout` (or any write not through our tools) a
 // hover of a use named the signature and doc comment the file had before.
-describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten on disk just before", () => {
-  beforeAll(() => {
-    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
-  });
-  const server = useServerFixture({
-    fixture: "ts-project",
-    server: "typescript-language-server",
-    tools: [lspTool],
-    binDirectories: [packageBin],
-    diagnosticsTimeoutMs: 15_000,
-    expectProcesses: true,
-  });
+describeTypescript("hover and workspace symbols of a file rewritten on disk just before", () => {
+  const server = useTypescriptServer("ts-project");
 
   it("shows the signature and doc comment on disk now, the file removed and written again (git checkout) or written with an old mtime", async () => {
     const path = join(server.dir, "src/math.ts");
@@ -88,23 +78,16 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
     await hover();
     const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
-    const reloaded: string[] = [];
-    const request = client.request.bind(client);
-    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
-      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
-      if (method === "workspace/executeCommand" && args?.[0] === "reload")
-        reloaded.push((args[1] as { file: string }).file);
-      return request<R>(method, params, timeoutMs, signal);
-    }) as typeof client.request;
+    const log = recordRequests(client);
     try {
       mkdirSync(dist, { recursive: true });
       for (let i = 0; i < 50; i++) writeFileSync(join(dist, `f${i}.js`), `export const f${i} = ${i};\n`);
       unlinkSync(path);
       writeFileSync(path, original.replace("/** Adds two numbers. */", "/** Adds two numbers, built. */"));
       expect(await hover()).toContain("Adds two numbers, built.");
-      expect(reloaded).toEqual([path]);
+      expect(log.reloaded()).toEqual([path]);
     } finally {
-      client.request = request;
+      log.stop();
       rmSync(dist, { recursive: true, force: true });
       writeFileSync(path, original);
       await hover();
@@ -122,42 +105,35 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
     await hover();
     const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
-    const sent: string[] = [];
-    const request = client.request.bind(client);
-    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
-      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
-      if (method === "workspace/executeCommand" && typeof args?.[0] === "string") sent.push(args[0]);
-      return request<R>(method, params, timeoutMs, signal);
-    }) as typeof client.request;
+    const log = recordRequests(client);
     const build = (round: number) => {
       for (let i = 0; i < 20; i++)
         writeFileSync(join(dist, `built${i}.js`), `export const b${i} = ${round};\n`);
     };
-    const count = (command: string) => sent.filter((name) => name === command).length;
     try {
       mkdirSync(dist, { recursive: true });
       const perHover: number[] = [];
       for (let round = 0; round < 5; round++) {
-        sent.length = 0;
+        log.clear();
         build(round);
         expect(await hover()).toContain("Adds two numbers.");
-        perHover.push(count("projectInfo"));
+        perHover.push(log.count("projectInfo"));
       }
       // The first look lists the files (and finds dist/ not held); the build's next writes ask nothing.
       expect(perHover).toEqual([1, 0, 0, 0, 0]);
-      expect(count("reload")).toBe(0);
+      expect(log.count("reload")).toBe(0);
       // A tsconfig changed: the projects may hold other files; listed again, once.
       writeFileSync(config, `${configText}\n`);
       const afterConfig: number[] = [];
       for (let round = 5; round < 7; round++) {
-        sent.length = 0;
+        log.clear();
         build(round);
         await hover();
-        afterConfig.push(count("projectInfo"));
+        afterConfig.push(log.count("projectInfo"));
       }
       expect(afterConfig).toEqual([1, 0]);
     } finally {
-      client.request = request;
+      log.stop();
       rmSync(dist, { recursive: true, force: true });
       writeFileSync(config, configText);
       await hover();
@@ -178,14 +154,7 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     const hover = () => server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "scale" });
     await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
     const client = server.supervisor.runningClientFor(app)!;
-    const reloaded: string[] = [];
-    const request = client.request.bind(client);
-    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
-      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
-      if (method === "workspace/executeCommand" && args?.[0] === "reload")
-        reloaded.push((args[1] as { file: string }).file);
-      return request<R>(method, params, timeoutMs, signal);
-    }) as typeof client.request;
+    const log = recordRequests(client);
     const wrong: string[] = [];
     try {
       mkdirSync(feature, { recursive: true });
@@ -195,16 +164,16 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
       writeFileSync(app, `import { scale } from "./feature/lib.js";\n\nexport const s = scale(2);\n`);
       expect(await hover()).toContain("Scales, round 0.");
       for (let i = 1; i < 4; i++) {
-        reloaded.length = 0;
+        log.clear();
         unlinkSync(lib);
         writeFileSync(lib, libText(i));
         const answer = await hover();
-        if (!reloaded.includes(lib)) wrong.push(`round ${i}: not read again`);
+        if (!log.reloaded().includes(lib)) wrong.push(`round ${i}: not read again`);
         if (!answer.includes(`Scales, round ${i}.`) || !answer.includes(`k${i}?: number`))
           wrong.push(`round ${i}: got ${answer}`);
       }
     } finally {
-      client.request = request;
+      log.stop();
       writeFileSync(app, appText);
       rmSync(feature, { recursive: true, force: true });
       await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
@@ -221,14 +190,7 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
     const original = readFileSync(path, "utf8");
     await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
     const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
-    const reloaded: string[] = [];
-    const request = client.request.bind(client);
-    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
-      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
-      if (method === "workspace/executeCommand" && args?.[0] === "reload")
-        reloaded.push((args[1] as { file: string }).file);
-      return request<R>(method, params, timeoutMs, signal);
-    }) as typeof client.request;
+    const log = recordRequests(client);
     try {
       for (const uri of client.openUris()) await client.close(uri);
       unlinkSync(path);
@@ -236,9 +198,9 @@ describe.skipIf(!found && !ci)("hover and workspace symbols of a file rewritten 
       expect(await server.text({ action: "symbols", query: "closedAll" })).toContain(
         "function closedAll  src/math.ts:",
       );
-      expect(reloaded).toEqual([path]);
+      expect(log.reloaded()).toEqual([path]);
     } finally {
-      client.request = request;
+      log.stop();
       writeFileSync(path, original);
     }
   });

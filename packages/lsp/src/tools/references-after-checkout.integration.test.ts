@@ -1,13 +1,8 @@
-import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import { LanguageClient } from "../client/language-client.js";
-import { ci, packageBin } from "../test-support/fixtures.js";
 import { lineOf, replaceOnDisk } from "../test-support/replaced-on-disk.js";
-import { suiteRequestTimeoutMs, useServerFixture } from "../test-support/server-suite.js";
-import { lspTool } from "./lsp-tool.js";
-
-const found = existsSync(join(packageBin, "typescript-language-server"));
+import { describeTypescript, useTypescriptServer } from "../test-support/typescript-server.js";
 
 /** Times the file is replaced and asked about at once. */
 const rounds = 12;
@@ -15,19 +10,8 @@ const rounds = 12;
 // A file not open here is read by tsserver when its own watch tells it of a change: right after
 // a `git checkout` (the file removed, then written anew) its references named the places the uses
 // had, shown with the lines now on disk there.
-describe.skipIf(!found && !ci)("references in a file replaced on disk just before the question", () => {
-  beforeAll(() => {
-    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
-  });
-  const server = useServerFixture({
-    fixture: "ts-project",
-    server: "typescript-language-server",
-    tools: [lspTool],
-    binDirectories: [packageBin],
-    diagnosticsTimeoutMs: 15_000,
-    requestTimeoutMs: suiteRequestTimeoutMs,
-    expectProcesses: true,
-  });
+describeTypescript("references in a file replaced on disk just before the question", () => {
+  const server = useTypescriptServer("ts-project");
 
   it("asks once when the answer is the text on disk", async () => {
     const request = vi.spyOn(LanguageClient.prototype, "request");

@@ -1,14 +1,12 @@
-import { existsSync, mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createRegistry, createRun, resultText, type Run } from "@tools/registry";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLspSupervisor, type LspSupervisor } from "../supervisor/supervisor.js";
-import { ci, groupGoneWithin, packageBin, tempTree } from "../test-support/fixtures.js";
+import { expect, it } from "vitest";
 import { lineOf } from "../test-support/replaced-on-disk.js";
-import { suiteRequestTimeoutMs } from "../test-support/server-suite.js";
-import { lspTool } from "./lsp-tool.js";
-
-const found = existsSync(join(packageBin, "typescript-language-server"));
+import {
+  describeTypescript,
+  recordRequests,
+  useTypescriptServer,
+} from "../test-support/typescript-server.js";
 
 const compilerOptions = {
   strict: true,
@@ -31,53 +29,33 @@ const libText = [
   ``,
 ].join("\n");
 
-describe.skipIf(!found && !ci)("a solution-style tsconfig, a referenced package changed on disk", () => {
-  let tree: ReturnType<typeof tempTree>;
-  let run: Run;
-  let supervisor: LspSupervisor;
-  const registry = createRegistry({ tools: [lspTool], resultWrappers: [], approval: "auto" });
-  const text = async (args: Record<string, unknown>) =>
-    resultText(await registry.invoke(run, { tool: "lsp", args }));
-  beforeAll(() => {
-    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
-    tree = tempTree("solution", {
-      "package.json": `{ "name": "root", "private": true, "type": "module" }`,
-      "tsconfig.json": JSON.stringify({
-        files: [],
-        references: [{ path: "packages/a" }, { path: "packages/b" }],
-      }),
-      "packages/a/package.json": `{ "name": "a", "private": true, "type": "module" }`,
-      "packages/a/tsconfig.json": JSON.stringify({
-        compilerOptions,
-        include: ["src"],
-        references: [{ path: "../b" }],
-      }),
-      "packages/a/src/app.ts": `import { add } from "../../b/src/lib.js";\n\nexport const sum = add(1, 2);\n`,
-      "packages/b/package.json": `{ "name": "b", "private": true, "type": "module" }`,
-      "packages/b/tsconfig.json": JSON.stringify({ compilerOptions, include: ["src"] }),
-      "packages/b/src/lib.ts": libText,
-      "packages/b/src/use.ts": `import { add } from "./lib.js";\n\nexport const three = add(1, 2);\n`,
-    });
-    run = createRun({ workingDirectory: tree.dir });
-    supervisor = createLspSupervisor(run, {
-      binDirectories: [packageBin],
-      diagnosticsTimeoutMs: 15_000,
-      requestTimeoutMs: suiteRequestTimeoutMs,
-    });
+describeTypescript("a solution-style tsconfig, a referenced package changed on disk", () => {
+  const server = useTypescriptServer("solution", {
+    "package.json": `{ "name": "root", "private": true, "type": "module" }`,
+    "tsconfig.json": JSON.stringify({
+      files: [],
+      references: [{ path: "packages/a" }, { path: "packages/b" }],
+    }),
+    "packages/a/package.json": `{ "name": "a", "private": true, "type": "module" }`,
+    "packages/a/tsconfig.json": JSON.stringify({
+      compilerOptions,
+      include: ["src"],
+      references: [{ path: "../b" }],
+    }),
+    "packages/a/src/app.ts": `import { add } from "../../b/src/lib.js";\n\nexport const sum = add(1, 2);\n`,
+    "packages/b/package.json": `{ "name": "b", "private": true, "type": "module" }`,
+    "packages/b/tsconfig.json": JSON.stringify({ compilerOptions, include: ["src"] }),
+    "packages/b/src/lib.ts": libText,
+    "packages/b/src/use.ts": `import { add } from "./lib.js";\n\nexport const three = add(1, 2);\n`,
   });
-  afterAll(async () => {
-    const pids = supervisor.processes().flatMap((p) => (p.pid ? [p.pid] : []));
-    await run.dispose();
-    for (const pid of pids) expect(await groupGoneWithin(pid)).toBe(true);
-    tree.remove();
-  });
+  const text = server.text;
 
   // tsserver reads the sources of the referenced package (packages/b) for packages/a's project,
   // outside the server's root (packages/a, the nearest tsconfig): the root's folder watch did not
   // see a `git checkout` there, nothing was read again, and the answers named what b had before
   // until tsserver's own watch told it (stale in most rounds).
   it("hover, definition, references and workspace symbols see packages/b as checked out", async () => {
-    const lib = join(tree.dir, "packages/b/src/lib.ts");
+    const lib = join(server.dir, "packages/b/src/lib.ts");
     const app = { file: "packages/a/src/app.ts", line: 3, symbol: "add" };
     const wrong: string[] = [];
     try {
@@ -113,9 +91,9 @@ describe.skipIf(!found && !ci)("a solution-style tsconfig, a referenced package 
     }
     expect(wrong).toEqual([]);
     // Read again by the server, not opened on it (b's file is another root's).
-    const client = supervisor.runningClientFor(join(tree.dir, "packages/a/src/app.ts"));
-    expect(client?.openUris().map((uri) => supervisor.pathOf(uri))).toEqual([
-      join(tree.dir, "packages/a/src/app.ts"),
+    const client = server.supervisor.runningClientFor(join(server.dir, "packages/a/src/app.ts"));
+    expect(client?.openUris().map((uri) => server.supervisor.pathOf(uri))).toEqual([
+      join(server.dir, "packages/a/src/app.ts"),
     ]);
   });
 
@@ -123,20 +101,13 @@ describe.skipIf(!found && !ci)("a solution-style tsconfig, a referenced package 
   // the folder's watch for good: the watch of a removed folder is gone, yet it was kept as
   // watched, so a later listing did not watch it again, and every later rewrite there went unseen.
   it("sees packages/b rewritten after its folder was removed and written again", async () => {
-    const src = join(tree.dir, "packages/b/src");
+    const src = join(server.dir, "packages/b/src");
     const lib = join(src, "lib.ts");
     const use = join(src, "use.ts");
     const app = { file: "packages/a/src/app.ts", line: 3, symbol: "add" };
     await text({ action: "hover", ...app });
-    const client = supervisor.runningClientFor(join(tree.dir, "packages/a/src/app.ts"))!;
-    const reloaded: string[] = [];
-    const request = client.request.bind(client);
-    client.request = (<R>(method: string, params: unknown, timeoutMs: undefined, signal?: AbortSignal) => {
-      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
-      if (method === "workspace/executeCommand" && args?.[0] === "reload")
-        reloaded.push((args[1] as { file: string }).file);
-      return request<R>(method, params, timeoutMs, signal);
-    }) as typeof client.request;
+    const client = server.supervisor.runningClientFor(join(server.dir, "packages/a/src/app.ts"))!;
+    const log = recordRequests(client);
     const wrong: string[] = [];
     try {
       rmSync(src, { recursive: true });
@@ -147,15 +118,15 @@ describe.skipIf(!found && !ci)("a solution-style tsconfig, a referenced package 
       const back = await text({ action: "hover", ...app });
       if (!back.includes("Adds two numbers, back.")) wrong.push(`back: ${back}`);
       for (let i = 0; i < 3; i++) {
-        reloaded.length = 0;
+        log.clear();
         unlinkSync(lib);
         writeFileSync(lib, libText.replace("Adds two numbers.", `Adds two numbers, again ${i}.`));
         const hover = await text({ action: "hover", ...app });
-        if (!reloaded.includes(lib)) wrong.push(`round ${i}: not read again`);
+        if (!log.reloaded().includes(lib)) wrong.push(`round ${i}: not read again`);
         if (!hover.includes(`again ${i}.`)) wrong.push(`round ${i}: ${hover}`);
       }
     } finally {
-      client.request = request;
+      log.stop();
       writeFileSync(lib, libText);
     }
     expect(wrong).toEqual([]);

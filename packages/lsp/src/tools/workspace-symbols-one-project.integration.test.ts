@@ -1,12 +1,12 @@
-import { existsSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { tsserverWorkspaceSymbols } from "../client/tsserver-navto.js";
-import { ci, packageBin } from "../test-support/fixtures.js";
-import { useServerFixture } from "../test-support/server-suite.js";
-import { lspTool } from "./lsp-tool.js";
-
-const found = existsSync(join(packageBin, "typescript-language-server"));
+import {
+  describeTypescript,
+  recordRequests,
+  useTypescriptServer,
+} from "../test-support/typescript-server.js";
 
 /** Symbols as compared: name, kind and place, in one order. */
 const byPlace = (symbols: unknown): string[] =>
@@ -17,40 +17,23 @@ const byPlace = (symbols: unknown): string[] =>
 // Workspace symbols went through the pass-through (`navto` without a file), which takes no
 // cancellation token: a cancelled search kept tsserver busy. With one project, the server's own
 // `workspace/symbol` (whose cancel reaches tsserver) searches the same project.
-describe.skipIf(!found && !ci)("workspace symbols on tsserver holding one project", () => {
-  beforeAll(() => {
-    expect(found, `typescript-language-server missing in ${packageBin}; run pnpm install`).toBe(true);
-  });
-  const server = useServerFixture({
-    fixture: "ts-project",
-    server: "typescript-language-server",
-    tools: [lspTool],
-    binDirectories: [packageBin],
-    diagnosticsTimeoutMs: 15_000,
-    expectProcesses: true,
-  });
+describeTypescript("workspace symbols on tsserver holding one project", () => {
+  const server = useTypescriptServer("ts-project");
 
   it("asks workspace/symbol, whose answers are those of navto without a file", async () => {
     await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
     const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
-    const methods: string[] = [];
-    const request = client.request.bind(client);
-    client.request = (<R>(method: string, params: unknown, timeoutMs?: number, signal?: AbortSignal) => {
-      const args = (params as { arguments?: unknown[] } | undefined)?.arguments;
-      methods.push(method === "workspace/executeCommand" ? String(args?.[0]) : method);
-      return request<R>(method, params, timeoutMs, signal);
-    }) as typeof client.request;
+    const log = recordRequests(client);
+    /** Each request sent since the last clear: its method, or its tsserver command. */
+    const methods = () => log.sent.map((each) => each.command ?? each.method);
     try {
       const compared: string[] = [];
       for (const query of ["add", "a", "Square", "area", "total", "nothingNamedSo"]) {
-        methods.length = 0;
+        log.clear();
         const asked = await client.workspaceSymbols(query);
-        expect(methods).toContain("workspace/symbol");
-        expect(methods).not.toContain("navto");
-        const navto = await tsserverWorkspaceSymbols(
-          <R>(method: string, params: unknown) => request<R>(method, params),
-          query,
-        );
+        expect(methods()).toContain("workspace/symbol");
+        expect(methods()).not.toContain("navto");
+        const navto = await tsserverWorkspaceSymbols(log.request, query);
         expect(byPlace(asked)).toEqual(byPlace(navto));
         compared.push(`${query}: ${byPlace(asked).length}`);
       }
@@ -60,7 +43,41 @@ describe.skipIf(!found && !ci)("workspace symbols on tsserver holding one projec
         "class Square  src/math.ts:",
       );
     } finally {
-      client.request = request;
+      log.stop();
+    }
+  });
+
+  // The tsconfig was read for `"references"` by a pattern on its text: one in a comment (the
+  // tsconfig is JSON with comments, as tsserver reads it) counted as naming other projects, and
+  // the search went through the pass-through, which cannot be cancelled inside tsserver.
+  it("reads the tsconfig as tsserver does: a commented references names no other project", async () => {
+    const config = join(server.dir, "tsconfig.json");
+    const original = readFileSync(config, "utf8");
+    await server.text({ action: "hover", file: "src/app.ts", line: 3, symbol: "add" });
+    const client = server.supervisor.runningClientFor(join(server.dir, "src/app.ts"))!;
+    const log = recordRequests(client);
+    const asked = async () => {
+      log.clear();
+      await client.workspaceSymbols("add");
+      return log.sent.map((each) => each.command ?? each.method);
+    };
+    try {
+      const include = `"include": ["src"]`;
+      expect(original).toContain(include);
+      writeFileSync(
+        config,
+        original.replace(
+          include,
+          `// "references": [{ "path": "../other" }],\n  /* "references": [{ "path": "../more" }], */\n  ${include},\n`,
+        ),
+      );
+      expect(await asked()).toContain("workspace/symbol");
+      // Named outside a comment: the pass-through, whose navto loads the projects named.
+      writeFileSync(config, original.replace(include, `"references": [{ "path": "../other" }], ${include}`));
+      expect(await asked()).not.toContain("workspace/symbol");
+    } finally {
+      log.stop();
+      writeFileSync(config, original);
     }
   });
 });
