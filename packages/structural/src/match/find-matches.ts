@@ -276,15 +276,29 @@ function heredocHoldsCode(statement: Node): boolean {
 }
 
 /**
+ * Whether Bash's `statement` (a `redirected_statement`) has a here-doc and is inside another's
+ * redirect (`cat <<A && h <<B`): tree-sitter reads both here-docs' text as the inner one's
+ * (`h`'s holds `a⏎A⏎b⏎`), so deleting it whole would take the outer one's text and end.
+ */
+function heredocInHeredoc(statement: Node): boolean {
+  if (!statement.childrenForFieldName("redirect").some((redirect) => redirect?.type === "heredoc_redirect"))
+    return false;
+  for (let up = statement.parent; up; up = up.parent) if (up.type === "heredoc_redirect") return true;
+  return false;
+}
+
+/**
  * Whether Bash's `parent` is `node` with the redirects after it, which go with it when it is
  * deleted (`echo a > f`, whose `> f` alone would still truncate f; a here-doc with its text,
- * unless code follows its start, see {@link heredocHoldsCode}).
+ * unless code follows its start, see {@link heredocHoldsCode}, or it is in another's, see
+ * {@link heredocInHeredoc}).
  */
 function bashWraps(parent: Node, node: Node): boolean {
   return (
     parent.type === "redirected_statement" &&
     parent.childForFieldName("body")?.id === node.id &&
-    !heredocHoldsCode(parent)
+    !heredocHoldsCode(parent) &&
+    !heredocInHeredoc(parent)
   );
 }
 

@@ -563,4 +563,14 @@ describe("an empty rewrite of Bash commands around comments, here-docs and subst
     expect(text).toBe("if x; then\n  # why\n    :\nfi\n");
     expect(compiles("bash", text)).toBe(true);
   });
+
+  // tree-sitter reads `cat <<A && h <<B` with both here-docs' text in h's: deleting h whole took
+  // cat's text and end (`cat <<A⏎z`, which bash reads as cat's here-doc running to the end).
+  it("leaves the text of another here-doc when a command with a here-doc after one's start goes", async () => {
+    const code = "cat <<A && h <<B\na\nA\nb\nB\nz\n";
+    const text = await rewritten("bash", "h", code);
+    expect(text).toContain("\na\nA\n");
+    expect(text).toContain("\nz\n");
+    expect(compiles("bash", text)).toBe(true);
+  });
 });
