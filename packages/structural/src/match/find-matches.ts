@@ -327,6 +327,9 @@ function statementAround(
   return node;
 }
 
+/** Bash's substitutions of a command's output, whose named children are statements. */
+const bashSubstitutions = new Set(["command_substitution", "process_substitution"]);
+
 /** Bash statements that test a condition: the commands before `then` or `do` are it. */
 const bashTests = new Set(["if_statement", "elif_clause", "while_statement"]);
 
@@ -360,6 +363,8 @@ function statementEnd(first: Node, last: Node, source: string, language: string)
     if (language !== "bash" || !node.parent) return false;
     const among = (statements: Node[] | undefined): boolean =>
       statements?.some((statement) => statement.id === node.id) ?? false;
+    // A command substitution's too (`$(echo a; g)`, `$(echo a > f)`), which may be empty.
+    if (bashSubstitutions.has(node.parent.type)) return true;
     return among(bodyStatements(node.parent, language)) || among(conditionStatements(node.parent));
   };
   // Up from the match through nodes spanning just what it spans (Python's `expression_statement`

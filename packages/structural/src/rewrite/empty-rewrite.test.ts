@@ -573,4 +573,18 @@ describe("an empty rewrite of Bash commands around comments, here-docs and subst
     expect(text).toContain("\nz\n");
     expect(compiles("bash", text)).toBe(true);
   });
+
+  // In `$( … )` a deleted command kept its redirect (`$( > f)`, which still truncates f) and left
+  // its `;` without a command (`$(; g)`, which does not parse).
+  const substitutions: [string, string][] = [
+    ["x=$(echo a > f)\n", "x=$()\n"],
+    ["x=$(echo a; g)\n", "x=$( g)\n"],
+    ["diff <(echo a 2>&1) y\n", "diff <() y\n"],
+  ];
+  for (const [code, expected] of substitutions)
+    it(`deletes a substitution's command with its redirect and \`;\`: ${JSON.stringify(code)}`, async () => {
+      const text = await rewritten("bash", "echo $$$A", code);
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
 });
