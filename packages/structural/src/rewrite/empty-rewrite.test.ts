@@ -588,3 +588,43 @@ describe("an empty rewrite of Bash commands around comments, here-docs and subst
       expect(compiles("bash", text)).toBe(true);
     });
 });
+
+describe("an empty rewrite of a Python call an `await` or a decorator holds", () => {
+  /** What CPython prints running `text`, or the last line of its error. */
+  function run(text: string): string {
+    const result = spawnSync("python3", ["-c", text], { timeout: 10_000, encoding: "utf8" });
+    if (result.error) throw result.error;
+    return result.status === 0 ? result.stdout : (result.stderr.trim().split("\n").at(-1) ?? "");
+  }
+
+  // `await log(1)` became `await None` and `@log(1)` became `@None`: both parse, and both raise a
+  // TypeError when they run (awaiting None, calling None on the function).
+  const cases: [string, string, string][] = [
+    [
+      "an awaited call's statement goes",
+      "import asyncio\nasync def f():\n    await log(1)\n    print('done')\nasyncio.run(f())\n",
+      "import asyncio\nasync def f():\n    \n    print('done')\nasyncio.run(f())\n",
+    ],
+    [
+      "a body of an awaited call alone gets pass",
+      "import asyncio\nasync def f():\n    await log(1)\nasyncio.run(f())\nprint('done')\n",
+      "import asyncio\nasync def f():\n    pass\nasyncio.run(f())\nprint('done')\n",
+    ],
+    [
+      "an awaited call's value is None",
+      "import asyncio\nasync def f():\n    x = await log(1)\n    print('done')\nasyncio.run(f())\n",
+      "import asyncio\nasync def f():\n    x = None\n    print('done')\nasyncio.run(f())\n",
+    ],
+    [
+      "a decorator goes with its line",
+      "class A:\n    @log(1)\n    @staticmethod\n    def f(): pass\nprint('done')\n",
+      "class A:\n    @staticmethod\n    def f(): pass\nprint('done')\n",
+    ],
+  ];
+  for (const [what, code, expected] of cases)
+    it(what, async () => {
+      const text = await rewritten("python", "log($$$A)", code);
+      expect(text).toBe(expected);
+      expect(run(text)).toBe("done\n");
+    });
+});

@@ -236,9 +236,14 @@ export function rewriteFile(
 ): FileRewrite {
   // A template of nothing (or blanks) deletes what it matched.
   const deletes = template.trim() === "";
-  const sorted: Deletion[] = (deletes ? joinListDeletions(matches, source) : [...matches]).sort(
-    (a, b) => a.start - b.start || b.end - a.end,
-  );
+  const sorted: Deletion[] = (
+    deletes
+      ? joinListDeletions(matches, source).map((match) =>
+          // From what it takes (`await`, a decorator's `@`: see `StructuralMatch.deletionStart`).
+          match.deletionStart === undefined ? match : { ...match, start: match.deletionStart },
+        )
+      : [...matches]
+  ).sort((a, b) => a.start - b.start || b.end - a.end);
   const replacements: Replacement[] = [];
   /** The match each replacement rewrites (same index). */
   const replaced: Deletion[] = [];
