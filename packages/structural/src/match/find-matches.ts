@@ -106,6 +106,14 @@ export interface StructuralMatch {
    * parse. Found only when asked (`MatchLimits.statements`).
    */
   readonly placeholder?: string;
+  /**
+   * Where a rewrite to nothing of a Python call starts when it takes what the call is an operand
+   * of: its `await` (`await log(1)`, as `await None` would raise a TypeError: the statement goes,
+   * or `x = await log(1)` becomes `x = None`) or its decorator's `@` and line (`@log(1)`, as
+   * `@None` would raise one where the function is defined). Found only when asked
+   * (`MatchLimits.statements`).
+   */
+  readonly deletionStart?: number;
 }
 
 /**
@@ -276,15 +284,29 @@ function heredocHoldsCode(statement: Node): boolean {
 }
 
 /**
+ * Whether Bash's `statement` (a `redirected_statement`) has a here-doc and is inside another's
+ * redirect (`cat <<A && h <<B`): tree-sitter reads both here-docs' text as the inner one's
+ * (`h`'s holds `a⏎A⏎b⏎`), so deleting it whole would take the outer one's text and end.
+ */
+function heredocInHeredoc(statement: Node): boolean {
+  if (!statement.childrenForFieldName("redirect").some((redirect) => redirect?.type === "heredoc_redirect"))
+    return false;
+  for (let up = statement.parent; up; up = up.parent) if (up.type === "heredoc_redirect") return true;
+  return false;
+}
+
+/**
  * Whether Bash's `parent` is `node` with the redirects after it, which go with it when it is
  * deleted (`echo a > f`, whose `> f` alone would still truncate f; a here-doc with its text,
- * unless code follows its start, see {@link heredocHoldsCode}).
+ * unless code follows its start, see {@link heredocHoldsCode}, or it is in another's, see
+ * {@link heredocInHeredoc}).
  */
 function bashWraps(parent: Node, node: Node): boolean {
   return (
     parent.type === "redirected_statement" &&
     parent.childForFieldName("body")?.id === node.id &&
-    !heredocHoldsCode(parent)
+    !heredocHoldsCode(parent) &&
+    !heredocInHeredoc(parent)
   );
 }
 
@@ -312,6 +334,9 @@ function statementAround(
     node = parent;
   return node;
 }
+
+/** Bash's substitutions of a command's output, whose named children are statements. */
+const bashSubstitutions = new Set(["command_substitution", "process_substitution"]);
 
 /** Bash statements that test a condition: the commands before `then` or `do` are it. */
 const bashTests = new Set(["if_statement", "elif_clause", "while_statement"]);
@@ -346,6 +371,8 @@ function statementEnd(first: Node, last: Node, source: string, language: string)
     if (language !== "bash" || !node.parent) return false;
     const among = (statements: Node[] | undefined): boolean =>
       statements?.some((statement) => statement.id === node.id) ?? false;
+    // A command substitution's too (`$(echo a; g)`, `$(echo a > f)`), which may be empty.
+    if (bashSubstitutions.has(node.parent.type)) return true;
     return among(bodyStatements(node.parent, language)) || among(conditionStatements(node.parent));
   };
   // Up from the match through nodes spanning just what it spans (Python's `expression_statement`
@@ -467,6 +494,18 @@ function placeholderOf(first: Node, last: Node, language: string): string | unde
   if (!expressionsOf(first.tree.language).has(first.type)) return undefined;
   if (statementAround(first, language).type === "expression_statement") return undefined;
   return "None";
+}
+
+/**
+ * The Python `await` or decorator whose operand `node` is (see `StructuralMatch.deletionStart`):
+ * deleting the operand alone leaves code that does not parse, and `None` in its place raises a
+ * TypeError when it runs.
+ */
+function operandOf(node: Node, language: string): Node | undefined {
+  const parent = node.parent;
+  if (language !== "python" || !parent || (parent.type !== "await" && parent.type !== "decorator"))
+    return undefined;
+  return parent.namedChildren.length === 1 && parent.endIndex === node.endIndex ? parent : undefined;
 }
 
 /** Bash nodes whose children are commands joined by operators: a list and a pipeline. */
@@ -900,9 +939,17 @@ function* matchSteps(
     const passed = passedOver(env);
     const tokens = passed.filter((token) => !token.isNamed);
     const missing = missingTokens(env);
+    // What a deletion takes (see `StructuralMatch.deletionStart`).
+    const around =
+      limits.statements === true && first.id === last.id ? operandOf(first, pattern.language) : undefined;
+    const [from, to] = around ? [around, around] : [first, last];
     const statement =
-      limits.statements === true ? statementEnd(first, last, source, pattern.language) : undefined;
-    const body = limits.statements === true ? bodyOf(first, last, pattern.language) : undefined;
+      limits.statements === true
+        ? around?.type === "decorator"
+          ? around.nextSibling?.startIndex
+          : statementEnd(from, to, source, pattern.language)
+        : undefined;
+    const body = limits.statements === true ? bodyOf(from, to, pattern.language) : undefined;
     const joined = limits.statements === true ? joinedOf(first, last, source, pattern.language) : undefined;
     const tested =
       limits.statements === true &&
@@ -911,7 +958,7 @@ function* matchSteps(
       testedBy(statementAround(first, pattern.language, undefined, true));
     const placeholder =
       limits.statements === true && statement === undefined
-        ? placeholderOf(first, last, pattern.language)
+        ? placeholderOf(from, to, pattern.language)
         : undefined;
     if (seen) {
       let key = `${first.startIndex} ${last.endIndex}`;
@@ -936,6 +983,7 @@ function* matchSteps(
       ...joined,
       ...(tested ? { condition: true as const } : {}),
       ...(placeholder !== undefined ? { placeholder } : {}),
+      ...(around ? { deletionStart: around.startIndex } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

@@ -480,10 +480,10 @@ describe("an empty rewrite leaves no redirect, condition or expression without i
     ],
     ["the first command", "echo a", "echo a && # why\n  g\n", "# why\n  g\n"],
     [
-      "a middle command, with the operator after it",
+      "a middle command, with the operator after it written before the comment",
       "echo a",
       "g && # why\n  echo a || h\n",
-      "g && # why\n  h\n",
+      "g || # why\n  h\n",
     ],
     ["a whole list", "echo $A", "echo a && # why\n  echo b\ng\n", "# why\n  \ng\n"],
   ];
@@ -519,5 +519,112 @@ describe("an empty rewrite leaves no redirect, condition or expression without i
       const text = (await deletion("bash", pattern, code)).newText;
       expect(text).toBe(expected);
       expect(compiles("bash", text)).toBe(true);
+    });
+});
+
+describe("an empty rewrite of Bash commands around comments, here-docs and substitutions", () => {
+  /** What `bash` prints running `text` after `prelude` (`g`, `h` and the like defined). */
+  function output(prelude: string, text: string): string {
+    const result = spawnSync("bash", ["-c", `${prelude}\n${text}`], { timeout: 10_000, encoding: "utf8" });
+    if (result.error) throw result.error;
+    return result.stdout;
+  }
+
+  // With a comment before a middle command, the operator before it was kept and the one after it
+  // went: `g && # why⏎  echo a || h` became `g && # why⏎  h`, which runs h when g succeeds, where
+  // the deletion without the comment (`g || h`) runs it when g fails.
+  it("keeps the operator after a middle command a comment precedes, as without the comment", async () => {
+    const code = "g && # why\n  echo a || h\n";
+    const text = await rewritten("bash", "echo a", code);
+    expect(text).toBe("g || # why\n  h\n");
+    expect(compiles("bash", text)).toBe(true);
+    for (const status of [0, 1]) {
+      const prelude = `g() { return ${status}; }; h() { echo h; }`;
+      expect(output(prelude, text)).toBe(output(prelude, "g || h"));
+    }
+  });
+
+  // Two deleted commands each holding a comment left an operator opening a line
+  // (`g # c1⏎   && # c2⏎  h`), and a list ending in `&` left `⏎   & h`: neither parses.
+  const broken: [string, string, string][] = [
+    ["two commands in a row", "g && # c1\n  echo a && # c2\n  echo b || h\n", "g || # c1\n   # c2\n  h\n"],
+    ["the last command of a list run in the background", "g && # c1\n  echo a & h\n", "g & # c1\n   h\n"],
+  ];
+  for (const [what, code, expected] of broken)
+    it(`leaves no operator opening a line when a comment stays: ${what}`, async () => {
+      const text = await rewritten("bash", "echo $$$A", code);
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+
+  // A body emptied by deleting a list whole got its `:` in place of the comments kept.
+  it("keeps a list's comments where a body emptied gets its no-op", async () => {
+    const text = await rewritten("bash", "echo $$$A", "if x; then\n  echo a && # why\n    echo b\nfi\n");
+    expect(text).toBe("if x; then\n  # why\n    :\nfi\n");
+    expect(compiles("bash", text)).toBe(true);
+  });
+
+  // tree-sitter reads `cat <<A && h <<B` with both here-docs' text in h's: deleting h whole took
+  // cat's text and end (`cat <<A⏎z`, which bash reads as cat's here-doc running to the end).
+  it("leaves the text of another here-doc when a command with a here-doc after one's start goes", async () => {
+    const code = "cat <<A && h <<B\na\nA\nb\nB\nz\n";
+    const text = await rewritten("bash", "h", code);
+    expect(text).toContain("\na\nA\n");
+    expect(text).toContain("\nz\n");
+    expect(compiles("bash", text)).toBe(true);
+  });
+
+  // In `$( … )` a deleted command kept its redirect (`$( > f)`, which still truncates f) and left
+  // its `;` without a command (`$(; g)`, which does not parse).
+  const substitutions: [string, string][] = [
+    ["x=$(echo a > f)\n", "x=$()\n"],
+    ["x=$(echo a; g)\n", "x=$( g)\n"],
+    ["diff <(echo a 2>&1) y\n", "diff <() y\n"],
+  ];
+  for (const [code, expected] of substitutions)
+    it(`deletes a substitution's command with its redirect and \`;\`: ${JSON.stringify(code)}`, async () => {
+      const text = await rewritten("bash", "echo $$$A", code);
+      expect(text).toBe(expected);
+      expect(compiles("bash", text)).toBe(true);
+    });
+});
+
+describe("an empty rewrite of a Python call an `await` or a decorator holds", () => {
+  /** What CPython prints running `text`, or the last line of its error. */
+  function run(text: string): string {
+    const result = spawnSync("python3", ["-c", text], { timeout: 10_000, encoding: "utf8" });
+    if (result.error) throw result.error;
+    return result.status === 0 ? result.stdout : (result.stderr.trim().split("\n").at(-1) ?? "");
+  }
+
+  // `await log(1)` became `await None` and `@log(1)` became `@None`: both parse, and both raise a
+  // TypeError when they run (awaiting None, calling None on the function).
+  const cases: [string, string, string][] = [
+    [
+      "an awaited call's statement goes",
+      "import asyncio\nasync def f():\n    await log(1)\n    print('done')\nasyncio.run(f())\n",
+      "import asyncio\nasync def f():\n    \n    print('done')\nasyncio.run(f())\n",
+    ],
+    [
+      "a body of an awaited call alone gets pass",
+      "import asyncio\nasync def f():\n    await log(1)\nasyncio.run(f())\nprint('done')\n",
+      "import asyncio\nasync def f():\n    pass\nasyncio.run(f())\nprint('done')\n",
+    ],
+    [
+      "an awaited call's value is None",
+      "import asyncio\nasync def f():\n    x = await log(1)\n    print('done')\nasyncio.run(f())\n",
+      "import asyncio\nasync def f():\n    x = None\n    print('done')\nasyncio.run(f())\n",
+    ],
+    [
+      "a decorator goes with its line",
+      "class A:\n    @log(1)\n    @staticmethod\n    def f(): pass\nprint('done')\n",
+      "class A:\n    @staticmethod\n    def f(): pass\nprint('done')\n",
+    ],
+  ];
+  for (const [what, code, expected] of cases)
+    it(what, async () => {
+      const text = await rewritten("python", "log($$$A)", code);
+      expect(text).toBe(expected);
+      expect(run(text)).toBe("done\n");
     });
 });

@@ -55,11 +55,7 @@ function blanksAfter(source: string, start: number, end: number): number {
  * `StructuralMatch.body`), the first of them writes the no-op instead, over the match alone: the
  * `;` and blanks after it stay (`do echo a; done` → `do :; done`, `{ echo a; }` → `{ :; }`).
  */
-function fillEmptiedBodies(
-  source: string,
-  replacements: Replacement[],
-  replaced: readonly StructuralMatch[],
-): void {
+function fillEmptiedBodies(source: string, replacements: Replacement[], replaced: readonly Deletion[]): void {
   const deleted = new Map<number, number>();
   for (const match of replaced)
     if (match.body) deleted.set(match.body.start, (deleted.get(match.body.start) ?? 0) + match.body.matched);
@@ -75,7 +71,8 @@ function fillEmptiedBodies(
     replacements[index] = {
       start: replacement.start,
       end: Math.min(replacement.end, Math.max(match.end, replacement.end - (terminated?.[0].length ?? 0))),
-      text: body.noOp,
+      // The comments the deletion keeps (see `keptComments`) stay, before the no-op.
+      text: `${match.kept ?? ""}${body.noOp}`,
     };
   }
 }
@@ -111,10 +108,11 @@ function keptComments(
  * For a rewrite to nothing, each match that is commands of a Bash list (see
  * `StructuralMatch.list`) as the span it deletes, so no operator is left without a command on
  * either side (`do  && echo b; done`): those before the list's first kept command go with the
- * operator after them, those after it with the operator before them (`g && echo a || h` → `g || h`),
- * or after them when a comment is before them and the command after them is kept. A comment in
- * what goes stays (see {@link keptComments}). A list whose every command goes is one match of the
- * list whole, deleted as a statement is (with its `;`, and its body's no-op written if that
+ * operator after them, those after it with the operator before them (`g && echo a || h` → `g || h`).
+ * A comment in what goes stays (see {@link keptComments}); as it ends its line, a run of deleted
+ * commands holding one goes as one span, and the operator or terminator after the run is written
+ * before the comments (`g && # why⏎  echo a || h` → `g || # why⏎  h`). A list whose every
+ * command goes is one match of the list whole, deleted as a statement is (with its `;`, and its body's no-op written if that
  * empties it), or left as it is when it is what a condition tests (see `ListOf.condition`). Other
  * matches are as they were.
  */
@@ -159,33 +157,60 @@ function joinListDeletions(matches: readonly StructuralMatch[], source: string):
       });
       continue;
     }
-    const after = (): [number | undefined, number | undefined] => [
-      list.commands[list.from]?.[0],
-      list.commands[list.to + 1]?.[0],
-    ];
-    let [start, end] =
-      list.to < kept ? after() : [list.commands[list.from - 1]?.[1], list.commands[list.to]?.[1]];
-    // `g && # why⏎  echo a || h`: with the `||` after it, the comment stays where it is.
-    const commented = (from = start, to = end): boolean =>
-      from !== undefined && to !== undefined && list.comments.some(([at, stop]) => from <= at && stop <= to);
-    if (list.to >= kept && commented() && list.to + 1 < list.commands.length && !indexes.has(list.to + 1))
-      [start, end] = after();
-    // `g && # why⏎  echo a; h`: the list ends at the comment's line break now, and its `;` left
-    // on the next line would not parse (`⏎  ; h`): it goes too.
-    const last = list.commands.length - 1;
-    if (
-      list.to === last &&
-      end === list.commands[last]?.[1] &&
-      list.statementEnd !== undefined &&
-      commented() &&
-      /^[ \t]*;$/.test(source.slice(end, list.statementEnd))
-    )
-      end = list.statementEnd;
-    if (start === undefined || end === undefined) joined.push(match);
-    else {
-      const kept = commented() ? keptComments(source, start, end, list.comments) : "";
-      joined.push({ ...rest, start, end, statementEnd: end, ...(kept !== "" ? { kept } : {}) });
+    if (list.to < kept) {
+      // Before the first kept command: with the operator after it, and the comments in that.
+      const [start, end] = [list.commands[list.from]?.[0], list.commands[list.to + 1]?.[0]];
+      if (start === undefined || end === undefined) joined.push(match);
+      else {
+        const kept = keptComments(source, start, end, list.comments);
+        joined.push({ ...rest, start, end, statementEnd: end, ...(kept !== "" ? { kept } : {}) });
+      }
+      continue;
     }
+    // After it: with the operator before it (`g && echo a || h` → `g || h`). The commands
+    // deleted next to it go with it as one run when a comment is among them, which must end its
+    // line: what follows the run moves after it, so no operator or terminator opens a line.
+    let first = list.from;
+    while (indexes.has(first - 1)) first--;
+    let last = list.to;
+    while (indexes.has(last + 1)) last++;
+    const before = list.commands[first - 1]?.[1];
+    const runEnd = list.commands[last]?.[1];
+    const commented =
+      before !== undefined &&
+      runEnd !== undefined &&
+      list.comments.some(([at, stop]) => before <= at && stop <= runEnd);
+    if (!commented) {
+      const [start, end] = [list.commands[list.from - 1]?.[1], list.commands[list.to]?.[1]];
+      if (start === undefined || end === undefined) joined.push(match);
+      else joined.push({ ...rest, start, end, statementEnd: end });
+      continue;
+    }
+    // The run once, with its first match.
+    if (list.from !== first) continue;
+    const comments = keptComments(source, before, runEnd, list.comments);
+    const next = list.commands[last + 1]?.[0];
+    if (next !== undefined) {
+      // `g && # why⏎  echo a || h` → `g || # why⏎  h`: the operator after the run joins `g` and
+      // `h`, as without the comment (the one before would run h when g succeeds).
+      const between = source.slice(runEnd, next);
+      const operator = /&&|\|\|/.exec(between);
+      if (!operator) joined.push({ ...rest, start: before, end: runEnd, statementEnd: runEnd });
+      else {
+        // The comments end with their line's break and the next one's indentation.
+        const after = between.slice(operator.index + operator[0].length).replace(/^[ \t]+/, "");
+        const text = ` ${operator[0]}${comments}${after}`;
+        joined.push({ ...rest, start: before, end: next, statementEnd: next, kept: text });
+      }
+      continue;
+    }
+    // The list's end: its `;` goes too (`⏎  ; h` would not parse) and its `&` is written before
+    // the comments (`g && # why⏎  echo a & h` → `g & # why⏎  h`).
+    const terminator =
+      list.statementEnd === undefined ? null : /^[ \t]*([;&])$/.exec(source.slice(runEnd, list.statementEnd));
+    const end = terminator && list.statementEnd !== undefined ? list.statementEnd : runEnd;
+    const text = terminator?.[1] === "&" ? ` &${comments}` : comments;
+    joined.push({ ...rest, start: before, end, statementEnd: end, ...(text !== "" ? { kept: text } : {}) });
   }
   return joined;
 }
@@ -211,12 +236,17 @@ export function rewriteFile(
 ): FileRewrite {
   // A template of nothing (or blanks) deletes what it matched.
   const deletes = template.trim() === "";
-  const sorted: Deletion[] = (deletes ? joinListDeletions(matches, source) : [...matches]).sort(
-    (a, b) => a.start - b.start || b.end - a.end,
-  );
+  const sorted: Deletion[] = (
+    deletes
+      ? joinListDeletions(matches, source).map((match) =>
+          // From what it takes (`await`, a decorator's `@`: see `StructuralMatch.deletionStart`).
+          match.deletionStart === undefined ? match : { ...match, start: match.deletionStart },
+        )
+      : [...matches]
+  ).sort((a, b) => a.start - b.start || b.end - a.end);
   const replacements: Replacement[] = [];
   /** The match each replacement rewrites (same index). */
-  const replaced: StructuralMatch[] = [];
+  const replaced: Deletion[] = [];
   const leftUnchanged: StructuralMatch[] = [];
   let nestedSkipped = 0;
   let coveredTo = -1;
