@@ -185,10 +185,11 @@ export class DebugSession {
 
   /**
    * Sends one file's breakpoints (the session is configured) and stores the answer; undefined
-   * for a file of another language than the adapter's, which is not sent.
+   * for a file of another language than the adapter's, which is not sent. `earlier`: the lines
+   * of the file the session may hold before this request (kept by a request that fails).
    */
-  sendBreakpoints(file: string): Promise<BreakpointResult[] | undefined> {
-    return sendBreakpoints(this.core, file);
+  sendBreakpoints(file: string, earlier?: readonly number[]): Promise<BreakpointResult[] | undefined> {
+    return sendBreakpoints(this.core, file, earlier);
   }
 
   /**

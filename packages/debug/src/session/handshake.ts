@@ -116,11 +116,14 @@ export async function handshake(
 /**
  * Sends one file's breakpoints (the session is configured) and stores the answer; a file of
  * another language than the adapter's is not sent but marked as waiting for a session of its
- * own (undefined): lldb would only answer "not verified" for a Python file.
+ * own (undefined): lldb would only answer "not verified" for a Python file. `earlier`: the lines
+ * of the file the session may hold before this request; when it fails, the adapter may still
+ * hold them, and status names them.
  */
 export async function sendBreakpoints(
   core: SessionCore,
   file: string,
+  earlier: readonly number[] = [],
 ): Promise<BreakpointResult[] | undefined> {
   const other = otherLanguage(file, core.adapterId);
   if (other) {
@@ -135,9 +138,15 @@ export async function sendBreakpoints(
   } catch (error) {
     // The adapter may hold them or not: they are not pending (status said "sent at launch").
     const why = error instanceof Error ? error.message : String(error);
+    const kept = earlier.filter((line) => !lines.includes(line));
+    const mayHold =
+      kept.length === 0
+        ? ""
+        : `, so the program may stop at them or at line${kept.length === 1 ? "" : "s"} ${lineRanges(kept)}, set before`;
     core.options.breakpoints.fail(
       file,
-      `not confirmed in this session: setting them failed (${why}); op 'breakpoints' sends them again`,
+      `not confirmed in this session: setting them failed (${why})${mayHold}; op 'breakpoints' sends them again`,
+      kept.length === 0 ? undefined : [...new Set([...lines, ...kept])].sort((a, b) => a - b),
     );
     throw error;
   }

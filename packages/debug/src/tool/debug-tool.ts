@@ -116,7 +116,7 @@ async function executeOp(args: DebugInput, context: ToolContext) {
         // its stop is said. The wait starts with the request (the stop can come before the
         // answer; nothing runs between these two statements), its bound once the adapter has
         // answered (the breakpoint is set then): a stop after it is said by the next call.
-        const sent = session.sendBreakpoints(file);
+        const sent = session.sendBreakpoints(file, held);
         const hit =
           session.state === "running" && lines.length > 0
             ? session.waitOutcome(supervisor.breakpointHitMs, sent)
