@@ -40,20 +40,27 @@ afterEach(() => {
 
 /** Starts `sleep 60` with pid `pid` (the kernel gives out the one after ns_last_pid), or fails. */
 function sleepWithPid(pid: number): ChildProcess {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    try {
-      writeFileSync(lastPid, String(pid - 1));
-    } catch {
-      break;
+  // Put forward again afterwards: the pids freed meanwhile by the machine's other processes (the
+  // other suites beside this one) are not given out again at once.
+  const counter = Number(readFileSync(lastPid, "utf8"));
+  try {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        writeFileSync(lastPid, String(pid - 1));
+      } catch {
+        break;
+      }
+      const child = spawn("sleep", ["60"], { stdio: "ignore", detached: true });
+      started.push(child);
+      if (child.pid === pid) return child;
+      child.kill("SIGKILL");
+      // Another process took it meanwhile (kept until it ends): try again while it is free.
+      if (processStat(pid) !== undefined) break;
     }
-    const child = spawn("sleep", ["60"], { stdio: "ignore", detached: true });
-    started.push(child);
-    if (child.pid === pid) return child;
-    child.kill("SIGKILL");
-    // Another process took it meanwhile (kept until it ends): try again while it is free.
-    if (processStat(pid) !== undefined) break;
+    throw new Error(`could not start a process with pid ${pid}`);
+  } finally {
+    writeFileSync(lastPid, String(Math.max(counter, Number(readFileSync(lastPid, "utf8")))));
   }
-  throw new Error(`could not start a process with pid ${pid}`);
 }
 
 describe.skipIf(!canSteerPids)("shutdown and a reused pid", () => {

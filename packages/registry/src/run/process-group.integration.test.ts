@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { accessSync, constants, writeFileSync } from "node:fs";
+import { accessSync, constants, readFileSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { dead, waitFor } from "../testing/processes.js";
 import { terminateProcess } from "./owned-process.js";
@@ -45,14 +45,21 @@ async function strangerWithPid(pid: number): Promise<ChildProcess | undefined> {
   // Any process or thread another program starts between the write and the fork takes the pid
   // first: under a busy machine (the other packages' suites forking beside this one) 50 tries
   // were not always enough.
-  for (let attempt = 0; attempt < 500; attempt++) {
-    writeFileSync(lastPid, String(pid - 1));
-    const child = detachedSleep(30);
-    await new Promise((resolve) => child.once("spawn", resolve));
-    if (child.pid === pid) return child;
-    child.kill("SIGKILL");
+  // Put forward again afterwards: the pids freed meanwhile by the machine's other processes (the
+  // other suites beside this one) are not given out again at once.
+  const counter = Number(readFileSync(lastPid, "utf8"));
+  try {
+    for (let attempt = 0; attempt < 500; attempt++) {
+      writeFileSync(lastPid, String(pid - 1));
+      const child = detachedSleep(30);
+      await new Promise((resolve) => child.once("spawn", resolve));
+      if (child.pid === pid) return child;
+      child.kill("SIGKILL");
+    }
+    return undefined;
+  } finally {
+    writeFileSync(lastPid, String(Math.max(counter, Number(readFileSync(lastPid, "utf8")))));
   }
-  return undefined;
 }
 
 describe("signalGroup", () => {
