@@ -66,13 +66,15 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         while tb is not None:
             entries.append(tb)
             tb = tb.tb_next
+        # A frame twice in a row just before raise_lost_interrupt (the exception that trace
+        # function of ours raised in it: see arm_lost) is shown once. Only there: a frame that
+        # raises again an exception it caught (raise last) is twice in a row too, both lines shown.
+        entries = [entry for index, entry in enumerate(entries)
+                   if not (index + 2 < len(entries) and entries[index + 1].tb_frame is entry.tb_frame
+                           and entries[index + 2].tb_frame.f_code is raise_lost_interrupt.__code__)]
         kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
         if not kept:
             kept = entries[:1]
-        # A frame twice in a row (an exception a trace function of ours raised in it: see
-        # arm_lost) is shown once.
-        kept = [entry for index, entry in enumerate(kept)
-                if index + 1 == len(kept) or kept[index + 1].tb_frame is not entry.tb_frame]
         if len(kept) == len(entries) and all(has_line(entry) for entry in kept):
             return entries[0] if entries else None
         trimmed = None
