@@ -524,6 +524,47 @@ deadline = time.monotonic() + 300
     expect(resultText(own)).toMatch(/went on$/);
   });
 
+  it("a cell's trace function survives an interrupt raised again after a __del__, and stays off once the cell turned it off", async () => {
+    // The interrupt is raised by a trace function of ours, and Python drops the global one when a
+    // trace function raises: it is put back at the statement's end. Before, it was put back even
+    // when the cell had turned it off itself meanwhile (sys.settrace(None) in a finally): every
+    // later cell ran traced.
+    const { registry, run, workspace, cell } = setup();
+    await cell(
+      "import sys, time\nclass Slow:\n    def __del__(self):\n        time.sleep(0.05)\n" +
+        "calls = []\ndef tracer(frame, event, arg):\n    calls.append(event)",
+    );
+    const interrupted = async (name: string, body: string) => {
+      const flag = join(workspace.directory, `${name}.flag`);
+      const result = await cancelWhenFlagged(flag, (signal) =>
+        registry.invoke(run, {
+          tool: "eval",
+          args: {
+            code: body.replace("FLAG", JSON.stringify(flag)),
+            description: "drop objects whose finalizer sleeps, under a trace function",
+          },
+          signal,
+        }),
+      );
+      expect(resultText(result), name).toMatch(/^caught\n/);
+    };
+    const traced = "calls.clear()\n(lambda: 1)()\nprint(sys.gettrace() is tracer, len(calls) > 0)";
+    // Turned off by the cell in the statement the interrupt reached.
+    await interrupted(
+      "turned-off",
+      "def work():\n    sys.settrace(tracer)\n    try:\n        open(FLAG, 'w').close()\n        while True:\n            Slow()\n" +
+        "    except KeyboardInterrupt:\n        print('caught')\n    finally:\n        sys.settrace(None)\nwork()",
+    );
+    expect(resultText(await cell(traced))).toBe("False False");
+    // Left on by the cell: back after the statement the interrupt reached.
+    await interrupted(
+      "left-on",
+      "sys.settrace(tracer)\ntry:\n    open(FLAG, 'w').close()\n    while True:\n        Slow()\nexcept KeyboardInterrupt:\n    print('caught')",
+    );
+    expect(resultText(await cell(traced))).toBe("True True");
+    await cell("sys.settrace(None)");
+  });
+
   it("a SIGINT a forked child took (os.fork, multiprocessing's fork) is not the parent's interrupt", async () => {
     // Before: the child inherited the kernel's wakeup fd, and wrote the SIGINT it caught into the
     // pipe the kernel watches for the interrupt: a later cancel landing after the cell's last

@@ -193,6 +193,19 @@ describePython("eval on a real ipykernel", () => {
     expect(text).not.toContain("\u001b[");
   });
 
+  it("shows both lines of a frame that raises again an exception it caught (raise last)", async () => {
+    // Before: a frame twice in a row in the traceback was shown once (meant for the one a trace
+    // function of ours raises in), so the line that raised it again was left out.
+    const result = await cell(
+      "def do():\n    raise OSError('x')\ndef fetch():\n    last = None\n    for i in range(2):\n        try:\n" +
+        "            return do()\n        except OSError as e:\n            last = e\n    raise last\nfetch()",
+    );
+    expect(result.error?.code).toBe("CELL_ERROR");
+    expect(resultText(result)).toMatch(
+      /---> 11 fetch\(\)\n\nCell In \[\d+\], line 10, in fetch\(\)\n[\s\S]*---> 10 +raise last\n\nCell In \[\d+\], line 7, in fetch\(\)\n[\s\S]*----> 7 +return do\(\)\n[\s\S]*----> 2 +raise OSError\('x'\)\n\nOSError: x$/,
+    );
+  });
+
   it("names an SVG it does not show, and reads Markdown, LaTeX and JSON displays as text", async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle r="5"/></svg>';
     const result = await cell(

@@ -66,13 +66,15 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         while tb is not None:
             entries.append(tb)
             tb = tb.tb_next
+        # A frame twice in a row just before raise_lost_interrupt (the exception that trace
+        # function of ours raised in it: see arm_lost) is shown once. Only there: a frame that
+        # raises again an exception it caught (raise last) is twice in a row too, both lines shown.
+        entries = [entry for index, entry in enumerate(entries)
+                   if not (index + 2 < len(entries) and entries[index + 1].tb_frame is entry.tb_frame
+                           and entries[index + 2].tb_frame.f_code is raise_lost_interrupt.__code__)]
         kept = [entry for entry in entries if entry.tb_frame.f_locals.get("__tracebackhide__") != ours]
         if not kept:
             kept = entries[:1]
-        # A frame twice in a row (an exception a trace function of ours raised in it: see
-        # arm_lost) is shown once.
-        kept = [entry for index, entry in enumerate(kept)
-                if index + 1 == len(kept) or kept[index + 1].tb_frame is not entry.tb_frame]
         if len(kept) == len(entries) and all(has_line(entry) for entry in kept):
             return entries[0] if entries else None
         trimmed = None
@@ -1524,9 +1526,14 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # In a sync statement the interrupt lost in a __del__ is raised again at the next instruction
     # Python runs in one of the frames of the cell's code that were running then (the one that
     # dropped the object, or those that called it), through a trace function on those frames alone
-    # (set for that instruction: none runs otherwise). previous_tracer: the one in place before
-    # (a debugger's), put back at the statement's end.
-    lost = types.SimpleNamespace(frames=[], previous_tracer=None, armed=False)
+    # (set for that instruction: none runs otherwise). frames: those frames, each with the trace
+    # function and f_trace_opcodes it had (a debugger's), put back when disarmed; previous_tracer:
+    # the global one in place before. A trace function that raises makes Python drop the global
+    # one (the cell's, or a debugger's): restore keeps it to put back at the statement's end,
+    # unless the cell set one itself since (sys.settrace(None) as its tracing ends: before, the
+    # cell's tracer came back after it had turned it off, for every later cell).
+    real_settrace = sys.settrace
+    lost = types.SimpleNamespace(frames=[], previous_tracer=None, armed=False, restore=None)
 
     def trace_nothing(frame, event, arg):
         return None
@@ -1535,8 +1542,20 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         __tracebackhide__ = ours
         if not lost.armed:
             return None
+        previous = lost.previous_tracer
         disarm_lost()
+        if previous is not None:
+            lost.restore = previous
+            sys.settrace = settrace_after_lost
         raise KeyboardInterrupt()
+
+    @functools.wraps(real_settrace)
+    def settrace_after_lost(*args, **kwargs):
+        # The cell's own call after raise_lost_interrupt raised: its tracer is the one it wants.
+        lost.restore = None
+        if sys.settrace is settrace_after_lost:
+            sys.settrace = real_settrace
+        return real_settrace(*args, **kwargs)
 
     def arm_lost(frame):
         # False when no frame of the cell's code is there (the __del__ ran in IPython's).
@@ -1548,33 +1567,37 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             return False
         lost.previous_tracer = sys.gettrace()
         if lost.previous_tracer is None:
-            sys.settrace(trace_nothing)
+            real_settrace(trace_nothing)
+        lost.frames = [(each, each.f_trace, each.f_trace_opcodes) for each in frames]
         for each in frames:
             each.f_trace = raise_lost_interrupt
             each.f_trace_opcodes = True
-        lost.frames, lost.armed = frames, True
+        lost.armed = True
         return True
 
     def disarm_lost():
         frames, lost.frames, lost.armed = lost.frames, [], False
-        for each in frames:
+        for each, trace, opcodes in frames:
             try:
-                each.f_trace_opcodes = False
-                each.f_trace = None
+                each.f_trace_opcodes = opcodes
+                each.f_trace = trace
             except Exception:
                 pass
-        sys.settrace(lost.previous_tracer)
+        real_settrace(lost.previous_tracer)
+        lost.previous_tracer = None
 
     def lost_statement_ends():
         # At the end of a sync statement: one not raised (no frame ran an instruction more) is
-        # raised before the next statement; the tracer found is back (Python drops it once a trace
-        # function raises).
+        # raised before the next statement; the tracer Python dropped as ours raised is back,
+        # unless the cell set one since.
         if lost.armed:
             disarm_lost()
             interrupts.pending = True
-        previous, lost.previous_tracer = lost.previous_tracer, None
-        if previous is not None and sys.gettrace() is not previous:
-            sys.settrace(previous)
+        restore, lost.restore = lost.restore, None
+        if sys.settrace is settrace_after_lost:
+            sys.settrace = real_settrace
+        if restore is not None and sys.gettrace() is None:
+            real_settrace(restore)
 
     def sigint_arrived_unnoted():
         # Whether a SIGINT arrived on the watched pipe since the last noted, with Python's own
