@@ -93,12 +93,14 @@ export interface StructuralMatch {
   readonly pipeline?: true;
   /**
    * Set when the match is the command a Bash `if`, `elif`, `while` or `until` tests: the last of
-   * its condition, whose exit status decides the branch. A rewrite to nothing leaves it alone:
-   * deleting it leaves `if ; then`, which does not parse, and no command in its place keeps what
-   * it tested (`:` would take every branch, and never end a `while`). A command before the
-   * condition's last is deleted with its `;`. Found only when asked (`MatchLimits.statements`).
+   * its condition, whose exit status decides the branch, or the last of a `{ … }` or `( … )` that
+   * is (whose status is its last command's). A rewrite to nothing leaves it alone: deleting it
+   * leaves `if ; then` or `if { ; }; then`, which do not parse, and no command in its place keeps
+   * what it tested (`:` would take every branch, and never end a `while`). A command before the
+   * condition's (or the group's) last is deleted with its `;`. Found only when asked
+   * (`MatchLimits.statements`).
    */
-  readonly condition?: true;
+  readonly condition?: TestedBy;
   /**
    * Set when the match is a Python expression in code that needs one there (`lambda: print(1)`,
    * `f(a=print(1))`, `[print(i) for i in y]`): a rewrite to nothing writes this (`None`, the
@@ -114,6 +116,17 @@ export interface StructuralMatch {
    * (`MatchLimits.statements`).
    */
   readonly deletionStart?: number;
+}
+
+/** What a Bash condition's command is tested by (see `StructuralMatch.condition`). */
+export interface TestedBy {
+  /** The statement's keyword: `if`, `elif`, `while` or `until`. */
+  readonly keyword: string;
+  /**
+   * Set when the command is the last of a `{ … }` or `( … )` (or of one in it) that ends the
+   * condition: the outermost's shape.
+   */
+  readonly group?: "{ … }" | "( … )";
 }
 
 /**
@@ -140,7 +153,7 @@ export interface ListOf {
   /** The body the list is a statement of (see {@link BodyOf}), for the match of it whole. */
   readonly body?: BodyOf;
   /** Set when the list is what a condition tests (see `StructuralMatch.condition`), for the match of it whole. */
-  readonly condition?: true;
+  readonly condition?: TestedBy;
 }
 
 /**
@@ -352,10 +365,31 @@ function conditionStatements(parent: Node): Node[] | undefined {
   return statements;
 }
 
-/** Whether Bash's `node` is the last statement of a condition (see `StructuralMatch.condition`). */
-function testedBy(node: Node): boolean {
-  const statements = node.parent ? conditionStatements(node.parent) : undefined;
-  return statements?.at(-1)?.id === node.id;
+/** Bash's groups of statements whose exit status is their last statement's. */
+const bashGroups: Readonly<Record<string, "{ … }" | "( … )">> = {
+  compound_statement: "{ … }",
+  subshell: "( … )",
+};
+
+/**
+ * What tests Bash's `node` (see `StructuralMatch.condition`): set when it is the last statement
+ * of a condition, or the last of a `{ … }` or `( … )` that is (through the group's redirects and
+ * `!`, and groups in groups).
+ */
+function testedBy(node: Node): TestedBy | undefined {
+  const parent = node.parent;
+  if (!parent) return undefined;
+  const statements = conditionStatements(parent);
+  if (statements) {
+    const keyword = parent.firstChild?.type;
+    return statements.at(-1)?.id === node.id && keyword ? { keyword } : undefined;
+  }
+  const group = bashGroups[parent.type];
+  if (!group) return undefined;
+  const inner = parent.children.filter((child) => child !== null && child.isNamed && !child.isExtra);
+  if (inner.at(-1)?.id !== node.id) return undefined;
+  const outer = testedBy(statementAround(parent, "bash", undefined, true));
+  return outer && { keyword: outer.keyword, group: outer.group ?? group };
 }
 
 /**
@@ -594,6 +628,7 @@ function joinedOf(
   if (lastCommand && !heredoc) lastCommand[1] = whole.endIndex;
   const statement = statementEnd(whole, whole, source, language);
   const body = bodyOf(whole, whole, language);
+  const tested = testedBy(statementAround(whole, language, undefined, true));
   return {
     list: {
       start: whole.startIndex,
@@ -604,7 +639,7 @@ function joinedOf(
       comments,
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
-      ...(testedBy(statementAround(whole, language, undefined, true)) ? { condition: true as const } : {}),
+      ...(tested ? { condition: tested } : {}),
     },
   };
 }
@@ -952,10 +987,9 @@ function* matchSteps(
     const body = limits.statements === true ? bodyOf(from, to, pattern.language) : undefined;
     const joined = limits.statements === true ? joinedOf(first, last, source, pattern.language) : undefined;
     const tested =
-      limits.statements === true &&
-      pattern.language === "bash" &&
-      first.id === last.id &&
-      testedBy(statementAround(first, pattern.language, undefined, true));
+      limits.statements === true && pattern.language === "bash" && first.id === last.id
+        ? testedBy(statementAround(first, pattern.language, undefined, true))
+        : undefined;
     const placeholder =
       limits.statements === true && statement === undefined
         ? placeholderOf(from, to, pattern.language)
@@ -981,7 +1015,7 @@ function* matchSteps(
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
       ...joined,
-      ...(tested ? { condition: true as const } : {}),
+      ...(tested ? { condition: tested } : {}),
       ...(placeholder !== undefined ? { placeholder } : {}),
       ...(around ? { deletionStart: around.startIndex } : {}),
     });

@@ -433,7 +433,10 @@ describe("an empty rewrite leaves no redirect, condition or expression without i
       const result = await deletion("bash", "echo $A", code);
       expect(result.newText).toBe(code);
       expect(result.leftUnchanged.length).toBeGreaterThan(0);
-      expect(result.leftUnchanged.every((match) => match.condition === true)).toBe(true);
+      // The command tested, or every command of the list tested.
+      expect(
+        result.leftUnchanged.every((match) => (match.condition ?? match.list?.condition) !== undefined),
+      ).toBe(true);
     });
   it("Bash: a list's last command in a condition still goes with its operator", async () => {
     const text = (await deletion("bash", "echo a", "if g && echo a; then x; fi\n")).newText;
@@ -627,4 +630,86 @@ describe("an empty rewrite of a Python call an `await` or a decorator holds", ()
       expect(text).toBe(expected);
       expect(run(text)).toBe("done\n");
     });
+});
+
+/** What `command` prints running `text` (stdout, then the last line of stderr when it fails). */
+function runs(command: "python3" | "bash", text: string): string {
+  const result = spawnSync(command, ["-c", text], { timeout: 10_000, encoding: "utf8" });
+  if (result.error) throw result.error;
+  return result.status === 0
+    ? result.stdout
+    : `${result.stdout}${result.stderr.trim().split("\n").at(-1) ?? ""}`;
+}
+
+describe("an empty rewrite leaves the command a condition tests inside a { … } or ( … )", () => {
+  /** `rewriteFile`'s whole answer for an empty rewrite of `pattern`'s matches in Bash `code`. */
+  async function deletion(pattern: string, code: string) {
+    const compiled = await parser.compile(parser.spec("bash"), pattern);
+    const tree = await parser.parse(parser.spec("bash"), code);
+    const { matches } = findMatches(compiled, tree, code, { statements: true });
+    tree.delete();
+    expect(matches.length).toBeGreaterThan(0);
+    return rewriteFile(code, matches, "", { codeNames: compiled.codeNames });
+  }
+
+  // `if { false; }; then` became `if { :; }; then`, which parses and takes every branch; a
+  // `while ( false )` became `while ( : )`, which never ends but for a `break`. The group's status
+  // is its last command's: that command is what the condition tests.
+  const tested: [string, string, string][] = [
+    ["an if's { … }", "false", "if { false; }; then echo yes; else echo no; fi\n"],
+    ["an if's ( … )", "false", "if ( false ); then echo yes; else echo no; fi\n"],
+    ["a while's ( … )", "false", "while ( false ); do echo loop; break; done; echo end\n"],
+    ["an until's { … }", "true", "until { true; }; do echo loop; break; done; echo end\n"],
+    ["an elif's { … }", "false", "if false; then :; elif { false; }; then echo yes; else echo no; fi\n"],
+    ["a { … } with a redirect", "false", "if { false; } > /dev/null; then echo yes; else echo no; fi\n"],
+    ["the last of a { … } of two", "false", "if { echo a; false; }; then echo yes; else echo no; fi\n"],
+    ["a ( … ) in a { … }", "false", "if { ( false ); }; then echo yes; else echo no; fi\n"],
+    [
+      "a list a { … } is, every command of it",
+      "false",
+      "if { false && false; }; then echo yes; else echo no; fi\n",
+    ],
+  ];
+  for (const [what, pattern, code] of tested)
+    it(`Bash: ${what} keeps the command it tests: ${JSON.stringify(code)}`, async () => {
+      const result = await deletion(pattern, code);
+      expect(result.newText).toBe(code);
+      expect(result.leftUnchanged.length).toBeGreaterThan(0);
+      // The command tested, or every command of the list tested.
+      expect(
+        result.leftUnchanged.every((match) => (match.condition ?? match.list?.condition) !== undefined),
+      ).toBe(true);
+    });
+
+  it("Bash: the condition's keyword is on each match left", async () => {
+    const result = await deletion(
+      "false",
+      "while ( false ); do :; done\nuntil { false; }; do :; done\nif g; then :; elif false; then :; fi\n",
+    );
+    expect(result.leftUnchanged.map((match) => match.condition)).toEqual([
+      { keyword: "while", group: "( … )" },
+      { keyword: "until", group: "{ … }" },
+      { keyword: "elif" },
+    ]);
+  });
+
+  // A command before a group's last still goes, as one before a condition's last does.
+  it("Bash: a command before the last of a condition's { … } goes with its `;`, and the branch taken is the same", async () => {
+    const code = "if { echo a; false; }; then echo yes; else echo no; fi\n";
+    const text = (await deletion("echo a", code)).newText;
+    expect(text).toBe("if { false; }; then echo yes; else echo no; fi\n");
+    expect(compiles("bash", text)).toBe(true);
+    expect(runs("bash", text)).toBe("no\n");
+  });
+
+  // A list whose every command a deletion matched was counted as 1 match left, and said to be
+  // the command the condition tests: each command is a match left.
+  it("Bash: every command of a condition's list is a match left, each saying which list", async () => {
+    const code = "while echo a && echo b; do break; done\n";
+    const result = await deletion("echo $A", code);
+    expect(result.newText).toBe(code);
+    expect(result.leftUnchanged.map((match) => match.text)).toEqual(["echo a", "echo b"]);
+    expect(result.leftUnchanged.map((match) => match.condition)).toEqual([undefined, undefined]);
+    expect(result.leftUnchanged.map((match) => match.list?.condition?.keyword)).toEqual(["while", "while"]);
+  });
 });

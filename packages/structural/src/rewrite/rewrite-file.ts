@@ -113,8 +113,8 @@ function keptComments(
  * commands holding one goes as one span, and the operator or terminator after the run is written
  * before the comments (`g && # why⏎  echo a || h` → `g || # why⏎  h`). A list whose every
  * command goes is one match of the list whole, deleted as a statement is (with its `;`, and its body's no-op written if that
- * empties it), or left as it is when it is what a condition tests (see `ListOf.condition`). Other
- * matches are as they were.
+ * empties it), or, when it is what a condition tests (see `ListOf.condition`), each match of it
+ * left as it is, with its `list`. Other matches are as they were.
  */
 function joinListDeletions(matches: readonly StructuralMatch[], source: string): Deletion[] {
   const deleted = new Map<number, Set<number>>();
@@ -141,6 +141,11 @@ function joinListDeletions(matches: readonly StructuralMatch[], source: string):
     const kept = list.commands.findIndex((_, index) => !indexes.has(index));
     const { list: _list, body: _body, statementEnd: _end, ...rest } = match;
     if (kept < 0) {
+      // What a condition tests: each match stays, as it is (see `rewriteFile`).
+      if (list.condition) {
+        joined.push(match);
+        continue;
+      }
       // The list whole, once.
       if (whole.has(list.start)) continue;
       whole.add(list.start);
@@ -152,7 +157,6 @@ function joinListDeletions(matches: readonly StructuralMatch[], source: string):
         end: list.end,
         ...(list.statementEnd !== undefined ? { statementEnd: list.statementEnd } : {}),
         ...(list.body !== undefined ? { body: list.body } : {}),
-        ...(list.condition ? { condition: true as const } : {}),
         ...(kept !== "" ? { kept } : {}),
       });
       continue;
@@ -259,7 +263,7 @@ export function rewriteFile(
       (match.passedOver !== undefined ||
         match.trailingCode ||
         match.missing !== undefined ||
-        (deletes && (match.pipeline || match.condition)))
+        (deletes && (match.pipeline || match.condition || match.list?.condition)))
     ) {
       leftUnchanged.push(match);
       continue;

@@ -128,7 +128,8 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     );
   });
 
-  // Deleting the command a condition tests wrote `if ; then` and `while ; do` (warned).
+  // Deleting the command a condition tests wrote `if ; then` and `while ; do` (warned). A list
+  // whose every command matched was counted as 1 match and called the command tested.
   it("Bash: the command a condition tests is left unchanged by a deletion, and said so", async () => {
     writeFileSync(join(dir, "a.sh"), "if echo a; then x; fi\nwhile echo b && echo c; do y; done\n");
     const result = await registry.invoke(run, {
@@ -136,9 +137,27 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
       args: { pattern: "echo $A", rewrite: "", path: "a.sh" },
     });
     expect(resultText(result)).toBe(
-      "nothing staged: 2 matches left unchanged: each is the command an `if`, `elif`, `while` or `until` tests (the last of its condition), " +
-        "and deleting it would leave `if ; then`, which does not parse, while `:` in its place would take every branch and never end a loop; " +
-        "rewrite the condition, or the whole statement, by hand (a.sh:1:4, a.sh:2:7).",
+      "nothing staged: 1 match left unchanged: it is the command an `if` tests (the last of its condition), " +
+        "and deleting it would leave `if ; then`, which does not parse, while `:` in its place always succeeds " +
+        "(the `then` branch would always be taken); rewrite the condition, or the whole statement, by hand (a.sh:1:4); " +
+        "2 matches left unchanged: together they are every command of the list a `while` tests (the last of its condition), " +
+        "and deleting them all would leave `while ; do`, which does not parse, while `:` in its place always succeeds " +
+        "(the loop would never end); rewrite the condition, or the whole statement, by hand (a.sh:2:7, a.sh:2:17).",
+    );
+  });
+
+  // `if { false; }; then` became `if { :; }; then`, which takes every branch.
+  it("Bash: the command a condition's { … } or ( … ) ends with is left unchanged by a deletion, and said so", async () => {
+    writeFileSync(join(dir, "a.sh"), "until { false; }; do y; done\nif ( false ); then x; fi\n");
+    const result = await registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "false", rewrite: "", path: "a.sh" },
+    });
+    expect(resultText(result)).toBe(
+      "nothing staged: 2 matches left unchanged: each is the command an `until` or an `if` tests " +
+        "(the last of the `{ … }` or `( … )` that ends its condition), " +
+        "and deleting it would leave `until { ; }; do` or `if ( ); then`, which do not parse, while `:` in its place always succeeds " +
+        "(the loop body would never run, the `then` branch would always be taken); rewrite the condition, or the whole statement, by hand (a.sh:1:9, a.sh:2:6).",
     );
   });
 
