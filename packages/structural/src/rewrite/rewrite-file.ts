@@ -240,14 +240,13 @@ export function rewriteFile(
 ): FileRewrite {
   // A template of nothing (or blanks) deletes what it matched.
   const deletes = template.trim() === "";
-  const sorted: Deletion[] = (
-    deletes
-      ? joinListDeletions(matches, source).map((match) =>
-          // From what it takes (`await`, a decorator's `@`: see `StructuralMatch.deletionStart`).
-          match.deletionStart === undefined ? match : { ...match, start: match.deletionStart },
-        )
-      : [...matches]
-  ).sort((a, b) => a.start - b.start || b.end - a.end);
+  // From what a deletion takes (`await`, a decorator's `@`, a class base's comma before it: see
+  // `StructuralMatch.deletionStart`).
+  const from = (match: Deletion): number =>
+    deletes && match.deletionStart !== undefined ? match.deletionStart : match.start;
+  const sorted: Deletion[] = (deletes ? joinListDeletions(matches, source) : [...matches]).sort(
+    (a, b) => from(a) - from(b) || b.end - a.end,
+  );
   const replacements: Replacement[] = [];
   /** The match each replacement rewrites (same index). */
   const replaced: Deletion[] = [];
@@ -257,15 +256,21 @@ export function rewriteFile(
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
   const lines = new SourceLines(source);
-  for (const match of sorted) {
+  for (const found of sorted) {
+    // A deletion whose span starts before its match's in what one before took (a class base's
+    // comma before it, `class A(log(1), log(2))`, the first taking the comma after it) starts at
+    // the match.
+    const start = from(found);
+    const match = start === found.start || start >= coveredTo ? { ...found, start } : found;
     if (
       match.start >= coveredTo &&
       (match.passedOver !== undefined ||
         match.trailingCode ||
         match.missing !== undefined ||
-        (deletes && (match.pipeline || match.condition || match.list?.condition)))
+        (deletes &&
+          (match.pipeline || match.condition || match.list?.condition || match.irreplaceable !== undefined)))
     ) {
-      leftUnchanged.push(match);
+      leftUnchanged.push(found);
       continue;
     }
     if (match.start < coveredTo) {
@@ -286,7 +291,8 @@ export function rewriteFile(
       match.text.endsWith(";") &&
       !template.trimEnd().endsWith(";") &&
       !heldByCapture(match, match.end - 1);
-    const end = keep ? match.end - 1 : match.end;
+    // To what a deletion takes (the parentheses of `await (log(1))`: see `StructuralMatch.deletionEnd`).
+    const end = keep ? match.end - 1 : deletes ? (match.deletionEnd ?? match.end) : match.end;
     replacements.push({
       start: match.start,
       end,
@@ -297,7 +303,7 @@ export function rewriteFile(
           : fillTemplate(template, match, source, options.codeNames, eol, end, lines),
     });
     replaced.push(match);
-    coveredTo = match.end;
+    coveredTo = Math.max(match.end, end);
   }
   if (deletes) fillEmptiedBodies(source, replacements, replaced);
   let newText = "";

@@ -161,6 +161,27 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     );
   });
 
+  // `raise log(1)`, `except log(2):` and `f'{log(3)=}'` became `raise None`, `except None:` and
+  // `f'{None=}'`: they parse, but raise a TypeError or print other text when they run.
+  it("Python: a call None cannot stand for is left unchanged by a deletion, and said so; a class base goes with its comma", async () => {
+    const code =
+      "def f():\n    raise log(1)\ntry:\n    f()\nexcept log(2):\n    pass\nprint(f'{log(3)=}')\nclass A(log(4), B): pass\n";
+    const { text, id } = await stage("a.py", code, "log($$$A)", "");
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).toMatch(/^\+class A\(B\): pass$/m);
+    expect(text).toContain(
+      "1 match left unchanged: it is what a `raise` raises, and `None` in its place raises a TypeError (a bare `raise` re-raises the exception being handled); " +
+        "rewrite the statement by hand (a.py:2:11); " +
+        "1 match left unchanged: it is an `except`'s exception type, and `None` in its place raises a TypeError when an exception reaches it (a bare `except:` catches every exception); " +
+        "rewrite the clause by hand (a.py:5:8); " +
+        "1 match left unchanged: it is an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print `None=None`; " +
+        "rewrite the string by hand (a.py:7:10).",
+    );
+    expect(text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe(code.replace("log(4), ", ""));
+  });
+
   // A Python expression deleted where the code needs one left `lambda: ` and `def f(a=):` (warned).
   it("Python: a deleted expression the code needs becomes None, as previewed, with no warning", async () => {
     const code = "f = lambda: print(1)\ndef g(a=print(2)):\n    print(3)\n";

@@ -167,12 +167,31 @@ function emptiedConditions(tests: readonly TestedBy[]): string {
   );
 }
 
+/** Per kind of Python expression left (see `StructuralMatch.irreplaceable`): what it is, and what to rewrite. */
+const irreplaceableNotes: readonly [NonNullable<StructuralMatch["irreplaceable"]>, string, string][] = [
+  [
+    "raise",
+    "what a `raise` raises, and `None` in its place raises a TypeError (a bare `raise` re-raises the exception being handled)",
+    "statement",
+  ],
+  [
+    "except",
+    "an `except`'s exception type, and `None` in its place raises a TypeError when an exception reaches it (a bare `except:` catches every exception)",
+    "clause",
+  ],
+  [
+    "f-string",
+    "an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print `None=None`",
+    "string",
+  ],
+];
+
 /**
  * What became of the matches that passed over a keyword or marker the pattern does not write, ran
  * on over code after the pattern, matched a token the code lacks, or were one command of a Bash
- * pipeline, the command a condition tests or every command of a list it tests, that a rewrite
- * to nothing would delete (see `StructuralMatch.pipeline`, `condition` and `ListOf.condition`):
- * how many were left
+ * pipeline, the command a condition tests or every command of a list it tests, or a Python
+ * expression `None` cannot stand for, that a rewrite to nothing would delete (see
+ * `StructuralMatch.pipeline`, `condition`, `ListOf.condition` and `irreplaceable`): how many were left
  * unchanged, why, how to rewrite them, and where a few of them are.
  */
 function leftUnchangedNote(
@@ -191,6 +210,7 @@ function leftUnchangedNote(
   const piped = others.filter(({ match }) => match.pipeline === true);
   const tested = others.filter(({ match }) => match.condition !== undefined);
   const listed = others.filter(({ match }) => match.condition === undefined && match.list?.condition);
+  const irreplaceable = others.filter(({ match }) => match.irreplaceable !== undefined);
   const notes: string[] = [];
   if (passing.length > 0) {
     const keywords = [...new Set(passing.flatMap(({ match }) => match.passedOver ?? []))];
@@ -242,6 +262,14 @@ function leftUnchangedNote(
       `${listed.length} matches left unchanged: ${lists === 1 ? "together they are every command of the list" : `they are every command of ${lists} lists, each`} ` +
         `${conditionOf(tests)}, and deleting them all would leave ${emptiedConditions(tests)}; ` +
         `rewrite the condition, or the whole statement, by hand (${places(listed)})`,
+    );
+  }
+  for (const [kind, what, where] of irreplaceableNotes) {
+    const left = irreplaceable.filter(({ match }) => match.irreplaceable === kind);
+    if (left.length === 0) continue;
+    const count = left.length === 1 ? "1 match" : `${left.length} matches`;
+    notes.push(
+      `${count} left unchanged: ${left.length === 1 ? "it is" : "each is"} ${what}; rewrite the ${where} by hand (${places(left)})`,
     );
   }
   return `${notes.join("; ")}.`;
