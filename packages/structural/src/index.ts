@@ -18,7 +18,7 @@ export type { CompiledPattern, PatternNode } from "./pattern/pattern-node.js";
 export { parseMetaVariable } from "./pattern/metavariable.js";
 export type { MetaVariable } from "./pattern/metavariable.js";
 
-export type { CapturedText, StructuralMatch, TreeMatches } from "./match/find-matches.js";
+export type { CapturedText, StructuralMatch, TestedBy, TreeMatches } from "./match/find-matches.js";
 export { matchSource } from "./match/match-source.js";
 
 export { searchFiles } from "./search/search.js";

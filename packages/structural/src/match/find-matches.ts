@@ -93,12 +93,14 @@ export interface StructuralMatch {
   readonly pipeline?: true;
   /**
    * Set when the match is the command a Bash `if`, `elif`, `while` or `until` tests: the last of
-   * its condition, whose exit status decides the branch. A rewrite to nothing leaves it alone:
-   * deleting it leaves `if ; then`, which does not parse, and no command in its place keeps what
-   * it tested (`:` would take every branch, and never end a `while`). A command before the
-   * condition's last is deleted with its `;`. Found only when asked (`MatchLimits.statements`).
+   * its condition, whose exit status decides the branch, or the last of a `{ … }` or `( … )` that
+   * is (whose status is its last command's). A rewrite to nothing leaves it alone: deleting it
+   * leaves `if ; then` or `if { ; }; then`, which do not parse, and no command in its place keeps
+   * what it tested (`:` would take every branch, and never end a `while`). A command before the
+   * condition's (or the group's) last is deleted with its `;`. Found only when asked
+   * (`MatchLimits.statements`).
    */
-  readonly condition?: true;
+  readonly condition?: TestedBy;
   /**
    * Set when the match is a Python expression in code that needs one there (`lambda: print(1)`,
    * `f(a=print(1))`, `[print(i) for i in y]`): a rewrite to nothing writes this (`None`, the
@@ -114,6 +116,30 @@ export interface StructuralMatch {
    * (`MatchLimits.statements`).
    */
   readonly deletionStart?: number;
+  /**
+   * Where that deletion ends when past `end`: the parentheses around the call it takes with its
+   * `await` (`await (log(1))`). Found only when asked (`MatchLimits.statements`).
+   */
+  readonly deletionEnd?: number;
+  /**
+   * Set when the match is a Python expression whose value neither deleting it nor `None` in its
+   * place keeps: what a `raise` raises (`raise None` raises a TypeError), an `except`'s exception
+   * type, or one of a tuple of them (`except None:` raises one when an exception reaches it), or
+   * an f-string's self-documenting expression (`f'{log(1)=}'` prints its text: `None=` would print
+   * another). A rewrite to nothing leaves it alone. Found only when asked (`MatchLimits.statements`).
+   */
+  readonly irreplaceable?: "raise" | "except" | "f-string";
+}
+
+/** What a Bash condition's command is tested by (see `StructuralMatch.condition`). */
+export interface TestedBy {
+  /** The statement's keyword: `if`, `elif`, `while` or `until`. */
+  readonly keyword: string;
+  /**
+   * Set when the command is the last of a `{ … }` or `( … )` (or of one in it) that ends the
+   * condition: the outermost's shape.
+   */
+  readonly group?: "{ … }" | "( … )";
 }
 
 /**
@@ -140,7 +166,7 @@ export interface ListOf {
   /** The body the list is a statement of (see {@link BodyOf}), for the match of it whole. */
   readonly body?: BodyOf;
   /** Set when the list is what a condition tests (see `StructuralMatch.condition`), for the match of it whole. */
-  readonly condition?: true;
+  readonly condition?: TestedBy;
 }
 
 /**
@@ -352,10 +378,31 @@ function conditionStatements(parent: Node): Node[] | undefined {
   return statements;
 }
 
-/** Whether Bash's `node` is the last statement of a condition (see `StructuralMatch.condition`). */
-function testedBy(node: Node): boolean {
-  const statements = node.parent ? conditionStatements(node.parent) : undefined;
-  return statements?.at(-1)?.id === node.id;
+/** Bash's groups of statements whose exit status is their last statement's. */
+const bashGroups: Readonly<Record<string, "{ … }" | "( … )">> = {
+  compound_statement: "{ … }",
+  subshell: "( … )",
+};
+
+/**
+ * What tests Bash's `node` (see `StructuralMatch.condition`): set when it is the last statement
+ * of a condition, or the last of a `{ … }` or `( … )` that is (through the group's redirects and
+ * `!`, and groups in groups).
+ */
+function testedBy(node: Node): TestedBy | undefined {
+  const parent = node.parent;
+  if (!parent) return undefined;
+  const statements = conditionStatements(parent);
+  if (statements) {
+    const keyword = parent.firstChild?.type;
+    return statements.at(-1)?.id === node.id && keyword ? { keyword } : undefined;
+  }
+  const group = bashGroups[parent.type];
+  if (!group) return undefined;
+  const inner = parent.children.filter((child) => child !== null && child.isNamed && !child.isExtra);
+  if (inner.at(-1)?.id !== node.id) return undefined;
+  const outer = testedBy(statementAround(parent, "bash", undefined, true));
+  return outer && { keyword: outer.keyword, group: outer.group ?? group };
 }
 
 /**
@@ -502,10 +549,95 @@ function placeholderOf(first: Node, last: Node, language: string): string | unde
  * TypeError when it runs.
  */
 function operandOf(node: Node, language: string): Node | undefined {
-  const parent = node.parent;
-  if (language !== "python" || !parent || (parent.type !== "await" && parent.type !== "decorator"))
+  if (language !== "python") return undefined;
+  // Through its parentheses (`await (log(1))`, `await ((log(1)))`).
+  const operand = unparenthesised(node);
+  const parent = operand.parent;
+  if (!parent || (parent.type !== "await" && parent.type !== "decorator")) return undefined;
+  return parent.namedChildren.length === 1 && parent.endIndex === operand.endIndex ? parent : undefined;
+}
+
+/** Python's `node` with the parentheses around it (`(log(1))`), as the code around reads it. */
+function unparenthesised(node: Node): Node {
+  let outer = node;
+  while (outer.parent?.type === "parenthesized_expression") outer = outer.parent;
+  return outer;
+}
+
+/**
+ * The span a rewrite to nothing deletes when `node` is a Python class's base (see
+ * `StructuralMatch.deletionStart`): `class A(None)` raises a TypeError where the class is defined
+ * (as do `*None`, `**None` and `metaclass=None`), so the base goes with its parentheses, its `*`
+ * or `metaclass=`, and a comma: the one after it with the blanks after that (`log(1), dict` →
+ * `dict`), else the one before it (`dict, log(1)` → `dict`), unless a comment lies between
+ * (`dict, # why⏎log(1)` → `dict, # why⏎`). `class A()` is a class of `object`.
+ */
+function classBaseSpan(
+  node: Node,
+  source: string,
+  language: string,
+): { start: number; end: number } | undefined {
+  if (language !== "python") return undefined;
+  let base = unparenthesised(node);
+  const up = base.parent;
+  if (up?.type === "list_splat" || up?.type === "dictionary_splat") base = up;
+  else if (
+    up?.type === "keyword_argument" &&
+    up.childForFieldName("value")?.id === base.id &&
+    up.childForFieldName("name")?.text === "metaclass"
+  )
+    base = up;
+  const list = base.parent;
+  if (list?.type !== "argument_list" || list.parent?.childForFieldName("superclasses")?.id !== list.id)
     return undefined;
-  return parent.namedChildren.length === 1 && parent.endIndex === node.endIndex ? parent : undefined;
+  // A comma next to it, with no comment between (which would go with it).
+  const next = base.nextSibling;
+  if (next?.type === ",") {
+    let end = next.endIndex;
+    while (source[end] === " " || source[end] === "\t") end++;
+    // Not to the next line: its indentation stays.
+    return {
+      start: base.startIndex,
+      end: source[end] === "\n" || source[end] === "\r" ? next.endIndex : end,
+    };
+  }
+  const previous = base.previousSibling;
+  return {
+    start: previous?.type === "," ? previous.startIndex : base.startIndex,
+    end: base.endIndex,
+  };
+}
+
+/** Node types of Python's `except` clauses, whose `value` is the exception type (or a tuple of them). */
+const exceptClauses = new Set(["except_clause", "except_group_clause"]);
+
+/** What Python's `node` is, that a rewrite to nothing leaves (see `StructuralMatch.irreplaceable`). */
+function irreplaceableOf(node: Node, language: string): StructuralMatch["irreplaceable"] {
+  if (language !== "python") return undefined;
+  const value = unparenthesised(node);
+  const parent = value.parent;
+  if (!parent) return undefined;
+  if (parent.type === "raise_statement")
+    return parent.childForFieldName("cause")?.id === value.id ? undefined : "raise";
+  if (parent.type === "interpolation")
+    return parent.children.some((child) => child?.type === "=") ? "f-string" : undefined;
+  // An exception type, alone, named (`as e`) or in a tuple.
+  let held = value;
+  for (;;) {
+    const around = held.parent;
+    if (
+      around &&
+      (around.type === "tuple" ||
+        around.type === "parenthesized_expression" ||
+        (around.type === "as_pattern" && around.firstNamedChild?.id === held.id))
+    )
+      held = around;
+    else break;
+  }
+  const clause = held.parent;
+  if (!clause || !exceptClauses.has(clause.type)) return undefined;
+  const type = clause.childForFieldName("value") ?? clause.firstNamedChild;
+  return type?.id === held.id ? "except" : undefined;
 }
 
 /** Bash nodes whose children are commands joined by operators: a list and a pipeline. */
@@ -594,6 +726,7 @@ function joinedOf(
   if (lastCommand && !heredoc) lastCommand[1] = whole.endIndex;
   const statement = statementEnd(whole, whole, source, language);
   const body = bodyOf(whole, whole, language);
+  const tested = testedBy(statementAround(whole, language, undefined, true));
   return {
     list: {
       start: whole.startIndex,
@@ -604,7 +737,7 @@ function joinedOf(
       comments,
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
-      ...(testedBy(statementAround(whole, language, undefined, true)) ? { condition: true as const } : {}),
+      ...(tested ? { condition: tested } : {}),
     },
   };
 }
@@ -943,19 +1076,25 @@ function* matchSteps(
     const around =
       limits.statements === true && first.id === last.id ? operandOf(first, pattern.language) : undefined;
     const [from, to] = around ? [around, around] : [first, last];
+    const base =
+      limits.statements === true && from.id === to.id
+        ? classBaseSpan(from, source, pattern.language)
+        : undefined;
+    const irreplaceable =
+      limits.statements === true && from.id === to.id ? irreplaceableOf(from, pattern.language) : undefined;
     const statement =
       limits.statements === true
         ? around?.type === "decorator"
           ? around.nextSibling?.startIndex
-          : statementEnd(from, to, source, pattern.language)
+          : (base?.end ?? statementEnd(from, to, source, pattern.language))
         : undefined;
+    const deletionStart = base?.start ?? around?.startIndex;
     const body = limits.statements === true ? bodyOf(from, to, pattern.language) : undefined;
     const joined = limits.statements === true ? joinedOf(first, last, source, pattern.language) : undefined;
     const tested =
-      limits.statements === true &&
-      pattern.language === "bash" &&
-      first.id === last.id &&
-      testedBy(statementAround(first, pattern.language, undefined, true));
+      limits.statements === true && pattern.language === "bash" && first.id === last.id
+        ? testedBy(statementAround(first, pattern.language, undefined, true))
+        : undefined;
     const placeholder =
       limits.statements === true && statement === undefined
         ? placeholderOf(from, to, pattern.language)
@@ -981,9 +1120,11 @@ function* matchSteps(
       ...(statement !== undefined ? { statementEnd: statement } : {}),
       ...(body !== undefined ? { body } : {}),
       ...joined,
-      ...(tested ? { condition: true as const } : {}),
+      ...(tested ? { condition: tested } : {}),
       ...(placeholder !== undefined ? { placeholder } : {}),
-      ...(around ? { deletionStart: around.startIndex } : {}),
+      ...(deletionStart !== undefined && deletionStart !== first.startIndex ? { deletionStart } : {}),
+      ...(around && around.endIndex > last.endIndex ? { deletionEnd: around.endIndex } : {}),
+      ...(irreplaceable ? { irreplaceable } : {}),
     });
     if (matches.length < maxMatches) return false;
     state.stopped = "max-matches";

@@ -433,7 +433,10 @@ describe("an empty rewrite leaves no redirect, condition or expression without i
       const result = await deletion("bash", "echo $A", code);
       expect(result.newText).toBe(code);
       expect(result.leftUnchanged.length).toBeGreaterThan(0);
-      expect(result.leftUnchanged.every((match) => match.condition === true)).toBe(true);
+      // The command tested, or every command of the list tested.
+      expect(
+        result.leftUnchanged.every((match) => (match.condition ?? match.list?.condition) !== undefined),
+      ).toBe(true);
     });
   it("Bash: a list's last command in a condition still goes with its operator", async () => {
     const text = (await deletion("bash", "echo a", "if g && echo a; then x; fi\n")).newText;
@@ -626,5 +629,189 @@ describe("an empty rewrite of a Python call an `await` or a decorator holds", ()
       const text = await rewritten("python", "log($$$A)", code);
       expect(text).toBe(expected);
       expect(run(text)).toBe("done\n");
+    });
+});
+
+/** What `command` prints running `text` (stdout, then the last line of stderr when it fails). */
+function runs(command: "python3" | "bash", text: string): string {
+  const result = spawnSync(command, ["-c", text], { timeout: 10_000, encoding: "utf8" });
+  if (result.error) throw result.error;
+  return result.status === 0
+    ? result.stdout
+    : `${result.stdout}${result.stderr.trim().split("\n").at(-1) ?? ""}`;
+}
+
+describe("an empty rewrite leaves the command a condition tests inside a { … } or ( … )", () => {
+  /** `rewriteFile`'s whole answer for an empty rewrite of `pattern`'s matches in Bash `code`. */
+  async function deletion(pattern: string, code: string) {
+    const compiled = await parser.compile(parser.spec("bash"), pattern);
+    const tree = await parser.parse(parser.spec("bash"), code);
+    const { matches } = findMatches(compiled, tree, code, { statements: true });
+    tree.delete();
+    expect(matches.length).toBeGreaterThan(0);
+    return rewriteFile(code, matches, "", { codeNames: compiled.codeNames });
+  }
+
+  // `if { false; }; then` became `if { :; }; then`, which parses and takes every branch; a
+  // `while ( false )` became `while ( : )`, which never ends but for a `break`. The group's status
+  // is its last command's: that command is what the condition tests.
+  const tested: [string, string, string][] = [
+    ["an if's { … }", "false", "if { false; }; then echo yes; else echo no; fi\n"],
+    ["an if's ( … )", "false", "if ( false ); then echo yes; else echo no; fi\n"],
+    ["a while's ( … )", "false", "while ( false ); do echo loop; break; done; echo end\n"],
+    ["an until's { … }", "true", "until { true; }; do echo loop; break; done; echo end\n"],
+    ["an elif's { … }", "false", "if false; then :; elif { false; }; then echo yes; else echo no; fi\n"],
+    ["a { … } with a redirect", "false", "if { false; } > /dev/null; then echo yes; else echo no; fi\n"],
+    ["the last of a { … } of two", "false", "if { echo a; false; }; then echo yes; else echo no; fi\n"],
+    ["a ( … ) in a { … }", "false", "if { ( false ); }; then echo yes; else echo no; fi\n"],
+    [
+      "a list a { … } is, every command of it",
+      "false",
+      "if { false && false; }; then echo yes; else echo no; fi\n",
+    ],
+  ];
+  for (const [what, pattern, code] of tested)
+    it(`Bash: ${what} keeps the command it tests: ${JSON.stringify(code)}`, async () => {
+      const result = await deletion(pattern, code);
+      expect(result.newText).toBe(code);
+      expect(result.leftUnchanged.length).toBeGreaterThan(0);
+      // The command tested, or every command of the list tested.
+      expect(
+        result.leftUnchanged.every((match) => (match.condition ?? match.list?.condition) !== undefined),
+      ).toBe(true);
+    });
+
+  it("Bash: the condition's keyword is on each match left", async () => {
+    const result = await deletion(
+      "false",
+      "while ( false ); do :; done\nuntil { false; }; do :; done\nif g; then :; elif false; then :; fi\n",
+    );
+    expect(result.leftUnchanged.map((match) => match.condition)).toEqual([
+      { keyword: "while", group: "( … )" },
+      { keyword: "until", group: "{ … }" },
+      { keyword: "elif" },
+    ]);
+  });
+
+  // A command before a group's last still goes, as one before a condition's last does.
+  it("Bash: a command before the last of a condition's { … } goes with its `;`, and the branch taken is the same", async () => {
+    const code = "if { echo a; false; }; then echo yes; else echo no; fi\n";
+    const text = (await deletion("echo a", code)).newText;
+    expect(text).toBe("if { false; }; then echo yes; else echo no; fi\n");
+    expect(compiles("bash", text)).toBe(true);
+    expect(runs("bash", text)).toBe("no\n");
+  });
+
+  // A list whose every command a deletion matched was counted as 1 match left, and said to be
+  // the command the condition tests: each command is a match left.
+  it("Bash: every command of a condition's list is a match left, each saying which list", async () => {
+    const code = "while echo a && echo b; do break; done\n";
+    const result = await deletion("echo $A", code);
+    expect(result.newText).toBe(code);
+    expect(result.leftUnchanged.map((match) => match.text)).toEqual(["echo a", "echo b"]);
+    expect(result.leftUnchanged.map((match) => match.condition)).toEqual([undefined, undefined]);
+    expect(result.leftUnchanged.map((match) => match.list?.condition?.keyword)).toEqual(["while", "while"]);
+  });
+});
+
+describe("an empty rewrite of a Python call whose value None cannot stand for", () => {
+  /** `rewriteFile`'s whole answer for an empty rewrite of `log($$$A)` in `code`. */
+  async function deletion(code: string) {
+    const compiled = await parser.compile(parser.spec("python"), "log($$$A)");
+    const tree = await parser.parse(parser.spec("python"), code);
+    const { matches } = findMatches(compiled, tree, code, { statements: true });
+    tree.delete();
+    expect(matches.length).toBeGreaterThan(0);
+    return rewriteFile(code, matches, "");
+  }
+  const log = "def log(*a):\n    return type('L', (), {})\n";
+
+  // `class A(log(1))` became `class A(None)`, a TypeError where the class is defined: the base
+  // goes with its comma (`class A()` is a class of `object`).
+  const bases: [string, string, string][] = [
+    ["the only base", "class A(log(1)): pass\n", "class A(): pass\n"],
+    ["the first of two", "class A(log(1), dict): pass\n", "class A(dict): pass\n"],
+    ["the last of two", "class A(dict, log(1)): pass\n", "class A(dict): pass\n"],
+    ["two of three", "class A(log(1), dict, log(2)): pass\n", "class A(dict): pass\n"],
+    ["both of two", "class A(log(1), log(2)): pass\n", "class A(): pass\n"],
+    ["one before a trailing comma", "class A(\n    log(1),\n): pass\n", "class A(\n    \n): pass\n"],
+    ["one before a keyword", "class A(log(1), metaclass=type): pass\n", "class A(metaclass=type): pass\n"],
+    ["a parenthesised one", "class A((log(1))): pass\n", "class A(): pass\n"],
+    [
+      "one after a comment",
+      "class A(dict,  # why\n        log(1)): pass\n",
+      "class A(dict,  # why\n        ): pass\n",
+    ],
+  ];
+  for (const [what, code, expected] of bases)
+    it(`a class's base goes with its comma (${what})`, async () => {
+      const text = (await deletion(code)).newText;
+      expect(text).toBe(expected);
+      expect(compiles("python", text)).toBe(true);
+      expect(runs("python3", `${log}${code}print(A.__mro__[-1].__name__)`)).toBe("object\n");
+      expect(runs("python3", `${log}${text}print(A.__mro__[-1].__name__)`)).toBe("object\n");
+    });
+
+  it("a class's `*`, `**` or `metaclass=` base goes with its comma (None there raised a TypeError too)", async () => {
+    const code = "class A(*log(1), dict, **log(2)): pass\nclass B(dict, metaclass=log(3)): pass\n";
+    const text = (await deletion(code)).newText;
+    expect(text).toBe("class A(dict): pass\nclass B(dict): pass\n");
+    expect(runs("python3", `${text}print(A.__mro__[1].__name__, type(B).__name__)`)).toBe("dict type\n");
+  });
+
+  // `raise log(1)` became `raise None` and `except log(1):` `except None:`: both parse, and raise
+  // a TypeError where they run; no text in the call's place keeps what it raised or caught.
+  const kept: [string, string, string][] = [
+    ["what a raise raises", "raise", "def f():\n    raise log(1)\n"],
+    ["a raise's parenthesised exception", "raise", "raise (log(1))\n"],
+    ["an except's type", "except", "try:\n    g()\nexcept log(1):\n    pass\n"],
+    ["an except's type with a name", "except", "try:\n    g()\nexcept log(1) as e:\n    pass\n"],
+    ["a type of an except's tuple", "except", "try:\n    g()\nexcept (KeyError, log(1)):\n    pass\n"],
+    ["an except*'s type", "except", "try:\n    g()\nexcept* log(1):\n    pass\n"],
+    ["an f-string's self-documenting expression", "f-string", "print(f'{log(1)=}')\n"],
+    ["one with a format", "f-string", "print(f'{log(1) = !r:>10}')\n"],
+  ];
+  for (const [what, why, code] of kept)
+    it(`leaves ${what} unchanged, saying why: ${JSON.stringify(code)}`, async () => {
+      const result = await deletion(code);
+      expect(result.newText).toBe(code);
+      expect(result.leftUnchanged.map((match) => match.irreplaceable)).toEqual([why]);
+    });
+
+  it("runs as before where a raise, an except or an f-string held the call", async () => {
+    // Here the call gives an exception class, as code that raises or catches what it gives does.
+    const code =
+      "def log(*a):\n    return type('L', (Exception,), {})\n" +
+      "try:\n    raise log(1)\nexcept Exception as e:\n    print('raised', type(e).__name__)\n" +
+      "try:\n    raise KeyError\nexcept (KeyError, log(2)):\n    print('caught')\n" +
+      "print(f'{log(3)=}'.split('=')[0])\n";
+    const text = (await deletion(code)).newText;
+    expect(runs("python3", code)).toBe("raised L\ncaught\nlog(3)\n");
+    expect(runs("python3", text)).toBe(runs("python3", code));
+  });
+
+  // A raise's cause (`from log(1)`) and an f-string's plain expression still get None, which runs.
+  it("still writes None for a raise's cause and an f-string's expression", async () => {
+    const code = `${log}try:\n    raise KeyError from log(1)\nexcept KeyError:\n    print('caught')\nprint(f'{log(2)}')\n`;
+    const text = (await deletion(code)).newText;
+    expect(text).toBe(
+      `${log}try:\n    raise KeyError from None\nexcept KeyError:\n    print('caught')\nprint(f'{None}')\n`,
+    );
+    expect(runs("python3", text)).toBe("caught\nNone\n");
+  });
+
+  // `await (log(1))` became `await (None)`, a TypeError when it runs: the parentheses and the
+  // `await` go with the call, as without parentheses.
+  const awaited: [string, string, string][] = [
+    ["a statement", "    await (log(1))\n    print('done')\n", "    \n    print('done')\n"],
+    ["a value", "    x = await ((log(1)))\n    print('done', x)\n", "    x = None\n    print('done', x)\n"],
+  ];
+  for (const [what, body, expected] of awaited)
+    it(`an awaited parenthesised call goes with its await (${what})`, async () => {
+      const head = "import asyncio\nasync def f():\n";
+      const tail = "asyncio.run(f())\n";
+      const text = (await deletion(`${head}${body}${tail}`)).newText;
+      expect(text).toBe(`${head}${expected}${tail}`);
+      expect(runs("python3", text)).toMatch(/^done/);
     });
 });

@@ -113,8 +113,8 @@ function keptComments(
  * commands holding one goes as one span, and the operator or terminator after the run is written
  * before the comments (`g && # why⏎  echo a || h` → `g || # why⏎  h`). A list whose every
  * command goes is one match of the list whole, deleted as a statement is (with its `;`, and its body's no-op written if that
- * empties it), or left as it is when it is what a condition tests (see `ListOf.condition`). Other
- * matches are as they were.
+ * empties it), or, when it is what a condition tests (see `ListOf.condition`), each match of it
+ * left as it is, with its `list`. Other matches are as they were.
  */
 function joinListDeletions(matches: readonly StructuralMatch[], source: string): Deletion[] {
   const deleted = new Map<number, Set<number>>();
@@ -141,6 +141,11 @@ function joinListDeletions(matches: readonly StructuralMatch[], source: string):
     const kept = list.commands.findIndex((_, index) => !indexes.has(index));
     const { list: _list, body: _body, statementEnd: _end, ...rest } = match;
     if (kept < 0) {
+      // What a condition tests: each match stays, as it is (see `rewriteFile`).
+      if (list.condition) {
+        joined.push(match);
+        continue;
+      }
       // The list whole, once.
       if (whole.has(list.start)) continue;
       whole.add(list.start);
@@ -152,7 +157,6 @@ function joinListDeletions(matches: readonly StructuralMatch[], source: string):
         end: list.end,
         ...(list.statementEnd !== undefined ? { statementEnd: list.statementEnd } : {}),
         ...(list.body !== undefined ? { body: list.body } : {}),
-        ...(list.condition ? { condition: true as const } : {}),
         ...(kept !== "" ? { kept } : {}),
       });
       continue;
@@ -236,14 +240,13 @@ export function rewriteFile(
 ): FileRewrite {
   // A template of nothing (or blanks) deletes what it matched.
   const deletes = template.trim() === "";
-  const sorted: Deletion[] = (
-    deletes
-      ? joinListDeletions(matches, source).map((match) =>
-          // From what it takes (`await`, a decorator's `@`: see `StructuralMatch.deletionStart`).
-          match.deletionStart === undefined ? match : { ...match, start: match.deletionStart },
-        )
-      : [...matches]
-  ).sort((a, b) => a.start - b.start || b.end - a.end);
+  // From what a deletion takes (`await`, a decorator's `@`, a class base's comma before it: see
+  // `StructuralMatch.deletionStart`).
+  const from = (match: Deletion): number =>
+    deletes && match.deletionStart !== undefined ? match.deletionStart : match.start;
+  const sorted: Deletion[] = (deletes ? joinListDeletions(matches, source) : [...matches]).sort(
+    (a, b) => from(a) - from(b) || b.end - a.end,
+  );
   const replacements: Replacement[] = [];
   /** The match each replacement rewrites (same index). */
   const replaced: Deletion[] = [];
@@ -253,15 +256,21 @@ export function rewriteFile(
   // Once per file, not per match: it reads the whole text.
   const eol = lineEnding(source);
   const lines = new SourceLines(source);
-  for (const match of sorted) {
+  for (const found of sorted) {
+    // A deletion whose span starts before its match's in what one before took (a class base's
+    // comma before it, `class A(log(1), log(2))`, the first taking the comma after it) starts at
+    // the match.
+    const start = from(found);
+    const match = start === found.start || start >= coveredTo ? { ...found, start } : found;
     if (
       match.start >= coveredTo &&
       (match.passedOver !== undefined ||
         match.trailingCode ||
         match.missing !== undefined ||
-        (deletes && (match.pipeline || match.condition)))
+        (deletes &&
+          (match.pipeline || match.condition || match.list?.condition || match.irreplaceable !== undefined)))
     ) {
-      leftUnchanged.push(match);
+      leftUnchanged.push(found);
       continue;
     }
     if (match.start < coveredTo) {
@@ -282,7 +291,8 @@ export function rewriteFile(
       match.text.endsWith(";") &&
       !template.trimEnd().endsWith(";") &&
       !heldByCapture(match, match.end - 1);
-    const end = keep ? match.end - 1 : match.end;
+    // To what a deletion takes (the parentheses of `await (log(1))`: see `StructuralMatch.deletionEnd`).
+    const end = keep ? match.end - 1 : deletes ? (match.deletionEnd ?? match.end) : match.end;
     replacements.push({
       start: match.start,
       end,
@@ -293,7 +303,7 @@ export function rewriteFile(
           : fillTemplate(template, match, source, options.codeNames, eol, end, lines),
     });
     replaced.push(match);
-    coveredTo = match.end;
+    coveredTo = Math.max(match.end, end);
   }
   if (deletes) fillEmptiedBodies(source, replacements, replaced);
   let newText = "";

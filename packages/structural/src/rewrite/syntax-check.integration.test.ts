@@ -128,7 +128,8 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
     );
   });
 
-  // Deleting the command a condition tests wrote `if ; then` and `while ; do` (warned).
+  // Deleting the command a condition tests wrote `if ; then` and `while ; do` (warned). A list
+  // whose every command matched was counted as 1 match and called the command tested.
   it("Bash: the command a condition tests is left unchanged by a deletion, and said so", async () => {
     writeFileSync(join(dir, "a.sh"), "if echo a; then x; fi\nwhile echo b && echo c; do y; done\n");
     const result = await registry.invoke(run, {
@@ -136,10 +137,49 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
       args: { pattern: "echo $A", rewrite: "", path: "a.sh" },
     });
     expect(resultText(result)).toBe(
-      "nothing staged: 2 matches left unchanged: each is the command an `if`, `elif`, `while` or `until` tests (the last of its condition), " +
-        "and deleting it would leave `if ; then`, which does not parse, while `:` in its place would take every branch and never end a loop; " +
-        "rewrite the condition, or the whole statement, by hand (a.sh:1:4, a.sh:2:7).",
+      "nothing staged: 1 match left unchanged: it is the command an `if` tests (the last of its condition), " +
+        "and deleting it would leave `if ; then`, which does not parse, while `:` in its place always succeeds " +
+        "(the `then` branch would always be taken); rewrite the condition, or the whole statement, by hand (a.sh:1:4); " +
+        "2 matches left unchanged: together they are every command of the list a `while` tests (the last of its condition), " +
+        "and deleting them all would leave `while ; do`, which does not parse, while `:` in its place always succeeds " +
+        "(the loop would never end); rewrite the condition, or the whole statement, by hand (a.sh:2:7, a.sh:2:17).",
     );
+  });
+
+  // `if { false; }; then` became `if { :; }; then`, which takes every branch.
+  it("Bash: the command a condition's { … } or ( … ) ends with is left unchanged by a deletion, and said so", async () => {
+    writeFileSync(join(dir, "a.sh"), "until { false; }; do y; done\nif ( false ); then x; fi\n");
+    const result = await registry.invoke(run, {
+      tool: "ast_edit",
+      args: { pattern: "false", rewrite: "", path: "a.sh" },
+    });
+    expect(resultText(result)).toBe(
+      "nothing staged: 2 matches left unchanged: each is the command an `until` or an `if` tests " +
+        "(the last of the `{ … }` or `( … )` that ends its condition), " +
+        "and deleting it would leave `until { ; }; do` or `if ( ); then`, which do not parse, while `:` in its place always succeeds " +
+        "(the loop body would never run, the `then` branch would always be taken); rewrite the condition, or the whole statement, by hand (a.sh:1:9, a.sh:2:6).",
+    );
+  });
+
+  // `raise log(1)`, `except log(2):` and `f'{log(3)=}'` became `raise None`, `except None:` and
+  // `f'{None=}'`: they parse, but raise a TypeError or print other text when they run.
+  it("Python: a call None cannot stand for is left unchanged by a deletion, and said so; a class base goes with its comma", async () => {
+    const code =
+      "def f():\n    raise log(1)\ntry:\n    f()\nexcept log(2):\n    pass\nprint(f'{log(3)=}')\nclass A(log(4), B): pass\n";
+    const { text, id } = await stage("a.py", code, "log($$$A)", "");
+    expect(text).toContain("(proposed) 1 replacement in 1 file");
+    expect(text).toMatch(/^\+class A\(B\): pass$/m);
+    expect(text).toContain(
+      "1 match left unchanged: it is what a `raise` raises, and `None` in its place raises a TypeError (a bare `raise` re-raises the exception being handled); " +
+        "rewrite the statement by hand (a.py:2:11); " +
+        "1 match left unchanged: it is an `except`'s exception type, and `None` in its place raises a TypeError when an exception reaches it (a bare `except:` catches every exception); " +
+        "rewrite the clause by hand (a.py:5:8); " +
+        "1 match left unchanged: it is an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print `None=None`; " +
+        "rewrite the string by hand (a.py:7:10).",
+    );
+    expect(text).not.toMatch(/Warning|syntax error/);
+    await registry.invoke(run, { tool: "resolve", args: { edit_id: id, action: "accept" } });
+    expect(readFileSync(join(dir, "a.py"), "utf8")).toBe(code.replace("log(4), ", ""));
   });
 
   // A Python expression deleted where the code needs one left `lambda: ` and `def f(a=):` (warned).

@@ -1,6 +1,6 @@
 import { defineTool } from "@tools/registry";
 import { z } from "zod";
-import type { StructuralMatch } from "../match/find-matches.js";
+import type { StructuralMatch, TestedBy } from "../match/find-matches.js";
 import { structuralParserKey } from "../parser/structural-parser.js";
 import { clauseHint } from "../pattern/parse-failure.js";
 import { checkRewrites, type RewriteToCheck } from "../rewrite/check-rewrites.js";
@@ -117,11 +117,81 @@ function places(left: readonly { relativePath: string; match: StructuralMatch }[
   return `${where.join(", ")}${more}`;
 }
 
+/** `a \`while\``, `an \`if\``: a Bash condition's keyword with its article. */
+function keywordOf(test: TestedBy): string {
+  return `${/^[aeiou]/.test(test.keyword) ? "an" : "a"} \`${test.keyword}\``;
+}
+
+/**
+ * What tests the commands left (see `StructuralMatch.condition`): `an \`if\` tests (the last of
+ * its condition)`, with each keyword there, and where in the condition they are.
+ */
+function conditionOf(tests: readonly TestedBy[]): string {
+  const keywords = [...new Set(tests.map(keywordOf))];
+  const grouped = tests.some((test) => test.group !== undefined);
+  const bare = tests.some((test) => test.group === undefined);
+  const where =
+    grouped && bare
+      ? "the last of its condition, or of the `{ … }` or `( … )` that ends it"
+      : grouped
+        ? "the last of the `{ … }` or `( … )` that ends its condition"
+        : "the last of its condition";
+  return `${either(keywords)} tests (${where})`;
+}
+
+/** What each condition would read with the commands it tests deleted, and with `:` in their place. */
+function emptiedConditions(tests: readonly TestedBy[]): string {
+  const left = [
+    ...new Set(
+      tests.map((test) => {
+        const opens = test.keyword === "if" || test.keyword === "elif" ? "then" : "do";
+        const empty = test.group === "{ … }" ? " { ; };" : test.group === "( … )" ? " ( );" : " ;";
+        return `\`${test.keyword}${empty} ${opens}\``;
+      }),
+    ),
+  ];
+  const effects = [
+    ...new Set(
+      tests.map((test) =>
+        test.keyword === "while"
+          ? "the loop would never end"
+          : test.keyword === "until"
+            ? "the loop body would never run"
+            : "the `then` branch would always be taken",
+      ),
+    ),
+  ];
+  return (
+    `${either(left)}, which ${left.length === 1 ? "does" : "do"} not parse, ` +
+    `while \`:\` in its place always succeeds (${effects.join(", ")})`
+  );
+}
+
+/** Per kind of Python expression left (see `StructuralMatch.irreplaceable`): what it is, and what to rewrite. */
+const irreplaceableNotes: readonly [NonNullable<StructuralMatch["irreplaceable"]>, string, string][] = [
+  [
+    "raise",
+    "what a `raise` raises, and `None` in its place raises a TypeError (a bare `raise` re-raises the exception being handled)",
+    "statement",
+  ],
+  [
+    "except",
+    "an `except`'s exception type, and `None` in its place raises a TypeError when an exception reaches it (a bare `except:` catches every exception)",
+    "clause",
+  ],
+  [
+    "f-string",
+    "an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print `None=None`",
+    "string",
+  ],
+];
+
 /**
  * What became of the matches that passed over a keyword or marker the pattern does not write, ran
  * on over code after the pattern, matched a token the code lacks, or were one command of a Bash
- * pipeline or the command a condition tests that a rewrite to nothing would delete (see
- * `StructuralMatch.pipeline` and `condition`): how many were left
+ * pipeline, the command a condition tests or every command of a list it tests, or a Python
+ * expression `None` cannot stand for, that a rewrite to nothing would delete (see
+ * `StructuralMatch.pipeline`, `condition`, `ListOf.condition` and `irreplaceable`): how many were left
  * unchanged, why, how to rewrite them, and where a few of them are.
  */
 function leftUnchangedNote(
@@ -137,8 +207,10 @@ function leftUnchangedNote(
   const others = left.filter(
     ({ match }) => !match.trailingCode && match.missing === undefined && match.passedOver === undefined,
   );
-  const piped = others.filter(({ match }) => match.condition === undefined);
+  const piped = others.filter(({ match }) => match.pipeline === true);
   const tested = others.filter(({ match }) => match.condition !== undefined);
+  const listed = others.filter(({ match }) => match.condition === undefined && match.list?.condition);
+  const irreplaceable = others.filter(({ match }) => match.irreplaceable !== undefined);
   const notes: string[] = [];
   if (passing.length > 0) {
     const keywords = [...new Set(passing.flatMap(({ match }) => match.passedOver ?? []))];
@@ -175,11 +247,29 @@ function leftUnchangedNote(
     );
   }
   if (tested.length > 0) {
+    const tests = tested.flatMap(({ match }) => (match.condition ? [match.condition] : []));
     const count = tested.length === 1 ? "1 match" : `${tested.length} matches`;
     notes.push(
-      `${count} left unchanged: ${tested.length === 1 ? "it is" : "each is"} the command an \`if\`, \`elif\`, \`while\` or \`until\` tests (the last of its condition), ` +
-        `and deleting it would leave \`if ; then\`, which does not parse, while \`:\` in its place would take every branch and never end a loop; ` +
-        `rewrite the condition, or the whole statement, by hand (${places(tested)})`,
+      `${count} left unchanged: ${tested.length === 1 ? "it is" : "each is"} the command ${conditionOf(tests)}, ` +
+        `and deleting it would leave ${emptiedConditions(tests)}; rewrite the condition, or the whole statement, by hand (${places(tested)})`,
+    );
+  }
+  if (listed.length > 0) {
+    const tests = listed.flatMap(({ match }) => (match.list?.condition ? [match.list.condition] : []));
+    const lists = new Set(listed.map(({ relativePath, match }) => `${relativePath} ${match.list?.start}`))
+      .size;
+    notes.push(
+      `${listed.length} matches left unchanged: ${lists === 1 ? "together they are every command of the list" : `they are every command of ${lists} lists, each`} ` +
+        `${conditionOf(tests)}, and deleting them all would leave ${emptiedConditions(tests)}; ` +
+        `rewrite the condition, or the whole statement, by hand (${places(listed)})`,
+    );
+  }
+  for (const [kind, what, where] of irreplaceableNotes) {
+    const left = irreplaceable.filter(({ match }) => match.irreplaceable === kind);
+    if (left.length === 0) continue;
+    const count = left.length === 1 ? "1 match" : `${left.length} matches`;
+    notes.push(
+      `${count} left unchanged: ${left.length === 1 ? "it is" : "each is"} ${what}; rewrite the ${where} by hand (${places(left)})`,
     );
   }
   return `${notes.join("; ")}.`;
