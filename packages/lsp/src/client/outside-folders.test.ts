@@ -278,4 +278,23 @@ describe("folders outside a root, watched each on its own", () => {
       tree.remove();
     }
   });
+  // `status` recounts while the server stops (its state still running): the folders past the
+  // bound were watched again on a closed instance, whose watches nothing ever ended.
+  it("watches nothing once closed, a recount or take after it too", () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < outsideFoldersLimit + 3; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-closed", files);
+    const folders = new OutsideFolders();
+    try {
+      folders.add(Array.from({ length: outsideFoldersLimit + 3 }, (_, i) => join(tree.dir, `d${i}`)));
+      folders.close();
+      folders.recount();
+      folders.take();
+      expect(folders.size).toBe(0);
+      expect(folders.take()).toEqual([]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
 });

@@ -89,6 +89,7 @@ export class OutsideFolders {
    * watched or refused (a few microseconds each); a place freed goes to a refused folder.
    */
   recount(): number {
+    if (this.closed) return this.refused.size;
     for (const folder of this.watchers.keys()) if (!isFolder(folder)) this.lose(folder);
     this.comeBack();
     this.followRefused();
@@ -101,6 +102,7 @@ export class OutsideFolders {
    * watched when `watchCreated` says so (not a symlink, nor past the limit).
    */
   take(watchCreated: (folder: string) => boolean = () => true): string[] {
+    if (this.closed) return [];
     this.comeBack();
     // Folders refused past the bound, removed since (a checkout: a watched folder told of it) no
     // longer to say, and a place freed given to one of them.
@@ -184,6 +186,7 @@ export class OutsideFolders {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.gone.clear();
+    this.refused.clear();
     this.renamed.clear();
     this.created.clear();
   }
