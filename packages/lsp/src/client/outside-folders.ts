@@ -42,9 +42,11 @@ export class OutsideFolders {
   private readonly watchers = new Map<string, FSWatcher>();
   /**
    * Folders the projects read that are not there now (their watch ended: removed, moved,
-   * unreadable; or refused, then removed): watched again once back, if a place is left. At most
-   * {@link outsideFoldersLimit}, the oldest forgotten past it (a later listing of the projects
-   * names it again, if they still read it).
+   * unreadable; or refused, then removed): watched again once back, if a place is left, else
+   * refused. None is forgotten, as none refused is: one forgotten was, once back, neither watched
+   * nor counted until the projects were listed again, which a change to a file they hold does
+   * not bring (a checkout of a branch without more than the bound, then back, left those
+   * uncounted). Bounded by the folders the projects named.
    */
   private readonly gone = new Set<string>();
   /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
@@ -164,21 +166,12 @@ export class OutsideFolders {
       if (created ? !isRealFolder(folder) : !isFolder(folder)) {
         this.refused.delete(folder);
         if (created) this.created.delete(folder);
-        else this.keepGone(folder);
+        else this.gone.add(folder);
       } else if (!this.full && this.watch(folder)) {
         this.refused.delete(folder);
         this.addEntries(folder);
       }
     }
-  }
-
-  /** Adds `folder` to the {@link gone}, forgetting the oldest past {@link outsideFoldersLimit}. */
-  private keepGone(folder: string): void {
-    this.gone.delete(folder);
-    this.gone.add(folder);
-    if (this.gone.size <= outsideFoldersLimit) return;
-    const oldest = this.gone.values().next().value;
-    if (oldest !== undefined) this.gone.delete(oldest);
   }
 
   close(): void {
@@ -237,7 +230,7 @@ export class OutsideFolders {
       this.created.delete(folder);
       return;
     }
-    if (!this.closed) this.keepGone(folder);
+    if (!this.closed) this.gone.add(folder);
   }
 }
 
