@@ -9,19 +9,33 @@ import { running } from "../test-support/fixtures.js";
 import { runCommand } from "./run-command.js";
 
 /**
- * The daemon whose pid the test's script wrote to `pidFile`, as the process it is now (pid and
- * start time), or undefined when it is not there: the test's clean-up kills only that process,
- * never another that got its pid after it ended.
+ * The daemon whose pid the test's script writes to `pidFile`, as the process it is (pid and start
+ * time), taken as soon as written (looked for every 10 ms, 5 s at most), while it surely runs:
+ * undefined when it never was. The test's clean-up kills only that process, never another that
+ * got its pid after it ended, and kills it whatever the test's assertions did (taken after the
+ * run's, a daemon out of the group's reach was left running when one failed).
  */
-function daemonIn(pidFile: string): ProcessIdentity | undefined {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(pidFile, "utf8"));
-  } catch {
-    return undefined;
+async function daemonIn(pidFile: string): Promise<ProcessIdentity | undefined> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline;) {
+    let text = "";
+    try {
+      text = readFileSync(pidFile, "utf8");
+    } catch {
+      // not written yet
+    }
+    if (/^\d+\n$/.test(text)) {
+      const pid = Number(text);
+      const start = processStat(pid)?.start;
+      return start === undefined ? undefined : { pid, start };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  const start = processStat(pid)?.start;
-  return start === undefined ? undefined : { pid, start };
+  return undefined;
+}
+
+/** Whether `daemon` still runs (the same process: its pid not given to another since). */
+function stillRuns(daemon: ProcessIdentity): boolean {
+  return running(daemon.pid) && processStat(daemon.pid)?.start === daemon.start;
 }
 
 /** Whether a process (or, with a negative pid, any process of a group) is alive. */
@@ -77,7 +91,7 @@ describe("runCommand", () => {
   it("ends at the timeout a daemon that left the group holding its output, by its process mark", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
     const pidFile = join(dir, "daemon.pid");
-    let daemon: ProcessIdentity | undefined;
+    const daemon = daemonIn(pidFile);
     try {
       // The daemon (its own session, its parent gone: a double fork, which the init process
       // adopts, so it is not found among the checker's descendants) would keep stdout open long
@@ -90,11 +104,12 @@ describe("runCommand", () => {
         name: "checker",
       });
       await expect(run).rejects.toThrow(/^checker was stopped \(still running at its 1\.5 s bound\)$/);
-      daemon = daemonIn(pidFile);
-      const pid = Number(readFileSync(pidFile, "utf8"));
-      await expect.poll(() => running(pid), { timeout: 3_000 }).toBe(false);
+      const found = await daemon;
+      expect(found, "the daemon was seen").toBeDefined();
+      await expect.poll(() => stillRuns(found!), { timeout: 3_000 }).toBe(false);
     } finally {
-      if (daemon) signalProcesses([daemon], "SIGKILL");
+      const found = await daemon;
+      if (found) signalProcesses([found], "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });
@@ -102,7 +117,7 @@ describe("runCommand", () => {
   it("ends its wait at the timeout even when a process that dropped its environment holds its output", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lsp-run-"));
     const pidFile = join(dir, "daemon.pid");
-    let daemon: ProcessIdentity | undefined;
+    const daemon = daemonIn(pidFile);
     try {
       // As above, but `env -i` drops the mark too: out of reach, the wait still ends at the bound.
       const script = `(setsid env -i /bin/sh -c 'echo $$ > ${pidFile}; exec sleep 60' &); while [ ! -s ${pidFile} ]; do sleep 0.01; done; sleep 60`;
@@ -115,10 +130,14 @@ describe("runCommand", () => {
       await expect(run).rejects.toThrow(
         "checker was stopped (still running at its 1.5 s bound); a process it started still held its output",
       );
-      daemon = daemonIn(pidFile);
-      expect(daemon, "the daemon that dropped its environment still runs").toBeDefined();
+      const found = await daemon;
+      expect(
+        found !== undefined && stillRuns(found),
+        "the daemon that dropped its environment still runs",
+      ).toBe(true);
     } finally {
-      if (daemon) signalProcesses([daemon], "SIGKILL");
+      const found = await daemon;
+      if (found) signalProcesses([found], "SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });

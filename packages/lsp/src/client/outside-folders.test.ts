@@ -278,4 +278,47 @@ describe("folders outside a root, watched each on its own", () => {
       tree.remove();
     }
   });
+  // A checkout of a branch without more folders than the bound (the 500 watched and some past
+  // it), then back: the folders past the bound, removed, went among those gone, whose oldest were
+  // forgotten past 500: once back, those forgotten were neither watched nor counted (`status`
+  // said every folder was watched), until the projects happened to be listed again.
+  it("watches or counts every folder back after more than the bound were removed at once", () => {
+    const total = outsideFoldersLimit + 40;
+    const files: Record<string, string> = {};
+    for (let i = 0; i < total; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-all-gone", files);
+    const folder = (i: number) => join(tree.dir, `d${i}`);
+    const folders = new OutsideFolders();
+    try {
+      folders.add(Array.from({ length: total }, (_, i) => folder(i)));
+      expect([folders.size, folders.recount()]).toEqual([outsideFoldersLimit, 40]);
+      for (let i = 0; i < total; i++) rmSync(folder(i), { recursive: true });
+      expect([folders.recount(), folders.size]).toEqual([0, 0]);
+      for (let i = 0; i < total; i++) mkdirSync(folder(i));
+      expect([folders.recount(), folders.size]).toEqual([40, outsideFoldersLimit]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
+
+  // `status` recounts while the server stops (its state still running): the folders past the
+  // bound were watched again on a closed instance, whose watches nothing ever ended.
+  it("watches nothing once closed, a recount or take after it too", () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < outsideFoldersLimit + 3; i++) files[`d${i}/m.ts`] = "";
+    const tree = tempTree("outside-folders-closed", files);
+    const folders = new OutsideFolders();
+    try {
+      folders.add(Array.from({ length: outsideFoldersLimit + 3 }, (_, i) => join(tree.dir, `d${i}`)));
+      folders.close();
+      folders.recount();
+      folders.take();
+      expect(folders.size).toBe(0);
+      expect(folders.take()).toEqual([]);
+    } finally {
+      folders.close();
+      tree.remove();
+    }
+  });
 });

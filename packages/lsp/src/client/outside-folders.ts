@@ -42,9 +42,11 @@ export class OutsideFolders {
   private readonly watchers = new Map<string, FSWatcher>();
   /**
    * Folders the projects read that are not there now (their watch ended: removed, moved,
-   * unreadable; or refused, then removed): watched again once back, if a place is left. At most
-   * {@link outsideFoldersLimit}, the oldest forgotten past it (a later listing of the projects
-   * names it again, if they still read it).
+   * unreadable; or refused, then removed): watched again once back, if a place is left, else
+   * refused. None is forgotten, as none refused is: one forgotten was, once back, neither watched
+   * nor counted until the projects were listed again, which a change to a file they hold does
+   * not bring (a checkout of a branch without more than the bound, then back, left those
+   * uncounted). Bounded by the folders the projects named.
    */
   private readonly gone = new Set<string>();
   /** Folders to watch past {@link outsideFoldersLimit}: not watched. */
@@ -89,6 +91,7 @@ export class OutsideFolders {
    * watched or refused (a few microseconds each); a place freed goes to a refused folder.
    */
   recount(): number {
+    if (this.closed) return this.refused.size;
     for (const folder of this.watchers.keys()) if (!isFolder(folder)) this.lose(folder);
     this.comeBack();
     this.followRefused();
@@ -101,6 +104,7 @@ export class OutsideFolders {
    * watched when `watchCreated` says so (not a symlink, nor past the limit).
    */
   take(watchCreated: (folder: string) => boolean = () => true): string[] {
+    if (this.closed) return [];
     this.comeBack();
     // Folders refused past the bound, removed since (a checkout: a watched folder told of it) no
     // longer to say, and a place freed given to one of them.
@@ -162,7 +166,7 @@ export class OutsideFolders {
       if (created ? !isRealFolder(folder) : !isFolder(folder)) {
         this.refused.delete(folder);
         if (created) this.created.delete(folder);
-        else this.keepGone(folder);
+        else this.gone.add(folder);
       } else if (!this.full && this.watch(folder)) {
         this.refused.delete(folder);
         this.addEntries(folder);
@@ -170,20 +174,12 @@ export class OutsideFolders {
     }
   }
 
-  /** Adds `folder` to the {@link gone}, forgetting the oldest past {@link outsideFoldersLimit}. */
-  private keepGone(folder: string): void {
-    this.gone.delete(folder);
-    this.gone.add(folder);
-    if (this.gone.size <= outsideFoldersLimit) return;
-    const oldest = this.gone.values().next().value;
-    if (oldest !== undefined) this.gone.delete(oldest);
-  }
-
   close(): void {
     this.closed = true;
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.gone.clear();
+    this.refused.clear();
     this.renamed.clear();
     this.created.clear();
   }
@@ -234,7 +230,7 @@ export class OutsideFolders {
       this.created.delete(folder);
       return;
     }
-    if (!this.closed) this.keepGone(folder);
+    if (!this.closed) this.gone.add(folder);
   }
 }
 

@@ -31,4 +31,13 @@ describe("parseJsonc", () => {
     expect(() => parseJsonc("{ references: [] }")).toThrow(SyntaxError);
     expect(() => parseJsonc('{ "a": 1 "b": 2 }')).toThrow(SyntaxError);
   });
+
+  // TypeScript drops a byte order mark (an editor's UTF-8 with BOM) and reads a tsconfig of
+  // nothing but blanks and comments as {}: both threw, and workspace symbols took the
+  // uncancellable pass-through for them, where the pattern before found no "references".
+  it("reads a byte order mark and an empty text as TypeScript does", () => {
+    expect(parseJsonc('\uFEFF{ "include": ["src"] }')).toEqual({ include: ["src"] });
+    expect(parseJsonc("")).toEqual({});
+    expect(parseJsonc("\uFEFF  // nothing yet\n")).toEqual({});
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * Parses JSON with comments and trailing commas (tsconfig.json, jsconfig.json), as TypeScript
- * reads it: `//` and `/* *\/` comments and a comma before `}` or `]` are dropped outside strings,
- * then the rest is parsed as JSON. Throws a SyntaxError when that is not JSON (TypeScript's own
- * reader is more forgiving still: callers treat a throw as "not known").
+ * reads it: a byte order mark first is dropped, `//` and `/* *\/` comments and a comma before
+ * `}` or `]` are dropped outside strings, then the rest is parsed as JSON, `{}` when nothing is
+ * left (an empty tsconfig). Throws a SyntaxError when that is not JSON (TypeScript's own reader
+ * is more forgiving still: callers treat a throw as "not known").
  */
 export function parseJsonc(text: string): unknown {
-  return JSON.parse(plainJson(text));
+  const plain = plainJson(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  return plain.trim() === "" ? {} : JSON.parse(plain);
 }
 
 /** `text` without comments and trailing commas (outside strings); strings kept as they are. */

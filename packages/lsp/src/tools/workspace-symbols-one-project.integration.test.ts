@@ -72,6 +72,9 @@ describeTypescript("workspace symbols on tsserver holding one project", () => {
         ),
       );
       expect(await asked()).toContain("workspace/symbol");
+      // Saved with a byte order mark (UTF-8 with BOM), which tsserver drops: no references either.
+      writeFileSync(config, `\uFEFF${original}`);
+      expect(await asked()).toContain("workspace/symbol");
       // Named outside a comment: the pass-through, whose navto loads the projects named.
       writeFileSync(config, original.replace(include, `"references": [{ "path": "../other" }], ${include}`));
       expect(await asked()).not.toContain("workspace/symbol");
