@@ -39,7 +39,12 @@ export { idInUse, signalGroup } from "./run/process-group.js";
 export type { TerminateOptions } from "./run/owned-process.js";
 export { descendantsOf, outputTargets, processStat, signalProcesses, writersOf } from "./run/process-tree.js";
 export type { ProcessIdentity } from "./run/process-tree.js";
-export { createProcessMark, markedProcesses, processMarkVariable } from "./run/process-mark.js";
+export {
+  createProcessMark,
+  markedProcesses,
+  processMarkVariable,
+  settledMarkedProcesses,
+} from "./run/process-mark.js";
 export type { ProcessMark } from "./run/process-mark.js";
 
 export { defineSurface, surfaces } from "./surface/surface.js";

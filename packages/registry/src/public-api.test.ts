@@ -54,6 +54,7 @@ describe("public API", () => {
       "resolveInside",
       "resourceKey",
       "resultText",
+      "settledMarkedProcesses",
       "signalGroup",
       "signalProcesses",
       "stateKey",

@@ -1,8 +1,8 @@
 import { rmSync } from "node:fs";
 import {
   descendantsOf,
-  markedProcesses,
   processStat,
+  settledMarkedProcesses,
   signalGroup,
   signalProcesses,
   writersOf,
@@ -47,24 +47,33 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   // reaper shim, the orphans it adopted (all but the adapter are); and what carries the adapter's
   // process mark outside the adapter's tree: a daemon that holds no output of the program, or
   // one whose program exited before the session learnt its output (lldb-dap's late `process`).
+  // The mark is looked for until a look settles (a few looks, 10 ms apart): one look misses a
+  // daemon it meets in the middle of an exec, whose environment then reads empty.
   const exited = core.state === "exited";
   const strays = new Map<number, string | undefined>();
-  const findStrays = (): void => {
+  const findStrays = async (): Promise<void> => {
     if (!options.terminateDebuggee) return;
+    const marked = adapter.mark === undefined ? [] : await settledMarkedProcesses(adapter.mark);
     const ours = new Set([child?.pid, adapter.adapterPid(), ...core.adapterSide]);
     const output = [...core.outputTargets, ...(adapter.programOutput ?? [])];
     const adopted = adapter.reaps && child?.pid ? childrenOf(child.pid) : [];
     const adapterTree = new Set(child?.pid ? [child.pid, ...descendants(child.pid)] : []);
-    const marked = adapter.mark === undefined ? [] : markedProcesses(adapter.mark);
-    const outside = marked.map(({ pid }) => pid).filter((pid) => !adapterTree.has(pid));
-    for (const pid of [...writersOf(output).map((writer) => writer.pid), ...adopted, ...outside]) {
+    const outside = marked.filter(({ pid }) => !adapterTree.has(pid) && !ours.has(pid) && !strays.has(pid));
+    // Each marked one with the start time it was found with: it may have ended since a look found it.
+    for (const { pid, start } of outside) strays.set(pid, start);
+    for (const pid of [...writersOf(output).map((writer) => writer.pid), ...adopted]) {
       if (!ours.has(pid) && !strays.has(pid)) strays.set(pid, startTime(pid));
     }
   };
-  findStrays();
+  await findStrays();
   // Alive now, before the disconnect: under the reaper shim, the adapter's exit makes the shim
   // kill what it adopted (delve's program's orphans) before the second look below.
-  const aliveBefore = [...strays.keys()].filter((pid) => isAlive(pid));
+  // Each still the process it was when found (a pid freed since may be another's).
+  const running = (pid: number): boolean => {
+    const started = strays.get(pid);
+    return started !== undefined && startTime(pid) === started && isAlive(pid);
+  };
+  const aliveBefore = [...strays.keys()].filter(running);
   if (!adapter.connection.closed) {
     await adapter.connection
       .request("disconnect", { restart: false, terminateDebuggee: options.terminateDebuggee }, 2000)
@@ -73,10 +82,9 @@ export async function shutdown(core: SessionCore, why: string | (() => string)):
   if (child && !exitedNow() && options.exitsOnDisconnect !== false) {
     await Promise.race([adapter.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
   }
-  findStrays();
+  await findStrays();
   // After its exit they are all the program left; while it ran, the program itself is one.
-  if (exited)
-    core.leftBehind = new Set([...aliveBefore, ...[...strays.keys()].filter((pid) => isAlive(pid))]).size;
+  if (exited) core.leftBehind = new Set([...aliveBefore, ...[...strays.keys()].filter(running)]).size;
   // Kill the deepest processes first, while their parents still live to reap them.
   const tree = child?.pid ? descendantsOf(child.pid) : [];
   // Learnt earlier (up to the session's 30 minutes): only those still the same process.

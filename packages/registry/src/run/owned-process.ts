@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { lookForMark, markedProcesses, markOf } from "./process-mark.js";
+import { lookForMark, markedProcesses, markOf, maxSettleLooks, settlePauseMs } from "./process-mark.js";
 import { signalGroup } from "./process-group.js";
 import { descendantsOf, processStat, signalProcesses, type ProcessIdentity } from "./process-tree.js";
 
@@ -16,14 +16,6 @@ export interface TerminateOptions {
    */
   mark?: string;
 }
-
-/**
- * Most looks by the mark after the first: one at least, and more while a look finds something
- * new or meets a process it cannot judge (gone, or mid-exec).
- */
-const maxLooks = 4;
-/** Milliseconds between two looks by the mark: long enough for an exec or a fork to finish. */
-const lookPauseMs = 10;
 
 function exited(child: ChildProcess): boolean {
   return child.exitCode !== null || child.signalCode !== null;
@@ -120,8 +112,8 @@ export async function terminateProcess(child: ChildProcess, options: TerminateOp
   let looking = true;
   try {
     let again = collect();
-    for (let look = 0; mark !== undefined && look < maxLooks && (look === 0 || again); look++) {
-      await new Promise((resolve) => setTimeout(resolve, lookPauseMs));
+    for (let look = 0; mark !== undefined && look < maxSettleLooks && (look === 0 || again); look++) {
+      await new Promise((resolve) => setTimeout(resolve, settlePauseMs));
       again = collect();
     }
     signal(child, "SIGTERM", group);

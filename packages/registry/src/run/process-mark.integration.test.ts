@@ -9,6 +9,8 @@ import { dead, sessionOf, waitFor } from "../testing/processes.js";
 import { terminateProcess } from "./owned-process.js";
 import {
   createProcessMark,
+  lookForMark,
+  lookUntilSettled,
   markedProcesses,
   markOf,
   processMarkVariable,
@@ -302,5 +304,67 @@ describe("process marks", () => {
     expect(first).toBeDefined();
     // In a session of its own: no signal to a group of ours reaches it.
     expect(sessionOf(first!)).toBe(first);
+  });
+});
+
+/**
+ * A carrier as a look sees one in the middle of an exec: its environment reads empty (the kernel
+ * has given it its new memory but not yet written the environment there). A real exec shows that
+ * for microseconds (tens of milliseconds after a large process), too short for a test to meet on
+ * purpose, so this Python process makes its own environment's end equal its start (PR_SET_MM_MAP,
+ * which checkpoint/restore tools use): /proc then shows the same empty environment until it puts
+ * the end back, on a line on its standard input. It prints "hidden", then "shown", then waits.
+ */
+const midExecCarrier = `
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.sbrk.restype = ctypes.c_void_p
+libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong]
+names = ("start_code", "end_code", "start_data", "end_data", "start_brk", "brk", "start_stack",
+         "arg_start", "arg_end", "env_start", "env_end", "auxv")
+class MmMap(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_uint64) for name in names] + [("auxv_size", ctypes.c_uint32), ("exe_fd", ctypes.c_uint32)]
+fields = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+field = lambda n: int(fields[n - 3])
+def environment_end(end):
+    mm = MmMap(start_code=field(26), end_code=field(27), start_data=field(45), end_data=field(46),
+               start_brk=field(47), brk=libc.sbrk(0), start_stack=field(28), arg_start=field(48),
+               arg_end=field(49), env_start=field(50), env_end=end, auxv=0, auxv_size=0, exe_fd=0xFFFFFFFF)
+    if libc.prctl(35, 14, ctypes.addressof(mm), ctypes.sizeof(mm), 0) != 0:
+        sys.exit("PR_SET_MM_MAP refused (errno %d): the kernel needs CONFIG_CHECKPOINT_RESTORE" % ctypes.get_errno())
+environment_end(field(50))
+print("hidden", flush=True)
+sys.stdin.readline()
+environment_end(field(51))
+print("shown", flush=True)
+sys.stdin.readline()
+`;
+
+describe.skipIf(process.platform !== "linux")("a settled look by the mark", () => {
+  it("finds a carrier met in the middle of an exec, which one immediate look misses", async () => {
+    const mark = createProcessMark();
+    const carrier = spawn("/usr/bin/python3", ["-S", "-c", midExecCarrier], {
+      env: { ...process.env, ...mark.env },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    leftovers.push(carrier.pid!);
+    const lines: string[] = [];
+    carrier.stdout!.on("data", (data: Buffer) => lines.push(...data.toString().split("\n").filter(Boolean)));
+    expect(await waitFor(() => lines.includes("hidden") || carrier.exitCode !== null, 10_000)).toBe(true);
+    expect(lines).toEqual(["hidden"]);
+
+    // One look: the carrier is not found, and the look says it met a process it could not judge.
+    expect(markedProcesses(mark.value)).toEqual([]);
+    expect(lookForMark(mark.value).unsettled).toBe(true);
+
+    // A settled look: its first look (before its first pause) misses the carrier too; the carrier
+    // then finishes its "exec", and a later look finds it. The bound is wider than the default
+    // (about 50 ms) only because a Python process is told to finish across a pipe, which a busy
+    // machine may take longer for than a real exec.
+    const settling = lookUntilSettled(mark.value, 300, 10);
+    carrier.stdin!.write("show\n");
+    const found = await settling;
+    expect(found.map(({ pid }) => pid)).toEqual([carrier.pid]);
+    carrier.kill("SIGKILL");
   });
 });

@@ -70,9 +70,49 @@ export function markOf(pid: number | undefined): string | undefined {
   return isOwnMark(value) ? value : undefined;
 }
 
-/** The running processes, other than this one, whose environment carries mark `value`. */
+/**
+ * The running processes, other than this one, whose environment carries mark `value`, in one
+ * immediate look: a carrier it meets in the middle of an exec is missed; {@link
+ * settledMarkedProcesses} looks again until it can tell.
+ */
 export function markedProcesses(value: string): ProcessIdentity[] {
   return lookForMark(value).found;
+}
+
+/**
+ * Most looks after the first while a look is unsettled ({@link MarkLook}), and the milliseconds
+ * between two: long enough for an exec or a fork to finish. Shared by `terminateProcess`.
+ */
+export const maxSettleLooks = 4;
+export const settlePauseMs = 10;
+
+/**
+ * The running processes, other than this one, carrying mark `value`, looked for until a look
+ * settles: a look that met a process it could not judge (gone since the listing, in the middle of
+ * an exec, a zombie met first) is followed by another a short pause later, 5 looks and about
+ * 50 ms at most. A carrier met in the middle of an exec by one look is found by the next, which an
+ * immediate look ({@link markedProcesses}) misses. What any look found is returned, each process
+ * once; one that ended meanwhile may be among them (its start time tells).
+ */
+export function settledMarkedProcesses(value: string): Promise<ProcessIdentity[]> {
+  return lookUntilSettled(value, maxSettleLooks, settlePauseMs);
+}
+
+/** {@link settledMarkedProcesses} with its bounds given: `looks` after the first, `pauseMs` apart. */
+export async function lookUntilSettled(
+  value: string,
+  looks: number,
+  pauseMs: number,
+): Promise<ProcessIdentity[]> {
+  const found = new Map<string, ProcessIdentity>();
+  const zombies = new Set<string>();
+  for (let look = 0; ; look++) {
+    const result = lookForMark(value, zombies);
+    for (const carrier of result.found) found.set(`${carrier.pid}:${carrier.start}`, carrier);
+    if (!result.unsettled || look >= looks) break;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+  return [...found.values()];
 }
 
 /** What one look through /proc for a mark found. */
