@@ -95,8 +95,11 @@ describeDebugpy("debug tool on debugpy", (project) => {
       expect(printed.text).toMatch(
         /^\(evaluated; no value\)(\n\(it wrote 1 line of output: read with \{"op":"output","cursor":0\}\))?$/,
       );
-      const output = await call({ op: "output" });
-      expect(output.text).toContain("side effect");
+      // debugpy's output event may come after the evaluate's answer (the note above is then not
+      // there either): read until it came.
+      await expect
+        .poll(async () => (await call({ op: "output" })).text, { timeout: 5_000 })
+        .toContain("side effect");
     } finally {
       await run.dispose();
     }
