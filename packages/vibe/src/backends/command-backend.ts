@@ -3,7 +3,7 @@ import {
   countNoun,
   createProcessMark,
   headOf,
-  markedProcesses,
+  settledMarkedProcesses,
   outputTargets,
   signalProcesses,
   terminateProcess,
@@ -302,7 +302,7 @@ async function endLeftovers(
   mark: string,
 ): Promise<string> {
   const holders = await endOutputHolders(child, closed, pipes);
-  const daemons = markedProcesses(mark).filter(({ pid }) => !holders.ended.has(pid)).length;
+  const daemons = (await settledMarkedProcesses(mark)).filter(({ pid }) => !holders.ended.has(pid)).length;
   if (daemons === 0) return holders.note;
   await terminateProcess(child, { mark, graceMs: holderKillMs });
   const note = `(the CLI exited, leaving ${daemons} ${countNoun(daemons, "background processes")} running; ${daemons === 1 ? "it was" : "they were"} ended)`;
