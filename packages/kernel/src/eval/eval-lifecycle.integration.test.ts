@@ -898,6 +898,55 @@ print(error(lambda: signal.signal(signal.SIGINT, 5)))`;
     expect(await text("signal.set_wakeup_fd(-1) == w")).toBe("True");
   });
 
+  it("a wakeup fd the cell set has each signal's byte before the signal's handler runs, each byte once, as under ipykernel", async () => {
+    // Python's C handler writes the signal's number to the wakeup fd as the signal arrives, before
+    // any Python handler runs. Before, the kernel's pipe stood in for the cell's fd and a thread
+    // passed what arrived on: in 300 signals raised one after another, 297 bytes were not there
+    // yet when the handler ran, nor when os.kill returned.
+    const { registry, run, workspace, cell } = setup();
+    const text = (code: string) => cell(code).then((result) => resultText(result));
+    const loop =
+      "def raised(count=300):\n    empty_in_handler = empty_after = received = 0\n    for _ in range(count):\n" +
+      "        os.kill(os.getpid(), signal.SIGUSR1)\n        empty_in_handler += peeked.pop() == 0\n" +
+      "        try:\n            got = b.recv(4096)\n        except BlockingIOError:\n            got = b''\n" +
+      "        empty_after += not got\n        received += len(got)\n" +
+      // Each byte once: nothing more comes later.
+      "    time.sleep(0.2)\n    try:\n        received += len(b.recv(4096))\n    except BlockingIOError:\n        pass\n" +
+      "    return empty_in_handler, empty_after, received\n";
+    const setupCell =
+      "import os, signal, socket, time\na, b = socket.socketpair()\na.setblocking(False)\nb.setblocking(False)\n" +
+      "peeked = []\ndef on_usr1(signum, frame):\n    try:\n        peeked.append(len(b.recv(16, socket.MSG_PEEK)))\n" +
+      "    except BlockingIOError:\n        peeked.append(0)\nsignal.signal(signal.SIGUSR1, on_usr1)\n" +
+      loop;
+    // The fd set in the statement that raises the signals, and in an earlier cell.
+    expect(
+      await text(
+        `${setupCell}def set_and_raise():\n    signal.set_wakeup_fd(a.fileno())\n    return raised()\nset_and_raise()`,
+      ),
+    ).toBe("(0, 0, 300)");
+    expect(await text("raised()")).toBe("(0, 0, 300)");
+    // With the cell's fd in place the interrupt is still seen to arrive (here to Python's own
+    // handler, which the cell still finds in place), and each signal's byte still reaches the fd.
+    const flag = join(workspace.directory, "own-fd.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n" +
+            `try:\n    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('caught', b.recv(16))`,
+          description: "wait until the interrupt comes, and catch it",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^True\ncaught b'\\x02'\n/);
+    expect(await text("signal.set_wakeup_fd(-1) == a.fileno()")).toBe("True");
+  });
+
   it("cancels sent 1–5 ms after short and long cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {
     // Before (on this machine, 60 such cancels): 8 killed the kernel and lost its variables, and
     // 3 of the 30 long cells ran to their end as if never cancelled. A statistical check of the
