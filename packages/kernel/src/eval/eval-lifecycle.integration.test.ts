@@ -524,6 +524,23 @@ deadline = time.monotonic() + 300
     expect(resultText(own)).toMatch(/went on$/);
   });
 
+  it("a second interrupt landing in a __del__ while the first one lost there still waits to be raised is the same interrupt, raised once", async () => {
+    // Python takes two SIGINTs arriving before its handler ran as one. Here the first one's
+    // KeyboardInterrupt, lost in a __del__, waits for the cell's next instruction; a second one lost
+    // in the next __del__ meanwhile was kept too, and raised before the cell's next statement.
+    const { cell } = setup();
+    const result = await cell(
+      "import os, signal, threading, time\nclass Slow:\n    def __del__(self):\n        time.sleep(0.3)\n" +
+        "def two_interrupts():\n    time.sleep(0.1)\n    os.kill(os.getpid(), signal.SIGINT)\n" +
+        "    time.sleep(0.1)\n    os.kill(os.getpid(), signal.SIGINT)\n" +
+        "try:\n    dropped = [Slow() for _ in range(4)]\n    sender = threading.Thread(target=two_interrupts)\n" +
+        "    sender.start()\n    del dropped\n    print('not interrupted')\nexcept KeyboardInterrupt:\n    print('caught')\n" +
+        "sender.join()\nprint('the next statement ran')",
+    );
+    expect(resultText(result)).toBe("caught\nthe next statement ran");
+    expect(result.error).toBeUndefined();
+  });
+
   it("a cell's trace function survives an interrupt raised again after a __del__, and stays off once the cell turned it off", async () => {
     // The interrupt is raised by a trace function of ours, and Python drops the global one when a
     // trace function raises: it is put back at the statement's end. Before, it was put back even

@@ -1702,7 +1702,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                         redeliver()
                         return None
                 elif interrupts.inside and sigint_arrived_unnoted():
-                    if not arm_lost(sys._getframe(1)):
+                    # One lost while the last lost still waits to be raised is that one, as Python
+                    # takes two SIGINTs arriving before its handler ran as one: raised once.
+                    if not lost.armed and not arm_lost(sys._getframe(1)):
                         interrupts.pending = True
                     return None
             except Exception:
