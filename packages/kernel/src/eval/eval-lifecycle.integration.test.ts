@@ -524,6 +524,23 @@ deadline = time.monotonic() + 300
     expect(resultText(own)).toMatch(/went on$/);
   });
 
+  it("a second interrupt landing in a __del__ while the first one lost there still waits to be raised is the same interrupt, raised once", async () => {
+    // Python takes two SIGINTs arriving before its handler ran as one. Here the first one's
+    // KeyboardInterrupt, lost in a __del__, waits for the cell's next instruction; a second one lost
+    // in the next __del__ meanwhile was kept too, and raised before the cell's next statement.
+    const { cell } = setup();
+    const result = await cell(
+      "import os, signal, threading, time\nclass Slow:\n    def __del__(self):\n        time.sleep(0.3)\n" +
+        "def two_interrupts():\n    time.sleep(0.1)\n    os.kill(os.getpid(), signal.SIGINT)\n" +
+        "    time.sleep(0.1)\n    os.kill(os.getpid(), signal.SIGINT)\n" +
+        "try:\n    dropped = [Slow() for _ in range(4)]\n    sender = threading.Thread(target=two_interrupts)\n" +
+        "    sender.start()\n    del dropped\n    print('not interrupted')\nexcept KeyboardInterrupt:\n    print('caught')\n" +
+        "sender.join()\nprint('the next statement ran')",
+    );
+    expect(resultText(result)).toBe("caught\nthe next statement ran");
+    expect(result.error).toBeUndefined();
+  });
+
   it("a cell's trace function survives an interrupt raised again after a __del__, and stays off once the cell turned it off", async () => {
     // The interrupt is raised by a trace function of ours, and Python drops the global one when a
     // trace function raises: it is put back at the statement's end. Before, it was put back even
@@ -896,6 +913,55 @@ print(error(lambda: signal.signal(signal.SIGINT, 5)))`;
     ).toBe("b'\\x0c'");
     expect(await text("signal.raise_signal(signal.SIGUSR2)\nos.read(r, 16)")).toBe("b'\\x0c'");
     expect(await text("signal.set_wakeup_fd(-1) == w")).toBe("True");
+  });
+
+  it("a wakeup fd the cell set has each signal's byte before the signal's handler runs, each byte once, as under ipykernel", async () => {
+    // Python's C handler writes the signal's number to the wakeup fd as the signal arrives, before
+    // any Python handler runs. Before, the kernel's pipe stood in for the cell's fd and a thread
+    // passed what arrived on: in 300 signals raised one after another, 297 bytes were not there
+    // yet when the handler ran, nor when os.kill returned.
+    const { registry, run, workspace, cell } = setup();
+    const text = (code: string) => cell(code).then((result) => resultText(result));
+    const loop =
+      "def raised(count=300):\n    empty_in_handler = empty_after = received = 0\n    for _ in range(count):\n" +
+      "        os.kill(os.getpid(), signal.SIGUSR1)\n        empty_in_handler += peeked.pop() == 0\n" +
+      "        try:\n            got = b.recv(4096)\n        except BlockingIOError:\n            got = b''\n" +
+      "        empty_after += not got\n        received += len(got)\n" +
+      // Each byte once: nothing more comes later.
+      "    time.sleep(0.2)\n    try:\n        received += len(b.recv(4096))\n    except BlockingIOError:\n        pass\n" +
+      "    return empty_in_handler, empty_after, received\n";
+    const setupCell =
+      "import os, signal, socket, time\na, b = socket.socketpair()\na.setblocking(False)\nb.setblocking(False)\n" +
+      "peeked = []\ndef on_usr1(signum, frame):\n    try:\n        peeked.append(len(b.recv(16, socket.MSG_PEEK)))\n" +
+      "    except BlockingIOError:\n        peeked.append(0)\nsignal.signal(signal.SIGUSR1, on_usr1)\n" +
+      loop;
+    // The fd set in the statement that raises the signals, and in an earlier cell.
+    expect(
+      await text(
+        `${setupCell}def set_and_raise():\n    signal.set_wakeup_fd(a.fileno())\n    return raised()\nset_and_raise()`,
+      ),
+    ).toBe("(0, 0, 300)");
+    expect(await text("raised()")).toBe("(0, 0, 300)");
+    // With the cell's fd in place the interrupt is still seen to arrive (here to Python's own
+    // handler, which the cell still finds in place), and each signal's byte still reaches the fd.
+    const flag = join(workspace.directory, "own-fd.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code:
+            "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)\n" +
+            `try:\n    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('caught', b.recv(16))`,
+          description: "wait until the interrupt comes, and catch it",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^True\ncaught b'\\x02'\n/);
+    expect(await text("signal.set_wakeup_fd(-1) == a.fileno()")).toBe("True");
   });
 
   it("cancels sent 1–5 ms after short and long cells are submitted never kill the kernel, nor let a long cell run to its end", async () => {

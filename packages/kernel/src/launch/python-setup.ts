@@ -1137,12 +1137,14 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     # after its own took the interrupt), so a change of SIGINT's handler while a statement is
     # watched notes the arrivals until then, with the handler they found (arrivals.handlers).
     # A wakeup fd of the cell's own (asyncio's add_signal_handler sets the loop's; a cell may set
-    # one) does not take the pipe's place: the cell's signal.set_wakeup_fd keeps it as the cell's
-    # (arrivals.target, what the cell's calls return), the pipe stays the one Python writes to while
-    # a statement runs, and what arrives on it is written on to the cell's fd as it is read (by the
-    # pipe's thread, within a few ms; all of it by the statement's end); between statements the
-    # cell's is Python's again. Before, the loop's fd replaced the pipe: an interrupt its handler
-    # took was told to the harness as one that "did not reach" the cell.
+    # one) stays Python's, as under ipykernel, in its statements and between them (arrivals.target,
+    # kept across statements): each signal's byte is there as the signal arrives, before its
+    # handler runs. A thread passing on what the pipe read was late (297 of 300 signals raised in
+    # a row: no byte yet when the handler ran). The SIGINT's arrival is noted instead by a function
+    # of ours around SIGINT's handler (noting_sigint), put in place while such a statement runs
+    # (signal.getsignal and signal.signal give the cell's handler, not it). Before, the loop's fd
+    # replaced the pipe, and an interrupt its handler took was told to the harness as one that
+    # "did not reach" the cell.
     import fcntl
     real_signal, real_set_wakeup_fd = signal.signal, signal.set_wakeup_fd
     # Each statement changes and reads SIGINT's handler with the C functions: signal.signal and
@@ -1156,13 +1158,14 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     raw_signal, raw_getsignal = _signal.signal, _signal.getsignal
     # pipe: (read end, write end, (device, inode)), None until made or when none can be; watched:
     # the pipe of the statement being watched, on the main thread; target: the cell's own wakeup fd
-    # while the pipe stands in for it (-1: none); warns: the warn_on_full_buffer the cell gave with
-    # an fd (the last it set through ours), kept across statements. The lock
+    # (-1: none, and the pipe is the wakeup fd while a statement runs); warns: the
+    # warn_on_full_buffer the cell gave with an fd (the last it set through ours); noting: the
+    # function of ours in place as SIGINT's handler around noted, the handler in place. The lock
     # is reentrant: a signal handler run on the main thread while it holds the lock (noting
     # arrivals) may change SIGINT's handler, which notes them too; a plain lock waited for itself
     # there, forever, or one level deeper at each next signal (a RecursionError).
     arrivals = types.SimpleNamespace(lock=threading.RLock(), seen=False, pipe=None, watched=None, handlers=[],
-                                     target=-1, warns=(-1, True))
+                                     target=-1, warns=(-1, True), noting=None, noted=None)
 
     def still_ours(pipe, end):
         # Whether that end's fd is still that end of the pipe (not closed, nor another file since).
@@ -1216,8 +1219,6 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     break
                 if bytes([signal.SIGINT]) in chunk:
                     arrivals.seen = True
-                if arrivals.target != -1 and arrivals.watched is pipe:
-                    forward(chunk)
         except (BlockingIOError, OSError):
             pass
 
@@ -1241,28 +1242,46 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                     # Its write end is closed (or its read end): the next statement makes a new pipe.
                     return
 
-    def forward(chunk):
-        # Under arrivals.lock: what arrived, written on to the cell's wakeup fd as Python would
-        # have (a full one drops it, as Python's does).
-        try:
-            os.write(arrivals.target, chunk)
-        except OSError:
-            pass
-
     def release_wakeup_fd(pipe):
-        # The wakeup fd goes back to the cell's own (or none) when it is the pipe's write end; one
-        # set past our signal.set_wakeup_fd stays. What the pipe still holds is forwarded after
-        # (arrived, note_arrivals), then arrivals.target is forgotten.
-        target = arrivals.target
-        warns = arrivals.warns[1] if arrivals.warns[0] == target else True
+        # The wakeup fd goes back to none when it is the pipe's write end; one set past our
+        # signal.set_wakeup_fd stays, and is the cell's from then on. A cell's fd set through ours
+        # was never replaced.
+        if arrivals.target != -1:
+            return
         try:
             current = real_set_wakeup_fd(-1)
-            if current != pipe[1]:
+            if current != pipe[1] and current != -1:
                 real_set_wakeup_fd(current)
-            elif target != -1:
-                real_set_wakeup_fd(target, warn_on_full_buffer=warns)
+                arrivals.target = current
         except (ValueError, OSError):
             pass
+
+    def noting_sigint_for(handler):
+        def noting_sigint(signum, frame):
+            # SIGINT's arrival, for a statement whose wakeup fd is the cell's (see arrivals).
+            __tracebackhide__ = ours
+            arrivals.seen = True
+            return handler(signum, frame)
+        arrivals.noting, arrivals.noted = noting_sigint, handler
+        return noting_sigint
+
+    def note_sigint():
+        # While a watched statement's wakeup fd is the cell's: SIGINT's handler, if Python's or the
+        # cell's function, goes on under one of ours that notes the arrival first.
+        handler = raw_getsignal(signal.SIGINT)
+        if (handler is arrivals.noting or not callable(handler) or handler is on_interrupt
+                or handler is interrupts.async_handler):
+            return
+        raw_signal(signal.SIGINT, noting_sigint_for(handler))
+
+    def unnote_sigint():
+        if arrivals.noting is not None and raw_getsignal(signal.SIGINT) is arrivals.noting:
+            raw_signal(signal.SIGINT, arrivals.noted)
+        arrivals.noting = arrivals.noted = None
+
+    def shown(handler):
+        # The handler as the cell set it (not ours around it).
+        return arrivals.noted if handler is arrivals.noting and handler is not None else handler
 
     def forget_arrivals_in_child():
         # In a child forked from the kernel: its signals are its own, not the kernel's interrupt.
@@ -1271,47 +1290,92 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         if pipe is None:
             return
         release_wakeup_fd(pipe)
-        arrivals.target = -1
         close_ours(pipe)
 
     os.register_at_fork(after_in_child=forget_arrivals_in_child)
 
     def watch_arrivals():
-        # A wakeup fd set already (the cell's, or asyncio's add_signal_handler's) gets what the
-        # pipe reads (see forward), and is put back at the statement's end.
+        # The pipe is the wakeup fd while the statement runs, unless the cell has one of its own
+        # (set through ours, or found set now): then SIGINT's handler notes the arrival.
+        if arrivals.watched is not None:
+            # A cell run from a statement: that statement's watching goes on.
+            return None
         with arrivals.lock:
             pipe = arrivals_pipe()
         if pipe is None:
             return None
-        try:
-            previous = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
-        except (ValueError, OSError):
-            return None
-        arrivals.target = previous
+        if arrivals.target == -1:
+            try:
+                previous = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+            except (ValueError, OSError):
+                return None
+            if previous != -1 and previous != pipe[1]:
+                # Set past our signal.set_wakeup_fd: the cell's.
+                warns = arrivals.warns[1] if arrivals.warns[0] == previous else True
+                try:
+                    real_set_wakeup_fd(previous, warn_on_full_buffer=warns)
+                except (ValueError, OSError):
+                    pass
+                arrivals.target = previous
         arrivals.watched, arrivals.handlers = pipe, []
+        if arrivals.target != -1:
+            note_sigint()
         return pipe
+
+    def index_of(value):
+        try:
+            return value.__index__()
+        except Exception:
+            return None
 
     @functools.wraps(real_set_wakeup_fd)
     def set_wakeup_fd_beside_ours(*args, **kwargs):
-        # While a statement is watched: the cell's fd is checked by Python's own (its errors), then
-        # kept as the cell's, the pipe put back in its place; it returns the cell's previous one.
+        # The cell's fd is Python's wakeup fd, set by Python's own (its errors); -1 puts the pipe
+        # back while a statement is watched. It returns the cell's previous one, never the pipe.
         __tracebackhide__ = ours
-        pipe = arrivals.watched
-        if pipe is None or threading.current_thread() is not threading.main_thread():
+        if threading.current_thread() is not threading.main_thread():
             return real_set_wakeup_fd(*args, **kwargs)
+        pipe = arrivals.watched
+        if pipe is None:
+            previous = real_set_wakeup_fd(*args, **kwargs)
+            fd = index_of(args[0]) if args else None
+            if fd is not None:
+                arrivals.target = fd
+                arrivals.warns = (fd, bool(kwargs.get("warn_on_full_buffer", True)))
+            return -1 if arrivals.pipe is not None and previous == arrivals.pipe[1] else previous
         with arrivals.lock:
-            # What arrived for the cell's previous fd goes there first.
+            # What arrived on the pipe until now is noted.
             read_arrivals(pipe)
             previous = real_set_wakeup_fd(*args, **kwargs)
-            if previous != pipe[1]:
-                # The pipe was not in place (set past this function): the cell's is, as in Python.
+            if previous == pipe[1]:
+                previous = -1
+            fd = index_of(args[0]) if args else None
+            if fd is None:
                 return previous
-            fd = real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
-            previous, arrivals.target = arrivals.target, fd
-            arrivals.warns = (fd, bool(kwargs.get("warn_on_full_buffer", True)))
+            if fd == -1:
+                # None of the cell's: the pipe again (Python's handler still noting until it is).
+                try:
+                    real_set_wakeup_fd(pipe[1], warn_on_full_buffer=False)
+                except (ValueError, OSError):
+                    pass
+                arrivals.target = -1
+                unnote_sigint()
+            else:
+                arrivals.target = fd
+                arrivals.warns = (fd, bool(kwargs.get("warn_on_full_buffer", True)))
+                note_sigint()
             return previous
 
     signal.set_wakeup_fd = set_wakeup_fd_beside_ours
+
+    real_getsignal = signal.getsignal
+
+    @functools.wraps(real_getsignal)
+    def getsignal_as_set(*args, **kwargs):
+        __tracebackhide__ = ours
+        return shown(real_getsignal(*args, **kwargs))
+
+    signal.getsignal = getsignal_as_set
 
     def handlers_run():
         # Entering a Python function runs the signal handlers still pending.
@@ -1333,24 +1397,27 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         signalnum = args[0] if args else kwargs.get("signalnum")
         if (pipe is not None and isinstance(signalnum, int) and signalnum == signal.SIGINT
                 and threading.current_thread() is threading.main_thread()):
-            before = raw_getsignal(signal.SIGINT)
+            before = shown(raw_getsignal(signal.SIGINT))
             try:
                 handlers_run()
             finally:
                 note_arrivals(pipe, before)
-        return real_signal(*args, **kwargs)
+            previous = shown(real_signal(*args, **kwargs))
+            if arrivals.target != -1:
+                note_sigint()
+            return previous
+        return shown(real_signal(*args, **kwargs))
 
     signal.signal = signal_noting_arrivals
 
     def arrived(pipe, handler):
         # The SIGINT handlers in place when a SIGINT arrived since watch_arrivals (handler: the one
-        # in place at the statement's end); the wakeup fd goes back to the cell's own (set before
-        # or in the statement: asyncio's add_signal_handler), or none.
+        # in place at the statement's end); the wakeup fd goes back to none when it was the pipe.
         if pipe is None:
             return []
         release_wakeup_fd(pipe)
         note_arrivals(pipe, handler)
-        handlers, arrivals.handlers, arrivals.watched, arrivals.target = arrivals.handlers, [], None, -1
+        handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
         return handlers
 
     def cells_own(handler):
@@ -1397,6 +1464,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                 # stayed for the rest of the request). It came before the statement: kept for it.
                 try:
                     raw_signal(signal.SIGINT, signal.default_int_handler)
+                    if watching is not None and arrivals.target != -1:
+                        note_sigint()
                 except KeyboardInterrupt:
                     interrupts.pending = True
             if interrupts.pending:
@@ -1428,6 +1497,8 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
             # with Python's handler left in place.
             while True:
                 try:
+                    if watching is not None:
+                        unnote_sigint()
                     handler = raw_getsignal(signal.SIGINT)
                     if ours_now and handler is signal.default_int_handler:
                         raw_signal(signal.SIGINT, on_interrupt)
@@ -1603,7 +1674,7 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # Whether a SIGINT arrived on the watched pipe since the last noted, with Python's own
         # handler in place: then noted as one that handler took.
         pipe = arrivals.watched
-        if pipe is None or raw_getsignal(signal.SIGINT) is not signal.default_int_handler:
+        if pipe is None or shown(raw_getsignal(signal.SIGINT)) is not signal.default_int_handler:
             return False
         with arrivals.lock:
             read_arrivals(pipe)
@@ -1631,7 +1702,9 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
                         redeliver()
                         return None
                 elif interrupts.inside and sigint_arrived_unnoted():
-                    if not arm_lost(sys._getframe(1)):
+                    # One lost while the last lost still waits to be raised is that one, as Python
+                    # takes two SIGINTs arriving before its handler ran as one: raised once.
+                    if not lost.armed and not arm_lost(sys._getframe(1)):
                         interrupts.pending = True
                     return None
             except Exception:
