@@ -669,6 +669,28 @@ describe("an empty rewrite leaves the command a condition tests inside a { … }
       "false",
       "if { false && false; }; then echo yes; else echo no; fi\n",
     ],
+    // The group's status is the list's or the pipeline's, which is the condition's: `if true && { :; }`
+    // took the branch whenever `true` succeeded, `if echo a | { :; }` every time.
+    [
+      "a { … } that ends a condition's list",
+      "false",
+      "if true && { false; }; then echo yes; else echo no; fi\n",
+    ],
+    [
+      "the last of a { … } of two that ends a condition's list",
+      "false",
+      "if true && { echo x; false; }; then echo yes; else echo no; fi\n",
+    ],
+    [
+      "a ( … ) that ends a condition's pipeline",
+      "false",
+      "if echo a | ( false ); then echo yes; else echo no; fi\n",
+    ],
+    [
+      "a ( … ) that ends a while's list of lists",
+      "false",
+      "while echo a || true && ( false ); do echo loop; break; done; echo end\n",
+    ],
   ];
   for (const [what, pattern, code] of tested)
     it(`Bash: ${what} keeps the command it tests: ${JSON.stringify(code)}`, async () => {
@@ -692,6 +714,30 @@ describe("an empty rewrite leaves the command a condition tests inside a { … }
       { keyword: "elif" },
     ]);
   });
+
+  // A group that does not end the condition's list, or ends a list no condition tests, is as any.
+  const untested: [string, string, string, string][] = [
+    [
+      "a { … } before a condition's list's last",
+      "false",
+      "if { false; } || true; then echo yes; else echo no; fi\n",
+      "if { :; } || true; then echo yes; else echo no; fi\n",
+    ],
+    [
+      "a { … } ending a list in a body",
+      "false",
+      "if true; then true && { false; }; fi\n",
+      "if true; then true && { :; }; fi\n",
+    ],
+    ["a ( … ) ending a pipeline no condition tests", "false", "echo a | ( false )\n", "echo a | ( : )\n"],
+  ];
+  for (const [what, pattern, code, expected] of untested)
+    it(`Bash: ${what} still goes: ${JSON.stringify(code)}`, async () => {
+      const result = await deletion(pattern, code);
+      expect(result.newText).toBe(expected);
+      expect(compiles("bash", result.newText)).toBe(true);
+      expect(result.leftUnchanged).toEqual([]);
+    });
 
   // A command before a group's last still goes, as one before a condition's last does.
   it("Bash: a command before the last of a condition's { … } goes with its `;`, and the branch taken is the same", async () => {
