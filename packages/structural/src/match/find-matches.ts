@@ -125,8 +125,8 @@ export interface StructuralMatch {
    * Set when the match is a Python expression whose value neither deleting it nor `None` in its
    * place keeps: what a `raise` raises (`raise None` raises a TypeError), an `except`'s exception
    * type, or one of a tuple of them (`except None:` raises one when an exception reaches it), or
-   * an f-string's self-documenting expression (`f'{log(1)=}'` prints its text: `None=` would print
-   * another). A rewrite to nothing leaves it alone. Found only when asked (`MatchLimits.statements`).
+   * in an f-string's self-documenting expression (`f'{log(1)=}'`, `f'{[log(1)]=}'` print its
+   * text: `None=`, `[None]=` would print another). A rewrite to nothing leaves it alone. Found only when asked (`MatchLimits.statements`).
    */
   readonly irreplaceable?: "raise" | "except" | "f-string";
 }
@@ -627,8 +627,17 @@ function irreplaceableOf(node: Node, language: string): StructuralMatch["irrepla
   if (!parent) return undefined;
   if (parent.type === "raise_statement")
     return parent.childForFieldName("cause")?.id === value.id ? undefined : "raise";
-  if (parent.type === "interpolation")
-    return parent.children.some((child) => child?.type === "=") ? "f-string" : undefined;
+  // Anywhere in a self-documenting expression (`{[log(1)]=}`, `{f"{log(1)}"=}`), not its format.
+  for (let held: Node = value, up: Node | null = parent; up; held = up, up = up.parent) {
+    if (
+      up.type === "interpolation" &&
+      held.type !== "format_specifier" &&
+      held.type !== "type_conversion" &&
+      up.children.some((child) => child?.type === "=")
+    )
+      return "f-string";
+    if (up.type === "block" || up.type === "module") break;
+  }
   // An exception type, alone, named (`as e`) or in a tuple.
   let held = value;
   for (;;) {

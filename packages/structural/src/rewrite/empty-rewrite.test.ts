@@ -816,6 +816,10 @@ describe("an empty rewrite of a Python call whose value None cannot stand for", 
     ["an except*'s type", "except", "try:\n    g()\nexcept* log(1):\n    pass\n"],
     ["an f-string's self-documenting expression", "f-string", "print(f'{log(1)=}')\n"],
     ["one with a format", "f-string", "print(f'{log(1) = !r:>10}')\n"],
+    // The call is part of the text printed: `{[None]=}` printed `[None]=[None]`, `{None + 1=}` raised.
+    ["one in a self-documenting expression", "f-string", "print(f'{[log(1)]=}')\n"],
+    ["one an operand of a self-documenting expression", "f-string", "print(f'{log(1) + 1=}')\n"],
+    ["one in an f-string a self-documenting expression is", "f-string", `print(f'{f"{log(1)}"=}')\n`],
   ];
   for (const [what, why, code] of kept)
     it(`leaves ${what} unchanged, saying why: ${JSON.stringify(code)}`, async () => {
@@ -834,6 +838,19 @@ describe("an empty rewrite of a Python call whose value None cannot stand for", 
     const text = (await deletion(code)).newText;
     expect(runs("python3", code)).toBe("raised L\ncaught\nlog(3)\n");
     expect(runs("python3", text)).toBe(runs("python3", code));
+  });
+
+  it("runs as before where a self-documenting expression held the call", async () => {
+    const code = `def log(*a):\n    return 5\nprint(f'{[log(1)]=}', f'{log(2) + 1=}')\n`;
+    const text = (await deletion(code)).newText;
+    expect(runs("python3", code)).toBe("[log(1)]=[5] log(2) + 1=6\n");
+    expect(runs("python3", text)).toBe(runs("python3", code));
+  });
+
+  // What a self-documenting expression's format holds is not printed as text: it gets None.
+  it("still writes None in a self-documenting expression's format", async () => {
+    const text = (await deletion("print(f'{x=:{log(1)}}')\n")).newText;
+    expect(text).toBe("print(f'{x=:{None}}')\n");
   });
 
   // A raise's cause (`from log(1)`) and an f-string's plain expression still get None, which runs.
