@@ -94,7 +94,7 @@ export interface StructuralMatch {
   /**
    * Set when the match is the command a Bash `if`, `elif`, `while` or `until` tests: the last of
    * its condition, whose exit status decides the branch, or the last of a `{ … }` or `( … )` that
-   * is (whose status is its last command's). A rewrite to nothing leaves it alone: deleting it
+   * is, or that ends a list or pipeline that is (whose status is its last command's). A rewrite to nothing leaves it alone: deleting it
    * leaves `if ; then` or `if { ; }; then`, which do not parse, and no command in its place keeps
    * what it tested (`:` would take every branch, and never end a `while`). A command before the
    * condition's (or the group's) last is deleted with its `;`. Found only when asked
@@ -125,8 +125,8 @@ export interface StructuralMatch {
    * Set when the match is a Python expression whose value neither deleting it nor `None` in its
    * place keeps: what a `raise` raises (`raise None` raises a TypeError), an `except`'s exception
    * type, or one of a tuple of them (`except None:` raises one when an exception reaches it), or
-   * an f-string's self-documenting expression (`f'{log(1)=}'` prints its text: `None=` would print
-   * another). A rewrite to nothing leaves it alone. Found only when asked (`MatchLimits.statements`).
+   * in an f-string's self-documenting expression (`f'{log(1)=}'`, `f'{[log(1)]=}'` print its
+   * text: `None=`, `[None]=` would print another). A rewrite to nothing leaves it alone. Found only when asked (`MatchLimits.statements`).
    */
   readonly irreplaceable?: "raise" | "except" | "f-string";
 }
@@ -384,10 +384,16 @@ const bashGroups: Readonly<Record<string, "{ … }" | "( … )">> = {
   subshell: "( … )",
 };
 
+/** `parent`'s last named child that is not a comment. */
+function lastNamed(parent: Node): Node | undefined {
+  return parent.children.filter((child) => child !== null && child.isNamed && !child.isExtra).at(-1);
+}
+
 /**
  * What tests Bash's `node` (see `StructuralMatch.condition`): set when it is the last statement
  * of a condition, or the last of a `{ … }` or `( … )` that is (through the group's redirects and
- * `!`, and groups in groups).
+ * `!`, and groups in groups), or that ends a list or pipeline that is (`if g && { false; }`,
+ * `if a | ( false )`: the group's status is the list's).
  */
 function testedBy(node: Node): TestedBy | undefined {
   const parent = node.parent;
@@ -398,10 +404,12 @@ function testedBy(node: Node): TestedBy | undefined {
     return statements.at(-1)?.id === node.id && keyword ? { keyword } : undefined;
   }
   const group = bashGroups[parent.type];
-  if (!group) return undefined;
-  const inner = parent.children.filter((child) => child !== null && child.isNamed && !child.isExtra);
-  if (inner.at(-1)?.id !== node.id) return undefined;
-  const outer = testedBy(statementAround(parent, "bash", undefined, true));
+  if (!group || lastNamed(parent)?.id !== node.id) return undefined;
+  let around = statementAround(parent, "bash", undefined, true);
+  // Up through the lists and pipelines it ends (a command of one alone goes with its operator).
+  while (around.parent && bashJoined.has(around.parent.type) && lastNamed(around.parent)?.id === around.id)
+    around = statementAround(around.parent, "bash", undefined, true);
+  const outer = testedBy(around);
   return outer && { keyword: outer.keyword, group: outer.group ?? group };
 }
 
@@ -619,8 +627,17 @@ function irreplaceableOf(node: Node, language: string): StructuralMatch["irrepla
   if (!parent) return undefined;
   if (parent.type === "raise_statement")
     return parent.childForFieldName("cause")?.id === value.id ? undefined : "raise";
-  if (parent.type === "interpolation")
-    return parent.children.some((child) => child?.type === "=") ? "f-string" : undefined;
+  // Anywhere in a self-documenting expression (`{[log(1)]=}`, `{f"{log(1)}"=}`), not its format.
+  for (let held: Node = value, up: Node | null = parent; up; held = up, up = up.parent) {
+    if (
+      up.type === "interpolation" &&
+      held.type !== "format_specifier" &&
+      held.type !== "type_conversion" &&
+      up.children.some((child) => child?.type === "=")
+    )
+      return "f-string";
+    if (up.type === "block" || up.type === "module") break;
+  }
   // An exception type, alone, named (`as e`) or in a tuple.
   let held = value;
   for (;;) {

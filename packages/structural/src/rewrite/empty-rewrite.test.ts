@@ -669,6 +669,28 @@ describe("an empty rewrite leaves the command a condition tests inside a { … }
       "false",
       "if { false && false; }; then echo yes; else echo no; fi\n",
     ],
+    // The group's status is the list's or the pipeline's, which is the condition's: `if true && { :; }`
+    // took the branch whenever `true` succeeded, `if echo a | { :; }` every time.
+    [
+      "a { … } that ends a condition's list",
+      "false",
+      "if true && { false; }; then echo yes; else echo no; fi\n",
+    ],
+    [
+      "the last of a { … } of two that ends a condition's list",
+      "false",
+      "if true && { echo x; false; }; then echo yes; else echo no; fi\n",
+    ],
+    [
+      "a ( … ) that ends a condition's pipeline",
+      "false",
+      "if echo a | ( false ); then echo yes; else echo no; fi\n",
+    ],
+    [
+      "a ( … ) that ends a while's list of lists",
+      "false",
+      "while echo a || true && ( false ); do echo loop; break; done; echo end\n",
+    ],
   ];
   for (const [what, pattern, code] of tested)
     it(`Bash: ${what} keeps the command it tests: ${JSON.stringify(code)}`, async () => {
@@ -692,6 +714,30 @@ describe("an empty rewrite leaves the command a condition tests inside a { … }
       { keyword: "elif" },
     ]);
   });
+
+  // A group that does not end the condition's list, or ends a list no condition tests, is as any.
+  const untested: [string, string, string, string][] = [
+    [
+      "a { … } before a condition's list's last",
+      "false",
+      "if { false; } || true; then echo yes; else echo no; fi\n",
+      "if { :; } || true; then echo yes; else echo no; fi\n",
+    ],
+    [
+      "a { … } ending a list in a body",
+      "false",
+      "if true; then true && { false; }; fi\n",
+      "if true; then true && { :; }; fi\n",
+    ],
+    ["a ( … ) ending a pipeline no condition tests", "false", "echo a | ( false )\n", "echo a | ( : )\n"],
+  ];
+  for (const [what, pattern, code, expected] of untested)
+    it(`Bash: ${what} still goes: ${JSON.stringify(code)}`, async () => {
+      const result = await deletion(pattern, code);
+      expect(result.newText).toBe(expected);
+      expect(compiles("bash", result.newText)).toBe(true);
+      expect(result.leftUnchanged).toEqual([]);
+    });
 
   // A command before a group's last still goes, as one before a condition's last does.
   it("Bash: a command before the last of a condition's { … } goes with its `;`, and the branch taken is the same", async () => {
@@ -770,6 +816,10 @@ describe("an empty rewrite of a Python call whose value None cannot stand for", 
     ["an except*'s type", "except", "try:\n    g()\nexcept* log(1):\n    pass\n"],
     ["an f-string's self-documenting expression", "f-string", "print(f'{log(1)=}')\n"],
     ["one with a format", "f-string", "print(f'{log(1) = !r:>10}')\n"],
+    // The call is part of the text printed: `{[None]=}` printed `[None]=[None]`, `{None + 1=}` raised.
+    ["one in a self-documenting expression", "f-string", "print(f'{[log(1)]=}')\n"],
+    ["one an operand of a self-documenting expression", "f-string", "print(f'{log(1) + 1=}')\n"],
+    ["one in an f-string a self-documenting expression is", "f-string", `print(f'{f"{log(1)}"=}')\n`],
   ];
   for (const [what, why, code] of kept)
     it(`leaves ${what} unchanged, saying why: ${JSON.stringify(code)}`, async () => {
@@ -788,6 +838,19 @@ describe("an empty rewrite of a Python call whose value None cannot stand for", 
     const text = (await deletion(code)).newText;
     expect(runs("python3", code)).toBe("raised L\ncaught\nlog(3)\n");
     expect(runs("python3", text)).toBe(runs("python3", code));
+  });
+
+  it("runs as before where a self-documenting expression held the call", async () => {
+    const code = `def log(*a):\n    return 5\nprint(f'{[log(1)]=}', f'{log(2) + 1=}')\n`;
+    const text = (await deletion(code)).newText;
+    expect(runs("python3", code)).toBe("[log(1)]=[5] log(2) + 1=6\n");
+    expect(runs("python3", text)).toBe(runs("python3", code));
+  });
+
+  // What a self-documenting expression's format holds is not printed as text: it gets None.
+  it("still writes None in a self-documenting expression's format", async () => {
+    const text = (await deletion("print(f'{x=:{log(1)}}')\n")).newText;
+    expect(text).toBe("print(f'{x=:{None}}')\n");
   });
 
   // A raise's cause (`from log(1)`) and an f-string's plain expression still get None, which runs.

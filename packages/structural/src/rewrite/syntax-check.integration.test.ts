@@ -174,7 +174,7 @@ describe("ast_edit warns where the rewritten text no longer parses", () => {
         "rewrite the statement by hand (a.py:2:11); " +
         "1 match left unchanged: it is an `except`'s exception type, and `None` in its place raises a TypeError when an exception reaches it (a bare `except:` catches every exception); " +
         "rewrite the clause by hand (a.py:5:8); " +
-        "1 match left unchanged: it is an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print `None=None`; " +
+        "1 match left unchanged: it is in an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print other text (`{log(1)=}` would print `None=None`); " +
         "rewrite the string by hand (a.py:7:10).",
     );
     expect(text).not.toMatch(/Warning|syntax error/);

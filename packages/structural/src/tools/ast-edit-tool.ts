@@ -181,7 +181,7 @@ const irreplaceableNotes: readonly [NonNullable<StructuralMatch["irreplaceable"]
   ],
   [
     "f-string",
-    "an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print `None=None`",
+    "in an f-string's self-documenting expression (`{…=}`), which prints its own text: `None` in its place would print other text (`{log(1)=}` would print `None=None`)",
     "string",
   ],
 ];
