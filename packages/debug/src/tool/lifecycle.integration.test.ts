@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { copyFileSync, readFileSync } from "node:fs";
+import { spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { resultText } from "@tools/registry";
@@ -44,25 +44,88 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Resolves once a socket listens on the port (bounded), read from /proc/net/tcp: a probing
- * connection would be taken by debugpy as its one client.
+ * The inode of the socket listening on `port` (/proc/net/tcp: column 2 the local address:port,
+ * column 4 the state, 0A = LISTEN, column 10 the inode), or undefined when none listens. Read, not
+ * probed: a probing connection would be taken by debugpy as its one client.
  */
-async function listening(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+function listenerInode(port: number): string | undefined {
   const hex = port.toString(16).toUpperCase().padStart(4, "0");
-  for (;;) {
-    const table = readFileSync("/proc/net/tcp", "utf8");
-    // Column 2 is local address:port, column 4 the state (0A = LISTEN).
-    if (
-      table
-        .split("\n")
-        .some(
-          (line) => line.trim().split(/\s+/)[1]?.endsWith(`:${hex}`) && line.trim().split(/\s+/)[3] === "0A",
-        )
-    )
-      return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on ${port} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n")) {
+    const columns = line.trim().split(/\s+/);
+    if (columns[1]?.endsWith(`:${hex}`) && columns[3] === "0A") return columns[9];
+  }
+  return undefined;
+}
+
+/**
+ * Whether the socket `inode` is held by debugpy's adapter serving `port` (its command line names
+ * `--port <port>`): `python -m debugpy --listen` starts it as a daemon of its own (its parent
+ * gone, its own session), out of the started process's tree.
+ */
+function debugpyListens(inode: string, port: number): boolean {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    const holds = fds.some((fd) => {
+      try {
+        return readlinkSync(`/proc/${entry}/fd/${fd}`) === `socket:[${inode}]`;
+      } catch {
+        return false;
+      }
+    });
+    if (!holds) continue;
+    try {
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (command.some((word) => word.includes("debugpy")) && command.join(" ").includes(`--port ${port}`))
+        return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
+}
+
+/**
+ * Starts `python -m debugpy --listen 127.0.0.1:<port> loop.py` in `dir`, owned by `run`, and
+ * resolves with the port and the process once debugpy listens there. The port is one the system
+ * had free a moment before: another suite running beside this one (a kernel's ports, a server)
+ * may take it first;
+ * debugpy then cannot listen, and whatever does there is not debugpy (an attach to it waited 15 s
+ * for an answer to `initialize`). So the listener must be debugpy's adapter for that port, else
+ * the start is tried again on another port (3 tries, each bounded).
+ */
+async function startDebugpyListening(
+  dir: string,
+  run: ReturnType<typeof debugRun>["run"],
+): Promise<{ port: number; target: ChildProcess }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const target = spawn(
+      "/usr/bin/python3",
+      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(dir, "loop.py")],
+      {
+        cwd: dir,
+        detached: true,
+        stdio: "ignore",
+      },
+    );
+    run.ownProcess(target, { group: true, graceMs: 500 });
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const inode = listenerInode(port);
+      if (inode !== undefined && debugpyListens(inode, port)) return { port, target };
+      const exited = target.exitCode !== null || target.signalCode !== null;
+      if (exited || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    target.kill("SIGKILL");
+    if (attempt === 3)
+      throw new Error(`debugpy did not listen on a port of its own in ${attempt} tries (last ${port})`);
   }
 }
 
@@ -221,19 +284,8 @@ describeDebugpy("debug session lifecycle (debugpy)", (project) => {
 
   it("attaches to `python -m debugpy --listen`, pauses a running program and leaves it running", async () => {
     const { run, call } = debugRun(project.dir, { resumeWaitMs: 1000 });
-    const port = await freePort();
-    const target = spawn(
-      "/usr/bin/python3",
-      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(project.dir, "loop.py")],
-      {
-        cwd: project.dir,
-        detached: true,
-        stdio: "ignore",
-      },
-    );
-    run.ownProcess(target, { group: true, graceMs: 500 });
+    const { port, target } = await startDebugpyListening(project.dir, run);
     try {
-      await listening(port, 15_000);
       await call({ op: "breakpoints", file: "loop.py", lines: [5] });
       const attach = await call({ op: "attach", port, adapter: "debugpy" });
       expect(attach.isError, attach.text).toBe(false);
@@ -282,19 +334,7 @@ describe.skipIf(!python && !ci)("debug attach to a port that is not the root mar
   afterAll(() => removeWorkspace(dir));
 
   const listen = async (run: ReturnType<typeof debugRun>["run"]): Promise<number> => {
-    const port = await freePort();
-    const target = spawn(
-      "/usr/bin/python3",
-      ["-m", "debugpy", "--listen", `127.0.0.1:${port}`, join(dir, "loop.py")],
-      {
-        cwd: dir,
-        detached: true,
-        stdio: "ignore",
-      },
-    );
-    run.ownProcess(target, { group: true, graceMs: 500 });
-    await listening(port, 15_000);
-    return port;
+    return (await startDebugpyListening(dir, run)).port;
   };
 
   it("attaches as debugpy when debugpy answers, sending the Python breakpoints", async () => {
