@@ -524,6 +524,40 @@ deadline = time.monotonic() + 300
     expect(resultText(own)).toMatch(/went on$/);
   });
 
+  it("an interrupt the cell's own handler raises in the kernel's code at a statement's end leaves later interrupts told as reaching the cell", async () => {
+    // With the cell's own handler in place (Python's, set back by the cell, or its function), a
+    // SIGINT lands wherever the main thread is, the kernel's code at the statement's end too (the
+    // first cell of 2000 one-line statements with one SIGINT at a random time, in each of 3 runs).
+    // Before, the statement's watching was left on there, and every later statement, taken for one
+    // run from a statement, watched no arrival: an interrupt the next cell caught was told as one
+    // that "did not reach it" (and before that, the next cancel killed the kernel).
+    // Here the cell sets its own handler, then Python's back, and a profile function sends the
+    // SIGINT as the kernel's code at the statement's end starts, for the timing.
+    const { registry, run, workspace, cell } = setup();
+    const landed = await cell(
+      "import os, signal, sys, time\nsignal.signal(signal.SIGINT, lambda signum, frame: None)\n" +
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n" +
+        "def at_the_end(frame, event, arg):\n    if event == 'call' and frame.f_code.co_name == 'arrived':\n" +
+        "        sys.setprofile(None)\n        os.kill(os.getpid(), signal.SIGINT)\nsys.setprofile(at_the_end)",
+    );
+    expect(resultText(landed)).toMatch(/KeyboardInterrupt/);
+    const flag = join(workspace.directory, "after-landed.flag");
+    const result = await cancelWhenFlagged(flag, (signal) =>
+      registry.invoke(run, {
+        tool: "eval",
+        args: {
+          code: `try:\n    open(${JSON.stringify(flag)}, 'w').close()\n    time.sleep(300)\nexcept KeyboardInterrupt:\n    print('caught')`,
+          description: "wait until the interrupt comes, and catch it",
+        },
+        signal,
+      }),
+    );
+    expect(result.error?.message).toBe(
+      "eval was cancelled: the call was cancelled and the interrupt reached the cell, which caught it and went on to its end; the kernel's state is kept.",
+    );
+    expect(resultText(result)).toMatch(/^caught\n/);
+  });
+
   it("a second interrupt landing in a __del__ while the first one lost there still waits to be raised is the same interrupt, raised once", async () => {
     // Python takes two SIGINTs arriving before its handler ran as one. Here the first one's
     // KeyboardInterrupt, lost in a __del__, waits for the cell's next instruction; a second one lost

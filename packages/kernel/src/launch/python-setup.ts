@@ -1297,8 +1297,10 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
     def watch_arrivals():
         # The pipe is the wakeup fd while the statement runs, unless the cell has one of its own
         # (set through ours, or found set now): then SIGINT's handler notes the arrival.
-        if arrivals.watched is not None:
-            # A cell run from a statement: that statement's watching goes on.
+        if interrupts.inside:
+            # A cell run from a statement: that statement's watching goes on. (Not told by
+            # arrivals.watched: an interrupt the cell's own handler raised in our code at a
+            # statement's end, before arrived, left it set, and every later statement unwatched.)
             return None
         with arrivals.lock:
             pipe = arrivals_pipe()
@@ -1415,9 +1417,12 @@ def __tools_install(parent_pid, marker, shell_tool, shell_timeout, sub_line_char
         # in place at the statement's end); the wakeup fd goes back to none when it was the pipe.
         if pipe is None:
             return []
-        release_wakeup_fd(pipe)
-        note_arrivals(pipe, handler)
-        handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
+        try:
+            release_wakeup_fd(pipe)
+            note_arrivals(pipe, handler)
+        finally:
+            # Even when an interrupt the cell's own handler raised landed here.
+            handlers, arrivals.handlers, arrivals.watched = arrivals.handlers, [], None
         return handlers
 
     def cells_own(handler):
