@@ -182,18 +182,7 @@ describe.skipIf(!dlv && !ci)(
           expect(Number(at![1])).toBeLessThanOrEqual(13);
 
           // A clear that fails now leaves status listing every line the session may hold.
-          const request = Reflect.get(DapConnection.prototype, "request") as (
-            ...all: unknown[]
-          ) => Promise<never>;
-          vi.spyOn(DapConnection.prototype, "request").mockImplementation(function (
-            this: DapConnection,
-            command: string,
-            ...rest: unknown[]
-          ) {
-            if (command === "setBreakpoints")
-              return Promise.reject(new DapRequestError(command, "staged refusal", "failed"));
-            return Reflect.apply(request, this, [command, ...rest]);
-          } as DapConnection["request"]);
+          refuseEverySet();
           const failed = await call({ op: "breakpoints", file: "main.go", lines: [] });
           expect(failed.isError, failed.text).toBe(true);
           vi.restoreAllMocks();
@@ -223,18 +212,7 @@ describe.skipIf(!dlv && !ci)("breakpoints whose request fails in a live delve se
     const stop = { file: "main.go", lines: [11], program: ".", where: "main.go:11 in main.total" };
     await atBreakpoint(workspace("go"), stop, async (call) => {
       // The refusal is staged: delve refuses no setBreakpoints of a line with code on its own.
-      const request = Reflect.get(DapConnection.prototype, "request") as (
-        ...all: unknown[]
-      ) => Promise<never>;
-      vi.spyOn(DapConnection.prototype, "request").mockImplementation(function (
-        this: DapConnection,
-        command: string,
-        ...rest: unknown[]
-      ) {
-        if (command === "setBreakpoints")
-          return Promise.reject(new DapRequestError(command, "staged refusal", "failed"));
-        return Reflect.apply(request, this, [command, ...rest]);
-      } as DapConnection["request"]);
+      refuseEverySet();
       const set = await call({ op: "breakpoints", file: "main.go", lines: [12] });
       expect(set.isError, set.text).toBe(true);
       const status = await call({ op: "status" });
@@ -251,18 +229,7 @@ describe.skipIf(!dlv && !ci)("a clear of breakpoints whose request fails in a li
   it("leaves status listing the lines the session may still hold", { timeout: 180_000 }, async () => {
     const stop = { file: "main.go", lines: [11], program: ".", where: "main.go:11 in main.total" };
     await atBreakpoint(workspace("go"), stop, async (call) => {
-      const request = Reflect.get(DapConnection.prototype, "request") as (
-        ...all: unknown[]
-      ) => Promise<never>;
-      vi.spyOn(DapConnection.prototype, "request").mockImplementation(function (
-        this: DapConnection,
-        command: string,
-        ...rest: unknown[]
-      ) {
-        if (command === "setBreakpoints")
-          return Promise.reject(new DapRequestError(command, "staged refusal", "failed"));
-        return Reflect.apply(request, this, [command, ...rest]);
-      } as DapConnection["request"]);
+      refuseEverySet();
       const cleared = await call({ op: "breakpoints", file: "main.go", lines: [] });
       expect(cleared.isError, cleared.text).toBe(true);
       vi.restoreAllMocks();
