@@ -1,45 +1,13 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliPath } from "../__fixtures__/cli-process.js";
-
-const exec = promisify(execFile);
-const tmuxFound = existsSync("/usr/bin/tmux") || existsSync("/usr/local/bin/tmux");
+import { TmuxPane, tmuxFound } from "../__fixtures__/tmux-pane.js";
 
 let dir: string;
-let socket: string;
-
-/** Runs tmux on the test's private server. */
-async function tmux(...args: string[]): Promise<string> {
-  const { stdout } = await exec("tmux", ["-S", socket, ...args], { timeout: 10_000 });
-  return stdout;
-}
-
-/** The whole pane, with its scrollback. */
-async function screen(): Promise<string> {
-  return tmux("capture-pane", "-p", "-t", "demo", "-S", "-500");
-}
-
-/** Polls the pane until `needle` shows up (bounded); returns the pane. */
-async function waitForScreen(needle: string | RegExp, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await screen();
-    if (typeof needle === "string" ? text.includes(needle) : needle.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`'${String(needle)}' did not show up; the pane:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Types a line and presses Enter. */
-async function type(line: string): Promise<void> {
-  await tmux("send-keys", "-t", "demo", "-l", line);
-  await tmux("send-keys", "-t", "demo", "Enter");
-}
+let pane: TmuxPane;
 
 /** How many times `needle` shows on the pane. */
 function count(text: string, needle: string): number {
@@ -48,13 +16,13 @@ function count(text: string, needle: string): number {
 
 beforeEach(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "harness-demo-tmux-")));
-  socket = join(dir, "sock");
+  pane = new TmuxPane(join(dir, "sock"));
   await writeFile(join(dir, "hello.txt"), "hello\nworld\n");
 });
 
 afterEach(async () => {
   // Ends the session and the demo in it, whatever state the test left.
-  await exec("tmux", ["-S", socket, "kill-server"]).catch(() => undefined);
+  await pane.kill();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -64,38 +32,40 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
 
-      await type("read path=hello.txt");
-      const read = await waitForScreen(/1\s+hello\n2\s+world/);
+      await pane.type("read path=hello.txt");
+      const read = await pane.waitForScreen(/1\s+hello\n2\s+world/);
       expect(read).toContain("tool> read path=hello.txt\nok\n");
 
-      await type('ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]');
-      const card = await waitForScreen("Reply with one number (1-2).");
+      await pane.type(
+        'ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]',
+      );
+      const card = await pane.waitForScreen("Reply with one number (1-2).");
       expect(card).toContain("-- Question");
       expect(card).toContain("  2. south");
-      await type("2");
-      await waitForScreen('Chosen option: "south"');
+      await pane.type("2");
+      await pane.waitForScreen('Chosen option: "south"');
 
-      await type("write path=notes.txt content=hi");
-      const permission = await waitForScreen("Reply with one number (1-3).");
+      await pane.type("write path=notes.txt content=hi");
+      const permission = await pane.waitForScreen("Reply with one number (1-3).");
       expect(permission).toContain("Allow write: write notes.txt");
       expect(permission).toContain("1. Allow once");
-      await type("1");
-      await waitForScreen("created notes.txt");
+      await pane.type("1");
+      await pane.waitForScreen("created notes.txt");
       expect(await readFile(join(dir, "notes.txt"), "utf8")).toBe("hi");
 
       // A second write asks again; denied in the terminal, nothing is written.
-      await type("write path=no.txt content=x");
-      await waitForScreen(/Allow write: write no\.txt[\s\S]*Reply with one number \(1-3\)\./);
-      await type("3");
-      const denied = await waitForScreen("error APPROVAL_DENIED");
+      await pane.type("write path=no.txt content=x");
+      await pane.waitForScreen(/Allow write: write no\.txt[\s\S]*Reply with one number \(1-3\)\./);
+      await pane.type("3");
+      const denied = await pane.waitForScreen("error APPROVAL_DENIED");
       expect(count(denied, "tool>")).toBeGreaterThanOrEqual(4);
       expect(existsSync(join(dir, "no.txt"))).toBe(false);
 
       // "exit" ends the program, and tmux closes its session with it.
-      await type("exit");
+      await pane.type("exit");
       await waitForExit();
     },
   );
@@ -105,27 +75,29 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
-      await type("read path=hello.txt");
-      await waitForScreen(/2\s+world\ntool>/);
-      await type('ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]');
-      await waitForScreen(/Reply with one number \(1-2\)\.[\s\S]*\n> ?$/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
+      await pane.type("read path=hello.txt");
+      await pane.waitForScreen(/2\s+world\ntool>/);
+      await pane.type(
+        'ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]',
+      );
+      await pane.waitForScreen(/Reply with one number \(1-2\)\.[\s\S]*\n> ?$/m);
       // Before: the up arrow brought back the ask_user call, and Enter sent it as the answer.
-      await tmux("send-keys", "-t", "demo", "Up");
-      await tmux("send-keys", "-t", "demo", "-l", "2");
-      await waitForScreen(/^> 2$/m);
-      expect(await screen()).not.toMatch(/^> .*ask_user/m);
-      await tmux("send-keys", "-t", "demo", "Enter");
-      await waitForScreen('Chosen option: "south"');
-      await waitForScreen(/"south"\ntool>/);
+      await pane.tmux("send-keys", "-t", "demo", "Up");
+      await pane.tmux("send-keys", "-t", "demo", "-l", "2");
+      await pane.waitForScreen(/^> 2$/m);
+      expect(await pane.screen()).not.toMatch(/^> .*ask_user/m);
+      await pane.tmux("send-keys", "-t", "demo", "Enter");
+      await pane.waitForScreen('Chosen option: "south"');
+      await pane.waitForScreen(/"south"\ntool>/);
       // At the tool prompt the up arrow goes back through the calls, never the card's "2".
-      await tmux("send-keys", "-t", "demo", "Up");
-      await waitForScreen(/"south"\ntool> ask_user question=/);
-      await tmux("send-keys", "-t", "demo", "Up");
-      await waitForScreen(/"south"\ntool> read path=hello\.txt$/m);
-      await tmux("send-keys", "-t", "demo", "C-u");
-      await type("exit");
+      await pane.tmux("send-keys", "-t", "demo", "Up");
+      await pane.waitForScreen(/"south"\ntool> ask_user question=/);
+      await pane.tmux("send-keys", "-t", "demo", "Up");
+      await pane.waitForScreen(/"south"\ntool> read path=hello\.txt$/m);
+      await pane.tmux("send-keys", "-t", "demo", "C-u");
+      await pane.type("exit");
       await waitForExit();
     },
   );
@@ -136,22 +108,22 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     async () => {
       await writeFile(join(dir, "second.txt"), "second file\n");
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
 
       // Both lines reach the program in one chunk, as a paste does.
-      await tmux("set-buffer", "-b", "paste", "read path=hello.txt\nread path=second.txt\n");
-      await tmux("paste-buffer", "-b", "paste", "-t", "demo");
-      const both = await waitForScreen(/1\s+second file/);
+      await pane.tmux("set-buffer", "-b", "paste", "read path=hello.txt\nread path=second.txt\n");
+      await pane.tmux("paste-buffer", "-b", "paste", "-t", "demo");
+      const both = await pane.waitForScreen(/1\s+second file/);
       expect(both).toMatch(/1\s+hello\n2\s+world/);
 
       // The session's reader stays the terminal's only reader: a card still takes the next line.
-      await type("write path=pasted.txt content=hi");
-      await waitForScreen(/Allow write: write pasted\.txt[\s\S]*Reply with one number \(1-3\)\./);
-      await type("1");
-      await waitForScreen("created pasted.txt");
+      await pane.type("write path=pasted.txt content=hi");
+      await pane.waitForScreen(/Allow write: write pasted\.txt[\s\S]*Reply with one number \(1-3\)\./);
+      await pane.type("1");
+      await pane.waitForScreen("created pasted.txt");
       expect(await readFile(join(dir, "pasted.txt"), "utf8")).toBe("hi");
-      await type("exit");
+      await pane.type("exit");
       await waitForExit();
     },
   );
@@ -161,23 +133,25 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
-      await type('ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]');
-      await waitForScreen(/Reply with one number \(1-2\)\.[\s\S]*\n> ?$/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
+      await pane.type(
+        'ask_user question="Which region first?" options=[{"label":"north"},{"label":"south"}]',
+      );
+      await pane.waitForScreen(/Reply with one number \(1-2\)\.[\s\S]*\n> ?$/m);
       // Typed text on the card's line: Ctrl+D deletes right, as in any line editor (nothing here).
-      await tmux("send-keys", "-t", "demo", "-l", "2");
-      await waitForScreen(/^> 2$/m);
-      await tmux("send-keys", "-t", "demo", "C-a");
-      await tmux("send-keys", "-t", "demo", "C-d");
-      await waitForScreen(/^> ?$/m);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "2");
+      await pane.waitForScreen(/^> 2$/m);
+      await pane.tmux("send-keys", "-t", "demo", "C-a");
+      await pane.tmux("send-keys", "-t", "demo", "C-d");
+      await pane.waitForScreen(/^> ?$/m);
       // Before: the whole session ended here (readline closed on the end of input).
-      await tmux("send-keys", "-t", "demo", "C-d");
-      const declined = await waitForScreen(/^> \^D$[\s\S]*declined[\s\S]*\ntool>$/m);
+      await pane.tmux("send-keys", "-t", "demo", "C-d");
+      const declined = await pane.waitForScreen(/^> \^D$[\s\S]*declined[\s\S]*\ntool>$/m);
       expect(declined).not.toContain("error ASK_NO_HUMAN");
-      await type("read path=hello.txt");
-      await waitForScreen(/2\s+world\ntool>/);
-      await tmux("send-keys", "-t", "demo", "C-d");
+      await pane.type("read path=hello.txt");
+      await pane.waitForScreen(/2\s+world\ntool>/);
+      await pane.tmux("send-keys", "-t", "demo", "C-d");
       await waitForExit();
     },
   );
@@ -187,18 +161,18 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval ask`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
-      await tmux("send-keys", "-t", "demo", "-l", "read path=hello");
-      await waitForScreen(/^tool> read path=hello$/m);
-      await tmux("send-keys", "-t", "demo", "C-c");
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "read path=hello");
+      await pane.waitForScreen(/^tool> read path=hello$/m);
+      await pane.tmux("send-keys", "-t", "demo", "C-c");
       // The session goes on (it ended here, its run with it): a fresh prompt takes the next call.
-      await waitForScreen(/^tool> \^C\ntool>$/m);
-      await type("read path=hello.txt");
-      const read = await waitForScreen(/1\s+hello\n2\s+world/);
+      await pane.waitForScreen(/^tool> \^C\ntool>$/m);
+      await pane.type("read path=hello.txt");
+      const read = await pane.waitForScreen(/1\s+hello\n2\s+world/);
       expect(read).not.toContain("path=hellotool>");
-      await waitForScreen(/2\s+world\ntool>$/m);
-      await tmux("send-keys", "-t", "demo", "C-c");
+      await pane.waitForScreen(/2\s+world\ntool>$/m);
+      await pane.tmux("send-keys", "-t", "demo", "C-c");
       await waitForExit();
     },
   );
@@ -208,28 +182,28 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 90_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto --python /usr/bin/python3`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
       const cell = {
         code: "import getpass\npw = getpass.getpass('DB password: ')\nlen(pw), pw[::-1] == 'ko-2retnuh'",
         description: "read the database password with getpass",
       };
-      await type(`eval ${JSON.stringify(cell)}`);
-      const card = await waitForScreen(/counts as no answer\.\n>/, 60_000);
+      await pane.type(`eval ${JSON.stringify(cell)}`);
+      const card = await pane.waitForScreen(/counts as no answer\.\n>/, 60_000);
       expect(card).toContain("(secret: what you type is hidden and never shown back)");
       // Typed with a slip and a backspace, as a person would.
-      await tmux("send-keys", "-t", "demo", "-l", "hunter2-okX");
-      await tmux("send-keys", "-t", "demo", "BSpace", "Enter");
-      const done = await waitForScreen("(10, True)", 30_000);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "hunter2-okX");
+      await pane.tmux("send-keys", "-t", "demo", "BSpace", "Enter");
+      const done = await pane.waitForScreen("(10, True)", 30_000);
       expect(done).toContain("-> answered (a secret, not shown)");
       expect(done).not.toContain("hunter2");
       // The up arrow at the next prompt brings back the eval call, never the secret.
-      await waitForScreen(/\(10, True\)\ntool>/);
-      await tmux("send-keys", "-t", "demo", "Up");
-      await waitForScreen(/\(10, True\)\ntool> eval \{"code"/);
-      expect(await screen()).not.toContain("hunter2");
-      await tmux("send-keys", "-t", "demo", "C-u");
-      await type("exit");
+      await pane.waitForScreen(/\(10, True\)\ntool>/);
+      await pane.tmux("send-keys", "-t", "demo", "Up");
+      await pane.waitForScreen(/\(10, True\)\ntool> eval \{"code"/);
+      expect(await pane.screen()).not.toContain("hunter2");
+      await pane.tmux("send-keys", "-t", "demo", "C-u");
+      await pane.type("exit");
       await waitForExit();
     },
   );
@@ -239,28 +213,28 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto --vibe-command sh`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
       // A real `sh` as the agent CLI: it works until the test creates `go` (30 s at most).
       const brief =
         "echo step one; for i in $(seq 1 300); do [ -e go ] && break; sleep 0.1; done; echo all done";
-      await type(`vibe_spawn brief="${brief}" label=tester`);
-      await waitForScreen('  worker w1 "tester" (fast) started');
-      await waitForScreen('  worker w1 "tester" (fast) … step one');
-      await waitForScreen(/Spawned w1[^\n]*\n(.*\n)*tool>$/m);
+      await pane.type(`vibe_spawn brief="${brief}" label=tester`);
+      await pane.waitForScreen('  worker w1 "tester" (fast) started');
+      await pane.waitForScreen('  worker w1 "tester" (fast) … step one');
+      await pane.waitForScreen(/Spawned w1[^\n]*\n(.*\n)*tool>$/m);
       // The operator is typing the next call when the worker ends.
-      await tmux("send-keys", "-t", "demo", "-l", "read path=hel");
-      await waitForScreen(/^tool> read path=hel$/m);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "read path=hel");
+      await pane.waitForScreen(/^tool> read path=hel$/m);
       await writeFile(join(dir, "go"), "");
-      const ended = await waitForScreen(
+      const ended = await pane.waitForScreen(
         /  worker w1 "tester" \(fast\) is done after \d+\.\d s: step one …\ntool> read path=hel$/m,
       );
       expect(count(ended, "is done after")).toBe(1);
       expect(count(ended, '"tester" (fast) started')).toBe(1);
       // What was typed is still the line being edited: finishing it runs it.
-      await type("lo.txt");
-      await waitForScreen(/tool> read path=hello.txt\nok\n1\s+hello/);
-      await type("exit");
+      await pane.type("lo.txt");
+      await pane.waitForScreen(/tool> read path=hello.txt\nok\n1\s+hello/);
+      await pane.type("exit");
       await waitForExit();
     },
   );
@@ -270,20 +244,20 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
-      await type('shell command="while [ ! -e go ]; do sleep 0.1; done; echo finished"');
-      await waitForScreen(/^tool> shell command=.*$/m);
-      await tmux("send-keys", "-t", "demo", "-l", "read path=hel");
-      await waitForScreen(/^read path=hel$/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
+      await pane.type('shell command="while [ ! -e go ]; do sleep 0.1; done; echo finished"');
+      await pane.waitForScreen(/^tool> shell command=.*$/m);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "read path=hel");
+      await pane.waitForScreen(/^read path=hel$/m);
       await writeFile(join(dir, "go"), "");
       // Before: "read path=helok" and the result ran on from the typed text.
-      const shown = await waitForScreen(/^tool> read path=hel$/m);
+      const shown = await pane.waitForScreen(/^tool> read path=hel$/m);
       expect(shown).not.toContain("read path=helok");
       expect(shown).toMatch(/^ok\n[\s\S]*finished[\s\S]*\ntool> read path=hel$/m);
-      await tmux("send-keys", "-t", "demo", "-l", "lo.txt");
-      await tmux("send-keys", "-t", "demo", "Enter");
-      await waitForScreen(/1\s+hello\n2\s+world/);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "lo.txt");
+      await pane.tmux("send-keys", "-t", "demo", "Enter");
+      await pane.waitForScreen(/1\s+hello\n2\s+world/);
     },
   );
 
@@ -292,27 +266,27 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
     { timeout: 60_000 },
     async () => {
       const command = `${process.execPath} ${cliPath} --interactive --workdir ${dir} --approval auto --vibe-command sh`;
-      await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-      await waitForScreen(/^tool>/m);
+      await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+      await pane.waitForScreen(/^tool>/m);
       // A line every 0.3 s until the test creates `go` (30 s at most).
       const brief =
         "for i in $(seq 1 100); do echo line $i; [ -e go ] && break; sleep 0.3; done; echo all done";
-      await type(`vibe_spawn brief="${brief}" label=tester`);
-      await waitForScreen(/Spawned w1[^\n]*\n(.*\n)*tool>$/m);
+      await pane.type(`vibe_spawn brief="${brief}" label=tester`);
+      await pane.waitForScreen(/Spawned w1[^\n]*\n(.*\n)*tool>$/m);
       // A call that runs while the worker works; the operator types the next one ahead.
-      await type("vibe_wait worker_id=w1 timeout_seconds=60");
-      await waitForScreen(/^tool> vibe_wait worker_id=w1 timeout_seconds=60$/m);
-      await tmux("send-keys", "-t", "demo", "-l", "read path=hel");
-      await waitForScreen(/^read path=hel$/m);
+      await pane.type("vibe_wait worker_id=w1 timeout_seconds=60");
+      await pane.waitForScreen(/^tool> vibe_wait worker_id=w1 timeout_seconds=60$/m);
+      await pane.tmux("send-keys", "-t", "demo", "-l", "read path=hel");
+      await pane.waitForScreen(/^read path=hel$/m);
       // The worker's next lines (three or so in a second) go above what was typed, which stays
       // the last line, drawn again below them.
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const shown = (await screen()).trimEnd().split("\n");
+      const shown = (await pane.screen()).trimEnd().split("\n");
       expect(shown.at(-1)).toBe("read path=hel");
       expect(shown.at(-2)).toMatch(/^ {2}worker w1 "tester" \(fast\) … line \d+$/);
       expect(shown.join("\n")).not.toMatch(/read path=hel\s*worker/);
       await writeFile(join(dir, "go"), "");
-      await waitForScreen("is done after");
+      await pane.waitForScreen("is done after");
     },
   );
 });
@@ -321,12 +295,12 @@ describe.skipIf(!tmuxFound)("harness-demo --interactive in a real terminal (tmux
 async function waitForExit(): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (
-    await tmux("has-session", "-t", "demo").then(
+    await pane.tmux("has-session", "-t", "demo").then(
       () => true,
       () => false,
     )
   ) {
-    if (Date.now() > deadline) throw new Error(`the demo did not exit; the pane:\n${await screen()}`);
+    if (Date.now() > deadline) throw new Error(`the demo did not exit; the pane:\n${await pane.screen()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -1,11 +1,9 @@
 // harness-demo --model --vibe in a real terminal (tmux) against a CANNED model server on
 // 127.0.0.1 (not a model): a background worker's notice waits while a card is open.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   chatCompletion,
@@ -13,42 +11,20 @@ import {
   type CannedModelServer,
 } from "../__fixtures__/canned-model-server.js";
 import { cliPath } from "../__fixtures__/cli-process.js";
-
-const exec = promisify(execFile);
-const tmuxFound = existsSync("/usr/bin/tmux") || existsSync("/usr/local/bin/tmux");
+import { TmuxPane, tmuxFound } from "../__fixtures__/tmux-pane.js";
 
 let dir: string;
-let socket: string;
+let pane: TmuxPane;
 let server: CannedModelServer | undefined;
-
-async function tmux(...args: string[]): Promise<string> {
-  const { stdout } = await exec("tmux", ["-S", socket, ...args], { timeout: 10_000 });
-  return stdout;
-}
-
-async function screen(): Promise<string> {
-  return tmux("capture-pane", "-p", "-t", "demo", "-S", "-500");
-}
-
-/** Polls the pane until `needle` shows up (bounded); returns the pane. */
-async function waitForScreen(needle: string | RegExp, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await screen();
-    if (typeof needle === "string" ? text.includes(needle) : needle.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`'${String(needle)}' did not show up; the pane:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 beforeEach(async () => {
   dir = await realpath(await mkdtemp(join(tmpdir(), "harness-demo-model-tmux-")));
-  socket = join(dir, "sock");
+  pane = new TmuxPane(join(dir, "sock"));
   await writeFile(join(dir, "a.txt"), "alpha line\n");
 });
 
 afterEach(async () => {
-  await exec("tmux", ["-S", socket, "kill-server"]).catch(() => undefined);
+  await pane.kill();
   await server?.close();
   server = undefined;
   await rm(dir, { recursive: true, force: true });
@@ -96,10 +72,10 @@ describe.skipIf(!tmuxFound)(
           "OPENAI_MODEL=canned-model",
         ].join(" ");
         const command = `env ${env} ${process.execPath} ${cliPath} --model openai 'pick a colour' --workdir ${dir} --approval auto --vibe-command sh; echo EXIT $?; sleep 60`;
-        await tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
-        await waitForScreen(/Type your answer\.\n.*\n>/);
-        await tmux("send-keys", "-t", "demo", "-l", "blue is");
-        await waitForScreen(/^> blue is/m);
+        await pane.tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", "demo", command);
+        await pane.waitForScreen(/Type your answer\.\n.*\n>/);
+        await pane.tmux("send-keys", "-t", "demo", "-l", "blue is");
+        await pane.waitForScreen(/^> blue is/m);
         await writeFile(join(dir, "go"), "");
         // The worker's last command ran; then time for its end to be noticed and its notice
         // written (before: onto the typed line). Absence is checked: a slow machine cannot fail it.
@@ -107,12 +83,12 @@ describe.skipIf(!tmuxFound)(
           await new Promise((resolve) => setTimeout(resolve, 50));
         expect(existsSync(join(dir, "ended"))).toBe(true);
         await new Promise((resolve) => setTimeout(resolve, 2_000));
-        const typing = await screen();
+        const typing = await pane.screen();
         expect(typing).toMatch(/^> blue is\s*$/m);
         expect(typing).not.toContain("is done after");
-        await tmux("send-keys", "-t", "demo", "-l", " green");
-        await tmux("send-keys", "-t", "demo", "Enter");
-        const end = await waitForScreen(/^EXIT \d+/m);
+        await pane.tmux("send-keys", "-t", "demo", "-l", " green");
+        await pane.tmux("send-keys", "-t", "demo", "Enter");
+        const end = await pane.waitForScreen(/^EXIT \d+/m);
         expect(end).toMatch(/^> blue is green\n {2}-> answered: "blue is green"\n/m);
         expect(end).toMatch(
           /-> answered[\s\S]*worker w1 "build" \(fast\) is done after \d+\.\d s: built-ok[\s\S]*\[canned\] done/,
