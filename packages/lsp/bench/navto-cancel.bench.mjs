@@ -53,42 +53,40 @@ try {
     full.push(await time(() => call({ action: "symbols", query: "oBar", file: "src/app.ts" })));
   const alone = [];
   for (let i = 0; i < 5; i++) alone.push(await time(hover));
-  const afterCancel = [];
-  for (let i = 0; i < 5; i++) {
-    const c = new AbortController();
-    const search = call({ action: "symbols", query: "oBar", file: "src/app.ts" }, c.signal);
-    await new Promise((r) => setTimeout(r, 20));
-    c.abort(new Error("cancelled"));
-    const t = await time(() =>
-      search
-        .then(
-          () => undefined,
-          () => undefined,
-        )
-        .then(() => hover()),
-    );
-    afterCancel.push(t);
-  }
+  /**
+   * Five times: starts a search with `start(signal)`, cancels it 20 ms in, and times until it has
+   * settled and a hover after it has answered.
+   */
+  const hoverAfterCancel = async (start) => {
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const c = new AbortController();
+      const search = start(c.signal);
+      await new Promise((r) => setTimeout(r, 20));
+      c.abort(new Error("cancelled"));
+      times.push(
+        await time(() =>
+          search
+            .then(
+              () => undefined,
+              () => undefined,
+            )
+            .then(() => hover()),
+        ),
+      );
+    }
+    return times;
+  };
+  const afterCancel = await hoverAfterCancel((signal) =>
+    call({ action: "symbols", query: "oBar", file: "src/app.ts" }, signal),
+  );
   const client = supervisor.runningClientFor(join(dir, "src/app.ts"));
   const rawFull = [];
   for (let i = 0; i < 2; i++)
     rawFull.push(await time(() => client.request("workspace/symbol", { query: "oBar" }, undefined)));
-  const rawCancel = [];
-  for (let i = 0; i < 5; i++) {
-    const c = new AbortController();
-    const search = client.request("workspace/symbol", { query: "oBar" }, undefined, c.signal);
-    await new Promise((r) => setTimeout(r, 20));
-    c.abort(new Error("cancelled"));
-    const t = await time(() =>
-      search
-        .then(
-          () => undefined,
-          () => undefined,
-        )
-        .then(() => hover()),
-    );
-    rawCancel.push(t);
-  }
+  const rawCancel = await hoverAfterCancel((signal) =>
+    client.request("workspace/symbol", { query: "oBar" }, undefined, signal),
+  );
   console.log(
     `workspace/symbol full ${rawFull.map((x) => x.toFixed(0)).join("/")} ms; cancelled at 20 ms then hover: ${rawCancel.map((x) => x.toFixed(0)).join("/")} ms`,
   );
